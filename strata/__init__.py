@@ -1,0 +1,2 @@
+"""Strata: a Python-native, MLIR-compatible, multi-level compiler for ML models."""
+__version__ = "0.1.0"

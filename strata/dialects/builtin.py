@@ -1,0 +1,78 @@
+"""The builtin dialect: `builtin.module` and `builtin.unrealized_conversion_cast`."""
+from __future__ import annotations
+
+from ..ir import attributes as A
+from ..ir import constraints as C
+from ..ir import traits as T
+from ..ir.context import Dialect
+from ..ir.ods import Op, OptProp, Prop, RegionDef, VarOperand, VarResult
+from ..syntax.asm_format import SymbolName, install_format
+
+
+class ModuleOp(Op):
+    """A top-level container: `module @name attributes {...} { ... }`."""
+
+    name = "builtin.module"
+    traits = (T.IsolatedFromAbove, T.NoTerminator, T.SymbolTable, T.SingleBlock,
+              T.NoRegionArguments, T.GraphRegion, T.AffineScope)
+    sym_name = OptProp(C.StrAttr)
+    sym_visibility = OptProp(C.StrAttr)
+    body = RegionDef(single_block=True)
+
+    @classmethod
+    def new(cls, ops=(), name=None, loc=None):
+        m = cls.build(loc=loc, sym_name=A.StringAttr(name) if name else None)
+        b = m.regions[0].add_block()
+        for op in ops:
+            b.append(op)
+        return m
+
+    @property
+    def block(self):
+        return self.regions[0].block
+
+    def verify_(self):
+        for k in self.attributes:
+            if "." not in k:
+                return (f"can only contain attributes with dialect-prefixed names, found: "
+                        f"'{k}'")
+        return None
+
+    @staticmethod
+    def parse(p, st):
+        if p.kind in (3, 11):  # @name
+            st.properties["sym_name"] = A.StringAttr(p.parse_symbol_name())
+        p.parse_optional_attr_dict(st, with_keyword=True)
+        r = p.parse_region(isolated=True, op_cls=ModuleOp)
+        if not r.blocks:
+            r.add_block()
+        st.regions.append(r)
+
+    def print(self, pr):
+        out = pr.out
+        out.append("module")
+        name = self.properties.get("sym_name")
+        if name is not None:
+            out.append(" " + A.print_symbol_name(name.value))
+        attrs = dict(self.attributes)
+        for k, v in self.properties.items():
+            if k != "sym_name":
+                attrs[k] = v
+        pr.print_optional_attr_dict(attrs, with_keyword=True)
+        out.append(" ")
+        pr.print_region(self.regions[0], print_entry_args=False, print_terminators=False)
+
+
+class UnrealizedConversionCastOp(Op):
+    """`%r = builtin.unrealized_conversion_cast %a : i32 to i64`"""
+
+    name = "builtin.unrealized_conversion_cast"
+    traits = (T.Pure,)
+    inputs = VarOperand()
+    outputs = VarResult()
+    assembly = "($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict"
+
+
+install_format(UnrealizedConversionCastOp)
+
+BUILTIN = Dialect("builtin", [ModuleOp, UnrealizedConversionCastOp])

@@ -1,0 +1,157 @@
+"""The func dialect: func.func, func.return, func.call, func.call_indirect, func.constant."""
+from __future__ import annotations
+
+from ..ir import attributes as A
+from ..ir import constraints as C
+from ..ir import traits as T
+from ..ir.context import Dialect
+from ..ir.ods import Op, Operand, OptProp, Prop, RegionDef, Result, VarOperand, VarResult
+from ..syntax.asm_format import SymbolRef, install_format
+from ..syntax.function_syntax import parse_function_op, print_function_op
+
+
+class FuncOp(Op):
+    """`func.func @f(%arg0: i32) -> i32 { ... }`; a declaration has no body."""
+
+    name = "func.func"
+    traits = (T.IsolatedFromAbove, T.Symbol, T.AutomaticAllocationScope, T.AffineScope)
+    default_dialect = "func"
+    sym_name = Prop(C.SymbolNameAttr)
+    function_type = Prop(C.FunctionTypeAttr)
+    sym_visibility = OptProp(C.StrAttr)
+    arg_attrs = OptProp(C.ArrayAttrC)
+    res_attrs = OptProp(C.ArrayAttrC)
+    no_inline = OptProp(C.UnitAttrC)
+    body = RegionDef()
+
+    @classmethod
+    def new(cls, name, function_type, visibility=None, loc=None, body=True):
+        f = cls.build(loc=loc, sym_name=A.StringAttr(name),
+                      function_type=A.TypeAttr(function_type),
+                      sym_visibility=A.StringAttr(visibility) if visibility else None)
+        if body:
+            from ..ir.core import Block
+            f.regions[0].add_block(Block(function_type.inputs))
+        return f
+
+    @property
+    def type(self) -> A.FunctionType:
+        return self.properties["function_type"].value
+
+    @property
+    def is_declaration(self):
+        return not self.regions[0].blocks
+
+    def verify_(self):
+        ft = self.type
+        body = self.regions[0]
+        if not body.blocks:
+            vis = self.properties.get("sym_visibility")
+            if vis is None or vis.value == "public":
+                return "symbol declaration cannot have public visibility"
+            return None
+        entry = body.blocks[0]
+        if len(entry.args) != len(ft.inputs):
+            return (f"entry block must have {len(ft.inputs)} arguments to match function "
+                    "signature")
+        for i, (a, t) in enumerate(zip(entry.args, ft.inputs)):
+            if a.type is not t:
+                return (f"type of entry block argument #{i}({a.type}) must match the type "
+                        f"of the corresponding argument in function signature({t})")
+        for key, n in (("arg_attrs", len(ft.inputs)), ("res_attrs", len(ft.results))):
+            v = self.properties.get(key)
+            if v is not None and len(v) != n:
+                return f"expects {key} to have {n} elements, but got {len(v)}"
+        return None
+
+    parse = staticmethod(parse_function_op)
+
+    def print(self, pr):
+        print_function_op(self, pr)
+
+
+class ReturnOp(Op):
+    """`func.return %a, %b : i32, f32`"""
+
+    name = "func.return"
+    traits = (T.Pure, T.HasParent("func.func"), T.ReturnLike, T.Terminator)
+    operands_ = VarOperand()
+    assembly = "attr-dict ($operands_^ `:` type($operands_))?"
+
+    def verify_(self):
+        f = self.parent_op
+        results = f.type.results
+        vals = self.operands
+        if len(vals) != len(results):
+            return (f"has {len(vals)} operands, but enclosing function (@"
+                    f"{f.properties['sym_name'].value}) returns {len(results)}")
+        for i, (v, t) in enumerate(zip(vals, results)):
+            if v.type is not t:
+                return (f"type of return operand {i} ({v.type}) doesn't match function "
+                        f"result type ({t}) in function @{f.properties['sym_name'].value}")
+        return None
+
+
+class CallOp(Op):
+    """`%r = func.call @f(%a) : (i32) -> i32`"""
+
+    name = "func.call"
+    callee = Prop(C.FlatSymbolRefAttr)
+    callee.fmt = SymbolRef()
+    arg_attrs = OptProp(C.ArrayAttrC)
+    res_attrs = OptProp(C.ArrayAttrC)
+    no_inline = OptProp(C.UnitAttrC)
+    operands_ = VarOperand()
+    results_ = VarResult()
+    assembly = "$callee `(` $operands_ `)` attr-dict `:` functional-type($operands_, $results_)"
+
+    def verify_regions_(self):
+        return None
+
+
+class CallIndirectOp(Op):
+    """`%r = func.call_indirect %f(%a) : (i32) -> i32`"""
+
+    name = "func.call_indirect"
+    callee = Operand(C.FunctionTypeC)
+    callee_operands = VarOperand()
+    results_ = VarResult()
+    arg_attrs = OptProp(C.ArrayAttrC)
+    res_attrs = OptProp(C.ArrayAttrC)
+    assembly = "$callee `(` $callee_operands `)` attr-dict `:` type($callee)"
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        return list(operands[0].type.results)
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        if name == "callee_operands" and types.get("callee"):
+            return list(types["callee"][0].inputs)
+        return None
+
+    def verify_(self):
+        ft = self.callee.type
+        if [v.type for v in self.callee_operands] != list(ft.inputs):
+            return "operand types do not match the callee's function type"
+        if [r.type for r in self.results] != list(ft.results):
+            return "result types do not match the callee's function type"
+        return None
+
+
+class ConstantOp(Op):
+    """`%f = func.constant @fn : (i32) -> i32`"""
+
+    name = "func.constant"
+    traits = (T.ConstantLike, T.Pure)
+    value = Prop(C.FlatSymbolRefAttr)
+    value.fmt = SymbolRef()
+    result = Result()
+    assembly = "attr-dict $value `:` type(results)"
+
+
+for _c in (ReturnOp, CallOp, CallIndirectOp, ConstantOp):
+    install_format(_c)
+
+
+FUNC = Dialect("func", [FuncOp, ReturnOp, CallOp, CallIndirectOp, ConstantOp])

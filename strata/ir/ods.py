@@ -1,0 +1,397 @@
+"""Declarative op definitions, in the spirit of MLIR's ODS and xDSL's IRDL.
+
+    class AddIOp(Op):
+        name = "arith.addi"
+        traits = (Pure, Commutative, SameOperandsAndResultType)
+        lhs = Operand(SignlessIntegerLike)
+        rhs = Operand(SignlessIntegerLike)
+        overflowFlags = Prop(OverflowFlagsAttr, default=...)
+        result = Result(SignlessIntegerLike)
+        assembly = "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)"
+
+The class body's declarations become the op's accessors (`op.lhs` is the operand value,
+`op.overflowFlags` the property) and its verifier: operand/result counts and type
+constraints, required properties, region and successor counts, then every trait's check,
+then the op's own `verify_()` hook. Errors read like MLIR's.
+"""
+from __future__ import annotations
+
+from . import attributes as A
+from .constraints import AnyAttr, AnyType, Constraint
+from .core import Operation, Region as IRRegion
+from .traits import AttrSizedOperandSegments, AttrSizedResultSegments
+
+__all__ = ["Op", "Operand", "VarOperand", "OptOperand", "Result", "VarResult", "OptResult",
+           "Prop", "OptProp", "RegionDef", "VarRegionDef", "Successor", "VarSuccessor"]
+
+SINGLE, VARIADIC, OPTIONAL = 0, 1, 2
+
+
+class _Def:
+    __slots__ = ("constraint", "kind", "name", "index")
+
+    def __init__(self, constraint=None, kind=SINGLE):
+        self.constraint = constraint
+        self.kind = kind
+        self.name = None
+        self.index = 0
+
+
+class Operand(_Def):
+    __slots__ = ()
+
+    def __init__(self, constraint: Constraint = AnyType, kind=SINGLE):
+        super().__init__(constraint, kind)
+
+    def __get__(self, op, owner=None):
+        if op is None:
+            return self
+        start, size = op._segment(self.index, False)
+        if self.kind == SINGLE:
+            return op._operands[start].value
+        if self.kind == OPTIONAL:
+            return op._operands[start].value if size else None
+        return [o.value for o in op._operands[start:start + size]]
+
+
+def VarOperand(constraint: Constraint = AnyType):
+    return Operand(constraint, VARIADIC)
+
+
+def OptOperand(constraint: Constraint = AnyType):
+    return Operand(constraint, OPTIONAL)
+
+
+class Result(_Def):
+    __slots__ = ()
+
+    def __init__(self, constraint: Constraint = AnyType, kind=SINGLE):
+        super().__init__(constraint, kind)
+
+    def __get__(self, op, owner=None):
+        if op is None:
+            return self
+        start, size = op._segment(self.index, True)
+        if self.kind == SINGLE:
+            return op.results[start]
+        if self.kind == OPTIONAL:
+            return op.results[start] if size else None
+        return list(op.results[start:start + size])
+
+
+def VarResult(constraint: Constraint = AnyType):
+    return Result(constraint, VARIADIC)
+
+
+def OptResult(constraint: Constraint = AnyType):
+    return Result(constraint, OPTIONAL)
+
+
+class Prop(_Def):
+    """An inherent attribute, stored and printed as a property (`<{...}>`)."""
+
+    __slots__ = ("default", "fmt")
+
+    def __init__(self, constraint: Constraint = AnyAttr, default=None, optional=False,
+                 fmt=None):
+        super().__init__(constraint, OPTIONAL if (optional or default is not None) else SINGLE)
+        self.default = default
+        # How the property appears in a custom assembly format (syntax.asm_format).
+        self.fmt = fmt
+
+    def __get__(self, op, owner=None):
+        if op is None:
+            return self
+        v = op.properties.get(self.name)
+        return self.default if v is None else v
+
+    def __set__(self, op, value):
+        if value is None:
+            op.properties.pop(self.name, None)
+        else:
+            op.properties[self.name] = value
+
+
+def OptProp(constraint: Constraint = AnyAttr):
+    return Prop(constraint, optional=True)
+
+
+class RegionDef(_Def):
+    """A region; `single_block` asks for at most one block (SizedRegion<1>)."""
+
+    __slots__ = ("single_block",)
+
+    def __init__(self, single_block=False, kind=SINGLE):
+        super().__init__(None, kind)
+        self.single_block = single_block
+
+    def __get__(self, op, owner=None):
+        if op is None:
+            return self
+        if self.kind == VARIADIC:
+            return list(op.regions[self.index:])
+        return op.regions[self.index]
+
+
+def VarRegionDef(single_block=False):
+    return RegionDef(single_block, VARIADIC)
+
+
+class Successor(_Def):
+    __slots__ = ()
+
+    def __get__(self, op, owner=None):
+        if op is None:
+            return self
+        if self.kind == VARIADIC:
+            return list(op.successors[self.index:])
+        return op.successors[self.index]
+
+
+def VarSuccessor():
+    return Successor(None, VARIADIC)
+
+
+class Op(Operation):
+    """Base of registered ops; subclasses declare their parts as class attributes."""
+
+    __slots__ = ()
+
+    name = "<op>"
+    traits: tuple = ()
+    assembly: str | None = None
+    # OpAsmOpInterface::getDefaultDialect: ops in regions may drop this prefix.
+    default_dialect: str | None = None
+    _operand_defs: tuple = ()
+    _result_defs: tuple = ()
+    _prop_defs: tuple = ()
+    _prop_names: frozenset = frozenset()
+    _region_defs: tuple = ()
+    _successor_defs: tuple = ()
+    _fixed_operands = True
+    _fixed_results = True
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        operands, results, props, regions, succs = [], [], [], [], []
+        seen = {}
+        for base in reversed(cls.__mro__):
+            for k, v in base.__dict__.items():
+                if isinstance(v, _Def):
+                    seen[k] = v
+        for k, v in seen.items():
+            v.name = k
+            if isinstance(v, Operand):
+                v.index = len(operands)
+                operands.append(v)
+            elif isinstance(v, Result):
+                v.index = len(results)
+                results.append(v)
+            elif isinstance(v, Prop):
+                props.append(v)
+            elif isinstance(v, RegionDef):
+                v.index = len(regions)
+                regions.append(v)
+            elif isinstance(v, Successor):
+                v.index = len(succs)
+                succs.append(v)
+        cls._operand_defs = tuple(operands)
+        cls._result_defs = tuple(results)
+        cls._prop_defs = tuple(props)
+        cls._prop_names = frozenset(p.name for p in props)
+        cls._region_defs = tuple(regions)
+        cls._successor_defs = tuple(succs)
+        cls._fixed_operands = all(d.kind == SINGLE for d in operands)
+        cls._fixed_results = all(d.kind == SINGLE for d in results)
+
+    # ---------------------------------------------------------------- segments
+
+    def _segment(self, index: int, is_result: bool):
+        """(start, size) of the index-th declared operand or result group."""
+        cls = type(self)
+        if is_result:
+            fixed, defs, total = cls._fixed_results, cls._result_defs, len(self.results)
+            seg_trait, seg_name = AttrSizedResultSegments, "resultSegmentSizes"
+        else:
+            fixed, defs, total = cls._fixed_operands, cls._operand_defs, len(self._operands)
+            seg_trait, seg_name = AttrSizedOperandSegments, "operandSegmentSizes"
+        if fixed:
+            return index, 1
+        if seg_trait in cls.traits:
+            sizes = self.properties.get(seg_name)
+            if sizes is None:
+                sizes = _default_segments(defs, total)
+            else:
+                sizes = sizes.value
+            return sum(sizes[:index]), sizes[index]
+        sizes = _default_segments(defs, total)
+        return sum(sizes[:index]), sizes[index]
+
+    def value_of(self, name: str):
+        """An operand or result by declared name (used by AllTypesMatch)."""
+        return getattr(self, name)
+
+    # ---------------------------------------------------------------- building
+
+    @classmethod
+    def build(cls, *, loc=None, attributes=None, result_types=None, regions=None,
+              successors=(), **kw):
+        """Create an op from declared names: operands, properties, result types."""
+        operands, seg = [], []
+        for d in cls._operand_defs:
+            v = kw.pop(d.name, None)
+            if d.kind == SINGLE:
+                if v is None:
+                    raise TypeError(f"{cls.name}: missing operand '{d.name}'")
+                operands.append(v)
+                seg.append(1)
+            elif v is None:
+                seg.append(0)
+            elif d.kind == OPTIONAL:
+                operands.append(v)
+                seg.append(1)
+            else:
+                operands.extend(v)
+                seg.append(len(v))
+        props = {}
+        for d in cls._prop_defs:
+            v = kw.pop(d.name, None)
+            if v is not None:
+                props[d.name] = v
+        if AttrSizedOperandSegments in cls.traits:
+            props["operandSegmentSizes"] = A.DenseArrayAttr(A.i32, seg)
+        if result_types is None:
+            result_types = []
+            for d in cls._result_defs:
+                t = kw.pop(d.name, None)
+                if t is None:
+                    continue
+                if d.kind == VARIADIC:
+                    result_types.extend(t)
+                else:
+                    result_types.append(t)
+            if not result_types and cls._result_defs:
+                result_types = cls.infer_result_types(operands, props)
+        if kw:
+            raise TypeError(f"{cls.name}: unknown arguments {sorted(kw)}")
+        nregions = regions if regions is not None else len(cls._region_defs)
+        return cls.create(operands, result_types, props, attributes, successors,
+                          nregions, loc)
+
+    @classmethod
+    def infer_result_types(cls, operands, properties):
+        """InferTypeOpInterface: result types from operands; SameOperandsAndResultType
+        ops infer their single result type from the first operand."""
+        from .traits import SameOperandsAndResultType
+        if SameOperandsAndResultType in cls.traits and operands:
+            return [operands[0].type] * len(cls._result_defs)
+        raise TypeError(f"{cls.name}: result types must be given")
+
+    # ---------------------------------------------------------------- verification
+
+    def verify_invariants(self) -> str | None:
+        """Check the declaration; return the first error message or None."""
+        cls = type(self)
+        err = _verify_values(self, cls._operand_defs, [o.value for o in self._operands],
+                             "operand", AttrSizedOperandSegments, "operandSegmentSizes")
+        if err:
+            return err
+        err = _verify_values(self, cls._result_defs, self.results, "result",
+                             AttrSizedResultSegments, "resultSegmentSizes")
+        if err:
+            return err
+        props = self.properties
+        for d in cls._prop_defs:
+            v = props.get(d.name)
+            if v is None:
+                if d.kind == SINGLE:
+                    return f"requires attribute '{d.name}'"
+                continue
+            if not d.constraint.check(v):
+                return (f"attribute '{d.name}' failed to satisfy constraint: "
+                        f"{d.constraint.summary}")
+        rdefs = cls._region_defs
+        nreg = len(self.regions)
+        if rdefs:
+            variadic = rdefs[-1].kind == VARIADIC
+            if (nreg < len(rdefs) - 1) if variadic else nreg != len(rdefs):
+                return f"requires {len(rdefs)} regions"
+            for d in rdefs:
+                if d.single_block and d.kind != VARIADIC and len(self.regions[d.index].blocks) > 1:
+                    return (f"region #{d.index} ('{d.name}') failed to verify constraint: "
+                            "region with 1 blocks")
+        elif nreg:
+            return f"requires zero regions"
+        sdefs = cls._successor_defs
+        nsucc = len(self.successors)
+        if sdefs:
+            variadic = sdefs[-1].kind == VARIADIC
+            if (nsucc < len(sdefs) - 1) if variadic else nsucc != len(sdefs):
+                return f"requires {len(sdefs)} successors"
+        elif nsucc:
+            return "requires zero successors"
+        return None
+
+    def verify_(self) -> str | None:
+        """Op-specific checks; return an error message or None."""
+        return None
+
+
+def _default_segments(defs, total):
+    nvar = sum(1 for d in defs if d.kind != SINGLE)
+    fixed = len(defs) - nvar
+    rest = total - fixed
+    sizes = []
+    for d in defs:
+        if d.kind == SINGLE:
+            sizes.append(1)
+        elif nvar == 1:
+            sizes.append(rest)
+        else:  # several optional groups without segment sizes: fill in order
+            n = 1 if rest > 0 else 0
+            sizes.append(n)
+            rest -= n
+    return sizes
+
+
+def _verify_values(op, defs, values, what, seg_trait, seg_name):
+    cls = type(op)
+    n = len(values)
+    if all(d.kind == SINGLE for d in defs):
+        if n != len(defs):
+            return f"expected {len(defs)} {what}s, but found {n}"
+        sizes = None
+    elif seg_trait in cls.traits:
+        seg = op.properties.get(seg_name)
+        if seg is None or type(seg) is not A.DenseArrayAttr:
+            return f"requires dense i32 array attribute '{seg_name}'"
+        sizes = seg.value
+        if len(sizes) != len(defs):
+            return (f"'{seg_name}' attribute for specifying {what} segments must have "
+                    f"{len(defs)} elements, but got {len(sizes)}")
+        if sum(sizes) != n:
+            return (f"{what} count ({n}) does not match with the total size "
+                    f"({sum(sizes)}) specified in attribute '{seg_name}'")
+    else:
+        fixed = sum(1 for d in defs if d.kind == SINGLE)
+        if n < fixed:
+            return f"expected {fixed} or more {what}s, but found {n}"
+        sizes = _default_segments(defs, n)
+    i = 0
+    for k, d in enumerate(defs):
+        size = 1 if sizes is None else sizes[k]
+        if d.kind == OPTIONAL and size > 1:
+            return f"{what} group '{d.name}' is optional but has {size} values"
+        c = d.constraint
+        if c is not None and c is not AnyType:
+            for j in range(i, i + size):
+                t = values[j].type
+                if not c.check(t):
+                    return f"{what} #{j} must be {c.summary}, but got '{t}'"
+        i += size
+    return None
+
+
+# Re-export under the ODS-ish name for region declarations.
+Region = RegionDef
+IRRegion = IRRegion

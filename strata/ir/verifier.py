@@ -1,0 +1,279 @@
+"""The IR verifier: declared invariants, traits, terminators and SSA dominance.
+
+[Note: dominance in one walk]
+Instead of building dominance info and querying it per operand, the verifier keeps the
+set of values that are visible at the current point of the walk: a value enters the set
+when it is defined and leaves when the walk leaves its block's dominator subtree.
+Entering an op's regions keeps the set (outer values dominate nested uses); an op that
+is IsolatedFromAbove starts a fresh set. Graph regions make all of their block's values
+visible up front. This checks every use in O(1), so verification is linear.
+"""
+from __future__ import annotations
+
+from .core import Operation, UnregisteredOp
+from .diagnostics import ERROR, Diagnostic, DiagnosticError
+from . import traits as T
+
+__all__ = ["verify", "VerifyError"]
+
+VerifyError = DiagnosticError
+
+
+def _fail(op: Operation, message: str, notes=()):
+    d = Diagnostic(ERROR, op.loc, f"'{op.name}' op {message}")
+    for msg, loc in notes:
+        d.attach_note(msg, loc)
+    raise DiagnosticError(d)
+
+
+def verify(op: Operation) -> None:
+    """Verify `op` and all nested ops; raise DiagnosticError on the first error."""
+    _verify_op(op, set(), 0)
+
+
+def _is_graph(op: Operation) -> bool:
+    return T.GraphRegion in type(op).traits
+
+
+def _verify_op(op: Operation, live: set, depth: int) -> None:
+    cls = type(op)
+    if cls is not UnregisteredOp:
+        err = op.verify_invariants()
+        if err is None:
+            for t in cls.traits:
+                err = t.verify(op)
+                if err:
+                    break
+        if err is None:
+            err = op.verify_()
+        if err:
+            _fail(op, err)
+    if op.successors:
+        b = op.parent
+        if b is not None and b.last is not op:
+            _fail(op, "operation with block successors must terminate its parent block")
+        region = b.parent if b is not None else None
+        for s in op.successors:
+            if region is not None and s.parent is not region:
+                _fail(op, "reference to block defined in another region")
+    if not op.regions:
+        return
+    if depth > 2000:
+        _fail(op, "nesting too deep to verify")
+    if T.IsolatedFromAbove in cls.traits:
+        live = set()
+    graph = _is_graph(op)
+    no_term = T.NoTerminator in cls.traits or graph
+    for idx, region in enumerate(op.regions):
+        blocks = region.blocks
+        if not blocks:
+            continue
+        if len(blocks) > 1 and blocks[0].predecessors:
+            _fail(op, f"entry block of region #{idx} may not have predecessors")
+        if len(blocks) == 1:
+            _verify_block(op, blocks[0], live, graph, no_term, depth)
+        else:
+            _verify_cfg_region(op, region, live, graph, no_term, depth)
+    verify_regions = getattr(op, "verify_regions_", None)
+    if verify_regions is not None:
+        err = verify_regions()
+        if err:
+            _fail(op, err)
+
+
+def _verify_block(parent, block, live, graph, no_term, depth):
+    """Verify one block; values it defines are removed from `live` afterwards."""
+    added = list(block.args)
+    live.update(block.args)
+    try:
+        if graph:
+            for op in block.ops:
+                for r in op.results:
+                    live.add(r)
+                    added.append(r)
+        for op in block.ops:
+            for o in op._operands:
+                v = o.value
+                if v not in live:
+                    _dominance_error(op, o)
+            _verify_op(op, live, depth + 1)
+            if not graph:
+                for r in op.results:
+                    live.add(r)
+                    added.append(r)
+        _check_terminator(parent, block, no_term)
+        return added
+    finally:
+        live.difference_update(added)
+
+
+def _check_terminator(parent, block, no_term):
+    if no_term:
+        return
+    last = block.last
+    if last is None:
+        _fail(parent, "empty block: expect at least a terminator")
+    cls = type(last)
+    if cls is not UnregisteredOp and T.Terminator not in cls.traits:
+        d = Diagnostic(ERROR, last.loc, "block with no terminator, has "
+                       f"'{last.name}'")
+        raise DiagnosticError(d)
+
+
+def _verify_cfg_region(parent, region, live, graph, no_term, depth):
+    blocks = region.blocks
+    if graph:
+        _verify_graph_multi(parent, region, live, no_term, depth)
+        return
+    children, reachable = _dominator_tree(blocks)
+    # Walk the dominator tree: a block sees the values of its dominators.
+    stack = [(blocks[0], False)]
+    added_by = {}
+    while stack:
+        b, leaving = stack.pop()
+        if leaving:
+            live.difference_update(added_by.pop(b))
+            continue
+        added = []
+        live.update(b.args)
+        added.extend(b.args)
+        for op in b.ops:
+            for o in op._operands:
+                if o.value not in live:
+                    _dominance_error(op, o)
+            _verify_op(op, live, depth + 1)
+            for r in op.results:
+                live.add(r)
+                added.append(r)
+        _check_terminator(parent, b, no_term)
+        added_by[b] = added
+        stack.append((b, True))
+        for c in reversed(children.get(b, ())):
+            stack.append((c, False))
+    # Unreachable blocks are verified without dominance across blocks: every value
+    # defined in the region is taken as visible, as MLIR treats them.
+    unreachable = [b for b in blocks if b not in reachable]
+    if unreachable:
+        all_vals = []
+        for b in blocks:
+            all_vals.extend(b.args)
+            for op in b.ops:
+                all_vals.extend(op.results)
+        live.update(all_vals)
+        try:
+            for b in unreachable:
+                for op in b.ops:
+                    _verify_op(op, live, depth + 1)
+                _check_terminator(parent, b, no_term)
+        finally:
+            live.difference_update(all_vals)
+
+
+def _verify_graph_multi(parent, region, live, no_term, depth):
+    vals = []
+    for b in region.blocks:
+        vals.extend(b.args)
+        for op in b.ops:
+            vals.extend(op.results)
+    live.update(vals)
+    try:
+        for b in region.blocks:
+            for op in b.ops:
+                for o in op._operands:
+                    if o.value not in live:
+                        _dominance_error(op, o)
+                _verify_op(op, live, depth + 1)
+    finally:
+        live.difference_update(vals)
+
+
+def _dominator_tree(blocks):
+    """Immediate-dominator tree (Cooper, Harvey, Kennedy) of a CFG region."""
+    entry = blocks[0]
+    order, seen = [], {entry}
+    stack = [(entry, iter(entry.successors))]
+    while stack:  # iterative DFS for reverse post-order
+        b, it = stack[-1]
+        nxt = next(it, None)
+        if nxt is None:
+            stack.pop()
+            order.append(b)
+        elif nxt not in seen and nxt.parent is entry.parent:
+            seen.add(nxt)
+            stack.append((nxt, iter(nxt.successors)))
+    rpo = order[::-1]
+    num = {b: i for i, b in enumerate(rpo)}
+    preds = {b: [] for b in rpo}
+    for b in rpo:
+        for s in b.successors:
+            if s in preds:
+                preds[s].append(b)
+    idom = {entry: entry}
+    changed = True
+    while changed:
+        changed = False
+        for b in rpo[1:]:
+            new = None
+            for p in preds[b]:
+                if p not in idom:
+                    continue
+                if new is None:
+                    new = p
+                else:
+                    a, c = p, new
+                    while a is not c:
+                        while num[a] > num[c]:
+                            a = idom[a]
+                        while num[c] > num[a]:
+                            c = idom[c]
+                    new = a
+            if new is not None and idom.get(b) is not new:
+                idom[b] = new
+                changed = True
+    children = {}
+    for b in rpo[1:]:
+        children.setdefault(idom[b], []).append(b)
+    return children, seen
+
+
+def _dominance_error(op, operand):
+    v = operand.value
+    # A value from outside an isolated op's region is a different error than order.
+    iso = _enclosing_isolated(op)
+    if iso is not None and not _defined_inside(v, iso):
+        d = Diagnostic(ERROR, op.loc, f"'{op.name}' op using value defined outside the region")
+        d.attach_note("required by region isolation constraints", iso.loc)
+        raise DiagnosticError(d)
+    d = Diagnostic(ERROR, op.loc,
+                   f"'{op.name}' op operand #{operand.index} does not dominate this use")
+    owner = getattr(v, "owner", None)
+    if isinstance(owner, Operation):
+        d.attach_note("operand defined here" + _relation(op, owner), owner.loc)
+    raise DiagnosticError(d)
+
+
+def _relation(use_op, def_op):
+    if use_op.parent is def_op.parent:
+        return " (op in the same block)"
+    if def_op.parent_region is use_op.parent_region:
+        return " (op in the same region)"
+    return " (op in a parent region)" if def_op.is_ancestor(use_op) else ""
+
+
+def _enclosing_isolated(op):
+    p = op.parent_op
+    while p is not None:
+        if T.IsolatedFromAbove in type(p).traits:
+            return p
+        p = p.parent_op
+    return None
+
+
+def _defined_inside(v, iso_op):
+    b = v.parent_block
+    op = b.parent_op if b is not None else None
+    while op is not None:
+        if op is iso_op:
+            return True
+        op = op.parent_op
+    return False

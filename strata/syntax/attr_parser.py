@@ -1,0 +1,770 @@
+"""Parsing of types, attributes and locations (the builtin grammar plus dialect hooks)."""
+from __future__ import annotations
+
+import re
+
+from ..ir import attributes as A
+from ..ir import location as L
+from .lexer import (AT, AT_STRING, BARE, CARET, EOF, EXCL, EXCL_STRING, FLOAT, HASH,
+                    HASH_STRING, INT, PERCENT, PUNCT, STRING, Lexer, unescape)
+
+_INT_TYPE_RE = re.compile(r"(s|u)?i([0-9]+)\Z")
+_SIGN = {None: 0, "s": 1, "u": 2}
+_SIMPLE_TYPES: dict = {"index": A.IndexType(), "none": A.NoneType()}
+for _n in A.FLOAT_KINDS:
+    _SIMPLE_TYPES[_n] = A.FloatType(_n)
+
+MAX_INT_WIDTH = 1 << 24  # MLIR's IntegerType::kMaxWidth
+MAX_NESTING = 512
+
+
+class AttrParser(Lexer):
+    """Types, attributes and locations. The op parser derives from this."""
+
+    def __init__(self, text, ctx, filename="<stdin>", line_offset=0):
+        super().__init__(text, filename, line_offset)
+        self.ctx = ctx
+        self.type_aliases: dict[str, A.Type] = {}
+        self.attr_aliases: dict[str, A.Attribute] = {}
+        self.deferred_loc_aliases: list = []
+        self.depth = 0
+        self.resources = None  # set by the module parser
+
+    def _enter(self):
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            self.error("nesting too deep")
+
+    # ================================================================== types
+
+    def parse_type(self) -> A.Type:
+        k = self.kind
+        tok = self.tok
+        if k == BARE:
+            t = _SIMPLE_TYPES.get(tok)
+            if t is not None:
+                self._next()
+                return t
+            m = _INT_TYPE_RE.match(tok)
+            if m is not None:
+                width = int(m.group(2))
+                if width == 0 or width > MAX_INT_WIDTH:
+                    self.error(f"invalid integer width")
+                t = _SIMPLE_TYPES[tok] = A.IntegerType(width, _SIGN[m.group(1)])
+                self._next()
+                return t
+            p = _TYPE_KEYWORDS.get(tok)
+            if p is not None:
+                self._next()
+                self._enter()
+                try:
+                    return p(self)
+                finally:
+                    self.depth -= 1
+            self.error(f"expected non-function type")
+        if k == EXCL or k == EXCL_STRING:
+            return self._parse_excl_type()
+        if k == PUNCT and tok == "(":
+            return self.parse_function_type()
+        self.error("expected non-function type" if self.kind != EOF else
+                   "expected type, got end of file")
+
+    def parse_optional_type(self):
+        if self.kind in (BARE, EXCL, EXCL_STRING) or (self.kind == PUNCT and self.tok == "("):
+            if self.kind == BARE and self.tok not in _SIMPLE_TYPES and \
+                    self.tok not in _TYPE_KEYWORDS and not _INT_TYPE_RE.match(self.tok):
+                return None
+            return self.parse_type()
+        return None
+
+    def parse_function_type(self) -> A.FunctionType:
+        self.expect("(")
+        inputs = []
+        if not self.consume_if(")"):
+            self._enter()
+            inputs.append(self.parse_type())
+            while self.consume_if(","):
+                inputs.append(self.parse_type())
+            self.expect(")")
+            self.depth -= 1
+        self.expect("->", "in function type")
+        return A.FunctionType(inputs, self.parse_function_result_types())
+
+    def parse_function_result_types(self):
+        if self.at("("):
+            self._next()
+            if self.consume_if(")"):
+                return []
+            res = [self.parse_type()]
+            while self.consume_if(","):
+                res.append(self.parse_type())
+            self.expect(")")
+            return res
+        return [self.parse_type()]
+
+    def parse_type_list_parens(self):
+        """`(t1, t2)` or `()`."""
+        self.expect("(")
+        if self.consume_if(")"):
+            return []
+        ts = [self.parse_type()]
+        while self.consume_if(","):
+            ts.append(self.parse_type())
+        self.expect(")")
+        return ts
+
+    def _parse_excl_type(self):
+        tok = self.tok
+        start = self.tok_start
+        if self.kind == EXCL_STRING:
+            self.error("unexpected quoted type alias")
+        name = tok[1:]
+        if "." not in name:
+            t = self.type_aliases.get(name)
+            if t is None:
+                self.error(f"undefined symbol alias id '{name}'")
+            self._next()
+            return t
+        dialect_name, mnemonic = name.split(".", 1)
+        self._next()
+        d = self.ctx.get_dialect(dialect_name)
+        if d is not None and d.parse_type is not None:
+            return d.parse_type(self, mnemonic)
+        if d is None and not self.ctx.allow_unregistered:
+            self.error(f"dialect '{dialect_name}' not registered: type '!{name}'"
+                       " needs -allow-unregistered-dialect", start)
+        if d is not None and not self.ctx.allow_unregistered:
+            self.error(f"dialect '{dialect_name}' provides no type '{mnemonic}'", start)
+        body = "." + mnemonic + self.parse_raw_angle_body()
+        return A.OpaqueType(dialect_name, body)
+
+    def parse_raw_angle_body(self, required=False) -> str:
+        """The balanced text `<...>` right after the current token position, verbatim."""
+        if not (self.kind == PUNCT and self.tok == "<" and self.tok_start == self._prev_end()):
+            if required:
+                self.error("expected '<'")
+            return ""
+        return "<" + self._raw_until_close() + ">"
+
+    def _prev_end(self):
+        # Dialect bodies must start right after the identifier; the current '<' token
+        # starts where whitespace ended, so compare with the text before it.
+        i = self.tok_start
+        return i if (i == 0 or not self.text[i - 1].isspace()) else -1
+
+    def _raw_until_close(self) -> str:
+        """Given the current token is '<', return the text up to its matching '>'
+        (exclusive) and position the lexer after that '>'."""
+        text = self.text
+        i = self.tok_start + 1
+        start = i
+        depth = 1
+        n = len(text)
+        while i < n:
+            c = text[i]
+            if c == '"':
+                i += 1
+                while i < n and text[i] != '"':
+                    i += 2 if text[i] == "\\" else 1
+            elif c in "<[({":
+                depth += 1
+            elif c in ")]}":
+                depth -= 1
+            elif c == ">":
+                if i > 0 and text[i - 1] == "-" and depth > 0:
+                    pass  # an arrow inside an affine map or function type
+                else:
+                    depth -= 1
+                    if depth == 0:
+                        body = text[start:i]
+                        self.pos = i + 1
+                        self._next()
+                        return body
+            i += 1
+        self.error("unbalanced '<' in dialect body")
+
+    def _parse_dims(self, allow_unranked=True, scalable=False):
+        """`4x?x8x` dimension list; returns (shape, scalable_flags) or (None, None) for `*x`."""
+        shape = []
+        scal = []
+        if allow_unranked and self.kind == PUNCT and self.tok == "*":
+            self._next()
+            self._expect_x()
+            return None, None
+        while True:
+            k = self.kind
+            if k == INT:
+                tok = self.tok
+                if tok.startswith("0x"):  # `0x4xf32`: a 0 dim followed by x
+                    shape.append(0)
+                    scal.append(False)
+                    self.reset_to(self.tok_start + 1)
+                    self._expect_x()
+                    continue
+                shape.append(int(tok))
+                scal.append(False)
+                self._next()
+            elif k == PUNCT and self.tok == "?":
+                shape.append(A.DYNAMIC)
+                scal.append(False)
+                self._next()
+            elif scalable and k == PUNCT and self.tok == "[":
+                self._next()
+                if self.kind != INT:
+                    self.error("expected integer value")
+                shape.append(int(self.tok))
+                scal.append(True)
+                self._next()
+                self.expect("]")
+            else:
+                return shape, scal
+            self._expect_x()
+
+    def _expect_x(self):
+        if self.kind == BARE and self.tok[0] == "x":
+            if len(self.tok) == 1:
+                self._next()
+            else:
+                self.reset_to(self.tok_start + 1)
+            return
+        self.error("expected 'x' in dimension list")
+
+    def _parse_tensor(self):
+        self.expect("<", "in tensor type")
+        shape, _ = self._parse_dims()
+        et = self.parse_type()
+        if shape is None:
+            self.expect(">", "in tensor type")
+            return A.UnrankedTensorType(et)
+        enc = None
+        if self.consume_if(","):
+            enc = self.parse_attribute()
+        self.expect(">", "in tensor type")
+        _check_element_type(self, et, "tensor")
+        return A.RankedTensorType(shape, et, enc)
+
+    def _parse_memref(self):
+        self.expect("<", "in memref type")
+        shape, _ = self._parse_dims()
+        et = self.parse_type()
+        if shape is None:
+            ms = self.parse_attribute() if self.consume_if(",") else None
+            self.expect(">", "in memref type")
+            return A.UnrankedMemRefType(et, ms)
+        layout = ms = None
+        if self.consume_if(","):
+            a = self.parse_attribute()
+            if _is_layout(a):
+                layout = a
+                if self.consume_if(","):
+                    ms = self.parse_attribute()
+            else:
+                ms = a
+        self.expect(">", "in memref type")
+        return A.MemRefType(shape, et, layout, ms)
+
+    def _parse_vector(self):
+        self.expect("<", "in vector type")
+        start = self.tok_start
+        shape, scal = self._parse_dims(allow_unranked=False, scalable=True)
+        et = self.parse_type()
+        self.expect(">", "in vector type")
+        if any(d == A.DYNAMIC for d in shape):
+            self.error("expected static shape", start)
+        if any(d == 0 for d in shape):
+            self.error("vector types must have positive constant sizes but got " +
+                       ", ".join(map(str, shape)), start)
+        return A.VectorType(shape, et, scal)
+
+    def _parse_complex(self):
+        self.expect("<", "in complex type")
+        et = self.parse_type()
+        self.expect(">", "in complex type")
+        return A.ComplexType(et)
+
+    def _parse_tuple(self):
+        self.expect("<", "in tuple type")
+        ts = []
+        if not self.consume_if(">"):
+            ts.append(self.parse_type())
+            while self.consume_if(","):
+                ts.append(self.parse_type())
+            self.expect(">", "in tuple type")
+        return A.TupleType(ts)
+
+    # ================================================================== attributes
+
+    def parse_attribute(self, type=None) -> A.Attribute:
+        k = self.kind
+        tok = self.tok
+        if k == INT or k == FLOAT or (k == PUNCT and tok == "-"):
+            return self._parse_number_attr(type)
+        if k == STRING:
+            self._next()
+            s = self._unescape(tok)
+            if self.kind == PUNCT and self.tok == ":":
+                self._next()
+                return A.StringAttr(s, self.parse_type())
+            return A.StringAttr(s)
+        if k == PUNCT:
+            if tok == "[":
+                return self._parse_array_attr()
+            if tok == "{":
+                return self.parse_dictionary_attr()
+        if k == BARE:
+            if tok == "true" or tok == "false":
+                self._next()
+                if self.kind == PUNCT and self.tok == ":":
+                    self._next()
+                    t = self.parse_type()
+                    if t is not A.i1:
+                        self.error("expected i1 type for 'true' or 'false' values")
+                return A.BoolAttr(tok == "true")
+            p = _ATTR_KEYWORDS.get(tok)
+            if p is not None:
+                self._next()
+                self._enter()
+                try:
+                    return p(self, type)
+                finally:
+                    self.depth -= 1
+            return A.TypeAttr(self.parse_type())
+        if k == AT or k == AT_STRING:
+            return self.parse_symbol_ref()
+        if k == HASH:
+            return self._parse_hash_attr(type)
+        if k == HASH_STRING:
+            self.error("unexpected quoted attribute alias")
+        if k == EXCL or k == EXCL_STRING or (k == PUNCT and tok == "("):
+            return A.TypeAttr(self.parse_type())
+        self.error("expected attribute value")
+
+    def _unescape(self, tok: str) -> str:
+        try:
+            return unescape(tok[1:-1])
+        except ValueError as e:
+            self.error(str(e))
+
+    def parse_string(self) -> str:
+        if self.kind != STRING:
+            self.error("expected string")
+        s = self._unescape(self.tok)
+        self._next()
+        return s
+
+    def _parse_number_attr(self, type):
+        start = self.tok_start
+        neg = False
+        if self.kind == PUNCT:
+            self._next()
+            neg = True
+            if self.kind != INT and self.kind != FLOAT:
+                self.error("expected constant integer or floating point value")
+        tok = self.tok
+        is_float = self.kind == FLOAT
+        self._next()
+        if self.kind == PUNCT and self.tok == ":":
+            self._next()
+            type = self.parse_type()
+        return self.make_number(tok, neg, is_float, type, start)
+
+    def make_number(self, tok, neg, is_float, type, start):
+        if type is None:
+            type = A.f64 if is_float else A.i64
+        if isinstance(type, A.FloatType):
+            if is_float:
+                v = float(tok)
+                return A.FloatAttr(-v if neg else v, type)
+            if tok.startswith("0x"):
+                if neg:
+                    self.error("hexadecimal float literal should not have a leading minus",
+                               start)
+                bits = int(tok, 16)
+                if bits >> type.width:
+                    self.error(f"hexadecimal float constant out of range for type", start)
+                if type.name in ("f64", "f32", "f16", "bf16"):
+                    return A.FloatAttr(0.0, type, bits)
+                return A.FloatAttr(float("nan"), type, bits)
+            v = float(int(tok))
+            return A.FloatAttr(-v if neg else v, type)
+        if is_float:
+            self.error("floating point value not valid for specified type", start)
+        if not isinstance(type, (A.IntegerType, A.IndexType)):
+            self.error("integer literal not valid for specified type", start)
+        v = int(tok, 0) if tok.startswith("0x") else int(tok)
+        if neg:
+            v = -v
+        _check_int_range(self, v, type, start)
+        return A.IntegerAttr(v, type)
+
+    def _parse_array_attr(self):
+        self._next()
+        self._enter()
+        vals = []
+        if not self.consume_if("]"):
+            vals.append(self.parse_attribute())
+            while self.consume_if(","):
+                vals.append(self.parse_attribute())
+            self.expect("]", "in attribute list")
+        self.depth -= 1
+        return A.ArrayAttr(vals)
+
+    def parse_dictionary_attr(self) -> A.DictionaryAttr:
+        return A.DictionaryAttr(self.parse_attr_dict_body())
+
+    def parse_attr_dict_body(self) -> dict:
+        """`{a = 1, b}` -> dict; the current token must be '{'."""
+        self.expect("{")
+        self._enter()
+        d = {}
+        if not self.consume_if("}"):
+            while True:
+                k = self.kind
+                start = self.tok_start
+                if k == BARE:
+                    name = self.tok
+                elif k == STRING:
+                    name = self._unescape(self.tok)
+                    if not name:
+                        self.error("expected valid attribute name")
+                else:
+                    self.error("expected attribute name")
+                self._next()
+                if name in d:
+                    self.error(f"duplicate key '{name}' in dictionary attribute", start)
+                if self.kind == PUNCT and self.tok == "=":
+                    self._next()
+                    d[name] = self.parse_attribute()
+                else:
+                    d[name] = A.UnitAttr()
+                if not self.consume_if(","):
+                    break
+            self.expect("}", "in attribute dictionary")
+        self.depth -= 1
+        return d
+
+    def parse_symbol_ref(self) -> A.SymbolRefAttr:
+        names = [self._symbol_name()]
+        while self.kind == PUNCT and self.tok == "::":
+            self._next()
+            if self.kind not in (AT, AT_STRING):
+                self.error("expected nested symbol reference identifier")
+            names.append(self._symbol_name())
+        return A.SymbolRefAttr(names[0], names[1:])
+
+    def _symbol_name(self) -> str:
+        tok = self.tok
+        if self.kind == AT:
+            self._next()
+            return tok[1:]
+        if self.kind == AT_STRING:
+            self._next()
+            return self._unescape(tok[1:])
+        self.error("expected symbol name")
+
+    def parse_symbol_name(self) -> str:
+        return self._symbol_name()
+
+    def _parse_hash_attr(self, type):
+        tok = self.tok
+        start = self.tok_start
+        name = tok[1:]
+        if "." not in name:
+            a = self.attr_aliases.get(name)
+            if a is None:
+                self.error(f"undefined symbol alias id '{name}'")
+            self._next()
+            return a
+        dialect_name, mnemonic = name.split(".", 1)
+        self._next()
+        d = self.ctx.get_dialect(dialect_name)
+        if d is not None and d.parse_attribute is not None:
+            return d.parse_attribute(self, mnemonic)
+        if not self.ctx.allow_unregistered:
+            if d is None:
+                self.error(f"dialect '{dialect_name}' not registered: attribute '#{name}'"
+                           " needs -allow-unregistered-dialect", start)
+            self.error(f"dialect '{dialect_name}' provides no attribute '{mnemonic}'", start)
+        body = "." + mnemonic + self.parse_raw_angle_body()
+        t = None
+        if self.kind == PUNCT and self.tok == ":":
+            self._next()
+            t = self.parse_type()
+        return A.OpaqueAttr(dialect_name, body, t)
+
+    def _parse_dense(self, type):
+        if not (self.kind == PUNCT and self.tok == "<"):
+            self.error("expected '<' after 'dense'")
+        start = self.tok_start + 1
+        body = self._raw_until_close()
+        self.expect(":", "after dense literal")
+        t = self.parse_type()
+        from ..ir import dense
+        try:
+            return dense.parse_dense_body(body, t)
+        except dense.DenseParseError as e:
+            self.error(str(e.args[0]), start + (e.offset or 0))
+
+    def _parse_dense_resource(self, type):
+        self.expect("<")
+        if self.kind not in (BARE, STRING):
+            self.error("expected resource handle")
+        handle = self.tok if self.kind == BARE else self._unescape(self.tok)
+        self._next()
+        self.expect(">")
+        self.expect(":")
+        t = self.parse_type()
+        from ..ir.dense import DenseResourceElementsAttr
+        return DenseResourceElementsAttr(t, handle)
+
+    def _parse_dense_array(self, type):
+        self.expect("<")
+        et = self.parse_type()
+        if not isinstance(et, (A.IntegerType, A.FloatType)):
+            self.error("expected integer or float type")
+        vals = []
+        if self.consume_if(":"):
+            while True:
+                start = self.tok_start
+                if self.kind == BARE and self.tok in ("true", "false"):
+                    vals.append(self.tok == "true")
+                    self._next()
+                else:
+                    neg = self.consume_if("-")
+                    if self.kind not in (INT, FLOAT):
+                        self.error("expected integer or float literal")
+                    tok, is_float = self.tok, self.kind == FLOAT
+                    self._next()
+                    vals.append(self.make_number(tok, neg, is_float, et, start).value)
+                if not self.consume_if(","):
+                    break
+        self.expect(">")
+        return A.DenseArrayAttr(et, vals)
+
+    def _parse_affine_map(self, type):
+        from ..ir import affine
+        start = self.tok_start + 1
+        body = self._raw_until_close()
+        try:
+            return affine.AffineMapAttr(affine.parse_affine_map_body(body))
+        except affine.AffineParseError as e:
+            self.error(str(e.args[0]), start + (e.offset or 0))
+
+    def _parse_affine_set(self, type):
+        from ..ir import affine
+        start = self.tok_start + 1
+        body = self._raw_until_close()
+        try:
+            return affine.IntegerSetAttr(affine.parse_integer_set_body(body))
+        except affine.AffineParseError as e:
+            self.error(str(e.args[0]), start + (e.offset or 0))
+
+    def _parse_strided(self, type):
+        self.expect("<")
+        self.expect("[")
+        strides = []
+        if not self.consume_if("]"):
+            while True:
+                strides.append(self._parse_int_or_dynamic())
+                if not self.consume_if(","):
+                    break
+            self.expect("]")
+        offset = 0
+        if self.consume_if(","):
+            if not (self.kind == BARE and self.tok == "offset"):
+                self.error("expected 'offset' after comma")
+            self._next()
+            self.expect(":")
+            offset = self._parse_int_or_dynamic()
+        self.expect(">")
+        return A.StridedLayoutAttr(strides, offset)
+
+    def _parse_int_or_dynamic(self):
+        if self.consume_if("?"):
+            return A.DYNAMIC
+        neg = self.consume_if("-")
+        if self.kind != INT:
+            self.error("expected integer value")
+        v = int(self.tok, 0)
+        self._next()
+        return -v if neg else v
+
+    def _parse_distinct(self, type):
+        self.expect("[")
+        if self.kind != INT:
+            self.error("expected distinct ID")
+        ident = int(self.tok, 0)
+        self._next()
+        self.expect("]")
+        self.expect("<")
+        ref = self.parse_attribute()
+        self.expect(">")
+        key = ("parsed", id(self), ident)
+        seen = getattr(self, "_distinct", None)
+        if seen is None:
+            seen = self._distinct = {}
+        a = seen.get(ident)
+        if a is None:
+            a = seen[ident] = A.DistinctAttr(ref, key)
+        elif a.referenced is not ref:
+            self.error(f"referenced attribute does not match previous definition: {a.referenced}")
+        return a
+
+    def _parse_unit(self, type):
+        return A.UnitAttr()
+
+    def _parse_loc_attr(self, type):
+        return self.parse_location_body()
+
+    # ================================================================== locations
+
+    def parse_location_body(self) -> L.Location:
+        """After `loc`: `(...)`."""
+        self.expect("(", "in location")
+        loc = self._parse_loc_inner()
+        self.expect(")", "in location")
+        return loc
+
+    def _parse_loc_inner(self) -> L.Location:
+        k = self.kind
+        if k == BARE:
+            tok = self.tok
+            if tok == "unknown":
+                self._next()
+                return L.UnknownLoc()
+            if tok == "callsite":
+                self._next()
+                self.expect("(")
+                callee = self._parse_loc_inner()
+                if not (self.kind == BARE and self.tok == "at"):
+                    self.error("expected 'at' in callsite")
+                self._next()
+                caller = self._parse_loc_inner()
+                self.expect(")")
+                return L.CallSiteLoc(callee, caller)
+            if tok == "fused":
+                self._next()
+                md = None
+                if self.consume_if("<"):
+                    md = self.parse_attribute()
+                    self.expect(">")
+                self.expect("[")
+                locs = [self._parse_loc_inner()]
+                while self.consume_if(","):
+                    locs.append(self._parse_loc_inner())
+                self.expect("]")
+                return L.FusedLoc(locs, md)
+            self.error("expected location instance")
+        if k == STRING:
+            s = self._unescape(self.tok)
+            self._next()
+            if self.kind == PUNCT and self.tok == ":":
+                self._next()
+                line = self._loc_int()
+                col = 0
+                if self.consume_if(":"):
+                    col = self._loc_int()
+                end_line = end_col = None
+                if self.kind == BARE and self.tok == "to":
+                    self._next()
+                    if self.consume_if(":"):
+                        end_line, end_col = line, self._loc_int()
+                    else:
+                        end_line = self._loc_int()
+                        self.expect(":")
+                        end_col = self._loc_int()
+                return L.FileLineColLoc(s, line, col, end_line, end_col)
+            if self.kind == PUNCT and self.tok == "(":
+                self._next()
+                child = self._parse_loc_inner()
+                self.expect(")")
+                return L.NameLoc(s, child)
+            return L.NameLoc(s)
+        if k == HASH:
+            name = self.tok[1:]
+            a = self.attr_aliases.get(name)
+            if a is None:
+                # Location aliases are usually defined at the end of the file.
+                a = _DeferredLoc(name, self.cur_loc())
+                self.deferred_loc_aliases.append(a)
+            elif not isinstance(a, L.Location):
+                self.error(f"expected location, but found '{a}'")
+            self._next()
+            return a
+        self.error("expected location instance")
+
+    def _loc_int(self):
+        if self.kind != INT:
+            self.error("expected integer line number in FileLineColLoc")
+        v = int(self.tok, 0)
+        self._next()
+        return v
+
+    def parse_optional_trailing_loc(self):
+        if self.kind == BARE and self.tok == "loc":
+            self._next()
+            return self.parse_location_body()
+        return None
+
+
+class _DeferredLoc:
+    """A `loc(#loc3)` reference to an alias defined later in the file."""
+
+    __slots__ = ("name", "where")
+
+    def __init__(self, name, where):
+        self.name = name
+        self.where = where
+
+
+def _is_layout(a):
+    from ..ir.affine import AffineMapAttr
+    return isinstance(a, (A.StridedLayoutAttr, AffineMapAttr))
+
+
+def _check_element_type(p, et, what):
+    if isinstance(et, (A.FunctionType, A.NoneType)) or (
+            isinstance(et, A.ShapedType) and not isinstance(et, A.VectorType)):
+        p.error(f"invalid {what} element type")
+
+
+def _check_int_range(p, v, type, start):
+    if isinstance(type, A.IndexType):
+        w, signed_ok = 64, True
+    else:
+        w = type.width
+        signed_ok = type.signedness != 2
+    if type.signedness == 2 if isinstance(type, A.IntegerType) else False:
+        if v < 0:
+            p.error("negative integer literal not valid for unsigned integer type", start)
+        if v >> w:
+            p.error("integer constant out of range for attribute", start)
+        return
+    lo = -(1 << (w - 1)) if w > 0 else 0
+    hi = (1 << w) - 1 if (isinstance(type, A.IntegerType) and type.signedness == 0) else \
+        (1 << (w - 1)) - 1
+    if w == 1 and isinstance(type, A.IntegerType) and type.signedness == 0:
+        lo, hi = -1, 1
+    if v < lo or v > hi:
+        p.error("integer constant out of range for attribute", start)
+
+
+_TYPE_KEYWORDS = {
+    "tensor": AttrParser._parse_tensor,
+    "memref": AttrParser._parse_memref,
+    "vector": AttrParser._parse_vector,
+    "complex": AttrParser._parse_complex,
+    "tuple": AttrParser._parse_tuple,
+}
+
+_ATTR_KEYWORDS = {
+    "dense": AttrParser._parse_dense,
+    "dense_resource": AttrParser._parse_dense_resource,
+    "array": AttrParser._parse_dense_array,
+    "affine_map": AttrParser._parse_affine_map,
+    "affine_set": AttrParser._parse_affine_set,
+    "strided": AttrParser._parse_strided,
+    "distinct": AttrParser._parse_distinct,
+    "unit": AttrParser._parse_unit,
+    "loc": AttrParser._parse_loc_attr,
+}

@@ -1,0 +1,204 @@
+"""The lexer of the MLIR textual format.
+
+[Note: one regex, current-token state]
+Tokens are not materialized as objects: the lexer keeps the current token in three
+fields (`kind`, `tok`, `tok_start`) and `_next()` matches one master regular expression
+at the current offset. The regex begins with the whitespace/comment skipper so that one
+`match` call both skips trivia and recognizes the next token; `lastindex` tells which
+alternative matched. This is the fastest tokenizer Python offers without C code.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+
+from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+from ..ir.location import FileLineColLoc, Location
+
+__all__ = ["Lexer", "SourceLoc", "EOF", "PERCENT", "CARET", "AT", "HASH", "EXCL", "FLOAT",
+           "INT", "BARE", "STRING", "PUNCT", "AT_STRING"]
+
+(PERCENT, CARET, AT, HASH, EXCL, FLOAT, INT, BARE, STRING, PUNCT, AT_STRING, HASH_STRING,
+ EXCL_STRING, BAD) = range(1, 15)
+EOF = 0
+
+_ID = r"[A-Za-z0-9_$.\-]+"
+_TOKEN_RE = re.compile(
+    r"(?:[ \t\r\n]+|//[^\n]*)*"
+    r"(?:"
+    rf"(%{_ID})"                                   # 1 value id
+    rf"|(\^{_ID})"                                 # 2 block id
+    r"|(@[A-Za-z_$.\-][A-Za-z0-9_$.\-]*)"          # 3 symbol
+    rf"|(#{_ID})"                                  # 4 attribute alias / dialect attr
+    rf"|(!{_ID})"                                  # 5 type alias / dialect type
+    r"|([0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?)"       # 6 float
+    r"|(0x[0-9a-fA-F]+|[0-9]+)"                    # 7 integer
+    r"|([A-Za-z_][A-Za-z0-9_$.]*)"                 # 8 bare identifier / keyword
+    r'|("(?:[^"\\\n]|\\.)*")'                      # 9 string
+    r"|(->|::|\.\.\.|\{-\#|\#-\}|[(){}\[\]<>:,=?*+\-|])"  # 10 punctuation
+    r'|(@"(?:[^"\\\n]|\\.)*")'                     # 11 quoted symbol
+    r'|(\#"(?:[^"\\\n]|\\.)*")'                    # 12 quoted attribute alias
+    r'|(!"(?:[^"\\\n]|\\.)*")'                     # 13 quoted type alias
+    r"|(.)"                                        # 14 anything else
+    r")?", re.S)
+
+_ESCAPE_RE = re.compile(r'\\(?:([0-9a-fA-F]{2})|(.))', re.S)
+_SIMPLE_ESC = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def unescape(body: str) -> str:
+    """Decode the body of a string literal: \\n \\t \\" \\\\ and \\XX hex bytes."""
+    if "\\" not in body:
+        return body
+    out = bytearray()
+    i = 0
+    for m in _ESCAPE_RE.finditer(body):
+        out += body[i:m.start()].encode("utf-8")
+        hx, ch = m.groups()
+        if hx is not None:
+            out.append(int(hx, 16))
+        elif ch in _SIMPLE_ESC:
+            out += _SIMPLE_ESC[ch].encode()
+        else:
+            raise ValueError(f"unknown escape in string literal: \\{ch}")
+        i = m.end()
+    out += body[i:].encode("utf-8")
+    return out.decode("utf-8", "surrogateescape")
+
+
+class Source:
+    """One input buffer: its name, text, and line starts for offset -> line:col."""
+
+    __slots__ = ("name", "text", "line_offset", "_starts")
+
+    def __init__(self, name: str, text: str, line_offset: int = 0):
+        self.name = name
+        self.text = text
+        self.line_offset = line_offset
+        self._starts = None
+
+    def line_col(self, offset: int):
+        starts = self._starts
+        if starts is None:
+            starts = [0]
+            text = self.text
+            i = text.find("\n")
+            while i >= 0:
+                starts.append(i + 1)
+                i = text.find("\n", i + 1)
+            self._starts = starts
+        line = bisect.bisect_right(starts, offset)
+        return line + self.line_offset, offset - starts[line - 1] + 1
+
+
+class SourceLoc(Location):
+    """A file location resolved lazily from a buffer offset.
+
+    The parser gives every op a location; creating a uniqued FileLineColLoc per op would
+    cost a hash-table entry each, so ops hold this small object instead and it resolves
+    to (and compares equal to) the uniqued FileLineColLoc on demand."""
+
+    __slots__ = ("src", "offset")
+
+    def __init__(self, src: Source, offset: int):
+        self._str = None
+        self.src = src
+        self.offset = offset
+
+    def resolve(self) -> FileLineColLoc:
+        line, col = self.src.line_col(self.offset)
+        return FileLineColLoc(self.src.name, line, col)
+
+    def _print(self):
+        return str(self.resolve())
+
+    def file_line_col(self):
+        return self.resolve()
+
+    def __eq__(self, other):
+        if isinstance(other, SourceLoc):
+            return self.src is other.src and self.offset == other.offset
+        return self.resolve() is other
+
+    def __hash__(self):
+        return hash(self.resolve())
+
+
+class Lexer:
+    """Tokenizer state shared by the type, attribute and op parsers."""
+
+    def __init__(self, text: str, filename: str = "<stdin>", line_offset: int = 0):
+        self.text = text
+        self.src = Source(filename, text, line_offset)
+        self.pos = 0
+        self.kind = EOF
+        self.tok = ""
+        self.tok_start = 0
+        self._match = _TOKEN_RE.match
+        self._next()
+
+    # ------------------------------------------------------------------ tokens
+
+    def _next(self):
+        m = self._match(self.text, self.pos)
+        k = m.lastindex
+        if k is None:
+            self.kind = EOF
+            self.tok = ""
+            self.tok_start = self.pos = m.end()
+            return
+        self.kind = k
+        self.tok = m.group(k)
+        self.tok_start = m.start(k)
+        self.pos = m.end()
+        if k >= 12:
+            if k == BAD:
+                self._bad_char()
+
+    def _bad_char(self):
+        c = self.tok
+        if c == '"':
+            self.error("expected '\"' in string literal")
+        if c in "%^#!@":
+            self.error(f"invalid identifier after '{c}'" if c != "@" else
+                       "expected valid @-identifier")
+        self.error(f"unexpected character '{c}'" if c.isprintable() else
+                   f"unexpected character U+{ord(c):04X}")
+
+    def reset_to(self, offset: int):
+        """Re-lex from `offset` (used to split `4x8xf32` dimension lists)."""
+        self.pos = offset
+        self._next()
+
+    # ------------------------------------------------------------------ locations
+
+    def loc_at(self, offset: int) -> SourceLoc:
+        return SourceLoc(self.src, offset)
+
+    def cur_loc(self) -> SourceLoc:
+        return SourceLoc(self.src, self.tok_start)
+
+    def error(self, message: str, offset: int | None = None):
+        if offset is None:
+            offset = self.tok_start
+        raise DiagnosticError(Diagnostic(ERROR, SourceLoc(self.src, offset).resolve(), message))
+
+    # ------------------------------------------------------------------ helpers
+
+    def at(self, spelling: str) -> bool:
+        return self.tok == spelling and (self.kind == PUNCT or self.kind == BARE)
+
+    def consume_if(self, spelling: str) -> bool:
+        if self.tok == spelling and (self.kind == PUNCT or self.kind == BARE):
+            self._next()
+            return True
+        return False
+
+    def expect(self, spelling: str, what: str | None = None):
+        if self.tok == spelling and (self.kind == PUNCT or self.kind == BARE):
+            self._next()
+            return
+        self.error(f"expected '{spelling}'" + (f" {what}" if what else ""))
+
+    def token_desc(self) -> str:
+        return "end of file" if self.kind == EOF else f"'{self.tok}'"

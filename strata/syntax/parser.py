@@ -1,0 +1,694 @@
+"""The op parser: generic and custom op forms, regions, blocks and SSA names.
+
+Custom forms are parsed by the op class's `parse(parser, state)` (generated from its
+declarative assembly format, or hand-written); they use the OpAsmParser-like methods of
+this class (`parse_operand`, `resolve_operands`, `parse_colon_type`, ...).
+"""
+from __future__ import annotations
+
+from ..ir import attributes as A
+from ..ir import location as L
+from ..ir.core import Block, BlockArgument, Operation, Region, UnregisteredOp, Value
+from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+from .attr_parser import AttrParser, _DeferredLoc
+from .lexer import (AT, BARE, CARET, EOF, EXCL, FLOAT, HASH, INT, PERCENT, PUNCT, STRING,
+                    SourceLoc)
+
+__all__ = ["Parser", "OperationState", "parse_module", "parse_source"]
+
+
+class OperationState:
+    """What a custom parser collects before the op is created."""
+
+    __slots__ = ("cls", "name", "operands", "types", "properties", "attributes",
+                 "successors", "regions", "loc")
+
+    def __init__(self, cls, name, loc):
+        self.cls = cls
+        self.name = name
+        self.operands = []
+        self.types = []
+        self.properties = {}
+        self.attributes = {}
+        self.successors = []
+        self.regions = []
+        self.loc = loc
+
+
+class _ForwardRef(Value):
+    """A use of an SSA name whose definition has not been parsed yet."""
+
+    __slots__ = ("name", "offset")
+
+    def __init__(self, type, name, offset):
+        self.type = type
+        self.first_use = None
+        self.name = name
+        self.offset = offset
+
+    @property
+    def parent_block(self):
+        return None
+
+
+class _Scope:
+    """SSA names of one region (and the blocks defined in it)."""
+
+    __slots__ = ("values", "blocks", "isolated", "forward", "block_forward")
+
+    def __init__(self, isolated):
+        self.values = {}
+        self.blocks = {}
+        self.isolated = isolated
+        self.forward = {} if isolated else None
+        self.block_forward = {}
+
+
+class Parser(AttrParser):
+    def __init__(self, text, ctx, filename="<stdin>", line_offset=0):
+        super().__init__(text, ctx, filename, line_offset)
+        self.scopes: list[_Scope] = []
+        self.default_dialects: list[str | None] = [None]
+        self.resources = {}
+
+    # ================================================================== top level
+
+    def parse_top_level(self) -> Operation:
+        """Parse a whole buffer; returns the top-level op (a builtin.module)."""
+        block = Block()
+        self._push_scope(True)
+        while True:
+            k = self.kind
+            if k == EOF:
+                break
+            if k == HASH and self._peek_is_alias_def():
+                self._parse_attr_alias_def()
+            elif k == EXCL and self._peek_is_alias_def():
+                self._parse_type_alias_def()
+            elif k == PUNCT and self.tok == "{-#":
+                self._parse_file_metadata()
+            else:
+                block.append(self.parse_operation())
+        self._pop_scope()
+        self._resolve_deferred_locs()
+        ops = list(block.ops)
+        module_cls = self.ctx.get_op("builtin.module")
+        if len(ops) == 1 and ops[0].name == "builtin.module":
+            top = ops[0]
+            top.detach()
+        else:
+            if module_cls is None:
+                self.error("builtin dialect is not registered")
+            top = module_cls.create(regions=1, loc=L.FileLineColLoc(self.src.name, 1, 1))
+            top.regions[0].add_block(block)
+        if self.resources:
+            from ..ir.dense import attach_resources
+            attach_resources(top, self.resources)
+        return top
+
+    def _peek_is_alias_def(self):
+        name = self.tok[1:]
+        if "." in name:
+            return False
+        save = (self.pos, self.kind, self.tok, self.tok_start)
+        self._next()
+        is_def = self.kind == PUNCT and self.tok == "="
+        self.pos, self.kind, self.tok, self.tok_start = save
+        return is_def
+
+    def _parse_attr_alias_def(self):
+        name = self.tok[1:]
+        start = self.tok_start
+        if name in self.attr_aliases:
+            self.error(f"redefinition of attribute alias id '{name}'")
+        self._next()
+        self.expect("=")
+        self.attr_aliases[name] = self.parse_attribute()
+
+    def _parse_type_alias_def(self):
+        name = self.tok[1:]
+        if name in self.type_aliases:
+            self.error(f"redefinition of type alias id '{name}'")
+        self._next()
+        self.expect("=")
+        self.type_aliases[name] = self.parse_type()
+
+    def _resolve_deferred_locs(self):
+        for d in self.deferred_loc_aliases:
+            a = self.attr_aliases.get(d.name)
+            if a is None or not isinstance(a, L.Location):
+                self.error(f"undefined symbol alias id '{d.name}'", d.where.offset)
+        if not self.deferred_loc_aliases:
+            return
+        # Replace the placeholders left on ops and block arguments.
+        top_aliases = self.attr_aliases
+        for op in self._all_parsed_ops:
+            if isinstance(op.loc, _DeferredLoc):
+                op.loc = top_aliases[op.loc.name]
+            for r in op.regions:
+                for b in r.blocks:
+                    for a in b.args:
+                        if isinstance(a.loc, _DeferredLoc):
+                            a.loc = top_aliases[a.loc.name]
+
+    @property
+    def _all_parsed_ops(self):
+        return self._parsed_ops
+
+    def _parse_file_metadata(self):
+        self._next()
+        while not (self.kind == PUNCT and self.tok == "#-}"):
+            if self.kind != BARE:
+                self.error("expected identifier key in file metadata dictionary")
+            key = self.tok
+            self._next()
+            self.expect(":")
+            if key == "dialect_resources":
+                self._parse_resource_section(True)
+            elif key == "external_resources":
+                self._parse_resource_section(False)
+            else:
+                self.error(f"unknown key '{key}' in file metadata dictionary")
+            if not self.consume_if(","):
+                break
+        self.expect("#-}")
+
+    def _parse_resource_section(self, dialect):
+        self.expect("{")
+        while not self.consume_if("}"):
+            if self.kind != BARE:
+                self.error("expected identifier key for 'resource' entry")
+            owner = self.tok
+            self._next()
+            self.expect(":")
+            self.expect("{")
+            while not self.consume_if("}"):
+                if self.kind not in (BARE, STRING):
+                    self.error("expected identifier key for 'resource' entry")
+                key = self.tok if self.kind == BARE else self._unescape(self.tok)
+                self._next()
+                self.expect(":")
+                if self.kind == STRING:
+                    value = self._unescape(self.tok)
+                elif self.kind == BARE and self.tok in ("true", "false"):
+                    value = self.tok == "true"
+                else:
+                    self.error("expected string or bool resource value")
+                start = self.tok_start
+                self._next()
+                self.resources[(owner, key)] = (value, start)
+                self.consume_if(",")
+            self.consume_if(",")
+
+    # ================================================================== scopes
+
+    def _push_scope(self, isolated):
+        self.scopes.append(_Scope(isolated))
+        if not hasattr(self, "_parsed_ops"):
+            self._parsed_ops = []
+
+    def _pop_scope(self):
+        sc = self.scopes.pop()
+        for name, (blk, offset) in sc.block_forward.items():
+            self.error(f"reference to an undefined block", offset)
+        if sc.isolated and sc.forward:
+            name, ref = next(iter(sc.forward.items()))
+            self.error(f"use of undeclared SSA value name", ref.offset)
+
+    def _lookup(self, key):
+        for sc in reversed(self.scopes):
+            v = sc.values.get(key)
+            if v is not None:
+                return v
+            if sc.isolated:
+                return None
+        return None
+
+    def _isolated_scope(self):
+        for sc in reversed(self.scopes):
+            if sc.isolated:
+                return sc
+        return self.scopes[0]
+
+    def define_value(self, key, value, offset):
+        """Bind the SSA name `key` (a (name, index) pair) to `value`."""
+        sc = self.scopes[-1]
+        iso = self._isolated_scope()
+        fwd = iso.forward.pop(key, None) if iso.forward else None
+        if fwd is None and self._lookup(key) is not None:
+            self.error(f"redefinition of SSA value '{_key_str(key)}'", offset)
+        sc.values[key] = value
+        if fwd is not None:
+            if fwd.type is not value.type:
+                d = Diagnostic(ERROR, self.loc_at(offset).resolve(),
+                               f"definition of SSA value '{_key_str(key)}#0' has type "
+                               f"{value.type}")
+                d.attach_note(f"previously used here with type {fwd.type}",
+                              self.loc_at(fwd.offset).resolve())
+                raise DiagnosticError(d)
+            fwd.replace_all_uses_with(value)
+
+    # ================================================================== operands
+
+    def parse_operand(self):
+        """`%name` or `%name#N`: returns an unresolved reference (key, offset)."""
+        if self.kind != PERCENT:
+            self.error("expected SSA operand")
+        name = self.tok
+        offset = self.tok_start
+        self._next()
+        idx = 0
+        if self.kind == HASH and self.tok_start == offset + len(name):
+            try:
+                idx = int(self.tok[1:], 10)
+            except ValueError:
+                self.error("invalid SSA value result number")
+            self._next()
+        return ((name, idx), offset)
+
+    def parse_optional_operand(self):
+        if self.kind == PERCENT:
+            return self.parse_operand()
+        return None
+
+    def parse_operand_list(self, delim=None):
+        """Comma-separated operands; `delim` '(' or '[' wraps them."""
+        if delim is not None:
+            close = ")" if delim == "(" else "]"
+            self.expect(delim)
+            if self.consume_if(close):
+                return []
+        refs = []
+        if self.kind == PERCENT:
+            refs.append(self.parse_operand())
+            while self.kind == PUNCT and self.tok == ",":
+                self._next()
+                refs.append(self.parse_operand())
+        if delim is not None:
+            self.expect(close)
+        return refs
+
+    def resolve_operand(self, ref, type) -> Value:
+        key, offset = ref
+        v = self._lookup(key)
+        if v is None:
+            iso = self._isolated_scope()
+            v = iso.forward.get(key)
+            if v is None:
+                v = iso.forward[key] = _ForwardRef(type, key, offset)
+            elif v.type is not type:
+                self.error(f"use of value '{_key_str(key)}' expects different type than "
+                           f"prior uses: '{type}' vs '{v.type}'", offset)
+            return v
+        if v.type is not type:
+            d = Diagnostic(ERROR, self.loc_at(offset).resolve(),
+                           f"use of value '{_key_str(key)}' expects different type than "
+                           f"prior uses: '{type}' vs '{v.type}'")
+            d.attach_note("prior use here", _value_loc(v))
+            raise DiagnosticError(d)
+        return v
+
+    def resolve_operands(self, refs, types, offset=None) -> list:
+        if len(refs) != len(types):
+            self.error(f"{len(refs)} operands present, but expected {len(types)}",
+                       offset if offset is not None else
+                       (refs[0][1] if refs else self.tok_start))
+        return [self.resolve_operand(r, t) for r, t in zip(refs, types)]
+
+    # ================================================================== operations
+
+    def parse_operation(self) -> Operation:
+        start = self.tok_start
+        results = None
+        if self.kind == PERCENT:
+            results = self._parse_result_names()
+        k = self.kind
+        if k == STRING:
+            op = self._parse_generic_op()
+        elif k == BARE:
+            op = self._parse_custom_op()
+        else:
+            if results is not None:
+                self.error("expected operation name in quotes")
+            self.error("expected operation name in quotes" if k != PUNCT or self.tok != "}"
+                       else "expected operation name in quotes")
+        self._parsed_ops.append(op)
+        if results is not None:
+            n = len(op.results)
+            want = sum(c for _, c, _ in results)
+            if want != n:
+                self.error(f"operation defines {n} results but was provided {want} to bind",
+                           start)
+            i = 0
+            for name, count, off in results:
+                if count == 1 and len(results) == 1 and n == 1:
+                    self.define_value((name, 0), op.results[0], off)
+                    i += 1
+                    continue
+                for j in range(count):
+                    self.define_value((name, j), op.results[i], off)
+                    i += 1
+        return op
+
+    def _parse_result_names(self):
+        out = []
+        while True:
+            if self.kind != PERCENT:
+                self.error("expected valid ssa identifier")
+            name, off = self.tok, self.tok_start
+            self._next()
+            count = 1
+            if self.kind == PUNCT and self.tok == ":":
+                self._next()
+                if self.kind != INT:
+                    self.error("expected integer number of results")
+                count = int(self.tok)
+                if count < 1:
+                    self.error("expected named operation to have at least 1 result")
+                self._next()
+            out.append((name, count, off))
+            if not (self.kind == PUNCT and self.tok == ","):
+                break
+            self._next()
+        self.expect("=", "after SSA name")
+        return out
+
+    def _resolve_op_class(self, name, offset):
+        cls = self.ctx.ops.get(name)
+        if cls is not None:
+            return cls
+        dialect = name.split(".", 1)[0] if "." in name else ""
+        d = self.ctx.get_dialect(dialect)
+        if self.ctx.allow_unregistered:
+            return UnregisteredOp
+        if d is None:
+            self.error(f"operation being parsed with an unregistered dialect. If this is "
+                       f"intended, please use -allow-unregistered-dialect with the MLIR "
+                       f"tool used", offset)
+        self.error(f"unregistered operation '{name}' found in dialect ('{dialect}') that "
+                   f"does not allow unknown operations", offset)
+
+    def _parse_generic_op(self) -> Operation:
+        start = self.tok_start
+        name = self._unescape(self.tok)
+        if not name:
+            self.error("empty operation name is invalid")
+        self._next()
+        cls = self._resolve_op_class(name, start)
+        self.expect("(", "to start operand list")
+        refs = []
+        if not self.consume_if(")"):
+            refs = self.parse_operand_list()
+            self.expect(")", "to end operand list")
+        succs = []
+        if self.kind == PUNCT and self.tok == "[":
+            self._next()
+            succs.append(self.parse_successor())
+            while self.consume_if(","):
+                succs.append(self.parse_successor())
+            self.expect("]")
+        props = None
+        if self.kind == PUNCT and self.tok == "<":
+            self._next()
+            if not (self.kind == PUNCT and self.tok == "{"):
+                self.error("expected '{' to start properties")
+            props = self.parse_attr_dict_body()
+            self.expect(">")
+        regions = []
+        if self.kind == PUNCT and self.tok == "(":
+            self._next()
+            isolated = _isolated(cls)
+            while True:
+                regions.append(self.parse_region(isolated=isolated, op_cls=cls))
+                if not self.consume_if(","):
+                    break
+            self.expect(")", "to end region list")
+        attrs = None
+        if self.kind == PUNCT and self.tok == "{":
+            attrs = self.parse_attr_dict_body()
+        self.expect(":", "followed by operation type")
+        tstart = self.tok_start
+        ft = self.parse_type()
+        if not isinstance(ft, A.FunctionType):
+            self.error("expected function type", tstart)
+        operands = self.resolve_operands(refs, ft.inputs, tstart)
+        loc = self.parse_optional_trailing_loc() or self.loc_at(start)
+        if cls is not UnregisteredOp:
+            # Inherent attributes written in the attribute dictionary become properties.
+            pnames = cls._prop_names
+            if attrs and pnames:
+                for k in [k for k in attrs if k in pnames]:
+                    if props is None:
+                        props = {}
+                    props.setdefault(k, attrs.pop(k))
+            if props:
+                for k in props:
+                    if k not in pnames and k not in ("operandSegmentSizes",
+                                                     "resultSegmentSizes"):
+                        self.error(f"'{name}' op does not have a property '{k}'", start)
+        return cls.create(operands, ft.results, props, attrs, succs, regions, loc, name)
+
+    def _parse_custom_op(self) -> Operation:
+        start = self.tok_start
+        name = self.tok
+        cls = self.ctx.ops.get(name)
+        if cls is None:
+            tried = None
+            if "." not in name:
+                dd = self.default_dialects[-1]
+                if dd is not None:
+                    tried = f"{dd}.{name}"
+                    cls = self.ctx.ops.get(tried)
+                if cls is None:
+                    cls = self.ctx.ops.get("builtin." + name)
+            if cls is None:
+                msg = f"custom op '{name}' is unknown"
+                if tried:
+                    msg += f" (tried '{tried}' as well)"
+                self.error(msg)
+        parse = getattr(cls, "parse", None)
+        if parse is None:
+            self.error(f"custom op '{name}' has no custom assembly form")
+        self._next()
+        state = OperationState(cls, cls.name, None)
+        pushed = cls.default_dialect is not None
+        if pushed:
+            self.default_dialects.append(cls.default_dialect)
+        try:
+            parse(self, state)
+        finally:
+            if pushed:
+                self.default_dialects.pop()
+        loc = self.parse_optional_trailing_loc() or self.loc_at(start)
+        op = cls.create(state.operands, state.types, state.properties, state.attributes,
+                        state.successors, state.regions, loc)
+        return op
+
+    # ================================================================== regions, blocks
+
+    def parse_region(self, args=None, isolated=False, op_cls=None) -> Region:
+        """`{ ... }`. `args` are entry block arguments already parsed by a custom form,
+        as (key, offset, type, loc) tuples."""
+        self.expect("{", "to begin a region")
+        region = Region()
+        self._push_scope(isolated)
+        pushed = op_cls is not None and getattr(op_cls, "default_dialect", None) is not None
+        if pushed:
+            self.default_dialects.append(op_cls.default_dialect)
+        try:
+            if self.kind == PUNCT and self.tok == "}":
+                self._next()
+                if args:
+                    b = region.add_block(Block())
+                    self._define_block_args(b, args)
+                return region
+            if self.kind == CARET:
+                if args:
+                    self.error("invalid block name in region with named arguments")
+            else:
+                entry = region.add_block(Block())
+                if args:
+                    self._define_block_args(entry, args)
+                self._parse_block_body(entry)
+            while self.kind == CARET:
+                self._parse_labeled_block(region)
+            self.expect("}", "to end region")
+        finally:
+            if pushed:
+                self.default_dialects.pop()
+            self._pop_scope()
+        return region
+
+    def _define_block_args(self, block, args):
+        for key, offset, t, loc in args:
+            a = block.add_argument(t, loc if loc is not None else self.loc_at(offset))
+            self.define_value(key, a, offset)
+
+    def _parse_block_body(self, block):
+        while True:
+            k = self.kind
+            if k == CARET or k == EOF or (k == PUNCT and self.tok == "}"):
+                return
+            block.append(self.parse_operation())
+
+    def _get_block(self, name, offset, define):
+        sc = self.scopes[-1]
+        b = sc.blocks.get(name)
+        if b is None:
+            b = Block()
+            sc.blocks[name] = b
+            if not define:
+                sc.block_forward[name] = (b, offset)
+        elif define:
+            if name not in sc.block_forward:
+                self.error(f"redefinition of block '{name}'", offset)
+        if define:
+            sc.block_forward.pop(name, None)
+        return b
+
+    def _parse_labeled_block(self, region):
+        name, offset = self.tok, self.tok_start
+        self._next()
+        block = self._get_block(name, offset, True)
+        region.add_block(block)
+        if self.consume_if("("):
+            if not self.consume_if(")"):
+                while True:
+                    ref = self.parse_operand()
+                    self.expect(":", "and type for SSA value")
+                    t = self.parse_type()
+                    loc = self.parse_optional_trailing_loc()
+                    key, off = ref
+                    if key[1] != 0:
+                        self.error("invalid block argument name", off)
+                    a = block.add_argument(t, loc if loc is not None else self.loc_at(off))
+                    self.define_value(key, a, off)
+                    if not self.consume_if(","):
+                        break
+                self.expect(")")
+        self.expect(":", "after block name")
+        self._parse_block_body(block)
+
+    def parse_successor(self) -> Block:
+        if self.kind != CARET:
+            self.error("expected block name")
+        name, offset = self.tok, self.tok_start
+        self._next()
+        return self._get_block(name, offset, False)
+
+    def parse_successor_and_operands(self):
+        """`^bb1(%a, %b : i32, f32)` -> (block, values)."""
+        b = self.parse_successor()
+        vals = []
+        if self.consume_if("("):
+            refs = self.parse_operand_list()
+            self.expect(":")
+            types = [self.parse_type()]
+            while self.consume_if(","):
+                types.append(self.parse_type())
+            self.expect(")")
+            vals = self.resolve_operands(refs, types)
+        return b, vals
+
+    # ================================================================== custom-form helpers
+
+    def parse_colon_type(self):
+        self.expect(":")
+        return self.parse_type()
+
+    def parse_colon_type_list(self):
+        self.expect(":")
+        return self.parse_type_list()
+
+    def parse_type_list(self):
+        ts = [self.parse_type()]
+        while self.kind == PUNCT and self.tok == ",":
+            self._next()
+            ts.append(self.parse_type())
+        return ts
+
+    def parse_keyword(self, kw=None) -> str:
+        if self.kind != BARE or (kw is not None and self.tok != kw):
+            self.error(f"expected '{kw}'" if kw else "expected valid keyword")
+        t = self.tok
+        self._next()
+        return t
+
+    def parse_optional_keyword(self, kw) -> bool:
+        if self.kind == BARE and self.tok == kw:
+            self._next()
+            return True
+        return False
+
+    def parse_optional_attr_dict(self, state, with_keyword=False):
+        if with_keyword:
+            if not self.parse_optional_keyword("attributes"):
+                return
+        elif not (self.kind == PUNCT and self.tok == "{"):
+            return
+        start = self.tok_start
+        d = self.parse_attr_dict_body()
+        pnames = getattr(state.cls, "_prop_names", ())
+        for k, v in d.items():
+            if k in pnames:
+                state.properties[k] = v
+            else:
+                state.attributes[k] = v
+
+    def parse_integer(self) -> int:
+        neg = self.consume_if("-")
+        if self.kind != INT:
+            self.error("expected integer value")
+        v = int(self.tok, 0)
+        self._next()
+        return -v if neg else v
+
+    def parse_block_arg_list(self, delim="("):
+        """`(%a: i32, %b: f32 loc(...))` for entry block arguments of custom forms."""
+        args = []
+        close = ")" if delim == "(" else "]"
+        self.expect(delim)
+        if self.consume_if(close):
+            return args
+        while True:
+            ref = self.parse_operand()
+            self.expect(":")
+            t = self.parse_type()
+            loc = self.parse_optional_trailing_loc()
+            args.append((ref[0], ref[1], t, loc))
+            if not self.consume_if(","):
+                break
+        self.expect(close)
+        return args
+
+
+def _isolated(cls):
+    from ..ir.traits import IsolatedFromAbove
+    return IsolatedFromAbove in cls.traits
+
+
+def _key_str(key):
+    name, idx = key
+    return name if idx == 0 else f"{name}#{idx}"
+
+
+def _value_loc(v):
+    if isinstance(v, BlockArgument):
+        return v.loc
+    owner = getattr(v, "owner", None)
+    return owner.loc if owner is not None else None
+
+
+def parse_source(text: str, ctx, filename: str = "<stdin>", line_offset: int = 0,
+                 verify: bool = True) -> Operation:
+    """Parse a whole buffer to its top-level op and verify it.
+
+    Raises DiagnosticError with a located diagnostic on malformed or invalid input."""
+    p = Parser(text, ctx, filename, line_offset)
+    op = p.parse_top_level()
+    if verify:
+        op.verify()
+    return op
+
+
+parse_module = parse_source

@@ -1,0 +1,375 @@
+"""The printer: generic and custom op forms, with MLIR's SSA and block naming.
+
+[Note: SSA naming like MLIR's SSANameState]
+Names are assigned before printing, region by region: all values of a region get their
+names (entry block arguments `%argN`, results `%N` or the op's name hint such as `%c0`
+or `%cst`, made unique with `_N`), then the regions nested in it are named, each starting
+from the counters where its parent region ended. Ops that are IsolatedFromAbove start
+over from zero. Printing the same IR in Strata and in mlir-opt thus gives the same text.
+"""
+from __future__ import annotations
+
+from ..ir import attributes as A
+from ..ir import location as L
+from ..ir.attributes import print_attr_dict_entries
+from ..ir.core import Block, Operation, Region, UnregisteredOp
+from ..ir.traits import IsolatedFromAbove
+
+__all__ = ["Printer", "PrintOptions", "print_op"]
+
+
+class PrintOptions:
+    __slots__ = ("generic", "debuginfo", "local_scope", "elide_elements_if_larger",
+                 "print_resources")
+
+    def __init__(self, generic=False, debuginfo=False, local_scope=False,
+                 elide_elements_if_larger=None, print_resources=True):
+        self.generic = generic
+        self.debuginfo = debuginfo
+        self.local_scope = local_scope
+        self.elide_elements_if_larger = elide_elements_if_larger
+        self.print_resources = print_resources
+
+
+class _Counters:
+    __slots__ = ("value", "arg", "conflict")
+
+    def __init__(self, value=0, arg=0, conflict=0):
+        self.value = value
+        self.arg = arg
+        self.conflict = conflict
+
+
+class Printer:
+    def __init__(self, options: PrintOptions | None = None):
+        self.options = options or PrintOptions()
+        self.out: list[str] = []
+        self.indent = ""
+        self.names: dict = {}
+        self.block_names: dict = {}
+        self.resources_used: dict = {}
+        self._elide = self.options.elide_elements_if_larger
+        self.default_dialect = None
+
+    # ------------------------------------------------------------------ naming
+
+    def _name_scope(self, op: Operation) -> None:
+        """Assign SSA and block names for everything nested in `op`."""
+        names = self.names
+        block_names = self.block_names
+        generic = self.options.generic
+        # Work list of (region, counters, used-names scope)
+        stack = []
+        base_used: set = set()
+        for r in reversed(op.regions):
+            stack.append((r, _Counters(), base_used))
+        while stack:
+            region, c, used_parent = stack.pop()
+            used = set(used_parent)
+            parent = region.parent
+            hint_args = None if generic else getattr(parent, "asm_block_arg_names", None)
+            next_block = 0
+            for bi, block in enumerate(region.blocks):
+                block_names[block] = f"^bb{next_block}"
+                next_block += 1
+                arg_hints = hint_args(region, block) if (hint_args and bi == 0) else None
+                for ai, a in enumerate(block.args):
+                    if a in names:
+                        continue
+                    hint = arg_hints[ai] if arg_hints else None
+                    if hint:
+                        names[a] = self._unique(hint, used, c)
+                    elif bi == 0:
+                        nm = f"%arg{c.arg}"
+                        c.arg += 1
+                        names[a] = nm
+                        used.add(nm)
+                    else:
+                        nm = f"%{c.value}"
+                        c.value += 1
+                        names[a] = nm
+                op_ = block.first
+                while op_ is not None:
+                    res = op_.results
+                    if res:
+                        hint_fn = None if generic else getattr(op_, "asm_result_names", None)
+                        hints = hint_fn() if hint_fn is not None else None
+                        if hints:
+                            for r, h in zip(res, hints):
+                                names[r] = self._unique(h, used, c) if h else \
+                                    self._number(c)
+                        else:
+                            nm = self._number(c)
+                            if len(res) == 1:
+                                names[res[0]] = nm
+                            else:
+                                for i, r in enumerate(res):
+                                    names[r] = f"{nm}#{i}"
+                                self._group_names[res[0]] = (nm, len(res))
+                    op_ = op_.next
+            # Nested regions start from this region's counters.
+            for block in region.blocks:
+                op_ = block.last
+                while op_ is not None:
+                    if op_.regions:
+                        iso = IsolatedFromAbove in type(op_).traits
+                        for r in reversed(op_.regions):
+                            nc = _Counters() if iso else _Counters(c.value, c.arg, c.conflict)
+                            stack.append((r, nc, set() if iso else used))
+                    op_ = op_.prev
+
+    def _number(self, c):
+        nm = f"%{c.value}"
+        c.value += 1
+        return nm
+
+    def _unique(self, hint: str, used: set, c: _Counters) -> str:
+        nm = "%" + _sanitize(hint)
+        if nm in used:
+            base = nm
+            while True:
+                nm = f"{base}_{c.conflict}"
+                c.conflict += 1
+                if nm not in used:
+                    break
+        used.add(nm)
+        return nm
+
+    # ------------------------------------------------------------------ entry
+
+    def print_top(self, op: Operation) -> str:
+        self._group_names = {}
+        self._name_scope(op)
+        self.print_operation(op)
+        self.out.append("\n")
+        self._print_resources()
+        return "".join(self.out)
+
+    def _print_resources(self):
+        if not self.resources_used or not self.options.print_resources:
+            return
+        from ..ir.dense import print_resource_section
+        self.out.append(print_resource_section(self.resources_used))
+
+    # ------------------------------------------------------------------ ops
+
+    def print_operation(self, op: Operation) -> None:
+        out = self.out
+        res = op.results
+        if res:
+            g = self._group_names.get(res[0])
+            if g is not None:
+                out.append(f"{g[0]}:{g[1]} = ")
+            elif len(res) == 1:
+                out.append(self.names[res[0]])
+                out.append(" = ")
+            else:
+                out.append(", ".join(self.names[r] for r in res))
+                out.append(" = ")
+        custom = None if (self.options.generic or type(op) is UnregisteredOp) else \
+            getattr(op, "print", None)
+        if custom is not None:
+            custom(self)
+        else:
+            self.print_generic(op)
+        if self.options.debuginfo:
+            out.append(" ")
+            out.append(self.loc_str(op.loc))
+
+    def loc_str(self, loc) -> str:
+        if hasattr(loc, "resolve"):
+            loc = loc.resolve()
+        return f"loc({loc})"
+
+    def print_generic(self, op: Operation) -> None:
+        out = self.out
+        names = self.names
+        out.append('"')
+        out.append(A.escape_string(op.name))
+        out.append('"(')
+        out.append(", ".join([names.get(o.value, "<<UNKNOWN SSA VALUE>>")
+                              for o in op._operands]))
+        out.append(")")
+        if op.successors:
+            out.append("[")
+            out.append(", ".join(self.block_names.get(b, "<<UNKNOWN BLOCK>>")
+                                 for b in op.successors))
+            out.append("]")
+        props = self.generic_properties(op)
+        if props:
+            out.append(" <{")
+            out.append(self.attr_dict_entries(sorted(props.items())))
+            out.append("}>")
+        if op.regions:
+            out.append(" (")
+            for i, r in enumerate(op.regions):
+                if i:
+                    out.append(", ")
+                self.print_region(r, print_entry_args=True, print_terminators=True)
+            out.append(")")
+        if op.attributes:
+            out.append(" {")
+            out.append(self.attr_dict_entries(sorted(op.attributes.items())))
+            out.append("}")
+        out.append(" : ")
+        out.append(self.type_str(A.FunctionType([o.value.type for o in op._operands],
+                                                [r.type for r in op.results])))
+
+    def generic_properties(self, op):
+        props = op.properties
+        stored = getattr(type(op), "_stored_defaults", None)
+        if stored:
+            props = dict(props)
+            for k, v in stored:
+                props.setdefault(k, v)
+        return props
+
+    # ------------------------------------------------------------------ regions
+
+    def print_region(self, region: Region, print_entry_args=True, print_terminators=True,
+                     print_empty_block=False):
+        out = self.out
+        out.append("{")
+        if not region.blocks:
+            out.append("\n")
+            out.append(self.indent)
+            out.append("}")
+            return
+        old = self.indent
+        self.indent = old + "  "
+        old_dd = self.default_dialect
+        parent = region.parent
+        if parent is not None:
+            self.default_dialect = getattr(parent, "default_dialect", None)
+        blocks = region.blocks
+        for i, b in enumerate(blocks):
+            needs_label = i > 0 or (print_entry_args and b.args) or \
+                (print_empty_block and b.first is None) or (i == 0 and _has_preds(b))
+            if needs_label:
+                out.append("\n")
+                out.append(old)
+                out.append(self.block_names[b])
+                if b.args:
+                    out.append("(")
+                    out.append(", ".join(self._block_arg(a) for a in b.args))
+                    out.append(")")
+                out.append(":")
+            op = b.first
+            last = b.last
+            while op is not None:
+                if op is last and not print_terminators and _elidable_terminator(op):
+                    break
+                out.append("\n")
+                out.append(self.indent)
+                self.print_operation(op)
+                op = op.next
+        self.indent = old
+        self.default_dialect = old_dd
+        out.append("\n")
+        out.append(old)
+        out.append("}")
+
+    def op_name(self, op) -> str:
+        """The op name as custom forms print it: without the default dialect prefix."""
+        name = op.name
+        if name.startswith("builtin."):
+            return name[8:]
+        dd = self.default_dialect
+        if dd is not None and name.startswith(dd) and name[len(dd)] == ".":
+            return name[len(dd) + 1:]
+        return name
+
+    def _block_arg(self, a):
+        s = f"{self.names[a]}: {self.type_str(a.type)}"
+        if self.options.debuginfo and a.loc is not None:
+            s += " " + self.loc_str(a.loc)
+        return s
+
+    # ------------------------------------------------------------------ pieces
+
+    def value(self, v) -> str:
+        return self.names.get(v, "<<UNKNOWN SSA VALUE>>")
+
+    def write(self, s: str) -> None:
+        self.out.append(s)
+
+    def type_str(self, t) -> str:
+        return str(t)
+
+    def attr_str(self, a) -> str:
+        if self._elide is not None:
+            from ..ir import dense
+            if isinstance(a, dense.DenseElementsAttr) and a.num_elements > self._elide:
+                return dense.print_elided(a)
+        r = getattr(a, "resource_key", None)
+        if r is not None:
+            self.resources_used[r] = a
+        elif isinstance(a, (A.ArrayAttr, A.DictionaryAttr)):
+            self._collect_resources(a)
+        return str(a)
+
+    def _collect_resources(self, a):
+        for x in (a.value.values() if isinstance(a, A.DictionaryAttr) else a.value):
+            r = getattr(x, "resource_key", None)
+            if r is not None:
+                self.resources_used[r] = x
+            elif isinstance(x, (A.ArrayAttr, A.DictionaryAttr)):
+                self._collect_resources(x)
+
+    def attr_dict_entries(self, items) -> str:
+        parts = []
+        for k, v in items:
+            key = k if A._is_bare_key(k) else f'"{A.escape_string(k)}"'
+            parts.append(key if isinstance(v, A.UnitAttr) else f"{key} = {self.attr_str(v)}")
+        return ", ".join(parts)
+
+    def print_optional_attr_dict(self, attrs: dict, elided=(), with_keyword=False):
+        items = [(k, v) for k, v in attrs.items() if k not in elided]
+        if not items:
+            return
+        items.sort()
+        self.out.append(" attributes {" if with_keyword else " {")
+        self.out.append(self.attr_dict_entries(items))
+        self.out.append("}")
+
+    def block_name(self, b: Block) -> str:
+        return self.block_names.get(b, "<<UNKNOWN BLOCK>>")
+
+    def successor_with_operands(self, b: Block, values) -> str:
+        s = self.block_name(b)
+        if values:
+            s += "(" + ", ".join(self.value(v) for v in values) + " : " + \
+                ", ".join(str(v.type) for v in values) + ")"
+        return s
+
+
+def _has_preds(b: Block) -> bool:
+    r = b.parent
+    if r is None:
+        return False
+    for other in r.blocks:
+        t = other.last
+        if t is not None and t.successors and any(s is b for s in t.successors):
+            return True
+    return False
+
+
+def _elidable_terminator(op: Operation) -> bool:
+    from ..ir.traits import Terminator
+    return (Terminator in type(op).traits and not op._operands and not op.attributes
+            and not op.results)
+
+
+_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.-")
+
+
+def _sanitize(name: str) -> str:
+    s = "".join(c if c in _OK else "_" for c in name)
+    if s and s[0].isdigit():
+        s = "_" + s
+    return s or "_"
+
+
+def print_op(op: Operation, options: PrintOptions | None = None) -> str:
+    """The text of `op` and everything nested, as mlir-opt would print it."""
+    return Printer(options).print_top(op)

@@ -1,0 +1,164 @@
+"""strata-opt: the mlir-opt of Strata. Parses, verifies and prints MLIR text.
+
+    strata-opt input.mlir [-o out.mlir] [--split-input-file] [--verify-diagnostics]
+               [--mlir-print-op-generic] [--mlir-print-debuginfo] [--mlir-print-local-scope]
+               [--mlir-elide-elementsattrs-if-larger=N] [--allow-unregistered-dialect]
+               [--show-dialects]
+
+Every error on bad input is a located diagnostic and exit code 1, never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+from ..ir.diagnostics import (ERROR, Diagnostic, DiagnosticError, SourceManager,
+                              VerifyDiagnostics)
+from ..ir.location import FileLineColLoc, UnknownLoc
+
+SPLIT_MARKER = "// -----"
+OUTPUT_SPLIT = "// -----\n"
+
+
+def _arg_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="strata-opt", description=__doc__.split("\n")[0],
+                                 prefix_chars="-")
+
+    def flag(name, **kw):
+        ap.add_argument("--" + name, "-" + name, **kw)
+
+    ap.add_argument("input", nargs="?", default="-", help="input file (default: stdin)")
+    ap.add_argument("-o", dest="output", default="-", help="output file (default: stdout)")
+    flag("split-input-file", nargs="?", const=SPLIT_MARKER, default=None,
+         help="split the input on '// -----' and process each chunk on its own")
+    flag("verify-diagnostics", action="store_true",
+         help="check emitted diagnostics against expected-* annotations")
+    flag("mlir-print-op-generic", action="store_true", help="print ops in generic form")
+    flag("mlir-print-debuginfo", action="store_true", help="print locations")
+    flag("mlir-print-local-scope", action="store_true",
+         help="print types and attributes inline, without aliases")
+    flag("mlir-elide-elementsattrs-if-larger", type=int, default=None, metavar="N",
+         help="elide elements attributes with more than N elements")
+    flag("allow-unregistered-dialect", action="store_true",
+         help="accept ops, attributes and types of unregistered dialects")
+    flag("show-dialects", action="store_true", help="list the registered dialects")
+    return ap
+
+
+def _read_input(path: str):
+    """Return (name, text) or raise DiagnosticError for unreadable / non-UTF-8 input."""
+    name = "<stdin>" if path == "-" else path
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
+    except OSError as e:
+        raise DiagnosticError(Diagnostic(ERROR, UnknownLoc(),
+                                         f"could not open input file '{path}': {e.strerror}"))
+    try:
+        return name, data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise DiagnosticError(Diagnostic(ERROR, FileLineColLoc(name, line, col),
+                                         "invalid UTF-8 byte in input"))
+
+
+def split_chunks(text: str, marker: str):
+    """Split on lines that hold the marker; yield (chunk_text, line_offset)."""
+    lines = text.split("\n")
+    start = 0
+    pat = re.compile(r"^\s*" + re.escape(marker) + r"\s*$")
+    chunks = []
+    for i, line in enumerate(lines):
+        if pat.match(line):
+            chunks.append(("\n".join(lines[start:i]), start))
+            start = i + 1
+    chunks.append(("\n".join(lines[start:]), start))
+    return chunks
+
+
+def process_chunk(text, name, line_offset, ctx, options, verifier, sources, err):
+    """Parse, verify and print one chunk; returns the output text or None on error."""
+    from ..syntax.parser import parse_source
+    from ..syntax.printer import print_op
+    try:
+        op = parse_source(text, ctx, name, line_offset)
+        return print_op(op, options)
+    except DiagnosticError as e:
+        _emit(e.diag, verifier, sources, err)
+    except RecursionError:
+        _emit(Diagnostic(ERROR, FileLineColLoc(name, line_offset + 1, 1),
+                         "input nesting is too deep"), verifier, sources, err)
+    return None
+
+
+def _emit(diag, verifier, sources, err):
+    if verifier is not None:
+        verifier.handle(diag)
+    else:
+        err.write(diag.render(sources) + "\n")
+
+
+def main(argv=None) -> int:
+    args = _arg_parser().parse_args(argv)
+    err = sys.stderr
+    from ..dialects import all_dialects, default_context
+    if args.show_dialects:
+        print("Available Dialects: " + ", ".join(sorted(d.name for d in all_dialects())))
+        return 0
+    from ..syntax.printer import PrintOptions
+    options = PrintOptions(generic=args.mlir_print_op_generic,
+                           debuginfo=args.mlir_print_debuginfo,
+                           local_scope=args.mlir_print_local_scope,
+                           elide_elements_if_larger=args.mlir_elide_elementsattrs_if_larger)
+    try:
+        name, text = _read_input(args.input)
+    except DiagnosticError as e:
+        err.write(e.diag.render(None) + "\n")
+        return 1
+    sources = SourceManager()
+    sources.add(name, text)
+    chunks = split_chunks(text, args.split_input_file) if args.split_input_file \
+        else [(text, 0)]
+    outputs = []
+    ok = True
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    for chunk, off in chunks:
+        ctx = default_context(args.allow_unregistered_dialect)
+        verifier = VerifyDiagnostics(name, chunk, off) if args.verify_diagnostics else None
+        try:
+            out = process_chunk(chunk, name, off, ctx, options, verifier, sources, err)
+        except Exception as e:  # a bug in Strata: report it as a diagnostic, not a trace
+            d = Diagnostic(ERROR, FileLineColLoc(name, off + 1, 1),
+                           f"internal error: {type(e).__name__}: {e}")
+            err.write(d.render(None) + "\n")
+            ok = False
+            continue
+        if verifier is not None:
+            problems = verifier.errors()
+            for p in problems:
+                err.write(p + "\n")
+            if problems:
+                ok = False
+        elif out is None:
+            ok = False
+        if out is not None:
+            outputs.append(out)
+    result = OUTPUT_SPLIT.join(outputs)
+    try:
+        if args.output == "-":
+            sys.stdout.write(result)
+            sys.stdout.flush()
+        else:
+            with open(args.output, "w") as f:
+                f.write(result)
+    except BrokenPipeError:
+        pass
+    except OSError as e:
+        err.write(f"error: could not write output file '{args.output}': {e.strerror}\n")
+        return 1
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
