@@ -1,7 +1,7 @@
 """Strata's dialects and the one registry of them.
 
-`ALL_DIALECTS` lists every dialect Strata ships; `default_context()` makes a Context that
-has them all registered (what strata-opt and the compiler use).
+`all_dialects()` lists every dialect Strata ships; `default_context()` makes a Context
+that has them all registered (what strata-opt and the compiler use).
 """
 from __future__ import annotations
 
@@ -11,8 +11,13 @@ from ..ir.context import Context
 def all_dialects():
     from .arith import ARITH
     from .builtin import BUILTIN
+    from .cf import CF
     from .func import FUNC
-    return [BUILTIN, FUNC, ARITH]
+    from .math import MATH
+    from .ml_program import ML_PROGRAM
+    from .scf import SCF
+    from .tensor import TENSOR
+    return [BUILTIN, FUNC, ARITH, MATH, CF, SCF, TENSOR, ML_PROGRAM]
 
 
 def default_context(allow_unregistered: bool = False) -> Context:
