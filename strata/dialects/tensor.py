@@ -1,6 +1,1007 @@
-"""The tensor dialect (being written)."""
+"""The tensor dialect: creating, slicing, reshaping and reading immutable tensors.
+
+Every op of upstream MLIR's tensor dialect (pack/unpack moved to linalg upstream), with
+its custom syntax, result names and verifier messages. Offsets, sizes and strides use the
+`custom<DynamicIndexList>` directive of strata.syntax.dynamic_index_list.
+
+[Note: verifier messages without the op prefix]
+Some upstream checks report with a bare `emitError` ("expected type to be ... or a
+rank-reduced version", the OffsetSizeAndStrideOpInterface checks, ...), without the usual
+"'tensor.x' op " prefix. `_bare_error` raises those as located diagnostics directly, so
+that the text is the one mlir-opt prints.
+"""
 from __future__ import annotations
 
+from ..ir import attributes as A
+from ..ir import constraints as C
+from ..ir import traits as T
 from ..ir.context import Dialect
+from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+from ..ir.ods import Op, Operand, OptProp, Prop, RegionDef, Result, VarOperand
+from ..syntax.asm_format import BareInt, DenseArrayFmt, UnitKeyword, install_format
+from ..syntax.dynamic_index_list import (DynamicIndexListDirective, count_dynamic,
+                                         reassociation_indices)
 
-TENSOR = Dialect("tensor", [])
+DYN = A.DYNAMIC
+
+# ---------------------------------------------------------------- constraints
+
+_is_tensor = C.AnyTensor.check
+AnyNon0RankedOrUnrankedTensor = C.Constraint(
+    lambda t: type(t) is A.UnrankedTensorType or (type(t) is A.RankedTensorType and t.rank > 0),
+    "non-0-ranked or unranked tensor")
+AnyStaticShapeTensor = C.Constraint(
+    lambda t: type(t) is A.RankedTensorType and t.has_static_shape,
+    "statically shaped tensor of any non-token type values")
+IndexTensor = C.Constraint(
+    lambda t: type(t) is A.RankedTensorType and C.SignlessIntegerOrIndex.check(t.element_type),
+    "ranked tensor of signless integer or index values")
+ShapeTensor = C.Constraint(
+    lambda t: isinstance(t, (A.RankedTensorType, A.UnrankedTensorType)) and t.has_rank
+    and t.rank == 1 and C.SignlessIntegerOrIndex.check(t.element_type),
+    "1D tensor of signless integer or index values")
+SplatInput = C.Constraint(
+    lambda t: C.SignlessInteger.check(t) or type(t) is A.IndexType or type(t) is A.FloatType,
+    "integer/index/float type")
+
+
+def _is_index_list_array(a):
+    return type(a) is A.ArrayAttr and all(
+        type(g) is A.ArrayAttr and all(type(i) is A.IntegerAttr and i.type is A.i64
+                                       for i in g.value) for g in a.value)
+
+
+IndexListArrayAttr = C.Constraint(_is_index_list_array,
+                                  "Array of 64-bit integer array attributes")
+
+
+# ---------------------------------------------------------------- shape helpers
+
+def _bare_error(op, message):
+    """Report `message` at the op without the "'op' op" prefix (see the note above)."""
+    raise DiagnosticError(Diagnostic(ERROR, op.loc, message))
+
+
+def _q(t) -> str:
+    return f"'{t}'"
+
+
+def _compatible_shapes(a, b) -> bool:
+    """verifyCompatibleShape: unranked matches anything, else same rank and each pair of
+    static dims equal."""
+    if not a.has_rank or not b.has_rank:
+        return True
+    if a.rank != b.rank:
+        return False
+    return all(x == y or x == DYN or y == DYN for x, y in zip(a.shape, b.shape))
+
+
+def _bit_width(t):
+    if isinstance(t, A.ComplexType):
+        w = _bit_width(t.element_type)
+        return None if w is None else 2 * w
+    return getattr(t, "width", None)
+
+
+def _rank_reduction_mask(original, reduced):
+    """computeRankReductionMask: the dims of `original` dropped to get `reduced` (each must
+    be a static 1), matching greedily from the left; None when impossible."""
+    unused = []
+    r = 0
+    for i, size in enumerate(original):
+        if r < len(reduced) and size == reduced[r]:
+            r += 1
+            continue
+        unused.append(i)
+        if size != 1:
+            return None
+    return unused if r == len(reduced) else None
+
+
+_OK, _RANK_TOO_LARGE, _SIZE_MISMATCH, _ELEM_MISMATCH = range(4)
+
+
+def _rank_reduced_check(expected, candidate):
+    """isRankReducedType(expected, candidate); encodings are not compared."""
+    if expected is candidate:
+        return _OK
+    if candidate.rank > expected.rank:
+        return _RANK_TOO_LARGE
+    if _rank_reduction_mask(expected.shape, candidate.shape) is None:
+        return _SIZE_MISMATCH
+    if expected.element_type is not candidate.element_type:
+        return _ELEM_MISMATCH
+    return _OK
+
+
+def _slice_error(op, result, expected):
+    if result == _RANK_TOO_LARGE:
+        _bare_error(op, "expected rank to be smaller or equal to the other rank. ")
+    if result == _SIZE_MISMATCH:
+        _bare_error(op, f"expected type to be {_q(expected)} or a rank-reduced version. "
+                        "(size mismatch) ")
+    if result == _ELEM_MISMATCH:
+        _bare_error(op, f"expected element type to be {_q(expected.element_type)}")
+
+
+def _infer_slice_type(source, static_sizes):
+    """ExtractSliceOp::inferResultType: the sizes, with the source's element type and
+    encoding."""
+    return A.RankedTensorType(static_sizes, source.element_type, source.encoding)
+
+
+def _in_bounds_error(shape, offsets, sizes, strides):
+    """verifyInBoundsSlice: the first static offset or last index past a static dim."""
+    for i, dim in enumerate(shape):
+        if dim == DYN or i >= len(offsets) or offsets[i] == DYN:
+            continue
+        if offsets[i] >= dim:
+            return f"offset {i} is out-of-bounds: {offsets[i]} >= {dim}"
+        if i >= len(sizes) or i >= len(strides) or sizes[i] == DYN or strides[i] == DYN:
+            continue
+        last = offsets[i] + (sizes[i] - 1) * strides[i]
+        if last >= dim:
+            return f"slice along dimension {i} runs out-of-bounds: {last} >= {dim}"
+    return None
+
+
+def _static(op, name):
+    a = op.properties.get(name)
+    return list(a.value) if isinstance(a, A.DenseArrayAttr) else []
+
+
+class _OffsetSizeStride(DynamicIndexListDirective, Op):
+    """Base of the ops with `[offsets] [sizes] [strides]` (OffsetSizeAndStrideOpInterface).
+
+    Subclasses declare their operands (offsets, sizes, strides after their own) since the
+    declaration order is the operand order."""
+
+    static_offsets = Prop(C.DenseI64Array)
+    static_sizes = Prop(C.DenseI64Array)
+    static_strides = Prop(C.DenseI64Array)
+
+    def _max_rank(self) -> int:  # the rank every list must have
+        raise NotImplementedError
+
+    @property
+    def mixed_offsets(self):
+        from ..syntax.dynamic_index_list import mixed_values
+        return mixed_values(_static(self, "static_offsets"), self.offsets)
+
+    @property
+    def mixed_sizes(self):
+        from ..syntax.dynamic_index_list import mixed_values
+        return mixed_values(_static(self, "static_sizes"), self.sizes)
+
+    @property
+    def mixed_strides(self):
+        from ..syntax.dynamic_index_list import mixed_values
+        return mixed_values(_static(self, "static_strides"), self.strides)
+
+    def _verify_offset_size_stride(self):
+        offs, sizes, strides = (_static(self, "static_offsets"), _static(self, "static_sizes"),
+                                _static(self, "static_strides"))
+        for what, vals, static in (("sizes", self.sizes, sizes),
+                                   ("strides", self.strides, strides),
+                                   ("offsets", self.offsets, offs)):
+            n = count_dynamic(static)
+            if len(vals) != n:
+                _bare_error(self, f"expected the number of '{what}' to match the number of "
+                                  f"dynamic entries in 'static_{what}' ({len(vals)} vs {n})")
+        rank = self._max_rank()
+        if not (len(offs) == 1 and rank == 1) and len(offs) != len(sizes):
+            _bare_error(self, f"expected mixed offsets rank to match mixed sizes rank "
+                              f"({len(offs)} vs {len(sizes)}) so the rank of the result "
+                              "type is well-formed.")
+        if len(sizes) != len(strides):
+            _bare_error(self, f"expected mixed sizes rank to match mixed strides rank "
+                              f"({len(sizes)} vs {len(strides)}) so the rank of the result "
+                              "type is well-formed.")
+        for what, static in (("offset", offs), ("size", sizes), ("stride", strides)):
+            if len(static) != rank:
+                _bare_error(self, f"expected {rank} {what} values, got {len(static)}")
+        for v in offs:
+            if v < 0 and v != DYN:
+                _bare_error(self, f"expected offsets to be non-negative, but got {v}")
+        for v in sizes:
+            if v < 0 and v != DYN:
+                _bare_error(self, f"expected sizes to be non-negative, but got {v}")
+
+    def _verify_insert_into(self, source, dest):
+        """Shared by insert_slice and parallel_insert_slice: the source is the slice type
+        (or a rank-reduced version) and the slice stays inside `dest`."""
+        expected = _infer_slice_type(dest, _static(self, "static_sizes"))
+        _slice_error(self, _rank_reduced_check(expected, source), expected)
+        err = _in_bounds_error(dest.shape, _static(self, "static_offsets"),
+                               _static(self, "static_sizes"), _static(self, "static_strides"))
+        if err:
+            _bare_error(self, err)
+
+
+# ---------------------------------------------------------------- casts
+
+class BitcastOp(Op):
+    """`%1 = tensor.bitcast %0 : tensor<4xui32> to tensor<4xi32>`"""
+
+    name = "tensor.bitcast"
+    traits = (T.Pure,)
+    source = Operand(C.AnyTensor)
+    dest = Result(C.AnyTensor)
+    assembly = "$source attr-dict `:` type($source) `to` type($dest)"
+
+    def verify_(self):
+        a, b = self.source.type, self.results[0].type
+        w = _bit_width(a.element_type)
+        if w is None or w != _bit_width(b.element_type) or not _compatible_shapes(a, b):
+            return f"operand type {_q(a)} and result type {_q(b)} are cast incompatible"
+        return None
+
+
+class CastOp(Op):
+    """`%1 = tensor.cast %0 : tensor<4x?xf32> to tensor<?x?xf32>`"""
+
+    name = "tensor.cast"
+    traits = (T.Pure,)
+    source = Operand(C.AnyTensor)
+    dest = Result(C.AnyTensor)
+    assembly = "$source attr-dict `:` type($source) `to` type($dest)"
+
+    def asm_result_names(self):
+        return ["cast"]
+
+    def verify_(self):
+        a, b = self.source.type, self.results[0].type
+        if a.element_type is not b.element_type or not _compatible_shapes(a, b):
+            return f"operand type {_q(a)} and result type {_q(b)} are cast incompatible"
+        return None
+
+
+# ---------------------------------------------------------------- construction
+
+class ConcatOp(Op):
+    """`%r = tensor.concat dim(0) %a, %b : (tensor<3x6xf32>, tensor<1x6xf32>) ->
+    tensor<4x6xf32>`"""
+
+    name = "tensor.concat"
+    traits = (T.Pure,)
+    dim = Prop(C.I64Attr, fmt=BareInt())
+    inputs = VarOperand(C.AnyRankedTensor)
+    result = Result(C.AnyRankedTensor)
+    assembly = "`dim` `(` $dim `)` $inputs attr-dict `:` functional-type(operands, results)"
+
+    def asm_result_names(self):
+        return ["concat"]
+
+    def verify_(self):
+        inputs = [v.type for v in self.inputs]
+        if not inputs:
+            return "requires at least one input"
+        rt = self.results[0].type
+        rank = rt.rank
+        if any(t.rank != rank for t in inputs):
+            return "rank of concatenated inputs must match result rank"
+        if any(t.element_type is not rt.element_type for t in inputs):
+            return "inputs and result element type must match"
+        dim = self.properties["dim"].value
+        if dim >= rank:
+            return "concatenation dim must be less than the tensor rank"
+        sizes = [DYN] * rank
+        for i in range(rank):
+            if i == dim:
+                continue
+            for t in inputs:
+                s = t.shape[i]
+                if s == DYN:
+                    continue
+                if sizes[i] != DYN and sizes[i] != s:
+                    return ("static concatenation size mismatch along non-concatenated "
+                            f"dimension {i}")
+                sizes[i] = s
+        if dim >= 0:
+            total = 0
+            for t in inputs:
+                if t.shape[dim] == DYN:
+                    total = DYN
+                    break
+                total += t.shape[dim]
+            sizes[dim] = total
+        inferred = A.RankedTensorType(sizes, inputs[0].element_type)
+        for a, b in zip(sizes, rt.shape):
+            if a != DYN and b != DYN and a != b:
+                return (f"result type {_q(rt)}does not match inferred shape {_q(inferred)} "
+                        "static sizes")
+        return None
+
+
+class EmptyOp(Op):
+    """`%0 = tensor.empty(%n) : tensor<4x?xf32>`"""
+
+    name = "tensor.empty"
+    traits = (T.Pure,)
+    dynamicSizes = VarOperand(C.Index)
+    result = Result(C.AnyRankedTensor)
+    assembly = "`(`$dynamicSizes`)` attr-dict `:` type($result)"
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.index
+
+    def verify_(self):
+        return _dynamic_sizes_error(self.results[0].type, self.dynamicSizes)
+
+
+def _dynamic_sizes_error(t, values):
+    n = t.num_dynamic_dims
+    if len(values) != n:
+        return f"incorrect number of dynamic sizes, has {len(values)}, expected {n}"
+    return None
+
+
+class FromElementsOp(Op):
+    """`%t = tensor.from_elements %a, %b : tensor<2xf32>`"""
+
+    name = "tensor.from_elements"
+    traits = (T.Pure,)
+    elements = VarOperand()
+    result = Result(AnyStaticShapeTensor)
+    assembly = "$elements attr-dict `:` type($result)"
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        rt = (types.get("result") or [None])[0]
+        if isinstance(rt, A.RankedTensorType) and rt.has_static_shape:
+            return [rt.element_type] * rt.num_elements
+        return None
+
+    def asm_result_names(self):
+        return ["from_elements"]
+
+    def verify_(self):
+        rt = self.results[0].type
+        vals = self.elements
+        if len(vals) != rt.num_elements or any(v.type is not rt.element_type for v in vals):
+            return "failed to verify that operand types match result element type"
+        return None
+
+
+class GenerateOp(Op):
+    """`%t = tensor.generate %n { ^bb0(%i: index): tensor.yield %e : f32 } :
+    tensor<?xf32>`"""
+
+    name = "tensor.generate"
+    traits = (T.RecursiveMemoryEffects, T.SingleBlockImplicitTerminator("tensor.yield"))
+    dynamicExtents = VarOperand(C.Index)
+    result = Result(C.AnyRankedTensor)
+    body = RegionDef(single_block=True)
+    assembly = "$dynamicExtents $body attr-dict `:` type($result)"
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.index
+
+    def asm_result_names(self):
+        return ["generated"]
+
+    def verify_(self):
+        return _dynamic_sizes_error(self.results[0].type, self.dynamicExtents)
+
+    def verify_regions_(self):
+        rt = self.results[0].type
+        blocks = self.regions[0].blocks
+        args = blocks[0].args if blocks else ()
+        if any(a.type is not A.index for a in args):
+            _bare_error(self, "all body arguments must be index")
+        if len(args) != rt.rank:
+            _bare_error(self, "must have one body argument per input dimension")
+        term = blocks[0].last if blocks else None
+        if (term is None or term.name != "tensor.yield" or not term.operands
+                or term.operands[0].type is not rt.element_type):
+            return ("body must be terminated with a `yield` operation of the tensor element "
+                    "type")
+        return None
+
+
+class SplatOp(Op):
+    """`%t = tensor.splat %s[%n] : tensor<?x16xf32>`"""
+
+    name = "tensor.splat"
+    traits = (T.Pure,)
+    input = Operand(SplatInput)
+    dynamicSizes = VarOperand(C.Index)
+    aggregate = Result(C.AnyRankedTensor)
+    assembly = "$input (`[` $dynamicSizes^ `]`)? attr-dict `:` type($aggregate)"
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        if name == "dynamicSizes":
+            return A.index
+        rt = (types.get("aggregate") or [None])[0]
+        return rt.element_type if isinstance(rt, A.ShapedType) else None
+
+    def asm_result_names(self):
+        return ["splat"]
+
+    def verify_(self):
+        rt = self.results[0].type
+        if self.input.type is not rt.element_type:
+            return "failed to verify that operand type matches element type of result"
+        return _dynamic_sizes_error(rt, self.dynamicSizes)
+
+
+# ---------------------------------------------------------------- element access
+
+class DimOp(Op):
+    """`%d = tensor.dim %t, %c1 : tensor<4x?xf32>`"""
+
+    name = "tensor.dim"
+    traits = (T.NoMemoryEffect,)
+    source = Operand(AnyNon0RankedOrUnrankedTensor)
+    index = Operand(C.Index)
+    result = Result(C.Index)
+    assembly = "attr-dict $source `,` $index `:` type($source)"
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        return [A.index]
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.index if name == "index" else None
+
+    def asm_result_names(self):
+        return ["dim"]
+
+
+class RankOp(Op):
+    """`%r = tensor.rank %t : tensor<*xf32>`"""
+
+    name = "tensor.rank"
+    traits = (T.Pure,)
+    tensor = Operand(C.AnyTensor)
+    result = Result(C.Index)
+    assembly = "$tensor attr-dict `:` type($tensor)"
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        return [A.index]
+
+    def asm_result_names(self):
+        return ["rank"]
+
+
+class ExtractOp(Op):
+    """`%e = tensor.extract %t[%i, %j] : tensor<4x4xf32>`"""
+
+    name = "tensor.extract"
+    traits = (T.Pure,)
+    tensor = Operand(C.AnyRankedTensor)
+    indices = VarOperand(C.Index)
+    result = Result()
+    assembly = "$tensor `[` $indices `]` attr-dict `:` type($tensor)"
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        return [operands[0].type.element_type]
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.index if name == "indices" else None
+
+    def asm_result_names(self):
+        return ["extracted"]
+
+    def verify_(self):
+        t = self.tensor.type
+        if self.results[0].type is not t.element_type:
+            return "failed to verify that result type matches element type of tensor"
+        if t.rank != len(self.indices):
+            return "incorrect number of indices for extract_element"
+        return None
+
+
+class InsertOp(Op):
+    """`%r = tensor.insert %e into %t[%i, %j] : tensor<4x4xf32>`"""
+
+    name = "tensor.insert"
+    traits = (T.Pure,)
+    scalar = Operand()
+    dest = Operand(C.AnyRankedTensor)
+    indices = VarOperand(C.Index)
+    result = Result(C.AnyRankedTensor)
+    assembly = "$scalar `into` $dest `[` $indices `]` attr-dict `:` type($dest)"
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        return [operands[1].type]
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        if name == "indices":
+            return A.index
+        dt = (types.get("dest") or [None])[0]
+        return dt.element_type if name == "scalar" and isinstance(dt, A.ShapedType) else None
+
+    def asm_result_names(self):
+        return ["inserted"]
+
+    def verify_(self):
+        dt = self.dest.type
+        if self.results[0].type is not dt:
+            return "failed to verify that result type matches type of dest"
+        if self.scalar.type is not dt.element_type:
+            return "failed to verify that scalar type matches element type of dest"
+        if dt.rank != len(self.indices):
+            return "incorrect number of indices"
+        return None
+
+
+# ---------------------------------------------------------------- slices
+
+class ExtractSliceOp(_OffsetSizeStride):
+    """`%s = tensor.extract_slice %t[0, %i] [4, 4] [1, 1] : tensor<8x?xf32> to
+    tensor<4x4xf32>`"""
+
+    name = "tensor.extract_slice"
+    traits = (T.AttrSizedOperandSegments, T.Pure)
+    source = Operand(C.AnyRankedTensor)
+    offsets = VarOperand(C.Index)
+    sizes = VarOperand(C.Index)
+    strides = VarOperand(C.Index)
+    result = Result(C.AnyRankedTensor)
+    assembly = ("$source `` custom<DynamicIndexList>($offsets, $static_offsets) "
+                "custom<DynamicIndexList>($sizes, $static_sizes) "
+                "custom<DynamicIndexList>($strides, $static_strides) "
+                "attr-dict `:` type($source) `to` type($result)")
+
+    def _max_rank(self):
+        return self.source.type.rank
+
+    def asm_result_names(self):
+        return ["extracted_slice"]
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        sizes = props.get("static_sizes")
+        return [_infer_slice_type(operands[0].type, sizes.value if sizes else ())]
+
+    def verify_(self):
+        self._verify_offset_size_stride()
+        src = self.source.type
+        expected = _infer_slice_type(src, _static(self, "static_sizes"))
+        _slice_error(self, _rank_reduced_check(expected, self.results[0].type), expected)
+        err = _in_bounds_error(src.shape, _static(self, "static_offsets"),
+                               _static(self, "static_sizes"), _static(self, "static_strides"))
+        if err:
+            _bare_error(self, err)
+        return None
+
+
+class InsertSliceOp(_OffsetSizeStride):
+    """`%r = tensor.insert_slice %s into %t[0, 0] [4, 4] [1, 1] : tensor<4x4xf32> into
+    tensor<8x8xf32>`"""
+
+    name = "tensor.insert_slice"
+    traits = (T.AttrSizedOperandSegments, T.Pure)
+    source = Operand(C.AnyRankedTensor)
+    dest = Operand(C.AnyRankedTensor)
+    offsets = VarOperand(C.Index)
+    sizes = VarOperand(C.Index)
+    strides = VarOperand(C.Index)
+    result = Result(C.AnyRankedTensor)
+    assembly = ("$source `into` $dest `` custom<DynamicIndexList>($offsets, $static_offsets) "
+                "custom<DynamicIndexList>($sizes, $static_sizes) "
+                "custom<DynamicIndexList>($strides, $static_strides) "
+                "attr-dict `:` type($source) `into` type($dest)")
+
+    def _max_rank(self):
+        return self.results[0].type.rank
+
+    def asm_result_names(self):
+        return ["inserted_slice"]
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        return [operands[1].type]
+
+    def verify_(self):
+        if self.results[0].type is not self.dest.type:
+            return "failed to verify that expected result type to match dest type"
+        self._verify_offset_size_stride()
+        self._verify_insert_into(self.source.type, self.dest.type)
+        return None
+
+
+class ParallelInsertSliceOp(_OffsetSizeStride):
+    """`tensor.parallel_insert_slice %s into %o[%i] [2] [1] : tensor<2xf32> into
+    tensor<8xf32>` (inside scf.forall.in_parallel)"""
+
+    name = "tensor.parallel_insert_slice"
+    traits = (T.AttrSizedOperandSegments,)
+    source = Operand(C.AnyRankedTensor)
+    dest = Operand(C.AnyRankedTensor)
+    offsets = VarOperand(C.Index)
+    sizes = VarOperand(C.Index)
+    strides = VarOperand(C.Index)
+    assembly = ("$source `into` $dest `` custom<DynamicIndexList>($offsets, $static_offsets) "
+                "custom<DynamicIndexList>($sizes, $static_sizes) "
+                "custom<DynamicIndexList>($strides, $static_strides) "
+                "attr-dict `:` type($source) `into` type($dest)")
+
+    def _max_rank(self):
+        return self.dest.type.rank
+
+    def verify_(self):
+        self._verify_offset_size_stride()
+        parent = self.parent_op
+        if parent is None or not _is_in_parallel(parent):
+            _bare_error(self, "expected InParallelOpInterface parent, got:" +
+                        _generic_text(parent))
+        self._verify_insert_into(self.source.type, self.dest.type)
+        return None
+
+
+def _is_in_parallel(op) -> bool:
+    """InParallelOpInterface: scf.forall.in_parallel, or an op kind that says it is one."""
+    return op.name == "scf.forall.in_parallel" or getattr(op, "in_parallel_op", False)
+
+
+def _generic_text(op) -> str:
+    if op is None:
+        return " <<NULL OPERATION>>"
+    from ..syntax.printer import PrintOptions, print_op
+    return "\n" + print_op(op, PrintOptions(generic=True)).rstrip("\n")
+
+
+# ---------------------------------------------------------------- reshapes
+
+class ReshapeOp(Op):
+    """`%r = tensor.reshape %t(%shape) : (tensor<4x1xf32>, tensor<1xi32>) ->
+    tensor<4xf32>`"""
+
+    name = "tensor.reshape"
+    traits = (T.Pure,)
+    source = Operand(C.AnyTensor)
+    shape = Operand(ShapeTensor)
+    result = Result(C.AnyTensor)
+    assembly = "$source `(` $shape `)` attr-dict `:` functional-type(operands, results)"
+
+    def asm_result_names(self):
+        return ["reshape"]
+
+    def verify_(self):
+        st, rt = self.source.type, self.results[0].type
+        if st.element_type is not rt.element_type:
+            return ("element types of source and destination tensor types should be the "
+                    "same")
+        shape_len = self.shape.type.shape[0]
+        if type(rt) is A.RankedTensorType:
+            if (type(st) is A.RankedTensorType and rt.has_static_shape and st.has_static_shape
+                    and st.num_elements != rt.num_elements):
+                return "source and destination tensor should have the same number of elements"
+            if shape_len == DYN:
+                return ("cannot use shape operand with dynamic length to reshape to "
+                        "statically-ranked tensor type")
+            if shape_len != rt.rank:
+                return "length of shape operand differs from the result's tensor rank"
+        return None
+
+
+def _collapsed_type(expanded, groups):
+    """CollapseShapeOp::inferCollapsedType: each group's product, `?` if any is dynamic."""
+    shape = []
+    start = 0
+    for g in groups:
+        band = expanded.shape[start:start + len(g)]
+        if DYN in band:
+            shape.append(DYN)
+        else:
+            n = 1
+            for d in band:
+                n *= d
+            shape.append(n)
+        start += len(g)
+    return A.RankedTensorType(shape, expanded.element_type)
+
+
+def _verify_reshape(op, expanded, collapsed):
+    """Shared verifier of expand_shape and collapse_shape (reassociation and shapes)."""
+    groups = reassociation_indices(op.properties["reassociation"])
+    if any(not g for g in groups):
+        return "reassociation indices must not be empty"
+    erank, crank = expanded.rank, collapsed.rank
+    if erank < crank:
+        return (f"expected the expanded type, {_q(expanded)} to have a higher (or same) rank "
+                f"than the collapsed type, {_q(collapsed)}.")
+    if crank != len(groups):
+        return (f"expected collapsed rank ({crank}) to equal the number of reassociation "
+                f"maps ({len(groups)}).")
+    # The reassociation maps all have as many dims as the largest index + 1 (computed on
+    # 32-bit unsigned positions, as upstream).
+    ndims = 0
+    if groups:
+        ndims = (max(i & 0xFFFFFFFF for g in groups for i in g) + 1) & 0xFFFFFFFF
+    if groups and ndims != erank:
+        return (f"expected reassociation map #0 to have size equal to the expanded rank "
+                f"({erank}), but it is  {ndims}.")
+    nxt = 0
+    for k, g in enumerate(groups):
+        for i in g:
+            if i != nxt:
+                return f"expected reassociation map #{k} to be valid and contiguous."
+            nxt += 1
+    if groups and nxt != ndims:
+        return f"expected reassociation map #{len(groups) - 1} to be valid and contiguous."
+    if crank == 0:
+        if DYN not in expanded.shape:
+            n = expanded.num_elements
+            if n != 1:
+                return f"number of elements must be preserved: {n} != 1"
+    start = 0
+    for k, g in enumerate(groups):
+        band = expanded.shape[start:start + len(g)]
+        start += len(g)
+        if DYN in band:
+            if collapsed.shape[k] != DYN:
+                return (f"expected dimension {k} of collapsed type to be dynamic since one "
+                        "or more of the corresponding dimensions in the expanded type is "
+                        "dynamic")
+        else:
+            n = 1
+            for d in band:
+                n *= d
+            if collapsed.shape[k] != n:
+                return f"expected dimension {k} of collapsed type to be static value of {n}"
+    want = _collapsed_type(expanded, groups)
+    if want.shape != collapsed.shape or want.element_type is not collapsed.element_type:
+        return f"expected collapsed type to be {_q(want)}, but got {_q(collapsed)}"
+    return None
+
+
+class CollapseShapeOp(Op):
+    """`%c = tensor.collapse_shape %t [[0, 1], [2]] : tensor<2x3x4xf32> into
+    tensor<6x4xf32>`"""
+
+    name = "tensor.collapse_shape"
+    traits = (T.Pure,)
+    src = Operand(C.AnyRankedTensor)
+    reassociation = Prop(IndexListArrayAttr)
+    result = Result(C.AnyRankedTensor)
+    assembly = "$src $reassociation attr-dict `:` type($src) `into` type($result)"
+
+    def asm_result_names(self):
+        return ["collapsed"]
+
+    def verify_(self):
+        return _verify_reshape(self, self.src.type, self.results[0].type)
+
+
+class ExpandShapeOp(DynamicIndexListDirective, Op):
+    """`%e = tensor.expand_shape %t [[0, 1], [2]] output_shape [2, %n, 4] :
+    tensor<?x4xf32> into tensor<2x?x4xf32>`"""
+
+    name = "tensor.expand_shape"
+    traits = (T.Pure,)
+    src = Operand(C.AnyRankedTensor)
+    reassociation = Prop(IndexListArrayAttr)
+    output_shape = VarOperand(C.Index)
+    static_output_shape = Prop(C.DenseI64Array)
+    result = Result(C.AnyRankedTensor)
+    assembly = ("$src $reassociation `output_shape` "
+                "custom<DynamicIndexList>($output_shape, $static_output_shape) attr-dict `:` "
+                "type($src) `into` type($result)")
+
+    def asm_result_names(self):
+        return ["expanded"]
+
+    def verify_(self):
+        rt = self.results[0].type
+        static = _static(self, "static_output_shape")
+        if len(static) != rt.rank:
+            return (f"expected number of static shape dims to be equal to the output rank "
+                    f"({rt.rank}) but found {len(static)} inputs instead")
+        n = count_dynamic(static)
+        if len(self.output_shape) != n:
+            return (f"mismatch in dynamic dims in output_shape and static_output_shape: "
+                    f"static_output_shape has {n} dynamic dims while output_shape has "
+                    f"{len(self.output_shape)} values")
+        err = _dynamic_sizes_error(rt, self.output_shape)
+        if err:
+            return err
+        for i, (d, s) in enumerate(zip(rt.shape, static)):
+            if d != DYN and d != s:
+                return f"invalid output shape provided at pos {i}"
+        return _verify_reshape(self, rt, self.src.type)
+
+
+# ---------------------------------------------------------------- pad, gather, scatter
+
+class PadOp(DynamicIndexListDirective, Op):
+    """`%p = tensor.pad %t low[1, %i] high[2, 3] { ^bb0(%a: index, %b: index):
+    tensor.yield %c : f32 } : tensor<4x?xf32> to tensor<7x?xf32>`"""
+
+    name = "tensor.pad"
+    traits = (T.AttrSizedOperandSegments, T.Pure,
+              T.SingleBlockImplicitTerminator("tensor.yield"))
+    source = Operand(C.AnyRankedTensor)
+    low = VarOperand(C.Index)
+    high = VarOperand(C.Index)
+    static_low = Prop(C.DenseI64Array)
+    static_high = Prop(C.DenseI64Array)
+    nofold = OptProp(C.UnitAttrC)
+    nofold.fmt = UnitKeyword()
+    region = RegionDef(single_block=True)
+    result = Result(C.AnyRankedTensor)
+    assembly = ("$source (`nofold` $nofold^)? `low` `` custom<DynamicIndexList>($low, "
+                "$static_low) `high` `` custom<DynamicIndexList>($high, $static_high) "
+                "$region attr-dict `:` type($source) `to` type($result)")
+
+    def asm_result_names(self):
+        return ["padded"]
+
+    def inferred_type(self, result_shape=()):
+        """PadOp::inferResultType; None when the pad lists do not match the rank."""
+        src = self.source.type
+        low, high = _static(self, "static_low"), _static(self, "static_high")
+        if len(low) != src.rank or len(high) != src.rank:
+            return None
+        if result_shape and len(result_shape) != src.rank:
+            return None
+        shape = []
+        for i, d in enumerate(src.shape):
+            if d == DYN or low[i] == DYN or high[i] == DYN:
+                shape.append(result_shape[i] if result_shape else DYN)
+            else:
+                shape.append(d + low[i] + high[i])
+        return A.RankedTensorType(shape, src.element_type)
+
+    def verify_(self):
+        src, rt = self.source.type, self.results[0].type
+        expected = self.inferred_type()
+        if expected is None:
+            _bare_error(self, f"failed to infer expectedType from sourceType {_q(src)}, "
+                              f"specified resultType is {_q(rt)}")
+        mismatch = f"specified type {_q(rt)} does not match the inferred type {_q(expected)}"
+        if rt.rank != expected.rank:
+            _bare_error(self, mismatch)
+        for i in range(src.rank):
+            if rt.shape[i] != expected.shape[i] and expected.shape[i] != DYN:
+                _bare_error(self, mismatch)
+        return None
+
+    def verify_regions_(self):
+        rank = self.results[0].type.rank
+        blocks = self.regions[0].blocks
+        if not blocks:
+            return None
+        block = blocks[0]
+        if len(block.args) != rank:
+            _bare_error(self, f"expected the block to have {rank} arguments")
+        for i, a in enumerate(block.args):
+            if a.type is not A.index:
+                return f"expected block argument {i + 1} to be an index"
+        term = block.last
+        if (term is None or term.name != "tensor.yield" or not term.operands
+                or term.operands[0].type is not self.results[0].type.element_type):
+            return "expected yield type to match shape element type"
+        return None
+
+
+def _gather_result_type(source, indices, dims, rank_reduced):
+    """GatherOp::inferResultType: the leading index dims, then the source dims with the
+    gathered ones set to 1 (or dropped)."""
+    shape = list(indices.shape[:-1])
+    for i, d in enumerate(source.shape):
+        if i in dims:
+            if not rank_reduced:
+                shape.append(1)
+            continue
+        shape.append(d)
+    return A.RankedTensorType(shape, source.element_type, source.encoding)
+
+
+def _gather_dims_error(kind, dims, indices_shape, rank, what):
+    if not dims:
+        return f"{kind}_dims must be non-empty"
+    if len(dims) > rank:
+        return f"{kind}_dims overflow {what} rank"
+    if not indices_shape or indices_shape[-1] != len(dims):
+        return f"{kind}_dims length must match the size of last dimension of indices"
+    for v in dims:
+        if v < 0:
+            return f"{kind}_dims value must be non-negative"
+        if v >= rank:
+            return f"{kind}_dims value must be smaller than {what} rank"
+    for a, b in zip(dims, dims[1:]):
+        if a >= b:
+            return f"{kind}_dims values must be strictly increasing"
+    return None
+
+
+class GatherOp(Op):
+    """`%g = tensor.gather %src[%idx] gather_dims([1]) : (tensor<3x4x5xf32>,
+    tensor<6x1xindex>) -> tensor<6x3x1x5xf32>`"""
+
+    name = "tensor.gather"
+    traits = (T.Pure,)
+    source = Operand(C.AnyRankedTensor)
+    indices = Operand(IndexTensor)
+    gather_dims = Prop(C.DenseI64Array, fmt=DenseArrayFmt())
+    unique = OptProp(C.UnitAttrC)
+    unique.fmt = UnitKeyword()
+    result = Result(C.AnyRankedTensor)
+    assembly = ("$source `[` $indices `]` `gather_dims` `(` $gather_dims `)` "
+                "(`unique` $unique^)? attr-dict `:` functional-type(operands, results)")
+
+    def asm_result_names(self):
+        return ["gather"]
+
+    def verify_(self):
+        src, idx = self.source.type, self.indices.type
+        dims = list(self.properties["gather_dims"].value)
+        err = _gather_dims_error("gather", dims, idx.shape, src.rank, "source")
+        if err:
+            return err
+        full = _gather_result_type(src, idx, dims, False)
+        reduced = _gather_result_type(src, idx, dims, True)
+        rt = self.results[0].type
+        if rt is not full and rt is not reduced:
+            return (f"result type mismatch: expected {_q(full)} or its rank-reduced variant "
+                    f"{_q(reduced)} (got: {_q(rt)})")
+        return None
+
+
+class ScatterOp(Op):
+    """`%s = tensor.scatter %src into %dst[%idx] scatter_dims([1]) unique :
+    (tensor<3x4x1x6xf32>, tensor<4x5x6xf32>, tensor<3x1xindex>) -> tensor<4x5x6xf32>`"""
+
+    name = "tensor.scatter"
+    traits = (T.Pure,)
+    source = Operand(C.AnyRankedTensor)
+    dest = Operand(C.AnyRankedTensor)
+    indices = Operand(IndexTensor)
+    scatter_dims = Prop(C.DenseI64Array, fmt=DenseArrayFmt())
+    unique = OptProp(C.UnitAttrC)
+    unique.fmt = UnitKeyword()
+    result = Result(C.AnyRankedTensor)
+    assembly = ("$source `into` $dest `[` $indices `]` `scatter_dims` `(` $scatter_dims `)` "
+                "(`unique` $unique^)? attr-dict `:` functional-type(operands, results)")
+
+    def asm_result_names(self):
+        return ["scatter"]
+
+    def verify_(self):
+        dst, idx = self.dest.type, self.indices.type
+        dims = list(self.properties["scatter_dims"].value)
+        err = _gather_dims_error("scatter", dims, idx.shape, dst.rank, "dest")
+        if err:
+            return err
+        if self.properties.get("unique") is None:
+            return "requires 'unique' attribute to be set"
+        full = _gather_result_type(dst, idx, dims, False)
+        reduced = _gather_result_type(dst, idx, dims, True)
+        st = self.source.type
+        if st is not full and st is not reduced:
+            return (f"source type mismatch: expected {_q(full)} or its rank-reduced variant "
+                    f"{_q(reduced)} (got: {_q(st)})")
+        return None
+
+
+class YieldOp(Op):
+    """`tensor.yield %v : f32` (ends the body of tensor.generate and tensor.pad)"""
+
+    name = "tensor.yield"
+    traits = (T.Pure, T.ReturnLike, T.Terminator,
+              T.HasParent("tensor.generate", "tensor.pad"))
+    value = Operand()
+    assembly = "$value attr-dict `:` type($value)"
+
+
+_OPS = [BitcastOp, CastOp, CollapseShapeOp, ConcatOp, DimOp, EmptyOp, ExpandShapeOp,
+        ExtractOp, ExtractSliceOp, FromElementsOp, GatherOp, GenerateOp, InsertOp,
+        InsertSliceOp, PadOp, ParallelInsertSliceOp, RankOp, ReshapeOp, ScatterOp, SplatOp,
+        YieldOp]
+
+for _c in _OPS:
+    install_format(_c)
+
+TENSOR = Dialect("tensor", _OPS)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import struct
+from fractions import Fraction
 
 __all__ = [
     "DYNAMIC", "Attribute", "Type", "IntegerType", "IndexType", "NoneType", "FloatType",
@@ -31,6 +32,19 @@ __all__ = [
 DYNAMIC = -(2 ** 63)
 
 _UNIQUE: dict = {}
+
+# While the printer prints a module it installs a hook here through which every
+# `str(attribute)` goes: the hook substitutes aliases (`#map`), numbers distinct
+# attributes and records dense resources (see strata/syntax/aliases.py). None otherwise.
+_print_hook = None
+
+
+def set_print_hook(hook):
+    """Install `hook(attr) -> str` for str() of every attribute; returns the old hook."""
+    global _print_hook
+    old = _print_hook
+    _print_hook = hook
+    return old
 
 
 def unique(cls, key, init):
@@ -53,12 +67,18 @@ class Attribute:
     dialect = "builtin"
 
     def __str__(self) -> str:
+        if _print_hook is not None:
+            return _print_hook(self)
         s = self._str
         if s is None:
             s = self._str = self._print()
         return s
 
-    __repr__ = __str__
+    def __repr__(self) -> str:
+        s = self._str
+        if s is None:
+            s = self._str = self._print()
+        return s
 
     def _print(self) -> str:  # pragma: no cover - every subclass prints
         raise NotImplementedError
@@ -310,7 +330,7 @@ class MemRefType(ShapedType):
         if self.layout is not None:
             s += f", {self.layout}"
         if self.memory_space is not None:
-            s += f", {self.memory_space}"
+            s += f", {str_type_elided(self.memory_space)}"
         return s + ">"
 
 
@@ -328,7 +348,7 @@ class UnrankedMemRefType(ShapedType):
         return False
 
     def _print(self):
-        ms = f", {self.memory_space}" if self.memory_space is not None else ""
+        ms = f", {str_type_elided(self.memory_space)}" if self.memory_space is not None else ""
         return f"memref<*x{self.element_type}{ms}>"
 
 
@@ -359,9 +379,7 @@ def escape_string(s: str) -> str:
         c = chr(b)
         if c == "\\":
             out.append("\\\\")
-        elif c == '"':
-            out.append('\\"')
-        elif 0x20 <= b < 0x7F:
+        elif 0x20 <= b < 0x7F and c != '"':
             out.append(c)
         else:
             out.append("\\%02X" % b)
@@ -460,6 +478,14 @@ class IntegerAttr(Attribute):
         value = int(value)
         if isinstance(type, IntegerType) and type.width == 1:
             value = value & 1
+        else:
+            # Keep the value as MLIR's APInt reads back: two's complement of the width,
+            # signed for signless/signed types (`255 : i8` is `-1 : i8`), unsigned for ui.
+            w = 64 if isinstance(type, IndexType) else getattr(type, "width", 0)
+            if w:
+                value &= (1 << w) - 1
+                if value >> (w - 1) and getattr(type, "signedness", 0) != 2:
+                    value -= 1 << w
 
         def init(o):
             o.value = value
@@ -490,14 +516,23 @@ class FloatAttr(Attribute):
 
     def __new__(cls, value: float, type: Type, bits: int | None = None):
         name = type.name
-        if bits is None and name in ("f64", "f32", "f16", "bf16"):
+        if bits is None and name in ("f64", "f32", "f16"):
             try:
                 bits = float_to_bits(value, name)
             except OverflowError:
                 bits = float_to_bits(math.copysign(math.inf, value), name)
             value = bits_to_float(bits, name)
-        elif bits is not None and name in ("f64", "f32", "f16", "bf16"):
+        elif bits is not None and name in ("f64", "f32", "f16"):
             value = bits_to_float(bits, name)
+        else:
+            # Other kinds (bf16, f8..., f80) round and decode with dense.py's exact
+            # APFloat-like semantics; lazy import, dense.py imports this module.
+            from . import dense
+            if bits is None:
+                x = float(value)
+                q = "nan" if x != x else "inf" if math.isinf(x) else Fraction(abs(x))
+                bits = dense._encode_float(name, math.copysign(1.0, x) < 0, q)
+            value = dense._float_value(bits, name)
 
         def init(o):
             o.value = value
@@ -507,7 +542,8 @@ class FloatAttr(Attribute):
         return unique(cls, key, init)
 
     def print_value(self) -> str:
-        return format_float(self.value, self.type.name, self.bits)
+        from .dense import format_float_bits  # APFloat's printing, exactly
+        return format_float_bits(self.bits, self.type.name)
 
     def _print(self):
         return f"{self.print_value()} : {self.type}"
@@ -539,6 +575,26 @@ class UnitAttr(Attribute):
         return "unit"
 
 
+def str_type_elided(a) -> str:
+    """An attribute where MLIR may elide its type (array elements, memory spaces):
+    i64 integers and f64 floats print without `: type`."""
+    t = getattr(a, "type", None)
+    if t is i64 and isinstance(a, IntegerAttr):
+        return str(a.value)
+    if t is f64 and isinstance(a, FloatAttr):
+        return a.print_value()
+    return attr_text(a)
+
+
+def attr_text(a) -> str:
+    """`a` as an attribute value: a location is wrapped in `loc(...)` unless the printer
+    gave it an alias (`#loc3`); everything else is `str(a)`."""
+    s = str(a)
+    if getattr(a, "is_location", False) and not s.startswith("#"):
+        return f"loc({s})"
+    return s
+
+
 class ArrayAttr(Attribute):
     __slots__ = ("value",)
 
@@ -559,7 +615,7 @@ class ArrayAttr(Attribute):
         return self.value[i]
 
     def _print(self):
-        return "[" + ", ".join(map(str, self.value)) + "]"
+        return "[" + ", ".join(map(str_type_elided, self.value)) + "]"
 
 
 class DenseArrayAttr(Attribute):
@@ -607,7 +663,7 @@ def print_attr_dict_entries(items) -> str:
     parts = []
     for k, v in items:
         key = k if _is_bare_key(k) else f'"{escape_string(k)}"'
-        parts.append(key if isinstance(v, UnitAttr) else f"{key} = {v}")
+        parts.append(key if isinstance(v, UnitAttr) else f"{key} = {attr_text(v)}")
     return ", ".join(parts)
 
 

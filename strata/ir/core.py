@@ -10,6 +10,7 @@ never scan the module.
 """
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Iterator
 
 from .attributes import Attribute, Type
@@ -19,6 +20,9 @@ __all__ = ["Value", "OpResult", "BlockArgument", "OpOperand", "Operation", "Bloc
            "Region", "UnregisteredOp", "IRError"]
 
 _EMPTY = ()
+# Shared read-only stand-in for an op's empty property / attribute dictionary: most ops
+# have neither, and two empty dicts per op would cost more than the op itself.
+EMPTY_DICT = MappingProxyType({})
 
 
 class IRError(Exception):
@@ -121,17 +125,24 @@ class BlockArgument(Value):
 class OpOperand:
     """One use of a value by an operation, linked into the value's use list."""
 
-    __slots__ = ("value", "owner", "index", "next_use", "prev_use")
+    __slots__ = ("value", "owner", "next_use", "prev_use")
 
-    def __init__(self, value: Value, owner: "Operation", index: int):
+    def __init__(self, value: Value, owner: "Operation", index: int = 0):
         self.value = value
         self.owner = owner
-        self.index = index
         self.prev_use = None
         nxt = self.next_use = value.first_use
         if nxt is not None:
             nxt.prev_use = self
         value.first_use = self
+
+    @property
+    def index(self) -> int:
+        """Position among the owner's operands (computed: not stored, to save memory)."""
+        for i, o in enumerate(self.owner._operands):
+            if o is self:
+                return i
+        raise IRError("operand is not attached to its owner")
 
     def _unlink(self):
         p, n = self.prev_use, self.next_use
@@ -160,7 +171,7 @@ class Operation:
     `attributes`; both map names to uniqued Attribute objects.
     """
 
-    __slots__ = ("_operands", "results", "properties", "attributes", "successors",
+    __slots__ = ("_operands", "results", "_props", "_attrs", "successors",
                  "regions", "parent", "prev", "next", "loc")
 
     name: str = "<unnamed>"
@@ -180,9 +191,9 @@ class Operation:
         op._operands = [OpOperand(v, op, i) for i, v in enumerate(operands)]
         op.results = tuple(OpResult(t, op, i) for i, t in enumerate(result_types)) \
             if result_types else _EMPTY
-        op.properties = dict(properties) if properties else {}
-        op.attributes = dict(attributes) if attributes else {}
-        op.successors = list(successors) if successors else []
+        op._props = dict(properties) if properties else EMPTY_DICT
+        op._attrs = dict(attributes) if attributes else EMPTY_DICT
+        op.successors = list(successors) if successors else _EMPTY
         if isinstance(regions, int):
             regs = tuple(Region() for _ in range(regions))
         else:
@@ -195,6 +206,32 @@ class Operation:
         op.parent = op.prev = op.next = None
         op.loc = loc if loc is not None else UnknownLoc()
         return op
+
+    # ------------------------------------------------------------ property storage
+
+    @property
+    def properties(self) -> dict:
+        """Inherent attributes (a real dict, created on first access)."""
+        p = self._props
+        if p is EMPTY_DICT:
+            p = self._props = {}
+        return p
+
+    @properties.setter
+    def properties(self, value: dict):
+        self._props = dict(value) if value else EMPTY_DICT
+
+    @property
+    def attributes(self) -> dict:
+        """Discardable attributes (a real dict, created on first access)."""
+        a = self._attrs
+        if a is EMPTY_DICT:
+            a = self._attrs = {}
+        return a
+
+    @attributes.setter
+    def attributes(self, value: dict):
+        self._attrs = dict(value) if value else EMPTY_DICT
 
     # ------------------------------------------------------------ operands/results
 
@@ -251,13 +288,13 @@ class Operation:
 
     def get_attr(self, name: str, default=None) -> Attribute | None:
         """An inherent (property) or discardable attribute by name."""
-        v = self.properties.get(name)
+        v = self._props.get(name)
         if v is None:
-            v = self.attributes.get(name, default)
+            v = self._attrs.get(name, default)
         return v
 
     def set_attr(self, name: str, value: Attribute) -> None:
-        if name in type(self).__dict__.get("_prop_names", ()) or name in self.properties:
+        if name in getattr(type(self), "_prop_names", ()) or name in self._props:
             self.properties[name] = value
         else:
             self.attributes[name] = value
@@ -365,9 +402,9 @@ class Operation:
             if self.results else _EMPTY
         for old, new in zip(self.results, op.results):
             mapping[old] = new
-        op.properties = dict(self.properties)
-        op.attributes = dict(self.attributes)
-        op.successors = [get(s, s) for s in self.successors]
+        op._props = dict(self._props) if self._props else EMPTY_DICT
+        op._attrs = dict(self._attrs) if self._attrs else EMPTY_DICT
+        op.successors = [get(s, s) for s in self.successors] if self.successors else _EMPTY
         op.parent = op.prev = op.next = None
         op.loc = self.loc
         regs = []

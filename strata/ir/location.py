@@ -11,6 +11,7 @@ __all__ = ["Location", "UnknownLoc", "FileLineColLoc", "NameLoc", "CallSiteLoc",
 
 class Location(Attribute):
     __slots__ = ()
+    is_location = True
 
     def full(self) -> str:
         return f"loc({self})"

@@ -102,7 +102,7 @@ class Prop(_Def):
     def __get__(self, op, owner=None):
         if op is None:
             return self
-        v = op.properties.get(self.name)
+        v = op._props.get(self.name)
         return self.default if v is None else v
 
     def __set__(self, op, value):
@@ -117,7 +117,7 @@ def OptProp(constraint: Constraint = AnyAttr):
 
 
 class RegionDef(_Def):
-    """A region; `single_block` asks for at most one block (SizedRegion<1>)."""
+    """A region; `single_block` asks for exactly one block (SizedRegion<1>)."""
 
     __slots__ = ("single_block",)
 
@@ -218,7 +218,7 @@ class Op(Operation):
         if fixed:
             return index, 1
         if seg_trait in cls.traits:
-            sizes = self.properties.get(seg_name)
+            sizes = self._props.get(seg_name)
             if sizes is None:
                 sizes = _default_segments(defs, total)
             else:
@@ -292,15 +292,9 @@ class Op(Operation):
     def verify_invariants(self) -> str | None:
         """Check the declaration; return the first error message or None."""
         cls = type(self)
-        err = _verify_values(self, cls._operand_defs, [o.value for o in self._operands],
-                             "operand", AttrSizedOperandSegments, "operandSegmentSizes")
-        if err:
-            return err
-        err = _verify_values(self, cls._result_defs, self.results, "result",
-                             AttrSizedResultSegments, "resultSegmentSizes")
-        if err:
-            return err
-        props = self.properties
+        # Properties first, then operands, then results: the order of ODS's generated
+        # verifyInvariantsImpl, so that an op wrong in several ways reports the same error.
+        props = self._props
         for d in cls._prop_defs:
             v = props.get(d.name)
             if v is None:
@@ -310,6 +304,33 @@ class Op(Operation):
             if not d.constraint.check(v):
                 return (f"attribute '{d.name}' failed to satisfy constraint: "
                         f"{d.constraint.summary}")
+        fast = cls.__dict__.get("_fast_verify")
+        if fast is None:
+            fast = cls._fast_verify = _fast_verify_plan(cls)
+        if fast and not self.regions and not self.successors:
+            # Fixed-shape op (the common case): check counts and constraints directly;
+            # the general path below only runs to word an error.
+            n_ops, op_checks, n_res, res_checks = fast
+            ops = self._operands
+            res = self.results
+            if len(ops) == n_ops and len(res) == n_res:
+                for i, check in op_checks:
+                    if not check(ops[i].value.type):
+                        break
+                else:
+                    for i, check in res_checks:
+                        if not check(res[i].type):
+                            break
+                    else:
+                        return None
+        err = _verify_values(self, cls._operand_defs, [o.value for o in self._operands],
+                             "operand", AttrSizedOperandSegments, "operandSegmentSizes")
+        if err:
+            return err
+        err = _verify_values(self, cls._result_defs, self.results, "result",
+                             AttrSizedResultSegments, "resultSegmentSizes")
+        if err:
+            return err
         rdefs = cls._region_defs
         nreg = len(self.regions)
         if rdefs:
@@ -317,9 +338,14 @@ class Op(Operation):
             if (nreg < len(rdefs) - 1) if variadic else nreg != len(rdefs):
                 return f"requires {len(rdefs)} regions"
             for d in rdefs:
-                if d.single_block and d.kind != VARIADIC and len(self.regions[d.index].blocks) > 1:
-                    return (f"region #{d.index} ('{d.name}') failed to verify constraint: "
-                            "region with 1 blocks")
+                if not d.single_block:
+                    continue
+                # SizedRegion<1>: exactly one block (each region of a variadic group).
+                last = nreg if d.kind == VARIADIC else d.index + 1
+                for i in range(d.index, last):
+                    if len(self.regions[i].blocks) != 1:
+                        return (f"region #{i} ('{d.name}') failed to verify constraint: "
+                                "region with 1 blocks")
         elif nreg:
             return f"requires zero regions"
         sdefs = cls._successor_defs
@@ -335,6 +361,19 @@ class Op(Operation):
     def verify_(self) -> str | None:
         """Op-specific checks; return an error message or None."""
         return None
+
+
+def _fast_verify_plan(cls):
+    """(operand count, checks, result count, checks) for ops with only fixed operands and
+    results and no regions or successors; False otherwise."""
+    if not (cls._fixed_operands and cls._fixed_results) or cls._region_defs or \
+            cls._successor_defs:
+        return False
+    def checks(defs):
+        return tuple((d.index, d.constraint.check) for d in defs
+                     if d.constraint is not None and d.constraint is not AnyType)
+    return (len(cls._operand_defs), checks(cls._operand_defs), len(cls._result_defs),
+            checks(cls._result_defs))
 
 
 def _default_segments(defs, total):
@@ -362,7 +401,7 @@ def _verify_values(op, defs, values, what, seg_trait, seg_name):
             return f"expected {len(defs)} {what}s, but found {n}"
         sizes = None
     elif seg_trait in cls.traits:
-        seg = op.properties.get(seg_name)
+        seg = op._props.get(seg_name)
         if seg is None or type(seg) is not A.DenseArrayAttr:
             return f"requires dense i32 array attribute '{seg_name}'"
         sizes = seg.value
@@ -387,7 +426,8 @@ def _verify_values(op, defs, values, what, seg_trait, seg_name):
             for j in range(i, i + size):
                 t = values[j].type
                 if not c.check(t):
-                    return f"{what} #{j} must be {c.summary}, but got '{t}'"
+                    summary = ("variadic of " if d.kind == VARIADIC else "") + c.summary
+                    return f"{what} #{j} must be {summary}, but got '{t}'"
         i += size
     return None
 

@@ -53,13 +53,44 @@ class _Terminator(Trait):
         return None
 
 
+def compatible_shapes(a, b) -> bool:
+    """MLIR's verifyCompatibleShape: both unshaped, or shaped with equal ranks (an
+    unranked type matches any) and dims that are equal or dynamic on one side."""
+    sa, sb = isinstance(a, A.ShapedType), isinstance(b, A.ShapedType)
+    if not (sa and sb):
+        return not (sa or sb)
+    if not (a.has_rank and b.has_rank):
+        return True
+    if len(a.shape) != len(b.shape):
+        return False
+    return all(x == y or x == A.DYNAMIC or y == A.DYNAMIC for x, y in zip(a.shape, b.shape))
+
+
 class _SameOperandsAndResultType(Trait):
+    """Upstream's check: one element type and compatible shapes (tensor<?xf32> goes with
+    tensor<4xf32>), and a ranked tensor encoding shared by all when the first result has
+    one. Exact equality is what the custom forms print, not what the verifier demands."""
+
     __slots__ = ()
 
     def verify(self, op):
-        types = [o.value.type for o in op._operands] + [r.type for r in op.results]
-        if types and any(t is not types[0] for t in types):
-            return "requires the same type for all operands and results"
+        if not op._operands or not op.results:
+            return None
+        first = op.results[0].type
+        # Fast path: all types identical (uniqued), the overwhelmingly common case.
+        for o in op._operands:
+            if o.value.type is not first:
+                break
+        else:
+            if len(op.results) == 1:
+                return None
+        elt = _elem_of(first)
+        enc = getattr(first, "encoding", None) if type(first) is A.RankedTensorType else None
+        for t in [r.type for r in op.results[1:]] + [o.value.type for o in op._operands]:
+            if _elem_of(t) is not elt or not compatible_shapes(t, first):
+                return "requires the same type for all operands and results"
+            if enc is not None and type(t) is A.RankedTensorType and t.encoding is not enc:
+                return "requires the same encoding for all operands and results"
         return None
 
 
@@ -123,6 +154,62 @@ class _SameOperandsElementType(Trait):
         return None
 
 
+_MAPPABLE = frozenset({A.VectorType, A.RankedTensorType, A.UnrankedTensorType})
+
+
+class _Elementwise(Trait):
+    """ElementwiseMappable (MLIR's Elementwise verifier): vector/tensor operands and
+    results go together and share one shape and one kind of container."""
+
+    __slots__ = ()
+
+    def verify(self, op):
+        mappable_types = _MAPPABLE
+        for o in op._operands:
+            if type(o.value.type) in mappable_types:
+                break
+        else:
+            for r in op.results:
+                if type(r.type) in mappable_types:
+                    break
+            else:
+                return None  # all scalars: nothing to check
+
+        def mappable(t):
+            return isinstance(t, (A.VectorType, A.RankedTensorType, A.UnrankedTensorType))
+        res = [r.type for r in op.results if mappable(r.type)]
+        ops = [o.value.type for o in op._operands if mappable(o.value.type)]
+        if not res and not ops:
+            return None
+        if not ops:
+            return "if a result is non-scalar, then at least one operand must be non-scalar"
+        if not res:
+            return ("if an operand is non-scalar, then there must be at least one "
+                    "non-scalar result")
+        if len(res) != len(op.results):
+            return "if an operand is non-scalar, then all results must be non-scalar"
+        types = ops + res
+        if any(type(t) is not type(types[0]) or not compatible_shapes(t, types[0])
+               for t in types) or not _all_compatible(types):
+            return "all non-scalar operands/results must have the same shape and base type"
+        return None
+
+
+def _all_compatible(types) -> bool:
+    """verifyCompatibleShapes over a list: every ranked dim agrees with the others'."""
+    ranked = [t for t in types if t.has_rank]
+    if not ranked:
+        return True
+    rank = len(ranked[0].shape)
+    if any(len(t.shape) != rank for t in ranked):
+        return False
+    for i in range(rank):
+        static = {t.shape[i] for t in ranked if t.shape[i] != A.DYNAMIC}
+        if len(static) > 1:
+            return False
+    return True
+
+
 class _SingleBlock(Trait):
     __slots__ = ()
 
@@ -139,7 +226,7 @@ class _NoRegionArguments(Trait):
     def verify(self, op):
         for i, r in enumerate(op.regions):
             if r.blocks and r.blocks[0].args:
-                return f"expects region #{i} to have no arguments"
+                return f"region #{i} should have no arguments"
         return None
 
 
@@ -185,14 +272,21 @@ class SingleBlockImplicitTerminator(Trait):
         self.terminator = terminator
 
     def verify(self, op):
+        return SingleBlock.verify(op)
+
+    def verify_regions(self, op):
+        """After the nested ops (a region trait upstream): the terminator's kind. Empty
+        regions are fine; an empty block was already reported by the verifier."""
         for r in op.regions:
-            if len(r.blocks) > 1:
-                return "expects a single block region"
-            for b in r.blocks:
+            for b in r.blocks[:1]:
                 t = b.last
-                if t is None or t.name != self.terminator:
-                    return (f"expects regions to end with '{self.terminator}', found '"
-                            f"{t.name if t is not None else '<none>'}'")
+                if t is not None and t.name != self.terminator:
+                    from .diagnostics import ERROR, Diagnostic, DiagnosticError
+                    d = Diagnostic(ERROR, op.loc, f"'{op.name}' op expects regions to end "
+                                   f"with '{self.terminator}', found '{t.name}'")
+                    d.attach_note("in custom textual format, the absence of terminator "
+                                  f"implies '{self.terminator}'")
+                    raise DiagnosticError(d)
         return None
 
 
@@ -232,7 +326,7 @@ Pure = Trait("Pure")  # NoMemoryEffect + AlwaysSpeculatable
 RecursiveMemoryEffects = Trait("RecursiveMemoryEffects")
 HasRecursiveMemoryEffects = RecursiveMemoryEffects
 ReturnLike = Trait("ReturnLike")
-ElementwiseMappable = Trait("ElementwiseMappable")
+ElementwiseMappable = _Elementwise("ElementwiseMappable")
 AttrSizedOperandSegments = Trait("AttrSizedOperandSegments")
 AttrSizedResultSegments = Trait("AttrSizedResultSegments")
 AutomaticAllocationScope = Trait("AutomaticAllocationScope")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from .core import Operation, UnregisteredOp
 from .diagnostics import ERROR, Diagnostic, DiagnosticError
 from . import traits as T
+from .gc_pause import gc_paused
 
 __all__ = ["verify", "VerifyError"]
 
@@ -28,7 +29,8 @@ def _fail(op: Operation, message: str, notes=()):
 
 def verify(op: Operation) -> None:
     """Verify `op` and all nested ops; raise DiagnosticError on the first error."""
-    _verify_op(op, set(), 0)
+    with gc_paused():
+        _verify_op(op, set(), 0)
 
 
 def _is_graph(op: Operation) -> bool:
@@ -63,7 +65,9 @@ def _verify_op(op: Operation, live: set, depth: int) -> None:
     if T.IsolatedFromAbove in cls.traits:
         live = set()
     graph = _is_graph(op)
-    no_term = T.NoTerminator in cls.traits or graph
+    # Graph regions still need a terminator unless the op says NoTerminator (builtin.module
+    # does; ml_program.subgraph does not), as upstream.
+    no_term = T.NoTerminator in cls.traits
     for idx, region in enumerate(op.regions):
         blocks = region.blocks
         if not blocks:
@@ -74,6 +78,14 @@ def _verify_op(op: Operation, live: set, depth: int) -> None:
             _verify_block(op, blocks[0], live, graph, no_term, depth)
         else:
             _verify_cfg_region(op, region, live, graph, no_term, depth)
+    # Region traits (e.g. SingleBlockImplicitTerminator's terminator kind), then the
+    # op's own region hook: upstream checks these after the nested ops.
+    for t in cls.traits:
+        vr = getattr(t, "verify_regions", None)
+        if vr is not None:
+            err = vr(op)
+            if err:
+                _fail(op, err)
     verify_regions = getattr(op, "verify_regions_", None)
     if verify_regions is not None:
         err = verify_regions()
@@ -111,8 +123,9 @@ def _check_terminator(parent, block, no_term):
     if no_term:
         return
     last = block.last
-    if last is None:
-        _fail(parent, "empty block: expect at least a terminator")
+    if last is None:  # reported at the region's op, without the "'op' op" prefix
+        raise DiagnosticError(Diagnostic(ERROR, parent.loc,
+                                         "empty block: expect at least a terminator"))
     cls = type(last)
     if cls is not UnregisteredOp and T.Terminator not in cls.traits:
         d = Diagnostic(ERROR, last.loc, "block with no terminator, has "

@@ -126,15 +126,13 @@ class EnumFmt(AttrFormat):
         self.what = what
 
     def parse(self, p):
-        start = p.tok_start
-        if p.kind != BARE and p.kind != 9:
-            p.error(f"expected string or keyword containing one of the following enum "
-                    f"values for attribute '{self.what}' [{', '.join(self.names)}]")
-        kw = p.tok if p.kind == BARE else p.tok[1:-1]
+        kw = p.tok if p.kind == BARE else p.tok[1:-1] if p.kind == 9 else None
         i = self.index.get(kw)
         if i is None:
-            p.error(f"expected one of [{', '.join(self.names)}] for {self.what}, "
-                    f"got: {kw}", start)
+            # Upstream words an unknown keyword and a non-keyword alike.
+            p.error(custom_op_prefix(p) + "expected string or keyword containing one of "
+                    f"the following enum values for attribute '{self.what}' "
+                    f"[{', '.join(self.names)}]")
         p._next()
         return A.IntegerAttr(i, self.type)
 
@@ -168,8 +166,20 @@ class StrippedAttr(AttrFormat):
 
 
 class UnitKeyword(AttrFormat):
+    """A UnitAttr property: present or absent, nothing printed for it (its keyword is a
+    literal of the format, as in `(`exact` $isExact^)?`)."""
+
     def parse(self, p):
         return A.UnitAttr()
+
+    def print(self, pr, a):
+        return None
+
+
+def custom_op_prefix(p) -> str:
+    """`custom op 'name' `: how upstream prefixes errors a custom parser emits itself."""
+    name = getattr(p, "custom_op_name", None)
+    return f"custom op '{name}' " if name else ""
 
 
 # ---------------------------------------------------------------- format elements
@@ -180,7 +190,7 @@ _LIT, _OPERAND, _PROP, _REGION, _SUCC, _TYPE, _FTYPE, _ATTRDICT, _OPTIONAL, _CUS
 _TOKEN = re.compile(
     r"\s*(?:(`[^`]*`)|(\$[A-Za-z_][A-Za-z0-9_]*)|(attr-dict-with-keyword|attr-dict|prop-dict"
     r"|functional-type|type|qualified|custom|regions|successors|operands|results|ref)"
-    r"|(\^)|([(),?:<>\[\]])|(\S))")
+    r"|(\^)|([(),?:<>\[\]])|([A-Za-z_][A-Za-z0-9_]*)|(\S))")
 
 
 def _tokenize(fmt):
@@ -419,16 +429,17 @@ def _types_of(arg, op):
 def _elem_text(e, op, pr, used_props):
     k = e.kind
     if k == _OPERAND:
+        # An empty operand group still gets its leading space, as ODS's printers
+        # (`tensor.from_elements  : tensor<0xf32>`); optional groups skip it whole.
         vals = _values_of(e.value, op)
-        return ", ".join(pr.value(v) for v in vals) if vals else (
-            "" if e.value.kind == SINGLE else None)
+        return ", ".join(pr.value(v) for v in vals)
     if k == _TYPE:
         ts = _types_of(e.value, op)
         return ", ".join(map(pr.type_str, ts)) if ts else None
     if k == _PROP:
         d = e.value
         used_props.add(d.name)
-        a = op.properties.get(d.name)
+        a = op._props.get(d.name)
         if a is None:
             return None
         fmt = getattr(d, "fmt", None) or _default_fmt(d)
@@ -437,9 +448,10 @@ def _elem_text(e, op, pr, used_props):
         return pr.type_str(A.FunctionType(_types_of(e.value, op), _types_of(e.arg, op)))
     if k == _REGION:
         r = e.value.__get__(op)
-        pr.out.append(" ") if False else None
-        return _capture(pr, lambda: pr.print_region(r, print_entry_args=True,
-                                                       print_terminators=True))
+        if e.value.kind == VARIADIC:  # `{...}, {...}`; none still takes its space
+            return ", ".join(_capture(pr, lambda x=x: pr.print_region(x)) for x in r)
+        return _capture(pr, lambda: pr.print_region(
+            r, print_entry_args=True, print_terminators=_print_terminator(op, r)))
     if k == _REGIONS:
         return _capture(pr, lambda: [pr.print_region(r) for r in op.regions])
     if k == _SUCC:
@@ -450,6 +462,11 @@ def _elem_text(e, op, pr, used_props):
     if k == _OPERANDS:
         return ", ".join(pr.value(o.value) for o in op._operands)
     if k == _CUSTOM:
+        # Properties a directive prints are not repeated in the attr-dict (static_offsets
+        # of custom<DynamicIndexList>, ...), as upstream.
+        for a in e.arg:
+            if isinstance(a, Prop):
+                used_props.add(a.name)
         fn = getattr(op, "print_" + e.value)
         return fn(pr, *_custom_args(e.arg, op))
     if k == _PROPDICT:
@@ -463,12 +480,23 @@ def _custom_args(args, op):
         if isinstance(a, tuple):
             a = a[1]
         if a == "attr-dict":
-            out.append(op.attributes)
+            out.append(op._attrs)
         elif isinstance(a, Prop):
-            out.append(op.properties.get(a.name))
+            out.append(op._props.get(a.name))
         else:
             out.append(a.__get__(op))
     return out
+
+
+def _print_terminator(op, region) -> bool:
+    """Generated printers elide the implicit terminator of a SingleBlockImplicitTerminator
+    region when it has no operands, results or attributes."""
+    if T.find_trait(op, T.SingleBlockImplicitTerminator) is None or not region.blocks:
+        return True
+    term = region.blocks[0].last
+    if term is None or T.Terminator not in type(term).traits:
+        return True
+    return bool(term._operands or term.results or term.attributes)
 
 
 def _capture(pr, fn):
@@ -485,11 +513,12 @@ def _anchor_present(e, op):
     if k == _OPERAND:
         return bool(_values_of(e.value, op))
     if k == _PROP:
-        return op.properties.get(e.value.name) is not None and not _is_default(e.value, op)
+        return op._props.get(e.value.name) is not None and not _is_default(e.value, op)
     if k == _TYPE:
         return bool(_types_of(e.value, op))
     if k == _REGION:
-        return bool(e.value.__get__(op).blocks)
+        r = e.value.__get__(op)
+        return bool(r) if e.value.kind == VARIADIC else bool(r.blocks)
     if k == _SUCC:
         return bool(e.value.__get__(op))
     if k == _LIT:
@@ -501,17 +530,17 @@ def _anchor_present(e, op):
 
 
 def _is_default(d, op):
-    return d.default is not None and op.properties.get(d.name) is d.default
+    return d.default is not None and op._props.get(d.name) is d.default
 
 
 def _print_attr_dict(op, pr, out, with_keyword, used_props):
     cls = type(op)
     elided = used_props | _segment_names
-    props = {k: v for k, v in op.properties.items() if k not in elided}
+    props = {k: v for k, v in op._props.items() if k not in elided}
     for d in cls._prop_defs:
         if d.name in props and _is_default(d, op):
             del props[d.name]
-    items = list(props.items()) + [(k, v) for k, v in op.attributes.items()
+    items = list(props.items()) + [(k, v) for k, v in op._attrs.items()
                                    if k not in props]
     if not items:
         return
@@ -570,8 +599,16 @@ def _parse_elems(elems, p, st, ctx):
                 _parse_elems(e.children, p, st, ctx)
         elif k == _REGION:
             d = e.value
-            ctx.regions[d.index] = p.parse_region(isolated=T.IsolatedFromAbove in
-                                                  st.cls.traits, op_cls=st.cls)
+            iso = T.IsolatedFromAbove in st.cls.traits
+            if d.kind == VARIADIC:  # zero or more, comma-separated
+                rs = []
+                if p.kind == PUNCT and p.tok == "{":
+                    rs.append(p.parse_region(isolated=iso, op_cls=st.cls))
+                    while p.consume_if(","):
+                        rs.append(p.parse_region(isolated=iso, op_cls=st.cls))
+                ctx.regions[d.index] = rs
+            else:
+                ctx.regions[d.index] = p.parse_region(isolated=iso, op_cls=st.cls)
         elif k == _REGIONS:
             while p.kind == PUNCT and p.tok == "{":
                 ctx.regions[len(ctx.regions)] = p.parse_region(op_cls=st.cls)
@@ -689,6 +726,8 @@ def _finish(cls, p, st, ctx, same_all, same_ops, matches):
         for d in odefs:
             n = len(ctx.operands.get(d.name, ()))
             ts = types.get(d.name)
+            if ts is None and n == 0:
+                continue  # nothing written, nothing to type (e.g. `return` alone)
             if ts is None:
                 t = known
                 if t is None:
@@ -735,10 +774,15 @@ def _finish(cls, p, st, ctx, same_all, same_ops, matches):
         st.types = res
     # Regions in declared order
     if ctx.regions:
-        n = max(ctx.regions) + 1
-        st.regions = [ctx.regions.get(i) for i in range(n)]
         from ..ir.core import Region
-        st.regions = [r if r is not None else Region() for r in st.regions]
+        n = max(ctx.regions) + 1
+        st.regions = []
+        for i in range(n):
+            r = ctx.regions.get(i)
+            if isinstance(r, list):  # a variadic region group
+                st.regions.extend(r)
+            else:
+                st.regions.append(r if r is not None else Region())
     nregs = len(cls._region_defs)
     while len(st.regions) < nregs and cls._region_defs[-1].kind != VARIADIC:
         from ..ir.core import Region
@@ -772,12 +816,58 @@ def compile_format(cls):
         _parse_elems(elems, p, st, ctx)
         _finish(cls, p, st, ctx, same_all, same_ops, matches)
 
+    uniform = _is_uniform_binary(cls, elems)
+    cls._uniform_binary = uniform
+    defaults = tuple((d.name, d.default) for d in cls._prop_defs)
+
     def print_(op, pr):
         out = pr.out
+        if uniform and not op._attrs and _all_default(op._props, defaults):
+            # `%r = name %a, %b : t`: the most common op shape, printed directly.
+            ops = op._operands
+            names = pr.names
+            out.append(f"{pr.op_name(op)} {names[ops[0].value]}, {names[ops[1].value]} : "
+                       f"{op.results[0].type}")
+            return
         out.append(pr.op_name(op))
         _print_elems(elems, op, pr, out, _PrintState(), set())
 
     return parse, print_
+
+
+def _all_default(props, defaults):
+    if not props:
+        return True
+    for name, default in defaults:
+        v = props.get(name)
+        if v is not None and v is not default:
+            return False
+    return len(props) <= len(defaults)
+
+
+def _is_uniform_binary(cls, elems):
+    """True for formats `$a `,` $b (optional groups on defaulted props)* attr-dict `:`
+    type($x)` of ops with two operands and one result all of one type: such ops have a
+    direct parse and print path (Parser._parse_uniform_binary)."""
+    if T.SameOperandsAndResultType not in cls.traits or len(cls._operand_defs) != 2 or \
+            len(cls._result_defs) != 1 or cls._region_defs or cls._successor_defs:
+        return False
+    if not all(d.kind == SINGLE for d in cls._operand_defs + cls._result_defs):
+        return False
+    core = []
+    for e in elems:
+        if e.kind == _OPTIONAL:
+            if e.anchor.kind != _PROP or e.anchor.value.default is None:
+                return False
+            continue
+        core.append(e)
+    if len(core) != 6:
+        return False
+    a, comma, b, attrs, colon, ty = core
+    return (a.kind == _OPERAND and b.kind == _OPERAND and comma.kind == _LIT and
+            comma.value == "," and attrs.kind == _ATTRDICT and not attrs.value and
+            colon.kind == _LIT and colon.value == ":" and ty.kind == _TYPE and
+            ty.value not in ("operands", "results") and a.value is not b.value)
 
 
 def install_format(cls):

@@ -21,8 +21,8 @@ MAX_NESTING = 512
 class AttrParser(Lexer):
     """Types, attributes and locations. The op parser derives from this."""
 
-    def __init__(self, text, ctx, filename="<stdin>", line_offset=0):
-        super().__init__(text, filename, line_offset)
+    def __init__(self, text, ctx, filename="<stdin>", line_offset=0, col_offset=0):
+        super().__init__(text, filename, line_offset, col_offset)
         self.ctx = ctx
         self.type_aliases: dict[str, A.Type] = {}
         self.attr_aliases: dict[str, A.Attribute] = {}
@@ -158,7 +158,8 @@ class AttrParser(Lexer):
         text = self.text
         i = self.tok_start + 1
         start = i
-        depth = 1
+        stack = ["<"]  # open brackets; '>' only closes a '<' (not `>=` in parentheses)
+        closer = {")": "(", "]": "[", "}": "{"}
         n = len(text)
         while i < n:
             c = text[i]
@@ -167,15 +168,18 @@ class AttrParser(Lexer):
                 while i < n and text[i] != '"':
                     i += 2 if text[i] == "\\" else 1
             elif c in "<[({":
-                depth += 1
+                stack.append(c)
             elif c in ")]}":
-                depth -= 1
-            elif c == ">":
-                if i > 0 and text[i - 1] == "-" and depth > 0:
+                if stack[-1] != closer[c]:
+                    self.error(f"unbalanced '{stack[-1]}' character in pretty dialect name",
+                               i)
+                stack.pop()
+            elif c == ">" and stack[-1] == "<":
+                if text[i - 1] == "-" and i - 1 > start:
                     pass  # an arrow inside an affine map or function type
                 else:
-                    depth -= 1
-                    if depth == 0:
+                    stack.pop()
+                    if not stack:
                         body = text[start:i]
                         self.pos = i + 1
                         self._next()
@@ -373,8 +377,10 @@ class AttrParser(Lexer):
             type = A.f64 if is_float else A.i64
         if isinstance(type, A.FloatType):
             if is_float:
-                v = float(tok)
-                return A.FloatAttr(-v if neg else v, type)
+                # Round the decimal straight to the type, as APFloat does (going through
+                # a Python float first would round twice).
+                from ..ir.dense import _decimal_bits
+                return A.FloatAttr(0.0, type, _decimal_bits(type.name, tok, neg))
             if tok.startswith("0x"):
                 if neg:
                     self.error("hexadecimal float literal should not have a leading minus",

@@ -69,12 +69,15 @@ def unescape(body: str) -> str:
 class Source:
     """One input buffer: its name, text, and line starts for offset -> line:col."""
 
-    __slots__ = ("name", "text", "line_offset", "_starts")
+    __slots__ = ("name", "text", "line_offset", "col_offset", "_starts")
 
-    def __init__(self, name: str, text: str, line_offset: int = 0):
+    def __init__(self, name: str, text: str, line_offset: int = 0, col_offset: int = 0):
+        # A --split-input-file chunk starts inside its file: after `line_offset` lines,
+        # and its first line after `col_offset` columns (the text after the marker).
         self.name = name
         self.text = text
         self.line_offset = line_offset
+        self.col_offset = col_offset
         self._starts = None
 
     def line_col(self, offset: int):
@@ -88,7 +91,10 @@ class Source:
                 i = text.find("\n", i + 1)
             self._starts = starts
         line = bisect.bisect_right(starts, offset)
-        return line + self.line_offset, offset - starts[line - 1] + 1
+        col = offset - starts[line - 1] + 1
+        if line == 1:
+            col += self.col_offset
+        return line + self.line_offset, col
 
 
 class SourceLoc(Location):
@@ -127,9 +133,10 @@ class SourceLoc(Location):
 class Lexer:
     """Tokenizer state shared by the type, attribute and op parsers."""
 
-    def __init__(self, text: str, filename: str = "<stdin>", line_offset: int = 0):
+    def __init__(self, text: str, filename: str = "<stdin>", line_offset: int = 0,
+                 col_offset: int = 0):
         self.text = text
-        self.src = Source(filename, text, line_offset)
+        self.src = Source(filename, text, line_offset, col_offset)
         self.pos = 0
         self.kind = EOF
         self.tok = ""

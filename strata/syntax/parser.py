@@ -6,15 +6,28 @@ this class (`parse_operand`, `resolve_operands`, `parse_colon_type`, ...).
 """
 from __future__ import annotations
 
+import re
+
 from ..ir import attributes as A
 from ..ir import location as L
 from ..ir.core import Block, BlockArgument, Operation, Region, UnregisteredOp, Value
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
-from .attr_parser import AttrParser, _DeferredLoc
+from ..ir.gc_pause import gc_paused
+from .attr_parser import _SIMPLE_TYPES, AttrParser, _DeferredLoc
 from .lexer import (AT, BARE, CARET, EOF, EXCL, FLOAT, HASH, INT, PERCENT, PUNCT, STRING,
                     SourceLoc)
 
 __all__ = ["Parser", "OperationState", "parse_module", "parse_source"]
+
+_ID = r"%[A-Za-z0-9_$.\-]+"
+# Where a property dictionary `<{...}>` or a function type `(...) -> ...` most likely
+# ends (see Parser._parse_memoized): no strings, one level of nested brackets.
+_PROPS_EXTENT = re.compile(r'<\{(?:[^{}<>"\n]|<[^{}<>"\n]*>)*\}>').match
+_FTYPE_EXTENT = re.compile(r"\([^()\n\"]*\) -> (?:\([^()\n\"]*\)|[^\s(),{}\"]+)").match
+_GENERIC_HEAD = re.compile(rf'({_ID}) = "([A-Za-z_][A-Za-z0-9_$.]*)"\(((?:{_ID}(?:, {_ID})*)?)\)').match
+_UNIFORM_BINARY = re.compile(
+    rf"({_ID}) = ([A-Za-z_][A-Za-z0-9_$.]*) ({_ID}), ({_ID}) : ([a-z][a-z0-9]*)"
+    r"(?=[ \t]*(?:\n|//|\Z))").match
 
 
 class OperationState:
@@ -65,11 +78,16 @@ class _Scope:
 
 
 class Parser(AttrParser):
-    def __init__(self, text, ctx, filename="<stdin>", line_offset=0):
-        super().__init__(text, ctx, filename, line_offset)
+    # Regex fast paths for the most common op shapes (see _parse_uniform_binary); tests
+    # switch them off to check that both paths build the same IR.
+    fast_paths = True
+
+    def __init__(self, text, ctx, filename="<stdin>", line_offset=0, col_offset=0):
+        super().__init__(text, ctx, filename, line_offset, col_offset)
         self.scopes: list[_Scope] = []
         self.default_dialects: list[str | None] = [None]
         self.resources = {}
+        self._memo = {}
 
     # ================================================================== top level
 
@@ -99,7 +117,14 @@ class Parser(AttrParser):
         else:
             if module_cls is None:
                 self.error("builtin dialect is not registered")
-            top = module_cls.create(regions=1, loc=L.FileLineColLoc(self.src.name, 1, 1))
+            # mlir-opt's implicit module sits at `file:0:0`, or where its split chunk
+            # starts in the file.
+            src = self.src
+            if src.line_offset or src.col_offset:
+                loc = L.FileLineColLoc(src.name, src.line_offset + 1, src.col_offset + 1)
+            else:
+                loc = L.FileLineColLoc(src.name, 0, 0)
+            top = module_cls.create(regions=1, loc=loc)
             top.regions[0].add_block(block)
         if self.resources:
             from ..ir.dense import attach_resources
@@ -231,7 +256,8 @@ class Parser(AttrParser):
         return self.scopes[0]
 
     def define_value(self, key, value, offset):
-        """Bind the SSA name `key` (a (name, index) pair) to `value`."""
+        """Bind the SSA name `key` to `value`: the name itself ("%x") for result 0,
+        a (name, index) pair for the others of a group ("%x#1")."""
         sc = self.scopes[-1]
         iso = self._isolated_scope()
         fwd = iso.forward.pop(key, None) if iso.forward else None
@@ -264,7 +290,7 @@ class Parser(AttrParser):
             except ValueError:
                 self.error("invalid SSA value result number")
             self._next()
-        return ((name, idx), offset)
+        return ((name if idx == 0 else (name, idx)), offset)
 
     def parse_optional_operand(self):
         if self.kind == PERCENT:
@@ -321,6 +347,30 @@ class Parser(AttrParser):
         start = self.tok_start
         results = None
         if self.kind == PERCENT:
+            m = _UNIFORM_BINARY(self.text, start) if self.fast_paths else None
+            if m is not None:
+                op = self._parse_uniform_binary(m, start)
+                if op is not None:
+                    return op
+            m = _GENERIC_HEAD(self.text, start) if self.fast_paths else None
+            if m is not None:
+                # `%r = "name"(%a, %b)` in canonical spacing: one regex for the head.
+                res, name, operand_text = m.groups()
+                name_start = m.start(2) - 1
+                refs = []
+                if operand_text:
+                    off = m.start(3)
+                    for part in operand_text.split(", "):
+                        refs.append((part, off))
+                        off += len(part) + 2
+                self.reset_to(m.end())
+                op = self._parse_generic_op((name_start, name, refs))
+                self._parsed_ops.append(op)
+                if len(op.results) != 1:
+                    self.error(f"operation defines {len(op.results)} results but was "
+                               f"provided 1 to bind", start)
+                self.define_value(res, op.results[0], start)
+                return op
             results = self._parse_result_names()
         k = self.kind
         if k == STRING:
@@ -342,13 +392,78 @@ class Parser(AttrParser):
             i = 0
             for name, count, off in results:
                 if count == 1 and len(results) == 1 and n == 1:
-                    self.define_value((name, 0), op.results[0], off)
+                    self.define_value(name, op.results[0], off)
                     i += 1
                     continue
                 for j in range(count):
-                    self.define_value((name, j), op.results[i], off)
+                    self.define_value(name if j == 0 else (name, j), op.results[i], off)
                     i += 1
         return op
+
+    def _parse_uniform_binary(self, m, start):
+        """Fast path for `%r = dialect.op %a, %b : type` in canonical spacing, for ops
+        whose format is exactly that (see asm_format._is_uniform_binary). Returns None to
+        fall back to the general path whenever anything is unusual, so errors and rare
+        cases are always handled (and worded) by the general code."""
+        res, name, a, b, tname = m.groups()
+        cls = self.ctx.ops.get(name)
+        if cls is None:
+            dd = self.default_dialects[-1]
+            if dd is None or "." in name:
+                return None
+            cls = self.ctx.ops.get(dd + "." + name)
+            if cls is None:
+                return None
+        if not getattr(cls, "_uniform_binary", False):
+            return None
+        t = _SIMPLE_TYPES.get(tname)
+        if t is None:
+            return None
+        va = self._lookup(a)
+        vb = self._lookup(b)
+        if va is None or vb is None or va.type is not t or vb.type is not t or \
+                self._lookup(res) is not None:
+            return None
+        op = cls.create((va, vb), (t,), None, None, None, 0, SourceLoc(self.src, m.start(2)))
+        self.scopes[-1].values[res] = op.results[0]
+        iso = self._isolated_scope()
+        if iso.forward and res in iso.forward:
+            fwd = iso.forward.pop(res)
+            if fwd.type is not t:
+                iso.forward[res] = fwd
+                return None
+            fwd.replace_all_uses_with(op.results[0])
+        self.reset_to(m.end())
+        return op
+
+    def _parse_props(self):
+        self._next()
+        if not (self.kind == PUNCT and self.tok == "{"):
+            self.error("expected '{' to start properties")
+        props = self.parse_attr_dict_body()
+        self.expect(">")
+        return props
+
+    def _parse_memoized(self, extent, parse):
+        """Parse with `parse`, memoized by source text. Generic-form ops repeat the same
+        property dictionaries and function types again and again; types and attributes
+        are uniqued and aliases cannot change within a file, so equal text means equal
+        result. `extent` (a regex) guesses where the text ends; the memo is only used
+        when the real parse ended exactly there."""
+        start = self.tok_start
+        m = extent(self.text, start)
+        if m is None:
+            return parse()
+        key = m.group()
+        memo = self._memo
+        hit = memo.get(key)
+        if hit is not None:
+            self.reset_to(m.end())
+            return hit
+        value = parse()
+        if self.tok_start >= m.end() and not self.text[m.end():self.tok_start].strip():
+            memo[key] = value
+        return value
 
     def _parse_result_names(self):
         out = []
@@ -388,18 +503,22 @@ class Parser(AttrParser):
         self.error(f"unregistered operation '{name}' found in dialect ('{dialect}') that "
                    f"does not allow unknown operations", offset)
 
-    def _parse_generic_op(self) -> Operation:
-        start = self.tok_start
-        name = self._unescape(self.tok)
-        if not name:
-            self.error("empty operation name is invalid")
-        self._next()
-        cls = self._resolve_op_class(name, start)
-        self.expect("(", "to start operand list")
-        refs = []
-        if not self.consume_if(")"):
-            refs = self.parse_operand_list()
-            self.expect(")", "to end operand list")
+    def _parse_generic_op(self, head=None) -> Operation:
+        if head is None:
+            start = self.tok_start
+            name = self._unescape(self.tok)
+            if not name:
+                self.error("empty operation name is invalid")
+            self._next()
+            cls = self._resolve_op_class(name, start)
+            self.expect("(", "to start operand list")
+            refs = []
+            if not self.consume_if(")"):
+                refs = self.parse_operand_list()
+                self.expect(")", "to end operand list")
+        else:
+            start, name, refs = head
+            cls = self._resolve_op_class(name, start)
         succs = []
         if self.kind == PUNCT and self.tok == "[":
             self._next()
@@ -409,11 +528,10 @@ class Parser(AttrParser):
             self.expect("]")
         props = None
         if self.kind == PUNCT and self.tok == "<":
-            self._next()
-            if not (self.kind == PUNCT and self.tok == "{"):
-                self.error("expected '{' to start properties")
-            props = self.parse_attr_dict_body()
-            self.expect(">")
+            props = self._parse_memoized(_PROPS_EXTENT, self._parse_props) \
+                if self.fast_paths else self._parse_props()
+            if props:
+                props = dict(props)
         regions = []
         if self.kind == PUNCT and self.tok == "(":
             self._next()
@@ -428,7 +546,9 @@ class Parser(AttrParser):
             attrs = self.parse_attr_dict_body()
         self.expect(":", "followed by operation type")
         tstart = self.tok_start
-        ft = self.parse_type()
+        ft = self._parse_memoized(_FTYPE_EXTENT, self.parse_type) \
+            if self.kind == PUNCT and self.tok == "(" and self.fast_paths \
+            else self.parse_type()
         if not isinstance(ft, A.FunctionType):
             self.error("expected function type", tstart)
         operands = self.resolve_operands(refs, ft.inputs, tstart)
@@ -474,14 +594,26 @@ class Parser(AttrParser):
         pushed = cls.default_dialect is not None
         if pushed:
             self.default_dialects.append(cls.default_dialect)
+        # The op whose custom form is being parsed (asm_format.custom_op_prefix).
+        outer_name = getattr(self, "custom_op_name", None)
+        outer_offset = getattr(self, "custom_op_offset", None)
+        self.custom_op_name = cls.name
+        self.custom_op_offset = start  # upstream's getNameLoc()
         try:
             parse(self, state)
         finally:
+            self.custom_op_name = outer_name
+            self.custom_op_offset = outer_offset
             if pushed:
                 self.default_dialects.pop()
         loc = self.parse_optional_trailing_loc() or self.loc_at(start)
         op = cls.create(state.operands, state.types, state.properties, state.attributes,
                         state.successors, state.regions, loc)
+        # Custom forms may leave out what upstream's parsers add back, e.g. the implicit
+        # `scf.yield` of a SingleBlockImplicitTerminator region: the op class finishes it.
+        finish = getattr(cls, "finish_parse", None)
+        if finish is not None:
+            finish(op)
         return op
 
     # ================================================================== regions, blocks
@@ -559,7 +691,7 @@ class Parser(AttrParser):
                     t = self.parse_type()
                     loc = self.parse_optional_trailing_loc()
                     key, off = ref
-                    if key[1] != 0:
+                    if not isinstance(key, str):
                         self.error("invalid block argument name", off)
                     a = block.add_argument(t, loc if loc is not None else self.loc_at(off))
                     self.define_value(key, a, off)
@@ -668,8 +800,10 @@ def _isolated(cls):
 
 
 def _key_str(key):
+    if isinstance(key, str):
+        return key
     name, idx = key
-    return name if idx == 0 else f"{name}#{idx}"
+    return f"{name}#{idx}"
 
 
 def _value_loc(v):
@@ -680,14 +814,17 @@ def _value_loc(v):
 
 
 def parse_source(text: str, ctx, filename: str = "<stdin>", line_offset: int = 0,
-                 verify: bool = True) -> Operation:
-    """Parse a whole buffer to its top-level op and verify it.
+                 verify: bool = True, col_offset: int = 0) -> Operation:
+    """Parse a whole buffer to its top-level op and verify it. A --split-input-file
+    chunk gives where it starts in its file (`line_offset` lines, then `col_offset`
+    columns) so that locations are those of the file.
 
     Raises DiagnosticError with a located diagnostic on malformed or invalid input."""
-    p = Parser(text, ctx, filename, line_offset)
-    op = p.parse_top_level()
-    if verify:
-        op.verify()
+    with gc_paused():
+        p = Parser(text, ctx, filename, line_offset, col_offset)
+        op = p.parse_top_level()
+        if verify:
+            op.verify()
     return op
 
 

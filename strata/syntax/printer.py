@@ -4,8 +4,11 @@
 Names are assigned before printing, region by region: all values of a region get their
 names (entry block arguments `%argN`, results `%N` or the op's name hint such as `%c0`
 or `%cst`, made unique with `_N`), then the regions nested in it are named, each starting
-from the counters where its parent region ended. Ops that are IsolatedFromAbove start
-over from zero. Printing the same IR in Strata and in mlir-opt thus gives the same text.
+from the counters where its parent region ended (IsolatedFromAbove ops included: a
+function after a top-level `%0` starts at `%1`). The generic form never reuses a number
+(upstream prints unique SSA ids there), so sibling regions continue each other's counts.
+Block labels carry upstream's `// pred: ^bb0` / `// 2 preds: ...` comments. Printing the
+same IR in Strata and in mlir-opt thus gives the same text.
 """
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ from ..ir import attributes as A
 from ..ir import location as L
 from ..ir.attributes import print_attr_dict_entries
 from ..ir.core import Block, Operation, Region, UnregisteredOp
-from ..ir.traits import IsolatedFromAbove
+from ..ir.gc_pause import gc_paused
+from .aliases import AliasState
 
 __all__ = ["Printer", "PrintOptions", "print_op"]
 
@@ -50,28 +54,36 @@ class Printer:
         self.resources_used: dict = {}
         self._elide = self.options.elide_elements_if_larger
         self.default_dialect = None
+        self.alias_state = AliasState(False)  # replaced by print_top
 
     # ------------------------------------------------------------------ naming
 
     def _name_scope(self, op: Operation) -> None:
-        """Assign SSA and block names for everything nested in `op`."""
+        """Assign SSA and block names for everything nested in `op`.
+
+        Regions are named from a stack, as upstream's SSANameState: a region's values are
+        named, then the regions of its ops are pushed in order, and the last pushed is
+        named next. In the custom form each pushed region starts from the counters (and
+        the used names) its parent region had when it was pushed, so sibling regions
+        reuse the same numbers; IsolatedFromAbove does not reset them. The generic form
+        prints unique SSA ids (upstream's printUniqueSSAIDs): counters never go back, so
+        the stack order decides the numbers.
+        """
         names = self.names
         block_names = self.block_names
         generic = self.options.generic
-        # Work list of (region, counters, used-names scope)
-        stack = []
-        base_used: set = set()
-        for r in reversed(op.regions):
-            stack.append((r, _Counters(), base_used))
+        c = _Counters()
+        # Work list of (region, saved counters, used-names scope of the parent)
+        stack = [(r, _Counters(), set()) for r in op.regions]
         while stack:
-            region, c, used_parent = stack.pop()
+            region, saved, used_parent = stack.pop()
+            if not generic:
+                c = saved
             used = set(used_parent)
             parent = region.parent
             hint_args = None if generic else getattr(parent, "asm_block_arg_names", None)
-            next_block = 0
             for bi, block in enumerate(region.blocks):
-                block_names[block] = f"^bb{next_block}"
-                next_block += 1
+                block_names[block] = f"^bb{bi}"
                 arg_hints = hint_args(region, block) if (hint_args and bi == 0) else None
                 for ai, a in enumerate(block.args):
                     if a in names:
@@ -107,16 +119,13 @@ class Printer:
                                     names[r] = f"{nm}#{i}"
                                 self._group_names[res[0]] = (nm, len(res))
                     op_ = op_.next
-            # Nested regions start from this region's counters.
+            # Nested regions, in order; the stack names the last one first.
             for block in region.blocks:
-                op_ = block.last
+                op_ = block.first
                 while op_ is not None:
-                    if op_.regions:
-                        iso = IsolatedFromAbove in type(op_).traits
-                        for r in reversed(op_.regions):
-                            nc = _Counters() if iso else _Counters(c.value, c.arg, c.conflict)
-                            stack.append((r, nc, set() if iso else used))
-                    op_ = op_.prev
+                    for r in op_.regions:
+                        stack.append((r, _Counters(c.value, c.arg, c.conflict), used))
+                    op_ = op_.next
 
     def _number(self, c):
         nm = f"%{c.value}"
@@ -138,11 +147,37 @@ class Printer:
     # ------------------------------------------------------------------ entry
 
     def print_top(self, op: Operation) -> str:
+        """The text of `op`, as Operation::print of mlir-opt: aliases that cannot be
+        deferred, the op, a newline, deferred (location) aliases and the resources.
+        With --mlir-print-local-scope, or for an op nested in another, only the op
+        (without a final newline). See [Note: aliases like mlir-opt's]."""
         self._group_names = {}
         self._name_scope(op)
-        self.print_operation(op)
-        self.out.append("\n")
-        self._print_resources()
+        opts = self.options
+        top = not opts.local_scope and op.parent is None
+        state = self.alias_state = AliasState(top, opts.elide_elements_if_larger)
+        old = A.set_print_hook(state.text)
+        try:
+            self.print_operation(op)
+            if state.recording and state.assign_names():
+                # Aliases turned up: print again with them (the first text only served
+                # to find them in printing order).
+                state.reset_for_final_pass()
+                head = state.alias_definitions(deferred=False)
+                self.out = [head]
+                self.indent = ""
+                self.default_dialect = None
+                self.print_operation(op)
+            state.recording = False
+            if top:
+                self.out.append("\n")
+                if state.aliases:
+                    self.out.append(state.alias_definitions(deferred=True))
+            self.resources_used = state.resources
+            if top:
+                self._print_resources()
+        finally:
+            A.set_print_hook(old)
         return "".join(self.out)
 
     def _print_resources(self):
@@ -168,18 +203,32 @@ class Printer:
                 out.append(" = ")
         custom = None if (self.options.generic or type(op) is UnregisteredOp) else \
             getattr(op, "print", None)
+        loc = None
+        if self.options.debuginfo:
+            loc = op.loc
+            if hasattr(loc, "resolve"):
+                loc = loc.resolve()
+            st = self.alias_state
+            if st.recording:
+                st.visit(loc, deferrable=True)  # before the op, as upstream
         if custom is not None:
             custom(self)
         else:
             self.print_generic(op)
-        if self.options.debuginfo:
+        if loc is not None:
             out.append(" ")
-            out.append(self.loc_str(op.loc))
+            out.append(self.alias_state.loc_text(loc, allow_alias=True))
 
     def loc_str(self, loc) -> str:
+        """`loc(...)` of a block argument: printed in full, never as an alias."""
         if hasattr(loc, "resolve"):
             loc = loc.resolve()
-        return f"loc({loc})"
+        st = getattr(self, "alias_state", None)
+        if st is None:
+            return f"loc({loc})"
+        if st.recording:
+            st.visit(loc)
+        return st.loc_text(loc, allow_alias=False)
 
     def print_generic(self, op: Operation) -> None:
         out = self.out
@@ -195,28 +244,46 @@ class Printer:
             out.append(", ".join(self.block_names.get(b, "<<UNKNOWN BLOCK>>")
                                  for b in op.successors))
             out.append("]")
+        # Upstream looks for aliases in regions first, then operand and result types,
+        # then properties and attributes by name: record in that order, not as printed.
+        st = self.alias_state
+        recording = st.recording
         props = self.generic_properties(op)
         if props:
+            st.suppress += 1
             out.append(" <{")
             out.append(self.attr_dict_entries(sorted(props.items())))
             out.append("}>")
+            st.suppress -= 1
         if op.regions:
             out.append(" (")
             for i, r in enumerate(op.regions):
                 if i:
                     out.append(", ")
-                self.print_region(r, print_entry_args=True, print_terminators=True)
+                self.print_region(r, print_entry_args=True, print_terminators=True,
+                                  print_empty_block=True)
             out.append(")")
-        if op.attributes:
+        st.suppress += 1
+        if op._attrs:
             out.append(" {")
-            out.append(self.attr_dict_entries(sorted(op.attributes.items())))
+            out.append(self.attr_dict_entries(sorted(op._attrs.items())))
             out.append("}")
         out.append(" : ")
         out.append(self.type_str(A.FunctionType([o.value.type for o in op._operands],
                                                 [r.type for r in op.results])))
+        st.suppress -= 1
+        if recording:
+            for o in op._operands:
+                st.visit(o.value.type)
+            for r in op.results:
+                st.visit(r.type)
+            merged = dict(op._attrs)
+            merged.update(props)
+            for k in sorted(merged):
+                st.visit(merged[k])
 
     def generic_properties(self, op):
-        props = op.properties
+        props = op._props
         stored = getattr(type(op), "_stored_defaults", None)
         if stored:
             props = dict(props)
@@ -242,6 +309,7 @@ class Printer:
         if parent is not None:
             self.default_dialect = getattr(parent, "default_dialect", None)
         blocks = region.blocks
+        preds = _predecessors(region) if len(blocks) > 1 else None
         for i, b in enumerate(blocks):
             needs_label = i > 0 or (print_entry_args and b.args) or \
                 (print_empty_block and b.first is None) or (i == 0 and _has_preds(b))
@@ -254,6 +322,15 @@ class Printer:
                     out.append(", ".join(self._block_arg(a) for a in b.args))
                     out.append(")")
                 out.append(":")
+                # Upstream notes the predecessor edges of every labelled block.
+                ps = preds.get(b, ()) if preds is not None else ()
+                if len(ps) == 1:
+                    out.append("  // pred: " + self.block_name(ps[0]))
+                elif ps:
+                    out.append(f"  // {len(ps)} preds: " +
+                               ", ".join(self.block_name(p) for p in ps))
+                elif i > 0:
+                    out.append("  // no predecessors")
             op = b.first
             last = b.last
             while op is not None:
@@ -297,24 +374,9 @@ class Printer:
         return str(t)
 
     def attr_str(self, a) -> str:
-        if self._elide is not None:
-            from ..ir import dense
-            if isinstance(a, dense.DenseElementsAttr) and a.num_elements > self._elide:
-                return dense.print_elided(a)
-        r = getattr(a, "resource_key", None)
-        if r is not None:
-            self.resources_used[r] = a
-        elif isinstance(a, (A.ArrayAttr, A.DictionaryAttr)):
-            self._collect_resources(a)
-        return str(a)
-
-    def _collect_resources(self, a):
-        for x in (a.value.values() if isinstance(a, A.DictionaryAttr) else a.value):
-            r = getattr(x, "resource_key", None)
-            if r is not None:
-                self.resources_used[r] = x
-            elif isinstance(x, (A.ArrayAttr, A.DictionaryAttr)):
-                self._collect_resources(x)
+        # Aliases, elision, distinct ids and resources are handled by the print hook
+        # that str() goes through while printing (strata/syntax/aliases.py).
+        return A.attr_text(a)
 
     def attr_dict_entries(self, items) -> str:
         parts = []
@@ -354,10 +416,21 @@ def _has_preds(b: Block) -> bool:
     return False
 
 
+def _predecessors(region: Region) -> dict:
+    """Each block's predecessor edges (one per successor slot), in block order."""
+    preds: dict = {}
+    for b in region.blocks:
+        t = b.last
+        if t is not None and t.successors:
+            for s in t.successors:
+                preds.setdefault(s, []).append(b)
+    return preds
+
+
 def _elidable_terminator(op: Operation) -> bool:
+    # Upstream drops the last op of a block whenever it is a terminator, operands or not.
     from ..ir.traits import Terminator
-    return (Terminator in type(op).traits and not op._operands and not op.attributes
-            and not op.results)
+    return Terminator in type(op).traits
 
 
 _OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.-")
@@ -372,4 +445,5 @@ def _sanitize(name: str) -> str:
 
 def print_op(op: Operation, options: PrintOptions | None = None) -> str:
     """The text of `op` and everything nested, as mlir-opt would print it."""
-    return Printer(options).print_top(op)
+    with gc_paused():
+        return Printer(options).print_top(op)

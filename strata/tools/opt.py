@@ -13,7 +13,7 @@ import argparse
 import re
 import sys
 
-from ..ir.diagnostics import (ERROR, Diagnostic, DiagnosticError, SourceManager,
+from ..ir.diagnostics import (ERROR, WARNING, Diagnostic, DiagnosticError, SourceManager,
                               VerifyDiagnostics)
 from ..ir.location import FileLineColLoc, UnknownLoc
 
@@ -30,8 +30,12 @@ def _arg_parser() -> argparse.ArgumentParser:
 
     ap.add_argument("input", nargs="?", default="-", help="input file (default: stdin)")
     ap.add_argument("-o", dest="output", default="-", help="output file (default: stdout)")
-    flag("split-input-file", nargs="?", const=SPLIT_MARKER, default=None,
-         help="split the input on '// -----' and process each chunk on its own")
+    # `--split-input-file[=MARKER]`: the marker is only taken after '=' (as in LLVM's
+    # command lines) so that `--split-input-file x.mlir` keeps x.mlir as the input.
+    flag("split-input-file", action="store_const", const=SPLIT_MARKER, default=None,
+         help="split the input on '// -----' (or =MARKER) and process each chunk alone")
+    flag("output-split-marker", default=SPLIT_MARKER,
+         help="marker written between the outputs of split chunks")
     flag("verify-diagnostics", action="store_true",
          help="check emitted diagnostics against expected-* annotations")
     flag("mlir-print-op-generic", action="store_true", help="print ops in generic form")
@@ -63,26 +67,52 @@ def _read_input(path: str):
                                          "invalid UTF-8 byte in input"))
 
 
-def split_chunks(text: str, marker: str):
-    """Split on lines that hold the marker; yield (chunk_text, line_offset)."""
-    lines = text.split("\n")
-    start = 0
-    pat = re.compile(r"^\s*" + re.escape(marker) + r"\s*$")
-    chunks = []
-    for i, line in enumerate(lines):
-        if pat.match(line):
-            chunks.append(("\n".join(lines[start:i]), start))
-            start = i + 1
-    chunks.append(("\n".join(lines[start:]), start))
-    return chunks
+def split_chunks(text: str, marker: str, warn=None):
+    """Split `text` where `marker` occurs, as mlir-opt does; returns a list of
+    (chunk_text, line_offset, col_offset): where each chunk starts in the file.
+
+    Like upstream, the text is cut at the marker less its last two characters, and a cut
+    only counts when those two follow (and then not `0`); other cuts are near misses,
+    reported through `warn(offset)` and glued back. A marker at the very start or end of
+    the file is a near miss too (upstream's quirks, kept so diagnostics line up)."""
+    check = 2 if len(marker) > 2 else 0
+    head, tail = marker[:len(marker) - check], marker[len(marker) - check:]
+    pieces = text.split(head) if head else [text]
+    starts = []
+    pos = 0
+    for piece in pieces:
+        starts.append(pos)
+        pos += len(piece) + len(head)
+    chunks = []  # (start, end) offsets in text
+    prev = None
+    for piece, start in zip(pieces, starts):
+        if prev is None or prev[0] == prev[1]:
+            prev = (start, start + len(piece))
+            continue
+        if piece.startswith(tail) and len(piece) > check and piece[check:check + 1] != "0":
+            chunks.append(prev)
+            prev = (start + check, start + len(piece))
+        else:
+            if warn is not None:
+                warn(start)
+            prev = (prev[0], start + len(piece))
+    if prev is not None and prev[0] != prev[1]:
+        chunks.append(prev)
+    out = []
+    for a, b in chunks:
+        line_offset = text.count("\n", 0, a)
+        col_offset = a - (text.rfind("\n", 0, a) + 1)
+        out.append((text[a:b], line_offset, col_offset))
+    return out
 
 
-def process_chunk(text, name, line_offset, ctx, options, verifier, sources, err):
+def process_chunk(text, name, line_offset, ctx, options, verifier, sources, err,
+                  col_offset=0):
     """Parse, verify and print one chunk; returns the output text or None on error."""
     from ..syntax.parser import parse_source
     from ..syntax.printer import print_op
     try:
-        op = parse_source(text, ctx, name, line_offset)
+        op = parse_source(text, ctx, name, line_offset, col_offset=col_offset)
         return print_op(op, options)
     except DiagnosticError as e:
         _emit(e.diag, verifier, sources, err)
@@ -99,8 +129,24 @@ def _emit(diag, verifier, sources, err):
         err.write(diag.render(sources) + "\n")
 
 
+def _parse_args(argv):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    marker = None
+    rest = []
+    for a in argv:
+        m = re.fullmatch(r"--?split-input-file=(.*)", a, re.S)
+        if m:
+            marker = m.group(1)
+        else:
+            rest.append(a)
+    args = _arg_parser().parse_args(rest)
+    if marker is not None:
+        args.split_input_file = marker
+    return args
+
+
 def main(argv=None) -> int:
-    args = _arg_parser().parse_args(argv)
+    args = _parse_args(argv)
     err = sys.stderr
     from ..dialects import all_dialects, default_context
     if args.show_dialects:
@@ -118,21 +164,30 @@ def main(argv=None) -> int:
         return 1
     sources = SourceManager()
     sources.add(name, text)
-    chunks = split_chunks(text, args.split_input_file) if args.split_input_file \
-        else [(text, 0)]
+    if args.split_input_file:
+        def near_miss(offset):
+            line = text.count("\n", 0, offset) + 1
+            col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+            d = Diagnostic(WARNING, FileLineColLoc(name, line, col),
+                           "near miss with file split marker")
+            err.write(d.render(sources) + "\n")
+        chunks = split_chunks(text, args.split_input_file, near_miss)
+    else:
+        chunks = [(text, 0, 0)]
     outputs = []
     ok = True
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
-    for chunk, off in chunks:
+    for chunk, off, col in chunks:
         ctx = default_context(args.allow_unregistered_dialect)
         verifier = VerifyDiagnostics(name, chunk, off) if args.verify_diagnostics else None
         try:
-            out = process_chunk(chunk, name, off, ctx, options, verifier, sources, err)
+            out = process_chunk(chunk, name, off, ctx, options, verifier, sources, err, col)
         except Exception as e:  # a bug in Strata: report it as a diagnostic, not a trace
-            d = Diagnostic(ERROR, FileLineColLoc(name, off + 1, 1),
+            d = Diagnostic(ERROR, FileLineColLoc(name, off + 1, col + 1),
                            f"internal error: {type(e).__name__}: {e}")
             err.write(d.render(None) + "\n")
             ok = False
+            outputs.append("")
             continue
         if verifier is not None:
             problems = verifier.errors()
@@ -142,9 +197,10 @@ def main(argv=None) -> int:
                 ok = False
         elif out is None:
             ok = False
-        if out is not None:
-            outputs.append(out)
-    result = OUTPUT_SPLIT.join(outputs)
+        # Like mlir-opt: a newline after each printed module, and a failed chunk still
+        # takes its place between the split markers.
+        outputs.append(out + "\n" if out is not None else "")
+    result = (args.output_split_marker + "\n").join(outputs)
     try:
         if args.output == "-":
             sys.stdout.write(result)

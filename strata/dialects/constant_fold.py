@@ -1,0 +1,265 @@
+"""Helpers for op folders (like MLIR's CommonFolders.h and m_Zero / m_One matchers).
+
+[Note: fold results]
+An op's `fold(self, operands)` gets one entry per operand: the constant Attribute of that
+operand (an IntegerAttr, FloatAttr or DenseElementsAttr) or None when it is not a known
+constant. It returns None (no fold), an Attribute (the result is that constant), or a
+Value (the result is an existing SSA value; the op's own result means "updated in
+place"). Ops with several results return a list of those, one per result.
+
+Integers are handled as Python ints of the element width: `uint(v, w)` is the two's
+complement bit pattern (APInt's view), `sint(v, w)` the signed reading; results are
+rebuilt through IntegerAttr / DenseElementsAttr, which wrap them to the width. Floats
+are folded for the kinds whose values fit a Python float exactly (up to f64); +, -, *,
+/ and sqrt on a double and one rounding to the target give the correctly rounded
+result for every such kind (the double has more than twice their precision), and other
+kinds (f80, f128) are simply not folded.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from ..ir import attributes as A
+from ..ir import dense as D
+
+__all__ = [
+    "elem_type", "width_of", "uint", "sint", "int_splat", "float_splat", "is_zero",
+    "is_one", "is_all_ones", "fold_unary", "fold_binary", "fold_cast", "make_splat",
+    "float_attr", "float_of", "is_nan", "to_float_exact", "round_trip_float",
+]
+
+
+def elem_type(t):
+    return t.element_type if isinstance(t, A.ShapedType) else t
+
+
+def width_of(t) -> int:
+    """Bit width of an integer-like or float-like type's elements (index: 64)."""
+    e = elem_type(t)
+    return 64 if isinstance(e, A.IndexType) else e.width
+
+
+def uint(v: int, w: int) -> int:
+    return v & ((1 << w) - 1)
+
+
+def sint(v: int, w: int) -> int:
+    v &= (1 << w) - 1
+    return v - (1 << w) if w and v >> (w - 1) else v
+
+
+# ------------------------------------------------------------------ matchers
+
+
+def _dense(a):
+    return isinstance(a, D.DenseElementsAttr) and not isinstance(a, D.DenseStringElementsAttr)
+
+
+def int_splat(a):
+    """The integer of an IntegerAttr or of a splat dense integer attribute, else None."""
+    if type(a) is A.IntegerAttr:
+        return a.value
+    if _dense(a) and a.is_splat and isinstance(a.element_type, (A.IntegerType, A.IndexType)):
+        return int(a.splat_value)
+    return None
+
+
+def float_splat(a):
+    """(value, bits, float type) of a FloatAttr or a splat dense float attribute."""
+    if type(a) is A.FloatAttr:
+        return a.value, a.bits, a.type
+    if _dense(a) and a.is_splat and isinstance(a.element_type, A.FloatType):
+        t = a.element_type
+        bits = int.from_bytes(a.raw, "little") & ((1 << t.width) - 1)
+        return float_of(bits, t), bits, t
+    return None
+
+
+def is_zero(a) -> bool:
+    return int_splat(a) == 0
+
+
+def is_one(a) -> bool:
+    v = int_splat(a)
+    if v is None:
+        return False
+    t = elem_type(a.type)
+    return v == 1 or (getattr(t, "width", 0) == 1 and v)
+
+
+def is_all_ones(a) -> bool:
+    v = int_splat(a)
+    return v is not None and uint(v, width_of(a.type)) == (1 << width_of(a.type)) - 1
+
+
+# ------------------------------------------------------------------ floats
+
+
+def float_of(bits: int, t) -> float:
+    """The value of a bit pattern of float type `t` (NaN for every NaN)."""
+    if t.name in ("f64", "f32", "f16"):
+        return A.bits_to_float(bits, t.name)
+    return D._float_value(bits, t.name)
+
+
+def is_nan(x: float) -> bool:
+    return x != x
+
+
+def foldable_float(t) -> bool:
+    """Float kinds whose every value is exactly a Python float."""
+    return isinstance(t, A.FloatType) and t.width <= 64 and t.name != "f80"
+
+
+def float_attr(x: float, t):
+    """The FloatAttr of `x` rounded to nearest-even in `t`, or None if `t` cannot hold
+    it (a NaN or infinity in a kind without one)."""
+    try:
+        return A.FloatAttr(x, t)
+    except (ValueError, D._ElemError):
+        return None
+
+
+def to_float_exact(v, t):
+    """FloatAttr of the exact number `v` (int or Fraction) rounded to nearest-even in `t`
+    (APFloat::convertFromAPInt): no detour through a double."""
+    bits = D._encode_float(t.name, v < 0, Fraction(abs(v)))
+    return A.FloatAttr(0.0, t, bits)
+
+
+def round_trip_float(x: float, neg_zero: bool, t):
+    """FloatAttr of `x` in `t` only if it is exactly representable there (upstream's
+    convertFloatValue: no information lost, no overflow), else None."""
+    if is_nan(x):
+        try:
+            return A.FloatAttr(0.0, t, D._encode_float(t.name, math.copysign(1, x) < 0,
+                                                       "nan"))
+        except D._ElemError:
+            return None
+    kind = D._FMT[t.name][3]
+    if math.isinf(x) and kind != "ieee":
+        return None
+    a = float_attr(x, t)
+    if a is None or a.value != x or (x == 0 and math.copysign(1, a.value) != (
+            -1 if neg_zero else 1)):
+        return None
+    return a
+
+
+# ------------------------------------------------------------------ elementwise folding
+
+
+def _values(a):
+    """Python values of a scalar attribute or of every element of a dense one."""
+    if type(a) is A.IntegerAttr:
+        return [a.value]
+    if type(a) is A.FloatAttr:
+        return [a]
+    if a.is_splat:
+        return [_values_splat(a)] * a.num_elements
+    if isinstance(a.element_type, A.FloatType):
+        t = a.element_type
+        k = (t.width + 7) // 8
+        raw = a.raw
+        return [A.FloatAttr(0.0, t, int.from_bytes(raw[i:i + k], "little"))
+                for i in range(0, len(raw), k)]
+    return [int(v) for v in a.values]
+
+
+def _kind_ok(a, want):
+    if a is None:
+        return False
+    if want == "int":
+        if type(a) is A.IntegerAttr:
+            return True
+        return _dense(a) and isinstance(a.element_type, (A.IntegerType, A.IndexType))
+    if type(a) is A.FloatAttr:
+        return True
+    return _dense(a) and isinstance(a.element_type, A.FloatType)
+
+
+def _build(result_type, vals, splat):
+    """An attribute of `result_type` from per-element results (ints or FloatAttrs)."""
+    if not isinstance(result_type, A.ShapedType):
+        v = vals[0]
+        return v if isinstance(v, A.FloatAttr) else A.IntegerAttr(v, result_type)
+    et = result_type.element_type
+    if isinstance(et, A.FloatType):
+        k = (et.width + 7) // 8
+        raw = b"".join(v.bits.to_bytes(k, "little") for v in vals)
+        return D.DenseElementsAttr.from_raw(result_type, raw)
+    w = width_of(et)
+    if w == 1:
+        data = [bool(v & 1) for v in vals]
+    elif et.signedness == A.IntegerType.UNSIGNED if isinstance(et, A.IntegerType) else False:
+        data = [uint(v, w) for v in vals]
+    else:
+        data = [sint(v, w) for v in vals]
+    return D.DenseElementsAttr(result_type, data[0] if splat else data)
+
+
+def fold_unary(operands, result_type, fn, kind="int"):
+    """constFoldUnaryOp: `fn(x)` per element (ints as unsigned bit patterns, floats as
+    FloatAttr); `fn` returns an int, a FloatAttr or None (then nothing folds)."""
+    a = operands[0]
+    if not _kind_ok(a, kind):
+        return None
+    return _fold_elems([a], result_type, fn, kind)
+
+
+def fold_binary(operands, result_type, fn, kind="int"):
+    """constFoldBinaryOp: both operands constant of one type, `fn(x, y)` per element."""
+    a, b = operands[0], operands[1]
+    if not (_kind_ok(a, kind) and _kind_ok(b, kind)) or a.type is not b.type:
+        return None
+    return _fold_elems([a, b], result_type, fn, kind)
+
+
+def fold_cast(operand, result_type, fn, kind="int"):
+    """constFoldCastOp: `fn` maps one element of the operand kind to a result element."""
+    if not _kind_ok(operand, kind):
+        return None
+    return _fold_elems([operand], result_type, fn, kind)
+
+
+def _fold_elems(attrs, result_type, fn, kind):
+    if isinstance(result_type, A.ShapedType) and not (
+            result_type.has_rank and result_type.has_static_shape):
+        return None
+    shaped = [isinstance(a, D.DenseElementsAttr) for a in attrs]
+    if any(shaped) != all(shaped) or any(shaped) != isinstance(result_type, A.ShapedType):
+        return None
+    splat = all(a.is_splat for a in attrs) if shaped[0] else True
+    if shaped[0] and splat:
+        cols = [[_values_splat(a)] for a in attrs]
+    else:
+        cols = [_values(a) for a in attrs]
+    out = []
+    for xs in zip(*cols):
+        if kind == "int":
+            w = width_of(attrs[0].type)
+            xs = [uint(x, w) for x in xs]
+        r = fn(*xs)
+        if r is None:
+            return None
+        out.append(r)
+    return _build(result_type, out, splat)
+
+
+def _values_splat(a):
+    if isinstance(a.element_type, A.FloatType):
+        t = a.element_type
+        return A.FloatAttr(0.0, t, int.from_bytes(a.raw, "little") & ((1 << t.width) - 1))
+    return int(a.splat_value)
+
+
+def make_splat(value_attr, result_type):
+    """A scalar attribute as a constant of `result_type` (a splat when shaped), or None
+    for a shaped type without a static shape."""
+    if not isinstance(result_type, A.ShapedType):
+        return value_attr
+    if not (result_type.has_rank and result_type.has_static_shape):
+        return None
+    return _build(result_type, [value_attr if isinstance(value_attr, A.FloatAttr)
+                                else value_attr.value], True)

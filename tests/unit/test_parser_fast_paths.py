@@ -1,0 +1,63 @@
+"""The parser's regex fast paths (uniform binary ops, generic-op heads, memoized
+property dictionaries and function types) must build exactly the IR the general path
+builds: every lit input and the benchmark modules are parsed both ways and compared."""
+import pathlib
+import sys
+
+import pytest
+
+from strata.dialects import default_context
+from strata.ir.diagnostics import DiagnosticError
+from strata.syntax.parser import Parser
+from strata.syntax.printer import PrintOptions, print_op
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+def _chunks():
+    for path in sorted((ROOT / "tests" / "lit").rglob("*.mlir")):
+        text = path.read_text()
+        for i, chunk in enumerate(text.split("// -----")):
+            yield pytest.param(chunk, "allow-unregistered" in text,
+                               id=f"{path.relative_to(ROOT / 'tests' / 'lit')}#{i}")
+
+
+def _parse_both(text, allow_unregistered=False):
+    results = []
+    for fast in (True, False):
+        p = Parser(text, default_context(allow_unregistered), "x.mlir")
+        p.fast_paths = fast
+        try:
+            m = p.parse_top_level()
+            m.verify()
+            results.append(("ok", print_op(m, PrintOptions(generic=True, debuginfo=True))))
+        except DiagnosticError as e:
+            results.append(("error", str(e.diag)))
+    return results
+
+
+@pytest.mark.parametrize("text,allow", list(_chunks()))
+def test_lit_inputs_parse_the_same_with_and_without_fast_paths(text, allow):
+    fast, slow = _parse_both(text, allow)
+    assert fast == slow
+
+
+@pytest.mark.parametrize("generic", [False, True])
+def test_benchmark_module_parses_the_same(generic):
+    from syntax import make_module
+    fast, slow = _parse_both(make_module(300, generic))
+    assert fast[0] == "ok" and fast == slow
+
+
+@pytest.mark.parametrize("text", [
+    "func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %b : i32\n  return %0 : i32\n}",
+    "func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i64\n  return %0 : i32\n}",
+    "func.func @f(%a: i32) -> i32 {\n  %a = arith.addi %a, %a : i32\n  return %a : i32\n}",
+    "func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %1, %a : i32\n  %1 = arith.addi %a, %a : i32\n  return %0 : i32\n}",
+    'func.func @f(%a: i32) -> i32 {\n  %0 = "arith.addi"(%a, %a) <{overflowFlags = #arith.overflow<nsw>}> : (i32, i32) -> i32\n  %1 = "arith.addi"(%0, %0) <{overflowFlags = #arith.overflow<nsw>}> : (i32, i32) -> i32\n  return %1 : i32\n}',
+    'func.func @f(%a: i32) -> i32 {\n  %0 = "arith.addi"(%a, %a) : (i32, i32) -> (i32, i32)\n  return %0 : i32\n}',
+])
+def test_edge_cases_agree(text):
+    fast, slow = _parse_both(text)
+    assert fast == slow
