@@ -32,10 +32,11 @@ FASTMATH = EnumAttrKind("arith", "fastmath",
                         ["reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"],
                         bit=True, none="none",
                         groups={"fast": ["reassoc", "nnan", "ninf", "nsz", "arcp", "contract",
-                                         "afn"]})
+                                         "afn"]},
+                        cpp_name="::mlir::arith::FastMathFlags")
 # Upstream prints overflow flags with ", " but fastmath flags with ",".
 OVERFLOW = EnumAttrKind("arith", "overflow", ["nsw", "nuw"], bit=True, none="none",
-                        separator=", ")
+                        separator=", ", cpp_name="::mlir::arith::IntegerOverflowFlags")
 ATTR_KINDS = {k.mnemonic: k for k in (FASTMATH, OVERFLOW)}
 
 # Integer enums (I64EnumAttr / I32EnumAttr upstream): stored as integer attributes, printed
@@ -188,8 +189,11 @@ def _cond_ok(op):
     c, r = op.operand(0).type, op.results[0].type
     if c is A.i1:
         return True
-    return (isinstance(c, A.ShapedType) and isinstance(r, A.ShapedType) and c.has_rank
-            and r.has_rank and c.shape == r.shape)
+    if not (isinstance(c, A.ShapedType) and isinstance(r, A.ShapedType)):
+        return False
+    if not (c.has_rank and r.has_rank):
+        return not (c.has_rank or r.has_rank)  # two unranked tensors pass upstream
+    return c.shape == r.shape
 
 
 BooleanConditionOrMatchingShape = _PredTrait(
@@ -485,11 +489,12 @@ class _FloatUnary(ArithOp):
 
 
 class _Cast(ArithOp):
-    """Casts: one operand `in`, one result `out`, same shape (Arith_CastOp)."""
+    """Casts: one operand `in` (`in_` here: `in` is a Python keyword), one result `out`,
+    same shape (Arith_CastOp)."""
 
     traits = (T.Pure, SameInputOutputTensorDims, T.SameOperandsAndResultShape,
               CastOpInterface, T.ElementwiseMappable)
-    assembly = "$in attr-dict `:` type($in) `to` type($out)"
+    assembly = "$in_ attr-dict `:` type($in_) `to` type($out)"
 
     @classmethod
     def are_cast_compatible(cls, ins, outs):
@@ -498,18 +503,6 @@ class _Cast(ArithOp):
     @property
     def out_elem(self):
         return CF.elem_type(self.out.type)
-
-
-class _IntCast(_Cast):
-    in_ = None  # (declared per op below)
-    in_ = Operand(FixedIntLike)
-    out = Result(FixedIntLike)
-
-
-# Operand named `in` as upstream (a Python keyword, so declared through setattr).
-def _rename_in(cls):
-    d = cls.__dict__.get("in_")
-    return cls
 
 
 # ---------------------------------------------------------------------------- constant
@@ -1028,13 +1021,6 @@ class MinUIOp(_IntBinary):
 # ---------------------------------------------------------------------------- float ops
 
 
-def _bits_fn(t_fn):
-    """Unary float folder working on the bit pattern: `t_fn(attr)` -> FloatAttr."""
-    def fn(a):
-        return t_fn(a) if CF.foldable_float(a.type) or a.type.name != "f80" else None
-    return fn
-
-
 def _negate(a):
     t = a.type
     return A.FloatAttr(0.0, t, D._negate(t.name, a.bits))
@@ -1192,7 +1178,7 @@ class ExtUIOp(_Cast):
     in_ = Operand(FixedIntLike)
     nonNeg = _unit_prop()
     out = Result(FixedIntLike)
-    assembly = "$in (`nneg` $nonNeg^)? attr-dict `:` type($in) `to` type($out)"
+    assembly = "$in_ (`nneg` $nonNeg^)? attr-dict `:` type($in_) `to` type($out)"
     are_cast_compatible = _int_cast_ok(_wider)
 
     def fold(self, operands):
@@ -1239,7 +1225,7 @@ class ExtFOp(_Cast):
     in_ = Operand(FloatLike)
     fastmath = _fastmath_prop(default=False)
     out = Result(FloatLike)
-    assembly = "$in (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)"
+    assembly = "$in_ (`fastmath` `` $fastmath^)? attr-dict `:` type($in_) `to` type($out)"
     are_cast_compatible = _float_cast_ok(_wider)
 
     def fold(self, operands):
@@ -1261,7 +1247,7 @@ class ScalingExtFOp(_ScalingCast):
     """`%r = arith.scaling_extf %a, %s : f4E2M1FN, f8E8M0FNU to f32`"""
     name = "arith.scaling_extf"
     fastmath = _fastmath_prop(default=False)
-    assembly = ("$in `,` $scale (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `,` "
+    assembly = ("$in_ `,` $scale (`fastmath` `` $fastmath^)? attr-dict `:` type($in_) `,` "
                 "type($scale) `to` type($out)")
 
     @classmethod
@@ -1275,7 +1261,7 @@ class TruncIOp(_Cast):
     in_ = Operand(FixedIntLike)
     overflowFlags = _overflow_prop()
     out = Result(FixedIntLike)
-    assembly = ("$in (`overflow` `` $overflowFlags^)? attr-dict `:` type($in) `to` "
+    assembly = ("$in_ (`overflow` `` $overflowFlags^)? attr-dict `:` type($in_) `to` "
                 "type($out)")
     _stored_defaults = (("overflowFlags", OVERFLOW("none")),)
     are_cast_compatible = _int_cast_ok(_narrower)
@@ -1314,8 +1300,8 @@ class TruncFOp(_Cast):
     roundingmode = _rounding_prop()
     fastmath = _fastmath_prop(default=False)
     out = Result(FloatLike)
-    assembly = ("$in ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict `:` "
-                "type($in) `to` type($out)")
+    assembly = ("$in_ ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict `:` "
+                "type($in_) `to` type($out)")
     are_cast_compatible = _float_cast_ok(_narrower)
 
     def fold(self, operands):
@@ -1339,8 +1325,8 @@ class ConvertFOp(_Cast):
     roundingmode = _rounding_prop()
     fastmath = _fastmath_prop(default=False)
     out = Result(FloatLike)
-    assembly = ("$in ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict `:` "
-                "type($in) `to` type($out)")
+    assembly = ("$in_ ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict `:` "
+                "type($in_) `to` type($out)")
 
     @classmethod
     def are_cast_compatible(cls, ins, outs):
@@ -1358,8 +1344,8 @@ class ScalingTruncFOp(_ScalingCast):
     name = "arith.scaling_truncf"
     roundingmode = _rounding_prop()
     fastmath = _fastmath_prop(default=False)
-    assembly = ("$in `,` $scale ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict "
-                "`:` type($in) `,` type($scale) `to` type($out)")
+    assembly = ("$in_ `,` $scale ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict "
+                "`:` type($in_) `,` type($scale) `to` type($out)")
 
     @classmethod
     def are_cast_compatible(cls, ins, outs):
@@ -1394,7 +1380,7 @@ class UIToFPOp(_Cast):
     in_ = Operand(FixedIntLike)
     nonNeg = _unit_prop()
     out = Result(FloatLike)
-    assembly = "$in (`nneg` $nonNeg^)? attr-dict `:` type($in) `to` type($out)"
+    assembly = "$in_ (`nneg` $nonNeg^)? attr-dict `:` type($in_) `to` type($out)"
     are_cast_compatible = classmethod(_int_to_float_ok)
 
     def fold(self, operands):
@@ -1489,7 +1475,7 @@ class IndexCastUIOp(_Cast):
     in_ = Operand(IndexCastType)
     nonNeg = _unit_prop()
     out = Result(IndexCastType)
-    assembly = "$in (`nneg` $nonNeg^)? attr-dict `:` type($in) `to` type($out)"
+    assembly = "$in_ (`nneg` $nonNeg^)? attr-dict `:` type($in_) `to` type($out)"
     are_cast_compatible = classmethod(_index_cast_ok)
 
     def fold(self, operands):

@@ -15,6 +15,7 @@ class ModuleOp(Op):
     name = "builtin.module"
     traits = (T.IsolatedFromAbove, T.NoTerminator, T.SymbolTable, T.SingleBlock,
               T.NoRegionArguments, T.GraphRegion, T.AffineScope)
+    default_dialect = "builtin"
     sym_name = OptProp(C.StrAttr)
     sym_visibility = OptProp(C.StrAttr)
     body = RegionDef(single_block=True)

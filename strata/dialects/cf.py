@@ -136,7 +136,7 @@ class SwitchOp(BranchOpMixin, Op):
 
     name = "cf.switch"
     traits = (T.AttrSizedOperandSegments, T.Pure, T.Terminator)
-    flag = Operand(C.AnyInteger)
+    flag = Operand(C.SignlessInteger)
     defaultOperands = VarOperand()
     caseOperands = VarOperand()
     case_values = OptProp(_INT_ELEMENTS)

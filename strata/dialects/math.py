@@ -1,6 +1,494 @@
-"""The math dialect (being written)."""
+"""The math dialect: elementwise mathematical functions on floats and integers.
+
+Every op of upstream MLIR's math dialect (the float ones take arith's fast-math flags),
+with upstream's constant folders.
+
+[Note: libm folding]
+Upstream folds transcendental functions of f32 and f64 constants by calling the C
+library (`sinf` for f32, `sin` for f64), so its results, NaN signs included, are the
+host libm's. The folders here call the same functions through ctypes, and fall back to
+Python's `math` module (double precision, rounded once) where no C library is found.
+Like upstream, only f32 and f64 are folded, and a few functions refuse operands outside
+their domain (`log` of a negative number, `sqrt` of -0.0...).
+"""
 from __future__ import annotations
 
-from ..ir.context import Dialect
+import ctypes
+import ctypes.util
+import math
 
-MATH = Dialect("math", [])
+from ..ir import attributes as A
+from ..ir import constraints as C
+from ..ir import dense as D
+from ..ir import traits as T
+from ..ir.context import Dialect
+from ..ir.ods import Op, Operand, Result
+from ..syntax.asm_format import install_format
+from . import constant_fold as CF
+from .arith import (FASTMATH, BoolLike, FloatLike, ResultIsI1OfOperandShape, _fastmath_prop,
+                    _neg_zero, i1_like, materialize_constant)
+
+# Math's integer ops keep the classic summary (arith's says "non-zero-bitwidth").
+IntLike = C.SignlessIntegerLike
+
+# ---------------------------------------------------------------------------- libm
+
+
+def _load_libm():
+    name = ctypes.util.find_library("m")
+    try:
+        return ctypes.CDLL(name) if name else None
+    except OSError:
+        return None
+
+
+_LIBM = _load_libm()
+_LIBM_FNS: dict = {}
+
+
+def _libm(name: str, width: int, arity: int):
+    """The C function `name` (suffixed `f` for f32) as a Python callable, or None."""
+    key = (name, width)
+    if key not in _LIBM_FNS:
+        fn = None
+        if _LIBM is not None:
+            try:
+                fn = getattr(_LIBM, name + ("f" if width == 32 else ""))
+                ct = ctypes.c_float if width == 32 else ctypes.c_double
+                fn.restype = ct
+                fn.argtypes = [ct] * arity
+            except AttributeError:
+                fn = None
+        _LIBM_FNS[key] = fn
+    return _LIBM_FNS[key]
+
+
+_PY = {"cbrt": lambda x: math.copysign(abs(x) ** (1 / 3), x), "exp2": lambda x: 2.0 ** x,
+       "pow": math.pow}
+
+
+def _call(name, t, *xs):
+    """name(*xs) in the precision of float type t (f32 or f64); None if unavailable."""
+    fn = _libm(name, t.width, len(xs))
+    if fn is not None:
+        return fn(*xs)
+    py = _PY.get(name) or getattr(math, name, None)
+    try:
+        return py(*xs)
+    except (ValueError, OverflowError):
+        return None
+
+
+def _f32_or_f64(t):
+    return type(t) is A.FloatType and t.name in ("f32", "f64")
+
+
+def _libm_unary(name, skip=None):
+    """Folder body calling libm's `name` on f32/f64 constants; `skip(value)` refuses."""
+    def fn(a):
+        t = a.type
+        if not _f32_or_f64(t) or (skip is not None and skip(a.value)):
+            return None
+        r = _call(name, t, a.value)
+        return None if r is None else CF.float_attr(r, t)
+    return fn
+
+
+def _negative(x):
+    """APFloat::isNegative: the sign bit (so -0.0 and -NaN count)."""
+    return math.copysign(1.0, x) < 0
+
+
+# ---------------------------------------------------------------------------- bases
+
+
+class MathOp(Op):
+    traits = (T.Pure, T.ElementwiseMappable)
+    _stored_defaults = ()
+
+    def fold(self, operands):
+        return None
+
+
+class _FloatUnary(MathOp):
+    traits = (T.Pure, T.SameOperandsAndResultType, T.ElementwiseMappable)
+    operand = Operand(FloatLike)
+    fastmath = _fastmath_prop()
+    result = Result(FloatLike)
+    assembly = "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
+    _stored_defaults = (("fastmath", FASTMATH("none")),)
+    # Per-element constant folder (FloatAttr -> FloatAttr or None), or None.
+    fold_fn = None
+
+    def fold(self, operands):
+        fn = type(self).fold_fn
+        if fn is None:
+            return None
+        return CF.fold_unary(operands, self.result.type, fn, "float")
+
+
+class _FloatBinary(MathOp):
+    traits = (T.Pure, T.SameOperandsAndResultType, T.ElementwiseMappable)
+    lhs = Operand(FloatLike)
+    rhs = Operand(FloatLike)
+    fastmath = _fastmath_prop()
+    result = Result(FloatLike)
+    assembly = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
+    _stored_defaults = (("fastmath", FASTMATH("none")),)
+    fold_fn = None
+
+    def fold(self, operands):
+        fn = type(self).fold_fn
+        if fn is None:
+            return None
+        return CF.fold_binary(operands, self.result.type, fn, "float")
+
+
+class _FloatTernary(MathOp):
+    traits = (T.Pure, T.SameOperandsAndResultType, T.ElementwiseMappable)
+    fastmath = _fastmath_prop()
+    result = Result(FloatLike)
+    _stored_defaults = (("fastmath", FASTMATH("none")),)
+
+
+class _IntUnary(MathOp):
+    traits = (T.Pure, T.SameOperandsAndResultType, T.ElementwiseMappable)
+    operand = Operand(IntLike)
+    result = Result(IntLike)
+    assembly = "$operand attr-dict `:` type($result)"
+    # Per-element folder on the unsigned bit pattern and the width.
+    fold_fn = None
+
+    def fold(self, operands):
+        w = CF.width_of(self.result.type)
+        fn = type(self).fold_fn
+        return CF.fold_unary(operands, self.result.type, lambda a: fn(a, w))
+
+
+class _Classification(MathOp):
+    """isfinite/isinf/isnan/isnormal: an i1-like result of the operand's shape."""
+
+    traits = (T.Pure, ResultIsI1OfOperandShape, T.ElementwiseMappable)
+    operand = Operand(FloatLike)
+    fastmath = _fastmath_prop()
+    result = Result(BoolLike)
+    assembly = "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($operand)"
+    _stored_defaults = (("fastmath", FASTMATH("none")),)
+    test = None
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        return [i1_like(operands[0].type)]
+
+    def fold(self, operands):
+        # Scalars and splats only, as upstream.
+        s = CF.float_splat(operands[0])
+        if s is None or not CF.foldable_float(s[2]):
+            return None
+        return CF.make_splat(A.BoolAttr(type(self).test(s[0], s[2])), self.result.type)
+
+
+def _fold(fn):
+    return staticmethod(fn)
+
+
+# ---------------------------------------------------------------------------- float ops
+
+
+def _unary_op(name, doc, fold_fn=None):
+    """A float unary op class `math.<name>` (docstring: a one-line IR example)."""
+    return type(_class_name(name), (_FloatUnary,), {
+        "__doc__": doc, "name": f"math.{name}", "__module__": __name__,
+        "fold_fn": None if fold_fn is None else staticmethod(fold_fn)})
+
+
+def _class_name(name):
+    return "".join(p.capitalize() for p in name.split("_")) + "Op"
+
+
+def _round_integral(rounding):
+    """roundToIntegral in a rounding direction, on any foldable float kind."""
+    def fn(a):
+        x = a.value
+        if not CF.foldable_float(a.type):
+            return None
+        if CF.is_nan(x) or math.isinf(x) or x == 0:
+            return a
+        r = float(rounding(x))
+        return CF.float_attr(math.copysign(r, x) if r == 0 else r, a.type)
+    return fn
+
+
+def _round_half_away(x):
+    t = math.trunc(x)
+    return t + (1 if x > 0 else -1) if abs(x - t) >= 0.5 else t
+
+
+def _absf(a):
+    if not CF.foldable_float(a.type):
+        return None
+    neg = _negative(a.value) if not CF.is_nan(a.value) else bool(a.bits >> (a.type.width - 1))
+    return A.FloatAttr(0.0, a.type, D._negate(a.type.name, a.bits)) if neg else a
+
+
+AbsFOp = _unary_op("absf", "`%r = math.absf %a : f32`", _absf)
+AcosOp = _unary_op("acos", "`%r = math.acos %a : f32`", _libm_unary("acos"))
+AcoshOp = _unary_op("acosh", "`%r = math.acosh %a : f32`", _libm_unary("acosh"))
+AsinOp = _unary_op("asin", "`%r = math.asin %a : f32`", _libm_unary("asin"))
+AsinhOp = _unary_op("asinh", "`%r = math.asinh %a : f32`", _libm_unary("asinh"))
+AtanOp = _unary_op("atan", "`%r = math.atan %a : f32`", _libm_unary("atan"))
+AtanhOp = _unary_op("atanh", "`%r = math.atanh %a : f32`", _libm_unary("atanh"))
+CbrtOp = _unary_op("cbrt", "`%r = math.cbrt %a : f32`", _libm_unary("cbrt"))
+CeilOp = _unary_op("ceil", "`%r = math.ceil %a : f32`", _round_integral(math.ceil))
+CosOp = _unary_op("cos", "`%r = math.cos %a : f32`", _libm_unary("cos"))
+CoshOp = _unary_op("cosh", "`%r = math.cosh %a : f32`", _libm_unary("cosh"))
+ErfOp = _unary_op("erf", "`%r = math.erf %a : f32`", _libm_unary("erf"))
+ErfcOp = _unary_op("erfc", "`%r = math.erfc %a : f32`", _libm_unary("erfc"))
+ExpOp = _unary_op("exp", "`%r = math.exp %a : f32`", _libm_unary("exp"))
+Exp2Op = _unary_op("exp2", "`%r = math.exp2 %a : f32`", _libm_unary("exp2"))
+ExpM1Op = _unary_op("expm1", "`%r = math.expm1 %a : f32`", _libm_unary("expm1"))
+FloorOp = _unary_op("floor", "`%r = math.floor %a : f32`", _round_integral(math.floor))
+LogOp = _unary_op("log", "`%r = math.log %a : f32`", _libm_unary("log", _negative))
+Log10Op = _unary_op("log10", "`%r = math.log10 %a : f32`", _libm_unary("log10", _negative))
+Log1pOp = _unary_op("log1p", "`%r = math.log1p %a : f32`",
+                    _libm_unary("log1p", lambda x: _negative(x + 1.0)))
+Log2Op = _unary_op("log2", "`%r = math.log2 %a : f32`", _libm_unary("log2", _negative))
+RoundOp = _unary_op("round", "`%r = math.round %a : f32` (halfway cases away from zero)",
+                    _round_integral(_round_half_away))
+RoundEvenOp = _unary_op("roundeven", "`%r = math.roundeven %a : f32` (halfway cases to even)",
+                        _round_integral(round))
+SinOp = _unary_op("sin", "`%r = math.sin %a : f32`", _libm_unary("sin"))
+SinhOp = _unary_op("sinh", "`%r = math.sinh %a : f32`", _libm_unary("sinh"))
+SqrtOp = _unary_op("sqrt", "`%r = math.sqrt %a : f32`", _libm_unary("sqrt", _negative))
+TanOp = _unary_op("tan", "`%r = math.tan %a : f32`", _libm_unary("tan"))
+TanhOp = _unary_op("tanh", "`%r = math.tanh %a : f32`", _libm_unary("tanh"))
+TruncOp = _unary_op("trunc", "`%r = math.trunc %a : f32`", _round_integral(math.trunc))
+
+
+def _rsqrt(a):
+    t = a.type
+    if not _f32_or_f64(t) or _negative(a.value):
+        return None
+    s = _call("sqrt", t, a.value)
+    if s is None:
+        return None
+    return CF.float_attr(math.inf if s == 0 else 1.0 / s, t)
+
+
+RsqrtOp = _unary_op("rsqrt", "`%r = math.rsqrt %a : f32` (1 / sqrt(%a))", _rsqrt)
+
+
+def _libm_binary(name, special=None):
+    def fn(a, b):
+        t = a.type
+        if not _f32_or_f64(t):
+            return None
+        if special is not None:
+            r = special(a, b)
+            if r is not None:
+                return r
+        r = _call(name, t, a.value, b.value)
+        return None if r is None else CF.float_attr(r, t)
+    return fn
+
+
+def _atan2_zeros(a, b):
+    return CF.float_attr(math.nan, a.type) if a.value == 0 and b.value == 0 else None
+
+
+def _copysign(a, b):
+    if not CF.foldable_float(a.type):
+        return None
+    sign_a = bool(a.bits >> (a.type.width - 1))
+    sign_b = bool(b.bits >> (b.type.width - 1))
+    return a if sign_a == sign_b else A.FloatAttr(0.0, a.type, D._negate(a.type.name, a.bits))
+
+
+class Atan2Op(_FloatBinary):
+    """`%r = math.atan2 %y, %x : f32`"""
+    name = "math.atan2"
+    fold_fn = staticmethod(_libm_binary("atan2", _atan2_zeros))
+
+
+class CopySignOp(_FloatBinary):
+    """`%r = math.copysign %a, %b : f32` (magnitude of %a, sign of %b)"""
+    name = "math.copysign"
+    fold_fn = staticmethod(_copysign)
+
+
+class PowFOp(_FloatBinary):
+    """`%r = math.powf %a, %b : f32`"""
+    name = "math.powf"
+    fold_fn = staticmethod(_libm_binary("pow"))
+
+
+class FmaOp(_FloatTernary):
+    """`%d = math.fma %a, %b, %c : f32` (a * b + c, rounded once)"""
+    name = "math.fma"
+    a = Operand(FloatLike)
+    b = Operand(FloatLike)
+    c = Operand(FloatLike)
+    assembly = "$a `,` $b `,` $c (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
+
+
+class ClampFOp(_FloatTernary):
+    """`%r = math.clampf %x to [%lo, %hi] : f32`"""
+    name = "math.clampf"
+    value = Operand(FloatLike)
+    min = Operand(FloatLike)
+    max = Operand(FloatLike)
+    assembly = ("$value `to` ` ` `[` $min `,` $max `]` (`fastmath` `` $fastmath^)? attr-dict "
+                "`:` type($result)")
+
+
+class SincosOp(MathOp):
+    """`%sin, %cos = math.sincos %a : f32`"""
+    name = "math.sincos"
+    traits = (T.Pure, T.SameOperandsAndResultType, T.ElementwiseMappable)
+    operand = Operand(FloatLike)
+    fastmath = _fastmath_prop()
+    sin = Result(FloatLike)
+    cos = Result(FloatLike)
+    assembly = "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($operand)"
+    _stored_defaults = (("fastmath", FASTMATH("none")),)
+
+    def asm_result_names(self):
+        return ["sin", "cos"]
+
+
+class FPowIOp(MathOp):
+    """`%r = math.fpowi %base, %power : f32, i32`"""
+    name = "math.fpowi"
+    traits = (T.Pure, T.AllTypesMatch("lhs", "result"), T.SameOperandsAndResultShape,
+              T.ElementwiseMappable)
+    lhs = Operand(FloatLike)
+    rhs = Operand(IntLike)
+    fastmath = _fastmath_prop()
+    result = Result(FloatLike)
+    assembly = ("$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs) `,` "
+                "type($rhs)")
+    _stored_defaults = (("fastmath", FASTMATH("none")),)
+
+    def fold(self, operands):
+        # Scalars and splats: pow(base, (double)power) in the base's precision.
+        base, power = CF.float_splat(operands[0]), CF.int_splat(operands[1])
+        if base is None or power is None or not _f32_or_f64(base[2]):
+            return None
+        t = base[2]
+        p = CF.sint(power, CF.width_of(self.rhs.type))
+        r = _call("pow", t, base[0], float(p))
+        a = None if r is None else CF.float_attr(r, t)
+        return None if a is None else CF.make_splat(a, self.result.type)
+
+
+# ---------------------------------------------------------------------------- integer ops
+
+
+def _ctlz(a, w):
+    return w - a.bit_length()
+
+
+def _cttz(a, w):
+    return w if a == 0 else (a & -a).bit_length() - 1
+
+
+class AbsIOp(_IntUnary):
+    """`%r = math.absi %a : i32`"""
+    name = "math.absi"
+    fold_fn = staticmethod(lambda a, w: abs(CF.sint(a, w)))
+
+
+class CountLeadingZerosOp(_IntUnary):
+    """`%r = math.ctlz %a : i32`"""
+    name = "math.ctlz"
+    fold_fn = staticmethod(_ctlz)
+
+
+class CountTrailingZerosOp(_IntUnary):
+    """`%r = math.cttz %a : i32`"""
+    name = "math.cttz"
+    fold_fn = staticmethod(_cttz)
+
+
+class CtPopOp(_IntUnary):
+    """`%r = math.ctpop %a : i32`"""
+    name = "math.ctpop"
+    fold_fn = staticmethod(lambda a, w: bin(a).count("1"))
+
+
+def _ipowi(base, power, w):
+    """Signed base ** signed power in w bits; 0 to a negative power is not folded."""
+    b, p = CF.sint(base, w), CF.sint(power, w)
+    if p == 0:
+        return 1
+    if p < 0:
+        if b == 0:
+            return None
+        if b == 1:
+            return 1
+        if b != -1:
+            return 0
+        return -1 if p & 1 else 1
+    return pow(b, p, 1 << w)
+
+
+class IPowIOp(MathOp):
+    """`%r = math.ipowi %base, %power : i32`"""
+    name = "math.ipowi"
+    traits = (T.Pure, T.SameOperandsAndResultType, T.ElementwiseMappable)
+    lhs = Operand(IntLike)
+    rhs = Operand(IntLike)
+    result = Result(IntLike)
+    assembly = "$lhs `,` $rhs attr-dict `:` type($result)"
+
+    def fold(self, operands):
+        w = CF.width_of(self.result.type)
+        return CF.fold_binary(operands, self.result.type, lambda a, b: _ipowi(a, b, w))
+
+
+# ---------------------------------------------------------------------------- classification
+
+
+def _is_normal(x, t):
+    if CF.is_nan(x) or math.isinf(x) or x == 0:
+        return False
+    bias, kind = D._FMT[t.name][2], D._FMT[t.name][3]
+    return kind == "e8m0" or abs(x) >= 2.0 ** (1 - bias)
+
+
+class IsFiniteOp(_Classification):
+    """`%r = math.isfinite %a : f32`"""
+    name = "math.isfinite"
+    test = staticmethod(lambda x, t: not (CF.is_nan(x) or math.isinf(x)))
+
+
+class IsInfOp(_Classification):
+    """`%r = math.isinf %a : f32`"""
+    name = "math.isinf"
+    test = staticmethod(lambda x, t: math.isinf(x))
+
+
+class IsNaNOp(_Classification):
+    """`%r = math.isnan %a : f32`"""
+    name = "math.isnan"
+    test = staticmethod(lambda x, t: CF.is_nan(x))
+
+
+class IsNormalOp(_Classification):
+    """`%r = math.isnormal %a : f32`"""
+    name = "math.isnormal"
+    test = staticmethod(_is_normal)
+
+
+# ---------------------------------------------------------------------------- registry
+
+OPS = [AbsFOp, AbsIOp, AcosOp, AcoshOp, AsinOp, AsinhOp, AtanOp, Atan2Op, AtanhOp, CbrtOp,
+       CeilOp, ClampFOp, CopySignOp, CosOp, CoshOp, CountLeadingZerosOp, CountTrailingZerosOp,
+       CtPopOp, ErfOp, ErfcOp, ExpOp, Exp2Op, ExpM1Op, FloorOp, FmaOp, FPowIOp, IPowIOp,
+       IsFiniteOp, IsInfOp, IsNaNOp, IsNormalOp, LogOp, Log10Op, Log1pOp, Log2Op, PowFOp,
+       RoundOp, RoundEvenOp, RsqrtOp, SinOp, SincosOp, SinhOp, SqrtOp, TanOp, TanhOp, TruncOp]
+
+for _c in OPS:
+    install_format(_c)
+
+MATH = Dialect("math", OPS, materialize_constant=materialize_constant)

@@ -59,9 +59,18 @@ class TokenType(A.Type):
         return "!ml_program.token"
 
 
+def _mnemonic_offset(p, mnemonic):
+    """Where the mnemonic just read starts (upstream reports unknown ones there)."""
+    i = p.tok_start
+    while i > 0 and p.text[i - 1].isspace():
+        i -= 1
+    return i - len(mnemonic) if p.text[:i].endswith(mnemonic) else None
+
+
 def _parse_attribute(p, mnemonic):
     if mnemonic != "extern":
-        p.error(f"unknown attribute `{mnemonic}` in dialect `ml_program`")
+        p.error(f"unknown attribute `{mnemonic}` in dialect `ml_program`",
+                _mnemonic_offset(p, mnemonic))
     # The attribute has no parameters besides its type; upstream skips a `<...>` body.
     if p.kind == PUNCT and p.tok == "<" and p._prev_end() >= 0:
         p.parse_raw_angle_body()
@@ -73,7 +82,8 @@ def _parse_attribute(p, mnemonic):
 
 def _parse_type(p, mnemonic):
     if mnemonic != "token":
-        p.error(f"unknown  type `{mnemonic}` in dialect `ml_program`")
+        p.error(f"unknown  type `{mnemonic}` in dialect `ml_program`",
+                _mnemonic_offset(p, mnemonic))
     return TokenType()
 
 

@@ -330,6 +330,19 @@ class EmptyOp(Op):
         return _dynamic_sizes_error(self.results[0].type, self.dynamicSizes)
 
 
+def _ensure_yield(op):
+    """What upstream's custom parsers of SingleBlockImplicitTerminator ops do: a region
+    whose block does not end with a terminator gets an (operand-less) `tensor.yield`, so
+    that a missing yield is reported by the yield's own verifier, as upstream."""
+    from ..ir.core import Block
+    for r in op.regions:
+        if not r.blocks:
+            r.add_block(Block())
+        b = r.blocks[-1]
+        if b.last is None or T.Terminator not in type(b.last).traits:
+            b.append(YieldOp.create(loc=op.loc))
+
+
 def _dynamic_sizes_error(t, values):
     n = t.num_dynamic_dims
     if len(values) != n:
@@ -381,6 +394,8 @@ class GenerateOp(Op):
 
     def asm_result_names(self):
         return ["generated"]
+
+    finish_parse = staticmethod(_ensure_yield)
 
     def verify_(self):
         return _dynamic_sizes_error(self.results[0].type, self.dynamicExtents)
@@ -617,6 +632,7 @@ class ParallelInsertSliceOp(_OffsetSizeStride):
 
     name = "tensor.parallel_insert_slice"
     traits = (T.AttrSizedOperandSegments,)
+    parallel_combining = True  # ParallelCombiningOpInterface (what in_parallel accepts)
     source = Operand(C.AnyRankedTensor)
     dest = Operand(C.AnyRankedTensor)
     offsets = VarOperand(C.Index)
@@ -837,6 +853,8 @@ class PadOp(DynamicIndexListDirective, Op):
 
     def asm_result_names(self):
         return ["padded"]
+
+    finish_parse = staticmethod(_ensure_yield)
 
     def inferred_type(self, result_shape=()):
         """PadOp::inferResultType; None when the pad lists do not match the rank."""

@@ -317,6 +317,11 @@ class MemRefType(ShapedType):
 
     def __new__(cls, shape, element_type, layout=None, memory_space=None):
         shape = tuple(shape)
+        # An identity affine map is the default layout: MLIR drops it.
+        m = getattr(layout, "value", None)
+        if m is not None and type(layout).__name__ == "AffineMapAttr" and \
+                m.is_identity() and m.num_dims == len(shape):
+            layout = None
 
         def init(o):
             o.shape = shape

@@ -39,9 +39,17 @@ class Diagnostic:
 
     def render(self, sources: "SourceManager | None") -> str:
         out = [_render_one(self, sources)]
+        prev = _resolved(self.loc)
         for n in self.notes:
-            out.append(_render_one(n, sources))
+            # Like mlir-opt, a note repeats the source line only where it moved.
+            loc = _resolved(n.loc)
+            out.append(_render_one(n, sources if loc != prev else None))
+            prev = loc
         return "\n".join(out)
+
+
+def _resolved(loc):
+    return loc.resolve() if hasattr(loc, "resolve") else loc
 
 
 def _render_one(d: Diagnostic, sources) -> str:

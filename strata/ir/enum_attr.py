@@ -31,8 +31,10 @@ class EnumAttrKind:
     several flags."""
 
     def __init__(self, dialect, mnemonic, cases, bit=False, none=None, groups=None,
-                 separator=","):
+                 separator=",", cpp_name=None):
         self.dialect = dialect
+        # Upstream's C++ enum name, used in its parse errors ("::mlir::arith::FastMathFlags").
+        self.cpp_name = cpp_name
         self.mnemonic = mnemonic
         self.cases = list(cases)
         self.bit = bit
@@ -75,8 +77,16 @@ class EnumAttrKind:
         parts = []
         while True:
             if p.kind not in (8, 9):
-                p.error(f"expected keyword for {self.mnemonic}")
-            parts.append(p.tok if p.kind == 8 else p.tok[1:-1])
+                p.error(f"expected valid keyword or string")
+            part = p.tok if p.kind == 8 else p.tok[1:-1]
+            if self.cpp_name and part not in self.cases and part != self.none and \
+                    part not in self.groups:
+                # Upstream's wording, at the offending keyword (custom forms prefix it).
+                names = ([self.none] if self.bit else []) + self.cases + list(self.groups)
+                op = getattr(p, "custom_op_name", None)
+                p.error((f"custom op '{op}' " if op else "") + f"expected {self.cpp_name} "
+                        f"to be one of: {', '.join(names)}")
+            parts.append(part)
             p._next()
             if not (self.bit and p.consume_if(",")):
                 break

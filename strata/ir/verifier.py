@@ -53,7 +53,7 @@ def _verify_op(op: Operation, live: set, depth: int) -> None:
     if op.successors:
         b = op.parent
         if b is not None and b.last is not op:
-            _fail(op, "operation with block successors must terminate its parent block")
+            _successor_position_error(op)
         region = b.parent if b is not None else None
         for s in op.successors:
             if region is not None and s.parent is not region:
@@ -93,8 +93,24 @@ def _verify_op(op: Operation, live: set, depth: int) -> None:
             _fail(op, err)
 
 
+def _successor_position_error(op):
+    raise DiagnosticError(Diagnostic(
+        ERROR, op.loc, "operation with block successors must terminate its parent block"))
+
+
+def _check_block_entry(block):
+    """Upstream checks this when it enters a block, before verifying any of its ops."""
+    last = block.last
+    op = block.first
+    while op is not last:
+        if op.successors:
+            _successor_position_error(op)
+        op = op.next
+
+
 def _verify_block(parent, block, live, graph, no_term, depth):
     """Verify one block; values it defines are removed from `live` afterwards."""
+    _check_block_entry(block)
     added = list(block.args)
     live.update(block.args)
     try:
@@ -147,6 +163,7 @@ def _verify_cfg_region(parent, region, live, graph, no_term, depth):
         if leaving:
             live.difference_update(added_by.pop(b))
             continue
+        _check_block_entry(b)
         added = []
         live.update(b.args)
         added.extend(b.args)
@@ -175,6 +192,7 @@ def _verify_cfg_region(parent, region, live, graph, no_term, depth):
         live.update(all_vals)
         try:
             for b in unreachable:
+                _check_block_entry(b)
                 for op in b.ops:
                     _verify_op(op, live, depth + 1)
                 _check_terminator(parent, b, no_term)

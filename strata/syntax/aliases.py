@@ -107,12 +107,7 @@ def sub_elements(a) -> list:
 
 
 def _is_identity_map(a):
-    if type(a).__name__ != "AffineMapAttr":
-        return False
-    m = a.value
-    return (m.num_symbols == 0 and len(m.results) == m.num_dims and
-            all(getattr(e, "position", None) == i and type(e).__name__ == "AffineDimExpr"
-                for i, e in enumerate(m.results)))
+    return type(a).__name__ == "AffineMapAttr" and a.value.is_identity()
 
 
 def alias_name(a):

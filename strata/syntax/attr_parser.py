@@ -114,29 +114,48 @@ class AttrParser(Lexer):
         return ts
 
     def _parse_excl_type(self):
-        tok = self.tok
-        start = self.tok_start
         if self.kind == EXCL_STRING:
             self.error("unexpected quoted type alias")
-        name = tok[1:]
-        if "." not in name:
-            t = self.type_aliases.get(name)
-            if t is None:
-                self.error(f"undefined symbol alias id '{name}'")
-            self._next()
-            return t
-        dialect_name, mnemonic = name.split(".", 1)
-        self._next()
+        sym = self._dialect_symbol(self.type_aliases)
+        if not isinstance(sym, tuple):
+            return sym
+        dialect_name, mnemonic, start = sym
         d = self.ctx.get_dialect(dialect_name)
-        if d is not None and d.parse_type is not None:
+        if d is not None and d.parse_type is not None and mnemonic is not None:
             return d.parse_type(self, mnemonic)
-        if d is None and not self.ctx.allow_unregistered:
-            self.error(f"dialect '{dialect_name}' not registered: type '!{name}'"
-                       " needs -allow-unregistered-dialect", start)
+        data = self._opaque_symbol_data(mnemonic)
         if d is not None and not self.ctx.allow_unregistered:
-            self.error(f"dialect '{dialect_name}' provides no type '{mnemonic}'", start)
-        body = "." + mnemonic + self.parse_raw_angle_body()
-        return A.OpaqueType(dialect_name, body)
+            self.error(f"dialect '{dialect_name}' provides no type parsing hook", start)
+        if not self.ctx.allow_unregistered:
+            self.error(f'`!"{dialect_name}"<"{data}">` type created with unregistered '
+                       + _UNREGISTERED_HINT, start)
+        return A.OpaqueType(dialect_name, _pretty_symbol_body(data))
+
+    def _dialect_symbol(self, aliases):
+        """After `!name` or `#name`: an alias's value, or (dialect, mnemonic or None,
+        offset of the symbol data) of `!dialect.mnemonic...` / `!dialect<...>`."""
+        tok = self.tok
+        start = self.tok_start
+        name = tok[1:]
+        adjacent_body = self.text.startswith("<", self.pos)
+        if "." not in name and not adjacent_body:
+            self._next()
+            a = aliases.get(name)
+            if a is None:
+                self.error(f"undefined symbol alias id '{name}'", self.tok_start)
+            return a
+        self._next()
+        if "." in name:
+            dialect_name, mnemonic = name.split(".", 1)
+            return dialect_name, mnemonic, start + len(dialect_name) + 2
+        return name, None, start
+
+    def _opaque_symbol_data(self, mnemonic):
+        """The text of an unregistered dialect symbol after `dialect.` (or inside
+        `dialect<...>`), read verbatim."""
+        if mnemonic is None:
+            return self._raw_until_close()
+        return mnemonic + self.parse_raw_angle_body()
 
     def parse_raw_angle_body(self, required=False) -> str:
         """The balanced text `<...>` right after the current token position, verbatim."""
@@ -171,8 +190,7 @@ class AttrParser(Lexer):
                 stack.append(c)
             elif c in ")]}":
                 if stack[-1] != closer[c]:
-                    self.error(f"unbalanced '{stack[-1]}' character in pretty dialect name",
-                               i)
+                    self.error("unbalanced '<' character in pretty dialect name", start - 1)
                 stack.pop()
             elif c == ">" and stack[-1] == "<":
                 if text[i - 1] == "-" and i - 1 > start:
@@ -185,7 +203,7 @@ class AttrParser(Lexer):
                         self._next()
                         return body
             i += 1
-        self.error("unbalanced '<' in dialect body")
+        self.error("unbalanced '<' character in pretty dialect name", start - 1)
 
     def _parse_dims(self, allow_unranked=True, scalable=False):
         """`4x?x8x` dimension list; returns (shape, scalable_flags) or (None, None) for `*x`."""
@@ -472,31 +490,24 @@ class AttrParser(Lexer):
         return self._symbol_name()
 
     def _parse_hash_attr(self, type):
-        tok = self.tok
-        start = self.tok_start
-        name = tok[1:]
-        if "." not in name:
-            a = self.attr_aliases.get(name)
-            if a is None:
-                self.error(f"undefined symbol alias id '{name}'")
-            self._next()
-            return a
-        dialect_name, mnemonic = name.split(".", 1)
-        self._next()
+        sym = self._dialect_symbol(self.attr_aliases)
+        if not isinstance(sym, tuple):
+            return sym
+        dialect_name, mnemonic, start = sym
         d = self.ctx.get_dialect(dialect_name)
-        if d is not None and d.parse_attribute is not None:
+        if d is not None and d.parse_attribute is not None and mnemonic is not None:
             return d.parse_attribute(self, mnemonic)
-        if not self.ctx.allow_unregistered:
-            if d is None:
-                self.error(f"dialect '{dialect_name}' not registered: attribute '#{name}'"
-                           " needs -allow-unregistered-dialect", start)
-            self.error(f"dialect '{dialect_name}' provides no attribute '{mnemonic}'", start)
-        body = "." + mnemonic + self.parse_raw_angle_body()
+        data = self._opaque_symbol_data(mnemonic)
+        if d is not None and not self.ctx.allow_unregistered:
+            self.error(f"dialect '{dialect_name}' provides no attribute parsing hook", start)
         t = None
         if self.kind == PUNCT and self.tok == ":":
             self._next()
             t = self.parse_type()
-        return A.OpaqueAttr(dialect_name, body, t)
+        if not self.ctx.allow_unregistered:
+            self.error(f'#"{dialect_name}"<"{data}"> : \'{t or "none"}\' attribute created '
+                       "with unregistered " + _UNREGISTERED_HINT, start)
+        return A.OpaqueAttr(dialect_name, _pretty_symbol_body(data), t)
 
     def _parse_dense(self, type):
         if not (self.kind == PUNCT and self.tok == "<"):
@@ -711,6 +722,23 @@ class AttrParser(Lexer):
             self._next()
             return self.parse_location_body()
         return None
+
+
+_UNREGISTERED_HINT = ("dialect. If this is intended, please call allowUnregisteredDialects() "
+                      "on the MLIRContext, or use -allow-unregistered-dialect with the MLIR "
+                      "opt tool used")
+_PRETTY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9._]*")
+
+
+def _pretty_symbol_body(data: str) -> str:
+    """How MLIR prints the data of a dialect symbol: `.name<...>` when it is an
+    identifier optionally followed by `<...>`, else `<data>`."""
+    m = _PRETTY_NAME.match(data)
+    if m is not None:
+        rest = data[m.end():]
+        if not rest or (rest[0] == "<" and rest[-1] == ">"):
+            return "." + data
+    return "<" + data + ">"
 
 
 class _DeferredLoc:

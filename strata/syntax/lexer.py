@@ -29,7 +29,7 @@ _TOKEN_RE = re.compile(
     rf"(%{_ID})"                                   # 1 value id
     rf"|(\^{_ID})"                                 # 2 block id
     r"|(@[A-Za-z_$.\-][A-Za-z0-9_$.\-]*)"          # 3 symbol
-    rf"|(#{_ID})"                                  # 4 attribute alias / dialect attr
+    rf"|(#(?!-\}}){_ID})"                           # 4 attribute alias / dialect attr
     rf"|(!{_ID})"                                  # 5 type alias / dialect type
     r"|([0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?)"       # 6 float
     r"|(0x[0-9a-fA-F]+|[0-9]+)"                    # 7 integer
@@ -186,9 +186,35 @@ class Lexer:
         return SourceLoc(self.src, self.tok_start)
 
     def error(self, message: str, offset: int | None = None):
+        """Raise a located error, at `offset` or else at the current token; an
+        "expected ..." error about the current token is placed like upstream's
+        emitWrongTokenError (see `wrong_token_offset`)."""
         if offset is None:
-            offset = self.tok_start
+            offset = self.wrong_token_offset() if message.startswith("expected") else \
+                self.tok_start
         raise DiagnosticError(Diagnostic(ERROR, SourceLoc(self.src, offset).resolve(), message))
+
+    def wrong_token_offset(self) -> int:
+        """Where MLIR reports a wrong token: right after the text that precedes it,
+        skipping blanks, line ends and `//` comments, so that a missing `:` at the end
+        of a line is reported on that line, not on the next one."""
+        text = self.text
+        orig = self.tok_start
+        if self.kind == EOF and orig > 0:
+            orig -= 1
+        i = orig
+        while True:
+            while i > 0 and text[i - 1] in " \t":
+                i -= 1
+            if i == 0:
+                return orig
+            if text[i - 1] not in "\n\r":
+                return i
+            i -= 1
+            line_start = max(text.rfind("\n", 0, i), text.rfind("\r", 0, i)) + 1
+            c = text.find("//", line_start, i)
+            if c >= 0:
+                i = c
 
     # ------------------------------------------------------------------ helpers
 

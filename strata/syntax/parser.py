@@ -85,7 +85,9 @@ class Parser(AttrParser):
     def __init__(self, text, ctx, filename="<stdin>", line_offset=0, col_offset=0):
         super().__init__(text, ctx, filename, line_offset, col_offset)
         self.scopes: list[_Scope] = []
-        self.default_dialects: list[str | None] = [None]
+        # Default dialect of unqualified custom op names: "builtin" at the top, then the
+        # one of each custom op being parsed ("" when it has none), as upstream.
+        self.default_dialects: list[str] = ["builtin"]
         self.resources = {}
         self._memo = {}
 
@@ -573,27 +575,28 @@ class Parser(AttrParser):
         name = self.tok
         cls = self.ctx.ops.get(name)
         if cls is None:
-            tried = None
-            if "." not in name:
-                dd = self.default_dialects[-1]
-                if dd is not None:
-                    tried = f"{dd}.{name}"
-                    cls = self.ctx.ops.get(tried)
-                if cls is None:
-                    cls = self.ctx.ops.get("builtin." + name)
+            tried = ""
+            if "." in name:
+                dname = name.split(".", 1)[0]
+            else:
+                dname = self.default_dialects[-1]
+                cls = self.ctx.ops.get(f"{dname}.{name}")
+                tried = f" (tried '{dname}.{name}' as well)"
             if cls is None:
-                msg = f"custom op '{name}' is unknown"
-                if tried:
-                    msg += f" (tried '{tried}' as well)"
-                self.error(msg)
+                if self.ctx.get_dialect(dname) is None:
+                    d = Diagnostic(ERROR, self.cur_loc().resolve(),
+                                   f"Dialect `{dname}' not found for custom op '{name}' "
+                                   + tried)
+                    d.attach_note("Available dialects: " +
+                                  ", ".join(sorted(self.ctx.dialects)))
+                    raise DiagnosticError(d)
+                self.error(f"custom op '{name}' is unknown{tried}")
         parse = getattr(cls, "parse", None)
         if parse is None:
             self.error(f"custom op '{name}' has no custom assembly form")
         self._next()
         state = OperationState(cls, cls.name, None)
-        pushed = cls.default_dialect is not None
-        if pushed:
-            self.default_dialects.append(cls.default_dialect)
+        self.default_dialects.append(cls.default_dialect or "")
         # The op whose custom form is being parsed (asm_format.custom_op_prefix).
         outer_name = getattr(self, "custom_op_name", None)
         outer_offset = getattr(self, "custom_op_offset", None)
@@ -604,8 +607,7 @@ class Parser(AttrParser):
         finally:
             self.custom_op_name = outer_name
             self.custom_op_offset = outer_offset
-            if pushed:
-                self.default_dialects.pop()
+            self.default_dialects.pop()
         loc = self.parse_optional_trailing_loc() or self.loc_at(start)
         op = cls.create(state.operands, state.types, state.properties, state.attributes,
                         state.successors, state.regions, loc)
@@ -624,9 +626,8 @@ class Parser(AttrParser):
         self.expect("{", "to begin a region")
         region = Region()
         self._push_scope(isolated)
-        pushed = op_cls is not None and getattr(op_cls, "default_dialect", None) is not None
-        if pushed:
-            self.default_dialects.append(op_cls.default_dialect)
+        # Only custom forms set a default dialect (in _parse_custom_op); a region of a
+        # generic op keeps the enclosing one, as upstream.
         try:
             if self.kind == PUNCT and self.tok == "}":
                 self._next()
@@ -646,8 +647,6 @@ class Parser(AttrParser):
                 self._parse_labeled_block(region)
             self.expect("}", "to end region")
         finally:
-            if pushed:
-                self.default_dialects.pop()
             self._pop_scope()
         return region
 

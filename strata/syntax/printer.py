@@ -53,7 +53,7 @@ class Printer:
         self.block_names: dict = {}
         self.resources_used: dict = {}
         self._elide = self.options.elide_elements_if_larger
-        self.default_dialect = None
+        self.default_dialect = "builtin"  # of the region being printed, as upstream
         self.alias_state = AliasState(False)  # replaced by print_top
 
     # ------------------------------------------------------------------ naming
@@ -166,7 +166,7 @@ class Printer:
                 head = state.alias_definitions(deferred=False)
                 self.out = [head]
                 self.indent = ""
-                self.default_dialect = None
+                self.default_dialect = "builtin"
                 self.print_operation(op)
             state.recording = False
             if top:
@@ -349,10 +349,8 @@ class Printer:
     def op_name(self, op) -> str:
         """The op name as custom forms print it: without the default dialect prefix."""
         name = op.name
-        if name.startswith("builtin."):
-            return name[8:]
         dd = self.default_dialect
-        if dd is not None and name.startswith(dd) and name[len(dd)] == ".":
+        if dd and name.startswith(dd) and name[len(dd):len(dd) + 1] == ".":
             return name[len(dd) + 1:]
         return name
 

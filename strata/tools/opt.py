@@ -47,7 +47,64 @@ def _arg_parser() -> argparse.ArgumentParser:
     flag("allow-unregistered-dialect", action="store_true",
          help="accept ops, attributes and types of unregistered dialects")
     flag("show-dialects", action="store_true", help="list the registered dialects")
+    _add_pass_flags(ap, flag)
     return ap
+
+
+class _PassFlag(argparse.Action):
+    """`--cse`, `--canonicalize=max-iterations=3`: appended in command-line order."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        lst = getattr(namespace, "pass_flags", None) or []
+        lst.append((self.pass_name, values or ""))
+        namespace.pass_flags = lst
+
+
+def _add_pass_flags(ap, flag):
+    flag("pass-pipeline", default=None, metavar="PIPELINE",
+         help="a textual pass pipeline, e.g. 'builtin.module(func.func(cse))'")
+    flag("verify-each", default="true", choices=("true", "false", "1", "0"), nargs="?",
+         const="true", help="verify the IR after each pass (default: true)")
+    flag("mlir-print-ir-before", default="", metavar="PASSES",
+         help="print the IR before the named passes (comma-separated)")
+    flag("mlir-print-ir-after", default="", metavar="PASSES",
+         help="print the IR after the named passes (comma-separated)")
+    flag("mlir-print-ir-before-all", action="store_true", help="print the IR before each pass")
+    flag("mlir-print-ir-after-all", action="store_true", help="print the IR after each pass")
+    flag("mlir-print-ir-after-change", action="store_true",
+         help="print the IR after a pass only when the pass changed it")
+    flag("mlir-timing", action="store_true", help="print a per-pass timing report")
+    flag("mlir-pass-statistics", action="store_true", help="print pass statistics")
+    flag("mlir-pass-pipeline-crash-reproducer", default=None, metavar="FILE",
+         help="where to write the reproducer when a pass fails")
+    from ..passes.registry import all_pass_classes
+    ap.set_defaults(pass_flags=[])
+    for name, cls in sorted(all_pass_classes().items()):
+        action = type(f"_PassFlag_{name}", (_PassFlag,), {"pass_name": name})
+        ap.add_argument("--" + name, "-" + name, action=action, nargs="?", const="",
+                        metavar="OPTIONS", dest="pass_flag_" + name.replace("-", "_"),
+                        help=cls.summary)
+
+
+def build_pipeline(args):
+    """The PassManager the flags ask for, or None. Raises ValueError on bad text."""
+    from ..passes.pass_manager import PassManager
+    from ..passes.pipeline import parse_pipeline
+    from ..passes.registry import get_pass_class
+    if args.pass_pipeline and args.pass_flags:
+        raise ValueError("'--pass-pipeline' cannot be combined with individual pass flags")
+    if args.pass_pipeline:
+        return parse_pipeline(args.pass_pipeline)
+    if not args.pass_flags:
+        return None
+    pm = PassManager("builtin.module")
+    for name, options in args.pass_flags:
+        p = get_pass_class(name).from_options_text(options)
+        if p.anchor is not None and p.anchor != "builtin.module":
+            pm.nest(p.anchor).add(p)
+        else:
+            pm.add(p)
+    return pm
 
 
 def _read_input(path: str):
@@ -106,13 +163,42 @@ def split_chunks(text: str, marker: str, warn=None):
     return out
 
 
+def _write_reproducer(text, pipeline, path, err):
+    """The input and the pipeline that fails on it, in mlir-opt's reproducer format
+    (`strata-opt --run-reproducer`-style: the pipeline is in external_resources)."""
+    import tempfile
+    if path is None:
+        fd, path = tempfile.mkstemp(prefix="strata-reproducer-", suffix=".mlir")
+        import os
+        os.close(fd)
+    body = (f"{text.rstrip()}\n\n{{-#\n  external_resources: {{\n    mlir_reproducer: {{\n"
+            f"      pipeline: \"{pipeline.pipeline_text()}\",\n"
+            f"      disable_threading: true,\n      verify_each: true\n    }}\n  }}\n#-}}\n")
+    try:
+        with open(path, "w") as f:
+            f.write(body)
+        err.write(f"note: reproducer written to {path} (re-run it with: strata-opt {path} "
+                  f"--pass-pipeline='{pipeline.pipeline_text()}')\n")
+    except OSError as e:
+        err.write(f"note: could not write reproducer to {path}: {e.strerror}\n")
+
+
 def process_chunk(text, name, line_offset, ctx, options, verifier, sources, err,
-                  col_offset=0):
+                  col_offset=0, pipeline=None, instrumentation=None, reproducer=None):
     """Parse, verify and print one chunk; returns the output text or None on error."""
     from ..syntax.parser import parse_source
     from ..syntax.printer import print_op
+    from ..passes.pass_manager import PassFailure
     try:
         op = parse_source(text, ctx, name, line_offset, col_offset=col_offset)
+        if pipeline is not None:
+            try:
+                pipeline.run(op, instrumentation)
+            except PassFailure as e:
+                _emit(e.diag, verifier, sources, err)
+                if verifier is None:
+                    _write_reproducer(text, pipeline, reproducer, err)
+                return None
         return print_op(op, options)
     except DiagnosticError as e:
         _emit(e.diag, verifier, sources, err)
@@ -162,6 +248,23 @@ def main(argv=None) -> int:
     except DiagnosticError as e:
         err.write(e.diag.render(None) + "\n")
         return 1
+    try:
+        pipeline = build_pipeline(args)
+    except ValueError as e:
+        err.write(f"error: invalid pass pipeline: {e}\n")
+        return 1
+    instrumentation = None
+    if pipeline is not None:
+        from ..passes.instrumentation import Instrumentation
+        pipeline.verify_each = args.verify_each in ("true", "1")
+        instrumentation = Instrumentation(
+            print_before=[n for n in args.mlir_print_ir_before.split(",") if n],
+            print_after=[n for n in args.mlir_print_ir_after.split(",") if n],
+            print_before_all=args.mlir_print_ir_before_all,
+            print_after_all=args.mlir_print_ir_after_all,
+            print_after_change=args.mlir_print_ir_after_change,
+            timing=args.mlir_timing, statistics=args.mlir_pass_statistics,
+            print_options=options, out=err)
     sources = SourceManager()
     sources.add(name, text)
     if args.split_input_file:
@@ -181,7 +284,9 @@ def main(argv=None) -> int:
         ctx = default_context(args.allow_unregistered_dialect)
         verifier = VerifyDiagnostics(name, chunk, off) if args.verify_diagnostics else None
         try:
-            out = process_chunk(chunk, name, off, ctx, options, verifier, sources, err, col)
+            out = process_chunk(chunk, name, off, ctx, options, verifier, sources, err, col,
+                                pipeline, instrumentation,
+                                args.mlir_pass_pipeline_crash_reproducer)
         except Exception as e:  # a bug in Strata: report it as a diagnostic, not a trace
             d = Diagnostic(ERROR, FileLineColLoc(name, off + 1, col + 1),
                            f"internal error: {type(e).__name__}: {e}")

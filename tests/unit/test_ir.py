@@ -133,7 +133,7 @@ def test_verifier_reports_dominance_with_location():
 def test_verifier_checks_declared_types():
     with pytest.raises(DiagnosticError) as e:
         parse('func.func @f(%a: f32) { %0 = "arith.addi"(%a, %a) : (f32, f32) -> f32\n return }')
-    assert "operand #0 must be signless-integer-like, but got 'f32'" in e.value.diag.message
+    assert "operand #0 must be signless-non-zero-bitwidth-integer-like, but got 'f32'" in e.value.diag.message
 
 
 def test_block_arguments_insert_and_erase():

@@ -162,3 +162,20 @@ func.func @gather_scatter(%s: tensor<4x5x6xf32>, %idx: tensor<1x2x3xindex>, %idx
   %4 = tensor.scatter %2 into %s[%idx2] scatter_dims([0, 2]) unique {tag} : (tensor<7x5xf32>, tensor<4x5x6xf32>, tensor<7x2xi32>) -> tensor<4x5x6xf32>
   return
 }
+
+// CHECK-LABEL: func.func @parallel_insert_slice
+func.func @parallel_insert_slice(%t: tensor<8x?xf32>, %s: tensor<2x?xf32>, %n: index) -> tensor<8x?xf32> {
+  // CHECK-NEXT: %0 = scf.forall (%arg3) in (4) shared_outs(%arg4 = %arg0) -> (tensor<8x?xf32>) {
+  // CHECK-NEXT:   scf.forall.in_parallel {
+  // CHECK-NEXT:     tensor.parallel_insert_slice %arg1 into %arg4[%arg3, 0] [2, %arg2] [1, 1] : tensor<2x?xf32> into tensor<8x?xf32>
+  // CHECK-NEXT:     tensor.parallel_insert_slice %arg1 into %arg4[%arg3, 0] [2, %arg2] [1, 1] {tag} : tensor<2x?xf32> into tensor<8x?xf32>
+  // CHECK-NEXT:   }
+  // CHECK-NEXT: }
+  %r = scf.forall (%i) in (4) shared_outs(%o = %t) -> (tensor<8x?xf32>) {
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %s into %o[%i, 0] [2, %n] [1, 1] : tensor<2x?xf32> into tensor<8x?xf32>
+      tensor.parallel_insert_slice %s into %o[%i, 0] [2, %n] [1, 1] {tag} : tensor<2x?xf32> into tensor<8x?xf32>
+    }
+  }
+  return %r : tensor<8x?xf32>
+}

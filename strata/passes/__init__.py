@@ -1,0 +1,1 @@
+"""Pass infrastructure: pass manager, pipeline syntax, registry, generic passes."""

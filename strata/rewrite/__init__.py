@@ -1,0 +1,2 @@
+"""Rewriting: patterns, the PatternRewriter, the greedy driver, folding, dialect
+conversion."""
