@@ -23,7 +23,8 @@ from ..ir import traits as T
 from ..ir.context import Dialect
 from ..ir.enum_attr import EnumAttr, EnumAttrKind
 from ..ir.ods import Op, Operand, Prop, Result
-from ..syntax.asm_format import EnumFmt, StrippedAttr, UnitKeyword, install_format
+from ..syntax.asm_format import (EnumFmt, StrippedAttr, UnitKeyword, install_format,
+                                 parse_strict_attr_dict)
 from . import constant_fold as CF
 
 # ---------------------------------------------------------------------------- attributes
@@ -92,8 +93,12 @@ def _rounding_prop():
 
 
 def _flags(op, name):
+    """The set flags of a bit-enum property, group names (`fast`) expanded."""
     a = op.properties.get(name)
-    return a.flags if a is not None else frozenset()
+    if a is None:
+        return frozenset()
+    groups = a.kind.groups
+    return frozenset(f for g in a.flags for f in groups.get(g, (g,)))
 
 
 # ---------------------------------------------------------------------------- constraints
@@ -179,14 +184,14 @@ def _tensor_dims(t):
 
 SameInputOutputTensorDims = _PredTrait(
     "input and output have the same tensor dimensions",
-    lambda op: _tensor_dims(op.operand(0).type) == _tensor_dims(op.results[0].type))
+    lambda op: _tensor_dims(op._operands[0].value.type) == _tensor_dims(op.results[0].type))
 ResultIsI1OfOperandShape = _PredTrait(
     "result type has i1 element type and same shape as operands",
-    lambda op: i1_like(op.operand(0).type) is op.results[0].type)
+    lambda op: i1_like(op._operands[0].value.type) is op.results[0].type)
 
 
 def _cond_ok(op):
-    c, r = op.operand(0).type, op.results[0].type
+    c, r = op._operands[0].value.type, op.results[0].type
     if c is A.i1:
         return True
     if not (isinstance(c, A.ShapedType) and isinstance(r, A.ShapedType)):
@@ -520,7 +525,7 @@ class ConstantOp(Op):
 
     @staticmethod
     def parse(p, st):
-        p.parse_optional_attr_dict(st)
+        parse_strict_attr_dict(p, st)
         a = p.parse_attribute()
         st.properties["value"] = a
         t = getattr(a, "type", None)
@@ -772,6 +777,18 @@ def _sdiv(a, b):
 class _Division(_IntBinary):
     # Division by zero (and signed overflow) is undefined behaviour: not speculatable.
     traits = (T.NoMemoryEffect, T.SameOperandsAndResultType, T.ElementwiseMappable)
+    is_remainder = False
+
+    def fold_trivial(self, operands):
+        """0 / x = 0 % x = 0; x / x = 1 and x % x = 0 (x = 0 is undefined anyway)."""
+        if CF.is_zero(operands[0]):
+            return self.lhs
+        if self.lhs is self.rhs:
+            if self.is_remainder:
+                return self.zero()
+            t = self.result.type
+            return CF.make_splat(A.IntegerAttr(1, CF.elem_type(t)), t)
+        return None
 
 
 class DivUIOp(_IntBinaryExact, _Division):
@@ -780,6 +797,9 @@ class DivUIOp(_IntBinaryExact, _Division):
     traits = _Division.traits
 
     def fold(self, operands):
+        r = self.fold_trivial(operands)
+        if r is not None:
+            return r
         if CF.is_one(operands[1]):
             return self.lhs
         v = _fold_div_mul(self, "nuw")
@@ -794,6 +814,9 @@ class DivSIOp(_IntBinaryExact, _Division):
     traits = _Division.traits
 
     def fold(self, operands):
+        r = self.fold_trivial(operands)
+        if r is not None:
+            return r
         if CF.is_one(operands[1]):
             return self.lhs
         v = _fold_div_mul(self, "nsw")
@@ -813,6 +836,9 @@ class CeilDivUIOp(_Division):
     name = "arith.ceildivui"
 
     def fold(self, operands):
+        r = self.fold_trivial(operands)
+        if r is not None:
+            return r
         if CF.is_one(operands[1]):
             return self.lhs
         return self.fold_const(operands, lambda a, b, w: -(-a // b) if b else None)
@@ -823,26 +849,29 @@ class CeilDivSIOp(_Division):
     name = "arith.ceildivsi"
 
     def fold(self, operands):
+        r = self.fold_trivial(operands)
+        if r is not None:
+            return r
         if CF.is_one(operands[1]):
             return self.lhs
 
         def fn(a, b, w):
             a, b = CF.sint(a, w), CF.sint(b, w)
-            lo = -(1 << (w - 1))
             if b == 0:
                 return None
-            # Upstream negates negative operands first and gives up when that overflows.
-            if (a < 0 and a == lo) or (b < 0 and b == lo and a != 0):
-                return None
-            return -(-a // b)
+            q = -(-a // b)
+            return q if q < 1 << (w - 1) else None  # MIN / -1 overflows
         return self.fold_const(operands, fn)
 
 
-class FloorDivSIOp(_IntBinary):
+class FloorDivSIOp(_Division):
     """`%r = arith.floordivsi %a, %b : i32`"""
     name = "arith.floordivsi"
 
     def fold(self, operands):
+        r = self.fold_trivial(operands)
+        if r is not None:
+            return r
         if CF.is_one(operands[1]):
             return self.lhs
 
@@ -857,8 +886,12 @@ class FloorDivSIOp(_IntBinary):
 class RemUIOp(_Division):
     """`%r = arith.remui %a, %b : i32`"""
     name = "arith.remui"
+    is_remainder = True
 
     def fold(self, operands):
+        r = self.fold_trivial(operands)
+        if r is not None:
+            return r
         if CF.is_one(operands[1]):
             return self.zero()
         return self.fold_const(operands, lambda a, b, w: a % b if b else None)
@@ -867,8 +900,12 @@ class RemUIOp(_Division):
 class RemSIOp(_Division):
     """`%r = arith.remsi %a, %b : i32`"""
     name = "arith.remsi"
+    is_remainder = True
 
     def fold(self, operands):
+        r = self.fold_trivial(operands)
+        if r is not None:
+            return r
         if CF.is_one(operands[1]):
             return self.zero()
 
@@ -949,9 +986,16 @@ class XOrIOp(_IntBinary):
 
 
 class _Shift(_IntBinary):
+    # Right shifts of a value by itself give 0 (x < 2**x; larger amounts are poison).
+    self_shift_is_zero = False
+
     def fold(self, operands):
         if CF.is_zero(operands[1]):
             return self.lhs
+        if CF.is_zero(operands[0]):  # 0 shifted either way
+            return self.lhs
+        if self.self_shift_is_zero and self.lhs is self.rhs:
+            return self.zero()
         shift = type(self).shift
         # Shifting by the bit width or more is poison: not folded.
         return self.fold_const(operands, lambda a, b, w: shift(a, b, w) if b < w else None)
@@ -971,6 +1015,7 @@ class ShLIOp(_IntBinaryOverflow, _Shift):
 class ShRUIOp(_IntBinaryExact, _Shift):
     """`%r = arith.shrui %a, %b exact : i8`"""
     name = "arith.shrui"
+    self_shift_is_zero = True
 
     @staticmethod
     def shift(a, b, w):
@@ -982,12 +1027,16 @@ class ShRUIOp(_IntBinaryExact, _Shift):
 class ShRSIOp(_IntBinaryExact, _Shift):
     """`%r = arith.shrsi %a, %b : i8`"""
     name = "arith.shrsi"
+    self_shift_is_zero = True
 
     @staticmethod
     def shift(a, b, w):
         return CF.sint(a, w) >> b
 
-    fold = _Shift.fold
+    def fold(self, operands):
+        if CF.is_all_ones(operands[0]):  # -1 keeps its sign bits
+            return self.lhs
+        return _Shift.fold(self, operands)
 
 
 class MaxSIOp(_IntBinary):
@@ -1072,6 +1121,8 @@ class AddFOp(_FloatBinaryRounding):
     def fold(self, operands):
         if _float_is(operands[1], _neg_zero):  # x + -0.0 == x, even for x = +0.0
             return self.lhs
+        if "nsz" in _flags(self, "fastmath") and _float_is(operands[1], lambda x: x == 0):
+            return self.lhs  # x + +0.0 == x unless x is -0.0
         return self.fold_const(operands)
 
 
@@ -1083,6 +1134,8 @@ class SubFOp(_FloatBinaryRounding):
     def fold(self, operands):
         if _float_is(operands[1], lambda x: x == 0 and not _neg_zero(x)):
             return self.lhs
+        if "nsz" in _flags(self, "fastmath") and _float_is(operands[1], lambda x: x == 0):
+            return self.lhs  # x - -0.0 == x unless x is -0.0
         return self.fold_const(operands)
 
 
@@ -1651,7 +1704,7 @@ class SelectOp(ArithOp):
         refs = p.parse_operand_list()
         if len(refs) != 3:
             p.error(f"expected 3 operands", start)
-        p.parse_optional_attr_dict(st)
+        parse_strict_attr_dict(p, st)
         p.expect(":")
         result_type = p.parse_type()
         cond_type = A.i1

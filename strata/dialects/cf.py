@@ -19,7 +19,7 @@ from ..ir.dense import DenseElementsAttr
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..ir.ods import (Op, Operand, OptProp, Prop, Successor, VarOperand, VarSuccessor)
 from ..syntax.asm_format import DenseArrayFmt, install_format
-from ..syntax.lexer import CARET, PUNCT
+from ..syntax.lexer import CARET
 
 __all__ = ["CF", "AssertOp", "BranchOp", "CondBranchOp", "SwitchOp", "BranchOpMixin",
            "verify_successor_operands"]
@@ -202,7 +202,7 @@ class SwitchOp(BranchOpMixin, Op):
         tstart = p.tok_start
         flag_t = p.parse_type()
         if type(flag_t) is not A.IntegerType:
-            p.error("custom op 'cf.switch' invalid kind of type specified: expected "
+            p.error(p._custom_prefix() + "invalid kind of type specified: expected "
                     f"builtin.integer, but found '{flag_t}'", tstart)
         operands = [p.resolve_operand(flag_ref, flag_t)]
         p.expect(",")

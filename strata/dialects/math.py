@@ -26,7 +26,7 @@ from ..ir.ods import Op, Operand, Result
 from ..syntax.asm_format import install_format
 from . import constant_fold as CF
 from .arith import (FASTMATH, BoolLike, FloatLike, ResultIsI1OfOperandShape, _fastmath_prop,
-                    _neg_zero, i1_like, materialize_constant)
+                    i1_like, materialize_constant)
 
 # Math's integer ops keep the classic summary (arith's says "non-zero-bitwidth").
 IntLike = C.SignlessIntegerLike
@@ -188,22 +188,14 @@ class _Classification(MathOp):
         return CF.make_splat(A.BoolAttr(type(self).test(s[0], s[2])), self.result.type)
 
 
-def _fold(fn):
-    return staticmethod(fn)
-
-
 # ---------------------------------------------------------------------------- float ops
 
 
-def _unary_op(name, doc, fold_fn=None):
-    """A float unary op class `math.<name>` (docstring: a one-line IR example)."""
-    return type(_class_name(name), (_FloatUnary,), {
-        "__doc__": doc, "name": f"math.{name}", "__module__": __name__,
-        "fold_fn": None if fold_fn is None else staticmethod(fold_fn)})
-
-
-def _class_name(name):
-    return "".join(p.capitalize() for p in name.split("_")) + "Op"
+def _unary_op(cls_name, name, fold_fn=None, note=""):
+    """The float unary op class `math.<name>`; its docstring is a one-line IR example."""
+    return type(cls_name, (_FloatUnary,), {
+        "__doc__": f"`%r = math.{name} %a : f32`{note}", "name": f"math.{name}",
+        "__module__": __name__, "fold_fn": None if fold_fn is None else staticmethod(fold_fn)})
 
 
 def _round_integral(rounding):
@@ -231,40 +223,37 @@ def _absf(a):
     return A.FloatAttr(0.0, a.type, D._negate(a.type.name, a.bits)) if neg else a
 
 
-AbsFOp = _unary_op("absf", "`%r = math.absf %a : f32`", _absf)
-AcosOp = _unary_op("acos", "`%r = math.acos %a : f32`", _libm_unary("acos"))
-AcoshOp = _unary_op("acosh", "`%r = math.acosh %a : f32`", _libm_unary("acosh"))
-AsinOp = _unary_op("asin", "`%r = math.asin %a : f32`", _libm_unary("asin"))
-AsinhOp = _unary_op("asinh", "`%r = math.asinh %a : f32`", _libm_unary("asinh"))
-AtanOp = _unary_op("atan", "`%r = math.atan %a : f32`", _libm_unary("atan"))
-AtanhOp = _unary_op("atanh", "`%r = math.atanh %a : f32`", _libm_unary("atanh"))
-CbrtOp = _unary_op("cbrt", "`%r = math.cbrt %a : f32`", _libm_unary("cbrt"))
-CeilOp = _unary_op("ceil", "`%r = math.ceil %a : f32`", _round_integral(math.ceil))
-CosOp = _unary_op("cos", "`%r = math.cos %a : f32`", _libm_unary("cos"))
-CoshOp = _unary_op("cosh", "`%r = math.cosh %a : f32`", _libm_unary("cosh"))
-ErfOp = _unary_op("erf", "`%r = math.erf %a : f32`", _libm_unary("erf"))
-ErfcOp = _unary_op("erfc", "`%r = math.erfc %a : f32`", _libm_unary("erfc"))
-ExpOp = _unary_op("exp", "`%r = math.exp %a : f32`", _libm_unary("exp"))
-Exp2Op = _unary_op("exp2", "`%r = math.exp2 %a : f32`", _libm_unary("exp2"))
-ExpM1Op = _unary_op("expm1", "`%r = math.expm1 %a : f32`", _libm_unary("expm1"))
-FloorOp = _unary_op("floor", "`%r = math.floor %a : f32`", _round_integral(math.floor))
-LogOp = _unary_op("log", "`%r = math.log %a : f32`", _libm_unary("log", _negative))
-Log10Op = _unary_op("log10", "`%r = math.log10 %a : f32`", _libm_unary("log10", _negative))
-Log1pOp = _unary_op("log1p", "`%r = math.log1p %a : f32`",
-                    _libm_unary("log1p", lambda x: _negative(x + 1.0)))
-Log2Op = _unary_op("log2", "`%r = math.log2 %a : f32`", _libm_unary("log2", _negative))
-RoundOp = _unary_op("round", "`%r = math.round %a : f32` (halfway cases away from zero)",
-                    _round_integral(_round_half_away))
-RoundEvenOp = _unary_op("roundeven", "`%r = math.roundeven %a : f32` (halfway cases to even)",
-                        _round_integral(round))
-SinOp = _unary_op("sin", "`%r = math.sin %a : f32`", _libm_unary("sin"))
-SinhOp = _unary_op("sinh", "`%r = math.sinh %a : f32`", _libm_unary("sinh"))
-SqrtOp = _unary_op("sqrt", "`%r = math.sqrt %a : f32`", _libm_unary("sqrt", _negative))
-TanOp = _unary_op("tan", "`%r = math.tan %a : f32`", _libm_unary("tan"))
-TanhOp = _unary_op("tanh", "`%r = math.tanh %a : f32`", _libm_unary("tanh"))
-TruncOp = _unary_op("trunc", "`%r = math.trunc %a : f32`", _round_integral(math.trunc))
-
-
+AbsFOp = _unary_op("AbsFOp", "absf", _absf)
+AcosOp = _unary_op("AcosOp", "acos", _libm_unary("acos"))
+AcoshOp = _unary_op("AcoshOp", "acosh", _libm_unary("acosh"))
+AsinOp = _unary_op("AsinOp", "asin", _libm_unary("asin"))
+AsinhOp = _unary_op("AsinhOp", "asinh", _libm_unary("asinh"))
+AtanOp = _unary_op("AtanOp", "atan", _libm_unary("atan"))
+AtanhOp = _unary_op("AtanhOp", "atanh", _libm_unary("atanh"))
+CbrtOp = _unary_op("CbrtOp", "cbrt", _libm_unary("cbrt"))
+CeilOp = _unary_op("CeilOp", "ceil", _round_integral(math.ceil))
+CosOp = _unary_op("CosOp", "cos", _libm_unary("cos"))
+CoshOp = _unary_op("CoshOp", "cosh", _libm_unary("cosh"))
+ErfOp = _unary_op("ErfOp", "erf", _libm_unary("erf"))
+ErfcOp = _unary_op("ErfcOp", "erfc", _libm_unary("erfc"))
+ExpOp = _unary_op("ExpOp", "exp", _libm_unary("exp"))
+Exp2Op = _unary_op("Exp2Op", "exp2", _libm_unary("exp2"))
+ExpM1Op = _unary_op("ExpM1Op", "expm1", _libm_unary("expm1"))
+FloorOp = _unary_op("FloorOp", "floor", _round_integral(math.floor))
+LogOp = _unary_op("LogOp", "log", _libm_unary("log", _negative))
+Log10Op = _unary_op("Log10Op", "log10", _libm_unary("log10", _negative))
+Log1pOp = _unary_op("Log1pOp", "log1p", _libm_unary("log1p", lambda x: _negative(x + 1.0)))
+Log2Op = _unary_op("Log2Op", "log2", _libm_unary("log2", _negative))
+RoundOp = _unary_op("RoundOp", "round", _round_integral(_round_half_away),
+                    note=" (halfway cases away from zero)")
+RoundEvenOp = _unary_op("RoundEvenOp", "roundeven", _round_integral(round),
+                        note=" (halfway cases to even)")
+SinOp = _unary_op("SinOp", "sin", _libm_unary("sin"))
+SinhOp = _unary_op("SinhOp", "sinh", _libm_unary("sinh"))
+SqrtOp = _unary_op("SqrtOp", "sqrt", _libm_unary("sqrt", _negative))
+TanOp = _unary_op("TanOp", "tan", _libm_unary("tan"))
+TanhOp = _unary_op("TanhOp", "tanh", _libm_unary("tanh"))
+TruncOp = _unary_op("TruncOp", "trunc", _round_integral(math.trunc))
 def _rsqrt(a):
     t = a.type
     if not _f32_or_f64(t) or _negative(a.value):
@@ -275,9 +264,7 @@ def _rsqrt(a):
     return CF.float_attr(math.inf if s == 0 else 1.0 / s, t)
 
 
-RsqrtOp = _unary_op("rsqrt", "`%r = math.rsqrt %a : f32` (1 / sqrt(%a))", _rsqrt)
-
-
+RsqrtOp = _unary_op("RsqrtOp", "rsqrt", _rsqrt, note=" (1 / sqrt(%a))")
 def _libm_binary(name, special=None):
     def fn(a, b):
         t = a.type

@@ -11,8 +11,8 @@ leave the terminator out exactly where upstream's do.
 [Note: control flow edges between regions]
 Upstream verifies every op implementing RegionBranchOpInterface by walking its edges: from
 the op into a region ("parent"), from a region's terminator to another region or back to
-the op's results. Each op here lists its edges in upstream's order (`_edges`); the shared
-`_verify_edges` checks operand counts and types along them with upstream's messages
+the op's results. Each op's `verify_regions_` lists its edges in upstream's order; the
+shared `_verify_edges` checks operand counts and types along them with upstream's messages
 ("along control flow edge from Operation scf.yield to Region #0: ...").
 """
 from __future__ import annotations
@@ -26,7 +26,9 @@ from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..ir.ods import (Op, Operand, OptProp, Prop, RegionDef, VarOperand, VarRegionDef,
                       VarResult)
 from ..syntax.asm_format import install_format
-from ..syntax.lexer import INT, PERCENT, PUNCT
+from ..syntax.dynamic_index_list import (mixed_values, parse_dynamic_index_list,
+                                         print_dynamic_index_list)
+from ..syntax.lexer import PUNCT
 
 __all__ = ["SCF", "ConditionOp", "ExecuteRegionOp", "ForOp", "ForallOp", "InParallelOp",
            "IfOp", "ParallelOp", "ReduceOp", "ReduceReturnOp", "WhileOp", "IndexSwitchOp",
@@ -112,10 +114,6 @@ def _verify_terminator_kind(op, region, cls, message):
 
 # -- custom-syntax pieces shared by the loop ops
 
-def _prefix(p, name):
-    return f"custom op '{name}' "
-
-
 def _parse_assignment_list(p):
     """`(%inner = %outer, ...)` -> [(inner ref, outer ref)]."""
     p.expect("(")
@@ -168,12 +166,24 @@ def _init_list(pr, args, values, prefix) -> str:
                                     for a, v in zip(args, values)) + ")"
 
 
-def _arg(ref, t, p):
+def _arg(ref, t):
     """A region argument for parse_region from an operand reference and its type."""
     key, offset = ref
-    if isinstance(key, tuple) and key[1] != 0:  # `%x#1` names a result, not an argument
-        p.error("expected valid ssa identifier", offset)
     return (key, offset, t, None)
+
+
+def _resolve(p, refs, types, offset):
+    """OpAsmParser::resolveOperands(operands, types, loc): counts must agree."""
+    if len(refs) != len(types):
+        p.error(p._custom_prefix() + "number of operands and types do not match: got "
+                f"{len(refs)} operands and {len(types)} types", offset)
+    return [p.resolve_operand(r, t) for r, t in zip(refs, types)]
+
+
+def _name_offset(p):
+    """Where the op name was (upstream's getNameLoc): some custom-form errors go there."""
+    off = getattr(p, "custom_op_offset", None)
+    return off if off is not None else p.tok_start
 
 
 def _attrs_for_print(op, elided=()):
@@ -208,6 +218,10 @@ class YieldOp(_ScfOp):
                           "scf.while"))
     values = VarOperand()
     assembly = "attr-dict ($values^ `:` type($values))?"
+
+    @classmethod
+    def new(cls, values=(), loc=None):
+        return cls.build(loc=loc, values=list(values))
 
 
 class ConditionOp(_ScfOp):
@@ -371,6 +385,19 @@ class ForOp(_ScfOp):
     results_ = VarResult()
     region = RegionDef(single_block=True)
 
+    @classmethod
+    def new(cls, lb, ub, step, inits=(), loc=None):
+        """A loop with its body block (induction variable, then one argument per init);
+        the body ends in an empty `scf.yield` only when there are no inits, as upstream's
+        builder: otherwise the caller yields the next values."""
+        inits = list(inits)
+        op = cls.build(loc=loc, lowerBound=lb, upperBound=ub, step=step, initArgs=inits,
+                       result_types=[v.type for v in inits])
+        body = op.regions[0].add_block(Block([lb.type] + [v.type for v in inits]))
+        if not inits:
+            body.append(YieldOp.new(loc=loc))
+        return op
+
     @property
     def body(self) -> Block:
         return self.regions[0].blocks[0]
@@ -421,7 +448,7 @@ class ForOp(_ScfOp):
 
     @staticmethod
     def parse(p, st):
-        name_offset = st_offset(p)
+        name_offset = _name_offset(p)
         if p.parse_optional_keyword("unsigned"):
             st.properties["unsignedCmp"] = A.UnitAttr()
         iv = p.parse_operand()
@@ -437,13 +464,13 @@ class ForOp(_ScfOp):
             p.expect("->")
             st.types = _parse_function_result_types(p)
         if len(pairs) != len(st.types):
-            p.error(_prefix(p, "scf.for") + "mismatch in number of loop-carried values and "
+            p.error(p._custom_prefix() + "mismatch in number of loop-carried values and "
                     "defined values", name_offset)
         t = p.parse_type() if p.consume_if(":") else A.index
         operands = [p.resolve_operand(r, t) for r in (lb, ub, step)]
         operands += [p.resolve_operand(outer, rt) for (_, outer), rt in zip(pairs, st.types)]
         st.operands = operands
-        args = [_arg(iv, t, p)] + [_arg(inner, rt, p) for (inner, _), rt in
+        args = [_arg(iv, t)] + [_arg(inner, rt) for (inner, _), rt in
                                     zip(pairs, st.types)]
         st.regions.append(p.parse_region(args=args, op_cls=ForOp))
         p.parse_optional_attr_dict(st)
@@ -468,12 +495,6 @@ class ForOp(_ScfOp):
         pr.print_region(self.regions[0], print_entry_args=False,
                         print_terminators=bool(inits))
         pr.print_optional_attr_dict(_attrs_for_print(self, ("unsignedCmp",)))
-
-
-def st_offset(p):
-    """Where the op name was: upstream reports some custom-form errors there."""
-    off = getattr(p, "custom_op_offset", None)
-    return off if off is not None else p.tok_start
 
 
 def _zero_trip(lb, ub, unsigned: bool) -> bool:
@@ -532,9 +553,7 @@ class ForallOp(_ScfOp):
 
     def _mixed(self, static_name, group):
         """Each bound as an int or the dynamic Value standing for it."""
-        dyn = iter(self._group(group))
-        return [next(dyn, None) if v == DYNAMIC else v
-                for v in self.properties[static_name].value]
+        return mixed_values(self.properties[static_name].value, self._group(group))
 
     def _group(self, i):
         start, n = self._segment(i, False)
@@ -584,28 +603,28 @@ class ForallOp(_ScfOp):
         props = st.properties
         groups = [[], [], []]
         if p.parse_optional_keyword("in"):
-            ub_refs, ubs = _parse_dynamic_index_list(p)
+            ub_refs, ubs = _index_list(p)
             groups[1] = [p.resolve_operand(r, A.index) for r in ub_refs]
             lbs, steps = [0] * n, [1] * n
         else:
             p.expect("=")
-            lb_refs, lbs = _parse_dynamic_index_list(p)
+            lb_refs, lbs = _index_list(p)
             groups[0] = [p.resolve_operand(r, A.index) for r in lb_refs]
             p.parse_keyword("to")
-            ub_refs, ubs = _parse_dynamic_index_list(p)
+            ub_refs, ubs = _index_list(p)
             groups[1] = [p.resolve_operand(r, A.index) for r in ub_refs]
             p.parse_keyword("step")
-            st_refs, steps = _parse_dynamic_index_list(p)
+            st_refs, steps = _index_list(p)
             groups[2] = [p.resolve_operand(r, A.index) for r in st_refs]
         pairs = []
         outs = []
+        offset = p.tok_start
         if p.parse_optional_keyword("shared_outs"):
-            offset = p.tok_start
             pairs = _parse_assignment_list(p)
             st.types = _parse_optional_arrow_types(p)
-            outs = p.resolve_operands([o for _, o in pairs], st.types, offset)
-        args = [_arg(r, A.index, p) for r in ivs] + \
-            [_arg(inner, t, p) for (inner, _), t in zip(pairs, st.types)]
+            outs = _resolve(p, [o for _, o in pairs], st.types, offset)
+        args = [_arg(r, A.index) for r in ivs] + \
+            [_arg(inner, t) for (inner, _), t in zip(pairs, st.types)]
         st.regions.append(p.parse_region(args=args, op_cls=ForallOp))
         p.parse_optional_attr_dict(st)
         st.operands = groups[0] + groups[1] + groups[2] + outs
@@ -621,12 +640,15 @@ class ForallOp(_ScfOp):
         rank = self.rank
         out.append(pr.op_name(self) + " (" +
                    ", ".join(pr.value(a) for a in body.args[:rank]) + ")")
-        ubs = _index_list(pr, self._mixed("staticUpperBound", 1))
+        def bounds(sname, group):
+            return print_dynamic_index_list(pr, self._group(group),
+                                            self.properties[sname].value, delimiter="(")
+        ubs = bounds("staticUpperBound", 1)
         if self._normalized():
             out.append(" in " + ubs)
         else:
-            out.append(" = " + _index_list(pr, self._mixed("staticLowerBound", 0)) +
-                       " to " + ubs + " step " + _index_list(pr, self._mixed("staticStep", 2)))
+            out.append(" = " + bounds("staticLowerBound", 0) + " to " + ubs + " step " +
+                       bounds("staticStep", 2))
         out.append(_init_list(pr, body.args[rank:], self.outputs, " shared_outs"))
         out.append(" ")
         if len(body.args) > rank:
@@ -649,6 +671,12 @@ def _ensure_in_parallel(region, loc):
         last.regions[0].add_block(Block())
 
 
+def _index_list(p):
+    """`(%a, 4, -1)` -> (operand refs, integers with DYNAMIC where an operand stands)."""
+    refs, ints, _, _ = parse_dynamic_index_list(p, "(")
+    return refs, ints
+
+
 def _parse_iv_list(p):
     """`(%i, %j)`: the induction variables of scf.forall / scf.parallel."""
     p.expect("(")
@@ -661,31 +689,6 @@ def _parse_iv_list(p):
             break
     p.expect(")")
     return ivs
-
-
-def _parse_dynamic_index_list(p):
-    """`(%a, 4, -1)` -> (operand refs, static values with DYNAMIC for each operand)."""
-    p.expect("(")
-    refs, vals = [], []
-    if p.consume_if(")"):
-        return refs, vals
-    while True:
-        if p.kind == PERCENT:
-            refs.append(p.parse_operand())
-            vals.append(DYNAMIC)
-        elif p.kind == INT or (p.kind == PUNCT and p.tok == "-"):
-            vals.append(p.parse_integer())
-        else:
-            p.error("expected SSA value or integer")
-        if not p.consume_if(","):
-            break
-    p.expect(")")
-    return refs, vals
-
-
-def _index_list(pr, mixed) -> str:
-    return "(" + ", ".join(str(v) if isinstance(v, int) else pr.value(v)
-                           for v in mixed) + ")"
 
 
 # ====================================================================== scf.if
@@ -701,6 +704,17 @@ class IfOp(_ScfOp):
     results_ = VarResult()
     thenRegion = RegionDef(single_block=True)
     elseRegion = RegionDef()
+
+    @classmethod
+    def new(cls, cond, result_types=(), with_else=False, loc=None):
+        """`then` (and `else`) blocks, ending in an empty `scf.yield` when there are no
+        results; with results the caller adds the yields."""
+        op = cls.build(loc=loc, condition=cond, result_types=list(result_types))
+        for r in op.regions[:2 if with_else else 1]:
+            b = r.add_block(Block())
+            if not result_types:
+                b.append(YieldOp.new(loc=loc))
+        return op
 
     def finish_parse(self):
         ensure_terminator(self.regions[0], YieldOp, self.loc)
@@ -813,16 +827,16 @@ class ParallelOp(_ScfOp):
             offset = p.tok_start
             refs = p.parse_operand_list("(")
             if len(refs) != n:
-                p.error(f"expected {n} operands", offset)
+                p.error(p._custom_prefix() + f"expected {n} operands", offset)
             groups.append([p.resolve_operand(r, A.index) for r in refs])
         init_refs = []
         if p.parse_optional_keyword("init"):
             init_refs = p.parse_operand_list("(")
         st.types = _parse_optional_arrow_types(p)
-        st.regions.append(p.parse_region(args=[_arg(r, A.index, p) for r in ivs],
+        st.regions.append(p.parse_region(args=[_arg(r, A.index) for r in ivs],
                                          op_cls=ParallelOp))
         p.parse_optional_attr_dict(st)
-        inits = p.resolve_operands(init_refs, st.types, st_offset(p))
+        inits = _resolve(p, init_refs, st.types, _name_offset(p))
         st.operands = groups[0] + groups[1] + groups[2] + inits
         st.properties["operandSegmentSizes"] = A.DenseArrayAttr(
             A.i32, [len(g) for g in groups] + [len(inits)])
@@ -885,14 +899,14 @@ class WhileOp(_ScfOp):
         p.expect(":")
         ft = p.parse_type()
         if type(ft) is not A.FunctionType:
-            p.error("invalid kind of type specified: expected builtin.function, but found "
-                    f"'{ft}'", tstart)
+            p.error(p._custom_prefix() + "invalid kind of type specified: expected "
+                    f"builtin.function, but found '{ft}'", tstart)
         st.types = list(ft.results)
         if len(ft.inputs) != len(pairs):
-            p.error(_prefix(p, "scf.while") + "expected as many input types as operands "
+            p.error(p._custom_prefix() + "expected as many input types as operands "
                     f"(expected {len(pairs)} got {len(ft.inputs)})", tstart)
         st.operands = p.resolve_operands([o for _, o in pairs], list(ft.inputs), tstart)
-        args = [_arg(inner, t, p) for (inner, _), t in zip(pairs, ft.inputs)]
+        args = [_arg(inner, t) for (inner, _), t in zip(pairs, ft.inputs)]
         st.regions.append(p.parse_region(args=args, op_cls=WhileOp))
         p.parse_keyword("do")
         st.regions.append(p.parse_region(op_cls=WhileOp))

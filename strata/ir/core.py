@@ -84,13 +84,23 @@ class Value:
 
 
 class OpResult(Value):
-    __slots__ = ("owner", "index")
+    __slots__ = ("owner",)
 
-    def __init__(self, type: Type, owner: "Operation", index: int):
+    def __init__(self, type: Type, owner: "Operation", index: int = 0):
         self.type = type
         self.first_use = None
         self.owner = owner
-        self.index = index
+
+    @property
+    def index(self) -> int:
+        """Position among the owner's results (computed: not stored, to save memory)."""
+        res = self.owner.results
+        if res[0] is self:
+            return 0
+        for i, r in enumerate(res):
+            if r is self:
+                return i
+        raise IRError("result is not attached to its owner")
 
     @property
     def defining_op(self):

@@ -103,7 +103,27 @@ class FusedLoc(Location):
     __slots__ = ("locations", "metadata")
 
     def __new__(cls, locations, metadata=None):
-        locations = tuple(locations)
+        # As MLIR's FusedLoc::get: nested fused locations with the same metadata are
+        # flattened, unknown ones and duplicates dropped; fewer than two locations
+        # without metadata are no fusion at all.
+        flat = []
+        for loc in locations:
+            if isinstance(loc, FusedLoc) and loc.metadata is metadata:
+                parts = loc.locations
+            elif isinstance(loc, UnknownLoc):
+                continue
+            else:
+                parts = (loc,)
+            for p in parts:
+                if p not in flat:
+                    flat.append(p)
+        if not flat:
+            if metadata is None:
+                return UnknownLoc()
+            flat = [UnknownLoc()]
+        elif len(flat) == 1 and metadata is None:
+            return flat[0]
+        locations = tuple(flat)
 
         def init(o):
             o.locations = locations

@@ -35,17 +35,62 @@ def constant_value(v: Value):
 def fold_op(op: Operation):
     """Run `op.fold`; returns None or a list with one Attribute/Value per result."""
     fold = getattr(op, "fold", None)
-    if fold is None:
-        return None
     consts = [constant_value(o.value) for o in op._operands]
-    res = fold(consts)
+    res = fold(consts) if fold is not None else None
+    if res is not None and not isinstance(res, (list, tuple)):
+        res = [res]
+    if res is None or (len(op.results) == 1 and res[0] is op.results[0]):
+        # As upstream, the traits fold when the op's own folder did not (or did so
+        # in place).
+        traits = _fold_traits(op, consts)
+        if traits is not None:
+            return traits
     if res is None:
         return None
-    if not isinstance(res, (list, tuple)):
-        res = [res]
     if len(res) != len(op.results):
         return None
     return list(res)
+
+
+def _fold_traits(op: Operation, consts):
+    """Folds that traits imply, in trait order: Commutative, Idempotent, Involution."""
+    for t in type(op).traits:
+        if t is T.Commutative:
+            r = _fold_commutative(op, consts)
+        elif t is T.Idempotent or t is T.Involution:
+            r = _fold_repeated(op, t is T.Idempotent)
+        else:
+            continue
+        if r is not None:
+            return r
+    return None
+
+
+def _fold_repeated(op: Operation, idempotent: bool):
+    """f(f(x)) -> f(x) (Idempotent) or x (Involution) for a unary op; f(x, x) -> x for
+    a binary Idempotent op."""
+    ops = op._operands
+    if len(op.results) != 1:
+        return None
+    if len(ops) == 1:
+        inner = getattr(ops[0].value, "owner", None)
+        if isinstance(inner, Operation) and inner.name == op.name:
+            return [ops[0].value] if idempotent else [inner._operands[0].value]
+    elif idempotent and len(ops) == 2 and ops[0].value is ops[1].value:
+        return [ops[0].value]
+    return None
+
+
+def _fold_commutative(op: Operation, consts):
+    """The Commutative trait's fold (MLIR's foldCommutative): move constant operands
+    after the others, in place, so that folders and patterns find them on the right."""
+    if T.Commutative not in type(op).traits or len(consts) < 2:
+        return None
+    order = sorted(range(len(consts)), key=lambda i: consts[i] is not None)
+    if order == list(range(len(consts))):
+        return None
+    op.set_operands([op._operands[i].value for i in order])
+    return list(op.results)
 
 
 def _has_no_effects(op: Operation) -> bool:

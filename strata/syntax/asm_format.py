@@ -176,6 +176,19 @@ class UnitKeyword(AttrFormat):
         return None
 
 
+def parse_strict_attr_dict(p, st, with_keyword=False):
+    """`attr-dict` of a declarative format: discardable attributes only. Upstream's
+    generated parsers reject an inherent attribute there ("strict properties")."""
+    from .parser import OperationState
+    start = p.tok_start
+    tmp = OperationState(st.cls, st.name, None)
+    p.parse_optional_attr_dict(tmp, with_keyword=with_keyword)
+    for key in tmp.properties:
+        p.error(custom_op_prefix(p) + f"inherent attribute '{key}' cannot be parsed from "
+                "attr-dict when strict properties in assembly format is enabled", start)
+    st.attributes.update(tmp.attributes)
+
+
 def custom_op_prefix(p) -> str:
     """`custom op 'name' `: how upstream prefixes errors a custom parser emits itself."""
     name = getattr(p, "custom_op_name", None)
@@ -593,7 +606,7 @@ def _parse_elems(elems, p, st, ctx):
             fmt = getattr(d, "fmt", None) or _GENERIC
             st.properties[d.name] = fmt.parse(p)
         elif k == _ATTRDICT:
-            p.parse_optional_attr_dict(st, with_keyword=e.value)
+            parse_strict_attr_dict(p, st, e.value)
         elif k == _OPTIONAL:
             if _group_starts(e.first, p):
                 _parse_elems(e.children, p, st, ctx)

@@ -5,6 +5,7 @@ import re
 
 from ..ir import attributes as A
 from ..ir import location as L
+from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from .lexer import (AT, AT_STRING, BARE, CARET, EOF, EXCL, EXCL_STRING, FLOAT, HASH,
                     HASH_STRING, INT, PERCENT, PUNCT, STRING, Lexer, unescape)
 
@@ -382,15 +383,18 @@ class AttrParser(Lexer):
             neg = True
             if self.kind != INT and self.kind != FLOAT:
                 self.error("expected constant integer or floating point value")
+            start = self.tok_start  # MLIR reports at the number, after the minus
         tok = self.tok
         is_float = self.kind == FLOAT
         self._next()
+        type_end = None
         if self.kind == PUNCT and self.tok == ":":
             self._next()
             type = self.parse_type()
-        return self.make_number(tok, neg, is_float, type, start)
+            type_end = self.tok_start
+        return self.make_number(tok, neg, is_float, type, start, type_end)
 
-    def make_number(self, tok, neg, is_float, type, start):
+    def make_number(self, tok, neg, is_float, type, start, type_end=None):
         if type is None:
             type = A.f64 if is_float else A.i64
         if isinstance(type, A.FloatType):
@@ -409,10 +413,13 @@ class AttrParser(Lexer):
                 if type.name in ("f64", "f32", "f16", "bf16"):
                     return A.FloatAttr(0.0, type, bits)
                 return A.FloatAttr(float("nan"), type, bits)
-            v = float(int(tok))
-            return A.FloatAttr(-v if neg else v, type)
+            d = Diagnostic(ERROR, self.loc_at(start).resolve(),
+                           "unexpected decimal integer literal for a floating point value")
+            d.attach_note("add a trailing dot to make the literal a float")
+            raise DiagnosticError(d)
         if is_float:
-            self.error("floating point value not valid for specified type", start)
+            self.error("floating point value not valid for specified type",
+                       type_end if type_end is not None else start)
         if not isinstance(type, (A.IntegerType, A.IndexType)):
             self.error("integer literal not valid for specified type", start)
         v = int(tok, 0) if tok.startswith("0x") else int(tok)
@@ -550,9 +557,25 @@ class AttrParser(Lexer):
                     neg = self.consume_if("-")
                     if self.kind not in (INT, FLOAT):
                         self.error("expected integer or float literal")
+                    start = self.tok_start
                     tok, is_float = self.tok, self.kind == FLOAT
+                    if et is A.i1:
+                        self._next()
+                        self.error("expected 'true' or 'false' values for i1 type",
+                                   self.tok_start)
+                    if is_float and isinstance(et, A.IntegerType):
+                        self.error("expected integer literal", start)
                     self._next()
-                    vals.append(self.make_number(tok, neg, is_float, et, start).value)
+                    if isinstance(et, A.IntegerType):
+                        v = int(tok, 0)
+                        v = -v if neg else v
+                        if not _int_fits(v, et):
+                            self.error("integer constant out of range")
+                        if et.signedness == 0 and v >= 1 << (et.width - 1):
+                            v -= 1 << et.width  # signless values print signed
+                        vals.append(v)
+                    else:
+                        vals.append(self.make_number(tok, neg, is_float, et, start).value)
                 if not self.consume_if(","):
                     break
         self.expect(">")
@@ -614,7 +637,8 @@ class AttrParser(Lexer):
         self._next()
         self.expect("]")
         self.expect("<")
-        ref = self.parse_attribute()
+        # `distinct[0]<>` is how a distinct unit attribute prints.
+        ref = A.UnitAttr() if self.at(">") else self.parse_attribute()
         self.expect(">")
         key = ("parsed", id(self), ident)
         seen = getattr(self, "_distinct", None)
@@ -760,6 +784,16 @@ def _check_element_type(p, et, what):
     if isinstance(et, (A.FunctionType, A.NoneType)) or (
             isinstance(et, A.ShapedType) and not isinstance(et, A.VectorType)):
         p.error(f"invalid {what} element type")
+
+
+def _int_fits(v, type) -> bool:
+    """Whether `v` is a value of the integer type (signless: either reading)."""
+    w = type.width
+    if type.signedness == 2:
+        return 0 <= v < (1 << w)
+    if type.signedness == 1:
+        return -(1 << (w - 1)) <= v < (1 << (w - 1))
+    return -(1 << (w - 1)) <= v < (1 << w)
 
 
 def _check_int_range(p, v, type, start):

@@ -69,7 +69,7 @@ def unescape(body: str) -> str:
 class Source:
     """One input buffer: its name, text, and line starts for offset -> line:col."""
 
-    __slots__ = ("name", "text", "line_offset", "col_offset", "_starts")
+    __slots__ = ("name", "text", "line_offset", "col_offset", "_starts", "loc_class")
 
     def __init__(self, name: str, text: str, line_offset: int = 0, col_offset: int = 0):
         # A --split-input-file chunk starts inside its file: after `line_offset` lines,
@@ -79,6 +79,9 @@ class Source:
         self.line_offset = line_offset
         self.col_offset = col_offset
         self._starts = None
+        # Locations into this buffer are instances of a subclass that knows the buffer,
+        # so that each op's location object holds just an offset.
+        self.loc_class = type("SourceLoc", (SourceLoc,), {"__slots__": (), "src": self})
 
     def line_col(self, offset: int):
         starts = self._starts
@@ -104,12 +107,14 @@ class SourceLoc(Location):
     cost a hash-table entry each, so ops hold this small object instead and it resolves
     to (and compares equal to) the uniqued FileLineColLoc on demand."""
 
-    __slots__ = ("src", "offset")
+    __slots__ = ("offset",)
+    src: Source  # set on the per-buffer subclass (see Source.loc_class): saves a slot
 
-    def __init__(self, src: Source, offset: int):
-        self._str = None
-        self.src = src
-        self.offset = offset
+    def __new__(cls, src: Source, offset: int):
+        o = object.__new__(src.loc_class)
+        o._str = None
+        o.offset = offset
+        return o
 
     def resolve(self) -> FileLineColLoc:
         line, col = self.src.line_col(self.offset)

@@ -65,16 +65,43 @@ class _ForwardRef(Value):
 
 
 class _Scope:
-    """SSA names of one region (and the blocks defined in it)."""
+    """SSA names of one region (and the blocks defined in it).
 
-    __slots__ = ("values", "blocks", "isolated", "forward", "block_forward")
+    Numeric names defined in sequence (`%7`, `%8`, `%9`: what every printer emits) are
+    kept in a list indexed from `base`, 8 bytes each instead of a dict entry and an int;
+    other names go in the dict."""
+
+    __slots__ = ("values", "nums", "base", "blocks", "isolated", "forward",
+                 "block_forward")
 
     def __init__(self, isolated):
         self.values = {}
+        self.nums = []
+        self.base = 0
         self.blocks = {}
         self.isolated = isolated
         self.forward = {} if isolated else None
         self.block_forward = {}
+
+    def get(self, key):
+        if type(key) is int:
+            i = key - self.base
+            nums = self.nums
+            if 0 <= i < len(nums):
+                return nums[i]
+        return self.values.get(key)
+
+    def set(self, key, value):
+        if type(key) is int:
+            nums = self.nums
+            if not nums:
+                self.base = key
+                nums.append(value)
+                return
+            if key - self.base == len(nums):
+                nums.append(value)
+                return
+        self.values[key] = value
 
 
 class Parser(AttrParser):
@@ -110,7 +137,7 @@ class Parser(AttrParser):
             else:
                 block.append(self.parse_operation())
         self._pop_scope()
-        self._resolve_deferred_locs()
+        self._resolve_deferred_locs(block)
         ops = list(block.ops)
         module_cls = self.ctx.get_op("builtin.module")
         if len(ops) == 1 and ops[0].name == "builtin.module":
@@ -160,7 +187,7 @@ class Parser(AttrParser):
         self.expect("=")
         self.type_aliases[name] = self.parse_type()
 
-    def _resolve_deferred_locs(self):
+    def _resolve_deferred_locs(self, block):
         for d in self.deferred_loc_aliases:
             a = self.attr_aliases.get(d.name)
             if a is None or not isinstance(a, L.Location):
@@ -169,7 +196,7 @@ class Parser(AttrParser):
             return
         # Replace the placeholders left on ops and block arguments.
         top_aliases = self.attr_aliases
-        for op in self._all_parsed_ops:
+        for op in self._parsed_top_ops(block):
             if isinstance(op.loc, _DeferredLoc):
                 op.loc = top_aliases[op.loc.name]
             for r in op.regions:
@@ -178,9 +205,10 @@ class Parser(AttrParser):
                         if isinstance(a.loc, _DeferredLoc):
                             a.loc = top_aliases[a.loc.name]
 
-    @property
-    def _all_parsed_ops(self):
-        return self._parsed_ops
+    @staticmethod
+    def _parsed_top_ops(block):
+        for top in block.ops:
+            yield from top.walk()
 
     def _parse_file_metadata(self):
         self._next()
@@ -231,8 +259,6 @@ class Parser(AttrParser):
 
     def _push_scope(self, isolated):
         self.scopes.append(_Scope(isolated))
-        if not hasattr(self, "_parsed_ops"):
-            self._parsed_ops = []
 
     def _pop_scope(self):
         sc = self.scopes.pop()
@@ -244,7 +270,7 @@ class Parser(AttrParser):
 
     def _lookup(self, key):
         for sc in reversed(self.scopes):
-            v = sc.values.get(key)
+            v = sc.get(key)
             if v is not None:
                 return v
             if sc.isolated:
@@ -265,7 +291,7 @@ class Parser(AttrParser):
         fwd = iso.forward.pop(key, None) if iso.forward else None
         if fwd is None and self._lookup(key) is not None:
             self.error(f"redefinition of SSA value '{_key_str(key)}'", offset)
-        sc.values[key] = value
+        sc.set(key, value)
         if fwd is not None:
             if fwd.type is not value.type:
                 d = Diagnostic(ERROR, self.loc_at(offset).resolve(),
@@ -292,7 +318,7 @@ class Parser(AttrParser):
             except ValueError:
                 self.error("invalid SSA value result number")
             self._next()
-        return ((name if idx == 0 else (name, idx)), offset)
+        return ((_ssa_key(name) if idx == 0 else (name, idx)), offset)
 
     def parse_optional_operand(self):
         if self.kind == PERCENT:
@@ -363,15 +389,14 @@ class Parser(AttrParser):
                 if operand_text:
                     off = m.start(3)
                     for part in operand_text.split(", "):
-                        refs.append((part, off))
+                        refs.append((_ssa_key(part), off))
                         off += len(part) + 2
                 self.reset_to(m.end())
                 op = self._parse_generic_op((name_start, name, refs))
-                self._parsed_ops.append(op)
                 if len(op.results) != 1:
                     self.error(f"operation defines {len(op.results)} results but was "
                                f"provided 1 to bind", start)
-                self.define_value(res, op.results[0], start)
+                self.define_value(_ssa_key(res), op.results[0], start)
                 return op
             results = self._parse_result_names()
         k = self.kind
@@ -384,7 +409,6 @@ class Parser(AttrParser):
                 self.error("expected operation name in quotes")
             self.error("expected operation name in quotes" if k != PUNCT or self.tok != "}"
                        else "expected operation name in quotes")
-        self._parsed_ops.append(op)
         if results is not None:
             n = len(op.results)
             want = sum(c for _, c, _ in results)
@@ -394,11 +418,12 @@ class Parser(AttrParser):
             i = 0
             for name, count, off in results:
                 if count == 1 and len(results) == 1 and n == 1:
-                    self.define_value(name, op.results[0], off)
+                    self.define_value(_ssa_key(name), op.results[0], off)
                     i += 1
                     continue
                 for j in range(count):
-                    self.define_value(name if j == 0 else (name, j), op.results[i], off)
+                    self.define_value(_ssa_key(name) if j == 0 else (name, j), op.results[i],
+                                      off)
                     i += 1
         return op
 
@@ -408,6 +433,7 @@ class Parser(AttrParser):
         fall back to the general path whenever anything is unusual, so errors and rare
         cases are always handled (and worded) by the general code."""
         res, name, a, b, tname = m.groups()
+        res, a, b = _ssa_key(res), _ssa_key(a), _ssa_key(b)
         cls = self.ctx.ops.get(name)
         if cls is None:
             dd = self.default_dialects[-1]
@@ -427,7 +453,7 @@ class Parser(AttrParser):
                 self._lookup(res) is not None:
             return None
         op = cls.create((va, vb), (t,), None, None, None, 0, SourceLoc(self.src, m.start(2)))
-        self.scopes[-1].values[res] = op.results[0]
+        self.scopes[-1].set(res, op.results[0])
         iso = self._isolated_scope()
         if iso.forward and res in iso.forward:
             fwd = iso.forward.pop(res)
@@ -568,6 +594,13 @@ class Parser(AttrParser):
                     if k not in pnames and k not in ("operandSegmentSizes",
                                                      "resultSegmentSizes"):
                         self.error(f"'{name}' op does not have a property '{k}'", start)
+                # Properties the printer always shows with their default value need
+                # no storage when they hold it: absent means default for these.
+                stored = getattr(cls, "_stored_defaults", None)
+                if stored:
+                    for k, default in stored:
+                        if props.get(k) is default:
+                            del props[k]
         return cls.create(operands, ft.results, props, attrs, succs, regions, loc, name)
 
     def _parse_custom_op(self) -> Operation:
@@ -634,20 +667,24 @@ class Parser(AttrParser):
                 if args:
                     b = region.add_block(Block())
                     self._define_block_args(b, args)
-                return region
-            if self.kind == CARET:
-                if args:
-                    self.error("invalid block name in region with named arguments")
             else:
-                entry = region.add_block(Block())
-                if args:
-                    self._define_block_args(entry, args)
-                self._parse_block_body(entry)
-            while self.kind == CARET:
-                self._parse_labeled_block(region)
-            self.expect("}", "to end region")
-        finally:
-            self._pop_scope()
+                if self.kind == CARET:
+                    if args:
+                        self.error("invalid block name in region with named arguments")
+                else:
+                    entry = region.add_block(Block())
+                    if args:
+                        self._define_block_args(entry, args)
+                    self._parse_block_body(entry)
+                while self.kind == CARET:
+                    self._parse_labeled_block(region)
+                self.expect("}", "to end region")
+        except BaseException:
+            # The error on its way out is the first one; the scope's own checks (undefined
+            # blocks, undeclared values) would only hide it.
+            self.scopes.pop()
+            raise
+        self._pop_scope()
         return region
 
     def _define_block_args(self, block, args):
@@ -690,7 +727,7 @@ class Parser(AttrParser):
                     t = self.parse_type()
                     loc = self.parse_optional_trailing_loc()
                     key, off = ref
-                    if not isinstance(key, str):
+                    if isinstance(key, tuple):
                         self.error("invalid block argument name", off)
                     a = block.add_argument(t, loc if loc is not None else self.loc_at(off))
                     self.define_value(key, a, off)
@@ -740,10 +777,19 @@ class Parser(AttrParser):
 
     def parse_keyword(self, kw=None) -> str:
         if self.kind != BARE or (kw is not None and self.tok != kw):
-            self.error(f"expected '{kw}'" if kw else "expected valid keyword")
+            # As upstream's OpAsmParser: at the current token, prefixed in a custom form.
+            self.error(self._custom_prefix() +
+                       (f"expected '{kw}'" if kw else "expected valid keyword"),
+                       self.tok_start)
         t = self.tok
         self._next()
         return t
+
+    def _custom_prefix(self) -> str:
+        """`custom op 'name' ` while a custom form is parsed (upstream's CustomOpAsmParser
+        prefixes the errors it emits itself, not those of the underlying lexer/parser)."""
+        name = getattr(self, "custom_op_name", None)
+        return f"custom op '{name}' " if name else ""
 
     def parse_optional_keyword(self, kw) -> bool:
         if self.kind == BARE and self.tok == kw:
@@ -767,9 +813,10 @@ class Parser(AttrParser):
                 state.attributes[k] = v
 
     def parse_integer(self) -> int:
+        start = self.tok_start
         neg = self.consume_if("-")
         if self.kind != INT:
-            self.error("expected integer value")
+            self.error(self._custom_prefix() + "expected integer value", start)
         v = int(self.tok, 0)
         self._next()
         return -v if neg else v
@@ -798,7 +845,18 @@ def _isolated(cls):
     return IsolatedFromAbove in cls.traits
 
 
+def _ssa_key(name: str):
+    """The scope key of an SSA name: numeric names ("%12", the usual case) become ints,
+    which take half the memory of the strings in the parser's name tables."""
+    c = name[1:]
+    if c.isdigit() and (c[0] != "0" or len(c) == 1):
+        return int(c)
+    return name
+
+
 def _key_str(key):
+    if isinstance(key, int):
+        return f"%{key}"
     if isinstance(key, str):
         return key
     name, idx = key

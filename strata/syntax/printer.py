@@ -152,8 +152,14 @@ class Printer:
         With --mlir-print-local-scope, or for an op nested in another, only the op
         (without a final newline). See [Note: aliases like mlir-opt's]."""
         self._group_names = {}
-        self._name_scope(op)
         opts = self.options
+        scope = op
+        if op.parent is not None and not opts.local_scope and (op.results or op._operands):
+            # A nested op (printed in a diagnostic note, say) shows the SSA names it has
+            # in the whole IR: upstream numbers from the top-most ancestor.
+            while scope.parent_op is not None:
+                scope = scope.parent_op
+        self._name_scope(scope)
         top = not opts.local_scope and op.parent is None
         state = self.alias_state = AliasState(top, opts.elide_elements_if_larger)
         old = A.set_print_hook(state.text)
