@@ -663,6 +663,11 @@ class SubUIExtendedOp(_ExtendedBinary):
         return ["diff", "borrow"]
 
     def fold(self, operands):
+        if self.lhs is self.rhs:  # x - x: 0, no borrow
+            t = self.diff.type
+            zero = CF.make_splat(A.IntegerAttr(0, CF.elem_type(t)), t)
+            no = CF.make_splat(A.BoolAttr(False), self.borrow.type)
+            return None if zero is None or no is None else [zero, no]
         return self._fold_extended(operands, lambda a, b, w: a - b, lambda a, b, w: a < b)
 
 
@@ -924,6 +929,15 @@ def _is_not_of(v, x):
     return xor is not None and xor.lhs is x and CF.is_all_ones(_const_of(xor.rhs))
 
 
+def _absorb(op, cls):
+    """op(a, op(a, b)) -> op(a, b) for an idempotent commutative op (and, or)."""
+    for prev_v, other in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+        prev = _def(prev_v, cls)
+        if prev is not None and (other is prev.lhs or other is prev.rhs):
+            return prev.result
+    return None
+
+
 class AndIOp(_IntBinary):
     """`%r = arith.andi %a, %b : i1`"""
     name = "arith.andi"
@@ -936,10 +950,9 @@ class AndIOp(_IntBinary):
             return self.lhs
         if _is_not_of(self.rhs, self.lhs) or _is_not_of(self.lhs, self.rhs):
             return self.zero()
-        for prev_v, other in ((self.lhs, self.rhs), (self.rhs, self.lhs)):
-            prev = _def(prev_v, AndIOp)  # and(a, and(a, b)) -> and(a, b)
-            if prev is not None and (other is prev.lhs or other is prev.rhs):
-                return prev.result
+        r = _absorb(self, AndIOp)
+        if r is not None:
+            return r
         return self.fold_const(operands, lambda a, b, w: a & b)
 
 
@@ -957,6 +970,9 @@ class OrIOp(_IntBinary):
             return _def(self.rhs, XOrIOp).rhs
         if _is_not_of(self.lhs, self.rhs):
             return _def(self.lhs, XOrIOp).rhs
+        r = _absorb(self, OrIOp)
+        if r is not None:
+            return r
         return self.fold_const(operands, lambda a, b, w: a | b)
 
 
@@ -988,6 +1004,7 @@ class XOrIOp(_IntBinary):
 class _Shift(_IntBinary):
     # Right shifts of a value by itself give 0 (x < 2**x; larger amounts are poison).
     self_shift_is_zero = False
+    all_ones_is_fixed = False
 
     def fold(self, operands):
         if CF.is_zero(operands[1]):
@@ -996,6 +1013,8 @@ class _Shift(_IntBinary):
             return self.lhs
         if self.self_shift_is_zero and self.lhs is self.rhs:
             return self.zero()
+        if self.all_ones_is_fixed and CF.is_all_ones(operands[0]):
+            return self.lhs  # -1 >> n keeps its sign bits
         shift = type(self).shift
         # Shifting by the bit width or more is poison: not folded.
         return self.fold_const(operands, lambda a, b, w: shift(a, b, w) if b < w else None)
@@ -1028,15 +1047,13 @@ class ShRSIOp(_IntBinaryExact, _Shift):
     """`%r = arith.shrsi %a, %b : i8`"""
     name = "arith.shrsi"
     self_shift_is_zero = True
+    all_ones_is_fixed = True
 
     @staticmethod
     def shift(a, b, w):
         return CF.sint(a, w) >> b
 
-    def fold(self, operands):
-        if CF.is_all_ones(operands[0]):  # -1 keeps its sign bits
-            return self.lhs
-        return _Shift.fold(self, operands)
+    fold = _Shift.fold
 
 
 class MaxSIOp(_IntBinary):
@@ -1334,18 +1351,6 @@ class TruncIOp(_Cast):
         return CF.fold_cast(operands[0], self.out.type, lambda a: a)
 
 
-def _representable_by(src, dst) -> bool:
-    """APFloat's isRepresentableBy: every value of `src` is a value of `dst`."""
-    def limits(name):
-        eb, mb, bias, kind = D._FMT[name][:4]
-        top = (1 << eb) - 1
-        max_exp = (top - 1 if kind == "ieee" else top) - bias
-        return max_exp, 1 - bias, mb + 1
-    smax, smin, sp = limits(src.name)
-    dmax, dmin, dp = limits(dst.name)
-    return smax <= dmax and smin >= dmin and sp <= dp
-
-
 class TruncFOp(_Cast):
     """`%r = arith.truncf %a to_nearest_even : f32 to f16`"""
     name = "arith.truncf"
@@ -1358,16 +1363,7 @@ class TruncFOp(_Cast):
     are_cast_compatible = _float_cast_ok(_narrower)
 
     def fold(self, operands):
-        ext = _def(self.in_, ExtFOp)
-        if ext is not None:
-            src = ext.in_
-            st, mid = CF.elem_type(src.type), CF.elem_type(ext.out.type)
-            if _representable_by(st, mid):
-                if st.width > self.out_elem.width:
-                    self.set_operand(0, src)  # truncf(extf(a)) -> truncf(a), in place
-                    return self.out
-                if st is self.out_elem:
-                    return src
+        # Constants only: upstream no longer folds truncf(extf(x)).
         return _float_convert(self, operands)
 
 

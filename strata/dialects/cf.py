@@ -17,7 +17,8 @@ from ..ir import traits as T
 from ..ir.context import Dialect
 from ..ir.dense import DenseElementsAttr
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
-from ..ir.ods import (Op, Operand, OptProp, Prop, Successor, VarOperand, VarSuccessor)
+from ..ir.ods import (SINGLE, Op, Operand, OptProp, Prop, Successor, VarOperand,
+                      VarSuccessor)
 from ..syntax.asm_format import DenseArrayFmt, install_format
 from ..syntax.lexer import CARET
 
@@ -54,6 +55,40 @@ class BranchOpMixin:
     def successor_operands(self, index: int) -> list:
         start, n = self.successor_operand_range(index)
         return [o.value for o in self._operands[start:start + n]]
+
+    # -- mutation (MLIR's SuccessorOperands::erase / append), for CFG rewrites
+
+    def erase_successor_operand(self, index: int, arg_index: int) -> None:
+        """Drop operand `arg_index` of those forwarded to successor `index`."""
+        start, n = self.successor_operand_range(index)
+        if not 0 <= arg_index < n:
+            raise IndexError(f"successor #{index} has {n} operands, not {arg_index + 1}")
+        operand = self._operands.pop(start + arg_index)
+        operand._unlink()
+        self._resize_successor_group(index, -1)
+
+    def append_successor_operands(self, index: int, values) -> None:
+        """Forward `values` too (at the end) to successor `index`."""
+        from ..ir.core import OpOperand
+        values = list(values)
+        if not values:
+            return
+        start, n = self.successor_operand_range(index)
+        at = start + n
+        self._operands[at:at] = [OpOperand(v, self) for v in values]
+        self._resize_successor_group(index, len(values))
+
+    def _resize_successor_group(self, index: int, delta: int) -> None:
+        """Update the operand segment sizes after successor `index` gained `delta`
+        operands: successor i's operands are the op's i-th variadic operand group (the
+        last one for the rest)."""
+        if T.AttrSizedOperandSegments not in type(self).traits:
+            return
+        groups = [i for i, d in enumerate(type(self)._operand_defs) if d.kind != SINGLE]
+        g = groups[min(index, len(groups) - 1)]
+        sizes = list(self.properties["operandSegmentSizes"].value)
+        sizes[g] += delta
+        self.properties["operandSegmentSizes"] = A.DenseArrayAttr(A.i32, sizes)
 
     def verify_(self):
         verify_successor_operands(self)
@@ -161,6 +196,13 @@ class SwitchOp(BranchOpMixin, Op):
         start, _ = self._segment(2, False)
         segs = self.properties["case_operand_segments"].value
         return start + sum(segs[:index - 1]), segs[index - 1]
+
+    def _resize_successor_group(self, index, delta):
+        super()._resize_successor_group(index, delta)
+        if index > 0:
+            segs = list(self.properties["case_operand_segments"].value)
+            segs[index - 1] += delta
+            self.properties["case_operand_segments"] = A.DenseArrayAttr(A.i32, segs)
 
     # -- verification
 

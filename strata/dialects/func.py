@@ -6,7 +6,7 @@ from ..ir import constraints as C
 from ..ir import traits as T
 from ..ir.context import Dialect
 from ..ir.ods import Op, Operand, OptProp, Prop, RegionDef, Result, VarOperand, VarResult
-from ..syntax.asm_format import SymbolRef, install_format
+from ..syntax.asm_format import SymbolRef, UnitKeyword, install_format
 from ..syntax.function_syntax import parse_function_op, print_function_op
 
 
@@ -41,6 +41,20 @@ class FuncOp(Op):
     @property
     def is_declaration(self):
         return not self.regions[0].blocks
+
+    # -- CallableOpInterface (see passes/call_graph.py)
+    def callable_region(self):
+        """The body; None for a declaration, which calls cannot be resolved into."""
+        r = self.regions[0]
+        return r if r.blocks else None
+
+    def callable_result_types(self):
+        return list(self.type.results)
+
+    def is_legal_to_inline_call(self, call, would_be_cloned: bool) -> bool:
+        """Upstream's func inliner interface: `no_inline` on the function keeps every
+        call to it, `no_inline` on a call keeps that call."""
+        return "no_inline" not in self._props and "no_inline" not in call._props
 
     def verify_(self):
         ft = self.type
@@ -91,6 +105,19 @@ class ReturnOp(Op):
                         f"result type ({t}) in function @{f.properties['sym_name'].value}")
         return None
 
+    def handle_inlined_terminator(self, dest):
+        """After inlining a function body: with one block, the call's results become
+        the returned values (`dest` is the list of call results); with several, each
+        return becomes a branch to the block after the call (`dest`)."""
+        if isinstance(dest, list):
+            for r, v in zip(dest, self.operands):
+                r.replace_all_uses_with(v)
+            return
+        from .cf import BranchOp
+        br = BranchOp.build(loc=self.loc, destOperands=self.operands, successors=[dest])
+        self.parent.insert_before(self, br)
+        self.erase()
+
 
 class CallOp(Op):
     """`%r = func.call @f(%a) : (i32) -> i32`"""
@@ -101,12 +128,21 @@ class CallOp(Op):
     arg_attrs = OptProp(C.ArrayAttrC)
     res_attrs = OptProp(C.ArrayAttrC)
     no_inline = OptProp(C.UnitAttrC)
+    no_inline.fmt = UnitKeyword()
     operands_ = VarOperand()
     results_ = VarResult()
-    assembly = "$callee `(` $operands_ `)` attr-dict `:` functional-type($operands_, $results_)"
+    assembly = ("$callee `(` $operands_ `)` (`<` `no_inline` `>` $no_inline^)? attr-dict `:` "
+                "functional-type($operands_, $results_)")
 
     def verify_regions_(self):
         return None
+
+    # -- CallOpInterface (see passes/call_graph.py)
+    def call_callee(self):
+        return self.properties["callee"]
+
+    def call_arg_operands(self):
+        return self.operands
 
 
 class CallIndirectOp(Op):
@@ -129,6 +165,13 @@ class CallIndirectOp(Op):
         if name == "callee_operands" and types.get("callee"):
             return list(types["callee"][0].inputs)
         return None
+
+    # -- CallOpInterface: the callee is a function value, not a symbol
+    def call_callee(self):
+        return self.operand(0)
+
+    def call_arg_operands(self):
+        return self.operands[1:]
 
     def verify_(self):
         ft = self.callee.type

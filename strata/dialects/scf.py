@@ -414,32 +414,41 @@ class ForOp(_ScfOp):
         ensure_terminator(self.regions[0], YieldOp, self.loc)
 
     def verify_(self):
-        # LoopLikeOpInterface first, then the op's own check.
-        inits = self.initArgs
-        nargs = max(len(self.regions[0].blocks[0].args) - 1, 0)
-        if len(inits) != nargs:
-            return f"different number of inits and region iter_args: {len(inits)} != {nargs}"
-        if len(inits) != len(self.results):
+        if len(self.initArgs) != len(self.results):
             return "mismatch in number of loop-carried values and defined values"
         return None
 
     def verify_regions_(self):
+        # After the nested ops, in upstream's order: LoopLikeOpInterface's counts,
+        # RegionBranchOpInterface's edges, then the op's own region checks.
         body = self.regions[0].blocks[0]
-        iter_args = body.args[1:]
+        if not body.args:
+            return ("expected body to have at least 1 argument(s) for the induction "
+                    "variable, but got 0")
+        inits, iter_args, results = self.initArgs, body.args[1:], self.results
+        if len(inits) != len(iter_args):
+            return (f"different number of inits and region iter_args: {len(inits)} != "
+                    f"{len(iter_args)}")
+        yields = _terminators(self.regions[0], YieldOp)
+        yielded = yields[0].operands if yields else []
+        if yielded and len(yielded) != len(iter_args):
+            return (f"different number of region iter_args and yielded values: "
+                    f"{len(iter_args)} != {len(yielded)}")
+        if len(results) != len(iter_args):
+            return (f"different number of loop results and region iter_args: "
+                    f"{len(results)} != {len(iter_args)}")
         lb, ub, step = self.operands[:3]
         edges = []
         if not _zero_trip(lb, ub, "unsignedCmp" in self.properties):
-            edges.append((None, self.regions[0], self.initArgs, iter_args))
-        edges.append((None, None, self.initArgs, self.results))
-        for y in _terminators(self.regions[0], YieldOp):
+            edges.append((None, self.regions[0], inits, iter_args))
+        edges.append((None, None, inits, results))
+        for y in yields:
             edges.append((y, self.regions[0], y.operands, iter_args))
-            edges.append((y, None, y.operands, self.results))
+            edges.append((y, None, y.operands, results))
         _verify_edges(self, edges)
-        if not body.args or body.args[0].type is not lb.type:
+        if body.args[0].type is not lb.type:
             return "expected induction variable to be same type as bounds and step"
-        if len(iter_args) != len(self.results):
-            return "mismatch in number of basic block args and defined values"
-        for i, (init, arg, res) in enumerate(zip(self.initArgs, iter_args, self.results)):
+        for i, (init, arg, res) in enumerate(zip(inits, iter_args, results)):
             if init.type is not res.type:
                 return f"types mismatch between {i}th iter operand and defined value"
             if arg.type is not res.type:

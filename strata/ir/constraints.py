@@ -14,7 +14,21 @@ class Constraint:
     __slots__ = ("check", "summary")
 
     def __init__(self, check, summary: str):
-        self.check = check
+        # Types and attributes are uniqued and immutable, so a constraint's answer for
+        # one of them never changes: memoize it (the verifier asks the same questions
+        # about `i32` tens of thousands of times).
+        memo: dict = {}
+
+        def cached(x, _get=memo.get, _memo=memo, _check=check):
+            try:
+                r = _get(x)
+            except TypeError:  # unhashable: not a uniqued value; just check
+                return bool(_check(x))
+            if r is None:
+                r = _memo[x] = bool(_check(x))
+            return r
+
+        self.check = cached
         self.summary = summary
 
     def __or__(self, other: "Constraint") -> "Constraint":

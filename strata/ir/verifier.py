@@ -37,17 +37,33 @@ def _is_graph(op: Operation) -> bool:
     return T.GraphRegion in type(op).traits
 
 
+def _plan(cls):
+    """The checks an op class needs: traits whose `verify` does something, and whether
+    the class has its own `verify_` hook. Cached per class: no per-op no-op calls."""
+    plan = cls.__dict__.get("_verify_plan")
+    if plan is None:
+        checks = tuple(t.verify for t in cls.traits if type(t).verify is not T.Trait.verify)
+        custom = getattr(cls, "verify_", None)
+        from .ods import Op
+        if custom is Op.verify_:
+            custom = None
+        plan = (checks, custom)
+        cls._verify_plan = plan
+    return plan
+
+
 def _verify_op(op: Operation, live: set, depth: int) -> None:
     cls = type(op)
     if cls is not UnregisteredOp:
         err = op.verify_invariants()
         if err is None:
-            for t in cls.traits:
-                err = t.verify(op)
+            checks, custom = _plan(cls)
+            for check in checks:
+                err = check(op)
                 if err:
                     break
-        if err is None:
-            err = op.verify_()
+            if err is None and custom is not None:
+                err = custom(op)
         if err:
             _fail(op, err)
     if op.successors:

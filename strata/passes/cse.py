@@ -33,7 +33,8 @@ from ..ir.location import UnknownLoc
 from ..rewrite.folding import would_be_trivially_dead
 from .pass_manager import Pass
 
-__all__ = ["CSE", "eliminate_common_subexpressions", "dominator_tree_children"]
+__all__ = ["CSE", "eliminate_common_subexpressions", "dominator_tree_children",
+           "is_memory_effect_free"]
 
 # Memory-effect kinds of an op class (the op alone, not what its regions hold).
 _FREE, _READ, _OTHER, _RECURSIVE = 0, 1, 2, 3
@@ -100,7 +101,7 @@ def _info(cls) -> _ClassInfo:
     return i
 
 
-def _effect_free(op) -> bool:
+def is_memory_effect_free(op) -> bool:
     """isMemoryEffectFree: no effects, looking into RecursiveMemoryEffects regions."""
     info = _info(type(op))
     e = info.effects
@@ -112,7 +113,7 @@ def _effect_free(op) -> bool:
         for b in r.blocks:
             inner = b.first
             while inner is not None:
-                if not _effect_free(inner):
+                if not is_memory_effect_free(inner):
                     return False
                 inner = inner.next
     return True
@@ -286,7 +287,7 @@ class _Driver:
                 continue
             if regions:
                 if not _single_block_regions(regions) or \
-                        (effects == _RECURSIVE and not _effect_free(op)):
+                        (effects == _RECURSIVE and not is_memory_effect_free(op)):
                     op = nxt
                     continue
                 key = structural_key(op)

@@ -2,7 +2,12 @@
 from __future__ import annotations
 
 from .canonicalize import Canonicalize
+from .cse import CSE
 from .print_op_stats import PrintOpStats
+from .remove_dead_values import RemoveDeadValues
 from .strip_debuginfo import StripDebugInfo
+from .symbol_dce import SymbolDCE
+from .symbol_privatize import SymbolPrivatize
 
-PASSES = [Canonicalize, StripDebugInfo, PrintOpStats]
+PASSES = [Canonicalize, StripDebugInfo, PrintOpStats, CSE, RemoveDeadValues, SymbolDCE,
+          SymbolPrivatize]

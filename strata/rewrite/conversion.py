@@ -585,11 +585,7 @@ class _ReplaceOp(_Rewrite):
         for r, v in zip(op.results, repls):
             if v is not None:
                 journal.rauw(r, v)
-        if op.parent is not None:
-            journal.detach(op)
-
-    def cleanup(self, impl):
-        self.op._drop_references()
+        journal.erase(op)
 
 
 class _CreateBlock(_Rewrite):
@@ -635,6 +631,9 @@ class _EraseBlock(_Rewrite):
     def cleanup(self, impl):
         for op in list(self.block.ops):
             op._drop_references()
+        for a in self.block.args:
+            for u in list(a.uses):
+                u._unlink()
 
 
 class _BlockTypeConversion(_Rewrite):
@@ -769,13 +768,17 @@ class _Journal:
         op.detach()
 
     def erase(self, op):
-        """Unlink `op` and its operand uses (kept, to be relinked on undo)."""
+        """Unlink `op` and the operand uses of everything in it (kept, to be relinked
+        on undo), so that what it used counts as unused from now on."""
         if op.parent is not None:
             self.detach(op)
-        for o in op._operands:
-            o._unlink()
-        self.entries.append(("unlinked", op))
-        self.erased.add(op)
+        for inner in op.walk():
+            if inner in self.erased:
+                continue
+            for o in inner._operands:
+                o._unlink()
+            self.entries.append(("unlinked", inner))
+            self.erased.add(inner)
 
     def inserted(self, op):
         self.entries.append(("insert", op))
@@ -958,11 +961,17 @@ class _Impl:
         return list(cast.results)
 
     def insert_n_to_1(self, ip, loc, replacements, original, converter):
-        """Map `original` to a cast packing `replacements` (1:N conversions)."""
+        """Map `original` to its replacement: the value itself (1:1), or a cast packing
+        the values of a 1:N conversion (unpacked again for 1:N-aware patterns)."""
+        replacements = list(replacements)
+        if len(replacements) == 1:
+            prev = self.mapping.map_value(original, replacements[0])
+            self.rewrites.append(_MapValue(original, prev))
+            return
         vals = self.build_materialization("source", ip, loc, original, replacements,
                                           [original.type], None, converter)
         d = vals[0].owner if isinstance(vals[0], OpResult) else None
-        if d is not None and d in self.unresolved and len(replacements) != 1:
+        if d is not None and d in self.unresolved:
             self.n_to_1.add(d)
 
     def unpack(self, v) -> list:
@@ -1572,13 +1581,12 @@ class _Legalizer:
                 if p in self.applied:
                     continue
                 self.applied.add(p)
+            nfail = len(impl.match_failures)
             try:
-                nfail = len(impl.match_failures)
                 ok = self._apply(p, op, rw)
                 if not ok:
                     for _, why in impl.match_failures[nfail:]:
                         self._reason(op, f"pattern '{p.debug_name}' did not apply: {why}")
-                    del impl.match_failures[nfail:]
                     impl.reset(st)
                     continue
                 new = impl.rewrites[st.rewrites:]
@@ -1594,6 +1602,7 @@ class _Legalizer:
                                  "could not be legalized", culprit.loc)
                 impl.reset(st)
             finally:
+                del impl.match_failures[nfail:]
                 if not bounded:
                     self.applied.discard(p)
         return False
@@ -1639,7 +1648,7 @@ class _Legalizer:
                 impl.apply_signature_conversion(rw, b, conv, sc)
                 continue
             if skip is None:
-                skip = {x.op for x in impl.rewrites if isinstance(x, _CreateOp)}
+                skip = {x.op for x in new if isinstance(x, _CreateOp)}
             if parent not in skip:
                 skip.add(parent)
                 if not self.legalize(parent, rw):
@@ -1769,7 +1778,7 @@ def _commit(impl: _Impl, config: ConversionConfig) -> None:
         while i < len(impl.rewrites):  # commits may add materializations
             impl.rewrites[i].commit(impl, journal)
             i += 1
-        casts = [c for c in impl.unresolved if c.parent is not None]
+        casts = [c for c in impl.unresolved if _attached(c, impl)]
         remaining = reconcile_unrealized_casts(casts, journal)
         if config.build_materializations:
             for cast in remaining:
@@ -1787,6 +1796,24 @@ def _commit(impl: _Impl, config: ConversionConfig) -> None:
     for r in impl.rewrites:
         r.cleanup(impl)
     journal.finish()
+
+
+def _attached(op, impl) -> bool:
+    """Whether `op` is still part of the converted IR (not inside an erased block or a
+    replaced op, which the cleanup drops)."""
+    while True:
+        b = op.parent
+        if b is None:
+            return False
+        if b.parent is None:
+            return False
+        op = b.parent.parent
+        if op is None:
+            return True
+        if op in impl.replaced_set:
+            return False
+        if op.parent is None:
+            return True
 
 
 def _legalize_materialization(cast, rec, journal) -> Diagnostic | None:
@@ -1928,8 +1955,6 @@ class FuncSignatureConversion(ConversionPattern):
             results.extend(r)
             counts.append(len(r))
         new_ft = A.FunctionType(sc.converted_types, results)
-        if new_ft is ft:
-            return rewriter.notify_match_failure(op, "the signature is already legal")
         if op.regions[0].blocks and \
                 rewriter.convert_region_types(op.regions[0], tc, sc) is None:
             return rewriter.notify_match_failure(op, "unable to convert block arguments")

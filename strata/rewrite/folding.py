@@ -6,15 +6,18 @@ returns None (no fold), or one result per op result: an Attribute (a constant, w
 op's dialect materializes) or an existing Value. Returning the op's own results means it
 was updated in place.
 
-OperationFolder follows MLIR's: folded constants are uniqued per region that is
-isolated from above and placed at the start of its entry block, in the order they are
-first created, so canonicalized IR shows its constants at the top of each function.
+OperationFolder follows MLIR's: constants are uniqued per insertion region (the closest
+region whose op is isolated from above) and kept at the start of its entry block. A
+constant that is not there moves to the very front (so hoisting a constant found after
+other code puts it before the constants hoisted so far, as upstream does); one already
+at the front, or right after another uniqued constant, stays. A constant that moved to
+another block, or that absorbed a duplicate, loses its location (`loc(unknown)`).
 """
 from __future__ import annotations
 
 from ..ir import traits as T
 from ..ir.builder import InsertionPoint
-from ..ir.core import Operation, Value
+from ..ir.core import Operation, UnregisteredOp, Value
 from ..ir.location import UnknownLoc
 
 __all__ = ["constant_value", "fold_op", "OperationFolder", "is_trivially_dead",
@@ -94,8 +97,9 @@ def _fold_commutative(op: Operation, consts):
 
 
 def _has_no_effects(op: Operation) -> bool:
-    """No memory effects other than allocating its own results (recursively for ops
-    with RecursiveMemoryEffects); ops that declare nothing are assumed to have effects."""
+    """No memory effects other than reads and allocating its own results (recursively
+    for ops with RecursiveMemoryEffects); ops that declare nothing are assumed to have
+    effects."""
     traits = type(op).traits
     if T.RecursiveMemoryEffects in traits:
         for r in op.regions:
@@ -108,7 +112,7 @@ def _has_no_effects(op: Operation) -> bool:
         return True
     me = T.find_trait(op, T.MemoryEffects)
     if me is not None:
-        return all(e == T.MemAlloc for e in me.effects)
+        return all(e == T.MemAlloc or e == T.MemRead for e in me.effects)
     return False
 
 
@@ -130,130 +134,171 @@ def is_trivially_dead(op: Operation) -> bool:
     return would_be_trivially_dead(op)
 
 
-def _insertion_region(op_block):
-    """The region constants are hoisted to: the closest one whose parent op is
-    isolated from above (or has no parent)."""
-    region = op_block.parent
-    while region is not None:
+def _insertion_region(block):
+    """The region constants are hoisted to (MLIR's getInsertionRegion): the closest one
+    whose parent op is isolated from above, unregistered (it might be) or top-level."""
+    while block is not None:
+        region = block.parent
+        if region is None:
+            return None
         parent = region.parent
-        if parent is None or T.IsolatedFromAbove in type(parent).traits:
+        if parent is None or parent.parent is None:
             return region
-        blk = parent.parent
-        if blk is None:
+        cls = type(parent)
+        if cls is UnregisteredOp or T.IsolatedFromAbove in cls.traits:
             return region
-        region = blk.parent
+        block = parent.parent
     return None
 
 
 class OperationFolder:
+    """Uniques constants per insertion region (see the module note) and folds ops,
+    creating the constants they fold to at the start of that region's entry block.
+
+    Moving a constant does not count as a change reported to the rewriter's listener
+    (as upstream); replacing or erasing one goes through the rewriter."""
+
     def __init__(self, rewriter):
         self.rewriter = rewriter
         self.scopes: dict = {}   # region -> {(dialect, value, type): constant op}
-        self.owned: set = set()  # constant ops the folder manages
+        self.owned: dict = {}    # constant op -> its keys in its scope
 
     def is_folder_owned(self, op) -> bool:
         return op in self.owned
 
     def notify_removal(self, op):
-        if op in self.owned:
-            self.owned.discard(op)
-            region = None
-            for reg, table in self.scopes.items():
-                for k, c in list(table.items()):
-                    if c is op:
-                        del table[k]
-                        region = reg
-            return region
-        return None
+        """Forget `op` (about to be erased)."""
+        keys = self.owned.pop(op, None)
+        if keys is None:
+            return
+        region = _insertion_region(op.parent) if op.parent is not None else None
+        table = self.scopes.get(region)
+        if table is None:
+            for t in self.scopes.values():
+                for k in keys:
+                    if t.get(k) is op:
+                        del t[k]
+            return
+        for k in keys:
+            if table.get(k) is op:
+                del table[k]
 
     def insert_known_constant(self, op: Operation, value=None) -> bool:
-        """Unique a ConstantLike op: replace it by an equal existing constant, or move it
-        to the start of its insertion region. Returns True if the IR changed."""
+        """Record the ConstantLike `op`: replace it by an equal constant seen before in
+        its insertion region (returns False: `op` is gone), or keep it as that region's
+        constant, moved to the start of the region's entry block unless it is there
+        already or right after another such constant (returns True)."""
+        block = op.parent
         if op in self.owned:
-            return False
+            if block.first is not op and op.prev not in self.owned:
+                _move_to_front(op, block)
+                op.loc = UnknownLoc()
+            return True
         if value is None:
             value = constant_value(op.results[0])
-            if value is None:
-                return False
-        block = op.parent
-        if block is None:
-            return False
         region = _insertion_region(block)
         if region is None or not region.blocks:
-            return False
+            return True
         table = self.scopes.setdefault(region, {})
         key = (op.dialect_name, value, op.results[0].type)
         existing = table.get(key)
-        if existing is not None and existing.parent is not None:
+        if existing is not None:
+            self.notify_removal(op)
             self.rewriter.replace_op(op, existing.results)
-            existing.loc = UnknownLoc() if existing.loc != op.loc else existing.loc
-            return True
+            existing.loc = UnknownLoc()
+            return False
         insert_block = region.blocks[0]
-        changed = False
-        if block is not insert_block or (insert_block.first is not op and
-                                         op.prev not in self.owned):
-            anchor = self._insertion_point(insert_block)
-            op.detach()
-            if anchor is None:
-                insert_block.append(op)
-            else:
-                insert_block.insert_before(anchor, op)
-            self.rewriter.listener.notify_op_modified(op)
-            changed = True
+        if block is not insert_block:
+            _move_to_front(op, insert_block)
+            op.loc = UnknownLoc()
+        elif insert_block.first is not op and op.prev not in self.owned:
+            _move_to_front(op, insert_block)
         table[key] = op
-        self.owned.add(op)
-        return changed
+        self.owned[op] = [key]
+        return True
 
-    def _insertion_point(self, block):
-        op = block.first
-        while op is not None and op in self.owned:
-            op = op.next
-        return op
-
-    def get_or_create_constant(self, at_block, dialect, value, type, loc) -> Value | None:
+    def get_or_create_constant(self, at_block, dialect, value, type, loc=None):
+        """The region's constant for (dialect, value, type), created at the start of its
+        entry block when missing; None if the dialect cannot materialize it."""
         region = _insertion_region(at_block)
+        if region is None:
+            return None
         table = self.scopes.setdefault(region, {})
+        op = self._get_or_create(table, region.blocks[0], dialect, value, type)
+        return op.results[0] if op is not None else None
+
+    def _get_or_create(self, table, entry, dialect, value, type, loc=None):
+        unknown = UnknownLoc()
         key = (dialect.name, value, type)
         existing = table.get(key)
-        if existing is not None and existing.parent is not None:
-            return existing.results[0]
+        if existing is not None:
+            if loc is not None and existing.loc != loc:
+                existing.loc = unknown
+            return existing
         mat = dialect.materialize_constant
         if mat is None:
             return None
-        insert_block = region.blocks[0]
-        anchor = self._insertion_point(insert_block)
-        saved = self.rewriter.ip
-        self.rewriter.ip = InsertionPoint(insert_block, anchor)
+        saved_ip, saved_loc = self.rewriter.ip, self.rewriter.loc
+        self.rewriter.ip = InsertionPoint(entry, entry.first)
+        self.rewriter.loc = unknown
         try:
-            op = mat(self.rewriter, value, type, loc)
+            op = mat(self.rewriter, value, type, unknown)
         finally:
-            self.rewriter.ip = saved
+            self.rewriter.ip, self.rewriter.loc = saved_ip, saved_loc
         if op is None:
             return None
-        # The materialized op may fold to a different canonical key; use it as-is.
+        new_key = (op.dialect_name, value, type)
+        if new_key != key:
+            # Materialized in another dialect: share that dialect's constant if any.
+            other = table.get(new_key)
+            if other is not None:
+                self.rewriter.erase_op(op)
+                self.owned[other].append(key)
+                table[key] = other
+                return other
+            table[new_key] = op
+            self.owned[op] = [key, new_key]
+        else:
+            self.owned[op] = [key]
         table[key] = op
-        self.owned.add(op)
-        return op.results[0]
+        return op
 
     def try_fold(self, op: Operation, dialects) -> bool:
-        """Fold `op`; replace its results (materializing constants). True if changed."""
+        """Fold `op` (MLIR's OperationFolder::tryToFold): in place, or replacing its
+        results by values and by the region's uniqued constants. True if changed."""
+        if op in self.owned:
+            block = op.parent
+            if block.first is not op and op.prev not in self.owned:
+                _move_to_front(op, block)
+                op.loc = UnknownLoc()
+            return False
         res = fold_op(op)
         if res is None:
             return False
         if all(v is r for v, r in zip(res, op.results)):
             self.rewriter.listener.notify_op_modified(op)  # folded in place
             return True
+        region = _insertion_region(op.parent)
+        table = self.scopes.setdefault(region, {})
+        entry = region.blocks[0]
         values = []
         for v, r in zip(res, op.results):
             if isinstance(v, Value):
                 values.append(v)
                 continue
             d = dialects.get(op.dialect_name)
-            if d is None:
-                return False
-            c = self.get_or_create_constant(op.parent, d, v, r.type, op.loc)
+            c = self._get_or_create(table, entry, d, v, r.type, UnknownLoc()) \
+                if d is not None else None
             if c is None:
                 return False
-            values.append(c)
+            if c.parent is op.parent and op.parent.first is not c:
+                _move_to_front(c, op.parent)
+            values.append(c.results[0])
+        self.notify_removal(op)
         self.rewriter.replace_op(op, values)
         return True
+
+
+def _move_to_front(op, block):
+    op.detach()
+    block.prepend(op)

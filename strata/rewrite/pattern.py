@@ -59,6 +59,9 @@ class Listener:
     def notify_block_inserted(self, block: Block) -> None:
         pass
 
+    def notify_block_erased(self, block: Block) -> None:
+        pass
+
     def notify_match_failure(self, op: Operation, reason: str) -> None:
         pass
 
@@ -130,36 +133,48 @@ class PatternRewriter(Builder):
                 u.set(new)
 
     def erase_op(self, op: Operation) -> None:
-        """Erase `op` and everything nested; its results must be unused by then."""
-        for r in op.regions:
-            for b in r.blocks:
-                for inner in reversed(list(b.ops)):
-                    self._notify_erased_recursively(inner)
-        self.listener.notify_op_erased(op)
+        """Erase `op` and everything nested; its results must be unused by then.
+
+        Nested ops go first, one at a time, users before definitions (last block and
+        last op first), each reported before it goes, so that a listener always sees
+        consistent use lists (as MLIR's RewriterBase::eraseOp)."""
         for r in op.results:
             if r.first_use is not None:
                 # Uses left inside the erased op itself are fine; others are a bug.
-                for u in list(r.uses):
+                for u in r.uses:
                     if not op.is_ancestor(u.owner):
                         raise ValueError(f"erase_op: result of '{op.name}' still used by "
                                          f"'{u.owner.name}'")
-                    u._unlink()
+        self._erase_tree(op)
+
+    def _erase_tree(self, op: Operation) -> None:
+        for r in reversed(op.regions):
+            for b in reversed(r.blocks):
+                self._erase_block_contents(b)
+            for b in list(r.blocks):
+                self.listener.notify_block_erased(b)
+            r.blocks = []
+        self.listener.notify_op_erased(op)
+        for res in op.results:
+            for u in list(res.uses):
+                u._unlink()
         op.detach()
         op._drop_references()
 
-    def _notify_erased_recursively(self, op):
-        for r in op.regions:
-            for b in r.blocks:
-                for inner in reversed(list(b.ops)):
-                    self._notify_erased_recursively(inner)
-        self.listener.notify_op_erased(op)
-
-    def erase_block(self, block: Block) -> None:
-        for op in reversed(list(block.ops)):
-            self._notify_erased_recursively(op)
+    def _erase_block_contents(self, block: Block) -> None:
+        op = block.last
+        while op is not None:
+            prev = op.prev
+            self._erase_tree(op)
+            op = prev
         for a in block.args:
             for u in list(a.uses):
                 u._unlink()
+
+    def erase_block(self, block: Block) -> None:
+        """Erase `block` and its ops (uses of its values elsewhere are dropped)."""
+        self._erase_block_contents(block)
+        self.listener.notify_block_erased(block)
         block.erase()
 
     # ---------------------------------------------------------------- in-place

@@ -15,7 +15,7 @@ _SIMPLE_TYPES: dict = {"index": A.IndexType(), "none": A.NoneType()}
 for _n in A.FLOAT_KINDS:
     _SIMPLE_TYPES[_n] = A.FloatType(_n)
 
-MAX_INT_WIDTH = 1 << 24  # MLIR's IntegerType::kMaxWidth
+MAX_INT_WIDTH = (1 << 24) - 1  # MLIR's IntegerType::kMaxWidth
 MAX_NESTING = 512
 
 
@@ -49,13 +49,14 @@ class AttrParser(Lexer):
             m = _INT_TYPE_RE.match(tok)
             if m is not None:
                 width = int(m.group(2))
-                if width == 0 or width > MAX_INT_WIDTH:
-                    self.error(f"invalid integer width")
+                if width > MAX_INT_WIDTH:
+                    self.error(f"integer bitwidth is limited to {MAX_INT_WIDTH} bits")
                 t = _SIMPLE_TYPES[tok] = A.IntegerType(width, _SIGN[m.group(1)])
                 self._next()
                 return t
             p = _TYPE_KEYWORDS.get(tok)
             if p is not None:
+                self._kw_start = self.tok_start  # read by the keyword's parser first
                 self._next()
                 self._enter()
                 try:
@@ -227,14 +228,14 @@ class AttrParser(Lexer):
                 shape.append(int(tok))
                 scal.append(False)
                 self._next()
-            elif k == PUNCT and self.tok == "?":
+            elif k == PUNCT and self.tok == "?" and not scalable:
                 shape.append(A.DYNAMIC)
                 scal.append(False)
                 self._next()
             elif scalable and k == PUNCT and self.tok == "[":
                 self._next()
                 if self.kind != INT:
-                    self.error("expected integer value")
+                    self.error("invalid dimension", self.tok_start)
                 shape.append(int(self.tok))
                 scal.append(True)
                 self._next()
@@ -255,7 +256,10 @@ class AttrParser(Lexer):
     def _parse_tensor(self):
         self.expect("<", "in tensor type")
         shape, _ = self._parse_dims()
+        et_start = self.tok_start
         et = self.parse_type()
+        if not _valid_tensor_element(et):
+            self.error("invalid tensor element type", et_start)
         if shape is None:
             self.expect(">", "in tensor type")
             return A.UnrankedTensorType(et)
@@ -263,15 +267,22 @@ class AttrParser(Lexer):
         if self.consume_if(","):
             enc = self.parse_attribute()
         self.expect(">", "in tensor type")
-        _check_element_type(self, et, "tensor")
         return A.RankedTensorType(shape, et, enc)
 
     def _parse_memref(self):
+        start = self._kw_start
         self.expect("<", "in memref type")
         shape, _ = self._parse_dims()
+        et_start = self.tok_start
         et = self.parse_type()
+        if not _valid_memref_element(et):
+            self.error("invalid memref element type", et_start)
         if shape is None:
-            ms = self.parse_attribute() if self.consume_if(",") else None
+            ms = None
+            if self.consume_if(","):
+                ms = self.parse_attribute()
+                if _is_layout(ms):
+                    self.error("cannot have affine map for unranked memref type")
             self.expect(">", "in memref type")
             return A.UnrankedMemRefType(et, ms)
         layout = ms = None
@@ -284,24 +295,34 @@ class AttrParser(Lexer):
             else:
                 ms = a
         self.expect(">", "in memref type")
+        if isinstance(layout, A.StridedLayoutAttr):
+            if len(layout.strides) != len(shape):
+                self.error("expected the number of strides to match the rank", start)
+        elif layout is not None and layout.value.num_dims != len(shape):
+            self.error("memref layout mismatch between rank and affine map: "
+                       f"{len(shape)} != {layout.value.num_dims}", start)
         return A.MemRefType(shape, et, layout, ms)
 
     def _parse_vector(self):
+        start = self._kw_start
         self.expect("<", "in vector type")
-        start = self.tok_start
         shape, scal = self._parse_dims(allow_unranked=False, scalable=True)
         et = self.parse_type()
         self.expect(">", "in vector type")
-        if any(d == A.DYNAMIC for d in shape):
-            self.error("expected static shape", start)
         if any(d == 0 for d in shape):
             self.error("vector types must have positive constant sizes but got " +
                        ", ".join(map(str, shape)), start)
+        if not isinstance(et, (A.IntegerType, A.IndexType, A.FloatType)):
+            self.error("failed to verify 'elementType': VectorElementTypeInterface "
+                       "instance", start)
         return A.VectorType(shape, et, scal)
 
     def _parse_complex(self):
         self.expect("<", "in complex type")
+        et_start = self.tok_start
         et = self.parse_type()
+        if not isinstance(et, (A.IntegerType, A.FloatType)):
+            self.error("invalid element type for complex", et_start)
         self.expect(">", "in complex type")
         return A.ComplexType(et)
 
@@ -336,15 +357,11 @@ class AttrParser(Lexer):
                 return self.parse_dictionary_attr()
         if k == BARE:
             if tok == "true" or tok == "false":
-                self._next()
-                if self.kind == PUNCT and self.tok == ":":
-                    self._next()
-                    t = self.parse_type()
-                    if t is not A.i1:
-                        self.error("expected i1 type for 'true' or 'false' values")
+                self._next()  # never followed by a type, as in MLIR
                 return A.BoolAttr(tok == "true")
             p = _ATTR_KEYWORDS.get(tok)
             if p is not None:
+                self._kw_start = self.tok_start
                 self._next()
                 self._enter()
                 try:
@@ -436,7 +453,8 @@ class AttrParser(Lexer):
             vals.append(self.parse_attribute())
             while self.consume_if(","):
                 vals.append(self.parse_attribute())
-            self.expect("]", "in attribute list")
+            if not self.consume_if("]"):
+                self.error("expected ',' or ']'")
         self.depth -= 1
         return A.ArrayAttr(vals)
 
@@ -517,6 +535,7 @@ class AttrParser(Lexer):
         return A.OpaqueAttr(dialect_name, _pretty_symbol_body(data), t)
 
     def _parse_dense(self, type):
+        kw = self._kw_start
         if not (self.kind == PUNCT and self.tok == "<"):
             self.error("expected '<' after 'dense'")
         start = self.tok_start + 1
@@ -527,12 +546,12 @@ class AttrParser(Lexer):
         try:
             return dense.parse_dense_body(body, t)
         except dense.DenseParseError as e:
-            self.error(str(e.args[0]), start + (e.offset or 0))
+            self.error(str(e.args[0]), kw if e.offset is None else start + e.offset)
 
     def _parse_dense_resource(self, type):
         self.expect("<")
         if self.kind not in (BARE, STRING):
-            self.error("expected resource handle")
+            self.error("expected identifier key for 'resource' entry", self.tok_start)
         handle = self.tok if self.kind == BARE else self._unescape(self.tok)
         self._next()
         self.expect(">")
@@ -543,9 +562,10 @@ class AttrParser(Lexer):
 
     def _parse_dense_array(self, type):
         self.expect("<")
+        et_start = self.tok_start
         et = self.parse_type()
         if not isinstance(et, (A.IntegerType, A.FloatType)):
-            self.error("expected integer or float type")
+            self.error(f"expected integer or float type, got: '{et}'", et_start)
         vals = []
         if self.consume_if(":"):
             while True:
@@ -578,7 +598,8 @@ class AttrParser(Lexer):
                         vals.append(self.make_number(tok, neg, is_float, et, start).value)
                 if not self.consume_if(","):
                     break
-        self.expect(">")
+        if not self.consume_if(">"):
+            self.error("expected '>' to close an array attribute")
         return A.DenseArrayAttr(et, vals)
 
     def _parse_affine_map(self, type):
@@ -624,12 +645,13 @@ class AttrParser(Lexer):
             return A.DYNAMIC
         neg = self.consume_if("-")
         if self.kind != INT:
-            self.error("expected integer value")
+            self.error("expected a 64-bit signed integer or '?'", self.tok_start)
         v = int(self.tok, 0)
         self._next()
         return -v if neg else v
 
     def _parse_distinct(self, type):
+        kw = self._kw_start
         self.expect("[")
         if self.kind != INT:
             self.error("expected distinct ID")
@@ -648,7 +670,8 @@ class AttrParser(Lexer):
         if a is None:
             a = seen[ident] = A.DistinctAttr(ref, key)
         elif a.referenced is not ref:
-            self.error(f"referenced attribute does not match previous definition: {a.referenced}")
+            self.error("referenced attribute does not match previous definition: "
+                       f"{a.referenced}", kw)
         return a
 
     def _parse_unit(self, type):
@@ -662,11 +685,11 @@ class AttrParser(Lexer):
     def parse_location_body(self) -> L.Location:
         """After `loc`: `(...)`."""
         self.expect("(", "in location")
-        loc = self._parse_loc_inner()
+        loc = self._parse_loc_inner(top=True)
         self.expect(")", "in location")
         return loc
 
-    def _parse_loc_inner(self) -> L.Location:
+    def _parse_loc_inner(self, top=False) -> L.Location:
         k = self.kind
         if k == BARE:
             tok = self.tok
@@ -678,7 +701,7 @@ class AttrParser(Lexer):
                 self.expect("(")
                 callee = self._parse_loc_inner()
                 if not (self.kind == BARE and self.tok == "at"):
-                    self.error("expected 'at' in callsite")
+                    self.error("expected 'at' in callsite location")
                 self._next()
                 caller = self._parse_loc_inner()
                 self.expect(")")
@@ -690,10 +713,12 @@ class AttrParser(Lexer):
                     md = self.parse_attribute()
                     self.expect(">")
                 self.expect("[")
-                locs = [self._parse_loc_inner()]
-                while self.consume_if(","):
+                locs = []
+                if not self.consume_if("]"):
                     locs.append(self._parse_loc_inner())
-                self.expect("]")
+                    while self.consume_if(","):
+                        locs.append(self._parse_loc_inner())
+                    self.expect("]")
                 return L.FusedLoc(locs, md)
             self.error("expected location instance")
         if k == STRING:
@@ -725,18 +750,22 @@ class AttrParser(Lexer):
             name = self.tok[1:]
             a = self.attr_aliases.get(name)
             if a is None:
-                # Location aliases are usually defined at the end of the file.
+                if not top:
+                    self._next()
+                    self.error(f"undefined symbol alias id '{name}'", self.tok_start)
+                # The location of an op may name an alias defined further down (mlir-opt
+                # prints them after the module); it is resolved at the end.
                 a = _DeferredLoc(name, self.cur_loc())
                 self.deferred_loc_aliases.append(a)
             elif not isinstance(a, L.Location):
-                self.error(f"expected location, but found '{a}'")
+                self.error(f"expected location, but found '{a}'", self.tok_start)
             self._next()
             return a
         self.error("expected location instance")
 
     def _loc_int(self):
         if self.kind != INT:
-            self.error("expected integer line number in FileLineColLoc")
+            self.error("expected integer line number in FileLineColRange")
         v = int(self.tok, 0)
         self._next()
         return v
@@ -780,10 +809,18 @@ def _is_layout(a):
     return isinstance(a, (A.StridedLayoutAttr, AffineMapAttr))
 
 
-def _check_element_type(p, et, what):
-    if isinstance(et, (A.FunctionType, A.NoneType)) or (
-            isinstance(et, A.ShapedType) and not isinstance(et, A.VectorType)):
-        p.error(f"invalid {what} element type")
+def _valid_tensor_element(t) -> bool:
+    # MLIR: numbers, vectors and opaque types, or any type of a dialect other than builtin.
+    return isinstance(t, (A.IntegerType, A.IndexType, A.FloatType, A.ComplexType,
+                          A.VectorType, A.OpaqueType)) or \
+        getattr(t, "dialect", "builtin") != "builtin"
+
+
+def _valid_memref_element(t) -> bool:
+    # MLIR: numbers, vectors and memrefs, or types of the MemRefElementTypeInterface.
+    return isinstance(t, (A.IntegerType, A.IndexType, A.FloatType, A.ComplexType,
+                          A.VectorType, A.MemRefType, A.UnrankedMemRefType)) or \
+        getattr(t, "memref_element", False)
 
 
 def _int_fits(v, type) -> bool:

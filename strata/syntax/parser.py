@@ -10,7 +10,8 @@ import re
 
 from ..ir import attributes as A
 from ..ir import location as L
-from ..ir.core import Block, BlockArgument, Operation, Region, UnregisteredOp, Value
+from ..ir.core import (EMPTY_DICT, Block, BlockArgument, OpOperand, Operation, OpResult,
+                       Region, UnregisteredOp, Value)
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..ir.gc_pause import gc_paused
 from .attr_parser import _SIMPLE_TYPES, AttrParser, _DeferredLoc
@@ -25,8 +26,15 @@ _ID = r"%[A-Za-z0-9_$.\-]+"
 _PROPS_EXTENT = re.compile(r'<\{(?:[^{}<>"\n]|<[^{}<>"\n]*>)*\}>').match
 _FTYPE_EXTENT = re.compile(r"\([^()\n\"]*\) -> (?:\([^()\n\"]*\)|[^\s(),{}\"]+)").match
 _GENERIC_HEAD = re.compile(rf'({_ID}) = "([A-Za-z_][A-Za-z0-9_$.]*)"\(((?:{_ID}(?:, {_ID})*)?)\)').match
+# A value name: numeric (the usual case; group 1, without leading zeros) or any other.
+_VAL = r"%(?:(0|[1-9][0-9]*)(?![A-Za-z0-9_$.\-])|([A-Za-z0-9_$.\-]+))"
 _UNIFORM_BINARY = re.compile(
-    rf"({_ID}) = ([A-Za-z_][A-Za-z0-9_$.]*) ({_ID}), ({_ID}) : ([a-z][a-z0-9]*)"
+    rf"{_VAL} = ([A-Za-z_][A-Za-z0-9_$.]*) {_VAL}, {_VAL} : ([a-z][a-z0-9]*)"
+    r"(?=[ \t]*(?:\n|//|\Z))").match
+_GENERIC_LINE = re.compile(
+    rf'{_VAL} = "([A-Za-z_][A-Za-z0-9_$.]*)"\(((?:{_ID}(?:, {_ID})*)?)\)'
+    r'(?: (<\{(?:[^{}<>"\n]|<[^{}<>"\n]*>)*\}>))?'
+    r' : (\([^()\n"]*\) -> (?:\([^()\n"]*\)|[^\s(),{}"]+))'
     r"(?=[ \t]*(?:\n|//|\Z))").match
 
 
@@ -190,8 +198,10 @@ class Parser(AttrParser):
     def _resolve_deferred_locs(self, block):
         for d in self.deferred_loc_aliases:
             a = self.attr_aliases.get(d.name)
-            if a is None or not isinstance(a, L.Location):
-                self.error(f"undefined symbol alias id '{d.name}'", d.where.offset)
+            if a is None:
+                self.error("operation location alias was never defined", d.where.offset)
+            if not isinstance(a, L.Location):
+                self.error(f"expected location, but found '{a}'", d.where.offset)
         if not self.deferred_loc_aliases:
             return
         # Replace the placeholders left on ops and block arguments.
@@ -380,6 +390,11 @@ class Parser(AttrParser):
                 op = self._parse_uniform_binary(m, start)
                 if op is not None:
                     return op
+            m = _GENERIC_LINE(self.text, start) if self.fast_paths else None
+            if m is not None:
+                op = self._parse_generic_line(m)
+                if op is not None:
+                    return op
             m = _GENERIC_HEAD(self.text, start) if self.fast_paths else None
             if m is not None:
                 # `%r = "name"(%a, %b)` in canonical spacing: one regex for the head.
@@ -432,8 +447,7 @@ class Parser(AttrParser):
         whose format is exactly that (see asm_format._is_uniform_binary). Returns None to
         fall back to the general path whenever anything is unusual, so errors and rare
         cases are always handled (and worded) by the general code."""
-        res, name, a, b, tname = m.groups()
-        res, a, b = _ssa_key(res), _ssa_key(a), _ssa_key(b)
+        rn, rs, name, an, as_, bn, bs, tname = m.groups()
         cls = self.ctx.ops.get(name)
         if cls is None:
             dd = self.default_dialects[-1]
@@ -442,25 +456,97 @@ class Parser(AttrParser):
             cls = self.ctx.ops.get(dd + "." + name)
             if cls is None:
                 return None
-        if not getattr(cls, "_uniform_binary", False):
+        if not cls.__dict__.get("_uniform_binary", False):
             return None
         t = _SIMPLE_TYPES.get(tname)
         if t is None:
             return None
-        va = self._lookup(a)
-        vb = self._lookup(b)
+        res = int(rn) if rn is not None else "%" + rs
+        lookup = self._lookup
+        va = lookup(int(an) if an is not None else "%" + as_)
+        vb = lookup(int(bn) if bn is not None else "%" + bs)
         if va is None or vb is None or va.type is not t or vb.type is not t or \
-                self._lookup(res) is not None:
+                lookup(res) is not None:
             return None
-        op = cls.create((va, vb), (t,), None, None, None, 0, SourceLoc(self.src, m.start(2)))
-        self.scopes[-1].set(res, op.results[0])
+        iso = self._isolated_scope()
+        fwd = iso.forward.get(res) if iso.forward else None
+        if fwd is not None and fwd.type is not t:
+            return None
+        op = object.__new__(cls)
+        op._operands = [OpOperand(va, op), OpOperand(vb, op)]
+        r = OpResult(t, op)
+        op.results = (r,)
+        op._props = op._attrs = EMPTY_DICT
+        op.successors = op.regions = ()
+        op.parent = op.prev = op.next = None
+        op.loc = SourceLoc(self.src, m.start(3))
+        self.scopes[-1].set(res, r)
+        if fwd is not None:
+            del iso.forward[res]
+            fwd.replace_all_uses_with(r)
+        self.reset_to(m.end())
+        return op
+
+    def _parse_generic_line(self, m):
+        """Fast path for a whole generic op line `%r = "name"(%a, %b) <{...}> : (...) ->
+        t` whose property dictionary and function type were seen before (memoized by
+        `_parse_memoized`). Returns None to fall back to the general path."""
+        rn, rs, name, operand_text, props_text, ft_text = m.groups()
+        memo = self._memo
+        ft = memo.get(ft_text)
+        if ft is None or len(ft.results) != 1:
+            return None
+        props = None
+        if props_text is not None:
+            props = memo.get(props_text)
+            if props is None:
+                return None
+        cls = self.ctx.ops.get(name)
+        if cls is None or cls is UnregisteredOp:
+            return None
+        inputs = ft.inputs
+        lookup = self._lookup
+        values = []
+        if operand_text:
+            parts = operand_text.split(", ")
+            if len(parts) != len(inputs):
+                return None
+            for part, t in zip(parts, inputs):
+                v = lookup(_ssa_key(part))
+                if v is None or v.type is not t:
+                    return None
+                values.append(v)
+        elif inputs:
+            return None
+        res = int(rn) if rn is not None else "%" + rs
+        if lookup(res) is not None:
+            return None
         iso = self._isolated_scope()
         if iso.forward and res in iso.forward:
-            fwd = iso.forward.pop(res)
-            if fwd.type is not t:
-                iso.forward[res] = fwd
-                return None
-            fwd.replace_all_uses_with(op.results[0])
+            return None
+        if props:
+            pnames = cls._prop_names
+            stored = getattr(cls, "_stored_defaults", None)
+            kept = {}
+            for k, v in props.items():
+                if k not in pnames:
+                    return None
+                kept[k] = v
+            if stored:
+                for k, default in stored:
+                    if kept.get(k) is default:
+                        del kept[k]
+            props = kept
+        op = object.__new__(cls)
+        op._operands = [OpOperand(v, op) for v in values]
+        r = OpResult(ft.results[0], op)
+        op.results = (r,)
+        op._props = props if props else EMPTY_DICT
+        op._attrs = EMPTY_DICT
+        op.successors = op.regions = ()
+        op.parent = op.prev = op.next = None
+        op.loc = SourceLoc(self.src, m.start(3) - 1)
+        self.scopes[-1].set(res, r)
         self.reset_to(m.end())
         return op
 

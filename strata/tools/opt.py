@@ -4,8 +4,15 @@
                [--mlir-print-op-generic] [--mlir-print-debuginfo] [--mlir-print-local-scope]
                [--mlir-elide-elementsattrs-if-larger=N] [--allow-unregistered-dialect]
                [--show-dialects]
+               [--pass-pipeline=PIPELINE | --canonicalize[=OPTIONS] --cse ...]
+               [--verify-each=false] [--mlir-print-ir-{before,after}=PASSES]
+               [--mlir-print-ir-{before,after}-all] [--mlir-print-ir-after-change]
+               [--mlir-timing] [--mlir-pass-statistics] [--dump-pass-pipeline]
+               [--mlir-pass-pipeline-crash-reproducer=FILE] [--run-reproducer]
 
-Every error on bad input is a located diagnostic and exit code 1, never a traceback.
+Every error on bad input is a located diagnostic and exit code 1, never a traceback; a
+pass that crashes or leaves invalid IR also leaves a reproducer file that
+`--run-reproducer` re-runs.
 """
 from __future__ import annotations
 
@@ -65,6 +72,9 @@ def _add_pass_flags(ap, flag):
          help="a textual pass pipeline, e.g. 'builtin.module(func.func(cse))'")
     flag("verify-each", default="true", choices=("true", "false", "1", "0"), nargs="?",
          const="true", help="verify the IR after each pass (default: true)")
+    flag("dump-pass-pipeline", action="store_true", help="print the pipeline that will run")
+    flag("run-reproducer", action="store_true",
+         help="run the pipeline recorded in the input's mlir_reproducer resource")
     flag("mlir-print-ir-before", default="", metavar="PASSES",
          help="print the IR before the named passes (comma-separated)")
     flag("mlir-print-ir-after", default="", metavar="PASSES",
@@ -72,9 +82,19 @@ def _add_pass_flags(ap, flag):
     flag("mlir-print-ir-before-all", action="store_true", help="print the IR before each pass")
     flag("mlir-print-ir-after-all", action="store_true", help="print the IR after each pass")
     flag("mlir-print-ir-after-change", action="store_true",
-         help="print the IR after a pass only when the pass changed it")
-    flag("mlir-timing", action="store_true", help="print a per-pass timing report")
+         help="when printing the IR after a pass, only print it if the pass changed it")
+    flag("mlir-print-ir-after-failure", action="store_true",
+         help="print the IR after a pass only when the pass failed")
+    flag("mlir-print-ir-module-scope", action="store_true",
+         help="print the top-level op in IR dumps, not just the op the pass ran on")
+    flag("mlir-timing", action="store_true", help="print an execution time report")
+    flag("mlir-timing-display", default="tree", choices=("list", "tree"),
+         help="how to show the timing report (default: tree)")
     flag("mlir-pass-statistics", action="store_true", help="print pass statistics")
+    flag("mlir-pass-statistics-display", default="pipeline", choices=("list", "pipeline"),
+         help="how to show the statistics (default: pipeline)")
+    flag("mlir-disable-threading", action="store_true",
+         help="accepted for compatibility: Strata runs passes on one thread")
     flag("mlir-pass-pipeline-crash-reproducer", default=None, metavar="FILE",
          help="where to write the reproducer when a pass fails")
     from ..passes.registry import all_pass_classes
@@ -87,23 +107,23 @@ def _add_pass_flags(ap, flag):
 
 
 def build_pipeline(args):
-    """The PassManager the flags ask for, or None. Raises ValueError on bad text."""
+    """The PassManager the flags ask for, or None. Raises PipelineError on bad text.
+
+    Pass flags run in command-line order on the top-level module; a pass anchored on
+    another op (`func.func`) goes into a nested manager, shared by consecutive flags,
+    as mlir-opt nests them implicitly."""
     from ..passes.pass_manager import PassManager
-    from ..passes.pipeline import parse_pipeline
-    from ..passes.registry import get_pass_class
+    from ..passes.pipeline import PipelineError, parse_pipeline, pass_from_flag
     if args.pass_pipeline and args.pass_flags:
-        raise ValueError("'--pass-pipeline' cannot be combined with individual pass flags")
+        raise PipelineError("'--pass-pipeline' cannot be combined with individual pass "
+                            "flags")
     if args.pass_pipeline:
         return parse_pipeline(args.pass_pipeline)
     if not args.pass_flags:
         return None
     pm = PassManager("builtin.module")
     for name, options in args.pass_flags:
-        p = get_pass_class(name).from_options_text(options)
-        if p.anchor is not None and p.anchor != "builtin.module":
-            pm.nest(p.anchor).add(p)
-        else:
-            pm.add(p)
+        pm.add(pass_from_flag(name, options), nest_implicitly=True)
     return pm
 
 
@@ -163,43 +183,77 @@ def split_chunks(text: str, marker: str, warn=None):
     return out
 
 
-def _write_reproducer(text, pipeline, path, err):
-    """The input and the pipeline that fails on it, in mlir-opt's reproducer format
-    (`strata-opt --run-reproducer`-style: the pipeline is in external_resources)."""
-    import tempfile
-    if path is None:
-        fd, path = tempfile.mkstemp(prefix="strata-reproducer-", suffix=".mlir")
-        import os
-        os.close(fd)
-    body = (f"{text.rstrip()}\n\n{{-#\n  external_resources: {{\n    mlir_reproducer: {{\n"
-            f"      pipeline: \"{pipeline.pipeline_text()}\",\n"
-            f"      disable_threading: true,\n      verify_each: true\n    }}\n  }}\n#-}}\n")
+def _report_pipeline_failure(failure, text, name, line_offset, col_offset, ctx_factory,
+                             pipeline, path, top, sources, err):
+    """Write the reproducer of a failed pipeline (the chunk's IR, re-parsed and printed,
+    and the pipeline) and report where it is, worded as mlir-opt does."""
+    from ..passes.pass_manager import op_description
+    from ..passes.reproducer import write_reproducer
+    from ..syntax.parser import parse_source
+    from ..syntax.printer import print_op
     try:
-        with open(path, "w") as f:
-            f.write(body)
-        err.write(f"note: reproducer written to {path} (re-run it with: strata-opt {path} "
-                  f"--pass-pipeline='{pipeline.pipeline_text()}')\n")
+        ir = print_op(parse_source(text, ctx_factory(), name, line_offset,
+                                   col_offset=col_offset))
+    except Exception:  # the input parsed once; never let the report itself crash
+        ir = text
+    loc = top.loc
+    d = Diagnostic(ERROR, loc, "Failures have been detected while processing an MLIR pass "
+                   "pipeline")
+    where = ""
+    if failure.pass_ is not None and failure.op is not None:
+        where = (f"Pipeline failed while executing [`{failure.pass_.pass_display_name()}` "
+                 f"on {op_description(failure.op)}]: ")
+    try:
+        written = write_reproducer(ir, pipeline.pipeline_text(), path,
+                                   verify_each=pipeline.verify_each)
+        d.attach_note(f"{where}reproducer generated at `{written}`", loc)
     except OSError as e:
-        err.write(f"note: could not write reproducer to {path}: {e.strerror}\n")
+        d.attach_note(f"{where}could not write the reproducer to `{path}`: {e.strerror}",
+                      loc)
+    err.write(d.render(sources) + "\n")
 
 
 def process_chunk(text, name, line_offset, ctx, options, verifier, sources, err,
-                  col_offset=0, pipeline=None, instrumentation=None, reproducer=None):
-    """Parse, verify and print one chunk; returns the output text or None on error."""
+                  col_offset=0, pipeline=None, instrumentation=None, reproducer=None,
+                  ctx_factory=None):
+    """Parse, verify, run the pipeline on and print one chunk; returns the output text
+    or None on error.
+
+    A pass that fails reports its diagnostic; one that crashed or left invalid IR (or
+    any failure, when `reproducer` names a file) also gets a reproducer file."""
     from ..syntax.parser import parse_source
     from ..syntax.printer import print_op
     from ..passes.pass_manager import PassFailure
+    timing = instrumentation.timing if instrumentation is not None else None
     try:
-        op = parse_source(text, ctx, name, line_offset, col_offset=col_offset)
+        if timing is not None:
+            timing.start("Parser")
+        try:
+            op = parse_source(text, ctx, name, line_offset, col_offset=col_offset)
+        finally:
+            if timing is not None:
+                timing.stop()
         if pipeline is not None:
+            if instrumentation is not None:
+                instrumentation.diagnostic_handler = \
+                    lambda d: _emit(d, verifier, sources, err)
             try:
                 pipeline.run(op, instrumentation)
             except PassFailure as e:
                 _emit(e.diag, verifier, sources, err)
-                if verifier is None:
-                    _write_reproducer(text, pipeline, reproducer, err)
+                if verifier is None and (e.kind != "failure" or reproducer is not None):
+                    _report_pipeline_failure(
+                        e, text, name, line_offset, col_offset,
+                        ctx_factory or (lambda: ctx), pipeline, reproducer, op, sources,
+                        err)
                 return None
-        return print_op(op, options)
+        if timing is not None:
+            timing.start("Output")
+        try:
+            return print_op(op, options)
+        finally:
+            if timing is not None:
+                timing.stop()
     except DiagnosticError as e:
         _emit(e.diag, verifier, sources, err)
     except RecursionError:
@@ -248,23 +302,54 @@ def main(argv=None) -> int:
     except DiagnosticError as e:
         err.write(e.diag.render(None) + "\n")
         return 1
+    if args.run_reproducer:
+        from ..passes.reproducer import read_reproducer_config
+        try:
+            config = read_reproducer_config(text)
+        except ValueError as e:
+            err.write(f"error: invalid reproducer in '{name}': {e}\n")
+            return 1
+        if config is not None:
+            if args.pass_pipeline or args.pass_flags:
+                err.write("error: '--run-reproducer' runs the pipeline recorded in the "
+                          "input; it cannot be combined with '--pass-pipeline' or pass "
+                          "flags\n")
+                return 1
+            args.pass_pipeline = config["pipeline"]
+            args.verify_each = "true" if config["verify_each"] else "false"
+    from ..passes.pipeline import PipelineError
     try:
         pipeline = build_pipeline(args)
-    except ValueError as e:
-        err.write(f"error: invalid pass pipeline: {e}\n")
+    except PipelineError as e:
+        err.write(f"<unknown>:0: error: {e.render()}\n")
         return 1
-    instrumentation = None
-    if pipeline is not None:
-        from ..passes.instrumentation import Instrumentation
-        pipeline.verify_each = args.verify_each in ("true", "1")
-        instrumentation = Instrumentation(
+    if pipeline is not None and args.dump_pass_pipeline:
+        n = len(pipeline.passes)
+        err.write(f"Pass Manager with {n} passes:\n{pipeline.dump_text()}\n\n")
+
+    def new_instrumentation():
+        """A pipeline and instrumentation per chunk: statistics and timing are reported
+        for each chunk, as mlir-opt does."""
+        from ..passes.instrumentation import Instrumentation, Timing
+        if not args.mlir_timing and pipeline is None:
+            return None, None
+        pm = build_pipeline(args) if pipeline is not None else None
+        if pm is not None:
+            pm.verify_each = args.verify_each in ("true", "1")
+        inst = Instrumentation(
             print_before=[n for n in args.mlir_print_ir_before.split(",") if n],
             print_after=[n for n in args.mlir_print_ir_after.split(",") if n],
             print_before_all=args.mlir_print_ir_before_all,
             print_after_all=args.mlir_print_ir_after_all,
             print_after_change=args.mlir_print_ir_after_change,
-            timing=args.mlir_timing, statistics=args.mlir_pass_statistics,
+            print_after_failure=args.mlir_print_ir_after_failure,
+            print_module_scope=args.mlir_print_ir_module_scope,
+            timing=Timing(args.mlir_timing_display) if args.mlir_timing else None,
+            statistics=args.mlir_pass_statistics,
+            statistics_display=args.mlir_pass_statistics_display,
             print_options=options, out=err)
+        return pm, inst
+
     sources = SourceManager()
     sources.add(name, text)
     if args.split_input_file:
@@ -283,10 +368,12 @@ def main(argv=None) -> int:
     for chunk, off, col in chunks:
         ctx = default_context(args.allow_unregistered_dialect)
         verifier = VerifyDiagnostics(name, chunk, off) if args.verify_diagnostics else None
+        chunk_pipeline, instrumentation = new_instrumentation()
         try:
             out = process_chunk(chunk, name, off, ctx, options, verifier, sources, err, col,
-                                pipeline, instrumentation,
-                                args.mlir_pass_pipeline_crash_reproducer)
+                                chunk_pipeline, instrumentation,
+                                args.mlir_pass_pipeline_crash_reproducer,
+                                lambda: default_context(args.allow_unregistered_dialect))
         except Exception as e:  # a bug in Strata: report it as a diagnostic, not a trace
             d = Diagnostic(ERROR, FileLineColLoc(name, off + 1, col + 1),
                            f"internal error: {type(e).__name__}: {e}")
@@ -294,6 +381,8 @@ def main(argv=None) -> int:
             ok = False
             outputs.append("")
             continue
+        if instrumentation is not None and instrumentation.timing is not None:
+            err.write(instrumentation.timing_report())
         if verifier is not None:
             problems = verifier.errors()
             for p in problems:

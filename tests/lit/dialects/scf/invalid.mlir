@@ -57,6 +57,26 @@ func.func @for_iter_arg_count(%lb: index, %x: f32) {
 
 // -----
 
+func.func @for_yielded_count(%lb: index, %ub: index, %x: f32) {
+  // expected-error @+1 {{'scf.for' op different number of region iter_args and yielded values: 1 != 2}}
+  %r = scf.for %i = %lb to %ub step %lb iter_args(%a = %x) -> (f32) {
+    scf.yield %a, %a : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @for_no_induction_var(%lb: index) {
+  // expected-error @+1 {{'scf.for' op expected body to have at least 1 argument(s) for the induction variable, but got 0}}
+  "scf.for"(%lb, %lb, %lb) ({
+    scf.yield
+  }) : (index, index, index) -> ()
+  return
+}
+
+// -----
+
 func.func @for_init_type(%lb: index, %ub: index, %i: i32) {
   // expected-error @+2 {{'scf.for' op along control flow edge from parent to Region #0: successor operand type #0 'i32' should match successor input type #0 'f32'}}
   // expected-note @+1 {{region branch point}}
