@@ -23,8 +23,8 @@ from ..ir import traits as T
 from ..ir.context import Dialect
 from ..ir.enum_attr import EnumAttr, EnumAttrKind
 from ..ir.ods import Op, Operand, Prop, Result
-from ..syntax.asm_format import (EnumFmt, StrippedAttr, UnitKeyword, install_format,
-                                 parse_strict_attr_dict)
+from ..syntax.asm_format import (EnumFmt, StrippedAttr, UnitKeyword, custom_op_prefix,
+                                 install_format, parse_strict_attr_dict)
 from . import constant_fold as CF
 
 # ---------------------------------------------------------------------------- attributes
@@ -160,20 +160,6 @@ def i1_like(t):
     return A.i1
 
 
-class _PredTrait(T.Trait):
-    """A predicate checked with the op's invariants: 'failed to verify that <summary>'."""
-
-    __slots__ = ("pred", "summary")
-
-    def __init__(self, summary, pred):
-        super().__init__(summary)
-        self.summary = summary
-        self.pred = pred
-
-    def verify(self, op):
-        return None if self.pred(op) else f"failed to verify that {self.summary}"
-
-
 def _tensor_dims(t):
     if isinstance(t, A.RankedTensorType):
         return t.shape
@@ -182,10 +168,10 @@ def _tensor_dims(t):
     return ()
 
 
-SameInputOutputTensorDims = _PredTrait(
+SameInputOutputTensorDims = T.PredTrait(
     "input and output have the same tensor dimensions",
     lambda op: _tensor_dims(op._operands[0].value.type) == _tensor_dims(op.results[0].type))
-ResultIsI1OfOperandShape = _PredTrait(
+ResultIsI1OfOperandShape = T.PredTrait(
     "result type has i1 element type and same shape as operands",
     lambda op: i1_like(op._operands[0].value.type) is op.results[0].type)
 
@@ -201,31 +187,8 @@ def _cond_ok(op):
     return c.shape == r.shape
 
 
-BooleanConditionOrMatchingShape = _PredTrait(
+BooleanConditionOrMatchingShape = T.PredTrait(
     "condition is signless i1 or has matching shape", _cond_ok)
-
-
-class _CastOpInterface(T.Trait):
-    """CastOpInterface's verifier: the op class's `are_cast_compatible(ins, outs)`."""
-
-    __slots__ = ()
-
-    def verify(self, op):
-        ins = [o.value.type for o in op._operands]
-        outs = [r.type for r in op.results]
-        if not outs:
-            return "expected at least one result for cast operation"
-        if type(op).are_cast_compatible(ins, outs):
-            return None
-        quoted = ", ".join(f"'{t}'" for t in ins)
-        what = "operand types []" if not ins else (
-            f"operand type {quoted}" if len(ins) == 1 else f"operand types {quoted}")
-        res = ", ".join(f"'{t}'" for t in outs)
-        res = f"result type {res}" if len(outs) == 1 else f"result types {res}"
-        return f"{what} and {res} are cast incompatible"
-
-
-CastOpInterface = _CastOpInterface("CastOpInterface")
 
 
 def _valid_cast_pair(ins, outs):
@@ -355,99 +318,6 @@ def _umin(w):
     return 0
 
 
-# ------------------------------------------------------------- floats in folders
-
-
-def _quiet_nan(a):
-    """The NaN result APFloat gives for a NaN operand: the same NaN, made quiet."""
-    t = a.type
-    eb, mb, _, kind, _ = D._FMT[t.name][:5]
-    if kind == "ieee":
-        return A.FloatAttr(0.0, t, a.bits | (1 << (mb - 1)))
-    return a
-
-
-def _default_nan(t):
-    """The NaN of an invalid operation (inf - inf, 0 / 0): positive and quiet."""
-    return CF.float_attr(float("nan"), t)
-
-
-def _float_fn(op):
-    """Per-element folder of a binary float op computed on Python floats (see
-    constant_fold.py on why one double operation rounds correctly)."""
-    def fn(a, b):
-        t = a.type
-        if not CF.foldable_float(t):
-            return None
-        if CF.is_nan(a.value):
-            return _quiet_nan(a)
-        if CF.is_nan(b.value):
-            return _quiet_nan(b)
-        r = op(a.value, b.value)
-        if CF.is_nan(r):
-            return _default_nan(t)
-        return CF.float_attr(r, t)
-    return fn
-
-
-def _div(x, y):
-    if y == 0:
-        if x == 0 or CF.is_nan(x):
-            return float("nan")
-        neg = (math.copysign(1, x) < 0) != (math.copysign(1, y) < 0)
-        return -math.inf if neg else math.inf
-    return x / y
-
-
-def _fmod(x, y):
-    try:
-        return math.fmod(x, y)
-    except ValueError:  # fmod(inf, y), fmod(x, 0)
-        return float("nan")
-
-
-def _neg_zero(x):
-    return x == 0 and math.copysign(1, x) < 0
-
-
-def _ieee_max(a, b):
-    """llvm::maximum: NaN wins, -0 < +0."""
-    if CF.is_nan(a.value):
-        return _quiet_nan(a)
-    if CF.is_nan(b.value):
-        return _quiet_nan(b)
-    if a.value == 0 and b.value == 0 and _neg_zero(a.value) != _neg_zero(b.value):
-        return b if _neg_zero(a.value) else a
-    return b if a.value < b.value else a
-
-
-def _ieee_min(a, b):
-    if CF.is_nan(a.value):
-        return _quiet_nan(a)
-    if CF.is_nan(b.value):
-        return _quiet_nan(b)
-    if a.value == 0 and b.value == 0 and _neg_zero(a.value) != _neg_zero(b.value):
-        return a if _neg_zero(a.value) else b
-    return a if a.value < b.value else b
-
-
-def _max_num(a, b):
-    """llvm::maxnum: a NaN loses to a number, -0 < +0."""
-    if CF.is_nan(a.value):
-        return _quiet_nan(b) if CF.is_nan(b.value) else b
-    if CF.is_nan(b.value):
-        return a
-    return _ieee_max(a, b)
-
-
-def _min_num(a, b):
-    if CF.is_nan(a.value):
-        return _quiet_nan(b) if CF.is_nan(b.value) else b
-    if CF.is_nan(b.value):
-        return a
-    return _ieee_min(a, b)
-
-
 def _float_is(a, pred):
     s = CF.float_splat(a)
     return s is not None and pred(s[0])
@@ -461,11 +331,11 @@ class _FloatBinary(ArithOp):
     result = Result(FloatLike)
     assembly = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
     _stored_defaults = (("fastmath", FASTMATH("none")),)
-    # A Python float operation for constant folding (see _float_fn), or None.
+    # A Python float operation for constant folding (see CF.float_binary_fn), or None.
     float_op = None
 
     def fold_const(self, operands, fn=None):
-        fn = fn or _float_fn(type(self).float_op)
+        fn = fn or CF.float_binary_fn(type(self).float_op)
         return CF.fold_binary(operands, self.result.type, fn, "float")
 
 
@@ -498,7 +368,7 @@ class _Cast(ArithOp):
     same shape (Arith_CastOp)."""
 
     traits = (T.Pure, SameInputOutputTensorDims, T.SameOperandsAndResultShape,
-              CastOpInterface, T.ElementwiseMappable)
+              T.CastOpInterface, T.ElementwiseMappable)
     assembly = "$in_ attr-dict `:` type($in_) `to` type($out)"
 
     @classmethod
@@ -513,24 +383,32 @@ class _Cast(ArithOp):
 # ---------------------------------------------------------------------------- constant
 
 
+def _attr_type(a):
+    """The type of a TypedAttr (an untyped string's is `none`), else None."""
+    if isinstance(a, A.StringAttr) and a.type is None:
+        return A.NoneType()
+    t = getattr(a, "type", None)
+    return t if isinstance(t, A.Type) else None
+
+
 class ConstantOp(Op):
     """`%c = arith.constant 42 : i32`"""
     name = "arith.constant"
     value = Prop(TypedAttrC)
     result = Result()
     traits = (T.Pure, T.ConstantLike,
-              _PredTrait("all of {value, result} have same type",
-                         lambda op: getattr(op.properties["value"], "type", None)
-                         is op.results[0].type))
+              T.PredTrait("all of {value, result} have same type",
+                         lambda op: _attr_type(op.properties["value"]) is op.results[0].type))
 
     @staticmethod
     def parse(p, st):
         parse_strict_attr_dict(p, st)
+        start = p.tok_start
         a = p.parse_attribute()
-        st.properties["value"] = a
-        t = getattr(a, "type", None)
+        t = _attr_type(a)
         if t is None:
-            p.error("expected a typed attribute for arith.constant")
+            p.error(custom_op_prefix(p) + "invalid kind of attribute specified", start)
+        st.properties["value"] = a
         st.types.append(t)
 
     def print(self, pr):
@@ -783,6 +661,18 @@ class _Division(_IntBinary):
     # Division by zero (and signed overflow) is undefined behaviour: not speculatable.
     traits = (T.NoMemoryEffect, T.SameOperandsAndResultType, T.ElementwiseMappable)
     is_remainder = False
+    # Signed division also overflows for INT_MIN / -1 (upstream's divsi/ceildivsi).
+    minus_one_unsafe = False
+
+    def speculatability(self) -> str:
+        """ConditionallySpeculatable (passes/licm.py): safe to run anywhere only with a
+        constant divisor that is not zero (nor -1 where that overflows)."""
+        c = self.rhs.defining_op
+        d = c._props.get("value") if c is not None and T.ConstantLike in c.traits else None
+        v = CF.int_splat(d) if d is not None else None
+        if v is None or v == 0 or (self.minus_one_unsafe and CF.is_all_ones(d)):
+            return "not"
+        return "speculatable"
 
     def fold_trivial(self, operands):
         """0 / x = 0 % x = 0; x / x = 1 and x % x = 0 (x = 0 is undefined anyway)."""
@@ -817,6 +707,7 @@ class DivSIOp(_IntBinaryExact, _Division):
     """`%r = arith.divsi %a, %b : i32`"""
     name = "arith.divsi"
     traits = _Division.traits
+    minus_one_unsafe = True
 
     def fold(self, operands):
         r = self.fold_trivial(operands)
@@ -852,6 +743,7 @@ class CeilDivUIOp(_Division):
 class CeilDivSIOp(_Division):
     """`%r = arith.ceildivsi %a, %b : i32`"""
     name = "arith.ceildivsi"
+    minus_one_unsafe = True
 
     def fold(self, operands):
         r = self.fold_trivial(operands)
@@ -872,6 +764,9 @@ class CeilDivSIOp(_Division):
 class FloorDivSIOp(_Division):
     """`%r = arith.floordivsi %a, %b : i32`"""
     name = "arith.floordivsi"
+
+    def speculatability(self) -> str:
+        return "speculatable"  # upstream declares floordivsi Pure
 
     def fold(self, operands):
         r = self.fold_trivial(operands)
@@ -1087,24 +982,6 @@ class MinUIOp(_IntBinary):
 # ---------------------------------------------------------------------------- float ops
 
 
-def _negate(a):
-    t = a.type
-    return A.FloatAttr(0.0, t, D._negate(t.name, a.bits))
-
-
-def _flush(a):
-    t = a.type
-    x = a.value
-    if x == 0 or CF.is_nan(x) or math.isinf(x):
-        return a
-    eb, mb, bias, kind = D._FMT[t.name][:4]
-    if kind == "e8m0":
-        return a
-    if abs(x) < 2.0 ** (1 - bias):  # below the smallest normal: a denormal
-        return CF.float_attr(math.copysign(0.0, x), t)
-    return a
-
-
 class NegFOp(_FloatUnary):
     """`%r = arith.negf %a : f32`"""
     name = "arith.negf"
@@ -1113,7 +990,7 @@ class NegFOp(_FloatUnary):
         inner = _def(self.operand, NegFOp)
         if inner is not None:
             return inner.operand
-        return CF.fold_unary(operands, self.result.type, _negate, "float")
+        return CF.fold_unary(operands, self.result.type, CF.negate, "float")
 
 
 class FlushDenormalsOp(_FloatUnary):
@@ -1125,7 +1002,7 @@ class FlushDenormalsOp(_FloatUnary):
         if inner is not None:
             return inner.result
         return CF.fold_unary(operands, self.result.type,
-                             lambda a: _flush(a) if CF.foldable_float(a.type) else None,
+                             lambda a: CF.flush_denormal(a) if CF.foldable_float(a.type) else None,
                              "float")
 
 
@@ -1136,7 +1013,7 @@ class AddFOp(_FloatBinaryRounding):
     float_op = staticmethod(lambda x, y: x + y)
 
     def fold(self, operands):
-        if _float_is(operands[1], _neg_zero):  # x + -0.0 == x, even for x = +0.0
+        if _float_is(operands[1], CF.is_neg_zero):  # x + -0.0 == x, even for x = +0.0
             return self.lhs
         if "nsz" in _flags(self, "fastmath") and _float_is(operands[1], lambda x: x == 0):
             return self.lhs  # x + +0.0 == x unless x is -0.0
@@ -1149,7 +1026,7 @@ class SubFOp(_FloatBinaryRounding):
     float_op = staticmethod(lambda x, y: x - y)
 
     def fold(self, operands):
-        if _float_is(operands[1], lambda x: x == 0 and not _neg_zero(x)):
+        if _float_is(operands[1], lambda x: x == 0 and not CF.is_neg_zero(x)):
             return self.lhs
         if "nsz" in _flags(self, "fastmath") and _float_is(operands[1], lambda x: x == 0):
             return self.lhs  # x - -0.0 == x unless x is -0.0
@@ -1175,7 +1052,7 @@ class MulFOp(_FloatBinaryRounding):
 class DivFOp(_FloatBinaryRounding):
     """`%r = arith.divf %a, %b : f32`"""
     name = "arith.divf"
-    float_op = staticmethod(_div)
+    float_op = staticmethod(CF.ieee_div)
 
     def fold(self, operands):
         if _float_is(operands[1], lambda x: x == 1):
@@ -1186,7 +1063,7 @@ class DivFOp(_FloatBinaryRounding):
 class RemFOp(_FloatBinary):
     """`%r = arith.remf %a, %b : f32` (the remainder has the sign of %a)"""
     name = "arith.remf"
-    float_op = staticmethod(_fmod)
+    float_op = staticmethod(CF.ieee_fmod)
 
     def fold(self, operands):
         return self.fold_const(operands)
@@ -1207,28 +1084,28 @@ class MaximumFOp(_FloatBinary):
     """`%r = arith.maximumf %a, %b : f32` (NaN-propagating, -0.0 < +0.0)"""
     name = "arith.maximumf"
     traits = _FloatBinary.traits + (T.Commutative,)
-    fold = _float_min_max(lambda x: x == -math.inf, _ieee_max)
+    fold = _float_min_max(lambda x: x == -math.inf, CF.maximum)
 
 
 class MaxNumFOp(_FloatBinary):
     """`%r = arith.maxnumf %a, %b : f32` (a NaN operand yields the other one)"""
     name = "arith.maxnumf"
     traits = _FloatBinary.traits + (T.Commutative,)
-    fold = _float_min_max(CF.is_nan, _max_num)
+    fold = _float_min_max(CF.is_nan, CF.maxnum)
 
 
 class MinimumFOp(_FloatBinary):
     """`%r = arith.minimumf %a, %b : f32`"""
     name = "arith.minimumf"
     traits = _FloatBinary.traits + (T.Commutative,)
-    fold = _float_min_max(lambda x: x == math.inf, _ieee_min)
+    fold = _float_min_max(lambda x: x == math.inf, CF.minimum)
 
 
 class MinNumFOp(_FloatBinary):
     """`%r = arith.minnumf %a, %b : f32`"""
     name = "arith.minnumf"
     traits = _FloatBinary.traits + (T.Commutative,)
-    fold = _float_min_max(CF.is_nan, _min_num)
+    fold = _float_min_max(CF.is_nan, CF.minnum)
 
 
 # ---------------------------------------------------------------------------- casts
@@ -1285,7 +1162,7 @@ def _float_convert(self, operands):
     if not CF.foldable_float(CF.elem_type(self.in_.type)):
         return None
     return CF.fold_cast(operands[0], self.out.type,
-                        lambda a: CF.round_trip_float(a.value, _neg_zero(a.value), t),
+                        lambda a: CF.round_trip_float(a.value, CF.is_neg_zero(a.value), t),
                         "float")
 
 
@@ -1307,7 +1184,7 @@ class ExtFOp(_Cast):
 
 
 class _ScalingCast(ArithOp):
-    traits = (T.Pure, SameInputOutputTensorDims, CastOpInterface, T.ElementwiseMappable)
+    traits = (T.Pure, SameInputOutputTensorDims, T.CastOpInterface, T.ElementwiseMappable)
     in_ = Operand(FloatLike)
     scale = Operand(FloatLike)
     out = Result(FloatLike)
@@ -1638,15 +1515,6 @@ class CmpIOp(ArithOp):
         return CF.fold_binary(operands, self.result.type, lambda a, b: int(fn(a, b, w)))
 
 
-def _cmpf(pred, x, y):
-    if CF.is_nan(x) or CF.is_nan(y):
-        return pred in ("ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true")
-    return {"false": False, "oeq": x == y, "ogt": x > y, "oge": x >= y, "olt": x < y,
-            "ole": x <= y, "one": x != y, "ord": True, "ueq": x == y, "ugt": x > y,
-            "uge": x >= y, "ult": x < y, "ule": x <= y, "une": x != y, "uno": False,
-            "true": True}[pred]
-
-
 class CmpFOp(ArithOp):
     """`%r = arith.cmpf olt, %a, %b : f32`"""
     name = "arith.cmpf"
@@ -1677,7 +1545,7 @@ class CmpFOp(ArithOp):
         if a is None or b is None:
             return None
         pred = CMPF_PREDICATES[self.properties["predicate"].value]
-        return A.BoolAttr(_cmpf(pred, a.value, b.value))
+        return A.BoolAttr(CF.cmpf(pred, a.value, b.value))
 
 
 # ---------------------------------------------------------------------------- select

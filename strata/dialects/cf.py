@@ -19,6 +19,10 @@ from ..ir.dense import DenseElementsAttr
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..ir.ods import (SINGLE, Op, Operand, OptProp, Prop, Successor, VarOperand,
                       VarSuccessor)
+from ..ir.builder import InsertionPoint
+from ..ir.core import BlockArgument
+from ..rewrite.folding import constant_value
+from ..rewrite.pattern import RewritePattern
 from ..syntax.asm_format import DenseArrayFmt, install_format
 from ..syntax.lexer import CARET
 
@@ -108,6 +112,10 @@ class AssertOp(Op):
     def infer_operand_type(cls, name, types):
         return A.i1  # the format never spells it: I1 is a buildable type
 
+    @classmethod
+    def canonicalization_patterns(cls):
+        return [EraseTrueAssert()]
+
 
 class BranchOp(BranchOpMixin, Op):
     """`cf.br ^bb1(%a : i32)`"""
@@ -120,6 +128,14 @@ class BranchOp(BranchOpMixin, Op):
 
     def successor_operand_range(self, index):
         return 0, len(self._operands)
+
+    def successor_for_operands(self, consts):
+        """BranchOpInterface::getSuccessorForOperands: always the one destination."""
+        return self.successors[0]
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        return [SimplifyBranch()]
 
 
 class CondBranchOp(BranchOpMixin, Op):
@@ -144,6 +160,23 @@ class CondBranchOp(BranchOpMixin, Op):
 
     def successor_operand_range(self, index):
         return self._segment(1 + index, False)
+
+    def successor_for_operands(self, consts):
+        """The destination taken for constant operands `consts` (None: unknown)."""
+        c = consts[0] if consts else None
+        if type(c) is not A.IntegerAttr:
+            return None
+        return self.successors[0] if c.value else self.successors[1]
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        # Upstream registers the uniform-argument pattern as a BranchOpInterface
+        # pattern: every branch op gets it, after its own patterns.
+        return [SimplifyConstCondBranch(), SimplifyPassThroughCondBranch(),
+                SimplifyCondBranchIdenticalSuccessors(),
+                SimplifyCondBranchFromCondBranchOnSameCondition(),
+                CondBranchTruthPropagation(), DropUnreachableCondBranch()] + \
+            _uniform_arg_patterns()
 
     def verify_(self):
         # BranchOpInterface first, then WeightedBranchOpInterface, in upstream's order.
@@ -196,6 +229,27 @@ class SwitchOp(BranchOpMixin, Op):
         start, _ = self._segment(2, False)
         segs = self.properties["case_operand_segments"].value
         return start + sum(segs[:index - 1]), segs[index - 1]
+
+    def successor_for_operands(self, consts):
+        """The destination taken for a constant flag (None: unknown)."""
+        c = consts[0] if consts else None
+        values = self.case_value_list
+        if not values:
+            return self.successors[0]
+        if type(c) is not A.IntegerAttr:
+            return None
+        v = _sext(c.value, self.operand(0).type.width)
+        for i, cv in enumerate(values):
+            if cv == v:
+                return self.successors[i + 1]
+        return self.successors[0]
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        return [SimplifySwitchWithOnlyDefault(), DropSwitchCasesThatMatchDefault(),
+                SimplifyConstSwitchValue(), SimplifyPassThroughSwitch(),
+                SimplifySwitchFromSwitchOnSameCondition(),
+                SimplifySwitchFromDefaultSwitchOnSameCondition()] + _uniform_arg_patterns()
 
     def _resize_successor_group(self, index, delta):
         super()._resize_successor_group(index, delta)
@@ -307,6 +361,481 @@ def _parse_dest(p):
     if p.kind != CARET:
         p.error("expected block name")
     return p.parse_successor_and_operands()
+
+
+
+# ====================================================================== canonicalization
+#
+# [Note: cf canonicalization]
+# Upstream's patterns, in upstream's order (the greedy driver tries them in the order
+# given, which decides the result when several apply):
+#   cf.assert   an assert of a constant true goes;
+#   cf.br       merge into a destination that has this branch as its only predecessor;
+#               jump over a destination that only forwards to another block; replace
+#               the destination's arguments that every predecessor feeds the same value;
+#   cf.cond_br  constant condition -> cf.br; pass-through destinations are skipped;
+#               the same destination twice -> cf.br (arith.select for operands that
+#               differ, when this block is the destination's only predecessor); a
+#               condition already decided by the predecessor's cf.cond_br; the condition
+#               is known true / false in a destination it alone reaches; a destination
+#               that is just `ub.unreachable` is never taken;
+#   cf.switch   no cases -> cf.br; cases that go where the default goes are dropped;
+#               constant flag -> cf.br; pass-through destinations are skipped; a flag
+#               already decided by the predecessor's cf.switch.
+# "Predecessors" count edges, as upstream's use lists of a block do: a cf.cond_br with
+# the same destination twice is two predecessors.
+
+
+def _int_const(v):
+    """The integer `v` is known to hold (a constant integer or splat), or None."""
+    a = constant_value(v)
+    if type(a) is A.IntegerAttr:
+        return a.value
+    if isinstance(a, DenseElementsAttr) and a.is_splat and \
+            type(a.element_type) is A.IntegerType:
+        return int(a.values[0])
+    return None
+
+
+def _pred_edges(block):
+    """(terminator, successor index) for every edge into `block`."""
+    out = []
+    region = block.parent
+    if region is None:
+        return out
+    for b in region.blocks:
+        t = b.last
+        if t is None:
+            continue
+        for i, s in enumerate(t.successors):
+            if s is block:
+                out.append((t, i))
+    return out
+
+
+def single_predecessor(block):
+    """The block of the only edge into `block` (None: zero or several edges)."""
+    edges = _pred_edges(block)
+    return edges[0][0].parent if len(edges) == 1 else None
+
+
+def unique_predecessor(block):
+    """The block every edge into `block` comes from (None: none, or several blocks)."""
+    preds = {t.parent for t, _ in _pred_edges(block)}
+    return preds.pop() if len(preds) == 1 else None
+
+
+def _collapse_branch(dest, operands):
+    """If `dest` holds nothing but a `cf.br` that only forwards its arguments, the
+    block and operands a branch to `dest` with `operands` can go to instead; else None.
+    Chains of branches that run into a cycle are left alone (jumping over them could
+    loop forever)."""
+    term = dest.last
+    if term is None or dest.first is not term or type(term) is not BranchOp:
+        return None
+    for a in dest.args:
+        for u in a.uses:
+            if u.owner is not term:
+                return None
+    nxt = term.successors[0]
+    if nxt is dest:
+        return None
+    visited = {dest, nxt}
+    t = nxt.last
+    while type(t) is BranchOp:
+        d = t.successors[0]
+        if d in visited:
+            return None
+        visited.add(d)
+        t = d.last
+    new_ops = [operands[v.index] if type(v) is BlockArgument and v.owner is dest else v
+               for v in term.operands]
+    return nxt, new_ops
+
+
+def _new_br(rewriter, op, dest, operands):
+    return rewriter.replace_op_with_new(op, BranchOp, destOperands=list(operands),
+                                        successors=[dest])
+
+
+def _new_switch(rewriter, op, default, default_ops, values, dests, groups, values_attr=None):
+    """Replace `op` by a cf.switch on the same flag (values are signed ints)."""
+    flag = op.operand(0)
+    props = {}
+    if values_attr is not None:
+        props["case_values"] = values_attr
+    elif values:
+        props["case_values"] = DenseElementsAttr(A.VectorType([len(values)], flag.type),
+                                                 list(values))
+    props["case_operand_segments"] = A.DenseArrayAttr(A.i32, [len(g) for g in groups])
+    props["operandSegmentSizes"] = A.DenseArrayAttr(
+        A.i32, [1, len(default_ops), sum(len(g) for g in groups)])
+    operands = [flag] + list(default_ops)
+    for g in groups:
+        operands += list(g)
+    new = SwitchOp.create(operands, (), props, None, [default] + list(dests), 0, op.loc)
+    rewriter.ip = InsertionPoint.before_op(op)
+    rewriter.insert(new)
+    rewriter.replace_op(op, [])
+    return new
+
+
+def _simplify_uniform_block_args(dest, rewriter) -> bool:
+    """Replace each argument of `dest` that every predecessor feeds the same value by
+    that value (the argument is then dead; region simplification drops it). Needs at
+    least two edges into `dest`."""
+    edges = _pred_edges(dest)
+    if len(edges) < 2:
+        return False
+    changed = False
+    for arg in dest.args:
+        if arg.first_use is None:
+            continue
+        common = None
+        for term, i in edges:
+            if getattr(term, "successor_operand_range", None) is None:
+                common = None
+                break
+            start, n = term.successor_operand_range(i)
+            if arg.index >= n:
+                common = None
+                break
+            v = term.operand(start + arg.index)
+            if common is not None and common is not v:
+                common = None
+                break
+            common = v
+        if common is not None and common is not arg:
+            rewriter.replace_all_uses_with(arg, common)
+            changed = True
+    return changed
+
+
+class EraseTrueAssert(RewritePattern):
+    """`cf.assert %true, "..."` never fires: erase it."""
+
+    root = "cf.assert"
+
+    def match_and_rewrite(self, op, rewriter):
+        v = _int_const(op.operand(0))
+        if v is None or not v:
+            return False
+        rewriter.erase_op(op)
+        return True
+
+
+class SimplifyBranch(RewritePattern):
+    """cf.br's canonicalizations, tried in upstream's order (one pattern upstream)."""
+
+    root = "cf.br"
+
+    def match_and_rewrite(self, op, rewriter):
+        dest = op.successors[0]
+        block = op.parent
+        # 1. The destination has no other predecessor: merge it into this block.
+        if dest is not block and len(_pred_edges(dest)) == 1 and not any(
+                type(v) is BlockArgument and v.owner is dest for v in op.operands):
+            operands = op.operands
+            rewriter.erase_op(op)
+            rewriter.merge_blocks(dest, block, operands)
+            return True
+        # 2. The destination only forwards to another block: go there directly.
+        if dest is not block:
+            c = _collapse_branch(dest, op.operands)
+            if c is not None:
+                _new_br(rewriter, op, c[0], c[1])
+                return True
+        # 3. Arguments every predecessor feeds the same value.
+        return _simplify_uniform_block_args(dest, rewriter)
+
+
+class SimplifyUniformBlockArguments(RewritePattern):
+    """The destinations' arguments that every predecessor feeds the same value are
+    replaced by that value (upstream: a BranchOpInterface pattern)."""
+
+    def __init__(self, root):
+        self.root = root
+
+    def match_and_rewrite(self, op, rewriter):
+        changed = False
+        for s in list(op.successors):
+            changed |= _simplify_uniform_block_args(s, rewriter)
+        return changed
+
+
+def _uniform_arg_patterns():
+    return [SimplifyUniformBlockArguments(n) for n in ("cf.br", "cf.cond_br", "cf.switch")]
+
+
+class SimplifyConstCondBranch(RewritePattern):
+    """`cf.cond_br %true, ^a, ^b` -> `cf.br ^a` (and `false` -> `^b`)."""
+
+    root = "cf.cond_br"
+
+    def match_and_rewrite(self, op, rewriter):
+        v = _int_const(op.operand(0))
+        if v is None:
+            return False
+        i = 0 if v else 1
+        _new_br(rewriter, op, op.successors[i], op.successor_operands(i))
+        return True
+
+
+class SimplifyPassThroughCondBranch(RewritePattern):
+    """Destinations that only forward to another block are jumped over."""
+
+    root = "cf.cond_br"
+
+    def match_and_rewrite(self, op, rewriter):
+        t = _collapse_branch(op.successors[0], op.successor_operands(0))
+        f = _collapse_branch(op.successors[1], op.successor_operands(1))
+        if t is None and f is None:
+            return False
+        if t is None:
+            t = (op.successors[0], op.successor_operands(0))
+        if f is None:
+            f = (op.successors[1], op.successor_operands(1))
+        props = {}
+        w = op.properties.get("branch_weights")
+        if w is not None:
+            props["branch_weights"] = w
+        rewriter.replace_op_with_new(op, CondBranchOp, condition=op.operand(0),
+                                     trueDestOperands=list(t[1]),
+                                     falseDestOperands=list(f[1]),
+                                     successors=[t[0], f[0]], **props)
+        return True
+
+
+class SimplifyCondBranchIdenticalSuccessors(RewritePattern):
+    """Both edges go to the same block: one cf.br, with arith.select for operands
+    that differ (only when this block is the destination's sole predecessor)."""
+
+    root = "cf.cond_br"
+
+    def match_and_rewrite(self, op, rewriter):
+        dest = op.successors[0]
+        if dest is not op.successors[1]:
+            return False
+        tv, fv = op.successor_operands(0), op.successor_operands(1)
+        if len(tv) == len(fv) and all(a is b for a, b in zip(tv, fv)):
+            _new_br(rewriter, op, dest, tv)
+            return True
+        if unique_predecessor(dest) is not op.parent:
+            return False
+        from .arith import SelectOp
+        rewriter.ip = InsertionPoint.before_op(op)
+        cond = op.operand(0)
+        merged = []
+        for a, b in zip(tv, fv):
+            if a is b:
+                merged.append(a)
+            else:
+                merged.append(rewriter.create(SelectOp, condition=cond, true_value=a,
+                                              false_value=b, result=a.type,
+                                              loc=op.loc).results[0])
+        _new_br(rewriter, op, dest, merged)
+        return True
+
+
+class SimplifyCondBranchFromCondBranchOnSameCondition(RewritePattern):
+    """This block is reached only from a cf.cond_br on the same condition, which
+    already decided it: branch unconditionally."""
+
+    root = "cf.cond_br"
+
+    def match_and_rewrite(self, op, rewriter):
+        block = op.parent
+        pred = single_predecessor(block)
+        if pred is None:
+            return False
+        pt = pred.last
+        if type(pt) is not CondBranchOp or pt.operand(0) is not op.operand(0):
+            return False
+        i = 0 if pt.successors[0] is block else 1
+        _new_br(rewriter, op, op.successors[i], op.successor_operands(i))
+        return True
+
+
+class CondBranchTruthPropagation(RewritePattern):
+    """In a destination only this edge reaches, the condition is a known constant:
+    its uses there read `true` (or `false`)."""
+
+    root = "cf.cond_br"
+
+    def match_and_rewrite(self, op, rewriter):
+        cond = op.operand(0)
+        replaced = False
+        for i, known in ((0, 1), (1, 0)):
+            dest = op.successors[i]
+            if single_predecessor(dest) is None:
+                continue
+            const = None
+            for u in list(cond.uses):
+                if u.owner.parent is not dest:
+                    continue
+                if const is None:
+                    from .arith import ConstantOp
+                    rewriter.ip = InsertionPoint.before_op(op)
+                    const = rewriter.create(ConstantOp, value=A.IntegerAttr(known, A.i1),
+                                            result=A.i1, loc=op.loc).results[0]
+                rewriter.modify_op_in_place(u.owner, lambda u=u, c=const: u.set(c))
+                replaced = True
+        return replaced
+
+
+class DropUnreachableCondBranch(RewritePattern):
+    """A destination holding only `ub.unreachable` is never taken: branch to the
+    other one."""
+
+    root = "cf.cond_br"
+
+    def match_and_rewrite(self, op, rewriter):
+        for i in (0, 1):
+            d = op.successors[i]
+            t = d.last
+            if t is not None and d.first is t and t.name == "ub.unreachable":
+                j = 1 - i
+                _new_br(rewriter, op, op.successors[j], op.successor_operands(j))
+                return True
+        return False
+
+
+def _switch_cases(op):
+    """[(value, destination, operands)] of a cf.switch's cases."""
+    values = op.case_value_list
+    return [(v, op.successors[i + 1], op.successor_operands(i + 1))
+            for i, v in enumerate(values)]
+
+
+def _fold_switch(rewriter, op, value):
+    """Replace `op` by a branch to where flag `value` goes."""
+    for i, (v, d, ops) in enumerate(_switch_cases(op)):
+        if v == value:
+            _new_br(rewriter, op, d, ops)
+            return
+    _new_br(rewriter, op, op.successors[0], op.successor_operands(0))
+
+
+class SimplifySwitchWithOnlyDefault(RewritePattern):
+    """`cf.switch %f : i32, [default: ^a]` -> `cf.br ^a`."""
+
+    root = "cf.switch"
+
+    def match_and_rewrite(self, op, rewriter):
+        if len(op.successors) > 1:
+            return False
+        _new_br(rewriter, op, op.successors[0], op.successor_operands(0))
+        return True
+
+
+class DropSwitchCasesThatMatchDefault(RewritePattern):
+    """Cases going where the default goes, with the same operands, are dropped."""
+
+    root = "cf.switch"
+
+    def match_and_rewrite(self, op, rewriter):
+        default, dops = op.successors[0], op.successor_operands(0)
+        keep = []
+        dropped = False
+        for v, d, ops in _switch_cases(op):
+            if d is default and len(ops) == len(dops) and \
+                    all(a is b for a, b in zip(ops, dops)):
+                dropped = True
+                continue
+            keep.append((v, d, ops))
+        if not dropped:
+            return False
+        _new_switch(rewriter, op, default, dops, [v for v, _, _ in keep],
+                    [d for _, d, _ in keep], [o for _, _, o in keep])
+        return True
+
+
+class SimplifyConstSwitchValue(RewritePattern):
+    """A constant flag picks its destination: `cf.br` there."""
+
+    root = "cf.switch"
+
+    def match_and_rewrite(self, op, rewriter):
+        v = _int_const(op.operand(0))
+        if v is None:
+            return False
+        _fold_switch(rewriter, op, _sext(v, op.operand(0).type.width))
+        return True
+
+
+class SimplifyPassThroughSwitch(RewritePattern):
+    """Destinations that only forward to another block are jumped over."""
+
+    root = "cf.switch"
+
+    def match_and_rewrite(self, op, rewriter):
+        changed = False
+        dests, groups = [], []
+        for _, d, ops in _switch_cases(op):
+            c = _collapse_branch(d, ops)
+            if c is not None:
+                changed = True
+                d, ops = c
+            dests.append(d)
+            groups.append(ops)
+        default, dops = op.successors[0], op.successor_operands(0)
+        c = _collapse_branch(default, dops)
+        if c is not None:
+            changed = True
+            default, dops = c
+        if not changed:
+            return False
+        _new_switch(rewriter, op, default, dops, None, dests, groups,
+                    values_attr=op.properties.get("case_values"))
+        return True
+
+
+class SimplifySwitchFromSwitchOnSameCondition(RewritePattern):
+    """This block is reached only through a case of a cf.switch on the same flag:
+    the flag's value is known here."""
+
+    root = "cf.switch"
+
+    def match_and_rewrite(self, op, rewriter):
+        block = op.parent
+        pred = single_predecessor(block)
+        if pred is None:
+            return False
+        ps = pred.last
+        if type(ps) is not SwitchOp or ps.operand(0) is not op.operand(0) or \
+                ps.successors[0] is block:
+            return False
+        for v, d, _ in _switch_cases(ps):
+            if d is block:
+                _fold_switch(rewriter, op, v)
+                return True
+        _new_br(rewriter, op, op.successors[0], op.successor_operands(0))
+        return True
+
+
+class SimplifySwitchFromDefaultSwitchOnSameCondition(RewritePattern):
+    """This block is the default of a cf.switch on the same flag (its only
+    predecessor): the values that switch sends elsewhere cannot occur here."""
+
+    root = "cf.switch"
+
+    def match_and_rewrite(self, op, rewriter):
+        block = op.parent
+        pred = single_predecessor(block)
+        if pred is None:
+            return False
+        ps = pred.last
+        if type(ps) is not SwitchOp or ps.operand(0) is not op.operand(0) or \
+                ps.successors[0] is not block:
+            return False
+        impossible = {v for v, d, _ in _switch_cases(ps) if d is not block}
+        keep = [c for c in _switch_cases(op) if c[0] not in impossible]
+        if len(keep) == len(op.successors) - 1:
+            return False
+        _new_switch(rewriter, op, op.successors[0], op.successor_operands(0),
+                    [v for v, _, _ in keep], [d for _, d, _ in keep],
+                    [o for _, _, o in keep])
+        return True
 
 
 for _c in (AssertOp, BranchOp, CondBranchOp):

@@ -27,6 +27,9 @@ __all__ = [
     "elem_type", "width_of", "uint", "sint", "int_splat", "float_splat", "is_zero",
     "is_one", "is_all_ones", "fold_unary", "fold_binary", "fold_cast", "make_splat",
     "float_attr", "float_of", "is_nan", "to_float_exact", "round_trip_float",
+    "foldable_float", "quiet_nan", "default_nan", "float_binary_fn", "ieee_div", "ieee_fmod",
+    "is_neg_zero", "maximum", "minimum", "maxnum", "minnum", "negate", "flush_denormal",
+    "cmpf",
 ]
 
 
@@ -263,3 +266,131 @@ def make_splat(value_attr, result_type):
         return None
     return _build(result_type, [value_attr if isinstance(value_attr, A.FloatAttr)
                                 else value_attr.value], True)
+
+
+# ------------------------------------------------------------------ float operations
+# APFloat's results on Python floats (for the float kinds `foldable_float` accepts).
+
+
+def quiet_nan(a):
+    """The NaN result APFloat gives for a NaN operand: the same NaN, made quiet."""
+    t = a.type
+    eb, mb, _, kind, _ = D._FMT[t.name][:5]
+    if kind == "ieee":
+        return A.FloatAttr(0.0, t, a.bits | (1 << (mb - 1)))
+    return a
+
+
+def default_nan(t):
+    """The NaN of an invalid operation (inf - inf, 0 / 0): positive and quiet."""
+    return float_attr(float("nan"), t)
+
+
+def float_binary_fn(op):
+    """Per-element folder of a binary float op computed on Python floats (one double
+    operation rounds correctly, see the module docstring); NaN operands propagate."""
+    def fn(a, b):
+        t = a.type
+        if not foldable_float(t):
+            return None
+        if is_nan(a.value):
+            return quiet_nan(a)
+        if is_nan(b.value):
+            return quiet_nan(b)
+        r = op(a.value, b.value)
+        if is_nan(r):
+            return default_nan(t)
+        return float_attr(r, t)
+    return fn
+
+
+def ieee_div(x, y):
+    """x / y as IEEE 754 defines it for a zero divisor (Python raises instead)."""
+    if y == 0:
+        if x == 0 or is_nan(x):
+            return float("nan")
+        neg = (math.copysign(1, x) < 0) != (math.copysign(1, y) < 0)
+        return -math.inf if neg else math.inf
+    return x / y
+
+
+def ieee_fmod(x, y):
+    """APFloat::mod: the remainder with the sign of x; NaN where fmod is invalid."""
+    try:
+        return math.fmod(x, y)
+    except ValueError:  # fmod(inf, y), fmod(x, 0)
+        return float("nan")
+
+
+def is_neg_zero(x):
+    """-0.0 (and not +0.0)."""
+    return x == 0 and math.copysign(1, x) < 0
+
+
+def maximum(a, b):
+    """llvm::maximum: NaN wins, -0 < +0."""
+    if is_nan(a.value):
+        return quiet_nan(a)
+    if is_nan(b.value):
+        return quiet_nan(b)
+    if a.value == 0 and b.value == 0 and is_neg_zero(a.value) != is_neg_zero(b.value):
+        return b if is_neg_zero(a.value) else a
+    return b if a.value < b.value else a
+
+
+def minimum(a, b):
+    if is_nan(a.value):
+        return quiet_nan(a)
+    if is_nan(b.value):
+        return quiet_nan(b)
+    if a.value == 0 and b.value == 0 and is_neg_zero(a.value) != is_neg_zero(b.value):
+        return a if is_neg_zero(a.value) else b
+    return a if a.value < b.value else b
+
+
+def maxnum(a, b):
+    """llvm::maxnum: a NaN loses to a number, -0 < +0."""
+    if is_nan(a.value):
+        return quiet_nan(b) if is_nan(b.value) else b
+    if is_nan(b.value):
+        return a
+    return maximum(a, b)
+
+
+def minnum(a, b):
+    if is_nan(a.value):
+        return quiet_nan(b) if is_nan(b.value) else b
+    if is_nan(b.value):
+        return a
+    return minimum(a, b)
+
+
+def negate(a):
+    """-a: the sign bit flipped, NaNs included (kinds without -0 keep their zero)."""
+    t = a.type
+    return A.FloatAttr(0.0, t, D._negate(t.name, a.bits))
+
+
+def flush_denormal(a):
+    """A denormal becomes the zero of its sign; other values stay."""
+    t = a.type
+    x = a.value
+    if x == 0 or is_nan(x) or math.isinf(x):
+        return a
+    eb, mb, bias, kind = D._FMT[t.name][:4]
+    if kind == "e8m0":
+        return a
+    if abs(x) < 2.0 ** (1 - bias):  # below the smallest normal: a denormal
+        return float_attr(math.copysign(0.0, x), t)
+    return a
+
+
+def cmpf(pred, x, y):
+    """The arith.cmpf predicate `pred` on two floats: ordered predicates are false and
+    unordered ones true when a NaN is involved."""
+    if is_nan(x) or is_nan(y):
+        return pred in ("ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true")
+    return {"false": False, "oeq": x == y, "ogt": x > y, "oge": x >= y, "olt": x < y,
+            "ole": x <= y, "one": x != y, "ord": True, "ueq": x == y, "ugt": x > y,
+            "uge": x >= y, "ult": x < y, "ule": x <= y, "une": x != y, "uno": False,
+            "true": True}[pred]

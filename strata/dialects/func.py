@@ -192,9 +192,24 @@ class ConstantOp(Op):
     result = Result()
     assembly = "attr-dict $value `:` type(results)"
 
+    def asm_result_names(self):
+        return ["f"]
+
+    def fold(self, operands):
+        return self.properties["value"]
+
+
+def materialize_constant(builder, value, type, loc=None):
+    """The func dialect's constant materializer: func.constant for a function symbol."""
+    if not isinstance(value, A.SymbolRefAttr) or value.nested or \
+            not isinstance(type, A.FunctionType):
+        return None
+    return builder.create(ConstantOp, value=value, result=type, loc=loc)
+
 
 for _c in (ReturnOp, CallOp, CallIndirectOp, ConstantOp):
     install_format(_c)
 
 
-FUNC = Dialect("func", [FuncOp, ReturnOp, CallOp, CallIndirectOp, ConstantOp])
+FUNC = Dialect("func", [FuncOp, ReturnOp, CallOp, CallIndirectOp, ConstantOp],
+               materialize_constant=materialize_constant)

@@ -198,11 +198,12 @@ def _unary_op(cls_name, name, fold_fn=None, note=""):
         "__module__": __name__, "fold_fn": None if fold_fn is None else staticmethod(fold_fn)})
 
 
-def _round_integral(rounding):
-    """roundToIntegral in a rounding direction, on any foldable float kind."""
+def _round_integral(rounding, libm_only=False):
+    """roundToIntegral in a rounding direction, on any foldable float kind (only f32 and
+    f64 for round and trunc, which upstream folds through libm)."""
     def fn(a):
         x = a.value
-        if not CF.foldable_float(a.type):
+        if not CF.foldable_float(a.type) or (libm_only and not _f32_or_f64(a.type)):
             return None
         if CF.is_nan(x) or math.isinf(x) or x == 0:
             return a
@@ -244,7 +245,7 @@ LogOp = _unary_op("LogOp", "log", _libm_unary("log", _negative))
 Log10Op = _unary_op("Log10Op", "log10", _libm_unary("log10", _negative))
 Log1pOp = _unary_op("Log1pOp", "log1p", _libm_unary("log1p", lambda x: _negative(x + 1.0)))
 Log2Op = _unary_op("Log2Op", "log2", _libm_unary("log2", _negative))
-RoundOp = _unary_op("RoundOp", "round", _round_integral(_round_half_away),
+RoundOp = _unary_op("RoundOp", "round", _round_integral(_round_half_away, True),
                     note=" (halfway cases away from zero)")
 RoundEvenOp = _unary_op("RoundEvenOp", "roundeven", _round_integral(round),
                         note=" (halfway cases to even)")
@@ -253,7 +254,7 @@ SinhOp = _unary_op("SinhOp", "sinh", _libm_unary("sinh"))
 SqrtOp = _unary_op("SqrtOp", "sqrt", _libm_unary("sqrt", _negative))
 TanOp = _unary_op("TanOp", "tan", _libm_unary("tan"))
 TanhOp = _unary_op("TanhOp", "tanh", _libm_unary("tanh"))
-TruncOp = _unary_op("TruncOp", "trunc", _round_integral(math.trunc))
+TruncOp = _unary_op("TruncOp", "trunc", _round_integral(math.trunc, True))
 def _rsqrt(a):
     t = a.type
     if not _f32_or_f64(t) or _negative(a.value):
@@ -357,14 +358,25 @@ class FPowIOp(MathOp):
     _stored_defaults = (("fastmath", FASTMATH("none")),)
 
     def fold(self, operands):
-        # Scalars and splats: pow(base, (double)power) in the base's precision.
+        # Scalars and splats of f32/f64: exponentiation by squaring, each product
+        # rounded to the type, then 1 / x for a negative power (as upstream's folder).
         base, power = CF.float_splat(operands[0]), CF.int_splat(operands[1])
         if base is None or power is None or not _f32_or_f64(base[2]):
             return None
         t = base[2]
         p = CF.sint(power, CF.width_of(self.rhs.type))
-        r = _call("pow", t, base[0], float(p))
-        a = None if r is None else CF.float_attr(r, t)
+
+        def rnd(x):
+            return CF.float_attr(x, t).value
+        result, b, e = 1.0, base[0], abs(p)
+        while e:
+            if e & 1:
+                result = rnd(result * b)
+            b = rnd(b * b)
+            e >>= 1
+        if p < 0:
+            result = rnd(1.0 / result) if result != 0 else math.copysign(math.inf, result)
+        a = CF.float_attr(result, t)
         return None if a is None else CF.make_splat(a, self.result.type)
 
 

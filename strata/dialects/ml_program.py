@@ -100,6 +100,17 @@ class _FunctionLike(Op):
     sym_visibility = OptProp(C.StrAttr)
     body = RegionDef()
 
+    @classmethod
+    def new(cls, name, function_type, visibility=None, loc=None, body=True):
+        """A function; with `body`, its entry block has the signature's arguments."""
+        f = cls.build(loc=loc, sym_name=A.StringAttr(name),
+                      function_type=A.TypeAttr(function_type),
+                      sym_visibility=A.StringAttr(visibility) if visibility else None)
+        if body:
+            from ..ir.core import Block
+            f.regions[0].add_block(Block(function_type.inputs))
+        return f
+
     @property
     def type(self) -> A.FunctionType:
         return self.properties["function_type"].value
@@ -188,6 +199,14 @@ class GlobalOp(Op):
     sym_visibility = OptProp(C.StrAttr)
 
     _FORMAT_PROPS = frozenset({"sym_name", "type", "is_mutable", "value", "sym_visibility"})
+
+    @classmethod
+    def new(cls, name, type, value=None, mutable=False, visibility="private", loc=None):
+        """`ml_program.global private @name(value) : type`; `value` is an attribute
+        (dense<...>, dense_resource<...>, ExternAttr(...)) or None."""
+        return cls.build(loc=loc, sym_name=A.StringAttr(name), type=A.TypeAttr(type),
+                         value=value, is_mutable=A.UnitAttr() if mutable else None,
+                         sym_visibility=A.StringAttr(visibility) if visibility else None)
 
     @property
     def global_type(self):

@@ -192,6 +192,64 @@ def _attrs_for_print(op, elided=()):
     return d
 
 
+# ====================================================================== pass interfaces
+#
+# LoopLikeOpInterface (passes/licm.py): `loop_regions()`, `is_defined_outside_loop(v)`,
+# `move_out_of_loop(op)`; ConditionallySpeculatable: `speculatability()` ("speculatable",
+# "recursive": as speculatable as the ops inside, or "not").
+# RegionBranchOpInterface (passes/sccp.py): `region_successors(src, operands=None)` lists
+# where control goes from the op itself (`src` None; with `operands`, the constant
+# Attribute or None of each operand, only where it can go) or from the end of region
+# `src`, as (region, or None for the op's results; the values receiving what is
+# forwarded); `entry_successor_operands(target)` is what the op forwards. Terminators
+# answer `region_successor_operands(target)`.
+
+
+def _defined_outside(loop, value) -> bool:
+    """The value is not defined inside `loop` (upstream's default isDefinedOutsideOfLoop)."""
+    block = value.parent_block
+    region = block.parent if block is not None else None
+    owner = region.parent if region is not None else None
+    return owner is None or not loop.is_ancestor(owner)
+
+
+def _static_trip_count(op):
+    """scf.for's trip count when the bounds say it (upstream's constantTripCount)."""
+    lb, ub, step = op.operands[:3]
+    if lb is ub:
+        return 0
+    unsigned = "unsignedCmp" in op.properties
+    w = 64 if type(lb.type) is A.IndexType else lb.type.width
+
+    def norm(v):
+        v &= (1 << w) - 1
+        return v - (1 << w) if not unsigned and v >> (w - 1) else v
+    s = _const_int(step)
+    if s is not None:
+        s = norm(s) if not unsigned else s & ((1 << w) - 1)
+        if s == 0:
+            return 0
+        if s < 0:
+            return 0
+    a, b = _const_int(lb), _const_int(ub)
+    if a is None or b is None:
+        return None
+    a, b = norm(a), norm(b)
+    if b <= a:
+        return 0
+    if s is None:
+        return 1 if b - a == 1 else None
+    return -(-(b - a) // s)
+
+
+def _bool_operand(operands, i=0):
+    """The constant i1 value of operand `i` (True/False), or None."""
+    a = operands[i] if operands else None
+    if type(a) is A.IntegerAttr and a.type is A.i1:
+        return bool(a.value)
+    return None
+
+
 class _ScfOp(Op):
     """Upstream checks structural traits (one block per region, no region arguments, the
     parent op) before the declared operand, attribute and region constraints."""
@@ -223,6 +281,9 @@ class YieldOp(_ScfOp):
     def new(cls, values=(), loc=None):
         return cls.build(loc=loc, values=list(values))
 
+    def region_successor_operands(self, target):
+        return self.operands
+
 
 class ConditionOp(_ScfOp):
     """`scf.condition(%ok) %a : f32`: continue to the `do` region of scf.while or exit."""
@@ -232,6 +293,21 @@ class ConditionOp(_ScfOp):
     condition = Operand(C.I1)
     args = VarOperand()
     assembly = "`(` $condition `)` attr-dict ($args^ `:` type($args))?"
+
+    # -- RegionBranchTerminatorOpInterface (see "pass interfaces")
+    def region_successor_operands(self, target):
+        return self.operands[1:]
+
+    def terminator_successors(self, operands):
+        """To `after` while the condition may be true, out while it may be false."""
+        w = self.parent_op
+        c = _bool_operand(operands)
+        out = []
+        if c is None or c:
+            out.append((w.regions[1], list(_entry_args(w.regions[1]))))
+        if c is None or not c:
+            out.append((None, list(w.results)))
+        return out
 
     @classmethod
     def infer_operand_type(cls, name, types):
@@ -330,9 +406,19 @@ class ExecuteRegionOp(_ScfOp):
     multi-block) region once; `no_inline` keeps canonicalization from inlining it."""
 
     name = "scf.execute_region"
+    traits = (T.RecursiveMemoryEffects,)
     results_ = VarResult()
     no_inline = OptProp(C.UnitAttrC)
     region = RegionDef()
+
+    # -- RegionBranchOpInterface (see "pass interfaces")
+    def region_successors(self, src, operands=None):
+        if src is None:
+            return [(self.regions[0], [])]
+        return [(None, list(self.results))]
+
+    def entry_successor_operands(self, target):
+        return []
 
     def verify_(self):
         r = self.regions[0]
@@ -412,6 +498,37 @@ class ForOp(_ScfOp):
 
     def finish_parse(self):
         ensure_terminator(self.regions[0], YieldOp, self.loc)
+
+    # -- LoopLikeOpInterface (see "pass interfaces" above)
+    def loop_regions(self):
+        return [self.regions[0]]
+
+    def is_defined_outside_loop(self, value) -> bool:
+        return _defined_outside(self, value)
+
+    def move_out_of_loop(self, op) -> None:
+        op.move_before(self)
+
+    def speculatability(self) -> str:
+        """Only a unit step surely terminates: then as speculatable as the body."""
+        return "recursive" if _const_int(self.operand(2)) == 1 else "not"
+
+    # -- RegionBranchOpInterface
+    def region_successors(self, src, operands=None):
+        """Into the body (its iteration arguments) or out to the results; a static trip
+        count of 0 or 1 rules one of them out."""
+        to_body = (self.regions[0], list(self.region_iter_args))
+        to_results = (None, list(self.results))
+        trips = _static_trip_count(self)
+        if trips is not None:
+            if src is None:
+                return [to_results] if trips == 0 else [to_body]
+            if trips == 1:
+                return [to_results]
+        return [to_body, to_results]
+
+    def entry_successor_operands(self, target):
+        return self.initArgs
 
     def verify_(self):
         if len(self.initArgs) != len(self.results):
@@ -570,6 +687,16 @@ class ForallOp(_ScfOp):
 
     def finish_parse(self):
         _ensure_in_parallel(self.regions[0], self.loc)
+
+    # -- LoopLikeOpInterface (see "pass interfaces" above)
+    def loop_regions(self):
+        return [self.regions[0]]
+
+    def is_defined_outside_loop(self, value) -> bool:
+        return _defined_outside(self, value)
+
+    def move_out_of_loop(self, op) -> None:
+        op.move_before(self)
 
     def verify_(self):
         rank = self.rank
@@ -730,6 +857,27 @@ class IfOp(_ScfOp):
         if self.regions[1].blocks:
             ensure_terminator(self.regions[1], YieldOp, self.loc)
 
+    # -- ConditionallySpeculatable and RegionBranchOpInterface (see "pass interfaces")
+    def speculatability(self) -> str:
+        return "recursive"
+
+    def region_successors(self, src, operands=None):
+        """Into `then` and `else` (or straight to the results without an else), only
+        the taken one for a constant condition; from either region to the results."""
+        if src is not None:
+            return [(None, list(self.results))]
+        then_r, else_r = self.regions
+        c = _bool_operand(operands)
+        out = []
+        if c is None or c:
+            out.append((then_r, []))
+        if c is None or not c:
+            out.append((else_r, []) if else_r.blocks else (None, list(self.results)))
+        return out
+
+    def entry_successor_operands(self, target):
+        return []
+
     def verify_(self):
         if self.results and not self.regions[1].blocks:
             return "must have an else block if defining values"
@@ -793,6 +941,16 @@ class ParallelOp(_ScfOp):
 
     def finish_parse(self):
         ensure_terminator(self.regions[0], ReduceOp, self.loc)
+
+    # -- LoopLikeOpInterface (see "pass interfaces" above)
+    def loop_regions(self):
+        return [self.regions[0]]
+
+    def is_defined_outside_loop(self, value) -> bool:
+        return _defined_outside(self, value)
+
+    def move_out_of_loop(self, op) -> None:
+        op.move_before(self)
 
     def verify_(self):
         steps = self.step
@@ -879,6 +1037,28 @@ class WhileOp(_ScfOp):
     before = RegionDef(single_block=True)
     after = RegionDef(single_block=True)
 
+    # -- LoopLikeOpInterface (see "pass interfaces" above)
+    def loop_regions(self):
+        return list(self.regions)
+
+    def is_defined_outside_loop(self, value) -> bool:
+        return _defined_outside(self, value)
+
+    def move_out_of_loop(self, op) -> None:
+        op.move_before(self)
+
+    # -- RegionBranchOpInterface
+    def region_successors(self, src, operands=None):
+        """Into `before`; from `before` (scf.condition) to `after` or out; from `after`
+        back to `before`."""
+        before, after = self.regions
+        if src is None or src is after:
+            return [(before, list(_entry_args(before)))]
+        return [(None, list(self.results)), (after, list(_entry_args(after)))]
+
+    def entry_successor_operands(self, target):
+        return self.inits
+
     def verify_(self):
         _verify_terminator_kind(self, self.regions[0], ConditionOp,
                                 "expects the 'before' region to terminate with "
@@ -950,6 +1130,23 @@ class IndexSwitchOp(_ScfOp):
     def finish_parse(self):
         # Only `$defaultRegion` is a format region upstream; case regions are not ensured.
         ensure_terminator(self.regions[0], YieldOp, self.loc)
+
+    # -- RegionBranchOpInterface (see "pass interfaces")
+    def region_successors(self, src, operands=None):
+        """Into every region, or only the matching case (else `default`) for a constant
+        argument; from any region to the results."""
+        if src is not None:
+            return [(None, list(self.results))]
+        arg = operands[0] if operands else None
+        if type(arg) is A.IntegerAttr:
+            cases = list(self.properties["cases"].value)
+            r = self.regions[1 + cases.index(arg.value)] if arg.value in cases \
+                else self.regions[0]
+            return [(r, [])]
+        return [(r, []) for r in self.regions]
+
+    def entry_successor_operands(self, target):
+        return []
 
     def verify_(self):
         cases = self.properties["cases"].value

@@ -452,6 +452,17 @@ class DimOp(Op):
     traits = (T.NoMemoryEffect,)
     source = Operand(AnyNon0RankedOrUnrankedTensor)
     index = Operand(C.Index)
+
+    def speculatability(self) -> str:
+        """ConditionallySpeculatable (passes/licm.py): a constant index within the rank
+        of a ranked tensor cannot fault."""
+        c = self.index.defining_op
+        i = c._props.get("value") if c is not None and T.ConstantLike in c.traits else None
+        t = self.source.type
+        if type(i) is not A.IntegerAttr or type(t) is not A.RankedTensorType or \
+                not 0 <= i.value < len(t.shape):
+            return "not"
+        return "speculatable"
     result = Result(C.Index)
     assembly = "attr-dict $source `,` $index `:` type($source)"
 

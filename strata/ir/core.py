@@ -433,7 +433,9 @@ class Operation:
 
     def emit_error(self, message: str):
         from .diagnostics import Diagnostic, ERROR
-        return Diagnostic(ERROR, self.loc, f"'{self.name}' op {message}")
+        d = Diagnostic(ERROR, self.loc, f"'{self.name}' op {message}")
+        d.op = self
+        return d
 
     def is_equivalent(self, other: "Operation", ignore_locations: bool = True) -> bool:
         from .equivalence import ops_equivalent

@@ -22,13 +22,16 @@ ERROR, WARNING, REMARK, NOTE = "error", "warning", "remark", "note"
 
 
 class Diagnostic:
-    __slots__ = ("severity", "loc", "message", "notes")
+    __slots__ = ("severity", "loc", "message", "notes", "op")
 
     def __init__(self, severity: str, loc: Location | None, message: str, notes=None):
         self.severity = severity
         self.loc = loc if loc is not None else UnknownLoc()
         self.message = message
         self.notes = list(notes) if notes else []
+        # The op the diagnostic is about, when an op emitted it: strata-opt then adds
+        # mlir-opt's "see current operation: <generic form>" note.
+        self.op = None
 
     def attach_note(self, message: str, loc: Location | None = None) -> "Diagnostic":
         self.notes.append(Diagnostic(NOTE, loc if loc is not None else self.loc, message))
@@ -126,97 +129,154 @@ class DiagnosticEngine:
 
 
 _EXPECTED = re.compile(
-    r"expected-(error|warning|note|remark)\s*(?:(@[+-][0-9]+|@above|@below|@unknown))?"
-    r"\s*(?:\*([0-9]+))?\s*\{\{(.*?)\}\}")
+    r"expected-(error|warning|note|remark)(-re)? *(@([+-][0-9]+|above|below|unknown))? *"
+    r"\{\{(.*)\}\}$")
+_RE_PART = re.compile(r"\{\{(.*?)\}\}")
 
 
 class _Expected:
-    __slots__ = ("severity", "line", "message", "count", "seen", "src_line", "unknown")
+    __slots__ = ("severity", "line", "message", "regex", "matched", "where", "unknown")
 
-    def __init__(self, severity, line, message, count, src_line, unknown=False):
+    def __init__(self, severity, line, message, regex, where, unknown=False):
         self.severity = severity
-        self.line = line
+        self.line = line          # the line it expects a diagnostic on (None: @below unmet)
         self.message = message
-        self.count = count
-        self.seen = 0
-        self.src_line = src_line
+        self.regex = regex
+        self.matched = False
+        self.where = where        # FileLineColLoc of the `expected-` annotation
         self.unknown = unknown
+
+    def matches(self, message: str) -> bool:
+        if self.regex is not None:
+            return self.regex.search(message) is not None
+        return self.message in message
+
+
+def _compile_re(message: str):
+    """`expected-error-re {{text {{regex}} text}}`: literal text, regex inside braces."""
+    parts = []
+    pos = 0
+    for m in _RE_PART.finditer(message):
+        parts.append(re.escape(message[pos:m.start()]))
+        parts.append(m.group(1))
+        pos = m.end()
+    parts.append(re.escape(message[pos:]))
+    return re.compile("".join(parts))
 
 
 class VerifyDiagnostics:
-    """Checks emitted diagnostics against `expected-*` annotations in one buffer.
+    """`--verify-diagnostics`: checks the diagnostics of one input file against its
+    `expected-*` annotations, as mlir-opt does.
 
-    Matching follows mlir-opt: the annotation names a severity, a line (its own, or
-    relative with @+N / @-N / @above / @below, or @unknown for unlocated ones) and a
-    message that must be a substring of the diagnostic's message.
+    An annotation names a severity, a line (its own; `@+N`/`@-N`; `@above`; `@below`,
+    the next line without an annotation; `@unknown` for a diagnostic without a file
+    location) and a text the diagnostic's message must contain (`expected-error-re`:
+    with `{{regex}}` parts). Each annotation matches one diagnostic. A diagnostic that
+    matches none is reported at once (`unexpected error: ...`, or `'error' diagnostic
+    emitted when expecting a 'warning'` when only the severity differs); annotations
+    never matched are reported by `finish()`, after all chunks. Either makes the run
+    fail. Notes are matched like the diagnostics they are attached to.
     """
 
-    def __init__(self, filename: str, text: str, line_offset: int = 0):
+    def __init__(self, filename: str, sources: "SourceManager | None" = None, out=None):
         self.filename = filename
+        self.sources = sources
+        self.out = out
         self.expected: list[_Expected] = []
-        self.unexpected: list[Diagnostic] = []
+        self.unknown: list[_Expected] = []
+        self.ok = True
+        self.messages: list[str] = []  # what was reported (also written to `out`)
+
+    def begin_chunk(self, text: str, line_offset: int = 0, col_offset: int = 0) -> None:
+        """Read the annotations of a chunk that starts after `line_offset` lines."""
         pending_below = []
-        lines = text.split("\n")
-        for i, line in enumerate(lines):
+        for i, raw in enumerate(text.split("\n")):
             lineno = i + 1 + line_offset
-            for m in _EXPECTED.finditer(line):
-                sev, where, count, msg = m.groups()
-                count = int(count) if count else 1
-                unknown = False
-                if where is None:
-                    target = lineno
-                elif where == "@above":
-                    target = lineno - 1
-                elif where == "@below":
-                    e = _Expected(sev, None, msg, count, lineno)
-                    pending_below.append(e)
-                    self.expected.append(e)
-                    continue
-                elif where == "@unknown":
-                    target, unknown = None, True
-                else:
-                    target = lineno + int(where[1:])
-                self.expected.append(_Expected(sev, target, msg, count, lineno, unknown))
-            if pending_below and "expected-" not in line.split("//")[0] \
-                    and not line.lstrip().startswith("//"):
+            line = raw.rstrip()
+            m = _EXPECTED.search(line)
+            if m is None:
                 for e in pending_below:
                     e.line = lineno
                 pending_below = []
-        for e in pending_below:  # @below on the last line: never matches
-            e.line = -1
+                continue
+            sev, is_re, _, where, msg = m.groups()
+            col = m.start() + 1 + (col_offset if i == 0 else 0)
+            loc = FileLineColLoc(self.filename, lineno, col)
+            e = _Expected(sev, lineno, msg, _compile_re(msg) if is_re else None, loc)
+            if where == "above":
+                e.line = lineno - 1
+            elif where == "below":
+                e.line = None
+                pending_below.append(e)
+            elif where == "unknown":
+                e.unknown = True
+                self.unknown.append(e)
+                continue
+            elif where is not None:
+                e.line = lineno + int(where)
+            self.expected.append(e)
 
     def handle(self, diag: Diagnostic) -> None:
-        self._match(diag)
+        self._process(diag)
         for n in diag.notes:
-            self._match(n)
+            self._process(n)
 
-    def _match(self, diag: Diagnostic) -> None:
+    def _process(self, diag: Diagnostic) -> None:
         flc = diag.loc.file_line_col()
+        if flc is None or flc.filename != self.filename:
+            for e in self.unknown:
+                if not e.matched and e.severity == diag.severity and e.matches(diag.message):
+                    e.matched = True
+                    return
+            self._report(Diagnostic(ERROR, diag.loc,
+                                    f"unexpected {diag.severity}: {diag.message}"))
+            return
+        near = None
         for e in self.expected:
-            if e.severity != diag.severity or e.seen >= e.count:
-                continue
-            if e.unknown:
-                if flc is not None and flc.filename == self.filename:
-                    continue
-            elif flc is None or flc.filename != self.filename or flc.line != e.line:
-                continue
-            if e.message in diag.message:
-                e.seen += 1
-                return
-        self.unexpected.append(diag)
+            if e.line == flc.line and e.matches(diag.message):
+                if e.severity == diag.severity:
+                    if not e.matched:
+                        e.matched = True
+                        return
+                else:
+                    near = e
+        if near is not None:
+            self._report(Diagnostic(ERROR, near.where,
+                                    f"'{diag.severity}' diagnostic emitted when expecting "
+                                    f"a '{near.severity}'"))
+            return
+        self._report(Diagnostic(ERROR, flc, f"unexpected {diag.severity}: {diag.message}"))
 
-    def errors(self) -> list[str]:
-        """Messages describing every mismatch, empty when all matched."""
-        out = []
-        for d in self.unexpected:
-            flc = d.loc.file_line_col()
-            where = f"{flc.filename}:{flc.line}:{flc.col}: " if flc else ""
-            out.append(f"{where}error: unexpected {d.severity}: {d.message}")
+    def _report(self, d: Diagnostic, text: str | None = None) -> None:
+        self.ok = False
+        if text is None:
+            text = d.render(self.sources)
+        self.messages.append(text)
+        if self.out is not None:
+            self.out.write(text + "\n")
+
+    def finish(self) -> bool:
+        """Report the annotations that matched nothing; returns whether all went well."""
         for e in self.expected:
-            if e.seen < e.count:
-                out.append(f"{self.filename}:{e.src_line}: error: expected {e.severity} "
-                           f"\"{e.message}\" was not produced")
-        return out
+            if e.matched:
+                continue
+            d = Diagnostic(ERROR, e.where,
+                           f'expected {e.severity} "{e.message}" was not produced')
+            text = d.render(None)
+            line = self.sources.line_text(self.filename, e.where.line) \
+                if self.sources is not None else None
+            if line is not None:
+                # mlir-opt underlines as many characters as the expected text has.
+                text += "\n" + line + "\n" + " " * (e.where.col - 1) + "^" + \
+                    "~" * max(len(e.message) - 1, 0)
+            self._report(d, text)
+        # mlir-opt reports an unmet @unknown annotation twice; kept for identical output.
+        for _ in range(2):
+            for e in self.unknown:
+                if not e.matched:
+                    self._report(Diagnostic(ERROR, None, f'expected {e.severity} '
+                                                         f'"{e.message}" was not produced'))
+        return self.ok
 
 
 def located(filename: str, line: int, col: int) -> FileLineColLoc:

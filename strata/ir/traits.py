@@ -18,7 +18,8 @@ __all__ = [
     "HasParent", "SingleBlockImplicitTerminator", "AutomaticAllocationScope",
     "GraphRegion", "NoRegionArguments", "AllTypesMatch", "find_trait", "Idempotent",
     "Involution", "HasRecursiveMemoryEffects", "MemoryEffects", "MemRead", "MemWrite",
-    "MemAlloc", "MemFree", "AffineScope", "IsolatedFromAboveTrait",
+    "MemAlloc", "MemFree", "AffineScope", "IsolatedFromAboveTrait", "PredTrait",
+    "CastOpInterface", "compatible_shapes",
 ]
 
 
@@ -246,6 +247,41 @@ class AllTypesMatch(Trait):
         return None
 
 
+class PredTrait(Trait):
+    """ODS's PredOpTrait: `pred(op)` must hold, else "failed to verify that <summary>"."""
+
+    __slots__ = ("pred", "summary")
+
+    def __init__(self, summary: str, pred):
+        super().__init__(summary)
+        self.summary = summary
+        self.pred = pred
+
+    def verify(self, op):
+        return None if self.pred(op) else f"failed to verify that {self.summary}"
+
+
+class _CastOpInterface(Trait):
+    """CastOpInterface's verifier: the op class's `are_cast_compatible(ins, outs)`
+    (a classmethod on the operand and result types) must accept the op's types."""
+
+    __slots__ = ()
+
+    def verify(self, op):
+        ins = [o.value.type for o in op._operands]
+        outs = [r.type for r in op.results]
+        if not outs:
+            return "expected at least one result for cast operation"
+        if type(op).are_cast_compatible(ins, outs):
+            return None
+        quoted = ", ".join(f"'{t}'" for t in ins)
+        what = "operand types []" if not ins else (
+            f"operand type {quoted}" if len(ins) == 1 else f"operand types {quoted}")
+        res = ", ".join(f"'{t}'" for t in outs)
+        res = f"result type {res}" if len(outs) == 1 else f"result types {res}"
+        return f"{what} and {res} are cast incompatible"
+
+
 class HasParent(Trait):
     __slots__ = ("parents",)
 
@@ -333,6 +369,7 @@ AutomaticAllocationScope = Trait("AutomaticAllocationScope")
 AffineScope = Trait("AffineScope")
 GraphRegion = Trait("GraphRegion")  # regions are graph regions (no dominance)
 NoRegionArguments = _NoRegionArguments("NoRegionArguments")
+CastOpInterface = _CastOpInterface("CastOpInterface")
 
 
 def is_pure(op) -> bool:

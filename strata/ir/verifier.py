@@ -22,6 +22,7 @@ VerifyError = DiagnosticError
 
 def _fail(op: Operation, message: str, notes=()):
     d = Diagnostic(ERROR, op.loc, f"'{op.name}' op {message}")
+    d.op = op  # mlir-opt notes "see current operation: ..." (see strata-opt)
     for msg, loc in notes:
         d.attach_note(msg, loc)
     raise DiagnosticError(d)
@@ -110,8 +111,10 @@ def _verify_op(op: Operation, live: set, depth: int) -> None:
 
 
 def _successor_position_error(op):
-    raise DiagnosticError(Diagnostic(
-        ERROR, op.loc, "operation with block successors must terminate its parent block"))
+    d = Diagnostic(ERROR, op.loc,
+                   "operation with block successors must terminate its parent block")
+    d.op = op
+    raise DiagnosticError(d)
 
 
 def _check_block_entry(block):
@@ -160,8 +163,10 @@ def _check_terminator(parent, block, no_term):
                                          "empty block: expect at least a terminator"))
     cls = type(last)
     if cls is not UnregisteredOp and T.Terminator not in cls.traits:
-        d = Diagnostic(ERROR, last.loc, "block with no terminator, has "
-                       f"'{last.name}'")
+        from ..syntax.printer import print_op_in_context  # lazy: the layer above
+        d = Diagnostic(ERROR, last.loc, "block with no terminator, has " +
+                       print_op_in_context(last))
+        d.op = last
         raise DiagnosticError(d)
 
 
@@ -289,10 +294,11 @@ def _dominance_error(op, operand):
     iso = _enclosing_isolated(op)
     if iso is not None and not _defined_inside(v, iso):
         d = Diagnostic(ERROR, op.loc, f"'{op.name}' op using value defined outside the region")
+        d.op = op
         d.attach_note("required by region isolation constraints", iso.loc)
         raise DiagnosticError(d)
-    d = Diagnostic(ERROR, op.loc,
-                   f"'{op.name}' op operand #{operand.index} does not dominate this use")
+    d = Diagnostic(ERROR, op.loc, f"operand #{operand.index} does not dominate this use")
+    d.op = op
     owner = getattr(v, "owner", None)
     if isinstance(owner, Operation):
         d.attach_note("operand defined here" + _relation(op, owner), owner.loc)

@@ -27,7 +27,8 @@ same op for op:
     terminator returns; a multi-block body goes between the two halves of the caller's
     block split after the call, returns becoming `cf.br` to the second half, whose new
     arguments replace the results (the terminator's `handle_inlined_terminator`).
-    Inlined ops get `callsite(callee_loc at call_loc)` locations.
+    Inlined ops get `callsite(callee_loc at call_loc)` locations (an existing call
+    chain is extended at its caller end).
   * Private functions whose last use disappeared are erased at the end; so are dead
     private callables met on the way (upstream's CGUseList counts symbol uses).
 """
@@ -37,10 +38,10 @@ from ..ir import traits as T
 from ..ir.attributes import SymbolRefAttr
 from ..ir.core import Block, UnregisteredOp
 from ..ir.location import CallSiteLoc, UnknownLoc
-from .call_graph import (CALL, CHILD, CallGraph, SymbolTableCollection, callable_region,
+from .call_graph import (CHILD, CallGraph, SymbolTableCollection, callable_region,
                          is_call, is_callable, is_symbol, symbol_uses, visibility,
                          walk_symbol_tables)
-from .pass_manager import AnalysisManager, Option, Pass, PassFailure
+from .pass_manager import AnalysisManager, Option, Pass
 
 __all__ = ["Inline", "inline_call", "is_legal_to_inline_op"]
 
@@ -85,7 +86,7 @@ def _remap_locations(blocks, call_loc) -> None:
         loc = _resolved(loc if loc is not None else UnknownLoc())
         new = cache.get(loc)
         if new is None:
-            new = cache[loc] = CallSiteLoc(loc, call_loc)
+            new = cache[loc] = _stack_locations(loc, call_loc)
         return new
 
     def visit_block(b):
@@ -98,6 +99,19 @@ def _remap_locations(blocks, call_loc) -> None:
                     visit_block(nb)
     for b in blocks:
         visit_block(b)
+
+
+def _stack_locations(callee, caller):
+    """`callsite(a at b)` inlined at `c` is `callsite(a at callsite(b at c))`: the
+    call chain grows at its outer end."""
+    chain = []
+    while isinstance(callee, CallSiteLoc):
+        chain.append(callee)
+        callee = _resolved(callee.caller)
+    loc = CallSiteLoc(callee, caller)
+    for c in reversed(chain):
+        loc = CallSiteLoc(_resolved(c.callee), loc)
+    return loc
 
 
 def _clone_blocks(region, mapping) -> list:
@@ -249,8 +263,8 @@ class _UseList:
                 if is_callable(op):
                     node = cg.lookup(callable_region(op))
                     if node is not None:
-                        if is_symbol(op) and (all_visible or visibility(op) == "private") \
-                                and visibility(op) == "private":
+                        # Upstream also asks canDiscardOnUseEmpty: private symbols.
+                        if is_symbol(op) and visibility(op) == "private":
                             self.discardable.setdefault(node, 0)
                         continue
                 self._walk_refs(op, always_live, lambda n, user: None)
@@ -400,6 +414,7 @@ class Inline(Pass):
         cg = self._cg = CallGraph(op, self._symbols)
         uses = self._uses = _UseList(op, cg, self._symbols)
         self._dead_callables = []
+        self._history, self._op_history = [], {}
         for scc in cg.sccs():
             scc = [n for n in scc]
             iteration = 0
@@ -434,10 +449,7 @@ class Inline(Pass):
     def _run_pipeline(self, pm, op):
         from .instrumentation import Instrumentation
         inst = self.instrumentation or Instrumentation()
-        try:
-            pm._run_on(op, inst, AnalysisManager(op, instrumentation=inst))
-        except PassFailure:
-            raise
+        pm._run_on(op, inst, AnalysisManager(op, instrumentation=inst))
 
     # -- inlining
 
@@ -508,8 +520,11 @@ class Inline(Pass):
                 dead.append(node)
             else:
                 self._collect_calls(node.region.blocks, node, calls, False)
-        history = []                      # (node inlined, parent history index)
-        call_history = [None] * len(calls)
+        # The inline history outlives this sweep: a call left by an earlier iteration
+        # keeps the chain of functions it was inlined from (upstream since LLVM 24).
+        history = self._history           # (node inlined, parent history index)
+        op_history = self._op_history     # call op -> history index
+        call_history = [op_history.get(c[0]) for c in calls]
         inlined_any = False
         i = 0
         while i < len(calls):
@@ -539,6 +554,8 @@ class Inline(Pass):
             history.append((target, hid))
             new_id = len(history) - 1
             call_history.extend([new_id] * (len(calls) - prev))
+            for c in calls[prev:]:
+                op_history[c[0]] = new_id
             uses.drop_call_uses(source, call)
             uses.merge_after_inlining(target, source)
             call.erase()
@@ -549,7 +566,8 @@ class Inline(Pass):
         for node in dead:
             if node in scc:
                 scc.remove(node)
-            self._dead_callables.append(node)
+            if node not in self._dead_callables:
+                self._dead_callables.append(node)
         return inlined_any
 
 

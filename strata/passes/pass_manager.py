@@ -30,8 +30,6 @@ and on everything nested in it; an analysis object may refine this with an
 """
 from __future__ import annotations
 
-import time
-
 from ..ir import traits as T
 from ..ir.core import Operation, UnregisteredOp
 from ..ir.diagnostics import ERROR, WARNING, Diagnostic, DiagnosticError
@@ -528,9 +526,12 @@ class PassManager:
                                   "crash", p, op) from None
             except Exception as e:  # a bug in the pass: report it, do not crash
                 inst.after_pass_failed(p, op)
-                raise PassFailure(Diagnostic(
-                    ERROR, op.loc, f"pass '{p.name}' failed with an internal error: "
-                    f"{type(e).__name__}: {e}"), "crash", p, op) from e
+                d = Diagnostic(ERROR, op.loc, f"pass '{p.name}' failed with an internal "
+                               f"error: {type(e).__name__}: {e}")
+                where = _raised_at(e)
+                if where:
+                    d.attach_note(f"the exception was raised at {where}", op.loc)
+                raise PassFailure(d, "crash", p, op) from e
             if self.verify_each and inst.verify_each:
                 try:
                     op.verify()
@@ -587,5 +588,12 @@ def op_description(op: Operation) -> str:
     return f"'{op.name}' operation"
 
 
-def _now():
-    return time.perf_counter()
+def _raised_at(e: BaseException) -> str:
+    """`file.py:12 in run()`: the innermost frame of an exception's traceback."""
+    import os
+    import traceback
+    frames = traceback.extract_tb(e.__traceback__)
+    if not frames:
+        return ""
+    f = frames[-1]
+    return f"{os.path.basename(f.filename)}:{f.lineno} in {f.name}()"

@@ -47,13 +47,17 @@ from __future__ import annotations
 import enum
 from contextlib import contextmanager
 
-from ..ir import attributes as A
 from ..ir import traits as T
 from ..ir.builder import Builder, InsertionPoint
 from ..ir.core import Block, BlockArgument, IRError, Operation, OpResult, Region, Value
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+from ..ir.gc_pause import gc_paused
+from .conversion_log import (
+    _CreateBlock, _CreateOp, _EraseBlock, _Impl, _Journal, _JournalListener, _ModifyOp,
+    _MoveBlock, _MoveOp, _ReplaceBlockArg)
 from .folding import fold_op
 from .pattern import Listener, PatternRewriter, RewritePattern
+from .type_conversion import SignatureConversion, TypeConverter
 
 __all__ = [
     "LegalizationAction", "LegalOpDetails", "ConversionTarget", "SignatureConversion",
@@ -236,182 +240,6 @@ def _compose(new, old):
     return fn
 
 
-# ============================================================================ types
-
-
-class SignatureConversion:
-    """How the arguments of a block (or function signature) map to new ones: each
-    original input becomes 0..N new inputs, or is replaced by an existing value."""
-
-    __slots__ = ("_map", "_types")
-
-    def __init__(self, num_orig_inputs: int):
-        self._map: list = [None] * num_orig_inputs  # (input_no, size, replacement)
-        self._types: list = []
-
-    def add_inputs(self, orig_or_types, types=None):
-        """`add_inputs(i, [t...])`: input `i` becomes these types; `add_inputs([t...])`:
-        append new inputs that no original one maps to."""
-        if types is None:
-            self._types.extend(orig_or_types)
-            return
-        types = list(types)
-        self._map[orig_or_types] = (len(self._types), len(types), None)
-        self._types.extend(types)
-
-    def remap_input(self, orig: int, replacement: Value):
-        """Drop input `orig`, using `replacement` wherever it was used."""
-        self._map[orig] = (0, 0, replacement)
-
-    @property
-    def converted_types(self) -> list:
-        return list(self._types)
-
-    def input_mapping(self, orig: int):
-        """(first new input, count, replacement value) or None if the input was dropped."""
-        return self._map[orig]
-
-    @property
-    def num_orig_inputs(self) -> int:
-        return len(self._map)
-
-
-class TypeConverter:
-    """Converts types for a conversion: a list of callbacks `fn(type)` returning a Type,
-    a list of types (1:N; [] drops the value), None (not mine: try the next) or False
-    (this type cannot be converted). The most recently added callback is tried first,
-    as upstream.
-
-    Materializations bridge a converted value and a use that expects another type:
-    source ones rebuild an original-type value from converted ones, target ones make
-    legal-type values from others. Callbacks `fn(builder, type, inputs, loc)` return a
-    Value or None (a target callback asked for several types gets a list of types and
-    returns a list). When none applies, `builtin.unrealized_conversion_cast` is used
-    (unless `default_materializations` is False).
-    """
-
-    def __init__(self, default_materializations: bool = True):
-        self._conversions: list = []
-        self._source_mats: list = []
-        self._target_mats: list = []
-        self._cache: dict = {}
-        self.default_materializations = default_materializations
-
-    def add_conversion(self, fn):
-        self._conversions.append(fn)
-        self._cache.clear()
-        return fn
-
-    def add_source_materialization(self, fn):
-        self._source_mats.append(fn)
-        return fn
-
-    def add_target_materialization(self, fn):
-        self._target_mats.append(fn)
-        return fn
-
-    # ------------------------------------------------------------ converting
-    def convert_types(self, t) -> list | None:
-        """The types `t` converts to (possibly none), or None if it cannot be."""
-        cached = self._cache.get(t, _MISSING)
-        if cached is not _MISSING:
-            return None if cached is None else list(cached)
-        result = None
-        for fn in reversed(self._conversions):
-            r = fn(t)
-            if r is None:
-                continue
-            if r is False:
-                break
-            if isinstance(r, A.Type):
-                result = (r,)
-            else:
-                result = tuple(r)
-                for x in result:
-                    if not isinstance(x, A.Type):
-                        raise TypeError(f"type conversion of {t} returned {x!r}, not a type")
-            break
-        self._cache[t] = result
-        return None if result is None else list(result)
-
-    def convert_type(self, t):
-        """The one type `t` converts to, or None (not convertible, or not 1:1)."""
-        r = self.convert_types(t)
-        return r[0] if r is not None and len(r) == 1 else None
-
-    def is_legal(self, x) -> bool:
-        """Whether a type (or the types of a list, an op's operands and results, or a
-        region's / block's arguments) converts to itself."""
-        if isinstance(x, A.Type):
-            return self.convert_type(x) is x
-        if isinstance(x, Operation):
-            return all(self.is_legal(o.value.type) for o in x._operands) and \
-                all(self.is_legal(r.type) for r in x.results)
-        if isinstance(x, Region):
-            return all(self.is_legal(b) for b in x.blocks)
-        if isinstance(x, Block):
-            return all(self.is_legal(a.type) for a in x.args)
-        return all(self.is_legal(t) for t in x)
-
-    def is_signature_legal(self, ft: A.FunctionType) -> bool:
-        return self.is_legal(ft.inputs) and self.is_legal(ft.results)
-
-    def convert_signature_arg(self, index: int, t, conversion: SignatureConversion) -> bool:
-        types = self.convert_types(t)
-        if types is None:
-            return False
-        if types:
-            conversion.add_inputs(index, types)
-        return True
-
-    def convert_signature_args(self, types, conversion: SignatureConversion,
-                               start: int = 0) -> bool:
-        return all(self.convert_signature_arg(start + i, t, conversion)
-                   for i, t in enumerate(types))
-
-    def convert_block_signature(self, block: Block) -> SignatureConversion | None:
-        sc = SignatureConversion(len(block.args))
-        if not self.convert_signature_args(block.arg_types, sc):
-            return None
-        return sc
-
-    # ------------------------------------------------------------ materializing
-    def materialize_source_conversion(self, builder, loc, type, inputs, allow_default=True):
-        """A value of (original) `type` made from converted `inputs`, or None."""
-        inputs = list(inputs)
-        for fn in reversed(self._source_mats):
-            v = fn(builder, type, inputs, loc)
-            if v is not None:
-                return v
-        if allow_default and self.default_materializations:
-            return _build_cast(builder, inputs, [type], loc)[0]
-        return None
-
-    def materialize_target_conversion(self, builder, loc, types, inputs, original_type=None,
-                                      allow_default=True):
-        """Values of the legal `types` (a type or a list) made from `inputs`, or None."""
-        inputs = list(inputs)
-        many = isinstance(types, (list, tuple))
-        for fn in reversed(self._target_mats):
-            v = fn(builder, types if many and len(types) != 1 else
-                   (types[0] if many else types), inputs, loc)
-            if v is not None:
-                return list(v) if isinstance(v, (list, tuple)) else [v]
-        if allow_default and self.default_materializations:
-            return _build_cast(builder, inputs, list(types) if many else [types], loc)
-        return None
-
-
-_MISSING = object()
-
-
-def _build_cast(builder, inputs, types, loc):
-    from ..dialects.builtin import UnrealizedConversionCastOp
-    op = UnrealizedConversionCastOp.create(list(inputs), list(types), loc=loc)
-    builder.insert(op)
-    return list(op.results)
-
-
 # ============================================================================ patterns
 
 
@@ -427,15 +255,22 @@ class OpAdaptor(list):
 
     def __getattr__(self, name):
         op = object.__getattribute__(self, "op")
-        for d in getattr(type(op), "_operand_defs", ()):
-            if d.name == name:
-                start, size = op._segment(d.index, False)
-                if d.kind == 0:  # single
-                    return self[start]
-                if d.kind == 2:  # optional
-                    return self[start] if size else None
-                return list(self[start:start + size])
-        raise AttributeError(f"'{op.name}' has no operand named '{name}'")
+        cls = type(op)
+        defs = _OPERAND_DEFS.get(cls)
+        if defs is None:
+            defs = _OPERAND_DEFS[cls] = {d.name: d for d in getattr(cls, "_operand_defs", ())}
+        d = defs.get(name)
+        if d is None:
+            raise AttributeError(f"'{op.name}' has no operand named '{name}'")
+        start, size = op._segment(d.index, False)
+        if d.kind == 0:  # single
+            return self[start]
+        if d.kind == 2:  # optional
+            return self[start] if size else None
+        return list(self[start:start + size])
+
+
+_OPERAND_DEFS: dict = {}
 
 
 class ConversionPattern(RewritePattern):
@@ -480,624 +315,6 @@ class ConversionPattern(RewritePattern):
 
 
 OpConversionPattern = ConversionPattern
-
-
-# ============================================================================ rewrites
-# One class per kind of recorded change; `rollback` undoes it (newest first), `commit`
-# finishes it once the conversion succeeded, `cleanup` frees what it unlinked.
-
-
-class _Rewrite:
-    __slots__ = ()
-
-    def rollback(self, impl):
-        pass
-
-    def commit(self, impl, journal):
-        pass
-
-    def cleanup(self, impl):
-        pass
-
-
-class _CreateOp(_Rewrite):
-    __slots__ = ("op",)
-
-    def __init__(self, op):
-        self.op = op
-
-    def rollback(self, impl):
-        op = self.op
-        if op.parent is not None:
-            op.detach()
-        op._drop_references()
-
-
-class _MoveOp(_Rewrite):
-    """Ops moved out of `block` (where they sat, in order, before `next_op`)."""
-    __slots__ = ("ops", "block", "next_op")
-
-    def __init__(self, ops, block, next_op):
-        self.ops = ops
-        self.block = block
-        self.next_op = next_op
-
-    def rollback(self, impl):
-        for op in self.ops:
-            op.detach()
-            if self.next_op is None:
-                self.block.append(op)
-            else:
-                self.block.insert_before(self.next_op, op)
-
-
-class _ModifyOp(_Rewrite):
-    __slots__ = ("op", "operands", "props", "attrs", "successors", "loc", "types")
-
-    def __init__(self, op):
-        self.op = op
-        self.operands = op.operands
-        self.props = dict(op._props) if op._props else op._props
-        self.attrs = dict(op._attrs) if op._attrs else op._attrs
-        self.successors = list(op.successors) if op.successors else op.successors
-        self.loc = op.loc
-        self.types = [r.type for r in op.results]
-
-    def rollback(self, impl):
-        op = self.op
-        if op.operands != self.operands:
-            op.set_operands(self.operands)
-        op._props = self.props
-        op._attrs = self.attrs
-        op.successors = self.successors
-        op.loc = self.loc
-        for r, t in zip(op.results, self.types):
-            r.type = t
-
-
-class _MapValue(_Rewrite):
-    """A plain entry in the value mapping."""
-    __slots__ = ("key", "prev")
-
-    def __init__(self, key, prev):
-        self.key = key
-        self.prev = prev
-
-    def rollback(self, impl):
-        impl.mapping.restore(self.key, self.prev)
-
-
-class _ReplaceOp(_Rewrite):
-    __slots__ = ("op", "converter", "prev")
-
-    def __init__(self, op, converter, prev):
-        self.op = op
-        self.converter = converter
-        self.prev = prev  # [(result, previous mapping)]
-
-    def rollback(self, impl):
-        for r, p in reversed(self.prev):
-            impl.mapping.restore(r, p)
-
-    def commit(self, impl, journal):
-        op = self.op
-        repls = [impl.find_or_build_replacement(r, self.converter) for r in op.results]
-        for r, v in zip(op.results, repls):
-            if v is not None:
-                journal.rauw(r, v)
-        journal.erase(op)
-
-
-class _CreateBlock(_Rewrite):
-    __slots__ = ("block",)
-
-    def __init__(self, block):
-        self.block = block
-
-    def rollback(self, impl):
-        b = self.block
-        if b.parent is not None:
-            b.parent.blocks.remove(b)
-            b.parent = None
-
-
-class _MoveBlock(_Rewrite):
-    __slots__ = ("block", "region", "next_block")
-
-    def __init__(self, block, region, next_block):
-        self.block = block
-        self.region = region
-        self.next_block = next_block
-
-    def rollback(self, impl):
-        b = self.block
-        if b.parent is not None:
-            b.parent.blocks.remove(b)
-        _insert_block(self.region, b, self.next_block)
-
-
-class _EraseBlock(_Rewrite):
-    """The block was unlinked from `region` (it sat before `next_block`)."""
-    __slots__ = ("block", "region", "next_block")
-
-    def __init__(self, block, region, next_block):
-        self.block = block
-        self.region = region
-        self.next_block = next_block
-
-    def rollback(self, impl):
-        _insert_block(self.region, self.block, self.next_block)
-
-    def cleanup(self, impl):
-        for op in list(self.block.ops):
-            op._drop_references()
-        for a in self.block.args:
-            for u in list(a.uses):
-                u._unlink()
-
-
-class _BlockTypeConversion(_Rewrite):
-    __slots__ = ("orig", "new", "changed")
-
-    def __init__(self, orig, new, changed):
-        self.orig = orig
-        self.new = new
-        self.changed = changed  # [(terminator, successor index)]
-
-    def rollback(self, impl):
-        for op, i in self.changed:
-            succ = list(op.successors)
-            succ[i] = self.orig
-            op.successors = succ
-
-
-class _ReplaceBlockArg(_Rewrite):
-    __slots__ = ("arg", "converter", "key", "prev")
-
-    def __init__(self, arg, converter, key, prev):
-        self.arg = arg
-        self.converter = converter
-        self.key = key
-        self.prev = prev
-
-    def rollback(self, impl):
-        if self.key is not None:
-            impl.mapping.restore(self.key, self.prev)
-
-    def commit(self, impl, journal):
-        arg = self.arg
-        repl = impl.find_or_build_replacement(arg, self.converter)
-        if repl is None:
-            return
-        if isinstance(repl, BlockArgument):
-            journal.rauw(arg, repl)
-            return
-        # Keep the uses that feed the replacement itself (an op of its block before it).
-        rop = repl.owner
-        rblock = rop.parent
-        journal.rauw(arg, repl, lambda u: u.owner.parent is not rblock or
-                     rop.is_before_in_block(u.owner))
-
-
-class _Materialization(_Rewrite):
-    """An unrealized_conversion_cast the driver inserted to bridge two types."""
-    __slots__ = ("op", "converter", "kind", "original_type", "key", "prev")
-
-    def __init__(self, op, converter, kind, original_type, key, prev):
-        self.op = op
-        self.converter = converter
-        self.kind = kind  # "source" | "target"
-        self.original_type = original_type
-        self.key = key
-        self.prev = prev
-
-    def rollback(self, impl):
-        if self.key is not None:
-            impl.mapping.restore(self.key, self.prev)
-        impl.unresolved.pop(self.op, None)
-        impl.n_to_1.discard(self.op)
-        if self.op.parent is not None:
-            self.op.detach()
-        self.op._drop_references()
-
-
-def _insert_block(region, block, next_block):
-    idx = len(region.blocks)
-    if next_block is not None:
-        for i, b in enumerate(region.blocks):
-            if b is next_block:
-                idx = i
-                break
-    region.insert_block(idx, block)
-
-
-def _replace_block_uses(old: Block, new: Block):
-    """Point every successor reference to `old` (in its region) at `new`."""
-    changed = []
-    region = old.parent
-    if region is None:
-        return changed
-    for b in region.blocks:
-        t = b.last
-        if t is None or not t.successors:
-            continue
-        succ = t.successors
-        if any(s is old for s in succ):
-            succ = list(succ)
-            for i, s in enumerate(succ):
-                if s is old:
-                    succ[i] = new
-                    changed.append((t, i))
-            t.successors = succ
-    return changed
-
-
-# ============================================================================ commit journal
-
-
-def _link(o):
-    """Re-thread an unlinked OpOperand on its value's use list."""
-    v = o.value
-    o.prev_use = None
-    nxt = o.next_use = v.first_use
-    if nxt is not None:
-        nxt.prev_use = o
-    v.first_use = o
-
-
-class _Journal:
-    """Undo log of the commit phase, so a late failure still restores the input."""
-
-    def __init__(self):
-        self.entries = []
-        self.erased = set()
-
-    def set_use(self, operand, value):
-        self.entries.append(("use", operand, operand.value))
-        operand.set(value)
-
-    def rauw(self, old, new, pred=None):
-        if old is new:
-            return
-        for u in list(old.uses):
-            if pred is None or pred(u):
-                self.set_use(u, new)
-
-    def detach(self, op):
-        self.entries.append(("detach", op, op.parent, op.next))
-        op.detach()
-
-    def erase(self, op):
-        """Unlink `op` and the operand uses of everything in it (kept, to be relinked
-        on undo), so that what it used counts as unused from now on."""
-        if op.parent is not None:
-            self.detach(op)
-        for inner in op.walk():
-            if inner in self.erased:
-                continue
-            for o in inner._operands:
-                o._unlink()
-            self.entries.append(("unlinked", inner))
-            self.erased.add(inner)
-
-    def inserted(self, op):
-        self.entries.append(("insert", op))
-
-    def undo(self):
-        for e in reversed(self.entries):
-            kind = e[0]
-            if kind == "use":
-                e[1].set(e[2])
-            elif kind == "detach":
-                _, op, block, nxt = e
-                if op.parent is not None:
-                    op.detach()
-                if nxt is None:
-                    block.append(op)
-                else:
-                    block.insert_before(nxt, op)
-            elif kind == "unlinked":
-                for o in e[1]._operands:
-                    _link(o)
-            elif kind == "insert":
-                op = e[1]
-                if op.parent is not None:
-                    op.detach()
-                op._drop_references()
-        self.entries = []
-        self.erased = set()
-
-    def finish(self):
-        for op in self.erased:
-            op._operands = []
-
-
-class _JournalListener(Listener):
-    def __init__(self, journal):
-        self.journal = journal
-
-    def notify_op_inserted(self, op):
-        self.journal.inserted(op)
-
-
-# ============================================================================ state
-
-
-class _ValueMapping:
-    """Replaced value -> its replacement, followed transitively on lookup."""
-
-    __slots__ = ("map", "mapped_to")
-
-    def __init__(self):
-        self.map: dict = {}
-        self.mapped_to: set = set()
-
-    def lookup_or_default(self, v, desired=None):
-        """The most recent replacement of `v` of type `desired` (any type if None; the
-        most recent one if none has that type), or `v` itself if not replaced."""
-        found = None
-        get = self.map.get
-        for _ in range(100000):
-            if desired is None or v.type == desired:
-                found = v
-            nxt = get(v)
-            if nxt is None:
-                break
-            v = nxt
-        return found if found is not None else v
-
-    def lookup_or_null(self, v, desired=None):
-        r = self.lookup_or_default(v, desired)
-        if r is v or (desired is not None and r.type != desired):
-            return None
-        return r
-
-    def map_value(self, old, new):
-        """Map and return the previous entry (for rollback)."""
-        probe = new
-        while probe is not None:
-            if probe is old:
-                raise IRError("dialect conversion: cyclic value mapping")
-            probe = self.map.get(probe)
-        prev = self.map.get(old)
-        self.map[old] = new
-        self.mapped_to.add(new)
-        return prev
-
-    def restore(self, key, prev):
-        if prev is None:
-            self.map.pop(key, None)
-        else:
-            self.map[key] = prev
-
-
-class _State:
-    __slots__ = ("rewrites", "ignored", "replaced")
-
-    def __init__(self, rewrites, ignored, replaced):
-        self.rewrites = rewrites
-        self.ignored = ignored
-        self.replaced = replaced
-
-
-def _value_loc(v):
-    if isinstance(v, OpResult):
-        return v.owner.loc
-    if v.loc is not None:
-        return v.loc
-    p = v.owner.parent_op
-    return p.loc if p is not None else None
-
-
-def _ip_after_def(v) -> InsertionPoint:
-    """Right after `v` is defined: after its op, or at the start of its block."""
-    if isinstance(v, OpResult):
-        return InsertionPoint(v.owner.parent, v.owner.next)
-    return InsertionPoint(v.owner, v.owner.first)
-
-
-class _Impl:
-    """The bookkeeping of one conversion (upstream's ConversionPatternRewriterImpl)."""
-
-    def __init__(self, config):
-        self.config = config
-        self.rewrites: list = []
-        self.mapping = _ValueMapping()
-        self.ignored: list = []
-        self.ignored_set: set = set()
-        self.replaced: list = []
-        self.replaced_set: set = set()
-        self.unresolved: dict = {}   # cast op -> _Materialization
-        self.n_to_1: set = set()     # casts that pack N converted values into one
-        self.current_converter = None
-        self.region_converter: dict = {}
-        self.match_failures: list = []  # (op, reason)
-
-    # ------------------------------------------------------------ state
-    def state(self) -> _State:
-        return _State(len(self.rewrites), len(self.ignored), len(self.replaced))
-
-    def reset(self, st: _State):
-        rw = self.rewrites
-        while len(rw) > st.rewrites:
-            rw.pop().rollback(self)
-        while len(self.ignored) > st.ignored:
-            self.ignored_set.discard(self.ignored.pop())
-        while len(self.replaced) > st.replaced:
-            self.replaced_set.discard(self.replaced.pop())
-
-    def undo_all(self):
-        self.reset(_State(0, 0, 0))
-
-    def is_ignored(self, op) -> bool:
-        return op in self.replaced_set or op in self.ignored_set
-
-    def add_ignored(self, op):
-        if op not in self.ignored_set:
-            self.ignored_set.add(op)
-            self.ignored.append(op)
-
-    # ------------------------------------------------------------ materializations
-    def build_materialization(self, kind, ip, loc, key, inputs, out_types, original_type,
-                              converter):
-        """Values of `out_types` from `inputs`: the inputs themselves when the types
-        already match, else an unresolved unrealized_conversion_cast. `key`, if given,
-        is mapped to the (single) result."""
-        inputs = list(inputs)
-        if [v.type for v in inputs] == list(out_types):
-            if key is not None:
-                self.rewrites.append(_MapValue(key, self.mapping.map_value(key, inputs[0])))
-            return inputs
-        from ..dialects.builtin import UnrealizedConversionCastOp
-        cast = UnrealizedConversionCastOp.create(inputs, list(out_types), loc=loc)
-        if ip.before is None:
-            ip.block.append(cast)
-        else:
-            ip.block.insert_before(ip.before, cast)
-        prev = self.mapping.map_value(key, cast.results[0]) if key is not None else None
-        rec = _Materialization(cast, converter, kind, original_type, key, prev)
-        self.rewrites.append(rec)
-        self.unresolved[cast] = rec
-        return list(cast.results)
-
-    def insert_n_to_1(self, ip, loc, replacements, original, converter):
-        """Map `original` to its replacement: the value itself (1:1), or a cast packing
-        the values of a 1:N conversion (unpacked again for 1:N-aware patterns)."""
-        replacements = list(replacements)
-        if len(replacements) == 1:
-            prev = self.mapping.map_value(original, replacements[0])
-            self.rewrites.append(_MapValue(original, prev))
-            return
-        vals = self.build_materialization("source", ip, loc, original, replacements,
-                                          [original.type], None, converter)
-        d = vals[0].owner if isinstance(vals[0], OpResult) else None
-        if d is not None and d in self.unresolved:
-            self.n_to_1.add(d)
-
-    def unpack(self, v) -> list:
-        d = v.owner if isinstance(v, OpResult) else None
-        if d is None or d not in self.n_to_1:
-            return [v]
-        out = []
-        for o in d.operands:
-            out.extend(self.unpack(o))
-        return out
-
-    def find_or_build_replacement(self, value, converter):
-        """At commit: what the uses of replaced `value` should use instead (a source
-        materialization back to its type when only other-typed replacements exist), or
-        None when it has no live uses."""
-        repl = self.mapping.lookup_or_null(value, value.type)
-        if repl is not None:
-            return repl
-        if all(u.owner in self.replaced_set for u in value.uses) and \
-                value not in self.mapping.mapped_to:
-            return None
-        repl = self.mapping.lookup_or_null(value)
-        if repl is None:
-            return None
-        return self.build_materialization("source", _ip_after_def(repl), _value_loc(value),
-                                          value, [repl], [value.type], None, converter)[0]
-
-    # ------------------------------------------------------------ operands
-    def remap(self, op, values, one_to_n):
-        """The converted operands a pattern sees, or None (with a match failure)."""
-        conv = self.current_converter
-        out = []
-        for i, v in enumerate(values):
-            repl = self.mapping.lookup_or_default(v)
-            if conv is None:
-                out.append(self.unpack(repl) if one_to_n else repl)
-                continue
-            legal = conv.convert_types(v.type)
-            if legal is None:
-                self.match_failures.append(
-                    (op, f"unable to convert type for operand #{i}, type was {v.type}"))
-                return None
-            if len(legal) != 1:
-                if not one_to_n:
-                    self.match_failures.append(
-                        (op, f"operand #{i} of type {v.type} converts to {len(legal)} "
-                         "values, which this 1:1 pattern does not support"))
-                    return None
-                unpacked = self.unpack(repl)
-                if [u.type for u in unpacked] == legal:
-                    out.append(unpacked)
-                else:
-                    out.append(self.build_materialization(
-                        "target", _ip_after_def(repl), op.loc, None, unpacked, legal,
-                        v.type, conv))
-                continue
-            desired = legal[0]
-            new = self.mapping.lookup_or_default(v, desired)
-            if new.type != desired:
-                new = self.build_materialization(
-                    "target", _ip_after_def(new), op.loc, new, self.unpack(repl),
-                    [desired], v.type, conv)[0]
-            out.append([new] if one_to_n else new)
-        return out
-
-    # ------------------------------------------------------------ replacement
-    def notify_op_replaced(self, op, groups):
-        if op in self.replaced_set:
-            raise IRError(f"dialect conversion: '{op.name}' was already replaced or erased")
-        is_mat = op in self.unresolved
-        prev = []
-        for r, vals in zip(op.results, groups):
-            if not vals:
-                if is_mat:
-                    continue
-                # Dropped: a value "out of thin air" that must end up unused.
-                self.build_materialization("source", _ip_after_def(r), op.loc, r, [],
-                                           [r.type], None, self.current_converter)
-                continue
-            if len(vals) == 1:
-                prev.append((r, self.mapping.map_value(r, vals[0])))
-            else:
-                self.insert_n_to_1(_ip_after_def(r), op.loc, vals, r, self.current_converter)
-        self.rewrites.append(_ReplaceOp(op, self.current_converter, prev))
-        for inner in op.walk(post_order=False):
-            if inner not in self.replaced_set:
-                self.replaced_set.add(inner)
-                self.replaced.append(inner)
-
-    # ------------------------------------------------------------ blocks
-    def apply_signature_conversion(self, rewriter, block, converter, sc):
-        types = sc.converted_types
-        if block.arg_types == types:
-            return block
-        locs = [None] * len(types)
-        for i, a in enumerate(block.args):
-            m = sc.input_mapping(i)
-            if m is None or m[2] is not None:
-                continue
-            for j in range(m[1]):
-                locs[m[0] + j] = a.loc
-        region = block.parent
-        new = Block(types, locs)
-        region.insert_block(region.blocks.index(block) + 1, new)
-        self.rewrites.append(_CreateBlock(new))
-        ops = list(block.ops)
-        if ops:
-            self.rewrites.append(_MoveOp(ops, block, None))
-            for op in ops:
-                op.detach()
-                new.append(op)
-        self.rewrites.append(_BlockTypeConversion(block, new, _replace_block_uses(block, new)))
-        for i, a in enumerate(block.args):
-            m = sc.input_mapping(i)
-            ip = InsertionPoint(new, new.first)
-            if m is None:
-                self.build_materialization("source", ip, _value_loc(a), a, [], [a.type],
-                                           None, converter)
-            elif m[2] is not None:
-                self.rewrites.append(_MapValue(a, self.mapping.map_value(a, m[2])))
-            else:
-                self.insert_n_to_1(ip, _value_loc(a), new.args[m[0]:m[0] + m[1]], a,
-                                   converter)
-            self.rewrites.append(_ReplaceBlockArg(a, converter, None, None))
-        rewriter.erase_block(block, _ops_replaced=False)
-        return new
 
 
 # ============================================================================ rewriter
@@ -1349,10 +566,14 @@ class ConversionConfig:
       that could not be legalized) to the error as notes.
     max_depth: limit of nested legalizations (pattern results legalized recursively).
     dialects: the dialects whose constant materializers folding uses (default: all).
+    fail_on_illegal: a partial conversion fails when an op the target marks illegal
+      cannot be legalized (upstream's behavior); False leaves such ops too, listed in
+      the result's `unlegalized_ops`.
     """
 
     def __init__(self, fold=True, build_materializations=True, notes=True, max_depth=64,
-                 dialects=None):
+                 dialects=None, fail_on_illegal=True):
+        self.fail_on_illegal = fail_on_illegal
         self.fold = fold
         self.build_materializations = build_materializations
         self.notes = notes
@@ -1397,6 +618,7 @@ class _Legalizer:
         self.impl = impl
         self.converter = converter
         self.applied: set = set()
+        self.folding: set = set()  # ops being legalized after an in-place fold
         self.depth = 0
         self.reasons: dict = {}  # op -> [(message, loc)]
         self._dialects = None
@@ -1522,7 +744,8 @@ class _Legalizer:
             self.depth -= 1
 
     def _legalize_with_fold(self, op, rw) -> bool:
-        if T.ConstantLike in type(op).traits or getattr(op, "fold", None) is None:
+        if T.ConstantLike in type(op).traits or getattr(op, "fold", None) is None or \
+                op in self.folding:
             return False
         impl = self.impl
         st = impl.state()
@@ -1533,12 +756,17 @@ class _Legalizer:
         except Exception:
             impl.reset(st)
             raise
-        if res is None:
+        if res is None or not op.results:
             impl.reset(st)
             return False
         if all(v is r for v, r in zip(res, op.results)):
-            if self.legalize(op, rw):
-                return True
+            # Updated in place: legalize it again, without folding it again.
+            self.folding.add(op)
+            try:
+                if self.legalize(op, rw):
+                    return True
+            finally:
+                self.folding.discard(op)
             impl.reset(st)
             return False
         impl.rewrites.pop()  # not modified in place after all
@@ -1722,6 +950,11 @@ _PARTIAL, _FULL, _ANALYSIS = "partial", "full", "analysis"
 
 
 def _run(ops, target, patterns, type_converter, config, mode) -> ConversionResult:
+    with gc_paused():  # many small records stay alive until the end; see gc_pause.py
+        return _run_paused(ops, target, patterns, type_converter, config, mode)
+
+
+def _run_paused(ops, target, patterns, type_converter, config, mode) -> ConversionResult:
     if isinstance(ops, Operation):
         ops = [ops]
     ops = list(ops)
@@ -1741,7 +974,7 @@ def _run(ops, target, patterns, type_converter, config, mode) -> ConversionResul
                 continue
             if mode == _FULL:
                 diag = _failure(op, f"failed to legalize operation '{op.name}'", legalizer)
-            elif mode == _PARTIAL and target.is_illegal(op):
+            elif mode == _PARTIAL and config.fail_on_illegal and target.is_illegal(op):
                 diag = _failure(op, f"failed to legalize operation '{op.name}' that was "
                                     "explicitly marked illegal", legalizer)
             else:
@@ -1909,7 +1142,8 @@ def apply_partial_conversion(ops, target: ConversionTarget, patterns,
     Ops that cannot be legalized stay, listed in the result's `unlegalized_ops`, unless
     the target marked them illegal: then (as upstream) the whole conversion is undone
     and a DiagnosticError "failed to legalize operation '...' that was explicitly marked
-    illegal" is raised. `type_converter` serves conversion patterns that have none."""
+    illegal" is raised (unless `config.fail_on_illegal` is False). `type_converter`
+    serves conversion patterns that have none."""
     return _run(ops, target, patterns, type_converter, config, _PARTIAL)
 
 
@@ -1930,112 +1164,14 @@ def apply_analysis_conversion(ops, target: ConversionTarget, patterns,
     return _run(ops, target, patterns, type_converter, config, _ANALYSIS).legalizable_ops
 
 
-# ============================================================================ func signatures
+_FUNC_NAMES = ("FuncSignatureConversion", "FuncReturnTypeConversion",
+               "FuncCallTypeConversion", "populate_function_signature_conversion")
 
 
-class FuncSignatureConversion(ConversionPattern):
-    """Converts the signature of a `func.func` and the argument types of its blocks."""
-
-    root = "func.func"
-
-    def match_and_rewrite(self, op, operands, rewriter):
-        tc = self.type_converter
-        ft = op.type
-        sc = SignatureConversion(len(ft.inputs))
-        for i, t in enumerate(ft.inputs):
-            if not tc.convert_signature_arg(i, t, sc):
-                return rewriter.notify_match_failure(
-                    op, f"unable to convert the type of argument #{i} ({t})")
-        results, counts = [], []
-        for i, t in enumerate(ft.results):
-            r = tc.convert_types(t)
-            if r is None:
-                return rewriter.notify_match_failure(
-                    op, f"unable to convert the type of result #{i} ({t})")
-            results.extend(r)
-            counts.append(len(r))
-        new_ft = A.FunctionType(sc.converted_types, results)
-        if op.regions[0].blocks and \
-                rewriter.convert_region_types(op.regions[0], tc, sc) is None:
-            return rewriter.notify_match_failure(op, "unable to convert block arguments")
-
-        def update():
-            op.properties["function_type"] = A.TypeAttr(new_ft)
-            arg_attrs = op._props.get("arg_attrs")
-            if arg_attrs is not None:
-                new = [None] * len(sc.converted_types)
-                for i, a in enumerate(arg_attrs):
-                    m = sc.input_mapping(i)
-                    if m is not None:
-                        for j in range(m[1]):
-                            new[m[0] + j] = a
-                empty = A.DictionaryAttr({})
-                op.properties["arg_attrs"] = A.ArrayAttr([a or empty for a in new])
-            res_attrs = op._props.get("res_attrs")
-            if res_attrs is not None:
-                out = []
-                for a, n in zip(res_attrs, counts):
-                    out.extend([a] * n)
-                op.properties["res_attrs"] = A.ArrayAttr(out)
-
-        rewriter.modify_op_in_place(op, update)
-        return True
-
-
-class FuncReturnTypeConversion(ConversionPattern):
-    """`func.return` takes the converted operands."""
-
-    root = "func.return"
-    one_to_n = True
-
-    def match_and_rewrite(self, op, operands, rewriter):
-        flat = [v for vs in operands for v in vs]
-        rewriter.modify_op_in_place(op, lambda: op.set_operands(flat))
-        return True
-
-
-class FuncCallTypeConversion(ConversionPattern):
-    """`func.call` takes the converted operands and returns the converted types."""
-
-    root = "func.call"
-    one_to_n = True
-    generated_ops = ("func.call",)
-
-    def match_and_rewrite(self, op, operands, rewriter):
-        tc = self.type_converter
-        types, counts = [], []
-        for r in op.results:
-            t = tc.convert_types(r.type)
-            if t is None:
-                return rewriter.notify_match_failure(
-                    op, f"unable to convert the type of result #{r.index} ({r.type})")
-            types.extend(t)
-            counts.append(len(t))
-        flat = [v for vs in operands for v in vs]
-        new = type(op).create(flat, types, properties=op._props, attributes=op._attrs,
-                              loc=op.loc)
-        rewriter.insert(new)
-        groups, k = [], 0
-        for n in counts:
-            groups.append(list(new.results[k:k + n]))
-            k += n
-        rewriter.replace_op_with_multiple(op, groups)
-        return True
-
-
-def populate_function_signature_conversion(patterns: list, type_converter: TypeConverter,
-                                           target: ConversionTarget | None = None) -> list:
-    """Add the patterns converting `func.func` signatures (and block arguments),
-    `func.return` operands and `func.call` operands and results with `type_converter`.
-    With `target`, also make those ops legal exactly when their types are."""
-    patterns.extend([FuncSignatureConversion(type_converter),
-                     FuncReturnTypeConversion(type_converter),
-                     FuncCallTypeConversion(type_converter)])
-    if target is not None:
-        tc = type_converter
-        target.add_dynamically_legal_op(
-            "func.func", lambda op: tc.is_signature_legal(op.type) and
-            tc.is_legal(op.regions[0]))
-        target.add_dynamically_legal_op(["func.return", "func.call"],
-                                        lambda op: tc.is_legal(op))
-    return patterns
+def __getattr__(name):
+    # Function signature conversion lives in func_conversion.py, which builds on this
+    # module; its names are served from here too, loaded on first use.
+    if name in _FUNC_NAMES:
+        from . import func_conversion
+        return getattr(func_conversion, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -458,9 +458,13 @@ class Pat(RewritePattern):
         self._matcher = _Matcher(single_use)
         self._names = {n.name for n in nodes if n.name is not None}
         matched = {id(n) for n in nodes}
-        self._builds = [n for n in rw_nodes if isinstance(n, Op) and id(n) not in matched]
+
+        def captured(n):
+            return id(n) in matched or (n.name is not None and n.name in self._names)
+
+        self._builds = [n for n in rw_nodes if isinstance(n, Op) and not captured(n)]
         for n in rw_nodes:
-            if id(n) not in matched and not isinstance(n, Op):
+            if not captured(n) and not isinstance(n, Op):
                 raise ValueError(f"rewrite uses {n._label()}, which the match does not "
                                  "capture")
         self._where_params = [self._check_params(w, "where") for w in self.where]
@@ -547,6 +551,9 @@ class Pat(RewritePattern):
             if a is None:
                 continue
             (props if name in prop_names else attrs)[name] = a
+        if cls is not None and _has_segments(cls) and "operandSegmentSizes" not in props:
+            raise ValueError(f"pattern '{self.debug_name}': build '{node.op_name}' (an op "
+                             "with operand segments) in a rewrite callable")
         types = self._result_types(node, cls, operands, props, caps, binds, root, rewriter)
         if cls is None:
             new = UnregisteredOp.create(operands, types, properties=props,
@@ -610,6 +617,11 @@ def _as_values(x):
             out.extend(_as_values(y))
         return out
     raise TypeError(f"not a replacement value: {x!r}")
+
+
+def _has_segments(cls):
+    from ..ir.traits import AttrSizedOperandSegments
+    return AttrSizedOperandSegments in getattr(cls, "traits", ())
 
 
 _OP_CLASSES: dict = {}

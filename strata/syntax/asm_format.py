@@ -832,6 +832,9 @@ def compile_format(cls):
     uniform = _is_uniform_binary(cls, elems)
     cls._uniform_binary = uniform
     defaults = tuple((d.name, d.default) for d in cls._prop_defs)
+    # Upstream's attr-dict leaves out every attribute the format names, even one printed
+    # after it (`attr-dict $value` of func.constant).
+    format_props = frozenset(_format_prop_names(elems))
 
     def print_(op, pr):
         out = pr.out
@@ -843,9 +846,21 @@ def compile_format(cls):
                        f"{op.results[0].type}")
             return
         out.append(pr.op_name(op))
-        _print_elems(elems, op, pr, out, _PrintState(), set())
+        _print_elems(elems, op, pr, out, _PrintState(), set(format_props))
 
     return parse, print_
+
+
+def _format_prop_names(elems):
+    for e in elems:
+        if e.kind == _PROP:
+            yield e.value.name
+        elif e.kind == _CUSTOM:
+            for a in e.arg:
+                if isinstance(a, Prop):
+                    yield a.name
+        elif e.kind == _OPTIONAL:
+            yield from _format_prop_names(e.children)
 
 
 def _all_default(props, defaults):

@@ -42,6 +42,7 @@ _TOKEN_RE = re.compile(
     r"|(.)"                                        # 14 anything else
     r")?", re.S)
 
+_HEX = frozenset("0123456789abcdefABCDEF")
 _ESCAPE_RE = re.compile(r'\\(?:([0-9a-fA-F]{2})|(.))', re.S)
 _SIMPLE_ESC = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 
@@ -163,19 +164,53 @@ class Lexer:
         self.tok = m.group(k)
         self.tok_start = m.start(k)
         self.pos = m.end()
-        if k >= 12:
+        if k >= 9 and k != PUNCT:
             if k == BAD:
                 self._bad_char()
+            elif k == HASH_STRING:
+                self.error("invalid attribute name", self.tok_start)
+            elif k == EXCL_STRING:
+                self.error("invalid type identifier", self.tok_start)
+            elif "\\" in self.tok:
+                self._check_escapes()
 
     def _bad_char(self):
+        """The lexer errors of MLIR, worded and placed as upstream."""
         c = self.tok
+        at = self.tok_start
         if c == '"':
-            self.error("expected '\"' in string literal")
-        if c in "%^#!@":
-            self.error(f"invalid identifier after '{c}'" if c != "@" else
-                       "expected valid @-identifier")
-        self.error(f"unexpected character '{c}'" if c.isprintable() else
-                   f"unexpected character U+{ord(c):04X}")
+            self._unterminated(at)
+        if c == "@":
+            if self.text.startswith('"', at + 1):
+                self._unterminated(at + 1)
+            self.error("@ identifier expected to start with letter or '_'", at + 1)
+        named = {"%": "invalid SSA name", "^": "invalid block name",
+                 "#": "invalid attribute name", "!": "invalid type identifier"}
+        if c in named:
+            self.error(named[c], at)
+        if c == ".":
+            self.error("expected three consecutive dots for an ellipsis", at + 1)
+        self.error("unexpected character", at)
+
+    def _unterminated(self, quote):
+        text = self.text
+        i = quote + 1
+        n = len(text)
+        while i < n and text[i] not in '"\n\v\f':
+            i += 2 if text[i] == "\\" else 1
+        self.error("expected '\"' in string literal", min(i, n))
+
+    def _check_escapes(self):
+        tok = self.tok
+        i = tok.find("\\")
+        while i >= 0:
+            c = tok[i + 1:i + 2]
+            if c in ('"', "\\", "n", "t"):
+                i = tok.find("\\", i + 2)
+            elif len(tok) > i + 2 and c in _HEX and tok[i + 2] in _HEX:
+                i = tok.find("\\", i + 3)
+            else:
+                self.error("unknown escape in string literal", self.tok_start + i)
 
     def reset_to(self, offset: int):
         """Re-lex from `offset` (used to split `4x8xf32` dimension lists)."""

@@ -293,14 +293,31 @@ class Parser(AttrParser):
                 return sc
         return self.scopes[0]
 
+    def _definition_loc(self, key, value):
+        """Where `value` was named: its block argument, or the `%name` before its op."""
+        if isinstance(value, BlockArgument):
+            return value.loc
+        loc = getattr(getattr(value, "owner", None), "loc", None)
+        if isinstance(loc, SourceLoc) and loc.src is self.src:
+            name = _key_str(key).split("#")[0]
+            at = self.text.rfind(name, 0, loc.offset)
+            if at >= 0:
+                return self.loc_at(at).resolve()
+        return loc
+
     def define_value(self, key, value, offset):
         """Bind the SSA name `key` to `value`: the name itself ("%x") for result 0,
         a (name, index) pair for the others of a group ("%x#1")."""
         sc = self.scopes[-1]
         iso = self._isolated_scope()
         fwd = iso.forward.pop(key, None) if iso.forward else None
-        if fwd is None and self._lookup(key) is not None:
-            self.error(f"redefinition of SSA value '{_key_str(key)}'", offset)
+        if fwd is None:
+            prior = self._lookup(key)
+            if prior is not None:
+                d = Diagnostic(ERROR, self.loc_at(offset).resolve(),
+                               f"redefinition of SSA value '{_key_str(key)}'")
+                d.attach_note("previously defined here", self._definition_loc(key, prior))
+                raise DiagnosticError(d)
         sc.set(key, value)
         if fwd is not None:
             if fwd.type is not value.type:

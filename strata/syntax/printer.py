@@ -451,3 +451,24 @@ def print_op(op: Operation, options: PrintOptions | None = None) -> str:
     """The text of `op` and everything nested, as mlir-opt would print it."""
     with gc_paused():
         return Printer(options).print_top(op)
+
+
+def print_op_in_context(op: Operation, debuginfo: bool = False) -> str:
+    """`op` alone in generic form, its SSA values named as in the nearest enclosing
+    IsolatedFromAbove op (what mlir-opt shows in "see current operation: ..." notes)."""
+    from ..ir.traits import IsolatedFromAbove
+    scope = op
+    while scope.parent_op is not None and IsolatedFromAbove not in type(scope).traits:
+        scope = scope.parent_op
+    pr = Printer(PrintOptions(generic=True, local_scope=True, debuginfo=debuginfo))
+    pr._group_names = {}
+    for i, r in enumerate(scope.results):
+        pr.names[r] = f"%{i}" if len(scope.results) == 1 else f"%0#{i}"
+    pr._name_scope(scope)
+    state = pr.alias_state = AliasState(False, None)
+    old = A.set_print_hook(state.text)
+    try:
+        pr.print_operation(op)
+    finally:
+        A.set_print_hook(old)
+    return "".join(pr.out)

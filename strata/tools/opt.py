@@ -9,6 +9,7 @@
                [--mlir-print-ir-{before,after}-all] [--mlir-print-ir-after-change]
                [--mlir-timing] [--mlir-pass-statistics] [--dump-pass-pipeline]
                [--mlir-pass-pipeline-crash-reproducer=FILE] [--run-reproducer]
+               [--load-pass-plugin=passes.py]
 
 Every error on bad input is a located diagnostic and exit code 1, never a traceback; a
 pass that crashes or leaves invalid IR also leaves a reproducer file that
@@ -20,8 +21,8 @@ import argparse
 import re
 import sys
 
-from ..ir.diagnostics import (ERROR, WARNING, Diagnostic, DiagnosticError, SourceManager,
-                              VerifyDiagnostics)
+from ..ir.diagnostics import (ERROR, NOTE, WARNING, Diagnostic, DiagnosticError,
+                              SourceManager, VerifyDiagnostics)
 from ..ir.location import FileLineColLoc, UnknownLoc
 
 SPLIT_MARKER = "// -----"
@@ -54,6 +55,9 @@ def _arg_parser() -> argparse.ArgumentParser:
     flag("allow-unregistered-dialect", action="store_true",
          help="accept ops, attributes and types of unregistered dialects")
     flag("show-dialects", action="store_true", help="list the registered dialects")
+    # Handled before parsing (see _parse_args); listed here for --help.
+    flag("load-pass-plugin", default=None, metavar="FILE",
+         help="a Python file (or module) that registers passes with register_pass")
     _add_pass_flags(ap, flag)
     return ap
 
@@ -236,11 +240,11 @@ def process_chunk(text, name, line_offset, ctx, options, verifier, sources, err,
         if pipeline is not None:
             if instrumentation is not None:
                 instrumentation.diagnostic_handler = \
-                    lambda d: _emit(d, verifier, sources, err)
+                    lambda d: _emit(d, verifier, sources, err, options.debuginfo)
             try:
                 pipeline.run(op, instrumentation)
             except PassFailure as e:
-                _emit(e.diag, verifier, sources, err)
+                _emit(e.diag, verifier, sources, err, options.debuginfo)
                 if verifier is None and (e.kind != "failure" or reproducer is not None):
                     _report_pipeline_failure(
                         e, text, name, line_offset, col_offset,
@@ -255,30 +259,91 @@ def process_chunk(text, name, line_offset, ctx, options, verifier, sources, err,
             if timing is not None:
                 timing.stop()
     except DiagnosticError as e:
-        _emit(e.diag, verifier, sources, err)
+        _emit(e.diag, verifier, sources, err, options.debuginfo)
     except RecursionError:
         _emit(Diagnostic(ERROR, FileLineColLoc(name, line_offset + 1, 1),
                          "input nesting is too deep"), verifier, sources, err)
     return None
 
 
-def _emit(diag, verifier, sources, err):
+def _emit(diag, verifier, sources, err, debuginfo=False):
     if verifier is not None:
         verifier.handle(diag)
     else:
-        err.write(diag.render(sources) + "\n")
+        err.write(with_op_note(diag, debuginfo).render(sources) + "\n")
+
+
+def with_op_note(diag, debuginfo=False):
+    """The diagnostic with mlir-opt's first note "see current operation: <generic
+    form>" when an op emitted it (a multi-line op starts on a new line)."""
+    op = getattr(diag, "op", None)
+    if op is None:
+        return diag
+    from ..syntax.printer import print_op_in_context
+    try:
+        text = print_op_in_context(op, debuginfo)
+    except Exception:  # an op too broken to print: the diagnostic alone still helps
+        return diag
+    if "\n" in text:
+        text = "\n" + text
+    d = Diagnostic(diag.severity, diag.loc, diag.message, diag.notes)
+    d.notes.insert(0, Diagnostic(NOTE, op.loc, "see current operation: " + text))
+    return d
+
+
+class _PluginError(Exception):
+    pass
+
+
+def load_pass_plugin(spec: str) -> None:
+    """Import a Python file (or module name) that registers passes with
+    `strata.passes.registry.register_pass`; loading the same one twice is a no-op."""
+    import importlib
+    import importlib.util
+    import os
+    try:
+        if spec.endswith(".py") or os.sep in spec:
+            path = os.path.abspath(spec)
+            mod_name = "strata_pass_plugin_" + re.sub(r"\W", "_", path)
+            if mod_name in sys.modules:
+                return
+            loader_spec = importlib.util.spec_from_file_location(mod_name, path)
+            if loader_spec is None or not os.path.exists(path):
+                raise _PluginError(f"could not load pass plugin '{spec}': no such file")
+            mod = importlib.util.module_from_spec(loader_spec)
+            sys.modules[mod_name] = mod
+            try:
+                loader_spec.loader.exec_module(mod)
+            except BaseException:
+                del sys.modules[mod_name]
+                raise
+        else:
+            importlib.import_module(spec)
+    except _PluginError:
+        raise
+    except Exception as e:
+        raise _PluginError(f"could not load pass plugin '{spec}': {type(e).__name__}: {e}")
 
 
 def _parse_args(argv):
     argv = list(sys.argv[1:] if argv is None else argv)
     marker = None
     rest = []
-    for a in argv:
+    plugins = []
+    it = iter(argv)
+    for a in it:
         m = re.fullmatch(r"--?split-input-file=(.*)", a, re.S)
         if m:
             marker = m.group(1)
-        else:
-            rest.append(a)
+            continue
+        m = re.fullmatch(r"--?load-pass-plugin(?:=(.*))?", a, re.S)
+        if m:
+            plugins.append(m.group(1) if m.group(1) is not None else next(it, ""))
+            continue
+        rest.append(a)
+    # Plugins first: their passes become flags of the parser.
+    for p in plugins:
+        load_pass_plugin(p)
     args = _arg_parser().parse_args(rest)
     if marker is not None:
         args.split_input_file = marker
@@ -286,8 +351,12 @@ def _parse_args(argv):
 
 
 def main(argv=None) -> int:
-    args = _parse_args(argv)
     err = sys.stderr
+    try:
+        args = _parse_args(argv)
+    except _PluginError as e:
+        err.write(f"error: {e}\n")
+        return 1
     from ..dialects import all_dialects, default_context
     if args.show_dialects:
         print("Available Dialects: " + ", ".join(sorted(d.name for d in all_dialects())))
@@ -365,9 +434,13 @@ def main(argv=None) -> int:
     outputs = []
     ok = True
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    # One verifier for the file: unexpected diagnostics are reported as they come,
+    # unmet expectations after the last chunk (as mlir-opt does).
+    verifier = VerifyDiagnostics(name, sources, err) if args.verify_diagnostics else None
     for chunk, off, col in chunks:
         ctx = default_context(args.allow_unregistered_dialect)
-        verifier = VerifyDiagnostics(name, chunk, off) if args.verify_diagnostics else None
+        if verifier is not None:
+            verifier.begin_chunk(chunk, off, col)
         chunk_pipeline, instrumentation = new_instrumentation()
         try:
             out = process_chunk(chunk, name, off, ctx, options, verifier, sources, err, col,
@@ -383,17 +456,13 @@ def main(argv=None) -> int:
             continue
         if instrumentation is not None and instrumentation.timing is not None:
             err.write(instrumentation.timing_report())
-        if verifier is not None:
-            problems = verifier.errors()
-            for p in problems:
-                err.write(p + "\n")
-            if problems:
-                ok = False
-        elif out is None:
+        if verifier is None and out is None:
             ok = False
         # Like mlir-opt: a newline after each printed module, and a failed chunk still
         # takes its place between the split markers.
         outputs.append(out + "\n" if out is not None else "")
+    if verifier is not None and not verifier.finish():
+        ok = False
     result = (args.output_split_marker + "\n").join(outputs)
     try:
         if args.output == "-":

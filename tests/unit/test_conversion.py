@@ -469,6 +469,11 @@ def test_partial_conversion_fails_on_explicitly_illegal_op():
     assert str(e.value) == ("t.mlir:3:8: error: failed to legalize operation 'toy.mul' "
                             "that was explicitly marked illegal")
     assert text(m) == text(parse(SRC))
+    # Or leave them, as for ops of unknown legality.
+    r = apply_partial_conversion(m, toy_target(), [LowerAdd(), LowerTwice()],
+                                 config=ConversionConfig(fail_on_illegal=False))
+    assert [op.name for op in r.unlegalized_ops] == ["toy.mul"]
+    assert "toy.add" not in text(m) and "toy.twice" not in text(m)
 
 
 def test_analysis_conversion_changes_nothing():
