@@ -252,6 +252,12 @@ class ArithOp(Op):
     def fold(self, operands):
         return None
 
+    @classmethod
+    def canonicalization_patterns(cls):
+        # Declared in arith_canonicalize.py (imported here: it imports this module).
+        from .arith_canonicalize import patterns_for
+        return patterns_for(cls.name)
+
 
 class _IntBinary(ArithOp):
     traits = (T.Pure, T.SameOperandsAndResultType, T.ElementwiseMappable)

@@ -43,6 +43,18 @@ class ModuleOp(Op):
     def parse(p, st):
         if p.kind in (3, 11):  # @name
             st.properties["sym_name"] = A.StringAttr(p.parse_symbol_name())
+        if p.at("<"):  # properties: `<sym_visibility = "private">` (or `<{...}>`)
+            p._next()
+            if p.at("{"):
+                st.properties.update(p.parse_attr_dict_body())
+            else:
+                while True:
+                    key = p.parse_keyword()
+                    p.expect("=")
+                    st.properties[key] = p.parse_attribute()
+                    if not p.consume_if(","):
+                        break
+            p.expect(">")
         p.parse_optional_attr_dict(st, with_keyword=True)
         r = p.parse_region(isolated=True, op_cls=ModuleOp)
         if not r.blocks:
@@ -55,11 +67,10 @@ class ModuleOp(Op):
         name = self.properties.get("sym_name")
         if name is not None:
             out.append(" " + A.print_symbol_name(name.value))
-        attrs = dict(self.attributes)
-        for k, v in self.properties.items():
-            if k != "sym_name":
-                attrs[k] = v
-        pr.print_optional_attr_dict(attrs, with_keyword=True)
+        props = sorted((k, v) for k, v in self._props.items() if k != "sym_name")
+        if props:
+            out.append(" <" + pr.attr_dict_entries(props) + ">")
+        pr.print_optional_attr_dict(dict(self._attrs), with_keyword=True)
         out.append(" ")
         pr.print_region(self.regions[0], print_entry_args=False, print_terminators=False)
 

@@ -166,6 +166,27 @@ class CallIndirectOp(Op):
             return list(types["callee"][0].inputs)
         return None
 
+    @classmethod
+    def canonicalization_patterns(cls):
+        # Imported when asked (the rewrite layer sits above the dialects).
+        from ..rewrite.folding import constant_value
+        from ..rewrite.pattern import RewritePattern
+
+        class SimplifyIndirectCallWithKnownCallee(RewritePattern):
+            """`call_indirect` of a `func.constant` is a direct `call`."""
+            root = "func.call_indirect"
+
+            def match_and_rewrite(self, op, rewriter):
+                ref = constant_value(op.operand(0))
+                if not isinstance(ref, A.SymbolRefAttr):
+                    return False
+                rewriter.replace_op_with_new(
+                    op, CallOp, callee=ref, operands_=op.operands[1:],
+                    result_types=op.result_types, arg_attrs=op._props.get("arg_attrs"),
+                    res_attrs=op._props.get("res_attrs"), attributes=dict(op._attrs))
+                return True
+        return [SimplifyIndirectCallWithKnownCallee()]
+
     # -- CallOpInterface: the callee is a function value, not a symbol
     def call_callee(self):
         return self.operand(0)

@@ -214,32 +214,78 @@ def _defined_outside(loop, value) -> bool:
 
 
 def _static_trip_count(op):
-    """scf.for's trip count when the bounds say it (upstream's constantTripCount)."""
+    """scf.for's trip count when the bounds say it (upstream's getStaticTripCount)."""
     lb, ub, step = op.operands[:3]
-    if lb is ub:
-        return 0
-    unsigned = "unsignedCmp" in op.properties
-    w = 64 if type(lb.type) is A.IndexType else lb.type.width
+    return constant_trip_count(lb, ub, step, "unsignedCmp" not in op.properties)
 
-    def norm(v):
-        v &= (1 << w) - 1
-        return v - (1 << w) if not unsigned and v >> (w - 1) else v
-    s = _const_int(step)
-    if s is not None:
-        s = norm(s) if not unsigned else s & ((1 << w) - 1)
-        if s == 0:
-            return 0
-        if s < 0:
-            return 0
-    a, b = _const_int(lb), _const_int(ub)
-    if a is None or b is None:
+
+def _bound_kind(x):
+    """(bit width, is index) of a loop bound: an int from a static bound list counts as
+    an i64 attribute (as upstream's mixed values do), a Value by its type."""
+    if isinstance(x, int):
+        return 64, False
+    t = x.type
+    return (t.width, False) if type(t) is A.IntegerType else (64, True)
+
+
+def _ub_minus_lb(lb, ub, signed):
+    """ub - lb when `ub` is `arith.addi %lb, cst` that cannot wrap (nsw for a signed
+    loop, nuw for an unsigned one; upstream's computeUbMinusLb), else None."""
+    if isinstance(lb, int) or isinstance(ub, int):
         return None
-    a, b = norm(a), norm(b)
-    if b <= a:
+    add = ub.defining_op
+    if add is None or add.name != "arith.addi" or add.operand(0) is not lb:
+        return None
+    flags = getattr(add.properties.get("overflowFlags"), "flags", None) or ()
+    if ("nsw" if signed else "nuw") not in flags:
+        return None
+    c = _const_int(add.operand(1))
+    if c is None:
+        return None
+    w = _bound_kind(ub)[0]
+    c &= (1 << w) - 1
+    return c - (1 << w) if c >> (w - 1) else c
+
+
+def constant_trip_count(lb, ub, step, signed=True):
+    """How many times a loop from `lb` to `ub` by `step` runs, when the bounds tell
+    (upstream's constantTripCount): each is a Value or an int (a static bound). None
+    when unknown: non-constant bounds, a zero step, or a negative step of a signed loop
+    that has to run at all."""
+    w, is_index = _bound_kind(lb)
+    if (w, is_index) != _bound_kind(ub):
+        return None
+    if lb is ub or (isinstance(lb, int) and isinstance(ub, int) and lb == ub):
         return 0
-    if s is None:
-        return 1 if b - a == 1 else None
-    return -(-(b - a) // s)
+    mask = (1 << w) - 1
+    s = step if isinstance(step, int) else _const_int(step)
+    if s is not None:
+        s &= mask
+        if s == 0:
+            return None
+    a = lb if isinstance(lb, int) else _const_int(lb)
+    b = ub if isinstance(ub, int) else _const_int(ub)
+    if a is not None:
+        if b is None:
+            return None
+        a, b = a & mask, b & mask
+        if signed:
+            a = a - (1 << w) if a >> (w - 1) else a
+            b = b - (1 << w) if b >> (w - 1) else b
+        if b <= a:
+            return 0
+        diff = (b - a) & mask
+    else:
+        if b is not None:
+            return None
+        diff = _ub_minus_lb(lb, ub, signed)
+        if diff is None:
+            return None
+        if diff < 0:
+            return 0
+    if s is None or (signed and s >> (w - 1)):
+        return None
+    return -(-diff // s)
 
 
 def _bool_operand(operands, i=0):
@@ -284,6 +330,9 @@ class YieldOp(_ScfOp):
     def region_successor_operands(self, target):
         return self.operands
 
+    def region_successor_operand_range(self, target):
+        return 0, len(self._operands)
+
 
 class ConditionOp(_ScfOp):
     """`scf.condition(%ok) %a : f32`: continue to the `do` region of scf.while or exit."""
@@ -297,6 +346,9 @@ class ConditionOp(_ScfOp):
     # -- RegionBranchTerminatorOpInterface (see "pass interfaces")
     def region_successor_operands(self, target):
         return self.operands[1:]
+
+    def region_successor_operand_range(self, target):
+        return 1, len(self._operands) - 1
 
     def terminator_successors(self, operands):
         """To `after` while the condition may be true, out while it may be false."""
@@ -420,6 +472,14 @@ class ExecuteRegionOp(_ScfOp):
     def entry_successor_operands(self, target):
         return []
 
+    def entry_successor_operand_range(self, target):
+        return len(self._operands), 0
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .scf_patterns import execute_region_patterns
+        return execute_region_patterns()
+
     def verify_(self):
         r = self.regions[0]
         if not r.blocks:
@@ -529,6 +589,14 @@ class ForOp(_ScfOp):
 
     def entry_successor_operands(self, target):
         return self.initArgs
+
+    def entry_successor_operand_range(self, target):
+        return 3, len(self._operands) - 3
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .scf_patterns import for_patterns
+        return for_patterns()
 
     def verify_(self):
         if len(self.initArgs) != len(self.results):
@@ -697,6 +765,11 @@ class ForallOp(_ScfOp):
 
     def move_out_of_loop(self, op) -> None:
         op.move_before(self)
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .scf_patterns import forall_patterns
+        return forall_patterns()
 
     def verify_(self):
         rank = self.rank
@@ -878,6 +951,19 @@ class IfOp(_ScfOp):
     def entry_successor_operands(self, target):
         return []
 
+    def entry_successor_operand_range(self, target):
+        return len(self._operands), 0
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .scf_patterns import if_patterns
+        return if_patterns()
+
+    def fold(self, operands):
+        """`scf.if (xor %c, true)` with an else: swap the regions, test `%c`."""
+        from .scf_patterns import fold_if
+        return fold_if(self)
+
     def verify_(self):
         if self.results and not self.regions[1].blocks:
             return "must have an else block if defining values"
@@ -951,6 +1037,11 @@ class ParallelOp(_ScfOp):
 
     def move_out_of_loop(self, op) -> None:
         op.move_before(self)
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .scf_patterns import parallel_patterns
+        return parallel_patterns()
 
     def verify_(self):
         steps = self.step
@@ -1059,6 +1150,14 @@ class WhileOp(_ScfOp):
     def entry_successor_operands(self, target):
         return self.inits
 
+    def entry_successor_operand_range(self, target):
+        return 0, len(self._operands)
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .scf_patterns import while_patterns
+        return while_patterns()
+
     def verify_(self):
         _verify_terminator_kind(self, self.regions[0], ConditionOp,
                                 "expects the 'before' region to terminate with "
@@ -1147,6 +1246,14 @@ class IndexSwitchOp(_ScfOp):
 
     def entry_successor_operands(self, target):
         return []
+
+    def entry_successor_operand_range(self, target):
+        return len(self._operands), 0
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .scf_patterns import index_switch_patterns
+        return index_switch_patterns()
 
     def verify_(self):
         cases = self.properties["cases"].value

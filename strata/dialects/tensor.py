@@ -20,13 +20,12 @@ from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..ir.ods import Op, Operand, OptProp, Prop, RegionDef, Result, VarOperand
 from ..syntax.asm_format import BareInt, DenseArrayFmt, UnitKeyword, install_format
 from ..syntax.dynamic_index_list import (DynamicIndexListDirective, count_dynamic,
-                                         reassociation_indices)
+                                         mixed_values, reassociation_indices)
 
 DYN = A.DYNAMIC
 
 # ---------------------------------------------------------------- constraints
 
-_is_tensor = C.AnyTensor.check
 AnyNon0RankedOrUnrankedTensor = C.Constraint(
     lambda t: type(t) is A.UnrankedTensorType or (type(t) is A.RankedTensorType and t.rank > 0),
     "non-0-ranked or unranked tensor")
@@ -165,17 +164,14 @@ class _OffsetSizeStride(DynamicIndexListDirective, Op):
 
     @property
     def mixed_offsets(self):
-        from ..syntax.dynamic_index_list import mixed_values
         return mixed_values(_static(self, "static_offsets"), self.offsets)
 
     @property
     def mixed_sizes(self):
-        from ..syntax.dynamic_index_list import mixed_values
         return mixed_values(_static(self, "static_sizes"), self.sizes)
 
     @property
     def mixed_strides(self):
-        from ..syntax.dynamic_index_list import mixed_values
         return mixed_values(_static(self, "static_strides"), self.strides)
 
     def _verify_offset_size_stride(self):

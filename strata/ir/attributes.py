@@ -721,8 +721,8 @@ class TypeAttr(Attribute):
 
 
 def print_symbol_name(name: str) -> str:
-    if _is_bare_key(name) or (name and all(c in _BARE_REST or c == "-" for c in name)
-                              and name[0] in _BARE_FIRST):
+    # Bare when it is an identifier (no `-`, as MLIR's lexer reads `@a-b` as `@a` `-`).
+    if _is_bare_key(name):
         return "@" + name
     return f'@"{escape_string(name)}"'
 

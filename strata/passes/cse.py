@@ -31,7 +31,7 @@ from ..ir.equivalence import dict_key, shallow_key, structural_key
 from ..ir.gc_pause import gc_paused
 from ..ir.location import UnknownLoc
 from ..rewrite.folding import would_be_trivially_dead
-from .pass_manager import Pass
+from .pass_manager import Pass, Statistic
 
 __all__ = ["CSE", "eliminate_common_subexpressions", "dominator_tree_children",
            "is_memory_effect_free"]
@@ -369,6 +369,8 @@ def eliminate_common_subexpressions(op) -> tuple[int, int]:
 class CSE(Pass):
     name = "cse"
     summary = "Eliminate common sub-expressions"
+    num_cse = Statistic("num-cse'd", "Number of operations CSE'd")
+    num_dce = Statistic("num-dce'd", "Number of operations DCE'd")
 
     def run(self, op):
         d = _Driver()

@@ -41,7 +41,7 @@ from ..ir.location import CallSiteLoc, UnknownLoc
 from .call_graph import (CHILD, CallGraph, SymbolTableCollection, callable_region,
                          is_call, is_callable, is_symbol, symbol_uses, visibility,
                          walk_symbol_tables)
-from .pass_manager import AnalysisManager, Option, Pass
+from .pass_manager import Option, Pass
 
 __all__ = ["Inline", "inline_call", "is_legal_to_inline_op"]
 
@@ -442,14 +442,10 @@ class Inline(Pass):
             pm = self._pipeline_for(node.op.name)
             if pm is None:
                 continue
-            self._run_pipeline(pm, node.op)
+            self.run_pipeline(pm, node.op)
         for node in nodes:
             self._uses.recompute(node)
 
-    def _run_pipeline(self, pm, op):
-        from .instrumentation import Instrumentation
-        inst = self.instrumentation or Instrumentation()
-        pm._run_on(op, inst, AnalysisManager(op, instrumentation=inst))
 
     # -- inlining
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 from ..ir import traits as T
 from ..ir.core import Operation, UnregisteredOp
 from ..ir.diagnostics import ERROR, WARNING, Diagnostic, DiagnosticError
+from ..ir.gc_pause import gc_paused
 
 __all__ = ["Pass", "Option", "Statistic", "PassManager", "PassFailure", "AnalysisManager",
            "PreservedAnalyses"]
@@ -288,6 +289,18 @@ class Pass:
     def stat(self, name: str, n: int = 1):
         self.statistics[name] = self.statistics.get(name, 0) + n
 
+    def run_pipeline(self, pm: "PassManager", op: Operation) -> None:
+        """Run pipeline `pm` (anchored on `op`'s name) on `op` from inside `run`, as
+        upstream's dynamic pipelines (Pass::runPipeline): the same instrumentation,
+        verification after each pass; failures raise PassFailure."""
+        from .instrumentation import Instrumentation
+        inst = self.instrumentation or Instrumentation()
+        for p in pm.all_passes():
+            if p.instrumentation is None:
+                p.instrumentation = inst
+        pm._run_on(op, inst, AnalysisManager(op, instrumentation=inst),
+                   pm.verify_each and inst.verify_each)
+
 
 class _All:
     def __repr__(self):
@@ -485,12 +498,15 @@ class PassManager:
                     ERROR, op.loc, f"pass '{p.name}' failed to initialize with an internal "
                     f"error: {type(e).__name__}: {e}"), "crash", p, op) from e
         try:
-            self._run_on(op, inst, AnalysisManager(op, instrumentation=inst))
+            self._run_on(op, inst, AnalysisManager(op, instrumentation=inst),
+                         self.verify_each and inst.verify_each)
         finally:
             inst.finish(self)
 
-    def _run_on(self, op, inst, analyses) -> bool:
-        """Run on `op`; returns True when every pass preserved all analyses."""
+    def _run_on(self, op, inst, analyses, verify) -> bool:
+        """Run on `op` (verifying after each pass when `verify`: the root manager's
+        setting holds for the nested ones); returns True when every pass preserved all
+        analyses."""
         all_preserved = True
         for p in self.passes:
             if isinstance(p, PassManager):
@@ -498,7 +514,8 @@ class PassManager:
                 inst.before_pipeline(p, op)
                 try:
                     for child in children:
-                        all_preserved &= p._run_nested(child, inst, analyses.nest(child))
+                        all_preserved &= p._run_on(child, inst, analyses.nest(child),
+                                                   verify)
                 finally:
                     inst.after_pipeline(p, op)
                 if not all_preserved:
@@ -512,7 +529,10 @@ class PassManager:
             p._preserved = None
             inst.before_pass(p, op)
             try:
-                p.run(op)
+                # Passes allocate and drop IR in bulk; the cyclic collector would rescan
+                # the whole live module again and again (see ir/gc_pause.py).
+                with gc_paused():
+                    p.run(op)
             except PassFailure as e:
                 inst.after_pass_failed(p, op)
                 raise PassFailure(_with_pass(e.diag, p), "failure", p, op) from None
@@ -532,7 +552,7 @@ class PassManager:
                 if where:
                     d.attach_note(f"the exception was raised at {where}", op.loc)
                 raise PassFailure(d, "crash", p, op) from e
-            if self.verify_each and inst.verify_each:
+            if verify:
                 try:
                     op.verify()
                 except DiagnosticError as e:
@@ -550,9 +570,6 @@ class PassManager:
             analyses.invalidate(preserved)
             all_preserved &= preserved is PreservedAnalyses.ALL
         return all_preserved
-
-    def _run_nested(self, op, inst, analyses) -> bool:
-        return self._run_on(op, inst, analyses)
 
 
 def _with_pass(diag: Diagnostic, p: Pass) -> Diagnostic:

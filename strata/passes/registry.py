@@ -1,8 +1,25 @@
-"""The one registry of passes. `all_pass_classes()` lists Strata's own passes;
-downstream code adds its passes with `register_pass(cls)`."""
+"""The one registry of passes. `all_pass_classes()` lists Strata's own passes (the
+`PASSES` list of passes/generic.py) and those downstream code added:
+
+    from strata.passes.pass_manager import Pass
+    from strata.passes.registry import register_pass
+
+    @register_pass
+    class MyPass(Pass):
+        name = "my-pass"
+        summary = "What it does"
+        def run(self, op): ...
+
+A registered pass can be named in pipelines (`builtin.module(func.func(my-pass))`) and,
+when registered before strata-opt parses its command line (a module given with
+`--load-pass-plugin=`), used as a flag (`--my-pass=opt=1`).
+"""
 from __future__ import annotations
 
+import re
+
 _EXTRA: dict = {}
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 
 
 def _builtin_passes():
@@ -18,11 +35,29 @@ def all_pass_classes() -> dict:
 
 def register_pass(cls):
     """Make `cls` available to pipelines and strata-opt flags (usable as a decorator)."""
-    if cls.name in _EXTRA or cls.name in {c.name for c in _builtin_passes()}:
-        raise ValueError(f"pass '{cls.name}' registered twice")
-    _EXTRA[cls.name] = cls
+    from .pass_manager import Pass
+    if not (isinstance(cls, type) and issubclass(cls, Pass)):
+        raise TypeError(f"register_pass expects a Pass subclass, not {cls!r}")
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or name == "<pass>":
+        raise ValueError(f"pass class {cls.__name__} needs a `name` usable in pipelines "
+                         f"(letters, digits, '-', '_', '.'), not {name!r}")
+    if name in _EXTRA or name in {c.name for c in _builtin_passes()}:
+        raise ValueError(f"pass '{name}' registered twice")
+    _EXTRA[name] = cls
     return cls
 
 
+def unregister_pass(name: str) -> None:
+    """Remove a pass `register_pass` added (for tests and reloading plugins)."""
+    _EXTRA.pop(name, None)
+
+
 def get_pass_class(name: str):
-    return all_pass_classes().get(name)
+    cls = _EXTRA.get(name)
+    if cls is not None:
+        return cls
+    for c in _builtin_passes():
+        if c.name == name:
+            return c
+    return None

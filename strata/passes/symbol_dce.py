@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..ir import traits as T
 from ..ir.attributes import ArrayAttr, DictionaryAttr, StringAttr, SymbolRefAttr
-from .pass_manager import Pass
+from .pass_manager import Pass, Statistic
 
 __all__ = ["SymbolDCE", "is_symbol", "visibility", "symbol_refs", "nested_symbol_uses"]
 
@@ -132,6 +132,7 @@ def _resolve_all(table_op, ref: SymbolRefAttr) -> list | None:
 class SymbolDCE(Pass):
     name = "symbol-dce"
     summary = "Eliminate dead symbols"
+    num_dce = Statistic("num-dce'd", "Number of symbols DCE'd")
 
     def run(self, op):
         if not _is_symbol_table(op):

@@ -185,6 +185,11 @@ class _Driver(Listener):
         """Push `op` and its ancestors up to the scope region (none if `op` is not in
         the scope)."""
         scope = self.scope
+        block = op.parent
+        if block is not None and block.parent is scope:  # the common case: top level
+            if self.strict_ops is None or op in self.strict_ops:
+                self.worklist.push(op)
+            return
         chain = []
         while True:
             chain.append(op)

@@ -548,7 +548,9 @@ def _is_default(d, op):
 
 def _print_attr_dict(op, pr, out, with_keyword, used_props):
     cls = type(op)
-    elided = used_props | _segment_names
+    # Like ODS's generated printers: every property the format names elsewhere is
+    # elided, wherever in the format that element stands (before or after attr-dict).
+    elided = used_props | _segment_names | cls.__dict__.get("_format_props", frozenset())
     props = {k: v for k, v in op._props.items() if k not in elided}
     for d in cls._prop_defs:
         if d.name in props and _is_default(d, op):
@@ -817,9 +819,25 @@ def _infer_operand_type(cls, d, types, p):
 
 # ---------------------------------------------------------------- installation
 
+def _format_prop_names(elems):
+    names = set()
+    for e in elems:
+        if e.kind == _PROP:
+            names.add(e.value.name)
+        elif e.kind == _OPTIONAL:
+            names |= _format_prop_names(e.children)
+        elif e.kind == _CUSTOM:
+            for a in e.arg:
+                a = a[1] if isinstance(a, tuple) else a
+                if isinstance(a, Prop):
+                    names.add(a.name)
+    return names
+
+
 def compile_format(cls):
     """Build `parse(parser, state)` and `print(self, printer)` for `cls.assembly`."""
     elems = _FormatParser(cls, cls.assembly).parse_all()
+    cls._format_props = frozenset(_format_prop_names(elems))
     same_all = T.SameOperandsAndResultType in cls.traits
     same_ops = T.SameTypeOperands in cls.traits
     matches = [set(t.names) for t in cls.traits if isinstance(t, T.AllTypesMatch)]

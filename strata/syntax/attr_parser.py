@@ -1,13 +1,15 @@
 """Parsing of types, attributes and locations (the builtin grammar plus dialect hooks)."""
 from __future__ import annotations
 
+import itertools
 import re
 
 from ..ir import attributes as A
 from ..ir import location as L
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from .lexer import (AT, AT_STRING, BARE, CARET, EOF, EXCL, EXCL_STRING, FLOAT, HASH,
-                    HASH_STRING, INT, PERCENT, PUNCT, STRING, Lexer, unescape)
+                    HASH_STRING, INT, PERCENT, PUNCT, STRING, Lexer, int_literal,
+                    unescape)
 
 _INT_TYPE_RE = re.compile(r"(s|u)?i([0-9]+)\Z")
 _SIGN = {None: 0, "s": 1, "u": 2}
@@ -68,8 +70,7 @@ class AttrParser(Lexer):
             return self._parse_excl_type()
         if k == PUNCT and tok == "(":
             return self.parse_function_type()
-        self.error("expected non-function type" if self.kind != EOF else
-                   "expected type, got end of file")
+        self.error("expected non-function type")
 
     def parse_optional_type(self):
         if self.kind in (BARE, EXCL, EXCL_STRING) or (self.kind == PUNCT and self.tok == "("):
@@ -144,7 +145,7 @@ class AttrParser(Lexer):
             self._next()
             a = aliases.get(name)
             if a is None:
-                self.error(f"undefined symbol alias id '{name}'", self.tok_start)
+                self.error(f"undefined symbol alias id '{name}'", start + len(tok))
             return a
         self._next()
         if "." in name:
@@ -173,39 +174,46 @@ class AttrParser(Lexer):
         i = self.tok_start
         return i if (i == 0 or not self.text[i - 1].isspace()) else -1
 
-    def _raw_until_close(self) -> str:
+    def _raw_until_close(self, lenient=False) -> str:
         """Given the current token is '<', return the text up to its matching '>'
-        (exclusive) and position the lexer after that '>'."""
+        (exclusive) and position the lexer after that '>'.
+
+        As MLIR's pretty dialect body: `<[({` nest, a closer must match the innermost
+        opener, `->` is no closer, strings are skipped. `lenient` (affine bodies) also
+        lets `>=` / `>` stand inside parentheses."""
         text = self.text
         i = self.tok_start + 1
         start = i
-        stack = ["<"]  # open brackets; '>' only closes a '<' (not `>=` in parentheses)
-        closer = {")": "(", "]": "[", "}": "{"}
+        stack = ["<"]
+        opener = {">": "<", ")": "(", "]": "[", "}": "{"}
         n = len(text)
-        while i < n:
+        while stack:
+            if i >= n:
+                self.error("unbalanced '<' character in pretty dialect name", start - 1)
             c = text[i]
+            i += 1
             if c == '"':
-                i += 1
-                while i < n and text[i] != '"':
+                while i < n and text[i] != '"' and text[i] != "\n":
                     i += 2 if text[i] == "\\" else 1
+                if i >= n or text[i] != '"':
+                    self._unterminated(text.rfind('"', 0, i))
+                i += 1
             elif c in "<[({":
                 stack.append(c)
-            elif c in ")]}":
-                if stack[-1] != closer[c]:
-                    self.error("unbalanced '<' character in pretty dialect name", start - 1)
+            elif c == "-":
+                if i < n and text[i] == ">":
+                    i += 1
+            elif c in ">)]}":
+                if stack[-1] != opener[c]:
+                    if lenient and c == ">" and stack[-1] != "<":
+                        continue
+                    self.error(f"unbalanced '{stack[-1]}' character in pretty dialect name",
+                               start - 1)
                 stack.pop()
-            elif c == ">" and stack[-1] == "<":
-                if text[i - 1] == "-" and i - 1 > start:
-                    pass  # an arrow inside an affine map or function type
-                else:
-                    stack.pop()
-                    if not stack:
-                        body = text[start:i]
-                        self.pos = i + 1
-                        self._next()
-                        return body
-            i += 1
-        self.error("unbalanced '<' character in pretty dialect name", start - 1)
+        body = text[start:i - 1]
+        self.pos = i
+        self._next()
+        return body
 
     def _parse_dims(self, allow_unranked=True, scalable=False):
         """`4x?x8x` dimension list; returns (shape, scalable_flags) or (None, None) for `*x`."""
@@ -264,7 +272,7 @@ class AttrParser(Lexer):
             self.expect(">", "in tensor type")
             return A.UnrankedTensorType(et)
         enc = None
-        if self.consume_if(","):
+        if self.consume_if(",") and not self.at(">"):  # MLIR accepts `tensor<4xf32,>`
             enc = self.parse_attribute()
         self.expect(">", "in tensor type")
         return A.RankedTensorType(shape, et, enc)
@@ -368,7 +376,9 @@ class AttrParser(Lexer):
                     return p(self, type)
                 finally:
                     self.depth -= 1
-            return A.TypeAttr(self.parse_type())
+            if tok in _SIMPLE_TYPES or tok in _TYPE_KEYWORDS or _INT_TYPE_RE.match(tok):
+                return A.TypeAttr(self.parse_type())
+            self.error("expected attribute value")
         if k == AT or k == AT_STRING:
             return self.parse_symbol_ref()
         if k == HASH:
@@ -439,7 +449,7 @@ class AttrParser(Lexer):
                        type_end if type_end is not None else start)
         if not isinstance(type, (A.IntegerType, A.IndexType)):
             self.error("integer literal not valid for specified type", start)
-        v = int(tok, 0) if tok.startswith("0x") else int(tok)
+        v = int_literal(tok)
         if neg:
             v = -v
         _check_int_range(self, v, type, start)
@@ -463,7 +473,7 @@ class AttrParser(Lexer):
 
     def parse_attr_dict_body(self) -> dict:
         """`{a = 1, b}` -> dict; the current token must be '{'."""
-        self.expect("{")
+        self.expect("{", "in attribute dictionary")
         self._enter()
         d = {}
         if not self.consume_if("}"):
@@ -512,6 +522,11 @@ class AttrParser(Lexer):
         self.error("expected symbol name")
 
     def parse_symbol_name(self) -> str:
+        """The `@name` of a custom form (OpAsmParser::parseSymbolName)."""
+        if self.kind != AT and self.kind != AT_STRING:
+            name = getattr(self, "custom_op_name", None)
+            self.error((f"custom op '{name}' " if name else "") +
+                       "expected valid '@'-identifier for symbol name", self.tok_start)
         return self._symbol_name()
 
     def _parse_hash_attr(self, type):
@@ -540,7 +555,7 @@ class AttrParser(Lexer):
             self.error("expected '<' after 'dense'")
         start = self.tok_start + 1
         body = self._raw_until_close()
-        self.expect(":", "after dense literal")
+        self.expect(":")
         t = self.parse_type()
         from ..ir import dense
         try:
@@ -587,7 +602,7 @@ class AttrParser(Lexer):
                         self.error("expected integer literal", start)
                     self._next()
                     if isinstance(et, A.IntegerType):
-                        v = int(tok, 0)
+                        v = int_literal(tok)
                         v = -v if neg else v
                         if not _int_fits(v, et):
                             self.error("integer constant out of range")
@@ -605,7 +620,7 @@ class AttrParser(Lexer):
     def _parse_affine_map(self, type):
         from ..ir import affine
         start = self.tok_start + 1
-        body = self._raw_until_close()
+        body = self._raw_until_close(lenient=True)
         try:
             return affine.AffineMapAttr(affine.parse_affine_map_body(body))
         except affine.AffineParseError as e:
@@ -614,7 +629,7 @@ class AttrParser(Lexer):
     def _parse_affine_set(self, type):
         from ..ir import affine
         start = self.tok_start + 1
-        body = self._raw_until_close()
+        body = self._raw_until_close(lenient=True)
         try:
             return affine.IntegerSetAttr(affine.parse_integer_set_body(body))
         except affine.AffineParseError as e:
@@ -646,7 +661,7 @@ class AttrParser(Lexer):
         neg = self.consume_if("-")
         if self.kind != INT:
             self.error("expected a 64-bit signed integer or '?'", self.tok_start)
-        v = int(self.tok, 0)
+        v = int_literal(self.tok)
         self._next()
         return -v if neg else v
 
@@ -655,17 +670,18 @@ class AttrParser(Lexer):
         self.expect("[")
         if self.kind != INT:
             self.error("expected distinct ID")
-        ident = int(self.tok, 0)
+        ident = int_literal(self.tok)
         self._next()
         self.expect("]")
         self.expect("<")
         # `distinct[0]<>` is how a distinct unit attribute prints.
         ref = A.UnitAttr() if self.at(">") else self.parse_attribute()
-        self.expect(">")
-        key = ("parsed", id(self), ident)
+        self.expect(">", "to close distinct attribute")
         seen = getattr(self, "_distinct", None)
         if seen is None:
-            seen = self._distinct = {}
+            # Keys must not repeat across parses (id(self) would, once a parser dies).
+            seen = self._distinct = {"serial": next(_DISTINCT_SERIAL)}
+        key = ("parsed", seen["serial"], ident)
         a = seen.get(ident)
         if a is None:
             a = seen[ident] = A.DistinctAttr(ref, key)
@@ -718,7 +734,7 @@ class AttrParser(Lexer):
                     locs.append(self._parse_loc_inner())
                     while self.consume_if(","):
                         locs.append(self._parse_loc_inner())
-                    self.expect("]")
+                    self.expect("]", "in fused location")
                 return L.FusedLoc(locs, md)
             self.error("expected location instance")
         if k == STRING:
@@ -743,7 +759,7 @@ class AttrParser(Lexer):
             if self.kind == PUNCT and self.tok == "(":
                 self._next()
                 child = self._parse_loc_inner()
-                self.expect(")")
+                self.expect(")", "after child location of NameLoc")
                 return L.NameLoc(s, child)
             return L.NameLoc(s)
         if k == HASH:
@@ -766,7 +782,7 @@ class AttrParser(Lexer):
     def _loc_int(self):
         if self.kind != INT:
             self.error("expected integer line number in FileLineColRange")
-        v = int(self.tok, 0)
+        v = int_literal(self.tok)
         self._next()
         return v
 
@@ -777,6 +793,7 @@ class AttrParser(Lexer):
         return None
 
 
+_DISTINCT_SERIAL = itertools.count()
 _UNREGISTERED_HINT = ("dialect. If this is intended, please call allowUnregisteredDialects() "
                       "on the MLIRContext, or use -allow-unregistered-dialect with the MLIR "
                       "opt tool used")

@@ -19,7 +19,7 @@ provides the `parse_DynamicIndexList` / `print_DynamicIndexList` hooks the engin
 from __future__ import annotations
 
 from ..ir import attributes as A
-from .lexer import INT, PERCENT, PUNCT
+from .lexer import INT, PERCENT
 
 __all__ = ["parse_dynamic_index_list", "print_dynamic_index_list", "DynamicIndexListDirective",
            "parse_reassociation", "print_reassociation", "mixed_values", "count_dynamic"]

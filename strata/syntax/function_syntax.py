@@ -29,7 +29,7 @@ def parse_function_op(p, st, allow_variadic=False):
         while True:
             if p.kind == PERCENT:
                 if named is False:
-                    p.error("expected type instead of SSA identifier")
+                    p.error(p._custom_prefix() + "expected type instead of SSA identifier", p.tok_start)
                 named = True
                 ref = p.parse_operand()
                 p.expect(":")
@@ -39,7 +39,7 @@ def parse_function_op(p, st, allow_variadic=False):
                 args.append((ref[0], ref[1], t, loc))
             else:
                 if named:
-                    p.error("expected SSA identifier")
+                    p.error(p._custom_prefix() + "expected SSA identifier", p.tok_start)
                 named = False
                 t = p.parse_type()
                 attrs = _opt_dict(p)
@@ -70,7 +70,7 @@ def parse_function_op(p, st, allow_variadic=False):
     p.parse_optional_attr_dict(st, with_keyword=True)
     if p.kind == PUNCT and p.tok == "{":
         if named is False:
-            p.error("expected SSA identifier")
+            p.error(p._custom_prefix() + "expected SSA identifier", p.tok_start)
         r = p.parse_region(args=args, isolated=True, op_cls=st.cls)
         if not r.blocks:
             p.error("expected non-empty function body")

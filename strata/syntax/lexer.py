@@ -22,13 +22,14 @@ __all__ = ["Lexer", "SourceLoc", "EOF", "PERCENT", "CARET", "AT", "HASH", "EXCL"
  EXCL_STRING, BAD) = range(1, 15)
 EOF = 0
 
-_ID = r"[A-Za-z0-9_$.\-]+"
+# A suffix-id: all digits, or a letter or one of `$._-` followed by those or digits.
+_ID = r"(?:[0-9]+|[A-Za-z_$.\-][A-Za-z0-9_$.\-]*)"
 _TOKEN_RE = re.compile(
     r"(?:[ \t\r\n]+|//[^\n]*)*"
     r"(?:"
     rf"(%{_ID})"                                   # 1 value id
     rf"|(\^{_ID})"                                 # 2 block id
-    r"|(@[A-Za-z_$.\-][A-Za-z0-9_$.\-]*)"          # 3 symbol
+    r"|(@[A-Za-z_][A-Za-z0-9_$.]*)"                 # 3 symbol
     rf"|(#(?!-\}}){_ID})"                           # 4 attribute alias / dialect attr
     rf"|(!{_ID})"                                  # 5 type alias / dialect type
     r"|([0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?)"       # 6 float
@@ -45,6 +46,11 @@ _TOKEN_RE = re.compile(
 _HEX = frozenset("0123456789abcdefABCDEF")
 _ESCAPE_RE = re.compile(r'\\(?:([0-9a-fA-F]{2})|(.))', re.S)
 _SIMPLE_ESC = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def int_literal(tok: str) -> int:
+    """The value of an integer token: decimal (leading zeros allowed) or 0x hex."""
+    return int(tok, 16) if tok[:2] in ("0x", "0X") else int(tok)
 
 
 def unescape(body: str) -> str:
@@ -95,7 +101,11 @@ class Source:
                 i = text.find("\n", i + 1)
             self._starts = starts
         line = bisect.bisect_right(starts, offset)
-        col = offset - starts[line - 1] + 1
+        ls = starts[line - 1]
+        col = offset - ls + 1
+        seg = self.text[ls:offset]
+        if not seg.isascii():  # MLIR counts columns in bytes
+            col = len(seg.encode("utf-8", "surrogatepass")) + 1
         if line == 1:
             col += self.col_offset
         return line + self.line_offset, col

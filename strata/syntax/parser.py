@@ -7,6 +7,7 @@ this class (`parse_operand`, `resolve_operands`, `parse_colon_type`, ...).
 from __future__ import annotations
 
 import re
+import sys
 
 from ..ir import attributes as A
 from ..ir import location as L
@@ -16,18 +17,20 @@ from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..ir.gc_pause import gc_paused
 from .attr_parser import _SIMPLE_TYPES, AttrParser, _DeferredLoc
 from .lexer import (AT, BARE, CARET, EOF, EXCL, FLOAT, HASH, INT, PERCENT, PUNCT, STRING,
-                    SourceLoc)
+                    SourceLoc, int_literal)
 
 __all__ = ["Parser", "OperationState", "parse_module", "parse_source"]
 
-_ID = r"%[A-Za-z0-9_$.\-]+"
+# A value name as the lexer reads it: all digits, or a letter or `$._-` then any of those.
+_ID = r"%(?:[0-9]+(?![A-Za-z_$.\-])|[A-Za-z_$.\-][A-Za-z0-9_$.\-]*)"
 # Where a property dictionary `<{...}>` or a function type `(...) -> ...` most likely
 # ends (see Parser._parse_memoized): no strings, one level of nested brackets.
 _PROPS_EXTENT = re.compile(r'<\{(?:[^{}<>"\n]|<[^{}<>"\n]*>)*\}>').match
 _FTYPE_EXTENT = re.compile(r"\([^()\n\"]*\) -> (?:\([^()\n\"]*\)|[^\s(),{}\"]+)").match
 _GENERIC_HEAD = re.compile(rf'({_ID}) = "([A-Za-z_][A-Za-z0-9_$.]*)"\(((?:{_ID}(?:, {_ID})*)?)\)').match
 # A value name: numeric (the usual case; group 1, without leading zeros) or any other.
-_VAL = r"%(?:(0|[1-9][0-9]*)(?![A-Za-z0-9_$.\-])|([A-Za-z0-9_$.\-]+))"
+_VAL = (r"%(?:(0|[1-9][0-9]*)(?![A-Za-z0-9_$.\-])"
+        r"|([0-9]+(?![A-Za-z_$.\-])|[A-Za-z_$.\-][A-Za-z0-9_$.\-]*))")
 _UNIFORM_BINARY = re.compile(
     rf"{_VAL} = ([A-Za-z_][A-Za-z0-9_$.]*) {_VAL}, {_VAL} : ([a-z][a-z0-9]*)"
     r"(?=[ \t]*(?:\n|//|\Z))").match
@@ -36,6 +39,14 @@ _GENERIC_LINE = re.compile(
     r'(?: (<\{(?:[^{}<>"\n]|<[^{}<>"\n]*>)*\}>))?'
     r' : (\([^()\n"]*\) -> (?:\([^()\n"]*\)|[^\s(),{}"]+))'
     r"(?=[ \t]*(?:\n|//|\Z))").match
+
+
+_AFTER_OP_NAME = re.compile(r'"(?:[^"\\\n]|\\.)*"(?:[ \t\r\n]+|//[^\n]*)*')
+
+
+MAX_REGION_NESTING = 1000
+_INT_TYPE_TOKEN = re.compile(r"[su]?i[0-9]+\Z").match
+DEEP_RECURSION = 20000  # the recursion limit parse_source ensures (see MAX_REGION_NESTING)
 
 
 class OperationState:
@@ -136,9 +147,9 @@ class Parser(AttrParser):
             k = self.kind
             if k == EOF:
                 break
-            if k == HASH and self._peek_is_alias_def():
+            if k == HASH:  # at the top level `#x` / `!x` can only start an alias
                 self._parse_attr_alias_def()
-            elif k == EXCL and self._peek_is_alias_def():
+            elif k == EXCL:
                 self._parse_type_alias_def()
             elif k == PUNCT and self.tok == "{-#":
                 self._parse_file_metadata()
@@ -164,8 +175,11 @@ class Parser(AttrParser):
             top = module_cls.create(regions=1, loc=loc)
             top.regions[0].add_block(block)
         if self.resources:
-            from ..ir.dense import attach_resources
-            attach_resources(top, self.resources)
+            from ..ir.dense import DenseParseError, attach_resources
+            try:
+                attach_resources(top, self.resources)
+            except DenseParseError as e:
+                self.error(e.message, e.offset)
         return top
 
     def _peek_is_alias_def(self):
@@ -180,19 +194,22 @@ class Parser(AttrParser):
 
     def _parse_attr_alias_def(self):
         name = self.tok[1:]
-        start = self.tok_start
+        if "." in name:
+            self.error("attribute names with a '.' are reserved for dialect-defined names")
         if name in self.attr_aliases:
             self.error(f"redefinition of attribute alias id '{name}'")
         self._next()
-        self.expect("=")
+        self.expect("=", "in attribute alias definition")
         self.attr_aliases[name] = self.parse_attribute()
 
     def _parse_type_alias_def(self):
         name = self.tok[1:]
+        if "." in name:
+            self.error("type names with a '.' are reserved for dialect-defined names")
         if name in self.type_aliases:
             self.error(f"redefinition of type alias id '{name}'")
         self._next()
-        self.expect("=")
+        self.expect("=", "in type alias definition")
         self.type_aliases[name] = self.parse_type()
 
     def _resolve_deferred_locs(self, block):
@@ -236,7 +253,8 @@ class Parser(AttrParser):
                 self.error(f"unknown key '{key}' in file metadata dictionary")
             if not self.consume_if(","):
                 break
-        self.expect("#-}")
+        if not self.consume_if("#-}"):
+            self.error("expected ',' or '#-}'")
 
     def _parse_resource_section(self, dialect):
         self.expect("{")
@@ -322,9 +340,9 @@ class Parser(AttrParser):
         if fwd is not None:
             if fwd.type is not value.type:
                 d = Diagnostic(ERROR, self.loc_at(offset).resolve(),
-                               f"definition of SSA value '{_key_str(key)}#0' has type "
-                               f"{value.type}")
-                d.attach_note(f"previously used here with type {fwd.type}",
+                               f"definition of SSA value '{_def_name(key)}' has type "
+                               f"'{value.type}'")
+                d.attach_note(f"previously used here with type '{fwd.type}'",
                               self.loc_at(fwd.offset).resolve())
                 raise DiagnosticError(d)
             fwd.replace_all_uses_with(value)
@@ -378,12 +396,12 @@ class Parser(AttrParser):
             if v is None:
                 v = iso.forward[key] = _ForwardRef(type, key, offset)
             elif v.type is not type:
-                self.error(f"use of value '{_key_str(key)}' expects different type than "
+                self.error(f"use of value '{_use_name(key)}' expects different type than "
                            f"prior uses: '{type}' vs '{v.type}'", offset)
             return v
         if v.type is not type:
             d = Diagnostic(ERROR, self.loc_at(offset).resolve(),
-                           f"use of value '{_key_str(key)}' expects different type than "
+                           f"use of value '{_use_name(key)}' expects different type than "
                            f"prior uses: '{type}' vs '{v.type}'")
             d.attach_note("prior use here", _value_loc(v))
             raise DiagnosticError(d)
@@ -391,9 +409,11 @@ class Parser(AttrParser):
 
     def resolve_operands(self, refs, types, offset=None) -> list:
         if len(refs) != len(types):
-            self.error(f"{len(refs)} operands present, but expected {len(types)}",
-                       offset if offset is not None else
-                       (refs[0][1] if refs else self.tok_start))
+            where = offset if offset is not None else (refs[0][1] if refs else self.tok_start)
+            if getattr(self, "custom_op_name", None):  # upstream's OpAsmParser wording
+                self.error(self._custom_prefix() + "number of operands and types do not "
+                           f"match: got {len(refs)} operands and {len(types)} types", where)
+            self.error(f"{len(refs)} operands present, but expected {len(types)}", where)
         return [self.resolve_operand(r, t) for r, t in zip(refs, types)]
 
     # ================================================================== operations
@@ -426,6 +446,8 @@ class Parser(AttrParser):
                 self.reset_to(m.end())
                 op = self._parse_generic_op((name_start, name, refs))
                 if len(op.results) != 1:
+                    if not op.results:
+                        self.error("cannot name an operation with no results", start)
                     self.error(f"operation defines {len(op.results)} results but was "
                                f"provided 1 to bind", start)
                 self.define_value(_ssa_key(res), op.results[0], start)
@@ -434,7 +456,7 @@ class Parser(AttrParser):
         k = self.kind
         if k == STRING:
             op = self._parse_generic_op()
-        elif k == BARE:
+        elif k == BARE and not _INT_TYPE_TOKEN(self.tok):  # `i32` is a type token
             op = self._parse_custom_op()
         else:
             if results is not None:
@@ -444,6 +466,8 @@ class Parser(AttrParser):
         if results is not None:
             n = len(op.results)
             want = sum(c for _, c, _ in results)
+            if n == 0:
+                self.error("cannot name an operation with no results", start)
             if want != n:
                 self.error(f"operation defines {n} results but was provided {want} to bind",
                            start)
@@ -628,9 +652,11 @@ class Parser(AttrParser):
         if self.ctx.allow_unregistered:
             return UnregisteredOp
         if d is None:
+            # Upstream reports this at the token after the quoted name.
+            m = _AFTER_OP_NAME.match(self.text, offset)
             self.error(f"operation being parsed with an unregistered dialect. If this is "
                        f"intended, please use -allow-unregistered-dialect with the MLIR "
-                       f"tool used", offset)
+                       f"tool used", m.end() if m else offset)
         self.error(f"unregistered operation '{name}' found in dialect ('{dialect}') that "
                    f"does not allow unknown operations", offset)
 
@@ -712,9 +738,10 @@ class Parser(AttrParser):
         cls = self.ctx.ops.get(name)
         if cls is None:
             tried = ""
-            if "." in name:
-                dname = name.split(".", 1)[0]
-            else:
+            dname, _, rest = name.partition(".")
+            if rest:
+                pass
+            else:  # no dialect prefix (or nothing after the dot): try the default one
                 dname = self.default_dialects[-1]
                 cls = self.ctx.ops.get(f"{dname}.{name}")
                 tried = f" (tried '{dname}.{name}' as well)"
@@ -759,11 +786,18 @@ class Parser(AttrParser):
     def parse_region(self, args=None, isolated=False, op_cls=None) -> Region:
         """`{ ... }`. `args` are entry block arguments already parsed by a custom form,
         as (key, offset, type, loc) tuples."""
+        if len(self.scopes) > MAX_REGION_NESTING:
+            # Deeper IR would exhaust the recursion of the parser, verifier and printer.
+            self.error(f"regions nested more than {MAX_REGION_NESTING} deep",
+                       self.tok_start)
         self.expect("{", "to begin a region")
         region = Region()
         self._push_scope(isolated)
         # Only custom forms set a default dialect (in _parse_custom_op); a region of a
-        # generic op keeps the enclosing one, as upstream.
+        # generic op keeps the enclosing one, as upstream. Errors in the region are not
+        # the custom parser's own (no "custom op '...'" prefix).
+        outer_custom = getattr(self, "custom_op_name", None)
+        self.custom_op_name = None
         try:
             if self.kind == PUNCT and self.tok == "}":
                 self._next()
@@ -787,18 +821,29 @@ class Parser(AttrParser):
             # blocks, undeclared values) would only hide it.
             self.scopes.pop()
             raise
+        finally:
+            self.custom_op_name = outer_custom
         self._pop_scope()
         return region
 
     def _define_block_args(self, block, args):
         for key, offset, t, loc in args:
+            prior = self._lookup(key)
+            if prior is not None:
+                d = Diagnostic(ERROR, self.loc_at(offset).resolve(),
+                               f"region entry argument '{_key_str(key)}' is already in use")
+                d.attach_note("previously referenced here", self._definition_loc(key, prior))
+                raise DiagnosticError(d)
             a = block.add_argument(t, loc if loc is not None else self.loc_at(offset))
             self.define_value(key, a, offset)
 
     def _parse_block_body(self, block):
         while True:
             k = self.kind
-            if k == CARET or k == EOF or (k == PUNCT and self.tok == "}"):
+            # Only a block label or '}' ends a block: at the end of the input the next
+            # "operation" is missing (upstream's "expected operation name in quotes").
+            if k == CARET or (k == PUNCT and self.tok == "}") or \
+                    (k == EOF and len(self.scopes) <= 1):
                 return
             block.append(self.parse_operation())
 
@@ -826,7 +871,7 @@ class Parser(AttrParser):
             if not self.consume_if(")"):
                 while True:
                     ref = self.parse_operand()
-                    self.expect(":", "and type for SSA value")
+                    self.expect(":", "and type for SSA operand")
                     t = self.parse_type()
                     loc = self.parse_optional_trailing_loc()
                     key, off = ref
@@ -920,7 +965,7 @@ class Parser(AttrParser):
         neg = self.consume_if("-")
         if self.kind != INT:
             self.error(self._custom_prefix() + "expected integer value", start)
-        v = int(self.tok, 0)
+        v = int_literal(self.tok)
         self._next()
         return -v if neg else v
 
@@ -957,6 +1002,17 @@ def _ssa_key(name: str):
     return name
 
 
+def _use_name(key):
+    """The `%name` of a use, as upstream words it (without its `#N`)."""
+    return _key_str(key).split("#")[0]
+
+
+def _def_name(key):
+    """`%name#N` of a definition (`#0` for the first or only result)."""
+    s = _key_str(key)
+    return s if "#" in s else s + "#0"
+
+
 def _key_str(key):
     if isinstance(key, int):
         return f"%{key}"
@@ -980,6 +1036,9 @@ def parse_source(text: str, ctx, filename: str = "<stdin>", line_offset: int = 0
     columns) so that locations are those of the file.
 
     Raises DiagnosticError with a located diagnostic on malformed or invalid input."""
+    if sys.getrecursionlimit() < DEEP_RECURSION:
+        # Nested regions recurse through the parser, verifier and printer.
+        sys.setrecursionlimit(DEEP_RECURSION)
     with gc_paused():
         p = Parser(text, ctx, filename, line_offset, col_offset)
         op = p.parse_top_level()

@@ -344,7 +344,20 @@ def _parse_args(argv):
     # Plugins first: their passes become flags of the parser.
     for p in plugins:
         load_pass_plugin(p)
-    args = _arg_parser().parse_args(rest)
+    # Pass flags are taken out here, in order: `--cse` never swallows the next
+    # argument (options only come with `=`, as in mlir-opt: `--canonicalize=...`).
+    from ..passes.registry import all_pass_classes
+    names = all_pass_classes()
+    pass_flags = []
+    others = []
+    for a in rest:
+        m = re.fullmatch(r"--?([A-Za-z0-9_.\-]+)(?:=(.*))?", a, re.S)
+        if m and m.group(1) in names:
+            pass_flags.append((m.group(1), m.group(2) or ""))
+        else:
+            others.append(a)
+    args = _arg_parser().parse_args(others)
+    args.pass_flags = pass_flags
     if marker is not None:
         args.split_input_file = marker
     return args

@@ -406,6 +406,91 @@ func.func @f(%x: i32) -> i32 {
 }
 """)
 
+case("scf_for_zero_trip_and_single_trip", """
+func.func @f(%x: i32) -> (i32, i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r0 = scf.for %i = %c4 to %c4 step %c1 iter_args(%a = %x) -> (i32) {
+    %y = arith.addi %a, %a : i32
+    scf.yield %y : i32
+  }
+  %r1 = scf.for %i = %c0 to %c1 step %c1 iter_args(%a = %x) -> (i32) {
+    %y = arith.muli %a, %a : i32
+    scf.yield %y : i32
+  }
+  return %r0, %r1 : i32, i32
+}
+""")
+
+case("scf_if_same_and_unused_results", """
+func.func @f(%c: i1, %x: i32, %y: i32) -> i32 {
+  %0, %1 = scf.if %c -> (i32, i32) {
+    %a = arith.addi %x, %y : i32
+    scf.yield %x, %a : i32, i32
+  } else {
+    %b = arith.muli %x, %y : i32
+    scf.yield %x, %b : i32, i32
+  }
+  return %0 : i32
+}
+""")
+
+case("scf_nested_constant_conditions", """
+func.func @f(%x: i32) -> i32 {
+  %t = arith.constant true
+  %c5 = arith.constant 5 : i32
+  %0 = scf.if %t -> (i32) {
+    %cond = arith.cmpi slt, %c5, %x : i32
+    %1 = scf.if %cond -> (i32) {
+      %2 = arith.addi %x, %c5 : i32
+      scf.yield %2 : i32
+    } else {
+      scf.yield %x : i32
+    }
+    scf.yield %1 : i32
+  } else {
+    scf.yield %c5 : i32
+  }
+  return %0 : i32
+}
+""")
+
+case("scf_execute_region_and_while", """
+func.func @f(%x: i32, %n: i32) -> (i32, i32) {
+  %0 = scf.execute_region -> i32 {
+    %a = arith.addi %x, %x : i32
+    scf.yield %a : i32
+  }
+  %1 = scf.while (%i = %x) : (i32) -> i32 {
+    %c = arith.cmpi slt, %i, %n : i32
+    scf.condition(%c) %i : i32
+  } do {
+  ^bb0(%j: i32):
+    %c1 = arith.constant 1 : i32
+    %k = arith.addi %j, %c1 : i32
+    scf.yield %k : i32
+  }
+  return %0, %1 : i32, i32
+}
+""")
+
+case("cf_switch_and_same_destinations", """
+func.func @f(%c: i1, %x: i32, %y: i32) -> i32 {
+  %c7 = arith.constant 7 : i32
+  cf.switch %c7 : i32, [
+    default: ^bb1(%x : i32),
+    7: ^bb2
+  ]
+^bb1(%a: i32):
+  return %a : i32
+^bb2:
+  cf.cond_br %c, ^bb3(%x : i32), ^bb3(%x : i32)
+^bb3(%b: i32):
+  return %b : i32
+}
+""")
+
 # ---------------------------------------------------------------- regions
 
 # Region simplification on its own: no dialect pattern may fire (upstream's cf patterns
@@ -543,6 +628,17 @@ func.func @f(%n: i32) -> i32 {
 }
 """, "region-simplify=aggressive")
 
+case("cse_between_iterations", """
+func.func @f(%x: i32) -> i32 {
+  %c3 = arith.constant 3 : i32
+  %a = arith.muli %x, %c3 : i32
+  %b = arith.muli %x, %c3 : i32
+  %d = arith.subi %a, %b : i32
+  %e = arith.addi %d, %x : i32
+  return %e : i32
+}
+""", "cse-between-iterations=true")
+
 case("max_iterations_one", """
 func.func @f(%x: i32) -> i32 {
   %c1 = arith.constant 1 : i32
@@ -557,10 +653,6 @@ func.func @f(%x: i32) -> i32 {
 # Cases that cannot match upstream yet, with the reason. Keep this list short: each
 # entry is a gap (usually a missing canonicalization pattern in a dialect).
 KNOWN_DIFFERENCES: dict[str, str] = {
-    "scf_for_body_folds": "scf.for has no canonicalization patterns yet (upstream removes "
-                          "the loop whose iter_arg is yielded unchanged)",
-    "scf_if_constant_condition": "scf.if has no canonicalization patterns yet (upstream "
-                                 "inlines the taken branch of a constant condition)",
 }
 
 

@@ -444,6 +444,26 @@ ml_program.subgraph @sg(%a: i32) -> (i32, i32, i32) {
 }
 """
 
+CASES["execute_region"] = """
+func.func @exec(%a: i32, %b: i32) -> (i32, i32, i32) {
+  %r1 = scf.execute_region -> i32 {
+    %x = arith.addi %a, %b : i32
+    scf.yield %x : i32
+  }
+  %r2 = scf.execute_region -> i32 {
+    %x = arith.addi %b, %a : i32
+    scf.yield %x : i32
+  }
+  %r3 = scf.execute_region -> i32 {
+    cf.br ^bb1(%a : i32)
+  ^bb1(%y: i32):
+    %z = arith.addi %y, %b : i32
+    %z2 = arith.addi %y, %b : i32
+    scf.yield %z2 : i32
+  }
+  return %r1, %r2, %r3 : i32, i32, i32
+}
+"""
 
 # ---------------------------------------------------------------------- the check
 

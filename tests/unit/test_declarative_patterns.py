@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from strata.dialects import arith, default_context
-from strata.dialects.arith import CMPI_PREDICATES, OVERFLOW
+from strata.dialects.arith import CMPI_PREDICATES
 from strata.ir import attributes as A
 from strata.ir import constraints as C
 from strata.ir.diagnostics import DiagnosticError
@@ -254,88 +254,19 @@ def test_pats_in_dialect_conversion():
 
 
 # ---------------------------------------------------------------- upstream arith examples
-# Some of upstream's arith canonicalizations (ArithCanonicalization.td), written as Pats.
-# Test-only: the arith dialect's own patterns live in strata/dialects/arith.py.
+# Ten of upstream's arith canonicalizations (ArithCanonicalization.td), as the arith
+# dialect declares them with Pats (strata/dialects/arith_canonicalize.py).
 
-
-def _scalar_int(t):
-    return isinstance(t, (A.IntegerType, A.IndexType))
-
-
-def _merge_overflow(*flags):
-    """The overflow flags both ops had (None: none)."""
-    sets = [{f.strip() for f in a.value.split(",")} - {"none"} if a is not None else set()
-            for a in flags]
-    common = set.intersection(*sets)
-    if not common:
-        return None
-    return OVERFLOW(", ".join(c for c in OVERFLOW.cases if c in common))
-
-
-def _const(fn):
-    """An arith.constant node of X's type whose value is fn(c0, c1) (wrapped)."""
-    return Op("arith.constant", attrs={"value": lambda X, C0, C1: A.IntegerAttr(
-        fn(C0.value, C1.value), X.type)}, type=Var("X"))
-
-
-_INVERSE = {"eq": "ne", "ne": "eq", "slt": "sge", "sge": "slt", "sle": "sgt", "sgt": "sle",
-            "ult": "uge", "uge": "ult", "ule": "ugt", "ugt": "ule"}
+EXAMPLES = ("AddIAddConstant", "AddISubConstantRHS", "AddISubConstantLHS",
+            "AddIMulNegativeOneRhs", "MulIMulIConstant", "SubIRHSAddConstant",
+            "XOrINotCmpI", "SelectI1ToNot", "AndOfExtUI", "ExtSIOfExtUI")
 
 
 def arith_examples():
-    X, Y = Var("X"), Var("Y")
-    C0, C1 = ConstInt(type=_scalar_int, name="C0"), ConstInt(type=_scalar_int, name="C1")
-    F0, F1 = Attr(required=False), Attr(required=False)
-    P = Attr()
-    return [
-        # addi(addi(x, c0), c1) -> addi(x, c0 + c1), keeping the flags both had
-        Pat(name="AddIAddConstant",
-            match=Op("arith.addi", Op("arith.addi", X, C0, attrs={"overflowFlags": F0}), C1,
-                     attrs={"overflowFlags": F1}),
-            rewrite=Op("arith.addi", X, _const(lambda a, b: a + b),
-                       attrs={"overflowFlags": lambda F0, F1: _merge_overflow(F0, F1)})),
-        # addi(subi(x, c0), c1) -> addi(x, c1 - c0)
-        Pat(name="AddISubConstantRHS",
-            match=Op("arith.addi", Op("arith.subi", X, C0), C1),
-            rewrite=Op("arith.addi", X, _const(lambda a, b: b - a))),
-        # addi(subi(c0, x), c1) -> subi(c0 + c1, x)
-        Pat(name="AddISubConstantLHS",
-            match=Op("arith.addi", Op("arith.subi", C0, X), C1),
-            rewrite=Op("arith.subi", _const(lambda a, b: a + b), X)),
-        # addi(x, muli(y, -1)) -> subi(x, y)
-        Pat(name="AddIMulNegativeOneRhs",
-            match=Op("arith.addi", X, Op("arith.muli", Y, Const(-1))),
-            rewrite=Op("arith.subi", X, Y)),
-        # muli(muli(x, c0), c1) -> muli(x, c0 * c1) (scalars only, as upstream)
-        Pat(name="MulIMulIConstant",
-            match=Op("arith.muli", Op("arith.muli", X, C0), C1),
-            rewrite=Op("arith.muli", X, _const(lambda a, b: a * b))),
-        # subi(addi(x, c0), c1) -> addi(x, c0 - c1)
-        Pat(name="SubIRHSAddConstant",
-            match=Op("arith.subi", Op("arith.addi", X, C0), C1),
-            rewrite=Op("arith.addi", X, _const(lambda a, b: a - b))),
-        # xori(cmpi(pred, a, b), true) -> cmpi(!pred, a, b)
-        Pat(name="XOrINotCmpI",
-            match=Op("arith.xori", Op("arith.cmpi", X, Y, attrs={"predicate": P}),
-                     Const(1, type=A.i1)),
-            rewrite=Op("arith.cmpi", X, Y, attrs={"predicate": lambda P: A.IntegerAttr(
-                CMPI_PREDICATES.index(_INVERSE[CMPI_PREDICATES[P.value]]), A.i64)})),
-        # select(p, false, true) -> xori(p, true)
-        Pat(name="SelectI1ToNot",
-            match=Op("arith.select", X, Const(0, type=A.i1), Const(1, type=A.i1)),
-            rewrite=Op("arith.xori", X, Op("arith.constant",
-                                           attrs={"value": A.IntegerAttr(1, A.i1)},
-                                           type=A.i1))),
-        # andi(extui(x), extui(y)) -> extui(andi(x, y)) when x and y have one type
-        Pat(name="AndOfExtUI",
-            match=Op("arith.andi", Op("arith.extui", X), Op("arith.extui", Y)),
-            where=lambda X, Y: X.type == Y.type,
-            rewrite=Op("arith.extui", Op("arith.andi", X, Y))),
-        # extsi(extui(x)) -> extui(x)
-        Pat(name="ExtSIOfExtUI",
-            match=Op("arith.extsi", Op("arith.extui", X)),
-            rewrite=Op("arith.extui", X)),
-    ]
+    from strata.dialects.arith_canonicalize import all_patterns
+    pats = [p for ps in all_patterns().values() for p in ps if p.debug_name in EXAMPLES]
+    assert sorted(p.debug_name for p in pats) == sorted(EXAMPLES)
+    return pats
 
 
 CANON_INPUT = """func.func @add_add_const(%x: i32) -> i32 {

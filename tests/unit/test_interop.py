@@ -132,6 +132,8 @@ def _iree(texts, allow, *flags):
     cmd = [IREE, "--split-input-file", "-", *flags]
     if allow:
         cmd.append("--allow-unregistered-dialect")
+    # A marker inside a text (a comment of a file that is not split) would split it.
+    texts = [t.replace(SPLIT_MARKER, "// =====") for t in texts]
     p = subprocess.run(cmd, input=SEP.join(texts), capture_output=True, text=True,
                        timeout=600)
     outs = p.stdout.split(SPLIT_MARKER + "\n")

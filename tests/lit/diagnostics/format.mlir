@@ -3,9 +3,9 @@
 // RUN: not strata-opt %s --split-input-file 2>&1 | filecheck %s --match-full-lines --strict-whitespace
 
 // A parse error points at the token.
-// CHECK:{{.*}}format.mlir:9:32: error: use of undeclared SSA value name
+// CHECK:{{.*}}format.mlir:10:26: error: use of undeclared SSA value name
 // CHECK-NEXT:  %0 = arith.addi %arg0, %undefined : i32
-// CHECK-NEXT:                               ^
+// CHECK-NEXT:                         ^
 func.func @f(%arg0: i32) -> i32 {
   %0 = arith.addi %arg0, %undefined : i32
   return %0 : i32
@@ -14,9 +14,9 @@ func.func @f(%arg0: i32) -> i32 {
 // -----
 
 // A missing token at the end of a line is reported right after the line's last token.
-// CHECK:{{.*}}format.mlir:19:28: error: expected ':'
+// CHECK:{{.*}}format.mlir:21:25: error: expected ':'
 // CHECK-NEXT:  %0 = arith.addi %a, %a   // no type
-// CHECK-NEXT:                           ^
+// CHECK-NEXT:                        ^
 func.func @g(%a: i32) {
   %0 = arith.addi %a, %a   // no type
   return
@@ -26,11 +26,11 @@ func.func @g(%a: i32) {
 
 // A verifier error shows the op in generic form in a note at the same place (so
 // without the source line again); a note elsewhere shows its own line.
-// CHECK:{{.*}}format.mlir:33:8: error: operand #0 does not dominate this use
+// CHECK:{{.*}}format.mlir:37:8: error: operand #0 does not dominate this use
 // CHECK-NEXT:  %1 = arith.addi %0, %a : i32
 // CHECK-NEXT:       ^
-// CHECK-NEXT:{{.*}}format.mlir:33:8: note: see current operation: %0 = "arith.addi"(%1, %arg0) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32
-// CHECK-NEXT:{{.*}}format.mlir:34:8: note: operand defined here (op in the same block)
+// CHECK-NEXT:{{.*}}format.mlir:37:8: note: see current operation: %0 = "arith.addi"(%1, %arg0) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32
+// CHECK-NEXT:{{.*}}format.mlir:38:8: note: operand defined here (op in the same block)
 // CHECK-NEXT:  %0 = arith.addi %a, %a : i32
 // CHECK-NEXT:       ^
 func.func @h(%a: i32) {
@@ -42,10 +42,10 @@ func.func @h(%a: i32) {
 // -----
 
 // An op with regions prints on the lines after the note's text.
-// CHECK:{{.*}}format.mlir:48:1: error: 'func.func' op symbol declaration cannot have public visibility
+// CHECK:{{.*}}format.mlir:51:1: error: 'func.func' op symbol declaration cannot have public visibility
 // CHECK-NEXT:"func.func"() ({}) {function_type = () -> (), sym_name = "decl"} : () -> ()
 // CHECK-NEXT:^
-// CHECK-NEXT:{{.*}}format.mlir:48:1: note: see current operation: {{$}}
+// CHECK-NEXT:{{.*}}format.mlir:51:1: note: see current operation: {{$}}
 // CHECK-NEXT:"func.func"() <{function_type = () -> (), sym_name = "decl"}> ({
 // CHECK-NEXT:}) : () -> ()
 "func.func"() ({}) {function_type = () -> (), sym_name = "decl"} : () -> ()
@@ -53,10 +53,10 @@ func.func @h(%a: i32) {
 // -----
 
 // Redefinitions point back at the first definition.
-// CHECK:{{.*}}format.mlir:61:3: error: redefinition of SSA value '%x'
+// CHECK:{{.*}}format.mlir:64:3: error: redefinition of SSA value '%x'
 // CHECK-NEXT:  %x = arith.constant 2 : i32
 // CHECK-NEXT:  ^
-// CHECK-NEXT:{{.*}}format.mlir:60:3: note: previously defined here
+// CHECK-NEXT:{{.*}}format.mlir:63:3: note: previously defined here
 // CHECK-NEXT:  %x = arith.constant 1 : i32
 // CHECK-NEXT:  ^
 func.func @k() {
@@ -68,7 +68,7 @@ func.func @k() {
 // -----
 
 // Errors at the end of the input point after its last character.
-// CHECK:{{.*}}format.mlir:72:17: error: expected '}' in attribute dictionary
-// CHECK-NEXT:"test.op"() {a = 1
-// CHECK-NEXT:                ^
-"test.op"() {a = 1
+// CHECK:{{.*}}format.mlir:74:26: error: expected '}' in attribute dictionary
+// CHECK-NEXT:"func.func"() {sym_name = 1
+// CHECK-NEXT:                         ^
+"func.func"() {sym_name = 1

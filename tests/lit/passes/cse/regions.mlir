@@ -249,3 +249,36 @@ func.func @while(%a: i32, %n: i32, %s: index) -> (i32, i32, i32) {
   }
   return %r, %s0, %s1 : i32, i32, i32
 }
+
+// scf.execute_region ops CSE structurally; a multi-block body is simplified along dominance.
+// CHECK-LABEL: func.func @exec(%arg0: i32, %arg1: i32) -> (i32, i32, i32) {
+// CHECK-NEXT:    %0 = scf.execute_region -> i32 {
+// CHECK-NEXT:      %2 = arith.addi %arg0, %arg1 : i32
+// CHECK-NEXT:      scf.yield %2 : i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %1 = scf.execute_region -> i32 {
+// CHECK-NEXT:      cf.br ^bb1(%arg0 : i32)
+// CHECK-NEXT:    ^bb1(%2: i32):  // pred: ^bb0
+// CHECK-NEXT:      %3 = arith.addi %2, %arg1 : i32
+// CHECK-NEXT:      scf.yield %3 : i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return %0, %0, %1 : i32, i32, i32
+// CHECK-NEXT:  }
+func.func @exec(%a: i32, %b: i32) -> (i32, i32, i32) {
+  %r1 = scf.execute_region -> i32 {
+    %x = arith.addi %a, %b : i32
+    scf.yield %x : i32
+  }
+  %r2 = scf.execute_region -> i32 {
+    %x = arith.addi %b, %a : i32
+    scf.yield %x : i32
+  }
+  %r3 = scf.execute_region -> i32 {
+    cf.br ^bb1(%a : i32)
+  ^bb1(%y: i32):
+    %z = arith.addi %y, %b : i32
+    %z2 = arith.addi %y, %b : i32
+    scf.yield %z2 : i32
+  }
+  return %r1, %r2, %r3 : i32, i32, i32
+}

@@ -45,6 +45,20 @@ class TestPassInvalidIR(Pass):
 
 
 @register_pass
+class TestFuncPass(Pass):
+    """Anchored on functions; records each function it ran on in `test.visited`."""
+    name = "test-func-pass"
+    summary = "Test pass anchored on func.func"
+    anchor = "func.func"
+    num_funcs = Statistic("num-funcs", "Number of functions visited")
+
+    def run(self, op):
+        from strata.ir.attributes import UnitAttr
+        op.attributes["test.visited"] = UnitAttr()
+        self.stat("num-funcs")
+
+
+@register_pass
 class TestPassCount(Pass):
     """Counts ops with a statistic and changes nothing."""
     name = "test-pass-count"
