@@ -1136,8 +1136,11 @@ class ExtUIOp(_Cast):
 
     def fold(self, operands):
         inner = _def(self.in_, ExtUIOp)
-        if inner is not None:  # extui(extui(x)) -> extui(x), in place
-            self.set_operand(0, inner.in_)
+        if inner is not None:  # extui(extui(x)) -> extui(x), in place, keeping
+            self.set_operand(0, inner.in_)  # the inner op's nneg flag as upstream
+            nneg = inner._props.get("nonNeg")
+            if nneg is not None:
+                self.properties["nonNeg"] = nneg
             return self.out
         return CF.fold_cast(operands[0], self.out.type, lambda a: a)
 
@@ -1431,6 +1434,8 @@ class BitcastOp(_Cast):
     def fold(self, operands):
         a = operands[0]
         t = self.out.type
+        if self.in_.type is t:  # identity bitcast
+            return self.in_
         if a is None:
             return None
         if isinstance(a, D.DenseElementsAttr):

@@ -6,9 +6,10 @@ Upstream's, listed per op in the order it registers them (the greedy driver trie
 patterns in that order, which decides the result when several apply):
   scf.execute_region  inline a multi-block region into a function body; the region
                       branch patterns; inline a single block (not with `no_inline`);
-  scf.for             move a tensor.cast of an iteration argument into the loop; the
-                      region branch patterns; inline a loop running once (the induction
-                      variable becomes the lower bound) or drop one running zero times;
+  scf.for             inline a loop running once (the induction variable becomes the
+                      lower bound) or drop one running zero times (iree-opt tries this
+                      first); move a tensor.cast of an iteration argument into the loop;
+                      the region branch patterns;
   scf.forall          tensor.dim of a result reads the shared output; absorb tensor.cast
                       of outputs; constant bounds become static; drop outputs the body
                       never writes or nobody reads; drop dimensions running zero or one
@@ -615,8 +616,11 @@ def _replace_and_cast_iter_arg(rewriter, op, i, replacement):
 
 
 def for_patterns():
-    return [ForOpTensorCastFolder()] + region_branch_patterns("scf.for") + \
-        [InlineRegionBranchOp("scf.for", replacement=lambda iv: iv.owner.parent_op.operand(0))]
+    # iree-opt (upstream as of LLVM 24) tries the inlining of a loop running zero or
+    # one times before the other scf.for patterns.
+    return [InlineRegionBranchOp("scf.for",
+                                 replacement=lambda iv: iv.owner.parent_op.operand(0)),
+            ForOpTensorCastFolder()] + region_branch_patterns("scf.for")
 
 
 # ====================================================================== scf.index_switch
@@ -1049,13 +1053,17 @@ class ForallOpControlOperandsFolder(RewritePattern):
         for name, g in (("staticLowerBound", 0), ("staticUpperBound", 1),
                         ("staticStep", 2)):
             vals = []
+            folded = False
             for v in op._mixed(name, g):
-                if not isinstance(v, int):
+                # Upstream folds only the first list that has constants (the others
+                # wait for the next application).
+                if not changed and not isinstance(v, int):
                     a = constant_value(v)
                     if type(a) is A.IntegerAttr:
                         v = a.value
-                        changed = True
+                        folded = True
                 vals.append(v)
+            changed |= folded
             lists.append(vals)
         if not changed:
             return False

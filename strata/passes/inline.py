@@ -77,17 +77,13 @@ def _resolved(loc):
     return loc.resolve() if hasattr(loc, "resolve") else loc
 
 
-def _remap_locations(blocks, call_loc) -> None:
+def _remap_locations(blocks, call_loc, memo) -> None:
     """Every inlined op and block argument gets `callsite(its loc at call_loc)`."""
     call_loc = _resolved(call_loc)
-    cache = {}
 
     def remap(loc):
-        loc = _resolved(loc if loc is not None else UnknownLoc())
-        new = cache.get(loc)
-        if new is None:
-            new = cache[loc] = _stack_locations(loc, call_loc)
-        return new
+        return _stack_locations(_resolved(loc if loc is not None else UnknownLoc()),
+                                call_loc, memo)
 
     def visit_block(b):
         for a in b.args:
@@ -101,17 +97,24 @@ def _remap_locations(blocks, call_loc) -> None:
         visit_block(b)
 
 
-def _stack_locations(callee, caller):
+def _stack_locations(callee, caller, memo):
     """`callsite(a at b)` inlined at `c` is `callsite(a at callsite(b at c))`: the
-    call chain grows at its outer end."""
+    call chain grows at its outer end. `memo` maps (loc, caller) to the result, so that
+    chains sharing a tail (all the ops inlined from one place) are rebuilt once."""
     chain = []
-    while isinstance(callee, CallSiteLoc):
-        chain.append(callee)
-        callee = _resolved(callee.caller)
-    loc = CallSiteLoc(callee, caller)
+    loc = callee
+    while True:
+        result = memo.get((loc, caller))
+        if result is not None:
+            break
+        if not isinstance(loc, CallSiteLoc):
+            result = memo[(loc, caller)] = CallSiteLoc(loc, caller)
+            break
+        chain.append(loc)
+        loc = _resolved(loc.caller)
     for c in reversed(chain):
-        loc = CallSiteLoc(_resolved(c.callee), loc)
-    return loc
+        result = memo[(c, caller)] = CallSiteLoc(_resolved(c.callee), result)
+    return result
 
 
 def _clone_blocks(region, mapping) -> list:
@@ -160,10 +163,11 @@ def _split_after(op) -> Block:
     return post
 
 
-def inline_call(call, callable_op, src, clone: bool = True, on_new_blocks=None) -> bool:
+def inline_call(call, callable_op, src, clone: bool = True, on_new_blocks=None,
+                loc_memo=None) -> bool:
     """Inline region `src` of `callable_op` in place of `call` (upstream's inlineCall);
     the call itself is left for the caller to erase. Returns False, changing nothing,
-    when it cannot."""
+    when it cannot. `loc_memo` (a dict) may be shared by many calls to save work."""
     if not src.blocks:
         return False
     entry = src.blocks[0]
@@ -206,7 +210,7 @@ def inline_call(call, callable_op, src, clone: bool = True, on_new_blocks=None) 
     for i, b in enumerate(new_blocks):
         dest.insert_block(at + i, b)
     if not isinstance(_resolved(call.loc), UnknownLoc):
-        _remap_locations(new_blocks, call.loc)
+        _remap_locations(new_blocks, call.loc, loc_memo if loc_memo is not None else {})
     if not clone:
         for b in new_blocks:
             for op in b.ops:
@@ -415,6 +419,7 @@ class Inline(Pass):
         uses = self._uses = _UseList(op, cg, self._symbols)
         self._dead_callables = []
         self._history, self._op_history = [], {}
+        self._loc_memo = {}
         for scc in cg.sccs():
             scc = [n for n in scc]
             iteration = 0
@@ -544,7 +549,7 @@ class Inline(Pass):
                     node = self._cg.lookup(region)
                 self._collect_calls(blocks, node, calls, True)
             if not inline_call(call, target.op, target.region, clone=not in_place,
-                               on_new_blocks=on_new_blocks):
+                               on_new_blocks=on_new_blocks, loc_memo=self._loc_memo):
                 continue
             inlined_any = True
             history.append((target, hid))

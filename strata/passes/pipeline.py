@@ -1,6 +1,6 @@
 """The textual pass pipeline syntax of `mlir-opt --pass-pipeline=...`:
 
-    builtin.module(func.func(canonicalize{max-iterations=3 region-simplify=disabled},cse),symbol-dce)
+    builtin.module(func.func(canonicalize{max-iterations=3 top-down=false},cse),symbol-dce)
 
 An element with parentheses is a pass manager nested on that op name (`any` for any op
 isolated from above); an element without is a pass, with options in braces. A pipeline
@@ -151,7 +151,6 @@ class _PipelineParser:
             raise PipelineError(str(e)) from None
 
     def parse_element(self):
-        start = self.i
         m = _NAME.match(self.text, self.i)
         if m is None:
             self.skip_ws()
@@ -201,7 +200,6 @@ class _PipelineParser:
                                 name_pos) from None
         except ValueError as e:
             self.error(str(e), name_pos)
-        del start
 
 
 def pass_from_flag(name: str, options: str) -> Pass:

@@ -117,6 +117,7 @@ class ConstantPropagation:
         self.unknown_returns: set = set()
         self.region_preds: dict = {}    # Region -> [(pred op, inputs)]
         self.result_preds: dict = {}    # region-branch op -> [(pred op, inputs)]
+        self.joined_entries: set = set()  # function entry blocks met with their calls
         self.work = deque()           # ops and blocks to (re)visit
         self.queued: set = set()
 
@@ -166,8 +167,11 @@ class ConstantPropagation:
         for use in v.uses:
             u = use.owner
             self.push(u)
-            for s in u.successors:
-                self.push(s)
+            if u.successors:
+                src = u.parent
+                for s in set(u.successors):
+                    if (src, s) in self.live_edges:
+                        self._join_edge(u, s)
             parent = u.parent_op
             if parent is not None and u.parent is not None and u.parent.last is u:
                 if _is_region_branch(parent):
@@ -180,10 +184,8 @@ class ConstantPropagation:
                         self.push(call)
             if is_call(u):
                 callee = self._resolve(u)
-                if callee is not None and is_callable(callee):
-                    r = callable_region(callee)
-                    if r is not None and r.blocks:
-                        self.push(r.blocks[0])
+                if callee is not None and u in self.callsites.get(callee, ()):
+                    self._join_call_args(u, callee)
             if _is_region_branch(u):
                 for r in u.regions:
                     if r.blocks:
@@ -218,7 +220,24 @@ class ConstantPropagation:
             return
         self.live_edges.add((src, dst))
         self._mark_block_live(dst)
-        self.push(dst)
+        self._join_edge(src.last, dst)
+
+    def _join_edge(self, term, dst):
+        """Meet what the live edge from `term` forwards into `dst`'s arguments (the
+        arguments of a non-entry block meet this over all their live edges)."""
+        if not dst.args:
+            return
+        for i, s in enumerate(term.successors):
+            if s is not dst:
+                continue
+            vals = _successor_operands(term, i)
+            if vals is None:
+                self._all_unknown(dst.args)
+                return
+            for v, a in zip(vals, dst.args):
+                self._set(a, self.values.get(v))
+            for a in dst.args[len(vals):]:
+                self._set(a, _UNKNOWN)
 
     def _mark_entry_blocks_live(self, op):
         for r in op.regions:
@@ -294,6 +313,7 @@ class ConstantPropagation:
                 if op not in sites:
                     sites.append(op)
                     self._callsites_changed(callee)
+                    self._join_call_args(op, callee)
             elif op not in self.unknown_returns:
                 self.unknown_returns.add(op)
                 self.push(op)
@@ -333,6 +353,17 @@ class ConstantPropagation:
             else:
                 for s in op.successors:
                     self._mark_edge_live(block, s)
+
+    def _join_call_args(self, call, callee):
+        """A known call's operands meet into the callee's arguments (unless its callers
+        are unknown: then they are unknown, see _visit_block)."""
+        r = callable_region(callee)
+        if r is None or not r.blocks or callee in self.unknown_callers:
+            return
+        if r.blocks[0] not in self.live_blocks:
+            return  # done when the block becomes live
+        for v, a in zip(call.call_arg_operands(), r.blocks[0].args):
+            self._set(a, self.values.get(v))
 
     def _callsites_changed(self, callee):
         self.push(callee)
@@ -467,30 +498,18 @@ class ConstantPropagation:
                 if parent in self.unknown_callers:
                     self._all_unknown(block.args)
                     return
+                if block in self.joined_entries:
+                    return  # later calls and operand changes meet in incrementally
+                self.joined_entries.add(block)
                 for call in self.callsites.get(parent, ()):
-                    for v, a in zip(call.call_arg_operands(), block.args):
-                        self._set(a, self.values.get(v))
+                    self._join_call_args(call, parent)
                 return
             if _is_region_branch(parent):
                 self._join_region_successors(parent, region, list(block.args))
                 return
             self._all_unknown(block.args)
-            return
-        for pred in region.blocks:
-            term = pred.last
-            if term is None or (pred, block) not in self.live_edges:
-                continue
-            for i, s in enumerate(term.successors):
-                if s is not block:
-                    continue
-                vals = _successor_operands(term, i)
-                if vals is None:
-                    self._all_unknown(block.args)
-                    return
-                for v, a in zip(vals, block.args):
-                    self._set(a, self.values.get(v))
-                for a in block.args[len(vals):]:
-                    self._set(a, _UNKNOWN)
+        # Other blocks' arguments are met edge by edge (_join_edge), as edges become live
+        # and forwarded values change.
 
 
 # ------------------------------------------------------------------------ rewriting

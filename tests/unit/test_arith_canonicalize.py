@@ -33,8 +33,7 @@ STRATA = [sys.executable, "-m", "strata.tools.opt"]
 
 
 def _both(text):
-    # Input on stdin, and no file name after the pass flag: strata-opt would read it
-    # as the flag's options.
+    """Both tools' output for `text` (on stdin)."""
     args = ["--split-input-file", "--canonicalize"]
     return _run([IREE] + args, text), _run(STRATA + args, text)
 

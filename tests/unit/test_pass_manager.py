@@ -10,8 +10,7 @@ import os
 import pytest
 
 from strata.dialects import default_context
-from strata.ir import traits as T
-from strata.ir.attributes import IntegerAttr, StringAttr, UnitAttr, i32
+from strata.ir.attributes import UnitAttr, i32
 from strata.passes.instrumentation import Instrumentation, Timing, statistics_report
 from strata.passes.pass_manager import (AnalysisManager, Option, Pass, PassFailure,
                                         PassManager, PreservedAnalyses, Statistic)
