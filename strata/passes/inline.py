@@ -17,7 +17,8 @@ same op for op:
     and the caller's region may only have one, or the op-count ratio exceeds
     `inlining-threshold` percent. Calls that appear by inlining are tried too, in the
     same sweep, but never into a function already inlined along their chain (the
-    inline history), which ends mutual recursion.
+    inline history), which ends mutual recursion. The history stays on the calls left
+    behind for the next iterations over the component (upstream since LLVM 24).
   * Legality: the call (`no_inline`) and callee say yes (`is_legal_to_inline_call`);
     every op of the body, nested ones included, belongs to a dialect with an inliner
     interface upstream (`_INLINABLE_DIALECTS`, or the op class's own
@@ -450,7 +451,6 @@ class Inline(Pass):
             self.run_pipeline(pm, node.op)
         for node in nodes:
             self._uses.recompute(node)
-
 
     # -- inlining
 

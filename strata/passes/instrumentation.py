@@ -56,6 +56,10 @@ class Timing:
         self._stack = [(self.root, None)]
         self._t0 = time.perf_counter()
 
+    def restart(self) -> None:
+        """Start the total over (when the timed work begins later than construction)."""
+        self._t0 = time.perf_counter()
+
     def start(self, name: str) -> None:
         parent = self._stack[-1][0]
         self._stack.append((parent.child(name), time.perf_counter()))

@@ -116,15 +116,27 @@ def _has_no_effects(op: Operation) -> bool:
     return False
 
 
+_DEAD_IF_UNUSED: dict = {}  # op class -> True / False / None (ask the op: recursive)
+_UNKNOWN = object()
+
+
 def would_be_trivially_dead(op: Operation) -> bool:
     """True if `op` could be erased once its results are unused (MLIR's
     wouldOpBeTriviallyDead): no side effects, not a terminator, not a symbol."""
     cls = type(op)
-    if T.Terminator in cls.traits or T.Symbol in cls.traits:
-        return False
-    if cls.__name__ == "UnregisteredOp":
-        return False
-    return _has_no_effects(op)
+    known = _DEAD_IF_UNUSED.get(cls, _UNKNOWN)
+    if known is _UNKNOWN:
+        traits = cls.traits
+        if T.Terminator in traits or T.Symbol in traits or cls is UnregisteredOp:
+            known = False
+        elif T.RecursiveMemoryEffects in traits:
+            known = None  # depends on the ops inside
+        else:
+            known = _has_no_effects(op)
+        _DEAD_IF_UNUSED[cls] = known
+    if known is None:
+        return _has_no_effects(op)
+    return known
 
 
 def is_trivially_dead(op: Operation) -> bool:

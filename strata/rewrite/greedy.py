@@ -30,7 +30,7 @@ from __future__ import annotations
 from ..ir import traits as T
 from ..ir.builder import InsertionPoint
 from ..ir.core import Operation, Region, Value
-from .folding import OperationFolder, constant_value, fold_op, is_trivially_dead
+from .folding import OperationFolder, constant_value, fold_op, would_be_trivially_dead
 from .pattern import Listener, PatternRewriter, RewritePattern
 
 __all__ = ["GreedyRewriteConfig", "FrozenPatternSet", "apply_patterns_greedily",
@@ -379,21 +379,29 @@ class _Driver(Listener):
                     continue
                 if not self._reachable_op(op):
                     continue
-                if is_trivially_dead(op):
-                    rewriter.erase_op(op)
-                    changed = True
-                    continue
+                for r in op.results:
+                    if r.first_use is not None:
+                        break
+                else:
+                    if would_be_trivially_dead(op):
+                        rewriter.erase_op(op)
+                        changed = True
+                        continue
                 if do_fold and _foldable(type(op)) and self._try_fold(op):
                     changed = True
                     continue
                 plist = patterns.for_op(op.name)
-                for p in plist:
-                    rewriter.ip = InsertionPoint.before_op(op)
-                    rewriter.loc = op.loc
-                    if p.match_and_rewrite(op, rewriter):
-                        changed = True
-                        num_rewrites += 1
-                        break
+                if plist:
+                    # A pattern that fails changes nothing: one insertion point for all.
+                    ip = InsertionPoint(op.parent, op)
+                    loc = op.loc
+                    for p in plist:
+                        rewriter.ip = ip
+                        rewriter.loc = loc
+                        if p.match_and_rewrite(op, rewriter):
+                            changed = True
+                            num_rewrites += 1
+                            break
         finally:
             self.rewrites += num_rewrites
             self._reachable.clear()

@@ -5,12 +5,17 @@ import argparse
 import sys
 
 DEMO = """\
-// A small function: Strata parses it, verifies it and prints it back.
+// A small function: Strata parses it, verifies it, prints it back, and optimizes it.
 func.func @axpy(%a: f32, %x: f32, %y: f32) -> f32 {
   %0 = arith.mulf %a, %x : f32
   %1 = arith.addf %0, %y fastmath<fast> : f32
   %c = arith.cmpf olt, %1, %y : f32
-  return %1 : f32
+  %two = arith.constant 2 : i32
+  %three = arith.constant 3 : i32
+  %five = arith.addi %two, %three : i32
+  %again = arith.mulf %a, %x : f32
+  %2 = arith.addf %1, %again : f32
+  return %2 : f32
 }
 """
 
@@ -23,6 +28,10 @@ def demo() -> int:
     m = parse_source(DEMO, default_context(), "demo.mlir")
     print("== custom form ==\n" + print_op(m))
     print("== generic form ==\n" + print_op(m, PrintOptions(generic=True)))
+    from ..passes.pipeline import parse_pipeline
+    pipeline = "builtin.module(canonicalize,cse)"
+    parse_pipeline(pipeline).run(m)
+    print(f"== after {pipeline} ==\n" + print_op(m))
     return 0
 
 

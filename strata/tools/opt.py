@@ -229,6 +229,8 @@ def process_chunk(text, name, line_offset, ctx, options, verifier, sources, err,
     from ..syntax.printer import print_op
     from ..passes.pass_manager import PassFailure
     timing = instrumentation.timing if instrumentation is not None else None
+    if timing is not None:
+        timing.restart()
     try:
         if timing is not None:
             timing.start("Parser")

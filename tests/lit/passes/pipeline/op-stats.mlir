@@ -19,9 +19,10 @@
 // JSON-NEXT:   "func.return" : 1
 // JSON-NEXT: }
 
+// STRIP:     #[[LOC:loc[0-9]*]] = loc(unknown)
 // STRIP:     func.func @f(%arg0: i32 loc(unknown)) -> i32 {
-// STRIP:       arith.addi %arg0, %{{.*}} : i32 loc(#[[LOC:loc[0-9]*]])
-// STRIP:     #[[LOC]] = loc(unknown)
+// STRIP:       arith.addi %arg0, %{{.*}} : i32 loc(#[[LOC]])
+// STRIP:     } loc(#[[LOC]])
 func.func @f(%arg0: i32) -> i32 {
   %c1 = arith.constant 1 : i32
   %0 = arith.addi %arg0, %c1 : i32
