@@ -170,8 +170,9 @@ class CondBranchOp(BranchOpMixin, Op):
 
     @classmethod
     def canonicalization_patterns(cls):
-        # Upstream registers the uniform-argument pattern as a BranchOpInterface
-        # pattern: every branch op gets it, after its own patterns.
+        # Upstream registers the uniform-argument pattern here as a BranchOpInterface
+        # pattern, so every branch op gets it after the patterns registered before
+        # (see _uniform_arg_patterns).
         return [SimplifyConstCondBranch(), SimplifyPassThroughCondBranch(),
                 SimplifyCondBranchIdenticalSuccessors(),
                 SimplifyCondBranchFromCondBranchOnSameCondition(),
@@ -249,7 +250,7 @@ class SwitchOp(BranchOpMixin, Op):
         return [SimplifySwitchWithOnlyDefault(), DropSwitchCasesThatMatchDefault(),
                 SimplifyConstSwitchValue(), SimplifyPassThroughSwitch(),
                 SimplifySwitchFromSwitchOnSameCondition(),
-                SimplifySwitchFromDefaultSwitchOnSameCondition()] + _uniform_arg_patterns()
+                SimplifySwitchFromDefaultSwitchOnSameCondition()]
 
     def _resize_successor_group(self, index, delta):
         super()._resize_successor_group(index, delta)
@@ -405,12 +406,30 @@ def _pred_edges(block):
         return out
     for b in region.blocks:
         t = b.last
-        if t is None:
+        if t is None or not t.successors:
             continue
         for i, s in enumerate(t.successors):
             if s is block:
                 out.append((t, i))
     return out
+
+
+def _has_edge_count(block, n) -> bool:
+    """Exactly `n` edges go into `block` (stops counting past `n`)."""
+    count = 0
+    region = block.parent
+    if region is None:
+        return n == 0
+    for b in region.blocks:
+        t = b.last
+        if t is None or not t.successors:
+            continue
+        for s in t.successors:
+            if s is block:
+                count += 1
+                if count > n:
+                    return False
+    return count == n
 
 
 def single_predecessor(block):
@@ -423,6 +442,15 @@ def unique_predecessor(block):
     """The block every edge into `block` comes from (None: none, or several blocks)."""
     preds = {t.parent for t, _ in _pred_edges(block)}
     return preds.pop() if len(preds) == 1 else None
+
+
+def _branches_here_on(value, cls, op, block) -> bool:
+    """Another `cls` branch on `value` has `block` among its destinations."""
+    for u in value.uses:
+        t = u.owner
+        if t is not op and type(t) is cls and any(s is block for s in t.successors):
+            return True
+    return False
 
 
 def _collapse_branch(dest, operands):
@@ -480,10 +508,15 @@ def _new_switch(rewriter, op, default, default_ops, values, dests, groups, value
     return new
 
 
-def _simplify_uniform_block_args(dest, rewriter) -> bool:
+def _simplify_uniform_block_args(dest, rewriter, via=None) -> bool:
     """Replace each argument of `dest` that every predecessor feeds the same value by
     that value (the argument is then dead; region simplification drops it). Needs at
-    least two edges into `dest`."""
+    least two edges into `dest`. `via` (branch op, successor index), one of the edges,
+    lets cheap tests rule the rewrite out before the region is scanned for edges."""
+    if not any(a.first_use is not None for a in dest.args):
+        return False
+    if via is not None and not _may_be_uniform(dest, *via):
+        return False
     edges = _pred_edges(dest)
     if len(edges) < 2:
         return False
@@ -511,6 +544,31 @@ def _simplify_uniform_block_args(dest, rewriter) -> bool:
     return changed
 
 
+def _may_be_uniform(dest, term, i) -> bool:
+    """Whether some used argument of `dest` could get the same value on every edge:
+    the value `term` forwards for it must reach `dest` that way at least twice."""
+    start, n = term.successor_operand_range(i)
+    for arg in dest.args:
+        if arg.first_use is None or arg.index >= n:
+            continue
+        v = term.operand(start + arg.index)
+        count = 0
+        for u in v.uses:
+            t = u.owner
+            rng = getattr(t, "successor_operand_range", None)
+            if rng is None or not t.successors:
+                continue
+            k = u.index
+            for j, s in enumerate(t.successors):
+                if s is dest:
+                    st, cnt = rng(j)
+                    if k - st == arg.index and st <= k < st + cnt:
+                        count += 1
+            if count >= 2:
+                return True
+    return False
+
+
 class EraseTrueAssert(RewritePattern):
     """`cf.assert %true, "..."` never fires: erase it."""
 
@@ -533,7 +591,7 @@ class SimplifyBranch(RewritePattern):
         dest = op.successors[0]
         block = op.parent
         # 1. The destination has no other predecessor: merge it into this block.
-        if dest is not block and len(_pred_edges(dest)) == 1 and not any(
+        if dest is not block and _has_edge_count(dest, 1) and not any(
                 type(v) is BlockArgument and v.owner is dest for v in op.operands):
             operands = op.operands
             rewriter.erase_op(op)
@@ -546,7 +604,7 @@ class SimplifyBranch(RewritePattern):
                 _new_br(rewriter, op, c[0], c[1])
                 return True
         # 3. Arguments every predecessor feeds the same value.
-        return _simplify_uniform_block_args(dest, rewriter)
+        return _simplify_uniform_block_args(dest, rewriter, (op, 0))
 
 
 class SimplifyUniformBlockArguments(RewritePattern):
@@ -558,13 +616,18 @@ class SimplifyUniformBlockArguments(RewritePattern):
 
     def match_and_rewrite(self, op, rewriter):
         changed = False
-        for s in list(op.successors):
-            changed |= _simplify_uniform_block_args(s, rewriter)
+        for i, s in enumerate(list(op.successors)):
+            changed |= _simplify_uniform_block_args(s, rewriter, (op, i))
         return changed
 
 
 def _uniform_arg_patterns():
-    return [SimplifyUniformBlockArguments(n) for n in ("cf.br", "cf.cond_br", "cf.switch")]
+    """The uniform-argument pattern as upstream orders it: cf.cond_br registers it, so
+    it comes after cf.cond_br's own patterns and before cf.switch's (ops register in
+    name order). cf.br's own pattern ends with the same rewrite, and cf.switch registers
+    it once more after its patterns: those copies could only fail where the first one
+    did, so they are left out (each costs a scan of the region)."""
+    return [SimplifyUniformBlockArguments(n) for n in ("cf.cond_br", "cf.switch")]
 
 
 class SimplifyConstCondBranch(RewritePattern):
@@ -645,6 +708,8 @@ class SimplifyCondBranchFromCondBranchOnSameCondition(RewritePattern):
 
     def match_and_rewrite(self, op, rewriter):
         block = op.parent
+        if not _branches_here_on(op.operand(0), CondBranchOp, op, block):
+            return False  # cheap test first: finding the predecessor scans the region
         pred = single_predecessor(block)
         if pred is None:
             return False
@@ -667,12 +732,11 @@ class CondBranchTruthPropagation(RewritePattern):
         replaced = False
         for i, known in ((0, 1), (1, 0)):
             dest = op.successors[i]
-            if single_predecessor(dest) is None:
+            uses = [u for u in cond.uses if u.owner.parent is dest]
+            if not uses or single_predecessor(dest) is None:
                 continue
             const = None
-            for u in list(cond.uses):
-                if u.owner.parent is not dest:
-                    continue
+            for u in uses:
                 if const is None:
                     from .arith import ConstantOp
                     rewriter.ip = InsertionPoint.before_op(op)
@@ -798,6 +862,8 @@ class SimplifySwitchFromSwitchOnSameCondition(RewritePattern):
 
     def match_and_rewrite(self, op, rewriter):
         block = op.parent
+        if not _branches_here_on(op.operand(0), SwitchOp, op, block):
+            return False  # cheap test first: finding the predecessor scans the region
         pred = single_predecessor(block)
         if pred is None:
             return False
@@ -821,6 +887,8 @@ class SimplifySwitchFromDefaultSwitchOnSameCondition(RewritePattern):
 
     def match_and_rewrite(self, op, rewriter):
         block = op.parent
+        if not _branches_here_on(op.operand(0), SwitchOp, op, block):
+            return False  # cheap test first: finding the predecessor scans the region
         pred = single_predecessor(block)
         if pred is None:
             return False

@@ -137,6 +137,33 @@ class CallOp(Op):
     def verify_regions_(self):
         return None
 
+    def verify_symbol_uses(self):
+        """The callee exists and has this call's signature (checked by the outermost
+        symbol table after verification, as upstream's SymbolUserOpInterface)."""
+        from ..ir.symbol_table import lookup_nearest_symbol_from
+        ref = self.properties["callee"]
+        fn = lookup_nearest_symbol_from(self, ref)
+        if fn is None or fn.name != "func.func":
+            return f"'{ref.root}' does not reference a valid function"
+        ft = fn.properties["function_type"].value
+        ins = [v.type for v in self.operands]
+        if len(ins) != len(ft.inputs):
+            return (f"incorrect number of operands for callee: expected {len(ft.inputs)}, "
+                    f"but got {len(ins)}")
+        for i, (got, want) in enumerate(zip(ins, ft.inputs)):
+            if got is not want:
+                return (f"operand type mismatch: expected operand type '{want}', but "
+                        f"provided '{got}' for operand number {i}")
+        outs = [r.type for r in self.results]
+        if len(outs) != len(ft.results):
+            return "incorrect number of results for callee"
+        for i, (got, want) in enumerate(zip(outs, ft.results)):
+            if got is not want:
+                return (f"result type mismatch at index {i}", [
+                    "    op result types: " + ", ".join(f"'{t}'" for t in outs),
+                    "callee result types: " + ", ".join(f"'{t}'" for t in ft.results)])
+        return None
+
     # -- CallOpInterface (see passes/call_graph.py)
     def call_callee(self):
         return self.properties["callee"]

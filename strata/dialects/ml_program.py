@@ -390,7 +390,7 @@ class GlobalStoreGraphOp(_TokenOrdering, _GlobalUser):
     tensor<?xf32>`"""
 
     name = "ml_program.global_store_graph"
-    traits = (T.MemoryEffects(T.MemRead),)
+    traits = (T.MemoryEffects(T.MemWrite),)  # a store: cse must never merge across it
     value = Operand()
     consumeTokens = VarOperand(Token)
     produceToken = Result(Token)

@@ -202,7 +202,12 @@ def _attrs_for_print(op, elided=()):
 # Attribute or None of each operand, only where it can go) or from the end of region
 # `src`, as (region, or None for the op's results; the values receiving what is
 # forwarded); `entry_successor_operands(target)` is what the op forwards. Terminators
-# answer `region_successor_operands(target)`.
+# answer `region_successor_operands(target)`. The canonicalization patterns that edit
+# these edges (rewrite/region_branch.py) also need where the forwarded operands sit:
+# `entry_successor_operand_range(target)` and `region_successor_operand_range(target)`,
+# (start, count) in the op's (the terminator's) operand list.
+# Canonicalization: each op's `canonicalization_patterns()` and scf.if's `fold` are in
+# scf_patterns.py.
 
 
 def _defined_outside(loop, value) -> bool:

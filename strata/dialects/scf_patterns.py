@@ -36,7 +36,7 @@ from __future__ import annotations
 from ..ir import attributes as A
 from ..ir import traits as T
 from ..ir.builder import InsertionPoint
-from ..ir.core import Block, BlockArgument, OpResult, Region
+from ..ir.core import Block, OpResult, Region
 from ..rewrite.folding import constant_value
 from ..rewrite.pattern import RewritePattern
 from ..rewrite.region_branch import (InlineRegionBranchOp, erase_op_results,
@@ -742,9 +742,7 @@ class WhileOpAlignBeforeArgs(RewritePattern):
         for i, j in enumerate(mapping):
             new_results[i] = new.results[j]
             new_after[i] = na.args[j]
-        rewriter.inline_block_at_start(before, nb, nb.args) \
-            if hasattr(rewriter, "inline_block_at_start") else \
-            _inline_at_start(rewriter, before, nb, list(nb.args))
+        _inline_at_start(rewriter, before, nb, list(nb.args))
         _inline_at_start(rewriter, after, na, new_after)
         rewriter.replace_op(op, new_results)
         return True
@@ -775,6 +773,13 @@ class WhileMoveIfDown(RewritePattern):
         if eb is not None and eb.first is not eb.last:
             return False
         after = op.regions[1].blocks[0]
+        before_r = op.regions[0]
+        for arg in term.operands[1:]:
+            # A `then` value defined in `before` outside the scf.if would not be
+            # visible in `after` (upstream moves it anyway and leaves invalid IR).
+            if isinstance(arg, OpResult) and arg.owner is if_op and \
+                    _parent_region(_then_block(if_op).last.operand(arg.index)) is before_r:
+                return False
         for idx, arg in enumerate(term.operands[1:]):
             if isinstance(arg, OpResult) and arg.owner is if_op:
                 k = arg.index
@@ -782,7 +787,6 @@ class WhileMoveIfDown(RewritePattern):
                 ev = _else_block(if_op).last.operand(k)
                 rewriter.replace_all_uses_with(if_op.results[k], ev)
                 rewriter.replace_all_uses_with(after.args[idx], tv)
-        before_r = op.regions[0]
         extra = []
         seen = set()
         then_r = if_op.regions[0]

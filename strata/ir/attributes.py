@@ -595,7 +595,8 @@ def attr_text(a) -> str:
     """`a` as an attribute value: a location is wrapped in `loc(...)` unless the printer
     gave it an alias (`#loc3`); everything else is `str(a)`."""
     s = str(a)
-    if getattr(a, "is_location", False) and not s.startswith("#"):
+    # (A printer may hand back a placeholder for the alias: "\x00...", see aliases.py.)
+    if getattr(a, "is_location", False) and not s.startswith(("#", "\x00")):
         return f"loc({s})"
     return s
 

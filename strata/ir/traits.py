@@ -326,6 +326,51 @@ class SingleBlockImplicitTerminator(Trait):
         return None
 
 
+class _SymbolTable(Trait):
+    """The op's single block holds symbols with unique names; the outermost symbol
+    table also checks every symbol use below it (ops with `verify_symbol_uses()`,
+    upstream's SymbolUserOpInterface) once everything nested is verified."""
+
+    __slots__ = ()
+
+    def verify(self, op):
+        if len(op.regions) != 1:
+            return "Operations with a 'SymbolTable' must have exactly one region"
+        if len(op.regions[0].blocks) != 1:
+            return "Operations with a 'SymbolTable' must have exactly one block"
+        return None
+
+    def verify_regions(self, op):
+        from .diagnostics import ERROR, Diagnostic, DiagnosticError
+        from .symbol_table import symbol_name
+        seen = {}
+        for child in op.regions[0].blocks[0].ops:
+            name = symbol_name(child)
+            if name is None:
+                continue
+            first = seen.get(name)
+            if first is not None:
+                d = Diagnostic(ERROR, child.loc, f"redefinition of symbol named '{name}'")
+                d.op = child
+                d.attach_note("see existing symbol definition here", first.loc)
+                raise DiagnosticError(d)
+            seen[name] = child
+        parent = op.parent_op
+        if parent is None or self not in type(parent).traits:
+            for nested in op.walk(post_order=False):
+                hook = getattr(nested, "verify_symbol_uses", None)
+                if hook is not None:
+                    err = hook()  # a message, or (message, [notes at the op])
+                    if err:
+                        msg, notes = err if isinstance(err, tuple) else (err, ())
+                        d = Diagnostic(ERROR, nested.loc, f"'{nested.name}' op {msg}")
+                        d.op = nested
+                        for n in notes:
+                            d.attach_note(n)
+                        raise DiagnosticError(d)
+        return None
+
+
 class MemoryEffects(Trait):
     """Declared memory effects of an op kind (on its operands, results or globally)."""
 
@@ -343,7 +388,7 @@ NoTerminator = Trait("NoTerminator")
 IsolatedFromAbove = Trait("IsolatedFromAbove")
 IsolatedFromAboveTrait = IsolatedFromAbove
 SingleBlock = _SingleBlock("SingleBlock")
-SymbolTable = Trait("SymbolTable")
+SymbolTable = _SymbolTable("SymbolTable")
 Symbol = Trait("Symbol")
 SameOperandsAndResultType = _SameOperandsAndResultType("SameOperandsAndResultType")
 SameTypeOperands = _SameTypeOperands("SameTypeOperands")

@@ -31,6 +31,9 @@ upstream's OpAsmDialectInterface::getAlias.
 """
 from __future__ import annotations
 
+import itertools
+import re
+
 from ..ir import attributes as A
 from ..ir import location as L
 
@@ -146,14 +149,28 @@ def _sanitize(name: str) -> str:
     return s
 
 
-class AliasState:
-    """Visits attributes while recording, then names and prints them.
+_SERIAL = itertools.count()
+_PLACEHOLDER = re.compile("\x00([0-9]+)([AI])([0-9]+)\x01")
 
-    `text(a)` is the print hook: the alias of `a` if it has one, else its full text."""
+
+class AliasState:
+    """Visits attributes while the module prints, then names and substitutes aliases.
+
+    [Note: one pass with placeholders]
+    Alias names depend on everything printed (their order is global), so the printer
+    does not know `#map1` when it prints the first op. It prints once: `text(a)` (the
+    print hook) records `a` and returns a placeholder `\\0<print>A<k>\\1` for what will
+    get an alias, and `distinct[\\0<print>I<k>\\1]` for distinct attributes (numbered in
+    final text order). `finish()` names the aliases, adds their definitions and replaces
+    the placeholders in one regex pass. Printed text never holds a raw NUL byte (strings
+    escape it), and the print serial keeps a stale placeholder from being taken for one
+    of this print. Without aliases (local scope) everything prints in final form.
+    """
 
     def __init__(self, use_aliases=True, elide_limit=None):
         self.use_aliases = use_aliases
         self.elide_limit = elide_limit
+        self.serial = next(_SERIAL)
         self.infos: dict = {}
         self.aliases: dict = {}   # attribute -> "#map1" once names are assigned
         self.recording = use_aliases
@@ -161,8 +178,12 @@ class AliasState:
         self.nesting = 0          # > 0: inside the text of another attribute
         self.distinct_ids: dict = {}
         self.resources: dict = {}
+        self.ordered: list = []
         self._dirty: dict = {}
         self._cache: dict = {}
+        self._kinds: dict = {}    # attribute -> alias prefix or None (alias_name memo)
+        self._slots: dict = {}    # attribute -> placeholder index
+        self._objs: list = []     # placeholder index -> attribute
 
     # ------------------------------------------------------------------ visiting
 
@@ -173,7 +194,7 @@ class AliasState:
             if not deferrable and info.deferrable:
                 self._undefer(info)
             return info.depth
-        info = _Info(alias_name(a), isinstance(a, A.Type), deferrable, len(self.infos))
+        info = _Info(self._kind(a), isinstance(a, A.Type), deferrable, len(self.infos))
         self.infos[a] = info
         kids = sub_elements(a)
         if kids:
@@ -197,6 +218,12 @@ class AliasState:
                 i.deferrable = False
                 stack.extend(i.children)
 
+    def _kind(self, a):
+        k = self._kinds.get(a, _UNSET)
+        if k is _UNSET:
+            k = self._kinds[a] = alias_name(a)
+        return k
+
     def assign_names(self) -> bool:
         """Name the aliases in MLIR's order; returns whether there is any."""
         named = [(a, i) for a, i in self.infos.items() if i.alias]
@@ -211,22 +238,21 @@ class AliasState:
         self.ordered = ordered
         return bool(ordered)
 
-    def reset_for_final_pass(self):
-        self.recording = False
-        self.distinct_ids = {}
-        self.resources = {}
-        self._cache = {}
-        self._dirty = {}
-
     # ------------------------------------------------------------------ printing
 
+    def _slot(self, a, kind="A") -> str:
+        k = self._slots.get((kind, a))
+        if k is None:
+            k = self._slots[(kind, a)] = len(self._objs)
+            self._objs.append(a)
+        return f"\x00{self.serial}{kind}{k}\x01"
+
     def text(self, a) -> str:
-        """The print hook: alias or full text of `a`."""
+        """The print hook: (a placeholder of) the alias of `a`, or its full text."""
         if self.recording and not self.nesting and not self.suppress:
             self.visit(a)
-        alias = self.aliases.get(a)
-        if alias is not None:
-            return alias
+        if self.use_aliases and self._kind(a) is not None:
+            return self._slot(a)
         return self.full_text(a)
 
     def full_text(self, a) -> str:
@@ -260,10 +286,13 @@ class AliasState:
         return s
 
     def _distinct_text(self, a):
-        ids = self.distinct_ids
-        i = ids.get(a)
-        if i is None:
-            i = ids[a] = len(ids)
+        if self.use_aliases:
+            i = self._slot(a, "I")  # numbered in the order of the final text
+        else:
+            ids = self.distinct_ids
+            i = ids.get(a)
+            if i is None:
+                i = ids[a] = len(ids)
         ref = a.referenced
         if isinstance(ref, A.UnitAttr):
             return f"distinct[{i}]<>"
@@ -278,7 +307,8 @@ class AliasState:
         resources nested in it), so that the cached `str` cannot be used."""
         d = self._dirty.get(a)
         if d is None:
-            if a in self.aliases or isinstance(a, A.DistinctAttr) or \
+            if (self.use_aliases and self._kind(a) is not None) or \
+                    isinstance(a, A.DistinctAttr) or \
                     getattr(a, "resource_key", None) is not None or \
                     (self.elide_limit is not None and
                      getattr(a, "is_splat", None) is not None):
@@ -294,10 +324,8 @@ class AliasState:
 
     def loc_text(self, loc, allow_alias=True) -> str:
         """`loc(...)` of an op (alias allowed) or a block argument (printed in full)."""
-        if allow_alias:
-            alias = self.aliases.get(loc)
-            if alias is not None:
-                return f"loc({alias})"
+        if allow_alias and self.use_aliases:
+            return f"loc({self._slot(loc)})"
         return f"loc({self.full_text(loc)})"
 
     def alias_definitions(self, deferred: bool) -> str:
@@ -308,5 +336,38 @@ class AliasState:
             body = self.full_text(a)
             if isinstance(a, L.Location):
                 body = f"loc({body})"
-            out.append(f"{self.aliases[a]} = {body}\n")
+            out.append(f"{self._slot(a)} = {body}\n")
         return "".join(out)
+
+    def finish(self, text: str) -> str:
+        """Replace the placeholders of this print (see [Note: one pass...])."""
+        if "\x00" not in text:
+            return text
+        serial = str(self.serial)
+        objs = self._objs
+        aliases = self.aliases
+        ids: dict = {}
+
+        def sub(m):
+            if m.group(1) != serial:
+                raise ValueError("stale placeholder of another print in the output")
+            a = objs[int(m.group(3))]
+            if m.group(2) == "I":
+                i = ids.get(a)
+                if i is None:
+                    i = ids[a] = len(ids)
+                return str(i)
+            name = aliases.get(a)
+            if name is not None:
+                return name
+            # Printed but never visited (a printer bypassing the hook): in full.
+            body = self.full_text(a)
+            return _PLACEHOLDER.sub(sub, body)
+
+        out = _PLACEHOLDER.sub(sub, text)
+        if "\x00" in out:
+            raise ValueError("unresolved placeholder in the printed text")
+        return out
+
+
+_UNSET = object()

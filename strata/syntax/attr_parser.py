@@ -244,10 +244,13 @@ class AttrParser(Lexer):
                 self._next()
                 if self.kind != INT:
                     self.error("invalid dimension", self.tok_start)
+                if self.tok.startswith("0x"):  # `[0x4]`: MLIR reads 0, then `x4`
+                    self.error("missing ']' closing scalable dimension", self.tok_start + 1)
                 shape.append(int(self.tok))
                 scal.append(True)
                 self._next()
-                self.expect("]")
+                if not self.consume_if("]"):
+                    self.error("missing ']' closing scalable dimension", self.tok_start)
             else:
                 return shape, scal
             self._expect_x()

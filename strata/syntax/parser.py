@@ -632,7 +632,7 @@ class Parser(AttrParser):
                 self._next()
                 if self.kind != INT:
                     self.error("expected integer number of results")
-                count = int(self.tok)
+                count = int_literal(self.tok)
                 if count < 1:
                     self.error("expected named operation to have at least 1 result")
                 self._next()

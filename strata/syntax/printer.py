@@ -165,20 +165,14 @@ class Printer:
         old = A.set_print_hook(state.text)
         try:
             self.print_operation(op)
-            if state.recording and state.assign_names():
-                # Aliases turned up: print again with them (the first text only served
-                # to find them in printing order).
-                state.reset_for_final_pass()
-                head = state.alias_definitions(deferred=False)
-                self.out = [head]
-                self.indent = ""
-                self.default_dialect = "builtin"
-                self.print_operation(op)
             state.recording = False
             if top:
+                state.assign_names()
+                self.out.insert(0, state.alias_definitions(deferred=False))
                 self.out.append("\n")
-                if state.aliases:
-                    self.out.append(state.alias_definitions(deferred=True))
+                self.out.append(state.alias_definitions(deferred=True))
+            text = state.finish("".join(self.out))
+            self.out = [text]
             self.resources_used = state.resources
             if top:
                 self._print_resources()

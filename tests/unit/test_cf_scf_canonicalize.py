@@ -137,3 +137,32 @@ def test_constant_trip_count_follows_upstream():
     assert ctc(1, 2, 0) is None         # a zero step: unknown
     assert ctc(1, 9, -1) is None        # a negative step of a signed loop: unknown
     assert ctc(-1, 1, 1, signed=False) == 0  # unsigned: 2^64 - 1 > 1
+
+
+def test_while_move_if_down_keeps_ir_valid():
+    # Both regions of the scf.if yield %u, defined in `before`: moving the scf.if into
+    # `after` as upstream does would make `after` use %u out of scope (iree-opt's
+    # output fails to verify); the pattern waits until the result is simplified away.
+    module, f = _func("""
+func.func @f(%a: i32) -> (i32, f32) {
+  %r:2 = scf.while (%x = %a) : (i32) -> (i32, f32) {
+    %c = "test.cond"(%x) : (i32) -> i1
+    %u = "test.u"(%x) : (i32) -> f32
+    %w:2 = scf.if %c -> (i32, f32) {
+      %m = arith.muli %x, %x : i32
+      scf.yield %m, %u : i32, f32
+    } else {
+      scf.yield %x, %u : i32, f32
+    }
+    scf.condition(%c) %w#0, %w#1 : i32, f32
+  } do {
+  ^bb0(%y: i32, %z: f32):
+    "test.body"(%y, %z) : (i32, f32) -> ()
+    scf.yield %y : i32
+  }
+  return %r#0, %r#1 : i32, f32
+}""")
+    patterns = [_Checked(p, module) for p in canonicalization_patterns()]
+    apply_patterns_greedily(module, patterns, GreedyRewriteConfig())
+    module.verify()
+    assert not any(op.name == "scf.if" for op in f.walk())

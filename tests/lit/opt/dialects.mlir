@@ -6,7 +6,7 @@
 
 // SHOW: Available Dialects: {{.*}}arith, builtin, {{.*}}func
 
-// STRICT: dialects.mlir:[[# @LINE + 3]]:17: error: operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used
+// STRICT: dialects.mlir:{{[0-9]+}}:18: error: operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used
 
 // ALLOW: %0 = "mystery.op"() {kind = #mystery.attr<"x">} : () -> !mystery.type<4>
 %0 = "mystery.op"() {kind = #mystery.attr<"x">} : () -> !mystery.type<4>

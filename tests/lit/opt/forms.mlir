@@ -21,7 +21,7 @@
 // GENERIC-NEXT:    "func.return"(%1) : (tensor<3xi32>) -> ()
 
 // DEBUG: #map = affine_map<(d0) -> (d0 + 1)>
-// DEBUG: func.func @f(%arg0: memref<4xf32, #map> loc("{{.*}}forms.mlir":{{[0-9]+}}:14), %arg1: i32 loc("{{.*}}forms.mlir":{{[0-9]+}}:42))
+// DEBUG: func.func @f(%arg0: memref<4xf32, #map> loc("{{.*}}forms.mlir":{{[0-9]+}}:14), %arg1: i32 loc("{{.*}}forms.mlir":{{[0-9]+}}:{{[0-9]+}}))
 // DEBUG-NEXT:    %0 = arith.addi %arg1, %arg1 : i32 loc(#[[ADD:loc[0-9]+]])
 // DEBUG: } loc(#loc)
 // DEBUG-NEXT: #loc = loc("{{.*}}forms.mlir":0:0)

@@ -386,6 +386,37 @@ func.func @if_combine(%c: i1) -> (i32, i32) {
   return %0, %1 : i32, i32
 }
 
+// Uses of the first scf.if's results inside the second read the yielded values.
+// CHECK-LABEL: func.func @if_combine_with_uses(
+//  CHECK-NEXT:   %0:2 = scf.if %arg0 -> (i32, i32) {
+//  CHECK-NEXT:     %1 = "test.a"() : () -> i32
+//  CHECK-NEXT:     %2 = "test.x"(%1, %arg1) : (i32, i32) -> i32
+//  CHECK-NEXT:     scf.yield %arg1, %2 : i32, i32
+//  CHECK-NEXT:   } else {
+//  CHECK-NEXT:     %1 = "test.b"() : () -> i32
+//  CHECK-NEXT:     %2 = "test.y"(%1) : (i32) -> i32
+//  CHECK-NEXT:     scf.yield %1, %2 : i32, i32
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   return %0#0, %0#1 : i32, i32
+//  CHECK-NEXT: }
+func.func @if_combine_with_uses(%c: i1, %p: i32) -> (i32, i32) {
+  %0:2 = scf.if %c -> (i32, i32) {
+    %a = "test.a"() : () -> i32
+    scf.yield %a, %p : i32, i32
+  } else {
+    %b = "test.b"() : () -> i32
+    scf.yield %b, %b : i32, i32
+  }
+  %1 = scf.if %c -> (i32) {
+    %x = "test.x"(%0#0, %0#1) : (i32, i32) -> i32
+    scf.yield %x : i32
+  } else {
+    %y = "test.y"(%0#1) : (i32) -> i32
+    scf.yield %y : i32
+  }
+  return %0#1, %1 : i32, i32
+}
+
 // CHECK-LABEL: func.func @if_combine_negated(
 //  CHECK-NEXT:   scf.if %arg0 {
 //  CHECK-NEXT:     "test.first"() : () -> ()
@@ -986,6 +1017,23 @@ func.func @while_true(%a: i32) -> i32 {
   return %r : i32
 }
 
+// CHECK-LABEL: func.func @while_false_uses_args(
+//  CHECK-NEXT:   "test.before"(%arg0, %arg1) : (i32, f32) -> ()
+//  CHECK-NEXT:   return %arg0, %arg1 : i32, f32
+//  CHECK-NEXT: }
+func.func @while_false_uses_args(%a: i32, %b: f32) -> (i32, f32) {
+  %f = arith.constant false
+  %r:2 = scf.while (%x = %a, %y = %b) : (i32, f32) -> (i32, f32) {
+    "test.before"(%x, %y) : (i32, f32) -> ()
+    scf.condition(%f) %x, %y : i32, f32
+  } do {
+  ^bb0(%p: i32, %q: f32):
+    "test.after"(%p) : (i32) -> ()
+    scf.yield %p, %q : i32, f32
+  }
+  return %r#0, %r#1 : i32, f32
+}
+
 // An scf.if on the loop condition right before scf.condition moves into `after`.
 // CHECK-LABEL: func.func @while_move_if_down(
 //  CHECK-NEXT:   %0:2 = scf.while (%arg2 = %arg0) : (i32) -> (i32, i32) {
@@ -1008,6 +1056,52 @@ func.func @while_move_if_down(%a: i32, %k: i32) -> i32 {
     %w = scf.if %c -> (i32) {
       %m = arith.muli %v, %v : i32
       "test.inside"(%m) : (i32) -> ()
+      scf.yield %m : i32
+    } else {
+      scf.yield %x : i32
+    }
+    scf.condition(%c) %w : i32
+  } do {
+  ^bb0(%y: i32):
+    "test.body"(%y) : (i32) -> ()
+    scf.yield %y : i32
+  }
+  return %r : i32
+}
+
+
+// The values the moved `then` region reads from `before` become extra arguments.
+// CHECK-LABEL: func.func @while_move_if_down_values(
+//  CHECK-NEXT:   %0:4 = scf.while (%arg5 = %arg0) : (i32) -> (i32, i32, i32, f32) {
+//  CHECK-NEXT:     %1 = "test.cond"(%arg5) : (i32) -> i1
+//  CHECK-NEXT:     %2 = arith.addi %arg5, %arg1 : i32
+//  CHECK-NEXT:     %3 = "test.u"(%arg5) : (i32) -> f32
+//  CHECK-NEXT:     %4 = "test.q"() : () -> i32
+//  CHECK-NEXT:     scf.condition(%1) %arg5, %4, %2, %3 : i32, i32, i32, f32
+//  CHECK-NEXT:   } do {
+//  CHECK-NEXT:   ^bb0(%arg5: i32, %arg6: i32, %arg7: i32, %arg8: f32):
+//  CHECK-NEXT:     scf.for %arg9 = %arg2 to %arg3 step %arg4 {
+//  CHECK-NEXT:       "test.inner"(%arg6, %arg7) : (i32, i32) -> ()
+//  CHECK-NEXT:     }
+//  CHECK-NEXT:     %1 = arith.muli %arg7, %arg7 : i32
+//  CHECK-NEXT:     "test.inside"(%1, %arg8, %arg5) : (i32, f32, i32) -> ()
+//  CHECK-NEXT:     "test.body"(%1) : (i32) -> ()
+//  CHECK-NEXT:     scf.yield %1 : i32
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   return %0#0 : i32
+//  CHECK-NEXT: }
+func.func @while_move_if_down_values(%a: i32, %k: i32, %lb: index, %ub: index, %s: index) -> i32 {
+  %r = scf.while (%x = %a) : (i32) -> i32 {
+    %c = "test.cond"(%x) : (i32) -> i1
+    %v = arith.addi %x, %k : i32
+    %u = "test.u"(%x) : (i32) -> f32
+    %q = "test.q"() : () -> i32
+    %w = scf.if %c -> (i32) {
+      scf.for %i = %lb to %ub step %s {
+        "test.inner"(%q, %v) : (i32, i32) -> ()
+      }
+      %m = arith.muli %v, %v : i32
+      "test.inside"(%m, %u, %x) : (i32, f32, i32) -> ()
       scf.yield %m : i32
     } else {
       scf.yield %x : i32
@@ -1131,6 +1225,40 @@ func.func @exec_multi_in_loop(%lb: index, %ub: index, %st: index) {
       scf.yield %j : index
     }
     "test.use"(%r) : (index) -> ()
+  }
+  return
+}
+
+// Inside an scf.if (not a function body): the multi-block region stays.
+// CHECK-LABEL: func.func @exec_multi_in_if(
+//  CHECK-NEXT:   scf.if %arg0 {
+//  CHECK-NEXT:     %0 = scf.execute_region -> i32 {
+//  CHECK-NEXT:       %1 = "test.cmp"() : () -> i1
+//  CHECK-NEXT:       cf.cond_br %1, ^bb1, ^bb2
+//  CHECK-NEXT:     ^bb1:  // pred: ^bb0
+//  CHECK-NEXT:       %2 = "test.v1"() : () -> i32
+//  CHECK-NEXT:       scf.yield %2 : i32
+//  CHECK-NEXT:     ^bb2:  // pred: ^bb0
+//  CHECK-NEXT:       %3 = "test.v2"() : () -> i32
+//  CHECK-NEXT:       scf.yield %3 : i32
+//  CHECK-NEXT:     }
+//  CHECK-NEXT:     "test.use"(%0) : (i32) -> ()
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   return
+//  CHECK-NEXT: }
+func.func @exec_multi_in_if(%c: i1) {
+  scf.if %c {
+    %r = scf.execute_region -> i32 {
+      %k = "test.cmp"() : () -> i1
+      cf.cond_br %k, ^x, ^y
+    ^x:
+      %v1 = "test.v1"() : () -> i32
+      scf.yield %v1 : i32
+    ^y:
+      %v2 = "test.v2"() : () -> i32
+      scf.yield %v2 : i32
+    }
+    "test.use"(%r) : (i32) -> ()
   }
   return
 }
