@@ -7,11 +7,11 @@ integer sets (`#set`), distinct attributes (`#distinct`), tuples of more than 16
 (`!tuple`), and with --mlir-print-debuginfo every location (`#loc`, `#loc1`). Strata
 follows the same rules so that its output is byte-identical:
 
-* The printer first runs a recording pass over the module (a real print whose text is
-  kept only when no alias turned up). Every attribute or type printed is *visited*, in
-  printing order, and its sub-elements right after it (pre-order); an op's location is
-  visited before the op and may be *deferred* (its alias is printed after the module),
-  anything else may not (block argument locations included).
+* While the module prints, every attribute or type printed is *visited*, in printing
+  order, and its sub-elements right after it (pre-order); an op's location is visited
+  before the op and may be *deferred* (its alias is printed after the module), anything
+  else may not (block argument locations included). Names are only known at the end,
+  so the text holds placeholders until then (see [Note: one pass with placeholders]).
 * An alias's depth is 1, or one more than the deepest alias nested in it; containers
   without an alias pass the depth of their children through. Aliases are ordered by
   (depth, types before attributes, name) keeping visit order among equals, and numbered
@@ -52,8 +52,11 @@ class _Info:
         self.order = order
 
 
-_LEAF_KINDS = (A.IntegerAttr, A.FloatAttr, A.DenseArrayAttr, A.UnitAttr, A.SymbolRefAttr, A.StridedLayoutAttr, A.OpaqueType, A.IntegerType,
-               A.FloatType, A.IndexType, A.NoneType, L.UnknownLoc, L.FileLineColLoc)
+# Kinds with nothing nested that can get an alias (MLIR does not visit the type of an
+# integer or float attribute either).
+_LEAF_KINDS = (A.IntegerAttr, A.FloatAttr, A.DenseArrayAttr, A.UnitAttr, A.SymbolRefAttr,
+               A.StridedLayoutAttr, A.OpaqueType, A.IntegerType, A.FloatType, A.IndexType,
+               A.NoneType, L.UnknownLoc, L.FileLineColLoc)
 _FIELDS: dict = {}
 
 
