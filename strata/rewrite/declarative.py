@@ -44,6 +44,7 @@ import sys
 
 from ..ir import attributes as A
 from ..ir.core import Operation, OpResult, UnregisteredOp, Value
+from ..ir.traits import ConstantLike
 from .folding import constant_value
 from .pattern import RewritePattern
 
@@ -115,6 +116,49 @@ class Op(Node):
 
     def __repr__(self):
         return f"Op({self.op_name!r}, ...)"
+
+
+_CONST = object()
+
+
+def _defined_by(v, kind) -> bool:
+    owner = getattr(v, "owner", None)
+    if not isinstance(owner, Operation):
+        return False
+    if kind is _CONST:
+        return ConstantLike in type(owner).traits
+    return owner.name == kind
+
+
+def _prefilter(match):
+    """A cheap necessary condition for `match` on the root op: which operand positions
+    must be defined by an op of a given name, or by a constant. Most patterns tried on an
+    op fail right there; this rejects them without running the matcher."""
+    reqs = []
+    for i, n in enumerate(match.operands):
+        if n is Ellipsis:
+            break
+        if isinstance(n, Op):
+            reqs.append((i, n.op_name))
+        elif isinstance(n, (Const, ConstInt, ConstFloat)):
+            reqs.append((i, _CONST))
+    if not reqs:
+        return None
+    n_fixed = sum(1 for n in match.operands if n is not Ellipsis)
+    exact = Ellipsis not in match.operands
+    swap = match.commutative and n_fixed == 2
+
+    def check(op):
+        ops = op._operands
+        if len(ops) < n_fixed or (exact and len(ops) != n_fixed):
+            return False
+        if all(_defined_by(ops[i].value, k) for i, k in reqs):
+            return True
+        if swap:
+            return all(_defined_by(ops[1 - i].value, k) for i, k in reqs)
+        return False
+
+    return check
 
 
 class Const(Node):
@@ -456,6 +500,7 @@ class Pat(RewritePattern):
                 rw_nodes.extend(_walk(r))
         _name_nodes(nodes + rw_nodes, _caller_frame())
         self._matcher = _Matcher(single_use)
+        self._prefilter = _prefilter(match)
         self._names = {n.name for n in nodes if n.name is not None}
         matched = {id(n) for n in nodes}
 
@@ -497,6 +542,9 @@ class Pat(RewritePattern):
 
     # ------------------------------------------------------------ applying
     def match_and_rewrite(self, op, rewriter) -> bool:
+        pre = self._prefilter
+        if pre is not None and not pre(op):
+            return False
         for binds in self._matcher.op(self.match, op, {}):
             caps = {k: v for k, v in binds.items() if isinstance(k, str)}
             caps["op"] = op
