@@ -627,20 +627,33 @@ class ArrayAttr(Attribute):
 class DenseArrayAttr(Attribute):
     """`array<i64: 1, 2, 3>`: a dense array of integers or floats (bool for i1)."""
 
-    __slots__ = ("element_type", "value")
+    __slots__ = ("element_type", "value", "bits")
 
-    def __new__(cls, element_type: Type, value=()):
+    def __new__(cls, element_type: Type, value=(), bits=None):
+        """Floats are kept as their bit patterns in the element type (`bits`, which may
+        be given instead of `value`: NaN payloads, small float kinds) and as Python
+        floats (`value`), rounded to the type as APFloat does."""
         if isinstance(element_type, IntegerType):
             value = tuple(int(v) for v in value)
             if element_type.width == 1:
                 value = tuple(bool(v) for v in value)
+            bits = None
+            key = (element_type, value)
         else:
-            value = tuple(_round_to(float(v), element_type.name) for v in value)
+            from .dense import _float_value  # lazy: dense builds on this module
+            name = element_type.name
+            if bits is None:
+                bits = tuple(_float_bits(float(v), name) for v in value)
+            else:
+                bits = tuple(bits)
+            value = tuple(_float_value(b, name) for b in bits)
+            key = (element_type, bits)
 
         def init(o):
             o.element_type = element_type
             o.value = value
-        return unique(cls, (element_type, value), init)
+            o.bits = bits
+        return unique(cls, key, init)
 
     def __iter__(self):
         return iter(self.value)
@@ -661,8 +674,25 @@ class DenseArrayAttr(Attribute):
             else:
                 vals = map(str, self.value)
         else:
-            vals = (format_float(v, et.name) for v in self.value)
+            from .dense import format_float_bits  # APFloat's printing, exactly
+            vals = (format_float_bits(b, et.name) for b in self.bits)
         return f"array<{et}: " + ", ".join(vals) + ">"
+
+
+def _float_bits(x: float, name: str) -> int:
+    """The bits of `x` rounded to float type `name` (to nearest even, as APFloat)."""
+    from fractions import Fraction
+    from .dense import _encode_float
+    neg = math.copysign(1.0, x) < 0
+    if math.isnan(x):
+        q = "nan"
+    elif math.isinf(x):
+        q = "inf"
+    else:
+        q = Fraction(abs(x))
+    if name == "f64":
+        return struct.unpack("<Q", struct.pack("<d", x))[0]
+    return _encode_float(name, neg, q)
 
 
 def print_attr_dict_entries(items) -> str:

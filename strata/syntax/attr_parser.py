@@ -573,10 +573,16 @@ class AttrParser(Lexer):
         handle = self.tok if self.kind == BARE else self._unescape(self.tok)
         self._next()
         self.expect(">")
+        colon = self.tok_start
         self.expect(":")
         t = self.parse_type()
+        if not isinstance(t, A.ShapedType):
+            self.error("`dense_resource` expected a shaped type", colon)
         from ..ir.dense import DenseResourceElementsAttr
-        return DenseResourceElementsAttr(t, handle)
+        try:
+            return DenseResourceElementsAttr(t, handle)
+        except (TypeError, ValueError) as e:  # a shaped type Strata does not take yet
+            self.error(f"`dense_resource` of type '{t}' is not supported: {e}", colon)
 
     def _parse_dense_array(self, type):
         self.expect("<")
@@ -584,6 +590,8 @@ class AttrParser(Lexer):
         et = self.parse_type()
         if not isinstance(et, (A.IntegerType, A.FloatType)):
             self.error(f"expected integer or float type, got: '{et}'", et_start)
+        if et.width % 8 and et is not A.i1:
+            self.error("element type bitwidth must be a multiple of 8", et_start)
         vals = []
         if self.consume_if(":"):
             while True:
@@ -612,12 +620,14 @@ class AttrParser(Lexer):
                         if et.signedness == 0 and v >= 1 << (et.width - 1):
                             v -= 1 << et.width  # signless values print signed
                         vals.append(v)
-                    else:
-                        vals.append(self.make_number(tok, neg, is_float, et, start).value)
+                    else:  # keep the exact bits (NaN payloads, small float kinds)
+                        vals.append(self.make_number(tok, neg, is_float, et, start).bits)
                 if not self.consume_if(","):
                     break
         if not self.consume_if(">"):
             self.error("expected '>' to close an array attribute")
+        if isinstance(et, A.FloatType):
+            return A.DenseArrayAttr(et, bits=vals)
         return A.DenseArrayAttr(et, vals)
 
     def _parse_affine_map(self, type):

@@ -25,7 +25,7 @@ __all__ = ["Parser", "OperationState", "parse_module", "parse_source"]
 _ID = r"%(?:[0-9]+(?![A-Za-z_$.\-])|[A-Za-z_$.\-][A-Za-z0-9_$.\-]*)"
 # Where a property dictionary `<{...}>` or a function type `(...) -> ...` most likely
 # ends (see Parser._parse_memoized): no strings, one level of nested brackets.
-_PROPS_EXTENT = re.compile(r'<\{(?:[^{}<>"\n]|<[^{}<>"\n]*>)*\}>').match
+_PROPS_EXTENT = re.compile(r'<\{(?:[^{}<>"\n]++|<[^{}<>"\n]*+>)*+\}>').match
 _FTYPE_EXTENT = re.compile(r"\([^()\n\"]*\) -> (?:\([^()\n\"]*\)|[^\s(),{}\"]+)").match
 _GENERIC_HEAD = re.compile(rf'({_ID}) = "([A-Za-z_][A-Za-z0-9_$.]*)"\(((?:{_ID}(?:, {_ID})*)?)\)').match
 # A value name: numeric (the usual case; group 1, without leading zeros) or any other.
@@ -36,7 +36,7 @@ _UNIFORM_BINARY = re.compile(
     r"(?=[ \t]*(?:\n|//|\Z))").match
 _GENERIC_LINE = re.compile(
     rf'{_VAL} = "([A-Za-z_][A-Za-z0-9_$.]*)"\(((?:{_ID}(?:, {_ID})*)?)\)'
-    r'(?: (<\{(?:[^{}<>"\n]|<[^{}<>"\n]*>)*\}>))?'
+    r'(?: (<\{(?:[^{}<>"\n]++|<[^{}<>"\n]*+>)*+\}>))?'
     r' : (\([^()\n"]*\) -> (?:\([^()\n"]*\)|[^\s(),{}"]+))'
     r"(?=[ \t]*(?:\n|//|\Z))").match
 
@@ -141,6 +141,10 @@ class Parser(AttrParser):
 
     def parse_top_level(self) -> Operation:
         """Parse a whole buffer; returns the top-level op (a builtin.module)."""
+        with gc_paused():
+            return self._parse_top_level()
+
+    def _parse_top_level(self) -> Operation:
         block = Block()
         self._push_scope(True)
         while True:
