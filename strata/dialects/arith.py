@@ -1125,13 +1125,17 @@ def _float_cast_ok(cmp):
     return classmethod(lambda cls, ins, outs: _width_change(ins, outs, A.FloatType, cmp))
 
 
+# Casts that carry the `nneg` flag (extui, uitofp, index_castui).
+_NNEG_CAST_FORMAT = "$in_ (`nneg` $nonNeg^)? attr-dict `:` type($in_) `to` type($out)"
+
+
 class ExtUIOp(_Cast):
     """`%r = arith.extui %a nneg : i32 to i64`"""
     name = "arith.extui"
     in_ = Operand(FixedIntLike)
     nonNeg = _unit_prop()
     out = Result(FixedIntLike)
-    assembly = "$in_ (`nneg` $nonNeg^)? attr-dict `:` type($in_) `to` type($out)"
+    assembly = _NNEG_CAST_FORMAT
     are_cast_compatible = _int_cast_ok(_wider)
 
     def fold(self, operands):
@@ -1315,7 +1319,7 @@ class UIToFPOp(_Cast):
     in_ = Operand(FixedIntLike)
     nonNeg = _unit_prop()
     out = Result(FloatLike)
-    assembly = "$in_ (`nneg` $nonNeg^)? attr-dict `:` type($in_) `to` type($out)"
+    assembly = _NNEG_CAST_FORMAT
     are_cast_compatible = classmethod(_int_to_float_ok)
 
     def fold(self, operands):
@@ -1410,7 +1414,7 @@ class IndexCastUIOp(_Cast):
     in_ = Operand(IndexCastType)
     nonNeg = _unit_prop()
     out = Result(IndexCastType)
-    assembly = "$in_ (`nneg` $nonNeg^)? attr-dict `:` type($in_) `to` type($out)"
+    assembly = _NNEG_CAST_FORMAT
     are_cast_compatible = classmethod(_index_cast_ok)
 
     def fold(self, operands):

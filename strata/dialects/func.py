@@ -10,22 +10,21 @@ from ..syntax.asm_format import SymbolRef, UnitKeyword, install_format
 from ..syntax.function_syntax import parse_function_op, print_function_op
 
 
-class FuncOp(Op):
-    """`func.func @f(%arg0: i32) -> i32 { ... }`; a declaration has no body."""
+class FunctionLikeOp(Op):
+    """Shared declaration of function-like ops (func.func, ml_program.func/subgraph):
+    symbol name, signature, argument/result attributes, one body region, the upstream
+    function syntax and the signature checks."""
 
-    name = "func.func"
-    traits = (T.IsolatedFromAbove, T.Symbol, T.AutomaticAllocationScope, T.AffineScope)
-    default_dialect = "func"
     sym_name = Prop(C.SymbolNameAttr)
     function_type = Prop(C.FunctionTypeAttr)
     sym_visibility = OptProp(C.StrAttr)
     arg_attrs = OptProp(C.ArrayAttrC)
     res_attrs = OptProp(C.ArrayAttrC)
-    no_inline = OptProp(C.UnitAttrC)
     body = RegionDef()
 
     @classmethod
     def new(cls, name, function_type, visibility=None, loc=None, body=True):
+        """A function; with `body`, its entry block has the signature's arguments."""
         f = cls.build(loc=loc, sym_name=A.StringAttr(name),
                       function_type=A.TypeAttr(function_type),
                       sym_visibility=A.StringAttr(visibility) if visibility else None)
@@ -42,19 +41,10 @@ class FuncOp(Op):
     def is_declaration(self):
         return not self.regions[0].blocks
 
-    # -- CallableOpInterface (see passes/call_graph.py)
-    def callable_region(self):
-        """The body; None for a declaration, which calls cannot be resolved into."""
-        r = self.regions[0]
-        return r if r.blocks else None
+    parse = staticmethod(parse_function_op)
 
-    def callable_result_types(self):
-        return list(self.type.results)
-
-    def is_legal_to_inline_call(self, call, would_be_cloned: bool) -> bool:
-        """Upstream's func inliner interface: `no_inline` on the function keeps every
-        call to it, `no_inline` on a call keeps that call."""
-        return "no_inline" not in self._props and "no_inline" not in call._props
+    def print(self, pr):
+        print_function_op(self, pr)
 
     def verify_(self):
         ft = self.type
@@ -78,10 +68,28 @@ class FuncOp(Op):
                 return f"expects {key} to have {n} elements, but got {len(v)}"
         return None
 
-    parse = staticmethod(parse_function_op)
 
-    def print(self, pr):
-        print_function_op(self, pr)
+class FuncOp(FunctionLikeOp):
+    """`func.func @f(%arg0: i32) -> i32 { ... }`; a declaration has no body."""
+
+    name = "func.func"
+    traits = (T.IsolatedFromAbove, T.Symbol, T.AutomaticAllocationScope, T.AffineScope)
+    default_dialect = "func"
+    no_inline = OptProp(C.UnitAttrC)
+
+    # -- CallableOpInterface (see passes/call_graph.py)
+    def callable_region(self):
+        """The body; None for a declaration, which calls cannot be resolved into."""
+        r = self.regions[0]
+        return r if r.blocks else None
+
+    def callable_result_types(self):
+        return list(self.type.results)
+
+    def is_legal_to_inline_call(self, call, would_be_cloned: bool) -> bool:
+        """Upstream's func inliner interface: `no_inline` on the function keeps every
+        call to it, `no_inline` on a call keeps that call."""
+        return "no_inline" not in self._props and "no_inline" not in call._props
 
 
 class ReturnOp(Op):

@@ -16,12 +16,11 @@ from ..ir import constraints as C
 from ..ir import traits as T
 from ..ir.context import Dialect
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
-from ..ir.ods import Op, Operand, OptProp, Prop, RegionDef, Result, VarOperand
+from ..ir.ods import Op, Operand, OptProp, Prop, Result, VarOperand
 from ..ir.symbol_table import lookup_nearest_symbol_from
 from ..syntax.asm_format import SymbolRef, custom_op_prefix, install_format
-from ..syntax.function_syntax import parse_function_op, print_function_op
 from ..syntax.lexer import PUNCT
-from .func import FuncOp as _FuncFuncOp
+from .func import FunctionLikeOp
 
 
 # ---------------------------------------------------------------- attributes and types
@@ -92,40 +91,8 @@ Token = C.Constraint(lambda t: type(t) is TokenType, "Token for establishing exe
 
 # ---------------------------------------------------------------- functions
 
-class _FunctionLike(Op):
-    sym_name = Prop(C.SymbolNameAttr)
-    function_type = Prop(C.FunctionTypeAttr)
-    arg_attrs = OptProp(C.ArrayAttrC)
-    res_attrs = OptProp(C.ArrayAttrC)
-    sym_visibility = OptProp(C.StrAttr)
-    body = RegionDef()
-
-    @classmethod
-    def new(cls, name, function_type, visibility=None, loc=None, body=True):
-        """A function; with `body`, its entry block has the signature's arguments."""
-        f = cls.build(loc=loc, sym_name=A.StringAttr(name),
-                      function_type=A.TypeAttr(function_type),
-                      sym_visibility=A.StringAttr(visibility) if visibility else None)
-        if body:
-            from ..ir.core import Block
-            f.regions[0].add_block(Block(function_type.inputs))
-        return f
-
-    @property
-    def type(self) -> A.FunctionType:
-        return self.properties["function_type"].value
-
-    @property
-    def is_declaration(self):
-        return not self.regions[0].blocks
-
-    # Same checks as func.func: declarations are not public, the entry block matches
-    # the signature, argument/result attribute arrays have one entry each.
-    verify_ = _FuncFuncOp.verify_
-    parse = staticmethod(parse_function_op)
-
-    def print(self, pr):
-        print_function_op(self, pr)
+class _FunctionLike(FunctionLikeOp):
+    """ml_program's function-like ops share func.func's declaration, syntax and checks."""
 
 
 class FuncOp(_FunctionLike):

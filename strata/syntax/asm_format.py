@@ -548,9 +548,9 @@ def _is_default(d, op):
 
 def _print_attr_dict(op, pr, out, with_keyword, used_props):
     cls = type(op)
-    # Like ODS's generated printers: every property the format names elsewhere is
-    # elided, wherever in the format that element stands (before or after attr-dict).
-    elided = used_props | _segment_names | cls.__dict__.get("_format_props", frozenset())
+    # `used_props` starts as every property the format names (see compile_format), so
+    # attr-dict elides them wherever they stand, like ODS's generated printers.
+    elided = used_props | _segment_names
     props = {k: v for k, v in op._props.items() if k not in elided}
     for d in cls._prop_defs:
         if d.name in props and _is_default(d, op):
@@ -673,7 +673,6 @@ def _group_starts(e, p):
     if k == _ATTRDICT:
         return p.kind == PUNCT and p.tok == "{"
     if k == _CUSTOM:
-        fn = getattr(p, "_custom_can_start", None)
         return True
     return False
 
@@ -837,7 +836,6 @@ def _format_prop_names(elems):
 def compile_format(cls):
     """Build `parse(parser, state)` and `print(self, printer)` for `cls.assembly`."""
     elems = _FormatParser(cls, cls.assembly).parse_all()
-    cls._format_props = frozenset(_format_prop_names(elems))
     same_all = T.SameOperandsAndResultType in cls.traits
     same_ops = T.SameTypeOperands in cls.traits
     matches = [set(t.names) for t in cls.traits if isinstance(t, T.AllTypesMatch)]
@@ -867,18 +865,6 @@ def compile_format(cls):
         _print_elems(elems, op, pr, out, _PrintState(), set(format_props))
 
     return parse, print_
-
-
-def _format_prop_names(elems):
-    for e in elems:
-        if e.kind == _PROP:
-            yield e.value.name
-        elif e.kind == _CUSTOM:
-            for a in e.arg:
-                if isinstance(a, Prop):
-                    yield a.name
-        elif e.kind == _OPTIONAL:
-            yield from _format_prop_names(e.children)
 
 
 def _all_default(props, defaults):

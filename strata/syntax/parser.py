@@ -16,8 +16,8 @@ from ..ir.core import (EMPTY_DICT, Block, BlockArgument, OpOperand, Operation, O
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..ir.gc_pause import gc_paused
 from .attr_parser import _SIMPLE_TYPES, AttrParser, _DeferredLoc
-from .lexer import (AT, BARE, CARET, EOF, EXCL, FLOAT, HASH, INT, PERCENT, PUNCT, STRING,
-                    SourceLoc, int_literal)
+from .lexer import (BARE, CARET, EOF, EXCL, HASH, INT, PERCENT, PUNCT, STRING, SourceLoc,
+                    int_literal)
 
 __all__ = ["Parser", "OperationState", "parse_module", "parse_source"]
 
@@ -955,7 +955,6 @@ class Parser(AttrParser):
                 return
         elif not (self.kind == PUNCT and self.tok == "{"):
             return
-        start = self.tok_start
         d = self.parse_attr_dict_body()
         pnames = getattr(state.cls, "_prop_names", ())
         for k, v in d.items():

@@ -13,8 +13,6 @@ same IR in Strata and in mlir-opt thus gives the same text.
 from __future__ import annotations
 
 from ..ir import attributes as A
-from ..ir import location as L
-from ..ir.attributes import print_attr_dict_entries
 from ..ir.core import Block, Operation, Region, UnregisteredOp
 from ..ir.gc_pause import gc_paused
 from .aliases import AliasState
