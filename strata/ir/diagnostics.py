@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from ..errors import StrataError
 from .location import FileLineColLoc, Location, UnknownLoc
 
 __all__ = ["ERROR", "WARNING", "REMARK", "NOTE", "Diagnostic", "DiagnosticError",
@@ -74,7 +75,7 @@ def _loc_prefix(loc: Location) -> str:
     return f"{loc.full()}: "
 
 
-class DiagnosticError(Exception):
+class DiagnosticError(StrataError):
     """Raised to abort parsing, verification or a pass with a located diagnostic."""
 
     def __init__(self, diag: Diagnostic):

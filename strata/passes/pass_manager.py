@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from ..ir import traits as T
 from ..ir.core import Operation, UnregisteredOp
+from ..errors import StrataError
 from ..ir.diagnostics import ERROR, WARNING, Diagnostic, DiagnosticError
 from ..ir.gc_pause import gc_paused
 
@@ -39,7 +40,7 @@ __all__ = ["Pass", "Option", "Statistic", "PassManager", "PassFailure", "Analysi
            "PreservedAnalyses"]
 
 
-class PassFailure(Exception):
+class PassFailure(StrataError):
     """A pass (or the pass manager on its behalf) stopped the pipeline.
 
     `kind` is "failure" (the pass signalled it), "crash" (the pass raised) or
