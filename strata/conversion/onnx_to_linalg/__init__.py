@@ -136,9 +136,36 @@ class Lowering:
         """Whether optional input `i` is given (present and not a `none` value)."""
         return i < len(self.operands) and type(self.op.operands[i].type) is not A.NoneType
 
+    def attr(self, name: str, default=None):
+        """ONNX attribute `name` as a Python value (int, float, str, list, ndarray), or
+        `default` when the node does not set it."""
+        a = self.op.properties.get(name) if self.op._props else None
+        return default if a is None else attr_value(a)
+
     def create(self, op_cls, **kw):
         kw.setdefault("loc", self.op.loc)
         return self.b.create(op_cls, **kw)
+
+
+def attr_value(a):
+    """The Python value of an ONNX attribute held as an MLIR attribute."""
+    t = type(a)
+    if t is A.IntegerAttr:
+        return a.value
+    if t is A.FloatAttr:
+        return a.value
+    if t is A.StringAttr:
+        return a.value
+    if t is A.ArrayAttr:
+        return [attr_value(x) for x in a.value]
+    if t is A.TypeAttr:
+        return a.value
+    from ...ir.dense import BLOBS, DenseElementsAttr, DenseResourceElementsAttr
+    if isinstance(a, DenseElementsAttr):
+        return a.array
+    if isinstance(a, DenseResourceElementsAttr):
+        return a.array(BLOBS)
+    return a
 
 
 class _LowerOnnxOp(ConversionPattern):

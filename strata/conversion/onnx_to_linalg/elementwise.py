@@ -1,0 +1,245 @@
+"""Elementwise ONNX ops -> one broadcasting `linalg.generic` each.
+
+Semantics follow the ONNX operator specs (and its NumPy reference where the spec is
+loose): integer arithmetic wraps, integer Div truncates toward zero, Mod without fmod has
+the divisor's sign, float Min/Max propagate NaN, BitShift by the bit width or more gives 0.
+"""
+from __future__ import annotations
+
+from ...ir import attributes as A
+from ..scalar_builders import element_type, is_float
+from . import NotLowerable, lowering
+from .common import elementwise, is_unsigned
+
+# ------------------------------------------------------------------ binary arithmetic
+
+
+def _signed(cx, i=0) -> bool:
+    return not is_unsigned(cx.orig_type(i))
+
+
+def _result_elt(cx, i=0):
+    return element_type(cx.result_type(i))
+
+
+def _bin(name, fn):
+    @lowering(name)
+    def lower(cx):
+        signed = _signed(cx)
+        return [elementwise(cx, [cx.operands[0], cx.operands[1]], _result_elt(cx),
+                            lambda s, x, y: fn(s, x, y, signed))]
+    return lower
+
+
+_bin("Add", lambda s, x, y, sg: s.add(x, y))
+_bin("Sub", lambda s, x, y, sg: s.sub(x, y))
+_bin("Mul", lambda s, x, y, sg: s.mul(x, y))
+_bin("Div", lambda s, x, y, sg: s.div(x, y, sg))
+_bin("BitwiseAnd", lambda s, x, y, sg: s.and_(x, y))
+_bin("BitwiseOr", lambda s, x, y, sg: s.or_(x, y))
+_bin("BitwiseXor", lambda s, x, y, sg: s.xor(x, y))
+_bin("And", lambda s, x, y, sg: s.and_(x, y))
+_bin("Or", lambda s, x, y, sg: s.or_(x, y))
+_bin("Xor", lambda s, x, y, sg: s.xor(x, y))
+
+
+def _cmp(name, pred):
+    @lowering(name)
+    def lower(cx):
+        signed = _signed(cx)
+        return [elementwise(cx, [cx.operands[0], cx.operands[1]], A.i1,
+                            lambda s, x, y: s.cmp(pred, x, y, signed))]
+
+
+_cmp("Equal", "eq")
+_cmp("Less", "lt")
+_cmp("LessOrEqual", "le")
+_cmp("Greater", "gt")
+_cmp("GreaterOrEqual", "ge")
+
+
+@lowering("Mod")
+def _mod(cx):
+    fmod = cx.attr("fmod", 0)
+    signed = _signed(cx)
+    elt = _result_elt(cx)
+    if is_float(elt) and not fmod:
+        raise NotLowerable("Mod of floats needs fmod=1")
+
+    def body(s, x, y):
+        r = s.rem(x, y, signed)
+        if fmod or not signed:
+            return r
+        # Python-style: a nonzero remainder takes the divisor's sign.
+        zero = s.zero(elt)
+        fix = s.and_(s.cmp("ne", r, zero), s.xor(s.cmp("lt", r, zero), s.cmp("lt", y, zero)))
+        return s.select(fix, s.add(r, y), r)
+    return [elementwise(cx, [cx.operands[0], cx.operands[1]], elt, body)]
+
+
+@lowering("Pow")
+def _pow(cx):
+    elt = _result_elt(cx)
+    yt = element_type(cx.operands[1].type)
+    y_signed = _signed(cx, 1)
+
+    def body(s, x, y):
+        if is_float(elt):
+            return s.math("powf", x, s.cast(y, elt, y_signed))
+        if not is_float(yt):
+            y2 = s.cast(y, elt, y_signed)
+            return s.math("ipowi", x, y2)
+        # integer base, float exponent: NumPy computes in double, then converts back
+        xf = s.cast(x, A.f64, _signed(cx))
+        return s.cast(s.math("powf", xf, s.cast(y, A.f64)), elt, True, _signed(cx))
+    return [elementwise(cx, [cx.operands[0], cx.operands[1]], elt, body)]
+
+
+@lowering("BitShift")
+def _bitshift(cx):
+    left = cx.attr("direction", "") == "LEFT"
+    elt = _result_elt(cx)
+
+    def body(s, x, y):
+        r = s.op1("arith.shli" if left else "arith.shrui", [x, y], elt)
+        big = s.cmp("ge", y, s.const(elt.width, elt), signed=False)
+        return s.select(big, s.zero(elt), r)
+    return [elementwise(cx, [cx.operands[0], cx.operands[1]], elt, body)]
+
+
+# ------------------------------------------------------------------ variadic
+
+
+def _variadic(name, combine, mean=False):
+    @lowering(name)
+    def lower(cx):
+        elt = _result_elt(cx)
+        signed = _signed(cx)
+        vals = list(cx.operands)
+        if not vals:
+            raise NotLowerable("needs at least one input")
+
+        def body(s, *xs):
+            acc = xs[0]
+            for x in xs[1:]:
+                acc = combine(s, acc, x, signed)
+            if mean:
+                acc = s.div(acc, s.const(len(xs), elt), signed)
+            return acc
+        return [elementwise(cx, vals, elt, body)]
+
+
+_variadic("Sum", lambda s, a, b, sg: s.add(a, b))
+_variadic("Mean", lambda s, a, b, sg: s.add(a, b), mean=True)
+_variadic("Max", lambda s, a, b, sg: s.max(a, b, sg))
+_variadic("Min", lambda s, a, b, sg: s.min(a, b, sg))
+
+
+# ------------------------------------------------------------------ unary
+
+
+def _unary(name, fn, float_only=False):
+    @lowering(name)
+    def lower(cx):
+        elt = _result_elt(cx)
+        if float_only and not is_float(element_type(cx.operands[0].type)):
+            raise NotLowerable(f"{name} of {element_type(cx.orig_type(0))} is not supported")
+        signed = _signed(cx)
+        return [elementwise(cx, [cx.operands[0]], elt, lambda s, x: fn(s, x, signed))]
+
+
+for _n, _m in [("Exp", "exp"), ("Log", "log"), ("Sqrt", "sqrt"), ("Ceil", "ceil"),
+               ("Floor", "floor"), ("Tanh", "tanh"), ("Sin", "sin"), ("Cos", "cos"),
+               ("Tan", "tan"), ("Asin", "asin"), ("Acos", "acos"), ("Atan", "atan"),
+               ("Sinh", "sinh"), ("Cosh", "cosh"), ("Asinh", "asinh"), ("Acosh", "acosh"),
+               ("Atanh", "atanh"), ("Erf", "erf"), ("Round", "roundeven")]:
+    _unary(_n, (lambda m: lambda s, x, sg: s.math(m, x))(_m), float_only=True)
+
+
+def _abs(s, x, signed):
+    if is_float(x.type):
+        return s.math("absf", x)
+    return s.math("absi", x) if signed else x
+
+
+def _sign(s, x, signed):
+    t = x.type
+    zero, one = s.zero(t), s.one(t)
+    pos = s.select(s.cmp("gt", x, zero, signed), one, zero)
+    if not signed:
+        return pos
+    r = s.select(s.cmp("lt", x, zero, signed), s.neg(one), pos)
+    if is_float(t):  # NaN stays NaN
+        r = s.select(s.cmp("uno", x, x), x, r)
+    return r
+
+
+_unary("Abs", _abs)
+_unary("Neg", lambda s, x, sg: s.neg(x))
+_unary("Sign", _sign)
+_unary("Reciprocal", lambda s, x, sg: s.div(s.one(x.type), x), float_only=True)
+_unary("Sigmoid", lambda s, x, sg: s.div(s.one(x.type), s.add(s.one(x.type),
+                                                           s.math("exp", s.neg(x)))),
+       float_only=True)
+_unary("Not", lambda s, x, sg: s.not_(x))
+_unary("BitwiseNot", lambda s, x, sg: s.not_(x))
+_unary("IsNaN", lambda s, x, sg: s.cmp("uno", x, x), float_only=True)
+
+
+@lowering("IsInf")
+def _isinf(cx):
+    pos, neg = cx.attr("detect_positive", 1), cx.attr("detect_negative", 1)
+
+    def body(s, x):
+        t = x.type
+        r = s.const(0, A.i1)
+        if pos:
+            r = s.or_(r, s.cmp("eq", x, s.const(float("inf"), t)))
+        if neg:
+            r = s.or_(r, s.cmp("eq", x, s.const(float("-inf"), t)))
+        return r
+    return [elementwise(cx, [cx.operands[0]], A.i1, body)]
+
+
+@lowering("Where")
+def _where(cx):
+    c, x, y = cx.operands
+    return [elementwise(cx, [c, x, y], _result_elt(cx), lambda s, c, a, b: s.select(c, a, b))]
+
+
+@lowering("Identity")
+def _identity(cx):
+    return [cx.operands[0]]
+
+
+# ------------------------------------------------------------------ Cast
+
+
+_F8_MAX = {"f8E4M3FN": 448.0, "f8E4M3FNUZ": 240.0, "f8E5M2": 57344.0,
+           "f8E5M2FNUZ": 57344.0}
+
+
+@lowering("Cast")
+def _cast(cx):
+    src_t, dst_t = cx.orig_type(0), cx.op.results[0].type
+    src, dst = element_type(src_t), element_type(dst_t)
+    if not isinstance(src, (A.IntegerType, A.FloatType)) or \
+            not isinstance(dst, (A.IntegerType, A.FloatType)):
+        raise NotLowerable(f"Cast from {src} to {dst} is not supported")
+    saturate = cx.attr("saturate", 1)
+    from_signed, to_signed = not is_unsigned(src_t), not is_unsigned(dst_t)
+    to = _result_elt(cx)
+    sat = _F8_MAX.get(getattr(to, "name", ""))
+
+    def body(s, x):
+        if sat is not None and saturate and is_float(x.type):
+            # saturate: out-of-range finite values and infinities clamp to the largest
+            # finite value of the float8 type (NaN stays NaN)
+            xf = s.cast(x, A.f32) if x.type.width < 32 else x
+            hi = s.const(sat, xf.type)
+            lo = s.const(-sat, xf.type)
+            clamped = s.op1("arith.minimumf", [s.op1("arith.maximumf", [xf, lo], xf.type), hi],
+                            xf.type)
+            return s.cast(clamped, to)
+        return s.cast(x, to, from_signed, to_signed)
+    return [elementwise(cx, [cx.operands[0]], to, body)]
