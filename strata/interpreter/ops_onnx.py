@@ -1,0 +1,1 @@
+"""Interpreter implementations of the onnx dialect."""
