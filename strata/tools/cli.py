@@ -1,4 +1,4 @@
-"""The `strata` command. Subcommands: demo (more come with the compiler pipeline)."""
+"""The `strata` command. Subcommands: demo, run (more come with the compiler pipeline)."""
 from __future__ import annotations
 
 import argparse
@@ -39,9 +39,13 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="strata")
     sub = ap.add_subparsers(dest="cmd", required=True)
     sub.add_parser("demo", help="parse, verify and print a small MLIR function")
+    from . import run as run_cmd
+    run_cmd.add_arguments(sub.add_parser("run", help="run a model's function on .npy inputs"))
     args = ap.parse_args(argv)
     if args.cmd == "demo":
         return demo()
+    if args.cmd == "run":
+        return run_cmd.run(args)
     return 2
 
 

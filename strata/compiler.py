@@ -1,0 +1,239 @@
+"""`strata.compile(model, target=...)`: a model in, a callable on NumPy arrays out.
+
+    f = strata.compile("model.onnx")                # or .mlir, an onnx.ModelProto, a module
+    y, = f(x)                                       # positional, or f(X=x) by input name
+
+The model is brought to one Strata module (ONNX through the importer, MLIR text through
+the parser; a given module is cloned, never changed), the target's pass pipeline runs on
+it, and the target loads the result as a callable. Inputs are checked against the entry
+function's signature (count, dtype, static dims) before the target sees them.
+
+[Note: targets]
+A target is a `Target`: a name, the pass pipeline that brings a module to what the
+target executes, and `load(module, function) -> callable(*values) -> list`. TARGETS is
+the one registry of them (`register_target` adds one). "interpret" runs the module with
+the NumPy reference interpreter after lowering ONNX to linalg; "cpu" (native code) comes
+with the CPU backend.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from .errors import StrataError
+
+__all__ = ["compile", "CompiledModel", "Target", "InterpretTarget", "TARGETS",
+           "register_target", "load_module", "InputError", "DEFAULT_TARGET"]
+
+DEFAULT_TARGET = "interpret"
+
+
+class InputError(StrataError, ValueError):
+    """Inputs that do not match the compiled function's signature."""
+
+
+class Target:
+    """A compilation target (see [Note: targets])."""
+
+    name: str = ""
+    # Pass names run in order after import, from the pass registry.
+    pipeline: tuple[str, ...] = ()
+
+    def load(self, module, function: str):
+        """A callable running `function` of the lowered `module` on checked values."""
+        raise NotImplementedError
+
+
+class InterpretTarget(Target):
+    """The NumPy reference interpreter, on the module lowered to linalg."""
+
+    name = "interpret"
+    pipeline = ("onnx-decompose", "onnx-shape-inference", "convert-onnx-to-linalg",
+                "canonicalize")
+
+    def load(self, module, function: str):
+        from .interpreter import Interpreter
+        interp = Interpreter(module)
+
+        def run(*values):
+            return interp.call(function, *values)
+        return run
+
+
+TARGETS: dict[str, Target] = {}
+
+
+def register_target(target: Target) -> Target:
+    if not target.name or target.name in TARGETS:
+        raise ValueError(f"target {target.name!r} has no name or is registered twice")
+    TARGETS[target.name] = target
+    return target
+
+
+register_target(InterpretTarget())
+
+
+# ---------------------------------------------------------------- loading models
+
+
+def load_module(model):
+    """A Strata module for `model`: a path to an .onnx or .mlir file, an onnx.ModelProto,
+    or a Strata module op (cloned)."""
+    from .ir.core import Operation
+    if isinstance(model, Operation):
+        return model.clone()
+    if isinstance(model, (str, os.PathLike)):
+        path = os.fspath(model)
+        ext = os.path.splitext(path)[1].lower()
+        if ext == ".onnx":
+            if not os.path.isfile(path):
+                raise StrataError(f"{path}: no such file")
+            from .frontends.onnx import import_model
+            return import_model(path)
+        if ext == ".mlir":
+            try:
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+            except OSError as e:
+                raise StrataError(f"{path}: cannot read: {e.strerror}") from None
+            from .dialects import default_context
+            from .syntax.parser import parse_source
+            return parse_source(text, default_context(), path)
+        raise StrataError(f"{path}: unknown model format (expected a .onnx or .mlir file)")
+    if type(model).__name__ == "ModelProto" and type(model).__module__.startswith("onnx"):
+        from .frontends.onnx import import_model
+        return import_model(model)
+    raise TypeError("strata.compile takes a path to an .onnx or .mlir file, an "
+                    f"onnx.ModelProto or a Strata module, not {type(model).__name__}")
+
+
+# ---------------------------------------------------------------- pipelines
+
+
+def _available_passes(names):
+    """[Transitional] The passes of a target pipeline that are registered, in order.
+    Passes still being written are skipped so that the rest of the pipeline runs; this
+    is the only place that tolerates a missing pass (remove once they all exist)."""
+    from .passes.registry import get_pass_class
+    return [n for n in names if get_pass_class(n) is not None]
+
+
+def build_pipeline(pipeline):
+    """A PassManager on builtin.module from pass names, or from pipeline text
+    (`builtin.module(...)`, or a comma-separated list of passes)."""
+    from .passes.pass_manager import PassManager
+    from .passes.pipeline import parse_pipeline, pass_from_flag
+    if isinstance(pipeline, str):
+        text = pipeline.strip()
+        if text.startswith("builtin.module("):
+            return parse_pipeline(text)
+        return parse_pipeline(text, root_anchor="builtin.module") if text else \
+            PassManager("builtin.module")
+    pm = PassManager("builtin.module")
+    for name in pipeline:
+        pm.add(pass_from_flag(name, ""), nest_implicitly=True)
+    return pm
+
+
+# ---------------------------------------------------------------- the callable
+
+
+def _entry(module, function):
+    """The function op to run: `function`, else @main, else the only function."""
+    from .ir.symbol_table import symbol_name
+    funcs = {}
+    for op in module.regions[0].ops if module.regions else ():
+        if op.name in ("func.func", "ml_program.func") and op.regions[0].blocks:
+            funcs[symbol_name(op)] = op
+    if function is not None:
+        if function not in funcs:
+            raise StrataError(f"the model has no function @{function} (functions: "
+                              f"{', '.join('@' + n for n in funcs) or 'none'})")
+        return funcs[function]
+    if "main" in funcs:
+        return funcs["main"]
+    if len(funcs) == 1:
+        return next(iter(funcs.values()))
+    raise StrataError("the model has " + (f"several functions ({', '.join('@' + n for n in funcs)})"
+                                          if funcs else "no function")
+                      + "; name the one to run with function=...")
+
+
+class CompiledModel:
+    """A compiled function: call it with NumPy arrays (positionally, or by input name as
+    keywords); it returns the list of outputs."""
+
+    def __init__(self, module, function_op, target: Target):
+        from .interpreter.core import arg_names, result_names
+        from .ir.symbol_table import symbol_name
+        self.module = module
+        self.function = symbol_name(function_op)
+        self.target = target.name
+        ftype = function_op.properties["function_type"].value
+        self.input_types = list(ftype.inputs)
+        self.output_types = list(ftype.results)
+        self.input_names = arg_names(function_op)
+        self.output_names = result_names(function_op)
+        self._run = target.load(module, self.function)
+
+    def bind(self, args, kwargs) -> list:
+        """Checked argument values in signature order (raises InputError)."""
+        from .interpreter.values import ValueMismatch, check_value
+        n = len(self.input_types)
+        names = self.input_names
+        if len(args) > n:
+            raise InputError(f"@{self.function} takes {n} inputs ({', '.join(names)}), "
+                             f"got {len(args)}")
+        vals = dict(enumerate(args))
+        for k, v in kwargs.items():
+            if k not in names:
+                raise InputError(f"@{self.function} has no input named '{k}' (inputs: "
+                                 f"{', '.join(names)})")
+            i = names.index(k)
+            if i in vals:
+                raise InputError(f"input '{k}' given twice")
+            vals[i] = v
+        missing = [names[i] for i in range(n) if i not in vals]
+        if missing:
+            raise InputError(f"@{self.function} takes {n} inputs; missing: "
+                             f"{', '.join(missing)}")
+        out = []
+        for i, t in enumerate(self.input_types):
+            try:
+                out.append(check_value(vals[i], t, f"input #{i} ('{names[i]}')"))
+            except ValueMismatch as e:
+                raise InputError(str(e)) from None
+        return out
+
+    def __call__(self, *args, **kwargs) -> list:
+        results = self._run(*self.bind(args, kwargs))
+        return [_output(v) for v in results]
+
+    def __repr__(self):
+        sig = ", ".join(f"{n}: {t}" for n, t in zip(self.input_names, self.input_types))
+        return f"<CompiledModel @{self.function}({sig}) target={self.target}>"
+
+
+def _output(v):
+    """Outputs are arrays the caller owns (sequences stay lists, absent optionals None)."""
+    if v is None or isinstance(v, list):
+        return v
+    if isinstance(v, np.ndarray):
+        return v if v.flags.writeable else np.array(v)
+    return np.asarray(v)
+
+
+def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
+            pipeline=None) -> CompiledModel:
+    """Compile `model` (a path to an .onnx or .mlir file, an onnx.ModelProto or a Strata
+    module) for `target`; returns a callable on NumPy arrays. `function` picks the entry
+    function (default @main, or the only one); `pipeline` replaces the target's pass
+    pipeline (pass names or pipeline text; "" runs no pass)."""
+    t = TARGETS.get(target)
+    if t is None:
+        raise StrataError(f"unknown target '{target}' (targets: {', '.join(sorted(TARGETS))})")
+    module = load_module(model)
+    pm = build_pipeline(_available_passes(t.pipeline) if pipeline is None else pipeline)
+    pm.run(module)
+    return CompiledModel(module, _entry(module, function), t)

@@ -1,0 +1,96 @@
+"""`strata run`: run a model's function on inputs from .npy files.
+
+    strata run model.onnx --interpret --input X=x.npy
+    strata run model.mlir --interpret --function f --input a.npy --input b.npy \
+        --output-dir out/            # writes out/<output name>.npy instead of printing
+
+Inputs are `name=path.npy` (by input name) or `path.npy` (in order). Any error (a bad
+file, a malformed model, inputs of the wrong shape, an op that fails at run time) prints
+one located message on stderr and exits with status 1.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+
+def add_arguments(p) -> None:
+    p.add_argument("model", help="an .onnx or .mlir file")
+    p.add_argument("--interpret", action="store_true",
+                   help="run with the NumPy reference interpreter (the default target "
+                        "for now)")
+    p.add_argument("--function", default=None, help="the function to run (default @main, "
+                                                    "or the only function)")
+    p.add_argument("--input", action="append", default=[], metavar="[NAME=]FILE.npy",
+                   help="an input array, by name or in order (repeatable)")
+    p.add_argument("--pipeline", default=None,
+                   help="passes to run instead of the target's pipeline ('' for none)")
+    p.add_argument("--output-dir", default=None,
+                   help="save each output as <dir>/<name>.npy instead of printing it")
+
+
+def _load_inputs(specs):
+    import numpy as np
+    positional, named = [], {}
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if not sep:
+            name, path = None, spec
+        try:
+            value = np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as e:
+            raise _UsageError(f"cannot read input '{path}': {e}") from None
+        if name is None:
+            if named:
+                raise _UsageError("positional inputs must come before named ones")
+            positional.append(value)
+        else:
+            named[name] = value
+    return positional, named
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _safe_name(name: str, i: int) -> str:
+    keep = "".join(c if c.isalnum() or c in "-_." else "_" for c in name).strip(".")
+    return keep or f"output{i}"
+
+
+def run(args) -> int:
+    import numpy as np
+    import strata
+    try:
+        positional, named = _load_inputs(args.input)
+        f = strata.compile(args.model, target="interpret", function=args.function,
+                           pipeline=args.pipeline)
+        with np.errstate(all="ignore"):
+            outputs = f(*positional, **named)
+    except (strata.StrataError, _UsageError) as e:
+        print(f"strata run: {e}" if isinstance(e, _UsageError) else str(e), file=sys.stderr)
+        return 1
+    except (TypeError, ValueError, OSError) as e:
+        print(f"strata run: {e}", file=sys.stderr)
+        return 1
+    for i, (name, value) in enumerate(zip(f.output_names, outputs)):
+        if args.output_dir:
+            os.makedirs(args.output_dir, exist_ok=True)
+            path = os.path.join(args.output_dir, _safe_name(name, i) + ".npy")
+            np.save(path, np.asarray(value))
+            print(f"{name}: {_describe(value)} -> {path}")
+        else:
+            print(f"{name}: {_describe(value)}")
+            print(np.array2string(np.asarray(value), threshold=200) if value is not None
+                  and not isinstance(value, list) else repr(value))
+    return 0
+
+
+def _describe(v) -> str:
+    import numpy as np
+    if v is None:
+        return "none"
+    if isinstance(v, list):
+        return f"sequence of {len(v)}"
+    a = np.asarray(v)
+    return f"{a.dtype}{list(a.shape)}"
