@@ -15,9 +15,10 @@ def all_dialects():
     from .func import FUNC
     from .math import MATH
     from .ml_program import ML_PROGRAM
+    from .onnx import ONNX
     from .scf import SCF
     from .tensor import TENSOR
-    return [BUILTIN, FUNC, ARITH, MATH, CF, SCF, TENSOR, ML_PROGRAM]
+    return [BUILTIN, FUNC, ARITH, MATH, CF, SCF, TENSOR, ML_PROGRAM, ONNX]
 
 
 def default_context(allow_unregistered: bool = False) -> Context:
