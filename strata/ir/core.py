@@ -3,8 +3,9 @@
 [Note: memory layout]
 A module of N ops holds N Operation objects, their results and their operands. Every
 class here uses `__slots__`; empty collections are shared tuples or None, never fresh
-dicts; ops in a block form an intrusive doubly linked list (prev/next) so that insertion
-and erasure are O(1); each use of a value is an `OpOperand` threaded on the value's use
+dicts (ops parsed from the same property text share one read-only mapping, copied on
+first write through `properties`); ops in a block form an intrusive doubly linked list
+(prev/next) so that insertion and erasure are O(1); each use of a value is an `OpOperand` threaded on the value's use
 list (first_use / next_use / prev_use), as in MLIR, so replace-all-uses and "has no uses"
 never scan the module.
 """
@@ -221,10 +222,11 @@ class Operation:
 
     @property
     def properties(self) -> dict:
-        """Inherent attributes (a real dict, created on first access)."""
+        """Inherent attributes (a real dict, created on first access: ops may share one
+        read-only mapping until then, see [Note: memory layout])."""
         p = self._props
-        if p is EMPTY_DICT:
-            p = self._props = {}
+        if type(p) is not dict:
+            p = self._props = dict(p)
         return p
 
     @properties.setter
@@ -235,8 +237,8 @@ class Operation:
     def attributes(self) -> dict:
         """Discardable attributes (a real dict, created on first access)."""
         a = self._attrs
-        if a is EMPTY_DICT:
-            a = self._attrs = {}
+        if type(a) is not dict:
+            a = self._attrs = dict(a)
         return a
 
     @attributes.setter

@@ -880,7 +880,7 @@ def _all_default(props, defaults):
 def _is_uniform_binary(cls, elems):
     """True for formats `$a `,` $b (optional groups on defaulted props)* attr-dict `:`
     type($x)` of ops with two operands and one result all of one type: such ops have a
-    direct parse and print path (Parser._parse_uniform_binary)."""
+    direct parse and print path (Parser._parse_op_run)."""
     if T.SameOperandsAndResultType not in cls.traits or len(cls._operand_defs) != 2 or \
             len(cls._result_defs) != 1 or cls._region_defs or cls._successor_defs:
         return False

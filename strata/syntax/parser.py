@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import sys
+from types import MappingProxyType
 
 from ..ir import attributes as A
 from ..ir import location as L
@@ -31,14 +32,16 @@ _GENERIC_HEAD = re.compile(rf'({_ID}) = "([A-Za-z_][A-Za-z0-9_$.]*)"\(((?:{_ID}(
 # A value name: numeric (the usual case; group 1, without leading zeros) or any other.
 _VAL = (r"%(?:(0|[1-9][0-9]*)(?![A-Za-z0-9_$.\-])"
         r"|([0-9]+(?![A-Za-z_$.\-])|[A-Za-z_$.\-][A-Za-z0-9_$.\-]*))")
-_UNIFORM_BINARY = re.compile(
-    rf"{_VAL} = ([A-Za-z_][A-Za-z0-9_$.]*) {_VAL}, {_VAL} : ([a-z][a-z0-9]*)"
-    r"(?=[ \t]*(?:\n|//|\Z))").match
-_GENERIC_LINE = re.compile(
-    rf'{_VAL} = "([A-Za-z_][A-Za-z0-9_$.]*)"\(((?:{_ID}(?:, {_ID})*)?)\)'
+# One op line in canonical spacing, in one of the two shapes that make up most of real
+# (and printed) IR, followed by the trivia up to the next token (see Parser._parse_op_run):
+#   generic: `%r = "name"(%a, %b) <{...}> : (...) -> t`  groups 3-6
+#   custom:  `%r = dialect.op %a, %b : t`                 groups 7-12
+_OP_LINE = re.compile(
+    rf'{_VAL} = (?:"([A-Za-z_][A-Za-z0-9_$.]*)"\(((?:{_ID}(?:, {_ID})*)?)\)'
     r'(?: (<\{(?:[^{}<>"\n]++|<[^{}<>"\n]*+>)*+\}>))?'
     r' : (\([^()\n"]*\) -> (?:\([^()\n"]*\)|[^\s(),{}"]+))'
-    r"(?=[ \t]*(?:\n|//|\Z))").match
+    rf"|([A-Za-z_][A-Za-z0-9_$.]*) {_VAL}, {_VAL} : ([a-z][a-z0-9]*))"
+    r"(?=[ \t]*(?:\n|//|\Z))(?:[ \t\r\n]+|//[^\n]*)*+").match
 
 
 _AFTER_OP_NAME = re.compile(r'"(?:[^"\\\n]|\\.)*"(?:[ \t\r\n]+|//[^\n]*)*')
@@ -124,7 +127,7 @@ class _Scope:
 
 
 class Parser(AttrParser):
-    # Regex fast paths for the most common op shapes (see _parse_uniform_binary); tests
+    # Regex fast paths for the most common op shapes (see _parse_op_run); tests
     # switch them off to check that both paths build the same IR.
     fast_paths = True
 
@@ -136,6 +139,7 @@ class Parser(AttrParser):
         self.default_dialects: list[str] = ["builtin"]
         self.resources = {}
         self._memo = {}
+        self._props_memo = {}  # (op class, property text) -> shared properties
 
     # ================================================================== top level
 
@@ -426,16 +430,6 @@ class Parser(AttrParser):
         start = self.tok_start
         results = None
         if self.kind == PERCENT:
-            m = _UNIFORM_BINARY(self.text, start) if self.fast_paths else None
-            if m is not None:
-                op = self._parse_uniform_binary(m, start)
-                if op is not None:
-                    return op
-            m = _GENERIC_LINE(self.text, start) if self.fast_paths else None
-            if m is not None:
-                op = self._parse_generic_line(m)
-                if op is not None:
-                    return op
             m = _GENERIC_HEAD(self.text, start) if self.fast_paths else None
             if m is not None:
                 # `%r = "name"(%a, %b)` in canonical spacing: one regex for the head.
@@ -487,113 +481,169 @@ class Parser(AttrParser):
                     i += 1
         return op
 
-    def _parse_uniform_binary(self, m, start):
-        """Fast path for `%r = dialect.op %a, %b : type` in canonical spacing, for ops
-        whose format is exactly that (see asm_format._is_uniform_binary). Returns None to
-        fall back to the general path whenever anything is unusual, so errors and rare
-        cases are always handled (and worded) by the general code."""
-        rn, rs, name, an, as_, bn, bs, tname = m.groups()
-        cls = self.ctx.ops.get(name)
-        if cls is None:
-            dd = self.default_dialects[-1]
-            if dd is None or "." in name:
-                return None
-            cls = self.ctx.ops.get(dd + "." + name)
-            if cls is None:
-                return None
-        if not cls.__dict__.get("_uniform_binary", False):
-            return None
-        t = _SIMPLE_TYPES.get(tname)
-        if t is None:
-            return None
-        res = int(rn) if rn is not None else "%" + rs
+    def _parse_op_run(self, block):
+        """Parse consecutive op lines of the two most common shapes (see _OP_LINE) straight
+        into `block`, without the lexer: `%r = dialect.op %a, %b : t` of ops whose format is
+        exactly that (asm_format._is_uniform_binary), and generic ops with one result whose
+        property dictionary and function type were seen before (memoized by
+        `_parse_memoized`). Stops at the first line that is anything else or anything
+        unusual (unknown or forward-referenced names, redefinitions, type mismatches,
+        unknown properties...), leaving the lexer on it: the general path then parses that
+        line, and words its errors."""
+        text = self.text
+        start = pos = self.tok_start
+        m = _OP_LINE(text, pos)
+        if m is None:
+            return
+        sc = self.scopes[-1]
+        nums = sc.nums
+        values = sc.values
+        base = sc.base
+        # In a region that is not isolated, names of the enclosing regions are visible
+        # too: a new name must be checked against them (the general lookup).
+        nested = not sc.isolated
         lookup = self._lookup
-        va = lookup(int(an) if an is not None else "%" + as_)
-        vb = lookup(int(bn) if bn is not None else "%" + bs)
-        if va is None or vb is None or va.type is not t or vb.type is not t or \
-                lookup(res) is not None:
-            return None
-        iso = self._isolated_scope()
-        fwd = iso.forward.get(res) if iso.forward else None
-        if fwd is not None and fwd.type is not t:
-            return None
-        op = object.__new__(cls)
-        op._operands = [OpOperand(va, op), OpOperand(vb, op)]
-        r = OpResult(t, op)
-        op.results = (r,)
-        op._props = op._attrs = EMPTY_DICT
-        op.successors = op.regions = ()
-        op.parent = op.prev = op.next = None
-        op.loc = SourceLoc(self.src, m.start(3))
-        self.scopes[-1].set(res, r)
-        if fwd is not None:
-            del iso.forward[res]
-            fwd.replace_all_uses_with(r)
-        self.reset_to(m.end())
-        return op
-
-    def _parse_generic_line(self, m):
-        """Fast path for a whole generic op line `%r = "name"(%a, %b) <{...}> : (...) ->
-        t` whose property dictionary and function type were seen before (memoized by
-        `_parse_memoized`). Returns None to fall back to the general path."""
-        rn, rs, name, operand_text, props_text, ft_text = m.groups()
+        forward = self._isolated_scope().forward
+        ops_get = self.ctx.ops.get
         memo = self._memo
-        ft = memo.get(ft_text)
-        if ft is None or len(ft.results) != 1:
-            return None
-        props = None
-        if props_text is not None:
-            props = memo.get(props_text)
-            if props is None:
-                return None
-        cls = self.ctx.ops.get(name)
-        if cls is None or cls is UnregisteredOp:
-            return None
-        inputs = ft.inputs
-        lookup = self._lookup
-        values = []
-        if operand_text:
-            parts = operand_text.split(", ")
-            if len(parts) != len(inputs):
-                return None
-            for part, t in zip(parts, inputs):
-                v = lookup(_ssa_key(part))
-                if v is None or v.type is not t:
-                    return None
-                values.append(v)
-        elif inputs:
-            return None
-        res = int(rn) if rn is not None else "%" + rs
-        if lookup(res) is not None:
-            return None
-        iso = self._isolated_scope()
-        if iso.forward and res in iso.forward:
-            return None
-        if props:
-            pnames = cls._prop_names
-            stored = getattr(cls, "_stored_defaults", None)
-            kept = {}
-            for k, v in props.items():
-                if k not in pnames:
-                    return None
-                kept[k] = v
-            if stored:
-                for k, default in stored:
-                    if kept.get(k) is default:
-                        del kept[k]
-            props = kept
-        op = object.__new__(cls)
-        op._operands = [OpOperand(v, op) for v in values]
-        r = OpResult(ft.results[0], op)
-        op.results = (r,)
-        op._props = props if props else EMPTY_DICT
-        op._attrs = EMPTY_DICT
-        op.successors = op.regions = ()
-        op.parent = op.prev = op.next = None
-        op.loc = SourceLoc(self.src, m.start(3) - 1)
-        self.scopes[-1].set(res, r)
-        self.reset_to(m.end())
-        return op
+        pmemo = self._props_memo
+        simple_types = _SIMPLE_TYPES
+        loc_cls = self.src.loc_class
+        dd = self.default_dialects[-1]
+        resolved = {}
+        last = block.last
+        new = object.__new__
+        while m is not None:
+            (rn, rs, gname, operand_text, props_text, ft_text, cname, an, as_, bn, bs,
+             tname) = m.groups()
+            if cname is not None:
+                cls = resolved.get(cname)
+                if cls is None:
+                    cls = ops_get(cname)
+                    if cls is None and dd and "." not in cname:
+                        cls = ops_get(dd + "." + cname)
+                    if cls is None or not cls.__dict__.get("_uniform_binary", False):
+                        break
+                    resolved[cname] = cls
+                rtype = simple_types.get(tname)
+                if rtype is None:
+                    break
+                if an is not None:
+                    k = int(an)
+                    i = k - base
+                    va = nums[i] if 0 <= i < len(nums) else lookup(k)
+                else:
+                    va = lookup("%" + as_)
+                if bn is not None:
+                    k = int(bn)
+                    i = k - base
+                    vb = nums[i] if 0 <= i < len(nums) else lookup(k)
+                else:
+                    vb = lookup("%" + bs)
+                if va is None or vb is None or va.type is not rtype or vb.type is not rtype:
+                    break
+                vals = (va, vb)
+                props = EMPTY_DICT
+                loc_offset = m.start(7)
+            else:
+                ft = memo.get(ft_text)
+                if ft is None or len(ft.results) != 1:
+                    break
+                cls = ops_get(gname)
+                if cls is None:
+                    break
+                if props_text is not None:
+                    key = (cls, props_text)
+                    props = pmemo.get(key)
+                    if props is None:
+                        props = _shared_props(cls, memo.get(props_text))
+                        if props is None:
+                            break
+                        pmemo[key] = props
+                else:
+                    props = EMPTY_DICT
+                inputs = ft.inputs
+                if operand_text:
+                    parts = operand_text.split(", ")
+                    if len(parts) != len(inputs):
+                        break
+                    vals = []
+                    for part, t in zip(parts, inputs):
+                        c = part[1:]
+                        if c.isdigit() and (c[0] != "0" or len(c) == 1):
+                            k = int(c)
+                            i = k - base
+                            v = nums[i] if 0 <= i < len(nums) else lookup(k)
+                        else:
+                            v = lookup(part)
+                        if v is None or v.type is not t:
+                            vals = None
+                            break
+                        vals.append(v)
+                    if vals is None:
+                        break
+                elif inputs:
+                    break
+                else:
+                    vals = ()
+                rtype = ft.results[0]
+                loc_offset = m.start(3) - 1
+            # The result name must be new.
+            if rn is not None:
+                res = int(rn)
+                in_sequence = nums and res - base == len(nums) and not nested and \
+                    not (values and res in values)
+                if not in_sequence and lookup(res) is not None:
+                    break
+            else:
+                res = "%" + rs
+                in_sequence = False
+                if lookup(res) is not None:
+                    break
+            if forward and res in forward:
+                break
+            op = new(cls)
+            operands = []
+            for v in vals:
+                u = new(OpOperand)
+                u.value = v
+                u.owner = op
+                u.prev_use = None
+                nxt = u.next_use = v.first_use
+                if nxt is not None:
+                    nxt.prev_use = u
+                v.first_use = u
+                operands.append(u)
+            op._operands = operands
+            r = new(OpResult)
+            r.type = rtype
+            r.first_use = None
+            r.owner = op
+            op.results = (r,)
+            op._props = props
+            op._attrs = EMPTY_DICT
+            op.successors = op.regions = ()
+            loc = new(loc_cls)
+            loc._str = None
+            loc.offset = loc_offset
+            op.loc = loc
+            op.parent = block
+            op.prev = last
+            op.next = None
+            if last is None:
+                block.first = op
+            else:
+                last.next = op
+            block.last = last = op
+            if in_sequence:
+                nums.append(r)
+            else:
+                sc.set(res, r)
+                base = sc.base
+            pos = m.end()
+            m = _OP_LINE(text, pos)
+        if pos != start:
+            self.reset_to(pos)
 
     def _parse_props(self):
         self._next()
@@ -842,7 +892,10 @@ class Parser(AttrParser):
             self.define_value(key, a, offset)
 
     def _parse_block_body(self, block):
+        fast = self.fast_paths
         while True:
+            if fast and self.kind == PERCENT:
+                self._parse_op_run(block)
             k = self.kind
             # Only a block label or '}' ends a block: at the end of the input the next
             # "operation" is missing (upstream's "expected operation name in quotes").
@@ -989,6 +1042,24 @@ class Parser(AttrParser):
                 break
         self.expect(close)
         return args
+
+
+def _shared_props(cls, parsed):
+    """The properties an op of `cls` stores for the parsed dictionary `parsed`, as one
+    read-only mapping that ops parsed from the same text share (Operation.properties
+    copies it on first write); None when the general path must handle it."""
+    if parsed is None:
+        return None
+    pnames = cls._prop_names
+    kept = {}
+    for k, v in parsed.items():
+        if k not in pnames:
+            return None
+        kept[k] = v
+    for k, default in getattr(cls, "_stored_defaults", None) or ():
+        if kept.get(k) is default:
+            del kept[k]
+    return MappingProxyType(kept) if kept else EMPTY_DICT
 
 
 def _isolated(cls):

@@ -57,7 +57,37 @@ def test_benchmark_module_parses_the_same(generic):
     "func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %1, %a : i32\n  %1 = arith.addi %a, %a : i32\n  return %0 : i32\n}",
     'func.func @f(%a: i32) -> i32 {\n  %0 = "arith.addi"(%a, %a) <{overflowFlags = #arith.overflow<nsw>}> : (i32, i32) -> i32\n  %1 = "arith.addi"(%0, %0) <{overflowFlags = #arith.overflow<nsw>}> : (i32, i32) -> i32\n  return %1 : i32\n}',
     'func.func @f(%a: i32) -> i32 {\n  %0 = "arith.addi"(%a, %a) : (i32, i32) -> (i32, i32)\n  return %0 : i32\n}',
+    # Runs of fast-path lines: redefinitions inside a run, names out of sequence,
+    # leading zeros, comments between lines, a name of an enclosing region reused in a
+    # nested one, forward references, generic ops with unknown properties.
+    "func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  %1 = arith.addi %0, %a : i32\n  %0 = arith.addi %1, %a : i32\n  return %0 : i32\n}",
+    "func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  %5 = arith.addi %0, %a : i32 // five\n  // two\n  %2 = arith.addi %5, %0 : i32\n  %3 = arith.addi %2, %5 : i32\n  %5 = arith.addi %3, %3 : i32\n  return %3 : i32\n}",
+    "func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  %01 = arith.addi %0, %a : i32\n  %1 = arith.addi %01, %0 : i32\n  %x_1 = arith.muli %1, %01 : i32\n  return %x_1 : i32\n}",
+    "func.func @f(%a: index, %b: i32) -> i32 {\n  %0 = arith.addi %b, %b : i32\n  %1 = scf.for %i = %a to %a step %a iter_args(%s = %0) -> (i32) {\n    %2 = arith.addi %s, %0 : i32\n    %0 = arith.addi %2, %2 : i32\n    scf.yield %2 : i32\n  }\n  return %1 : i32\n}",
+    "func.func @f(%a: index, %b: i32) -> i32 {\n  %0 = arith.addi %b, %b : i32\n  %1 = scf.for %i = %a to %a step %a iter_args(%s = %0) -> (i32) {\n    %2 = arith.addi %s, %0 : i32\n    %3 = arith.addi %2, %2 : i32\n    scf.yield %3 : i32\n  }\n  return %1 : i32\n}",
+    "func.func @f(%a: i32) -> i32 {\n  cf.br ^bb1\n^bb1:\n  %0 = arith.addi %1, %a : i32\n  %1 = arith.addi %a, %a : i32\n  %2 = arith.addi %0, %1 : i32\n  return %2 : i32\n}",
+    "func.func @f(%a: i32) -> i32 {\n  cf.br ^bb1\n^bb1:\n  %0 = arith.addi %1, %a : i32\n  %1 = arith.addi %a, %a : i64\n  return %0 : i32\n}",
+    'func.func @f(%a: i32) -> i32 {\n  %0 = "arith.addi"(%a, %a) <{overflowFlags = #arith.overflow<nsw>}> : (i32, i32) -> i32\n  %1 = "arith.addi"(%0, %0) <{overflowFlags = #arith.overflow<nsw>}> : (i32, i32) -> i32\n  %2 = "arith.muli"(%1, %0) <{overflowFlags = #arith.overflow<nsw>}> : (i32, i32) -> i32\n  %3 = "arith.andi"(%2, %0) <{overflowFlags = #arith.overflow<nsw>}> : (i32, i32) -> i32\n  return %3 : i32\n}',
+    'func.func @f(%a: i32) -> i32 {\n  %0 = "arith.addi"(%a, %a) : (i32, i32) -> i32\n  %1 = "arith.addi"(%0, %0) : (i32, i32) -> i32\n  %2 = "arith.addi"(%1, %0) : (i32, i64) -> i32\n  return %2 : i32\n}',
+    'func.func @f(%a: i32) -> i32 {\n  %0 = "arith.addi"(%a, %a) : (i32, i32) -> i32\n  %1 = "arith.addi"(%0, %0) : (i32, i32) -> i32\n  %2 = "arith.addi"(%1) : (i32, i32) -> i32\n  return %2 : i32\n}',
 ])
 def test_edge_cases_agree(text):
     fast, slow = _parse_both(text)
     assert fast == slow
+
+
+def test_ops_parsed_from_the_same_property_text_do_not_share_writes():
+    text = ('func.func @f(%a: i32) -> i32 {\n'
+            '  %0 = "arith.addi"(%a, %a) <{overflowFlags = #arith.overflow<nsw>}> : (i32, i32) -> i32\n'
+            '  %1 = "arith.addi"(%0, %0) <{overflowFlags = #arith.overflow<nsw>}> : (i32, i32) -> i32\n'
+            '  %2 = "arith.addi"(%1, %0) <{overflowFlags = #arith.overflow<nsw>}> : (i32, i32) -> i32\n'
+            '  return %2 : i32\n}')
+    m = Parser(text, default_context(), "x.mlir").parse_top_level()
+    adds = [op for op in m.walk() if op.name == "arith.addi"]
+    # The first line fills the memo (general path); the others share its result.
+    assert adds[1]._props is adds[2]._props
+    nsw = adds[0].properties["overflowFlags"]
+    del adds[1].properties["overflowFlags"]
+    assert "overflowFlags" not in adds[1].properties
+    assert adds[2].properties["overflowFlags"] is nsw
+    assert adds[0].get_attr("overflowFlags") is nsw
