@@ -1,0 +1,596 @@
+"""ONNX graphs and nodes -> onnx dialect ops: the 1:1 translation the importer and
+`onnx-decompose` share.
+
+[Note: node translation]
+A node becomes one op `onnx.<OpType>`: operands are its inputs in order (an omitted input
+in the middle is the result of an `onnx.NoValue` op, trailing omitted inputs are dropped),
+results its outputs (an omitted output has type `none`), properties its attributes, and
+regions its GRAPH attributes (in the dialect's region order), each one block whose
+arguments are the subgraph's inputs and whose `onnx.Yield` yields its outputs. Subgraph
+bodies use values of the enclosing graphs directly.
+
+Before a node is translated it is checked against its schema at the model's opset: the
+domain must be imported, the op must exist there (and not be deprecated), the input and
+output counts must fit, every attribute must be known and of its declared kind, required
+attributes present, and input/output types must satisfy the type constraints. Every
+problem raises OnnxImportError naming the node.
+
+[Note: order and scope]
+ONNX wants nodes sorted topologically, but models in the wild are not always; nodes are
+translated in a topological order (the given one when it is already valid). A node
+depends on the producers of its inputs and of the outer-scope names its subgraphs use.
+Duplicate definitions, undefined names and cycles are errors.
+"""
+from __future__ import annotations
+
+import heapq
+
+from ...ir import attributes as A
+from ...ir.core import Block, Region
+from ...ir.location import FusedLoc, NameLoc
+from . import _dialect as D
+from .errors import OnnxImportError, describe_node
+from .tensors import TensorError, sparse_attr, tensor_attr
+from ...dialects.onnx import element_type_of_name
+from .types import UnknownType, convert_type
+
+__all__ = ["Scope", "GraphImporter", "RESOURCE_MIN_ELEMENTS", "free_names", "attr_kind"]
+
+# A TENSOR attribute with more elements than this (and not a splat) becomes a
+# dense_resource unless constants are inlined: what MLIR would print as hex anyway.
+RESOURCE_MIN_ELEMENTS = 101
+
+# AttributeProto.AttributeType values.
+_FLOAT, _INT, _STRING, _TENSOR, _GRAPH, _FLOATS, _INTS, _STRINGS, _TENSORS, _GRAPHS = \
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+_SPARSE_TENSOR, _SPARSE_TENSORS, _TYPE_PROTO, _TYPE_PROTOS = 11, 12, 13, 14
+_KIND_NAMES = {_FLOAT: "FLOAT", _INT: "INT", _STRING: "STRING", _TENSOR: "TENSOR",
+               _GRAPH: "GRAPH", _FLOATS: "FLOATS", _INTS: "INTS", _STRINGS: "STRINGS",
+               _TENSORS: "TENSORS", _GRAPHS: "GRAPHS", _SPARSE_TENSOR: "SPARSE_TENSOR",
+               _SPARSE_TENSORS: "SPARSE_TENSORS", _TYPE_PROTO: "TYPE_PROTO",
+               _TYPE_PROTOS: "TYPE_PROTOS"}
+_FIELDS = (("f", _FLOAT), ("i", _INT), ("s", _STRING), ("t", _TENSOR), ("g", _GRAPH),
+           ("sparse_tensor", _SPARSE_TENSOR), ("tp", _TYPE_PROTO), ("floats", _FLOATS),
+           ("ints", _INTS), ("strings", _STRINGS), ("tensors", _TENSORS),
+           ("graphs", _GRAPHS), ("sparse_tensors", _SPARSE_TENSORS),
+           ("type_protos", _TYPE_PROTOS))
+
+
+class Scope:
+    """The values visible in one (sub)graph: name -> Value, then the enclosing scope's."""
+
+    __slots__ = ("parent", "values", "types")
+
+    def __init__(self, parent: "Scope | None" = None, types: dict | None = None):
+        self.parent = parent
+        self.values: dict = {}
+        self.types: dict = types if types is not None else {}  # name -> TypeProto
+
+    def lookup(self, name: str):
+        s = self
+        while s is not None:
+            v = s.values.get(name)
+            if v is not None:
+                return v
+            s = s.parent
+        return None
+
+
+def _type_from_string(s: str):
+    """The Strata type (unknown shape) of a schema type string, or None."""
+    if s.startswith("tensor(") and s.endswith(")"):
+        et = element_type_of_name(s[7:-1])
+        return A.UnrankedTensorType(et) if et is not None else None
+    for prefix, make in (("seq(", D.SeqType), ("optional(", D.OptType)):
+        if s.startswith(prefix) and s.endswith(")"):
+            inner = _type_from_string(s[len(prefix):-1])
+            return inner and make(inner)
+    return None
+
+
+def _known_type(tp):
+    """The Strata type of TypeProto `tp`, or None when it is absent or incomplete."""
+    if tp is None:
+        return None
+    try:
+        return convert_type(tp)
+    except UnknownType:
+        return None
+
+
+def _erase_shape(t):
+    if isinstance(t, A.RankedTensorType):
+        return A.UnrankedTensorType(t.element_type)
+    return t
+
+
+def free_names(g) -> set:
+    """The names a GraphProto uses but does not define (its outer-scope references)."""
+    defined = {i.name for i in g.input}
+    defined.update(t.name for t in g.initializer)
+    defined.update(t.values.name for t in g.sparse_initializer)
+    used = set()
+    for n in g.node:
+        used.update(x for x in n.input if x)
+        for a in n.attribute:
+            for sg in _subgraphs(a):
+                used |= free_names(sg)
+        defined.update(n.output)
+    used.update(o.name for o in g.output)
+    return used - defined
+
+
+def _subgraphs(a):
+    if a.HasField("g"):
+        return [a.g]
+    return list(a.graphs)
+
+
+def attr_kind(a) -> int:
+    """The AttributeProto type of `a` (from its `type`, else from the field it sets)."""
+    if a.type:
+        return a.type
+    found = [k for f, k in _FIELDS if (a.HasField(f) if k <= _GRAPH or k in (_SPARSE_TENSOR,
+                                                                              _TYPE_PROTO)
+                                       else len(getattr(a, f)))]
+    return found[0] if len(found) == 1 else 0
+
+
+class GraphImporter:
+    """Translates ONNX graphs (node by node) into ops.
+
+    `opsets` maps ONNX domains ("" the default) to the opset version the model imports;
+    `module_block` receives the `ml_program.global`s of subgraph initializers (`symbols`
+    holds the symbol names already taken); `reader` reads external tensor data; `loc`
+    makes the location of a node from its name (`loc_override`, when set, is used for
+    every op instead)."""
+
+    def __init__(self, opsets: dict, *, reader=None, inline_constants: bool = False,
+                 module_block=None, symbols: set | None = None, file_loc=None,
+                 loc_override=None):
+        self.opsets = opsets
+        self.reader = reader
+        self.inline_constants = inline_constants
+        self.module_block = module_block
+        self.symbols = symbols if symbols is not None else set()
+        self.file_loc = file_loc
+        self.loc_override = loc_override
+        # op -> its node's description, until the dialect's verifier has checked it
+        # (ops of subgraphs are checked with their top-level ancestor, see check()).
+        self.descriptions: dict = {}
+
+    # ------------------------------------------------------------ locations, symbols
+
+    def loc(self, name: str):
+        if self.loc_override is not None:
+            return self.loc_override
+        n = NameLoc(name)
+        return FusedLoc([n, self.file_loc]) if self.file_loc is not None else n
+
+    def fresh_symbol(self, name: str) -> str:
+        sym, i = name or "const", 0
+        while sym in self.symbols:
+            i += 1
+            sym = f"{name}_{i}"
+        self.symbols.add(sym)
+        return sym
+
+    # ------------------------------------------------------------ graphs
+
+    def define_initializers(self, g, scope: Scope, block, anchor=None, skip=()):
+        """`ml_program.global` constants for the initializers of `g` (not those named in
+        `skip`), each loaded with `ml_program.global_load_const` into `block`."""
+        for t in g.initializer:
+            if t.name not in skip:
+                self._initializer(t.name, t, None, scope, block, anchor)
+        for sp in g.sparse_initializer:
+            if sp.values.name not in skip:
+                self._initializer(sp.values.name, None, sp, scope, block, anchor)
+
+    def make_global(self, name: str, t=None, sp=None) -> tuple[str, object]:
+        """A private constant global holding initializer `t` (or sparse `sp`); returns
+        its symbol name and type."""
+        from ...dialects.ml_program import GlobalOp
+        sym = self.fresh_symbol(name)
+        resource = None if self.inline_constants else sym
+        try:
+            value = tensor_attr(t, self.reader, resource) if t is not None else \
+                sparse_attr(sp, self.reader, resource)
+        except TensorError as e:
+            raise OnnxImportError(f"initializer '{name}': {e}") from None
+        g = GlobalOp.new(sym, value.type, value=value, visibility="private",
+                         loc=self.loc(name))
+        self.module_block.append(g)
+        return sym, value.type
+
+    def _initializer(self, name, t, sp, scope, block, anchor):
+        from ...dialects.ml_program import GlobalLoadConstOp
+        if not name:
+            raise OnnxImportError("an initializer has no name")
+        if name in scope.values:
+            raise OnnxImportError(f"initializer '{name}' is defined twice")
+        sym, type_ = self.make_global(name, t, sp)
+        load = GlobalLoadConstOp.build(loc=self.loc(name), result_types=[type_],
+                                       **{"global": A.SymbolRefAttr(sym)})
+        self._insert(block, anchor, load)
+        scope.values[name] = load.results[0]
+
+    def graph_types(self, g) -> dict:
+        """name -> TypeProto from a graph's value_info, inputs and outputs."""
+        types = {}
+        for vi in g.value_info:
+            types[vi.name] = vi.type
+        for vi in list(g.input) + list(g.output):
+            if vi.HasField("type") and vi.type.WhichOneof("value"):
+                types[vi.name] = vi.type
+        return types
+
+    def import_nodes(self, g, scope: Scope, block, anchor=None, where: str = ""):
+        """Translate the nodes of GraphProto `g` into `block` (before `anchor`)."""
+        for index in self._order(g, scope, where):
+            self.node(g.node[index], index, scope, block, anchor, where)
+
+    def _order(self, g, scope: Scope, where: str) -> list[int]:
+        """A topological order of g's node indices (see [Note: order and scope])."""
+        nodes = g.node
+        producer: dict = {}
+        for i, n in enumerate(nodes):
+            for o in n.output:
+                if not o:
+                    continue
+                if o in producer:
+                    j = producer[o]
+                    raise OnnxImportError(
+                        f"output '{o}' is already produced by "
+                        f"{describe_node(nodes[j].name, nodes[j].op_type, j)}",
+                        describe_node(n.name, n.op_type, i, where))
+                if o in scope.values:
+                    raise OnnxImportError(f"output '{o}' redefines a graph input or "
+                                          "initializer", describe_node(n.name, n.op_type, i, where))
+                producer[o] = i
+        deps = []
+        in_order = True
+        for i, n in enumerate(nodes):
+            names = [x for x in n.input if x]
+            for a in n.attribute:
+                for sg in _subgraphs(a):
+                    names.extend(sorted(free_names(sg)))
+            d = []
+            for x in names:
+                j = producer.get(x)
+                if j is not None:
+                    d.append(j)
+                    in_order = in_order and j < i
+                elif scope.lookup(x) is None:
+                    raise OnnxImportError(f"input '{x}' is not defined",
+                                          describe_node(n.name, n.op_type, i, where))
+            deps.append(d)
+        if in_order:
+            return range(len(nodes))
+        users = [[] for _ in nodes]
+        indegree = [0] * len(nodes)
+        for i, d in enumerate(deps):
+            for j in set(d):
+                users[j].append(i)
+                indegree[i] += 1
+        ready = [i for i, k in enumerate(indegree) if k == 0]
+        heapq.heapify(ready)
+        order = []
+        while ready:
+            i = heapq.heappop(ready)
+            order.append(i)
+            for u in users[i]:
+                indegree[u] -= 1
+                if indegree[u] == 0:
+                    heapq.heappush(ready, u)
+        if len(order) != len(nodes):
+            i = min(i for i, k in enumerate(indegree) if k)
+            n = nodes[i]
+            raise OnnxImportError("the node is part of a cycle: it depends on its own "
+                                  "outputs", describe_node(n.name, n.op_type, i, where))
+        return order
+
+    def subgraph(self, g, scope: Scope, where: str, arg_types=None) -> Region:
+        """A region for GraphProto `g`: one block with its inputs as arguments, its
+        initializers loaded, its nodes, and `onnx.Yield` of its outputs. `arg_types`
+        fills in inputs that have no type."""
+        inner = Scope(scope, self.graph_types(g))
+        types = []
+        for k, vi in enumerate(g.input):
+            tp = inner.types.get(vi.name)
+            t = None
+            if tp is not None:
+                try:
+                    t = convert_type(tp)
+                except UnknownType:
+                    t = None
+            if t is None and arg_types is not None and k < len(arg_types):
+                t = arg_types[k]
+            if t is None:
+                raise OnnxImportError(f"input '{vi.name}' of graph '{g.name}' has no type"
+                                      f"{where}")
+            types.append(t)
+        block = Block(types, [self.loc(vi.name) for vi in g.input])
+        for vi, arg in zip(g.input, block.args):
+            if vi.name in inner.values:
+                raise OnnxImportError(f"graph '{g.name}' has two inputs named '{vi.name}'"
+                                      f"{where}")
+            inner.values[vi.name] = arg
+        self.define_initializers(g, inner, block)
+        self.import_nodes(g, inner, block, None, f" in graph '{g.name}'{where}")
+        outs = []
+        for o in g.output:
+            v = inner.lookup(o.name)
+            if v is None:
+                raise OnnxImportError(f"output '{o.name}' of graph '{g.name}' is not "
+                                      f"defined{where}")
+            outs.append(v)
+        block.append(D.create_op("onnx.Yield", outs, loc=self.loc(g.name or "yield")))
+        return Region([block])
+
+    # ------------------------------------------------------------ nodes
+
+    @staticmethod
+    def _insert(block, anchor, op):
+        if anchor is None:
+            block.append(op)
+        else:
+            block.insert_before(anchor, op)
+
+    def schema(self, n, desc: str):
+        """The schema of node `n` at the imported opset (errors for unknown ops)."""
+        domain = "" if n.domain in D.DEFAULT_DOMAIN_KEYS else n.domain
+        version = self.opsets.get(domain)
+        if version is None:
+            raise OnnxImportError(f"domain '{D.domain_key(domain)}' is not in the model's "
+                                  "opset_import", desc)
+        s = D.lookup_schema(n.op_type, domain, version)
+        if s is None:
+            first = D.schema_versions(n.op_type, domain)
+            if first:
+                raise OnnxImportError(f"'{n.op_type}' does not exist in opset {version} of "
+                                      f"domain '{D.domain_key(domain)}' (it first appears "
+                                      f"in opset {first[0]})", desc)
+            raise OnnxImportError(f"unknown op '{n.op_type}' in domain "
+                                  f"'{D.domain_key(domain)}'", desc)
+        if s.deprecated:
+            raise OnnxImportError(f"'{n.op_type}' is deprecated in opset {version}", desc)
+        return s
+
+    def node(self, n, index: int, scope: Scope, block, anchor=None, where: str = ""):
+        """Translate node `n` (number `index` of its graph) into `block` (before
+        `anchor`); the op is checked by the dialect's verifier once it is in place."""
+        desc = describe_node(n.name, n.op_type, index, where)
+        s = self.schema(n, desc)
+        inputs = list(n.input)
+        while inputs and not inputs[-1]:
+            inputs.pop()
+        outputs = list(n.output)
+        while outputs and not outputs[-1]:
+            outputs.pop()
+        named = [o for o in outputs if o]
+        if len(set(named)) != len(named):
+            raise OnnxImportError("the node names one output twice", desc)
+        loc = self.loc(n.name or (named[0] if named else n.op_type))
+        operands = []
+        for x in inputs:
+            if not x:
+                nv = D.create_op("onnx.NoValue", (), [A.NoneType()], loc=loc)
+                self._insert(block, anchor, nv)
+                operands.append(nv.results[0])
+                continue
+            v = scope.lookup(x)
+            if v is None:
+                raise OnnxImportError(f"input '{x}' is not defined", desc)
+            operands.append(v)
+        props, graphs = self.attributes(n, s, desc)
+        result_types = self._result_types(n, s, outputs, operands, scope, desc)
+        regions = []
+        if s.regions:
+            arg_types = _body_arg_types(n.op_type, operands, props)
+            sub_where = f" of {desc}"
+            for name in s.regions:
+                g = graphs.get(name)
+                regions.append(self.subgraph(g, scope, sub_where, arg_types) if g is not None
+                               else Region())
+        op = D.create_op(D.op_name(n.op_type, s.domain), operands, result_types, props,
+                         regions, loc)
+        self._insert(block, anchor, op)
+        self.descriptions[op] = desc
+        if not where:  # a node of the top graph: its block is in the module
+            self.check(op)
+        for name, r in zip(outputs, op.results):
+            if name:
+                scope.values[name] = r
+        return op
+
+    def check(self, op):
+        """Run the dialect's verifier on `op` and the onnx ops nested in it (now that
+        they are inside the module, so that their opset is known); a failure names the
+        node the op came from."""
+        for o in op.walk():
+            desc = self.descriptions.pop(o, None)
+            if desc is None:
+                continue
+            err = o.verify_invariants()
+            if err:
+                raise OnnxImportError(err, desc)
+
+    def _result_types(self, n, s, outputs, operands, scope, desc):
+        """Result types: from the graph's (inferred) value_info, else from inferring this
+        node alone, else what the schema implies."""
+        out = []
+        node_types = None
+        for i, name in enumerate(outputs):
+            if not name:
+                out.append(A.NoneType())
+                continue
+            t = _known_type(scope.types.get(name))
+            if t is None:
+                if node_types is None:
+                    node_types = self._infer_node(n, s, operands)
+                t = _known_type(node_types.get(name))
+            if t is None:
+                t = _schema_result_type(s, i, operands)
+            if t is None:
+                raise OnnxImportError(f"the type of output '{name}' is unknown (shape "
+                                      "inference found none)", desc)
+            out.append(t)
+        return out
+
+    def _infer_node(self, n, s, operands) -> dict:
+        """ONNX's type inference for node `n` alone, given its operand types."""
+        import onnx
+        import onnx.defs
+        import onnx.shape_inference
+        from .types import to_type_proto
+        types = {}
+        for x, v in zip(n.input, operands):
+            if x and not isinstance(v.type, A.NoneType):
+                try:
+                    types[x] = to_type_proto(v.type)
+                except UnknownType:
+                    return {}
+        opsets = [onnx.helper.make_opsetid(d, v) for d, v in self.opsets.items()]
+        try:
+            schema = onnx.defs.get_schema(n.op_type, s.since_version, s.domain)
+            return onnx.shape_inference.infer_node_outputs(schema, n, types,
+                                                           opset_imports=opsets)
+        except Exception:  # inference is a help; the schema is the fallback
+            return {}
+
+    # ------------------------------------------------------------ attributes
+
+    def attributes(self, n, s, desc: str):
+        """(properties, {name: GraphProto}) of node `n`, checked against schema `s`:
+        known names, the declared kinds, the required ones present."""
+        props, graphs = {}, {}
+        for a in n.attribute:
+            if a.name in props or a.name in graphs:
+                raise OnnxImportError(f"attribute '{a.name}' is given twice", desc)
+            if a.ref_attr_name:
+                raise OnnxImportError(f"attribute '{a.name}' refers to attribute "
+                                      f"'{a.ref_attr_name}' of a function, outside any "
+                                      "function", desc)
+            sa = s.attributes.get(a.name)
+            if sa is None:
+                raise OnnxImportError(f"unknown attribute '{a.name}' of '{n.op_type}'", desc)
+            kind = attr_kind(a)
+            if _KIND_NAMES.get(kind) != sa.kind:
+                got = _KIND_NAMES.get(kind, "a value of no kind")
+                raise OnnxImportError(f"attribute '{a.name}' must be {sa.kind}, got {got}",
+                                      desc)
+            if kind == _GRAPH:
+                graphs[a.name] = a.g
+                continue
+            try:
+                props[a.name] = self.attribute_value(a, kind, n)
+            except (TensorError, UnknownType) as e:
+                raise OnnxImportError(f"attribute '{a.name}': {e}", desc) from None
+        for name, sa in s.attributes.items():
+            if sa.required and name not in props and name not in graphs:
+                raise OnnxImportError(f"required attribute '{name}' is missing", desc)
+        return props, graphs
+
+    def _tensor(self, t, hint: str):
+        if self.inline_constants:
+            return tensor_attr(t, self.reader)
+        n = 1
+        for d in t.dims:
+            n *= d
+        if n < RESOURCE_MIN_ELEMENTS or t.data_type == 8:
+            return tensor_attr(t, self.reader)
+        attr = tensor_attr(t, self.reader)
+        if attr.is_splat:
+            return attr
+        return tensor_attr(t, self.reader, self.fresh_blob_name(hint))
+
+    def fresh_blob_name(self, hint: str) -> str:
+        return hint or "tensor"
+
+    def attribute_value(self, a, kind: int, n=None):
+        """The property of a non-graph AttributeProto (see the dialect's mapping)."""
+        if kind == _INT:
+            return A.IntegerAttr(a.i, A.i64)
+        if kind == _FLOAT:
+            return A.FloatAttr(a.f, A.f32)
+        if kind == _STRING:
+            return A.StringAttr(a.s.decode("utf-8", "surrogateescape"))
+        if kind == _INTS:
+            return A.ArrayAttr([A.IntegerAttr(v, A.i64) for v in a.ints])
+        if kind == _FLOATS:
+            return A.ArrayAttr([A.FloatAttr(v, A.f32) for v in a.floats])
+        if kind == _STRINGS:
+            return A.ArrayAttr([A.StringAttr(v.decode("utf-8", "surrogateescape"))
+                                for v in a.strings])
+        hint = (n.output[0] if n is not None and n.output and n.output[0] else a.name)
+        if kind == _TENSOR:
+            return self._tensor(a.t, hint)
+        if kind == _TENSORS:
+            return A.ArrayAttr([self._tensor(t, hint) for t in a.tensors])
+        if kind == _SPARSE_TENSOR:
+            return sparse_attr(a.sparse_tensor, self.reader)
+        if kind == _SPARSE_TENSORS:
+            return A.ArrayAttr([sparse_attr(t, self.reader) for t in a.sparse_tensors])
+        if kind == _TYPE_PROTO:
+            return A.TypeAttr(convert_type(a.tp))
+        if kind == _TYPE_PROTOS:
+            return A.ArrayAttr([A.TypeAttr(convert_type(t)) for t in a.type_protos])
+        raise UnknownType(f"unsupported attribute kind {kind}")
+
+
+# ---------------------------------------------------------------- schema helpers
+
+
+def _formal(params, i):
+    """The formal parameter of actual position i (the last one repeats if variadic)."""
+    if i < len(params):
+        return params[i]
+    if params and params[-1].is_variadic:
+        return params[-1]
+    return None
+
+
+def _schema_result_type(s, i: int, operands):
+    """A result type the schema implies when shape inference found none: a fixed type,
+    a constraint with one allowed type, or the type of an input of the same constraint
+    (with its shape unknown)."""
+    p = _formal(s.outputs, i)
+    if p is None:
+        return None
+    if p.type_str in s.type_constraints:
+        for k, v in enumerate(operands):
+            q = _formal(s.inputs, k)
+            if q is not None and q.type_str == p.type_str and \
+                    not isinstance(v.type, A.NoneType):
+                return _erase_shape(v.type)
+    if len(p.allowed) == 1:
+        return _type_from_string(next(iter(p.allowed)))
+    return None
+
+
+def _body_arg_types(op_type: str, operands, props):
+    """Types of a Loop / Scan / SequenceMap body's inputs, for bodies that leave them
+    out (shape inference usually fills them in)."""
+    types = [v.type for v in operands]
+    if op_type == "Loop":
+        return [A.RankedTensorType([], A.i64), A.RankedTensorType([], A.i1)] + types[2:]
+    if op_type == "Scan":
+        nscan = props.get("num_scan_inputs")
+        if nscan is None:
+            return None
+        nscan = nscan.value
+        nstate = len(types) - nscan
+        axes = props.get("scan_input_axes")
+        axes = [a.value for a in axes] if axes is not None else [0] * nscan
+        out = types[:nstate]
+        for t, ax in zip(types[nstate:], axes):
+            if isinstance(t, A.RankedTensorType) and t.shape:
+                shape = list(t.shape)
+                del shape[ax % len(shape)]
+                t = A.RankedTensorType(shape, t.element_type)
+            out.append(t)
+        return out
+    if op_type == "SequenceMap":
+        return [t.element_type if isinstance(t, D.SeqType) else t for t in types]
+    return None

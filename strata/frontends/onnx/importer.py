@@ -1,0 +1,272 @@
+"""ONNX model -> IR module: `import_model(path | bytes | ModelProto)`.
+
+[Note: the imported module]
+    module attributes {onnx.opset_import = {ai.onnx = 18 : i64}, onnx.ir_version = 8 : i64,
+                       onnx.producer_name = "pytorch", ...} {
+      ml_program.global private @w(dense_resource<w> : tensor<4x3xf32>) : tensor<4x3xf32>
+      func.func @main(%arg0: tensor<?x3xf32> {onnx.dim_params = ["N", ""], onnx.name = "X"})
+          -> (tensor<?x4xf32> {onnx.name = "Y"}) {
+        %0 = ml_program.global_load_const @w : tensor<4x3xf32>
+        %1 = "onnx.Gemm"(%arg0, %0) <{transB = 1 : i64}> : (...) -> tensor<?x4xf32>
+        func.return %1 : tensor<?x4xf32>
+      }
+    }
+
+Graph inputs are the arguments of @main and graph outputs its results, named by the
+`onnx.name` argument/result attribute; symbolic dims keep their names in
+`onnx.dim_params`. Initializers are private constant globals whose data is a resource
+blob (or `dense<...>` with inline_constants). An initializer that is also a graph input
+is, from IR version 4 on, that input's default value: the argument stays and carries
+`onnx.default = @global`; before IR version 4 such an initializer is a constant.
+Model-local functions are inlined first; types come from ONNX shape inference (its
+failure is tolerated: types then come from the model's own value_info and the schemas).
+Nodes translate one to one (strata/frontends/onnx/graph.py).
+"""
+from __future__ import annotations
+
+import os
+
+from ...ir import attributes as A
+from ...ir.core import Block
+from ...ir.diagnostics import DiagnosticError
+from ...ir.location import FileLineColLoc
+from . import _dialect as D
+from .errors import OnnxImportError
+from .graph import GraphImporter, Scope
+from .tensors import DataReader
+from .types import UnknownType, convert_type, dim_params
+
+__all__ = ["import_model", "load_model"]
+
+_PROTOBUF_LIMIT = 2 ** 31
+
+
+def load_model(model, base_dir=None):
+    """(ModelProto, file name or None, base dir or None) of a path, bytes or ModelProto.
+    External data is never loaded here (see tensors.DataReader)."""
+    import onnx
+    if isinstance(model, onnx.ModelProto):
+        return model, None, os.fspath(base_dir) if base_dir is not None else None
+    if isinstance(model, (bytes, bytearray, memoryview)):
+        return _parse(bytes(model), None), None, base_dir
+    if not isinstance(model, (str, os.PathLike)):
+        raise OnnxImportError(f"expected a file path, bytes or an onnx.ModelProto, got "
+                              f"{type(model).__name__}")
+    path = os.fspath(model)
+    try:
+        size = os.path.getsize(path)
+        if size >= _PROTOBUF_LIMIT:
+            raise OnnxImportError(f"the file has {size} bytes: a model file over 2 GB cannot "
+                                  "be parsed (protobuf's limit); keep its weights as "
+                                  "external data", filename=path)
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise OnnxImportError(f"cannot read the model: {e.strerror}", filename=path) from None
+    proto = _parse(data, path)
+    if base_dir is None:
+        base_dir = os.path.dirname(os.path.abspath(path))
+    return proto, path, base_dir
+
+
+def _parse(data: bytes, path):
+    import onnx
+    from google.protobuf.message import DecodeError
+    proto = onnx.ModelProto()
+    try:
+        proto.ParseFromString(data)
+    except (DecodeError, ValueError, RuntimeError) as e:
+        raise OnnxImportError(f"not an ONNX model (protobuf parse failed: {e})",
+                              filename=path) from None
+    if not proto.HasField("graph"):
+        raise OnnxImportError("not an ONNX model (it has no graph)", filename=path)
+    return proto
+
+
+def import_model(model, *, expand_functions: bool = False, inline_constants: bool = False,
+                 base_dir=None):
+    """Import an ONNX model (a file path, serialized bytes or an onnx.ModelProto) as a
+    module in the onnx dialect (see [Note: the imported module]).
+
+    `expand_functions` runs `onnx-decompose` on the result (ops with a schema function
+    become the ops of that function); `inline_constants` keeps initializers and large
+    constants as `dense<...>` instead of resources. External data is read from files
+    under `base_dir` (by default the model file's folder). Raises OnnxImportError."""
+    proto, filename, base_dir = load_model(model, base_dir)
+    try:
+        module = _ModelImporter(proto, filename, DataReader(base_dir),
+                                inline_constants).run()
+        if expand_functions:
+            from .decompose import decompose_module
+            decompose_module(module)
+    except OnnxImportError as e:
+        raise e.with_filename(filename) from None
+    return module
+
+
+def _opsets(proto) -> dict:
+    out = {}
+    for o in proto.opset_import:
+        d = D.domain_of_key(o.domain)
+        if d in out:
+            raise OnnxImportError(f"opset_import names domain '{D.domain_key(d)}' twice")
+        if o.version < 1:
+            raise OnnxImportError(f"opset_import has version {o.version} for domain "
+                                  f"'{D.domain_key(d)}'")
+        out[d] = o.version
+    if not proto.opset_import and proto.ir_version < 3:
+        out[""] = 1  # before IR version 3 the default opset was implied
+    return out
+
+
+def _inline_local_functions(proto):
+    import onnx.inliner
+    seen = set()
+    for f in proto.functions:
+        key = (f.domain, f.name, f.overload)
+        if key in seen:
+            raise OnnxImportError(f"model-local function '{f.name}' of domain '{f.domain}' "
+                                  "is defined twice")
+        seen.add(key)
+    try:
+        return onnx.inliner.inline_local_functions(proto)
+    except Exception as e:  # the C++ inliner's errors: malformed functions
+        raise OnnxImportError(f"cannot inline the model-local functions: {e}") from None
+
+
+def _infer_shapes(proto):
+    import onnx.shape_inference
+    try:
+        return onnx.shape_inference.infer_shapes(proto, check_type=False, strict_mode=False,
+                                                 data_prop=True)
+    except Exception:  # inference is a help: without it types come from value_info
+        return proto
+
+
+class _ModelImporter:
+    def __init__(self, proto, filename, reader, inline_constants):
+        self.proto = proto
+        self.filename = filename
+        self.reader = reader
+        self.inline_constants = inline_constants
+
+    def run(self):
+        from ...dialects.builtin import ModuleOp
+        original = self.proto
+        opsets = _opsets(original)
+        proto = _inline_local_functions(original) if original.functions else original
+        proto = _infer_shapes(proto)
+        module = ModuleOp.new()
+        module.attributes.update(_module_attributes(original, opsets))
+        file_loc = FileLineColLoc(self.filename, 0, 0) if self.filename else None
+        gi = GraphImporter(opsets, reader=self.reader, inline_constants=self.inline_constants,
+                           module_block=module.block, symbols={"main"}, file_loc=file_loc)
+        self._main(gi, module, proto.graph, original.graph,
+                   proto.ir_version or original.ir_version)
+        try:
+            module.verify()
+        except DiagnosticError as e:
+            raise OnnxImportError(f"the imported module does not verify: {e}") from None
+        return module
+
+    def _main(self, gi: GraphImporter, module, g, declared, ir_version: int):
+        """@main: graph inputs -> arguments, initializers -> globals, nodes, outputs."""
+        from ...dialects.func import FuncOp, ReturnOp
+        scope = Scope(None, gi.graph_types(g))
+        inits = {t.name: t for t in g.initializer}
+        inits.update((sp.values.name, sp) for sp in g.sparse_initializer)
+        declared_inputs = {vi.name: vi for vi in declared.input}
+        arg_types, arg_attrs, arg_names, defaults = [], [], [], set()
+        for vi in g.input:
+            if vi.name in inits and ir_version < 4:
+                continue  # an old-style initializer listed among the inputs: a constant
+            if not vi.name:
+                raise OnnxImportError("a graph input has no name")
+            if vi.name in arg_names:
+                raise OnnxImportError(f"graph input '{vi.name}' is listed twice")
+            tp = scope.types.get(vi.name)
+            if tp is None:
+                raise OnnxImportError(f"graph input '{vi.name}' has no type")
+            try:
+                t = convert_type(tp)
+            except UnknownType as e:
+                raise OnnxImportError(f"graph input '{vi.name}': {e}") from None
+            attrs = {"onnx.name": A.StringAttr(vi.name)}
+            dvi = declared_inputs.get(vi.name)
+            params = dim_params(dvi.type) if dvi is not None else None
+            if params:
+                attrs["onnx.dim_params"] = A.ArrayAttr([A.StringAttr(p) for p in params])
+            init = inits.get(vi.name)
+            if init is not None:
+                sym, gtype = (gi.make_global(vi.name, init) if hasattr(init, "dims")
+                              else gi.make_global(vi.name, None, init))
+                if gtype is not t and not _compatible(gtype, t):
+                    raise OnnxImportError(f"graph input '{vi.name}' has type {t}, its "
+                                          f"default (initializer) has type {gtype}")
+                attrs["onnx.default"] = A.SymbolRefAttr(sym)
+                defaults.add(vi.name)
+            arg_types.append(t)
+            arg_attrs.append(A.DictionaryAttr(attrs))
+            arg_names.append(vi.name)
+        block = Block(arg_types, [gi.loc(n) for n in arg_names])
+        # In the module from the start: the dialect's verifier finds the opset there.
+        func = FuncOp.new("main", A.FunctionType(arg_types, []), loc=gi.loc(g.name or "main"),
+                          body=False)
+        func.regions[0].add_block(block)
+        module.block.append(func)
+        for name, arg in zip(arg_names, block.args):
+            scope.values[name] = arg
+        gi.define_initializers(g, scope, block, skip=defaults)
+        gi.import_nodes(g, scope, block)
+        declared_outputs = {vi.name: vi for vi in declared.output}
+        results, res_attrs = [], []
+        for vi in g.output:
+            v = scope.lookup(vi.name)
+            if v is None:
+                raise OnnxImportError(f"graph output '{vi.name}' is not defined")
+            results.append(v)
+            attrs = {"onnx.name": A.StringAttr(vi.name)}
+            dvi = declared_outputs.get(vi.name)
+            params = dim_params(dvi.type) if dvi is not None else None
+            if params:
+                attrs["onnx.dim_params"] = A.ArrayAttr([A.StringAttr(p) for p in params])
+            res_attrs.append(A.DictionaryAttr(attrs))
+        func.properties["function_type"] = A.TypeAttr(
+            A.FunctionType(arg_types, [v.type for v in results]))
+        if arg_attrs:
+            func.properties["arg_attrs"] = A.ArrayAttr(arg_attrs)
+        if res_attrs:
+            func.properties["res_attrs"] = A.ArrayAttr(res_attrs)
+        block.append(ReturnOp.build(loc=gi.loc(g.name or "main"), operands_=results))
+        return func
+
+
+def _compatible(a, b) -> bool:
+    """Whether a static type `a` fits a possibly less precise type `b`."""
+    if isinstance(b, A.UnrankedTensorType):
+        return getattr(a, "element_type", None) is b.element_type
+    if isinstance(a, A.RankedTensorType) and isinstance(b, A.RankedTensorType):
+        return a.element_type is b.element_type and len(a.shape) == len(b.shape) and all(
+            y == A.DYNAMIC or x == y for x, y in zip(a.shape, b.shape))
+    return False
+
+
+def _module_attributes(proto, opsets) -> dict:
+    out = {
+        "onnx.opset_import": A.DictionaryAttr(
+            {D.domain_key(d): A.IntegerAttr(v, A.i64) for d, v in opsets.items()}),
+        "onnx.ir_version": A.IntegerAttr(proto.ir_version, A.i64),
+    }
+    for field in ("producer_name", "producer_version", "domain"):
+        v = getattr(proto, field)
+        if v:
+            out["onnx." + field] = A.StringAttr(v)
+    if proto.model_version:
+        out["onnx.model_version"] = A.IntegerAttr(proto.model_version, A.i64)
+    if proto.graph.name:
+        out["onnx.graph_name"] = A.StringAttr(proto.graph.name)
+    if proto.metadata_props:
+        out["onnx.metadata_props"] = A.DictionaryAttr(
+            {p.key: A.StringAttr(p.value) for p in proto.metadata_props})
+    return out
+
