@@ -117,6 +117,9 @@ class Interpreter:
         self._symbols: dict | None = None
         # > 0 while a linalg body runs vectorized: values then are arrays for scalar types
         self.vectorized = 0
+        # The loop indices of the running structured (linalg) ops, innermost last: one
+        # value (or, vectorized, one index array) per loop, for linalg.index.
+        self.loop_indices: list = []
 
     # ------------------------------------------------------------ symbols
 

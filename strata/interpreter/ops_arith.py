@@ -66,7 +66,7 @@ def _wide(x):
 def _int_binary(name, fn, signed=True):
     @impl(name)
     def run(interp, op, args):
-        t = op.operand(0).type
+        t = op._operands[0].value.type
         read = _s if signed else _u
         return [_int_out(op, fn(_wide(read(args[0], t)), _wide(read(args[1], t))))]
     return run
@@ -91,7 +91,7 @@ def _divisor(op, b):
 
 
 def _signed_div_operands(op, args):
-    t = op.operand(0).type
+    t = op._operands[0].value.type
     a, b = _wide(_s(args[0], t)), _wide(_s(args[1], t))
     _divisor(op, b)
     w = int_width(t)
@@ -102,7 +102,7 @@ def _signed_div_operands(op, args):
 
 
 def _unsigned_div_operands(op, args):
-    t = op.operand(0).type
+    t = op._operands[0].value.type
     a, b = _u(args[0], t).astype(np.uint64), _u(args[1], t).astype(np.uint64)
     return a, _divisor(op, b)
 
@@ -130,7 +130,7 @@ def _floordivsi(interp, op, args):
 
 @impl("arith.remsi")
 def _remsi(interp, op, args):
-    t = op.operand(0).type
+    t = op._operands[0].value.type
     a, b = _wide(_s(args[0], t)), _wide(_divisor(op, _s(args[1], t)))
     return [_int_out(op, np.fmod(a, np.where(b == -1, 1, b)))]
 
@@ -156,7 +156,7 @@ def _remui(interp, op, args):
 def _shift(name, fn, read):
     @impl(name)
     def run(interp, op, args):
-        t = op.operand(0).type
+        t = op._operands[0].value.type
         w = int_width(t)
         a = _wide(read(args[0], t))
         n = _u(args[1], t).astype(np.uint64)
@@ -176,7 +176,7 @@ _shift("arith.shrsi", np.right_shift, _s)
 
 @impl("arith.addui_extended")
 def _addui_extended(interp, op, args):
-    t = op.operand(0).type
+    t = op._operands[0].value.type
     a, b = _u(args[0], t), _u(args[1], t)
     s = to_unsigned(a + b, int_width(t))
     return [_int_out(op, s), _int_out(op, s < a, 1)]
@@ -184,7 +184,7 @@ def _addui_extended(interp, op, args):
 
 @impl("arith.subui_extended")
 def _subui_extended(interp, op, args):
-    t = op.operand(0).type
+    t = op._operands[0].value.type
     a, b = _u(args[0], t), _u(args[1], t)
     return [_int_out(op, a - b), _int_out(op, a < b, 1)]
 
@@ -192,7 +192,7 @@ def _subui_extended(interp, op, args):
 def _mul_extended(name, read):
     @impl(name)
     def run(interp, op, args):
-        t = op.operand(0).type
+        t = op._operands[0].value.type
         w = int_width(t)
         a, b = read(args[0], t), read(args[1], t)
         if w <= 32:
@@ -290,27 +290,27 @@ def _flush_denormals(interp, op, args):
 
 @impl("arith.extui")
 def _extui(interp, op, args):
-    return [_int_out(op, _u(args[0], op.operand(0).type))]
+    return [_int_out(op, _u(args[0], op._operands[0].value.type))]
 
 
 @impl("arith.extsi")
 def _extsi(interp, op, args):
-    return [_int_out(op, _s(args[0], op.operand(0).type))]
+    return [_int_out(op, _s(args[0], op._operands[0].value.type))]
 
 
 @impl("arith.trunci")
 def _trunci(interp, op, args):
-    return [_int_out(op, _u(args[0], op.operand(0).type))]
+    return [_int_out(op, _u(args[0], op._operands[0].value.type))]
 
 
 @impl("arith.index_cast")
 def _index_cast(interp, op, args):
-    return [_int_out(op, _wide(_s(args[0], op.operand(0).type)))]
+    return [_int_out(op, _wide(_s(args[0], op._operands[0].value.type)))]
 
 
 @impl("arith.index_castui")
 def _index_castui(interp, op, args):
-    return [_int_out(op, _u(args[0], op.operand(0).type))]
+    return [_int_out(op, _u(args[0], op._operands[0].value.type))]
 
 
 _ROUNDING = ["to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away"]
@@ -346,12 +346,7 @@ def _float_cast(interp, op, args):
     d = dtype_of(op.results[0].type)
     rm = op.properties.get("roundingmode")
     mode = _ROUNDING[rm.value] if rm is not None else "to_nearest_even"
-    x = np.asarray(args[0])
-    if x.dtype.kind != "f" or d.kind != "f":
-        x = x.astype(np.float32 if x.dtype.itemsize < 4 else x.dtype)
-        if x.dtype.kind != "f":
-            x = x.astype(np.float64)
-    return [_float_out(op, _round_to(x, d, mode))]
+    return [_float_out(op, _round_to(np.asarray(args[0]), d, mode))]
 
 
 @impl("arith.scaling_extf")
@@ -363,18 +358,17 @@ def _scaling_extf(interp, op, args):
 @impl("arith.scaling_truncf")
 def _scaling_truncf(interp, op, args):
     x = np.asarray(args[0]).astype(np.float64) / np.asarray(args[1]).astype(np.float64)
-    return [_float_out(op, x.astype(np.float32) if dtype_of(op.results[0].type).kind != "f"
-                       else x)]
+    return [_float_out(op, x)]
 
 
 @impl("arith.sitofp")
 def _sitofp(interp, op, args):
-    return [_float_out(op, _s(args[0], op.operand(0).type))]
+    return [_float_out(op, _s(args[0], op._operands[0].value.type))]
 
 
 @impl("arith.uitofp")
 def _uitofp(interp, op, args):
-    return [_float_out(op, _u(args[0], op.operand(0).type))]
+    return [_float_out(op, _u(args[0], op._operands[0].value.type))]
 
 
 def _fp_to_int(op, x, lo, hi):
@@ -414,7 +408,7 @@ def _bits(x, t):
 @impl("arith.bitcast")
 def _bitcast(interp, op, args):
     t = op.results[0].type
-    bits = _bits(args[0], op.operand(0).type)
+    bits = _bits(args[0], op._operands[0].value.type)
     if isinstance(element_type(t), (A.IntegerType, A.IndexType)):
         return [_int_out(op, bits)]
     d = dtype_of(t)
@@ -427,7 +421,7 @@ def _bitcast(interp, op, args):
 @impl("arith.cmpi")
 def _cmpi(interp, op, args):
     pred = _CMPI[op.properties["predicate"].value]
-    t = op.operand(0).type
+    t = op._operands[0].value.type
     if pred in ("eq", "ne"):
         a, b = _u(args[0], t), _u(args[1], t)
         rel = pred

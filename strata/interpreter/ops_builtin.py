@@ -149,7 +149,7 @@ def _cond_br(interp, op, args):
 
 @impl("cf.switch")
 def _switch(interp, op, args):
-    w = int_width(op.operand(0).type)
+    w = int_width(op._operands[0].value.type)
     flag = int(to_unsigned(args[0], w))
     target = 0
     for i, cv in enumerate(op.case_value_list):

@@ -101,7 +101,7 @@ def _sincos(interp, op, args):
 
 @impl("math.fpowi")
 def _fpowi(interp, op, args):
-    n = _s(args[1], op.operand(1).type).astype(np.float64)
+    n = _s(args[1], op._operands[1].value.type).astype(np.float64)
     return [_float_out(op, np.power(_f64(args[0]), n))]
 
 
@@ -134,7 +134,7 @@ def _isnormal(interp, op, args):
 
 @impl("math.absi")
 def _absi(interp, op, args):
-    t = op.operand(0).type
+    t = op._operands[0].value.type
     return [_int_out(op, np.abs(_wide(_s(args[0], t))))]
 
 
@@ -151,13 +151,13 @@ def _bit_length(u):
 
 @impl("math.ctlz")
 def _ctlz(interp, op, args):
-    t = op.operand(0).type
+    t = op._operands[0].value.type
     return [_int_out(op, int_width(t) - _bit_length(_u(args[0], t)))]
 
 
 @impl("math.cttz")
 def _cttz(interp, op, args):
-    t = op.operand(0).type
+    t = op._operands[0].value.type
     u = _u(args[0], t).astype(np.uint64)
     low = u & (~u + np.uint64(1))  # the lowest set bit
     return [_int_out(op, np.where(u == 0, int_width(t), _bit_length(low) - 1))]
@@ -165,13 +165,13 @@ def _cttz(interp, op, args):
 
 @impl("math.ctpop")
 def _ctpop(interp, op, args):
-    t = op.operand(0).type
+    t = op._operands[0].value.type
     return [_int_out(op, np.bitwise_count(_u(args[0], t)).astype(np.int64))]
 
 
 @impl("math.ipowi")
 def _ipowi(interp, op, args):
-    t = op.operand(0).type
+    t = op._operands[0].value.type
     base, e = _wide(_s(args[0], t)), _wide(_s(args[1], t))
     base, e = np.broadcast_arrays(base, e)
     result = np.ones(base.shape, np.int64)

@@ -40,7 +40,7 @@ def _segments(op, args, n):
 
 @impl("scf.for")
 def _for(interp, op, args):
-    t = op.operand(0).type
+    t = op._operands[0].value.type
     if op.properties.get("unsignedCmp") is not None:
         w = int_width(t)
         lb, ub, step = (int(to_unsigned(a, w)) for a in args[:3])
@@ -155,5 +155,5 @@ def _in_parallel(interp, op, args):
             fail(inner, "is not supported inside scf.forall.in_parallel")
         vals = [interp.env[v] for v in inner.operands]
         offsets, sizes, strides = slice_params(interp, inner)
-        stack[-1].append((inner.operand(1), vals[0], offsets, sizes, strides, inner))
+        stack[-1].append((inner._operands[1].value, vals[0], offsets, sizes, strides, inner))
     return []

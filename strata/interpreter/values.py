@@ -6,9 +6,10 @@ A value of tensor type is a NumPy array; a scalar (iN, fN, index) is a NumPy sca
 `!onnx.Opt<T>` is None or the value. Element types map to dtypes as follows:
 
     i1                  np.bool_
-    iN, siN (N <= 64)   the smallest signed int of >= N bits (np.int8 for i4, np.int64
-                        for i33), holding the value sign-extended from N bits
-    uiN                 the smallest unsigned int, holding the value zero-extended
+    i2, i4, ui2, ui4    ml_dtypes.int2, int4, uint2, uint4 (as ONNX arrays hold them)
+    other iN, siN       the smallest signed int of >= N bits (np.int64 for i33), holding
+    (N <= 64)           the value sign-extended from N bits
+    other uiN           the smallest unsigned int, holding the value zero-extended
     index               np.int64
     f16 / f32 / f64     np.float16 / np.float32 / np.float64
     bf16, f8*, f6*, f4  the ml_dtypes type of the same name (installed with onnx)
@@ -68,6 +69,10 @@ def dtype_of(t) -> np.dtype:
     if isinstance(t, A.IntegerType):
         if t.width == 1 and t.signedness != A.IntegerType.UNSIGNED:
             d = np.dtype(np.bool_)
+        elif t.width in (2, 4):
+            import ml_dtypes
+            unsigned = t.signedness == A.IntegerType.UNSIGNED
+            d = np.dtype(getattr(ml_dtypes, ("uint%d" if unsigned else "int%d") % t.width))
         else:
             d = _int_container(t.width, t.signedness == A.IntegerType.UNSIGNED)
     elif isinstance(t, A.IndexType):
@@ -122,16 +127,17 @@ def wrap(x, t):
     if d == np.bool_:
         return (x & 1).astype(np.bool_) if x.dtype != np.bool_ else x
     w = int_width(et)
-    bits = d.itemsize * 8
-    if x.dtype != d:
-        x = x.astype(d)  # integer casts keep the low bits (modular)
+    c = _int_container(w, is_unsigned(et))  # where the arithmetic happens
+    bits = c.itemsize * 8
+    if x.dtype != c:
+        x = x.astype(c)  # integer casts keep the low bits (modular)
     if w < bits:
-        s = d.type(bits - w)
-        if d.kind == "u":
-            x = x & d.type((1 << w) - 1)
+        if c.kind == "u":
+            x = x & c.type((1 << w) - 1)
         else:
+            s = c.type(bits - w)
             x = (x << s) >> s
-    return x
+    return x if d == c else x.astype(d)
 
 
 def from_unsigned(x, t):
@@ -273,8 +279,8 @@ def random_value(t, rng, dynamic_size: int = 3):
         a = rng.random(shape) < 0.5
     elif isinstance(et, A.IndexType):
         a = rng.integers(0, 4, shape).astype(d)
-    elif d.kind in "iu":
-        lo = 0 if d.kind == "u" or int_width(et) < 4 else -8
+    elif isinstance(et, A.IntegerType):
+        lo = 0 if is_unsigned(et) or int_width(et) < 4 else -8
         a = rng.integers(lo, 8, shape).astype(d)
     elif d.kind == "c":
         a = (rng.uniform(-2, 2, shape) + 1j * rng.uniform(-2, 2, shape)).astype(d)
