@@ -25,6 +25,10 @@ __all__ = [
 
 class Trait:
     __slots__ = ("name",)
+    # True when `verify` depends only on the op's operand and result types (and passes
+    # for an op without regions): the verifier then remembers the verdict per type
+    # signature (see verifier._fast_verifier).
+    types_only = False
 
     def __init__(self, name: str):
         self.name = name
@@ -73,6 +77,7 @@ class _SameOperandsAndResultType(Trait):
     one. Exact equality is what the custom forms print, not what the verifier demands."""
 
     __slots__ = ()
+    types_only = True
 
     def verify(self, op):
         if not op._operands or not op.results:
@@ -97,6 +102,7 @@ class _SameOperandsAndResultType(Trait):
 
 class _SameTypeOperands(Trait):
     __slots__ = ()
+    types_only = True
 
     def verify(self, op):
         types = [o.value.type for o in op._operands]
@@ -117,6 +123,7 @@ def _elem_of(t):
 
 class _SameOperandsShape(Trait):
     __slots__ = ("with_results",)
+    types_only = True
 
     def __init__(self, name, with_results):
         super().__init__(name)
@@ -138,6 +145,7 @@ class _SameOperandsShape(Trait):
 
 class _SameOperandsElementType(Trait):
     __slots__ = ("with_results",)
+    types_only = True
 
     def __init__(self, name, with_results):
         super().__init__(name)
@@ -163,6 +171,7 @@ class _Elementwise(Trait):
     results go together and share one shape and one kind of container."""
 
     __slots__ = ()
+    types_only = True
 
     def verify(self, op):
         mappable_types = _MAPPABLE
@@ -213,6 +222,7 @@ def _all_compatible(types) -> bool:
 
 class _SingleBlock(Trait):
     __slots__ = ()
+    types_only = True
 
     def verify(self, op):
         for i, r in enumerate(op.regions):
@@ -223,6 +233,7 @@ class _SingleBlock(Trait):
 
 class _NoRegionArguments(Trait):
     __slots__ = ()
+    types_only = True
 
     def verify(self, op):
         for i, r in enumerate(op.regions):
@@ -235,6 +246,7 @@ class AllTypesMatch(Trait):
     """The named operands/results all have the same type (ODS AllTypesMatch)."""
 
     __slots__ = ("names",)
+    types_only = True
 
     def __init__(self, *names):
         super().__init__("AllTypesMatch")
@@ -266,6 +278,7 @@ class _CastOpInterface(Trait):
     (a classmethod on the operand and result types) must accept the op's types."""
 
     __slots__ = ()
+    types_only = True
 
     def verify(self, op):
         ins = [o.value.type for o in op._operands]

@@ -53,6 +53,82 @@ def _plan(cls):
     return plan
 
 
+_FAST: dict = {}  # op class -> its fast verifier (see _fast_verifier), or False
+
+
+def _fast_verifier(cls):
+    """A function `ok(op)` that returns True when an op of `cls` without regions or
+    successors is valid, and False when the general path must decide (and word the
+    error); False when the class has no such shortcut.
+
+    [Note: verdicts per type signature]
+    An op class's declared operand and result constraints and its types-only traits
+    (Trait.types_only) depend on nothing but the op's operand and result types, which
+    are uniqued: the verdict is remembered per signature (the tuple of those types), so
+    a valid op of a known signature costs one set lookup. Properties, the other traits
+    and the op's own `verify_` hook are checked on every op, as before."""
+    from .ods import SINGLE, Op
+    if not (isinstance(cls, type) and issubclass(cls, Op)) or cls is UnregisteredOp or \
+            cls.verify_invariants is not Op.verify_invariants:
+        return False
+    if not (cls._fixed_operands and cls._fixed_results) or cls._region_defs or \
+            cls._successor_defs or T.AttrSizedOperandSegments in cls.traits or \
+            T.AttrSizedResultSegments in cls.traits:
+        return False
+    checks, custom = _plan(cls)
+    by_types = tuple(c for c in checks if getattr(c.__self__, "types_only", False))
+    others = tuple(c for c in checks if not getattr(c.__self__, "types_only", False))
+    if custom is not None:
+        others += (custom,)
+    props = tuple((d.name, d.constraint.check, d.kind == SINGLE) for d in cls._prop_defs)
+    required = any(req for _, _, req in props)
+    n, m = len(cls._operand_defs), len(cls._result_defs)
+    items = [f"o[{i}].value.type" for i in range(n)] + [f"r[{i}].type" for i in range(m)]
+
+    def learn(op):
+        if op.verify_invariants() is not None:
+            return False
+        for c in by_types:
+            if c(op):
+                return False
+        return True
+
+    src = f"""
+def fast(op):
+    o = op._operands
+    r = op.results
+    if len(o) != {n} or len(r) != {m} or op.regions or op.successors:
+        return False
+    key = ({"".join(x + ", " for x in items)})
+    if key not in ok:
+        if not learn(op):
+            return False
+        if len(ok) >= 4096:  # bounded: a module with ever new signatures just re-learns
+            ok.clear()
+        ok.add(key)
+    p = op._props
+    if p:
+        for name, check, req in props:
+            v = p.get(name)
+            if v is None:
+                if req:
+                    return False
+            elif not check(v):
+                return False
+    elif required:
+        return False
+    for c in others:
+        if c(op):
+            return False
+    return True
+"""
+    env = {"ok": set(), "props": props, "required": required, "others": others,
+           "learn": learn}
+    exec(src, env)
+    fast = env["fast"]
+    return fast
+
+
 def _verify_op(op: Operation, live: set, depth: int) -> None:
     cls = type(op)
     if cls is not UnregisteredOp:
@@ -138,16 +214,24 @@ def _verify_block(parent, block, live, graph, no_term, depth):
                 for r in op.results:
                     live.add(r)
                     added.append(r)
-        for op in block.ops:
+        fast = _FAST
+        op = block.first
+        while op is not None:
             for o in op._operands:
-                v = o.value
-                if v not in live:
+                if o.value not in live:
                     _dominance_error(op, o)
-            _verify_op(op, live, depth + 1)
+            cls = type(op)
+            ok = fast.get(cls)
+            if ok is None:
+                ok = fast[cls] = _fast_verifier(cls)
+            if not (ok and ok(op)):
+                _verify_op(op, live, depth + 1)
             if not graph:
-                for r in op.results:
-                    live.add(r)
-                    added.append(r)
+                res = op.results
+                if res:
+                    live.update(res)
+                    added.extend(res)
+            op = op.next
         _check_terminator(parent, block, no_term)
         return added
     finally:
@@ -188,14 +272,23 @@ def _verify_cfg_region(parent, region, live, graph, no_term, depth):
         added = []
         live.update(b.args)
         added.extend(b.args)
-        for op in b.ops:
+        fast = _FAST
+        op = b.first
+        while op is not None:
             for o in op._operands:
                 if o.value not in live:
                     _dominance_error(op, o)
-            _verify_op(op, live, depth + 1)
-            for r in op.results:
-                live.add(r)
-                added.append(r)
+            cls = type(op)
+            ok = fast.get(cls)
+            if ok is None:
+                ok = fast[cls] = _fast_verifier(cls)
+            if not (ok and ok(op)):
+                _verify_op(op, live, depth + 1)
+            res = op.results
+            if res:
+                live.update(res)
+                added.extend(res)
+            op = op.next
         _check_terminator(parent, b, no_term)
         added_by[b] = added
         stack.append((b, True))
