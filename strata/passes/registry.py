@@ -21,6 +21,18 @@ import re
 _EXTRA: dict = {}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 
+# Passes of the layers above strata/passes, by the module whose import registers them:
+# imported when such a pass is first asked for (or all passes are listed), so that
+# `import strata` stays light.
+_LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose"}
+
+
+def _load_lazy(name: str | None = None) -> None:
+    import importlib
+    for pass_name, module in _LAZY.items():
+        if (name is None or name == pass_name) and pass_name not in _EXTRA:
+            importlib.import_module(module)
+
 
 def _builtin_passes():
     from . import generic
@@ -28,6 +40,7 @@ def _builtin_passes():
 
 
 def all_pass_classes() -> dict:
+    _load_lazy()
     out = {c.name: c for c in _builtin_passes()}
     out.update(_EXTRA)
     return out
@@ -54,6 +67,8 @@ def unregister_pass(name: str) -> None:
 
 
 def get_pass_class(name: str):
+    if name in _LAZY:
+        _load_lazy(name)
     cls = _EXTRA.get(name)
     if cls is not None:
         return cls

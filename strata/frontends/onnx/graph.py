@@ -225,10 +225,12 @@ class GraphImporter:
                 types[vi.name] = vi.type
         return types
 
-    def import_nodes(self, g, scope: Scope, block, anchor=None, where: str = ""):
-        """Translate the nodes of GraphProto `g` into `block` (before `anchor`)."""
+    def import_nodes(self, g, scope: Scope, block, anchor=None, where: str = "",
+                     check: bool = True):
+        """Translate the nodes of GraphProto `g` into `block` (before `anchor`); with
+        `check` (a block already inside the module) each op is verified at once."""
         for index in self._order(g, scope, where):
-            self.node(g.node[index], index, scope, block, anchor, where)
+            self.node(g.node[index], index, scope, block, anchor, where, check)
 
     def _order(self, g, scope: Scope, where: str) -> list[int]:
         """A topological order of g's node indices (see [Note: order and scope])."""
@@ -317,7 +319,7 @@ class GraphImporter:
                                       f"{where}")
             inner.values[vi.name] = arg
         self.define_initializers(g, inner, block)
-        self.import_nodes(g, inner, block, None, f" in graph '{g.name}'{where}")
+        self.import_nodes(g, inner, block, None, f" in graph '{g.name}'{where}", check=False)
         outs = []
         for o in g.output:
             v = inner.lookup(o.name)
@@ -357,7 +359,8 @@ class GraphImporter:
             raise OnnxImportError(f"'{n.op_type}' is deprecated in opset {version}", desc)
         return s
 
-    def node(self, n, index: int, scope: Scope, block, anchor=None, where: str = ""):
+    def node(self, n, index: int, scope: Scope, block, anchor=None, where: str = "",
+             check: bool = True):
         """Translate node `n` (number `index` of its graph) into `block` (before
         `anchor`); the op is checked by the dialect's verifier once it is in place."""
         desc = describe_node(n.name, n.op_type, index, where)
@@ -397,7 +400,7 @@ class GraphImporter:
                          regions, loc)
         self._insert(block, anchor, op)
         self.descriptions[op] = desc
-        if not where:  # a node of the top graph: its block is in the module
+        if check:
             self.check(op)
         for name, r in zip(outputs, op.results):
             if name:
