@@ -24,7 +24,8 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 # Passes of the layers above strata/passes, by the module whose import registers them:
 # imported when such a pass is first asked for (or all passes are listed), so that
 # `import strata` stays light.
-_LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose"}
+_LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
+         "onnx-shape-inference": "strata.transforms.onnx_shape_inference"}
 
 
 def _load_lazy(name: str | None = None) -> None:

@@ -1,0 +1,325 @@
+"""`onnx-shape-inference`: refine the result types of onnx ops from their operands.
+
+    %0 = "onnx.MatMul"(%a, %b) : (tensor<?x4xf32>, tensor<4x8xf32>) -> tensor<*xf32>
+      becomes
+    %0 = "onnx.MatMul"(%a, %b) : (tensor<?x4xf32>, tensor<4x8xf32>) -> tensor<?x8xf32>
+
+[Note: how types are refined]
+Ops are visited in program order (an op's regions before the op, so that If/Loop/Scan
+see their bodies' yields). The common operators have Python rules (rules.py); every
+other op (outside regions-carrying ones) goes to onnx's own inference as a one-node
+model (onnx_fallback.py), so every op gets inference. What a rule or onnx says only
+refines the type already there: static dims stay, `?` dims and unknown ranks get filled
+in, a contradiction is kept as is and reported as a warning; operands that plainly
+contradict each other (dims that cannot broadcast, a reshape that changes the element
+count) are an error at the op. Symbolic dims stay `?`.
+
+Small integer tensors are followed element by element (`Partial` values: constants,
+`Shape` of a tensor with static dims, and what Gather/Concat/Slice/Unsqueeze/Cast and
+integer arithmetic make of them), so that `Reshape(x, Concat(Shape(x)[0], -1))` gets a
+static shape where the dims are known, as ONNX's data propagation does.
+
+A refined result used by an op outside the onnx dialect gets a `tensor.cast` back to its
+old type for that use; a function returning refined values gets the refined result
+types, unless a symbol use refers to it (then the return casts back).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...dialects import onnx as O
+from ...dialects.onnx import table
+from ...ir import attributes as A
+from ...passes.pass_manager import Option, Pass, Statistic
+from ...passes.registry import register_pass
+from .core import MAX_PARTIAL, Conflict, InferContext, Partial, make_type, refine
+from .rules import RULES
+
+__all__ = ["OnnxShapeInference"]
+
+_NONE = A.NoneType()
+# Constants with more elements are not read (weights say nothing about shapes).
+MAX_CONSTANT = 1 << 16
+
+
+@register_pass
+class OnnxShapeInference(Pass):
+    name = "onnx-shape-inference"
+    summary = "Refine the result types of onnx ops (static and dynamic dims)"
+
+    fallback = Option(bool, True, help="Ask onnx's shape inference for ops without a "
+                                       "Python rule")
+    rules = Option(bool, True, help="Use the Python rules (false: onnx's inference for "
+                                    "every op it can take; for testing)")
+    num_refined = Statistic("num-refined", "Number of result types refined")
+    num_onnx = Statistic("num-onnx-inferred", "Number of ops given to onnx's inference")
+
+    def run(self, op):
+        _Inference(self, op).visit(op)
+
+
+def _symbol_references(root):
+    """Root names of every symbol reference in properties and attributes."""
+    out = set()
+    for op in root.walk():
+        for d in (op._props, op._attrs):
+            for a in d.values():
+                if type(a) is A.SymbolRefAttr:
+                    out.add(a.root)
+    return out
+
+
+class _Inference:
+    __slots__ = ("pass_", "root", "partials", "constants", "globals", "cache", "referenced")
+
+    def __init__(self, pass_, root):
+        self.pass_ = pass_
+        self.root = root
+        self.partials: dict = {}
+        self.constants: dict = {}
+        self.globals = None
+        self.cache: dict = {}
+        self.referenced = None
+
+    # ---------------------------------------------------------------- walking
+
+    def visit(self, op):
+        for region in op.regions:
+            for block in region.blocks:
+                o = block.first
+                while o is not None:
+                    nxt = o.next
+                    self.visit(o)
+                    o = nxt
+        if isinstance(op, O.OnnxOp):
+            self.infer(op)
+        elif op.name == "func.func" and op.regions and op.regions[0].blocks:
+            self.update_signature(op)
+
+    # ---------------------------------------------------------------- values
+
+    def constant(self, v):
+        """(NumPy array, identity key) of a value with a constant definition, or None."""
+        if v in self.constants:
+            return self.constants[v]
+        c = self.constants[v] = self._read_constant(v)
+        return c
+
+    def _read_constant(self, v):
+        d = v.defining_op if type(v).__name__ == "OpResult" else None
+        if d is None:
+            return None
+        props = d._props
+        name = d.name
+        a = None
+        if name == "onnx.Constant":
+            for k, x in props.items():
+                if k in ("value", "sparse_value"):
+                    a = x
+                elif k.startswith("value_"):
+                    arr = np.asarray(O.python_value(x))
+                    if k in ("value_int", "value_ints"):
+                        arr = arr.astype(np.int64)
+                    elif k in ("value_float", "value_floats"):
+                        arr = arr.astype(np.float32)
+                    else:
+                        return None
+                    return arr, x
+        elif name == "arith.constant":
+            a = props.get("value")
+        elif name == "ml_program.global_load_const":
+            g = self._global(props.get("global"))
+            a = g._props.get("value") if g is not None else None
+        if a is None or not hasattr(a, "type") or not isinstance(a.type, A.ShapedType):
+            return None
+        if not a.type.has_rank or a.type.num_elements > MAX_CONSTANT:
+            return None
+        if isinstance(a.type.element_type, O.StringType):
+            return None
+        try:
+            return O.elements_to_numpy(a), a
+        except (TypeError, ValueError, KeyError, AttributeError):
+            return None  # an unknown resource, an exotic element type
+
+    def _global(self, ref):
+        if ref is None:
+            return None
+        if self.globals is None:
+            self.globals = {}
+            for op in self.root.walk():
+                if op.name == "ml_program.global":
+                    n = op._props.get("sym_name")
+                    if n is not None:
+                        self.globals.setdefault(n.value, op)
+        return self.globals.get(ref.leaf)
+
+    def partial(self, v):
+        """The Partial value of `v`, if anything is known of its elements."""
+        p = self.partials.get(v, 0)
+        if p != 0:
+            return p
+        p = None
+        c = self.constant(v)
+        if c is not None and c[0].size <= MAX_PARTIAL and c[0].dtype.kind in "iufb":
+            arr = c[0]
+            conv = int if arr.dtype.kind in "iub" else float
+            p = Partial(arr.shape, [conv(x) for x in arr.reshape(-1).tolist()])
+        self.partials[v] = p
+        return p
+
+    # ---------------------------------------------------------------- one op
+
+    def infer(self, op):
+        cls = type(op)
+        version = O.opset_version(op)
+        schema = table.lookup(cls.op_type, cls.domain, version)
+        if schema is None:
+            return
+        cx = InferContext(op, version, schema, self)
+        out = None
+        fn = RULES.get(op.name) if self.pass_.rules else None
+        try:
+            if fn is not None:
+                out = fn(cx)
+            if out is not None:
+                out = [self._result_type(cx, j, e) for j, e in enumerate(out)]
+            elif self.pass_.fallback and not op.regions:
+                out = self._from_onnx(op, schema, version)
+        except Conflict as e:
+            self.pass_.signal_failure(f"'{op.name}' op shape inference failed: {e}", op)
+        if out is None:
+            return
+        for j, (r, t) in enumerate(zip(op.results, out)):
+            if t is None or r.type is _NONE:
+                continue
+            new, msg = refine(r.type, t)
+            if msg is not None:
+                self.pass_.emit_warning(f"'{op.name}' op result #{j} has type '{r.type}' "
+                                        f"but shape inference {msg}", op)
+            if new is not r.type:
+                self._set_type(r, new)
+        for j, p in cx.values.items():
+            self.partials[op.results[j]] = p
+
+    def _result_type(self, cx, j, entry):
+        """The type a rule's entry for result `j` stands for (None: nothing known)."""
+        if entry is ... or j >= len(cx.op.results):
+            return None
+        if isinstance(entry, A.Type):
+            return entry
+        old = cx.op.results[j].type
+        if not isinstance(old, (A.RankedTensorType, A.UnrankedTensorType)):
+            return None
+        et = cx.elem[j] or _schema_element(cx, j) or old.element_type
+        return make_type(entry, et)
+
+    def _from_onnx(self, op, schema, version):
+        from .onnx_fallback import infer_with_onnx
+        consts, keys = {}, []
+        for i, o in enumerate(op._operands):
+            v = o.value
+            c = self.constant(v)
+            if c is not None:
+                consts[i] = c[0]
+                keys.append((i, c[1]))
+                continue
+            p = self.partial(v)
+            if p is not None and p.known and isinstance(v.type, A.ShapedType):
+                try:
+                    dt = O.numpy_dtype_of(v.type.element_type)
+                except TypeError:
+                    continue
+                consts[i] = np.array(p.vals, dtype=dt).reshape(p.shape)
+                keys.append((i, tuple(p.shape), tuple(p.vals)))
+        key = (op.name, version, tuple(o.value.type for o in op._operands),
+               tuple(sorted(op._props.items())), tuple(keys))
+        hit = self.cache.get(key, 0)
+        if hit != 0:
+            return hit
+        self.pass_.stat("num-onnx-inferred")
+        try:
+            out = infer_with_onnx(op, schema, version, consts)
+        except Exception as e:  # onnx's InferenceError, or its checker on odd input
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            self.pass_.emit_warning(f"'{op.name}' op: onnx shape inference failed: {first}",
+                                    op)
+            out = None
+        self.cache[key] = out
+        return out
+
+    # ---------------------------------------------------------------- updating uses
+
+    def _set_type(self, r, new):
+        old = r.type
+        r.type = new
+        self.pass_.stat("num-refined")
+        others = [u for u in r.uses if not _takes_refined(u.owner)]
+        if not others:
+            return
+        if not isinstance(old, (A.RankedTensorType, A.UnrankedTensorType)):
+            return
+        from ...dialects.tensor import CastOp
+        owner = r.owner
+        cast = CastOp.create([r], [old], loc=owner.loc)
+        owner.parent.insert_after(owner, cast)
+        for u in others:
+            u.set(cast.results[0])
+
+    def update_signature(self, fn):
+        """Give `fn` the types it now returns (or cast back where it is referenced)."""
+        ft = fn._props["function_type"].value
+        rets = [b.last for b in fn.regions[0].blocks
+                if b.last is not None and b.last.name == "func.return"]
+        if not rets or any(len(r._operands) != len(ft.results) for r in rets):
+            return
+        types = list(ft.results)
+        for i in range(len(types)):
+            got = [r._operands[i].value.type for r in rets]
+            if all(t is got[0] for t in got) and got[0] is not types[i]:
+                types[i] = got[0]
+        if types == list(ft.results):
+            return
+        if self.referenced is None:
+            self.referenced = _symbol_references(self.root)
+        name = fn._props.get("sym_name")
+        if name is not None and name.value in self.referenced:
+            from ...dialects.tensor import CastOp
+            for r in rets:
+                for i, o in enumerate(r._operands):
+                    t = ft.results[i]
+                    if o.value.type is not t and isinstance(t, A.ShapedType):
+                        cast = CastOp.create([o.value], [t], loc=r.loc)
+                        r.parent.insert_before(r, cast)
+                        o.set(cast.results[0])
+            return
+        fn._props["function_type"] = A.TypeAttr(A.FunctionType(ft.inputs, types))
+
+
+def _takes_refined(op):
+    """Whether `op` accepts an operand whose type got more precise."""
+    return isinstance(op, (O.OnnxOp, O.YieldOp)) or op.name == "func.return"
+
+
+def _schema_element(cx, j):
+    """The element type of result `j` the schema implies: that of an operand of the same
+    type constraint, or the one type a constraint allows."""
+    schema = cx.schema
+    outs = schema.outputs
+    if j < len(outs):
+        f = outs[j]
+    elif outs and outs[-1].option == table.VARIADIC:
+        f = outs[-1]
+    else:
+        return None
+    ins = schema.inputs
+    for i, t in enumerate(cx.types):
+        fi = ins[i] if i < len(ins) else (ins[-1] if ins and ins[-1].option ==
+                                          table.VARIADIC else None)
+        if fi is not None and fi.type_str == f.type_str and t is not _NONE and \
+                isinstance(t, (A.RankedTensorType, A.UnrankedTensorType)):
+            return t.element_type
+    if len(f.allowed) == 1:
+        s = next(iter(f.allowed))
+        if s.startswith("tensor(") and s.endswith(")"):
+            return O.element_type_of_name(s[7:-1])
+    return None

@@ -1,0 +1,864 @@
+"""Shape rules of the common ONNX operators, in Python.
+
+Each rule reads an `InferContext` and returns one entry per result: a shape (tuple of
+dims, None for an unknown rank), a full Type, or ... when nothing is known. Element types
+come from the schema (a result sharing its type constraint with an operand has that
+operand's element type; a constraint of one type gives that type), unless a rule sets
+`cx.elem[j]`. A rule returns None to hand the op to onnx's own inference.
+
+Rules follow the ONNX operator specification, version by version where inputs became
+attributes or back (axes of reductions and Squeeze/Unsqueeze, Slice's starts/ends, Split
+sizes, Pad's pads, TopK's k).
+"""
+from __future__ import annotations
+
+import math
+
+from ...dialects import onnx as O
+from ...ir import attributes as A
+from .core import (Conflict, broadcast, join, make_type, merge_dims, norm_axis, product,
+                   shape_of)
+
+__all__ = ["RULES", "rule"]
+
+RULES: dict = {}   # op name ("onnx.Add") -> rule function
+
+UNKNOWN = ...
+
+
+def rule(*op_types):
+    def deco(fn):
+        for t in op_types:
+            name = "onnx." + t
+            if name in RULES:
+                raise ValueError(f"two shape rules for {name}")
+            RULES[name] = fn
+        return fn
+    return deco
+
+
+# ---------------------------------------------------------------- elementwise
+
+_SAME_SHAPE = (
+    "Abs", "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "BitwiseNot", "Ceil", "Celu",
+    "Clip", "Cos", "Cosh", "CumSum", "DequantizeLinear", "Elu", "Erf", "Exp", "EyeLike",
+    "Floor", "Gelu", "HardSigmoid", "HardSwish", "Hardmax", "Identity", "InstanceNormalization",
+    "IsInf", "IsNaN", "LRN", "LeakyRelu", "Log", "LogSoftmax", "LpNormalization",
+    "MeanVarianceNormalization", "Mish", "Neg", "Not", "QuantizeLinear", "Reciprocal",
+    "Relu", "ReverseSequence", "Round", "Scatter", "ScatterElements", "ScatterND", "Selu",
+    "Shrink", "Sigmoid", "Sign", "Sin", "Sinh", "Softmax", "Softplus", "Softsign", "Sqrt",
+    "Swish", "Tan", "Tanh", "ThresholdedRelu", "Trilu", "GroupNormalization",
+    "RMSNormalization",
+)
+
+
+@rule(*_SAME_SHAPE)
+def _same_shape(cx):
+    t = cx.type(0)
+    if t is not None and not isinstance(t, (A.RankedTensorType, A.UnrankedTensorType)):
+        return [t] + [UNKNOWN] * (cx.num_results - 1)  # Identity of a sequence/optional
+    if cx.op.name == "onnx.Identity":
+        p = cx.value(0)
+        if p is not None:
+            cx.set_value(0, p.shape, p.vals)
+    return [cx.shape(0)] + [UNKNOWN] * (cx.num_results - 1)
+
+
+_BROADCAST = ("Add", "Sub", "Mul", "Div", "Pow", "Mod", "And", "Or", "Xor", "Equal",
+              "Greater", "GreaterOrEqual", "Less", "LessOrEqual", "BitShift", "BitwiseAnd",
+              "BitwiseOr", "BitwiseXor", "Max", "Min", "Mean", "Sum", "Where", "PRelu")
+_LEGACY_BROADCAST = frozenset(("onnx.Add", "onnx.Sub", "onnx.Mul", "onnx.Div", "onnx.Pow",
+                               "onnx.And", "onnx.Or", "onnx.Xor", "onnx.Equal",
+                               "onnx.Greater", "onnx.Less", "onnx.PRelu"))
+_ARITH = {"onnx.Add": lambda a, b: a + b, "onnx.Sub": lambda a, b: a - b,
+          "onnx.Mul": lambda a, b: a * b}
+
+
+@rule(*_BROADCAST)
+def _broadcast(cx):
+    name = cx.op.name
+    if cx.version < 7 and name in _LEGACY_BROADCAST:
+        return [cx.shape(0)]  # the legacy `broadcast` attribute: B fits into A
+    shape = broadcast(*(cx.shape(i) for i in range(cx.n) if cx.has(i)))
+    # Arithmetic on shape values (`Shape -> Mul -> Reshape`), element by element.
+    fn = _ARITH.get(name)
+    if fn is None and name == "onnx.Div":
+        fn = _int_div
+    if fn is not None and shape is not None and len(shape) <= 1:
+        a, b = cx.value(0), cx.value(1)
+        n = product(shape)
+        if a is not None and b is not None and n is not None and \
+                len(a.vals) in (1, n) and len(b.vals) in (1, n):
+            av = a.vals * n if len(a.vals) == 1 else a.vals
+            bv = b.vals * n if len(b.vals) == 1 else b.vals
+            cx.set_value(0, shape, [None if x is None or y is None else fn(x, y)
+                                    for x, y in zip(av, bv)])
+    return [shape]
+
+
+def _int_div(a, b):
+    if isinstance(a, int) and isinstance(b, int):
+        return None if b == 0 else int(a / b)  # C truncation, as ONNX integer Div
+    return None if b == 0 else a / b
+
+
+@rule("Cast")
+def _cast(cx):
+    et = O.ONNX_TO_MLIR_ELEMENT.get(cx.attr("to"))
+    if et is not None:
+        cx.elem[0] = et
+    p = cx.value(0)
+    if p is not None and isinstance(et, A.IntegerType) and et.width > 1:
+        cx.set_value(0, p.shape, [None if v is None else int(v) for v in p.vals])
+    return [cx.shape(0)]
+
+
+@rule("CastLike")
+def _cast_like(cx):
+    cx.elem[0] = cx.element(1)
+    return [cx.shape(0)]
+
+
+# ---------------------------------------------------------------- contractions
+
+def _matmul_shape(a, b):
+    if a is None or b is None:
+        return None
+    if not a or not b:
+        raise Conflict("matmul operands must not be scalars")
+    a1, b1 = len(a) == 1, len(b) == 1
+    if a1:
+        a = (1,) + a
+    if b1:
+        b = b + (1,)
+    if a[-1] is not None and b[-2] is not None and a[-1] != b[-2]:
+        raise Conflict(f"contracted dims {a[-1]} and {b[-2]} differ")
+    batch = broadcast(a[:-2], b[:-2])
+    out = batch + ((a[-2],) if not a1 else ()) + ((b[-1],) if not b1 else ())
+    return out
+
+
+@rule("MatMul", "MatMulInteger")
+def _matmul(cx):
+    return [_matmul_shape(cx.shape(0), cx.shape(1))]
+
+
+@rule("QLinearMatMul")
+def _qlinear_matmul(cx):
+    return [_matmul_shape(cx.shape(0), cx.shape(3))]
+
+
+@rule("Gemm")
+def _gemm(cx):
+    a, b = cx.shape(0), cx.shape(1)
+    m = k = n = k2 = None
+    if a is not None:
+        if len(a) != 2:
+            return None
+        m, k = (a[1], a[0]) if cx.attr("transA") else a
+    if b is not None:
+        if len(b) != 2:
+            return None
+        k2, n = (b[1], b[0]) if cx.attr("transB") else b
+    if k is not None and k2 is not None and k != k2:
+        raise Conflict(f"contracted dims {k} and {k2} differ")
+    return [(m, n)]
+
+
+# ---------------------------------------------------------------- convolution and pooling
+
+def _spatial_out(cx, x, kernel, *, ceil_mode=False, transpose=False, out_pad=None):
+    """Output spatial dims of a convolution or pooling window over input dims `x`."""
+    nsp = len(kernel)
+    strides = cx.attr("strides") or [1] * nsp
+    dilations = cx.attr("dilations") or [1] * nsp
+    pads = cx.attr("pads") or [0] * (2 * nsp)
+    auto_pad = cx.attr("auto_pad") or "NOTSET"
+    if len(strides) != nsp or len(dilations) != nsp or len(pads) != 2 * nsp:
+        raise Conflict("strides, dilations and pads do not match the kernel rank")
+    out = []
+    for i in range(nsp):
+        d, k, s, dl = x[i], kernel[i], strides[i], dilations[i]
+        if d is None or k is None:
+            out.append(None)
+            continue
+        ek = (k - 1) * dl + 1
+        if transpose:
+            op = out_pad[i] if out_pad else 0
+            if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+                out.append(d * s)
+            else:
+                pb, pe = (0, 0) if auto_pad == "VALID" else (pads[i], pads[i + nsp])
+                out.append(s * (d - 1) + op + ek - pb - pe)
+            continue
+        if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+            out.append(-(-d // s))
+        elif auto_pad == "VALID":
+            out.append((d - ek) // s + 1 if not ceil_mode else -(-(d - ek) // s) + 1)
+        else:
+            total = d + pads[i] + pads[i + nsp] - ek
+            if ceil_mode:
+                o = -(-total // s) + 1
+                # The last window must start inside the input or the left padding.
+                if (o - 1) * s >= d + pads[i]:
+                    o -= 1
+            else:
+                o = total // s + 1
+            out.append(o)
+    for o in out:
+        if o is not None and o < 0:
+            raise Conflict("the kernel is larger than the padded input")
+    return out
+
+
+@rule("Conv", "ConvInteger", "QLinearConv")
+def _conv(cx):
+    wi = 3 if cx.op.name == "onnx.QLinearConv" else 1
+    x, w = cx.shape(0), cx.shape(wi)
+    rank = len(x) if x is not None else len(w) if w is not None else None
+    if rank is None:
+        return [None]
+    if rank < 3:
+        raise Conflict("convolution input must have rank 3 or more")
+    nsp = rank - 2
+    kernel = cx.attr("kernel_shape") or (list(w[2:]) if w is not None else [None] * nsp)
+    if len(kernel) != nsp or (x is not None and w is not None and len(w) != rank):
+        raise Conflict("input, weights and kernel_shape ranks do not match")
+    n = x[0] if x is not None else None
+    m = w[0] if w is not None else None
+    if x is None:
+        return [(n, m) + (None,) * nsp]
+    return [(n, m, *_spatial_out(cx, x[2:], kernel))]
+
+
+@rule("ConvTranspose")
+def _conv_transpose(cx):
+    x, w = cx.shape(0), cx.shape(1)
+    rank = len(x) if x is not None else len(w) if w is not None else None
+    if rank is None:
+        return [None]
+    nsp = rank - 2
+    group = cx.attr("group") or 1
+    m = w[1] * group if w is not None and w[1] is not None else None
+    n = x[0] if x is not None else None
+    output_shape = cx.attr("output_shape")
+    if output_shape:
+        return [(n, m, *output_shape[-nsp:])]
+    kernel = cx.attr("kernel_shape") or (list(w[2:]) if w is not None else [None] * nsp)
+    if x is None:
+        return [(n, m) + (None,) * nsp]
+    out_pad = cx.attr("output_padding")
+    return [(n, m, *_spatial_out(cx, x[2:], kernel, transpose=True, out_pad=out_pad))]
+
+
+@rule("MaxPool", "AveragePool", "LpPool")
+def _pool(cx):
+    x = cx.shape(0)
+    kernel = cx.attr("kernel_shape")
+    if x is None:
+        if kernel is None:
+            return [None] * cx.num_results
+        x = (None, None) + (None,) * len(kernel)
+    if len(x) != len(kernel) + 2:
+        raise Conflict(f"kernel_shape has {len(kernel)} dims for an input of rank {len(x)}")
+    out = (x[0], x[1], *_spatial_out(cx, x[2:], kernel, ceil_mode=bool(cx.attr("ceil_mode"))))
+    return [out] * cx.num_results
+
+
+@rule("GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool")
+def _global_pool(cx):
+    x = cx.shape(0)
+    return [None if x is None else x[:2] + (1,) * (len(x) - 2)]
+
+
+# ---------------------------------------------------------------- normalization
+
+@rule("BatchNormalization")
+def _batch_norm(cx):
+    x = cx.shape(0)
+    c = x[1] if x is not None and len(x) > 1 else None
+    return [x] + [(c,)] * (cx.num_results - 1)
+
+
+@rule("LayerNormalization")
+def _layer_norm(cx):
+    x = cx.shape(0)
+    if x is None:
+        return [None] * cx.num_results
+    axis = norm_axis(cx.attr("axis"), len(x))
+    stat = x[:axis] + (1,) * (len(x) - axis)
+    return [x] + [stat] * (cx.num_results - 1)
+
+
+@rule("Dropout")
+def _dropout(cx):
+    return [cx.shape(0)] * cx.num_results
+
+
+# ---------------------------------------------------------------- shapes and data movement
+
+@rule("Shape")
+def _shape(cx):
+    x = cx.shape(0)
+    if x is None:
+        return [(None,)]
+    r = len(x)
+    start = cx.attr("start") or 0
+    end = cx.attr("end")
+    start = min(max(start + r if start < 0 else start, 0), r)
+    end = r if end is None else min(max(end + r if end < 0 else end, 0), r)
+    dims = list(x[start:end])
+    cx.set_value(0, (len(dims),), dims)
+    return [(len(dims),)]
+
+
+@rule("Size")
+def _size(cx):
+    x = cx.shape(0)
+    n = product(x) if x is not None else None
+    if n is not None:
+        cx.set_value(0, (), [n])
+    return [()]
+
+
+@rule("Constant")
+def _constant(cx):
+    props = cx.op._props
+    for name, a in props.items():
+        if name in ("value", "sparse_value"):
+            return [a.type]
+        if name == "value_int":
+            cx.set_value(0, (), [a.value])
+            return [A.RankedTensorType((), A.i64)]
+        if name == "value_ints":
+            vals = [x.value for x in a.value]
+            cx.set_value(0, (len(vals),), vals)
+            return [A.RankedTensorType((len(vals),), A.i64)]
+        if name == "value_float":
+            return [A.RankedTensorType((), A.f32)]
+        if name == "value_floats":
+            return [A.RankedTensorType((len(a.value),), A.f32)]
+        if name == "value_string":
+            return [A.RankedTensorType((), O.StringType())]
+        if name == "value_strings":
+            return [A.RankedTensorType((len(a.value),), O.StringType())]
+    return [UNKNOWN]
+
+
+@rule("ConstantOfShape")
+def _constant_of_shape(cx):
+    v = cx.op._props.get("value")
+    cx.elem[0] = v.type.element_type if v is not None else A.f32
+    p = cx.value(0)
+    n = cx.length(0)
+    if p is not None:
+        dims = tuple(None if d is None else int(d) for d in p.vals)
+        if v is not None and isinstance(v.type.element_type, A.IntegerType):
+            fill = O.python_value(v).reshape(-1)
+            count = product(dims)
+            if count is not None and fill.size == 1:
+                cx.set_value(0, dims, [int(fill[0])] * count)
+        return [dims]
+    return [None if n is None else (None,) * n]
+
+
+@rule("Reshape")
+def _reshape(cx):
+    x = cx.shape(0)
+    if cx.version < 5:
+        target = cx.attr("shape")
+        target = None if target is None else list(target)
+        n = None if target is None else len(target)
+    else:
+        p = cx.value(1)
+        target = None if p is None else [None if v is None else int(v) for v in p.vals]
+        n = cx.length(1)
+    allowzero = cx.attr("allowzero") if cx.version >= 14 else 0
+    if target is None:
+        return [None if n is None else (None,) * n]
+    out = []
+    for i, d in enumerate(target):
+        if d == 0 and not allowzero:
+            out.append(x[i] if x is not None and i < len(x) else None)
+        else:
+            out.append(d)
+    if out.count(-1) > 1:
+        raise Conflict("the shape has more than one -1")
+    if -1 in out:
+        i = out.index(-1)
+        total = product(x) if x is not None else None
+        rest = product(out[:i] + out[i + 1:])
+        out[i] = total // rest if total is not None and rest else None
+    total, got = (product(x) if x is not None else None), product(out)
+    if total is not None and got is not None and total != got:
+        raise Conflict(f"cannot reshape {total} elements into {got}")
+    p0 = cx.value(0)
+    if p0 is not None and None not in out:
+        cx.set_value(0, out, p0.vals)
+    return [tuple(out)]
+
+
+@rule("Flatten")
+def _flatten(cx):
+    x = cx.shape(0)
+    axis = cx.attr("axis")
+    if x is None:
+        return [(None, None)]
+    axis = axis + len(x) if axis < 0 else axis
+    if not 0 <= axis <= len(x):
+        raise Conflict(f"axis {cx.attr('axis')} is out of range for rank {len(x)}")
+    return [(product(x[:axis]), product(x[axis:]))]
+
+
+@rule("Transpose")
+def _transpose(cx):
+    x = cx.shape(0)
+    perm = cx.attr("perm")
+    if x is None:
+        return [None if perm is None else (None,) * len(perm)]
+    if perm is None:
+        perm = list(range(len(x) - 1, -1, -1))
+    if sorted(perm) != list(range(len(x))):
+        raise Conflict(f"perm {perm} is not a permutation of the {len(x)} dims")
+    return [tuple(x[p] for p in perm)]
+
+
+@rule("Concat")
+def _concat(cx):
+    shapes = [cx.shape(i) for i in range(cx.n)]
+    ranked = [s for s in shapes if s is not None]
+    if not ranked:
+        return [None]
+    rank = len(ranked[0])
+    axis = norm_axis(cx.attr("axis"), rank)
+    out = list(ranked[0])
+    for s in ranked[1:]:
+        if len(s) != rank:
+            raise Conflict("operands of different ranks")
+        for i, d in enumerate(s):
+            if i != axis:
+                out[i] = merge_dims((out[i],), (d,))[0]
+    total = 0
+    for s in shapes:
+        if s is None or s[axis] is None:
+            total = None
+            break
+        total += s[axis]
+    out[axis] = total
+    if rank == 1 and total is not None:
+        vals = []
+        for i in range(cx.n):
+            p = cx.value(i)
+            vals.extend(p.vals if p is not None else [None] * shapes[i][0])
+        cx.set_value(0, (total,), vals)
+    return [tuple(out)]
+
+
+@rule("Split")
+def _split(cx):
+    x = cx.shape(0)
+    k = cx.num_results
+    if x is None:
+        return [None] * k
+    axis = norm_axis(cx.attr("axis") or 0, len(x))
+    sizes = cx.ints(1) if cx.version >= 13 else cx.attr("split")
+    d = x[axis]
+    if sizes is None and d is not None:
+        if cx.version >= 18 and cx.has_attr("num_outputs"):
+            chunk = -(-d // cx.attr("num_outputs"))
+            sizes = [min(chunk, max(d - chunk * i, 0)) for i in range(k)]
+        elif d % k == 0:
+            sizes = [d // k] * k
+    out = []
+    for j in range(k):
+        s = list(x)
+        s[axis] = sizes[j] if sizes is not None and j < len(sizes) else None
+        out.append(tuple(s))
+    return out
+
+
+def _slice_params(cx):
+    if cx.version < 10:
+        return cx.attr("starts"), cx.attr("ends"), cx.attr("axes"), None
+    return cx.ints(1), cx.ints(2), (cx.ints(3) if cx.has(3) else None), \
+        (cx.ints(4) if cx.has(4) else None)
+
+
+@rule("Slice")
+def _slice(cx):
+    x = cx.shape(0)
+    starts, ends, axes, steps = _slice_params(cx)
+    if x is None:
+        return [None]
+    if starts is None or ends is None or (cx.has(3) and axes is None) or \
+            (cx.has(4) and steps is None):
+        n = cx.length(1) if cx.version >= 10 else None
+        if axes is not None:
+            touched = {norm_axis(a, len(x)) for a in axes}
+            return [tuple(None if i in touched else d for i, d in enumerate(x))]
+        if n is not None and not cx.has(3):
+            return [tuple(None if i < n else d for i, d in enumerate(x))]
+        return [(None,) * len(x)]
+    axes = list(range(len(starts))) if axes is None else axes
+    steps = [1] * len(starts) if steps is None else steps
+    out = list(x)
+    slices = [slice(None)] * len(x)
+    for s, e, a, st in zip(starts, ends, axes, steps):
+        a = norm_axis(a, len(x))
+        if st == 0:
+            raise Conflict("slice step is 0")
+        slices[a] = slice(s, e, st)
+        out[a] = None if x[a] is None else len(range(*slices[a].indices(x[a])))
+    p = cx.value(0)
+    if p is not None and len(x) == 1 and x[0] is not None:
+        cx.set_value(0, (out[0],), p.vals[slices[0]])
+    return [tuple(out)]
+
+
+@rule("Gather")
+def _gather(cx):
+    x, idx = cx.shape(0), cx.shape(1)
+    if x is None or idx is None:
+        return [None]
+    axis = norm_axis(cx.attr("axis") or 0, len(x))
+    out = x[:axis] + idx + x[axis + 1:]
+    p, ind = cx.value(0), cx.ints(1)
+    if p is not None and len(x) == 1 and x[0] is not None and ind is not None:
+        vals = []
+        for i in ind:
+            if not -x[0] <= i < x[0]:
+                raise Conflict(f"index {i} is out of range for dim {x[0]}")
+            vals.append(p.vals[i])
+        cx.set_value(0, idx, vals)
+    return [out]
+
+
+@rule("GatherElements")
+def _gather_elements(cx):
+    return [cx.shape(1)]
+
+
+def _axes(cx, attr_until):
+    """Axes of Squeeze/Unsqueeze/reductions: an attribute before opset `attr_until`,
+    an optional input from then on. (axes or None, whether they are known)."""
+    if cx.version < attr_until:
+        a = cx.attr("axes")
+        return a, True
+    if not cx.has(1):
+        return None, True
+    a = cx.ints(1)
+    return a, a is not None
+
+
+@rule("Squeeze")
+def _squeeze(cx):
+    x = cx.shape(0)
+    axes, known = _axes(cx, 13)
+    if x is None or not known:
+        return [None]
+    if axes is None:
+        if None in x:
+            return [None]
+        out = tuple(d for d in x if d != 1)
+    else:
+        drop = {norm_axis(a, len(x)) for a in axes}
+        for a in drop:
+            if x[a] is not None and x[a] != 1:
+                raise Conflict(f"cannot squeeze dim {a} of size {x[a]}")
+        out = tuple(d for i, d in enumerate(x) if i not in drop)
+    p = cx.value(0)
+    if p is not None:
+        cx.set_value(0, out, p.vals)
+    return [out]
+
+
+@rule("Unsqueeze")
+def _unsqueeze(cx):
+    x = cx.shape(0)
+    axes, known = _axes(cx, 13)
+    if x is None:
+        return [None]
+    if not known or axes is None:
+        n = cx.length(1)
+        return [None if n is None else (None,) * (len(x) + n)]
+    r = len(x) + len(axes)
+    ins = sorted(norm_axis(a, r) for a in axes)
+    if len(set(ins)) != len(ins):
+        raise Conflict("repeated axes")
+    out, it = [], iter(x)
+    for i in range(r):
+        out.append(1 if i in ins else next(it))
+    p = cx.value(0)
+    if p is not None:
+        cx.set_value(0, out, p.vals)
+    return [tuple(out)]
+
+
+@rule("Expand")
+def _expand(cx):
+    x = cx.shape(0)
+    p = cx.value(1)
+    if p is None:
+        n = cx.length(1)
+        if x is None or n is None:
+            return [None]
+        r = max(n, len(x))
+        pad = (None,) * (r - len(x)) + x
+        return [tuple(d if d is not None and d != 1 else None for d in pad)]
+    target = [None if v is None else int(v) for v in p.vals]
+    if x is None:
+        return [tuple(d if d is not None and d != 1 else None for d in target)]
+    r = max(len(target), len(x))
+    a = (1,) * (r - len(x)) + x
+    b = [1] * (r - len(target)) + target
+    out = []
+    for da, db in zip(a, b):
+        if db is None:
+            out.append(da if da is not None and da != 1 else None)
+        else:
+            out.append(broadcast((da,), (db,))[0])
+    return [tuple(out)]
+
+
+@rule("Tile")
+def _tile(cx):
+    x = cx.shape(0)
+    reps = cx.ints(1)
+    if x is None:
+        n = cx.length(1)
+        return [None if n is None else (None,) * n]
+    if reps is None:
+        return [(None,) * len(x)]
+    if len(reps) != len(x):
+        raise Conflict(f"{len(reps)} repeats for rank {len(x)}")
+    return [tuple(None if d is None else d * r for d, r in zip(x, reps))]
+
+
+@rule("Pad")
+def _pad(cx):
+    x = cx.shape(0)
+    if x is None:
+        return [None]
+    if cx.version < 11:
+        pads = cx.attr("pads") if cx.version >= 2 else cx.attr("paddings")
+        axes = None
+    else:
+        pads = cx.ints(1)
+        axes = cx.ints(3) if cx.has(3) else None
+        if cx.has(3) and axes is None:
+            return [(None,) * len(x)]
+    if pads is None:
+        return [(None,) * len(x)]
+    axes = list(range(len(x))) if axes is None else [norm_axis(a, len(x)) for a in axes]
+    if len(pads) != 2 * len(axes):
+        raise Conflict(f"{len(pads)} pads for {len(axes)} axes")
+    out = list(x)
+    for k, a in enumerate(axes):
+        if out[a] is not None:
+            out[a] += pads[k] + pads[k + len(axes)]
+    return [tuple(out)]
+
+
+@rule("Range")
+def _range(cx):
+    start, limit, delta = cx.scalar(0), cx.scalar(1), cx.scalar(2)
+    if None in (start, limit, delta):
+        return [(None,)]
+    if delta == 0:
+        raise Conflict("range delta is 0")
+    n = max(math.ceil((limit - start) / delta), 0)
+    if all(isinstance(v, int) for v in (start, limit, delta)):
+        cx.set_value(0, (n,), list(range(start, limit, delta)))
+    return [(n,)]
+
+
+_REDUCE_ATTR_UNTIL = {"onnx.ReduceSum": 13}
+
+
+@rule("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1",
+      "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare")
+def _reduce(cx):
+    x = cx.shape(0)
+    keep = cx.attr("keepdims")
+    keep = 1 if keep is None else keep
+    axes, known = _axes(cx, _REDUCE_ATTR_UNTIL.get(cx.op.name, 18))
+    if x is None:
+        return [None]
+    if not known:
+        if keep:
+            return [tuple(1 if d == 1 else None for d in x)]
+        n = cx.length(1)
+        return [None if n is None else (None,) * (len(x) - n)]
+    if not axes:
+        if cx.attr("noop_with_empty_axes"):
+            return [x]
+        axes = range(len(x))
+    red = {norm_axis(a, len(x)) for a in axes}
+    if keep:
+        return [tuple(1 if i in red else d for i, d in enumerate(x))]
+    return [tuple(d for i, d in enumerate(x) if i not in red)]
+
+
+@rule("ArgMax", "ArgMin")
+def _arg_reduce(cx):
+    x = cx.shape(0)
+    if x is None:
+        return [None]
+    axis = norm_axis(cx.attr("axis") or 0, len(x))
+    keep = cx.attr("keepdims")
+    if keep is None or keep:
+        return [tuple(1 if i == axis else d for i, d in enumerate(x))]
+    return [tuple(d for i, d in enumerate(x) if i != axis)]
+
+
+@rule("TopK")
+def _topk(cx):
+    x = cx.shape(0)
+    if x is None:
+        return [None, None]
+    axis = norm_axis(cx.attr("axis"), len(x))
+    k = cx.attr("k") if cx.version < 10 else cx.scalar(1)
+    out = tuple(k if i == axis else d for i, d in enumerate(x))
+    return [out, out]
+
+
+@rule("NonZero")
+def _nonzero(cx):
+    r = cx.rank(0)
+    return [(r, None)]
+
+
+@rule("DepthToSpace", "SpaceToDepth")
+def _depth_space(cx):
+    x = cx.shape(0)
+    if x is None:
+        return [None]
+    if len(x) != 4:
+        raise Conflict(f"input must have rank 4, not {len(x)}")
+    b = cx.attr("blocksize")
+    n, c, h, w = x
+    mul = lambda d, k: None if d is None else d * k  # noqa: E731
+    if cx.op.name == "onnx.DepthToSpace":
+        return [(n, None if c is None else c // (b * b), mul(h, b), mul(w, b))]
+    div = lambda d: None if d is None else d // b  # noqa: E731
+    return [(n, mul(c, b * b), div(h), div(w))]
+
+
+# ---------------------------------------------------------------- sequences
+
+@rule("SequenceConstruct")
+def _sequence_construct(cx):
+    t = cx.types[0] if cx.types else None
+    for other in cx.types[1:]:
+        t = join(t, other) if t is not None else None
+    return [UNKNOWN if t is None else O.SeqType(t)]
+
+
+@rule("SequenceEmpty")
+def _sequence_empty(cx):
+    et = O.ONNX_TO_MLIR_ELEMENT.get(cx.attr("dtype") if cx.has_attr("dtype") else 1)
+    return [O.SeqType(A.UnrankedTensorType(et))]
+
+
+@rule("SequenceAt")
+def _sequence_at(cx):
+    t = cx.type(0)
+    return [t.element_type if isinstance(t, O.SeqType) else UNKNOWN]
+
+
+@rule("SequenceInsert")
+def _sequence_insert(cx):
+    s, t = cx.type(0), cx.type(1)
+    if not isinstance(s, O.SeqType) or t is None:
+        return [UNKNOWN]
+    j = join(s.element_type, t)
+    return [UNKNOWN if j is None else O.SeqType(j)]
+
+
+@rule("SequenceErase")
+def _sequence_erase(cx):
+    return [cx.type(0) or UNKNOWN]
+
+
+@rule("SequenceLength")
+def _sequence_length(cx):
+    return [()]
+
+
+# ---------------------------------------------------------------- control flow
+
+def _yield_types(region):
+    if not region.blocks:
+        return None
+    y = region.blocks[0].last
+    if y is None or y.name != "onnx.Yield":
+        return None
+    return [o.value.type for o in y._operands]
+
+
+@rule("If")
+def _if(cx):
+    a, b = (_yield_types(r) for r in cx.op.regions)
+    if a is None or b is None or len(a) != len(b) or len(a) != cx.num_results:
+        return [UNKNOWN] * cx.num_results
+    out = []
+    for x, y in zip(a, b):
+        j = join(x, y)
+        out.append(UNKNOWN if j is None else j)
+    return out
+
+
+def _with_leading(t, dim):
+    s = shape_of(t)
+    if isinstance(t, A.RankedTensorType):
+        return make_type((dim,) + s, t.element_type)
+    if isinstance(t, A.UnrankedTensorType):
+        return t
+    return None
+
+
+@rule("Loop")
+def _loop(cx):
+    ys = _yield_types(cx.op.regions[0])
+    carried = cx.types[2:]
+    n = len(carried)
+    if ys is None or len(ys) != 1 + n + (cx.num_results - n):
+        return [UNKNOWN] * cx.num_results
+    out = []
+    for init, body in zip(carried, ys[1:1 + n]):
+        j = join(init, body)
+        out.append(UNKNOWN if j is None else j)
+    for t in ys[1 + n:]:
+        s = _with_leading(t, None)
+        out.append(UNKNOWN if s is None else s)
+    return out
+
+
+@rule("Scan")
+def _scan(cx):
+    if cx.version < 9:
+        return [UNKNOWN] * cx.num_results
+    ys = _yield_types(cx.op.regions[0])
+    m = cx.attr("num_scan_inputs")
+    nstate = cx.n - m
+    if ys is None or len(ys) != cx.num_results:
+        return [UNKNOWN] * cx.num_results
+    in_axes = cx.attr("scan_input_axes") or [0] * m
+    seq = None
+    if m:
+        s = cx.shape(nstate)
+        if s is not None:
+            seq = s[norm_axis(in_axes[0], len(s))]
+    out = []
+    for init, body in zip(cx.types[:nstate], ys[:nstate]):
+        j = join(init, body)
+        out.append(UNKNOWN if j is None else j)
+    out_axes = cx.attr("scan_output_axes") or [0] * (len(ys) - nstate)
+    for k, t in enumerate(ys[nstate:]):
+        s = shape_of(t)
+        if s is None:
+            out.append(UNKNOWN)
+            continue
+        ax = norm_axis(out_axes[k], len(s) + 1)
+        out.append(make_type(s[:ax] + (seq,) + s[ax:], t.element_type))
+    return out
