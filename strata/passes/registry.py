@@ -25,7 +25,8 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 # imported when such a pass is first asked for (or all passes are listed), so that
 # `import strata` stays light.
 _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
-         "onnx-shape-inference": "strata.transforms.onnx_shape_inference"}
+         "onnx-shape-inference": "strata.transforms.onnx_shape_inference",
+         "convert-onnx-to-linalg": "strata.conversion.onnx_to_linalg"}
 
 
 def _load_lazy(name: str | None = None) -> None:

@@ -224,3 +224,8 @@ class ConvertOnnxToLinalg(Pass):
         if left:
             self.emit_warning(f"{len(left)} onnx op kinds left unlowered: "
                               + ", ".join(left), op)
+
+
+from ...passes.registry import register_pass  # noqa: E402
+
+register_pass(ConvertOnnxToLinalg)

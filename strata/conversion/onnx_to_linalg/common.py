@@ -183,7 +183,7 @@ def elementwise(cx, values, result_elt, body, result_shape=None):
         s = ScalarBuilder(b, cx.op.loc)
         return [body(s, *args[:len(values)])]
     return make_generic(cx.b, list(values), [init], maps, ["parallel"] * rank, fn,
-                        [init.type], loc=cx.op.loc)[0]
+                        [init.type], loc=cx.op.loc).results[0]
 
 
 def cast_tensor(cx, value, to_elt, from_signed=True, to_signed=True):

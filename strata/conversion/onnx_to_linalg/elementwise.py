@@ -63,8 +63,6 @@ def _mod(cx):
     fmod = cx.attr("fmod", 0)
     signed = _signed(cx)
     elt = _result_elt(cx)
-    if is_float(elt) and not fmod:
-        raise NotLowerable("Mod of floats needs fmod=1")
 
     def body(s, x, y):
         r = s.rem(x, y, signed)
