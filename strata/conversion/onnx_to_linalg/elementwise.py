@@ -241,3 +241,120 @@ def _cast(cx):
             return s.cast(clamped, to)
         return s.cast(x, to, from_signed, to_signed)
     return [elementwise(cx, [cx.operands[0]], to, body)]
+
+
+# ------------------------------------------------------------------ activations
+# Lowered directly (ONNX also defines most of them as functions, but only from the opset
+# that introduced the function, and one loop beats the expansion's chain of loops).
+
+
+def _act(name, fn, **defaults):
+    @lowering(name)
+    def lower(cx):
+        elt = _result_elt(cx)
+        a = {k: cx.attr(k, v) for k, v in defaults.items()}
+        return [elementwise(cx, [cx.operands[0]], elt, lambda s, x: fn(s, x, a))]
+
+
+def _c(s, x, v):
+    return s.const(v, x.type)
+
+
+def _relu(s, x, a):
+    return s.select(s.cmp("gt", x, s.zero(x.type)), x, s.zero(x.type)) \
+        if not is_float(x.type) else s.max(x, s.zero(x.type))
+
+
+def _softplus(s, x):
+    return s.math("log", s.add(s.math("exp", x), s.one(x.type)))
+
+
+def _sigmoid(s, x):
+    return s.div(s.one(x.type), s.add(s.one(x.type), s.math("exp", s.neg(x))))
+
+
+def _hard_sigmoid(s, x, alpha, beta):
+    y = s.add(s.mul(_c(s, x, alpha), x), _c(s, x, beta))
+    return s.min(s.max(y, s.zero(x.type)), s.one(x.type))
+
+
+_act("Relu", _relu)
+_act("LeakyRelu", lambda s, x, a: s.select(s.cmp("lt", x, s.zero(x.type)),
+                                           s.mul(_c(s, x, a["alpha"]), x), x), alpha=0.01)
+_act("Elu", lambda s, x, a: s.select(
+    s.cmp("lt", x, s.zero(x.type)),
+    s.mul(_c(s, x, a["alpha"]), s.sub(s.math("exp", x), s.one(x.type))), x), alpha=1.0)
+_act("Selu", lambda s, x, a: s.select(
+    s.cmp("le", x, s.zero(x.type)),
+    s.mul(_c(s, x, a["gamma"]), s.sub(s.mul(_c(s, x, a["alpha"]), s.math("exp", x)),
+                                      _c(s, x, a["alpha"]))),
+    s.mul(_c(s, x, a["gamma"]), x)),
+    alpha=1.67326319217681884765625, gamma=1.05070102214813232421875)
+_act("Celu", lambda s, x, a: s.add(
+    s.max(s.zero(x.type), x),
+    s.min(s.zero(x.type), s.mul(_c(s, x, a["alpha"]), s.sub(
+        s.math("exp", s.div(x, _c(s, x, a["alpha"]))), s.one(x.type))))), alpha=1.0)
+_act("HardSigmoid", lambda s, x, a: _hard_sigmoid(s, x, a["alpha"], a["beta"]),
+     alpha=0.2, beta=0.5)
+_act("HardSwish", lambda s, x, a: s.mul(x, _hard_sigmoid(s, x, 1.0 / 6.0, 0.5)))
+_act("Softplus", lambda s, x, a: _softplus(s, x))
+_act("Softsign", lambda s, x, a: s.div(x, s.add(s.one(x.type), s.math("absf", x))))
+_act("ThresholdedRelu", lambda s, x, a: s.select(s.cmp("gt", x, _c(s, x, a["alpha"])), x,
+                                                 s.zero(x.type)), alpha=1.0)
+_act("Mish", lambda s, x, a: s.mul(x, s.math("tanh", _softplus(s, x))))
+_act("Swish", lambda s, x, a: s.mul(x, _sigmoid(s, s.mul(_c(s, x, a["alpha"]), x))),
+     alpha=1.0)
+_act("Shrink", lambda s, x, a: s.select(
+    s.cmp("lt", x, _c(s, x, -a["lambd"])), s.add(x, _c(s, x, a["bias"])),
+    s.select(s.cmp("gt", x, _c(s, x, a["lambd"])), s.sub(x, _c(s, x, a["bias"])),
+             s.zero(x.type))), bias=0.0, lambd=0.5)
+
+
+@lowering("Gelu")
+def _gelu(cx):
+    tanh = cx.attr("approximate", "none") == "tanh"
+
+    def body(s, x):
+        half = _c(s, x, 0.5)
+        if tanh:
+            inner = s.mul(_c(s, x, 0.7978845608028654),
+                          s.add(x, s.mul(_c(s, x, 0.044715), s.mul(x, s.mul(x, x)))))
+            t = s.math("tanh", inner)
+        else:
+            t = s.math("erf", s.mul(x, _c(s, x, 0.7071067811865476)))
+        return s.mul(s.mul(half, x), s.add(s.one(x.type), t))
+    return [elementwise(cx, [cx.operands[0]], _result_elt(cx), body)]
+
+
+@lowering("PRelu")
+def _prelu(cx):
+    return [elementwise(cx, [cx.operands[0], cx.operands[1]], _result_elt(cx),
+                        lambda s, x, k: s.select(s.cmp("lt", x, s.zero(x.type)),
+                                                 s.mul(k, x), x))]
+
+
+@lowering("Clip")
+def _clip(cx):
+    elt = _result_elt(cx)
+    signed = _signed(cx)
+    vals = [cx.operands[0]]
+    lo = hi = None
+    if len(cx.op.operands) == 1 and (cx.attr("min") is not None or cx.attr("max") is not None):
+        lo, hi = cx.attr("min"), cx.attr("max")  # opset < 11: attributes
+    has_lo, has_hi = cx.has_operand(1), cx.has_operand(2)
+    if has_lo:
+        vals.append(cx.operands[1])
+    if has_hi:
+        vals.append(cx.operands[2])
+
+    def body(s, x, *bounds):
+        bounds = list(bounds)
+        low = bounds.pop(0) if has_lo else (s.const(lo, elt) if lo is not None else None)
+        high = bounds.pop(0) if has_hi else (s.const(hi, elt) if hi is not None else None)
+        y = x
+        if low is not None:
+            y = s.select(s.cmp("lt", y, low, signed), low, y)
+        if high is not None:
+            y = s.select(s.cmp("gt", y, high, signed), high, y)
+        return y
+    return [elementwise(cx, vals, elt, body)]
