@@ -201,7 +201,7 @@ class CompiledModel:
         out = []
         for i, t in enumerate(self.input_types):
             try:
-                out.append(check_value(vals[i], t, f"input #{i} ('{names[i]}')"))
+                out.append(check_value(_from_onnx(vals[i]), t, f"input #{i} ('{names[i]}')"))
             except ValueMismatch as e:
                 raise InputError(str(e)) from None
         return out
@@ -213,6 +213,14 @@ class CompiledModel:
     def __repr__(self):
         sig = ", ".join(f"{n}: {t}" for n, t in zip(self.input_names, self.input_types))
         return f"<CompiledModel @{self.function}({sig}) target={self.target}>"
+
+
+def _from_onnx(v):
+    """An onnx TensorProto input as its NumPy array (other values unchanged)."""
+    if type(v).__name__ == "TensorProto" and type(v).__module__.startswith("onnx"):
+        from onnx import numpy_helper
+        return numpy_helper.to_array(v)
+    return v
 
 
 def _output(v):

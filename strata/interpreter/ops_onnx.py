@@ -23,7 +23,9 @@ from .core import fail, impl
 from .values import attr_to_value, dtype_of
 
 _SPECIAL = frozenset({"onnx.If", "onnx.Loop", "onnx.Scan", "onnx.SequenceMap",
-                      "onnx.Constant", "onnx.NoValue", "onnx.Yield"})
+                      "onnx.Constant", "onnx.NoValue", "onnx.Yield", "onnx.Optional"})
+# Op types onnx.reference lacks that another implementation covers: (op type, version).
+_ALIASES = {("", "Scatter"): ("ScatterElements", 11)}
 
 
 def _onnx_op_names():
@@ -35,6 +37,12 @@ def _onnx_op_names():
 @impl("onnx.NoValue")
 def _no_value(interp, op, args):
     return [None]
+
+
+@impl("onnx.Optional")
+def _optional(interp, op, args):
+    # Not delegated: onnx.reference wraps the value in a list, unlike its other ops.
+    return [args[0] if args else None]
 
 
 # ---------------------------------------------------------------- generic delegation
@@ -61,8 +69,9 @@ def _node_proto(op):
               for i, o in enumerate(op._operands)]
     outputs = ["" if isinstance(r.type, A.NoneType) else f"out{i}"
                for i, r in enumerate(op.results)]
-    node = helper.make_node(cls.op_type, inputs, outputs, domain=cls.domain,
-                            name=_node_name(op))
+    alias = _ALIASES.get((cls.domain, cls.op_type))
+    node = helper.make_node(alias[0] if alias else cls.op_type, inputs, outputs,
+                            domain=cls.domain, name=_node_name(op))
     s = schema_of(op)
     for name, a in op._props.items():
         d = s.attributes.get(name) if s is not None else None
@@ -92,16 +101,17 @@ def _load_class(op, node):
     from ..dialects.onnx import opset_version
     from ..frontends.onnx.types import to_type_proto
     cls = type(op)
-    version = opset_version(op)
+    op_type, version = _ALIASES.get((cls.domain, cls.op_type), (cls.op_type, None))
+    version = version or opset_version(op)
     domain = cls.domain
     if domain == "":
         from onnx.reference.ops import load_op
         try:
-            return load_op(domain, cls.op_type, version, evaluator_cls=ReferenceEvaluator)
+            return load_op(domain, op_type, version, evaluator_cls=ReferenceEvaluator)
         except RuntimeContextError:
             types = [to_type_proto(o.value.type) for o in op._operands
                      if not isinstance(o.value.type, A.NoneType)]
-            return load_op(domain, cls.op_type, version, node=node, input_types=types,
+            return load_op(domain, op_type, version, node=node, input_types=types,
                            evaluator_cls=ReferenceEvaluator)
     if domain == "ai.onnx.ml":
         from onnx.reference.ops.aionnxml import load_op
@@ -128,8 +138,34 @@ def _runner(interp, op):
             inst = klass(node, params)
         except Exception as e:  # noqa: BLE001
             fail(op, f"onnx.reference cannot build the op: {_first_line(e)}")
+        _attach_regions(interp, op, inst)
         r = interp.cache[op] = _Runner(inst, [res.type for res in op.results])
     return r
+
+
+class _RegionGraph:
+    """Stands for a GRAPH attribute's evaluator in an onnx.reference op: running it runs
+    the op's region in the interpreter (the only API the reference ops use of it)."""
+
+    has_linked_attribute = False
+
+    def __init__(self, interp, region):
+        self.interp = interp
+        self.region = region
+        self.input_names = [f"arg{i}" for i in range(len(region.blocks[0].args))]
+
+    def run(self, output_names, feeds, attributes=None, **kw):
+        return list(self.interp.run_region(self.region, [feeds[n] for n in self.input_names]))
+
+
+def _attach_regions(interp, op, inst):
+    """Hand the op's non-empty regions to the reference op as its graph attributes."""
+    from ..dialects.onnx import schema_of
+    s = schema_of(op)
+    for name, region in zip(s.regions if s is not None else (), op.regions):
+        if region.blocks:
+            setattr(inst, name, _RegionGraph(interp, region))
+            inst.attributes_names_.add(name)
 
 
 def _no_log(*args):
@@ -265,7 +301,7 @@ def _ints_attr(op, name, n, default):
 def _scan(interp, op, args):
     from ..dialects.onnx import opset_version
     if opset_version(op) < 9:
-        fail(op, "Scan before opset 9 (with batch axes) is not supported")
+        return _scan8(interp, op, args)
     m = op._props["num_scan_inputs"].value
     n_state = len(args) - m
     states, xs = list(args[:n_state]), [np.asarray(x) for x in args[n_state:]]
@@ -293,6 +329,37 @@ def _scan(interp, op, args):
             items = items[::-1]
         rank = (items[0].ndim + 1) if items else getattr(r.type, "rank", 1)
         results.append(_stack(items, r.type, out_axes[k] % rank))
+    return [to_value(v, r.type) for v, r in zip(results, op.results)]
+
+
+def _scan8(interp, op, args):
+    """Scan-8: a batch axis first, then the sequence axis; optional sequence_lens."""
+    m = op._props["num_scan_inputs"].value
+    lens, rest = args[0], list(args[1:])
+    n_state = len(rest) - m
+    states, xs = [np.asarray(v) for v in rest[:n_state]], [np.asarray(x) for x in rest[n_state:]]
+    dirs = _ints_attr(op, "directions", m, 0)
+    batch = xs[0].shape[0] if xs else states[0].shape[0]
+    longest = xs[0].shape[1] if xs else 0
+    finals, scans = [[] for _ in range(n_state)], [[] for _ in op.results[n_state:]]
+    for b in range(batch):
+        steps = longest if lens is None else int(np.asarray(lens).reshape(-1)[b])
+        st = [s[b] for s in states]
+        outs = [[] for _ in scans]
+        for t in range(steps):
+            slices = [x[b, steps - 1 - t if d else t] for x, d in zip(xs, dirs)]
+            ys = interp.run_region(op.regions[0], st + slices)
+            st = list(ys[:n_state])
+            for k, y in enumerate(ys[n_state:]):
+                outs[k].append(np.asarray(y))
+        for k, v in enumerate(st):
+            finals[k].append(np.asarray(v))
+        for k, items in enumerate(outs):
+            a = np.stack(items) if items else None
+            if a is not None and steps < longest:  # shorter sequences are padded with 0
+                a = np.concatenate([a, np.zeros((longest - steps,) + a.shape[1:], a.dtype)])
+            scans[k].append(a)
+    results = [np.stack(f) for f in finals] + [np.stack(s) for s in scans]
     return [to_value(v, r.type) for v, r in zip(results, op.results)]
 
 
