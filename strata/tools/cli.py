@@ -1,4 +1,5 @@
-"""The `strata` command. Subcommands: demo, run (more come with the compiler pipeline)."""
+"""The `strata` command. Subcommands: demo, run, import (more come with the compiler
+pipeline)."""
 from __future__ import annotations
 
 import argparse
@@ -41,11 +42,16 @@ def main(argv=None) -> int:
     sub.add_parser("demo", help="parse, verify and print a small MLIR function")
     from . import run as run_cmd
     run_cmd.add_arguments(sub.add_parser("run", help="run a model's function on .npy inputs"))
+    from ..frontends.onnx import command as import_cmd
+    import_cmd.add_arguments(sub.add_parser("import", help="import an ONNX model and print "
+                                            "the module"))
     args = ap.parse_args(argv)
     if args.cmd == "demo":
         return demo()
     if args.cmd == "run":
         return run_cmd.run(args)
+    if args.cmd == "import":
+        return import_cmd.run(args)
     return 2
 
 

@@ -23,6 +23,8 @@ score_mod) are left alone: their graph attributes would have to be exported firs
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ...dialects.onnx import OnnxOp, opset_version, schema_of
 from ...ir import attributes as A
 from ...ir.dense import DenseElementsAttr, DenseResourceElementsAttr
@@ -53,23 +55,26 @@ def _opsets(module) -> dict:
     return out
 
 
-def _full_schema(op):
-    """onnx.defs' schema of `op` at the module's opset (None when unknown)."""
+@lru_cache(maxsize=None)
+def _schema_at(op_type: str, domain: str, version: int):
+    """onnx.defs' schema of an operator at an opset version (None when unknown)."""
     import onnx.defs
-    cls = type(op)
     try:
-        return onnx.defs.get_schema(cls.op_type, opset_version(op), cls.domain)
+        return onnx.defs.get_schema(op_type, version, domain)
     except onnx.defs.SchemaError:
         return None
 
 
-def _function_versions(op) -> tuple[int | None, bool]:
-    """(the opset version of the function body that applies to `op`, whether it is
-    context-dependent); (None, False) when its schema has none at the module's opset."""
-    s = _full_schema(op)
+def _full_schema(op):
+    cls = type(op)
+    return _schema_at(cls.op_type, cls.domain, opset_version(op))
+
+
+@lru_cache(maxsize=None)
+def _function_at(op_type: str, domain: str, version: int) -> tuple[int | None, bool]:
+    s = _schema_at(op_type, domain, version)
     if s is None:
         return None, False
-    version = opset_version(op)
     fixed = [v for v in s.function_opset_versions if v <= version]
     dependent = [v for v in s.context_dependent_function_opset_versions if v <= version]
     if fixed and (not dependent or max(fixed) >= max(dependent)):
@@ -77,6 +82,13 @@ def _function_versions(op) -> tuple[int | None, bool]:
     if dependent:
         return max(dependent), True
     return None, False
+
+
+def _function_versions(op) -> tuple[int | None, bool]:
+    """(the opset version of the function body that applies to `op`, whether it is
+    context-dependent); (None, False) when its schema has none at the module's opset."""
+    cls = type(op)
+    return _function_at(cls.op_type, cls.domain, opset_version(op))
 
 
 def expandable(op, keep=frozenset()) -> bool:

@@ -371,6 +371,14 @@ class GraphImporter:
         outputs = list(n.output)
         while outputs and not outputs[-1]:
             outputs.pop()
+        for what, names, lo, hi in (("input", inputs, s.min_inputs, s.max_inputs),
+                                    ("output", outputs, s.min_outputs, s.max_outputs)):
+            if not lo <= len(names) <= hi:
+                count = f"{lo}" if lo == hi else f"{lo} to {hi}" if hi < 2 ** 31 - 1 else \
+                    f"at least {lo}"
+                raise OnnxImportError(f"'{n.op_type}' takes {count} {what}"
+                                      f"{'' if count == '1' else 's'}, the node has "
+                                      f"{len(names)}", desc)
         named = [o for o in outputs if o]
         if len(set(named)) != len(named):
             raise OnnxImportError("the node names one output twice", desc)
