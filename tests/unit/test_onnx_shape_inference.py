@@ -139,6 +139,7 @@ CASES = [
     ("Split", ["tensor<10x4xf32>"], "axis = 0 : i64, num_outputs = 3 : i64",
      ("f32", "f32", "f32")),
     ("Split", ["tensor<4x9xf32>"], "axis = 1 : i64", ("f32", "f32", "f32")),
+    ("Split", ["tensor<6xf32>", "tensor<2xi64>"], "", ("f32", "f32")),
     ("Slice", ["tensor<10x20x30xf32>", _const([1, -5]), _const([8, 1000]), _const([0, 2])]),
     ("Slice", ["tensor<10x20xf32>", _const([-1, 0]), _const([-1000, 20]), _const([0, 1]),
                _const([-2, 3])]),

@@ -176,6 +176,8 @@ def _spatial_out(cx, x, kernel, *, ceil_mode=False, transpose=False, out_pad=Non
     auto_pad = cx.attr("auto_pad") or "NOTSET"
     if len(strides) != nsp or len(dilations) != nsp or len(pads) != 2 * nsp:
         raise Conflict("strides, dilations and pads do not match the kernel rank")
+    if min(strides) < 1 or min(dilations) < 1:
+        raise Conflict("strides and dilations must be positive")
     out = []
     for i in range(nsp):
         d, k, s, dl = x[i], kernel[i], strides[i], dilations[i]
@@ -463,7 +465,8 @@ def _split(cx):
     axis = norm_axis(cx.attr("axis") or 0, len(x))
     sizes = cx.ints(1) if cx.version >= 13 else cx.attr("split")
     d = x[axis]
-    if sizes is None and d is not None:
+    given = cx.has(1) if cx.version >= 13 else cx.has_attr("split")
+    if sizes is None and d is not None and not given:
         if cx.version >= 18 and cx.has_attr("num_outputs"):
             chunk = -(-d // cx.attr("num_outputs"))
             sizes = [min(chunk, max(d - chunk * i, 0)) for i in range(k)]
@@ -736,6 +739,8 @@ def _depth_space(cx):
     if len(x) != 4:
         raise Conflict(f"input must have rank 4, not {len(x)}")
     b = cx.attr("blocksize")
+    if b < 1:
+        raise Conflict(f"blocksize {b} is not positive")
     n, c, h, w = x
     mul = lambda d, k: None if d is None else d * k  # noqa: E731
     if cx.op.name == "onnx.DepthToSpace":
