@@ -18,7 +18,8 @@ def all_dialects():
     from .onnx import ONNX
     from .scf import SCF
     from .tensor import TENSOR
-    return [BUILTIN, FUNC, ARITH, MATH, CF, SCF, TENSOR, ML_PROGRAM, ONNX]
+    from .tosa import TOSA
+    return [BUILTIN, FUNC, ARITH, MATH, CF, SCF, TENSOR, ML_PROGRAM, ONNX, TOSA]
 
 
 def default_context(allow_unregistered: bool = False) -> Context:
