@@ -187,6 +187,10 @@ class AliasState:
         self._kinds: dict = {}    # attribute -> alias prefix or None (alias_name memo)
         self._slots: dict = {}    # attribute -> placeholder index
         self._objs: list = []     # placeholder index -> attribute
+        # attribute -> its final text, for those whose text cannot change during this
+        # print (no alias, nothing printer-dependent nested) once they have been visited:
+        # the print hook's answer in one lookup. Printers may read it directly.
+        self.final: dict = {}
 
     # ------------------------------------------------------------------ visiting
 
@@ -252,11 +256,23 @@ class AliasState:
 
     def text(self, a) -> str:
         """The print hook: (a placeholder of) the alias of `a`, or its full text."""
+        s = self.final.get(a)
+        if s is not None:
+            return s
         if self.recording and not self.nesting and not self.suppress:
             self.visit(a)
         if self.use_aliases and self._kind(a) is not None:
             return self._slot(a)
-        return self.full_text(a)
+        s = self.full_text(a)
+        if not self._is_dirty(a) and not (self.recording and self._needs_visit(a)):
+            self.final[a] = s
+        return s
+
+    def _needs_visit(self, a) -> bool:
+        """Whether printing `a` again could still record something: it was not visited
+        yet, or only as deferrable (a location)."""
+        info = self.infos.get(a)
+        return info is None or info.deferrable
 
     def full_text(self, a) -> str:
         """`a` printed in full (never its own alias; nested ones may be aliases)."""

@@ -854,12 +854,13 @@ def compile_format(cls):
 
     def print_(op, pr):
         out = pr.out
-        if uniform and not op._attrs and _all_default(op._props, defaults):
+        if uniform and not op._attrs and (not op._props or _all_default(op._props, defaults)):
             # `%r = name %a, %b : t`: the most common op shape, printed directly.
             ops = op._operands
             names = pr.names
+            t = op.results[0].type
             out.append(f"{pr.op_name(op)} {names[ops[0].value]}, {names[ops[1].value]} : "
-                       f"{op.results[0].type}")
+                       f"{pr.texts.get(t) or t}")
             return
         out.append(pr.op_name(op))
         _print_elems(elems, op, pr, out, _PrintState(), set(format_props))

@@ -53,6 +53,11 @@ class Printer:
         self._elide = self.options.elide_elements_if_larger
         self.default_dialect = "builtin"  # of the region being printed, as upstream
         self.alias_state = AliasState(False)  # replaced by print_top
+        # Final texts of types and attributes (AliasState.final): custom printers may
+        # look a type up here before falling back to str().
+        self.texts = self.alias_state.final
+        self._group_names = {}
+        self._custom_print: dict = {}  # op class -> its custom print function or None
 
     # ------------------------------------------------------------------ naming
 
@@ -73,6 +78,8 @@ class Printer:
         c = _Counters()
         # Work list of (region, saved counters, used-names scope of the parent)
         stack = [(r, _Counters(), set()) for r in op.regions]
+        nested = []
+        hint_fns = {}  # op class -> its asm_result_names or None
         while stack:
             region, saved, used_parent = stack.pop()
             if not generic:
@@ -102,28 +109,32 @@ class Printer:
                 while op_ is not None:
                     res = op_.results
                     if res:
-                        hint_fn = None if generic else getattr(op_, "asm_result_names", None)
-                        hints = hint_fn() if hint_fn is not None else None
+                        cls = type(op_)
+                        try:
+                            hint_fn = hint_fns[cls]
+                        except KeyError:
+                            hint_fn = hint_fns[cls] = None if generic else \
+                                getattr(cls, "asm_result_names", None)
+                        hints = hint_fn(op_) if hint_fn is not None else None
                         if hints:
                             for r, h in zip(res, hints):
                                 names[r] = self._unique(h, used, c) if h else \
                                     self._number(c)
+                        elif len(res) == 1:
+                            names[res[0]] = f"%{c.value}"
+                            c.value += 1
                         else:
                             nm = self._number(c)
-                            if len(res) == 1:
-                                names[res[0]] = nm
-                            else:
-                                for i, r in enumerate(res):
-                                    names[r] = f"{nm}#{i}"
-                                self._group_names[res[0]] = (nm, len(res))
+                            for i, r in enumerate(res):
+                                names[r] = f"{nm}#{i}"
+                            self._group_names[res[0]] = (nm, len(res))
+                    if op_.regions:
+                        nested.extend(op_.regions)
                     op_ = op_.next
             # Nested regions, in order; the stack names the last one first.
-            for block in region.blocks:
-                op_ = block.first
-                while op_ is not None:
-                    for r in op_.regions:
-                        stack.append((r, _Counters(c.value, c.arg, c.conflict), used))
-                    op_ = op_.next
+            for r in nested:
+                stack.append((r, _Counters(c.value, c.arg, c.conflict), used))
+            nested.clear()
 
     def _number(self, c):
         nm = f"%{c.value}"
@@ -160,6 +171,7 @@ class Printer:
         self._name_scope(scope)
         top = not opts.local_scope and op.parent is None
         state = self.alias_state = AliasState(top, opts.elide_elements_if_larger)
+        self.texts = state.final
         old = A.set_print_hook(state.text)
         try:
             self.print_operation(op)
@@ -190,7 +202,8 @@ class Printer:
         out = self.out
         res = op.results
         if res:
-            g = self._group_names.get(res[0])
+            # Only ops with several results have a group name (`%0:2`).
+            g = self._group_names.get(res[0]) if len(res) > 1 else None
             if g is not None:
                 out.append(f"{g[0]}:{g[1]} = ")
             elif len(res) == 1:
@@ -199,8 +212,15 @@ class Printer:
             else:
                 out.append(", ".join(self.names[r] for r in res))
                 out.append(" = ")
-        custom = None if (self.options.generic or type(op) is UnregisteredOp) else \
-            getattr(op, "print", None)
+        cls = type(op)
+        try:
+            custom = self._custom_print[cls]
+        except KeyError:
+            custom = self._custom_print[cls] = None if (
+                self.options.generic or cls is UnregisteredOp) else getattr(cls, "print", None)
+        if custom is not None and not self.options.debuginfo:
+            custom(op, self)
+            return
         loc = None
         if self.options.debuginfo:
             loc = op.loc
@@ -210,7 +230,7 @@ class Printer:
             if st.recording:
                 st.visit(loc, deferrable=True)  # before the op, as upstream
         if custom is not None:
-            custom(self)
+            custom(op, self)
         else:
             self.print_generic(op)
         if loc is not None:
@@ -331,12 +351,13 @@ class Printer:
                     out.append("  // no predecessors")
             op = b.first
             last = b.last
+            line = "\n" + self.indent
+            print_operation = self.print_operation
             while op is not None:
                 if op is last and not print_terminators and _elidable_terminator(op):
                     break
-                out.append("\n")
-                out.append(self.indent)
-                self.print_operation(op)
+                out.append(line)
+                print_operation(op)
                 op = op.next
         self.indent = old
         self.default_dialect = old_dd
@@ -347,10 +368,15 @@ class Printer:
     def op_name(self, op) -> str:
         """The op name as custom forms print it: without the default dialect prefix."""
         name = op.name
-        dd = self.default_dialect
-        if dd and name.startswith(dd) and name[len(dd):len(dd) + 1] == ".":
-            return name[len(dd) + 1:]
-        return name
+        key = (self.default_dialect, name)
+        s = _OP_NAMES.get(key)
+        if s is None:
+            dd = self.default_dialect
+            s = name
+            if dd and name.startswith(dd) and name[len(dd):len(dd) + 1] == ".":
+                s = name[len(dd) + 1:]
+            _OP_NAMES[key] = s
+        return s
 
     def _block_arg(self, a):
         s = f"{self.names[a]}: {self.type_str(a.type)}"
@@ -399,6 +425,9 @@ class Printer:
             s += "(" + ", ".join(self.value(v) for v in values) + " : " + \
                 ", ".join(str(v.type) for v in values) + ")"
         return s
+
+
+_OP_NAMES: dict = {}  # (default dialect, op name) -> the name a custom form prints
 
 
 def _has_preds(b: Block) -> bool:
@@ -458,6 +487,7 @@ def print_op_in_context(op: Operation, debuginfo: bool = False) -> str:
         pr.names[r] = f"%{i}" if len(scope.results) == 1 else f"%0#{i}"
     pr._name_scope(scope)
     state = pr.alias_state = AliasState(False, None)
+    pr.texts = state.final
     old = A.set_print_hook(state.text)
     try:
         pr.print_operation(op)
