@@ -1,0 +1,336 @@
+"""Helpers of the data-movement lowerings (data_movement, gather_scatter, shape_ops):
+index arithmetic that folds when the operands are known, scalars read out of small shape
+tensors, slices, reshapes and scf loop nests.
+
+Sizes and indices are "mixed": a Python int when known at compile time, else an SSA
+value of type `index`. `Ix` computes on mixed values: two ints give an int, anything
+else emits arith ops on `index`, so one lowering serves static and dynamic shapes.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...ir import attributes as A
+from ...ir.builder import Builder
+from ..scalar_builders import ScalarBuilder, element_type
+from . import NotLowerable
+from .common import DYN, constant_array, ranked, scalars, tensor_type
+
+__all__ = ["Ix", "norm_axis", "mixed_split", "extract_slice", "insert_slice", "reshape_to",
+           "fit", "loop_nest", "operand_ints", "scalar_of", "index_of", "sizes", "DYN"]
+
+
+def norm_axis(axis: int, rank: int, what: str = "axis") -> int:
+    """`axis` in [-rank, rank) made non-negative (NotLowerable when out of range)."""
+    if not -rank <= axis < rank:
+        raise NotLowerable(f"{what} {axis} is out of range for rank {rank}")
+    return axis + rank if axis < 0 else axis
+
+
+def mixed_split(values):
+    """(static ints with DYN for each Value, the Values in order) of a mixed list."""
+    static, dyn = [], []
+    for v in values:
+        if isinstance(v, (int, np.integer)):
+            static.append(int(v))
+        else:
+            static.append(DYN)
+            dyn.append(v)
+    return static, dyn
+
+
+def _i64s(values):
+    return A.DenseArrayAttr(A.i64, list(values))
+
+
+class Ix:
+    """Arithmetic on mixed index values (see the module doc); comparisons give a bool or
+    an i1 Value, which `select` takes."""
+
+    __slots__ = ("s",)
+
+    def __init__(self, s: ScalarBuilder):
+        self.s = s
+
+    def v(self, x):
+        """`x` as an index Value."""
+        return self.s.index(int(x)) if isinstance(x, (int, np.integer)) else x
+
+    @staticmethod
+    def known(*xs) -> bool:
+        return all(isinstance(x, (int, np.integer)) for x in xs)
+
+    def add(self, a, b):
+        if self.known(a, b):
+            return int(a) + int(b)
+        if self.known(b) and b == 0:
+            return a
+        return self.s.add(self.v(a), self.v(b))
+
+    def sub(self, a, b):
+        if self.known(a, b):
+            return int(a) - int(b)
+        if self.known(b) and b == 0:
+            return a
+        return self.s.sub(self.v(a), self.v(b))
+
+    def mul(self, a, b):
+        if self.known(a, b):
+            return int(a) * int(b)
+        if self.known(b) and b == 1:
+            return a
+        if self.known(a) and a == 1:
+            return b
+        return self.s.mul(self.v(a), self.v(b))
+
+    def floordiv(self, a, b):
+        if self.known(a, b):
+            return int(a) // int(b)
+        return self.s.op1("arith.floordivsi", [self.v(a), self.v(b)], A.index)
+
+    def ceildiv(self, a, b):
+        if self.known(a, b):
+            return -(-int(a) // int(b))
+        return self.s.op1("arith.ceildivsi", [self.v(a), self.v(b)], A.index)
+
+    def mod(self, a, b):
+        """Python-style remainder (the sign of `b`)."""
+        if self.known(a, b):
+            return int(a) % int(b)
+        a, b = self.v(a), self.v(b)
+        return self.s.sub(a, self.s.mul(self.s.op1("arith.floordivsi", [a, b], A.index), b))
+
+    def min(self, a, b):
+        if self.known(a, b):
+            return min(int(a), int(b))
+        return self.s.min(self.v(a), self.v(b))
+
+    def max(self, a, b):
+        if self.known(a, b):
+            return max(int(a), int(b))
+        return self.s.max(self.v(a), self.v(b))
+
+    def clamp(self, x, lo, hi):
+        return self.min(self.max(x, lo), hi)
+
+    def cmp(self, pred, a, b):
+        if self.known(a, b):
+            a, b = int(a), int(b)
+            return {"lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b, "eq": a == b,
+                    "ne": a != b}[pred]
+        return self.s.cmp(pred, self.v(a), self.v(b))
+
+    def select(self, c, a, b):
+        if isinstance(c, (bool, np.bool_)):
+            return a if c else b
+        return self.s.select(c, self.v(a), self.v(b))
+
+
+def index_of(s: ScalarBuilder, v, signed=True):
+    """Scalar integer Value `v` (any width) as an `index` Value."""
+    if v.type is A.index:
+        return v
+    if type(v.type) is A.FloatType:
+        v = s.cast(v, A.i64)
+    return s.cast(v, A.index, signed)
+
+
+def scalar_of(cx, i: int, k: int = 0):
+    """Element `k` of (small) operand tensor `i` as a mixed index value: an int when the
+    operand is a compile-time constant, else `tensor.extract` + `index_cast`."""
+    a = constant_array(cx.op.operands[i])
+    if a is None:
+        a = constant_array(cx.operands[i])
+    if a is not None:
+        return int(np.asarray(a).reshape(-1)[k])
+    v = cx.operands[i]
+    t = ranked(cx, v.type, f"operand #{i}")
+    s = scalars(cx)
+    idx = []
+    if t.rank:
+        if t.rank != 1:
+            raise NotLowerable(f"operand #{i} must be a scalar or a 1-D tensor")
+        idx = [s.index(k)]
+    e = s.op1("tensor.extract", [v, *idx], t.element_type)
+    from .common import is_unsigned
+    return index_of(s, e, not is_unsigned(cx.orig_type(i)))
+
+
+def operand_ints(cx, i: int, what: str):
+    """All elements of 1-D (or 0-D) operand `i` as mixed values: its static length must
+    be known."""
+    a = constant_array(cx.op.operands[i])
+    if a is None:
+        a = constant_array(cx.operands[i])
+    if a is not None:
+        return [int(x) for x in np.asarray(a).reshape(-1)]
+    t = cx.operands[i].type
+    if type(t) is not A.RankedTensorType or t.rank > 1 or DYN in t.shape:
+        raise NotLowerable(f"{what} (operand #{i}) must have a static length")
+    n = t.shape[0] if t.rank else 1
+    return [scalar_of(cx, i, k) for k in range(n)]
+
+
+def sizes(cx, v):
+    """Mixed sizes of ranked tensor `v` (tensor.dim for dynamic dims)."""
+    from .common import sizes_of
+    return sizes_of(cx, v)
+
+
+# ------------------------------------------------------------------ slices
+
+
+def extract_slice(cx, src, offsets, sizes_, strides=None, result_type=None):
+    """`tensor.extract_slice` with mixed offsets, sizes and strides (default 1)."""
+    from ...dialects.tensor import ExtractSliceOp
+    rank = src.type.rank
+    strides = strides if strides is not None else [1] * rank
+    so, do = mixed_split(offsets)
+    ss, ds = mixed_split(sizes_)
+    st, dt = mixed_split(strides)
+    if result_type is None:
+        result_type = tensor_type(ss, src.type.element_type)
+    if not (do or ds or dt) and so == [0] * rank and st == [1] * rank and \
+            list(src.type.shape) == ss and src.type is result_type:
+        return src
+    return cx.create(ExtractSliceOp, source=src, offsets=do, sizes=ds, strides=dt,
+                     static_offsets=_i64s(so), static_sizes=_i64s(ss),
+                     static_strides=_i64s(st), result=result_type).results[0]
+
+
+def insert_slice(cx, src, dest, offsets, strides=None, b=None):
+    """`tensor.insert_slice` of all of `src` into `dest` at mixed `offsets`."""
+    from ...dialects.tensor import InsertSliceOp
+    rank = dest.type.rank
+    strides = strides if strides is not None else [1] * rank
+    so, do = mixed_split(offsets)
+    ss, ds = mixed_split(_sizes_with(cx, src, b))
+    st, dt = mixed_split(strides)
+    op = InsertSliceOp.build(source=src, dest=dest, offsets=do, sizes=ds, strides=dt,
+                             static_offsets=_i64s(so), static_sizes=_i64s(ss),
+                             static_strides=_i64s(st), result=dest.type, loc=cx.loc)
+    return (b or cx.b).insert(op).results[0]
+
+
+def _sizes_with(cx, v, b):
+    if b is None:
+        return sizes(cx, v)
+    s = ScalarBuilder(b, cx.loc)
+    return [d if d != DYN else s.op1("tensor.dim", [v, s.index(i)], A.index)
+            for i, d in enumerate(v.type.shape)]
+
+
+# ------------------------------------------------------------------ reshapes
+
+
+def _reassoc(groups):
+    return A.ArrayAttr([A.ArrayAttr([A.IntegerAttr(i, A.i64) for i in g]) for g in groups])
+
+
+def collapse(cx, v, groups):
+    """`tensor.collapse_shape` of `v` by `groups` (lists of consecutive dims)."""
+    from ...dialects.tensor import CollapseShapeOp
+    shape = []
+    for g in groups:
+        n = 1
+        for i in g:
+            d = v.type.shape[i]
+            n = DYN if d == DYN or n == DYN else n * d
+        shape.append(n)
+    if len(groups) == v.type.rank:
+        return v
+    rt = tensor_type(shape, v.type.element_type)
+    return cx.create(CollapseShapeOp, src=v, reassociation=_reassoc(groups),
+                     result=rt).results[0]
+
+
+def expand(cx, v, groups, out_sizes):
+    """`tensor.expand_shape` of `v` into mixed `out_sizes` by `groups`."""
+    from ...dialects.tensor import ExpandShapeOp
+    static, dyn = mixed_split(out_sizes)
+    if len(groups) == len(static) and list(v.type.shape) == static:
+        return v
+    rt = tensor_type(static, v.type.element_type)
+    return cx.create(ExpandShapeOp, src=v, reassociation=_reassoc(groups),
+                     output_shape=dyn, static_output_shape=_i64s(static),
+                     result=rt).results[0]
+
+
+def reshape_to(cx, v, out_sizes):
+    """`v` reshaped (row-major) to mixed `out_sizes`: the band of dims that changes is
+    collapsed to one dim (collapse_shape), then expanded (expand_shape); equal leading
+    and trailing static dims stay out of the band."""
+    shape = list(v.type.shape)
+    static, _ = mixed_split(out_sizes)
+    if shape == static and DYN not in static:
+        return v
+    n_in, n_out = len(shape), len(static)
+    if n_in == 0:
+        return expand(cx, v, [], out_sizes)
+    if n_out == 0:
+        return collapse(cx, v, [])
+    n = min(n_in, n_out)
+    pre = 0
+    while pre < n - 1 and shape[pre] == static[pre] != DYN:
+        pre += 1
+    suf = 0
+    while suf < n - pre - 1 and shape[n_in - 1 - suf] == static[n_out - 1 - suf] != DYN:
+        suf += 1
+
+    def groups(total):
+        mid = total - pre - suf
+        return [[i] for i in range(pre)] + [list(range(pre, pre + mid))] + \
+            [[pre + mid + i] for i in range(suf)]
+    flat = collapse(cx, v, groups(n_in))
+    # expand_shape wants the band's size static exactly when the output band is static
+    band = static[pre:n_out - suf]
+    want = DYN if DYN in band else int(np.prod(band))
+    if flat.type.shape[pre] != want:
+        t = list(flat.type.shape)
+        t[pre] = want
+        flat = fit(cx, flat, tensor_type(t, flat.type.element_type))
+    return expand(cx, flat, groups(n_out), out_sizes)
+
+
+def fit(cx, v, t):
+    """`v` with type `t` (a `tensor.cast` when only static/dynamic dims differ)."""
+    if v.type is t or type(t) is not A.RankedTensorType:
+        return v
+    from ...dialects.tensor import CastOp
+    if element_type(v.type) is not t.element_type or v.type.rank != t.rank:
+        raise NotLowerable(f"lowered to {v.type}, which does not match {t}")
+    return cx.create(CastOp, source=v, dest=t).results[0]
+
+
+# ------------------------------------------------------------------ loops
+
+
+def loop_nest(cx, ubs, inits, body):
+    """scf.for loops over [0, ub) for each mixed `ubs`, carrying `inits`; `body(s, ivs,
+    accs)` (s a ScalarBuilder in the innermost body) returns the next values. Returns
+    the final values."""
+    from ...dialects.scf import ForOp, YieldOp
+    s0 = scalars(cx)
+    zero, one = s0.index(0), s0.index(1)
+    ix = Ix(s0)
+    ub_values = [ix.v(u) for u in ubs]
+    loc = cx.loc
+
+    def build(depth, ivs, accs):
+        loop = ForOp.new(zero, ub_values[depth], one, accs, loc=loc)
+        inner = Builder.at_end(loop.body)
+        iv, args = loop.body.args[0], list(loop.body.args[1:])
+        if depth + 1 == len(ubs):
+            nxt = body(ScalarBuilder(inner, loc), ivs + [iv], args)
+        else:
+            sub = build(depth + 1, ivs + [iv], args)
+            inner.insert(sub)
+            nxt = list(sub.results)
+        inner.insert(YieldOp.new(nxt, loc=loc))
+        return loop
+
+    if not ubs:
+        return body(s0, [], list(inits))
+    outer = build(0, [], list(inits))
+    cx.b.insert(outer)
+    return list(outer.results)

@@ -1,0 +1,589 @@
+"""ONNX ops that move data without computing on it -> tensor and linalg ops.
+
+    Reshape, Flatten, Squeeze, Unsqueeze   collapse_shape + expand_shape
+    Transpose                              linalg.transpose
+    Concat / Split / Slice                 tensor.concat / extract_slice (a gathering
+                                           linalg.generic for negative steps)
+    Expand, Tile                           broadcasting linalg.generic (+ collapse_shape)
+    Pad                                    tensor.pad (constant), a gathering generic
+                                           (reflect, edge, wrap)
+    Trilu, EyeLike, ReverseSequence        linalg.generic on linalg.index
+    BitCast                                tensor.bitcast
+
+[Note: mixed sizes]
+Sizes are Python ints where known and `index` Values (tensor.dim, or read out of a shape
+operand with tensor.extract) where not: see _shape_util.Ix. A result dim the shape
+inference made static is taken from the result type, so a shape computed at run time
+(Shape -> Slice -> Concat -> Reshape, as function expansions write) still lowers to
+static reshapes.
+"""
+from __future__ import annotations
+
+from ...dialects.onnx import opset_version
+from ...ir import attributes as A
+from ...ir.affine import AffineDimExpr, AffineMap
+from ..scalar_builders import ScalarBuilder, element_type
+from . import NotLowerable, lowering
+from ._shape_util import (DYN, Ix, extract_slice, fit, index_of, norm_axis,
+                          operand_ints, reshape_to, scalar_of, sizes)
+from .common import empty, is_unsigned, ranked, scalars, tensor_type
+
+
+def _rank(cx, i=0):
+    return ranked(cx, cx.operands[i].type, f"operand #{i}").rank
+
+
+def _out_sizes(cx, computed, i=0):
+    """`computed` mixed sizes, with the dims the result type knows statically."""
+    rt = cx.result_type(i)
+    if type(rt) is A.RankedTensorType and rt.rank == len(computed):
+        return [d if d != DYN else c for d, c in zip(rt.shape, computed)]
+    return list(computed)
+
+
+def _finish(cx, v, i=0):
+    return fit(cx, v, cx.result_type(i))
+
+
+def _ints_attr_or_input(cx, attr, i, since):
+    """A list attribute before opset `since`, an optional operand from it on (None when
+    absent)."""
+    if opset_version(cx.op) < since:
+        return cx.attr(attr)
+    if not cx.has_operand(i):
+        return None
+    return operand_ints(cx, i, attr)
+
+
+def _gather_generic(cx, src, out_sizes, index_fn, inputs=(), in_maps=()):
+    """A linalg.generic over mixed `out_sizes` whose element at each index is
+    `src[index_fn(s, ix, idx, args)]` (ix an Ix on the payload builder, idx the loop
+    indices as Values, args the elements of `inputs`)."""
+    from ...dialects.linalg import make_generic
+    elt = src.type.element_type
+    init = empty(cx, out_sizes, elt)
+    rank = len(out_sizes)
+    inputs = list(inputs)
+
+    def body(b, args):
+        s = ScalarBuilder(b, cx.loc)
+        idx = [b.index(d) for d in range(rank)]
+        at = index_fn(s, Ix(s), idx, args[:len(inputs)])
+        return [s.op1("tensor.extract", [src, *[Ix(s).v(x) for x in at]], elt)]
+    maps = list(in_maps) + [AffineMap.identity(rank)]
+    return make_generic(cx.b, inputs, [init], maps, ["parallel"] * rank, body,
+                        [init.type], loc=cx.loc).results[0]
+
+
+# ------------------------------------------------------------------ reshapes
+
+
+@lowering("Reshape")
+def _reshape(cx):
+    x = cx.operands[0]
+    in_sizes = sizes(cx, x)
+    rt = cx.result_type()
+    if type(rt) is A.RankedTensorType and DYN not in rt.shape:
+        return [reshape_to(cx, x, list(rt.shape))]
+    if opset_version(cx.op) < 5:
+        shape = list(cx.attr("shape", []))
+    else:
+        shape = operand_ints(cx, 1, "shape")
+    allowzero = cx.attr("allowzero", 0)
+    ix = Ix(scalars(cx))
+    fixed = []
+    for i, d in enumerate(shape):
+        if not allowzero and i < len(in_sizes):
+            d = ix.select(ix.cmp("eq", d, 0), in_sizes[i], d)
+        fixed.append(d)
+    total = 1
+    for d in in_sizes:
+        total = ix.mul(total, d)
+    known = 1
+    for d in fixed:
+        known = ix.mul(known, ix.select(ix.cmp("eq", d, -1), 1, d))
+    out = [ix.select(ix.cmp("eq", d, -1), ix.floordiv(total, ix.max(known, 1)), d)
+           for d in fixed]
+    return [_finish(cx, reshape_to(cx, x, _out_sizes(cx, out)))]
+
+
+@lowering("Flatten")
+def _flatten(cx):
+    x = cx.operands[0]
+    r = _rank(cx)
+    axis = cx.attr("axis", 1)
+    axis = axis + r if axis < 0 else axis
+    if not 0 <= axis <= r:
+        raise NotLowerable(f"axis {cx.attr('axis', 1)} is out of range for rank {r}")
+    ix = Ix(scalars(cx))
+    dims = sizes(cx, x)
+    a = b = 1
+    for d in dims[:axis]:
+        a = ix.mul(a, d)
+    for d in dims[axis:]:
+        b = ix.mul(b, d)
+    return [_finish(cx, reshape_to(cx, x, _out_sizes(cx, [a, b])))]
+
+
+@lowering("Squeeze")
+def _squeeze(cx):
+    x = cx.operands[0]
+    r = _rank(cx)
+    axes = _ints_attr_or_input(cx, "axes", 1, 13)
+    if axes is not None and not Ix.known(*axes) and _static_result(cx):
+        return [reshape_to(cx, x, list(cx.result_type().shape))]
+    dims = sizes(cx, x)
+    if axes is None:
+        if DYN in x.type.shape:
+            raise NotLowerable("Squeeze without axes needs a static input shape")
+        drop = {i for i, d in enumerate(dims) if d == 1}
+    else:
+        drop = {norm_axis(a, r, "axes") for a in _static_ints(axes, "axes")}
+    out = [d for i, d in enumerate(dims) if i not in drop]
+    return [_finish(cx, reshape_to(cx, x, _out_sizes(cx, out)))]
+
+
+@lowering("Unsqueeze")
+def _unsqueeze(cx):
+    x = cx.operands[0]
+    axes = _ints_attr_or_input(cx, "axes", 1, 13)
+    if axes is None:
+        raise NotLowerable("Unsqueeze needs axes")
+    if not Ix.known(*axes) and _static_result(cx):
+        return [reshape_to(cx, x, list(cx.result_type().shape))]
+    dims = sizes(cx, x)
+    n = len(dims) + len(axes)
+    added = {norm_axis(a, n, "axes") for a in _static_ints(axes, "axes")}
+    it = iter(dims)
+    out = [1 if i in added else next(it) for i in range(n)]
+    return [_finish(cx, reshape_to(cx, x, _out_sizes(cx, out)))]
+
+
+def _static_result(cx, i=0) -> bool:
+    t = cx.result_type(i)
+    return type(t) is A.RankedTensorType and DYN not in t.shape
+
+
+def _static_ints(values, what):
+    if not Ix.known(*values):
+        raise NotLowerable(f"{what} must be constants")
+    return [int(v) for v in values]
+
+
+# ------------------------------------------------------------------ transpose
+
+
+@lowering("Transpose")
+def _transpose(cx):
+    from ...dialects.linalg import TransposeOp
+    x = cx.operands[0]
+    r = _rank(cx)
+    perm = cx.attr("perm") or list(range(r - 1, -1, -1))
+    if sorted(perm) != list(range(r)):
+        raise NotLowerable(f"perm {perm} is not a permutation of the {r} dims")
+    dims = sizes(cx, x)
+    if r <= 1 or perm == list(range(r)):
+        return [_finish(cx, x)]
+    init = empty(cx, [dims[p] for p in perm], x.type.element_type)
+    op = cx.b.insert(TransposeOp.new(x, init, perm, loc=cx.loc))
+    return [_finish(cx, op.results[0])]
+
+
+# ------------------------------------------------------------------ concat, split
+
+
+@lowering("Concat")
+def _concat(cx):
+    from ...dialects.tensor import ConcatOp
+    vals = [v for i, v in enumerate(cx.operands) if cx.has_operand(i)]
+    if not vals:
+        raise NotLowerable("Concat needs inputs")
+    r = ranked(cx, vals[0].type).rank
+    axis = norm_axis(cx.attr("axis", 0), r)
+    if len(vals) == 1:
+        return [_finish(cx, vals[0])]
+    shape = list(vals[0].type.shape)
+    for v in vals[1:]:
+        ranked(cx, v.type)
+        for k, d in enumerate(v.type.shape):
+            if k != axis and shape[k] == DYN:
+                shape[k] = d
+    total = 0
+    for v in vals:
+        d = v.type.shape[axis]
+        total = DYN if d == DYN or total == DYN else total + d
+    shape[axis] = total
+    rt = tensor_type(shape, vals[0].type.element_type)
+    res = cx.create(ConcatOp, dim=A.IntegerAttr(axis, A.i64), inputs=vals, result=rt)
+    return [_finish(cx, res.results[0])]
+
+
+@lowering("Split")
+def _split(cx):
+    x = cx.operands[0]
+    r = _rank(cx)
+    axis = norm_axis(cx.attr("axis", 0), r)
+    n = len(cx.op.results)
+    split = _ints_attr_or_input(cx, "split", 1, 13)
+    dims = sizes(cx, x)
+    ix = Ix(scalars(cx))
+    total = dims[axis]
+    if split is None:
+        parts = cx.attr("num_outputs", n) if opset_version(cx.op) >= 18 else n
+        if parts != n:
+            raise NotLowerable(f"num_outputs {parts} differs from the {n} outputs")
+        # equal parts; when uneven (opset 18) the last one is smaller
+        chunk = ix.ceildiv(total, n)
+        split = [chunk] * (n - 1) + [ix.sub(total, ix.mul(chunk, n - 1))]
+    if len(split) != n:
+        raise NotLowerable(f"{len(split)} split sizes for {n} outputs")
+    out, off = [], 0
+    for k, size in enumerate(split):
+        offs = [0] * r
+        offs[axis] = off
+        part = list(dims)
+        part[axis] = size
+        part = _out_sizes(cx, part, k)
+        out.append(_finish(cx, extract_slice(cx, x, offs, part), k))
+        off = ix.add(off, size)
+    return out
+
+
+# ------------------------------------------------------------------ slice
+
+
+def _slice_params(cx):
+    """(starts, ends, axes, steps) as mixed values, by opset."""
+    if opset_version(cx.op) < 10:
+        starts, ends = cx.attr("starts", []), cx.attr("ends", [])
+        axes = cx.attr("axes")
+        steps = None
+    else:
+        starts = operand_ints(cx, 1, "starts")
+        ends = operand_ints(cx, 2, "ends")
+        axes = operand_ints(cx, 3, "axes") if cx.has_operand(3) else None
+        steps = operand_ints(cx, 4, "steps") if cx.has_operand(4) else None
+    if len(starts) != len(ends):
+        raise NotLowerable("starts and ends differ in length")
+    if axes is None:
+        axes = list(range(len(starts)))
+    if steps is None:
+        steps = [1] * len(starts)
+    if len(axes) != len(starts) or len(steps) != len(starts):
+        raise NotLowerable("starts, ends, axes and steps differ in length")
+    return starts, ends, axes, steps
+
+
+@lowering("Slice")
+def _slice(cx):
+    x = cx.operands[0]
+    r = _rank(cx)
+    starts, ends, axes, steps = _slice_params(cx)
+    ix = Ix(scalars(cx))
+    dims = sizes(cx, x)
+    offs, sz, strides = [0] * r, list(dims), [1] * r
+    seen = set()
+    for st, en, ax, step in zip(starts, ends, axes, steps):
+        if Ix.known(step) and step == 0:
+            raise NotLowerable("a slice step is 0")
+        if Ix.known(ax):
+            ax = norm_axis(ax, r, "axes")
+            if ax in seen:
+                raise NotLowerable(f"axis {ax} is sliced twice")
+            seen.add(ax)
+            offs[ax], sz[ax], strides[ax] = _slice_dim(ix, st, en, step, dims[ax])
+            continue
+        # an axis known at run time only: every dim takes the slice where it matches
+        ax = ix.select(ix.cmp("lt", ax, 0), ix.add(ax, r), ax)
+        for d in range(r):
+            hit = ix.cmp("eq", ax, d)
+            o, n, k = _slice_dim(ix, st, en, step, dims[d])
+            offs[d], sz[d] = ix.select(hit, o, offs[d]), ix.select(hit, n, sz[d])
+            strides[d] = ix.select(hit, k, strides[d])
+    out = _out_sizes(cx, sz)
+    if all(Ix.known(s) and s > 0 for s in strides):
+        return [_finish(cx, extract_slice(cx, x, offs, out, strides))]
+    # a negative or unknown step: gather src[off + i * step] per dim
+    return [_finish(cx, _gather_generic(
+        cx, x, out, lambda s, ix, idx, args: [ix.add(o, ix.mul(i, st))
+                                              for o, i, st in zip(offs, idx, strides)]))]
+
+
+def _slice_dim(ix, st, en, step, d):
+    """(offset, size, stride) of one sliced dim of size `d`. ONNX: negative starts and
+    ends count from the end, then clamp to [0, d] (step > 0), or to [0, d - 1] for the
+    start and [-1, d - 1] for the end (step < 0)."""
+    pos = ix.cmp("gt", step, 0)
+    st = ix.select(ix.cmp("lt", st, 0), ix.add(st, d), st)
+    en = ix.select(ix.cmp("lt", en, 0), ix.add(en, d), en)
+    st = ix.select(pos, ix.clamp(st, 0, d), ix.clamp(st, 0, ix.sub(d, 1)))
+    en = ix.select(pos, ix.clamp(en, 0, d), ix.clamp(en, -1, ix.sub(d, 1)))
+    return st, ix.max(ix.ceildiv(ix.sub(en, st), step), 0), step
+
+
+# ------------------------------------------------------------------ expand, tile
+
+
+def _broadcast_to(cx, x, out_sizes):
+    """`x` broadcast (NumPy rules, aligned right; static size-1 dims stretch) to mixed
+    `out_sizes` with a linalg.generic."""
+    from ...dialects.linalg import make_generic
+    from .common import _broadcast_map
+    rank = len(out_sizes)
+    init = empty(cx, out_sizes, x.type.element_type)
+    maps = [_broadcast_map(x.type.shape, rank), AffineMap.identity(rank)]
+    return make_generic(cx.b, [x], [init], maps, ["parallel"] * rank,
+                        lambda b, args: [args[0]], [init.type], loc=cx.loc).results[0]
+
+
+@lowering("Expand")
+def _expand(cx):
+    x = cx.operands[0]
+    shape = operand_ints(cx, 1, "shape")
+    dims = sizes(cx, x)
+    rank = max(len(dims), len(shape))
+    ix = Ix(scalars(cx))
+    out = []
+    for k in range(rank):
+        i, j = k - (rank - len(dims)), k - (rank - len(shape))
+        a = dims[i] if i >= 0 else 1
+        b = shape[j] if j >= 0 else 1
+        if Ix.known(a) and a == 1:
+            out.append(b)
+        elif Ix.known(b) and b == 1:
+            out.append(a)
+        else:
+            out.append(ix.max(a, b))  # equal, or one of them is 1 at run time
+    return [_finish(cx, _broadcast_to(cx, x, _out_sizes(cx, out)))]
+
+
+@lowering("Tile")
+def _tile(cx):
+    """Broadcast x of shape (n0, n1, ..) to (r0, n0, r1, n1, ..), then collapse pairs."""
+    from ...dialects.linalg import make_generic
+    from ._shape_util import collapse
+    x = cx.operands[0]
+    r = _rank(cx)
+    reps = operand_ints(cx, 1, "repeats")
+    if len(reps) != r:
+        raise NotLowerable(f"{len(reps)} repeats for rank {r}")
+    dims = sizes(cx, x)
+    inter = [v for pair in zip(reps, dims) for v in pair]
+    init = empty(cx, inter, x.type.element_type)
+    in_map = AffineMap(2 * r, 0, tuple(AffineDimExpr(2 * k + 1) for k in range(r)))
+    g = make_generic(cx.b, [x], [init], [in_map, AffineMap.identity(2 * r)],
+                     ["parallel"] * (2 * r), lambda b, args: [args[0]], [init.type],
+                     loc=cx.loc).results[0]
+    return [_finish(cx, collapse(cx, g, [[2 * k, 2 * k + 1] for k in range(r)]))]
+
+
+# ------------------------------------------------------------------ pad
+
+
+def _pad_params(cx, r):
+    """(pads as mixed values, 2 per dim: begins then ends; mode; value operand or None)."""
+    mode = cx.attr("mode", "constant")
+    v = opset_version(cx.op)
+    value = None
+    if v < 11:
+        raw = list(cx.attr("pads", []))
+        axes = list(range(r))
+        value = float(cx.attr("value", 0.0))
+    else:
+        raw = operand_ints(cx, 1, "pads")
+        axes = list(range(r))
+        if cx.has_operand(2):
+            value = cx.operands[2]
+        if v >= 18 and cx.has_operand(3):
+            axes = [norm_axis(a, r, "axes") for a in _static_ints(
+                operand_ints(cx, 3, "axes"), "axes")]
+    if len(raw) != 2 * len(axes):
+        raise NotLowerable(f"{len(raw)} pads for {len(axes)} axes")
+    lo, hi = [0] * r, [0] * r
+    for k, a in enumerate(axes):
+        lo[a], hi[a] = raw[k], raw[len(axes) + k]
+    return lo, hi, mode, value
+
+
+def _pad_value(cx, s, value, elt):
+    if value is None:
+        return s.zero(elt)
+    if isinstance(value, float):
+        return s.const(value, elt) if type(elt) is A.FloatType else \
+            s.const(int(value), elt)
+    t = ranked(cx, value.type, "constant_value")
+    idx = [s.index(0)] * t.rank
+    return s.op1("tensor.extract", [value, *idx], elt)
+
+
+@lowering("Pad")
+def _pad(cx):
+    x = cx.operands[0]
+    r = _rank(cx)
+    lo, hi, mode, value = _pad_params(cx, r)
+    if mode not in ("constant", "reflect", "edge", "wrap"):
+        raise NotLowerable(f"Pad mode '{mode}'")
+    s = scalars(cx)
+    ix = Ix(s)
+    dims = sizes(cx, x)
+    elt = x.type.element_type
+    if mode == "constant" and all(Ix.known(p) and p >= 0 for p in lo + hi):
+        return [_finish(cx, _tensor_pad(cx, x, lo, hi, _pad_value(cx, s, value, elt)))]
+    # Negative pads crop first; then every output element reads the source at an index
+    # mapped into range by the mode (constant: a select of the pad value).
+    crop_lo = [ix.max(ix.sub(0, p), 0) for p in lo]
+    crop_hi = [ix.max(ix.sub(0, p), 0) for p in hi]
+    lo = [ix.max(p, 0) for p in lo]
+    hi = [ix.max(p, 0) for p in hi]
+    n = [ix.sub(ix.sub(d, a), b) for d, a, b in zip(dims, crop_lo, crop_hi)]
+    src = extract_slice(cx, x, crop_lo, n)
+    out = _out_sizes(cx, [ix.add(ix.add(d, a), b) for d, a, b in zip(n, lo, hi)])
+    pad_value = _pad_value(cx, s, value, elt) if mode == "constant" else None
+    return [_finish(cx, _mapped_pad(cx, src, n, lo, out, mode, pad_value))]
+
+
+def _tensor_pad(cx, x, lo, hi, value):
+    from ...dialects.tensor import PadOp, YieldOp
+    from ...ir.core import Block
+    shape = [d if d == DYN else d + a + b for d, a, b in zip(x.type.shape, lo, hi)]
+    rt = tensor_type(shape, x.type.element_type)
+    op = PadOp.build(source=x, low=[], high=[], static_low=A.DenseArrayAttr(A.i64, lo),
+                     static_high=A.DenseArrayAttr(A.i64, hi), result=rt, loc=cx.loc)
+    block = op.regions[0].add_block(Block([A.index] * len(lo)))
+    block.append(YieldOp.build(value=value, loc=cx.loc))
+    return cx.b.insert(op).results[0]
+
+
+def _mapped_pad(cx, src, n, lo, out, mode, pad_value):
+    from ...dialects.linalg import make_generic
+    elt = src.type.element_type
+    rank = len(out)
+    init = empty(cx, out, elt)
+
+    def body(b, args):
+        s = ScalarBuilder(b, cx.loc)
+        ix = Ix(s)
+        at, inside = [], None
+        for d in range(rank):
+            i = ix.sub(b.index(d), lo[d])
+            if Ix.known(lo[d]) and lo[d] == 0 and Ix.known(out[d], n[d]) and out[d] == n[d]:
+                at.append(i)
+                continue
+            last = ix.sub(n[d], 1)
+            if mode == "constant":
+                ok = s.and_(ix.v(ix.cmp("ge", i, 0)), ix.v(ix.cmp("le", i, last)))
+                inside = ok if inside is None else s.and_(inside, ok)
+                at.append(ix.clamp(i, 0, ix.max(last, 0)))
+            elif mode == "edge":
+                at.append(ix.clamp(i, 0, last))
+            elif mode == "wrap":
+                at.append(ix.mod(i, n[d]))
+            else:  # reflect: period 2 (n - 1)
+                period = ix.max(ix.mul(last, 2), 1)
+                j = ix.mod(i, period)
+                at.append(ix.select(ix.cmp("gt", j, last), ix.sub(period, j), j))
+        v = s.op1("tensor.extract", [src, *[ix.v(a) for a in at]], elt)
+        if inside is not None:
+            v = s.select(inside, v, pad_value)
+        return [v]
+    return make_generic(cx.b, [], [init], [AffineMap.identity(rank)], ["parallel"] * rank,
+                        body, [init.type], loc=cx.loc).results[0]
+
+
+# ------------------------------------------------------------------ index patterns
+
+
+def _index_generic(cx, inputs, in_maps, out_sizes, elt, body):
+    """linalg.generic over mixed `out_sizes` (element type `elt`): `body(s, ix, idx,
+    args)` returns the element from the loop indices and the input elements."""
+    from ...dialects.linalg import make_generic
+    rank = len(out_sizes)
+    init = empty(cx, out_sizes, elt)
+
+    def fn(b, args):
+        s = ScalarBuilder(b, cx.loc)
+        return [body(s, Ix(s), [b.index(d) for d in range(rank)], args[:len(inputs)])]
+    return make_generic(cx.b, list(inputs), [init], list(in_maps) +
+                        [AffineMap.identity(rank)], ["parallel"] * rank, fn, [init.type],
+                        loc=cx.loc).results[0]
+
+
+@lowering("Trilu")
+def _trilu(cx):
+    x = cx.operands[0]
+    r = _rank(cx)
+    if r < 2:
+        raise NotLowerable("Trilu needs rank >= 2")
+    k = scalar_of(cx, 1) if cx.has_operand(1) else 0
+    upper = cx.attr("upper", 1)
+    elt = x.type.element_type
+    s0 = scalars(cx)
+    kv = Ix(s0).v(k)
+
+    def body(s, ix, idx, args):
+        d = s.sub(idx[r - 1], idx[r - 2])  # col - row
+        keep = s.cmp("ge" if upper else "le", d, kv)
+        return s.select(keep, args[0], s.zero(elt))
+    ident = AffineMap.identity(r)
+    return [_finish(cx, _index_generic(cx, [x], [ident], sizes(cx, x), elt, body))]
+
+
+@lowering("EyeLike")
+def _eyelike(cx):
+    x = cx.operands[0]
+    if _rank(cx) != 2:
+        raise NotLowerable("EyeLike needs a 2-D input")
+    rt = cx.result_type()
+    elt = element_type(rt)
+    k = cx.attr("k", 0)
+
+    def body(s, ix, idx, args):
+        on = s.cmp("eq", s.sub(idx[1], idx[0]), s.index(k))
+        one = s.one(elt)
+        return s.select(on, one, s.zero(elt))
+    return [_finish(cx, _index_generic(cx, [], [], sizes(cx, x), elt, body))]
+
+
+@lowering("ReverseSequence")
+def _reverse_sequence(cx):
+    x, lens = cx.operands[0], cx.operands[1]
+    r = _rank(cx)
+    bax = norm_axis(cx.attr("batch_axis", 1), r, "batch_axis")
+    tax = norm_axis(cx.attr("time_axis", 0), r, "time_axis")
+    signed = not is_unsigned(cx.orig_type(1))
+    elt = x.type.element_type
+    lens_map = AffineMap(r, 0, (AffineDimExpr(bax),))
+
+    def body(s, ix, idx, args):
+        n = index_of(s, args[0], signed)
+        t = idx[tax]
+        rev = s.sub(s.sub(n, s.index(1)), t)
+        at = list(idx)
+        at[tax] = s.select(s.cmp("lt", t, n), rev, t)
+        return s.op1("tensor.extract", [x, *at], elt)
+    return [_finish(cx, _index_generic(cx, [lens], [lens_map], sizes(cx, x), elt, body))]
+
+
+# ------------------------------------------------------------------ bitcast
+
+
+@lowering("BitCast")
+def _bitcast(cx):
+    from ...dialects.tensor import BitcastOp
+    from .common import cast_tensor
+    x = cx.operands[0]
+    rt = cx.result_type()
+    src, dst = element_type(x.type), element_type(rt)
+    t = tensor_type(x.type.shape, dst)
+    if src is dst:
+        return [_finish(cx, x)]
+    w = (getattr(src, "width", None), getattr(dst, "width", None))
+    if 1 in w:
+        # bool is one byte of 0 / 1: a conversion to / from the 8-bit integer
+        if not all(isinstance(e, A.IntegerType) for e in (src, dst)):
+            raise NotLowerable(f"BitCast from {src} to {dst}")
+        return [_finish(cx, cast_tensor(cx, x, dst, False, False))]
+    if w[0] is None or w[0] != w[1]:
+        raise NotLowerable(f"BitCast from {src} to {dst}: bit widths differ")
+    return [_finish(cx, cx.create(BitcastOp, source=x, dest=t).results[0])]
+
