@@ -190,10 +190,10 @@ def _concat(interp, op, args):
 @impl("tensor.bitcast")
 def _bitcast(interp, op, args):
     d = dtype_of(op.results[0].type)
-    a = np.ascontiguousarray(args[0])
+    a = np.ascontiguousarray(args[0])  # (at least 1-d)
     if a.dtype == np.bool_ or d == np.bool_:
-        return [a.astype(d)]
-    return [a.view(d)]
+        return [a.astype(d).reshape(np.shape(args[0]))]
+    return [a.view(d).reshape(np.shape(args[0]))]
 
 
 # ---------------------------------------------------------------- reshapes
