@@ -219,6 +219,14 @@ def test_legacy_attribute_versions():
         assert refine(got, theirs) == (got, None), (op, got, theirs)
 
 
+def test_uneven_split_matches_onnx_reference():
+    # onnx's inference says [2, 2, 2, -1]; its reference implementation [2, 2, 1, 0].
+    text = _module("Split", ["tensor<5xi64>"], "num_outputs = 4 : i64", ("i64",) * 4)
+    got = _infer(text, rules=True, fallback=False)
+    assert [str(t) for t in got] == ["tensor<2xi64>", "tensor<2xi64>", "tensor<1xi64>",
+                                     "tensor<0xi64>"]
+
+
 def test_conflicting_operands_are_an_error():
     text = _module("Add", ["tensor<3xf32>", "tensor<4xf32>"])
     m = parse_source(text, default_context())
