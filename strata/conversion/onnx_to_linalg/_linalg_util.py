@@ -107,3 +107,113 @@ def quantize(cx, acc, scales, y_scale: int, y_zero: int):
                                            A.f64), s.const(hi, A.f64)], A.f64)
         return s.cast(r, out_elt, True, not out_unsigned)
     return elementwise(cx, vals, out_elt, body, result_shape=acc.type.shape)
+
+
+# ------------------------------------------------------------------ padding and windows
+
+
+def pad(cx, x, low, high, value):
+    """`tensor.pad` of ranked tensor `x` by mixed, non-negative `low`/`high` sizes with
+    the scalar Value `value` (no op when nothing is padded)."""
+    from ...dialects.tensor import PadOp, YieldOp
+    from ...ir.core import Block
+    from ._shape_util import mixed_split
+    if all(isinstance(v, int) and v == 0 for v in list(low) + list(high)):
+        return x
+    sl, dl = mixed_split(low)
+    sh, dh = mixed_split(high)
+    shape = [DYN if DYN in (d, a, b) else d + a + b for d, a, b in zip(x.type.shape, sl, sh)]
+    rt = A.RankedTensorType(shape, x.type.element_type)
+    op = PadOp.build(source=x, low=dl, high=dh, static_low=A.DenseArrayAttr(A.i64, sl),
+                     static_high=A.DenseArrayAttr(A.i64, sh), result=rt, loc=cx.loc)
+    block = op.regions[0].add_block(Block([A.index] * x.type.rank, [cx.loc] * x.type.rank))
+    block.append(YieldOp.build(value=value, loc=cx.loc))
+    return cx.b.insert(op).results[0]
+
+
+class Window:
+    """The sliding window of a convolution or pooling over the spatial dims: kernel,
+    strides, dilations, the padding `low`/`high` the ONNX attributes ask for, `extra`
+    (positions past `high` that ceil_mode windows read, never counted) and the output
+    sizes `out` (mixed)."""
+
+    __slots__ = ("kernel", "strides", "dilations", "low", "high", "extra", "out")
+
+    def span(self, i: int) -> int:
+        return (self.kernel[i] - 1) * self.dilations[i] + 1
+
+
+def _ints_attr(cx, name, n, default):
+    v = cx.attr(name, None)
+    if v is None:
+        return [default] * n
+    v = [int(x) for x in v]
+    if len(v) != n:
+        raise NotLowerable(f"attribute '{name}' has {len(v)} values, expected {n}")
+    return v
+
+
+def window(cx, in_sizes, kernel, ceil_mode=False) -> Window:
+    """The Window of op `cx.op` over spatial input sizes `in_sizes` (mixed) from its
+    auto_pad, pads, strides and dilations attributes (ONNX's output-size rules: floor, or
+    ceil with the last window starting inside the input or its low padding)."""
+    from ._shape_util import Ix
+    n = len(in_sizes)
+    w = Window()
+    w.kernel = [int(k) for k in kernel]
+    w.strides = _ints_attr(cx, "strides", n, 1)
+    w.dilations = _ints_attr(cx, "dilations", n, 1)
+    if any(v <= 0 for v in w.strides + w.dilations + w.kernel):
+        raise NotLowerable("strides, dilations and kernel sizes must be positive")
+    pads = _ints_attr(cx, "pads", 2 * n, 0)
+    if any(p < 0 for p in pads):
+        raise NotLowerable("negative pads are not supported")
+    auto = cx.attr("auto_pad", "NOTSET")
+    ix = Ix(scalars(cx))
+    w.low, w.high, w.extra, w.out = [], [], [], []
+    for i, size in enumerate(in_sizes):
+        s, span = w.strides[i], w.span(i)
+        if auto in ("SAME_UPPER", "SAME_LOWER"):
+            out = ix.ceildiv(size, s)
+            total = ix.max(ix.sub(ix.add(ix.mul(ix.sub(out, 1), s), span), size), 0)
+            half = ix.floordiv(total, 2)
+            lo = half if auto == "SAME_UPPER" else ix.sub(total, half)
+            hi = ix.sub(total, lo)
+        elif auto == "VALID":
+            lo = hi = 0
+            out = ix.add(ix.floordiv(ix.sub(size, span), s), 1)
+        elif auto == "NOTSET":
+            lo, hi = pads[i], pads[n + i]
+            avail = ix.sub(ix.add(size, lo + hi), span)
+            if ceil_mode:
+                out = ix.add(ix.ceildiv(avail, s), 1)
+                # the last window must start inside the input or its low padding
+                late = ix.cmp("ge", ix.mul(ix.sub(out, 1), s), ix.add(size, lo))
+                out = ix.select(late, ix.sub(out, 1), out)
+            else:
+                out = ix.add(ix.floordiv(avail, s), 1)
+        else:
+            raise NotLowerable(f"unknown auto_pad '{auto}'")
+        extra = 0
+        if ceil_mode:
+            need = ix.add(ix.mul(ix.sub(out, 1), s), span)
+            extra = ix.max(ix.sub(need, ix.add(size, ix.add(lo, hi))), 0)
+        w.low.append(lo)
+        w.high.append(hi)
+        w.extra.append(extra)
+        w.out.append(out)
+    return w
+
+
+def window_expr(o: int, k: int, stride: int, dilation: int) -> str:
+    """Affine expression text of the input position read by output loop `o` and window
+    loop `k`: `d{o} * stride + d{k} * dilation`."""
+    a = f"d{o}" if stride == 1 else f"d{o} * {stride}"
+    b = f"d{k}" if dilation == 1 else f"d{k} * {dilation}"
+    return f"{a} + {b}"
+
+
+def i64_elements(values):
+    """A `dense<[...]> : tensor<Nxi64>` attribute (named convolution strides/dilations)."""
+    from ...ir.dense import DenseElementsAttr
+    return DenseElementsAttr(A.RankedTensorType((len(values),), A.i64), list(values))

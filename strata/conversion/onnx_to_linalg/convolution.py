@@ -1,0 +1,255 @@
+"""Convolutions: Conv, ConvInteger, QLinearConv, ConvTranspose, DeformConv and Col2Im.
+
+A convolution pads its input with `tensor.pad`, starts from the bias broadcast over the
+output (or zeros) and accumulates into it with the named op of its shape:
+
+    group 1            linalg.conv_{1d_ncw_fcw, 2d_nchw_fchw, 3d_ncdhw_fcdhw}
+    depthwise          linalg.depthwise_conv_{1d_ncw_cw, 2d_nchw_chw, 3d_ncdhw_cdhw}
+    grouped 2-D        linalg.conv_2d_ngchw_gfchw (channels expanded to (group, c))
+    otherwise          linalg.generic over (n, g, f, out..., c, window...)
+
+ConvTranspose is the convolution of the input dilated by the strides (zeros between the
+elements) with the kernel flipped and its in/out channels swapped; its padding and
+output_shape only choose which part of the full result is kept. The integer
+convolutions subtract their zero points in i32 first (then pad with zeros).
+"""
+from __future__ import annotations
+
+from ...ir import attributes as A
+from ..scalar_builders import ScalarBuilder, element_type
+from . import NotLowerable, lowering
+from ._linalg_util import (acc_type, dim_size, filled, generic_maps, i64_elements,
+                           map_text, pad, quantize, round_to, window, window_expr)
+from ._shape_util import collapse, expand
+from .common import DYN, cast_tensor, elementwise, empty, is_unsigned, ranked, scalars
+
+_NAMED = {1: "conv_1d_ncw_fcw", 2: "conv_2d_nchw_fchw", 3: "conv_3d_ncdhw_fcdhw"}
+_DEPTHWISE = {1: "depthwise_conv_1d_ncw_cw", 2: "depthwise_conv_2d_nchw_chw",
+              3: "depthwise_conv_3d_ncdhw_cdhw"}
+
+
+def _spatial(cx, x, w):
+    """(number of spatial dims, kernel sizes) of input `x` and weights `w`."""
+    tx, tw = ranked(cx, x.type), ranked(cx, w.type)
+    n = tx.rank - 2
+    if n < 1 or tw.rank != tx.rank:
+        raise NotLowerable(f"convolution of ranks {tx.rank} and {tw.rank} is not supported")
+    kernel = list(tw.shape[2:])
+    if DYN in kernel:
+        raise NotLowerable("the kernel sizes must be static")
+    given = cx.attr("kernel_shape", None)
+    if given is not None and [int(k) for k in given] != kernel:
+        raise NotLowerable(f"kernel_shape {given} does not match the weights {kernel}")
+    return n, kernel
+
+
+def bias_init(cx, bias, sizes, acc):
+    """The accumulator of a convolution: `bias` (1-D over dim 1, or None: zeros)
+    broadcast to mixed `sizes`, element type `acc`."""
+    from ...dialects.linalg import make_generic
+    if bias is None:
+        return filled(cx, sizes, acc)
+    rank = len(sizes)
+    init = empty(cx, sizes, acc)
+
+    def body(b, args):
+        return ScalarBuilder(b, cx.loc).cast(args[0], acc)
+    return make_generic(cx.b, [bias], [init],
+                        generic_maps([map_text(rank, [1]), map_text(rank, range(rank))]),
+                        ["parallel"] * rank, body, [init.type], loc=cx.loc).results[0]
+
+
+def conv(cx, x, w, init, strides, dilations, group):
+    """`init += conv(x, w)`: x (N, C, in...) already padded, w (M, C/group, k...),
+    init (N, M, out...)."""
+    from ...dialects import linalg as L
+    n = x.type.rank - 2
+    c, m = x.type.shape[1], w.type.shape[0]
+    props = {"strides": i64_elements(strides), "dilations": i64_elements(dilations)}
+
+    def named(name, ins, out):
+        op = L.named_op_class(name).new(ins, [out], loc=cx.loc, **props)
+        return cx.b.insert(op).results[0]
+    if group == 1:
+        return named(_NAMED[n], [x, w], init)
+    if group == c == m and w.type.shape[1] == 1:
+        wd = collapse(cx, w, [[0, 1]] + [[i] for i in range(2, n + 2)])
+        return named(_DEPTHWISE[n], [x, wd], init)
+    if DYN in (c, m):
+        raise NotLowerable("a grouped convolution needs static channel counts")
+    if c % group or m % group:
+        raise NotLowerable(f"group {group} does not divide the channels {c} and {m}")
+    # channels as (group, channels per group)
+    rest = [[i + 1] for i in range(2, n + 2)]
+    xs = [dim_size(cx, x, i) for i in range(n + 2)]
+    os = [dim_size(cx, init, i) for i in range(n + 2)]
+    xg = expand(cx, x, [[0], [1, 2]] + rest, [xs[0], group, c // group] + xs[2:])
+    wg = expand(cx, w, [[0, 1]] + [[i + 1] for i in range(1, n + 2)],
+                [group, m // group] + list(w.type.shape[1:]))
+    og = expand(cx, init, [[0], [1, 2]] + rest, [os[0], group, m // group] + os[2:])
+    if n == 2:
+        r = named("conv_2d_ngchw_gfchw", [xg, wg], og)
+    else:
+        # loops: n g f out_1..out_n c k_1..k_n
+        nl = 4 + 2 * n
+        outs, ks = list(range(3, 3 + n)), list(range(4 + n, 4 + 2 * n))
+        from .contraction import mac_generic
+        maps = [map_text(nl, [0, 1, 3 + n] + [window_expr(o, k, s, d) for o, k, s, d in
+                                              zip(outs, ks, strides, dilations)]),
+                map_text(nl, [1, 2, 3 + n] + ks), map_text(nl, [0, 1, 2] + outs)]
+        r = mac_generic(cx, [xg, wg], og, maps,
+                        ["parallel"] * (3 + n) + ["reduction"] * (1 + n))
+    return collapse(cx, r, [[0], [1, 2]] + rest)
+
+
+def _padded_conv(cx, x, w, bias, acc, pad_value=0):
+    """Conv of `x` by `w` with the op's window attributes, bias and group; result in
+    element type `acc`."""
+    n, kernel = _spatial(cx, x, w)
+    win = window(cx, [dim_size(cx, x, i) for i in range(2, n + 2)], kernel)
+    zero = scalars(cx).const(pad_value, element_type(x.type))
+    xp = pad(cx, x, [0, 0] + win.low, [0, 0] + win.high, zero)
+    sizes = [dim_size(cx, x, 0), dim_size(cx, w, 0)] + win.out
+    init = bias_init(cx, bias, sizes, acc)
+    return conv(cx, xp, w, init, win.strides, win.dilations, int(cx.attr("group", 1)))
+
+
+@lowering("Conv")
+def _conv(cx):
+    elt = element_type(cx.result_type())
+    bias = cx.operands[2] if cx.has_operand(2) else None
+    r = _padded_conv(cx, cx.operands[0], cx.operands[1], bias, acc_type(elt))
+    return [round_to(cx, r, elt)]
+
+
+def _channel_vector(cx, v, rank):
+    """A 1-D per-output-channel tensor (M,) as (M, 1, ..., 1) of `rank` dims, to broadcast
+    against (M, C, k...) weights or (N, M, out...) results; others as they are."""
+    t = ranked(cx, v.type)
+    if t.rank == 1 and t.shape[0] != 1:
+        return expand(cx, v, [list(range(rank))], [dim_size(cx, v, 0)] + [1] * (rank - 1))
+    return v
+
+
+def _minus_zp(cx, i, zp_index, per_channel):
+    x = cast_tensor(cx, cx.operands[i], A.i32, not is_unsigned(cx.orig_type(i)))
+    if not cx.has_operand(zp_index):
+        return x
+    zp = cx.operands[zp_index]
+    if per_channel:
+        zp = _channel_vector(cx, zp, x.type.rank)
+    zs = not is_unsigned(cx.orig_type(zp_index))
+    return elementwise(cx, [x, zp], A.i32, lambda s, v, z: s.sub(v, s.cast(z, A.i32, zs)))
+
+
+@lowering("ConvInteger")
+def _conv_integer(cx):
+    x = _minus_zp(cx, 0, 2, False)
+    w = _minus_zp(cx, 1, 3, True)
+    return [_padded_conv(cx, x, w, None, A.i32)]
+
+
+@lowering("QLinearConv")
+def _qlinear_conv(cx):
+    x = _minus_zp(cx, 0, 2, False)
+    w = _minus_zp(cx, 3, 5, True)
+    bias = cx.operands[8] if cx.has_operand(8) else None
+    acc = _padded_conv(cx, x, w, bias, A.i32)
+    scales = [cx.operands[1], _channel_vector(cx, cx.operands[4], acc.type.rank - 1)]
+    return [quantize(cx, acc, scales, 6, 7)]
+
+
+# ------------------------------------------------------------------ ConvTranspose
+
+
+def _transpose_geometry(cx, in_sizes, kernel, strides, dilations):
+    """(low crop of the full result, output sizes) of ConvTranspose (the rules of the
+    spec and ONNX's reference: output_shape wins over pads, SAME_* split the total
+    padding, output_padding extends the end)."""
+    n = len(in_sizes)
+    out_pad = [int(v) for v in (cx.attr("output_padding", None) or [0] * n)]
+    out_shape = cx.attr("output_shape", None)
+    pads = cx.attr("pads", None)
+    auto = cx.attr("auto_pad", "NOTSET")
+    full = [strides[i] * (in_sizes[i] - 1) + out_pad[i] + (kernel[i] - 1) * dilations[i] + 1
+            for i in range(n)]
+    if out_shape is not None:
+        out_shape = [int(v) for v in out_shape][-n:]
+    if pads is None and auto in ("SAME_UPPER", "SAME_LOWER"):
+        if out_shape is None:
+            out_shape = [in_sizes[i] * strides[i] for i in range(n)]
+        low = []
+        for i in range(n):
+            total = full[i] - out_shape[i]
+            low.append(total // 2 if auto == "SAME_UPPER" else total - total // 2)
+        return low, out_shape
+    pads = [int(p) for p in pads] if pads is not None else [0] * (2 * n)
+    if out_shape is None:
+        out_shape = [full[i] - pads[i] - pads[n + i] for i in range(n)]
+    return pads[:n], out_shape
+
+
+def _flip_swap(cx, w, group):
+    """Weights (C, M/group, k...) as the kernel of the equivalent convolution:
+    (M, C/group, k...) with every window dim reversed."""
+    from ...dialects.linalg import make_generic
+    c, mg = w.type.shape[0], w.type.shape[1]
+    kernel = list(w.type.shape[2:])
+    n = len(kernel)
+    if DYN in (c, mg) or c % group:
+        raise NotLowerable("ConvTranspose needs static channel counts divisible by group")
+    cg = c // group
+    # (group, C/group, M/group, k...) -> (group, M/group, C/group, flipped k...)
+    wg = expand(cx, w, [[0, 1]] + [[i + 1] for i in range(1, n + 2)], [group, cg, mg] + kernel)
+    nl = 3 + n
+    src = map_text(nl, [0, 2, 1] + [f"{k - 1} - d{3 + i}" for i, k in enumerate(kernel)])
+    init = empty(cx, [group, mg, cg] + kernel, element_type(w.type))
+    r = make_generic(cx.b, [wg], [init], generic_maps([src, map_text(nl, range(nl))]),
+                     ["parallel"] * nl, lambda b, args: args[0], [init.type],
+                     loc=cx.loc).results[0]
+    return collapse(cx, r, [[0, 1]] + [[i + 1] for i in range(1, n + 2)])
+
+
+@lowering("ConvTranspose")
+def _conv_transpose(cx):
+    from ._shape_util import extract_slice, insert_slice
+    x, w = cx.operands[0], cx.operands[1]
+    n, kernel = _spatial(cx, x, w)
+    if DYN in x.type.shape[1:]:
+        raise NotLowerable("ConvTranspose needs static channel and spatial sizes")
+    group = int(cx.attr("group", 1))
+    in_sizes = list(x.type.shape[2:])
+    strides = [int(v) for v in (cx.attr("strides", None) or [1] * n)]
+    dilations = [int(v) for v in (cx.attr("dilations", None) or [1] * n)]
+    crop, out = _transpose_geometry(cx, in_sizes, kernel, strides, dilations)
+    elt = element_type(cx.result_type())
+    acc = acc_type(elt)
+    s = scalars(cx)
+    zero = s.const(0, element_type(x.type))
+    # the input dilated by the strides
+    xd = x
+    if any(v != 1 for v in strides):
+        dil = [(d - 1) * st + 1 for d, st in zip(in_sizes, strides)]
+        base = filled(cx, [dim_size(cx, x, 0), x.type.shape[1]] + dil, element_type(x.type))
+        xd = insert_slice(cx, x, base, [0] * (n + 2), [1, 1] + strides)
+    # Y[o] = sum_k Xd[o + crop + k*d - (K-1)*d] W[k]: pad (or crop) Xd so that a stride-1
+    # convolution with the flipped kernel reads it at o + k*d.
+    low, high, start = [], [], []
+    for i in range(n):
+        span = (kernel[i] - 1) * dilations[i]
+        lo = span - crop[i]
+        length = xd.type.shape[2 + i] + lo
+        hi = out[i] + span - length
+        low.append(max(lo, 0))
+        high.append(max(hi, 0))
+        start.append(max(-lo, 0))
+    xp = pad(cx, xd, [0, 0] + low, [0, 0] + high, zero)
+    if any(start) or any(h < 0 for h in high):
+        sizes = [dim_size(cx, xp, 0), xp.type.shape[1]] + \
+            [out[i] + (kernel[i] - 1) * dilations[i] for i in range(n)]
+        xp = extract_slice(cx, xp, [0, 0] + start, sizes)
+    wf = _flip_swap(cx, w, group)
+    bias = cx.operands[2] if cx.has_operand(2) else None
+    init = bias_init(cx, bias, [dim_size(cx, x, 0), wf.type.shape[0]] + out, acc)
+    r = conv(cx, xp, wf, init, [1] * n, dilations, group)
+    return [round_to(cx, r, elt)]
