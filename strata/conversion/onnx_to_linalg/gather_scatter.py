@@ -1,0 +1,362 @@
+"""ONNX ops with data-dependent indices -> linalg and scf.
+
+    Gather, GatherElements, GatherND, OneHot, TensorScatter
+        one linalg.generic over the result: `linalg.index` gives the result position,
+        the index tensor is an input (or read with tensor.extract), the source element
+        is a `tensor.extract` in the payload. Negative indices count from the end.
+    Scatter, ScatterElements, ScatterND
+        scf.for loops over the updates carrying the result tensor: each step reads the
+        update (and, with a reduction, the current value), then tensor.insert. Sequential,
+        so duplicate indices behave as ONNX's reference (the last write wins, reductions
+        accumulate in order).
+    Compress, NonZero
+        the result size depends on the data: one scf.for loop writes the selected
+        positions to a buffer and counts them; the result is a slice of it, gathered.
+"""
+from __future__ import annotations
+
+from ...ir import attributes as A
+from ...ir.affine import AffineDimExpr, AffineMap
+from ..scalar_builders import ScalarBuilder
+from . import NotLowerable, lowering
+from ._shape_util import (DYN, Ix, collapse, extract_slice, fit, index_of, loop_nest,
+                          norm_axis, scalar_of, sizes)
+from .common import empty, is_unsigned, ranked, scalars
+
+
+def _finish(cx, v, i=0):
+    return fit(cx, v, cx.result_type(i))
+
+
+def _out_sizes(cx, computed, i=0):
+    rt = cx.result_type(i)
+    if type(rt) is A.RankedTensorType and rt.rank == len(computed):
+        return [d if d != DYN else c for d, c in zip(rt.shape, computed)]
+    return list(computed)
+
+
+def _wrap(s, i, dim):
+    """Index `i` (index Value) counting from the end when negative."""
+    ix = Ix(s)
+    return s.select(s.cmp("lt", i, s.index(0)), ix.v(ix.add(i, dim)), i)
+
+
+def _generic(cx, inputs, in_maps, out_sizes, elt, body):
+    """linalg.generic over mixed `out_sizes`: `body(s, idx, args)` returns the element
+    from the loop indices (Values) and the elements of `inputs`."""
+    from ...dialects.linalg import make_generic
+    rank = len(out_sizes)
+    init = empty(cx, out_sizes, elt)
+
+    def fn(b, args):
+        s = ScalarBuilder(b, cx.loc)
+        return [body(s, [b.index(d) for d in range(rank)], args[:len(inputs)])]
+    return make_generic(cx.b, list(inputs), [init], list(in_maps) +
+                        [AffineMap.identity(rank)], ["parallel"] * rank, fn, [init.type],
+                        loc=cx.loc).results[0]
+
+
+def _dims_map(rank, dims):
+    return AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in dims))
+
+
+def _signed(cx, i):
+    return not is_unsigned(cx.orig_type(i))
+
+
+# ------------------------------------------------------------------ gathers
+
+
+@lowering("Gather")
+def _gather(cx):
+    data, ind = cx.operands[0], cx.operands[1]
+    r = ranked(cx, data.type).rank
+    q = ranked(cx, ind.type).rank
+    axis = norm_axis(cx.attr("axis", 0), r)
+    dims, idims = sizes(cx, data), sizes(cx, ind)
+    out = _out_sizes(cx, dims[:axis] + idims + dims[axis + 1:])
+    elt = data.type.element_type
+    signed = _signed(cx, 1)
+
+    def body(s, idx, args):
+        i = _wrap(s, index_of(s, args[0], signed), dims[axis])
+        at = idx[:axis] + [i] + idx[axis + q:]
+        return s.op1("tensor.extract", [data, *at], elt)
+    ind_map = _dims_map(len(out), range(axis, axis + q))
+    return [_finish(cx, _generic(cx, [ind], [ind_map], out, elt, body))]
+
+
+@lowering("GatherElements")
+def _gather_elements(cx):
+    data, ind = cx.operands[0], cx.operands[1]
+    r = ranked(cx, data.type).rank
+    if ranked(cx, ind.type).rank != r:
+        raise NotLowerable("indices and data ranks differ")
+    axis = norm_axis(cx.attr("axis", 0), r)
+    dims = sizes(cx, data)
+    elt = data.type.element_type
+    signed = _signed(cx, 1)
+
+    def body(s, idx, args):
+        at = list(idx)
+        at[axis] = _wrap(s, index_of(s, args[0], signed), dims[axis])
+        return s.op1("tensor.extract", [data, *at], elt)
+    out = _out_sizes(cx, sizes(cx, ind))
+    return [_finish(cx, _generic(cx, [ind], [AffineMap.identity(r)], out, elt, body))]
+
+
+@lowering("GatherND")
+def _gather_nd(cx):
+    data, ind = cx.operands[0], cx.operands[1]
+    r = ranked(cx, data.type).rank
+    q = ranked(cx, ind.type).rank
+    b = cx.attr("batch_dims", 0)
+    k = ind.type.shape[-1] if q else DYN
+    if k == DYN:
+        raise NotLowerable("GatherND needs the last dim of indices static")
+    if b + k > r:
+        raise NotLowerable(f"batch_dims {b} + index depth {k} exceed the data rank {r}")
+    dims, idims = sizes(cx, data), sizes(cx, ind)
+    out = _out_sizes(cx, idims[:-1] + dims[b + k:])
+    elt, ielt = data.type.element_type, ind.type.element_type
+    signed = _signed(cx, 1)
+
+    def body(s, idx, args):
+        lead = idx[:q - 1]
+        at = list(idx[:b])
+        for j in range(k):
+            i = s.op1("tensor.extract", [ind, *lead, s.index(j)], ielt)
+            at.append(_wrap(s, index_of(s, i, signed), dims[b + j]))
+        at += idx[q - 1:]
+        return s.op1("tensor.extract", [data, *at], elt)
+    return [_finish(cx, _generic(cx, [], [], out, elt, body))]
+
+
+@lowering("OneHot")
+def _one_hot(cx):
+    ind, values = cx.operands[0], cx.operands[2]
+    q = ranked(cx, ind.type).rank
+    axis = norm_axis(cx.attr("axis", -1), q + 1)
+    rt = ranked(cx, cx.result_type(), "result")
+    depth = rt.shape[axis] if rt.shape[axis] != DYN else scalar_of(cx, 1)
+    out = _out_sizes(cx, sizes(cx, ind)[:axis] + [depth] + sizes(cx, ind)[axis:])
+    elt = values.type.element_type
+    ielt = ind.type.element_type
+    s0 = scalars(cx)
+    off = s0.op1("tensor.extract", [values, s0.index(0)], elt)
+    on = s0.op1("tensor.extract", [values, s0.index(1)], elt)
+    signed = _signed(cx, 0)
+    # compare in the indices' own type, as the reference does (a float index matches
+    # only a whole number)
+    dv = s0.cast(Ix(s0).v(depth), ielt, True, signed)
+    ind_map = _dims_map(q + 1, [d for d in range(q + 1) if d != axis])
+
+    def body(s, idx, args):
+        i = args[0]
+        zero = s.zero(ielt)
+        i = s.select(s.cmp("lt", i, zero, signed), s.add(i, dv), i) if signed else i
+        pos = s.cast(idx[axis], ielt, True, signed)
+        return s.select(s.cmp("eq", i, pos, signed), on, off)
+    return [_finish(cx, _generic(cx, [ind], [ind_map], out, elt, body))]
+
+
+@lowering("TensorScatter")
+def _tensor_scatter(cx):
+    """out[p, t, ...] = update[p, t - w[p0], ...] where that is in the update, else the
+    cache (circular mode: t - w taken modulo the cache length)."""
+    cache, upd = cx.operands[0], cx.operands[1]
+    r = ranked(cx, cache.type).rank
+    axis = norm_axis(cx.attr("axis", -2), r)
+    if axis == 0:
+        raise NotLowerable("TensorScatter on axis 0 (no batch dim)")
+    circular = cx.attr("mode", "linear") == "circular"
+    has_w = cx.has_operand(2)
+    dims, udims = sizes(cx, cache), sizes(cx, upd)
+    elt = cache.type.element_type
+    signed = _signed(cx, 2) if has_w else True
+    inputs, maps = [cache], [AffineMap.identity(r)]
+    if has_w:
+        inputs.append(cx.operands[2])
+        maps.append(_dims_map(r, [0]))
+
+    def body(s, idx, args):
+        ix = Ix(s)
+        t = idx[axis]
+        d = ix.sub(t, index_of(s, args[1], signed)) if has_w else t
+        if circular:
+            d = ix.mod(d, dims[axis])
+        ok = s.and_(ix.v(ix.cmp("ge", d, 0)), ix.v(ix.cmp("lt", d, udims[axis])))
+        at = list(idx)
+        at[axis] = ix.v(ix.clamp(d, 0, ix.max(ix.sub(udims[axis], 1), 0)))
+        u = s.op1("tensor.extract", [upd, *at], elt)
+        return s.select(ok, u, args[0])
+    return [_finish(cx, _generic(cx, inputs, maps, _out_sizes(cx, dims), elt, body))]
+
+
+# ------------------------------------------------------------------ scatters
+
+
+_REDUCE = {"add": lambda s, a, b, sg: s.add(a, b), "mul": lambda s, a, b, sg: s.mul(a, b),
+           "max": lambda s, a, b, sg: s.max(a, b, sg),
+           "min": lambda s, a, b, sg: s.min(a, b, sg)}
+
+
+def _reduction(cx):
+    red = cx.attr("reduction", "none")
+    if red != "none" and red not in _REDUCE:
+        raise NotLowerable(f"reduction '{red}'")
+    return None if red == "none" else _REDUCE[red]
+
+
+@lowering("ScatterElements", "Scatter")
+def _scatter_elements(cx):
+    data, ind, upd = cx.operands[:3]
+    r = ranked(cx, data.type).rank
+    if ranked(cx, ind.type).rank != r:
+        raise NotLowerable("indices and data ranks differ")
+    axis = norm_axis(cx.attr("axis", 0), r)
+    dims = sizes(cx, data)
+    elt, ielt = data.type.element_type, ind.type.element_type
+    signed, dsigned = _signed(cx, 1), _signed(cx, 0)
+    combine = _reduction(cx) if cx.op.name == "onnx.ScatterElements" else None
+
+    def body(s, ivs, accs):
+        acc = accs[0]
+        i = s.op1("tensor.extract", [ind, *ivs], ielt)
+        at = list(ivs)
+        at[axis] = _wrap(s, index_of(s, i, signed), dims[axis])
+        v = s.op1("tensor.extract", [upd, *ivs], elt)
+        if combine is not None:
+            v = combine(s, s.op1("tensor.extract", [acc, *at], elt), v, dsigned)
+        return [s.op1("tensor.insert", [v, acc, *at], acc.type)]
+    return [_finish(cx, loop_nest(cx, sizes(cx, ind), [data], body)[0])]
+
+
+@lowering("ScatterND")
+def _scatter_nd(cx):
+    data, ind, upd = cx.operands[:3]
+    r = ranked(cx, data.type).rank
+    q = ranked(cx, ind.type).rank
+    k = ind.type.shape[-1] if q else DYN
+    if k == DYN or k > r:
+        raise NotLowerable("ScatterND needs the last dim of indices static and <= rank")
+    dims = sizes(cx, data)
+    elt, ielt = data.type.element_type, ind.type.element_type
+    signed, dsigned = _signed(cx, 1), _signed(cx, 0)
+    combine = _reduction(cx)
+    loops = sizes(cx, ind)[:-1] + dims[k:]
+
+    def body(s, ivs, accs):
+        acc = accs[0]
+        lead = ivs[:q - 1]
+        at = []
+        for j in range(k):
+            i = s.op1("tensor.extract", [ind, *lead, s.index(j)], ielt)
+            at.append(_wrap(s, index_of(s, i, signed), dims[j]))
+        at += ivs[q - 1:]
+        v = s.op1("tensor.extract", [upd, *ivs], elt)
+        if combine is not None:
+            v = combine(s, s.op1("tensor.extract", [acc, *at], elt), v, dsigned)
+        return [s.op1("tensor.insert", [v, acc, *at], acc.type)]
+    return [_finish(cx, loop_nest(cx, loops, [data], body)[0])]
+
+
+# ------------------------------------------------------------------ data-dependent sizes
+
+
+def _select_positions(cx, n, pred):
+    """(buffer, count): one scf.for over [0, n) writes each i with `pred(s, i)` true to
+    buffer[count] (tensor<n x index>) and counts them."""
+    s = scalars(cx)
+    buf = empty(cx, [n], A.index)
+
+    def body(b, ivs, accs):
+        pos, k = accs
+        i = ivs[0]
+        pos = b.op1("tensor.insert", [i, pos, k], pos.type)
+        step = b.select(pred(b, i), b.index(1), b.index(0))
+        return [pos, b.add(k, step)]
+    pos, count = loop_nest(cx, [n], [buf, s.index(0)], body)
+    return pos, count
+
+
+@lowering("Compress")
+def _compress(cx):
+    x, cond = cx.operands[0], cx.operands[1]
+    ranked(cx, x.type)
+    axis = cx.attr("axis")
+    if axis is None:
+        x = collapse(cx, x, [list(range(x.type.rank))]) if x.type.rank != 1 else x
+        axis = 0
+    r = x.type.rank
+    axis = norm_axis(axis, r)
+    dims = sizes(cx, x)
+    s = scalars(cx)
+    ix = Ix(s)
+    m = ix.min(sizes(cx, cond)[0], dims[axis])
+    celt = cond.type.element_type
+
+    def pred(b, i):
+        c = b.op1("tensor.extract", [cond, i], celt)
+        return c if celt is A.i1 else b.cmp("ne", c, b.zero(celt))
+    pos, count = _select_positions(cx, m, pred)
+    pos = extract_slice(cx, pos, [0], [count])
+    out = list(dims)
+    out[axis] = count
+    out = _out_sizes(cx, out)
+    elt = x.type.element_type
+
+    def body(b, idx, args):
+        at = list(idx)
+        at[axis] = args[0]
+        return b.op1("tensor.extract", [x, *at], elt)
+    return [_finish(cx, _generic(cx, [pos], [_dims_map(r, [axis])], out, elt, body))]
+
+
+@lowering("NonZero")
+def _nonzero(cx):
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    dims = sizes(cx, x)
+    if r == 0:
+        flat = _expand_scalar(cx, x)
+    else:
+        flat = collapse(cx, x, [list(range(r))]) if r != 1 else x
+    s = scalars(cx)
+    ix = Ix(s)
+    n = 1
+    for d in dims:
+        n = ix.mul(n, d)
+    elt = x.type.element_type
+
+    def pred(b, i):
+        v = b.op1("tensor.extract", [flat, i], elt)
+        return b.cmp("ne", v, b.zero(elt))
+    pos, count = _select_positions(cx, n, pred)
+    out = _out_sizes(cx, [r, count])
+    if r == 0:  # (0, N): no elements
+        return [_finish(cx, empty(cx, out, A.i64))]
+    pos = extract_slice(cx, pos, [0], [count])
+    # row d of the result: the d-th coordinate of each flat position
+    strides, acc = [], 1
+    for d in reversed(dims):
+        strides.append(acc)
+        acc = ix.mul(acc, d)
+    strides.reverse()
+    stride_v = [ix.v(v) for v in strides]
+    dim_v = [ix.v(v) for v in dims]
+
+    def body(b, idx, args):
+        p = args[0]
+        st, dm = stride_v[0], dim_v[0]
+        for d in range(1, r):
+            hit = b.cmp("eq", idx[0], b.index(d))
+            st, dm = b.select(hit, stride_v[d], st), b.select(hit, dim_v[d], dm)
+        c = b.op1("arith.remsi", [b.op1("arith.divsi", [p, st], A.index), dm], A.index)
+        return b.cast(c, A.i64)
+    return [_finish(cx, _generic(cx, [pos], [_dims_map(2, [1])], out, A.i64, body))]
+
+
+def _expand_scalar(cx, x):
+    from ._shape_util import expand
+    return expand(cx, x, [], [1])
