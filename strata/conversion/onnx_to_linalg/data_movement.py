@@ -395,13 +395,22 @@ def _pad_params(cx, r):
         if cx.has_operand(2):
             value = cx.operands[2]
         if v >= 18 and cx.has_operand(3):
-            axes = [norm_axis(a, r, "axes") for a in _static_ints(
-                operand_ints(cx, 3, "axes"), "axes")]
+            axes = operand_ints(cx, 3, "axes")
     if len(raw) != 2 * len(axes):
         raise NotLowerable(f"{len(raw)} pads for {len(axes)} axes")
     lo, hi = [0] * r, [0] * r
+    ix = Ix(scalars(cx))
     for k, a in enumerate(axes):
-        lo[a], hi[a] = raw[k], raw[len(axes) + k]
+        if Ix.known(a):
+            a = norm_axis(a, r, "axes")
+            lo[a], hi[a] = raw[k], raw[len(axes) + k]
+            continue
+        # an axis known at run time only: the dim it names takes the pads
+        a = ix.select(ix.cmp("lt", a, 0), ix.add(a, r), a)
+        for d in range(r):
+            hit = ix.cmp("eq", a, d)
+            lo[d] = ix.select(hit, raw[k], lo[d])
+            hi[d] = ix.select(hit, raw[len(axes) + k], hi[d])
     return lo, hi, mode, value
 
 

@@ -1,0 +1,386 @@
+"""Windowed reductions: MaxPool, AveragePool, LpPool, the global pools, MaxUnpool, LRN.
+
+A pool pads its input with the identity of its reduction (`tensor.pad`: -inf / the
+smallest integer for max, 0 for sums) — also past the declared padding where ceil_mode
+windows run over the end — then reduces every window with `linalg.pooling_nc{w,hw}_{max,
+sum}`, or a `linalg.generic` of the same shape for 3-D windows, unsigned max and
+MaxPool's Indices output. The window loops of a generic take their sizes from a
+shape-only `tensor.empty` operand, as the named pooling ops do.
+
+AveragePool divides by the number of window positions inside the input (or inside the
+input and its declared padding with count_include_pad); where that number varies, it is
+computed from the output position in the dividing generic (`linalg.index`).
+"""
+from __future__ import annotations
+
+from ...ir import attributes as A
+from ..scalar_builders import ScalarBuilder, element_type, is_float
+from . import NotLowerable, lowering
+from ._linalg_util import (dim_size, filled, generic_maps, i64_elements, map_text, pad,
+                           window, window_expr)
+from ._shape_util import Ix, expand
+from .common import DYN, elementwise, empty, is_unsigned, ranked, scalars
+
+
+def _input(cx):
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    if t.rank < 3:
+        raise NotLowerable(f"pooling needs an input of rank >= 3, not {t.rank}")
+    return x, t.rank - 2
+
+
+def _kernel(cx, n):
+    k = cx.attr("kernel_shape", None)
+    if k is None or len(k) != n:
+        raise NotLowerable(f"kernel_shape must give {n} sizes")
+    return [int(v) for v in k]
+
+
+def _pool_maps(n, win):
+    """Maps of (input, window operand, output) over loops (n, c, out..., k...)."""
+    nl = 2 + 2 * n
+    outs, ks = list(range(2, 2 + n)), list(range(2 + n, 2 + 2 * n))
+    exprs = [window_expr(o, k, s, d) for o, k, s, d in zip(outs, ks, win.strides,
+                                                           win.dilations)]
+    return ([map_text(nl, [0, 1] + exprs), map_text(nl, ks), map_text(nl, [0, 1] + outs)],
+            ["parallel"] * (2 + n) + ["reduction"] * n)
+
+
+def _padded(cx, x, n, win, value):
+    high = [Ix(scalars(cx)).add(h, e) for h, e in zip(win.high, win.extra)]
+    return pad(cx, x, [0, 0] + win.low, [0, 0] + high, value)
+
+
+def _reduce_windows(cx, x, n, win, kind, unsigned=False):
+    """Every window of `x` (padded already) reduced by `kind` ("max" or "sum") into a
+    tensor (N, C, out...) of the element type of `x`."""
+    from ...dialects import linalg as L
+    from ...dialects.linalg import make_generic
+    elt = element_type(x.type)
+    s = scalars(cx)
+    ident = s.lowest(elt) if kind == "max" and not unsigned else s.zero(elt)
+    sizes = [dim_size(cx, x, 0), dim_size(cx, x, 1)] + win.out
+    init = filled(cx, sizes, elt, ident)
+    shape = empty(cx, win.kernel, elt)
+    layout = {1: "ncw", 2: "nchw"}.get(n)
+    if layout and not unsigned:
+        op = L.named_op_class(f"pooling_{layout}_{kind}").new(
+            [x, shape], [init], loc=cx.loc, strides=i64_elements(win.strides),
+            dilations=i64_elements(win.dilations))
+        return cx.b.insert(op).results[0]
+    maps, its = _pool_maps(n, win)
+
+    def body(b, args):
+        sb = ScalarBuilder(b, cx.loc)
+        v, acc = args[0], args[2]
+        return sb.max(acc, v, not unsigned) if kind == "max" else sb.add(acc, v)
+    return make_generic(cx.b, [x, shape], [init], generic_maps(maps), its, body,
+                        [init.type], loc=cx.loc).results[0]
+
+
+# ------------------------------------------------------------------ MaxPool
+
+
+@lowering("MaxPool")
+def _max_pool(cx):
+    x, n = _input(cx)
+    elt = element_type(x.type)
+    unsigned = is_unsigned(cx.orig_type(0))
+    win = window(cx, [dim_size(cx, x, i) for i in range(2, n + 2)], _kernel(cx, n),
+                 bool(cx.attr("ceil_mode", 0)))
+    s = scalars(cx)
+    xp = _padded(cx, x, n, win, s.zero(elt) if unsigned else s.lowest(elt))
+    want_indices = len(cx.op.results) > 1 and type(cx.op.results[1].type) is not A.NoneType
+    if not want_indices:
+        y = _reduce_windows(cx, xp, n, win, "max", unsigned)
+        return [y] + [None] * (len(cx.op.results) - 1)
+    return list(_max_pool_with_indices(cx, x, xp, n, win, unsigned))
+
+
+def _max_pool_with_indices(cx, x, xp, n, win, unsigned):
+    """(values, flat input indices) of the first maximum of every window: positions in
+    the padding never win; the index is row-major over the input (spatial dims in
+    column-major order with storage_order 1)."""
+    from ...dialects.linalg import make_generic
+    elt = element_type(x.type)
+    s = scalars(cx)
+    sizes = [dim_size(cx, x, 0), dim_size(cx, x, 1)] + win.out
+    vals = filled(cx, sizes, elt, s.zero(elt) if unsigned else s.lowest(elt))
+    idx = filled(cx, sizes, A.i64, -1)
+    shape = empty(cx, win.kernel, elt)
+    maps, its = _pool_maps(n, win)
+    maps.append(maps[-1])
+    in_sizes = [dim_size(cx, x, i) for i in range(1, n + 2)]  # C, spatial...
+    in_idx = [s.op1("arith.index_cast", [Ix(s).v(v)], A.i64) for v in in_sizes]
+    column_major = cx.attr("storage_order", 0) == 1
+
+    def body(b, args):
+        sb = ScalarBuilder(b, cx.loc)
+        v, best, best_i = args[0], args[2], args[3]
+        pos, valid = [], sb.const(1, A.i1)
+        for i in range(n):
+            o, k = b.index(2 + i), b.index(2 + n + i)
+            p = sb.add(sb.mul(o, sb.index(win.strides[i])), sb.mul(k, sb.index(
+                win.dilations[i])))
+            p = sb.cast(sb.sub(p, Ix(sb).v(win.low[i])), A.i64)
+            valid = sb.and_(valid, sb.and_(sb.cmp("ge", p, sb.zero(A.i64)),
+                                           sb.cmp("lt", p, in_idx[1 + i])))
+            pos.append(p)
+        # flat index: ((n * C + c) * spatial...) with the spatial part per storage order
+        flat = sb.add(sb.mul(sb.cast(b.index(0), A.i64), in_idx[0]), sb.cast(b.index(1),
+                                                                            A.i64))
+        order = list(range(n)) if not column_major else list(reversed(range(n)))
+        spatial = sb.zero(A.i64)
+        for i in order:
+            spatial = sb.add(sb.mul(spatial, in_idx[1 + i]), pos[i])
+        total = sb.one(A.i64)
+        for i in range(n):
+            total = sb.mul(total, in_idx[1 + i])
+        flat = sb.add(sb.mul(flat, total), spatial)
+        first = sb.cmp("lt", best_i, sb.zero(A.i64))
+        better = sb.and_(valid, sb.or_(first, sb.cmp("gt", v, best, not unsigned)))
+        return [sb.select(better, v, best), sb.select(better, flat, best_i)]
+    op = make_generic(cx.b, [xp, shape], [vals, idx], generic_maps(maps), its, body,
+                      [vals.type, idx.type], loc=cx.loc)
+    return op.results[0], op.results[1]
+
+
+# ------------------------------------------------------------------ AveragePool, LpPool
+
+
+def _counts_vary(win, count_pad):
+    """Whether windows hold different numbers of counted positions."""
+    zero = all(isinstance(v, int) and v == 0 for v in win.extra)
+    if count_pad:
+        return not zero
+    return not (zero and all(isinstance(v, int) and v == 0 for v in win.low + win.high))
+
+
+def _average(cx, sums, x, n, win, count_pad):
+    """`sums` divided per window by its count of positions in the input (and, with
+    `count_pad`, its declared padding)."""
+    from ...dialects.linalg import make_generic
+    elt = element_type(sums.type)
+    rank = n + 2
+    if not _counts_vary(win, count_pad):
+        size = 1
+        for k in win.kernel:
+            size *= k
+        return elementwise(cx, [sums], elt, lambda s, v: s.div(v, s.const(size, elt)))
+    in_sizes = [dim_size(cx, x, i) for i in range(2, n + 2)]
+    init = empty(cx, [dim_size(cx, sums, i) for i in range(rank)], elt)
+    s0 = scalars(cx)
+    ix0 = Ix(s0)
+    lows, highs = [], []
+    for i in range(n):  # the counted range of padded positions
+        if count_pad:
+            lows.append(ix0.v(0))
+            highs.append(ix0.v(ix0.add(in_sizes[i], ix0.add(win.low[i], win.high[i]))))
+        else:
+            lows.append(ix0.v(win.low[i]))
+            highs.append(ix0.v(ix0.add(in_sizes[i], win.low[i])))
+
+    def body(b, args):
+        sb = ScalarBuilder(b, cx.loc)
+        count = sb.index(1)
+        for i in range(n):
+            start = sb.mul(b.index(2 + i), sb.index(win.strides[i]))
+            d, k = win.dilations[i], win.kernel[i]
+            # k' in [0, k) with lo <= start + k' * d < hi
+            first = sb.op1("arith.ceildivsi", [sb.sub(lows[i], start), sb.index(d)], A.index)
+            end = sb.op1("arith.ceildivsi", [sb.sub(highs[i], start), sb.index(d)], A.index)
+            c = sb.sub(sb.min(end, sb.index(k)), sb.max(first, sb.index(0)))
+            count = sb.mul(count, sb.max(c, sb.index(1)))
+        return sb.div(args[0], sb.cast(count, elt))
+    ident = map_text(rank, range(rank))
+    return make_generic(cx.b, [sums], [init], generic_maps([ident, ident]),
+                        ["parallel"] * rank, body, [init.type], loc=cx.loc).results[0]
+
+
+@lowering("AveragePool")
+def _average_pool(cx):
+    x, n = _input(cx)
+    elt = element_type(x.type)
+    if not is_float(elt):
+        raise NotLowerable(f"AveragePool of {elt} is not supported")
+    win = window(cx, [dim_size(cx, x, i) for i in range(2, n + 2)], _kernel(cx, n),
+                 bool(cx.attr("ceil_mode", 0)))
+    xp = _padded(cx, x, n, win, scalars(cx).zero(elt))
+    sums = _reduce_windows(cx, xp, n, win, "sum")
+    return [_average(cx, sums, x, n, win, bool(cx.attr("count_include_pad", 0)))]
+
+
+def _power(s, x, p):
+    """|x| ** p (exact products for small integer p)."""
+    a = s.math("absf", x)
+    if p == 1:
+        return a
+    if p == 2:
+        return s.mul(x, x)
+    return s.math("powf", a, s.const(float(p), x.type))
+
+
+def _root(s, x, p):
+    if p == 1:
+        return x
+    if p == 2:
+        return s.math("sqrt", x)
+    return s.math("powf", x, s.const(1.0 / p, x.type))
+
+
+@lowering("LpPool")
+def _lp_pool(cx):
+    x, n = _input(cx)
+    elt = element_type(x.type)
+    if not is_float(elt):
+        raise NotLowerable(f"LpPool of {elt} is not supported")
+    p = int(cx.attr("p", 2))
+    win = window(cx, [dim_size(cx, x, i) for i in range(2, n + 2)], _kernel(cx, n),
+                 bool(cx.attr("ceil_mode", 0)))
+    powered = elementwise(cx, [x], elt, lambda s, v: _power(s, v, p))
+    xp = _padded(cx, powered, n, win, scalars(cx).zero(elt))
+    sums = _reduce_windows(cx, xp, n, win, "sum")
+    return [elementwise(cx, [sums], elt, lambda s, v: _root(s, v, p))]
+
+
+# ------------------------------------------------------------------ global pools
+
+
+def _global(cx, kind, p=2):
+    """Reduce every spatial dim of the input to size 1: "max", "avg" or "lp"."""
+    from ...dialects.linalg import make_generic
+    x, n = _input(cx)
+    elt = element_type(x.type)
+    unsigned = is_unsigned(cx.orig_type(0))
+    if kind != "max" and not is_float(elt):
+        raise NotLowerable(f"global pooling of {elt} is not supported")
+    s = scalars(cx)
+    nc = [dim_size(cx, x, 0), dim_size(cx, x, 1)]
+    ident = s.zero(elt) if kind != "max" or unsigned else s.lowest(elt)
+    init = filled(cx, nc, elt, ident)
+    rank = n + 2
+
+    def body(b, args):
+        sb = ScalarBuilder(b, cx.loc)
+        v, acc = args
+        if kind == "max":
+            return sb.max(acc, v, not unsigned)
+        return sb.add(acc, _power(sb, v, p) if kind == "lp" else v)
+    r = make_generic(cx.b, [x], [init], generic_maps([map_text(rank, range(rank)),
+                                                      map_text(rank, [0, 1])]),
+                     ["parallel"] * 2 + ["reduction"] * n, body, [init.type],
+                     loc=cx.loc).results[0]
+    if kind == "avg":
+        ix = Ix(s)
+        count = 1
+        for i in range(2, rank):
+            count = ix.mul(count, dim_size(cx, x, i))
+        cnt = s.const(count, elt) if isinstance(count, int) else \
+            s.cast(s.cast(count, A.i64), elt)
+        r = elementwise(cx, [r], elt, lambda sb, v: sb.div(v, cnt))
+    elif kind == "lp":
+        r = elementwise(cx, [r], elt, lambda sb, v: _root(sb, v, p))
+    return expand(cx, r, [[0], [1] + list(range(2, rank))], nc + [1] * n)
+
+
+@lowering("GlobalMaxPool")
+def _global_max(cx):
+    return [_global(cx, "max")]
+
+
+@lowering("GlobalAveragePool")
+def _global_avg(cx):
+    return [_global(cx, "avg")]
+
+
+@lowering("GlobalLpPool")
+def _global_lp(cx):
+    return [_global(cx, "lp", int(cx.attr("p", 2)))]
+
+
+# ------------------------------------------------------------------ MaxUnpool
+
+
+@lowering("MaxUnpool")
+def _max_unpool(cx):
+    """Zeros of the pooled input's shape with every value stored at its flat index (an
+    scf.for over the input elements with tensor.insert), then zero-padded at the end to
+    output_shape when one is given (ONNX's reference)."""
+    from ._shape_util import collapse, index_of, loop_nest, operand_ints
+    x, n = _input(cx)
+    if DYN in x.type.shape:
+        raise NotLowerable("MaxUnpool needs a static input shape")
+    kernel = _kernel(cx, n)
+    strides = [int(v) for v in (cx.attr("strides", None) or [1] * n)]
+    pads = [int(v) for v in (cx.attr("pads", None) or [0] * (2 * n))]
+    inferred = list(x.type.shape[:2]) + [
+        (x.type.shape[2 + i] - 1) * strides[i] + kernel[i] - pads[i] - pads[n + i]
+        for i in range(n)]
+    elt = element_type(x.type)
+    total, count = 1, 1
+    for d in inferred:
+        total *= d
+    for d in x.type.shape:
+        count *= d
+    flat_x = collapse(cx, x, [list(range(n + 2))])
+    flat_i = collapse(cx, cx.operands[1], [list(range(n + 2))])
+    zeros = filled(cx, [total], elt)
+
+    def body(s, ivs, accs):
+        v = s.op1("tensor.extract", [flat_x, ivs[0]], elt)
+        j = index_of(s, s.op1("tensor.extract", [flat_i, ivs[0]],
+                              element_type(flat_i.type)))
+        return [s.op1("tensor.insert", [v, accs[0], j], accs[0].type)]
+    r = loop_nest(cx, [count], [zeros], body)[0]
+    r = expand(cx, r, [list(range(n + 2))], inferred)
+    if not cx.has_operand(2):
+        return [r]
+    rt = cx.result_type()
+    out = list(rt.shape) if type(rt) is A.RankedTensorType and DYN not in rt.shape else \
+        operand_ints(cx, 2, "output_shape")
+    ix = Ix(scalars(cx))
+    high = [ix.sub(o, i) for o, i in zip(out, inferred)]
+    if any(isinstance(h, int) and h < 0 for h in high):
+        raise NotLowerable(f"MaxUnpool output_shape {out} is smaller than {inferred}")
+    return [pad(cx, r, [0] * (n + 2), high, scalars(cx).zero(elt))]
+
+
+# ------------------------------------------------------------------ LRN
+
+
+@lowering("LRN")
+def _lrn(cx):
+    """y = x / (bias + alpha / size * sum of x^2 over the `size` channels around)^beta."""
+    from ...dialects.linalg import make_generic
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    elt = t.element_type
+    if t.rank < 3 or not is_float(elt):
+        raise NotLowerable("LRN needs a float input of rank >= 3")
+    size = int(cx.attr("size", 0))
+    if size < 1:
+        raise NotLowerable("LRN size must be positive")
+    alpha, beta, bias = cx.attr("alpha", 1e-4), cx.attr("beta", 0.75), cx.attr("bias", 1.0)
+    rank = t.rank
+    s = scalars(cx)
+    sq = elementwise(cx, [x], elt, lambda sb, v: sb.mul(v, v))
+    lo, hi = (size - 1) // 2, size - 1 - (size - 1) // 2
+    sqp = pad(cx, sq, [0, lo] + [0] * (rank - 2), [0, hi] + [0] * (rank - 2), s.zero(elt))
+    # sums[n, c, ...] = sum_k sqp[n, c + k, ...]: loops (dims..., k)
+    sums = filled(cx, [dim_size(cx, x, i) for i in range(rank)], elt)
+    win = empty(cx, [size], elt)
+    nl = rank + 1
+    maps = [map_text(nl, [0, f"d1 + d{rank}"] + list(range(2, rank))), map_text(nl, [rank]),
+            map_text(nl, range(rank))]
+
+    def add(b, args):
+        return ScalarBuilder(b, cx.loc).add(args[2], args[0])
+    sums = make_generic(cx.b, [sqp, win], [sums], generic_maps(maps),
+                        ["parallel"] * rank + ["reduction"], add, [sums.type],
+                        loc=cx.loc).results[0]
+
+    def body(sb, v, ss):
+        d = sb.add(sb.const(bias, elt), sb.mul(sb.const(alpha / size, elt), ss))
+        return sb.div(v, sb.math("powf", d, sb.const(beta, elt)))
+    return [elementwise(cx, [x, sums], elt, body)]
