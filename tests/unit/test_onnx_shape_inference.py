@@ -235,6 +235,12 @@ def test_conflicting_operands_are_an_error():
     assert "dims 3 and 4 cannot be broadcast together" in str(e.value)
 
 
+def test_every_rule_names_an_op():
+    from strata.dialects import onnx as O
+    from strata.transforms.onnx_shape_inference.rules import RULES
+    assert [n for n in RULES if n not in O.ONNX.ops] == []
+
+
 def test_refine_keeps_static_dims():
     f32 = A.f32
     t = A.RankedTensorType

@@ -49,6 +49,8 @@ _SAME_SHAPE = (
     "Shrink", "Sigmoid", "Sign", "Sin", "Sinh", "Softmax", "Softplus", "Softsign", "Sqrt",
     "Swish", "Tan", "Tanh", "ThresholdedRelu", "Trilu", "GroupNormalization",
     "RMSNormalization",
+    # ai.onnx.ml
+    "Binarizer", "Imputer", "LabelEncoder", "Normalizer", "Scaler",
 )
 
 
