@@ -162,19 +162,31 @@ def _entry(module, function):
 
 class CompiledModel:
     """A compiled function: call it with NumPy arrays (positionally, or by input name as
-    keywords); it returns the list of outputs."""
+    keywords); it returns the list of outputs.
 
-    def __init__(self, module, function_op, target: Target):
+    Its interface is the entry function's signature *before* the pipeline: a lowering
+    may change types the caller should not see (ONNX's uint8 becomes signless i8 in
+    linalg), so inputs are checked against the original types, passed on in the lowered
+    ones, and outputs given back in the original ones (the same bits)."""
+
+    def __init__(self, module, interface_op, function_op, target: Target):
         from .interpreter.core import arg_names, result_names
         from .ir.symbol_table import symbol_name
         self.module = module
         self.function = symbol_name(function_op)
         self.target = target.name
-        ftype = function_op.properties["function_type"].value
+        ftype = interface_op.properties["function_type"].value
         self.input_types = list(ftype.inputs)
         self.output_types = list(ftype.results)
-        self.input_names = arg_names(function_op)
-        self.output_names = result_names(function_op)
+        self.input_names = arg_names(interface_op)
+        self.output_names = result_names(interface_op)
+        lowered = function_op.properties["function_type"].value
+        if len(lowered.inputs) != len(ftype.inputs) or \
+                len(lowered.results) != len(ftype.results):
+            raise StrataError(f"the pipeline changed the number of inputs or outputs of "
+                              f"@{self.function}: {ftype} became {lowered}")
+        self._lowered_inputs = list(lowered.inputs)
+        self._lowered_outputs = list(lowered.results)
         self._run = target.load(module, self.function)
 
     def bind(self, args, kwargs) -> list:
@@ -207,8 +219,11 @@ class CompiledModel:
         return out
 
     def __call__(self, *args, **kwargs) -> list:
-        results = self._run(*self.bind(args, kwargs))
-        return [_output(v) for v in results]
+        values = [_retype(v, a, b) for v, a, b in
+                  zip(self.bind(args, kwargs), self.input_types, self._lowered_inputs)]
+        results = self._run(*values)
+        return [_output(_retype(v, a, b)) for v, a, b in
+                zip(results, self._lowered_outputs, self.output_types)]
 
     def __repr__(self):
         sig = ", ".join(f"{n}: {t}" for n, t in zip(self.input_names, self.input_types))
@@ -220,6 +235,25 @@ def _from_onnx(v):
     if type(v).__name__ == "TensorProto" and type(v).__module__.startswith("onnx"):
         from onnx import numpy_helper
         return numpy_helper.to_array(v)
+    return v
+
+
+def _retype(v, src, dst):
+    """A value of type `src` as one of type `dst` where a lowering changed only the
+    signedness of integer elements (uiN <-> iN: the same bits); else unchanged."""
+    if src is dst or not isinstance(v, (np.ndarray, np.generic)):
+        return v
+    from .interpreter.values import dtype_of, element_type, wrap
+    try:
+        if dtype_of(src) == dtype_of(dst):
+            return v
+    except TypeError:
+        return v
+    a, b = element_type(src), element_type(dst)
+    from .ir import attributes as A
+    if isinstance(a, A.IntegerType) and isinstance(b, A.IntegerType) and a.width == b.width:
+        r = wrap(v, dst)
+        return r if isinstance(dst, A.ShapedType) else r[()]
     return v
 
 
@@ -242,6 +276,13 @@ def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
     if t is None:
         raise StrataError(f"unknown target '{target}' (targets: {', '.join(sorted(TARGETS))})")
     module = load_module(model)
+    entry = _entry(module, function)
+    # The signature the caller sees (see CompiledModel): a body-less copy of the entry.
+    interface = type(entry).create(properties=dict(entry.properties), loc=entry.loc)
     pm = build_pipeline(_available_passes(t.pipeline) if pipeline is None else pipeline)
     pm.run(module)
-    return CompiledModel(module, _entry(module, function), t)
+    from .ir.symbol_table import SymbolTable, symbol_name
+    lowered = SymbolTable(module).lookup(symbol_name(entry))
+    if lowered is None:
+        raise StrataError(f"the pipeline removed the entry function @{symbol_name(entry)}")
+    return CompiledModel(module, interface, lowered, t)

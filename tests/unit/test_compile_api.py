@@ -103,6 +103,25 @@ def test_compile_onnx_model_through_the_lowering():
     np.testing.assert_array_equal(f(X=A)[0], np.maximum(A + w, 0))
 
 
+def test_lowered_signless_types_keep_the_model_interface():
+    """convert-onnx-to-linalg makes ui8 signless; the callable still takes and returns
+    uint8 (the same bits)."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto as TP
+    from onnx import helper as h
+    g = h.make_graph([h.make_node("Add", ["A", "B"], ["Y"])], "g",
+                     [h.make_tensor_value_info("A", TP.UINT8, [3]),
+                      h.make_tensor_value_info("B", TP.UINT8, [3])],
+                     [h.make_tensor_value_info("Y", TP.UINT8, [3])])
+    f = strata.compile(h.make_model(g, opset_imports=[h.make_opsetid("", 17)]))
+    a, b = np.array([250, 1, 128], np.uint8), np.array([10, 2, 128], np.uint8)
+    y = f(a, b)[0]
+    assert y.dtype == np.uint8
+    np.testing.assert_array_equal(y, a + b)
+    with pytest.raises(InputError, match="expected dtype uint8"):
+        f(a.astype(np.int16), b)
+
+
 def test_import_strata_stays_light():
     code = ("import sys, strata; "
             "print(sorted(m for m in ('numpy', 'onnx', 'strata.compiler', "
