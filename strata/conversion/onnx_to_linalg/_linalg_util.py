@@ -217,3 +217,13 @@ def i64_elements(values):
     """A `dense<[...]> : tensor<Nxi64>` attribute (named convolution strides/dilations)."""
     from ...ir.dense import DenseElementsAttr
     return DenseElementsAttr(A.RankedTensorType((len(values),), A.i64), list(values))
+
+
+def transpose(cx, v, perm):
+    """`linalg.transpose` of ranked tensor `v` by `perm` (result dim i = input dim
+    perm[i])."""
+    from ...dialects.linalg import TransposeOp
+    if list(perm) == list(range(len(perm))):
+        return v
+    init = empty(cx, [dim_size(cx, v, p) for p in perm], v.type.element_type)
+    return cx.b.insert(TransposeOp.new(v, init, list(perm), loc=cx.loc)).results[0]

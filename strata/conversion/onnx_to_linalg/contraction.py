@@ -26,7 +26,8 @@ from .common import DYN, cast_tensor, elementwise, is_unsigned, ranked, scalars
 # ------------------------------------------------------------------ matrix products
 
 
-def _named(cx, cls, ins, init, maps=None):
+def contract(cx, cls, ins, init, maps=None):
+    """`init +=` the named contraction `cls` of `ins` (optional indexing maps text)."""
     kw = {} if maps is None else {
         "indexing_maps": A.ArrayAttr([AffineMapAttr(m) for m in generic_maps(maps)])}
     op = cls.new(ins, [init], loc=cx.loc, **kw)
@@ -71,13 +72,13 @@ def matmul(cx, a, b, out_elt=None):
     # 1-D operands are promoted to matrices, then the added dim is dropped again.
     if ra == 1 and rb <= 2:
         if rb == 1:
-            r = _named(cx, L.named_op_class("dot"), [a, b], filled(cx, [], acc))
+            r = contract(cx, L.named_op_class("dot"), [a, b], filled(cx, [], acc))
         else:
-            r = _named(cx, L.named_op_class("vecmat"), [a, b],
+            r = contract(cx, L.named_op_class("vecmat"), [a, b],
                        filled(cx, [dim_size(cx, b, 1)], acc))
         return round_to(cx, r, elt)
     if rb == 1 and ra == 2:
-        r = _named(cx, L.named_op_class("matvec"), [a, b],
+        r = contract(cx, L.named_op_class("matvec"), [a, b],
                    filled(cx, [dim_size(cx, a, 0)], acc))
         return round_to(cx, r, elt)
     squeeze = []
@@ -106,7 +107,7 @@ def _matmul_nd(cx, a, b, acc):
     m, k, n = dim_size(cx, a, -2), dim_size(cx, a, -1), dim_size(cx, b, -1)
     ra, rb = a.type.rank, b.type.rank
     if ra == 2 and rb == 2:
-        return _named(cx, L.MatmulOp, [a, b], filled(cx, [m, n], acc))
+        return contract(cx, L.MatmulOp, [a, b], filled(cx, [m, n], acc))
     batch, use_a, use_b = _batch_dims(cx, a, b)
     nb = len(batch)
     if (all(use_a) and all(use_b)) or (ra == 2 and all(use_b)) or (rb == 2 and all(use_a)):
@@ -121,7 +122,7 @@ def _matmul_nd(cx, a, b, acc):
             maps = [map_text(4, [1, 3] if ra == 2 else [0, 1, 3]),
                     map_text(4, [3, 2] if rb == 2 else [0, 3, 2]),
                     map_text(4, [0, 1, 2])]
-        r = _named(cx, L.BatchMatmulOp, [fa, fb], filled(cx, [bsz, m, n], acc), maps)
+        r = contract(cx, L.BatchMatmulOp, [fa, fb], filled(cx, [bsz, m, n], acc), maps)
         if nb > 1:
             r = expand(cx, r, [list(range(nb)), [nb], [nb + 1]], batch + [m, n])
         return r
@@ -176,7 +177,7 @@ def _gemm(cx):
     if ta or tb:
         maps = [map_text(3, [2, 0] if ta else [0, 2]), map_text(3, [1, 2] if tb else [2, 1]),
                 map_text(3, [0, 1])]
-    r = _named(cx, L.MatmulOp, [a, b], filled(cx, [m, n], acc), maps)
+    r = contract(cx, L.MatmulOp, [a, b], filled(cx, [m, n], acc), maps)
     has_c = cx.has_operand(2) and beta != 0
     vals = [r] + ([cx.operands[2]] if has_c else [])
 
