@@ -43,7 +43,7 @@ IMPLS: dict = {}
 
 # Strata's own implementation modules (strata/interpreter/<name>.py), loaded once.
 _IMPL_MODULES = ("ops_builtin", "ops_arith", "ops_math", "ops_scf", "ops_tensor",
-                 "ops_linalg", "ops_onnx")
+                 "ops_linalg", "ops_onnx", "tosa")
 _loaded = False
 
 
@@ -260,28 +260,48 @@ class Interpreter:
             raise InterpreterError.at(op, f"failed: {type(e).__name__}: {e}") from e
 
     def _check_result(self, op, v, t, what):
+        """`v` is a value of type `t`: the dtype, and the static dims of a shaped type."""
         try:
-            dtype_of(t)
+            d = dtype_of(t)
         except TypeError:
+            return  # sequences, optionals, tokens...: not checked
+        shaped = isinstance(t, A.ShapedType)
+        tv = type(v)
+        if tv is np.ndarray:
+            if v.dtype == d and (_dims_ok(v.shape, t) if shaped else v.ndim == 0):
+                return
+        elif not shaped and isinstance(v, np.generic) and v.dtype == d:
             return
         if v is None:
             raise InterpreterError.at(op, f"{what} of type '{t}' has no value")
-        a = v if isinstance(v, np.ndarray) else None
-        if isinstance(t, A.ShapedType):
-            if a is None:
-                raise InterpreterError.at(op, f"{what} of type '{t}' is not an array "
-                                              f"({type(v).__name__})")
-        elif a is not None and a.ndim != 0:
+        if shaped and tv is not np.ndarray:
+            raise InterpreterError.at(op, f"{what} of type '{t}' is not an array "
+                                          f"({tv.__name__})")
+        if not shaped and tv is np.ndarray and v.ndim != 0:
             raise InterpreterError.at(op, f"{what} of type '{t}' is an array of shape "
-                                          f"{a.shape}")
+                                          f"{v.shape}")
         try:
             check_value(v, t, what)
         except ValueMismatch as e:
             raise InterpreterError.at(op, f"produced a wrong value: {e}") from None
+        raise InterpreterError.at(op, f"{what} of type '{t}' is a {tv.__name__} of "
+                                      f"{getattr(v, 'dtype', '?')}")
 
     def value(self, v):
         """The current value of SSA value `v`."""
         return self.env[v]
+
+
+def _dims_ok(shape, t) -> bool:
+    if not t.has_rank:
+        return True
+    dims = t.shape
+    if len(shape) != len(dims):
+        return False
+    for d, n in zip(dims, shape):
+        if d != n and d != A.DYNAMIC:
+            return False
+    return True
 
 
 def bind_arguments(f, ftype, args, named) -> list:

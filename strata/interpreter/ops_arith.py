@@ -46,8 +46,12 @@ def _int_out(op, x, i=0):
 def _float_out(op, x, i=0):
     t = op.results[i].type
     d = dtype_of(t)
-    x = np.asarray(x)
-    return scalar(x if x.dtype == d else x.astype(d), t)
+    if not isinstance(x, (np.ndarray, np.generic)):
+        x = np.asarray(x)
+    if x.dtype != d:
+        x = x.astype(d)
+    return x[()] if type(x) is np.ndarray and x.ndim == 0 and \
+        not isinstance(t, A.ShapedType) else x
 
 
 @impl("arith.constant")
@@ -216,7 +220,7 @@ _mul_extended("arith.mului_extended", _u)
 
 
 def _rounding_default(op):
-    rm = op.properties.get("roundingmode")
+    rm = op._props.get("roundingmode")
     if rm is not None and rm.value != 0:
         fail(op, "only the default rounding mode (to_nearest_even) is supported")
 
@@ -225,7 +229,7 @@ def _float_binary(name, fn):
     @impl(name)
     def run(interp, op, args):
         _rounding_default(op)
-        return [_float_out(op, fn(np.asarray(args[0]), np.asarray(args[1])))]
+        return [_float_out(op, fn(args[0], args[1]))]
     return run
 
 
