@@ -89,6 +89,22 @@ def _compare(expected, got, rtol, atol):
     return None
 
 
+def _to_value(x):
+    """A test's input or output as Strata takes and gives it: NumPy arrays (TensorProto
+    data, which the loader keeps for element types NumPy lacks), lists for sequences,
+    None or the value for optionals."""
+    from onnx import OptionalProto, SequenceProto, TensorProto, numpy_helper
+    if isinstance(x, TensorProto):
+        return numpy_helper.to_array(x)
+    if isinstance(x, SequenceProto):
+        return [_to_value(v) for v in numpy_helper.to_list(x)]
+    if isinstance(x, OptionalProto):
+        return _to_value(numpy_helper.to_optional(x))
+    if isinstance(x, list):
+        return [_to_value(v) for v in x]
+    return x
+
+
 class _Timeout(Exception):
     pass
 
@@ -117,6 +133,8 @@ def run_case(index: int, target: str = "interpret"):
                 fn = strata.compile(case.model, target=target)
                 stage = "run"
                 inputs, expected = case.data_sets[0]
+                inputs = [_to_value(x) for x in inputs]
+                expected = [_to_value(x) for x in expected]
                 got = fn(*inputs)
         if len(got) != len(expected):
             return case.name, "mismatch", f"{len(got)} outputs, expected {len(expected)}"
@@ -128,7 +146,10 @@ def run_case(index: int, target: str = "interpret"):
     except _Timeout:
         return case.name, "timeout", f"over {TIMEOUT_S} s in {stage}"
     except strata.StrataError as e:
-        return case.name, stage, _one_line(e)
+        diag = getattr(e, "diag", None)
+        notes = [n.message for n in getattr(diag, "notes", ()) or ()
+                 if "while running pass" not in n.message]
+        return case.name, stage, _one_line(str(e) + ("; " + notes[0] if notes else ""))
     except Exception as e:  # noqa: BLE001 - a bug in Strata: reported, not hidden
         return case.name, "crash", _one_line(f"{stage}: {type(e).__name__}: {e}")
     finally:
