@@ -207,25 +207,25 @@ def _step(cx, lay, d, xw_t, h, c, r, rb, p):
     hg = [_gate(cx, hr, g, hs) for g in range(4)]
     pv = [_vec(cx, p, g, hs) for g in range(3)] if p is not None else None
 
-    def peep(vals, g, state):
-        return vals + ([pv[g], state] if pv is not None else [])
+    def gate(vals, g, act, state=None):
+        """act(sum of vals (+ Rb) (+ peephole * state))."""
+        vals = with_rb(vals, g)
+        peeped = pv is not None and state is not None
+        if peeped:
+            vals = vals + [pv[g], state]
 
-    def gate_fn(act):
         def fn(s, *v):
-            n = len(v)
-            terms = list(v)
-            if pv is not None:  # ..., peephole, state
-                terms = list(v[:n - 2]) + [s.mul(v[n - 2], v[n - 1])]
+            terms = list(v[:-2]) + [s.mul(v[-2], v[-1])] if peeped else list(v)
             return _apply(s, act, _pre(s, lay, *terms))
-        return fn
-    i = ew(peep(with_rb([xg[0], hg[0]], 0), 0, c), gate_fn(acts[0]))
+        return ew(vals, fn)
+    i = gate([xg[0], hg[0]], 0, acts[0], c)
     if lay.input_forget:
         f = ew([i], lambda s, v: s.sub(s.const(1.0, v.type), v))
     else:
-        f = ew(peep(with_rb([xg[2], hg[2]], 2), 2, c), gate_fn(acts[0]))
-    g = ew(with_rb([xg[3], hg[3]], 3), gate_fn(acts[1]))
+        f = gate([xg[2], hg[2]], 2, acts[0], c)
+    g = gate([xg[3], hg[3]], 3, acts[1])
     c_new = ew([f, c, i, g], lambda s, fv, cv, iv, gv: s.add(s.mul(fv, cv), s.mul(iv, gv)))
-    o = ew(peep(with_rb([xg[1], hg[1]], 1), 1, c_new), gate_fn(acts[0]))
+    o = gate([xg[1], hg[1]], 1, acts[0], c_new)
     h_new = ew([o, c_new], lambda s, ov, cv: s.mul(ov, _apply(s, acts[2], cv)))
     return h_new, c_new
 
