@@ -253,3 +253,177 @@ def _conv_transpose(cx):
     init = bias_init(cx, bias, [dim_size(cx, x, 0), wf.type.shape[0]] + out, acc)
     r = conv(cx, xp, wf, init, [1] * n, dilations, group)
     return [round_to(cx, r, elt)]
+
+
+# ------------------------------------------------------------------ DeformConv
+
+
+def _sample_bilinear(cx, x, offset, mask, n, kernel, out_sizes, strides, dilations, low,
+                     offset_group):
+    """S (N, C, k..., out...): x sampled by bilinear interpolation (zeros outside) at
+    out * stride - pad + k * dilation + offset, times the mask when there is one."""
+    from ...dialects.linalg import make_generic
+    elt = element_type(x.type)
+    c = x.type.shape[1]
+    if c == DYN or c % offset_group:
+        raise NotLowerable("DeformConv needs static channels divisible by offset_group")
+    cpg = c // offset_group
+    nb = dim_size(cx, x, 0)
+    # offset (N, OG * k... * n, out...) -> (N, OG, k..., n, out...)
+    og_dims = [offset_group] + kernel + [n]
+    off = expand(cx, offset, [[0], list(range(1, 2 + len(og_dims) - 1))] +
+                 [[len(og_dims) + 1 + i] for i in range(n)], [nb] + og_dims + out_sizes)
+    nl = 2 + 2 * n
+    ks_, os_ = list(range(2, 2 + n)), list(range(2 + n, 2 + 2 * n))
+    group_expr = f"d1 floordiv {cpg}"
+    ins = [off] * n
+    maps = [map_text(nl, [0, group_expr] + ks_ + [str(j)] + os_) for j in range(n)]
+    if mask is not None:
+        ins.append(expand(cx, mask, [[0], list(range(1, 2 + n))] +
+                          [[2 + n + i] for i in range(n)],
+                          [nb, offset_group] + kernel + out_sizes))
+        maps.append(map_text(nl, [0, group_expr] + ks_ + os_))
+    init = empty(cx, [nb, c] + kernel + out_sizes, elt)
+    maps.append(map_text(nl, range(nl)))
+    in_sizes = [dim_size(cx, x, 2 + i) for i in range(n)]
+
+    def body(b, args):
+        s = ScalarBuilder(b, cx.loc)
+        sizes = [s.index(v) if isinstance(v, int) else v for v in in_sizes]
+        los, fracs = [], []
+        for i in range(n):
+            base = s.add(s.mul(b.index(2 + n + i), s.index(strides[i])),
+                         s.mul(b.index(2 + i), s.index(dilations[i])))
+            base = s.sub(base, s.index(low[i]))
+            pos = s.add(s.cast(base, elt), args[i])
+            lo = s.math("floor", pos)
+            fracs.append(s.sub(pos, lo))
+            los.append(s.cast(s.cast(lo, A.i64), A.index))
+        one = s.const(1.0, elt)
+        acc = s.const(0.0, elt)
+        for corner in range(1 << n):
+            weight, valid, idx = None, None, []
+            for i in range(n):
+                bit = (corner >> (n - 1 - i)) & 1
+                p = s.add(los[i], s.index(1)) if bit else los[i]
+                w = fracs[i] if bit else s.sub(one, fracs[i])
+                weight = w if weight is None else s.mul(weight, w)
+                ok = s.and_(s.cmp("ge", p, s.index(0)), s.cmp("lt", p, sizes[i]))
+                valid = ok if valid is None else s.and_(valid, ok)
+                idx.append(s.max(s.min(p, s.sub(sizes[i], s.index(1))), s.index(0)))
+            v = s.op1("tensor.extract", [x, b.index(0), b.index(1)] + idx, elt)
+            acc = s.add(acc, s.select(valid, s.mul(weight, v), s.const(0.0, elt)))
+        if mask is not None:
+            acc = s.mul(acc, args[n])
+        return acc
+    return make_generic(cx.b, ins, [init], generic_maps(maps), ["parallel"] * nl, body,
+                        [init.type], loc=cx.loc).results[0]
+
+
+@lowering("DeformConv")
+def _deform_conv(cx):
+    from .contraction import mac_generic
+    x, w, offset = cx.operands[0], cx.operands[1], cx.operands[2]
+    n, kernel = _spatial(cx, x, w)
+    ranked(cx, offset.type)
+    elt = element_type(cx.result_type())
+    if type(elt) is not A.FloatType:
+        raise NotLowerable(f"DeformConv of {elt} is not supported")
+    strides = [int(v) for v in (cx.attr("strides", None) or [1] * n)]
+    dilations = [int(v) for v in (cx.attr("dilations", None) or [1] * n)]
+    pads = [int(v) for v in (cx.attr("pads", None) or [0] * (2 * n))]
+    group = int(cx.attr("group", 1))
+    og = int(cx.attr("offset_group", 1))
+    out_sizes = [dim_size(cx, offset, 2 + i) for i in range(n)]
+    mask = cx.operands[4] if cx.has_operand(4) else None
+    sampled = _sample_bilinear(cx, x, offset, mask, n, kernel, out_sizes, strides,
+                               dilations, pads[:n], og)
+    c, m = x.type.shape[1], w.type.shape[0]
+    if DYN in (c, m) or c % group or m % group:
+        raise NotLowerable("DeformConv needs static channels divisible by group")
+    nb = dim_size(cx, x, 0)
+    bias = cx.operands[3] if cx.has_operand(3) else None
+    acc = acc_type(elt)
+    init = bias_init(cx, bias, [nb, m] + out_sizes, acc)
+    # channels as (group, per group); loops n g f out... c k...
+    sg = expand(cx, sampled, [[0], [1, 2]] + [[3 + i] for i in range(2 * n)],
+                [nb, group, c // group] + kernel + out_sizes)
+    wg = expand(cx, w, [[0, 1]] + [[i + 1] for i in range(1, n + 2)],
+                [group, m // group] + list(w.type.shape[1:]))
+    og_init = expand(cx, init, [[0], [1, 2]] + [[3 + i] for i in range(n)],
+                     [nb, group, m // group] + out_sizes)
+    nl = 4 + 2 * n
+    outs, ks = list(range(3, 3 + n)), list(range(4 + n, 4 + 2 * n))
+    maps = [map_text(nl, [0, 1, 3 + n] + ks + outs), map_text(nl, [1, 2, 3 + n] + ks),
+            map_text(nl, [0, 1, 2] + outs)]
+    r = mac_generic(cx, [sg, wg], og_init, maps,
+                    ["parallel"] * (3 + n) + ["reduction"] * (1 + n))
+    r = collapse(cx, r, [[0], [1, 2]] + [[3 + i] for i in range(n)])
+    return [round_to(cx, r, elt)]
+
+
+# ------------------------------------------------------------------ Col2Im
+
+
+@lowering("Col2Im")
+def _col2im(cx):
+    """out[n, c, p...] = sum over the block positions k of the column entry that lands
+    on p: one generic over (n, c, p..., k...) reading the input with tensor.extract (the
+    block and image sizes may be known only at run time)."""
+    from ...dialects.linalg import make_generic
+    from ._shape_util import Ix, fit, operand_ints
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    rt = cx.result_type()
+    if t.rank != 3:
+        raise NotLowerable("Col2Im needs an input (N, C * block, L)")
+    block = operand_ints(cx, 2, "block_shape")
+    n = len(block)
+    if type(rt) is A.RankedTensorType and rt.rank == n + 2 and DYN not in rt.shape[2:]:
+        image = list(rt.shape[2:])
+    else:
+        image = operand_ints(cx, 1, "image_shape")
+    strides = [int(v) for v in (cx.attr("strides", None) or [1] * n)]
+    dilations = [int(v) for v in (cx.attr("dilations", None) or [1] * n)]
+    pads = [int(v) for v in (cx.attr("pads", None) or [0] * (2 * n))]
+    s0 = scalars(cx)
+    ix = Ix(s0)
+    kprod, counts = 1, []
+    for i in range(n):
+        kprod = ix.mul(kprod, block[i])
+        span = ix.add(ix.mul(ix.sub(block[i], 1), dilations[i]), 1)
+        room = ix.sub(image[i] + pads[i] + pads[n + i] if isinstance(image[i], int)
+                      else ix.add(image[i], pads[i] + pads[n + i]), span)
+        counts.append(ix.add(ix.floordiv(room, strides[i]), 1))
+    elt = t.element_type
+    channels = ix.floordiv(dim_size(cx, x, 1), kprod)
+    init = filled(cx, [dim_size(cx, x, 0), channels] + image, elt)
+    win = empty(cx, block, elt)
+    nl = 2 + 2 * n
+    maps = [map_text(nl, list(range(2 + n, nl))), map_text(nl, range(2 + n))]
+    counts_v, block_v, kprod_v = [ix.v(c) for c in counts], [ix.v(k) for k in block], \
+        ix.v(kprod)
+
+    def body(b, args):
+        s = ScalarBuilder(b, cx.loc)
+        one, zero = s.index(1), s.index(0)
+        valid, lflat, kflat = None, zero, zero
+        for i in range(n):
+            k = b.index(2 + n + i)
+            num = s.sub(s.add(b.index(2 + i), s.index(pads[i])),
+                        s.mul(k, s.index(dilations[i])))
+            q = s.op1("arith.floordivsi", [num, s.index(strides[i])], A.index)
+            ok = s.and_(s.cmp("ge", num, zero),
+                        s.cmp("eq", s.mul(q, s.index(strides[i])), num))
+            ok = s.and_(ok, s.cmp("lt", q, counts_v[i]))
+            valid = ok if valid is None else s.and_(valid, ok)
+            q = s.max(s.min(q, s.sub(counts_v[i], one)), zero)
+            lflat = s.add(s.mul(lflat, counts_v[i]), q)
+            kflat = s.add(s.mul(kflat, block_v[i]), k)
+        ch = s.add(s.mul(b.index(1), kprod_v), kflat)
+        v = s.op1("tensor.extract", [x, b.index(0), ch, lflat], elt)
+        return s.add(args[1], s.select(valid, v, s.zero(elt)))
+    r = make_generic(cx.b, [win], [init], generic_maps(maps),
+                     ["parallel"] * (2 + n) + ["reduction"] * n, body, [init.type],
+                     loc=cx.loc).results[0]
+    return [fit(cx, r, rt)]
