@@ -138,10 +138,7 @@ def _negate(interp, op, args):
     if _is_float(_rt(op)):
         return [_out(op, -x)]
     et = _et(op)
-    v = (_zp(ozp) - (_wide(x) - _zp(izp)))
-    if et.width < 32:
-        v = _clip_int(v, et)
-    return [_out(op, v)]
+    return [_out(op, _clip_int(_zp(ozp) - (_wide(x) - _zp(izp)), et))]
 
 
 def _binary(name, fn):

@@ -26,7 +26,10 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 # `import strata` stays light.
 _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
          "onnx-shape-inference": "strata.transforms.onnx_shape_inference",
-         "convert-onnx-to-linalg": "strata.conversion.onnx_to_linalg"}
+         "convert-onnx-to-linalg": "strata.conversion.onnx_to_linalg",
+         **{name: "strata.conversion.tosa_to_linalg" for name in (
+             "tosa-to-linalg", "tosa-to-linalg-named", "tosa-to-tensor", "tosa-to-arith",
+             "tosa-to-linalg-pipeline")}}
 
 
 def _load_lazy(name: str | None = None) -> None:
