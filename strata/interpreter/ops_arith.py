@@ -320,29 +320,41 @@ def _index_castui(interp, op, args):
 _ROUNDING = ["to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away"]
 
 
+def _step(r, up):
+    """The neighbour of each float of `r` above (`up`) or below it, found through the
+    bit patterns (sign-magnitude in every float format; zero steps to the smallest)."""
+    u = np.dtype("uint%d" % (r.dtype.itemsize * 8))
+    bits = r.view(u)
+    neg = np.signbit(r.astype(np.float64))
+    one = u.type(1)
+    away = neg != up  # moving away from zero: the magnitude grows
+    stepped = np.where(away, bits + one, bits - one)
+    zero = r.astype(np.float64) == 0
+    if np.any(zero):
+        sign = u.type(1 << (u.itemsize * 8 - 1))
+        stepped = np.where(zero, np.where(up, one, sign | one), stepped)
+    return stepped.astype(u).view(r.dtype)
+
+
 def _round_to(x, d, mode):
-    """`x` converted to float dtype `d` with rounding mode `mode`."""
-    r = x.astype(d)
+    """`x` converted to float dtype `d`, rounded as `mode` says."""
+    r = np.asarray(x.astype(d))
+    if d.name == "float8_e8m0fnu":  # no zero: APFloat gives the smallest value, 2**-127
+        r = np.where(np.asarray(x) == 0, np.zeros(r.shape, np.uint8).view(d), r)
     if mode == "to_nearest_even":
         return r
-    if d.kind != "f" or x.dtype.kind != "f":
-        raise NotImplementedError(f"rounding mode {mode} to {d}")
-    back = r.astype(x.dtype)
+    xx, back = np.asarray(x).astype(np.float64), r.astype(np.float64)
     if mode == "downward":
-        adj = back > x
-        to = -np.inf
-    elif mode == "upward":
-        adj = back < x
-        to = np.inf
-    elif mode == "toward_zero":
-        adj = np.abs(back) > np.abs(x)
-        to = 0
-    else:  # to_nearest_away: ties go away from zero
-        lo = np.nextafter(r, np.asarray(-np.inf, d) * np.sign(x).astype(d))
-        tie = np.abs(lo.astype(x.dtype) - x) == np.abs(back - x)
-        adj = tie & (np.abs(lo) > np.abs(r))
-        return np.where(adj, lo, r)
-    return np.where(adj & np.isfinite(x), np.nextafter(r, np.asarray(to, d)), r)
+        return np.where(back > xx, _step(r, False), r)
+    if mode == "upward":
+        return np.where(back < xx, _step(r, True), r)
+    if mode == "toward_zero":
+        return np.where(np.abs(back) > np.abs(xx), _step(r, back < 0), r)
+    # to_nearest_away: at a tie, the neighbour of larger magnitude
+    other = np.where(back < xx, _step(r, True), _step(r, False))
+    ob = other.astype(np.float64)
+    tie = (np.abs(ob - xx) == np.abs(back - xx)) & (back != xx) & (np.abs(ob) > np.abs(back))
+    return np.where(tie, other, r)
 
 
 @impl("arith.extf", "arith.truncf", "arith.convertf")

@@ -215,6 +215,22 @@ def test_truncf_rounding_modes():
     near, down, up = run(src, np.float64(x))
     assert near == np.float32(1.0) and down == np.float32(1.0)
     assert up == np.nextafter(np.float32(1.0), np.float32(2.0))
+    src = """func.func @f(%a: tensor<3xf32>) -> (tensor<3xbf16>, tensor<3xbf16>, tensor<3xf8E8M0FNU>,
+        tensor<3xbf16>) {
+      %0 = arith.truncf %a to_nearest_even : tensor<3xf32> to tensor<3xbf16>
+      %1 = arith.truncf %a to_nearest_away : tensor<3xf32> to tensor<3xbf16>
+      %2 = arith.truncf %a upward : tensor<3xf32> to tensor<3xf8E8M0FNU>
+      %3 = arith.truncf %a toward_zero : tensor<3xf32> to tensor<3xbf16>
+      return %0, %1, %2, %3 : tensor<3xbf16>, tensor<3xbf16>, tensor<3xf8E8M0FNU>,
+        tensor<3xbf16>
+    }"""
+    ties = np.array([1.00390625, -1.00390625, 1.01171875], np.float32)  # bf16 halfway points
+    even, away, _, zero = run(src, ties)
+    np.testing.assert_array_equal(even.astype(np.float32), [1.0, -1.0, 1.015625])
+    np.testing.assert_array_equal(away.astype(np.float32), [1.0078125, -1.0078125, 1.015625])
+    np.testing.assert_array_equal(zero.astype(np.float32), [1.0, -1.0, 1.0078125])
+    e8 = run(src, np.array([0.0, 0.124, 3.0], np.float32))[2]
+    np.testing.assert_array_equal(e8.view(np.uint8), [0, 124, 129])  # 2**-127, 2**-3, 2**2
 
 
 def test_select_scalar_and_elementwise():
