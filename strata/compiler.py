@@ -49,8 +49,8 @@ class InterpretTarget(Target):
     """The NumPy reference interpreter, on the module lowered to linalg."""
 
     name = "interpret"
-    pipeline = ("onnx-decompose", "onnx-shape-inference", "convert-onnx-to-linalg",
-                "canonicalize")
+    pipeline = ("onnx-decompose{keep-lowered=true}", "onnx-shape-inference",
+                "convert-onnx-to-linalg", "canonicalize")
 
     def load(self, module, function: str):
         from .interpreter import Interpreter
@@ -116,7 +116,7 @@ def _available_passes(names):
     Passes still being written are skipped so that the rest of the pipeline runs; this
     is the only place that tolerates a missing pass (remove once they all exist)."""
     from .passes.registry import get_pass_class
-    return [n for n in names if get_pass_class(n) is not None]
+    return [n for n in names if get_pass_class(n.partition("{")[0]) is not None]
 
 
 def build_pipeline(pipeline):
@@ -131,8 +131,10 @@ def build_pipeline(pipeline):
         return parse_pipeline(text, root_anchor="builtin.module") if text else \
             PassManager("builtin.module")
     pm = PassManager("builtin.module")
-    for name in pipeline:
-        pm.add(pass_from_flag(name, ""), nest_implicitly=True)
+    for item in pipeline:
+        name, _, opts = item.partition("{")
+        pm.add(pass_from_flag(name, opts[:-1].replace(" ", ",") if opts else ""),
+               nest_implicitly=True)
     return pm
 
 

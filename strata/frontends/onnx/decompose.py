@@ -336,11 +336,17 @@ class OnnxDecompose(Pass):
     display_name = "OnnxDecomposePass"
     keep = Option(str, [], "Ops not to expand (LayerNormalization or "
                   "onnx.LayerNormalization)", is_list=True)
+    keep_lowered = Option(bool, False, "Also keep every op convert-onnx-to-linalg lowers "
+                          "directly (faster code than the function's chain of ops)")
     expanded = Statistic("num-expanded", "Number of ops expanded")
 
     def run(self, op):
+        keep = list(self.keep)
+        if self.keep_lowered:
+            from ...conversion.onnx_to_linalg import lowered_op_names
+            keep.extend(lowered_op_names())
         try:
-            n = decompose_module(op, self.keep)
+            n = decompose_module(op, keep)
         except OnnxImportError as e:
             self.signal_failure(str(e), op)
         self.stat("num-expanded", n)
