@@ -69,6 +69,20 @@ def _index(interp, op, args):
     return [interp.loop_indices[-1][op.properties["dim"].value]]
 
 
+@impl("linalg.softmax")
+def _softmax(interp, op, args):
+    """As upstream decomposes it: max (maxnumf), x - max, exp, sum, divide."""
+    x = np.asarray(args[0])
+    d = op.properties["dimension"].value
+    m = np.fmax.reduce(x, axis=d, keepdims=True)
+    e = np.exp((x - m).astype(np.float64)).astype(x.dtype)
+    r = (e / np.add.reduce(e, axis=d, keepdims=True)).astype(x.dtype)
+    if isinstance(op._operands[1].value.type, A.MemRefType):
+        args[1][...] = r
+        return []
+    return [r]
+
+
 def run_structured(interp, op, args):
     """Run a structured op (see [Note: the structured-op engine])."""
     n_in = op.num_dps_inputs()

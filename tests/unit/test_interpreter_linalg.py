@@ -257,6 +257,11 @@ func.func @depthwise(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2xf32>, %o: tensor<
     outs(%o : tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xf32>
   return %r : tensor<1x3x3x2xf32>
 }
+func.func @softmax(%x: tensor<2x5xf32>, %o: tensor<2x5xf32>) -> tensor<2x5xf32> {
+  %r = linalg.softmax dimension(1) ins(%x : tensor<2x5xf32>) outs(%o : tensor<2x5xf32>)
+    -> tensor<2x5xf32>
+  return %r : tensor<2x5xf32>
+}
 func.func @fill_copy(%v: f32, %o: tensor<2x3xf32>, %x: tensor<2x3xf32>)
     -> (tensor<2x3xf32>, tensor<2x3xf32>) {
   %f = linalg.fill ins(%v : f32) outs(%o : tensor<2x3xf32>) -> tensor<2x3xf32>
@@ -305,6 +310,13 @@ def test_named_fill_and_copy(named):
     f, c = named.call("fill_copy", np.float32(2.5), np.zeros((2, 3), np.float32), x)
     np.testing.assert_array_equal(f, np.full((2, 3), 2.5, np.float32))
     np.testing.assert_array_equal(c, x)
+
+
+def test_softmax(named):
+    x = randn(2, 5)
+    e = np.exp(x - x.max(1, keepdims=True))
+    np.testing.assert_allclose(named.call("softmax", x, np.zeros_like(x))[0],
+                               e / e.sum(1, keepdims=True), rtol=1e-6)
 
 
 def test_every_structured_op_of_the_dialect_is_registered():
