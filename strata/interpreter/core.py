@@ -35,7 +35,7 @@ from ..ir import attributes as A
 from ..ir import traits as T
 from ..ir.diagnostics import Diagnostic, DiagnosticError, ERROR
 from ..ir.symbol_table import symbol_name
-from .values import ValueMismatch, check_value, dtype_of
+from .values import ValueMismatch, check_value, dtype_of, shape_fits
 
 __all__ = ["Interpreter", "InterpreterError", "impl", "Jump", "IMPLS", "registered_ops"]
 
@@ -268,7 +268,7 @@ class Interpreter:
         shaped = isinstance(t, A.ShapedType)
         tv = type(v)
         if tv is np.ndarray:
-            if v.dtype == d and (_dims_ok(v.shape, t) if shaped else v.ndim == 0):
+            if v.dtype == d and (shape_fits(v.shape, t) if shaped else v.ndim == 0):
                 return
         elif not shaped and isinstance(v, np.generic) and v.dtype == d:
             return
@@ -290,18 +290,6 @@ class Interpreter:
     def value(self, v):
         """The current value of SSA value `v`."""
         return self.env[v]
-
-
-def _dims_ok(shape, t) -> bool:
-    if not t.has_rank:
-        return True
-    dims = t.shape
-    if len(shape) != len(dims):
-        return False
-    for d, n in zip(dims, shape):
-        if d != n and d != A.DYNAMIC:
-            return False
-    return True
 
 
 def bind_arguments(f, ftype, args, named) -> list:

@@ -238,9 +238,6 @@ def _constant(interp, op, args):
     else:
         fail(op, "has no value attribute")
     v = np.asarray(v)
-    if v.dtype == object:
-        v = np.array([x.decode("utf-8", "surrogateescape") if isinstance(x, bytes) else x
-                      for x in v.reshape(-1)], dtype=object).reshape(v.shape)
     interp.cache[op] = v
     return [v]
 

@@ -28,8 +28,7 @@ from ..ir import attributes as A
 from ..ir import dense as D
 
 __all__ = ["dtype_of", "element_type", "int_width", "is_unsigned", "to_unsigned", "wrap",
-           "from_unsigned", "attr_to_value", "value_to_attr", "scalar", "describe_type",
-           "check_value", "ValueMismatch", "random_value"]
+           "attr_to_value", "scalar", "check_value", "shape_fits", "ValueMismatch", "random_value"]
 
 # float kind -> ml_dtypes attribute name
 _ML_FLOATS = {
@@ -140,11 +139,6 @@ def wrap(x, t):
     return x if d == c else x.astype(d)
 
 
-def from_unsigned(x, t):
-    """Unsigned integers back into the canonical form of `t` (alias of wrap)."""
-    return wrap(x, t)
-
-
 def scalar(x, t):
     """`x` as a value of type `t`: a 0-d result becomes a NumPy scalar for scalar types."""
     if isinstance(t, A.ShapedType):
@@ -176,8 +170,9 @@ def attr_to_value(attr, t=None):
         if attr.type.name in _NATIVE_FLOATS:
             return d.type(attr.value)
         return np.asarray(attr.bits, np.dtype("uint%d" % (d.itemsize * 8))).view(d)[()]
-    if isinstance(attr, D.DenseStringElementsAttr):
-        return np.array(list(attr.values), dtype=object).reshape(attr.type.shape)
+    if isinstance(attr, D.DenseStringElementsAttr):  # ONNX strings are Python str
+        return np.array([v.decode("utf-8", "surrogateescape") for v in attr.values],
+                        dtype=object).reshape(attr.type.shape)
     if isinstance(attr, (D.DenseElementsAttr, D.DenseResourceElementsAttr)):
         a = attr.array if isinstance(attr, D.DenseElementsAttr) else attr.array()
         at = attr.type
@@ -194,28 +189,20 @@ def attr_to_value(attr, t=None):
     raise TypeError(f"not a constant attribute: {attr}")
 
 
-def value_to_attr(value, t):
-    """A dense attribute of shaped type `t` holding `value` (for folding and tests)."""
-    a = np.asarray(value)
-    et = element_type(t)
-    if isinstance(et, A.FloatType) and et.name not in _NATIVE_FLOATS:
-        a = a.view(np.dtype("uint%d" % (a.dtype.itemsize * 8)))
-    return D.DenseElementsAttr(t, a)
-
-
 # ------------------------------------------------------------------ checking inputs
 
 
-def describe_type(t) -> str:
-    return str(t)
-
-
-def _shape_ok(shape, t) -> bool:
-    if not isinstance(t, (A.RankedTensorType, A.MemRefType, A.VectorType)):
-        return True  # unranked
-    if len(shape) != len(t.shape):
+def shape_fits(shape, t) -> bool:
+    """Whether an array shape is one of shaped type `t` (its static dims)."""
+    if not t.has_rank:
+        return True
+    dims = t.shape
+    if len(shape) != len(dims):
         return False
-    return all(d == A.DYNAMIC or d == s for d, s in zip(t.shape, shape))
+    for d, n in zip(dims, shape):
+        if d != n and d != A.DYNAMIC:
+            return False
+    return True
 
 
 def check_value(x, t, what: str):
@@ -252,7 +239,7 @@ def check_value(x, t, what: str):
             raise ValueMismatch(f"{what}: expected a scalar of type '{t}', got an array of "
                                 f"shape {a.shape}")
         return a[()]
-    if not _shape_ok(a.shape, t):
+    if not shape_fits(a.shape, t):
         raise ValueMismatch(f"{what}: expected shape {_shape_text(t)} for type '{t}', got "
                             f"{tuple(a.shape)}")
     return a
