@@ -165,25 +165,54 @@ def _broadcast_map(operand_shape, rank):
     return AffineMap(rank, 0, tuple(exprs))
 
 
-def elementwise(cx, values, result_elt, body, result_shape=None):
+def elementwise(cx, values, result_elt, body, result_shape=None, maps=None,
+                result_sizes=None):
     """One `linalg.generic` applying `body(s, *scalars) -> scalar` elementwise over
     `values` (converted tensors, broadcast NumPy-style; a dynamic dim is assumed to
-    match, as ONNX models promise); the result has element type `result_elt`."""
+    match, as ONNX models promise); the result has element type `result_elt`.
+    `maps` (one per value) replace the broadcasting maps, e.g. to read a per-channel
+    vector along one axis; then `result_shape` (or `result_sizes`, mixed ints and index
+    Values) must be given unless it is the first value's shape."""
     from ...dialects.linalg import make_generic
     for v in values:
         ranked(cx, v.type)
-    shape = list(result_shape) if result_shape is not None else \
-        broadcast_shapes([v.type.shape for v in values])
+    if result_sizes is not None:
+        shape = [d if isinstance(d, int) else DYN for d in result_sizes]
+    elif result_shape is not None:
+        shape = list(result_shape)
+    elif maps is not None:
+        shape = list(values[0].type.shape)
+    else:
+        shape = broadcast_shapes([v.type.shape for v in values])
     rank = len(shape)
-    init = empty(cx, _result_sizes(cx, values, shape), result_elt)
-    maps = [_broadcast_map(v.type.shape, rank) for v in values]
-    maps.append(AffineMap.identity(rank))
+    if result_sizes is None:
+        src = values if maps is None else values[:1]
+        result_sizes = _result_sizes(cx, src, shape)
+    init = empty(cx, result_sizes, result_elt)
+    if maps is None:
+        maps = [_broadcast_map(v.type.shape, rank) for v in values]
+    maps = list(maps) + [AffineMap.identity(rank)]
 
     def fn(b, args):
         s = ScalarBuilder(b, cx.op.loc)
         return [body(s, *args[:len(values)])]
     return make_generic(cx.b, list(values), [init], maps, ["parallel"] * rank, fn,
                         [init.type], loc=cx.op.loc).results[0]
+
+
+def axis_map(rank: int, axis: int, block: int = 0):
+    """The map reading a 1-D operand at loop dim `axis` of a `rank`-d iteration space
+    (divided by `block` when > 0: blocked quantization parameters)."""
+    from ...ir.affine import AffineDimExpr
+    e = AffineDimExpr(axis)
+    if block:
+        e = e.floordiv(block)
+    return AffineMap(rank, 0, (e,))
+
+
+def scalar_map(rank: int):
+    """The map reading a 0-d operand from every point of a `rank`-d iteration space."""
+    return AffineMap(rank, 0, ())
 
 
 def cast_tensor(cx, value, to_elt, from_signed=True, to_signed=True):
@@ -194,4 +223,4 @@ def cast_tensor(cx, value, to_elt, from_signed=True, to_signed=True):
                        lambda s, x: s.cast(x, to_elt, from_signed, to_signed))
 
 
-__all__ += ["cast_tensor", "with_element_type"]
+__all__ += ["cast_tensor", "with_element_type", "axis_map", "scalar_map"]

@@ -1,0 +1,135 @@
+"""Normalizations: BatchNormalization (inference and training mode), InstanceNormalization,
+LpNormalization — as reductions (reduction.py) and per-channel elementwise generics."""
+from __future__ import annotations
+
+from ...ir import attributes as A
+from ...ir.affine import AffineConstantExpr, AffineMap
+from ..scalar_builders import element_type
+from . import NotLowerable, lowering
+from .common import axis_map, elementwise, ranked, scalars, sizes_of
+from .reduction import keep_dims, reduce_tensor
+
+
+def _channel_map(v, rank):
+    """Reads 1-D per-channel operand `v` at dim 1 (a single element everywhere)."""
+    if v.type.shape == (1,):
+        return AffineMap(rank, 0, (AffineConstantExpr(0),))
+    return axis_map(rank, 1)
+
+
+def _sum(s, a, v):
+    return s.add(a, v)
+
+
+def _zero(s, e):
+    return s.zero(e)
+
+
+def _mean_var(cx, x, axes, elt, sizes):
+    """Population mean and variance of `x` over `axes`, both kept as size-1 dims."""
+    rank = x.type.rank
+    s = scalars(cx)
+    n = 1
+    dyn = None
+    for a in axes:
+        if isinstance(sizes[a], int):
+            n *= sizes[a]
+        else:
+            dyn = sizes[a] if dyn is None else s.op1("arith.muli", [dyn, sizes[a]], A.index)
+    cnt = s.const(n, elt)
+    if dyn is not None:
+        cnt = s.mul(cnt, s.cast(dyn, elt))
+    total = reduce_tensor(cx, x, axes, elt, _zero, _sum)
+    mean = elementwise(cx, [total], elt, lambda s2, v: s2.div(v, cnt))
+    mean_k = keep_dims(cx, mean, rank, axes, sizes)
+    sq = elementwise(cx, [x, mean_k], elt, lambda s2, a, m: s2.mul(s2.sub(a, m), s2.sub(a, m)))
+    var = elementwise(cx, [reduce_tensor(cx, sq, axes, elt, _zero, _sum)], elt,
+                      lambda s2, v: s2.div(v, cnt))
+    return mean, mean_k, var, keep_dims(cx, var, rank, axes, sizes)
+
+
+@lowering("BatchNormalization")
+def _batch_norm(cx):
+    x, scale, bias, mean, var = cx.operands[:5]
+    t = ranked(cx, x.type)
+    rank = t.rank
+    if rank < 2:
+        raise NotLowerable("BatchNormalization needs an input of rank >= 2")
+    elt = t.element_type
+    eps = cx.attr("epsilon", 1e-5)
+    training = cx.attr("training_mode", 0)
+    pe = element_type(scale.type)
+
+    def norm(s, v, sc, b, m, va):
+        if pe is not elt:
+            sc, b = s.cast(sc, elt), s.cast(b, elt)
+        if element_type(m.type) is not elt:
+            m, va = s.cast(m, elt), s.cast(va, elt)
+        d = s.math("sqrt", s.add(va, s.const(eps, elt)))
+        return s.add(s.mul(s.div(s.sub(v, m), d), sc), b)
+
+    ident = AffineMap.identity(rank)
+    if not training:
+        maps = [ident] + [_channel_map(v, rank) for v in (scale, bias, mean, var)]
+        return [elementwise(cx, [x, scale, bias, mean, var], elt, norm, maps=maps)]
+    axes = [d for d in range(rank) if d != 1]
+    sizes = sizes_of(cx, x)
+    bmean, bmean_k, bvar, bvar_k = _mean_var(cx, x, axes, elt, sizes)
+    # per-channel current statistics read through the kept (1, C, 1, ...) tensors
+    maps = [ident, _channel_map(scale, rank), _channel_map(bias, rank), ident, ident]
+    kept_map = AffineMap(rank, 0, tuple(AffineConstantExpr(0) if d != 1 else
+                                        axis_map(rank, 1).results[0] for d in range(rank)))
+    maps[3] = maps[4] = kept_map
+    y = elementwise(cx, [x, scale, bias, bmean_k, bvar_k], elt, norm, maps=maps)
+    momentum = cx.attr("momentum", 0.9)
+    me = element_type(mean.type)
+
+    def running(s, old, cur):
+        cur = s.cast(cur, me) if cur.type is not me else cur
+        return s.add(s.mul(old, s.const(momentum, me)), s.mul(cur, s.const(1 - momentum, me)))
+    results = [y]
+    if len(cx.op.results) > 1:
+        results.append(elementwise(cx, [mean, bmean], me, running))
+    if len(cx.op.results) > 2:
+        results.append(elementwise(cx, [var, bvar], me, running))
+    return results
+
+
+@lowering("InstanceNormalization")
+def _instance_norm(cx):
+    x, scale, bias = cx.operands
+    t = ranked(cx, x.type)
+    rank = t.rank
+    elt = t.element_type
+    eps = cx.attr("epsilon", 1e-5)
+    axes = list(range(2, rank))
+    sizes = sizes_of(cx, x)
+    _, mean_k, _, var_k = _mean_var(cx, x, axes, elt, sizes)
+    ident = AffineMap.identity(rank)
+    kept = AffineMap(rank, 0, tuple(
+        AffineConstantExpr(0) if d >= 2 else ident.results[d] for d in range(rank)))
+
+    def body(s, v, sc, b, m, va):
+        return s.add(s.mul(s.div(s.sub(v, m), s.math("sqrt", s.add(va, s.const(eps, elt)))),
+                           sc), b)
+    return [elementwise(cx, [x, scale, bias, mean_k, var_k], elt, body,
+                        maps=[ident, axis_map(rank, 1), axis_map(rank, 1), kept, kept])]
+
+
+@lowering("LpNormalization")
+def _lp_norm(cx):
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    rank = t.rank
+    elt = t.element_type
+    axis = cx.attr("axis", -1) % rank
+    p = cx.attr("p", 2)
+    if p not in (1, 2):
+        raise NotLowerable(f"LpNormalization with p={p}")
+    sizes = sizes_of(cx, x)
+    pre = (lambda s, v: s.math("absf", v)) if p == 1 else (lambda s, v: s.mul(v, v))
+    n = reduce_tensor(cx, x, [axis], elt, _zero, _sum, pre)
+    if p == 2:
+        n = elementwise(cx, [n], elt, lambda s, v: s.math("sqrt", v))
+    nk = keep_dims(cx, n, rank, [axis], sizes)
+    return [elementwise(cx, [x, nk], elt, lambda s, v, d: s.div(v, d))]
