@@ -1,6 +1,6 @@
 """`strata run`: run a model's function on inputs from .npy files.
 
-    strata run model.onnx --interpret --input X=x.npy
+    strata run model.onnx --interpret --input X=x.npy        # --target=interpret
     strata run model.mlir --interpret --function f --input a.npy --input b.npy \
         --output-dir out/            # writes out/<output name>.npy instead of printing
 
@@ -16,9 +16,10 @@ import sys
 
 def add_arguments(p) -> None:
     p.add_argument("model", help="an .onnx or .mlir file")
-    p.add_argument("--interpret", action="store_true",
-                   help="run with the NumPy reference interpreter (the default target "
-                        "for now)")
+    p.add_argument("--interpret", dest="target", action="store_const", const="interpret",
+                   help="run with the NumPy reference interpreter (--target=interpret)")
+    p.add_argument("--target", default=None,
+                   help="the compilation target (default: strata.compile's default)")
     p.add_argument("--function", default=None, help="the function to run (default @main, "
                                                     "or the only function)")
     p.add_argument("--input", action="append", default=[], metavar="[NAME=]FILE.npy",
@@ -63,15 +64,19 @@ def run(args) -> int:
     import strata
     try:
         positional, named = _load_inputs(args.input)
-        f = strata.compile(args.model, target="interpret", function=args.function,
-                           pipeline=args.pipeline)
+        from ..compiler import DEFAULT_TARGET
+        f = strata.compile(args.model, target=args.target or DEFAULT_TARGET,
+                           function=args.function, pipeline=args.pipeline)
         with np.errstate(all="ignore"):
             outputs = f(*positional, **named)
     except (strata.StrataError, _UsageError) as e:
-        print(f"strata run: {e}" if isinstance(e, _UsageError) else str(e), file=sys.stderr)
+        from ..ir.diagnostics import DiagnosticError
+        # Located diagnostics speak for themselves; other errors get the command's name.
+        print(str(e) if isinstance(e, DiagnosticError) else f"strata run: error: {e}",
+              file=sys.stderr)
         return 1
     except (TypeError, ValueError, OSError) as e:
-        print(f"strata run: {e}", file=sys.stderr)
+        print(f"strata run: error: {e}", file=sys.stderr)
         return 1
     for i, (name, value) in enumerate(zip(f.output_names, outputs)):
         if args.output_dir:
