@@ -118,47 +118,47 @@ class Op(Node):
         return f"Op({self.op_name!r}, ...)"
 
 
-_CONST = object()
+CONSTANT_DEFINER = _CONST = object()  # operand requirement: defined by a ConstantLike op
 
 
-def _defined_by(v, kind) -> bool:
-    owner = getattr(v, "owner", None)
-    if not isinstance(owner, Operation):
-        return False
-    if kind is _CONST:
-        return ConstantLike in type(owner).traits
-    return owner.name == kind
-
-
-def _prefilter(match):
-    """A cheap necessary condition for `match` on the root op: which operand positions
-    must be defined by an op of a given name, or by a constant. Most patterns tried on an
-    op fail right there; this rejects them without running the matcher."""
+def _operand_requirements(match):
+    """What `match` (an Op node) needs of the ops defining the root's operands, checked
+    before the matcher runs: (operand count, whether exact, whether the two operands
+    may swap, ((position, op name or _CONST, nested requirements or None), ...)), or
+    None when it needs nothing. A necessary condition only: the matcher decides."""
     reqs = []
     for i, n in enumerate(match.operands):
         if n is Ellipsis:
             break
         if isinstance(n, Op):
-            reqs.append((i, n.op_name))
+            reqs.append((i, n.op_name, _operand_requirements(n)))
         elif isinstance(n, (Const, ConstInt, ConstFloat)):
-            reqs.append((i, _CONST))
+            reqs.append((i, _CONST, None))
     if not reqs:
         return None
     n_fixed = sum(1 for n in match.operands if n is not Ellipsis)
     exact = Ellipsis not in match.operands
-    swap = match.commutative and n_fixed == 2
+    return n_fixed, exact, match.commutative and n_fixed == 2, tuple(reqs)
 
-    def check(op):
-        ops = op._operands
-        if len(ops) < n_fixed or (exact and len(ops) != n_fixed):
-            return False
-        if all(_defined_by(ops[i].value, k) for i, k in reqs):
-            return True
-        if swap:
-            return all(_defined_by(ops[1 - i].value, k) for i, k in reqs)
+
+def _meets(op, requirements) -> bool:
+    """Whether the definers of `op`'s operands satisfy `requirements` (see above)."""
+    n_fixed, exact, swap, reqs = requirements
+    ops = op._operands
+    if len(ops) < n_fixed or (exact and len(ops) != n_fixed):
         return False
-
-    return check
+    for flip in ((False, True) if swap else (False,)):
+        for i, kind, nested in reqs:
+            d = getattr(ops[1 - i if flip else i].value, "owner", None)
+            if kind is _CONST:
+                if ConstantLike not in getattr(type(d), "traits", ()):
+                    break
+            elif getattr(d, "name", None) != kind or not isinstance(d, Operation) or \
+                    (nested is not None and not _meets(d, nested)):
+                break
+        else:
+            return True
+    return False
 
 
 class Const(Node):
@@ -500,7 +500,9 @@ class Pat(RewritePattern):
                 rw_nodes.extend(_walk(r))
         _name_nodes(nodes + rw_nodes, _caller_frame())
         self._matcher = _Matcher(single_use)
-        self._prefilter = _prefilter(match)
+        # Checked before the matcher runs; FrozenPatternSet also uses the first level
+        # to skip the pattern for ops whose operand definers cannot match.
+        self.operand_requirements = _operand_requirements(match)
         self._names = {n.name for n in nodes if n.name is not None}
         matched = {id(n) for n in nodes}
 
@@ -542,8 +544,8 @@ class Pat(RewritePattern):
 
     # ------------------------------------------------------------ applying
     def match_and_rewrite(self, op, rewriter) -> bool:
-        pre = self._prefilter
-        if pre is not None and not pre(op):
+        req = self.operand_requirements
+        if req is not None and not _meets(op, req):
             return False
         for binds in self._matcher.op(self.match, op, {}):
             caps = {k: v for k, v in binds.items() if isinstance(k, str)}

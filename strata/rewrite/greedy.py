@@ -29,9 +29,10 @@ from __future__ import annotations
 
 from ..ir import traits as T
 from ..ir.builder import InsertionPoint
-from ..ir.core import Operation, Region, Value
+from ..ir.core import Operation, Region, UnregisteredOp, Value
 from .folding import OperationFolder, constant_value, fold_op, would_be_trivially_dead
 from .pattern import Listener, PatternRewriter, RewritePattern
+from .declarative import CONSTANT_DEFINER as _CONST_KIND
 
 __all__ = ["GreedyRewriteConfig", "FrozenPatternSet", "apply_patterns_greedily",
            "apply_op_patterns_greedily", "GreedyResult"]
@@ -74,17 +75,29 @@ class GreedyRewriteConfig:
 
 class FrozenPatternSet:
     """Patterns indexed by root op name, each list sorted by decreasing benefit (ties
-    keep the order they were added in)."""
+    keep the order they were added in).
+
+    [Note: dispatch on operand definers]
+    A pattern may state what it needs of the ops defining the root's operands
+    (`operand_requirements`, as declarative patterns do: "operand 0 is defined by an
+    arith.addi, operand 1 by a constant"). `for_op_operands` returns only the patterns
+    whose needs the op's operand definers meet, cached per (op name, kinds of the
+    operand definers): most ops of a module have no pattern left to try after one dict
+    lookup, where each pattern would otherwise reject them one by one."""
 
     def __init__(self, patterns=()):
         self.by_root: dict[str, list] = {}
         self.any_root: list = []
         self._merged: dict = {}
+        self._by_definers: dict = {}
+        self._filtered: dict = {}  # op name -> whether a pattern states requirements
         for p in patterns:
             self.add(p)
 
     def add(self, p: RewritePattern):
         self._merged.clear()
+        self._by_definers.clear()
+        self._filtered.clear()
         if p.root is None:
             self.any_root.append(p)
             self.any_root.sort(key=lambda x: -x.benefit)
@@ -102,8 +115,65 @@ class FrozenPatternSet:
                                             key=lambda x: -x.benefit)
         return m
 
+    def for_op_operands(self, op):
+        """The patterns of `op`'s name that its operand definers allow (see [Note:
+        dispatch on operand definers]), by decreasing benefit."""
+        name = op.name
+        plist = self.for_op(name)
+        if not plist:
+            return plist
+        filtered = self._filtered.get(name)
+        if filtered is None:
+            filtered = self._filtered[name] = any(
+                getattr(p, "operand_requirements", None) is not None for p in plist)
+        if not filtered:
+            return plist
+        key = [name]
+        for o in op._operands:
+            d = getattr(o.value, "owner", None)
+            c = type(d)
+            key.append(d.name if c is UnregisteredOp else c)
+        key = tuple(key)
+        out = self._by_definers.get(key)
+        if out is None:
+            if len(self._by_definers) > 4096:
+                self._by_definers.clear()
+            out = self._by_definers[key] = [
+                p for p in plist if _definers_allow(
+                    getattr(p, "operand_requirements", None), key)]
+        return out
+
     def __len__(self):
         return sum(map(len, self.by_root.values())) + len(self.any_root)
+
+
+def _definers_allow(requirements, key) -> bool:
+    """Whether operand definers of the kinds in `key` (op name, then per operand the
+    class of its defining op, the name of an unregistered one, or a non-op class) can
+    meet `requirements` (first level only)."""
+    if requirements is None:
+        return True
+    n_fixed, exact, swap, reqs = requirements
+    kinds = key[1:]
+    if len(kinds) < n_fixed or (exact and len(kinds) != n_fixed):
+        return False
+    for flip in ((False, True) if swap else (False,)):
+        for i, kind, _nested in reqs:
+            c = kinds[1 - i if flip else i]
+            if isinstance(c, str):  # an unregistered op: never ConstantLike
+                if kind is not _CONST_KIND and c == kind:
+                    continue
+                break
+            if not (isinstance(c, type) and issubclass(c, Operation)):
+                break
+            if kind is _CONST_KIND:
+                if T.ConstantLike not in c.traits:
+                    break
+            elif c.name != kind:
+                break
+        else:
+            return True
+    return False
 
 
 class GreedyResult:
@@ -390,7 +460,7 @@ class _Driver(Listener):
                 if do_fold and _foldable(type(op)) and self._try_fold(op):
                     changed = True
                     continue
-                plist = patterns.for_op(op.name)
+                plist = patterns.for_op_operands(op)
                 if plist:
                     # A pattern that fails changes nothing: one insertion point for all.
                     ip = InsertionPoint(op.parent, op)

@@ -163,6 +163,54 @@ def test_one_use_and_commutative():
     assert body(src2, [comm]) == "return %arg0 : i32"
 
 
+def test_operand_definer_dispatch_and_nested_requirements():
+    from strata.rewrite.greedy import FrozenPatternSet
+    from strata.rewrite.pattern import RewritePattern
+    X, Y = Var(), Var()
+    neg = Pat(match=Op("arith.addi", Op("arith.muli", X, Const(-1)), Y),
+              rewrite=lambda r, X, Y: r.create(arith.SubIOp, lhs=Y, rhs=X).result)
+    both = Pat(match=Op("arith.addi", Op("arith.addi", X, ConstInt()), ConstInt(),
+                        commutative=True), rewrite=X)
+
+    class Any(RewritePattern):  # states no requirements: always offered
+        root = "arith.addi"
+
+        def match_and_rewrite(self, op, rewriter):
+            return False
+
+    any_ = Any()
+    src = fn("%a: i32, %b: i32", """  %m = arith.constant -1 : i32
+  %c = arith.constant 3 : i32
+  %0 = arith.muli %a, %m : i32
+  %1 = arith.addi %0, %b : i32
+  %2 = arith.muli %a, %b : i32
+  %3 = arith.addi %2, %b : i32
+  %4 = arith.addi %a, %c : i32
+  %5 = arith.addi %c, %4 : i32
+  %6 = "test.foo"() : () -> i32
+  %7 = arith.addi %6, %b : i32
+  %8 = arith.addi %1, %3 : i32
+  %9 = arith.addi %8, %5 : i32
+  %10 = arith.addi %9, %7 : i32
+  return %10 : i32""")
+    m = parse_source(src, default_context(True), "t.mlir")
+    adds = [op for op in m.walk() if op.name == "arith.addi"]
+    pset = FrozenPatternSet([neg, both, any_])
+    offered = [pset.for_op_operands(op) for op in adds]
+    # %1 = addi(muli, arg) and %3 likewise: `neg` (its nested needs are the matcher's
+    # to check); %4 = addi(arg, const): neither; %5 = addi(const, addi): `both`, with
+    # its operands swapped; %7 = addi(unregistered op, arg): neither.
+    assert [[p for p in o if p is not any_] for o in offered] == \
+        [[neg], [neg], [], [both], [], [], [], []]
+    assert all(o[-1] is any_ for o in offered)
+    assert pset.for_op_operands(adds[0]) is offered[0]  # cached per definer kinds
+    apply_patterns_greedily(m, pset, GreedyRewriteConfig(fold=False))
+    text = print_op(m)
+    # Only %1 multiplies by -1; %5 = (a + 3) + 3 becomes %a.
+    assert text.count("arith.subi") == 1 and "arith.subi %arg1, %arg0" in text
+    assert "arith.addi %arg0, %c3_i32" not in text
+
+
 def test_rewrite_forms():
     X, Y = Var(), Var()
     src = fn("%a: i32, %b: i32", """  %0 = arith.xori %a, %b : i32
