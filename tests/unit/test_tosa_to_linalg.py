@@ -178,6 +178,22 @@ func.func @main(%a: tensor<2x3x4xf32>, %b: tensor<2x1x4xf32>) -> (tensor<4x2x3xf
   %9 = tosa.reshape %a, %s4 : (tensor<2x3x4xf32>, !tosa.shape<2>) -> tensor<4x6xf32>
   return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : tensor<4x2x3xf32>, tensor<6x4xf32>, tensor<2x12xf32>, tensor<24xf32>, tensor<2x4x4xf32>, tensor<1x2x3xf32>, tensor<3x5x6xf32>, tensor<4x3x8xf32>, tensor<2x3x4xf32>, tensor<4x6xf32>
 }""",
+    "dynamic_shapes": """
+func.func @main(%a: tensor<?x4xf32>, %b: tensor<1x4xf32>, %m: tensor<?x4x2xf32>, %x: tensor<?x5x5x2xf32>) -> (tensor<?x4xf32>, tensor<?x1xf32>, tensor<?xi32>, tensor<4x?xf32>, tensor<?x4x4xf32>, tensor<?x4x3x3xf32>, tensor<?x4x4x2xf32>) {
+  """ + ZF + """
+  %s = tosa.const values(dense<0> : tensor<1xi8>) : () -> tensor<1xi8>
+  %0 = tosa.mul %a, %b, %s : (tensor<?x4xf32>, tensor<1x4xf32>, tensor<1xi8>) -> tensor<?x4xf32>
+  %1 = tosa.reduce_sum %0 axis(1) : (tensor<?x4xf32>) -> tensor<?x1xf32>
+  %2 = tosa.argmax %a axis(1) : (tensor<?x4xf32>) -> tensor<?xi32>
+  %3 = tosa.transpose %a perms([1, 0]) : (tensor<?x4xf32>) -> tensor<4x?xf32>
+  %t = tosa.transpose %m perms([0, 2, 1]) : (tensor<?x4x2xf32>) -> tensor<?x2x4xf32>
+  %4 = tosa.matmul %m, %t, %zf, %zf : (tensor<?x4x2xf32>, tensor<?x2x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x4x4xf32>
+  %w = tosa.const values(dense<[[[[1.0, -1.0]], [[0.5, 2.0]]], [[[0.0, 1.0]], [[1.0, 1.0]]], [[[2.0, 0.5]], [[-1.0, 0.0]]]]> : tensor<3x2x1x2xf32>) : () -> tensor<3x2x1x2xf32>
+  %bias = tosa.const values(dense<[0.5, 1.0, -1.0]> : tensor<3xf32>) : () -> tensor<3xf32>
+  %5 = tosa.conv2d %x, %w, %bias, %zf, %zf pad([0, 0, 0, 0]) stride([1, 2]) dilation([1, 1]) acc_type(f32) : (tensor<?x5x5x2xf32>, tensor<3x2x1x2xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x4x3x3xf32>
+  %6 = tosa.max_pool2d %x kernel([2, 2]) stride([1, 1]) pad([0, 0, 0, 0]) : (tensor<?x5x5x2xf32>) -> tensor<?x4x4x2xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<?x4xf32>, tensor<?x1xf32>, tensor<?xi32>, tensor<4x?xf32>, tensor<?x4x4xf32>, tensor<?x4x3x3xf32>, tensor<?x4x4x2xf32>
+}""",
     "gather_and_constants": """
 func.func @main(%v: tensor<2x5x3xf32>) -> (tensor<2x4x3xf32>, tensor<2x2xi32>) {
   %i = tosa.const values(dense<[[0, 4, 2, 2], [1, 1, 3, 0]]> : tensor<2x4xi32>) : () -> tensor<2x4xi32>

@@ -9,7 +9,8 @@ import numpy as np
 
 from ...ir import attributes as A
 from ...ir.affine import AffineMap
-from ..scalar_builders import ScalarBuilder, op_class
+from ..scalar_builders import ScalarBuilder, is_float, op_class
+from ..scalar_builders import element_type as elt
 
 DYN = A.DYNAMIC
 
@@ -61,14 +62,6 @@ def ranked_type(v, what="operand"):
     if type(t) is not A.RankedTensorType:
         raise NotLowerable(f"{what} of type {t} must be a ranked tensor")
     return t
-
-
-def elt(t):
-    return t.element_type if isinstance(t, A.ShapedType) else t
-
-
-def is_float(t) -> bool:
-    return type(elt(t)) is A.FloatType
 
 
 def check_signless(t):

@@ -466,6 +466,26 @@ def verify_zero_point(zp_value, zp, what):
     return None
 
 
+def zp_type_error(data_elt, zp_value, what):
+    """The zero point of `what` must have its element type."""
+    ze = elt(zp_value.type)
+    if data_elt is not ze:
+        return (f"expect both {what} and its zero point are the same element type, got "
+                f"'{data_elt}' and '{ze}'")
+    return None
+
+
+def zp_value_errors(checks):
+    """verifyZeroPoint over (zero point value, operand name) pairs (constant ones)."""
+    for zpv, what in checks:
+        zp = zero_point(zpv)
+        if zp is not None:
+            err = verify_zero_point(zpv, zp, what)
+            if err:
+                return err
+    return None
+
+
 def same_element_types(a, b, an="input", bn="output"):
     """verifySameElementTypes."""
     ea, eb = elt(a), elt(b)

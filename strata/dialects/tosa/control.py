@@ -23,6 +23,7 @@ from ...ir.ods import Operand, Prop, RegionDef, Result, VarOperand, VarResult
 from ...ir.symbol_table import SymbolTable
 from ...syntax.asm_format import SymbolName
 from ...syntax.lexer import PUNCT
+from ..scf import _init_list, _parse_assignment_list, _parse_function_result_types
 from . import base as B
 from .base import DYN, TosaOp, elt
 
@@ -61,46 +62,11 @@ def _entry_args(region):
     return list(region.blocks[0].args) if region.blocks else []
 
 
-def _parse_assignment_list(p):
-    """`(%inner = %outer, ...)` -> [(inner ref, outer ref)] (OptionalAssignmentList)."""
-    p.expect("(")
-    out = []
-    if p.consume_if(")"):
-        return out
-    while True:
-        inner = p.parse_operand()
-        p.expect("=")
-        out.append((inner, p.parse_operand()))
-        if not p.consume_if(","):
-            break
-    p.expect(")")
-    return out
-
-
-def _init_list(pr, args, values) -> str:
-    """printInitializationList with prefix " "."""
-    if not values:
-        return ""
-    return " (" + ", ".join(f"{pr.value(a)} = {pr.value(v)}"
-                            for a, v in zip(args, values)) + ")"
-
-
 def _arrow(pr, types) -> str:
     """printArrowTypeList: ` -> t`, ` -> (t1, t2)`, ` -> ()`."""
     if len(types) == 1 and type(types[0]) is not A.FunctionType:
         return " -> " + pr.type_str(types[0])
     return " -> (" + ", ".join(map(pr.type_str, types)) + ")"
-
-
-def _parse_result_types(p):
-    if p.kind == PUNCT and p.tok == "(":
-        p._next()
-        if p.consume_if(")"):
-            return []
-        ts = p.parse_type_list()
-        p.expect(")")
-        return ts
-    return [p.parse_type()]
 
 
 class IfOp(TosaOp):
@@ -137,7 +103,7 @@ class IfOp(TosaOp):
                         f"got {len(ft.inputs)})")
             operands += p.resolve_operands([o for _, o in pairs], list(ft.inputs), start)
         elif p.consume_if("->"):
-            st.types = _parse_result_types(p)
+            st.types = _parse_function_result_types(p)
         st.operands = operands
         st.regions.append(p.parse_region(op_cls=IfOp))
         from ...ir.core import Region
@@ -150,7 +116,7 @@ class IfOp(TosaOp):
         then_r, else_r = self.regions
         inputs = self.input_list
         out.append(f"{pr.op_name(self)} {pr.value(self.condition)}")
-        out.append(_init_list(pr, _entry_args(then_r), inputs))
+        out.append(_init_list(pr, _entry_args(then_r), inputs, " "))
         out.append(" : " + pr.type_str(self.condition.type))
         if inputs:
             out.append(" (" + ", ".join(pr.type_str(v.type) for v in inputs) + ")")
@@ -218,7 +184,7 @@ class WhileOp(TosaOp):
         out = pr.out
         cond_r, body_r = self.regions
         out.append(pr.op_name(self))
-        out.append(_init_list(pr, _entry_args(cond_r), self.input_list))
+        out.append(_init_list(pr, _entry_args(cond_r), self.input_list, " "))
         ft = A.FunctionType([v.type for v in self.input_list], [r.type for r in self.results])
         out.append(" : " + pr.type_str(ft) + " ")
         pr.print_region(cond_r, print_entry_args=False)

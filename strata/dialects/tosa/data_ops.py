@@ -471,7 +471,7 @@ class ConstOp(TosaOp):
         if not isinstance(at, (A.RankedTensorType, A.UnrankedTensorType)) or \
                 not isinstance(ot, (A.RankedTensorType, A.UnrankedTensorType)):
             return "expected tensors for attr/result type"
-        if ranked(ot) and ot.shape != at.shape:
+        if not ranked(ot) or ot.shape != at.shape:  # AllShapesMatch: equal getShape()
             return "failed to verify that all of {values, output} have same shape"
         if at.element_type is not ot.element_type:
             return "expected same attr/result element types"

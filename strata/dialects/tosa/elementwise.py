@@ -180,18 +180,9 @@ class NegateOp(TosaOp):
             return err
         if not B.compatible_types(it, ot):
             return "requires the same shape for input1 and output"
-        for v, zp, what in ((self.input1, self.input1_zp, "input1"),
-                            (self.output, self.output_zp, "output")):
-            if elt(v.type) is not elt(zp.type):
-                return (f"expect both {what} and its zero point are the same element type, "
-                        f"got '{elt(v.type)}' and '{elt(zp.type)}'")
-        for zpv, what in ((self.input1_zp, "Input1"), (self.output_zp, "Output")):
-            zp = B.zero_point(zpv)
-            if zp is not None:
-                err = B.verify_zero_point(zpv, zp, what)
-                if err:
-                    return err
-        return None
+        return (B.zp_type_error(elt(it), self.input1_zp, "input1") or
+                B.zp_type_error(elt(ot), self.output_zp, "output") or
+                B.zp_value_errors(((self.input1_zp, "Input1"), (self.output_zp, "Output"))))
 
 
 # ---------------------------------------------------------------- binary

@@ -70,12 +70,9 @@ class MatMulOp(TosaOp):
             if elt(v.type) is not elt(zp.type):
                 return (f"expect input {vn} and {zn} have the same element type, got "
                         f"'{elt(v.type)}' and '{elt(zp.type)}'")
-        for zpv, what in ((self.a_zp, "A"), (self.b_zp, "B")):
-            zp = B.zero_point(zpv)
-            if zp is not None:
-                err = B.verify_zero_point(zpv, zp, what)
-                if err:
-                    return err
+        err = B.zp_value_errors(((self.a_zp, "A"), (self.b_zp, "B")))
+        if err:
+            return err
         if not (ranked(a) and ranked(b)):
             return None
         ba, bb = a.shape[:-2], b.shape[:-2]
@@ -132,18 +129,9 @@ class _ConvBase(TosaOp):
         if B.is_float(ie) != B.is_float(we):
             return (f"expect both input and weight to be float or not together, got '{ie}' "
                     f"and '{we}'")
-        for v, zp, what in ((ie, self.input_zp, "input"), (we, self.weight_zp, "weight")):
-            ze = elt(zp.type)
-            if v is not ze:
-                return (f"expect both {what} and its zero point are the same element type, "
-                        f"got '{v}' and '{ze}'")
-        for zpv, what in ((self.input_zp, "Input"), (self.weight_zp, "Weight")):
-            zp = B.zero_point(zpv)
-            if zp is not None:
-                err = B.verify_zero_point(zpv, zp, what)
-                if err:
-                    return err
-        return None
+        return (B.zp_type_error(ie, self.input_zp, "input") or
+                B.zp_type_error(we, self.weight_zp, "weight") or
+                B.zp_value_errors(((self.input_zp, "Input"), (self.weight_zp, "Weight"))))
 
     def _verify_bias(self, out_channels):
         bt = self.bias.type
@@ -193,26 +181,45 @@ class _Conv(_ConvBase):
         return self._verify_bias(ot.shape[-1])
 
 
-def _conv_props(n):
-    """pad/stride/dilation/acc_type/local_bound of an n-D convolution."""
-    return dict(pad=B.int_array_prop(2 * n), stride=B.int_array_prop(n),
-                dilation=B.int_array_prop(n), acc_type=B.acc_type_prop(),
-                local_bound=B.bool_prop(optional=True))
+class _Conv2DOperands(_ConvBase):
+    """The operands of the 2-D convolutions (NHWC input)."""
 
-
-class Conv2DOp(_Conv):
-    """`%r = tosa.conv2d %x, %w, %b, %x_zp, %w_zp pad([0, 0, 0, 0]) stride([1, 1])
-    dilation([1, 1]) acc_type(f32) : (tensor<1x4x4x3xf32>, tensor<8x1x1x3xf32>,
-    tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x8xf32>`"""
-
-    name = "tosa.conv2d"
+    __slots__ = ()
     input = Operand(B.Tensor4D)
     weight = Operand(B.Tensor4D)
     bias = Operand(B.Tensor1D)
     input_zp = Operand(B.ScalarIntOrFloatTensor)
     weight_zp = Operand(B.ScalarIntOrFloatTensor)
-    locals().update(_conv_props(2))
     output = Result(B.Tensor4D)
+
+
+class _Conv2D(_Conv2DOperands, _Conv):
+    __slots__ = ()
+    pad = B.int_array_prop(4)
+    stride = B.int_array_prop(2)
+    dilation = B.int_array_prop(2)
+    acc_type = B.acc_type_prop()
+    local_bound = B.bool_prop(optional=True)
+
+
+class Conv2DOp(_Conv2D):
+    """`%r = tosa.conv2d %x, %w, %b, %x_zp, %w_zp pad([0, 0, 0, 0]) stride([1, 1])
+    dilation([1, 1]) acc_type(f32) : (tensor<1x4x4x3xf32>, tensor<8x1x1x3xf32>,
+    tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x8xf32>`"""
+
+    name = "tosa.conv2d"
+
+
+class DepthwiseConv2DOp(_Conv2D):
+    """`%r = tosa.depthwise_conv2d %x, %w, %b, %x_zp, %w_zp pad([0, 0, 0, 0])
+    stride([1, 1]) dilation([1, 1]) acc_type(f32) : (tensor<1x4x4x3xf32>,
+    tensor<1x1x3x2xf32>, tensor<6xf32>, tensor<1xf32>, tensor<1xf32>) ->
+    tensor<1x4x4x6xf32>` (weights HWCM, output channels C*M)"""
+
+    name = "tosa.depthwise_conv2d"
+
+    def _kernel_dims(self, wt):
+        return [wt.shape[0], wt.shape[1]]
 
 
 class Conv3DOp(_Conv):
@@ -226,44 +233,23 @@ class Conv3DOp(_Conv):
     bias = Operand(B.Tensor1D)
     input_zp = Operand(B.ScalarIntOrFloatTensor)
     weight_zp = Operand(B.ScalarIntOrFloatTensor)
-    locals().update(_conv_props(3))
+    pad = B.int_array_prop(6)
+    stride = B.int_array_prop(3)
+    dilation = B.int_array_prop(3)
+    acc_type = B.acc_type_prop()
+    local_bound = B.bool_prop(optional=True)
     output = Result(B.Tensor5D)
 
 
-class DepthwiseConv2DOp(_Conv):
-    """`%r = tosa.depthwise_conv2d %x, %w, %b, %x_zp, %w_zp pad([0, 0, 0, 0])
-    stride([1, 1]) dilation([1, 1]) acc_type(f32) : (tensor<1x4x4x3xf32>,
-    tensor<1x1x3x2xf32>, tensor<6xf32>, tensor<1xf32>, tensor<1xf32>) ->
-    tensor<1x4x4x6xf32>` (weights HWCM, output channels C*M)"""
-
-    name = "tosa.depthwise_conv2d"
-    input = Operand(B.Tensor4D)
-    weight = Operand(B.Tensor4D)
-    bias = Operand(B.Tensor1D)
-    input_zp = Operand(B.ScalarIntOrFloatTensor)
-    weight_zp = Operand(B.ScalarIntOrFloatTensor)
-    locals().update(_conv_props(2))
-    output = Result(B.Tensor4D)
-
-    def _kernel_dims(self, wt):
-        return [wt.shape[0], wt.shape[1]]
-
-
-class TransposeConv2DOp(_ConvBase):
+class TransposeConv2DOp(_Conv2DOperands):
     """`%r = tosa.transpose_conv2d %x, %w, %b, %x_zp, %w_zp out_pad([0, 0, 0, 0])
     stride([1, 1]) acc_type(f32) : ...` (weights OHWI)"""
 
     name = "tosa.transpose_conv2d"
-    input = Operand(B.Tensor4D)
-    weight = Operand(B.Tensor4D)
-    bias = Operand(B.Tensor1D)
-    input_zp = Operand(B.ScalarIntOrFloatTensor)
-    weight_zp = Operand(B.ScalarIntOrFloatTensor)
     out_pad = B.int_array_prop(4)
     stride = B.int_array_prop(2)
     acc_type = B.acc_type_prop()
     local_bound = B.bool_prop(optional=True)
-    output = Result(B.Tensor4D)
 
     def verify_op(self):
         err = self._verify_types()
@@ -366,17 +352,9 @@ class AvgPool2dOp(TosaOp):
             return "accumulator type for bf16 tensor is not f32"
         if ie is A.f32 and acc is not A.f32:
             return "accumulator type for f32 tensor is not f32"
-        for v, zp, what in ((ie, self.input_zp, "input"), (re, self.output_zp, "output")):
-            if v is not elt(zp.type):
-                return (f"expect both {what} and its zero point are the same element type, "
-                        f"got '{v}' and '{elt(zp.type)}'")
-        for zpv, what in ((self.input_zp, "Input"), (self.output_zp, "Output")):
-            zp = B.zero_point(zpv)
-            if zp is not None:
-                err = B.verify_zero_point(zpv, zp, what)
-                if err:
-                    return err
-        return None
+        return (B.zp_type_error(ie, self.input_zp, "input") or
+                B.zp_type_error(re, self.output_zp, "output") or
+                B.zp_value_errors(((self.input_zp, "Input"), (self.output_zp, "Output"))))
 
 
 class MaxPool2dOp(TosaOp):
