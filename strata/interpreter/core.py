@@ -6,6 +6,8 @@
 [Note: execution model]
 A call gets a fresh frame (a dict Value -> value). Ops run in block order; an op's
 implementation gets the values of its operands and returns the values of its results.
+A value is dropped from the frame after the last op of its block that uses it (when all
+its uses are in that block), so a long function holds only its live tensors.
 Regions nested in an op (scf.for bodies, linalg bodies, onnx.If branches) run in the
 frame of the enclosing call, so they see the values defined around them, as SSA scoping
 says. `run_region(region, args)` runs a region from its entry block: a terminator with
@@ -33,6 +35,7 @@ import numpy as np
 
 from ..ir import attributes as A
 from ..ir import traits as T
+from ..ir.core import OpResult
 from ..ir.diagnostics import Diagnostic, DiagnosticError, ERROR
 from ..ir.symbol_table import symbol_name
 from .values import ValueMismatch, check_value, dtype_of, shape_fits
@@ -185,8 +188,13 @@ class Interpreter:
             if last is None:
                 return []
             op = block.first
+            frees = self._frees(block)
             while op is not last:
                 self.run_op(op)
+                dead = frees.get(op)
+                if dead:
+                    for v in dead:
+                        env.pop(v, None)
                 op = op.next
             if T.Terminator not in type(last).traits:
                 self.run_op(last)
@@ -204,6 +212,39 @@ class Interpreter:
                 block, args = r.block, r.args
                 continue
             return r
+
+    def _frees(self, block) -> dict:
+        """op -> the values defined in `block` that are dead once the op has run: every
+        use is in the block (or nested in its ops) and the op is the last user. Values
+        used elsewhere (successor blocks) are kept. See [Note: execution model]."""
+        key = ("frees", block)
+        out = self.cache.get(key)
+        if out is not None:
+            return out
+        out = {}
+        pos = {}
+        for i, op in enumerate(block.ops):
+            pos[op] = i
+        defs = list(block.args) + [r for op in block.ops for r in op.results]
+        for v in defs:
+            last, last_i = None, -1
+            for u in v.uses:
+                o = u.owner
+                while o is not None and o.parent is not block:
+                    o = o.parent_op
+                if o is None:
+                    last = None
+                    break
+                i = pos[o]
+                if i > last_i:
+                    last, last_i = o, i
+            else:
+                if last is None and isinstance(v, OpResult):
+                    last = v.owner  # never used: dead at once
+            if last is not None and last is not block.last:
+                out.setdefault(last, []).append(v)
+        self.cache[key] = out
+        return out
 
     def run_region_vectorized(self, region, args) -> list:
         """Run a region whose scalar block arguments are given as arrays (one element per
