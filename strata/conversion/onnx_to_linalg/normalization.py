@@ -132,4 +132,6 @@ def _lp_norm(cx):
     if p == 2:
         n = elementwise(cx, [n], elt, lambda s, v: s.math("sqrt", v))
     nk = keep_dims(cx, n, rank, [axis], sizes)
-    return [elementwise(cx, [x, nk], elt, lambda s, v, d: s.div(v, d))]
+    # a zero norm gives 0, not 0/0 (as ONNX's reference)
+    return [elementwise(cx, [x, nk], elt, lambda s, v, d: s.select(
+        s.cmp("eq", d, s.zero(elt)), s.zero(elt), s.div(v, d)))]
