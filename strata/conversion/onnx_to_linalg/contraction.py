@@ -275,11 +275,12 @@ def _einsum(cx):
     terms, out = _parse_terms(cx, cx.attr("equation", ""), [v.type.rank for v in vals])
     loops = list(out) + sorted({c for t in terms for c in t} - set(out))
     where = {c: i for i, c in enumerate(loops)}
-    sizes = {}
+    sizes = {}  # label -> (operand, dim, size) giving its loop size
     for v, t in zip(vals, terms):
         for k, c in enumerate(t):
             d = v.type.shape[k]
-            if c not in sizes or (sizes[c] == 1 and d != 1):
+            # only the dims of an ellipsis broadcast (NumPy's einsum)
+            if c not in sizes or (c.isdigit() and sizes[c][2] == 1 and d != 1):
                 sizes[c] = (v, k, d)
     if any(c not in sizes for c in out):
         raise NotLowerable("an Einsum output label appears in no input")
@@ -288,9 +289,9 @@ def _einsum(cx):
     init = filled(cx, [dim_size(cx, sizes[c][0], sizes[c][1]) for c in out], acc)
     maps = []
     for v, t in zip(vals, terms):
-        # a size-1 dim of an ellipsis or label broadcast against a larger one reads 0
+        # a size-1 ellipsis dim broadcast against a larger one reads 0
         maps.append(map_text(len(loops), [
-            "0" if v.type.shape[k] == 1 and sizes[c][2] != 1 else where[c]
+            "0" if c.isdigit() and v.type.shape[k] == 1 and sizes[c][2] != 1 else where[c]
             for k, c in enumerate(t)]))
     maps.append(map_text(len(loops), [where[c] for c in out]))
     its = ["parallel"] * len(out) + ["reduction"] * (len(loops) - len(out))

@@ -338,10 +338,12 @@ def _recurrent(cx, kind):
         results.append(None)
 
     def stack(vals):
-        out = filled(cx, [dirs, lay.batch, hs], elt)
-        for d, v in enumerate(vals):
-            out = insert_slice(cx, expand(cx, v, [[0, 1], [2]], [1, lay.batch, hs]), out,
-                               [d, 0, 0])
+        parts = [expand(cx, v, [[0, 1], [2]], [1, lay.batch, hs]) for v in vals]
+        out = parts[0]
+        if dirs == 2:
+            out = filled(cx, [dirs, lay.batch, hs], elt)
+            for d, v in enumerate(parts):
+                out = insert_slice(cx, v, out, [d, 0, 0])
         return transpose(cx, out, [1, 0, 2]) if layout else out
     for i, vals in ((1, hs_f), (2, cs_f)):
         if i >= len(cx.op.results):
