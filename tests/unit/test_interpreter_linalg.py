@@ -257,6 +257,31 @@ func.func @depthwise(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2xf32>, %o: tensor<
     outs(%o : tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xf32>
   return %r : tensor<1x3x3x2xf32>
 }
+func.func @misc(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>, %v: tensor<3xf32>)
+    -> (tensor<2x3xf32>, tensor<2xf32>, tensor<3x2xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %e = tensor.empty() : tensor<2x3xf32>
+  %m = linalg.map ins(%x, %y : tensor<2x3xf32>, tensor<2x3xf32>) outs(%e : tensor<2x3xf32>)
+    (%a: f32, %b: f32, %o: f32) {
+      %s = arith.subf %a, %b : f32
+      linalg.yield %s : f32
+    }
+  %z = arith.constant 1.0 : f32
+  %e2 = tensor.empty() : tensor<2xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e2 : tensor<2xf32>) -> tensor<2xf32>
+  %r = linalg.reduce ins(%x : tensor<2x3xf32>) outs(%f : tensor<2xf32>) dimensions = [1]
+    (%in: f32, %init: f32) {
+      %s = arith.mulf %in, %init : f32
+      linalg.yield %s : f32
+    }
+  %e3 = tensor.empty() : tensor<3x2xf32>
+  %t = linalg.transpose ins(%x : tensor<2x3xf32>) outs(%e3 : tensor<3x2xf32>)
+    permutation = [1, 0]
+  %b = linalg.broadcast ins(%v : tensor<3xf32>) outs(%e : tensor<2x3xf32>) dimensions = [0]
+  %w = linalg.elementwise <mul> ins(%x, %y : tensor<2x3xf32>, tensor<2x3xf32>)
+    outs(%e : tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %m, %r, %t, %b, %w
+    : tensor<2x3xf32>, tensor<2xf32>, tensor<3x2xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
 func.func @softmax(%x: tensor<2x5xf32>, %o: tensor<2x5xf32>) -> tensor<2x5xf32> {
   %r = linalg.softmax dimension(1) ins(%x : tensor<2x5xf32>) outs(%o : tensor<2x5xf32>)
     -> tensor<2x5xf32>
@@ -310,6 +335,16 @@ def test_named_fill_and_copy(named):
     f, c = named.call("fill_copy", np.float32(2.5), np.zeros((2, 3), np.float32), x)
     np.testing.assert_array_equal(f, np.full((2, 3), 2.5, np.float32))
     np.testing.assert_array_equal(c, x)
+
+
+def test_map_reduce_transpose_broadcast_elementwise(named):
+    x, y, v = randn(2, 3), randn(2, 3), randn(3)
+    m, r, t, b, w = named.call("misc", x, y, v)
+    np.testing.assert_array_equal(m, x - y)
+    np.testing.assert_allclose(r, x.prod(1), rtol=1e-6)
+    np.testing.assert_array_equal(t, x.T)
+    np.testing.assert_array_equal(b, np.broadcast_to(v, (2, 3)))
+    np.testing.assert_array_equal(w, x * y)
 
 
 def test_softmax(named):
