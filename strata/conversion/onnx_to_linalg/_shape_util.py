@@ -17,7 +17,8 @@ from . import NotLowerable
 from .common import DYN, constant_array, ranked, scalars, tensor_type
 
 __all__ = ["Ix", "norm_axis", "mixed_split", "extract_slice", "insert_slice", "reshape_to",
-           "fit", "loop_nest", "operand_ints", "scalar_of", "index_of", "sizes", "DYN"]
+           "collapse", "expand", "fit", "loop_nest", "operand_ints", "scalar_of", "index_of",
+           "sizes", "out_sizes", "finish", "dims_map", "index_generic", "DYN"]
 
 
 def norm_axis(axis: int, rank: int, what: str = "axis") -> int:
@@ -334,3 +335,43 @@ def loop_nest(cx, ubs, inits, body):
     outer = build(0, [], list(inits))
     cx.b.insert(outer)
     return list(outer.results)
+
+
+# ------------------------------------------------------------------ results
+
+
+def out_sizes(cx, computed, i=0):
+    """`computed` mixed sizes of result `i`, with the dims its type knows statically."""
+    rt = cx.result_type(i)
+    if type(rt) is A.RankedTensorType and rt.rank == len(computed):
+        return [d if d != DYN else c for d, c in zip(rt.shape, computed)]
+    return list(computed)
+
+
+def finish(cx, v, i=0):
+    """`v` as result `i` (its type)."""
+    return fit(cx, v, cx.result_type(i))
+
+
+def dims_map(rank, dims):
+    """The map (d0, .., d<rank-1>) -> (d<dims[0]>, ..)."""
+    from ...ir.affine import AffineDimExpr, AffineMap
+    return AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in dims))
+
+
+def index_generic(cx, inputs, in_maps, sizes_, elt, body):
+    """A parallel linalg.generic over mixed `sizes_` with element type `elt`: `body(s,
+    idx, args)` returns the element from the loop indices (`linalg.index` Values) and
+    the elements of `inputs` (read through `in_maps`)."""
+    from ...dialects.linalg import make_generic
+    from ...ir.affine import AffineMap
+    from .common import empty
+    rank = len(sizes_)
+    init = empty(cx, sizes_, elt)
+
+    def fn(b, args):
+        s = ScalarBuilder(b, cx.loc)
+        return [body(s, [b.index(d) for d in range(rank)], args[:len(inputs)])]
+    return make_generic(cx.b, list(inputs), [init], list(in_maps) +
+                        [AffineMap.identity(rank)], ["parallel"] * rank, fn, [init.type],
+                        loc=cx.loc).results[0]

@@ -21,28 +21,16 @@ from __future__ import annotations
 
 from ...dialects.onnx import opset_version
 from ...ir import attributes as A
-from ...ir.affine import AffineDimExpr, AffineMap
-from ..scalar_builders import ScalarBuilder, element_type
+from ...ir.affine import AffineMap
+from ..scalar_builders import element_type
 from . import NotLowerable, lowering
-from ._shape_util import (DYN, Ix, extract_slice, fit, index_of, norm_axis,
-                          operand_ints, reshape_to, scalar_of, sizes)
+from ._shape_util import (DYN, Ix, dims_map, extract_slice, finish, index_generic, index_of,
+                          norm_axis, operand_ints, out_sizes, reshape_to, scalar_of, sizes)
 from .common import empty, is_unsigned, ranked, scalars, tensor_type
 
 
 def _rank(cx, i=0):
     return ranked(cx, cx.operands[i].type, f"operand #{i}").rank
-
-
-def _out_sizes(cx, computed, i=0):
-    """`computed` mixed sizes, with the dims the result type knows statically."""
-    rt = cx.result_type(i)
-    if type(rt) is A.RankedTensorType and rt.rank == len(computed):
-        return [d if d != DYN else c for d, c in zip(rt.shape, computed)]
-    return list(computed)
-
-
-def _finish(cx, v, i=0):
-    return fit(cx, v, cx.result_type(i))
 
 
 def _ints_attr_or_input(cx, attr, i, since):
@@ -53,26 +41,6 @@ def _ints_attr_or_input(cx, attr, i, since):
     if not cx.has_operand(i):
         return None
     return operand_ints(cx, i, attr)
-
-
-def _gather_generic(cx, src, out_sizes, index_fn, inputs=(), in_maps=()):
-    """A linalg.generic over mixed `out_sizes` whose element at each index is
-    `src[index_fn(s, ix, idx, args)]` (ix an Ix on the payload builder, idx the loop
-    indices as Values, args the elements of `inputs`)."""
-    from ...dialects.linalg import make_generic
-    elt = src.type.element_type
-    init = empty(cx, out_sizes, elt)
-    rank = len(out_sizes)
-    inputs = list(inputs)
-
-    def body(b, args):
-        s = ScalarBuilder(b, cx.loc)
-        idx = [b.index(d) for d in range(rank)]
-        at = index_fn(s, Ix(s), idx, args[:len(inputs)])
-        return [s.op1("tensor.extract", [src, *[Ix(s).v(x) for x in at]], elt)]
-    maps = list(in_maps) + [AffineMap.identity(rank)]
-    return make_generic(cx.b, inputs, [init], maps, ["parallel"] * rank, body,
-                        [init.type], loc=cx.loc).results[0]
 
 
 # ------------------------------------------------------------------ reshapes
@@ -104,7 +72,7 @@ def _reshape(cx):
         known = ix.mul(known, ix.select(ix.cmp("eq", d, -1), 1, d))
     out = [ix.select(ix.cmp("eq", d, -1), ix.floordiv(total, ix.max(known, 1)), d)
            for d in fixed]
-    return [_finish(cx, reshape_to(cx, x, _out_sizes(cx, out)))]
+    return [finish(cx, reshape_to(cx, x, out_sizes(cx, out)))]
 
 
 @lowering("Flatten")
@@ -122,7 +90,7 @@ def _flatten(cx):
         a = ix.mul(a, d)
     for d in dims[axis:]:
         b = ix.mul(b, d)
-    return [_finish(cx, reshape_to(cx, x, _out_sizes(cx, [a, b])))]
+    return [finish(cx, reshape_to(cx, x, out_sizes(cx, [a, b])))]
 
 
 @lowering("Squeeze")
@@ -140,7 +108,7 @@ def _squeeze(cx):
     else:
         drop = {norm_axis(a, r, "axes") for a in _static_ints(axes, "axes")}
     out = [d for i, d in enumerate(dims) if i not in drop]
-    return [_finish(cx, reshape_to(cx, x, _out_sizes(cx, out)))]
+    return [finish(cx, reshape_to(cx, x, out_sizes(cx, out)))]
 
 
 @lowering("Unsqueeze")
@@ -156,7 +124,7 @@ def _unsqueeze(cx):
     added = {norm_axis(a, n, "axes") for a in _static_ints(axes, "axes")}
     it = iter(dims)
     out = [1 if i in added else next(it) for i in range(n)]
-    return [_finish(cx, reshape_to(cx, x, _out_sizes(cx, out)))]
+    return [finish(cx, reshape_to(cx, x, out_sizes(cx, out)))]
 
 
 def _static_result(cx, i=0) -> bool:
@@ -183,10 +151,10 @@ def _transpose(cx):
         raise NotLowerable(f"perm {perm} is not a permutation of the {r} dims")
     dims = sizes(cx, x)
     if r <= 1 or perm == list(range(r)):
-        return [_finish(cx, x)]
+        return [finish(cx, x)]
     init = empty(cx, [dims[p] for p in perm], x.type.element_type)
     op = cx.b.insert(TransposeOp.new(x, init, perm, loc=cx.loc))
-    return [_finish(cx, op.results[0])]
+    return [finish(cx, op.results[0])]
 
 
 # ------------------------------------------------------------------ concat, split
@@ -201,7 +169,7 @@ def _concat(cx):
     r = ranked(cx, vals[0].type).rank
     axis = norm_axis(cx.attr("axis", 0), r)
     if len(vals) == 1:
-        return [_finish(cx, vals[0])]
+        return [finish(cx, vals[0])]
     shape = list(vals[0].type.shape)
     for v in vals[1:]:
         ranked(cx, v.type)
@@ -215,7 +183,7 @@ def _concat(cx):
     shape[axis] = total
     rt = tensor_type(shape, vals[0].type.element_type)
     res = cx.create(ConcatOp, dim=A.IntegerAttr(axis, A.i64), inputs=vals, result=rt)
-    return [_finish(cx, res.results[0])]
+    return [finish(cx, res.results[0])]
 
 
 @lowering("Split")
@@ -243,8 +211,8 @@ def _split(cx):
         offs[axis] = off
         part = list(dims)
         part[axis] = size
-        part = _out_sizes(cx, part, k)
-        out.append(_finish(cx, extract_slice(cx, x, offs, part), k))
+        part = out_sizes(cx, part, k)
+        out.append(finish(cx, extract_slice(cx, x, offs, part), k))
         off = ix.add(off, size)
     return out
 
@@ -300,13 +268,15 @@ def _slice(cx):
             o, n, k = _slice_dim(ix, st, en, step, dims[d])
             offs[d], sz[d] = ix.select(hit, o, offs[d]), ix.select(hit, n, sz[d])
             strides[d] = ix.select(hit, k, strides[d])
-    out = _out_sizes(cx, sz)
+    out = out_sizes(cx, sz)
     if all(Ix.known(s) and s > 0 for s in strides):
-        return [_finish(cx, extract_slice(cx, x, offs, out, strides))]
-    # a negative or unknown step: gather src[off + i * step] per dim
-    return [_finish(cx, _gather_generic(
-        cx, x, out, lambda s, ix, idx, args: [ix.add(o, ix.mul(i, st))
-                                              for o, i, st in zip(offs, idx, strides)]))]
+        return [finish(cx, extract_slice(cx, x, offs, out, strides))]
+    # a negative or unknown step: gather x[off + i * step] per dim
+    def body(s, idx, args):
+        ix = Ix(s)
+        at = [ix.v(ix.add(o, ix.mul(i, k))) for o, i, k in zip(offs, idx, strides)]
+        return s.op1("tensor.extract", [x, *at], x.type.element_type)
+    return [finish(cx, index_generic(cx, [], [], out, x.type.element_type, body))]
 
 
 def _slice_dim(ix, st, en, step, d):
@@ -354,7 +324,7 @@ def _expand(cx):
             out.append(a)
         else:
             out.append(ix.max(a, b))  # equal, or one of them is 1 at run time
-    return [_finish(cx, _broadcast_to(cx, x, _out_sizes(cx, out)))]
+    return [finish(cx, _broadcast_to(cx, x, out_sizes(cx, out)))]
 
 
 @lowering("Tile")
@@ -370,11 +340,11 @@ def _tile(cx):
     dims = sizes(cx, x)
     inter = [v for pair in zip(reps, dims) for v in pair]
     init = empty(cx, inter, x.type.element_type)
-    in_map = AffineMap(2 * r, 0, tuple(AffineDimExpr(2 * k + 1) for k in range(r)))
+    in_map = dims_map(2 * r, [2 * k + 1 for k in range(r)])
     g = make_generic(cx.b, [x], [init], [in_map, AffineMap.identity(2 * r)],
                      ["parallel"] * (2 * r), lambda b, args: [args[0]], [init.type],
                      loc=cx.loc).results[0]
-    return [_finish(cx, collapse(cx, g, [[2 * k, 2 * k + 1] for k in range(r)]))]
+    return [finish(cx, collapse(cx, g, [[2 * k, 2 * k + 1] for k in range(r)]))]
 
 
 # ------------------------------------------------------------------ pad
@@ -437,7 +407,7 @@ def _pad(cx):
     dims = sizes(cx, x)
     elt = x.type.element_type
     if mode == "constant" and all(Ix.known(p) and p >= 0 for p in lo + hi):
-        return [_finish(cx, _tensor_pad(cx, x, lo, hi, _pad_value(cx, s, value, elt)))]
+        return [finish(cx, _tensor_pad(cx, x, lo, hi, _pad_value(cx, s, value, elt)))]
     # Negative pads crop first; then every output element reads the source at an index
     # mapped into range by the mode (constant: a select of the pad value).
     crop_lo = [ix.max(ix.sub(0, p), 0) for p in lo]
@@ -446,9 +416,9 @@ def _pad(cx):
     hi = [ix.max(p, 0) for p in hi]
     n = [ix.sub(ix.sub(d, a), b) for d, a, b in zip(dims, crop_lo, crop_hi)]
     src = extract_slice(cx, x, crop_lo, n)
-    out = _out_sizes(cx, [ix.add(ix.add(d, a), b) for d, a, b in zip(n, lo, hi)])
+    out = out_sizes(cx, [ix.add(ix.add(d, a), b) for d, a, b in zip(n, lo, hi)])
     pad_value = _pad_value(cx, s, value, elt) if mode == "constant" else None
-    return [_finish(cx, _mapped_pad(cx, src, n, lo, out, mode, pad_value))]
+    return [finish(cx, _mapped_pad(cx, src, n, lo, out, mode, pad_value))]
 
 
 def _tensor_pad(cx, x, lo, hi, value):
@@ -464,18 +434,17 @@ def _tensor_pad(cx, x, lo, hi, value):
 
 
 def _mapped_pad(cx, src, n, lo, out, mode, pad_value):
-    from ...dialects.linalg import make_generic
+    """Each element of the padded result reads `src` at its index less `lo`, brought
+    into [0, n) by the mode: clamped (edge), modulo n (wrap), mirrored without repeating
+    the border (reflect: period 2 (n - 1)); constant: the pad value outside."""
     elt = src.type.element_type
-    rank = len(out)
-    init = empty(cx, out, elt)
 
-    def body(b, args):
-        s = ScalarBuilder(b, cx.loc)
+    def body(s, idx, args):
         ix = Ix(s)
         at, inside = [], None
-        for d in range(rank):
-            i = ix.sub(b.index(d), lo[d])
-            if Ix.known(lo[d]) and lo[d] == 0 and Ix.known(out[d], n[d]) and out[d] == n[d]:
+        for d, o in enumerate(idx):
+            i = ix.sub(o, lo[d])
+            if Ix.known(lo[d], out[d], n[d]) and lo[d] == 0 and out[d] == n[d]:
                 at.append(i)
                 continue
             last = ix.sub(n[d], 1)
@@ -487,34 +456,16 @@ def _mapped_pad(cx, src, n, lo, out, mode, pad_value):
                 at.append(ix.clamp(i, 0, last))
             elif mode == "wrap":
                 at.append(ix.mod(i, n[d]))
-            else:  # reflect: period 2 (n - 1)
+            else:
                 period = ix.max(ix.mul(last, 2), 1)
                 j = ix.mod(i, period)
                 at.append(ix.select(ix.cmp("gt", j, last), ix.sub(period, j), j))
         v = s.op1("tensor.extract", [src, *[ix.v(a) for a in at]], elt)
-        if inside is not None:
-            v = s.select(inside, v, pad_value)
-        return [v]
-    return make_generic(cx.b, [], [init], [AffineMap.identity(rank)], ["parallel"] * rank,
-                        body, [init.type], loc=cx.loc).results[0]
+        return v if inside is None else s.select(inside, v, pad_value)
+    return index_generic(cx, [], [], out, elt, body)
 
 
 # ------------------------------------------------------------------ index patterns
-
-
-def _index_generic(cx, inputs, in_maps, out_sizes, elt, body):
-    """linalg.generic over mixed `out_sizes` (element type `elt`): `body(s, ix, idx,
-    args)` returns the element from the loop indices and the input elements."""
-    from ...dialects.linalg import make_generic
-    rank = len(out_sizes)
-    init = empty(cx, out_sizes, elt)
-
-    def fn(b, args):
-        s = ScalarBuilder(b, cx.loc)
-        return [body(s, Ix(s), [b.index(d) for d in range(rank)], args[:len(inputs)])]
-    return make_generic(cx.b, list(inputs), [init], list(in_maps) +
-                        [AffineMap.identity(rank)], ["parallel"] * rank, fn, [init.type],
-                        loc=cx.loc).results[0]
 
 
 @lowering("Trilu")
@@ -529,12 +480,12 @@ def _trilu(cx):
     s0 = scalars(cx)
     kv = Ix(s0).v(k)
 
-    def body(s, ix, idx, args):
+    def body(s, idx, args):
         d = s.sub(idx[r - 1], idx[r - 2])  # col - row
         keep = s.cmp("ge" if upper else "le", d, kv)
         return s.select(keep, args[0], s.zero(elt))
     ident = AffineMap.identity(r)
-    return [_finish(cx, _index_generic(cx, [x], [ident], sizes(cx, x), elt, body))]
+    return [finish(cx, index_generic(cx, [x], [ident], sizes(cx, x), elt, body))]
 
 
 @lowering("EyeLike")
@@ -546,11 +497,11 @@ def _eyelike(cx):
     elt = element_type(rt)
     k = cx.attr("k", 0)
 
-    def body(s, ix, idx, args):
+    def body(s, idx, args):
         on = s.cmp("eq", s.sub(idx[1], idx[0]), s.index(k))
         one = s.one(elt)
         return s.select(on, one, s.zero(elt))
-    return [_finish(cx, _index_generic(cx, [], [], sizes(cx, x), elt, body))]
+    return [finish(cx, index_generic(cx, [], [], sizes(cx, x), elt, body))]
 
 
 @lowering("ReverseSequence")
@@ -561,16 +512,16 @@ def _reverse_sequence(cx):
     tax = norm_axis(cx.attr("time_axis", 0), r, "time_axis")
     signed = not is_unsigned(cx.orig_type(1))
     elt = x.type.element_type
-    lens_map = AffineMap(r, 0, (AffineDimExpr(bax),))
+    lens_map = dims_map(r, [bax])
 
-    def body(s, ix, idx, args):
+    def body(s, idx, args):
         n = index_of(s, args[0], signed)
         t = idx[tax]
         rev = s.sub(s.sub(n, s.index(1)), t)
         at = list(idx)
         at[tax] = s.select(s.cmp("lt", t, n), rev, t)
         return s.op1("tensor.extract", [x, *at], elt)
-    return [_finish(cx, _index_generic(cx, [lens], [lens_map], sizes(cx, x), elt, body))]
+    return [finish(cx, index_generic(cx, [lens], [lens_map], sizes(cx, x), elt, body))]
 
 
 # ------------------------------------------------------------------ bitcast
@@ -585,14 +536,14 @@ def _bitcast(cx):
     src, dst = element_type(x.type), element_type(rt)
     t = tensor_type(x.type.shape, dst)
     if src is dst:
-        return [_finish(cx, x)]
+        return [finish(cx, x)]
     w = (getattr(src, "width", None), getattr(dst, "width", None))
     if 1 in w:
         # bool is one byte of 0 / 1: a conversion to / from the 8-bit integer
         if not all(isinstance(e, A.IntegerType) for e in (src, dst)):
             raise NotLowerable(f"BitCast from {src} to {dst}")
-        return [_finish(cx, cast_tensor(cx, x, dst, False, False))]
+        return [finish(cx, cast_tensor(cx, x, dst, False, False))]
     if w[0] is None or w[0] != w[1]:
         raise NotLowerable(f"BitCast from {src} to {dst}: bit widths differ")
-    return [_finish(cx, cx.create(BitcastOp, source=x, dest=t).results[0])]
+    return [finish(cx, cx.create(BitcastOp, source=x, dest=t).results[0])]
 

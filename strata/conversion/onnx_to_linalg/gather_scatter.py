@@ -16,48 +16,17 @@
 from __future__ import annotations
 
 from ...ir import attributes as A
-from ...ir.affine import AffineDimExpr, AffineMap
-from ..scalar_builders import ScalarBuilder
+from ...ir.affine import AffineMap
 from . import NotLowerable, lowering
-from ._shape_util import (DYN, Ix, collapse, extract_slice, fit, index_of, loop_nest,
-                          norm_axis, scalar_of, sizes)
+from ._shape_util import (DYN, Ix, collapse, dims_map, extract_slice, finish, index_generic,
+                          index_of, loop_nest, norm_axis, out_sizes, scalar_of, sizes)
 from .common import empty, is_unsigned, ranked, scalars
-
-
-def _finish(cx, v, i=0):
-    return fit(cx, v, cx.result_type(i))
-
-
-def _out_sizes(cx, computed, i=0):
-    rt = cx.result_type(i)
-    if type(rt) is A.RankedTensorType and rt.rank == len(computed):
-        return [d if d != DYN else c for d, c in zip(rt.shape, computed)]
-    return list(computed)
 
 
 def _wrap(s, i, dim):
     """Index `i` (index Value) counting from the end when negative."""
     ix = Ix(s)
     return s.select(s.cmp("lt", i, s.index(0)), ix.v(ix.add(i, dim)), i)
-
-
-def _generic(cx, inputs, in_maps, out_sizes, elt, body):
-    """linalg.generic over mixed `out_sizes`: `body(s, idx, args)` returns the element
-    from the loop indices (Values) and the elements of `inputs`."""
-    from ...dialects.linalg import make_generic
-    rank = len(out_sizes)
-    init = empty(cx, out_sizes, elt)
-
-    def fn(b, args):
-        s = ScalarBuilder(b, cx.loc)
-        return [body(s, [b.index(d) for d in range(rank)], args[:len(inputs)])]
-    return make_generic(cx.b, list(inputs), [init], list(in_maps) +
-                        [AffineMap.identity(rank)], ["parallel"] * rank, fn, [init.type],
-                        loc=cx.loc).results[0]
-
-
-def _dims_map(rank, dims):
-    return AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in dims))
 
 
 def _signed(cx, i):
@@ -74,7 +43,7 @@ def _gather(cx):
     q = ranked(cx, ind.type).rank
     axis = norm_axis(cx.attr("axis", 0), r)
     dims, idims = sizes(cx, data), sizes(cx, ind)
-    out = _out_sizes(cx, dims[:axis] + idims + dims[axis + 1:])
+    out = out_sizes(cx, dims[:axis] + idims + dims[axis + 1:])
     elt = data.type.element_type
     signed = _signed(cx, 1)
 
@@ -82,8 +51,8 @@ def _gather(cx):
         i = _wrap(s, index_of(s, args[0], signed), dims[axis])
         at = idx[:axis] + [i] + idx[axis + q:]
         return s.op1("tensor.extract", [data, *at], elt)
-    ind_map = _dims_map(len(out), range(axis, axis + q))
-    return [_finish(cx, _generic(cx, [ind], [ind_map], out, elt, body))]
+    ind_map = dims_map(len(out), range(axis, axis + q))
+    return [finish(cx, index_generic(cx, [ind], [ind_map], out, elt, body))]
 
 
 @lowering("GatherElements")
@@ -101,8 +70,8 @@ def _gather_elements(cx):
         at = list(idx)
         at[axis] = _wrap(s, index_of(s, args[0], signed), dims[axis])
         return s.op1("tensor.extract", [data, *at], elt)
-    out = _out_sizes(cx, sizes(cx, ind))
-    return [_finish(cx, _generic(cx, [ind], [AffineMap.identity(r)], out, elt, body))]
+    out = out_sizes(cx, sizes(cx, ind))
+    return [finish(cx, index_generic(cx, [ind], [AffineMap.identity(r)], out, elt, body))]
 
 
 @lowering("GatherND")
@@ -117,7 +86,7 @@ def _gather_nd(cx):
     if b + k > r:
         raise NotLowerable(f"batch_dims {b} + index depth {k} exceed the data rank {r}")
     dims, idims = sizes(cx, data), sizes(cx, ind)
-    out = _out_sizes(cx, idims[:-1] + dims[b + k:])
+    out = out_sizes(cx, idims[:-1] + dims[b + k:])
     elt, ielt = data.type.element_type, ind.type.element_type
     signed = _signed(cx, 1)
 
@@ -129,7 +98,7 @@ def _gather_nd(cx):
             at.append(_wrap(s, index_of(s, i, signed), dims[b + j]))
         at += idx[q - 1:]
         return s.op1("tensor.extract", [data, *at], elt)
-    return [_finish(cx, _generic(cx, [], [], out, elt, body))]
+    return [finish(cx, index_generic(cx, [], [], out, elt, body))]
 
 
 @lowering("OneHot")
@@ -139,7 +108,7 @@ def _one_hot(cx):
     axis = norm_axis(cx.attr("axis", -1), q + 1)
     rt = ranked(cx, cx.result_type(), "result")
     depth = rt.shape[axis] if rt.shape[axis] != DYN else scalar_of(cx, 1)
-    out = _out_sizes(cx, sizes(cx, ind)[:axis] + [depth] + sizes(cx, ind)[axis:])
+    out = out_sizes(cx, sizes(cx, ind)[:axis] + [depth] + sizes(cx, ind)[axis:])
     elt = values.type.element_type
     ielt = ind.type.element_type
     s0 = scalars(cx)
@@ -149,7 +118,7 @@ def _one_hot(cx):
     # compare in the indices' own type, as the reference does (a float index matches
     # only a whole number)
     dv = s0.cast(Ix(s0).v(depth), ielt, True, signed)
-    ind_map = _dims_map(q + 1, [d for d in range(q + 1) if d != axis])
+    ind_map = dims_map(q + 1, [d for d in range(q + 1) if d != axis])
 
     def body(s, idx, args):
         i = args[0]
@@ -157,7 +126,7 @@ def _one_hot(cx):
         i = s.select(s.cmp("lt", i, zero, signed), s.add(i, dv), i) if signed else i
         pos = s.cast(idx[axis], ielt, True, signed)
         return s.select(s.cmp("eq", i, pos, signed), on, off)
-    return [_finish(cx, _generic(cx, [ind], [ind_map], out, elt, body))]
+    return [finish(cx, index_generic(cx, [ind], [ind_map], out, elt, body))]
 
 
 @lowering("TensorScatter")
@@ -177,7 +146,7 @@ def _tensor_scatter(cx):
     inputs, maps = [cache], [AffineMap.identity(r)]
     if has_w:
         inputs.append(cx.operands[2])
-        maps.append(_dims_map(r, [0]))
+        maps.append(dims_map(r, [0]))
 
     def body(s, idx, args):
         ix = Ix(s)
@@ -190,7 +159,7 @@ def _tensor_scatter(cx):
         at[axis] = ix.v(ix.clamp(d, 0, ix.max(ix.sub(udims[axis], 1), 0)))
         u = s.op1("tensor.extract", [upd, *at], elt)
         return s.select(ok, u, args[0])
-    return [_finish(cx, _generic(cx, inputs, maps, _out_sizes(cx, dims), elt, body))]
+    return [finish(cx, index_generic(cx, inputs, maps, out_sizes(cx, dims), elt, body))]
 
 
 # ------------------------------------------------------------------ scatters
@@ -229,7 +198,7 @@ def _scatter_elements(cx):
         if combine is not None:
             v = combine(s, s.op1("tensor.extract", [acc, *at], elt), v, dsigned)
         return [s.op1("tensor.insert", [v, acc, *at], acc.type)]
-    return [_finish(cx, loop_nest(cx, sizes(cx, ind), [data], body)[0])]
+    return [finish(cx, loop_nest(cx, sizes(cx, ind), [data], body)[0])]
 
 
 @lowering("ScatterND")
@@ -258,7 +227,7 @@ def _scatter_nd(cx):
         if combine is not None:
             v = combine(s, s.op1("tensor.extract", [acc, *at], elt), v, dsigned)
         return [s.op1("tensor.insert", [v, acc, *at], acc.type)]
-    return [_finish(cx, loop_nest(cx, loops, [data], body)[0])]
+    return [finish(cx, loop_nest(cx, loops, [data], body)[0])]
 
 
 # ------------------------------------------------------------------ data-dependent sizes
@@ -303,14 +272,14 @@ def _compress(cx):
     pos = extract_slice(cx, pos, [0], [count])
     out = list(dims)
     out[axis] = count
-    out = _out_sizes(cx, out)
+    out = out_sizes(cx, out)
     elt = x.type.element_type
 
     def body(b, idx, args):
         at = list(idx)
         at[axis] = args[0]
         return b.op1("tensor.extract", [x, *at], elt)
-    return [_finish(cx, _generic(cx, [pos], [_dims_map(r, [axis])], out, elt, body))]
+    return [finish(cx, index_generic(cx, [pos], [dims_map(r, [axis])], out, elt, body))]
 
 
 @lowering("NonZero")
@@ -333,9 +302,9 @@ def _nonzero(cx):
         v = b.op1("tensor.extract", [flat, i], elt)
         return b.cmp("ne", v, b.zero(elt))
     pos, count = _select_positions(cx, n, pred)
-    out = _out_sizes(cx, [r, count])
+    out = out_sizes(cx, [r, count])
     if r == 0:  # (0, N): no elements
-        return [_finish(cx, empty(cx, out, A.i64))]
+        return [finish(cx, empty(cx, out, A.i64))]
     pos = extract_slice(cx, pos, [0], [count])
     # row d of the result: the d-th coordinate of each flat position
     strides, acc = [], 1
@@ -354,7 +323,7 @@ def _nonzero(cx):
             st, dm = b.select(hit, stride_v[d], st), b.select(hit, dim_v[d], dm)
         c = b.op1("arith.remsi", [b.op1("arith.divsi", [p, st], A.index), dm], A.index)
         return b.cast(c, A.i64)
-    return [_finish(cx, _generic(cx, [pos], [_dims_map(2, [1])], out, A.i64, body))]
+    return [finish(cx, index_generic(cx, [pos], [dims_map(2, [1])], out, A.i64, body))]
 
 
 def _expand_scalar(cx, x):
