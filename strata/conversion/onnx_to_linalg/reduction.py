@@ -314,51 +314,55 @@ def _reduce_runtime_axes(cx, x, elt, unsigned, keepdims, noop):
     return s.op1("tensor.reshape", [cur, shape], rt)
 
 
+def arg_reduce(cx, x, axis, better, keepdims=True, last=False):
+    """The index (i64) of the best element of `x` along `axis` (`better` "gt": the
+    maximum, "lt": the minimum; the first one, or the last with `last`; a NaN wins)."""
+    from ...dialects.linalg import make_generic
+    t = ranked(cx, x.type)
+    rank = t.rank
+    unsigned = is_unsigned(cx.orig_type(0)) or t.element_type is A.i1
+    elt = t.element_type
+    sizes = sizes_of(cx, x)
+    kept = [d for d in range(rank) if d != axis]
+    val = _fill(cx, [sizes[d] for d in kept], elt,
+                (lambda s, e: s.lowest(e) if not unsigned else s.zero(e))
+                if better == "gt" else
+                (lambda s, e: s.highest(e, signed=not unsigned)))
+    idx = _fill(cx, [sizes[d] for d in kept], A.i64, lambda s, e: s.const(-1, e))
+    out_map = AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in kept))
+    iters = ["reduction" if d == axis else "parallel" for d in range(rank)]
+
+    def body(b, args):
+        s = ScalarBuilder(b, cx.op.loc)
+        v, best, bi = args
+        i = s.cast(s.op1("linalg.index", [], A.index,
+                         {"dim": A.IntegerAttr(axis, A.i64)}), A.i64)
+        strict = s.cmp(better, v, best, not unsigned)
+        take = s.or_(strict, s.cmp("lt", bi, s.zero(A.i64)))
+        if last:
+            take = s.or_(take, s.cmp("eq", v, best, not unsigned))
+        if is_float(elt):  # the first NaN wins, as NumPy's argmax/argmin
+            take = s.or_(s.and_(s.cmp("uno", v, v), s.not_(s.cmp("uno", best, best))),
+                         s.and_(take, s.not_(s.cmp("uno", best, best))))
+        return [s.select(take, v, best), s.select(take, i, bi)]
+    g = make_generic(cx.b, [x], [val, idx], [AffineMap.identity(rank), out_map, out_map],
+                     iters, body, [val.type, idx.type], loc=cx.op.loc)
+    y = g.results[1]
+    if keepdims:
+        y = keep_dims(cx, y, rank, [axis], sizes)
+    return y
+
+
 def _arg(name, better):
     @lowering(name)
     def lower(cx):
-        from ...dialects.linalg import make_generic
         x = cx.operands[0]
-        t = ranked(cx, x.type)
-        rank = t.rank
+        rank = ranked(cx, x.type).rank
         axis = cx.attr("axis", 0)
         if not -rank <= axis < rank:
             raise NotLowerable(f"axis {axis} out of range for rank {rank}")
-        axis %= rank
-        keepdims = cx.attr("keepdims", 1)
-        last = cx.attr("select_last_index", 0)
-        unsigned = is_unsigned(cx.orig_type(0))
-        elt = t.element_type
-        sizes = sizes_of(cx, x)
-        kept = [d for d in range(rank) if d != axis]
-        first = "max" if better == "gt" else "min"
-        val = _fill(cx, [sizes[d] for d in kept], elt,
-                    (lambda s, e: s.lowest(e) if not unsigned else s.zero(e))
-                    if first == "max" else
-                    (lambda s, e: s.highest(e, signed=not unsigned)))
-        idx = _fill(cx, [sizes[d] for d in kept], A.i64, lambda s, e: s.const(-1, e))
-        out_map = AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in kept))
-        iters = ["reduction" if d == axis else "parallel" for d in range(rank)]
-
-        def body(b, args):
-            s = ScalarBuilder(b, cx.op.loc)
-            v, best, bi = args
-            i = s.cast(s.op1("linalg.index", [], A.index,
-                             {"dim": A.IntegerAttr(axis, A.i64)}), A.i64)
-            strict = s.cmp(better, v, best, not unsigned)
-            take = s.or_(strict, s.cmp("lt", bi, s.zero(A.i64)))
-            if last:
-                take = s.or_(take, s.cmp("eq", v, best, not unsigned))
-            if is_float(elt):  # the first NaN wins, as NumPy's argmax/argmin
-                take = s.or_(s.and_(s.cmp("uno", v, v), s.not_(s.cmp("uno", best, best))),
-                             s.and_(take, s.not_(s.cmp("uno", best, best))))
-            return [s.select(take, v, best), s.select(take, i, bi)]
-        g = make_generic(cx.b, [x], [val, idx], [AffineMap.identity(rank), out_map, out_map],
-                         iters, body, [val.type, idx.type], loc=cx.op.loc)
-        y = g.results[1]
-        if keepdims:
-            y = keep_dims(cx, y, rank, [axis], sizes)
-        return [y]
+        return [arg_reduce(cx, x, axis % rank, better, cx.attr("keepdims", 1),
+                           cx.attr("select_last_index", 0))]
 
 
 _arg("ArgMax", "gt")
