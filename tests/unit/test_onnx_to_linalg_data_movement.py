@@ -145,6 +145,14 @@ def test_gathers_negative_indices():
            np.array([[[2]], [[-1]]], np.int64))
 
 
+@pytest.mark.parametrize("idx", [np.array([-3, -1], np.int64), np.array(2, np.int64),
+                                 np.array([[0, 1], [2, 3]], np.int64)])
+def test_gather_constant_indices(idx):
+    """Constant indices in progression become a slice; others the general gather."""
+    _check(_model("Gather", [("x", F, [3, 4]), ("i", idx)], [("y", F, None)], axis=1),
+           _r(3, 4))
+
+
 @pytest.mark.parametrize("reduction", ["none", "add", "mul", "max", "min"])
 def test_scatters_with_duplicates(reduction):
     idx = np.array([[1, 0, 1], [2, 2, -1]], np.int64)

@@ -19,8 +19,9 @@ from ...ir import attributes as A
 from ...ir.affine import AffineMap
 from . import NotLowerable, lowering
 from ._shape_util import (DYN, Ix, collapse, dims_map, extract_slice, finish, index_generic,
-                          index_of, loop_nest, norm_axis, out_sizes, scalar_of, sizes)
-from .common import empty, is_unsigned, ranked, scalars
+                          index_of, loop_nest, norm_axis, out_sizes, reshape_to, scalar_of,
+                          sizes)
+from .common import constant_array, empty, is_unsigned, ranked, scalars
 
 
 def _wrap(s, i, dim):
@@ -46,6 +47,14 @@ def _gather(cx):
     out = out_sizes(cx, dims[:axis] + idims + dims[axis + 1:])
     elt = data.type.element_type
     signed = _signed(cx, 1)
+    strided = _constant_progression(cx, dims[axis])
+    if strided is not None:  # x[.., a:b:k, ..] (e.g. Shape -> Gather(0)): a slice
+        first, n, step = strided
+        offs, part = [0] * r, list(dims)
+        offs[axis], part[axis] = first, n
+        steps = [1] * r
+        steps[axis] = step
+        return [finish(cx, reshape_to(cx, extract_slice(cx, data, offs, part, steps), out))]
 
     def body(s, idx, args):
         i = _wrap(s, index_of(s, args[0], signed), dims[axis])
@@ -53,6 +62,20 @@ def _gather(cx):
         return s.op1("tensor.extract", [data, *at], elt)
     ind_map = dims_map(len(out), range(axis, axis + q))
     return [finish(cx, index_generic(cx, [ind], [ind_map], out, elt, body))]
+
+
+def _constant_progression(cx, dim):
+    """(first, count, step) when the indices of operand 1 are constants forming an
+    increasing arithmetic progression in range (after wrapping negatives), else None."""
+    a = constant_array(cx.op.operands[1])
+    if a is None or not Ix.known(dim) or a.size == 0:
+        return None
+    v = [int(i) + dim if int(i) < 0 else int(i) for i in a.reshape(-1)]
+    step = v[1] - v[0] if len(v) > 1 else 1
+    if step <= 0 or not 0 <= v[0] < dim or not 0 <= v[-1] < dim or \
+            any(b - a != step for a, b in zip(v, v[1:])):
+        return None
+    return v[0], len(v), step
 
 
 @lowering("GatherElements")
