@@ -88,6 +88,19 @@ def test_transpose_concat_split_dynamic():
            _r(7, 2))
 
 
+def test_attribute_forms_of_old_opsets():
+    _check(_model("Split", [("x", F, [6, 2])], [("a", F, None), ("b", F, None)], opset=11,
+                  axis=0, split=[2, 4]), _r(6, 2))
+    _check(_model("Squeeze", [("x", F, [1, 3, 1])], [("y", F, None)], opset=11, axes=[-1]),
+           _r(1, 3, 1))
+    _check(_model("Unsqueeze", [("x", F, [3])], [("y", F, None)], opset=11, axes=[0, 2]),
+           _r(3))
+    _check(_model("Pad", [("x", F, [2, 3])], [("y", F, None)], opset=2, pads=[0, 1, 1, 0],
+                  value=1.5), _r(2, 3))
+    _check(_model("Pad", [("x", F, [2, 3])], [("y", F, None)], opset=2, pads=[1, 2, 1, 2],
+                  mode="edge"), _r(2, 3))
+
+
 # ------------------------------------------------------------------ slice
 
 
