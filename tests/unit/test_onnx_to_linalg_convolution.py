@@ -1,0 +1,113 @@
+"""convert-onnx-to-linalg, convolution family (Conv, ConvInteger, QLinearConv,
+ConvTranspose, DeformConv, Col2Im): groups on every rank (named grouped/depthwise ops
+and the generic), auto_pad on dynamic sizes, transposed convolutions with groups,
+dilations, cropping pads and output_shape, per-channel quantization, deformable
+sampling with offset groups and masks, run-time Col2Im shapes."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from onnx_node_models import F, F16, I32, I64, I8, U8, check, ints, model, rand
+
+import strata
+
+
+@pytest.mark.parametrize("xs,ws,attrs", [
+    ([2, 4, 7, 6], [6, 2, 3, 3], dict(group=2, strides=[2, 1], pads=[1, 0, 2, 1],
+                                      dilations=[1, 2])),       # conv_2d_ngchw_gfchw
+    ([2, 4, 9], [6, 2, 3], dict(group=2, strides=[2], pads=[1, 2])),      # generic
+    ([1, 4, 5, 5, 5], [8, 2, 2, 2, 2], dict(group=2, dilations=[2, 1, 1])),
+    ([1, 4, 5, 5, 5], [4, 1, 2, 2, 2], dict(group=4)),               # depthwise 3-D
+    ([2, 3, 7, 6], [3, 1, 3, 3], dict(group=3, strides=[2, 2], pads=[1, 1, 1, 1])),
+    ([2, 3, 7, 6], [6, 1, 3, 3], dict(group=3)),                 # channel multiplier
+    ([2, 3, 7], [3, 1, 3], dict(group=3)),
+    ([1, 2, 5, 6, 4], [3, 2, 2, 3, 2], dict(strides=[2, 1, 1], pads=[0, 1, 1, 1, 0, 0])),
+    ([1, 2, 7, 8], [3, 2, 3, 3], dict(auto_pad="VALID", strides=[2, 3])),
+])
+def test_conv(xs, ws, attrs):
+    m = model("Conv", [("x", F, xs), ("w", F, ws), ("b", F, [ws[0]])], [("y", F, None)],
+              **attrs)
+    check(m, rand(*xs), rand(*ws, seed=1), rand(ws[0], seed=2), rtol=1e-4)
+
+
+@pytest.mark.parametrize("attrs,kernel", [
+    (dict(auto_pad="SAME_LOWER", strides=[2, 2]), 3),
+    (dict(auto_pad="SAME_UPPER"), 4),
+    (dict(pads=[1, 2, 0, 1], strides=[2, 1]), 3),
+])
+def test_conv_dynamic_sizes(attrs, kernel):
+    m = model("Conv", [("x", F, ["N", 2, "H", "W"]), ("w", F, [3, 2, kernel, kernel])],
+              [("y", F, None)], **attrs)
+    for shape in [(1, 2, 7, 8), (2, 2, 6, 5)]:
+        check(m, rand(*shape), rand(3, 2, kernel, kernel, seed=1), rtol=1e-4)
+
+
+def test_conv_f16():
+    m = model("Conv", [("x", F16, [1, 2, 7, 8]), ("w", F16, [3, 2, 3, 3])],
+              [("y", F16, None)])
+    check(m, rand(1, 2, 7, 8).astype(np.float16), rand(3, 2, 3, 3, seed=1).astype(np.float16),
+          rtol=1e-2, atol=1e-2)
+
+
+def test_conv_dynamic_kernel_is_a_clear_error():
+    m = model("Conv", [("x", F, [1, 2, 7, 8]), ("w", F, [3, 2, "K", "K"])], [("y", F, None)])
+    with pytest.raises(strata.StrataError) as e:
+        strata.compile(m, target="interpret")
+    assert "kernel sizes must be static" in e.value.diag.render({})
+
+
+@pytest.mark.parametrize("xs,ws,attrs,ref", [
+    ([1, 4, 3, 4], [4, 3, 3, 2], dict(group=2, strides=[2, 3], dilations=[2, 1],
+                                      pads=[1, 0, 0, 1], output_padding=[1, 2]), "ort"),
+    ([1, 2, 5], [2, 3, 3], dict(auto_pad="SAME_LOWER", strides=[2]), "ref"),
+    ([1, 1, 4, 4], [1, 1, 3, 3], dict(pads=[3, 3, 3, 3], strides=[2, 2]), "ort"),
+    ([1, 2, 3, 3], [2, 2, 3, 3], dict(strides=[2, 2], output_shape=[8, 8],
+                                      auto_pad="SAME_UPPER"), "ref"),
+    ([1, 2, 2, 3, 2], [2, 1, 2, 2, 3], dict(strides=[1, 2, 1]), "ort"),
+])
+def test_conv_transpose(xs, ws, attrs, ref):
+    m = model("ConvTranspose", [("x", F, xs), ("w", F, ws)], [("y", F, None)], **attrs)
+    check(m, rand(*xs), rand(*ws, seed=1), ref=ref, rtol=1e-4)
+
+
+def test_conv_transpose_dynamic_batch_with_bias():
+    m = model("ConvTranspose", [("x", F, ["N", 2, 3, 3]), ("w", F, [2, 2, 3, 3]),
+                                ("b", F, [2])], [("y", F, None)], strides=[2, 2])
+    check(m, rand(2, 2, 3, 3), rand(2, 2, 3, 3, seed=1), rand(2, seed=2), rtol=1e-4)
+
+
+def test_conv_integer_per_channel_zero_point():
+    m = model("ConvInteger", [("x", U8, [1, 2, 5, 5]), ("w", U8, [3, 2, 3, 3]),
+                              ("xz", U8, []), ("wz", U8, [3])], [("y", I32, None)],
+              pads=[1, 1, 1, 1])
+    check(m, ints(1, 2, 5, 5, lo=0, hi=256, dtype=np.uint8),
+          ints(3, 2, 3, 3, lo=0, hi=256, dtype=np.uint8, seed=1), np.array(7, np.uint8),
+          np.array([1, 2, 3], np.uint8), ref="ref")
+
+
+def test_qlinear_conv_per_channel_scale_and_bias():
+    m = model("QLinearConv", [("x", I8, [1, 2, 5, 5]), ("xs", F, []), ("xz", I8, []),
+                              ("w", I8, [3, 2, 3, 3]), ("ws", F, [3]), ("wz", I8, [3]),
+                              ("ys", F, []), ("yz", I8, []), ("b", I32, [3])],
+              [("y", I8, None)], pads=[1, 1, 1, 1], strides=[2, 2])
+    check(m, ints(1, 2, 5, 5), np.array(0.05, np.float32), np.array(2, np.int8),
+          ints(3, 2, 3, 3, seed=1), np.array([0.01, 0.02, 0.03], np.float32),
+          np.zeros(3, np.int8), np.array(0.5, np.float32), np.array(-3, np.int8),
+          np.array([10, -20, 30], np.int32), ref="ref")
+
+
+def test_deform_conv_groups_offset_groups_mask():
+    m = model("DeformConv", [("x", F, [1, 4, 5, 6]), ("w", F, [6, 2, 3, 3]),
+                             ("o", F, [1, 36, 3, 1]), ("b", F, [6]), ("m", F, [1, 18, 3, 1])],
+              [("y", F, None)], group=2, offset_group=2, strides=[2, 3], dilations=[1, 2],
+              pads=[1, 0, 1, 1])
+    check(m, rand(1, 4, 5, 6), rand(6, 2, 3, 3, seed=1), rand(1, 36, 3, 1, seed=2),
+          rand(6, seed=3), rand(1, 18, 3, 1, seed=4), ref="ref", rtol=1e-4)
+
+
+def test_col2im_run_time_shapes():
+    m = model("Col2Im", [("x", F, [2, 6, 3]), ("i", I64, [2]), ("bl", I64, [2])],
+              [("y", F, None)], strides=[1, 2], pads=[1, 0, 0, 1], dilations=[2, 1])
+    check(m, rand(2, 6, 3), np.array([4, 5], np.int64), np.array([3, 1], np.int64),
+          ref="ref")
