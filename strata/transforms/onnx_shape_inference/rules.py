@@ -599,6 +599,11 @@ def _unsqueeze(cx):
     return [tuple(out)]
 
 
+def _not_one(d):
+    """A dim broadcast against an unknown one: itself unless it is 1 or unknown."""
+    return d if d is not None and d != 1 else None
+
+
 @rule("Expand")
 def _expand(cx):
     x = cx.shape(0)
@@ -607,22 +612,15 @@ def _expand(cx):
         n = cx.length(1)
         if x is None or n is None:
             return [None]
-        r = max(n, len(x))
-        pad = (None,) * (r - len(x)) + x
-        return [tuple(d if d is not None and d != 1 else None for d in pad)]
+        return [(None,) * (n - len(x)) + tuple(map(_not_one, x))]
     target = [None if v is None else int(v) for v in p.vals]
     if x is None:
-        return [tuple(d if d is not None and d != 1 else None for d in target)]
+        return [tuple(map(_not_one, target))]
     r = max(len(target), len(x))
     a = (1,) * (r - len(x)) + x
     b = [1] * (r - len(target)) + target
-    out = []
-    for da, db in zip(a, b):
-        if db is None:
-            out.append(da if da is not None and da != 1 else None)
-        else:
-            out.append(broadcast((da,), (db,))[0])
-    return [tuple(out)]
+    return [tuple(_not_one(da) if db is None else broadcast((da,), (db,))[0]
+                  for da, db in zip(a, b))]
 
 
 @rule("Tile")
