@@ -11,7 +11,8 @@ from . import NotLowerable
 from .common import DYN, elementwise, empty, is_unsigned, ranked, scalars
 
 __all__ = ["acc_type", "dim_size", "filled", "map_text", "generic_maps", "round_to",
-           "zero_point_rows", "quantize"]
+           "zero_point_rows", "quantize", "pad", "Window", "window", "window_expr",
+           "ints_attr", "i64_elements", "transpose"]
 
 
 def acc_type(elt):
@@ -143,13 +144,17 @@ class Window:
         return (self.kernel[i] - 1) * self.dilations[i] + 1
 
 
-def _ints_attr(cx, name, n, default):
+def ints_attr(cx, name, n, default, positive=False):
+    """List attribute `name` of `n` ints (default: `n` times `default`); a wrong length,
+    or a non-positive value when `positive`, is NotLowerable."""
     v = cx.attr(name, None)
     if v is None:
         return [default] * n
     v = [int(x) for x in v]
     if len(v) != n:
         raise NotLowerable(f"attribute '{name}' has {len(v)} values, expected {n}")
+    if positive and any(x <= 0 for x in v):
+        raise NotLowerable(f"attribute '{name}' must be positive, not {v}")
     return v
 
 
@@ -161,11 +166,11 @@ def window(cx, in_sizes, kernel, ceil_mode=False) -> Window:
     n = len(in_sizes)
     w = Window()
     w.kernel = [int(k) for k in kernel]
-    w.strides = _ints_attr(cx, "strides", n, 1)
-    w.dilations = _ints_attr(cx, "dilations", n, 1)
+    w.strides = ints_attr(cx, "strides", n, 1)
+    w.dilations = ints_attr(cx, "dilations", n, 1)
     if any(v <= 0 for v in w.strides + w.dilations + w.kernel):
         raise NotLowerable("strides, dilations and kernel sizes must be positive")
-    pads = _ints_attr(cx, "pads", 2 * n, 0)
+    pads = ints_attr(cx, "pads", 2 * n, 0)
     if any(p < 0 for p in pads):
         raise NotLowerable("negative pads are not supported")
     auto = cx.attr("auto_pad", "NOTSET")

@@ -19,7 +19,8 @@ from ...ir import attributes as A
 from ..scalar_builders import ScalarBuilder, element_type
 from . import NotLowerable, lowering
 from ._linalg_util import (acc_type, dim_size, filled, generic_maps, i64_elements,
-                           map_text, pad, quantize, round_to, window, window_expr)
+                           ints_attr, map_text, pad, quantize, round_to, window,
+                           window_expr)
 from ._shape_util import collapse, expand
 from .common import DYN, cast_tensor, elementwise, empty, is_unsigned, ranked, scalars
 
@@ -37,10 +38,19 @@ def _spatial(cx, x, w):
     kernel = list(tw.shape[2:])
     if DYN in kernel:
         raise NotLowerable("the kernel sizes must be static")
+    if 0 in kernel:
+        raise NotLowerable("the kernel sizes must be positive")
     given = cx.attr("kernel_shape", None)
     if given is not None and [int(k) for k in given] != kernel:
         raise NotLowerable(f"kernel_shape {given} does not match the weights {kernel}")
     return n, kernel
+
+
+def _group(cx, name="group"):
+    g = int(cx.attr(name, 1))
+    if g < 1:
+        raise NotLowerable(f"{name} must be positive, not {g}")
+    return g
 
 
 def bias_init(cx, bias, sizes, acc):
@@ -111,7 +121,7 @@ def _padded_conv(cx, x, w, bias, acc, pad_value=0):
     xp = pad(cx, x, [0, 0] + win.low, [0, 0] + win.high, zero)
     sizes = [dim_size(cx, x, 0), dim_size(cx, w, 0)] + win.out
     init = bias_init(cx, bias, sizes, acc)
-    return conv(cx, xp, w, init, win.strides, win.dilations, int(cx.attr("group", 1)))
+    return conv(cx, xp, w, init, win.strides, win.dilations, _group(cx))
 
 
 @lowering("Conv")
@@ -167,7 +177,7 @@ def _transpose_geometry(cx, in_sizes, kernel, strides, dilations):
     spec and ONNX's reference: output_shape wins over pads, SAME_* split the total
     padding, output_padding extends the end)."""
     n = len(in_sizes)
-    out_pad = [int(v) for v in (cx.attr("output_padding", None) or [0] * n)]
+    out_pad = ints_attr(cx, "output_padding", n, 0)
     out_shape = cx.attr("output_shape", None)
     pads = cx.attr("pads", None)
     auto = cx.attr("auto_pad", "NOTSET")
@@ -175,6 +185,8 @@ def _transpose_geometry(cx, in_sizes, kernel, strides, dilations):
             for i in range(n)]
     if out_shape is not None:
         out_shape = [int(v) for v in out_shape][-n:]
+        if len(out_shape) != n:
+            raise NotLowerable(f"output_shape {out_shape} does not give {n} sizes")
     if pads is None and auto in ("SAME_UPPER", "SAME_LOWER"):
         if out_shape is None:
             out_shape = [in_sizes[i] * strides[i] for i in range(n)]
@@ -183,9 +195,11 @@ def _transpose_geometry(cx, in_sizes, kernel, strides, dilations):
             total = full[i] - out_shape[i]
             low.append(total // 2 if auto == "SAME_UPPER" else total - total // 2)
         return low, out_shape
-    pads = [int(p) for p in pads] if pads is not None else [0] * (2 * n)
+    pads = ints_attr(cx, "pads", 2 * n, 0)
     if out_shape is None:
         out_shape = [full[i] - pads[i] - pads[n + i] for i in range(n)]
+    if any(o <= 0 for o in out_shape):
+        raise NotLowerable(f"ConvTranspose output sizes {out_shape} are not positive")
     return pads[:n], out_shape
 
 
@@ -217,10 +231,10 @@ def _conv_transpose(cx):
     n, kernel = _spatial(cx, x, w)
     if DYN in x.type.shape[1:]:
         raise NotLowerable("ConvTranspose needs static channel and spatial sizes")
-    group = int(cx.attr("group", 1))
+    group = _group(cx)
     in_sizes = list(x.type.shape[2:])
-    strides = [int(v) for v in (cx.attr("strides", None) or [1] * n)]
-    dilations = [int(v) for v in (cx.attr("dilations", None) or [1] * n)]
+    strides = ints_attr(cx, "strides", n, 1, positive=True)
+    dilations = ints_attr(cx, "dilations", n, 1, positive=True)
     crop, out = _transpose_geometry(cx, in_sizes, kernel, strides, dilations)
     elt = element_type(cx.result_type())
     acc = acc_type(elt)
@@ -329,13 +343,14 @@ def _deform_conv(cx):
     elt = element_type(cx.result_type())
     if type(elt) is not A.FloatType:
         raise NotLowerable(f"DeformConv of {elt} is not supported")
-    strides = [int(v) for v in (cx.attr("strides", None) or [1] * n)]
-    dilations = [int(v) for v in (cx.attr("dilations", None) or [1] * n)]
-    pads = [int(v) for v in (cx.attr("pads", None) or [0] * (2 * n))]
-    group = int(cx.attr("group", 1))
-    og = int(cx.attr("offset_group", 1))
-    out_sizes = [dim_size(cx, offset, 2 + i) for i in range(n)]
+    strides = ints_attr(cx, "strides", n, 1, positive=True)
+    dilations = ints_attr(cx, "dilations", n, 1, positive=True)
+    pads = ints_attr(cx, "pads", 2 * n, 0)
+    group, og = _group(cx), _group(cx, "offset_group")
     mask = cx.operands[4] if cx.has_operand(4) else None
+    if offset.type.rank != n + 2 or (mask is not None and ranked(cx, mask.type).rank != n + 2):
+        raise NotLowerable(f"DeformConv offset and mask must have rank {n + 2}")
+    out_sizes = [dim_size(cx, offset, 2 + i) for i in range(n)]
     sampled = _sample_bilinear(cx, x, offset, mask, n, kernel, out_sizes, strides,
                                dilations, pads[:n], og)
     c, m = x.type.shape[1], w.type.shape[0]
@@ -379,13 +394,17 @@ def _col2im(cx):
         raise NotLowerable("Col2Im needs an input (N, C * block, L)")
     block = operand_ints(cx, 2, "block_shape")
     n = len(block)
+    if n == 0:
+        raise NotLowerable("Col2Im block_shape is empty")
     if type(rt) is A.RankedTensorType and rt.rank == n + 2 and DYN not in rt.shape[2:]:
         image = list(rt.shape[2:])
     else:
         image = operand_ints(cx, 1, "image_shape")
-    strides = [int(v) for v in (cx.attr("strides", None) or [1] * n)]
-    dilations = [int(v) for v in (cx.attr("dilations", None) or [1] * n)]
-    pads = [int(v) for v in (cx.attr("pads", None) or [0] * (2 * n))]
+    if len(image) != n:
+        raise NotLowerable(f"Col2Im image_shape has {len(image)} sizes, block_shape {n}")
+    strides = ints_attr(cx, "strides", n, 1, positive=True)
+    dilations = ints_attr(cx, "dilations", n, 1, positive=True)
+    pads = ints_attr(cx, "pads", 2 * n, 0)
     s0 = scalars(cx)
     ix = Ix(s0)
     kprod, counts = 1, []

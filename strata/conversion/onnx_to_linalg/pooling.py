@@ -16,8 +16,8 @@ from __future__ import annotations
 from ...ir import attributes as A
 from ..scalar_builders import ScalarBuilder, element_type, is_float
 from . import NotLowerable, lowering
-from ._linalg_util import (dim_size, filled, generic_maps, i64_elements, map_text, pad,
-                           window, window_expr)
+from ._linalg_util import (dim_size, filled, generic_maps, i64_elements, ints_attr,
+                           map_text, pad, window, window_expr)
 from ._shape_util import Ix, expand
 from .common import DYN, elementwise, empty, is_unsigned, ranked, scalars
 
@@ -311,9 +311,11 @@ def _max_unpool(cx):
     x, n = _input(cx)
     if DYN in x.type.shape:
         raise NotLowerable("MaxUnpool needs a static input shape")
+    if list(ranked(cx, cx.operands[1].type).shape) != list(x.type.shape):
+        raise NotLowerable("MaxUnpool indices must have the shape of the input")
     kernel = _kernel(cx, n)
-    strides = [int(v) for v in (cx.attr("strides", None) or [1] * n)]
-    pads = [int(v) for v in (cx.attr("pads", None) or [0] * (2 * n))]
+    strides = ints_attr(cx, "strides", n, 1, positive=True)
+    pads = ints_attr(cx, "pads", 2 * n, 0)
     inferred = list(x.type.shape[:2]) + [
         (x.type.shape[2 + i] - 1) * strides[i] + kernel[i] - pads[i] - pads[n + i]
         for i in range(n)]

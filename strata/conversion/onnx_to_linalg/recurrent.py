@@ -244,6 +244,16 @@ def _masked(cx, lay, t, new, old, zero_else=False):
     return elementwise(cx, vals, lay.elt, body, result_shape=new.type.shape)
 
 
+def _check_shape(cx, i, shape, what):
+    """Optional operand `i` (when given) must have static `shape` where it is known."""
+    if i < 0 or not cx.has_operand(i):
+        return
+    t = ranked(cx, cx.operands[i].type, what)
+    if t.rank != len(shape) or any(DYN not in (d, e) and d != e
+                                   for d, e in zip(t.shape, shape)):
+        raise NotLowerable(f"{what} of type {t} does not have the shape {shape}")
+
+
 def _recurrent(cx, kind):
     x, w, r = cx.operands[0], cx.operands[1], cx.operands[2]
     for v in (x, w, r):
@@ -260,6 +270,10 @@ def _recurrent(cx, kind):
     if hs == DYN or w.type.shape[1] != gh or r.type.shape[1] != gh or w.type.shape[0] != dirs:
         raise NotLowerable(f"{kind} weights of shapes {w.type} and {r.type} do not match "
                            f"{dirs} direction(s) of a static hidden size")
+    if cx.attr("hidden_size", hs) != hs:
+        raise NotLowerable(f"hidden_size {cx.attr('hidden_size')} does not match R ({hs})")
+    _check_shape(cx, 3, [dirs, 2 * gh], "B")
+    _check_shape(cx, 7 if kind == "LSTM" else -1, [dirs, 3 * hs], "P")
     layout = int(cx.attr("layout", 0))
     lay = _Layer()
     lay.kind, lay.hidden, lay.dirs, lay.elt = kind, hs, dirs, elt
@@ -278,6 +292,7 @@ def _recurrent(cx, kind):
         if not cx.has_operand(i):
             return [filled(cx, [lay.batch, hs], elt) for _ in range(dirs)]
         v = cx.operands[i]
+        _check_shape(cx, i, [DYN, DYN, hs], "an initial state")
         if layout:
             v = transpose(cx, v, [1, 0, 2])
         return [_slice_dir(cx, v, d, [lay.batch, hs]) for d in range(dirs)]
