@@ -13,13 +13,14 @@ def all_dialects():
     from .builtin import BUILTIN
     from .cf import CF
     from .func import FUNC
+    from .linalg import LINALG
     from .math import MATH
     from .ml_program import ML_PROGRAM
     from .onnx import ONNX
     from .scf import SCF
     from .tensor import TENSOR
     from .tosa import TOSA
-    return [BUILTIN, FUNC, ARITH, MATH, CF, SCF, TENSOR, ML_PROGRAM, ONNX, TOSA]
+    return [BUILTIN, FUNC, ARITH, MATH, CF, SCF, TENSOR, ML_PROGRAM, ONNX, LINALG, TOSA]
 
 
 def default_context(allow_unregistered: bool = False) -> Context:

@@ -116,7 +116,13 @@ class Printer:
                             hint_fn = hint_fns[cls] = None if generic else \
                                 getattr(cls, "asm_result_names", None)
                         hints = hint_fn(op_) if hint_fn is not None else None
-                        if hints:
+                        if hints and len(hints) == 1 and len(res) > 1:
+                            # One name for all of the op's results: a group `%name:N`.
+                            nm = self._unique(hints[0], used, c)
+                            for i, r in enumerate(res):
+                                names[r] = f"{nm}#{i}"
+                            self._group_names[res[0]] = (nm, len(res))
+                        elif hints:
                             for r, h in zip(res, hints):
                                 names[r] = self._unique(h, used, c) if h else \
                                     self._number(c)
