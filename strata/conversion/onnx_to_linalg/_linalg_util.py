@@ -12,7 +12,7 @@ from .common import DYN, elementwise, empty, is_unsigned, ranked, scalars
 
 __all__ = ["acc_type", "dim_size", "filled", "map_text", "generic_maps", "round_to",
            "zero_point_rows", "quantize", "pad", "Window", "window", "window_expr",
-           "ints_attr", "i64_elements", "transpose"]
+           "ints_attr", "i64_elements", "transpose", "minus_zero_point"]
 
 
 def acc_type(elt):
@@ -64,16 +64,29 @@ def round_to(cx, v, elt):
     return elementwise(cx, [v], elt, lambda s, x: s.cast(x, elt), result_shape=v.type.shape)
 
 
-def zero_point_rows(cx, i: int, rank: int):
-    """Operand `i` (a zero point or scale): a 1-D tensor of more than one element
-    quantizes the rows of a rank-`rank` matrix operand, so it is reshaped to (M, 1) to
-    broadcast along dim -2; anything else broadcasts as it is."""
+def zero_point_rows(cx, v, rank: int):
+    """A zero point or scale `v`: a 1-D tensor of more than one element quantizes the
+    rows of a rank-`rank` matrix operand, so it is reshaped to (M, 1) to broadcast along
+    dim -2; anything else broadcasts as it is."""
     from ._shape_util import expand
-    v = cx.operands[i]
-    t = ranked(cx, v.type, f"operand #{i}")
+    t = ranked(cx, v.type, "a zero point or scale")
     if rank >= 2 and t.rank == 1 and t.shape[0] != 1:
         return expand(cx, v, [[0, 1]], [dim_size(cx, v, 0), 1])
     return v
+
+
+def minus_zero_point(cx, i: int, zp_index: int, align=None):
+    """Operand `i` of an integer op as i32 minus its zero point (operand `zp_index`, when
+    given); `align(zero point, rank)` reshapes the zero point to broadcast against it."""
+    from .common import cast_tensor
+    x = cast_tensor(cx, cx.operands[i], A.i32, not is_unsigned(cx.orig_type(i)))
+    if not cx.has_operand(zp_index):
+        return x
+    zp = cx.operands[zp_index]
+    if align is not None:
+        zp = align(zp, x.type.rank)
+    zs = not is_unsigned(cx.orig_type(zp_index))
+    return elementwise(cx, [x, zp], A.i32, lambda s, v, z: s.sub(v, s.cast(z, A.i32, zs)))
 
 
 def quantize(cx, acc, scales, y_scale: int, y_zero: int):

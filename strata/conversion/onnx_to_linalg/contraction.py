@@ -19,9 +19,9 @@ from ...ir.affine import AffineMapAttr
 from ..scalar_builders import element_type, is_float
 from . import NotLowerable, lowering
 from ._linalg_util import (acc_type, dim_size, filled, generic_maps, map_text,
-                           quantize, round_to, zero_point_rows)
+                           minus_zero_point, quantize, round_to, zero_point_rows)
 from ._shape_util import collapse, expand
-from .common import DYN, cast_tensor, elementwise, is_unsigned, ranked, scalars
+from .common import DYN, elementwise, ranked
 
 # ------------------------------------------------------------------ matrix products
 
@@ -97,14 +97,14 @@ def matmul(cx, a, b, out_elt=None):
             d = rank + s
             j = max(k for k, g in enumerate(groups) if g[0] < d) if d else 0
             groups[j] = sorted(groups[j] + [d])
-        r = collapse(cx, r, groups) if groups else collapse(cx, r, [])
+        r = collapse(cx, r, groups)
     return round_to(cx, r, elt)
 
 
 def _matmul_nd(cx, a, b, acc):
     """matmul of rank >= 2 operands (batch dims broadcast) into element type `acc`."""
     from ...dialects import linalg as L
-    m, k, n = dim_size(cx, a, -2), dim_size(cx, a, -1), dim_size(cx, b, -1)
+    m, n = dim_size(cx, a, -2), dim_size(cx, b, -1)
     ra, rb = a.type.rank, b.type.rank
     if ra == 2 and rb == 2:
         return contract(cx, L.MatmulOp, [a, b], filled(cx, [m, n], acc))
@@ -196,30 +196,23 @@ def _gemm(cx):
 # ------------------------------------------------------------------ integer products
 
 
-def _minus_zero_point(cx, i, zp_index, per_row):
-    """Operand `i` as i32 minus its zero point (operand `zp_index`, optional; a 1-D zero
-    point of the rows of a matrix operand is aligned with dim -2 when `per_row`)."""
-    x = cast_tensor(cx, cx.operands[i], A.i32, not is_unsigned(cx.orig_type(i)))
-    if not cx.has_operand(zp_index):
-        return x
-    zp = zero_point_rows(cx, zp_index, x.type.rank if per_row else 0)
-    zs = not is_unsigned(cx.orig_type(zp_index))
-    return elementwise(cx, [x, zp], A.i32, lambda s, v, z: s.sub(v, s.cast(z, A.i32, zs)))
+def _rows(cx):
+    return lambda zp, rank: zero_point_rows(cx, zp, rank)
 
 
 @lowering("MatMulInteger")
 def _matmul_integer(cx):
-    a = _minus_zero_point(cx, 0, 2, True)
-    b = _minus_zero_point(cx, 1, 3, False)
+    a = minus_zero_point(cx, 0, 2, _rows(cx))
+    b = minus_zero_point(cx, 1, 3)
     return [matmul(cx, a, b, A.i32)]
 
 
 @lowering("QLinearMatMul")
 def _qlinear_matmul(cx):
-    a = _minus_zero_point(cx, 0, 2, True)
-    b = _minus_zero_point(cx, 3, 5, False)
+    a = minus_zero_point(cx, 0, 2, _rows(cx))
+    b = minus_zero_point(cx, 3, 5)
     acc = matmul(cx, a, b, A.i32)
-    scales = [zero_point_rows(cx, 1, cx.operands[0].type.rank), cx.operands[4]]
+    scales = [zero_point_rows(cx, cx.operands[1], cx.operands[0].type.rank), cx.operands[4]]
     return [quantize(cx, acc, scales, 6, 7)]
 
 

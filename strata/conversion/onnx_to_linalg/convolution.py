@@ -19,10 +19,10 @@ from ...ir import attributes as A
 from ..scalar_builders import ScalarBuilder, element_type
 from . import NotLowerable, lowering
 from ._linalg_util import (acc_type, dim_size, filled, generic_maps, i64_elements,
-                           ints_attr, map_text, pad, quantize, round_to, window,
-                           window_expr)
+                           ints_attr, map_text, minus_zero_point, pad, quantize,
+                           round_to, window, window_expr)
 from ._shape_util import collapse, expand
-from .common import DYN, cast_tensor, elementwise, empty, is_unsigned, ranked, scalars
+from .common import DYN, empty, ranked, scalars
 
 _NAMED = {1: "conv_1d_ncw_fcw", 2: "conv_2d_nchw_fchw", 3: "conv_3d_ncdhw_fcdhw"}
 _DEPTHWISE = {1: "depthwise_conv_1d_ncw_cw", 2: "depthwise_conv_2d_nchw_chw",
@@ -141,28 +141,17 @@ def _channel_vector(cx, v, rank):
     return v
 
 
-def _minus_zp(cx, i, zp_index, per_channel):
-    x = cast_tensor(cx, cx.operands[i], A.i32, not is_unsigned(cx.orig_type(i)))
-    if not cx.has_operand(zp_index):
-        return x
-    zp = cx.operands[zp_index]
-    if per_channel:
-        zp = _channel_vector(cx, zp, x.type.rank)
-    zs = not is_unsigned(cx.orig_type(zp_index))
-    return elementwise(cx, [x, zp], A.i32, lambda s, v, z: s.sub(v, s.cast(z, A.i32, zs)))
-
-
 @lowering("ConvInteger")
 def _conv_integer(cx):
-    x = _minus_zp(cx, 0, 2, False)
-    w = _minus_zp(cx, 1, 3, True)
+    x = minus_zero_point(cx, 0, 2)
+    w = minus_zero_point(cx, 1, 3, lambda zp, rank: _channel_vector(cx, zp, rank))
     return [_padded_conv(cx, x, w, None, A.i32)]
 
 
 @lowering("QLinearConv")
 def _qlinear_conv(cx):
-    x = _minus_zp(cx, 0, 2, False)
-    w = _minus_zp(cx, 3, 5, True)
+    x = minus_zero_point(cx, 0, 2)
+    w = minus_zero_point(cx, 3, 5, lambda zp, rank: _channel_vector(cx, zp, rank))
     bias = cx.operands[8] if cx.has_operand(8) else None
     acc = _padded_conv(cx, x, w, bias, A.i32)
     scales = [cx.operands[1], _channel_vector(cx, cx.operands[4], acc.type.rank - 1)]

@@ -198,14 +198,20 @@ def _average(cx, sums, x, n, win, count_pad):
                         ["parallel"] * rank, body, [init.type], loc=cx.loc).results[0]
 
 
-@lowering("AveragePool")
-def _average_pool(cx):
+def _float_pool(cx, what):
+    """(input, spatial rank, element type, Window) of a float pooling op."""
     x, n = _input(cx)
     elt = element_type(x.type)
     if not is_float(elt):
-        raise NotLowerable(f"AveragePool of {elt} is not supported")
+        raise NotLowerable(f"{what} of {elt} is not supported")
     win = window(cx, [dim_size(cx, x, i) for i in range(2, n + 2)], _kernel(cx, n),
                  bool(cx.attr("ceil_mode", 0)))
+    return x, n, elt, win
+
+
+@lowering("AveragePool")
+def _average_pool(cx):
+    x, n, elt, win = _float_pool(cx, "AveragePool")
     xp = _padded(cx, x, n, win, scalars(cx).zero(elt))
     sums = _reduce_windows(cx, xp, n, win, "sum")
     return [_average(cx, sums, x, n, win, bool(cx.attr("count_include_pad", 0)))]
@@ -231,13 +237,8 @@ def _root(s, x, p):
 
 @lowering("LpPool")
 def _lp_pool(cx):
-    x, n = _input(cx)
-    elt = element_type(x.type)
-    if not is_float(elt):
-        raise NotLowerable(f"LpPool of {elt} is not supported")
+    x, n, elt, win = _float_pool(cx, "LpPool")
     p = int(cx.attr("p", 2))
-    win = window(cx, [dim_size(cx, x, i) for i in range(2, n + 2)], _kernel(cx, n),
-                 bool(cx.attr("ceil_mode", 0)))
     powered = elementwise(cx, [x], elt, lambda s, v: _power(s, v, p))
     xp = _padded(cx, powered, n, win, scalars(cx).zero(elt))
     sums = _reduce_windows(cx, xp, n, win, "sum")
