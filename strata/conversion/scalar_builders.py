@@ -213,6 +213,10 @@ class ScalarBuilder:
                 return self.op1("arith.truncf", [v], to)
             # same width, different format (bf16 <-> f16, f8 variants): through f32
             return self.op1("arith.truncf", [self.op1("arith.extf", [v], A.f32)], to)
+        if to.width < 32:
+            # through i32, then wrap: defined for every in-range-of-i32 value, and what
+            # NumPy (and ml_dtypes for int4/int2) gives
+            return self.op1("arith.trunci", [self.op1("arith.fptosi", [v], A.i32)], to)
         return self.op1("arith.fptosi" if to_signed else "arith.fptoui", [v], to)
 
 

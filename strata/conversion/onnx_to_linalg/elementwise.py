@@ -95,13 +95,23 @@ def _pow(cx):
 
 @lowering("BitShift")
 def _bitshift(cx):
+    """A shift by a negative amount or by the bit width or more leaves only the sign
+    fill: -1 for a right shift of a negative signed value, else 0 (opset 28's text)."""
     left = cx.attr("direction", "") == "LEFT"
     elt = _result_elt(cx)
+    signed = _signed(cx)
 
     def body(s, x, y):
-        r = s.op1("arith.shli" if left else "arith.shrui", [x, y], elt)
+        if left:
+            r = s.op1("arith.shli", [x, y], elt)
+        else:
+            r = s.op1("arith.shrsi" if signed else "arith.shrui", [x, y], elt)
+        # unsigned compare: a negative amount is huge, so out of range too
         big = s.cmp("ge", y, s.const(elt.width, elt), signed=False)
-        return s.select(big, s.zero(elt), r)
+        fill = s.zero(elt)
+        if signed and not left:
+            fill = s.select(s.cmp("lt", x, s.zero(elt)), s.const(-1, elt), fill)
+        return s.select(big, fill, r)
     return [elementwise(cx, [cx.operands[0], cx.operands[1]], elt, body)]
 
 

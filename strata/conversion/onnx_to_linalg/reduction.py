@@ -198,7 +198,11 @@ def _logsumexp(cx):
     rank = t.rank
     axes = _axes(cx, rank)
     if axes is None:
-        raise NotLowerable("ReduceLogSumExp with axes known only at run time")
+        # ONNX's own definition, log(sum(exp(x))), reduced over the run-time axes
+        e = elementwise(cx, [x], elt, lambda s, v: s.math("exp", v))
+        r = _reduce_runtime_axes(cx, e, elt, False, cx.attr("keepdims", 1),
+                                 cx.attr("noop_with_empty_axes", 0), "ReduceSum")
+        return [elementwise(cx, [r], elt, lambda s, v: s.math("log", v))]
     if not axes:
         if cx.attr("noop_with_empty_axes", 0):
             return [x]
@@ -232,14 +236,14 @@ def _reducer(name, unsigned):
     return init, combine, pre, post
 
 
-def _reduce_runtime_axes(cx, x, elt, unsigned, keepdims, noop):
+def _reduce_runtime_axes(cx, x, elt, unsigned, keepdims, noop, name=None):
     """A reduction whose axes are an input known only at run time: for each dim d, an
     `scf.if` reduces the running tensor over d (keeping it as size 1) when d is one of
     the axes (or the axes are empty and not noop_with_empty_axes); the running tensor has
     dynamic dims. Without keepdims the result (whose type, from shape inference, must be
     static) is reshaped to it."""
     from ...dialects.scf import IfOp, YieldOp
-    init, combine, pre, post = _reducer(cx.op.name[5:], unsigned)
+    init, combine, pre, post = _reducer(name or cx.op.name[5:], unsigned)
     t = x.type
     rank = t.rank
     rt = cx.result_type()
