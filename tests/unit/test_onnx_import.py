@@ -540,11 +540,20 @@ def test_node_errors_name_the_node():
           h.make_node("Identity", ["U"], ["Y"])], "node 'a' (Add, #0)", "cycle"),
         ([h.make_node("Add", ["X"], ["Y"], name="a")], "node 'a'",
          "'Add' takes 2 inputs, the node has 1"),
+        ([h.make_node("Split", ["X"], ["Y", "Z", "W"], name="s", num_outputs=2)], "node 's'",
+         "num_outputs is 2, but the node has 3 outputs"),
         ([h.make_node("Relu", ["X"], ["Y", "Y2"], name="r")], "node 'r'",
          "'Relu' takes 1 output, the node has 2"),
     ]
     for nodes, *fragments in cases:
         raises(model(nodes, x, y), *fragments)
+
+
+def test_invalid_utf8_names_are_errors():
+    m = model([h.make_node("Relu", ["X"], ["Y"], name="r")], [vi("X", shape=[2])],
+              [vi("Y", shape=[2])])
+    data = m.SerializeToString().replace(b"\x12\x01Y", b"\x12\x01\xff")  # output "Y"
+    raises(data, "node 'r' (Relu, #0)", "is not valid UTF-8")
 
 
 def test_type_mismatch_is_an_error():

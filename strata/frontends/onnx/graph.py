@@ -120,6 +120,27 @@ def free_names(g) -> set:
     return used - defined
 
 
+def _check_split(n, inputs, outputs, desc):
+    """Split's output count against its attributes (ONNX's shape inference indexes
+    past the end of the outputs otherwise)."""
+    for a in n.attribute:
+        if a.name == "num_outputs" and a.i != len(outputs):
+            raise OnnxImportError(f"num_outputs is {a.i}, but the node has {len(outputs)} "
+                                  "outputs", desc)
+        if a.name == "split" and len(a.ints) != len(outputs):
+            raise OnnxImportError(f"'split' has {len(a.ints)} sizes, but the node has "
+                                  f"{len(outputs)} outputs", desc)
+
+
+def _check_unique(names, what: str, where: str):
+    seen = set()
+    for name in names:
+        if name in seen:
+            raise OnnxImportError(f"{what} '{name}' is defined twice{where}" if what ==
+                                  "initializer" else f"{what} '{name}' is listed twice{where}")
+        seen.add(name)
+
+
 def _subgraphs(a):
     if a.HasField("g"):
         return [a.g]
@@ -229,11 +250,51 @@ class GraphImporter:
                      check: bool = True):
         """Translate the nodes of GraphProto `g` into `block` (before `anchor`); with
         `check` (a block already inside the module) each op is verified at once."""
-        for index in self._order(g, scope, where):
+        defined = scope.values.__contains__
+        for index in self._order(g, defined, lambda x: scope.lookup(x) is not None, where):
             self.node(g.node[index], index, scope, block, anchor, where, check)
 
-    def _order(self, g, scope: Scope, where: str) -> list[int]:
-        """A topological order of g's node indices (see [Note: order and scope])."""
+    def validate(self, g, outer: frozenset = frozenset(), where: str = "", functions=()):
+        """Check GraphProto `g` and its subgraphs before any of ONNX's own C++ code
+        (shape inference, the inliner) sees it, which may crash on what it does not
+        expect: names defined once and before use (in some order), graph outputs
+        defined, every node's op, counts and attributes (check_node). `outer` holds
+        the names of the enclosing graphs; `functions` the (domain, name) of the
+        model-local functions nodes may call."""
+        own = set()
+        for name in [vi.name for vi in g.input] + [t.name for t in g.initializer] + \
+                [t.values.name for t in g.sparse_initializer]:
+            if not name or not isinstance(name, str):
+                raise OnnxImportError(f"a graph input or initializer has no (UTF-8) "
+                                      f"name{where}")
+            own.add(name)
+        _check_unique([vi.name for vi in g.input], "graph input", where)
+        _check_unique([t.name for t in g.initializer] +
+                      [t.values.name for t in g.sparse_initializer], "initializer", where)
+        visible = outer | own
+        inner = None
+        for i in self._order(g, own.__contains__, visible.__contains__, where):
+            n = g.node[i]
+            desc = describe_node(n.name, n.op_type, i, where)
+            self.check_node(n, desc, functions)
+            for a in n.attribute:
+                for sg in _subgraphs(a):
+                    if inner is None:
+                        inner = frozenset(visible | {o for m in g.node for o in m.output if o})
+                    self.validate(sg, inner, f" in graph '{sg.name}' of {desc}", functions)
+        produced = {o for n in g.node for o in n.output if o}
+        for o in g.output:
+            if not isinstance(o.name, str):
+                raise OnnxImportError(f"graph output name {o.name!r} is not valid UTF-8")
+            if o.name not in produced and o.name not in visible:
+                raise OnnxImportError(f"output '{o.name}' of graph '{g.name}' is not "
+                                      f"defined{where}" if where else
+                                      f"graph output '{o.name}' is not defined")
+
+    def _order(self, g, defined, visible, where: str) -> list[int]:
+        """A topological order of g's node indices (see [Note: order and scope]):
+        `defined(name)` tells the names g defines besides its nodes (inputs,
+        initializers), `visible(name)` those it may use besides its nodes' outputs."""
         nodes = g.node
         producer: dict = {}
         for i, n in enumerate(nodes):
@@ -246,7 +307,7 @@ class GraphImporter:
                         f"output '{o}' is already produced by "
                         f"{describe_node(nodes[j].name, nodes[j].op_type, j)}",
                         describe_node(n.name, n.op_type, i, where))
-                if o in scope.values:
+                if defined(o):
                     raise OnnxImportError(f"output '{o}' redefines a graph input or "
                                           "initializer", describe_node(n.name, n.op_type, i, where))
                 producer[o] = i
@@ -256,14 +317,14 @@ class GraphImporter:
             names = [x for x in n.input if x]
             for a in n.attribute:
                 for sg in _subgraphs(a):
-                    names.extend(sorted(free_names(sg)))
+                    names.extend(free_names(sg))
             d = []
             for x in names:
                 j = producer.get(x)
                 if j is not None:
                     d.append(j)
                     in_order = in_order and j < i
-                elif scope.lookup(x) is None:
+                elif not visible(x):
                     raise OnnxImportError(f"input '{x}' is not defined",
                                           describe_node(n.name, n.op_type, i, where))
             deps.append(d)
@@ -359,18 +420,27 @@ class GraphImporter:
             raise OnnxImportError(f"'{n.op_type}' is deprecated in opset {version}", desc)
         return s
 
-    def node(self, n, index: int, scope: Scope, block, anchor=None, where: str = "",
-             check: bool = True):
-        """Translate node `n` (number `index` of its graph) into `block` (before
-        `anchor`); the op is checked by the dialect's verifier once it is in place."""
-        desc = describe_node(n.name, n.op_type, index, where)
-        s = self.schema(n, desc)
+    def check_node(self, n, desc: str, functions=()):
+        """The checks of a node that need no types: its op exists at the imported opset,
+        input/output counts, unique output names, attributes known, of their declared
+        kinds, the required ones present. Returns (schema, inputs, outputs) with
+        trailing omitted ones dropped; the schema is None for a call of a model-local
+        function (named in `functions`)."""
         inputs = list(n.input)
         while inputs and not inputs[-1]:
             inputs.pop()
         outputs = list(n.output)
         while outputs and not outputs[-1]:
             outputs.pop()
+        named = [o for o in outputs if o]
+        if len(set(named)) != len(named):
+            raise OnnxImportError("the node names one output twice", desc)
+        for x in (n.op_type, n.domain, n.name, *n.input, *n.output):
+            if not isinstance(x, str):  # protobuf hands invalid UTF-8 over as bytes
+                raise OnnxImportError(f"name {x!r} is not valid UTF-8", desc)
+        if (n.domain, n.op_type) in functions:
+            return None, inputs, outputs
+        s = self.schema(n, desc)
         for what, names, lo, hi in (("input", inputs, s.min_inputs, s.max_inputs),
                                     ("output", outputs, s.min_outputs, s.max_outputs)):
             if not lo <= len(names) <= hi:
@@ -379,9 +449,37 @@ class GraphImporter:
                 raise OnnxImportError(f"'{n.op_type}' takes {count} {what}"
                                       f"{'' if count == '1' else 's'}, the node has "
                                       f"{len(names)}", desc)
+        seen = set()
+        for a in n.attribute:
+            if a.name in seen:
+                raise OnnxImportError(f"attribute '{a.name}' is given twice", desc)
+            seen.add(a.name)
+            if a.ref_attr_name:
+                raise OnnxImportError(f"attribute '{a.name}' refers to attribute "
+                                      f"'{a.ref_attr_name}' of a function, outside any "
+                                      "function", desc)
+            sa = s.attributes.get(a.name)
+            if sa is None:
+                raise OnnxImportError(f"unknown attribute '{a.name}' of '{n.op_type}'", desc)
+            kind = attr_kind(a)
+            if _KIND_NAMES.get(kind) != sa.kind:
+                got = _KIND_NAMES.get(kind, "a value of no kind")
+                raise OnnxImportError(f"attribute '{a.name}' must be {sa.kind}, got {got}",
+                                      desc)
+        for name, sa in s.attributes.items():
+            if sa.required and name not in seen:
+                raise OnnxImportError(f"required attribute '{name}' is missing", desc)
+        if n.op_type == "Split" and s.domain == "":
+            _check_split(n, inputs, outputs, desc)
+        return s, inputs, outputs
+
+    def node(self, n, index: int, scope: Scope, block, anchor=None, where: str = "",
+             check: bool = True):
+        """Translate node `n` (number `index` of its graph) into `block` (before
+        `anchor`); the op is checked by the dialect's verifier once it is in place."""
+        desc = describe_node(n.name, n.op_type, index, where)
+        s, inputs, outputs = self.check_node(n, desc)
         named = [o for o in outputs if o]
-        if len(set(named)) != len(named):
-            raise OnnxImportError("the node names one output twice", desc)
         loc = self.loc(n.name or (named[0] if named else n.op_type))
         operands = []
         for x in inputs:
@@ -394,7 +492,7 @@ class GraphImporter:
             if v is None:
                 raise OnnxImportError(f"input '{x}' is not defined", desc)
             operands.append(v)
-        props, graphs = self.attributes(n, s, desc)
+        props, graphs = self.attributes(n, desc)
         result_types = self._result_types(n, s, outputs, operands, scope, desc)
         regions = []
         if s.regions:
@@ -472,25 +570,11 @@ class GraphImporter:
 
     # ------------------------------------------------------------ attributes
 
-    def attributes(self, n, s, desc: str):
-        """(properties, {name: GraphProto}) of node `n`, checked against schema `s`:
-        known names, the declared kinds, the required ones present."""
+    def attributes(self, n, desc: str):
+        """(properties, {name: GraphProto}) of node `n` (already checked)."""
         props, graphs = {}, {}
         for a in n.attribute:
-            if a.name in props or a.name in graphs:
-                raise OnnxImportError(f"attribute '{a.name}' is given twice", desc)
-            if a.ref_attr_name:
-                raise OnnxImportError(f"attribute '{a.name}' refers to attribute "
-                                      f"'{a.ref_attr_name}' of a function, outside any "
-                                      "function", desc)
-            sa = s.attributes.get(a.name)
-            if sa is None:
-                raise OnnxImportError(f"unknown attribute '{a.name}' of '{n.op_type}'", desc)
             kind = attr_kind(a)
-            if _KIND_NAMES.get(kind) != sa.kind:
-                got = _KIND_NAMES.get(kind, "a value of no kind")
-                raise OnnxImportError(f"attribute '{a.name}' must be {sa.kind}, got {got}",
-                                      desc)
             if kind == _GRAPH:
                 graphs[a.name] = a.g
                 continue
@@ -498,9 +582,6 @@ class GraphImporter:
                 props[a.name] = self.attribute_value(a, kind, n)
             except (TensorError, UnknownType) as e:
                 raise OnnxImportError(f"attribute '{a.name}': {e}", desc) from None
-        for name, sa in s.attributes.items():
-            if sa.required and name not in props and name not in graphs:
-                raise OnnxImportError(f"required attribute '{name}' is missing", desc)
         return props, graphs
 
     def _tensor(self, t, hint: str):

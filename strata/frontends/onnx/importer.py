@@ -107,6 +107,8 @@ def import_model(model, *, expand_functions: bool = False, inline_constants: boo
 def _opsets(proto) -> dict:
     out = {}
     for o in proto.opset_import:
+        if not isinstance(o.domain, str):  # protobuf hands invalid UTF-8 over as bytes
+            raise OnnxImportError(f"opset_import domain {o.domain!r} is not valid UTF-8")
         d = D.domain_of_key(o.domain)
         if d in out:
             raise OnnxImportError(f"opset_import names domain '{D.domain_key(d)}' twice")
@@ -134,6 +136,45 @@ def _inline_local_functions(proto):
         raise OnnxImportError(f"cannot inline the model-local functions: {e}") from None
 
 
+def _validate_function(gi: GraphImporter, f):
+    """The structure of a model-local function (names defined once, before use)."""
+    where = f" in function '{f.name}' of domain '{f.domain}'"
+    if not f.name:
+        raise OnnxImportError("a model-local function has no name")
+    inputs = set(f.input)
+    gi._order(f, inputs.__contains__, inputs.__contains__, where)
+    produced = inputs | {o for n in f.node for o in n.output if o}
+    for o in f.output:
+        if o not in produced:
+            raise OnnxImportError(f"output '{o}'{where} is not defined")
+
+
+def _nodes(g):
+    for n in g.node:
+        yield n
+        for a in n.attribute:
+            for sg in ([a.g] if a.HasField("g") else a.graphs):
+                yield from _nodes(sg)
+
+
+def _without_trailing_omitted(proto):
+    """The model with trailing omitted ("") inputs and outputs of its nodes dropped (the
+    same model to ONNX; its shape inference crashes on some of them). A copy only when
+    something is dropped."""
+    if not any(n.input and not n.input[-1] or n.output and not n.output[-1]
+               for n in _nodes(proto.graph)):
+        return proto
+    import onnx
+    copy = onnx.ModelProto()
+    copy.CopyFrom(proto)
+    for n in _nodes(copy.graph):
+        while n.input and not n.input[-1]:
+            del n.input[-1]
+        while n.output and not n.output[-1]:
+            del n.output[-1]
+    return copy
+
+
 def _infer_shapes(proto):
     import onnx.shape_inference
     try:
@@ -154,13 +195,22 @@ class _ModelImporter:
         from ...dialects.builtin import ModuleOp
         original = self.proto
         opsets = _opsets(original)
-        proto = _inline_local_functions(original) if original.functions else original
-        proto = _infer_shapes(proto)
         module = ModuleOp.new()
         module.attributes.update(_module_attributes(original, opsets))
         file_loc = FileLineColLoc(self.filename, 0, 0) if self.filename else None
         gi = GraphImporter(opsets, reader=self.reader, inline_constants=self.inline_constants,
                            module_block=module.block, symbols={"main"}, file_loc=file_loc)
+        # Everything is checked before ONNX's C++ code (inliner, shape inference) runs:
+        # it may crash on malformed graphs.
+        proto = original
+        if original.functions:
+            for f in original.functions:
+                _validate_function(gi, f)
+            gi.validate(original.graph, functions={(f.domain, f.name) for f in
+                                                   original.functions})
+            proto = _inline_local_functions(original)
+        gi.validate(proto.graph)
+        proto = _infer_shapes(_without_trailing_omitted(proto))
         self._main(gi, module, proto.graph, original.graph,
                    proto.ir_version or original.ir_version)
         try:
@@ -260,13 +310,18 @@ def _module_attributes(proto, opsets) -> dict:
     for field in ("producer_name", "producer_version", "domain"):
         v = getattr(proto, field)
         if v:
-            out["onnx." + field] = A.StringAttr(v)
+            out["onnx." + field] = A.StringAttr(_text(v))
     if proto.model_version:
         out["onnx.model_version"] = A.IntegerAttr(proto.model_version, A.i64)
     if proto.graph.name:
-        out["onnx.graph_name"] = A.StringAttr(proto.graph.name)
+        out["onnx.graph_name"] = A.StringAttr(_text(proto.graph.name))
     if proto.metadata_props:
         out["onnx.metadata_props"] = A.DictionaryAttr(
-            {p.key: A.StringAttr(p.value) for p in proto.metadata_props})
+            {_text(p.key): A.StringAttr(_text(p.value)) for p in proto.metadata_props})
     return out
+
+
+def _text(s) -> str:
+    """A proto string field as str (protobuf gives invalid UTF-8 as bytes)."""
+    return s if isinstance(s, str) else s.decode("utf-8", "surrogateescape")
 
