@@ -1,0 +1,76 @@
+// RUN: strata-opt %s --split-input-file --onnx-decompose | filecheck %s
+// RUN: strata-opt %s --split-input-file --onnx-decompose=keep=Celu | filecheck %s --check-prefix=KEEP
+
+// Celu (a fixed function body) expands into its ops; its alpha reaches the body, the
+// nested Elu (a function op too) expands as well, and uses move to the new values.
+// CHECK-LABEL: func.func @celu
+// CHECK: %[[A:.*]] = "onnx.Constant"() <{value = dense<2.000000e+00> : tensor<1xf32>}>
+// CHECK: %[[X:.*]] = "onnx.Div"(%arg0, %[[A]])
+// CHECK-NOT: onnx.Elu
+// CHECK: "onnx.Exp"(%[[X]])
+// CHECK: %[[R:.*]] = "onnx.Mul"(%[[A]], %{{.*}}) : (tensor<1xf32>, tensor<3xf32>) -> tensor<3xf32>
+// CHECK-NOT: onnx.Celu
+// CHECK: return %[[R]] : tensor<3xf32>
+// KEEP-LABEL: func.func @celu
+// KEEP: "onnx.Celu"(%arg0) <{alpha = 2.000000e+00 : f32}>
+module attributes {onnx.opset_import = {ai.onnx = 18 : i64}} {
+  func.func @celu(%arg0: tensor<3xf32>) -> tensor<3xf32> {
+    %0 = "onnx.Celu"(%arg0) <{alpha = 2.000000e+00 : f32}> : (tensor<3xf32>) -> tensor<3xf32>
+    return %0 : tensor<3xf32>
+  }
+}
+
+// -----
+
+// A context-dependent body (built for the node's types), with an omitted input.
+// CHECK-LABEL: func.func @clip
+// CHECK: %[[L:.*]] = "onnx.Less"(%arg1, %arg0) : (tensor<f32>, tensor<4xf32>) -> tensor<4xi1>
+// CHECK: %[[W:.*]] = "onnx.Where"(%[[L]], %arg1, %arg0)
+// CHECK: return %[[W]]
+// KEEP-LABEL: func.func @clip
+// KEEP-NOT: onnx.Clip
+module attributes {onnx.opset_import = {ai.onnx = 13 : i64}} {
+  func.func @clip(%arg0: tensor<4xf32>, %arg1: tensor<f32>) -> tensor<4xf32> {
+    %none = "onnx.NoValue"() : () -> none
+    %0 = "onnx.Clip"(%arg0, %none, %arg1) : (tensor<4xf32>, none, tensor<f32>) -> tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}
+
+// -----
+
+// Relu has a function body only from opset 18 on; ops in regions expand in place.
+// CHECK-LABEL: func.func @relu_in_if
+// CHECK: "onnx.If"
+// CHECK: "onnx.Relu"
+// CHECK: "onnx.Yield"
+module attributes {onnx.opset_import = {ai.onnx = 17 : i64}} {
+  func.func @relu_in_if(%c: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = "onnx.If"(%c) ({
+      %1 = "onnx.Relu"(%x) : (tensor<2xf32>) -> tensor<2xf32>
+      "onnx.Yield"(%1) : (tensor<2xf32>) -> ()
+    }, {
+      "onnx.Yield"(%x) : (tensor<2xf32>) -> ()
+    }) : (tensor<i1>) -> tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: func.func @relu_in_if_18
+// CHECK: "onnx.If"
+// CHECK-NOT: onnx.Relu
+// CHECK: "onnx.Max"(%arg1, %{{.*}})
+// CHECK: "onnx.Yield"
+module attributes {onnx.opset_import = {ai.onnx = 18 : i64}} {
+  func.func @relu_in_if_18(%c: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = "onnx.If"(%c) ({
+      %1 = "onnx.Relu"(%x) : (tensor<2xf32>) -> tensor<2xf32>
+      "onnx.Yield"(%1) : (tensor<2xf32>) -> ()
+    }, {
+      "onnx.Yield"(%x) : (tensor<2xf32>) -> ()
+    }) : (tensor<i1>) -> tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+}
