@@ -157,9 +157,9 @@ def _entry(module, function):
         return funcs["main"]
     if len(funcs) == 1:
         return next(iter(funcs.values()))
-    raise StrataError("the model has " + (f"several functions ({', '.join('@' + n for n in funcs)})"
-                                          if funcs else "no function")
-                      + "; name the one to run with function=...")
+    names = ", ".join("@" + n for n in funcs)
+    what = f"several functions ({names})" if funcs else "no function"
+    raise StrataError(f"the model has {what}; name the one to run with function=...")
 
 
 class CompiledModel:

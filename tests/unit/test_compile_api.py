@@ -88,7 +88,7 @@ def test_compile_errors(tmp_path, mlir_file):
 
 
 def test_compile_onnx_model_through_the_lowering():
-    onnx = pytest.importorskip("onnx")
+    pytest.importorskip("onnx")
     from onnx import TensorProto as TP
     from onnx import helper as h
     from onnx import numpy_helper
@@ -106,7 +106,7 @@ def test_compile_onnx_model_through_the_lowering():
 def test_lowered_signless_types_keep_the_model_interface():
     """convert-onnx-to-linalg makes ui8 signless; the callable still takes and returns
     uint8 (the same bits)."""
-    onnx = pytest.importorskip("onnx")
+    pytest.importorskip("onnx")
     from onnx import TensorProto as TP
     from onnx import helper as h
     g = h.make_graph([h.make_node("Add", ["A", "B"], ["Y"])], "g",

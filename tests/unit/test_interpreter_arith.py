@@ -215,8 +215,8 @@ def test_truncf_rounding_modes():
     near, down, up = run(src, np.float64(x))
     assert near == np.float32(1.0) and down == np.float32(1.0)
     assert up == np.nextafter(np.float32(1.0), np.float32(2.0))
-    src = """func.func @f(%a: tensor<3xf32>) -> (tensor<3xbf16>, tensor<3xbf16>, tensor<3xf8E8M0FNU>,
-        tensor<3xbf16>) {
+    src = """func.func @f(%a: tensor<3xf32>) -> (tensor<3xbf16>, tensor<3xbf16>,
+        tensor<3xf8E8M0FNU>, tensor<3xbf16>) {
       %0 = arith.truncf %a to_nearest_even : tensor<3xf32> to tensor<3xbf16>
       %1 = arith.truncf %a to_nearest_away : tensor<3xf32> to tensor<3xbf16>
       %2 = arith.truncf %a upward : tensor<3xf32> to tensor<3xf8E8M0FNU>
