@@ -2,27 +2,16 @@
 from __future__ import annotations
 
 from ...dialects import onnx as _onnx
-from ...dialects.onnx import MapType, OptType, SeqType, StringType, table
+from ...dialects.onnx import MapType, OptType, SeqType, StringType, domain_key, table
 from ...ir.core import Operation
 
-__all__ = ["DEFAULT_DOMAIN_KEYS", "op_name", "create_op", "lookup_schema", "schema_versions",
+__all__ = ["op_name", "create_op", "lookup_schema", "schema_versions",
            "domain_key", "domain_of_key", "StringType", "SeqType", "OptType", "MapType"]
-
-# How a module's `onnx.opset_import` may name the default domain ("" in a ModelProto).
-DEFAULT_DOMAIN_KEYS = ("", "ai.onnx")
 
 lookup_schema = table.lookup
 schema_versions = table.versions
-
-
-def domain_key(domain: str) -> str:
-    """The key of `domain` in `onnx.opset_import` ("" -> "ai.onnx")."""
-    return "ai.onnx" if domain in DEFAULT_DOMAIN_KEYS else domain
-
-
-def domain_of_key(key: str) -> str:
-    """The ONNX domain of an `onnx.opset_import` key ("ai.onnx" -> "")."""
-    return "" if key in DEFAULT_DOMAIN_KEYS else key
+# The ONNX domain of an `onnx.opset_import` key ("ai.onnx" -> "").
+domain_of_key = table.canonical_domain
 
 
 def op_name(op_type: str, domain: str) -> str:

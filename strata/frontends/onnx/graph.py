@@ -402,7 +402,7 @@ class GraphImporter:
 
     def schema(self, n, desc: str):
         """The schema of node `n` at the imported opset (errors for unknown ops)."""
-        domain = "" if n.domain in D.DEFAULT_DOMAIN_KEYS else n.domain
+        domain = D.domain_of_key(n.domain)
         version = self.opsets.get(domain)
         if version is None:
             raise OnnxImportError(f"domain '{D.domain_key(domain)}' is not in the model's "
@@ -585,20 +585,10 @@ class GraphImporter:
         return props, graphs
 
     def _tensor(self, t, hint: str):
+        """A TENSOR attribute: dense, or a resource when large (RESOURCE_MIN_ELEMENTS)."""
         if self.inline_constants:
             return tensor_attr(t, self.reader)
-        n = 1
-        for d in t.dims:
-            n *= d
-        if n < RESOURCE_MIN_ELEMENTS or t.data_type == 8:
-            return tensor_attr(t, self.reader)
-        attr = tensor_attr(t, self.reader)
-        if attr.is_splat:
-            return attr
-        return tensor_attr(t, self.reader, self.fresh_blob_name(hint))
-
-    def fresh_blob_name(self, hint: str) -> str:
-        return hint or "tensor"
+        return tensor_attr(t, self.reader, hint or "tensor", RESOURCE_MIN_ELEMENTS)
 
     def attribute_value(self, a, kind: int, n=None):
         """The property of a non-graph AttributeProto (see the dialect's mapping)."""

@@ -198,10 +198,13 @@ def _raw(t, reader: DataReader | None) -> bytes:
     return array_bytes(a, dt)
 
 
-def tensor_attr(t, reader: DataReader | None, resource: str | None = None):
+def tensor_attr(t, reader: DataReader | None, resource: str | None = None,
+                min_elements: int = 0):
     """The attribute holding TensorProto `t`: `dense<...>`, or with `resource` a
     `dense_resource<name>` whose blob (registered in BLOBS under `resource` or a
-    renamed variant) holds the data. String tensors are always dense."""
+    renamed variant) holds the data; with `min_elements`, only a tensor of that many
+    elements or more that is not a splat (initializers are always resources). String
+    tensors are always dense."""
     type_ = tensor_type(t)
     if t.data_type == _STRING:
         if t.data_location == 1:
@@ -213,7 +216,9 @@ def tensor_attr(t, reader: DataReader | None, resource: str | None = None):
         return DenseStringElementsAttr(type_, strings) if strings else \
             DenseStringElementsAttr(type_, np.empty(0, object))
     raw = _raw(t, reader)
-    if resource is not None:
+    n = type_.num_elements
+    if resource is not None and (not min_elements or n >= min_elements and not (
+            n > 1 and raw == raw[:len(raw) // n] * n)):
         handle = BLOBS.add(resource, raw, alignment=_alignment(t.data_type))
         return DenseResourceElementsAttr(type_, handle)
     return DenseElementsAttr.from_raw(type_, raw)
