@@ -194,6 +194,34 @@ func.func @main(%a: tensor<?x4xf32>, %b: tensor<1x4xf32>, %m: tensor<?x4x2xf32>,
   %6 = tosa.max_pool2d %x kernel([2, 2]) stride([1, 1]) pad([0, 0, 0, 0]) : (tensor<?x5x5x2xf32>) -> tensor<?x4x4x2xf32>
   return %0, %1, %2, %3, %4, %5, %6 : tensor<?x4xf32>, tensor<?x1xf32>, tensor<?xi32>, tensor<4x?xf32>, tensor<?x4x4xf32>, tensor<?x4x3x3xf32>, tensor<?x4x4x2xf32>
 }""",
+    "quantized": """
+func.func @main(%x: tensor<2x3xi32>, %y: tensor<2x3xi8>, %u: tensor<2x3xi8>, %h: tensor<4xi16>) -> (tensor<2x3xi8>, tensor<2x3xi8>, tensor<2x3xi16>, tensor<2x3xi8>, tensor<2x3xi8>, tensor<4xi32>) {
+  %m = tosa.const values(dense<1518500250> : tensor<1xi32>) : () -> tensor<1xi32>
+  %s = tosa.const values(dense<33> : tensor<1xi8>) : () -> tensor<1xi8>
+  %mc = tosa.const values(dense<[1073741824, 1518500250, 2147483647]> : tensor<3xi32>) : () -> tensor<3xi32>
+  %sc = tosa.const values(dense<[30, 31, 34]> : tensor<3xi8>) : () -> tensor<3xi8>
+  %m16 = tosa.const values(dense<[16384]> : tensor<1xi16>) : () -> tensor<1xi16>
+  %s16 = tosa.const values(dense<[13]> : tensor<1xi8>) : () -> tensor<1xi8>
+  %z32 = tosa.const values(dense<0> : tensor<1xi32>) : () -> tensor<1xi32>
+  %z8 = tosa.const values(dense<3> : tensor<1xi8>) : () -> tensor<1xi8>
+  %z16 = tosa.const values(dense<0> : tensor<1xi16>) : () -> tensor<1xi16>
+  %zu = tosa.const values(dense<-128> : tensor<1xi8>) : () -> tensor<1xi8>
+  %0 = tosa.rescale %x, %m, %s, %z32, %z8 scale32(true) rounding_mode<DOUBLE_ROUND> per_channel(false) input_unsigned(false) output_unsigned(false) : (tensor<2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x3xi8>
+  %1 = tosa.rescale %x, %mc, %sc, %z32, %z8 scale32(true) rounding_mode<SINGLE_ROUND> per_channel(true) input_unsigned(false) output_unsigned(false) : (tensor<2x3xi32>, tensor<3xi32>, tensor<3xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x3xi8>
+  %2 = tosa.rescale %y, %m16, %s16, %z8, %z16 scale32(false) rounding_mode<SINGLE_ROUND> per_channel(false) input_unsigned(false) output_unsigned(false) : (tensor<2x3xi8>, tensor<1xi16>, tensor<1xi8>, tensor<1xi8>, tensor<1xi16>) -> tensor<2x3xi16>
+  %3 = tosa.rescale %u, %m, %s, %zu, %z8 scale32(true) rounding_mode<SINGLE_ROUND> per_channel(false) input_unsigned(true) output_unsigned(false) : (tensor<2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x3xi8>
+  %ts = tosa.const_shape values(dense<32> : tensor<1xindex>) : () -> !tosa.shape<1>
+  %ts16 = tosa.const_shape values(dense<128> : tensor<1xindex>) : () -> !tosa.shape<1>
+  %t = tosa.const values(dense<[-128, -100, -50, 0, 10, 20, 30, 40]> : tensor<8xi8>) : () -> tensor<8xi8>
+  %tab = tosa.tile %t, %ts : (tensor<8xi8>, !tosa.shape<1>) -> tensor<256xi8>
+  %4 = tosa.table %y, %tab : (tensor<2x3xi8>, tensor<256xi8>) -> tensor<2x3xi8>
+  %t16 = tosa.const values(dense<[-1000, 200, 3000, -70]> : tensor<4xi16>) : () -> tensor<4xi16>
+  %tab16 = tosa.tile %t16, %ts16 : (tensor<4xi16>, !tosa.shape<1>) -> tensor<512xi16>
+  %one = tosa.const values(dense<7> : tensor<1xi16>) : () -> tensor<1xi16>
+  %tab513 = tosa.concat %tab16, %one axis(0) : (tensor<512xi16>, tensor<1xi16>) -> tensor<513xi16>
+  %5 = tosa.table %h, %tab513 : (tensor<4xi16>, tensor<513xi16>) -> tensor<4xi32>
+  return %0, %1, %2, %3, %4, %5 : tensor<2x3xi8>, tensor<2x3xi8>, tensor<2x3xi16>, tensor<2x3xi8>, tensor<2x3xi8>, tensor<4xi32>
+}""",
     "gather_and_constants": """
 func.func @main(%v: tensor<2x5x3xf32>) -> (tensor<2x4x3xf32>, tensor<2x2xi32>) {
   %i = tosa.const values(dense<[[0, 4, 2, 2], [1, 1, 3, 0]]> : tensor<2x4xi32>) : () -> tensor<2x4xi32>
@@ -225,6 +253,10 @@ def test_no_tosa_op_left(name):
 
 
 EDGE_INPUTS = {
+    "quantized": [np.array([[2147483647, -2147483648, 5], [-5, 1 << 20, -(1 << 20)]], np.int32),
+                  np.array([[-128, 127, 0], [3, -3, 100]], np.int8),
+                  np.array([[-1, 127, 0], [-128, 1, 2]], np.int8),
+                  np.array([-32768, 32767, 0, -129], np.int16)],
     # NaN propagation and ignoring, ties, saturating casts, -128 negated
     "elementwise_f32": [np.array([[np.nan, 1.0, -2.0], [0.5, np.nan, 3.0]], np.float32),
                         np.array([[1.0, np.nan, -2.0]], np.float32),
@@ -252,6 +284,24 @@ def test_argmax_and_reductions_with_nan():
     i = np.array([[3, 3, 1], [2, 5, 5]], np.int32)
     b = np.array([[True, False], [True, True], [False, False]])
     check_pass_preserves_semantics(CASES["reductions"], PIPELINE, inputs=[a, i, b])
+
+
+APPLY_SCALE = """
+func.func @main(%v: i32, %m: i32, %s: i8, %t: tensor<4xi32>, %u: tensor<4xi8>) -> (i32, i32, tensor<4xi32>) {
+  %0 = tosa.apply_scale %v, %m, %s rounding_mode<SINGLE_ROUND> : (i32, i32, i8) -> i32
+  %1 = tosa.apply_scale %v, %m, %s rounding_mode<DOUBLE_ROUND> : (i32, i32, i8) -> i32
+  %2 = tosa.apply_scale %t, %t, %u rounding_mode<DOUBLE_ROUND> : (tensor<4xi32>, tensor<4xi32>, tensor<4xi8>) -> tensor<4xi32>
+  return %0, %1, %2 : i32, i32, tensor<4xi32>
+}"""
+
+
+@pytest.mark.parametrize("values", [
+    [np.int32(1 << 30), np.int32(1518500250), np.int8(33), np.array([7, -7, 1 << 20, 3], np.int32),
+     np.array([2, 3, 40, 32], np.int8)],
+    [np.int32(-12345), np.int32(2147483647), np.int8(40), np.array([-1, 0, 5, 9], np.int32),
+     np.array([1, 2, 3, 4], np.int8)]])
+def test_apply_scale_to_arith(values):
+    check_pass_preserves_semantics(APPLY_SCALE, "tosa-to-arith", inputs=values)
 
 
 def test_unlowerable_op_is_reported_at_the_op():

@@ -2,11 +2,12 @@
 
     tosa-to-linalg-named   conv2d, conv3d, depthwise_conv2d, matmul, max_pool2d,
                            avg_pool2d, transpose  -> linalg named ops (named.py)
-    tosa-to-linalg         elementwise ops (with broadcasting), clamp, cast, reductions,
-                           argmax, gather, tile, reverse, identity -> linalg.generic,
-                           linalg.reduce (elementwise.py, reduction.py, data.py)
+    tosa-to-linalg         elementwise ops (with broadcasting), clamp, cast, rescale,
+                           table, reductions, argmax, gather, tile, reverse, identity ->
+                           linalg.generic, linalg.reduce (elementwise.py, reduction.py,
+                           data.py)
     tosa-to-tensor         reshape, slice, pad, concat -> tensor ops (tensor.py)
-    tosa-to-arith          const -> arith.constant (tensor.py)
+    tosa-to-arith          const -> arith.constant, apply_scale -> i64 arith (tensor.py)
     tosa-to-linalg-pipeline  all four, in upstream's order
 
 As upstream, `tosa-to-linalg` is a full conversion that leaves the ops the other passes

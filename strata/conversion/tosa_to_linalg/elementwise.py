@@ -254,3 +254,84 @@ def _identity(cx):
         raise NotLowerable("identity changing the type")
     return [cx.operands[0]]
 
+
+
+# ---------------------------------------------------------------- quantization
+
+
+def apply_scale(s, v, m, shift, double_round):
+    """TOSA's apply_scale_32 on i64 values: (v * m + round) >> shift with round =
+    1 << (shift - 1), moved by +-2^30 for double rounding of shifts above 31."""
+    i64 = v.type
+    one = s.one(i64)
+    rnd = s.op1("arith.shli", [one, s.sub(shift, one)], i64)
+    if double_round:
+        big = s.cmp("gt", shift, s.const(31, i64))
+        adj = s.select(s.cmp("ge", v, s.zero(i64)), s.const(1 << 30, i64),
+                       s.const(-(1 << 30), i64))
+        rnd = s.add(rnd, s.select(big, adj, s.zero(i64)))
+    return s.op1("arith.shrsi", [s.add(s.mul(v, m), rnd), shift], i64)
+
+
+@lowering(LINALG, "tosa.rescale")
+def _rescale(cx):
+    """One generic: the input, and the multiplier and shift (per channel: indexed by the
+    last dim), computed in i64 (see apply_scale), plus the output zero point, clamped."""
+    op = cx.op
+    x, mult, shift = cx.operands[0], cx.operands[1], cx.operands[2]
+    rt = cx.result_type()
+    t = ranked_type(x)
+    check_signless(t)
+    zps = [const_scalar(op.input_zp), const_scalar(op.output_zp)]
+    if None in zps:
+        raise NotLowerable("rescale with non-constant zero points")
+    iu, ou = op.input_unsigned.value, op.output_unsigned.value
+    in_t, out_t = t.element_type, rt.element_type
+    izp = zps[0] % (1 << in_t.width) if iu else zps[0]
+    ozp = zps[1] % (1 << out_t.width) if ou else zps[1]
+    double = op.rounding_mode.value == "DOUBLE_ROUND"
+    rank = rt.rank
+    params = ", ".join(f"d{i}" for i in range(rank))
+    ch = f"({params}) -> (d{rank - 1})" if op.per_channel.value else f"({params}) -> (0)"
+    init = empty(cx, result_dims(cx, rt, [x]), out_t)
+
+    def body(s, args):
+        v, m, sh, _ = args
+        i64 = A.i64
+        v = s.sub(s.cast(v, i64, from_signed=not iu), s.const(izp, i64))
+        r = apply_scale(s, v, s.cast(m, i64), s.cast(sh, i64), double)
+        r = s.add(r, s.const(ozp, i64))
+        lo, hi = (0, (1 << out_t.width) - 1) if ou else \
+            (-(1 << (out_t.width - 1)), (1 << (out_t.width - 1)) - 1)
+        r = s.min(s.const(hi, i64), s.max(s.const(lo, i64), r))
+        return s.cast(r, out_t)
+    return generic(cx, [x, mult, shift], [init], [identity_map(rank), ch, ch,
+                                                   identity_map(rank)], parallel(rank), body)
+
+
+@lowering(LINALG, "tosa.table")
+def _table(cx):
+    """i8: out = table[x + 128]; i16: the 9.7 fixed-point interpolation between
+    table[x >> 7] and the next entry (an i32 result), both with tensor.extract."""
+    x, table = cx.operands[0], cx.operands[1]
+    t, rt = ranked_type(x), cx.result_type()
+    width = t.element_type.width
+    if width not in (8, 16):
+        raise NotLowerable(f"table of i{width} values")
+    out_t = rt.element_type
+
+    def body(s, args):
+        v = args[0]
+        i32 = A.i32
+        if width == 8:
+            idx = s.cast(s.add(s.cast(v, i32), s.const(128, i32)), A.index)
+            return s.op1("tensor.extract", [table, idx], out_t)
+        u = s.add(s.cast(v, i32), s.const(32768, i32))
+        base = s.op1("arith.shrsi", [u, s.const(7, i32)], i32)
+        frac = s.and_(u, s.const(0x7F, i32))
+        nxt = s.min(s.add(base, s.one(i32)), s.const(512, i32))
+        lo = s.cast(s.op1("tensor.extract", [table, s.cast(base, A.index)], table.type.element_type), i32)
+        hi = s.cast(s.op1("tensor.extract", [table, s.cast(nxt, A.index)], table.type.element_type), i32)
+        r = s.add(s.op1("arith.shli", [lo, s.const(7, i32)], i32), s.mul(s.sub(hi, lo), frac))
+        return s.cast(r, out_t)
+    return elementwise(cx, [x], lambda s, v: body(s, [v]))

@@ -135,6 +135,23 @@ def _concat(cx):
     return [acc if acc.type is rt else cx.value("tensor.cast", [acc], rt)]
 
 
+@lowering(ARITH, "tosa.apply_scale")
+def _apply_scale(cx):
+    """The i64 arithmetic of elementwise.apply_scale, on scalars or shaped values."""
+    from ..scalar_builders import with_element_type
+    from .elementwise import apply_scale
+    v, m, sh = cx.operands
+    rt = cx.op.results[0].type
+    wide = with_element_type(rt, A.i64) if isinstance(rt, A.ShapedType) else A.i64
+    s = cx.s
+
+    def ext(x):
+        return x if x.type is wide else cx.value("arith.extsi", [x], wide)
+    double = cx.op.rounding_mode.value == "DOUBLE_ROUND"
+    r = apply_scale(s, ext(v), ext(m), ext(sh), double)
+    return [r if rt is wide else cx.value("arith.trunci", [r], rt)]
+
+
 @lowering(ARITH, "tosa.const")
 def _const(cx):
     a = cx.op.values

@@ -2,9 +2,10 @@
 // read at index 0), reductions as linalg.reduce + tensor.expand_shape, argmax as one
 // generic with two outputs, gather/reverse with tensor.extract, tile as a broadcast
 // generic + collapse_shape. reshape, slice, pad, concat, const are left to
-// tosa-to-tensor / tosa-to-arith. Where upstream lowers the same way (everything but
-// dynamic broadcasting and the shifted i32 mul, see the pass doc) the output is the one
-// `mlir-opt --tosa-to-linalg` prints.
+// tosa-to-tensor / tosa-to-arith; rescale computes TOSA's apply_scale in i64 in the
+// payload. Where upstream lowers the same way (everything but dynamic broadcasting, the
+// shifted i32 mul and rescale, for which upstream emits tosa.apply_scale) the output is
+// the one `mlir-opt --tosa-to-linalg` prints.
 // RUN: strata-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(tosa-to-linalg))" | filecheck %s
 
 // CHECK-DAG: #map = affine_map<(d0, d1) -> (d0, d1)>
@@ -304,5 +305,67 @@ func.func @left_for_other_passes(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {
   %s = tosa.const_shape values(dense<[3, 2]> : tensor<2xindex>) : () -> !tosa.shape<2>
   %0 = tosa.reshape %a, %s : (tensor<2x3xf32>, !tosa.shape<2>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+// CHECK-DAG: #map = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #map1 = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @rescale_per_channel(
+// CHECK-NEXT: %0 = tosa.const  values(dense<[1073741824, 1518500250, 2147483647]> : tensor<3xi32>) : () -> tensor<3xi32>
+// CHECK-NEXT: %1 = tosa.const  values(dense<[30, 31, 34]> : tensor<3xi8>) : () -> tensor<3xi8>
+// CHECK-NEXT: %2 = tosa.const  values(dense<0> : tensor<1xi32>) : () -> tensor<1xi32>
+// CHECK-NEXT: %3 = tosa.const  values(dense<3> : tensor<1xi8>) : () -> tensor<1xi8>
+// CHECK-NEXT: %4 = tensor.empty() : tensor<2x3xi8>
+// CHECK-NEXT: %5 = linalg.generic {indexing_maps = [#map, #map1, #map1, #map], iterator_types = ["parallel", "parallel"]} ins(%arg0, %0, %1 : tensor<2x3xi32>, tensor<3xi32>, tensor<3xi8>) outs(%4 : tensor<2x3xi8>) {
+// CHECK-NEXT: ^bb0(%in: i32, %in_0: i32, %in_1: i8, %out: i8):
+// CHECK-NEXT: %6 = arith.extsi %in : i32 to i64
+// CHECK-NEXT: %c0_i64 = arith.constant 0 : i64
+// CHECK-NEXT: %7 = arith.subi %6, %c0_i64 : i64
+// CHECK-NEXT: %8 = arith.extsi %in_0 : i32 to i64
+// CHECK-NEXT: %9 = arith.extsi %in_1 : i8 to i64
+// CHECK-NEXT: %c1_i64 = arith.constant 1 : i64
+// CHECK-NEXT: %10 = arith.subi %9, %c1_i64 : i64
+// CHECK-NEXT: %11 = arith.shli %c1_i64, %10 : i64
+// CHECK-NEXT: %12 = arith.muli %7, %8 : i64
+// CHECK-NEXT: %13 = arith.addi %12, %11 : i64
+// CHECK-NEXT: %14 = arith.shrsi %13, %9 : i64
+// CHECK-NEXT: %c3_i64 = arith.constant 3 : i64
+// CHECK-NEXT: %15 = arith.addi %14, %c3_i64 : i64
+// CHECK-NEXT: %c127_i64 = arith.constant 127 : i64
+// CHECK-NEXT: %c-128_i64 = arith.constant -128 : i64
+// CHECK-NEXT: %16 = arith.maxsi %c-128_i64, %15 : i64
+// CHECK-NEXT: %17 = arith.minsi %c127_i64, %16 : i64
+// CHECK-NEXT: %18 = arith.trunci %17 : i64 to i8
+// CHECK-NEXT: linalg.yield %18 : i8
+// CHECK-NEXT: } -> tensor<2x3xi8>
+// CHECK-NEXT: return %5 : tensor<2x3xi8>
+func.func @rescale_per_channel(%x: tensor<2x3xi32>) -> tensor<2x3xi8> {
+  %m = tosa.const values(dense<[1073741824, 1518500250, 2147483647]> : tensor<3xi32>) : () -> tensor<3xi32>
+  %s = tosa.const values(dense<[30, 31, 34]> : tensor<3xi8>) : () -> tensor<3xi8>
+  %zi = tosa.const values(dense<0> : tensor<1xi32>) : () -> tensor<1xi32>
+  %zo = tosa.const values(dense<3> : tensor<1xi8>) : () -> tensor<1xi8>
+  %0 = tosa.rescale %x, %m, %s, %zi, %zo scale32(true) rounding_mode<SINGLE_ROUND> per_channel(true) input_unsigned(false) output_unsigned(false) : (tensor<2x3xi32>, tensor<3xi32>, tensor<3xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<2x3xi8>
+  return %0 : tensor<2x3xi8>
+}
+
+// -----
+
+// CHECK-DAG: #map = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @table_i8(
+// CHECK-NEXT: %0 = tensor.empty() : tensor<4xi8>
+// CHECK-NEXT: %1 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel"]} ins(%arg0 : tensor<4xi8>) outs(%0 : tensor<4xi8>) {
+// CHECK-NEXT: ^bb0(%in: i8, %out: i8):
+// CHECK-NEXT: %2 = arith.extsi %in : i8 to i32
+// CHECK-NEXT: %c128_i32 = arith.constant 128 : i32
+// CHECK-NEXT: %3 = arith.addi %2, %c128_i32 : i32
+// CHECK-NEXT: %4 = arith.index_cast %3 : i32 to index
+// CHECK-NEXT: %extracted = tensor.extract %arg1[%4] : tensor<256xi8>
+// CHECK-NEXT: linalg.yield %extracted : i8
+// CHECK-NEXT: } -> tensor<4xi8>
+// CHECK-NEXT: return %1 : tensor<4xi8>
+func.func @table_i8(%x: tensor<4xi8>, %t: tensor<256xi8>) -> tensor<4xi8> {
+  %0 = tosa.table %x, %t : (tensor<4xi8>, tensor<256xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
 }
 
