@@ -238,6 +238,12 @@ def _cast(cx):
     from_signed, to_signed = not is_unsigned(src_t), not is_unsigned(dst_t)
     to = _result_elt(cx)
     sat = _F8_MAX.get(getattr(to, "name", ""))
+    if getattr(to, "name", "") == "f8E8M0FNU":
+        mode = cx.attr("round_mode", "up")
+        if mode not in ("up", "nearest", "down"):
+            raise NotLowerable(f"Cast round_mode '{mode}'")
+        return [elementwise(cx, [cx.operands[0]], to, lambda s, x: _to_e8m0(
+            s, s.cast(x, A.f32, from_signed), to, mode, saturate))]
 
     def body(s, x):
         if sat is not None and saturate and is_float(x.type):
@@ -251,6 +257,35 @@ def _cast(cx):
             return s.cast(clamped, to)
         return s.cast(x, to, from_signed, to_signed)
     return [elementwise(cx, [cx.operands[0]], to, body)]
+
+
+def _to_e8m0(s, x, to, mode, saturate):
+    """f32 `x` to f8E8M0FNU (a biased power-of-two exponent) as ONNX's reference does:
+    the f32 exponent field, plus one when rounding up (mode `up`: any fraction bit;
+    `nearest`: guard bit set and round/sticky/lsb), kept at 0xFE when saturating;
+    NaN and infinities give 0xFF."""
+    i32 = A.i32
+    bits = s.op1("arith.bitcast", [x], i32)
+
+    def c(v):
+        return s.const(v, i32)
+    exp = s.and_(s.op1("arith.shrui", [bits, c(23)], i32), c(0xFF))
+    special = s.cmp("eq", exp, c(0xFF))
+    if mode == "down":
+        up = None
+    elif mode == "up":
+        up = s.cmp("ne", s.and_(bits, c(0x7FFFFF)), c(0))
+    else:
+        guard = s.cmp("ne", s.and_(bits, c(0x400000)), c(0))
+        rest = s.cmp("ne", s.and_(bits, c(0x3FFFFF)), c(0))
+        lsb = s.cmp("ne", exp, c(0))
+        up = s.and_(guard, s.or_(rest, lsb))
+    if up is not None:
+        if saturate:
+            up = s.and_(up, s.cmp("ne", exp, c(0xFE)))
+        exp = s.add(exp, s.cast(up, i32, False))
+    exp = s.select(special, c(0xFF), exp)
+    return s.op1("arith.bitcast", [s.op1("arith.trunci", [exp], A.i8)], to)
 
 
 # ------------------------------------------------------------------ activations
