@@ -577,6 +577,23 @@ def _avg_pool(interp, op, args):
     return [_out(op, total / count)]
 
 
+@impl("tosa.fft2d")
+def _fft2d(interp, op, args):
+    """Unnormalized DFT over the last two dims: e^-ia forward, e^+ia inverse."""
+    z = args[0].astype(np.float64) + 1j * args[1].astype(np.float64)
+    if op.properties["inverse"].value:
+        r = np.fft.ifft2(z) * (z.shape[-1] * z.shape[-2])
+    else:
+        r = np.fft.fft2(z)
+    return [_out(op, r.real, 0), _out(op, r.imag, 1)]
+
+
+@impl("tosa.rfft2d")
+def _rfft2d(interp, op, args):
+    r = np.fft.rfft2(args[0].astype(np.float64))
+    return [_out(op, r.real, 0), _out(op, r.imag, 1)]
+
+
 # ---------------------------------------------------------------- image
 
 
