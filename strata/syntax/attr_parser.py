@@ -565,6 +565,8 @@ class AttrParser(Lexer):
             return dense.parse_dense_body(body, t)
         except dense.DenseParseError as e:
             self.error(str(e.args[0]), kw if e.offset is None else start + e.offset)
+        except ValueError as e:  # an element type dense storage does not support (i0)
+            self.error(str(e), kw)
 
     def _parse_dense_resource(self, type):
         self.expect("<")
