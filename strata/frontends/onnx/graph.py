@@ -120,6 +120,14 @@ def free_names(g) -> set:
     return used - defined
 
 
+def _trimmed(names) -> list:
+    """Node inputs or outputs without the trailing omitted ("") ones."""
+    names = list(names)
+    while names and not names[-1]:
+        names.pop()
+    return names
+
+
 def _check_split(n, inputs, outputs, desc):
     """Split's output count against its attributes (ONNX's shape inference indexes
     past the end of the outputs otherwise)."""
@@ -179,6 +187,10 @@ class GraphImporter:
         # op -> its node's description, until the dialect's verifier has checked it
         # (ops of subgraphs are checked with their top-level ancestor, see check()).
         self.descriptions: dict = {}
+        # Set once validate() has checked the graphs to import: nodes are not checked
+        # again one by one, and the dialect's verifier runs once, on the whole module
+        # (see error_of()).
+        self.validated = False
 
     # ------------------------------------------------------------ locations, symbols
 
@@ -426,12 +438,7 @@ class GraphImporter:
         kinds, the required ones present. Returns (schema, inputs, outputs) with
         trailing omitted ones dropped; the schema is None for a call of a model-local
         function (named in `functions`)."""
-        inputs = list(n.input)
-        while inputs and not inputs[-1]:
-            inputs.pop()
-        outputs = list(n.output)
-        while outputs and not outputs[-1]:
-            outputs.pop()
+        inputs, outputs = _trimmed(n.input), _trimmed(n.output)
         named = [o for o in outputs if o]
         if len(set(named)) != len(named):
             raise OnnxImportError("the node names one output twice", desc)
@@ -478,7 +485,11 @@ class GraphImporter:
         """Translate node `n` (number `index` of its graph) into `block` (before
         `anchor`); the op is checked by the dialect's verifier once it is in place."""
         desc = describe_node(n.name, n.op_type, index, where)
-        s, inputs, outputs = self.check_node(n, desc)
+        if self.validated:
+            s = self.schema(n, desc)
+            inputs, outputs = _trimmed(n.input), _trimmed(n.output)
+        else:
+            s, inputs, outputs = self.check_node(n, desc)
         named = [o for o in outputs if o]
         loc = self.loc(n.name or (named[0] if named else n.op_type))
         operands = []
@@ -506,12 +517,23 @@ class GraphImporter:
                          regions, loc)
         self._insert(block, anchor, op)
         self.descriptions[op] = desc
-        if check:
+        if check and not self.validated:
             self.check(op)
         for name, r in zip(outputs, op.results):
             if name:
                 scope.values[name] = r
         return op
+
+    def error_of(self, e) -> OnnxImportError:
+        """The import error for the verifier's DiagnosticError `e`: it names the node
+        of the op that failed, when the op came from one."""
+        op = getattr(e.diag, "op", None)
+        desc = self.descriptions.get(op)
+        msg = e.diag.message
+        if desc is None:
+            return OnnxImportError(f"the imported module does not verify: {e}")
+        prefix = f"'{op.name}' op "
+        return OnnxImportError(msg[len(prefix):] if msg.startswith(prefix) else msg, desc)
 
     def check(self, op):
         """Run the dialect's verifier on `op` and the onnx ops nested in it (now that

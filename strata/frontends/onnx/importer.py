@@ -210,13 +210,14 @@ class _ModelImporter:
                                                    original.functions})
             proto = _inline_local_functions(original)
         gi.validate(proto.graph)
+        gi.validated = True
         proto = _infer_shapes(_without_trailing_omitted(proto))
         self._main(gi, module, proto.graph, original.graph,
                    proto.ir_version or original.ir_version)
         try:
             module.verify()
         except DiagnosticError as e:
-            raise OnnxImportError(f"the imported module does not verify: {e}") from None
+            raise gi.error_of(e) from None
         return module
 
     def _main(self, gi: GraphImporter, module, g, declared, ir_version: int):
