@@ -46,6 +46,8 @@ class Operand(_Def):
     def __get__(self, op, owner=None):
         if op is None:
             return self
+        if type(op)._fixed_operands:  # every operand single: the index is the position
+            return op._operands[self.index].value
         start, size = op._segment(self.index, False)
         if self.kind == SINGLE:
             return op._operands[start].value
@@ -71,6 +73,8 @@ class Result(_Def):
     def __get__(self, op, owner=None):
         if op is None:
             return self
+        if type(op)._fixed_results:  # every result single: the index is the position
+            return op.results[self.index]
         start, size = op._segment(self.index, True)
         if self.kind == SINGLE:
             return op.results[start]

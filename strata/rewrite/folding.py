@@ -27,11 +27,28 @@ __all__ = ["constant_value", "fold_op", "OperationFolder", "is_trivially_dead",
 def constant_value(v: Value):
     """The Attribute `v` is known to hold (a ConstantLike op's value), or None."""
     op = getattr(v, "owner", None)
-    if not isinstance(op, Operation) or T.ConstantLike not in type(op).traits:
+    cls = type(op)
+    try:
+        get = _CONSTANT_GETTERS[cls]
+    except KeyError:
+        get = _CONSTANT_GETTERS[cls] = _constant_getter(cls)
+    return get(op) if get is not None else None
+
+
+_CONSTANT_GETTERS: dict = {}  # class of a value's owner -> how to read its constant
+
+
+def _constant_getter(cls):
+    if not (isinstance(cls, type) and issubclass(cls, Operation)) or \
+            T.ConstantLike not in cls.traits:
         return None
-    fn = getattr(op, "constant_value", None)
+    fn = getattr(cls, "constant_value", None)
     if fn is not None:
-        return fn()
+        return fn
+    return _value_property
+
+
+def _value_property(op):
     return op._props.get("value")
 
 
@@ -45,9 +62,13 @@ def fold_op(op: Operation):
     if res is None or (len(op.results) == 1 and res[0] is op.results[0]):
         # As upstream, the traits fold when the op's own folder did not (or did so
         # in place).
-        traits = _fold_traits(op, consts)
-        if traits is not None:
-            return traits
+        folders = _TRAIT_FOLDERS.get(type(op))
+        if folders is None:
+            folders = _TRAIT_FOLDERS[type(op)] = _trait_folders(type(op))
+        for f in folders:
+            r = f(op, consts)
+            if r is not None:
+                return r
     if res is None:
         return None
     if len(res) != len(op.results):
@@ -55,18 +76,28 @@ def fold_op(op: Operation):
     return list(res)
 
 
-def _fold_traits(op: Operation, consts):
+_TRAIT_FOLDERS: dict = {}  # op class -> the folds its traits imply, in trait order
+
+
+def _trait_folders(cls):
     """Folds that traits imply, in trait order: Commutative, Idempotent, Involution."""
-    for t in type(op).traits:
+    out = []
+    for t in cls.traits:
         if t is T.Commutative:
-            r = _fold_commutative(op, consts)
-        elif t is T.Idempotent or t is T.Involution:
-            r = _fold_repeated(op, t is T.Idempotent)
-        else:
-            continue
-        if r is not None:
-            return r
-    return None
+            out.append(_fold_commutative)
+        elif t is T.Idempotent:
+            out.append(_fold_idempotent)
+        elif t is T.Involution:
+            out.append(_fold_involution)
+    return tuple(out)
+
+
+def _fold_idempotent(op, consts):
+    return _fold_repeated(op, True)
+
+
+def _fold_involution(op, consts):
+    return _fold_repeated(op, False)
 
 
 def _fold_repeated(op: Operation, idempotent: bool):
@@ -87,11 +118,18 @@ def _fold_repeated(op: Operation, idempotent: bool):
 def _fold_commutative(op: Operation, consts):
     """The Commutative trait's fold (MLIR's foldCommutative): move constant operands
     after the others, in place, so that folders and patterns find them on the right."""
-    if T.Commutative not in type(op).traits or len(consts) < 2:
+    if len(consts) < 2:
+        return None
+    # Already in order (no constant before a non-constant): the usual case.
+    seen_const = False
+    for c in consts:
+        if c is not None:
+            seen_const = True
+        elif seen_const:
+            break
+    else:
         return None
     order = sorted(range(len(consts)), key=lambda i: consts[i] is not None)
-    if order == list(range(len(consts))):
-        return None
     op.set_operands([op._operands[i].value for i in order])
     return list(op.results)
 

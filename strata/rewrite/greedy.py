@@ -408,6 +408,11 @@ class _Driver(Listener):
 
     def _seed_preorder(self, region, folder):
         add = self.add
+        scope = self.scope
+        wl = self.worklist
+        items, index = wl.items, wl.index
+        direct = self.strict_ops is None
+        constant_like = _CONSTANT_LIKE
         # Iterative pre-order walk; the next op is taken before visiting one, so that
         # hoisting or erasing the visited constant does not derail the walk.
         pending = []
@@ -420,11 +425,21 @@ class _Driver(Listener):
             if op is None:
                 continue
             stack.append(op.next)
-            if folder is not None and _is_constant(op):
-                value = constant_value(op.results[0])
-                if value is not None and not folder.insert_known_constant(op, value):
-                    continue
-            add(op)
+            if folder is not None:
+                cls = type(op)
+                c = constant_like.get(cls)
+                if c is None:
+                    c = constant_like[cls] = T.ConstantLike in cls.traits
+                if c and len(op.results) == 1:
+                    value = constant_value(op.results[0])
+                    if value is not None and not folder.insert_known_constant(op, value):
+                        continue
+            if direct and op.parent.parent is scope:  # add(op), the common case
+                if op not in index:
+                    index[op] = len(items)
+                    items.append(op)
+            else:
+                add(op)
             if op.regions:
                 firsts = [b.first for r in op.regions for b in r.blocks]
                 firsts.reverse()
@@ -440,14 +455,21 @@ class _Driver(Listener):
         do_fold = cfg.fold
         patterns = self.patterns
         self._reachable.clear()
+        scope = self.scope
+        # The worklist's own list and index (pop inlined; pushes go to the same objects).
+        items, index = wl.items, wl.index
+        foldable = _FOLDABLE
         try:
-            while wl and (limit == NO_LIMIT or num_rewrites < limit):
-                op = wl.pop()
+            while index and (limit == NO_LIMIT or num_rewrites < limit):
+                op = items.pop()
                 if op is None:
-                    break
-                if op.parent is None:
                     continue
-                if not self._reachable_op(op):
+                del index[op]
+                block = op.parent
+                if block is None:
+                    continue
+                if (block.parent is not scope or len(scope.blocks) > 1) and \
+                        not self._reachable_op(op):
                     continue
                 for r in op.results:
                     if r.first_use is not None:
@@ -457,9 +479,14 @@ class _Driver(Listener):
                         rewriter.erase_op(op)
                         changed = True
                         continue
-                if do_fold and _foldable(type(op)) and self._try_fold(op):
-                    changed = True
-                    continue
+                if do_fold:
+                    cls = type(op)
+                    f = foldable.get(cls)
+                    if f is None:
+                        f = _foldable(cls)
+                    if f and self._try_fold(op):
+                        changed = True
+                        continue
                 plist = patterns.for_op_operands(op)
                 if plist:
                     # A pattern that fails changes nothing: one insertion point for all.
@@ -510,6 +537,7 @@ class _Driver(Listener):
 
 
 _FOLDABLE: dict = {}
+_CONSTANT_LIKE: dict = {}  # op class -> whether it is ConstantLike
 _FOLD_TRAITS = (T.Commutative, T.Idempotent, T.Involution)
 
 
