@@ -12,6 +12,14 @@ from .values import attr_to_value, int_width, to_unsigned
 
 @impl("builtin.unrealized_conversion_cast")
 def _unrealized_cast(interp, op, args):
+    # A cast to !onnx.Seq / !onnx.Opt packs a sequence's elements / an optional's value
+    # (how convert-onnx-to-linalg lowers sequences of a static length).
+    t = op.results[0].type if len(op.results) == 1 else None
+    kind = getattr(t, "mnemonic", None) if getattr(t, "dialect", None) == "onnx" else None
+    if kind == "Seq":
+        return [list(args)]
+    if kind == "Opt" and len(args) <= 1:
+        return [args[0] if args else None]
     if len(args) != len(op.results):
         fail(op, f"cannot interpret a {len(args)} to {len(op.results)} conversion cast")
     return args
