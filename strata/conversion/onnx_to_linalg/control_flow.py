@@ -343,42 +343,53 @@ def _ints_attr(cx, name, count, default=0):
 @lowering("Scan")
 def _scan(cx):
     from ...dialects.onnx import opset_version
-    from ...dialects.scf import ForOp, YieldOp
+    if opset_version(cx.op) < 9:
+        return _scan8(cx)
     op = cx.op
-    if opset_version(op) < 9:
-        raise NotLowerable("Scan before opset 9 (batched, with sequence_lens)")
     body = op.regions[0].blocks[0]
     ys = body.last.operands
     m = cx.attr("num_scan_inputs")
-    n = len(op.operands) - m
+    n = len(op.operands) - (m or 0)
     k = len(ys) - n
     if m is None or m < 1 or n < 0 or k < 0 or len(body.args) != n + m:
         raise NotLowerable("a Scan whose body does not match its inputs")
-    xs = cx.operands[n:]
-    for x in xs:
-        if type(x.type) is not A.RankedTensorType:
-            raise NotLowerable(f"a scan input of type {x.type}")
+    xs = [_ranked_input(x) for x in cx.operands[n:]]
     in_axes = [norm_axis(a, x.type.rank, "scan_input_axes")
                for a, x in zip(_ints_attr(cx, "scan_input_axes", m), xs)]
-    in_rev = _ints_attr(cx, "scan_input_directions", m)
-    out_rev = _ints_attr(cx, "scan_output_directions", k)
     out_axes = []
     for j, a in enumerate(_ints_attr(cx, "scan_output_axes", k)):
         rt = cx.result_type(n + j)
-        rank = rt.rank if type(rt) is A.RankedTensorType else None
-        if rank is None:
-            yt = _conv(cx, ys[n + j].type)
-            if type(yt) is not A.RankedTensorType:
-                raise NotLowerable("a scan output of unknown rank")
-            rank = yt.rank + 1
+        rank = rt.rank if type(rt) is A.RankedTensorType else _yield_rank(cx, ys[n + j]) + 1
         out_axes.append(norm_axis(a, rank, "scan_output_axes"))
     carried = [_carried_type(cx, cx.operands[i], body.args[i], ys[i]) for i in range(n)]
     elems = [_scan_element_type(cx, ys[n + j], cx.result_type(n + j), out_axes[j])
              for j in range(k)]
     inits = [cast_to(cx, cx.operands[i], t) for i, t in enumerate(carried)]
+    res = _scan_loop(cx, body, inits, xs, in_axes, _ints_attr(cx, "scan_input_directions", m),
+                     elems, out_axes, _ints_attr(cx, "scan_output_directions", k))
+    return [cast_to(cx, v, cx.result_type(i)) for i, v in enumerate(res)]
 
+
+def _ranked_input(x):
+    if type(x.type) is not A.RankedTensorType:
+        raise NotLowerable(f"a scan input of type {x.type}")
+    return x
+
+
+def _yield_rank(cx, v):
+    t = _conv(cx, v.type)
+    if type(t) is not A.RankedTensorType:
+        raise NotLowerable("a scan output of unknown rank")
+    return t.rank
+
+
+def _scan_loop(cx, body, inits, xs, in_axes, in_rev, elems, out_axes, out_rev):
+    """scf.for over the scan axis at the insertion point: the final states, then the
+    stacked scan outputs (`inits` already of the carried types)."""
+    from ...dialects.scf import ForOp, YieldOp
     s = scalars(cx)
     ix = Ix(s)
+    n = len(inits)
     trips = sizes_of(cx, xs[0])[in_axes[0]]
     bufs = []
     for e, a in zip(elems, out_axes):
@@ -395,19 +406,81 @@ def _scan(cx):
         return ix.sub(last, t) if reverse else t
 
     slices = []
-    for x, a, rev, barg in zip(xs, in_axes, in_rev, body.args[n:]):
+    for x, a, rev in zip(xs, in_axes, in_rev):
         shape = list(x.type.shape)
         del shape[a]
         slices.append(_extract_rank_reduced(cx, x, a, at(rev),
                                             tensor_type(shape, x.type.element_type)))
     r = _run_body(cx, body, args[:n] + slices)
-    nxt = [cast_to(cx, r[i], carried[i]) for i in range(n)]
+    nxt = [cast_to(cx, r[i], inits[i].type) for i in range(n)]
     for j, e in enumerate(elems):
         nxt.append(_insert_rank_reduced(cx, cast_to(cx, r[n + j], e), args[n + j],
                                         out_axes[j], at(out_rev[j])))
     cx.create(YieldOp, values=nxt)
     cx.b.ip = after
-    res = list(loop.results)
-    out = [cast_to(cx, res[i], cx.result_type(i)) for i in range(n)]
-    out += [cast_to(cx, res[n + j], cx.result_type(n + j)) for j in range(k)]
-    return out
+    return list(loop.results)
+
+
+def _drop_first(t):
+    if type(t) is A.RankedTensorType and t.rank >= 1:
+        return tensor_type(t.shape[1:], t.element_type)
+    return t
+
+
+def _scan8(cx):
+    """Scan before opset 9: every state and scan input has a batch axis first (the scan
+    axis of the inputs is axis 1); each batch entry is scanned on its own, an outer
+    scf.for over the batch. Per-entry sequence lengths are not lowered."""
+    from ...dialects.scf import ForOp, YieldOp
+    op = cx.op
+    if cx.has_operand(0):
+        raise NotLowerable("Scan (opset 8) with sequence_lens")
+    body = op.regions[0].blocks[0]
+    ys = body.last.operands
+    m = cx.attr("num_scan_inputs")
+    ops = cx.operands[1:]
+    n = len(ops) - (m or 0)
+    k = len(ys) - n
+    if m is None or m < 1 or n < 0 or k < 0 or len(body.args) != n + m:
+        raise NotLowerable("a Scan whose body does not match its inputs")
+    states = [_ranked_input(v) for v in ops[:n]]
+    xs = [_ranked_input(x) for x in ops[n:]]
+    for v in states + xs:
+        if v.type.rank < (2 if v in xs else 1):
+            raise NotLowerable(f"a Scan (opset 8) input of type {v.type} has no batch axis")
+    carried = [_carried_type(cx, _Typed(_drop_first(v.type)), body.args[i], ys[i])
+               for i, v in enumerate(states)]
+    elems = [_scan_element_type(cx, ys[n + j], _drop_first(cx.result_type(n + j)), 0)
+             for j in range(k)]
+    s = scalars(cx)
+    batch = sizes_of(cx, xs[0])[0]
+    bufs = [empty(cx, [batch] + list(c.shape), c.element_type) if
+            type(c) is A.RankedTensorType and DYN not in c.shape else None for c in carried]
+    if None in bufs:
+        raise NotLowerable("a Scan (opset 8) state of a shape not known before the loop")
+    trips = sizes_of(cx, xs[0])[1]
+    bufs += [empty(cx, [batch, trips] + list(e.shape), e.element_type) for e in elems]
+    outer = ForOp.new(s.index(0), Ix(s).v(batch), s.index(1), bufs, loc=cx.loc)
+    cx.b.insert(outer)
+    after = cx.b.ip
+    cx.b.ip = InsertionPoint.at_end(outer.body)
+    b, *acc = outer.body.args
+    inits = [cast_to(cx, _extract_rank_reduced(cx, v, 0, b, _drop_first(v.type)), c)
+             for v, c in zip(states, carried)]
+    parts = [_extract_rank_reduced(cx, x, 0, b, _drop_first(x.type)) for x in xs]
+    res = _scan_loop(cx, body, inits, parts, [0] * m, _ints_attr(cx, "directions", m),
+                     elems, [0] * k, [0] * k)
+    nxt = [_insert_rank_reduced(cx, cast_to(cx, v, _drop_first(a.type)), a, 0, b)
+           for v, a in zip(res, acc)]
+    cx.create(YieldOp, values=nxt)
+    cx.b.ip = after
+    return [cast_to(cx, v, cx.result_type(i)) for i, v in enumerate(outer.results)]
+
+
+class _Typed:
+    """A stand-in value of type `type` (what `_carried_type` reads of an initial value)."""
+
+    __slots__ = ("type",)
+
+    def __init__(self, t):
+        self.type = t

@@ -443,6 +443,10 @@ def _split_to_sequence(cx):
     if cx.has_operand(1):
         split = constant_array(cx.op.operands[1])
         if split is None:
+            t = cx.operands[1].type
+            if type(t) is not A.RankedTensorType or t.rank != 1:
+                raise NotLowerable("SplitToSequence by a chunk length known only at run "
+                                   "time (the number of parts is not static)")
             split = operand_ints(cx, 1, "split")
         split = np.asarray(split, dtype=object)
         if split.ndim == 0:
