@@ -46,13 +46,13 @@ def main(argv=None) -> int:
     import_cmd.add_arguments(sub.add_parser("import", help="import an ONNX model and print "
                                             "the module"))
     args = ap.parse_args(argv)
-    if args.cmd == "demo":
-        return demo()
-    if args.cmd == "run":
-        return run_cmd.run(args)
-    if args.cmd == "import":
-        return import_cmd.run(args)
-    return 2
+    commands = {"demo": lambda a: demo(), "run": run_cmd.run, "import": import_cmd.run}
+    try:
+        return commands[args.cmd](args)
+    except BrokenPipeError:
+        # the reader went away (`strata run ... | head`): not an error of ours
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
