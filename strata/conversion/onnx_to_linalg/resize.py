@@ -1,0 +1,595 @@
+"""ONNX resampling ops -> linalg: Resize, Upsample (and, below, GridSample and RoiAlign).
+
+[Note: separable resampling]
+Resize works one axis at a time (as ONNX's reference does). For each resized axis a
+small linalg.generic computes, from the output coordinate alone, a table of the source
+positions read by each output position and their weights ([out, taps]): the coordinate
+transformation, the interpolation kernel (linear, cubic with `cubic_coeff_a`, stretched
+by 1/scale with `antialias`), the edge clamping, `exclude_outside`'s renormalization and
+`tf_crop_and_resize`'s extrapolation mask. One linalg.generic per axis then gathers and
+sums the taps (`tensor.extract` at the tabled position, a reduction loop over taps).
+The number of taps is static except for antialiasing with a run-time scale.
+Nearest mode needs no weights: one table of positions per axis and one gather over all
+axes. Coordinates are computed in f64 as the reference does (ties of nearest rounding
+and exact integer positions then agree); sums are in f32 (f64 for f64 data) and the
+result is rounded (integers: half to even, saturated) to the input type.
+
+Scales, sizes and roi may be run-time tensors: only the result's rank is needed, and
+result sizes that the type leaves dynamic are computed as ONNX defines them.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...ir import attributes as A
+from ..scalar_builders import ScalarBuilder, element_type, is_float
+from . import NotLowerable, lowering
+from ._linalg_util import filled
+from ._shape_util import Ix, finish, norm_axis, out_sizes, sizes
+from .common import constant_array, empty, is_unsigned, ranked, scalars
+
+F64 = A.f64
+
+_COORD_MODES = ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
+                "tf_crop_and_resize", "half_pixel_symmetric", "tf_half_pixel_for_nn")
+_NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
+
+
+def _generic(cx, inputs, outputs, maps, iterators, body):
+    """linalg.generic whose payload `body(s, b, args)` gets a ScalarBuilder, the
+    PayloadBuilder (for `b.index`) and the block arguments; returns its results."""
+    from ...dialects.linalg import make_generic
+
+    def fn(b, args):
+        return body(ScalarBuilder(b, cx.loc), b, args)
+    return list(make_generic(cx.b, list(inputs), list(outputs), maps, iterators, fn,
+                             [v.type for v in outputs], loc=cx.loc).results)
+
+
+def _map(n, results):
+    ds = ", ".join(f"d{i}" for i in range(n))
+    return f"({ds}) -> ({', '.join(results)})"
+
+
+def _f64(s, v):
+    """Mixed index `v` (int or index Value) as an f64 Value."""
+    if isinstance(v, (int, np.integer)):
+        return s.const(float(v), F64)
+    return s.cast(v, F64)
+
+
+class _Operand:
+    """A small 1-D operand read element by element: constants as Python numbers."""
+
+    __slots__ = ("cx", "i", "value", "array")
+
+    def __init__(self, cx, i):
+        self.cx, self.i, self.value = cx, i, cx.operands[i]
+        a = constant_array(cx.op.operands[i])
+        if a is None:
+            a = constant_array(cx.operands[i])
+        self.array = None if a is None else np.asarray(a).reshape(-1)
+
+    def length(self):
+        if self.array is not None:
+            return self.array.size
+        t = ranked(self.cx, self.value.type, f"operand #{self.i}")
+        if t.rank != 1 or t.shape[0] == A.DYNAMIC:
+            raise NotLowerable(f"operand #{self.i} must be a 1-D tensor of static length")
+        return t.shape[0]
+
+    def elt(self):
+        return element_type(self.value.type)
+
+    def get(self, s, k):
+        """(Python value or None, Value of the operand's element type)."""
+        if self.array is not None:
+            v = self.array[k].item()
+            return v, s.const(v, self.elt())
+        return None, s.op1("tensor.extract", [self.value, s.index(k)], self.elt())
+
+
+class _Axis:
+    """One resized axis: sizes (mixed), the scale (f64 Value, and Python float when
+    known), the fractional output width `scale * in` and the roi terms."""
+
+    __slots__ = ("dim", "n_in", "n_out", "scale", "scale_py", "width", "roi_len",
+                 "roi_start")
+
+    def __init__(self, dim, n_in):
+        self.dim, self.n_in = dim, n_in
+        self.n_out = self.scale = self.scale_py = self.width = None
+        self.roi_len = self.roi_start = None
+
+
+class _Spec:
+    __slots__ = ("mode", "coord", "nearest", "cubic_a", "exclude", "extrap", "antialias")
+
+
+# ------------------------------------------------------------------ the op forms
+
+
+@lowering("Resize")
+def _resize(cx):
+    from ...dialects.onnx import opset_version
+    if opset_version(cx.op) < 11:
+        return _resize_v10(cx, _Operand(cx, 1).array if cx.has_operand(1) else None)
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    sp = _Spec()
+    sp.mode = cx.attr("mode", "nearest")
+    sp.coord = cx.attr("coordinate_transformation_mode", "half_pixel")
+    sp.nearest = cx.attr("nearest_mode", "round_prefer_floor")
+    sp.cubic_a = float(cx.attr("cubic_coeff_a", -0.75))
+    sp.exclude = bool(cx.attr("exclude_outside", 0))
+    sp.extrap = float(cx.attr("extrapolation_value", 0.0))
+    sp.antialias = bool(cx.attr("antialias", 0))
+    policy = cx.attr("keep_aspect_ratio_policy", "stretch")
+    axes = cx.attr("axes", None)
+    axes = list(range(r)) if axes is None else [norm_axis(int(a), r) for a in axes]
+    if len(set(axes)) != len(axes):
+        raise NotLowerable(f"Resize axes {axes} repeat an axis")
+    scales = _Operand(cx, 2) if cx.has_operand(2) else None
+    if scales is not None and scales.length() == 0:
+        scales = None
+    sizes_op = _Operand(cx, 3) if cx.has_operand(3) else None
+    if sizes_op is not None and sizes_op.length() == 0:
+        sizes_op = None
+    if (scales is None) == (sizes_op is None):
+        raise NotLowerable("Resize needs exactly one of scales and sizes")
+    given = scales if scales is not None else sizes_op
+    if given.length() != len(axes):
+        raise NotLowerable(f"Resize has {given.length()} scales or sizes for "
+                           f"{len(axes)} axes")
+    if policy not in ("stretch", "not_larger", "not_smaller"):
+        raise NotLowerable(f"unknown keep_aspect_ratio_policy '{policy}'")
+    s = scalars(cx)
+    ix = Ix(s)
+    dims = sizes(cx, x)
+    spec = {}
+    for k, d in enumerate(axes):
+        ax = spec[d] = _Axis(d, dims[d])
+        if scales is not None:
+            py, v = scales.get(s, k)
+            ax.scale_py = None if py is None else float(np.float32(py))
+            ax.scale = s.cast(v, F64)
+            ax.width = s.mul(ax.scale, _f64(s, ax.n_in))
+            ax.n_out = s.cast(s.op1("arith.fptosi", [ax.width], A.i64), A.index)
+        else:
+            py, v = sizes_op.get(s, k)
+            ax.n_out = int(py) if py is not None else s.cast(v, A.index)
+            ax.scale = s.div(_f64(s, ax.n_out), _f64(s, ax.n_in))
+            if py is not None and ix.known(ax.n_in) and ax.n_in:
+                ax.scale_py = int(py) / ax.n_in
+    if sizes_op is not None and policy != "stretch":
+        pick = s.min if policy == "not_larger" else s.max
+        one = spec[axes[0]].scale
+        known = [spec[d].scale_py for d in axes]
+        for d in axes[1:]:
+            one = pick(one, spec[d].scale)
+        py = None if None in known else (min if policy == "not_larger" else max)(known)
+        for d in axes:
+            ax = spec[d]
+            ax.scale, ax.scale_py = one, py
+            half = s.add(s.mul(one, _f64(s, ax.n_in)), s.const(0.5, F64))
+            ax.n_out = s.cast(s.op1("arith.fptosi", [half], A.i64), A.index)
+    for d in axes:
+        ax = spec[d]
+        if sizes_op is not None:
+            ax.width = s.mul(ax.scale, _f64(s, ax.n_in))
+    if sp.coord == "tf_crop_and_resize":
+        if not cx.has_operand(1):
+            raise NotLowerable("tf_crop_and_resize needs the roi input")
+        roi = _Operand(cx, 1)
+        if roi.length() != 2 * len(axes):
+            raise NotLowerable(f"roi has {roi.length()} values, expected {2 * len(axes)}")
+        if not is_float(roi.elt()):
+            raise NotLowerable("roi must be a float tensor")
+        for k, d in enumerate(axes):
+            ax = spec[d]
+            _, lo = roi.get(s, k)
+            _, hi = roi.get(s, len(axes) + k)
+            # as the reference: the roi's own float type for these two products
+            rt = roi.elt()
+            last = s.cast(_f64(s, ix.sub(ax.n_in, 1)), rt)
+            ax.roi_len = s.cast(s.sub(hi, lo), F64)
+            ax.roi_start = s.cast(s.mul(lo, last), F64)
+    # the result's sizes: its type's static dims, else the computed ones
+    rt = cx.result_type()
+    for d in axes:
+        ax = spec[d]
+        if type(rt) is A.RankedTensorType and rt.rank == r and rt.shape[d] != A.DYNAMIC:
+            ax.n_out = rt.shape[d]
+    return [_resample(cx, x, spec, [spec[d] for d in axes], sp)]
+
+
+def _resize_v10(cx, scales_const, scales_attr=None):
+    """Resize-10 and Upsample: scales only, asymmetric coordinates; nearest rounds down
+    when upsampling and up when downsampling (onnxruntime's rule for these opsets)."""
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    sp = _Spec()
+    sp.mode = cx.attr("mode", "nearest")
+    if sp.mode == "bilinear":
+        sp.mode = "linear"
+    sp.coord, sp.nearest = "asymmetric", "simple"
+    sp.cubic_a, sp.exclude, sp.extrap, sp.antialias = -0.75, False, 0.0, False
+    s = scalars(cx)
+    dims = sizes(cx, x)
+    if scales_attr is not None:
+        scales = None
+        n = len(scales_attr)
+    else:
+        scales = _Operand(cx, 1)
+        n = scales.length()
+    if n != r:
+        raise NotLowerable(f"{n} scales for rank {r}")
+    spec = {}
+    rt = cx.result_type()
+    for d in range(r):
+        ax = spec[d] = _Axis(d, dims[d])
+        if scales is None:
+            py = float(np.float32(scales_attr[d]))
+            v = s.const(py, A.f32)
+        else:
+            py, v = scales.get(s, d)
+            py = None if py is None else float(np.float32(py))
+        ax.scale_py = py
+        ax.scale = s.cast(v, F64)
+        ax.width = s.mul(ax.scale, _f64(s, ax.n_in))
+        if type(rt) is A.RankedTensorType and rt.rank == r and rt.shape[d] != A.DYNAMIC:
+            ax.n_out = rt.shape[d]
+        else:
+            ax.n_out = s.cast(s.op1("arith.fptosi", [ax.width], A.i64), A.index)
+    return [_resample(cx, x, spec, [spec[d] for d in range(r)], sp)]
+
+
+@lowering("Upsample")
+def _upsample(cx):
+    from ...dialects.onnx import opset_version
+    if opset_version(cx.op) < 9:
+        sc = cx.attr("scales", None)
+        if sc is None:
+            raise NotLowerable("Upsample needs its scales attribute")
+        return _resize_v10(cx, None, [float(v) for v in sc])
+    return _resize_v10(cx, None)
+
+
+# ------------------------------------------------------------------ the computation
+
+
+def _check(sp):
+    if sp.coord not in _COORD_MODES:
+        raise NotLowerable(f"unknown coordinate_transformation_mode '{sp.coord}'")
+    if sp.mode not in ("nearest", "linear", "cubic"):
+        raise NotLowerable(f"unknown Resize mode '{sp.mode}'")
+    if sp.mode == "nearest":
+        if sp.antialias:
+            raise NotLowerable("antialias applies to linear and cubic modes only")
+        if sp.nearest not in _NEAREST_MODES + ("simple",):
+            raise NotLowerable(f"unknown nearest_mode '{sp.nearest}'")
+
+
+def _is_identity(ax, sp):
+    """Whether resizing along `ax` is statically the identity (the reference skips such
+    axes; computing them would give the same values)."""
+    if not (Ix.known(ax.n_in, ax.n_out) and ax.n_in == ax.n_out):
+        return False
+    if ax.n_in == 1:  # every tap reads the one element; the weights sum to 1
+        return not sp.exclude
+    return ax.scale_py == 1.0 and sp.coord != "tf_crop_and_resize"
+
+
+def _resample(cx, x, spec, order, sp):
+    _check(sp)
+    t = x.type
+    elt = t.element_type
+    if not isinstance(elt, (A.FloatType, A.IntegerType)):
+        raise NotLowerable(f"Resize of {elt} elements")
+    out = out_sizes(cx, [spec[d].n_out if d in spec else n
+                         for d, n in enumerate(sizes(cx, x))])
+    for d, n in enumerate(out):
+        if d in spec:
+            spec[d].n_out = n
+    order = [ax for ax in order if not _is_identity(ax, sp)]
+    if sp.mode == "nearest":
+        return finish(cx, _nearest(cx, x, order, out, sp))
+    acc = F64 if elt is F64 else A.f32
+    y = x
+    for ax in order:
+        y = _interp_axis(cx, y, ax, sp, acc, out)
+    out_unsigned = is_unsigned(cx.op.results[0].type)
+    if element_type(y.type) is not elt:
+        y = _to_elt(cx, y, elt, out_unsigned)
+    return finish(cx, y)
+
+
+def _to_elt(cx, y, elt, unsigned):
+    """Float tensor `y` converted to `elt` as the reference's saturate_cast: integers
+    round half to even and saturate."""
+    from .common import elementwise
+
+    def body(s, v):
+        if isinstance(elt, A.FloatType):
+            return s.cast(v, elt)
+        w = elt.width
+        lo, hi = (0, (1 << w) - 1) if unsigned else (-(1 << (w - 1)), (1 << (w - 1)) - 1)
+        v = s.math("roundeven", v)
+        v = s.op1("arith.minimumf", [s.op1("arith.maximumf", [v, s.const(lo, v.type)],
+                                           v.type), s.const(hi, v.type)], v.type)
+        return s.cast(v, elt, True, not unsigned)
+    return elementwise(cx, [y], elt, body, result_shape=y.type.shape)
+
+
+def _x_ori(s, ax, sp, y):
+    """The source coordinate (f64) of output position `y` (f64) along `ax`, and the
+    tf_crop_and_resize extrapolation flag (or None)."""
+    c = lambda v: s.const(v, F64)  # noqa: E731
+    half = c(0.5)
+    n_in = _f64(s, ax.n_in)
+    mode = sp.coord
+    if mode == "align_corners":
+        one = s.cmp("eq", ax.width, c(1.0))
+        v = s.div(s.mul(y, s.sub(n_in, c(1.0))), s.sub(ax.width, c(1.0)))
+        return s.select(one, c(0.0), v), None
+    if mode == "asymmetric":
+        return s.div(y, ax.scale), None
+    if mode == "tf_half_pixel_for_nn":
+        return s.div(s.add(y, half), ax.scale), None
+    if mode == "tf_crop_and_resize":
+        last = s.sub(n_in, c(1.0))
+        one = s.cmp("eq", ax.width, c(1.0))
+        span = s.mul(ax.roi_len, last)
+        v = s.select(one, s.div(span, c(2.0)),
+                     s.div(s.mul(s.mul(y, ax.roi_len), last), s.sub(ax.width, c(1.0))))
+        v = s.add(v, ax.roi_start)
+        out = s.or_(s.cmp("lt", v, c(0.0)), s.cmp("gt", v, last))
+        return v, out
+    v = s.div(s.add(y, half), ax.scale)
+    if mode == "half_pixel_symmetric":
+        adjust = s.div(_f64(s, ax.n_out), ax.width)
+        offset = s.mul(s.div(n_in, c(2.0)), s.sub(c(1.0), adjust))
+        return s.sub(s.add(offset, v), half), None
+    v = s.sub(v, half)
+    if mode == "pytorch_half_pixel":
+        return s.select(s.cmp("eq", ax.width, c(1.0)), c(-0.5), v), None
+    return v, None
+
+
+def _neighbours(s, xo, n):
+    """(first, ratio) for source coordinate `xo` (f64) and `n` taps (even, mixed): the
+    index of the first tap (the n nearest positions, ties to the left) and the position
+    of `xo` between its two middle taps, in (0, 1] (1 when `xo` is integral), both
+    computed as ONNX's reference does, which, after rounding, can pair a tiny ratio with
+    the taps of the integral position below it."""
+    ix = Ix(s)
+    fl = s.math("floor", xo)
+    ratio = s.select(s.cmp("eq", xo, fl), s.const(1.0, F64), s.sub(xo, fl))
+    xp = s.add(xo, _f64(s, ix.floordiv(n, 2)))
+    p = s.math("floor", xp)
+    first = s.sub(s.cast(p, A.index), ix.v(n))
+    return s.add(first, s.cast(s.cmp("ne", xp, p), A.index, False)), ratio
+
+
+def _clamp_index(s, i, n_in):
+    ix = Ix(s)
+    return ix.v(ix.clamp(i, 0, ix.sub(n_in, 1)))
+
+
+def _outside(s, i, n_in):
+    ix = Ix(s)
+    return s.or_(s.cmp("lt", i, s.index(0)), ix.v(ix.cmp("ge", i, n_in)))
+
+
+# ------------------------------------------------------------------ nearest
+
+
+def _nearest(cx, x, order, out, sp):
+    """One gather over the result: per axis, a table of source positions [n_out] and
+    (with exclude_outside / tf_crop_and_resize) flags replacing the value by 0 / the
+    extrapolation value, applied in axis order as the reference's passes do."""
+    rank = x.type.rank
+    elt = x.type.element_type
+    tables = {}
+    for ax in order:
+        outs = [empty(cx, [ax.n_out], A.index)]
+        if sp.exclude:
+            outs.append(empty(cx, [ax.n_out], A.i1))
+        if sp.coord == "tf_crop_and_resize":
+            outs.append(empty(cx, [ax.n_out], A.i1))
+
+        def body(s, b, args, ax=ax):
+            xo, ext = _x_ori(s, ax, sp, s.cast(b.index(0), F64))
+            f, ratio = _neighbours(s, xo, 2)
+            up = _round_up(s, ratio, sp.nearest, ax)
+            i = s.add(f, s.cast(up, A.index, False))
+            res = [_clamp_index(s, i, ax.n_in)]
+            if sp.exclude:
+                res.append(_outside(s, i, ax.n_in))
+            if ext is not None:
+                res.append(ext)
+            return res
+        tables[ax.dim] = _generic(cx, [], outs, [_map(1, ["d0"])] * len(outs),
+                                  ["parallel"], body)
+    inputs, maps = [], []
+    for ax in order:
+        for v in tables[ax.dim]:
+            inputs.append(v)
+            maps.append(_map(rank, [f"d{ax.dim}"]))
+    init = empty(cx, out, elt)
+    zero_v = _extrap_const(0.0, elt, cx)
+    ext_v = _extrap_const(sp.extrap, elt, cx)
+
+    def gather(s, b, args):
+        k, flags = 0, []
+        pos = {}
+        for ax in order:
+            pos[ax.dim] = args[k]
+            k += 1
+            z = e = None
+            if sp.exclude:
+                z = args[k]
+                k += 1
+            if sp.coord == "tf_crop_and_resize":
+                e = args[k]
+                k += 1
+            flags.append((z, e))
+        at = [pos[d] if d in pos else b.index(d) for d in range(rank)]
+        v = s.op1("tensor.extract", [x, *at], elt)
+        for z, e in flags:
+            if z is not None:
+                v = s.select(z, s.const(zero_v, elt), v)
+            if e is not None:
+                v = s.select(e, s.const(ext_v, elt), v)
+        return [v]
+    return _generic(cx, inputs, [init], maps + [_map(rank, [f"d{d}" for d in range(rank)])],
+                    ["parallel"] * rank, gather)[0]
+
+
+def _round_up(s, ratio, mode, ax):
+    """i1: whether nearest rounding takes the right neighbour (ratio in (0, 1])."""
+    c = lambda v: s.const(v, F64)  # noqa: E731
+    whole = s.cmp("eq", ratio, c(1.0))
+    if mode == "round_prefer_floor":
+        cond = s.cmp("gt", ratio, c(0.5))
+    elif mode == "round_prefer_ceil":
+        cond = s.cmp("ge", ratio, c(0.5))
+    elif mode == "floor":
+        return whole
+    elif mode == "ceil":
+        return s.const(1, A.i1)
+    else:  # "simple": up when downsampling
+        cond = s.cmp("lt", ax.scale, c(1.0))
+    return s.or_(whole, cond)
+
+
+def _extrap_const(v, elt, cx):
+    """Python value `v` as the reference's saturate_cast to `elt` gives it."""
+    if isinstance(elt, A.FloatType):
+        return v
+    w = elt.width
+    unsigned = is_unsigned(cx.op.results[0].type)
+    lo, hi = (0, (1 << w) - 1) if unsigned else (-(1 << (w - 1)), (1 << (w - 1)) - 1)
+    return int(min(max(np.round(v), lo), hi))
+
+
+# ------------------------------------------------------------------ linear and cubic
+
+
+def _taps(cx, ax, sp):
+    """The number of taps (mixed, even): the kernel's support (1 linear, 2 cubic) on
+    each side, stretched by 1/scale when antialiasing a downscale. Tap j is at kernel
+    offset j + 1 - taps / 2 from the left middle tap."""
+    support = 1 if sp.mode == "linear" else 2
+    if not sp.antialias:
+        return 2 * support
+    if ax.scale_py is not None:
+        sc = min(ax.scale_py, 1.0)
+        return 2 - 2 * int(math.floor(-support / sc) + 1)
+    s = scalars(cx)
+    sc = s.min(ax.scale, s.const(1.0, F64))
+    st = s.add(s.math("floor", s.div(s.const(-float(support), F64), sc)), s.const(1.0, F64))
+    ix = Ix(s)
+    return ix.sub(2, ix.mul(s.cast(st, A.index), 2))
+
+
+def _kernel(s, sp, t):
+    """Interpolation weight at distance `t` (f64, >= 0)."""
+    c = lambda v: s.const(v, F64)  # noqa: E731
+    if sp.mode == "linear":
+        return s.max(s.sub(c(1.0), t), c(0.0))
+    a = sp.cubic_a
+    t2 = s.mul(t, t)
+    t3 = s.mul(t2, t)
+    near = s.add(s.sub(s.mul(c(a + 2), t3), s.mul(c(a + 3), t2)), c(1.0))
+    far = s.add(s.sub(s.mul(c(a), t3), s.mul(c(5 * a), t2)),
+                s.sub(s.mul(c(8 * a), t), c(4 * a)))
+    return s.select(s.cmp("le", t, c(1.0)), near,
+                    s.select(s.cmp("lt", t, c(2.0)), far, c(0.0)))
+
+
+def _weights(cx, ax, sp, acc):
+    """The tables of axis `ax`: source positions [n_out, taps] (index), weights (acc
+    type; with tf_crop_and_resize an extrapolated position has weight e on its first
+    tap and 0 elsewhere) and the extrapolation flags (or None)."""
+    n = _taps(cx, ax, sp)
+    start = Ix(scalars(cx)).sub(1, Ix(scalars(cx)).floordiv(n, 2))
+    shape = [ax.n_out, n]
+    tf = sp.coord == "tf_crop_and_resize"
+    normalize = sp.antialias or sp.exclude
+    outs = [empty(cx, shape, A.index), empty(cx, shape, acc)]
+    if tf:
+        outs.append(empty(cx, shape, A.i1))
+
+    def body(s, b, args):
+        xo, ext = _x_ori(s, ax, sp, s.cast(b.index(0), F64))
+        first, ratio = _neighbours(s, xo, n)
+        k = b.index(1)
+        i = Ix(s).add(k, start)
+        src = s.add(first, k)
+        dist = s.math("absf", s.sub(s.cast(Ix(s).v(i), F64), ratio))
+        if sp.antialias:
+            dist = s.mul(dist, s.min(ax.scale, s.const(1.0, F64)))
+        w = _kernel(s, sp, dist)
+        if sp.exclude:
+            w = s.select(_outside(s, src, ax.n_in), s.const(0.0, F64), w)
+        if tf and not normalize:
+            w = _extrapolated(s, b, ext, w, sp.extrap)
+        res = [_clamp_index(s, src, ax.n_in), s.cast(w, acc)]
+        if tf:
+            res.append(ext)
+        return res
+    tables = _generic(cx, [], outs, [_map(2, ["d0", "d1"])] * len(outs),
+                      ["parallel"] * 2, body)
+    if not normalize:
+        return tables[0], tables[1], tables[2] if tf else None
+    # weights / their sum over the taps (a zero sum divides by 1)
+    total = filled(cx, [ax.n_out], acc, 0.0)
+    total = _generic(cx, [tables[1]], [total], [_map(2, ["d0", "d1"]), _map(2, ["d0"])],
+                     ["parallel", "reduction"], lambda s, b, a: [s.add(a[1], a[0])])[0]
+    ins = [tables[1], total] + ([tables[2]] if tf else [])
+    maps = [_map(2, ["d0", "d1"]), _map(2, ["d0"])] + ([_map(2, ["d0", "d1"])] if tf else [])
+
+    def divide(s, b, a):
+        z = s.zero(acc)
+        tot = s.select(s.cmp("eq", a[1], z), s.one(acc), a[1])
+        w = s.div(a[0], tot)
+        if tf:
+            w = _extrapolated(s, b, a[2], w, sp.extrap)
+        return [w]
+    w = _generic(cx, ins, [empty(cx, shape, acc)], maps + [_map(2, ["d0", "d1"])],
+                 ["parallel"] * 2, divide)[0]
+    return tables[0], w, tables[2] if tf else None
+
+
+def _extrapolated(s, b, ext, w, value):
+    """`w`, or on an extrapolated position `value` on tap 0 and 0 on the others."""
+    first = s.cmp("eq", b.index(1), s.index(0))
+    e = s.select(first, s.const(value, w.type), s.zero(w.type))
+    return s.select(ext, e, w)
+
+
+def _interp_axis(cx, src, ax, sp, acc, out):
+    """Resize `src` along `ax` only: one gather-and-sum generic over (result, taps)."""
+    idx, w, ext = _weights(cx, ax, sp, acc)
+    rank = src.type.rank
+    shape = [ax.n_out if d == ax.dim else n for d, n in enumerate(sizes(cx, src))]
+    init = filled(cx, shape, acc, 0.0)
+    src_elt = src.type.element_type
+    signed = not is_unsigned(cx.orig_type(0))
+    tap = _map(rank + 1, [f"d{ax.dim}", f"d{rank}"])
+    ins = [idx, w] + ([ext] if ext is not None else [])
+
+    def body(s, b, args):
+        at = [args[0] if d == ax.dim else b.index(d) for d in range(rank)]
+        v = s.op1("tensor.extract", [src, *at], src_elt)
+        v = s.cast(v, acc, signed) if src_elt is not acc else v
+        c = s.mul(args[1], v)
+        if ext is not None:
+            c = s.select(args[2], args[1], c)
+        return [s.add(args[-1], c)]
+    return _generic(cx, ins, [init], [tap] * len(ins) +
+                    [_map(rank + 1, [f"d{d}" for d in range(rank)])],
+                    ["parallel"] * rank + ["reduction"], body)[0]
