@@ -172,6 +172,9 @@ class _LowerOnnxOp(ConversionPattern):
     """One pattern for every onnx op: dispatches to the registered lowering function."""
 
     root = None
+    # A lowering may create onnx ops (SequenceMap copies its body per element): they
+    # are lowered by this same pattern, inside its own application.
+    has_bounded_rewrite_recursion = True
 
     def match_and_rewrite(self, op, operands, rewriter):
         if op.name == "onnx.NoValue":

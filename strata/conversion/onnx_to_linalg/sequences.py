@@ -523,7 +523,9 @@ def _concat_from_sequence(cx):
 @lowering("SequenceMap")
 def _sequence_map(cx):
     """The body once per element, each copy in an scf.execute_region (canonicalize
-    inlines it); the copies' onnx ops are lowered as the conversion goes on."""
+    inlines it) and typed for its element (onnx-shape-inference on the copy: elements
+    may differ in shape, even in rank); the copies' onnx ops are lowered as the
+    conversion goes on."""
     from ...dialects.scf import ExecuteRegionOp
     seqs = [i for i in range(len(cx.operands)) if is_seq(cx.operands[i].type)]
     els = {i: _elements(cx, i) for i in seqs}
@@ -533,21 +535,50 @@ def _sequence_map(cx):
             raise NotLowerable(f"SequenceMap over sequences of {n} and {len(els[i])} "
                                "elements")
     body = cx.op.regions[0].blocks[0]
+    if len(body.args) != len(cx.operands):
+        raise NotLowerable("a SequenceMap whose body does not match its inputs")
     outs = [[] for _ in cx.op.results]
-    yield_types = [cx.tc.convert_type(v.type) for v in body.last.operands]
     for k in range(n):
-        mapping = {}
-        for a, i in zip(body.args, range(len(cx.operands))):
-            v = els[i][k] if i in els else cx.operands[i]
-            mapping[a] = as_original(cx, v, a.type)
+        vals = [els[i][k] if i in els else cx.operands[i] for i in range(len(cx.operands))]
+        types = [_specialized(v.type, a.type) for v, a in zip(vals, body.args)]
+        copy = _typed_copy(cx, body, types)
+        mapping = {a: as_original(cx, v, t) for a, v, t in zip(copy.args, vals, types)}
+        yield_types = [cx.tc.convert_type(v.type) for v in copy.last.operands]
         ex = cx.create(ExecuteRegionOp, result_types=yield_types)
-        block = cx.b.create_block(ex.regions[0])
-        for op in body.ops:
+        cx.b.create_block(ex.regions[0])
+        for op in copy.ops:
             cx.b.insert(op.clone(mapping))
         cx.b.ip = _before(cx.op)
         for j, r in enumerate(ex.results):
             outs[j].append(r)
     return [pack(cx, vals, cx.result_type(j)) for j, vals in enumerate(outs)]
+
+
+def _specialized(elem_type, arg_type):
+    """The onnx type of a body argument given a (lowered) element of `elem_type`: the
+    element's shape with the argument's element type (its signedness)."""
+    if type(elem_type) is A.RankedTensorType and isinstance(arg_type, TENSOR_TYPES):
+        return A.RankedTensorType(elem_type.shape, arg_type.element_type)
+    return arg_type
+
+
+def _typed_copy(cx, body, arg_types):
+    """A detached copy of onnx block `body` taking `arg_types`, its ops' result types
+    refined for them by onnx-shape-inference (under the model's opset imports)."""
+    from ...dialects.scf import ExecuteRegionOp
+    from ...passes.registry import get_pass_class
+    holder = ExecuteRegionOp.build(result_types=[], loc=cx.loc)
+    m = cx.op
+    while m is not None and not (m._attrs and "onnx.opset_import" in m._attrs):
+        m = m.parent_op
+    if m is not None:
+        holder.attributes["onnx.opset_import"] = m._attrs["onnx.opset_import"]
+    block = holder.regions[0].add_block(Block(arg_types))
+    mapping = dict(zip(body.args, block.args))
+    for op in body.ops:
+        block.append(op.clone(mapping))
+    get_pass_class("onnx-shape-inference")().run(holder)
+    return block
 
 
 def _before(op):
