@@ -1,4 +1,4 @@
-"""ONNX resampling ops -> linalg: Resize, Upsample (and, below, GridSample and RoiAlign).
+"""ONNX resampling ops -> linalg: Resize, Upsample, GridSample (and RoiAlign).
 
 [Note: separable resampling]
 Resize works one axis at a time (as ONNX's reference does). For each resized axis a
@@ -495,12 +495,12 @@ def _taps(cx, ax, sp):
     return ix.sub(2, ix.mul(s.cast(st, A.index), 2))
 
 
-def _kernel(s, sp, t):
-    """Interpolation weight at distance `t` (f64, >= 0)."""
-    c = lambda v: s.const(v, F64)  # noqa: E731
-    if sp.mode == "linear":
+def _kernel(s, mode, a, t):
+    """Interpolation weight at distance `t` (a float >= 0): linear, or cubic with
+    coefficient `a` (Keys' kernel)."""
+    c = lambda v: s.const(v, t.type)  # noqa: E731
+    if mode == "linear":
         return s.max(s.sub(c(1.0), t), c(0.0))
-    a = sp.cubic_a
     t2 = s.mul(t, t)
     t3 = s.mul(t2, t)
     near = s.add(s.sub(s.mul(c(a + 2), t3), s.mul(c(a + 3), t2)), c(1.0))
@@ -532,7 +532,7 @@ def _weights(cx, ax, sp, acc):
         dist = s.math("absf", s.sub(s.cast(Ix(s).v(i), F64), ratio))
         if sp.antialias:
             dist = s.mul(dist, s.min(ax.scale, s.const(1.0, F64)))
-        w = _kernel(s, sp, dist)
+        w = _kernel(s, sp.mode, sp.cubic_a, dist)
         if sp.exclude:
             w = s.select(_outside(s, src, ax.n_in), s.const(0.0, F64), w)
         if tf and not normalize:
@@ -593,3 +593,134 @@ def _interp_axis(cx, src, ax, sp, acc, out):
     return _generic(cx, ins, [init], [tap] * len(ins) +
                     [_map(rank + 1, [f"d{d}" for d in range(rank)])],
                     ["parallel"] * rank + ["reduction"], body)[0]
+
+
+# ------------------------------------------------------------------ GridSample
+# One linalg.generic over (N, C, output positions..., taps...): a tap loop of 1
+# (nearest), 2 (linear) or 4 (cubic) per spatial axis, a reduction. Each point computes
+# its source coordinate from the grid (component k-1-a for input axis a: the grid lists
+# x first), the tap's position and weight on every axis, and adds the weighted pixel.
+# Coordinates are f32 and reflection is computed in f64, as ONNX's reference does.
+
+
+@lowering("GridSample")
+def _grid_sample(cx):
+    x, grid = cx.operands[0], cx.operands[1]
+    xt, gt = ranked(cx, x.type), ranked(cx, grid.type, "grid")
+    k = xt.rank - 2
+    if k < 1 or gt.rank != k + 2:
+        raise NotLowerable(f"GridSample of a rank-{xt.rank} input with a rank-{gt.rank} grid")
+    if gt.shape[-1] != k:
+        raise NotLowerable(f"the grid's last dim must be {k} (static)")
+    mode = {"bilinear": "linear", "bicubic": "cubic"}.get(cx.attr("mode", "linear"),
+                                                          cx.attr("mode", "linear"))
+    from ...dialects.onnx import opset_version
+    if opset_version(cx.op) < 20 and cx.attr("mode", None) is None:
+        mode = "linear"
+    pad = cx.attr("padding_mode", "zeros")
+    align = bool(cx.attr("align_corners", 0))
+    if mode not in ("nearest", "linear", "cubic"):
+        raise NotLowerable(f"GridSample mode '{mode}'")
+    if pad not in ("zeros", "border", "reflection"):
+        raise NotLowerable(f"GridSample padding_mode '{pad}'")
+    elt = xt.element_type
+    if mode != "nearest" and not isinstance(elt, A.FloatType):
+        raise NotLowerable(f"GridSample {mode} of {elt} elements")
+    if not isinstance(elt, (A.FloatType, A.IntegerType)):
+        raise NotLowerable(f"GridSample of {elt} elements")
+    acc = elt if mode == "nearest" else (F64 if elt is F64 else A.f32)
+    xs, gs = sizes(cx, x), sizes(cx, grid)
+    out = out_sizes(cx, [xs[0], xs[1]] + gs[1:k + 1])
+    # loops: N, C, the k output positions, then (linear, cubic) k tap loops
+    n = k + 2 if mode == "nearest" else 2 * k + 2
+    pos = ["d0"] + [f"d{i}" for i in range(2, k + 2)]
+    maps = [_map(n, pos + [str(k - 1 - a)]) for a in range(k)]
+    inputs = [grid] * k
+    if mode != "nearest":
+        inputs.append(empty(cx, [2 if mode == "linear" else 4] * k, A.f32))  # the window
+        maps.append(_map(n, [f"d{k + 2 + a}" for a in range(k)]))
+        init = filled(cx, out, acc, 0.0)
+    else:
+        init = empty(cx, out, acc)
+    maps.append(_map(n, [f"d{i}" for i in range(k + 2)]))
+    gelt = gt.element_type
+
+    def body(s, b, args):
+        idx, valid, weight = [], None, None
+        for a in range(k):
+            tap = None if mode == "nearest" else b.index(k + 2 + a)
+            i, ok, w = _gs_axis(s, args[a], xs[2 + a], tap, mode, pad, align, gelt)
+            idx.append(i)
+            if ok is not None:
+                valid = ok if valid is None else s.and_(valid, ok)
+            if w is not None:
+                weight = w if weight is None else s.mul(weight, w)
+        v = s.op1("tensor.extract", [x, b.index(0), b.index(1), *idx], elt)
+        if valid is not None:
+            v = s.select(valid, v, s.zero(elt))
+        if mode == "nearest":
+            return [v]
+        v = s.cast(v, acc) if elt is not acc else v
+        return [s.add(args[-1], s.mul(s.cast(weight, acc), v))]
+    iters = ["parallel"] * (k + 2) + ["reduction"] * (n - k - 2)
+    y = _generic(cx, inputs, [init], maps, iters, body)[0]
+    if element_type(y.type) is not elt:
+        y = _to_elt(cx, y, elt, False)
+    return [finish(cx, y)]
+
+
+def _gs_axis(s, g, size, tap, mode, pad, align, gelt):
+    """(index, in-range flag or None, f32 weight or None) of tap `tap` along one axis
+    for normalized grid coordinate `g` over `size` positions."""
+    c = lambda v, t=A.f32: s.const(v, t)  # noqa: E731
+    ix = Ix(s)
+    n = _f64(s, size)
+    ln = s.cast(n, gelt)
+    one = c(1.0, gelt)
+    if align:
+        x = s.mul(s.div(s.add(g, one), c(2.0, gelt)), s.sub(ln, one))
+        lo, hi = c(0.0, F64), s.sub(n, c(1.0, F64))
+    else:
+        x = s.div(s.sub(s.mul(s.add(g, one), ln), one), c(2.0, gelt))
+        lo, hi = c(-0.5, F64), s.sub(n, c(0.5, F64))
+    x = s.cast(x, A.f32)
+    if mode == "nearest":
+        x = s.math("roundeven", x)
+    if pad != "zeros":
+        xd = s.cast(x, F64)
+        out = s.or_(s.cmp("lt", xd, lo), s.cmp("gt", xd, hi))
+        if pad == "border":
+            fixed = s.min(s.max(x, c(0.0)), s.sub(s.cast(n, A.f32), c(1.0)))
+        else:
+            fixed = s.cast(_reflect(s, xd, lo, hi), A.f32)
+        x = s.select(out, fixed, x)
+    if mode == "nearest":
+        i, w = s.cast(x, A.index), None  # truncation toward zero, as the reference
+    else:
+        x0 = s.math("floor", x)
+        t = s.sub(x, x0)
+        off = ix.v(ix.sub(tap, 0 if mode == "linear" else 1))
+        i = s.add(s.cast(x0, A.index), off)
+        w = _kernel(s, mode, -0.75, s.math("absf", s.sub(s.cast(off, A.f32), t)))
+    ok = None
+    if pad == "zeros":
+        ok = s.not_(_outside(s, i, size))
+    elif pad == "reflection":
+        i = s.cast(_reflect(s, s.cast(i, F64), lo, hi), A.index)
+    return _clamp_index(s, i, size), ok, w
+
+
+def _reflect(s, x, lo, hi):
+    """f64 `x` reflected by the borders [lo, hi] until inside (the reference's rule)."""
+    c = lambda v: s.const(v, F64)  # noqa: E731
+    rng = s.sub(hi, lo)
+
+    def fold(dx, near, far):
+        k = s.math("floor", s.div(dx, rng))
+        r = s.sub(dx, s.mul(k, rng))
+        even = s.cmp("eq", s.sub(k, s.mul(s.math("floor", s.div(k, c(2.0))), c(2.0))),
+                     c(0.0))
+        return s.select(even, near(r), far(r))
+    below = fold(s.sub(lo, x), lambda r: s.add(lo, r), lambda r: s.sub(hi, r))
+    above = fold(s.sub(x, hi), lambda r: s.sub(hi, r), lambda r: s.add(lo, r))
+    return s.select(s.cmp("lt", x, lo), below, s.select(s.cmp("gt", x, hi), above, x))
