@@ -25,6 +25,7 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 # imported when such a pass is first asked for (or all passes are listed), so that
 # `import strata` stays light.
 _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
+         "onnx-fold-constants": "strata.frontends.onnx.fold_constants",
          "onnx-shape-inference": "strata.transforms.onnx_shape_inference",
          "convert-onnx-to-linalg": "strata.conversion.onnx_to_linalg",
          **{name: "strata.conversion.tosa_to_linalg" for name in (
