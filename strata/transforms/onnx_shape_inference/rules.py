@@ -180,6 +180,8 @@ def _spatial_out(cx, x, kernel, *, ceil_mode=False, transpose=False, out_pad=Non
         raise Conflict("strides, dilations and pads do not match the kernel rank")
     if min(strides) < 1 or min(dilations) < 1:
         raise Conflict("strides and dilations must be positive")
+    if out_pad and len(out_pad) != nsp:
+        raise Conflict(f"output_padding has {len(out_pad)} values for {nsp} spatial dims")
     out = []
     for i in range(nsp):
         d, k, s, dl = x[i], kernel[i], strides[i], dilations[i]
