@@ -49,8 +49,8 @@ class InterpretTarget(Target):
     """The NumPy reference interpreter, on the module lowered to linalg."""
 
     name = "interpret"
-    pipeline = ("onnx-decompose{keep-lowered=true}", "onnx-shape-inference",
-                "convert-onnx-to-linalg", "canonicalize")
+    pipeline = ("onnx-decompose{keep-lowered=true}", "onnx-fold-constants",
+                "onnx-shape-inference", "convert-onnx-to-linalg", "canonicalize")
 
     def load(self, module, function: str):
         from .interpreter import Interpreter

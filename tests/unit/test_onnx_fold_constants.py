@@ -1,0 +1,134 @@
+"""onnx-fold-constants: folding keeps what the module computes, and folds what it should."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from strata.dialects import default_context
+from strata.interpreter import Interpreter
+from strata.syntax.parser import parse_source
+from strata.testing import check_pass_preserves_semantics
+
+# Shape arithmetic on constants feeding ops on the function's argument, plus a weight
+# transformed by constants only (Transpose, Cast, Where, Range, Expand, ConstantOfShape).
+MODULE = """
+module attributes {onnx.opset_import = {ai.onnx = 18 : i64}} {
+func.func @main(%a: tensor<2x3xf32>) -> (tensor<3x2xf32>, tensor<3x4xf32>, tensor<2x4xi64>, tensor<2x3xf32>) {
+  %x = "onnx.Constant"() <{value = dense<[[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]]> : tensor<2x3xf32>}> : () -> tensor<2x3xf32>
+  %i = "onnx.Constant"() <{value = dense<[1, 0]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %s = "onnx.Shape"(%x) : (tensor<2x3xf32>) -> tensor<2xi64>
+  %g = "onnx.Gather"(%s, %i) <{axis = 0 : i64}> : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %c = "onnx.Concat"(%g) <{axis = 0 : i64}> : (tensor<2xi64>) -> tensor<2xi64>
+  %r = "onnx.Reshape"(%a, %c) : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<3x2xf32>
+  %t = "onnx.Transpose"(%x) <{perm = [1, 0]}> : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %z = "onnx.Constant"() <{value = dense<0.0> : tensor<f32>}> : () -> tensor<f32>
+  %p = "onnx.Greater"(%t, %z) : (tensor<3x2xf32>, tensor<f32>) -> tensor<3x2xi1>
+  %q = "onnx.Neg"(%t) : (tensor<3x2xf32>) -> tensor<3x2xf32>
+  %w = "onnx.Where"(%p, %t, %q) : (tensor<3x2xi1>, tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  %m = "onnx.Constant"() <{value = dense<[[1.0, 0.5, -1.0, 2.0], [0.0, 3.0, 1.0, -2.0]]> : tensor<2x4xf32>}> : () -> tensor<2x4xf32>
+  %wm = "onnx.MatMul"(%w, %m) : (tensor<3x2xf32>, tensor<2x4xf32>) -> tensor<3x4xf32>
+  %ar = "onnx.MatMul"(%r, %m) : (tensor<3x2xf32>, tensor<2x4xf32>) -> tensor<3x4xf32>
+  %y = "onnx.Add"(%ar, %wm) : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %lo = "onnx.Constant"() <{value = dense<0> : tensor<i64>}> : () -> tensor<i64>
+  %hi = "onnx.Constant"() <{value = dense<4> : tensor<i64>}> : () -> tensor<i64>
+  %one = "onnx.Constant"() <{value = dense<1> : tensor<i64>}> : () -> tensor<i64>
+  %rg = "onnx.Range"(%lo, %hi, %one) : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<4xi64>
+  %es = "onnx.Constant"() <{value = dense<[2, 4]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %ex = "onnx.Expand"(%rg, %es) : (tensor<4xi64>, tensor<2xi64>) -> tensor<2x4xi64>
+  %cs = "onnx.ConstantOfShape"(%s) <{value = dense<2.0> : tensor<1xf32>}> : (tensor<2xi64>) -> tensor<2x3xf32>
+  %b = "onnx.Mul"(%a, %cs) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %r, %y, %ex, %b : tensor<3x2xf32>, tensor<3x4xf32>, tensor<2x4xi64>, tensor<2x3xf32>
+}
+}
+"""
+
+
+def _folded(text, pipeline="onnx-fold-constants"):
+    from strata.compiler import build_pipeline
+    m = parse_source(text, default_context(), "<test>")
+    build_pipeline(pipeline).run(m)
+    m.verify()
+    return m
+
+
+def _op_names(m):
+    return [op.name for op in m.walk() if op.name.startswith("onnx.")]
+
+
+def test_folding_preserves_results():
+    check_pass_preserves_semantics(MODULE, "onnx-fold-constants")
+
+
+def test_folds_constant_chains_and_keeps_the_rest():
+    names = _op_names(_folded(MODULE))
+    # Only the ops reading %a are left, with constants for everything else.
+    assert sorted(set(names)) == ["onnx.Add", "onnx.Constant", "onnx.MatMul",
+                                  "onnx.Mul", "onnx.Reshape"]
+    assert names.count("onnx.MatMul") == 1
+    # Every operand constant with no use left is gone.
+    m = _folded(MODULE)
+    assert all(op.results[0].has_uses() for op in m.walk() if op.name == "onnx.Constant")
+
+
+def test_folds_inside_regions():
+    text = """
+module attributes {onnx.opset_import = {ai.onnx = 18 : i64}} {
+func.func @main(%c: tensor<i1>) -> tensor<2xi64> {
+  %x = "onnx.Constant"() <{value = dense<1.0> : tensor<2x5xf32>}> : () -> tensor<2x5xf32>
+  %0 = "onnx.If"(%c) ({
+    %s = "onnx.Shape"(%x) : (tensor<2x5xf32>) -> tensor<2xi64>
+    "onnx.Yield"(%s) : (tensor<2xi64>) -> ()
+  }, {
+    %s = "onnx.Shape"(%x) <{start = 1 : i64}> : (tensor<2x5xf32>) -> tensor<1xi64>
+    %d = "onnx.Concat"(%s, %s) <{axis = 0 : i64}> : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+    "onnx.Yield"(%d) : (tensor<2xi64>) -> ()
+  }) : (tensor<i1>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+}
+"""
+    m = _folded(text)
+    assert sorted(set(_op_names(m))) == ["onnx.Constant", "onnx.If", "onnx.Yield"]
+    for flag in (True, False):
+        check_pass_preserves_semantics(text, "onnx-fold-constants", inputs=[np.array(flag)])
+
+
+def test_failing_op_is_left_for_the_run_to_report():
+    # Reshape of 6 elements to 4: the reference fails; folding leaves the op in place.
+    text = """
+module attributes {onnx.opset_import = {ai.onnx = 18 : i64}} {
+func.func @main() -> tensor<2x2xf32> {
+  %x = "onnx.Constant"() <{value = dense<1.0> : tensor<2x3xf32>}> : () -> tensor<2x3xf32>
+  %s = "onnx.Constant"() <{value = dense<[2, 2]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %r = "onnx.Reshape"(%x, %s) : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<2x2xf32>
+  return %r : tensor<2x2xf32>
+}
+}
+"""
+    m = _folded(text)
+    assert "onnx.Reshape" in _op_names(m)
+    from strata.interpreter import InterpreterError
+    with pytest.raises(InterpreterError):
+        Interpreter(m).call("main")
+
+
+def test_interpret_pipeline_folds(tmp_path):
+    import onnx
+    from onnx import TensorProto, helper
+
+    import strata
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 6])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 4])
+    w = helper.make_tensor("w", TensorProto.FLOAT, [3, 4], np.ones(12, np.float32))
+    nodes = [helper.make_node("Shape", ["w"], ["s"]),
+             helper.make_node("Reshape", ["x", "s"], ["r"]),
+             helper.make_node("Add", ["r", "w"], ["y"])]
+    g = helper.make_graph(nodes, "g", [x], [y], initializer=[])
+    g.node.insert(0, helper.make_node("Constant", [], ["w"], value=w))
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    onnx.checker.check_model(model)
+    compiled = strata.compile(model, target="interpret")
+    a = np.arange(12, dtype=np.float32).reshape(2, 6)
+    out = compiled(a)
+    got = out[0] if isinstance(out, (list, tuple)) else out
+    np.testing.assert_array_equal(got, a.reshape(3, 4) + 1)
