@@ -29,8 +29,8 @@ from ...ir.builder import InsertionPoint
 from . import NotLowerable, lowering
 from ._shape_util import Ix, index_of, mixed_split, norm_axis
 from .common import DYN, constant_array, empty, scalars, sizes_of, tensor_type
-from .sequences import (TENSOR_TYPES, cast_to, is_opt, is_seq, join_structures, join_types, leaf_types,
-                        leaves, rebuild, structure)
+from .sequences import (TENSOR_TYPES, cast_to, is_opt, is_seq, join_structures, join_types,
+                        leaf_types, leaves, rebuild, structure)
 
 # a constant trip count up to this many iterations gets its scan buffers preallocated
 # even when a condition may end the loop earlier
