@@ -158,3 +158,112 @@ def _topk(cx):
         return [vals, idxs, bv, bi]
     vals, idxs, _, _ = loop_nest(cx, [k], [vals, idxs, prev_v, prev_i], round_)
     return [finish(cx, vals, 0), finish(cx, idxs, 1)]
+
+
+# ------------------------------------------------------------------ Unique
+
+
+@lowering("Unique")
+def _unique(cx):
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    elt = t.element_type
+    if not isinstance(elt, (A.FloatType, A.IntegerType)):
+        raise NotLowerable(f"Unique of {elt} elements")
+    signed = not is_unsigned(cx.orig_type(0))
+    axis = cx.attr("axis", None)
+    sort = bool(cx.attr("sorted", 1))
+    if axis is None:
+        if t.rank != 1:
+            x = collapse(cx, x, [list(range(t.rank))]) if t.rank else expand(cx, x, [], [1])
+        axis = 0
+    r = x.type.rank
+    axis = norm_axis(axis, r)
+    dims = sizes(cx, x)
+    n = dims[axis]
+    rest = [d for d in range(r) if d != axis]
+    s = scalars(cx)
+    ix = Ix(s)
+    # cmp[i, j]: -1, 0 or 1 as slice i sorts before, equal to or after slice j (loops i,
+    # j, then the slice elements in order: the first difference decides)
+    nl = 2 + len(rest)
+
+    def slice_map(which):
+        res = []
+        for d in range(r):
+            res.append(which if d == axis else 2 + rest.index(d))
+        return _map(nl, res)
+
+    def compare(s, b, a):
+        u, v, acc = a
+        c = s.select(_gt(s, v, u, signed), s.const(-1, A.i32),
+                     s.select(_gt(s, u, v, signed), s.const(1, A.i32), s.zero(A.i32)))
+        return [s.select(s.cmp("eq", acc, s.zero(A.i32)), c, acc)]
+    cmp = _generic(cx, [x, x], [filled(cx, [n, n], A.i32, 0)],
+                   [slice_map(0), slice_map(1), _map(nl, [0, 1])],
+                   ["parallel", "parallel"] + ["reduction"] * len(rest), compare)[0]
+    pair, row, col = _map(2, [0, 1]), _map(2, [0]), _map(2, [1])
+    red = ["parallel", "reduction"]
+
+    def count(pred):
+        def body(s, b, a):
+            return [s.add(a[-1], s.cast(pred(s, b, a), I64, False))]
+        return body
+    # same[i]: slices equal to slice i (its count); first[i]: none of them before i
+    same = _generic(cx, [cmp], [filled(cx, [n], I64, 0)], [pair, row], red,
+                    count(lambda s, b, a: s.cmp("eq", a[0], s.zero(A.i32))))[0]
+    before = _generic(cx, [cmp], [filled(cx, [n], I64, 0)], [pair, row], red,
+                      count(lambda s, b, a: s.and_(s.cmp("eq", a[0], s.zero(A.i32)),
+                                                   s.cmp("lt", b.index(1), b.index(0)))))[0]
+    first = _generic(cx, [before], [empty(cx, [n], A.i1)], [_map(1, [0])] * 2, ["parallel"],
+                     lambda s, b, a: [s.cmp("eq", a[0], s.zero(I64))])[0]
+    if sort:
+        # the number of distinct values below slice i
+        rank = _generic(cx, [cmp, first], [filled(cx, [n], I64, 0)], [_map(2, [1, 0]), col, row],
+                        red, count(lambda s, b, a: s.and_(
+                            a[1], s.cmp("lt", a[0], s.zero(A.i32)))))[0]
+    else:
+        # the number of first occurrences before the first occurrence of slice i
+        nv = s.cast(ix.v(n), I64)
+        fo = _generic(cx, [cmp], [filled(cx, [n], I64, nv)], [pair, row], red,
+                      lambda s, b, a: [s.select(s.cmp("eq", a[0], s.zero(A.i32)),
+                                                s.min(a[1], s.cast(b.index(1), I64)), a[1])])[0]
+        rank = _generic(cx, [fo, first], [filled(cx, [n], I64, 0)], [row, col, row], red,
+                        count(lambda s, b, a: s.and_(
+                            a[1], s.cmp("lt", s.cast(b.index(1), I64), a[0]))))[0]
+    # u distinct slices; src[q]: the first occurrence of the q-th
+    total = _generic(cx, [first], [filled(cx, [], I64, 0)], [_map(1, [0]), _map(1, [])],
+                     ["reduction"], count(lambda s, b, a: a[0]))[0]
+    u = s.cast(s.op1("tensor.extract", [total], I64), A.index)
+    src = _generic(cx, [first, rank], [filled(cx, [u], I64, 0)], [col, col, row], red,
+                   lambda s, b, a: [s.add(a[2], s.select(
+                       s.and_(a[0], s.cmp("eq", a[1], s.cast(b.index(0), I64))),
+                       s.cast(b.index(1), I64), s.zero(I64)))])[0]
+    ydims = list(dims)
+    ydims[axis] = u
+    ydims = out_sizes(cx, ydims, 0)
+
+    def gather(s, b, a):
+        at = [b.index(d) for d in range(r)]
+        at[axis] = s.cast(a[0], A.index)
+        return [s.op1("tensor.extract", [x, *at], elt)]
+    y = _generic(cx, [src], [empty(cx, ydims, elt)], [_map(r, [axis]), _map(r, list(range(r)))],
+                 ["parallel"] * r, gather)[0]
+    results = [finish(cx, y, 0)]
+    if len(cx.op.results) > 1:
+        results.append(_opt(cx, 1, lambda: src))
+    if len(cx.op.results) > 2:
+        results.append(_opt(cx, 2, lambda: rank))
+    if len(cx.op.results) > 3:
+        results.append(_opt(cx, 3, lambda: _generic(
+            cx, [src], [empty(cx, [u], I64)], [_map(1, [0])] * 2, ["parallel"],
+            lambda s, b, a: [s.op1("tensor.extract", [same, s.cast(a[0], A.index)],
+                                   I64)])[0]))
+    return results
+
+
+def _opt(cx, i, make):
+    """Result `i` from `make()`, or None when the node omits that output."""
+    if type(cx.op.results[i].type) is A.NoneType:
+        return None
+    return finish(cx, make(), i)
