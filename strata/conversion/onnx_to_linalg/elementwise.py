@@ -298,7 +298,16 @@ def _act(name, fn, **defaults):
     def lower(cx):
         elt = _result_elt(cx)
         a = {k: cx.attr(k, v) for k, v in defaults.items()}
-        return [elementwise(cx, [cx.operands[0]], elt, lambda s, x: fn(s, x, a))]
+        return [elementwise(cx, [cx.operands[0]], elt, lambda s, x: _in_f32(s, x, elt,
+                                                                           lambda y: fn(s, y, a)))]
+
+
+def _in_f32(s, x, elt, compute):
+    """`compute(x)`, in f32 for the 16-bit float types (one rounding at the end, as
+    NumPy-based references compute them), else in the type itself."""
+    if is_float(elt) and elt.width < 32:
+        return s.cast(compute(s.cast(x, A.f32)), elt)
+    return compute(x)
 
 
 def _c(s, x, v):
