@@ -41,11 +41,11 @@ def _conv(cx, t):
     return cx.tc.convert_type(t)
 
 
-def _to_i1(cx, v):
-    """The boolean scalar of a one-element tensor<i1> (rank 0 or 1)."""
+def _scalar(cx, v, what="a condition"):
+    """The element of a one-element tensor (a condition, a trip count)."""
     t = v.type
     if type(t) is not A.RankedTensorType or any(d != 1 for d in t.shape):
-        raise NotLowerable(f"a condition of type {t} (expected one boolean)")
+        raise NotLowerable(f"{what} of type {t} (expected one element)")
     s = scalars(cx)
     return s.op1("tensor.extract", [v] + [s.index(0)] * t.rank, t.element_type)
 
@@ -87,7 +87,7 @@ def _branch_type(rt, joined):
 @lowering("If")
 def _if(cx):
     from ...dialects.scf import IfOp
-    cond = _to_i1(cx, cx.operands[0])
+    cond = _scalar(cx, cx.operands[0])
     then_y, else_y = (r.blocks[0].last for r in cx.op.regions)
     structs, types = [], []
     for i in range(len(cx.op.results)):
@@ -230,7 +230,7 @@ def _loop(cx):
         a = constant_array(op.operands[0])
         m_const = None if a is None else int(a.reshape(-1)[0])
         m = s.const(m_const, A.i64) if m_const is not None else \
-            s.op1("tensor.extract", [cx.operands[0]], A.i64)
+            _scalar(cx, cx.operands[0], "a trip count")
     if not cx.has_operand(1) and m is not None:
         return _for_loop(cx, body, m, m_const, inits, carried, elems)
     return _while_loop(cx, body, m, m_const, inits, carried, elems)
@@ -276,7 +276,7 @@ def _while_loop(cx, body, m, m_const, inits, carried, elems):
     for e in elems:
         size = m_const if fixed else s.index(0)
         bufs.append(empty(cx, [size] + list(e.shape), e.element_type))
-    c0 = _to_i1(cx, cx.operands[1]) if cx.has_operand(1) else s.const(True, A.i1)
+    c0 = _scalar(cx, cx.operands[1]) if cx.has_operand(1) else s.const(True, A.i1)
     state = [s.const(0, A.i64), c0] + inits + bufs
     types = [v.type for v in state]
     loop = cx.create(WhileOp, inits=state, result_types=types)
@@ -292,7 +292,7 @@ def _while_loop(cx, body, m, m_const, inits, carried, elems):
     cx.b.create_block(loop.regions[1], types)
     i, c, *rest = loop.regions[1].blocks[0].args
     r = _run_body(cx, body, [_scalar_tensor(cx, i), _scalar_tensor(cx, c)] + rest[:n])
-    nxt = [s.add(i, s.const(1, A.i64)), _to_i1(cx, r[0])]
+    nxt = [s.add(i, s.const(1, A.i64)), _scalar(cx, r[0])]
     nxt += [cast_to(cx, r[1 + j], carried[j]) for j in range(n)]
     pos = index_of(s, i)
     for j, e in enumerate(elems):
