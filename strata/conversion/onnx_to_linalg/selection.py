@@ -267,3 +267,145 @@ def _opt(cx, i, make):
     if type(cx.op.results[i].type) is A.NoneType:
         return None
     return finish(cx, make(), i)
+
+
+# ------------------------------------------------------------------ NonMaxSuppression
+
+
+def _scalar_value(cx, i, elt):
+    """Operand `i` (a scalar or a one-element 1-D tensor) as a scalar Value of `elt`."""
+    v = cx.operands[i]
+    t = ranked(cx, v.type, f"operand #{i}")
+    if t.rank > 1:
+        raise NotLowerable(f"operand #{i} must be a scalar or a 1-D tensor")
+    s = scalars(cx)
+    e = s.op1("tensor.extract", [v] + ([s.index(0)] if t.rank else []), t.element_type)
+    return s.cast(e, elt)
+
+
+@lowering("NonMaxSuppression")
+def _nms(cx):
+    from .gather_scatter import _select_positions
+    boxes, scores = cx.operands[0], cx.operands[1]
+    bt, st = ranked(cx, boxes.type, "boxes"), ranked(cx, scores.type, "scores")
+    if bt.rank != 3 or st.rank != 3 or bt.shape[2] not in (4, A.DYNAMIC):
+        raise NotLowerable("NonMaxSuppression needs boxes [B, N, 4] and scores [B, C, N]")
+    center = int(cx.attr("center_point_box", 0))
+    if center not in (0, 1):
+        raise NotLowerable(f"center_point_box {center}")
+    felt, selt = bt.element_type, st.element_type
+    s = scalars(cx)
+    ix = Ix(s)
+    nb, nbox = sizes(cx, boxes)[:2]
+    ncls = sizes(cx, scores)[1]
+    max_out = ix.max(scalar_of(cx, 2), 0) if cx.has_operand(2) else 0
+    rounds = ix.min(max_out, nbox)
+    if Ix.known(rounds) and rounds == 0:
+        return [finish(cx, empty(cx, out_sizes(cx, [0, 3]), I64))]
+    iou = _scalar_value(cx, 3, felt) if cx.has_operand(3) else s.zero(felt)
+    thr = _scalar_value(cx, 4, selt) if cx.has_operand(4) else None
+    bc, bcn = [nb, ncls], [nb, ncls, nbox]
+    supp = filled(cx, bcn, A.i1, s.const(0, A.i1))
+    sel = filled(cx, bc + [rounds], I64, s.const(-1, I64))
+    m3, m2 = _map(3, [0, 1, 2]), _map(3, [0, 1])
+
+    def round_(b, ivs, accs):
+        icx = _inside(cx, b)
+        supp, sel = accs
+
+        def pick(s, pb, a):
+            score, gone, bs, bi = a
+            i = s.cast(pb.index(2), I64)
+            ok = s.not_(gone)
+            if thr is not None:
+                ok = s.and_(ok, s.cmp("gt", score, thr))
+            better = s.or_(s.cmp("lt", bi, s.zero(I64)), s.cmp("gt", score, bs))
+            take = s.and_(ok, better)
+            return [s.select(take, score, bs), s.select(take, i, bi)]
+        _, bi = _generic(icx, [scores, supp], [filled(icx, bc, selt, b.zero(selt)),
+                                                filled(icx, bc, I64, b.const(-1, I64))],
+                         [m3, m3, m2, m2], ["parallel", "parallel", "reduction"], pick)
+        sel = insert_slice(icx, expand(icx, bi, [[0], [1, 2]], bc + [1]), sel,
+                           [0, 0, ivs[0]])
+
+        def suppress(s, pb, a):
+            gone, pick_i = a[0], a[1]
+            took = s.cmp("ge", pick_i, s.zero(I64))
+            at = s.max(s.cast(pick_i, A.index), s.index(0))
+            bidx, n = pb.index(0), pb.index(2)
+
+            def box(i):
+                return [s.op1("tensor.extract", [boxes, bidx, i, s.index(k)], felt)
+                        for k in range(4)]
+            hit = s.or_(s.cmp("eq", n, at), _iou_above(s, box(n), box(at), center, iou))
+            return [s.or_(gone, s.and_(took, hit))]
+        supp = _generic(icx, [supp, bi], [empty(icx, bcn, A.i1)], [m3, m2, m3],
+                        ["parallel"] * 3, suppress)[0]
+        return [supp, sel]
+    _, sel = loop_nest(cx, [rounds], [supp, sel], round_)
+    # the picks in (batch, class, round) order
+    per_batch = ix.mul(ncls, rounds)
+    flat = collapse(cx, sel, [[0, 1, 2]])
+    total = ix.mul(nb, per_batch)
+
+    def taken(b, i):
+        return b.cmp("ge", b.op1("tensor.extract", [flat, i], I64), b.zero(I64))
+    pos, count = _select_positions(cx, total, taken)
+    pos = extract_slice(cx, pos, [0], [count])
+    pb_v, r_v, c_v = ix.v(per_batch), ix.v(rounds), ix.v(ncls)
+
+    def row(s, b, a):
+        p = a[0]
+        col = b.index(1)
+        bi = s.op1("arith.divui", [p, pb_v], A.index)
+        ci = s.op1("arith.remui", [s.op1("arith.divui", [p, r_v], A.index), c_v], A.index)
+        box = s.op1("tensor.extract", [flat, p], I64)
+        v = s.select(s.cmp("eq", col, s.index(0)), s.cast(bi, I64),
+                     s.select(s.cmp("eq", col, s.index(1)), s.cast(ci, I64), box))
+        return [v]
+    out = out_sizes(cx, [count, 3])
+    y = _generic(cx, [pos], [empty(cx, out, I64)], [_map(2, [0]), _map(2, [0, 1])],
+                 ["parallel", "parallel"], row)[0]
+    return [finish(cx, y)]
+
+
+def _iou_above(s, b1, b2, center, thr):
+    """i1: the IoU of boxes b1 and b2 (4 scalars each) exceeds `thr`, with the
+    reference's rules (empty intersections and degenerate boxes never suppress)."""
+    if center:
+        def edges(b, lo_k, len_k):
+            half = s.div(b[len_k], s.const(2.0, b[len_k].type))
+            return s.sub(b[lo_k], half), s.add(b[lo_k], half)
+        x1, x2 = edges(b1, 0, 2), edges(b2, 0, 2)
+        y1, y2 = edges(b1, 1, 3), edges(b2, 1, 3)
+    else:
+        def edges(b, i, j):  # (min, max), as the reference orders them
+            swap = s.cmp("ge", b[i], b[j])
+            return s.select(swap, b[j], b[i]), s.select(swap, b[i], b[j])
+        x1, x2 = edges(b1, 1, 3), edges(b2, 1, 3)
+        y1, y2 = edges(b1, 0, 2), edges(b2, 0, 2)
+    zero = s.zero(b1[0].type)
+
+    def overlap(a, b):
+        lo, hi = _fmax(s, a[0], b[0]), _fmin(s, a[1], b[1])
+        return s.cmp("gt", hi, lo), s.sub(hi, lo)
+    okx, wx = overlap(x1, x2)
+    oky, wy = overlap(y1, y2)
+    inter = s.mul(wx, wy)
+    area1 = s.mul(s.sub(x1[1], x1[0]), s.sub(y1[1], y1[0]))
+    area2 = s.mul(s.sub(x2[1], x2[0]), s.sub(y2[1], y2[0]))
+    union = s.sub(s.add(area1, area2), inter)
+    ok = s.and_(s.and_(okx, oky), s.cmp("gt", inter, zero))
+    ok = s.and_(ok, s.and_(s.and_(s.cmp("gt", area1, zero), s.cmp("gt", area2, zero)),
+                           s.cmp("gt", union, zero)))
+    return s.and_(ok, s.cmp("gt", s.div(inter, union), thr))
+
+
+def _fmax(s, a, b):
+    """Python's max(a, b) (a unless b > a)."""
+    return s.select(s.cmp("gt", b, a), b, a)
+
+
+def _fmin(s, a, b):
+    """Python's min(a, b) (a unless b < a)."""
+    return s.select(s.cmp("lt", b, a), b, a)
