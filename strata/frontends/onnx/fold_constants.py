@@ -33,6 +33,7 @@ from ...ir import attributes as A
 from ...ir.dense import DenseElementsAttr, DenseResourceElementsAttr
 from ...passes.pass_manager import Option, Pass, Statistic
 from ...passes.registry import register_pass
+from .decompose import _module_of
 
 __all__ = ["OnnxFoldConstants", "fold_constants"]
 
@@ -74,9 +75,7 @@ def _candidate(op, max_elements: int) -> bool:
     if not isinstance(op, OnnxOp):
         return False
     cls = type(op)
-    if cls.op_type in ("Constant",) and cls.domain == "":
-        return False
-    if cls.op_type in _RANDOM:
+    if (cls.op_type == "Constant" and cls.domain == "") or cls.op_type in _RANDOM:
         return False
     if any(r.blocks for r in op.regions):
         return False
@@ -93,17 +92,9 @@ def _training_dropout(op, interp) -> bool:
         return not (isinstance(is_test, A.IntegerAttr) and is_test.value != 0)
     if len(op._operands) < 3:
         return False
-    mode = interp.env.get(op._operands[2].value)
-    if mode is None:
-        return False
     import numpy as np
-    return bool(np.asarray(mode).reshape(-1)[0]) if np.asarray(mode).size else False
-
-
-def _module_of(op):
-    while op.parent_op is not None:
-        op = op.parent_op
-    return op
+    mode = interp.env.get(op._operands[2].value)  # None for an omitted training_mode
+    return mode is not None and bool(np.any(mode))
 
 
 class _Folder:
