@@ -173,3 +173,227 @@ def _tfidf_counts(cx, s, x, rows, cols, grams, indexes, out_size, skips, signed,
     return _generic(cx, [counts, col], freq,
                     [map_text(3, [0, 2]), map_text(3, [2]), map_text(3, [0, 1])],
                     ["parallel", "parallel", "reduction"], gather)
+
+
+# ------------------------------------------------------------------ TreeEnsemble
+
+_LEQ, _LT, _GTE, _GT, _EQ, _NEQ, _MEMBER = range(7)
+_MODE_PRED = {_LEQ: "le", _LT: "lt", _GTE: "ge", _GT: "gt", _EQ: "eq", _NEQ: "ne"}
+_AVERAGE, _SUM, _MIN, _MAX = range(4)
+
+
+class _Forest:
+    """The TreeEnsemble attributes, checked."""
+
+    __slots__ = ("splits", "features", "modes", "true_ids", "false_ids", "true_leaf",
+                 "false_leaf", "leaf_targets", "leaf_weights", "roots", "missing_true",
+                 "members", "n_targets")
+
+    def __init__(self, cx):
+        def ints(name, default=None):
+            v = cx.attr(name, default)
+            if v is None:
+                raise NotLowerable(f"attribute '{name}' is required")
+            return [int(i) for i in np.asarray(v).reshape(-1)]
+        self.splits = [float(v) for v in np.asarray(cx.attr("nodes_splits", [])).reshape(-1)]
+        self.features = ints("nodes_featureids")
+        self.modes = ints("nodes_modes")
+        self.true_ids, self.false_ids = ints("nodes_truenodeids"), ints("nodes_falsenodeids")
+        self.true_leaf, self.false_leaf = ints("nodes_trueleafs"), ints("nodes_falseleafs")
+        self.leaf_targets = ints("leaf_targetids")
+        self.leaf_weights = [float(v) for v in
+                             np.asarray(cx.attr("leaf_weights", [])).reshape(-1)]
+        self.roots = ints("tree_roots")
+        self.n_targets = int(cx.attr("n_targets", 0) or 0)
+        n = len(self.modes)
+        self.missing_true = ints("nodes_missing_value_tracks_true", [0] * n)
+        lens = {len(self.features), len(self.true_ids), len(self.false_ids),
+                len(self.true_leaf), len(self.false_leaf), len(self.missing_true), n}
+        if len(lens) != 1:
+            raise NotLowerable("the nodes_* attributes differ in length")
+        if len(self.leaf_targets) != len(self.leaf_weights):
+            raise NotLowerable("leaf_targetids and leaf_weights differ in length")
+        if any(m not in _MODE_PRED and m != _MEMBER for m in self.modes):
+            raise NotLowerable(f"unknown node mode in {self.modes}")
+        if any(m != _MEMBER for m in self.modes) and len(self.splits) != n:
+            raise NotLowerable("nodes_splits must have one value per node")
+        if self.n_targets <= 0 or any(not 0 <= t < self.n_targets
+                                      for t in self.leaf_targets):
+            raise NotLowerable("leaf_targetids must lie in [0, n_targets)")
+        for ids, leaf in ((self.true_ids, self.true_leaf), (self.false_ids, self.false_leaf)):
+            for i, is_leaf in zip(ids, leaf):
+                if not 0 <= i < (len(self.leaf_weights) if is_leaf else n):
+                    raise NotLowerable(f"a branch to {'leaf' if is_leaf else 'node'} {i} "
+                                       "out of range")
+        if any(not 0 <= r < n for r in self.roots):
+            raise NotLowerable("a tree root out of range")
+        # members of the set-membership nodes, in node order, NaN-delimited
+        self.members = {}
+        mv = [float(v) for v in np.asarray(cx.attr("membership_values", [])).reshape(-1)]
+        sets, cur = [], []
+        for v in mv:
+            if np.isnan(v):
+                sets.append(cur)
+                cur = []
+            else:
+                cur.append(v)
+        member_nodes = [i for i, m in enumerate(self.modes) if m == _MEMBER]
+        if len(sets) != len(member_nodes):
+            raise NotLowerable(f"{len(sets)} membership sets for {len(member_nodes)} "
+                               "set-membership nodes")
+        self.members = dict(zip(member_nodes, sets))
+        self._check_acyclic()
+
+    def _check_acyclic(self):
+        state = {}
+        for r in self.roots:
+            stack = [(r, False)]
+            while stack:
+                i, done = stack.pop()
+                if done:
+                    state[i] = 2
+                    continue
+                if state.get(i) == 2:
+                    continue
+                if state.get(i) == 1:
+                    raise NotLowerable(f"the trees have a cycle through node {i}")
+                state[i] = 1
+                stack.append((i, True))
+                for c, leaf in ((self.true_ids[i], self.true_leaf[i]),
+                                (self.false_ids[i], self.false_leaf[i])):
+                    if not leaf:
+                        stack.append((c, False))
+
+    def post_order(self, root):
+        """The interior nodes under `root`, children before parents."""
+        out, seen, stack = [], set(), [(root, False)]
+        while stack:
+            i, done = stack.pop()
+            if done:
+                out.append(i)
+                continue
+            if i in seen:
+                continue
+            seen.add(i)
+            stack.append((i, True))
+            for c, leaf in ((self.true_ids[i], self.true_leaf[i]),
+                            (self.false_ids[i], self.false_leaf[i])):
+                if not leaf:
+                    stack.append((c, False))
+        return out
+
+
+@lowering("TreeEnsemble")
+def _tree_ensemble(cx):
+    x = cx.operands[0]
+    xt = ranked(cx, x.type, "X")
+    elt = xt.element_type
+    if type(elt) is not A.FloatType or xt.rank != 2:
+        raise NotLowerable(f"X of type {x.type} (a rank-2 float tensor)")
+    out_elt = element_type(cx.result_type())
+    if out_elt is not elt:
+        raise NotLowerable(f"result element type {out_elt} differs from X's {elt}")
+    f = _Forest(cx)
+    agg = int(cx.attr("aggregate_function", _SUM))
+    post = int(cx.attr("post_transform", 0))
+    if agg not in (_AVERAGE, _SUM, _MIN, _MAX):
+        raise NotLowerable(f"unknown aggregate_function {agg}")
+    if post not in (0, 1, 2, 3):
+        raise NotLowerable(f"post_transform {post} ({'PROBIT' if post == 4 else 'unknown'})"
+                           " is not lowered")
+    n_features = xt.shape[1]
+    if n_features != A.DYNAMIC and any(not 0 <= i < n_features for i in f.features):
+        raise NotLowerable("a feature id out of range")
+    fi = np.finfo(np.float64 if elt is A.f64 else np.float32)
+    ident = {_AVERAGE: 0.0, _SUM: 0.0, _MIN: float(fi.max), _MAX: float(fi.min)}[agg]
+    rows = dim_size(cx, x, 0)
+    n_trees = len(f.roots)
+
+    def body(s, _):
+        row = _loop_index(s, 0)
+        t = s.cast(_loop_index(s, 1), A.i64)
+        feats, targets, leaves = {}, {}, {}
+
+        def feature(i):
+            if i not in feats:
+                feats[i] = s.op1("tensor.extract", [x, row, s.index(i)], elt)
+            return feats[i]
+
+        def leaf(i):
+            if i not in leaves:
+                tid = f.leaf_targets[i]
+                if tid not in targets:
+                    targets[tid] = s.cmp("eq", t, s.const(tid, A.i64))
+                leaves[i] = s.select(targets[tid], s.const(f.leaf_weights[i], elt),
+                                     s.const(ident, elt))
+            return leaves[i]
+
+        def cond(i):
+            v = feature(f.features[i])
+            m = f.modes[i]
+            if m == _MEMBER:
+                c = s.const(0, A.i1)
+                for mv in f.members[i]:
+                    c = s.or_(c, s.cmp("eq", v, s.const(mv, elt)))
+            else:
+                c = s.cmp(_MODE_PRED[m], v, s.const(f.splits[i], elt))
+            if f.missing_true[i]:
+                c = s.or_(c, s.cmp("uno", v, v))
+            return c
+
+        acc = None
+        values = {}
+        for r in f.roots:
+            for i in f.post_order(r):
+                if i in values:
+                    continue
+                tv = leaf(f.true_ids[i]) if f.true_leaf[i] else values[f.true_ids[i]]
+                fv = leaf(f.false_ids[i]) if f.false_leaf[i] else values[f.false_ids[i]]
+                values[i] = tv if tv is fv else s.select(cond(i), tv, fv)
+            v = values[r]
+            if agg == _AVERAGE:
+                v = s.div(v, s.const(n_trees, elt))
+            if acc is None:
+                acc = v if agg in (_AVERAGE, _SUM) else \
+                    (s.min if agg == _MIN else s.max)(s.const(ident, elt), v)
+            elif agg in (_AVERAGE, _SUM):
+                acc = s.add(acc, v)
+            else:
+                acc = (s.min if agg == _MIN else s.max)(acc, v)
+        return acc if acc is not None else s.const(ident, elt)
+    y = _generic(cx, [], empty(cx, [rows, f.n_targets], elt), [map_text(2, [0, 1])],
+                 ["parallel"] * 2, body)
+    return [_post_transform(cx, y, post)]
+
+
+def _post_transform(cx, y, post):
+    """ONNX's ml post transforms over the last dim of rank-2 `y`: NONE, SOFTMAX,
+    LOGISTIC, SOFTMAX_ZERO (zeros stay zero and out of the sum)."""
+    if post == 0:
+        return y
+    elt = y.type.element_type
+    if post == 2:
+        return elementwise(cx, [y], elt, lambda s, v: s.div(
+            s.one(elt), s.add(s.one(elt), s.math("exp", s.neg(v)))))
+    sizes = [dim_size(cx, y, 0), dim_size(cx, y, 1)]
+    ident, red = map_text(2, [0, 1]), map_text(2, [0])
+    iters = ["parallel", "reduction"]
+    zero_kept = post == 3
+    mx = _generic(cx, [y], filled(cx, sizes[:1], elt, float("-inf")), [ident, red], iters,
+                  lambda s, v, acc: s.max(v, acc))
+
+    def expo(s, v, m, _):
+        e = s.math("exp", s.sub(v, m))
+        return s.select(s.cmp("eq", v, s.zero(elt)), s.zero(elt), e) if zero_kept else e
+    ex = _generic(cx, [y, mx], empty(cx, sizes, elt), [ident, red, ident],
+                  ["parallel"] * 2, expo)
+    sm = _generic(cx, [ex], filled(cx, sizes[:1], elt, 0.0), [ident, red], iters,
+                  lambda s, v, acc: s.add(v, acc))
+
+    def norm(s, e, t, _):
+        q = s.div(e, t)
+        if zero_kept:
+            q = s.select(s.cmp("eq", t, s.zero(elt)), s.zero(elt), q)
+        return q
+    return _generic(cx, [ex, sm], empty(cx, sizes, elt), [ident, red, ident],
+                    ["parallel"] * 2, norm)
