@@ -224,3 +224,23 @@ def cast_tensor(cx, value, to_elt, from_signed=True, to_signed=True):
 
 
 __all__ += ["cast_tensor", "with_element_type", "axis_map", "scalar_map"]
+
+
+# ------------------------------------------------------------------ multi-result generics
+# (resampling and selection lowerings)
+
+
+def generic_op(cx, inputs, outputs, maps, iterators, body):
+    """A linalg.generic with any number of outputs; `maps` as make_generic takes them
+    (e.g. `_linalg_util.map_text`); `body(s, b, args)` gets a ScalarBuilder, the payload
+    builder (`b.index(d)`) and the block arguments, and returns the values to yield.
+    Returns the results."""
+    from ...dialects.linalg import make_generic
+
+    def fn(b, args):
+        return body(ScalarBuilder(b, cx.loc), b, args)
+    return list(make_generic(cx.b, list(inputs), list(outputs), maps, iterators, fn,
+                             [v.type for v in outputs], loc=cx.loc).results)
+
+
+__all__ += ["generic_op"]

@@ -24,33 +24,17 @@ import math
 import numpy as np
 
 from ...ir import attributes as A
-from ..scalar_builders import ScalarBuilder, element_type, is_float
+from ..scalar_builders import element_type, is_float
 from . import NotLowerable, lowering
-from ._linalg_util import filled
+from ._linalg_util import filled, map_text
 from ._shape_util import Ix, finish, norm_axis, out_sizes, sizes
-from .common import constant_array, empty, is_unsigned, ranked, scalars
+from .common import constant_array, empty, generic_op, is_unsigned, ranked, scalars
 
 F64 = A.f64
 
 _COORD_MODES = ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
                 "tf_crop_and_resize", "half_pixel_symmetric", "tf_half_pixel_for_nn")
 _NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
-
-
-def _generic(cx, inputs, outputs, maps, iterators, body):
-    """linalg.generic whose payload `body(s, b, args)` gets a ScalarBuilder, the
-    PayloadBuilder (for `b.index`) and the block arguments; returns its results."""
-    from ...dialects.linalg import make_generic
-
-    def fn(b, args):
-        return body(ScalarBuilder(b, cx.loc), b, args)
-    return list(make_generic(cx.b, list(inputs), list(outputs), maps, iterators, fn,
-                             [v.type for v in outputs], loc=cx.loc).results)
-
-
-def _map(n, results):
-    ds = ", ".join(f"d{i}" for i in range(n))
-    return f"({ds}) -> ({', '.join(results)})"
 
 
 def _f64(s, v):
@@ -411,13 +395,13 @@ def _nearest(cx, x, order, out, sp):
             if ext is not None:
                 res.append(ext)
             return res
-        tables[ax.dim] = _generic(cx, [], outs, [_map(1, ["d0"])] * len(outs),
+        tables[ax.dim] = generic_op(cx, [], outs, [map_text(1, ["d0"])] * len(outs),
                                   ["parallel"], body)
     inputs, maps = [], []
     for ax in order:
         for v in tables[ax.dim]:
             inputs.append(v)
-            maps.append(_map(rank, [f"d{ax.dim}"]))
+            maps.append(map_text(rank, [f"d{ax.dim}"]))
     init = empty(cx, out, elt)
     zero_v = _extrap_const(0.0, elt, cx)
     ext_v = _extrap_const(sp.extrap, elt, cx)
@@ -444,7 +428,7 @@ def _nearest(cx, x, order, out, sp):
             if e is not None:
                 v = s.select(e, s.const(ext_v, elt), v)
         return [v]
-    return _generic(cx, inputs, [init], maps + [_map(rank, [f"d{d}" for d in range(rank)])],
+    return generic_op(cx, inputs, [init], maps + [map_text(rank, [f"d{d}" for d in range(rank)])],
                     ["parallel"] * rank, gather)[0]
 
 
@@ -541,16 +525,16 @@ def _weights(cx, ax, sp, acc):
         if tf:
             res.append(ext)
         return res
-    tables = _generic(cx, [], outs, [_map(2, ["d0", "d1"])] * len(outs),
+    tables = generic_op(cx, [], outs, [map_text(2, ["d0", "d1"])] * len(outs),
                       ["parallel"] * 2, body)
     if not normalize:
         return tables[0], tables[1], tables[2] if tf else None
     # weights / their sum over the taps (a zero sum divides by 1)
     total = filled(cx, [ax.n_out], acc, 0.0)
-    total = _generic(cx, [tables[1]], [total], [_map(2, ["d0", "d1"]), _map(2, ["d0"])],
+    total = generic_op(cx, [tables[1]], [total], [map_text(2, ["d0", "d1"]), map_text(2, ["d0"])],
                      ["parallel", "reduction"], lambda s, b, a: [s.add(a[1], a[0])])[0]
     ins = [tables[1], total] + ([tables[2]] if tf else [])
-    maps = [_map(2, ["d0", "d1"]), _map(2, ["d0"])] + ([_map(2, ["d0", "d1"])] if tf else [])
+    maps = [map_text(2, ["d0", "d1"]), map_text(2, ["d0"])] + ([map_text(2, ["d0", "d1"])] if tf else [])
 
     def divide(s, b, a):
         z = s.zero(acc)
@@ -559,7 +543,7 @@ def _weights(cx, ax, sp, acc):
         if tf:
             w = _extrapolated(s, b, a[2], w, sp.extrap)
         return [w]
-    w = _generic(cx, ins, [empty(cx, shape, acc)], maps + [_map(2, ["d0", "d1"])],
+    w = generic_op(cx, ins, [empty(cx, shape, acc)], maps + [map_text(2, ["d0", "d1"])],
                  ["parallel"] * 2, divide)[0]
     return tables[0], w, tables[2] if tf else None
 
@@ -579,7 +563,7 @@ def _interp_axis(cx, src, ax, sp, acc, out):
     init = filled(cx, shape, acc, 0.0)
     src_elt = src.type.element_type
     signed = not is_unsigned(cx.orig_type(0))
-    tap = _map(rank + 1, [f"d{ax.dim}", f"d{rank}"])
+    tap = map_text(rank + 1, [f"d{ax.dim}", f"d{rank}"])
     ins = [idx, w] + ([ext] if ext is not None else [])
 
     def body(s, b, args):
@@ -590,8 +574,8 @@ def _interp_axis(cx, src, ax, sp, acc, out):
         if ext is not None:
             c = s.select(args[2], args[1], c)
         return [s.add(args[-1], c)]
-    return _generic(cx, ins, [init], [tap] * len(ins) +
-                    [_map(rank + 1, [f"d{d}" for d in range(rank)])],
+    return generic_op(cx, ins, [init], [tap] * len(ins) +
+                    [map_text(rank + 1, [f"d{d}" for d in range(rank)])],
                     ["parallel"] * rank + ["reduction"], body)[0]
 
 
@@ -634,15 +618,15 @@ def _grid_sample(cx):
     # loops: N, C, the k output positions, then (linear, cubic) k tap loops
     n = k + 2 if mode == "nearest" else 2 * k + 2
     pos = ["d0"] + [f"d{i}" for i in range(2, k + 2)]
-    maps = [_map(n, pos + [str(k - 1 - a)]) for a in range(k)]
+    maps = [map_text(n, pos + [str(k - 1 - a)]) for a in range(k)]
     inputs = [grid] * k
     if mode != "nearest":
         inputs.append(empty(cx, [2 if mode == "linear" else 4] * k, A.f32))  # the window
-        maps.append(_map(n, [f"d{k + 2 + a}" for a in range(k)]))
+        maps.append(map_text(n, [f"d{k + 2 + a}" for a in range(k)]))
         init = filled(cx, out, acc, 0.0)
     else:
         init = empty(cx, out, acc)
-    maps.append(_map(n, [f"d{i}" for i in range(k + 2)]))
+    maps.append(map_text(n, [f"d{i}" for i in range(k + 2)]))
     gelt = gt.element_type
 
     def body(s, b, args):
@@ -663,7 +647,7 @@ def _grid_sample(cx):
         v = s.cast(v, acc) if elt is not acc else v
         return [s.add(args[-1], s.mul(s.cast(weight, acc), v))]
     iters = ["parallel"] * (k + 2) + ["reduction"] * (n - k - 2)
-    y = _generic(cx, inputs, [init], maps, iters, body)[0]
+    y = generic_op(cx, inputs, [init], maps, iters, body)[0]
     if element_type(y.type) is not elt:
         y = _to_elt(cx, y, elt, False)
     return [finish(cx, y)]
@@ -724,3 +708,154 @@ def _reflect(s, x, lo, hi):
     below = fold(s.sub(lo, x), lambda r: s.add(lo, r), lambda r: s.sub(hi, r))
     above = fold(s.sub(x, hi), lambda r: s.sub(hi, r), lambda r: s.add(lo, r))
     return s.select(s.cmp("lt", x, lo), below, s.select(s.cmp("gt", x, hi), above, x))
+
+
+# ------------------------------------------------------------------ RoiAlign
+# One linalg.generic over (roi, channel, out y, out x, sample y, sample x), the sample
+# loops a reduction: each sample is a bilinear read (its four weighted corners) at the
+# sampling-grid point of the bin, summed (avg) or maxed (max: the largest weighted
+# corner, as ONNX's reference and onnxruntime do). With sampling_ratio 0 the grid of a
+# roi is ceil(roi size / output size) per axis: the sample loops run to the largest over
+# the rois and skip the points past the roi's own grid. f32 arithmetic as the reference.
+
+
+class _RoiParams:
+    """The per-roi scalars of RoiAlign, computed from row `r` of the rois."""
+
+    __slots__ = ("start_h", "start_w", "bin_h", "bin_w", "grid_h", "grid_w")
+
+
+def _roi_params(s, rois, r, cfg):
+    ct = A.f32
+    ph, pw, scale, half, ratio = cfg
+    relt = rois.type.element_type
+
+    def at(k):
+        return s.cast(s.op1("tensor.extract", [rois, r, s.index(k)], relt), ct)
+    c = lambda v: s.const(v, ct)  # noqa: E731
+    off = c(0.5 if half else 0.0)
+    sw, sh, ew, eh = (s.sub(s.mul(at(k), c(scale)), off) for k in range(4))
+    w, h = s.sub(ew, sw), s.sub(eh, sh)
+    if not half:  # malformed rois become 1x1
+        w, h = _py_max(s, w, c(1.0)), _py_max(s, h, c(1.0))
+    p = _RoiParams()
+    p.start_h, p.start_w = sh, sw
+    p.bin_h, p.bin_w = s.div(h, c(float(ph))), s.div(w, c(float(pw)))
+    if ratio > 0:
+        p.grid_h = p.grid_w = s.index(ratio)
+    else:
+        p.grid_h = s.cast(s.math("ceil", p.bin_h), A.index)
+        p.grid_w = s.cast(s.math("ceil", p.bin_w), A.index)
+    return p
+
+
+def _py_max(s, a, b):
+    """Python's max(a, b): a unless b > a."""
+    return s.select(s.cmp("gt", b, a), b, a)
+
+
+@lowering("RoiAlign")
+def _roi_align(cx):
+    from ...dialects.onnx import opset_version
+    x, rois, bidx = cx.operands[0], cx.operands[1], cx.operands[2]
+    xt = ranked(cx, x.type)
+    if xt.rank != 4 or ranked(cx, rois.type, "rois").rank != 2:
+        raise NotLowerable("RoiAlign needs X [N, C, H, W] and rois [R, 4]")
+    elt = xt.element_type
+    if not isinstance(elt, A.FloatType):
+        raise NotLowerable(f"RoiAlign of {elt} elements")
+    mode = cx.attr("mode", "avg")
+    if mode not in ("avg", "max"):
+        raise NotLowerable(f"RoiAlign mode '{mode}'")
+    ph, pw = int(cx.attr("output_height", 1)), int(cx.attr("output_width", 1))
+    ratio = int(cx.attr("sampling_ratio", 0))
+    scale = float(cx.attr("spatial_scale", 1.0))
+    default = "half_pixel" if opset_version(cx.op) >= 16 else "output_half_pixel"
+    ctm = cx.attr("coordinate_transformation_mode", default)
+    if ctm not in ("half_pixel", "output_half_pixel"):
+        raise NotLowerable(f"RoiAlign coordinate_transformation_mode '{ctm}'")
+    if ph < 1 or pw < 1:
+        raise NotLowerable("RoiAlign output sizes must be positive")
+    cfg = (ph, pw, scale, ctm == "half_pixel", max(ratio, 0))
+    n_roi = sizes(cx, rois)[0]
+    xs = sizes(cx, x)
+    s = scalars(cx)
+    f32 = A.f32
+    if ratio > 0:
+        gh = gw = ratio
+    else:  # the largest grid over the rois
+        def grids(s, b, a):
+            p = _roi_params(s, rois, b.index(0), cfg)
+            return [s.max(a[1], s.cast(p.grid_h, I64_)), s.max(a[2], s.cast(p.grid_w, I64_))]
+        zero = [filled(cx, [], I64_, 0), filled(cx, [], I64_, 0)]
+        # (the batch indices only give the loop its size)
+        mh, mw = generic_op(cx, [bidx], zero, [map_text(1, [0])] + [map_text(1, [])] * 2,
+                            ["reduction"], grids)
+        gh, gw = (s.cast(s.op1("tensor.extract", [v], I64_), A.index) for v in (mh, mw))
+    out = out_sizes(cx, [n_roi, xs[1], ph, pw])
+    height, width = xs[2], xs[3]
+    window = empty(cx, [gh, gw], f32)
+    init = filled(cx, out, f32, 0.0 if mode == "avg" else float("-inf"))
+    belt = bidx.type.element_type
+    b_signed = not is_unsigned(cx.orig_type(2))
+
+    def body(s, b, a):
+        r, ch, oy, ox, iy, ix_ = (b.index(d) for d in range(6))
+        p = _roi_params(s, rois, r, cfg)
+        c = lambda v: s.const(v, f32)  # noqa: E731
+        y = s.add(s.add(p.start_h, s.mul(s.cast(oy, f32), p.bin_h)),
+                  s.div(s.mul(s.add(s.cast(iy, f32), c(0.5)), p.bin_h),
+                        s.cast(p.grid_h, f32)))
+        xx = s.add(s.add(p.start_w, s.mul(s.cast(ox, f32), p.bin_w)),
+                   s.div(s.mul(s.add(s.cast(ix_, f32), c(0.5)), p.bin_w),
+                         s.cast(p.grid_w, f32)))
+        hf, wf = s.cast(Ix(s).v(height), f32), s.cast(Ix(s).v(width), f32)
+        oob = s.or_(s.or_(s.cmp("lt", y, c(-1.0)), s.cmp("gt", y, hf)),
+                    s.or_(s.cmp("lt", xx, c(-1.0)), s.cmp("gt", xx, wf)))
+        (yl, yh, ly), (xl, xh, lx) = (_roi_corner(s, y, height), _roi_corner(s, xx, width))
+        hy, hx = s.sub(c(1.0), ly), s.sub(c(1.0), lx)
+        bi = s.op1("tensor.extract", [bidx, r], belt)
+        bi = s.cast(bi, A.index, b_signed)
+        vals = []
+        for (yi, xi, w) in ((yl, xl, s.mul(hy, hx)), (yl, xh, s.mul(hy, lx)),
+                            (yh, xl, s.mul(ly, hx)), (yh, xh, s.mul(ly, lx))):
+            v = s.cast(s.op1("tensor.extract", [x, bi, ch, yi, xi], elt), f32)
+            vals.append(s.mul(s.select(oob, c(0.0), w), v))
+        inside = s.and_(s.cmp("lt", iy, p.grid_h), s.cmp("lt", ix_, p.grid_w))
+        if mode == "avg":
+            v = s.add(s.add(s.add(vals[0], vals[1]), vals[2]), vals[3])
+            return [s.add(a[1], s.select(inside, v, c(0.0)))]
+        v = _py_max(s, _py_max(s, _py_max(s, vals[0], vals[1]), vals[2]), vals[3])
+        return [s.select(inside, _py_max(s, a[1], v), a[1])]
+    y = generic_op(cx, [window], [init], [map_text(6, [4, 5]), map_text(6, [0, 1, 2, 3])],
+                 ["parallel"] * 4 + ["reduction"] * 2, body)[0]
+
+    def finish_bin(s, b, a):
+        p = _roi_params(s, rois, b.index(0), cfg)
+        n = s.mul(p.grid_h, p.grid_w)
+        if mode == "avg":
+            return [s.div(a[0], s.cast(s.max(n, s.index(1)), f32))]
+        return [s.select(s.cmp("eq", n, s.index(0)), s.zero(f32), a[0])]
+    if mode == "avg" or ratio <= 0:
+        y = generic_op(cx, [y], [empty(cx, out, f32)], [map_text(4, [0, 1, 2, 3])] * 2,
+                     ["parallel"] * 4, finish_bin)[0]
+    if elt is not f32:
+        y = _to_elt(cx, y, elt, False)
+    return [finish(cx, y)]
+
+
+I64_ = A.i64
+
+
+def _roi_corner(s, v, size):
+    """(low, high, fraction) of RoiAlign's bilinear read at f32 coordinate `v` along an
+    axis of `size`: clamped at 0 below and to the last position above."""
+    f32 = A.f32
+    v = _py_max(s, v, s.zero(f32))
+    lo = s.cast(s.cast(v, A.i64), A.index)  # truncation: v >= 0
+    last = Ix(s).v(Ix(s).sub(size, 1))
+    at_end = s.cmp("ge", lo, last)
+    lo = s.select(at_end, last, lo)
+    hi = s.select(at_end, last, s.add(lo, s.index(1)))
+    v = s.select(at_end, s.cast(lo, f32), v)
+    return lo, hi, s.sub(v, s.cast(lo, f32))

@@ -22,31 +22,14 @@
 from __future__ import annotations
 
 from ...ir import attributes as A
-from ..scalar_builders import ScalarBuilder, element_type, is_float
+from ..scalar_builders import is_float
 from . import Lowering, NotLowerable, lowering
-from ._linalg_util import filled
+from ._linalg_util import filled, map_text
 from ._shape_util import (Ix, collapse, expand, extract_slice, finish, insert_slice,
                           loop_nest, norm_axis, out_sizes, scalar_of, sizes)
-from .common import empty, is_unsigned, ranked, scalars
+from .common import empty, generic_op, is_unsigned, ranked, scalars
 
 I64 = A.i64
-
-
-def _generic(cx, inputs, outputs, maps, iterators, body):
-    """linalg.generic whose payload `body(s, b, args)` gets a ScalarBuilder, the
-    PayloadBuilder (for `b.index`) and the block arguments; returns its results."""
-    from ...dialects.linalg import make_generic
-
-    def fn(b, args):
-        return body(ScalarBuilder(b, cx.loc), b, args)
-    return list(make_generic(cx.b, list(inputs), list(outputs), maps, iterators, fn,
-                             [v.type for v in outputs], loc=cx.loc).results)
-
-
-def _map(n, results):
-    """Map text over `n` loops: a result is a loop number or expression text."""
-    ds = ", ".join(f"d{i}" for i in range(n))
-    return f"({ds}) -> ({', '.join(f'd{r}' if isinstance(r, int) else r for r in results)})"
 
 
 def _inside(cx, s):
@@ -146,9 +129,9 @@ def _topk(cx):
                            _before(s, v, i, bv, bi, largest, signed))
             take = s.and_(cand, better)
             return [s.select(take, v, bv), s.select(take, i, bi)]
-        row_map = _map(r, kept)
-        bv, bi = _generic(icx, [x, pv, pi], [bv, bi],
-                          [_map(r, list(range(r))), row_map, row_map, row_map, row_map],
+        row_map = map_text(r, kept)
+        bv, bi = generic_op(icx, [x, pv, pi], [bv, bi],
+                          [map_text(r, list(range(r))), row_map, row_map, row_map, row_map],
                           ["reduction" if d == axis else "parallel" for d in range(r)],
                           body)
         at = [0] * r
@@ -188,21 +171,21 @@ def _unique(cx):
     # j, then the slice elements in order: the first difference decides)
     nl = 2 + len(rest)
 
-    def slice_map(which):
+    def slicemap_text(which):
         res = []
         for d in range(r):
             res.append(which if d == axis else 2 + rest.index(d))
-        return _map(nl, res)
+        return map_text(nl, res)
 
     def compare(s, b, a):
         u, v, acc = a
         c = s.select(_gt(s, v, u, signed), s.const(-1, A.i32),
                      s.select(_gt(s, u, v, signed), s.const(1, A.i32), s.zero(A.i32)))
         return [s.select(s.cmp("eq", acc, s.zero(A.i32)), c, acc)]
-    cmp = _generic(cx, [x, x], [filled(cx, [n, n], A.i32, 0)],
-                   [slice_map(0), slice_map(1), _map(nl, [0, 1])],
+    cmp = generic_op(cx, [x, x], [filled(cx, [n, n], A.i32, 0)],
+                   [slicemap_text(0), slicemap_text(1), map_text(nl, [0, 1])],
                    ["parallel", "parallel"] + ["reduction"] * len(rest), compare)[0]
-    pair, row, col = _map(2, [0, 1]), _map(2, [0]), _map(2, [1])
+    pair, row, col = map_text(2, [0, 1]), map_text(2, [0]), map_text(2, [1])
     red = ["parallel", "reduction"]
 
     def count(pred):
@@ -210,32 +193,32 @@ def _unique(cx):
             return [s.add(a[-1], s.cast(pred(s, b, a), I64, False))]
         return body
     # same[i]: slices equal to slice i (its count); first[i]: none of them before i
-    same = _generic(cx, [cmp], [filled(cx, [n], I64, 0)], [pair, row], red,
+    same = generic_op(cx, [cmp], [filled(cx, [n], I64, 0)], [pair, row], red,
                     count(lambda s, b, a: s.cmp("eq", a[0], s.zero(A.i32))))[0]
-    before = _generic(cx, [cmp], [filled(cx, [n], I64, 0)], [pair, row], red,
+    before = generic_op(cx, [cmp], [filled(cx, [n], I64, 0)], [pair, row], red,
                       count(lambda s, b, a: s.and_(s.cmp("eq", a[0], s.zero(A.i32)),
                                                    s.cmp("lt", b.index(1), b.index(0)))))[0]
-    first = _generic(cx, [before], [empty(cx, [n], A.i1)], [_map(1, [0])] * 2, ["parallel"],
+    first = generic_op(cx, [before], [empty(cx, [n], A.i1)], [map_text(1, [0])] * 2, ["parallel"],
                      lambda s, b, a: [s.cmp("eq", a[0], s.zero(I64))])[0]
     if sort:
         # the number of distinct values below slice i
-        rank = _generic(cx, [cmp, first], [filled(cx, [n], I64, 0)], [_map(2, [1, 0]), col, row],
+        rank = generic_op(cx, [cmp, first], [filled(cx, [n], I64, 0)], [map_text(2, [1, 0]), col, row],
                         red, count(lambda s, b, a: s.and_(
                             a[1], s.cmp("lt", a[0], s.zero(A.i32)))))[0]
     else:
         # the number of first occurrences before the first occurrence of slice i
         nv = s.cast(ix.v(n), I64)
-        fo = _generic(cx, [cmp], [filled(cx, [n], I64, nv)], [pair, row], red,
+        fo = generic_op(cx, [cmp], [filled(cx, [n], I64, nv)], [pair, row], red,
                       lambda s, b, a: [s.select(s.cmp("eq", a[0], s.zero(A.i32)),
                                                 s.min(a[1], s.cast(b.index(1), I64)), a[1])])[0]
-        rank = _generic(cx, [fo, first], [filled(cx, [n], I64, 0)], [row, col, row], red,
+        rank = generic_op(cx, [fo, first], [filled(cx, [n], I64, 0)], [row, col, row], red,
                         count(lambda s, b, a: s.and_(
                             a[1], s.cmp("lt", s.cast(b.index(1), I64), a[0]))))[0]
     # u distinct slices; src[q]: the first occurrence of the q-th
-    total = _generic(cx, [first], [filled(cx, [], I64, 0)], [_map(1, [0]), _map(1, [])],
+    total = generic_op(cx, [first], [filled(cx, [], I64, 0)], [map_text(1, [0]), map_text(1, [])],
                      ["reduction"], count(lambda s, b, a: a[0]))[0]
     u = s.cast(s.op1("tensor.extract", [total], I64), A.index)
-    src = _generic(cx, [first, rank], [filled(cx, [u], I64, 0)], [col, col, row], red,
+    src = generic_op(cx, [first, rank], [filled(cx, [u], I64, 0)], [col, col, row], red,
                    lambda s, b, a: [s.add(a[2], s.select(
                        s.and_(a[0], s.cmp("eq", a[1], s.cast(b.index(0), I64))),
                        s.cast(b.index(1), I64), s.zero(I64)))])[0]
@@ -247,7 +230,7 @@ def _unique(cx):
         at = [b.index(d) for d in range(r)]
         at[axis] = s.cast(a[0], A.index)
         return [s.op1("tensor.extract", [x, *at], elt)]
-    y = _generic(cx, [src], [empty(cx, ydims, elt)], [_map(r, [axis]), _map(r, list(range(r)))],
+    y = generic_op(cx, [src], [empty(cx, ydims, elt)], [map_text(r, [axis]), map_text(r, list(range(r)))],
                  ["parallel"] * r, gather)[0]
     results = [finish(cx, y, 0)]
     if len(cx.op.results) > 1:
@@ -255,8 +238,8 @@ def _unique(cx):
     if len(cx.op.results) > 2:
         results.append(_opt(cx, 2, lambda: rank))
     if len(cx.op.results) > 3:
-        results.append(_opt(cx, 3, lambda: _generic(
-            cx, [src], [empty(cx, [u], I64)], [_map(1, [0])] * 2, ["parallel"],
+        results.append(_opt(cx, 3, lambda: generic_op(
+            cx, [src], [empty(cx, [u], I64)], [map_text(1, [0])] * 2, ["parallel"],
             lambda s, b, a: [s.op1("tensor.extract", [same, s.cast(a[0], A.index)],
                                    I64)])[0]))
     return results
@@ -307,7 +290,7 @@ def _nms(cx):
     bc, bcn = [nb, ncls], [nb, ncls, nbox]
     supp = filled(cx, bcn, A.i1, s.const(0, A.i1))
     sel = filled(cx, bc + [rounds], I64, s.const(-1, I64))
-    m3, m2 = _map(3, [0, 1, 2]), _map(3, [0, 1])
+    m3, m2 = map_text(3, [0, 1, 2]), map_text(3, [0, 1])
 
     def round_(b, ivs, accs):
         icx = _inside(cx, b)
@@ -322,7 +305,7 @@ def _nms(cx):
             better = s.or_(s.cmp("lt", bi, s.zero(I64)), s.cmp("gt", score, bs))
             take = s.and_(ok, better)
             return [s.select(take, score, bs), s.select(take, i, bi)]
-        _, bi = _generic(icx, [scores, supp], [filled(icx, bc, selt, b.zero(selt)),
+        _, bi = generic_op(icx, [scores, supp], [filled(icx, bc, selt, b.zero(selt)),
                                                 filled(icx, bc, I64, b.const(-1, I64))],
                          [m3, m3, m2, m2], ["parallel", "parallel", "reduction"], pick)
         sel = insert_slice(icx, expand(icx, bi, [[0], [1, 2]], bc + [1]), sel,
@@ -339,7 +322,7 @@ def _nms(cx):
                         for k in range(4)]
             hit = s.or_(s.cmp("eq", n, at), _iou_above(s, box(n), box(at), center, iou))
             return [s.or_(gone, s.and_(took, hit))]
-        supp = _generic(icx, [supp, bi], [empty(icx, bcn, A.i1)], [m3, m2, m3],
+        supp = generic_op(icx, [supp, bi], [empty(icx, bcn, A.i1)], [m3, m2, m3],
                         ["parallel"] * 3, suppress)[0]
         return [supp, sel]
     _, sel = loop_nest(cx, [rounds], [supp, sel], round_)
@@ -364,7 +347,7 @@ def _nms(cx):
                      s.select(s.cmp("eq", col, s.index(1)), s.cast(ci, I64), box))
         return [v]
     out = out_sizes(cx, [count, 3])
-    y = _generic(cx, [pos], [empty(cx, out, I64)], [_map(2, [0]), _map(2, [0, 1])],
+    y = generic_op(cx, [pos], [empty(cx, out, I64)], [map_text(2, [0]), map_text(2, [0, 1])],
                  ["parallel", "parallel"], row)[0]
     return [finish(cx, y)]
 
