@@ -397,3 +397,54 @@ def _post_transform(cx, y, post):
         return q
     return _generic(cx, [ex, sm], empty(cx, sizes, elt), [ident, red, ident],
                     ["parallel"] * 2, norm)
+
+
+# ------------------------------------------------------------------ LabelEncoder
+
+
+def _label_list(cx, kind):
+    """The keys or values of a LabelEncoder as a list of numbers (NotLowerable for
+    strings)."""
+    for suffix in ("floats", "int64s", "tensor"):
+        v = cx.attr(f"{kind}_{suffix}", None)
+        if v is not None:
+            a = np.asarray(v).reshape(-1)
+            if a.dtype.kind not in "biuf":
+                raise NotLowerable(f"string {kind} are not lowered")
+            return a.tolist()
+    if cx.attr(f"{kind}_strings", None) is not None or cx.attr("classes_strings", None):
+        raise NotLowerable(f"string {kind} are not lowered")
+    raise NotLowerable(f"no {kind} given")
+
+
+@lowering("LabelEncoder")
+def _label_encoder(cx):
+    x = cx.operands[0]
+    ranked(cx, x.type, "X")
+    in_elt, out_elt = element_type(x.type), element_type(cx.result_type())
+    for e in (in_elt, out_elt):
+        if type(e) not in (A.IntegerType, A.FloatType):
+            raise NotLowerable(f"element type {e} (numbers only)")
+    keys, values = _label_list(cx, "keys"), _label_list(cx, "values")
+    if len(keys) != len(values):
+        raise NotLowerable(f"{len(keys)} keys for {len(values)} values")
+    d = cx.attr("default_tensor", None)
+    if d is not None:
+        d = np.asarray(d).reshape(-1)
+        if d.size != 1 or d.dtype.kind not in "biuf":
+            raise NotLowerable("default_tensor must be one number")
+        default = d.tolist()[0]
+    elif type(out_elt) is A.FloatType:
+        default = cx.attr("default_float", -0.0)
+    else:
+        default = cx.attr("default_int64", -1)
+
+    def body(s, v):
+        r = s.const(default, out_elt)
+        for k, val in zip(keys, values):
+            if type(in_elt) is A.IntegerType and float(k) != int(k):
+                continue  # a fractional key matches no integer
+            kc = s.const(k if type(in_elt) is A.FloatType else int(k), in_elt)
+            r = s.select(s.cmp("eq", v, kc), s.const(val, out_elt), r)
+        return r
+    return [elementwise(cx, [x], out_elt, body)]
