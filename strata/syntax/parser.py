@@ -603,9 +603,9 @@ class Parser(AttrParser):
             if forward and res in forward:
                 break
             op = new(cls)
-            operands = []
-            for v in vals:
-                u = new(OpOperand)
+            operands = [None] * len(vals)  # exactly sized: no spare slots per op
+            for j, v in enumerate(vals):
+                u = operands[j] = new(OpOperand)
                 u.value = v
                 u.owner = op
                 u.prev_use = None
@@ -613,7 +613,6 @@ class Parser(AttrParser):
                 if nxt is not None:
                     nxt.prev_use = u
                 v.first_use = u
-                operands.append(u)
             op._operands = operands
             r = new(OpResult)
             r.type = rtype
