@@ -31,6 +31,8 @@ def run(args) -> int:
         module = import_model(args.model, expand_functions=args.expand_functions,
                               inline_constants=args.inline_constants)
         text = print_op(module, PrintOptions(debuginfo=args.debuginfo))
+        if not text.endswith("\n"):
+            text += "\n"
     except StrataError as e:
         print(f"strata: error: {e}", file=sys.stderr)
         return 1

@@ -211,7 +211,7 @@ def _function_model(op, opsets: dict):
 # ---------------------------------------------------------------- expansion
 
 
-def _expand(op, opsets: dict, module) -> list:
+def _expand(op, opsets: dict, module, symbols: set) -> list:
     """Replace `op` by the ops of its function; returns the new ops (empty when ONNX
     produced no expansion). Function ops in the body are left to the caller: they
     are typed (and so expandable) only once the body is."""
@@ -233,8 +233,6 @@ def _expand(op, opsets: dict, module) -> list:
     except Exception:  # types then come from node-by-node inference
         pass
     block = op.parent
-    symbols = {o.properties["sym_name"].value for o in module.regions[0].ops
-               if "sym_name" in o.properties}
     gi = GraphImporter(opsets, module_block=module.regions[0].block, symbols=symbols,
                        loc_override=op.loc)
     scope = Scope(None, gi.graph_types(g))
@@ -304,7 +302,11 @@ def decompose_module(module, keep=()) -> int:
     """Expand every expandable op nested in `module` (see the module docstring); returns
     how many ops were expanded. Raises OnnxImportError naming the op that failed."""
     keep_names = _keep_names(keep)
-    opsets = _opsets(_module_of(module))
+    top = _module_of(module)
+    opsets = _opsets(top)
+    # Symbols taken in the module (globals for initializers of expanded subgraphs).
+    symbols = {o.properties["sym_name"].value for o in top.regions[0].ops
+               if "sym_name" in o.properties} if top.regions else set()
     work = [o for o in module.walk() if isinstance(o, OnnxOp)]
     work.reverse()  # pop() from the end visits ops in walk order
     done = 0
@@ -318,7 +320,7 @@ def decompose_module(module, keep=()) -> int:
             raise OnnxImportError("onnx-decompose does not terminate (a function expands "
                                   "into itself?)")
         try:
-            created = _expand(op, opsets, _module_of(op))
+            created = _expand(op, opsets, top, symbols)
         except (OnnxImportError, UnknownType) as e:
             where = op.loc.full() if op.loc is not None else ""
             raise OnnxImportError(f"cannot expand '{op.name}' {where}: {e}") from None
