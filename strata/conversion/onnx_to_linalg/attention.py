@@ -44,8 +44,10 @@ def _apply_modifier(cx, region_index, x):
     from .control_flow import _run_body
     from .sequences import cast_to
     (y,) = _run_body(cx, region.blocks[0], [x])
-    if type(y.type) is not A.RankedTensorType or y.type.rank != 4 or \
-            y.type.element_type is not x.type.element_type:
+    t = y.type
+    if type(t) not in (A.RankedTensorType, A.UnrankedTensorType) or \
+            (type(t) is A.RankedTensorType and t.rank != 4) or \
+            t.element_type is not x.type.element_type:
         raise NotLowerable(f"a modifier body yields {y.type}, expected a rank-4 tensor "
                            f"of {x.type.element_type}")
     return cast_to(cx, y, x.type)

@@ -75,7 +75,8 @@ def _tfidf(cx):
     x = cx.operands[0]
     xt = ranked(cx, x.type, "X")
     if type(xt.element_type) is not A.IntegerType:
-        raise NotLowerable(f"X of element type {cx.orig_type(0)} (integers only)")
+        raise NotLowerable(f"X of type {cx.orig_type(0)} (integer tokens only; string "
+                           "tensors are not lowered)")
     if xt.rank not in (1, 2):
         raise NotLowerable(f"X must have rank 1 or 2, not {xt.rank}")
     mode = cx.attr("mode", "")
@@ -424,7 +425,8 @@ def _label_encoder(cx):
     in_elt, out_elt = element_type(x.type), element_type(cx.result_type())
     for e in (in_elt, out_elt):
         if type(e) not in (A.IntegerType, A.FloatType):
-            raise NotLowerable(f"element type {e} (numbers only)")
+            raise NotLowerable(f"element type {e} (numbers only; string tensors are not "
+                               "lowered)")
     keys, values = _label_list(cx, "keys"), _label_list(cx, "values")
     if len(keys) != len(values):
         raise NotLowerable(f"{len(keys)} keys for {len(values)} values")
