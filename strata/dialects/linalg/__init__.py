@@ -6,7 +6,8 @@
     named_base.py   named ops with implicit payloads (parse builds the region)
     named.py        OpDSL ops: fill, copy, matvec, dot, convolutions, poolings, ...
     contraction.py  matmul, batch_matmul, batch_reduce_matmul, contract
-    ops.py          map, reduce, transpose, broadcast, elementwise, softmax, pack, unpack
+    ops.py          map, reduce, transpose, broadcast, elementwise, softmax
+    relayout.py     pack, unpack
 
 Every structured op is a `StructuredOp` (inputs, outputs, indexing_maps_list(),
 iterator_types_list(), num_loops, body, static_loop_ranges()); see structured.py.
@@ -20,8 +21,9 @@ from .contraction import (BatchMatmulOp, BatchReduceMatmulOp, CONTRACTION_OPS, C
 from .generic import GenericOp, IndexOp, YieldOp, make_generic
 from .named import NAMED_OPS, CopyOp, FillOp, named_op_class
 from .named_base import NamedStructuredOp
-from .ops import (BroadcastOp, ElementwiseOp, MapOp, PackOp, ReduceOp, SoftmaxOp,
-                  TransposeOp, UnPackOp, OTHER_OPS)
+from .ops import (BroadcastOp, ElementwiseOp, MapOp, OTHER_OPS, ReduceOp, SoftmaxOp,
+                  TransposeOp)
+from .relayout import RELAYOUT_OPS, PackOp, UnPackOp
 from .structured import PayloadBuilder, PayloadError, StructuredOp
 
 __all__ = ["LINALG", "StructuredOp", "NamedStructuredOp", "PayloadBuilder", "PayloadError",
@@ -31,7 +33,7 @@ __all__ = ["LINALG", "StructuredOp", "NamedStructuredOp", "PayloadBuilder", "Pay
            "UnPackOp", "named_op_class", "attrs"]
 
 OPS = [GenericOp, YieldOp, IndexOp, FillOp, CopyOp, *CONTRACTION_OPS, *NAMED_OPS,
-       *OTHER_OPS]
+       *OTHER_OPS, *RELAYOUT_OPS]
 
 from ...syntax.asm_format import install_format  # noqa: E402
 

@@ -72,8 +72,9 @@ def _fill_rng_2d(b, args, props):
         return b.binary("add", b.binary("mul", x, b.cast(i32, const(1103515245))),
                         b.cast(i32, const(12345)))
     big = b.cast(f64, const(2147483647))
+    j = b.cast(i32, b.index(1))
     inner = lcg(b.binary("add", b.cast(i32, b.index(0)), seed))
-    rand = b.cast(f64, lcg(b.binary("add", b.cast(i32, b.index(1)), inner)))
+    rand = b.cast(f64, lcg(b.binary("add", j, inner)))
     scaled = b.binary("mul", b.binary("add", big, rand), b.binary(
         "mul", b.binary("sub", mx, mn), b.cast(f64, b.constant(
             A.FloatAttr(2.3283063999999999E-10, f64)))))

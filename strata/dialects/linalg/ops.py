@@ -639,4 +639,3 @@ class SoftmaxOp(Op):
 
 
 OTHER_OPS = [MapOp, ReduceOp, TransposeOp, BroadcastOp, ElementwiseOp, SoftmaxOp]
-PackOp = UnPackOp = None

@@ -265,12 +265,14 @@ class StructuredOp(Op):
         return None
 
 
-def verify_destination_style(op) -> str | None:
-    """DestinationStyleOpInterface: inits are tensors or memrefs, one result per tensor
-    init, of the init's type."""
+def verify_destination_style(op, n_inits=None) -> str | None:
+    """DestinationStyleOpInterface: inits (the operands after the inputs, or the
+    `n_inits` ones there) are tensors or memrefs, one result per tensor init, of the
+    init's type."""
     n_in = op.num_dps_inputs()
+    end = len(op._operands) if n_inits is None else n_in + n_inits
     tensor_inits = []
-    for i, o in enumerate(op._operands[n_in:], n_in):
+    for i, o in enumerate(op._operands[n_in:end], n_in):
         t = o.value.type
         if _is_tensor(t):
             tensor_inits.append((i, t))
