@@ -26,7 +26,9 @@ from .common import empty, ranked
 _PRECISIONS = {1: A.f32, 10: A.f16, 11: A.f64, 16: A.bf16}
 
 
-def _generic(cx, inputs, init, maps, iters, body):
+def one_generic(cx, inputs, init, maps, iters, body):
+    """A linalg.generic with one output `init`; `body(s, *args)` returns the yielded
+    scalar (`s` a ScalarBuilder)."""
     from ...dialects.linalg import make_generic
 
     def fn(b, args):
@@ -53,21 +55,33 @@ def _apply_modifier(cx, region_index, x):
     return cast_to(cx, y, x.type)
 
 
-def _softmax_last(cx, x):
-    """Softmax of rank-4 `x` along its last dim (max subtracted first)."""
+def softmax_last(cx, x, zero_kept=False):
+    """Softmax of ranked `x` along its last dim (max subtracted first); `zero_kept`:
+    zeros stay zero and out of the sum (ONNX ml's SOFTMAX_ZERO)."""
     elt = x.type.element_type
-    sizes = [dim_size(cx, x, k) for k in range(4)]
-    red = map_text(4, [0, 1, 2])
-    ident = map_text(4, [0, 1, 2, 3])
-    iters_r = ["parallel"] * 3 + ["reduction"]
-    mx = _generic(cx, [x], filled(cx, sizes[:3], elt, float("-inf")), [ident, red],
+    r = x.type.rank
+    sizes = [dim_size(cx, x, k) for k in range(r)]
+    red = map_text(r, list(range(r - 1)))
+    ident = map_text(r, list(range(r)))
+    iters_r = ["parallel"] * (r - 1) + ["reduction"]
+    mx = one_generic(cx, [x], filled(cx, sizes[:-1], elt, float("-inf")), [ident, red],
                   iters_r, lambda s, a, acc: s.max(a, acc))
-    ex = _generic(cx, [x, mx], empty(cx, sizes, elt), [ident, red, ident],
-                  ["parallel"] * 4, lambda s, a, m, _: s.math("exp", s.sub(a, m)))
-    sm = _generic(cx, [ex], filled(cx, sizes[:3], elt, 0.0), [ident, red], iters_r,
+
+    def expo(s, a, m, _):
+        e = s.math("exp", s.sub(a, m))
+        return s.select(s.cmp("eq", a, s.zero(elt)), s.zero(elt), e) if zero_kept else e
+    ex = one_generic(cx, [x, mx], empty(cx, sizes, elt), [ident, red, ident],
+                  ["parallel"] * r, expo)
+    sm = one_generic(cx, [ex], filled(cx, sizes[:-1], elt, 0.0), [ident, red], iters_r,
                   lambda s, a, acc: s.add(a, acc))
-    return _generic(cx, [ex, sm], empty(cx, sizes, elt), [ident, red, ident],
-                    ["parallel"] * 4, lambda s, a, t, _: s.div(a, t))
+
+    def norm(s, a, t, _):
+        q = s.div(a, t)
+        if zero_kept:
+            q = s.select(s.cmp("eq", t, s.zero(elt)), s.zero(elt), q)
+        return q
+    return one_generic(cx, [ex, sm], empty(cx, sizes, elt), [ident, red, ident],
+                    ["parallel"] * r, norm)
 
 
 @lowering("FlexAttention")
@@ -103,29 +117,29 @@ def _flex_attention(cx):
     # scores: loops (b, h, l, s, d)
     iters = ["parallel"] * 4 + ["reduction"]
     acc = filled(cx, [b_, hq, l_, s_], st, 0.0)
-    scores = _generic(cx, [q, k], acc, [map_text(5, [0, 1, 2, 4]),
+    scores = one_generic(cx, [q, k], acc, [map_text(5, [0, 1, 2, 4]),
                                         map_text(5, [0, h_kv, 3, 4]),
                                         map_text(5, [0, 1, 2, 3])], iters,
                       lambda s, a, c, o: s.add(o, s.mul(s.cast(a, st), s.cast(c, st))))
-    scores = _generic(cx, [scores], empty(cx, [b_, hq, l_, s_], st),
+    scores = one_generic(cx, [scores], empty(cx, [b_, hq, l_, s_], st),
                       [map_text(4, [0, 1, 2, 3])] * 2, ["parallel"] * 4,
                       lambda s, a, _: s.mul(a, s.const(scale, st)))
     from ...dialects.onnx import schema_of
     names = list(schema_of(cx.op).regions)
     score_i, prob_i = names.index("score_mod"), names.index("prob_mod")
     scores = _apply_modifier(cx, score_i, scores)
-    probs = _softmax_last(cx, scores)
+    probs = softmax_last(cx, scores)
     probs = _apply_modifier(cx, prob_i, probs)
     # output: loops (b, h, l, e, s)
     e_ = dim_size(cx, v, 3)
     acc = filled(cx, [b_, hq, l_, e_], st, 0.0)
-    y = _generic(cx, [probs, v], acc, [map_text(5, [0, 1, 2, 4]),
+    y = one_generic(cx, [probs, v], acc, [map_text(5, [0, 1, 2, 4]),
                                        map_text(5, [0, h_kv, 4, 3]),
                                        map_text(5, [0, 1, 2, 3])], iters,
                  lambda s, p, c, o: s.add(o, s.mul(p, s.cast(c, st))))
     out_elt = element_type(cx.result_type())
     if out_elt is not st:
-        y = _generic(cx, [y], empty(cx, [b_, hq, l_, e_], out_elt),
+        y = one_generic(cx, [y], empty(cx, [b_, hq, l_, e_], out_elt),
                      [map_text(4, [0, 1, 2, 3])] * 2, ["parallel"] * 4,
                      lambda s, a, _: s.cast(a, out_elt))
     return [y]

@@ -23,24 +23,16 @@ from __future__ import annotations
 import numpy as np
 
 from ...ir import attributes as A
-from ..scalar_builders import ScalarBuilder, element_type
+from ..scalar_builders import element_type
 from . import NotLowerable, lowering
 from ._linalg_util import dim_size, filled, map_text
+from .attention import one_generic
 from .common import elementwise, empty, is_unsigned, ranked, scalars
 
 
 def _const_tensor(cx, values, elt):
     v = np.asarray(values)
     return scalars(cx).const(v, A.RankedTensorType(v.shape, elt))
-
-
-def _generic(cx, inputs, init, maps, iters, body):
-    from ...dialects.linalg import make_generic
-
-    def fn(b, args):
-        return [body(ScalarBuilder(b, cx.loc), *args)]
-    return make_generic(cx.b, inputs, [init], maps, iters, fn, [init.type],
-                        loc=cx.loc).results[0]
 
 
 def _loop_index(s, d):
@@ -114,7 +106,7 @@ def _tfidf(cx):
             return s.select(s.cmp("gt", f, s.zero(A.i64)), wv if use_w else s.one(f32),
                             s.zero(f32))
         return s.mul(wv, ff) if use_w else ff
-    y = _generic(cx, [freq, w], empty(cx, [rows, out_size], f32),
+    y = one_generic(cx, [freq, w], empty(cx, [rows, out_size], f32),
                  [map_text(2, [0, 1]), map_text(2, [1]), map_text(2, [0, 1])],
                  ["parallel"] * 2, weigh)
     if xt.rank == 1:
@@ -160,7 +152,7 @@ def _tfidf_counts(cx, s, x, rows, cols, grams, indexes, out_size, skips, signed,
                                         s.cmp("eq", s.cast(xv, i64, signed), tk[k])], A.i1)
                 ok = s.op1("arith.andi", [ok, m], A.i1)
         return s.add(acc, s.select(ok, s.one(i64), s.zero(i64)))
-    counts = _generic(cx, ins, filled(cx, [rows, e], A.i64, 0), maps,
+    counts = one_generic(cx, ins, filled(cx, [rows, e], A.i64, 0), maps,
                       ["parallel", "parallel", "reduction", "reduction"], body)
     outs = [indexes[g] for _, g in items]
     if outs == list(range(out_size)):
@@ -171,7 +163,7 @@ def _tfidf_counts(cx, s, x, rows, cols, grams, indexes, out_size, skips, signed,
     def gather(s, c, oc, acc):
         o = s.cast(_loop_index(s, 1), A.i64)
         return s.add(acc, s.select(s.cmp("eq", oc, o), c, s.zero(A.i64)))
-    return _generic(cx, [counts, col], freq,
+    return one_generic(cx, [counts, col], freq,
                     [map_text(3, [0, 2]), map_text(3, [2]), map_text(3, [0, 1])],
                     ["parallel", "parallel", "reduction"], gather)
 
@@ -362,7 +354,7 @@ def _tree_ensemble(cx):
             else:
                 acc = (s.min if agg == _MIN else s.max)(acc, v)
         return acc if acc is not None else s.const(ident, elt)
-    y = _generic(cx, [], empty(cx, [rows, f.n_targets], elt), [map_text(2, [0, 1])],
+    y = one_generic(cx, [], empty(cx, [rows, f.n_targets], elt), [map_text(2, [0, 1])],
                  ["parallel"] * 2, body)
     return [_post_transform(cx, y, post)]
 
@@ -376,28 +368,8 @@ def _post_transform(cx, y, post):
     if post == 2:
         return elementwise(cx, [y], elt, lambda s, v: s.div(
             s.one(elt), s.add(s.one(elt), s.math("exp", s.neg(v)))))
-    sizes = [dim_size(cx, y, 0), dim_size(cx, y, 1)]
-    ident, red = map_text(2, [0, 1]), map_text(2, [0])
-    iters = ["parallel", "reduction"]
-    zero_kept = post == 3
-    mx = _generic(cx, [y], filled(cx, sizes[:1], elt, float("-inf")), [ident, red], iters,
-                  lambda s, v, acc: s.max(v, acc))
-
-    def expo(s, v, m, _):
-        e = s.math("exp", s.sub(v, m))
-        return s.select(s.cmp("eq", v, s.zero(elt)), s.zero(elt), e) if zero_kept else e
-    ex = _generic(cx, [y, mx], empty(cx, sizes, elt), [ident, red, ident],
-                  ["parallel"] * 2, expo)
-    sm = _generic(cx, [ex], filled(cx, sizes[:1], elt, 0.0), [ident, red], iters,
-                  lambda s, v, acc: s.add(v, acc))
-
-    def norm(s, e, t, _):
-        q = s.div(e, t)
-        if zero_kept:
-            q = s.select(s.cmp("eq", t, s.zero(elt)), s.zero(elt), q)
-        return q
-    return _generic(cx, [ex, sm], empty(cx, sizes, elt), [ident, red, ident],
-                    ["parallel"] * 2, norm)
+    from .attention import softmax_last
+    return softmax_last(cx, y, zero_kept=post == 3)
 
 
 # ------------------------------------------------------------------ LabelEncoder
