@@ -132,6 +132,9 @@ def _resize(cx):
     s = scalars(cx)
     ix = Ix(s)
     dims = sizes(cx, x)
+    rt = cx.result_type()
+    static = [d if d != A.DYNAMIC else None for d in rt.shape] \
+        if type(rt) is A.RankedTensorType and rt.rank == r else [None] * r
     spec = {}
     for k, d in enumerate(axes):
         ax = spec[d] = _Axis(d, dims[d])
@@ -140,7 +143,8 @@ def _resize(cx):
             ax.scale_py = None if py is None else float(np.float32(py))
             ax.scale = s.cast(v, F64)
             ax.width = s.mul(ax.scale, _f64(s, ax.n_in))
-            ax.n_out = s.cast(s.op1("arith.fptosi", [ax.width], A.i64), A.index)
+            ax.n_out = static[d] if static[d] is not None else \
+                s.cast(s.op1("arith.fptosi", [ax.width], A.i64), A.index)
         else:
             py, v = sizes_op.get(s, k)
             ax.n_out = int(py) if py is not None else s.cast(v, A.index)
@@ -157,8 +161,11 @@ def _resize(cx):
         for d in axes:
             ax = spec[d]
             ax.scale, ax.scale_py = one, py
-            half = s.add(s.mul(one, _f64(s, ax.n_in)), s.const(0.5, F64))
-            ax.n_out = s.cast(s.op1("arith.fptosi", [half], A.i64), A.index)
+            if static[d] is None:
+                half = s.add(s.mul(one, _f64(s, ax.n_in)), s.const(0.5, F64))
+                ax.n_out = s.cast(s.op1("arith.fptosi", [half], A.i64), A.index)
+            else:
+                ax.n_out = static[d]
     for d in axes:
         ax = spec[d]
         if sizes_op is not None:
@@ -180,12 +187,6 @@ def _resize(cx):
             last = s.cast(_f64(s, ix.sub(ax.n_in, 1)), rt)
             ax.roi_len = s.cast(s.sub(hi, lo), F64)
             ax.roi_start = s.cast(s.mul(lo, last), F64)
-    # the result's sizes: its type's static dims, else the computed ones
-    rt = cx.result_type()
-    for d in axes:
-        ax = spec[d]
-        if type(rt) is A.RankedTensorType and rt.rank == r and rt.shape[d] != A.DYNAMIC:
-            ax.n_out = rt.shape[d]
     return [_resample(cx, x, spec, [spec[d] for d in axes], sp)]
 
 
