@@ -83,11 +83,21 @@ def _print_int_list(pr, name, values):
     pr.out.append(f" {name} = [" + ", ".join(str(v) for v in values) + "] ")
 
 
-def _identity_region(loc, types):
-    """buildIdentityRegion: a block yielding its first argument."""
+def _value_loc(v):
+    """Value::getLoc: a block argument's location or the defining op's."""
+    from ...ir.location import UnknownLoc
+    owner = getattr(v, "owner", None)
+    loc = v.loc if isinstance(owner, Block) else getattr(owner, "loc", None)
+    return loc if loc is not None else UnknownLoc()
+
+
+def _identity_region(loc, values):
+    """buildIdentityRegion: a block (its arguments at the locations of the operands)
+    yielding its first argument."""
     from .generic import YieldOp
     region = Region()
-    b = region.add_block(Block([block_arg_type(t) for t in types], [loc] * len(types)))
+    b = region.add_block(Block([block_arg_type(v.type) for v in values],
+                               [_value_loc(v) for v in values]))
     if b.args:
         b.append(YieldOp.create([b.args[0]], [], None, None, (), 0, loc))
     return region
@@ -115,9 +125,10 @@ def _short_form_region(cls, attrs, operand_types, loc, init_first):
     """addBodyWithPayloadOp: the payload op over the block arguments (the inputs for map;
     the accumulator then the inputs for reduce) and a yield of its result."""
     from .generic import YieldOp
+    from ...ir.location import UnknownLoc
     region = Region()
     types = [block_arg_type(t) for t in operand_types]
-    b = region.add_block(Block(types, [loc] * len(types)))
+    b = region.add_block(Block(types, [UnknownLoc()] * len(types)))
     args = list(b.args)
     operands = [args[-1]] + args[:-1] if init_first else args[:-1]
     props = {k: v for k, v in attrs.items() if k in getattr(cls, "_prop_names", ())}
@@ -400,14 +411,13 @@ class _Identity(_DstStructured):
         """The op with its identity payload; `values` the permutation or dimensions."""
         results = [init.type] if type(init.type) is A.RankedTensorType else []
         op = cls.create([input, init], results, {cls._array: A.DenseArrayAttr(A.i64, values)},
-                        None, (), [_identity_region(loc, [input.type, init.type])], loc)
+                        None, (), [_identity_region(loc, [input, init])], loc)
         return op
 
     @classmethod
     def parse(cls, p, st):
         _parse_dst_style(p, st, cls._array)
-        st.regions.append(_identity_region(p.loc_at(p.custom_op_offset),
-                                           [v.type for v in st.operands]))
+        st.regions.append(_identity_region(p.loc_at(p.custom_op_offset), st.operands))
 
     def print(self, pr):
         out = pr.out
