@@ -243,4 +243,15 @@ def generic_op(cx, inputs, outputs, maps, iterators, body):
                              [v.type for v in outputs], loc=cx.loc).results)
 
 
-__all__ += ["generic_op"]
+def scalar_element(cx, i):
+    """Operand `i`, a scalar or one-element tensor, as a scalar Value of its element
+    type (`tensor.extract`)."""
+    v = cx.operands[i]
+    t = ranked(cx, v.type, f"operand #{i}")
+    if any(d not in (1, DYN) for d in t.shape):
+        raise NotLowerable(f"operand #{i} must hold one element")
+    s = scalars(cx)
+    return s.op1("tensor.extract", [v] + [s.index(0)] * t.rank, t.element_type)
+
+
+__all__ += ["generic_op", "scalar_element"]

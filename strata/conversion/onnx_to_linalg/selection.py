@@ -27,7 +27,7 @@ from . import Lowering, NotLowerable, lowering
 from ._linalg_util import filled, map_text
 from ._shape_util import (Ix, collapse, expand, extract_slice, finish, insert_slice,
                           loop_nest, norm_axis, out_sizes, scalar_of, sizes)
-from .common import empty, generic_op, is_unsigned, ranked, scalars
+from .common import empty, generic_op, is_unsigned, ranked, scalar_element, scalars
 
 I64 = A.i64
 
@@ -255,17 +255,6 @@ def _opt(cx, i, make):
 # ------------------------------------------------------------------ NonMaxSuppression
 
 
-def _scalar_value(cx, i, elt):
-    """Operand `i` (a scalar or a one-element 1-D tensor) as a scalar Value of `elt`."""
-    v = cx.operands[i]
-    t = ranked(cx, v.type, f"operand #{i}")
-    if t.rank > 1:
-        raise NotLowerable(f"operand #{i} must be a scalar or a 1-D tensor")
-    s = scalars(cx)
-    e = s.op1("tensor.extract", [v] + ([s.index(0)] if t.rank else []), t.element_type)
-    return s.cast(e, elt)
-
-
 @lowering("NonMaxSuppression")
 def _nms(cx):
     from .gather_scatter import _select_positions
@@ -285,8 +274,8 @@ def _nms(cx):
     rounds = ix.min(max_out, nbox)
     if Ix.known(rounds) and rounds == 0:
         return [finish(cx, empty(cx, out_sizes(cx, [0, 3]), I64))]
-    iou = _scalar_value(cx, 3, felt) if cx.has_operand(3) else s.zero(felt)
-    thr = _scalar_value(cx, 4, selt) if cx.has_operand(4) else None
+    iou = s.cast(scalar_element(cx, 3), felt) if cx.has_operand(3) else s.zero(felt)
+    thr = s.cast(scalar_element(cx, 4), selt) if cx.has_operand(4) else None
     bc, bcn = [nb, ncls], [nb, ncls, nbox]
     supp = filled(cx, bcn, A.i1, s.const(0, A.i1))
     sel = filled(cx, bc + [rounds], I64, s.const(-1, I64))

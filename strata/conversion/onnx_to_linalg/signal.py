@@ -22,7 +22,8 @@ from . import NotLowerable, lowering
 from ._linalg_util import filled, map_text
 from ._shape_util import (Ix, extract_slice, finish, norm_axis, out_sizes, scalar_of,
                           sizes)
-from .common import constant_array, empty, generic_op, is_unsigned, ranked, scalars
+from .common import (constant_array, empty, generic_op, is_unsigned, ranked, scalar_element,
+                     scalars)
 
 F64 = A.f64
 
@@ -87,7 +88,7 @@ def _dft(cx):
     if not fits:
         raise NotLowerable("no DFT axis gives the result's shape")
     s = scalars(cx)
-    ax = s.cast(_scalar_input(cx, 2), A.i64, not is_unsigned(cx.orig_type(2)))
+    ax = s.cast(scalar_element(cx, 2), A.i64, not is_unsigned(cx.orig_type(2)))
     ax = s.select(s.cmp("lt", ax, s.zero(A.i64)), s.add(ax, s.const(r, A.i64)), ax)
     return [_switch(cx, ax, fits, lambda a: _dft_along(cx, x, a, inverse, onesided), rt)]
 
@@ -255,23 +256,15 @@ def _stft(cx):
 # ------------------------------------------------------------------ MelWeightMatrix
 
 
-def _scalar_input(cx, i):
-    """Scalar operand `i` (0-d or one element) as a Value of its element type."""
-    v = cx.operands[i]
-    t = ranked(cx, v.type, f"operand #{i}")
-    s = scalars(cx)
-    return s.op1("tensor.extract", [v] + [s.index(0)] * t.rank, t.element_type)
-
-
 @lowering("MelWeightMatrix")
 def _mel_weight_matrix(cx):
     s = scalars(cx)
     n_mel = scalar_of(cx, 0)
     dft_len = scalar_of(cx, 1)
     signed = [not is_unsigned(cx.orig_type(i)) for i in range(3)]
-    rate = s.cast(_scalar_input(cx, 2), F64, signed[2])
-    dft_f = s.cast(_scalar_input(cx, 1), F64, signed[1])
-    lo, hi = _scalar_input(cx, 3), _scalar_input(cx, 4)
+    rate = s.cast(scalar_element(cx, 2), F64, signed[2])
+    dft_f = s.cast(scalar_element(cx, 1), F64, signed[1])
+    lo, hi = scalar_element(cx, 3), scalar_element(cx, 4)
     for v in (lo, hi):
         if not isinstance(v.type, A.FloatType):
             raise NotLowerable("the edge frequencies must be floats")
