@@ -24,6 +24,8 @@ def _det(cx):
     elt = t.element_type
     if t.rank < 2 or not isinstance(elt, A.FloatType):
         raise NotLowerable("Det needs a float tensor of rank >= 2")
+    if A.DYNAMIC not in t.shape[-2:] and t.shape[-1] != t.shape[-2]:
+        raise NotLowerable(f"Det of {t.shape[-2]}x{t.shape[-1]} (non-square) matrices")
     dims = sizes(cx, x)
     m = dims[-1]
     batch = dims[:-2]

@@ -104,6 +104,8 @@ def _topk(cx):
         k = int(cx.attr("k", 0))
     else:
         k = scalar_of(cx, 1)
+    if Ix.known(k, dims[axis]) and not 0 <= k <= dims[axis]:
+        raise NotLowerable(f"TopK of {k} elements along an axis of {dims[axis]}")
     out = list(dims)
     out[axis] = k
     out = out_sizes(cx, out)
