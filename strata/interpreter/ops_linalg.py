@@ -419,3 +419,63 @@ def _reduce(comb, c, axes):
 
 for _name in _structured_ops():
     impl(_name)(run_structured)
+
+
+# ---------------------------------------------------------------- pack / unpack
+
+
+def _relayout_plan(op, interp, unpacked_shape):
+    """(tiles, padded shape, split shape, permutation) of a pack/unpack: the unpacked
+    tensor, padded to whole tiles, reshaped so that each tiled dim d becomes (outer,
+    tile), then transposed to the outer dims (in outer_dims_perm order) and the tiles (in
+    inner_dims_pos order)."""
+    pos = list(op.properties["inner_dims_pos"].value)
+    tiles = [t if isinstance(t, int) else int(interp.value(t)) for t in op.mixed_tiles]
+    perm_attr = op.properties.get("outer_dims_perm")
+    n = len(unpacked_shape)
+    outer_perm = list(perm_attr.value) if perm_attr is not None else list(range(n))
+    padded, split, outer_ax, inner_ax = [], [], {}, {}
+    for d, size in enumerate(unpacked_shape):
+        if d in pos:
+            t = tiles[pos.index(d)]
+            full = -(-size // t) * t
+            padded.append(full)
+            split += [full // t, t]
+            outer_ax[d], inner_ax[d] = len(split) - 2, len(split) - 1
+        else:
+            padded.append(size)
+            split.append(size)
+            outer_ax[d] = len(split) - 1
+    perm = [outer_ax[d] for d in outer_perm] + [inner_ax[d] for d in pos]
+    return padded, split, perm
+
+
+@impl("linalg.pack")
+def _pack(interp, op, args):
+    x = np.asarray(args[0])
+    padded, split, perm = _relayout_plan(op, interp, x.shape)
+    if list(x.shape) != padded:
+        pad_value = args[2] if op.padding_value is not None else None
+        if pad_value is None:
+            fail(op, "source does not fill whole tiles and the op has no padding value")
+        x = np.pad(x, [(0, p - s) for s, p in zip(x.shape, padded)],
+                   constant_values=np.asarray(pad_value).item())
+    r = np.ascontiguousarray(x.reshape(split).transpose(perm)).astype(x.dtype)
+    if isinstance(op.operand(1).type, A.MemRefType):
+        args[1][...] = r
+        return []
+    return [r]
+
+
+@impl("linalg.unpack")
+def _unpack(interp, op, args):
+    packed = np.asarray(args[0])
+    dest_shape = np.asarray(args[1]).shape
+    padded, split, perm = _relayout_plan(op, interp, dest_shape)
+    inverse = np.argsort(perm)
+    full = packed.transpose(inverse).reshape(padded)
+    r = np.ascontiguousarray(full[tuple(slice(0, s) for s in dest_shape)])
+    if isinstance(op.operand(1).type, A.MemRefType):
+        args[1][...] = r
+        return []
+    return [r]

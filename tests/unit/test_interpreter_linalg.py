@@ -362,3 +362,27 @@ def test_every_structured_op_of_the_dialect_is_registered():
     missing = [n for n, c in LINALG.ops.items()
                if issubclass(c, StructuredOp) and n not in names]
     assert not missing
+
+
+def test_pack_unpack_round_trip_and_layout():
+    """linalg.pack's layout (padding, outer_dims_perm, inner tiles) by its definition,
+    and unpack inverting it."""
+    import strata
+    src = """func.func @main(%a: tensor<5x6xf32>) -> (tensor<3x2x4x2xf32>, tensor<5x6xf32>) {
+      %cst = arith.constant 0.0 : f32
+      %d = tensor.empty() : tensor<3x2x4x2xf32>
+      %p = linalg.pack %a padding_value(%cst : f32) outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [4, 2] into %d : tensor<5x6xf32> -> tensor<3x2x4x2xf32>
+      %e = tensor.empty() : tensor<5x6xf32>
+      %u = linalg.unpack %p outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [4, 2] into %e : tensor<3x2x4x2xf32> -> tensor<5x6xf32>
+      return %p, %u : tensor<3x2x4x2xf32>, tensor<5x6xf32>
+    }"""
+    from strata.dialects import default_context
+    from strata.syntax.parser import parse_source
+    f = strata.compile(parse_source(src, default_context()), target="interpret")
+    x = np.arange(30, dtype=np.float32).reshape(5, 6)
+    p, u = f(x)
+    xp = np.zeros((8, 6), np.float32)
+    xp[:5] = x
+    expect = xp.reshape(2, 4, 3, 2).transpose(2, 0, 1, 3)  # [o1, o0, i0, i1]
+    np.testing.assert_array_equal(p, expect)
+    np.testing.assert_array_equal(u, x)
