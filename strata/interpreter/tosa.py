@@ -377,6 +377,76 @@ def _shape(v):
     return [int(d) for d in np.asarray(v).reshape(-1)]
 
 
+# ---------------------------------------------------------------- shape operators
+
+_SHAPE_BINARY = {
+    "add_shape": lambda a, b: a + b, "sub_shape": lambda a, b: a - b,
+    "mul_shape": lambda a, b: a * b, "max_shape": np.maximum, "min_shape": np.minimum,
+    "div_floor_shape": lambda a, b: a // b, "div_ceil_shape": lambda a, b: -(-a // b),
+    "mod_shape": lambda a, b: a % b,
+}
+
+
+def _shape_binary(name, fn):
+    def run(interp, op, args):
+        a, b = (np.asarray(x, dtype=np.int64) for x in args)
+        if name.startswith(("div", "mod")) and (b == 0).any():
+            fail(op, "division by zero")
+        return [np.asarray(fn(a, b), dtype=np.int64)]
+    return run
+
+
+for _n, _fn in _SHAPE_BINARY.items():
+    impl(f"tosa.{_n}")(_shape_binary(_n, _fn))
+
+
+def _log2(op, x, ceil):
+    if (x <= 0).any():
+        fail(op, "logarithm of a non-positive dim")
+    return [np.asarray([(int(v) - 1).bit_length() if ceil else int(v).bit_length() - 1
+                        for v in x], dtype=np.int64)]
+
+
+@impl("tosa.exp2_shape")
+def _exp2_shape(interp, op, args):
+    return [np.asarray([1 << int(v) for v in args[0]], dtype=np.int64)]
+
+
+@impl("tosa.log2_ceil_shape")
+def _log2_ceil_shape(interp, op, args):
+    return _log2(op, np.asarray(args[0]), True)
+
+
+@impl("tosa.log2_floor_shape")
+def _log2_floor_shape(interp, op, args):
+    return _log2(op, np.asarray(args[0]), False)
+
+
+@impl("tosa.concat_shape")
+def _concat_shape(interp, op, args):
+    return [np.concatenate([np.asarray(a, dtype=np.int64).reshape(-1) for a in args])]
+
+
+@impl("tosa.slice_shape")
+def _slice_shape(interp, op, args):
+    start, size = int(args[1].reshape(-1)[0]), int(args[2].reshape(-1)[0])
+    return [np.asarray(args[0][start:start + size], dtype=np.int64)]
+
+
+@impl("tosa.dim")
+def _dim(interp, op, args):
+    return [np.asarray([np.shape(args[0])[op.properties["axis"].value]], dtype=np.int64)]
+
+
+@impl("tosa.assert_equal_shape")
+def _assert_equal_shape(interp, op, args):
+    a, b = (np.asarray(x, dtype=np.int64) for x in args)
+    ok = (a == b) | ((a == 1) | (b == 1) if op.properties["allow_broadcast"].value else False)
+    if not ok.all():
+        fail(op, f"shapes {_shape(a)} and {_shape(b)} differ")
+    return []
+
+
 @impl("tosa.reshape")
 def _reshape(interp, op, args):
     return [args[0].reshape(_shape(args[1]))]

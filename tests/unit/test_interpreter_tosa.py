@@ -98,3 +98,37 @@ module {
     assert r.tolist() == [10] and after.tolist() == [20]
     r, after = run(text, np.array([False]))
     assert r.tolist() == [5] and after.tolist() == [20]
+
+
+def test_shape_operators():
+    text = """
+func.func @main(%x: tensor<2x3x4xf32>) -> (tensor<6x4xf32>, !tosa.shape<6>) {
+  %a = tosa.dim %x axis(0) : (tensor<2x3x4xf32>) -> !tosa.shape<1>
+  %b = tosa.dim %x axis(1) : (tensor<2x3x4xf32>) -> !tosa.shape<1>
+  %c = tosa.dim %x axis(2) : (tensor<2x3x4xf32>) -> !tosa.shape<1>
+  %ab = tosa.mul_shape %a, %b : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<1>
+  %s = tosa.concat_shape %ab, %c : (!tosa.shape<1>, !tosa.shape<1>) -> !tosa.shape<2>
+  %r = tosa.reshape %x, %s : (tensor<2x3x4xf32>, !tosa.shape<2>) -> tensor<6x4xf32>
+  %k = tosa.const_shape values(dense<[7, 5]> : tensor<2xindex>) : () -> !tosa.shape<2>
+  %cd = tosa.div_ceil_shape %k, %s : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+  %fd = tosa.div_floor_shape %k, %s : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+  %m = tosa.mod_shape %k, %s : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+  %lc = tosa.log2_ceil_shape %k : (!tosa.shape<2>) -> !tosa.shape<2>
+  %lf = tosa.log2_floor_shape %k : (!tosa.shape<2>) -> !tosa.shape<2>
+  %e = tosa.exp2_shape %lf : (!tosa.shape<2>) -> !tosa.shape<2>
+  %all = tosa.concat_shape %cd, %fd, %m : (!tosa.shape<2>, !tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<6>
+  %one = tosa.const values(dense<1> : tensor<1xi32>) : () -> tensor<1xi32>
+  %two = tosa.const values(dense<2> : tensor<1xi32>) : () -> tensor<1xi32>
+  %mid = tosa.slice_shape %all, %one, %two : (!tosa.shape<6>, tensor<1xi32>, tensor<1xi32>) -> !tosa.shape<2>
+  %lce = tosa.concat_shape %lc, %e : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<4>
+  %x4 = tosa.concat_shape %mid, %mid : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<4>
+  tosa.assert_equal_shape %x4, %x4 allow_broadcast(false) : (!tosa.shape<4>, !tosa.shape<4>) -> ()
+  %out = tosa.concat_shape %lce, %mid : (!tosa.shape<4>, !tosa.shape<2>) -> !tosa.shape<6>
+  return %r, %out : tensor<6x4xf32>, !tosa.shape<6>
+}"""
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    r, out = run(text, x)
+    assert r.shape == (6, 4) and r.tolist() == x.reshape(6, 4).tolist()
+    # k = [7, 5], s = [6, 4]: ceil-div [2, 2], floor-div [1, 1], mod [1, 1];
+    # log2 ceil [3, 3], floor [2, 2] -> exp2 [4, 4]; mid = all[1:3] = [2, 1]
+    assert out.tolist() == [3, 3, 4, 4, 2, 1]

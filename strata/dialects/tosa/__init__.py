@@ -17,12 +17,13 @@ control.py (cond_if, while_loop, variables, custom).
 from __future__ import annotations
 
 from ...ir.context import Dialect
-from . import control, data_ops, elementwise, tensor_ops
+from . import control, data_ops, elementwise, shape_ops, tensor_ops
 from .base import ShapeType, finish_class, parse_attribute, parse_type
 
 __all__ = ["TOSA", "ShapeType"]
 
-_OPS = elementwise.OPS + tensor_ops.OPS + data_ops.OPS + control.OPS
+_OPS = (elementwise.OPS + tensor_ops.OPS + data_ops.OPS + control.OPS
+        + shape_ops.OPS)
 for _c in _OPS:
     finish_class(_c)
 

@@ -163,6 +163,7 @@ Int16Or32Tensor1D = tensor_of(lambda t: t is A.i16 or t is A.i32,
                               "16-bit signless integer or 32-bit signless integer", 1, "1D ")
 ScalarTensor = scalar_tensor_of(is_number, NUMBER)
 ScalarInt8Tensor = scalar_tensor_of(_signless(8), "8-bit signless integer")
+ScalarInt32Tensor = scalar_tensor_of(_signless(32), "32-bit signless integer")
 ScalarIntOrFloatTensor = scalar_tensor_of(
     is_number, "unsigned integer or signless integer or floating-point")
 Shape = C.Constraint(lambda t: type(t) is ShapeType,

@@ -480,6 +480,9 @@ class ConstOp(TosaOp):
     def fold(self, operands):
         return [self.values]
 
+    def constant_value(self):
+        return self._props.get("values")
+
 
 class ConstShapeOp(TosaOp):
     """`%s = tosa.const_shape  values(dense<[3, 2]> : tensor<2xindex>) : () ->
@@ -503,6 +506,9 @@ class ConstShapeOp(TosaOp):
 
     def fold(self, operands):
         return [self.values]
+
+    def constant_value(self):
+        return self._props.get("values")
 
 
 OPS = [ConcatOp, PadOp, ReshapeOp, ReverseOp, SliceOp, TileOp, TransposeOp, GatherOp,

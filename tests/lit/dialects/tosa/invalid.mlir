@@ -1081,3 +1081,175 @@ func.func @f(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>, %z: tensor<1xf32>) -> ten
   %0 = tosa.matmul %a, %b, %z, %z : (tensor<2x3xf32>, tensor<4x5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x5xf32>
   return %0 : tensor<2x5xf32>
 }
+
+// -----
+
+func.func @f(%t: tensor<2x3xf32>) {
+  // expected-error @+1 {{'tosa.add_shape' op operand #0 must be Shape with static rank and Index element type, but got 'tensor<2x3xf32>'}}
+  %0 = "tosa.add_shape"(%t, %t) : (tensor<2x3xf32>, tensor<2x3xf32>) -> !tosa.shape<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: !tosa.shape<2>, %t: tensor<2xf32>) {
+  // expected-error @+1 {{'tosa.slice_shape' op operand #1 must be tosa-conformant scalar tensor of 32-bit signless integer values, but got 'tensor<2xf32>'}}
+  %0 = "tosa.slice_shape"(%a, %t, %t) : (!tosa.shape<2>, tensor<2xf32>, tensor<2xf32>) -> !tosa.shape<2>
+  return
+}
+
+// -----
+
+func.func @f(%t: tensor<2xf32>) {
+  // expected-error @+1 {{'tosa.dim' op expect axis to be in the range [0, 1), got 1}}
+  %0 = "tosa.dim"(%t) <{axis = 1 : i32}> : (tensor<2xf32>) -> !tosa.shape<1>
+  return
+}
+
+// -----
+
+func.func @f(%t: tensor<2xf32>) {
+  // expected-error @+1 {{'tosa.dim' op expect output shape type to contain one element, got '!tosa.shape<2>'}}
+  %0 = "tosa.dim"(%t) <{axis = 0 : i32}> : (tensor<2xf32>) -> !tosa.shape<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: !tosa.shape<2>, %b: !tosa.shape<3>) {
+  // expected-error @+1 {{'tosa.add_shape' op operands don't have matching ranks}}
+  %0 = "tosa.add_shape"(%a, %b) : (!tosa.shape<2>, !tosa.shape<3>) -> !tosa.shape<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: !tosa.shape<2>, %b: !tosa.shape<2>) {
+  // expected-error @+1 {{'tosa.add_shape' op result shape has different rank than operands}}
+  %0 = "tosa.add_shape"(%a, %b) : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<3>
+  return
+}
+
+// -----
+
+func.func @f(%a: !tosa.shape<2>, %b: !tosa.shape<2>) {
+  // expected-error @+1 {{'tosa.concat_shape' op shape operand is not compile time resolvable}}
+  %0 = "tosa.concat_shape"(%a, %b) : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<3>
+  return
+}
+
+// -----
+
+func.func @f(%a: !tosa.shape<2>, %b: !tosa.shape<0>) {
+  // expected-error @+1 {{'tosa.concat_shape' op shape operand is not compile time resolvable}}
+  %0 = "tosa.concat_shape"(%a, %b) : (!tosa.shape<2>, !tosa.shape<0>) -> !tosa.shape<2>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'tosa.concat_shape' op requires at least one input shape}}
+  %0 = "tosa.concat_shape"() : () -> !tosa.shape<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: !tosa.shape<4>) {
+  %s = "tosa.const"() <{values = dense<3> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %z = "tosa.const"() <{values = dense<2> : tensor<1xi32>}> : () -> tensor<1xi32>
+  // expected-error @+1 {{'tosa.slice_shape' op shape operand is not compile time resolvable}}
+  %0 = "tosa.slice_shape"(%a, %s, %z) : (!tosa.shape<4>, tensor<1xi32>, tensor<1xi32>) -> !tosa.shape<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: !tosa.shape<4>) {
+  %s = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %z = "tosa.const"() <{values = dense<3> : tensor<1xi32>}> : () -> tensor<1xi32>
+  // expected-error @+1 {{'tosa.slice_shape' op shape operand is not compile time resolvable}}
+  %0 = "tosa.slice_shape"(%a, %s, %z) : (!tosa.shape<4>, tensor<1xi32>, tensor<1xi32>) -> !tosa.shape<2>
+  return
+}
+
+// -----
+
+func.func @f(%a: !tosa.shape<2>) {
+  // expected-error @+1 {{'tosa.assert_equal_shape' op shape operand is not compile time resolvable}}
+  "tosa.assert_equal_shape"(%a, %a) <{allow_broadcast = true}> : (!tosa.shape<2>, !tosa.shape<2>) -> ()
+  return
+}
+
+// -----
+
+func.func @f(%a: !tosa.shape<2>, %b: !tosa.shape<3>) {
+  // expected-error @+1 {{'tosa.assert_equal_shape' op operands don't have matching ranks}}
+  "tosa.assert_equal_shape"(%a, %b) <{allow_broadcast = true}> : (!tosa.shape<2>, !tosa.shape<3>) -> ()
+  return
+}
+
+// -----
+
+func.func @f() {
+  %a = tosa.const_shape values(dense<[2, 3]> : tensor<2xindex>) : () -> !tosa.shape<2>
+  %b = tosa.const_shape values(dense<[4, 5]> : tensor<2xindex>) : () -> !tosa.shape<2>
+  // expected-error @+1 {{'tosa.concat_shape' op requires output shape rank to be equal to the sum of the input shape ranks (4), got 3}}
+  %0 = tosa.concat_shape %a, %b : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<3>
+  return
+}
+
+// -----
+
+func.func @f() {
+  %a = tosa.const_shape values(dense<[2, 3]> : tensor<2xindex>) : () -> !tosa.shape<2>
+  %b = tosa.const_shape values(dense<> : tensor<0xindex>) : () -> !tosa.shape<0>
+  // expected-error @+1 {{'tosa.concat_shape' op requires all inputs shapes have a rank greater than 0}}
+  %0 = tosa.concat_shape %a, %b : (!tosa.shape<2>, !tosa.shape<0>) -> !tosa.shape<2>
+  return
+}
+
+// -----
+
+func.func @f() {
+  %a = tosa.const_shape values(dense<[2, 3, 4, 5]> : tensor<4xindex>) : () -> !tosa.shape<4>
+  %s = "tosa.const"() <{values = dense<3> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %z = "tosa.const"() <{values = dense<2> : tensor<1xi32>}> : () -> tensor<1xi32>
+  // expected-error @+1 {{'tosa.slice_shape' op expected start + size to be less than or equal to input shape rank (4), got 5}}
+  %0 = tosa.slice_shape %a, %s, %z : (!tosa.shape<4>, tensor<1xi32>, tensor<1xi32>) -> !tosa.shape<2>
+  return
+}
+
+// -----
+
+func.func @f() {
+  %a = tosa.const_shape values(dense<[2, 3, 4, 5]> : tensor<4xindex>) : () -> !tosa.shape<4>
+  %s = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %z = "tosa.const"() <{values = dense<3> : tensor<1xi32>}> : () -> tensor<1xi32>
+  // expected-error @+1 {{'tosa.slice_shape' op expected output type size to be equal to size attribute, got 2 vs 3}}
+  %0 = tosa.slice_shape %a, %s, %z : (!tosa.shape<4>, tensor<1xi32>, tensor<1xi32>) -> !tosa.shape<2>
+  return
+}
+
+// -----
+
+func.func @f() {
+  %a = tosa.const_shape values(dense<[2, 3, 4, 5]> : tensor<4xindex>) : () -> !tosa.shape<4>
+  %s = "tosa.const"() <{values = dense<-1> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %z = "tosa.const"() <{values = dense<3> : tensor<1xi32>}> : () -> tensor<1xi32>
+  // expected-error @+1 {{'tosa.slice_shape' op expected non-negative start index, got -1}}
+  %0 = tosa.slice_shape %a, %s, %z : (!tosa.shape<4>, tensor<1xi32>, tensor<1xi32>) -> !tosa.shape<3>
+  return
+}
+
+// -----
+
+func.func @f() {
+  %a = tosa.const_shape values(dense<[2, 3, 4, 5]> : tensor<4xindex>) : () -> !tosa.shape<4>
+  %s = "tosa.const"() <{values = dense<1> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %z = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  // expected-error @+1 {{'tosa.slice_shape' op expected positive size, got 0}}
+  %0 = tosa.slice_shape %a, %s, %z : (!tosa.shape<4>, tensor<1xi32>, tensor<1xi32>) -> !tosa.shape<0>
+  return
+}

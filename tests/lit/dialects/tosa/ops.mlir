@@ -291,3 +291,46 @@ func.func @control(%c: tensor<1xi1>, %f: tensor<2x3xf32>) -> tensor<2x3xf32> {
   return %3 : tensor<2x3xf32>
 }
 
+
+// The shape operators beside TOSA 1.0.
+// CHECK-LABEL: func.func @shape_ops(
+// CHECK-NEXT: %0 = tosa.const_shape  values(dense<[2, 3]> : tensor<2xindex>) : () -> !tosa.shape<2>
+// CHECK-NEXT: %1 = tosa.const_shape  values(dense<[4, 5]> : tensor<2xindex>) : () -> !tosa.shape<2>
+// CHECK-NEXT: %2 = tosa.add_shape %0, %1 : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+// CHECK-NEXT: %3 = tosa.sub_shape %2, %0 : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+// CHECK-NEXT: %4 = tosa.mul_shape %3, %1 : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+// CHECK-NEXT: %5 = tosa.div_ceil_shape %4, %0 : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+// CHECK-NEXT: %6 = tosa.div_floor_shape %5, %0 : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+// CHECK-NEXT: %7 = tosa.mod_shape %6, %1 {tag} : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+// CHECK-NEXT: %8 = tosa.max_shape %7, %0 : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+// CHECK-NEXT: %9 = tosa.min_shape %8, %1 : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+// CHECK-NEXT: %10 = tosa.exp2_shape %9 : (!tosa.shape<2>) -> !tosa.shape<2>
+// CHECK-NEXT: %11 = tosa.log2_ceil_shape %10 : (!tosa.shape<2>) -> !tosa.shape<2>
+// CHECK-NEXT: %12 = tosa.log2_floor_shape %11 {tag} : (!tosa.shape<2>) -> !tosa.shape<2>
+// CHECK-NEXT: %13 = tosa.concat_shape %12, %0, %1 : (!tosa.shape<2>, !tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<6>
+// CHECK-NEXT: %14 = tosa.slice_shape %13, %arg1, %arg2 : (!tosa.shape<6>, tensor<1xi32>, tensor<1xi32>) -> !tosa.shape<2>
+// CHECK-NEXT: %15 = tosa.dim %arg0 axis(1) : (tensor<2x3xf32>) -> !tosa.shape<1>
+// CHECK-NEXT: tosa.assert_equal_shape %14, %0 allow_broadcast(true) : (!tosa.shape<2>, !tosa.shape<2>) -> ()
+// CHECK-NEXT: tosa.assert_equal_shape %0, %1 allow_broadcast(false) {tag} : (!tosa.shape<2>, !tosa.shape<2>) -> ()
+// CHECK-NEXT: return %14, %15 : !tosa.shape<2>, !tosa.shape<1>
+func.func @shape_ops(%t: tensor<2x3xf32>, %s0: tensor<1xi32>, %s1: tensor<1xi32>) -> (!tosa.shape<2>, !tosa.shape<1>) {
+  %a = tosa.const_shape values(dense<[2, 3]> : tensor<2xindex>) : () -> !tosa.shape<2>
+  %b = tosa.const_shape values(dense<[4, 5]> : tensor<2xindex>) : () -> !tosa.shape<2>
+  %0 = tosa.add_shape %a, %b : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+  %1 = tosa.sub_shape %0, %a : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+  %2 = tosa.mul_shape %1, %b : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+  %3 = tosa.div_ceil_shape %2, %a : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+  %4 = tosa.div_floor_shape %3, %a : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+  %5 = tosa.mod_shape %4, %b {tag} : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+  %6 = tosa.max_shape %5, %a : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+  %7 = tosa.min_shape %6, %b : (!tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<2>
+  %8 = tosa.exp2_shape %7 : (!tosa.shape<2>) -> !tosa.shape<2>
+  %9 = tosa.log2_ceil_shape %8 : (!tosa.shape<2>) -> !tosa.shape<2>
+  %10 = tosa.log2_floor_shape %9 {tag} : (!tosa.shape<2>) -> !tosa.shape<2>
+  %11 = tosa.concat_shape %10, %a, %b : (!tosa.shape<2>, !tosa.shape<2>, !tosa.shape<2>) -> !tosa.shape<6>
+  %12 = tosa.slice_shape %11, %s0, %s1 : (!tosa.shape<6>, tensor<1xi32>, tensor<1xi32>) -> !tosa.shape<2>
+  %13 = tosa.dim %t axis(1) : (tensor<2x3xf32>) -> !tosa.shape<1>
+  tosa.assert_equal_shape %12, %a allow_broadcast(true) : (!tosa.shape<2>, !tosa.shape<2>) -> ()
+  tosa.assert_equal_shape %a, %b allow_broadcast(false) {tag} : (!tosa.shape<2>, !tosa.shape<2>) -> ()
+  return %12, %13 : !tosa.shape<2>, !tosa.shape<1>
+}
