@@ -33,6 +33,7 @@ from ...ir import attributes as A
 from ...passes.pass_manager import Option, Pass, Statistic
 from ...passes.registry import register_pass
 from .core import MAX_PARTIAL, Conflict, InferContext, Partial, make_type, refine
+from .regions import infer_loop_body
 from .rules import RULES
 
 __all__ = ["OnnxShapeInference"]
@@ -70,7 +71,8 @@ def _symbol_references(root):
 
 
 class _Inference:
-    __slots__ = ("pass_", "root", "partials", "constants", "globals", "cache", "referenced")
+    __slots__ = ("pass_", "root", "partials", "constants", "globals", "cache", "referenced",
+                 "held")
 
     def __init__(self, pass_, root):
         self.pass_ = pass_
@@ -80,10 +82,19 @@ class _Inference:
         self.globals = None
         self.cache: dict = {}
         self.referenced = None
+        self.held = None   # warnings held back while a loop body is inferred
 
     # ---------------------------------------------------------------- walking
 
     def visit(self, op):
+        if not (op.regions and isinstance(op, O.OnnxOp) and self._visit_loop(op)):
+            self._visit_regions(op)
+        if isinstance(op, O.OnnxOp):
+            self.infer(op)
+        elif op.name == "func.func" and op.regions and op.regions[0].blocks:
+            self.update_signature(op)
+
+    def _visit_regions(self, op):
         for region in op.regions:
             for block in region.blocks:
                 o = block.first
@@ -91,10 +102,31 @@ class _Inference:
                     nxt = o.next
                     self.visit(o)
                     o = nxt
-        if isinstance(op, O.OnnxOp):
-            self.infer(op)
-        elif op.name == "func.func" and op.regions and op.regions[0].blocks:
-            self.update_signature(op)
+
+    def _visit_loop(self, op):
+        """Infer a Loop/Scan body with its arguments typed from the op's operands (see
+        [Note: body arguments] in regions.py); False for other ops."""
+        if op.name not in ("onnx.Loop", "onnx.Scan"):
+            return False
+        cls = type(op)
+        version = O.opset_version(op)
+        schema = table.lookup(cls.op_type, cls.domain, version)
+        if schema is None:
+            return False
+
+        def attr(name):
+            a = op._props.get(name)
+            if a is not None:
+                return O.python_value(a)
+            d = schema.attributes.get(name)
+            return d.default if d is not None else None
+        return infer_loop_body(self, op, version, attr, lambda: self._visit_regions(op))
+
+    def warn(self, message, op):
+        if self.held is not None:
+            self.held.append((message, op))
+        else:
+            self.pass_.emit_warning(message, op)
 
     # ---------------------------------------------------------------- values
 
@@ -194,7 +226,7 @@ class _Inference:
                 continue
             new, msg = refine(r.type, t)
             if msg is not None:
-                self.pass_.emit_warning(f"'{op.name}' op result #{j} has type '{r.type}' "
+                self.warn(f"'{op.name}' op result #{j} has type '{r.type}' "
                                         f"but shape inference {msg}", op)
             if new is not r.type:
                 self._set_type(r, new)
@@ -233,18 +265,21 @@ class _Inference:
                 keys.append((i, tuple(p.shape), tuple(p.vals)))
         key = (op.name, version, tuple(o.value.type for o in op._operands),
                tuple(sorted(op._props.items())), tuple(keys))
-        hit = self.cache.get(key, 0)
-        if hit != 0:
-            return hit
+        hit = self.cache.get(key)
+        if hit is not None:
+            if hit[1] is not None:
+                self.warn(hit[1], op)
+            return hit[0]
         self.pass_.stat("num-onnx-inferred")
         try:
             out = infer_with_onnx(op, schema, version, consts)
         except Exception as e:  # onnx's InferenceError, or its checker on odd input
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            self.pass_.emit_warning(f"'{op.name}' op: onnx shape inference failed: {first}",
-                                    op)
-            out = None
-        self.cache[key] = out
+            msg = f"'{op.name}' op: onnx shape inference failed: {first}"
+            self.warn(msg, op)
+            self.cache[key] = (None, msg)
+            return None
+        self.cache[key] = (out, None)
         return out
 
     # ---------------------------------------------------------------- updating uses

@@ -835,10 +835,38 @@ def _loop(cx):
     for init, body in zip(carried, ys[1:1 + n]):
         j = join(init, body)
         out.append(UNKNOWN if j is None else j)
+    trips = _trip_count(cx)
     for t in ys[1 + n:]:
-        s = _with_leading(t, None)
+        s = _with_leading(t, trips)
         out.append(UNKNOWN if s is None else s)
     return out
+
+
+def _always_true(cx, v, cond_arg):
+    """Whether the condition `v` a Loop body yields is true on every iteration: a
+    constant true, or the body's condition argument passed on (Identity) while the
+    loop starts true or without a condition."""
+    while True:
+        if v is cond_arg:
+            return not cx.has(1) or cx.scalar(1) not in (None, 0, False)
+        d = getattr(v, "defining_op", None)
+        if d is None or d.name != "onnx.Identity":
+            break
+        v = d.operand(0)
+    p = cx.state.partial(v)
+    return p is not None and len(p.vals) == 1 and p.vals[0] not in (None, 0, False)
+
+
+def _trip_count(cx):
+    """The number of iterations of a Loop when it is known before it runs, else None."""
+    m = cx.scalar(0) if cx.has(0) else None
+    if m is None or m < 0:
+        return None
+    block = cx.op.regions[0].blocks[0]
+    y = block.last
+    if len(block.args) < 2 or not y._operands:
+        return None
+    return int(m) if _always_true(cx, y.operand(0), block.args[1]) else None
 
 
 @rule("Scan")
