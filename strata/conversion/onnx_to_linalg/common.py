@@ -176,6 +176,8 @@ def elementwise(cx, values, result_elt, body, result_shape=None, maps=None,
     from ...dialects.linalg import make_generic
     for v in values:
         ranked(cx, v.type)
+        if not isinstance(v.type.element_type, (A.IntegerType, A.FloatType, A.IndexType)):
+            raise NotLowerable(f"elements of type {v.type.element_type} are not lowered")
     if result_sizes is not None:
         shape = [d if isinstance(d, int) else DYN for d in result_sizes]
     elif result_shape is not None:
