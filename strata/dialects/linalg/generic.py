@@ -6,7 +6,6 @@ from ...ir import attributes as A
 from ...ir import constraints as C
 from ...ir import traits as T
 from ...ir.affine import AffineMapAttr
-from ...ir.enum_attr import EnumAttr
 from ...ir.ods import Op, OptProp, Prop, RegionDef, Result, VarOperand, VarResult
 from ...syntax.asm_format import BareInt
 from .attrs import ITERATOR_TYPE, IteratorTypeArrayAttr, is_enum
@@ -216,7 +215,3 @@ def make_generic(builder, inputs, outputs, indexing_maps, iterator_types, body,
     fill_payload(op.regions[0], [v.type for v in inputs + outputs], body, loc)
     builder.insert(op)
     return op
-
-
-def _is_enum(a):
-    return isinstance(a, EnumAttr)

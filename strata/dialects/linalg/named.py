@@ -18,7 +18,8 @@ from ...ir.dense import DenseElementsAttr
 from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ...ir.ods import OptProp
 from .attrs import TypeFnAttr
-from .named_base import NamedStructuredOp, cast_fn, fill_interface_error
+from .named_base import (NamedStructuredOp, cast_fn, convolution_error,
+                         fill_interface_error)
 from .structured import block_arg_type
 
 __all__ = ["FillOp", "CopyOp", "NAMED_OPS", "named_op_class"]
@@ -95,6 +96,16 @@ def _i64_elements(n):
 class _OpDSLOp(NamedStructuredOp):
     """An OpDSL op with fixed indexing maps (see `_SPECS`)."""
 
+    # Whether the op implements ConvolutionOpInterface (checks its maps).
+    _convolution = False
+
+    def verify_(self):
+        if self._convolution:
+            err = convolution_error(self)
+            if err:
+                raise DiagnosticError(Diagnostic(ERROR, self.loc, err))
+        return None
+
     _memoize = True
     _maps_text: tuple = ()
     _window = 0
@@ -138,6 +149,7 @@ def _make(name, dims, results, iterators, payload, contraction=False):
         "_iterators": iterators, "_window": window,
         "_payload": staticmethod(payload), "num_region_args": len(results),
         "_contraction": contraction,
+        "_convolution": name.startswith(("conv", "depthwise", "pooling")),
     }
     if window:
         attrs["strides"] = OptProp(_i64_elements(window))

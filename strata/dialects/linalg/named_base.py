@@ -221,3 +221,109 @@ def cast_fn(props) -> str:
     """The `cast` type function of an op's properties (cast_signed by default)."""
     a = props.get("cast")
     return a.value if a is not None else "cast_signed"
+
+
+class _ConvWalker:
+    """ConvAccessExprWalker: classifies the dims of a convolution's input map into
+    convolved ones (`oh * s + kh * d`) and unconvolved ones (a bare dim)."""
+
+    __slots__ = ("convolved", "unconvolved", "pairs")
+
+    def __init__(self):
+        self.convolved, self.unconvolved, self.pairs = set(), set(), {}
+
+    def _dim_or_mul(self, e):
+        from ...ir.affine import CONSTANT, DIM, MUL, SYMBOL
+        if e.kind == DIM:
+            d = e.position
+        elif e.kind == MUL:
+            kinds = {e.lhs.kind, e.rhs.kind}
+            if DIM not in kinds or not (kinds & {SYMBOL, CONSTANT}):
+                return None
+            d = (e.lhs if e.lhs.kind == DIM else e.rhs).position
+        else:
+            return None
+        if d in self.convolved or d in self.unconvolved:
+            return None
+        self.convolved.add(d)
+        return d
+
+    def visit(self, e) -> bool:
+        from ...ir.affine import ADD, DIM
+        if e.kind == DIM:
+            if e.position in self.unconvolved or e.position in self.convolved:
+                return False
+            self.unconvolved.add(e.position)
+            return True
+        if e.kind != ADD:
+            return False
+        lhs, rhs = self._dim_or_mul(e.lhs), self._dim_or_mul(e.rhs)
+        if lhs is None or rhs is None:
+            return False
+        self.pairs[lhs], self.pairs[rhs] = rhs, lhs
+        return True
+
+    def clear_multi_use(self, m):
+        from ...ir.affine import AffineDimExpr
+        for d in range(m.num_dims):
+            uses = sum(1 for r in m.results
+                       if any(type(x) is AffineDimExpr and x.position == d for x in r.walk()))
+            if uses > 1:
+                self.convolved.discard(d)
+                self.unconvolved.discard(d)
+                other = self.pairs.pop(d, None)
+                if other is not None:
+                    self.convolved.discard(other)
+                    self.unconvolved.discard(other)
+                    self.pairs.pop(other, None)
+
+
+def convolution_error(op) -> str | None:
+    """ConvolutionOpInterface's verifier (isConvolutionInterfaceImpl's classification
+    of every loop as batch, output image, output channel, filter, input channel or
+    depth multiplier), with upstream's bare messages."""
+    from ...ir.affine import AffineDimExpr
+    if op.num_dps_inputs() < 2 or op.num_dps_inits != 1:
+        return "expected op with 2 inputs and 1 output"
+    maps = op.indexing_maps_list()
+    w = _ConvWalker()
+    for r in maps[0].results:
+        if not w.visit(r):
+            return "unexpected input index map for convolutions"
+    w.clear_multi_use(maps[0])
+    if not maps[1].is_projected_permutation() or not maps[-1].is_projected_permutation():
+        return "expected output/filter indexing maps to be projected permutations"
+    its = op.iterator_types_list()
+    out_dims = {r.position for r in maps[-1].results if type(r) is AffineDimExpr}
+    filt_dims = {r.position for r in maps[1].results if type(r) is AffineDimExpr}
+    conv, unconv = w.convolved, w.unconvolved
+    seen = set()
+    for r in maps[-1].results:
+        d = r.position
+        if (d in unconv and d not in filt_dims) or (d in conv and d not in filt_dims) or \
+                (d not in conv and d not in unconv and d in filt_dims) or \
+                (d in unconv and d in filt_dims):
+            if its[d] != "parallel":
+                return "expected all iterators used to access outputs to be parallel"
+            seen.add(d)
+            continue
+        return "unexpected loop dimension for convolution op"
+    for r in maps[1].results:
+        d = r.position
+        if d in out_dims and d not in unconv and d not in conv:
+            continue
+        if (d in conv and d not in out_dims) or (d in unconv and d not in out_dims):
+            if its[d] != "reduction":
+                return "expected all iterators not used to access outputs to be reduction"
+            if d in seen:
+                return "unexpected loop dimension for convolution op"
+            seen.add(d)
+            continue
+        if d in unconv and d in out_dims:
+            continue
+        return "unexpected loop dimension for convolution op"
+    if len(seen) != op.num_loops:
+        return "unexpected loop dimension for convolution op"
+    if not conv:
+        return "expected convolved dim to be non-empty"
+    return None

@@ -13,7 +13,6 @@ from ...ir import constraints as C
 from ...ir import traits as T
 from ...ir.affine import AffineMap, AffineMapAttr
 from ...ir.core import Block, Region
-from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ...ir.enum_attr import EnumAttr
 from ...ir.ods import Op, Operand, Prop, RegionDef, VarOperand, VarResult
 from ...syntax.lexer import BARE, PUNCT

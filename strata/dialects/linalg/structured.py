@@ -30,7 +30,7 @@ from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ...ir.enum_attr import EnumAttr
 from ...ir.ods import Op
 from ...syntax.lexer import PUNCT
-from .attrs import ITERATOR_TYPE, PARALLEL, REDUCTION
+from .attrs import ITERATOR_TYPE
 
 DYNAMIC = A.DYNAMIC
 
@@ -392,7 +392,6 @@ class PayloadBuilder(Builder):
     __slots__ = ()
 
     def _op(self, name, operands, result_type, props=None):
-        from .. import arith as AR, math as M  # noqa: F401 (the op classes)
         cls = _op_class(name)
         return self.insert(cls.create(list(operands), [result_type], props, None, (), 0,
                                       self.loc)).results[0]
@@ -701,7 +700,3 @@ def iterator_names(attr) -> list:
     for a in attr.value if type(attr) is A.ArrayAttr else ():
         out.append(a.value if isinstance(a, EnumAttr) else str(a))
     return out
-
-
-PARALLEL_ATTR = PARALLEL
-REDUCTION_ATTR = REDUCTION
