@@ -99,7 +99,7 @@ class _Spec:
 def _resize(cx):
     from ...dialects.onnx import opset_version
     if opset_version(cx.op) < 11:
-        return _resize_v10(cx, _Operand(cx, 1).array if cx.has_operand(1) else None)
+        return _resize_v10(cx)
     x = cx.operands[0]
     r = ranked(cx, x.type).rank
     sp = _Spec()
@@ -183,14 +183,13 @@ def _resize(cx):
             _, lo = roi.get(s, k)
             _, hi = roi.get(s, len(axes) + k)
             # as the reference: the roi's own float type for these two products
-            rt = roi.elt()
-            last = s.cast(_f64(s, ix.sub(ax.n_in, 1)), rt)
+            last = s.cast(_f64(s, ix.sub(ax.n_in, 1)), roi.elt())
             ax.roi_len = s.cast(s.sub(hi, lo), F64)
             ax.roi_start = s.cast(s.mul(lo, last), F64)
     return [_resample(cx, x, spec, [spec[d] for d in axes], sp)]
 
 
-def _resize_v10(cx, scales_const, scales_attr=None):
+def _resize_v10(cx, scales_attr=None):
     """Resize-10 and Upsample: scales only, asymmetric coordinates; nearest rounds down
     when upsampling and up when downsampling (onnxruntime's rule for these opsets)."""
     x = cx.operands[0]
@@ -238,8 +237,8 @@ def _upsample(cx):
         sc = cx.attr("scales", None)
         if sc is None:
             raise NotLowerable("Upsample needs its scales attribute")
-        return _resize_v10(cx, None, [float(v) for v in sc])
-    return _resize_v10(cx, None)
+        return _resize_v10(cx, [float(v) for v in sc])
+    return _resize_v10(cx)
 
 
 # ------------------------------------------------------------------ the computation
