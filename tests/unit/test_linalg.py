@@ -138,3 +138,56 @@ def test_every_structured_op_has_the_interface():
             for m in ("indexing_maps_list", "iterator_types_list", "num_dps_inputs"):
                 assert getattr(cls, m) is not getattr(L.StructuredOp, m) or \
                     m == "num_dps_inputs", (cls.name, m)
+
+
+def test_builders_take_python_values():
+    t9 = A.RankedTensorType([1, 9, 9, 3], A.f32)
+    tk = A.RankedTensorType([3, 3, 3, 8], A.f32)
+    to = A.RankedTensorType([1, 4, 4, 8], A.f32)
+    t84 = A.RankedTensorType([8, 4], A.f32)
+
+    def build(b, args):
+        x, k, o, a, at = args
+        conv = b.insert(L.named_op_class("conv_2d_nhwc_hwcf").new(
+            [x, k], [o], strides=[2, 2], dilations=[1, 1]))
+        mm = b.insert(L.MatmulOp.new(
+            [at, at], [a], cast="cast_signed",
+            indexing_maps=["(d0, d1, d2) -> (d2, d0)", "(d0, d1, d2) -> (d2, d1)",
+                           "(d0, d1, d2) -> (d0, d1)"]))
+        ew = b.insert(L.ElementwiseOp.new([mm.results[0]], [a], kind="exp"))
+        return [conv.results[0], ew.results[0]]
+    t44 = A.RankedTensorType([4, 4], A.f32)
+    m = _module_with(build, [t9, tk, to, t44, t84], [to, t44])
+    text = print_op(m)
+    assert "linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = " \
+        "dense<2> : tensor<2xi64>}" in text
+    assert "linalg.matmul indexing_maps = [#map, #map1, #map2] {cast = " \
+        "#linalg.type_fn<cast_signed>} ins" in text
+    assert "linalg.elementwise <exp> ins" in text
+    _roundtrip(m)
+
+
+def test_map_reduce_softmax_pack_builders():
+    def build(b, args):
+        a, c, s, d = args
+        mp = b.insert(L.MapOp.new([a, a], a, lambda pb, v: pb.binary("mul", v[0], v[1])))
+        rd = b.insert(L.ReduceOp.new([mp.results[0]], [c], [1],
+                                     lambda pb, v: pb.binary("add", v[1], v[0])))
+        sm = b.insert(L.SoftmaxOp.new(mp.results[0], a, 1))
+        pk = b.insert(L.PackOp.new(sm.results[0], d, [0, 1], [2, 4]))
+        return [rd.results[0], pk.results[0]]
+    t24 = A.RankedTensorType([2, 4, 2, 4], A.f32)
+    m = _module_with(build, [A.RankedTensorType([4, 16], A.f32), T4, A.f32, t24], [T4, t24])
+    text = print_op(m)
+    assert "%mapped = linalg.map { arith.mulf } ins(%arg0, %arg0 : tensor<4x16xf32>, " \
+        "tensor<4x16xf32>) outs(%arg0 : tensor<4x16xf32>)" in text
+    assert "%reduced = linalg.reduce { arith.addf } ins(%mapped : tensor<4x16xf32>) " \
+        "outs(%arg1 : tensor<4xf32>) dimensions = [1]" in text
+    assert "linalg.softmax dimension(1) ins(%mapped" in text
+    assert "%pack = linalg.pack %0 inner_dims_pos = [0, 1] inner_tiles = [2, 4] into " \
+        "%arg3 : tensor<4x16xf32> -> tensor<2x4x2x4xf32>" in text
+    red = next(o for o in m.walk() if isinstance(o, L.ReduceOp))
+    assert red.iterator_types_list() == ["parallel", "reduction"]
+    assert [str(x) for x in red.indexing_maps_list()] == ["(d0, d1) -> (d0, d1)",
+                                                          "(d0, d1) -> (d0)"]
+    _roundtrip(m)

@@ -64,11 +64,13 @@ class NamedStructuredOp(StructuredOp):
     @classmethod
     def new(cls, inputs, outputs, result_types=None, loc=None, attributes=None, **props):
         """Create the op with its payload. Result types default to the tensor outputs';
-        `props` are the op's properties (`cast=`, `strides=`, ...)."""
+        `props` are the op's properties, as attributes or plain Python values:
+        `cast="cast_unsigned"`, `strides=[2, 2]`, `indexing_maps=["(d0, d1, d2) ->
+        (d2, d0)", ...]`, `kind="add"`."""
         inputs, outputs = list(inputs), list(outputs)
         if result_types is None:
             result_types = [v.type for v in outputs if type(v.type) is A.RankedTensorType]
-        p = {k: v for k, v in props.items() if v is not None}
+        p = {k: coerce_property(k, v) for k, v in props.items() if v is not None}
         p.update(cls.default_properties(p))
         p["operandSegmentSizes"] = A.DenseArrayAttr(A.i32, [len(inputs), len(outputs)])
         op = cls.create(inputs + outputs, result_types, p, attributes, (), 1, loc)
@@ -154,6 +156,27 @@ class NamedStructuredOp(StructuredOp):
 
     def print_prefix(self, pr):
         pass
+
+
+def coerce_property(name, value):
+    """An attribute for a named op property given as a Python value (see `new`)."""
+    if isinstance(value, A.Attribute):
+        return value
+    if name == "cast":
+        from .attrs import TYPE_FN
+        return TYPE_FN(value)
+    if name == "kind":
+        from .attrs import ELEMENTWISE_KIND
+        return ELEMENTWISE_KIND(value)
+    if name in ("strides", "dilations"):
+        from ...ir.dense import DenseElementsAttr
+        vals = [int(v) for v in value]
+        return DenseElementsAttr(A.RankedTensorType([len(vals)], A.i64), vals)
+    if name == "indexing_maps":
+        from ...ir.affine import AffineMapAttr
+        from .structured import to_affine_map
+        return A.ArrayAttr([AffineMapAttr(to_affine_map(m)) for m in value])
+    raise TypeError(f"cannot make the '{name}' property from {value!r}")
 
 
 def _skip_unary(v):

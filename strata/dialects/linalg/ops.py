@@ -227,6 +227,17 @@ class MapOp(_DstStructured):
     def asm_result_names(self):
         return ["mapped"]
 
+    @classmethod
+    def new(cls, inputs, init, body, loc=None):
+        """`linalg.map` over `inputs` into `init`; `body(b, args)` builds the payload as
+        for make_generic (args: the input elements, then the init's)."""
+        from .structured import fill_payload
+        inputs = list(inputs)
+        results = [init.type] if type(init.type) is A.RankedTensorType else []
+        op = cls.create(inputs + [init], results, None, None, (), 1, loc)
+        fill_payload(op.regions[0], [v.type for v in inputs + [init]], body, loc)
+        return op
+
     def num_dps_inputs(self):
         return len(self._operands) - 1
 
@@ -294,6 +305,19 @@ class ReduceOp(_DstStructured):
 
     def asm_result_names(self):
         return ["reduced"]
+
+    @classmethod
+    def new(cls, inputs, inits, dimensions, body, loc=None):
+        """`linalg.reduce` of `inputs` along `dimensions` into `inits`; `body(b, args)`
+        combines (args: the input elements, then the accumulators)."""
+        from .structured import fill_payload
+        inputs, inits = list(inputs), list(inits)
+        results = [v.type for v in inits if type(v.type) is A.RankedTensorType]
+        op = cls.create(inputs + inits, results,
+                        {"dimensions": A.DenseArrayAttr(A.i64, list(dimensions))}, None, (),
+                        1, loc)
+        fill_payload(op.regions[0], [v.type for v in inputs + inits], body, loc)
+        return op
 
     def num_dps_inputs(self):
         return len(self._operands) // 2
@@ -566,6 +590,7 @@ class ElementwiseOp(NamedStructuredOp):
 
     @classmethod
     def new(cls, inputs, outputs, result_types=None, loc=None, attributes=None, **props):
+        """`kind` (a name or the attribute) is required; identity maps by default."""
         kind = props.get("kind")
         if isinstance(kind, str):
             props["kind"] = ELEMENTWISE_KIND(kind)
@@ -599,6 +624,12 @@ class SoftmaxOp(Op):
 
     def num_dps_inputs(self):
         return 1
+
+    @classmethod
+    def new(cls, input, output, dimension, loc=None):
+        results = [output.type] if type(output.type) is A.RankedTensorType else []
+        return cls.create([input, output], results,
+                          {"dimension": A.IntegerAttr(dimension, A.i64)}, None, (), 0, loc)
 
     def verify_(self):
         err = verify_destination_style(self)

@@ -86,6 +86,25 @@ class _Relayout(Op):
     def num_dps_inputs(self):
         return 1
 
+    @classmethod
+    def new(cls, source, dest, inner_dims_pos, inner_tiles, outer_dims_perm=None,
+            padding_value=None, loc=None):
+        """The op; `inner_tiles` holds ints and `index` values."""
+        ints = [t if isinstance(t, int) else DYN for t in inner_tiles]
+        dyn = [t for t in inner_tiles if not isinstance(t, int)]
+        props = {"inner_dims_pos": A.DenseArrayAttr(A.i64, list(inner_dims_pos)),
+                 "static_inner_tiles": A.DenseArrayAttr(A.i64, ints)}
+        if outer_dims_perm:
+            props["outer_dims_perm"] = A.DenseArrayAttr(A.i64, list(outer_dims_perm))
+        operands = [source, dest]
+        if cls._is_pack:
+            if padding_value is not None:
+                operands.append(padding_value)
+            props["operandSegmentSizes"] = A.DenseArrayAttr(
+                A.i32, [1, 1, 1 if padding_value is not None else 0, len(dyn)])
+        results = [dest.type] if isinstance(source.type, A.RankedTensorType) else []
+        return cls.create(operands + dyn, results, props, None, (), 0, loc)
+
     @property
     def mixed_tiles(self) -> list:
         """Each tile size: an int, or the `index` value of a dynamic one."""
