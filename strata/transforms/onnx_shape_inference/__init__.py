@@ -39,6 +39,7 @@ from .rules import RULES
 __all__ = ["OnnxShapeInference"]
 
 _NONE = A.NoneType()
+_TENSOR = (A.RankedTensorType, A.UnrankedTensorType)
 # Constants with more elements are not read (weights say nothing about shapes).
 MAX_CONSTANT = 1 << 16
 
@@ -54,6 +55,8 @@ class OnnxShapeInference(Pass):
                                     "every op it can take; for testing)")
     num_refined = Statistic("num-refined", "Number of result types refined")
     num_onnx = Statistic("num-onnx-inferred", "Number of ops given to onnx's inference")
+    num_if_inlined = Statistic("num-if-inlined", "Number of Ifs replaced by the branch "
+                                                  "their known condition takes")
 
     def run(self, op):
         _Inference(self, op).visit(op)
@@ -91,6 +94,8 @@ class _Inference:
             self._visit_regions(op)
         if isinstance(op, O.OnnxOp):
             self.infer(op)
+            if op.name == "onnx.If" and self.held is None:
+                self._inline_known_if(op)
         elif op.name == "func.func" and op.regions and op.regions[0].blocks:
             self.update_signature(op)
 
@@ -121,6 +126,43 @@ class _Inference:
             d = schema.attributes.get(name)
             return d.default if d is not None else None
         return infer_loop_body(self, op, version, attr, lambda: self._visit_regions(op))
+
+    def _inline_known_if(self, op):
+        """An If whose condition is known (a shape computation: `Size(x) == 4` of a
+        static `x`) is replaced by the branch it takes: the other one may not even be
+        lowerable (ops whose shapes only the dead branch leaves unknown). Not inside
+        loop bodies, whose types are assumptions until the body is done. A yielded
+        tensor of another type than the If's is cast to it."""
+        p = self.partial(op.operand(0)) if op._operands else None
+        if p is None or len(p.vals) != 1 or p.vals[0] is None or len(op.regions) != 2:
+            return
+        region = op.regions[0 if p.vals[0] else 1]
+        if len(region.blocks) != 1:
+            return
+        block = region.blocks[0]
+        y = block.last
+        if y is None or y.name != "onnx.Yield" or len(y._operands) != len(op.results) or \
+                any(o.value.type is not r.type and not (
+                    isinstance(o.value.type, _TENSOR) and
+                    isinstance(r.type, _TENSOR))
+                    for o, r in zip(y._operands, op.results)):
+            return
+        values = [o.value for o in y._operands]
+        for inner in list(block.ops):
+            if inner is not y:
+                inner.move_before(op)
+        from ...dialects.tensor import CastOp
+        for j, (v, r) in enumerate(zip(values, op.results)):
+            if v.type is not r.type:  # the If's type says more (declared by the model)
+                cast = CastOp.create([v], [r.type], loc=op.loc)
+                op.parent.insert_before(op, cast)
+                values[j] = cast.results[0]
+        for r, v in zip(op.results, values):
+            if r in self.partials:
+                self.partials[v] = self.partials.pop(r)
+        op.replace_all_uses_with(values)
+        op.erase()
+        self.pass_.stat("num-if-inlined")
 
     def warn(self, message, op):
         if self.held is not None:

@@ -73,7 +73,12 @@ _LEGACY_BROADCAST = frozenset(("onnx.Add", "onnx.Sub", "onnx.Mul", "onnx.Div", "
                                "onnx.And", "onnx.Or", "onnx.Xor", "onnx.Equal",
                                "onnx.Greater", "onnx.Less", "onnx.PRelu"))
 _ARITH = {"onnx.Add": lambda a, b: a + b, "onnx.Sub": lambda a, b: a - b,
-          "onnx.Mul": lambda a, b: a * b}
+          "onnx.Mul": lambda a, b: a * b,
+          # comparisons of shape values: the conditions of Ifs on ranks and sizes
+          "onnx.Equal": lambda a, b: int(a == b), "onnx.Less": lambda a, b: int(a < b),
+          "onnx.LessOrEqual": lambda a, b: int(a <= b),
+          "onnx.Greater": lambda a, b: int(a > b),
+          "onnx.GreaterOrEqual": lambda a, b: int(a >= b)}
 
 
 @rule(*_BROADCAST)
@@ -803,8 +808,29 @@ def _yield_types(region):
     return [o.value.type for o in y._operands]
 
 
+def _if_taken(cx):
+    """The region an If takes when its condition is known (a constant, a shape
+    computation), else None."""
+    c = cx.scalar(0)
+    if c is None or len(cx.op.regions) != 2:
+        return None
+    return cx.op.regions[0 if c else 1]
+
+
 @rule("If")
 def _if(cx):
+    taken = _if_taken(cx)
+    if taken is not None:
+        # Only that branch runs: its types and known values are the If's.
+        ys = _yield_types(taken)
+        if ys is None or len(ys) != cx.num_results:
+            return [UNKNOWN] * cx.num_results
+        y = taken.blocks[0].last
+        for j in range(cx.num_results):
+            p = cx.state.partial(y.operand(j))
+            if p is not None:
+                cx.set_value(j, p.shape, p.vals)
+        return ys
     a, b = (_yield_types(r) for r in cx.op.regions)
     if a is None or b is None or len(a) != len(b) or len(a) != cx.num_results:
         return [UNKNOWN] * cx.num_results

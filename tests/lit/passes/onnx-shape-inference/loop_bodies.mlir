@@ -95,3 +95,25 @@ func.func @scan(%s: tensor<3xf32>, %x: tensor<3x5xf32>) -> (tensor<*xf32>, tenso
 }
 
 }
+
+// An If whose condition a shape computation decides is replaced by the branch it takes
+// (the other may not be lowerable).
+// CHECK-LABEL: func.func @known_if
+// CHECK-NOT: "onnx.If"
+// CHECK: %[[N:.*]] = "onnx.Neg"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: return %[[N]] : tensor<4xf32>
+module attributes {onnx.opset_import = {ai.onnx = 18 : i64}} {
+func.func @known_if(%x: tensor<4xf32>) -> tensor<*xf32> {
+  %s = "onnx.Size"(%x) : (tensor<4xf32>) -> tensor<i64>
+  %four = "onnx.Constant"() <{value = dense<4> : tensor<i64>}> : () -> tensor<i64>
+  %c = "onnx.Equal"(%s, %four) : (tensor<i64>, tensor<i64>) -> tensor<i1>
+  %0 = "onnx.If"(%c) ({
+    %a = "onnx.Neg"(%x) : (tensor<4xf32>) -> tensor<*xf32>
+    "onnx.Yield"(%a) : (tensor<*xf32>) -> ()
+  }, {
+    %b = "onnx.Squeeze"(%x) : (tensor<4xf32>) -> tensor<*xf32>
+    "onnx.Yield"(%b) : (tensor<*xf32>) -> ()
+  }) : (tensor<i1>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+}
