@@ -34,14 +34,19 @@ _VAL = (r"%(?:(0|[1-9][0-9]*)(?![A-Za-z0-9_$.\-])"
         r"|([0-9]+(?![A-Za-z_$.\-])|[A-Za-z_$.\-][A-Za-z0-9_$.\-]*))")
 # One op line in canonical spacing, in one of the two shapes that make up most of real
 # (and printed) IR, followed by the trivia up to the next token (see Parser._parse_op_run):
-#   generic: `%r = "name"(%a, %b) <{...}> : (...) -> t`  groups 3-6
-#   custom:  `%r = dialect.op %a, %b : t`                 groups 7-12
-_OP_LINE = re.compile(
-    rf'{_VAL} = (?:"([A-Za-z_][A-Za-z0-9_$.]*)"\(((?:{_ID}(?:, {_ID})*)?)\)'
-    r'(?: (<\{(?:[^{}<>"\n]++|<[^{}<>"\n]*+>)*+\}>))?'
-    r' : (\([^()\n"]*\) -> (?:\([^()\n"]*\)|[^\s(),{}"]+))'
-    rf"|([A-Za-z_][A-Za-z0-9_$.]*) {_VAL}, {_VAL} : ([a-z][a-z0-9]*))"
-    r"(?=[ \t]*(?:\n|//|\Z))(?:[ \t\r\n]+|//[^\n]*)*+").match
+#   `%r = "name"(%a, %b) <{...}> : (...) -> t`: groups 3-11: the name, one or two
+#   operands (4-7) or another list (8), then the property dictionary and function type
+#   as one text (9) and apart (10, 11);
+#   `%r = dialect.op %a, %b : t`: groups 3-8.
+_LINE_END = r"(?=[ \t]*(?:\n|//|\Z))(?:[ \t\r\n]+|//[^\n]*)*+"
+_GENERIC_LINE = re.compile(
+    rf'{_VAL} = "([A-Za-z_][A-Za-z0-9_$.]*)"'
+    rf'\((?:{_VAL}(?:, {_VAL})?|((?:{_ID}(?:, {_ID})*)?))\)'
+    r'((?: (<\{(?:[^{}<>"\n]++|<[^{}<>"\n]*+>)*+\}>))?'
+    r' : (\([^()\n"]*\) -> (?:\([^()\n"]*\)|[^\s(),{}"]+)))' + _LINE_END).match
+_CUSTOM_LINE = re.compile(
+    rf"{_VAL} = ([A-Za-z_][A-Za-z0-9_$.]*) {_VAL}, {_VAL} : ([a-z][a-z0-9]*)" +
+    _LINE_END).match
 
 
 _AFTER_OP_NAME = re.compile(r'"(?:[^"\\\n]|\\.)*"(?:[ \t\r\n]+|//[^\n]*)*')
@@ -139,7 +144,8 @@ class Parser(AttrParser):
         self.default_dialects: list[str] = ["builtin"]
         self.resources = {}
         self._memo = {}
-        self._props_memo = {}  # (op class, property text) -> shared properties
+        # (op name, property and function type text) -> what _generic_line_info says
+        self._line_memo = {}
 
     # ================================================================== top level
 
@@ -482,19 +488,24 @@ class Parser(AttrParser):
         return op
 
     def _parse_op_run(self, block):
-        """Parse consecutive op lines of the two most common shapes (see _OP_LINE) straight
-        into `block`, without the lexer: `%r = dialect.op %a, %b : t` of ops whose format is
-        exactly that (asm_format._is_uniform_binary), and generic ops with one result whose
-        property dictionary and function type were seen before (memoized by
-        `_parse_memoized`). Stops at the first line that is anything else or anything
+        """Parse consecutive op lines of the two most common shapes (_GENERIC_LINE,
+        _CUSTOM_LINE) straight into `block`, without the lexer: `%r = dialect.op %a, %b : t`
+        of ops whose format is exactly that (asm_format._is_uniform_binary), and generic ops
+        with one result whose property dictionary and function type were seen before
+        (memoized by `_parse_memoized`). Stops at the first line that is anything else or anything
         unusual (unknown or forward-referenced names, redefinitions, type mismatches,
         unknown properties...), leaving the lexer on it: the general path then parses that
         line, and words its errors."""
         text = self.text
         start = pos = self.tok_start
-        m = _OP_LINE(text, pos)
+        # Runs are usually of one shape: the regex of the last line is tried first.
+        custom_line, generic_line = _CUSTOM_LINE, _GENERIC_LINE
+        m = custom_line(text, pos)
+        is_custom = m is not None
         if m is None:
-            return
+            m = generic_line(text, pos)
+            if m is None:
+                return
         sc = self.scopes[-1]
         nums = sc.nums
         values = sc.values
@@ -505,18 +516,16 @@ class Parser(AttrParser):
         lookup = self._lookup
         forward = self._isolated_scope().forward
         ops_get = self.ctx.ops.get
-        memo = self._memo
-        pmemo = self._props_memo
+        tails = self._line_memo
         simple_types = _SIMPLE_TYPES
         loc_cls = self.src.loc_class
         dd = self.default_dialects[-1]
         resolved = {}
         last = block.last
         new = object.__new__
-        while m is not None:
-            (rn, rs, gname, operand_text, props_text, ft_text, cname, an, as_, bn, bs,
-             tname) = m.groups()
-            if cname is not None:
+        while True:
+            if is_custom:
+                rn, rs, cname, an, as_, bn, bs, tname = m.groups()
                 cls = resolved.get(cname)
                 if cls is None:
                     cls = ops_get(cname)
@@ -544,27 +553,45 @@ class Parser(AttrParser):
                     break
                 vals = (va, vb)
                 props = EMPTY_DICT
-                loc_offset = m.start(7)
+                loc_offset = m.start(3)
             else:
-                ft = memo.get(ft_text)
-                if ft is None or len(ft.results) != 1:
-                    break
-                cls = ops_get(gname)
-                if cls is None:
-                    break
-                if props_text is not None:
-                    key = (cls, props_text)
-                    props = pmemo.get(key)
-                    if props is None:
-                        props = _shared_props(cls, memo.get(props_text))
-                        if props is None:
+                (rn, rs, gname, gan, gas, gbn, gbs, glist, tail, props_text,
+                 ft_text) = m.groups()
+                key = (gname, tail)
+                info = tails.get(key)
+                if info is None:
+                    info = self._generic_line_info(gname, props_text, ft_text)
+                    if info is None:
+                        break
+                    tails[key] = info
+                cls, props, inputs, rtype = info
+                if gan is not None or gas is not None:  # one or two operands
+                    if gan is not None:
+                        k = int(gan)
+                        i = k - base
+                        va = nums[i] if 0 <= i < len(nums) else lookup(k)
+                    else:
+                        va = lookup("%" + gas)
+                    if va is None or va.type is not inputs[0]:
+                        break
+                    if gbn is not None or gbs is not None:
+                        if len(inputs) != 2:
                             break
-                        pmemo[key] = props
-                else:
-                    props = EMPTY_DICT
-                inputs = ft.inputs
-                if operand_text:
-                    parts = operand_text.split(", ")
+                        if gbn is not None:
+                            k = int(gbn)
+                            i = k - base
+                            vb = nums[i] if 0 <= i < len(nums) else lookup(k)
+                        else:
+                            vb = lookup("%" + gbs)
+                        if vb is None or vb.type is not inputs[1]:
+                            break
+                        vals = (va, vb)
+                    elif len(inputs) != 1:
+                        break
+                    else:
+                        vals = (va,)
+                elif glist:
+                    parts = glist.split(", ")
                     if len(parts) != len(inputs):
                         break
                     vals = []
@@ -586,7 +613,6 @@ class Parser(AttrParser):
                     break
                 else:
                     vals = ()
-                rtype = ft.results[0]
                 loc_offset = m.start(3) - 1
             # The result name must be new.
             if rn is not None:
@@ -640,9 +666,41 @@ class Parser(AttrParser):
                 sc.set(res, r)
                 base = sc.base
             pos = m.end()
-            m = _OP_LINE(text, pos)
+            if is_custom:
+                m = custom_line(text, pos)
+                if m is None:
+                    m = generic_line(text, pos)
+                    if m is None:
+                        break
+                    is_custom = False
+            else:
+                m = generic_line(text, pos)
+                if m is None:
+                    m = custom_line(text, pos)
+                    if m is None:
+                        break
+                    is_custom = True
         if pos != start:
             self.reset_to(pos)
+
+    def _generic_line_info(self, name, props_text, ft_text):
+        """(op class, shared properties, operand types, result type) of a generic op line
+        with this name, property text and function type text, when all were parsed
+        before (see _parse_memoized) and the op is registered with one result; None
+        otherwise (the general path parses the line, and fills the memo)."""
+        memo = self._memo
+        ft = memo.get(ft_text)
+        if ft is None or len(ft.results) != 1:
+            return None
+        cls = self.ctx.ops.get(name)
+        if cls is None:
+            return None
+        props = EMPTY_DICT
+        if props_text is not None:
+            props = _shared_props(cls, memo.get(props_text))
+            if props is None:
+                return None
+        return cls, props, ft.inputs, ft.results[0]
 
     def _parse_props(self):
         self._next()
