@@ -8,7 +8,6 @@
     contraction.py  matmul, batch_matmul, batch_reduce_matmul, contract
     ops.py          map, reduce, transpose, broadcast, elementwise, softmax
     relayout.py     pack, unpack
-    winograd.py     winograd_filter_transform, winograd_input_transform, ..._output_...
 
 Every structured op is a `StructuredOp` (inputs, outputs, indexing_maps_list(),
 iterator_types_list(), num_loops, body, static_loop_ranges()); see structured.py.
@@ -25,19 +24,16 @@ from .named_base import NamedStructuredOp
 from .ops import (BroadcastOp, ElementwiseOp, MapOp, OTHER_OPS, ReduceOp, SoftmaxOp,
                   TransposeOp)
 from .relayout import RELAYOUT_OPS, PackOp, UnPackOp
-from .winograd import (WINOGRAD_OPS, WinogradFilterTransformOp, WinogradInputTransformOp,
-                       WinogradOutputTransformOp)
 from .structured import PayloadBuilder, PayloadError, StructuredOp
 
 __all__ = ["LINALG", "StructuredOp", "NamedStructuredOp", "PayloadBuilder", "PayloadError",
            "GenericOp", "YieldOp", "IndexOp", "make_generic", "FillOp", "CopyOp",
            "MatmulOp", "BatchMatmulOp", "BatchReduceMatmulOp", "ContractOp", "MapOp",
            "ReduceOp", "TransposeOp", "BroadcastOp", "ElementwiseOp", "SoftmaxOp", "PackOp",
-           "UnPackOp", "WinogradFilterTransformOp", "WinogradInputTransformOp",
-           "WinogradOutputTransformOp", "named_op_class", "attrs"]
+           "UnPackOp", "named_op_class", "attrs"]
 
 OPS = [GenericOp, YieldOp, IndexOp, FillOp, CopyOp, *CONTRACTION_OPS, *NAMED_OPS,
-       *OTHER_OPS, *RELAYOUT_OPS, *WINOGRAD_OPS]
+       *OTHER_OPS, *RELAYOUT_OPS]
 
 from ...syntax.asm_format import install_format  # noqa: E402
 

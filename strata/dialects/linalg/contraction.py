@@ -29,6 +29,11 @@ def _mac_cast(b, args, props):
     return b.binary("add", o, b.binary("mul", b.type_fn(fn, t, a), b.type_fn(fn, t, k)))
 
 
+def maps_text(pr, attr) -> str:
+    """` indexing_maps = [#map, ...]` (llvm::interleaved_array of the attributes)."""
+    return " indexing_maps = [" + ", ".join(pr.attr_str(m) for m in attr.value) + "]"
+
+
 def _is_function_of_dim(e, d) -> bool:
     return any(type(x) is AffineDimExpr and x.position == d for x in e.walk())
 
@@ -90,8 +95,7 @@ class _MapsProperty(NamedStructuredOp):
     def print_prefix(self, pr):
         a = self._props.get("indexing_maps")
         if a is not None and [m.value for m in a.value] != self.default_maps():
-            pr.out.append(" indexing_maps = [" + ", ".join(pr.attr_str(m) for m in a.value)
-                          + "]")
+            pr.out.append(maps_text(pr, a))
 
 
 class MatmulOp(_MapsProperty):
@@ -221,8 +225,7 @@ class ContractOp(_MapsProperty):
     def print_prefix(self, pr):
         a = self._props.get("indexing_maps")
         if a is not None:
-            pr.out.append(" indexing_maps = [" + ", ".join(pr.attr_str(m) for m in a.value)
-                          + "]")
+            pr.out.append(maps_text(pr, a))
 
     def compute_indexing_maps(self):
         a = self._props.get("indexing_maps")

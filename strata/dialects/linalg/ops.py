@@ -19,8 +19,9 @@ from ...syntax.lexer import BARE, PUNCT
 from .attrs import ELEMENTWISE_KIND, TERNARY_FNS, UNARY_FNS, enum_constraint
 from .generic import AffineMapArrayAttr
 from .named_base import NamedStructuredOp
-from .structured import (StructuredOp, all_attrs, block_arg_type, inverse_permutation,
-                         parse_attr_dict_checked, parse_maps, parse_structured_parts,
+from .structured import (StructuredOp, all_attrs, block_arg_type, ins_outs_single,
+                         inverse_permutation, parse_attr_dict_checked, parse_i64_list,
+                         parse_ins_outs_single, parse_maps, parse_structured_parts,
                          print_ins_outs, verify_destination_style)
 
 __all__ = ["MapOp", "ReduceOp", "TransposeOp", "BroadcastOp", "ElementwiseOp", "SoftmaxOp",
@@ -60,22 +61,10 @@ def _parse_dst_style(p, st, required=None):
     if required is not None:
         p.parse_keyword(required)
         p.expect("=")
-        st.properties[required] = A.DenseArrayAttr(A.i64, _parse_int_list(p))
+        st.properties[required] = parse_i64_list(p)
         preset.add(required)
     parse_attr_dict_checked(p, st, preset)
     return in_types, out_types
-
-
-def _parse_int_list(p):
-    p.expect("[")
-    vals = []
-    if not p.consume_if("]"):
-        while True:
-            vals.append(p.parse_integer())
-            if not p.consume_if(","):
-                break
-        p.expect("]")
-    return vals
 
 
 def _print_int_list(pr, name, values):
@@ -214,7 +203,43 @@ class _DstStructured(StructuredOp):
         return len(_shape(self.init.type)) if self._operands else 0
 
 
-class MapOp(_DstStructured):
+class _WithPayload(_DstStructured):
+    """map and reduce: a payload written out or in short form, `name = [...]` (reduce's
+    dimensions) after the outs."""
+
+    _init_first = False  # the short form's payload takes the accumulator first
+    _array = None
+
+    @classmethod
+    def parse(cls, p, st):
+        short = _parse_short_form(p)
+        _parse_dst_style(p, st, cls._array)
+        if short is None:
+            _parse_mapper(p, st, cls)
+        elif st.operands:
+            st.regions.append(_short_form_region(
+                short[0], short[1], [v.type for v in st.operands],
+                p.loc_at(p.custom_op_offset), cls._init_first))
+        else:
+            st.regions.append(Region())
+
+    def print(self, pr):
+        out = pr.out
+        out.append(pr.op_name(self))
+        region = self.regions[0]
+        payload = _payload_op(region.blocks[0], self._init_first) if region.blocks else None
+        if payload is not None:
+            _print_short_form(pr, payload)
+        out.append(print_ins_outs(pr, self.dps_inputs, self.dps_inits))
+        attrs = all_attrs(self)
+        if self._array:
+            _print_int_list(pr, self._array, list(attrs.pop(self._array).value))
+        pr.print_optional_attr_dict(attrs)
+        if payload is None and region.blocks:
+            _print_mapper(pr, region)
+
+
+class MapOp(_WithPayload):
     """`%r = linalg.map { arith.addf } ins(%a, %b : tensor<4xf32>, tensor<4xf32>)
     outs(%c : tensor<4xf32>)`: the payload applied to the elements of the inputs."""
 
@@ -265,34 +290,9 @@ class MapOp(_DstStructured):
                         f"of output ({_dims(out)})")
         return None
 
-    @staticmethod
-    def parse(p, st):
-        short = _parse_short_form(p)
-        _parse_dst_style(p, st)
-        if short is not None:
-            if st.operands:
-                st.regions.append(_short_form_region(
-                    short[0], short[1], [v.type for v in st.operands],
-                    p.loc_at(p.custom_op_offset), False))
-            else:
-                st.regions.append(Region())
-        else:
-            _parse_mapper(p, st, MapOp)
-
-    def print(self, pr):
-        out = pr.out
-        out.append(pr.op_name(self))
-        region = self.regions[0]
-        payload = _payload_op(region.blocks[0], False) if region.blocks else None
-        if payload is not None:
-            _print_short_form(pr, payload)
-        out.append(print_ins_outs(pr, self.dps_inputs, self.dps_inits))
-        pr.print_optional_attr_dict(all_attrs(self))
-        if payload is None and region.blocks:
-            _print_mapper(pr, region)
 
 
-class ReduceOp(_DstStructured):
+class ReduceOp(_WithPayload):
     """`%r = linalg.reduce { arith.addf } ins(%a : tensor<4x8xf32>)
     outs(%c : tensor<4xf32>) dimensions = [1]`"""
 
@@ -302,6 +302,9 @@ class ReduceOp(_DstStructured):
     dimensions = Prop(SortedDims)
     result = VarResult(AnyTensorResult)
     combiner = RegionDef(single_block=True)
+
+    _init_first = True
+    _array = "dimensions"
 
     def asm_result_names(self):
         return ["reduced"]
@@ -381,34 +384,6 @@ class ReduceOp(_DstStructured):
                         f"corresponding block argument type '{a.type}'")
         return None
 
-    @staticmethod
-    def parse(p, st):
-        short = _parse_short_form(p)
-        _parse_dst_style(p, st, "dimensions")
-        if short is not None:
-            if st.operands:
-                st.regions.append(_short_form_region(
-                    short[0], short[1], [v.type for v in st.operands],
-                    p.loc_at(p.custom_op_offset), True))
-            else:
-                st.regions.append(Region())
-        else:
-            _parse_mapper(p, st, ReduceOp)
-
-    def print(self, pr):
-        out = pr.out
-        out.append(pr.op_name(self))
-        region = self.regions[0]
-        payload = _payload_op(region.blocks[0], True) if region.blocks else None
-        if payload is not None:
-            _print_short_form(pr, payload)
-        out.append(print_ins_outs(pr, self.dps_inputs, self.dps_inits))
-        _print_int_list(pr, "dimensions", self._reduced())
-        attrs = all_attrs(self)
-        attrs.pop("dimensions", None)
-        pr.print_optional_attr_dict(attrs)
-        if payload is None and region.blocks:
-            _print_mapper(pr, region)
 
 
 # ====================================================================== transpose / broadcast
@@ -605,8 +580,8 @@ class ElementwiseOp(NamedStructuredOp):
         pr.out.append(f" <{kind.value}>")
         maps = self.compute_indexing_maps()
         if maps != self.default_maps(_arity(kind.value), self.init_rank()):
-            pr.out.append(" indexing_maps = [" + ", ".join(
-                pr.attr_str(m) for m in self._props["indexing_maps"].value) + "]")
+            from .contraction import maps_text
+            pr.out.append(maps_text(pr, self._props["indexing_maps"]))
 
 
 # ====================================================================== softmax
@@ -652,18 +627,7 @@ class SoftmaxOp(Op):
         p.expect("(")
         st.properties["dimension"] = A.IntegerAttr(p.parse_integer(), A.i64)
         p.expect(")")
-        refs, types = [], []
-        for kw in ("ins", "outs"):
-            p.parse_keyword(kw)
-            p.expect("(")
-            at = p.tok_start
-            r = p.parse_operand()
-            p.expect(":")
-            t = p.parse_type()
-            p.expect(")")
-            refs.append((r, at))
-            types.append(t)
-        st.operands = [p.resolve_operand(r, t) for (r, _), t in zip(refs, types)]
+        st.operands = parse_ins_outs_single(p)
         if p.consume_if("->"):
             st.types = p.parse_type_list()
 
@@ -671,9 +635,8 @@ class SoftmaxOp(Op):
         out = pr.out
         out.append(pr.op_name(self))
         pr.print_optional_attr_dict(self.attributes)
-        a, b = self.operands
-        out.append(f" dimension({self._props['dimension'].value}) ins({pr.value(a)} : "
-                   f"{pr.type_str(a.type)}) outs({pr.value(b)} : {pr.type_str(b.type)})")
+        out.append(f" dimension({self._props['dimension'].value})")
+        out.append(ins_outs_single(pr, *self.operands))
         if self.results:
             out.append(" -> " + ", ".join(pr.type_str(r.type) for r in self.results))
 

@@ -17,7 +17,7 @@ from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ...ir.ods import Op, Operand, OptOperand, OptResult, Prop, VarOperand
 from ...syntax.dynamic_index_list import (mixed_values, parse_dynamic_index_list,
                                           print_dynamic_index_list)
-from .structured import parse_attr_dict_checked, verify_destination_style
+from .structured import parse_attr_dict_checked, parse_i64_list, verify_destination_style
 
 __all__ = ["PackOp", "UnPackOp"]
 
@@ -166,10 +166,10 @@ class _Relayout(Op):
             p.expect(")")
         if p.parse_optional_keyword("outer_dims_perm"):
             p.expect("=")
-            st.properties["outer_dims_perm"] = _parse_i64_array(p)
+            st.properties["outer_dims_perm"] = parse_i64_list(p)
         p.parse_keyword("inner_dims_pos")
         p.expect("=")
-        st.properties["inner_dims_pos"] = _parse_i64_array(p)
+        st.properties["inner_dims_pos"] = parse_i64_list(p)
         p.parse_keyword("inner_tiles")
         p.expect("=")
         refs, ints, _, _ = parse_dynamic_index_list(p)
@@ -209,18 +209,6 @@ class _Relayout(Op):
         pr.print_optional_attr_dict(attrs)
         out.append(f" : {pr.type_str(self.operand(0).type)} -> "
                    f"{pr.type_str(self.operand(1).type)}")
-
-
-def _parse_i64_array(p):
-    p.expect("[")
-    vals = []
-    if not p.consume_if("]"):
-        while True:
-            vals.append(p.parse_integer())
-            if not p.consume_if(","):
-                break
-        p.expect("]")
-    return A.DenseArrayAttr(A.i64, vals)
 
 
 def _array_text(values) -> str:

@@ -654,16 +654,38 @@ def parse_maps(p, st, required=False):
 
 def parse_arrow_types(p):
     """parseOptionalArrowTypeList: `-> t` or `-> (t, u)`."""
-    if not p.consume_if("->"):
-        return []
-    if p.kind == PUNCT and p.tok == "(":
-        p._next()
-        if p.consume_if(")"):
-            return []
-        ts = p.parse_type_list()
+    return p.parse_function_result_types() if p.consume_if("->") else []
+
+
+def parse_i64_list(p):
+    """`[1, 2, 3]` as a dense i64 array attribute."""
+    p.expect("[")
+    vals = []
+    if not p.consume_if("]"):
+        while True:
+            vals.append(p.parse_integer())
+            if not p.consume_if(","):
+                break
+        p.expect("]")
+    return A.DenseArrayAttr(A.i64, vals)
+
+
+def parse_ins_outs_single(p, parse_type=None):
+    """`ins(%a : t) outs(%b : u)` (one value each): the resolved operands."""
+    values = []
+    for kw in ("ins", "outs"):
+        p.parse_keyword(kw)
+        p.expect("(")
+        ref = p.parse_operand()
+        p.expect(":")
+        values.append((ref, parse_type(p) if parse_type else p.parse_type()))
         p.expect(")")
-        return ts
-    return [p.parse_type()]
+    return [p.resolve_operand(r, t) for r, t in values]
+
+
+def ins_outs_single(pr, a, b) -> str:
+    return (f" ins({pr.value(a)} : {pr.type_str(a.type)}) outs({pr.value(b)} : "
+            f"{pr.type_str(b.type)})")
 
 
 def arrow_types(pr, types) -> str:

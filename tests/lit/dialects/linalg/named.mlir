@@ -105,17 +105,3 @@ func.func @buffers(%a: memref<4x8xf32>, %c: memref<4xf32>, %t: memref<8x4xf32>, 
   linalg.matmul ins(%t, %a : memref<8x4xf32>, memref<4x8xf32>) outs(%c2 : memref<8x8xf32>)
   return
 }
-
-// CHECK-LABEL: func.func @winograd(
-// CHECK-NEXT: %0 = linalg.winograd_output_transform fmr(F_4_3) ins(%arg0 : tensor<1x6x3x3x2x2xf32>) outs(%arg1 : tensor<2x3x12x2xf32>) -> tensor<2x3x12x2xf32>
-// CHECK-NEXT: %1 = linalg.winograd_filter_transform fmr(F_4_3) ins(%arg2 : tensor<2x1x3x5xf32>) outs(%arg3 : tensor<1x6x5x2xf32>) -> tensor<1x6x5x2xf32>
-// CHECK-NEXT: %2 = linalg.winograd_input_transform fmr(F_4_3) ins(%arg4 : tensor<2x1x14x5xf32>) outs(%arg5 : tensor<1x6x1x3x2x5xf32>) -> tensor<1x6x1x3x2x5xf32>
-// CHECK-NEXT: %3 = linalg.winograd_input_transform {tag} fmr(F_2_5) ins(%arg4 : tensor<2x1x14x5xf32>) outs(%arg6 : tensor<1x6x1x5x2x5xf32>) -> tensor<1x6x1x5x2x5xf32>
-// CHECK-NEXT: return
-func.func @winograd(%arg0: tensor<1x6x3x3x2x2xf32>, %arg1: tensor<2x3x12x2xf32>, %f: tensor<2x1x3x5xf32>, %fo: tensor<1x6x5x2xf32>, %i: tensor<2x1x14x5xf32>, %io: tensor<1x6x1x3x2x5xf32>, %io2: tensor<1x6x1x5x2x5xf32>) {
-  %0 = linalg.winograd_output_transform fmr(F_4_3) ins(%arg0 : tensor<1x6x3x3x2x2xf32>) outs(%arg1 : tensor<2x3x12x2xf32>) -> tensor<2x3x12x2xf32>
-  %1 = linalg.winograd_filter_transform fmr(F_4_3) ins(%f : tensor<2x1x3x5xf32>) outs(%fo : tensor<1x6x5x2xf32>) -> tensor<1x6x5x2xf32>
-  %2 = linalg.winograd_input_transform fmr(F_4_3) ins(%i : tensor<2x1x14x5xf32>) outs(%io : tensor<1x6x1x3x2x5xf32>) -> tensor<1x6x1x3x2x5xf32>
-  %3 = linalg.winograd_input_transform {tag} fmr(F_2_5) ins(%i : tensor<2x1x14x5xf32>) outs(%io2 : tensor<1x6x1x5x2x5xf32>) -> tensor<1x6x1x5x2x5xf32>
-  return
-}
