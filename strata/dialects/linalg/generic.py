@@ -63,9 +63,13 @@ class GenericOp(StructuredOp):
         from ...syntax.lexer import PUNCT
         name = st.cls.name
         attr_at = p.tok_start
-        if not (p.kind == PUNCT and p.tok == "{"):
-            p.error("expected attribute value")
-        d = p.parse_attr_dict_body()
+        if p.kind == PUNCT and p.tok == "{":
+            d = p.parse_attr_dict_body()
+        else:  # an alias of a dictionary (`#trait`)
+            a = p.parse_attribute()
+            if type(a) is not A.DictionaryAttr:
+                p.error(f"custom op '{name}' invalid kind of attribute specified", attr_at)
+            d = dict(a.value)
         its = d.get("iterator_types")
         if type(its) is not A.ArrayAttr:
             p.error(f"custom op '{name}' expected \"iterator_types\" array attribute",

@@ -1359,3 +1359,14 @@ func.func @f(%input: tensor<256x128xf32>, %output: memref<8x16x32x16xf32>) {
   linalg.pack %input inner_dims_pos = [1, 0] inner_tiles = [32, 16] into %output : tensor<256x128xf32> -> memref<8x16x32x16xf32>
   return
 }
+
+// -----
+
+func.func @f(%A: memref<5xf32>, %B: memref<5xf32>) {
+  // expected-error @+1 {{custom op 'linalg.generic' invalid kind of attribute specified}}
+  linalg.generic [1] ins(%A: memref<5xf32>) outs(%B: memref<5xf32>) {
+    ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  }
+  return
+}

@@ -14,6 +14,7 @@
 // CHECK-DAG: #map9 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 // CHECK-DAG: #map10 = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
 // CHECK-DAG: #map11 = affine_map<(d0, d1, d2, d3) -> (d1, d2)>
+// CHECK-DAG: #map12 = affine_map<(d0) -> (d0)>
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
@@ -187,4 +188,19 @@ func.func @reduce_map(%a: tensor<4x8xf32>, %b: tensor<4xf32>, %i: tensor<4x8xi32
     }
   %5 = linalg.map { math.absf {fastmath = #arith.fastmath<nnan>} } ins(%4 : tensor<4x8xf32>) outs(%a : tensor<4x8xf32>)
   return %1, %5 : tensor<4xf32>, tensor<4x8xf32>
+}
+
+#trait = {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+// CHECK-LABEL: func.func @generic_trait_alias(
+// CHECK-NEXT: linalg.generic {indexing_maps = [#map12, #map12], iterator_types = ["parallel"]} ins(%arg0 : memref<5xf32>) outs(%arg1 : memref<5xf32>) {
+// CHECK-NEXT: ^bb0(%in: f32, %out: f32):
+// CHECK-NEXT: linalg.yield %in : f32
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+func.func @generic_trait_alias(%a: memref<5xf32>, %b: memref<5xf32>) {
+  linalg.generic #trait ins(%a : memref<5xf32>) outs(%b : memref<5xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  return
 }
