@@ -30,6 +30,7 @@ from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ...ir.enum_attr import EnumAttr
 from ...ir.ods import Op
 from ...syntax.lexer import PUNCT
+from ..scf import _arrow_types as arrow_types  # printOptionalArrowTypeList
 from .attrs import ITERATOR_TYPE
 
 DYNAMIC = A.DYNAMIC
@@ -686,15 +687,6 @@ def parse_ins_outs_single(p, parse_type=None):
 def ins_outs_single(pr, a, b) -> str:
     return (f" ins({pr.value(a)} : {pr.type_str(a.type)}) outs({pr.value(b)} : "
             f"{pr.type_str(b.type)})")
-
-
-def arrow_types(pr, types) -> str:
-    """printOptionalArrowTypeList: ` -> t`, ` -> (t, u)`, nothing for none."""
-    if not types:
-        return ""
-    if len(types) == 1 and type(types[0]) is not A.FunctionType:
-        return " -> " + pr.type_str(types[0])
-    return " -> (" + ", ".join(map(pr.type_str, types)) + ")"
 
 
 def print_ins_outs(pr, inputs, outputs) -> str:
