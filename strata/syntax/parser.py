@@ -34,16 +34,18 @@ _VAL = (r"%(?:(0|[1-9][0-9]*)(?![A-Za-z0-9_$.\-])"
         r"|([0-9]+(?![A-Za-z_$.\-])|[A-Za-z_$.\-][A-Za-z0-9_$.\-]*))")
 # One op line in canonical spacing, in one of the two shapes that make up most of real
 # (and printed) IR, followed by the trivia up to the next token (see Parser._parse_op_run):
-#   `%r = "name"(%a, %b) <{...}> : (...) -> t`: groups 3-11: the name, one or two
-#   operands (4-7) or another list (8), then the property dictionary and function type
-#   as one text (9) and apart (10, 11);
+#   `%r = "name"(%a, %b) <{...}> : (...) -> t`: groups 3-9: the name, one or two
+#   operands (4-7) or another list (8), then the rest of the line (9), whose meaning is
+#   memoized: _GENERIC_TAIL splits it into property dictionary and function type;
 #   `%r = dialect.op %a, %b : t`: groups 3-8.
 _LINE_END = r"(?=[ \t]*(?:\n|//|\Z))(?:[ \t\r\n]+|//[^\n]*)*+"
 _GENERIC_LINE = re.compile(
     rf'{_VAL} = "([A-Za-z_][A-Za-z0-9_$.]*)"'
     rf'\((?:{_VAL}(?:, {_VAL})?|((?:{_ID}(?:, {_ID})*)?))\)'
-    r'((?: (<\{(?:[^{}<>"\n]++|<[^{}<>"\n]*+>)*+\}>))?'
-    r' : (\([^()\n"]*\) -> (?:\([^()\n"]*\)|[^\s(),{}"]+)))' + _LINE_END).match
+    r"([^\n]*+)(?:[ \t\r\n]+|//[^\n]*)*+").match
+_GENERIC_TAIL = re.compile(
+    r'(?: (<\{(?:[^{}<>"\n]++|<[^{}<>"\n]*+>)*+\}>))?'
+    r' : (\([^()\n"]*\) -> (?:\([^()\n"]*\)|[^\s(),{}"]+))[ \t]*+(?://[^\n]*+)?').fullmatch
 _CUSTOM_LINE = re.compile(
     rf"{_VAL} = ([A-Za-z_][A-Za-z0-9_$.]*) {_VAL}, {_VAL} : ([a-z][a-z0-9]*)" +
     _LINE_END).match
@@ -555,12 +557,11 @@ class Parser(AttrParser):
                 props = EMPTY_DICT
                 loc_offset = m.start(3)
             else:
-                (rn, rs, gname, gan, gas, gbn, gbs, glist, tail, props_text,
-                 ft_text) = m.groups()
+                rn, rs, gname, gan, gas, gbn, gbs, glist, tail = m.groups()
                 key = (gname, tail)
                 info = tails.get(key)
                 if info is None:
-                    info = self._generic_line_info(gname, props_text, ft_text)
+                    info = self._generic_line_info(gname, tail)
                     if info is None:
                         break
                     tails[key] = info
@@ -683,11 +684,16 @@ class Parser(AttrParser):
         if pos != start:
             self.reset_to(pos)
 
-    def _generic_line_info(self, name, props_text, ft_text):
+    def _generic_line_info(self, name, tail):
         """(op class, shared properties, operand types, result type) of a generic op line
-        with this name, property text and function type text, when all were parsed
-        before (see _parse_memoized) and the op is registered with one result; None
-        otherwise (the general path parses the line, and fills the memo)."""
+        with this name and this text after its operands (property dictionary, function
+        type, maybe a comment), when their texts were parsed before (see
+        _parse_memoized) and the op is registered with one result; None otherwise (the
+        general path parses the line, and fills the memo)."""
+        m = _GENERIC_TAIL(tail)
+        if m is None:
+            return None
+        props_text, ft_text = m.groups()
         memo = self._memo
         ft = memo.get(ft_text)
         if ft is None or len(ft.results) != 1:
