@@ -2,12 +2,11 @@
 LpNormalization — as reductions (reduction.py) and per-channel elementwise generics."""
 from __future__ import annotations
 
-from ...ir import attributes as A
 from ...ir.affine import AffineConstantExpr, AffineMap
 from ..scalar_builders import element_type
 from . import NotLowerable, lowering
 from .common import axis_map, elementwise, ranked, scalars, sizes_of
-from .reduction import keep_dims, reduce_tensor
+from .reduction import element_count, keep_dims, reduce_tensor
 
 
 def _channel_map(v, rank):
@@ -28,17 +27,7 @@ def _zero(s, e):
 def _mean_var(cx, x, axes, elt, sizes):
     """Population mean and variance of `x` over `axes`, both kept as size-1 dims."""
     rank = x.type.rank
-    s = scalars(cx)
-    n = 1
-    dyn = None
-    for a in axes:
-        if isinstance(sizes[a], int):
-            n *= sizes[a]
-        else:
-            dyn = sizes[a] if dyn is None else s.op1("arith.muli", [dyn, sizes[a]], A.index)
-    cnt = s.const(n, elt)
-    if dyn is not None:
-        cnt = s.mul(cnt, s.cast(dyn, elt))
+    cnt = element_count(scalars(cx), sizes, axes, elt)
     total = reduce_tensor(cx, x, axes, elt, _zero, _sum)
     mean = elementwise(cx, [total], elt, lambda s2, v: s2.div(v, cnt))
     mean_k = keep_dims(cx, mean, rank, axes, sizes)

@@ -12,7 +12,7 @@ from ...ir import attributes as A
 from ...ir.affine import AffineDimExpr, AffineMap
 from ..scalar_builders import ScalarBuilder, element_type, is_float
 from . import NotLowerable, lowering
-from .common import (constant_ints, elementwise, empty, is_unsigned, ranked, scalars,
+from .common import (elementwise, empty, is_unsigned, ranked, scalars,
                      sizes_of, tensor_type)
 
 
@@ -108,7 +108,8 @@ def keep_dims(cx, y, rank, axes, sizes):
         "static_output_shape": A.DenseArrayAttr(A.i64, shape)})
 
 
-def _count(s, cx, sizes, axes, elt):
+def element_count(s, sizes, axes, elt):
+    """The number of elements over `axes` of mixed `sizes`, as a scalar of type `elt`."""
     n = 1
     dyn = None
     for a in axes:
@@ -176,7 +177,7 @@ def _make_reduce(name):
         if post is not None:
             if post == "mean":
                 s = scalars(cx)
-                cnt = _count(s, cx, sizes, axes, elt)
+                cnt = element_count(s, sizes, axes, elt)
                 y = elementwise(cx, [y], elt, lambda s2, v: s2.div(v, cnt, not unsigned))
             else:
                 y = elementwise(cx, [y], elt, lambda s2, v: s2.math(post, v))
