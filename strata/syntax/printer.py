@@ -58,6 +58,7 @@ class Printer:
         self.texts = self.alias_state.final
         self._group_names = {}
         self._custom_print: dict = {}  # op class -> its custom print function or None
+        self._debuginfo = self.options.debuginfo
 
     # ------------------------------------------------------------------ naming
 
@@ -106,6 +107,7 @@ class Printer:
                         c.value += 1
                         names[a] = nm
                 op_ = block.first
+                value = c.value  # c.value lives here while the block's ops are named
                 while op_ is not None:
                     res = op_.results
                     if res:
@@ -116,27 +118,32 @@ class Printer:
                             hint_fn = hint_fns[cls] = None if generic else \
                                 getattr(cls, "asm_result_names", None)
                         hints = hint_fn(op_) if hint_fn is not None else None
-                        if hints and len(hints) == 1 and len(res) > 1:
-                            # One name for all of the op's results: a group `%name:N`.
-                            nm = self._unique(hints[0], used, c)
-                            for i, r in enumerate(res):
-                                names[r] = f"{nm}#{i}"
-                            self._group_names[res[0]] = (nm, len(res))
-                        elif hints:
-                            for r, h in zip(res, hints):
-                                names[r] = self._unique(h, used, c) if h else \
-                                    self._number(c)
+                        if hints:
+                            c.value = value
+                            if len(hints) == 1 and len(res) > 1:
+                                # One name for all of the op's results: a group `%name:N`.
+                                nm = self._unique(hints[0], used, c)
+                                for i, r in enumerate(res):
+                                    names[r] = f"{nm}#{i}"
+                                self._group_names[res[0]] = (nm, len(res))
+                            else:
+                                for r, h in zip(res, hints):
+                                    names[r] = self._unique(h, used, c) if h else \
+                                        self._number(c)
+                            value = c.value
                         elif len(res) == 1:
-                            names[res[0]] = f"%{c.value}"
-                            c.value += 1
+                            names[res[0]] = f"%{value}"
+                            value += 1
                         else:
-                            nm = self._number(c)
+                            nm = f"%{value}"
+                            value += 1
                             for i, r in enumerate(res):
                                 names[r] = f"{nm}#{i}"
                             self._group_names[res[0]] = (nm, len(res))
                     if op_.regions:
                         nested.extend(op_.regions)
                     op_ = op_.next
+                c.value = value
             # Nested regions, in order; the stack names the last one first.
             for r in nested:
                 stack.append((r, _Counters(c.value, c.arg, c.conflict), used))
@@ -224,7 +231,7 @@ class Printer:
         except KeyError:
             custom = self._custom_print[cls] = None if (
                 self.options.generic or cls is UnregisteredOp) else getattr(cls, "print", None)
-        if custom is not None and not self.options.debuginfo:
+        if custom is not None and not self._debuginfo:
             custom(op, self)
             return
         loc = None
@@ -359,11 +366,21 @@ class Printer:
             last = b.last
             line = "\n" + self.indent
             print_operation = self.print_operation
+            names = self.names
+            customs = self._custom_print
+            plain = not self._debuginfo and not self.options.generic
             while op is not None:
                 if op is last and not print_terminators and _elidable_terminator(op):
                     break
-                out.append(line)
-                print_operation(op)
+                res = op.results
+                custom = customs.get(type(op)) if plain and len(res) == 1 else None
+                if custom is not None:
+                    # print_operation's common case: `%name = ` and the custom form.
+                    out.append(f"{line}{names[res[0]]} = ")
+                    custom(op, self)
+                else:
+                    out.append(line)
+                    print_operation(op)
                 op = op.next
         self.indent = old
         self.default_dialect = old_dd
@@ -371,17 +388,30 @@ class Printer:
         out.append(old)
         out.append("}")
 
+    @property
+    def default_dialect(self) -> str | None:
+        """The default dialect of the region being printed, as upstream: custom forms
+        print op names of that dialect without its prefix."""
+        return self._default_dialect
+
+    @default_dialect.setter
+    def default_dialect(self, dd):
+        self._default_dialect = dd
+        names = _OP_NAMES.get(dd)
+        if names is None:
+            names = _OP_NAMES[dd] = {}
+        self._op_names = names
+
     def op_name(self, op) -> str:
         """The op name as custom forms print it: without the default dialect prefix."""
         name = op.name
-        key = (self.default_dialect, name)
-        s = _OP_NAMES.get(key)
+        s = self._op_names.get(name)
         if s is None:
-            dd = self.default_dialect
+            dd = self._default_dialect
             s = name
             if dd and name.startswith(dd) and name[len(dd):len(dd) + 1] == ".":
                 s = name[len(dd) + 1:]
-            _OP_NAMES[key] = s
+            self._op_names[name] = s
         return s
 
     def _block_arg(self, a):
@@ -433,7 +463,7 @@ class Printer:
         return s
 
 
-_OP_NAMES: dict = {}  # (default dialect, op name) -> the name a custom form prints
+_OP_NAMES: dict = {}  # default dialect -> {op name: the name a custom form prints}
 
 
 def _has_preds(b: Block) -> bool:
