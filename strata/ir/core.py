@@ -348,18 +348,39 @@ class Operation:
         return False
 
     def walk(self, post_order: bool = True) -> Iterator["Operation"]:
-        """All nested ops and this one; post-order by default, as MLIR's walk."""
+        """All nested ops and this one; post-order by default, as MLIR's walk. The op
+        after the one visited is taken before visiting it, so the visited op (and, in
+        post-order, what it holds) may be erased or moved."""
+        if not self.regions:
+            yield self
+            return
         if not post_order:
             yield self
-        for r in self.regions:
-            for b in r.blocks:
-                op = b.first
-                while op is not None:
-                    nxt = op.next
-                    yield from op.walk(post_order)
-                    op = nxt
-        if post_order:
-            yield self
+        # Frames: [op whose regions are walked, their blocks, next block index, next
+        # op of the current block]: iterative, so deep nesting costs no recursion.
+        stack = [[self, [b for r in self.regions for b in r.blocks], 0, None]]
+        while stack:
+            f = stack[-1]
+            op = f[3]
+            if op is None:
+                blocks = f[1]
+                i = f[2]
+                if i == len(blocks):
+                    stack.pop()
+                    if post_order:
+                        yield f[0]
+                    continue
+                f[2] = i + 1
+                op = blocks[i].first
+                if op is None:
+                    continue
+            f[3] = op.next
+            if op.regions:
+                if not post_order:
+                    yield op
+                stack.append([op, [b for r in op.regions for b in r.blocks], 0, None])
+            else:
+                yield op
 
     def detach(self) -> "Operation":
         b = self.parent

@@ -339,6 +339,10 @@ class SingleBlockImplicitTerminator(Trait):
         return None
 
 
+_SYMBOL_USE_HOOKS: dict = {}  # op class -> its verify_symbol_uses or None
+_UNSET = object()
+
+
 class _SymbolTable(Trait):
     """The op's single block holds symbols with unique names; the outermost symbol
     table also checks every symbol use below it (ops with `verify_symbol_uses()`,
@@ -370,10 +374,14 @@ class _SymbolTable(Trait):
             seen[name] = child
         parent = op.parent_op
         if parent is None or self not in type(parent).traits:
+            hooks = _SYMBOL_USE_HOOKS
             for nested in op.walk(post_order=False):
-                hook = getattr(nested, "verify_symbol_uses", None)
+                cls = type(nested)
+                hook = hooks.get(cls, _UNSET)
+                if hook is _UNSET:
+                    hook = hooks[cls] = getattr(cls, "verify_symbol_uses", None)
                 if hook is not None:
-                    err = hook()  # a message, or (message, [notes at the op])
+                    err = hook(nested)  # a message, or (message, [notes at the op])
                     if err:
                         msg, notes = err if isinstance(err, tuple) else (err, ())
                         d = Diagnostic(ERROR, nested.loc, f"'{nested.name}' op {msg}")
