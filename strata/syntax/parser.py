@@ -567,6 +567,8 @@ class Parser(AttrParser):
                     tails[key] = info
                 cls, props, inputs, rtype = info
                 if gan is not None or gas is not None:  # one or two operands
+                    if not inputs:
+                        break
                     if gan is not None:
                         k = int(gan)
                         i = k - base

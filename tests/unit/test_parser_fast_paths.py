@@ -72,6 +72,10 @@ def test_benchmark_module_parses_the_same(generic):
     'func.func @f(%a: i32) -> i32 {\n  %0 = "arith.addi"(%a, %a) : (i32, i32) -> i32\n  %1 = "arith.addi"(%0, %0) : (i32, i32) -> i32\n  %2 = "arith.addi"(%1) : (i32, i32) -> i32\n  return %2 : i32\n}',
     # Generic lines with trailing blanks, comments, CRLF, locations, three operands.
     'func.func @f(%a: i32) -> i32 {\n  %0 = "arith.addi"(%a, %a) : (i32, i32) -> i32  \n  %1 = "arith.addi"(%0, %0) : (i32, i32) -> i32 // one\n  %2 = "arith.addi"(%1, %0) : (i32, i32) -> i32 // one\n  %3 = "arith.addi"(%2, %1) : (i32, i32) -> i32\r\n  %4 = "arith.addi"(%3, %2) : (i32, i32) -> i32 loc("x":1:2)\n  %5 = "arith.select"(%a, %4, %3) : (i32, i32, i32) -> i32\n  return %4 : i32\n}',
+    # Operand counts that disagree with a function type seen before.
+    'func.func @f(%a: i32) -> i32 {\n  %0 = "arith.constant"() <{value = 1 : i32}> : () -> i32\n  %1 = "arith.addi"(%0) : () -> i32\n  return %1 : i32\n}',
+    'func.func @f(%a: i32) -> i32 {\n  %0 = "arith.constant"() <{value = 1 : i32}> : () -> i32\n  %1 = "arith.constant"() <{value = 1 : i32}> : () -> i32\n  %2 = "arith.addi"(%0, %1) : () -> i32\n  return %2 : i32\n}',
+    'func.func @f(%a: i32) -> i32 {\n  %0 = "arith.negf"(%a) : (i32) -> i32\n  %1 = "arith.addi"(%0, %a) : (i32) -> i32\n  %2 = "arith.addi"(%1) : (i32, i32) -> i32\n  return %2 : i32\n}',
     'func.func @f(%a: i1, %b: i32) -> i32 {\n  %0 = "arith.select"(%a, %b, %b) : (i1, i32, i32) -> i32\n  %1 = "arith.select"(%a, %0, %b) : (i1, i32, i32) -> i32\n  %2 = "arith.select"(%a, %1, %0) : (i1, i32, i32) -> i32\n  return %2 : i32\n}',
 ])
 def test_edge_cases_agree(text):
