@@ -38,11 +38,13 @@ _VAL = (r"%(?:(0|[1-9][0-9]*)(?![A-Za-z0-9_$.\-])"
 #   operands (4-7) or another list (8), then the rest of the line (9), whose meaning is
 #   memoized: _GENERIC_TAIL splits it into property dictionary and function type;
 #   `%r = dialect.op %a, %b : t`: groups 3-8.
-_LINE_END = r"(?=[ \t]*(?:\n|//|\Z))(?:[ \t\r\n]+|//[^\n]*)*+"
+# The trivia after a line, unless a trailing location follows it (on a later line).
+_TRIVIA = r"(?:[ \t\r\n]+|//[^\n]*)*+(?!loc(?![A-Za-z0-9_$.]))"
+_LINE_END = r"(?=[ \t]*(?:\n|//|\Z))" + _TRIVIA
 _GENERIC_LINE = re.compile(
     rf'{_VAL} = "([A-Za-z_][A-Za-z0-9_$.]*)"'
     rf'\((?:{_VAL}(?:, {_VAL})?|((?:{_ID}(?:, {_ID})*)?))\)'
-    r"([^\n]*+)(?:[ \t\r\n]+|//[^\n]*)*+").match
+    r"([^\n]*+)" + _TRIVIA).match
 _GENERIC_TAIL = re.compile(
     r'(?: (<\{(?:[^{}<>"\n]++|<[^{}<>"\n]*+>)*+\}>))?'
     r' : (\([^()\n"]*\) -> (?:\([^()\n"]*\)|[^\s(),{}"]+))[ \t]*+(?://[^\n]*+)?').fullmatch

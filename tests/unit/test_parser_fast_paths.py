@@ -72,6 +72,9 @@ def test_benchmark_module_parses_the_same(generic):
     'func.func @f(%a: i32) -> i32 {\n  %0 = "arith.addi"(%a, %a) : (i32, i32) -> i32\n  %1 = "arith.addi"(%0, %0) : (i32, i32) -> i32\n  %2 = "arith.addi"(%1) : (i32, i32) -> i32\n  return %2 : i32\n}',
     # Generic lines with trailing blanks, comments, CRLF, locations, three operands.
     'func.func @f(%a: i32) -> i32 {\n  %0 = "arith.addi"(%a, %a) : (i32, i32) -> i32  \n  %1 = "arith.addi"(%0, %0) : (i32, i32) -> i32 // one\n  %2 = "arith.addi"(%1, %0) : (i32, i32) -> i32 // one\n  %3 = "arith.addi"(%2, %1) : (i32, i32) -> i32\r\n  %4 = "arith.addi"(%3, %2) : (i32, i32) -> i32 loc("x":1:2)\n  %5 = "arith.select"(%a, %4, %3) : (i32, i32, i32) -> i32\n  return %4 : i32\n}',
+    # A trailing location on the line after the op (or after a comment).
+    'func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  %1 = arith.addi %0, %a : i32\n    loc("x":3:4)\n  %2 = arith.addi %1, %a : i32 // c\n  loc("y":5:6)\n  return %2 : i32\n}',
+    'func.func @f(%a: i32) -> i32 {\n  %0 = "arith.addi"(%a, %a) : (i32, i32) -> i32\n  %1 = "arith.addi"(%0, %a) : (i32, i32) -> i32\n  loc("x":3:4)\n  %2 = "arith.addi"(%1, %a) : (i32, i32) -> i32\n  loc("y":5:6) %3 = "arith.addi"(%2, %a) : (i32, i32) -> i32\n  return %2 : i32\n}',
     # Operand counts that disagree with a function type seen before.
     'func.func @f(%a: i32) -> i32 {\n  %0 = "arith.constant"() <{value = 1 : i32}> : () -> i32\n  %1 = "arith.addi"(%0) : () -> i32\n  return %1 : i32\n}',
     'func.func @f(%a: i32) -> i32 {\n  %0 = "arith.constant"() <{value = 1 : i32}> : () -> i32\n  %1 = "arith.constant"() <{value = 1 : i32}> : () -> i32\n  %2 = "arith.addi"(%0, %1) : () -> i32\n  return %2 : i32\n}',
