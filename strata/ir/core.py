@@ -18,7 +18,7 @@ from .attributes import Attribute, Type
 from .location import Location, UnknownLoc
 
 __all__ = ["Value", "OpResult", "BlockArgument", "OpOperand", "Operation", "Block",
-           "Region", "UnregisteredOp", "IRError"]
+           "Region", "UnregisteredOp", "IRError", "link_operands"]
 
 _EMPTY = ()
 # Shared read-only stand-in for an op's empty property / attribute dictionary: most ops
@@ -174,6 +174,25 @@ class OpOperand:
         value.first_use = self
 
 
+def link_operands(op: "Operation", values) -> list:
+    """The OpOperands of `op` for `values`, each linked at the head of its value's use
+    list (as OpOperand() does, without a call per operand), in an exactly sized list."""
+    if type(values) is not list and type(values) is not tuple:
+        values = list(values)
+    operands = [None] * len(values)
+    new = object.__new__
+    for i, v in enumerate(values):
+        u = operands[i] = new(OpOperand)
+        u.value = v
+        u.owner = op
+        u.prev_use = None
+        nxt = u.next_use = v.first_use
+        if nxt is not None:
+            nxt.prev_use = u
+        v.first_use = u
+    return operands
+
+
 class Operation:
     """An operation. Registered ops are subclasses with a class attribute `name`;
     ops of unregistered dialects are `UnregisteredOp` instances that carry their name.
@@ -199,7 +218,7 @@ class Operation:
             op.name = name
         else:
             op = object.__new__(cls)
-        op._operands = [OpOperand(v, op, i) for i, v in enumerate(operands)]
+        op._operands = link_operands(op, operands) if operands else []
         op.results = tuple(OpResult(t, op, i) for i, t in enumerate(result_types)) \
             if result_types else _EMPTY
         op._props = dict(properties) if properties else EMPTY_DICT
@@ -268,7 +287,7 @@ class Operation:
     def set_operands(self, values) -> None:
         for o in self._operands:
             o._unlink()
-        self._operands = [OpOperand(v, self, i) for i, v in enumerate(values)]
+        self._operands = link_operands(self, values)
 
     def drop_all_uses_of_operands(self) -> None:
         for o in self._operands:

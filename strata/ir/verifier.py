@@ -214,28 +214,35 @@ def _verify_block(parent, block, live, graph, no_term, depth):
                 for r in op.results:
                     live.add(r)
                     added.append(r)
-        fast = _FAST
-        op = block.first
-        while op is not None:
-            for o in op._operands:
-                if o.value not in live:
-                    _dominance_error(op, o)
-            cls = type(op)
-            ok = fast.get(cls)
-            if ok is None:
-                ok = fast[cls] = _fast_verifier(cls)
-            if not (ok and ok(op)):
-                _verify_op(op, live, depth + 1)
-            if not graph:
-                res = op.results
-                if res:
-                    live.update(res)
-                    added.extend(res)
-            op = op.next
+        _verify_ops(block, live, None if graph else added, depth)
         _check_terminator(parent, block, no_term)
         return added
     finally:
         live.difference_update(added)
+
+
+def _verify_ops(block, live, added, depth):
+    """Verify the ops of `block` in order: their operands must be in `live`; unless
+    `added` is None (a graph region: all were made visible up front), each op's results
+    join `live` and `added` after it."""
+    fast = _FAST
+    op = block.first
+    while op is not None:
+        for o in op._operands:
+            if o.value not in live:
+                _dominance_error(op, o)
+        cls = type(op)
+        ok = fast.get(cls)
+        if ok is None:
+            ok = fast[cls] = _fast_verifier(cls)
+        if not (ok and ok(op)):
+            _verify_op(op, live, depth + 1)
+        if added is not None:
+            res = op.results
+            if res:
+                live.update(res)
+                added.extend(res)
+        op = op.next
 
 
 def _check_terminator(parent, block, no_term):
@@ -272,23 +279,7 @@ def _verify_cfg_region(parent, region, live, graph, no_term, depth):
         added = []
         live.update(b.args)
         added.extend(b.args)
-        fast = _FAST
-        op = b.first
-        while op is not None:
-            for o in op._operands:
-                if o.value not in live:
-                    _dominance_error(op, o)
-            cls = type(op)
-            ok = fast.get(cls)
-            if ok is None:
-                ok = fast[cls] = _fast_verifier(cls)
-            if not (ok and ok(op)):
-                _verify_op(op, live, depth + 1)
-            res = op.results
-            if res:
-                live.update(res)
-                added.extend(res)
-            op = op.next
+        _verify_ops(b, live, added, depth)
         _check_terminator(parent, b, no_term)
         added_by[b] = added
         stack.append((b, True))

@@ -529,96 +529,84 @@ class Parser(AttrParser):
         new = object.__new__
         while True:
             if is_custom:
-                rn, rs, cname, an, as_, bn, bs, tname = m.groups()
-                cls = resolved.get(cname)
+                rn, rs, name, an, as_, bn, bs, tname = m.groups()
+                cls = resolved.get(name)
                 if cls is None:
-                    cls = ops_get(cname)
-                    if cls is None and dd and "." not in cname:
-                        cls = ops_get(dd + "." + cname)
+                    cls = ops_get(name)
+                    if cls is None and dd and "." not in name:
+                        cls = ops_get(dd + "." + name)
                     if cls is None or not cls.__dict__.get("_uniform_binary", False):
                         break
-                    resolved[cname] = cls
-                rtype = simple_types.get(tname)
+                    resolved[name] = cls
+                rtype = t0 = t1 = simple_types.get(tname)
                 if rtype is None:
                     break
+                props = EMPTY_DICT
+                loc_offset = m.start(3)
+                vals = None
+            else:
+                rn, rs, name, an, as_, bn, bs, glist, tail = m.groups()
+                key = (name, tail)
+                info = tails.get(key)
+                if info is None:
+                    info = self._generic_line_info(name, tail)
+                    if info is None:
+                        break
+                    tails[key] = info
+                cls, props, inputs, rtype = info
+                loc_offset = m.start(3) - 1
+                vals = None
+                if an is None and as_ is None:  # no operands, or more than two
+                    if glist:
+                        parts = glist.split(", ")
+                        if len(parts) != len(inputs):
+                            break
+                        vals = []
+                        for part, t in zip(parts, inputs):
+                            c = part[1:]
+                            if c.isdigit() and (c[0] != "0" or len(c) == 1):
+                                k = int(c)
+                                i = k - base
+                                v = nums[i] if 0 <= i < len(nums) else lookup(k)
+                            else:
+                                v = lookup(part)
+                            if v is None or v.type is not t:
+                                vals = None
+                                break
+                            vals.append(v)
+                        if vals is None:
+                            break
+                    elif inputs:
+                        break
+                    else:
+                        vals = ()
+                elif len(inputs) != (1 if bn is None and bs is None else 2):
+                    break
+                else:
+                    t0 = inputs[0]
+                    t1 = inputs[-1]
+            if vals is None:  # one or two operands: numbered (an, bn) or named
                 if an is not None:
                     k = int(an)
                     i = k - base
                     va = nums[i] if 0 <= i < len(nums) else lookup(k)
                 else:
                     va = lookup("%" + as_)
+                if va is None or va.type is not t0:
+                    break
                 if bn is not None:
                     k = int(bn)
                     i = k - base
                     vb = nums[i] if 0 <= i < len(nums) else lookup(k)
-                else:
+                elif bs is not None:
                     vb = lookup("%" + bs)
-                if va is None or vb is None or va.type is not rtype or vb.type is not rtype:
-                    break
-                vals = (va, vb)
-                props = EMPTY_DICT
-                loc_offset = m.start(3)
-            else:
-                rn, rs, gname, gan, gas, gbn, gbs, glist, tail = m.groups()
-                key = (gname, tail)
-                info = tails.get(key)
-                if info is None:
-                    info = self._generic_line_info(gname, tail)
-                    if info is None:
-                        break
-                    tails[key] = info
-                cls, props, inputs, rtype = info
-                if gan is not None or gas is not None:  # one or two operands
-                    if not inputs:
-                        break
-                    if gan is not None:
-                        k = int(gan)
-                        i = k - base
-                        va = nums[i] if 0 <= i < len(nums) else lookup(k)
-                    else:
-                        va = lookup("%" + gas)
-                    if va is None or va.type is not inputs[0]:
-                        break
-                    if gbn is not None or gbs is not None:
-                        if len(inputs) != 2:
-                            break
-                        if gbn is not None:
-                            k = int(gbn)
-                            i = k - base
-                            vb = nums[i] if 0 <= i < len(nums) else lookup(k)
-                        else:
-                            vb = lookup("%" + gbs)
-                        if vb is None or vb.type is not inputs[1]:
-                            break
-                        vals = (va, vb)
-                    elif len(inputs) != 1:
-                        break
-                    else:
-                        vals = (va,)
-                elif glist:
-                    parts = glist.split(", ")
-                    if len(parts) != len(inputs):
-                        break
-                    vals = []
-                    for part, t in zip(parts, inputs):
-                        c = part[1:]
-                        if c.isdigit() and (c[0] != "0" or len(c) == 1):
-                            k = int(c)
-                            i = k - base
-                            v = nums[i] if 0 <= i < len(nums) else lookup(k)
-                        else:
-                            v = lookup(part)
-                        if v is None or v.type is not t:
-                            vals = None
-                            break
-                        vals.append(v)
-                    if vals is None:
-                        break
-                elif inputs:
-                    break
                 else:
-                    vals = ()
-                loc_offset = m.start(3) - 1
+                    vals = (va,)
+                    vb = va
+                if vb is None or vb.type is not t1:
+                    break
+                if vals is None:
+                    vals = (va, vb)
             # The result name must be new.
             if rn is not None:
                 res = int(rn)
@@ -634,9 +622,10 @@ class Parser(AttrParser):
             if forward and res in forward:
                 break
             op = new(cls)
-            operands = [None] * len(vals)  # exactly sized: no spare slots per op
-            for j, v in enumerate(vals):
-                u = operands[j] = new(OpOperand)
+            # link_operands(op, vals), inline: this loop runs for most ops of a file.
+            operands = [None] * len(vals)
+            for i, v in enumerate(vals):
+                u = operands[i] = new(OpOperand)
                 u.value = v
                 u.owner = op
                 u.prev_use = None
