@@ -12,8 +12,8 @@ from types import MappingProxyType
 
 from ..ir import attributes as A
 from ..ir import location as L
-from ..ir.core import (EMPTY_DICT, Block, BlockArgument, OpOperand, Operation, OpResult,
-                       Region, UnregisteredOp, Value)
+from ..ir.core import (EMPTY_DICT, Block, BlockArgument, Operation, OpResult, Region,
+                       UnregisteredOp, Value, link_operands)
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..ir.gc_pause import gc_paused
 from .attr_parser import _SIMPLE_TYPES, AttrParser, _DeferredLoc
@@ -622,18 +622,7 @@ class Parser(AttrParser):
             if forward and res in forward:
                 break
             op = new(cls)
-            # link_operands(op, vals), inline: this loop runs for most ops of a file.
-            operands = [None] * len(vals)
-            for i, v in enumerate(vals):
-                u = operands[i] = new(OpOperand)
-                u.value = v
-                u.owner = op
-                u.prev_use = None
-                nxt = u.next_use = v.first_use
-                if nxt is not None:
-                    nxt.prev_use = u
-                v.first_use = u
-            op._operands = operands
+            op._operands = link_operands(op, vals)
             r = new(OpResult)
             r.type = rtype
             r.first_use = None
