@@ -503,13 +503,15 @@ class Parser(AttrParser):
         text = self.text
         start = pos = self.tok_start
         # Runs are usually of one shape: the regex of the last line is tried first.
-        custom_line, generic_line = _CUSTOM_LINE, _GENERIC_LINE
-        m = custom_line(text, pos)
-        is_custom = m is not None
+        first, second = _CUSTOM_LINE, _GENERIC_LINE
+        is_custom = True
+        m = first(text, pos)
         if m is None:
-            m = generic_line(text, pos)
+            m = second(text, pos)
             if m is None:
                 return
+            first, second = second, first
+            is_custom = False
         sc = self.scopes[-1]
         nums = sc.nums
         values = sc.values
@@ -525,7 +527,7 @@ class Parser(AttrParser):
         loc_cls = self.src.loc_class
         dd = self.default_dialects[-1]
         resolved = {}
-        last = block.last
+        append = block.append
         new = object.__new__
         while True:
             if is_custom:
@@ -635,34 +637,21 @@ class Parser(AttrParser):
             loc._str = None
             loc.offset = loc_offset
             op.loc = loc
-            op.parent = block
-            op.prev = last
-            op.next = None
-            if last is None:
-                block.first = op
-            else:
-                last.next = op
-            block.last = last = op
+            op.parent = None
+            append(op)
             if in_sequence:
                 nums.append(r)
             else:
                 sc.set(res, r)
                 base = sc.base
             pos = m.end()
-            if is_custom:
-                m = custom_line(text, pos)
+            m = first(text, pos)
+            if m is None:
+                m = second(text, pos)
                 if m is None:
-                    m = generic_line(text, pos)
-                    if m is None:
-                        break
-                    is_custom = False
-            else:
-                m = generic_line(text, pos)
-                if m is None:
-                    m = custom_line(text, pos)
-                    if m is None:
-                        break
-                    is_custom = True
+                    break
+                first, second = second, first
+                is_custom = not is_custom
         if pos != start:
             self.reset_to(pos)
 
