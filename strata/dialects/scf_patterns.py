@@ -36,7 +36,7 @@ from __future__ import annotations
 from ..ir import attributes as A
 from ..ir import traits as T
 from ..ir.builder import InsertionPoint
-from ..ir.core import Block, OpResult, Region
+from ..ir.core import Block, OpResult, Region, remap_operands
 from ..rewrite.folding import constant_value
 from ..rewrite.pattern import RewritePattern
 from ..rewrite.region_branch import (InlineRegionBranchOp, erase_op_results,
@@ -168,24 +168,11 @@ def _clone_region_into(rewriter, src: Region, dest: Region, mapping: dict):
         dest.add_block(nb)
     for nb in new_blocks:
         for op in nb.ops:
-            _remap(op, mapping)
+            remap_operands(op, mapping)
     for nb in new_blocks:
         rewriter.listener.notify_block_inserted(nb)
         for op in nb.ops:
             rewriter._notify_inserted_recursively(op)
-
-
-def _remap(op, mapping):
-    for o in op.op_operands:
-        nv = mapping.get(o.value)
-        if nv is not None and nv is not o.value:
-            o.set(nv)
-    if op.successors:
-        op.successors = [mapping.get(s, s) for s in op.successors]
-    for r in op.regions:
-        for b in r.blocks:
-            for inner in b.ops:
-                _remap(inner, mapping)
 
 
 # ====================================================================== scf.if

@@ -710,7 +710,7 @@ class Region:
         # Successors and forward references were cloned before their targets existed.
         for nb in new_blocks:
             for op in nb.ops:
-                _remap_late(op, mapping)
+                remap_operands(op, mapping)
 
     def take_body(self, other: "Region") -> None:
         """Move all blocks of `other` into this (empty) region."""
@@ -720,7 +720,9 @@ class Region:
         other.blocks = []
 
 
-def _remap_late(op: Operation, mapping: dict) -> None:
+def remap_operands(op: Operation, mapping: dict) -> None:
+    """Point `op`'s operands and successors, and those of the ops nested in it, at their
+    replacements in `mapping` (values and blocks not in it stay)."""
     for o in op._operands:
         nv = mapping.get(o.value)
         if nv is not None and nv is not o.value:
@@ -730,4 +732,4 @@ def _remap_late(op: Operation, mapping: dict) -> None:
     for r in op.regions:
         for b in r.blocks:
             for inner in b.ops:
-                _remap_late(inner, mapping)
+                remap_operands(inner, mapping)
