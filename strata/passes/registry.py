@@ -28,6 +28,7 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
          "onnx-fold-constants": "strata.frontends.onnx.fold_constants",
          "onnx-shape-inference": "strata.transforms.onnx_shape_inference",
          "convert-onnx-to-linalg": "strata.conversion.onnx_to_linalg",
+         "convert-scf-to-cf": "strata.conversion.scf_to_cf",
          **{name: "strata.conversion.tosa_to_linalg" for name in (
              "tosa-to-linalg", "tosa-to-linalg-named", "tosa-to-tensor", "tosa-to-arith",
              "tosa-to-linalg-pipeline")}}
