@@ -22,6 +22,7 @@ import os
 import numpy as np
 
 from .errors import StrataError
+from .passes.instrumentation import Instrumentation
 
 __all__ = ["compile", "CompiledModel", "Target", "InterpretTarget", "TARGETS",
            "register_target", "load_module", "InputError", "DEFAULT_TARGET"]
@@ -37,11 +38,14 @@ class Target:
     """A compilation target (see [Note: targets])."""
 
     name: str = ""
-    # Pass names run in order after import, from the pass registry.
+    # Pass names run in order after import, from the pass registry: they bring the
+    # model to the tensor level (linalg on tensors), the level every target starts from.
     pipeline: tuple[str, ...] = ()
 
-    def load(self, module, function: str):
-        """A callable running `function` of the lowered `module` on checked values."""
+    def load(self, module, function: str, instrumentation=None, timings=None):
+        """A callable running `function` of the tensor-level `module` on checked values.
+        The target lowers the module to what it runs (its own passes, reported to
+        `instrumentation`; phase times in seconds into the `timings` dict)."""
         raise NotImplementedError
 
 
@@ -52,7 +56,7 @@ class InterpretTarget(Target):
     pipeline = ("onnx-decompose{keep-lowered=true}", "onnx-fold-constants",
                 "onnx-shape-inference", "convert-onnx-to-linalg", "canonicalize")
 
-    def load(self, module, function: str):
+    def load(self, module, function: str, instrumentation=None, timings=None):
         from .interpreter import Interpreter
         interp = Interpreter(module)
 
@@ -72,6 +76,20 @@ def register_target(target: Target) -> Target:
 
 
 register_target(InterpretTarget())
+
+# Targets defined above this module (backends), by the module whose import registers them.
+_LAZY_TARGETS = {"cpu": "strata.backends.cpu.target"}
+
+
+def get_target(name: str) -> Target:
+    if name not in TARGETS and name in _LAZY_TARGETS:
+        import importlib
+        importlib.import_module(_LAZY_TARGETS[name])
+    t = TARGETS.get(name)
+    if t is None:
+        known = sorted(set(TARGETS) | set(_LAZY_TARGETS))
+        raise StrataError(f"unknown target '{name}' (targets: {', '.join(known)})")
+    return t
 
 
 # ---------------------------------------------------------------- loading models
@@ -171,7 +189,8 @@ class CompiledModel:
     linalg), so inputs are checked against the original types, passed on in the lowered
     ones, and outputs given back in the original ones (the same bits)."""
 
-    def __init__(self, module, interface_op, function_op, target: Target):
+    def __init__(self, module, interface_op, function_op, target: Target,
+                 instrumentation=None):
         from .interpreter.core import arg_names, result_names
         from .ir.symbol_table import symbol_name
         self.module = module
@@ -189,7 +208,10 @@ class CompiledModel:
                               f"@{self.function}: {ftype} became {lowered}")
         self._lowered_inputs = list(lowered.inputs)
         self._lowered_outputs = list(lowered.results)
-        self._run = target.load(module, self.function)
+        self._dim_groups = _dim_groups(interface_op)
+        # Seconds per phase of the target's lowering and code generation.
+        self.timings: dict[str, float] = {}
+        self._run = target.load(module, self.function, instrumentation, self.timings)
 
     def bind(self, args, kwargs) -> list:
         """Checked argument values in signature order (raises InputError)."""
@@ -218,6 +240,12 @@ class CompiledModel:
                 out.append(check_value(_from_onnx(vals[i]), t, f"input #{i} ('{names[i]}')"))
             except ValueMismatch as e:
                 raise InputError(str(e)) from None
+        for param, members in self._dim_groups:
+            sizes = {np.shape(out[i])[d] for i, d in members}
+            if len(sizes) > 1:
+                where = ", ".join(f"'{names[i]}' dim {d} = {np.shape(out[i])[d]}"
+                                  for i, d in members)
+                raise InputError(f"inputs disagree on dynamic dim '{param}': {where}")
         return out
 
     def __call__(self, *args, **kwargs) -> list:
@@ -230,6 +258,24 @@ class CompiledModel:
     def __repr__(self):
         sig = ", ".join(f"{n}: {t}" for n, t in zip(self.input_names, self.input_types))
         return f"<CompiledModel @{self.function}({sig}) target={self.target}>"
+
+
+def _dim_groups(func_op):
+    """[(dim param, [(input, dim), ...])] for ONNX dim params shared by several dynamic
+    dims of the inputs (`onnx.dim_params` argument attributes): their sizes must agree."""
+    from .ir import attributes as A
+    ftype = func_op.properties["function_type"].value
+    arg_attrs = func_op.properties.get("arg_attrs")
+    groups: dict[str, list] = {}
+    for i, attrs in enumerate(arg_attrs.value if arg_attrs is not None else ()):
+        params = attrs.get("onnx.dim_params") if isinstance(attrs, A.DictionaryAttr) else None
+        t = ftype.inputs[i] if i < len(ftype.inputs) else None
+        if params is None or not isinstance(t, A.RankedTensorType):
+            continue
+        for d, (p, size) in enumerate(zip(params.value, t.shape)):
+            if size == A.DYNAMIC and isinstance(p, A.StringAttr) and p.value:
+                groups.setdefault(p.value, []).append((i, d))
+    return [(p, m) for p, m in groups.items() if len(m) > 1]
 
 
 def _from_onnx(v):
@@ -269,22 +315,61 @@ def _output(v):
 
 
 def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
-            pipeline=None) -> CompiledModel:
+            pipeline=None, *, print_ir_after_all: bool = False, dump_dir=None,
+            out=None) -> CompiledModel:
     """Compile `model` (a path to an .onnx or .mlir file, an onnx.ModelProto or a Strata
     module) for `target`; returns a callable on NumPy arrays. `function` picks the entry
-    function (default @main, or the only one); `pipeline` replaces the target's pass
-    pipeline (pass names or pipeline text; "" runs no pass)."""
-    t = TARGETS.get(target)
-    if t is None:
-        raise StrataError(f"unknown target '{target}' (targets: {', '.join(sorted(TARGETS))})")
+    function (default @main, or the only one); `pipeline` replaces the pass pipeline to
+    the tensor level (pass names or pipeline text; "" runs no pass). `print_ir_after_all`
+    prints the IR after every pass (to `out`, default stderr); `dump_dir` writes it there
+    as numbered files, with the target's artefacts (LLVM IR, assembly)."""
+    t = get_target(target)
     module = load_module(model)
     entry = _entry(module, function)
     # The signature the caller sees (see CompiledModel): a body-less copy of the entry.
     interface = type(entry).create(properties=dict(entry.properties), loc=entry.loc)
+    inst = CompileInstrumentation(print_ir_after_all, dump_dir, out) \
+        if print_ir_after_all or dump_dir else None
     pm = build_pipeline(_available_passes(t.pipeline) if pipeline is None else pipeline)
-    pm.run(module)
+    pm.run(module, inst)
     from .ir.symbol_table import SymbolTable, symbol_name
     lowered = SymbolTable(module).lookup(symbol_name(entry))
     if lowered is None:
         raise StrataError(f"the pipeline removed the entry function @{symbol_name(entry)}")
-    return CompiledModel(module, interface, lowered, t)
+    return CompiledModel(module, interface, lowered, t, inst)
+
+
+class CompileInstrumentation(Instrumentation):
+    """Reports of a compilation: the IR after each pass (printed, or written to
+    `dump_dir` as NN-<pass>.mlir) and the target's artefacts (LLVM IR, assembly)."""
+
+    def __init__(self, print_after_all=False, dump_dir=None, out=None):
+        super().__init__(print_after_all=print_after_all, out=out)
+        self.dump_dir = os.fspath(dump_dir) if dump_dir is not None else None
+        self.count = 0
+        if self.dump_dir is not None:
+            os.makedirs(self.dump_dir, exist_ok=True)
+
+    def after_pass(self, p, op):
+        super().after_pass(p, op)
+        self.note(p.name, op)
+
+    def note(self, name, op):
+        """The IR after a step that is not a pass (or after pass `name`)."""
+        if self.dump_dir is None:
+            return
+        root = op
+        while root.parent_op is not None:
+            root = root.parent_op
+        self.artefact(f"{name}.mlir", self._print(root), print_it=False)
+
+    def artefact(self, name, text, print_it=True):
+        """A file the target made (LLVM IR, assembly), printed and/or dumped."""
+        if print_it and self.print_after_all:
+            self.out.write(f"// -----// {name} //----- //\n{text}\n\n")
+        if self.dump_dir is not None:
+            self.count += 1
+            safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+            with open(os.path.join(self.dump_dir, f"{self.count:02d}-{safe}"), "w",
+                      encoding="utf-8") as f:
+                f.write(text)

@@ -1,5 +1,4 @@
-"""The `strata` command. Subcommands: demo, run, import (more come with the compiler
-pipeline)."""
+"""The `strata` command. Subcommands: demo, run, compile, import."""
 from __future__ import annotations
 
 import argparse
@@ -42,11 +41,15 @@ def main(argv=None) -> int:
     sub.add_parser("demo", help="parse, verify and print a small MLIR function")
     from . import run as run_cmd
     run_cmd.add_arguments(sub.add_parser("run", help="run a model's function on .npy inputs"))
+    from . import compile as compile_cmd
+    compile_cmd.add_arguments(sub.add_parser(
+        "compile", help="compile a model to a shared library with a C header"))
     from ..frontends.onnx import command as import_cmd
     import_cmd.add_arguments(sub.add_parser("import", help="import an ONNX model and print "
                                             "the module"))
     args = ap.parse_args(argv)
-    commands = {"demo": lambda a: demo(), "run": run_cmd.run, "import": import_cmd.run}
+    commands = {"demo": lambda a: demo(), "run": run_cmd.run, "compile": compile_cmd.run,
+                "import": import_cmd.run}
     try:
         return commands[args.cmd](args)
     except BrokenPipeError:

@@ -1,5 +1,6 @@
 """`strata run`: run a model's function on inputs from .npy files.
 
+    strata run model.onnx --input X=x.npy                    # native code (--target=cpu)
     strata run model.onnx --interpret --input X=x.npy        # --target=interpret
     strata run model.mlir --interpret --function f --input a.npy --input b.npy \
         --output-dir out/            # writes out/<output name>.npy instead of printing
@@ -28,6 +29,16 @@ def add_arguments(p) -> None:
                    help="passes to run instead of the target's pipeline ('' for none)")
     p.add_argument("--output-dir", default=None,
                    help="save each output as <dir>/<name>.npy instead of printing it")
+    add_ir_arguments(p)
+
+
+def add_ir_arguments(p) -> None:
+    """--print-ir-after-all and --dump-dir (shared with `strata compile`)."""
+    p.add_argument("--print-ir-after-all", action="store_true",
+                   help="print the IR after every pass (and the LLVM IR) on stderr")
+    p.add_argument("--dump-dir", default=None, metavar="DIR",
+                   help="write the IR after every pass, and the LLVM IR, as numbered files "
+                        "in DIR")
 
 
 def _load_inputs(specs):
@@ -66,7 +77,9 @@ def run(args) -> int:
         positional, named = _load_inputs(args.input)
         from ..compiler import DEFAULT_TARGET
         f = strata.compile(args.model, target=args.target or DEFAULT_TARGET,
-                           function=args.function, pipeline=args.pipeline)
+                           function=args.function, pipeline=args.pipeline,
+                           print_ir_after_all=args.print_ir_after_all,
+                           dump_dir=args.dump_dir)
         with np.errstate(all="ignore"):
             outputs = f(*positional, **named)
     except (strata.StrataError, _UsageError) as e:

