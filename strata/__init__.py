@@ -4,9 +4,10 @@ __version__ = "0.1.0"
 from .errors import StrataError  # noqa: E402  (imports nothing: keeps `import strata` light)
 
 
-def compile(model, target: str = "interpret", function: str | None = None, pipeline=None):
+def compile(model, target: str = "interpret", function: str | None = None, pipeline=None,
+            **options):
     """Compile `model` (a path to an .onnx or .mlir file, an onnx.ModelProto or a Strata
     module) for `target`; returns a callable: `outputs = f(*arrays, **by_input_name)`.
     See strata/compiler.py (imported on first use: `import strata` stays light)."""
     from .compiler import compile as _compile
-    return _compile(model, target=target, function=function, pipeline=pipeline)
+    return _compile(model, target=target, function=function, pipeline=pipeline, **options)
