@@ -36,6 +36,7 @@ from ..ir import attributes as A
 from ..ir.core import Block
 from ..ir.dense import DenseElementsAttr
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+from ..ir.gc_pause import gc_paused
 from ..passes.pass_manager import Option, Pass
 
 __all__ = ["ConvertSCFToCF", "lower_scf_to_cf"]
@@ -52,8 +53,9 @@ def lower_scf_to_cf(root) -> None:
             raise DiagnosticError(Diagnostic(
                 ERROR, op.loc, "failed to legalize operation 'scf.forall' that was "
                 "explicitly marked illegal"))
-    for r in root.regions:
-        _lower_region(r)
+    with gc_paused():
+        for r in root.regions:
+            _lower_region(r)
 
 
 class ConvertSCFToCF(Pass):
@@ -124,9 +126,9 @@ def _br(dest, values, loc):
 
 
 def _cond_br(cond, t, t_args, f, f_args, loc):
-    return cf.CondBranchOp.build(condition=cond, trueDestOperands=list(t_args),
-                                 falseDestOperands=list(f_args), successors=[t, f],
-                                 loc=loc)
+    sizes = A.DenseArrayAttr(A.i32, (1, len(t_args), len(f_args)))
+    return cf.CondBranchOp.create([cond, *t_args, *f_args], (),
+                                  {"operandSegmentSizes": sizes}, None, [t, f], loc=loc)
 
 
 def _replace_terminator(block, new):
@@ -263,6 +265,9 @@ def _for_nest(op, lbs, ubs, steps, inits, reduce_op):
     for lb, ub, step in zip(lbs, ubs, steps):
         f = S.ForOp.new(lb, ub, step, iter_args, loc=loc)
         fb = f.regions[0].blocks[0]
+        fb.args[0].loc = loc  # as upstream's builder: the loop's, then each init's
+        for a, v in zip(fb.args[1:], iter_args):
+            a.loc = _value_loc(v)
         if outer is None:
             outer = _before(op, f)
         else:
@@ -310,6 +315,11 @@ def _for_nest(op, lbs, ubs, steps, inits, reduce_op):
     return outer
 
 
+def _value_loc(v):
+    d = v.defining_op
+    return d.loc if d is not None else v.loc
+
+
 # ---------------------------------------------------------------------- branches
 
 
@@ -348,7 +358,7 @@ def _lower_execute_region(op, out):
         exit_b = _flatten(b, out)
         t = exit_b.last
         if type(t) is S.YieldOp:
-            _replace_terminator(exit_b, _br(rest, t.operands, loc))
+            _replace_terminator(exit_b, _br(rest, t.operands, t.loc))
     region.blocks = []
     for r in op.results:
         rest.add_argument(r.type, loc)
