@@ -31,7 +31,9 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
          "convert-scf-to-cf": "strata.conversion.scf_to_cf",
          **{name: "strata.conversion.tosa_to_linalg" for name in (
              "tosa-to-linalg", "tosa-to-linalg-named", "tosa-to-tensor", "tosa-to-arith",
-             "tosa-to-linalg-pipeline")}}
+             "tosa-to-linalg-pipeline")},
+         **{name: "strata.transforms.linalg" for name in (
+             "linalg-generalize-named-ops", "linalg-fuse-elementwise-ops")}}
 
 
 def _load_lazy(name: str | None = None) -> None:

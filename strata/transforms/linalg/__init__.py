@@ -1,0 +1,16 @@
+"""Transformations of linalg on tensors, each a pass:
+
+    generalize.py          linalg-generalize-named-ops (and `generalize(op, rewriter)`)
+    elementwise_fusion.py  linalg-fuse-elementwise-ops
+"""
+from __future__ import annotations
+
+from ...passes.registry import register_pass
+from .elementwise_fusion import LinalgElementwiseOpFusion, fuse_elementwise_ops
+from .generalize import LinalgGeneralizeNamedOps, generalize, generalization_patterns
+
+__all__ = ["generalize", "generalization_patterns", "fuse_elementwise_ops",
+           "LinalgGeneralizeNamedOps", "LinalgElementwiseOpFusion"]
+
+for _p in (LinalgGeneralizeNamedOps, LinalgElementwiseOpFusion):
+    register_pass(_p)
