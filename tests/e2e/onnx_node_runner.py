@@ -10,6 +10,12 @@ does.
     python tests/e2e/onnx_node_runner.py                 # run all, print the per-op summary
     python tests/e2e/onnx_node_runner.py -k conv -v      # a subset, with failure details
     python tests/e2e/onnx_node_runner.py --write-xfail   # rewrite the expected-failure list
+    python tests/e2e/onnx_node_runner.py --target cpu    # compiled to native code
+
+Each target has its own expected-failure list (onnx_node_xfail.txt for the interpreter,
+onnx_node_xfail_<target>.txt for the others). Cases run in forked worker processes; a
+worker that dies (a crash of compiled code: a signal) fails only the case it was running,
+as "signal", and a fresh worker goes on with the rest.
 
 tests/e2e/test_onnx_node.py runs the same and fails on any difference from the checked-in
 expected-failure list (a new failure, or an expected failure that now passes).
@@ -30,6 +36,11 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 XFAIL_FILE = HERE / "onnx_node_xfail.txt"
+
+
+def xfail_file(target: str = "interpret") -> Path:
+    return XFAIL_FILE if target == "interpret" else HERE / f"onnx_node_xfail_{target}.txt"
+
 TIMEOUT_S = 60
 
 _CASES = None  # loaded once in the parent; forked workers inherit it
@@ -157,24 +168,68 @@ def run_case(index: int, target: str = "interpret"):
         signal.signal(signal.SIGALRM, old)
 
 
-def _worker(args):
-    return run_case(*args)
+def _worker_loop(indices, target, conn):
+    """Run cases in order, telling the parent before each starts and when it ends."""
+    for i in indices:
+        conn.send(("start", i))
+        conn.send(("done", run_case(i, target)))
+    conn.send(("end", None))
+    conn.close()
 
 
 def run_all(pattern: str | None = None, jobs: int | None = None, target="interpret"):
     cases = load_cases()
     idx = [i for i, c in enumerate(cases) if pattern is None or re.search(pattern, c.name)]
-    jobs = jobs or os.cpu_count() or 1
-    if jobs == 1 or len(idx) < 8:
-        return [run_case(i, target) for i in idx]
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(idx)))
     import multiprocessing as mp
+    from multiprocessing.connection import wait
     ctx = mp.get_context("fork")
-    with ctx.Pool(jobs, maxtasksperchild=100) as pool:
-        return pool.map(_worker, [(i, target) for i in idx], chunksize=4)
+    # Interleaved shares, so that slow families spread over the workers.
+    queues = [idx[w::jobs] for w in range(jobs)]
+    results, workers = {}, {}
+
+    def spawn(todo):
+        if not todo:
+            return
+        parent, child = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_worker_loop, args=(todo, target, child), daemon=True)
+        proc.start()
+        child.close()
+        workers[parent] = [proc, list(todo), None]
+
+    for q in queues:
+        spawn(q)
+    while workers:
+        for conn in wait(list(workers)):
+            proc, todo, current = workers[conn]
+            try:
+                kind, payload = conn.recv()
+            except (EOFError, OSError):
+                proc.join()
+                del workers[conn]
+                if current is not None:  # the worker died inside a case
+                    code = proc.exitcode
+                    why = f"signal {-code}" if code is not None and code < 0 else \
+                        f"exit status {code}"
+                    results[current] = (cases[current].name, "signal",
+                                        f"the process died ({why})")
+                    todo = todo[todo.index(current) + 1:]
+                    spawn(todo)
+                continue
+            if kind == "start":
+                workers[conn][2] = payload
+            elif kind == "done":
+                results[workers[conn][2]] = payload
+                workers[conn][2] = None
+            else:
+                proc.join()
+                del workers[conn]
+    return [results[i] for i in idx]
 
 
 def read_xfail(path: Path = XFAIL_FILE) -> dict[str, str]:
     out = {}
+    path = Path(path)
     if path.exists():
         for line in path.read_text().splitlines():
             line = line.strip()
@@ -184,10 +239,11 @@ def read_xfail(path: Path = XFAIL_FILE) -> dict[str, str]:
     return out
 
 
-def write_xfail(results, path: Path = XFAIL_FILE):
-    lines = ["# ONNX node tests expected to fail through Strata (interpreter target).",
+def write_xfail(results, path: Path = XFAIL_FILE, target: str = "interpret"):
+    flag = "" if target == "interpret" else f" --target {target}"
+    lines = [f"# ONNX node tests expected to fail through Strata ({target} target).",
              "# One per line: test name, then the failure seen. Regenerate with",
-             "#   python tests/e2e/onnx_node_runner.py --write-xfail",
+             f"#   python tests/e2e/onnx_node_runner.py --write-xfail{flag}",
              "# CI fails on a new failure and on an expected failure that passes."]
     for name, status, detail in sorted(results):
         if status != "pass":
@@ -241,7 +297,7 @@ def main(argv=None) -> int:
         if args.pattern:
             print("--write-xfail needs a full run (no -k)", file=sys.stderr)
             return 2
-        write_xfail(results)
+        write_xfail(results, xfail_file(args.target), args.target)
     return 0
 
 
