@@ -33,7 +33,11 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
              "tosa-to-linalg", "tosa-to-linalg-named", "tosa-to-tensor", "tosa-to-arith",
              "tosa-to-linalg-pipeline")},
          **{name: "strata.transforms.linalg" for name in (
-             "linalg-generalize-named-ops", "linalg-fuse-elementwise-ops")}}
+             "linalg-generalize-named-ops", "linalg-fuse-elementwise-ops")},
+         **{name: "strata.conversion.to_llvm" for name in (
+             "convert-arith-to-llvm", "convert-math-to-llvm", "convert-index-to-llvm",
+             "convert-cf-to-llvm", "finalize-memref-to-llvm", "convert-func-to-llvm",
+             "reconcile-unrealized-casts", "convert-to-llvm")}}
 
 
 def _load_lazy(name: str | None = None) -> None:
