@@ -1,0 +1,189 @@
+"""LLVMBuilder: creates llvm dialect ops before a builder's (or rewriter's) insertion
+point, one small method per op, with upstream's property names.
+
+    b = LLVMBuilder(rewriter, op.loc)
+    p = b.gep(base, [i], A.f32)              # llvm.getelementptr %base[%i] : ..., f32
+    v = b.load(p, A.f32)
+    s = b.add(v, b.const(1, A.i64))
+"""
+from __future__ import annotations
+
+from ...dialects.llvm import types as LT
+from ...ir import attributes as A
+
+__all__ = ["LLVMBuilder", "llvm_op", "GEP_DYNAMIC", "INBOUNDS_NUW", "icmp_predicate",
+           "fcmp_predicate"]
+
+GEP_DYNAMIC = -(2 ** 31)  # rawConstantIndices marker of a dynamic index
+INBOUNDS_NUW = 7  # GEPNoWrapFlags `inbounds|nuw` (inbounds = 3, nuw = 4)
+_OPS: dict = {}
+
+
+def llvm_op(name: str):
+    """The registered class of llvm op `name` (looked up once)."""
+    cls = _OPS.get(name)
+    if cls is None:
+        from ..scalar_builders import op_class
+        cls = _OPS[name] = op_class(name)
+    return cls
+
+
+def _i64a(values):
+    return A.DenseArrayAttr(A.i64, list(values))
+
+
+class LLVMBuilder:
+    __slots__ = ("b", "loc")
+
+    def __init__(self, builder, loc=None):
+        self.b = builder
+        self.loc = loc
+
+    # ------------------------------------------------------------ plumbing
+    def create(self, name, operands=(), results=(), props=None, attrs=None, successors=(),
+               regions=0):
+        op = llvm_op(name).create(list(operands), list(results), props, attrs,
+                                  successors=successors, regions=regions, loc=self.loc)
+        return self.b.insert(op)
+
+    def op1(self, name, operands, result, props=None):
+        return self.create(name, operands, [result], props).results[0]
+
+    # ------------------------------------------------------------ constants
+    def const_attr(self, attr, t):
+        return self.op1("llvm.mlir.constant", [], t, {"value": attr})
+
+    def const(self, value, t):
+        """`llvm.mlir.constant(value : t) : t` for an integer or float type."""
+        if type(t) is A.FloatType:
+            return self.const_attr(A.FloatAttr(float(value), t), t)
+        return self.const_attr(A.IntegerAttr(int(value), t), t)
+
+    def index_const(self, value, t):
+        """An index-typed constant of the converted index type `t`."""
+        return self.const_attr(A.IntegerAttr(int(value), t), t)
+
+    def bool_const(self, value):
+        return self.const_attr(A.IntegerAttr(int(bool(value)), A.i1), A.i1)
+
+    def poison(self, t):
+        return self.op1("llvm.mlir.poison", [], t)
+
+    def undef(self, t):
+        return self.op1("llvm.mlir.undef", [], t)
+
+    def zero(self, t=LT.ptr):
+        return self.op1("llvm.mlir.zero", [], t)
+
+    # ------------------------------------------------------------ arithmetic
+    def binary(self, name, lhs, rhs, props=None):
+        return self.op1(name, [lhs, rhs], lhs.type, props)
+
+    def add(self, a, b, props=None):
+        return self.binary("llvm.add", a, b, props)
+
+    def sub(self, a, b, props=None):
+        return self.binary("llvm.sub", a, b, props)
+
+    def mul(self, a, b, props=None):
+        return self.binary("llvm.mul", a, b, props)
+
+    def urem(self, a, b):
+        return self.binary("llvm.urem", a, b)
+
+    def icmp(self, pred: str, a, b):
+        return self.op1("llvm.icmp", [a, b], _i1_like(a.type),
+                        {"predicate": icmp_predicate(pred)})
+
+    def select(self, c, a, b):
+        return self.op1("llvm.select", [c, a, b], a.type)
+
+    def cast(self, name, v, t):
+        return self.op1(name, [v], t)
+
+    def ptrtoint(self, v, t):
+        return self.cast("llvm.ptrtoint", v, t)
+
+    def inttoptr(self, v, t=LT.ptr):
+        return self.cast("llvm.inttoptr", v, t)
+
+    # ------------------------------------------------------------ aggregates
+    def extractvalue(self, agg, pos):
+        t = agg.type
+        for i in pos:
+            t = t.types[i] if isinstance(t, LT.LLVMStructType) else t.element_type
+        return self.op1("llvm.extractvalue", [agg], t, {"position": _i64a(pos)})
+
+    def insertvalue(self, agg, v, pos):
+        return self.op1("llvm.insertvalue", [agg, v], agg.type, {"position": _i64a(pos)})
+
+    # ------------------------------------------------------------ memory
+    def gep(self, base, indices, elem_type, flags=0, result=None):
+        """`llvm.getelementptr base[indices]`: ints are constant indices; `flags` the
+        GEPNoWrapFlags bits (INBOUNDS_NUW for `inbounds|nuw`)."""
+        raw, dyn = [], []
+        for i in indices:
+            if isinstance(i, int):
+                raw.append(i)
+            else:
+                raw.append(GEP_DYNAMIC)
+                dyn.append(i)
+        props = {"rawConstantIndices": A.DenseArrayAttr(A.i32, raw),
+                 "elem_type": A.TypeAttr(elem_type)}
+        if flags:
+            props["noWrapFlags"] = A.IntegerAttr(flags, A.i32)
+        return self.op1("llvm.getelementptr", [base] + dyn, result or base.type, props)
+
+    def load(self, ptr, t, alignment=0, nontemporal=False):
+        props = {}
+        if alignment:
+            props["alignment"] = A.IntegerAttr(alignment, A.i64)
+        if nontemporal:
+            props["nontemporal"] = A.UnitAttr()
+        return self.op1("llvm.load", [ptr], t, props)
+
+    def store(self, v, ptr, alignment=0, nontemporal=False):
+        props = {}
+        if alignment:
+            props["alignment"] = A.IntegerAttr(alignment, A.i64)
+        if nontemporal:
+            props["nontemporal"] = A.UnitAttr()
+        return self.create("llvm.store", [v, ptr], [], props)
+
+    def alloca(self, n, elem_type, alignment=0, result=LT.ptr):
+        props = {"elem_type": A.TypeAttr(elem_type)}
+        if alignment:
+            props["alignment"] = A.IntegerAttr(alignment, A.i64)
+        return self.op1("llvm.alloca", [n], result, props)
+
+    def size_of(self, elem_type, index_type):
+        """sizeof(elem_type) in bytes: ptrtoint(gep null[1])."""
+        null = self.zero(LT.ptr)
+        return self.ptrtoint(self.gep(null, [1], elem_type), index_type)
+
+    # ------------------------------------------------------------ calls
+    def call(self, callee: str, args, result=None):
+        op = llvm_op("llvm.call").new(callee, list(args), result, loc=self.loc)
+        self.b.insert(op)
+        return op.results[0] if op.results else None
+
+    def intr(self, name, args, result=None, props=None):
+        """An intrinsic op `llvm.intr.<name>`."""
+        return self.create("llvm.intr." + name, args, [result] if result else [], props)
+
+
+def icmp_predicate(name):
+    from ...dialects.llvm.arith_ops import ICMP_PREDICATES
+    return A.IntegerAttr(ICMP_PREDICATES.index(name), A.i64)
+
+
+def fcmp_predicate(name):
+    from ...dialects.llvm.arith_ops import FCMP_PREDICATES
+    name = {"false": "_false", "true": "_true"}.get(name, name)
+    return A.IntegerAttr(FCMP_PREDICATES.index(name), A.i64)
+
+
+def _i1_like(t):
+    if type(t) is A.VectorType:
+        return A.VectorType(t.shape, A.i1, getattr(t, "scalable_dims", None))
+    return A.i1

@@ -1,0 +1,107 @@
+"""What the *-to-llvm passes share: the pattern base class, the conversion target and
+the driver that runs one family of patterns as a partial conversion."""
+from __future__ import annotations
+
+from ...dialects.llvm import types as LT
+from ...ir import attributes as A
+from ...rewrite.conversion import (ConversionPattern, ConversionTarget,
+                                   apply_partial_conversion)
+from .builder import LLVMBuilder
+from .type_converter import LLVMTypeConverter
+
+__all__ = ["LLVMPattern", "llvm_target", "run_llvm_conversion", "fastmath_of",
+           "overflow_of", "lookup_or_declare"]
+
+
+class LLVMPattern(ConversionPattern):
+    """A conversion pattern to the llvm dialect: `self.tc` is the LLVMTypeConverter,
+    `self.builder(rewriter, op)` an LLVMBuilder before `op`."""
+
+    def __init__(self, tc: LLVMTypeConverter, root=None, **options):
+        super().__init__(tc, root=root)
+        self.tc = tc
+        self.options = options
+
+    @staticmethod
+    def builder(rewriter, op):
+        return LLVMBuilder(rewriter, op.loc)
+
+    @property
+    def index_type(self):
+        return self.tc.index_type
+
+
+def llvm_target() -> ConversionTarget:
+    """Upstream's LLVMConversionTarget: the llvm dialect and unrealized casts are legal."""
+    t = ConversionTarget()
+    t.add_legal_dialect("llvm")
+    t.add_legal_op("builtin.unrealized_conversion_cast")
+    return t
+
+
+def run_llvm_conversion(op, patterns, illegal=(), legal=(), dynamic=None):
+    """Partial conversion of `op` with `patterns`: the ops (or dialects, by bare name)
+    in `illegal` must all be converted, `legal` ones stay."""
+    target = llvm_target()
+    for x in illegal:
+        if "." in x:
+            target.add_illegal_op(x)
+        else:
+            target.add_illegal_dialect(x)
+    for x in legal:
+        target.add_legal_op(x)
+    if dynamic:
+        for name, fn in dynamic.items():
+            target.add_dynamically_legal_op(name, fn)
+    apply_partial_conversion([op], target, patterns)
+
+
+# ---------------------------------------------------------------- flags
+
+
+def fastmath_of(op):
+    """The op's arith/math fast-math flags as an llvm fastmath attribute, or None."""
+    a = op._props.get("fastmath")
+    if a is None or a.value == "none":
+        return None
+    return LT.FASTMATH(a.value)
+
+
+def overflow_of(op):
+    """The op's arith overflow flags as the llvm attribute, or None."""
+    a = op._props.get("overflowFlags")
+    if a is None or a.value == "none":
+        return None
+    from ...dialects.llvm.arith_ops import OVERFLOW_FLAGS
+    return A.IntegerAttr(sum(OVERFLOW_FLAGS[f] for f in a.flags), A.i32)
+
+
+# ---------------------------------------------------------------- symbols
+
+
+def lookup_or_declare(rewriter, anchor, name, ftype):
+    """The llvm.func `name` of the module around `anchor`, declared (`llvm.func @name(...)`
+    at the start of the module) if absent; as upstream's lookupOrCreateFn."""
+    mod = anchor
+    while mod.parent_op is not None and mod.name != "builtin.module":
+        mod = mod.parent_op
+    body = mod.regions[0].blocks[0]
+    for o in body.ops:
+        if o._props.get("sym_name") is not None and o._props["sym_name"].value == name:
+            return o
+    from ...ir.builder import InsertionPoint
+    from .builder import llvm_op
+    f = llvm_op("llvm.func").new(name, ftype, body=False, loc=anchor.loc)
+    saved = rewriter.ip
+    rewriter.ip = InsertionPoint.at_start(body)
+    try:
+        rewriter.insert(f)
+    finally:
+        rewriter.ip = saved
+    return f
+
+
+def int_type_like(t, width):
+    if type(t) is A.VectorType:
+        return A.VectorType(t.shape, A.IntegerType(width))
+    return A.IntegerType(width)
