@@ -29,6 +29,8 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
          "onnx-shape-inference": "strata.transforms.onnx_shape_inference",
          "convert-onnx-to-linalg": "strata.conversion.onnx_to_linalg",
          "convert-scf-to-cf": "strata.conversion.scf_to_cf",
+         "convert-linalg-to-loops": "strata.conversion.linalg_to_loops",
+         "convert-linalg-to-parallel-loops": "strata.conversion.linalg_to_loops",
          **{name: "strata.conversion.tosa_to_linalg" for name in (
              "tosa-to-linalg", "tosa-to-linalg-named", "tosa-to-tensor", "tosa-to-arith",
              "tosa-to-linalg-pipeline")},
