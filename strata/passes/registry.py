@@ -39,7 +39,9 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
          **{name: "strata.conversion.to_llvm" for name in (
              "convert-arith-to-llvm", "convert-math-to-llvm", "convert-index-to-llvm",
              "convert-cf-to-llvm", "finalize-memref-to-llvm", "convert-func-to-llvm",
-             "reconcile-unrealized-casts", "convert-to-llvm")}}
+             "reconcile-unrealized-casts", "convert-to-llvm")},
+         "arith-emulate-unsupported-floats": "strata.transforms.arith",
+         "arith-expand": "strata.transforms.arith"}
 
 
 def _load_lazy(name: str | None = None) -> None:
