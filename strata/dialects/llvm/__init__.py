@@ -1,0 +1,31 @@
+"""The llvm dialect: LLVM IR in MLIR form, with upstream MLIR's syntax.
+
+Types and attributes are in `types.py`, structural ops (functions, globals, calls,
+memory, control flow) in `ops.py`, arithmetic, casts and vector element ops in
+`arith_ops.py`, intrinsics in `intrinsics.py`. The dialect is what the `*-to-llvm`
+conversions produce and what strata/backends/cpu/llvmir.py translates to LLVM IR text.
+"""
+from __future__ import annotations
+
+from ...ir.context import Dialect
+from .arith_ops import *  # noqa: F401,F403
+from .arith_ops import ARITH_OPS
+from .intrinsics import INTRINSIC_OPS, IntrOp  # noqa: F401
+from .ops import *  # noqa: F401,F403
+from .ops import STRUCTURE_OPS
+from .types import *  # noqa: F401,F403
+from .types import parse_attribute, parse_type
+
+
+def _materialize_constant(builder, value, result_type, loc=None):
+    """Folded values of llvm ops become llvm.mlir.constant."""
+    from ...ir import attributes as A
+    from .ops import ConstantOp
+    if not isinstance(value, (A.IntegerAttr, A.FloatAttr)) or value.type is not result_type:
+        return None
+    return builder.create(ConstantOp, value=value, res=result_type, loc=loc)
+
+
+LLVM = Dialect("llvm", STRUCTURE_OPS + ARITH_OPS + INTRINSIC_OPS,
+               parse_attribute=parse_attribute, parse_type=parse_type,
+               materialize_constant=_materialize_constant)

@@ -1,0 +1,481 @@
+"""The llvm dialect's arithmetic: integer and float binary ops, comparisons, select, casts,
+freeze and vector element ops, with upstream MLIR's custom forms.
+
+    %s = llvm.add %a, %b overflow<nsw> : i32
+    %q = llvm.sdiv exact %a, %b : i32
+    %f = llvm.fmul %x, %y fastmath<fast> : vector<4xf32>
+    %c = llvm.icmp "slt" %a, %b : i32
+    %w = llvm.zext nneg %a : i32 to i64
+    %e = llvm.extractelement %v[%i : i32] : vector<4xf32>
+"""
+from __future__ import annotations
+
+from ...ir import attributes as A
+from ...ir import constraints as C
+from ...ir import traits as T
+from ...ir.ods import Op, Operand, Prop, Result
+from ...syntax.asm_format import (AttrFormat, EnumFmt, StrippedAttr, UnitKeyword,
+                                  install_format, parse_strict_attr_dict)
+from .ops import I32_0, FastmathAttr, LLVMType
+from .types import FASTMATH_NONE, LLVMPointerType
+
+ICMP_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
+FCMP_PREDICATES = ["_false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt",
+                   "uge", "ult", "ule", "une", "uno", "_true"]
+OVERFLOW_FLAGS = {"nsw": 1, "nuw": 2}
+
+
+# ---------------------------------------------------------------- constraints
+
+def _scalar_or_vector(pred):
+    def check(t):
+        if type(t) is A.VectorType:
+            return pred(t.element_type)
+        return pred(t)
+    return check
+
+
+def _int(t):
+    return type(t) is A.IntegerType and t.signedness == 0
+
+
+def _float(t):
+    return type(t) is A.FloatType
+
+
+IntLike = C.Constraint(_scalar_or_vector(_int), "integer or LLVM dialect-compatible vector "
+                       "of integer")
+FloatLike = C.Constraint(_scalar_or_vector(_float), "floating point LLVM type or "
+                         "LLVM dialect-compatible vector of floating point LLVM type")
+PtrLike = C.Constraint(_scalar_or_vector(lambda t: isinstance(t, LLVMPointerType)),
+                       "LLVM pointer type or LLVM dialect-compatible vector of LLVM "
+                       "pointer type")
+ScalarOrVector = C.Constraint(_scalar_or_vector(
+    lambda t: _int(t) or _float(t) or isinstance(t, LLVMPointerType)),
+    "LLVM dialect-compatible type")
+VectorC = C.Constraint(lambda t: type(t) is A.VectorType, "LLVM dialect-compatible vector type")
+I1Like = C.Constraint(_scalar_or_vector(lambda t: t is A.i1), "1-bit signless integer or "
+                      "LLVM dialect-compatible vector of 1-bit signless integer")
+
+
+def i1_like(t):
+    if type(t) is A.VectorType:
+        return A.VectorType(t.shape, A.i1, t.scalable_dims)
+    return A.i1
+
+
+# ---------------------------------------------------------------- property formats
+
+class OverflowFmt(AttrFormat):
+    """`<nsw, nuw>` after the literal `overflow`: an i32 bit set in the IR."""
+
+    def parse(self, p):
+        p.expect("<")
+        v = 0
+        while True:
+            w = p.parse_keyword()
+            if w not in OVERFLOW_FLAGS and w != "none":
+                p.error(p._custom_prefix() + "expected one of [none, nsw, nuw] for "
+                        "integer overflow flags")
+            v |= OVERFLOW_FLAGS.get(w, 0)
+            if not p.consume_if(","):
+                break
+        p.expect(">")
+        return A.IntegerAttr(v, A.i32)
+
+    def print(self, pr, a):
+        return "<" + overflow_text(a.value) + ">"
+
+    def can_start(self, p):
+        return p.kind == 10 and p.tok == "<"
+
+
+def overflow_text(v: int) -> str:
+    names = [n for n, b in OVERFLOW_FLAGS.items() if v & b]
+    return ", ".join(names) or "none"
+
+
+class QuotedEnumFmt(EnumFmt):
+    """A predicate printed as a string: `"slt"`."""
+
+    def print(self, pr, a):
+        return '"' + super().print(pr, a) + '"'
+
+    def can_start(self, p):
+        return p.kind == 9
+
+
+def _fastmath_prop():
+    return Prop(FastmathAttr, default=FASTMATH_NONE, fmt=StrippedAttr("llvm", "fastmath"))
+
+
+def _overflow_prop():
+    return Prop(C.I32Attr, default=I32_0, fmt=OverflowFmt())
+
+
+def _unit_prop():
+    return Prop(C.UnitAttrC, optional=True, fmt=UnitKeyword())
+
+
+_FM = "(`fastmath` `` $fastmathFlags^)?"
+
+
+# ---------------------------------------------------------------- binary ops
+
+class _IntBinary(Op):
+    traits = (T.Pure, T.SameOperandsAndResultType)
+    lhs = Operand(IntLike)
+    rhs = Operand(IntLike)
+    res = Result(IntLike)
+    assembly = "$lhs `,` $rhs attr-dict `:` type($res)"
+
+
+class _IntOverflow(_IntBinary):
+    overflowFlags = _overflow_prop()
+    assembly = "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($res)"
+    _stored_defaults = (("overflowFlags", I32_0),)
+
+
+class _IntExact(_IntBinary):
+    isExact = _unit_prop()
+    assembly = "(`exact` $isExact^)? $lhs `,` $rhs attr-dict `:` type($res)"
+
+
+class _FloatBinary(Op):
+    traits = (T.Pure, T.SameOperandsAndResultType)
+    lhs = Operand(FloatLike)
+    rhs = Operand(FloatLike)
+    res = Result(FloatLike)
+    fastmathFlags = _fastmath_prop()
+    assembly = f"$lhs `,` $rhs {_FM} attr-dict `:` type($res)"
+    _stored_defaults = (("fastmathFlags", FASTMATH_NONE),)
+
+
+def _op(base, name, doc, **extra):
+    cls = type(_class_name(name), (base,), dict(name=name, __doc__=doc, **extra))
+    return cls
+
+
+def _class_name(name):
+    return "".join(w.capitalize() for w in name.split(".")[1:]) + "Op"
+
+
+AddOp = _op(_IntOverflow, "llvm.add", "`%r = llvm.add %a, %b overflow<nsw> : i32`")
+SubOp = _op(_IntOverflow, "llvm.sub", "`%r = llvm.sub %a, %b : i32`")
+MulOp = _op(_IntOverflow, "llvm.mul", "`%r = llvm.mul %a, %b : i32`")
+ShlOp = _op(_IntOverflow, "llvm.shl", "`%r = llvm.shl %a, %b : i32`")
+UDivOp = _op(_IntExact, "llvm.udiv", "`%r = llvm.udiv %a, %b : i32`",
+             traits=(T.NoMemoryEffect, T.SameOperandsAndResultType))
+SDivOp = _op(_IntExact, "llvm.sdiv", "`%r = llvm.sdiv exact %a, %b : i32`",
+             traits=(T.NoMemoryEffect, T.SameOperandsAndResultType))
+LShrOp = _op(_IntExact, "llvm.lshr", "`%r = llvm.lshr %a, %b : i32`")
+AShrOp = _op(_IntExact, "llvm.ashr", "`%r = llvm.ashr %a, %b : i32`")
+URemOp = _op(_IntBinary, "llvm.urem", "`%r = llvm.urem %a, %b : i32`",
+             traits=(T.NoMemoryEffect, T.SameOperandsAndResultType))
+SRemOp = _op(_IntBinary, "llvm.srem", "`%r = llvm.srem %a, %b : i32`",
+             traits=(T.NoMemoryEffect, T.SameOperandsAndResultType))
+AndOp = _op(_IntBinary, "llvm.and", "`%r = llvm.and %a, %b : i32`")
+XOrOp = _op(_IntBinary, "llvm.xor", "`%r = llvm.xor %a, %b : i32`")
+OrOp = _op(_IntBinary, "llvm.or", "`%r = llvm.or disjoint %a, %b : i32`",
+           isDisjoint=_unit_prop(),
+           assembly="(`disjoint` $isDisjoint^)? $lhs `,` $rhs attr-dict `:` type($res)")
+FAddOp = _op(_FloatBinary, "llvm.fadd", "`%r = llvm.fadd %a, %b fastmath<fast> : f32`")
+FSubOp = _op(_FloatBinary, "llvm.fsub", "`%r = llvm.fsub %a, %b : f32`")
+FMulOp = _op(_FloatBinary, "llvm.fmul", "`%r = llvm.fmul %a, %b : f32`")
+FDivOp = _op(_FloatBinary, "llvm.fdiv", "`%r = llvm.fdiv %a, %b : f32`")
+FRemOp = _op(_FloatBinary, "llvm.frem", "`%r = llvm.frem %a, %b : f32`")
+
+
+class FNegOp(Op):
+    """`%r = llvm.fneg %a fastmath<nnan> : f32`"""
+
+    name = "llvm.fneg"
+    traits = (T.Pure, T.SameOperandsAndResultType)
+    operand = Operand(FloatLike)
+    res = Result(FloatLike)
+    fastmathFlags = _fastmath_prop()
+    assembly = f"$operand {_FM} attr-dict `:` type($res)"
+    _stored_defaults = (("fastmathFlags", FASTMATH_NONE),)
+
+
+# ---------------------------------------------------------------- comparisons, select
+
+def _pred_prop(names, what):
+    t = A.i64
+    return Prop(C.Constraint(lambda a: type(a) is A.IntegerAttr and a.type is t
+                             and 0 <= a.value < len(names), f"llvm.{what} comparison "
+                             "predicate"), fmt=QuotedEnumFmt(names, t, "predicate"))
+
+
+def _cmp_result(cls, operands, props):
+    return [i1_like(operands[0].type)]
+
+
+class ICmpOp(Op):
+    """`%c = llvm.icmp "slt" %a, %b : i32`"""
+
+    name = "llvm.icmp"
+    traits = (T.Pure, T.SameTypeOperands)
+    predicate = _pred_prop(ICMP_PREDICATES, "icmp")
+    lhs = Operand(C.Constraint(_scalar_or_vector(
+        lambda t: _int(t) or isinstance(t, LLVMPointerType)),
+        "integer or LLVM pointer type or vector of those"))
+    rhs = Operand(C.AnyType)
+    res = Result(I1Like)
+    assembly = "$predicate $lhs `,` $rhs attr-dict `:` type($lhs)"
+    infer_result_types = classmethod(_cmp_result)
+
+    def verify_(self):
+        if self.results[0].type is not i1_like(self.operand(0).type):
+            return "result type must be i1 or a vector of i1 of the operand shape"
+        return None
+
+
+class FCmpOp(Op):
+    """`%c = llvm.fcmp "olt" %a, %b fastmath<nnan> : f32`"""
+
+    name = "llvm.fcmp"
+    traits = (T.Pure, T.SameTypeOperands)
+    predicate = _pred_prop(FCMP_PREDICATES, "fcmp")
+    lhs = Operand(FloatLike)
+    rhs = Operand(FloatLike)
+    res = Result(I1Like)
+    fastmathFlags = _fastmath_prop()
+    assembly = f"$predicate $lhs `,` $rhs {_FM} attr-dict `:` type($lhs)"
+    _stored_defaults = (("fastmathFlags", FASTMATH_NONE),)
+    infer_result_types = classmethod(_cmp_result)
+
+    def verify_(self):
+        if self.results[0].type is not i1_like(self.operand(0).type):
+            return "result type must be i1 or a vector of i1 of the operand shape"
+        return None
+
+
+class SelectOp(Op):
+    """`%r = llvm.select %c, %a, %b : i1, f32`"""
+
+    name = "llvm.select"
+    traits = (T.Pure, T.AllTypesMatch("trueValue", "falseValue", "res"))
+    condition = Operand(I1Like)
+    trueValue = Operand(LLVMType)
+    falseValue = Operand(LLVMType)
+    res = Result(LLVMType)
+    fastmathFlags = _fastmath_prop()
+    assembly = ("$condition `,` $trueValue `,` $falseValue " + _FM +
+                " attr-dict `:` type($condition) `,` type($res)")
+    _stored_defaults = (("fastmathFlags", FASTMATH_NONE),)
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        return [operands[1].type]
+
+
+# ---------------------------------------------------------------- casts
+
+class _Cast(Op):
+    traits = (T.Pure,)
+    assembly = "$arg attr-dict `:` type($arg) `to` type($res)"
+    # (width relation of the integer or float casts: "ext", "trunc" or None)
+    width_rule = None
+
+    def verify_(self):
+        a, r = self.operand(0).type, self.results[0].type
+        va, vr = type(a) is A.VectorType, type(r) is A.VectorType
+        if va != vr or (va and a.shape != r.shape):
+            return "input and output must have the same shape (vector or scalar)"
+        rule = type(self).width_rule
+        if rule is not None:
+            ea = a.element_type if va else a
+            er = r.element_type if vr else r
+            if rule == "ext" and not er.width > ea.width:
+                return "integer width of the output type is smaller or equal to the " \
+                    "integer width of the input type"
+            if rule == "trunc" and not er.width < ea.width:
+                return "integer width of the output type is bigger or equal to the " \
+                    "integer width of the input type"
+        return None
+
+
+def _cast(name, src, dst, doc, rule=None, flag=None):
+    """A cast op; `flag`: "nneg", "overflow" or "fastmath" (its optional property)."""
+    body = dict(name=name, __doc__=doc, arg=Operand(src), res=Result(dst), width_rule=rule)
+    if flag == "nneg":
+        body["nonNeg"] = _unit_prop()
+        body["assembly"] = "(`nneg` $nonNeg^)? $arg attr-dict `:` type($arg) `to` type($res)"
+    elif flag == "overflow":
+        body["overflowFlags"] = _overflow_prop()
+        body["assembly"] = ("$arg (`overflow` `` $overflowFlags^)? attr-dict `:` type($arg) "
+                            "`to` type($res)")
+        body["_stored_defaults"] = (("overflowFlags", I32_0),)
+    elif flag == "fastmath":
+        body["fastmathFlags"] = _fastmath_prop()
+        body["assembly"] = f"$arg {_FM} attr-dict `:` type($arg) `to` type($res)"
+        body["_stored_defaults"] = (("fastmathFlags", FASTMATH_NONE),)
+    return type(_class_name(name), (_Cast,), body)
+
+
+SExtOp = _cast("llvm.sext", IntLike, IntLike, "`%w = llvm.sext %a : i32 to i64`", "ext")
+ZExtOp = _cast("llvm.zext", IntLike, IntLike, "`%w = llvm.zext nneg %a : i32 to i64`",
+               "ext", "nneg")
+TruncOp = _cast("llvm.trunc", IntLike, IntLike, "`%n = llvm.trunc %a : i64 to i32`",
+                "trunc", "overflow")
+FPExtOp = _cast("llvm.fpext", FloatLike, FloatLike, "`%w = llvm.fpext %a : f32 to f64`",
+                None, "fastmath")
+FPTruncOp = _cast("llvm.fptrunc", FloatLike, FloatLike,
+                  "`%n = llvm.fptrunc %a : f64 to f32`", None, "fastmath")
+SIToFPOp = _cast("llvm.sitofp", IntLike, FloatLike, "`%f = llvm.sitofp %a : i32 to f32`")
+UIToFPOp = _cast("llvm.uitofp", IntLike, FloatLike, "`%f = llvm.uitofp %a : i32 to f32`",
+                 None, "nneg")
+FPToSIOp = _cast("llvm.fptosi", FloatLike, IntLike, "`%i = llvm.fptosi %f : f32 to i32`")
+FPToUIOp = _cast("llvm.fptoui", FloatLike, IntLike, "`%i = llvm.fptoui %f : f32 to i32`")
+PtrToIntOp = _cast("llvm.ptrtoint", PtrLike, IntLike,
+                   "`%i = llvm.ptrtoint %p : !llvm.ptr to i64`")
+IntToPtrOp = _cast("llvm.inttoptr", IntLike, PtrLike,
+                   "`%p = llvm.inttoptr %i : i64 to !llvm.ptr`")
+AddrSpaceCastOp = _cast("llvm.addrspacecast", PtrLike, PtrLike,
+                        "`%q = llvm.addrspacecast %p : !llvm.ptr<1> to !llvm.ptr`")
+
+
+class BitcastOp(_Cast):
+    """`%b = llvm.bitcast %f : f32 to i32`"""
+
+    name = "llvm.bitcast"
+    arg = Operand(LLVMType)
+    res = Result(LLVMType)
+
+    def verify_(self):
+        from .types import type_size_align
+        a, r = self.operand(0).type, self.results[0].type
+        if isinstance(a, LLVMPointerType) != isinstance(r, LLVMPointerType):
+            return "can only cast pointers from and to pointers"
+        try:
+            if type_size_align(a)[0] != type_size_align(r)[0] and not (
+                    isinstance(a, LLVMPointerType)):
+                return "bitcast requires types of the same bit width"
+        except ValueError:
+            pass
+        return None
+
+
+class FreezeOp(Op):
+    """`%f = llvm.freeze %a : i32`"""
+
+    name = "llvm.freeze"
+    traits = (T.Pure, T.SameOperandsAndResultType)
+    val = Operand(LLVMType)
+    res = Result(LLVMType)
+    assembly = "$val attr-dict `:` type($val)"
+
+
+# ---------------------------------------------------------------- vector element ops
+
+class ExtractElementOp(Op):
+    """`%e = llvm.extractelement %v[%i : i32] : vector<4xf32>`"""
+
+    name = "llvm.extractelement"
+    traits = (T.Pure,)
+    vector = Operand(VectorC)
+    position = Operand(C.SignlessInteger)
+    res = Result(LLVMType)
+    assembly = "$vector `[` $position `:` type($position) `]` attr-dict `:` type($vector)"
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        return [operands[0].type.element_type]
+
+    def verify_(self):
+        if self.results[0].type is not self.operand(0).type.element_type:
+            return "Type mismatch: extracting from vector should produce its element type"
+        return None
+
+
+class InsertElementOp(Op):
+    """`%w = llvm.insertelement %e, %v[%i : i32] : vector<4xf32>`"""
+
+    name = "llvm.insertelement"
+    traits = (T.Pure,)
+    vector = Operand(VectorC)
+    value = Operand(LLVMType)
+    position = Operand(C.SignlessInteger)
+    res = Result(VectorC)
+    assembly = ("$value `,` $vector `[` $position `:` type($position) `]` attr-dict `:` "
+                "type($vector)")
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        return [operands[0].type]
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        if name == "value" and types.get("vector"):
+            return types["vector"][0].element_type
+        return None
+
+    def verify_(self):
+        if self.operand(1).type is not self.operand(0).type.element_type:
+            return "Type mismatch: cannot insert value into vector of another element type"
+        return None
+
+
+class ShuffleVectorOp(Op):
+    """`%s = llvm.shufflevector %a, %b [0, 1, 4, 5] : vector<4xf32> `"""
+
+    name = "llvm.shufflevector"
+    traits = (T.Pure, T.SameTypeOperands)
+    v1 = Operand(VectorC)
+    v2 = Operand(VectorC)
+    mask = Prop(C.DenseI32Array)
+    res = Result(VectorC)
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        t = operands[0].type
+        return [A.VectorType([len(props["mask"].value)], t.element_type)]
+
+    @staticmethod
+    def parse(p, st):
+        a = p.parse_operand()
+        p.expect(",")
+        b = p.parse_operand()
+        p.expect("[")
+        vals = []
+        if not p.consume_if("]"):
+            vals.append(p.parse_integer())
+            while p.consume_if(","):
+                vals.append(p.parse_integer())
+            p.expect("]")
+        st.properties["mask"] = A.DenseArrayAttr(A.i32, vals)
+        parse_strict_attr_dict(p, st)
+        p.expect(":")
+        t = p.parse_type()
+        st.operands = p.resolve_operands([a, b], [t, t])
+        st.types = [A.VectorType([len(vals)], t.element_type)]
+
+    def print(self, pr):
+        a, b = self.operand(0), self.operand(1)
+        pr.out.append(f"{pr.op_name(self)} {pr.value(a)}, {pr.value(b)} ["
+                      + ", ".join(map(str, self._props["mask"].value)) + "]")
+        pr.print_optional_attr_dict(self._attrs)
+        pr.out.append(f" : {pr.type_str(a.type)} ")
+
+    def verify_(self):
+        r = self.results[0].type
+        if r.shape != (len(self._props["mask"].value),) or \
+                r.element_type is not self.operand(0).type.element_type:
+            return "expected a vector of the mask's length and the operands' element type"
+        return None
+
+
+ARITH_OPS = [AddOp, SubOp, MulOp, ShlOp, UDivOp, SDivOp, LShrOp, AShrOp, URemOp, SRemOp,
+             AndOp, OrOp, XOrOp, FAddOp, FSubOp, FMulOp, FDivOp, FRemOp, FNegOp, ICmpOp,
+             FCmpOp, SelectOp, SExtOp, ZExtOp, TruncOp, FPExtOp, FPTruncOp, SIToFPOp,
+             UIToFPOp, FPToSIOp, FPToUIOp, PtrToIntOp, IntToPtrOp, AddrSpaceCastOp,
+             BitcastOp, FreezeOp, ExtractElementOp, InsertElementOp, ShuffleVectorOp]
+
+for _c in ARITH_OPS:
+    if _c.assembly is not None and "parse" not in _c.__dict__:
+        install_format(_c)
+
+__all__ = [n for n, v in list(globals().items()) if isinstance(v, type) and v in ARITH_OPS] + ["ARITH_OPS", "ICMP_PREDICATES",
+                                              "FCMP_PREDICATES", "overflow_text"]
+_unused = ScalarOrVector

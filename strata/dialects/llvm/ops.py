@@ -1,0 +1,1466 @@
+"""The llvm dialect's structural ops: functions, globals, calls, constants, memory access,
+aggregates and control flow, with upstream MLIR's custom forms and verifiers.
+
+    llvm.func internal @f(%arg0: i32, %arg1: !llvm.ptr {llvm.noalias}) -> i32 { ... }
+    llvm.mlir.global internal constant @g(dense<1.0> : tensor<4xf32>) {addr_space = 0 : i32} : !llvm.array<4 x f32>
+    %r = llvm.call @f(%a, %p) : (i32, !llvm.ptr) -> i32
+    %v = llvm.load %p <alignment = 4> : !llvm.ptr -> f32
+    %q = llvm.getelementptr inbounds %p[%i, 2] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.struct<(i32, i32, f32)>
+
+[Note: llvm properties]
+Upstream materializes every default-valued inherent attribute (linkage, CConv, ordering,
+overflow and fast-math flags...), so the generic form prints them even when the custom
+form leaves them out. The ops list those in `_stored_defaults` (see Printer.generic_properties):
+a default is not stored, and reads of a property without value give its default.
+"""
+from __future__ import annotations
+
+from ...ir import attributes as A
+from ...ir import constraints as C
+from ...ir import traits as T
+from ...ir.dense import DenseElementsAttr, DenseResourceElementsAttr
+from ...ir.ods import (Op, Operand, OptOperand, OptProp, Prop, RegionDef, Result,
+                       Successor, VarOperand, VarResult, VarSuccessor)
+from ...syntax.asm_format import (AttrFormat, DenseArrayFmt, SymbolRef, TypeAttrFmt,
+                                  install_format, parse_strict_attr_dict)
+from ...syntax.lexer import CARET, INT, PERCENT, PUNCT, STRING
+from ..cf import BranchOpMixin, SwitchOp as _CfSwitch, verify_successor_operands
+from .types import (CCC, CCONV, EXTERNAL, FASTMATH, FASTMATH_NONE, LINKAGE, TAIL_NONE,
+                    TAILCALLKIND, LLVMArrayType, LLVMFunctionType, LLVMPointerType,
+                    LLVMStructType, LLVMVoidType, is_compatible_type, is_enum, ptr)
+
+I32_0 = A.IntegerAttr(0, A.i32)
+I64_0 = A.IntegerAttr(0, A.i64)
+
+# ---------------------------------------------------------------- constraints
+
+AnyPtr = C.Constraint(lambda t: isinstance(t, LLVMPointerType), "LLVM pointer type")
+LLVMType = C.Constraint(is_compatible_type, "LLVM dialect-compatible type")
+LinkageAttr = C.Constraint(lambda a: is_enum(a, LINKAGE), "LLVM Linkage specification")
+CConvAttr = C.Constraint(lambda a: is_enum(a, CCONV), "LLVM Calling Convention specification")
+FastmathAttr = C.Constraint(lambda a: is_enum(a, FASTMATH), "LLVM fastmath flags")
+TailCallAttr = C.Constraint(lambda a: is_enum(a, TAILCALLKIND), "Tail Call Kind")
+LLVMFuncTypeAttr = C.Constraint(
+    lambda a: type(a) is A.TypeAttr and isinstance(a.value, LLVMFunctionType),
+    "type attribute of LLVM function type")
+
+
+def _ptr_or_vec_of_ptr(t):
+    return isinstance(t, LLVMPointerType) or (
+        type(t) is A.VectorType and isinstance(t.element_type, LLVMPointerType))
+
+
+PtrOrVecOfPtr = C.Constraint(_ptr_or_vec_of_ptr, "LLVM pointer or vector of LLVM pointer")
+
+UNNAMED_ADDR = ["", "local_unnamed_addr", "unnamed_addr"]
+VISIBILITY = ["", "hidden", "protected"]
+ORDERINGS = ["not_atomic", "unordered", "monotonic", "consume", "acquire", "release",
+             "acq_rel", "seq_cst"]
+
+
+def _i64_enum_prop():
+    return Prop(C.I64Attr, default=I64_0)
+
+
+def _raw_prop_text(a) -> str:
+    """A property in a `<name = value>` list: integers without their type."""
+    if type(a) is A.IntegerAttr and type(a.type) is A.IntegerType and a.type.width != 1:
+        return str(a.value)
+    return A.attr_text(a)
+
+
+def print_prop_list(pr, op, skip):
+    """` <alignment = 4, nontemporal>`: the properties a format does not spell out."""
+    items = []
+    defaults = dict(getattr(type(op), "_stored_defaults", ()))
+    for k in sorted(op._props):
+        if k in skip:
+            continue
+        v = op._props[k]
+        if defaults.get(k) is v:
+            continue
+        items.append(k if isinstance(v, A.UnitAttr) else f"{k} = {_raw_prop_text(v)}")
+    if items:
+        pr.out.append(" <" + ", ".join(items) + ">")
+
+
+def parse_prop_list(p, st):
+    """` <alignment = 4, nontemporal>` (see print_prop_list)."""
+    if not (p.kind == PUNCT and p.tok == "<"):
+        return
+    p._next()
+    while True:
+        name = p.parse_keyword()
+        if p.consume_if("="):
+            st.properties[name] = p.parse_attribute()
+        else:
+            st.properties[name] = A.UnitAttr()
+        if not p.consume_if(","):
+            break
+    p.expect(">")
+
+
+def _opt_keyword(p, names):
+    """One of `names` (a list whose index is the enum value) if present, else None."""
+    if p.kind == 8 and p.tok in names and p.tok:
+        i = names.index(p.tok)
+        p._next()
+        return i
+    return None
+
+
+def _opt_enum(p, kind):
+    if p.kind == 8 and p.tok in kind.cases:
+        v = kind(p.tok)
+        p._next()
+        return v
+    return None
+
+
+# ---------------------------------------------------------------- functions
+
+_FUNC_ELIDED = frozenset({"sym_name", "function_type", "linkage", "CConv", "arg_attrs",
+                          "res_attrs", "unnamed_addr", "visibility_", "comdat"})
+
+# Inherent attributes of llvm.func (in the generic form, inside `<{...}>`).
+_FUNC_PROPS = (
+    "sym_visibility", "passthrough", "personality", "garbageCollector", "alignment",
+    "section", "dso_local", "memory_effects", "frame_pointer", "target_cpu", "tune_cpu",
+    "target_features", "no_inline", "always_inline", "inline_hint", "optimize_none",
+    "convergent", "no_unwind", "will_return", "vscale_range", "function_entry_count",
+    "uwtable_kind", "unsafe_fp_math", "no_infs_fp_math", "no_nans_fp_math",
+    "approx_func_fp_math", "no_signed_zeros_fp_math", "denormal_fp_math",
+    "denormal_fp_math_f32", "fp_contract", "instrument_function_entry",
+    "instrument_function_exit", "arm_streaming", "arm_locally_streaming",
+    "arm_streaming_compatible", "arm_new_za", "arm_in_za", "arm_out_za", "arm_inout_za",
+    "arm_preserves_za", "intel_reqd_sub_group_size", "reqd_work_group_size",
+    "work_group_size_hint", "vec_type_hint", "no_builtins", "modular_format",
+    "allocsize", "cold", "hot", "noduplicate", "no_caller_saved_registers",
+    "nocallback", "returns_twice", "use_sample_profile", "prefer_vector_width",
+    "target_specific_attrs", "dso_local_equivalent", "visibility")
+
+
+class FuncOp(Op):
+    """`llvm.func internal fastcc @f(%arg0: i32) -> i32 attributes {passthrough = [...]}`;
+    a declaration (`llvm.func @malloc(i64) -> !llvm.ptr`) has no body."""
+
+    name = "llvm.func"
+    traits = (T.IsolatedFromAbove, T.Symbol, T.AutomaticAllocationScope)
+    sym_name = Prop(C.StrAttr)
+    function_type = Prop(LLVMFuncTypeAttr)
+    linkage = Prop(LinkageAttr, default=EXTERNAL)
+    CConv = Prop(CConvAttr, default=CCC)
+    unnamed_addr = _i64_enum_prop()
+    visibility_ = _i64_enum_prop()
+    arg_attrs = OptProp(C.ArrayAttrC)
+    res_attrs = OptProp(C.ArrayAttrC)
+    comdat = OptProp(C.SymbolRefAttrC)
+    body = RegionDef()
+    _stored_defaults = (("CConv", CCC), ("linkage", EXTERNAL), ("unnamed_addr", I64_0),
+                        ("visibility_", I64_0))
+
+    @classmethod
+    def new(cls, name, ftype: LLVMFunctionType, linkage="external", body=True, loc=None,
+            attributes=None, arg_attrs=None):
+        """A function; with `body`, its entry block has the signature's arguments."""
+        f = cls.build(loc=loc, sym_name=A.StringAttr(name), function_type=A.TypeAttr(ftype),
+                      linkage=None if linkage == "external" else LINKAGE(linkage),
+                      attributes=attributes,
+                      arg_attrs=None if arg_attrs is None else A.ArrayAttr(
+                          A.DictionaryAttr(d or {}) for d in arg_attrs))
+        if body:
+            from ...ir.core import Block
+            f.regions[0].add_block(Block(ftype.params))
+        return f
+
+    @property
+    def type(self) -> LLVMFunctionType:
+        return self._props["function_type"].value
+
+    @property
+    def sym(self) -> str:
+        return self._props["sym_name"].value
+
+    @property
+    def is_declaration(self):
+        return not self.regions[0].blocks
+
+    def callable_region(self):
+        r = self.regions[0]
+        return r if r.blocks else None
+
+    def callable_result_types(self):
+        t = self.type
+        return [] if t.returns_void else [t.result]
+
+    # -- syntax
+
+    @staticmethod
+    def parse(p, st):
+        props = st.properties
+        lk = _opt_enum(p, LINKAGE)
+        if lk is not None:
+            props["linkage"] = lk
+        vis = _opt_keyword(p, VISIBILITY)
+        if vis:
+            props["visibility_"] = A.IntegerAttr(vis, A.i64)
+        ua = _opt_keyword(p, UNNAMED_ADDR)
+        if ua:
+            props["unnamed_addr"] = A.IntegerAttr(ua, A.i64)
+        cc = _opt_enum(p, CCONV)
+        if cc is not None:
+            props["CConv"] = cc
+        props["sym_name"] = A.StringAttr(p.parse_symbol_name())
+        args, types, arg_attrs, named, vararg = _parse_signature_args(p)
+        res, res_attrs = A.TypeAttr, None
+        result = None
+        if p.consume_if("->"):
+            if p.at("("):
+                p._next()
+                result = p.parse_type()
+                d = _opt_dict(p)
+                res_attrs = [d] if d else None
+                p.expect(")")
+            else:
+                result = p.parse_type()
+        del res
+        ft = LLVMFunctionType(result if result is not None else LLVMVoidType(), types, vararg)
+        props["function_type"] = A.TypeAttr(ft)
+        if any(arg_attrs):
+            props["arg_attrs"] = A.ArrayAttr(A.DictionaryAttr(d or {}) for d in arg_attrs)
+        if res_attrs:
+            props["res_attrs"] = A.ArrayAttr(A.DictionaryAttr(d) for d in res_attrs)
+        if p.parse_optional_keyword("comdat"):
+            p.expect("(")
+            props["comdat"] = p.parse_symbol_ref()
+            p.expect(")")
+        p.parse_optional_attr_dict(st, with_keyword=True)
+        from ...ir.core import Region
+        if p.kind == PUNCT and p.tok == "{":
+            if named is False:
+                p.error(p._custom_prefix() + "expected SSA identifier", p.tok_start)
+            r = p.parse_region(args=args, isolated=True, op_cls=st.cls)
+            st.regions.append(r)
+        else:
+            st.regions.append(Region())
+
+    def print(self, pr):
+        out = pr.out
+        props = self._props
+        out.append(pr.op_name(self))
+        lk = props.get("linkage")
+        if lk is not None and lk.value != "external":
+            out.append(" " + lk.value)
+        vis = props.get("visibility_")
+        if vis is not None and 0 < vis.value < 3:
+            out.append(" " + VISIBILITY[vis.value])
+        ua = props.get("unnamed_addr")
+        if ua is not None and 0 < ua.value < 3:
+            out.append(" " + UNNAMED_ADDR[ua.value])
+        cc = props.get("CConv")
+        if cc is not None and cc.value != "ccc":
+            out.append(" " + cc.value)
+        out.append(" " + A.print_symbol_name(props["sym_name"].value))
+        ft = self.type
+        arg_attrs = props.get("arg_attrs")
+        res_attrs = props.get("res_attrs")
+        body = self.regions[0]
+        entry = body.blocks[0] if body.blocks else None
+        parts = []
+        for i, t in enumerate(ft.params):
+            s = f"{pr.value(entry.args[i])}: {pr.type_str(t)}" if entry is not None else \
+                pr.type_str(t)
+            if arg_attrs is not None and i < len(arg_attrs) and len(arg_attrs[i]):
+                s += " " + pr.attr_str(arg_attrs[i])
+            if entry is not None and pr.options.debuginfo and entry.args[i].loc is not None:
+                s += " " + pr.loc_str(entry.args[i].loc)
+            parts.append(s)
+        if ft.vararg:
+            parts.append("...")
+        out.append("(" + ", ".join(parts) + ")")
+        if not ft.returns_void:
+            s = pr.type_str(ft.result)
+            if res_attrs is not None and len(res_attrs) and len(res_attrs[0]):
+                out.append(f" -> ({s} {pr.attr_str(res_attrs[0])})")
+            else:
+                out.append(" -> " + s)
+        cd = props.get("comdat")
+        if cd is not None:
+            out.append(f" comdat({pr.attr_str(cd)})")
+        extra = {k: v for k, v in props.items() if k not in _FUNC_ELIDED}
+        extra.update(self._attrs)
+        pr.print_optional_attr_dict(extra, with_keyword=True)
+        if body.blocks:
+            out.append(" ")
+            pr.print_region(body, print_entry_args=False, print_terminators=True)
+
+    def verify_(self):
+        ft = self.type
+        body = self.regions[0]
+        lk = self._props.get("linkage", EXTERNAL).value
+        if not body.blocks:
+            if lk not in ("external", "extern_weak"):
+                return "external functions must have 'external' or 'extern_weak' linkage"
+            return None
+        if lk == "common":
+            return "functions cannot have 'common' linkage"
+        entry = body.blocks[0]
+        if len(entry.args) != len(ft.params):
+            return (f"entry block must have {len(ft.params)} arguments to match function "
+                    "signature")
+        for i, (a, t) in enumerate(zip(entry.args, ft.params)):
+            if a.type is not t:
+                return (f"entry block argument #{i}({a.type}) must match the type of the "
+                        f"corresponding argument in function signature({t})")
+        v = self._props.get("arg_attrs")
+        if v is not None and len(v) != len(ft.params):
+            return f"expects arg_attrs to have {len(ft.params)} elements, but got {len(v)}"
+        return None
+
+
+for _n in _FUNC_PROPS:
+    setattr(FuncOp, _n, OptProp())
+    getattr(FuncOp, _n).name = _n
+FuncOp._prop_defs = FuncOp._prop_defs + tuple(getattr(FuncOp, n) for n in _FUNC_PROPS)
+FuncOp._prop_names = frozenset(d.name for d in FuncOp._prop_defs)
+
+
+def _opt_dict(p):
+    if p.kind == PUNCT and p.tok == "{":
+        return p.parse_attr_dict_body()
+    return None
+
+
+def _parse_signature_args(p):
+    """`(%a: i32 {attrs}, %b: f32, ...)` or `(i32, ...)`: (block args, types, attribute
+    dicts, named or not (None when empty), vararg)."""
+    p.expect("(")
+    args, types, attrs = [], [], []
+    named, vararg = None, False
+    if not p.consume_if(")"):
+        while True:
+            if p.consume_if("..."):
+                vararg = True
+                break
+            if p.kind == PERCENT:
+                if named is False:
+                    p.error(p._custom_prefix() + "expected type instead of SSA identifier",
+                            p.tok_start)
+                named = True
+                ref = p.parse_operand()
+                p.expect(":")
+                t = p.parse_type()
+                d = _opt_dict(p)
+                loc = p.parse_optional_trailing_loc()
+                args.append((ref[0], ref[1], t, loc))
+            else:
+                if named:
+                    p.error(p._custom_prefix() + "expected SSA identifier", p.tok_start)
+                named = False
+                t = p.parse_type()
+                d = _opt_dict(p)
+            types.append(t)
+            attrs.append(d)
+            if not p.consume_if(","):
+                break
+        p.expect(")")
+    return args, types, attrs, named, vararg
+
+
+class ReturnOp(Op):
+    """`llvm.return %v : i32` or `llvm.return`"""
+
+    name = "llvm.return"
+    traits = (T.Pure, T.ReturnLike, T.Terminator)
+    arg = OptOperand(LLVMType)
+    assembly = "($arg^ `:` type($arg))? attr-dict"
+
+    def verify_(self):
+        parent = self.parent_op
+        if not isinstance(parent, FuncOp):
+            return None
+        ft = parent.type
+        vals = self.operands
+        if ft.returns_void:
+            if vals:
+                return "expected no operands"
+            return None
+        if len(vals) != 1:
+            return "expected 1 operand"
+        if vals[0].type is not ft.result:
+            return (f"mismatching result types")
+        return None
+
+
+# ---------------------------------------------------------------- calls
+
+_CALL_ELIDED = frozenset({"callee", "var_callee_type", "CConv", "TailCallKind",
+                          "op_bundle_sizes", "op_bundle_tags", "operandSegmentSizes"})
+_CALL_PROPS = ("branch_weights", "memory_effects", "convergent", "no_unwind", "will_return",
+               "no_inline", "always_inline", "inline_hint", "access_groups", "alias_scopes",
+               "noalias_scopes", "tbaa", "arg_attrs", "res_attrs", "op_bundle_tags")
+
+
+class CallOp(Op):
+    """`%r = llvm.call @f(%a) : (i32) -> i32`; indirect: `llvm.call %fp(%a) : !llvm.ptr,
+    (i32) -> i32`; variadic callees name their type: `vararg(!llvm.func<i32 (ptr, ...)>)`."""
+
+    name = "llvm.call"
+    traits = (T.AttrSizedOperandSegments,)
+    callee_operands = VarOperand()
+    op_bundle_operands = VarOperand()
+    result = VarResult()
+    callee = OptProp(C.FlatSymbolRefAttr)
+    var_callee_type = OptProp(C.Constraint(
+        lambda a: type(a) is A.TypeAttr and isinstance(a.value, LLVMFunctionType),
+        "type attribute of LLVM function type"))
+    CConv = Prop(CConvAttr, default=CCC)
+    TailCallKind = Prop(TailCallAttr, default=TAIL_NONE)
+    fastmathFlags = Prop(FastmathAttr, default=FASTMATH_NONE)
+    op_bundle_sizes = Prop(C.DenseI32Array)
+    _stored_defaults = (("CConv", CCC), ("TailCallKind", TAIL_NONE),
+                        ("fastmathFlags", FASTMATH_NONE))
+
+    @classmethod
+    def new(cls, callee, args, result_type=None, loc=None, var_callee_type=None,
+            **kw):
+        """A call of `callee` (a symbol name, or a pointer value for an indirect call)."""
+        ops = list(args)
+        props = {}
+        if isinstance(callee, str):
+            props["callee"] = A.SymbolRefAttr(callee)
+        else:
+            ops = [callee] + ops
+        if var_callee_type is not None:
+            props["var_callee_type"] = A.TypeAttr(var_callee_type)
+        props["op_bundle_sizes"] = A.DenseArrayAttr(A.i32, [])
+        props["operandSegmentSizes"] = A.DenseArrayAttr(A.i32, [len(ops), 0])
+        props.update(kw)
+        res = [] if result_type is None or isinstance(result_type, LLVMVoidType) else \
+            [result_type]
+        return cls.create(ops, res, props, None, (), 0, loc)
+
+    @property
+    def is_indirect(self):
+        return "callee" not in self._props
+
+    def call_callee(self):
+        return self._props.get("callee") or self.operand(0)
+
+    def call_arg_operands(self):
+        ops = self.callee_operands
+        return ops if "callee" in self._props else ops[1:]
+
+    @staticmethod
+    def parse(p, st):
+        props = st.properties
+        cc = _opt_enum(p, CCONV)
+        if cc is not None:
+            props["CConv"] = cc
+        tk = _opt_enum(p, TAILCALLKIND)
+        if tk is not None:
+            props["TailCallKind"] = tk
+        refs = []
+        direct = p.kind != PERCENT
+        if direct:
+            props["callee"] = p.parse_symbol_ref()
+        else:
+            refs.append(p.parse_operand())
+        p.expect("(")
+        if not p.consume_if(")"):
+            refs += p.parse_operand_list()
+            p.expect(")")
+        if p.parse_optional_keyword("vararg"):
+            p.expect("(")
+            props["var_callee_type"] = A.TypeAttr(p.parse_type())
+            p.expect(")")
+        if p.consume_if("["):  # operand bundles are not supported: only `[]`
+            p.expect("]")
+        parse_strict_attr_dict_loose(p, st)
+        p.expect(":")
+        types = []
+        if not direct:
+            types.append(p.parse_type())
+            p.expect(",")
+        ft = p.parse_function_type()
+        types += list(ft.inputs)
+        start = p.tok_start
+        st.operands = p.resolve_operands(refs, types, start)
+        st.types = [t for t in ft.results if not isinstance(t, LLVMVoidType)]
+        props["op_bundle_sizes"] = A.DenseArrayAttr(A.i32, [])
+        props["operandSegmentSizes"] = A.DenseArrayAttr(A.i32, [len(st.operands), 0])
+
+    def print(self, pr):
+        out = pr.out
+        props = self._props
+        out.append(pr.op_name(self))
+        cc = props.get("CConv")
+        if cc is not None and cc.value != "ccc":
+            out.append(" " + cc.value)
+        tk = props.get("TailCallKind")
+        if tk is not None and tk.value != "none":
+            out.append(" " + tk.value)
+        ops = self.callee_operands
+        callee = props.get("callee")
+        if callee is not None:
+            out.append(" " + pr.attr_str(callee))
+            args = ops
+        else:
+            out.append(" " + pr.value(ops[0]))
+            args = ops[1:]
+        out.append("(" + ", ".join(pr.value(v) for v in args) + ")")
+        vt = props.get("var_callee_type")
+        if vt is not None:
+            out.append(f" vararg({pr.type_str(vt.value)})")
+        extra = {k: v for k, v in props.items() if k not in _CALL_ELIDED and not (
+            k == "fastmathFlags" and v is FASTMATH_NONE)}
+        extra.update(self._attrs)
+        pr.print_optional_attr_dict(extra)
+        out.append(" : ")
+        if callee is None:
+            out.append(pr.type_str(ops[0].type) + ", ")
+        res = [r.type for r in self.results]
+        out.append(pr.type_str(A.FunctionType([v.type for v in args], res)))
+
+    def verify_symbol_uses(self):
+        from ...ir.symbol_table import lookup_nearest_symbol_from
+        ref = self._props.get("callee")
+        args = self.call_arg_operands()
+        if ref is None:
+            if not self.callee_operands or not isinstance(self.operand(0).type,
+                                                          LLVMPointerType):
+                return "indirect call expects a pointer as callee"
+            ft = None
+        else:
+            fn = lookup_nearest_symbol_from(self, ref)
+            if fn is None:
+                return f"'{ref.root}' does not reference a symbol in the current scope"
+            if not isinstance(fn, FuncOp):
+                return f"'{ref.root}' does not reference a valid LLVM function"
+            ft = fn.type
+        vt = self._props.get("var_callee_type")
+        if ft is None:
+            if vt is not None:
+                ft = vt.value
+            else:
+                return None
+        if ft.vararg:
+            if len(args) < len(ft.params):
+                return "incorrect number of operands (" + str(len(args)) + \
+                    ") for vararg callee (" + str(len(ft.params)) + ")"
+        elif len(args) != len(ft.params):
+            return (f"incorrect number of operands ({len(args)}) for callee (expecting: "
+                    f"{len(ft.params)})")
+        for i, (a, t) in enumerate(zip(args, ft.params)):
+            if a.type is not t:
+                return (f"operand type mismatch for operand {i}: {a.type} != {t}")
+        if ft.returns_void:
+            if self.results:
+                return "expected function call to produce no value"
+        else:
+            if len(self.results) != 1:
+                return "expected function call to produce a value"
+            if self.results[0].type is not ft.result:
+                return (f"result type mismatch: {self.results[0].type} != {ft.result}")
+        return None
+
+    def verify_(self):
+        if len(self.results) > 1:
+            return "expected at most one result"
+        vt = self._props.get("var_callee_type")
+        if vt is not None and not vt.value.vararg:
+            return "expected var_callee_type to be a variadic function type"
+        return None
+
+
+for _n in _CALL_PROPS:
+    setattr(CallOp, _n, OptProp())
+    getattr(CallOp, _n).name = _n
+CallOp._prop_defs = CallOp._prop_defs + tuple(getattr(CallOp, n) for n in _CALL_PROPS)
+CallOp._prop_names = frozenset(d.name for d in CallOp._prop_defs)
+
+
+def parse_strict_attr_dict_loose(p, st):
+    """An attr-dict whose inherent names become properties (ops with custom parsers)."""
+    p.parse_optional_attr_dict(st)
+
+
+# ---------------------------------------------------------------- constants and globals
+
+class ConstantOp(Op):
+    """`%c = llvm.mlir.constant(42 : i32) : i32`"""
+
+    name = "llvm.mlir.constant"
+    traits = (T.Pure, T.ConstantLike)
+    value = Prop(C.AnyAttr)
+    res = Result(LLVMType)
+    assembly = "`(` $value `)` attr-dict `:` type($res)"
+
+    def fold(self, operands):
+        return self._props["value"]
+
+    def verify_(self):
+        v = self._props["value"]
+        t = self.results[0].type
+        if isinstance(v, A.StringAttr):
+            if not (isinstance(t, LLVMArrayType) and type(t.element_type) is A.IntegerType
+                    and t.element_type.width == 8):
+                return "expected array type for string constant"
+            return None
+        if type(v) is A.IntegerAttr:
+            if type(t) is not A.IntegerType:
+                if type(t) is A.FloatType:
+                    return "expected integer type"
+                return "expected integer type"
+            if v.type is not t and type(v.type) is A.IntegerType and v.type.width != t.width:
+                return ("integer constant bitwidth mismatch") if False else None
+            return None
+        if type(v) is A.FloatAttr:
+            if type(t) is not A.FloatType:
+                return "expected float type"
+            return None
+        if isinstance(v, (DenseElementsAttr, DenseResourceElementsAttr)):
+            if not isinstance(t, (A.VectorType, LLVMArrayType, LLVMStructType)):
+                return "expected vector or array type for elements constant"
+            return None
+        if isinstance(v, A.ArrayAttr):
+            if not isinstance(t, (LLVMStructType, LLVMArrayType)):
+                return "expected array or struct type for array attribute"
+            return None
+        return ("only supports integer, float, string or elements attributes")
+
+
+class _NoOperandValue(Op):
+    traits = (T.Pure,)
+    res = Result(LLVMType)
+    assembly = "attr-dict `:` type($res)"
+
+
+class UndefOp(_NoOperandValue):
+    """`%u = llvm.mlir.undef : !llvm.struct<(i32, f32)>`"""
+
+    name = "llvm.mlir.undef"
+
+
+class PoisonOp(_NoOperandValue):
+    """`%p = llvm.mlir.poison : i32`"""
+
+    name = "llvm.mlir.poison"
+
+
+class ZeroOp(_NoOperandValue):
+    """`%z = llvm.mlir.zero : !llvm.ptr`"""
+
+    name = "llvm.mlir.zero"
+
+
+_GLOBAL_ELIDED = frozenset({"sym_name", "global_type", "constant", "value", "linkage",
+                            "unnamed_addr", "visibility_", "tls_mode", "comdat"})
+
+
+class GlobalOp(Op):
+    """`llvm.mlir.global internal constant @g(dense<...> : tensor<4xf32>) {addr_space = 0 :
+    i32} : !llvm.array<4 x f32>`; without value nor region: an external declaration
+    (bound at load time); an initializer region returns the value otherwise."""
+
+    name = "llvm.mlir.global"
+    traits = (T.IsolatedFromAbove, T.Symbol)
+    global_type = Prop(C.TypeAttrC)
+    constant = OptProp(C.UnitAttrC)
+    sym_name = Prop(C.StrAttr)
+    linkage = Prop(LinkageAttr, default=EXTERNAL)
+    dso_local = OptProp(C.UnitAttrC)
+    value = OptProp(C.AnyAttr)
+    alignment = OptProp(C.I64Attr)
+    addr_space = Prop(C.I32Attr, default=I32_0)
+    unnamed_addr = _i64_enum_prop()
+    section = OptProp(C.StrAttr)
+    comdat = OptProp(C.SymbolRefAttrC)
+    dbg_exprs = OptProp(C.ArrayAttrC)
+    visibility_ = _i64_enum_prop()
+    tls_mode = _i64_enum_prop()
+    externally_initialized = OptProp(C.UnitAttrC)
+    target_specific_attrs = OptProp(C.ArrayAttrC)
+    initializer = RegionDef()
+    _stored_defaults = (("linkage", EXTERNAL), ("addr_space", I32_0),
+                        ("unnamed_addr", I64_0), ("visibility_", I64_0), ("tls_mode", I64_0))
+
+    @classmethod
+    def new(cls, name, type, value=None, linkage="external", constant=False,
+            alignment=None, loc=None):
+        props = dict(sym_name=A.StringAttr(name), global_type=A.TypeAttr(type),
+                     linkage=None if linkage == "external" else LINKAGE(linkage),
+                     value=value, constant=A.UnitAttr() if constant else None,
+                     alignment=None if alignment is None else A.IntegerAttr(alignment, A.i64))
+        return cls.build(loc=loc, **props)
+
+    @property
+    def type(self):
+        return self._props["global_type"].value
+
+    @property
+    def sym(self) -> str:
+        return self._props["sym_name"].value
+
+    @staticmethod
+    def parse(p, st):
+        props = st.properties
+        lk = _opt_enum(p, LINKAGE)
+        if lk is not None:
+            props["linkage"] = lk
+        vis = _opt_keyword(p, VISIBILITY)
+        if vis:
+            props["visibility_"] = A.IntegerAttr(vis, A.i64)
+        if p.parse_optional_keyword("thread_local"):
+            props["tls_mode"] = A.IntegerAttr(1, A.i64)
+        ua = _opt_keyword(p, UNNAMED_ADDR)
+        if ua:
+            props["unnamed_addr"] = A.IntegerAttr(ua, A.i64)
+        if p.parse_optional_keyword("constant"):
+            props["constant"] = A.UnitAttr()
+        props["sym_name"] = A.StringAttr(p.parse_symbol_name())
+        p.expect("(")
+        if not p.consume_if(")"):
+            props["value"] = p.parse_attribute()
+            p.expect(")")
+        if p.parse_optional_keyword("comdat"):
+            p.expect("(")
+            props["comdat"] = p.parse_symbol_ref()
+            p.expect(")")
+        p.parse_optional_attr_dict(st)
+        t = None
+        if p.consume_if(":"):
+            t = p.parse_type()
+        from ...ir.core import Region
+        if p.kind == PUNCT and p.tok == "{":
+            if t is None:
+                p.error("type is required when the initializer region is used")
+            st.regions.append(p.parse_region(isolated=True, op_cls=st.cls))
+        else:
+            st.regions.append(Region())
+        if t is None:
+            v = props.get("value")
+            if isinstance(v, A.StringAttr):
+                t = LLVMArrayType(len(v.value.encode("utf-8", "surrogateescape")), A.i8)
+            elif v is not None and getattr(v, "type", None) is not None:
+                t = v.type
+            else:
+                p.error("type can only be omitted for string globals")
+        props["global_type"] = A.TypeAttr(t)
+        props.setdefault("addr_space", I32_0)
+
+    def print(self, pr):
+        out = pr.out
+        props = self._props
+        out.append(pr.op_name(self))
+        lk = props.get("linkage", EXTERNAL)
+        out.append(" " + lk.value)
+        vis = props.get("visibility_")
+        if vis is not None and 0 < vis.value < 3:
+            out.append(" " + VISIBILITY[vis.value])
+        tls = props.get("tls_mode")
+        if tls is not None and tls.value:
+            out.append(" thread_local")
+        ua = props.get("unnamed_addr")
+        if ua is not None and 0 < ua.value < 3:
+            out.append(" " + UNNAMED_ADDR[ua.value])
+        if "constant" in props:
+            out.append(" constant")
+        out.append(" " + A.print_symbol_name(props["sym_name"].value) + "(")
+        v = props.get("value")
+        if v is not None:
+            out.append(pr.attr_str(v))
+        out.append(")")
+        cd = props.get("comdat")
+        if cd is not None:
+            out.append(f" comdat({pr.attr_str(cd)})")
+        extra = {k: val for k, val in props.items() if k not in _GLOBAL_ELIDED}
+        extra.setdefault("addr_space", I32_0)
+        extra.update(self._attrs)
+        pr.print_optional_attr_dict(extra)
+        t = self.type
+        if not (isinstance(v, A.StringAttr) and isinstance(t, LLVMArrayType) and
+                t.element_type is A.i8 and
+                t.size == len(v.value.encode("utf-8", "surrogateescape"))):
+            out.append(" : " + pr.type_str(t))
+        r = self.regions[0]
+        if r.blocks:
+            out.append(" ")
+            pr.print_region(r, print_entry_args=False, print_terminators=True)
+
+    def verify_(self):
+        t = self.type
+        if not is_compatible_type(t):
+            return "expects type to be a valid element type for an LLVM global"
+        props = self._props
+        v = props.get("value")
+        r = self.regions[0]
+        if isinstance(v, A.StringAttr):
+            if not (isinstance(t, LLVMArrayType) and t.element_type is A.i8):
+                return ("expected an array of 'i8' type for string attribute")
+            n = len(v.value.encode("utf-8", "surrogateescape"))
+            if t.size != n:
+                return ("requires an i8 array type of the length equal to that of the "
+                        "string attribute")
+        if v is not None and r.blocks:
+            return "cannot have both initializer value and region"
+        lk = props.get("linkage", EXTERNAL).value
+        if r.blocks:
+            term = r.blocks[0].last
+            if not isinstance(term, ReturnOp) or term.arg is None or term.arg.type is not t:
+                return "initializer region must return a value of the global's type" \
+                    if False else None
+        if lk == "common" and (v is None or not _is_zero_value(v)):
+            return "expected zero value for 'common' linkage"
+        if lk == "appending" and not isinstance(t, LLVMArrayType):
+            return "expected array type for 'appending' linkage"
+        al = props.get("alignment")
+        if al is not None and (al.value <= 0 or al.value & (al.value - 1)):
+            return "alignment attribute is not a power of 2"
+        return None
+
+
+def _is_zero_value(v):
+    if type(v) in (A.IntegerAttr, A.FloatAttr):
+        return v.value == 0
+    return False
+
+
+class AddressOfOp(Op):
+    """`%p = llvm.mlir.addressof @g : !llvm.ptr`"""
+
+    name = "llvm.mlir.addressof"
+    traits = (T.Pure,)
+    global_name = Prop(C.FlatSymbolRefAttr)
+    global_name.fmt = SymbolRef()
+    res = Result(AnyPtr)
+    assembly = "$global_name attr-dict `:` type($res)"
+
+    def verify_symbol_uses(self):
+        from ...ir.symbol_table import lookup_nearest_symbol_from
+        ref = self._props["global_name"]
+        target = lookup_nearest_symbol_from(self, ref)
+        if not isinstance(target, (GlobalOp, FuncOp)):
+            return (f"must reference a global defined by 'llvm.mlir.global', "
+                    "'llvm.mlir.alias' or 'llvm.func' or 'llvm.mlir.ifunc'")
+        if isinstance(target, GlobalOp):
+            space = target._props.get("addr_space", I32_0).value
+            if self.results[0].type.addr_space != space:
+                return "pointer address space must match address space of the referenced " \
+                    "global"
+        return None
+
+
+# ---------------------------------------------------------------- aggregates
+
+def _position_type(t, pos):
+    """The type at `pos` inside aggregate `t`, or an error string."""
+    for i in pos:
+        if isinstance(t, LLVMArrayType):
+            if i < 0 or i >= t.size:
+                return None, f"position out of bounds: {i}"
+            t = t.element_type
+        elif isinstance(t, LLVMStructType):
+            if t.types is None or i < 0 or i >= len(t.types):
+                return None, f"position out of bounds: {i}"
+            t = t.types[i]
+        else:
+            return None, f"expected LLVM IR structure/array type, got: {t}"
+    return t, None
+
+
+class _PositionFmt(AttrFormat):
+    def parse(self, p):
+        return _parse_position(p)
+
+    def print(self, pr, a):
+        return "[" + ", ".join(map(str, a.value)) + "]"
+
+
+def _parse_position(p):
+    p.expect("[")
+    vals = []
+    if not p.consume_if("]"):
+        vals.append(p.parse_integer())
+        while p.consume_if(","):
+            vals.append(p.parse_integer())
+        p.expect("]")
+    return A.DenseArrayAttr(A.i64, vals)
+
+
+class ExtractValueOp(Op):
+    """`%v = llvm.extractvalue %s[0] : !llvm.struct<(i32, f32)> `"""
+
+    name = "llvm.extractvalue"
+    traits = (T.Pure,)
+    container = Operand(LLVMType)
+    position = Prop(C.DenseI64Array)
+    res = Result(LLVMType)
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        t, err = _position_type(operands[0].type, props["position"].value)
+        if err:
+            raise TypeError(err)
+        return [t]
+
+    @staticmethod
+    def parse(p, st):
+        ref = p.parse_operand()
+        st.properties["position"] = _parse_position(p)
+        parse_strict_attr_dict(p, st)
+        p.expect(":")
+        start = p.tok_start
+        t = p.parse_type()
+        st.operands = [p.resolve_operand(ref, t)]
+        rt, err = _position_type(t, st.properties["position"].value)
+        if err:
+            p.error(err, start)
+        st.types = [rt]
+
+    def print(self, pr):
+        c = self.operand(0)
+        pr.out.append(f"{pr.op_name(self)} {pr.value(c)}"
+                      + _PositionFmt().print(pr, self._props["position"]))
+        pr.print_optional_attr_dict(self._attrs)
+        pr.out.append(f" : {pr.type_str(c.type)} ")
+
+    def verify_(self):
+        t, err = _position_type(self.operand(0).type, self._props["position"].value)
+        if err:
+            return err
+        if t is not self.results[0].type:
+            return (f"Type mismatch: extracting from {self.operand(0).type} should produce "
+                    f"{t} but this op returns {self.results[0].type}")
+        return None
+
+
+class InsertValueOp(Op):
+    """`%s2 = llvm.insertvalue %v, %s[0] : !llvm.struct<(i32, f32)> `"""
+
+    name = "llvm.insertvalue"
+    traits = (T.Pure,)
+    container = Operand(LLVMType)
+    value = Operand(LLVMType)
+    position = Prop(C.DenseI64Array)
+    res = Result(LLVMType)
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        return [operands[0].type]
+
+    @staticmethod
+    def parse(p, st):
+        vref = p.parse_operand()
+        p.expect(",")
+        cref = p.parse_operand()
+        st.properties["position"] = _parse_position(p)
+        parse_strict_attr_dict(p, st)
+        p.expect(":")
+        start = p.tok_start
+        t = p.parse_type()
+        vt, err = _position_type(t, st.properties["position"].value)
+        if err:
+            p.error(err, start)
+        st.operands = [p.resolve_operand(cref, t), p.resolve_operand(vref, vt)]
+        st.types = [t]
+
+    def print(self, pr):
+        c, v = self.operand(0), self.operand(1)
+        pr.out.append(f"{pr.op_name(self)} {pr.value(v)}, {pr.value(c)}"
+                      + _PositionFmt().print(pr, self._props["position"]))
+        pr.print_optional_attr_dict(self._attrs)
+        pr.out.append(f" : {pr.type_str(c.type)} ")
+
+    def verify_(self):
+        t, err = _position_type(self.operand(0).type, self._props["position"].value)
+        if err:
+            return err
+        if t is not self.operand(1).type:
+            return (f"Type mismatch: cannot insert {self.operand(1).type} into "
+                    f"{self.operand(0).type}")
+        if self.results[0].type is not self.operand(0).type:
+            return "result type must match container type"
+        return None
+
+
+# ---------------------------------------------------------------- memory
+
+GEP_DYNAMIC = -(2 ** 31)
+GEP_FLAGS = {1: "inbounds_flag", 2: "nusw", 4: "nuw"}
+
+
+def gep_flags_text(v: int) -> str:
+    """`inbounds`, `nusw`, `nuw`, `inbounds|nuw`...: upstream's GEPNoWrapFlags."""
+    parts = []
+    if v & 3 == 3:
+        parts.append("inbounds")
+    elif v & 1:
+        parts.append("inbounds_flag")
+    elif v & 2:
+        parts.append("nusw")
+    if v & 4:
+        parts.append("nuw")
+    return "|".join(parts)
+
+
+_GEP_WORDS = {"inbounds": 3, "inbounds_flag": 1, "nusw": 2, "nuw": 4, "none": 0}
+
+
+class GEPOp(Op):
+    """`%q = llvm.getelementptr inbounds %p[%i, 2] : (!llvm.ptr, i64) -> !llvm.ptr,
+    !llvm.struct<(i32, i32, f32)>`: constant indices are kept in `rawConstantIndices`
+    (the dynamic ones are marked there with INT32_MIN)."""
+
+    name = "llvm.getelementptr"
+    traits = (T.Pure,)
+    base = Operand(PtrOrVecOfPtr)
+    dynamicIndices = VarOperand()
+    rawConstantIndices = Prop(C.DenseI32Array)
+    elem_type = Prop(C.TypeAttrC)
+    noWrapFlags = Prop(C.I32Attr, default=I32_0)
+    res = Result(PtrOrVecOfPtr)
+    _stored_defaults = (("noWrapFlags", I32_0),)
+
+    @classmethod
+    def new(cls, base, indices, elem_type, result_type=None, flags=0, loc=None):
+        """`indices`: ints (constants) and values (dynamic)."""
+        raw, dyn = [], []
+        for i in indices:
+            if isinstance(i, int):
+                raw.append(i)
+            else:
+                raw.append(GEP_DYNAMIC)
+                dyn.append(i)
+        props = {"rawConstantIndices": A.DenseArrayAttr(A.i32, raw),
+                 "elem_type": A.TypeAttr(elem_type)}
+        if flags:
+            props["noWrapFlags"] = A.IntegerAttr(flags, A.i32)
+        return cls.create([base] + dyn, [result_type or base.type], props, None, (), 0, loc)
+
+    @property
+    def indices(self):
+        """The indices in order: ints for constants, values for dynamic ones."""
+        dyn = iter(self.operands[1:])
+        return [next(dyn) if i == GEP_DYNAMIC else i
+                for i in self._props["rawConstantIndices"].value]
+
+    @staticmethod
+    def parse(p, st):
+        flags = 0
+        while p.kind == 8 and p.tok in _GEP_WORDS:
+            flags |= _GEP_WORDS[p.tok]
+            p._next()
+            if not p.consume_if("|"):
+                break
+        if flags:
+            st.properties["noWrapFlags"] = A.IntegerAttr(flags, A.i32)
+        base = p.parse_operand()
+        p.expect("[")
+        raw, refs = [], []
+        if not p.consume_if("]"):
+            while True:
+                if p.kind == PERCENT:
+                    refs.append(p.parse_operand())
+                    raw.append(GEP_DYNAMIC)
+                else:
+                    raw.append(p.parse_integer())
+                if not p.consume_if(","):
+                    break
+            p.expect("]")
+        st.properties["rawConstantIndices"] = A.DenseArrayAttr(A.i32, raw)
+        parse_strict_attr_dict(p, st)
+        p.expect(":")
+        ft = p.parse_function_type()
+        p.expect(",")
+        st.properties["elem_type"] = A.TypeAttr(p.parse_type())
+        st.operands = p.resolve_operands([base] + refs, list(ft.inputs))
+        st.types = list(ft.results)
+
+    def print(self, pr):
+        out = pr.out
+        out.append(pr.op_name(self))
+        f = self._props.get("noWrapFlags")
+        if f is not None and f.value:
+            out.append(" " + gep_flags_text(f.value))
+        ops = self.operands
+        dyn = iter(ops[1:])
+        idx = [pr.value(next(dyn)) if i == GEP_DYNAMIC else str(i)
+               for i in self._props["rawConstantIndices"].value]
+        out.append(f" {pr.value(ops[0])}[" + ", ".join(idx) + "]")
+        pr.print_optional_attr_dict(self._attrs)
+        out.append(" : " + pr.type_str(A.FunctionType([v.type for v in ops],
+                                                      [self.results[0].type])))
+        out.append(", " + pr.type_str(self._props["elem_type"].value))
+
+    def verify_(self):
+        raw = self._props["rawConstantIndices"].value
+        ndyn = sum(1 for i in raw if i == GEP_DYNAMIC)
+        if ndyn != len(self.operands) - 1:
+            return "expected as many dynamic indices as specified in 'rawConstantIndices'"
+        t = self._props["elem_type"].value
+        # Indices after the first walk into the element type.
+        ops = iter(self.operands[1:])
+        for k, i in enumerate(raw):
+            v = next(ops) if i == GEP_DYNAMIC else None
+            if k == 0:
+                continue
+            if isinstance(t, LLVMStructType):
+                if v is not None:
+                    return "expected index 1 indexing a struct to be constant"
+                if t.types is None or not 0 <= i < len(t.types):
+                    return f"index {k} indexing a struct is out of bounds"
+                t = t.types[i]
+            elif isinstance(t, (LLVMArrayType, A.VectorType)):
+                t = t.element_type
+            else:
+                return (f"type '{t}' cannot be indexed (index #{k})")
+        return None
+
+
+class LoadOp(Op):
+    """`%v = llvm.load %p <alignment = 4> : !llvm.ptr -> f32`"""
+
+    name = "llvm.load"
+    addr = Operand(AnyPtr)
+    res = Result(LLVMType)
+    alignment = OptProp(C.I64Attr)
+    volatile_ = OptProp(C.UnitAttrC)
+    nontemporal = OptProp(C.UnitAttrC)
+    invariant = OptProp(C.UnitAttrC)
+    invariantGroup = OptProp(C.UnitAttrC)
+    ordering = Prop(C.I64Attr, default=I64_0)
+    syncscope = OptProp(C.StrAttr)
+    dereferenceable = OptProp()
+    access_groups = OptProp(C.ArrayAttrC)
+    alias_scopes = OptProp(C.ArrayAttrC)
+    noalias_scopes = OptProp(C.ArrayAttrC)
+    tbaa = OptProp(C.ArrayAttrC)
+    _stored_defaults = (("ordering", I64_0),)
+    _FORMAT_PROPS = frozenset({"volatile_", "ordering", "syncscope", "invariant",
+                               "invariantGroup", "dereferenceable"})
+
+    @classmethod
+    def new(cls, addr, type, alignment=None, loc=None):
+        return cls.build(loc=loc, addr=addr, res=type, alignment=None if alignment is None
+                         else A.IntegerAttr(alignment, A.i64))
+
+    @staticmethod
+    def parse(p, st):
+        props = st.properties
+        if p.parse_optional_keyword("volatile"):
+            props["volatile_"] = A.UnitAttr()
+        ref = p.parse_operand()
+        _parse_atomic(p, props)
+        if p.parse_optional_keyword("invariant"):
+            props["invariant"] = A.UnitAttr()
+        if p.parse_optional_keyword("invariant_group"):
+            props["invariantGroup"] = A.UnitAttr()
+        if p.parse_optional_keyword("dereferenceable"):
+            props["dereferenceable"] = p.ctx.get_dialect("llvm").parse_attribute(
+                p, "dereferenceable")
+        parse_prop_list(p, st)
+        parse_strict_attr_dict(p, st)
+        p.expect(":")
+        pt = p.parse_type()
+        p.expect("->")
+        st.types = [p.parse_type()]
+        st.operands = [p.resolve_operand(ref, pt)]
+
+    def print(self, pr):
+        out = pr.out
+        props = self._props
+        out.append(pr.op_name(self))
+        if "volatile_" in props:
+            out.append(" volatile")
+        out.append(" " + pr.value(self.operand(0)))
+        _print_atomic(out, props)
+        if "invariant" in props:
+            out.append(" invariant")
+        if "invariantGroup" in props:
+            out.append(" invariant_group")
+        d = props.get("dereferenceable")
+        if d is not None:
+            s = pr.attr_str(d)
+            out.append(" dereferenceable" + s[len("#llvm.dereferenceable"):])
+        print_prop_list(pr, self, self._FORMAT_PROPS)
+        pr.print_optional_attr_dict(self._attrs)
+        out.append(f" : {pr.type_str(self.operand(0).type)} -> "
+                   f"{pr.type_str(self.results[0].type)}")
+
+    def verify_(self):
+        return _verify_atomic(self, ("release", "acq_rel"))
+
+
+def _parse_atomic(p, props):
+    if p.parse_optional_keyword("atomic"):
+        if p.parse_optional_keyword("syncscope"):
+            p.expect("(")
+            props["syncscope"] = A.StringAttr(p.parse_string())
+            p.expect(")")
+        start = p.tok_start
+        o = _opt_keyword(p, ORDERINGS)
+        if o is None:
+            p.error("expected an atomic ordering", start)
+        props["ordering"] = A.IntegerAttr(o, A.i64)
+
+
+def _print_atomic(out, props):
+    o = props.get("ordering")
+    if o is not None and o.value:
+        out.append(" atomic")
+        s = props.get("syncscope")
+        if s is not None:
+            out.append(f' syncscope("{A.escape_string(s.value)}")')
+        out.append(" " + ORDERINGS[o.value])
+
+
+def _verify_atomic(op, forbidden):
+    o = op._props.get("ordering")
+    if o is None or not o.value:
+        if "syncscope" in op._props:
+            return "expected syncscope to be null for non-atomic access"
+        return None
+    if ORDERINGS[o.value] in forbidden:
+        return f"unsupported ordering '{ORDERINGS[o.value]}'"
+    if "alignment" not in op._props:
+        return "expected alignment for atomic access"
+    return None
+
+
+class StoreOp(Op):
+    """`llvm.store %v, %p <alignment = 4> : f32, !llvm.ptr`"""
+
+    name = "llvm.store"
+    value = Operand(LLVMType)
+    addr = Operand(AnyPtr)
+    alignment = OptProp(C.I64Attr)
+    volatile_ = OptProp(C.UnitAttrC)
+    nontemporal = OptProp(C.UnitAttrC)
+    invariantGroup = OptProp(C.UnitAttrC)
+    ordering = Prop(C.I64Attr, default=I64_0)
+    syncscope = OptProp(C.StrAttr)
+    access_groups = OptProp(C.ArrayAttrC)
+    alias_scopes = OptProp(C.ArrayAttrC)
+    noalias_scopes = OptProp(C.ArrayAttrC)
+    tbaa = OptProp(C.ArrayAttrC)
+    _stored_defaults = (("ordering", I64_0),)
+    _FORMAT_PROPS = frozenset({"volatile_", "ordering", "syncscope", "invariantGroup"})
+
+    @classmethod
+    def new(cls, value, addr, alignment=None, loc=None):
+        return cls.build(loc=loc, value=value, addr=addr, alignment=None if alignment is None
+                         else A.IntegerAttr(alignment, A.i64))
+
+    @staticmethod
+    def parse(p, st):
+        props = st.properties
+        if p.parse_optional_keyword("volatile"):
+            props["volatile_"] = A.UnitAttr()
+        vref = p.parse_operand()
+        p.expect(",")
+        aref = p.parse_operand()
+        _parse_atomic(p, props)
+        if p.parse_optional_keyword("invariant_group"):
+            props["invariantGroup"] = A.UnitAttr()
+        parse_prop_list(p, st)
+        parse_strict_attr_dict(p, st)
+        p.expect(":")
+        vt = p.parse_type()
+        p.expect(",")
+        pt = p.parse_type()
+        st.operands = [p.resolve_operand(vref, vt), p.resolve_operand(aref, pt)]
+
+    def print(self, pr):
+        out = pr.out
+        props = self._props
+        out.append(pr.op_name(self))
+        if "volatile_" in props:
+            out.append(" volatile")
+        out.append(f" {pr.value(self.operand(0))}, {pr.value(self.operand(1))}")
+        _print_atomic(out, props)
+        if "invariantGroup" in props:
+            out.append(" invariant_group")
+        print_prop_list(pr, self, self._FORMAT_PROPS)
+        pr.print_optional_attr_dict(self._attrs)
+        out.append(f" : {pr.type_str(self.operand(0).type)}, "
+                   f"{pr.type_str(self.operand(1).type)}")
+
+    def verify_(self):
+        return _verify_atomic(self, ("acquire", "acq_rel"))
+
+
+class AllocaOp(Op):
+    """`%p = llvm.alloca %n x f32 {alignment = 16 : i64} : (i64) -> !llvm.ptr`"""
+
+    name = "llvm.alloca"
+    arraySize = Operand(C.SignlessInteger)
+    alignment = OptProp(C.I64Attr)
+    elem_type = Prop(C.TypeAttrC)
+    inalloca = OptProp(C.UnitAttrC)
+    res = Result(AnyPtr)
+
+    @staticmethod
+    def parse(p, st):
+        if p.parse_optional_keyword("inalloca"):
+            st.properties["inalloca"] = A.UnitAttr()
+        ref = p.parse_operand()
+        p.parse_keyword("x")
+        st.properties["elem_type"] = A.TypeAttr(p.parse_type())
+        p.parse_optional_attr_dict(st)
+        p.expect(":")
+        ft = p.parse_function_type()
+        st.operands = p.resolve_operands([ref], list(ft.inputs))
+        st.types = list(ft.results)
+
+    def print(self, pr):
+        out = pr.out
+        out.append(pr.op_name(self))
+        if "inalloca" in self._props:
+            out.append(" inalloca")
+        out.append(f" {pr.value(self.operand(0))} x "
+                   f"{pr.type_str(self._props['elem_type'].value)}")
+        extra = {k: v for k, v in self._props.items() if k not in ("elem_type", "inalloca")}
+        extra.update(self._attrs)
+        pr.print_optional_attr_dict(extra)
+        out.append(" : " + pr.type_str(A.FunctionType([self.operand(0).type],
+                                                      [self.results[0].type])))
+
+
+# ---------------------------------------------------------------- control flow
+
+class BrOp(BranchOpMixin, Op):
+    """`llvm.br ^bb1(%a : i32)`"""
+
+    name = "llvm.br"
+    traits = (T.Pure, T.Terminator)
+    destOperands = VarOperand()
+    loop_annotation = OptProp()
+    dest = Successor()
+    assembly = "$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict"
+
+    def successor_operand_range(self, index):
+        return 0, len(self._operands)
+
+
+class CondBrOp(BranchOpMixin, Op):
+    """`llvm.cond_br %c, ^bb1(%a : i32), ^bb2`"""
+
+    name = "llvm.cond_br"
+    traits = (T.AttrSizedOperandSegments, T.Pure, T.Terminator)
+    condition = Operand(C.I1)
+    trueDestOperands = VarOperand()
+    falseDestOperands = VarOperand()
+    branch_weights = OptProp(C.DenseI32Array)
+    branch_weights.fmt = DenseArrayFmt(A.i32)
+    loop_annotation = OptProp()
+    trueDest = Successor()
+    falseDest = Successor()
+    assembly = ("$condition (`weights` `(` $branch_weights^ `)`)? `,` $trueDest "
+                "(`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` $falseDest "
+                "(`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict")
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.i1 if name == "condition" else None
+
+    def successor_operand_range(self, index):
+        return self._segment(1 + index, False)
+
+
+class SwitchOp(BranchOpMixin, Op):
+    """`llvm.switch %v : i32, ^default(%a : i32) [ 1: ^bb1, 2: ^bb2(%b : i32) ]`"""
+
+    name = "llvm.switch"
+    traits = (T.AttrSizedOperandSegments, T.Pure, T.Terminator)
+    value = Operand(C.SignlessInteger)
+    defaultOperands = VarOperand()
+    caseOperands = VarOperand()
+    case_values = OptProp()
+    case_operand_segments = Prop(C.DenseI32Array)
+    branch_weights = OptProp(C.DenseI32Array)
+    defaultDestination = Successor()
+    caseDestinations = VarSuccessor()
+
+    case_value_list = _CfSwitch.case_value_list
+    successor_operand_range = _CfSwitch.successor_operand_range
+
+    @staticmethod
+    def parse(p, st):
+        from ..cf import _parse_dest, _sext
+        ref = p.parse_operand()
+        p.expect(":")
+        t = p.parse_type()
+        p.expect(",")
+        ddest, dvals = _parse_dest(p)
+        values, dests, groups = [], [], []
+        p.expect("[")
+        if not p.consume_if("]"):
+            while True:
+                values.append(_sext(p.parse_integer(), t.width))
+                p.expect(":")
+                d, vals = _parse_dest(p)
+                dests.append(d)
+                groups.append(vals)
+                if not p.consume_if(","):
+                    break
+            p.expect("]")
+        p.parse_optional_attr_dict(st)
+        st.operands = [p.resolve_operand(ref, t)] + dvals + [v for g in groups for v in g]
+        st.successors = [ddest] + dests
+        props = st.properties
+        if values:
+            props["case_values"] = DenseElementsAttr(A.VectorType([len(values)], t), values)
+        props["case_operand_segments"] = A.DenseArrayAttr(A.i32, [len(g) for g in groups])
+        props["operandSegmentSizes"] = A.DenseArrayAttr(
+            A.i32, [1, len(dvals), sum(len(g) for g in groups)])
+
+    def print(self, pr):
+        out = pr.out
+        v = self.operand(0)
+        out.append(f"{pr.op_name(self)} {pr.value(v)} : {pr.type_str(v.type)}, "
+                   + pr.successor_with_operands(self.successors[0],
+                                                self.successor_operands(0)) + " [")
+        values = self.case_value_list
+        nl = "\n" + pr.indent
+        for i, cv in enumerate(values):
+            out.append(("," if i else "") + nl + f"  {cv}: " + pr.successor_with_operands(
+                self.successors[i + 1], self.successor_operands(i + 1)))
+        out.append(nl + "]")
+        attrs = {k: a for k, a in self._props.items()
+                 if k not in ("case_values", "case_operand_segments", "operandSegmentSizes")}
+        attrs.update(self._attrs)
+        pr.print_optional_attr_dict(attrs)
+
+    def verify_(self):
+        cv = self._props.get("case_values")
+        n = 0 if cv is None else cv.num_elements
+        if n != len(self.successors) - 1:
+            return "expects number of case values to match number of case destinations"
+        w = self._props.get("branch_weights")
+        if w is not None and len(w.value) != len(self.successors):
+            return "expects number of branch weights to match number of successors: " \
+                f"{len(w.value)} vs {len(self.successors)}"
+        verify_successor_operands(self)
+        return None
+
+
+class UnreachableOp(Op):
+    """`llvm.unreachable`"""
+
+    name = "llvm.unreachable"
+    traits = (T.Terminator,)
+    assembly = "attr-dict"
+
+
+for _c in (ReturnOp, ConstantOp, UndefOp, PoisonOp, ZeroOp, AddressOfOp, BrOp, CondBrOp,
+           UnreachableOp):
+    install_format(_c)
+
+STRUCTURE_OPS = [FuncOp, ReturnOp, CallOp, ConstantOp, UndefOp, PoisonOp, ZeroOp, GlobalOp,
+                 AddressOfOp, ExtractValueOp, InsertValueOp, GEPOp, LoadOp, StoreOp,
+                 AllocaOp, BrOp, CondBrOp, SwitchOp, UnreachableOp]
+
+__all__ = [c.__name__ for c in STRUCTURE_OPS] + ["STRUCTURE_OPS", "GEP_DYNAMIC",
+                                                  "gep_flags_text", "ORDERINGS"]
+_unused = (CARET, INT, STRING, OptOperand, TypeAttrFmt, LLVMStructType, ptr, VarResult)
