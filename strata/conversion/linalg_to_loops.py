@@ -35,9 +35,9 @@ the function, which gives upstream's order of constants.
 
 Where upstream indexes with `affine.apply` (an indexing map result that is neither a
 loop index nor a constant: convolution and pooling windows), Strata, which has no affine
-dialect, emits what `lower-affine` makes of it: arith.muli / arith.addi / ... on index
-values (floordiv / ceildiv as arith.floordivsi / arith.ceildivsi, mod as remsi corrected
-to be non-negative).
+dialect, emits the arith ops `lower-affine` makes of it, in its order (arith.muli with
+`nsw`, arith.addi, and lower-affine's sequences for floordiv, ceildiv and mod); only the
+constants differ in place: the greedy driver hoists them.
 
 Ops upstream's pass leaves alone are lowered too when they are on buffers:
 `linalg.softmax` through upstream's decomposition (max, exp of the difference, sum,
@@ -72,8 +72,7 @@ from .scalar_builders import op_class
 __all__ = ["ConvertLinalgToLoops", "ConvertLinalgToParallelLoops", "LinalgToLoopsPattern",
            "lower_linalg_to_loops", "locality_loop_order"]
 
-_SLT = 2  # arith.cmpi predicates
-_ULT = 6
+_SLT, _SLE, _ULT = 2, 3, 6  # arith.cmpi predicates
 
 
 def lower_linalg_to_loops(root, parallel=False, interchange_for_locality=False) -> None:
@@ -228,16 +227,29 @@ class _Emitter:
         if k == ADD:
             return self.v("arith.addi", [lhs, rhs], A.index)
         if k == MUL:
-            return self.v("arith.muli", [lhs, rhs], A.index)
-        if k == FLOORDIV:
-            return self.v("arith.floordivsi", [lhs, rhs], A.index)
-        if k == CEILDIV:
-            return self.v("arith.ceildivsi", [lhs, rhs], A.index)
-        if k == MOD:
+            return self.v("arith.muli", [lhs, rhs], A.index,
+                          {"overflowFlags": arith.OVERFLOW("nsw")})
+        sub, sel = "arith.subi", "arith.select"
+        if k == FLOORDIV:  # negative ? -1 - (-1 - a) / b : a / b
+            zero, none = self.index(0), self.index(-1)
+            neg = self.cmpi(_SLT, lhs, zero)
+            dividend = self.v(sel, [neg, self.v(sub, [none, lhs], A.index), lhs], A.index)
+            q = self.v("arith.divsi", [dividend, rhs], A.index)
+            return self.v(sel, [neg, self.v(sub, [none, q], A.index), q], A.index)
+        if k == CEILDIV:  # a <= 0 ? -(-a / b) : (a - 1) / b + 1
+            zero, one = self.index(0), self.index(1)
+            nonpos = self.cmpi(_SLE, lhs, zero)
+            negated = self.v(sub, [zero, lhs], A.index)
+            decremented = self.v(sub, [lhs, one], A.index)
+            dividend = self.v(sel, [nonpos, negated, decremented], A.index)
+            q = self.v("arith.divsi", [dividend, rhs], A.index)
+            return self.v(sel, [nonpos, self.v(sub, [zero, q], A.index),
+                                self.v("arith.addi", [q, one], A.index)], A.index)
+        if k == MOD:  # a rem b, made non-negative
             rem = self.v("arith.remsi", [lhs, rhs], A.index)
             neg = self.cmpi(_SLT, rem, self.index(0))
             fixed = self.v("arith.addi", [rem, rhs], A.index)
-            return self.v("arith.select", [neg, fixed, rem], A.index)
+            return self.v(sel, [neg, fixed, rem], A.index)
         raise ValueError(f"unsupported affine expression {e}")
 
     def indices(self, m: AffineMap, ivs):

@@ -151,7 +151,7 @@ def _llvm_attrs(op) -> dict:
     (`llvm.loop_annotation`): upstream moves them to the loop's latch branch."""
     out = {}
     for k, v in op._attrs.items():
-        d = v.dialect_name if type(v) is A.OpaqueAttr else type(v).dialect
+        d = v.dialect_name if isinstance(v, A.OpaqueAttr) else type(v).dialect
         if d == "llvm":
             out[k] = v
     return out
