@@ -16,12 +16,14 @@ def all_dialects():
     from .linalg import LINALG
     from .llvm import LLVM
     from .math import MATH
+    from .memref import MEMREF
     from .ml_program import ML_PROGRAM
     from .onnx import ONNX
     from .scf import SCF
     from .tensor import TENSOR
     from .tosa import TOSA
-    return [BUILTIN, FUNC, ARITH, MATH, CF, SCF, TENSOR, ML_PROGRAM, ONNX, LINALG, TOSA, LLVM]
+    return [BUILTIN, FUNC, ARITH, MATH, CF, SCF, TENSOR, ML_PROGRAM, ONNX, LINALG, TOSA, LLVM,
+            MEMREF]
 
 
 def default_context(allow_unregistered: bool = False) -> Context:

@@ -346,7 +346,10 @@ class _FormatParser:
             g = _Elem(_OPTIONAL)
             g.children = children
             g.anchor = anchor
-            g.first = children[0]
+            # The element that decides whether the group is present: the first one that
+            # is not a spacing literal (`` `[` $symbols^ `]`).
+            g.first = next((c for c in children if c.kind != _LIT or
+                            c.value not in ("", " ", "\\n")), children[0])
             if anchor is None:
                 raise FormatError(f"{self.cls.name}: optional group without anchor")
             return g

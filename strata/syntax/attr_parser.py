@@ -558,8 +558,7 @@ class AttrParser(Lexer):
             self.error("expected '<' after 'dense'")
         start = self.tok_start + 1
         body = self._raw_until_close()
-        self.expect(":")
-        t = self.parse_type()
+        t = self._elements_literal_type(type)
         from ..ir import dense
         try:
             return dense.parse_dense_body(body, t)
@@ -567,6 +566,14 @@ class AttrParser(Lexer):
             self.error(str(e.args[0]), kw if e.offset is None else start + e.offset)
         except ValueError as e:  # an element type dense storage does not support (i0)
             self.error(str(e), kw)
+
+    def _elements_literal_type(self, type):
+        """parseElementsLiteralType: the shaped type the caller gives (memref.global's
+        initial value), else `: type`."""
+        if isinstance(type, A.ShapedType):
+            return type
+        self.expect(":")
+        return self.parse_type()
 
     def _parse_dense_resource(self, type):
         self.expect("<")
@@ -576,8 +583,7 @@ class AttrParser(Lexer):
         self._next()
         self.expect(">")
         colon = self.tok_start
-        self.expect(":")
-        t = self.parse_type()
+        t = self._elements_literal_type(type)
         if not isinstance(t, A.ShapedType):
             self.error("`dense_resource` expected a shaped type", colon)
         from ..ir.dense import DenseResourceElementsAttr

@@ -125,11 +125,9 @@ class Printer:
                                 nm = self._unique(hints[0], used, c)
                                 for i, r in enumerate(res):
                                     names[r] = f"{nm}#{i}"
-                                self._group_names[res[0]] = (nm, len(res))
+                                self._group_names[res[0]] = [(nm, len(res))]
                             else:
-                                for r, h in zip(res, hints):
-                                    names[r] = self._unique(h, used, c) if h else \
-                                        self._number(c)
+                                self._name_groups(res, hints, used, c)
                             value = c.value
                         elif len(res) == 1:
                             names[res[0]] = f"%{value}"
@@ -139,7 +137,7 @@ class Printer:
                             value += 1
                             for i, r in enumerate(res):
                                 names[r] = f"{nm}#{i}"
-                            self._group_names[res[0]] = (nm, len(res))
+                            self._group_names[res[0]] = [(nm, len(res))]
                     if op_.regions:
                         nested.extend(op_.regions)
                     op_ = op_.next
@@ -148,6 +146,26 @@ class Printer:
             for r in nested:
                 stack.append((r, _Counters(c.value, c.arg, c.conflict), used))
             nested.clear()
+
+    def _name_groups(self, res, hints, used, c):
+        """Name results from one hint per result, as upstream's SSANameState: a result
+        with a hint (and the first result) starts a group; a result without one (None)
+        joins the group before it, printed `%name:N` and used as `%name#i`."""
+        groups = []
+        for i, r in enumerate(res):
+            h = hints[i] if i < len(hints) else None
+            if h or i == 0:
+                groups.append([self._unique(h, used, c) if h else self._number(c), 0])
+            g = groups[-1]
+            self.names[r] = g[0] if g[1] == 0 else f"{g[0]}#{g[1]}"
+            g[1] += 1
+        if len(groups) != len(res):
+            start = 0
+            for nm, n in groups:
+                if n > 1:
+                    self.names[res[start]] = f"{nm}#0"
+                start += n
+            self._group_names[res[0]] = [tuple(g) for g in groups]
 
     def _number(self, c):
         nm = f"%{c.value}"
@@ -218,7 +236,8 @@ class Printer:
             # Only ops with several results have a group name (`%0:2`).
             g = self._group_names.get(res[0]) if len(res) > 1 else None
             if g is not None:
-                out.append(f"{g[0]}:{g[1]} = ")
+                out.append(", ".join(f"{nm}:{n}" if n > 1 else nm for nm, n in g))
+                out.append(" = ")
             elif len(res) == 1:
                 out.append(self.names[res[0]])
                 out.append(" = ")

@@ -1,0 +1,1671 @@
+"""The memref dialect: buffers (memrefs), their allocation, element access and views.
+
+Upstream MLIR's memref ops with their custom syntax, result names and verifier messages
+(as iree-opt 3.13 prints them). Offsets, sizes and strides use the
+`custom<DynamicIndexList>` directive; the offset/size/stride checks shared with
+tensor.extract_slice come from strata.dialects.tensor.
+
+[Note: memref layouts]
+A ranked memref's layout maps an index (i0, ..., iN) to a linear element position. No
+layout (the identity) is contiguous row-major; `strided<[s0, ..., sN], offset: o>` is
+`o + i0 * s0 + ... + iN * sN` (`?` entries are dynamic); an `affine_map` layout is strided
+when its single result is such a linear form. `strides_and_offset(t)` reads the strides
+and offset of any strided memref type (upstream's getStridesAndOffset), None otherwise.
+The view ops compute their result types from them as upstream does:
+`subview_type`, `rank_reduced_subview_type`, `expanded_type`, `collapsed_type`,
+`collapsed_layout`, `transposed_type`. Sizes, strides and offsets combine as
+SaturatedInteger does (anything with a dynamic value is dynamic, times 0 is 0).
+"""
+from __future__ import annotations
+
+from ..ir import attributes as A
+from ..ir import constraints as C
+from ..ir import traits as T
+from ..ir.affine import (AffineConstantExpr, AffineDimExpr, AffineMap, AffineMapAttr,
+                         AffineSymbolExpr, AffineParseError, parse_affine_map_body)
+from ..ir.context import Dialect
+from ..ir.ods import (Op, Operand, OptOperand, OptProp, Prop, RegionDef, Result, VarOperand,
+                      VarResult)
+from ..ir.symbol_table import lookup_nearest_symbol_from
+from ..syntax.asm_format import BareInt, EnumFmt, SymbolName, SymbolRef, install_format
+from ..syntax.dynamic_index_list import (DynamicIndexListDirective, count_dynamic,
+                                         mixed_values, reassociation_indices)
+from ..syntax.lexer import STRING
+from .tensor import (IndexListArrayAttr, _OffsetSizeStride, _bare_error, _in_bounds_error, _rank_reduction_mask,
+                     _static, _verify_reshape)
+
+__all__ = [
+    "MEMREF", "DYN", "is_identity_layout", "canonical_strides", "strides_and_offset",
+    "is_strided", "num_layout_symbols", "strided_type", "subview_type",
+    "rank_reduced_subview_type", "expanded_type", "collapsed_type", "collapsed_layout",
+    "transposed_type", "canonical_strided_layout", "element_size_bits",
+    "ATOMIC_RMW_KINDS", "is_contiguous_row_major",
+]
+
+DYN = A.DYNAMIC
+
+
+# ==================================================================== layout helpers
+
+def sat_mul(a: int, b: int) -> int:
+    """SaturatedInteger product: 0 wins, else dynamic wins."""
+    if a == 0 or b == 0:
+        return 0
+    if a == DYN or b == DYN:
+        return DYN
+    return a * b
+
+
+def sat_add(a: int, b: int) -> int:
+    return DYN if a == DYN or b == DYN else a + b
+
+
+def is_identity_layout(t) -> bool:
+    """MemRefLayoutAttrInterface::isIdentity: no layout, or one whose affine map is the
+    identity (`strided<[1]>` of a 1-d memref is one)."""
+    lay = t.layout
+    if lay is None:
+        return True
+    if type(lay) is A.StridedLayoutAttr:
+        return lay.offset == 0 and lay.strides == (1,)
+    m = lay.value
+    return m.is_identity() and m.num_dims == len(t.shape)
+
+
+def canonical_strides(shape) -> list:
+    """Row-major strides of `shape`; a stride left of a dynamic size is dynamic."""
+    out = [1] * len(shape)
+    running = 1
+    for i in range(len(shape) - 1, -1, -1):
+        out[i] = running
+        running = sat_mul(running, shape[i]) if running != DYN else DYN
+        if shape[i] == DYN:
+            running = DYN
+    return out
+
+
+def _linear_form(e, nsyms):
+    """An affine expression as ({dim: coefficient}, constant), coefficients DYN where a
+    symbol multiplies; None when it is not such a linear form (mod, floordiv...)."""
+    from ..ir.affine import ADD, CONSTANT, DIM, MUL, SYMBOL
+    k = e.kind
+    if k == CONSTANT:
+        return {}, e.value
+    if k == DIM:
+        return {e.position: 1}, 0
+    if k == SYMBOL:
+        return {}, DYN
+    if k == ADD:
+        a, b = _linear_form(e.lhs, nsyms), _linear_form(e.rhs, nsyms)
+        if a is None or b is None:
+            return None
+        dims = dict(a[0])
+        for d, c in b[0].items():
+            dims[d] = sat_add(dims.get(d, 0), c)
+        return dims, sat_add(a[1], b[1])
+    if k == MUL:
+        a, b = _linear_form(e.lhs, nsyms), _linear_form(e.rhs, nsyms)
+        if a is None or b is None:
+            return None
+        if a[0] and b[0]:
+            return None
+        if b[0]:
+            a, b = b, a
+        # a * b where b has no dims: b is a constant or symbolic (DYN)
+        f = b[1]
+        return {d: sat_mul(c, f) for d, c in a[0].items()}, sat_mul(a[1], f)
+    return None
+
+
+def strides_and_offset(t):
+    """(strides, offset) of a ranked memref type (getStridesAndOffset), DYN for dynamic
+    values; None when the layout is not strided."""
+    if type(t) is not A.MemRefType:
+        return None
+    lay = t.layout
+    if lay is None:
+        return canonical_strides(t.shape), 0
+    if type(lay) is A.StridedLayoutAttr:
+        return list(lay.strides), lay.offset
+    m = lay.value
+    if m.is_identity() and m.num_dims == len(t.shape):
+        return canonical_strides(t.shape), 0
+    if m.num_results != 1:
+        return None
+    form = _linear_form(m.results[0], m.num_symbols)
+    if form is None:
+        return None
+    dims, offset = form
+    return [dims.get(i, 0) for i in range(m.num_dims)], offset
+
+
+def is_strided(t) -> bool:
+    return strides_and_offset(t) is not None
+
+
+def is_contiguous_row_major(t) -> bool:
+    """Whether the elements of `t` are laid out row-major without gaps from its offset
+    (the identity layout, or strides equal to the canonical ones where known)."""
+    so = strides_and_offset(t)
+    if so is None:
+        return False
+    strides, _ = so
+    canon = canonical_strides(t.shape)
+    return all(s == c and s != DYN or (t.shape[i] == 1)
+               for i, (s, c) in enumerate(zip(strides, canon)))
+
+
+def num_layout_symbols(t) -> int:
+    """The number of symbols of the layout's affine map (operands in `[...]` of alloc)."""
+    lay = t.layout
+    if lay is None or is_identity_layout(t):
+        return 0
+    if type(lay) is A.StridedLayoutAttr:
+        return (lay.offset == DYN) + sum(1 for s in lay.strides if s == DYN)
+    return lay.value.num_symbols
+
+
+def strided_type(shape, element_type, strides, offset, memory_space=None):
+    """memref<shape x element_type, strided<strides, offset: offset>>."""
+    return A.MemRefType(shape, element_type, A.StridedLayoutAttr(strides, offset),
+                        memory_space)
+
+
+def element_size_bits(t) -> int | None:
+    et = t.element_type if isinstance(t, A.ShapedType) else t
+    if isinstance(et, A.ComplexType):
+        w = element_size_bits(et.element_type)
+        return None if w is None else 2 * w
+    if isinstance(et, A.ShapedType):  # vector elements
+        w = element_size_bits(et.element_type)
+        return None if w is None else w * et.num_elements
+    return getattr(et, "width", None)
+
+
+def subview_type(source, offsets, sizes, strides):
+    """SubViewOp::inferResultType: the static `sizes`, with a strided layout whose offset
+    and strides are the source's moved by `offsets` and scaled by `strides`."""
+    src_strides, src_offset = strides_and_offset(source)
+    off = src_offset
+    for o, s in zip(offsets, src_strides):
+        off = sat_add(off, sat_mul(o, s))
+    out = [sat_mul(s, st) for s, st in zip(src_strides, strides)]
+    return strided_type(sizes, source.element_type, out, off, source.memory_space)
+
+
+def rank_reduced_subview_type(result_shape, source, offsets, sizes, strides):
+    """SubViewOp::inferRankReducedResultType: as subview_type, with the unit dims not in
+    `result_shape` dropped (None when that is impossible)."""
+    t = subview_type(source, offsets, sizes, strides)
+    if len(t.shape) == len(result_shape):
+        return t
+    dropped = _rank_reduction_mask(t.shape, list(result_shape))
+    if dropped is None:
+        return None
+    lay = t.layout
+    kept = [s for i, s in enumerate(lay.strides) if i not in dropped]
+    return strided_type(result_shape, t.element_type, kept, lay.offset, t.memory_space)
+
+
+def expanded_type(source, result_shape, groups):
+    """ExpandShapeOp::computeExpandedType; None when the source is not strided."""
+    if is_identity_layout(source):
+        return A.MemRefType(result_shape, source.element_type, None, source.memory_space)
+    so = strides_and_offset(source)
+    if so is None:
+        return None
+    src_strides, offset = so
+    rev = []
+    k = len(result_shape) - 1
+    for g, stride in reversed(list(zip(groups, src_strides))):
+        cur = stride
+        for _ in g:
+            rev.append(cur)
+            cur = sat_mul(cur, result_shape[k])
+            k -= 1
+    strides = list(reversed(rev))
+    strides += [1] * (len(result_shape) - len(strides))
+    return strided_type(result_shape, source.element_type, strides, offset,
+                        source.memory_space)
+
+
+def collapsed_layout(source, groups, strict=False):
+    """computeCollapsedLayoutMap: the strided layout of collapsing `groups` of `source`;
+    None when the source is not strided or a group is not contiguous."""
+    so = strides_and_offset(source)
+    if so is None:
+        return None
+    src_strides, offset = so
+    shape = source.shape
+    out = []
+    for g in groups:
+        ref = list(g)
+        while len(ref) > 1 and shape[ref[-1]] == 1:
+            ref.pop()
+        if shape[ref[-1]] != DYN or len(ref) == 1:
+            out.append(src_strides[ref[-1]])
+        else:
+            out.append(DYN)
+    k = len(out) - 1
+    for g in reversed(groups):
+        stride = out[k]
+        k -= 1
+        for idx in reversed(g[1:]):
+            stride = sat_mul(stride, shape[idx])
+            src = src_strides[idx - 1]
+            if strict and (stride == DYN or src == DYN):
+                return None
+            if shape[idx - 1] == 1:
+                continue
+            if stride != DYN and src != DYN and stride != src:
+                return None
+    return A.StridedLayoutAttr(out, offset)
+
+
+def collapsed_type(source, groups):
+    """CollapseShapeOp::computeCollapsedType; None when the groups cannot be collapsed."""
+    shape = []
+    for g in groups:
+        n = 1
+        for d in g:
+            n = sat_mul(n, source.shape[d])
+        shape.append(n)
+    if is_identity_layout(source):
+        return A.MemRefType(shape, source.element_type, None, source.memory_space)
+    lay = collapsed_layout(source, groups)
+    if lay is None:
+        return None
+    return A.MemRefType(shape, source.element_type, lay, source.memory_space)
+
+
+def transposed_type(source, permutation):
+    """inferTransposeResultType: sizes and strides permuted by the permutation map."""
+    strides, offset = strides_and_offset(source)
+    perm = [r.position for r in permutation.results]
+    return strided_type([source.shape[p] for p in perm], source.element_type,
+                        [strides[p] for p in perm], offset, source.memory_space)
+
+
+def _strided_expr(strides, offset):
+    """makeStridedLinearLayoutMap's expression: offset (s0 if dynamic) + d_i * stride_i
+    (the next symbol where dynamic)."""
+    nsym = 0
+    if offset == DYN:
+        e = AffineSymbolExpr(0)
+        nsym = 1
+    else:
+        e = AffineConstantExpr(offset)
+    for i, s in enumerate(strides):
+        if s == DYN:
+            m = AffineSymbolExpr(nsym)
+            nsym += 1
+        else:
+            m = AffineConstantExpr(s)
+        e = e + AffineDimExpr(i) * m
+    return e, nsym
+
+
+def _canonical_expr(shape):
+    """makeCanonicalStridedLayoutExpr: row-major, a new symbol per stride left of a
+    dynamic (or zero) size."""
+    if not shape:
+        return AffineConstantExpr(0), 0
+    e = None
+    nsym = 0
+    poison = False
+    running = 1
+    for i in range(len(shape) - 1, -1, -1):
+        if poison:
+            stride = AffineSymbolExpr(nsym)
+            nsym += 1
+        else:
+            stride = AffineConstantExpr(running)
+        term = AffineDimExpr(i) * stride
+        e = term if e is None else e + term
+        if shape[i] > 0:
+            running *= shape[i]
+        else:
+            poison = True
+    return e, nsym
+
+
+def canonical_strided_layout(t):
+    """MemRefType::canonicalizeStridedLayout: the type without layout when its layout is
+    the canonical row-major one, else with the layout as a single-result affine map."""
+    lay = t.layout
+    if lay is None or is_identity_layout(t):
+        return t
+    if type(lay) is A.StridedLayoutAttr:
+        expr, nsym = _strided_expr(lay.strides, lay.offset)
+        ndims = len(lay.strides)
+    else:
+        m = lay.value
+        if m.num_results > 1:
+            return t
+        expr, nsym, ndims = m.results[0], m.num_symbols, m.num_dims
+    if ndims == 0 and nsym == 0:
+        if type(expr) is AffineConstantExpr and expr.value == 0:
+            return A.MemRefType(t.shape, t.element_type, None, t.memory_space)
+        return t
+    if not t.shape:
+        return t
+    canon, _ = _canonical_expr(t.shape)
+    if canon is expr:
+        return A.MemRefType(t.shape, t.element_type, None, t.memory_space)
+    return A.MemRefType(t.shape, t.element_type,
+                        AffineMapAttr(AffineMap(ndims, nsym, [expr])), t.memory_space)
+
+
+# ==================================================================== constraints
+
+def _ranked(t):
+    return type(t) is A.MemRefType
+
+
+def _any_memref(t):
+    return type(t) is A.MemRefType or type(t) is A.UnrankedMemRefType
+
+
+RankedMemRef = C.Constraint(_ranked, "memref of any type values")
+AnyRankedOrUnrankedMemRef = C.Constraint(
+    _any_memref, "unranked.memref of any type values or memref of any type values")
+StridedMemRef = C.Constraint(lambda t: _ranked(t) and is_strided(t),
+                             "strided memref of any type values")
+StridedMemRefRank0 = C.Constraint(lambda t: _ranked(t) and is_strided(t) and not t.shape,
+                                  "strided memref of any type values of rank 0")
+StaticShapeMemRef = C.Constraint(lambda t: _ranked(t) and t.has_static_shape,
+                                 "statically shaped memref of any type values")
+Non0RankedOrUnrankedMemRef = C.Constraint(
+    lambda t: type(t) is A.UnrankedMemRefType or (_ranked(t) and len(t.shape) > 0),
+    "non-0-ranked or unranked memref")
+MemRef1D = C.Constraint(lambda t: _ranked(t) and len(t.shape) == 1,
+                        "1D memref of any type values")
+I8MemRef1D = C.Constraint(lambda t: _ranked(t) and len(t.shape) == 1 and
+                          t.element_type is A.i8,
+                          "1D memref of 8-bit signless integer values")
+ShapeMemRef = C.Constraint(lambda t: _ranked(t) and len(t.shape) == 1 and
+                           C.SignlessIntegerOrIndex.check(t.element_type),
+                           "1D memref of signless integer or index values")
+
+
+def _int_or_float(t):
+    return type(t) is A.FloatType or (type(t) is A.IntegerType and t.signedness == 0)
+
+
+IntOrFloat = C.Constraint(_int_or_float, "signless integer or floating-point")
+IntOrFloatMemRef = C.Constraint(lambda t: _ranked(t) and _int_or_float(t.element_type),
+                                "memref of signless integer or floating-point values")
+NonNegI64 = C.Constraint(lambda a: type(a) is A.IntegerAttr and a.type is A.i64 and
+                         a.value >= 0,
+                         "64-bit signless integer attribute whose minimum value is 0")
+PositiveI32 = C.Constraint(lambda a: type(a) is A.IntegerAttr and a.type is A.i32 and
+                           a.value > 0,
+                           "32-bit signless integer attribute whose value is positive")
+MemRefTypeAttr = C.Constraint(lambda a: type(a) is A.TypeAttr and _ranked(a.value),
+                              "memref type attribute")
+AffineMapAttrC = C.Constraint(lambda a: type(a) is AffineMapAttr, "AffineMap attribute")
+
+# arith::AtomicRMWKind, in upstream's (alphabetical) numbering.
+ATOMIC_RMW_KINDS = ["addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu",
+                    "minimumf", "minnumf", "mins", "minu", "mulf", "muli", "ori", "xori"]
+AtomicRMWKindAttr = C.Constraint(
+    lambda a: type(a) is A.IntegerAttr and a.type is A.i64 and
+    0 <= a.value < len(ATOMIC_RMW_KINDS), "allowed 64-bit signless integer cases: " +
+    ", ".join(str(i) for i in range(len(ATOMIC_RMW_KINDS))))
+
+
+def _q(t) -> str:
+    return f"'{t}'"
+
+
+def _dims_text(shape) -> str:
+    return ", ".join(str(d) for d in shape)
+
+
+# ==================================================================== allocation
+
+class _AllocLike(Op):
+    traits = (T.AttrSizedOperandSegments,)
+    dynamicSizes = VarOperand(C.Index)
+    symbolOperands = VarOperand(C.Index)
+    alignment = OptProp(NonNegI64)
+    alignment.fmt = BareInt()
+    memref = Result(RankedMemRef)
+    assembly = ("`(`$dynamicSizes`)` (`` `[` $symbolOperands^ `]`)? "
+                "(`alignment` `=` $alignment^)? attr-dict `:` type($memref)")
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.index
+
+    def asm_result_names(self):
+        return [self.name.split(".")[1]]
+
+    @property
+    def mixed_sizes(self):
+        t = self.results[0].type
+        return mixed_values(t.shape, self.dynamicSizes)
+
+    def verify_(self):
+        t = self.results[0].type
+        if len(self.dynamicSizes) != t.num_dynamic_dims:
+            return "dimension operand count does not equal memref dynamic dimension count"
+        n = num_layout_symbols(t)
+        if len(self.symbolOperands) != n:
+            return (f"symbol operand count does not equal memref symbol count: expected "
+                    f"{n}, got {len(self.symbolOperands)}")
+        return None
+
+
+class AllocOp(_AllocLike):
+    """`%alloc = memref.alloc(%n) alignment = 64 : memref<4x?xf32>`"""
+
+    name = "memref.alloc"
+    traits = (T.AttrSizedOperandSegments, T.MemoryEffects(T.MemAlloc))
+
+
+class AllocaOp(_AllocLike):
+    """`%alloca = memref.alloca() : memref<4xf32>` (freed when its allocation scope
+    returns)"""
+
+    name = "memref.alloca"
+    traits = (T.AttrSizedOperandSegments, T.MemoryEffects(T.MemAlloc))
+
+    def verify_(self):
+        p = self.parent_op
+        while p is not None and T.AutomaticAllocationScope not in type(p).traits:
+            p = p.parent_op
+        if p is None:
+            return "requires an ancestor op with AutomaticAllocationScope trait"
+        return super().verify_()
+
+
+class ReallocOp(Op):
+    """`%1 = memref.realloc %0(%n) : memref<4xf32> to memref<?xf32>`"""
+
+    name = "memref.realloc"
+    traits = (T.MemoryEffects(T.MemFree, T.MemAlloc),)
+    source = Operand(MemRef1D)
+    dynamicResultSize = OptOperand(C.Index)
+    alignment = OptProp(NonNegI64)
+    alignment.fmt = BareInt()
+    result = Result(MemRef1D)
+    assembly = ("$source (`(` $dynamicResultSize^ `)`)? (`alignment` `=` $alignment^)? "
+                "attr-dict `:` type($source) `to` type(results)")
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.index if name == "dynamicResultSize" else None
+
+    def verify_(self):
+        st, rt = self.source.type, self.results[0].type
+        if not is_identity_layout(st):
+            return "unsupported layout for source memref type " + _q(st)
+        if not is_identity_layout(rt):
+            return "unsupported layout for result memref type " + _q(rt)
+        if st.memory_space is not rt.memory_space:
+            return (f"different memory spaces specified for source memref type {_q(st)} "
+                    f"and result memref type {_q(rt)}")
+        if st.element_type is not rt.element_type:
+            return (f"different element types specified for source memref type {_q(st)} "
+                    f"and result memref type {_q(rt)}")
+        if rt.shape[0] == DYN and self.dynamicResultSize is None:
+            return "missing dimension operand for result type " + _q(rt)
+        if rt.shape[0] != DYN and self.dynamicResultSize is not None:
+            return "unnecessary dimension operand for result type " + _q(rt)
+        return None
+
+
+class DeallocOp(Op):
+    """`memref.dealloc %alloc : memref<4xf32>`"""
+
+    name = "memref.dealloc"
+    traits = (T.MemoryEffects(T.MemFree),)
+    memref = Operand(AnyRankedOrUnrankedMemRef)
+    assembly = "$memref attr-dict `:` type($memref)"
+
+
+class AllocaScopeOp(Op):
+    """`%r = memref.alloca_scope -> (f32) { ... memref.alloca_scope.return %v : f32 }`"""
+
+    name = "memref.alloca_scope"
+    traits = (T.AutomaticAllocationScope, T.RecursiveMemoryEffects, T.NoRegionArguments,
+              T.SingleBlockImplicitTerminator("memref.alloca_scope.return"))
+    results_ = VarResult()
+    bodyRegion = RegionDef(single_block=True)
+
+    # RegionBranchOpInterface: the body runs once, its return goes to the results.
+    def region_successors(self, src, operands=None):
+        if src is None:
+            return [(self.regions[0], [])]
+        return [(None, list(self.results))]
+
+    def entry_successor_operands(self, target):
+        return []
+
+    def entry_successor_operand_range(self, target):
+        return len(self._operands), 0
+
+    @staticmethod
+    def parse(p, st):
+        if p.consume_if("->"):
+            st.types = p.parse_function_result_types()
+        region = p.parse_region(op_cls=AllocaScopeOp)
+        st.regions.append(region)
+        from ..ir.core import Block
+        if not region.blocks:
+            region.add_block(Block())
+        b = region.blocks[-1]
+        if b.last is None or T.Terminator not in type(b.last).traits:
+            b.append(AllocaScopeReturnOp.create(loc=st.loc if hasattr(st, "loc") else None))
+        p.parse_optional_attr_dict(st)
+
+    def print(self, pr):
+        out = pr.out
+        types = [r.type for r in self.results]
+        s = pr.op_name(self) + " "
+        if types:
+            s += " -> (" + ", ".join(map(pr.type_str, types)) + ")"
+        out.append(s + " ")
+        pr.print_region(self.regions[0], print_entry_args=False,
+                        print_terminators=bool(types))
+        pr.print_optional_attr_dict(dict(self.attributes))
+
+
+class AllocaScopeReturnOp(Op):
+    """`memref.alloca_scope.return %v : f32`"""
+
+    name = "memref.alloca_scope.return"
+    traits = (T.Pure, T.ReturnLike, T.Terminator, T.HasParent("memref.alloca_scope"))
+    results_ = VarOperand()
+    assembly = "attr-dict ($results_^ `:` type($results_))?"
+
+
+# ==================================================================== element access
+
+class LoadOp(Op):
+    """`%0 = memref.load %m[%i, %j] : memref<4x4xf32>`"""
+
+    name = "memref.load"
+    traits = (T.MemoryEffects(T.MemRead),)
+    memref = Operand(RankedMemRef)
+    indices = VarOperand(C.Index)
+    nontemporal = Prop(C.BoolAttrC, default=A.BoolAttr(False))
+    nontemporal.fmt = None
+    alignment = OptProp(NonNegI64)
+    alignment.fmt = BareInt()
+    result = Result()
+    assembly = ("$memref `[` $indices `]` (`alignment` `(` $alignment^ `)`)? "
+                "(`nontemporal` `(` $nontemporal^ `)`)? attr-dict `:` type($memref)")
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        return [operands[0].type.element_type]
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.index
+
+    def verify_(self):
+        t = self.memref.type
+        if self.results[0].type is not t.element_type:
+            return "failed to verify that result type matches element type of 'memref'"
+        if len(self.indices) != t.rank:
+            return (f"incorrect number of indices for load, expected {t.rank} but got "
+                    f"{len(self.indices)}")
+        return _alignment_error(self)
+
+    def fold(self, operands):
+        return _fold_memref_cast(self, 0)
+
+
+class StoreOp(Op):
+    """`memref.store %v, %m[%i, %j] : memref<4x4xf32>`"""
+
+    name = "memref.store"
+    traits = (T.MemoryEffects(T.MemWrite),)
+    value = Operand()
+    memref = Operand(RankedMemRef)
+    indices = VarOperand(C.Index)
+    nontemporal = Prop(C.BoolAttrC, default=A.BoolAttr(False))
+    alignment = OptProp(NonNegI64)
+    alignment.fmt = BareInt()
+    assembly = ("$value `,` $memref `[` $indices `]` (`alignment` `(` $alignment^ `)`)? "
+                "(`nontemporal` `(` $nontemporal^ `)`)? attr-dict `:` type($memref)")
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        if name == "indices":
+            return A.index
+        mt = (types.get("memref") or [None])[0]
+        return mt.element_type if isinstance(mt, A.ShapedType) else None
+
+    def verify_(self):
+        t = self.memref.type
+        if self.value.type is not t.element_type:
+            return "failed to verify that type of 'value' matches element type of 'memref'"
+        if len(self.indices) != t.rank:
+            return "store index operand count not equal to memref rank"
+        return _alignment_error(self)
+
+    def fold(self, operands):
+        return _fold_memref_cast(self, 1, results=False)
+
+
+def _alignment_error(op):
+    a = op.properties.get("alignment")
+    if a is not None and (a.value <= 0 or a.value & (a.value - 1)):
+        return f"'alignment' attribute value {a.value} is not a power of 2"
+    return None
+
+
+def _fold_memref_cast(op, index, results=True):
+    """foldMemRefCast: use the source of a memref.cast operand in place (when the cast
+    does not come from an unranked memref). Returns the op's own results (folded in
+    place) or None."""
+    operand = op._operands[index]
+    c = operand.value.defining_op
+    if type(c) is not CastOp or type(c.source.type) is A.UnrankedMemRefType:
+        return None
+    operand.set(c.source)
+    return list(op.results) if results else []
+
+
+class AtomicRMWOp(Op):
+    """`%x = memref.atomic_rmw addf %v, %m[%i] : (f32, memref<4xf32>) -> f32`"""
+
+    name = "memref.atomic_rmw"
+    traits = (T.MemoryEffects(T.MemRead, T.MemWrite),)
+    kind = Prop(AtomicRMWKindAttr, fmt=EnumFmt(ATOMIC_RMW_KINDS, what="kind"))
+    value = Operand(IntOrFloat)
+    memref = Operand(IntOrFloatMemRef)
+    indices = VarOperand(C.Index)
+    result = Result(IntOrFloat)
+    assembly = ("$kind $value `,` $memref `[` $indices `]` attr-dict `:` `(` type($value) "
+                "`,` type($memref) `)` `->` type($result)")
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.index
+
+    def verify_(self):
+        t = self.memref.type
+        if self.value.type is not t.element_type:
+            return "failed to verify that value type matches element type of memref"
+        if self.results[0].type is not self.value.type:
+            return "failed to verify that result type matches element type of memref"
+        if len(self.indices) != t.rank:
+            return "expects the number of subscripts to be equal to memref rank"
+        kind = ATOMIC_RMW_KINDS[self.properties["kind"].value]
+        vt = self.value.type
+        if kind in ("addf", "maximumf", "minimumf", "mulf") and type(vt) is not A.FloatType:
+            return f"with kind '{kind}' expects a floating-point type"
+        if kind in ("addi", "maxs", "maxu", "mins", "minu", "muli", "ori", "xori",
+                    "andi") and type(vt) is not A.IntegerType:
+            return f"with kind '{kind}' expects an integer type"
+        return None
+
+
+class GenericAtomicRMWOp(Op):
+    """`%x = memref.generic_atomic_rmw %m[%i] : memref<4xf32> { ^bb0(%cur: f32): ...
+    memref.atomic_yield %new : f32 }`"""
+
+    name = "memref.generic_atomic_rmw"
+    traits = (T.SingleBlockImplicitTerminator("memref.atomic_yield"),
+              T.MemoryEffects(T.MemRead, T.MemWrite))
+    memref = Operand(IntOrFloatMemRef)
+    indices = VarOperand(C.Index)
+    result = Result(IntOrFloat)
+    atomic_body = RegionDef()
+
+    @staticmethod
+    def parse(p, st):
+        start = p.tok_start
+        ref = p.parse_operand()
+        p.expect("[")
+        idx = [] if p.at("]") else p.parse_operand_list()
+        p.expect("]")
+        p.expect(":")
+        mt = p.parse_type()
+        st.operands = p.resolve_operands([ref] + idx, [mt] + [A.index] * len(idx), start)
+        st.regions.append(p.parse_region(op_cls=GenericAtomicRMWOp))
+        p.parse_optional_attr_dict(st)
+        st.types = [mt.element_type] if isinstance(mt, A.ShapedType) else []
+
+    def print(self, pr):
+        idx = ", ".join(pr.value(v) for v in self.indices)
+        pr.out.append(f"{pr.op_name(self)} {pr.value(self.memref)}[{idx}] : "
+                      f"{pr.type_str(self.memref.type)} ")
+        pr.print_region(self.regions[0], print_entry_args=True, print_terminators=True)
+        pr.print_optional_attr_dict(dict(self.attributes))
+
+    def verify_(self):
+        t = self.memref.type
+        if len(self.indices) != t.rank:
+            return "expects the number of subscripts to be equal to memref rank"
+        return None
+
+    def verify_regions_(self):
+        blocks = self.regions[0].blocks
+        if not blocks or len(blocks[0].args) != 1:
+            return "expected single number of entry block arguments"
+        if self.results[0].type is not blocks[0].args[0].type:
+            return "expected block argument of the same type result type"
+        for op in self.regions[0].ops:
+            for nested in op.walk():
+                if not T.is_pure(nested) and T.Terminator not in type(nested).traits:
+                    _bare_error(nested, "body of 'memref.generic_atomic_rmw' should contain "
+                                        "only operations with no side effects")
+        return None
+
+
+class AtomicYieldOp(Op):
+    """`memref.atomic_yield %v : f32` (ends a generic_atomic_rmw body)"""
+
+    name = "memref.atomic_yield"
+    traits = (T.Pure, T.ReturnLike, T.Terminator, T.HasParent("memref.generic_atomic_rmw"))
+    result = Operand()
+    assembly = "$result attr-dict `:` type($result)"
+
+    def verify_(self):
+        parent = self.parent_op
+        pt = parent.results[0].type if parent is not None and parent.results else None
+        if pt is not self.result.type:
+            return f"types mismatch between yield op: {self.result.type} and its parent: {pt}"
+        return None
+
+
+# ==================================================================== queries
+
+class DimOp(Op):
+    """`%dim = memref.dim %m, %c1 : memref<4x?xf32>`"""
+
+    name = "memref.dim"
+    traits = (T.NoMemoryEffect,)
+    source = Operand(Non0RankedOrUnrankedMemRef)
+    index = Operand(C.Index)
+    result = Result(C.Index)
+    assembly = "attr-dict $source `,` $index `:` type($source)"
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        return [A.index]
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.index if name == "index" else None
+
+    def asm_result_names(self):
+        return ["dim"]
+
+    def speculatability(self) -> str:
+        c = self.index.defining_op
+        i = c._props.get("value") if c is not None and T.ConstantLike in c.traits else None
+        t = self.source.type
+        if type(i) is not A.IntegerAttr or type(t) is not A.MemRefType or \
+                not 0 <= i.value < len(t.shape):
+            return "not"
+        return "speculatable"
+
+    def fold(self, operands):
+        """DimOp::fold: a static size; the dynamic size operand of an alloc/alloca/view/
+        subview/reinterpret_cast/expand_shape; else fold a memref.cast source in place."""
+        i = operands[1]
+        t = self.source.type
+        if type(i) is A.IntegerAttr and type(t) is A.MemRefType:
+            k = i.value
+            if not 0 <= k < len(t.shape):
+                return None
+            if t.shape[k] != DYN:
+                return A.IntegerAttr(t.shape[k], A.index)
+            src = self.source.defining_op
+            dyn_pos = sum(1 for d in t.shape[:k] if d == DYN)
+            if isinstance(src, (_AllocLike, ViewOp)):
+                return src.dynamicSizes[dyn_pos] if isinstance(src, _AllocLike) \
+                    else src.sizes[dyn_pos]
+            if isinstance(src, SubViewOp):
+                dropped = src.dropped_dims()
+                kept = [j for j in range(len(src.mixed_sizes)) if j not in dropped]
+                v = src.mixed_sizes[kept[k]]
+                return v if not isinstance(v, int) else A.IntegerAttr(v, A.index)
+            if isinstance(src, (ReinterpretCastOp, ExpandShapeOp)):
+                v = (src.mixed_sizes if isinstance(src, ReinterpretCastOp)
+                     else src.mixed_output_shape)[k]
+                return v if not isinstance(v, int) else A.IntegerAttr(v, A.index)
+        return _fold_memref_cast(self, 0)
+
+
+class RankOp(Op):
+    """`%0 = memref.rank %m : memref<*xf32>`"""
+
+    name = "memref.rank"
+    traits = (T.Pure,)
+    memref = Operand(AnyRankedOrUnrankedMemRef)
+    result = Result(C.Index)
+    assembly = "$memref attr-dict `:` type($memref)"
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        return [A.index]
+
+    def fold(self, operands):
+        t = self.memref.type
+        return A.IntegerAttr(len(t.shape), A.index) if type(t) is A.MemRefType else None
+
+
+class ExtractStridedMetadataOp(Op):
+    """`%base_buffer, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %m :
+    memref<4x?xf32> -> memref<f32>, index, index, index, index, index`"""
+
+    name = "memref.extract_strided_metadata"
+    traits = (T.Pure,)
+    source = Operand(StridedMemRef)
+    base_buffer = Result(StridedMemRefRank0)
+    offset = Result(C.Index)
+    sizes = VarResult(C.Index)
+    strides = VarResult(C.Index)
+    assembly = "$source `:` type($source) `->` type(results) attr-dict"
+
+    def _segment(self, index, is_result):
+        if not is_result:
+            return super()._segment(index, is_result)
+        n = (len(self.results) - 2) // 2
+        return ((0, 1), (1, 1), (2, n), (2 + n, n))[index]
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        t = operands[0].type
+        n = len(t.shape)
+        return [A.MemRefType((), t.element_type, None, t.memory_space)] + [A.index] * (1 + 2 * n)
+
+    def asm_result_names(self):
+        n = (len(self.results) - 2) // 2
+        names = ["base_buffer", "offset"]
+        if n:
+            names += ["sizes"] + [None] * (n - 1) + ["strides"] + [None] * (n - 1)
+        return names
+
+    def verify_(self):
+        want = self.infer_result_types([self.source], {})
+        got = [r.type for r in self.results]
+        if got != want:
+            return _inferred_mismatch(want, got)
+        return None
+
+
+def _inferred_mismatch(want, got) -> str:
+    """InferTypeOpInterface's verifier message."""
+    return ("inferred type(s) " + ", ".join(map(_q, want)) + " are incompatible with "
+            "return type(s) of operation " + ", ".join(map(_q, got)))
+
+
+class ExtractAlignedPointerAsIndexOp(Op):
+    """`%intptr = memref.extract_aligned_pointer_as_index %m : memref<4xf32> -> index`"""
+
+    name = "memref.extract_aligned_pointer_as_index"
+    traits = (T.Pure,)
+    source = Operand(AnyRankedOrUnrankedMemRef)
+    aligned_pointer = Result(C.Index)
+    assembly = "$source `:` type($source) `->` type(results) attr-dict"
+
+    def asm_result_names(self):
+        return ["intptr"]
+
+
+class AssumeAlignmentOp(Op):
+    """`%assume_align = memref.assume_alignment %m, 64 : memref<4xf32>`"""
+
+    name = "memref.assume_alignment"
+    traits = (T.Pure, T.SameOperandsAndResultType)
+    memref = Operand(RankedMemRef)
+    alignment = Prop(PositiveI32, fmt=BareInt(A.i32))
+    result = Result(RankedMemRef)
+    assembly = "$memref `,` $alignment attr-dict `:` type($memref)"
+
+    def asm_result_names(self):
+        return ["assume_align"]
+
+    def verify_(self):
+        a = self.properties["alignment"].value
+        if a & (a - 1):
+            return "alignment must be power of 2"
+        return None
+
+    def fold(self, operands):
+        return None
+
+
+# ==================================================================== casts
+
+class CastOp(Op):
+    """`%cast = memref.cast %m : memref<4xf32> to memref<?xf32>`"""
+
+    name = "memref.cast"
+    traits = (T.Pure, T.CastOpInterface)
+    source = Operand(AnyRankedOrUnrankedMemRef)
+    dest = Result(AnyRankedOrUnrankedMemRef)
+    assembly = "$source attr-dict `:` type($source) `to` type($dest)"
+
+    def asm_result_names(self):
+        return ["cast"]
+
+    @classmethod
+    def are_cast_compatible(cls, ins, outs):
+        if len(ins) != 1 or len(outs) != 1:
+            return False
+        a, b = ins[0], outs[0]
+        if _ranked(a) and _ranked(b):
+            if a.element_type is not b.element_type:
+                return False
+            if a.layout is not b.layout:
+                sa, sb = strides_and_offset(a), strides_and_offset(b)
+                if sa is None or sb is None or len(sa[0]) != len(sb[0]):
+                    return False
+                ok = lambda x, y: x == DYN or y == DYN or x == y  # noqa: E731
+                if not ok(sa[1], sb[1]) or not all(map(ok, sa[0], sb[0])):
+                    return False
+            if a.memory_space is not b.memory_space or a.rank != b.rank:
+                return False
+            return all(x == y or x == DYN or y == DYN for x, y in zip(a.shape, b.shape))
+        if not _any_memref(a) or not _any_memref(b):
+            return False
+        if type(a) is A.UnrankedMemRefType and type(b) is A.UnrankedMemRefType:
+            return False
+        return a.element_type is b.element_type and a.memory_space is b.memory_space
+
+    def fold(self, operands):
+        # CastOp::fold: cast(cast(x)) with the outer cast compatible with x's type.
+        src = self.source.defining_op
+        if type(src) is CastOp:
+            x = src.source
+            if x.type is self.results[0].type:
+                return x
+        return None
+
+
+class MemorySpaceCastOp(Op):
+    """`%memspacecast = memref.memory_space_cast %m : memref<4xf32> to memref<4xf32, 1>`"""
+
+    name = "memref.memory_space_cast"
+    traits = (T.Pure, T.CastOpInterface)
+    source = Operand(AnyRankedOrUnrankedMemRef)
+    dest = Result(AnyRankedOrUnrankedMemRef)
+    assembly = "$source attr-dict `:` type($source) `to` type($dest)"
+
+    def asm_result_names(self):
+        return ["memspacecast"]
+
+    @classmethod
+    def are_cast_compatible(cls, ins, outs):
+        if len(ins) != 1 or len(outs) != 1:
+            return False
+        a, b = ins[0], outs[0]
+        if _ranked(a) and _ranked(b):
+            return (a.element_type is b.element_type and a.layout is b.layout and
+                    a.shape == b.shape)
+        if type(a) is A.UnrankedMemRefType and type(b) is A.UnrankedMemRefType:
+            return a.element_type is b.element_type
+        return False
+
+    def fold(self, operands):
+        src = self.source.defining_op
+        if type(src) is MemorySpaceCastOp:
+            self._operands[0].set(src.source)
+            return list(self.results)
+        return None
+
+
+# ==================================================================== copy
+
+class CopyOp(Op):
+    """`memref.copy %a, %b : memref<4xf32> to memref<4xf32>`"""
+
+    name = "memref.copy"
+    traits = (T.SameOperandsElementType, T.SameOperandsShape,
+              T.MemoryEffects(T.MemRead, T.MemWrite))
+    source = Operand(AnyRankedOrUnrankedMemRef)
+    target = Operand(AnyRankedOrUnrankedMemRef)
+    assembly = "$source `,` $target attr-dict `:` type($source) `to` type($target)"
+
+    def fold(self, operands):
+        # CopyOp::fold: fold memref.cast operands in place (FoldMemRefCast).
+        folded = False
+        for i in range(2):
+            if _fold_memref_cast(self, i, results=False) is not None:
+                folded = True
+        return [] if folded else None
+
+
+# ==================================================================== globals
+
+class GlobalOp(Op):
+    """`memref.global "private" constant @c : memref<2xf32> = dense<[1.0, 2.0]>`"""
+
+    name = "memref.global"
+    traits = (T.Symbol,)
+    sym_name = Prop(C.SymbolNameAttr)
+    sym_visibility = OptProp(C.StrAttr)
+    type = Prop(MemRefTypeAttr)
+    initial_value = OptProp()
+    constant = OptProp(C.UnitAttrC)
+    alignment = OptProp(C.I64Attr)
+
+    _FORMAT_PROPS = ("sym_name", "sym_visibility", "type", "initial_value", "constant",
+                     "alignment")
+
+    @classmethod
+    def new(cls, name, type, initial_value=None, constant=False, visibility="private",
+            alignment=None, loc=None):
+        """A global; `initial_value` is an elements attribute, A.UnitAttr() for
+        `uninitialized`, or None for an external declaration."""
+        return cls.build(loc=loc, sym_name=A.StringAttr(name), type=A.TypeAttr(type),
+                         initial_value=initial_value,
+                         constant=A.UnitAttr() if constant else None,
+                         sym_visibility=A.StringAttr(visibility) if visibility else None,
+                         alignment=A.IntegerAttr(alignment, A.i64) if alignment else None)
+
+    @property
+    def global_type(self):
+        return self.properties["type"].value
+
+    @property
+    def is_external(self) -> bool:
+        return self.properties.get("initial_value") is None
+
+    @property
+    def is_uninitialized(self) -> bool:
+        return type(self.properties.get("initial_value")) is A.UnitAttr
+
+    @property
+    def is_constant(self) -> bool:
+        return "constant" in self.properties
+
+    @staticmethod
+    def parse(p, st):
+        if p.kind == STRING:
+            st.properties["sym_visibility"] = A.StringAttr(p.parse_string())
+        if p.parse_optional_keyword("constant"):
+            st.properties["constant"] = A.UnitAttr()
+        st.properties["sym_name"] = A.StringAttr(p.parse_symbol_name())
+        p.expect(":")
+        start = p.tok_start
+        t = p.parse_type()
+        st.properties["type"] = A.TypeAttr(t)
+        if p.consume_if("="):
+            if p.parse_optional_keyword("uninitialized"):
+                st.properties["initial_value"] = A.UnitAttr()
+            else:
+                if type(t) is not A.MemRefType:
+                    p.error("type should be static shaped memref, but got " + str(t), start)
+                tt = A.RankedTensorType(t.shape, t.element_type)
+                st.properties["initial_value"] = p.parse_attribute(type=tt)
+        if p.parse_optional_keyword("alignment"):
+            p.expect("=")
+            st.properties["alignment"] = A.IntegerAttr(p.parse_integer(), A.i64)
+        p.parse_optional_attr_dict(st)
+
+    def print(self, pr):
+        props = self.properties
+        s = pr.op_name(self)
+        vis = props.get("sym_visibility")
+        if vis is not None:
+            s += f' "{A.escape_string(vis.value)}"'
+        if "constant" in props:
+            s += " constant"
+        s += " " + A.print_symbol_name(props["sym_name"].value)
+        s += " : " + pr.type_str(props["type"].value)
+        iv = props.get("initial_value")
+        if iv is not None:
+            s += " = "
+            if type(iv) is A.UnitAttr:
+                s += "uninitialized"
+            else:
+                s += _attr_without_type(pr, iv)
+        al = props.get("alignment")
+        if al is not None:
+            s += f" alignment = {al.value}"
+        pr.out.append(s)
+        extra = {k: a for k, a in props.items() if k not in self._FORMAT_PROPS}
+        extra.update(self.attributes)
+        pr.print_optional_attr_dict(extra)
+
+    def verify_(self):
+        t = self.global_type
+        if not t.has_static_shape:
+            return f"type should be static shaped memref, but got {_q(t)}"
+        iv = self.properties.get("initial_value")
+        if iv is not None and type(iv) is not A.UnitAttr:
+            it = getattr(iv, "type", None)
+            if not isinstance(it, (A.RankedTensorType, A.VectorType)) or \
+                    not hasattr(iv, "type") or type(iv).__name__ not in _ELEMENTS_ATTRS:
+                return ("initial value should be a unit or elements attribute, but got "
+                        + str(iv))
+            if it.element_type is not t.element_type:
+                return (f"initial value element expected to be of type {t.element_type}, but "
+                        f"was of type {it.element_type}")
+            if tuple(it.shape) != tuple(t.shape):
+                return (f"initial value shape expected to be {_dims_text(t.shape)} but was "
+                        f"{_dims_text(it.shape)}")
+        a = self.properties.get("alignment")
+        if a is not None and (a.value <= 0 or a.value & (a.value - 1)):
+            _bare_error(self, f"alignment attribute value {a.value} is not a power of 2")
+        return None
+
+
+_ELEMENTS_ATTRS = frozenset({"DenseElementsAttr", "DenseIntOrFPElementsAttr",
+                             "DenseResourceElementsAttr", "DenseStringElementsAttr",
+                             "SparseElementsAttr"})
+
+
+def _attr_without_type(pr, a) -> str:
+    """printAttributeWithoutType: an elements attribute without its ` : type`."""
+    s = pr.attr_str(a)
+    suffix = " : " + pr.type_str(a.type)
+    return s[:-len(suffix)] if s.endswith(suffix) else s
+
+
+class GetGlobalOp(Op):
+    """`%0 = memref.get_global @c : memref<2xf32>`"""
+
+    name = "memref.get_global"
+    traits = (T.Pure,)
+    name_ = Prop(C.FlatSymbolRefAttr, fmt=SymbolRef())
+    result = Result(StaticShapeMemRef)
+    assembly = "$name `:` type($result) attr-dict"
+
+    def referenced_global(self):
+        g = lookup_nearest_symbol_from(self, self.properties["name"])
+        return g if isinstance(g, GlobalOp) else None
+
+    def verify_symbol_uses(self):
+        ref = self.properties["name"]
+        g = self.referenced_global()
+        if g is None:
+            return f"'{ref.root}' does not reference a valid global memref"
+        rt = self.results[0].type
+        if g.global_type is not rt:
+            return (f"result type {_q(rt)} does not match type {_q(g.global_type)} of the "
+                    f"global memref @{ref.root}")
+        return None
+
+
+# `name` is the property's upstream name but also the op-name class attribute: the
+# declaration above is `name_`; rename it to `name` in the property table.
+def _rename_prop(cls, old, new):
+    d = cls.__dict__[old]
+    d.name = new
+    cls._prop_names = frozenset(p.name for p in cls._prop_defs)
+
+
+_rename_prop(GetGlobalOp, "name_", "name")
+
+
+# ==================================================================== views
+
+class _MemRefOffsetSizeStride(_OffsetSizeStride):
+    """memref ops with `[offsets] [sizes] [strides]`."""
+
+    def dropped_dims(self):
+        return set()
+
+
+class SubViewOp(_MemRefOffsetSizeStride):
+    """`%subview = memref.subview %m[0, %i] [2, 2] [1, 1] : memref<4x?xf32> to
+    memref<2x2xf32, strided<[?, 1], offset: ?>>`"""
+
+    name = "memref.subview"
+    traits = (T.AttrSizedOperandSegments, T.Pure)
+    source = Operand(RankedMemRef)
+    offsets = VarOperand(C.Index)
+    sizes = VarOperand(C.Index)
+    strides = VarOperand(C.Index)
+    result = Result(RankedMemRef)
+    assembly = ("$source `` custom<DynamicIndexList>($offsets, $static_offsets) "
+                "custom<DynamicIndexList>($sizes, $static_sizes) "
+                "custom<DynamicIndexList>($strides, $static_strides) "
+                "attr-dict `:` type($source) `to` type($result)")
+
+    def _max_rank(self):
+        return self.source.type.rank
+
+    def asm_result_names(self):
+        return ["subview"]
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        return [subview_type(operands[0].type, props["static_offsets"].value,
+                             props["static_sizes"].value, props["static_strides"].value)]
+
+    def inferred_type(self):
+        return subview_type(self.source.type, _static(self, "static_offsets"),
+                            _static(self, "static_sizes"), _static(self, "static_strides"))
+
+    def dropped_dims(self):
+        """The source dims the result drops (rank reduction)."""
+        rt = self.results[0].type
+        sizes = _static(self, "static_sizes")
+        if len(sizes) == rt.rank:
+            return set()
+        return set(_memref_rank_reduction_mask(self.inferred_type(), rt, sizes) or ())
+
+    def verify_(self):
+        base, rt = self.source.type, self.results[0].type
+        if base.memory_space is not rt.memory_space:
+            _bare_error(self, f"different memory spaces specified for base memref type "
+                              f"{_q(base)} and subview memref type {_q(rt)}")
+        if not is_strided(base):
+            _bare_error(self, f"base type {_q(base)} is not strided")
+        self._verify_offset_size_stride()
+        expected = self.inferred_type()
+        if rt.rank > expected.rank:
+            _bare_error(self, "expected result rank to be smaller or equal to the source "
+                              f"rank, but got {_q(rt)}")
+        if _rank_reduction_mask(expected.shape, list(rt.shape)) is None:
+            _bare_error(self, f"expected result type to be {_q(expected)} or a rank-reduced "
+                              f"version. (mismatch of result sizes), but got {_q(rt)}")
+        if expected.element_type is not rt.element_type:
+            _bare_error(self, f"expected result element type to be {expected.element_type}, "
+                              f"but got {_q(rt)}")
+        layout_error = (f"expected result type to be {_q(expected)} or a rank-reduced "
+                        f"version. (mismatch of result layout), but got {_q(rt)}")
+        rso = strides_and_offset(rt)
+        eso = strides_and_offset(expected)
+        if rso is None or not _compatible(eso[1], rso[1]):
+            _bare_error(self, layout_error)
+        unused = _memref_rank_reduction_mask(expected, rt, _static(self, "static_sizes"))
+        if unused is None:
+            _bare_error(self, layout_error)
+        kept = [s for i, s in enumerate(eso[0]) if i not in unused]
+        if len(kept) != len(rso[0]) or not all(map(_compatible, kept, rso[0])):
+            _bare_error(self, layout_error)
+        err = _in_bounds_error(base.shape, _static(self, "static_offsets"),
+                               _static(self, "static_sizes"), _static(self, "static_strides"))
+        if err:
+            _bare_error(self, err)
+        return None
+
+    def fold(self, operands):
+        # SubViewOp::fold: an identity subview of a static source, of the same type.
+        st, rt = self.source.type, self.results[0].type
+        if st is rt and st.has_static_shape and \
+                all(o == 0 for o in _static(self, "static_offsets")) and \
+                all(s == 1 for s in _static(self, "static_strides")) and \
+                list(_static(self, "static_sizes")) == list(st.shape):
+            return self.source
+        return None
+
+
+def _compatible(a, b) -> bool:
+    return a == DYN or b == DYN or a == b
+
+
+def _memref_rank_reduction_mask(original, reduced, sizes):
+    """computeMemRefRankReductionMask: the unit dims of `original` that `reduced` drops,
+    chosen so that the strides still match; None when no such choice exists."""
+    if original.rank == reduced.rank:
+        return set()
+    unused = [i for i, s in enumerate(sizes) if s == 1]
+    oso, rso = strides_and_offset(original), strides_and_offset(reduced)
+    if oso is None or rso is None:
+        return None
+    # Count of each stride among the kept dims: a unit dim whose stride appears more
+    # often in the original than in the result is dropped.
+    ocount, rcount = {}, {}
+    for s in oso[0]:
+        ocount[s] = ocount.get(s, 0) + 1
+    for s in rso[0]:
+        rcount[s] = rcount.get(s, 0) + 1
+    dropped = set()
+    for d in unused:
+        s = oso[0][d]
+        if ocount.get(s, 0) > rcount.get(s, 0):
+            dropped.add(d)
+            ocount[s] -= 1
+    if len(dropped) != original.rank - reduced.rank:
+        return None
+    # Every other count must now agree (upstream: "sizes" of the remaining dims).
+    for s, n in ocount.items():
+        if n != rcount.get(s, 0):
+            return None
+    return dropped
+
+
+class ReinterpretCastOp(_MemRefOffsetSizeStride):
+    """`%reinterpret_cast = memref.reinterpret_cast %m to offset: [0], sizes: [%n, 4],
+    strides: [4, 1] : memref<?xf32> to memref<?x4xf32>`"""
+
+    name = "memref.reinterpret_cast"
+    traits = (T.AttrSizedOperandSegments, T.Pure)
+    source = Operand(AnyRankedOrUnrankedMemRef)
+    offsets = VarOperand(C.Index)
+    sizes = VarOperand(C.Index)
+    strides = VarOperand(C.Index)
+    result = Result(RankedMemRef)
+    assembly = ("$source `to` `offset` `` `:` custom<DynamicIndexList>($offsets, "
+                "$static_offsets) `` `,` `sizes` `` `:` custom<DynamicIndexList>($sizes, "
+                "$static_sizes) `` `,` `strides` `` `:` custom<DynamicIndexList>($strides, "
+                "$static_strides) attr-dict `:` type($source) `to` type($result)")
+
+    def _max_rank(self):
+        return self.results[0].type.rank
+
+    def asm_result_names(self):
+        return ["reinterpret_cast"]
+
+    def _verify_offset_size_stride(self):
+        # getArrayAttrMaxRanks: {1, rank, rank}; the shared check wants one rank for all.
+        offs = _static(self, "static_offsets")
+        if len(offs) != 1:
+            _bare_error(self, f"expected 1 offset values, got {len(offs)}")
+        saved = self.properties["static_offsets"]
+        rank = self._max_rank()
+        self.properties["static_offsets"] = A.DenseArrayAttr(A.i64, list(offs) * rank) \
+            if rank != 1 else saved
+        try:
+            n = count_dynamic(offs)
+            if len(self.offsets) != n:
+                _bare_error(self, f"expected the number of 'offsets' to match the number of "
+                                  f"dynamic entries in 'static_offsets' ({len(self.offsets)} "
+                                  f"vs {n})")
+            if rank:
+                _OffsetSizeStride._verify_offset_size_stride(self)
+        finally:
+            self.properties["static_offsets"] = saved
+
+    def verify_(self):
+        self._verify_offset_size_stride()
+        st, rt = self.source.type, self.results[0].type
+        if st.memory_space is not rt.memory_space:
+            _bare_error(self, f"different memory spaces specified for source type {_q(st)} "
+                              f"and result memref type {_q(rt)}")
+        if st.element_type is not rt.element_type:
+            _bare_error(self, f"different element types specified for source type {_q(st)} "
+                              f"and result memref type {_q(rt)}")
+        for i, (r, e) in enumerate(zip(rt.shape, _static(self, "static_sizes"))):
+            if r != DYN and r != e:
+                _bare_error(self, f"expected result type with size = {_dyn_text(e)} instead "
+                                  f"of {r} in dim = {i}")
+        so = strides_and_offset(rt)
+        if so is None:
+            _bare_error(self, f"expected result type to have strided layout but found {_q(rt)}")
+        off = _static(self, "static_offsets")[0]
+        if so[1] != DYN and so[1] != off:
+            _bare_error(self, f"expected result type with offset = {_dyn_text(off)} instead "
+                              f"of {so[1]}")
+        for i, (r, e) in enumerate(zip(so[0], _static(self, "static_strides"))):
+            if r != DYN and r != e:
+                _bare_error(self, f"expected result type with stride = {_dyn_text(e)} instead "
+                                  f"of {r} in dim = {i}")
+        return None
+
+
+def _dyn_text(v) -> str:
+    return "dynamic" if v == DYN else str(v)
+
+
+class ViewOp(Op):
+    """`%view = memref.view %buf[%shift][%n] : memref<?xi8> to memref<?x4xf32>`"""
+
+    name = "memref.view"
+    traits = (T.Pure,)
+    source = Operand(I8MemRef1D)
+    byte_shift = Operand(C.Index)
+    sizes = VarOperand(C.Index)
+    result = Result(RankedMemRef)
+    assembly = ("$source `[` $byte_shift `]` `` `[` $sizes `]` attr-dict `:` type($source) "
+                "`to` type(results)")
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.index
+
+    def asm_result_names(self):
+        return ["view"]
+
+    def verify_(self):
+        bt, vt = self.source.type, self.results[0].type
+        if not is_identity_layout(bt):
+            _bare_error(self, f"unsupported map for base memref type {_q(bt)}")
+        if not is_identity_layout(vt):
+            _bare_error(self, f"unsupported map for result memref type {_q(vt)}")
+        if bt.memory_space is not vt.memory_space:
+            _bare_error(self, f"different memory spaces specified for base memref type "
+                              f"{_q(bt)} and view memref type {_q(vt)}")
+        if len(self.sizes) != vt.num_dynamic_dims:
+            _bare_error(self, f"incorrect number of size operands for type {_q(vt)}")
+        return None
+
+
+def _affine_map_end(text, pos) -> int:
+    """The offset after a bare affine map `(d0, d1)[s0] -> (d1, d0)` starting at `pos`:
+    after the parenthesized results that follow `->` (the end of the text if none)."""
+    arrow = text.find("->", pos)
+    if arrow < 0:
+        return len(text)
+    i = text.find("(", arrow)
+    if i < 0:
+        return len(text)
+    depth = 0
+    while i < len(text):
+        c = text[i]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(text)
+
+
+class TransposeOp(Op):
+    """`%transpose = memref.transpose %m (d0, d1) -> (d1, d0) : memref<4x?xf32> to
+    memref<?x4xf32, strided<[1, ?]>>`"""
+
+    name = "memref.transpose"
+    traits = (T.Pure,)
+    in_ = Operand(StridedMemRef)
+    permutation = Prop(AffineMapAttrC)
+    result = Result(StridedMemRef)
+
+    @staticmethod
+    def parse(p, st):
+        start = p.tok_start
+        ref = p.parse_operand()
+        begin = p.tok_start
+        end = _affine_map_end(p.text, begin)
+        try:
+            m = parse_affine_map_body(p.text[begin:end])
+        except AffineParseError as e:
+            p.error(str(e.args[0]), begin + (e.offset or 0))
+        p.reset_to(end)
+        st.properties["permutation"] = AffineMapAttr(m)
+        p.parse_optional_attr_dict(st)
+        p.expect(":")
+        src = p.parse_type()
+        p.parse_keyword("to")
+        dst = p.parse_type()
+        st.operands = p.resolve_operands([ref], [src], start)
+        st.types = [dst]
+
+    def print(self, pr):
+        m = self.properties["permutation"].value
+        pr.out.append(f"{pr.op_name(self)} {pr.value(self.in_)} {m}")
+        extra = {k: a for k, a in self.properties.items() if k != "permutation"}
+        extra.update(self.attributes)
+        pr.print_optional_attr_dict(extra)
+        pr.out.append(f" : {pr.type_str(self.in_.type)} to "
+                      f"{pr.type_str(self.results[0].type)}")
+
+    def asm_result_names(self):
+        return ["transpose"]
+
+    def verify_(self):
+        m = self.properties["permutation"].value
+        if not m.is_permutation():
+            return "expected a permutation map"
+        src, rt = self.in_.type, self.results[0].type
+        if m.num_dims != src.rank:
+            return "expected a permutation map of same rank as the input"
+        canon = canonical_strided_layout(transposed_type(src, m))
+        if canonical_strided_layout(rt) is not canon:
+            return (f"result type {_q(rt)} is not equivalent to the canonical transposed "
+                    f"input type {_q(canon)}")
+        return None
+
+
+# ==================================================================== reshapes
+
+def _reshape_shapes_error(op, expanded, collapsed):
+    """verifyReshapeLikeShapes through the tensor verifier (memref allows several dynamic
+    dims in a group; shapes and reassociation are checked the same way)."""
+    return _verify_reshape(op, expanded, collapsed)
+
+
+class ExpandShapeOp(DynamicIndexListDirective, Op):
+    """`%expand_shape = memref.expand_shape %m [[0, 1]] output_shape [2, 2] :
+    memref<4xf32> into memref<2x2xf32>`"""
+
+    name = "memref.expand_shape"
+    traits = (T.Pure,)
+    src = Operand(StridedMemRef)
+    reassociation = Prop(IndexListArrayAttr)
+    output_shape = VarOperand(C.Index)
+    static_output_shape = Prop(C.DenseI64Array)
+    result = Result(StridedMemRef)
+    assembly = ("$src $reassociation `output_shape` "
+                "custom<DynamicIndexList>($output_shape, $static_output_shape) attr-dict `:` "
+                "type($src) `into` type($result)")
+
+    def asm_result_names(self):
+        return ["expand_shape"]
+
+    @property
+    def reassociation_indices(self):
+        return reassociation_indices(self.properties["reassociation"])
+
+    @property
+    def mixed_output_shape(self):
+        return mixed_values(_static(self, "static_output_shape"), self.output_shape)
+
+    def verify_(self):
+        st, rt = self.src.type, self.results[0].type
+        if st.rank > rt.rank:
+            return (f"has source rank {st.rank} and result rank {rt.rank}. This is not an "
+                    f"expansion ({st.rank} > {rt.rank}).")
+        err = _reshape_shapes_error(self, rt, st)
+        if err:
+            return err
+        want = expanded_type(st, rt.shape, self.reassociation_indices)
+        if want is None:
+            return "invalid source layout map"
+        if want is not rt:
+            return f"expected expanded type to be {_q(want)} but found {_q(rt)}"
+        static = _static(self, "static_output_shape")
+        if len(static) != rt.rank:
+            return (f"expected number of static shape bounds to be equal to the output rank "
+                    f"({rt.rank}) but found {len(static)} inputs instead")
+        n = count_dynamic(static)
+        if len(self.output_shape) != n:
+            return (f"mismatch in dynamic dims in output_shape and static_output_shape: "
+                    f"static_output_shape has {n} dynamic dims while output_shape has "
+                    f"{len(self.output_shape)} values")
+        for i, (d, s) in enumerate(zip(rt.shape, static)):
+            if d != DYN and d != s:
+                return f"invalid output shape provided at pos {i}"
+        return None
+
+
+class CollapseShapeOp(Op):
+    """`%collapse_shape = memref.collapse_shape %m [[0, 1]] : memref<2x2xf32> into
+    memref<4xf32>`"""
+
+    name = "memref.collapse_shape"
+    traits = (T.Pure,)
+    src = Operand(StridedMemRef)
+    reassociation = Prop(IndexListArrayAttr)
+    result = Result(StridedMemRef)
+    assembly = "$src $reassociation attr-dict `:` type($src) `into` type($result)"
+
+    def asm_result_names(self):
+        return ["collapse_shape"]
+
+    @property
+    def reassociation_indices(self):
+        return reassociation_indices(self.properties["reassociation"])
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        return [collapsed_type(operands[0].type, reassociation_indices(props["reassociation"]))]
+
+    def verify_(self):
+        st, rt = self.src.type, self.results[0].type
+        if st.rank < rt.rank:
+            return (f"has source rank {st.rank} and result rank {rt.rank}. This is not a "
+                    f"collapse ({st.rank} < {rt.rank}).")
+        err = _reshape_shapes_error(self, st, rt)
+        if err:
+            return err
+        if is_identity_layout(st):
+            want = A.MemRefType(rt.shape, st.element_type, None, st.memory_space)
+        else:
+            lay = collapsed_layout(st, self.reassociation_indices)
+            if lay is None:
+                return "invalid source layout map or collapsing non-contiguous dims"
+            want = A.MemRefType(rt.shape, st.element_type, lay, st.memory_space)
+        if want is not rt:
+            return f"expected collapsed type to be {_q(want)} but found {_q(rt)}"
+        return None
+
+
+class ReshapeOp(Op):
+    """`%reshape = memref.reshape %m(%shape) : (memref<4xf32>, memref<2xindex>) ->
+    memref<2x2xf32>`"""
+
+    name = "memref.reshape"
+    traits = (T.Pure,)
+    source = Operand(AnyRankedOrUnrankedMemRef)
+    shape = Operand(ShapeMemRef)
+    result = Result(AnyRankedOrUnrankedMemRef)
+    assembly = "$source `(` $shape `)` attr-dict `:` functional-type(operands, results)"
+
+    def asm_result_names(self):
+        return ["reshape"]
+
+    def verify_(self):
+        st, rt = self.source.type, self.results[0].type
+        if st.element_type is not rt.element_type:
+            return ("element types of source and destination memref types should be the "
+                    "same")
+        if _ranked(st) and not is_identity_layout(st):
+            return "source memref type should have identity affine map"
+        n = self.shape.type.shape[0]
+        if _ranked(rt):
+            if not is_identity_layout(rt):
+                return "result memref type should have identity affine map"
+            if n == DYN:
+                return ("cannot use shape operand with dynamic length to reshape to "
+                        "statically-ranked memref type")
+            if n != rt.rank:
+                return "length of shape operand differs from the result's memref rank"
+        return None
+
+
+_OPS = [AllocOp, AllocaOp, AllocaScopeOp, AllocaScopeReturnOp, AssumeAlignmentOp,
+        AtomicRMWOp, AtomicYieldOp, CastOp, CollapseShapeOp, CopyOp, DeallocOp, DimOp,
+        ExpandShapeOp, ExtractAlignedPointerAsIndexOp, ExtractStridedMetadataOp,
+        GenericAtomicRMWOp, GetGlobalOp, GlobalOp, LoadOp, MemorySpaceCastOp, RankOp,
+        ReallocOp, ReinterpretCastOp, ReshapeOp, StoreOp, SubViewOp, TransposeOp, ViewOp]
+
+for _c in _OPS:
+    if _c.assembly is not None:
+        install_format(_c)
+
+
+def _materialize_constant(builder, value, type, loc=None):
+    """MemRefDialect::materializeConstant: arith.constant."""
+    from .arith import materialize_constant
+    return materialize_constant(builder, value, type, loc)
+
+
+MEMREF = Dialect("memref", _OPS, materialize_constant=_materialize_constant)
