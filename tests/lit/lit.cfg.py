@@ -13,6 +13,7 @@ config.excludes = ["Inputs", "lit.cfg.py"]
 
 python = sys.executable
 config.substitutions.append(("strata-opt", f"{python} -m strata.tools.opt"))
+config.substitutions.append(("strata-translate", f"{python} -m strata.tools.translate"))
 fc = shutil.which("filecheck") or f"{python} -m filecheck"
 config.substitutions.append(("FileCheck", fc))
 config.substitutions.append(("filecheck", fc))

@@ -1,0 +1,1 @@
+"""Code generation backends: `cpu` (llvm dialect -> LLVM IR -> llvmlite -> host code)."""
