@@ -68,7 +68,55 @@ _PARALLEL = "parallel"
 
 
 def _maps(op) -> list:
-    return [m.value for m in op._props["indexing_maps"].value]
+    a = op._props["indexing_maps"]
+    maps = _MAPS.get(a)
+    if maps is None:
+        maps = _MAPS[a] = [m.value for m in a.value]
+    return maps
+
+
+# Memo tables of pure functions of uniqued maps (affine maps and their attributes are
+# uniqued, so identity is equality): fusing many ops builds the same maps again and again.
+_MAPS: dict = {}        # indexing_maps ArrayAttr -> list of AffineMap
+_MAP_ATTRS: dict = {}   # tuple of AffineMap -> indexing_maps ArrayAttr
+_LOOPS_OK: dict = {}    # tuple of AffineMap -> whether their concatenation is invertible
+_INVERSE: dict = {}     # AffineMap -> inverse permutation (or None)
+_COMPOSED: dict = {}    # (map, inverse result map, consumer map) -> producer map in fused op
+
+
+def _map_attr(maps):
+    key = tuple(maps)
+    a = _MAP_ATTRS.get(key)
+    if a is None:
+        a = _MAP_ATTRS[key] = A.ArrayAttr([AffineMapAttr(m) for m in maps])
+    return a
+
+
+def _loops_ok(maps) -> bool:
+    """Whether the loop bounds follow from `maps` (inversePermutation of their
+    concatenation exists; the empty concatenation is its own inverse)."""
+    key = tuple(maps)
+    ok = _LOOPS_OK.get(key)
+    if ok is None:
+        ok = _LOOPS_OK[key] = inverse_permutation(concat_maps(maps)) is not None
+    return ok
+
+
+def _inverse(m):
+    try:
+        return _INVERSE[m]
+    except KeyError:
+        inv = _INVERSE[m] = inverse_permutation(m)
+        return inv
+
+
+def _pure_tensor(op) -> bool:
+    """hasPureTensorSemantics (faster): no memref operand, shaped operands ranked tensors."""
+    for o in op._operands:
+        t = type(o.value.type)
+        if t is not A.RankedTensorType and issubclass(t, A.ShapedType):
+            return False
+    return True
 
 
 def _iterators(op) -> list:
@@ -115,7 +163,7 @@ def _invertible(maps, num_loops) -> bool:
     only a loop-less op is fine."""
     if not maps:
         return num_loops == 0
-    return inverse_permutation(concat_maps(maps)) is not None
+    return _loops_ok(maps)
 
 
 def _set_args(block, args) -> None:
@@ -172,7 +220,7 @@ def _new_generic(rewriter, before, inputs, outputs, maps, iterators_attr, result
                  block, loc, attrs=None, extra_props=None):
     """A linalg.generic with `block` as payload, inserted before `before`; only the op
     itself is reported inserted (its payload ops were already in the IR)."""
-    props = {"indexing_maps": A.ArrayAttr([AffineMapAttr(m) for m in maps]),
+    props = {"indexing_maps": _map_attr(maps),
              "iterator_types": iterators_attr,
              "operandSegmentSizes": A.DenseArrayAttr(A.i32, [len(inputs), len(outputs)])}
     if extra_props:
@@ -231,7 +279,11 @@ def default_control(consumer, operand_index) -> bool:
 
 def _producer_map(m, inv_result_map, consumer_map):
     """A producer operand's map in the fused op's loops (see [Note: fused maps])."""
-    return m.compose(inv_result_map).compose(consumer_map)
+    key = (m, inv_result_map, consumer_map)
+    r = _COMPOSED.get(key)
+    if r is None:
+        r = _COMPOSED[key] = m.compose(inv_result_map).compose(consumer_map)
+    return r
 
 
 def are_elementwise_ops_fusable(consumer, operand_index) -> bool:
@@ -243,7 +295,7 @@ def are_elementwise_ops_fusable(consumer, operand_index) -> bool:
     if type(consumer) is not GenericOp or not isinstance(v, OpResult):
         return False
     producer = v.owner
-    if type(producer) is not GenericOp or not producer.has_pure_tensor_semantics() or \
+    if type(producer) is not GenericOp or not _pure_tensor(producer) or \
             not _is_tensor(v.type):
         return False
     p_iters = _iterators(producer)
@@ -266,7 +318,7 @@ def are_elementwise_ops_fusable(consumer, operand_index) -> bool:
         for o, m in zip(consumer._operands, c_maps):
             if o.value is not v:
                 covered.update(r.position for r in m.results if r.kind == DIM)
-        inv = inverse_permutation(result_map)
+        inv = _inverse(result_map)
         for m in p_maps[:producer.num_dps_inputs()]:
             covered.update(r.position for r in _producer_map(m, inv, c_map).results
                            if r.kind == DIM)
@@ -290,7 +342,7 @@ def _preserved_producer_results(producer, consumer, operand_index) -> list:
         maps = [m for i, m in enumerate(p_maps) if (producer, i) not in ignored] + \
             [m for i, m in enumerate(c_maps) if (consumer, i) not in ignored]
         if maps:
-            droppable = inverse_permutation(concat_maps(maps)) is not None
+            droppable = _loops_ok(maps)
         else:
             droppable = producer.num_loops == 0 and consumer.num_loops == 0
         if args[n_in + r.index].first_use is not None or not droppable or \
@@ -312,7 +364,7 @@ def fuse_elementwise_ops(consumer, operand_index, rewriter, index_ops=None):
     p_vals = producer.operands
     c_maps, p_maps = _maps(consumer), _maps(producer)
     c_map = c_maps[operand_index]
-    inv = inverse_permutation(p_maps[p_in + v.index])
+    inv = _inverse(p_maps[p_in + v.index])
     preserved = _preserved_producer_results(producer, consumer, operand_index)
 
     inputs = c_vals[:operand_index] + p_vals[:p_in] + c_vals[operand_index + 1:c_in]
@@ -323,7 +375,7 @@ def fuse_elementwise_ops(consumer, operand_index, rewriter, index_ops=None):
     maps += c_maps[c_in:]
     result_types = [p_vals[p_in + k].type for k in preserved] + \
         [t.type for t in c_vals[c_in:] if not isinstance(t.type, A.MemRefType)]
-    if inverse_permutation(concat_maps(maps)) is None:
+    if not _loops_ok(maps):
         return None
 
     index_ops = index_ops or _IndexOps()
@@ -434,7 +486,7 @@ class FoldFillWithGeneric(RewritePattern):
     root = GENERIC
 
     def match_and_rewrite(self, op, rewriter) -> bool:
-        if not op.has_pure_tensor_semantics():
+        if not _pure_tensor(op):
             return False
         args = op.body.args
         found = False
@@ -479,7 +531,7 @@ class FoldScalarOrSplatConstant(RewritePattern):
     root = GENERIC
 
     def match_and_rewrite(self, op, rewriter) -> bool:
-        if not op.has_pure_tensor_semantics():
+        if not _pure_tensor(op):
             return False
         n_in = op.num_dps_inputs()
         vals = op.operands
@@ -492,7 +544,7 @@ class FoldScalarOrSplatConstant(RewritePattern):
                 continue
             maps = _maps(op)
             maps = maps[:i] + maps[i + 1:]
-            if inverse_permutation(concat_maps(maps)) is None:
+            if not _loops_ok(maps):
                 return rewriter.notify_match_failure(
                     op, "fused op loop bound computation failed")
             const = _insert(rewriter, ConstantOp.create([], [attr.type], {"value": attr},
@@ -568,12 +620,37 @@ class DeduplicateAndRemoveDeadOperandsAndResults(RewritePattern):
     def __init__(self, remove_outputs=True):
         self.remove_outputs = remove_outputs
 
+    def _nothing_to_do(self, op, args, n_in, maps) -> bool:
+        """A quick sufficient test that no operand or result can go."""
+        ops = op._operands
+        seen = set()
+        for i in range(n_in):
+            key = (ops[i].value, maps[i])
+            if args[i].first_use is None or key in seen:
+                return False
+            seen.add(key)
+        if self.remove_outputs and _pure_tensor(op):
+            seen = set()
+            y = op.body.last
+            for k, r in enumerate(op.results):
+                i = n_in + k
+                if r.first_use is None:
+                    return False
+                if args[i].first_use is None:
+                    key = (ops[i].value, maps[i], y.operand(k))
+                    if key in seen:
+                        return False
+                    seen.add(key)
+        return True
+
     def match_and_rewrite(self, op, rewriter) -> bool:
         block = op.body
         args = block.args
         n_in = op.num_dps_inputs()
-        vals = op.operands
         maps = _maps(op)
+        if self._nothing_to_do(op, args, n_in, maps):
+            return False
+        vals = op.operands
         n_loops = len(op._props["iterator_types"].value)
         dropped = set()
 
@@ -599,7 +676,7 @@ class DeduplicateAndRemoveDeadOperandsAndResults(RewritePattern):
             new_in.append(vals[i])
             new_maps.append(maps[i])
         n_out = len(vals) - n_in
-        if not op.has_pure_tensor_semantics() or not self.remove_outputs:
+        if not _pure_tensor(op) or not self.remove_outputs:
             for k in range(n_out):
                 out_pos[k] = k
                 new_out.append(vals[n_in + k])
@@ -669,7 +746,7 @@ class RemoveUnusedCycle(RewritePattern):
     root = GENERIC
 
     def match_and_rewrite(self, op, rewriter) -> bool:
-        if not op.has_pure_tensor_semantics():
+        if not _pure_tensor(op):
             return False
         args = op.body.args
         n_in = op.num_dps_inputs()
@@ -722,7 +799,7 @@ class EraseIdentityGeneric(RewritePattern):
                 return False
             rewriter.erase_op(op)
             return True
-        if not op.has_pure_tensor_semantics():
+        if not _pure_tensor(op):
             return False
         out = []
         for k, x in enumerate(y.operands):
