@@ -370,22 +370,23 @@ class LinalgToLoopsPattern(RewritePattern):
 
 def _loop_ranges(em, op):
     """createLoopRanges + unpackRanges: the bound values of each loop."""
+    m = op.loops_to_shapes_map()
+    first = {}  # loop -> the first flat operand dim giving its size
+    for i, r in enumerate(m.results):
+        if r.kind == DIM:
+            first.setdefault(r.position, i)
+    for d in range(m.num_dims):
+        if d not in first:
+            _error(op, f"has no operand dimension giving the size of loop {d}")
     sizes = []
     for v in op.operands:
         t = v.type
         if isinstance(t, A.ShapedType) and t.has_rank:
             sizes.extend(em.size(v, i) for i in range(len(t.shape)))
-    m = op.loops_to_shapes_map()
-    ranges = [None] * m.num_dims
-    for r, size in zip(m.results, sizes):
-        if r.kind == DIM and ranges[r.position] is None:
-            ranges[r.position] = size
     lbs, ubs, steps = [], [], []
-    for d, size in enumerate(ranges):
-        if size is None:
-            _error(op, f"has no operand dimension giving the size of loop {d}")
+    for d in range(m.num_dims):
         lbs.append(em.index(0))
-        ubs.append(em.value(size))
+        ubs.append(em.value(sizes[first[d]]))
         steps.append(em.index(1))
     return lbs, ubs, steps
 
