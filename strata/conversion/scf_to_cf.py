@@ -284,17 +284,18 @@ def _for_nest(op, lbs, ubs, steps, inits, reduce_op):
     for a, iv in zip(body.args, ivs):
         a.replace_all_uses_with(iv)
 
-    def put(o):
-        if anchor is None:
-            inner_body.append(o)
-        else:
-            inner_body.insert_before(anchor, o)
-    o = body.first
-    while o is not term:
-        nxt = o.next
-        body._unlink(o)
-        put(o)
-        o = nxt
+    def move(block, stop):
+        """Move `block`'s ops up to `stop` (excluded) before the innermost yield."""
+        o = block.first
+        while o is not stop:
+            nxt = o.next
+            block._unlink(o)
+            if anchor is None:
+                inner_body.append(o)
+            else:
+                inner_body.insert_before(anchor, o)
+            o = nxt
+    move(body, term)
     if reduce_op is not None:
         for i, r in enumerate(reduce_op.regions):
             rb = r.blocks[0]
@@ -303,12 +304,7 @@ def _for_nest(op, lbs, ubs, steps, inits, reduce_op):
             rb.args[0].replace_all_uses_with(iter_args[i])
             rb.args[1].replace_all_uses_with(reduce_op.operand(i))
             ret.erase()
-            o = rb.first
-            while o is not None:
-                nxt = o.next
-                rb._unlink(o)
-                put(o)
-                o = nxt
+            move(rb, None)
     if yields:
         inner_body.append(S.YieldOp.create(yields, loc=loc))
     _finish(op, outer.results)
