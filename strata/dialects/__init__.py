@@ -11,6 +11,7 @@ from ..ir.context import Context
 def all_dialects():
     from .arith import ARITH
     from .builtin import BUILTIN
+    from .bufferization import BUFFERIZATION
     from .cf import CF
     from .func import FUNC
     from .linalg import LINALG
@@ -23,7 +24,7 @@ def all_dialects():
     from .tensor import TENSOR
     from .tosa import TOSA
     return [BUILTIN, FUNC, ARITH, MATH, CF, SCF, TENSOR, ML_PROGRAM, ONNX, LINALG, TOSA, LLVM,
-            MEMREF]
+            MEMREF, BUFFERIZATION]
 
 
 def default_context(allow_unregistered: bool = False) -> Context:

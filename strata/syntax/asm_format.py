@@ -486,7 +486,11 @@ def _elem_text(e, op, pr, used_props):
         fn = getattr(op, "print_" + e.value)
         return fn(pr, *_custom_args(e.arg, op))
     if k == _PROPDICT:
-        return None
+        # `<{...}>`: the properties the format does not print elsewhere.
+        items = sorted((n, a) for n, a in op._props.items()
+                       if n not in used_props and n not in _segment_names)
+        used_props.update(n for n, _ in items)
+        return "<{" + pr.attr_dict_entries(items) + "}>" if items else None
     raise FormatError(f"cannot print element {k}")
 
 

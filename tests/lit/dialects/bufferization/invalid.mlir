@@ -1,0 +1,87 @@
+// RUN: strata-opt %s --split-input-file --verify-diagnostics
+
+func.func @f(%m: memref<4xf32>, %t: tensor<4xf32>) {
+  // expected-error @+1 {{'bufferization.to_tensor' op failed to verify that specified tensor and buffer types match}}
+  %0 = bufferization.to_tensor %m : memref<4xf32> to tensor<5xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4xf32>, %t: tensor<4xf32>) {
+  // expected-error @+1 {{'bufferization.to_tensor' op failed to verify that specified tensor and buffer types match}}
+  %0 = bufferization.to_tensor %m : memref<4xf32> to tensor<4xf64>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4xf32, strided<[2]>>, %t: tensor<4xf32>) {
+  // expected-error @+1 {{'bufferization.to_buffer' op failed to verify that specified tensor and buffer types match}}
+  %1 = bufferization.to_buffer %t : tensor<4xf32> to memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4xf32, strided<[2]>>, %t: tensor<4xf32>) {
+  // expected-error @+1 {{'bufferization.to_buffer' op failed to verify that specified tensor and buffer types match}}
+  %1 = bufferization.to_buffer %t : tensor<4xf32> to memref<*xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<*xf32>, %t: tensor<4xf32>) {
+  // expected-error @+1 {{'bufferization.to_tensor' op failed to verify that specified tensor and buffer types match}}
+  %1 = bufferization.to_tensor %m : memref<*xf32> to tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%n: index, %t: tensor<4xf32>) {
+  // expected-error @+1 {{dynamic sizes not needed when copying a tensor}}
+  %4 = bufferization.alloc_tensor(%n) copy(%t) : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%n: index, %t: tensor<4xf32>) {
+  // expected-error @+1 {{'bufferization.alloc_tensor' op incorrect number of dynamic sizes, has 0, expected 1}}
+  %4 = bufferization.alloc_tensor() : tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4xf32>, %t: tensor<4xf32>) {
+  // expected-error @+1 {{'bufferization.materialize_in_destination' op 'writable' must be specified if and only if the destination is of memref type}}
+  bufferization.materialize_in_destination %t in %m : (tensor<4xf32>, memref<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4xf32>, %t: tensor<4xf32>) {
+  // expected-error @+1 {{'bufferization.materialize_in_destination' op 'restrict' is valid only for memref destinations}}
+  %0 = bufferization.materialize_in_destination %t in restrict %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<5xf32>, %t: tensor<4xf32>) {
+  // expected-error @+1 {{'bufferization.materialize_in_destination' op source/destination shapes are incompatible}}
+  bufferization.materialize_in_destination %t in writable %m : (tensor<4xf32>, memref<5xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4xf32>, %t: tensor<4xf32>, %c: i1) {
+  // expected-error @+1 {{'bufferization.dealloc' op must have the same number of conditions as memrefs to deallocate}}
+  "bufferization.dealloc"(%m, %c, %c) <{operandSegmentSizes = array<i32: 1, 2, 0>}> : (memref<4xf32>, i1, i1) -> ()
+  return
+}
