@@ -28,6 +28,8 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
          "onnx-fold-constants": "strata.frontends.onnx.fold_constants",
          "onnx-shape-inference": "strata.transforms.onnx_shape_inference",
          "convert-onnx-to-linalg": "strata.conversion.onnx_to_linalg",
+         **{name: "strata.conversion.bufferize" for name in (
+             "one-shot-bufferize", "buffer-deallocation-simple", "buffer-usage-report")},
          "convert-scf-to-cf": "strata.conversion.scf_to_cf",
          "convert-linalg-to-loops": "strata.conversion.linalg_to_loops",
          "convert-linalg-to-parallel-loops": "strata.conversion.linalg_to_loops",
