@@ -1,0 +1,967 @@
+"""fp32 GEMM micro-kernels for the CPU target, written as LLVM IR text for the host's
+vector width (the compiled model links them in; see `kernel_library_ir`).
+
+    C[M,N] (+)= A[M,K] . B[K,N]        strata_sgemm_f32(M, N, K, A, lda, B, ldb, C, ldc, acc)
+    C[M,N] (+)= A[M,K] . Bt[N,K]^T     strata_sgemm_nt_f32(... same arguments ...)
+    C[M,N] (+)= A[M,K] . packed(B)     strata_sgemm_packed_f32(M, N, K, A, lda, Bp, C, ldc, acc)
+    batches of the first two           strata_sgemm[_nt]_batched_f32(batch, M, N, K,
+                                           A, lda, strideA, B, ldb, strideB, C, ldc, strideC, acc)
+    B -> packed(B) (e.g. once, for weights)   strata_sgemm_pack_b_f32(K, N, B, ldb, Bp)
+
+All matrices are row-major fp32 with unit inner stride and leading dimensions in elements
+(i64); `acc` (i32) != 0 adds to C, 0 overwrites it. A batch stride may be 0 (a broadcast
+operand). Plain C ABI, no runtime needed besides malloc/free.
+
+[Note: GEMM kernel design]
+In the style of BLIS (Van Zee & van de Geijn) and IREE's microkernels:
+- The micro-kernel computes an MR x NR tile of C (NR = NV vectors of W floats) with the
+  MR*NV accumulators as <W x float> phis of the K loop: per k, NV row vectors of B are
+  loaded, each of the MR elements of A's column is broadcast and fused-multiply-added.
+  AVX2 (W=8, 16 registers): 6 x 16 (12 accumulators + 2 B vectors + 1 broadcast);
+  AVX-512 (W=16, 32 registers): 8 x 32; SSE/NEON (W=4): 6 x 8. M tails use smaller MR
+  variants (one function per mr), N tails masked loads/stores (llvm.masked.*).
+- Big problems (M >= PACK_MIN_M): blocked driver jc (NC) / pc (KC) / ic (MC) / jr (NR) /
+  ir (MR). B[pc:pc+kc, jc:jc+nc] is packed into NR-wide panels (kc x NR contiguous, zero
+  padded) so the micro-kernel streams one panel from L1 while the A block (mc x kc, read
+  in place) stays in L2; C is accumulated over the pc blocks. The transposed variant only
+  packs differently (W x W transposes in registers).
+- Small M (batch 1, a few rows): packing B would cost as much as the product, so the
+  micro-kernel reads B in place (B row vectors at stride ldb; A.B^T uses dot-product
+  kernels vectorized along K with a horizontal sum at the end).
+- packed(B) is the panel layout for the whole K (panel p = B[:, p*NR:(p+1)*NR] as
+  K x NR, zero padded), so weights can be packed once ahead of time (`pack_b`) and the
+  blocked driver then skips its packing step.
+"""
+from __future__ import annotations
+
+import ctypes
+import functools
+from dataclasses import dataclass
+
+__all__ = ["Isa", "host_isa", "isa_for", "sgemm_ir", "kernel_library_ir", "KERNELS",
+           "pack_b", "packed_b_size", "kernel_object", "kernel_assembly", "load_kernels",
+           "kernel_symbols", "KernelLibrary"]
+
+
+@dataclass(frozen=True)
+class Isa:
+    """The vector ISA the kernels are written for, and the blocking parameters."""
+
+    name: str              # "avx512", "avx2", "sse", "neon"
+    width: int             # floats per vector register (W)
+    mr: int                # rows of the micro-tile
+    nv: int                # vectors per row of the micro-tile (NR = nv * width)
+    kc: int = 256          # K block (a B panel kc x NR stays in L1)
+    mc: int = 144          # M block (the A block mc x kc stays in L2)
+    nc: int = 2048         # N block (packed B block kc x nc)
+    pack_min_m: int = 8    # A.B: the blocked driver from this M up (else _small)
+    pack_min_m_nt: int = 16  # A.Bt: the blocked driver from this M up (else dot products)
+    pack_a_min_n: int = 64  # pack A (in the blocked driver) when N is at least this
+    unroll: int = 4        # K-loop unroll of the micro-kernel
+    cpu: str = ""          # "target-cpu" attribute of the kernels ("" = none)
+    features: str = ""     # "target-features" attribute of the kernels
+
+    @property
+    def nr(self) -> int:
+        return self.nv * self.width
+
+
+_TABLE = {"avx512": dict(width=16, mr=8, nv=2),
+          "avx2": dict(width=8, mr=6, nv=2),
+          "sse": dict(width=4, mr=6, nv=2),
+          "neon": dict(width=4, mr=8, nv=3)}
+
+
+def isa_for(name: str, cpu: str = "", features: str = "", **overrides) -> Isa:
+    """The Isa named `name` (a key of the table above), with blocking `overrides`."""
+    if name not in _TABLE:
+        raise ValueError(f"unknown kernel ISA {name!r} (known: {', '.join(_TABLE)})")
+    nr = _TABLE[name]["width"] * _TABLE[name]["nv"]
+    params = dict(_TABLE[name], nc=max(nr, 2048 // nr * nr), cpu=cpu, features=features)
+    params.update(overrides)
+    return Isa(name, **params)
+
+
+@functools.lru_cache(maxsize=None)
+def host_isa() -> Isa:
+    """The best Isa for the machine this process runs on (from llvmlite's host info)."""
+    import llvmlite.binding as llvm
+    llvm.initialize_native_target()
+    cpu = llvm.get_host_cpu_name()
+    feats = llvm.get_host_cpu_features()
+    triple = llvm.get_process_triple()
+    on = {k for k, v in feats.items() if v}
+    if "avx512f" in on:
+        name = "avx512"
+    elif {"avx2", "fma"} <= on:
+        name = "avx2"
+    elif triple.startswith(("aarch64", "arm64")):
+        name = "neon"
+    else:
+        name = "sse"
+    return isa_for(name, cpu=cpu, features=feats.flatten())
+
+
+# ---------------------------------------------------------------- IR writing helpers
+
+
+class _Fn:
+    """One LLVM function being written: numbered temporaries and labels, and the block
+    being filled (for phis)."""
+
+    __slots__ = ("out", "n", "block")
+
+    def __init__(self, header: str):
+        self.out = [header + " {", "entry:"]
+        self.n = 0
+        self.block = "entry"
+
+    def __call__(self, rhs: str) -> str:
+        """Emit `%tN = rhs`; returns %tN."""
+        t = self.fresh()
+        self.out.append(f"  {t} = {rhs}")
+        return t
+
+    def fresh(self) -> str:
+        self.n += 1
+        return f"%t{self.n}"
+
+    def do(self, line: str) -> None:
+        self.out.append("  " + line)
+
+    def label(self, prefix: str) -> str:
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    def start(self, label: str) -> None:
+        self.out.append(f"{label}:")
+        self.block = label
+
+    def br(self, label: str) -> None:
+        self.do(f"br label %{label}")
+
+    def cbr(self, cond: str, yes: str, no: str) -> None:
+        self.do(f"br i1 {cond}, label %{yes}, label %{no}")
+
+    def text(self) -> str:
+        return "\n".join(self.out) + "\n}\n"
+
+    # -- small idioms
+    def gep(self, ptr: str, index: str, elt: str = "float") -> str:
+        return self(f"getelementptr inbounds {elt}, ptr {ptr}, i64 {index}")
+
+    def mul(self, a: str, b) -> str:
+        return self(f"mul nsw i64 {a}, {b}")
+
+    def add(self, a: str, b) -> str:
+        return self(f"add nsw i64 {a}, {b}")
+
+    def sub(self, a: str, b) -> str:
+        return self(f"sub nsw i64 {a}, {b}")
+
+    def min(self, a: str, b) -> str:
+        return self(f"call i64 @llvm.smin.i64(i64 {a}, i64 {b})")
+
+    def cmp(self, pred: str, a: str, b) -> str:
+        return self(f"icmp {pred} i64 {a}, {b}")
+
+    def loop(self, lo, hi, step, body, carried=()):
+        """for (iv = lo; iv < hi; iv += step) { carried = body(iv, carried) }; `carried`
+        is a list of (type, initial value); returns the carried values at the exit."""
+        pre = self.block
+        head, inside, done = self.label("head"), self.label("body"), self.label("exit")
+        self.br(head)
+        self.start(head)
+        iv = self.fresh()
+        phis = [self.fresh() for _ in carried]
+        at = len(self.out)
+        self.out.extend([None] * (1 + len(carried)))
+        self.cbr(self(f"icmp slt i64 {iv}, {hi}"), inside, done)
+        self.start(inside)
+        new = body(iv, phis) if carried else (body(iv), [])[1]
+        nxt = self.add(iv, step)
+        latch = self.block
+        self.br(head)
+        self.out[at] = f"  {iv} = phi i64 [ {lo}, %{pre} ], [ {nxt}, %{latch} ]"
+        for i, ((t, init), p, v) in enumerate(zip(carried, phis, new)):
+            self.out[at + 1 + i] = f"  {p} = phi {t} [ {init}, %{pre} ], [ {v}, %{latch} ]"
+        self.start(done)
+        return phis
+
+    def switch(self, value: str, cases: dict, emit) -> None:
+        """switch i64 value over `cases` {constant: key}; emit(key) fills each case, all
+        of which then continue after the switch (the last case is the default)."""
+        keys = list(cases)
+        labels = {k: self.label("case") for k in keys}
+        done = self.label("join")
+        table = " ".join(f"i64 {k}, label %{labels[k]}" for k in keys[:-1])
+        self.do(f"switch i64 {value}, label %{labels[keys[-1]]} [ {table} ]")
+        for k in keys:
+            self.start(labels[k])
+            emit(cases[k])
+            self.br(done)
+        self.start(done)
+
+
+def _vec(isa: Isa) -> str:
+    return f"<{isa.width} x float>"
+
+
+def _splat(f: _Fn, isa: Isa, scalar: str, elt: str = "float") -> str:
+    vt = f"<{isa.width} x {elt}>"
+    one = f(f"insertelement {vt} poison, {elt} {scalar}, i64 0")
+    return f(f"shufflevector {vt} {one}, {vt} poison, <{isa.width} x i32> zeroinitializer")
+
+
+def _lane_mask(f: _Fn, isa: Isa, n: str) -> str:
+    """<W x i1>: lane l is on iff l < n (n an i64, any value)."""
+    iota = ", ".join(f"i64 {i}" for i in range(isa.width))
+    return f(f"icmp slt <{isa.width} x i64> <{iota}>, {_splat(f, isa, n, 'i64')}")
+
+
+def _vload(f: _Fn, isa: Isa, ptr: str, mask: str | None = None, align: int = 4) -> str:
+    V, W = _vec(isa), isa.width
+    if mask is None:
+        return f(f"load {V}, ptr {ptr}, align {align}")
+    return f(f"call {V} @llvm.masked.load.v{W}f32.p0(ptr align 4 {ptr}, <{W} x i1> {mask}, "
+             f"{V} zeroinitializer)")
+
+
+def _vstore(f: _Fn, isa: Isa, value: str, ptr: str, mask: str | None = None,
+            align: int = 4) -> None:
+    V, W = _vec(isa), isa.width
+    if mask is None:
+        f.do(f"store {V} {value}, ptr {ptr}, align {align}")
+    else:
+        f.do(f"call void @llvm.masked.store.v{W}f32.p0({V} {value}, ptr align 4 {ptr}, "
+             f"<{W} x i1> {mask})")
+
+
+def _fma(f: _Fn, isa: Isa, a: str, b: str, c: str) -> str:
+    V = _vec(isa)
+    return f(f"call {V} @llvm.fmuladd.v{isa.width}f32({V} {a}, {V} {b}, {V} {c})")
+
+
+def _attrs(isa: Isa) -> str:
+    parts = ["nounwind"]
+    if isa.cpu:
+        parts.append(f'"target-cpu"="{isa.cpu}"')
+    if isa.features:
+        parts.append(f'"target-features"="{isa.features}"')
+    # internal helpers stay functions of their own: inlining them all into the drivers
+    # makes LLVM's optimizer take seconds and the code no faster
+    return (f"attributes #0 = {{ {' '.join(parts)} }}\n"
+            f"attributes #1 = {{ noinline {' '.join(parts)} }}\n")
+
+
+def _decls(isa: Isa) -> str:
+    W, V = isa.width, _vec(isa)
+    return "\n".join([
+        f"declare {V} @llvm.fmuladd.v{W}f32({V}, {V}, {V})",
+        f"declare {V} @llvm.masked.load.v{W}f32.p0(ptr, <{W} x i1>, {V})",
+        f"declare void @llvm.masked.store.v{W}f32.p0({V}, ptr, <{W} x i1>)",
+        f"declare float @llvm.vector.reduce.fadd.v{W}f32(float, {V})",
+        "declare i64 @llvm.smin.i64(i64, i64)",
+        "declare ptr @malloc(i64)",
+        "declare void @free(ptr)", ""])
+
+
+_ARGS = "i64 %M, i64 %N, i64 %K, ptr noalias %A, i64 %lda, ptr noalias %B, i64 %ldb, " \
+        "ptr noalias %C, i64 %ldc"
+
+
+# ---------------------------------------------------------------- micro-kernels
+
+
+def _ukr_name(mr: int, apack: bool) -> str:
+    return f"@strata_ukr_{mr}{'p' if apack else 'a'}"
+
+
+def _ukr(isa: Isa, mr: int, apack: bool) -> str:
+    """C[mr, :nvalid] (+)= A[mr, K] . Bp[K, NR], Bp a packed panel (rows of NR floats,
+    zero padded past nvalid). A is packed (element (i, k) at A + k*MR + i) or in place
+    (at A + i*lda + k)."""
+    W, V, nv, nr = isa.width, _vec(isa), isa.nv, isa.nr
+    f = _Fn(f"define internal void {_ukr_name(mr, apack)}(i64 %K, ptr noalias %A, "
+            f"i64 %lda, ptr noalias %B, ptr noalias %C, i64 %ldc, i64 %nvalid, i1 %acc) #1")
+    arow = [f.gep("%A", i if apack else f.mul("%lda", i)) if i else "%A" for i in range(mr)]
+    crow = [f.gep("%C", f.mul("%ldc", i)) if i else "%C" for i in range(mr)]
+    masks = [_lane_mask(f, isa, f.sub("%nvalid", v * W) if v else "%nvalid")
+             for v in range(nv)]
+    full = f.cmp("eq", "%nvalid", nr)
+    cptr = [[f.gep(crow[i], v * W) if v else crow[i] for v in range(nv)] for i in range(mr)]
+
+    # accumulators start from C (acc) or zero
+    load_c, load_full, load_part, kloop = (f.label(s) for s in ("ldc", "ldf", "ldm", "k"))
+    entry = f.block
+    f.cbr("%acc", load_c, kloop)
+    f.start(load_c)
+    f.cbr(full, load_full, load_part)
+    inits = {}
+    for lbl, masked in ((load_full, False), (load_part, True)):
+        f.start(lbl)
+        inits[lbl] = [_vload(f, isa, cptr[i][v], masks[v] if masked else None)
+                      for i in range(mr) for v in range(nv)]
+        f.br(kloop)
+    f.start(kloop)
+    acc0 = [f(f"phi {V} [ zeroinitializer, %{entry} ], [ {inits[load_full][j]}, "
+              f"%{load_full} ], [ {inits[load_part][j]}, %{load_part} ]")
+            for j in range(mr * nv)]
+
+    def step(k, accs):
+        ak = f.mul(k, isa.mr) if apack else k
+        b_k = f.gep("%B", f.mul(k, nr))
+        bv = [_vload(f, isa, f.gep(b_k, v * W) if v else b_k) for v in range(nv)]
+        out = list(accs)
+        for i in range(mr):
+            a = _splat(f, isa, f(f"load float, ptr {f.gep(arow[i], ak)}, align 4"))
+            for v in range(nv):
+                out[i * nv + v] = _fma(f, isa, a, bv[v], out[i * nv + v])
+        return out
+
+    u = isa.unroll
+    carried = [(V, a) for a in acc0]
+    if u > 1:
+        kmain = f.sub("%K", f(f"srem i64 %K, {u}"))
+
+        def unrolled(k, accs):
+            for j in range(u):
+                accs = step(f.add(k, j) if j else k, accs)
+            return accs
+        accs = f.loop("0", kmain, u, unrolled, carried)
+        accs = f.loop(kmain, "%K", 1, step, [(V, a) for a in accs])
+    else:
+        accs = f.loop("0", "%K", 1, step, carried)
+
+    st_full, st_part, done = f.label("stf"), f.label("stm"), f.label("done")
+    f.cbr(full, st_full, st_part)
+    for lbl, masked in ((st_full, False), (st_part, True)):
+        f.start(lbl)
+        for i in range(mr):
+            for v in range(nv):
+                _vstore(f, isa, accs[i * nv + v], cptr[i][v], masks[v] if masked else None)
+        f.br(done)
+    f.start(done)
+    f.do("ret void")
+    return f.text()
+
+
+def _rows_name(apack: bool) -> str:
+    return f"@strata_rows_{'p' if apack else 'a'}"
+
+
+def _rows(isa: Isa, apack: bool) -> str:
+    """The ir loop: C[M, :nvalid] (+)= A[M, K] . Bp, MR rows at a time (the last rows
+    through the smaller micro-kernels). Packed A: panel p (rows p*MR..) at A + p*MR*K."""
+    mr = isa.mr
+    f = _Fn(f"define internal void {_rows_name(apack)}(i64 %M, i64 %K, ptr %A, i64 %lda, "
+            f"ptr %B, ptr %C, i64 %ldc, i64 %nvalid, i1 %acc) #1")
+
+    def body(i):
+        rows = f.min(f.sub("%M", i), mr)
+        a = f.gep("%A", f.mul(i, "%K" if apack else "%lda"))
+        c = f.gep("%C", f.mul(i, "%ldc"))
+        f.switch(rows, {m: m for m in range(1, mr + 1)}, lambda m: f.do(
+            f"call void {_ukr_name(m, apack)}(i64 %K, ptr {a}, i64 %lda, ptr %B, ptr {c}, "
+            f"i64 %ldc, i64 %nvalid, i1 %acc)"))
+    f.loop("0", "%M", mr, body)
+    f.do("ret void")
+    return f.text()
+
+
+# ---------------------------------------------------------------- packing
+
+
+def _transpose(f: _Fn, isa: Isa, rows: list) -> list:
+    """Transpose W vectors of W floats: log2(W) rounds, each swapping one bit of the row
+    index with the same bit of the lane index (two shuffles per pair of vectors)."""
+    W, V = isa.width, _vec(isa)
+    rows = list(rows)
+    bit = 1
+    while bit < W:
+        new = list(rows)
+        for i in range(W):
+            if i & bit:
+                continue
+            j = i | bit
+            lo = [W + (l ^ bit) if l & bit else l for l in range(W)]
+            hi = [W + l if l & bit else l ^ bit for l in range(W)]
+            for dst, mask in ((i, lo), (j, hi)):
+                m = ", ".join(f"i32 {x}" for x in mask)
+                new[dst] = f(f"shufflevector {V} {rows[i]}, {V} {rows[j]}, <{W} x i32> <{m}>")
+        rows = new
+        bit <<= 1
+    return rows
+
+
+def _pack_n(isa: Isa) -> str:
+    """Bp[p][k][0:NR] = B[k, p*NR : p*NR+NR] (zero padded) for k < kc, columns < nc;
+    panel p at Bp + p*kc*NR."""
+    W, nv, nr = isa.width, isa.nv, isa.nr
+    f = _Fn("define internal void @strata_pack_n(i64 %kc, i64 %nc, ptr noalias %B, i64 %ldb, "
+            "ptr noalias %Bp) #1")
+
+    def panel(j):
+        dst = f.gep("%Bp", f.mul(j, "%kc"))
+        left = f.sub("%nc", j)
+        masks = [_lane_mask(f, isa, f.sub(left, v * W) if v else left) for v in range(nv)]
+        full = f.cmp("sge", left, nr)
+        src = f.gep("%B", j)
+        fast, slow, done = f.label("pf"), f.label("pm"), f.label("pd")
+        f.cbr(full, fast, slow)
+        for lbl, masked in ((fast, False), (slow, True)):
+            f.start(lbl)
+
+            def row(k):
+                s = f.gep(src, f.mul(k, "%ldb"))
+                d = f.gep(dst, f.mul(k, nr))
+                for v in range(nv):
+                    x = _vload(f, isa, f.gep(s, v * W), masks[v] if masked else None)
+                    _vstore(f, isa, x, f.gep(d, v * W))
+            f.loop("0", "%kc", 1, row)
+            f.br(done)
+        f.start(done)
+    f.loop("0", "%nc", nr, panel)
+    f.do("ret void")
+    return f.text()
+
+
+def _pack_t(isa: Isa) -> str:
+    """As _pack_n from Bt[N, K] (B transposed): Bp[p][k][j] = Bt[p*NR + j, k]. W x W
+    blocks are transposed in registers; the K tail and the rows past nc go one by one."""
+    W, nv, nr = isa.width, isa.nv, isa.nr
+    f = _Fn("define internal void @strata_pack_t(i64 %kc, i64 %nc, ptr noalias %B, i64 %ldb, "
+            "ptr noalias %Bp) #1")
+    kmain = f.sub("%kc", f(f"srem i64 %kc, {W}"))
+
+    def panel(j):
+        dst = f.gep("%Bp", f.mul(j, "%kc"))
+        for v in range(nv):
+            # rows j+v*W .. j+v*W+W-1 of Bt; past nc they read row nc-1 and are zeroed
+            rowp, valid = [], []
+            for r in range(W):
+                n = f.add(j, v * W + r)
+                ok = f.cmp("slt", n, "%nc")
+                valid.append(ok)
+                rowp.append(f.gep("%B", f.mul(f(f"select i1 {ok}, i64 {n}, i64 0"), "%ldb")))
+
+            def block(k):
+                vecs = [_vload(f, isa, f.gep(rowp[r], k)) for r in range(W)]
+                vecs = [f(f"select i1 {valid[r]}, {_vec(isa)} {vecs[r]}, {_vec(isa)} "
+                          "zeroinitializer") for r in range(W)]
+                for t, x in enumerate(_transpose(f, isa, vecs)):
+                    d = f.gep(dst, f.add(f.mul(f.add(k, t), nr), v * W))
+                    _vstore(f, isa, x, d)
+            f.loop("0", kmain, W, block)
+
+            def tail(k):
+                for r in range(W):
+                    x = f(f"load float, ptr {f.gep(rowp[r], k)}, align 4")
+                    x = f(f"select i1 {valid[r]}, float {x}, float 0.0")
+                    d = f.gep(dst, f.add(f.mul(k, nr), v * W + r))
+                    f.do(f"store float {x}, ptr {d}, align 4")
+            f.loop(kmain, "%kc", 1, tail)
+    f.loop("0", "%nc", nr, panel)
+    f.do("ret void")
+    return f.text()
+
+
+def _pack_a(isa: Isa) -> str:
+    """Ap[p][k][0:MR] = A[p*MR : p*MR+MR, k] for rows < mc, k < kc (panel p at
+    Ap + p*kc*MR; the rows past mc of the last panel are left unwritten)."""
+    mr = isa.mr
+    f = _Fn("define internal void @strata_pack_a(i64 %mc, i64 %kc, ptr noalias %A, "
+            "i64 %lda, ptr noalias %Ap) #1")
+
+    def panel(i):
+        dst = f.gep("%Ap", f.mul(i, "%kc"))
+        rows = f.min(f.sub("%mc", i), mr)
+        src = f.gep("%A", f.mul(i, "%lda"))
+
+        def copy(m):
+            srow = [f.gep(src, f.mul("%lda", r)) if r else src for r in range(m)]
+
+            def col(k):
+                d = f.gep(dst, f.mul(k, mr))
+                for r in range(m):
+                    x = f(f"load float, ptr {f.gep(srow[r], k)}, align 4")
+                    f.do(f"store float {x}, ptr {f.gep(d, r) if r else d}, align 4")
+            f.loop("0", "%kc", 1, col)
+        f.switch(rows, {m: m for m in range(1, mr + 1)}, copy)
+    f.loop("0", "%mc", mr, panel)
+    f.do("ret void")
+    return f.text()
+
+
+def _pack_b_public(isa: Isa) -> str:
+    """strata_sgemm_pack_b_f32(K, N, B, ldb, Bp): packed(B) for the whole of K (panels
+    K x NR, panel p at Bp + p*K*NR); Bp holds packed_b_size(K, N) floats, 64-byte
+    aligned."""
+    f = _Fn("define void @strata_sgemm_pack_b_f32(i64 %K, i64 %N, ptr noalias %B, i64 %ldb, "
+            "ptr noalias %Bp) #0")
+    f.do("call void @strata_pack_n(i64 %K, i64 %N, ptr %B, i64 %ldb, ptr %Bp)")
+    f.do("ret void")
+    return f.text()
+
+
+# ---------------------------------------------------------------- drivers
+
+
+def _zero(isa: Isa) -> str:
+    f = _Fn("define internal void @strata_zero(i64 %M, i64 %N, ptr %C, i64 %ldc) #1")
+
+    def row(i):
+        c = f.gep("%C", f.mul(i, "%ldc"))
+        f.loop("0", "%N", 1, lambda j: f.do(f"store float 0.0, ptr {f.gep(c, j)}, align 4"))
+    f.loop("0", "%M", 1, row)
+    f.do("ret void")
+    return f.text()
+
+
+def _axpy_name(m: int, kb: int) -> str:
+    return f"@strata_axpy_{m}x{kb}"
+
+
+def _axpy(isa: Isa, m: int, kb: int) -> str:
+    """C[m, N] = (first ? 0 : C) + A[m, kb] . B[kb, N]: the m*kb elements of A broadcast
+    once, then one pass along the rows of B and C (kb + 2m streams, all contiguous)."""
+    W, V = isa.width, _vec(isa)
+    f = _Fn(f"define internal void {_axpy_name(m, kb)}(i64 %N, ptr noalias %A, i64 %lda, "
+            f"ptr noalias %B, i64 %ldb, ptr noalias %C, i64 %ldc, i1 %first) #1")
+    arow = [f.gep("%A", f.mul("%lda", i)) if i else "%A" for i in range(m)]
+    a = [[_splat(f, isa, f(f"load float, ptr {f.gep(arow[i], t)}, align 4"))
+          for t in range(kb)] for i in range(m)]
+    brow = [f.gep("%B", f.mul("%ldb", t)) if t else "%B" for t in range(kb)]
+    crow = [f.gep("%C", f.mul("%ldc", i)) if i else "%C" for i in range(m)]
+
+    def vector(j, mask=None):
+        cs = []
+        for i in range(m):
+            c = _vload(f, isa, f.gep(crow[i], j), mask)
+            cs.append(f(f"select i1 %first, {V} zeroinitializer, {V} {c}"))
+        for t in range(kb):
+            b = _vload(f, isa, f.gep(brow[t], j), mask)
+            cs = [_fma(f, isa, a[i][t], b, cs[i]) for i in range(m)]
+        for i in range(m):
+            _vstore(f, isa, cs[i], f.gep(crow[i], j), mask)
+    nmain = f.sub("%N", f(f"srem i64 %N, {W}"))
+    f.loop("0", nmain, W, vector)
+    tail, done = f.label("tail"), f.label("done")
+    f.cbr(f.cmp("slt", nmain, "%N"), tail, done)
+    f.start(tail)
+    vector(nmain, _lane_mask(f, isa, f.sub("%N", nmain)))
+    f.br(done)
+    f.start(done)
+    f.do("ret void")
+    return f.text()
+
+
+_AXPY_TILES = ((4, 2), (2, 4), (1, 8))
+
+
+def _small(isa: Isa) -> str:
+    """Small M, B in place: blocks of NB columns; in each, groups of rows (4, 2, 1) pass
+    over the rows of B kb at a time (see _axpy), the first pass writing C unless acc."""
+    nb = 512
+    f = _Fn(f"define internal void @strata_gemm_small({_ARGS}, i1 %acc) #1")
+    noacc = f("xor i1 %acc, true")
+
+    def nblock(jb):
+        ncur = f.min(f.sub("%N", jb), nb)
+        lo = "0"
+        for m, kb in _AXPY_TILES:
+            hi = f.sub("%M", f(f"srem i64 %M, {m}")) if m > 1 else "%M"
+            if m == 4:
+                hi_prev = hi
+            elif m == 2:   # rows left after the groups of 4: 0..3, two at a time
+                hi = f.sub("%M", f(f"srem i64 %M, 2"))
+
+            def rows(i, m=m, kb=kb):
+                a = f.gep("%A", f.mul(i, "%lda"))
+                c = f.gep("%C", f.add(f.mul(i, "%ldc"), jb))
+                kmain = f.sub("%K", f(f"srem i64 %K, {kb}"))
+
+                def ks(k, kb=kb):
+                    first = f(f"and i1 {noacc}, {f.cmp('eq', k, 0)}")
+                    f.do(f"call void {_axpy_name(m, kb)}(i64 {ncur}, ptr {f.gep(a, k)}, "
+                         f"i64 %lda, ptr {f.gep('%B', f.add(f.mul(k, '%ldb'), jb))}, "
+                         f"i64 %ldb, ptr {c}, i64 %ldc, i1 {first})")
+                f.loop("0", kmain, kb, ks)
+                if kb > 1:
+                    f.loop(kmain, "%K", 1, lambda k: ks(k, 1))
+            f.loop(lo, hi, m, rows)
+            lo = hi
+    f.loop("0", "%N", nb, nblock)
+    f.do("ret void")
+    return f.text()
+
+
+def _blocked(isa: Isa, pack: str) -> str:
+    """The blocked driver (see [Note: GEMM kernel design]). pack "n": B is K x N, "t": B
+    is given as Bt (N x K), "": B is already packed(B) (ldb unused). A blocks are packed
+    too when N is at least isa.pack_a_min_n (else the copy costs more than it saves)."""
+    mr, nr, kc, mc, nc = isa.mr, isa.nr, isa.kc, isa.mc, isa.nc
+    name = {"n": "@strata_gemm_blocked_n", "t": "@strata_gemm_blocked_t",
+            "": "@strata_gemm_blocked_p"}[pack]
+    f = _Fn(f"define internal void {name}({_ARGS}, i1 %acc) #1")
+    b_floats = kc * nc if pack else 0
+    a_floats = -(-mc // mr) * mr * kc
+    raw = f(f"call ptr @malloc(i64 {(b_floats + a_floats) * 4 + 64})")
+    addr = f(f"ptrtoint ptr {raw} to i64")
+    buf = f.gep(raw, f(f"sub i64 64, {f(f'and i64 {addr}, 63')}"), "i8")
+    abuf = f.gep(buf, b_floats)
+    packa = f.cmp("sge", "%N", isa.pack_a_min_n)
+
+    def jblock(jc):
+        ncur = f.min(f.sub("%N", jc), nc)
+
+        def kblock(pc):
+            kcur = f.min(f.sub("%K", pc), kc)
+            acc = f(f"or i1 %acc, {f.cmp('sgt', pc, 0)}")
+            if pack == "n":
+                src = f.gep("%B", f.add(f.mul(pc, "%ldb"), jc))
+            elif pack == "t":
+                src = f.gep("%B", f.add(f.mul(jc, "%ldb"), pc))
+            if pack:
+                f.do(f"call void @strata_pack_{pack}(i64 {kcur}, i64 {ncur}, ptr {src}, "
+                     f"i64 %ldb, ptr {buf})")
+
+            def iblock(ic):
+                mcur = f.min(f.sub("%M", ic), mc)
+                a = f.gep("%A", f.add(f.mul(ic, "%lda"), pc))
+                yes, no, join = f.label("pa"), f.label("npa"), f.label("jpa")
+                f.cbr(packa, yes, no)
+                for lbl, apack in ((yes, True), (no, False)):
+                    f.start(lbl)
+                    if apack:
+                        f.do(f"call void @strata_pack_a(i64 {mcur}, i64 {kcur}, ptr {a}, "
+                             f"i64 %lda, ptr {abuf})")
+
+                    def panel(jr, apack=apack):
+                        nvalid = f.min(f.sub(ncur, jr), nr)
+                        if pack:
+                            b = f.gep(buf, f.mul(jr, kcur))
+                        else:   # panel (jc+jr)/NR of packed(B), rows from pc
+                            b = f.gep("%B", f.add(f.mul(f.add(jc, jr), "%K"), f.mul(pc, nr)))
+                        c = f.gep("%C", f.add(f.mul(ic, "%ldc"), f.add(jc, jr)))
+                        f.do(f"call void {_rows_name(apack)}(i64 {mcur}, i64 {kcur}, "
+                             f"ptr {abuf if apack else a}, i64 %lda, ptr {b}, ptr {c}, "
+                             f"i64 %ldc, i64 {nvalid}, i1 {acc})")
+                    f.loop("0", ncur, nr, panel)
+                    f.br(join)
+                f.start(join)
+            f.loop("0", "%M", mc, iblock)
+        f.loop("0", "%K", kc, kblock)
+    f.loop("0", "%N", nc, jblock)
+    f.do(f"call void @free(ptr {raw})")
+    f.do("ret void")
+    return f.text()
+
+
+def _dot_name(dm: int, dn: int) -> str:
+    return f"@strata_dot_{dm}x{dn}"
+
+
+def _dot(isa: Isa, dm: int, dn: int) -> str:
+    """C[dm, dn] (+)= A[dm, K] . Bt[dn, K]^T: dm*dn accumulators along K, masked K tail,
+    horizontal sums at the end."""
+    W, V = isa.width, _vec(isa)
+    f = _Fn(f"define internal void {_dot_name(dm, dn)}(i64 %K, ptr noalias %A, i64 %lda, "
+            f"ptr noalias %B, i64 %ldb, ptr noalias %C, i64 %ldc, i1 %acc) #1")
+    arow = [f.gep("%A", f.mul("%lda", i)) if i else "%A" for i in range(dm)]
+    brow = [f.gep("%B", f.mul("%ldb", j)) if j else "%B" for j in range(dn)]
+    kmain = f.sub("%K", f(f"srem i64 %K, {W}"))
+
+    def step(k, accs, mask=None):
+        av = [_vload(f, isa, f.gep(arow[i], k), mask) for i in range(dm)]
+        out = list(accs)
+        for j in range(dn):
+            b = _vload(f, isa, f.gep(brow[j], k), mask)
+            for i in range(dm):
+                out[i * dn + j] = _fma(f, isa, av[i], b, out[i * dn + j])
+        return out
+    accs = f.loop("0", kmain, W, step, [(V, "zeroinitializer")] * (dm * dn))
+    mask = _lane_mask(f, isa, f.sub("%K", kmain))
+    accs = step(kmain, accs, mask)
+    for i in range(dm):
+        crow = f.gep("%C", f.mul("%ldc", i)) if i else "%C"
+        for j in range(dn):
+            s = f(f"call reassoc float @llvm.vector.reduce.fadd.v{W}f32(float -0.0, "
+                  f"{V} {accs[i * dn + j]})")
+            p = f.gep(crow, j)
+            old = f(f"load float, ptr {p}, align 4")
+            new = f(f"select i1 %acc, float {f(f'fadd float {old}, {s}')}, float {s}")
+            f.do(f"store float {new}, ptr {p}, align 4")
+    f.do("ret void")
+    return f.text()
+
+
+_DOT_TILES = ((2, 4), (1, 8), (2, 1), (1, 1))
+
+
+def _dot_driver(isa: Isa) -> str:
+    """Small M, B given transposed: 2 rows x 4 columns at a time (1 x 8 for a single
+    row), then the tails."""
+    f = _Fn(f"define internal void @strata_gemm_dot({_ARGS}, i1 %acc) #1")
+
+    def tiles(dm, dn, m_lo, m_hi):
+        def rows(i):
+            a = f.gep("%A", f.mul(i, "%lda"))
+            c0 = f.gep("%C", f.mul(i, "%ldc"))
+            nmain = f.sub("%N", f(f"srem i64 %N, {dn}"))
+
+            def cols(j, one=dn):
+                f.do(f"call void {_dot_name(dm, one)}(i64 %K, ptr {a}, i64 %lda, "
+                     f"ptr {f.gep('%B', f.mul(j, '%ldb'))}, i64 %ldb, ptr {f.gep(c0, j)}, "
+                     f"i64 %ldc, i1 %acc)")
+            f.loop("0", nmain, dn, cols)
+            if dn > 1:
+                f.loop(nmain, "%N", 1, lambda j: cols(j, 1))
+        f.loop(m_lo, m_hi, dm, rows)
+    mpair = f.sub("%M", f(f"srem i64 %M, 2"))
+    tiles(2, 4, "0", mpair)
+    tiles(1, 8, mpair, "%M")
+    f.do("ret void")
+    return f.text()
+
+
+def _public(isa: Isa) -> str:
+    out = []
+    for name, small, big, pmin in (("strata_sgemm_f32", "@strata_gemm_small",
+                                    "@strata_gemm_blocked_n", isa.pack_min_m),
+                                   ("strata_sgemm_nt_f32", "@strata_gemm_dot",
+                                    "@strata_gemm_blocked_t", isa.pack_min_m_nt)):
+        f = _Fn(f"define void @{name}({_ARGS}, i32 %accumulate) #0")
+        _prologue(f, pmin, small, big, "%B, i64 %ldb")
+        out.append(f.text())
+    f = _Fn("define void @strata_sgemm_packed_f32(i64 %M, i64 %N, i64 %K, ptr noalias %A, "
+            "i64 %lda, ptr noalias %B, ptr noalias %C, i64 %ldc, i32 %accumulate) #0")
+    _prologue(f, 0, "@strata_gemm_blocked_p", "@strata_gemm_blocked_p", "%B, i64 0")
+    out.append(f.text())
+    for name, inner in (("strata_sgemm_batched_f32", "@strata_sgemm_f32"),
+                        ("strata_sgemm_nt_batched_f32", "@strata_sgemm_nt_f32")):
+        f = _Fn(f"define void @{name}(i64 %batch, i64 %M, i64 %N, i64 %K, ptr %A, i64 %lda, "
+                "i64 %sA, ptr %B, i64 %ldb, i64 %sB, ptr %C, i64 %ldc, i64 %sC, "
+                "i32 %accumulate) #0")
+
+        def one(b, inner=inner):
+            f.do(f"call void {inner}(i64 %M, i64 %N, i64 %K, "
+                 f"ptr {f.gep('%A', f.mul(b, '%sA'))}, i64 %lda, "
+                 f"ptr {f.gep('%B', f.mul(b, '%sB'))}, i64 %ldb, "
+                 f"ptr {f.gep('%C', f.mul(b, '%sC'))}, i64 %ldc, i32 %accumulate)")
+        f.loop("0", "%batch", 1, one)
+        f.do("ret void")
+        out.append(f.text())
+    return "\n".join(out)
+
+
+def _prologue(f: _Fn, pmin: int, small: str, big: str, bargs: str) -> None:
+    """Empty C -> nothing; K == 0 -> zero C unless accumulating; M < pmin -> `small`,
+    else `big`."""
+    empty = f(f"or i1 {f.cmp('sle', '%M', 0)}, {f.cmp('sle', '%N', 0)}")
+    acc = f("icmp ne i32 %accumulate, 0")
+    ret, go, nok, zero, small_l, big_l = (f.label(s) for s in
+                                          ("ret", "go", "nok", "zero", "small", "big"))
+    f.cbr(empty, ret, go)
+    f.start(go)
+    f.cbr(f.cmp("sle", "%K", 0), nok, small_l if pmin else big_l)
+    f.start(nok)
+    f.cbr(acc, ret, zero)
+    f.start(zero)
+    f.do("call void @strata_zero(i64 %M, i64 %N, ptr %C, i64 %ldc)")
+    f.br(ret)
+    args = f"i64 %M, i64 %N, i64 %K, ptr %A, i64 %lda, ptr {bargs}, ptr %C, i64 %ldc, i1 {acc}"
+    if pmin:
+        f.start(small_l)
+        f.cbr(f.cmp("slt", "%M", pmin), f"{small_l}s", big_l)
+        f.start(f"{small_l}s")
+        f.do(f"call void {small}({args})")
+        f.br(ret)
+    f.start(big_l)
+    f.do(f"call void {big}({args})")
+    f.br(ret)
+    f.start(ret)
+    f.do("ret void")
+
+
+# ---------------------------------------------------------------- the library
+
+
+# Public kernels and the internal functions each one needs.
+KERNELS = ("strata_sgemm_f32", "strata_sgemm_nt_f32", "strata_sgemm_packed_f32",
+           "strata_sgemm_batched_f32", "strata_sgemm_nt_batched_f32",
+           "strata_sgemm_pack_b_f32")
+
+
+@functools.lru_cache(maxsize=8)
+def sgemm_ir(isa: Isa | None = None) -> str:
+    """LLVM IR text of a module defining all the KERNELS for `isa` (default: the host's).
+    No target triple or data layout: it is meant to be linked into the model's module."""
+    isa = isa or host_isa()
+    parts = [f"; Strata fp32 GEMM kernels for {isa.name}: MR={isa.mr} NR={isa.nr} "
+             f"KC={isa.kc} MC={isa.mc} NC={isa.nc}\n", _decls(isa)]
+    for apack in (True, False):
+        parts.extend(_ukr(isa, mr, apack) for mr in range(1, isa.mr + 1))
+        parts.append(_rows(isa, apack))
+    parts.extend(_dot(isa, dm, dn) for dm, dn in _DOT_TILES)
+    parts.extend(_axpy(isa, m, kb) for m, _ in _AXPY_TILES for kb in (_, 1))
+    parts.append(_small(isa))
+    parts.extend([_pack_n(isa), _pack_t(isa), _pack_a(isa), _pack_b_public(isa),
+                  _zero(isa), _blocked(isa, "n"), _blocked(isa, "t"), _blocked(isa, ""),
+                  _dot_driver(isa), _public(isa), _attrs(isa)])
+    return "\n".join(parts)
+
+
+def kernel_library_ir(names=KERNELS, isa: Isa | None = None) -> str:
+    """The LLVM IR module that defines the kernels `names` (a subset of KERNELS), to be
+    parsed on its own and linked into the model's module (llvmlite: `mod.link_in(lib)`);
+    its internal helpers are private (internal linkage)."""
+    unknown = set(names) - set(KERNELS)
+    if unknown:
+        raise ValueError(f"unknown kernels: {', '.join(sorted(unknown))}")
+    # One module holds them all; the linker and LLVM's global DCE drop what is unused.
+    return sgemm_ir(isa)
+
+
+# ---------------------------------------------------------------- packing weights ahead
+
+
+def packed_b_size(K: int, N: int, isa: Isa | None = None) -> int:
+    """Floats in packed(B) for a K x N matrix."""
+    nr = (isa or host_isa()).nr
+    return -(-N // nr) * nr * K
+
+
+def pack_b(b, isa: Isa | None = None):
+    """packed(B) of a K x N float32 array (NumPy), as strata_sgemm_pack_b_f32 writes it:
+    a flat float32 array of packed_b_size(K, N) elements."""
+    import numpy as np
+    nr = (isa or host_isa()).nr
+    K, N = b.shape
+    p = -(-N // nr)
+    padded = np.zeros((K, p * nr), np.float32)
+    padded[:, :N] = b
+    return np.ascontiguousarray(padded.reshape(K, p, nr).transpose(1, 0, 2)).reshape(-1)
+
+
+# ---------------------------------------------------------------- standalone use
+
+
+_I64, _PTR, _I32 = ctypes.c_int64, ctypes.c_void_p, ctypes.c_int32
+_SIGNATURES = {
+    "strata_sgemm_f32": [_I64] * 3 + [_PTR, _I64] * 3 + [_I32],
+    "strata_sgemm_nt_f32": [_I64] * 3 + [_PTR, _I64] * 3 + [_I32],
+    "strata_sgemm_packed_f32": [_I64] * 3 + [_PTR, _I64, _PTR, _PTR, _I64, _I32],
+    "strata_sgemm_batched_f32": [_I64] * 4 + [_PTR, _I64, _I64] * 3 + [_I32],
+    "strata_sgemm_nt_batched_f32": [_I64] * 4 + [_PTR, _I64, _I64] * 3 + [_I32],
+    "strata_sgemm_pack_b_f32": [_I64, _I64, _PTR, _I64, _PTR],
+}
+
+
+def _target_machine(isa: Isa, jit: bool = False):
+    import llvmlite.binding as llvm
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    target = llvm.Target.from_triple(llvm.get_process_triple())
+    return target.create_target_machine(
+        cpu=isa.cpu or llvm.get_host_cpu_name(), features=isa.features, opt=3,
+        reloc="default" if jit else "pic", codemodel="jitdefault" if jit else "default",
+        jit=jit)
+
+
+def _optimized(isa: Isa):
+    """The kernels' module, optimized (O3 without the loop and SLP vectorizers: the
+    code is vector code already, and they only cost compile time)."""
+    import llvmlite.binding as llvm
+    tm = _target_machine(isa)
+    mod = llvm.parse_assembly(sgemm_ir(isa))
+    mod.verify()
+    mod.triple = tm.triple
+    mod.data_layout = str(tm.target_data)
+    pto = llvm.create_pipeline_tuning_options(speed_level=3)
+    pto.loop_vectorization = False
+    pto.slp_vectorization = False
+    pb = llvm.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(mod, pb)
+    return mod, tm
+
+
+def _cache_dir() -> str | None:
+    import os
+    d = os.environ.get("STRATA_CACHE_DIR") or os.path.join(
+        os.path.expanduser("~"), ".cache", "strata")
+    return None if d in ("", "0", "off") else d
+
+
+@functools.lru_cache(maxsize=4)
+def kernel_object(isa: Isa | None = None) -> bytes:
+    """The kernels as a relocatable, position-independent object file for the host
+    (link it into a shared library, or load it into a JIT). Built once per machine: kept
+    in $STRATA_CACHE_DIR (default ~/.cache/strata; "off" disables), keyed by the IR
+    text and the LLVM version."""
+    import hashlib
+    import os
+
+    import llvmlite
+    isa = isa or host_isa()
+    key = hashlib.sha256("\0".join([sgemm_ir(isa), llvmlite.__version__, isa.cpu,
+                                     isa.features]).encode()).hexdigest()[:24]
+    d = _cache_dir()
+    path = os.path.join(d, f"sgemm-{isa.name}-{key}.o") if d else None
+    if path and os.path.isfile(path):
+        with open(path, "rb") as fh:
+            return fh.read()
+    mod, tm = _optimized(isa)
+    obj = tm.emit_object(mod)
+    if path:
+        try:
+            os.makedirs(d, exist_ok=True)
+            tmp = f"{path}.{os.getpid()}.tmp"
+            with open(tmp, "wb") as fh:
+                fh.write(obj)
+            os.replace(tmp, path)
+        except OSError:   # a read-only home: no cache, no harm
+            pass
+    return obj
+
+
+def kernel_assembly(isa: Isa | None = None) -> str:
+    """The kernels' host assembly (for reading)."""
+    mod, tm = _optimized(isa or host_isa())
+    return tm.emit_assembly(mod)
+
+
+class KernelLibrary:
+    """The kernels loaded in this process (MCJIT, from `kernel_object`): `symbols` maps
+    each public kernel name to its address (give them to a JIT'd module that calls
+    them); attributes named after the kernels without `strata_` and `_f32`
+    (`lib.sgemm`, `lib.sgemm_nt`, ...) are ctypes functions taking integers and
+    addresses (`array.ctypes.data`), for tests and benchmarks."""
+
+    def __init__(self, isa: Isa | None = None):
+        import llvmlite.binding as llvm
+        self.isa = isa or host_isa()
+        obj = kernel_object(self.isa)
+        tm = _target_machine(self.isa, jit=True)
+        self._engine = llvm.create_mcjit_compiler(
+            llvm.parse_assembly(f'target triple = "{tm.triple}"\n'), tm)
+        self._engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+        self._engine.finalize_object()
+        self.symbols = {}
+        for name, args in _SIGNATURES.items():
+            addr = self._engine.get_function_address(name)
+            self.symbols[name] = addr
+            fn = ctypes.CFUNCTYPE(None, *args)(addr)
+            setattr(self, name.removeprefix("strata_").removesuffix("_f32"), fn)
+
+
+@functools.lru_cache(maxsize=4)
+def load_kernels(isa: Isa | None = None) -> KernelLibrary:
+    """A KernelLibrary for `isa` (default: the host's), loaded once per process."""
+    return KernelLibrary(isa)
+
+
+def kernel_symbols() -> dict:
+    """{kernel name: address} of the host kernels loaded in this process: the symbols a
+    JIT'd model module that calls them needs (see strata.backends.cpu.jit.JitModule)."""
+    return dict(load_kernels().symbols)
