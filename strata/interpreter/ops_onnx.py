@@ -82,8 +82,12 @@ def _node_proto(op):
 
 
 def _node_name(op):
-    from ..ir.location import NameLoc
-    return op.loc.name if isinstance(op.loc, NameLoc) else ""
+    """The ONNX node's name: the importer's location is the name fused with the file."""
+    from ..ir.location import FusedLoc, NameLoc
+    loc = op.loc
+    if isinstance(loc, FusedLoc):
+        loc = next((x for x in loc.locations if isinstance(x, NameLoc)), None)
+    return loc.name if isinstance(loc, NameLoc) else ""
 
 
 def _opsets(op):

@@ -16,8 +16,8 @@ from . import NotLowerable
 DYN = A.DYNAMIC
 
 __all__ = ["constant_array", "constant_ints", "sizes_of", "empty", "ranked",
-           "is_unsigned", "elementwise", "broadcast_shapes", "tensor_type", "scalars",
-           "DYN"]
+           "is_unsigned", "elementwise", "broadcast_shapes", "broadcast_operands",
+           "broadcast_groups", "stretch_if_one", "tensor_type", "scalars", "DYN"]
 
 
 def scalars(cx) -> ScalarBuilder:
@@ -135,23 +135,136 @@ def broadcast_shapes(shapes) -> list[int]:
     return out
 
 
-def _result_sizes(cx, values, shape):
-    """Mixed sizes of the broadcast result: a dynamic dim takes its size from the first
-    operand whose dim there is dynamic (ONNX requires equal or 1: the model promises)."""
+def _dim(cx, v, j, cache):
+    """Size `j` of `v` (an int when static, else a `tensor.dim`, made once per value)."""
+    d = v.type.shape[j]
+    if d != DYN:
+        return d
+    key = (id(v), j)
+    got = cache.get(key)
+    if got is None:
+        s = scalars(cx)
+        got = cache[key] = s.op1("tensor.dim", [v, s.index(j)], A.index)
+    return got
+
+
+def broadcast_operands(cx, values, shape, keep=0):
+    """[Note: broadcasting dynamic dims]
+    ONNX broadcasting (multidirectional, NumPy's) lets a dim of size 1 stretch to the
+    others' size. A linalg map reads a dim either at 0 (broadcast) or along the loop, so
+    where a type leaves a dim dynamic and the result's size there may be larger (another
+    operand's static or dynamic size), whether it stretches is only known at run time.
+    Such an operand goes through an `scf.if` per dim (as tosa-to-linalg does): when its
+    size is 1 and the result's is not, it is first broadcast along that dim to the
+    result's size; after that every dynamic dim equals the result's size and the
+    broadcasting maps (static 1s read at 0) are right.
+
+    `values` (converted tensors) broadcast to `shape` (the result's static dims, DYN where
+    unknown), their dims aligned right, their last `keep` dims left out (a matmul's
+    matrix dims). Returns the values to read and the result's mixed sizes (ints, index
+    Values)."""
     rank = len(shape)
+    groups = []
+    for k in range(rank):
+        group = []
+        for i, v in enumerate(values):
+            j = v.type.rank - keep - rank + k
+            if j >= 0:
+                group.append((i, j))
+        groups.append(group)
+    return broadcast_groups(cx, values, groups, shape)
+
+
+def broadcast_groups(cx, values, groups, shape):
+    """`values` with their dynamic dims that may stretch broadcast at run time (see
+    [Note: broadcasting dynamic dims]) and the mixed sizes of the broadcast dims:
+    `groups[k]` lists the (operand, dim) pairs that broadcast together to size
+    `shape[k]` (static, or DYN). A dynamic size is that of the one operand dynamic
+    there, else the first of theirs that is not 1 at run time (sizes 0 and 1 give 0, as
+    in NumPy)."""
+    values = list(values)
+    cache: dict = {}
     s = scalars(cx)
-    sizes = []
-    for k, d in enumerate(shape):
+    sizes, checks = [], []
+    for group, d in zip(groups, shape):
+        # a value used twice has the same sizes: its first use stands for all
+        dyn, seen = [], set()
+        for i, j in group:
+            if values[i].type.shape[j] == DYN and id(values[i]) not in seen:
+                seen.add(id(values[i]))
+                dyn.append((i, j))
         if d != DYN:
-            sizes.append(d)
-            continue
-        for v in values:
-            vs = v.type.shape
-            j = len(vs) - rank + k
-            if j >= 0 and vs[j] == DYN:
-                sizes.append(s.op1("tensor.dim", [v, s.index(j)], A.index))
-                break
-    return sizes
+            size = d
+        else:
+            static = [values[i].type.shape[j] for i, j in group
+                      if values[i].type.shape[j] not in (DYN, 1)]
+            if static:       # a caller's result shape more dynamic than the operands
+                size = s.index(static[0])
+            elif not dyn:
+                size = s.index(1)
+            else:
+                size = _dim(cx, values[dyn[0][0]], dyn[0][1], cache)
+                for i, j in dyn[1:]:
+                    other = _dim(cx, values[i], j, cache)
+                    size = s.select(_cmp_one(cx, "eq", size, cache), other, size)
+                if len(dyn) == 1:
+                    dyn = []     # the result's size is that operand's
+        sizes.append(size)
+        if d != 1:
+            checks.extend((i, j, size) for i, j in dyn)
+    known: dict = {}    # id(value) -> its mixed sizes
+    for i, j, size in checks:
+        old = values[i]
+        dims = known.get(id(old)) or [_dim(cx, old, k, cache) for k in range(old.type.rank)]
+        new = stretch_if_one(cx, old, j, size, dims, cache)
+        known[id(new)] = dims[:j] + [size] + dims[j + 1:]
+        values = [new if v is old else v for v in values]
+    return values, sizes
+
+
+def _cmp_one(cx, pred, size, cache):
+    """`size <pred> 1` for an index Value (made once per size and predicate)."""
+    key = (pred, id(size))
+    got = cache.get(key)
+    if got is None:
+        s = scalars(cx)
+        got = cache[key] = s.cmp(pred, size, s.index(1))
+    return got
+
+
+def stretch_if_one(cx, v, j, size, sizes=None, cache=None):
+    """`v`, whose dim `j` is dynamic, broadcast along `j` to `size` (int or index Value)
+    when its size there is 1 at run time and `size` is not: an `scf.if` (see [Note:
+    broadcasting dynamic dims]). `sizes`: the mixed sizes of `v`, if made; `cache`
+    keeps comparisons for the next calls."""
+    from ...dialects.linalg import make_generic
+    from ...dialects.scf import IfOp, YieldOp
+    from ...ir.affine import AffineConstantExpr, AffineDimExpr
+    s = scalars(cx)
+    cache = {} if cache is None else cache
+    if sizes is None:
+        sizes = sizes_of(cx, v)
+    cond = _cmp_one(cx, "eq", sizes[j], cache)
+    if not isinstance(size, int):
+        cond = s.and_(cond, _cmp_one(cx, "ne", size, cache))
+    t = v.type
+    op = cx.b.insert(IfOp.new(cond, [t], with_else=True, loc=cx.op.loc))
+    saved = cx.b.ip
+    cx.b.set_insertion_point_to_end(op.regions[0].blocks[0])
+    init = empty(cx, sizes[:j] + [size] + sizes[j + 1:], t.element_type)
+    rank = t.rank
+    read = AffineMap(rank, 0, tuple(AffineConstantExpr(0) if k == j else AffineDimExpr(k)
+                                    for k in range(rank)))
+    r = make_generic(cx.b, [v], [init], [read, AffineMap.identity(rank)],
+                     ["parallel"] * rank, lambda b, args: [args[0]], [init.type],
+                     loc=cx.op.loc).results[0]
+    if r.type is not t:
+        r = s.op1("tensor.cast", [r], t)
+    cx.b.insert(YieldOp.build(values=[r], loc=cx.op.loc))
+    cx.b.set_insertion_point_to_end(op.regions[1].blocks[0])
+    cx.b.insert(YieldOp.build(values=[v], loc=cx.op.loc))
+    cx.b.ip = saved
+    return op.results[0]
 
 
 def _broadcast_map(operand_shape, rank):
@@ -168,8 +281,9 @@ def _broadcast_map(operand_shape, rank):
 def elementwise(cx, values, result_elt, body, result_shape=None, maps=None,
                 result_sizes=None):
     """One `linalg.generic` applying `body(s, *scalars) -> scalar` elementwise over
-    `values` (converted tensors, broadcast NumPy-style; a dynamic dim is assumed to
-    match, as ONNX models promise); the result has element type `result_elt`.
+    `values` (converted tensors, broadcast NumPy-style; dynamic dims that may stretch
+    are broadcast at run time, see [Note: broadcasting dynamic dims]); the result has
+    element type `result_elt`.
     `maps` (one per value) replace the broadcasting maps, e.g. to read a per-channel
     vector along one axis; then `result_shape` (or `result_sizes`, mixed ints and index
     Values) must be given unless it is the first value's shape."""
@@ -188,8 +302,13 @@ def elementwise(cx, values, result_elt, body, result_shape=None, maps=None,
         shape = broadcast_shapes([v.type.shape for v in values])
     rank = len(shape)
     if result_sizes is None:
-        src = values if maps is None else values[:1]
-        result_sizes = _result_sizes(cx, src, shape)
+        if maps is None:
+            values, result_sizes = broadcast_operands(cx, values, shape)
+        else:   # a dynamic size is the first value's (its map reads the dim along)
+            first = values[0].type.shape
+            off = len(first) - rank
+            result_sizes = [d if d != DYN else _dim(cx, values[0], off + k, {})
+                            for k, d in enumerate(shape)]
     init = empty(cx, result_sizes, result_elt)
     if maps is None:
         maps = [_broadcast_map(v.type.shape, rank) for v in values]

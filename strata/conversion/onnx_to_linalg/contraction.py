@@ -21,7 +21,8 @@ from . import NotLowerable, lowering
 from ._linalg_util import (acc_type, dim_size, filled, generic_maps, map_text,
                            minus_zero_point, quantize, round_to, zero_point_rows)
 from ._shape_util import collapse, expand
-from .common import DYN, elementwise, ranked
+from .common import (DYN, broadcast_groups, broadcast_operands, broadcast_shapes, elementwise,
+                     ranked)
 
 # ------------------------------------------------------------------ matrix products
 
@@ -108,6 +109,9 @@ def _matmul_nd(cx, a, b, acc):
     ra, rb = a.type.rank, b.type.rank
     if ra == 2 and rb == 2:
         return contract(cx, L.MatmulOp, [a, b], filled(cx, [m, n], acc))
+    if ra > 2 and rb > 2:   # batch dims that may stretch at run time
+        shape = broadcast_shapes([a.type.shape[:-2], b.type.shape[:-2]])
+        (a, b), _ = broadcast_operands(cx, [a, b], shape, keep=2)
     batch, use_a, use_b = _batch_dims(cx, a, b)
     nb = len(batch)
     if (all(use_a) and all(use_b)) or (ra == 2 and all(use_b)) or (rb == 2 and all(use_a)):
@@ -268,6 +272,14 @@ def _einsum(cx):
     terms, out = _parse_terms(cx, cx.attr("equation", ""), [v.type.rank for v in vals])
     loops = list(out) + sorted({c for t in terms for c in t} - set(out))
     where = {c: i for i, c in enumerate(loops)}
+    # ellipsis dims broadcast (NumPy's einsum): dynamic ones may stretch at run time
+    ell = sorted({c for t in terms for c in t if c.isdigit()})
+    if ell:
+        groups = [[(i, k) for i, t in enumerate(terms) for k, x in enumerate(t) if x == c]
+                  for c in ell]
+        shape = [broadcast_shapes([[vals[i].type.shape[k]] for i, k in g])[0]
+                 for g in groups]
+        vals, _ = broadcast_groups(cx, vals, groups, shape)
     sizes = {}  # label -> (operand, dim, size) giving its loop size
     for v, t in zip(vals, terms):
         for k, c in enumerate(t):

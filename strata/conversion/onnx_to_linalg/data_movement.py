@@ -26,7 +26,7 @@ from ..scalar_builders import element_type
 from . import NotLowerable, lowering
 from ._shape_util import (DYN, Ix, dims_map, extract_slice, finish, index_generic, index_of,
                           norm_axis, operand_ints, out_sizes, reshape_to, scalar_of, sizes)
-from .common import empty, is_unsigned, ranked, scalars, tensor_type
+from .common import empty, is_unsigned, ranked, scalars, stretch_if_one, tensor_type
 
 
 def _rank(cx, i=0):
@@ -322,9 +322,18 @@ def _expand(cx):
             out.append(b)
         elif Ix.known(b) and b == 1:
             out.append(a)
-        else:
-            out.append(ix.max(a, b))  # equal, or one of them is 1 at run time
-    return [finish(cx, _broadcast_to(cx, x, out_sizes(cx, out)))]
+        else:   # equal, or one of them is 1 at run time (sizes 1 and 0 give 0)
+            out.append(ix.select(ix.cmp("eq", a, 1), b, a))
+    out = out_sizes(cx, out)
+    # A dynamic dim of x that is 1 at run time stretches to the result's size (see
+    # [Note: broadcasting dynamic dims]); one that is the result's size stays.
+    cur = list(dims)
+    for i, a in enumerate(dims):
+        o = out[rank - len(dims) + i]
+        if not Ix.known(a) and o is not a and not (Ix.known(o) and o == 1):
+            x = stretch_if_one(cx, x, i, o, cur)
+            cur[i] = o
+    return [finish(cx, _broadcast_to(cx, x, out))]
 
 
 @lowering("Tile")

@@ -92,15 +92,33 @@ def _broadcast(cx):
     if fn is None and name == "onnx.Div":
         fn = _int_div
     if fn is not None and shape is not None and len(shape) <= 1:
-        a, b = cx.value(0), cx.value(1)
-        n = product(shape)
-        if a is not None and b is not None and n is not None and \
-                len(a.vals) in (1, n) and len(b.vals) in (1, n):
-            av = a.vals * n if len(a.vals) == 1 else a.vals
-            bv = b.vals * n if len(b.vals) == 1 else b.vals
+        vals = _elementwise_values(cx, shape, 2)
+        if vals is not None:
             cx.set_value(0, shape, [None if x is None or y is None else fn(x, y)
-                                    for x, y in zip(av, bv)])
+                                    for x, y in zip(*vals)])
+    elif name == "onnx.Where" and shape is not None and len(shape) <= 1:
+        # `Where(Equal(shape, -1), 1, shape)` (torch's Expand of a shape with -1s): an
+        # unknown condition still gives the element both branches agree on.
+        vals = _elementwise_values(cx, shape, 3)
+        if vals is not None:
+            cx.set_value(0, shape, [(x if x == y else None) if c is None else
+                                    (x if c else y) for c, x, y in zip(*vals)])
     return [shape]
+
+
+def _elementwise_values(cx, shape, count):
+    """The known elements of the first `count` operands, each stretched to the (at most
+    1-D) broadcast `shape`, or None when an operand's elements are not followed."""
+    n = product(shape)
+    if n is None:
+        return None
+    out = []
+    for i in range(count):
+        p = cx.value(i)
+        if p is None or len(p.vals) not in (1, n):
+            return None
+        out.append(p.vals * n if len(p.vals) == 1 else p.vals)
+    return out
 
 
 def _int_div(a, b):

@@ -18,10 +18,20 @@ func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32>
 }
 
 // Batch dims collapse to one for linalg.batch_matmul, then expand back; a dynamic
-// batch size comes from tensor.dim.
+// batch size comes from tensor.dim. Both batch sizes are dynamic: the one that is 1 at
+// run time (if any) is first broadcast to the other's (scf.if).
 // CHECK-LABEL: func.func @batch_matmul
-// CHECK-DAG: tensor.collapse_shape %arg0 {{\[}}[0, 1], [2], [3]] : tensor<?x3x4x8xf32> into tensor<?x4x8xf32>
-// CHECK-DAG: tensor.collapse_shape %arg1 {{\[}}[0, 1], [2], [3]] : tensor<?x3x8x5xf32> into tensor<?x8x5xf32>
+// CHECK: %[[DA:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x3x4x8xf32>
+// CHECK: %[[DB:.*]] = tensor.dim %arg1, %{{.*}} : tensor<?x3x8x5xf32>
+// CHECK: %[[ONE:.*]] = arith.cmpi eq, %[[DA]], %{{.*}} : index
+// CHECK: %[[N:.*]] = arith.select %[[ONE]], %[[DB]], %[[DA]] : index
+// CHECK: %[[A:.*]] = scf.if %{{.*}} -> (tensor<?x3x4x8xf32>) {
+// CHECK:   tensor.empty(%[[N]]) : tensor<?x3x4x8xf32>
+// CHECK: } else {
+// CHECK:   scf.yield %arg0 : tensor<?x3x4x8xf32>
+// CHECK: %[[B:.*]] = scf.if %{{.*}} -> (tensor<?x3x8x5xf32>) {
+// CHECK-DAG: tensor.collapse_shape %[[A]] {{\[}}[0, 1], [2], [3]] : tensor<?x3x4x8xf32> into tensor<?x4x8xf32>
+// CHECK-DAG: tensor.collapse_shape %[[B]] {{\[}}[0, 1], [2], [3]] : tensor<?x3x8x5xf32> into tensor<?x8x5xf32>
 // CHECK: %[[R:.*]] = linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<?x4x8xf32>, tensor<?x8x5xf32>) outs(%{{.*}} : tensor<?x4x5xf32>)
 // CHECK: tensor.expand_shape %[[R]] {{\[}}[0, 1], [2], [3]] output_shape [%{{.*}}, 3, 4, 5] : tensor<?x4x5xf32> into tensor<?x3x4x5xf32>
 func.func @batch_matmul(%a: tensor<?x3x4x8xf32>, %b: tensor<?x3x8x5xf32>) -> tensor<?x3x4x5xf32> {

@@ -96,4 +96,23 @@ func.func @shape_arithmetic(%x: tensor<5x?x8xf32>, %y: tensor<6x2x4xf32>) -> (te
   return %r, %e : tensor<*xf32>, tensor<*xf32>
 }
 
+// Where on shape values: an element whose condition is unknown is still known when both
+// branches agree (torch's `mask.expand(batch, -1, s, s)`: Where(Equal(t, -1), 1, t)),
+// so the Expand keeps the mask's static 1.
+// CHECK-LABEL: func.func @where_of_shape_values
+func.func @where_of_shape_values(%m: tensor<?x1x1x5xf32>) -> tensor<*xf32> {
+  %s = "onnx.Shape"(%m) : (tensor<?x1x1x5xf32>) -> tensor<*xi64>
+  %zero = "onnx.Constant"() <{value_ints = [0]}> : () -> tensor<1xi64>
+  %b = "onnx.Gather"(%s, %zero) <{axis = 0 : i64}> : (tensor<*xi64>, tensor<1xi64>) -> tensor<*xi64>
+  %rest = "onnx.Constant"() <{value = dense<[-1, 5, 5]> : tensor<3xi64>}> : () -> tensor<3xi64>
+  %t = "onnx.Concat"(%b, %rest) <{axis = 0 : i64}> : (tensor<*xi64>, tensor<3xi64>) -> tensor<*xi64>
+  %neg = "onnx.Constant"() <{value = dense<-1> : tensor<4xi64>}> : () -> tensor<4xi64>
+  %ones = "onnx.Constant"() <{value = dense<1> : tensor<4xi64>}> : () -> tensor<4xi64>
+  %c = "onnx.Equal"(%t, %neg) : (tensor<*xi64>, tensor<4xi64>) -> tensor<*xi1>
+  %w = "onnx.Where"(%c, %ones, %t) : (tensor<*xi1>, tensor<4xi64>, tensor<*xi64>) -> tensor<*xi64>
+  // CHECK: "onnx.Expand"{{.*}} -> tensor<?x1x5x5xf32>
+  %e = "onnx.Expand"(%m, %w) : (tensor<?x1x1x5xf32>, tensor<*xi64>) -> tensor<*xf32>
+  return %e : tensor<*xf32>
+}
+
 }
