@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 
 from ..errors import StrataError
-from .location import FileLineColLoc, Location, UnknownLoc
+from .attributes import escape_string
+from .location import CallSiteLoc, FileLineColLoc, FusedLoc, Location, NameLoc, UnknownLoc
 
 __all__ = ["ERROR", "WARNING", "REMARK", "NOTE", "Diagnostic", "DiagnosticError",
            "SourceManager", "VerifyDiagnostics", "DiagnosticEngine"]
@@ -60,6 +61,13 @@ def _render_one(d: Diagnostic, sources) -> str:
     flc = d.loc.file_line_col()
     if flc is None:
         return f"{_loc_prefix(d.loc)}{d.severity}: {d.message}"
+    if flc.line == 0:
+        # Line 0 is the file as a whole (an ONNX model has no lines: the importer fuses
+        # each node's name with `model.onnx:0:0`); the names say where in it.
+        names = _names(d.loc, [])
+        if names:
+            at = ", ".join(f'"{escape_string(n)}"' for n in names)
+            return f"{flc.filename}: at {at}: {d.severity}: {d.message}"
     head = f"{flc.filename}:{flc.line}:{flc.col}: {d.severity}: {d.message}"
     if sources is not None:
         line = sources.line_text(flc.filename, flc.line)
@@ -67,6 +75,18 @@ def _render_one(d: Diagnostic, sources) -> str:
             caret = " " * max(flc.col - 1, 0) + "^"
             return f"{head}\n{line}\n{caret}"
     return head
+
+
+def _names(loc, out):
+    """The names of the NameLocs in `loc` (fused ones in order; a call site's callee)."""
+    if isinstance(loc, NameLoc):
+        out.append(loc.name)
+    elif isinstance(loc, FusedLoc):
+        for part in loc.locations:
+            _names(part, out)
+    elif isinstance(loc, CallSiteLoc):
+        _names(loc.callee, out)
+    return out
 
 
 def _loc_prefix(loc: Location) -> str:

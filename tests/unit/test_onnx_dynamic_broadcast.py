@@ -97,6 +97,18 @@ def test_run_time_errors_name_the_onnx_node(tmp_path):
     assert str(e.value).startswith(f'{path}: at "my_add": error: ')
 
 
+def test_whole_file_locations_render_their_names():
+    from strata.ir.diagnostics import ERROR, Diagnostic
+    from strata.ir.location import FileLineColLoc, FusedLoc, NameLoc
+    whole = FileLineColLoc("m.onnx", 0, 0)
+    fused = FusedLoc([NameLoc("n1"), NameLoc("n2"), whole])
+    assert str(Diagnostic(ERROR, fused, "bad")) == 'm.onnx: at "n1", "n2": error: bad'
+    # no name, or a real line: as mlir-opt renders them
+    assert str(Diagnostic(ERROR, whole, "bad")) == "m.onnx:0:0: error: bad"
+    at_line = FusedLoc([NameLoc("n1"), FileLineColLoc("a.mlir", 3, 4)])
+    assert str(Diagnostic(ERROR, at_line, "bad")) == "a.mlir:3:4: error: bad"
+
+
 # ------------------------------------------------------------------ shape inference
 
 def test_shape_inference_follows_where_of_shape_values():
