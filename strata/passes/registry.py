@@ -33,6 +33,7 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
          "convert-scf-to-cf": "strata.conversion.scf_to_cf",
          "convert-linalg-to-loops": "strata.conversion.linalg_to_loops",
          "convert-linalg-to-parallel-loops": "strata.conversion.linalg_to_loops",
+         "strata-linalg-to-microkernels": "strata.conversion.linalg_to_microkernels",
          **{name: "strata.conversion.tosa_to_linalg" for name in (
              "tosa-to-linalg", "tosa-to-linalg-named", "tosa-to-tensor", "tosa-to-arith",
              "tosa-to-linalg-pipeline")},

@@ -784,13 +784,187 @@ def _prologue(f: _Fn, pmin: int, small: str, big: str, bargs: str) -> None:
     f.do("ret void")
 
 
+# ---------------------------------------------------------------- convolutions
+
+
+def _copy(f: _Fn, isa: Isa, src: str, dst: str, n: str) -> None:
+    """dst[0:n] = src[0:n]: vectors, then one masked vector."""
+    W = isa.width
+    nmain = f.sub(n, f(f"srem i64 {n}, {W}"))
+    f.loop("0", nmain, W, lambda j: _vstore(f, isa, _vload(f, isa, f.gep(src, j)),
+                                            f.gep(dst, j)))
+    tail, done = f.label("ct"), f.label("cd")
+    f.cbr(f.cmp("slt", nmain, n), tail, done)
+    f.start(tail)
+    mask = _lane_mask(f, isa, f.sub(n, nmain))
+    _vstore(f, isa, _vload(f, isa, f.gep(src, nmain), mask), f.gep(dst, nmain), mask)
+    f.br(done)
+    f.start(done)
+
+
+def _im2col_nchw(isa: Isa) -> str:
+    """col[(c*KH + kh)*KW + kw][oh*OW + ow] = in[c, oh*sh + kh*dh, ow*sw + kw*dw] (one
+    image; in's W stride is 1, its C and H strides sc and shs)."""
+    f = _Fn("define internal void @strata_im2col_nchw(i64 %C, i64 %KH, i64 %KW, i64 %OH, "
+            "i64 %OW, i64 %sh, i64 %sw, i64 %dh, i64 %dw, ptr noalias %in, i64 %sc, "
+            "i64 %shs, ptr noalias %col) #1")
+    p = f.mul("%OH", "%OW")
+    unit = f.cmp("eq", "%sw", 1)
+
+    def channel(c):
+        def krow(kh):
+            def kcol(kw):
+                r = f.add(f.mul(f.add(f.mul(c, "%KH"), kh), "%KW"), kw)
+                dst_row = f.gep("%col", f.mul(r, p))
+                base = f.gep("%in", f.add(f.add(f.mul(c, "%sc"), f.mul(f.mul(kh, "%dh"),
+                                                                         "%shs")),
+                                          f.mul(kw, "%dw")))
+
+                def orow(oh):
+                    src = f.gep(base, f.mul(f.mul(oh, "%sh"), "%shs"))
+                    dst = f.gep(dst_row, f.mul(oh, "%OW"))
+                    yes, no, done = f.label("u"), f.label("s"), f.label("o")
+                    f.cbr(unit, yes, no)
+                    f.start(yes)
+                    _copy(f, isa, src, dst, "%OW")
+                    f.br(done)
+                    f.start(no)
+
+                    def one(ow):
+                        x = f(f"load float, ptr {f.gep(src, f.mul(ow, '%sw'))}, align 4")
+                        f.do(f"store float {x}, ptr {f.gep(dst, ow)}, align 4")
+                    f.loop("0", "%OW", 1, one)
+                    f.br(done)
+                    f.start(done)
+                f.loop("0", "%OH", 1, orow)
+            f.loop("0", "%KW", 1, kcol)
+        f.loop("0", "%KH", 1, krow)
+    f.loop("0", "%C", 1, channel)
+    f.do("ret void")
+    return f.text()
+
+
+def _im2col_nhwc(isa: Isa) -> str:
+    """col[oh*OW + ow][(kh*KW + kw)*C + c] = in[oh*sh + kh*dh, ow*sw + kw*dw, c] (one
+    image; in's C stride is 1, its H and W strides shs and sws)."""
+    f = _Fn("define internal void @strata_im2col_nhwc(i64 %C, i64 %KH, i64 %KW, i64 %OH, "
+            "i64 %OW, i64 %sh, i64 %sw, i64 %dh, i64 %dw, ptr noalias %in, i64 %shs, "
+            "i64 %sws, ptr noalias %col) #1")
+    k = f.mul(f.mul("%KH", "%KW"), "%C")
+
+    def orow(oh):
+        def ocol(ow):
+            dst_row = f.gep("%col", f.mul(f.add(f.mul(oh, "%OW"), ow), k))
+
+            def krow(kh):
+                y = f.add(f.mul(oh, "%sh"), f.mul(kh, "%dh"))
+
+                def kcol(kw):
+                    x = f.add(f.mul(ow, "%sw"), f.mul(kw, "%dw"))
+                    src = f.gep("%in", f.add(f.mul(y, "%shs"), f.mul(x, "%sws")))
+                    dst = f.gep(dst_row, f.mul(f.add(f.mul(kh, "%KW"), kw), "%C"))
+                    _copy(f, isa, src, dst, "%C")
+                f.loop("0", "%KW", 1, kcol)
+            f.loop("0", "%KH", 1, krow)
+        f.loop("0", "%OW", 1, ocol)
+    f.loop("0", "%OH", 1, orow)
+    f.do("ret void")
+    return f.text()
+
+
+def _conv_public() -> str:
+    """strata_conv2d_nchw_f32 and strata_conv2d_nhwc_f32: per image, im2col into a
+    scratch buffer and one GEMM; a 1x1, stride-1 convolution over a contiguous image is
+    the GEMM on the image itself."""
+    out = []
+    f = _Fn("define void @strata_conv2d_nchw_f32(i64 %N, i64 %C, i64 %H, i64 %W, i64 %F, "
+            "i64 %KH, i64 %KW, i64 %OH, i64 %OW, i64 %sh, i64 %sw, i64 %dh, i64 %dw, "
+            "ptr %in, i64 %sn, i64 %sc, i64 %shs, ptr %filter, ptr %out, i64 %osn, "
+            "i32 %accumulate) #0")
+    p = f.mul("%OH", "%OW")
+    k = f.mul(f.mul("%C", "%KH"), "%KW")
+    direct = _all(f, [f.cmp("eq", "%KH", 1), f.cmp("eq", "%KW", 1), f.cmp("eq", "%sh", 1),
+                      f.cmp("eq", "%sw", 1), f.cmp("eq", "%shs", "%W"),
+                      f.cmp("eq", "%sc", f.mul("%H", "%W")), f.cmp("eq", "%OW", "%W")])
+
+    def gemm(n, b):
+        f.do(f"call void @strata_sgemm_f32(i64 %F, i64 {p}, i64 {k}, ptr %filter, "
+             f"i64 {k}, ptr {b}, i64 {p}, ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, "
+             "i32 %accumulate)")
+
+    def im2col(n, col):
+        f.do(f"call void @strata_im2col_nchw(i64 %C, i64 %KH, i64 %KW, i64 %OH, i64 %OW, "
+             f"i64 %sh, i64 %sw, i64 %dh, i64 %dw, ptr {f.gep('%in', f.mul(n, '%sn'))}, "
+             f"i64 %sc, i64 %shs, ptr {col})")
+    _conv_body(f, direct, f.mul(k, p), gemm, im2col)
+    out.append(f.text())
+
+    f = _Fn("define void @strata_conv2d_nhwc_f32(i64 %N, i64 %H, i64 %W, i64 %C, i64 %F, "
+            "i64 %KH, i64 %KW, i64 %OH, i64 %OW, i64 %sh, i64 %sw, i64 %dh, i64 %dw, "
+            "ptr %in, i64 %sn, i64 %shs, i64 %sws, ptr %filter, i32 %ftrans, ptr %out, "
+            "i64 %osn, i32 %accumulate) #0")
+    p = f.mul("%OH", "%OW")
+    k = f.mul(f.mul("%KH", "%KW"), "%C")
+    direct = _all(f, [f.cmp("eq", "%KH", 1), f.cmp("eq", "%KW", 1), f.cmp("eq", "%sh", 1),
+                      f.cmp("eq", "%sw", 1), f.cmp("eq", "%sws", "%C"),
+                      f.cmp("eq", "%shs", f.mul("%W", "%C")), f.cmp("eq", "%OW", "%W")])
+    trans = f("icmp ne i32 %ftrans, 0")
+
+    def gemm_nhwc(n, a):
+        c = f.gep("%out", f.mul(n, "%osn"))
+        yes, no, done = f.label("t"), f.label("n"), f.label("g")
+        f.cbr(trans, yes, no)
+        for lbl, name, ldb in ((yes, "strata_sgemm_nt_f32", k), (no, "strata_sgemm_f32", "%F")):
+            f.start(lbl)
+            f.do(f"call void @{name}(i64 {p}, i64 %F, i64 {k}, ptr {a}, i64 {k}, "
+                 f"ptr %filter, i64 {ldb}, ptr {c}, i64 %F, i32 %accumulate)")
+            f.br(done)
+        f.start(done)
+
+    def im2col_nhwc(n, col):
+        f.do(f"call void @strata_im2col_nhwc(i64 %C, i64 %KH, i64 %KW, i64 %OH, i64 %OW, "
+             f"i64 %sh, i64 %sw, i64 %dh, i64 %dw, ptr {f.gep('%in', f.mul(n, '%sn'))}, "
+             f"i64 %shs, i64 %sws, ptr {col})")
+    _conv_body(f, direct, f.mul(k, p), gemm_nhwc, im2col_nhwc)
+    out.append(f.text())
+    return "\n".join(out)
+
+
+def _all(f: _Fn, conds: list) -> str:
+    acc = conds[0]
+    for c in conds[1:]:
+        acc = f(f"and i1 {acc}, {c}")
+    return acc
+
+
+def _conv_body(f: _Fn, direct: str, col_floats: str, gemm, im2col) -> None:
+    """for each image n: gemm(n, image n) when `direct`, else im2col(n, col) and
+    gemm(n, col) with a scratch buffer of col_floats floats."""
+    yes, no, done = f.label("direct"), f.label("im2col"), f.label("ret")
+    f.cbr(direct, yes, no)
+    f.start(yes)
+    f.loop("0", "%N", 1, lambda n: gemm(n, f.gep("%in", f.mul(n, "%sn"))))
+    f.br(done)
+    f.start(no)
+    col = f(f"call ptr @malloc(i64 {f.mul(col_floats, 4)})")
+
+    def image(n):
+        im2col(n, col)
+        gemm(n, col)
+    f.loop("0", "%N", 1, image)
+    f.do(f"call void @free(ptr {col})")
+    f.br(done)
+    f.start(done)
+    f.do("ret void")
+
+
 # ---------------------------------------------------------------- the library
 
 
 # Public kernels and the internal functions each one needs.
 KERNELS = ("strata_sgemm_f32", "strata_sgemm_nt_f32", "strata_sgemm_packed_f32",
            "strata_sgemm_batched_f32", "strata_sgemm_nt_batched_f32",
-           "strata_sgemm_pack_b_f32")
+           "strata_sgemm_pack_b_f32", "strata_conv2d_nchw_f32", "strata_conv2d_nhwc_f32")
 
 
 @functools.lru_cache(maxsize=8)
@@ -808,7 +982,8 @@ def sgemm_ir(isa: Isa | None = None) -> str:
     parts.append(_small(isa))
     parts.extend([_pack_n(isa), _pack_t(isa), _pack_a(isa), _pack_b_public(isa),
                   _zero(isa), _blocked(isa, "n"), _blocked(isa, "t"), _blocked(isa, ""),
-                  _dot_driver(isa), _public(isa), _attrs(isa)])
+                  _dot_driver(isa), _public(isa), _im2col_nchw(isa), _im2col_nhwc(isa),
+                  _conv_public(), _attrs(isa)])
     return "\n".join(parts)
 
 
@@ -855,6 +1030,9 @@ _SIGNATURES = {
     "strata_sgemm_batched_f32": [_I64] * 4 + [_PTR, _I64, _I64] * 3 + [_I32],
     "strata_sgemm_nt_batched_f32": [_I64] * 4 + [_PTR, _I64, _I64] * 3 + [_I32],
     "strata_sgemm_pack_b_f32": [_I64, _I64, _PTR, _I64, _PTR],
+    "strata_conv2d_nchw_f32": [_I64] * 13 + [_PTR, _I64, _I64, _I64, _PTR, _PTR, _I64, _I32],
+    "strata_conv2d_nhwc_f32": [_I64] * 13 + [_PTR, _I64, _I64, _I64, _PTR, _I32, _PTR, _I64,
+                                             _I32],
 }
 
 

@@ -1,0 +1,429 @@
+"""`strata-linalg-to-microkernels`: f32 matrix products and 2-D convolutions on buffers
+become calls of the CPU target's GEMM kernels (strata/backends/cpu/kernels.py).
+
+    linalg.matmul ins(%A, %B : memref<64x784xf32>, memref<784x1024xf32>)
+                  outs(%C : memref<64x1024xf32>)
+=>
+    %intptr = memref.extract_aligned_pointer_as_index %A : memref<64x784xf32> -> index
+    %0 = arith.index_cast %intptr : index to i64
+    %1 = llvm.inttoptr %0 : i64 to !llvm.ptr
+    ...                                                    (the same for %B and %C)
+    call @strata_sgemm_f32(%c64_i64, %c1024_i64, %c784_i64, %1, %c784_i64, %3, ...)
+        : (i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, i32) -> ()
+
+with `func.func private @strata_sgemm_f32(...)` declared in the module: after
+convert-func-to-llvm it is a plain C call of the kernel (the CPU target links the
+kernels in). Runs after bufferization, before convert-linalg-to-loops, which lowers
+what is left.
+
+[Note: what is matched]
+- Contractions: any linalg structured op (linalg.matmul, batch_matmul, contract,
+  generic...) with two f32 memref inputs and one f32 memref init, the body
+  `out + in0 * in1`, projected-permutation maps, one reduction loop k and the output
+  (m, n) or (b, m, n): A indexed (b?, m, k), B (b?, k, n) or, transposed, (b?, n, k)
+  (ONNX Gemm transB=1 / matmul_transpose_b); a missing b is a broadcast operand. Every
+  operand's innermost dim must have a static unit stride; other strides, offsets and
+  sizes may be dynamic (read with memref.extract_strided_metadata / memref.dim).
+  -> strata_sgemm[_nt][_batched]_f32.
+- linalg.conv_2d_nchw_fchw, conv_2d_nhwc_hwcf, conv_2d_nhwc_fhwc (f32): the input's
+  innermost dim unit-stride, the filter contiguous, each output image contiguous.
+  -> strata_conv2d_nchw_f32 / strata_conv2d_nhwc_f32 (im2col + GEMM, 1x1 stride-1
+  convolutions without im2col).
+Anything else (other element types, transposed A, depthwise and grouped convolutions,
+pooling) stays for convert-linalg-to-loops.
+
+[Note: accumulate]
+linalg ops accumulate into their init. When the op before the product (skipping ops
+without memref operands or regions) is `linalg.fill` of +0.0 into the same buffer, the
+fill is erased and the kernel told to overwrite C (accumulate = 0): the kernel's first
+K block writes C instead of reading it.
+"""
+from __future__ import annotations
+
+from ..dialects.linalg.structured import StructuredOp
+from ..ir import attributes as A
+from ..ir.affine import AffineDimExpr
+from ..passes.pass_manager import Pass
+from .scalar_builders import op_class
+
+__all__ = ["LinalgToMicrokernels", "lower_to_microkernels", "KERNEL_SIGNATURES",
+           "kernels_used"]
+
+_P = "ptr"
+# Argument types of the kernels' C ABI ("ptr" = !llvm.ptr), as kernels.py defines them.
+KERNEL_SIGNATURES = {
+    "strata_sgemm_f32": ["i64"] * 3 + [_P, "i64"] * 3 + ["i32"],
+    "strata_sgemm_nt_f32": ["i64"] * 3 + [_P, "i64"] * 3 + ["i32"],
+    "strata_sgemm_batched_f32": ["i64"] * 4 + [_P, "i64", "i64"] * 3 + ["i32"],
+    "strata_sgemm_nt_batched_f32": ["i64"] * 4 + [_P, "i64", "i64"] * 3 + ["i32"],
+    "strata_conv2d_nchw_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P, "i64", "i32"],
+    "strata_conv2d_nhwc_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, "i32", _P, "i64",
+                                              "i32"],
+}
+
+_CONVS = {"linalg.conv_2d_nchw_fchw": "nchw", "linalg.conv_2d_nhwc_hwcf": "hwcf",
+          "linalg.conv_2d_nhwc_fhwc": "fhwc"}
+
+
+def _llvm_ptr():
+    from ..dialects.llvm.types import LLVMPointerType
+    return LLVMPointerType()
+
+
+def _arg_type(t):
+    return _llvm_ptr() if t == _P else A.IntegerType(int(t[1:]))
+
+
+# ---------------------------------------------------------------- matching
+
+
+def _f32_memref(t) -> bool:
+    return type(t) is A.MemRefType and t.element_type == A.f32
+
+
+def _is_mac_body(op) -> bool:
+    """The payload is `yield out + in0 * in1` (either operand order)."""
+    if not op.regions or not op.regions[0].blocks:
+        return False
+    block = op.regions[0].blocks[0]
+    args = block.args
+    ops = list(block.ops)
+    if len(args) != 3 or len(ops) != 3:
+        return False
+    mul, add, yld = ops
+    if mul.name != "arith.mulf" or add.name != "arith.addf" or yld.name != "linalg.yield":
+        return False
+    m = mul.results[0]
+    if {v for v in mul.operands} != {args[0], args[1]} or mul.operands[0] is \
+            mul.operands[1]:
+        return False
+    if set(add.operands) != {args[2], m} or add.operands[0] is add.operands[1]:
+        return False
+    return len(yld.operands) == 1 and yld.operands[0] is add.results[0]
+
+
+def _strides(t):
+    from ..dialects.memref import strides_and_offset
+    so = strides_and_offset(t)
+    return (None, None) if so is None else so
+
+
+def _unit_inner(t) -> bool:
+    strides, _ = _strides(t)
+    return strides is not None and bool(strides) and strides[-1] == 1
+
+
+class Contraction:
+    """C[b?, m, n] (+)= A[b?, m, k] . B[b?, k, n] (or B[b?, n, k] when `trans_b`)."""
+
+    __slots__ = ("op", "a", "b", "c", "trans_b", "batched", "a_batch", "b_batch")
+
+    def __init__(self, op, trans_b, batched, a_batch, b_batch):
+        self.op = op
+        self.a, self.b = op.dps_inputs
+        self.c = op.dps_inits[0]
+        self.trans_b, self.batched = trans_b, batched
+        self.a_batch, self.b_batch = a_batch, b_batch
+
+    @property
+    def kernel(self) -> str:
+        return f"strata_sgemm{'_nt' if self.trans_b else ''}" \
+               f"{'_batched' if self.batched else ''}_f32"
+
+
+def match_contraction(op):
+    """A Contraction if `op` is one the GEMM kernels compute (see [Note: what is
+    matched]), else None."""
+    if not isinstance(op, StructuredOp) or op.num_dps_inputs() != 2 or \
+            op.num_dps_inits != 1 or len(op.operands) != 3:
+        return None
+    if not all(_f32_memref(t) for t in op.operand_types) or not _is_mac_body(op):
+        return None
+    maps = op.indexing_maps_list()
+    kinds = op.iterator_types_list()
+    if len(maps) != 3 or any(type(r) is not AffineDimExpr for m in maps for r in m.results):
+        return None
+    pa, pb, pc = ([r.position for r in m.results] for m in maps)
+    red = [i for i, k in enumerate(kinds) if k == "reduction"]
+    if len(red) != 1 or len(set(pc)) != len(pc) or len(kinds) != len(pc) + 1:
+        return None
+    k = red[0]
+    if len(pc) == 2:
+        bd, (m, n) = None, pc
+    elif len(pc) == 3:
+        bd, m, n = pc
+    else:
+        return None
+    a_batch = pa == [bd, m, k]
+    if not (a_batch and bd is not None or pa == [m, k]):
+        return None
+    if pb[-2:] == [k, n]:
+        trans_b = False
+    elif pb[-2:] == [n, k]:
+        trans_b = True
+    else:
+        return None
+    b_batch = len(pb) == 3
+    if b_batch and (bd is None or pb[0] != bd) or len(pb) not in (2, 3):
+        return None
+    if not all(_unit_inner(v.type) for v in op.operands):
+        return None
+    return Contraction(op, trans_b, bd is not None, a_batch, b_batch)
+
+
+def _per_image_contiguous(t) -> bool:
+    """Dims 1.. of `t` are row-major contiguous (static strides where it matters)."""
+    if t.layout is None:
+        return True
+    strides, _ = _strides(t)
+    if strides is None:
+        return False
+    expect = 1
+    for i in range(len(t.shape) - 1, 0, -1):
+        if strides[i] != expect and t.shape[i] != 1:
+            return False
+        if t.shape[i] == A.DYNAMIC:
+            return i == 1   # dim 0's stride is free
+        expect *= t.shape[i]
+    return True
+
+
+def match_conv(op):
+    """The kernel layout ("nchw", "hwcf", "fhwc") if `op` is a convolution the conv
+    kernels compute, else None."""
+    from ..dialects.memref import is_contiguous_row_major
+    layout = _CONVS.get(op.name)
+    if layout is None or not isinstance(op, StructuredOp) or len(op.operands) != 3:
+        return None
+    if not all(_f32_memref(t) for t in op.operand_types) or not _is_mac_body(op):
+        return None
+    i, f, o = op.operand_types
+    if not _unit_inner(i) or not is_contiguous_row_major(f) or \
+            not _per_image_contiguous(o):
+        return None
+    return layout
+
+
+# ---------------------------------------------------------------- emitting
+
+
+class _Emit:
+    """Creates ops before the matched op; values of operands' metadata made once."""
+
+    __slots__ = ("block", "before", "loc", "meta", "consts")
+
+    def __init__(self, op):
+        self.block, self.before, self.loc = op.parent, op, op.loc
+        self.meta = {}
+        self.consts = {}
+
+    def v(self, name, operands, result_types, props=None):
+        o = op_class(name).create(list(operands), list(result_types), props, None, (), 0,
+                                  self.loc)
+        self.block.insert_before(self.before, o)
+        return o.results
+
+    def const(self, n: int, t):
+        key = (int(n), t)
+        c = self.consts.get(key)
+        if c is None:
+            c = self.consts[key] = self.v("arith.constant", [], [t],
+                                          {"value": A.IntegerAttr(int(n), t)})[0]
+        return c
+
+    def i64(self, n: int):
+        return self.const(n, A.i64)
+
+    def i32(self, n: int):
+        return self.const(n, A.i32)
+
+    def to_i64(self, x):
+        """An i64 from a Python int or an index value."""
+        if isinstance(x, int):
+            return self.i64(x)
+        return self.v("arith.index_cast", [x], [A.i64])[0]
+
+    def _metadata(self, m):
+        r = self.meta.get(m)
+        if r is None:
+            t = m.type
+            types = [A.MemRefType((), t.element_type, None, t.memory_space)] + \
+                [A.index] * (1 + 2 * len(t.shape))
+            r = self.meta[m] = self.v("memref.extract_strided_metadata", [m], types)
+        return r
+
+    def size(self, m, i):
+        d = m.type.shape[i]
+        return d if d != A.DYNAMIC else self._metadata(m)[2 + i]
+
+    def stride(self, m, i):
+        s = _strides(m.type)[0][i]
+        return s if s != A.DYNAMIC else self._metadata(m)[2 + len(m.type.shape) + i]
+
+    def mul(self, x, y):
+        """x * y on Python ints or index values."""
+        if isinstance(x, int) and isinstance(y, int):
+            return x * y
+        x, y = (self.index(v) if isinstance(v, int) else v for v in (x, y))
+        return self.v("arith.muli", [x, y], [A.index])[0]
+
+    def index(self, n: int):
+        return self.const(n, A.index)
+
+    def pointer(self, m):
+        """!llvm.ptr to element 0 of memref `m` (aligned pointer + offset)."""
+        p = self.v("memref.extract_aligned_pointer_as_index", [m], [A.index])[0]
+        offset = _strides(m.type)[1]
+        if offset == A.DYNAMIC:
+            offset = self._metadata(m)[1]
+        if offset != 0:
+            p = self.v("arith.addi", [p, self.index(4 * offset) if isinstance(offset, int)
+                                      else self.mul(offset, 4)], [A.index])[0]
+        p = self.v("arith.index_cast", [p], [A.i64])[0]
+        return self.v("llvm.inttoptr", [p], [_llvm_ptr()])[0]
+
+    def call(self, name, args):
+        args = [self.to_i64(a) if isinstance(a, int) or a.type is A.index else a
+                for a in args]
+        o = op_class("func.call").create(args, [], {"callee": A.SymbolRefAttr(name)}, None,
+                                         (), 0, self.loc)
+        self.block.insert_before(self.before, o)
+
+
+def _zero_fill_before(op, c):
+    """The `linalg.fill` of +0.0 into `c` that `op` follows (see [Note: accumulate])."""
+    prev = op.prev
+    while prev is not None:
+        if prev.name == "linalg.fill":
+            break
+        if prev.regions or any(type(t) is A.MemRefType for t in prev.operand_types):
+            return None
+        prev = prev.prev
+    if prev is None or len(prev.operands) != 2 or prev.operands[1] is not c:
+        return None
+    cst = prev.operands[0].defining_op
+    if cst is None or cst.name != "arith.constant":
+        return None
+    val = cst.properties.get("value")
+    if not isinstance(val, A.FloatAttr) or val.value != 0.0 or str(val.value)[0] == "-":
+        return None
+    return prev
+
+
+def _accumulate(em, op, c):
+    fill = _zero_fill_before(op, c)
+    if fill is not None:
+        fill.erase()
+        return em.i32(0)
+    return em.i32(1)
+
+
+def _lower_contraction(ct: Contraction) -> str:
+    op = ct.op
+    em = _Emit(op)
+    a, b, c = ct.a, ct.b, ct.c
+    acc = _accumulate(em, op, c)
+    rb = 1 if ct.batched else 0          # first row dim of C
+    M, N = em.size(c, rb), em.size(c, rb + 1)
+    K = em.size(a, len(a.type.shape) - 1)
+    ia, ib = len(a.type.shape) - 2, len(b.type.shape) - 2
+    args = [M, N, K, em.pointer(a), em.stride(a, ia)]
+    if ct.batched:
+        args = [em.size(c, 0), *args[:4], em.stride(a, ia), em.stride(a, 0) if ct.a_batch
+                else 0, em.pointer(b), em.stride(b, ib), em.stride(b, 0) if ct.b_batch else 0,
+                em.pointer(c), em.stride(c, 1), em.stride(c, 0)]
+    else:
+        args += [em.pointer(b), em.stride(b, ib), em.pointer(c), em.stride(c, 0)]
+    em.call(ct.kernel, args + [acc])
+    op.erase()
+    return ct.kernel
+
+
+def _lower_conv(op, layout) -> str:
+    em = _Emit(op)
+    x, w, y = op.operands
+    acc = _accumulate(em, op, y)
+    sh, sw = op._window_values("strides")
+    dh, dw = op._window_values("dilations")
+    s = em.size
+    if layout == "nchw":
+        name = "strata_conv2d_nchw_f32"
+        # N, C, H, W, F, KH, KW, OH, OW
+        dims = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(w, 0), s(w, 2), s(w, 3), s(y, 2),
+                s(y, 3)]
+        args = dims + [sh, sw, dh, dw, em.pointer(x), em.stride(x, 0), em.stride(x, 1),
+                       em.stride(x, 2), em.pointer(w), em.pointer(y), em.stride(y, 0), acc]
+    else:
+        name = "strata_conv2d_nhwc_f32"
+        f = s(w, 3) if layout == "hwcf" else s(w, 0)
+        kh, kw = (s(w, 0), s(w, 1)) if layout == "hwcf" else (s(w, 1), s(w, 2))
+        # N, H, W, C, F, KH, KW, OH, OW
+        dims = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), f, kh, kw, s(y, 1), s(y, 2)]
+        args = dims + [sh, sw, dh, dw, em.pointer(x), em.stride(x, 0), em.stride(x, 1),
+                       em.stride(x, 2), em.pointer(w), em.i32(layout == "fhwc"),
+                       em.pointer(y), em.stride(y, 0), acc]
+    em.call(name, args)
+    op.erase()
+    return name
+
+
+def _declare(module, names) -> None:
+    """`func.func private @name(...)` for each kernel called, unless declared."""
+    from ..ir.symbol_table import symbol_name
+    body = module.regions[0].blocks[0]
+    have = {symbol_name(o) for o in body.ops if o.name == "func.func"}
+    first = body.first
+    for name in sorted(names - have):
+        ftype = A.FunctionType([_arg_type(t) for t in KERNEL_SIGNATURES[name]], [])
+        decl = op_class("func.func").create(
+            [], [], {"sym_name": A.StringAttr(name), "function_type": A.TypeAttr(ftype),
+                     "sym_visibility": A.StringAttr("private")}, None, (), 1, module.loc)
+        if first is None:
+            body.append(decl)
+        else:
+            body.insert_before(first, decl)
+
+
+def lower_to_microkernels(module) -> set:
+    """Rewrite the matched ops in `module` into kernel calls (see the module doc);
+    returns the names of the kernels called."""
+    used = set()
+    todo = []
+    for op in module.walk():
+        if not isinstance(op, StructuredOp):
+            continue
+        ct = match_contraction(op)
+        if ct is not None:
+            todo.append((op, ct))
+            continue
+        layout = match_conv(op)
+        if layout is not None:
+            todo.append((op, layout))
+    for op, how in todo:
+        used.add(_lower_contraction(how) if isinstance(how, Contraction)
+                 else _lower_conv(op, how))
+    if used:
+        _declare(module, used)
+    return used
+
+
+def kernels_used(module) -> set:
+    """The kernel names a (lowered) module declares: what the CPU target must link."""
+    from ..ir.symbol_table import symbol_name
+    body = module.regions[0].blocks[0]
+    return {n for n in (symbol_name(o) for o in body.ops) if n in KERNEL_SIGNATURES}
+
+
+class LinalgToMicrokernels(Pass):
+    name = "strata-linalg-to-microkernels"
+    summary = ("Lower f32 matmuls and 2-D convolutions on buffers to calls of the CPU "
+               "GEMM kernels")
+    display_name = "StrataLinalgToMicrokernelsPass"
+
+    def run(self, op):
+        lower_to_microkernels(op)
+
+
+from ..passes.registry import register_pass  # noqa: E402
+
+register_pass(LinalgToMicrokernels)
