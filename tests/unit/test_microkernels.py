@@ -1,6 +1,8 @@
 """The fp32 GEMM kernels (strata/backends/cpu/kernels.py), run on their own through
-llvmlite and compared with NumPy; the linalg-to-microkernels pass is tested in
-test_linalg_to_microkernels.py."""
+llvmlite and compared with NumPy; the strata-linalg-to-microkernels pass
+(strata/conversion/linalg_to_microkernels.py) executed: memref-level functions lowered to
+LLVM and JIT'd with the kernels, and ONNX models through the CPU target vs the
+interpreter. The pass's IR is checked in tests/lit/conversion/linalg-to-microkernels."""
 from __future__ import annotations
 
 import dataclasses
@@ -125,3 +127,220 @@ def test_isa_table():
     ir = kernels.kernel_library_ir(["strata_sgemm_f32"])
     assert "define void @strata_sgemm_f32(" in ir
     assert dataclasses.replace(kernels.isa_for("sse"), mr=4).mr == 4
+
+
+# ---------------------------------------------------------------- the pass, executed
+
+_MEMREF_FUNCS = """
+func.func @mm(%a: memref<5x9xf32>, %b: memref<9x21xf32>, %c: memref<5x21xf32>) {
+  linalg.matmul ins(%a, %b : memref<5x9xf32>, memref<9x21xf32>) outs(%c : memref<5x21xf32>)
+  return
+}
+func.func @mm_nt_zero(%a: memref<5x9xf32>, %b: memref<21x9xf32>, %c: memref<5x21xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<5x21xf32>)
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+      affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
+      ins(%a, %b : memref<5x9xf32>, memref<21x9xf32>) outs(%c : memref<5x21xf32>)
+  return
+}
+func.func @bmm_bcast(%a: memref<3x5x9xf32>, %b: memref<9x21xf32>, %c: memref<3x5x21xf32>) {
+  linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>,
+      affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+      ins(%a, %b : memref<3x5x9xf32>, memref<9x21xf32>) outs(%c : memref<3x5x21xf32>)
+  return
+}
+func.func @sub(%a: memref<8x12xf32>, %b: memref<9x21xf32>, %c: memref<5x21xf32>) {
+  %v = memref.subview %a[2, 3] [5, 9] [1, 1]
+      : memref<8x12xf32> to memref<5x9xf32, strided<[12, 1], offset: 27>>
+  linalg.matmul ins(%v, %b : memref<5x9xf32, strided<[12, 1], offset: 27>>, memref<9x21xf32>)
+      outs(%c : memref<5x21xf32>)
+  return
+}
+func.func @conv_nchw(%i: memref<2x3x11x10xf32>, %w: memref<6x3x3x2xf32>,
+                     %o: memref<2x6x5x4xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<[1, 2]> : tensor<2xi64>,
+      strides = dense<2> : tensor<2xi64>}
+      ins(%i, %w : memref<2x3x11x10xf32>, memref<6x3x3x2xf32>) outs(%o : memref<2x6x5x4xf32>)
+  return
+}
+func.func @conv_1x1(%i: memref<2x4x6x5xf32>, %w: memref<7x4x1x1xf32>, %o: memref<2x7x6x5xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>,
+      strides = dense<1> : tensor<2xi64>}
+      ins(%i, %w : memref<2x4x6x5xf32>, memref<7x4x1x1xf32>) outs(%o : memref<2x7x6x5xf32>)
+  return
+}
+func.func @conv_nhwc(%i: memref<2x9x8x3xf32>, %w: memref<3x2x3x5xf32>, %wt: memref<5x3x2x3xf32>,
+                     %o: memref<2x7x7x5xf32>, %o2: memref<2x7x7x5xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>,
+      strides = dense<1> : tensor<2xi64>}
+      ins(%i, %w : memref<2x9x8x3xf32>, memref<3x2x3x5xf32>) outs(%o : memref<2x7x7x5xf32>)
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>,
+      strides = dense<1> : tensor<2xi64>}
+      ins(%i, %wt : memref<2x9x8x3xf32>, memref<5x3x2x3xf32>) outs(%o2 : memref<2x7x7x5xf32>)
+  return
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def lowered():
+    """_MEMREF_FUNCS through the pass and the LLVM lowering, JIT'd with the kernels."""
+    import ctypes
+
+    from strata.backends.cpu.jit import JitModule
+    from strata.backends.cpu.llvmir import translate_to_llvmir
+    from strata.compiler import build_pipeline
+    from strata.conversion.linalg_to_microkernels import kernels_used
+    from strata.dialects import default_context
+    from strata.ir import attributes as A
+    from strata.runtime import descriptor_type, runtime_symbols
+    from strata.syntax.parser import parse_source
+    m = parse_source(_MEMREF_FUNCS, default_context(), "funcs.mlir")
+    for op in m.regions[0].blocks[0].ops:
+        op.set_attr("llvm.emit_c_interface", A.UnitAttr())
+    build_pipeline(["strata-linalg-to-microkernels"]).run(m)
+    assert "linalg." not in str(m)
+    assert kernels_used(m) == {"strata_sgemm_f32", "strata_sgemm_nt_f32",
+                               "strata_sgemm_batched_f32", "strata_conv2d_nchw_f32",
+                               "strata_conv2d_nhwc_f32"}
+    build_pipeline(["convert-scf-to-cf", "convert-to-llvm",
+                    "reconcile-unrealized-casts"]).run(m)
+    jit = JitModule(translate_to_llvmir(m),
+                    symbols={**runtime_symbols(), **kernels.kernel_symbols()})
+
+    def call(name, *arrays):
+        descs = []
+        for a in arrays:
+            d = descriptor_type(a.ndim)()
+            d.allocated = d.aligned = a.ctypes.data
+            for i in range(a.ndim):
+                d.sizes[i], d.strides[i] = a.shape[i], a.strides[i] // a.itemsize
+            descs.append(d)
+        f = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * len(arrays))(
+            jit.address_of(f"_mlir_ciface_{name}"))
+        f(*[ctypes.addressof(d) for d in descs])
+    call.jit = jit
+    return call
+
+
+def _conv_nchw_ref(x, w, strides, dilations):
+    n, c, h, wd = x.shape
+    f, _, kh, kw = w.shape
+    (sh, sw), (dh, dw) = strides, dilations
+    oh, ow = (h - dh * (kh - 1) - 1) // sh + 1, (wd - dw * (kw - 1) - 1) // sw + 1
+    out = np.zeros((n, f, oh, ow))
+    for i in range(kh):
+        for j in range(kw):
+            patch = x[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh,
+                      j * dw:j * dw + sw * (ow - 1) + 1:sw]
+            out += np.einsum("nchw,fc->nfhw", patch, w[:, :, i, j])
+    return out
+
+
+def test_pass_contractions_run(lowered):
+    a, b = RNG.standard_normal((5, 9), np.float32), RNG.standard_normal((9, 21), np.float32)
+    c = RNG.standard_normal((5, 21), np.float32)
+    want = c + a @ b
+    lowered("mm", a, b, c)
+    np.testing.assert_allclose(c, want, rtol=1e-5, atol=1e-5)
+    bt = np.ascontiguousarray(b.T)
+    c = np.full((5, 21), np.nan, np.float32)   # overwritten: the zero fill was folded
+    lowered("mm_nt_zero", a, bt, c)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-5, atol=1e-5)
+    a3 = RNG.standard_normal((3, 5, 9), np.float32)
+    c3 = np.zeros((3, 5, 21), np.float32)
+    lowered("bmm_bcast", a3, b, c3)
+    np.testing.assert_allclose(c3, a3 @ b, rtol=1e-5, atol=1e-5)
+    big = RNG.standard_normal((8, 12), np.float32)
+    c = np.zeros((5, 21), np.float32)
+    lowered("sub", big, b, c)
+    np.testing.assert_allclose(c, big[2:7, 3:12] @ b, rtol=1e-5, atol=1e-5)
+
+
+def test_pass_convolutions_run(lowered):
+    x = RNG.standard_normal((2, 3, 11, 10), np.float32)
+    w = RNG.standard_normal((6, 3, 3, 2), np.float32)
+    o = RNG.standard_normal((2, 6, 5, 4), np.float32)
+    want = o + _conv_nchw_ref(x, w, (2, 2), (1, 2))
+    lowered("conv_nchw", x, w, o)
+    np.testing.assert_allclose(o, want, rtol=1e-4, atol=1e-4)
+    x = RNG.standard_normal((2, 4, 6, 5), np.float32)
+    w = RNG.standard_normal((7, 4, 1, 1), np.float32)
+    o = np.zeros((2, 7, 6, 5), np.float32)
+    lowered("conv_1x1", x, w, o)
+    np.testing.assert_allclose(o, _conv_nchw_ref(x, w, (1, 1), (1, 1)), rtol=1e-4, atol=1e-4)
+    x = RNG.standard_normal((2, 9, 8, 3), np.float32)
+    w = RNG.standard_normal((3, 2, 3, 5), np.float32)      # HWCF
+    o, o2 = np.zeros((2, 7, 7, 5), np.float32), np.zeros((2, 7, 7, 5), np.float32)
+    lowered("conv_nhwc", x, w, np.ascontiguousarray(w.transpose(3, 0, 1, 2)), o, o2)
+    want = _conv_nchw_ref(x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1), (1, 1), (1, 1))
+    np.testing.assert_allclose(o, want.transpose(0, 2, 3, 1), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(o2, o, rtol=1e-5, atol=1e-5)
+
+
+# ---------------------------------------------------------------- ONNX models, end to end
+
+
+def _onnx_models():
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto as T
+    from onnx import helper as h
+    from onnx import numpy_helper as nh
+
+    def model(nodes, inputs, output, inits):
+        g = h.make_graph(nodes, "g", [h.make_tensor_value_info(n, T.FLOAT, s)
+                                      for n, s in inputs],
+                         [h.make_tensor_value_info(output, T.FLOAT, None)],
+                         [nh.from_array(v, k) for k, v in inits.items()])
+        return h.make_model(g, opset_imports=[h.make_opsetid("", 17)], ir_version=8)
+
+    f32 = np.float32
+    mlp = model([h.make_node("Gemm", ["x", "w1", "b1"], ["h"], transB=1),
+                 h.make_node("Relu", ["h"], ["r"]),
+                 h.make_node("MatMul", ["r", "w2"], ["y"])],
+                [("x", [3, 20])], "y",
+                {"w1": RNG.standard_normal((30, 20)).astype(f32),
+                 "b1": RNG.standard_normal(30).astype(f32),
+                 "w2": RNG.standard_normal((30, 17)).astype(f32)})
+    attn = model([h.make_node("MatMul", ["q", "k"], ["y"])],
+                 [("q", [2, 4, 6, 8]), ("k", [2, 4, 8, 6])], "y", {})
+    cnn = model([h.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1],
+                             strides=[2, 2]),
+                 h.make_node("Relu", ["c1"], ["r1"]),
+                 h.make_node("Conv", ["r1", "w2"], ["y"])],
+                [("x", [1, 3, 12, 12])], "y",
+                {"w1": RNG.standard_normal((8, 3, 3, 3)).astype(f32),
+                 "b1": RNG.standard_normal(8).astype(f32),
+                 "w2": RNG.standard_normal((5, 8, 1, 1)).astype(f32)})
+    return {"mlp": mlp, "attention": attn, "cnn": cnn}
+
+
+@pytest.fixture
+def cpu_with_kernels(monkeypatch):
+    """The CPU target with the pass and the kernels (patched in until the target runs
+    them itself)."""
+    target = pytest.importorskip("strata.backends.cpu.target")
+    if "strata-linalg-to-microkernels" not in " ".join(target.LLVM_PIPELINE):
+        import strata.runtime as runtime
+        monkeypatch.setattr(target, "LLVM_PIPELINE",
+                            ("strata-linalg-to-microkernels",) + target.LLVM_PIPELINE)
+        base = runtime.runtime_symbols
+        monkeypatch.setattr(runtime, "runtime_symbols",
+                            lambda: {**base(), **kernels.kernel_symbols()})
+
+
+@pytest.mark.parametrize("name", ["mlp", "attention", "cnn"])
+def test_onnx_models_on_kernels(cpu_with_kernels, name, tmp_path):
+    import strata
+    m = _onnx_models()[name]
+    feeds = {i.name: RNG.standard_normal([d.dim_value for d in
+                                          i.type.tensor_type.shape.dim]).astype(np.float32)
+             for i in m.graph.input}
+    f = strata.compile(m, target="cpu", dump_dir=str(tmp_path))
+    got = f(**feeds)[0]
+    lowered = next(tmp_path.glob("*strata-linalg-to-microkernels.mlir")).read_text()
+    assert "call @strata_" in lowered and "linalg.matmul" not in lowered and \
+        "linalg.batch_matmul" not in lowered and "linalg.conv" not in lowered
+    want = strata.compile(m, target="interpret")(**feeds)[0]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)

@@ -1,0 +1,141 @@
+// RUN: strata-opt %s --strata-linalg-to-microkernels | filecheck %s
+// RUN: strata-opt %s --strata-linalg-to-microkernels --mlir-print-op-generic | strata-opt | filecheck %s
+
+// The kernels are declared once, private, with their C ABI types.
+// CHECK-LABEL: module {
+//  CHECK-NEXT: func.func private @strata_sgemm_batched_f32(i64, i64, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i32)
+//  CHECK-NEXT: func.func private @strata_sgemm_f32(i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, i32)
+//  CHECK-NEXT: func.func private @strata_sgemm_nt_batched_f32(i64, i64, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i32)
+//  CHECK-NEXT: func.func private @strata_sgemm_nt_f32(i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, i32)
+
+// Static shapes: sizes and leading dimensions are constants; each base pointer is the
+// aligned pointer as an !llvm.ptr; the init is accumulated into (accumulate = 1).
+// CHECK-LABEL: func.func @matmul(%arg0: memref<4x8xf32>, %arg1: memref<8x16xf32>, %arg2: memref<4x16xf32>) {
+//  CHECK-NEXT: %c1_i32 = arith.constant 1 : i32
+//  CHECK-NEXT: %intptr = memref.extract_aligned_pointer_as_index %arg0 : memref<4x8xf32> -> index
+//  CHECK-NEXT: %0 = arith.index_cast %intptr : index to i64
+//  CHECK-NEXT: %1 = llvm.inttoptr %0 : i64 to !llvm.ptr
+//  CHECK-NEXT: %intptr_0 = memref.extract_aligned_pointer_as_index %arg1 : memref<8x16xf32> -> index
+//  CHECK-NEXT: %2 = arith.index_cast %intptr_0 : index to i64
+//  CHECK-NEXT: %3 = llvm.inttoptr %2 : i64 to !llvm.ptr
+//  CHECK-NEXT: %intptr_1 = memref.extract_aligned_pointer_as_index %arg2 : memref<4x16xf32> -> index
+//  CHECK-NEXT: %4 = arith.index_cast %intptr_1 : index to i64
+//  CHECK-NEXT: %5 = llvm.inttoptr %4 : i64 to !llvm.ptr
+//  CHECK-NEXT: %c4_i64 = arith.constant 4 : i64
+//  CHECK-NEXT: %c16_i64 = arith.constant 16 : i64
+//  CHECK-NEXT: %c8_i64 = arith.constant 8 : i64
+//  CHECK-NEXT: call @strata_sgemm_f32(%c4_i64, %c16_i64, %c8_i64, %1, %c8_i64, %3, %c16_i64, %5, %c16_i64, %c1_i32) : (i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, i32) -> ()
+//  CHECK-NEXT: return
+func.func @matmul(%A: memref<4x8xf32>, %B: memref<8x16xf32>, %C: memref<4x16xf32>) {
+  linalg.matmul ins(%A, %B : memref<4x8xf32>, memref<8x16xf32>) outs(%C : memref<4x16xf32>)
+  return
+}
+
+// A zero fill of the init just before is folded: accumulate = 0, the fill is erased.
+// B indexed (n, k) (ONNX Gemm transB=1) -> the _nt kernel with B's row stride as ldb.
+// A dynamic size comes from memref.extract_strided_metadata.
+// CHECK-LABEL: func.func @fill_matmul_transpose_b(%arg0: memref<?x8xf32>, %arg1: memref<16x8xf32>) -> memref<?x16xf32> {
+//   CHECK-NOT: linalg.fill
+//       CHECK: %c0_i32 = arith.constant 0 : i32
+//  CHECK-NEXT: %base_buffer, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %alloc : memref<?x16xf32> -> memref<f32>, index, index, index, index, index
+//       CHECK: %6 = arith.index_cast %sizes#0 : index to i64
+//  CHECK-NEXT: %c16_i64 = arith.constant 16 : i64
+//  CHECK-NEXT: %c8_i64 = arith.constant 8 : i64
+//  CHECK-NEXT: call @strata_sgemm_nt_f32(%6, %c16_i64, %c8_i64, %1, %c8_i64, %3, %c8_i64, %5, %c16_i64, %c0_i32)
+//   CHECK-NOT: linalg.
+//       CHECK: return %alloc
+func.func @fill_matmul_transpose_b(%A: memref<?x8xf32>, %B: memref<16x8xf32>) -> memref<?x16xf32> {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %d = memref.dim %A, %c0 : memref<?x8xf32>
+  %C = memref.alloc(%d) : memref<?x16xf32>
+  linalg.fill ins(%cst : f32) outs(%C : memref<?x16xf32>)
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%A, %B : memref<?x8xf32>, memref<16x8xf32>) outs(%C : memref<?x16xf32>)
+  return %C : memref<?x16xf32>
+}
+
+// A fill that is not +0.0, or with an op between that touches memory, stays.
+// CHECK-LABEL: func.func @fills_kept(
+//       CHECK: linalg.fill ins(%cst : f32)
+//       CHECK: call @strata_sgemm_f32({{.*}}, %c1_i32)
+//       CHECK: linalg.fill ins(%cst_0 : f32)
+//  CHECK-NEXT: memref.copy
+//       CHECK: call @strata_sgemm_f32({{.*}}, %c1_i32{{.*}})
+func.func @fills_kept(%A: memref<4x8xf32>, %B: memref<8x16xf32>, %C: memref<4x16xf32>, %D: memref<4x16xf32>) {
+  %one = arith.constant 1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%one : f32) outs(%C : memref<4x16xf32>)
+  linalg.matmul ins(%A, %B : memref<4x8xf32>, memref<8x16xf32>) outs(%C : memref<4x16xf32>)
+  linalg.fill ins(%zero : f32) outs(%D : memref<4x16xf32>)
+  memref.copy %D, %C : memref<4x16xf32> to memref<4x16xf32>
+  linalg.matmul ins(%A, %B : memref<4x8xf32>, memref<8x16xf32>) outs(%D : memref<4x16xf32>)
+  return
+}
+
+// batch_matmul with B broadcast over the batch (ONNX MatMul 3-D x 2-D): batch stride 0;
+// a dynamic stride and offset of B come from its metadata (pointer + 4 * offset).
+// CHECK-LABEL: func.func @batch_matmul_broadcast(
+//       CHECK: %intptr_0 = memref.extract_aligned_pointer_as_index %arg1
+//  CHECK-NEXT: %base_buffer, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %arg1
+//  CHECK-NEXT: %c4 = arith.constant 4 : index
+//  CHECK-NEXT: %2 = arith.muli %offset, %c4 : index
+//  CHECK-NEXT: %3 = arith.addi %intptr_0, %2 : index
+//       CHECK: %8 = arith.index_cast %strides#0 : index to i64
+//  CHECK-NEXT: %c0_i64 = arith.constant 0 : i64
+//  CHECK-NEXT: %c64_i64 = arith.constant 64 : i64
+//  CHECK-NEXT: call @strata_sgemm_batched_f32(%c2_i64, %c4_i64, %c16_i64, %c8_i64, %1, %c8_i64, %c32_i64, %5, %8, %c0_i64, %7, %c16_i64, %c64_i64, %c1_i32)
+func.func @batch_matmul_broadcast(%A: memref<2x4x8xf32>, %B: memref<8x16xf32, strided<[?, 1], offset: ?>>, %C: memref<2x4x16xf32>) {
+  linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%A, %B : memref<2x4x8xf32>, memref<8x16xf32, strided<[?, 1], offset: ?>>) outs(%C : memref<2x4x16xf32>)
+  return
+}
+
+// A static offset is added as a constant number of bytes.
+// CHECK-LABEL: func.func @static_offset(
+//       CHECK: %intptr = memref.extract_aligned_pointer_as_index %arg0 : memref<4x8xf32, strided<[10, 1], offset: 3>> -> index
+//  CHECK-NEXT: %c12 = arith.constant 12 : index
+//  CHECK-NEXT: %0 = arith.addi %intptr, %c12 : index
+//       CHECK: call @strata_sgemm_f32(%c4_i64, %c16_i64, %c8_i64, %2, %c10_i64,
+func.func @static_offset(%A: memref<4x8xf32, strided<[10, 1], offset: 3>>, %B: memref<8x16xf32>, %C: memref<4x16xf32>) {
+  linalg.matmul ins(%A, %B : memref<4x8xf32, strided<[10, 1], offset: 3>>, memref<8x16xf32>) outs(%C : memref<4x16xf32>)
+  return
+}
+
+// A linalg.generic in matmul form (any operand order in the payload), and a batched
+// product with B transposed (attention's Q.K^T).
+// CHECK-LABEL: func.func @generic_forms(
+//       CHECK: call @strata_sgemm_f32(
+//       CHECK: call @strata_sgemm_nt_batched_f32(%c3_i64, %c4_i64_6, %c5_i64, %[[K:.*]], %7, %[[K]], %c32_i64, %9, %[[K]], %c40_i64, %11, %c5_i64, %c20_i64, %c1_i32_2)
+//   CHECK-NOT: linalg.
+func.func @generic_forms(%A: memref<4x8xf32>, %B: memref<8x16xf32>, %C: memref<4x16xf32>, %Q: memref<3x4x8xf32>, %K: memref<3x5x8xf32>, %S: memref<3x4x5xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%A, %B : memref<4x8xf32>, memref<8x16xf32>) outs(%C : memref<4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %b, %a : f32
+    %s = arith.addf %m, %c : f32
+    linalg.yield %s : f32
+  }
+  linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%Q, %K : memref<3x4x8xf32>, memref<3x5x8xf32>) outs(%S : memref<3x4x5xf32>)
+  return
+}
+
+// Left for the loops: other element types, A transposed, a non-unit inner stride, a
+// payload that is not multiply-add, two reduction loops.
+// CHECK-LABEL: func.func @not_matched(
+//  CHECK-NEXT: linalg.matmul ins(%arg0, %arg1 : memref<4x8xf64>, memref<8x16xf64>)
+//  CHECK-NEXT: linalg.matmul indexing_maps
+//  CHECK-NEXT: linalg.matmul ins(%arg4, %arg3
+//  CHECK-NEXT: linalg.generic
+//       CHECK: linalg.batch_reduce_matmul
+//   CHECK-NOT: call
+func.func @not_matched(%A64: memref<4x8xf64>, %B64: memref<8x16xf64>, %C64: memref<4x16xf64>, %B: memref<8x16xf32>, %As: memref<4x8xf32, strided<[16, 2]>>, %C: memref<4x16xf32>, %At: memref<8x4xf32>, %A3: memref<2x4x8xf32>, %B3: memref<2x8x16xf32>) {
+  linalg.matmul ins(%A64, %B64 : memref<4x8xf64>, memref<8x16xf64>) outs(%C64 : memref<4x16xf64>)
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%At, %B : memref<8x4xf32>, memref<8x16xf32>) outs(%C : memref<4x16xf32>)
+  linalg.matmul ins(%As, %B : memref<4x8xf32, strided<[16, 2]>>, memref<8x16xf32>) outs(%C : memref<4x16xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%As, %B : memref<4x8xf32, strided<[16, 2]>>, memref<8x16xf32>) outs(%C : memref<4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.maximumf %c, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.batch_reduce_matmul ins(%A3, %B3 : memref<2x4x8xf32>, memref<2x8x16xf32>) outs(%C : memref<4x16xf32>)
+  return
+}
