@@ -50,9 +50,6 @@ FloatLike = C.Constraint(_scalar_or_vector(_float), "floating point LLVM type or
 PtrLike = C.Constraint(_scalar_or_vector(lambda t: isinstance(t, LLVMPointerType)),
                        "LLVM pointer type or LLVM dialect-compatible vector of LLVM "
                        "pointer type")
-ScalarOrVector = C.Constraint(_scalar_or_vector(
-    lambda t: _int(t) or _float(t) or isinstance(t, LLVMPointerType)),
-    "LLVM dialect-compatible type")
 VectorC = C.Constraint(lambda t: type(t) is A.VectorType, "LLVM dialect-compatible vector type")
 I1Like = C.Constraint(_scalar_or_vector(lambda t: t is A.i1), "1-bit signless integer or "
                       "LLVM dialect-compatible vector of 1-bit signless integer")
@@ -219,11 +216,21 @@ class ICmpOp(Op):
     predicate = _pred_prop(ICMP_PREDICATES, "icmp")
     lhs = Operand(C.Constraint(_scalar_or_vector(
         lambda t: _int(t) or isinstance(t, LLVMPointerType)),
-        "integer or LLVM pointer type or vector of those"))
+        "signless integer or LLVM dialect-compatible vector of signless integer or LLVM "
+        "pointer type or LLVM dialect-compatible vector of LLVM pointer type"))
     rhs = Operand(C.AnyType)
     res = Result(I1Like)
     assembly = "$predicate $lhs `,` $rhs attr-dict `:` type($lhs)"
     infer_result_types = classmethod(_cmp_result)
+
+    @classmethod
+    def finish_parse(cls, op):
+        """The custom parser checks the operand type (upstream's inferred result type
+        needs it), with the custom-op wording, at the op."""
+        t = op.operand(0).type
+        c = cls.lhs.constraint
+        if not c.check(t):
+            _raise(op, f"custom op 'llvm.icmp' 'lhs' must be {c.summary}, but got '{t}'")
 
     def verify_(self):
         if self.results[0].type is not i1_like(self.operand(0).type):
@@ -275,25 +282,33 @@ class SelectOp(Op):
 class _Cast(Op):
     traits = (T.Pure,)
     assembly = "$arg attr-dict `:` type($arg) `to` type($res)"
-    # (width relation of the integer or float casts: "ext", "trunc" or None)
+    # "ext" for the integer extensions, whose result must be wider; None otherwise.
     width_rule = None
 
     def verify_(self):
+        rule = type(self).width_rule
+        if rule is None:
+            return None
         a, r = self.operand(0).type, self.results[0].type
         va, vr = type(a) is A.VectorType, type(r) is A.VectorType
-        if va != vr or (va and a.shape != r.shape):
-            return "input and output must have the same shape (vector or scalar)"
-        rule = type(self).width_rule
-        if rule is not None:
-            ea = a.element_type if va else a
-            er = r.element_type if vr else r
-            if rule == "ext" and not er.width > ea.width:
-                return "integer width of the output type is smaller or equal to the " \
-                    "integer width of the input type"
-            if rule == "trunc" and not er.width < ea.width:
-                return "integer width of the output type is bigger or equal to the " \
-                    "integer width of the input type"
+        # Upstream words these without the op prefix (emitError on the op's location).
+        if va and not vr:
+            _raise(self, "input type is a vector but output type is an integer")
+        if vr and not va:
+            _raise(self, "input type is an integer but output type is a vector")
+        if va and a.shape != r.shape:
+            _raise(self, "input and output vectors are of incompatible shape")
+        ea = a.element_type if va else a
+        er = r.element_type if vr else r
+        if rule == "ext" and er.width <= ea.width:
+            _raise(self, "integer width of the output type is smaller or equal to the "
+                         "integer width of the input type")
         return None
+
+
+def _raise(op, message):
+    from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+    raise DiagnosticError(Diagnostic(ERROR, op.loc, message))
 
 
 def _cast(name, src, dst, doc, rule=None, flag=None):
@@ -318,7 +333,7 @@ SExtOp = _cast("llvm.sext", IntLike, IntLike, "`%w = llvm.sext %a : i32 to i64`"
 ZExtOp = _cast("llvm.zext", IntLike, IntLike, "`%w = llvm.zext nneg %a : i32 to i64`",
                "ext", "nneg")
 TruncOp = _cast("llvm.trunc", IntLike, IntLike, "`%n = llvm.trunc %a : i64 to i32`",
-                "trunc", "overflow")
+                None, "overflow")
 FPExtOp = _cast("llvm.fpext", FloatLike, FloatLike, "`%w = llvm.fpext %a : f32 to f64`",
                 None, "fastmath")
 FPTruncOp = _cast("llvm.fptrunc", FloatLike, FloatLike,
@@ -344,17 +359,14 @@ class BitcastOp(_Cast):
     res = Result(LLVMType)
 
     def verify_(self):
-        from .types import type_size_align
         a, r = self.operand(0).type, self.results[0].type
-        if isinstance(a, LLVMPointerType) != isinstance(r, LLVMPointerType):
+        if _is_ptr_like(a) != _is_ptr_like(r):
             return "can only cast pointers from and to pointers"
-        try:
-            if type_size_align(a)[0] != type_size_align(r)[0] and not (
-                    isinstance(a, LLVMPointerType)):
-                return "bitcast requires types of the same bit width"
-        except ValueError:
-            pass
         return None
+
+
+def _is_ptr_like(t):
+    return isinstance(t.element_type if type(t) is A.VectorType else t, LLVMPointerType)
 
 
 class FreezeOp(Op):
@@ -369,6 +381,20 @@ class FreezeOp(Op):
 
 # ---------------------------------------------------------------- vector element ops
 
+def _parse_position_operand(p):
+    """`[%i : i32]`: the position operand, whose type must be an integer."""
+    p.expect("[")
+    ref = p.parse_operand()
+    p.expect(":")
+    start = p.tok_start
+    t = p.parse_type()
+    if type(t) is not A.IntegerType:
+        p.error(p._custom_prefix() + "invalid kind of type specified: expected "
+                f"builtin.integer, but found '{t}'", start)
+    p.expect("]")
+    return ref, t
+
+
 class ExtractElementOp(Op):
     """`%e = llvm.extractelement %v[%i : i32] : vector<4xf32>`"""
 
@@ -377,11 +403,27 @@ class ExtractElementOp(Op):
     vector = Operand(VectorC)
     position = Operand(C.SignlessInteger)
     res = Result(LLVMType)
-    assembly = "$vector `[` $position `:` type($position) `]` attr-dict `:` type($vector)"
 
     @classmethod
     def infer_result_types(cls, operands, props):
         return [operands[0].type.element_type]
+
+    @staticmethod
+    def parse(p, st):
+        vref = p.parse_operand()
+        iref, it = _parse_position_operand(p)
+        parse_strict_attr_dict(p, st)
+        p.expect(":")
+        vt = p.parse_type()
+        st.operands = p.resolve_operands([vref, iref], [vt, it])
+        st.types = [vt.element_type if type(vt) is A.VectorType else vt]
+
+    def print(self, pr):
+        v, i = self.operand(0), self.operand(1)
+        pr.out.append(f"{pr.op_name(self)} {pr.value(v)}[{pr.value(i)} : "
+                      f"{pr.type_str(i.type)}]")
+        pr.print_optional_attr_dict(self._attrs)
+        pr.out.append(f" : {pr.type_str(v.type)}")
 
     def verify_(self):
         if self.results[0].type is not self.operand(0).type.element_type:
@@ -398,18 +440,30 @@ class InsertElementOp(Op):
     value = Operand(LLVMType)
     position = Operand(C.SignlessInteger)
     res = Result(VectorC)
-    assembly = ("$value `,` $vector `[` $position `:` type($position) `]` attr-dict `:` "
-                "type($vector)")
 
     @classmethod
     def infer_result_types(cls, operands, props):
         return [operands[0].type]
 
-    @classmethod
-    def infer_operand_type(cls, name, types):
-        if name == "value" and types.get("vector"):
-            return types["vector"][0].element_type
-        return None
+    @staticmethod
+    def parse(p, st):
+        eref = p.parse_operand()
+        p.expect(",")
+        vref = p.parse_operand()
+        iref, it = _parse_position_operand(p)
+        parse_strict_attr_dict(p, st)
+        p.expect(":")
+        vt = p.parse_type()
+        et = vt.element_type if type(vt) is A.VectorType else vt
+        st.operands = p.resolve_operands([vref, eref, iref], [vt, et, it])
+        st.types = [vt]
+
+    def print(self, pr):
+        v, e, i = self.operand(0), self.operand(1), self.operand(2)
+        pr.out.append(f"{pr.op_name(self)} {pr.value(e)}, {pr.value(v)}[{pr.value(i)} : "
+                      f"{pr.type_str(i.type)}]")
+        pr.print_optional_attr_dict(self._attrs)
+        pr.out.append(f" : {pr.type_str(v.type)}")
 
     def verify_(self):
         if self.operand(1).type is not self.operand(0).type.element_type:
@@ -478,4 +532,3 @@ for _c in ARITH_OPS:
 
 __all__ = [n for n, v in list(globals().items()) if isinstance(v, type) and v in ARITH_OPS] + ["ARITH_OPS", "ICMP_PREDICATES",
                                               "FCMP_PREDICATES", "overflow_text"]
-_unused = ScalarOrVector

@@ -21,13 +21,13 @@ from ...ir import traits as T
 from ...ir.dense import DenseElementsAttr, DenseResourceElementsAttr
 from ...ir.ods import (Op, Operand, OptOperand, OptProp, Prop, RegionDef, Result,
                        Successor, VarOperand, VarResult, VarSuccessor)
-from ...syntax.asm_format import (AttrFormat, DenseArrayFmt, SymbolRef, TypeAttrFmt,
-                                  install_format, parse_strict_attr_dict)
-from ...syntax.lexer import CARET, INT, PERCENT, PUNCT, STRING
+from ...syntax.asm_format import (AttrFormat, DenseArrayFmt, SymbolRef, install_format,
+                                  parse_strict_attr_dict)
+from ...syntax.lexer import PERCENT, PUNCT
 from ..cf import BranchOpMixin, SwitchOp as _CfSwitch, verify_successor_operands
 from .types import (CCC, CCONV, EXTERNAL, FASTMATH, FASTMATH_NONE, LINKAGE, TAIL_NONE,
                     TAILCALLKIND, LLVMArrayType, LLVMFunctionType, LLVMPointerType,
-                    LLVMStructType, LLVMVoidType, is_compatible_type, is_enum, ptr)
+                    LLVMStructType, LLVMVoidType, is_compatible_type, is_enum)
 
 I32_0 = A.IntegerAttr(0, A.i32)
 I64_0 = A.IntegerAttr(0, A.i64)
@@ -212,7 +212,7 @@ class FuncOp(Op):
             props["CConv"] = cc
         props["sym_name"] = A.StringAttr(p.parse_symbol_name())
         args, types, arg_attrs, named, vararg = _parse_signature_args(p)
-        res, res_attrs = A.TypeAttr, None
+        res_attrs = None
         result = None
         if p.consume_if("->"):
             if p.at("("):
@@ -223,7 +223,6 @@ class FuncOp(Op):
                 p.expect(")")
             else:
                 result = p.parse_type()
-        del res
         ft = LLVMFunctionType(result if result is not None else LLVMVoidType(), types, vararg)
         props["function_type"] = A.TypeAttr(ft)
         if any(arg_attrs):
@@ -381,14 +380,20 @@ class ReturnOp(Op):
             return None
         ft = parent.type
         vals = self.operands
+        err = None
         if ft.returns_void:
             if vals:
-                return "expected no operands"
-            return None
-        if len(vals) != 1:
-            return "expected 1 operand"
-        if vals[0].type is not ft.result:
-            return (f"mismatching result types")
+                err = "expected no operands"
+        elif len(vals) != 1:
+            err = "expected 1 operand"
+        elif vals[0].type is not ft.result:
+            err = "mismatching result types"
+        if err:
+            from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+            d = Diagnostic(ERROR, self.loc, f"'{self.name}' op {err}")
+            d.attach_note("when returning from function", parent.loc)
+            d.op = self
+            raise DiagnosticError(d)
         return None
 
 
@@ -476,7 +481,7 @@ class CallOp(Op):
             p.expect(")")
         if p.consume_if("["):  # operand bundles are not supported: only `[]`
             p.expect("]")
-        parse_strict_attr_dict_loose(p, st)
+        p.parse_optional_attr_dict(st)
         p.expect(":")
         types = []
         if not direct:
@@ -546,14 +551,15 @@ class CallOp(Op):
                 return None
         if ft.vararg:
             if len(args) < len(ft.params):
-                return "incorrect number of operands (" + str(len(args)) + \
-                    ") for vararg callee (" + str(len(ft.params)) + ")"
+                return (f"incorrect number of operands for vararg callee: expected at "
+                        f"least {len(ft.params)}, but got {len(args)}")
         elif len(args) != len(ft.params):
-            return (f"incorrect number of operands ({len(args)}) for callee (expecting: "
-                    f"{len(ft.params)})")
+            return (f"incorrect number of operands for callee: expected {len(ft.params)}, "
+                    f"but got {len(args)}")
         for i, (a, t) in enumerate(zip(args, ft.params)):
             if a.type is not t:
-                return (f"operand type mismatch for operand {i}: {a.type} != {t}")
+                return (f"operand type mismatch: expected operand type '{t}', but provided "
+                        f"'{a.type}' for operand number {i}")
         if ft.returns_void:
             if self.results:
                 return "expected function call to produce no value"
@@ -561,7 +567,8 @@ class CallOp(Op):
             if len(self.results) != 1:
                 return "expected function call to produce a value"
             if self.results[0].type is not ft.result:
-                return (f"result type mismatch: {self.results[0].type} != {ft.result}")
+                return (f"result type mismatch: '{self.results[0].type}' != "
+                        f"'{ft.result}'")
         return None
 
     def verify_(self):
@@ -578,11 +585,6 @@ for _n in _CALL_PROPS:
     getattr(CallOp, _n).name = _n
 CallOp._prop_defs = CallOp._prop_defs + tuple(getattr(CallOp, n) for n in _CALL_PROPS)
 CallOp._prop_names = frozenset(d.name for d in CallOp._prop_defs)
-
-
-def parse_strict_attr_dict_loose(p, st):
-    """An attr-dict whose inherent names become properties (ops with custom parsers)."""
-    p.parse_optional_attr_dict(st)
 
 
 # ---------------------------------------------------------------- constants and globals
@@ -603,31 +605,25 @@ class ConstantOp(Op):
         v = self._props["value"]
         t = self.results[0].type
         if isinstance(v, A.StringAttr):
-            if not (isinstance(t, LLVMArrayType) and type(t.element_type) is A.IntegerType
-                    and t.element_type.width == 8):
-                return "expected array type for string constant"
+            n = len(v.value.encode("utf-8", "surrogateescape"))
+            if not (isinstance(t, LLVMArrayType) and t.element_type is A.i8 and t.size == n):
+                return f"expected array type of {n} i8 elements for the string constant"
             return None
         if type(v) is A.IntegerAttr:
             if type(t) is not A.IntegerType:
-                if type(t) is A.FloatType:
-                    return "expected integer type"
                 return "expected integer type"
-            if v.type is not t and type(v.type) is A.IntegerType and v.type.width != t.width:
-                return ("integer constant bitwidth mismatch") if False else None
+            if type(v.type) is A.IntegerType and v.type is not t:
+                return (f"attribute and type have different integer types: '{v.type}' vs. "
+                        f"'{t}'")
             return None
-        if type(v) is A.FloatAttr:
-            if type(t) is not A.FloatType:
-                return "expected float type"
-            return None
-        if isinstance(v, (DenseElementsAttr, DenseResourceElementsAttr)):
-            if not isinstance(t, (A.VectorType, LLVMArrayType, LLVMStructType)):
-                return "expected vector or array type for elements constant"
+        if type(v) is A.FloatAttr or isinstance(v, (DenseElementsAttr,
+                                                    DenseResourceElementsAttr)):
             return None
         if isinstance(v, A.ArrayAttr):
             if not isinstance(t, (LLVMStructType, LLVMArrayType)):
                 return "expected array or struct type for array attribute"
             return None
-        return ("only supports integer, float, string or elements attributes")
+        return "only supports integer, float, string or elements attributes"
 
 
 class _NoOperandValue(Op):
@@ -805,11 +801,6 @@ class GlobalOp(Op):
         if v is not None and r.blocks:
             return "cannot have both initializer value and region"
         lk = props.get("linkage", EXTERNAL).value
-        if r.blocks:
-            term = r.blocks[0].last
-            if not isinstance(term, ReturnOp) or term.arg is None or term.arg.type is not t:
-                return "initializer region must return a value of the global's type" \
-                    if False else None
         if lk == "common" and (v is None or not _is_zero_value(v)):
             return "expected zero value for 'common' linkage"
         if lk == "appending" and not isinstance(t, LLVMArrayType):
@@ -910,12 +901,11 @@ class ExtractValueOp(Op):
         st.properties["position"] = _parse_position(p)
         parse_strict_attr_dict(p, st)
         p.expect(":")
-        start = p.tok_start
         t = p.parse_type()
         st.operands = [p.resolve_operand(ref, t)]
         rt, err = _position_type(t, st.properties["position"].value)
         if err:
-            p.error(err, start)
+            p.error(p._custom_prefix() + err, p.tok_start)
         st.types = [rt]
 
     def print(self, pr):
@@ -930,8 +920,8 @@ class ExtractValueOp(Op):
         if err:
             return err
         if t is not self.results[0].type:
-            return (f"Type mismatch: extracting from {self.operand(0).type} should produce "
-                    f"{t} but this op returns {self.results[0].type}")
+            return (f"Type mismatch: extracting from '{self.operand(0).type}' should "
+                    f"produce '{t}' but this op returns '{self.results[0].type}'")
         return None
 
 
@@ -957,11 +947,10 @@ class InsertValueOp(Op):
         st.properties["position"] = _parse_position(p)
         parse_strict_attr_dict(p, st)
         p.expect(":")
-        start = p.tok_start
         t = p.parse_type()
         vt, err = _position_type(t, st.properties["position"].value)
         if err:
-            p.error(err, start)
+            p.error(p._custom_prefix() + err, p.tok_start)
         st.operands = [p.resolve_operand(cref, t), p.resolve_operand(vref, vt)]
         st.types = [t]
 
@@ -977,8 +966,8 @@ class InsertValueOp(Op):
         if err:
             return err
         if t is not self.operand(1).type:
-            return (f"Type mismatch: cannot insert {self.operand(1).type} into "
-                    f"{self.operand(0).type}")
+            return (f"Type mismatch: cannot insert '{self.operand(1).type}' into "
+                    f"'{self.operand(0).type}'")
         if self.results[0].type is not self.operand(0).type:
             return "result type must match container type"
         return None
@@ -1463,4 +1452,3 @@ STRUCTURE_OPS = [FuncOp, ReturnOp, CallOp, ConstantOp, UndefOp, PoisonOp, ZeroOp
 
 __all__ = [c.__name__ for c in STRUCTURE_OPS] + ["STRUCTURE_OPS", "GEP_DYNAMIC",
                                                   "gep_flags_text", "ORDERINGS"]
-_unused = (CARET, INT, STRING, OptOperand, TypeAttrFmt, LLVMStructType, ptr, VarResult)

@@ -369,6 +369,10 @@ def _parse_body(p, mnemonic, start):
                     break
             p.expect(")")
         p.expect(">")
+        for t in params:
+            if isinstance(t, (LLVMVoidType, LLVMFunctionType)) or (
+                    isinstance(t, LLVMStructType) and t.types is None):
+                p.error(f"invalid function argument type: '{t}'", start)
         return LLVMFunctionType(res, params, vararg)
     p.error(f"unknown LLVM type: {mnemonic}", start)
 

@@ -1,0 +1,208 @@
+// RUN: strata-opt %s --split-input-file --verify-diagnostics
+
+// expected-error @+1 {{'llvm.func' op external functions must have 'external' or 'extern_weak' linkage}}
+llvm.func private @decl(i32)
+
+// -----
+
+llvm.func @extract_out_of_bounds(%s: !llvm.struct<(i32, f32)>) {
+  %0 = llvm.extractvalue %s[2] : !llvm.struct<(i32, f32)>
+  // (reported at the token after the type, as upstream)
+  // expected-error @+1 {{custom op 'llvm.extractvalue' position out of bounds: 2}}
+  llvm.return
+}
+
+// -----
+
+llvm.func @insert_wrong_type(%s: !llvm.struct<(i32, f32)>, %x: f32) {
+  // expected-error @+1 {{'llvm.insertvalue' op Type mismatch: cannot insert 'f32' into '!llvm.struct<(i32, f32)>'}}
+  %0 = "llvm.insertvalue"(%s, %x) <{position = array<i64: 0>}> : (!llvm.struct<(i32, f32)>, f32) -> !llvm.struct<(i32, f32)>
+  llvm.return
+}
+
+// -----
+
+llvm.func @g(i32) -> i32
+llvm.func @call_operand_type(%x: f32) {
+  // expected-error @+1 {{'llvm.call' op operand type mismatch: expected operand type 'i32', but provided 'f32' for operand number 0}}
+  %0 = llvm.call @g(%x) : (f32) -> i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @g(i32) -> i32
+llvm.func @call_operand_count(%x: i32) {
+  // expected-error @+1 {{'llvm.call' op incorrect number of operands for callee: expected 1, but got 2}}
+  %0 = llvm.call @g(%x, %x) : (i32, i32) -> i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @g(i32) -> i32
+llvm.func @call_result_type(%x: i32) {
+  // expected-error @+1 {{'llvm.call' op result type mismatch: 'f32' != 'i32'}}
+  %0 = llvm.call @g(%x) : (i32) -> f32
+  llvm.return
+}
+
+// -----
+
+llvm.func @call_unknown(%x: i32) {
+  // expected-error @+1 {{'llvm.call' op 'nope' does not reference a symbol in the current scope}}
+  %0 = llvm.call @nope(%x) : (i32) -> f32
+  llvm.return
+}
+
+// -----
+
+// expected-error @+1 {{'llvm.mlir.global' op requires an i8 array type of the length equal to that of the string attribute}}
+llvm.mlir.global private constant @str("hello") : !llvm.array<6 x i8>
+
+// -----
+
+// expected-error @+1 {{'llvm.mlir.global' op cannot have both initializer value and region}}
+llvm.mlir.global external @g(1 : i32) : i32 {
+  %0 = llvm.mlir.constant(1 : i32) : i32
+  llvm.return %0 : i32
+}
+
+// -----
+
+// expected-note @+1 {{when returning from function}}
+llvm.func @return_type(%x: i32) -> f32 {
+  // expected-error @+1 {{'llvm.return' op mismatching result types}}
+  llvm.return %x : i32
+}
+
+// -----
+
+// expected-note @+1 {{when returning from function}}
+llvm.func @return_void(%x: i32) {
+  // expected-error @+1 {{'llvm.return' op expected no operands}}
+  llvm.return %x : i32
+}
+
+// -----
+
+llvm.func @gep_dynamic_struct_index(%p: !llvm.ptr, %i: i64) {
+  // expected-error @+1 {{'llvm.getelementptr' op expected index 1 indexing a struct to be constant}}
+  %0 = "llvm.getelementptr"(%p, %i) <{elem_type = !llvm.struct<(i32, f32)>, rawConstantIndices = array<i32: 0, -2147483648>}> : (!llvm.ptr, i64) -> !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+llvm.func @gep_struct_out_of_bounds(%p: !llvm.ptr) {
+  // expected-error @+1 {{'llvm.getelementptr' op index 1 indexing a struct is out of bounds}}
+  %0 = llvm.getelementptr %p[0, 5] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i32, f32)>
+  llvm.return
+}
+
+// -----
+
+llvm.func @sext_narrower(%x: i32) {
+  // expected-error @+1 {{integer width of the output type is smaller or equal to the integer width of the input type}}
+  %0 = llvm.sext %x : i32 to i16
+  llvm.return
+}
+
+// -----
+
+llvm.func @zext_to_vector(%x: i32) {
+  // expected-error @+1 {{input type is an integer but output type is a vector}}
+  %0 = llvm.zext %x : i32 to vector<2xi64>
+  llvm.return
+}
+
+// -----
+
+llvm.func @bitcast_pointer(%p: !llvm.ptr) {
+  // expected-error @+1 {{'llvm.bitcast' op can only cast pointers from and to pointers}}
+  %0 = llvm.bitcast %p : !llvm.ptr to i64
+  llvm.return
+}
+
+// -----
+
+llvm.func @constant_kind() {
+  // expected-error @+1 {{'llvm.mlir.constant' op expected integer type}}
+  %0 = llvm.mlir.constant(1 : i32) : f32
+  llvm.return
+}
+
+// -----
+
+llvm.func @constant_width() {
+  // expected-error @+1 {{'llvm.mlir.constant' op attribute and type have different integer types: 'i64' vs. 'i32'}}
+  %0 = llvm.mlir.constant(1 : i64) : i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @constant_string() {
+  // expected-error @+1 {{'llvm.mlir.constant' op expected array type of 3 i8 elements for the string constant}}
+  %0 = llvm.mlir.constant("abc") : i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @addressof_unknown() {
+  // expected-error @+1 {{'llvm.mlir.addressof' op must reference a global defined by 'llvm.mlir.global', 'llvm.mlir.alias' or 'llvm.func' or 'llvm.mlir.ifunc'}}
+  %0 = llvm.mlir.addressof @nothing : !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+llvm.func @load_ordering(%p: !llvm.ptr) {
+  // expected-error @+1 {{'llvm.load' op unsupported ordering 'acq_rel'}}
+  %0 = llvm.load %p atomic acq_rel <alignment = 4> : !llvm.ptr -> i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @load_atomic_alignment(%p: !llvm.ptr) {
+  // expected-error @+1 {{'llvm.load' op expected alignment for atomic access}}
+  %0 = llvm.load %p atomic monotonic : !llvm.ptr -> i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @fadd_int(%x: i32) {
+  // expected-error @+1 {{'llvm.fadd' op operand #0 must be floating point LLVM type or LLVM dialect-compatible vector of floating point LLVM type, but got 'i32'}}
+  %0 = llvm.fadd %x, %x : i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @icmp_float(%x: f32) {
+  // expected-error @+1 {{custom op 'llvm.icmp' 'lhs' must be signless integer or LLVM dialect-compatible vector of signless integer or LLVM pointer type or LLVM dialect-compatible vector of LLVM pointer type, but got 'f32'}}
+  %0 = llvm.icmp "slt" %x, %x : f32
+  llvm.return
+}
+
+// -----
+
+llvm.func @switch_operands(%x: i32) {
+  // expected-error @+1 {{branch has 1 operands for successor #1, but target block has 0}}
+  llvm.switch %x : i32, ^bb1 [
+    1: ^bb1(%x : i32)
+  ]
+^bb1:
+  llvm.return
+}
+
+// -----
+
+llvm.func @extractelement_position(%x: vector<4xf32>, %v: vector<2xf32>) {
+  // expected-error @+1 {{custom op 'llvm.extractelement' invalid kind of type specified: expected builtin.integer, but found 'vector<2xf32>'}}
+  %1 = llvm.extractelement %x[%v : vector<2xf32>] : vector<4xf32>
+  llvm.return
+}
