@@ -206,6 +206,11 @@ class Operation:
 
     name: str = "<unnamed>"
     traits: tuple = ()
+    # Ops whose memory effects depend on their operands (upstream's per-op
+    # MemoryEffectsOpInterface: linalg ops on buffers read and write them, on tensors they
+    # have none) define `operand_memory_effects(self) -> bool`: True when this op has
+    # effects beyond what its traits say. The side-effect queries ask it first.
+    operand_memory_effects = None
 
     # ------------------------------------------------------------ construction
 

@@ -80,7 +80,8 @@ class _ClassInfo:
             w = T.MemWrite in own
             self.may_write = True if w else (None if self.recursive else False)
         # Whether "no uses" alone makes the op dead (None: ask would_be_trivially_dead).
-        self.dead_if_unused = None if self.recursive else _simple_dead(cls, traits, own)
+        self.dead_if_unused = None if self.recursive or cls.operand_memory_effects \
+            is not None else _simple_dead(cls, traits, own)
 
 
 def _simple_dead(cls, traits, own):
@@ -104,6 +105,8 @@ def _info(cls) -> _ClassInfo:
 def is_memory_effect_free(op) -> bool:
     """isMemoryEffectFree: no effects, looking into RecursiveMemoryEffects regions."""
     info = _info(type(op))
+    if type(op).operand_memory_effects is not None and op.operand_memory_effects():
+        return False
     e = info.effects
     if e == _FREE:
         return True
@@ -122,6 +125,8 @@ def is_memory_effect_free(op) -> bool:
 def _may_write(op) -> bool:
     """True if `op` (with what its RecursiveMemoryEffects regions hold) may write memory
     or has effects that are not known."""
+    if type(op).operand_memory_effects is not None and op.operand_memory_effects():
+        return True
     w = _info(type(op)).may_write
     if w is not None:
         return w

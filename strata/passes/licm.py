@@ -49,6 +49,8 @@ def _declares_effects(cls):
 def is_memory_effect_free(op) -> bool:
     """Upstream's isMemoryEffectFree: no effect at all (allocation included), looking
     inside ops with recursive memory effects; ops that declare nothing have effects."""
+    if type(op).operand_memory_effects is not None and op.operand_memory_effects():
+        return False
     declares, none = _declares_effects(type(op))
     recursive = T.RecursiveMemoryEffects in type(op).traits
     if declares:

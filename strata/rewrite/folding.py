@@ -139,6 +139,8 @@ def _has_no_effects(op: Operation) -> bool:
     for ops with RecursiveMemoryEffects); ops that declare nothing are assumed to have
     effects."""
     traits = type(op).traits
+    if type(op).operand_memory_effects is not None and op.operand_memory_effects():
+        return False
     if T.RecursiveMemoryEffects in traits:
         for r in op.regions:
             for b in r.blocks:
@@ -162,6 +164,8 @@ def would_be_trivially_dead(op: Operation) -> bool:
     """True if `op` could be erased once its results are unused (MLIR's
     wouldOpBeTriviallyDead): no side effects, not a terminator, not a symbol."""
     cls = type(op)
+    if cls.operand_memory_effects is not None and op.operand_memory_effects():
+        return False
     known = _DEAD_IF_UNUSED.get(cls, _UNKNOWN)
     if known is _UNKNOWN:
         traits = cls.traits

@@ -45,7 +45,9 @@ def host_target_machine(opt_level: int = 3, reloc: str = "pic", jit: bool = Fals
     """A TargetMachine for the host: its triple, CPU name and every feature it has."""
     llvm = _llvm()
     key = ("tm", opt_level, reloc, jit)
-    tm = _STATE.get(key)
+    # An MCJIT engine takes ownership of its TargetMachine and destroys it with itself:
+    # JIT machines are made fresh for each engine, never cached.
+    tm = None if jit else _STATE.get(key)
     if tm is None:
         triple = llvm.get_process_triple()
         target = llvm.Target.from_triple(triple)
@@ -57,7 +59,8 @@ def host_target_machine(opt_level: int = 3, reloc: str = "pic", jit: bool = Fals
                                           opt=min(max(opt_level, 0), 3), reloc=reloc,
                                           codemodel="jitdefault" if jit else "default",
                                           jit=jit)
-        _STATE[key] = tm
+        if not jit:
+            _STATE[key] = tm
     return tm
 
 

@@ -105,7 +105,7 @@ def _report(instrumentation, what, name, x):
 
 
 def _run(passes, module, instrumentation, timings, phase):
-    pm = build_pipeline(list(passes))
+    pm = build_pipeline(",".join(passes))
     t0 = time.perf_counter()
     pm.run(module, instrumentation)
     if timings is not None:
@@ -162,7 +162,7 @@ def externalize_weights(module, min_bytes: int, prefix: str) -> dict:
         nbytes = int(np.prod(t.shape, dtype=np.int64)) * dtype_of(t.element_type).itemsize
         if nbytes < min_bytes:
             continue
-        value = np.asarray(attr_to_value(init, A.RankedTensorType.get(
+        value = np.asarray(attr_to_value(init, A.RankedTensorType(
             t.shape, t.element_type)))
         new = f"{prefix}{len(weights)}"
         weights[new] = np.ascontiguousarray(value).reshape(t.shape)

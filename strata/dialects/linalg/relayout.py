@@ -17,7 +17,8 @@ from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ...ir.ods import Op, Operand, OptOperand, OptResult, Prop, VarOperand
 from ...syntax.dynamic_index_list import (mixed_values, parse_dynamic_index_list,
                                           print_dynamic_index_list)
-from .structured import parse_attr_dict_checked, parse_i64_list, verify_destination_style
+from .structured import (has_buffer_operands, parse_attr_dict_checked, parse_i64_list,
+                         verify_destination_style)
 
 __all__ = ["PackOp", "UnPackOp"]
 
@@ -77,6 +78,7 @@ class _Relayout(Op):
     """What pack and unpack share: syntax and the common verifier."""
 
     traits = (T.Pure,)
+    operand_memory_effects = has_buffer_operands
     outer_dims_perm = Prop(_I64S, default=_DEFAULT_PERM)
     inner_dims_pos = Prop(_I64S)
     static_inner_tiles = Prop(_I64S)

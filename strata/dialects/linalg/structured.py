@@ -135,11 +135,23 @@ def operand_rank(t) -> int:
 # ====================================================================== the interface
 
 
+def has_buffer_operands(op) -> bool:
+    for v in op.operands:
+        if type(v.type) is A.MemRefType or type(v.type) is A.UnrankedMemRefType:
+            return True
+    return False
+
+
 class StructuredOp(Op):
     """Base of linalg ops implementing LinalgStructuredInterface (see the note above).
 
     Subclasses give `num_dps_inputs()`, `indexing_maps_list()` and
     `iterator_types_list()`; the region is their only one."""
+
+    def operand_memory_effects(self) -> bool:
+        """On buffers the op reads its inputs and writes its outputs (upstream's
+        getEffects of linalg ops); on tensors it has no effects of its own."""
+        return has_buffer_operands(self)
 
     # Whether the payload's yield is checked and block arguments named like generic's
     # (`%in`, `%out`); map and reduce name theirs `%in`, `%init`.
