@@ -749,3 +749,35 @@ def test_every_node_test_model_imports(node_models):
         mod.verify()
         left = [op.name for op in mod.walk() if expandable(op)]
         assert not left, (name, left)
+
+
+def test_weights_stay_out_of_onnx_shape_inference_but_not_out_of_the_module():
+    # Large initializers are graph inputs in the copy ONNX's inference sees: the result
+    # types are still inferred (even through a reshape read from a small initializer),
+    # and the module has every weight, in order, with its data; a weight that is also a
+    # graph input stays that input's default.
+    w = np.arange(100 * 50, dtype=np.float32).reshape(100, 50)
+    d = np.ones((80, 64), np.float32)
+    m = model([h.make_node("MatMul", ["X", "W"], ["T"]),
+               h.make_node("Reshape", ["T", "S"], ["Y"]),
+               h.make_node("Add", ["D", "D"], ["Z"])],
+              [vi("X", shape=["N", 100]), vi("D", shape=[80, 64])],
+              [vi("Y"), vi("Z")],
+              [numpy_helper.from_array(w, "W"), numpy_helper.from_array(np.array([-1, 5, 10],
+                                                                                  np.int64), "S"),
+               numpy_helper.from_array(d, "D")])
+    mod = import_model(m)
+    f = main_func(mod)
+    assert [str(t) for t in f.properties["function_type"].value.inputs] == [
+        "tensor<?x100xf32>", "tensor<80x64xf32>"]
+    assert [str(t) for t in f.properties["function_type"].value.results] == [
+        "tensor<?x5x10xf32>", "tensor<80x64xf32>"]
+    globals_ = [op for op in mod.regions[0].ops if op.name == "ml_program.global"]
+    assert [op.properties["sym_name"].value for op in globals_] == ["D", "W", "S"]
+    np.testing.assert_array_equal(globals_[1].properties["value"].array(), w)
+    assert "onnx.default = @D" in print_op(mod)
+    # the only large weight is an input's default
+    m = model([h.make_node("Add", ["D", "D"], ["Z"])], [vi("D", shape=[80, 64])], [vi("Z")],
+              [numpy_helper.from_array(d, "D")])
+    g, = [op for op in import_model(m).regions[0].ops if op.name == "ml_program.global"]
+    np.testing.assert_array_equal(g.properties["value"].array(), d)

@@ -175,13 +175,68 @@ def _without_trailing_omitted(proto):
     return copy
 
 
+# Initializers with more elements are left out of the copy of the model that ONNX's
+# shape inference sees (it serializes the whole model and parses it back; weights say
+# nothing about shapes): they become graph inputs of their type there.
+_INFER_MAX_ELEMENTS = 1 << 12
+
+
 def _infer_shapes(proto):
+    """The model (trailing omitted values dropped) with ONNX's inferred value_info."""
     import onnx.shape_inference
+    light, added = _without_weights(proto)
+    stripped = light is not proto
+    light = _without_trailing_omitted(light)
     try:
-        return onnx.shape_inference.infer_shapes(proto, check_type=False, strict_mode=False,
-                                                 data_prop=True)
+        inferred = onnx.shape_inference.infer_shapes(light, check_type=False,
+                                                     strict_mode=False, data_prop=True)
     except Exception:  # inference is a help: without it types come from value_info
-        return proto
+        inferred = light
+    if stripped:  # the weights back, in their order; the inputs that stood for them out
+        g = inferred.graph
+        inputs = [vi for vi in g.input if vi.name not in added]
+        del g.input[:]
+        g.input.extend(inputs)
+        del g.initializer[:]
+        g.initializer.extend(proto.graph.initializer)
+    return inferred
+
+
+def _without_weights(proto):
+    """(a copy of `proto` whose large initializers are graph inputs instead, the names of
+    those added inputs), or (`proto`, empty) when it has no large initializer."""
+    from onnx import ModelProto, helper
+    g = proto.graph
+    names = {vi.name for vi in g.input}
+    big = [t for t in g.initializer if _elements(t.dims) > _INFER_MAX_ELEMENTS]
+    if not big:
+        return proto, set()
+    light = ModelProto()
+    light.ir_version = proto.ir_version
+    light.opset_import.extend(proto.opset_import)
+    light.functions.extend(proto.functions)
+    lg = light.graph
+    lg.name = g.name
+    lg.node.extend(g.node)
+    lg.input.extend(g.input)
+    lg.output.extend(g.output)
+    lg.value_info.extend(g.value_info)
+    lg.sparse_initializer.extend(g.sparse_initializer)
+    skip = {t.name for t in big}
+    lg.initializer.extend(t for t in g.initializer if t.name not in skip)
+    added = set()
+    for t in big:
+        if t.name not in names:
+            lg.input.append(helper.make_tensor_value_info(t.name, t.data_type, t.dims))
+            added.add(t.name)
+    return light, added
+
+
+def _elements(dims) -> int:
+    n = 1
+    for d in dims:
+        n *= d
+    return n
 
 
 class _ModelImporter:
@@ -211,7 +266,7 @@ class _ModelImporter:
             proto = _inline_local_functions(original)
         gi.validate(proto.graph)
         gi.validated = True
-        proto = _infer_shapes(_without_trailing_omitted(proto))
+        proto = _infer_shapes(proto)
         self._main(gi, module, proto.graph, original.graph,
                    proto.ir_version or original.ir_version)
         try:
