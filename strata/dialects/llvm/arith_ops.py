@@ -188,10 +188,10 @@ class FNegOp(Op):
 
     name = "llvm.fneg"
     traits = (T.Pure, T.SameOperandsAndResultType)
-    operand = Operand(FloatLike)
+    operand_ = Operand(FloatLike)  # (upstream's `operand`: Operation.operand is a method)
     res = Result(FloatLike)
     fastmathFlags = _fastmath_prop()
-    assembly = f"$operand {_FM} attr-dict `:` type($res)"
+    assembly = f"$operand_ {_FM} attr-dict `:` type($res)"
     _stored_defaults = (("fastmathFlags", FASTMATH_NONE),)
 
 

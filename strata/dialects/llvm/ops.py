@@ -414,7 +414,7 @@ class CallOp(Op):
     traits = (T.AttrSizedOperandSegments,)
     callee_operands = VarOperand()
     op_bundle_operands = VarOperand()
-    result = VarResult()
+    result_ = VarResult()  # (upstream's `result`: Operation.result is the single result)
     callee = OptProp(C.FlatSymbolRefAttr)
     var_callee_type = OptProp(C.Constraint(
         lambda a: type(a) is A.TypeAttr and isinstance(a.value, LLVMFunctionType),
