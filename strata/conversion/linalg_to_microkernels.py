@@ -32,6 +32,15 @@ what is left.
 Anything else (other element types, transposed A, depthwise and grouped convolutions,
 pooling) stays for convert-linalg-to-loops.
 
+[Note: batches and weights]
+A batched product whose B is broadcast and whose A and C rows follow one another across
+the batch (static strides) is one GEMM of batch*M rows. With `weight-panel-width=NR`
+(the kernels' NR, which the CPU target passes), a B read from a constant memref.global
+with its data (the pass runs before the target externalizes weights) is packed now, once:
+a new constant global holds packed(B) (`pack_b_panels`; B^T is transposed first) and the
+product calls strata_sgemm_packed_f32, which skips packing B at run time. The old global
+goes when nothing else reads it.
+
 [Note: accumulate]
 linalg ops accumulate into their init. When the op before the product (skipping ops
 without memref operands or regions) is `linalg.fill` of +0.0 into the same buffer, the
@@ -43,17 +52,18 @@ from __future__ import annotations
 from ..dialects.linalg.structured import StructuredOp
 from ..ir import attributes as A
 from ..ir.affine import AffineDimExpr
-from ..passes.pass_manager import Pass
+from ..passes.pass_manager import Option, Pass
 from .scalar_builders import op_class
 
 __all__ = ["LinalgToMicrokernels", "lower_to_microkernels", "KERNEL_SIGNATURES",
-           "kernels_used"]
+           "kernels_used", "pack_b_panels", "match_contraction", "match_conv"]
 
 _P = "ptr"
 # Argument types of the kernels' C ABI ("ptr" = !llvm.ptr), as kernels.py defines them.
 KERNEL_SIGNATURES = {
     "strata_sgemm_f32": ["i64"] * 3 + [_P, "i64"] * 3 + ["i32"],
     "strata_sgemm_nt_f32": ["i64"] * 3 + [_P, "i64"] * 3 + ["i32"],
+    "strata_sgemm_packed_f32": ["i64"] * 3 + [_P, "i64", _P, _P, "i64", "i32"],
     "strata_sgemm_batched_f32": ["i64"] * 4 + [_P, "i64", "i64"] * 3 + ["i32"],
     "strata_sgemm_nt_batched_f32": ["i64"] * 4 + [_P, "i64", "i64"] * 3 + ["i32"],
     "strata_conv2d_nchw_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P, "i64", "i32"],
@@ -318,25 +328,163 @@ def _accumulate(em, op, c):
     return em.i32(1)
 
 
-def _lower_contraction(ct: Contraction) -> str:
+def _static_stride(m, i):
+    strides, _ = _strides(m.type)
+    return strides[i] if strides[i] != A.DYNAMIC else None
+
+
+def _foldable_batch(ct: Contraction) -> bool:
+    """B broadcast, and A's and C's rows contiguous across the batch (see [Note: batches
+    and weights])."""
+    if not ct.batched or ct.b_batch or not ct.a_batch:
+        return False
+    for m in (ct.a, ct.c):
+        rows, ld, stride = m.type.shape[1], _static_stride(m, 1), _static_stride(m, 0)
+        if rows == A.DYNAMIC or ld is None or stride != rows * ld:
+            return False
+    return True
+
+
+def _lower_contraction(ct: Contraction, weights) -> str:
     op = ct.op
     em = _Emit(op)
     a, b, c = ct.a, ct.b, ct.c
     acc = _accumulate(em, op, c)
+    fold = _foldable_batch(ct)
     rb = 1 if ct.batched else 0          # first row dim of C
     M, N = em.size(c, rb), em.size(c, rb + 1)
+    if fold:
+        M = em.mul(em.size(c, 0), M)
     K = em.size(a, len(a.type.shape) - 1)
     ia, ib = len(a.type.shape) - 2, len(b.type.shape) - 2
-    args = [M, N, K, em.pointer(a), em.stride(a, ia)]
-    if ct.batched:
-        args = [em.size(c, 0), *args[:4], em.stride(a, ia), em.stride(a, 0) if ct.a_batch
-                else 0, em.pointer(b), em.stride(b, ib), em.stride(b, 0) if ct.b_batch else 0,
-                em.pointer(c), em.stride(c, 1), em.stride(c, 0)]
+    packed = weights.packed(b, ct.trans_b) if not ct.batched or fold else None
+    if packed is not None:
+        name = "strata_sgemm_packed_f32"
+        em.call(name, [M, N, K, em.pointer(a), em.stride(a, ia), em.pointer(packed),
+                       em.pointer(c), em.stride(c, rb), acc])
+    elif ct.batched and not fold:
+        name = ct.kernel
+        em.call(name, [em.size(c, 0), M, N, K, em.pointer(a), em.stride(a, ia),
+                       em.stride(a, 0) if ct.a_batch else 0, em.pointer(b), em.stride(b, ib),
+                       em.stride(b, 0) if ct.b_batch else 0, em.pointer(c), em.stride(c, 1),
+                       em.stride(c, 0), acc])
     else:
-        args += [em.pointer(b), em.stride(b, ib), em.pointer(c), em.stride(c, 0)]
-    em.call(ct.kernel, args + [acc])
+        name = "strata_sgemm_nt_f32" if ct.trans_b else "strata_sgemm_f32"
+        em.call(name, [M, N, K, em.pointer(a), em.stride(a, ia), em.pointer(b),
+                       em.stride(b, ib), em.pointer(c), em.stride(c, rb), acc])
     op.erase()
-    return ct.kernel
+    if packed is not None:
+        weights.release(b)
+    return name
+
+
+def pack_b_panels(b, nr: int):
+    """packed(B) of a K x N float32 array: panel p = B[:, p*NR:(p+1)*NR] as K x NR
+    (zero padded), panels one after another, flat (the layout strata_sgemm_packed_f32
+    reads, see strata/backends/cpu/kernels.py)."""
+    import numpy as np
+    k, n = b.shape
+    p = -(-n // nr)
+    padded = np.zeros((k, p * nr), np.float32)
+    padded[:, :n] = b
+    return np.ascontiguousarray(padded.reshape(k, p, nr).transpose(1, 0, 2)).reshape(-1)
+
+
+class _Weights:
+    """Constant 2-D f32 globals packed for the kernels (one packed global per global and
+    layout), and the clean-up of what no longer reads the originals."""
+
+    __slots__ = ("module", "nr", "globals", "made", "dropped")
+
+    def __init__(self, module, nr: int):
+        self.module, self.nr = module, nr
+        self.globals = None
+        self.made = {}
+        self.dropped = []
+
+    def _global_of(self, value):
+        """The constant memref.global (with its data) `value` is read from, or None."""
+        get = value.defining_op
+        if get is None or get.name != "memref.get_global":
+            return None
+        if self.globals is None:
+            from ..ir.symbol_table import symbol_name
+            body = self.module.regions[0].blocks[0]
+            self.globals = {symbol_name(o): o for o in body.ops if o.name == "memref.global"}
+        g = self.globals.get(get.properties["name"].root)
+        if g is None or "constant" not in g.properties or \
+                g.properties.get("initial_value") is None:
+            return None
+        return g
+
+    def packed(self, b, trans: bool):
+        """A value holding packed(B) (packed(Bt^T) when `trans`), or None."""
+        from ..ir.dense import DenseElementsAttr, DenseResourceElementsAttr
+        if not self.nr or not b.type.has_static_shape or len(b.type.shape) != 2 or \
+                b.type.layout is not None:
+            return None
+        g = self._global_of(b)
+        if g is None:
+            return None
+        init = g.properties["initial_value"]
+        key = (g, trans)
+        new = self.made.get(key)
+        if new is None:
+            if isinstance(init, DenseResourceElementsAttr):
+                data = init.array()
+            elif isinstance(init, DenseElementsAttr):
+                data = init.array
+            else:
+                return None
+            data = data.reshape(b.type.shape)
+            new = self.made[key] = self._new_global(g, pack_b_panels(
+                data.T if trans else data, self.nr))
+        get = b.defining_op
+        t = new.properties["type"].value
+        read = op_class("memref.get_global").create(
+            [], [t], {"name": A.SymbolRefAttr(new.properties["sym_name"].value)}, None, (),
+            0, get.loc)
+        get.parent.insert_before(get, read)
+        return read.results[0]
+
+    def _new_global(self, g, data):
+        from ..ir.dense import BLOBS, DenseResourceElementsAttr
+        from ..ir.symbol_table import symbol_name
+        taken = {symbol_name(o) for o in self.module.regions[0].blocks[0].ops}
+        name = f"{symbol_name(g)}_packed"
+        n = 0
+        while name in taken:
+            n += 1
+            name = f"{symbol_name(g)}_packed_{n}"
+        handle = BLOBS.add(name, data.tobytes(), alignment=64)
+        t = A.MemRefType([data.size], A.f32)
+        props = {"sym_name": A.StringAttr(name), "sym_visibility": A.StringAttr("private"),
+                 "type": A.TypeAttr(t), "constant": A.UnitAttr(),
+                 "initial_value": DenseResourceElementsAttr(
+                     A.RankedTensorType([data.size], A.f32), handle),
+                 "alignment": A.IntegerAttr(64, A.i64)}
+        new = op_class("memref.global").create([], [], props, None, (), 0, g.loc)
+        g.parent.insert_before(g, new)
+        self.globals[name] = new
+        return new
+
+    def release(self, b):
+        """After `b`'s product no longer reads it: drop its get_global if unused."""
+        get = b.defining_op
+        if not b.has_uses():
+            self.dropped.append(get.properties["name"].root)
+            get.erase()
+
+    def finish(self):
+        """Erase the original globals nothing reads any more."""
+        if not self.dropped:
+            return
+        read = {o.properties["name"].root for o in self.module.walk()
+                if o.name == "memref.get_global"}
+        for name in set(self.dropped) - read:
+            g = self.globals.get(name)
+            if g is not None:
+                g.erase()
 
 
 def _lower_conv(op, layout) -> str:
@@ -384,10 +532,12 @@ def _declare(module, names) -> None:
             body.insert_before(first, decl)
 
 
-def lower_to_microkernels(module) -> set:
+def lower_to_microkernels(module, weight_panel_width: int = 0) -> set:
     """Rewrite the matched ops in `module` into kernel calls (see the module doc);
-    returns the names of the kernels called."""
+    returns the names of the kernels called. `weight_panel_width` > 0: pack constant
+    weights for panels of that many columns (see [Note: batches and weights])."""
     used = set()
+    weights = _Weights(module, weight_panel_width)
     todo = []
     for op in module.walk():
         if not isinstance(op, StructuredOp):
@@ -400,8 +550,9 @@ def lower_to_microkernels(module) -> set:
         if layout is not None:
             todo.append((op, layout))
     for op, how in todo:
-        used.add(_lower_contraction(how) if isinstance(how, Contraction)
+        used.add(_lower_contraction(how, weights) if isinstance(how, Contraction)
                  else _lower_conv(op, how))
+    weights.finish()
     if used:
         _declare(module, used)
     return used
@@ -419,9 +570,12 @@ class LinalgToMicrokernels(Pass):
     summary = ("Lower f32 matmuls and 2-D convolutions on buffers to calls of the CPU "
                "GEMM kernels")
     display_name = "StrataLinalgToMicrokernelsPass"
+    weight_panel_width = Option(
+        int, 0, "Pack constant weights (B of a product, from a memref.global with its data) "
+        "at compile time for the kernels' NR-column panels; 0: do not")
 
     def run(self, op):
-        lower_to_microkernels(op)
+        lower_to_microkernels(op, self.weight_panel_width)
 
 
 from ..passes.registry import register_pass  # noqa: E402

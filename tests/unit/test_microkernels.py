@@ -150,6 +150,12 @@ func.func @bmm_bcast(%a: memref<3x5x9xf32>, %b: memref<9x21xf32>, %c: memref<3x5
       ins(%a, %b : memref<3x5x9xf32>, memref<9x21xf32>) outs(%c : memref<3x5x21xf32>)
   return
 }
+func.func @bmm(%a: memref<3x5x9xf32>, %b: memref<3x21x9xf32>, %c: memref<3x5x21xf32>) {
+  linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>,
+      affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+      ins(%a, %b : memref<3x5x9xf32>, memref<3x21x9xf32>) outs(%c : memref<3x5x21xf32>)
+  return
+}
 func.func @sub(%a: memref<8x12xf32>, %b: memref<9x21xf32>, %c: memref<5x21xf32>) {
   %v = memref.subview %a[2, 3] [5, 9] [1, 1]
       : memref<8x12xf32> to memref<5x9xf32, strided<[12, 1], offset: 27>>
@@ -202,7 +208,7 @@ def lowered():
     build_pipeline(["strata-linalg-to-microkernels"]).run(m)
     assert "linalg." not in str(m)
     assert kernels_used(m) == {"strata_sgemm_f32", "strata_sgemm_nt_f32",
-                               "strata_sgemm_batched_f32", "strata_conv2d_nchw_f32",
+                               "strata_sgemm_nt_batched_f32", "strata_conv2d_nchw_f32",
                                "strata_conv2d_nhwc_f32"}
     build_pipeline(["convert-scf-to-cf", "convert-to-llvm",
                     "reconcile-unrealized-casts"]).run(m)
@@ -250,8 +256,11 @@ def test_pass_contractions_run(lowered):
     np.testing.assert_allclose(c, a @ b, rtol=1e-5, atol=1e-5)
     a3 = RNG.standard_normal((3, 5, 9), np.float32)
     c3 = np.zeros((3, 5, 21), np.float32)
-    lowered("bmm_bcast", a3, b, c3)
+    lowered("bmm_bcast", a3, b, c3)     # one GEMM of 15 rows
     np.testing.assert_allclose(c3, a3 @ b, rtol=1e-5, atol=1e-5)
+    b3 = RNG.standard_normal((3, 21, 9), np.float32)
+    lowered("bmm", a3, b3, c3)
+    np.testing.assert_allclose(c3, a3 @ b + a3 @ b3.transpose(0, 2, 1), rtol=1e-5, atol=1e-4)
     big = RNG.standard_normal((8, 12), np.float32)
     c = np.zeros((5, 21), np.float32)
     lowered("sub", big, b, c)
@@ -318,13 +327,15 @@ def _onnx_models():
 
 @pytest.fixture
 def cpu_with_kernels(monkeypatch):
-    """The CPU target with the pass and the kernels (patched in until the target runs
-    them itself)."""
+    """The CPU target with the pass (weights packed) and the kernels, patched in as
+    its integration notes say, until the target runs them itself."""
     target = pytest.importorskip("strata.backends.cpu.target")
-    if "strata-linalg-to-microkernels" not in " ".join(target.LLVM_PIPELINE):
+    pipelines = " ".join(target.BUFFERIZE_PIPELINE + target.LLVM_PIPELINE)
+    if "strata-linalg-to-microkernels" not in pipelines:
         import strata.runtime as runtime
-        monkeypatch.setattr(target, "LLVM_PIPELINE",
-                            ("strata-linalg-to-microkernels",) + target.LLVM_PIPELINE)
+        nr = kernels.host_isa().nr
+        monkeypatch.setattr(target, "BUFFERIZE_PIPELINE", target.BUFFERIZE_PIPELINE + (
+            f"strata-linalg-to-microkernels{{weight-panel-width={nr}}}",))
         base = runtime.runtime_symbols
         monkeypatch.setattr(runtime, "runtime_symbols",
                             lambda: {**base(), **kernels.kernel_symbols()})
@@ -342,5 +353,7 @@ def test_onnx_models_on_kernels(cpu_with_kernels, name, tmp_path):
     lowered = next(tmp_path.glob("*strata-linalg-to-microkernels.mlir")).read_text()
     assert "call @strata_" in lowered and "linalg.matmul" not in lowered and \
         "linalg.batch_matmul" not in lowered and "linalg.conv" not in lowered
+    if name == "mlp":   # both weights packed at compile time
+        assert lowered.count("call @strata_sgemm_packed_f32") == 2
     want = strata.compile(m, target="interpret")(**feeds)[0]
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)

@@ -273,6 +273,10 @@ _ARGS = "i64 %M, i64 %N, i64 %K, ptr noalias %A, i64 %lda, ptr noalias %B, i64 %
 # ---------------------------------------------------------------- micro-kernels
 
 
+# Independent accumulator chains a micro-kernel keeps at least (FMA latency x FMA units).
+_MIN_CHAINS = 8
+
+
 def _ukr_name(mr: int, apack: bool) -> str:
     return f"@strata_ukr_{mr}{'p' if apack else 'a'}"
 
@@ -319,17 +323,27 @@ def _ukr(isa: Isa, mr: int, apack: bool) -> str:
                 out[i * nv + v] = _fma(f, isa, a, bv[v], out[i * nv + v])
         return out
 
-    u = isa.unroll
-    carried = [(V, a) for a in acc0]
+    # Few rows: too few accumulators to hide the FMA latency, so the unrolled k steps
+    # rotate over `sets` independent sets of them, summed after the loop.
+    u = max(isa.unroll, 1)
+    sets = max(1, min(u, _MIN_CHAINS // (mr * nv)))
+    while u % sets:
+        sets -= 1
+    n = mr * nv
+    carried = [(V, a) for a in acc0] + [(V, "zeroinitializer")] * (n * (sets - 1))
     if u > 1:
         kmain = f.sub("%K", f(f"srem i64 %K, {u}"))
 
         def unrolled(k, accs):
+            accs = list(accs)
             for j in range(u):
-                accs = step(f.add(k, j) if j else k, accs)
+                s0 = (j % sets) * n
+                accs[s0:s0 + n] = step(f.add(k, j) if j else k, accs[s0:s0 + n])
             return accs
         accs = f.loop("0", kmain, u, unrolled, carried)
-        accs = f.loop(kmain, "%K", 1, step, [(V, a) for a in accs])
+        for j in range(1, sets):
+            accs[:n] = [f(f"fadd {V} {x}, {y}") for x, y in zip(accs[:n], accs[j * n:j * n + n])]
+        accs = f.loop(kmain, "%K", 1, step, [(V, a) for a in accs[:n]])
     else:
         accs = f.loop("0", "%K", 1, step, carried)
 
@@ -1010,13 +1024,8 @@ def packed_b_size(K: int, N: int, isa: Isa | None = None) -> int:
 def pack_b(b, isa: Isa | None = None):
     """packed(B) of a K x N float32 array (NumPy), as strata_sgemm_pack_b_f32 writes it:
     a flat float32 array of packed_b_size(K, N) elements."""
-    import numpy as np
-    nr = (isa or host_isa()).nr
-    K, N = b.shape
-    p = -(-N // nr)
-    padded = np.zeros((K, p * nr), np.float32)
-    padded[:, :N] = b
-    return np.ascontiguousarray(padded.reshape(K, p, nr).transpose(1, 0, 2)).reshape(-1)
+    from ...conversion.linalg_to_microkernels import pack_b_panels
+    return pack_b_panels(b, (isa or host_isa()).nr)
 
 
 # ---------------------------------------------------------------- standalone use

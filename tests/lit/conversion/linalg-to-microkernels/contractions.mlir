@@ -72,20 +72,29 @@ func.func @fills_kept(%A: memref<4x8xf32>, %B: memref<8x16xf32>, %C: memref<4x16
   return
 }
 
-// batch_matmul with B broadcast over the batch (ONNX MatMul 3-D x 2-D): batch stride 0;
-// a dynamic stride and offset of B come from its metadata (pointer + 4 * offset).
+// batch_matmul with B broadcast over the batch (ONNX MatMul 3-D x 2-D) and A's and C's
+// rows contiguous across the batch: one GEMM of 2 x 4 rows. A dynamic stride and offset
+// of B come from its metadata (pointer + 4 * offset).
 // CHECK-LABEL: func.func @batch_matmul_broadcast(
 //       CHECK: %intptr_0 = memref.extract_aligned_pointer_as_index %arg1
 //  CHECK-NEXT: %base_buffer, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %arg1
 //  CHECK-NEXT: %c4 = arith.constant 4 : index
 //  CHECK-NEXT: %2 = arith.muli %offset, %c4 : index
 //  CHECK-NEXT: %3 = arith.addi %intptr_0, %2 : index
-//       CHECK: %8 = arith.index_cast %strides#0 : index to i64
-//  CHECK-NEXT: %c0_i64 = arith.constant 0 : i64
-//  CHECK-NEXT: %c64_i64 = arith.constant 64 : i64
-//  CHECK-NEXT: call @strata_sgemm_batched_f32(%c2_i64, %c4_i64, %c16_i64, %c8_i64, %1, %c8_i64, %c32_i64, %5, %8, %c0_i64, %7, %c16_i64, %c64_i64, %c1_i32)
+//       CHECK: %c8_i64 = arith.constant 8 : i64
+//  CHECK-NEXT: %c16_i64 = arith.constant 16 : i64
+//  CHECK-NEXT: %8 = arith.index_cast %strides#0 : index to i64
+//  CHECK-NEXT: call @strata_sgemm_f32(%c8_i64, %c16_i64, %c8_i64, %1, %c8_i64, %5, %8, %7, %c16_i64, %c1_i32)
 func.func @batch_matmul_broadcast(%A: memref<2x4x8xf32>, %B: memref<8x16xf32, strided<[?, 1], offset: ?>>, %C: memref<2x4x16xf32>) {
   linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%A, %B : memref<2x4x8xf32>, memref<8x16xf32, strided<[?, 1], offset: ?>>) outs(%C : memref<2x4x16xf32>)
+  return
+}
+
+// When A's batches are not one after another, the batched kernel, B's batch stride 0.
+// CHECK-LABEL: func.func @batch_matmul_broadcast_strided(
+//       CHECK: call @strata_sgemm_batched_f32(%c2_i64, %c4_i64, %c16_i64, %c8_i64, %1, %c8_i64, %c40_i64, %3, %c16_i64, %c0_i64, %5, %c16_i64, %c64_i64, %c1_i32)
+func.func @batch_matmul_broadcast_strided(%A: memref<2x4x8xf32, strided<[40, 8, 1]>>, %B: memref<8x16xf32>, %C: memref<2x4x16xf32>) {
+  linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%A, %B : memref<2x4x8xf32, strided<[40, 8, 1]>>, memref<8x16xf32>) outs(%C : memref<2x4x16xf32>)
   return
 }
 
