@@ -302,7 +302,7 @@ func.func @poolings(%i: tensor<1x9x9x3xf32>, %w: tensor<3x3xf32>, %o: tensor<1x4
 
 // fill, copy with casts; discardable attributes go to `attrs`.
 // CHECK-LABEL: func.func @fill_copy(%arg0: f32, %arg1: tensor<4x8xf32>, %arg2: tensor<4x8xf16>, %arg3: tensor<4x8xi32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
-// CHECK-NEXT:   %0 = linalg.generic {indexing_maps = [#map45, #map11], iterator_types = ["parallel", "parallel"]} ins(%arg0 : f32) outs(%arg1 : tensor<4x8xf32>) {
+// CHECK-NEXT:   %0 = linalg.generic {indexing_maps = [#map45, #map11], iterator_types = ["parallel", "parallel"]} ins(%arg0 : f32) outs(%arg1 : tensor<4x8xf32>) attrs =  {tag = "keep"} {
 // CHECK-NEXT:   ^bb0(%in: f32, %out: f32):
 // CHECK-NEXT:     linalg.yield %in : f32
 // CHECK-NEXT:   } -> tensor<4x8xf32>
@@ -311,7 +311,7 @@ func.func @poolings(%i: tensor<1x9x9x3xf32>, %w: tensor<3x3xf32>, %o: tensor<1x4
 // CHECK-NEXT:     %3 = arith.extf %in : f16 to f32
 // CHECK-NEXT:     linalg.yield %3 : f32
 // CHECK-NEXT:   } -> tensor<4x8xf32>
-// CHECK-NEXT:   %2 = linalg.generic {indexing_maps = [#map11, #map11], iterator_types = ["parallel", "parallel"]} ins(%arg3 : tensor<4x8xi32>) outs(%arg1 : tensor<4x8xf32>) attrs =  {tag = "keep"} {
+// CHECK-NEXT:   %2 = linalg.generic {indexing_maps = [#map11, #map11], iterator_types = ["parallel", "parallel"]} ins(%arg3 : tensor<4x8xi32>) outs(%arg1 : tensor<4x8xf32>) {
 // CHECK-NEXT:   ^bb0(%in: i32, %out: f32):
 // CHECK-NEXT:     %3 = arith.uitofp %in : i32 to f32
 // CHECK-NEXT:     linalg.yield %3 : f32
@@ -319,9 +319,9 @@ func.func @poolings(%i: tensor<1x9x9x3xf32>, %w: tensor<3x3xf32>, %o: tensor<1x4
 // CHECK-NEXT:   return %0, %1, %2 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
 // CHECK-NEXT: }
 func.func @fill_copy(%s: f32, %t: tensor<4x8xf32>, %h: tensor<4x8xf16>, %i: tensor<4x8xi32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
-  %0 = linalg.fill ins(%s : f32) outs(%t : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %0 = linalg.fill {tag = "keep"} ins(%s : f32) outs(%t : tensor<4x8xf32>) -> tensor<4x8xf32>
   %1 = linalg.copy ins(%h : tensor<4x8xf16>) outs(%0 : tensor<4x8xf32>) -> tensor<4x8xf32>
-  %2 = linalg.copy {cast = #linalg.type_fn<cast_unsigned>, tag = "keep"} ins(%i : tensor<4x8xi32>) outs(%t : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %2 = linalg.copy {cast = #linalg.type_fn<cast_unsigned>} ins(%i : tensor<4x8xi32>) outs(%t : tensor<4x8xf32>) -> tensor<4x8xf32>
   return %0, %1, %2 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
 }
 
