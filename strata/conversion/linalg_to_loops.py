@@ -116,11 +116,12 @@ def _lower_all(root, lowerings) -> None:
     """Rewrite every linalg op on buffers in `root` (and those the rewrites create).
 
     [Note: why not through the greedy driver alone]
-    Upstream's pass hands its pattern to the greedy driver, which also erases ops that
-    are trivially dead. Strata's linalg ops declare RecursiveMemoryEffects (their payload
-    is pure), so on buffers they look dead to the driver, which would erase them instead
-    of lowering them. The ops are lowered first, here, and the greedy driver then does
-    the rest of upstream's run (unused loads and dims, constants hoisted and uniqued)."""
+    Upstream's pass hands its pattern to the greedy driver, which first erases ops that
+    are trivially dead. A linalg op on buffers has no results: were its effects judged
+    by its pure payload alone (RecursiveMemoryEffects), the driver would erase it instead
+    of lowering it. The ops are lowered first, here, whatever the effects say, and the
+    greedy driver then does the rest of upstream's run (unused loads and dims erased,
+    constants hoisted and uniqued): the same IR as upstream's interleaved run."""
     queue = [op for op in root.walk() if _is_target(op)]
     rewriter = PatternRewriter(_Collect(queue))
     i = 0
