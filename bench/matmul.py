@@ -4,11 +4,13 @@
     python bench/matmul.py [--shapes square,model,conv,batched] [--time 0.3]
 
 Shapes are M x K x N (C[M,N] = A[M,K] . B[K,N]); `nt` rows take B transposed (an ONNX
-Gemm with transB=1 / linalg.matmul_transpose_b), `bmm` rows a batch of products.
+Gemm with transB=1 / linalg.matmul_transpose_b), `bmm` rows a batch of products. The
+`convs` table runs ResNet-18's convolutions (batch 1, NCHW) through
+strata_conv2d_nchw_f32 (on the padded image: compiled models pad in an op of their own)
+and onnxruntime's Conv (one thread).
 Columns, in GFLOP/s (2*M*N*K / time):
-  ours     strata_sgemm_f32 (or _nt / _batched), one thread
-  ours x2  the same on two threads, each computing half of C's columns (what a thread
-           pool would do; the kernels have no threads of their own)
+  ours 1t, ours 2t   strata_sgemm_f32 (or _nt / _batched) with strata_set_num_threads
+           1 / 2 (the kernels split C between pthreads from 2M multiply-adds up)
   np 1t, np 2t   numpy.matmul with OpenBLAS limited to 1 / 2 threads (threadpoolctl)
   ort 1t, ort 2t onnxruntime, a one-MatMul model with B as an initializer (weights),
            intra-op threads 1 / 2
@@ -25,7 +27,6 @@ import argparse
 import ctypes
 import os
 import sys
-import threading
 import time
 
 import numpy as np
@@ -44,6 +45,10 @@ SHAPES = {
     # attention: 12 heads of (128 x 64) . (64 x 128) and (128 x 128) . (128 x 64)
     "batched": [(128, 64, 128, "bmm12"), (128, 128, 64, "bmm12")],
 }
+# Convolutions (NCHW, batch 1), ResNet-18's: (C, H, W, F, K, stride, pad)
+CONVS = [(3, 224, 224, 64, 7, 2, 3), (64, 56, 56, 64, 3, 1, 1), (64, 56, 56, 128, 3, 2, 1),
+         (64, 56, 56, 128, 1, 2, 0), (128, 28, 28, 128, 3, 1, 1), (256, 14, 14, 256, 3, 1, 1),
+         (512, 7, 7, 512, 3, 1, 1), (256, 14, 14, 1024, 1, 1, 0)]
 
 
 def cpu_info():
@@ -148,28 +153,23 @@ def row(lib, shape, seconds, use_ort):
     flop = 2.0 * batch * M * N * K
     a, b, bt, c = A.ctypes.data, B.ctypes.data, Bt.ctypes.data, C.ctypes.data
 
-    def ours(n0=0, n1=N):
+    def ours():
         if batch > 1:
-            lib.sgemm_batched(batch, M, n1 - n0, K, a, K, M * K, b + 4 * n0, N, K * N,
-                              c + 4 * n0, N, M * N, 0)
+            lib.sgemm_batched(batch, M, N, K, a, K, M * K, b, N, K * N, c, N, M * N, 0)
         elif kind == "nt":
-            lib.sgemm_nt(M, n1 - n0, K, a, K, bt + 4 * n0 * K, K, c + 4 * n0, N, 0)
+            lib.sgemm_nt(M, N, K, a, K, bt, K, c, N, 0)
         else:
-            lib.sgemm(M, n1 - n0, K, a, K, b + 4 * n0, N, c + 4 * n0, N, 0)
-
-    def ours2():
-        half = (N // 2 + 15) // 16 * 16 if N > 32 else N // 2
-        t = threading.Thread(target=ours, args=(half, N))
-        t.start()
-        ours(0, half)
-        t.join()
+            lib.sgemm(M, N, K, a, K, b, N, c, N, 0)
 
     ours()
     ref = np.matmul(A.astype(np.float64), B.astype(np.float64))
     err = float(np.abs(C - ref).max() / np.abs(ref).max())
     Am, Bm = (A[0], B[0]) if batch == 1 else (A, B)
     Bn = Bt[0].T if kind == "nt" else Bm   # numpy on the transposed view: what it gets
-    out = {"ours": flop / best(ours, seconds), "ours x2": flop / best(ours2, seconds, 2)}
+    out = {}
+    for t in (1, 2):
+        lib.set_num_threads(t)
+        out[f"ours {t}t"] = flop / best(ours, seconds, t)
     for t in (1, 2):
         with threadpool_limits(t):
             out[f"np {t}t"] = flop / best(lambda: np.matmul(Am, Bn), seconds, t)
@@ -181,9 +181,48 @@ def row(lib, shape, seconds, use_ort):
     return {k: v / 1e9 for k, v in out.items()}, err
 
 
+def conv_row(lib, shape, seconds, use_ort):
+    """strata_conv2d_nchw_f32 on the padded image (the compiled model pads in an op of its
+    own) vs onnxruntime's Conv with pads, one thread each."""
+    C, H, W, F, k, s, pad = shape
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((1, C, H, W), np.float32)
+    w = rng.standard_normal((F, C, k, k), np.float32)
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    Hp, Wp = H + 2 * pad, W + 2 * pad
+    OH, OW = (Hp - k) // s + 1, (Wp - k) // s + 1
+    out = np.empty((1, F, OH, OW), np.float32)
+    flop = 2.0 * F * OH * OW * C * k * k
+
+    def ours():
+        lib.conv2d_nchw(1, C, Hp, Wp, F, k, k, OH, OW, s, s, 1, 1, xp.ctypes.data, C * Hp * Wp,
+                        Hp * Wp, Wp, w.ctypes.data, out.ctypes.data, F * OH * OW, 0)
+    lib.set_num_threads(1)
+    res = {"ours": flop / best(ours, seconds) / 1e9}
+    if use_ort:
+        import onnx
+        import onnxruntime as ort
+        from onnx import TensorProto, helper, numpy_helper
+        g = helper.make_graph(
+            [helper.make_node("Conv", ["x", "w"], ["y"], pads=[pad] * 4, strides=[s, s])],
+            "conv", [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(out.shape))],
+            [numpy_helper.from_array(w, "w")])
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 1
+        sess = ort.InferenceSession(m.SerializeToString(), opts,
+                                    providers=["CPUExecutionProvider"])
+        res["ort 1t"] = flop / best(lambda: sess.run(None, {"x": x}), seconds) / 1e9
+        ref = sess.run(None, {"x": x})[0]
+        ours()
+        res["err"] = float(np.abs(out - ref).max() / np.abs(ref).max())
+    return res
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--shapes", default="square,model,conv,batched")
+    ap.add_argument("--shapes", default="square,model,conv,batched,convs")
     ap.add_argument("--time", type=float, default=0.3, help="seconds of repeats per cell")
     ap.add_argument("--no-ort", action="store_true")
     args = ap.parse_args(argv)
@@ -202,15 +241,30 @@ def main(argv=None):
           f"(= {fma1 / (2 * width * 2):.2f} GHz effective clock)")
     print(f"kernels: {isa.name}, MR x NR = {isa.mr} x {isa.nr}, KC={isa.kc} MC={isa.mc} "
           f"NC={isa.nc}; JIT {jit_s:.2f} s")
-    cols = ["ours", "ours x2", "np 1t", "np 2t"] + ([] if args.no_ort else ["ort 1t", "ort 2t"])
+    cols = ["ours 1t", "ours 2t", "np 1t", "np 2t"] + ([] if args.no_ort else
+                                                        ["ort 1t", "ort 2t"])
     print()
     print(f"{'M x K x N':<22}" + "".join(f"{c:>9}" for c in cols) + "   ours/np1  rel.err")
-    for group in args.shapes.split(","):
+    groups = args.shapes.split(",")
+    for group in groups:
+        if group == "convs":
+            continue
         for shape in SHAPES[group]:
             res, err = row(lib, shape, args.time, not args.no_ort)
             label = "x".join(map(str, shape[:3])) + (f" {shape[3]}" if len(shape) > 3 else "")
             print(f"{label:<22}" + "".join(f"{res[c]:9.1f}" for c in cols)
-                  + f"   {res['ours'] / res['np 1t']:8.2f}  {err:.1e}", flush=True)
+                  + f"   {res['ours 1t'] / res['np 1t']:8.2f}  {err:.1e}", flush=True)
+    if "convs" in groups:
+        print()
+        print(f"{'conv C,HxW,F,k,s,pad':<26}{'ours':>9}" + ("" if args.no_ort else
+                                                          f"{'ort 1t':>9}  ours/ort  rel.err"))
+        for shape in CONVS:
+            r = conv_row(lib, shape, args.time, not args.no_ort)
+            C, H, W, F, k, s, pad = shape
+            label = f"{C},{H}x{W},{F},{k},{s},{pad}"
+            tail = "" if args.no_ort else \
+                f"{r['ort 1t']:9.1f}  {r['ours'] / r['ort 1t']:8.2f}  {r['err']:.1e}"
+            print(f"{label:<26}{r['ours']:9.1f}" + tail, flush=True)
 
 
 if __name__ == "__main__":

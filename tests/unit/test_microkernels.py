@@ -62,6 +62,33 @@ def test_blocked_sizes(lib, nt):
     assert _run(lib, 150, 2100, 300, nt=nt) < 1e-5
 
 
+@pytest.mark.parametrize("threads", [1, 3])
+def test_threads(lib, threads):
+    """The same results on 1 and 3 threads: slices of columns (wide C), of rows (narrow
+    C), of packed panels, of a convolution's pixels."""
+    lib.set_num_threads(threads)
+    try:
+        assert lib.get_num_threads() == threads
+        assert _run(lib, 300, 200, 100, acc=True) < 1e-5          # by columns
+        assert _run(lib, 400, 40, 200, nt=True) < 1e-5            # by rows
+        B = RNG.standard_normal((150, 100), np.float32)
+        A = RNG.standard_normal((200, 150), np.float32)
+        packed = kernels.pack_b(B, lib.isa)
+        C = np.zeros((200, 100), np.float32)
+        lib.sgemm_packed(200, 100, 150, A.ctypes.data, 150, packed.ctypes.data,
+                         C.ctypes.data, 100, 0)
+        np.testing.assert_allclose(C, A @ B, rtol=1e-4, atol=1e-4)
+        x = RNG.standard_normal((1, 16, 34, 34), np.float32)
+        w = RNG.standard_normal((32, 16, 3, 3), np.float32)
+        o = np.zeros((1, 32, 32, 32), np.float32)
+        lib.conv2d_nchw(1, 16, 34, 34, 32, 3, 3, 32, 32, 1, 1, 1, 1, x.ctypes.data,
+                        16 * 34 * 34, 34 * 34, 34, w.ctypes.data, o.ctypes.data, 32 * 32 * 32, 0)
+        np.testing.assert_allclose(o, _conv_nchw_ref(x, w, (1, 1), (1, 1)), rtol=1e-4,
+                                   atol=1e-3)
+    finally:
+        lib.set_num_threads(kernels.default_threads())
+
+
 def test_empty_and_k0(lib):
     C = np.full((3, 4), 7, np.float32)
     A = np.ones((3, 1), np.float32)

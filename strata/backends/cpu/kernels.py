@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 __all__ = ["Isa", "host_isa", "isa_for", "sgemm_ir", "kernel_library_ir", "KERNELS",
            "pack_b", "packed_b_size", "kernel_object", "kernel_assembly", "load_kernels",
-           "kernel_symbols", "KernelLibrary"]
+           "kernel_symbols", "KernelLibrary", "default_threads"]
 
 
 @dataclass(frozen=True)
@@ -262,12 +262,18 @@ def _decls(isa: Isa) -> str:
         f"declare void @llvm.masked.store.v{W}f32.p0({V}, ptr, <{W} x i1>)",
         f"declare float @llvm.vector.reduce.fadd.v{W}f32(float, {V})",
         "declare i64 @llvm.smin.i64(i64, i64)",
+        "declare i32 @llvm.smin.i32(i32, i32)",
         "declare ptr @malloc(i64)",
+        "declare i32 @pthread_create(ptr, ptr, ptr, ptr)",
+        "declare i32 @pthread_join(i64, ptr)",
         "declare void @free(ptr)", ""])
 
 
 _ARGS = "i64 %M, i64 %N, i64 %K, ptr noalias %A, i64 %lda, ptr noalias %B, i64 %ldb, " \
         "ptr noalias %C, i64 %ldc"
+# The blocked drivers' arguments: a GEMM's, accumulate, and the convolution's (see _blocked).
+_BLOCKED_ARGS = _ARGS + ", i1 %acc, ptr %cd, i64 %q0"
+_BLOCKED_KINDS = {"n": 0, "t": 1, "": 2, "conv": 3}
 
 
 # ---------------------------------------------------------------- micro-kernels
@@ -612,15 +618,17 @@ def _small(isa: Isa) -> str:
 
 def _blocked(isa: Isa, pack: str) -> str:
     """The blocked driver (see [Note: GEMM kernel design]). pack "n": B is K x N, "t": B
-    is given as Bt (N x K), "": B is already packed(B) (ldb unused). A blocks are packed
+    is given as Bt (N x K), "": B is already packed(B) (ldb unused), "conv": B is the
+    implicit im2col matrix of the NCHW image B (see _pack_conv; %cd its parameters), from
+    its column %q0 on. A blocks are packed
     too when N is at least isa.pack_a_min_n (else the copy costs more than it saves)."""
     mr, nr, kc, mc, nc = isa.mr, isa.nr, isa.kc, isa.mc, isa.nc
     name = {"n": "@strata_gemm_blocked_n", "t": "@strata_gemm_blocked_t",
-            "": "@strata_gemm_blocked_p"}[pack]
-    f = _Fn(f"define internal void {name}({_ARGS}, i1 %acc) #1")
+            "": "@strata_gemm_blocked_p", "conv": "@strata_gemm_blocked_conv"}[pack]
+    f = _Fn(f"define internal void {name}({_BLOCKED_ARGS}) #1")
     b_floats = kc * nc if pack else 0
     a_floats = -(-mc // mr) * mr * kc
-    raw = f(f"call ptr @malloc(i64 {(b_floats + a_floats) * 4 + 64})")
+    raw = f(f"call ptr @malloc(i64 {(b_floats + a_floats + nr) * 4 + 64})")
     addr = f(f"ptrtoint ptr {raw} to i64")
     buf = f.gep(raw, f(f"sub i64 64, {f(f'and i64 {addr}, 63')}"), "i8")
     abuf = f.gep(buf, b_floats)
@@ -636,7 +644,10 @@ def _blocked(isa: Isa, pack: str) -> str:
                 src = f.gep("%B", f.add(f.mul(pc, "%ldb"), jc))
             elif pack == "t":
                 src = f.gep("%B", f.add(f.mul(jc, "%ldb"), pc))
-            if pack:
+            if pack == "conv":
+                f.do(f"call void @strata_pack_conv(i64 {kcur}, i64 {ncur}, i64 {pc}, "
+                     f"i64 {f.add(jc, '%q0')}, ptr %B, ptr %cd, ptr {buf})")
+            elif pack:
                 f.do(f"call void @strata_pack_{pack}(i64 {kcur}, i64 {ncur}, ptr {src}, "
                      f"i64 %ldb, ptr {buf})")
 
@@ -669,6 +680,149 @@ def _blocked(isa: Isa, pack: str) -> str:
     f.loop("0", "%N", nc, jblock)
     f.do(f"call void @free(ptr {raw})")
     f.do("ret void")
+    return f.text()
+
+
+# Threads: the blocked drivers split C's columns (or rows, when it has few columns)
+# between `strata_num_threads` threads (pthreads, created per call) for products of at
+# least _PAR_MIN_MACS multiply-adds.
+_PAR_MIN_MACS = 1 << 21
+_MAX_THREADS = 64
+_WORK_FIELDS = ("kind", "M", "N", "K", "A", "lda", "B", "ldb", "C", "ldc", "acc", "cd", "q0")
+
+
+def _threads_ir() -> str:
+    return "\n".join([
+        "@strata_num_threads = internal global i32 1, align 4",
+        "define void @strata_set_num_threads(i32 %n) #0 {",
+        "  %c = icmp slt i32 %n, 1",
+        "  %v = select i1 %c, i32 1, i32 %n",
+        f"  %w = call i32 @llvm.smin.i32(i32 %v, i32 {_MAX_THREADS})",
+        "  store atomic i32 %w, ptr @strata_num_threads monotonic, align 4",
+        "  ret void", "}",
+        "define i32 @strata_get_num_threads() #0 {",
+        "  %n = load atomic i32, ptr @strata_num_threads monotonic, align 4",
+        "  ret i32 %n", "}", ""])
+
+
+def _call_blocked(f: _Fn, kind: str, v: dict) -> None:
+    """switch on the kind value, calling that blocked driver with the values `v`."""
+    names = {0: "n", 1: "t", 2: "p", 3: "conv"}
+    args = (f"i64 {v['M']}, i64 {v['N']}, i64 {v['K']}, ptr {v['A']}, i64 {v['lda']}, "
+            f"ptr {v['B']}, i64 {v['ldb']}, ptr {v['C']}, i64 {v['ldc']}, i1 {v['acc']}, "
+            f"ptr {v['cd']}, i64 {v['q0']}")
+    f.switch(kind, {k: k for k in names}, lambda k: f.do(
+        f"call void @strata_gemm_blocked_{names[k]}({args})"))
+
+
+def _parallel(isa: Isa) -> str:
+    """strata_gemm_parallel(kind, <blocked driver arguments>): the blocked driver of
+    `kind` (see _BLOCKED_KINDS) on slices of C, one per thread."""
+    mr, nr = isa.mr, isa.nr
+    F = len(_WORK_FIELDS)
+    f = _Fn(f"define internal void @strata_gemm_parallel(i64 %kind, {_BLOCKED_ARGS}) #1")
+    v = {x: f"%{x}" for x in _WORK_FIELDS}
+    nthreads = f("load atomic i32, ptr @strata_num_threads monotonic, align 4")
+    t_req = f(f"sext i32 {nthreads} to i64")
+    macs = f.mul(f.mul("%M", "%N"), "%K")
+    by_n = f.cmp("sge", "%N", f.mul(t_req, 2 * nr))
+    by_m = f.cmp("sge", "%M", f.mul(t_req, 2 * mr))
+    go = _all(f, [f.cmp("sgt", t_req, 1), f.cmp("sge", macs, _PAR_MIN_MACS),
+                  f(f"or i1 {by_n}, {by_m}")])
+    one, many, done = f.label("one"), f.label("many"), f.label("done")
+    f.cbr(go, many, one)
+    f.start(one)
+    _call_blocked(f, "%kind", v)
+    f.br(done)
+    f.start(many)
+    work = f(f"alloca [{_MAX_THREADS * F} x i64], align 8")
+    tids = f(f"alloca [{_MAX_THREADS} x i64], align 8")
+    # slices: multiples of NR columns, else of MR rows
+    size = f(f"select i1 {by_n}, i64 %N, i64 %M")
+    unit = f(f"select i1 {by_n}, i64 {nr}, i64 {mr}")
+    per = f.mul(f(f"sdiv i64 {f.sub(f.add(size, f.mul(t_req, unit)), 1)}, "
+                  f"{f.mul(t_req, unit)}"), unit)
+
+    def slice_values(t):
+        lo = f.min(f.mul(t, per), size)
+        n = f.sub(f.min(f.add(lo, per), size), lo)
+        w = dict(v)
+        # along N: B and C move by lo columns (B's step depends on its layout), q0 too
+        # B's elements per column: n 1, t ldb, packed K (panels of K x NR), conv 0
+        packed_step = f(f"select i1 {f.cmp('eq', '%kind', 2)}, i64 %K, i64 1")
+        bstep = f(f"select i1 {f.cmp('eq', '%kind', 1)}, i64 %ldb, i64 {packed_step}")
+        bstep = f(f"select i1 {f.cmp('eq', '%kind', 3)}, i64 0, i64 {bstep}")
+        w["N"] = f(f"select i1 {by_n}, i64 {n}, i64 %N")
+        w["M"] = f(f"select i1 {by_n}, i64 %M, i64 {n}")
+        boff = f(f"select i1 {by_n}, i64 {f.mul(lo, bstep)}, i64 0")
+        coff = f(f"select i1 {by_n}, i64 {lo}, i64 {f.mul(lo, '%ldc')}")
+        aoff = f(f"select i1 {by_n}, i64 0, i64 {f.mul(lo, '%lda')}")
+        w["A"] = f.gep("%A", aoff)
+        w["B"] = f.gep("%B", boff)
+        w["C"] = f.gep("%C", coff)
+        w["q0"] = f(f"select i1 {by_n}, i64 {f.add('%q0', lo)}, i64 %q0")
+        return w, n
+
+    def spawn(t):
+        w, n = slice_values(t)
+        slot = f.gep(work, f.mul(t, F), "i64")
+        for i, x in enumerate(_WORK_FIELDS):
+            val = w[x]
+            if x in ("A", "B", "C", "cd"):
+                val = f(f"ptrtoint ptr {val} to i64")
+            elif x == "acc":
+                val = f(f"zext i1 {val} to i64")
+            elif x == "kind":
+                val = "%kind"
+            f.do(f"store i64 {val}, ptr {f.gep(slot, i, 'i64')}, align 8")
+        tid = f.gep(tids, t, "i64")
+        f.do(f"store i64 0, ptr {tid}, align 8")
+        yes, no = f.label("sp"), f.label("ns")
+        f.cbr(f.cmp("sgt", n, 0), yes, no)
+        f.start(yes)
+        rc = f(f"call i32 @pthread_create(ptr {tid}, ptr null, ptr @strata_gemm_worker, "
+               f"ptr {slot})")
+        failed, ok = f.label("sf"), f.label("so")
+        f.cbr(f("icmp ne i32 " + rc + ", 0"), failed, ok)
+        f.start(failed)       # no thread: do it here
+        f.do(f"store i64 0, ptr {tid}, align 8")
+        f.do(f"call ptr @strata_gemm_worker(ptr {slot})")
+        f.br(ok)
+        f.start(ok)
+        f.br(no)
+        f.start(no)
+    f.loop("1", t_req, 1, spawn)
+    w0, _ = slice_values("0")
+    _call_blocked(f, "%kind", w0)
+
+    def join(t):
+        tid = f(f"load i64, ptr {f.gep(tids, t, 'i64')}, align 8")
+        yes, no = f.label("jy"), f.label("jn")
+        f.cbr(f.cmp("ne", tid, 0), yes, no)
+        f.start(yes)
+        f.do(f"call i32 @pthread_join(i64 {tid}, ptr null)")
+        f.br(no)
+        f.start(no)
+    f.loop("1", t_req, 1, join)
+    f.br(done)
+    f.start(done)
+    f.do("ret void")
+    return f.text()
+
+
+def _worker() -> str:
+    """The thread body: one slice of strata_gemm_parallel, its arguments as i64s."""
+    f = _Fn("define internal ptr @strata_gemm_worker(ptr %work) #1")
+    v = {}
+    for i, x in enumerate(_WORK_FIELDS):
+        raw = f(f"load i64, ptr {f.gep('%work', i, 'i64')}, align 8")
+        if x in ("A", "B", "C", "cd"):
+            raw = f(f"inttoptr i64 {raw} to ptr")
+        elif x == "acc":
+            raw = f(f"trunc i64 {raw} to i1")
+        v[x] = raw
+    _call_blocked(f, v["kind"], v)
+    f.do("ret ptr null")
     return f.text()
 
 
@@ -741,16 +895,16 @@ def _dot_driver(isa: Isa) -> str:
 
 def _public(isa: Isa) -> str:
     out = []
-    for name, small, big, pmin in (("strata_sgemm_f32", "@strata_gemm_small",
-                                    "@strata_gemm_blocked_n", isa.pack_min_m),
-                                   ("strata_sgemm_nt_f32", "@strata_gemm_dot",
-                                    "@strata_gemm_blocked_t", isa.pack_min_m_nt)):
+    for name, small, big, pmin in (("strata_sgemm_f32", "@strata_gemm_small", "n",
+                                    isa.pack_min_m),
+                                   ("strata_sgemm_nt_f32", "@strata_gemm_dot", "t",
+                                    isa.pack_min_m_nt)):
         f = _Fn(f"define void @{name}({_ARGS}, i32 %accumulate) #0")
         _prologue(f, pmin, small, big, "%B, i64 %ldb")
         out.append(f.text())
     f = _Fn("define void @strata_sgemm_packed_f32(i64 %M, i64 %N, i64 %K, ptr noalias %A, "
             "i64 %lda, ptr noalias %B, ptr noalias %C, i64 %ldc, i32 %accumulate) #0")
-    _prologue(f, 0, "@strata_gemm_blocked_p", "@strata_gemm_blocked_p", "%B, i64 0")
+    _prologue(f, 0, "", "", "%B, i64 0")
     out.append(f.text())
     for name, inner in (("strata_sgemm_batched_f32", "@strata_sgemm_f32"),
                         ("strata_sgemm_nt_batched_f32", "@strata_sgemm_nt_f32")):
@@ -771,7 +925,7 @@ def _public(isa: Isa) -> str:
 
 def _prologue(f: _Fn, pmin: int, small: str, big: str, bargs: str) -> None:
     """Empty C -> nothing; K == 0 -> zero C unless accumulating; M < pmin -> `small`,
-    else `big`."""
+    else the blocked driver of kind `big` (through _parallel)."""
     empty = f(f"or i1 {f.cmp('sle', '%M', 0)}, {f.cmp('sle', '%N', 0)}")
     acc = f("icmp ne i32 %accumulate, 0")
     ret, go, nok, zero, small_l, big_l = (f.label(s) for s in
@@ -792,7 +946,8 @@ def _prologue(f: _Fn, pmin: int, small: str, big: str, bargs: str) -> None:
         f.do(f"call void {small}({args})")
         f.br(ret)
     f.start(big_l)
-    f.do(f"call void {big}({args})")
+    f.do(f"call void @strata_gemm_parallel(i64 {_BLOCKED_KINDS[big]}, {args}, ptr null, "
+         "i64 0)")
     f.br(ret)
     f.start(ret)
     f.do("ret void")
@@ -814,48 +969,6 @@ def _copy(f: _Fn, isa: Isa, src: str, dst: str, n: str) -> None:
     _vstore(f, isa, _vload(f, isa, f.gep(src, nmain), mask), f.gep(dst, nmain), mask)
     f.br(done)
     f.start(done)
-
-
-def _im2col_nchw(isa: Isa) -> str:
-    """col[(c*KH + kh)*KW + kw][oh*OW + ow] = in[c, oh*sh + kh*dh, ow*sw + kw*dw] (one
-    image; in's W stride is 1, its C and H strides sc and shs)."""
-    f = _Fn("define internal void @strata_im2col_nchw(i64 %C, i64 %KH, i64 %KW, i64 %OH, "
-            "i64 %OW, i64 %sh, i64 %sw, i64 %dh, i64 %dw, ptr noalias %in, i64 %sc, "
-            "i64 %shs, ptr noalias %col) #1")
-    p = f.mul("%OH", "%OW")
-    unit = f.cmp("eq", "%sw", 1)
-
-    def channel(c):
-        def krow(kh):
-            def kcol(kw):
-                r = f.add(f.mul(f.add(f.mul(c, "%KH"), kh), "%KW"), kw)
-                dst_row = f.gep("%col", f.mul(r, p))
-                base = f.gep("%in", f.add(f.add(f.mul(c, "%sc"), f.mul(f.mul(kh, "%dh"),
-                                                                         "%shs")),
-                                          f.mul(kw, "%dw")))
-
-                def orow(oh):
-                    src = f.gep(base, f.mul(f.mul(oh, "%sh"), "%shs"))
-                    dst = f.gep(dst_row, f.mul(oh, "%OW"))
-                    yes, no, done = f.label("u"), f.label("s"), f.label("o")
-                    f.cbr(unit, yes, no)
-                    f.start(yes)
-                    _copy(f, isa, src, dst, "%OW")
-                    f.br(done)
-                    f.start(no)
-
-                    def one(ow):
-                        x = f(f"load float, ptr {f.gep(src, f.mul(ow, '%sw'))}, align 4")
-                        f.do(f"store float {x}, ptr {f.gep(dst, ow)}, align 4")
-                    f.loop("0", "%OW", 1, one)
-                    f.br(done)
-                    f.start(done)
-                f.loop("0", "%OH", 1, orow)
-            f.loop("0", "%KW", 1, kcol)
-        f.loop("0", "%KH", 1, krow)
-    f.loop("0", "%C", 1, channel)
-    f.do("ret void")
-    return f.text()
 
 
 def _im2col_nhwc(isa: Isa) -> str:
@@ -886,10 +999,127 @@ def _im2col_nhwc(isa: Isa) -> str:
     return f.text()
 
 
+# The parameters of an NCHW convolution the implicit-im2col packing reads (i64 each).
+_CONV_PARAMS = ("C", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw", "sc", "shs")
+
+
+def _pack_conv(isa: Isa) -> str:
+    """Pack block [pc, pc+kc) x [jc, jc+nc) of the im2col matrix of an NCHW image as
+    _pack_n packs B, straight from the image (no im2col buffer): row k = (c, kh, kw),
+    column q = (oh, ow), element in[c, oh*sh + kh*dh, ow*sw + kw*dw]. The image offset of
+    each row is computed once per block; the columns of each panel are cut once into
+    pieces that stay in one output row; then every row of the panel copies its pieces
+    (sw = 1 or 2: masked loads, for 2 their even lanes, whole-vector stores in increasing
+    order, each store's excess overwritten by the next one; the buffer has NR floats of
+    slack at its end; other strides one element at a time)."""
+    W, nv, nr = isa.width, isa.nv, isa.nr
+    f = _Fn("define internal void @strata_pack_conv(i64 %kc, i64 %nc, i64 %pc, i64 %jc, "
+            "ptr noalias %in, ptr noalias %cd, ptr noalias %Bp) #1")
+    p = {n: f(f"load i64, ptr {f.gep('%cd', i, 'i64')}, align 8")
+         for i, n in enumerate(_CONV_PARAMS)}
+    offs = f(f"alloca [{isa.kc} x i64], align 8")
+    pieces = {x: f(f"alloca [{nr} x i64], align 8") for x in ("src", "dst", "len")}
+    khw = f.mul(p["KH"], p["KW"])
+    # the last panel's columns past nc are zeroed (strided copies do not write them)
+    tail = f(f"srem i64 %nc, {nr}")
+    ztail, zdone = f.label("z"), f.label("zd")
+    f.cbr(f.cmp("ne", tail, 0), ztail, zdone)
+    f.start(ztail)
+    last = f.gep("%Bp", f.mul(f.sub("%nc", tail), "%kc"))
+    f.loop("0", f.mul("%kc", nv), 1, lambda i: _vstore(
+        f, isa, "zeroinitializer", f.gep(last, f.mul(i, W))))
+    f.br(zdone)
+    f.start(zdone)
+
+    def row_offset(k):
+        kk = f.add("%pc", k)
+        r = f(f"srem i64 {kk}, {khw}")
+        off = f.add(f.add(f.mul(f(f"sdiv i64 {kk}, {khw}"), p["sc"]),
+                          f.mul(f.mul(f(f"sdiv i64 {r}, {p['KW']}"), p["dh"]), p["shs"])),
+                    f.mul(f(f"srem i64 {r}, {p['KW']}"), p["dw"]))
+        f.do(f"store i64 {off}, ptr {f.gep(offs, k, 'i64')}, align 8")
+    f.loop("0", "%kc", 1, row_offset)
+
+    def panel(jr):
+        width = f.min(f.sub("%nc", jr), nr)
+        q0 = f.add("%jc", jr)
+        oh0 = f(f"sdiv i64 {q0}, {p['OW']}")
+        ow0 = f(f"srem i64 {q0}, {p['OW']}")
+        # cut [0, width) into pieces within one output row: (src offset, dst, length)
+        pre, head, body, done = f.block, f.label("ph"), f.label("pb"), f.label("pe")
+        f.br(head)
+        f.start(head)
+        j, oh, ow, cnt = f.fresh(), f.fresh(), f.fresh(), f.fresh()
+        at = len(f.out)
+        f.out.extend([None] * 4)
+        f.cbr(f.cmp("slt", j, width), body, done)
+        f.start(body)
+        n = f.min(f.sub(p["OW"], ow), f.sub(width, j))
+        src = f.add(f.mul(f.mul(oh, p["sh"]), p["shs"]), f.mul(ow, p["sw"]))
+        for x, v in (("src", src), ("dst", j), ("len", n)):
+            f.do(f"store i64 {v}, ptr {f.gep(pieces[x], cnt, 'i64')}, align 8")
+        ow1 = f.add(ow, n)
+        wrap = f.cmp("eq", ow1, p["OW"])
+        nxt = (f.add(j, n), f(f"select i1 {wrap}, i64 {f.add(oh, 1)}, i64 {oh}"),
+               f(f"select i1 {wrap}, i64 0, i64 {ow1}"), f.add(cnt, 1))
+        latch = f.block
+        f.br(head)
+        for i, (v, init, x) in enumerate(zip((j, oh, ow, cnt), ("0", oh0, ow0, "0"), nxt)):
+            f.out[at + i] = f"  {v} = phi i64 [ {init}, %{pre} ], [ {x}, %{latch} ]"
+        f.start(done)
+        count = cnt
+        dst_panel = f.gep("%Bp", f.mul(jr, "%kc"))
+
+        def row(k):
+            base = f.gep("%in", f(f"load i64, ptr {f.gep(offs, k, 'i64')}, align 8"))
+            dst_row = f.gep(dst_panel, f.mul(k, nr))
+
+            def piece(i):
+                s_ = f.gep(base, f(f"load i64, ptr {f.gep(pieces['src'], i, 'i64')}, "
+                                   "align 8"))
+                d_ = f.gep(dst_row, f(f"load i64, ptr {f.gep(pieces['dst'], i, 'i64')}, "
+                                      "align 8"))
+                n_ = f(f"load i64, ptr {f.gep(pieces['len'], i, 'i64')}, align 8")
+                yes, two, no, joined = (f.label(x) for x in ("pu", "p2", "ps", "pj"))
+                f.do(f"switch i64 {p['sw']}, label %{no} [ i64 1, label %{yes} "
+                     f"i64 2, label %{two} ]")
+                f.start(yes)
+                for v in range(nv):
+                    m = _lane_mask(f, isa, f.sub(n_, v * W) if v else n_)
+                    _vstore(f, isa, _vload(f, isa, f.gep(s_, v * W), m), f.gep(d_, v * W))
+                f.br(joined)
+                f.start(two)    # stride 2: two vectors, their even lanes
+                m2 = f.sub(f.add(n_, n_), 1)     # elements 0 .. 2n-2 are read
+                even = ", ".join(f"i32 {2 * t}" for t in range(W))
+                for v in range(nv):
+                    lo, hi = (_vload(f, isa, f.gep(s_, (2 * v + h) * W), _lane_mask(
+                        f, isa, f.sub(m2, (2 * v + h) * W) if 2 * v + h else m2))
+                        for h in (0, 1))
+                    x = f(f"shufflevector {_vec(isa)} {lo}, {_vec(isa)} {hi}, "
+                          f"<{W} x i32> <{even}>")
+                    _vstore(f, isa, x, f.gep(d_, v * W))
+                f.br(joined)
+                f.start(no)
+
+                def one(t):
+                    x = f(f"load float, ptr {f.gep(s_, f.mul(t, p['sw']))}, align 4")
+                    f.do(f"store float {x}, ptr {f.gep(d_, t)}, align 4")
+                f.loop("0", n_, 1, one)
+                f.br(joined)
+                f.start(joined)
+            f.loop("0", count, 1, piece)
+        f.loop("0", "%kc", 1, row)
+    f.loop("0", "%nc", nr, panel)
+    f.do("ret void")
+    return f.text()
+
+
 def _conv_public() -> str:
-    """strata_conv2d_nchw_f32 and strata_conv2d_nhwc_f32: per image, im2col into a
-    scratch buffer and one GEMM; a 1x1, stride-1 convolution over a contiguous image is
-    the GEMM on the image itself."""
+    """strata_conv2d_nchw_f32: per image, the blocked GEMM filter . im2col(image) with
+    B packed straight from the image (_pack_conv). strata_conv2d_nhwc_f32: per image,
+    im2col into a scratch buffer (rows = output pixels) and one GEMM with the filter as
+    B (FHWC: transposed). A 1x1, stride-1 convolution over a contiguous image is the GEMM
+    on the image itself."""
     out = []
     f = _Fn("define void @strata_conv2d_nchw_f32(i64 %N, i64 %C, i64 %H, i64 %W, i64 %F, "
             "i64 %KH, i64 %KW, i64 %OH, i64 %OW, i64 %sh, i64 %sw, i64 %dh, i64 %dw, "
@@ -905,12 +1135,37 @@ def _conv_public() -> str:
         f.do(f"call void @strata_sgemm_f32(i64 %F, i64 {p}, i64 {k}, ptr %filter, "
              f"i64 {k}, ptr {b}, i64 {p}, ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, "
              "i32 %accumulate)")
-
-    def im2col(n, col):
-        f.do(f"call void @strata_im2col_nchw(i64 %C, i64 %KH, i64 %KW, i64 %OH, i64 %OW, "
-             f"i64 %sh, i64 %sw, i64 %dh, i64 %dw, ptr {f.gep('%in', f.mul(n, '%sn'))}, "
-             f"i64 %sc, i64 %shs, ptr {col})")
-    _conv_body(f, direct, f.mul(k, p), gemm, im2col)
+    yes, no, done = f.label("direct"), f.label("implicit"), f.label("ret")
+    f.cbr(direct, yes, no)
+    f.start(yes)
+    f.loop("0", "%N", 1, lambda n: gemm(n, f.gep("%in", f.mul(n, "%sn"))))
+    f.br(done)
+    f.start(no)
+    # the rest: the blocked driver packing B straight from each image (_pack_conv)
+    cd = f(f"alloca [{len(_CONV_PARAMS)} x i64], align 8")
+    for i, name in enumerate(_CONV_PARAMS):
+        f.do(f"store i64 %{name}, ptr {f.gep(cd, i, 'i64')}, align 8")
+    acc = f("icmp ne i32 %accumulate, 0")
+    nothing = f(f"or i1 {f.cmp('sle', '%F', 0)}, {f.cmp('sle', p, 0)}")
+    go, zero, done2 = f.label("go"), f.label("k0"), f.label("skip")
+    f.cbr(nothing, done, go)
+    f.start(go)
+    f.cbr(f.cmp("sle", k, 0), zero, done2)
+    f.start(zero)
+    f.cbr(acc, done, f"{zero}z")
+    f.start(f"{zero}z")
+    f.loop("0", "%N", 1, lambda n: f.do(
+        f"call void @strata_zero(i64 %F, i64 {p}, ptr {f.gep('%out', f.mul(n, '%osn'))}, "
+        f"i64 {p})"))
+    f.br(done)
+    f.start(done2)
+    f.loop("0", "%N", 1, lambda n: f.do(
+        f"call void @strata_gemm_parallel(i64 {_BLOCKED_KINDS['conv']}, i64 %F, i64 {p}, "
+        f"i64 {k}, ptr %filter, i64 {k}, ptr {f.gep('%in', f.mul(n, '%sn'))}, i64 0, "
+        f"ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, i1 {acc}, ptr {cd}, i64 0)"))
+    f.br(done)
+    f.start(done)
+    f.do("ret void")
     out.append(f.text())
 
     f = _Fn("define void @strata_conv2d_nhwc_f32(i64 %N, i64 %H, i64 %W, i64 %C, i64 %F, "
@@ -978,7 +1233,8 @@ def _conv_body(f: _Fn, direct: str, col_floats: str, gemm, im2col) -> None:
 # Public kernels and the internal functions each one needs.
 KERNELS = ("strata_sgemm_f32", "strata_sgemm_nt_f32", "strata_sgemm_packed_f32",
            "strata_sgemm_batched_f32", "strata_sgemm_nt_batched_f32",
-           "strata_sgemm_pack_b_f32", "strata_conv2d_nchw_f32", "strata_conv2d_nhwc_f32")
+           "strata_sgemm_pack_b_f32", "strata_conv2d_nchw_f32", "strata_conv2d_nhwc_f32",
+           "strata_set_num_threads", "strata_get_num_threads")
 
 
 @functools.lru_cache(maxsize=8)
@@ -996,7 +1252,8 @@ def sgemm_ir(isa: Isa | None = None) -> str:
     parts.append(_small(isa))
     parts.extend([_pack_n(isa), _pack_t(isa), _pack_a(isa), _pack_b_public(isa),
                   _zero(isa), _blocked(isa, "n"), _blocked(isa, "t"), _blocked(isa, ""),
-                  _dot_driver(isa), _public(isa), _im2col_nchw(isa), _im2col_nhwc(isa),
+                  _dot_driver(isa), _public(isa), _im2col_nhwc(isa), _pack_conv(isa),
+                  _blocked(isa, "conv"), _parallel(isa), _worker(), _threads_ir(),
                   _conv_public(), _attrs(isa)])
     return "\n".join(parts)
 
@@ -1033,6 +1290,7 @@ def pack_b(b, isa: Isa | None = None):
 
 _I64, _PTR, _I32 = ctypes.c_int64, ctypes.c_void_p, ctypes.c_int32
 _SIGNATURES = {
+    "strata_set_num_threads": [_I32],
     "strata_sgemm_f32": [_I64] * 3 + [_PTR, _I64] * 3 + [_I32],
     "strata_sgemm_nt_f32": [_I64] * 3 + [_PTR, _I64] * 3 + [_I32],
     "strata_sgemm_packed_f32": [_I64] * 3 + [_PTR, _I64, _PTR, _PTR, _I64, _I32],
@@ -1122,8 +1380,9 @@ class KernelLibrary:
     """The kernels loaded in this process (MCJIT, from `kernel_object`): `symbols` maps
     each public kernel name to its address (give them to a JIT'd module that calls
     them); attributes named after the kernels without `strata_` and `_f32`
-    (`lib.sgemm`, `lib.sgemm_nt`, ...) are ctypes functions taking integers and
-    addresses (`array.ctypes.data`), for tests and benchmarks."""
+    (`lib.sgemm`, `lib.sgemm_nt`, ..., `lib.set_num_threads`) are ctypes functions
+    taking integers and addresses (`array.ctypes.data`), for tests and benchmarks. The
+    kernels use default_threads() threads until told otherwise."""
 
     def __init__(self, isa: Isa | None = None):
         import llvmlite.binding as llvm
@@ -1140,6 +1399,22 @@ class KernelLibrary:
             self.symbols[name] = addr
             fn = ctypes.CFUNCTYPE(None, *args)(addr)
             setattr(self, name.removeprefix("strata_").removesuffix("_f32"), fn)
+        addr = self._engine.get_function_address("strata_get_num_threads")
+        self.symbols["strata_get_num_threads"] = addr
+        self.get_num_threads = ctypes.CFUNCTYPE(ctypes.c_int32)(addr)
+        self.set_num_threads(default_threads())
+
+
+def default_threads() -> int:
+    """$STRATA_NUM_THREADS, else the CPUs this process may run on."""
+    import os
+    env = os.environ.get("STRATA_NUM_THREADS", "")
+    if env.strip().isdigit() and int(env) > 0:
+        return int(env)
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 @functools.lru_cache(maxsize=4)
