@@ -1,7 +1,7 @@
 """Benchmark: Strata's fp32 GEMM kernels (strata/backends/cpu/kernels.py) vs NumPy
 (OpenBLAS) and onnxruntime's MatMul, against the machine's peak.
 
-    python bench/matmul.py [--shapes square,model,conv,batched] [--time 0.3]
+    python bench/matmul.py [--shapes square,model,conv,batched,convs] [--time 0.3]
 
 Shapes are M x K x N (C[M,N] = A[M,K] . B[K,N]); `nt` rows take B transposed (an ONNX
 Gemm with transB=1 / linalg.matmul_transpose_b), `bmm` rows a batch of products. The
@@ -17,8 +17,8 @@ Columns, in GFLOP/s (2*M*N*K / time):
 The time of each is the minimum over repeats lasting --time seconds: the machine is
 shared, and the minimum is the least disturbed run; one-thread columns count the CPU
 time of the calling thread (time.thread_time: preemption by other processes excluded),
-two-thread columns wall-clock time (they suffer on a busy machine). The peak line gives the theoretical
-peak from /proc/cpuinfo (cores x 2 FMA units x vector width x 2 flops x nominal GHz) and
+two-thread columns wall-clock time (they suffer on a busy machine). The peak line gives
+the theoretical peak from /proc/cpuinfo (cores x 2 FMA units x vector width x 2 flops x nominal GHz) and
 the FMA throughput measured on one core (a register-only FMA loop: the real clock).
 """
 from __future__ import annotations
