@@ -18,8 +18,9 @@ The time of each is the minimum over repeats lasting --time seconds: the machine
 shared, and the minimum is the least disturbed run; one-thread columns count the CPU
 time of the calling thread (time.thread_time: preemption by other processes excluded),
 two-thread columns wall-clock time (they suffer on a busy machine). The peak line gives
-the theoretical peak from /proc/cpuinfo (cores x 2 FMA units x vector width x 2 flops x nominal GHz) and
-the FMA throughput measured on one core (a register-only FMA loop: the real clock).
+the theoretical peak from /proc/cpuinfo (cores x 2 FMA units x vector width x 2 flops x
+nominal GHz) and the FMA throughput measured on one core (a register-only FMA loop: the
+real clock).
 """
 from __future__ import annotations
 
