@@ -160,31 +160,27 @@ class JitModule:
             self._engine = None
 
 
-def _compiled_module(llvm_ir, opt_level, timings):
+def _emit(llvm_ir, opt_level, timings, what):
+    """Parse, optimize and generate code with the PIC host target machine: `what` is
+    "object" (bytes) or "assembly" (text)."""
+    timings = {} if timings is None else timings
     mod = _parse(llvm_ir, timings)
     tm = host_target_machine(opt_level, reloc="pic")
     t0 = time.perf_counter()
     optimize(mod, opt_level, tm)
     timings["optimize"] = time.perf_counter() - t0
-    return mod, tm
+    t0 = time.perf_counter()
+    out = tm.emit_object(mod) if what == "object" else tm.emit_assembly(mod)
+    timings["codegen"] = time.perf_counter() - t0
+    return out
 
 
 def emit_object(llvm_ir: str, opt_level: int = 3, timings: dict | None = None) -> bytes:
     """A relocatable, position-independent object file (ELF/Mach-O) of `llvm_ir` for the
     host, ready to link into a shared library."""
-    timings = {} if timings is None else timings
-    mod, tm = _compiled_module(llvm_ir, opt_level, timings)
-    t0 = time.perf_counter()
-    obj = tm.emit_object(mod)
-    timings["codegen"] = time.perf_counter() - t0
-    return obj
+    return _emit(llvm_ir, opt_level, timings, "object")
 
 
 def emit_assembly(llvm_ir: str, opt_level: int = 3, timings: dict | None = None) -> str:
     """The host assembly of `llvm_ir` after optimization (for reading)."""
-    timings = {} if timings is None else timings
-    mod, tm = _compiled_module(llvm_ir, opt_level, timings)
-    t0 = time.perf_counter()
-    asm = tm.emit_assembly(mod)
-    timings["codegen"] = time.perf_counter() - t0
-    return asm
+    return _emit(llvm_ir, opt_level, timings, "assembly")

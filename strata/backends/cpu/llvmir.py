@@ -27,6 +27,7 @@ import numpy as np
 
 from ...dialects.llvm import arith_ops as AO
 from ...dialects.llvm import intrinsics as IN
+from ...dialects.llvm import memory as M
 from ...dialects.llvm import ops as O
 from ...dialects.llvm.types import (EXTERNAL, LLVMArrayType, LLVMFunctionType, LLVMPointerType,
                                     LLVMSimpleType, LLVMStructType, LLVMVoidType,
@@ -108,7 +109,7 @@ _IMM_ARGS = {
 _LINKAGE_TEXT = {"external": "", "extern_weak": "extern_weak "}
 _VISIBILITY = ("", "hidden ", "protected ")
 _UNNAMED = ("", "local_unnamed_addr ", "unnamed_addr ")
-_ORDERING = O.ORDERINGS
+_ORDERING = M.ORDERINGS
 _FCMP = ["false"] + AO.FCMP_PREDICATES[1:-1] + ["true"]
 
 # Argument and result attributes (llvm.<name>) -> their LLVM IR spelling.
@@ -681,53 +682,39 @@ def _fmf(op) -> str:
     return " ".join(flags) + " " if flags else ""
 
 
-def _binary(opcode):
+def _overflow_words(op) -> str:
+    f = op._props.get("overflowFlags")
+    if f is None or not f.value:
+        return ""
+    return ("nuw " if f.value & 2 else "") + ("nsw " if f.value & 1 else "")
+
+
+def _unit_word(prop, word):
+    return lambda op: word + " " if prop in op._props else ""
+
+
+def _icmp_pred(op) -> str:
+    return AO.ICMP_PREDICATES[op._props["predicate"].value] + " "
+
+
+def _fcmp_pred(op) -> str:
+    return _fmf(op) + _FCMP[op._props["predicate"].value] + " "
+
+
+def _binary(opcode, words=None):
+    """`%r = opcode <words(op)>T a, b` (words: flags, fast-math flags, predicate)."""
     def h(tr, op):
         a, b = op._operands
-        return f"  {tr.res(op)} = {opcode} {tr.tv(a.value)}, {tr.val(b.value)}"
-    return h
-
-
-def _overflow_binary(opcode):
-    def h(tr, op):
-        a, b = op._operands
-        f = op._props.get("overflowFlags")
-        flags = ""
-        if f is not None and f.value:
-            flags = ("nuw " if f.value & 2 else "") + ("nsw " if f.value & 1 else "")
-        return f"  {tr.res(op)} = {opcode} {flags}{tr.tv(a.value)}, {tr.val(b.value)}"
-    return h
-
-
-def _flag_binary(opcode, prop, word):
-    def h(tr, op):
-        a, b = op._operands
-        w = word + " " if prop in op._props else ""
+        w = words(op) if words is not None else ""
         return f"  {tr.res(op)} = {opcode} {w}{tr.tv(a.value)}, {tr.val(b.value)}"
     return h
 
 
-def _float_binary(opcode):
-    def h(tr, op):
-        a, b = op._operands
-        return f"  {tr.res(op)} = {opcode} {_fmf(op)}{tr.tv(a.value)}, {tr.val(b.value)}"
-    return h
-
-
 def _fneg(tr, op):
-    return f"  {tr.res(op)} = fneg {_fmf(op)}{tr.tv(op.operand(0))}"
+    return f"  {tr.res(op)} = fneg {_fmf(op)}{tr.tv(op._operands[0].value)}"
 
 
-def _icmp(tr, op):
-    a, b = op._operands
-    pred = AO.ICMP_PREDICATES[op._props["predicate"].value]
-    return f"  {tr.res(op)} = icmp {pred} {tr.tv(a.value)}, {tr.val(b.value)}"
-
-
-def _fcmp(tr, op):
-    a, b = op._operands
-    pred = _FCMP[op._props["predicate"].value]
-    return f"  {tr.res(op)} = fcmp {_fmf(op)}{pred} {tr.tv(a.value)}, {tr.val(b.value)}"
+_exact = _unit_word("isExact", "exact")
 
 
 def _select(tr, op):
@@ -743,9 +730,8 @@ def _cast(opcode):
         flags = ""
         if "nonNeg" in p:
             flags = "nneg "
-        f = p.get("overflowFlags")
-        if f is not None and f.value:
-            flags = ("nuw " if f.value & 2 else "") + ("nsw " if f.value & 1 else "")
+        if "overflowFlags" in p:
+            flags = _overflow_words(op)
         if "fastmathFlags" in p:
             flags = _fmf(op)
         return f"  {tr.res(op)} = {opcode} {flags}{tr.tv(a)} to {tr.ty(op.results[0].type)}"
@@ -795,7 +781,7 @@ def _gep(tr, op):
     t = None  # what the next index steps into (None: over the pointer operand)
     for i in p["rawConstantIndices"].value:
         in_struct = isinstance(t, LLVMStructType)
-        if i == O.GEP_DYNAMIC:
+        if i == M.GEP_DYNAMIC:
             parts.append(tr.tv(ops[k].value))
             k += 1
         else:
@@ -809,14 +795,8 @@ def _gep(tr, op):
     f = p.get("noWrapFlags")
     flags = ""
     if f is not None and f.value:
-        fv = f.value
-        words = []
-        if fv & 3 == 3:
-            words.append("inbounds")
-        elif fv & 2:
-            words.append("nusw")
-        if fv & 4:
-            words.append("nuw")
+        # LLVM IR has no keyword for the inbounds bit alone (it always comes with nusw).
+        words = [w for w in M.gep_flags_text(f.value).split("|") if w != "inbounds_flag"]
         flags = " ".join(words) + " " if words else ""
     return f"  {tr.res(op)} = getelementptr {flags}" + ", ".join(parts)
 
@@ -978,23 +958,22 @@ def _none(tr, op):
 _HANDLERS = {
     O.ConstantOp: _none, O.UndefOp: _none, O.PoisonOp: _none, O.ZeroOp: _none,
     O.AddressOfOp: _none,
-    AO.AddOp: _overflow_binary("add"), AO.SubOp: _overflow_binary("sub"),
-    AO.MulOp: _overflow_binary("mul"), AO.ShlOp: _overflow_binary("shl"),
-    AO.UDivOp: _flag_binary("udiv", "isExact", "exact"),
-    AO.SDivOp: _flag_binary("sdiv", "isExact", "exact"),
-    AO.LShrOp: _flag_binary("lshr", "isExact", "exact"),
-    AO.AShrOp: _flag_binary("ashr", "isExact", "exact"),
-    AO.OrOp: _flag_binary("or", "isDisjoint", "disjoint"),
+    AO.AddOp: _binary("add", _overflow_words), AO.SubOp: _binary("sub", _overflow_words),
+    AO.MulOp: _binary("mul", _overflow_words), AO.ShlOp: _binary("shl", _overflow_words),
+    AO.UDivOp: _binary("udiv", _exact), AO.SDivOp: _binary("sdiv", _exact),
+    AO.LShrOp: _binary("lshr", _exact), AO.AShrOp: _binary("ashr", _exact),
+    AO.OrOp: _binary("or", _unit_word("isDisjoint", "disjoint")),
     AO.URemOp: _binary("urem"), AO.SRemOp: _binary("srem"), AO.AndOp: _binary("and"),
     AO.XOrOp: _binary("xor"),
-    AO.FAddOp: _float_binary("fadd"), AO.FSubOp: _float_binary("fsub"),
-    AO.FMulOp: _float_binary("fmul"), AO.FDivOp: _float_binary("fdiv"),
-    AO.FRemOp: _float_binary("frem"), AO.FNegOp: _fneg,
-    AO.ICmpOp: _icmp, AO.FCmpOp: _fcmp, AO.SelectOp: _select, AO.FreezeOp: _freeze,
+    AO.FAddOp: _binary("fadd", _fmf), AO.FSubOp: _binary("fsub", _fmf),
+    AO.FMulOp: _binary("fmul", _fmf), AO.FDivOp: _binary("fdiv", _fmf),
+    AO.FRemOp: _binary("frem", _fmf), AO.FNegOp: _fneg,
+    AO.ICmpOp: _binary("icmp", _icmp_pred), AO.FCmpOp: _binary("fcmp", _fcmp_pred),
+    AO.SelectOp: _select, AO.FreezeOp: _freeze,
     AO.ExtractElementOp: _extractelement, AO.InsertElementOp: _insertelement,
     AO.ShuffleVectorOp: _shufflevector,
-    O.ExtractValueOp: _extractvalue, O.InsertValueOp: _insertvalue, O.GEPOp: _gep,
-    O.LoadOp: _load, O.StoreOp: _store, O.AllocaOp: _alloca, O.CallOp: _call,
+    O.ExtractValueOp: _extractvalue, O.InsertValueOp: _insertvalue, M.GEPOp: _gep,
+    M.LoadOp: _load, M.StoreOp: _store, M.AllocaOp: _alloca, O.CallOp: _call,
     O.ReturnOp: _return, O.BrOp: _br, O.CondBrOp: _cond_br, O.SwitchOp: _switch,
     O.UnreachableOp: _unreachable,
 }

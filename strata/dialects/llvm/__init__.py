@@ -1,7 +1,8 @@
 """The llvm dialect: LLVM IR in MLIR form, with upstream MLIR's syntax.
 
 Types and attributes are in `types.py`, structural ops (functions, globals, calls,
-memory, control flow) in `ops.py`, arithmetic, casts and vector element ops in
+aggregates, control flow) in `ops.py`, getelementptr, load, store and alloca in
+`memory.py`, arithmetic, casts and vector element ops in
 `arith_ops.py`, intrinsics in `intrinsics.py`. The dialect is what the `*-to-llvm`
 conversions produce and what strata/backends/cpu/llvmir.py translates to LLVM IR text.
 """
@@ -11,6 +12,8 @@ from ...ir.context import Dialect
 from .arith_ops import *  # noqa: F401,F403
 from .arith_ops import ARITH_OPS
 from .intrinsics import INTRINSIC_OPS, IntrOp  # noqa: F401
+from .memory import *  # noqa: F401,F403
+from .memory import MEMORY_OPS
 from .ops import *  # noqa: F401,F403
 from .ops import STRUCTURE_OPS
 from .types import *  # noqa: F401,F403
@@ -26,6 +29,6 @@ def _materialize_constant(builder, value, result_type, loc=None):
     return builder.create(ConstantOp, value=value, res=result_type, loc=loc)
 
 
-LLVM = Dialect("llvm", STRUCTURE_OPS + ARITH_OPS + INTRINSIC_OPS,
+LLVM = Dialect("llvm", STRUCTURE_OPS + MEMORY_OPS + ARITH_OPS + INTRINSIC_OPS,
                parse_attribute=parse_attribute, parse_type=parse_type,
                materialize_constant=_materialize_constant)

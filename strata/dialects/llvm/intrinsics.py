@@ -19,7 +19,7 @@ from ...ir import traits as T
 from ...ir.ods import Op, Operand, Prop, Result, VarOperand
 from ...syntax.asm_format import StrippedAttr, install_format
 from .arith_ops import FloatLike, IntLike, VectorC
-from .ops import AnyPtr, FastmathAttr, LLVMType
+from .ops import AnyPtr, FastmathAttr, add_optional_props
 from .types import FASTMATH_NONE
 
 I1Attr = C.Constraint(lambda a: type(a) is A.IntegerAttr and a.type is A.i1,
@@ -286,13 +286,8 @@ for _n in ("add", "mul", "and", "or", "xor", "smax", "smin", "umax", "umin"):
 
 # Optional memory-access metadata of the memory intrinsics (kept, not translated).
 for _c in (MemcpyOp, MemmoveOp, MemsetOp):
-    for _p in ("arg_attrs", "res_attrs", "access_groups", "alias_scopes", "noalias_scopes",
-               "tbaa"):
-        _d = Prop(optional=True)
-        _d.name = _p
-        setattr(_c, _p, _d)
-        _c._prop_defs += (_d,)
-    _c._prop_names = frozenset(d.name for d in _c._prop_defs)
+    add_optional_props(_c, ("arg_attrs", "res_attrs", "access_groups", "alias_scopes",
+                            "noalias_scopes", "tbaa"))
 
 INTRINSIC_OPS = _OPS + [PowIOp, CtlzOp, CttzOp, AbsOp, IsFPClassOp, MemcpyOp, MemmoveOp,
                         MemsetOp, AssumeOp, PrefetchOp]
@@ -303,4 +298,3 @@ for _c in INTRINSIC_OPS:
 
 __all__ = ["INTRINSIC_OPS", "IntrOp", "FLOAT_UNARY", "FLOAT_BINARY", "INT_UNARY",
            "INT_BINARY"]
-_unused = LLVMType
