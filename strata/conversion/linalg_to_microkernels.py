@@ -19,12 +19,13 @@ what is left.
 [Note: what is matched]
 - Contractions: any linalg structured op (linalg.matmul, batch_matmul, contract,
   generic...) with two f32 memref inputs and one f32 memref init, the body
-  `out + in0 * in1`, projected-permutation maps, one reduction loop k and the output
-  (m, n) or (b, m, n): A indexed (b?, m, k), B (b?, k, n) or, transposed, (b?, n, k)
-  (ONNX Gemm transB=1 / matmul_transpose_b); a missing b is a broadcast operand. Every
-  operand's innermost dim must have a static unit stride; other strides, offsets and
-  sizes may be dynamic (read with memref.extract_strided_metadata / memref.dim).
-  -> strata_sgemm[_nt][_batched]_f32.
+  `out + in0 * in1`, maps that are dims only, one reduction loop k and the output
+  (b..., m, n): A indexed (b..., m, k), B (b..., k, n) or, transposed, (b..., n, k)
+  (ONNX Gemm transB=1 / matmul_transpose_b); an operand may lack batch dims (broadcast
+  along them). Several batch dims must collapse into one (each one's strides the next
+  one's times its size, statically). Every operand's innermost dim must have a static
+  unit stride; other strides, offsets and sizes may be dynamic (read with
+  memref.extract_strided_metadata). -> strata_sgemm[_nt][_batched]_f32.
 - linalg.conv_2d_nchw_fchw, conv_2d_nhwc_hwcf, conv_2d_nhwc_fhwc (f32): the input's
   innermost dim unit-stride, the filter contiguous, each output image contiguous.
   -> strata_conv2d_nchw_f32 / strata_conv2d_nhwc_f32 (im2col + GEMM, 1x1 stride-1
@@ -124,21 +125,54 @@ def _unit_inner(t) -> bool:
 
 
 class Contraction:
-    """C[b?, m, n] (+)= A[b?, m, k] . B[b?, k, n] (or B[b?, n, k] when `trans_b`)."""
+    """C[b..., m, n] (+)= A[b..., m, k] . B[b..., k, n] (B[b..., n, k] when `trans_b`):
+    `batch` leading batch dims of C; `a_dims` / `b_dims` the dim of A / B for each (None
+    where that operand is broadcast along it)."""
 
-    __slots__ = ("op", "a", "b", "c", "trans_b", "batched", "a_batch", "b_batch")
+    __slots__ = ("op", "a", "b", "c", "trans_b", "batch", "a_dims", "b_dims")
 
-    def __init__(self, op, trans_b, batched, a_batch, b_batch):
+    def __init__(self, op, trans_b, batch, a_dims, b_dims):
         self.op = op
         self.a, self.b = op.dps_inputs
         self.c = op.dps_inits[0]
-        self.trans_b, self.batched = trans_b, batched
-        self.a_batch, self.b_batch = a_batch, b_batch
+        self.trans_b, self.batch = trans_b, batch
+        self.a_dims, self.b_dims = a_dims, b_dims
 
-    @property
-    def kernel(self) -> str:
-        return f"strata_sgemm{'_nt' if self.trans_b else ''}" \
-               f"{'_batched' if self.batched else ''}_f32"
+    def batch_strides(self, i):
+        """Static strides (A, B, C) of batch dim i (0 where broadcast; None: dynamic)."""
+        out = []
+        for v, dims in ((self.a, self.a_dims), (self.b, self.b_dims),
+                        (self.c, list(range(self.batch)))):
+            out.append(0 if dims[i] is None else _static_stride(v, dims[i]))
+        return out
+
+
+def _batch_positions(sub, batch_dims):
+    """For each loop dim of `batch_dims`, its position in `sub` (None if absent); None
+    when `sub` is not an in-order subsequence of `batch_dims`."""
+    where = {d: i for i, d in enumerate(sub)}
+    if len(where) != len(sub) or any(d not in batch_dims for d in sub):
+        return None
+    dims = [where.get(d) for d in batch_dims]
+    present = [x for x in dims if x is not None]
+    return dims if present == sorted(present) else None
+
+
+def _static_stride(m, i):
+    strides, _ = _strides(m.type)
+    return strides[i] if strides[i] != A.DYNAMIC else None
+
+
+def _collapsible(ct: Contraction) -> bool:
+    """Several batch dims act as one: each one's strides are the next one's times its
+    size, in every operand (static)."""
+    for i in range(ct.batch - 1):
+        n = ct.c.type.shape[i + 1]
+        outer, inner = ct.batch_strides(i), ct.batch_strides(i + 1)
+        if n == A.DYNAMIC or None in outer or None in inner or \
+                any(o != n * s for o, s in zip(outer, inner)):
+            return False
+    return True
 
 
 def match_contraction(op):
@@ -155,17 +189,11 @@ def match_contraction(op):
         return None
     pa, pb, pc = ([r.position for r in m.results] for m in maps)
     red = [i for i, k in enumerate(kinds) if k == "reduction"]
-    if len(red) != 1 or len(set(pc)) != len(pc) or len(kinds) != len(pc) + 1:
+    if len(red) != 1 or len(set(pc)) != len(pc) or len(kinds) != len(pc) + 1 or \
+            len(pc) < 2 or len(pa) < 2 or len(pb) < 2:
         return None
-    k = red[0]
-    if len(pc) == 2:
-        bd, (m, n) = None, pc
-    elif len(pc) == 3:
-        bd, m, n = pc
-    else:
-        return None
-    a_batch = pa == [bd, m, k]
-    if not (a_batch and bd is not None or pa == [m, k]):
+    k, (m, n), batch_dims = red[0], pc[-2:], pc[:-2]
+    if pa[-2:] != [m, k]:
         return None
     if pb[-2:] == [k, n]:
         trans_b = False
@@ -173,12 +201,14 @@ def match_contraction(op):
         trans_b = True
     else:
         return None
-    b_batch = len(pb) == 3
-    if b_batch and (bd is None or pb[0] != bd) or len(pb) not in (2, 3):
+    a_dims = _batch_positions(pa[:-2], batch_dims)
+    b_dims = _batch_positions(pb[:-2], batch_dims)
+    if a_dims is None or b_dims is None:
         return None
     if not all(_unit_inner(v.type) for v in op.operands):
         return None
-    return Contraction(op, trans_b, bd is not None, a_batch, b_batch)
+    ct = Contraction(op, trans_b, len(batch_dims), a_dims, b_dims)
+    return ct if _collapsible(ct) else None
 
 
 def _per_image_contiguous(t) -> bool:
@@ -328,21 +358,17 @@ def _accumulate(em, op, c):
     return em.i32(1)
 
 
-def _static_stride(m, i):
-    strides, _ = _strides(m.type)
-    return strides[i] if strides[i] != A.DYNAMIC else None
-
-
 def _foldable_batch(ct: Contraction) -> bool:
     """B broadcast, and A's and C's rows contiguous across the batch (see [Note: batches
     and weights])."""
-    if not ct.batched or ct.b_batch or not ct.a_batch:
+    if not ct.batch or any(d is not None for d in ct.b_dims):
         return False
-    for m in (ct.a, ct.c):
-        rows, ld, stride = m.type.shape[1], _static_stride(m, 1), _static_stride(m, 0)
-        if rows == A.DYNAMIC or ld is None or stride != rows * ld:
-            return False
-    return True
+    sa, _, sc = ct.batch_strides(ct.batch - 1)
+    rows = ct.c.type.shape[-2]
+    lda, ldc = _static_stride(ct.a, len(ct.a.type.shape) - 2), \
+        _static_stride(ct.c, ct.batch)
+    return None not in (lda, ldc, sa, sc) and rows != A.DYNAMIC and \
+        ct.a_dims[-1] is not None and sa == rows * lda and sc == rows * ldc
 
 
 def _lower_contraction(ct: Contraction, weights) -> str:
@@ -350,28 +376,35 @@ def _lower_contraction(ct: Contraction, weights) -> str:
     em = _Emit(op)
     a, b, c = ct.a, ct.b, ct.c
     acc = _accumulate(em, op, c)
+    r = ct.batch
+    batch = 1
+    for i in range(r):
+        batch = em.mul(batch, em.size(c, i))
     fold = _foldable_batch(ct)
-    rb = 1 if ct.batched else 0          # first row dim of C
-    M, N = em.size(c, rb), em.size(c, rb + 1)
+    M, N = em.size(c, r), em.size(c, r + 1)
     if fold:
-        M = em.mul(em.size(c, 0), M)
+        M = em.mul(batch, M)
     K = em.size(a, len(a.type.shape) - 1)
     ia, ib = len(a.type.shape) - 2, len(b.type.shape) - 2
-    packed = weights.packed(b, ct.trans_b) if not ct.batched or fold else None
+    packed = weights.packed(b, ct.trans_b) if not r or fold else None
     if packed is not None:
         name = "strata_sgemm_packed_f32"
         em.call(name, [M, N, K, em.pointer(a), em.stride(a, ia), em.pointer(packed),
-                       em.pointer(c), em.stride(c, rb), acc])
-    elif ct.batched and not fold:
-        name = ct.kernel
-        em.call(name, [em.size(c, 0), M, N, K, em.pointer(a), em.stride(a, ia),
-                       em.stride(a, 0) if ct.a_batch else 0, em.pointer(b), em.stride(b, ib),
-                       em.stride(b, 0) if ct.b_batch else 0, em.pointer(c), em.stride(c, 1),
-                       em.stride(c, 0), acc])
+                       em.pointer(c), em.stride(c, r), acc])
+    elif r and not fold:
+        name = f"strata_sgemm{'_nt' if ct.trans_b else ''}_batched_f32"
+        last = r - 1      # the batch dims collapse onto the innermost one's strides
+
+        def bstride(v, dims):
+            return 0 if dims[last] is None else em.stride(v, dims[last])
+        em.call(name, [batch, M, N, K, em.pointer(a), em.stride(a, ia),
+                       bstride(a, ct.a_dims), em.pointer(b), em.stride(b, ib),
+                       bstride(b, ct.b_dims), em.pointer(c), em.stride(c, r),
+                       em.stride(c, last), acc])
     else:
         name = "strata_sgemm_nt_f32" if ct.trans_b else "strata_sgemm_f32"
         em.call(name, [M, N, K, em.pointer(a), em.stride(a, ia), em.pointer(b),
-                       em.stride(b, ib), em.pointer(c), em.stride(c, rb), acc])
+                       em.stride(b, ib), em.pointer(c), em.stride(c, r), acc])
     op.erase()
     if packed is not None:
         weights.release(b)

@@ -1122,25 +1122,16 @@ def _conv_public() -> str:
     on the image itself."""
     out = []
     f = _Fn("define void @strata_conv2d_nchw_f32(i64 %N, i64 %C, i64 %H, i64 %W, i64 %F, "
-            "i64 %KH, i64 %KW, i64 %OH, i64 %OW, i64 %sh, i64 %sw, i64 %dh, i64 %dw, "
-            "ptr %in, i64 %sn, i64 %sc, i64 %shs, ptr %filter, ptr %out, i64 %osn, "
-            "i32 %accumulate) #0")
-    p = f.mul("%OH", "%OW")
-    k = f.mul(f.mul("%C", "%KH"), "%KW")
-    direct = _all(f, [f.cmp("eq", "%KH", 1), f.cmp("eq", "%KW", 1), f.cmp("eq", "%sh", 1),
-                      f.cmp("eq", "%sw", 1), f.cmp("eq", "%shs", "%W"),
-                      f.cmp("eq", "%sc", f.mul("%H", "%W")), f.cmp("eq", "%OW", "%W")])
+            f"{_WINDOW}, ptr %in, i64 %sn, i64 %sc, i64 %shs, ptr %filter, ptr %out, "
+            "i64 %osn, i32 %accumulate) #0")
+    p, k, direct = _conv_sizes(f, f.cmp("eq", "%shs", "%W"),
+                               f.cmp("eq", "%sc", f.mul("%H", "%W")))
 
     def gemm(n, b):
         f.do(f"call void @strata_sgemm_f32(i64 %F, i64 {p}, i64 {k}, ptr %filter, "
              f"i64 {k}, ptr {b}, i64 {p}, ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, "
              "i32 %accumulate)")
-    yes, no, done = f.label("direct"), f.label("implicit"), f.label("ret")
-    f.cbr(direct, yes, no)
-    f.start(yes)
-    f.loop("0", "%N", 1, lambda n: gemm(n, f.gep("%in", f.mul(n, "%sn"))))
-    f.br(done)
-    f.start(no)
+    done = _direct_images(f, direct, gemm)
     # the rest: the blocked driver packing B straight from each image (_pack_conv)
     cd = f(f"alloca [{len(_CONV_PARAMS)} x i64], align 8")
     for i, name in enumerate(_CONV_PARAMS):
@@ -1169,14 +1160,10 @@ def _conv_public() -> str:
     out.append(f.text())
 
     f = _Fn("define void @strata_conv2d_nhwc_f32(i64 %N, i64 %H, i64 %W, i64 %C, i64 %F, "
-            "i64 %KH, i64 %KW, i64 %OH, i64 %OW, i64 %sh, i64 %sw, i64 %dh, i64 %dw, "
-            "ptr %in, i64 %sn, i64 %shs, i64 %sws, ptr %filter, i32 %ftrans, ptr %out, "
-            "i64 %osn, i32 %accumulate) #0")
-    p = f.mul("%OH", "%OW")
-    k = f.mul(f.mul("%KH", "%KW"), "%C")
-    direct = _all(f, [f.cmp("eq", "%KH", 1), f.cmp("eq", "%KW", 1), f.cmp("eq", "%sh", 1),
-                      f.cmp("eq", "%sw", 1), f.cmp("eq", "%sws", "%C"),
-                      f.cmp("eq", "%shs", f.mul("%W", "%C")), f.cmp("eq", "%OW", "%W")])
+            f"{_WINDOW}, ptr %in, i64 %sn, i64 %shs, i64 %sws, ptr %filter, i32 %ftrans, "
+            "ptr %out, i64 %osn, i32 %accumulate) #0")
+    p, k, direct = _conv_sizes(f, f.cmp("eq", "%sws", "%C"),
+                               f.cmp("eq", "%shs", f.mul("%W", "%C")))
     trans = f("icmp ne i32 %ftrans, 0")
 
     def gemm_nhwc(n, a):
@@ -1199,6 +1186,19 @@ def _conv_public() -> str:
     return "\n".join(out)
 
 
+_WINDOW = ("i64 %KH, i64 %KW, i64 %OH, i64 %OW, i64 %sh, i64 %sw, i64 %dh, i64 %dw")
+
+
+def _conv_sizes(f: _Fn, *contiguous) -> tuple:
+    """(output pixels, C*KH*KW, whether the image is its own im2col matrix: a 1x1,
+    stride-1 window over an image whose `contiguous` stride checks hold)."""
+    p = f.mul("%OH", "%OW")
+    k = f.mul(f.mul("%C", "%KH"), "%KW")
+    direct = _all(f, [f.cmp("eq", "%KH", 1), f.cmp("eq", "%KW", 1), f.cmp("eq", "%sh", 1),
+                      f.cmp("eq", "%sw", 1), f.cmp("eq", "%OW", "%W"), *contiguous])
+    return p, k, direct
+
+
 def _all(f: _Fn, conds: list) -> str:
     acc = conds[0]
     for c in conds[1:]:
@@ -1206,15 +1206,22 @@ def _all(f: _Fn, conds: list) -> str:
     return acc
 
 
-def _conv_body(f: _Fn, direct: str, col_floats: str, gemm, im2col) -> None:
-    """for each image n: gemm(n, image n) when `direct`, else im2col(n, col) and
-    gemm(n, col) with a scratch buffer of col_floats floats."""
-    yes, no, done = f.label("direct"), f.label("im2col"), f.label("ret")
+def _direct_images(f: _Fn, direct: str, gemm) -> str:
+    """When `direct`: gemm(n, image n) for each image, then the returned label (not yet
+    started); the code after this call is the other case."""
+    yes, no, done = f.label("direct"), f.label("other"), f.label("ret")
     f.cbr(direct, yes, no)
     f.start(yes)
     f.loop("0", "%N", 1, lambda n: gemm(n, f.gep("%in", f.mul(n, "%sn"))))
     f.br(done)
     f.start(no)
+    return done
+
+
+def _conv_body(f: _Fn, direct: str, col_floats: str, gemm, im2col) -> None:
+    """for each image n: gemm(n, image n) when `direct`, else im2col(n, col) and
+    gemm(n, col) with a scratch buffer of col_floats floats."""
+    done = _direct_images(f, direct, gemm)
     col = f(f"call ptr @malloc(i64 {f.mul(col_floats, 4)})")
 
     def image(n):

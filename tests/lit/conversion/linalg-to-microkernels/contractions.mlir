@@ -98,6 +98,37 @@ func.func @batch_matmul_broadcast_strided(%A: memref<2x4x8xf32, strided<[40, 8, 
   return
 }
 
+// Two batch dims (attention's batch and heads, as fusion leaves them) collapse into one
+// batch of 2 x 4; B broadcast along both with A's and C's rows contiguous: one GEMM of
+// 2 x 4 x 6 rows. A B broadcast along the first batch dim only cannot collapse: loops.
+// CHECK-LABEL: func.func @two_batch_dims(
+//       CHECK: %c8_i64 = arith.constant 8 : i64
+//       CHECK: call @strata_sgemm_nt_batched_f32(%c8_i64, %c6_i64, %c6_i64, %c8_i64, %1, %c8_i64, %c48_i64, %3, %c8_i64, %c48_i64, %5, %c6_i64, %c36_i64, %c1_i32)
+//       CHECK: call @strata_sgemm_f32(%c48_i64_{{[0-9]+}}, %c6_i64_{{[0-9]+}}, %c8_i64_{{[0-9]+}},
+//       CHECK: linalg.generic
+//  CHECK-NEXT: ^bb0
+func.func @two_batch_dims(%q: memref<2x4x6x8xf32>, %k: memref<2x4x6x8xf32>, %s: memref<2x4x6x6xf32>, %w: memref<8x6xf32>, %wh: memref<4x8x6xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : memref<2x4x6x8xf32>, memref<2x4x6x8xf32>) outs(%s : memref<2x4x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %t = arith.addf %c, %m : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %w : memref<2x4x6x8xf32>, memref<8x6xf32>) outs(%s : memref<2x4x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %t = arith.addf %c, %m : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %wh : memref<2x4x6x8xf32>, memref<4x8x6xf32>) outs(%s : memref<2x4x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %t = arith.addf %c, %m : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
 // A static offset is added as a constant number of bytes.
 // CHECK-LABEL: func.func @static_offset(
 //       CHECK: %intptr = memref.extract_aligned_pointer_as_index %arg0 : memref<4x8xf32, strided<[10, 1], offset: 3>> -> index
