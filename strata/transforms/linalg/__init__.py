@@ -1,7 +1,10 @@
 """Transformations of linalg on tensors, each a pass:
 
     generalize.py          linalg-generalize-named-ops (and `generalize(op, rewriter)`)
-    elementwise_fusion.py  linalg-fuse-elementwise-ops
+    elementwise_fusion.py  linalg-fuse-elementwise-ops: producer-consumer fusion of generic
+                           ops and its clean-up patterns
+    reshape_fusion.py      its reshape propagation (expand_shape / collapse_shape folded
+                           into structured ops by expanding their loops)
 """
 from __future__ import annotations
 

@@ -56,7 +56,7 @@ from ...passes.pass_manager import Pass
 from ...rewrite.folding import constant_value
 from ...rewrite.pattern import RewritePattern
 
-__all__ = ["LinalgElementwiseOpFusion", "elementwise_fusion_patterns",
+__all__ = ["LinalgElementwiseOpFusion", "elementwise_fusion_patterns", "fusion_pass_patterns",
            "are_elementwise_ops_fusable", "fuse_elementwise_ops", "default_control",
            "erase_unused_operands_and_results_patterns"]
 
@@ -829,10 +829,19 @@ def erase_unused_operands_and_results_patterns() -> list:
 
 def elementwise_fusion_patterns(control=default_control) -> list:
     """populateElementwiseOpsFusionPatterns with `control(consumer, operand_index)`
-    deciding which fusable producers fuse, then the canonicalizations the pass adds."""
+    deciding which fusable producers fuse."""
     return [FuseElementwiseOps(control), FoldFillWithGeneric(), FoldScalarOrSplatConstant(),
-            RemoveOutsDependency(), *erase_unused_operands_and_results_patterns(),
-            EraseIdentityGeneric()]
+            RemoveOutsDependency(), *erase_unused_operands_and_results_patterns()]
+
+
+def fusion_pass_patterns() -> list:
+    """What linalg-fuse-elementwise-ops applies, in upstream's order: the fusion
+    patterns, reshape propagation by expansion (reshape_fusion.py), then the
+    canonicalizations of linalg.generic and the reshapes."""
+    from .reshape_fusion import (reshape_by_expansion_patterns,
+                                 reshape_canonicalization_patterns)
+    return [*elementwise_fusion_patterns(), *reshape_by_expansion_patterns(),
+            EraseIdentityGeneric(), *reshape_canonicalization_patterns()]
 
 
 class LinalgElementwiseOpFusion(Pass):
@@ -842,5 +851,5 @@ class LinalgElementwiseOpFusion(Pass):
 
     def run(self, op):
         from ...rewrite.greedy import GreedyRewriteConfig, apply_patterns_greedily
-        apply_patterns_greedily(op, elementwise_fusion_patterns(),
+        apply_patterns_greedily(op, fusion_pass_patterns(),
                                 GreedyRewriteConfig(top_down=True))
