@@ -21,7 +21,10 @@ The patterns, in upstream's order (each rooted on linalg.generic):
   DeduplicateAndRemoveDead  unused inputs, repeated (value, map) inputs, dead results
                             and results computed twice are dropped;
   RemoveUnusedCycle         `%x = op %out; yield %x` of a dead result reads nothing;
-  EraseIdentityGeneric      a generic op that only forwards inputs is its inputs.
+  (reshape_fusion.py)       expand_shape / collapse_shape next to a structured op folded
+                            into it by expanding its loops;
+  EraseIdentityGeneric      a generic op that only forwards inputs is its inputs;
+  (reshape_fusion.py)       reshape folds and compositions.
 
 [Note: fused maps]
 The consumer reads the producer result through map C (consumer loops -> tensor index);
