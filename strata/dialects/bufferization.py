@@ -28,6 +28,14 @@ from ..ir.ods import Op, Operand, OptOperand, OptProp, Result, VarOperand, VarRe
 from ..syntax.asm_format import UnitKeyword, install_format
 from .memref import AnyRankedOrUnrankedMemRef, CastOp as MemRefCastOp
 
+_is_tensor = C.AnyTensor.check
+_is_memref = AnyRankedOrUnrankedMemRef.check
+TensorLike = C.Constraint(_is_tensor, "TensorLikeType instance")
+BufferLike = C.Constraint(_is_memref, "BufferLikeType instance")
+AnyTensor = C.Constraint(_is_tensor, "tensor of any non-token type values")
+AnyShaped = C.Constraint(lambda t: _is_tensor(t) or _is_memref(t),
+                         "shaped of any non-token type values")
+
 __all__ = ["BUFFERIZATION", "ToTensorOp", "ToBufferOp", "AllocTensorOp",
            "MaterializeInDestinationOp", "CloneOp", "DeallocOp", "DeallocTensorOp",
            "tensor_type_of", "buffer_types_match"]
@@ -65,10 +73,10 @@ class ToTensorOp(Op):
 
     name = "bufferization.to_tensor"
     traits = ()
-    buffer = Operand(AnyRankedOrUnrankedMemRef)
+    buffer = Operand(BufferLike)
     restrict = _unit()
     writable = _unit()
-    result = Result(C.AnyTensor)
+    result = Result(TensorLike)
     assembly = ("$buffer (`restrict` $restrict^)? (`writable` $writable^)? attr-dict `:` "
                 "type($buffer) `to` type($result)")
 
@@ -93,9 +101,9 @@ class ToBufferOp(Op):
 
     name = "bufferization.to_buffer"
     traits = (T.Pure,)
-    tensor = Operand(C.AnyTensor)
+    tensor = Operand(TensorLike)
     read_only = _unit()
-    buffer = Result(AnyRankedOrUnrankedMemRef)
+    buffer = Result(BufferLike)
     assembly = ("$tensor (`read_only` $read_only^)? attr-dict `:` type($tensor) `to` "
                 "type($buffer)")
 
@@ -143,7 +151,7 @@ class AllocTensorOp(Op):
     copy = OptOperand(C.AnyRankedTensor)
     size_hint = OptOperand(C.Index)
     memory_space = OptProp()
-    result = Result(C.AnyRankedTensor)
+    result = Result(AnyTensor)
     assembly = ("`(` $dynamic_sizes `)` (`copy` `(` $copy^ `)`)? "
                 "(`size_hint` `` `=` `` $size_hint^)? prop-dict attr-dict `:` type($result)")
 
@@ -156,6 +164,8 @@ class AllocTensorOp(Op):
     def verify_(self):
         from .tensor import _bare_error
         rt = self.results[0].type
+        if not rt.has_rank:
+            return "result #0 must be ranked tensor of any non-token type values"
         if self.copy is not None and self.dynamic_sizes:
             _bare_error(self, "dynamic sizes not needed when copying a tensor")
         if self.copy is None and rt.num_dynamic_dims != len(self.dynamic_sizes):
@@ -172,12 +182,11 @@ class MaterializeInDestinationOp(Op):
 
     name = "bufferization.materialize_in_destination"
     traits = (T.MemoryEffects(T.MemRead, T.MemWrite),)
-    source = Operand(C.AnyTensor)
-    dest = Operand(C.any_of(C.AnyTensor, AnyRankedOrUnrankedMemRef,
-                            summary="ranked or unranked tensor or memref"))
+    source = Operand(AnyTensor)
+    dest = Operand(AnyShaped)
     restrict = _unit()
     writable = _unit()
-    result = VarResult(C.AnyTensor)
+    result = VarResult(AnyTensor)
     assembly = ("$source `in` (`restrict` $restrict^)? (`writable` $writable^)? $dest "
                 "attr-dict `:` functional-type(operands, results)")
 
@@ -282,7 +291,7 @@ class DeallocTensorOp(Op):
 
     name = "bufferization.dealloc_tensor"
     traits = ()
-    tensor = Operand(C.AnyTensor)
+    tensor = Operand(AnyTensor)
     assembly = "$tensor attr-dict `:` type($tensor)"
 
 

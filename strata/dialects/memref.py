@@ -27,12 +27,12 @@ from ..ir.context import Dialect
 from ..ir.ods import (Op, Operand, OptOperand, OptProp, Prop, RegionDef, Result, VarOperand,
                       VarResult)
 from ..ir.symbol_table import lookup_nearest_symbol_from
-from ..syntax.asm_format import BareInt, EnumFmt, SymbolName, SymbolRef, install_format
+from ..syntax.asm_format import BareInt, EnumFmt, SymbolRef, custom_op_prefix, install_format
 from ..syntax.dynamic_index_list import (DynamicIndexListDirective, count_dynamic,
                                          mixed_values, reassociation_indices)
 from ..syntax.lexer import STRING
-from .tensor import (IndexListArrayAttr, _OffsetSizeStride, _bare_error, _in_bounds_error, _rank_reduction_mask,
-                     _static, _verify_reshape)
+from .tensor import (IndexListArrayAttr, _OffsetSizeStride, _bare_error, _in_bounds_error,
+                     _rank_reduction_mask, _static)
 
 __all__ = [
     "MEMREF", "DYN", "is_identity_layout", "canonical_strides", "strides_and_offset",
@@ -366,20 +366,21 @@ def _any_memref(t):
     return type(t) is A.MemRefType or type(t) is A.UnrankedMemRefType
 
 
-RankedMemRef = C.Constraint(_ranked, "memref of any type values")
+RankedMemRef = C.Constraint(_ranked, "memref of any non-token type values")
 AnyRankedOrUnrankedMemRef = C.Constraint(
-    _any_memref, "unranked.memref of any type values or memref of any type values")
+    _any_memref, "ranked or unranked memref of any non-token type values")
 StridedMemRef = C.Constraint(lambda t: _ranked(t) and is_strided(t),
-                             "strided memref of any type values")
+                             "strided memref of any non-token type values")
 StridedMemRefRank0 = C.Constraint(lambda t: _ranked(t) and is_strided(t) and not t.shape,
-                                  "strided memref of any type values of rank 0")
+                                  "0D strided memref of any non-token type values")
 StaticShapeMemRef = C.Constraint(lambda t: _ranked(t) and t.has_static_shape,
-                                 "statically shaped memref of any type values")
+                                 "statically shaped memref of any non-token type values")
 Non0RankedOrUnrankedMemRef = C.Constraint(
     lambda t: type(t) is A.UnrankedMemRefType or (_ranked(t) and len(t.shape) > 0),
-    "non-0-ranked or unranked memref")
+    "unranked.memref of any non-token type values or non-0-ranked.memref of any non-token "
+    "type values")
 MemRef1D = C.Constraint(lambda t: _ranked(t) and len(t.shape) == 1,
-                        "1D memref of any type values")
+                        "1D memref of any non-token type values")
 I8MemRef1D = C.Constraint(lambda t: _ranked(t) and len(t.shape) == 1 and
                           t.element_type is A.i8,
                           "1D memref of 8-bit signless integer values")
@@ -395,9 +396,11 @@ def _int_or_float(t):
 IntOrFloat = C.Constraint(_int_or_float, "signless integer or floating-point")
 IntOrFloatMemRef = C.Constraint(lambda t: _ranked(t) and _int_or_float(t.element_type),
                                 "memref of signless integer or floating-point values")
-NonNegI64 = C.Constraint(lambda a: type(a) is A.IntegerAttr and a.type is A.i64 and
-                         a.value >= 0,
-                         "64-bit signless integer attribute whose minimum value is 0")
+AlignmentI64 = C.Constraint(
+    lambda a: type(a) is A.IntegerAttr and a.type is A.i64 and a.value > 0 and
+    not a.value & (a.value - 1),
+    "64-bit signless integer attribute whose value is positive and whose value is a power "
+    "of two > 0")
 PositiveI32 = C.Constraint(lambda a: type(a) is A.IntegerAttr and a.type is A.i32 and
                            a.value > 0,
                            "32-bit signless integer attribute whose value is positive")
@@ -414,6 +417,11 @@ AtomicRMWKindAttr = C.Constraint(
     ", ".join(str(i) for i in range(len(ATOMIC_RMW_KINDS))))
 
 
+def _dynamic_sizes_error(t, values) -> str:
+    return (f"incorrect number of dynamic sizes, has {len(values)}, expected "
+            f"{t.num_dynamic_dims}")
+
+
 def _q(t) -> str:
     return f"'{t}'"
 
@@ -428,7 +436,7 @@ class _AllocLike(Op):
     traits = (T.AttrSizedOperandSegments,)
     dynamicSizes = VarOperand(C.Index)
     symbolOperands = VarOperand(C.Index)
-    alignment = OptProp(NonNegI64)
+    alignment = OptProp(AlignmentI64)
     alignment.fmt = BareInt()
     memref = Result(RankedMemRef)
     assembly = ("`(`$dynamicSizes`)` (`` `[` $symbolOperands^ `]`)? "
@@ -449,7 +457,7 @@ class _AllocLike(Op):
     def verify_(self):
         t = self.results[0].type
         if len(self.dynamicSizes) != t.num_dynamic_dims:
-            return "dimension operand count does not equal memref dynamic dimension count"
+            return _dynamic_sizes_error(t, self.dynamicSizes)
         n = num_layout_symbols(t)
         if len(self.symbolOperands) != n:
             return (f"symbol operand count does not equal memref symbol count: expected "
@@ -487,7 +495,7 @@ class ReallocOp(Op):
     traits = (T.MemoryEffects(T.MemFree, T.MemAlloc),)
     source = Operand(MemRef1D)
     dynamicResultSize = OptOperand(C.Index)
-    alignment = OptProp(NonNegI64)
+    alignment = OptProp(AlignmentI64)
     alignment.fmt = BareInt()
     result = Result(MemRef1D)
     assembly = ("$source (`(` $dynamicResultSize^ `)`)? (`alignment` `=` $alignment^)? "
@@ -499,20 +507,20 @@ class ReallocOp(Op):
 
     def verify_(self):
         st, rt = self.source.type, self.results[0].type
+        err = _element_type_error(st, rt)
+        if err:
+            return err
         if not is_identity_layout(st):
-            return "unsupported layout for source memref type " + _q(st)
+            _bare_error(self, "unsupported layout for source memref type " + _q(st))
         if not is_identity_layout(rt):
-            return "unsupported layout for result memref type " + _q(rt)
+            _bare_error(self, "unsupported layout for result memref type " + _q(rt))
         if st.memory_space is not rt.memory_space:
-            return (f"different memory spaces specified for source memref type {_q(st)} "
-                    f"and result memref type {_q(rt)}")
-        if st.element_type is not rt.element_type:
-            return (f"different element types specified for source memref type {_q(st)} "
-                    f"and result memref type {_q(rt)}")
+            _bare_error(self, f"different memory spaces specified for source memref type "
+                              f"{_q(st)} and result memref type {_q(rt)}")
         if rt.shape[0] == DYN and self.dynamicResultSize is None:
-            return "missing dimension operand for result type " + _q(rt)
+            _bare_error(self, "missing dimension operand for result type " + _q(rt))
         if rt.shape[0] != DYN and self.dynamicResultSize is not None:
-            return "unnecessary dimension operand for result type " + _q(rt)
+            _bare_error(self, "unnecessary dimension operand for result type " + _q(rt))
         return None
 
 
@@ -592,7 +600,7 @@ class LoadOp(Op):
     indices = VarOperand(C.Index)
     nontemporal = Prop(C.BoolAttrC, default=A.BoolAttr(False))
     nontemporal.fmt = None
-    alignment = OptProp(NonNegI64)
+    alignment = OptProp(AlignmentI64)
     alignment.fmt = BareInt()
     result = Result()
     assembly = ("$memref `[` $indices `]` (`alignment` `(` $alignment^ `)`)? "
@@ -611,9 +619,8 @@ class LoadOp(Op):
         if self.results[0].type is not t.element_type:
             return "failed to verify that result type matches element type of 'memref'"
         if len(self.indices) != t.rank:
-            return (f"incorrect number of indices for load, expected {t.rank} but got "
-                    f"{len(self.indices)}")
-        return _alignment_error(self)
+            return _indices_error(t, self.indices)
+        return None
 
     def fold(self, operands):
         return _fold_memref_cast(self, 0)
@@ -628,7 +635,7 @@ class StoreOp(Op):
     memref = Operand(RankedMemRef)
     indices = VarOperand(C.Index)
     nontemporal = Prop(C.BoolAttrC, default=A.BoolAttr(False))
-    alignment = OptProp(NonNegI64)
+    alignment = OptProp(AlignmentI64)
     alignment.fmt = BareInt()
     assembly = ("$value `,` $memref `[` $indices `]` (`alignment` `(` $alignment^ `)`)? "
                 "(`nontemporal` `(` $nontemporal^ `)`)? attr-dict `:` type($memref)")
@@ -645,18 +652,16 @@ class StoreOp(Op):
         if self.value.type is not t.element_type:
             return "failed to verify that type of 'value' matches element type of 'memref'"
         if len(self.indices) != t.rank:
-            return "store index operand count not equal to memref rank"
-        return _alignment_error(self)
+            return _indices_error(t, self.indices)
+        return None
 
     def fold(self, operands):
         return _fold_memref_cast(self, 1, results=False)
 
 
-def _alignment_error(op):
-    a = op.properties.get("alignment")
-    if a is not None and (a.value <= 0 or a.value & (a.value - 1)):
-        return f"'alignment' attribute value {a.value} is not a power of 2"
-    return None
+def _indices_error(t, indices) -> str:
+    return (f"invalid number of indices for accessed memref, expected {t.rank} but got "
+            f"{len(indices)}")
 
 
 def _fold_memref_cast(op, index, results=True):
@@ -695,7 +700,7 @@ class AtomicRMWOp(Op):
         if self.results[0].type is not self.value.type:
             return "failed to verify that result type matches element type of memref"
         if len(self.indices) != t.rank:
-            return "expects the number of subscripts to be equal to memref rank"
+            return _indices_error(t, self.indices)
         kind = ATOMIC_RMW_KINDS[self.properties["kind"].value]
         vt = self.value.type
         if kind in ("addf", "maximumf", "minimumf", "mulf") and type(vt) is not A.FloatType:
@@ -742,10 +747,7 @@ class GenericAtomicRMWOp(Op):
     def verify_(self):
         t = self.memref.type
         if len(self.indices) != t.rank:
-            return "expects the number of subscripts to be equal to memref rank"
-        return None
-
-    def verify_regions_(self):
+            return _indices_error(t, self.indices)
         blocks = self.regions[0].blocks
         if not blocks or len(blocks[0].args) != 1:
             return "expected single number of entry block arguments"
@@ -771,7 +773,8 @@ class AtomicYieldOp(Op):
         parent = self.parent_op
         pt = parent.results[0].type if parent is not None and parent.results else None
         if pt is not self.result.type:
-            return f"types mismatch between yield op: {self.result.type} and its parent: {pt}"
+            return (f"types mismatch between yield op: {_q(self.result.type)} and its parent: "
+                    f"{_q(pt)}")
         return None
 
 
@@ -1048,7 +1051,7 @@ class GlobalOp(Op):
     type = Prop(MemRefTypeAttr)
     initial_value = OptProp()
     constant = OptProp(C.UnitAttrC)
-    alignment = OptProp(C.I64Attr)
+    alignment = OptProp(AlignmentI64)
 
     _FORMAT_PROPS = ("sym_name", "sym_visibility", "type", "initial_value", "constant",
                      "alignment")
@@ -1090,15 +1093,21 @@ class GlobalOp(Op):
         p.expect(":")
         start = p.tok_start
         t = p.parse_type()
+        if type(t) is not A.MemRefType or not t.has_static_shape:
+            p.error(custom_op_prefix(p) + "type should be static shaped memref, but got "
+                    f"'{t}'", start)
         st.properties["type"] = A.TypeAttr(t)
         if p.consume_if("="):
             if p.parse_optional_keyword("uninitialized"):
                 st.properties["initial_value"] = A.UnitAttr()
             else:
-                if type(t) is not A.MemRefType:
-                    p.error("type should be static shaped memref, but got " + str(t), start)
                 tt = A.RankedTensorType(t.shape, t.element_type)
-                st.properties["initial_value"] = p.parse_attribute(type=tt)
+                v_start = p.tok_start
+                v = p.parse_attribute(type=tt)
+                if type(v).__name__ not in _ELEMENTS_ATTRS:
+                    p.error(custom_op_prefix(p) + "initial value should be a unit or elements "
+                            "attribute", v_start)
+                st.properties["initial_value"] = v
         if p.parse_optional_keyword("alignment"):
             p.expect("=")
             st.properties["alignment"] = A.IntegerAttr(p.parse_integer(), A.i64)
@@ -1146,9 +1155,6 @@ class GlobalOp(Op):
             if tuple(it.shape) != tuple(t.shape):
                 return (f"initial value shape expected to be {_dims_text(t.shape)} but was "
                         f"{_dims_text(it.shape)}")
-        a = self.properties.get("alignment")
-        if a is not None and (a.value <= 0 or a.value & (a.value - 1)):
-            _bare_error(self, f"alignment attribute value {a.value} is not a power of 2")
         return None
 
 
@@ -1264,19 +1270,19 @@ class SubViewOp(_MemRefOffsetSizeStride):
             _bare_error(self, f"expected result type to be {_q(expected)} or a rank-reduced "
                               f"version. (mismatch of result sizes), but got {_q(rt)}")
         if expected.element_type is not rt.element_type:
-            _bare_error(self, f"expected result element type to be {expected.element_type}, "
-                              f"but got {_q(rt)}")
+            _bare_error(self, f"expected result element type to be "
+                              f"{_q(expected.element_type)}, but got {_q(rt)}")
         layout_error = (f"expected result type to be {_q(expected)} or a rank-reduced "
                         f"version. (mismatch of result layout), but got {_q(rt)}")
         rso = strides_and_offset(rt)
         eso = strides_and_offset(expected)
-        if rso is None or not _compatible(eso[1], rso[1]):
+        if rso is None or not _fits(eso[1], rso[1]):
             _bare_error(self, layout_error)
         unused = _memref_rank_reduction_mask(expected, rt, _static(self, "static_sizes"))
         if unused is None:
             _bare_error(self, layout_error)
         kept = [s for i, s in enumerate(eso[0]) if i not in unused]
-        if len(kept) != len(rso[0]) or not all(map(_compatible, kept, rso[0])):
+        if len(kept) != len(rso[0]) or not all(map(_fits, kept, rso[0])):
             _bare_error(self, layout_error)
         err = _in_bounds_error(base.shape, _static(self, "static_offsets"),
                                _static(self, "static_sizes"), _static(self, "static_strides"))
@@ -1295,8 +1301,9 @@ class SubViewOp(_MemRefOffsetSizeStride):
         return None
 
 
-def _compatible(a, b) -> bool:
-    return a == DYN or b == DYN or a == b
+def _fits(expected, actual) -> bool:
+    """An inferred static offset or stride may be declared dynamic, not the reverse."""
+    return actual == DYN or expected == actual
 
 
 def _memref_rank_reduction_mask(original, reduced, sizes):
@@ -1340,7 +1347,7 @@ class ReinterpretCastOp(_MemRefOffsetSizeStride):
     offsets = VarOperand(C.Index)
     sizes = VarOperand(C.Index)
     strides = VarOperand(C.Index)
-    result = Result(RankedMemRef)
+    result = Result(StridedMemRef)
     assembly = ("$source `to` `offset` `` `:` custom<DynamicIndexList>($offsets, "
                 "$static_offsets) `` `,` `sizes` `` `:` custom<DynamicIndexList>($sizes, "
                 "$static_sizes) `` `,` `strides` `` `:` custom<DynamicIndexList>($strides, "
@@ -1353,33 +1360,41 @@ class ReinterpretCastOp(_MemRefOffsetSizeStride):
         return ["reinterpret_cast"]
 
     def _verify_offset_size_stride(self):
-        # getArrayAttrMaxRanks: {1, rank, rank}; the shared check wants one rank for all.
-        offs = _static(self, "static_offsets")
-        if len(offs) != 1:
-            _bare_error(self, f"expected 1 offset values, got {len(offs)}")
-        saved = self.properties["static_offsets"]
+        """verifyOffsetSizeAndStrideOp with getArrayAttrMaxRanks = {1, rank, rank}, in
+        the order of the shared check (tensor._OffsetSizeStride)."""
         rank = self._max_rank()
-        self.properties["static_offsets"] = A.DenseArrayAttr(A.i64, list(offs) * rank) \
-            if rank != 1 else saved
-        try:
-            n = count_dynamic(offs)
-            if len(self.offsets) != n:
-                _bare_error(self, f"expected the number of 'offsets' to match the number of "
-                                  f"dynamic entries in 'static_offsets' ({len(self.offsets)} "
-                                  f"vs {n})")
-            if rank:
-                _OffsetSizeStride._verify_offset_size_stride(self)
-        finally:
-            self.properties["static_offsets"] = saved
+        lists = [("offset", "offsets", 1), ("size", "sizes", rank), ("stride", "strides", rank)]
+        static = {w: _static(self, "static_" + w) for _, w, _ in lists}
+        for _, what, _ in lists[1:] + lists[:1]:
+            vals, n = getattr(self, what), count_dynamic(static[what])
+            if len(vals) != n:
+                _bare_error(self, f"expected the number of '{what}' to match the number of "
+                                  f"dynamic entries in 'static_{what}' ({len(vals)} vs {n})")
+        offs, sizes, strides = static["offsets"], static["sizes"], static["strides"]
+        if len(offs) != 1 and len(offs) != len(sizes):
+            _bare_error(self, f"expected mixed offsets rank to match mixed sizes rank "
+                              f"({len(offs)} vs {len(sizes)}) so the rank of the result "
+                              "type is well-formed.")
+        if len(sizes) != len(strides):
+            _bare_error(self, f"expected mixed sizes rank to match mixed strides rank "
+                              f"({len(sizes)} vs {len(strides)}) so the rank of the result "
+                              "type is well-formed.")
+        for what, plural, n in lists:
+            if len(static[plural]) != n:
+                _bare_error(self, f"expected {n} {what} values, got {len(static[plural])}")
+        for what, vals in (("offsets", offs), ("sizes", sizes)):
+            for v in vals:
+                if v < 0 and v != DYN:
+                    _bare_error(self, f"expected {what} to be non-negative, but got {v}")
 
     def verify_(self):
-        self._verify_offset_size_stride()
         st, rt = self.source.type, self.results[0].type
+        err = _element_type_error(st, rt)
+        if err:
+            return err
+        self._verify_offset_size_stride()
         if st.memory_space is not rt.memory_space:
             _bare_error(self, f"different memory spaces specified for source type {_q(st)} "
-                              f"and result memref type {_q(rt)}")
-        if st.element_type is not rt.element_type:
-            _bare_error(self, f"different element types specified for source type {_q(st)} "
                               f"and result memref type {_q(rt)}")
         for i, (r, e) in enumerate(zip(rt.shape, _static(self, "static_sizes"))):
             if r != DYN and r != e:
@@ -1397,6 +1412,14 @@ class ReinterpretCastOp(_MemRefOffsetSizeStride):
                 _bare_error(self, f"expected result type with stride = {_dyn_text(e)} instead "
                                   f"of {r} in dim = {i}")
         return None
+
+
+def _element_type_error(st, rt):
+    """The element type check of view-like ops (source and result alike)."""
+    if st.element_type is not rt.element_type:
+        return (f"source element type ({_q(st.element_type)}) does not match result element "
+                f"type ({_q(rt.element_type)})")
+    return None
 
 
 def _dyn_text(v) -> str:
@@ -1432,7 +1455,7 @@ class ViewOp(Op):
             _bare_error(self, f"different memory spaces specified for base memref type "
                               f"{_q(bt)} and view memref type {_q(vt)}")
         if len(self.sizes) != vt.num_dynamic_dims:
-            _bare_error(self, f"incorrect number of size operands for type {_q(vt)}")
+            return _dynamic_sizes_error(vt, self.sizes)
         return None
 
 
@@ -1516,10 +1539,39 @@ class TransposeOp(Op):
 
 # ==================================================================== reshapes
 
-def _reshape_shapes_error(op, expanded, collapsed):
-    """verifyReshapeLikeShapes through the tensor verifier (memref allows several dynamic
-    dims in a group; shapes and reassociation are checked the same way)."""
-    return _verify_reshape(op, expanded, collapsed)
+def _reshape_shapes_error(collapsed, expanded, groups):
+    """verifyCollapsedShape (several dynamic dims per group allowed, as memref's)."""
+    if not collapsed:
+        if any(d != 1 for d in expanded):
+            return "rank 0 memrefs can only be extended/collapsed with/from ones"
+        return None
+    if len(collapsed) != len(groups):
+        return (f"invalid number of reassociation groups: found {len(groups)}, expected "
+                f"{len(collapsed)}")
+    nxt = 0
+    for k, g in enumerate(groups):
+        dynamic = False
+        for d in g:
+            if d != nxt:
+                return "reassociation indices must be contiguous"
+            nxt += 1
+            if d >= len(expanded):
+                return f"reassociation index {d} is out of bounds"
+            dynamic = dynamic or expanded[d] == DYN
+        if (collapsed[k] == DYN) != dynamic:
+            return (f"collapsed dim ({k}) must be dynamic if and only if reassociation group "
+                    "is dynamic")
+        if not dynamic:
+            n = 1
+            for d in g:
+                n *= expanded[d]
+            if n != collapsed[k]:
+                return (f"collapsed dim size ({collapsed[k]}) must equal reassociation group "
+                        f"size ({n})")
+    if nxt != len(expanded):
+        return (f"expanded rank ({len(expanded)}) inconsistent with number of reassociation "
+                f"indices ({nxt})")
+    return None
 
 
 class ExpandShapeOp(DynamicIndexListDirective, Op):
@@ -1553,7 +1605,7 @@ class ExpandShapeOp(DynamicIndexListDirective, Op):
         if st.rank > rt.rank:
             return (f"has source rank {st.rank} and result rank {rt.rank}. This is not an "
                     f"expansion ({st.rank} > {rt.rank}).")
-        err = _reshape_shapes_error(self, rt, st)
+        err = _reshape_shapes_error(st.shape, rt.shape, self.reassociation_indices)
         if err:
             return err
         want = expanded_type(st, rt.shape, self.reassociation_indices)
@@ -1603,7 +1655,7 @@ class CollapseShapeOp(Op):
         if st.rank < rt.rank:
             return (f"has source rank {st.rank} and result rank {rt.rank}. This is not a "
                     f"collapse ({st.rank} < {rt.rank}).")
-        err = _reshape_shapes_error(self, st, rt)
+        err = _reshape_shapes_error(rt.shape, st.shape, self.reassociation_indices)
         if err:
             return err
         if is_identity_layout(st):

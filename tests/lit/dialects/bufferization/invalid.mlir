@@ -85,3 +85,51 @@ func.func @f(%m: memref<4xf32>, %t: tensor<4xf32>, %c: i1) {
   "bufferization.dealloc"(%m, %c, %c) <{operandSegmentSizes = array<i32: 1, 2, 0>}> : (memref<4xf32>, i1, i1) -> ()
   return
 }
+
+// -----
+
+func.func @f(%t: memref<4xf32>, %i: index, %c: i1) {
+  // expected-error @+1 {{'bufferization.to_tensor' op operand #0 must be BufferLikeType instance, but got 'i1'}}
+  %0 = "bufferization.to_tensor"(%c) : (i1) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: memref<4xf32>, %i: index, %c: i1) {
+  // expected-error @+1 {{'bufferization.clone' op operand #0 must be ranked or unranked memref of any non-token type values, but got 'i1'}}
+  %0 = "bufferization.clone"(%c) : (i1) -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: memref<4xf32>, %i: index, %c: i1) {
+  // expected-error @+1 {{'bufferization.dealloc' op operand #1 must be variadic of 1-bit signless integer, but got 'memref<4xf32>'}}
+  "bufferization.dealloc"(%t, %t) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (memref<4xf32>, memref<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @f(%t: memref<4xf32>, %i: index, %c: i1) {
+  // expected-error @+1 {{'bufferization.alloc_tensor' op result #0 must be tensor of any non-token type values, but got 'memref<4xf32>'}}
+  %0 = "bufferization.alloc_tensor"() <{operandSegmentSizes = array<i32: 0, 0, 0>}> : () -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @f(%t: memref<4xf32>, %i: index, %c: i1) {
+  // expected-error @+1 {{'bufferization.materialize_in_destination' op operand #0 must be tensor of any non-token type values, but got 'memref<4xf32>'}}
+  "bufferization.materialize_in_destination"(%t, %t) : (memref<4xf32>, memref<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @f(%t: tensor<4xf32>, %i: index, %c: i1) {
+  // expected-error @+1 {{'bufferization.materialize_in_destination' op operand #1 must be shaped of any non-token type values, but got 'i1'}}
+  "bufferization.materialize_in_destination"(%t, %c) : (tensor<4xf32>, i1) -> ()
+  return
+}
