@@ -38,7 +38,8 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
              "tosa-to-linalg", "tosa-to-linalg-named", "tosa-to-tensor", "tosa-to-arith",
              "tosa-to-linalg-pipeline")},
          **{name: "strata.transforms.linalg" for name in (
-             "linalg-generalize-named-ops", "linalg-fuse-elementwise-ops")},
+             "linalg-generalize-named-ops", "linalg-fuse-elementwise-ops",
+             "linalg-fold-unit-extent-dims")},
          **{name: "strata.conversion.to_llvm" for name in (
              "convert-arith-to-llvm", "convert-math-to-llvm", "convert-index-to-llvm",
              "convert-cf-to-llvm", "finalize-memref-to-llvm", "convert-func-to-llvm",

@@ -5,15 +5,17 @@
                            ops and its clean-up patterns
     reshape_fusion.py      its reshape propagation (expand_shape / collapse_shape folded
                            into structured ops by expanding their loops)
+    unit_dims.py           linalg-fold-unit-extent-dims
 """
 from __future__ import annotations
 
 from ...passes.registry import register_pass
 from .elementwise_fusion import LinalgElementwiseOpFusion, fuse_elementwise_ops
 from .generalize import LinalgGeneralizeNamedOps, generalize, generalization_patterns
+from .unit_dims import LinalgFoldUnitExtentDims, drop_unit_dims
 
-__all__ = ["generalize", "generalization_patterns", "fuse_elementwise_ops",
-           "LinalgGeneralizeNamedOps", "LinalgElementwiseOpFusion"]
+__all__ = ["generalize", "generalization_patterns", "fuse_elementwise_ops", "drop_unit_dims",
+           "LinalgGeneralizeNamedOps", "LinalgElementwiseOpFusion", "LinalgFoldUnitExtentDims"]
 
-for _p in (LinalgGeneralizeNamedOps, LinalgElementwiseOpFusion):
+for _p in (LinalgGeneralizeNamedOps, LinalgElementwiseOpFusion, LinalgFoldUnitExtentDims):
     register_pass(_p)
