@@ -1,4 +1,5 @@
-"""linalg-generalize-named-ops and linalg-fuse-elementwise-ops (strata/transforms/linalg):
+"""linalg-generalize-named-ops, linalg-fuse-elementwise-ops and linalg-fold-unit-extent-dims
+(strata/transforms/linalg):
 differential checks through the interpreter (the lit inputs, dynamic shapes, index users,
 both ways the payload blocks move), the Python API, and ONNX models lowered with the
 interpreter pipeline (fusion keeps their results and removes linalg ops)."""
@@ -17,6 +18,7 @@ from strata.testing import check_pass_preserves_semantics
 LIT = os.path.join(os.path.dirname(__file__), "..", "lit", "passes")
 GENERALIZE = "linalg-generalize-named-ops"
 FUSE = "linalg-fuse-elementwise-ops"
+UNIT = "linalg-fold-unit-extent-dims"
 
 
 def _lit(folder, name):
@@ -287,6 +289,32 @@ def test_reshape_propagation_keeps_results():
     check_pass_preserves_semantics(_lit(FUSE, "onnx_models.mlir"), FUSE)
 
 
+# ------------------------------------------------------------------ unit dims
+
+
+def test_fold_unit_extent_dims_keeps_results():
+    text = _lit(UNIT, "unit_dims.mlir")
+    funcs = ["unit", "bcast", "reads_out", "named", "reduce", "mixed", "all_unit", "chain",
+             "transposed", "scalar", "fill_reshape"]
+    check_pass_preserves_semantics(text, UNIT, function=funcs)
+    rng = np.random.default_rng(4)
+    check_pass_preserves_semantics(
+        text, UNIT, function="fill_folds",
+        inputs=[np.float32(1.5), rng.standard_normal((4, 8)).astype(np.float32),
+                rng.standard_normal((8, 4)).astype(np.float32), np.int64(2)])
+    a = rng.standard_normal((5, 1)).astype(np.float32)
+    check_pass_preserves_semantics(text, UNIT, function="dyn", inputs=[a])
+    check_pass_preserves_semantics(text, UNIT, function="dyn_empty", inputs=[np.int64(3)])
+
+
+def test_fold_unit_extent_dims_drops_unit_loops():
+    m = _run(_parse(_lit(UNIT, "unit_dims.mlir")), UNIT)
+    for op in m.walk():
+        if op.name == "linalg.generic":
+            for v in op.operands:
+                assert 1 not in getattr(v.type, "shape", ()), print_op(op)
+
+
 # ------------------------------------------------------------------ ONNX models
 
 onnx = pytest.importorskip("onnx")
@@ -370,5 +398,6 @@ def test_fusion_on_lowered_onnx_models(name):
     text = print_op(m)
     check_pass_preserves_semantics(text, FUSE)
     check_pass_preserves_semantics(text, f"{GENERALIZE},{FUSE}")
+    check_pass_preserves_semantics(text, f"{FUSE},{UNIT}")
     fused = _run(_parse(text), FUSE)
     assert _count(fused) <= n_after

@@ -14,7 +14,9 @@ so that fewer, longer loops remain for convert-linalg-to-loops. The patterns:
                             the others are renumbered;
   MoveInitOperandsToInput   an all-parallel op reading its init reads it as an input
                             and writes a tensor.empty instead;
-  FoldFillWithReshape       a reshape of a fill is a fill of the reshaped init;
+  FoldFillWith...           a reshape, transpose or copy of a fill is a fill, a copy into
+                            a fill's result copies into its init, an extract of it is
+                            the fill value (FillOp's canonicalizations);
   FoldEmptyWithReshape      a reshape of a tensor.empty is a tensor.empty;
   and the reshape folds and compositions of reshape_fusion.py.
 
@@ -24,7 +26,7 @@ tensor.extract_slice / insert_slice / pad) are not here.
 """
 from __future__ import annotations
 
-from ...dialects.linalg import FillOp, IndexOp
+from ...dialects.linalg import CopyOp, FillOp, IndexOp
 from ...dialects.linalg.structured import concat_maps, inverse_permutation
 from ...dialects.tensor import CollapseShapeOp, EmptyOp, ExpandShapeOp
 from ...ir import attributes as A
@@ -257,6 +259,58 @@ class FoldFillWithReshape(RewritePattern):
         return True
 
 
+class FoldFillWithCopy(RewritePattern):
+    """copy of a fill is a fill of the copy's init; a copy into a fill's result copies
+    into the fill's init (the fill is overwritten)."""
+
+    root = "linalg.copy"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        src, dst = op.operand(0), op.operand(1)
+        fill = src.defining_op
+        if type(fill) is FillOp and fill.operand(0).type is getattr(dst.type,
+                                                                   "element_type", None):
+            new = FillOp.new([fill.operand(0)], [dst], [r.type for r in op.results],
+                             loc=op.loc)
+        else:
+            fill = dst.defining_op
+            if type(fill) is not FillOp:
+                return False
+            cast = op._props.get("cast")
+            new = CopyOp.new([src], [fill.operand(1)], [r.type for r in op.results],
+                             loc=op.loc, **({"cast": cast} if cast is not None else {}))
+        rewriter.replace_op(op, _insert(rewriter, new).results)
+        return True
+
+
+class FoldFillWithTranspose(RewritePattern):
+    """A transpose of a fill is a fill of the transpose's init."""
+
+    root = "linalg.transpose"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        fill = op.operand(0).defining_op
+        if type(fill) is not FillOp:
+            return False
+        new = FillOp.new([fill.operand(0)], [op.operand(1)], [r.type for r in op.results],
+                         loc=op.loc)
+        rewriter.replace_op(op, _insert(rewriter, new).results)
+        return True
+
+
+class FoldFillWithTensorExtract(RewritePattern):
+    """tensor.extract of a fill's result is the fill value."""
+
+    root = "tensor.extract"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        fill = op.operand(0).defining_op
+        if type(fill) is not FillOp:
+            return False
+        rewriter.replace_op(op, [fill.operand(0)])
+        return True
+
+
 class FoldEmptyWithReshape(RewritePattern):
     """FoldEmptyTensorWithReshapeOp: a reshape of a tensor.empty is a tensor.empty of the
     result type (sizes from an expand_shape's output shape; a dynamic collapsed dim only
@@ -294,9 +348,9 @@ class FoldEmptyWithReshape(RewritePattern):
 def fold_unit_extent_dims_patterns() -> list:
     """populateFoldUnitExtentDimsPatterns (reshape strategy, without the slice and pad
     patterns) and populateMoveInitOperandsToInputPattern."""
-    return [DropUnitDims(),
+    return [DropUnitDims(), FoldFillWithCopy(), FoldFillWithTensorExtract(),
             FoldFillWithReshape("tensor.collapse_shape"),
-            FoldFillWithReshape("tensor.expand_shape"),
+            FoldFillWithReshape("tensor.expand_shape"), FoldFillWithTranspose(),
             *reshape_canonicalization_patterns(),
             FoldEmptyWithReshape("tensor.expand_shape"),
             FoldEmptyWithReshape("tensor.collapse_shape"),
