@@ -189,7 +189,7 @@ class Analysis:
             return False
         d = attrs.value[arg.index]
         w = d.value.get("bufferization.writable") if type(d) is A.DictionaryAttr else None
-        return type(w) is A.BoolAttr and w.value
+        return w is A.BoolAttr(True)
 
     def callee_arg_writable(self, call, index) -> bool:
         key = (call, index)
@@ -539,6 +539,11 @@ class Analysis:
             if any(is_tensor(u.value.type) for u in op._operands) or \
                     any(is_tensor(r.type) for r in op.results):
                 order.append(op)
+            if op.name == "scf.execute_region" and sum(
+                    1 for b in op.regions[0].blocks
+                    if b.last is not None and b.last.name == "scf.yield") != 1:
+                raise BufferizationError.at(op, "op without unique scf.yield is not "
+                                                "supported")
             if len(op.regions) and any(len(r.blocks) > 1 for r in op.regions) and \
                     op.name != "builtin.module":
                 if any(is_tensor(a.type) for r in op.regions for b in r.blocks
@@ -659,6 +664,31 @@ class Analysis:
             if op.name == "func.func" and op.regions[0].blocks and \
                     self.options.function_boundaries:
                 self._annotate_access(op)
+                self._annotate_equivalent_args(op)
+
+    def _annotate_equivalent_args(self, f):
+        """`__equivalent_func_args__` on func.return: per returned value, the argument
+        (of the same type) whose buffer it is, or -1."""
+        args = f.regions[0].blocks[0].args
+        for blk in f.regions[0].blocks:
+            ret = blk.last
+            if ret is None or ret.name != "func.return":
+                continue
+            eq = []
+            for u in ret._operands:
+                v = u.value
+                k = -1
+                if is_tensor(v.type):
+                    for a in args:
+                        if a.type is v.type and self.are_equivalent(a, v):
+                            k = a.index
+                            break
+                eq.append(k)
+            if any(k >= 0 for k in eq):
+                attrs = {"__equivalent_func_args__": A.ArrayAttr(
+                    [A.IntegerAttr(k, A.i64) for k in eq])}
+                attrs.update(ret.attributes)
+                ret.attributes = attrs
 
     def _annotate_access(self, f):
         args = f.regions[0].blocks[0].args

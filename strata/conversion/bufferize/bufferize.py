@@ -121,6 +121,42 @@ class Bufferizer:
                         self.bufferize_block(b)
         convert_ml_program_globals(self, body)
         self.erase_dead()
+        self.fold_unused_allocs()
+
+    def fold_unused_allocs(self):
+        """Erase the allocations nothing reads (a tensor.empty whose user bufferized out
+        of place gets a buffer of its own): memref.dim of them becomes the size."""
+        for buf in list(self.owner_block):
+            op = buf.defining_op
+            if op is None or op.name != "memref.alloc" or op.parent is None:
+                continue
+            dims = []
+            for u in buf.uses:
+                if u.owner.name != "memref.dim" or u.index != 0:
+                    break
+                dims.append(u.owner)
+            else:
+                for d in dims:
+                    i = _constant_index(d.operand(1))
+                    if i is None:
+                        break
+                    shape = buf.type.shape
+                    if shape[i] == A.DYNAMIC:
+                        k = sum(1 for x in shape[:i] if x == A.DYNAMIC)
+                        d.results[0].replace_all_uses_with(op.operand(k))
+                    else:
+                        from .rules import _arith
+                        c = _arith("arith.constant").create(
+                            [], [A.index], {"value": A.IntegerAttr(shape[i], A.index)},
+                            None, (), 0, d.loc)
+                        d.parent.insert_before(d, c)
+                        d.results[0].replace_all_uses_with(c.results[0])
+                    idx = d.operand(1)
+                    d.erase()
+                    if idx.first_use is None:
+                        idx.defining_op.erase()
+                if buf.first_use is None:
+                    op.erase()
 
     # ---------------------------------------------------------------- buffers
 
@@ -356,6 +392,7 @@ class Bufferizer:
             if ret is not None and ret.name == "func.return":
                 self.return_owned(ret, entry)
         f.properties["function_type"] = A.TypeAttr(A.FunctionType(inputs, results))
+        _drop_bufferization_arg_attrs(f)
 
     def arg_type(self, t):
         """The memref type of a tensor function argument: identity layout, or fully
@@ -419,6 +456,30 @@ class Bufferizer:
         self.dead_set = set()
 
 
+
+
+def _drop_bufferization_arg_attrs(f):
+    """Upstream drops `bufferization.writable` (and the like) once arguments are
+    buffers."""
+    attrs = f._props.get("arg_attrs")
+    if attrs is None:
+        return
+    dicts = []
+    for d in attrs.value:
+        kept = {k: v for k, v in d.value.items() if not k.startswith("bufferization.")}
+        dicts.append(A.DictionaryAttr(kept))
+    if all(not d.value for d in dicts):
+        del f.properties["arg_attrs"]
+    else:
+        f.properties["arg_attrs"] = A.ArrayAttr(dicts)
+
+
+def _constant_index(v):
+    op = v.defining_op
+    if op is None or op.name != "arith.constant":
+        return None
+    a = op.properties.get("value")
+    return a.value if type(a) is A.IntegerAttr else None
 
 
 def _bufferization_op(name, operands, result_types, loc, props=None):

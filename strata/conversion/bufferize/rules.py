@@ -411,8 +411,8 @@ def _tensor_cast(bz, op):
 
 @rule("builtin.unrealized_conversion_cast")
 def _unrealized_cast(bz, op):
-    from .models import UNKNOWN, model_of
-    if model_of(op) is UNKNOWN:
+    if not (len(op._operands) == 1 and len(op.results) == 1 and
+            bz.was_tensor(op.operand(0)) and is_tensor(op.results[0].type)):
         bz.unknown_op(op)
         return
     b = Builder.before(op)
