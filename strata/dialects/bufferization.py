@@ -72,7 +72,7 @@ class ToTensorOp(Op):
     tensor<4xf32>`"""
 
     name = "bufferization.to_tensor"
-    traits = ()
+    traits = (T.MemoryEffects(T.MemRead),)
     buffer = Operand(BufferLike)
     restrict = _unit()
     writable = _unit()

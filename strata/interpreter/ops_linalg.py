@@ -92,6 +92,11 @@ def run_structured(interp, op, args):
     if len(maps) != len(args):
         fail(op, f"has {len(maps)} indexing maps for {len(args)} operands")
     ranges = _loop_ranges(op, maps, args, len(iters))
+    buffers = [i for i, o in enumerate(op._operands) if isinstance(o.value.type, A.MemRefType)]
+    if buffers:  # destination-passing style on memrefs: live buffers, writable outs
+        from .ops_memref import check_buffers
+        check_buffers(interp, op, [args[i] for i in buffers],
+                      written=[k for k, i in enumerate(buffers) if i >= n_in])
     outs = []
     for k, (v, m) in enumerate(zip(inits, maps[n_in:])):
         if not isinstance(v, np.ndarray):
