@@ -50,10 +50,10 @@ MATMUL = _fn("matmul", "%a: memref<3x5xf32>, %b: memref<5x4xf32>", "memref<3x4xf
   linalg.fill ins(%z : f32) outs(%out : memref<3x4xf32>)
   linalg.matmul ins(%a, %b : memref<3x5xf32>, memref<5x4xf32>) outs(%out : memref<3x4xf32>)""")
 
-CONV = _fn("conv", "%i: memref<2x3x7x7xf32>, %f: memref<4x3x3x3xf32>", "memref<2x4x3x3xf32>", """
+CONV = _fn("conv", "%i: memref<1x2x5x5xf32>, %f: memref<2x2x3x3xf32>", "memref<1x2x2x2xf32>", """
   %z = arith.constant 0.0 : f32
-  linalg.fill ins(%z : f32) outs(%out : memref<2x4x3x3xf32>)
-  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%i, %f : memref<2x3x7x7xf32>, memref<4x3x3x3xf32>) outs(%out : memref<2x4x3x3xf32>)""")
+  linalg.fill ins(%z : f32) outs(%out : memref<1x2x2x2xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%i, %f : memref<1x2x5x5xf32>, memref<2x2x3x3xf32>) outs(%out : memref<1x2x2x2xf32>)""")
 
 POOL = _fn("pool", "%i: memref<1x6x6x3xf32>, %k: memref<3x3xf32>", "memref<1x2x2x3xf32>", """
   %z = arith.constant -1.0e30 : f32
