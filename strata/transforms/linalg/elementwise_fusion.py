@@ -82,7 +82,7 @@ def _maps(op) -> list:
 # uniqued, so identity is equality): fusing many ops builds the same maps again and again.
 _MAPS: dict = {}        # indexing_maps ArrayAttr -> list of AffineMap
 _MAP_ATTRS: dict = {}   # tuple of AffineMap -> indexing_maps ArrayAttr
-_LOOPS_OK: dict = {}    # tuple of AffineMap -> whether their concatenation is invertible
+_LOOPS_OK: dict = {}    # tuple of AffineMap -> inverse of their concatenation (or None)
 _INVERSE: dict = {}     # AffineMap -> inverse permutation (or None)
 _COMPOSED: dict = {}    # (map, inverse result map, consumer map) -> producer map in fused op
 
@@ -95,14 +95,20 @@ def _map_attr(maps):
     return a
 
 
+def _shapes_to_loops(maps):
+    """inversePermutation(concatAffineMaps(maps)), memoized (None: not invertible)."""
+    key = tuple(maps)
+    try:
+        return _LOOPS_OK[key]
+    except KeyError:
+        inv = _LOOPS_OK[key] = inverse_permutation(concat_maps(maps))
+        return inv
+
+
 def _loops_ok(maps) -> bool:
     """Whether the loop bounds follow from `maps` (inversePermutation of their
     concatenation exists; the empty concatenation is its own inverse)."""
-    key = tuple(maps)
-    ok = _LOOPS_OK.get(key)
-    if ok is None:
-        ok = _LOOPS_OK[key] = inverse_permutation(concat_maps(maps)) is not None
-    return ok
+    return _shapes_to_loops(maps) is not None
 
 
 def _inverse(m):

@@ -32,7 +32,7 @@ from ...dialects.linalg import (CopyOp, FillOp, GenericOp, IndexOp, StructuredOp
 from ...dialects.linalg.structured import concat_maps, inverse_permutation
 from ...dialects.tensor import CollapseShapeOp, DimOp, ExpandShapeOp
 from ...ir import attributes as A
-from ...ir.affine import AffineDimExpr, AffineMap, DIM
+from ...ir.affine import AffineDimExpr, AffineMap
 from ...ir.builder import InsertionPoint
 from ...ir.core import BlockArgument, OpResult
 from ...ir.dense import DenseElementsAttr

@@ -27,8 +27,7 @@ tensor.extract_slice / insert_slice / pad) are not here.
 from __future__ import annotations
 
 from ...dialects.linalg import CopyOp, FillOp, IndexOp
-from ...dialects.linalg.structured import concat_maps, inverse_permutation
-from ...dialects.tensor import CollapseShapeOp, EmptyOp, ExpandShapeOp
+from ...dialects.tensor import EmptyOp, ExpandShapeOp
 from ...ir import attributes as A
 from ...ir.affine import DIM, AffineConstantExpr, AffineDimExpr, AffineMap
 from ...ir.builder import InsertionPoint
@@ -37,7 +36,7 @@ from ...passes.pass_manager import Pass
 from ...rewrite.pattern import RewritePattern
 from ...syntax.dynamic_index_list import mixed_values, reassociation_indices
 from .elementwise_fusion import (_index_constant, _insert, _maps, _new_generic, _pure_tensor,
-                                 _take_block)
+                                 _shapes_to_loops, _take_block)
 from .reshape_fusion import _collapse, _expand, reshape_canonicalization_patterns
 
 __all__ = ["LinalgFoldUnitExtentDims", "fold_unit_extent_dims_patterns", "drop_unit_dims"]
@@ -84,18 +83,28 @@ def _operand_metadata(m, shape, old_to_new, repl):
     return AffineMap(len(old_to_new), m.num_symbols, new_exprs), target, groups
 
 
+def _constant_unit_dim(t, m) -> bool:
+    """Whether a collapsible operand has a dim of size 1 read at constant 0."""
+    if not _collapsible(t):
+        return False
+    return any(d == 1 and type(e) is AffineConstantExpr and e.value == 0
+               for d, e in zip(t.shape, m.results))
+
+
 def drop_unit_dims(op, rewriter):
     """linalg::dropUnitDims on a linalg.generic `op`: the replacement values of its
     results (expand_shapes where they were collapsed), or None, having changed nothing."""
     maps = _maps(op)
     if not maps:
         return None
-    inv = inverse_permutation(concat_maps(maps))
+    inv = _shapes_to_loops(maps)
     if inv is None:
         return None
     vals = op.operands
     sizes = [d for v in vals for d in _shape(v.type)]
     unit = {i for i, r in enumerate(inv.results) if r.kind == DIM and sizes[r.position] == 1}
+    if not unit and not any(_constant_unit_dim(v.type, m) for v, m in zip(vals, maps)):
+        return None  # nothing would change (the quick test of the common case)
     its = op._props["iterator_types"].value
     repl, old_to_new, new_its = [], {}, []
     for i, t in enumerate(its):
@@ -116,7 +125,7 @@ def drop_unit_dims(op, rewriter):
         nm, target, groups = _operand_metadata(m, shape, old_to_new, repl)
         new_maps.append(nm)
         plans.append((target, groups) if nm.num_results != m.num_results else None)
-    if new_maps == maps or inverse_permutation(concat_maps(new_maps)) is None:
+    if new_maps == maps or _shapes_to_loops(new_maps) is None:
         return None
 
     loc = op.loc
