@@ -242,6 +242,12 @@ def _new_generic(rewriter, before, inputs, outputs, maps, iterators_attr, result
     return op
 
 
+def pruned_attributes(op) -> dict:
+    """getPrunedAttributeList: the discardable attributes, less the memoized maps."""
+    from ...dialects.linalg.named_base import MEMO_ATTR
+    return {k: v for k, v in op._attrs.items() if k != MEMO_ATTR}
+
+
 def _insert(rewriter, op):
     """Insert `op` at the rewriter's insertion point, reported."""
     Builder.insert(rewriter, op)

@@ -296,14 +296,13 @@ def fuse_with_reshape_by_expansion(op, reshape, operand_index, rewriter):
 def _expanded_op(rewriter, op, inputs, outputs, result_types, maps, iterators, info):
     """createExpandedOp: fill and copy keep their kind, transpose gets the expanded
     permutation, everything else becomes a linalg.generic with the op's payload."""
-    from .elementwise_fusion import _new_generic, _take_block
+    from .elementwise_fusion import _new_generic, _take_block, pruned_attributes
     from ...dialects.linalg.structured import to_iterator_attr
     loc = op.loc
     if type(op) in (FillOp, CopyOp):
         props = dict(op._props)
         props["operandSegmentSizes"] = A.DenseArrayAttr(A.i32, [len(inputs), len(outputs)])
-        from ...dialects.linalg.named_base import MEMO_ATTR
-        attrs = {k: v for k, v in op._attrs.items() if k != MEMO_ATTR}
+        attrs = pruned_attributes(op)
         new = type(op).create(inputs + outputs, result_types, props, attrs or None, (), 1,
                               loc)
         new.regions[0].add_block(_take_block(op))

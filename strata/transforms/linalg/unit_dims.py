@@ -36,7 +36,7 @@ from ...passes.pass_manager import Pass
 from ...rewrite.pattern import RewritePattern
 from ...syntax.dynamic_index_list import mixed_values, reassociation_indices
 from .elementwise_fusion import (_index_constant, _insert, _maps, _new_generic, _pure_tensor,
-                                 _shapes_to_loops, _take_block)
+                                 _shapes_to_loops, _take_block, pruned_attributes)
 from .reshape_fusion import _collapse, _expand, reshape_canonicalization_patterns
 
 __all__ = ["LinalgFoldUnitExtentDims", "fold_unit_extent_dims_patterns", "drop_unit_dims"]
@@ -235,8 +235,7 @@ class MoveInitOperandsToInput(RewritePattern):
         _set_args(block, new_args)
         for a in new_args:
             a.loc = loc
-        from ...dialects.linalg.named_base import MEMO_ATTR
-        attrs = {k: v for k, v in op._attrs.items() if k != MEMO_ATTR}
+        attrs = pruned_attributes(op)
         new = _new_generic(rewriter, op, inputs, outputs, new_maps,
                            op._props["iterator_types"], [r.type for r in op.results], block,
                            loc, attrs)
