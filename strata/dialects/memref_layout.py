@@ -310,6 +310,36 @@ def _canonical_expr(shape):
     return e, nsym
 
 
+def _terms(e):
+    """A sum of products of a dim, symbol or constant as a sorted tuple of (dim, symbol,
+    constant) monomials, or None (what simplifyAffineExpr makes equal is then equal)."""
+    from ..ir.affine import ADD, CONSTANT, DIM, MUL, SYMBOL
+    out = {}
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if x.kind == ADD:
+            stack += [x.lhs, x.rhs]
+            continue
+        factors = [x.lhs, x.rhs] if x.kind == MUL else [x]
+        dim = sym = None
+        c = 1
+        for f in factors:
+            if f.kind == CONSTANT:
+                c *= f.value
+            elif f.kind == DIM and dim is None:
+                dim = f.position
+            elif f.kind == SYMBOL and sym is None:
+                sym = f.position
+            else:
+                return None
+        if c:
+            out[(dim, sym)] = out.get((dim, sym), 0) + c
+    return tuple(sorted(((k, v) for k, v in out.items() if v),
+                        key=lambda kv: (kv[0][0] is None, kv[0][0] or 0, kv[0][1] is None,
+                                        kv[0][1] or 0)))
+
+
 def canonical_strided_layout(t):
     """MemRefType::canonicalizeStridedLayout: the type without layout when its layout is
     the canonical row-major one, else with the layout as a single-result affine map."""
@@ -331,7 +361,7 @@ def canonical_strided_layout(t):
     if not t.shape:
         return t
     canon, _ = _canonical_expr(t.shape)
-    if canon is expr:
+    if canon is expr or _terms(canon) == _terms(expr) is not None:
         return A.MemRefType(t.shape, t.element_type, None, t.memory_space)
     return A.MemRefType(t.shape, t.element_type,
                         AffineMapAttr(AffineMap(ndims, nsym, [expr])), t.memory_space)
