@@ -617,23 +617,28 @@ class AssumeAlignmentOp(Op):
             return "alignment must be power of 2"
         return None
 
-    def fold(self, operands):
-        return None
-
 
 # ==================================================================== casts
 
-class CastOp(Op):
-    """`%cast = memref.cast %m : memref<4xf32> to memref<?xf32>`"""
+class _Cast(Op):
+    """A CastOpInterface op from one memref type to another; subclasses decide which
+    casts are compatible."""
 
-    name = "memref.cast"
     traits = (T.Pure, T.CastOpInterface)
     source = Operand(AnyRankedOrUnrankedMemRef)
     dest = Result(AnyRankedOrUnrankedMemRef)
     assembly = "$source attr-dict `:` type($source) `to` type($dest)"
+    result_name = ""
 
     def asm_result_names(self):
-        return ["cast"]
+        return [self.result_name]
+
+
+class CastOp(_Cast):
+    """`%cast = memref.cast %m : memref<4xf32> to memref<?xf32>`"""
+
+    name = "memref.cast"
+    result_name = "cast"
 
     @classmethod
     def are_cast_compatible(cls, ins, outs):
@@ -669,17 +674,11 @@ class CastOp(Op):
         return None
 
 
-class MemorySpaceCastOp(Op):
+class MemorySpaceCastOp(_Cast):
     """`%memspacecast = memref.memory_space_cast %m : memref<4xf32> to memref<4xf32, 1>`"""
 
     name = "memref.memory_space_cast"
-    traits = (T.Pure, T.CastOpInterface)
-    source = Operand(AnyRankedOrUnrankedMemRef)
-    dest = Result(AnyRankedOrUnrankedMemRef)
-    assembly = "$source attr-dict `:` type($source) `to` type($dest)"
-
-    def asm_result_names(self):
-        return ["memspacecast"]
+    result_name = "memspacecast"
 
     @classmethod
     def are_cast_compatible(cls, ins, outs):

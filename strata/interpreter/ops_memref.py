@@ -225,14 +225,23 @@ def _as_index(v) -> int:
 
 # ================================================================== allocation
 
-def _alloc(interp, op, args, kind):
-    t = op.results[0].type
-    n = len(op.dynamicSizes)
-    shape = _shape_with(t, args[:n])
-    a = new_buffer(t, shape, [int(x) for x in args[n:]])
+def _heap_buffer(interp, t, shape, symbols=(), kind="memref.alloc"):
+    """A fresh buffer for type `t` (a memref, or an unranked one) recorded as made by
+    `kind`."""
+    if isinstance(t, A.MemRefType):
+        a = new_buffer(t, shape, symbols)
+    else:
+        a = fill_uninitialized(np.empty(shape, dtype_of(t)))
     h = heap(interp)
     h._put(h.kinds, _root(a), kind)
     return a
+
+
+def _alloc(interp, op, args, kind):
+    t = op.results[0].type
+    n = len(op.dynamicSizes)
+    return _heap_buffer(interp, t, _shape_with(t, args[:n]), [int(x) for x in args[n:]],
+                        kind)
 
 
 @impl("memref.alloc")
@@ -275,11 +284,9 @@ def _realloc(interp, op, args):
     _live(interp, op, src)
     t = op.results[0].type
     shape = _shape_with(t, args[1:])
-    out = new_buffer(t, shape)
+    out = _heap_buffer(interp, t, shape)
     n = min(src.shape[0], shape[0])
     out[:n] = src[:n]
-    h = heap(interp)
-    h._put(h.kinds, _root(out), "memref.alloc")
     _free(interp, op, src, "memref.realloc")
     return [out]
 
@@ -587,7 +594,7 @@ def _to_buffer(interp, op, args):
         v = a.view()
         v.flags.writeable = False
         return [v]
-    out = new_buffer(t, a.shape) if isinstance(t, A.MemRefType) else np.empty_like(a)
+    out = _heap_buffer(interp, t, a.shape)
     out[...] = a
     return [out]
 
@@ -617,11 +624,8 @@ def _materialize(interp, op, args):
 def _clone(interp, op, args):
     a = args[0]
     _live(interp, op, a)
-    t = op.results[0].type
-    out = new_buffer(t, a.shape) if isinstance(t, A.MemRefType) else np.empty_like(a)
+    out = _heap_buffer(interp, op.results[0].type, a.shape)
     out[...] = a
-    h = heap(interp)
-    h._put(h.kinds, _root(out), "memref.alloc")
     return [out]
 
 
