@@ -369,15 +369,18 @@ def test_constants_and_globals(monkeypatch):
     check(GLOBALS, monkeypatch=monkeypatch)
 
 
+COPY_THEN_READ = """func.func @f(%a: tensor<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %e = tensor.empty() : tensor<4xf32>
+  %x = linalg.copy ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %v = tensor.extract %x[%c0] : tensor<4xf32>
+  return %v : f32
+}"""
+
+
 def test_use_after_free_is_caught():
     """The checker and the interpreter both catch a dealloc placed too early."""
-    m = bufferized("""func.func @f(%a: tensor<4xf32>) -> f32 {
-      %c0 = arith.constant 0 : index
-      %e = tensor.empty() : tensor<4xf32>
-      %x = linalg.copy ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
-      %v = tensor.extract %x[%c0] : tensor<4xf32>
-      return %v : f32
-    }""")
+    m = bufferized(COPY_THEN_READ)
     f = SymbolTable(m).lookup("f")
     ops = list(f.regions[0].blocks[0].ops)
     dealloc = next(o for o in ops if o.name == "memref.dealloc")
@@ -389,13 +392,7 @@ def test_use_after_free_is_caught():
 
 
 def test_leak_is_reported():
-    m = bufferized("""func.func @f(%a: tensor<4xf32>) -> f32 {
-      %c0 = arith.constant 0 : index
-      %e = tensor.empty() : tensor<4xf32>
-      %x = linalg.copy ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
-      %v = tensor.extract %x[%c0] : tensor<4xf32>
-      return %v : f32
-    }""")
+    m = bufferized(COPY_THEN_READ)
     for op in list(m.walk()):
         if op.name == "memref.dealloc":
             op.erase()

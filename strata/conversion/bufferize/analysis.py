@@ -120,6 +120,10 @@ class Analysis:
         self._read_cache: dict = {}
         self._conflicts = 0
         self._writable_cache: dict = {}
+        # Per-OpOperand answers of the op models (static, except loops' aliasing).
+        self._reads: dict = {}
+        self._writes: dict = {}
+        self._aliasing: dict = {}
 
     # ---------------------------------------------------------------- model queries
 
@@ -137,13 +141,25 @@ class Analysis:
         return model_of(op) if op is not None else UNKNOWN
 
     def reads(self, u) -> bool:
-        return model_of(u.owner).reads(self, u)
+        r = self._reads.get(u)
+        if r is None:
+            r = self._reads[u] = model_of(u.owner).reads(self, u)
+        return r
 
     def writes(self, u) -> bool:
-        return model_of(u.owner).writes(self, u)
+        w = self._writes.get(u)
+        if w is None:
+            w = self._writes[u] = model_of(u.owner).writes(self, u)
+        return w
 
     def aliasing_values(self, u) -> list:
-        return model_of(u.owner).aliasing_values(self, u)
+        a = self._aliasing.get(u)
+        if a is None:
+            m = model_of(u.owner)
+            a = m.aliasing_values(self, u)
+            if not m.equivalence_dependent:  # loops: equivalence grows as decided
+                self._aliasing[u] = a
+        return a
 
     def aliasing_operands(self, v) -> list:
         return self.value_model(v).aliasing_operands(self, v)
@@ -562,7 +578,6 @@ class Analysis:
             for u in op._operands:
                 if is_tensor(u.value.type) and u not in self.inplace:
                     self.analyze_operand(u)
-                    self._read_cache.clear()
         self._equivalence_analysis(order)
         self._verify(order)
 

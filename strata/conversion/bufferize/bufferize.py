@@ -34,7 +34,7 @@ from ...ir import attributes as A
 from ...ir.builder import Builder
 from ...ir.core import BlockArgument, OpResult
 from .analysis import Analysis, AnalysisOptions, BufferizationError
-from .models import is_tensor
+from .models import constant_int, is_tensor
 
 __all__ = ["Bufferizer", "BufferizeOptions", "run_one_shot_bufferize", "memref_type_for"]
 
@@ -137,7 +137,7 @@ class Bufferizer:
                 dims.append(u.owner)
             else:
                 for d in dims:
-                    i = _constant_index(d.operand(1))
+                    i = constant_int(d.operand(1))
                     if i is None:
                         break
                     shape = buf.type.shape
@@ -472,14 +472,6 @@ def _drop_bufferization_arg_attrs(f):
         del f.properties["arg_attrs"]
     else:
         f.properties["arg_attrs"] = A.ArrayAttr(dicts)
-
-
-def _constant_index(v):
-    op = v.defining_op
-    if op is None or op.name != "arith.constant":
-        return None
-    a = op.properties.get("value")
-    return a.value if type(a) is A.IntegerAttr else None
 
 
 def _bufferization_op(name, operands, result_types, loc, props=None):

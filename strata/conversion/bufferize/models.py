@@ -76,6 +76,8 @@ class Model:
     # An op whose regions run repeatedly (loops) / are mutually exclusive (if, switch).
     repetitive = False
     exclusive_regions = False
+    # Whether aliasing_values depends on the analysis' equivalence classes (loops).
+    equivalence_dependent = False
 
     def reads(self, st, u) -> bool:
         return True
@@ -380,6 +382,7 @@ def may_have_zero_iterations(op) -> bool:
 
 class _For(Model):
     repetitive = True
+    equivalence_dependent = True
 
     @staticmethod
     def _index(u):
@@ -409,6 +412,7 @@ class _For(Model):
 
 class _While(Model):
     repetitive = True
+    equivalence_dependent = True
 
     def writes(self, st, u):
         return True

@@ -433,42 +433,41 @@ def _groups(op):
     return reassociation_indices(op.properties["reassociation"])
 
 
-@rule("tensor.expand_shape")
-def _expand_shape(bz, op):
+def _reshaped_view(bz, op, result_type, memref_op, props, extra=()):
+    """A reshape of op's source buffer by `memref_op` to `result_type(source type)`;
+    a source it cannot view (None) is copied to an identity-layout buffer first."""
     b = Builder.before(op)
     u = op._operands[0]
     src = bz.buffer(u.value)
-    rt = op.results[0].type
-    M = bz.M
-    t = M.expanded_type(src.type, list(rt.shape), _groups(op))
+    t = result_type(src.type)
     if t is None:
-        src = bz.clone(b, src)
-        t = M.expanded_type(src.type, list(rt.shape), _groups(op))
-    props = {"reassociation": op.properties["reassociation"],
-             "static_output_shape": op.properties["static_output_shape"]}
-    view = b.insert(M.ExpandShapeOp.create([src] + op.operands[1:], [t], props, None, (), 0,
-                                           op.loc)).results[0]
+        src = bz.clone(b, src, bz.ttype(u.value))
+        t = result_type(src.type)
+    view = b.insert(memref_op.create([src] + list(extra), [t], props, None, (), 0,
+                                     op.loc)).results[0]
     bz.replace(op, [bz.view_result(b, u, src, view)])
+
+
+@rule("tensor.expand_shape")
+def _expand_shape(bz, op):
+    shape, groups = list(op.results[0].type.shape), _groups(op)
+    _reshaped_view(bz, op, lambda t: bz.M.expanded_type(t, shape, groups), bz.M.ExpandShapeOp,
+             {"reassociation": op.properties["reassociation"],
+              "static_output_shape": op.properties["static_output_shape"]},
+             op.operands[1:])
 
 
 @rule("tensor.collapse_shape")
 def _collapse_shape(bz, op):
-    b = Builder.before(op)
-    u = op._operands[0]
-    src = bz.buffer(u.value)
-    M = bz.M
-    groups = _groups(op)
-    t = M.collapsed_type(src.type, groups)
-    if t is None:  # a non-contiguous view: collapse a copy
-        src = bz.clone(b, src, bz.ttype(u.value))
-        t = M.collapsed_type(src.type, groups)
-    rt = op.results[0].type
-    if list(t.shape) != list(rt.shape):
-        t = A.MemRefType(rt.shape, t.element_type, t.layout, t.memory_space)
-    view = b.insert(M.CollapseShapeOp.create([src], [t], {"reassociation":
-                                                          op.properties["reassociation"]},
-                                             None, (), 0, op.loc)).results[0]
-    bz.replace(op, [bz.view_result(b, u, src, view)])
+    rt, groups = op.results[0].type, _groups(op)
+
+    def collapsed(t):  # None for a non-contiguous view
+        c = bz.M.collapsed_type(t, groups)
+        if c is None or list(c.shape) == list(rt.shape):
+            return c
+        return A.MemRefType(rt.shape, c.element_type, c.layout, c.memory_space)
+    _reshaped_view(bz, op, collapsed, bz.M.CollapseShapeOp,
+             {"reassociation": op.properties["reassociation"]})
 
 
 @rule("tensor.extract_slice")
