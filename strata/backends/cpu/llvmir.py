@@ -44,8 +44,14 @@ TranslationError = DiagnosticError
 def translate_to_llvmir(module, triple: str | None = None, datalayout: str | None = None,
                         module_name: str = "strata") -> str:
     """LLVM IR text of `module` (a builtin.module of llvm-dialect ops). `triple` and
-    `datalayout` default to the host's (from llvmlite); pass "" to leave them out.
+    `datalayout` default to the module's `llvm.target_triple` / `llvm.data_layout`
+    attributes, else to the host's (from llvmlite); pass "" to leave them out.
     Raises a located DiagnosticError for an op it cannot translate."""
+    attrs = module.attributes
+    if triple is None and isinstance(attrs.get("llvm.target_triple"), A.StringAttr):
+        triple = attrs["llvm.target_triple"].value
+    if datalayout is None and isinstance(attrs.get("llvm.data_layout"), A.StringAttr):
+        datalayout = attrs["llvm.data_layout"].value
     if triple is None or datalayout is None:
         from .jit import host_triple_and_layout
         t, d = host_triple_and_layout()
