@@ -360,9 +360,8 @@ def cpu_with_kernels(monkeypatch):
     pipelines = " ".join(target.BUFFERIZE_PIPELINE + target.LLVM_PIPELINE)
     if "strata-linalg-to-microkernels" not in pipelines:
         import strata.runtime as runtime
-        nr = kernels.host_isa().nr
-        monkeypatch.setattr(target, "BUFFERIZE_PIPELINE", target.BUFFERIZE_PIPELINE + (
-            f"strata-linalg-to-microkernels{{weight-panel-width={nr}}}",))
+        monkeypatch.setattr(target, "BUFFERIZE_PIPELINE",
+                            target.BUFFERIZE_PIPELINE + (kernels.microkernel_pass(),))
         base = runtime.runtime_symbols
         monkeypatch.setattr(runtime, "runtime_symbols",
                             lambda: {**base(), **kernels.kernel_symbols()})

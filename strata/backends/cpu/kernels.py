@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 __all__ = ["Isa", "host_isa", "isa_for", "sgemm_ir", "kernel_library_ir", "KERNELS",
            "pack_b", "packed_b_size", "kernel_object", "kernel_assembly", "load_kernels",
-           "kernel_symbols", "KernelLibrary", "default_threads"]
+           "kernel_symbols", "KernelLibrary", "default_threads", "microkernel_pass"]
 
 
 @dataclass(frozen=True)
@@ -1428,6 +1428,12 @@ def default_threads() -> int:
 def load_kernels(isa: Isa | None = None) -> KernelLibrary:
     """A KernelLibrary for `isa` (default: the host's), loaded once per process."""
     return KernelLibrary(isa)
+
+
+def microkernel_pass(isa: Isa | None = None) -> str:
+    """The pipeline entry of strata-linalg-to-microkernels for these kernels: constant
+    weights packed for their NR-column panels."""
+    return f"strata-linalg-to-microkernels{{weight-panel-width={(isa or host_isa()).nr}}}"
 
 
 def kernel_symbols() -> dict:
