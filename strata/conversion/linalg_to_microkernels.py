@@ -28,8 +28,9 @@ what is left.
   memref.extract_strided_metadata). -> strata_sgemm[_nt][_batched]_f32.
 - linalg.conv_2d_nchw_fchw, conv_2d_nhwc_hwcf, conv_2d_nhwc_fhwc (f32): the input's
   innermost dim unit-stride, the filter contiguous, each output image contiguous.
-  -> strata_conv2d_nchw_f32 / strata_conv2d_nhwc_f32 (im2col + GEMM, 1x1 stride-1
-  convolutions without im2col).
+  -> strata_conv2d_nchw_f32 (a GEMM packing B straight from the image: implicit
+  im2col) / strata_conv2d_nhwc_f32 (im2col + GEMM); 1x1 stride-1 convolutions are a
+  GEMM on the image itself.
 Anything else (other element types, transposed A, depthwise and grouped convolutions,
 pooling) stays for convert-linalg-to-loops.
 
@@ -60,13 +61,15 @@ __all__ = ["LinalgToMicrokernels", "lower_to_microkernels", "KERNEL_SIGNATURES",
            "kernels_used", "pack_b_panels", "match_contraction", "match_conv"]
 
 _P = "ptr"
-# Argument types of the kernels' C ABI ("ptr" = !llvm.ptr), as kernels.py defines them.
+# Argument types of the kernels' C ABI ("ptr" = !llvm.ptr), as kernels.py defines them
+# (all return void).
 KERNEL_SIGNATURES = {
     "strata_sgemm_f32": ["i64"] * 3 + [_P, "i64"] * 3 + ["i32"],
     "strata_sgemm_nt_f32": ["i64"] * 3 + [_P, "i64"] * 3 + ["i32"],
     "strata_sgemm_packed_f32": ["i64"] * 3 + [_P, "i64", _P, _P, "i64", "i32"],
     "strata_sgemm_batched_f32": ["i64"] * 4 + [_P, "i64", "i64"] * 3 + ["i32"],
     "strata_sgemm_nt_batched_f32": ["i64"] * 4 + [_P, "i64", "i64"] * 3 + ["i32"],
+    "strata_sgemm_pack_b_f32": ["i64", "i64", _P, "i64", _P],
     "strata_conv2d_nchw_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P, "i64", "i32"],
     "strata_conv2d_nhwc_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, "i32", _P, "i64",
                                               "i32"],

@@ -1295,19 +1295,12 @@ def pack_b(b, isa: Isa | None = None):
 # ---------------------------------------------------------------- standalone use
 
 
-_I64, _PTR, _I32 = ctypes.c_int64, ctypes.c_void_p, ctypes.c_int32
-_SIGNATURES = {
-    "strata_set_num_threads": [_I32],
-    "strata_sgemm_f32": [_I64] * 3 + [_PTR, _I64] * 3 + [_I32],
-    "strata_sgemm_nt_f32": [_I64] * 3 + [_PTR, _I64] * 3 + [_I32],
-    "strata_sgemm_packed_f32": [_I64] * 3 + [_PTR, _I64, _PTR, _PTR, _I64, _I32],
-    "strata_sgemm_batched_f32": [_I64] * 4 + [_PTR, _I64, _I64] * 3 + [_I32],
-    "strata_sgemm_nt_batched_f32": [_I64] * 4 + [_PTR, _I64, _I64] * 3 + [_I32],
-    "strata_sgemm_pack_b_f32": [_I64, _I64, _PTR, _I64, _PTR],
-    "strata_conv2d_nchw_f32": [_I64] * 13 + [_PTR, _I64, _I64, _I64, _PTR, _PTR, _I64, _I32],
-    "strata_conv2d_nhwc_f32": [_I64] * 13 + [_PTR, _I64, _I64, _I64, _PTR, _I32, _PTR, _I64,
-                                             _I32],
-}
+def _ctypes_signatures() -> dict:
+    from ...conversion.linalg_to_microkernels import KERNEL_SIGNATURES
+    kinds = {"i64": ctypes.c_int64, "i32": ctypes.c_int32, "ptr": ctypes.c_void_p}
+    out = {n: [kinds[t] for t in ts] for n, ts in KERNEL_SIGNATURES.items()}
+    out["strata_set_num_threads"] = [ctypes.c_int32]
+    return out
 
 
 def _target_machine(isa: Isa, jit: bool = False):
@@ -1401,7 +1394,7 @@ class KernelLibrary:
         self._engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
         self._engine.finalize_object()
         self.symbols = {}
-        for name, args in _SIGNATURES.items():
+        for name, args in _ctypes_signatures().items():
             addr = self._engine.get_function_address(name)
             self.symbols[name] = addr
             fn = ctypes.CFUNCTYPE(None, *args)(addr)
