@@ -1256,12 +1256,36 @@ def _reshape_shapes_error(collapsed, expanded, groups):
     return None
 
 
-class ExpandShapeOp(DynamicIndexListDirective, Op):
+class _ReassociativeReshape(Op):
+    """expand_shape and collapse_shape: `reassociation` groups the expanded dims."""
+
+    traits = (T.Pure,)
+    src = Operand(StridedMemRef)
+    reassociation = Prop(IndexListArrayAttr)
+
+    def asm_result_names(self):
+        return [self.name.split(".")[1]]
+
+    @property
+    def reassociation_indices(self):
+        return reassociation_indices(self.properties["reassociation"])
+
+    def _shapes_error(self, expanded, collapsed, verb, cmp):
+        """The rank order (`cmp` is how the source rank compares, when wrong) and
+        verifyCollapsedShape."""
+        st, rt = self.src.type, self.results[0].type
+        if (st.rank > rt.rank) if cmp == ">" else (st.rank < rt.rank):
+            return (f"has source rank {st.rank} and result rank {rt.rank}. This is not "
+                    f"{verb} ({st.rank} {cmp} {rt.rank}).")
+        return _reshape_shapes_error(collapsed.shape, expanded.shape,
+                                     self.reassociation_indices)
+
+
+class ExpandShapeOp(DynamicIndexListDirective, _ReassociativeReshape):
     """`%expand_shape = memref.expand_shape %m [[0, 1]] output_shape [2, 2] :
     memref<4xf32> into memref<2x2xf32>`"""
 
     name = "memref.expand_shape"
-    traits = (T.Pure,)
     src = Operand(StridedMemRef)
     reassociation = Prop(IndexListArrayAttr)
     output_shape = VarOperand(C.Index)
@@ -1271,23 +1295,13 @@ class ExpandShapeOp(DynamicIndexListDirective, Op):
                 "custom<DynamicIndexList>($output_shape, $static_output_shape) attr-dict `:` "
                 "type($src) `into` type($result)")
 
-    def asm_result_names(self):
-        return ["expand_shape"]
-
-    @property
-    def reassociation_indices(self):
-        return reassociation_indices(self.properties["reassociation"])
-
     @property
     def mixed_output_shape(self):
         return mixed_values(_static(self, "static_output_shape"), self.output_shape)
 
     def verify_(self):
         st, rt = self.src.type, self.results[0].type
-        if st.rank > rt.rank:
-            return (f"has source rank {st.rank} and result rank {rt.rank}. This is not an "
-                    f"expansion ({st.rank} > {rt.rank}).")
-        err = _reshape_shapes_error(st.shape, rt.shape, self.reassociation_indices)
+        err = self._shapes_error(rt, st, "an expansion", ">")
         if err:
             return err
         want = expanded_type(st, rt.shape, self.reassociation_indices)
@@ -1310,23 +1324,13 @@ class ExpandShapeOp(DynamicIndexListDirective, Op):
         return None
 
 
-class CollapseShapeOp(Op):
+class CollapseShapeOp(_ReassociativeReshape):
     """`%collapse_shape = memref.collapse_shape %m [[0, 1]] : memref<2x2xf32> into
     memref<4xf32>`"""
 
     name = "memref.collapse_shape"
-    traits = (T.Pure,)
-    src = Operand(StridedMemRef)
-    reassociation = Prop(IndexListArrayAttr)
     result = Result(StridedMemRef)
     assembly = "$src $reassociation attr-dict `:` type($src) `into` type($result)"
-
-    def asm_result_names(self):
-        return ["collapse_shape"]
-
-    @property
-    def reassociation_indices(self):
-        return reassociation_indices(self.properties["reassociation"])
 
     @classmethod
     def infer_result_types(cls, operands, props):
@@ -1334,10 +1338,7 @@ class CollapseShapeOp(Op):
 
     def verify_(self):
         st, rt = self.src.type, self.results[0].type
-        if st.rank < rt.rank:
-            return (f"has source rank {st.rank} and result rank {rt.rank}. This is not a "
-                    f"collapse ({st.rank} < {rt.rank}).")
-        err = _reshape_shapes_error(rt.shape, st.shape, self.reassociation_indices)
+        err = self._shapes_error(st, rt, "a collapse", "<")
         if err:
             return err
         if is_identity_layout(st):
