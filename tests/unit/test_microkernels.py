@@ -65,7 +65,7 @@ def test_blocked_sizes(lib, nt):
 @pytest.mark.parametrize("threads", [1, 3])
 def test_threads(lib, threads):
     """The same results on 1 and 3 threads: slices of columns (wide C), of rows (narrow
-    C), of packed panels, of a convolution's pixels."""
+    C), of packed panels, of a convolution's pixels, of a batch."""
     lib.set_num_threads(threads)
     try:
         assert lib.get_num_threads() == threads
@@ -85,6 +85,13 @@ def test_threads(lib, threads):
                         16 * 34 * 34, 34 * 34, 34, w.ctypes.data, o.ctypes.data, 32 * 32 * 32, 0)
         np.testing.assert_allclose(o, _conv_nchw_ref(x, w, (1, 1), (1, 1)), rtol=1e-4,
                                    atol=1e-3)
+        # a batch of small products: chunks of the batch in parallel
+        a3 = RNG.standard_normal((17, 64, 64), np.float32)
+        b3 = RNG.standard_normal((17, 64, 64), np.float32)
+        c3 = np.ones((17, 64, 64), np.float32)
+        lib.sgemm_nt_batched(17, 64, 64, 64, a3.ctypes.data, 64, 4096, b3.ctypes.data, 64,
+                             4096, c3.ctypes.data, 64, 4096, 1)
+        np.testing.assert_allclose(c3, 1 + a3 @ b3.transpose(0, 2, 1), rtol=1e-4, atol=1e-3)
     finally:
         lib.set_num_threads(kernels.default_threads())
 

@@ -735,8 +735,7 @@ def _parallel(isa: Isa) -> str:
     _call_blocked(f, "%kind", v)
     f.br(done)
     f.start(many)
-    work = f(f"alloca [{_MAX_THREADS * F} x i64], align 8")
-    tids = f(f"alloca [{_MAX_THREADS} x i64], align 8")
+    work, tids = _thread_slots(f, F)
     # slices: multiples of NR columns, else of MR rows
     size = f(f"select i1 {by_n}, i64 %N, i64 %M")
     unit = f(f"select i1 {by_n}, i64 {nr}, i64 {mr}")
@@ -765,36 +764,56 @@ def _parallel(isa: Isa) -> str:
 
     def spawn(t):
         w, n = slice_values(t)
-        slot = f.gep(work, f.mul(t, F), "i64")
-        for i, x in enumerate(_WORK_FIELDS):
-            val = w[x]
-            if x in ("A", "B", "C", "cd"):
-                val = f(f"ptrtoint ptr {val} to i64")
-            elif x == "acc":
-                val = f(f"zext i1 {val} to i64")
-            elif x == "kind":
-                val = "%kind"
-            f.do(f"store i64 {val}, ptr {f.gep(slot, i, 'i64')}, align 8")
-        tid = f.gep(tids, t, "i64")
-        f.do(f"store i64 0, ptr {tid}, align 8")
-        yes, no = f.label("sp"), f.label("ns")
-        f.cbr(f.cmp("sgt", n, 0), yes, no)
-        f.start(yes)
-        rc = f(f"call i32 @pthread_create(ptr {tid}, ptr null, ptr @strata_gemm_worker, "
-               f"ptr {slot})")
-        failed, ok = f.label("sf"), f.label("so")
-        f.cbr(f("icmp ne i32 " + rc + ", 0"), failed, ok)
-        f.start(failed)       # no thread: do it here
-        f.do(f"store i64 0, ptr {tid}, align 8")
-        f.do(f"call ptr @strata_gemm_worker(ptr {slot})")
-        f.br(ok)
-        f.start(ok)
-        f.br(no)
-        f.start(no)
+        w["kind"] = "%kind"
+        _spawn(f, work, tids, t, [(w[x], _FIELD_TYPES.get(x, "i64")) for x in _WORK_FIELDS],
+               n, "@strata_gemm_worker")
     f.loop("1", t_req, 1, spawn)
     w0, _ = slice_values("0")
     _call_blocked(f, "%kind", w0)
+    _join_all(f, tids, t_req)
+    f.br(done)
+    f.start(done)
+    f.do("ret void")
+    return f.text()
 
+
+_FIELD_TYPES = {"A": "ptr", "B": "ptr", "C": "ptr", "cd": "ptr", "acc": "i1"}
+
+
+def _thread_slots(f: _Fn, fields: int) -> tuple:
+    """Allocas for the threads' argument slots (`fields` i64s each) and their ids."""
+    return (f(f"alloca [{_MAX_THREADS * fields} x i64], align 8"),
+            f(f"alloca [{_MAX_THREADS} x i64], align 8"))
+
+
+def _spawn(f: _Fn, work: str, tids: str, t: str, values: list, n: str, worker: str):
+    """Thread t runs `worker` on `values` [(value, type)] stored as i64s in its slot,
+    when n > 0; if no thread can be made, the work is done here."""
+    slot = f.gep(work, f.mul(t, len(values)), "i64")
+    for i, (val, ty) in enumerate(values):
+        if ty == "ptr":
+            val = f(f"ptrtoint ptr {val} to i64")
+        elif ty != "i64":
+            val = f(f"zext {ty} {val} to i64")
+        f.do(f"store i64 {val}, ptr {f.gep(slot, i, 'i64')}, align 8")
+    tid = f.gep(tids, t, "i64")
+    f.do(f"store i64 0, ptr {tid}, align 8")
+    yes, no = f.label("sp"), f.label("ns")
+    f.cbr(f.cmp("sgt", n, 0), yes, no)
+    f.start(yes)
+    rc = f(f"call i32 @pthread_create(ptr {tid}, ptr null, ptr {worker}, ptr {slot})")
+    failed, ok = f.label("sf"), f.label("so")
+    f.cbr(f(f"icmp ne i32 {rc}, 0"), failed, ok)
+    f.start(failed)       # no thread: do it here
+    f.do(f"store i64 0, ptr {tid}, align 8")
+    f.do(f"call ptr {worker}(ptr {slot})")
+    f.br(ok)
+    f.start(ok)
+    f.br(no)
+    f.start(no)
+
+
+def _join_all(f: _Fn, tids: str, count: str) -> None:
     def join(t):
         tid = f(f"load i64, ptr {f.gep(tids, t, 'i64')}, align 8")
         yes, no = f.label("jy"), f.label("jn")
@@ -803,27 +822,114 @@ def _parallel(isa: Isa) -> str:
         f.do(f"call i32 @pthread_join(i64 {tid}, ptr null)")
         f.br(no)
         f.start(no)
-    f.loop("1", t_req, 1, join)
-    f.br(done)
-    f.start(done)
-    f.do("ret void")
-    return f.text()
+    f.loop("1", count, 1, join)
+
+
+def _load_work(f: _Fn, fields, types) -> dict:
+    """The worker side of _spawn: the fields of slot %work as values."""
+    v = {}
+    for i, x in enumerate(fields):
+        raw = f(f"load i64, ptr {f.gep('%work', i, 'i64')}, align 8")
+        ty = types.get(x, "i64")
+        if ty == "ptr":
+            raw = f(f"inttoptr i64 {raw} to ptr")
+        elif ty != "i64":
+            raw = f(f"trunc i64 {raw} to {ty}")
+        v[x] = raw
+    return v
 
 
 def _worker() -> str:
     """The thread body: one slice of strata_gemm_parallel, its arguments as i64s."""
     f = _Fn("define internal ptr @strata_gemm_worker(ptr %work) #1")
-    v = {}
-    for i, x in enumerate(_WORK_FIELDS):
-        raw = f(f"load i64, ptr {f.gep('%work', i, 'i64')}, align 8")
-        if x in ("A", "B", "C", "cd"):
-            raw = f(f"inttoptr i64 {raw} to ptr")
-        elif x == "acc":
-            raw = f(f"trunc i64 {raw} to i1")
-        v[x] = raw
+    v = _load_work(f, _WORK_FIELDS, _FIELD_TYPES)
     _call_blocked(f, v["kind"], v)
     f.do("ret ptr null")
     return f.text()
+
+
+# The batched kernels run their products in parallel chunks of the batch when each one is
+# too small to be split (below _PAR_MIN_MACS) but all of them are not.
+_BATCH_FIELDS = ("nt", "count", "M", "N", "K", "A", "lda", "sA", "B", "ldb", "sB", "C",
+                 "ldc", "sC", "accumulate")
+_BATCH_TYPES = {"A": "ptr", "B": "ptr", "C": "ptr", "accumulate": "i32"}
+_BATCH_ARGS = ("i64 %nt, i64 %count, i64 %M, i64 %N, i64 %K, ptr %A, i64 %lda, i64 %sA, "
+               "ptr %B, i64 %ldb, i64 %sB, ptr %C, i64 %ldc, i64 %sC, i32 %accumulate")
+
+
+def _batch_ir() -> str:
+    """strata_batch_range (count products in a row), its thread body, and the two
+    public batched kernels."""
+    out = []
+    f = _Fn(f"define internal void @strata_batch_range({_BATCH_ARGS}) #1")
+    nt = f.cmp("ne", "%nt", 0)
+
+    def one(b):
+        args = (f"i64 %M, i64 %N, i64 %K, ptr {f.gep('%A', f.mul(b, '%sA'))}, i64 %lda, "
+                f"ptr {f.gep('%B', f.mul(b, '%sB'))}, i64 %ldb, "
+                f"ptr {f.gep('%C', f.mul(b, '%sC'))}, i64 %ldc, i32 %accumulate")
+        yes, no, done = f.label("bt"), f.label("bn"), f.label("bd")
+        f.cbr(nt, yes, no)
+        for lbl, name in ((yes, "strata_sgemm_nt_f32"), (no, "strata_sgemm_f32")):
+            f.start(lbl)
+            f.do(f"call void @{name}({args})")
+            f.br(done)
+        f.start(done)
+    f.loop("0", "%count", 1, one)
+    f.do("ret void")
+    out.append(f.text())
+
+    f = _Fn("define internal ptr @strata_batch_worker(ptr %work) #1")
+    v = _load_work(f, _BATCH_FIELDS, _BATCH_TYPES)
+    f.do(f"call void @strata_batch_range({_batch_args(v)})")
+    f.do("ret ptr null")
+    out.append(f.text())
+
+    for name, nt_value in (("strata_sgemm_batched_f32", 0), ("strata_sgemm_nt_batched_f32", 1)):
+        f = _Fn(f"define void @{name}(i64 %batch, i64 %M, i64 %N, i64 %K, ptr %A, i64 %lda, "
+                "i64 %sA, ptr %B, i64 %ldb, i64 %sB, ptr %C, i64 %ldc, i64 %sC, "
+                "i32 %accumulate) #0")
+        v = {x: f"%{x}" for x in _BATCH_FIELDS}
+        v["nt"], v["count"] = str(nt_value), "%batch"
+        nthreads = f("load atomic i32, ptr @strata_num_threads monotonic, align 4")
+        t_req = f.min(f(f"sext i32 {nthreads} to i64"), "%batch")
+        item = f.mul(f.mul("%M", "%N"), "%K")
+        go = _all(f, [f.cmp("sgt", t_req, 1), f.cmp("slt", item, _PAR_MIN_MACS),
+                      f.cmp("sge", f.mul(item, "%batch"), _PAR_MIN_MACS)])
+        one_l, many, done = f.label("one"), f.label("many"), f.label("done")
+        f.cbr(go, many, one_l)
+        f.start(one_l)
+        f.do(f"call void @strata_batch_range({_batch_args(v)})")
+        f.br(done)
+        f.start(many)
+        work, tids = _thread_slots(f, len(_BATCH_FIELDS))
+        per = f(f"sdiv i64 {f.sub(f.add('%batch', t_req), 1)}, {t_req}")
+
+        def chunk(t, v=v, per=per):
+            lo = f.min(f.mul(t, per), "%batch")
+            w = dict(v)
+            w["count"] = f.sub(f.min(f.add(lo, per), "%batch"), lo)
+            for x in "ABC":
+                w[x] = f.gep(f"%{x}", f.mul(lo, f"%s{x}"))
+            return w
+
+        def spawn(t, work=work, tids=tids, chunk=chunk):
+            w = chunk(t)
+            _spawn(f, work, tids, t, [(w[x], _BATCH_TYPES.get(x, "i64"))
+                                      for x in _BATCH_FIELDS], w["count"],
+                   "@strata_batch_worker")
+        f.loop("1", t_req, 1, spawn)
+        f.do(f"call void @strata_batch_range({_batch_args(chunk('0'))})")
+        _join_all(f, tids, t_req)
+        f.br(done)
+        f.start(done)
+        f.do("ret void")
+        out.append(f.text())
+    return "\n".join(out)
+
+
+def _batch_args(v: dict) -> str:
+    return ", ".join(f"{_BATCH_TYPES.get(x, 'i64')} {v[x]}" for x in _BATCH_FIELDS)
 
 
 def _dot_name(dm: int, dn: int) -> str:
@@ -906,20 +1012,6 @@ def _public(isa: Isa) -> str:
             "i64 %lda, ptr noalias %B, ptr noalias %C, i64 %ldc, i32 %accumulate) #0")
     _prologue(f, 0, "", "", "%B, i64 0")
     out.append(f.text())
-    for name, inner in (("strata_sgemm_batched_f32", "@strata_sgemm_f32"),
-                        ("strata_sgemm_nt_batched_f32", "@strata_sgemm_nt_f32")):
-        f = _Fn(f"define void @{name}(i64 %batch, i64 %M, i64 %N, i64 %K, ptr %A, i64 %lda, "
-                "i64 %sA, ptr %B, i64 %ldb, i64 %sB, ptr %C, i64 %ldc, i64 %sC, "
-                "i32 %accumulate) #0")
-
-        def one(b, inner=inner):
-            f.do(f"call void {inner}(i64 %M, i64 %N, i64 %K, "
-                 f"ptr {f.gep('%A', f.mul(b, '%sA'))}, i64 %lda, "
-                 f"ptr {f.gep('%B', f.mul(b, '%sB'))}, i64 %ldb, "
-                 f"ptr {f.gep('%C', f.mul(b, '%sC'))}, i64 %ldc, i32 %accumulate)")
-        f.loop("0", "%batch", 1, one)
-        f.do("ret void")
-        out.append(f.text())
     return "\n".join(out)
 
 
@@ -1261,6 +1353,7 @@ def sgemm_ir(isa: Isa | None = None) -> str:
                   _zero(isa), _blocked(isa, "n"), _blocked(isa, "t"), _blocked(isa, ""),
                   _dot_driver(isa), _public(isa), _im2col_nhwc(isa), _pack_conv(isa),
                   _blocked(isa, "conv"), _parallel(isa), _worker(), _threads_ir(),
+                  _batch_ir(),
                   _conv_public(), _attrs(isa)])
     return "\n".join(parts)
 
