@@ -4,7 +4,7 @@
 // RUN: not strata-opt %s 2>&1 | filecheck %s --check-prefix=STRICT
 // RUN: strata-opt %s --allow-unregistered-dialect | filecheck %s --check-prefix=ALLOW
 
-// SHOW: Available Dialects: {{.*}}arith, builtin, {{.*}}func
+// SHOW: Available Dialects: {{.*}}arith, {{.*}}builtin, {{.*}}func
 
 // STRICT: dialects.mlir:{{[0-9]+}}:18: error: operation being parsed with an unregistered dialect. If this is intended, please use -allow-unregistered-dialect with the MLIR tool used
 
