@@ -1,0 +1,191 @@
+"""Writing LLVM IR text from Python: a function under construction (`Fn`: numbered
+values, labels, loops with loop-carried phis, switches) and vector idioms (splats, lane
+masks, masked loads and stores, fused multiply-adds) for the CPU kernels
+(kernels_gemm.py, kernels_conv.py).
+
+    f = Fn("define void @f(ptr %p, i64 %n)")
+    f.loop("0", "%n", 1, lambda i: f.do(f"store float 0.0, ptr {f.gep('%p', i)}, align 4"))
+    f.do("ret void")
+    text = f.text()
+
+Vector helpers take the kernels' Isa (its `width` W: floats per vector).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .kernels import Isa
+
+__all__ = ["Fn", "vec_type", "splat", "lane_mask", "vload", "vstore", "fma", "all_of",
+           "attributes", "declarations"]
+
+class Fn:
+    """One LLVM function being written: numbered temporaries and labels, and the block
+    being filled (for phis)."""
+
+    __slots__ = ("out", "n", "block")
+
+    def __init__(self, header: str):
+        self.out = [header + " {", "entry:"]
+        self.n = 0
+        self.block = "entry"
+
+    def __call__(self, rhs: str) -> str:
+        """Emit `%tN = rhs`; returns %tN."""
+        t = self.fresh()
+        self.out.append(f"  {t} = {rhs}")
+        return t
+
+    def fresh(self) -> str:
+        self.n += 1
+        return f"%t{self.n}"
+
+    def do(self, line: str) -> None:
+        self.out.append("  " + line)
+
+    def label(self, prefix: str) -> str:
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    def start(self, label: str) -> None:
+        self.out.append(f"{label}:")
+        self.block = label
+
+    def br(self, label: str) -> None:
+        self.do(f"br label %{label}")
+
+    def cbr(self, cond: str, yes: str, no: str) -> None:
+        self.do(f"br i1 {cond}, label %{yes}, label %{no}")
+
+    def text(self) -> str:
+        return "\n".join(self.out) + "\n}\n"
+
+    # -- small idioms
+    def gep(self, ptr: str, index: str, elt: str = "float") -> str:
+        return self(f"getelementptr inbounds {elt}, ptr {ptr}, i64 {index}")
+
+    def mul(self, a: str, b) -> str:
+        return self(f"mul nsw i64 {a}, {b}")
+
+    def add(self, a: str, b) -> str:
+        return self(f"add nsw i64 {a}, {b}")
+
+    def sub(self, a: str, b) -> str:
+        return self(f"sub nsw i64 {a}, {b}")
+
+    def min(self, a: str, b) -> str:
+        return self(f"call i64 @llvm.smin.i64(i64 {a}, i64 {b})")
+
+    def cmp(self, pred: str, a: str, b) -> str:
+        return self(f"icmp {pred} i64 {a}, {b}")
+
+    def loop(self, lo, hi, step, body, carried=()):
+        """for (iv = lo; iv < hi; iv += step) { carried = body(iv, carried) }; `carried`
+        is a list of (type, initial value); returns the carried values at the exit."""
+        pre = self.block
+        head, inside, done = self.label("head"), self.label("body"), self.label("exit")
+        self.br(head)
+        self.start(head)
+        iv = self.fresh()
+        phis = [self.fresh() for _ in carried]
+        at = len(self.out)
+        self.out.extend([None] * (1 + len(carried)))
+        self.cbr(self(f"icmp slt i64 {iv}, {hi}"), inside, done)
+        self.start(inside)
+        new = body(iv, phis) if carried else (body(iv), [])[1]
+        nxt = self.add(iv, step)
+        latch = self.block
+        self.br(head)
+        self.out[at] = f"  {iv} = phi i64 [ {lo}, %{pre} ], [ {nxt}, %{latch} ]"
+        for i, ((t, init), p, v) in enumerate(zip(carried, phis, new)):
+            self.out[at + 1 + i] = f"  {p} = phi {t} [ {init}, %{pre} ], [ {v}, %{latch} ]"
+        self.start(done)
+        return phis
+
+    def switch(self, value: str, cases: dict, emit) -> None:
+        """switch i64 value over `cases` {constant: key}; emit(key) fills each case, all
+        of which then continue after the switch (the last case is the default)."""
+        keys = list(cases)
+        labels = {k: self.label("case") for k in keys}
+        done = self.label("join")
+        table = " ".join(f"i64 {k}, label %{labels[k]}" for k in keys[:-1])
+        self.do(f"switch i64 {value}, label %{labels[keys[-1]]} [ {table} ]")
+        for k in keys:
+            self.start(labels[k])
+            emit(cases[k])
+            self.br(done)
+        self.start(done)
+
+
+def vec_type(isa: Isa) -> str:
+    return f"<{isa.width} x float>"
+
+
+def splat(f: Fn, isa: Isa, scalar: str, elt: str = "float") -> str:
+    vt = f"<{isa.width} x {elt}>"
+    one = f(f"insertelement {vt} poison, {elt} {scalar}, i64 0")
+    return f(f"shufflevector {vt} {one}, {vt} poison, <{isa.width} x i32> zeroinitializer")
+
+
+def lane_mask(f: Fn, isa: Isa, n: str) -> str:
+    """<W x i1>: lane l is on iff l < n (n an i64, any value)."""
+    iota = ", ".join(f"i64 {i}" for i in range(isa.width))
+    return f(f"icmp slt <{isa.width} x i64> <{iota}>, {splat(f, isa, n, 'i64')}")
+
+
+def vload(f: Fn, isa: Isa, ptr: str, mask: str | None = None, align: int = 4) -> str:
+    V, W = vec_type(isa), isa.width
+    if mask is None:
+        return f(f"load {V}, ptr {ptr}, align {align}")
+    return f(f"call {V} @llvm.masked.load.v{W}f32.p0(ptr align 4 {ptr}, <{W} x i1> {mask}, "
+             f"{V} zeroinitializer)")
+
+
+def vstore(f: Fn, isa: Isa, value: str, ptr: str, mask: str | None = None,
+            align: int = 4) -> None:
+    V, W = vec_type(isa), isa.width
+    if mask is None:
+        f.do(f"store {V} {value}, ptr {ptr}, align {align}")
+    else:
+        f.do(f"call void @llvm.masked.store.v{W}f32.p0({V} {value}, ptr align 4 {ptr}, "
+             f"<{W} x i1> {mask})")
+
+
+def fma(f: Fn, isa: Isa, a: str, b: str, c: str) -> str:
+    V = vec_type(isa)
+    return f(f"call {V} @llvm.fmuladd.v{isa.width}f32({V} {a}, {V} {b}, {V} {c})")
+
+
+def attributes(isa: Isa) -> str:
+    parts = ["nounwind"]
+    if isa.cpu:
+        parts.append(f'"target-cpu"="{isa.cpu}"')
+    if isa.features:
+        parts.append(f'"target-features"="{isa.features}"')
+    # internal helpers stay functions of their own: inlining them all into the drivers
+    # makes LLVM's optimizer take seconds and the code no faster
+    return (f"attributes #0 = {{ {' '.join(parts)} }}\n"
+            f"attributes #1 = {{ noinline {' '.join(parts)} }}\n")
+
+
+def declarations(isa: Isa) -> str:
+    W, V = isa.width, vec_type(isa)
+    return "\n".join([
+        f"declare {V} @llvm.fmuladd.v{W}f32({V}, {V}, {V})",
+        f"declare {V} @llvm.masked.load.v{W}f32.p0(ptr, <{W} x i1>, {V})",
+        f"declare void @llvm.masked.store.v{W}f32.p0({V}, ptr, <{W} x i1>)",
+        f"declare float @llvm.vector.reduce.fadd.v{W}f32(float, {V})",
+        "declare i64 @llvm.smin.i64(i64, i64)",
+        "declare i32 @llvm.smin.i32(i32, i32)",
+        "declare ptr @malloc(i64)",
+        "declare i32 @pthread_create(ptr, ptr, ptr, ptr)",
+        "declare i32 @pthread_join(i64, ptr)",
+        "declare void @free(ptr)", ""])
+
+
+def all_of(f: Fn, conds: list) -> str:
+    acc = conds[0]
+    for c in conds[1:]:
+        acc = f(f"and i1 {acc}, {c}")
+    return acc

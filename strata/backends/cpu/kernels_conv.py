@@ -1,0 +1,290 @@
+"""The convolution kernels' LLVM IR: strata_conv2d_nchw_f32 (the blocked GEMM of
+kernels_gemm.py packing B straight from the image: implicit im2col) and
+strata_conv2d_nhwc_f32 (im2col + GEMM). `conv_functions(isa)` is all of it.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .kernel_ir import Fn, all_of, lane_mask, vec_type, vload, vstore
+from .kernels_gemm import BLOCKED_KINDS
+
+if TYPE_CHECKING:
+    from .kernels import Isa
+
+__all__ = ["conv_functions"]
+
+def _copy(f: Fn, isa: Isa, src: str, dst: str, n: str) -> None:
+    """dst[0:n] = src[0:n]: vectors, then one masked vector."""
+    W = isa.width
+    nmain = f.sub(n, f(f"srem i64 {n}, {W}"))
+    f.loop("0", nmain, W, lambda j: vstore(f, isa, vload(f, isa, f.gep(src, j)),
+                                            f.gep(dst, j)))
+    tail, done = f.label("ct"), f.label("cd")
+    f.cbr(f.cmp("slt", nmain, n), tail, done)
+    f.start(tail)
+    mask = lane_mask(f, isa, f.sub(n, nmain))
+    vstore(f, isa, vload(f, isa, f.gep(src, nmain), mask), f.gep(dst, nmain), mask)
+    f.br(done)
+    f.start(done)
+
+
+def _im2col_nhwc(isa: Isa) -> str:
+    """col[oh*OW + ow][(kh*KW + kw)*C + c] = in[oh*sh + kh*dh, ow*sw + kw*dw, c] (one
+    image; in's C stride is 1, its H and W strides shs and sws)."""
+    f = Fn("define internal void @strata_im2col_nhwc(i64 %C, i64 %KH, i64 %KW, i64 %OH, "
+            "i64 %OW, i64 %sh, i64 %sw, i64 %dh, i64 %dw, ptr noalias %in, i64 %shs, "
+            "i64 %sws, ptr noalias %col) #1")
+    k = f.mul(f.mul("%KH", "%KW"), "%C")
+
+    def orow(oh):
+        def ocol(ow):
+            dst_row = f.gep("%col", f.mul(f.add(f.mul(oh, "%OW"), ow), k))
+
+            def krow(kh):
+                y = f.add(f.mul(oh, "%sh"), f.mul(kh, "%dh"))
+
+                def kcol(kw):
+                    x = f.add(f.mul(ow, "%sw"), f.mul(kw, "%dw"))
+                    src = f.gep("%in", f.add(f.mul(y, "%shs"), f.mul(x, "%sws")))
+                    dst = f.gep(dst_row, f.mul(f.add(f.mul(kh, "%KW"), kw), "%C"))
+                    _copy(f, isa, src, dst, "%C")
+                f.loop("0", "%KW", 1, kcol)
+            f.loop("0", "%KH", 1, krow)
+        f.loop("0", "%OW", 1, ocol)
+    f.loop("0", "%OH", 1, orow)
+    f.do("ret void")
+    return f.text()
+
+
+# The parameters of an NCHW convolution the implicit-im2col packing reads (i64 each).
+_CONV_PARAMS = ("C", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw", "sc", "shs")
+
+
+def _pack_conv(isa: Isa) -> str:
+    """Pack block [pc, pc+kc) x [jc, jc+nc) of the im2col matrix of an NCHW image as
+    _pack_n packs B, straight from the image (no im2col buffer): row k = (c, kh, kw),
+    column q = (oh, ow), element in[c, oh*sh + kh*dh, ow*sw + kw*dw]. The image offset of
+    each row is computed once per block; the columns of each panel are cut once into
+    pieces that stay in one output row; then every row of the panel copies its pieces
+    (sw = 1 or 2: masked loads, for 2 their even lanes, whole-vector stores in increasing
+    order, each store's excess overwritten by the next one; the buffer has NR floats of
+    slack at its end; other strides one element at a time)."""
+    W, nv, nr = isa.width, isa.nv, isa.nr
+    f = Fn("define internal void @strata_pack_conv(i64 %kc, i64 %nc, i64 %pc, i64 %jc, "
+            "ptr noalias %in, ptr noalias %cd, ptr noalias %Bp) #1")
+    p = {n: f(f"load i64, ptr {f.gep('%cd', i, 'i64')}, align 8")
+         for i, n in enumerate(_CONV_PARAMS)}
+    offs = f(f"alloca [{isa.kc} x i64], align 8")
+    pieces = {x: f(f"alloca [{nr} x i64], align 8") for x in ("src", "dst", "len")}
+    khw = f.mul(p["KH"], p["KW"])
+    # the last panel's columns past nc are zeroed (strided copies do not write them)
+    tail = f(f"srem i64 %nc, {nr}")
+    ztail, zdone = f.label("z"), f.label("zd")
+    f.cbr(f.cmp("ne", tail, 0), ztail, zdone)
+    f.start(ztail)
+    last = f.gep("%Bp", f.mul(f.sub("%nc", tail), "%kc"))
+    f.loop("0", f.mul("%kc", nv), 1, lambda i: vstore(
+        f, isa, "zeroinitializer", f.gep(last, f.mul(i, W))))
+    f.br(zdone)
+    f.start(zdone)
+
+    def row_offset(k):
+        kk = f.add("%pc", k)
+        r = f(f"srem i64 {kk}, {khw}")
+        off = f.add(f.add(f.mul(f(f"sdiv i64 {kk}, {khw}"), p["sc"]),
+                          f.mul(f.mul(f(f"sdiv i64 {r}, {p['KW']}"), p["dh"]), p["shs"])),
+                    f.mul(f(f"srem i64 {r}, {p['KW']}"), p["dw"]))
+        f.do(f"store i64 {off}, ptr {f.gep(offs, k, 'i64')}, align 8")
+    f.loop("0", "%kc", 1, row_offset)
+
+    def panel(jr):
+        width = f.min(f.sub("%nc", jr), nr)
+        q0 = f.add("%jc", jr)
+        oh0 = f(f"sdiv i64 {q0}, {p['OW']}")
+        ow0 = f(f"srem i64 {q0}, {p['OW']}")
+        # cut [0, width) into pieces within one output row: (src offset, dst, length)
+        pre, head, body, done = f.block, f.label("ph"), f.label("pb"), f.label("pe")
+        f.br(head)
+        f.start(head)
+        j, oh, ow, cnt = f.fresh(), f.fresh(), f.fresh(), f.fresh()
+        at = len(f.out)
+        f.out.extend([None] * 4)
+        f.cbr(f.cmp("slt", j, width), body, done)
+        f.start(body)
+        n = f.min(f.sub(p["OW"], ow), f.sub(width, j))
+        src = f.add(f.mul(f.mul(oh, p["sh"]), p["shs"]), f.mul(ow, p["sw"]))
+        for x, v in (("src", src), ("dst", j), ("len", n)):
+            f.do(f"store i64 {v}, ptr {f.gep(pieces[x], cnt, 'i64')}, align 8")
+        ow1 = f.add(ow, n)
+        wrap = f.cmp("eq", ow1, p["OW"])
+        nxt = (f.add(j, n), f(f"select i1 {wrap}, i64 {f.add(oh, 1)}, i64 {oh}"),
+               f(f"select i1 {wrap}, i64 0, i64 {ow1}"), f.add(cnt, 1))
+        latch = f.block
+        f.br(head)
+        for i, (v, init, x) in enumerate(zip((j, oh, ow, cnt), ("0", oh0, ow0, "0"), nxt)):
+            f.out[at + i] = f"  {v} = phi i64 [ {init}, %{pre} ], [ {x}, %{latch} ]"
+        f.start(done)
+        count = cnt
+        dst_panel = f.gep("%Bp", f.mul(jr, "%kc"))
+
+        def row(k):
+            base = f.gep("%in", f(f"load i64, ptr {f.gep(offs, k, 'i64')}, align 8"))
+            dst_row = f.gep(dst_panel, f.mul(k, nr))
+
+            def piece(i):
+                s_ = f.gep(base, f(f"load i64, ptr {f.gep(pieces['src'], i, 'i64')}, "
+                                   "align 8"))
+                d_ = f.gep(dst_row, f(f"load i64, ptr {f.gep(pieces['dst'], i, 'i64')}, "
+                                      "align 8"))
+                n_ = f(f"load i64, ptr {f.gep(pieces['len'], i, 'i64')}, align 8")
+                yes, two, no, joined = (f.label(x) for x in ("pu", "p2", "ps", "pj"))
+                f.do(f"switch i64 {p['sw']}, label %{no} [ i64 1, label %{yes} "
+                     f"i64 2, label %{two} ]")
+                f.start(yes)
+                for v in range(nv):
+                    m = lane_mask(f, isa, f.sub(n_, v * W) if v else n_)
+                    vstore(f, isa, vload(f, isa, f.gep(s_, v * W), m), f.gep(d_, v * W))
+                f.br(joined)
+                f.start(two)    # stride 2: two vectors, their even lanes
+                m2 = f.sub(f.add(n_, n_), 1)     # elements 0 .. 2n-2 are read
+                even = ", ".join(f"i32 {2 * t}" for t in range(W))
+                for v in range(nv):
+                    lo, hi = (vload(f, isa, f.gep(s_, (2 * v + h) * W), lane_mask(
+                        f, isa, f.sub(m2, (2 * v + h) * W) if 2 * v + h else m2))
+                        for h in (0, 1))
+                    x = f(f"shufflevector {vec_type(isa)} {lo}, {vec_type(isa)} {hi}, "
+                          f"<{W} x i32> <{even}>")
+                    vstore(f, isa, x, f.gep(d_, v * W))
+                f.br(joined)
+                f.start(no)
+
+                def one(t):
+                    x = f(f"load float, ptr {f.gep(s_, f.mul(t, p['sw']))}, align 4")
+                    f.do(f"store float {x}, ptr {f.gep(d_, t)}, align 4")
+                f.loop("0", n_, 1, one)
+                f.br(joined)
+                f.start(joined)
+            f.loop("0", count, 1, piece)
+        f.loop("0", "%kc", 1, row)
+    f.loop("0", "%nc", nr, panel)
+    f.do("ret void")
+    return f.text()
+
+
+def _conv_public() -> str:
+    """strata_conv2d_nchw_f32: per image, the blocked GEMM filter . im2col(image) with
+    B packed straight from the image (_pack_conv). strata_conv2d_nhwc_f32: per image,
+    im2col into a scratch buffer (rows = output pixels) and one GEMM with the filter as
+    B (FHWC: transposed). A 1x1, stride-1 convolution over a contiguous image is the GEMM
+    on the image itself."""
+    out = []
+    f = Fn("define void @strata_conv2d_nchw_f32(i64 %N, i64 %C, i64 %H, i64 %W, i64 %F, "
+            f"{_WINDOW}, ptr %in, i64 %sn, i64 %sc, i64 %shs, ptr %filter, ptr %out, "
+            "i64 %osn, i32 %accumulate) #0")
+    p, k, direct = _conv_sizes(f, f.cmp("eq", "%shs", "%W"),
+                               f.cmp("eq", "%sc", f.mul("%H", "%W")))
+
+    def gemm(n, b):
+        f.do(f"call void @strata_sgemm_f32(i64 %F, i64 {p}, i64 {k}, ptr %filter, "
+             f"i64 {k}, ptr {b}, i64 {p}, ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, "
+             "i32 %accumulate)")
+    done = _direct_images(f, direct, gemm)
+    # the rest: the blocked driver packing B straight from each image (_pack_conv)
+    cd = f(f"alloca [{len(_CONV_PARAMS)} x i64], align 8")
+    for i, name in enumerate(_CONV_PARAMS):
+        f.do(f"store i64 %{name}, ptr {f.gep(cd, i, 'i64')}, align 8")
+    acc = f("icmp ne i32 %accumulate, 0")
+    nothing = f(f"or i1 {f.cmp('sle', '%F', 0)}, {f.cmp('sle', p, 0)}")
+    go, zero, done2 = f.label("go"), f.label("k0"), f.label("skip")
+    f.cbr(nothing, done, go)
+    f.start(go)
+    f.cbr(f.cmp("sle", k, 0), zero, done2)
+    f.start(zero)
+    f.cbr(acc, done, f"{zero}z")
+    f.start(f"{zero}z")
+    f.loop("0", "%N", 1, lambda n: f.do(
+        f"call void @strata_zero(i64 %F, i64 {p}, ptr {f.gep('%out', f.mul(n, '%osn'))}, "
+        f"i64 {p})"))
+    f.br(done)
+    f.start(done2)
+    f.loop("0", "%N", 1, lambda n: f.do(
+        f"call void @strata_gemm_parallel(i64 {BLOCKED_KINDS['conv']}, i64 %F, i64 {p}, "
+        f"i64 {k}, ptr %filter, i64 {k}, ptr {f.gep('%in', f.mul(n, '%sn'))}, i64 0, "
+        f"ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, i1 {acc}, ptr {cd}, i64 0)"))
+    f.br(done)
+    f.start(done)
+    f.do("ret void")
+    out.append(f.text())
+
+    f = Fn("define void @strata_conv2d_nhwc_f32(i64 %N, i64 %H, i64 %W, i64 %C, i64 %F, "
+            f"{_WINDOW}, ptr %in, i64 %sn, i64 %shs, i64 %sws, ptr %filter, i32 %ftrans, "
+            "ptr %out, i64 %osn, i32 %accumulate) #0")
+    p, k, direct = _conv_sizes(f, f.cmp("eq", "%sws", "%C"),
+                               f.cmp("eq", "%shs", f.mul("%W", "%C")))
+    trans = f("icmp ne i32 %ftrans, 0")
+
+    def gemm_nhwc(n, a):
+        c = f.gep("%out", f.mul(n, "%osn"))
+        yes, no, done = f.label("t"), f.label("n"), f.label("g")
+        f.cbr(trans, yes, no)
+        for lbl, name, ldb in ((yes, "strata_sgemm_nt_f32", k), (no, "strata_sgemm_f32", "%F")):
+            f.start(lbl)
+            f.do(f"call void @{name}(i64 {p}, i64 %F, i64 {k}, ptr {a}, i64 {k}, "
+                 f"ptr %filter, i64 {ldb}, ptr {c}, i64 %F, i32 %accumulate)")
+            f.br(done)
+        f.start(done)
+
+    def im2col_nhwc(n, col):
+        f.do(f"call void @strata_im2col_nhwc(i64 %C, i64 %KH, i64 %KW, i64 %OH, i64 %OW, "
+             f"i64 %sh, i64 %sw, i64 %dh, i64 %dw, ptr {f.gep('%in', f.mul(n, '%sn'))}, "
+             f"i64 %shs, i64 %sws, ptr {col})")
+    _conv_body(f, direct, f.mul(k, p), gemm_nhwc, im2col_nhwc)
+    out.append(f.text())
+    return "\n".join(out)
+
+
+_WINDOW = ("i64 %KH, i64 %KW, i64 %OH, i64 %OW, i64 %sh, i64 %sw, i64 %dh, i64 %dw")
+
+
+def _conv_sizes(f: Fn, *contiguous) -> tuple:
+    """(output pixels, C*KH*KW, whether the image is its own im2col matrix: a 1x1,
+    stride-1 window over an image whose `contiguous` stride checks hold)."""
+    p = f.mul("%OH", "%OW")
+    k = f.mul(f.mul("%C", "%KH"), "%KW")
+    direct = all_of(f, [f.cmp("eq", "%KH", 1), f.cmp("eq", "%KW", 1), f.cmp("eq", "%sh", 1),
+                      f.cmp("eq", "%sw", 1), f.cmp("eq", "%OW", "%W"), *contiguous])
+    return p, k, direct
+
+
+def _direct_images(f: Fn, direct: str, gemm) -> str:
+    """When `direct`: gemm(n, image n) for each image, then the returned label (not yet
+    started); the code after this call is the other case."""
+    yes, no, done = f.label("direct"), f.label("other"), f.label("ret")
+    f.cbr(direct, yes, no)
+    f.start(yes)
+    f.loop("0", "%N", 1, lambda n: gemm(n, f.gep("%in", f.mul(n, "%sn"))))
+    f.br(done)
+    f.start(no)
+    return done
+
+
+def _conv_body(f: Fn, direct: str, col_floats: str, gemm, im2col) -> None:
+    """for each image n: gemm(n, image n) when `direct`, else im2col(n, col) and
+    gemm(n, col) with a scratch buffer of col_floats floats."""
+    done = _direct_images(f, direct, gemm)
+    col = f(f"call ptr @malloc(i64 {f.mul(col_floats, 4)})")
+
+    def image(n):
+        im2col(n, col)
+        gemm(n, col)
+    f.loop("0", "%N", 1, image)
+    f.do(f"call void @free(ptr {col})")
+    f.br(done)
+    f.start(done)
+    f.do("ret void")
+
+
+def conv_functions(isa) -> list:
+    """Every convolution function for `isa`, as LLVM IR text."""
+    return [_im2col_nhwc(isa), _pack_conv(isa), _conv_public()]

@@ -1,0 +1,803 @@
+"""The GEMM kernels' LLVM IR (see [Note: GEMM kernel design] in kernels.py): micro-kernels,
+packing, the small-M, dot-product and blocked drivers, threads, batches, and the public
+strata_sgemm* functions. `gemm_functions(isa)` is all of it, as function definitions.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .kernel_ir import Fn, all_of, fma, lane_mask, splat, vec_type, vload, vstore
+
+if TYPE_CHECKING:
+    from .kernels import Isa
+
+__all__ = ["gemm_functions", "BLOCKED_KINDS", "BLOCKED_ARGS", "PAR_MIN_MACS"]
+
+_ARGS = "i64 %M, i64 %N, i64 %K, ptr noalias %A, i64 %lda, ptr noalias %B, i64 %ldb, " \
+        "ptr noalias %C, i64 %ldc"
+# The blocked drivers' arguments: a GEMM's, accumulate, and the convolution's (see _blocked).
+BLOCKED_ARGS = _ARGS + ", i1 %acc, ptr %cd, i64 %q0"
+BLOCKED_KINDS = {"n": 0, "t": 1, "": 2, "conv": 3}
+
+
+# ---------------------------------------------------------------- micro-kernels
+
+
+# Independent accumulator chains a micro-kernel keeps at least (FMA latency x FMA units).
+_MIN_CHAINS = 8
+
+
+def _ukr_name(mr: int, apack: bool) -> str:
+    return f"@strata_ukr_{mr}{'p' if apack else 'a'}"
+
+
+def _ukr(isa: Isa, mr: int, apack: bool) -> str:
+    """C[mr, :nvalid] (+)= A[mr, K] . Bp[K, NR], Bp a packed panel (rows of NR floats,
+    zero padded past nvalid). A is packed (element (i, k) at A + k*MR + i) or in place
+    (at A + i*lda + k)."""
+    W, V, nv, nr = isa.width, vec_type(isa), isa.nv, isa.nr
+    f = Fn(f"define internal void {_ukr_name(mr, apack)}(i64 %K, ptr noalias %A, "
+            f"i64 %lda, ptr noalias %B, ptr noalias %C, i64 %ldc, i64 %nvalid, i1 %acc) #1")
+    arow = [f.gep("%A", i if apack else f.mul("%lda", i)) if i else "%A" for i in range(mr)]
+    crow = [f.gep("%C", f.mul("%ldc", i)) if i else "%C" for i in range(mr)]
+    masks = [lane_mask(f, isa, f.sub("%nvalid", v * W) if v else "%nvalid")
+             for v in range(nv)]
+    full = f.cmp("eq", "%nvalid", nr)
+    cptr = [[f.gep(crow[i], v * W) if v else crow[i] for v in range(nv)] for i in range(mr)]
+
+    # accumulators start from C (acc) or zero
+    load_c, load_full, load_part, kloop = (f.label(s) for s in ("ldc", "ldf", "ldm", "k"))
+    entry = f.block
+    f.cbr("%acc", load_c, kloop)
+    f.start(load_c)
+    f.cbr(full, load_full, load_part)
+    inits = {}
+    for lbl, masked in ((load_full, False), (load_part, True)):
+        f.start(lbl)
+        inits[lbl] = [vload(f, isa, cptr[i][v], masks[v] if masked else None)
+                      for i in range(mr) for v in range(nv)]
+        f.br(kloop)
+    f.start(kloop)
+    acc0 = [f(f"phi {V} [ zeroinitializer, %{entry} ], [ {inits[load_full][j]}, "
+              f"%{load_full} ], [ {inits[load_part][j]}, %{load_part} ]")
+            for j in range(mr * nv)]
+
+    def step(k, accs):
+        ak = f.mul(k, isa.mr) if apack else k
+        b_k = f.gep("%B", f.mul(k, nr))
+        bv = [vload(f, isa, f.gep(b_k, v * W) if v else b_k) for v in range(nv)]
+        out = list(accs)
+        for i in range(mr):
+            a = splat(f, isa, f(f"load float, ptr {f.gep(arow[i], ak)}, align 4"))
+            for v in range(nv):
+                out[i * nv + v] = fma(f, isa, a, bv[v], out[i * nv + v])
+        return out
+
+    # Few rows: too few accumulators to hide the FMA latency, so the unrolled k steps
+    # rotate over `sets` independent sets of them, summed after the loop.
+    u = max(isa.unroll, 1)
+    sets = max(1, min(u, _MIN_CHAINS // (mr * nv)))
+    while u % sets:
+        sets -= 1
+    n = mr * nv
+    carried = [(V, a) for a in acc0] + [(V, "zeroinitializer")] * (n * (sets - 1))
+    if u > 1:
+        kmain = f.sub("%K", f(f"srem i64 %K, {u}"))
+
+        def unrolled(k, accs):
+            accs = list(accs)
+            for j in range(u):
+                s0 = (j % sets) * n
+                accs[s0:s0 + n] = step(f.add(k, j) if j else k, accs[s0:s0 + n])
+            return accs
+        accs = f.loop("0", kmain, u, unrolled, carried)
+        for j in range(1, sets):
+            accs[:n] = [f(f"fadd {V} {x}, {y}") for x, y in zip(accs[:n], accs[j * n:j * n + n])]
+        accs = f.loop(kmain, "%K", 1, step, [(V, a) for a in accs[:n]])
+    else:
+        accs = f.loop("0", "%K", 1, step, carried)
+
+    st_full, st_part, done = f.label("stf"), f.label("stm"), f.label("done")
+    f.cbr(full, st_full, st_part)
+    for lbl, masked in ((st_full, False), (st_part, True)):
+        f.start(lbl)
+        for i in range(mr):
+            for v in range(nv):
+                vstore(f, isa, accs[i * nv + v], cptr[i][v], masks[v] if masked else None)
+        f.br(done)
+    f.start(done)
+    f.do("ret void")
+    return f.text()
+
+
+def _rows_name(apack: bool) -> str:
+    return f"@strata_rows_{'p' if apack else 'a'}"
+
+
+def _rows(isa: Isa, apack: bool) -> str:
+    """The ir loop: C[M, :nvalid] (+)= A[M, K] . Bp, MR rows at a time (the last rows
+    through the smaller micro-kernels). Packed A: panel p (rows p*MR..) at A + p*MR*K."""
+    mr = isa.mr
+    f = Fn(f"define internal void {_rows_name(apack)}(i64 %M, i64 %K, ptr %A, i64 %lda, "
+            f"ptr %B, ptr %C, i64 %ldc, i64 %nvalid, i1 %acc) #1")
+
+    def body(i):
+        rows = f.min(f.sub("%M", i), mr)
+        a = f.gep("%A", f.mul(i, "%K" if apack else "%lda"))
+        c = f.gep("%C", f.mul(i, "%ldc"))
+        f.switch(rows, {m: m for m in range(1, mr + 1)}, lambda m: f.do(
+            f"call void {_ukr_name(m, apack)}(i64 %K, ptr {a}, i64 %lda, ptr %B, ptr {c}, "
+            f"i64 %ldc, i64 %nvalid, i1 %acc)"))
+    f.loop("0", "%M", mr, body)
+    f.do("ret void")
+    return f.text()
+
+
+# ---------------------------------------------------------------- packing
+
+
+def _transpose(f: Fn, isa: Isa, rows: list) -> list:
+    """Transpose W vectors of W floats: log2(W) rounds, each swapping one bit of the row
+    index with the same bit of the lane index (two shuffles per pair of vectors)."""
+    W, V = isa.width, vec_type(isa)
+    rows = list(rows)
+    bit = 1
+    while bit < W:
+        new = list(rows)
+        for i in range(W):
+            if i & bit:
+                continue
+            j = i | bit
+            lo = [W + (l ^ bit) if l & bit else l for l in range(W)]
+            hi = [W + l if l & bit else l ^ bit for l in range(W)]
+            for dst, mask in ((i, lo), (j, hi)):
+                m = ", ".join(f"i32 {x}" for x in mask)
+                new[dst] = f(f"shufflevector {V} {rows[i]}, {V} {rows[j]}, <{W} x i32> <{m}>")
+        rows = new
+        bit <<= 1
+    return rows
+
+
+def _pack_n(isa: Isa) -> str:
+    """Bp[p][k][0:NR] = B[k, p*NR : p*NR+NR] (zero padded) for k < kc, columns < nc;
+    panel p at Bp + p*kc*NR."""
+    W, nv, nr = isa.width, isa.nv, isa.nr
+    f = Fn("define internal void @strata_pack_n(i64 %kc, i64 %nc, ptr noalias %B, i64 %ldb, "
+            "ptr noalias %Bp) #1")
+
+    def panel(j):
+        dst = f.gep("%Bp", f.mul(j, "%kc"))
+        left = f.sub("%nc", j)
+        masks = [lane_mask(f, isa, f.sub(left, v * W) if v else left) for v in range(nv)]
+        full = f.cmp("sge", left, nr)
+        src = f.gep("%B", j)
+        fast, slow, done = f.label("pf"), f.label("pm"), f.label("pd")
+        f.cbr(full, fast, slow)
+        for lbl, masked in ((fast, False), (slow, True)):
+            f.start(lbl)
+
+            def row(k):
+                s = f.gep(src, f.mul(k, "%ldb"))
+                d = f.gep(dst, f.mul(k, nr))
+                for v in range(nv):
+                    x = vload(f, isa, f.gep(s, v * W), masks[v] if masked else None)
+                    vstore(f, isa, x, f.gep(d, v * W))
+            f.loop("0", "%kc", 1, row)
+            f.br(done)
+        f.start(done)
+    f.loop("0", "%nc", nr, panel)
+    f.do("ret void")
+    return f.text()
+
+
+def _pack_t(isa: Isa) -> str:
+    """As _pack_n from Bt[N, K] (B transposed): Bp[p][k][j] = Bt[p*NR + j, k]. W x W
+    blocks are transposed in registers; the K tail and the rows past nc go one by one."""
+    W, nv, nr = isa.width, isa.nv, isa.nr
+    f = Fn("define internal void @strata_pack_t(i64 %kc, i64 %nc, ptr noalias %B, i64 %ldb, "
+            "ptr noalias %Bp) #1")
+    kmain = f.sub("%kc", f(f"srem i64 %kc, {W}"))
+
+    def panel(j):
+        dst = f.gep("%Bp", f.mul(j, "%kc"))
+        for v in range(nv):
+            # rows j+v*W .. j+v*W+W-1 of Bt; past nc they read row nc-1 and are zeroed
+            rowp, valid = [], []
+            for r in range(W):
+                n = f.add(j, v * W + r)
+                ok = f.cmp("slt", n, "%nc")
+                valid.append(ok)
+                rowp.append(f.gep("%B", f.mul(f(f"select i1 {ok}, i64 {n}, i64 0"), "%ldb")))
+
+            def block(k):
+                vecs = [vload(f, isa, f.gep(rowp[r], k)) for r in range(W)]
+                vecs = [f(f"select i1 {valid[r]}, {vec_type(isa)} {vecs[r]}, {vec_type(isa)} "
+                          "zeroinitializer") for r in range(W)]
+                for t, x in enumerate(_transpose(f, isa, vecs)):
+                    d = f.gep(dst, f.add(f.mul(f.add(k, t), nr), v * W))
+                    vstore(f, isa, x, d)
+            f.loop("0", kmain, W, block)
+
+            def tail(k):
+                for r in range(W):
+                    x = f(f"load float, ptr {f.gep(rowp[r], k)}, align 4")
+                    x = f(f"select i1 {valid[r]}, float {x}, float 0.0")
+                    d = f.gep(dst, f.add(f.mul(k, nr), v * W + r))
+                    f.do(f"store float {x}, ptr {d}, align 4")
+            f.loop(kmain, "%kc", 1, tail)
+    f.loop("0", "%nc", nr, panel)
+    f.do("ret void")
+    return f.text()
+
+
+def _pack_a(isa: Isa) -> str:
+    """Ap[p][k][0:MR] = A[p*MR : p*MR+MR, k] for rows < mc, k < kc (panel p at
+    Ap + p*kc*MR; the rows past mc of the last panel are left unwritten)."""
+    mr = isa.mr
+    f = Fn("define internal void @strata_pack_a(i64 %mc, i64 %kc, ptr noalias %A, "
+            "i64 %lda, ptr noalias %Ap) #1")
+
+    def panel(i):
+        dst = f.gep("%Ap", f.mul(i, "%kc"))
+        rows = f.min(f.sub("%mc", i), mr)
+        src = f.gep("%A", f.mul(i, "%lda"))
+
+        def copy(m):
+            srow = [f.gep(src, f.mul("%lda", r)) if r else src for r in range(m)]
+
+            def col(k):
+                d = f.gep(dst, f.mul(k, mr))
+                for r in range(m):
+                    x = f(f"load float, ptr {f.gep(srow[r], k)}, align 4")
+                    f.do(f"store float {x}, ptr {f.gep(d, r) if r else d}, align 4")
+            f.loop("0", "%kc", 1, col)
+        f.switch(rows, {m: m for m in range(1, mr + 1)}, copy)
+    f.loop("0", "%mc", mr, panel)
+    f.do("ret void")
+    return f.text()
+
+
+def _pack_b_public(isa: Isa) -> str:
+    """strata_sgemm_pack_b_f32(K, N, B, ldb, Bp): packed(B) for the whole of K (panels
+    K x NR, panel p at Bp + p*K*NR); Bp holds packed_b_size(K, N) floats, 64-byte
+    aligned."""
+    f = Fn("define void @strata_sgemm_pack_b_f32(i64 %K, i64 %N, ptr noalias %B, i64 %ldb, "
+            "ptr noalias %Bp) #0")
+    f.do("call void @strata_pack_n(i64 %K, i64 %N, ptr %B, i64 %ldb, ptr %Bp)")
+    f.do("ret void")
+    return f.text()
+
+
+# ---------------------------------------------------------------- drivers
+
+
+def _zero(isa: Isa) -> str:
+    f = Fn("define internal void @strata_zero(i64 %M, i64 %N, ptr %C, i64 %ldc) #1")
+
+    def row(i):
+        c = f.gep("%C", f.mul(i, "%ldc"))
+        f.loop("0", "%N", 1, lambda j: f.do(f"store float 0.0, ptr {f.gep(c, j)}, align 4"))
+    f.loop("0", "%M", 1, row)
+    f.do("ret void")
+    return f.text()
+
+
+def _axpy_name(m: int, kb: int) -> str:
+    return f"@strata_axpy_{m}x{kb}"
+
+
+def _axpy(isa: Isa, m: int, kb: int) -> str:
+    """C[m, N] = (first ? 0 : C) + A[m, kb] . B[kb, N]: the m*kb elements of A broadcast
+    once, then one pass along the rows of B and C (kb + 2m streams, all contiguous)."""
+    W, V = isa.width, vec_type(isa)
+    f = Fn(f"define internal void {_axpy_name(m, kb)}(i64 %N, ptr noalias %A, i64 %lda, "
+            f"ptr noalias %B, i64 %ldb, ptr noalias %C, i64 %ldc, i1 %first) #1")
+    arow = [f.gep("%A", f.mul("%lda", i)) if i else "%A" for i in range(m)]
+    a = [[splat(f, isa, f(f"load float, ptr {f.gep(arow[i], t)}, align 4"))
+          for t in range(kb)] for i in range(m)]
+    brow = [f.gep("%B", f.mul("%ldb", t)) if t else "%B" for t in range(kb)]
+    crow = [f.gep("%C", f.mul("%ldc", i)) if i else "%C" for i in range(m)]
+
+    def vector(j, mask=None):
+        cs = []
+        for i in range(m):
+            c = vload(f, isa, f.gep(crow[i], j), mask)
+            cs.append(f(f"select i1 %first, {V} zeroinitializer, {V} {c}"))
+        for t in range(kb):
+            b = vload(f, isa, f.gep(brow[t], j), mask)
+            cs = [fma(f, isa, a[i][t], b, cs[i]) for i in range(m)]
+        for i in range(m):
+            vstore(f, isa, cs[i], f.gep(crow[i], j), mask)
+    nmain = f.sub("%N", f(f"srem i64 %N, {W}"))
+    f.loop("0", nmain, W, vector)
+    tail, done = f.label("tail"), f.label("done")
+    f.cbr(f.cmp("slt", nmain, "%N"), tail, done)
+    f.start(tail)
+    vector(nmain, lane_mask(f, isa, f.sub("%N", nmain)))
+    f.br(done)
+    f.start(done)
+    f.do("ret void")
+    return f.text()
+
+
+_AXPY_TILES = ((4, 2), (2, 4), (1, 8))
+
+
+def _small(isa: Isa) -> str:
+    """Small M, B in place: blocks of NB columns; in each, groups of rows (4, 2, 1) pass
+    over the rows of B kb at a time (see _axpy), the first pass writing C unless acc."""
+    nb = 512
+    f = Fn(f"define internal void @strata_gemm_small({_ARGS}, i1 %acc) #1")
+    noacc = f("xor i1 %acc, true")
+
+    def nblock(jb):
+        ncur = f.min(f.sub("%N", jb), nb)
+        lo = "0"
+        for m, kb in _AXPY_TILES:
+            hi = f.sub("%M", f(f"srem i64 %M, {m}")) if m > 1 else "%M"
+            if m == 2:   # rows left after the groups of 4: 0..3, two at a time
+                hi = f.sub("%M", f("srem i64 %M, 2"))
+
+            def rows(i, m=m, kb=kb):
+                a = f.gep("%A", f.mul(i, "%lda"))
+                c = f.gep("%C", f.add(f.mul(i, "%ldc"), jb))
+                kmain = f.sub("%K", f(f"srem i64 %K, {kb}"))
+
+                def ks(k, kb=kb):
+                    first = f(f"and i1 {noacc}, {f.cmp('eq', k, 0)}")
+                    f.do(f"call void {_axpy_name(m, kb)}(i64 {ncur}, ptr {f.gep(a, k)}, "
+                         f"i64 %lda, ptr {f.gep('%B', f.add(f.mul(k, '%ldb'), jb))}, "
+                         f"i64 %ldb, ptr {c}, i64 %ldc, i1 {first})")
+                f.loop("0", kmain, kb, ks)
+                if kb > 1:
+                    f.loop(kmain, "%K", 1, lambda k: ks(k, 1))
+            f.loop(lo, hi, m, rows)
+            lo = hi
+    f.loop("0", "%N", nb, nblock)
+    f.do("ret void")
+    return f.text()
+
+
+def _blocked(isa: Isa, pack: str) -> str:
+    """The blocked driver (see [Note: GEMM kernel design]). pack "n": B is K x N, "t": B
+    is given as Bt (N x K), "": B is already packed(B) (ldb unused), "conv": B is the
+    implicit im2col matrix of the NCHW image B (see _pack_conv; %cd its parameters), from
+    its column %q0 on. A blocks are packed
+    too when N is at least isa.pack_a_min_n (else the copy costs more than it saves)."""
+    mr, nr, kc, mc, nc = isa.mr, isa.nr, isa.kc, isa.mc, isa.nc
+    name = {"n": "@strata_gemm_blocked_n", "t": "@strata_gemm_blocked_t",
+            "": "@strata_gemm_blocked_p", "conv": "@strata_gemm_blocked_conv"}[pack]
+    f = Fn(f"define internal void {name}({BLOCKED_ARGS}) #1")
+    b_floats = kc * nc if pack else 0
+    a_floats = -(-mc // mr) * mr * kc
+    raw = f(f"call ptr @malloc(i64 {(b_floats + a_floats + nr) * 4 + 64})")
+    addr = f(f"ptrtoint ptr {raw} to i64")
+    buf = f.gep(raw, f(f"sub i64 64, {f(f'and i64 {addr}, 63')}"), "i8")
+    abuf = f.gep(buf, b_floats)
+    packa = f.cmp("sge", "%N", isa.pack_a_min_n)
+
+    def jblock(jc):
+        ncur = f.min(f.sub("%N", jc), nc)
+
+        def kblock(pc):
+            kcur = f.min(f.sub("%K", pc), kc)
+            acc = f(f"or i1 %acc, {f.cmp('sgt', pc, 0)}")
+            if pack == "n":
+                src = f.gep("%B", f.add(f.mul(pc, "%ldb"), jc))
+            elif pack == "t":
+                src = f.gep("%B", f.add(f.mul(jc, "%ldb"), pc))
+            if pack == "conv":
+                f.do(f"call void @strata_pack_conv(i64 {kcur}, i64 {ncur}, i64 {pc}, "
+                     f"i64 {f.add(jc, '%q0')}, ptr %B, ptr %cd, ptr {buf})")
+            elif pack:
+                f.do(f"call void @strata_pack_{pack}(i64 {kcur}, i64 {ncur}, ptr {src}, "
+                     f"i64 %ldb, ptr {buf})")
+
+            def iblock(ic):
+                mcur = f.min(f.sub("%M", ic), mc)
+                a = f.gep("%A", f.add(f.mul(ic, "%lda"), pc))
+                yes, no, join = f.label("pa"), f.label("npa"), f.label("jpa")
+                f.cbr(packa, yes, no)
+                for lbl, apack in ((yes, True), (no, False)):
+                    f.start(lbl)
+                    if apack:
+                        f.do(f"call void @strata_pack_a(i64 {mcur}, i64 {kcur}, ptr {a}, "
+                             f"i64 %lda, ptr {abuf})")
+
+                    def panel(jr, apack=apack):
+                        nvalid = f.min(f.sub(ncur, jr), nr)
+                        if pack:
+                            b = f.gep(buf, f.mul(jr, kcur))
+                        else:   # panel (jc+jr)/NR of packed(B), rows from pc
+                            b = f.gep("%B", f.add(f.mul(f.add(jc, jr), "%K"), f.mul(pc, nr)))
+                        c = f.gep("%C", f.add(f.mul(ic, "%ldc"), f.add(jc, jr)))
+                        f.do(f"call void {_rows_name(apack)}(i64 {mcur}, i64 {kcur}, "
+                             f"ptr {abuf if apack else a}, i64 %lda, ptr {b}, ptr {c}, "
+                             f"i64 %ldc, i64 {nvalid}, i1 {acc})")
+                    f.loop("0", ncur, nr, panel)
+                    f.br(join)
+                f.start(join)
+            f.loop("0", "%M", mc, iblock)
+        f.loop("0", "%K", kc, kblock)
+    f.loop("0", "%N", nc, jblock)
+    f.do(f"call void @free(ptr {raw})")
+    f.do("ret void")
+    return f.text()
+
+
+# Threads: the blocked drivers split C's columns (or rows, when it has few columns)
+# between `strata_num_threads` threads (pthreads, created per call) for products of at
+# least PAR_MIN_MACS multiply-adds.
+PAR_MIN_MACS = 1 << 21
+_MAX_THREADS = 64
+_WORK_FIELDS = ("kind", "M", "N", "K", "A", "lda", "B", "ldb", "C", "ldc", "acc", "cd", "q0")
+
+
+def _threads_ir() -> str:
+    return "\n".join([
+        "@strata_num_threads = internal global i32 1, align 4",
+        "define void @strata_set_num_threads(i32 %n) #0 {",
+        "  %c = icmp slt i32 %n, 1",
+        "  %v = select i1 %c, i32 1, i32 %n",
+        f"  %w = call i32 @llvm.smin.i32(i32 %v, i32 {_MAX_THREADS})",
+        "  store atomic i32 %w, ptr @strata_num_threads monotonic, align 4",
+        "  ret void", "}",
+        "define i32 @strata_get_num_threads() #0 {",
+        "  %n = load atomic i32, ptr @strata_num_threads monotonic, align 4",
+        "  ret i32 %n", "}", ""])
+
+
+def _call_blocked(f: Fn, kind: str, v: dict) -> None:
+    """switch on the kind value, calling that blocked driver with the values `v`."""
+    names = {0: "n", 1: "t", 2: "p", 3: "conv"}
+    args = (f"i64 {v['M']}, i64 {v['N']}, i64 {v['K']}, ptr {v['A']}, i64 {v['lda']}, "
+            f"ptr {v['B']}, i64 {v['ldb']}, ptr {v['C']}, i64 {v['ldc']}, i1 {v['acc']}, "
+            f"ptr {v['cd']}, i64 {v['q0']}")
+    f.switch(kind, {k: k for k in names}, lambda k: f.do(
+        f"call void @strata_gemm_blocked_{names[k]}({args})"))
+
+
+def _parallel(isa: Isa) -> str:
+    """strata_gemm_parallel(kind, <blocked driver arguments>): the blocked driver of
+    `kind` (see BLOCKED_KINDS) on slices of C, one per thread."""
+    mr, nr = isa.mr, isa.nr
+    F = len(_WORK_FIELDS)
+    f = Fn(f"define internal void @strata_gemm_parallel(i64 %kind, {BLOCKED_ARGS}) #1")
+    v = {x: f"%{x}" for x in _WORK_FIELDS}
+    nthreads = f("load atomic i32, ptr @strata_num_threads monotonic, align 4")
+    t_req = f(f"sext i32 {nthreads} to i64")
+    macs = f.mul(f.mul("%M", "%N"), "%K")
+    by_n = f.cmp("sge", "%N", f.mul(t_req, 2 * nr))
+    by_m = f.cmp("sge", "%M", f.mul(t_req, 2 * mr))
+    go = all_of(f, [f.cmp("sgt", t_req, 1), f.cmp("sge", macs, PAR_MIN_MACS),
+                  f(f"or i1 {by_n}, {by_m}")])
+    one, many, done = f.label("one"), f.label("many"), f.label("done")
+    f.cbr(go, many, one)
+    f.start(one)
+    _call_blocked(f, "%kind", v)
+    f.br(done)
+    f.start(many)
+    work, tids = _thread_slots(f, F)
+    # slices: multiples of NR columns, else of MR rows
+    size = f(f"select i1 {by_n}, i64 %N, i64 %M")
+    unit = f(f"select i1 {by_n}, i64 {nr}, i64 {mr}")
+    per = f.mul(f(f"sdiv i64 {f.sub(f.add(size, f.mul(t_req, unit)), 1)}, "
+                  f"{f.mul(t_req, unit)}"), unit)
+
+    def slice_values(t):
+        lo = f.min(f.mul(t, per), size)
+        n = f.sub(f.min(f.add(lo, per), size), lo)
+        w = dict(v)
+        # along N: B and C move by lo columns (B's step depends on its layout), q0 too
+        # B's elements per column: n 1, t ldb, packed K (panels of K x NR), conv 0
+        packed_step = f(f"select i1 {f.cmp('eq', '%kind', 2)}, i64 %K, i64 1")
+        bstep = f(f"select i1 {f.cmp('eq', '%kind', 1)}, i64 %ldb, i64 {packed_step}")
+        bstep = f(f"select i1 {f.cmp('eq', '%kind', 3)}, i64 0, i64 {bstep}")
+        w["N"] = f(f"select i1 {by_n}, i64 {n}, i64 %N")
+        w["M"] = f(f"select i1 {by_n}, i64 %M, i64 {n}")
+        boff = f(f"select i1 {by_n}, i64 {f.mul(lo, bstep)}, i64 0")
+        coff = f(f"select i1 {by_n}, i64 {lo}, i64 {f.mul(lo, '%ldc')}")
+        aoff = f(f"select i1 {by_n}, i64 0, i64 {f.mul(lo, '%lda')}")
+        w["A"] = f.gep("%A", aoff)
+        w["B"] = f.gep("%B", boff)
+        w["C"] = f.gep("%C", coff)
+        w["q0"] = f(f"select i1 {by_n}, i64 {f.add('%q0', lo)}, i64 %q0")
+        return w, n
+
+    def spawn(t):
+        w, n = slice_values(t)
+        w["kind"] = "%kind"
+        _spawn(f, work, tids, t, [(w[x], _FIELD_TYPES.get(x, "i64")) for x in _WORK_FIELDS],
+               n, "@strata_gemm_worker")
+    f.loop("1", t_req, 1, spawn)
+    w0, _ = slice_values("0")
+    _call_blocked(f, "%kind", w0)
+    _join_all(f, tids, t_req)
+    f.br(done)
+    f.start(done)
+    f.do("ret void")
+    return f.text()
+
+
+_FIELD_TYPES = {"A": "ptr", "B": "ptr", "C": "ptr", "cd": "ptr", "acc": "i1"}
+
+
+def _thread_slots(f: Fn, fields: int) -> tuple:
+    """Allocas for the threads' argument slots (`fields` i64s each) and their ids."""
+    return (f(f"alloca [{_MAX_THREADS * fields} x i64], align 8"),
+            f(f"alloca [{_MAX_THREADS} x i64], align 8"))
+
+
+def _spawn(f: Fn, work: str, tids: str, t: str, values: list, n: str, worker: str):
+    """Thread t runs `worker` on `values` [(value, type)] stored as i64s in its slot,
+    when n > 0; if no thread can be made, the work is done here."""
+    slot = f.gep(work, f.mul(t, len(values)), "i64")
+    for i, (val, ty) in enumerate(values):
+        if ty == "ptr":
+            val = f(f"ptrtoint ptr {val} to i64")
+        elif ty != "i64":
+            val = f(f"zext {ty} {val} to i64")
+        f.do(f"store i64 {val}, ptr {f.gep(slot, i, 'i64')}, align 8")
+    tid = f.gep(tids, t, "i64")
+    f.do(f"store i64 0, ptr {tid}, align 8")
+    yes, no = f.label("sp"), f.label("ns")
+    f.cbr(f.cmp("sgt", n, 0), yes, no)
+    f.start(yes)
+    rc = f(f"call i32 @pthread_create(ptr {tid}, ptr null, ptr {worker}, ptr {slot})")
+    failed, ok = f.label("sf"), f.label("so")
+    f.cbr(f(f"icmp ne i32 {rc}, 0"), failed, ok)
+    f.start(failed)       # no thread: do it here
+    f.do(f"store i64 0, ptr {tid}, align 8")
+    f.do(f"call ptr {worker}(ptr {slot})")
+    f.br(ok)
+    f.start(ok)
+    f.br(no)
+    f.start(no)
+
+
+def _join_all(f: Fn, tids: str, count: str) -> None:
+    def join(t):
+        tid = f(f"load i64, ptr {f.gep(tids, t, 'i64')}, align 8")
+        yes, no = f.label("jy"), f.label("jn")
+        f.cbr(f.cmp("ne", tid, 0), yes, no)
+        f.start(yes)
+        f.do(f"call i32 @pthread_join(i64 {tid}, ptr null)")
+        f.br(no)
+        f.start(no)
+    f.loop("1", count, 1, join)
+
+
+def _load_work(f: Fn, fields, types) -> dict:
+    """The worker side of _spawn: the fields of slot %work as values."""
+    v = {}
+    for i, x in enumerate(fields):
+        raw = f(f"load i64, ptr {f.gep('%work', i, 'i64')}, align 8")
+        ty = types.get(x, "i64")
+        if ty == "ptr":
+            raw = f(f"inttoptr i64 {raw} to ptr")
+        elif ty != "i64":
+            raw = f(f"trunc i64 {raw} to {ty}")
+        v[x] = raw
+    return v
+
+
+def _worker() -> str:
+    """The thread body: one slice of strata_gemm_parallel, its arguments as i64s."""
+    f = Fn("define internal ptr @strata_gemm_worker(ptr %work) #1")
+    v = _load_work(f, _WORK_FIELDS, _FIELD_TYPES)
+    _call_blocked(f, v["kind"], v)
+    f.do("ret ptr null")
+    return f.text()
+
+
+# The batched kernels run their products in parallel chunks of the batch when each one is
+# too small to be split (below PAR_MIN_MACS) but all of them are not.
+_BATCH_FIELDS = ("nt", "count", "M", "N", "K", "A", "lda", "sA", "B", "ldb", "sB", "C",
+                 "ldc", "sC", "accumulate")
+_BATCH_TYPES = {"A": "ptr", "B": "ptr", "C": "ptr", "accumulate": "i32"}
+_BATCH_ARGS = ("i64 %nt, i64 %count, i64 %M, i64 %N, i64 %K, ptr %A, i64 %lda, i64 %sA, "
+               "ptr %B, i64 %ldb, i64 %sB, ptr %C, i64 %ldc, i64 %sC, i32 %accumulate")
+
+
+def _batch_ir() -> str:
+    """strata_batch_range (count products in a row), its thread body, and the two
+    public batched kernels."""
+    out = []
+    f = Fn(f"define internal void @strata_batch_range({_BATCH_ARGS}) #1")
+    nt = f.cmp("ne", "%nt", 0)
+
+    def one(b):
+        args = (f"i64 %M, i64 %N, i64 %K, ptr {f.gep('%A', f.mul(b, '%sA'))}, i64 %lda, "
+                f"ptr {f.gep('%B', f.mul(b, '%sB'))}, i64 %ldb, "
+                f"ptr {f.gep('%C', f.mul(b, '%sC'))}, i64 %ldc, i32 %accumulate")
+        yes, no, done = f.label("bt"), f.label("bn"), f.label("bd")
+        f.cbr(nt, yes, no)
+        for lbl, name in ((yes, "strata_sgemm_nt_f32"), (no, "strata_sgemm_f32")):
+            f.start(lbl)
+            f.do(f"call void @{name}({args})")
+            f.br(done)
+        f.start(done)
+    f.loop("0", "%count", 1, one)
+    f.do("ret void")
+    out.append(f.text())
+
+    f = Fn("define internal ptr @strata_batch_worker(ptr %work) #1")
+    v = _load_work(f, _BATCH_FIELDS, _BATCH_TYPES)
+    f.do(f"call void @strata_batch_range({_batch_args(v)})")
+    f.do("ret ptr null")
+    out.append(f.text())
+
+    for name, nt_value in (("strata_sgemm_batched_f32", 0), ("strata_sgemm_nt_batched_f32", 1)):
+        f = Fn(f"define void @{name}(i64 %batch, i64 %M, i64 %N, i64 %K, ptr %A, i64 %lda, "
+                "i64 %sA, ptr %B, i64 %ldb, i64 %sB, ptr %C, i64 %ldc, i64 %sC, "
+                "i32 %accumulate) #0")
+        v = {x: f"%{x}" for x in _BATCH_FIELDS}
+        v["nt"], v["count"] = str(nt_value), "%batch"
+        nthreads = f("load atomic i32, ptr @strata_num_threads monotonic, align 4")
+        t_req = f.min(f(f"sext i32 {nthreads} to i64"), "%batch")
+        item = f.mul(f.mul("%M", "%N"), "%K")
+        go = all_of(f, [f.cmp("sgt", t_req, 1), f.cmp("slt", item, PAR_MIN_MACS),
+                      f.cmp("sge", f.mul(item, "%batch"), PAR_MIN_MACS)])
+        one_l, many, done = f.label("one"), f.label("many"), f.label("done")
+        f.cbr(go, many, one_l)
+        f.start(one_l)
+        f.do(f"call void @strata_batch_range({_batch_args(v)})")
+        f.br(done)
+        f.start(many)
+        work, tids = _thread_slots(f, len(_BATCH_FIELDS))
+        per = f(f"sdiv i64 {f.sub(f.add('%batch', t_req), 1)}, {t_req}")
+
+        def chunk(t, v=v, per=per):
+            lo = f.min(f.mul(t, per), "%batch")
+            w = dict(v)
+            w["count"] = f.sub(f.min(f.add(lo, per), "%batch"), lo)
+            for x in "ABC":
+                w[x] = f.gep(f"%{x}", f.mul(lo, f"%s{x}"))
+            return w
+
+        def spawn(t, work=work, tids=tids, chunk=chunk):
+            w = chunk(t)
+            _spawn(f, work, tids, t, [(w[x], _BATCH_TYPES.get(x, "i64"))
+                                      for x in _BATCH_FIELDS], w["count"],
+                   "@strata_batch_worker")
+        f.loop("1", t_req, 1, spawn)
+        f.do(f"call void @strata_batch_range({_batch_args(chunk('0'))})")
+        _join_all(f, tids, t_req)
+        f.br(done)
+        f.start(done)
+        f.do("ret void")
+        out.append(f.text())
+    return "\n".join(out)
+
+
+def _batch_args(v: dict) -> str:
+    return ", ".join(f"{_BATCH_TYPES.get(x, 'i64')} {v[x]}" for x in _BATCH_FIELDS)
+
+
+def _dot_name(dm: int, dn: int) -> str:
+    return f"@strata_dot_{dm}x{dn}"
+
+
+def _dot(isa: Isa, dm: int, dn: int) -> str:
+    """C[dm, dn] (+)= A[dm, K] . Bt[dn, K]^T: dm*dn accumulators along K, masked K tail,
+    horizontal sums at the end."""
+    W, V = isa.width, vec_type(isa)
+    f = Fn(f"define internal void {_dot_name(dm, dn)}(i64 %K, ptr noalias %A, i64 %lda, "
+            f"ptr noalias %B, i64 %ldb, ptr noalias %C, i64 %ldc, i1 %acc) #1")
+    arow = [f.gep("%A", f.mul("%lda", i)) if i else "%A" for i in range(dm)]
+    brow = [f.gep("%B", f.mul("%ldb", j)) if j else "%B" for j in range(dn)]
+    kmain = f.sub("%K", f(f"srem i64 %K, {W}"))
+
+    def step(k, accs, mask=None):
+        av = [vload(f, isa, f.gep(arow[i], k), mask) for i in range(dm)]
+        out = list(accs)
+        for j in range(dn):
+            b = vload(f, isa, f.gep(brow[j], k), mask)
+            for i in range(dm):
+                out[i * dn + j] = fma(f, isa, av[i], b, out[i * dn + j])
+        return out
+    accs = f.loop("0", kmain, W, step, [(V, "zeroinitializer")] * (dm * dn))
+    mask = lane_mask(f, isa, f.sub("%K", kmain))
+    accs = step(kmain, accs, mask)
+    for i in range(dm):
+        crow = f.gep("%C", f.mul("%ldc", i)) if i else "%C"
+        for j in range(dn):
+            s = f(f"call reassoc float @llvm.vector.reduce.fadd.v{W}f32(float -0.0, "
+                  f"{V} {accs[i * dn + j]})")
+            p = f.gep(crow, j)
+            old = f(f"load float, ptr {p}, align 4")
+            new = f(f"select i1 %acc, float {f(f'fadd float {old}, {s}')}, float {s}")
+            f.do(f"store float {new}, ptr {p}, align 4")
+    f.do("ret void")
+    return f.text()
+
+
+_DOT_TILES = ((2, 4), (1, 8), (2, 1), (1, 1))
+
+
+def _dot_driver(isa: Isa) -> str:
+    """Small M, B given transposed: 2 rows x 4 columns at a time (1 x 8 for a single
+    row), then the tails."""
+    f = Fn(f"define internal void @strata_gemm_dot({_ARGS}, i1 %acc) #1")
+
+    def tiles(dm, dn, m_lo, m_hi):
+        def rows(i):
+            a = f.gep("%A", f.mul(i, "%lda"))
+            c0 = f.gep("%C", f.mul(i, "%ldc"))
+            nmain = f.sub("%N", f(f"srem i64 %N, {dn}"))
+
+            def cols(j, one=dn):
+                f.do(f"call void {_dot_name(dm, one)}(i64 %K, ptr {a}, i64 %lda, "
+                     f"ptr {f.gep('%B', f.mul(j, '%ldb'))}, i64 %ldb, ptr {f.gep(c0, j)}, "
+                     f"i64 %ldc, i1 %acc)")
+            f.loop("0", nmain, dn, cols)
+            if dn > 1:
+                f.loop(nmain, "%N", 1, lambda j: cols(j, 1))
+        f.loop(m_lo, m_hi, dm, rows)
+    mpair = f.sub("%M", f("srem i64 %M, 2"))
+    tiles(2, 4, "0", mpair)
+    tiles(1, 8, mpair, "%M")
+    f.do("ret void")
+    return f.text()
+
+
+def _public(isa: Isa) -> str:
+    out = []
+    for name, small, big, pmin in (("strata_sgemm_f32", "@strata_gemm_small", "n",
+                                    isa.pack_min_m),
+                                   ("strata_sgemm_nt_f32", "@strata_gemm_dot", "t",
+                                    isa.pack_min_m_nt)):
+        f = Fn(f"define void @{name}({_ARGS}, i32 %accumulate) #0")
+        _prologue(f, pmin, small, big, "%B, i64 %ldb")
+        out.append(f.text())
+    f = Fn("define void @strata_sgemm_packed_f32(i64 %M, i64 %N, i64 %K, ptr noalias %A, "
+            "i64 %lda, ptr noalias %B, ptr noalias %C, i64 %ldc, i32 %accumulate) #0")
+    _prologue(f, 0, "", "", "%B, i64 0")
+    out.append(f.text())
+    return "\n".join(out)
+
+
+def _prologue(f: Fn, pmin: int, small: str, big: str, bargs: str) -> None:
+    """Empty C -> nothing; K == 0 -> zero C unless accumulating; M < pmin -> `small`,
+    else the blocked driver of kind `big` (through _parallel)."""
+    empty = f(f"or i1 {f.cmp('sle', '%M', 0)}, {f.cmp('sle', '%N', 0)}")
+    acc = f("icmp ne i32 %accumulate, 0")
+    ret, go, nok, zero, small_l, big_l = (f.label(s) for s in
+                                          ("ret", "go", "nok", "zero", "small", "big"))
+    f.cbr(empty, ret, go)
+    f.start(go)
+    f.cbr(f.cmp("sle", "%K", 0), nok, small_l if pmin else big_l)
+    f.start(nok)
+    f.cbr(acc, ret, zero)
+    f.start(zero)
+    f.do("call void @strata_zero(i64 %M, i64 %N, ptr %C, i64 %ldc)")
+    f.br(ret)
+    args = f"i64 %M, i64 %N, i64 %K, ptr %A, i64 %lda, ptr {bargs}, ptr %C, i64 %ldc, i1 {acc}"
+    if pmin:
+        f.start(small_l)
+        f.cbr(f.cmp("slt", "%M", pmin), f"{small_l}s", big_l)
+        f.start(f"{small_l}s")
+        f.do(f"call void {small}({args})")
+        f.br(ret)
+    f.start(big_l)
+    f.do(f"call void @strata_gemm_parallel(i64 {BLOCKED_KINDS[big]}, {args}, ptr null, "
+         "i64 0)")
+    f.br(ret)
+    f.start(ret)
+    f.do("ret void")
+
+
+def gemm_functions(isa) -> list:
+    """Every GEMM function for `isa` (an Isa of kernels.py), as LLVM IR text."""
+    parts = []
+    for apack in (True, False):
+        parts.extend(_ukr(isa, mr, apack) for mr in range(1, isa.mr + 1))
+        parts.append(_rows(isa, apack))
+    parts.extend(_dot(isa, dm, dn) for dm, dn in _DOT_TILES)
+    parts.extend(_axpy(isa, m, kb) for m, _ in _AXPY_TILES for kb in (_, 1))
+    parts.append(_small(isa))
+    parts.extend([_pack_n(isa), _pack_t(isa), _pack_a(isa), _pack_b_public(isa),
+                  _zero(isa), _blocked(isa, "n"), _blocked(isa, "t"), _blocked(isa, ""),
+                  _blocked(isa, "conv"), _dot_driver(isa), _public(isa), _parallel(isa),
+                  _worker(), _threads_ir(), _batch_ir()])
+    return parts
