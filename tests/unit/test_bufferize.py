@@ -477,3 +477,16 @@ def test_lowered_onnx_models(name, monkeypatch):
     assert TARGETS["interpret"].pipeline  # the tensor-level pipeline ran
     after = check(module, inputs=inputs, function="main", monkeypatch=monkeypatch)
     assert peak_buffer_bytes(SymbolTable(after).lookup("main")) > 0
+
+
+@pytest.mark.parametrize("src,fn,inputs", [
+    (SCF, "for_in_place", [np.int64(5)]),
+    (SCF, "while_grow", [np.int64(9)]),
+    (TENSOR_OPS, "insert_ops", None),
+    (LINALG, "read_after_inplace_write", None)])
+def test_copy_before_write(src, fn, inputs):
+    """copy-before-write: every write goes to a new buffer; same results, no leak."""
+    pipeline = PIPELINE.replace("allow-return-allocs-from-loops",
+                                "allow-return-allocs-from-loops copy-before-write")
+    check_pass_preserves_semantics(src, pipeline, inputs=inputs, function=fn)
+    assert check_deallocation(bufferized(src, pipeline)) == []

@@ -618,7 +618,7 @@ class Analysis:
     def _verify(self, order):
         if self.options.allow_return_allocs_from_loops:
             return
-        from .models import _For, _While
+        from .models import _For
         for op in order:
             if op.name == "scf.for":
                 y = op.regions[0].blocks[0].last
@@ -639,7 +639,6 @@ class Analysis:
                             raise BufferizationError.at(
                                 term, f"{what} #{i} is not equivalent to the corresponding "
                                       "iter bbArg", bare=True)
-                del _While
 
     # ---------------------------------------------------------------- annotations
 

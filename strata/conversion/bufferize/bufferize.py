@@ -490,10 +490,7 @@ def run_one_shot_bufferize(module, options: BufferizeOptions | None = None) -> A
     `test_analysis_only` the IR is only annotated)."""
     options = options or BufferizeOptions()
     st = Analysis(module, options)
-    if not options.copy_before_write:
-        st.run()
-    else:
-        st.run()  # every write is out of place (analysis short-circuits)
+    st.run()  # (with copy_before_write: every write out of place, no conflict search)
     if options.test_analysis_only:
         st.annotate()
         return st

@@ -281,7 +281,10 @@ def forward_copies(func) -> int:
                     continue
                 src, dst = op.operand(0), op.operand(1)
                 d = dst.defining_op
+                # (a loop's own argument is not reused: a body passing it back would
+                # turn the loop from carrying new buffers to working in place)
                 if (d is None or d.name != "memref.alloc" or d.parent is not block
+                        or type(src) is BlockArgument
                         or own.owner.get(dst) is not block
                         or own.owner.get(src) is not block or src.type is not dst.type
                         or src in consumed or last.get(src) is not op
@@ -385,4 +388,4 @@ def _describe(v) -> str:
     fn = f"@{symbol_name(f)}" if f is not None else "?"
     what = f"result of '{v.owner.name}'" if type(v) is OpResult else \
         f"block argument #{v.index} of '{op.name}'"
-    return f"in {fn}: the buffer ({what} at {op.loc}) "
+    return f"in {fn}: the buffer ({what} at {op.loc})"
