@@ -39,4 +39,11 @@ from ...syntax.asm_format import install_format  # noqa: E402
 
 install_format(IndexOp)
 
-LINALG = Dialect("linalg", OPS, parse_attribute=attrs.parse_attribute)
+def _materialize_constant(builder, value, type, loc=None):
+    """LinalgDialect::materializeConstant: an arith.constant."""
+    from ..arith import materialize_constant
+    return materialize_constant(builder, value, type, loc)
+
+
+LINALG = Dialect("linalg", OPS, parse_attribute=attrs.parse_attribute,
+                 materialize_constant=_materialize_constant)

@@ -173,6 +173,17 @@ class IndexOp(Op):
     result = Result(C.Index)
     assembly = "$dim attr-dict `:` type($result)"
 
+    def fold(self, operands):
+        """The index of a loop of trip count 1 is 0 (upstream's IndexOp::fold)."""
+        parent = self.parent_op
+        if not isinstance(parent, StructuredOp):
+            return None
+        ranges = parent.static_loop_ranges()
+        d = self._props["dim"].value
+        if ranges is not None and d < len(ranges) and ranges[d] == 1:
+            return A.IntegerAttr(0, A.index)
+        return None
+
     def verify_(self):
         parent = self.parent_op
         if not isinstance(parent, StructuredOp):
