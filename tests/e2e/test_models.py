@@ -1,5 +1,6 @@
-"""The test models (tests/e2e/models.py) imported, lowered to linalg and interpreted,
-against onnxruntime on the same inputs, at two batch sizes from one compilation."""
+"""The test models (tests/e2e/models.py) imported, lowered and run — by the interpreter
+and as native code (the cpu target) — against onnxruntime on the same inputs, at two
+batch sizes from one compilation."""
 from __future__ import annotations
 
 import numpy as np
@@ -23,11 +24,15 @@ CASES = {
 }
 
 
+TARGETS = ("interpret", "cpu")
+
+
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_model_matches_onnxruntime(name):
+def test_model_matches_onnxruntime(name, target):
     build, make_input = CASES[name]
     model = build()
-    fn = strata.compile(model, target="interpret")
+    fn = strata.compile(model, target=target)
     rng = np.random.default_rng(1)
     for n in (1, 3):
         x = make_input(n, rng).astype(np.float32)
@@ -39,8 +44,9 @@ def test_model_matches_onnxruntime(name):
         np.testing.assert_array_equal(fn(input=x)[0], got)
 
 
-def test_wrong_input_is_a_clear_error():
-    fn = strata.compile(mlp(), target="interpret")
+@pytest.mark.parametrize("target", TARGETS)
+def test_wrong_input_is_a_clear_error(target):
+    fn = strata.compile(mlp(), target=target)
     with pytest.raises(strata.StrataError, match="input"):
         fn(np.zeros((2, 63), np.float32))
     with pytest.raises(strata.StrataError):

@@ -166,8 +166,13 @@ def build_shared_library(model, output: str, function: str | None = None,
             f.write(_weights_asm(weights, paths["weights.bin"]))
         with open(paths["runtime.c"], "w") as f:
             f.write(_RUNTIME_C)
+        # The library exports its entry point and strata_last_error, nothing else.
+        paths["exports.map"] = os.path.join(tmp, "exports.map")
+        with open(paths["exports.map"], "w") as f:
+            f.write(f"{{ global: _mlir_ciface_{fname}; strata_last_error; local: *; }};\n")
         cmd = [cc, "-shared", "-fPIC", "-O2", "-o", os.path.abspath(output),
-               paths["model.o"], paths["weights.s"], paths["runtime.c"], "-lm"]
+               paths["model.o"], paths["weights.s"], paths["runtime.c"], "-lm",
+               f"-Wl,--version-script={paths['exports.map']}"]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             raise StrataError(f"linking {output} failed ({' '.join(cmd)}):\n"

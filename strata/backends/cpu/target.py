@@ -76,6 +76,7 @@ class CpuTarget(Target):
             timings["weights"] = time.perf_counter() - t0
         _report(instrumentation, "note", "externalize-weights", module)
         _run(LLVM_PIPELINE, module, instrumentation, timings, "to-llvm")
+        internalize(module, {"_mlir_ciface_" + f for f in functions})
         return signatures, weights
 
     def load(self, module, function: str, instrumentation=None, timings=None):
@@ -95,6 +96,20 @@ class CpuTarget(Target):
         timings["llvm"] = time.perf_counter() - t0
         native = NativeModule(jit, signatures, weights)
         return native.function(function)
+
+
+def internalize(module, exported) -> None:
+    """Give every defined llvm.func but the `exported` entry points internal linkage:
+    LLVM may then inline and drop them, and a shared library exports nothing else (a
+    model function named `main` would otherwise take the place of a C program's)."""
+    from ...dialects.llvm.types import LINKAGE
+    internal = LINKAGE("internal")
+    for op in module.regions[0].blocks[0].ops:
+        if op.name == "llvm.func" and op.regions[0].blocks and \
+                op.properties["sym_name"].value not in exported:
+            props = dict(op.properties)
+            props["linkage"] = internal
+            op.properties = props
 
 
 def _report(instrumentation, what, name, x):
