@@ -179,7 +179,9 @@ class Ownership:
                 modes.append(None)
                 continue
             vals = [(reg.blocks[0], reg.blocks[0].last.operand(i)) for reg in regions]
-            owned = [self.owner.get(v) is b for b, v in vals]
+            # a branch yields a buffer it owns, or one its parent block owns and gives
+            # to the op (the other branches free it: see forward_copies)
+            owned = [self.owner.get(v) is b or self.owner.get(v) is block for b, v in vals]
             if all(owned):
                 modes.append(OWNED)
                 self._own(r, block)
@@ -209,7 +211,21 @@ class Ownership:
                 return []
             if p.name == "scf.while":
                 m = m[0]
-            return [u.value for u, mode in zip(op._operands, m) if mode == OWNED]
+            out = [u.value for u, mode in zip(op._operands, m) if mode == OWNED]
+            if p.name in _BRANCHES:  # those of the parent block are the op's to give
+                out = [v for v in out if self.owner.get(v) is not p.parent]
+            return out
+        if name in _BRANCHES:
+            m = self.modes.get(op, ())
+            out = []
+            for r in op.regions:
+                if r.blocks:
+                    for u, mode in zip(r.blocks[0].last._operands, m):
+                        v = u.value
+                        if mode == OWNED and self.owner.get(v) is op.parent and \
+                                v not in out:
+                            out.append(v)
+            return out
         if name == "scf.condition":
             m = self.modes.get(op.parent_op)
             if m is None:
@@ -293,11 +309,84 @@ def forward_copies(func) -> int:
                 done.update((src, dst))
                 op.erase()
                 dst.replace_all_uses_with(src)
-                d.erase()
+                _erase_alloc(d)
                 n += 1
+        n += _forward_into_branches(func, own, done)
         if not n:
             return removed
         removed += n
+
+
+def _erase_alloc(alloc):
+    """Erase a memref.alloc and the memref.dim ops (and their index constants) that
+    only computed its sizes."""
+    sizes = alloc.operands
+    alloc.erase()
+    for v in sizes:
+        d = v.defining_op
+        if d is None or d.name != "memref.dim" or v.first_use is not None:
+            continue
+        idx = d.operand(1)
+        d.erase()
+        c = idx.defining_op
+        if c is not None and c.name == "arith.constant" and idx.first_use is None:
+            c.erase()
+
+
+def _forward_into_branches(func, own, done) -> int:
+    """An scf.if result some branches make by copying a buffer R of the parent block
+    that is dead after the if: those branches yield R itself, the others free it."""
+    from ...dialects.memref import DeallocOp
+    n = 0
+    for block in _blocks(func):
+        ifs = [op for op in block.ops if op.name in _BRANCHES and
+               OWNED in own.modes.get(op, ())]
+        if not ifs:
+            continue
+        _, last, _, consumed = own.block_uses(block)
+        for x in ifs:
+            branches = [r.blocks[0] for r in x.regions if r.blocks]
+            uses = {k: own.block_uses(k) for k in branches}
+            for i, mode in enumerate(own.modes[x]):
+                if mode != OWNED:
+                    continue
+                cands, root = {}, None
+                for k in branches:
+                    v = k.last.operand(i)
+                    d = v.defining_op
+                    if d is None or d.name != "memref.alloc" or d.parent is not k:
+                        continue
+                    c = uses[k][2].get(v)  # the first user of the new buffer
+                    if c is None or c.name != "memref.copy" or c.operand(1) is not v:
+                        continue
+                    r = c.operand(0)
+                    if root is not None and r is not root:
+                        cands = {}
+                        break
+                    root = r
+                    cands[k] = (c, d, v)
+                if (not cands or root in done or own.owner.get(root) is not block
+                        or root in consumed or last.get(root) is not x
+                        or any(root.type is not v.type for _, _, v in cands.values())
+                        or any(uses[k][1].get(root) is not c
+                               for k, (c, _, _) in cands.items())):
+                    continue
+                done.add(root)
+                for k, (c, d, v) in cands.items():
+                    c.erase()
+                    v.replace_all_uses_with(root)
+                    _erase_alloc(d)
+                for k in branches:
+                    if k in cands:
+                        continue
+                    lu = uses[k][1].get(root)
+                    f = DeallocOp.create([root], [], None, None, (), 0, x.loc)
+                    if lu is None:
+                        k.prepend(f)
+                    else:
+                        k.insert_after(lu, f)
+                n += 1
+    return n
 
 
 def deallocate(func, forward=True) -> int:
