@@ -137,6 +137,11 @@ class _AllocLike(Op):
         t = self.results[0].type
         return mixed_values(t.shape, self.dynamicSizes)
 
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .memref_canonicalize import patterns_for
+        return patterns_for(cls.name)
+
     def verify_(self):
         t = self.results[0].type
         if len(self.dynamicSizes) != t.num_dynamic_dims:
@@ -495,7 +500,7 @@ class DimOp(Op):
 
     def fold(self, operands):
         """DimOp::fold: a static size; the dynamic size operand of an alloc/alloca/view/
-        subview/reinterpret_cast/expand_shape; else fold a memref.cast source in place."""
+        subview; else fold a memref.cast source in place."""
         i = operands[1]
         t = self.source.type
         if type(i) is A.IntegerAttr and type(t) is A.MemRefType:
@@ -513,10 +518,6 @@ class DimOp(Op):
                 dropped = src.dropped_dims()
                 kept = [j for j in range(len(src.mixed_sizes)) if j not in dropped]
                 v = src.mixed_sizes[kept[k]]
-                return v if not isinstance(v, int) else A.IntegerAttr(v, A.index)
-            if isinstance(src, (ReinterpretCastOp, ExpandShapeOp)):
-                v = (src.mixed_sizes if isinstance(src, ReinterpretCastOp)
-                     else src.mixed_output_shape)[k]
                 return v if not isinstance(v, int) else A.IntegerAttr(v, A.index)
         return _fold_memref_cast(self, 0)
 
@@ -665,13 +666,12 @@ class CastOp(_Cast):
         return a.element_type is b.element_type and a.memory_space is b.memory_space
 
     def fold(self, operands):
-        # CastOp::fold: cast(cast(x)) with the outer cast compatible with x's type.
-        src = self.source.defining_op
-        if type(src) is CastOp:
-            x = src.source
-            if x.type is self.results[0].type:
-                return x
-        return None
+        """CastOp::fold: cast(cast(x)) reads x in place (foldMemRefCast); then, as
+        CastOpInterface, a cast to the operand's own type is the operand."""
+        folded = _fold_memref_cast(self, 0)
+        if self.source.type is self.results[0].type:
+            return self.source
+        return folded
 
 
 class MemorySpaceCastOp(_Cast):
@@ -711,6 +711,11 @@ class CopyOp(Op):
     source = Operand(AnyRankedOrUnrankedMemRef)
     target = Operand(AnyRankedOrUnrankedMemRef)
     assembly = "$source `,` $target attr-dict `:` type($source) `to` type($target)"
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .memref_canonicalize import patterns_for
+        return patterns_for(cls.name)
 
     def fold(self, operands):
         # CopyOp::fold: fold memref.cast operands in place (FoldMemRefCast).
@@ -973,14 +978,27 @@ class SubViewOp(_MemRefOffsetSizeStride):
         return None
 
     def fold(self, operands):
-        # SubViewOp::fold: an identity subview of a static source, of the same type.
+        """SubViewOp::fold: a subview of a static type equal to its source's, or a no-op
+        subview (zero offsets, unit strides, same sizes) of a subview."""
         st, rt = self.source.type, self.results[0].type
-        if st is rt and st.has_static_shape and \
-                all(o == 0 for o in _static(self, "static_offsets")) and \
-                all(s == 1 for s in _static(self, "static_strides")) and \
-                list(_static(self, "static_sizes")) == list(st.shape):
+        lay = rt.layout
+        static_layout = type(lay) is not A.StridedLayoutAttr or (
+            lay.offset != DYN and DYN not in lay.strides)
+        if st is rt and rt.has_static_shape and static_layout:
+            return self.source
+        src = self.source.defining_op
+        if type(src) is SubViewOp and st is rt and \
+                all(v == 0 for v in self.mixed_offsets) and \
+                all(v == 1 for v in self.mixed_strides) and \
+                self.mixed_sizes == src.mixed_sizes:
             return self.source
         return None
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .memref_canonicalize import patterns_for
+        return patterns_for(cls.name)
+
 
 
 def _fits(expected, actual) -> bool:
@@ -994,6 +1012,8 @@ def _memref_rank_reduction_mask(original, reduced, sizes):
     if original.rank == reduced.rank:
         return set()
     unused = [i for i, s in enumerate(sizes) if s == 1]
+    if len(unused) + reduced.rank == original.rank:
+        return set(unused)
     oso, rso = strides_and_offset(original), strides_and_offset(reduced)
     if oso is None or rso is None:
         return None
@@ -1010,12 +1030,10 @@ def _memref_rank_reduction_mask(original, reduced, sizes):
         if ocount.get(s, 0) > rcount.get(s, 0):
             dropped.add(d)
             ocount[s] -= 1
+        elif ocount.get(s, 0) < rcount.get(s, 0):
+            return None
     if len(dropped) != original.rank - reduced.rank:
         return None
-    # Every other count must now agree (upstream: "sizes" of the remaining dims).
-    for s, n in ocount.items():
-        if n != rcount.get(s, 0):
-            return None
     return dropped
 
 
