@@ -473,6 +473,11 @@ def _global_value(interp, op, name):
     return a
 
 
+@impl("memref.global")
+def _global(interp, op, args):
+    return []  # a definition: its value is made on first use (get_global)
+
+
 @impl("memref.get_global")
 def _get_global(interp, op, args):
     name = op.properties["name"].root
