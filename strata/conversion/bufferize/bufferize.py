@@ -184,6 +184,9 @@ class Bufferizer:
         if owner is not None and not self.st.model(owner).bufferizable and \
                 self.options.allow_unknown_ops:
             return self.to_buffer(v)
+        if type(v) is BlockArgument and owner is not None and owner.name == "func.func" \
+                and not self.options.function_boundaries:
+            return self.to_buffer(v)  # a tensor argument of an unconverted signature
         raise BufferizationError.at(owner if owner is not None else self.module,
                                     "op was not bufferized", bare=True)
 

@@ -202,7 +202,8 @@ class Ownership:
     def consumed_operands(self, op):
         """The operands whose buffer `op` takes over."""
         name = op.name
-        if name in ("func.return", "memref.dealloc"):
+        if name in ("func.return", "memref.dealloc", "bufferization.to_tensor"):
+            # (a buffer made a tensor again lives on as that tensor: not freed here)
             return [u.value for u in op._operands if is_memref(u.value.type)]
         if name == "scf.yield":
             p = op.parent_op
@@ -254,7 +255,7 @@ class Ownership:
                             first.setdefault(x, op)
             for v in self.consumed_operands(op):
                 if self.owner.get(v) is not block:
-                    if op.name == "memref.dealloc":
+                    if op.name in ("memref.dealloc", "bufferization.to_tensor"):
                         continue
                     _error(op, "gives away a buffer its block does not own")
                 if v in consumed:

@@ -488,10 +488,21 @@ class _Return(Model):
 
 class _Call(Model):
     """func.call: operands are read; written only when the callee marks the argument
-    `bufferization.writable = true`; results are fresh buffers."""
+    `bufferization.writable = true`; results are fresh buffers. Without function
+    boundaries bufferized, a call is an unknown op."""
 
     def writes(self, st, u):
+        if not st.options.function_boundaries:
+            return True
         return st.callee_arg_writable(u.owner, u.index)
+
+    def aliasing_values(self, st, u):
+        if not st.options.function_boundaries:
+            return UNKNOWN.aliasing_values(st, u)
+        return []
+
+    def is_writable(self, st, value):
+        return st.options.function_boundaries
 
 
 class _FuncOp(Model):

@@ -572,6 +572,9 @@ def _destination_style(bz, op):
 
 @rule("func.call")
 def _call(bz, op):
+    if not bz.options.function_boundaries:
+        bz.unknown_op(op)
+        return
     b = Builder.before(op)
     operands = []
     for u in op._operands:
