@@ -3,7 +3,8 @@
     from strata.interpreter import Interpreter
     outputs = Interpreter(module).call("main", x, y)
 
-It implements func, ml_program, builtin, arith, math, cf, scf, tensor, linalg and onnx
+It implements func, ml_program, builtin, arith, math, cf, scf, tensor, linalg, memref,
+bufferization and onnx
 (onnx ops through `onnx.reference`), so any function can be run before and after any
 pass and the results compared (`strata.testing.check_pass_preserves_semantics`).
 """

@@ -35,7 +35,7 @@ import numpy as np
 from ..dialects import memref as M
 from ..ir import attributes as A
 from .core import fail, impl
-from .ops_tensor import _check_indices, _shape_with, slice_params
+from .ops_tensor import _shape_with, slice_params
 from .values import attr_to_value, dtype_of, to_unsigned, wrap
 
 DYN = A.DYNAMIC
@@ -305,12 +305,24 @@ def _alloca_scope(interp, op, args):
 
 # ================================================================== element access
 
-def _index(interp, op, a, idx):
-    _live(interp, op, a)
-    if len(idx) != a.ndim:
-        fail(op, f"{len(idx)} indices for a buffer of rank {a.ndim}")
-    _check_indices(op, a, idx)
-    return tuple(int(i) for i in idx)
+def _index(interp, op, a, idx, write=False):
+    """The indices as a tuple of ints, checked against `a`'s shape; `a` must be live
+    (and writable when `write`)."""
+    h = heap(interp)
+    if h.freed or (write and not a.flags.writeable):
+        check_buffers(interp, op, [a], written=(0,) if write else ())
+    shape = a.shape
+    if len(idx) != len(shape):
+        fail(op, f"{len(idx)} indices for a buffer of rank {len(shape)}")
+    out = []
+    for d, i in enumerate(idx):
+        if np.ndim(i):
+            fail(op, "indices must be scalars")
+        i = int(i)
+        if not 0 <= i < shape[d]:
+            fail(op, f"index {i} is out of bounds for dimension {d} of size {shape[d]}")
+        out.append(i)
+    return tuple(out)
 
 
 @impl("memref.load")
@@ -322,9 +334,7 @@ def _load(interp, op, args):
 @impl("memref.store")
 def _store(interp, op, args):
     v, a = args[0], args[1]
-    i = _index(interp, op, a, args[2:])
-    check_buffers(interp, op, [a], written=(0,))
-    a[i] = v
+    a[_index(interp, op, a, args[2:], write=True)] = v
     return []
 
 
@@ -357,8 +367,7 @@ def _atomic(kind, old, new, t):
 @impl("memref.atomic_rmw")
 def _atomic_rmw(interp, op, args):
     v, a = args[0], args[1]
-    i = _index(interp, op, a, args[2:])
-    check_buffers(interp, op, [a], written=(0,))
+    i = _index(interp, op, a, args[2:], write=True)
     old = a[i]
     kind = M.ATOMIC_RMW_KINDS[op.properties["kind"].value]
     a[i] = _atomic(kind, old, v, op.value.type)
@@ -368,8 +377,7 @@ def _atomic_rmw(interp, op, args):
 @impl("memref.generic_atomic_rmw")
 def _generic_atomic_rmw(interp, op, args):
     a = args[0]
-    i = _index(interp, op, a, args[1:])
-    check_buffers(interp, op, [a], written=(0,))
+    i = _index(interp, op, a, args[1:], write=True)
     old = a[i]
     new, = interp.run_region(op.regions[0], [old])
     a[i] = new
