@@ -101,9 +101,28 @@ _ASSERT_FAIL_T = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
 _assert_fail_c = _ASSERT_FAIL_T(_assert_fail)
 
 
+# Helper functions LLVM calls for conversions the CPU has no instruction for (double to
+# half, float to bfloat...): in libgcc, which a shared library links but a JIT in this
+# process does not see unless given their addresses.
+_LIBGCC_HELPERS = ("__truncdfhf2", "__truncsfhf2", "__extendhfsf2", "__extendhfdf2",
+                   "__truncsfbf2", "__truncdfbf2", "__extendbfsf2", "__gnu_h2f_ieee",
+                   "__gnu_f2h_ieee")
+_SYMBOLS: dict[str, int] = {}
+
+
 def runtime_symbols() -> dict[str, int]:
     """Addresses of the functions the compiled code may call into the runtime for."""
-    return {"strata_assert_fail": ctypes.cast(_assert_fail_c, ctypes.c_void_p).value}
+    if not _SYMBOLS:
+        _SYMBOLS["strata_assert_fail"] = ctypes.cast(_assert_fail_c, ctypes.c_void_p).value
+        try:
+            libgcc = ctypes.CDLL("libgcc_s.so.1")
+        except OSError:
+            libgcc = None
+        for name in _LIBGCC_HELPERS:
+            fn = getattr(libgcc, name, None) if libgcc is not None else None
+            if fn is not None:
+                _SYMBOLS[name] = ctypes.cast(fn, ctypes.c_void_p).value
+    return dict(_SYMBOLS)
 
 
 # ---------------------------------------------------------------- outputs
@@ -134,8 +153,17 @@ class _OwnedBuffer:
 
 
 def _interface(dtype, data, shape, strides):
-    return {"version": 3, "typestr": dtype.str, "descr": dtype.descr if dtype.names else
-            [("", dtype.str)], "data": (data, False), "shape": shape, "strides": strides}
+    """An array interface over raw memory. Element types NumPy describes only as opaque
+    bytes (ml_dtypes' bfloat16, float8, int4...) are exposed as unsigned integers of
+    their size; `_view` gives the array its real dtype back."""
+    raw = dtype if dtype.isbuiltin == 1 else np.dtype(f"u{dtype.itemsize}")
+    return {"version": 3, "typestr": raw.str, "data": (data, False), "shape": shape,
+            "strides": strides}
+
+
+def _view(holder, dtype):
+    a = np.asarray(holder)
+    return a if a.dtype == dtype else a.view(dtype)
 
 
 # ---------------------------------------------------------------- entry points
@@ -240,17 +268,17 @@ class NativeFunction:
             alloc = d.allocated or 0
             if alloc in foreign or alloc == _GLOBAL_MARKER or self._owner.is_static(alloc):
                 # Not a buffer of its own (the contract says it must be): copy, never free.
-                view = np.asarray(_OwnedBuffer(0, _interface(dtype, data, shape, strides)))
+                view = _view(_OwnedBuffer(0, _interface(dtype, data, shape, strides)), dtype)
                 out.append(np.array(view))
                 continue
             holder = owners.get(alloc)
             if holder is not None:  # two outputs in one block: the second is a copy
-                view = np.asarray(_OwnedBuffer(0, _interface(dtype, data, shape, strides)))
+                view = _view(_OwnedBuffer(0, _interface(dtype, data, shape, strides)), dtype)
                 out.append(np.array(view))
                 continue
             holder = _OwnedBuffer(alloc, _interface(dtype, data, shape, strides))
             owners[alloc] = holder
-            out.append(np.asarray(holder))
+            out.append(_view(holder, dtype))
         return out
 
 

@@ -272,6 +272,8 @@ class _Translator:
         if et.name in ("f32", "f64"):
             bits = flat.astype(np.float64).view(np.uint64).tolist()
             return ["0x%016X" % b for b in bits]
+        if flat.dtype.kind == "f" or flat.dtype.kind == "V":  # values: their bit patterns
+            flat = flat.view(np.dtype(f"u{flat.dtype.itemsize}"))
         return [_float_text(int(b), et.name) for b in flat.tolist()]
 
     def _nest(self, texts, t, op):

@@ -562,6 +562,10 @@ class ReshapeLowering(_MemRefPattern):
                         stride = src_stride(i) if running is None else running
                         d.set_stride(b, j, stride)
                     running = b.mul(stride, size)
+            if not groups:  # a 0-d source: every result dim is a unit dim
+                for j in range(len(rt.shape)):
+                    d.set_constant_size(b, j, 1)
+                    d.set_constant_stride(b, j, r_strides[j] if r_strides[j] != DYN else 1)
         rewriter.replace_op(op, [d.value])
         return True
 
