@@ -30,7 +30,8 @@ WEIGHT_MIN_BYTES = 256
 BUFFERIZE_PIPELINE = (
     "linalg-fuse-elementwise-ops",
     "one-shot-bufferize{bufferize-function-boundaries=true "
-    "function-boundary-type-conversion=identity-layout-map}",
+    "function-boundary-type-conversion=identity-layout-map "
+    "allow-return-allocs-from-loops=true}",
     "buffer-deallocation-simple",
     "canonicalize",
 )
