@@ -103,6 +103,14 @@ class Fn:
         self.start(done)
         return phis
 
+    def loop_with_tail(self, n: str, step: int, body) -> None:
+        """body(i, step) for i = 0, step, ... while a whole step fits in [0, n), then
+        body(i, 1) for the rest."""
+        main = self.sub(n, self(f"srem i64 {n}, {step}"))
+        self.loop("0", main, step, lambda i: body(i, step))
+        if step > 1:
+            self.loop(main, n, 1, lambda i: body(i, 1))
+
     def switch(self, value: str, cases: dict, emit) -> None:
         """switch i64 value over `cases` {constant: key}; emit(key) fills each case, all
         of which then continue after the switch (the last case is the default)."""

@@ -341,16 +341,13 @@ def _small(isa: Isa) -> str:
             def rows(i, m=m, kb=kb):
                 a = f.gep("%A", f.mul(i, "%lda"))
                 c = f.gep("%C", f.add(f.mul(i, "%ldc"), jb))
-                kmain = f.sub("%K", f(f"srem i64 %K, {kb}"))
 
-                def ks(k, kb=kb):
+                def ks(k, step):
                     first = f(f"and i1 {noacc}, {f.cmp('eq', k, 0)}")
-                    f.do(f"call void {_axpy_name(m, kb)}(i64 {ncur}, ptr {f.gep(a, k)}, "
+                    f.do(f"call void {_axpy_name(m, step)}(i64 {ncur}, ptr {f.gep(a, k)}, "
                          f"i64 %lda, ptr {f.gep('%B', f.add(f.mul(k, '%ldb'), jb))}, "
                          f"i64 %ldb, ptr {c}, i64 %ldc, i1 {first})")
-                f.loop("0", kmain, kb, ks)
-                if kb > 1:
-                    f.loop(kmain, "%K", 1, lambda k: ks(k, 1))
+                f.loop_with_tail("%K", kb, ks)
             f.loop(lo, hi, m, rows)
             lo = hi
     f.loop("0", "%N", nb, nblock)
@@ -724,15 +721,12 @@ def _dot_driver(isa: Isa) -> str:
         def rows(i):
             a = f.gep("%A", f.mul(i, "%lda"))
             c0 = f.gep("%C", f.mul(i, "%ldc"))
-            nmain = f.sub("%N", f(f"srem i64 %N, {dn}"))
 
-            def cols(j, one=dn):
-                f.do(f"call void {_dot_name(dm, one)}(i64 %K, ptr {a}, i64 %lda, "
+            def cols(j, step):
+                f.do(f"call void {_dot_name(dm, step)}(i64 %K, ptr {a}, i64 %lda, "
                      f"ptr {f.gep('%B', f.mul(j, '%ldb'))}, i64 %ldb, ptr {f.gep(c0, j)}, "
                      f"i64 %ldc, i1 %acc)")
-            f.loop("0", nmain, dn, cols)
-            if dn > 1:
-                f.loop(nmain, "%N", 1, lambda j: cols(j, 1))
+            f.loop_with_tail("%N", dn, cols)
         f.loop(m_lo, m_hi, dm, rows)
     mpair = f.sub("%M", f("srem i64 %M, 2"))
     tiles(2, 4, "0", mpair)
