@@ -168,6 +168,13 @@ class Ownership:
                 self._carry(r, mode, self.roots.get(before.args[r.index])
                             if mode == ALIAS else None, block)
 
+    def _parent_owned(self, v, block):
+        """The root `block` owns that yielded value `v` is (or is a view of)."""
+        r = self.roots_of(v)
+        if len(r) == 1 and self.owner.get(r[0]) is block:
+            return r[0]
+        return None
+
     def _branches(self, op, block):
         regions = [r for r in op.regions if r.blocks]
         for r in regions:
@@ -181,7 +188,8 @@ class Ownership:
             vals = [(reg.blocks[0], reg.blocks[0].last.operand(i)) for reg in regions]
             # a branch yields a buffer it owns, or one its parent block owns and gives
             # to the op (the other branches free it: see forward_copies)
-            owned = [self.owner.get(v) is b or self.owner.get(v) is block for b, v in vals]
+            owned = [self.owner.get(v) is b or self._parent_owned(v, block)
+                     for b, v in vals]
             if all(owned):
                 modes.append(OWNED)
                 self._own(r, block)
@@ -214,7 +222,7 @@ class Ownership:
                 m = m[0]
             out = [u.value for u, mode in zip(op._operands, m) if mode == OWNED]
             if p.name in _BRANCHES:  # those of the parent block are the op's to give
-                out = [v for v in out if self.owner.get(v) is not p.parent]
+                out = [v for v in out if self._parent_owned(v, p.parent) is None]
             return out
         if name in _BRANCHES:
             m = self.modes.get(op, ())
@@ -222,10 +230,10 @@ class Ownership:
             for r in op.regions:
                 if r.blocks:
                     for u, mode in zip(r.blocks[0].last._operands, m):
-                        v = u.value
-                        if mode == OWNED and self.owner.get(v) is op.parent and \
-                                v not in out:
-                            out.append(v)
+                        x = self._parent_owned(u.value, op.parent) \
+                            if mode == OWNED else None
+                        if x is not None and x not in out:
+                            out.append(x)
             return out
         if name == "scf.condition":
             m = self.modes.get(op.parent_op)
@@ -318,6 +326,10 @@ def forward_copies(func) -> int:
         removed += n
 
 
+def _defined_in(v, op) -> bool:
+    return op.is_ancestor(_def_op(v))
+
+
 def _erase_alloc(alloc):
     """Erase a memref.alloc and the memref.dim ops (and their index constants) that
     only computed its sizes."""
@@ -335,8 +347,10 @@ def _erase_alloc(alloc):
 
 
 def _forward_into_branches(func, own, done) -> int:
-    """An scf.if result some branches make by copying a buffer R of the parent block
-    that is dead after the if: those branches yield R itself, the others free it."""
+    """An scf.if result some branches make by copying a buffer of the parent block (R,
+    or a view V of R of the result's type) that is dead after the if: those branches
+    yield R (V) itself, the others free R. Freeing the result then frees R: a view
+    keeps its buffer's allocated pointer, which is what memref.dealloc frees."""
     from ...dialects.memref import DeallocOp
     n = 0
     for block in _blocks(func):
@@ -351,7 +365,7 @@ def _forward_into_branches(func, own, done) -> int:
             for i, mode in enumerate(own.modes[x]):
                 if mode != OWNED:
                     continue
-                cands, root = {}, None
+                cands, src = {}, None
                 for k in branches:
                     v = k.last.operand(i)
                     d = v.defining_op
@@ -360,22 +374,24 @@ def _forward_into_branches(func, own, done) -> int:
                     c = uses[k][2].get(v)  # the first user of the new buffer
                     if c is None or c.name != "memref.copy" or c.operand(1) is not v:
                         continue
-                    r = c.operand(0)
-                    if root is not None and r is not root:
+                    if src is not None and c.operand(0) is not src:
                         cands = {}
                         break
-                    root = r
+                    src = c.operand(0)
                     cands[k] = (c, d, v)
-                if (not cands or root in done or own.owner.get(root) is not block
-                        or root in consumed or last.get(root) is not x
-                        or any(root.type is not v.type for _, _, v in cands.values())
+                roots = own.roots_of(src) if cands else ()
+                root = roots[0] if len(roots) == 1 else None
+                if (root is None or root in done or own.owner.get(root) is not block
+                        or _defined_in(src, x) or root in consumed
+                        or last.get(root) is not x
+                        or any(src.type is not v.type for _, _, v in cands.values())
                         or any(uses[k][1].get(root) is not c
                                for k, (c, _, _) in cands.items())):
                     continue
                 done.add(root)
                 for k, (c, d, v) in cands.items():
                     c.erase()
-                    v.replace_all_uses_with(root)
+                    v.replace_all_uses_with(src)
                     _erase_alloc(d)
                 for k in branches:
                     if k in cands:
