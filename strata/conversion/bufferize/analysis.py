@@ -118,7 +118,8 @@ class Analysis:
         self._defs: dict = {}
         self._pos: dict = {}
         self._read_cache: dict = {}
-        self._conflicts = 0
+        self._conflicts = 0      # print-conflicts counters (C_n, W_n)
+        self._not_writable = 0
         self._writable_cache: dict = {}
         # Per-OpOperand answers of the op models (static, except loops' aliasing).
         self._reads: dict = {}
@@ -654,8 +655,8 @@ class Analysis:
             d.owner.parent_op.attributes[f"C_{n}[DEF: bbArg {d.index}]"] = A.UnitAttr()
 
     def _annotate_not_writable(self, v):
-        n = self._conflicts
-        self._conflicts += 1
+        n = self._not_writable
+        self._not_writable += 1
         if type(v) is OpResult:
             v.owner.attributes[f"W_{n}[NOT-WRITABLE: result {v.index}]"] = A.UnitAttr()
         else:
