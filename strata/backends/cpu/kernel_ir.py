@@ -185,6 +185,7 @@ def declarations(isa: Isa) -> str:
         f"declare void @llvm.masked.store.v{W}f32.p0({V}, ptr, <{W} x i1>)",
         f"declare float @llvm.vector.reduce.fadd.v{W}f32(float, {V})",
         "declare i64 @llvm.smin.i64(i64, i64)",
+        "declare void @llvm.prefetch.p0(ptr, i32, i32, i32)",
         "declare i32 @llvm.smin.i32(i32, i32)",
         "declare ptr @malloc(i64)",
         "declare i32 @pthread_create(ptr, ptr, ptr, ptr)",

@@ -45,22 +45,12 @@ def _ukr(isa: Isa, mr: int, apack: bool) -> str:
     full = f.cmp("eq", "%nvalid", nr)
     cptr = [[f.gep(crow[i], v * W) if v else crow[i] for v in range(nv)] for i in range(mr)]
 
-    # accumulators start from C (acc) or zero
-    load_c, load_full, load_part, kloop = (f.label(s) for s in ("ldc", "ldf", "ldm", "k"))
-    entry = f.block
-    f.cbr("%acc", load_c, kloop)
-    f.start(load_c)
-    f.cbr(full, load_full, load_part)
-    inits = {}
-    for lbl, masked in ((load_full, False), (load_part, True)):
-        f.start(lbl)
-        inits[lbl] = [vload(f, isa, cptr[i][v], masks[v] if masked else None)
-                      for i in range(mr) for v in range(nv)]
-        f.br(kloop)
-    f.start(kloop)
-    acc0 = [f(f"phi {V} [ zeroinitializer, %{entry} ], [ {inits[load_full][j]}, "
-              f"%{load_full} ], [ {inits[load_part][j]}, %{load_part} ]")
-            for j in range(mr * nv)]
+    # The accumulators start at zero; C, prefetched now, is added at the end (its lines
+    # arrive while the K loop runs, as BLIS does).
+    for i in range(mr):
+        for x in [cptr[i][v] for v in range(nv)] + [f.gep(crow[i], nr - 1)]:
+            f.do(f"call void @llvm.prefetch.p0(ptr {x}, i32 1, i32 3, i32 1)")
+    acc0 = ["zeroinitializer"] * (mr * nv)
 
     def step(k, accs):
         ak = f.mul(k, isa.mr) if apack else k
@@ -97,14 +87,23 @@ def _ukr(isa: Isa, mr: int, apack: bool) -> str:
     else:
         accs = f.loop("0", "%K", 1, step, carried)
 
-    st_full, st_part, done = f.label("stf"), f.label("stm"), f.label("done")
-    f.cbr(full, st_full, st_part)
-    for lbl, masked in ((st_full, False), (st_part, True)):
-        f.start(lbl)
-        for i in range(mr):
-            for v in range(nv):
-                vstore(f, isa, accs[i * nv + v], cptr[i][v], masks[v] if masked else None)
-        f.br(done)
+    done = f.label("done")
+    for masked in (False, True):
+        if not masked:
+            labels = [f.label(x) for x in ("fa", "fo", "ma", "mo")]
+            f.cbr(full, f"{labels[0]}s", f"{labels[2]}s")
+        f.start(f"{labels[2 * masked]}s")
+        f.cbr("%acc", labels[2 * masked], labels[2 * masked + 1])
+        for lbl, add in ((labels[2 * masked], True), (labels[2 * masked + 1], False)):
+            f.start(lbl)
+            for i in range(mr):
+                for v in range(nv):
+                    m = masks[v] if masked else None
+                    x = accs[i * nv + v]
+                    if add:
+                        x = f(f"fadd {V} {x}, {vload(f, isa, cptr[i][v], m)}")
+                    vstore(f, isa, x, cptr[i][v], m)
+            f.br(done)
     f.start(done)
     f.do("ret void")
     return f.text()
