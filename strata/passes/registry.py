@@ -28,6 +28,7 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
          "onnx-fold-constants": "strata.frontends.onnx.fold_constants",
          "onnx-shape-inference": "strata.transforms.onnx_shape_inference",
          "convert-onnx-to-linalg": "strata.conversion.onnx_to_linalg",
+         "strata-outline-loop-nests": "strata.transforms.outline_loop_nests",
          **{name: "strata.conversion.bufferize" for name in (
              "one-shot-bufferize", "buffer-deallocation-simple", "buffer-usage-report")},
          "convert-scf-to-cf": "strata.conversion.scf_to_cf",

@@ -159,9 +159,12 @@ def build_shared_library(model, output: str, function: str | None = None,
     cc = _cc()
     with tempfile.TemporaryDirectory(prefix="strata-aot-") as tmp:
         paths = {k: os.path.join(tmp, k) for k in ("model.o", "weights.s", "runtime.c",
-                                                   "weights.bin")}
+                                                   "weights.bin", "kernels.o")}
         with open(paths["model.o"], "wb") as f:
             f.write(obj)
+        from .kernels import kernel_object
+        with open(paths["kernels.o"], "wb") as f:
+            f.write(kernel_object())
         with open(paths["weights.s"], "w") as f:
             f.write(_weights_asm(weights, paths["weights.bin"]))
         with open(paths["runtime.c"], "w") as f:
@@ -171,7 +174,8 @@ def build_shared_library(model, output: str, function: str | None = None,
         with open(paths["exports.map"], "w") as f:
             f.write(f"{{ global: _mlir_ciface_{fname}; strata_last_error; local: *; }};\n")
         cmd = [cc, "-shared", "-fPIC", "-O2", "-o", os.path.abspath(output),
-               paths["model.o"], paths["weights.s"], paths["runtime.c"], "-lm",
+               paths["model.o"], paths["kernels.o"], paths["weights.s"], paths["runtime.c"],
+               "-lm", "-lpthread",
                f"-Wl,--version-script={paths['exports.map']}"]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:

@@ -35,8 +35,11 @@ BUFFERIZE_PIPELINE = (
     "buffer-deallocation-simple",
     "canonicalize",
 )
+# Between the two: f32 matrix products and convolutions become calls of the GEMM
+# micro-kernels (kernels.py), constant weights packed for them (see `_kernel_pass`).
 LLVM_PIPELINE = (
     "convert-linalg-to-loops{interchange-for-locality=true}",
+    "strata-outline-loop-nests",
     "convert-scf-to-cf",
     "canonicalize",
     "arith-emulate-unsupported-floats",
@@ -71,6 +74,8 @@ class CpuTarget(Target):
         _run(BUFFERIZE_PIPELINE, module, instrumentation, timings, "bufferize")
         signatures = {symbol_name(op): signature_of(op) for op in module.regions[0].ops
                       if op.name == "func.func" and symbol_name(op) in functions}
+        from .kernels import microkernel_pass
+        _run((microkernel_pass(),), module, instrumentation, timings, "microkernels")
         t0 = time.perf_counter()
         weights = externalize_weights(module, WEIGHT_MIN_BYTES, f"__strata_w{next(_uid)}_")
         if timings is not None:
@@ -92,6 +97,9 @@ class CpuTarget(Target):
         _report(instrumentation, "artefact", "module.ll", ir)
         symbols = {name: a.ctypes.data for name, a in weights.items()}
         symbols.update(runtime_symbols())
+        if "strata_sgemm" in ir or "strata_conv2d" in ir:
+            from .kernels import kernel_symbols
+            symbols.update(kernel_symbols())
         t0 = time.perf_counter()
         jit = JitModule(ir, opt_level=self.opt_level, symbols=symbols)
         timings["llvm"] = time.perf_counter() - t0
@@ -100,16 +108,21 @@ class CpuTarget(Target):
 
 
 def internalize(module, exported) -> None:
+    from ...ir import attributes as A
     """Give every defined llvm.func but the `exported` entry points internal linkage:
     LLVM may then inline and drop them, and a shared library exports nothing else (a
     model function named `main` would otherwise take the place of a C program's)."""
     from ...dialects.llvm.types import LINKAGE
+    from ...transforms.outline_loop_nests import OUTLINED_ATTR
     internal = LINKAGE("internal")
+    noinline = A.ArrayAttr([A.StringAttr("noinline")])
     for op in module.regions[0].blocks[0].ops:
         if op.name == "llvm.func" and op.regions[0].blocks and \
                 op.properties["sym_name"].value not in exported:
             props = dict(op.properties)
             props["linkage"] = internal
+            if op.get_attr(OUTLINED_ATTR) is not None:  # see outline_loop_nests.py
+                props["passthrough"] = noinline
             op.properties = props
 
 

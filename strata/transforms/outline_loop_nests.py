@@ -1,0 +1,125 @@
+"""`strata-outline-loop-nests`: every loop nest at the top level of a function becomes a
+function of its own, called where the nest was.
+
+    func.func @main(%a: memref<4x8xf32>, %b: memref<4x8xf32>) {
+      scf.for %i = %c0 to %c4 step %c1 { ... memref.store ... %b[%i, %j] }
+      ...
+=>
+    func.func @main(...) { call @main__nest0(%a, %b) : (...) -> () ... }
+    func.func private @main__nest0(%a: memref<4x8xf32>, %b: memref<4x8xf32>)
+        attributes {strata.outlined} { scf.for ... ; return }
+
+[Note: why]
+A lowered model is one function holding hundreds of loop nests. LLVM's optimizer and
+code generator are superlinear in the size of a function (a 2-layer transformer took a
+minute to compile as one function, a second as one function per nest), so each nest
+(one linalg op's loops, typically) is compiled as its own function. The CPU target keeps
+LLVM from inlining them back (`noinline`); later, the same functions are the units a
+thread pool runs in parallel.
+
+Values the nest uses from outside become arguments, except constants, which are cloned
+into the new function (LLVM then sees the trip counts and strides). Results of the nest
+(loop-carried values) are the function's results. Runs on buffers after
+convert-linalg-to-loops and before convert-scf-to-cf.
+"""
+from __future__ import annotations
+
+from ..ir import attributes as A
+from ..ir import traits as T
+from ..passes.pass_manager import Option, Pass
+
+__all__ = ["OutlineLoopNests", "outline_loop_nests", "OUTLINED_ATTR"]
+
+OUTLINED_ATTR = "strata.outlined"
+_NESTS = ("scf.for", "scf.parallel", "scf.while", "scf.forall")
+
+
+def _captured(op):
+    """Values used inside `op` (its operands included) that are defined outside it, in
+    first-use order."""
+    inside = set()
+    seen, order = set(), []
+    stack = [op]
+    while stack:
+        o = stack.pop()
+        for r in o.regions:
+            for b in r.blocks:
+                inside.update(b.args)
+                for inner in b.ops:
+                    inside.update(inner.results)
+                    stack.append(inner)
+    for o in op.walk():
+        for v in o.operands:
+            if v not in inside and v not in seen:
+                seen.add(v)
+                order.append(v)
+    return order
+
+
+def _is_constant(v) -> bool:
+    d = v.defining_op
+    return d is not None and T.ConstantLike in type(d).traits and not d.regions
+
+
+def outline_loop_nests(module, min_ops: int = 1) -> int:
+    """Outline the top-level loop nests of every function of `module`; returns how many."""
+    from ..dialects.func import CallOp, FuncOp, ReturnOp
+    from ..ir.symbol_table import symbol_name
+    body = module.regions[0].blocks[0]
+    count = 0
+    for func in list(body.ops):
+        if func.name != "func.func" or not func.regions[0].blocks or \
+                func.get_attr(OUTLINED_ATTR) is not None:
+            continue
+        name = symbol_name(func)
+        n = 0
+        anchor = func  # the outlined functions follow their parent, in order
+        for block in func.regions[0].blocks:
+            for op in list(block.ops):
+                if op.name not in _NESTS:
+                    continue
+                if min_ops > 1 and sum(1 for _ in op.walk()) < min_ops:
+                    continue
+                captured = _captured(op)
+                consts = [v for v in captured if _is_constant(v)]
+                args = [v for v in captured if not _is_constant(v)]
+                ftype = A.FunctionType([v.type for v in args],
+                                       [r.type for r in op.results])
+                fname = f"{name}__nest{n}"
+                n += 1
+                new = FuncOp.new(fname, ftype, visibility="private", loc=op.loc)
+                new.set_attr(OUTLINED_ATTR, A.UnitAttr())
+                entry = new.regions[0].blocks[0]
+                mapping = dict(zip(args, entry.args))
+                for c in consts:
+                    mapping[c] = entry.append(c.defining_op.clone()).results[c.index]
+                clone = entry.append(op.clone(mapping))
+                entry.append(ReturnOp.build(loc=op.loc, operands_=list(clone.results)))
+                body.insert_after(anchor, new)
+                anchor = new
+                call = CallOp.build(loc=op.loc, callee=A.SymbolRefAttr(fname),
+                                    operands_=args, result_types=list(ftype.results))
+                block.insert_before(op, call)
+                op.replace_all_uses_with(list(call.results))
+                op.erase()
+                count += 1
+    return count
+
+
+class OutlineLoopNests(Pass):
+    name = "strata-outline-loop-nests"
+    summary = "Move each top-level loop nest of a function into a function of its own"
+    anchor = "builtin.module"
+    min_ops = Option(int, 1, "Outline only nests of at least this many ops")
+
+    def run(self, op):
+        outline_loop_nests(op, self.min_ops)
+
+
+def _register():
+    from ..passes.registry import get_pass_class, register_pass
+    if get_pass_class(OutlineLoopNests.name) is None:
+        register_pass(OutlineLoopNests)
+
+
+_register()
