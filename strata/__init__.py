@@ -4,7 +4,7 @@ __version__ = "0.1.0"
 from .errors import StrataError  # noqa: E402  (imports nothing: keeps `import strata` light)
 
 
-def compile(model, target: str = "interpret", function: str | None = None, pipeline=None,
+def compile(model, target: str = "cpu", function: str | None = None, pipeline=None,
             **options):
     """Compile `model` (a path to an .onnx or .mlir file, an onnx.ModelProto or a Strata
     module) for `target`; returns a callable: `outputs = f(*arrays, **by_input_name)`.

@@ -27,7 +27,7 @@ from .passes.instrumentation import Instrumentation
 __all__ = ["compile", "CompiledModel", "Target", "InterpretTarget", "TARGETS",
            "register_target", "load_module", "InputError", "DEFAULT_TARGET"]
 
-DEFAULT_TARGET = "interpret"
+DEFAULT_TARGET = "cpu"
 
 
 class InputError(StrataError, ValueError):

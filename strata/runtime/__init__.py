@@ -56,16 +56,33 @@ def descriptor_type(rank: int) -> type:
     return t
 
 
+_SCALAR_CTYPES = {"float32": ctypes.c_float, "float64": ctypes.c_double,
+                  "int8": ctypes.c_int8, "int16": ctypes.c_int16, "int32": ctypes.c_int32,
+                  "int64": ctypes.c_int64, "uint8": ctypes.c_uint8,
+                  "uint16": ctypes.c_uint16, "uint32": ctypes.c_uint32,
+                  "uint64": ctypes.c_uint64, "bool": ctypes.c_bool}
+
+
 class MemRefSpec:
     """One argument or result of an entry function: element dtype and shape (None for a
-    dynamic dim), `dims` naming the dynamic dims that must agree across arguments."""
+    dynamic dim), `dims` naming the dynamic dims that must agree across arguments.
+    `scalar=True`: a scalar passed by value (shape ())."""
 
-    __slots__ = ("dtype", "shape", "dims")
+    __slots__ = ("dtype", "shape", "dims", "scalar")
 
-    def __init__(self, dtype, shape, dims=None):
+    def __init__(self, dtype, shape, dims=None, scalar=False):
         self.dtype = np.dtype(dtype)
         self.shape = tuple(shape)
         self.dims = tuple(dims) if dims is not None else (None,) * len(self.shape)
+        self.scalar = scalar
+        if scalar and self.dtype.name not in _SCALAR_CTYPES:
+            raise StrataError(f"scalars of type {self.dtype} cannot cross the native "
+                              "boundary")
+
+    @property
+    def ctype(self):
+        """The ctypes type of this value at the C interface."""
+        return _SCALAR_CTYPES[self.dtype.name] if self.scalar else descriptor_type(self.rank)
 
     @property
     def rank(self) -> int:
@@ -177,10 +194,17 @@ class NativeFunction:
         self.name = name
         self.signature = signature
         args, results = signature.args, signature.results
-        self._arg_types = [descriptor_type(s.rank) for s in args]
-        self._res_types = [descriptor_type(s.rank) for s in results]
+        self._arg_types = [s.ctype for s in args]
+        self._res_types = [s.ctype for s in results]
         params = []
-        if len(results) == 1:
+        restype = None
+        # Upstream's C interface: one scalar result is returned; one memref result or
+        # several results are written through a pointer passed first.
+        self._scalar_result = len(results) == 1 and results[0].scalar
+        if self._scalar_result:
+            restype = self._res_types[0]
+            self._result_struct = None
+        elif len(results) == 1:
             self._result_struct = self._res_types[0]
         elif results:
             self._result_struct = type("Results", (ctypes.Structure,), {
@@ -189,8 +213,9 @@ class NativeFunction:
             self._result_struct = None
         if self._result_struct is not None:
             params.append(ctypes.POINTER(self._result_struct))
-        params += [ctypes.POINTER(t) for t in self._arg_types]
-        self._cfunc = ctypes.CFUNCTYPE(None, *params)(address)
+        params += [t if s.scalar else ctypes.POINTER(t)
+                   for s, t in zip(args, self._arg_types)]
+        self._cfunc = ctypes.CFUNCTYPE(restype, *params)(address)
         # Dynamic dims named alike must agree: (arg, dim) groups by name.
         groups: dict[str, list] = {}
         for i, s in enumerate(args):
@@ -206,6 +231,12 @@ class NativeFunction:
         out = []
         for i, (v, s) in enumerate(zip(values, sig)):
             a = np.asarray(v)
+            if s.scalar:
+                if a.dtype != s.dtype or a.ndim:
+                    raise StrataError(f"input #{i} of @{self.name}: expected a scalar of "
+                                      f"dtype {s.dtype}, got {a.dtype}{list(a.shape)}")
+                out.append(a)
+                continue
             if a.dtype != s.dtype:
                 raise StrataError(f"input #{i} of @{self.name}: expected dtype {s.dtype}, "
                                   f"got {a.dtype}")
@@ -229,7 +260,10 @@ class NativeFunction:
     def __call__(self, *values):
         arrays = self._check(values)
         descs = []
-        for a, t in zip(arrays, self._arg_types):
+        for a, t, s in zip(arrays, self._arg_types, self.signature.args):
+            if s.scalar:
+                descs.append(t(a[()]))
+                continue
             d = t()
             ptr = a.ctypes.data
             d.allocated = ptr
@@ -241,12 +275,16 @@ class NativeFunction:
                     _row_major(a.shape)
             descs.append(d)
         _state.failures = None
-        if self._result_struct is None:
-            self._cfunc(*[ctypes.byref(d) for d in descs])
+        params = [d if s.scalar else ctypes.byref(d)
+                  for d, s in zip(descs, self.signature.args)]
+        if self._scalar_result:
+            res = [self._cfunc(*params)]
+        elif self._result_struct is None:
+            self._cfunc(*params)
             res = []
         else:
             r = self._result_struct()
-            self._cfunc(ctypes.byref(r), *[ctypes.byref(d) for d in descs])
+            self._cfunc(ctypes.byref(r), *params)
             res = [r] if len(self._res_types) == 1 else \
                 [getattr(r, f"r{i}") for i in range(len(self._res_types))]
         outputs = self._outputs(res, arrays)
@@ -262,6 +300,10 @@ class NativeFunction:
         out = []
         for d, s in zip(descs, self.signature.results):
             dtype = s.dtype
+            if s.scalar:
+                out.append(np.array(d, dtype=dtype)[()] if not isinstance(d, ctypes._SimpleCData)
+                           else np.array(d.value, dtype=dtype)[()])
+                continue
             shape = tuple(d.sizes) if s.rank else ()
             strides = tuple(x * dtype.itemsize for x in d.strides) if s.rank else ()
             data = (d.aligned or 0) + d.offset * dtype.itemsize

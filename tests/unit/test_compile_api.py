@@ -40,19 +40,19 @@ def mlir_file(tmp_path):
 
 
 def test_compile_mlir_file(mlir_file):
-    f = strata.compile(str(mlir_file))
+    f = strata.compile(str(mlir_file), target="interpret")
     assert f.function == "main" and f.input_names == ["arg0", "arg1"]
     r, t = f(A, 1.5)
     np.testing.assert_array_equal(r, A * A)
     np.testing.assert_array_equal(t, A[0] * A[0] + 1.5)
     assert r.flags.writeable and isinstance(t, np.ndarray)
-    assert strata.compile(mlir_file, function="helper")(np.int32(4))[0] == 4
+    assert strata.compile(mlir_file, target="interpret", function="helper")(np.int32(4))[0] == 4
 
 
 def test_compile_module_leaves_it_unchanged():
     m = parse_source(SRC, default_context())
     before = str(m)
-    f = strata.compile(m, pipeline="canonicalize,cse")
+    f = strata.compile(m, target="interpret", pipeline="canonicalize,cse")
     assert str(m) == before and f.module is not m
     np.testing.assert_array_equal(f(arg1=0.0, arg0=A)[0], A * A)
 
@@ -66,7 +66,7 @@ def test_compile_module_leaves_it_unchanged():
     ((A, 1.0), {"zz": 1}, "no input named 'zz'"),
 ])
 def test_input_errors(mlir_file, args, kw, message):
-    f = strata.compile(mlir_file)
+    f = strata.compile(mlir_file, target="interpret")
     with pytest.raises(InputError, match=message) as e:
         f(*args, **kw)
     assert isinstance(e.value, ValueError) and isinstance(e.value, strata.StrataError)
@@ -99,8 +99,11 @@ def test_compile_onnx_model_through_the_lowering():
                      [numpy_helper.from_array(w, "W")])
     m = h.make_model(g, opset_imports=[h.make_opsetid("", 17)])
     f = strata.compile(m)
+    assert f.target == "cpu"  # the default: native code
     assert not any(op.name.startswith("onnx.") for op in f.module.walk())
     np.testing.assert_array_equal(f(X=A)[0], np.maximum(A + w, 0))
+    interp = strata.compile(m, target="interpret")
+    np.testing.assert_array_equal(interp(X=A)[0], np.maximum(A + w, 0))
 
 
 def test_lowered_signless_types_keep_the_model_interface():
@@ -152,9 +155,10 @@ def test_cli_run_errors_are_clean(mlir_file, tmp_path, capsys):
                 "--input", str(tmp_path / "a.npy")]) == 1
     err = capsys.readouterr().err
     assert "expected dtype float32" in err and "Traceback" not in err
-    assert cli(["run", str(mlir_file), "--input", str(tmp_path / "a.npy")]) == 1
+    assert cli(["run", str(mlir_file), "--interpret", "--input", str(tmp_path / "a.npy")]) == 1
     assert "missing: arg1" in capsys.readouterr().err
-    assert cli(["run", str(mlir_file), "--input", str(tmp_path / "missing.npy")]) == 1
+    assert cli(["run", str(mlir_file), "--interpret", "--input",
+                str(tmp_path / "missing.npy")]) == 1
     assert "cannot read input" in capsys.readouterr().err
     src = tmp_path / "div.mlir"
     src.write_text("""func.func @main(%a: i32, %b: i32) -> i32 {
@@ -163,7 +167,8 @@ def test_cli_run_errors_are_clean(mlir_file, tmp_path, capsys):
 }""")
     np.save(tmp_path / "one.npy", np.int32(1))
     np.save(tmp_path / "zero.npy", np.int32(0))
-    assert cli(["run", str(src), "--pipeline", "", "--input", str(tmp_path / "one.npy"),
+    assert cli(["run", str(src), "--interpret", "--pipeline", "", "--input",
+                str(tmp_path / "one.npy"),
                 "--input", str(tmp_path / "zero.npy")]) == 1
     err = capsys.readouterr().err
     assert "div.mlir:2:8: error: 'arith.divsi' op integer division by zero" in err

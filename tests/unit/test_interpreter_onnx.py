@@ -32,7 +32,7 @@ def check(m, *args, rtol=1e-6, atol=1e-6):
     """The model at the onnx level (no lowering) agrees with onnx's evaluator."""
     feeds = {i.name: a for i, a in zip(m.graph.input, args)}
     expected = ReferenceEvaluator(m).run(None, feeds)
-    got = strata.compile(m, pipeline="")(*args)
+    got = strata.compile(m, target="interpret", pipeline="")(*args)
     assert len(got) == len(expected)
     for e, g in zip(expected, got):
         assert g.dtype == e.dtype and g.shape == e.shape
@@ -87,7 +87,7 @@ def test_if_loop_scan_regions():
                vi("Sf", TP.FLOAT, [3]), vi("Sall", TP.FLOAT, [2, 3])])
     x = RNG.standard_normal((2, 3)).astype(np.float32)
     for c in (True, False):
-        z, loop, sums, sf, sall = strata.compile(m, pipeline="")(np.array(c), x,
+        z, loop, sums, sf, sall = strata.compile(m, target="interpret", pipeline="")(np.array(c), x,
                                                                  np.zeros(3, np.float32))
         np.testing.assert_array_equal(z, np.maximum(x, 0) if c else -x)
         np.testing.assert_allclose(loop, z + 3 * x, rtol=1e-6)
@@ -100,7 +100,7 @@ def test_failing_op_is_reported_at_its_node():
     shape = numpy_helper.from_array(np.array([5], np.int64), "shape")
     m = model([h.make_node("Reshape", ["X", "shape"], ["Y"], name="my_reshape")],
               [vi("X", TP.FLOAT, [2, 3])], [vi("Y", TP.FLOAT, [5])], [shape])
-    f = strata.compile(m, pipeline="")
+    f = strata.compile(m, target="interpret", pipeline="")
     with pytest.raises(InterpreterError) as e:
         f(np.zeros((2, 3), np.float32))
     assert 'loc("my_reshape")' in str(e.value) and "'onnx.Reshape' op" in str(e.value)
@@ -109,7 +109,7 @@ def test_failing_op_is_reported_at_its_node():
 def test_inputs_by_name_and_checks():
     m = model([h.make_node("Sub", ["A", "B"], ["Y"])],
               [vi("A", TP.FLOAT, [2]), vi("B", TP.FLOAT, [2])], [vi("Y", TP.FLOAT, [2])])
-    f = strata.compile(m, pipeline="")
+    f = strata.compile(m, target="interpret", pipeline="")
     assert f.input_names == ["A", "B"] and f.output_names == ["Y"]
     a, b = np.array([3, 4], np.float32), np.array([1, 1], np.float32)
     np.testing.assert_array_equal(f(B=b, A=a)[0], [2, 3])

@@ -150,9 +150,14 @@ def signature_of(func_op):
     arg_attrs = func_op.properties.get("arg_attrs")
 
     def spec(t, attrs=None):
+        if isinstance(t, (A.IntegerType, A.FloatType, A.IndexType)):
+            try:
+                return MemRefSpec(dtype_of(t), (), scalar=True)
+            except (StrataError, TypeError):
+                pass
         if not isinstance(t, A.MemRefType):
-            raise StrataError(f"@{_name(func_op)}: the CPU target passes memrefs only at "
-                              f"the boundary, not '{t}'")
+            raise StrataError(f"@{_name(func_op)}: the CPU target cannot pass values of "
+                              f"type '{t}' across the native boundary")
         dims = None
         if attrs is not None:
             p = attrs.get("onnx.dim_params")
