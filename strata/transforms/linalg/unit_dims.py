@@ -371,6 +371,8 @@ class LinalgFoldUnitExtentDims(Pass):
     display_name = "LinalgFoldUnitExtentDimsPass"
 
     def run(self, op):
-        from ...rewrite.greedy import apply_patterns_greedily
-        apply_patterns_greedily(op, fold_unit_extent_dims_patterns())
+        from ...rewrite.greedy import GreedyRewriteConfig, apply_patterns_greedily
+        # Upstream's default driver configuration: bottom-up.
+        apply_patterns_greedily(op, fold_unit_extent_dims_patterns(),
+                                GreedyRewriteConfig(top_down=False))
 
