@@ -493,3 +493,28 @@ func.func @generic_untouched(%a: tensor<4xf32>, %s: tensor<4xf32>) -> tensor<4xf
   %1 = linalg.softmax dimension(0) ins(%0 : tensor<4xf32>) outs(%s : tensor<4xf32>) -> tensor<4xf32>
   return %1 : tensor<4xf32>
 }
+
+// On buffers: generic ops without results (what convert-linalg-to-loops gets).
+// CHECK-LABEL: func.func @buffers(%arg0: memref<4x8xf32>, %arg1: memref<8x4xf32>, %arg2: memref<4x4xf32>, %arg3: f32) {
+// CHECK-NEXT:   linalg.generic {indexing_maps = [#map45, #map11], iterator_types = ["parallel", "parallel"]} ins(%arg3 : f32) outs(%arg2 : memref<4x4xf32>) {
+// CHECK-NEXT:   ^bb0(%in: f32, %out: f32):
+// CHECK-NEXT:     linalg.yield %in : f32
+// CHECK-NEXT:   }
+// CHECK-NEXT:   linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%arg0, %arg1 : memref<4x8xf32>, memref<8x4xf32>) outs(%arg2 : memref<4x4xf32>) {
+// CHECK-NEXT:   ^bb0(%in: f32, %in_0: f32, %out: f32):
+// CHECK-NEXT:     %0 = arith.mulf %in, %in_0 : f32
+// CHECK-NEXT:     %1 = arith.addf %out, %0 : f32
+// CHECK-NEXT:     linalg.yield %1 : f32
+// CHECK-NEXT:   }
+// CHECK-NEXT:   linalg.generic {indexing_maps = [#map14, #map11], iterator_types = ["parallel", "parallel"]} ins(%arg0 : memref<4x8xf32>) outs(%arg1 : memref<8x4xf32>) {
+// CHECK-NEXT:   ^bb0(%in: f32, %out: f32):
+// CHECK-NEXT:     linalg.yield %in : f32
+// CHECK-NEXT:   }
+// CHECK-NEXT:   return
+// CHECK-NEXT: }
+func.func @buffers(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %c: memref<4x4xf32>, %s: f32) {
+  linalg.fill ins(%s : f32) outs(%c : memref<4x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x4xf32>) outs(%c : memref<4x4xf32>)
+  linalg.transpose ins(%a : memref<4x8xf32>) outs(%b : memref<8x4xf32>) permutation = [1, 0]
+  return
+}
