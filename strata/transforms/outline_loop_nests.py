@@ -1,5 +1,5 @@
-"""`strata-outline-loop-nests`: every loop nest at the top level of a function becomes a
-function of its own, called where the nest was.
+"""`strata-outline-loop-nests`: every loop nest at the top level of a function (or a
+conditional holding one) becomes a function of its own, called where the nest was.
 
     func.func @main(%a: memref<4x8xf32>, %b: memref<4x8xf32>) {
       scf.for %i = %c0 to %c4 step %c1 { ... memref.store ... %b[%i, %j] }
@@ -32,6 +32,8 @@ __all__ = ["OutlineLoopNests", "outline_loop_nests", "OUTLINED_ATTR"]
 
 OUTLINED_ATTR = "strata.outlined"
 _NESTS = ("scf.for", "scf.parallel", "scf.while", "scf.forall")
+# Conditionals holding loop nests (run-time broadcasting checks) go out of line too.
+_GUARDS = ("scf.if", "scf.index_switch", "scf.execute_region")
 
 
 def _captured(op):
@@ -76,7 +78,8 @@ def outline_loop_nests(module, min_ops: int = 1) -> int:
         anchor = func  # the outlined functions follow their parent, in order
         for block in func.regions[0].blocks:
             for op in list(block.ops):
-                if op.name not in _NESTS:
+                if op.name not in _NESTS and not (
+                        op.name in _GUARDS and any(o.name in _NESTS for o in op.walk())):
                     continue
                 if min_ops > 1 and sum(1 for _ in op.walk()) < min_ops:
                     continue

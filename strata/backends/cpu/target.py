@@ -16,6 +16,7 @@ global); a shared library gets them linked in as a data section (`.incbin`, see 
 from __future__ import annotations
 
 import itertools
+import os
 import time
 
 import numpy as np
@@ -58,8 +59,12 @@ class CpuTarget(Target):
     pipeline = ("onnx-decompose{keep-lowered=true}", "onnx-fold-constants",
                 "onnx-shape-inference", "convert-onnx-to-linalg", "canonicalize")
 
-    def __init__(self, opt_level: int = 3):
+    def __init__(self, opt_level: int = 3, verify_each: bool = False):
         self.opt_level = opt_level
+        # Verifying after every backend pass took a quarter of a compile; the module is
+        # verified once, in llvm form, before translation ($STRATA_VERIFY_EACH=1 or
+        # verify_each=True checks after each pass, to find a pass that breaks the IR).
+        self.verify_each = verify_each or os.environ.get("STRATA_VERIFY_EACH") == "1"
 
     # -- tensor level -> llvm dialect
     def lower(self, module, functions, instrumentation=None, timings=None):
@@ -71,18 +76,24 @@ class CpuTarget(Target):
                    if op.name == "func.func" and symbol_name(op) in functions]
         for op in entries:
             op.set_attr("llvm.emit_c_interface", A.UnitAttr())
-        _run(BUFFERIZE_PIPELINE, module, instrumentation, timings, "bufferize")
+        _run(BUFFERIZE_PIPELINE, module, instrumentation, timings, "bufferize",
+             self.verify_each)
         signatures = {symbol_name(op): signature_of(op) for op in module.regions[0].ops
                       if op.name == "func.func" and symbol_name(op) in functions}
         from .kernels import microkernel_pass
-        _run((microkernel_pass(),), module, instrumentation, timings, "microkernels")
+        _run((microkernel_pass(),), module, instrumentation, timings, "microkernels",
+             self.verify_each)
         t0 = time.perf_counter()
         weights = externalize_weights(module, WEIGHT_MIN_BYTES, f"__strata_w{next(_uid)}_")
         if timings is not None:
             timings["weights"] = time.perf_counter() - t0
         _report(instrumentation, "note", "externalize-weights", module)
-        _run(LLVM_PIPELINE, module, instrumentation, timings, "to-llvm")
+        _run(LLVM_PIPELINE, module, instrumentation, timings, "to-llvm", self.verify_each)
         internalize(module, {"_mlir_ciface_" + f for f in functions})
+        t0 = time.perf_counter()
+        module.verify()
+        if timings is not None:
+            timings["verify"] = time.perf_counter() - t0
         return signatures, weights
 
     def load(self, module, function: str, instrumentation=None, timings=None):
@@ -133,8 +144,9 @@ def _report(instrumentation, what, name, x):
         f(name, x)
 
 
-def _run(passes, module, instrumentation, timings, phase):
+def _run(passes, module, instrumentation, timings, phase, verify_each=True):
     pm = build_pipeline(",".join(passes))
+    pm.verify_each = verify_each
     t0 = time.perf_counter()
     pm.run(module, instrumentation)
     if timings is not None:
