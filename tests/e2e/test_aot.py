@@ -57,7 +57,7 @@ def test_emit_llvm_and_mlir(tmp_path):
     ll = (tmp_path / "m.ll").read_text()
     assert "define void @_mlir_ciface_main(" in ll
     assert cli(["compile", str(path), "-o", str(tmp_path / "m.mlir"), "--emit=mlir"]) == 0
-    assert "llvm.func internal @main(" in (tmp_path / "m.mlir").read_text()
+    assert "llvm.func @main(" in (tmp_path / "m.mlir").read_text()
 
 
 def test_dump_dir_and_print_ir(tmp_path, capsys):

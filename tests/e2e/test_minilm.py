@@ -77,8 +77,8 @@ def _inputs(batch, seq):
     return ids, mask
 
 
-def _check(path, batch, seq):
-    f = strata.compile(str(path), target="interpret")
+def _check(path, batch, seq, target="interpret"):
+    f = strata.compile(str(path), target=target)
     ids, mask = _inputs(batch, seq)
     got, = f(ids, mask)
     sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
@@ -87,8 +87,9 @@ def _check(path, batch, seq):
     assert np.max(np.abs(got - want)) <= 1e-4
 
 
-def test_minilm_dynamic_batch_matches_onnxruntime(minilm_batch):
-    _check(minilm_batch, 2, 128)
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_minilm_dynamic_batch_matches_onnxruntime(minilm_batch, target):
+    _check(minilm_batch, 2, 128, target)
 
 
 def test_minilm_dynamic_batch_and_sequence_matches_onnxruntime(minilm_batch_seq):
