@@ -163,8 +163,12 @@ def build_shared_library(model, output: str, function: str | None = None,
         with open(paths["model.o"], "wb") as f:
             f.write(obj)
         from .kernels import kernel_object
+        from .support import support_object
         with open(paths["kernels.o"], "wb") as f:
             f.write(kernel_object())
+        paths["support.o"] = os.path.join(tmp, "support.o")
+        with open(paths["support.o"], "wb") as f:
+            f.write(support_object())
         with open(paths["weights.s"], "w") as f:
             f.write(_weights_asm(weights, paths["weights.bin"]))
         with open(paths["runtime.c"], "w") as f:
@@ -174,7 +178,8 @@ def build_shared_library(model, output: str, function: str | None = None,
         with open(paths["exports.map"], "w") as f:
             f.write(f"{{ global: _mlir_ciface_{fname}; strata_last_error; local: *; }};\n")
         cmd = [cc, "-shared", "-fPIC", "-O2", "-o", os.path.abspath(output),
-               paths["model.o"], paths["kernels.o"], paths["weights.s"], paths["runtime.c"],
+               paths["model.o"], paths["kernels.o"], paths["support.o"], paths["weights.s"],
+               paths["runtime.c"],
                "-lm", "-lpthread",
                f"-Wl,--version-script={paths['exports.map']}"]
         r = subprocess.run(cmd, capture_output=True, text=True)

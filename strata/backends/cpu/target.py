@@ -108,6 +108,9 @@ class CpuTarget(Target):
         _report(instrumentation, "artefact", "module.ll", ir)
         symbols = {name: a.ctypes.data for name, a in weights.items()}
         symbols.update(runtime_symbols())
+        from .support import support_symbols
+        for name, addr in support_symbols().items():
+            symbols.setdefault(name, addr)
         if "strata_sgemm" in ir or "strata_conv2d" in ir:
             from .kernels import kernel_symbols
             symbols.update(kernel_symbols())
