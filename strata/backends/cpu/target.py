@@ -80,6 +80,14 @@ class CpuTarget(Target):
              self.verify_each)
         signatures = {symbol_name(op): signature_of(op) for op in module.regions[0].ops
                       if op.name == "func.func" and symbol_name(op) in functions}
+        if timings is not None:
+            # Bytes of intermediate buffers live at once (known when shapes are static).
+            from ...conversion.bufferize import peak_buffer_bytes
+            for op in module.regions[0].ops:
+                if op.name == "func.func" and symbol_name(op) in functions:
+                    peak = peak_buffer_bytes(op)
+                    if peak is not None:
+                        timings["peak_buffer_bytes"] = peak
         from .kernels import microkernel_pass
         _run((microkernel_pass(),), module, instrumentation, timings, "microkernels",
              self.verify_each)
