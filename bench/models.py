@@ -213,7 +213,7 @@ def main(argv=None):
     for r in rows:
         ro = r["strata"] / r["ort"] if "ort" in r else float("nan")
         rt = r["strata"] / r["torch"] if "torch" in r else float("nan")
-        print(f"{r['model']:<10} {r['compile_s']:9.2f} {r["peak_mb"]:8.2f} "
+        print(f"{r['model']:<10} {r['compile_s']:9.2f} {r['peak_mb']:8.2f} "
               f"{r['strata']:9.3f} {cell(r, 'ort', '9.3f'):>9} {cell(r, 'torch', '9.3f'):>9} "
               f"{ro:6.2f} {rt:7.2f} {cell(r, 'diff', '10.2e'):>10}")
 
