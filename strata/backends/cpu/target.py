@@ -85,7 +85,10 @@ class CpuTarget(Target):
             from ...conversion.bufferize import peak_buffer_bytes
             for op in module.regions[0].ops:
                 if op.name == "func.func" and symbol_name(op) in functions:
-                    peak = peak_buffer_bytes(op)
+                    try:
+                        peak = peak_buffer_bytes(op)
+                    except StrataError:  # a buffer structure the report does not follow
+                        peak = None
                     if peak is not None:
                         timings["peak_buffer_bytes"] = peak
         from .kernels import microkernel_pass
