@@ -245,8 +245,6 @@ class NativeFunction:
                 want = "(" + ", ".join("?" if d is None else str(d) for d in s.shape) + ")"
                 raise StrataError(f"input #{i} of @{self.name}: expected shape {want}, got "
                                   f"{tuple(a.shape)}")
-            if not a.flags.c_contiguous:
-                a = np.ascontiguousarray(a)
             out.append(a)
         for name, members in self._dim_groups:
             sizes = {out[i].shape[d] for i, d in members}
@@ -258,7 +256,14 @@ class NativeFunction:
         return out
 
     def __call__(self, *values):
-        arrays = self._check(values)
+        """Check the arguments against the signature, then `run`."""
+        return self.run(*self._check(values))
+
+    def run(self, *arrays):
+        """The native call on arguments already known to fit the signature (dtypes,
+        shapes); only the layout is made right here (contiguous copies)."""
+        arrays = [a if a.flags.c_contiguous else np.ascontiguousarray(a)
+                  for a in map(np.asarray, arrays)]
         descs = []
         for a, t, s in zip(arrays, self._arg_types, self.signature.args):
             if s.scalar:

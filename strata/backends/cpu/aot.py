@@ -129,7 +129,6 @@ def lower_to_llvm(model, function: str | None = None, instrumentation=None, timi
     from ...compiler import _entry, build_pipeline, load_module
     from ...interpreter.core import arg_names, result_names
     from ...ir.symbol_table import symbol_name
-    from . import llvmir
     from .target import CpuTarget
 
     target = CpuTarget(opt_level)
@@ -138,10 +137,8 @@ def lower_to_llvm(model, function: str | None = None, instrumentation=None, timi
     fname = symbol_name(entry)
     inputs, outputs = arg_names(entry), result_names(entry)
     build_pipeline(list(target.pipeline)).run(module, instrumentation)
-    signatures, weights = target.lower(module, {fname}, instrumentation, timings)
-    ir = llvmir.translate_to_llvmir(module)
-    if instrumentation is not None and hasattr(instrumentation, "artefact"):
-        instrumentation.artefact("module.ll", ir)
+    ir, signatures, weights = target.lower_to_llvmir(module, {fname}, instrumentation,
+                                                     timings)
     return {"module": module, "ir": ir, "function": fname, "signature": signatures[fname],
             "weights": weights, "inputs": inputs, "outputs": outputs}
 

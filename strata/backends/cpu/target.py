@@ -100,23 +100,31 @@ class CpuTarget(Target):
             timings["weights"] = time.perf_counter() - t0
         _report(instrumentation, "note", "externalize-weights", module)
         _run(LLVM_PIPELINE, module, instrumentation, timings, "to-llvm", self.verify_each)
-        internalize(module, {"_mlir_ciface_" + f for f in functions})
+        mark_outlined_noinline(module)
         t0 = time.perf_counter()
         module.verify()
         if timings is not None:
             timings["verify"] = time.perf_counter() - t0
         return signatures, weights
 
-    def load(self, module, function: str, instrumentation=None, timings=None):
-        from ...runtime import NativeModule, runtime_symbols
+    def lower_to_llvmir(self, module, functions, instrumentation=None, timings=None):
+        """`lower`, then the LLVM IR text: (ir, signatures, weights). Shared by the JIT
+        (`load`) and shared libraries (aot.py)."""
         from . import llvmir
-        from .jit import JitModule
         timings = {} if timings is None else timings
-        signatures, weights = self.lower(module, {function}, instrumentation, timings)
+        signatures, weights = self.lower(module, functions, instrumentation, timings)
         t0 = time.perf_counter()
         ir = llvmir.translate_to_llvmir(module)
         timings["translate"] = time.perf_counter() - t0
         _report(instrumentation, "artefact", "module.ll", ir)
+        return ir, signatures, weights
+
+    def load(self, module, function: str, instrumentation=None, timings=None):
+        from ...runtime import NativeModule, runtime_symbols
+        from .jit import JitModule
+        timings = {} if timings is None else timings
+        ir, signatures, weights = self.lower_to_llvmir(module, {function}, instrumentation,
+                                                       timings)
         symbols = {name: a.ctypes.data for name, a in weights.items()}
         symbols.update(runtime_symbols())
         from .support import support_symbols
@@ -128,29 +136,28 @@ class CpuTarget(Target):
         t0 = time.perf_counter()
         jit = JitModule(ir, opt_level=self.opt_level, symbols=symbols)
         timings["llvm"] = time.perf_counter() - t0
-        native = NativeModule(jit, signatures, weights)
-        return native.function(function)
+        # strata.compile has checked the arguments against the signature already: the
+        # callable skips the runtime's own check (see NativeFunction.run).
+        return NativeModule(jit, signatures, weights).function(function).run
 
 
-def internalize(module, exported) -> None:
-    """Mark the outlined loop nests noinline (see outline_loop_nests.py); every function
-    but the `exported` entry points is meant to become internal (see the known issue)."""
+def mark_outlined_noinline(module) -> None:
+    """Keep LLVM from inlining the outlined loop nests back (see outline_loop_nests.py).
+
+    [Known issue] Giving every function but the `_mlir_ciface_` entry points internal
+    linkage would let LLVM drop and specialize them, but with it LLVM's interprocedural
+    passes at O2+ broke one lowered MiniLM layer (a segfault that external linkage, or O1,
+    does not show; a poison value crossing a call is suspected). Until that is found,
+    functions keep external linkage; a shared library still exports only its entry points
+    (version script, aot.py)."""
     from ...ir import attributes as A
     from ...transforms.outline_loop_nests import OUTLINED_ATTR
     noinline = A.ArrayAttr([A.StringAttr("noinline")])
     for op in module.regions[0].blocks[0].ops:
-        if op.name == "llvm.func" and op.regions[0].blocks and \
-                op.properties["sym_name"].value not in exported:
+        if op.name == "llvm.func" and op.get_attr(OUTLINED_ATTR) is not None:
             props = dict(op.properties)
-            # [Known issue] Internal linkage lets LLVM's interprocedural passes at O2+
-            # break one lowered MiniLM layer (a segfault that external linkage, or O1,
-            # does not show; a poison value crossing a call is suspected). Until that is
-            # found, functions keep external linkage; a shared library still exports only
-            # its entry points (version script, aot.py).
-            if op.get_attr(OUTLINED_ATTR) is not None:  # see outline_loop_nests.py
-                props["passthrough"] = noinline
+            props["passthrough"] = noinline
             op.properties = props
-
 
 def _report(instrumentation, what, name, x):
     """Tell a CompileInstrumentation about a step that is not a pass, or an artefact."""
