@@ -14,6 +14,7 @@ load LLVM.
 """
 from __future__ import annotations
 
+import os
 import time
 
 from ...errors import StrataError
@@ -94,6 +95,17 @@ def optimize(module_ref, opt_level: int = 3, target_machine=None) -> None:
     mpm.run(module_ref, pb)
 
 
+def write_perf_map(addresses: dict) -> None:
+    """Append `addresses` (name -> start) to /tmp/perf-<pid>.map, the file `perf report`
+    reads to name JIT'd code ($STRATA_PERF_MAP=1 turns this on for every JIT'd module).
+    MCJIT does not say how long a function is: each is taken to end where the next
+    one begins (at most 1 MiB)."""
+    starts = sorted((a, n) for n, a in addresses.items() if a)
+    with open(f"/tmp/perf-{os.getpid()}.map", "a") as out:
+        for (a, n), nxt in zip(starts, starts[1:] + [(starts[-1][0] + 4096, "")]):
+            out.write(f"{a:x} {min(nxt[0] - a, 1 << 20):x} {n}\n")
+
+
 def _parse(llvm_ir: str, timings: dict):
     llvm = _llvm()
     t0 = time.perf_counter()
@@ -135,6 +147,9 @@ class JitModule:
         self._module = mod
         self._engine = engine
         self._tm = tm
+        if os.environ.get("STRATA_PERF_MAP"):
+            write_perf_map({f.name: engine.get_function_address(f.name)
+                            for f in mod.functions if not f.is_declaration})
 
     @property
     def module_ref(self):

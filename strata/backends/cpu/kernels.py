@@ -276,6 +276,10 @@ class KernelLibrary:
         addr = self._engine.get_function_address("strata_get_num_threads")
         self.symbols["strata_get_num_threads"] = addr
         self.get_num_threads = ctypes.CFUNCTYPE(ctypes.c_int32)(addr)
+        import os
+        if os.environ.get("STRATA_PERF_MAP"):
+            from .jit import write_perf_map
+            write_perf_map(self.symbols)
         self.set_num_threads(default_threads())
 
 
