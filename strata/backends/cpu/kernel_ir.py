@@ -188,8 +188,6 @@ def declarations(isa: Isa) -> str:
         "declare void @llvm.prefetch.p0(ptr, i32, i32, i32)",
         "declare i32 @llvm.smin.i32(i32, i32)",
         "declare ptr @malloc(i64)",
-        "declare i32 @pthread_create(ptr, ptr, ptr, ptr)",
-        "declare i32 @pthread_join(i64, ptr)",
         "declare void @free(ptr)", ""])
 
 

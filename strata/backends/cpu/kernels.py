@@ -12,11 +12,14 @@ calls). The IR is written by kernels_gemm.py and kernels_conv.py (helpers: kerne
                                            strideC, acc)
     B -> packed(B) (once, for weights) strata_sgemm_pack_b_f32(K, N, B, ldb, Bp)
     2-D convolutions                   strata_conv2d_nchw_f32 / strata_conv2d_nhwc_f32
-    threads                            strata_set_num_threads(n), strata_get_num_threads()
+    the thread pool                    strata_parallel_for(fn, ctx, n, grain),
+                                       strata_set_num_threads(n), strata_get_num_threads(),
+                                       strata_threads_enter(n), strata_threads_exit(prev)
 
 All matrices are row-major fp32 with unit inner stride and leading dimensions in elements
 (i64); `acc` (i32) != 0 adds to C, 0 overwrites it. A batch stride may be 0 (a broadcast
-operand). Plain C ABI; the kernels need malloc/free and pthread_create/pthread_join.
+operand). Plain C ABI; the kernels need malloc/free, the thread pool (threadpool.py, in
+the same module) pthreads and, on Linux, the futex system call.
 
 [Note: GEMM kernel design]
 In the style of BLIS (Van Zee & van de Geijn) and IREE's microkernels:
@@ -40,10 +43,11 @@ In the style of BLIS (Van Zee & van de Geijn) and IREE's microkernels:
 - packed(B) is the panel layout for the whole K (panel p = B[:, p*NR:(p+1)*NR] as
   K x NR, zero padded), so weights are packed once at compile time (the pass, with
   `weight-panel-width`) and strata_sgemm_packed_f32 skips the packing step.
-- Threads: from 2M multiply-adds, the blocked driver splits C's columns (or rows) among
-  strata_num_threads pthreads created for the call; batches of small products run in
-  parallel chunks of the batch. KernelLibrary sets the count to the CPUs available
-  ($STRATA_NUM_THREADS overrides).
+- Threads: from PAR_MIN_MACS multiply-adds, the blocked driver splits C's columns (or
+  rows) into one slice per thread, run by the persistent thread pool of threadpool.py
+  (strata_parallel_for); batches of small products run in parallel chunks of the batch.
+  The count is strata_get_num_threads(): a model's own, else the process default, else
+  $STRATA_NUM_THREADS, else the CPUs available.
 """
 from __future__ import annotations
 
@@ -122,7 +126,8 @@ def host_isa() -> Isa:
 KERNELS = ("strata_sgemm_f32", "strata_sgemm_nt_f32", "strata_sgemm_packed_f32",
            "strata_sgemm_batched_f32", "strata_sgemm_nt_batched_f32",
            "strata_sgemm_pack_b_f32", "strata_conv2d_nchw_f32", "strata_conv2d_nhwc_f32",
-           "strata_set_num_threads", "strata_get_num_threads")
+           "strata_parallel_for", "strata_set_num_threads", "strata_get_num_threads",
+           "strata_threads_enter", "strata_threads_exit")
 
 
 @functools.lru_cache(maxsize=8)
@@ -132,11 +137,12 @@ def sgemm_ir(isa: Isa | None = None) -> str:
     from .kernel_ir import attributes, declarations
     from .kernels_conv import conv_functions
     from .kernels_gemm import gemm_functions
+    from .threadpool import threadpool_ir
     isa = isa or host_isa()
     head = (f"; Strata fp32 GEMM kernels for {isa.name}: MR={isa.mr} NR={isa.nr} "
             f"KC={isa.kc} MC={isa.mc} NC={isa.nc}\n")
     return "\n".join([head, declarations(isa), *gemm_functions(isa), *conv_functions(isa),
-                      attributes(isa)])
+                      threadpool_ir(), attributes(isa)])
 
 
 def kernel_library_ir(names=KERNELS, isa: Isa | None = None) -> str:
@@ -170,10 +176,14 @@ def pack_b(b, isa: Isa | None = None):
 
 
 def _ctypes_signatures() -> dict:
+    """{public function: (ctypes result type, [ctypes argument types])}."""
     from ...conversion.linalg_to_microkernels import KERNEL_SIGNATURES
-    kinds = {"i64": ctypes.c_int64, "i32": ctypes.c_int32, "ptr": ctypes.c_void_p}
-    out = {n: [kinds[t] for t in ts] for n, ts in KERNEL_SIGNATURES.items()}
-    out["strata_set_num_threads"] = [ctypes.c_int32]
+    from .threadpool import POOL_FUNCTIONS
+    kinds = {"i64": ctypes.c_int64, "i32": ctypes.c_int32, "ptr": ctypes.c_void_p,
+             "void": None}
+    out = {n: (None, [kinds[t] for t in ts]) for n, ts in KERNEL_SIGNATURES.items()}
+    out.update({n: (kinds[r], [kinds[t] for t in ts]) for n, (r, ts) in
+                POOL_FUNCTIONS.items()})
     return out
 
 
@@ -250,13 +260,20 @@ def kernel_assembly(isa: Isa | None = None) -> str:
     return tm.emit_assembly(mod)
 
 
+# Every KernelLibrary ever loaded: their code must outlive them (the thread pool's
+# workers run in it until the process ends).
+_LOADED: list = []
+
+
 class KernelLibrary:
     """The kernels loaded in this process (MCJIT, from `kernel_object`): `symbols` maps
     each public kernel name to its address (give them to a JIT'd module that calls
     them); attributes named after the kernels without `strata_` and `_f32`
-    (`lib.sgemm`, `lib.sgemm_nt`, ..., `lib.set_num_threads`) are ctypes functions
-    taking integers and addresses (`array.ctypes.data`), for tests and benchmarks. The
-    kernels use default_threads() threads until told otherwise."""
+    (`lib.sgemm`, `lib.sgemm_nt`, ..., `lib.parallel_for`, `lib.set_num_threads`) are
+    ctypes functions taking integers and addresses (`array.ctypes.data`), for tests and
+    benchmarks. Each library has its own thread pool (threadpool.py); its count is
+    automatic (default_threads()) until set_num_threads says otherwise. A library is
+    never unloaded."""
 
     def __init__(self, isa: Isa | None = None):
         import llvmlite.binding as llvm
@@ -267,20 +284,17 @@ class KernelLibrary:
             llvm.parse_assembly(f'target triple = "{tm.triple}"\n'), tm)
         self._engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
         self._engine.finalize_object()
+        _LOADED.append(self._engine)
         self.symbols = {}
-        for name, args in _ctypes_signatures().items():
+        for name, (res, args) in _ctypes_signatures().items():
             addr = self._engine.get_function_address(name)
             self.symbols[name] = addr
-            fn = ctypes.CFUNCTYPE(None, *args)(addr)
+            fn = ctypes.CFUNCTYPE(res, *args)(addr)
             setattr(self, name.removeprefix("strata_").removesuffix("_f32"), fn)
-        addr = self._engine.get_function_address("strata_get_num_threads")
-        self.symbols["strata_get_num_threads"] = addr
-        self.get_num_threads = ctypes.CFUNCTYPE(ctypes.c_int32)(addr)
         import os
         if os.environ.get("STRATA_PERF_MAP"):
             from .jit import write_perf_map
             write_perf_map(self.symbols)
-        self.set_num_threads(default_threads())
 
 
 def default_threads() -> int:

@@ -11,7 +11,8 @@ from .kernel_ir import Fn, all_of, fma, lane_mask, splat, vec_type, vload, vstor
 if TYPE_CHECKING:
     from .kernels import Isa
 
-__all__ = ["gemm_functions", "BLOCKED_KINDS", "BLOCKED_ARGS", "PAR_MIN_MACS"]
+__all__ = ["gemm_functions", "BLOCKED_KINDS", "BLOCKED_ARGS", "PAR_MIN_MACS",
+           "CHUNK_MIN_MACS"]
 
 _ARGS = "i64 %M, i64 %N, i64 %K, ptr noalias %A, i64 %lda, ptr noalias %B, i64 %ldb, " \
         "ptr noalias %C, i64 %ldc"
@@ -421,26 +422,15 @@ def _blocked(isa: Isa, pack: str) -> str:
     return f.text()
 
 
-# Threads: the blocked drivers split C's columns (or rows, when it has few columns)
-# between `strata_num_threads` threads (pthreads, created per call) for products of at
-# least PAR_MIN_MACS multiply-adds.
-PAR_MIN_MACS = 1 << 21
-_MAX_THREADS = 64
-_WORK_FIELDS = ("kind", "M", "N", "K", "A", "lda", "B", "ldb", "C", "ldc", "acc", "cd", "q0")
-
-
-def _threads_ir() -> str:
-    return "\n".join([
-        "@strata_num_threads = internal global i32 1, align 4",
-        "define void @strata_set_num_threads(i32 %n) #0 {",
-        "  %c = icmp slt i32 %n, 1",
-        "  %v = select i1 %c, i32 1, i32 %n",
-        f"  %w = call i32 @llvm.smin.i32(i32 %v, i32 {_MAX_THREADS})",
-        "  store atomic i32 %w, ptr @strata_num_threads monotonic, align 4",
-        "  ret void", "}",
-        "define i32 @strata_get_num_threads() #0 {",
-        "  %n = load atomic i32, ptr @strata_num_threads monotonic, align 4",
-        "  ret i32 %n", "}", ""])
+# Threads: the blocked drivers split C's columns (or rows, when it has few columns) into
+# one slice per thread of the pool (threadpool.py, strata_parallel_for) for products of
+# at least PAR_MIN_MACS multiply-adds; batches of smaller products are split by product,
+# chunks of at least CHUNK_MIN_MACS.
+PAR_MIN_MACS = 1 << 19
+CHUNK_MIN_MACS = 1 << 17
+_WORK_FIELDS = ("kind", "M", "N", "K", "A", "lda", "B", "ldb", "C", "ldc", "acc", "cd", "q0",
+                "by_n", "per")
+_FIELD_TYPES = {"A": "ptr", "B": "ptr", "C": "ptr", "cd": "ptr", "acc": "i1", "by_n": "i1"}
 
 
 def _call_blocked(f: Fn, kind: str, v: dict) -> None:
@@ -453,118 +443,22 @@ def _call_blocked(f: Fn, kind: str, v: dict) -> None:
         f"call void @strata_gemm_blocked_{names[k]}({args})"))
 
 
-def _parallel(isa: Isa) -> str:
-    """strata_gemm_parallel(kind, <blocked driver arguments>): the blocked driver of
-    `kind` (see BLOCKED_KINDS) on slices of C, one per thread."""
-    mr, nr = isa.mr, isa.nr
-    F = len(_WORK_FIELDS)
-    f = Fn(f"define internal void @strata_gemm_parallel(i64 %kind, {BLOCKED_ARGS}) #1")
-    v = {x: f"%{x}" for x in _WORK_FIELDS}
-    nthreads = f("load atomic i32, ptr @strata_num_threads monotonic, align 4")
-    t_req = f(f"sext i32 {nthreads} to i64")
-    macs = f.mul(f.mul("%M", "%N"), "%K")
-    by_n = f.cmp("sge", "%N", f.mul(t_req, 2 * nr))
-    by_m = f.cmp("sge", "%M", f.mul(t_req, 2 * mr))
-    go = all_of(f, [f.cmp("sgt", t_req, 1), f.cmp("sge", macs, PAR_MIN_MACS),
-                  f(f"or i1 {by_n}, {by_m}")])
-    one, many, done = f.label("one"), f.label("many"), f.label("done")
-    f.cbr(go, many, one)
-    f.start(one)
-    _call_blocked(f, "%kind", v)
-    f.br(done)
-    f.start(many)
-    work, tids = _thread_slots(f, F)
-    # slices: multiples of NR columns, else of MR rows
-    size = f(f"select i1 {by_n}, i64 %N, i64 %M")
-    unit = f(f"select i1 {by_n}, i64 {nr}, i64 {mr}")
-    per = f.mul(f(f"sdiv i64 {f.sub(f.add(size, f.mul(t_req, unit)), 1)}, "
-                  f"{f.mul(t_req, unit)}"), unit)
-
-    def slice_values(t):
-        lo = f.min(f.mul(t, per), size)
-        n = f.sub(f.min(f.add(lo, per), size), lo)
-        w = dict(v)
-        # along N: B and C move by lo columns (B's step depends on its layout), q0 too
-        # B's elements per column: n 1, t ldb, packed K (panels of K x NR), conv 0
-        packed_step = f(f"select i1 {f.cmp('eq', '%kind', 2)}, i64 %K, i64 1")
-        bstep = f(f"select i1 {f.cmp('eq', '%kind', 1)}, i64 %ldb, i64 {packed_step}")
-        bstep = f(f"select i1 {f.cmp('eq', '%kind', 3)}, i64 0, i64 {bstep}")
-        w["N"] = f(f"select i1 {by_n}, i64 {n}, i64 %N")
-        w["M"] = f(f"select i1 {by_n}, i64 %M, i64 {n}")
-        boff = f(f"select i1 {by_n}, i64 {f.mul(lo, bstep)}, i64 0")
-        coff = f(f"select i1 {by_n}, i64 {lo}, i64 {f.mul(lo, '%ldc')}")
-        aoff = f(f"select i1 {by_n}, i64 0, i64 {f.mul(lo, '%lda')}")
-        w["A"] = f.gep("%A", aoff)
-        w["B"] = f.gep("%B", boff)
-        w["C"] = f.gep("%C", coff)
-        w["q0"] = f(f"select i1 {by_n}, i64 {f.add('%q0', lo)}, i64 %q0")
-        return w, n
-
-    def spawn(t):
-        w, n = slice_values(t)
-        w["kind"] = "%kind"
-        _spawn(f, work, tids, t, [(w[x], _FIELD_TYPES.get(x, "i64")) for x in _WORK_FIELDS],
-               n, "@strata_gemm_worker")
-    f.loop("1", t_req, 1, spawn)
-    w0, _ = slice_values("0")
-    _call_blocked(f, "%kind", w0)
-    _join_all(f, tids, t_req)
-    f.br(done)
-    f.start(done)
-    f.do("ret void")
-    return f.text()
-
-
-_FIELD_TYPES = {"A": "ptr", "B": "ptr", "C": "ptr", "cd": "ptr", "acc": "i1"}
-
-
-def _thread_slots(f: Fn, fields: int) -> tuple:
-    """Allocas for the threads' argument slots (`fields` i64s each) and their ids."""
-    return (f(f"alloca [{_MAX_THREADS * fields} x i64], align 8"),
-            f(f"alloca [{_MAX_THREADS} x i64], align 8"))
-
-
-def _spawn(f: Fn, work: str, tids: str, t: str, values: list, n: str, worker: str):
-    """Thread t runs `worker` on `values` [(value, type)] stored as i64s in its slot,
-    when n > 0; if no thread can be made, the work is done here."""
-    slot = f.gep(work, f.mul(t, len(values)), "i64")
-    for i, (val, ty) in enumerate(values):
+def _store_work(f: Fn, fields, types, v: dict) -> str:
+    """An alloca holding the values `v` of `fields` as i64s: the context a parallel
+    chunk function reads back with _load_work."""
+    work = f(f"alloca [{len(fields)} x i64], align 8")
+    for i, x in enumerate(fields):
+        val, ty = v[x], types.get(x, "i64")
         if ty == "ptr":
             val = f(f"ptrtoint ptr {val} to i64")
         elif ty != "i64":
             val = f(f"zext {ty} {val} to i64")
-        f.do(f"store i64 {val}, ptr {f.gep(slot, i, 'i64')}, align 8")
-    tid = f.gep(tids, t, "i64")
-    f.do(f"store i64 0, ptr {tid}, align 8")
-    yes, no = f.label("sp"), f.label("ns")
-    f.cbr(f.cmp("sgt", n, 0), yes, no)
-    f.start(yes)
-    rc = f(f"call i32 @pthread_create(ptr {tid}, ptr null, ptr {worker}, ptr {slot})")
-    failed, ok = f.label("sf"), f.label("so")
-    f.cbr(f(f"icmp ne i32 {rc}, 0"), failed, ok)
-    f.start(failed)       # no thread: do it here
-    f.do(f"store i64 0, ptr {tid}, align 8")
-    f.do(f"call ptr {worker}(ptr {slot})")
-    f.br(ok)
-    f.start(ok)
-    f.br(no)
-    f.start(no)
-
-
-def _join_all(f: Fn, tids: str, count: str) -> None:
-    def join(t):
-        tid = f(f"load i64, ptr {f.gep(tids, t, 'i64')}, align 8")
-        yes, no = f.label("jy"), f.label("jn")
-        f.cbr(f.cmp("ne", tid, 0), yes, no)
-        f.start(yes)
-        f.do(f"call i32 @pthread_join(i64 {tid}, ptr null)")
-        f.br(no)
-        f.start(no)
-    f.loop("1", count, 1, join)
+        f.do(f"store i64 {val}, ptr {f.gep(work, i, 'i64')}, align 8")
+    return work
 
 
 def _load_work(f: Fn, fields, types) -> dict:
-    """The worker side of _spawn: the fields of slot %work as values."""
+    """The fields stored by _store_work at %work, as values."""
     v = {}
     for i, x in enumerate(fields):
         raw = f(f"load i64, ptr {f.gep('%work', i, 'i64')}, align 8")
@@ -577,17 +471,74 @@ def _load_work(f: Fn, fields, types) -> dict:
     return v
 
 
-def _worker() -> str:
-    """The thread body: one slice of strata_gemm_parallel, its arguments as i64s."""
-    f = Fn("define internal ptr @strata_gemm_worker(ptr %work) #1")
+def _parallel(isa: Isa) -> str:
+    """strata_gemm_parallel(kind, <blocked driver arguments>): the blocked driver of
+    `kind` (see BLOCKED_KINDS), on slices of C run by the thread pool."""
+    mr, nr = isa.mr, isa.nr
+    f = Fn(f"define internal void @strata_gemm_parallel(i64 %kind, {BLOCKED_ARGS}) #1")
+    v = {x: f"%{x}" for x in _WORK_FIELDS}
+    t_req = f(f"sext i32 {f('call i32 @strata_get_num_threads()')} to i64")
+    macs = f.mul(f.mul("%M", "%N"), "%K")
+    by_n = f.cmp("sge", "%N", f.mul(t_req, 2 * nr))
+    by_m = f.cmp("sge", "%M", f.mul(t_req, 2 * mr))
+    go = all_of(f, [f.cmp("sgt", t_req, 1), f.cmp("sge", macs, PAR_MIN_MACS),
+                    f(f"or i1 {by_n}, {by_m}")])
+    one, many, done = f.label("one"), f.label("many"), f.label("done")
+    f.cbr(go, many, one)
+    f.start(one)
+    _call_blocked(f, "%kind", v)
+    f.br(done)
+    f.start(many)
+    # slices: multiples of NR columns, else of MR rows
+    size = f(f"select i1 {by_n}, i64 %N, i64 %M")
+    unit = f(f"select i1 {by_n}, i64 {nr}, i64 {mr}")
+    per = f.mul(f(f"sdiv i64 {f.sub(f.add(size, f.mul(t_req, unit)), 1)}, "
+                  f"{f.mul(t_req, unit)}"), unit)
+    slices = f(f"sdiv i64 {f.sub(f.add(size, per), 1)}, {per}")
+    v["by_n"], v["per"] = by_n, per
+    work = _store_work(f, _WORK_FIELDS, _FIELD_TYPES, v)
+    f.do(f"call void @strata_parallel_for(ptr @strata_gemm_slices, ptr {work}, "
+         f"i64 {slices}, i64 1)")
+    f.br(done)
+    f.start(done)
+    f.do("ret void")
+    return f.text()
+
+
+def _slices() -> str:
+    """strata_gemm_slices(work, lo, hi): slices lo..hi-1 of strata_gemm_parallel."""
+    f = Fn("define internal void @strata_gemm_slices(ptr %work, i64 %lo, i64 %hi) #1")
     v = _load_work(f, _WORK_FIELDS, _FIELD_TYPES)
-    _call_blocked(f, v["kind"], v)
-    f.do("ret ptr null")
+    by_n, per = v["by_n"], v["per"]
+    size = f(f"select i1 {by_n}, i64 {v['N']}, i64 {v['M']}")
+    # along N: B and C move by lo columns (B's step depends on its layout), q0 too;
+    # B's elements per column: n 1, t ldb, packed K (panels of K x NR), conv 0
+    kind = v["kind"]
+    packed_step = f(f"select i1 {f.cmp('eq', kind, 2)}, i64 {v['K']}, i64 1")
+    bstep = f(f"select i1 {f.cmp('eq', kind, 1)}, i64 {v['ldb']}, i64 {packed_step}")
+    bstep = f(f"select i1 {f.cmp('eq', kind, 3)}, i64 0, i64 {bstep}")
+
+    def one(t):
+        lo = f.min(f.mul(t, per), size)
+        n = f.sub(f.min(f.add(lo, per), size), lo)
+        w = dict(v)
+        w["N"] = f(f"select i1 {by_n}, i64 {n}, i64 {v['N']}")
+        w["M"] = f(f"select i1 {by_n}, i64 {v['M']}, i64 {n}")
+        boff = f(f"select i1 {by_n}, i64 {f.mul(lo, bstep)}, i64 0")
+        coff = f(f"select i1 {by_n}, i64 {lo}, i64 {f.mul(lo, v['ldc'])}")
+        aoff = f(f"select i1 {by_n}, i64 0, i64 {f.mul(lo, v['lda'])}")
+        w["A"] = f.gep(v["A"], aoff)
+        w["B"] = f.gep(v["B"], boff)
+        w["C"] = f.gep(v["C"], coff)
+        w["q0"] = f(f"select i1 {by_n}, i64 {f.add(v['q0'], lo)}, i64 {v['q0']}")
+        _call_blocked(f, kind, w)
+    f.loop("%lo", "%hi", 1, one)
+    f.do("ret void")
     return f.text()
 
 
 # The batched kernels run their products in parallel chunks of the batch when each one is
-# too small to be split (below PAR_MIN_MACS) but all of them are not.
+# too small to be split (below PAR_MIN_MACS).
 _BATCH_FIELDS = ("nt", "count", "M", "N", "K", "A", "lda", "sA", "B", "ldb", "sB", "C",
                  "ldc", "sC", "accumulate")
 _BATCH_TYPES = {"A": "ptr", "B": "ptr", "C": "ptr", "accumulate": "i32"}
@@ -596,8 +547,8 @@ _BATCH_ARGS = ("i64 %nt, i64 %count, i64 %M, i64 %N, i64 %K, ptr %A, i64 %lda, i
 
 
 def _batch_ir() -> str:
-    """strata_batch_range (count products in a row), its thread body, and the two
-    public batched kernels."""
+    """strata_batch_range (count products in a row), its chunk function for the pool,
+    and the two public batched kernels."""
     out = []
     f = Fn(f"define internal void @strata_batch_range({_BATCH_ARGS}) #1")
     nt = f.cmp("ne", "%nt", 0)
@@ -617,10 +568,13 @@ def _batch_ir() -> str:
     f.do("ret void")
     out.append(f.text())
 
-    f = Fn("define internal ptr @strata_batch_worker(ptr %work) #1")
+    f = Fn("define internal void @strata_batch_chunk(ptr %work, i64 %lo, i64 %hi) #1")
     v = _load_work(f, _BATCH_FIELDS, _BATCH_TYPES)
+    v["count"] = f.sub("%hi", "%lo")
+    for x in "ABC":
+        v[x] = f.gep(v[x], f.mul("%lo", v[f"s{x}"]))
     f.do(f"call void @strata_batch_range({_batch_args(v)})")
-    f.do("ret ptr null")
+    f.do("ret void")
     out.append(f.text())
 
     for name, nt_value in (("strata_sgemm_batched_f32", 0), ("strata_sgemm_nt_batched_f32", 1)):
@@ -629,36 +583,17 @@ def _batch_ir() -> str:
                 "i32 %accumulate) #0")
         v = {x: f"%{x}" for x in _BATCH_FIELDS}
         v["nt"], v["count"] = str(nt_value), "%batch"
-        nthreads = f("load atomic i32, ptr @strata_num_threads monotonic, align 4")
-        t_req = f.min(f(f"sext i32 {nthreads} to i64"), "%batch")
-        item = f.mul(f.mul("%M", "%N"), "%K")
-        go = all_of(f, [f.cmp("sgt", t_req, 1), f.cmp("slt", item, PAR_MIN_MACS),
-                      f.cmp("sge", f.mul(item, "%batch"), PAR_MIN_MACS)])
+        item = f(f"call i64 @llvm.smax.i64(i64 {f.mul(f.mul('%M', '%N'), '%K')}, i64 1)")
         one_l, many, done = f.label("one"), f.label("many"), f.label("done")
-        f.cbr(go, many, one_l)
-        f.start(one_l)
+        f.cbr(f.cmp("slt", item, PAR_MIN_MACS), many, one_l)
+        f.start(one_l)      # big products: one after the other, each split
         f.do(f"call void @strata_batch_range({_batch_args(v)})")
         f.br(done)
-        f.start(many)
-        work, tids = _thread_slots(f, len(_BATCH_FIELDS))
-        per = f(f"sdiv i64 {f.sub(f.add('%batch', t_req), 1)}, {t_req}")
-
-        def chunk(t, v=v, per=per):
-            lo = f.min(f.mul(t, per), "%batch")
-            w = dict(v)
-            w["count"] = f.sub(f.min(f.add(lo, per), "%batch"), lo)
-            for x in "ABC":
-                w[x] = f.gep(f"%{x}", f.mul(lo, f"%s{x}"))
-            return w
-
-        def spawn(t, work=work, tids=tids, chunk=chunk):
-            w = chunk(t)
-            _spawn(f, work, tids, t, [(w[x], _BATCH_TYPES.get(x, "i64"))
-                                      for x in _BATCH_FIELDS], w["count"],
-                   "@strata_batch_worker")
-        f.loop("1", t_req, 1, spawn)
-        f.do(f"call void @strata_batch_range({_batch_args(chunk('0'))})")
-        _join_all(f, tids, t_req)
+        f.start(many)       # small ones: chunks of the batch in parallel
+        grain = f(f"sdiv i64 {f.add(item, CHUNK_MIN_MACS - 1)}, {item}")
+        work = _store_work(f, _BATCH_FIELDS, _BATCH_TYPES, v)
+        f.do(f"call void @strata_parallel_for(ptr @strata_batch_chunk, ptr {work}, "
+             f"i64 %batch, i64 {grain})")
         f.br(done)
         f.start(done)
         f.do("ret void")
@@ -792,5 +727,5 @@ def gemm_functions(isa) -> list:
     parts.extend([_pack_n(isa), _pack_t(isa), _pack_a(isa), _pack_b_public(isa),
                   _zero(isa), _blocked(isa, "n"), _blocked(isa, "t"), _blocked(isa, ""),
                   _blocked(isa, "conv"), _dot_driver(isa), _public(isa), _parallel(isa),
-                  _worker(), _threads_ir(), _batch_ir()])
+                  _slices(), _batch_ir()])
     return parts
