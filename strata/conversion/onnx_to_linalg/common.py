@@ -5,6 +5,8 @@ Names: `cx` is the Lowering context (see __init__), `s` a ScalarBuilder.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ...ir import attributes as A
@@ -17,7 +19,8 @@ DYN = A.DYNAMIC
 
 __all__ = ["constant_array", "constant_ints", "sizes_of", "empty", "ranked",
            "is_unsigned", "elementwise", "broadcast_shapes", "broadcast_operands",
-           "broadcast_groups", "stretch_if_one", "tensor_type", "scalars", "DYN"]
+           "broadcast_groups", "stretch_if_one", "tensor_type", "scalars", "DYN",
+           "dim_symbols", "operand_symbols", "result_symbols"]
 
 
 def scalars(cx) -> ScalarBuilder:
@@ -114,6 +117,66 @@ def empty(cx, sizes, elt):
     return scalars(cx).op1("tensor.empty", dyn, tensor_type(shape, elt))
 
 
+# ------------------------------------------------------------------ dim symbols
+# [Note: dim symbols] onnx-shape-inference names the `?` dims of onnx values: the
+# `onnx.dim_params` attribute of an op (one name per dim of its result, or one list per
+# result) and of a function argument. Two `?` dims with the same name have the same size
+# at run time, so broadcasting them together needs no run-time check; "" (or no
+# attribute) says nothing.
+
+DIM_PARAMS = "onnx.dim_params"
+# Argument names trusted as symbols: the ones shape inference writes as they are.
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def _names(attr, rank, plain=False):
+    if type(attr) is not A.ArrayAttr or len(attr.value) != rank:
+        return None
+    out = [a.value if type(a) is A.StringAttr and a.value and
+           (not plain or _PLAIN_NAME.match(a.value)) else None for a in attr.value]
+    return out if any(out) else None
+
+
+def dim_symbols(value):
+    """The names of the dims of onnx-level `value` (an op result or a function argument;
+    see [Note: dim symbols]): a list with a name or None per dim, or None."""
+    t = value.type
+    if type(t) is not A.RankedTensorType:
+        return None
+    owner = getattr(value, "owner", None)
+    if type(value).__name__ == "OpResult":
+        attr = owner._attrs.get(DIM_PARAMS) if owner._attrs else None
+        if attr is not None and len(owner.results) > 1:
+            i = value.index
+            attr = attr.value[i] if type(attr) is A.ArrayAttr and i < len(attr.value) \
+                else None
+        return _names(attr, t.rank)
+    fn = owner.parent_op if owner is not None else None
+    if fn is None or fn.name != "func.func" or fn.regions[0].blocks[0] is not owner:
+        return None
+    arg_attrs = fn._props.get("arg_attrs")
+    if arg_attrs is None or value.index >= len(arg_attrs.value):
+        return None
+    d = arg_attrs.value[value.index]
+    return _names(d.value.get(DIM_PARAMS), t.rank, plain=True) \
+        if type(d) is A.DictionaryAttr else None
+
+
+def operand_symbols(cx, value):
+    """The dim names of `value` when it is one of the converted operands of the op being
+    lowered (those of the onnx operand), else None."""
+    for k, v in enumerate(cx.operands):
+        if v is value:
+            syms = dim_symbols(cx.op.operand(k))
+            return syms if syms is not None and len(syms) == value.type.rank else None
+    return None
+
+
+def result_symbols(cx, i=0):
+    """The dim names of result `i` of the op being lowered, or None."""
+    return dim_symbols(cx.op.results[i])
+
+
 # ------------------------------------------------------------------ broadcasting
 
 
@@ -181,18 +244,26 @@ def broadcast_groups(cx, values, groups, shape):
     `groups[k]` lists the (operand, dim) pairs that broadcast together to size
     `shape[k]` (static, or DYN). A dynamic size is that of the one operand dynamic
     there, else the first of theirs that is not 1 at run time (sizes 0 and 1 give 0, as
-    in NumPy)."""
+    in NumPy). Dynamic dims with the same name (see [Note: dim symbols]) are one size:
+    when all the dynamic dims of a group are one size, nothing is checked at run time."""
     values = list(values)
+    names = [operand_symbols(cx, v) for v in values]
     cache: dict = {}
     s = scalars(cx)
     sizes, checks = [], []
     for group, d in zip(groups, shape):
-        # a value used twice has the same sizes: its first use stands for all
-        dyn, seen = [], set()
+        # a value used twice has the same sizes: its first use stands for all; dims of
+        # one name are one size (`sized`: one dim per size)
+        dyn, seen, sized, named = [], set(), [], set()
         for i, j in group:
-            if values[i].type.shape[j] == DYN and id(values[i]) not in seen:
-                seen.add(id(values[i]))
-                dyn.append((i, j))
+            if values[i].type.shape[j] != DYN or id(values[i]) in seen:
+                continue
+            seen.add(id(values[i]))
+            dyn.append((i, j))
+            name = names[i][j] if names[i] is not None else None
+            if name is None or name not in named:
+                named.add(name)
+                sized.append((i, j))
         if d != DYN:
             size = d
         else:
@@ -203,12 +274,12 @@ def broadcast_groups(cx, values, groups, shape):
             elif not dyn:
                 size = s.index(1)
             else:
-                size = _dim(cx, values[dyn[0][0]], dyn[0][1], cache)
-                for i, j in dyn[1:]:
+                size = _dim(cx, values[sized[0][0]], sized[0][1], cache)
+                for i, j in sized[1:]:
                     other = _dim(cx, values[i], j, cache)
                     size = s.select(_cmp_one(cx, "eq", size, cache), other, size)
-                if len(dyn) == 1:
-                    dyn = []     # the result's size is that operand's
+                if len(sized) == 1:
+                    dyn = []     # the result's size is that of every dynamic dim
         sizes.append(size)
         if d != 1:
             checks.extend((i, j, size) for i, j in dyn)

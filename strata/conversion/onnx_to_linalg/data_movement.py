@@ -26,7 +26,8 @@ from ..scalar_builders import element_type
 from . import NotLowerable, lowering
 from ._shape_util import (DYN, Ix, dims_map, extract_slice, finish, index_generic, index_of,
                           norm_axis, operand_ints, out_sizes, reshape_to, scalar_of, sizes)
-from .common import empty, is_unsigned, ranked, scalars, stretch_if_one, tensor_type
+from .common import (empty, is_unsigned, operand_symbols, ranked, result_symbols, scalars,
+                     stretch_if_one, tensor_type)
 
 
 def _rank(cx, i=0):
@@ -313,6 +314,8 @@ def _expand(cx):
     dims = sizes(cx, x)
     rank = max(len(dims), len(shape))
     ix = Ix(scalars(cx))
+    # a dim of x named as the result's (see [Note: dim symbols]) is the result's size
+    xs, rs = operand_symbols(cx, x) or [None] * len(dims), result_symbols(cx) or [None] * rank
     out = []
     for k in range(rank):
         i, j = k - (rank - len(dims)), k - (rank - len(shape))
@@ -320,7 +323,7 @@ def _expand(cx):
         b = shape[j] if j >= 0 else 1
         if Ix.known(a) and a == 1:
             out.append(b)
-        elif Ix.known(b) and b == 1:
+        elif Ix.known(b) and b == 1 or (i >= 0 and xs[i] is not None and xs[i] == rs[k]):
             out.append(a)
         else:   # equal, or one of them is 1 at run time (sizes 1 and 0 give 0)
             out.append(ix.select(ix.cmp("eq", a, 1), b, a))

@@ -12,12 +12,34 @@ model (onnx_fallback.py), so every op gets inference. What a rule or onnx says o
 refines the type already there: static dims stay, `?` dims and unknown ranks get filled
 in, a contradiction is kept as is and reported as a warning; operands that plainly
 contradict each other (dims that cannot broadcast, a reshape that changes the element
-count) are an error at the op. Symbolic dims stay `?`.
+count) are an error at the op.
 
 Small integer tensors are followed element by element (`Partial` values: constants,
-`Shape` of a tensor with static dims, and what Gather/Concat/Slice/Unsqueeze/Cast and
-integer arithmetic make of them), so that `Reshape(x, Concat(Shape(x)[0], -1))` gets a
-static shape where the dims are known, as ONNX's data propagation does.
+`Shape` of a tensor, and what Gather/Concat/Slice/Unsqueeze/Cast/Where and integer
+arithmetic make of them), so that `Reshape(x, Concat(Shape(x)[0], -1))` gets a static
+shape where the dims are known, as ONNX's data propagation does.
+
+[Note: dim symbols in the IR]
+A `?` dim stays `?` in its type, but inference knows it as a symbol (see [Note: symbolic
+dims] in symbols.py): the arguments' dims are named by their `onnx.dim_params`, other
+unknown sizes get fresh names (`?1`, `?2`...; numbers that names already in the IR use
+are skipped). `Shape` of a tensor gives its symbols as elements, so
+`Reshape(x, Concat(Shape(x)[0], Shape(x)[1], -1, 32))` of `x: ?x128x384` divides
+`batch*128*384` by `batch*128*32`: `?x128x12x32`. The symbols of an onnx op's results
+are written on the op as the discardable attribute `onnx.dim_params`, in the form of the
+arguments' attribute: one string per dim, "" where the dim is static or nothing is
+known of it. A single-result op has a flat list; an op with several results has one
+list per result. Only ops with at least one named dim get it.
+
+    %0 = "onnx.Add"(%a, %b) {onnx.dim_params = ["batch", ""]}
+           : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+    %1:2 = "onnx.Split"(%x, %s) {onnx.dim_params = [["batch", ""], ["batch", ""]]} ...
+
+Two dims with the same name have the same size at run time (within one function):
+lowerings use that to skip broadcasting checks (onnx-to-linalg). The pass owns the
+attribute: it drops what an earlier run wrote on the ops it infers. A value defined
+outside the op the pass runs on (a body copied out of its function) keeps the names its
+defining op carries.
 
 A refined result used by an op outside the onnx dialect gets a `tensor.cast` back to its
 old type for that use; a function returning refined values gets the refined result
@@ -35,11 +57,14 @@ from ...passes.registry import register_pass
 from .core import MAX_PARTIAL, Conflict, InferContext, Partial, make_type, refine
 from .regions import infer_loop_body
 from .rules import RULES
+from .symbols import FRESH, Sym, atom, fresh_numbers_in, text
 
 __all__ = ["OnnxShapeInference"]
 
 _NONE = A.NoneType()
 _TENSOR = (A.RankedTensorType, A.UnrankedTensorType)
+_DYN = A.DYNAMIC
+DIM_PARAMS = "onnx.dim_params"
 # Constants with more elements are not read (weights say nothing about shapes).
 MAX_CONSTANT = 1 << 16
 
@@ -59,7 +84,9 @@ class OnnxShapeInference(Pass):
                                                   "their known condition takes")
 
     def run(self, op):
-        _Inference(self, op).visit(op)
+        inference = _Inference(self, op)
+        inference.visit(op)
+        inference.write_symbols()
 
 
 def _symbol_references(root):
@@ -75,7 +102,7 @@ def _symbol_references(root):
 
 class _Inference:
     __slots__ = ("pass_", "root", "partials", "constants", "globals", "cache", "referenced",
-                 "held")
+                 "held", "syms", "used_numbers", "next_fresh")
 
     def __init__(self, pass_, root):
         self.pass_ = pass_
@@ -86,6 +113,9 @@ class _Inference:
         self.cache: dict = {}
         self.referenced = None
         self.held = None   # warnings held back while a loop body is inferred
+        self.syms: dict = {}   # value -> a Sym or None per dim (None: static, not known)
+        self.used_numbers = _clear_symbols(root)
+        self.next_fresh = 1
 
     # ---------------------------------------------------------------- walking
 
@@ -134,7 +164,8 @@ class _Inference:
         loop bodies, whose types are assumptions until the body is done. A yielded
         tensor of another type than the If's is cast to it."""
         p = self.partial(op.operand(0)) if op._operands else None
-        if p is None or len(p.vals) != 1 or p.vals[0] is None or len(op.regions) != 2:
+        if p is None or len(p.vals) != 1 or p.vals[0] is None or type(p.vals[0]) is Sym or \
+                len(op.regions) != 2:
             return
         region = op.regions[0 if p.vals[0] else 1]
         if len(region.blocks) != 1:
@@ -241,6 +272,71 @@ class _Inference:
         self.partials[v] = p
         return p
 
+    # ---------------------------------------------------------------- symbols
+
+    def dims(self, v):
+        """The dims of ranked tensor value `v`: ints, and a Sym for each `?` (a fresh one
+        where nothing is known yet, kept for the next reads)."""
+        shape = v.type.shape
+        known = self.syms.get(v)
+        if known is None or len(known) != len(shape):
+            known = _outside_symbols(v)
+        out, changed = [], known is None or v not in self.syms
+        for k, d in enumerate(shape):
+            if d != _DYN:
+                out.append(d)
+                continue
+            s = known[k] if known is not None else None
+            if s is None:
+                s = self._fresh()
+                changed = True
+            out.append(s)
+        if changed:
+            self.syms[v] = tuple(d if type(d) is Sym else None for d in out)
+        return tuple(out)
+
+    def _fresh(self):
+        n = self.next_fresh
+        while n in self.used_numbers:
+            n += 1
+        self.next_fresh = n + 1
+        return atom(f"{FRESH}{n}")
+
+    def _record_symbols(self, r, entry):
+        """Keep the Syms a rule's `entry` (a shape) gives result `r`'s `?` dims."""
+        if type(entry) is not tuple or type(r.type) is not A.RankedTensorType or \
+                len(entry) != len(r.type.shape):
+            self.syms.pop(r, None)
+            return
+        syms = tuple(d if type(d) is Sym and t == _DYN else None
+                     for d, t in zip(entry, r.type.shape))
+        if any(d is not None for d in syms):
+            self.syms[r] = syms
+        else:
+            self.syms.pop(r, None)
+
+    def write_symbols(self):
+        """Write the results' symbols on their onnx ops (see [Note: dim symbols in the
+        IR])."""
+        by_op = {}
+        for v, syms in self.syms.items():
+            op = getattr(v, "owner", None)
+            if type(v).__name__ != "OpResult" or not isinstance(op, O.OnnxOp) or \
+                    op.parent is None or type(v.type) is not A.RankedTensorType:
+                continue
+            names = [text(d) if d is not None and t == _DYN else ""
+                     for d, t in zip(syms, v.type.shape)]
+            if any(names):
+                by_op.setdefault(op, {})[v] = names
+        for op, found in by_op.items():
+            rs = op.results
+            if len(rs) == 1:
+                attr = _names_attr(found[rs[0]])
+            else:
+                attr = A.ArrayAttr([_names_attr(found.get(r, [""] * _rank(r)))
+                                    for r in rs])
+            op.attributes[DIM_PARAMS] = attr
+
     # ---------------------------------------------------------------- one op
 
     def infer(self, op):
@@ -252,9 +348,10 @@ class _Inference:
         cx = InferContext(op, version, schema, self)
         out = None
         fn = RULES.get(op.name) if self.pass_.rules else None
+        entries = None
         try:
             if fn is not None:
-                out = fn(cx)
+                out = entries = fn(cx)
             if out is not None:
                 out = [self._result_type(cx, j, e) for j, e in enumerate(out)]
             elif self.pass_.fallback and not op.regions:
@@ -272,6 +369,9 @@ class _Inference:
                                         f"but shape inference {msg}", op)
             if new is not r.type:
                 self._set_type(r, new)
+        for j, r in enumerate(op.results):
+            self._record_symbols(r, entries[j] if entries is not None and j < len(entries)
+                                 else None)
         for j, p in cx.values.items():
             self.partials[op.results[j]] = p
 
@@ -370,6 +470,85 @@ class _Inference:
                         o.set(cast.results[0])
             return
         fn._props["function_type"] = A.TypeAttr(A.FunctionType(ft.inputs, types))
+
+
+def _names_attr(names):
+    return A.ArrayAttr([A.StringAttr(n) for n in names])
+
+
+def _rank(v):
+    return len(v.type.shape) if type(v.type) is A.RankedTensorType else 0
+
+
+def _param_names(attr):
+    """The dim names of an `onnx.dim_params` attribute (flat), or None."""
+    if type(attr) is not A.ArrayAttr:
+        return None
+    return [a.value if type(a) is A.StringAttr else "" for a in attr.value]
+
+
+def _outside_symbols(v):
+    """Syms of `v`'s dims from the IR: a function argument's `onnx.dim_params`, or the
+    attribute an op outside the inferred region wrote (the pass clears those inside)."""
+    if type(v).__name__ == "BlockArgument":
+        block = v.owner
+        fn = block.parent_op
+        if fn is None or fn.name != "func.func" or fn.regions[0].blocks[0] is not block:
+            return None
+        arg_attrs = fn._props.get("arg_attrs")
+        if arg_attrs is None or v.index >= len(arg_attrs.value):
+            return None
+        d = arg_attrs.value[v.index]
+        names = _param_names(d.value.get(DIM_PARAMS)) if type(d) is A.DictionaryAttr \
+            else None
+    else:
+        op = v.owner
+        attr = op._attrs.get(DIM_PARAMS) if op._attrs else None
+        if attr is None:
+            return None
+        if len(op.results) > 1:
+            i = v.index
+            attr = attr.value[i] if type(attr) is A.ArrayAttr and i < len(attr.value) \
+                else None
+        names = _param_names(attr)
+    if names is None or len(names) != len(v.type.shape):
+        return None
+    return [atom(n) if n else None for n in names]
+
+
+def _clear_symbols(root):
+    """Drop the `onnx.dim_params` of the onnx ops under `root` (the pass writes them
+    again) and return the numbers that fresh names must not take: those of the other
+    names the pass sees (arguments, results, values defined outside `root`)."""
+    used = set()
+
+    def note(attr):
+        if type(attr) is A.ArrayAttr:
+            for a in attr.value:
+                if type(a) is A.StringAttr:
+                    used.update(fresh_numbers_in(a.value))
+                else:
+                    note(a)
+    outside = root.name != "builtin.module"
+    for op in root.walk():
+        attrs = op._attrs
+        if attrs and DIM_PARAMS in attrs:
+            if isinstance(op, O.OnnxOp):
+                del op.attributes[DIM_PARAMS]
+            else:
+                note(attrs[DIM_PARAMS])
+        if op.name == "func.func":
+            for key in ("arg_attrs", "res_attrs"):
+                for d in getattr(op._props.get(key), "value", ()):
+                    if type(d) is A.DictionaryAttr:
+                        note(d.value.get(DIM_PARAMS))
+        if outside:
+            for o in op._operands:
+                d = getattr(o.value, "owner", None)
+                if d is not None and type(o.value).__name__ == "OpResult" and d._attrs \
+                        and DIM_PARAMS in d._attrs:
+                    note(d._attrs[DIM_PARAMS])
+    return used
 
 
 def _takes_refined(op):

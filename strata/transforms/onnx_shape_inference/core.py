@@ -1,18 +1,21 @@
 """What shape inference knows about values, and what a rule sees of an op.
 
-A shape is a tuple of dims, each an int or None (unknown, printed `?`), or None for an
-unknown rank. Small integer (and float) tensors, the data of shape computations, may
-also have a `Partial` value: their elements, each known or None (`Shape` gives the
-static dims of its operand, `Gather`/`Concat`/`Unsqueeze`... carry them on, `Reshape`
-reads them), as ONNX's data propagation does.
+A shape is a tuple of dims, each an int, a `Sym` (a `?` dim known symbolically, see
+[Note: symbolic dims] in symbols.py) or None (unknown), or None for an unknown rank.
+Small integer (and float) tensors, the data of shape computations, may also have a
+`Partial` value: their elements, each an int/float, a Sym or None (`Shape` gives the
+dims of its operand, `Gather`/`Concat`/`Unsqueeze`... carry them on, `Reshape` reads
+them), as ONNX's data propagation does.
 """
 from __future__ import annotations
 
 from ...dialects import onnx as O
 from ...ir import attributes as A
+from . import symbols as S
+from .symbols import Sym
 
 __all__ = ["Partial", "Conflict", "InferContext", "shape_of", "make_type", "broadcast",
-           "refine", "MAX_PARTIAL"]
+           "refine", "MAX_PARTIAL", "static", "statics", "differ", "Sym"]
 
 DYN = A.DYNAMIC
 NONE_TYPE = A.NoneType()
@@ -26,7 +29,7 @@ class Conflict(Exception):
 
 class Partial:
     """A tensor value known element by element: `shape` and the flat `vals` (row-major),
-    each a Python int/float or None when unknown."""
+    each a Python int/float, a Sym (a size known symbolically) or None when unknown."""
 
     __slots__ = ("shape", "vals")
 
@@ -36,7 +39,8 @@ class Partial:
 
     @property
     def known(self) -> bool:
-        return all(v is not None for v in self.vals)
+        """Whether every element is a number."""
+        return all(v is not None and type(v) is not Sym for v in self.vals)
 
     def __repr__(self):
         return f"Partial({self.shape}, {self.vals})"
@@ -54,20 +58,41 @@ def make_type(shape, element_type):
     """A tensor type of `shape` (None: unranked) and `element_type`."""
     if shape is None:
         return A.UnrankedTensorType(element_type)
-    return A.RankedTensorType([DYN if d is None else d for d in shape], element_type)
+    return A.RankedTensorType([d if type(d) is int else DYN for d in shape], element_type)
+
+
+def static(d):
+    """`d` if it is a static size, else None (symbols forgotten)."""
+    return d if type(d) is int else None
+
+
+def statics(shape):
+    """`shape` with its symbolic dims forgotten (None), for rules that compute on sizes."""
+    return None if shape is None else tuple(d if type(d) is int else None for d in shape)
+
+
+def differ(a, b) -> bool:
+    """Whether two dims are known to be different sizes."""
+    return type(a) is int and type(b) is int and a != b
 
 
 def broadcast_dim(a, b):
-    """Two dims broadcast together (multidirectional, numpy-style); raises Conflict."""
+    """Two dims broadcast together (multidirectional, numpy-style); raises Conflict.
+    A `?` dim may be 1 at run time: against a static size it gives that size, against
+    the same symbol that symbol, against anything else an unknown."""
     if a == 1:
         return b
     if b == 1:
         return a
-    if a is None:
-        return b
-    if b is None or a == b:
+    if a == b:
         return a
-    raise Conflict(f"dims {a} and {b} cannot be broadcast together")
+    if type(a) is int and type(b) is int:
+        raise Conflict(f"dims {a} and {b} cannot be broadcast together")
+    if type(a) is int:
+        return a
+    if type(b) is int:
+        return b
+    return None
 
 
 def broadcast(*shapes):
@@ -93,13 +118,19 @@ def merge_dims(a, b):
         raise Conflict(f"ranks {len(a)} and {len(b)} differ")
     out = []
     for x, y in zip(a, b):
-        if x is None:
-            out.append(y)
-        elif y is None or x == y:
-            out.append(x)
-        else:
+        if differ(x, y):
             raise Conflict(f"dims {x} and {y} differ")
+        out.append(_merge_dim(x, y))
     return tuple(out)
+
+
+def _merge_dim(x, y):
+    """What two dims that must be equal tell: a static size first, then a symbol."""
+    if type(x) is int or y is None:
+        return x
+    if type(y) is int or x is None:
+        return y
+    return x
 
 
 def join(a, b):
@@ -163,12 +194,8 @@ def norm_axis(axis, rank):
 
 
 def product(dims):
-    n = 1
-    for d in dims:
-        if d is None:
-            return None
-        n *= d
-    return n
+    """The product of dims: an int, a Sym, or None when a dim is unknown."""
+    return S.product(dims)
 
 
 class InferContext:
@@ -201,8 +228,11 @@ class InferContext:
         return self.types[i] if self.has(i) else None
 
     def shape(self, i):
-        """The operand's dims, or None (unranked, absent or not a tensor)."""
-        return shape_of(self.types[i]) if i < len(self.types) else None
+        """The operand's dims (ints, and Syms for `?` dims), or None (unranked, absent
+        or not a tensor)."""
+        if i >= len(self.types) or type(self.types[i]) is not A.RankedTensorType:
+            return None
+        return self.state.dims(self.op.operand(i))
 
     def rank(self, i):
         s = self.shape(i)
@@ -220,18 +250,34 @@ class InferContext:
         return self.state.partial(self.op.operand(i))
 
     def ints(self, i):
-        """The operand's elements when all known, as a list of ints; else None."""
+        """The operand's elements when all known numbers, as a list of ints; else None."""
         p = self.value(i)
         if p is None or not p.known:
             return None
         return [int(v) for v in p.vals]
 
-    def scalar(self, i):
-        """A fully known one-element operand's value, else None."""
+    def dims_value(self, i):
+        """The operand's elements as dims (ints, Syms, None where unknown), or None when
+        nothing is followed: a shape operand (Reshape, Expand, ConstantOfShape)."""
         p = self.value(i)
-        if p is None or len(p.vals) != 1 or p.vals[0] is None:
+        if p is None:
+            return None
+        return [v if v is None or type(v) is Sym else int(v) for v in p.vals]
+
+    def scalar(self, i):
+        """A one-element operand's value when it is a known number, else None."""
+        p = self.value(i)
+        if p is None or len(p.vals) != 1 or p.vals[0] is None or type(p.vals[0]) is Sym:
             return None
         return p.vals[0]
+
+    def dim_scalar(self, i):
+        """A one-element operand's value as a dim (an int, a Sym) when known, else None."""
+        p = self.value(i)
+        if p is None or len(p.vals) != 1:
+            return None
+        v = p.vals[0]
+        return v if type(v) in (int, Sym) else None
 
     def length(self, i):
         """The static number of elements of a 1-D operand, else None."""
@@ -259,5 +305,6 @@ class InferContext:
         return len(self.op.results)
 
     def set_value(self, j, shape, vals):
-        if len(vals) <= MAX_PARTIAL:
+        """Result `j`'s elements (a static `shape`; vals: ints, floats, Syms, None)."""
+        if len(vals) <= MAX_PARTIAL and all(type(d) is int for d in shape):
             self.values[j] = Partial(shape, vals)

@@ -105,6 +105,7 @@ def infer_loop_body(inference, op, version, attr, visit_body):
                 assumed = declared
             for a, t in zip(args, assumed):
                 a.type = t
+                inference.syms.pop(a, None)
             if snapshot is None:
                 snapshot = _snapshot(op)
             else:
@@ -160,7 +161,8 @@ def _snapshot(op):
 
 
 def _restore(inference, snapshot):
-    partials = inference.partials
+    partials, syms = inference.partials, inference.syms
     for v, t in snapshot:
         v.type = t
         partials.pop(v, None)
+        syms.pop(v, None)

@@ -9,6 +9,12 @@ operand's element type; a constraint of one type gives that type), unless a rule
 Rules follow the ONNX operator specification, version by version where inputs became
 attributes or back (axes of reductions and Squeeze/Unsqueeze, Slice's starts/ends, Split
 sizes, Pad's pads, TopK's k).
+
+Dims (and elements of shape values) may be symbols (`Sym`, see [Note: symbolic dims] in
+symbols.py): a rule passes them on where the result's dim is the operand's, and computes
+with them only through the functions of symbols.py (`S.mul`, `S.div`, `product`...); a
+rule that needs numbers uses `statics(shape)` (symbols as None), and `differ(a, b)` says
+whether two dims are known to differ.
 """
 from __future__ import annotations
 
@@ -16,8 +22,9 @@ import math
 
 from ...dialects import onnx as O
 from ...ir import attributes as A
-from .core import (Conflict, broadcast, join, make_type, merge_dims, norm_axis, product,
-                   shape_of)
+from . import symbols as S
+from .core import (Conflict, Sym, broadcast, differ, join, make_type, merge_dims, norm_axis,
+                   product, shape_of, statics)
 
 __all__ = ["RULES", "rule"]
 
@@ -72,13 +79,11 @@ _BROADCAST = ("Add", "Sub", "Mul", "Div", "Pow", "Mod", "And", "Or", "Xor", "Equ
 _LEGACY_BROADCAST = frozenset(("onnx.Add", "onnx.Sub", "onnx.Mul", "onnx.Div", "onnx.Pow",
                                "onnx.And", "onnx.Or", "onnx.Xor", "onnx.Equal",
                                "onnx.Greater", "onnx.Less", "onnx.PRelu"))
-_ARITH = {"onnx.Add": lambda a, b: a + b, "onnx.Sub": lambda a, b: a - b,
-          "onnx.Mul": lambda a, b: a * b,
-          # comparisons of shape values: the conditions of Ifs on ranks and sizes
-          "onnx.Equal": lambda a, b: int(a == b), "onnx.Less": lambda a, b: int(a < b),
-          "onnx.LessOrEqual": lambda a, b: int(a <= b),
-          "onnx.Greater": lambda a, b: int(a > b),
-          "onnx.GreaterOrEqual": lambda a, b: int(a >= b)}
+_ARITH = {"onnx.Add": S.add, "onnx.Sub": S.sub, "onnx.Mul": S.mul}
+# comparisons of shape values: the conditions of Ifs on ranks and sizes, torch's
+# `Where(Equal(shape, -1), 1, shape)` (a size is never -1)
+_COMPARE = {"onnx.Equal": "eq", "onnx.Less": "lt", "onnx.LessOrEqual": "le",
+            "onnx.Greater": "gt", "onnx.GreaterOrEqual": "ge"}
 
 
 @rule(*_BROADCAST)
@@ -89,28 +94,36 @@ def _broadcast(cx):
     shape = broadcast(*(cx.shape(i) for i in range(cx.n) if cx.has(i)))
     # Arithmetic on shape values (`Shape -> Mul -> Reshape`), element by element.
     fn = _ARITH.get(name)
-    if fn is None and name == "onnx.Div":
+    if fn is None and name in _COMPARE:
+        fn = _comparison(_COMPARE[name])
+    elif fn is None and name == "onnx.Div":
         fn = _int_div
     if fn is not None and shape is not None and len(shape) <= 1:
         vals = _elementwise_values(cx, shape, 2)
         if vals is not None:
-            cx.set_value(0, shape, [None if x is None or y is None else fn(x, y)
-                                    for x, y in zip(*vals)])
+            cx.set_value(0, shape, [fn(x, y) for x, y in zip(*vals)])
     elif name == "onnx.Where" and shape is not None and len(shape) <= 1:
         # `Where(Equal(shape, -1), 1, shape)` (torch's Expand of a shape with -1s): an
         # unknown condition still gives the element both branches agree on.
         vals = _elementwise_values(cx, shape, 3)
         if vals is not None:
-            cx.set_value(0, shape, [(x if x == y else None) if c is None else
-                                    (x if c else y) for c, x, y in zip(*vals)])
+            cx.set_value(0, shape, [(x if x == y else None) if c is None or type(c) is Sym
+                                    else (x if c else y) for c, x, y in zip(*vals)])
     return [shape]
+
+
+def _comparison(pred):
+    def fn(a, b):
+        r = S.compare(pred, a, b)
+        return None if r is None else int(r)
+    return fn
 
 
 def _elementwise_values(cx, shape, count):
     """The known elements of the first `count` operands, each stretched to the (at most
     1-D) broadcast `shape`, or None when an operand's elements are not followed."""
     n = product(shape)
-    if n is None:
+    if type(n) is not int:
         return None
     out = []
     for i in range(count):
@@ -122,6 +135,10 @@ def _elementwise_values(cx, shape, count):
 
 
 def _int_div(a, b):
+    if a is None or b is None:
+        return None
+    if type(a) is Sym or type(b) is Sym:
+        return S.div(a, b)   # exact, or unknown
     if isinstance(a, int) and isinstance(b, int):
         return None if b == 0 else int(a / b)  # C truncation, as ONNX integer Div
     return None if b == 0 else a / b
@@ -134,7 +151,8 @@ def _cast(cx):
         cx.elem[0] = et
     p = cx.value(0)
     if p is not None and isinstance(et, A.IntegerType) and et.width > 1:
-        cx.set_value(0, p.shape, [None if v is None else int(v) for v in p.vals])
+        cx.set_value(0, p.shape, [v if v is None or type(v) is Sym else int(v)
+                                  for v in p.vals])
     return [cx.shape(0)]
 
 
@@ -156,7 +174,7 @@ def _matmul_shape(a, b):
         a = (1,) + a
     if b1:
         b = b + (1,)
-    if a[-1] is not None and b[-2] is not None and a[-1] != b[-2]:
+    if differ(a[-1], b[-2]):
         raise Conflict(f"contracted dims {a[-1]} and {b[-2]} differ")
     batch = broadcast(a[:-2], b[:-2])
     out = batch + ((a[-2],) if not a1 else ()) + ((b[-1],) if not b1 else ())
@@ -185,7 +203,7 @@ def _gemm(cx):
         if len(b) != 2:
             return None
         k2, n = (b[1], b[0]) if cx.attr("transB") else b
-    if k is not None and k2 is not None and k != k2:
+    if differ(k, k2):
         raise Conflict(f"contracted dims {k} and {k2} differ")
     return [(m, n)]
 
@@ -257,7 +275,7 @@ def _conv(cx):
     m = w[0] if w is not None else None
     if x is None:
         return [(n, m) + (None,) * nsp]
-    return [(n, m, *_spatial_out(cx, x[2:], kernel))]
+    return [(n, m, *_spatial_out(cx, statics(x[2:]), statics(kernel)))]
 
 
 @rule("ConvTranspose")
@@ -268,7 +286,7 @@ def _conv_transpose(cx):
         return [None]
     nsp = rank - 2
     group = cx.attr("group") or 1
-    m = w[1] * group if w is not None and w[1] is not None else None
+    m = S.mul(w[1], group) if w is not None else None
     n = x[0] if x is not None else None
     output_shape = cx.attr("output_shape")
     if output_shape:
@@ -277,7 +295,8 @@ def _conv_transpose(cx):
     if x is None:
         return [(n, m) + (None,) * nsp]
     out_pad = cx.attr("output_padding")
-    return [(n, m, *_spatial_out(cx, x[2:], kernel, transpose=True, out_pad=out_pad))]
+    return [(n, m, *_spatial_out(cx, statics(x[2:]), statics(kernel), transpose=True,
+                                 out_pad=out_pad))]
 
 
 @rule("MaxPool", "AveragePool", "LpPool")
@@ -290,7 +309,8 @@ def _pool(cx):
         x = (None, None) + (None,) * len(kernel)
     if len(x) != len(kernel) + 2:
         raise Conflict(f"kernel_shape has {len(kernel)} dims for an input of rank {len(x)}")
-    out = (x[0], x[1], *_spatial_out(cx, x[2:], kernel, ceil_mode=bool(cx.attr("ceil_mode"))))
+    out = (x[0], x[1], *_spatial_out(cx, statics(x[2:]), kernel,
+                                     ceil_mode=bool(cx.attr("ceil_mode"))))
     return [out] * cx.num_results
 
 
@@ -381,11 +401,11 @@ def _constant_of_shape(cx):
     p = cx.value(0)
     n = cx.length(0)
     if p is not None:
-        dims = tuple(None if d is None else int(d) for d in p.vals)
+        dims = tuple(cx.dims_value(0))
         if v is not None and isinstance(v.type.element_type, A.IntegerType):
             fill = O.python_value(v).reshape(-1)
             count = product(dims)
-            if count is not None and fill.size == 1:
+            if type(count) is int and fill.size == 1:
                 cx.set_value(0, dims, [int(fill[0])] * count)
         return [dims]
     return [None if n is None else (None,) * n]
@@ -399,8 +419,7 @@ def _reshape(cx):
         target = None if target is None else list(target)
         n = None if target is None else len(target)
     else:
-        p = cx.value(1)
-        target = None if p is None else [None if v is None else int(v) for v in p.vals]
+        target = cx.dims_value(1)
         n = cx.length(1)
     allowzero = cx.attr("allowzero") if cx.version >= 14 else 0
     if target is None:
@@ -409,22 +428,36 @@ def _reshape(cx):
     for i, d in enumerate(target):
         if d == 0 and not allowzero:
             out.append(x[i] if x is not None and i < len(x) else None)
+        elif type(d) is Sym and not allowzero:
+            out.append(_copy_or(d, x[i] if i < len(x) else d) if x is not None else None)
         else:
             out.append(d)
     if out.count(-1) > 1:
         raise Conflict("the shape has more than one -1")
+    total = product(x) if x is not None else None
     if -1 in out:
         i = out.index(-1)
-        total = product(x) if x is not None else None
         rest = product(out[:i] + out[i + 1:])
-        out[i] = total // rest if total is not None and rest else None
-    total, got = (product(x) if x is not None else None), product(out)
-    if total is not None and got is not None and total != got:
+        if type(total) is int and type(rest) is int:
+            out[i] = total // rest if rest else None
+        else:
+            out[i] = S.div(total, rest)   # symbols cancel: batch*128*384 / (batch*128*32)
+    got = product(out)
+    if differ(total, got):
         raise Conflict(f"cannot reshape {total} elements into {got}")
     p0 = cx.value(0)
-    if p0 is not None and None not in out:
+    if p0 is not None:
         cx.set_value(0, out, p0.vals)
     return [tuple(out)]
+
+
+def _copy_or(d, x):
+    """A target dim `d` (a symbol) of a Reshape without allowzero, over input dim `x`:
+    were `d` 0 at run time, the dim would copy `x`. It is `d` when `x` is 0 whenever `d`
+    is (a product of all of `d`'s names), else unknown."""
+    if x == d or x == 0 or type(x) is Sym and all(n in dict(x.atoms) for n, _ in d.atoms):
+        return d
+    return None
 
 
 @rule("Flatten")
@@ -469,12 +502,9 @@ def _concat(cx):
                 out[i] = merge_dims((out[i],), (d,))[0]
     total = 0
     for s in shapes:
-        if s is None or s[axis] is None:
-            total = None
-            break
-        total += s[axis]
+        total = S.add(total, s[axis] if s is not None else None)
     out[axis] = total
-    if rank == 1 and total is not None:
+    if rank == 1 and type(total) is int:
         vals = []
         for i in range(cx.n):
             p = cx.value(i)
@@ -493,12 +523,17 @@ def _split(cx):
     sizes = cx.ints(1) if cx.version >= 13 else cx.attr("split")
     d = x[axis]
     given = cx.has(1) if cx.version >= 13 else cx.has_attr("split")
-    if sizes is None and d is not None and not given:
+    if sizes is None and type(d) is int and not given:
         if cx.version >= 18 and cx.has_attr("num_outputs"):
             chunk = -(-d // cx.attr("num_outputs"))
             sizes = [min(chunk, max(d - chunk * i, 0)) for i in range(k)]
         elif d % k == 0:
             sizes = [d // k] * k
+    elif sizes is None and type(d) is Sym and not given:
+        # equal parts (num_outputs: ceil(d / k) each, exact when the division is)
+        part = S.div(d, cx.attr("num_outputs") if cx.version >= 18 and
+                     cx.has_attr("num_outputs") else k)
+        sizes = None if part is None else [part] * k
     out = []
     for j in range(k):
         s = list(x)
@@ -538,11 +573,20 @@ def _slice(cx):
         if st == 0:
             raise Conflict("slice step is 0")
         slices[a] = slice(s, e, st)
-        out[a] = None if x[a] is None else len(range(*slices[a].indices(x[a])))
+        if type(x[a]) is int:
+            out[a] = len(range(*slices[a].indices(x[a])))
+        else:   # a `?` dim: all of it keeps its symbol
+            out[a] = x[a] if st == 1 and s in (0, *_FROM_START) and e >= _TO_END else None
     p = cx.value(0)
-    if p is not None and len(x) == 1 and x[0] is not None:
+    if p is not None and len(x) == 1 and type(x[0]) is int:
         cx.set_value(0, (out[0],), p.vals[slices[0]])
     return [tuple(out)]
+
+
+# Slice bounds that mean "from the start" / "to the end" of any dim (INT64/INT32 limits,
+# as exporters write them).
+_FROM_START = (-(1 << 63), -(1 << 31))
+_TO_END = (1 << 31) - 1
 
 
 @rule("Gather")
@@ -553,7 +597,7 @@ def _gather(cx):
     axis = norm_axis(cx.attr("axis") or 0, len(x))
     out = x[:axis] + idx + x[axis + 1:]
     p, ind = cx.value(0), cx.ints(1)
-    if p is not None and len(x) == 1 and x[0] is not None and ind is not None:
+    if p is not None and len(x) == 1 and type(x[0]) is int and ind is not None:
         vals = []
         for i in ind:
             if not -x[0] <= i < x[0]:
@@ -587,13 +631,13 @@ def _squeeze(cx):
     if x is None or not known:
         return [None]
     if axes is None:
-        if None in x:
+        if any(type(d) is not int for d in x):
             return [None]
         out = tuple(d for d in x if d != 1)
     else:
         drop = {norm_axis(a, len(x)) for a in axes}
         for a in drop:
-            if x[a] is not None and x[a] != 1:
+            if differ(x[a], 1):
                 raise Conflict(f"cannot squeeze dim {a} of size {x[a]}")
         out = tuple(d for i, d in enumerate(x) if i not in drop)
     p = cx.value(0)
@@ -625,20 +669,19 @@ def _unsqueeze(cx):
 
 
 def _not_one(d):
-    """A dim broadcast against an unknown one: itself unless it is 1 or unknown."""
-    return d if d is not None and d != 1 else None
+    """A dim broadcast against an unknown one: itself if it is a static size but 1."""
+    return d if type(d) is int and d != 1 else None
 
 
 @rule("Expand")
 def _expand(cx):
     x = cx.shape(0)
-    p = cx.value(1)
-    if p is None:
+    target = cx.dims_value(1)
+    if target is None:
         n = cx.length(1)
         if x is None or n is None:
             return [None]
         return [(None,) * (n - len(x)) + tuple(map(_not_one, x))]
-    target = [None if v is None else int(v) for v in p.vals]
     if x is None:
         return [tuple(map(_not_one, target))]
     r = max(len(target), len(x))
@@ -659,7 +702,7 @@ def _tile(cx):
         return [(None,) * len(x)]
     if len(reps) != len(x):
         raise Conflict(f"{len(reps)} repeats for rank {len(x)}")
-    return [tuple(None if d is None else d * r for d, r in zip(x, reps))]
+    return [tuple(S.mul(d, r) for d, r in zip(x, reps))]
 
 
 @rule("Pad")
@@ -682,14 +725,15 @@ def _pad(cx):
         raise Conflict(f"{len(pads)} pads for {len(axes)} axes")
     out = list(x)
     for k, a in enumerate(axes):
-        if out[a] is not None:
-            out[a] += pads[k] + pads[k + len(axes)]
+        out[a] = S.add(out[a], pads[k] + pads[k + len(axes)])
     return [tuple(out)]
 
 
 @rule("Range")
 def _range(cx):
     start, limit, delta = cx.scalar(0), cx.scalar(1), cx.scalar(2)
+    if limit is None and start == 0 and type(delta) is int and delta > 0:
+        return [(S.div(cx.dim_scalar(1), delta) if delta > 1 else cx.dim_scalar(1),)]
     if None in (start, limit, delta):
         return [(None,)]
     if delta == 0:
@@ -745,7 +789,7 @@ def _topk(cx):
     if x is None:
         return [None, None]
     axis = norm_axis(cx.attr("axis"), len(x))
-    k = cx.attr("k") if cx.version < 10 else cx.scalar(1)
+    k = cx.attr("k") if cx.version < 10 else cx.dim_scalar(1)
     out = tuple(k if i == axis else d for i, d in enumerate(x))
     return [out, out]
 
@@ -767,11 +811,14 @@ def _depth_space(cx):
     if b < 1:
         raise Conflict(f"blocksize {b} is not positive")
     n, c, h, w = x
-    mul = lambda d, k: None if d is None else d * k  # noqa: E731
     if cx.op.name == "onnx.DepthToSpace":
-        return [(n, None if c is None else c // (b * b), mul(h, b), mul(w, b))]
-    div = lambda d: None if d is None else d // b  # noqa: E731
-    return [(n, mul(c, b * b), div(h), div(w))]
+        return [(n, _div_dim(c, b * b), S.mul(h, b), S.mul(w, b))]
+    return [(n, S.mul(c, b * b), _div_dim(h, b), _div_dim(w, b))]
+
+
+def _div_dim(d, k):
+    """d // k for a static d; exact division for a symbol (else unknown)."""
+    return d // k if type(d) is int else S.div(d, k)
 
 
 # ---------------------------------------------------------------- sequences
@@ -898,7 +945,8 @@ def _always_true(cx, v, cond_arg):
             break
         v = d.operand(0)
     p = cx.state.partial(v)
-    return p is not None and len(p.vals) == 1 and p.vals[0] not in (None, 0, False)
+    return p is not None and len(p.vals) == 1 and type(p.vals[0]) in (int, float, bool) \
+        and p.vals[0] not in (0, False)
 
 
 def _trip_count(cx):

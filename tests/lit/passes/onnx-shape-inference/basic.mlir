@@ -3,13 +3,14 @@
 module attributes {onnx.opset_import = {ai.onnx = 18 : i64}} {
 
 // Results get their shapes from their operands; the function returns what it computes.
+// The `?` dim is one size throughout: a fresh symbol (the argument names none).
 // CHECK-LABEL: func.func @mlp(%arg0: tensor<?x4xf32>, %arg1: tensor<4x8xf32>, %arg2: tensor<8xf32>) -> tensor<?x8xf32>
 func.func @mlp(%x: tensor<?x4xf32>, %w: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<*xf32> {
-  // CHECK-NEXT: "onnx.MatMul"(%arg0, %arg1) : (tensor<?x4xf32>, tensor<4x8xf32>) -> tensor<?x8xf32>
+  // CHECK-NEXT: "onnx.MatMul"(%arg0, %arg1) {onnx.dim_params = ["?1", ""]} : (tensor<?x4xf32>, tensor<4x8xf32>) -> tensor<?x8xf32>
   %0 = "onnx.MatMul"(%x, %w) : (tensor<?x4xf32>, tensor<4x8xf32>) -> tensor<*xf32>
-  // CHECK-NEXT: "onnx.Add"(%0, %arg2) : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
+  // CHECK-NEXT: "onnx.Add"(%0, %arg2) {onnx.dim_params = ["?1", ""]} : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?x8xf32>
   %1 = "onnx.Add"(%0, %b) : (tensor<*xf32>, tensor<8xf32>) -> tensor<*xf32>
-  // CHECK-NEXT: "onnx.Relu"(%1) : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  // CHECK-NEXT: "onnx.Relu"(%1) {onnx.dim_params = ["?1", ""]} : (tensor<?x8xf32>) -> tensor<?x8xf32>
   %2 = "onnx.Relu"(%1) : (tensor<*xf32>) -> tensor<*xf32>
   // CHECK-NEXT: return %2 : tensor<?x8xf32>
   return %2 : tensor<*xf32>
