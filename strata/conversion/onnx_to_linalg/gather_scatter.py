@@ -12,6 +12,12 @@
     Compress, NonZero
         the result size depends on the data: one scf.for loop writes the selected
         positions to a buffer and counts them; the result is a slice of it, gathered.
+
+Indices out of range are a run-time error (cf.assert naming the op and the axis, one
+reduction over the indices) and never an access out of bounds: gathers clamp the index,
+scatters run no iteration when a check failed; see [Note: index checks] in _index_check.
+OneHot compares only (an index out of range gives a row of off values, as ONNX says);
+TensorScatter selects the cache outside the update.
 """
 from __future__ import annotations
 
@@ -21,13 +27,19 @@ from . import NotLowerable, lowering
 from ._shape_util import (DYN, Ix, collapse, dims_map, extract_slice, finish, index_generic,
                           index_of, loop_nest, norm_axis, out_sizes, reshape_to, scalar_of,
                           sizes)
+from ._index_check import (all_of, assert_ok, check_dims, clamp, guarded, index_ranges,
+                           nonempty_source, range_text, wrap)
 from .common import constant_array, empty, is_unsigned, ranked, scalars
 
 
-def _wrap(s, i, dim):
-    """Index `i` (index Value) counting from the end when negative."""
-    ix = Ix(s)
-    return s.select(s.cmp("lt", i, s.index(0)), ix.v(ix.add(i, dim)), i)
+def _wrap(s, i, dim, signed=True):
+    """Index `i` (index Value) counting from the end when negative (signed indices)."""
+    return wrap(s, i, dim) if signed else i
+
+
+def _clamp(s, i, hi, d):
+    """Index `i` along data dim `d` clamped when `hi` (from nonempty_source) has `d`."""
+    return clamp(s, i, hi[d]) if d in hi else i
 
 
 def _signed(cx, i):
@@ -55,13 +67,26 @@ def _gather(cx):
         steps = [1] * r
         steps[axis] = step
         return [finish(cx, reshape_to(cx, extract_slice(cx, data, offs, part, steps), out))]
+    n = dims[axis]
+    ok = _check_axis_indices(cx, 1, n, axis, signed)
+    src, hi = nonempty_source(cx, data, dims, [] if ok is True else [axis])
 
     def body(s, idx, args):
-        i = _wrap(s, index_of(s, args[0], signed), dims[axis])
+        i = _clamp(s, _wrap(s, index_of(s, args[0], signed), n, signed), hi, axis)
         at = idx[:axis] + [i] + idx[axis + q:]
-        return s.op1("tensor.extract", [data, *at], elt)
+        return s.op1("tensor.extract", [src, *at], elt)
     ind_map = dims_map(len(out), range(axis, axis + q))
     return [finish(cx, index_generic(cx, [ind], [ind_map], out, elt, body))]
+
+
+def _check_axis_indices(cx, i, n, axis, signed, what="data axis"):
+    """cf.assert that the indices of operand `i` lie in [-n, n) ([0, n) unsigned): the
+    range of `what` `axis`; see [Note: index checks]. Returns the flag."""
+    lo = Ix(scalars(cx)).sub(0, n) if signed else 0
+    ok = index_ranges(cx, i, [(lo, n)], signed)[0]
+    assert_ok(cx, ok, f"index out of range {range_text(lo, n)} on {what} {axis}"
+                      + ("" if Ix.known(n) else " (of run-time size n)"))
+    return ok
 
 
 def _constant_progression(cx, dim):
@@ -85,16 +110,31 @@ def _gather_elements(cx):
     if ranked(cx, ind.type).rank != r:
         raise NotLowerable("indices and data ranks differ")
     axis = norm_axis(cx.attr("axis", 0), r)
-    dims = sizes(cx, data)
+    dims, idims = sizes(cx, data), sizes(cx, ind)
     elt = data.type.element_type
     signed = _signed(cx, 1)
+    n = dims[axis]
+    ok = _check_axis_indices(cx, 1, n, axis, signed)
+    # the other dims are read along the indices' own: theirs must not be larger
+    other, _ = _check_fit(cx, idims, dims, [d for d in range(r) if d != axis])
+    src, hi = nonempty_source(cx, data, dims, ([] if ok is True else [axis]) + other)
 
     def body(s, idx, args):
         at = list(idx)
-        at[axis] = _wrap(s, index_of(s, args[0], signed), dims[axis])
-        return s.op1("tensor.extract", [data, *at], elt)
-    out = out_sizes(cx, sizes(cx, ind))
+        at[axis] = _wrap(s, index_of(s, args[0], signed), n, signed)
+        at = [_clamp(s, i, hi, d) for d, i in enumerate(at)]
+        return s.op1("tensor.extract", [src, *at], elt)
+    out = out_sizes(cx, idims)
     return [finish(cx, index_generic(cx, [ind], [AffineMap.identity(r)], out, elt, body))]
+
+
+def _check_fit(cx, small, big, ds, pred="le", what="indices", of="data"):
+    """cf.assert that `small[d]` <= `big[d]` (== with pred "eq") for d in `ds` (see
+    check_dims). Returns (the dims not known to hold at compile time, the flags)."""
+    rel = "be <=" if pred == "le" else "equal"
+    flags = check_dims(cx, [(small[d], big[d], pred, f"{what} dim {d} must {rel} "
+                             f"{of} dim {d}") for d in ds])
+    return [d for d, f in zip(ds, flags) if f is not True], flags
 
 
 @lowering("GatherND")
@@ -112,16 +152,34 @@ def _gather_nd(cx):
     out = out_sizes(cx, idims[:-1] + dims[b + k:])
     elt, ielt = data.type.element_type, ind.type.element_type
     signed = _signed(cx, 1)
+    flags = _check_tuple_indices(cx, dims[b:b + k], b, signed)
+    batch, _ = _check_fit(cx, idims, dims, list(range(b)), "eq", "indices batch")
+    src, hi = nonempty_source(cx, data, dims, batch + [b + j for j, f in enumerate(flags)
+                                                       if f is not True])
 
     def body(s, idx, args):
         lead = idx[:q - 1]
-        at = list(idx[:b])
+        at = [_clamp(s, i, hi, d) for d, i in enumerate(idx[:b])]
         for j in range(k):
             i = s.op1("tensor.extract", [ind, *lead, s.index(j)], ielt)
-            at.append(_wrap(s, index_of(s, i, signed), dims[b + j]))
+            at.append(_clamp(s, _wrap(s, index_of(s, i, signed), dims[b + j], signed),
+                             hi, b + j))
         at += idx[q - 1:]
-        return s.op1("tensor.extract", [data, *at], elt)
+        return s.op1("tensor.extract", [src, *at], elt)
     return [finish(cx, index_generic(cx, [], [], out, elt, body))]
+
+
+def _check_tuple_indices(cx, ns, first, signed):
+    """cf.assert that column j of the indices (operand 1, last dim = len(ns)) lies in
+    the range of data axis `first + j`, of size ns[j]. Returns the flags."""
+    ix = Ix(scalars(cx))
+    bounds = [(ix.sub(0, n) if signed else 0, n) for n in ns]
+    flags = index_ranges(cx, 1, bounds, signed)
+    for j, (f, (lo, n)) in enumerate(zip(flags, bounds)):
+        dyn = "" if Ix.known(n) else " (of run-time size n)"
+        assert_ok(cx, f, f"index out of range {range_text(lo, n)} on data axis "
+                         f"{first + j} (indices[..., {j}]){dyn}")
+    return flags
 
 
 @lowering("OneHot")
@@ -167,6 +225,7 @@ def _tensor_scatter(cx):
     elt = cache.type.element_type
     signed = _signed(cx, 2) if has_w else True
     inputs, maps = [cache], [AffineMap.identity(r)]
+    upd, _ = nonempty_source(cx, upd, udims, [axis])  # an empty update is read at 0
     if has_w:
         inputs.append(cx.operands[2])
         maps.append(dims_map(r, [0]))
@@ -204,24 +263,29 @@ def _reduction(cx):
 def _scatter_elements(cx):
     data, ind, upd = cx.operands[:3]
     r = ranked(cx, data.type).rank
-    if ranked(cx, ind.type).rank != r:
-        raise NotLowerable("indices and data ranks differ")
+    if ranked(cx, ind.type).rank != r or ranked(cx, upd.type).rank != r:
+        raise NotLowerable("indices, updates and data ranks differ")
     axis = norm_axis(cx.attr("axis", 0), r)
-    dims = sizes(cx, data)
+    dims, idims, udims = sizes(cx, data), sizes(cx, ind), sizes(cx, upd)
     elt, ielt = data.type.element_type, ind.type.element_type
     signed, dsigned = _signed(cx, 1), _signed(cx, 0)
     combine = _reduction(cx) if cx.op.name == "onnx.ScatterElements" else None
+    # no write unless every check holds (see [Note: index checks])
+    flags = [_check_axis_indices(cx, 1, dims[axis], axis, signed)]
+    flags += _check_fit(cx, udims, idims, range(r), "eq", "updates", "indices")[1]
+    flags += _check_fit(cx, idims, dims, [d for d in range(r) if d != axis])[1]
 
     def body(s, ivs, accs):
         acc = accs[0]
         i = s.op1("tensor.extract", [ind, *ivs], ielt)
         at = list(ivs)
-        at[axis] = _wrap(s, index_of(s, i, signed), dims[axis])
+        at[axis] = _wrap(s, index_of(s, i, signed), dims[axis], signed)
         v = s.op1("tensor.extract", [upd, *ivs], elt)
         if combine is not None:
             v = combine(s, s.op1("tensor.extract", [acc, *at], elt), v, dsigned)
         return [s.op1("tensor.insert", [v, acc, *at], acc.type)]
-    return [finish(cx, loop_nest(cx, sizes(cx, ind), [data], body)[0])]
+    loops = guarded(cx, idims, all_of(cx, flags))
+    return [finish(cx, loop_nest(cx, loops, [data], body)[0])]
 
 
 @lowering("ScatterND")
@@ -232,25 +296,35 @@ def _scatter_nd(cx):
     k = ind.type.shape[-1] if q else DYN
     if k == DYN or k > r:
         raise NotLowerable("ScatterND needs the last dim of indices static and <= rank")
-    dims = sizes(cx, data)
+    dims, udims = sizes(cx, data), sizes(cx, upd)
     elt, ielt = data.type.element_type, ind.type.element_type
     signed, dsigned = _signed(cx, 1), _signed(cx, 0)
     combine = _reduction(cx)
     loops = sizes(cx, ind)[:-1] + dims[k:]
+    if ranked(cx, upd.type).rank != len(loops):
+        raise NotLowerable(f"updates of rank {len(udims)}, expected {len(loops)}")
+    # no write unless every check holds (see [Note: index checks])
+    flags = _check_tuple_indices(cx, dims[:k], 0, signed)
+    # updates: indices.shape[:-1] + data.shape[k:]
+    flags += check_dims(cx, [(udims[d], loops[d], "eq", f"updates dim {d} must equal " + (
+        f"indices dim {d}" if d < q - 1 else f"data dim {d - (q - 1) + k}"))
+        for d in range(len(loops))])
 
     def body(s, ivs, accs):
+        ivs = ivs[len(ivs) - len(loops):]  # a guarded single write has one loop more
         acc = accs[0]
         lead = ivs[:q - 1]
         at = []
         for j in range(k):
             i = s.op1("tensor.extract", [ind, *lead, s.index(j)], ielt)
-            at.append(_wrap(s, index_of(s, i, signed), dims[j]))
+            at.append(_wrap(s, index_of(s, i, signed), dims[j], signed))
         at += ivs[q - 1:]
         v = s.op1("tensor.extract", [upd, *ivs], elt)
         if combine is not None:
             v = combine(s, s.op1("tensor.extract", [acc, *at], elt), v, dsigned)
         return [s.op1("tensor.insert", [v, acc, *at], acc.type)]
-    return [finish(cx, loop_nest(cx, loops, [data], body)[0])]
+    return [finish(cx, loop_nest(cx, guarded(cx, loops, all_of(cx, flags)), [data],
+                                 body)[0])]
 
 
 # ------------------------------------------------------------------ data-dependent sizes

@@ -1,0 +1,249 @@
+"""Run-time checks of data-dependent indices: the lowerings that read or write a tensor
+at a position taken from another tensor's values (Gather, Scatter, MaxUnpool...).
+
+[Note: index checks]
+An index out of range is an error in ONNX, and compiled code must not read or write out
+of bounds because of one. A lowering that accesses data at a data-dependent index:
+
+1. checks every index with one reduction over the index tensor: `index_ranges` makes a
+   linalg.generic computing the minimum and maximum index (per column of the last dim
+   when the columns index different axes, as GatherND's), compared with the valid range
+   outside the loop; `assert_ok` turns each flag into
+       cf.assert %ok, "Gather at g0: index out of range [-5, 5) on data axis 0"
+   (the interpreter raises it; compiled CPU code calls `strata_assert_fail`, which the
+   runtime raises as RuntimeFailure after the call, and a shared library reports through
+   `strata_last_error`; see convert-cf-to-llvm). Constant indices are checked at compile
+   time: no code when they are in range.
+2. keeps the access in bounds when the check failed, since execution goes on after a
+   failed cf.assert: a gather (a parallel linalg.generic, which cannot hold the assert)
+   clamps each index in its payload with one `arith.minui` against `max(n - 1, 0)`
+   (`clamp`, after negative indices wrapped: what is still negative becomes the
+   maximum) and reads from `nonempty_source` (the data, or zeros when an indexed dim
+   is 0 at run time, so that index 0 exists); a scatter (sequential scf.for loops) runs
+   no iteration when a check failed (`guarded`), which costs nothing in the loop.
+
+The results after a failed check are unspecified (the caller raises); only the memory
+accesses are defined.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...ir import attributes as A
+from ...ir.location import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
+from ._shape_util import Ix
+from .common import constant_array, scalars
+
+__all__ = ["label", "index_ranges", "assert_ok", "all_of", "wrap", "clamp",
+           "nonempty_source", "guarded", "range_text", "check_dims"]
+
+
+# ------------------------------------------------------------------ messages
+
+
+def _names(loc, out):
+    t = type(loc)
+    if t is NameLoc:
+        out.append(loc.name)
+    elif t is FusedLoc:
+        for part in loc.locations:
+            _names(part, out)
+    elif t is CallSiteLoc:
+        _names(loc.callee, out)
+
+
+def label(cx) -> str:
+    """`<OpType> at <node name>` (the file position when the location has no name)."""
+    op_type = cx.op.name.partition(".")[2] or cx.op.name
+    names: list = []
+    _names(cx.op.loc, names)
+    if names:
+        return f"{op_type} at {names[0]}"
+    flc = cx.op.loc.file_line_col()
+    if isinstance(flc, FileLineColLoc):
+        return f"{op_type} at {flc.filename}:{flc.line}:{flc.col}"
+    return op_type
+
+
+def range_text(lo, hi, n_name="n") -> str:
+    """`[lo, hi)` with a dynamic bound spelled through `n_name` (hi is n, lo -n or 0)."""
+    if Ix.known(lo, hi):
+        return f"[{int(lo)}, {int(hi)})"
+    return f"[{'-' + n_name if not Ix.known(lo) else int(lo)}, {n_name})"
+
+
+# ------------------------------------------------------------------ checks
+
+
+def index_ranges(cx, i, bounds, signed=True):
+    """Whether every element of index operand `i` lies in its range: `bounds` is one
+    (lo, hi) pair of mixed index values for all elements, or one pair per column of
+    the last dim (its static size). Returns one flag per pair: True when known in range
+    at compile time, False when known out of range, else an i1 Value (see [Note: index
+    checks])."""
+    ind = cx.operands[i]
+    t = ind.type
+    if not bounds:
+        return []
+    per_column = len(bounds) > 1
+    a = constant_array(cx.op.operands[i])
+    if a is None:
+        a = constant_array(ind)
+    if a is not None and all(Ix.known(lo, hi) for lo, hi in bounds):
+        a = np.asarray(a).astype(np.int64 if signed else np.uint64).astype(object)
+        cols = [a.reshape(-1)] if not per_column else \
+            [a.reshape(-1, len(bounds))[:, j] for j in range(len(bounds))]
+        return [bool(all(lo <= int(v) < hi for v in c)) for c, (lo, hi) in zip(cols, bounds)]
+    if any(d == 0 for d in t.shape):
+        return [True] * len(bounds)
+    mins, maxs = _min_max(cx, ind, per_column, signed)
+    s = scalars(cx)
+    ix = Ix(s)
+    flags = []
+    maybe_empty = any(d == A.DYNAMIC for d in t.shape)
+    for (lo, hi), mn, mx in zip(bounds, mins, maxs):
+        ok = s.and_(s.cmp("ge", s.cast(mn, A.index, signed), ix.v(lo)),
+                    s.cmp("lt", s.cast(mx, A.index, signed), ix.v(hi)))
+        if maybe_empty:  # then min > max (the identities): nothing to check
+            ok = s.or_(ok, s.cmp("gt", mn, mx, signed))
+        flags.append(ok)
+    return flags
+
+
+def _min_max(cx, ind, per_column, signed):
+    """Scalar Values (min, max) of the index tensor, one pair per column of its last dim
+    when `per_column`: one linalg.generic reducing over the rest."""
+    from ._linalg_util import filled, map_text
+    from .common import generic_op
+    s = scalars(cx)
+    t = ind.type
+    elt = t.element_type
+    if t.rank == 0:
+        v = s.op1("tensor.extract", [ind], elt)
+        return [v], [v]
+    r = t.rank
+    cols = [t.shape[-1]] if per_column else []
+    out_dims = [r - 1] if per_column else []
+    hi = s.highest(elt, signed)
+    lo = s.lowest(elt) if signed else s.zero(elt)
+    mn0, mx0 = filled(cx, cols, elt, hi), filled(cx, cols, elt, lo)
+    its = ["reduction"] * r
+    if per_column:
+        its[-1] = "parallel"
+    out_map = map_text(r, out_dims)
+
+    def body(sb, b, args):
+        v, mn, mx = args
+        return [sb.min(mn, v, signed), sb.max(mx, v, signed)]
+    mn, mx = generic_op(cx, [ind], [mn0, mx0], [map_text(r, list(range(r))), out_map,
+                                                  out_map], its, body)
+    n = cols[0] if per_column else 1
+    at = (lambda j: [s.index(j)]) if per_column else (lambda j: [])
+    return ([s.op1("tensor.extract", [mn, *at(j)], elt) for j in range(n)],
+            [s.op1("tensor.extract", [mx, *at(j)], elt) for j in range(n)])
+
+
+def check_dims(cx, pairs):
+    """Shape conditions of an access: each (a, b, pred, message) says mixed sizes
+    `a <pred> b` (pred `le` or `eq`) must hold; cf.assert of each not known to hold,
+    NotLowerable(message) for one known to fail. Returns the flags (True or i1)."""
+    from . import NotLowerable
+    ix = Ix(scalars(cx))
+    flags = []
+    for a, b, pred, message in pairs:
+        f = ix.cmp(pred, a, b)
+        if f is False:
+            raise NotLowerable(f"{message} ({a} vs {b})")
+        assert_ok(cx, f, message)
+        flags.append(f)
+    return flags
+
+
+def assert_ok(cx, flag, message: str):
+    """`cf.assert` of `flag` (nothing when it is True) with `label(cx): message`."""
+    from ...dialects.cf import AssertOp
+    if flag is True:
+        return
+    if flag is False:
+        flag = scalars(cx).const(False, A.i1)
+    cx.create(AssertOp, arg=flag, msg=A.StringAttr(f"{label(cx)}: {message}"))
+
+
+def all_of(cx, flags):
+    """The conjunction of flags (bools and i1 Values): a bool when known."""
+    s = scalars(cx)
+    acc = True
+    for f in flags:
+        if f is True:
+            continue
+        if f is False:
+            return False
+        acc = f if acc is True else s.and_(acc, f)
+    return acc
+
+
+# ------------------------------------------------------------------ staying in bounds
+
+
+def wrap(s, i, n):
+    """Index Value `i` counted from the end when negative (ONNX's [-n, n))."""
+    ix = Ix(s)
+    return s.select(s.cmp("lt", i, s.index(0)), ix.v(ix.add(i, n)), i)
+
+
+def clamp(s, i, hi):
+    """Index Value `i` brought into [0, hi] (`hi` >= 0, computed outside the payload):
+    one unsigned minimum, which also sends negative values to `hi`."""
+    return s.op1("arith.minui", [i, Ix(s).v(hi)], A.index)
+
+
+def last_index(cx, n):
+    """max(n - 1, 0) for a mixed size `n` (made at the lowering's point)."""
+    ix = Ix(scalars(cx))
+    return ix.max(ix.sub(n, 1), 0)
+
+
+def nonempty_source(cx, data, dims, axes):
+    """(`data` or a stand-in, the last valid index along each of `axes`) for a gather
+    reading `data` (mixed sizes `dims`) at clamped positions along `axes`: where one of
+    those dims can be 0, index 0 must still exist, so the source is zeros of size 1
+    there (when the dim is 0: at compile time, or by an scf.if at run time). The values
+    read then do not matter: a check has failed."""
+    from ...dialects.scf import IfOp, YieldOp
+    from ._linalg_util import filled
+    s = scalars(cx)
+    ix = Ix(s)
+    his = {a: last_index(cx, dims[a]) for a in axes}
+    if any(Ix.known(dims[a]) and dims[a] == 0 for a in axes):
+        return filled(cx, [max(d, 1) if Ix.known(d) else d for d in dims],
+                      data.type.element_type), his
+    dyn = [a for a in axes if not Ix.known(dims[a])]
+    if not dyn:
+        return data, his
+    empty = None
+    for a in dyn:
+        z = s.cmp("eq", dims[a], s.index(0))
+        empty = z if empty is None else s.or_(empty, z)
+    op = cx.b.insert(IfOp.new(empty, [data.type], with_else=True, loc=cx.loc))
+    saved = cx.b.ip
+    cx.b.set_insertion_point_to_end(op.regions[0].blocks[0])
+    zeros = filled(cx, [ix.max(d, 1) if a in dyn else d for a, d in enumerate(dims)],
+                   data.type.element_type)
+    if zeros.type is not data.type:
+        zeros = s.op1("tensor.cast", [zeros], data.type)
+    cx.b.insert(YieldOp.build(values=[zeros], loc=cx.loc))
+    cx.b.set_insertion_point_to_end(op.regions[1].blocks[0])
+    cx.b.insert(YieldOp.build(values=[data], loc=cx.loc))
+    cx.b.ip = saved
+    return op.results[0], his
+
+
+def guarded(cx, ubs, ok):
+    """Loop bounds `ubs` (mixed) running no iteration unless `ok`: the first bound is 0
+    when a check failed. No loops (a single access) become one loop of one iteration."""
+    if ok is True:
+        return list(ubs)
+    ubs = list(ubs) or [1]
+    ix = Ix(scalars(cx))
+    ubs[0] = 0 if ok is False else ix.select(ok, ubs[0], 0)
+    return ubs
