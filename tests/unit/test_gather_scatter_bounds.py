@@ -198,3 +198,147 @@ def test_constant_indices_checked_at_compile_time():
         assert text.count("cf.assert") == asserts, text
         if asserts:
             assert "cf.assert %false" in text
+
+
+# ------------------------------------------------------------------ shared library
+
+
+def test_shared_library_reports_bad_index(tmp_path):
+    """`strata compile m.onnx -o m.so`: the C caller gets the message through
+    strata_last_error() (examples/c/run_model.c exits 1 with it)."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    from strata.tools.cli import main as cli
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler")
+    # y[b, f] = table[int(4 * x[b, f])]; the example's inputs are (i % 7) / 4 - 0.5, so
+    # the indices run -2..4: 4 is out of range once batch * features >= 7
+    nodes = [helper.make_node("Mul", ["input", "four"], ["s"]),
+             helper.make_node("Cast", ["s"], ["i"], to=TensorProto.INT64),
+             helper.make_node("Gather", ["table", "i"], ["y"], name="lookup")]
+    inits = [numpy_helper.from_array(np.array(4, np.float32), "four"),
+             numpy_helper.from_array(np.array([10, 11, 12, 13], np.float32), "table")]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("input", F, ["B", 4])],
+                          [helper.make_tensor_value_info("y", F, ["B", 4])], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    path = tmp_path / "m.onnx"
+    onnx.save(m, path)
+    assert cli(["compile", str(path), "-o", str(tmp_path / "m.so")]) == 0
+    example = Path(__file__).resolve().parents[2] / "examples" / "c" / "run_model.c"
+    exe = tmp_path / "run_model"
+    subprocess.run([cc, "-O2", "-I", str(tmp_path), "-include", "m.h", str(example),
+                    str(tmp_path / "m.so"), "-o", str(exe), f"-Wl,-rpath,{tmp_path}"],
+                   check=True)
+    ok = subprocess.run([str(exe), "1", "4"], capture_output=True, text=True)
+    assert ok.returncode == 0 and ok.stdout.split("\n")[1] == "12 13 10 11", ok
+    bad_run = subprocess.run([str(exe), "2", "4"], capture_output=True, text=True)
+    assert bad_run.returncode == 1
+    assert "Gather at lookup: index out of range [-4, 4) on data axis 0" in bad_run.stderr
+
+
+# ------------------------------------------------------------------ other index-taking ops
+
+
+def _max_unpool():
+    return named("MaxUnpool", [("x", F, [1, 1, 2, 2]), ("i", I64, [1, 1, 2, 2])],
+                 [("y", F, None)], kernel_shape=[2, 2], strides=[2, 2])
+
+
+def _reverse_sequence():
+    return named("ReverseSequence", [("x", F, ["T", 2, 3]), ("l", I64, [2])],
+                 [("y", F, None)], batch_axis=1, time_axis=0)
+
+
+def _rnn():
+    return named("RNN", [("x", F, [3, 2, 2]), ("w", rand(1, 4, 2)), ("r", rand(1, 4, 4)),
+                         None, ("l", I32, [2])], [("y", F, None)], hidden_size=4,
+                 direction="reverse")
+
+
+def _roi_align():
+    return named("RoiAlign", [("x", F, ["N", 1, 4, 4]), ("rois", F, [2, 4]),
+                              ("b", I64, [2])], [("y", F, None)], output_height=2,
+                 output_width=2, sampling_ratio=2)
+
+
+def _array_feature_extractor():
+    from onnx import helper
+    node = helper.make_node("ArrayFeatureExtractor", ["x", "i"], ["y"], domain="ai.onnx.ml",
+                            name="node0")
+    g = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", F, [2, "C"]),
+                                        helper.make_tensor_value_info("i", I64, [3])],
+                          [helper.make_tensor_value_info("y", F, None)])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17),
+                                               helper.make_opsetid("ai.onnx.ml", 3)],
+                             ir_version=8)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_max_unpool(target):
+    x = rand(1, 1, 2, 2)
+    good("mu", _max_unpool, target, x, np.array([[[[0, 3], [9, 15]]]], np.int64))
+    bad("mu", _max_unpool, target, re.escape(
+        "MaxUnpool at node0: index out of range [0, 16) (flat positions of the output)"),
+        x, np.array([[[[0, 3], [9, 16]]]], np.int64))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_reverse_sequence(target):
+    x = rand(4, 2, 3)
+    good("rs", _reverse_sequence, target, x, np.array([4, 2], np.int64))
+    msg = re.escape("ReverseSequence at node0: sequence length out of range [0, T]")
+    bad("rs", _reverse_sequence, target, msg, x, np.array([5, 2], np.int64))
+    bad("rs", _reverse_sequence, target, msg, x, np.array([1, -1], np.int64))
+
+
+def test_rnn_sequence_lengths():
+    x = rand(3, 2, 2)
+    good("rnn", _rnn, "cpu", x, np.array([3, 1], np.int32))
+    bad("rnn", _rnn, "cpu", re.escape("RNN at node0: sequence length out of range [0, 3]"),
+        x, np.array([4, 1], np.int32))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_roi_align(target):
+    x = rand(2, 1, 4, 4)
+    rois = np.array([[0, 0, 3, 3], [1, 0.5, 2, 3.5]], np.float32)
+    good("ra", _roi_align, target, x, rois, np.array([1, 0], np.int64))
+    bad("ra", _roi_align, target,
+        re.escape("RoiAlign at node0: batch index out of range [0, N)"), x, rois,
+        np.array([2, 0], np.int64))
+    # coordinates that are not numbers or beyond the image are read at its border
+    huge = np.array([[np.nan, 0, 1e30, 3], [-1e30, np.inf, 2, -np.inf]], np.float32)
+    y = compiled("ra", _roi_align, target)[1](x, huge, np.array([1, 0], np.int64))[0]
+    assert y.shape == (2, 1, 2, 2)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_array_feature_extractor(target):
+    x = rand(2, 4)
+    good("afe", _array_feature_extractor, target, x, np.array([3, 0, 3], np.int64),
+         want=[x[:, [3, 0, 3]]])
+    bad("afe", _array_feature_extractor, target, re.escape(
+        "ArrayFeatureExtractor at node0: index out of range [0, n) on the last axis of X"),
+        x, np.array([0, 4, 1], np.int64))
+
+
+def test_lowering_preserves_semantics():
+    """The checked lowerings compute what the onnx ops compute (the interpreter runs
+    both levels), dynamic dims included."""
+    from strata.compiler import build_pipeline, load_module
+    from strata.testing import check_pass_preserves_semantics
+    cases = [(_gather_elements, [rand(3, 4), np.array([[0, -1], [3, 1], [2, -4]],
+                                                      np.int64)]),
+             (_scatter_elements, [rand(3, 4), np.array([[0, -1], [3, 3]], np.int64),
+                                  rand(2, 2)]),
+             (_gather_dyn, [rand(3, 4), np.array([3, -4, 0], np.int32)])]
+    for make, args in cases:
+        m = load_module(make())
+        build_pipeline(["onnx-shape-inference"]).run(m)
+        check_pass_preserves_semantics(m, "convert-onnx-to-linalg", inputs=args)

@@ -525,9 +525,18 @@ def _reverse_sequence(cx):
     signed = not is_unsigned(cx.orig_type(1))
     elt = x.type.element_type
     lens_map = dims_map(r, [bax])
+    # a length out of [0, T] is a run-time error; the read stays in bounds (clamped
+    # length; see [Note: index checks])
+    from ._index_check import assert_ok, index_ranges
+    steps = sizes(cx, x)[tax]
+    ok = index_ranges(cx, 1, [(0, Ix(scalars(cx)).add(steps, 1))], signed)[0]
+    assert_ok(cx, ok, "sequence length out of range [0, "
+                      + (f"{steps}]" if Ix.known(steps) else "T] (T the run-time time steps)"))
 
     def body(s, idx, args):
         n = index_of(s, args[0], signed)
+        if ok is not True:
+            n = s.op1("arith.minui", [n, Ix(s).v(steps)], A.index)
         t = idx[tax]
         rev = s.sub(s.sub(n, s.index(1)), t)
         at = list(idx)

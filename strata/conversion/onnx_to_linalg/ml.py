@@ -40,11 +40,21 @@ def _array_feature_extractor(cx):
     lead = xs[:-1] if xt.rank > 1 else [1]
     out_sizes = lead + [n]
     rank = len(out_sizes)
+    # an index out of [0, columns) is a run-time error, and the read is clamped (see
+    # [Note: index checks])
+    from ._index_check import assert_ok, clamp, index_ranges, nonempty_source, range_text
+    cols = xs[-1]
+    ok = index_ranges(cx, 1, [(0, cols)])[0]
+    assert_ok(cx, ok, f"index out of range {range_text(0, cols)} on the last axis of X"
+                      + ("" if isinstance(cols, int) else " (of run-time size n)"))
+    x, hi = nonempty_source(cx, x, xs, [] if ok is True else [xt.rank - 1])
     init = empty(cx, out_sizes, xt.element_type)
 
     def body(b, args):
         sb = ScalarBuilder(b, cx.op.loc)
         j = sb.cast(args[0], A.index)
+        if hi:
+            j = clamp(sb, j, hi[xt.rank - 1])
         lead_idx = [sb.op1("linalg.index", [], A.index, {"dim": A.IntegerAttr(d, A.i64)})
                     for d in range(rank - 1)] if xt.rank > 1 else []
         return [sb.op1("tensor.extract", [x] + lead_idx + [j], xt.element_type)]

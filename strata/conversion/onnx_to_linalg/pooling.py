@@ -329,13 +329,18 @@ def _max_unpool(cx):
     flat_x = collapse(cx, x, [list(range(n + 2))])
     flat_i = collapse(cx, cx.operands[1], [list(range(n + 2))])
     zeros = filled(cx, [total], elt)
+    # an index out of range is a run-time error, and nothing is written then (see
+    # [Note: index checks])
+    from ._index_check import assert_ok, guarded, index_ranges
+    ok = index_ranges(cx, 1, [(0, total)], not is_unsigned(cx.orig_type(1)))[0]
+    assert_ok(cx, ok, f"index out of range [0, {total}) (flat positions of the output)")
 
     def body(s, ivs, accs):
         v = s.op1("tensor.extract", [flat_x, ivs[0]], elt)
         j = index_of(s, s.op1("tensor.extract", [flat_i, ivs[0]],
                               element_type(flat_i.type)))
         return [s.op1("tensor.insert", [v, accs[0], j], accs[0].type)]
-    r = loop_nest(cx, [count], [zeros], body)[0]
+    r = loop_nest(cx, guarded(cx, [count], ok), [zeros], body)[0]
     r = expand(cx, r, [list(range(n + 2))], inferred)
     if not cx.has_operand(2):
         return [r]

@@ -118,14 +118,17 @@ def _vec(cx, v, g, hidden):
 
 
 def _reverse_by_lengths(cx, v, lens):
-    """v (seq, batch, k) with every batch entry's first lens[b] steps reversed."""
+    """v (seq, batch, k) with every batch entry's first lens[b] steps reversed (a
+    length out of [0, seq], a run-time error, clamped into it: the read stays in
+    bounds)."""
     from ...dialects.linalg import make_generic
-    init = empty(cx, [dim_size(cx, v, i) for i in range(3)], element_type(v.type))
+    dims = [dim_size(cx, v, i) for i in range(3)]
+    init = empty(cx, dims, element_type(v.type))
 
     def body(b, args):
         s = ScalarBuilder(b, cx.loc)
         t, bi, k = b.index(0), b.index(1), b.index(2)
-        n = s.cast(args[0], A.index)
+        n = s.op1("arith.minui", [s.cast(args[0], A.index), Ix(s).v(dims[0])], A.index)
         src = s.select(s.cmp("lt", t, n), s.sub(s.sub(n, s.index(1)), t), t)
         return s.op1("tensor.extract", [v, src, bi, k], element_type(v.type))
     return make_generic(cx.b, [lens], [init],
@@ -287,6 +290,11 @@ def _recurrent(cx, kind):
     lay.lens = None
     if cx.has_operand(4):
         lay.lens = expand(cx, cx.operands[4], [[0, 1]], [lay.batch, 1])
+        # see [Note: index checks]; the reversed reads clamp the length
+        from ._index_check import assert_ok, index_ranges
+        ok = index_ranges(cx, 4, [(0, Ix(scalars(cx)).add(lay.seq, 1))])[0]
+        assert_ok(cx, ok, "sequence length out of range [0, " + (
+            f"{lay.seq}]" if Ix.known(lay.seq) else "T] (T the run-time sequence length)"))
 
     def state(i):
         if not cx.has_operand(i):

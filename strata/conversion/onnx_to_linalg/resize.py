@@ -798,6 +798,13 @@ def _roi_align(cx):
     init = filled(cx, out, f32, 0.0 if mode == "avg" else float("-inf"))
     belt = bidx.type.element_type
     b_signed = not is_unsigned(cx.orig_type(2))
+    # a batch index out of [0, N) is a run-time error; reads stay in bounds (see [Note:
+    # index checks]): the batch index and the corners are clamped, and an empty X
+    # dim is read as zeros
+    from ._index_check import assert_ok, clamp, index_ranges, nonempty_source, range_text
+    b_ok = index_ranges(cx, 2, [(0, xs[0])], b_signed)[0]
+    assert_ok(cx, b_ok, f"batch index out of range {range_text(0, xs[0], 'N')}")
+    x, last = nonempty_source(cx, x, xs, ([] if b_ok is True else [0]) + [2, 3])
 
     def body(s, b, a):
         r, ch, oy, ox, iy, ix_ = (b.index(d) for d in range(6))
@@ -812,10 +819,12 @@ def _roi_align(cx):
         hf, wf = s.cast(Ix(s).v(height), f32), s.cast(Ix(s).v(width), f32)
         oob = s.or_(s.or_(s.cmp("lt", y, c(-1.0)), s.cmp("gt", y, hf)),
                     s.or_(s.cmp("lt", xx, c(-1.0)), s.cmp("gt", xx, wf)))
-        (yl, yh, ly), (xl, xh, lx) = (_roi_corner(s, y, height), _roi_corner(s, xx, width))
+        (yl, yh, ly), (xl, xh, lx) = (_roi_corner(s, y, last[2]), _roi_corner(s, xx, last[3]))
         hy, hx = s.sub(c(1.0), ly), s.sub(c(1.0), lx)
         bi = s.op1("tensor.extract", [bidx, r], belt)
         bi = s.cast(bi, A.index, b_signed)
+        if 0 in last:
+            bi = clamp(s, bi, last[0])
         vals = []
         for (yi, xi, w) in ((yl, xl, s.mul(hy, hx)), (yl, xh, s.mul(hy, lx)),
                             (yh, xl, s.mul(ly, hx)), (yh, xh, s.mul(ly, lx))):
@@ -847,13 +856,17 @@ def _roi_align(cx):
 I64_ = A.i64
 
 
-def _roi_corner(s, v, size):
+def _roi_corner(s, v, last):
     """(low, high, fraction) of RoiAlign's bilinear read at f32 coordinate `v` along an
-    axis of `size`: clamped at 0 below and to the last position above."""
+    axis whose last position is `last` (>= 0): clamped at 0 below and to the last
+    position above."""
     f32 = A.f32
     v = _py_max(s, v, s.zero(f32))
-    lo = s.cast(s.cast(v, A.i64), A.index)  # truncation: v >= 0
-    last = Ix(s).v(Ix(s).sub(size, 1))
+    last = Ix(s).v(last)
+    # truncation of v >= 0, first brought to at most `last` (NaN too: the conversion
+    # sees no value out of range)
+    lf = s.cast(last, f32)
+    lo = s.cast(s.cast(s.select(s.cmp("lt", v, lf), v, lf), A.i64), A.index)
     at_end = s.cmp("ge", lo, last)
     lo = s.select(at_end, last, lo)
     hi = s.select(at_end, last, s.add(lo, s.index(1)))

@@ -144,3 +144,24 @@ func.func @scatter_nd_shapes(%x: tensor<?x3xf32>, %i: tensor<?x1xi64>, %u: tenso
   %0 = "onnx.ScatterND"(%x, %i, %u) : (tensor<?x3xf32>, tensor<?x1xi64>, tensor<?x3xf32>) -> tensor<?x3xf32>
   return %0 : tensor<?x3xf32>
 }
+
+// Other lowerings that access data at positions read from a tensor check them the
+// same way (see [Note: index checks]).
+// CHECK-LABEL: func.func @reverse_sequence
+// CHECK: cf.assert %{{.*}}, "ReverseSequence at {{.*}}: sequence length out of range [0, 4]"
+// CHECK: linalg.generic
+// CHECK: %[[N:.*]] = arith.minui %{{.*}}, %{{c4.*}} : index
+// CHECK: arith.cmpi slt, %{{.*}}, %[[N]] : index
+func.func @reverse_sequence(%x: tensor<4x2xf32>, %l: tensor<2xi64>) -> tensor<4x2xf32> {
+  %0 = "onnx.ReverseSequence"(%x, %l) <{batch_axis = 1 : si64, time_axis = 0 : si64}> : (tensor<4x2xf32>, tensor<2xi64>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+
+// CHECK-LABEL: func.func @max_unpool
+// CHECK: cf.assert %[[OK:.*]], "MaxUnpool at {{.*}}: index out of range [0, 16) (flat positions of the output)"
+// CHECK: %[[UB:.*]] = arith.select %[[OK]], %{{c4.*}}, %{{c0.*}} : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[UB]] step
+func.func @max_unpool(%x: tensor<1x1x2x2xf32>, %i: tensor<1x1x2x2xi64>) -> tensor<1x1x4x4xf32> {
+  %0 = "onnx.MaxUnpool"(%x, %i) <{kernel_shape = [2, 2], strides = [2, 2]}> : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) -> tensor<1x1x4x4xf32>
+  return %0 : tensor<1x1x4x4xf32>
+}
