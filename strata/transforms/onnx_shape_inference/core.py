@@ -282,7 +282,7 @@ class InferContext:
     def length(self, i):
         """The static number of elements of a 1-D operand, else None."""
         s = self.shape(i)
-        if s is None or len(s) != 1:
+        if s is None or len(s) != 1 or type(s[0]) is not int:
             return None
         return s[0]
 

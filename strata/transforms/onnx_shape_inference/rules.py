@@ -208,6 +208,35 @@ def _gemm(cx):
     return [(m, n)]
 
 
+@rule("Attention")
+def _attention(cx):
+    """Y is Q's rank: 4-D (batch, q_heads, q_seq, v_head), 3-D (batch, q_seq, q_heads *
+    v_head); 3-D Q/K/V carry their heads in the hidden dim (the *_num_heads attributes).
+    present_key/value: (batch, kv_heads, past_seq + kv_seq, head); qk_matmul_output:
+    (batch, q_heads, q_seq, past_seq + kv_seq)."""
+    q, k, v = cx.shape(0), cx.shape(1), cx.shape(2)
+    if q is None or len(q) not in (3, 4):
+        return None
+    qh = q[1] if len(q) == 4 else cx.attr("q_num_heads")
+    kvh = k[1] if k is not None and len(k) == 4 else cx.attr("kv_num_heads")
+    qs = q[2] if len(q) == 4 else q[1]
+
+    def head(x, i4, i3):
+        if x is None:
+            return None, None
+        if len(x) == 4:
+            return x[2], x[i4]
+        return x[1], _div_dim(x[i3], kvh) if kvh else None
+    kvs, hs = head(k, 3, 2)
+    vhs = head(v, 3, 2)[1]
+    past = cx.shape(4) if cx.has(4) else None
+    total = S.add(past[2], kvs) if past is not None and len(past) == 4 else \
+        kvs if not cx.has(4) else None
+    y = (q[0], qh, qs, vhs) if len(q) == 4 else (q[0], qs, S.mul(qh, vhs))
+    return [y, (q[0], kvh, total, hs), (q[0], kvh, total, vhs),
+            (q[0], qh, qs, total)][:cx.num_results]
+
+
 # ---------------------------------------------------------------- convolution and pooling
 
 def _spatial_out(cx, x, kernel, *, ceil_mode=False, transpose=False, out_pad=None):
@@ -817,8 +846,11 @@ def _depth_space(cx):
 
 
 def _div_dim(d, k):
-    """d // k for a static d; exact division for a symbol (else unknown)."""
-    return d // k if type(d) is int else S.div(d, k)
+    """d // k for static sizes; exact division where a symbol is involved (else
+    unknown)."""
+    if type(d) is int and type(k) is int:
+        return d // k if k else None
+    return S.div(d, k)
 
 
 # ---------------------------------------------------------------- sequences
