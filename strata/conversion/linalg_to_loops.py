@@ -149,9 +149,12 @@ class ConvertLinalgToParallelLoops(Pass):
     name = "convert-linalg-to-parallel-loops"
     summary = "Lower the operations from the linalg dialect into parallel loops"
     display_name = "ConvertLinalgToParallelLoopsPass"
+    interchange_for_locality = Option(
+        bool, False, "Strata's: as convert-linalg-to-loops' (a parallel loop moved "
+        "innermost leaves the run of parallel loops it was in)")
 
     def run(self, op):
-        lower_linalg_to_loops(op, True)
+        lower_linalg_to_loops(op, True, self.interchange_for_locality)
 
 
 # ---------------------------------------------------------------------- helpers

@@ -21,10 +21,11 @@ def all_dialects():
     from .ml_program import ML_PROGRAM
     from .onnx import ONNX
     from .scf import SCF
+    from .strata_cpu import STRATA_CPU
     from .tensor import TENSOR
     from .tosa import TOSA
     return [BUILTIN, FUNC, ARITH, MATH, CF, SCF, TENSOR, ML_PROGRAM, ONNX, LINALG, TOSA, LLVM,
-            MEMREF, BUFFERIZATION]
+            MEMREF, BUFFERIZATION, STRATA_CPU]
 
 
 def default_context(allow_unregistered: bool = False) -> Context:

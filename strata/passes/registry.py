@@ -29,6 +29,8 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
          "onnx-shape-inference": "strata.transforms.onnx_shape_inference",
          "convert-onnx-to-linalg": "strata.conversion.onnx_to_linalg",
          "strata-outline-loop-nests": "strata.transforms.outline_loop_nests",
+         "convert-scf-to-strata-cpu": "strata.conversion.scf_to_strata_cpu",
+         "convert-strata-cpu-to-llvm": "strata.conversion.strata_cpu_to_llvm",
          **{name: "strata.conversion.bufferize" for name in (
              "one-shot-bufferize", "buffer-deallocation-simple", "buffer-usage-report")},
          "convert-scf-to-cf": "strata.conversion.scf_to_cf",
