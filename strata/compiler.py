@@ -48,6 +48,14 @@ class Target:
         `instrumentation`; phase times in seconds into the `timings` dict)."""
         raise NotImplementedError
 
+    def with_options(self, **options) -> "Target":
+        """This target with `options` (the extra keyword arguments of strata.compile,
+        e.g. the cpu target's num_threads)."""
+        if options:
+            raise StrataError(f"target '{self.name}' has no option "
+                              f"{', '.join(map(repr, options))}")
+        return self
+
 
 class InterpretTarget(Target):
     """The NumPy reference interpreter, on the module lowered to linalg."""
@@ -196,6 +204,7 @@ class CompiledModel:
         self.module = module
         self.function = symbol_name(function_op)
         self.target = target.name
+        self._target = target
         ftype = interface_op.properties["function_type"].value
         self.input_types = list(ftype.inputs)
         self.output_types = list(ftype.results)
@@ -254,6 +263,21 @@ class CompiledModel:
         results = self._run(*values)
         return [_output(_retype(v, a, b)) for v, a, b in
                 zip(results, self._lowered_outputs, self.output_types)]
+
+    @property
+    def num_threads(self) -> int:
+        """The threads this model's calls run on; set it to change that (0: the process's
+        count, $STRATA_NUM_THREADS or the CPUs available). 1 for targets without
+        threads."""
+        get = getattr(self._target, "num_threads_of", None)
+        return 1 if get is None else get(self._run)
+
+    @num_threads.setter
+    def num_threads(self, n: int) -> None:
+        set_ = getattr(self._target, "set_num_threads_of", None)
+        if set_ is None:
+            raise StrataError(f"target '{self.target}' runs on one thread")
+        set_(self._run, n)
 
     def __repr__(self):
         sig = ", ".join(f"{n}: {t}" for n, t in zip(self.input_names, self.input_types))
@@ -316,14 +340,17 @@ def _output(v):
 
 def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
             pipeline=None, *, print_ir_after_all: bool = False, dump_dir=None,
-            out=None) -> CompiledModel:
+            out=None, **target_options) -> CompiledModel:
     """Compile `model` (a path to an .onnx or .mlir file, an onnx.ModelProto or a Strata
     module) for `target`; returns a callable on NumPy arrays. `function` picks the entry
     function (default @main, or the only one); `pipeline` replaces the pass pipeline to
     the tensor level (pass names or pipeline text; "" runs no pass). `print_ir_after_all`
     prints the IR after every pass (to `out`, default stderr); `dump_dir` writes it there
-    as numbered files, with the target's artefacts (LLVM IR, assembly)."""
+    as numbered files, with the target's artefacts (LLVM IR, assembly). Other keywords
+    are the target's options (cpu: `num_threads`, `parallel`, `opt_level`)."""
     t = get_target(target)
+    if target_options:
+        t = t.with_options(**target_options)
     module = load_module(model)
     entry = _entry(module, function)
     # The signature the caller sees (see CompiledModel): a body-less copy of the entry.

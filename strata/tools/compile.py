@@ -27,6 +27,10 @@ def add_arguments(p) -> None:
                                                     "the only function)")
     p.add_argument("-O", dest="opt_level", type=int, choices=(0, 1, 2, 3), default=3,
                    help="LLVM optimization level (default 3)")
+    p.add_argument("--num-threads", type=int, default=0, metavar="N",
+                   help="threads the model runs on (default 0: $STRATA_NUM_THREADS, else "
+                        "the CPUs available); the library's "
+                        "strata_model_set_num_threads changes it")
     add_ir_arguments(p)
 
 
@@ -39,12 +43,13 @@ def run(args) -> int:
         if args.emit == "library":
             from ..backends.cpu.aot import build_shared_library
             info = build_shared_library(args.model, args.output, args.function, args.header,
-                                        args.opt_level, inst)
+                                        args.opt_level, inst, num_threads=args.num_threads)
             print(f"wrote {info['library']} and {info['header']} (entry point "
                   f"_mlir_ciface_{info['function']})")
             return 0
         from ..backends.cpu.aot import lower_to_llvm
-        low = lower_to_llvm(args.model, args.function, inst, opt_level=args.opt_level)
+        low = lower_to_llvm(args.model, args.function, inst, opt_level=args.opt_level,
+                            num_threads=args.num_threads)
         module, ir = low["module"], low["ir"]
         if args.emit == "mlir":
             from ..syntax.printer import print_op

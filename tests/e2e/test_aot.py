@@ -80,3 +80,53 @@ def test_bad_model_is_a_clear_error(tmp_path, capsys):
     assert cli(["compile", str(path), "-o", str(tmp_path / "x.so")]) == 1
     err = capsys.readouterr().err
     assert "broken.onnx" in err and "Traceback" not in err
+
+
+_THREADS_C = r"""
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static float *run(float *x, int64_t batch, int64_t features, int64_t *n) {
+  strata_memref2d input = {x, x, 0, {batch, features}, {features, 1}};
+  strata_memref2d output;
+  _mlir_ciface_main(&output, &input);
+  *n = output.sizes[0] * output.sizes[1];
+  return (float *)output.aligned + output.offset;
+}
+
+int main(void) {
+  int64_t batch = 256, features = 128, n = 0;
+  float *x = malloc(sizeof(float) * batch * features);
+  for (int64_t i = 0; i < batch * features; ++i) x[i] = (float)(i % 7) * 0.25f - 0.5f;
+  printf("%d", (int)strata_model_get_num_threads());
+  float *a = run(x, batch, features, &n);
+  strata_model_set_num_threads(1);
+  printf(" %d", (int)strata_model_get_num_threads());
+  float *b = run(x, batch, features, &n);
+  double diff = 0;
+  for (int64_t i = 0; i < n; ++i) diff = fmax(diff, fabs((double)a[i] - b[i]));
+  strata_model_set_num_threads(0);
+  printf(" %d %g\n", (int)strata_model_get_num_threads() > 0, diff);
+  return 0;
+}
+"""
+
+
+def test_shared_library_threads(tmp_path):
+    """--num-threads: the library's model runs on 3 threads, then on 1 after
+    strata_model_set_num_threads(1); the results do not depend on it."""
+    model = mlp(sizes=(128, 256, 256, 64))
+    path = tmp_path / "mlp.onnx"
+    path.write_bytes(model.SerializeToString())
+    lib = tmp_path / "mlp.so"
+    assert cli(["compile", str(path), "-o", str(lib), "--num-threads", "3"]) == 0
+    assert "void strata_model_set_num_threads(int32_t n);" in (tmp_path / "mlp.h").read_text()
+    (tmp_path / "threads.c").write_text(_THREADS_C)
+    exe = tmp_path / "threads"
+    subprocess.run([CC, "-O2", "-I", str(tmp_path), "-include", "mlp.h",
+                    str(tmp_path / "threads.c"), str(lib), "-lm", "-o", str(exe),
+                    f"-Wl,-rpath,{tmp_path}"], check=True)
+    out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["3", "1", "1", "0"]

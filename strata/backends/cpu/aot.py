@@ -3,12 +3,17 @@
     strata compile model.onnx -o model.so        # also writes model.h beside it
 
 The library holds the code, the weights (linked in as a read-only data section with the
-assembler's `.incbin`, no IR text for them) and a tiny C runtime part
-(`strata_assert_fail`, `strata_last_error`). Its entry point is upstream MLIR's C
+assembler's `.incbin`, no IR text for them), the kernels and their thread pool
+(kernels.py, threadpool.py) and a tiny C runtime part (`strata_assert_fail`,
+`strata_last_error`, `strata_model_set_num_threads`, `strata_model_get_num_threads`). Its entry point is upstream MLIR's C
 interface, `_mlir_ciface_<function>`, taking memref descriptors (see strata.runtime);
 the header declares the descriptor structs and the entry point and says, for every
 input and output, its element type, shape and ONNX name. Output buffers are allocated
 by the library with malloc: the caller frees `result.allocated`.
+
+The model runs on the threads `--num-threads` (num_threads) says, by default the CPUs
+available ($STRATA_NUM_THREADS overrides); strata_model_set_num_threads changes that.
+The library is never unloaded (-z nodelete): the pool's workers live in its code.
 
 Building the library needs a C compiler (`cc`, or $CC) to assemble and link.
 """
@@ -39,7 +44,20 @@ __attribute__((visibility("default"))) const char *strata_last_error(void) {
   strata_error = NULL;
   return e;
 }
+#include <stdint.h>
+extern int32_t strata_model_num_threads;   /* the model's count (0: the pool's) */
+int32_t strata_get_num_threads(void);
+__attribute__((visibility("default"))) void strata_model_set_num_threads(int32_t n) {
+  __atomic_store_n(&strata_model_num_threads, n > 0 ? n : 0, __ATOMIC_RELAXED);
+}
+__attribute__((visibility("default"))) int32_t strata_model_get_num_threads(void) {
+  int32_t n = __atomic_load_n(&strata_model_num_threads, __ATOMIC_RELAXED);
+  return n > 0 ? n : strata_get_num_threads();
+}
 """
+# What a library exports besides its entry point.
+_EXPORTS = ("strata_last_error", "strata_model_set_num_threads",
+            "strata_model_get_num_threads")
 
 
 def _cc():
@@ -115,7 +133,12 @@ def header_text(function: str, signature, input_names=(), output_names=()) -> st
             " * (free `allocated` of each). After a call, strata_last_error() is NULL, or",
             " * the message of a failed run-time check.", *doc, " */",
             f"void _mlir_ciface_{function}({', '.join(params)});",
-            "const char *strata_last_error(void);", "", f"#define STRATA_{function.upper()}"
+            "const char *strata_last_error(void);", "",
+            "/* The threads the model runs on: n, or with n <= 0 $STRATA_NUM_THREADS, else",
+            "   the CPUs available (the default, unless compiled with --num-threads). */",
+            "void strata_model_set_num_threads(int32_t n);",
+            "int32_t strata_model_get_num_threads(void);", "",
+            f"#define STRATA_{function.upper()}"
             f"_NUM_INPUTS {len(signature.args)}",
             f"#define STRATA_{function.upper()}_NUM_OUTPUTS {len(res)}", "",
             "#ifdef __cplusplus", "}", "#endif", f"#endif /* {guard} */", ""]
@@ -123,15 +146,16 @@ def header_text(function: str, signature, input_names=(), output_names=()) -> st
 
 
 def lower_to_llvm(model, function: str | None = None, instrumentation=None, timings=None,
-                  opt_level: int = 3):
+                  opt_level: int = 3, num_threads: int = 0):
     """`model` lowered for the CPU: (llvm-dialect module, LLVM IR text, entry name,
-    signature, weights by symbol, input names, output names) as a namespace-like dict."""
+    signature, weights by symbol, input names, output names) as a namespace-like dict;
+    `num_threads` (0: the CPUs available) is the model's thread count."""
     from ...compiler import _entry, build_pipeline, load_module
     from ...interpreter.core import arg_names, result_names
     from ...ir.symbol_table import symbol_name
     from .target import CpuTarget
 
-    target = CpuTarget(opt_level)
+    target = CpuTarget(opt_level, num_threads=num_threads)
     module = load_module(model)
     entry = _entry(module, function)
     fname = symbol_name(entry)
@@ -145,11 +169,12 @@ def lower_to_llvm(model, function: str | None = None, instrumentation=None, timi
 
 def build_shared_library(model, output: str, function: str | None = None,
                          header: str | None = None, opt_level: int = 3,
-                         instrumentation=None, timings=None) -> dict:
+                         instrumentation=None, timings=None, num_threads: int = 0) -> dict:
     """Compile `model` into the shared library `output` and its C header `header`
-    (default: `output` with .h). Returns {"library", "header", "function", "signature"}."""
+    (default: `output` with .h), running on `num_threads` threads (0: the CPUs
+    available). Returns {"library", "header", "function", "signature"}."""
     from .jit import emit_object
-    low = lower_to_llvm(model, function, instrumentation, timings, opt_level)
+    low = lower_to_llvm(model, function, instrumentation, timings, opt_level, num_threads)
     fname, weights = low["function"], low["weights"]
     obj = emit_object(low["ir"], opt_level=opt_level)
     header = header or os.path.splitext(output)[0] + ".h"
@@ -170,14 +195,15 @@ def build_shared_library(model, output: str, function: str | None = None,
             f.write(_weights_asm(weights, paths["weights.bin"]))
         with open(paths["runtime.c"], "w") as f:
             f.write(_RUNTIME_C)
-        # The library exports its entry point and strata_last_error, nothing else.
+        # The library exports its entry point and the runtime part, nothing else.
         paths["exports.map"] = os.path.join(tmp, "exports.map")
         with open(paths["exports.map"], "w") as f:
-            f.write(f"{{ global: _mlir_ciface_{fname}; strata_last_error; local: *; }};\n")
+            f.write(f"{{ global: _mlir_ciface_{fname}; {'; '.join(_EXPORTS)}; "
+                    "local: *; };\n")
         cmd = [cc, "-shared", "-fPIC", "-O2", "-o", os.path.abspath(output),
                paths["model.o"], paths["kernels.o"], paths["support.o"], paths["weights.s"],
                paths["runtime.c"],
-               "-lm", "-lpthread",
+               "-lm", "-lpthread", "-Wl,-z,nodelete",
                f"-Wl,--version-script={paths['exports.map']}"]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:

@@ -12,12 +12,25 @@ loses its initial value, becoming an external declaration with a unique symbol, 
 data is kept as a NumPy array. The JIT binds each symbol to its array's address (the
 arrays live as long as the loaded module; the compiled code never writes into a constant
 global); a shared library gets them linked in as a data section (`.incbin`, see aot.py).
+
+[Note: threads]
+Loop nests whose outer loops are parallel (convert-linalg-to-parallel-loops) become
+strata_cpu.parallel_for of chunk functions when they have enough work
+(convert-scf-to-strata-cpu), run by the thread pool of threadpool.py, as are the GEMM
+and convolution kernels; a call of the model stays one native call. The module holds its
+thread count in the i32 global NUM_THREADS_SYMBOL (the option num_threads, 0 for the
+process's count: $STRATA_NUM_THREADS, else the CPUs available); its C entry points run
+with it (strata_threads_enter / exit: a count of the calling thread, so models with
+different counts can run at once on different threads). A loaded model changes it with
+CompiledModel.num_threads (CpuTarget.set_num_threads_of writes the global); a shared
+library with strata_model_set_num_threads.
 """
 from __future__ import annotations
 
 import itertools
 import os
 import time
+import weakref
 
 import numpy as np
 
@@ -38,16 +51,25 @@ BUFFERIZE_PIPELINE = (
 )
 # Between the two: f32 matrix products and convolutions become calls of the GEMM
 # micro-kernels (kernels.py), constant weights packed for them (see `_kernel_pass`).
+# Parallel loops (see [Note: threads]) come from convert-linalg-to-parallel-loops and
+# convert-scf-to-strata-cpu; CpuTarget(parallel=False) keeps every loop sequential.
 LLVM_PIPELINE = (
-    "convert-linalg-to-loops{interchange-for-locality=true}",
+    "convert-linalg-to-parallel-loops{interchange-for-locality=true}",
     "strata-outline-loop-nests",
+    "convert-scf-to-strata-cpu",
     "convert-scf-to-cf",
     "canonicalize",
     "arith-emulate-unsupported-floats",
     "arith-expand",
+    "convert-strata-cpu-to-llvm",
     "convert-to-llvm{safe-division=true}",
     "reconcile-unrealized-casts",
 )
+_SERIAL = {"convert-linalg-to-parallel-loops{interchange-for-locality=true}":
+           "convert-linalg-to-loops{interchange-for-locality=true}",
+           "convert-scf-to-strata-cpu": None, "convert-strata-cpu-to-llvm": None}
+# The i32 global of a compiled module holding its thread count (0: the process's).
+NUM_THREADS_SYMBOL = "strata_model_num_threads"
 
 _uid = itertools.count()
 
@@ -59,12 +81,33 @@ class CpuTarget(Target):
     pipeline = ("onnx-decompose{keep-lowered=true}", "onnx-fold-constants",
                 "onnx-shape-inference", "convert-onnx-to-linalg", "canonicalize")
 
-    def __init__(self, opt_level: int = 3, verify_each: bool = False):
+    def __init__(self, opt_level: int = 3, verify_each: bool = False, num_threads: int = 0,
+                 parallel: bool = True):
         self.opt_level = opt_level
         # Verifying after every backend pass took a quarter of a compile; the module is
         # verified once, in llvm form, before translation ($STRATA_VERIFY_EACH=1 or
         # verify_each=True checks after each pass, to find a pass that breaks the IR).
         self.verify_each = verify_each or os.environ.get("STRATA_VERIFY_EACH") == "1"
+        # Threads a compiled model runs on (see [Note: threads]); 0: the process's count.
+        self.num_threads = max(int(num_threads or 0), 0)
+        self.parallel = parallel
+
+    OPTIONS = ("opt_level", "verify_each", "num_threads", "parallel")
+
+    def with_options(self, **options):
+        """This target with other options (strata.compile(model, num_threads=2))."""
+        unknown = sorted(set(options) - set(self.OPTIONS))
+        if unknown:
+            raise StrataError(f"target 'cpu' has no option {', '.join(map(repr, unknown))} "
+                              f"(options: {', '.join(self.OPTIONS)})")
+        kw = {k: getattr(self, k) for k in self.OPTIONS}
+        kw.update(options)
+        return CpuTarget(**kw)
+
+    def llvm_pipeline(self) -> tuple:
+        if self.parallel:
+            return LLVM_PIPELINE
+        return tuple(_SERIAL.get(p, p) for p in LLVM_PIPELINE if _SERIAL.get(p, p))
 
     # -- tensor level -> llvm dialect
     def lower(self, module, functions, instrumentation=None, timings=None):
@@ -99,8 +142,10 @@ class CpuTarget(Target):
         if timings is not None:
             timings["weights"] = time.perf_counter() - t0
         _report(instrumentation, "note", "externalize-weights", module)
-        _run(LLVM_PIPELINE, module, instrumentation, timings, "to-llvm", self.verify_each)
+        _run(self.llvm_pipeline(), module, instrumentation, timings, "to-llvm",
+             self.verify_each)
         mark_outlined_noinline(module)
+        add_thread_scope(module, functions, self.num_threads)
         t0 = time.perf_counter()
         module.verify()
         if timings is not None:
@@ -130,15 +175,72 @@ class CpuTarget(Target):
         from .support import support_symbols
         for name, addr in support_symbols().items():
             symbols.setdefault(name, addr)
-        if "strata_sgemm" in ir or "strata_conv2d" in ir:
-            from .kernels import kernel_symbols
-            symbols.update(kernel_symbols())
+        # the kernels and the thread pool (every module calls strata_threads_enter)
+        from .kernels import kernel_symbols
+        symbols.update(kernel_symbols())
         t0 = time.perf_counter()
         jit = JitModule(ir, opt_level=self.opt_level, symbols=symbols)
         timings["llvm"] = time.perf_counter() - t0
         # strata.compile has checked the arguments against the signature already: the
         # callable skips the runtime's own check (see NativeFunction.run).
-        return NativeModule(jit, signatures, weights).function(function).run
+        fn = NativeModule(jit, signatures, weights).function(function)
+        _THREAD_COUNTS[fn] = jit.address_of(NUM_THREADS_SYMBOL)
+        return fn.run
+
+    # -- threads of a loaded model (CompiledModel.num_threads)
+    def num_threads_of(self, run) -> int:
+        """The thread count the model loaded as `run` runs with."""
+        n = _count_cell(run).value
+        if n > 0:
+            return n
+        from .kernels import load_kernels
+        return int(load_kernels().get_num_threads())
+
+    def set_num_threads_of(self, run, n: int) -> None:
+        """Run the model loaded as `run` on `n` threads (n <= 0: the process's count)."""
+        _count_cell(run).value = max(int(n), 0)
+
+
+# NativeFunction -> address of its module's NUM_THREADS_SYMBOL
+_THREAD_COUNTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _count_cell(run):
+    import ctypes
+    addr = _THREAD_COUNTS.get(getattr(run, "__self__", None))
+    if addr is None:
+        raise StrataError("this callable was not loaded by the cpu target")
+    return ctypes.c_int32.from_address(addr)
+
+
+def add_thread_scope(module, functions, num_threads: int) -> None:
+    """Give the llvm-dialect `module` its thread count, the i32 global
+    NUM_THREADS_SYMBOL (initially `num_threads`), and make the C interface of each entry
+    point in `functions` run with it (see [Note: threads])."""
+    from ...conversion.to_llvm.builder import LLVMBuilder, llvm_op
+    from ...dialects.llvm import types as LT
+    from ...ir import attributes as A
+    from ...ir.builder import Builder
+    body = module.regions[0].blocks[0]
+    loc = module.loc
+    body.append(llvm_op("llvm.mlir.global").new(
+        NUM_THREADS_SYMBOL, A.i32, A.IntegerAttr(num_threads, A.i32), alignment=4, loc=loc))
+    for name, ftype in (("strata_threads_enter", LT.LLVMFunctionType(A.i32, [A.i32])),
+                        ("strata_threads_exit", LT.LLVMFunctionType(LT.void, [A.i32]))):
+        body.append(llvm_op("llvm.func").new(name, ftype, body=False, loc=loc))
+    wrappers = {"_mlir_ciface_" + f for f in functions}
+    for op in body.ops:
+        if op.name != "llvm.func" or op._props["sym_name"].value not in wrappers or \
+                not op.regions[0].blocks:
+            continue
+        b = LLVMBuilder(Builder.at_start(op.regions[0].blocks[0], op.loc), op.loc)
+        g = b.create("llvm.mlir.addressof", [], [LT.ptr],
+                     {"global_name": A.SymbolRefAttr(NUM_THREADS_SYMBOL)}).results[0]
+        prev = b.call("strata_threads_enter", [b.load(g, A.i32, alignment=4)], A.i32)
+        for blk in op.regions[0].blocks:
+            if blk.last is not None and blk.last.name == "llvm.return":
+                LLVMBuilder(Builder.before(blk.last), op.loc).call("strata_threads_exit",
+                                                                   [prev])
 
 
 def mark_outlined_noinline(module) -> None:
