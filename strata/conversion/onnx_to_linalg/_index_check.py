@@ -110,37 +110,69 @@ def index_ranges(cx, i, bounds, signed=True):
     return flags
 
 
+# Lanes of the first reduction over all indices (see _min_max): its innermost loop runs
+# over independent accumulators, which the CPU code vectorizes or at least overlaps.
+LANES = 16
+
+
 def _min_max(cx, ind, per_column, signed):
     """Scalar Values (min, max) of the index tensor, one pair per column of its last dim
-    when `per_column`: one linalg.generic reducing over the rest."""
-    from ._linalg_util import filled, map_text
-    from .common import generic_op
+    when `per_column` (one linalg.generic reducing over the rest).
+
+    Over all elements, a reduction to one accumulator is a chain of dependent steps
+    once lowered to loops (the accumulator is loaded and stored each step); so the
+    indices, seen as a 1-D view, are reduced in LANES independent lanes (a view of the
+    first n - n % LANES as rows of LANES), then the lanes and the rest to scalars."""
+    from ._linalg_util import filled
+    from ._shape_util import collapse, expand, extract_slice, sizes
     s = scalars(cx)
     t = ind.type
     elt = t.element_type
     if t.rank == 0:
         v = s.op1("tensor.extract", [ind], elt)
         return [v], [v]
-    r = t.rank
-    cols = [t.shape[-1]] if per_column else []
-    out_dims = [r - 1] if per_column else []
     hi = s.highest(elt, signed)
     lo = s.lowest(elt) if signed else s.zero(elt)
-    mn0, mx0 = filled(cx, cols, elt, hi), filled(cx, cols, elt, lo)
-    its = ["reduction"] * r
     if per_column:
-        its[-1] = "parallel"
-    out_map = map_text(r, out_dims)
+        k = t.shape[-1]
+        mn, mx = _reduce(cx, ind, ind, filled(cx, [k], elt, hi), filled(cx, [k], elt, lo),
+                         signed)
+        return ([s.op1("tensor.extract", [mn, s.index(j)], elt) for j in range(k)],
+                [s.op1("tensor.extract", [mx, s.index(j)], elt) for j in range(k)])
+    flat = collapse(cx, ind, [list(range(t.rank))])
+    ix = Ix(s)
+    n = sizes(cx, flat)[0]
+    rows = ix.floordiv(n, LANES)
+    m = ix.mul(rows, LANES)
+    mn, mx = filled(cx, [], elt, hi), filled(cx, [], elt, lo)
+    if not (Ix.known(rows) and rows == 0):
+        main = expand(cx, extract_slice(cx, flat, [0], [m]), [[0, 1]], [rows, LANES])
+        lanes = _reduce(cx, main, main, filled(cx, [LANES], elt, hi),
+                        filled(cx, [LANES], elt, lo), signed)
+        mn, mx = _reduce(cx, *lanes, mn, mx, signed)
+    if not (Ix.known(n, m) and n == m):
+        rest = extract_slice(cx, flat, [m], [ix.sub(n, m)])
+        mn, mx = _reduce(cx, rest, rest, mn, mx, signed)
+    return [s.op1("tensor.extract", [mn], elt)], [s.op1("tensor.extract", [mx], elt)]
 
-    def body(sb, b, args):
-        v, mn, mx = args
-        return [sb.min(mn, v, signed), sb.max(mx, v, signed)]
-    mn, mx = generic_op(cx, [ind], [mn0, mx0], [map_text(r, list(range(r))), out_map,
-                                                  out_map], its, body)
-    n = cols[0] if per_column else 1
-    at = (lambda j: [s.index(j)]) if per_column else (lambda j: [])
-    return ([s.op1("tensor.extract", [mn, *at(j)], elt) for j in range(n)],
-            [s.op1("tensor.extract", [mx, *at(j)], elt) for j in range(n)])
+
+def _reduce(cx, a, b, mn, mx, signed):
+    """min of `a` into `mn` and max of `b` into `mx` (a and b of one shape, or one
+    tensor; the outputs of its last dim or 0-d): one linalg.generic."""
+    from ._linalg_util import map_text
+    from .common import generic_op
+    r = a.type.rank
+    kept = [r - 1] if mn.type.rank else []
+    its = ["reduction"] * r
+    if kept:
+        its[-1] = "parallel"
+    full, out = map_text(r, list(range(r))), map_text(r, kept)
+    ins = [a] if a is b else [a, b]
+
+    def body(sb, _, args):
+        u, v, lo, hi = args if len(args) == 4 else (args[0], *args)
+        return [sb.min(lo, u, signed), sb.max(hi, v, signed)]
+    return generic_op(cx, ins, [mn, mx], [full] * len(ins) + [out, out], its, body)
 
 
 def check_dims(cx, pairs):
@@ -206,10 +238,10 @@ def last_index(cx, n):
 def nonempty_source(cx, data, dims, axes):
     """(`data` or a stand-in, the last valid index along each of `axes`) for a gather
     reading `data` (mixed sizes `dims`) at clamped positions along `axes`: where one of
-    those dims can be 0, index 0 must still exist, so the source is zeros of size 1
-    there (when the dim is 0: at compile time, or by an scf.if at run time). The values
-    read then do not matter: a check has failed."""
-    from ...dialects.scf import IfOp, YieldOp
+    those dims can be 0, index 0 must still exist, so the source is then zeros of size 1
+    there: known at compile time, or an `arith.select` of the data and such zeros (no
+    copy of the data; the zeros have no element unless a dim is 0). The values read
+    then do not matter: a check has failed."""
     from ._linalg_util import filled
     s = scalars(cx)
     ix = Ix(s)
@@ -224,18 +256,10 @@ def nonempty_source(cx, data, dims, axes):
     for a in dyn:
         z = s.cmp("eq", dims[a], s.index(0))
         empty = z if empty is None else s.or_(empty, z)
-    op = cx.b.insert(IfOp.new(empty, [data.type], with_else=True, loc=cx.loc))
-    saved = cx.b.ip
-    cx.b.set_insertion_point_to_end(op.regions[0].blocks[0])
-    zeros = filled(cx, [ix.max(d, 1) if a in dyn else d for a, d in enumerate(dims)],
+    one = ix.select(empty, 1, 0)
+    zeros = filled(cx, [one if a in dyn else d for a, d in enumerate(dims)],
                    data.type.element_type)
-    if zeros.type is not data.type:
-        zeros = s.op1("tensor.cast", [zeros], data.type)
-    cx.b.insert(YieldOp.build(values=[zeros], loc=cx.loc))
-    cx.b.set_insertion_point_to_end(op.regions[1].blocks[0])
-    cx.b.insert(YieldOp.build(values=[data], loc=cx.loc))
-    cx.b.ip = saved
-    return op.results[0], his
+    return s.select(empty, zeros, data), his
 
 
 def guarded(cx, ubs, ok):

@@ -29,7 +29,7 @@ from ._shape_util import (DYN, Ix, collapse, dims_map, extract_slice, finish, in
                           sizes)
 from ._index_check import (all_of, assert_ok, check_dims, clamp, guarded, index_ranges,
                            nonempty_source, range_text, wrap)
-from .common import constant_array, empty, is_unsigned, ranked, scalars
+from .common import constant_array, empty, is_unsigned, operand_symbols, ranked, scalars
 
 
 def _wrap(s, i, dim, signed=True):
@@ -116,7 +116,7 @@ def _gather_elements(cx):
     n = dims[axis]
     ok = _check_axis_indices(cx, 1, n, axis, signed)
     # the other dims are read along the indices' own: theirs must not be larger
-    other, _ = _check_fit(cx, idims, dims, [d for d in range(r) if d != axis])
+    other, _ = _check_fit(cx, (ind, idims), (data, dims), [d for d in range(r) if d != axis])
     src, hi = nonempty_source(cx, data, dims, ([] if ok is True else [axis]) + other)
 
     def body(s, idx, args):
@@ -130,9 +130,15 @@ def _gather_elements(cx):
 
 def _check_fit(cx, small, big, ds, pred="le", what="indices", of="data"):
     """cf.assert that `small[d]` <= `big[d]` (== with pred "eq") for d in `ds` (see
-    check_dims). Returns (the dims not known to hold at compile time, the flags)."""
+    check_dims): `small` and `big` are (tensor, its mixed sizes); dims of one name (see
+    [Note: dim symbols]) hold. Returns (the dims not known to hold at compile time,
+    the flags)."""
     rel = "be <=" if pred == "le" else "equal"
-    flags = check_dims(cx, [(small[d], big[d], pred, f"{what} dim {d} must {rel} "
+    (sv, sd), (bv, bd) = small, big
+    sn = operand_symbols(cx, sv) or [None] * len(sd)
+    bn = operand_symbols(cx, bv) or [None] * len(bd)
+    ds = [d for d in ds if sn[d] is None or sn[d] != bn[d]]
+    flags = check_dims(cx, [(sd[d], bd[d], pred, f"{what} dim {d} must {rel} "
                              f"{of} dim {d}") for d in ds])
     return [d for d, f in zip(ds, flags) if f is not True], flags
 
@@ -153,7 +159,8 @@ def _gather_nd(cx):
     elt, ielt = data.type.element_type, ind.type.element_type
     signed = _signed(cx, 1)
     flags = _check_tuple_indices(cx, dims[b:b + k], b, signed)
-    batch, _ = _check_fit(cx, idims, dims, list(range(b)), "eq", "indices batch")
+    batch, _ = _check_fit(cx, (ind, idims), (data, dims), list(range(b)), "eq",
+                          "indices batch")
     src, hi = nonempty_source(cx, data, dims, batch + [b + j for j, f in enumerate(flags)
                                                        if f is not True])
 
@@ -272,8 +279,9 @@ def _scatter_elements(cx):
     combine = _reduction(cx) if cx.op.name == "onnx.ScatterElements" else None
     # no write unless every check holds (see [Note: index checks])
     flags = [_check_axis_indices(cx, 1, dims[axis], axis, signed)]
-    flags += _check_fit(cx, udims, idims, range(r), "eq", "updates", "indices")[1]
-    flags += _check_fit(cx, idims, dims, [d for d in range(r) if d != axis])[1]
+    flags += _check_fit(cx, (upd, udims), (ind, idims), range(r), "eq", "updates",
+                        "indices")[1]
+    flags += _check_fit(cx, (ind, idims), (data, dims), [d for d in range(r) if d != axis])[1]
 
     def body(s, ivs, accs):
         acc = accs[0]
@@ -305,10 +313,13 @@ def _scatter_nd(cx):
         raise NotLowerable(f"updates of rank {len(udims)}, expected {len(loops)}")
     # no write unless every check holds (see [Note: index checks])
     flags = _check_tuple_indices(cx, dims[:k], 0, signed)
-    # updates: indices.shape[:-1] + data.shape[k:]
+    # updates: indices.shape[:-1] + data.shape[k:] (dims of one name hold)
+    un = operand_symbols(cx, upd) or [None] * len(udims)
+    names = (operand_symbols(cx, ind) or [None] * q)[:-1] + \
+        (operand_symbols(cx, data) or [None] * r)[k:]
     flags += check_dims(cx, [(udims[d], loops[d], "eq", f"updates dim {d} must equal " + (
         f"indices dim {d}" if d < q - 1 else f"data dim {d - (q - 1) + k}"))
-        for d in range(len(loops))])
+        for d in range(len(loops)) if un[d] is None or un[d] != names[d]])
 
     def body(s, ivs, accs):
         ivs = ivs[len(ivs) - len(loops):]  # a guarded single write has one loop more

@@ -34,7 +34,8 @@ func.func @named(%x: tensor<5x4xf32>, %i: tensor<3xi64>) -> tensor<3x4xf32> {
 
 // A dynamic axis: the range is [-n, n) with n its run-time size; an empty index
 // tensor (min > max) passes; the data is replaced by zeros when the axis is empty, so
-// that the clamped index 0 exists.
+// that the clamped index 0 exists (a select of buffers: the zeros are empty unless
+// the axis is).
 // CHECK-LABEL: func.func @gather_dynamic
 // CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x4xf32>
 // CHECK: %[[NEGN:.*]] = arith.subi %{{.*}}, %[[N]] : index
@@ -47,10 +48,10 @@ func.func @named(%x: tensor<5x4xf32>, %i: tensor<3xi64>) -> tensor<3x4xf32> {
 // CHECK: %[[NM1:.*]] = arith.subi %[[N]], %{{.*}} : index
 // CHECK: %[[LAST:.*]] = arith.maxsi %[[NM1]], %{{.*}} : index
 // CHECK: %[[Z:.*]] = arith.cmpi eq, %[[N]], %{{.*}} : index
-// CHECK: %[[SRC:.*]] = scf.if %[[Z]] -> (tensor<?x4xf32>) {
-// CHECK: linalg.fill
-// CHECK: } else {
-// CHECK: scf.yield %arg0 : tensor<?x4xf32>
+// CHECK: %[[ONE:.*]] = arith.select %[[Z]], %{{c1.*}}, %{{c0.*}} : index
+// CHECK: %[[E:.*]] = tensor.empty(%[[ONE]]) : tensor<?x4xf32>
+// CHECK: %[[ZEROS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<?x4xf32>)
+// CHECK: %[[SRC:.*]] = arith.select %[[Z]], %[[ZEROS]], %arg0 : tensor<?x4xf32>
 // CHECK: linalg.generic
 // CHECK: %[[K:.*]] = arith.minui %{{.*}}, %[[LAST]] : index
 // CHECK: tensor.extract %[[SRC]][%[[K]], %{{.*}}] : tensor<?x4xf32>
@@ -164,4 +165,17 @@ func.func @reverse_sequence(%x: tensor<4x2xf32>, %l: tensor<2xi64>) -> tensor<4x
 func.func @max_unpool(%x: tensor<1x1x2x2xf32>, %i: tensor<1x1x2x2xi64>) -> tensor<1x1x4x4xf32> {
   %0 = "onnx.MaxUnpool"(%x, %i) <{kernel_shape = [2, 2], strides = [2, 2]}> : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) -> tensor<1x1x4x4xf32>
   return %0 : tensor<1x1x4x4xf32>
+}
+
+// Dims of one name (onnx.dim_params) are equal: no shape check, no clamp along them.
+// CHECK-LABEL: func.func @gather_elements_named_dims
+// CHECK: cf.assert %{{.*}}, "GatherElements at {{.*}}: index out of range [-4, 4) on data axis 1"
+// CHECK-NOT: cf.assert
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+// CHECK: arith.minui %{{.*}}, %{{c3.*}} : index
+// CHECK-NOT: arith.minui
+// CHECK: tensor.extract
+func.func @gather_elements_named_dims(%x: tensor<?x4xf32> {onnx.dim_params = ["B", ""]}, %i: tensor<?x2xi64> {onnx.dim_params = ["B", ""]}) -> tensor<?x2xf32> {
+  %0 = "onnx.GatherElements"(%x, %i) <{axis = 1 : i64}> : (tensor<?x4xf32>, tensor<?x2xi64>) -> tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
 }
