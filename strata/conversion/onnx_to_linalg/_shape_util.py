@@ -257,10 +257,11 @@ def expand(cx, v, groups, out_sizes):
                      result=rt).results[0]
 
 
-def reshape_to(cx, v, out_sizes):
+def reshape_to(cx, v, out_sizes, in_sizes=None):
     """`v` reshaped (row-major) to mixed `out_sizes`: the band of dims that changes is
     collapsed to one dim (collapse_shape), then expanded (expand_shape); equal leading
-    and trailing static dims stay out of the band."""
+    and trailing dims stay out of the band: static ones, and dynamic ones whose size is
+    the same Value in `out_sizes` and in `in_sizes` (`v`'s mixed sizes, if given)."""
     shape = list(v.type.shape)
     static, _ = mixed_split(out_sizes)
     if shape == static and DYN not in static:
@@ -271,11 +272,16 @@ def reshape_to(cx, v, out_sizes):
     if n_out == 0:
         return collapse(cx, v, [])
     n = min(n_in, n_out)
+
+    def same(i, j):
+        if shape[i] != DYN:
+            return shape[i] == static[j]
+        return in_sizes is not None and static[j] == DYN and in_sizes[i] is out_sizes[j]
     pre = 0
-    while pre < n - 1 and shape[pre] == static[pre] != DYN:
+    while pre < n - 1 and same(pre, pre):
         pre += 1
     suf = 0
-    while suf < n - pre - 1 and shape[n_in - 1 - suf] == static[n_out - 1 - suf] != DYN:
+    while suf < n - pre - 1 and same(n_in - 1 - suf, n_out - 1 - suf):
         suf += 1
 
     def groups(total):

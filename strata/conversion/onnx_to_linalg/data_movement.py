@@ -19,6 +19,8 @@ static reshapes.
 """
 from __future__ import annotations
 
+import math
+
 from ...dialects.onnx import opset_version
 from ...ir import attributes as A
 from ...ir.affine import AffineMap
@@ -54,6 +56,9 @@ def _reshape(cx):
     rt = cx.result_type()
     if type(rt) is A.RankedTensorType and DYN not in rt.shape:
         return [reshape_to(cx, x, list(rt.shape))]
+    known = _named_sizes(cx, x, in_sizes, rt)
+    if known is not None:   # the shape operand says nothing the types do not
+        return [finish(cx, reshape_to(cx, x, known, in_sizes))]
     if opset_version(cx.op) < 5:
         shape = list(cx.attr("shape", []))
     else:
@@ -74,6 +79,30 @@ def _reshape(cx):
     out = [ix.select(ix.cmp("eq", d, -1), ix.floordiv(total, ix.max(known, 1)), d)
            for d in fixed]
     return [finish(cx, reshape_to(cx, x, out_sizes(cx, out)))]
+
+
+def _named_sizes(cx, x, in_sizes, rt):
+    """The result's mixed sizes without the shape operand, or None: each `?` dim with the
+    name of a dim of `x` (see [Note: dim symbols]) has that dim's size; one `?` dim
+    left, the others static and not 0, is what the element count leaves for it."""
+    if type(rt) is not A.RankedTensorType:
+        return None
+    names = result_symbols(cx) or [None] * rt.rank
+    where = {n: i for i, n in enumerate(operand_symbols(cx, x) or ()) if n is not None}
+    out = [d if d != DYN else in_sizes[where[n]] if n in where else None
+           for d, n in zip(rt.shape, names)]
+    left = [k for k, d in enumerate(out) if d is None]
+    if not left:
+        return out
+    rest = [d for d in out if d is not None]
+    if len(left) > 1 or not Ix.known(*rest) or 0 in rest:
+        return None
+    ix = Ix(scalars(cx))
+    total = 1
+    for d in in_sizes:
+        total = ix.mul(total, d)
+    out[left[0]] = ix.floordiv(total, math.prod(rest))
+    return out
 
 
 @lowering("Flatten")

@@ -117,3 +117,41 @@ func.func @odd_argument_names(%a: tensor<?xf32> {onnx.dim_params = ["2*n"]},
   %0 = "onnx.Add"(%a, %b) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// A Reshape whose `?` dims are named as dims of its input takes their sizes, not the
+// shape operand's (read at run time and checked for 0 and -1): the named dims stay out
+// of the reshaped band, as static ones do.
+// CHECK-LABEL: func.func @reshape_named
+// CHECK-NOT: tensor.extract
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x128x384xf32>
+// CHECK-NEXT: tensor.expand_shape %arg0 {{\[\[}}0], [1], [2, 3]] output_shape [%[[N]], 128, 12, 32] : tensor<?x128x384xf32> into tensor<?x128x12x32xf32>
+func.func @reshape_named(%x: tensor<?x128x384xf32> {onnx.dim_params = ["batch", "", ""]}, %s: tensor<4xi64>) -> tensor<?x128x12x32xf32> {
+  %0 = "onnx.Reshape"(%x, %s) {onnx.dim_params = ["batch", "", "", ""]} : (tensor<?x128x384xf32>, tensor<4xi64>) -> tensor<?x128x12x32xf32>
+  return %0 : tensor<?x128x12x32xf32>
+}
+
+// -----
+
+// One `?` dim left, the others static: it is what the element count leaves.
+// CHECK-LABEL: func.func @reshape_one_unknown
+// CHECK-NOT: tensor.extract
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x384xf32>
+// CHECK: %[[T:.*]] = arith.muli %[[N]], %{{.*}} : index
+// CHECK: %[[B:.*]] = arith.floordivsi %[[T]], %{{.*}} : index
+// CHECK: tensor.expand_shape %arg0 {{\[\[}}0, 1], [2]] output_shape [%[[B]], 128, 384] : tensor<?x384xf32> into tensor<?x128x384xf32>
+func.func @reshape_one_unknown(%x: tensor<?x384xf32> {onnx.dim_params = ["128*batch", ""]}, %s: tensor<3xi64>) -> tensor<?x128x384xf32> {
+  %0 = "onnx.Reshape"(%x, %s) {onnx.dim_params = ["batch", "", ""]} : (tensor<?x384xf32>, tensor<3xi64>) -> tensor<?x128x384xf32>
+  return %0 : tensor<?x128x384xf32>
+}
+
+// -----
+
+// Two unknown dims: the shape operand says what they are.
+// CHECK-LABEL: func.func @reshape_from_operand
+// CHECK: tensor.extract %arg1
+func.func @reshape_from_operand(%x: tensor<?x384xf32>, %s: tensor<3xi64>) -> tensor<?x?x384xf32> {
+  %0 = "onnx.Reshape"(%x, %s) : (tensor<?x384xf32>, tensor<3xi64>) -> tensor<?x?x384xf32>
+  return %0 : tensor<?x?x384xf32>
+}
