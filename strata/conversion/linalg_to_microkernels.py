@@ -19,13 +19,24 @@ what is left.
 [Note: what is matched]
 - Contractions: any linalg structured op (linalg.matmul, batch_matmul, contract,
   generic...) with two f32 memref inputs and one f32 memref init, the body
-  `out + in0 * in1`, maps that are dims only, one reduction loop k and the output
-  (b..., m, n): A indexed (b..., m, k), B (b..., k, n) or, transposed, (b..., n, k)
-  (ONNX Gemm transB=1 / matmul_transpose_b); an operand may lack batch dims (broadcast
-  along them). Several batch dims must collapse into one (each one's strides the next
-  one's times its size, statically). Every operand's innermost dim must have a static
-  unit stride; other strides, offsets and sizes may be dynamic (read with
-  memref.extract_strided_metadata). -> strata_sgemm[_nt][_batched]_f32.
+  `out + in0 * in1`, whose maps are loop dims (or 0: a dim an operand is broadcast
+  along, ONNX's size-1 batch dims) and whose reduction loops A and B both walk. The
+  loops sort into the kernel's (see `Contraction`):
+    n      the loop along C's innermost unit-stride dim, A not varying along it, with
+           the loops just outside it in C that A does not vary along and that collapse
+           with it in B and C (a Reshape after the product split the columns);
+    k      the reduction loops, collapsing into one in A and B, A unit-stride along the
+           innermost; B unit-stride along n (A . B) or along k (A . B^T: _nt kernels);
+    m      the rows: the innermost loops B does not vary along that collapse in A and C
+           ([b, s, K] x [K, N] is one GEMM of b*s rows);
+    batch  the innermost of the other loops that collapse in A, B and C (an operand that
+           varies along none of them has batch stride 0);
+    loops  the rest: scf.for loops around the call, advancing the pointers.
+  Loops collapse in an operand when the outer one's stride is the inner one's times
+  its size: statically, or because the buffer has the identity layout and they are
+  adjacent dims of it (dynamic batch dims: attention's batch and heads). Other strides,
+  offsets and sizes may be dynamic (read with memref.extract_strided_metadata).
+  -> strata_sgemm[_nt][_batched]_f32.
 - linalg.conv_2d_nchw_fchw, conv_2d_nhwc_hwcf, conv_2d_nhwc_fhwc (f32): the input's
   innermost dim unit-stride, the filter contiguous, each output image contiguous.
   -> strata_conv2d_nchw_f32 (a GEMM packing B straight from the image: implicit
@@ -35,25 +46,27 @@ Anything else (other element types, transposed A, depthwise and grouped convolut
 pooling) stays for convert-linalg-to-loops.
 
 [Note: batches and weights]
-A batched product whose B is broadcast and whose A and C rows follow one another across
-the batch (static strides) is one GEMM of batch*M rows. With `weight-panel-width=NR`
-(the kernels' NR, which the CPU target passes), a B read from a constant memref.global
-with its data (the pass runs before the target externalizes weights) is packed now, once:
-a new constant global holds packed(B) (`pack_b_panels`; B^T is transposed first) and the
-product calls strata_sgemm_packed_f32, which skips packing B at run time. The old global
-goes when nothing else reads it.
+With `weight-panel-width=NR` (the kernels' NR, which the CPU target passes), a B read
+from a constant memref.global with its data (the pass runs before the target
+externalizes weights), or a whole view of one (reshapes keep the order of the
+elements), that only the k and n loops walk, is packed now, once: a new constant global
+holds packed(B) (`pack_b_panels` of the K x N matrix; B^T is transposed first) and the
+product calls strata_sgemm_packed_f32, which skips packing B at run time, with its
+batch loops as scf.for loops. The old global goes when nothing else reads it.
 
 [Note: accumulate]
 linalg ops accumulate into their init. When the op before the product (skipping ops
-without memref operands or regions) is `linalg.fill` of +0.0 into the same buffer, the
-fill is erased and the kernel told to overwrite C (accumulate = 0): the kernel's first
-K block writes C instead of reading it.
+without memref operands or regions, whole views and size reads) is `linalg.fill` of
++0.0 into the same buffer (or the buffer the init views), the fill is erased and the
+kernel told to overwrite C (accumulate = 0): the kernel's first K block writes C instead
+of reading it. An init holding a bias or residual (strata-linalg-fold-into-contractions)
+is accumulated into (accumulate = 1).
 """
 from __future__ import annotations
 
 from ..dialects.linalg.structured import StructuredOp
 from ..ir import attributes as A
-from ..ir.affine import AffineDimExpr
+from ..ir.affine import AffineConstantExpr, AffineDimExpr
 from ..passes.pass_manager import Option, Pass
 from .scalar_builders import op_class
 
@@ -128,54 +141,80 @@ def _unit_inner(t) -> bool:
 
 
 class Contraction:
-    """C[b..., m, n] (+)= A[b..., m, k] . B[b..., k, n] (B[b..., n, k] when `trans_b`):
-    `batch` leading batch dims of C; `a_dims` / `b_dims` the dim of A / B for each (None
-    where that operand is broadcast along it)."""
+    """C (+)= A . B over the loops of `op` (see [Note: what is matched]): `pos[x][d]` is
+    the memref dim of operand x (0: A, 1: B, 2: C) that loop d walks (None: x does not
+    vary along d). The loops are sorted into the kernel's, each a list of loops that
+    collapse into one (outer first): `k` (the reduction), `n` (the columns), `m` (the
+    rows), `batch`; and `loops` (outer first), run around the call."""
 
-    __slots__ = ("op", "a", "b", "c", "trans_b", "batch", "a_dims", "b_dims")
+    __slots__ = ("op", "a", "b", "c", "pos", "trans_b", "k", "n", "m", "batch", "loops")
 
-    def __init__(self, op, trans_b, batch, a_dims, b_dims):
+    def __init__(self, op, pos, k, n, trans_b):
         self.op = op
         self.a, self.b = op.dps_inputs
         self.c = op.dps_inits[0]
-        self.trans_b, self.batch = trans_b, batch
-        self.a_dims, self.b_dims = a_dims, b_dims
+        self.pos, self.k, self.n, self.trans_b = pos, k, n, trans_b
+        self.m, self.batch, self.loops = [], [], []
 
-    def batch_strides(self, i):
-        """Static strides (A, B, C) of batch dim i (0 where broadcast; None: dynamic)."""
-        out = []
-        for v, dims in ((self.a, self.a_dims), (self.b, self.b_dims),
-                        (self.c, list(range(self.batch)))):
-            out.append(0 if dims[i] is None else _static_stride(v, dims[i]))
-        return out
+    @property
+    def operands(self):
+        return self.a, self.b, self.c
 
 
-def _batch_positions(sub, batch_dims):
-    """For each loop dim of `batch_dims`, its position in `sub` (None if absent); None
-    when `sub` is not an in-order subsequence of `batch_dims`."""
-    where = {d: i for i, d in enumerate(sub)}
-    if len(where) != len(sub) or any(d not in batch_dims for d in sub):
-        return None
-    dims = [where.get(d) for d in batch_dims]
-    present = [x for x in dims if x is not None]
-    return dims if present == sorted(present) else None
+def _operand_dims(m, nloops):
+    """{loop: memref dim} of an operand read through map `m` (results dims, or the
+    constant 0 for a dim it is broadcast along); None if not of that form."""
+    out = [None] * nloops
+    for i, r in enumerate(m.results):
+        if type(r) is AffineDimExpr:
+            if out[r.position] is not None:
+                return None
+            out[r.position] = i
+        elif not (type(r) is AffineConstantExpr and r.value == 0):
+            return None
+    return out
 
 
-def _static_stride(m, i):
-    strides, _ = _strides(m.type)
-    return strides[i] if strides[i] != A.DYNAMIC else None
+def _static_unit_stride(t, i) -> bool:
+    strides, _ = _strides(t)
+    return strides is not None and strides[i] == 1
 
 
-def _collapsible(ct: Contraction) -> bool:
-    """Several batch dims act as one: each one's strides are the next one's times its
-    size, in every operand (static)."""
-    for i in range(ct.batch - 1):
-        n = ct.c.type.shape[i + 1]
-        outer, inner = ct.batch_strides(i), ct.batch_strides(i + 1)
-        if n == A.DYNAMIC or None in outer or None in inner or \
-                any(o != n * s for o, s in zip(outer, inner)):
+def _adjacent(t, outer, inner) -> bool:
+    """Memref dims `outer` and `inner` of `t` walk as one dim: the outer stride is the
+    inner one times its size (statically, or by the identity layout's construction)."""
+    from ..dialects.memref_layout import is_identity_layout
+    strides, _ = _strides(t)
+    so, si, n = strides[outer], strides[inner], t.shape[inner]
+    if A.DYNAMIC not in (so, si, n) and so == n * si:
+        return True
+    return is_identity_layout(t) and outer < inner and \
+        all(t.shape[j] == 1 for j in range(outer + 1, inner))
+
+
+def _joins(ct, outer, inner, operands) -> bool:
+    """Loop `outer` collapses onto loop `inner` in each of `operands` (0: A, 1: B, 2: C):
+    both walk adjacent dims of it, or neither varies it."""
+    for x in operands:
+        po, pi = ct.pos[x][outer], ct.pos[x][inner]
+        if (po is None) != (pi is None):
+            return False
+        if po is not None and not _adjacent(ct.operands[x].type, po, pi):
             return False
     return True
+
+
+def _group(ct, order, operands):
+    """The longest run of loops at the end of `order` that collapse into one (in
+    `operands`), outer first."""
+    if not order:
+        return []
+    group = [order[-1]]
+    for d in reversed(order[:-1]):
+        if not _joins(ct, d, group[0], operands):
+            break
+        group.insert(0, d)
+    return group
 
 
 def match_contraction(op):
@@ -186,32 +225,49 @@ def match_contraction(op):
         return None
     if not all(_f32_memref(t) for t in op.operand_types) or not _is_mac_body(op):
         return None
-    maps = op.indexing_maps_list()
     kinds = op.iterator_types_list()
-    if len(maps) != 3 or any(type(r) is not AffineDimExpr for m in maps for r in m.results):
+    nloops = len(kinds)
+    pos = [_operand_dims(m, nloops) for m in op.indexing_maps_list()]
+    if len(pos) != 3 or None in pos:
         return None
-    pa, pb, pc = ([r.position for r in m.results] for m in maps)
-    red = [i for i, k in enumerate(kinds) if k == "reduction"]
-    if len(red) != 1 or len(set(pc)) != len(pc) or len(kinds) != len(pc) + 1 or \
-            len(pc) < 2 or len(pa) < 2 or len(pb) < 2:
+    pa, pb, pc = pos
+    red = [d for d, kind in enumerate(kinds) if kind == "reduction"]
+    if not red or any((pc[d] is None) != (kinds[d] == "reduction") for d in range(nloops)) \
+            or any(pa[d] is None or pb[d] is None for d in red):
         return None
-    k, (m, n), batch_dims = red[0], pc[-2:], pc[:-2]
-    if pa[-2:] != [m, k]:
+    ta, tb, tc = op.operand_types
+    # n: the loop along C's innermost unit-stride dim (not of size 1 if there is one)
+    inner = [i for i in range(len(tc.shape)) if _static_unit_stride(tc, i)]
+    if not inner:
         return None
-    if pb[-2:] == [k, n]:
-        trans_b = False
-    elif pb[-2:] == [n, k]:
-        trans_b = True
+    wide = [i for i in inner if tc.shape[i] != 1]
+    n = pc.index((wide or inner)[-1])
+    if pa[n] is not None or pb[n] is None:
+        return None
+    ct = Contraction(op, pos, [], [], False)
+    # the reduction loops collapse into K, A read along the innermost one
+    ct.k = _group(ct, sorted(red, key=lambda d: pa[d]), (0, 1))
+    k = ct.k[-1]
+    if len(ct.k) != len(red) or not _static_unit_stride(ta, pa[k]):
+        return None
+    if _static_unit_stride(tb, pb[n]):
+        ct.trans_b = False
+    elif _static_unit_stride(tb, pb[k]):
+        ct.trans_b = True
     else:
         return None
-    a_dims = _batch_positions(pa[:-2], batch_dims)
-    b_dims = _batch_positions(pb[:-2], batch_dims)
-    if a_dims is None or b_dims is None:
-        return None
-    if not all(_unit_inner(v.type) for v in op.operands):
-        return None
-    ct = Contraction(op, trans_b, len(batch_dims), a_dims, b_dims)
-    return ct if _collapsible(ct) else None
+    # the other parallel loops in C's order, without those of static extent 1
+    rest = sorted((d for d in range(nloops) if d not in red and d != n and
+                   tc.shape[pc[d]] != 1), key=lambda d: pc[d])
+    # columns: n and the loops A does not vary along just outside it, collapsing in B, C
+    ct.n = _group(ct, [d for d in rest if pa[d] is None and pc[d] < pc[n]] + [n], (1, 2))
+    rest = [d for d in rest if d not in ct.n]
+    # rows: the loops B does not vary along (innermost in C) collapsing in A and C
+    ct.m = _group(ct, [d for d in rest if pb[d] is None], (0, 2))
+    rest = [d for d in rest if d not in ct.m]
+    ct.batch = _group(ct, rest, (0, 1, 2))
+    ct.loops = [d for d in rest if d not in ct.batch]
+    return ct
 
 
 def _per_image_contiguous(t) -> bool:
@@ -281,9 +337,11 @@ class _Emit:
         return self.const(n, A.i32)
 
     def to_i64(self, x):
-        """An i64 from a Python int or an index value."""
+        """An i64 from a Python int or an index value (other values as they are)."""
         if isinstance(x, int):
             return self.i64(x)
+        if x.type is not A.index:
+            return x
         return self.v("arith.index_cast", [x], [A.i64])[0]
 
     def _metadata(self, m):
@@ -307,23 +365,53 @@ class _Emit:
         """x * y on Python ints or index values."""
         if isinstance(x, int) and isinstance(y, int):
             return x * y
+        if x == 1 or y == 1:
+            return y if x == 1 else x
         x, y = (self.index(v) if isinstance(v, int) else v for v in (x, y))
         return self.v("arith.muli", [x, y], [A.index])[0]
 
     def index(self, n: int):
         return self.const(n, A.index)
 
-    def pointer(self, m):
-        """!llvm.ptr to element 0 of memref `m` (aligned pointer + offset)."""
+    def address(self, m):
+        """The address (index) of element 0 of memref `m`: aligned pointer + offset."""
         p = self.v("memref.extract_aligned_pointer_as_index", [m], [A.index])[0]
         offset = _strides(m.type)[1]
         if offset == A.DYNAMIC:
             offset = self._metadata(m)[1]
         if offset != 0:
-            p = self.v("arith.addi", [p, self.index(4 * offset) if isinstance(offset, int)
-                                      else self.mul(offset, 4)], [A.index])[0]
-        p = self.v("arith.index_cast", [p], [A.i64])[0]
+            p = self.add(p, self.bytes(offset))
+        return p
+
+    def bytes(self, n):
+        """4 * n (f32 elements) as an index value; n a Python int or an index value."""
+        n = self.mul(n, 4)
+        return self.index(n) if isinstance(n, int) else n
+
+    def add(self, x, y):
+        return self.v("arith.addi", [x, y], [A.index])[0]
+
+    def ptr(self, address):
+        """An !llvm.ptr from an index address."""
+        p = self.v("arith.index_cast", [address], [A.i64])[0]
         return self.v("llvm.inttoptr", [p], [_llvm_ptr()])[0]
+
+    def pointer(self, m):
+        """!llvm.ptr to element 0 of memref `m` (aligned pointer + offset)."""
+        return self.ptr(self.address(m))
+
+    def loop(self, extent):
+        """Open an scf.for from 0 to `extent` (int or index) here; the emitter moves
+        into its body. Returns the induction variable."""
+        from ..ir.core import Block
+        ub = self.index(extent) if isinstance(extent, int) else extent
+        f = op_class("scf.for").create([self.index(0), ub, self.index(1)], [], None, None,
+                                       (), 1, self.loc)
+        body = f.regions[0].add_block(Block([A.index], [self.loc]))
+        body.append(op_class("scf.yield").create([], [], None, None, (), 0, self.loc))
+        self.block.insert_before(self.before, f)
+        self.block, self.before = body, body.last
+        return body.args[0]
 
     def call(self, name, args):
         args = [self.to_i64(a) if isinstance(a, int) or a.type is A.index else a
@@ -333,13 +421,23 @@ class _Emit:
         self.block.insert_before(self.before, o)
 
 
+# Ops that may stand between a zero fill and the product it initializes: whole views of
+# a buffer and reads of its sizes (see [Note: accumulate]).
+_VIEWS = frozenset(("memref.expand_shape", "memref.collapse_shape", "memref.cast"))
+_SIZES = frozenset(("memref.dim", "memref.extract_strided_metadata"))
+
+
 def _zero_fill_before(op, c):
-    """The `linalg.fill` of +0.0 into `c` that `op` follows (see [Note: accumulate])."""
+    """The `linalg.fill` of +0.0 into `c` (or the buffer `c` views) that `op` follows
+    (see [Note: accumulate])."""
+    while c.defining_op is not None and c.defining_op.name in _VIEWS:
+        c = c.defining_op.operands[0]
     prev = op.prev
     while prev is not None:
         if prev.name == "linalg.fill":
             break
-        if prev.regions or any(type(t) is A.MemRefType for t in prev.operand_types):
+        if prev.regions or (prev.name not in _VIEWS and prev.name not in _SIZES and
+                            any(type(t) is A.MemRefType for t in prev.operand_types)):
             return None
         prev = prev.prev
     if prev is None or len(prev.operands) != 2 or prev.operands[1] is not c:
@@ -361,53 +459,66 @@ def _accumulate(em, op, c):
     return em.i32(1)
 
 
-def _foldable_batch(ct: Contraction) -> bool:
-    """B broadcast, and A's and C's rows contiguous across the batch (see [Note: batches
-    and weights])."""
-    if not ct.batch or any(d is not None for d in ct.b_dims):
-        return False
-    sa, _, sc = ct.batch_strides(ct.batch - 1)
-    rows = ct.c.type.shape[-2]
-    lda, ldc = _static_stride(ct.a, len(ct.a.type.shape) - 2), \
-        _static_stride(ct.c, ct.batch)
-    return None not in (lda, ldc, sa, sc) and rows != A.DYNAMIC and \
-        ct.a_dims[-1] is not None and sa == rows * lda and sc == rows * ldc
+class _Pointer:
+    """A kernel argument to be the pointer to operand 0, 1 or 2 (A, B, C)."""
+    __slots__ = ("operand",)
+
+    def __init__(self, operand):
+        self.operand = operand
 
 
 def _lower_contraction(ct: Contraction, weights) -> str:
     op = ct.op
     em = _Emit(op)
-    a, b, c = ct.a, ct.b, ct.c
+    a, b, c = ct.operands
     acc = _accumulate(em, op, c)
-    r = ct.batch
-    batch = 1
-    for i in range(r):
-        batch = em.mul(batch, em.size(c, i))
-    fold = _foldable_batch(ct)
-    M, N = em.size(c, r), em.size(c, r + 1)
-    if fold:
-        M = em.mul(batch, M)
-    K = em.size(a, len(a.type.shape) - 1)
-    ia, ib = len(a.type.shape) - 2, len(b.type.shape) - 2
-    packed = weights.packed(b, ct.trans_b) if not r or fold else None
+    pa, _, pc = ct.pos
+
+    def extent(d):
+        return em.size(a, pa[d]) if d in ct.k else em.size(c, pc[d])
+
+    def stride(x, d):
+        p = ct.pos[x][d]
+        return 0 if p is None else em.stride(ct.operands[x], p)
+
+    def product(dims):
+        r = 1
+        for d in dims:
+            r = em.mul(r, extent(d))
+        return r
+    packed = weights.packed(ct)
+    if packed is not None:  # B the same for every batch: loops around the packed kernel
+        ct.loops, ct.batch = sorted(ct.loops + ct.batch, key=lambda d: pc[d]), []
+    batch = product(ct.batch)
+    M, N, K = product(ct.m), product(ct.n), product(ct.k)
+    lda = stride(0, ct.m[-1]) if ct.m else K
+    ldb = stride(1, ct.n[-1] if ct.trans_b else ct.k[-1])
+    ldc = stride(2, ct.m[-1]) if ct.m else N
+    loops = [(extent(d), [em.bytes(stride(x, d)) if ct.pos[x][d] is not None else None
+                          for x in range(3)]) for d in ct.loops]
+    make = em.address if loops else em.pointer   # with loops: offsets added inside
+    addresses = [make(v) for v in (a, b if packed is None else packed, c)]
+    pa_, pb_, pc_ = (_Pointer(x) for x in range(3))   # made last, inside the loops
     if packed is not None:
         name = "strata_sgemm_packed_f32"
-        em.call(name, [M, N, K, em.pointer(a), em.stride(a, ia), em.pointer(packed),
-                       em.pointer(c), em.stride(c, r), acc])
-    elif r and not fold:
+        args = [M, N, K, pa_, lda, pb_, pc_, ldc, acc]
+    elif ct.batch:
         name = f"strata_sgemm{'_nt' if ct.trans_b else ''}_batched_f32"
-        last = r - 1      # the batch dims collapse onto the innermost one's strides
-
-        def bstride(v, dims):
-            return 0 if dims[last] is None else em.stride(v, dims[last])
-        em.call(name, [batch, M, N, K, em.pointer(a), em.stride(a, ia),
-                       bstride(a, ct.a_dims), em.pointer(b), em.stride(b, ib),
-                       bstride(b, ct.b_dims), em.pointer(c), em.stride(c, r),
-                       em.stride(c, last), acc])
+        last = ct.batch[-1]   # the batch dims collapse onto the innermost one's strides
+        args = [batch, M, N, K, pa_, lda, stride(0, last), pb_, ldb, stride(1, last), pc_,
+                ldc, stride(2, last), acc]
     else:
         name = "strata_sgemm_nt_f32" if ct.trans_b else "strata_sgemm_f32"
-        em.call(name, [M, N, K, em.pointer(a), em.stride(a, ia), em.pointer(b),
-                       em.stride(b, ib), em.pointer(c), em.stride(c, r), acc])
+        args = [M, N, K, pa_, lda, pb_, ldb, pc_, ldc, acc]
+    args = [x if type(x) is _Pointer else em.to_i64(x) for x in args]
+    for extent_d, steps in loops:
+        iv = em.loop(extent_d)
+        addresses = [p if s is None else em.add(p, em.v("arith.muli", [iv, s], [A.index])[0])
+                     for p, s in zip(addresses, steps)]
+    if loops:
+        addresses = [em.ptr(p) for p in addresses]
+    args = [addresses[x.operand] if type(x) is _Pointer else x for x in args]
+    em.call(name, args)
     op.erase()
     if packed is not None:
         weights.release(b)
@@ -453,17 +564,32 @@ class _Weights:
             return None
         return g
 
-    def packed(self, b, trans: bool):
-        """A value holding packed(B) (packed(Bt^T) when `trans`), or None."""
+    def packed(self, ct: Contraction):
+        """A value holding packed(B) of contraction `ct` (B^T transposed first), or None:
+        B must be a constant global, or a whole view of one (reshapes keep the order of
+        the elements), walked only by the K and N loops, K's dims before N's (after them
+        when B is transposed)."""
+        from ..dialects.memref_layout import is_identity_layout
         from ..ir.dense import DenseElementsAttr, DenseResourceElementsAttr
-        if not self.nr or not b.type.has_static_shape or len(b.type.shape) != 2 or \
-                b.type.layout is not None:
+        b, pb = ct.b, ct.pos[1]
+        t = b.type
+        if not self.nr or not t.has_static_shape or not is_identity_layout(t):
             return None
-        g = self._global_of(b)
+        walked = {pb[d] for d in ct.k + ct.n}
+        if any(n != 1 and i not in walked for i, n in enumerate(t.shape)) or \
+                (pb[ct.k[0]] < pb[ct.n[0]]) == ct.trans_b:
+            return None
+        src = b
+        while src.defining_op is not None and src.defining_op.name in _VIEWS:
+            src = src.defining_op.operands[0]
+        g = self._global_of(src)
         if g is None:
             return None
         init = g.properties["initial_value"]
-        key = (g, trans)
+        k = 1
+        for d in ct.k:
+            k *= t.shape[pb[d]]
+        key = (g, ct.trans_b, k)
         new = self.made.get(key)
         if new is None:
             if isinstance(init, DenseResourceElementsAttr):
@@ -472,10 +598,10 @@ class _Weights:
                 data = init.array
             else:
                 return None
-            data = data.reshape(b.type.shape)
+            data = data.reshape((-1, k) if ct.trans_b else (k, -1))
             new = self.made[key] = self._new_global(g, pack_b_panels(
-                data.T if trans else data, self.nr))
-        get = b.defining_op
+                data.T if ct.trans_b else data, self.nr))
+        get = src.defining_op
         t = new.properties["type"].value
         read = op_class("memref.get_global").create(
             [], [t], {"name": A.SymbolRefAttr(new.properties["sym_name"].value)}, None, (),
@@ -505,11 +631,16 @@ class _Weights:
         return new
 
     def release(self, b):
-        """After `b`'s product no longer reads it: drop its get_global if unused."""
-        get = b.defining_op
-        if not b.has_uses():
-            self.dropped.append(get.properties["name"].root)
-            get.erase()
+        """After `b`'s product no longer reads it: drop its views and get_global if
+        unused."""
+        while not b.has_uses():
+            op = b.defining_op
+            if op.name == "memref.get_global":
+                self.dropped.append(op.properties["name"].root)
+                op.erase()
+                return
+            b = op.operands[0]
+            op.erase()
 
     def finish(self):
         """Erase the original globals nothing reads any more."""

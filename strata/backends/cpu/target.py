@@ -1,7 +1,8 @@
 """The `cpu` target: tensor-level IR -> native code for the host CPU, in this process
 (JIT) or as a standalone shared library.
 
-    linalg on tensors ──linalg-fuse-elementwise-ops──> one-shot-bufferize ──> deallocation
+    linalg on tensors ──linalg-fuse-elementwise-ops (contractions kept for the kernels),
+    strata-linalg-fold-into-contractions──> one-shot-bufferize ──> deallocation
     ──> (weights externalized) ──> convert-linalg-to-loops ──> convert-scf-to-cf
     ──> convert-to-llvm ──> LLVM IR text ──llvmlite──> machine code
 
@@ -42,7 +43,8 @@ from ...errors import StrataError
 WEIGHT_MIN_BYTES = 256
 
 BUFFERIZE_PIPELINE = (
-    "linalg-fuse-elementwise-ops",
+    "linalg-fuse-elementwise-ops{keep-contractions=true}",
+    "strata-linalg-fold-into-contractions",
     "one-shot-bufferize{bufferize-function-boundaries=true "
     "function-boundary-type-conversion=identity-layout-map "
     "allow-return-allocs-from-loops=true}",

@@ -55,7 +55,7 @@ from ...ir.builder import Builder, InsertionPoint
 from ...ir.core import Block, BlockArgument, OpResult, Region
 from ...ir.dense import DenseElementsAttr
 from ...ir.location import FusedLoc
-from ...passes.pass_manager import Pass
+from ...passes.pass_manager import Option, Pass
 from ...rewrite.folding import constant_value
 from ...rewrite.pattern import RewritePattern
 
@@ -849,13 +849,25 @@ def elementwise_fusion_patterns(control=default_control) -> list:
             RemoveOutsDependency(), *erase_unused_operands_and_results_patterns()]
 
 
-def fusion_pass_patterns() -> list:
+def _not_contraction(op) -> bool:
+    from ...dialects.linalg.named_base import contraction_error
+    return contraction_error(op) is not None
+
+
+def _keep_contractions_control(consumer, operand_index) -> bool:
+    return default_control(consumer, operand_index) and _not_contraction(consumer)
+
+
+def fusion_pass_patterns(keep_contractions: bool = False) -> list:
     """What linalg-fuse-elementwise-ops applies, in upstream's order: the fusion
     patterns, reshape propagation by expansion (reshape_fusion.py), then the
-    canonicalizations of linalg.generic and the reshapes."""
+    canonicalizations of linalg.generic and the reshapes. `keep_contractions`: no
+    producer fuses into a contraction and no reshape folds into one."""
     from .reshape_fusion import (reshape_by_expansion_patterns,
                                  reshape_canonicalization_patterns)
-    return [*elementwise_fusion_patterns(), *reshape_by_expansion_patterns(),
+    control = _keep_contractions_control if keep_contractions else default_control
+    return [*elementwise_fusion_patterns(control),
+            *reshape_by_expansion_patterns(_not_contraction if keep_contractions else None),
             EraseIdentityGeneric(), *reshape_canonicalization_patterns()]
 
 
@@ -863,8 +875,12 @@ class LinalgElementwiseOpFusion(Pass):
     name = "linalg-fuse-elementwise-ops"
     summary = "Fuse elementwise operations on tensors"
     display_name = "LinalgElementwiseOpFusionPass"
+    keep_contractions = Option(
+        bool, False, "Strata: leave contractions (linalg ops of the contraction interface: "
+        "matmuls, their generic forms) as they are, fusing no producer into them and "
+        "folding no reshape into them (the CPU target's GEMM kernels match them)")
 
     def run(self, op):
         from ...rewrite.greedy import GreedyRewriteConfig, apply_patterns_greedily
-        apply_patterns_greedily(op, fusion_pass_patterns(),
+        apply_patterns_greedily(op, fusion_pass_patterns(self.keep_contractions),
                                 GreedyRewriteConfig(top_down=True))

@@ -340,9 +340,13 @@ def _single_user_definer(v) -> bool:
 
 
 class FoldReshapeWithGenericOpByExpansion(RewritePattern):
-    """expand_shape of a structured op's result: the op is expanded to produce it."""
+    """expand_shape of a structured op's result: the op is expanded to produce it.
+    `control(op)` (optional) says whether structured op `op` may be expanded."""
 
     root = "tensor.expand_shape"
+
+    def __init__(self, control=None):
+        self.control = control
 
     def match_and_rewrite(self, op, rewriter) -> bool:
         v = op.operand(0)
@@ -351,7 +355,8 @@ class FoldReshapeWithGenericOpByExpansion(RewritePattern):
         producer = v.owner
         init = producer.num_dps_inputs() + v.index
         if not is_fusable_with_reshape_by_expansion(producer, init) or \
-                not _single_user_definer(v):
+                not _single_user_definer(v) or \
+                (self.control is not None and not self.control(producer)):
             return False
         values = fuse_with_reshape_by_expansion(producer, op, init, rewriter)
         if values is None:
@@ -368,10 +373,13 @@ class FoldWithProducerReshapeOpByExpansion(RewritePattern):
     """A collapse_shape feeding an input of a structured op: the op is expanded to read
     the collapse's source."""
 
-    def __init__(self, root):
+    def __init__(self, root, control=None):
         self.root = root
+        self.control = control
 
     def match_and_rewrite(self, op, rewriter) -> bool:
+        if self.control is not None and not self.control(op):
+            return False
         for i in range(op.num_dps_inputs()):
             v = op.operand(i)
             reshape = v.defining_op
@@ -388,12 +396,13 @@ class FoldWithProducerReshapeOpByExpansion(RewritePattern):
         return False
 
 
-def reshape_by_expansion_patterns() -> list:
-    """populateFoldReshapeOpsByExpansionPatterns (without the tensor.pad ones)."""
+def reshape_by_expansion_patterns(control=None) -> list:
+    """populateFoldReshapeOpsByExpansionPatterns (without the tensor.pad ones);
+    `control(op)`, if given, says which structured ops may be expanded."""
     from ...dialects.linalg import LINALG
-    return [FoldReshapeWithGenericOpByExpansion()] + [
-        FoldWithProducerReshapeOpByExpansion(name) for name, cls in LINALG.ops.items()
-        if issubclass(cls, StructuredOp)]
+    return [FoldReshapeWithGenericOpByExpansion(control)] + [
+        FoldWithProducerReshapeOpByExpansion(name, control)
+        for name, cls in LINALG.ops.items() if issubclass(cls, StructuredOp)]
 
 
 # ====================================================================== canonicalization

@@ -76,8 +76,8 @@ func.func @fills_kept(%A: memref<4x8xf32>, %B: memref<8x16xf32>, %C: memref<4x16
 // rows contiguous across the batch: one GEMM of 2 x 4 rows. A dynamic stride and offset
 // of B come from its metadata (pointer + 4 * offset).
 // CHECK-LABEL: func.func @batch_matmul_broadcast(
+//       CHECK: %base_buffer, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %arg1
 //       CHECK: %intptr_0 = memref.extract_aligned_pointer_as_index %arg1
-//  CHECK-NEXT: %base_buffer, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %arg1
 //  CHECK-NEXT: %c4 = arith.constant 4 : index
 //  CHECK-NEXT: %2 = arith.muli %offset, %c4 : index
 //  CHECK-NEXT: %3 = arith.addi %intptr_0, %2 : index
@@ -100,13 +100,32 @@ func.func @batch_matmul_broadcast_strided(%A: memref<2x4x8xf32, strided<[40, 8, 
 
 // Two batch dims (attention's batch and heads, as fusion leaves them) collapse into one
 // batch of 2 x 4; B broadcast along both with A's and C's rows contiguous: one GEMM of
-// 2 x 4 x 6 rows. A B broadcast along the first batch dim only cannot collapse: loops.
+// 2 x 4 x 6 rows. A B broadcast along the first batch dim only cannot collapse it with
+// the second: an scf.for over the first around the batched kernel (pointers advanced by
+// the first dim's strides in bytes: A 192 x 4, C 144 x 4; B does not move).
 // CHECK-LABEL: func.func @two_batch_dims(
 //       CHECK: %c8_i64 = arith.constant 8 : i64
 //       CHECK: call @strata_sgemm_nt_batched_f32(%c8_i64, %c6_i64, %c6_i64, %c8_i64, %1, %c8_i64, %c48_i64, %3, %c8_i64, %c48_i64, %5, %c6_i64, %c36_i64, %c1_i32)
 //       CHECK: call @strata_sgemm_f32(%c48_i64_{{[0-9]+}}, %c6_i64_{{[0-9]+}}, %c8_i64_{{[0-9]+}},
-//       CHECK: linalg.generic
-//  CHECK-NEXT: ^bb0
+//       CHECK: %c768 = arith.constant 768 : index
+//  CHECK-NEXT: %c576 = arith.constant 576 : index
+//  CHECK-NEXT: %[[A:.*]] = memref.extract_aligned_pointer_as_index %arg0
+//  CHECK-NEXT: %[[B:.*]] = memref.extract_aligned_pointer_as_index %arg4
+//  CHECK-NEXT: %[[C:.*]] = memref.extract_aligned_pointer_as_index %arg2
+//       CHECK: scf.for %[[I:.*]] = %c0 to %c2 step %c1 {
+//  CHECK-NEXT:   %[[OA:.*]] = arith.muli %[[I]], %c768 : index
+//  CHECK-NEXT:   %[[PA:.*]] = arith.addi %[[A]], %[[OA]] : index
+//  CHECK-NEXT:   %[[OC:.*]] = arith.muli %[[I]], %c576 : index
+//  CHECK-NEXT:   %[[PC:.*]] = arith.addi %[[C]], %[[OC]] : index
+//  CHECK-NEXT:   arith.index_cast %[[PA]]
+//  CHECK-NEXT:   llvm.inttoptr
+//  CHECK-NEXT:   arith.index_cast %[[B]]
+//  CHECK-NEXT:   llvm.inttoptr
+//  CHECK-NEXT:   arith.index_cast %[[PC]]
+//  CHECK-NEXT:   llvm.inttoptr
+//  CHECK-NEXT:   func.call @strata_sgemm_batched_f32(%c4_i64, %c6_i64_{{[0-9]+}}, %c6_i64_{{[0-9]+}}, %c8_i64_{{[0-9]+}}, %{{.*}}, %c8_i64_{{[0-9]+}}, %c48_i64_{{[0-9]+}}, %{{.*}}, %c6_i64_{{[0-9]+}}, %c48_i64_{{[0-9]+}}, %{{.*}}, %c6_i64_{{[0-9]+}}, %c36_i64_{{[0-9]+}}, %c1_i32_{{[0-9]+}})
+//  CHECK-NEXT: }
+//   CHECK-NOT: linalg.
 func.func @two_batch_dims(%q: memref<2x4x6x8xf32>, %k: memref<2x4x6x8xf32>, %s: memref<2x4x6x6xf32>, %w: memref<8x6xf32>, %wh: memref<4x8x6xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : memref<2x4x6x8xf32>, memref<2x4x6x8xf32>) outs(%s : memref<2x4x6x6xf32>) {
   ^bb0(%a: f32, %b: f32, %c: f32):
@@ -124,6 +143,72 @@ func.func @two_batch_dims(%q: memref<2x4x6x8xf32>, %k: memref<2x4x6x8xf32>, %s: 
   ^bb0(%a: f32, %b: f32, %c: f32):
     %m = arith.mulf %a, %b : f32
     %t = arith.addf %c, %m : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// Batch dims broadcast ONNX's way (maps reading a size-1 dim at 0): the heads (B's)
+// are the kernel's batch, A's batch stride 0; the first dim (B broadcast along it)
+// cannot collapse with them: a loop (A's pointer + 35 x 4 bytes, C's + 60 x 4).
+// CHECK-LABEL: func.func @broadcast_batch_dims(
+//       CHECK: %c140 = arith.constant 140 : index
+//  CHECK-NEXT: %c240 = arith.constant 240 : index
+//       CHECK: scf.for %arg3 = %c0 to %c2 step %c1 {
+//       CHECK:   func.call @strata_sgemm_batched_f32(%c3_i64, %c5_i64, %c4_i64, %c7_i64, %5, %c7_i64, %c0_i64, %7, %c4_i64, %c28_i64, %9, %c4_i64, %c20_i64, %c1_i32)
+func.func @broadcast_batch_dims(%a: memref<2x1x5x7xf32>, %b: memref<1x3x7x4xf32>, %c: memref<2x3x5x4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, 0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (0, d1, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : memref<2x1x5x7xf32>, memref<1x3x7x4xf32>) outs(%c : memref<2x3x5x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %y : f32
+    %t = arith.addf %o, %m : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// Dynamic batch dims (attention's batch and heads): identity layouts collapse at run
+// time (batch = sizes#0 * sizes#1); the zero fill of the buffer the init views is folded.
+// CHECK-LABEL: func.func @dynamic_batch_dims(
+//   CHECK-NOT: linalg.fill
+//       CHECK: %c0_i32 = arith.constant 0 : i32
+//  CHECK-NEXT: %base_buffer, %offset, %sizes:4, %strides:4 = memref.extract_strided_metadata %expand_shape
+//  CHECK-NEXT: %0 = arith.muli %sizes#0, %sizes#1 : index
+//       CHECK: %7 = arith.index_cast %0 : index to i64
+//       CHECK: call @strata_sgemm_batched_f32(%7, %c128_i64, %c128_i64, %c32_i64, %2, %c32_i64, %c4096_i64, %4, %c128_i64, %c4096_i64, %6, %c128_i64, %c16384_i64, %c0_i32)
+func.func @dynamic_batch_dims(%q: memref<?x?x128x32xf32>, %k: memref<?x?x32x128xf32>, %s: memref<?x128x128xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  linalg.fill ins(%cst : f32) outs(%s : memref<?x128x128xf32>)
+  %d0 = memref.dim %q, %c0 : memref<?x?x128x32xf32>
+  %d1 = memref.dim %q, %c1 : memref<?x?x128x32xf32>
+  %e = memref.expand_shape %s [[0, 1], [2], [3]] output_shape [%d0, %d1, 128, 128] : memref<?x128x128xf32> into memref<?x?x128x128xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : memref<?x?x128x32xf32>, memref<?x?x32x128xf32>) outs(%e : memref<?x?x128x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %y : f32
+    %t = arith.addf %o, %m : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// Columns split in two (a Reshape after the product) and the reduction split in two
+// (one before it): each collapses back into one dim: plain GEMMs of 32 x 64 x 64.
+// CHECK-LABEL: func.func @split_n_and_k(
+//       CHECK: call @strata_sgemm_f32(%c32_i64, %c64_i64, %c64_i64, %1, %c64_i64, %3, %c64_i64, %5, %c64_i64, %c1_i32)
+//       CHECK: call @strata_sgemm_f32(%c32_i64_6, %c64_i64_7, %c64_i64_7, %7, %c64_i64_7, %9, %c64_i64_7, %11, %c64_i64_7, %c1_i32_2)
+//   CHECK-NOT: linalg.
+func.func @split_n_and_k(%x: memref<2x16x64xf32>, %w: memref<64x4x16xf32>, %y: memref<2x16x4x16xf32>, %w2: memref<4x16x64xf32>, %z: memref<2x16x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d4, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : memref<2x16x64xf32>, memref<64x4x16xf32>) outs(%y : memref<2x16x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %t = arith.addf %o, %m : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d3, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%y, %w2 : memref<2x16x4x16xf32>, memref<4x16x64xf32>) outs(%z : memref<2x16x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %t = arith.addf %o, %m : f32
     linalg.yield %t : f32
   }
   return
