@@ -21,9 +21,8 @@ import pytest
 
 pytest.importorskip("onnx")
 
-from test_onnx_shape_inference_nodes import ONNX_WRONG, _Capture  # noqa: E402
+from test_onnx_shape_inference_nodes import ONNX_WRONG, _Capture, _erase  # noqa: E402
 
-from strata.dialects import onnx as O  # noqa: E402
 from strata.frontends.onnx import import_model  # noqa: E402
 from strata.ir import attributes as A  # noqa: E402
 from strata.transforms.onnx_shape_inference import OnnxShapeInference  # noqa: E402
@@ -57,17 +56,6 @@ def _symbolize(module, by_size):
         fn.properties["function_type"] = A.TypeAttr(A.FunctionType(inputs, ft.results))
         fn.properties["arg_attrs"] = A.ArrayAttr(attrs)
     return sizes
-
-
-def _erase(module):
-    erased = {}
-    for op in module.walk():
-        if isinstance(op, O.OnnxOp) and op.name != "onnx.Constant":
-            for r in op.results:
-                if isinstance(r.type, (A.RankedTensorType, A.UnrankedTensorType)):
-                    erased[r] = r.type
-                    r.type = A.UnrankedTensorType(r.type.element_type)
-    return erased
 
 
 def _names(op, r):

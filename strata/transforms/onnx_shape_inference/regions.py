@@ -15,6 +15,10 @@ the body's types are put back as they were and the body is inferred again. Types
 get coarser, so this ends; after a few rounds the arguments keep the types they had
 before the pass. Warnings are reported for the last round only. A type the body
 argument already has (declared by the model) is refined, never replaced.
+
+Dim symbols (see [Note: dim symbols in the IR] in __init__.py) of a body are those of
+one iteration: the arguments' `?` dims get fresh ones each round, values from outside
+the body keep theirs, and the op's results get their own (not the body's).
 """
 from __future__ import annotations
 
