@@ -48,6 +48,7 @@ from ..ir import traits as T
 from ..ir.builder import Builder
 from ..ir.core import Block
 from ..passes.pass_manager import Option, Pass
+from ..rewrite.folding import constant_value
 
 __all__ = ["ConvertScfToStrataCpu", "parallelize_loops", "COLLAPSE_BELOW", "DYNAMIC_TRIPS",
            "MIN_CHUNK_WORK"]
@@ -68,10 +69,7 @@ _STRUCTURE = ("scf.for", "scf.parallel", "scf.while", "scf.if", "scf.index_switc
 
 def _const(v):
     """The integer an index constant holds, or None."""
-    d = v.defining_op
-    if d is None or T.ConstantLike not in type(d).traits:
-        return None
-    a = d.properties.get("value")
+    a = constant_value(v)
     return a.value if type(a) is A.IntegerAttr else None
 
 

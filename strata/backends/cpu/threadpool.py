@@ -230,16 +230,23 @@ entry:
   ret void
 }}
 
+; the calling thread's count (0: none); the key must be ready
+define internal i32 @strata_pool_scope() #1 {{
+entry:
+  %k = load {p.key}, ptr @strata_pool_key, align 8
+  %p = call ptr @pthread_getspecific({p.key} %k)
+  %pi = ptrtoint ptr %p to i64
+  %s = trunc i64 %pi to i32
+  ret i32 %s
+}}
+
 define i32 @strata_get_num_threads() #0 {{
 entry:
   %st = load atomic i32, ptr @strata_pool_key_state acquire, align 4
   %ready = icmp eq i32 %st, 2
   br i1 %ready, label %scoped, label %default
 scoped:
-  %k = load {p.key}, ptr @strata_pool_key, align 8
-  %p = call ptr @pthread_getspecific({p.key} %k)
-  %pi = ptrtoint ptr %p to i64
-  %s = trunc i64 %pi to i32
+  %s = call i32 @strata_pool_scope()
   %has = icmp sgt i32 %s, 0
   br i1 %has, label %done, label %default
 default:
@@ -293,10 +300,8 @@ key:
   %ok = call i1 @strata_pool_key_ready()
   br i1 %ok, label %set, label %skip
 set:
+  %o = call i32 @strata_pool_scope()
   %k = load {p.key}, ptr @strata_pool_key, align 8
-  %old = call ptr @pthread_getspecific({p.key} %k)
-  %oi = ptrtoint ptr %old to i64
-  %o = trunc i64 %oi to i32
   %big = icmp sgt i32 %n, {MAX_THREADS}
   %m = select i1 %big, i32 {MAX_THREADS}, i32 %n
   %mi = zext i32 %m to i64
