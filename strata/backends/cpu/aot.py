@@ -5,8 +5,9 @@
 The library holds the code, the weights (linked in as a read-only data section with the
 assembler's `.incbin`, no IR text for them), the kernels and their thread pool
 (kernels.py, threadpool.py) and a tiny C runtime part (`strata_assert_fail`,
-`strata_last_error`, `strata_model_set_num_threads`, `strata_model_get_num_threads`). Its entry point is upstream MLIR's C
-interface, `_mlir_ciface_<function>`, taking memref descriptors (see strata.runtime);
+`strata_last_error`, `strata_model_set_num_threads`, `strata_model_get_num_threads`).
+Its entry point is upstream MLIR's C interface, `_mlir_ciface_<function>`, taking memref
+descriptors (see strata.runtime);
 the header declares the descriptor structs and the entry point and says, for every
 input and output, its element type, shape and ONNX name. Output buffers are allocated
 by the library with malloc: the caller frees `result.allocated`.

@@ -294,7 +294,34 @@ class KernelLibrary:
         import os
         if os.environ.get("STRATA_PERF_MAP"):
             from .jit import write_perf_map
-            write_perf_map(self.symbols)
+            write_perf_map(_all_functions(obj, self.symbols))
+
+
+def _all_functions(obj: bytes, public: dict) -> dict:
+    """{name: address} of every function of the loaded ELF object `obj` (internal ones
+    too: a profile names the micro-kernels), placed from the addresses of the `public`
+    ones in the same sections; just `public` for other object formats."""
+    import struct
+    if obj[:6] != b"\x7fELF\x02\x01":      # 64-bit little-endian ELF only
+        return dict(public)
+    shoff, = struct.unpack_from("<Q", obj, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", obj, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", obj, shoff + i * shentsize)
+                for i in range(shnum)]
+    funcs = {}
+    for _, kind, _, _, off, size, link, _, _, entsize in sections:
+        if kind != 2:                         # SHT_SYMTAB
+            continue
+        strtab = sections[link][4]
+        for k in range(size // entsize):
+            name, info, _, shndx, value, _ = struct.unpack_from("<IBBHQQ", obj, off + k * entsize)
+            if info & 0xF == 2:               # STT_FUNC
+                end = obj.index(b"\0", strtab + name)
+                funcs[obj[strtab + name:end].decode()] = (shndx, value)
+    base = {funcs[n][0]: a - funcs[n][1] for n, a in public.items() if n in funcs and a}
+    out = {n: base[sh] + v for n, (sh, v) in funcs.items() if sh in base}
+    out.update(public)
+    return out
 
 
 def default_threads() -> int:
