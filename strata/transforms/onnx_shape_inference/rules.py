@@ -605,16 +605,15 @@ def _slice(cx):
         if type(x[a]) is int:
             out[a] = len(range(*slices[a].indices(x[a])))
         else:   # a `?` dim: all of it keeps its symbol
-            out[a] = x[a] if st == 1 and s in (0, *_FROM_START) and e >= _TO_END else None
+            out[a] = x[a] if st == 1 and (s == 0 or s <= -_TO_END) and e >= _TO_END else None
     p = cx.value(0)
     if p is not None and len(x) == 1 and type(x[0]) is int:
         cx.set_value(0, (out[0],), p.vals[slices[0]])
     return [tuple(out)]
 
 
-# Slice bounds that mean "from the start" / "to the end" of any dim (INT64/INT32 limits,
-# as exporters write them).
-_FROM_START = (-(1 << 63), -(1 << 31))
+# A Slice bound at least this far out means "to the end" (or, negative, "from the
+# start") of any dim: exporters write INT64/INT32 limits.
 _TO_END = (1 << 31) - 1
 
 

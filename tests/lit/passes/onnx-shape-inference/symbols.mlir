@@ -105,6 +105,19 @@ func.func @expand_where(%m: tensor<?x1x1x5xf32> {onnx.dim_params = ["batch", "",
   return %e, %r : tensor<*xf32>, tensor<*xi64>
 }
 
+// Slicing all of a named dim keeps its name; slicing part of it does not.
+// CHECK-LABEL: func.func @slices
+func.func @slices(%x: tensor<?x10xf32> {onnx.dim_params = ["n", ""]}) -> (tensor<*xf32>, tensor<*xf32>) {
+  %s0 = "onnx.Constant"() <{value = dense<[0, 2]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %e0 = "onnx.Constant"() <{value = dense<[9223372036854775807, 6]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %s1 = "onnx.Constant"() <{value = dense<[1, 2]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  // CHECK: "onnx.Slice"{{.*}} {onnx.dim_params = ["n", ""]} : ({{.*}}) -> tensor<?x4xf32>
+  %a = "onnx.Slice"(%x, %s0, %e0) : (tensor<?x10xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
+  // CHECK-NEXT: "onnx.Slice"{{.*}} : ({{.*}}) -> tensor<?x4xf32>
+  %b = "onnx.Slice"(%x, %s1, %e0) : (tensor<?x10xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
+  return %a, %b : tensor<*xf32>, tensor<*xf32>
+}
+
 // Ops with several results get one list per result; Concat adds static sizes along
 // its axis and keeps the names of the others.
 // CHECK-LABEL: func.func @several_results
