@@ -23,15 +23,14 @@ import numpy as np
 
 from .errors import StrataError
 from .passes.instrumentation import Instrumentation
+# InputError: inputs that do not fit the compiled function (a StrataError and a ValueError),
+# the runtime's; its input checks and conversions serve every target.
+from .runtime import InputError, match_inputs
 
 __all__ = ["compile", "CompiledModel", "Target", "InterpretTarget", "TARGETS",
            "register_target", "load_module", "InputError", "DEFAULT_TARGET"]
 
 DEFAULT_TARGET = "cpu"
-
-
-class InputError(StrataError, ValueError):
-    """Inputs that do not match the compiled function's signature."""
 
 
 class Target:
@@ -221,6 +220,25 @@ class CompiledModel:
         # Seconds per phase of the target's lowering and code generation.
         self.timings: dict[str, float] = {}
         self._run = target.load(module, self.function, instrumentation, self.timings)
+        self._prepare_calls()
+
+    def _prepare_calls(self):
+        """What a call needs, worked out once (see [Note: the call path])."""
+        from .ir import attributes as A
+        from .runtime import input_spec
+        self._specs = tuple(_input_spec(t, input_spec) for t in self.input_types)
+        self._groups = tuple(tuple(m) for _, m in self._dim_groups)
+        self._retype_in = tuple((i, a, b) for i, (a, b) in
+                                enumerate(zip(self.input_types, self._lowered_inputs))
+                                if _may_retype(a, b))
+        retype_out = [(i, a, b) for i, (a, b) in
+                      enumerate(zip(self._lowered_outputs, self.output_types))]
+        owner = getattr(self._run, "__self__", None)
+        if getattr(owner, "owns_outputs", False):
+            # Arrays owning their buffers already: only retyped or scalar outputs change.
+            retype_out = [(i, a, b) for i, a, b in retype_out
+                          if _may_retype(a, b) or not isinstance(b, A.ShapedType)]
+        self._fix_out = tuple(retype_out)
 
     def bind(self, args, kwargs) -> list:
         """Checked argument values in signature order (raises InputError)."""
@@ -245,8 +263,9 @@ class CompiledModel:
                              f"{', '.join(missing)}")
         out = []
         for i, t in enumerate(self.input_types):
+            what = f"input #{i} ('{names[i]}')"
             try:
-                out.append(check_value(_from_onnx(vals[i]), t, f"input #{i} ('{names[i]}')"))
+                out.append(check_value(_input_value(vals[i], t, what), t, what))
             except ValueMismatch as e:
                 raise InputError(str(e)) from None
         for param, members in self._dim_groups:
@@ -258,11 +277,17 @@ class CompiledModel:
         return out
 
     def __call__(self, *args, **kwargs) -> list:
-        values = [_retype(v, a, b) for v, a, b in
-                  zip(self.bind(args, kwargs), self.input_types, self._lowered_inputs)]
+        values = None
+        if not kwargs and len(args) == len(self._specs):
+            values = match_inputs(args, self._specs, self._groups)
+        if values is None:  # converts, or explains what does not fit
+            values = self.bind(args, kwargs)
+        for i, a, b in self._retype_in:
+            values[i] = _retype(values[i], a, b)
         results = self._run(*values)
-        return [_output(_retype(v, a, b)) for v, a, b in
-                zip(results, self._lowered_outputs, self.output_types)]
+        for i, a, b in self._fix_out:
+            results[i] = _output(_retype(results[i], a, b))
+        return results
 
     @property
     def num_threads(self) -> int:
@@ -302,12 +327,51 @@ def _dim_groups(func_op):
     return [(p, m) for p, m in groups.items() if len(m) > 1]
 
 
-def _from_onnx(v):
-    """An onnx TensorProto input as its NumPy array (other values unchanged)."""
+def _input_value(v, t, what):
+    """An input as the value `check_value` checks against type `t`: an onnx TensorProto
+    as its array; for a type with a dtype, arrays as they are, DLPack objects imported
+    without a copy, Python numbers and lists converted (see strata.runtime.as_array);
+    other values (sequences, None) unchanged."""
+    from .interpreter.values import dtype_of
+    from .ir import attributes as A
+    from .runtime import as_array
     if type(v).__name__ == "TensorProto" and type(v).__module__.startswith("onnx"):
         from onnx import numpy_helper
         return numpy_helper.to_array(v)
-    return v
+    try:
+        d = dtype_of(t)
+    except TypeError:
+        d = None
+    if d is not None and v is not None and not isinstance(t, A.NoneType):
+        return as_array(v, d, what)
+    return as_array(v, None, what) if hasattr(v, "__dlpack__") else v
+
+
+def _input_spec(t, input_spec):
+    """The runtime's fast check for an input of type `t` (a ranked tensor with a dtype),
+    else None (its inputs take the slow path, `bind`)."""
+    from .interpreter.values import dtype_of
+    from .ir import attributes as A
+    if not isinstance(t, A.RankedTensorType):
+        return None
+    try:
+        d = dtype_of(t)
+    except TypeError:
+        return None
+    if d.kind == "O":
+        return None
+    return input_spec(d, [None if n == A.DYNAMIC else n for n in t.shape])
+
+
+def _may_retype(src, dst) -> bool:
+    """Whether `_retype` may change a value of type `src` given as `dst`."""
+    if src is dst:
+        return False
+    from .interpreter.values import dtype_of
+    try:
+        return dtype_of(src) != dtype_of(dst)
+    except TypeError:
+        return False
 
 
 def _retype(v, src, dst):

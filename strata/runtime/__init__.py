@@ -1,8 +1,27 @@
-"""The runtime: a natively compiled module loaded once, called with NumPy arrays.
+"""The runtime: a natively compiled module loaded once, called with arrays.
 
     from strata.runtime import NativeModule, Signature
     mod = NativeModule(jit, {"main": Signature(args, results)})
     outputs = mod.function("main")(x, y)          # one native call per inference
+
+[Note: inputs]
+An input is a NumPy array, or any object with `__dlpack__` on the CPU (a PyTorch CPU
+tensor, a JAX or CuPy-host array...), imported without a copy through `np.from_dlpack`;
+Python numbers and (nested) lists are converted to the input's dtype (floats are never
+truncated to integers: that is an error). Every input is checked before the native call:
+the count, the dtype (exactly: no silent casts; a non-native byte order is converted), the
+rank, the static dims, and dynamic dims against each other where the signature names them
+alike (`MemRefSpec.dims`, ONNX dim params). A DLPack tensor on another device (CUDA...),
+one that requires grad, or of a dtype NumPy cannot hold is refused with an `InputError`
+naming the input (a PyTorch bfloat16 / float8 tensor is taken as its bits where the input
+has that ml_dtypes type). Non-contiguous or misaligned arrays are passed as contiguous
+copies: the compiled code assumes the identity layout at its boundary.
+
+[Note: outputs]
+Outputs are NumPy arrays owning the buffer the compiled code allocated (malloc'd inside it,
+freed with libc `free` when the last array or view over it goes away: `_OwnedBlock`).
+They cross into other frameworks without a copy through DLPack: `torch.from_dlpack(y)`
+shares `y`'s buffer and keeps it alive for as long as the tensor lives.
 
 [Note: the calling convention]
 Entry functions are called through their `_mlir_ciface_<name>` wrapper (upstream MLIR's C
@@ -10,32 +29,42 @@ interface, made by convert-func-to-llvm for functions with `llvm.emit_c_interfac
 every memref argument is passed as a pointer to its descriptor
 `{allocated, aligned, offset, sizes[R], strides[R]}` (int64 fields, strides in elements);
 a single memref result is written through a pointer to one descriptor passed first, N > 1
-results through a pointer to a struct of N descriptors. Result buffers are allocated
-inside the compiled code with malloc and owned by the caller: each output array owns its
-buffer and frees it when the array is collected (see `_OwnedBuffer`).
+results through a pointer to a struct of N descriptors. A failed run-time check inside the
+compiled code (an index out of range, ...) is reported through `strata_assert_fail`, bound
+by `runtime_symbols()`, and raised as a RuntimeFailure after the call.
 
-Arguments are checked here, before the native call (count, dtype, rank, static dims,
-dynamic dims against each other where the signature says they are equal); non-contiguous
-arrays are passed as contiguous copies, because the compiled code assumes the identity
-layout at its boundary. A failed run-time check inside the compiled code (an index out
-of range, ...) is reported through `strata_assert_fail`, bound by `runtime_symbols()`, and
-raised as a RuntimeFailure after the call.
+[Note: the cost of a call]
+One call is a few microseconds of Python around the native call. A NativeFunction works
+out once what a call needs: per argument its checks as tuples (dtype, static shape or
+(dim, size) pairs), where its descriptor lies in one preallocated int64 block (the sizes
+and strides of a static shape written once), and the parameter list of the C function
+(addresses of the descriptors). A call checks, writes the data pointers (read from the
+array object directly: `_data_ptr`), calls, and reads the result descriptors with one
+`tolist`. The preallocated blocks are per call in flight, not per function: a call takes
+one from a free list (`_pool`) and gives it back, so calls from several threads (the
+native call releases the GIL) never share one.
 """
 from __future__ import annotations
 
 import ctypes
+import sys
 import threading
+from bisect import bisect_right
 
 import numpy as np
 
 from ..errors import StrataError
 
 __all__ = ["NativeModule", "NativeFunction", "Signature", "MemRefSpec", "RuntimeFailure",
-           "descriptor_type", "runtime_symbols"]
+           "InputError", "descriptor_type", "runtime_symbols", "as_array", "match_inputs"]
 
 
 class RuntimeFailure(StrataError, RuntimeError):
     """A run-time check inside compiled code failed."""
+
+
+class InputError(StrataError, ValueError):
+    """Inputs that do not match the compiled function's signature."""
 
 
 # ---------------------------------------------------------------- descriptors
@@ -88,6 +117,15 @@ class MemRefSpec:
     def rank(self) -> int:
         return len(self.shape)
 
+    @property
+    def words(self) -> int:
+        """int64 words of its descriptor."""
+        return 3 + 2 * len(self.shape)
+
+    def shape_text(self) -> str:
+        return "(" + ", ".join("?" if d is None else str(d) for d in self.shape) + \
+            ("," if len(self.shape) == 1 else "") + ")"
+
     def __repr__(self):
         dims = "x".join("?" if d is None else str(d) for d in self.shape)
         return f"MemRefSpec({dims}{'x' if dims else ''}{self.dtype})"
@@ -103,15 +141,40 @@ class Signature:
 
 # ---------------------------------------------------------------- run-time errors
 
-_state = threading.local()
+
+class _State(threading.local):
+    failures = None  # messages of failed run-time checks in this thread's current call
+
+
+_state = _State()
+# Failures reported from threads Python did not start (the compiled code's own worker
+# threads): taken by the next call to return, which is the failing one unless calls run
+# in several Python threads at once.
+_orphans: list = []
+_Foreign = getattr(threading, "_DummyThread", ())
 
 
 def _assert_fail(message):
-    msgs = getattr(_state, "failures", None)
+    text = message.decode("utf-8", "replace") if message else "assertion failed"
+    if isinstance(threading.current_thread(), _Foreign):
+        if len(_orphans) < 8:
+            _orphans.append(text)
+        return
+    msgs = _state.failures
     if msgs is None:
         msgs = _state.failures = []
     if len(msgs) < 8:
-        msgs.append(message.decode("utf-8", "replace") if message else "assertion failed")
+        msgs.append(text)
+
+
+def _take_failures():
+    """The failures reported during the call that just returned in this thread."""
+    msgs = _state.failures or []
+    _state.failures = None
+    if _orphans:
+        msgs = msgs + _orphans[:]
+        del _orphans[:]
+    return msgs
 
 
 _ASSERT_FAIL_T = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
@@ -142,6 +205,191 @@ def runtime_symbols() -> dict[str, int]:
     return dict(_SYMBOLS)
 
 
+# ---------------------------------------------------------------- inputs
+
+_ndarray = np.ndarray
+
+# DLPack device types (dlpack.h) whose memory the CPU reads.
+_DL_DEVICES = {1: "cpu", 2: "cuda", 3: "cuda_host", 4: "opencl", 7: "vulkan", 8: "metal",
+               9: "vpi", 10: "rocm", 11: "rocm_host", 12: "ext_dev", 13: "cuda_managed",
+               14: "oneapi", 15: "webgpu", 16: "hexagon", 17: "maia"}
+_DL_HOST = frozenset((1, 3, 11, 13))
+
+
+def _import_fast(value):
+    """`value` as a NumPy array when that is free of doubt: a NumPy scalar, or a DLPack
+    object on the CPU that NumPy imports (None otherwise: `as_array` explains)."""
+    if isinstance(value, np.generic):
+        return np.asarray(value)
+    if hasattr(value, "__dlpack__"):
+        try:
+            return np.from_dlpack(value)
+        except Exception:
+            return None
+    return None
+
+
+def _from_dlpack(value, dtype, what):
+    """A NumPy array sharing `value`'s memory (DLPack), or an InputError saying why not."""
+    kind = type(value).__name__
+    try:
+        dev = value.__dlpack_device__()
+        dev_type = int(dev[0])
+    except Exception:
+        dev, dev_type = None, 1
+    if dev_type not in _DL_HOST:
+        name = _DL_DEVICES.get(dev_type, f"device type {dev_type}")
+        raise InputError(f"{what}: the {kind} is on DLPack device {name}:{int(dev[1])}; "
+                         "compiled code reads host memory (move it to the CPU first, "
+                         "e.g. .cpu())")
+    try:
+        return np.from_dlpack(value)
+    except Exception as e:  # BufferError, RuntimeError, TypeError: NumPy's reasons
+        bits = _torch_bits(value, dtype)
+        if bits is not None:
+            return bits
+        why = str(e) or type(e).__name__
+        elem = getattr(value, "dtype", None)
+        of = f" of dtype {elem}" if elem is not None else ""
+        raise InputError(f"{what}: cannot import the {kind}{of} through DLPack: "
+                         f"{why}") from None
+
+
+def _torch_bits(value, dtype):
+    """A PyTorch tensor of a type NumPy lacks (bfloat16, float8_*) as its bits, viewed as
+    `dtype` where that is the ml_dtypes type of the same name; else None."""
+    if dtype is None or dtype.isbuiltin == 1 or \
+            type(value).__module__.partition(".")[0] != "torch" or \
+            str(getattr(value, "dtype", "")) != "torch." + dtype.name:
+        return None
+    torch = sys.modules["torch"]
+    ints = {1: torch.uint8, 2: torch.int16, 4: torch.int32}.get(dtype.itemsize)
+    try:
+        return np.from_dlpack(value.view(ints)).view(dtype) if ints is not None else None
+    except Exception:
+        return None
+
+
+def as_array(value, dtype=None, what="input") -> np.ndarray:
+    """`value` as a NumPy array, shared where it can be (see [Note: inputs]): an array as
+    is (in native byte order), a DLPack object imported, Python numbers and lists
+    converted to `dtype` (when given). Raises InputError naming `what` for what cannot be
+    an array; the caller checks dtype and shape."""
+    if isinstance(value, np.generic):
+        value = np.asarray(value)
+    if isinstance(value, _ndarray):
+        a = value
+    elif hasattr(value, "__dlpack__"):
+        a = _from_dlpack(value, dtype, what)
+    elif isinstance(value, (bool, int, float, complex, list, tuple)):
+        try:
+            a = np.asarray(value)
+            if dtype is not None and a.dtype.kind in "fc" and dtype.kind in "biu":
+                raise InputError(f"{what}: expected {dtype} values, got Python "
+                                 f"{'floats' if a.dtype.kind == 'f' else 'complex numbers'}")
+            if dtype is not None and a.dtype.kind != "O":
+                a = np.asarray(value, dtype=dtype)
+        except (TypeError, ValueError, OverflowError) as e:
+            if isinstance(e, InputError):
+                raise
+            raise InputError(f"{what}: cannot convert the {type(value).__name__} to an "
+                             f"array of {dtype or 'numbers'}: {e}") from None
+        if a.dtype.kind == "O":
+            raise InputError(f"{what}: cannot convert the {type(value).__name__} to an array "
+                             "of numbers (ragged or not numeric)")
+    elif hasattr(value, "__array__") or hasattr(value, "__array_interface__"):
+        try:
+            a = np.asarray(value)
+        except Exception as e:
+            raise InputError(f"{what}: cannot convert the {type(value).__name__} to an "
+                             f"array: {e}") from None
+    else:
+        raise InputError(f"{what}: expected an array (NumPy, DLPack) or numbers, got a "
+                         f"{type(value).__name__}")
+    if dtype is not None and a.dtype != dtype and a.dtype.byteorder in "<>" and \
+            a.dtype.newbyteorder("=") == dtype:
+        a = a.astype(dtype)
+    return a
+
+
+def input_spec(dtype, shape):
+    """The checks `match_inputs` makes for an array input: (dtype, the shape if static,
+    rank, ((dim, size) of the static dims)); `shape` has None for dynamic dims."""
+    shape = tuple(shape)
+    static = tuple((d, n) for d, n in enumerate(shape) if n is not None)
+    return (np.dtype(dtype), shape if len(static) == len(shape) else None, len(shape),
+            static)
+
+
+def match_inputs(values, specs, groups):
+    """The values as a list of arrays when each one already fits its spec exactly
+    (`input_spec`; a DLPack object is imported) and the dynamic dims of each group
+    [((input, dim), ...)] agree; else None (the caller's slow path converts or explains).
+    `values` has the right count."""
+    arrays = None
+    i = 0
+    for v, s in zip(values, specs):
+        if type(v) is not _ndarray:
+            v = _import_fast(v)
+            if v is None:
+                return None
+            if arrays is None:
+                arrays = list(values)
+            arrays[i] = v
+        i += 1
+        if s is None:
+            return None
+        dtype, shape, rank, static = s
+        if v.dtype is not dtype and v.dtype != dtype:
+            return None
+        if shape is not None:
+            if v.shape != shape:
+                return None
+        else:
+            sh = v.shape
+            if len(sh) != rank:
+                return None
+            for d, n in static:
+                if sh[d] != n:
+                    return None
+    if arrays is None:
+        arrays = list(values)
+    for group in groups:
+        (i0, d0), rest = group[0], group[1:]
+        n = arrays[i0].shape[d0]
+        for i, d in rest:
+            if arrays[i].shape[d] != n:
+                return None
+    return arrays
+
+
+def _probe_data_offset():
+    """Where a NumPy array object holds its data pointer (`PyArrayObject_fields.data`,
+    right after the object header), found and checked on a few arrays: reading it there
+    costs a tenth of `a.ctypes.data`. None where it is not (not CPython...)."""
+    if sys.implementation.name != "cpython":
+        return None
+    base = np.arange(16.0)
+    probes = (base, base[3:], base.reshape(4, 4)[1:, ::2], np.zeros((), np.int8))
+    for off in (16, 8, 24, 32):
+        if all(ctypes.c_void_p.from_address(id(a) + off).value == a.ctypes.data
+               for a in probes):
+            return off
+    return None
+
+
+_DATA_OFFSET = _probe_data_offset()
+
+
+def _data_ptr(a) -> int:
+    if _DATA_OFFSET is None:
+        return a.ctypes.data
+    return _read_ptr(id(a) + _DATA_OFFSET).value or 0
+
+
+_read_ptr = ctypes.c_void_p.from_address
+
+
 # ---------------------------------------------------------------- outputs
 
 # memref.get_global's descriptors carry this as their allocated pointer (as upstream).
@@ -153,41 +401,46 @@ _free.argtypes = [ctypes.c_void_p]
 _free.restype = None
 
 
-class _OwnedBuffer:
-    """A malloc'd block seen as one array (`__array_interface__`); freed when the last
-    array viewing it goes away (NumPy keeps this object as the array's base)."""
+class _OwnedBlock(ctypes.c_char * (1 << 62)):
+    """A malloc'd block the compiled code returned, made at its address (`from_address`,
+    no copy) and seen by NumPy through the buffer protocol as the base of the output
+    arrays over it; freed when the last of them goes away. Its ctypes length is a bound,
+    not the block's size: only the arrays made over it say which bytes are used."""
 
-    __slots__ = ("ptr", "__array_interface__")
+    __slots__ = ()
 
-    def __init__(self, ptr, interface):
-        self.ptr = ptr
-        self.__array_interface__ = interface
-
-    def __del__(self):
-        if self.ptr:
-            _free(self.ptr)
-            self.ptr = None
+    def __del__(self, _free=_free, _addressof=ctypes.addressof):
+        _free(_addressof(self))
 
 
-def _interface(dtype, data, shape, strides):
-    """An array interface over raw memory. Element types NumPy describes only as opaque
-    bytes (ml_dtypes' bfloat16, float8, int4...) are exposed as unsigned integers of
-    their size; `_view` gives the array its real dtype back."""
-    raw = dtype if dtype.isbuiltin == 1 else np.dtype(f"u{dtype.itemsize}")
-    return {"version": 3, "typestr": raw.str, "data": (data, False), "shape": shape,
-            "strides": strides}
+class _ForeignBlock(ctypes.c_char * (1 << 62)):
+    """Memory the runtime does not own (an input, a weight, another output's block)."""
+
+    __slots__ = ()
 
 
-def _view(holder, dtype):
-    a = np.asarray(holder)
-    return a if a.dtype == dtype else a.view(dtype)
+def _row_major(shape):
+    """Strides in elements of a row-major array of `shape`."""
+    strides, acc = [], 1
+    for n in reversed(shape):
+        strides.append(acc)
+        acc *= max(n, 1)
+    return strides[::-1]
 
 
 # ---------------------------------------------------------------- entry points
 
+# How a NativeFunction passes an argument: by value (a scalar), or a memref descriptor
+# whose sizes and strides are written once (static shape) or per call (dynamic).
+_SCALAR, _STATIC, _DYNAMIC = 0, 1, 2
+
 
 class NativeFunction:
-    """One entry point: `f(*arrays) -> list of arrays`."""
+    """One entry point: `f(*arrays) -> list of arrays` (see the module notes)."""
+
+    # A NativeModule's functions return arrays owning their buffers (CompiledModel relies
+    # on it to give them to the caller as they are).
+    owns_outputs = True
 
     def __init__(self, owner, name: str, address: int, signature: Signature):
         self._owner = owner  # keeps the JIT (code and weights) alive
@@ -196,10 +449,9 @@ class NativeFunction:
         args, results = signature.args, signature.results
         self._arg_types = [s.ctype for s in args]
         self._res_types = [s.ctype for s in results]
-        params = []
-        restype = None
         # Upstream's C interface: one scalar result is returned; one memref result or
         # several results are written through a pointer passed first.
+        restype = None
         self._scalar_result = len(results) == 1 and results[0].scalar
         if self._scalar_result:
             restype = self._res_types[0]
@@ -211,49 +463,120 @@ class NativeFunction:
                 "_fields_": [(f"r{i}", t) for i, t in enumerate(self._res_types)]})
         else:
             self._result_struct = None
-        if self._result_struct is not None:
-            params.append(ctypes.POINTER(self._result_struct))
-        params += [t if s.scalar else ctypes.POINTER(t)
-                   for s, t in zip(args, self._arg_types)]
+        params = [ctypes.c_void_p] if self._result_struct is not None else []
+        params += [t if s.scalar else ctypes.c_void_p for s, t in zip(args, self._arg_types)]
         self._cfunc = ctypes.CFUNCTYPE(restype, *params)(address)
-        # Dynamic dims named alike must agree: (arg, dim) groups by name.
+
+        # Arguments: checks and where each descriptor lies in the argument block.
+        self._specs = tuple(None if s.scalar else input_spec(s.dtype, s.shape)
+                            for s in args)
         groups: dict[str, list] = {}
         for i, s in enumerate(args):
-            for d, (size, name) in enumerate(zip(s.shape, s.dims)):
-                if size is None and name:
-                    groups.setdefault(name, []).append((i, d))
+            for d, (size, dim) in enumerate(zip(s.shape, s.dims)):
+                if size is None and dim:
+                    groups.setdefault(dim, []).append((i, d))
         self._dim_groups = [g for g in groups.items() if len(g[1]) > 1]
+        self._groups = tuple(tuple(m) for _, m in self._dim_groups)
+        layout, static_words, word = [], [], 0
+        for s, t in zip(args, self._arg_types):
+            if s.scalar:
+                layout.append((_SCALAR, 0, t, None, 0))
+                continue
+            item = s.dtype.itemsize
+            # Misaligned data is copied; elements wider than 16 bytes need no more.
+            mask = min(item, 16) - 1 if item & (item - 1) == 0 else 0
+            if all(n is not None for n in s.shape):
+                strides = _row_major(s.shape)
+                static_words.append((word + 3, list(s.shape) + strides))
+                layout.append((_STATIC, word, mask,
+                               tuple(x * item for x in strides), s.rank))
+            else:
+                layout.append((_DYNAMIC, word, mask, None, s.rank))
+            word += s.words
+        self._layout = tuple(layout)
+        self._arg_words = word
+        self._static_words = tuple(static_words)
+
+        # Results: where each memref descriptor (or scalar) lies in the result block.
+        outs, res_words = [], 0
+        for i, s in enumerate(results):
+            if self._scalar_result:
+                outs.append((True, s.dtype, 0, 0, None))
+                continue
+            if len(results) == 1:
+                start = 0
+            else:
+                start = getattr(self._result_struct, f"r{i}").offset
+            if s.scalar:
+                outs.append((True, s.dtype, start, 0, s.ctype))
+                continue
+            exp = None
+            if all(n is not None for n in s.shape):
+                exp = _row_major(s.shape)
+            outs.append((False, s.dtype, start // 8, s.rank, exp))
+        if self._result_struct is not None:
+            res_words = (ctypes.sizeof(self._result_struct) + 7) // 8
+        self._outs = tuple(outs)
+        self._res_words = res_words
+        self._pool: list = []  # free per-call states (see [Note: the cost of a call])
+
+    # ------------------------------------------------------------ per-call state
+
+    def _new_state(self):
+        """Preallocated blocks of one call in flight: (argument words, result words,
+        int64 view of the result words, C parameters)."""
+        args = (ctypes.c_int64 * max(self._arg_words, 1))()
+        for at, values in self._static_words:
+            args[at:at + len(values)] = values
+        base = ctypes.addressof(args)
+        params = []
+        res = view = None
+        if self._res_words:
+            res = (ctypes.c_int64 * self._res_words)()
+            view = np.frombuffer(res, np.int64)
+            params.append(ctypes.addressof(res))
+        params += [None if kind == _SCALAR else base + 8 * word
+                   for kind, word, _, _, _ in self._layout]
+        return args, res, view, params
+
+    # ------------------------------------------------------------ checks
 
     def _check(self, values):
-        sig = self.signature.args
-        if len(values) != len(sig):
-            raise StrataError(f"@{self.name} takes {len(sig)} inputs, got {len(values)}")
+        """The arguments as arrays fitting the signature, or a StrataError."""
+        if len(values) != len(self._specs):
+            raise InputError(f"@{self.name} takes {len(self._specs)} inputs, got "
+                             f"{len(values)}")
+        arrays = match_inputs(values, self._specs, self._groups)
+        return arrays if arrays is not None else self._check_slow(values)
+
+    def _check_slow(self, values):
         out = []
-        for i, (v, s) in enumerate(zip(values, sig)):
-            a = np.asarray(v)
+        for i, (v, s) in enumerate(zip(values, self.signature.args)):
+            what = f"input #{i} of @{self.name}"
+            a = as_array(v, s.dtype, what)
             if s.scalar:
                 if a.dtype != s.dtype or a.ndim:
-                    raise StrataError(f"input #{i} of @{self.name}: expected a scalar of "
-                                      f"dtype {s.dtype}, got {a.dtype}{list(a.shape)}")
+                    raise InputError(f"{what}: expected a scalar of dtype {s.dtype}, got "
+                                     f"{a.dtype}{list(a.shape)}")
                 out.append(a)
                 continue
             if a.dtype != s.dtype:
-                raise StrataError(f"input #{i} of @{self.name}: expected dtype {s.dtype}, "
-                                  f"got {a.dtype}")
+                raise InputError(f"{what}: expected dtype {s.dtype}, got {a.dtype}")
             if a.ndim != s.rank or any(d is not None and d != n
                                        for d, n in zip(s.shape, a.shape)):
-                want = "(" + ", ".join("?" if d is None else str(d) for d in s.shape) + ")"
-                raise StrataError(f"input #{i} of @{self.name}: expected shape {want}, got "
-                                  f"{tuple(a.shape)}")
+                raise InputError(f"{what}: expected shape {s.shape_text()}, got "
+                                 f"{tuple(a.shape)}")
             out.append(a)
         for name, members in self._dim_groups:
             sizes = {out[i].shape[d] for i, d in members}
             if len(sizes) > 1:
                 where = ", ".join(f"input #{i} dim {d} = {out[i].shape[d]}"
                                   for i, d in members)
-                raise StrataError(f"@{self.name}: dynamic dim '{name}' differs between "
-                                  f"inputs ({where})")
+                raise InputError(f"@{self.name}: dynamic dim '{name}' differs between "
+                                 f"inputs ({where})")
         return out
+
+    # ------------------------------------------------------------ calls
 
     def __call__(self, *values):
         """Check the arguments against the signature, then `run`."""
@@ -261,80 +584,96 @@ class NativeFunction:
 
     def run(self, *arrays):
         """The native call on arguments already known to fit the signature (dtypes,
-        shapes); only the layout is made right here (contiguous copies)."""
-        arrays = [a if a.flags.c_contiguous else np.ascontiguousarray(a)
-                  for a in map(np.asarray, arrays)]
-        descs = []
-        for a, t, s in zip(arrays, self._arg_types, self.signature.args):
-            if s.scalar:
-                descs.append(t(a[()]))
+        shapes: see `_check`); only the layout is made right here (contiguous, aligned
+        copies where needed)."""
+        pool = self._pool
+        try:
+            state = pool.pop()
+        except IndexError:
+            state = self._new_state()
+        try:
+            return self._run(state, arrays)
+        finally:
+            pool.append(state)
+
+    def _run(self, state, arrays):
+        words, _, view, params = state
+        read_ptr, offset = _read_ptr, _DATA_OFFSET
+        ptrs = []
+        keep = None  # copies made for the layout, alive until the call returns
+        j = 1 if view is not None else 0
+        for a, (kind, word, aux, strides, rank) in zip(arrays, self._layout):
+            if kind == _SCALAR:  # aux: its ctypes type
+                params[j] = aux(a[()] if type(a) is _ndarray or
+                                isinstance(a, np.generic) else a)
+                j += 1
                 continue
-            d = t()
-            ptr = a.ctypes.data
-            d.allocated = ptr
-            d.aligned = ptr
-            if a.ndim:
-                d.sizes[:] = a.shape
-                item = a.itemsize
-                d.strides[:] = [s // item for s in a.strides] if a.size else \
-                    _row_major(a.shape)
-            descs.append(d)
-        _state.failures = None
-        params = [d if s.scalar else ctypes.byref(d)
-                  for d, s in zip(descs, self.signature.args)]
+            if type(a) is not _ndarray:
+                a = np.asarray(a)
+            if kind == _STATIC:
+                if a.strides != strides and not a.flags.c_contiguous:
+                    a = np.ascontiguousarray(a)
+                    keep = (keep or []) + [a]
+            elif not a.flags.c_contiguous:
+                a = np.ascontiguousarray(a)
+                keep = (keep or []) + [a]
+            ptr = read_ptr(id(a) + offset).value if offset is not None else a.ctypes.data
+            if ptr & aux:  # aux: the alignment mask
+                a = a.copy()
+                keep = (keep or []) + [a]
+                ptr = _data_ptr(a)
+            words[word] = ptr
+            words[word + 1] = ptr
+            if kind == _DYNAMIC and rank:
+                sh = a.shape
+                words[word + 3:word + 3 + 2 * rank] = sh + tuple(_row_major(sh))
+            ptrs.append(ptr)
+            j += 1
         if self._scalar_result:
             res = [self._cfunc(*params)]
-        elif self._result_struct is None:
-            self._cfunc(*params)
-            res = []
         else:
-            r = self._result_struct()
-            self._cfunc(ctypes.byref(r), *params)
-            res = [r] if len(self._res_types) == 1 else \
-                [getattr(r, f"r{i}") for i in range(len(self._res_types))]
-        outputs = self._outputs(res, arrays)
-        failures = getattr(_state, "failures", None)
-        if failures:
-            _state.failures = None
-            raise RuntimeFailure(f"@{self.name}: run-time check failed: {failures[0]}")
+            self._cfunc(*params)
+            res = view.tolist() if view is not None else None
+        del keep
+        outputs = self._outputs(res, ptrs, state)
+        if _state.failures or _orphans:
+            raise RuntimeFailure(f"@{self.name}: run-time check failed: "
+                                 f"{_take_failures()[0]}")
         return outputs
 
-    def _outputs(self, descs, inputs):
-        owners: dict[int, _OwnedBuffer] = {}
-        foreign = {a.ctypes.data for a in inputs}
+    def _outputs(self, w, inputs, state):
+        """Arrays over the result descriptors (words `w`): each owns its block unless the
+        block is not the function's own (see [Note: outputs])."""
         out = []
-        for d, s in zip(descs, self.signature.results):
-            dtype = s.dtype
-            if s.scalar:
-                out.append(np.array(d, dtype=dtype)[()] if not isinstance(d, ctypes._SimpleCData)
-                           else np.array(d.value, dtype=dtype)[()])
+        owned = None
+        for scalar, dtype, at, rank, exp in self._outs:
+            if scalar:
+                if exp is None:  # the only result, returned by value
+                    v = w[0]
+                else:
+                    v = exp.from_buffer(state[1], at).value
+                out.append(np.array(v, dtype=dtype)[()])
                 continue
-            shape = tuple(d.sizes) if s.rank else ()
-            strides = tuple(x * dtype.itemsize for x in d.strides) if s.rank else ()
-            data = (d.aligned or 0) + d.offset * dtype.itemsize
-            alloc = d.allocated or 0
-            if alloc in foreign or alloc == _GLOBAL_MARKER or self._owner.is_static(alloc):
-                # Not a buffer of its own (the contract says it must be): copy, never free.
-                view = _view(_OwnedBuffer(0, _interface(dtype, data, shape, strides)), dtype)
-                out.append(np.array(view))
+            alloc, data, offset = w[at], w[at + 1], w[at + 2]
+            shape = tuple(w[at + 3:at + 3 + rank])
+            strides = w[at + 3 + rank:at + 3 + 2 * rank]
+            item = dtype.itemsize
+            if strides == (exp if exp is not None else _row_major(shape)):
+                strides = None
+            else:
+                strides = tuple(x * item for x in strides)
+            if not alloc or alloc in inputs or alloc == _GLOBAL_MARKER or \
+                    self._owner.is_static(alloc) or (owned and alloc in owned):
+                # Not a block of its own (the contract says it must be): copy, never free.
+                block = _ForeignBlock.from_address(data + offset * item)
+                out.append(np.ndarray(shape, dtype, block, 0, strides).copy())
                 continue
-            holder = owners.get(alloc)
-            if holder is not None:  # two outputs in one block: the second is a copy
-                view = _view(_OwnedBuffer(0, _interface(dtype, data, shape, strides)), dtype)
-                out.append(np.array(view))
-                continue
-            holder = _OwnedBuffer(alloc, _interface(dtype, data, shape, strides))
-            owners[alloc] = holder
-            out.append(_view(holder, dtype))
+            block = _OwnedBlock.from_address(alloc)
+            if owned is None:
+                owned = set()
+            owned.add(alloc)
+            out.append(np.ndarray(shape, dtype, block, data - alloc + offset * item, strides))
         return out
-
-
-def _row_major(shape):
-    strides, acc = [], 1
-    for n in reversed(shape):
-        strides.append(acc)
-        acc *= max(n, 1)
-    return strides[::-1]
 
 
 class NativeModule:
@@ -344,15 +683,22 @@ class NativeModule:
     def __init__(self, jit, signatures: dict[str, Signature], weights=None):
         self.jit = jit
         self.weights = dict(weights or {})
-        self._static = sorted((a.ctypes.data, a.ctypes.data + a.nbytes)
-                              for a in self.weights.values())
+        spans = sorted((a.ctypes.data, a.ctypes.data + max(a.nbytes, 1))
+                       for a in self.weights.values())
+        self._static_lo = [lo for lo, _ in spans]
+        # The furthest end among the spans starting at or before each one (they may nest).
+        self._static_hi, hi = [], 0
+        for _, end in spans:
+            hi = max(hi, end)
+            self._static_hi.append(hi)
         self._functions = {name: NativeFunction(self, name,
                                                 jit.address_of("_mlir_ciface_" + name), sig)
                            for name, sig in signatures.items()}
 
     def is_static(self, address: int) -> bool:
         """Whether `address` lies in a weight buffer (never freed by the runtime)."""
-        return any(lo <= address < max(hi, lo + 1) for lo, hi in self._static)
+        i = bisect_right(self._static_lo, address) - 1
+        return i >= 0 and address < self._static_hi[i]
 
     def function(self, name: str) -> NativeFunction:
         try:
