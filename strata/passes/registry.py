@@ -49,7 +49,8 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
              "convert-cf-to-llvm", "finalize-memref-to-llvm", "convert-func-to-llvm",
              "reconcile-unrealized-casts", "convert-to-llvm")},
          "arith-emulate-unsupported-floats": "strata.transforms.arith",
-         "arith-expand": "strata.transforms.arith"}
+         "arith-expand": "strata.transforms.arith",
+         "strata-math-polynomial-approximation": "strata.transforms.math"}
 
 
 def _load_lazy(name: str | None = None) -> None:
