@@ -51,7 +51,7 @@ __all__ = ["threadpool_ir", "POOL_FUNCTIONS", "MAX_THREADS", "CHUNKS_PER_THREAD"
 
 MAX_THREADS = 256
 CHUNKS_PER_THREAD = 4
-SPIN_ROUNDS = 1 << 15
+SPIN_ROUNDS = 1 << 12
 # After the last chunk, the caller spins this many rounds on `inflight` before yielding.
 _DRAIN_SPINS = 1 << 10
 # A sleeping worker wakes up after this many nanoseconds at the latest.
