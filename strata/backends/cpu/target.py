@@ -56,6 +56,7 @@ BUFFERIZE_PIPELINE = (
 # Parallel loops (see [Note: threads]) come from convert-linalg-to-parallel-loops and
 # convert-scf-to-strata-cpu; CpuTarget(parallel=False) keeps every loop sequential.
 LLVM_PIPELINE = (
+    "strata-outline-linalg-ops",
     "convert-linalg-to-parallel-loops{interchange-for-locality=true}",
     "strata-outline-loop-nests",
     "convert-scf-to-strata-cpu",
