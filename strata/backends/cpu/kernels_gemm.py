@@ -427,6 +427,7 @@ def _blocked(isa: Isa, pack: str) -> str:
 # at least PAR_MIN_MACS multiply-adds; batches of smaller products are split by product,
 # chunks of at least CHUNK_MIN_MACS.
 PAR_MIN_MACS = 1 << 19
+SLICES_PER_THREAD = 3
 CHUNK_MIN_MACS = 1 << 17
 _WORK_FIELDS = ("kind", "M", "N", "K", "A", "lda", "B", "ldb", "C", "ldc", "acc", "cd", "q0",
                 "by_n", "per")
@@ -489,11 +490,13 @@ def _parallel(isa: Isa) -> str:
     _call_blocked(f, "%kind", v)
     f.br(done)
     f.start(many)
-    # slices: multiples of NR columns, else of MR rows
+    # slices: multiples of NR columns, else of MR rows; up to SLICES_PER_THREAD per
+    # thread (a thread the system runs late takes fewer), of two units at least
     size = f(f"select i1 {by_n}, i64 %N, i64 %M")
     unit = f(f"select i1 {by_n}, i64 {nr}, i64 {mr}")
-    per = f.mul(f(f"sdiv i64 {f.sub(f.add(size, f.mul(t_req, unit)), 1)}, "
-                  f"{f.mul(t_req, unit)}"), unit)
+    units = f(f"sdiv i64 {f.sub(f.add(size, unit), 1)}, {unit}")
+    want = f.min(f.mul(t_req, SLICES_PER_THREAD), f("sdiv i64 " + units + ", 2"))
+    per = f.mul(f(f"sdiv i64 {f.sub(f.add(units, want), 1)}, {want}"), unit)
     slices = f(f"sdiv i64 {f.sub(f.add(size, per), 1)}, {per}")
     v["by_n"], v["per"] = by_n, per
     work = _store_work(f, _WORK_FIELDS, _FIELD_TYPES, v)
