@@ -8,6 +8,17 @@ the parser; a given module is cloned, never changed), the target's pass pipeline
 it, and the target loads the result as a callable. Inputs are checked against the entry
 function's signature (count, dtype, static dims) before the target sees them.
 
+[Note: the call path]
+An input is a NumPy array, any object with `__dlpack__` on the CPU (a PyTorch tensor:
+imported without a copy), or Python numbers and lists (converted); see the runtime's
+[Note: inputs] (strata/runtime). A call first tries `match_inputs`: every value already an
+array (or DLPack object) of exactly the dtype and shape of its input, dynamic dims of one
+ONNX dim param agreeing, checked with tuples worked out once (`_prepare_calls`). Anything
+else takes `bind`, the one slow path, which converts what it can and raises InputError
+naming the input otherwise; both targets share it. Outputs are NumPy arrays the caller
+owns: the cpu target's own their malloc'd buffers and go to PyTorch without a copy with
+`torch.from_dlpack(y)`.
+
 [Note: targets]
 A target is a `Target`: a name, the pass pipeline that brings a module to what the
 target executes, and `load(module, function) -> callable(*values) -> list`. TARGETS is
@@ -188,8 +199,9 @@ def _entry(module, function):
 
 
 class CompiledModel:
-    """A compiled function: call it with NumPy arrays (positionally, or by input name as
-    keywords); it returns the list of outputs.
+    """A compiled function: call it with arrays (NumPy, DLPack objects such as PyTorch
+    CPU tensors, or Python lists: see [Note: the call path]), positionally or by input
+    name as keywords; it returns the list of outputs (NumPy arrays).
 
     Its interface is the entry function's signature *before* the pipeline: a lowering
     may change types the caller should not see (ONNX's uint8 becomes signless i8 in

@@ -510,10 +510,10 @@ class NativeFunction:
             if s.scalar:
                 outs.append((True, s.dtype, start, 0, s.ctype))
                 continue
-            exp = None
+            fixed = None  # a static shape: (shape, its row-major sizes and strides)
             if all(n is not None for n in s.shape):
-                exp = _row_major(s.shape)
-            outs.append((False, s.dtype, start // 8, s.rank, exp))
+                fixed = (s.shape, list(s.shape) + _row_major(s.shape))
+            outs.append((False, s.dtype, start // 8, s.rank, fixed))
         if self._result_struct is not None:
             res_words = (ctypes.sizeof(self._result_struct) + 7) // 8
         self._outs = tuple(outs)
@@ -634,7 +634,7 @@ class NativeFunction:
         else:
             self._cfunc(*params)
             res = view.tolist() if view is not None else None
-        del keep
+        # (`keep` lives on: an output aliasing a copied input is copied from it)
         outputs = self._outputs(res, ptrs, state)
         if _state.failures or _orphans:
             raise RuntimeFailure(f"@{self.name}: run-time check failed: "
@@ -646,24 +646,26 @@ class NativeFunction:
         block is not the function's own (see [Note: outputs])."""
         out = []
         owned = None
-        for scalar, dtype, at, rank, exp in self._outs:
-            if scalar:
-                if exp is None:  # the only result, returned by value
+        is_static = self._owner.is_static
+        for scalar, dtype, at, rank, fixed in self._outs:
+            if scalar:  # fixed: its ctypes type in the result struct, or None
+                if fixed is None:  # the only result, returned by value
                     v = w[0]
                 else:
-                    v = exp.from_buffer(state[1], at).value
+                    v = fixed.from_buffer(state[1], at).value
                 out.append(np.array(v, dtype=dtype)[()])
                 continue
             alloc, data, offset = w[at], w[at + 1], w[at + 2]
-            shape = tuple(w[at + 3:at + 3 + rank])
-            strides = w[at + 3 + rank:at + 3 + 2 * rank]
             item = dtype.itemsize
-            if strides == (exp if exp is not None else _row_major(shape)):
-                strides = None
+            if fixed is not None and w[at + 3:at + 3 + 2 * rank] == fixed[1]:
+                shape, strides = fixed[0], None
             else:
-                strides = tuple(x * item for x in strides)
+                shape = tuple(w[at + 3:at + 3 + rank])
+                strides = w[at + 3 + rank:at + 3 + 2 * rank]
+                strides = None if strides == _row_major(shape) else \
+                    tuple(x * item for x in strides)
             if not alloc or alloc in inputs or alloc == _GLOBAL_MARKER or \
-                    self._owner.is_static(alloc) or (owned and alloc in owned):
+                    is_static(alloc) or (owned and alloc in owned):
                 # Not a block of its own (the contract says it must be): copy, never free.
                 block = _ForeignBlock.from_address(data + offset * item)
                 out.append(np.ndarray(shape, dtype, block, 0, strides).copy())
@@ -697,6 +699,8 @@ class NativeModule:
 
     def is_static(self, address: int) -> bool:
         """Whether `address` lies in a weight buffer (never freed by the runtime)."""
+        if not self._static_lo:
+            return False
         i = bisect_right(self._static_lo, address) - 1
         return i >= 0 and address < self._static_hi[i]
 
