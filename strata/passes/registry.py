@@ -30,6 +30,7 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
          "convert-onnx-to-linalg": "strata.conversion.onnx_to_linalg",
          "strata-outline-loop-nests": "strata.transforms.outline_loop_nests",
          "strata-outline-linalg-ops": "strata.transforms.outline_linalg_ops",
+         "convert-elementwise-to-linalg": "strata.conversion.elementwise_to_linalg",
          "convert-scf-to-strata-cpu": "strata.conversion.scf_to_strata_cpu",
          "convert-strata-cpu-to-llvm": "strata.conversion.strata_cpu_to_llvm",
          **{name: "strata.conversion.bufferize" for name in (

@@ -82,7 +82,9 @@ class CpuTarget(Target):
     # The tensor-level pipeline is the interpreter's (see strata.compiler); this target's
     # own passes run in `lower`.
     pipeline = ("onnx-decompose{keep-lowered=true}", "onnx-fold-constants",
-                "onnx-shape-inference", "convert-onnx-to-linalg", "canonicalize")
+                "onnx-shape-inference", "convert-onnx-to-linalg",
+                # arith/math on tensors (hand-written MLIR): bufferization knows linalg
+                "convert-elementwise-to-linalg", "canonicalize")
 
     def __init__(self, opt_level: int = 3, verify_each: bool = False, num_threads: int = 0,
                  parallel: bool = True):
