@@ -57,6 +57,16 @@ def test_broadcasting_and_merging_dims():
     assert merge_dims((b, None, n), (4, b, n)) == (4, b, n)
 
 
+def test_a_slice_bounded_by_a_size_broadcasts_to_it():
+    seq = S.atom("seq")
+    clamped = S.atom("?1", bound=(seq, 512))    # min(seq, 512)
+    assert broadcast_dim(clamped, seq) == seq and broadcast_dim(seq, clamped) == seq
+    assert merge_dims((clamped,), (seq,)) == (seq,)
+    assert broadcast_dim(clamped, b) is None and broadcast_dim(clamped, 4) == 4
+    # min(seq, 1) is 1 (or 0): it stretches, and says nothing of seq
+    assert broadcast_dim(S.atom("?2", bound=(seq, 1)), seq) is None
+
+
 def test_names_in_the_ir():
     assert S.text(S.atom("batch_size")) == "batch_size"
     assert S.text(S.atom("?3")) == "?3"

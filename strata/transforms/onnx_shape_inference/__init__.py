@@ -288,19 +288,20 @@ class _Inference:
                 continue
             s = known[k] if known is not None else None
             if s is None:
-                s = self._fresh()
+                s = self.fresh()
                 changed = True
             out.append(s)
         if changed:
             self.syms[v] = tuple(d if type(d) is Sym else None for d in out)
         return tuple(out)
 
-    def _fresh(self):
+    def fresh(self, bound=None):
+        """A fresh symbol (`bound`: see Sym)."""
         n = self.next_fresh
         while n in self.used_numbers:
             n += 1
         self.next_fresh = n + 1
-        return atom(f"{FRESH}{n}")
+        return atom(f"{FRESH}{n}", bound)
 
     def _record_symbols(self, r, entry):
         """Keep the Syms a rule's `entry` (a shape) gives result `r`'s `?` dims."""

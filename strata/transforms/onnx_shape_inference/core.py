@@ -84,8 +84,10 @@ def broadcast_dim(a, b):
         return b
     if b == 1:
         return a
-    if a == b:
+    if a == b or S.bounded_by(b, a):
         return a
+    if S.bounded_by(a, b):
+        return b
     if type(a) is int and type(b) is int:
         raise Conflict(f"dims {a} and {b} cannot be broadcast together")
     if type(a) is int:
@@ -126,9 +128,9 @@ def merge_dims(a, b):
 
 def _merge_dim(x, y):
     """What two dims that must be equal tell: a static size first, then a symbol."""
-    if type(x) is int or y is None:
+    if type(x) is int or y is None or S.bounded_by(y, x):
         return x
-    if type(y) is int or x is None:
+    if type(y) is int or x is None or S.bounded_by(x, y):
         return y
     return x
 

@@ -458,7 +458,8 @@ def _reshape(cx):
         if d == 0 and not allowzero:
             out.append(x[i] if x is not None and i < len(x) else None)
         elif type(d) is Sym and not allowzero:
-            out.append(_copy_or(d, x[i] if i < len(x) else d) if x is not None else None)
+            out.append(_copy_or(d, x[i] if i < len(x) else d, product(x))
+                       if x is not None else None)
         else:
             out.append(d)
     if out.count(-1) > 1:
@@ -480,13 +481,20 @@ def _reshape(cx):
     return [tuple(out)]
 
 
-def _copy_or(d, x):
-    """A target dim `d` (a symbol) of a Reshape without allowzero, over input dim `x`:
-    were `d` 0 at run time, the dim would copy `x`. It is `d` when `x` is 0 whenever `d`
-    is (a product of all of `d`'s names), else unknown."""
-    if x == d or x == 0 or type(x) is Sym and all(n in dict(x.atoms) for n, _ in d.atoms):
+def _copy_or(d, x, total):
+    """A target dim `d` (a symbol) of a Reshape without allowzero, over input dim `x`
+    and `total` input elements: were `d` 0 at run time, the dim would copy `x`. It is
+    `d` when `x` is 0 whenever `d` is (a product of all of `d`'s names); also when the
+    input is empty whenever `d` is 0 (`total` a product of them): then `d` may be off
+    only for a tensor without elements (see [Note: symbolic dims]). Else unknown."""
+    if x == d or x == 0 or _has_names(x, d) or _has_names(total, d):
         return d
     return None
+
+
+def _has_names(m, d):
+    """Whether monomial `m` is a product of all of `d`'s names (0 when `d` is)."""
+    return type(m) is Sym and all(n in dict(m.atoms) for n, _ in d.atoms)
 
 
 @rule("Flatten")
@@ -584,6 +592,11 @@ def _slice(cx):
     starts, ends, axes, steps = _slice_params(cx)
     if x is None:
         return [None]
+    if ends is None and cx.version >= 10 and starts is not None and \
+            not (cx.has(3) and axes is None) and not (cx.has(4) and steps is None):
+        out = _slice_to_symbols(cx, x, starts, cx.dims_value(2), axes, steps)
+        if out is not None:
+            return [out]
     if starts is None or ends is None or (cx.has(3) and axes is None) or \
             (cx.has(4) and steps is None):
         n = cx.length(1) if cx.version >= 10 else None
@@ -610,6 +623,32 @@ def _slice(cx):
     if p is not None and len(x) == 1 and type(x[0]) is int:
         cx.set_value(0, (out[0],), p.vals[slices[0]])
     return [tuple(out)]
+
+
+def _slice_to_symbols(cx, x, starts, ends, axes, steps):
+    """A Slice from the start of dims to ends that are symbols (`x[:, :n]`): a dim
+    sliced to its own symbol is itself; a static dim k sliced to n is min(n, k), a fresh
+    symbol bound so (see Sym). None when other ends are not all known."""
+    if ends is None or len(ends) != len(starts) or any(e is None for e in ends):
+        return None
+    axes = list(range(len(starts))) if axes is None else axes
+    steps = [1] * len(starts) if steps is None else steps
+    out = list(x)
+    for s, e, a, st in zip(starts, ends, axes, steps):
+        a = norm_axis(a, len(x))
+        if st == 0:
+            raise Conflict("slice step is 0")
+        if type(e) is int:
+            out[a] = len(range(*slice(s, e, st).indices(x[a]))) if type(x[a]) is int \
+                else x[a] if st == 1 and (s == 0 or s <= -_TO_END) and e >= _TO_END \
+                else None
+        elif st != 1 or s != 0:
+            out[a] = None
+        elif e == x[a]:
+            out[a] = e
+        else:
+            out[a] = cx.state.fresh((e, x[a])) if type(x[a]) is int else None
+    return tuple(out)
 
 
 # A Slice bound at least this far out means "to the end" (or, negative, "from the

@@ -13,6 +13,16 @@ Sizes are >= 0, so `Equal(batch, -1)` is false and `batch >= 0` true; `batch == 
 unknown. Anything a monomial cannot say (a sum, an inexact quotient) is unknown (None),
 and the dim gets a fresh symbol when it is next read.
 
+A fresh symbol may carry a bound: `min(n, k)` (`Slice(x, 0, n)` of a static dim k, as
+BERT exports slice their position ids to the sequence length). Broadcast against `n`
+(or merged with it), it is `n`: either they are equal, or `k < n` and the model is in
+error there (k >= 2: were it 1, it would stretch).
+
+One liberty: a Reshape (without allowzero) to a shape value holding a named size n
+takes n, though were n 0 ONNX would copy the input's dim there, when the input would
+then be empty (n divides its element count); so names may be off only for tensors
+without elements.
+
 A dim is then an int (static), a Sym, or None (unknown, in rules only). Sym never
 compares equal to an int and supports no arithmetic operators: the functions below
 (`mul`, `div`, `add`, `sub`, `compare`) say what a computation gives.
@@ -25,7 +35,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["Sym", "atom", "is_sym", "mul", "div", "add", "sub", "compare", "product",
+__all__ = ["Sym", "atom", "bounded_by", "is_sym", "mul", "div", "add", "sub", "compare", "product",
            "text", "fresh_numbers_in", "FRESH"]
 
 # Names written raw; any other is quoted (so that no name reads as a product).
@@ -39,12 +49,13 @@ class Sym:
     """A size known as `coef * name1^e1 * name2^e2 ...` (coef >= 1, at least one atom;
     `atoms` sorted by name)."""
 
-    __slots__ = ("coef", "atoms", "_hash")
+    __slots__ = ("coef", "atoms", "_hash", "bound")
 
-    def __init__(self, coef: int, atoms: tuple):
+    def __init__(self, coef: int, atoms: tuple, bound=None):
         self.coef = coef
         self.atoms = atoms
         self._hash = hash((coef, atoms))
+        self.bound = bound   # (n, k): the size is min(n, k) (a fresh atom's, see the note)
 
     def __eq__(self, other):
         return type(other) is Sym and other._hash == self._hash and \
@@ -64,8 +75,13 @@ def is_sym(d) -> bool:
     return type(d) is Sym
 
 
-def atom(name: str) -> Sym:
-    return Sym(1, ((name, 1),))
+def atom(name: str, bound=None) -> Sym:
+    return Sym(1, ((name, 1),), bound)
+
+
+def bounded_by(a, b) -> bool:
+    """Whether `a` is min(b, k) for some k >= 2: broadcast with `b`, it is `b`."""
+    return type(a) is Sym and a.bound is not None and a.bound[0] == b and a.bound[1] >= 2
 
 
 def _make(coef, atoms):

@@ -118,6 +118,34 @@ func.func @slices(%x: tensor<?x10xf32> {onnx.dim_params = ["n", ""]}) -> (tensor
   return %a, %b : tensor<*xf32>, tensor<*xf32>
 }
 
+// BERT's position ids: a [1, 512] table sliced to the sequence length is min(seq, 512),
+// a fresh name; broadcast with [batch, seq] it is seq (or the model is in error).
+// CHECK-LABEL: func.func @positions
+func.func @positions(%ids: tensor<?x?xi64> {onnx.dim_params = ["batch", "seq"]}, %table: tensor<1x512xi64>) -> tensor<*xi64> {
+  %s = "onnx.Shape"(%ids) : (tensor<?x?xi64>) -> tensor<*xi64>
+  %one = "onnx.Constant"() <{value = dense<1> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %zero = "onnx.Constant"() <{value = dense<0> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %seq = "onnx.Gather"(%s, %one) <{axis = 0 : i64}> : (tensor<*xi64>, tensor<1xi64>) -> tensor<*xi64>
+  // CHECK: "onnx.Slice"{{.*}} {onnx.dim_params = ["", "?{{[0-9]+}}"]} : ({{.*}}) -> tensor<1x?xi64>
+  %p = "onnx.Slice"(%table, %zero, %seq, %one) : (tensor<1x512xi64>, tensor<1xi64>, tensor<*xi64>, tensor<1xi64>) -> tensor<*xi64>
+  // CHECK-NEXT: "onnx.Add"{{.*}} {onnx.dim_params = ["batch", "seq"]} : (tensor<?x?xi64>, tensor<1x?xi64>) -> tensor<?x?xi64>
+  %a = "onnx.Add"(%ids, %p) : (tensor<?x?xi64>, tensor<*xi64>) -> tensor<*xi64>
+  return %a : tensor<*xi64>
+}
+
+// LayerNorm as torch exports it: Flatten to [seq*batch, 384], Reshape back to Shape(x).
+// Were seq 0, the Reshape would copy 384 there; the input would be empty then, and the
+// dim is taken as seq.
+// CHECK-LABEL: func.func @flatten_round_trip
+func.func @flatten_round_trip(%x: tensor<?x?x384xf32> {onnx.dim_params = ["batch", "seq", ""]}) -> tensor<*xf32> {
+  // CHECK: "onnx.Flatten"{{.*}} {onnx.dim_params = ["batch*seq", ""]}
+  %f = "onnx.Flatten"(%x) <{axis = -1 : i64}> : (tensor<?x?x384xf32>) -> tensor<*xf32>
+  %s = "onnx.Shape"(%x) : (tensor<?x?x384xf32>) -> tensor<*xi64>
+  // CHECK: "onnx.Reshape"{{.*}} {onnx.dim_params = ["batch", "seq", ""]} : (tensor<?x384xf32>, tensor<3xi64>) -> tensor<?x?x384xf32>
+  %r = "onnx.Reshape"(%f, %s) : (tensor<*xf32>, tensor<*xi64>) -> tensor<*xf32>
+  return %r : tensor<*xf32>
+}
+
 // Ops with several results get one list per result; Concat adds static sizes along
 // its axis and keeps the names of the others.
 // CHECK-LABEL: func.func @several_results
