@@ -5,10 +5,10 @@ at a position taken from another tensor's values (Gather, Scatter, MaxUnpool...)
 An index out of range is an error in ONNX, and compiled code must not read or write out
 of bounds because of one. A lowering that accesses data at a data-dependent index:
 
-1. checks every index with one reduction over the index tensor: `index_ranges` makes a
-   linalg.generic computing the minimum and maximum index (per column of the last dim
-   when the columns index different axes, as GatherND's), compared with the valid range
-   outside the loop; `assert_ok` turns each flag into
+1. checks every index in one pass over the index tensor: `index_ranges` makes linalg
+   reductions computing the minimum and maximum index (in lanes, see _min_max; per
+   column of the last dim when the columns index different axes, as GatherND's),
+   compared with the valid range outside the loops; `assert_ok` turns each flag into
        cf.assert %ok, "Gather at g0: index out of range [-5, 5) on data axis 0"
    (the interpreter raises it; compiled CPU code calls `strata_assert_fail`, which the
    runtime raises as RuntimeFailure after the call, and a shared library reports through
