@@ -221,6 +221,12 @@ def _import_fast(value):
     object on the CPU that NumPy imports (None otherwise: `as_array` explains)."""
     if isinstance(value, np.generic):
         return np.asarray(value)
+    torch = sys.modules.get("torch")
+    if torch is not None and type(value) is torch.Tensor:
+        try:  # the same sharing as DLPack, at a fifth of the cost of torch's __dlpack__
+            return value.numpy()
+        except Exception:
+            pass  # requires grad, not on the CPU, a dtype NumPy lacks: DLPack says
     if hasattr(value, "__dlpack__"):
         try:
             return np.from_dlpack(value)
@@ -431,8 +437,20 @@ def _row_major(shape):
 # ---------------------------------------------------------------- entry points
 
 # How a NativeFunction passes an argument: by value (a scalar), or a memref descriptor
-# whose sizes and strides are written once (static shape) or per call (dynamic).
-_SCALAR, _STATIC, _DYNAMIC = 0, 1, 2
+# whose sizes and strides are written once (a static shape), all but the leading size
+# written once (only the leading dim dynamic, as a batch: the strides are static), or
+# sizes and strides written per call (other dynamic shapes).
+_SCALAR, _STATIC, _LEADING, _DYNAMIC = 0, 1, 2, 3
+
+
+def _static_strides(shape):
+    """The row-major strides (in elements) of `shape` when its static dims fix them:
+    every dim but the leading one static; else None."""
+    if not shape:
+        return []
+    if any(n is None for n in shape[1:]):
+        return None
+    return _row_major((1,) + tuple(shape[1:]))
 
 
 class NativeFunction:
@@ -485,13 +503,15 @@ class NativeFunction:
             item = s.dtype.itemsize
             # Misaligned data is copied; elements wider than 16 bytes need no more.
             mask = min(item, 16) - 1 if item & (item - 1) == 0 else 0
-            if all(n is not None for n in s.shape):
-                strides = _row_major(s.shape)
-                static_words.append((word + 3, list(s.shape) + strides))
-                layout.append((_STATIC, word, mask,
-                               tuple(x * item for x in strides), s.rank))
-            else:
+            strides = _static_strides(s.shape)
+            if strides is None:
                 layout.append((_DYNAMIC, word, mask, None, s.rank))
+            else:
+                kind = _LEADING if s.shape and s.shape[0] is None else _STATIC
+                sizes = [0 if n is None else n for n in s.shape]
+                static_words.append((word + 3, sizes + strides))
+                # (the byte strides of a C-contiguous array, but for dims of size <= 1)
+                layout.append((kind, word, mask, tuple(x * item for x in strides), s.rank))
             word += s.words
         self._layout = tuple(layout)
         self._arg_words = word
@@ -510,10 +530,7 @@ class NativeFunction:
             if s.scalar:
                 outs.append((True, s.dtype, start, 0, s.ctype))
                 continue
-            fixed = None  # a static shape: (shape, its row-major sizes and strides)
-            if all(n is not None for n in s.shape):
-                fixed = (s.shape, list(s.shape) + _row_major(s.shape))
-            outs.append((False, s.dtype, start // 8, s.rank, fixed))
+            outs.append((False, s.dtype, start // 8, s.rank, _static_strides(s.shape)))
         if self._result_struct is not None:
             res_words = (ctypes.sizeof(self._result_struct) + 7) // 8
         self._outs = tuple(outs)
@@ -610,7 +627,7 @@ class NativeFunction:
                 continue
             if type(a) is not _ndarray:
                 a = np.asarray(a)
-            if kind == _STATIC:
+            if kind != _DYNAMIC:
                 if a.strides != strides and not a.flags.c_contiguous:
                     a = np.ascontiguousarray(a)
                     keep = (keep or []) + [a]
@@ -624,7 +641,9 @@ class NativeFunction:
                 ptr = _data_ptr(a)
             words[word] = ptr
             words[word + 1] = ptr
-            if kind == _DYNAMIC and rank:
+            if kind == _LEADING:
+                words[word + 3] = a.shape[0]
+            elif kind == _DYNAMIC:
                 sh = a.shape
                 words[word + 3:word + 3 + 2 * rank] = sh + tuple(_row_major(sh))
             ptrs.append(ptr)
@@ -647,23 +666,23 @@ class NativeFunction:
         out = []
         owned = None
         is_static = self._owner.is_static
-        for scalar, dtype, at, rank, fixed in self._outs:
-            if scalar:  # fixed: its ctypes type in the result struct, or None
-                if fixed is None:  # the only result, returned by value
+        for scalar, dtype, at, rank, aux in self._outs:
+            if scalar:  # aux: its ctypes type in the result struct, or None
+                if aux is None:  # the only result, returned by value
                     v = w[0]
                 else:
-                    v = fixed.from_buffer(state[1], at).value
+                    v = aux.from_buffer(state[1], at).value
                 out.append(np.array(v, dtype=dtype)[()])
                 continue
+            # aux: the row-major strides where the static dims fix them
             alloc, data, offset = w[at], w[at + 1], w[at + 2]
             item = dtype.itemsize
-            if fixed is not None and w[at + 3:at + 3 + 2 * rank] == fixed[1]:
-                shape, strides = fixed[0], None
+            shape = tuple(w[at + 3:at + 3 + rank])
+            strides = w[at + 3 + rank:at + 3 + 2 * rank]
+            if strides == (aux if aux is not None else _row_major(shape)):
+                strides = None
             else:
-                shape = tuple(w[at + 3:at + 3 + rank])
-                strides = w[at + 3 + rank:at + 3 + 2 * rank]
-                strides = None if strides == _row_major(shape) else \
-                    tuple(x * item for x in strides)
+                strides = tuple(x * item for x in strides)
             if not alloc or alloc in inputs or alloc == _GLOBAL_MARKER or \
                     is_static(alloc) or (owned and alloc in owned):
                 # Not a block of its own (the contract says it must be): copy, never free.

@@ -85,6 +85,36 @@ def test_bad_inputs(target, kind, args, message):
         f(*args)
 
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_rank0_input_and_output(target):
+    g = h.make_graph([h.make_node("Mul", ["x", "s"], ["y"]),
+                      h.make_node("ReduceSum", ["x"], ["t"], keepdims=0)], "g",
+                     [h.make_tensor_value_info("x", TP.FLOAT, ["N"]),
+                      h.make_tensor_value_info("s", TP.FLOAT, [])],
+                     [h.make_tensor_value_info("y", TP.FLOAT, ["N"]),
+                      h.make_tensor_value_info("t", TP.FLOAT, [])])
+    f = strata.compile(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), target=target)
+    x = np.arange(5, dtype=np.float32)
+    for s in (np.float32(2), np.array(2, np.float32), torch.tensor(2.0), 2.0):
+        y, t = f(x, s)
+        np.testing.assert_array_equal(y, 2 * x)
+        assert t.shape == () and t == x.sum()
+
+
+def test_inner_dynamic_dims():
+    g = h.make_graph([h.make_node("Relu", ["x"], ["y"])], "g",
+                     [h.make_tensor_value_info("x", TP.FLOAT, ["B", 2, "M"])],
+                     [h.make_tensor_value_info("y", TP.FLOAT, ["B", 2, "M"])])
+    f = strata.compile(h.make_model(g, opset_imports=[h.make_opsetid("", 17)]))
+    for shape in ((1, 2, 5), (3, 2, 1), (2, 2, 0)):
+        x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+        np.testing.assert_array_equal(f(x)[0], np.maximum(x, 0))
+    x = np.random.default_rng(1).standard_normal((4, 2, 6)).astype(np.float32)[::2, :, ::3]
+    np.testing.assert_array_equal(f(torch.from_numpy(np.ascontiguousarray(x)).mT.mT)[0],
+                                  np.maximum(x, 0))
+    np.testing.assert_array_equal(f(x)[0], np.maximum(x, 0))
+
+
 def test_device_tensor_is_refused():
     class OnGpu:
         def __dlpack__(self, **kw):
