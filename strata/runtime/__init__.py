@@ -287,22 +287,8 @@ def as_array(value, dtype=None, what="input") -> np.ndarray:
         a = value
     elif hasattr(value, "__dlpack__"):
         a = _from_dlpack(value, dtype, what)
-    elif isinstance(value, (bool, int, float, complex, list, tuple)):
-        try:
-            a = np.asarray(value)
-            if dtype is not None and a.dtype.kind in "fc" and dtype.kind in "biu":
-                raise InputError(f"{what}: expected {dtype} values, got Python "
-                                 f"{'floats' if a.dtype.kind == 'f' else 'complex numbers'}")
-            if dtype is not None and a.dtype.kind != "O":
-                a = np.asarray(value, dtype=dtype)
-        except (TypeError, ValueError, OverflowError) as e:
-            if isinstance(e, InputError):
-                raise
-            raise InputError(f"{what}: cannot convert the {type(value).__name__} to an "
-                             f"array of {dtype or 'numbers'}: {e}") from None
-        if a.dtype.kind == "O":
-            raise InputError(f"{what}: cannot convert the {type(value).__name__} to an array "
-                             "of numbers (ragged or not numeric)")
+    elif isinstance(value, (bool, int, float, complex, str, list, tuple)):
+        a = _from_python(value, dtype, what)
     elif hasattr(value, "__array__") or hasattr(value, "__array_interface__"):
         try:
             a = np.asarray(value)
@@ -315,6 +301,31 @@ def as_array(value, dtype=None, what="input") -> np.ndarray:
     if dtype is not None and a.dtype != dtype and a.dtype.byteorder in "<>" and \
             a.dtype.newbyteorder("=") == dtype:
         a = a.astype(dtype)
+    return a
+
+
+def _from_python(value, dtype, what):
+    """Python numbers (or strings, for string inputs) and nested lists as an array of
+    `dtype`: exact conversions only (no float truncated to an integer, no number parsed
+    from a string, no integer out of range)."""
+    kind = type(value).__name__
+    try:
+        a = np.asarray(value)
+    except (TypeError, ValueError) as e:  # ragged lists
+        raise InputError(f"{what}: cannot convert the {kind} to an array: {e}") from None
+    if dtype is not None and dtype.kind != "O":
+        got = {"f": "floats", "c": "complex numbers", "U": "strings", "S": "strings",
+               "O": "objects"}.get(a.dtype.kind)
+        if got is not None and (a.dtype.kind in "USO" or dtype.kind in "biu" or
+                                (a.dtype.kind == "c" and dtype.kind != "c")):
+            raise InputError(f"{what}: expected {dtype} values, got Python {got}")
+        try:
+            a = np.asarray(value, dtype=dtype)
+        except (TypeError, ValueError, OverflowError) as e:
+            raise InputError(f"{what}: cannot convert the {kind} to an array of {dtype}: "
+                             f"{e}") from None
+    elif dtype is not None:
+        a = np.asarray(value, dtype=dtype)
     return a
 
 

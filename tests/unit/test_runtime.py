@@ -268,10 +268,12 @@ def test_python_values_are_converted(main):
 
 
 @pytest.mark.parametrize("value, message", [
-    ("abc", "expected an array .NumPy, DLPack. or numbers, got a str"),
-    (object(), "got a object"),
-    ([[1, 2], [3]], "cannot convert the list"),
-    ([[1, 2, "x"]], "cannot convert the list"),
+    ("abc", "input #0 of @main: expected float32 values, got Python strings"),
+    (object(), "expected an array .NumPy, DLPack. or numbers, got a object"),
+    ([[1, 2], [3]], "cannot convert the list to an array: .*inhomogeneous"),
+    ([[1, 2, "x"]], "expected float32 values, got Python strings"),
+    ([[1j, 2, 3]], "expected float32 values, got Python complex numbers"),
+    ([[None, 2, 3]], "expected float32 values, got Python objects"),
     (3.0, r"expected shape \(\?, 3\), got \(\)"),
 ])
 def test_bad_python_values(main, value, message):
@@ -283,8 +285,10 @@ def test_as_array():
     assert as_array([1, 2], np.dtype(np.int8)).dtype == np.int8
     with pytest.raises(InputError, match="x: expected int64 values, got Python floats"):
         as_array([1.5], np.dtype(np.int64), "x")
-    with pytest.raises(InputError, match="cannot convert"):
+    with pytest.raises(InputError, match="cannot convert the list to an array of uint8"):
         as_array([300], np.dtype(np.uint8))
+    assert as_array([True, 2.5], np.dtype(np.float16)).dtype == np.float16
+    assert as_array(["a", "bc"], np.dtype(object)).tolist() == ["a", "bc"]
     a = np.arange(3.0)
     assert as_array(a) is a
 
