@@ -63,6 +63,7 @@ LLVM_PIPELINE = (
     "convert-scf-to-cf",
     "canonicalize",
     "arith-emulate-unsupported-floats",
+    "strata-math-polynomial-approximation",
     "arith-expand",
     "convert-strata-cpu-to-llvm",
     "convert-to-llvm{safe-division=true}",
