@@ -18,9 +18,10 @@ of bounds because of one. A lowering that accesses data at a data-dependent inde
    failed cf.assert: a gather (a parallel linalg.generic, which cannot hold the assert)
    clamps each index in its payload with one `arith.minui` against `max(n - 1, 0)`
    (`clamp`, after negative indices wrapped: what is still negative becomes the
-   maximum) and reads from `nonempty_source` (the data, or zeros when an indexed dim
-   is 0 at run time, so that index 0 exists); a scatter (sequential scf.for loops) runs
-   no iteration when a check failed (`guarded`), which costs nothing in the loop.
+   maximum); where a clamped dim can be empty (no index exists) it does not run, zeros
+   stand for its result (`clamp_bounds`, `unless_empty`: an scf.if only when the dim
+   is dynamic); a scatter (sequential scf.for loops) runs no iteration when a check
+   failed (`guarded`), which costs nothing in the loop.
 
 The results after a failed check are unspecified (the caller raises); only the memory
 accesses are defined.
@@ -34,8 +35,8 @@ from ...ir.location import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
 from ._shape_util import Ix
 from .common import constant_array, scalars
 
-__all__ = ["label", "index_ranges", "assert_ok", "all_of", "wrap", "clamp",
-           "nonempty_source", "guarded", "range_text", "check_dims"]
+__all__ = ["label", "index_ranges", "assert_ok", "all_of", "wrap", "clamp", "clamp_bounds",
+           "unless_empty", "guarded", "range_text", "check_dims"]
 
 
 # ------------------------------------------------------------------ messages
@@ -235,31 +236,40 @@ def last_index(cx, n):
     return ix.max(ix.sub(n, 1), 0)
 
 
-def nonempty_source(cx, data, dims, axes):
-    """(`data` or a stand-in, the last valid index along each of `axes`) for a gather
-    reading `data` (mixed sizes `dims`) at clamped positions along `axes`: where one of
-    those dims can be 0, index 0 must still exist, so the source is then zeros of size 1
-    there: known at compile time, or an `arith.select` of the data and such zeros (no
-    copy of the data; the zeros have no element unless a dim is 0). The values read
-    then do not matter: a check has failed."""
-    from ._linalg_util import filled
+def clamp_bounds(cx, dims, axes):
+    """For a gather reading data of mixed sizes `dims` at clamped positions along
+    `axes`: ({axis: its last valid index, max(n - 1, 0)}, whether one of those dims is
+    empty: None when known not, True when known, else an i1 Value). An empty dim has no
+    position to read: `unless_empty` then skips the gather."""
     s = scalars(cx)
-    ix = Ix(s)
     his = {a: last_index(cx, dims[a]) for a in axes}
     if any(Ix.known(dims[a]) and dims[a] == 0 for a in axes):
-        return filled(cx, [max(d, 1) if Ix.known(d) else d for d in dims],
-                      data.type.element_type), his
-    dyn = [a for a in axes if not Ix.known(dims[a])]
-    if not dyn:
-        return data, his
+        return his, True
     empty = None
-    for a in dyn:
-        z = s.cmp("eq", dims[a], s.index(0))
-        empty = z if empty is None else s.or_(empty, z)
-    one = ix.select(empty, 1, 0)
-    zeros = filled(cx, [one if a in dyn else d for a, d in enumerate(dims)],
-                   data.type.element_type)
-    return s.select(empty, zeros, data), his
+    for a in axes:
+        if not Ix.known(dims[a]):
+            z = s.cmp("eq", dims[a], s.index(0))
+            empty = z if empty is None else s.or_(empty, z)
+    return his, empty
+
+
+def unless_empty(cx, empty, t, instead, build):
+    """`build()` (a tensor Value of type `t` made at the lowering's point), or
+    `instead()` (one of type `t` too) where `empty` (from clamp_bounds) holds: at
+    compile time, or by an scf.if whose branches make one each (the gather does not run
+    on an empty dim; the values then do not matter, a check has failed)."""
+    from ...dialects.scf import IfOp, YieldOp
+    if empty is None:
+        return build()
+    if empty is True:
+        return instead()
+    op = cx.b.insert(IfOp.new(empty, [t], with_else=True, loc=cx.loc))
+    saved = cx.b.ip
+    for region, make in zip(op.regions, (instead, build)):
+        cx.b.set_insertion_point_to_end(region.blocks[0])
+        cx.b.insert(YieldOp.build(values=[make()], loc=cx.loc))
+    cx.b.ip = saved
+    return op.results[0]
 
 
 def guarded(cx, ubs, ok):

@@ -24,11 +24,12 @@ from __future__ import annotations
 from ...ir import attributes as A
 from ...ir.affine import AffineMap
 from . import NotLowerable, lowering
-from ._shape_util import (DYN, Ix, collapse, dims_map, extract_slice, finish, index_generic,
-                          index_of, loop_nest, norm_axis, out_sizes, reshape_to, scalar_of,
-                          sizes)
-from ._index_check import (all_of, assert_ok, check_dims, clamp, guarded, index_ranges,
-                           nonempty_source, range_text, wrap)
+from ._shape_util import (DYN, Ix, collapse, dims_map, extract_slice, finish, fit,
+                          index_generic, index_of, loop_nest, norm_axis, out_sizes,
+                          reshape_to, scalar_of, sizes)
+from ._index_check import (all_of, assert_ok, check_dims, clamp, clamp_bounds, guarded,
+                           index_ranges, range_text, unless_empty, wrap)
+from ._linalg_util import filled
 from .common import constant_array, empty, is_unsigned, operand_symbols, ranked, scalars
 
 
@@ -38,7 +39,7 @@ def _wrap(s, i, dim, signed=True):
 
 
 def _clamp(s, i, hi, d):
-    """Index `i` along data dim `d` clamped when `hi` (from nonempty_source) has `d`."""
+    """Index `i` along data dim `d` clamped when `hi` (from clamp_bounds) has `d`."""
     return clamp(s, i, hi[d]) if d in hi else i
 
 
@@ -69,14 +70,24 @@ def _gather(cx):
         return [finish(cx, reshape_to(cx, extract_slice(cx, data, offs, part, steps), out))]
     n = dims[axis]
     ok = _check_axis_indices(cx, 1, n, axis, signed)
-    src, hi = nonempty_source(cx, data, dims, [] if ok is True else [axis])
 
-    def body(s, idx, args):
+    def body(s, idx, args, hi):
         i = _clamp(s, _wrap(s, index_of(s, args[0], signed), n, signed), hi, axis)
         at = idx[:axis] + [i] + idx[axis + q:]
-        return s.op1("tensor.extract", [src, *at], elt)
+        return s.op1("tensor.extract", [data, *at], elt)
     ind_map = dims_map(len(out), range(axis, axis + q))
-    return [finish(cx, index_generic(cx, [ind], [ind_map], out, elt, body))]
+    return [finish(cx, _gather_generic(cx, dims, [] if ok is True else [axis], [ind],
+                                       [ind_map], out, elt, body))]
+
+
+def _gather_generic(cx, dims, axes, inputs, maps, out, elt, body):
+    """index_generic(inputs, maps, out, elt) of `body(s, idx, args, hi)` reading data
+    (mixed sizes `dims`) at positions clamped along `axes` to `hi[axis]`; zeros instead
+    where one of those dims is empty (see [Note: index checks])."""
+    hi, empty = clamp_bounds(cx, dims, axes)
+    t = A.RankedTensorType(tuple(d if Ix.known(d) else DYN for d in out), elt)
+    return unless_empty(cx, empty, t, lambda: filled(cx, out, elt), lambda: index_generic(
+        cx, inputs, maps, out, elt, lambda s, idx, args: body(s, idx, args, hi)))
 
 
 def _check_axis_indices(cx, i, n, axis, signed, what="data axis"):
@@ -117,15 +128,15 @@ def _gather_elements(cx):
     ok = _check_axis_indices(cx, 1, n, axis, signed)
     # the other dims are read along the indices' own: theirs must not be larger
     other, _ = _check_fit(cx, (ind, idims), (data, dims), [d for d in range(r) if d != axis])
-    src, hi = nonempty_source(cx, data, dims, ([] if ok is True else [axis]) + other)
 
-    def body(s, idx, args):
+    def body(s, idx, args, hi):
         at = list(idx)
         at[axis] = _wrap(s, index_of(s, args[0], signed), n, signed)
         at = [_clamp(s, i, hi, d) for d, i in enumerate(at)]
-        return s.op1("tensor.extract", [src, *at], elt)
+        return s.op1("tensor.extract", [data, *at], elt)
     out = out_sizes(cx, idims)
-    return [finish(cx, index_generic(cx, [ind], [AffineMap.identity(r)], out, elt, body))]
+    return [finish(cx, _gather_generic(cx, dims, ([] if ok is True else [axis]) + other,
+                                       [ind], [AffineMap.identity(r)], out, elt, body))]
 
 
 def _check_fit(cx, small, big, ds, pred="le", what="indices", of="data"):
@@ -161,10 +172,9 @@ def _gather_nd(cx):
     flags = _check_tuple_indices(cx, dims[b:b + k], b, signed)
     batch, _ = _check_fit(cx, (ind, idims), (data, dims), list(range(b)), "eq",
                           "indices batch")
-    src, hi = nonempty_source(cx, data, dims, batch + [b + j for j, f in enumerate(flags)
-                                                       if f is not True])
+    clamped = batch + [b + j for j, f in enumerate(flags) if f is not True]
 
-    def body(s, idx, args):
+    def body(s, idx, args, hi):
         lead = idx[:q - 1]
         at = [_clamp(s, i, hi, d) for d, i in enumerate(idx[:b])]
         for j in range(k):
@@ -172,8 +182,8 @@ def _gather_nd(cx):
             at.append(_clamp(s, _wrap(s, index_of(s, i, signed), dims[b + j], signed),
                              hi, b + j))
         at += idx[q - 1:]
-        return s.op1("tensor.extract", [src, *at], elt)
-    return [finish(cx, index_generic(cx, [], [], out, elt, body))]
+        return s.op1("tensor.extract", [data, *at], elt)
+    return [finish(cx, _gather_generic(cx, dims, clamped, [], [], out, elt, body))]
 
 
 def _check_tuple_indices(cx, ns, first, signed):
@@ -232,7 +242,6 @@ def _tensor_scatter(cx):
     elt = cache.type.element_type
     signed = _signed(cx, 2) if has_w else True
     inputs, maps = [cache], [AffineMap.identity(r)]
-    upd, _ = nonempty_source(cx, upd, udims, [axis])  # an empty update is read at 0
     if has_w:
         inputs.append(cx.operands[2])
         maps.append(dims_map(r, [0]))
@@ -248,7 +257,12 @@ def _tensor_scatter(cx):
         at[axis] = ix.v(ix.clamp(d, 0, ix.max(ix.sub(udims[axis], 1), 0)))
         u = s.op1("tensor.extract", [upd, *at], elt)
         return s.select(ok, u, args[0])
-    return [finish(cx, index_generic(cx, inputs, maps, out_sizes(cx, dims), elt, body))]
+    out = out_sizes(cx, dims)
+    t = A.RankedTensorType(tuple(d if Ix.known(d) else DYN for d in out), elt)
+    # an empty update (nothing to read at its clamped position) leaves the cache
+    _, empty = clamp_bounds(cx, udims, [axis])
+    return [finish(cx, unless_empty(cx, empty, t, lambda: fit(cx, cache, t),
+                                    lambda: index_generic(cx, inputs, maps, out, elt, body)))]
 
 
 # ------------------------------------------------------------------ scatters

@@ -40,14 +40,16 @@ def _array_feature_extractor(cx):
     lead = xs[:-1] if xt.rank > 1 else [1]
     out_sizes = lead + [n]
     rank = len(out_sizes)
-    # an index out of [0, columns) is a run-time error, and the read is clamped (see
-    # [Note: index checks])
-    from ._index_check import assert_ok, clamp, index_ranges, nonempty_source, range_text
+    # an index out of [0, columns) is a run-time error, and the read is clamped (none
+    # when X has no column; see [Note: index checks])
+    from ._index_check import (assert_ok, clamp, clamp_bounds, index_ranges, range_text,
+                               unless_empty)
+    from ._linalg_util import filled
     cols = xs[-1]
     ok = index_ranges(cx, 1, [(0, cols)])[0]
     assert_ok(cx, ok, f"index out of range {range_text(0, cols)} on the last axis of X"
                       + ("" if isinstance(cols, int) else " (of run-time size n)"))
-    x, hi = nonempty_source(cx, x, xs, [] if ok is True else [xt.rank - 1])
+    hi, x_empty = clamp_bounds(cx, xs, [] if ok is True else [xt.rank - 1])
     init = empty(cx, out_sizes, xt.element_type)
 
     def body(b, args):
@@ -59,5 +61,9 @@ def _array_feature_extractor(cx):
                     for d in range(rank - 1)] if xt.rank > 1 else []
         return [sb.op1("tensor.extract", [x] + lead_idx + [j], xt.element_type)]
     imap = AffineMap(rank, 0, (AffineDimExpr(rank - 1),))
-    return [make_generic(cx.b, [flat], [init], [imap, AffineMap.identity(rank)],
-                         ["parallel"] * rank, body, [init.type], loc=cx.op.loc).results[0]]
+    return [unless_empty(cx, x_empty, init.type,
+                         lambda: filled(cx, out_sizes, xt.element_type),
+                         lambda: make_generic(cx.b, [flat], [init],
+                                              [imap, AffineMap.identity(rank)],
+                                              ["parallel"] * rank, body, [init.type],
+                                              loc=cx.op.loc).results[0])]

@@ -799,12 +799,13 @@ def _roi_align(cx):
     belt = bidx.type.element_type
     b_signed = not is_unsigned(cx.orig_type(2))
     # a batch index out of [0, N) is a run-time error; reads stay in bounds (see [Note:
-    # index checks]): the batch index and the corners are clamped, and an empty X
-    # dim is read as zeros
-    from ._index_check import assert_ok, clamp, index_ranges, nonempty_source, range_text
+    # index checks]): the batch index and the corners are clamped, and nothing is read
+    # from an X with an empty dim there (zeros instead)
+    from ._index_check import (assert_ok, clamp, clamp_bounds, index_ranges, range_text,
+                               unless_empty)
     b_ok = index_ranges(cx, 2, [(0, xs[0])], b_signed)[0]
     assert_ok(cx, b_ok, f"batch index out of range {range_text(0, xs[0], 'N')}")
-    x, last = nonempty_source(cx, x, xs, ([] if b_ok is True else [0]) + [2, 3])
+    last, x_empty = clamp_bounds(cx, xs, ([] if b_ok is True else [0]) + [2, 3])
 
     def body(s, b, a):
         r, ch, oy, ox, iy, ix_ = (b.index(d) for d in range(6))
@@ -836,8 +837,9 @@ def _roi_align(cx):
             return [s.add(a[1], s.select(inside, v, c(0.0)))]
         v = _py_max(s, _py_max(s, _py_max(s, vals[0], vals[1]), vals[2]), vals[3])
         return [s.select(inside, _py_max(s, a[1], v), a[1])]
-    y = generic_op(cx, [window], [init], [map_text(6, [4, 5]), map_text(6, [0, 1, 2, 3])],
-                 ["parallel"] * 4 + ["reduction"] * 2, body)[0]
+    y = unless_empty(cx, x_empty, init.type, lambda: filled(cx, out, f32, 0.0),
+                     lambda: generic_op(cx, [window], [init], [map_text(6, [4, 5]), map_text(
+                         6, [0, 1, 2, 3])], ["parallel"] * 4 + ["reduction"] * 2, body)[0])
 
     def finish_bin(s, b, a):
         p = _roi_params(s, rois, b.index(0), cfg)

@@ -33,9 +33,8 @@ func.func @named(%x: tensor<5x4xf32>, %i: tensor<3xi64>) -> tensor<3x4xf32> {
 }
 
 // A dynamic axis: the range is [-n, n) with n its run-time size; an empty index
-// tensor (min > max) passes; the data is replaced by zeros when the axis is empty, so
-// that the clamped index 0 exists (a select of buffers: the zeros are empty unless
-// the axis is).
+// tensor (min > max) passes; when the axis is empty no index exists and the gather
+// does not run (zeros instead: a check has failed unless the result is empty).
 // CHECK-LABEL: func.func @gather_dynamic
 // CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x4xf32>
 // CHECK: %[[NEGN:.*]] = arith.subi %{{.*}}, %[[N]] : index
@@ -48,13 +47,15 @@ func.func @named(%x: tensor<5x4xf32>, %i: tensor<3xi64>) -> tensor<3x4xf32> {
 // CHECK: %[[NM1:.*]] = arith.subi %[[N]], %{{.*}} : index
 // CHECK: %[[LAST:.*]] = arith.maxsi %[[NM1]], %{{.*}} : index
 // CHECK: %[[Z:.*]] = arith.cmpi eq, %[[N]], %{{.*}} : index
-// CHECK: %[[ONE:.*]] = arith.select %[[Z]], %{{c1.*}}, %{{c0.*}} : index
-// CHECK: %[[E:.*]] = tensor.empty(%[[ONE]]) : tensor<?x4xf32>
-// CHECK: %[[ZEROS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<?x4xf32>)
-// CHECK: %[[SRC:.*]] = arith.select %[[Z]], %[[ZEROS]], %arg0 : tensor<?x4xf32>
-// CHECK: linalg.generic
+// CHECK: %[[R:.*]] = scf.if %[[Z]] -> (tensor<?x4xf32>) {
+// CHECK: %[[ZEROS:.*]] = linalg.fill
+// CHECK: scf.yield %[[ZEROS]] : tensor<?x4xf32>
+// CHECK: } else {
+// CHECK: %[[G:.*]] = linalg.generic
 // CHECK: %[[K:.*]] = arith.minui %{{.*}}, %[[LAST]] : index
-// CHECK: tensor.extract %[[SRC]][%[[K]], %{{.*}}] : tensor<?x4xf32>
+// CHECK: tensor.extract %arg0[%[[K]], %{{.*}}] : tensor<?x4xf32>
+// CHECK: scf.yield %[[G]] : tensor<?x4xf32>
+// CHECK: return %[[R]]
 func.func @gather_dynamic(%x: tensor<?x4xf32>, %i: tensor<?xi32>) -> tensor<?x4xf32> {
   %0 = "onnx.Gather"(%x, %i) <{axis = 0 : i64}> : (tensor<?x4xf32>, tensor<?xi32>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
