@@ -342,3 +342,22 @@ def test_lowering_preserves_semantics():
         m = load_module(make())
         build_pipeline(["onnx-shape-inference"]).run(m)
         check_pass_preserves_semantics(m, "convert-onnx-to-linalg", inputs=args)
+
+
+def _gather_flat():
+    return named("Gather", [("x", F, [7]), ("i", I64, ["N"])], [("y", F, None)])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_every_part_of_the_index_reduction(target):
+    """The indices are reduced in blocks, rows of lanes and a rest (see _min_max): a bad
+    index is found in each part."""
+    x = rand(7)
+    n = 4096 * 3 + 16 * 5 + 7
+    i = np.random.default_rng(0).integers(-7, 7, n).astype(np.int64)
+    good("gf", _gather_flat, target, x, i, want=[x[i]])
+    for at, v in ((0, 7), (4096 * 2 + 1000, -8), (4096 * 3 + 33, 100), (n - 1, -9)):
+        j = i.copy()
+        j[at] = v
+        bad("gf", _gather_flat, target, re.escape(
+            "Gather at node0: index out of range [-7, 7) on data axis 0"), x, j)

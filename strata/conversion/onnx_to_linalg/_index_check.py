@@ -6,9 +6,10 @@ An index out of range is an error in ONNX, and compiled code must not read or wr
 of bounds because of one. A lowering that accesses data at a data-dependent index:
 
 1. checks every index in one pass over the index tensor: `index_ranges` makes linalg
-   reductions computing the minimum and maximum index (in lanes, see _min_max; per
-   column of the last dim when the columns index different axes, as GatherND's),
-   compared with the valid range outside the loops; `assert_ok` turns each flag into
+   reductions computing the minimum and maximum index (in parallel blocks and lanes,
+   see _min_max; per column of the last dim when the columns index different axes, as
+   GatherND's), compared with the valid range outside the loops; `assert_ok` turns
+   each flag into
        cf.assert %ok, "Gather at g0: index out of range [-5, 5) on data axis 0"
    (the interpreter raises it; compiled CPU code calls `strata_assert_fail`, which the
    runtime raises as RuntimeFailure after the call, and a shared library reports through
@@ -111,21 +112,25 @@ def index_ranges(cx, i, bounds, signed=True):
     return flags
 
 
-# Lanes of the first reduction over all indices (see _min_max): its innermost loop runs
-# over independent accumulators, which the CPU code vectorizes or at least overlaps.
+# The reduction over all indices (see _min_max): blocks of BLOCK_ROWS x LANES indices
+# reduced in parallel (a block per iteration of the outer loop, which the CPU target
+# splits among threads), LANES independent accumulators in each (a vectorized inner
+# loop: one accumulator is a chain of dependent load-min-store steps).
 LANES = 16
+BLOCK_ROWS = 256
 
 
 def _min_max(cx, ind, per_column, signed):
     """Scalar Values (min, max) of the index tensor, one pair per column of its last dim
-    when `per_column` (one linalg.generic reducing over the rest).
+    when `per_column` (one linalg.generic reducing over the rest; such index tensors
+    are small).
 
-    Over all elements, a reduction to one accumulator is a chain of dependent steps
-    once lowered to loops (the accumulator is loaded and stored each step); so the
-    indices, seen as a 1-D view, are reduced in LANES independent lanes (a view of the
-    first n - n % LANES as rows of LANES), then the lanes and the rest to scalars."""
+    Over all elements, the indices seen as a 1-D view are cut into: blocks of
+    BLOCK_ROWS x LANES (reduced in parallel to LANES lanes per block, then the blocks
+    to LANES lanes), rows of LANES (into the same lanes), the rest (fewer than LANES).
+    Then the lanes and the rest to scalars."""
     from ._linalg_util import filled
-    from ._shape_util import collapse, expand, extract_slice, sizes
+    from ._shape_util import collapse, sizes
     s = scalars(cx)
     t = ind.type
     elt = t.element_type
@@ -134,39 +139,59 @@ def _min_max(cx, ind, per_column, signed):
         return [v], [v]
     hi = s.highest(elt, signed)
     lo = s.lowest(elt) if signed else s.zero(elt)
+
+    def init(shape):
+        return filled(cx, shape, elt, hi), filled(cx, shape, elt, lo)
     if per_column:
         k = t.shape[-1]
-        mn, mx = _reduce(cx, ind, ind, filled(cx, [k], elt, hi), filled(cx, [k], elt, lo),
-                         signed)
+        mn, mx = _reduce(cx, ind, ind, *init([k]), signed)
         return ([s.op1("tensor.extract", [mn, s.index(j)], elt) for j in range(k)],
                 [s.op1("tensor.extract", [mx, s.index(j)], elt) for j in range(k)])
     flat = collapse(cx, ind, [list(range(t.rank))])
     ix = Ix(s)
     n = sizes(cx, flat)[0]
-    rows = ix.floordiv(n, LANES)
-    m = ix.mul(rows, LANES)
-    mn, mx = filled(cx, [], elt, hi), filled(cx, [], elt, lo)
+    block = BLOCK_ROWS * LANES
+    blocks = ix.floordiv(n, block)
+    done = ix.mul(blocks, block)
+    rows = ix.floordiv(ix.sub(n, done), LANES)
+    end = ix.add(done, ix.mul(rows, LANES))
+    lanes = None
+    if not (Ix.known(blocks) and blocks == 0):
+        part = _view(cx, flat, 0, [blocks, BLOCK_ROWS, LANES])
+        per_block = _reduce(cx, part, part, *init([blocks, LANES]), signed)
+        lanes = _reduce(cx, *per_block, *init([LANES]), signed)
     if not (Ix.known(rows) and rows == 0):
-        main = expand(cx, extract_slice(cx, flat, [0], [m]), [[0, 1]], [rows, LANES])
-        lanes = _reduce(cx, main, main, filled(cx, [LANES], elt, hi),
-                        filled(cx, [LANES], elt, lo), signed)
+        part = _view(cx, flat, done, [rows, LANES])
+        lanes = _reduce(cx, part, part, *(lanes or init([LANES])), signed)
+    mn, mx = init([])
+    if lanes is not None:
         mn, mx = _reduce(cx, *lanes, mn, mx, signed)
-    if not (Ix.known(n, m) and n == m):
-        rest = extract_slice(cx, flat, [m], [ix.sub(n, m)])
+    if not (Ix.known(n, end) and n == end):
+        rest = _view(cx, flat, end, [ix.sub(n, end)])
         mn, mx = _reduce(cx, rest, rest, mn, mx, signed)
     return [s.op1("tensor.extract", [mn], elt)], [s.op1("tensor.extract", [mx], elt)]
 
 
+def _view(cx, flat, offset, shape):
+    """The elements of 1-D `flat` from `offset` on, as a row-major tensor of `shape`."""
+    from ._shape_util import expand, extract_slice
+    ix = Ix(scalars(cx))
+    count = 1
+    for d in shape:
+        count = ix.mul(count, d)
+    part = extract_slice(cx, flat, [offset], [count])
+    return part if len(shape) == 1 else expand(cx, part, [list(range(len(shape)))], shape)
+
+
 def _reduce(cx, a, b, mn, mx, signed):
     """min of `a` into `mn` and max of `b` into `mx` (a and b of one shape, or one
-    tensor; the outputs of its last dim or 0-d): one linalg.generic."""
+    tensor; the outputs keep its leading and its last dims as their rank says, the
+    rest is reduced): one linalg.generic."""
     from ._linalg_util import map_text
     from .common import generic_op
-    r = a.type.rank
-    kept = [r - 1] if mn.type.rank else []
-    its = ["reduction"] * r
-    if kept:
-        its[-1] = "parallel"
+    r, k = a.type.rank, mn.type.rank
+    kept = ([0] if k == 2 else []) + ([r - 1] if k else [])
+    its = ["parallel" if d in kept else "reduction" for d in range(r)]
     full, out = map_text(r, list(range(r))), map_text(r, kept)
     ins = [a] if a is b else [a, b]
 
