@@ -75,6 +75,26 @@ def _sole_use(v):
     return u if u is not None and next(uses, None) is None else None
 
 
+def _sole_user(v):
+    """The one OpOperand using `v` besides tensor.dim ops (which can read the sizes
+    elsewhere, see `_dims_from`), or None."""
+    found = None
+    for u in v.uses:
+        if u.owner.name != "tensor.dim":
+            if found is not None:
+                return None
+            found = u
+    return found
+
+
+def _dims_from(v, other, rewriter):
+    """The tensor.dim ops of `v` read those of `other` (a value of the same sizes that
+    dominates them: the init of the op making `v`)."""
+    for u in list(v.uses):
+        if u.owner.name == "tensor.dim":
+            rewriter.set_operand(u.owner, u.index, other)
+
+
 # ====================================================================== transposes
 
 
@@ -175,15 +195,18 @@ class FoldTransposeIntoContraction(RewritePattern):
     def _source(v):
         """(source, the collapse_shape between or None, permutation) when `v` is a
         transpose (or a collapse_shape of one) only the contraction reads."""
-        if not isinstance(v, OpResult) or _sole_use(v) is None:
+        if not isinstance(v, OpResult):
             return None
         collapse = None
         d = v.owner
         if type(d) is CollapseShapeOp:
             inner = d.operand(0)
-            if not isinstance(inner, OpResult) or _sole_use(inner) is None:
+            if _sole_use(v) is None or not isinstance(inner, OpResult) or \
+                    _sole_user(inner) is None:
                 return None
             collapse, d = d, inner.owner
+        elif _sole_user(v) is None:
+            return None
         p = _permutation(d)
         return None if p is None else (d.operand(0), collapse, p)
 
@@ -203,6 +226,10 @@ class FoldTransposeIntoContraction(RewritePattern):
     def _rewrite(op, i, src, groups, maps, rewriter):
         from .generalize import generalize
         from .reshape_fusion import _collapse
+        t = op.operand(i).owner
+        if type(t) is CollapseShapeOp:
+            t = t.operand(0).owner
+        _dims_from(t.results[0], t.dps_inits[0], rewriter)
         if groups is not None:
             t = src.type
             shape = []
@@ -228,7 +255,7 @@ class FoldTransposeIntoContraction(RewritePattern):
 def _zero_fill(v):
     """The linalg.fill of a zero that produces `v` for its one user, or None."""
     f = v.defining_op
-    if f is None or f.name != "linalg.fill" or _sole_use(v) is None:
+    if f is None or f.name != "linalg.fill" or _sole_user(v) is None:
         return None
     c = constant_value(f.operand(0))
     if isinstance(c, A.FloatAttr) and c.value == 0.0:
@@ -293,11 +320,11 @@ class FoldAddIntoContractionInit(RewritePattern):
         for i, v in enumerate(g.dps_inputs):
             c = v.defining_op
             reshape = None
-            if type(c) is ExpandShapeOp and _sole_use(v) is not None and \
+            if type(c) is ExpandShapeOp and _sole_user(v) is not None and \
                     not c.operands[1:]:   # the contraction's result, expanded
                 reshape, v = c, c.operand(0)
                 c = v.defining_op
-            if not is_contraction(c) or len(c.results) != 1 or _sole_use(v) is None or \
+            if not is_contraction(c) or len(c.results) != 1 or _sole_user(v) is None or \
                     maps[i] != maps[-1] or g.dps_inputs[i].type != g.results[0].type:
                 continue
             chain = _addend_chain(block.args[i], yld)
@@ -320,6 +347,8 @@ class FoldAddIntoContractionInit(RewritePattern):
             if c.parent is not g.parent or (reshape is not None and
                                             reshape.parent is not g.parent):
                 continue
+            if fill is not None:
+                _dims_from(init, dest, rewriter)
             self._rewrite(g, c, i, kept, sl, ops, addends, dest, fill is None, reshape,
                           rewriter)
             return True

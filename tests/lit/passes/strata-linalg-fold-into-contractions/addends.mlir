@@ -140,3 +140,30 @@ func.func @not_folded(%a: tensor<4x16xf32>, %b: tensor<16x8xf32>, %bias: tensor<
   } -> tensor<4x8xf32>
   return %r, %y, %y2, %y3 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// Sizes read from the product and its zero fill (dynamic shapes) do not count as
+// users: they are read from the fill's init instead.
+// CHECK-LABEL: func.func @dims_of_product(
+//  CHECK-NEXT: %c0 = arith.constant 0 : index
+//  CHECK-NEXT: %dim = tensor.dim %arg0, %c0 : tensor<?x16xf32>
+//  CHECK-NEXT: %0 = tensor.empty(%dim) : tensor<?x8xf32>
+//  CHECK-NEXT: %1 = linalg.generic {{.*}} ins(%arg2 : tensor<8xf32>) outs(%0 : tensor<?x8xf32>)
+//       CHECK: %2 = linalg.matmul {{.*}} outs(%1 : tensor<?x8xf32>)
+//  CHECK-NEXT: return %2
+func.func @dims_of_product(%a: tensor<?x16xf32>, %b: tensor<16x8xf32>, %bias: tensor<8xf32>) -> tensor<?x8xf32> {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %d = tensor.dim %a, %c0 : tensor<?x16xf32>
+  %e = tensor.empty(%d) : tensor<?x8xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<?x8xf32>) -> tensor<?x8xf32>
+  %dz = tensor.dim %z, %c0 : tensor<?x8xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x16xf32>, tensor<16x8xf32>) outs(%z : tensor<?x8xf32>) -> tensor<?x8xf32>
+  %dr = tensor.dim %r, %c0 : tensor<?x8xf32>
+  %e2 = tensor.empty(%dr) : tensor<?x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%bias, %r : tensor<8xf32>, tensor<?x8xf32>) outs(%e2 : tensor<?x8xf32>) {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %s = arith.addf %x, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}

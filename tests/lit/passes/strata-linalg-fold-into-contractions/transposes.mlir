@@ -90,3 +90,20 @@ func.func @kept(%a: tensor<16x4xf32>, %b: tensor<16x8xf32>, %k: tensor<8x16xf32>
   %r2 = linalg.matmul ins(%at, %kt : tensor<4x16xf32>, tensor<16x8xf32>) outs(%z : tensor<4x8xf32>) -> tensor<4x8xf32>
   return %r, %r2, %kt : tensor<4x8xf32>, tensor<4x8xf32>, tensor<16x8xf32>
 }
+
+// Sizes read from the transpose are read from its init.
+// CHECK-LABEL: func.func @dims_of_transpose(
+//       CHECK: %0 = tensor.empty(%dim) : tensor<16x?xf32>
+//  CHECK-NEXT: %dim_0 = tensor.dim %0, %c1 : tensor<16x?xf32>
+//  CHECK-NEXT: %1 = linalg.generic {indexing_maps = [#map, #map1, #map2], {{.*}} ins(%arg0, %arg1 : tensor<?x16xf32>, tensor<?x16xf32>)
+//   CHECK-NOT: linalg.transpose
+func.func @dims_of_transpose(%q: tensor<?x16xf32>, %k: tensor<?x16xf32>, %z: tensor<?x?xf32>) -> (tensor<?x?xf32>, index) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %k, %c0 : tensor<?x16xf32>
+  %e = tensor.empty(%n) : tensor<16x?xf32>
+  %t = linalg.transpose ins(%k : tensor<?x16xf32>) outs(%e : tensor<16x?xf32>) permutation = [1, 0]
+  %dt = tensor.dim %t, %c1 : tensor<16x?xf32>
+  %r = linalg.matmul ins(%q, %t : tensor<?x16xf32>, tensor<16x?xf32>) outs(%z : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r, %dt : tensor<?x?xf32>, index
+}
