@@ -157,7 +157,7 @@ def test_compiled_loops_vectorize(cpu_outputs):
 def test_onnx_activations_on_cpu():
     """ONNX Erf, Exp, Tanh, Log, Sigmoid, Gelu (exact and tanh) and Softplus compiled for
     the CPU vs NumPy float64."""
-    onnx = pytest.importorskip("onnx")
+    pytest.importorskip("onnx")
     pytest.importorskip("llvmlite")
     import strata
     from onnx import TensorProto, helper

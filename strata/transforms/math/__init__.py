@@ -37,6 +37,7 @@ values are IEEE's: exp(+-inf) = +inf / 0, overflow to +inf, underflow to 0, log(
 """
 from __future__ import annotations
 
+from ...conversion.scalar_builders import op_class
 from ...ir import attributes as A
 from ...ir.builder import Builder, InsertionPoint
 from ...passes.pass_manager import Option, Pass
@@ -68,7 +69,6 @@ def approximate(op) -> bool:
     kind = _approximable(t)
     if kind is None:
         return False
-    from ...conversion.scalar_builders import op_class
     b = Builder(InsertionPoint.before_op(op), op.loc)
     x = op.operands[0]
     f32 = _with_elem(t, A.f32)

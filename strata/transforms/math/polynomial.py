@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 
+from ...conversion.scalar_builders import op_class
 from ...dialects.arith import FASTMATH
 from ...ir import attributes as A
 from ...ir.dense import DenseElementsAttr
@@ -103,12 +104,11 @@ class Approx:
 
     # -- plumbing
     def op(self, name, operands, rt, props=None):
-        from ...conversion.scalar_builders import op_class
         o = op_class(name).create(list(operands), [rt], props, loc=self.loc)
         return self.b.insert(o).results[0]
 
     def const(self, value, t):
-        key = (value, t)
+        key = (repr(value), t)          # repr: -0.0 and 0.0 are different constants
         v = self._consts.get(key)
         if v is None:
             if type(t) is A.VectorType:
@@ -196,11 +196,11 @@ class Approx:
 
 
 def _exp_reduce(ap, x):
-    """(k as float, r, expm1(r)) for x (finite, |x| < 2**11)."""
+    """(k as float, expm1(r)) with x = k ln2 + r, for |x| < 2**9 * ln2."""
     k = ap.math("roundeven", ap.mul(x, LOG2E))
     r = ap.sub(x, ap.mul(k, LN2_HI))
     r = ap.sub(r, ap.mul(k, LN2_LO))
-    return k, r, _expm1_poly(ap, r)
+    return k, _expm1_poly(ap, r)
 
 
 def _expm1_poly(ap, r):
@@ -220,7 +220,7 @@ def exp(ap, x):
     # exp(x) is +inf above 88.73 and rounds to 0 below -103.98; the clamps keep k in
     # [-150, 129] (the product then overflows / underflows as it should).
     c = ap.clamp_above(ap.clamp_below(x, -104.0), 89.0)
-    k, _, em1 = _exp_reduce(ap, c)
+    k, em1 = _exp_reduce(ap, c)
     y = _exp_scaled(ap, k, em1)
     return ap.select(ap.cmp("uno", x, x), x, y)
 
@@ -236,7 +236,7 @@ def exp2(ap, x):
 def expm1(ap, x):
     # expm1 is -1 in f32 below -17.33; +inf above 88.73.
     c = ap.clamp_above(ap.clamp_below(x, -18.0), 89.0)
-    k, _, em1 = _exp_reduce(ap, c)
+    k, em1 = _exp_reduce(ap, c)
     ki = ap.op("arith.fptosi", [k], ap.it)
     t = ap.pow2(ap.ibin("arith.subi", ki, 1))             # 2**(k-1), k in [-26, 128]
     y = ap.mul(ap.muladd(t, em1, ap.sub(t, 0.5)), 2.0)
@@ -305,7 +305,7 @@ def tanh(ap, x):
     small = ap.muladd(ap.mul(a, ap.mul(a, a)), ap.horner(ap.mul(a, a), TANH_P), a)
     # The clamp keeps k in exp's reduction small (tanh(10) is 1 in f32); NaN lanes take
     # the small branch (`ult`), which propagates them.
-    k, _, em1 = _exp_reduce(ap, ap.clamp_above(ap.add(a, a), 20.0))
+    k, em1 = _exp_reduce(ap, ap.clamp_above(ap.add(a, a), 20.0))
     e = ap.mul(ap.add(em1, 1.0), ap.pow2(ap.op("arith.fptosi", [k], ap.it)))
     large = ap.sub(1.0, ap.div(2.0, ap.add(e, 1.0)))
     t = ap.select(ap.cmp("ult", a, TANH_SMALL), small, large)

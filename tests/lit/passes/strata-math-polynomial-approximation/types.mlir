@@ -1,6 +1,9 @@
 // RUN: strata-opt %s --strata-math-polynomial-approximation | filecheck %s
-// RUN: strata-opt %s --strata-math-polynomial-approximation=ops=erf | filecheck %s --check-prefix=ERF
-// RUN: strata-opt %s --pass-pipeline='builtin.module(strata-math-polynomial-approximation{ops=tanh,exp})' | filecheck %s --check-prefix=SOME
+// RUN: strata-opt %s --strata-math-polynomial-approximation=ops=erf \
+// RUN:   | filecheck %s --check-prefix=ERF
+// RUN: strata-opt %s \
+// RUN:   --pass-pipeline='builtin.module(strata-math-polynomial-approximation{ops=tanh,exp})' \
+// RUN:   | filecheck %s --check-prefix=SOME
 
 // f16 and bf16 compute in f32 (extended, truncated back); f64 keeps math ops (the C
 // library's double functions); ops without an approximation are left alone.
@@ -29,7 +32,8 @@
 // SOME:        math.erf %arg2 : f64
 // SOME:        math.sin %arg3 : f32
 // SOME:        math.erf %arg3 : f32
-func.func @types(%a: f16, %b: vector<4xbf16>, %c: f64, %d: f32) -> (f16, vector<4xbf16>, f64, f32, f32) {
+func.func @types(%a: f16, %b: vector<4xbf16>, %c: f64, %d: f32)
+    -> (f16, vector<4xbf16>, f64, f32, f32) {
   %0 = math.exp %a : f16
   %1 = math.tanh %b : vector<4xbf16>
   %2 = math.erf %c : f64
