@@ -90,7 +90,8 @@ module attributes {onnx.opset_import = {ai.onnx = 18 : i64}} {
 func.func @f(%x: tensor<?x6xf32> {onnx.dim_params = ["n", ""]}, %y: tensor<?xf32>
              {onnx.dim_params = ["a b"]}) -> (tensor<*xf32>, tensor<*xf32>) {
   %s = "onnx.Constant"() <{value = dense<[2, 4]> : tensor<2xi64>}> : () -> tensor<2xi64>
-  %a, %c = "onnx.Split"(%x, %s) <{axis = 1 : i64}> : (tensor<?x6xf32>, tensor<2xi64>) -> (tensor<*xf32>, tensor<*xf32>)
+  %a, %c = "onnx.Split"(%x, %s) <{axis = 1 : i64}>
+      : (tensor<?x6xf32>, tensor<2xi64>) -> (tensor<*xf32>, tensor<*xf32>)
   %t = "onnx.Flatten"(%x) <{axis = 2 : i64}> : (tensor<?x6xf32>) -> tensor<*xf32>
   return %a, %t : tensor<*xf32>, tensor<*xf32>
 }
