@@ -428,6 +428,7 @@ def _blocked(isa: Isa, pack: str) -> str:
 # chunks of at least CHUNK_MIN_MACS.
 PAR_MIN_MACS = 1 << 19
 SLICES_PER_THREAD = 3
+SLICE_MIN_UNITS = 8
 CHUNK_MIN_MACS = 1 << 17
 _WORK_FIELDS = ("kind", "M", "N", "K", "A", "lda", "B", "ldb", "C", "ldc", "acc", "cd", "q0",
                 "by_n", "per")
@@ -490,12 +491,15 @@ def _parallel(isa: Isa) -> str:
     _call_blocked(f, "%kind", v)
     f.br(done)
     f.start(many)
-    # slices: multiples of NR columns, else of MR rows; up to SLICES_PER_THREAD per
-    # thread (a thread the system runs late takes fewer), of two units at least
+    # slices: multiples of NR columns, else of MR rows; as many per thread (up to
+    # SLICES_PER_THREAD: a thread the system runs late takes fewer) as leave each one
+    # SLICE_MIN_UNITS units at least (every slice packs its A blocks again)
     size = f(f"select i1 {by_n}, i64 %N, i64 %M")
     unit = f(f"select i1 {by_n}, i64 {nr}, i64 {mr}")
     units = f(f"sdiv i64 {f.sub(f.add(size, unit), 1)}, {unit}")
-    want = f.min(f.mul(t_req, SLICES_PER_THREAD), f("sdiv i64 " + units + ", 2"))
+    k = f(f"sdiv i64 {units}, {f.mul(t_req, SLICE_MIN_UNITS)}")
+    k = f(f"call i64 @llvm.smax.i64(i64 {f.min(k, SLICES_PER_THREAD)}, i64 1)")
+    want = f.mul(t_req, k)
     per = f.mul(f(f"sdiv i64 {f.sub(f.add(units, want), 1)}, {want}"), unit)
     slices = f(f"sdiv i64 {f.sub(f.add(size, per), 1)}, {per}")
     v["by_n"], v["per"] = by_n, per
