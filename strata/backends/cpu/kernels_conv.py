@@ -125,48 +125,72 @@ def _pack_conv(isa: Isa) -> str:
         for i, (v, init, x) in enumerate(zip((j, oh, ow, cnt), ("0", oh0, ow0, "0"), nxt)):
             f.out[at + i] = f"  {v} = phi i64 [ {init}, %{pre} ], [ {x}, %{latch} ]"
         f.start(done)
-        count = cnt
         dst_panel = f.gep("%Bp", f.mul(jr, "%kc"))
 
-        def row(k):
-            base = f.gep("%in", f(f"load i64, ptr {f.gep(offs, k, 'i64')}, align 8"))
-            dst_row = f.gep(dst_panel, f.mul(k, nr))
+        # pieces outer, rows inner: each piece's masks and stride case are decided once
+        # (rows of a panel still see their pieces' stores in increasing order)
+        def piece(i):
+            s_off = f(f"load i64, ptr {f.gep(pieces['src'], i, 'i64')}, align 8")
+            d_off = f(f"load i64, ptr {f.gep(pieces['dst'], i, 'i64')}, align 8")
+            n_ = f(f"load i64, ptr {f.gep(pieces['len'], i, 'i64')}, align 8")
+            in_p = f.gep("%in", s_off)
+            out_p = f.gep(dst_panel, d_off)
 
-            def piece(i):
-                s_ = f.gep(base, f(f"load i64, ptr {f.gep(pieces['src'], i, 'i64')}, "
-                                   "align 8"))
-                d_ = f.gep(dst_row, f(f"load i64, ptr {f.gep(pieces['dst'], i, 'i64')}, "
-                                      "align 8"))
-                n_ = f(f"load i64, ptr {f.gep(pieces['len'], i, 'i64')}, align 8")
-                yes, two, no, joined = (f.label(x) for x in ("pu", "p2", "ps", "pj"))
-                f.do(f"switch i64 {p['sw']}, label %{no} [ i64 1, label %{yes} "
-                     f"i64 2, label %{two} ]")
-                f.start(yes)
-                for v in range(nv):
-                    m = lane_mask(f, isa, f.sub(n_, v * W) if v else n_)
-                    vstore(f, isa, vload(f, isa, f.gep(s_, v * W), m), f.gep(d_, v * W))
-                f.br(joined)
-                f.start(two)    # stride 2: two vectors, their even lanes
-                m2 = f.sub(f.add(n_, n_), 1)     # elements 0 .. 2n-2 are read
-                even = ", ".join(f"i32 {2 * t}" for t in range(W))
-                for v in range(nv):
-                    lo, hi = (vload(f, isa, f.gep(s_, (2 * v + h) * W), lane_mask(
-                        f, isa, f.sub(m2, (2 * v + h) * W) if 2 * v + h else m2))
-                        for h in (0, 1))
-                    x = f(f"shufflevector {vec_type(isa)} {lo}, {vec_type(isa)} {hi}, "
-                          f"<{W} x i32> <{even}>")
-                    vstore(f, isa, x, f.gep(d_, v * W))
-                f.br(joined)
-                f.start(no)
+            def rows(body):
+                def row(k):
+                    off = f(f"load i64, ptr {f.gep(offs, k, 'i64')}, align 8")
+                    body(f.gep(in_p, off), f.gep(out_p, f.mul(k, nr)))
+                f.loop("0", "%kc", 1, row)
+            yes, two, no, joined = (f.label(x) for x in ("pu", "p2", "ps", "pj"))
+            masks = [lane_mask(f, isa, f.sub(n_, v * W) if v else n_) for v in range(nv)]
+            m2 = f.sub(f.add(n_, n_), 1)     # stride 2 reads elements 0 .. 2n-2
+            masks2 = [lane_mask(f, isa, f.sub(m2, h * W) if h else m2) for h in range(2 * nv)]
+            even = ", ".join(f"i32 {2 * t}" for t in range(W))
+            # Stores are whole vectors, their excess within the row overwritten by the
+            # row's next piece; a piece that does not start the row would spill into the
+            # next row's first pieces, written already: it blends instead.
+            blend = f.cmp("ne", d_off, 0)
+            f.do(f"switch i64 {p['sw']}, label %{no} [ i64 1, label %{yes} "
+                 f"i64 2, label %{two} ]")
 
+            def put(x, d_, v, blended):
+                if blended:
+                    old = vload(f, isa, f.gep(d_, v * W))
+                    x = f(f"select <{W} x i1> {masks[v]}, {vec_type(isa)} {x}, "
+                          f"{vec_type(isa)} {old}")
+                vstore(f, isa, x, f.gep(d_, v * W))
+
+            def unit(blended):
+                return lambda s_, d_: [put(vload(f, isa, f.gep(s_, v * W), masks[v]), d_, v,
+                                           blended) for v in range(nv)]
+
+            def stride2(blended):
+                def body(s_, d_):
+                    for v in range(nv):
+                        lo, hi = (vload(f, isa, f.gep(s_, (2 * v + h) * W), masks2[2 * v + h])
+                                  for h in (0, 1))
+                        put(f(f"shufflevector {vec_type(isa)} {lo}, {vec_type(isa)} {hi}, "
+                              f"<{W} x i32> <{even}>"), d_, v, blended)
+                return body
+            for lbl, make in ((yes, unit), (two, stride2)):
+                f.start(lbl)
+                plain, blended = f.label("pp"), f.label("pbl")
+                f.cbr(blend, blended, plain)
+                for b, which in ((plain, False), (blended, True)):
+                    f.start(b)
+                    rows(make(which))
+                    f.br(joined)
+            f.start(no)
+
+            def strided(s_, d_):
                 def one(t):
                     x = f(f"load float, ptr {f.gep(s_, f.mul(t, p['sw']))}, align 4")
                     f.do(f"store float {x}, ptr {f.gep(d_, t)}, align 4")
                 f.loop("0", n_, 1, one)
-                f.br(joined)
-                f.start(joined)
-            f.loop("0", count, 1, piece)
-        f.loop("0", "%kc", 1, row)
+            rows(strided)
+            f.br(joined)
+            f.start(joined)
+        f.loop("0", cnt, 1, piece)
     f.loop("0", "%nc", nr, panel)
     f.do("ret void")
     return f.text()
