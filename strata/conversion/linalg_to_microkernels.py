@@ -86,6 +86,7 @@ KERNEL_SIGNATURES = {
     "strata_conv2d_nchw_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P, "i64", "i32"],
     "strata_conv2d_nhwc_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, "i32", _P, "i64",
                                               "i32"],
+    "strata_conv2d_winograd_f32": ["i64"] * 7 + [_P, "i64", "i64", "i64", _P, _P, "i64", "i32"],
 }
 
 _CONVS = {"linalg.conv_2d_nchw_fchw": "nchw", "linalg.conv_2d_nhwc_hwcf": "hwcf",
@@ -609,15 +610,15 @@ class _Weights:
         get.parent.insert_before(get, read)
         return read.results[0]
 
-    def _new_global(self, g, data):
+    def _new_global(self, g, data, suffix: str = "_packed"):
         from ..ir.dense import BLOBS, DenseResourceElementsAttr
         from ..ir.symbol_table import symbol_name
         taken = {symbol_name(o) for o in self.module.regions[0].blocks[0].ops}
-        name = f"{symbol_name(g)}_packed"
+        name = f"{symbol_name(g)}{suffix}"
         n = 0
         while name in taken:
             n += 1
-            name = f"{symbol_name(g)}_packed_{n}"
+            name = f"{symbol_name(g)}{suffix}_{n}"
         handle = BLOBS.add(name, data.tobytes(), alignment=64)
         t = A.MemRefType([data.size], A.f32)
         props = {"sym_name": A.StringAttr(name), "sym_visibility": A.StringAttr("private"),

@@ -126,6 +126,7 @@ def host_isa() -> Isa:
 KERNELS = ("strata_sgemm_f32", "strata_sgemm_nt_f32", "strata_sgemm_packed_f32",
            "strata_sgemm_batched_f32", "strata_sgemm_nt_batched_f32",
            "strata_sgemm_pack_b_f32", "strata_conv2d_nchw_f32", "strata_conv2d_nhwc_f32",
+           "strata_conv2d_winograd_f32",
            "strata_parallel_for", "strata_set_num_threads", "strata_get_num_threads",
            "strata_threads_enter", "strata_threads_exit")
 
@@ -137,11 +138,13 @@ def sgemm_ir(isa: Isa | None = None) -> str:
     from .kernel_ir import attributes, declarations
     from .kernels_conv import conv_functions
     from .kernels_gemm import gemm_functions
+    from .kernels_winograd import winograd_functions
     from .threadpool import threadpool_ir
     isa = isa or host_isa()
     head = (f"; Strata fp32 GEMM kernels for {isa.name}: MR={isa.mr} NR={isa.nr} "
             f"KC={isa.kc} MC={isa.mc} NC={isa.nc}\n")
     return "\n".join([head, declarations(isa), *gemm_functions(isa), *conv_functions(isa),
+                      *winograd_functions(isa),
                       threadpool_ir(), attributes(isa)])
 
 

@@ -141,7 +141,8 @@ class CpuTarget(Target):
                     if peak is not None:
                         timings["peak_buffer_bytes"] = peak
         from .kernels import microkernel_pass
-        _run((microkernel_pass(),), module, instrumentation, timings, "microkernels",
+        _run(("strata-linalg-conv-to-winograd", microkernel_pass()), module, instrumentation,
+             timings, "microkernels",
              self.verify_each)
         t0 = time.perf_counter()
         weights = externalize_weights(module, WEIGHT_MIN_BYTES, f"__strata_w{next(_uid)}_")

@@ -1,0 +1,300 @@
+"""The Winograd convolution kernel's LLVM IR: strata_conv2d_winograd_f32, a 3x3, stride-1,
+undilated NCHW convolution as Winograd's minimal filtering F(2x2, 3x3) (Lavin & Gray,
+"Fast Algorithms for Convolutional Neural Networks", 2016). `winograd_functions(isa)` is
+all of it.
+
+    strata_conv2d_winograd_f32(N, C, H, W, F, OH, OW, in, sn, sc, sh, U, out, osn, acc)
+
+`in` is the (already padded) image, NCHW with unit W stride and strides sn / sc / sh;
+`out` is N x F x OH x OW, each image contiguous, its batch stride osn; `acc` != 0 adds to
+it. U is the transformed filter, 16 x F x C (U[4*i + j] = (G g G^T)[i][j] for each filter
+g, computed at compile time by strata-linalg-conv-to-winograd).
+
+[Note: Winograd convolution]
+Each 2x2 block of outputs (a tile) of one channel pair is the 4x4 input patch d under it,
+transformed: y = A^T [ (G g G^T) * (B^T d B) ] A, an elementwise product of 16 values
+where the direct convolution spends 36 multiply-adds. Summed over the input channels,
+the 16 elementwise products become 16 matrix products, one per position xi of the 4x4:
+M[xi] (F x T) = U[xi] (F x C) . V[xi] (C x T), T = the tiles of the image. So per image:
+1. input transform (parallel over channels): V[xi][c][t] = (B^T d B)[xi] for every tile
+   t = th * TW + tw, eight tiles of a tile row per vector (the patch columns of adjacent
+   tiles are two apart: even lanes of two loads); patches past the image read zeros;
+2. the 16 products on the GEMM kernels (strata_sgemm_batched_f32);
+3. output transform (parallel over filters): out[f] (+)= A^T M A, the two columns of a
+   tile's outputs interleaved back into rows with shuffles, masked at the image's edge.
+2.25x fewer multiply-adds than the direct product (ResNet-18's 3x3 convolutions: 83%
+of its work), at the price of the transforms (additions only) and of V and M (16 x C x T
+and 16 x F x T floats, a scratch buffer per call). The transform coefficients are 0, +-1
+and 1/2: F(2x2, 3x3) loses next to nothing in fp32 (larger tiles would, and are not used).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .kernel_ir import Fn, all_of, lane_mask, vec_type, vload, vstore
+
+if TYPE_CHECKING:
+    from .kernels import Isa
+
+__all__ = ["winograd_functions", "winograd_filter"]
+
+# The fields of the parallel chunk functions' context (i64 each; pointers as integers).
+_IN_FIELDS = ("img", "sc", "sh", "H", "W", "TH", "TW", "V", "C")
+_OUT_FIELDS = ("M", "out", "OH", "OW", "TH", "TW", "F", "acc")
+# The 16 planes of V and of M are this many floats (a cache line) more apart than their
+# size: the transforms touch all 16 at once, and planes a multiple of 4 KiB apart would
+# all fall in one set of the L1 cache.
+_SKEW = 16
+_GEMM_FIELDS = ("U", "V", "M", "F", "C", "T")
+_PTRS = {"img", "V", "M", "out", "U"}
+
+
+def _context(f: Fn, fields, values: dict) -> str:
+    ctx = f(f"alloca [{len(fields)} x i64], align 8")
+    for i, name in enumerate(fields):
+        v = values[name]
+        if name in _PTRS:
+            v = f(f"ptrtoint ptr {v} to i64")
+        f.do(f"store i64 {v}, ptr {f.gep(ctx, i, 'i64')}, align 8")
+    return ctx
+
+
+def _fields(f: Fn, fields) -> dict:
+    out = {}
+    for i, name in enumerate(fields):
+        v = f(f"load i64, ptr {f.gep('%ctx', i, 'i64')}, align 8")
+        out[name] = f(f"inttoptr i64 {v} to ptr") if name in _PTRS else v
+    return out
+
+
+def _fadd(f, V, a, b):
+    return f(f"fadd {V} {a}, {b}")
+
+
+def _fsub(f, V, a, b):
+    return f(f"fsub {V} {a}, {b}")
+
+
+def _input_transform(isa: Isa) -> str:
+    """strata_wino_in(ctx, lo, hi): V[xi][c][t] = (B^T d B)[xi] for channels lo..hi-1.
+    B^T = [[1, 0, -1, 0], [0, 1, 1, 0], [0, -1, 1, 0], [0, 1, 0, -1]]."""
+    W, V = isa.width, vec_type(isa)
+    f = Fn("define internal void @strata_wino_in(ptr %ctx, i64 %lo, i64 %hi) #1")
+    p = _fields(f, _IN_FIELDS)
+    T = f.mul(p["TH"], p["TW"])
+    plane = f.add(f.mul(p["C"], T), _SKEW)      # floats per xi plane of V
+    even = ", ".join(f"i32 {2 * t}" for t in range(W))
+    last_row = f.sub(p["H"], 1)
+
+    def channel(c):
+        base = f.gep(p["img"], f.mul(c, p["sc"]))
+        vc = f.gep(p["V"], f.mul(c, T))
+
+        def tile_row(th):
+            def tiles(tw, full):
+                # full: every load and store of these W tiles is inside (no masks)
+                d = []
+                for r in range(4):
+                    row = f.add(f.mul(th, 2), r)
+                    if full:
+                        rp = f.gep(base, f.mul(row, p["sh"]))
+                    else:
+                        inside = f.cmp("slt", row, p["H"])
+                        rp = f.gep(base, f.mul(f.min(row, last_row), p["sh"]))
+                    d.append([])
+                    for j in range(4):
+                        start = f.add(f.mul(tw, 2), j)
+                        if full:
+                            src = f.gep(rp, start)
+                            lo_ = vload(f, isa, src)
+                            hi_ = vload(f, isa, f.gep(src, W))
+                        else:
+                            avail = f(f"select i1 {inside}, i64 {f.sub(p['W'], start)}, "
+                                      "i64 0")
+                            src = f.gep(rp, f.min(start, f.sub(p["W"], 1)))
+                            lo_ = vload(f, isa, src, lane_mask(f, isa, avail))
+                            hi_ = vload(f, isa, f(f"getelementptr float, ptr {src}, i64 {W}"),
+                                        lane_mask(f, isa, f.sub(avail, W)))
+                        d[r].append(f(f"shufflevector {V} {lo_}, {V} {hi_}, "
+                                      f"<{W} x i32> <{even}>"))
+                # rows: t = d B, then columns: B^T t
+                t = [[_fsub(f, V, x[0], x[2]), _fadd(f, V, x[1], x[2]),
+                      _fsub(f, V, x[2], x[1]), _fsub(f, V, x[1], x[3])] for x in d]
+                v = [[_fsub(f, V, t[0][j], t[2][j]) for j in range(4)],
+                     [_fadd(f, V, t[1][j], t[2][j]) for j in range(4)],
+                     [_fsub(f, V, t[2][j], t[1][j]) for j in range(4)],
+                     [_fsub(f, V, t[1][j], t[3][j]) for j in range(4)]]
+                mask = None if full else lane_mask(f, isa, f.sub(p["TW"], tw))
+                at = f.add(f.mul(th, p["TW"]), tw)
+                for i in range(4):
+                    for j in range(4):
+                        dst = f.gep(vc, f.add(f.mul(plane, 4 * i + j), at))
+                        vstore(f, isa, v[i][j], dst, mask)
+
+            def tiles_either(tw):
+                # inside: W whole tiles (tw + W <= TW), all four patch rows in the image
+                # (2 th + 3 < H) and the last column read (2 tw + 3 + 2W - 1) too
+                full = all_of(f, [f.cmp("sle", f.add(tw, W), p["TW"]),
+                                  f.cmp("slt", f.add(f.mul(th, 2), 3), p["H"]),
+                                  f.cmp("slt", f.add(f.mul(tw, 2), 2 * W + 2), p["W"])])
+                yes, no, join = f.label("wf"), f.label("wm"), f.label("wj")
+                f.cbr(full, yes, no)
+                for lbl, which in ((yes, True), (no, False)):
+                    f.start(lbl)
+                    tiles(tw, which)
+                    f.br(join)
+                f.start(join)
+            f.loop("0", p["TW"], W, tiles_either)
+        f.loop("0", p["TH"], 1, tile_row)
+    f.loop("%lo", "%hi", 1, channel)
+    f.do("ret void")
+    return f.text()
+
+
+def _output_transform(isa: Isa) -> str:
+    """strata_wino_out(ctx, lo, hi): out[f] (+)= A^T M[.][f] A for filters lo..hi-1.
+    A^T = [[1, 1, 1, 0], [0, 1, -1, -1]]."""
+    W, V = isa.width, vec_type(isa)
+    f = Fn("define internal void @strata_wino_out(ptr %ctx, i64 %lo, i64 %hi) #1")
+    p = _fields(f, _OUT_FIELDS)
+    T = f.mul(p["TH"], p["TW"])
+    plane = f.add(f.mul(p["F"], T), _SKEW)
+    acc = f.cmp("ne", p["acc"], 0)
+    half = W // 2
+    # lanes (y0[l], y1[l]) -> columns 2l, 2l + 1: the first W columns, then the next W
+    inter = [", ".join(f"i32 {x}" for l in range(h * half, (h + 1) * half)
+                       for x in (l, W + l)) for h in range(2)]
+
+    def filt(fi):
+        mf = f.gep(p["M"], f.mul(fi, T))
+        of = f.gep(p["out"], f.mul(fi, f.mul(p["OH"], p["OW"])))
+
+        def tile_row(th):
+            def tiles(tw, full):
+                # full: W whole tiles, both output rows and all 2W columns inside
+                mask = None if full else lane_mask(f, isa, f.sub(p["TW"], tw))
+                at = f.add(f.mul(th, p["TW"]), tw)
+                m = [[vload(f, isa, f.gep(mf, f.add(f.mul(plane, 4 * i + j), at)), mask)
+                      for j in range(4)] for i in range(4)]
+                # rows: A^T m, then columns: (A^T m) A
+                a = [[_fadd(f, V, _fadd(f, V, m[0][j], m[1][j]), m[2][j]) for j in range(4)],
+                     [_fsub(f, V, _fsub(f, V, m[1][j], m[2][j]), m[3][j]) for j in range(4)]]
+                y = [(_fadd(f, V, _fadd(f, V, x[0], x[1]), x[2]),
+                      _fsub(f, V, _fsub(f, V, x[1], x[2]), x[3])) for x in a]
+                col = f.mul(tw, 2)
+                left = f.sub(p["OW"], col)
+                for r in range(2):
+                    oh = f.add(f.mul(th, 2), r)
+                    if full:
+                        rowp = f.gep(of, f.add(f.mul(oh, p["OW"]), col))
+                    else:
+                        inside = f.cmp("slt", oh, p["OH"])
+                        n = f(f"select i1 {inside}, i64 {left}, i64 0")
+                        rowp = f.gep(of, f.add(f.mul(f.min(oh, f.sub(p["OH"], 1)), p["OW"]),
+                                               f.min(col, f.sub(p["OW"], 1))))
+                    for h in range(2):
+                        val = f(f"shufflevector {V} {y[r][0]}, {V} {y[r][1]}, "
+                                f"<{W} x i32> <{inter[h]}>")
+                        if full:
+                            dst = f.gep(rowp, h * W) if h else rowp
+                            mk = None
+                        else:
+                            dst = f(f"getelementptr float, ptr {rowp}, i64 {W}") if h \
+                                else rowp
+                            mk = lane_mask(f, isa, f.sub(n, h * W) if h else n)
+                        old = vload(f, isa, dst, mk)
+                        summed = _fadd(f, V, val, old)
+                        val = f(f"select i1 {acc}, {V} {summed}, {V} {val}")
+                        vstore(f, isa, val, dst, mk)
+
+            def tiles_either(tw):
+                full = all_of(f, [f.cmp("sle", f.add(tw, W), p["TW"]),
+                                  f.cmp("slt", f.add(f.mul(th, 2), 1), p["OH"]),
+                                  f.cmp("sle", f.add(f.mul(tw, 2), 2 * W), p["OW"])])
+                yes, no, join = f.label("of"), f.label("om"), f.label("oj")
+                f.cbr(full, yes, no)
+                for lbl, which in ((yes, True), (no, False)):
+                    f.start(lbl)
+                    tiles(tw, which)
+                    f.br(join)
+                f.start(join)
+            f.loop("0", p["TW"], W, tiles_either)
+        f.loop("0", p["TH"], 1, tile_row)
+    f.loop("%lo", "%hi", 1, filt)
+    f.do("ret void")
+    return f.text()
+
+
+def _products() -> str:
+    """strata_wino_gemm(ctx, lo, hi): M[xi] = U[xi] . V[xi] for xi in lo..hi-1, each on
+    the calling thread (the 16 products are the parallel work: a GEMM kernel called
+    inside a pool chunk runs inline)."""
+    f = Fn("define internal void @strata_wino_gemm(ptr %ctx, i64 %lo, i64 %hi) #1")
+    p = _fields(f, _GEMM_FIELDS)
+
+    def one(xi):
+        u = f.gep(p["U"], f.mul(xi, f.mul(p["F"], p["C"])))
+        v = f.gep(p["V"], f.mul(xi, f.add(f.mul(p["C"], p["T"]), _SKEW)))
+        m = f.gep(p["M"], f.mul(xi, f.add(f.mul(p["F"], p["T"]), _SKEW)))
+        f.do(f"call void @strata_sgemm_f32(i64 {p['F']}, i64 {p['T']}, i64 {p['C']}, "
+             f"ptr {u}, i64 {p['C']}, ptr {v}, i64 {p['T']}, ptr {m}, i64 {p['T']}, i32 0)")
+    f.loop("%lo", "%hi", 1, one)
+    f.do("ret void")
+    return f.text()
+
+
+def _winograd_public() -> str:
+    f = Fn("define void @strata_conv2d_winograd_f32(i64 %N, i64 %C, i64 %H, i64 %W, "
+           "i64 %F, i64 %OH, i64 %OW, ptr %in, i64 %sn, i64 %sc, i64 %sh, ptr %U, "
+           "ptr %out, i64 %osn, i32 %acc) #0")
+    th = f(f"sdiv i64 {f.add('%OH', 1)}, 2")
+    tw = f(f"sdiv i64 {f.add('%OW', 1)}, 2")
+    T = f.mul(th, tw)
+    empty = f(f"or i1 {f.cmp('sle', T, 0)}, {f.cmp('sle', '%F', 0)}")
+    go, done = f.label("go"), f.label("done")
+    f.cbr(empty, done, go)
+    f.start(go)
+    vfl = f.mul(f.add(f.mul("%C", T), _SKEW), 16)
+    mfl = f.mul(f.add(f.mul("%F", T), _SKEW), 16)
+    buf = f(f"call ptr @malloc(i64 {f.mul(f.add(vfl, mfl), 4)})")
+    v = buf
+    m = f.gep(buf, vfl)
+    # chunks of at least ~2^14 floats of transform work
+    grain_in = f(f"call i64 @llvm.smax.i64(i64 {f('sdiv i64 1024, ' + T)}, i64 1)")
+
+    def image(n):
+        img = f.gep("%in", f.mul(n, "%sn"))
+        ctx = _context(f, _IN_FIELDS, {"img": img, "sc": "%sc", "sh": "%sh", "H": "%H",
+                                       "W": "%W", "TH": th, "TW": tw, "V": v, "C": "%C"})
+        f.do(f"call void @strata_parallel_for(ptr @strata_wino_in, ptr {ctx}, i64 %C, "
+             f"i64 {grain_in})")
+        ctx1 = _context(f, _GEMM_FIELDS, {"U": "%U", "V": v, "M": m, "F": "%F", "C": "%C",
+                                          "T": T})
+        f.do(f"call void @strata_parallel_for(ptr @strata_wino_gemm, ptr {ctx1}, i64 16, "
+             "i64 1)")
+        ctx2 = _context(f, _OUT_FIELDS, {"M": m, "out": f.gep("%out", f.mul(n, "%osn")),
+                                         "OH": "%OH", "OW": "%OW", "TH": th, "TW": tw,
+                                         "F": "%F", "acc": f("zext i32 %acc to i64")})
+        f.do(f"call void @strata_parallel_for(ptr @strata_wino_out, ptr {ctx2}, i64 %F, "
+             f"i64 {grain_in})")
+    f.loop("0", "%N", 1, image)
+    f.do(f"call void @free(ptr {buf})")
+    f.br(done)
+    f.start(done)
+    f.do("ret void")
+    return f.text()
+
+
+def winograd_functions(isa) -> list:
+    """Every function of the Winograd kernel for `isa`, as LLVM IR text."""
+    return [_input_transform(isa), _output_transform(isa), _products(), _winograd_public()]
+
+
+def winograd_filter(g):
+    """U = G g G^T for each 3x3 filter of an F x C x 3 x 3 float array, as the
+    16 x F x C float32 array strata_conv2d_winograd_f32 takes (computed in float64).
+    G = [[1, 0, 0], [1/2, 1/2, 1/2], [1/2, -1/2, 1/2], [0, 0, 1]]."""
+    import numpy as np
+    G = np.array([[1, 0, 0], [.5, .5, .5], [.5, -.5, .5], [0, 0, 1]])
+    u = np.einsum("ik,fckl,jl->ijfc", G, np.asarray(g, np.float64), G)
+    return np.ascontiguousarray(u.reshape(16, *u.shape[2:]), dtype=np.float32)

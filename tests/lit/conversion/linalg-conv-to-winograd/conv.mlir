@@ -1,0 +1,61 @@
+// RUN: strata-opt %s --strata-linalg-conv-to-winograd | filecheck %s
+// RUN: strata-opt %s --strata-linalg-conv-to-winograd=min-channels=4 | filecheck %s --check-prefix=FOUR
+
+// A 3x3 stride-1 convolution with a constant filter calls the Winograd kernel with the
+// filter transformed at compile time (16 x F x C floats, a new global; the original
+// stays: @kept reads it); the zero fill before it is erased (overwrite).
+//       CHECK: func.func private @strata_conv2d_winograd_f32(i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i32)
+//  CHECK-NEXT: memref.global "private" constant @w_winograd : memref<1024xf32> = dense_resource<w_winograd> alignment = 64
+//  CHECK-NEXT: memref.global "private" constant @w : memref<8x8x3x3xf32>
+//  CHECK-NEXT: memref.global "private" constant @small : memref<4x8x3x3xf32>
+//   CHECK-NOT: memref.global
+memref.global "private" constant @w : memref<8x8x3x3xf32> = dense<1.0>
+memref.global "private" constant @small : memref<4x8x3x3xf32> = dense<1.0>
+
+// CHECK-LABEL: func.func @overwrite
+//   CHECK-NOT: linalg.
+//       CHECK: %[[U:.*]] = memref.get_global @w_winograd : memref<1024xf32>
+//       CHECK: call @strata_conv2d_winograd_f32(%c2_i64, %c8_i64, %c10_i64, %c12_i64, %c8_i64, %c8_i64, %c10_i64, %{{.*}}, %c960_i64, %c120_i64, %c12_i64, %{{.*}}, %{{.*}}, %c640_i64, %c0_i32)
+func.func @overwrite(%x: memref<2x8x10x12xf32>, %y: memref<2x8x8x10xf32>) {
+  %w = memref.get_global @w : memref<8x8x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<2x8x8x10xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<2x8x10x12xf32>, memref<8x8x3x3xf32>) outs(%y : memref<2x8x8x10xf32>)
+  return
+}
+
+// Without a zero fill the kernel accumulates into the output (a bias); a second
+// convolution with the same filter shares its transformed global.
+// CHECK-LABEL: func.func @accumulate
+//       CHECK: memref.get_global @w_winograd
+//       CHECK: call @strata_conv2d_winograd_f32({{.*}}, %c1_i32)
+func.func @accumulate(%x: memref<1x8x6x6xf32>, %y: memref<1x8x4x4xf32>) {
+  %w = memref.get_global @w : memref<8x8x3x3xf32>
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x8x6x6xf32>, memref<8x8x3x3xf32>) outs(%y : memref<1x8x4x4xf32>)
+  return
+}
+
+// Not rewritten: stride 2, dilation 2, a filter that is an argument, fewer than
+// min-channels output channels (4 < 8; with min-channels=4 it is rewritten).
+// CHECK-LABEL: func.func @kept
+// CHECK-COUNT-4: linalg.conv_2d_nchw_fchw
+//   CHECK-NOT: strata_conv2d_winograd_f32
+//  FOUR-LABEL: func.func @kept
+//  FOUR-COUNT-3: linalg.conv_2d_nchw_fchw
+//        FOUR: call @strata_conv2d_winograd_f32
+func.func @kept(%x: memref<1x8x9x9xf32>, %arg: memref<8x8x3x3xf32>, %y: memref<1x8x4x4xf32>,
+                %y7: memref<1x8x7x7xf32>, %y5: memref<1x8x5x5xf32>, %y4: memref<1x4x7x7xf32>) {
+  %w = memref.get_global @w : memref<8x8x3x3xf32>
+  %s = memref.get_global @small : memref<4x8x3x3xf32>
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%x, %w : memref<1x8x9x9xf32>, memref<8x8x3x3xf32>) outs(%y : memref<1x8x4x4xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x8x9x9xf32>, memref<8x8x3x3xf32>) outs(%y5 : memref<1x8x5x5xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %arg : memref<1x8x9x9xf32>, memref<8x8x3x3xf32>) outs(%y7 : memref<1x8x7x7xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %s : memref<1x8x9x9xf32>, memref<4x8x3x3xf32>) outs(%y4 : memref<1x4x7x7xf32>)
+  return
+}

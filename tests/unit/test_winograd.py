@@ -1,0 +1,101 @@
+"""strata_conv2d_winograd_f32 (F(2x2, 3x3)) against NumPy, called directly (odd and even
+output sizes, tiles past the image's edge, more tiles than a vector, accumulation, one
+and two threads), and strata-linalg-conv-to-winograd end to end: an ONNX model of 3x3
+convolutions compiled for the CPU matches onnxruntime and calls the kernel."""
+import numpy as np
+import pytest
+
+from strata.backends.cpu.kernels import load_kernels
+from strata.backends.cpu.kernels_winograd import winograd_filter
+
+RNG = np.random.default_rng(11)
+
+
+def _ref(x, w):
+    n, c, h, wd = x.shape
+    oh, ow = h - 2, wd - 2
+    out = np.zeros((n, w.shape[0], oh, ow))
+    for i in range(3):
+        for j in range(3):
+            out += np.einsum("nchw,fc->nfhw", x[:, :, i:i + oh, j:j + ow],
+                             w[:, :, i, j].astype(np.float64))
+    return out
+
+
+def test_filter_transform():
+    g = RNG.standard_normal((2, 3, 3, 3))
+    u = winograd_filter(g)
+    G = np.array([[1, 0, 0], [.5, .5, .5], [.5, -.5, .5], [0, 0, 1]])
+    assert u.shape == (16, 2, 3) and u.dtype == np.float32
+    np.testing.assert_allclose(u.reshape(4, 4, 2, 3)[:, :, 1, 2], G @ g[1, 2] @ G.T,
+                               rtol=1e-6)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("n,c,h,w,f", [
+    (1, 3, 6, 6, 2),        # one row of two tiles
+    (2, 5, 9, 8, 3),        # odd output rows (7): the last tile row half outside
+    (1, 16, 12, 21, 9),     # odd output columns (19): ten tiles, a vector and a tail
+    (1, 8, 3, 3, 4),        # a 1x1 output
+    (1, 24, 40, 38, 17),    # 19 tiles a row (two vectors and a tail), 19 rows
+])
+def test_kernel_matches_numpy(threads, n, c, h, w, f):
+    lib = load_kernels()
+    x = RNG.standard_normal((n, c, h, w), np.float32)
+    g = RNG.standard_normal((f, c, 3, 3), np.float32)
+    want = _ref(x, g)
+    oh, ow = h - 2, w - 2
+    u = winograd_filter(g)
+    prev = lib.get_num_threads()
+    lib.set_num_threads(threads)
+    try:
+        for acc in (0, 1):
+            out = RNG.standard_normal((n, f, oh, ow)).astype(np.float32)
+            base = out.astype(np.float64) if acc else 0.0
+            lib.conv2d_winograd(n, c, h, w, f, oh, ow, x.ctypes.data, c * h * w, h * w, w,
+                                u.ctypes.data, out.ctypes.data, f * oh * ow, acc)
+            np.testing.assert_allclose(out, want + base, rtol=1e-4, atol=1e-4)
+    finally:
+        lib.set_num_threads(prev)
+
+
+def test_strided_input_rows():
+    """The image's row stride larger than its width (a view of a wider buffer)."""
+    lib = load_kernels()
+    big = RNG.standard_normal((1, 8, 10, 16), np.float32)
+    x = big[:, :, :, 2:13]
+    g = RNG.standard_normal((8, 8, 3, 3), np.float32)
+    out = np.zeros((1, 8, 8, 9), np.float32)
+    u = winograd_filter(g)
+    lib.conv2d_winograd(1, 8, 10, 11, 8, 8, 9, x.ctypes.data, 8 * 160, 160, 16,
+                        u.ctypes.data, out.ctypes.data, 8 * 72, 0)
+    np.testing.assert_allclose(out, _ref(np.ascontiguousarray(x), g), rtol=1e-4, atol=1e-4)
+
+
+def test_compiled_model_uses_winograd(tmp_path):
+    onnx = pytest.importorskip("onnx")
+    ort = pytest.importorskip("onnxruntime")
+    import strata
+    from onnx import TensorProto, helper, numpy_helper
+    w1 = RNG.standard_normal((16, 8, 3, 3), np.float32) * 0.2
+    b1 = RNG.standard_normal(16).astype(np.float32)
+    w2 = RNG.standard_normal((16, 16, 3, 3), np.float32) * 0.2
+    nodes = [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c1"], ["r1"]),
+             helper.make_node("Conv", ["r1", "w2"], ["c2"], pads=[1, 1, 1, 1]),
+             helper.make_node("Add", ["c2", "r1"], ["y"])]
+    g = helper.make_graph(
+        nodes, "wino", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 8, 13, 10])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 16, 13, 10])],
+        [numpy_helper.from_array(a, n) for a, n in ((w1, "w1"), (b1, "b1"), (w2, "w2"))])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    path = tmp_path / "wino.onnx"
+    onnx.save(model, str(path))
+    x = RNG.standard_normal((2, 8, 13, 10), np.float32)
+    f = strata.compile(str(path), dump_dir=str(tmp_path / "dump"))
+    want = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(
+        None, {"x": x})[0]
+    np.testing.assert_allclose(f(x)[0], want, rtol=1e-4, atol=1e-4)
+    dump = tmp_path / "dump"
+    ll = next(dump.glob("*module.ll")).read_text()
+    assert ll.count("call void @strata_conv2d_winograd_f32(") == 2
