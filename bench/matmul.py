@@ -156,11 +156,11 @@ def row(lib, shape, seconds, use_ort):
 
     def ours():
         if batch > 1:
-            lib.sgemm_batched(batch, M, N, K, a, K, M * K, b, N, K * N, c, N, M * N, 0)
+            lib.sgemm_batched(batch, M, N, K, a, K, M * K, b, N, K * N, c, N, M * N, 0, 0)
         elif kind == "nt":
-            lib.sgemm_nt(M, N, K, a, K, bt, K, c, N, 0)
+            lib.sgemm_nt(M, N, K, a, K, bt, K, c, N, 0, 0)
         else:
-            lib.sgemm(M, N, K, a, K, b, N, c, N, 0)
+            lib.sgemm(M, N, K, a, K, b, N, c, N, 0, 0)
 
     ours()
     ref = np.matmul(A.astype(np.float64), B.astype(np.float64))
@@ -197,7 +197,7 @@ def conv_row(lib, shape, seconds, use_ort):
 
     def ours():
         lib.conv2d_nchw(1, C, Hp, Wp, F, k, k, OH, OW, s, s, 1, 1, xp.ctypes.data, C * Hp * Wp,
-                        Hp * Wp, Wp, w.ctypes.data, out.ctypes.data, F * OH * OW, 0)
+                        Hp * Wp, Wp, w.ctypes.data, out.ctypes.data, F * OH * OW, 0, 0)
     lib.set_num_threads(1)
     res = {"ours": flop / best(ours, seconds) / 1e9}
     if use_ort:

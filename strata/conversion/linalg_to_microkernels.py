@@ -61,6 +61,20 @@ without memref operands or regions, whole views and size reads) is `linalg.fill`
 kernel told to overwrite C (accumulate = 0): the kernel's first K block writes C instead
 of reading it. An init holding a bias or residual (strata-linalg-fold-into-contractions)
 is accumulated into (accumulate = 1).
+
+[Note: tile words]
+The GEMM and convolution kernels end with `i64 tile`: the blocking (KC, MC, NC) and the
+thread split of the call, packed in one word ([Note: the tile word] in
+strata/backends/cpu/kernels_gemm.py; 0 = the kernels' defaults). The pass asks
+`choose_tile(kernel, shape, hint)` for each call: `kernel` the symbol called, `shape`
+its sizes by name (GEMMs: batch, M, N, K; convolutions: N, C, H, W, F, KH, KW, OH, OW,
+sh, sw, dh, dw, and ftrans for NHWC) with None for a size known only at run time,
+`hint` the same with such sizes as 1 (a dynamic batch dim of 1). With
+`tile-choice=model` (the default) the chooser is the CPU target's cost model
+(strata/backends/cpu/cost_model.py) for `kernel-isa`, `num-threads` and `cache-sizes`
+(each the host's when not given: lit tests give them, so the printed constant does
+not depend on the machine); `tile-choice=default` emits 0. strata.compile(...,
+tune=True) sets a chooser that measures (strata/backends/cpu/autotune.py).
 """
 from __future__ import annotations
 
@@ -76,16 +90,20 @@ __all__ = ["LinalgToMicrokernels", "lower_to_microkernels", "KERNEL_SIGNATURES",
 _P = "ptr"
 # Argument types of the kernels' C ABI ("ptr" = !llvm.ptr), as kernels.py defines them
 # (all return void).
+# The kernels that reach the blocked GEMM driver end with `i64 tile`, the tile word of
+# the call (blocking and thread split, see [Note: the tile word] in
+# strata/backends/cpu/kernels_gemm.py; 0: the kernels' defaults).
 KERNEL_SIGNATURES = {
-    "strata_sgemm_f32": ["i64"] * 3 + [_P, "i64"] * 3 + ["i32"],
-    "strata_sgemm_nt_f32": ["i64"] * 3 + [_P, "i64"] * 3 + ["i32"],
-    "strata_sgemm_packed_f32": ["i64"] * 3 + [_P, "i64", _P, _P, "i64", "i32"],
-    "strata_sgemm_batched_f32": ["i64"] * 4 + [_P, "i64", "i64"] * 3 + ["i32"],
-    "strata_sgemm_nt_batched_f32": ["i64"] * 4 + [_P, "i64", "i64"] * 3 + ["i32"],
+    "strata_sgemm_f32": ["i64"] * 3 + [_P, "i64"] * 3 + ["i32", "i64"],
+    "strata_sgemm_nt_f32": ["i64"] * 3 + [_P, "i64"] * 3 + ["i32", "i64"],
+    "strata_sgemm_packed_f32": ["i64"] * 3 + [_P, "i64", _P, _P, "i64", "i32", "i64"],
+    "strata_sgemm_batched_f32": ["i64"] * 4 + [_P, "i64", "i64"] * 3 + ["i32", "i64"],
+    "strata_sgemm_nt_batched_f32": ["i64"] * 4 + [_P, "i64", "i64"] * 3 + ["i32", "i64"],
     "strata_sgemm_pack_b_f32": ["i64", "i64", _P, "i64", _P],
-    "strata_conv2d_nchw_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P, "i64", "i32"],
+    "strata_conv2d_nchw_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P, "i64", "i32",
+                                              "i64"],
     "strata_conv2d_nhwc_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, "i32", _P, "i64",
-                                              "i32"],
+                                              "i32", "i64"],
     "strata_conv2d_winograd_f32": ["i64"] * 7 + [_P, "i64", "i64", "i64", _P, _P, "i64", "i32"],
 }
 
@@ -420,6 +438,7 @@ class _Emit:
         o = op_class("func.call").create(args, [], {"callee": A.SymbolRefAttr(name)}, None,
                                          (), 0, self.loc)
         self.block.insert_before(self.before, o)
+        return o
 
 
 # Ops that may stand between a zero fill and the product it initializes: whole views of
@@ -468,7 +487,14 @@ class _Pointer:
         self.operand = operand
 
 
-def _lower_contraction(ct: Contraction, weights) -> str:
+def _shape(names, values) -> tuple:
+    """({name: static int or None}, {name: int, a dynamic one as 1}) of a call's sizes
+    (see [Note: tile words])."""
+    shape = {n: v if isinstance(v, int) else None for n, v in zip(names, values)}
+    return shape, {n: 1 if v is None else v for n, v in shape.items()}
+
+
+def _lower_contraction(ct: Contraction, weights, choose, on_call) -> str:
     op = ct.op
     em = _Emit(op)
     a, b, c = ct.operands
@@ -477,6 +503,17 @@ def _lower_contraction(ct: Contraction, weights) -> str:
 
     def extent(d):
         return em.size(a, pa[d]) if d in ct.k else em.size(c, pc[d])
+
+    def static(dims):
+        """The product of the extents of `dims`: an int, or None if one is dynamic."""
+        r = 1
+        for d in dims:
+            t, i = (a, pa[d]) if d in ct.k else (c, pc[d])
+            n = t.type.shape[i]
+            if n == A.DYNAMIC:
+                return None
+            r *= n
+        return r
 
     def stride(x, d):
         p = ct.pos[x][d]
@@ -500,6 +537,8 @@ def _lower_contraction(ct: Contraction, weights) -> str:
     make = em.address if loops else em.pointer   # with loops: offsets added inside
     addresses = [make(v) for v in (a, b if packed is None else packed, c)]
     pa_, pb_, pc_ = (_Pointer(x) for x in range(3))   # made last, inside the loops
+    shape = _shape(("batch", "M", "N", "K"),
+                   (static(ct.batch), static(ct.m), static(ct.n), static(ct.k)))
     if packed is not None:
         name = "strata_sgemm_packed_f32"
         args = [M, N, K, pa_, lda, pb_, pc_, ldc, acc]
@@ -512,6 +551,8 @@ def _lower_contraction(ct: Contraction, weights) -> str:
         name = "strata_sgemm_nt_f32" if ct.trans_b else "strata_sgemm_f32"
         args = [M, N, K, pa_, lda, pb_, ldb, pc_, ldc, acc]
     args = [x if type(x) is _Pointer else em.to_i64(x) for x in args]
+    word = choose(name, *shape)
+    args.append(em.i64(word))
     for extent_d, steps in loops:
         iv = em.loop(extent_d)
         addresses = [p if s is None else em.add(p, em.v("arith.muli", [iv, s], [A.index])[0])
@@ -519,7 +560,9 @@ def _lower_contraction(ct: Contraction, weights) -> str:
     if loops:
         addresses = [em.ptr(p) for p in addresses]
     args = [addresses[x.operand] if type(x) is _Pointer else x for x in args]
-    em.call(name, args)
+    call = em.call(name, args)
+    if on_call is not None:
+        on_call(call, name, *shape, word)
     op.erase()
     if packed is not None:
         weights.release(b)
@@ -655,7 +698,7 @@ class _Weights:
                 g.erase()
 
 
-def _lower_conv(op, layout) -> str:
+def _lower_conv(op, layout, choose, on_call) -> str:
     em = _Emit(op)
     x, w, y = op.operands
     acc = _accumulate(em, op, y)
@@ -678,7 +721,17 @@ def _lower_conv(op, layout) -> str:
         args = dims + [sh, sw, dh, dw, em.pointer(x), em.stride(x, 0), em.stride(x, 1),
                        em.stride(x, 2), em.pointer(w), em.i32(layout == "fhwc"),
                        em.pointer(y), em.stride(y, 0), acc]
-    em.call(name, args)
+    names = ("N", "C", "H", "W") if layout == "nchw" else ("N", "H", "W", "C")
+    shape = _shape(names + ("F", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw"),
+                   dims + [sh, sw, dh, dw])
+    if layout != "nchw":
+        for d in shape:
+            d["ftrans"] = int(layout == "fhwc")
+    word = choose(name, *shape)
+    args.append(em.i64(word))
+    call = em.call(name, args)
+    if on_call is not None:
+        on_call(call, name, *shape, word)
     op.erase()
     return name
 
@@ -700,10 +753,19 @@ def _declare(module, names) -> None:
             body.insert_before(first, decl)
 
 
-def lower_to_microkernels(module, weight_panel_width: int = 0) -> set:
+def _default_tile(kernel, shape, hint) -> int:
+    return 0
+
+
+def lower_to_microkernels(module, weight_panel_width: int = 0, choose_tile=None,
+                          on_call=None) -> set:
     """Rewrite the matched ops in `module` into kernel calls (see the module doc);
     returns the names of the kernels called. `weight_panel_width` > 0: pack constant
-    weights for panels of that many columns (see [Note: batches and weights])."""
+    weights for panels of that many columns (see [Note: batches and weights]).
+    `choose_tile(kernel, shape, hint)` gives each call's tile word (see [Note: tile
+    words]); default: 0, the kernels' defaults. `on_call(call op, kernel, shape, hint,
+    word)` is told of each call made (the autotuner replaces their words later)."""
+    choose = choose_tile or _default_tile
     used = set()
     weights = _Weights(module, weight_panel_width)
     todo = []
@@ -718,8 +780,8 @@ def lower_to_microkernels(module, weight_panel_width: int = 0) -> set:
         if layout is not None:
             todo.append((op, layout))
     for op, how in todo:
-        used.add(_lower_contraction(how, weights) if isinstance(how, Contraction)
-                 else _lower_conv(op, how))
+        used.add(_lower_contraction(how, weights, choose, on_call)
+                 if isinstance(how, Contraction) else _lower_conv(op, how, choose, on_call))
     weights.finish()
     if used:
         _declare(module, used)
@@ -741,9 +803,32 @@ class LinalgToMicrokernels(Pass):
     weight_panel_width = Option(
         int, 0, "Pack constant weights (B of a product, from a memref.global with its data) "
         "at compile time for the kernels' NR-column panels; 0: do not")
+    tile_choice = Option(
+        str, "model", "The tile word of each call: 'model' (the CPU cost model's choice "
+        "for the kernels' ISA, the threads and the caches) or 'default' (0: the kernels' "
+        "built-in blocking and thread split)", choices=("model", "default"))
+    kernel_isa = Option(str, "", "The kernels' ISA the cost model chooses for (avx512, "
+                        "avx2, sse, neon); empty: the host's")
+    num_threads = Option(int, 0, "Threads the cost model chooses for; 0: the process's "
+                         "default ($STRATA_NUM_THREADS, else the CPUs available)")
+    cache_sizes = Option(int, [], "L1d, L2 and L3 cache sizes in KiB the cost model "
+                         "chooses for; empty: the host's", is_list=True)
+
+    # Python callers may set, on the pass object, `choose_tile(kernel, shape, hint) -> int`
+    # (replacing tile-choice) and `on_call` (see lower_to_microkernels; the CPU target's
+    # autotuner records the calls so).
+    choose_tile = None
+    on_call = None
 
     def run(self, op):
-        lower_to_microkernels(op, self.weight_panel_width)
+        choose = self.choose_tile
+        if choose is None and self.tile_choice == "model":
+            # The cost model belongs to the CPU target (like the kernels this pass calls);
+            # it is pure Python, imported only here.
+            from ..backends.cpu.cost_model import tile_chooser
+            choose = tile_chooser(self.kernel_isa or None, self.num_threads,
+                                  self.cache_sizes or None)
+        lower_to_microkernels(op, self.weight_panel_width, choose, self.on_call)
 
 
 from ..passes.registry import register_pass  # noqa: E402

@@ -45,7 +45,7 @@ def test_conv2d_nchw_matches_numpy(threads, c, h, w, f, k, s, d):
             base = out.astype(np.float64) if acc else 0.0
             lib.conv2d_nchw(2, c, h, w, f, k, k, oh, ow, s, s, d, d, x.ctypes.data,
                             c * h * w, h * w, w, wt.ctypes.data, out.ctypes.data,
-                            f * oh * ow, acc)
+                            f * oh * ow, acc, 0)
             np.testing.assert_allclose(out, want + base, rtol=1e-4, atol=1e-3)
     finally:
         lib.set_num_threads(prev)

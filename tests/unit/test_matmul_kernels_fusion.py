@@ -146,8 +146,9 @@ def test_bias_and_residual_folded(tmp_path):
     x2 = RNG.standard_normal((3, 8)).astype(F32)
     f, ir = _compile(m, tmp_path)
     lowered = ir("strata-linalg-to-microkernels")
-    # the last argument: accumulate into C (1: the folded addends) or overwrite it (0)
-    acc = re.findall(r"call @strata_sgemm_packed_f32\(.*, %c([01])_i32(?:_\d+)?\)",
+    # the argument before the tile word: accumulate into C (1: the folded addends) or
+    # overwrite it (0)
+    acc = re.findall(r"call @strata_sgemm_packed_f32\(.*, %c([01])_i32(?:_\d+)?, %\w+\)",
                      lowered)
     assert sorted(acc) == ["0", "0", "1", "1", "1"], acc
     w = [ws[f"w{i}"] for i in range(5)]

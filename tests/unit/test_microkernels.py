@@ -28,9 +28,9 @@ def lib():
     return kernels.load_kernels()
 
 
-def _run(lib, M, N, K, nt=False, acc=False, pad=(0, 0, 0)):
-    """C (+)= A . B with leading dimensions padded by `pad`; checks the padding of C is
-    untouched and returns the relative error against float64."""
+def _run(lib, M, N, K, nt=False, acc=False, pad=(0, 0, 0), tile=0):
+    """C (+)= A . B with leading dimensions padded by `pad` (tile word `tile`); checks the
+    padding of C is untouched and returns the relative error against float64."""
     lda, ldc = K + pad[0], N + pad[2]
     A = RNG.standard_normal((M, lda), np.float32)
     if nt:
@@ -42,7 +42,8 @@ def _run(lib, M, N, K, nt=False, acc=False, pad=(0, 0, 0)):
     C = RNG.standard_normal((M, ldc), np.float32)
     C0 = C.copy()
     f = lib.sgemm_nt if nt else lib.sgemm
-    f(M, N, K, A.ctypes.data, lda, B.ctypes.data, B.shape[1], C.ctypes.data, ldc, int(acc))
+    f(M, N, K, A.ctypes.data, lda, B.ctypes.data, B.shape[1], C.ctypes.data, ldc, int(acc),
+      tile)
     ref = A[:, :K].astype(np.float64) @ Bm.astype(np.float64) + (C0[:, :N] if acc else 0)
     assert np.array_equal(C[:, N:], C0[:, N:]), "wrote past N"
     return np.abs(C[:, :N] - ref).max() / max(np.abs(ref).max(), 1e-6)
@@ -76,13 +77,14 @@ def test_threads(lib, threads):
         packed = kernels.pack_b(B, lib.isa)
         C = np.zeros((200, 100), np.float32)
         lib.sgemm_packed(200, 100, 150, A.ctypes.data, 150, packed.ctypes.data,
-                         C.ctypes.data, 100, 0)
+                         C.ctypes.data, 100, 0, 0)
         np.testing.assert_allclose(C, A @ B, rtol=1e-4, atol=1e-4)
         x = RNG.standard_normal((1, 16, 34, 34), np.float32)
         w = RNG.standard_normal((32, 16, 3, 3), np.float32)
         o = np.zeros((1, 32, 32, 32), np.float32)
         lib.conv2d_nchw(1, 16, 34, 34, 32, 3, 3, 32, 32, 1, 1, 1, 1, x.ctypes.data,
-                        16 * 34 * 34, 34 * 34, 34, w.ctypes.data, o.ctypes.data, 32 * 32 * 32, 0)
+                        16 * 34 * 34, 34 * 34, 34, w.ctypes.data, o.ctypes.data,
+                        32 * 32 * 32, 0, 0)
         np.testing.assert_allclose(o, _conv_nchw_ref(x, w, (1, 1), (1, 1)), rtol=1e-4,
                                    atol=1e-3)
         # a batch of small products: chunks of the batch in parallel
@@ -90,7 +92,7 @@ def test_threads(lib, threads):
         b3 = RNG.standard_normal((17, 64, 64), np.float32)
         c3 = np.ones((17, 64, 64), np.float32)
         lib.sgemm_nt_batched(17, 64, 64, 64, a3.ctypes.data, 64, 4096, b3.ctypes.data, 64,
-                             4096, c3.ctypes.data, 64, 4096, 1)
+                             4096, c3.ctypes.data, 64, 4096, 1, 0)
         np.testing.assert_allclose(c3, 1 + a3 @ b3.transpose(0, 2, 1), rtol=1e-4, atol=1e-3)
     finally:
         lib.set_num_threads(kernels.default_threads())
@@ -100,11 +102,11 @@ def test_empty_and_k0(lib):
     C = np.full((3, 4), 7, np.float32)
     A = np.ones((3, 1), np.float32)
     for M, N in ((0, 4), (3, 0)):
-        lib.sgemm(M, N, 5, A.ctypes.data, 5, A.ctypes.data, 4, C.ctypes.data, 4, 0)
+        lib.sgemm(M, N, 5, A.ctypes.data, 5, A.ctypes.data, 4, C.ctypes.data, 4, 0, 0)
     assert (C == 7).all()
-    lib.sgemm(3, 4, 0, A.ctypes.data, 1, A.ctypes.data, 4, C.ctypes.data, 4, 1)
+    lib.sgemm(3, 4, 0, A.ctypes.data, 1, A.ctypes.data, 4, C.ctypes.data, 4, 1, 0)
     assert (C == 7).all()   # accumulate nothing
-    lib.sgemm_nt(3, 4, 0, A.ctypes.data, 1, A.ctypes.data, 1, C.ctypes.data, 4, 0)
+    lib.sgemm_nt(3, 4, 0, A.ctypes.data, 1, A.ctypes.data, 1, C.ctypes.data, 4, 0, 0)
     assert (C == 0).all()   # C = empty sum
 
 
@@ -115,11 +117,11 @@ def test_batched(lib):
     W = RNG.standard_normal((K, N), np.float32)
     C = np.zeros((b, M, N), np.float32)
     lib.sgemm_batched(b, M, N, K, A.ctypes.data, K, M * K, W.ctypes.data, N, 0,
-                      C.ctypes.data, N, M * N, 0)
+                      C.ctypes.data, N, M * N, 0, 0)
     np.testing.assert_allclose(C, A @ W, rtol=1e-5, atol=1e-5)
     Bt = RNG.standard_normal((b, N, K), np.float32)
     lib.sgemm_nt_batched(b, M, N, K, A.ctypes.data, K, M * K, Bt.ctypes.data, K, N * K,
-                         C.ctypes.data, N, M * N, 1)
+                         C.ctypes.data, N, M * N, 1, 0)
     np.testing.assert_allclose(C, A @ W + A @ Bt.transpose(0, 2, 1), rtol=1e-5, atol=1e-4)
 
 
@@ -134,7 +136,7 @@ def test_packed_b(lib, M, N, K):
     np.testing.assert_array_equal(out, packed)
     A = RNG.standard_normal((M, K), np.float32)
     C = np.ones((M, N), np.float32)
-    lib.sgemm_packed(M, N, K, A.ctypes.data, K, packed.ctypes.data, C.ctypes.data, N, 1)
+    lib.sgemm_packed(M, N, K, A.ctypes.data, K, packed.ctypes.data, C.ctypes.data, N, 1, 0)
     np.testing.assert_allclose(C, A @ B + 1, rtol=1e-4, atol=1e-4)
 
 

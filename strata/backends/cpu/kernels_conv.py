@@ -205,14 +205,14 @@ def _conv_public() -> str:
     out = []
     f = Fn("define void @strata_conv2d_nchw_f32(i64 %N, i64 %C, i64 %H, i64 %W, i64 %F, "
             f"{_WINDOW}, ptr %in, i64 %sn, i64 %sc, i64 %shs, ptr %filter, ptr %out, "
-            "i64 %osn, i32 %accumulate) #0")
+            "i64 %osn, i32 %accumulate, i64 %tile) #0")
     p, k, direct = _conv_sizes(f, f.cmp("eq", "%shs", "%W"),
                                f.cmp("eq", "%sc", f.mul("%H", "%W")))
 
     def gemm(n, b):
         f.do(f"call void @strata_sgemm_f32(i64 %F, i64 {p}, i64 {k}, ptr %filter, "
              f"i64 {k}, ptr {b}, i64 {p}, ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, "
-             "i32 %accumulate)")
+             "i32 %accumulate, i64 %tile)")
     done = _direct_images(f, direct, gemm)
     # the rest: the blocked driver packing B straight from each image (_pack_conv)
     cd = f(f"alloca [{len(_CONV_PARAMS)} x i64], align 8")
@@ -235,7 +235,8 @@ def _conv_public() -> str:
     f.loop("0", "%N", 1, lambda n: f.do(
         f"call void @strata_gemm_parallel(i64 {BLOCKED_KINDS['conv']}, i64 %F, i64 {p}, "
         f"i64 {k}, ptr %filter, i64 {k}, ptr {f.gep('%in', f.mul(n, '%sn'))}, i64 0, "
-        f"ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, i1 {acc}, ptr {cd}, i64 0)"))
+        f"ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, i1 {acc}, ptr {cd}, i64 0, "
+        "i64 %tile)"))
     f.br(done)
     f.start(done)
     f.do("ret void")
@@ -243,7 +244,7 @@ def _conv_public() -> str:
 
     f = Fn("define void @strata_conv2d_nhwc_f32(i64 %N, i64 %H, i64 %W, i64 %C, i64 %F, "
             f"{_WINDOW}, ptr %in, i64 %sn, i64 %shs, i64 %sws, ptr %filter, i32 %ftrans, "
-            "ptr %out, i64 %osn, i32 %accumulate) #0")
+            "ptr %out, i64 %osn, i32 %accumulate, i64 %tile) #0")
     p, k, direct = _conv_sizes(f, f.cmp("eq", "%sws", "%C"),
                                f.cmp("eq", "%shs", f.mul("%W", "%C")))
     trans = f("icmp ne i32 %ftrans, 0")
@@ -255,7 +256,7 @@ def _conv_public() -> str:
         for lbl, name, ldb in ((yes, "strata_sgemm_nt_f32", k), (no, "strata_sgemm_f32", "%F")):
             f.start(lbl)
             f.do(f"call void @{name}(i64 {p}, i64 %F, i64 {k}, ptr {a}, i64 {k}, "
-                 f"ptr %filter, i64 {ldb}, ptr {c}, i64 %F, i32 %accumulate)")
+                 f"ptr %filter, i64 {ldb}, ptr {c}, i64 %F, i32 %accumulate, i64 %tile)")
             f.br(done)
         f.start(done)
 

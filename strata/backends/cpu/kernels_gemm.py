@@ -12,13 +12,70 @@ if TYPE_CHECKING:
     from .kernels import Isa
 
 __all__ = ["gemm_functions", "BLOCKED_KINDS", "BLOCKED_ARGS", "PAR_MIN_MACS",
-           "CHUNK_MIN_MACS"]
+           "CHUNK_MIN_MACS", "TILE_FIELDS", "tile_word", "tile_fields", "SPLIT_AUTO",
+           "SPLIT_N", "SPLIT_M", "SPLIT_NONE", "SLICES_PER_THREAD", "SLICE_MIN_UNITS"]
 
 _ARGS = "i64 %M, i64 %N, i64 %K, ptr noalias %A, i64 %lda, ptr noalias %B, i64 %ldb, " \
         "ptr noalias %C, i64 %ldc"
-# The blocked drivers' arguments: a GEMM's, accumulate, and the convolution's (see _blocked).
-BLOCKED_ARGS = _ARGS + ", i1 %acc, ptr %cd, i64 %q0"
+# The blocked drivers' arguments: a GEMM's, accumulate, the convolution's (see _blocked)
+# and the tile word (see [Note: the tile word]).
+BLOCKED_ARGS = _ARGS + ", i1 %acc, ptr %cd, i64 %q0, i64 %tile"
 BLOCKED_KINDS = {"n": 0, "t": 1, "": 2, "conv": 3}
+
+
+# ---------------------------------------------------------------- the tile word
+
+# [Note: the tile word]
+# The blocking and the thread split of a call are run-time values: the public kernels
+# that reach the blocked driver take one trailing `i64 %tile`, a packed word of unsigned
+# fields (name, lowest bit, bits), each 0 for the built-in default:
+#   kc         K block (default Isa.kc; at most Isa.kc for convolutions, whose packing
+#              keeps one offset per row of the block on its stack)
+#   mc         M block, rounded up to a multiple of MR (default Isa.mc)
+#   nc         N block, rounded up to a multiple of NR (default Isa.nc)
+#   slices     slices of C per thread at most (default SLICES_PER_THREAD)
+#   split      SPLIT_AUTO: today's rule (columns when C has 2 NR-column units per thread,
+#              else rows with 2 MR-row units per thread, from PAR_MIN_MACS multiply-adds);
+#              SPLIT_N / SPLIT_M: slices of columns / rows whenever there are 2 threads;
+#              SPLIT_NONE: one thread (batched kernels: one per product, the products
+#              in parallel chunks of the batch)
+#   min_units  NR columns (MR rows) a slice keeps at least (default SLICE_MIN_UNITS)
+# A word of 0 is the defaults. The buffers are sized at run time (no more than the
+# problem needs), so any word computes the same product; the cost model
+# (cost_model.py) and the autotuner (autotune.py) choose it per call.
+TILE_FIELDS = (("kc", 0, 16), ("mc", 16, 16), ("nc", 32, 16), ("slices", 48, 4),
+               ("split", 52, 2), ("min_units", 54, 6))
+SPLIT_AUTO, SPLIT_N, SPLIT_M, SPLIT_NONE = 0, 1, 2, 3
+_TILE_AT = {name: (lo, bits) for name, lo, bits in TILE_FIELDS}
+
+
+def tile_word(**fields) -> int:
+    """The tile word of `fields` (names of TILE_FIELDS; missing ones 0 = default)."""
+    word = 0
+    for name, value in fields.items():
+        lo, bits = _TILE_AT[name]
+        value = int(value)
+        if not 0 <= value < 1 << bits:
+            raise ValueError(f"tile field {name}={value} does not fit in {bits} bits")
+        word |= value << lo
+    return word
+
+
+def tile_fields(word: int) -> dict:
+    """{field: value} of a tile word (0 = the default)."""
+    return {name: (int(word) >> lo) & ((1 << bits) - 1) for name, lo, bits in TILE_FIELDS}
+
+
+def _tile_field(f: Fn, name: str, default: int, word: str = "%tile") -> str:
+    """Field `name` of the tile word, `default` where it is 0."""
+    lo, bits = _TILE_AT[name]
+    x = f(f"lshr i64 {word}, {lo}") if lo else word
+    x = f(f"and i64 {x}, {(1 << bits) - 1}")
+    return f(f"select i1 {f.cmp('eq', x, 0)}, i64 {default}, i64 {x}")
+
+
+def _round_up(f: Fn, x: str, m: int) -> str:
+    return f.mul(f(f"udiv i64 {f.add(x, m - 1)}, {m}"), m)
 
 
 # ---------------------------------------------------------------- micro-kernels
@@ -361,13 +418,23 @@ def _blocked(isa: Isa, pack: str) -> str:
     implicit im2col matrix of the NCHW image B (see _pack_conv; %cd its parameters), from
     its column %q0 on. A blocks are packed
     too when N is at least isa.pack_a_min_n (else the copy costs more than it saves)."""
-    mr, nr, kc, mc, nc = isa.mr, isa.nr, isa.kc, isa.mc, isa.nc
+    mr, nr = isa.mr, isa.nr
     name = {"n": "@strata_gemm_blocked_n", "t": "@strata_gemm_blocked_t",
             "": "@strata_gemm_blocked_p", "conv": "@strata_gemm_blocked_conv"}[pack]
     f = Fn(f"define internal void {name}({BLOCKED_ARGS}) #1")
-    b_floats = kc * nc if pack else 0
-    a_floats = -(-mc // mr) * mr * kc
-    raw = f(f"call ptr @malloc(i64 {(b_floats + a_floats + nr) * 4 + 64})")
+    # the blocking, from the tile word (see [Note: the tile word])
+    kc = _tile_field(f, "kc", isa.kc)
+    if pack == "conv":
+        kc = f.min(kc, isa.kc)
+    mc = _round_up(f, _tile_field(f, "mc", isa.mc), mr)
+    nc = _round_up(f, _tile_field(f, "nc", isa.nc), nr)
+    # buffers no bigger than the problem needs: B block kcb x ncb, A block mcb x kcb
+    kcb = f.min(kc, "%K")
+    ncb = f.min(nc, _round_up(f, "%N", nr))
+    mcb = f.min(mc, _round_up(f, "%M", mr))
+    b_floats = f.mul(kcb, ncb) if pack else "0"
+    a_floats = f.mul(mcb, kcb)
+    raw = f(f"call ptr @malloc(i64 {f.add(f.mul(f.add(f.add(b_floats, a_floats), nr), 4), 64)})")
     addr = f(f"ptrtoint ptr {raw} to i64")
     buf = f.gep(raw, f(f"sub i64 64, {f(f'and i64 {addr}, 63')}"), "i8")
     abuf = f.gep(buf, b_floats)
@@ -431,7 +498,7 @@ SLICES_PER_THREAD = 3
 SLICE_MIN_UNITS = 8
 CHUNK_MIN_MACS = 1 << 17
 _WORK_FIELDS = ("kind", "M", "N", "K", "A", "lda", "B", "ldb", "C", "ldc", "acc", "cd", "q0",
-                "by_n", "per")
+                "tile", "by_n", "per")
 _FIELD_TYPES = {"A": "ptr", "B": "ptr", "C": "ptr", "cd": "ptr", "acc": "i1", "by_n": "i1"}
 
 
@@ -440,7 +507,7 @@ def _call_blocked(f: Fn, kind: str, v: dict) -> None:
     names = {0: "n", 1: "t", 2: "p", 3: "conv"}
     args = (f"i64 {v['M']}, i64 {v['N']}, i64 {v['K']}, ptr {v['A']}, i64 {v['lda']}, "
             f"ptr {v['B']}, i64 {v['ldb']}, ptr {v['C']}, i64 {v['ldc']}, i1 {v['acc']}, "
-            f"ptr {v['cd']}, i64 {v['q0']}")
+            f"ptr {v['cd']}, i64 {v['q0']}, i64 {v['tile']}")
     f.switch(kind, {k: k for k in names}, lambda k: f.do(
         f"call void @strata_gemm_blocked_{names[k]}({args})"))
 
@@ -475,16 +542,22 @@ def _load_work(f: Fn, fields, types) -> dict:
 
 def _parallel(isa: Isa) -> str:
     """strata_gemm_parallel(kind, <blocked driver arguments>): the blocked driver of
-    `kind` (see BLOCKED_KINDS), on slices of C run by the thread pool."""
+    `kind` (see BLOCKED_KINDS), on slices of C run by the thread pool, split as the tile
+    word says (see [Note: the tile word])."""
     mr, nr = isa.mr, isa.nr
     f = Fn(f"define internal void @strata_gemm_parallel(i64 %kind, {BLOCKED_ARGS}) #1")
     v = {x: f"%{x}" for x in _WORK_FIELDS}
     t_req = f(f"sext i32 {f('call i32 @strata_get_num_threads()')} to i64")
     macs = f.mul(f.mul("%M", "%N"), "%K")
-    by_n = f.cmp("sge", "%N", f.mul(t_req, 2 * nr))
+    auto_n = f.cmp("sge", "%N", f.mul(t_req, 2 * nr))
     by_m = f.cmp("sge", "%M", f.mul(t_req, 2 * mr))
-    go = all_of(f, [f.cmp("sgt", t_req, 1), f.cmp("sge", macs, PAR_MIN_MACS),
-                    f(f"or i1 {by_n}, {by_m}")])
+    auto = all_of(f, [f.cmp("sgt", t_req, 1), f.cmp("sge", macs, PAR_MIN_MACS),
+                      f(f"or i1 {auto_n}, {by_m}")])
+    split = _tile_field(f, "split", SPLIT_AUTO)
+    is_auto = f.cmp("eq", split, SPLIT_AUTO)
+    forced = all_of(f, [f.cmp("sgt", t_req, 1), f.cmp("ne", split, SPLIT_NONE)])
+    go = f(f"select i1 {is_auto}, i1 {auto}, i1 {forced}")
+    by_n = f(f"select i1 {is_auto}, i1 {auto_n}, i1 {f.cmp('eq', split, SPLIT_N)}")
     one, many, done = f.label("one"), f.label("many"), f.label("done")
     f.cbr(go, many, one)
     f.start(one)
@@ -497,8 +570,10 @@ def _parallel(isa: Isa) -> str:
     size = f(f"select i1 {by_n}, i64 %N, i64 %M")
     unit = f(f"select i1 {by_n}, i64 {nr}, i64 {mr}")
     units = f(f"sdiv i64 {f.sub(f.add(size, unit), 1)}, {unit}")
-    k = f(f"sdiv i64 {units}, {f.mul(t_req, SLICE_MIN_UNITS)}")
-    k = f(f"call i64 @llvm.smax.i64(i64 {f.min(k, SLICES_PER_THREAD)}, i64 1)")
+    min_units = _tile_field(f, "min_units", SLICE_MIN_UNITS)
+    k = f(f"sdiv i64 {units}, {f.mul(t_req, min_units)}")
+    k = f.min(k, _tile_field(f, "slices", SLICES_PER_THREAD))
+    k = f(f"call i64 @llvm.smax.i64(i64 {k}, i64 1)")
     want = f.mul(t_req, k)
     per = f.mul(f(f"sdiv i64 {f.sub(f.add(units, want), 1)}, {want}"), unit)
     slices = f(f"sdiv i64 {f.sub(f.add(size, per), 1)}, {per}")
@@ -545,12 +620,13 @@ def _slices() -> str:
 
 
 # The batched kernels run their products in parallel chunks of the batch when each one is
-# too small to be split (below PAR_MIN_MACS).
+# too small to be split (below PAR_MIN_MACS), or the tile word says SPLIT_NONE.
 _BATCH_FIELDS = ("nt", "count", "M", "N", "K", "A", "lda", "sA", "B", "ldb", "sB", "C",
-                 "ldc", "sC", "accumulate")
+                 "ldc", "sC", "accumulate", "tile")
 _BATCH_TYPES = {"A": "ptr", "B": "ptr", "C": "ptr", "accumulate": "i32"}
 _BATCH_ARGS = ("i64 %nt, i64 %count, i64 %M, i64 %N, i64 %K, ptr %A, i64 %lda, i64 %sA, "
-               "ptr %B, i64 %ldb, i64 %sB, ptr %C, i64 %ldc, i64 %sC, i32 %accumulate")
+               "ptr %B, i64 %ldb, i64 %sB, ptr %C, i64 %ldc, i64 %sC, i32 %accumulate, "
+               "i64 %tile")
 
 
 def _batch_ir() -> str:
@@ -563,7 +639,7 @@ def _batch_ir() -> str:
     def one(b):
         args = (f"i64 %M, i64 %N, i64 %K, ptr {f.gep('%A', f.mul(b, '%sA'))}, i64 %lda, "
                 f"ptr {f.gep('%B', f.mul(b, '%sB'))}, i64 %ldb, "
-                f"ptr {f.gep('%C', f.mul(b, '%sC'))}, i64 %ldc, i32 %accumulate")
+                f"ptr {f.gep('%C', f.mul(b, '%sC'))}, i64 %ldc, i32 %accumulate, i64 %tile")
         yes, no, done = f.label("bt"), f.label("bn"), f.label("bd")
         f.cbr(nt, yes, no)
         for lbl, name in ((yes, "strata_sgemm_nt_f32"), (no, "strata_sgemm_f32")):
@@ -587,12 +663,14 @@ def _batch_ir() -> str:
     for name, nt_value in (("strata_sgemm_batched_f32", 0), ("strata_sgemm_nt_batched_f32", 1)):
         f = Fn(f"define void @{name}(i64 %batch, i64 %M, i64 %N, i64 %K, ptr %A, i64 %lda, "
                 "i64 %sA, ptr %B, i64 %ldb, i64 %sB, ptr %C, i64 %ldc, i64 %sC, "
-                "i32 %accumulate) #0")
+                "i32 %accumulate, i64 %tile) #0")
         v = {x: f"%{x}" for x in _BATCH_FIELDS}
         v["nt"], v["count"] = str(nt_value), "%batch"
         item = f(f"call i64 @llvm.smax.i64(i64 {f.mul(f.mul('%M', '%N'), '%K')}, i64 1)")
         one_l, many, done = f.label("one"), f.label("many"), f.label("done")
-        f.cbr(f.cmp("slt", item, PAR_MIN_MACS), many, one_l)
+        # small products, or products the tile word runs on one thread each
+        whole = f.cmp("eq", _tile_field(f, "split", SPLIT_AUTO), SPLIT_NONE)
+        f.cbr(f(f"or i1 {f.cmp('slt', item, PAR_MIN_MACS)}, {whole}"), many, one_l)
         f.start(one_l)      # big products: one after the other, each split
         f.do(f"call void @strata_batch_range({_batch_args(v)})")
         f.br(done)
@@ -682,11 +760,12 @@ def _public(isa: Isa) -> str:
                                     isa.pack_min_m),
                                    ("strata_sgemm_nt_f32", "@strata_gemm_dot", "t",
                                     isa.pack_min_m_nt)):
-        f = Fn(f"define void @{name}({_ARGS}, i32 %accumulate) #0")
+        f = Fn(f"define void @{name}({_ARGS}, i32 %accumulate, i64 %tile) #0")
         _prologue(f, pmin, small, big, "%B, i64 %ldb")
         out.append(f.text())
     f = Fn("define void @strata_sgemm_packed_f32(i64 %M, i64 %N, i64 %K, ptr noalias %A, "
-            "i64 %lda, ptr noalias %B, ptr noalias %C, i64 %ldc, i32 %accumulate) #0")
+            "i64 %lda, ptr noalias %B, ptr noalias %C, i64 %ldc, i32 %accumulate, "
+            "i64 %tile) #0")
     _prologue(f, 0, "", "", "%B, i64 0")
     out.append(f.text())
     return "\n".join(out)
@@ -716,7 +795,7 @@ def _prologue(f: Fn, pmin: int, small: str, big: str, bargs: str) -> None:
         f.br(ret)
     f.start(big_l)
     f.do(f"call void @strata_gemm_parallel(i64 {BLOCKED_KINDS[big]}, {args}, ptr null, "
-         "i64 0)")
+         "i64 0, i64 %tile)")
     f.br(ret)
     f.start(ret)
     f.do("ret void")

@@ -1,12 +1,12 @@
-// RUN: strata-opt %s --strata-linalg-to-microkernels | filecheck %s
-// RUN: strata-opt %s --strata-linalg-to-microkernels --mlir-print-op-generic | strata-opt | filecheck %s
+// RUN: strata-opt %s --strata-linalg-to-microkernels=tile-choice=default | filecheck %s
+// RUN: strata-opt %s --strata-linalg-to-microkernels=tile-choice=default --mlir-print-op-generic | strata-opt | filecheck %s
 
 // The kernels are declared once, private, with their C ABI types.
 // CHECK-LABEL: module {
-//  CHECK-NEXT: func.func private @strata_sgemm_batched_f32(i64, i64, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i32)
-//  CHECK-NEXT: func.func private @strata_sgemm_f32(i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, i32)
-//  CHECK-NEXT: func.func private @strata_sgemm_nt_batched_f32(i64, i64, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i32)
-//  CHECK-NEXT: func.func private @strata_sgemm_nt_f32(i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, i32)
+//  CHECK-NEXT: func.func private @strata_sgemm_batched_f32(i64, i64, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i32, i64)
+//  CHECK-NEXT: func.func private @strata_sgemm_f32(i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, i32, i64)
+//  CHECK-NEXT: func.func private @strata_sgemm_nt_batched_f32(i64, i64, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, !llvm.ptr, i64, i64, i32, i64)
+//  CHECK-NEXT: func.func private @strata_sgemm_nt_f32(i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, i32, i64)
 
 // Static shapes: sizes and leading dimensions are constants; each base pointer is the
 // aligned pointer as an !llvm.ptr; the init is accumulated into (accumulate = 1).
@@ -24,7 +24,8 @@
 //  CHECK-NEXT: %c4_i64 = arith.constant 4 : i64
 //  CHECK-NEXT: %c16_i64 = arith.constant 16 : i64
 //  CHECK-NEXT: %c8_i64 = arith.constant 8 : i64
-//  CHECK-NEXT: call @strata_sgemm_f32(%c4_i64, %c16_i64, %c8_i64, %1, %c8_i64, %3, %c16_i64, %5, %c16_i64, %c1_i32) : (i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, i32) -> ()
+//  CHECK-NEXT: %c0_i64{{(_[0-9]+)?}} = arith.constant 0 : i64
+//  CHECK-NEXT: call @strata_sgemm_f32(%c4_i64, %c16_i64, %c8_i64, %1, %c8_i64, %3, %c16_i64, %5, %c16_i64, %c1_i32, %c0_i64{{(_[0-9]+)?}}) : (i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, i32, i64) -> ()
 //  CHECK-NEXT: return
 func.func @matmul(%A: memref<4x8xf32>, %B: memref<8x16xf32>, %C: memref<4x16xf32>) {
   linalg.matmul ins(%A, %B : memref<4x8xf32>, memref<8x16xf32>) outs(%C : memref<4x16xf32>)
@@ -41,7 +42,8 @@ func.func @matmul(%A: memref<4x8xf32>, %B: memref<8x16xf32>, %C: memref<4x16xf32
 //       CHECK: %6 = arith.index_cast %sizes#0 : index to i64
 //  CHECK-NEXT: %c16_i64 = arith.constant 16 : i64
 //  CHECK-NEXT: %c8_i64 = arith.constant 8 : i64
-//  CHECK-NEXT: call @strata_sgemm_nt_f32(%6, %c16_i64, %c8_i64, %1, %c8_i64, %3, %c8_i64, %5, %c16_i64, %c0_i32)
+//  CHECK-NEXT: %c0_i64{{(_[0-9]+)?}} = arith.constant 0 : i64
+//  CHECK-NEXT: call @strata_sgemm_nt_f32(%6, %c16_i64, %c8_i64, %1, %c8_i64, %3, %c8_i64, %5, %c16_i64, %c0_i32, %c0_i64{{(_[0-9]+)?}})
 //   CHECK-NOT: linalg.
 //       CHECK: return %alloc
 func.func @fill_matmul_transpose_b(%A: memref<?x8xf32>, %B: memref<16x8xf32>) -> memref<?x16xf32> {
@@ -57,10 +59,10 @@ func.func @fill_matmul_transpose_b(%A: memref<?x8xf32>, %B: memref<16x8xf32>) ->
 // A fill that is not +0.0, or with an op between that touches memory, stays.
 // CHECK-LABEL: func.func @fills_kept(
 //       CHECK: linalg.fill ins(%cst : f32)
-//       CHECK: call @strata_sgemm_f32({{.*}}, %c1_i32)
+//       CHECK: call @strata_sgemm_f32({{.*}}, %c1_i32, %c0_i64{{(_[0-9]+)?}})
 //       CHECK: linalg.fill ins(%cst_0 : f32)
 //  CHECK-NEXT: memref.copy
-//       CHECK: call @strata_sgemm_f32({{.*}}, %c1_i32{{.*}})
+//       CHECK: call @strata_sgemm_f32({{.*}}, %c1_i32{{.*}}, %c0_i64{{(_[0-9]+)?}})
 func.func @fills_kept(%A: memref<4x8xf32>, %B: memref<8x16xf32>, %C: memref<4x16xf32>, %D: memref<4x16xf32>) {
   %one = arith.constant 1.0 : f32
   %zero = arith.constant 0.0 : f32
@@ -84,7 +86,8 @@ func.func @fills_kept(%A: memref<4x8xf32>, %B: memref<8x16xf32>, %C: memref<4x16
 //       CHECK: %c8_i64 = arith.constant 8 : i64
 //  CHECK-NEXT: %c16_i64 = arith.constant 16 : i64
 //  CHECK-NEXT: %8 = arith.index_cast %strides#0 : index to i64
-//  CHECK-NEXT: call @strata_sgemm_f32(%c8_i64, %c16_i64, %c8_i64, %1, %c8_i64, %5, %8, %7, %c16_i64, %c1_i32)
+//  CHECK-NEXT: %c0_i64{{(_[0-9]+)?}} = arith.constant 0 : i64
+//  CHECK-NEXT: call @strata_sgemm_f32(%c8_i64, %c16_i64, %c8_i64, %1, %c8_i64, %5, %8, %7, %c16_i64, %c1_i32, %c0_i64{{(_[0-9]+)?}})
 func.func @batch_matmul_broadcast(%A: memref<2x4x8xf32>, %B: memref<8x16xf32, strided<[?, 1], offset: ?>>, %C: memref<2x4x16xf32>) {
   linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%A, %B : memref<2x4x8xf32>, memref<8x16xf32, strided<[?, 1], offset: ?>>) outs(%C : memref<2x4x16xf32>)
   return
@@ -92,7 +95,7 @@ func.func @batch_matmul_broadcast(%A: memref<2x4x8xf32>, %B: memref<8x16xf32, st
 
 // When A's batches are not one after another, the batched kernel, B's batch stride 0.
 // CHECK-LABEL: func.func @batch_matmul_broadcast_strided(
-//       CHECK: call @strata_sgemm_batched_f32(%c2_i64, %c4_i64, %c16_i64, %c8_i64, %1, %c8_i64, %c40_i64, %3, %c16_i64, %c0_i64, %5, %c16_i64, %c64_i64, %c1_i32)
+//       CHECK: call @strata_sgemm_batched_f32(%c2_i64, %c4_i64, %c16_i64, %c8_i64, %1, %c8_i64, %c40_i64, %3, %c16_i64, %c0_i64, %5, %c16_i64, %c64_i64, %c1_i32, %c0_i64{{(_[0-9]+)?}})
 func.func @batch_matmul_broadcast_strided(%A: memref<2x4x8xf32, strided<[40, 8, 1]>>, %B: memref<8x16xf32>, %C: memref<2x4x16xf32>) {
   linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%A, %B : memref<2x4x8xf32, strided<[40, 8, 1]>>, memref<8x16xf32>) outs(%C : memref<2x4x16xf32>)
   return
@@ -105,7 +108,7 @@ func.func @batch_matmul_broadcast_strided(%A: memref<2x4x8xf32, strided<[40, 8, 
 // the first dim's strides in bytes: A 192 x 4, C 144 x 4; B does not move).
 // CHECK-LABEL: func.func @two_batch_dims(
 //       CHECK: %c8_i64 = arith.constant 8 : i64
-//       CHECK: call @strata_sgemm_nt_batched_f32(%c8_i64, %c6_i64, %c6_i64, %c8_i64, %1, %c8_i64, %c48_i64, %3, %c8_i64, %c48_i64, %5, %c6_i64, %c36_i64, %c1_i32)
+//       CHECK: call @strata_sgemm_nt_batched_f32(%c8_i64, %c6_i64, %c6_i64, %c8_i64, %1, %c8_i64, %c48_i64, %3, %c8_i64, %c48_i64, %5, %c6_i64, %c36_i64, %c1_i32, %c0_i64{{(_[0-9]+)?}})
 //       CHECK: call @strata_sgemm_f32(%c48_i64_{{[0-9]+}}, %c6_i64_{{[0-9]+}}, %c8_i64_{{[0-9]+}},
 //       CHECK: %c768 = arith.constant 768 : index
 //  CHECK-NEXT: %c576 = arith.constant 576 : index
@@ -123,7 +126,7 @@ func.func @batch_matmul_broadcast_strided(%A: memref<2x4x8xf32, strided<[40, 8, 
 //  CHECK-NEXT:   llvm.inttoptr
 //  CHECK-NEXT:   arith.index_cast %[[PC]]
 //  CHECK-NEXT:   llvm.inttoptr
-//  CHECK-NEXT:   func.call @strata_sgemm_batched_f32(%c4_i64, %c6_i64_{{[0-9]+}}, %c6_i64_{{[0-9]+}}, %c8_i64_{{[0-9]+}}, %{{.*}}, %c8_i64_{{[0-9]+}}, %c48_i64_{{[0-9]+}}, %{{.*}}, %c6_i64_{{[0-9]+}}, %c48_i64_{{[0-9]+}}, %{{.*}}, %c6_i64_{{[0-9]+}}, %c36_i64_{{[0-9]+}}, %c1_i32_{{[0-9]+}})
+//  CHECK-NEXT:   func.call @strata_sgemm_batched_f32(%c4_i64, %c6_i64_{{[0-9]+}}, %c6_i64_{{[0-9]+}}, %c8_i64_{{[0-9]+}}, %{{.*}}, %c8_i64_{{[0-9]+}}, %c48_i64_{{[0-9]+}}, %{{.*}}, %c6_i64_{{[0-9]+}}, %c48_i64_{{[0-9]+}}, %{{.*}}, %c6_i64_{{[0-9]+}}, %c36_i64_{{[0-9]+}}, %c1_i32_{{[0-9]+}}, %c0_i64{{(_[0-9]+)?}})
 //  CHECK-NEXT: }
 //   CHECK-NOT: linalg.
 func.func @two_batch_dims(%q: memref<2x4x6x8xf32>, %k: memref<2x4x6x8xf32>, %s: memref<2x4x6x6xf32>, %w: memref<8x6xf32>, %wh: memref<4x8x6xf32>) {
@@ -155,7 +158,7 @@ func.func @two_batch_dims(%q: memref<2x4x6x8xf32>, %k: memref<2x4x6x8xf32>, %s: 
 //       CHECK: %c140 = arith.constant 140 : index
 //  CHECK-NEXT: %c240 = arith.constant 240 : index
 //       CHECK: scf.for %arg3 = %c0 to %c2 step %c1 {
-//       CHECK:   func.call @strata_sgemm_batched_f32(%c3_i64, %c5_i64, %c4_i64, %c7_i64, %5, %c7_i64, %c0_i64, %7, %c4_i64, %c28_i64, %9, %c4_i64, %c20_i64, %c1_i32)
+//       CHECK:   func.call @strata_sgemm_batched_f32(%c3_i64, %c5_i64, %c4_i64, %c7_i64, %5, %c7_i64, %c0_i64, %7, %c4_i64, %c28_i64, %9, %c4_i64, %c20_i64, %c1_i32, %c0_i64{{(_[0-9]+)?}})
 func.func @broadcast_batch_dims(%a: memref<2x1x5x7xf32>, %b: memref<1x3x7x4xf32>, %c: memref<2x3x5x4xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, 0, d2, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (0, d1, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : memref<2x1x5x7xf32>, memref<1x3x7x4xf32>) outs(%c : memref<2x3x5x4xf32>) {
   ^bb0(%x: f32, %y: f32, %o: f32):
@@ -174,7 +177,7 @@ func.func @broadcast_batch_dims(%a: memref<2x1x5x7xf32>, %b: memref<1x3x7x4xf32>
 //  CHECK-NEXT: %base_buffer, %offset, %sizes:4, %strides:4 = memref.extract_strided_metadata %expand_shape
 //  CHECK-NEXT: %0 = arith.muli %sizes#0, %sizes#1 : index
 //       CHECK: %7 = arith.index_cast %0 : index to i64
-//       CHECK: call @strata_sgemm_batched_f32(%7, %c128_i64, %c128_i64, %c32_i64, %2, %c32_i64, %c4096_i64, %4, %c128_i64, %c4096_i64, %6, %c128_i64, %c16384_i64, %c0_i32)
+//       CHECK: call @strata_sgemm_batched_f32(%7, %c128_i64, %c128_i64, %c32_i64, %2, %c32_i64, %c4096_i64, %4, %c128_i64, %c4096_i64, %6, %c128_i64, %c16384_i64, %c0_i32, %c0_i64{{(_[0-9]+)?}})
 func.func @dynamic_batch_dims(%q: memref<?x?x128x32xf32>, %k: memref<?x?x32x128xf32>, %s: memref<?x128x128xf32>) {
   %cst = arith.constant 0.0 : f32
   %c0 = arith.constant 0 : index
@@ -195,8 +198,8 @@ func.func @dynamic_batch_dims(%q: memref<?x?x128x32xf32>, %k: memref<?x?x32x128x
 // Columns split in two (a Reshape after the product) and the reduction split in two
 // (one before it): each collapses back into one dim: plain GEMMs of 32 x 64 x 64.
 // CHECK-LABEL: func.func @split_n_and_k(
-//       CHECK: call @strata_sgemm_f32(%c32_i64, %c64_i64, %c64_i64, %1, %c64_i64, %3, %c64_i64, %5, %c64_i64, %c1_i32)
-//       CHECK: call @strata_sgemm_f32(%c32_i64_6, %c64_i64_7, %c64_i64_7, %7, %c64_i64_7, %9, %c64_i64_7, %11, %c64_i64_7, %c1_i32_2)
+//       CHECK: call @strata_sgemm_f32(%c32_i64, %c64_i64, %c64_i64, %1, %c64_i64, %3, %c64_i64, %5, %c64_i64, %c1_i32, %c0_i64{{(_[0-9]+)?}})
+//       CHECK: call @strata_sgemm_f32(%c32_i64_6, %c64_i64_7, %c64_i64_7, %7, %c64_i64_7, %9, %c64_i64_7, %11, %c64_i64_7, %c1_i32_2, %c0_i64{{(_[0-9]+)?}})
 //   CHECK-NOT: linalg.
 func.func @split_n_and_k(%x: memref<2x16x64xf32>, %w: memref<64x4x16xf32>, %y: memref<2x16x4x16xf32>, %w2: memref<4x16x64xf32>, %z: memref<2x16x64xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d4, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : memref<2x16x64xf32>, memref<64x4x16xf32>) outs(%y : memref<2x16x4x16xf32>) {
@@ -229,7 +232,7 @@ func.func @static_offset(%A: memref<4x8xf32, strided<[10, 1], offset: 3>>, %B: m
 // product with B transposed (attention's Q.K^T).
 // CHECK-LABEL: func.func @generic_forms(
 //       CHECK: call @strata_sgemm_f32(
-//       CHECK: call @strata_sgemm_nt_batched_f32(%c3_i64, %c4_i64_6, %c5_i64, %[[K:.*]], %7, %[[K]], %c32_i64, %9, %[[K]], %c40_i64, %11, %c5_i64, %c20_i64, %c1_i32_2)
+//       CHECK: call @strata_sgemm_nt_batched_f32(%c3_i64, %c4_i64_6, %c5_i64, %[[K:.*]], %7, %[[K]], %c32_i64, %9, %[[K]], %c40_i64, %11, %c5_i64, %c20_i64, %c1_i32_2, %c0_i64{{(_[0-9]+)?}})
 //   CHECK-NOT: linalg.
 func.func @generic_forms(%A: memref<4x8xf32>, %B: memref<8x16xf32>, %C: memref<4x16xf32>, %Q: memref<3x4x8xf32>, %K: memref<3x5x8xf32>, %S: memref<3x4x5xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%A, %B : memref<4x8xf32>, memref<8x16xf32>) outs(%C : memref<4x16xf32>) {

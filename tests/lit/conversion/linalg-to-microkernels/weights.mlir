@@ -1,11 +1,11 @@
-// RUN: strata-opt %s --strata-linalg-to-microkernels=weight-panel-width=4 | filecheck %s
-// RUN: strata-opt %s --strata-linalg-to-microkernels | filecheck %s --check-prefix=NOPACK
+// RUN: strata-opt %s --strata-linalg-to-microkernels="weight-panel-width=4 tile-choice=default" | filecheck %s
+// RUN: strata-opt %s --strata-linalg-to-microkernels=tile-choice=default | filecheck %s --check-prefix=NOPACK
 
 // Constant weights are packed at compile time into panels of 4 columns (K x 4 each, zero
 // padded), in a new global; the products call the packed kernel and the original
 // globals, unread now, go. Bt (ONNX Gemm transB=1) is transposed first.
 // CHECK-LABEL: module {
-//  CHECK-NEXT: func.func private @strata_sgemm_packed_f32(i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, i64, i32)
+//  CHECK-NEXT: func.func private @strata_sgemm_packed_f32(i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, i64, i32, i64)
 //  CHECK-NEXT: memref.global "private" constant @w_packed : memref<16xf32> = dense_resource<w_packed> alignment = 64
 //  CHECK-NEXT: memref.global "private" constant @wt_packed : memref<16xf32> = dense_resource<wt_packed> alignment = 64
 //  CHECK-NEXT: memref.global "private" constant @shared_packed : memref<8xf32> = dense_resource<shared_packed> alignment = 64
@@ -25,7 +25,8 @@ memref.global "private" constant @shared : memref<2x3xf32> = dense<[[1.0, 2.0, 3
 //       CHECK: %c12_i64 = arith.constant 12 : i64
 //  CHECK-NEXT: %c5_i64 = arith.constant 5 : i64
 //  CHECK-NEXT: %c2_i64 = arith.constant 2 : i64
-//  CHECK-NEXT: call @strata_sgemm_packed_f32(%c12_i64, %c5_i64, %c2_i64, %2, %c2_i64, %4, %6, %c5_i64, %c1_i32)
+//  CHECK-NEXT: %c0_i64{{(_[0-9]+)?}} = arith.constant 0 : i64
+//  CHECK-NEXT: call @strata_sgemm_packed_f32(%c12_i64, %c5_i64, %c2_i64, %2, %c2_i64, %4, %6, %c5_i64, %c1_i32, %c0_i64{{(_[0-9]+)?}})
 //       CHECK: memref.get_global @wt_packed : memref<16xf32>
 //       CHECK: call @strata_sgemm_packed_f32(%c4_i64, %c5_i64_{{[0-9]+}}, %c2_i64_{{[0-9]+}},
 //   CHECK-NOT: @w :

@@ -1,4 +1,4 @@
-// RUN: strata-opt %s --strata-linalg-to-microkernels=weight-panel-width=4 | filecheck %s
+// RUN: strata-opt %s --strata-linalg-to-microkernels="weight-panel-width=4 tile-choice=default" | filecheck %s
 
 // A weight read through a reshape (a Reshape after the product split its columns in
 // two): the columns collapse back, and the global's data, in the same order, is the
@@ -10,7 +10,7 @@
 // CHECK-LABEL: func.func @viewed_weight(
 //  CHECK-NEXT: %0 = memref.get_global @wv_packed : memref<16xf32>
 //   CHECK-NOT: memref.expand_shape
-//       CHECK: call @strata_sgemm_packed_f32(%c4_i64, %c6_i64, %c2_i64, %2, %c2_i64, %4, %6, %c6_i64, %c1_i32)
+//       CHECK: call @strata_sgemm_packed_f32(%c4_i64, %c6_i64, %c2_i64, %2, %c2_i64, %4, %6, %c6_i64, %c1_i32, %c0_i64{{(_[0-9]+)?}})
 // Panel 0: rows [1 2 3 4], [7 8 9 10]; panel 1: [5 6 0 0], [11 12 0 0].
 // CHECK: wv_packed: "0x40000000
 // CHECK-SAME: 0000803F000000400000404000008040

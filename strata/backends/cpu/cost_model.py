@@ -1,0 +1,486 @@
+"""The CPU cost model: the tile word (blocking and thread split, see [Note: the tile word]
+in kernels_gemm.py) of each GEMM / convolution kernel call, from the call's sizes, the
+threads, the kernels' ISA and the host's caches. Pure Python and cheap (microseconds a
+call, memoized); strata-linalg-to-microkernels asks it for every call it emits
+(`tile-choice=model`), and the autotuner (autotune.py) measures candidates around its
+choice.
+
+    tile_chooser(isa_name=None, threads=0, caches_kib=None)(kernel, shape, hint) -> word
+    choose_tile(kernel, shape, threads, isa, caches) -> word
+    explain(kernel, shape, threads, isa, caches) -> the decision, readable
+
+[Note: the cost model]
+A product C[M,N] += A[M,K] . B[K,N] on the blocked driver (loops NC / KC / MC / NR / MR)
+is modelled as BLIS's analysis says (Low et al., "Analytical modeling is enough for
+high-performance BLIS", 2016), simplified:
+- KC: the B micro-panel (KC x NR floats) the micro-kernel streams for every MR rows stays
+  in L1: it takes at most half of it (the other half for A's micro-panel and C's tile).
+  K is cut into the fewest such blocks, of equal size (multiples of the vector width):
+  K = 384 is 2 x 192, not 256 + 128, whose second block would run half-length K loops.
+  Convolutions keep KC <= Isa.kc (their packing's stack bound).
+- MC: the packed A block (MC x KC) stays in L2 while all of B's panels stream past: at
+  most 30% of L2 (BLIS's ratio for Zen: B's panel, C's lines and the prefetches share
+  the rest); the rows (of a thread's slice) are cut into equal blocks of MR multiples.
+- NC: the packed B block (KC x NC) stays in the thread's share of half of L3, NC at most
+  NC_MAX columns (every NC block packs A again); the columns of a slice are cut into
+  equal blocks of NR multiples.
+- The thread split: for each way (one thread; slices of NR-column units; slices of MR-row
+  units; 1 to 4 slices per thread) the time is estimated in cycles and the least wins:
+    compute   ceil(m/MR)*MR x ceil(n/NR)*NR x K / (2 W)   (two FMA units; the M and N
+              tails cost whole micro-tiles: tail waste)
+    packing   B: K x n / W per slice (twice that for a convolution's implicit im2col,
+              nothing for a pre-packed B), A: m x K per slice and NC block (when
+              N >= Isa.pack_a_min_n): slicing along N packs A again per slice, along M
+              packs B again per slice
+    C         m x n x (K blocks) x 2 / W (read and written once per K block)
+    overhead  SLICE_CYCLES per slice, PARALLEL_CYCLES to wake the pool
+  Slices are claimed by the threads as they finish (threadpool.py), so the time of a
+  split is the greedy schedule's makespan over `threads` threads (load balance), plus
+  STRAGGLE times its largest slice: on a shared machine a thread starts late or is
+  preempted, and the others can take over no less than a slice (more, smaller slices
+  are safer, at the price of packing A, or B, again for each).
+A size known only at run time (None) keeps the kernels' defaults for what depends on it
+(the run-time split rule, SPLIT_AUTO, and the largest block that fits).
+"""
+from __future__ import annotations
+
+import functools
+import os
+
+from .kernels_gemm import (PAR_MIN_MACS, SLICE_MIN_UNITS, SLICES_PER_THREAD, SPLIT_AUTO,
+                           SPLIT_M, SPLIT_N, SPLIT_NONE, tile_fields, tile_word)
+
+__all__ = ["Caches", "host_caches", "tile_chooser", "choose_tile", "explain",
+           "gemm_problem", "neighbours", "reaches_blocked"]
+
+# Fractions of each cache a block may take (see [Note: the cost model]).
+L1_SHARE, L2_SHARE, L3_SHARE = 0.5, 0.3, 0.5
+# A thread may start late or be preempted (a shared machine): a split is charged this
+# many of its largest slices on top of its makespan.
+STRAGGLE = 1.0
+NC_MAX = 4096
+# Cycles of fixed cost: one slice (a call of the blocked driver: its buffers, the
+# micro-kernel calls' set-up), waking the pool's workers for a parallel call.
+SLICE_CYCLES = 2000
+PARALLEL_CYCLES = 8000
+MAX_SLICES_PER_THREAD = 3
+# Another split replaces the kernels' run-time rule when it is estimated this much faster.
+AUTO_MARGIN = 0.15
+
+
+class Caches:
+    """Data cache sizes in bytes: L1d and L2 per core, L3 and how many CPUs share it."""
+
+    __slots__ = ("l1", "l2", "l3", "l3_sharing")
+
+    def __init__(self, l1: int, l2: int, l3: int, l3_sharing: int = 1):
+        self.l1, self.l2, self.l3 = int(l1), int(l2), int(l3)
+        self.l3_sharing = max(int(l3_sharing), 1)
+
+    def key(self) -> tuple:
+        return (self.l1, self.l2, self.l3, self.l3_sharing)
+
+    def __eq__(self, other):
+        return isinstance(other, Caches) and self.key() == other.key()
+
+    def __hash__(self):
+        return hash(self.key())
+
+    def __repr__(self):
+        return (f"Caches(l1={self.l1 >> 10}K, l2={self.l2 >> 10}K, l3={self.l3 >> 10}K "
+                f"shared by {self.l3_sharing})")
+
+
+# Where the host does not say: a common x86 core of the last years.
+FALLBACK = Caches(32 << 10, 512 << 10, 8 << 20, 4)
+
+
+def _size(text: str) -> int:
+    text = text.strip().upper()
+    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
+    return int(text.rstrip("KMG")) * mult
+
+
+def _cpu_count(cpu_list: str) -> int:
+    n = 0
+    for part in cpu_list.strip().split(","):
+        lo, _, hi = part.partition("-")
+        if lo:
+            n += int(hi or lo) - int(lo) + 1
+    return n
+
+
+@functools.lru_cache(maxsize=1)
+def host_caches() -> Caches:
+    """The host's data caches: /sys/devices/system/cpu/cpu0/cache (Linux), else sysconf's
+    _SC_LEVEL*_CACHE_SIZE where Python knows them, else FALLBACK, per level."""
+    found = {}
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        for entry in sorted(os.listdir(base)):
+            d = os.path.join(base, entry)
+            try:
+                with open(os.path.join(d, "type")) as f:
+                    kind = f.read().strip()
+                if kind == "Instruction":
+                    continue
+                with open(os.path.join(d, "level")) as f:
+                    level = int(f.read())
+                with open(os.path.join(d, "size")) as f:
+                    size = _size(f.read())
+                sharing = 1
+                try:
+                    with open(os.path.join(d, "shared_cpu_list")) as f:
+                        sharing = _cpu_count(f.read())
+                except OSError:
+                    pass
+                found[level] = (size, sharing)
+            except (OSError, ValueError):
+                continue
+    except OSError:
+        pass
+    for level, name in ((1, "SC_LEVEL1_DCACHE_SIZE"), (2, "SC_LEVEL2_CACHE_SIZE"),
+                        (3, "SC_LEVEL3_CACHE_SIZE")):
+        if level not in found and name in getattr(os, "sysconf_names", {}):
+            try:
+                size = os.sysconf(name)
+            except (OSError, ValueError):
+                size = 0
+            if size > 0:
+                found[level] = (size, 1)
+    l1 = found.get(1, (FALLBACK.l1, 1))[0]
+    l2 = found.get(2, (FALLBACK.l2, 1))[0]
+    l3, sharing = found.get(3, (FALLBACK.l3, FALLBACK.l3_sharing))
+    return Caches(l1, l2, l3, sharing)
+
+
+def _isa(name):
+    from .kernels import host_isa, isa_for
+    if not name:
+        return host_isa()
+    host = host_isa() if name == "host" else None
+    return host or isa_for(name)
+
+
+def tile_chooser(isa_name: str | None = None, threads: int = 0, caches_kib=None):
+    """The chooser strata-linalg-to-microkernels calls, `(kernel, shape, hint) -> word`,
+    for the kernels' ISA `isa_name` (None: the host's), `threads` (0: the process's
+    default) and `caches_kib` ([L1d, L2, L3] in KiB, None: the host's)."""
+    from .kernels import default_threads
+    isa = _isa(isa_name)
+    threads = int(threads) or default_threads()
+    if caches_kib:
+        sizes = [int(x) << 10 for x in caches_kib] + [0] * 3
+        caches = Caches(sizes[0] or FALLBACK.l1, sizes[1] or FALLBACK.l2,
+                        sizes[2] or FALLBACK.l3, 1)
+    else:
+        caches = host_caches()
+
+    def choose(kernel, shape, hint=None):
+        return choose_tile(kernel, shape, threads, isa, caches)
+    return choose
+
+
+# ---------------------------------------------------------------- the problem
+
+
+class Problem:
+    """Blocked-driver products as the kernels run them: `kind` "n", "t", "packed" or
+    "conv"; M, N, K (None: known at run time only); `threads` a product may split over
+    (1 inside a batch run in parallel chunks); `batch` products of a batched kernel
+    that runs them one after the other, each split, or in parallel chunks of the batch
+    (SPLIT_NONE), 1 for the others."""
+
+    __slots__ = ("kind", "M", "N", "K", "threads", "batch")
+
+    def __init__(self, kind, M, N, K, threads, batch=1):
+        self.kind, self.M, self.N, self.K, self.threads = kind, M, N, K, threads
+        self.batch = batch
+
+    def __repr__(self):
+        return (f"Problem({self.kind}, M={self.M}, N={self.N}, K={self.K}, "
+                f"t={self.threads}, batch={self.batch})")
+
+
+def _prod(*xs):
+    r = 1
+    for x in xs:
+        if x is None:
+            return None
+        r *= x
+    return r
+
+
+def gemm_problem(kernel: str, shape: dict, threads: int, isa):
+    """The Problem the call of `kernel` with sizes `shape` runs on the blocked driver, or
+    None when it never reaches it (a few rows: the small-M paths)."""
+    g = shape.get
+    if kernel.startswith("strata_conv2d_"):
+        P = _prod(g("OH"), g("OW"))
+        K = _prod(g("C"), g("KH"), g("KW"))
+        if kernel == "strata_conv2d_nhwc_f32":
+            kind = "t" if g("ftrans") else "n"
+            return _small_or(Problem(kind, P, g("F"), K, threads), isa)
+        direct = (g("KH"), g("KW"), g("sh"), g("sw")) == (1, 1, 1, 1) and \
+            g("OW") is not None and g("OW") == g("W")
+        return _small_or(Problem("n" if direct else "conv", g("F"), P, K, threads), isa)
+    kind = {"strata_sgemm_f32": "n", "strata_sgemm_batched_f32": "n",
+            "strata_sgemm_nt_f32": "t", "strata_sgemm_nt_batched_f32": "t",
+            "strata_sgemm_packed_f32": "packed"}.get(kernel)
+    if kind is None:
+        return None
+    M, N, K = g("M"), g("N"), g("K")
+    batch = 1
+    if "batched" in kernel:
+        # products below PAR_MIN_MACS run whole, in parallel chunks of the batch
+        macs = _prod(M, N, K)
+        if macs is not None and macs < PAR_MIN_MACS and g("batch") != 1:
+            threads = 1
+        else:
+            batch = g("batch") or 1
+    return _small_or(Problem(kind, M, N, K, threads, batch), isa)
+
+
+def reaches_blocked(kernel: str, shape: dict, isa) -> bool:
+    """Whether a call of `kernel` with sizes `shape` runs the blocked driver (its tile
+    word matters)."""
+    return gemm_problem(kernel, shape, 1, isa) is not None
+
+
+def _small_or(p: Problem, isa):
+    pmin = {"n": isa.pack_min_m, "t": isa.pack_min_m_nt}.get(p.kind, 0)
+    if p.M is not None and p.M < pmin:
+        return None
+    if 0 in (p.M, p.N, p.K):
+        return None
+    return p
+
+
+# ---------------------------------------------------------------- blocking
+
+
+def _cdiv(a, b):
+    return -(-a // b)
+
+
+def _up(a, m):
+    return _cdiv(a, m) * m
+
+
+def _even_blocks(n, most, multiple):
+    """Block size cutting n into the fewest blocks of at most `most`, equal, rounded up
+    to `multiple`."""
+    return _up(_cdiv(n, _cdiv(n, most)), multiple)
+
+
+def _kc(p: Problem, isa, caches) -> int:
+    W, nr = isa.width, isa.nr
+    most = max(W, int(caches.l1 * L1_SHARE) // (4 * nr) // W * W)
+    most = min(most, 1024)
+    if p.kind == "conv":
+        most = min(most, isa.kc)
+    if p.K is None:
+        return most
+    return min(_even_blocks(p.K, most, W), most if p.kind == "conv" else 1 << 16)
+
+
+def _mc_most(kc: int, isa, caches) -> int:
+    mr = isa.mr
+    return max(mr, min(int(caches.l2 * L2_SHARE) // (4 * kc), 4096) // mr * mr)
+
+
+def _nc_most(kc: int, threads: int, isa, caches) -> int:
+    nr = isa.nr
+    share = int(caches.l3 * L3_SHARE) // max(1, min(threads, caches.l3_sharing))
+    return max(nr, min(share // (4 * kc), NC_MAX) // nr * nr)
+
+
+# ---------------------------------------------------------------- the split
+
+
+def _slice_cycles(p: Problem, m: int, n: int, kc: int, mc: int, nc: int, isa) -> float:
+    """Estimated cycles of the blocked driver on an m x n slice (see [Note: the cost
+    model])."""
+    W, mr, nr, K = isa.width, isa.mr, isa.nr, p.K
+    compute = _up(m, mr) * _up(n, nr) * K / (2 * W)
+    if p.kind == "packed":
+        pack_b = 0.0
+    else:
+        pack_b = K * _up(n, nr) / W * (2.0 if p.kind == "conv" else 1.0)
+        if p.kind == "t":
+            pack_b *= 1.5      # transposed in registers
+    pack_a = m * K * _cdiv(n, nc) if n >= isa.pack_a_min_n else 0.0
+    c_traffic = m * n * _cdiv(K, kc) * 2 / W
+    return compute + pack_b + pack_a + c_traffic + SLICE_CYCLES
+
+
+def _makespan(costs: list, threads: int) -> float:
+    """The time `threads` threads take on slices of `costs`, each taking the next slice
+    when it finishes (slices in order, as the pool hands them out)."""
+    loads = [0.0] * max(1, min(threads, len(costs)))
+    for c in costs:
+        i = loads.index(min(loads))
+        loads[i] += c
+    return max(loads)
+
+
+def _splits(p: Problem, kc: int, isa, caches):
+    """(estimated cycles, split, slices per thread, mc, nc) of each way to run `p`."""
+    t = p.threads
+    out = []
+    for cycles, split, k, mc, nc in _product_splits(p, kc, isa, caches):
+        if split == SPLIT_NONE and p.batch > 1 and t > 1:
+            # one thread per product, the batch in parallel chunks
+            cycles = _makespan([cycles] * p.batch, t) + PARALLEL_CYCLES + STRAGGLE * cycles
+        else:
+            cycles *= p.batch
+        out.append((cycles, split, k, mc, nc))
+    return out
+
+
+def _product_splits(p: Problem, kc: int, isa, caches):
+    """_splits of one product."""
+    t = p.threads
+    out = []
+    ways = [(SPLIT_AUTO, 0), (SPLIT_NONE, 1)]
+    if t > 1:
+        ways += [(s, k) for s in (SPLIT_N, SPLIT_M) for k in range(1, MAX_SLICES_PER_THREAD + 1)]
+    for split, k in ways:
+        min_units = 1
+        if split == SPLIT_AUTO:    # the kernels' run-time rule
+            split, k, min_units = _auto(p, isa), SLICES_PER_THREAD, SLICE_MIN_UNITS
+            auto = True
+        else:
+            auto = False
+        size, unit = (p.N, isa.nr) if split == SPLIT_N else (p.M, isa.mr)
+        if split == SPLIT_NONE:
+            pieces = [p.N]
+        else:
+            units = _cdiv(size, unit)
+            # as the kernel computes it (min_units = 1: exactly k per thread if it can)
+            k_rt = max(1, min(units // (t * min_units), k))
+            per = _cdiv(units, t * k_rt) * unit
+            pieces = [min(per, size - lo) for lo in range(0, size, per)]
+            if k_rt != k and not auto:
+                continue       # the same as a smaller k
+        costs = []
+        for piece in pieces:
+            m, n = (p.M, piece) if split == SPLIT_N else \
+                ((piece, p.N) if split == SPLIT_M else (p.M, p.N))
+            threads = 1 if split == SPLIT_NONE else t
+            mc = min(_even_blocks(m, _mc_most(kc, isa, caches), isa.mr),
+                     _mc_most(kc, isa, caches))
+            nc = min(_even_blocks(n, _nc_most(kc, threads, isa, caches), isa.nr),
+                     _nc_most(kc, threads, isa, caches))
+            costs.append((_slice_cycles(p, m, n, kc, mc, nc, isa), mc, nc))
+        total = _makespan([c for c, _, _ in costs], 1 if split == SPLIT_NONE else t)
+        if split != SPLIT_NONE:
+            total += PARALLEL_CYCLES + STRAGGLE * max(c for c, _, _ in costs)
+        mc = max(c[1] for c in costs)
+        nc = max(c[2] for c in costs)
+        out.append((total, SPLIT_AUTO if auto else split, k, mc, nc))
+    return out
+
+
+def _auto(p: Problem, isa) -> int:
+    """The split the kernels' run-time rule (SPLIT_AUTO) makes of a product of `p`."""
+    t = p.threads
+    if t <= 1 or p.M * p.N * p.K < PAR_MIN_MACS:
+        return SPLIT_NONE
+    if p.N >= t * 2 * isa.nr:
+        return SPLIT_N
+    return SPLIT_M if p.M >= t * 2 * isa.mr else SPLIT_NONE
+
+
+# ---------------------------------------------------------------- the choice
+
+
+def choose_tile(kernel: str, shape: dict, threads: int, isa, caches: Caches) -> int:
+    """The tile word of a call of `kernel` with sizes `shape` ({name: int or None}, see
+    [Note: tile words] in linalg_to_microkernels.py) on `threads` threads."""
+    key = (kernel, tuple(sorted(shape.items())), int(threads), isa, caches)
+    return _choose(key)
+
+
+@functools.lru_cache(maxsize=4096)
+def _choose(key) -> int:
+    kernel, shape, threads, isa, caches = key
+    return _decide(kernel, dict(shape), threads, isa, caches)["word"]
+
+
+def _decide(kernel, shape, threads, isa, caches) -> dict:
+    p = gemm_problem(kernel, shape, max(int(threads), 1), isa)
+    if p is None:
+        return {"word": 0, "why": "never reaches the blocked driver (a few rows)"}
+    kc = _kc(p, isa, caches)
+    if p.M is None or p.N is None or p.K is None:
+        # a run-time size: the run-time split rule, the largest blocks that fit
+        mc = _mc_most(kc, isa, caches)
+        nc = _nc_most(kc, p.threads, isa, caches)
+        if p.M is not None:
+            mc = min(mc, _up(p.M, isa.mr))
+        if p.N is not None:
+            nc = min(nc, _even_blocks(p.N, nc, isa.nr))
+        return {"word": tile_word(kc=kc, mc=mc, nc=nc), "problem": p,
+                "why": "a size known at run time only: the run-time split rule"}
+    ways = sorted(_splits(p, kc, isa, caches), key=lambda w: w[0])
+    auto = next(w for w in ways if w[1] == SPLIT_AUTO)
+    best = ways[0]
+    # the run-time rule unless another way is clearly better (it was measured well on
+    # shared machines; the model's margins are not that precise)
+    cycles, split, k, mc, nc = best if best[0] * (1 + AUTO_MARGIN) < auto[0] else auto
+    fields = dict(kc=kc, mc=mc, nc=nc, split=split)
+    if split not in (SPLIT_NONE, SPLIT_AUTO):
+        fields.update(slices=k, min_units=1)
+    return {"word": tile_word(**fields), "problem": p, "cycles": cycles, "ways": ways}
+
+
+def explain(kernel: str, shape: dict, threads: int, isa=None, caches=None) -> str:
+    """The cost model's decision for a call, as text (for reading and debugging)."""
+    isa = isa or _isa(None)
+    caches = caches or host_caches()
+    d = _decide(kernel, shape, threads, isa, caches)
+    lines = [f"{kernel} {shape} on {threads} threads, {isa.name}, {caches}:",
+             f"  word {d['word']:#x} = {tile_fields(d['word'])}"]
+    if "ways" not in d:
+        lines.append(f"  {d['why']}")
+        return "\n".join(lines)
+    names = {SPLIT_NONE: "one thread", SPLIT_N: "columns", SPLIT_M: "rows"}
+    for cycles, split, k, mc, nc in d["ways"][:6]:
+        lines.append(f"  {cycles:12.0f} cycles  {names[split]:<10} {k} per thread  "
+                     f"mc={mc} nc={nc}")
+    return "\n".join(lines)
+
+
+def neighbours(word: int, kernel: str, shape: dict, threads: int, isa) -> list:
+    """Tile words around `word` for the autotuner: `word` first, the kernels' defaults
+    (0), then one change each: KC halved or doubled (or all of K), MC halved or doubled,
+    the other splits and slices per thread. Distinct, valid words."""
+    f = tile_fields(word)
+    p = gemm_problem(kernel, shape, max(int(threads), 1), isa)
+    out = [word, 0]
+    if p is None:
+        return out[:1]
+    W, mr, nr = isa.width, isa.mr, isa.nr
+    kc = f["kc"] or isa.kc
+    mc = f["mc"] or isa.mc
+    kcs = {max(W, _up(kc // 2, W)), _up(kc * 2, W) if p.kind != "conv" else isa.kc}
+    if p.K is not None and p.K <= 1024 and p.kind != "conv":
+        kcs.add(_up(p.K, W))
+    for k in sorted(kcs):
+        out.append(tile_word(**dict(f, kc=min(k, 4096))))
+    for m in (max(mr, _up(mc // 2, mr)), _up(mc * 2, mr)):
+        out.append(tile_word(**dict(f, mc=min(m, 4096))))
+    if threads > 1 and p.M is not None and p.N is not None:
+        for split in (SPLIT_N, SPLIT_M):
+            for k in (1, 2, 3):
+                out.append(tile_word(**dict(f, split=split, slices=k, min_units=1)))
+        out.append(tile_word(**dict(f, split=SPLIT_NONE, slices=0, min_units=0)))
+        out.append(tile_word(**dict(f, split=SPLIT_AUTO, slices=SLICES_PER_THREAD,
+                                    min_units=SLICE_MIN_UNITS)))
+    seen, uniq = set(), []
+    for w in out:
+        if w not in seen:
+            seen.add(w)
+            uniq.append(w)
+    return uniq
