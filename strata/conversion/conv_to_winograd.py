@@ -65,7 +65,94 @@ def _filter_data(weights, w):
     return g, data.reshape(w.type.shape)
 
 
-def conv_to_winograd(module, min_channels: int = 8) -> int:
+def _after_scalars(op, step):
+    """The op `step` ("prev" / "next") of `op`, skipping ops without memref operands or
+    regions (constants, index arithmetic)."""
+    o = getattr(op, step)
+    while o is not None and not o.regions and \
+            not any(type(t) is A.MemRefType for t in o.operand_types):
+        o = getattr(o, step)
+    return o
+
+
+def _elementwise(g) -> bool:
+    """A linalg.generic on buffers, all loops parallel, identity maps."""
+    return (g is not None and g.name == "linalg.generic" and not g.results and
+            all(t == "parallel" for t in g.iterator_types_list()) and
+            g.num_dps_inits == 1)
+
+
+def _bias_before(op, y):
+    """The linalg.generic right before `op` writing bias[f] into all of `y`
+    (a broadcast along dim 1: the conv's bias as its init), or None."""
+    g = _after_scalars(op, "prev")
+    if not _elementwise(g) or g.num_dps_inputs() != 1 or g.dps_inits[0] is not y:
+        return None
+    b = g.dps_inputs[0]
+    maps = [m.results for m in g.indexing_maps_list()]
+    if type(b.type) is not A.MemRefType or tuple(b.type.shape) != (y.type.shape[1],) or \
+            b.type.element_type != A.f32 or b.type.layout is not None or \
+            not g.indexing_maps_list()[1].is_identity() or len(maps[0]) != 1 or \
+            getattr(maps[0][0], "position", None) != 1:
+        return None
+    ops = list(g.body.ops)
+    if len(ops) != 1 or ops[0].operands[0] is not g.body.args[0]:
+        return None
+    return g
+
+
+def _epilogue_after(op, y):
+    """(generic, residual or None, relu) when the op after `op` (past allocs, and
+    deallocs of other buffers) is an elementwise generic computing max(y + residual, 0), y + residual or
+    max(y, 0) into a buffer of y's shape, and y is used by nothing else but a dealloc;
+    else None."""
+    g = op.next
+    while g is not None and (g.name == "memref.alloc" or (
+            g.name == "memref.dealloc" and g.operands[0] is not y)):
+        g = g.next
+    if not _elementwise(g) or g.num_dps_inputs() not in (1, 2) or y not in g.dps_inputs:
+        return None
+    z = g.dps_inits[0]
+    if z is y or z.type.shape != y.type.shape or not all(
+            m.is_identity() for m in g.indexing_maps_list()):
+        return None
+    if any(u.owner is not g and u.owner is not op and u.owner.name != "memref.dealloc"
+           for u in y.uses):
+        return None
+    args = g.body.args
+    yi = g.dps_inputs.index(y)
+    val = args[yi]
+    ops = list(g.body.ops)
+    res = None
+    if g.num_dps_inputs() == 2:
+        r = g.dps_inputs[1 - yi]
+        if r is y or r is z or r.type.shape != y.type.shape or \
+                not _strided_images(r.type) or not ops or ops[0].name != "arith.addf" or \
+                set(ops[0].operands) != {val, args[1 - yi]}:
+            return None
+        res, val, ops = r, ops[0].results[0], ops[1:]
+    relu = False
+    if len(ops) == 2 and ops[0].name == "arith.maximumf" and ops[0].operands[0] is val:
+        c = ops[0].operands[1].defining_op
+        cv = c.properties.get("value") if c is not None and c.name == "arith.constant" \
+            else None
+        if not isinstance(cv, A.FloatAttr) or cv.value != 0.0:
+            return None
+        relu, val, ops = True, ops[0].results[0], ops[1:]
+    if len(ops) != 1 or ops[0].name != "linalg.yield" or ops[0].operands[0] is not val or \
+            not (relu or res is not None):
+        return None
+    return g, res, relu
+
+
+def _strided_images(t) -> bool:
+    """An f32 NCHW memref with unit W stride (the kernel's output / residual layout)."""
+    from .linalg_to_microkernels import _unit_inner
+    return type(t) is A.MemRefType and t.element_type == A.f32 and len(t.shape) == 4 and \
+        _unit_inner(t)
+
+
+def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True) -> int:
     """Rewrite the matched convolutions of `module`; returns how many."""
     from ..backends.cpu.kernels_winograd import winograd_filter
     weights = _Weights(module, 0)
@@ -81,21 +168,83 @@ def conv_to_winograd(module, min_channels: int = 8) -> int:
             u = made[g] = weights._new_global(g, winograd_filter(data).reshape(-1),
                                               suffix="_winograd")
         em = _Emit(op)
-        acc = _accumulate(em, op, y)
+        flags = 0
+        bias = _bias_before(op, y) if fuse else None
+        if bias is not None:
+            bias_value = bias.dps_inputs[0]
+            bias.erase()
+            acc, flags = em.i32(0), flags | 1
+        else:
+            acc = _accumulate(em, op, y)
+        epi = _epilogue_after(op, y) if fuse else None
+        out, res = y, None
+        if epi is not None and _strided_images(epi[0].dps_inits[0].type) and \
+                _ready_before(epi[0].dps_inits[0], op) and \
+                (epi[1] is None or _ready_before(epi[1], op)):
+            gen, res, relu = epi
+            out = gen.dps_inits[0]
+            flags |= (2 if res is not None else 0) | (4 if relu else 0)
+        else:
+            epi = None
         read = em.v("memref.get_global", [], [u.properties["type"].value],
                     {"name": A.SymbolRefAttr(u.properties["sym_name"].value)})[0]
-        s = em.size
+        s, st = em.size, em.stride
+        out_ptr = em.pointer(out)
         args = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(w, 0), s(y, 2), s(y, 3),
-                em.pointer(x), em.stride(x, 0), em.stride(x, 1), em.stride(x, 2),
-                em.pointer(read), em.pointer(y), em.stride(y, 0), acc]
+                em.pointer(x), st(x, 0), st(x, 1), st(x, 2), em.pointer(read),
+                out_ptr, st(out, 0), st(out, 1), st(out, 2), acc,
+                em.pointer(bias_value) if bias is not None else out_ptr,
+                em.pointer(res) if res is not None else out_ptr]
+        args += [st(res, i) for i in range(3)] if res is not None else [0, 0, 0]
+        args.append(em.i32(flags))
         em.call(KERNEL, args)
         op.erase()
+        if epi is not None:
+            epi[0].erase()
+            _drop_if_dead(y)
         weights.release(w)
         count += 1
     weights.finish()
     if count:
         _declare(module, {KERNEL})
     return count
+
+
+def _defined_before(v, op) -> bool:
+    d = v.defining_op
+    if d is None:
+        return True     # a block argument (of the function or a region around op)
+    o = op.prev
+    while o is not None:
+        if o is d:
+            return True
+        o = o.prev
+    return False
+
+
+def _ready_before(v, op) -> bool:
+    """Whether `v` can be used before `op`: defined before it, or a memref.alloc after it
+    (in its block) whose operands are, which then moves before it."""
+    if _defined_before(v, op):
+        return True
+    a = v.defining_op
+    if a is None or a.name != "memref.alloc" or a.parent is not op.parent or \
+            not all(_defined_before(x, op) for x in a.operands):
+        return False
+    a.detach()
+    op.parent.insert_before(op, a)
+    return True
+
+
+def _drop_if_dead(y) -> None:
+    """Erase buffer `y`'s alloc and deallocs when nothing else uses it any more."""
+    a = y.defining_op
+    if a is None or a.name != "memref.alloc" or any(
+            u.owner.name != "memref.dealloc" for u in y.uses):
+        return
+    for u in list(y.uses):
+        u.owner.erase()
+    a.erase()
 
 
 class LinalgConvToWinograd(Pass):
@@ -105,9 +254,11 @@ class LinalgConvToWinograd(Pass):
     display_name = "StrataLinalgConvToWinogradPass"
     min_channels = Option(int, 8, "Fewest input and output channels a convolution must "
                           "have to be rewritten")
+    fuse = Option(bool, True, "Fuse the bias broadcast before and an elementwise "
+                  "residual add and/or ReLU after into the kernel's epilogue")
 
     def run(self, op):
-        conv_to_winograd(op, self.min_channels)
+        conv_to_winograd(op, self.min_channels, self.fuse)
 
 
 from ..passes.registry import register_pass  # noqa: E402

@@ -104,7 +104,9 @@ KERNEL_SIGNATURES = {
                                               "i64"],
     "strata_conv2d_nhwc_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, "i32", _P, "i64",
                                               "i32", "i64"],
-    "strata_conv2d_winograd_f32": ["i64"] * 7 + [_P, "i64", "i64", "i64", _P, _P, "i64", "i32"],
+    "strata_conv2d_winograd_f32": ["i64"] * 7 + [_P, "i64", "i64", "i64", _P, _P, "i64",
+                                                  "i64", "i64", "i32", _P, _P, "i64", "i64",
+                                                  "i64", "i32"],
 }
 
 _CONVS = {"linalg.conv_2d_nchw_fchw": "nchw", "linalg.conv_2d_nhwc_hwcf": "hwcf",

@@ -53,7 +53,8 @@ def test_kernel_matches_numpy(threads, n, c, h, w, f):
             out = RNG.standard_normal((n, f, oh, ow)).astype(np.float32)
             base = out.astype(np.float64) if acc else 0.0
             lib.conv2d_winograd(n, c, h, w, f, oh, ow, x.ctypes.data, c * h * w, h * w, w,
-                                u.ctypes.data, out.ctypes.data, f * oh * ow, acc)
+                                u.ctypes.data, out.ctypes.data, f * oh * ow, oh * ow, ow,
+                                acc, 0, 0, 0, 0, 0, 0)
             np.testing.assert_allclose(out, want + base, rtol=1e-4, atol=1e-4)
     finally:
         lib.set_num_threads(prev)
@@ -68,8 +69,47 @@ def test_strided_input_rows():
     out = np.zeros((1, 8, 8, 9), np.float32)
     u = winograd_filter(g)
     lib.conv2d_winograd(1, 8, 10, 11, 8, 8, 9, x.ctypes.data, 8 * 160, 160, 16,
-                        u.ctypes.data, out.ctypes.data, 8 * 72, 0)
+                        u.ctypes.data, out.ctypes.data, 8 * 72, 72, 9, 0, 0, 0, 0, 0, 0, 0)
     np.testing.assert_allclose(out, _ref(np.ascontiguousarray(x), g), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("flags", [1, 2, 4, 5, 6, 7])
+def test_epilogue(flags):
+    """bias (1), residual (2), ReLU (4) in the kernel's epilogue, into a strided output
+    (the interior of a padded buffer) from a strided residual, with accumulation."""
+    lib = load_kernels()
+    n, c, h, w, f = 2, 8, 9, 12, 9
+    oh, ow = h - 2, w - 2
+    x = RNG.standard_normal((n, c, h, w), np.float32)
+    g = RNG.standard_normal((f, c, 3, 3), np.float32)
+    bias = RNG.standard_normal(f).astype(np.float32)
+    res_big = RNG.standard_normal((n, f, oh + 1, ow + 3), np.float32)
+    res = res_big[:, :, 1:, 2:-1]
+    out_big = RNG.standard_normal((n, f, oh + 2, ow + 2)).astype(np.float32)
+    out_big[0, 0, 1, 1] = np.nan     # overwritten (acc 0)
+    u = winograd_filter(g)
+    want = _ref(x, g)
+    if flags & 1:
+        want = want + bias[None, :, None, None]
+    if flags & 2:
+        want = want + res
+    for acc in (0, 1):
+        big = out_big.copy()
+        if acc:
+            big[0, 0, 1, 1] = 0.5
+        inner = big[:, :, 1:-1, 1:-1]
+        expect = want + (inner.astype(np.float64) if acc else 0)
+        if flags & 4:
+            expect = np.maximum(expect, 0)
+        lib.conv2d_winograd(n, c, h, w, f, oh, ow, x.ctypes.data, c * h * w, h * w, w,
+                            u.ctypes.data, inner.ctypes.data, f * (oh + 2) * (ow + 2),
+                            (oh + 2) * (ow + 2), ow + 2, acc, bias.ctypes.data,
+                            res.ctypes.data, f * (oh + 1) * (ow + 3),
+                            (oh + 1) * (ow + 3), ow + 3, flags)
+        np.testing.assert_allclose(inner, expect, rtol=1e-4, atol=1e-4)
+        # the border of the padded buffer is untouched
+        np.testing.assert_array_equal(big[:, :, 0], out_big[:, :, 0])
+        np.testing.assert_array_equal(big[:, :, :, -1], out_big[:, :, :, -1])
 
 
 def test_compiled_model_uses_winograd(tmp_path):
@@ -83,7 +123,8 @@ def test_compiled_model_uses_winograd(tmp_path):
     nodes = [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
              helper.make_node("Relu", ["c1"], ["r1"]),
              helper.make_node("Conv", ["r1", "w2"], ["c2"], pads=[1, 1, 1, 1]),
-             helper.make_node("Add", ["c2", "r1"], ["y"])]
+             helper.make_node("Add", ["c2", "r1"], ["a2"]),
+             helper.make_node("Relu", ["a2"], ["y"])]
     g = helper.make_graph(
         nodes, "wino", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 8, 13, 10])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 16, 13, 10])],
@@ -99,3 +140,7 @@ def test_compiled_model_uses_winograd(tmp_path):
     dump = tmp_path / "dump"
     ll = next(dump.glob("*module.ll")).read_text()
     assert ll.count("call void @strata_conv2d_winograd_f32(") == 2
+    # bias + ReLU, then residual + ReLU, fused into the kernels: no loops of their own
+    opt = next(dump.glob("*strata-linalg-conv-to-winograd.mlir")).read_text()
+    assert "linalg.generic" not in opt and "i32 5)" not in opt
+    assert opt.count("%c5_i32)") == 1 and opt.count("%c6_i32)") == 1

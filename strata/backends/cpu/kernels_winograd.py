@@ -3,12 +3,16 @@ undilated NCHW convolution as Winograd's minimal filtering F(2x2, 3x3) (Lavin & 
 "Fast Algorithms for Convolutional Neural Networks", 2016). `winograd_functions(isa)` is
 all of it.
 
-    strata_conv2d_winograd_f32(N, C, H, W, F, OH, OW, in, sn, sc, sh, U, out, osn, acc)
+    strata_conv2d_winograd_f32(N, C, H, W, F, OH, OW, in, sn, sc, sh, U,
+                               out, osn, osc, osh, acc, bias, res, rsn, rsc, rsh, flags)
 
 `in` is the (already padded) image, NCHW with unit W stride and strides sn / sc / sh;
-`out` is N x F x OH x OW, each image contiguous, its batch stride osn; `acc` != 0 adds to
-it. U is the transformed filter, 16 x F x C (U[4*i + j] = (G g G^T)[i][j] for each filter
-g, computed at compile time by strata-linalg-conv-to-winograd).
+`out` is N x F x OH x OW with unit W stride and strides osn / osc / osh. U is the
+transformed filter, 16 x F x C (U[4*i + j] = (G g G^T)[i][j] for each filter g,
+computed at compile time by strata-linalg-conv-to-winograd). The epilogue, per output
+element, in this order: + bias[f] (flags & 1; `bias` F floats), + res[n, f, oh, ow]
+(flags & 2; `res` strided as rsn / rsc / rsh, unit W stride), + the output's old value
+(acc != 0), max(., 0) (flags & 4: ReLU, NaN-propagating as arith.maximumf).
 
 [Note: Winograd convolution]
 Each 2x2 block of outputs (a tile) of one channel pair is the 4x4 input patch d under it,
@@ -31,7 +35,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .kernel_ir import Fn, all_of, lane_mask, vec_type, vload, vstore
+from .kernel_ir import Fn, all_of, lane_mask, splat, vec_type, vload, vstore
 
 if TYPE_CHECKING:
     from .kernels import Isa
@@ -40,13 +44,16 @@ __all__ = ["winograd_functions", "winograd_filter"]
 
 # The fields of the parallel chunk functions' context (i64 each; pointers as integers).
 _IN_FIELDS = ("img", "sc", "sh", "H", "W", "TH", "TW", "V", "C")
-_OUT_FIELDS = ("M", "out", "OH", "OW", "TH", "TW", "F", "acc")
+_OUT_FIELDS = ("M", "out", "osc", "osh", "OH", "OW", "TH", "TW", "F", "acc", "bias", "res",
+               "rsc", "rsh", "flags")
 # The 16 planes of V and of M are this many floats (a cache line) more apart than their
 # size: the transforms touch all 16 at once, and planes a multiple of 4 KiB apart would
 # all fall in one set of the L1 cache.
 _SKEW = 16
 _GEMM_FIELDS = ("U", "V", "M", "F", "C", "T")
-_PTRS = {"img", "V", "M", "out", "U"}
+_PTRS = {"img", "V", "M", "out", "U", "bias", "res"}
+# Epilogue flags (the `flags` field): a bias vector, a residual to add, ReLU.
+_BIAS, _RES, _RELU = 1, 2, 4
 
 
 def _context(f: Fn, fields, values: dict) -> str:
@@ -160,6 +167,10 @@ def _output_transform(isa: Isa) -> str:
     T = f.mul(p["TH"], p["TW"])
     plane = f.add(f.mul(p["F"], T), _SKEW)
     acc = f.cmp("ne", p["acc"], 0)
+    flags = p["flags"]
+    has_bias, has_res, relu = (f.cmp("ne", f(f"and i64 {flags}, {b}"), 0)
+                               for b in (_BIAS, _RES, _RELU))
+    rsh = f(f"select i1 {has_res}, i64 {p['rsh']}, i64 {p['osh']}")
     half = W // 2
     # lanes (y0[l], y1[l]) -> columns 2l, 2l + 1: the first W columns, then the next W
     inter = [", ".join(f"i32 {x}" for l in range(h * half, (h + 1) * half)
@@ -167,7 +178,19 @@ def _output_transform(isa: Isa) -> str:
 
     def filt(fi):
         mf = f.gep(p["M"], f.mul(fi, T))
-        of = f.gep(p["out"], f.mul(fi, f.mul(p["OH"], p["OW"])))
+        of = f.gep(p["out"], f.mul(fi, p["osc"]))
+        # without a residual, its loads read the output (and are not used)
+        rf = f(f"select i1 {has_res}, ptr {f.gep(p['res'], f.mul(fi, p['rsc']))}, "
+               f"ptr {of}")
+        with_b, no_b, got_b = f.label("wb"), f.label("nb"), f.label("gb")
+        f.cbr(has_bias, with_b, no_b)
+        f.start(with_b)
+        bval = f(f"load float, ptr {f.gep(p['bias'], fi)}, align 4")
+        f.br(got_b)
+        f.start(no_b)
+        f.br(got_b)
+        f.start(got_b)
+        bsplat = splat(f, isa, f(f"phi float [ {bval}, %{with_b} ], [ 0.0, %{no_b} ]"))
 
         def tile_row(th):
             def tiles(tw, full):
@@ -185,26 +208,37 @@ def _output_transform(isa: Isa) -> str:
                 left = f.sub(p["OW"], col)
                 for r in range(2):
                     oh = f.add(f.mul(th, 2), r)
-                    if full:
-                        rowp = f.gep(of, f.add(f.mul(oh, p["OW"]), col))
-                    else:
+                    if not full:
                         inside = f.cmp("slt", oh, p["OH"])
                         n = f(f"select i1 {inside}, i64 {left}, i64 0")
-                        rowp = f.gep(of, f.add(f.mul(f.min(oh, f.sub(p["OH"], 1)), p["OW"]),
-                                               f.min(col, f.sub(p["OW"], 1))))
+                        oh = f.min(oh, f.sub(p["OH"], 1))
+                        col = f.min(col, f.sub(p["OW"], 1))
+                    rowp = f.gep(of, f.add(f.mul(oh, p["osh"]), col))
+                    resp = f.gep(rf, f.add(f.mul(oh, rsh), col))
                     for h in range(2):
                         val = f(f"shufflevector {V} {y[r][0]}, {V} {y[r][1]}, "
                                 f"<{W} x i32> <{inter[h]}>")
                         if full:
                             dst = f.gep(rowp, h * W) if h else rowp
+                            rsrc = f.gep(resp, h * W) if h else resp
                             mk = None
                         else:
                             dst = f(f"getelementptr float, ptr {rowp}, i64 {W}") if h \
                                 else rowp
+                            rsrc = f(f"getelementptr float, ptr {resp}, i64 {W}") if h \
+                                else resp
                             mk = lane_mask(f, isa, f.sub(n, h * W) if h else n)
+                        # the epilogue, in the order of the ops it replaces: bias (the
+                        # product's init), the residual add, accumulation, ReLU
+                        val = _fadd(f, V, val, bsplat)
+                        res = vload(f, isa, rsrc, mk)
+                        val = f(f"select i1 {has_res}, {V} {_fadd(f, V, val, res)}, "
+                                f"{V} {val}")
                         old = vload(f, isa, dst, mk)
-                        summed = _fadd(f, V, val, old)
-                        val = f(f"select i1 {acc}, {V} {summed}, {V} {val}")
+                        val = f(f"select i1 {acc}, {V} {_fadd(f, V, val, old)}, {V} {val}")
+                        mx = f(f"call {V} @llvm.maximum.v{W}f32({V} {val}, "
+                               f"{V} zeroinitializer)")
+                        val = f(f"select i1 {relu}, {V} {mx}, {V} {val}")
                         vstore(f, isa, val, dst, mk)
 
             def tiles_either(tw):
@@ -237,7 +271,7 @@ def _products() -> str:
         v = f.gep(p["V"], f.mul(xi, f.add(f.mul(p["C"], p["T"]), _SKEW)))
         m = f.gep(p["M"], f.mul(xi, f.add(f.mul(p["F"], p["T"]), _SKEW)))
         f.do(f"call void @strata_sgemm_f32(i64 {p['F']}, i64 {p['T']}, i64 {p['C']}, "
-             f"ptr {u}, i64 {p['C']}, ptr {v}, i64 {p['T']}, ptr {m}, i64 {p['T']}, i32 0)")
+             f"ptr {u}, i64 {p['C']}, ptr {v}, i64 {p['T']}, ptr {m}, i64 {p['T']}, i32 0, i64 0)")
     f.loop("%lo", "%hi", 1, one)
     f.do("ret void")
     return f.text()
@@ -246,7 +280,8 @@ def _products() -> str:
 def _winograd_public() -> str:
     f = Fn("define void @strata_conv2d_winograd_f32(i64 %N, i64 %C, i64 %H, i64 %W, "
            "i64 %F, i64 %OH, i64 %OW, ptr %in, i64 %sn, i64 %sc, i64 %sh, ptr %U, "
-           "ptr %out, i64 %osn, i32 %acc) #0")
+           "ptr %out, i64 %osn, i64 %osc, i64 %osh, i32 %acc, ptr %bias, ptr %res, "
+           "i64 %rsn, i64 %rsc, i64 %rsh, i32 %flags) #0")
     th = f(f"sdiv i64 {f.add('%OH', 1)}, 2")
     tw = f(f"sdiv i64 {f.add('%OW', 1)}, 2")
     T = f.mul(th, tw)
@@ -272,9 +307,12 @@ def _winograd_public() -> str:
                                           "T": T})
         f.do(f"call void @strata_parallel_for(ptr @strata_wino_gemm, ptr {ctx1}, i64 16, "
              "i64 1)")
-        ctx2 = _context(f, _OUT_FIELDS, {"M": m, "out": f.gep("%out", f.mul(n, "%osn")),
-                                         "OH": "%OH", "OW": "%OW", "TH": th, "TW": tw,
-                                         "F": "%F", "acc": f("zext i32 %acc to i64")})
+        ctx2 = _context(f, _OUT_FIELDS, {
+            "M": m, "out": f.gep("%out", f.mul(n, "%osn")), "osc": "%osc", "osh": "%osh",
+            "OH": "%OH", "OW": "%OW", "TH": th, "TW": tw, "F": "%F",
+            "acc": f("zext i32 %acc to i64"), "bias": "%bias",
+            "res": f(f"getelementptr float, ptr %res, i64 {f.mul(n, '%rsn')}"),
+            "rsc": "%rsc", "rsh": "%rsh", "flags": f("zext i32 %flags to i64")})
         f.do(f"call void @strata_parallel_for(ptr @strata_wino_out, ptr {ctx2}, i64 %F, "
              f"i64 {grain_in})")
     f.loop("0", "%N", 1, image)
@@ -287,7 +325,9 @@ def _winograd_public() -> str:
 
 def winograd_functions(isa) -> list:
     """Every function of the Winograd kernel for `isa`, as LLVM IR text."""
-    return [_input_transform(isa), _output_transform(isa), _products(), _winograd_public()]
+    W, V = isa.width, vec_type(isa)
+    return [f"declare {V} @llvm.maximum.v{W}f32({V}, {V})\n", _input_transform(isa),
+            _output_transform(isa), _products(), _winograd_public()]
 
 
 def winograd_filter(g):
