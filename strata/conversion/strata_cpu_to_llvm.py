@@ -23,6 +23,13 @@ the caller's stack; the trampoline, one per chunk function, unpacks them and cal
 chunk function. It runs before convert-to-llvm, which then lowers the func.call (with
 upstream's calling convention: memref descriptors expanded into their fields) and the
 rest; reconcile-unrealized-casts removes the casts.
+
+[Note: trampolines folded]
+`strata-cpu-fold-trampolines` then (in the llvm dialect) gives each trampoline the body
+of the chunk function it calls when nothing else refers to that function: the merged
+function keeps the chunk's name and takes the context itself, unpacking what it uses.
+One function per parallel loop nest instead of two (LLVM compiles each function at a
+cost: MiniLM had 52 trampolines), and one call fewer per chunk.
 """
 from __future__ import annotations
 
@@ -32,7 +39,8 @@ from ..ir.builder import Builder
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..passes.pass_manager import Pass
 
-__all__ = ["ConvertStrataCpuToLLVM", "lower_parallel_for", "PARALLEL_FOR"]
+__all__ = ["ConvertStrataCpuToLLVM", "FoldTrampolines", "lower_parallel_for",
+           "fold_trampolines", "PARALLEL_FOR"]
 
 PARALLEL_FOR = "strata_parallel_for"
 _RUNTIME_TYPE = LT.LLVMFunctionType(LT.void, [LT.ptr, LT.ptr, A.i64, A.i64])
@@ -143,6 +151,100 @@ def lower_parallel_for(module) -> int:
     return len(ops)
 
 
+def fold_trampolines(module) -> int:
+    """Merge each trampoline (`<chunk>__tramp`) with the chunk function it calls when
+    nothing else refers to that function (see [Note: trampolines folded]); returns how
+    many."""
+    SymbolRefAttr = A.SymbolRefAttr
+    body = _module_body(module)
+    funcs = {o._props["sym_name"].value: o for o in body.ops if o.name == "llvm.func"}
+    refs: dict = {}     # symbol -> the ops referring to it
+    for op in module.walk():
+        for v in op._props.values():
+            if isinstance(v, SymbolRefAttr):
+                refs.setdefault(v.root, []).append(op)
+        for v in op._attrs.values():
+            if isinstance(v, SymbolRefAttr):
+                refs.setdefault(v.root, []).append(op)
+    count = 0
+    for name, tramp in funcs.items():
+        if not name.endswith("__tramp"):
+            continue
+        call = _only_call(tramp)
+        if call is None:
+            continue
+        chunk = funcs.get(call._props["callee"].root)
+        if chunk is None or chunk is tramp or refs.get(chunk._props["sym_name"].value) != \
+                [call] or not chunk.regions[0].blocks or \
+                not chunk._props["function_type"].value.returns_void:
+            continue
+        _absorb(tramp, call, chunk)
+        # the merged function takes the chunk's name (and attributes)
+        new = chunk._props["sym_name"]
+        for user in refs.get(name, ()):
+            props = dict(user.properties)
+            props["global_name" if "global_name" in props else "callee"] = \
+                A.SymbolRefAttr(new.value)
+            user.properties = props
+        props = dict(chunk.properties)
+        props["sym_name"] = new
+        props["function_type"] = tramp._props["function_type"]
+        for key in ("arg_attrs", "res_attrs"):
+            props.pop(key, None)
+        tramp.properties = props
+        for k, v in chunk.attributes.items():
+            tramp.set_attr(k, v)
+        chunk.erase()
+        count += 1
+    return count
+
+
+def _only_call(tramp):
+    """The llvm.call ending `tramp` (one block: loads, extractvalues, the call of a
+    named function with no results, llvm.return), or None."""
+    blocks = tramp.regions[0].blocks
+    if len(blocks) != 1:
+        return None
+    last = blocks[0].last
+    call = last.prev if last is not None else None
+    if last.name != "llvm.return" or last.operands or call is None or \
+            call.name != "llvm.call" or call.results or "callee" not in call._props:
+        return None
+    op = blocks[0].first
+    while op is not call:
+        if op.name not in ("llvm.load", "llvm.extractvalue"):
+            return None
+        op = op.next
+    return call
+
+
+def _absorb(tramp, call, chunk) -> None:
+    """Put the body of `chunk` in place of `tramp`'s call of it."""
+    entry = tramp.regions[0].blocks[0]
+    body = chunk.regions[0].blocks
+    first = body[0]
+    for arg, v in zip(first.args, [o.value for o in call._operands]):
+        arg.replace_all_uses_with(v)
+    entry.last.erase()
+    unpack = call.prev
+    call.erase()
+    while unpack is not None:    # what the chunk does not use
+        prev = unpack.prev
+        if all(r.first_use is None for r in unpack.results):
+            unpack.erase()
+        unpack = prev
+    op = first.first
+    while op is not None:
+        nxt = op.next
+        entry.append(op.detach())
+        op = nxt
+    region = tramp.regions[0]
+    for b in body[1:]:
+        b.parent = region
+        region.blocks.append(b)
+    del body[1:]
+
+
 class ConvertStrataCpuToLLVM(Pass):
     name = "convert-strata-cpu-to-llvm"
     summary = ("Lower strata_cpu.parallel_for to calls of the CPU runtime's thread pool "
@@ -153,10 +255,21 @@ class ConvertStrataCpuToLLVM(Pass):
         lower_parallel_for(op)
 
 
+class FoldTrampolines(Pass):
+    name = "strata-cpu-fold-trampolines"
+    summary = ("Merge each parallel chunk trampoline with the chunk function it alone "
+               "calls (in the llvm dialect)")
+    anchor = "builtin.module"
+
+    def run(self, op):
+        fold_trampolines(op)
+
+
 def _register():
     from ..passes.registry import get_pass_class, register_pass
-    if get_pass_class(ConvertStrataCpuToLLVM.name) is None:
-        register_pass(ConvertStrataCpuToLLVM)
+    for cls in (ConvertStrataCpuToLLVM, FoldTrampolines):
+        if get_pass_class(cls.name) is None:
+            register_pass(cls)
 
 
 _register()

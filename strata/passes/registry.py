@@ -33,6 +33,7 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
          "convert-elementwise-to-linalg": "strata.conversion.elementwise_to_linalg",
          "convert-scf-to-strata-cpu": "strata.conversion.scf_to_strata_cpu",
          "convert-strata-cpu-to-llvm": "strata.conversion.strata_cpu_to_llvm",
+         "strata-cpu-fold-trampolines": "strata.conversion.strata_cpu_to_llvm",
          **{name: "strata.conversion.bufferize" for name in (
              "one-shot-bufferize", "buffer-deallocation-simple", "buffer-usage-report")},
          "convert-scf-to-cf": "strata.conversion.scf_to_cf",

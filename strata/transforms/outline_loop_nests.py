@@ -17,6 +17,14 @@ minute to compile as one function, a second as one function per nest), so each n
 LLVM from inlining them back (`noinline`); later, the same functions are the units a
 thread pool runs in parallel.
 
+[Note: one nest]
+A private function that already holds nothing but one nest (and ops without effects:
+constants, memref.dim) is not split
+again: it is marked `strata.outlined` itself. strata-outline-linalg-ops makes one such
+function per different linalg op; a nest function under each would double the functions
+LLVM compiles and put a call passing every memref descriptor field in between (MiniLM:
+62 functions, a fifth of LLVM's time).
+
 Values the nest uses from outside become arguments, except constants, which are cloned
 into the new function (LLVM then sees the trip counts and strides). Results of the nest
 (loop-carried values) are the function's results. Runs on buffers after
@@ -71,6 +79,33 @@ def _body_key(func, fname: str) -> str:
     return text.replace(f'"{fname}"', '""', 1)
 
 
+def _is_nest(op, min_ops: int) -> bool:
+    if op.name not in _NESTS and not (
+            op.name in _GUARDS and any(o.name in _NESTS for o in op.walk())):
+        return False
+    return min_ops <= 1 or sum(1 for _ in op.walk()) >= min_ops
+
+
+def _is_one_nest(func, min_ops: int) -> bool:
+    """Whether private `func` is one loop nest without results and a return of nothing,
+    but for ops without effects or regions (constants, memref.dim)."""
+    from ..passes.call_graph import visibility
+    blocks = func.regions[0].blocks
+    if len(blocks) != 1 or visibility(func) != "private":
+        return False
+    nests = 0
+    for op in blocks[0].ops:
+        if op is blocks[0].last:
+            if op.operands:
+                return False
+        elif _is_nest(op, min_ops) and not op.results:
+            nests += 1
+        elif op.regions or not (T.Pure in type(op).traits or
+                                T.NoMemoryEffect in type(op).traits):
+            return False
+    return nests == 1
+
+
 def outline_loop_nests(module, min_ops: int = 1, dedupe: bool = True) -> int:
     """Outline the top-level loop nests of every function of `module`; returns how many.
     With `dedupe`, a nest identical to one outlined before calls that function instead
@@ -85,15 +120,18 @@ def outline_loop_nests(module, min_ops: int = 1, dedupe: bool = True) -> int:
         if func.name != "func.func" or not func.regions[0].blocks or \
                 func.get_attr(OUTLINED_ATTR) is not None:
             continue
+        if _is_one_nest(func, min_ops):
+            # Already a function of one nest (an op strata-outline-linalg-ops outlined):
+            # it is the unit to keep out of line (see [Note: one nest]).
+            func.set_attr(OUTLINED_ATTR, A.UnitAttr())
+            count += 1
+            continue
         name = symbol_name(func)
         n = 0
         anchor = func  # the outlined functions follow their parent, in order
         for block in func.regions[0].blocks:
             for op in list(block.ops):
-                if op.name not in _NESTS and not (
-                        op.name in _GUARDS and any(o.name in _NESTS for o in op.walk())):
-                    continue
-                if min_ops > 1 and sum(1 for _ in op.walk()) < min_ops:
+                if not _is_nest(op, min_ops):
                     continue
                 captured = _captured(op)
                 consts = [v for v in captured if _is_constant(v)]

@@ -68,10 +68,12 @@ LLVM_PIPELINE = (
     "convert-strata-cpu-to-llvm",
     "convert-to-llvm{safe-division=true}",
     "reconcile-unrealized-casts",
+    "strata-cpu-fold-trampolines",
 )
 _SERIAL = {"convert-linalg-to-parallel-loops{interchange-for-locality=true}":
            "convert-linalg-to-loops{interchange-for-locality=true}",
-           "convert-scf-to-strata-cpu": None, "convert-strata-cpu-to-llvm": None}
+           "convert-scf-to-strata-cpu": None, "convert-strata-cpu-to-llvm": None,
+           "strata-cpu-fold-trampolines": None}
 # The i32 global of a compiled module holding its thread count (0: the process's).
 NUM_THREADS_SYMBOL = "strata_model_num_threads"
 
@@ -151,6 +153,7 @@ class CpuTarget(Target):
         _report(instrumentation, "note", "externalize-weights", module)
         _run(self.llvm_pipeline(), module, instrumentation, timings, "to-llvm",
              self.verify_each)
+        mark_straight_line_optnone(module)
         mark_outlined_noinline(module)
         add_thread_scope(module, functions, self.num_threads)
         t0 = time.perf_counter()
@@ -263,10 +266,51 @@ def mark_outlined_noinline(module) -> None:
     from ...transforms.outline_loop_nests import OUTLINED_ATTR
     noinline = A.ArrayAttr([A.StringAttr("noinline")])
     for op in module.regions[0].blocks[0].ops:
-        if op.name == "llvm.func" and op.get_attr(OUTLINED_ATTR) is not None:
+        if op.name == "llvm.func" and op.get_attr(OUTLINED_ATTR) is not None and \
+                "optimize_none" not in op._props:   # noinline already
             props = dict(op.properties)
             props["passthrough"] = noinline
             op.properties = props
+
+
+def mark_straight_line_optnone(module) -> None:
+    """Have LLVM compile the functions without loops as they are (`optnone`: no IR
+    optimization, the fast instruction selector and register allocator).
+
+    [Note: straight-line code at O0]
+    After outlining, the loops are in functions of their own; what is left without a
+    loop is glue run once per call of the model: a model's entry function (one long
+    block of allocations, descriptor fields and calls: MiniLM's is 60% of the LLVM IR
+    and took a third of LLVM's time at O3) and the functions handing a loop nest to the
+    thread pool. At O0 that code costs a few hundred nanoseconds more per call of the
+    model (every value through the stack); optimizing it bought nothing else."""
+    from ...ir import attributes as A
+    for op in module.regions[0].blocks[0].ops:
+        if op.name != "llvm.func" or not op.regions[0].blocks or \
+                _has_cycle(op.regions[0].blocks):
+            continue
+        props = dict(op.properties)
+        props["optimize_none"] = A.UnitAttr()   # (noinline too, as LLVM requires)
+        op.properties = props
+
+
+def _has_cycle(blocks) -> bool:
+    """Whether the CFG of `blocks` (entry first) has a cycle (a loop)."""
+    state = {blocks[0]: 1}      # block -> 1 on the DFS stack, 2 done
+    stack = [(blocks[0], iter(blocks[0].last.successors))]
+    while stack:
+        b, succs = stack[-1]
+        s = next(succs, None)
+        if s is None:
+            state[b] = 2
+            stack.pop()
+        elif state.get(s) == 1:
+            return True
+        elif s not in state:
+            state[s] = 1
+            stack.append((s, iter(s.last.successors)))
+    return False
+
 
 def _report(instrumentation, what, name, x):
     """Tell a CompileInstrumentation about a step that is not a pass, or an artefact."""
