@@ -473,6 +473,76 @@ class DimOp(Op):
     def asm_result_names(self):
         return ["dim"]
 
+    def fold(self, operands):
+        """DimOp::fold: a static size; the size operand of a tensor.generate, or of an
+        extract_slice that keeps the rank."""
+        i = operands[1]
+        t = self.source.type
+        if type(i) is not A.IntegerAttr or type(t) is not A.RankedTensorType or \
+                not 0 <= i.value < len(t.shape):
+            return None
+        k = i.value
+        if t.shape[k] != DYN:
+            return A.IntegerAttr(t.shape[k], A.index)
+        src = self.source.defining_op
+        if type(src) is GenerateOp:
+            return src.dynamicExtents[sum(1 for d in t.shape[:k] if d == DYN)]
+        if type(src) is ExtractSliceOp and src.source.type.rank == t.rank:
+            v = src.mixed_sizes[k]
+            return None if isinstance(v, int) else v
+        return None
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        return _dim_patterns()
+
+
+def _dim_patterns():
+    """tensor.dim's canonicalizations (upstream's DimOfCastOp, DimOfDestStyleOp and
+    tensor.empty's FoldEmptyTensorWithDimOp): the size is read where it is known."""
+    from ..rewrite.pattern import RewritePattern
+
+    class DimOfSizedOp(RewritePattern):
+        root = "tensor.dim"
+
+        def match_and_rewrite(self, op, rewriter):
+            src = op.operand(0)
+            owner = src.defining_op
+            if owner is None:
+                return False
+            if type(owner) is EmptyOp:
+                # FoldEmptyTensorWithDimOp: the dynamic size the empty tensor was made with
+                from ..rewrite.folding import constant_value
+                i = constant_value(op.operand(1))
+                t = src.type
+                if type(i) is not A.IntegerAttr or not 0 <= i.value < len(t.shape) or \
+                        t.shape[i.value] != DYN:
+                    return False
+                pos = sum(1 for d in t.shape[:i.value] if d == DYN)
+                rewriter.replace_op(op, [owner.dynamicSizes[pos]])
+                return True
+            if type(owner) is CastOp:
+                # DimOfCastOp: the size of the cast's source
+                new = owner.operand(0)
+            elif type(owner) is InsertSliceOp:
+                new = owner.dest
+            else:
+                # DimOfDestStyleOp: a result of a destination-style op has its init's sizes
+                tied = getattr(owner, "tied_result", None)
+                inits = getattr(owner, "dps_inits", None)
+                if tied is None or inits is None:
+                    return False
+                new = None
+                for j, v in enumerate(inits):
+                    if tied(j) is src:
+                        new = v
+                        break
+                if new is None:
+                    return False
+            rewriter.modify_op_in_place(op, lambda: op.set_operand(0, new))
+            return True
+    return [DimOfSizedOp()]
+
 
 class RankOp(Op):
     """`%r = tensor.rank %t : tensor<*xf32>`"""
@@ -1029,4 +1099,12 @@ _OPS = [BitcastOp, CastOp, CollapseShapeOp, ConcatOp, DimOp, EmptyOp, ExpandShap
 for _c in _OPS:
     install_format(_c)
 
-TENSOR = Dialect("tensor", _OPS)
+
+
+def _materialize_constant(builder, value, type, loc=None):
+    """Folded sizes become arith.constant ops (upstream's TensorDialect::materializeConstant)."""
+    from .arith import materialize_constant
+    return materialize_constant(builder, value, type, loc)
+
+
+TENSOR = Dialect("tensor", _OPS, materialize_constant=_materialize_constant)
