@@ -51,6 +51,8 @@ class Target:
     # Pass names run in order after import, from the pass registry: they bring the
     # model to the tensor level (linalg on tensors), the level every target starts from.
     pipeline: tuple[str, ...] = ()
+    # Whether that pipeline verifies the IR after each pass (False: once, at its end).
+    verify_each: bool = True
 
     def load(self, module, function: str, instrumentation=None, timings=None):
         """A callable running `function` of the tensor-level `module` on checked values.
@@ -434,7 +436,10 @@ def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
     inst = CompileInstrumentation(print_ir_after_all, dump_dir, out) \
         if print_ir_after_all or dump_dir else None
     pm = build_pipeline(_available_passes(t.pipeline) if pipeline is None else pipeline)
+    pm.verify_each = t.verify_each
     pm.run(module, inst)
+    if not t.verify_each:
+        module.verify()
     from .ir.symbol_table import SymbolTable, symbol_name
     lowered = SymbolTable(module).lookup(symbol_name(entry))
     if lowered is None:

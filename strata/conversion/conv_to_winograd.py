@@ -103,9 +103,9 @@ def _bias_before(op, y):
 
 def _epilogue_after(op, y):
     """(generic, residual or None, relu) when the op after `op` (past allocs, and
-    deallocs of other buffers) is an elementwise generic computing max(y + residual, 0), y + residual or
-    max(y, 0) into a buffer of y's shape, and y is used by nothing else but a dealloc;
-    else None."""
+    deallocs of other buffers) is an elementwise generic computing max(y + residual, 0),
+    y + residual or max(y, 0) into a buffer of y's shape, and y is an alloc used by
+    nothing else but a dealloc; else None."""
     g = op.next
     while g is not None and (g.name == "memref.alloc" or (
             g.name == "memref.dealloc" and g.operands[0] is not y)):
@@ -116,8 +116,10 @@ def _epilogue_after(op, y):
     if z is y or z.type.shape != y.type.shape or not all(
             m.is_identity() for m in g.indexing_maps_list()):
         return None
-    if any(u.owner is not g and u.owner is not op and u.owner.name != "memref.dealloc"
-           for u in y.uses):
+    # y must be a buffer of its own (not an argument the caller sees written)
+    if y.defining_op is None or y.defining_op.name != "memref.alloc" or any(
+            u.owner is not g and u.owner is not op and u.owner.name != "memref.dealloc"
+            for u in y.uses):
         return None
     args = g.body.args
     yi = g.dps_inputs.index(y)
@@ -176,7 +178,9 @@ def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True) -> int:
             acc, flags = em.i32(0), flags | 1
         else:
             acc = _accumulate(em, op, y)
-        epi = _epilogue_after(op, y) if fuse else None
+        # the kernel may write elsewhere than y only when y's old value is not read
+        overwrite = bias is not None or em.consts.get((0, A.i32)) is acc
+        epi = _epilogue_after(op, y) if fuse and overwrite else None
         out, res = y, None
         if epi is not None and _strided_images(epi[0].dps_inits[0].type) and \
                 _ready_before(epi[0].dps_inits[0], op) and \
@@ -186,6 +190,10 @@ def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True) -> int:
             flags |= (2 if res is not None else 0) | (4 if relu else 0)
         else:
             epi = None
+        pad = _padded_destination(out, op, epi[0] if epi is not None else None) \
+            if fuse and overwrite else None
+        if pad is not None:
+            out = pad.operands[1]
         read = em.v("memref.get_global", [], [u.properties["type"].value],
                     {"name": A.SymbolRefAttr(u.properties["sym_name"].value)})[0]
         s, st = em.size, em.stride
@@ -202,12 +210,71 @@ def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True) -> int:
         if epi is not None:
             epi[0].erase()
             _drop_if_dead(y)
+        if pad is not None:
+            copied = pad.operands[0]
+            pad.erase()
+            _drop_if_dead(copied)
         weights.release(w)
         count += 1
     weights.finish()
     if count:
         _declare(module, {KERNEL})
     return count
+
+
+def _padded_destination(out, op, epilogue):
+    """The `memref.copy %out, %interior` that pads the kernel's output when `out` (an
+    alloc) is used by nothing else but `op`, `epilogue` and deallocs, %interior being a
+    subview of a fresh buffer that is allocated and filled (linalg.map / linalg.fill)
+    after `op`; those ops then move before `op`, so that the kernel writes the interior
+    and the copy can go. Else None."""
+    if out.defining_op is None or out.defining_op.name != "memref.alloc":
+        return None
+    copy = None
+    for u in out.uses:
+        o = u.owner
+        if o is op or o is epilogue or o.name == "memref.dealloc":
+            continue
+        if o.name != "memref.copy" or copy is not None or o.operands[0] is not out:
+            return None
+        copy = o
+    if copy is None or copy.parent is not op.parent:
+        return None
+    sv = copy.operands[1].defining_op
+    if sv is None or sv.name != "memref.subview" or not _strided_images(sv.results[0].type):
+        return None
+    big = sv.operands[0]
+    alloc = big.defining_op
+    if alloc is None or alloc.name != "memref.alloc" or alloc.parent is not op.parent:
+        return None
+    between, o = [], op.next
+    while o is not None and o is not copy:
+        between.append(o)
+        o = o.next
+    if o is None or alloc not in between or sv not in between:
+        return None
+    inside = set(between)
+    fills = []
+    for u in big.uses:
+        o = u.owner
+        if o is sv or o not in inside:      # readers of the padded buffer come later
+            continue
+        if o.name not in ("linalg.map", "linalg.fill") or o.operands[-1] is not big or \
+                len(o.operands) > 2:
+            return None
+        fills.append(o)
+    seen = {alloc, sv, *fills}
+    moving = [o for o in between if o in seen]
+    for m in moving:
+        inner = set(m.walk())
+        used = [x for o in inner for x in o.operands
+                if x.defining_op is not None and x.defining_op not in inner]
+        if not all(_defined_before(x, op) or x.defining_op in seen for x in used):
+            return None
+    for m in moving:
+        m.detach()
+        op.parent.insert_before(op, m)
+    return copy
 
 
 def _defined_before(v, op) -> bool:

@@ -1,12 +1,14 @@
 """Symbol tables: ops with the SymbolTable trait map `sym_name`s to their symbol ops."""
 from __future__ import annotations
 
+import threading
+
 from .attributes import StringAttr, SymbolRefAttr
 from .core import Operation
 from . import traits as T
 
 __all__ = ["SymbolTable", "symbol_name", "lookup_symbol_in", "lookup_nearest_symbol_from",
-           "symbol_uses"]
+           "symbol_uses", "frozen_symbol_lookups"]
 
 
 def symbol_name(op: Operation) -> str | None:
@@ -97,10 +99,39 @@ def lookup_symbol_in(table_op: Operation, ref) -> Operation | None:
 def _lookup_flat(table_op, name):
     if not table_op.regions or not table_op.regions[0].blocks:
         return None
+    tables = getattr(_FROZEN, "tables", None)
+    if tables is not None:
+        table = tables.get(table_op)
+        if table is None:
+            table = tables[table_op] = SymbolTable(table_op).symbols
+        return table.get(name)
     for child in table_op.regions[0].ops:
         if symbol_name(child) == name:
             return child
     return None
+
+
+# While the IR does not change (the verifier's walk over symbol uses), lookups read
+# each table's names from a dict built once instead of scanning its ops every time.
+_FROZEN = threading.local()
+
+
+class frozen_symbol_lookups:
+    """`with frozen_symbol_lookups(): ...` -- symbol lookups inside (in this thread) may
+    cache each table's symbols: the IR must not change until the block ends."""
+
+    __slots__ = ("outer",)
+
+    def __enter__(self):
+        self.outer = getattr(_FROZEN, "tables", None)
+        if self.outer is None:
+            _FROZEN.tables = {}
+        return self
+
+    def __exit__(self, *exc):
+        if self.outer is None:
+            _FROZEN.tables = None
+        return False
 
 
 def lookup_nearest_symbol_from(from_op: Operation, ref) -> Operation | None:

@@ -374,21 +374,31 @@ class _SymbolTable(Trait):
             seen[name] = child
         parent = op.parent_op
         if parent is None or self not in type(parent).traits:
-            hooks = _SYMBOL_USE_HOOKS
-            for nested in op.walk(post_order=False):
-                cls = type(nested)
-                hook = hooks.get(cls, _UNSET)
-                if hook is _UNSET:
-                    hook = hooks[cls] = getattr(cls, "verify_symbol_uses", None)
-                if hook is not None:
-                    err = hook(nested)  # a message, or (message, [notes at the op])
-                    if err:
-                        msg, notes = err if isinstance(err, tuple) else (err, ())
-                        d = Diagnostic(ERROR, nested.loc, f"'{nested.name}' op {msg}")
-                        d.op = nested
-                        for n in notes:
-                            d.attach_note(n)
-                        raise DiagnosticError(d)
+            from .symbol_table import frozen_symbol_lookups
+            with frozen_symbol_lookups():
+                return self._verify_symbol_uses(op)
+        return None
+
+    @staticmethod
+    def _verify_symbol_uses(op):
+        """Every symbol use below `op` (their ops' `verify_symbol_uses()`); the IR does
+        not change meanwhile, so lookups may cache the tables (frozen_symbol_lookups)."""
+        from .diagnostics import ERROR, Diagnostic, DiagnosticError
+        hooks = _SYMBOL_USE_HOOKS
+        for nested in op.walk(post_order=False):
+            cls = type(nested)
+            hook = hooks.get(cls, _UNSET)
+            if hook is _UNSET:
+                hook = hooks[cls] = getattr(cls, "verify_symbol_uses", None)
+            if hook is not None:
+                err = hook(nested)  # a message, or (message, [notes at the op])
+                if err:
+                    msg, notes = err if isinstance(err, tuple) else (err, ())
+                    d = Diagnostic(ERROR, nested.loc, f"'{nested.name}' op {msg}")
+                    d.op = nested
+                    for n in notes:
+                        d.attach_note(n)
+                    raise DiagnosticError(d)
         return None
 
 

@@ -93,7 +93,8 @@ class CpuTarget(Target):
                  parallel: bool = True):
         self.opt_level = opt_level
         # Verifying after every backend pass took a quarter of a compile; the module is
-        # verified once, in llvm form, before translation ($STRATA_VERIFY_EACH=1 or
+        # verified once at the end of the tensor-level pipeline (strata.compile) and
+        # once, in llvm form, before translation ($STRATA_VERIFY_EACH=1 or
         # verify_each=True checks after each pass, to find a pass that breaks the IR).
         self.verify_each = verify_each or os.environ.get("STRATA_VERIFY_EACH") == "1"
         # Threads a compiled model runs on (see [Note: threads]); 0: the process's count.

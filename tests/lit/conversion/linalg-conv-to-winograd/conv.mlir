@@ -105,7 +105,8 @@ func.func @fused(%x: memref<1x8x6x6xf32>, %r: memref<1x8x4x4xf32>) -> memref<1x8
   return %z : memref<1x8x4x4xf32>
 }
 
-// Not fused: an epilogue that is not add/ReLU (a multiply), and with fuse=false.
+// Not fused: an epilogue that is not add/ReLU (a multiply); a ReLU after a convolution
+// that accumulates into its output (the kernel must then write that buffer); fuse=false.
 // CHECK-LABEL: func.func @unfused
 //       CHECK: call @strata_conv2d_winograd_f32
 //       CHECK: linalg.generic
@@ -124,4 +125,59 @@ func.func @unfused(%x: memref<1x8x6x6xf32>, %z: memref<1x8x4x4xf32>) {
   }
   memref.dealloc %y : memref<1x8x4x4xf32>
   return
+}
+
+// CHECK-LABEL: func.func @accumulating
+//       CHECK: call @strata_conv2d_winograd_f32({{.*}}, %c1_i32, {{.*}}, %c0_i32)
+//       CHECK: linalg.generic
+//       CHECK: arith.maximumf
+func.func @accumulating(%x: memref<1x8x6x6xf32>, %y: memref<1x8x4x4xf32>, %z: memref<1x8x4x4xf32>) {
+  %w = memref.get_global @w : memref<8x8x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x8x6x6xf32>, memref<8x8x3x3xf32>) outs(%y : memref<1x8x4x4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y : memref<1x8x4x4xf32>) outs(%z : memref<1x8x4x4xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// ReLU'd output only padded for the next convolution (a zero-filled buffer, the output
+// copied into its interior): the kernel writes the interior itself (its strides), the
+// fill moves before the call, the copy and the intermediate buffers go.
+// CHECK-LABEL: func.func @padded
+//       CHECK: %[[P:.*]] = memref.alloc() : memref<1x8x6x6xf32>
+//  CHECK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[P]] : memref<1x8x6x6xf32>)
+//  CHECK-NEXT: %[[S:.*]] = memref.subview %[[P]][0, 0, 1, 1] [1, 8, 4, 4] [1, 1, 1, 1]
+//       CHECK: memref.extract_aligned_pointer_as_index %[[S]]
+//       CHECK: call @strata_conv2d_winograd_f32(%c1_i64, %c8_i64, %c6_i64, %c6_i64, %c8_i64, %c4_i64, %c4_i64, %{{.*}}, %c288_i64, %c36_i64, %c6_i64, %{{.*}}, %{{.*}}, %c288_i64, %c36_i64, %c6_i64, %c0_i32, %{{.*}}, %{{.*}}, %c0_i64, %c0_i64, %c0_i64, %c4_i32)
+//   CHECK-NOT: memref.copy
+//   CHECK-NOT: memref.alloc
+//       CHECK: return %[[P]]
+func.func @padded(%x: memref<1x8x6x6xf32>) -> memref<1x8x6x6xf32> {
+  %w = memref.get_global @w : memref<8x8x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %y = memref.alloc() : memref<1x8x4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x8x4x4xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x8x6x6xf32>, memref<8x8x3x3xf32>) outs(%y : memref<1x8x4x4xf32>)
+  %z = memref.alloc() : memref<1x8x4x4xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y : memref<1x8x4x4xf32>) outs(%z : memref<1x8x4x4xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  }
+  memref.dealloc %y : memref<1x8x4x4xf32>
+  %p = memref.alloc() : memref<1x8x6x6xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<1x8x6x6xf32>)
+  %s = memref.subview %p[0, 0, 1, 1] [1, 8, 4, 4] [1, 1, 1, 1] : memref<1x8x6x6xf32> to memref<1x8x4x4xf32, strided<[288, 36, 6, 1], offset: 7>>
+  memref.copy %z, %s : memref<1x8x4x4xf32> to memref<1x8x4x4xf32, strided<[288, 36, 6, 1], offset: 7>>
+  memref.dealloc %z : memref<1x8x4x4xf32>
+  return %p : memref<1x8x6x6xf32>
 }
