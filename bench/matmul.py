@@ -2,6 +2,7 @@
 (OpenBLAS) and onnxruntime's MatMul, against the machine's peak.
 
     python bench/matmul.py [--shapes square,model,conv,batched,convs] [--time 0.3]
+                           [--tiles model|default]
 
 Shapes are M x K x N (C[M,N] = A[M,K] . B[K,N]); `nt` rows take B transposed (an ONNX
 Gemm with transB=1 / linalg.matmul_transpose_b), `bmm` rows a batch of products. The
@@ -14,6 +15,9 @@ Columns, in GFLOP/s (2*M*N*K / time):
   np 1t, np 2t   numpy.matmul with OpenBLAS limited to 1 / 2 threads (threadpoolctl)
   ort 1t, ort 2t onnxruntime, a one-MatMul model with B as an initializer (weights),
            intra-op threads 1 / 2
+Our kernels run with the tile word (blocking and thread split) the cost model chooses
+for each shape and thread count, as compiled models do (strata/backends/cpu/
+cost_model.py); --tiles default passes 0 (the kernels' built-in constants).
 The time of each is the minimum over repeats lasting --time seconds: the machine is
 shared, and the minimum is the least disturbed run; one-thread columns count the CPU
 time of the calling thread (time.thread_time: preemption by other processes excluded),
@@ -141,6 +145,17 @@ def ort_session(a_shape, b, threads):
                                 providers=["CPUExecutionProvider"])
 
 
+TILES = "model"
+
+
+def tile(lib, kernel: str, sizes: dict, threads: int) -> int:
+    """The tile word of a call (see --tiles)."""
+    if TILES == "default":
+        return 0
+    from strata.backends.cpu.cost_model import choose_tile, host_caches
+    return choose_tile(kernel, sizes, threads, lib.isa, host_caches())
+
+
 def row(lib, shape, seconds, use_ort):
     from threadpoolctl import threadpool_limits
     M, K, N = shape[:3]
@@ -153,14 +168,19 @@ def row(lib, shape, seconds, use_ort):
     C = np.empty((batch, M, N), np.float32)
     flop = 2.0 * batch * M * N * K
     a, b, bt, c = A.ctypes.data, B.ctypes.data, Bt.ctypes.data, C.ctypes.data
+    kernel = "strata_sgemm_batched_f32" if batch > 1 else \
+        "strata_sgemm_nt_f32" if kind == "nt" else "strata_sgemm_f32"
+    sizes = {"batch": batch, "M": M, "N": N, "K": K}
+    word = [tile(lib, kernel, sizes, 1)]
 
     def ours():
         if batch > 1:
-            lib.sgemm_batched(batch, M, N, K, a, K, M * K, b, N, K * N, c, N, M * N, 0, 0)
+            lib.sgemm_batched(batch, M, N, K, a, K, M * K, b, N, K * N, c, N, M * N, 0,
+                              word[0])
         elif kind == "nt":
-            lib.sgemm_nt(M, N, K, a, K, bt, K, c, N, 0, 0)
+            lib.sgemm_nt(M, N, K, a, K, bt, K, c, N, 0, word[0])
         else:
-            lib.sgemm(M, N, K, a, K, b, N, c, N, 0, 0)
+            lib.sgemm(M, N, K, a, K, b, N, c, N, 0, word[0])
 
     ours()
     ref = np.matmul(A.astype(np.float64), B.astype(np.float64))
@@ -170,6 +190,7 @@ def row(lib, shape, seconds, use_ort):
     out = {}
     for t in (1, 2):
         lib.set_num_threads(t)
+        word[0] = tile(lib, kernel, sizes, t)
         out[f"ours {t}t"] = flop / best(ours, seconds, t)
     for t in (1, 2):
         with threadpool_limits(t):
@@ -194,10 +215,12 @@ def conv_row(lib, shape, seconds, use_ort):
     OH, OW = (Hp - k) // s + 1, (Wp - k) // s + 1
     out = np.empty((1, F, OH, OW), np.float32)
     flop = 2.0 * F * OH * OW * C * k * k
+    word = tile(lib, "strata_conv2d_nchw_f32", dict(N=1, C=C, H=Hp, W=Wp, F=F, KH=k, KW=k,
+                                                    OH=OH, OW=OW, sh=s, sw=s, dh=1, dw=1), 1)
 
     def ours():
         lib.conv2d_nchw(1, C, Hp, Wp, F, k, k, OH, OW, s, s, 1, 1, xp.ctypes.data, C * Hp * Wp,
-                        Hp * Wp, Wp, w.ctypes.data, out.ctypes.data, F * OH * OW, 0, 0)
+                        Hp * Wp, Wp, w.ctypes.data, out.ctypes.data, F * OH * OW, 0, word)
     lib.set_num_threads(1)
     res = {"ours": flop / best(ours, seconds) / 1e9}
     if use_ort:
@@ -226,7 +249,11 @@ def main(argv=None):
     ap.add_argument("--shapes", default="square,model,conv,batched,convs")
     ap.add_argument("--time", type=float, default=0.3, help="seconds of repeats per cell")
     ap.add_argument("--no-ort", action="store_true")
+    ap.add_argument("--tiles", choices=("model", "default"), default="model",
+                    help="our kernels' tile words: the cost model's, or 0 (the defaults)")
     args = ap.parse_args(argv)
+    global TILES
+    TILES = args.tiles
     from strata.backends.cpu.kernels import load_kernels
     t0 = time.perf_counter()
     lib = load_kernels()
@@ -241,7 +268,7 @@ def main(argv=None):
     print(f"measured FMA throughput, one core: {fma1:.0f} GFLOP/s "
           f"(= {fma1 / (2 * width * 2):.2f} GHz effective clock)")
     print(f"kernels: {isa.name}, MR x NR = {isa.mr} x {isa.nr}, KC={isa.kc} MC={isa.mc} "
-          f"NC={isa.nc}; JIT {jit_s:.2f} s")
+          f"NC={isa.nc}; JIT {jit_s:.2f} s; tiles: {args.tiles}")
     cols = ["ours 1t", "ours 2t", "np 1t", "np 2t"] + ([] if args.no_ort else
                                                         ["ort 1t", "ort 2t"])
     print()

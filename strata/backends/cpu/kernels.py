@@ -345,10 +345,13 @@ def load_kernels(isa: Isa | None = None) -> KernelLibrary:
     return KernelLibrary(isa)
 
 
-def microkernel_pass(isa: Isa | None = None) -> str:
+def microkernel_pass(isa: Isa | None = None, num_threads: int = 0) -> str:
     """The pipeline entry of strata-linalg-to-microkernels for these kernels: constant
-    weights packed for their NR-column panels."""
-    return f"strata-linalg-to-microkernels{{weight-panel-width={(isa or host_isa()).nr}}}"
+    weights packed for their NR-column panels, tile words chosen for `num_threads`
+    threads (0: the process's default)."""
+    threads = f" num-threads={num_threads}" if num_threads else ""
+    return (f"strata-linalg-to-microkernels{{weight-panel-width={(isa or host_isa()).nr}"
+            f"{threads}}}")
 
 
 def kernel_symbols() -> dict:

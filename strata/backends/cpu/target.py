@@ -90,7 +90,7 @@ class CpuTarget(Target):
                 "convert-elementwise-to-linalg", "canonicalize")
 
     def __init__(self, opt_level: int = 3, verify_each: bool = False, num_threads: int = 0,
-                 parallel: bool = True):
+                 parallel: bool = True, tune: bool = False, tune_time: float = 0.0):
         self.opt_level = opt_level
         # Verifying after every backend pass took a quarter of a compile; the module is
         # verified once at the end of the tensor-level pipeline (strata.compile) and
@@ -100,8 +100,12 @@ class CpuTarget(Target):
         # Threads a compiled model runs on (see [Note: threads]); 0: the process's count.
         self.num_threads = max(int(num_threads or 0), 0)
         self.parallel = parallel
+        # Tile words of the GEMM / convolution calls measured (autotune.py) instead of
+        # the cost model's; `tune_time` seconds per candidate (0: the default).
+        self.tune = bool(tune)
+        self.tune_time = float(tune_time or 0.0)
 
-    OPTIONS = ("opt_level", "verify_each", "num_threads", "parallel")
+    OPTIONS = ("opt_level", "verify_each", "num_threads", "parallel", "tune", "tune_time")
 
     def with_options(self, **options):
         """This target with other options (strata.compile(model, num_threads=2))."""
@@ -144,9 +148,15 @@ class CpuTarget(Target):
                     if peak is not None:
                         timings["peak_buffer_bytes"] = peak
         from .kernels import microkernel_pass
-        _run(("strata-linalg-conv-to-winograd", microkernel_pass()), module, instrumentation,
-             timings, "microkernels",
-             self.verify_each)
+        kernel_passes = ("strata-linalg-conv-to-winograd",
+                         microkernel_pass(num_threads=self.num_threads))
+        if self.tune:
+            from .autotune import run_tuned
+            run_tuned(kernel_passes, module, instrumentation, timings, self.verify_each,
+                      self.num_threads, self.tune_time)
+        else:
+            _run(kernel_passes, module, instrumentation, timings, "microkernels",
+                 self.verify_each)
         t0 = time.perf_counter()
         weights = externalize_weights(module, WEIGHT_MIN_BYTES, f"__strata_w{next(_uid)}_")
         if timings is not None:

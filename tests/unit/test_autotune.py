@@ -1,0 +1,385 @@
+"""Tile words (the GEMM / convolution kernels' run-time blocking and thread split:
+[Note: the tile word] in strata/backends/cpu/kernels_gemm.py), the CPU cost model that
+chooses them (cost_model.py) and autotuning with its on-disk cache (autotune.py,
+`strata.compile(..., tune=True)`, `strata compile --tune`)."""
+from __future__ import annotations
+
+import glob
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("llvmlite")
+
+from strata.backends.cpu import autotune, cost_model, kernels  # noqa: E402
+from strata.backends.cpu.kernels_gemm import (SPLIT_AUTO, SPLIT_M, SPLIT_N,  # noqa: E402
+                                              SPLIT_NONE, tile_fields, tile_word)
+
+RNG = np.random.default_rng(11)
+
+# Words across the range: defaults, degenerate blocks (1, not multiples of MR / NR),
+# huge ones (the buffers follow the problem, not the word), every split, many slices.
+WORDS = [{}, dict(kc=1), dict(kc=7, mc=1, nc=1), dict(kc=16, mc=6, nc=16),
+         dict(kc=300, mc=500, nc=5000), dict(kc=65535, mc=65535, nc=65535),
+         dict(split=SPLIT_N, slices=1, min_units=1), dict(split=SPLIT_M, slices=15, min_units=1),
+         dict(split=SPLIT_NONE), dict(kc=33, mc=13, nc=40, split=SPLIT_N, slices=4, min_units=63),
+         dict(kc=24, mc=9, nc=17, split=SPLIT_M, slices=2, min_units=1)]
+WORD_IDS = [",".join(f"{k}={v}" for k, v in w.items()) or "0" for w in WORDS]
+
+
+@pytest.fixture(scope="module")
+def lib():
+    return kernels.load_kernels()
+
+
+@pytest.fixture
+def threads(lib, request):
+    prev = lib.get_num_threads()
+    lib.set_num_threads(request.param)
+    yield request.param
+    lib.set_num_threads(prev)
+
+
+def test_word_fields_round_trip():
+    w = tile_word(kc=200, mc=66, nc=512, slices=3, split=SPLIT_M, min_units=1)
+    assert tile_fields(w) == dict(kc=200, mc=66, nc=512, slices=3, split=SPLIT_M, min_units=1)
+    assert tile_word() == 0 and tile_fields(0)["kc"] == 0
+    with pytest.raises(ValueError, match="does not fit"):
+        tile_word(kc=1 << 16)
+    with pytest.raises(KeyError):
+        tile_word(kx=1)
+
+
+@pytest.mark.parametrize("threads", [1, 3], indirect=True)
+@pytest.mark.parametrize("word", WORDS, ids=WORD_IDS)
+def test_gemms_under_tile_words(lib, threads, word):
+    """A . B, A . B^T and A . packed(B) with M, N, K tails (odd sizes, across blocks)."""
+    w = tile_word(**word)
+    for M, N, K in ((37, 53, 71), (150, 70, 300), (9, 200, 515), (64, 17, 33)):
+        A = RNG.standard_normal((M, K), np.float32)
+        B = RNG.standard_normal((K, N), np.float32)
+        Bt = np.ascontiguousarray(B.T)
+        want = A.astype(np.float64) @ B
+        for fn, b, ldb in ((lib.sgemm, B, N), (lib.sgemm_nt, Bt, K)):
+            C = np.full((M, N + 3), 5, np.float32)
+            fn(M, N, K, A.ctypes.data, K, b.ctypes.data, ldb, C.ctypes.data, N + 3, 1, w)
+            np.testing.assert_allclose(C[:, :N], want + 5, rtol=1e-4, atol=1e-3)
+            assert (C[:, N:] == 5).all()
+        packed = kernels.pack_b(B, lib.isa)
+        C = np.empty((M, N), np.float32)
+        lib.sgemm_packed(M, N, K, A.ctypes.data, K, packed.ctypes.data, C.ctypes.data, N, 0, w)
+        np.testing.assert_allclose(C, want, rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("threads", [1, 2], indirect=True)
+@pytest.mark.parametrize("word", WORDS[::2] + [dict(split=SPLIT_NONE)], ids=str)
+def test_batched_under_tile_words(lib, threads, word):
+    """Big products (one after the other, each split) and small ones (chunks of the
+    batch); SPLIT_NONE runs the batch in chunks; a broadcast B (stride 0)."""
+    w = tile_word(**word)
+    for b, M, N, K in ((3, 90, 100, 70), (5, 20, 9, 13)):
+        A = RNG.standard_normal((b, M, K), np.float32)
+        B = RNG.standard_normal((K, N), np.float32)
+        C = np.zeros((b, M, N), np.float32)
+        lib.sgemm_batched(b, M, N, K, A.ctypes.data, K, M * K, B.ctypes.data, N, 0,
+                          C.ctypes.data, N, M * N, 0, w)
+        np.testing.assert_allclose(C, A @ B, rtol=1e-4, atol=1e-3)
+        Bt = RNG.standard_normal((b, N, K), np.float32)
+        lib.sgemm_nt_batched(b, M, N, K, A.ctypes.data, K, M * K, Bt.ctypes.data, K, N * K,
+                             C.ctypes.data, N, M * N, 1, w)
+        np.testing.assert_allclose(C, A @ B + A @ Bt.transpose(0, 2, 1), rtol=1e-4,
+                                   atol=1e-3)
+
+
+def _conv_ref(x, w, s):
+    """NCHW x, FCHW w, stride s, no padding."""
+    n, c, h, wd = x.shape
+    f, _, kh, kw = w.shape
+    oh, ow = (h - kh) // s + 1, (wd - kw) // s + 1
+    out = np.zeros((n, f, oh, ow))
+    for i in range(kh):
+        for j in range(kw):
+            patch = x[:, :, i:i + s * (oh - 1) + 1:s, j:j + s * (ow - 1) + 1:s]
+            out += np.einsum("nchw,fc->nfhw", patch, w[:, :, i, j].astype(np.float64))
+    return out, oh, ow
+
+
+@pytest.mark.parametrize("threads", [1, 2], indirect=True)
+@pytest.mark.parametrize("word", WORDS, ids=WORD_IDS)
+def test_convs_under_tile_words(lib, threads, word):
+    """NCHW (implicit im2col; KC above Isa.kc is cut to it) and NHWC (im2col + GEMM, both
+    filter layouts), 3x3 strides 1 and 2, and a 1x1 (the direct GEMM)."""
+    w_ = tile_word(**word)
+    for c, h, f, k, s in ((5, 13, 11, 3, 1), (7, 12, 9, 3, 2), (30, 9, 20, 1, 1)):
+        x = RNG.standard_normal((2, c, h, h), np.float32)
+        wt = RNG.standard_normal((f, c, k, k), np.float32)
+        want, oh, ow = _conv_ref(x, wt, s)
+        out = np.empty((2, f, oh, ow), np.float32)
+        lib.conv2d_nchw(2, c, h, h, f, k, k, oh, ow, s, s, 1, 1, x.ctypes.data, c * h * h,
+                        h * h, h, wt.ctypes.data, out.ctypes.data, f * oh * ow, 0, w_)
+        np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-3)
+        xh = np.ascontiguousarray(x.transpose(0, 2, 3, 1))
+        for ftrans, filt in ((1, wt.transpose(0, 2, 3, 1)), (0, wt.transpose(2, 3, 1, 0))):
+            filt = np.ascontiguousarray(filt)
+            out = np.empty((2, oh, ow, f), np.float32)
+            lib.conv2d_nhwc(2, h, h, c, f, k, k, oh, ow, s, s, 1, 1, xh.ctypes.data,
+                            h * h * c, h * c, c, filt.ctypes.data, ftrans, out.ctypes.data,
+                            oh * ow * f, 0, w_)
+            np.testing.assert_allclose(out, want.transpose(0, 2, 3, 1), rtol=1e-4,
+                                       atol=1e-3)
+
+
+# ---------------------------------------------------------------- the cost model
+
+CACHES = cost_model.Caches(32 << 10, 512 << 10, 32 << 20, 2)
+GEMMS = [("strata_sgemm_f32", dict(batch=1, M=64, N=1024, K=784)),
+         ("strata_sgemm_f32", dict(batch=1, M=1024, N=1024, K=1024)),
+         ("strata_sgemm_nt_f32", dict(batch=1, M=128, N=1536, K=384)),
+         ("strata_sgemm_packed_f32", dict(batch=1, M=128, N=384, K=384)),
+         ("strata_sgemm_packed_f32", dict(batch=1, M=13, N=7, K=5)),
+         ("strata_sgemm_batched_f32", dict(batch=12, M=128, N=32, K=128)),
+         ("strata_sgemm_nt_batched_f32", dict(batch=12, M=128, N=128, K=32)),
+         ("strata_sgemm_nt_batched_f32", dict(batch=48, M=8, N=8, K=8)),
+         ("strata_conv2d_nchw_f32", dict(N=1, C=64, H=58, W=58, F=64, KH=3, KW=3, OH=56,
+                                         OW=56, sh=1, sw=1, dh=1, dw=1)),
+         ("strata_conv2d_nchw_f32", dict(N=1, C=3, H=230, W=230, F=64, KH=7, KW=7, OH=112,
+                                         OW=112, sh=2, sw=2, dh=1, dw=1)),
+         ("strata_conv2d_nchw_f32", dict(N=1, C=256, H=14, W=14, F=1024, KH=1, KW=1,
+                                         OH=14, OW=14, sh=1, sw=1, dh=1, dw=1)),
+         ("strata_conv2d_nhwc_f32", dict(N=1, H=30, W=30, C=32, F=48, KH=3, KW=3, OH=28,
+                                         OW=28, sh=1, sw=1, dh=1, dw=1, ftrans=1))]
+
+
+@pytest.mark.parametrize("isa_name", ["avx2", "avx512", "neon"])
+@pytest.mark.parametrize("threads", [1, 2, 8])
+def test_cost_model_words_are_valid(isa_name, threads):
+    isa = kernels.isa_for(isa_name)
+    for kernel, shape in GEMMS:
+        w = cost_model.choose_tile(kernel, shape, threads, isa, CACHES)
+        assert w == cost_model.choose_tile(kernel, dict(shape), threads, isa, CACHES)
+        f = tile_fields(w)
+        p = cost_model.gemm_problem(kernel, shape, threads, isa)
+        if p is None:
+            assert w == 0
+            continue
+        assert f["kc"] % isa.width == 0 and 0 < f["kc"] <= max(1024, isa.kc)
+        if p.kind == "conv":
+            assert f["kc"] <= isa.kc
+        assert f["mc"] % isa.mr == 0 and f["mc"] > 0
+        assert f["nc"] % isa.nr == 0 and f["nc"] > 0
+        assert f["split"] in (SPLIT_AUTO, SPLIT_N, SPLIT_M, SPLIT_NONE)
+        assert f["slices"] <= cost_model.MAX_SLICES_PER_THREAD
+        if threads == 1:
+            assert f["split"] in (SPLIT_AUTO, SPLIT_NONE)
+        text = cost_model.explain(kernel, shape, threads, isa, CACHES)
+        assert f"{w:#x}" in text
+
+
+def test_cost_model_blocks_and_unknown_sizes():
+    isa = kernels.isa_for("avx2")
+    # K = 384 is two equal blocks (not 256 + 128); 147 one block
+    f = tile_fields(cost_model.choose_tile("strata_sgemm_f32", dict(batch=1, M=128, N=512,
+                                                                    K=384), 2, isa, CACHES))
+    assert f["kc"] == 192
+    f = tile_fields(cost_model.choose_tile("strata_sgemm_f32", dict(batch=1, M=64, N=512,
+                                                                    K=147), 2, isa, CACHES))
+    assert f["kc"] == 152
+    # a size known at run time only: the run-time split rule, the largest blocks
+    w = cost_model.choose_tile("strata_sgemm_f32", dict(batch=1, M=None, N=1024, K=784), 2,
+                               isa, CACHES)
+    assert tile_fields(w)["split"] == SPLIT_AUTO and tile_fields(w)["mc"] > 0
+    # a few rows never reach the blocked driver: 0
+    assert cost_model.choose_tile("strata_sgemm_f32", dict(batch=1, M=1, N=1024, K=784), 2,
+                                  isa, CACHES) == 0
+    # a wide product on 2 threads is split; a tiny one is not worth it
+    big = tile_fields(cost_model.choose_tile("strata_sgemm_f32", dict(
+        batch=1, M=512, N=512, K=512), 2, isa, CACHES))
+    assert big["split"] != SPLIT_NONE
+    tiny = tile_fields(cost_model.choose_tile("strata_sgemm_f32", dict(
+        batch=1, M=16, N=16, K=16), 2, isa, CACHES))
+    assert tiny["split"] in (SPLIT_NONE, SPLIT_AUTO)
+
+
+def test_host_caches(monkeypatch):
+    c = cost_model.host_caches()
+    assert 0 < c.l1 <= c.l2 <= c.l3 and c.l3_sharing >= 1
+    # no /sys: sysconf where Python has it, else the fallback
+    cost_model.host_caches.cache_clear()
+    monkeypatch.setattr(cost_model.os, "listdir", lambda d: (_ for _ in ()).throw(OSError()))
+    try:
+        c = cost_model.host_caches()
+        assert c.l1 > 0 and c.l2 > 0 and c.l3 > 0
+    finally:
+        cost_model.host_caches.cache_clear()
+
+
+def test_cost_model_words_compute_right(lib):
+    """The model's words for small shapes on 2 threads, run."""
+    prev = lib.get_num_threads()
+    lib.set_num_threads(2)
+    try:
+        for M, N, K in ((100, 300, 50), (300, 40, 600), (20, 20, 20)):
+            w = cost_model.choose_tile("strata_sgemm_f32", dict(batch=1, M=M, N=N, K=K), 2,
+                                       lib.isa, cost_model.host_caches())
+            A = RNG.standard_normal((M, K), np.float32)
+            B = RNG.standard_normal((K, N), np.float32)
+            C = np.empty((M, N), np.float32)
+            lib.sgemm(M, N, K, A.ctypes.data, K, B.ctypes.data, N, C.ctypes.data, N, 0, w)
+            np.testing.assert_allclose(C, A @ B, rtol=1e-4, atol=1e-3)
+    finally:
+        lib.set_num_threads(prev)
+
+
+# ---------------------------------------------------------------- autotuning
+
+
+def _model(path):
+    """x[40,96] . w1 -> relu -> . w2 (packed weights), and x . xt (both inputs)."""
+    import onnx
+    from onnx import TensorProto as T
+    from onnx import helper as h
+    from onnx import numpy_helper as nh
+    rng = np.random.default_rng(0)
+    w1 = nh.from_array(rng.standard_normal((96, 80)).astype(np.float32), "w1")
+    w2 = nh.from_array(rng.standard_normal((80, 72)).astype(np.float32), "w2")
+    g = h.make_graph([h.make_node("MatMul", ["x", "w1"], ["a"]),
+                      h.make_node("Relu", ["a"], ["r"]),
+                      h.make_node("MatMul", ["r", "w2"], ["y"]),
+                      h.make_node("MatMul", ["x", "xt"], ["z"])], "g",
+                     [h.make_tensor_value_info("x", T.FLOAT, [40, 96]),
+                      h.make_tensor_value_info("xt", T.FLOAT, [96, 56])],
+                     [h.make_tensor_value_info("y", T.FLOAT, [40, 72]),
+                      h.make_tensor_value_info("z", T.FLOAT, [40, 56])], [w1, w2])
+    onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 17)]), str(path))
+    return w1, w2
+
+
+@pytest.fixture
+def tune_env(tmp_path, monkeypatch):
+    """A fresh cache directory (holding the kernel objects already built, so that a
+    subprocess does not build them again) and a tiny time budget."""
+    pytest.importorskip("onnx")
+    src = kernels._cache_dir()
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    if src:
+        for f in glob.glob(os.path.join(src, "sgemm-*.o")):
+            shutil.copy(f, cache)
+    monkeypatch.setenv("STRATA_CACHE_DIR", str(cache))
+    monkeypatch.setenv("STRATA_TUNE_TIME", "0.0005")
+    model = tmp_path / "mm.onnx"
+    _model(model)
+    return cache, model
+
+
+def _check(f, model_path):
+    import onnx
+    from onnx import numpy_helper as nh
+    ws = {i.name: nh.to_array(i) for i in onnx.load(str(model_path)).graph.initializer}
+    x = RNG.standard_normal((40, 96)).astype(np.float32)
+    xt = RNG.standard_normal((96, 56)).astype(np.float32)
+    y, z = f(x, xt)
+    np.testing.assert_allclose(z, x @ xt, rtol=1e-4, atol=1e-3)
+    np.testing.assert_allclose(y, np.maximum(x @ ws["w1"], 0) @ ws["w2"], rtol=1e-4,
+                               atol=1e-2)
+
+
+def test_tune_writes_then_reuses_the_cache(tune_env, monkeypatch):
+    import strata
+    cache, model = tune_env
+    runs = []
+    real = autotune._Call.run
+    monkeypatch.setattr(autotune._Call, "run", lambda self, w: runs.append(w) or
+                        real(self, w))
+    f = strata.compile(str(model), tune=True, num_threads=2)
+    assert f.timings["tune_measured"] == 3 and f.timings["tune_cached"] == 0
+    assert runs
+    (path,) = glob.glob(str(cache / "tune-*.json"))
+    data = json.loads(open(path).read())
+    assert data["format"] == 1 and len(data["entries"]) == 3
+    assert all(k.endswith(" t=2") for k in data["entries"])
+    _check(f, model)
+    # the second compile measures nothing
+    runs.clear()
+    g = strata.compile(str(model), tune=True, num_threads=2)
+    assert g.timings["tune_measured"] == 0 and g.timings["tune_cached"] == 3
+    assert not runs
+    _check(g, model)
+    # the words chosen are in the IR
+    words = {e["tile"] for e in data["entries"].values()}
+    assert words
+
+
+def test_tune_words_reach_the_calls(tune_env, tmp_path):
+    """The tuner's words replace the model's in the kernel calls."""
+    import strata
+    cache, model = tune_env
+    strata.compile(str(model), tune=True, num_threads=2)
+    (path,) = glob.glob(str(cache / "tune-*.json"))
+    data = json.loads(open(path).read())
+    # force a recognizable word into the cache, then compile again
+    word = tile_word(kc=8, mc=6, nc=16, split=SPLIT_M, slices=2, min_units=1)
+    for e in data["entries"].values():
+        e["tile"] = word
+    with open(path, "w") as fh:
+        json.dump(data, fh)
+    g = strata.compile(str(model), tune=True, num_threads=2, dump_dir=tmp_path / "dump")
+    _check(g, model)
+    (note,) = glob.glob(str(tmp_path / "dump" / "*strata-autotune.mlir"))
+    assert open(note).read().count(f"arith.constant {word} : i64") == 3
+
+
+@pytest.mark.parametrize("content,match", [
+    ("{not json", "unreadable"),
+    ("[1, 2]", "not a Strata tuning cache"),
+    ('{"format": 1, "entries": {"k": {"tile": "x"}}}', "malformed entries"),
+    (b"\xff\xfe\x00garbage", "unreadable")])
+def test_corrupt_cache_is_ignored_and_rewritten(tune_env, content, match):
+    import strata
+    cache, model = tune_env
+    from strata.backends.cpu.kernels import host_isa
+    path = autotune.cache_path(host_isa())
+    with open(path, "wb") as fh:
+        fh.write(content.encode() if isinstance(content, str) else content)
+    with pytest.warns(RuntimeWarning, match=match):
+        f = strata.compile(str(model), tune=True, num_threads=2)
+    assert f.timings["tune_measured"] == 3
+    _check(f, model)
+    data = json.loads(open(path).read())
+    assert len(data["entries"]) == 3
+
+
+def test_progress_bar():
+    out = io.StringIO()
+    bar = autotune.Progress(10, out)
+    for i in range(11):
+        bar.show(i, "sgemm 64x64x64" if i < 5 else "conv2d_nchw 3x8x8 -> 4 k3x3 s1")
+    bar.show(10, "done: 2 calls")
+    bar.close()
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("tuning [") and "0/10 sgemm" in lines[0]
+    assert lines[-1] == f"tuning [{'#' * 30}]   10/10 done: 2 calls"
+    assert len(lines) == 3     # not a terminal: a line per call, and the end
+
+
+def test_cli_compile_tune(tune_env, tmp_path):
+    """`strata compile --tune` in a subprocess: the progress bar, then a cache hit."""
+    cache, model = tune_env
+    env = dict(os.environ)
+    cmd = [sys.executable, "-m", "strata.tools.cli", "compile", str(model), "-o",
+           str(tmp_path / "mm.ll"), "--emit=llvm", "--tune", "--tune-time", "0.0005",
+           "--num-threads", "2"]
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=root, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "tuning [" in r.stderr and "done: 3 calls" in r.stderr
+    assert "Traceback" not in r.stderr
+    assert (tmp_path / "mm.ll").exists() and glob.glob(str(cache / "tune-*.json"))
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=root, timeout=600)
+    assert r.returncode == 0 and "tuning [" not in r.stderr, r.stderr
