@@ -3,13 +3,14 @@ host's vector ISA, compiled once per machine and called by compiled models (the 
 strata-linalg-to-microkernels, strata/conversion/linalg_to_microkernels.py, emits the
 calls). The IR is written by kernels_gemm.py and kernels_conv.py (helpers: kernel_ir.py).
 
-    C[M,N] (+)= A[M,K] . B[K,N]        strata_sgemm_f32(M, N, K, A, lda, B, ldb, C, ldc, acc)
+    C[M,N] (+)= A[M,K] . B[K,N]        strata_sgemm_f32(M, N, K, A, lda, B, ldb, C, ldc, acc,
+                                                        tile)
     C[M,N] (+)= A[M,K] . Bt[N,K]^T     strata_sgemm_nt_f32(... same arguments ...)
     C[M,N] (+)= A[M,K] . packed(B)     strata_sgemm_packed_f32(M, N, K, A, lda, Bp, C, ldc,
-                                                               acc)
+                                                               acc, tile)
     batches of the first two           strata_sgemm[_nt]_batched_f32(batch, M, N, K,
                                            A, lda, strideA, B, ldb, strideB, C, ldc,
-                                           strideC, acc)
+                                           strideC, acc, tile)
     B -> packed(B) (once, for weights) strata_sgemm_pack_b_f32(K, N, B, ldb, Bp)
     2-D convolutions                   strata_conv2d_nchw_f32 / strata_conv2d_nhwc_f32
     the thread pool                    strata_parallel_for(fn, ctx, n, grain),
@@ -17,7 +18,8 @@ calls). The IR is written by kernels_gemm.py and kernels_conv.py (helpers: kerne
                                        strata_threads_enter(n), strata_threads_exit(prev)
 
 All matrices are row-major fp32 with unit inner stride and leading dimensions in elements
-(i64); `acc` (i32) != 0 adds to C, 0 overwrites it. A batch stride may be 0 (a broadcast
+(i64); `acc` (i32) != 0 adds to C, 0 overwrites it; `tile` (i64) is the blocking and
+thread split of the call (0: the defaults, see below). A batch stride may be 0 (a broadcast
 operand). Plain C ABI; the kernels need malloc/free, the thread pool (threadpool.py, in
 the same module) pthreads and, on Linux, the futex system call.
 
@@ -48,6 +50,10 @@ In the style of BLIS (Van Zee & van de Geijn) and IREE's microkernels:
   (strata_parallel_for); batches of small products run in parallel chunks of the batch.
   The count is strata_get_num_threads(): a model's own, else the process default, else
   $STRATA_NUM_THREADS, else the CPUs available.
+- KC, MC, NC and the split above are the defaults: each call of a public kernel that
+  reaches the blocked driver passes a tile word (its last argument, [Note: the tile
+  word] in kernels_gemm.py) choosing them at run time; the compiler takes it from the
+  cost model (cost_model.py) or from measurements (autotune.py, `tune=True`).
 """
 from __future__ import annotations
 
