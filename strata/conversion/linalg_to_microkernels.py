@@ -69,12 +69,13 @@ strata/backends/cpu/kernels_gemm.py; 0 = the kernels' defaults). The pass asks
 `choose_tile(kernel, shape, hint)` for each call: `kernel` the symbol called, `shape`
 its sizes by name (GEMMs: batch, M, N, K; convolutions: N, C, H, W, F, KH, KW, OH, OW,
 sh, sw, dh, dw, and ftrans for NHWC) with None for a size known only at run time,
-`hint` the same with such sizes as 1 (a dynamic batch dim of 1). With
-`tile-choice=model` (the default) the chooser is the CPU target's cost model
-(strata/backends/cpu/cost_model.py) for `kernel-isa`, `num-threads` and `cache-sizes`
-(each the host's when not given: lit tests give them, so the printed constant does
-not depend on the machine); `tile-choice=default` emits 0. strata.compile(...,
-tune=True) sets a chooser that measures (strata/backends/cpu/autotune.py).
+`hint` the same with each dynamic dim taken as 1 (a batch of one: M = batch x 128 rows
+is 128). With `tile-choice=model` (the default) the chooser is the CPU target's cost
+model (strata/backends/cpu/cost_model.py) for `kernel-isa`, `num-threads` and
+`cache-sizes` (each the host's when not given: lit tests give them, so the printed
+constant does not depend on the machine); `tile-choice=default` emits 0.
+strata.compile(..., tune=True) replaces the words with measured ones
+(strata/backends/cpu/autotune.py, through the pass's `on_call`).
 """
 from __future__ import annotations
 
@@ -489,11 +490,12 @@ class _Pointer:
         self.operand = operand
 
 
-def _shape(names, values) -> tuple:
-    """({name: static int or None}, {name: int, a dynamic one as 1}) of a call's sizes
-    (see [Note: tile words])."""
+def _shape(names, values, hints=None) -> tuple:
+    """({name: static int or None}, {name: int, a dynamic one as `hints` says, else 1}) of
+    a call's sizes (see [Note: tile words])."""
     shape = {n: v if isinstance(v, int) else None for n, v in zip(names, values)}
-    return shape, {n: 1 if v is None else v for n, v in shape.items()}
+    hints = hints or {}
+    return shape, {n: hints.get(n, 1) if v is None else v for n, v in shape.items()}
 
 
 def _lower_contraction(ct: Contraction, weights, choose, on_call) -> str:
@@ -506,14 +508,17 @@ def _lower_contraction(ct: Contraction, weights, choose, on_call) -> str:
     def extent(d):
         return em.size(a, pa[d]) if d in ct.k else em.size(c, pc[d])
 
-    def static(dims):
-        """The product of the extents of `dims`: an int, or None if one is dynamic."""
+    def static(dims, dynamic_as=None):
+        """The product of the extents of `dims`: an int, or None if one is dynamic (or
+        with each dynamic extent taken as `dynamic_as`)."""
         r = 1
         for d in dims:
             t, i = (a, pa[d]) if d in ct.k else (c, pc[d])
             n = t.type.shape[i]
             if n == A.DYNAMIC:
-                return None
+                if dynamic_as is None:
+                    return None
+                n = dynamic_as
             r *= n
         return r
 
@@ -539,8 +544,9 @@ def _lower_contraction(ct: Contraction, weights, choose, on_call) -> str:
     make = em.address if loops else em.pointer   # with loops: offsets added inside
     addresses = [make(v) for v in (a, b if packed is None else packed, c)]
     pa_, pb_, pc_ = (_Pointer(x) for x in range(3))   # made last, inside the loops
-    shape = _shape(("batch", "M", "N", "K"),
-                   (static(ct.batch), static(ct.m), static(ct.n), static(ct.k)))
+    dims = {"batch": ct.batch, "M": ct.m, "N": ct.n, "K": ct.k}
+    shape = _shape(dims, [static(x) for x in dims.values()],
+                   {n: static(x, 1) for n, x in dims.items()})
     if packed is not None:
         name = "strata_sgemm_packed_f32"
         args = [M, N, K, pa_, lda, pb_, pc_, ldc, acc]

@@ -383,3 +383,36 @@ def test_cli_compile_tune(tune_env, tmp_path):
     assert (tmp_path / "mm.ll").exists() and glob.glob(str(cache / "tune-*.json"))
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=root, timeout=600)
     assert r.returncode == 0 and "tuning [" not in r.stderr, r.stderr
+
+
+def test_pass_reports_shapes_and_hints():
+    """strata-linalg-to-microkernels tells `on_call` each call's sizes: a dynamic dim is
+    None in `shape` and taken as 1 in `hint` (rows = batch x 16 -> 16)."""
+    from strata.conversion.linalg_to_microkernels import lower_to_microkernels
+    from strata.dialects import default_context
+    from strata.syntax.parser import parse_source
+    src = """
+func.func @f(%A: memref<?x16x96xf32>, %B: memref<96x80xf32>, %C: memref<?x16x80xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>,
+                                   affine_map<(b, m, n, k) -> (k, n)>,
+                                   affine_map<(b, m, n, k) -> (b, m, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%A, %B : memref<?x16x96xf32>, memref<96x80xf32>) outs(%C : memref<?x16x80xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+"""
+    m = parse_source(src, default_context(), "f.mlir")
+    calls = []
+    lower_to_microkernels(m, 0, lambda k, s, h: 12345, lambda *c: calls.append(c))
+    ((op, kernel, shape, hint, word),) = calls
+    assert kernel == "strata_sgemm_f32" and word == 12345
+    assert shape == {"batch": 1, "M": None, "N": 80, "K": 96}
+    assert hint == {"batch": 1, "M": 16, "N": 80, "K": 96}
+    assert autotune.call_key(kernel, shape, 2, hint) == \
+        "strata_sgemm_f32 K=96 M=?16 N=80 batch=1 t=2"
+    assert op.operands[-1].defining_op.properties["value"].value == 12345

@@ -12,10 +12,11 @@ timed / all, the call being timed).
 Results are kept in a JSON file in the kernels' cache directory ($STRATA_CACHE_DIR,
 default ~/.cache/strata; "off" disables it), one file per CPU: its name hashes the
 host's CPU name and features, the kernels' ISA and their IR, so a changed kernel
-library tunes again. Entries are keyed by kernel, sizes and threads:
+library tunes again. Entries are keyed by kernel, sizes (a dynamic one as ?<the size
+it was timed at>) and threads:
 
     {"format": 1, "cpu": "znver3", "isa": "avx2",
-     "entries": {"strata_sgemm_f32 M=64 N=1024 K=784 batch=1 t=2":
+     "entries": {"strata_sgemm_f32 K=784 M=?128 N=1024 batch=1 t=2":
                  {"tile": 22799473113694408, "us": 212.4, "model_us": 230.1,
                   "default_us": 241.7}}}
 
@@ -27,9 +28,10 @@ merged with what other processes wrote meanwhile. JSON only (nothing is unpickle
 Timing: each candidate runs once to warm up, then the candidates run in turns (so a
 machine getting busier slows all of them alike) until each has had its share of the
 time budget (`tune_time` seconds per candidate, default $STRATA_TUNE_TIME or 0.03, at
-least 3 runs, at most 50); a candidate's time is its fastest run. A size known only at
-run time is timed at 1 (see [Note: tile words] in linalg_to_microkernels.py); a call
-that never reaches the blocked driver there keeps the model's word.
+least 3 runs, at most 50); a candidate's time is its fastest run, and the fastest
+candidate wins if it beats the cost model's word by MARGIN. A dynamic dim is timed at
+1 (the `hint` of [Note: tile words] in linalg_to_microkernels.py: a batch of one); a
+call that never reaches the blocked driver there keeps the model's word.
 """
 from __future__ import annotations
 
@@ -48,6 +50,9 @@ __all__ = ["Tuner", "tune_calls", "cache_path", "DEFAULT_TIME"]
 
 DEFAULT_TIME = 0.03
 MIN_RUNS, MAX_RUNS = 3, 50
+# A candidate replaces the cost model's word when it is this much faster (less than
+# that is within the noise of a shared machine).
+MARGIN = 0.03
 _FORMAT = 1
 
 
@@ -70,8 +75,12 @@ def cache_path(isa) -> str | None:
     return os.path.join(d, f"tune-{isa.name}-{key.hexdigest()[:16]}.json")
 
 
-def call_key(kernel: str, shape: dict, threads: int) -> str:
-    sizes = " ".join(f"{k}={'?' if v is None else v}" for k, v in sorted(shape.items()))
+def call_key(kernel: str, shape: dict, threads: int, hint: dict | None = None) -> str:
+    """The cache key of a call: kernel, sizes (a dynamic one as ?<the size timed>),
+    threads."""
+    hint = hint or {}
+    sizes = " ".join(f"{k}={v}" if v is not None else f"{k}=?{hint.get(k, '')}"
+                     for k, v in sorted(shape.items()))
     return f"{kernel} {sizes} t={threads}"
 
 
@@ -247,7 +256,7 @@ class Tuner:
         todo, out = {}, {}
         for kernel, shape, hint, word in calls:
             self.stats["calls"] += 1
-            key = call_key(kernel, shape, self.threads)
+            key = call_key(kernel, shape, self.threads, hint)
             if key in out or key in todo:
                 continue
             hit = entries.get(key)
@@ -288,6 +297,8 @@ class Tuner:
                         bar.show(base + n * frac, what)
                 times = self._time(_Call(lib, kernel, sizes), cands, step)
                 best = min(range(len(cands)), key=lambda i: times[i])
+                if times[best] * (1 + MARGIN) > times[0]:
+                    best = 0          # not clearly faster than the model's word
                 new[key] = {"tile": cands[best], "us": round(times[best] * 1e6, 2),
                             "model_us": round(times[0] * 1e6, 2)}
                 if 0 in cands:
@@ -326,8 +337,8 @@ def tune_calls(calls: list, tuner: Tuner) -> int:
     from ...ir import attributes as A
     from ...conversion.scalar_builders import op_class
     changed = 0
-    for op, kernel, shape, _, word in calls:
-        new = words.get(call_key(kernel, shape, tuner.threads), word)
+    for op, kernel, shape, hint, word in calls:
+        new = words.get(call_key(kernel, shape, tuner.threads, hint), word)
         if new == word:
             continue
         c = op_class("arith.constant").create([], [A.i64], {"value": A.IntegerAttr(
