@@ -425,7 +425,9 @@ def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
     the tensor level (pass names or pipeline text; "" runs no pass). `print_ir_after_all`
     prints the IR after every pass (to `out`, default stderr); `dump_dir` writes it there
     as numbered files, with the target's artefacts (LLVM IR, assembly). Other keywords
-    are the target's options (cpu: `num_threads`, `parallel`, `opt_level`)."""
+    are the target's options (cpu: `num_threads`, `parallel`, `opt_level`, `tune`: the
+    kernels' tile sizes and thread splits measured on this machine and cached, see
+    strata/backends/cpu/autotune.py, `tune_time`)."""
     t = get_target(target)
     if target_options:
         t = t.with_options(**target_options)
