@@ -7,7 +7,9 @@
 Shapes are M x K x N (C[M,N] = A[M,K] . B[K,N]); `nt` rows take B transposed (an ONNX
 Gemm with transB=1 / linalg.matmul_transpose_b), `bmm` rows a batch of products. The
 `convs` table runs ResNet-18's convolutions (batch 1, NCHW) through
-strata_conv2d_nchw_f32 (on the padded image: compiled models pad in an op of their own)
+strata_conv2d_nchw_f32 (on the padded image: compiled models pad in an op of their own),
+for 3x3 stride-1 ones also strata_conv2d_winograd_f32 (`wino`, one and two threads, in
+effective GFLOP/s: the direct product's flops / time; what the CPU target runs for them),
 and onnxruntime's Conv (one thread).
 Columns, in GFLOP/s (2*M*N*K / time):
   ours 1t, ours 2t   strata_sgemm_f32 (or _nt / _batched) with strata_set_num_threads
@@ -223,6 +225,24 @@ def conv_row(lib, shape, seconds, use_ort):
                         Hp * Wp, Wp, w.ctypes.data, out.ctypes.data, F * OH * OW, 0, word)
     lib.set_num_threads(1)
     res = {"ours": flop / best(ours, seconds) / 1e9}
+    if k == 3 and s == 1 and C >= 8 and F >= 8:
+        # what the CPU target runs for this shape (strata-linalg-conv-to-winograd):
+        # Winograd F(2x2, 3x3), in effective GFLOP/s (the direct product's flops / time)
+        from strata.backends.cpu.kernels_winograd import winograd_filter
+        u = winograd_filter(w)
+        wout = np.empty_like(out)
+
+        def wino():
+            lib.conv2d_winograd(1, C, Hp, Wp, F, OH, OW, xp.ctypes.data, C * Hp * Wp,
+                                Hp * Wp, Wp, u.ctypes.data, wout.ctypes.data, F * OH * OW,
+                                OH * OW, OW, 0, 0, 0, 0, 0, 0, 0)
+        res["wino"] = flop / best(wino, seconds) / 1e9
+        lib.set_num_threads(2)
+        res["wino 2t"] = flop / best(wino, seconds, 2) / 1e9
+        lib.set_num_threads(1)
+        wino()
+        ours()
+        res["wino err"] = float(np.abs(wout - out).max() / np.abs(out).max())
     if use_ort:
         import onnx
         import onnxruntime as ort
@@ -284,15 +304,17 @@ def main(argv=None):
                   + f"   {res['ours 1t'] / res['np 1t']:8.2f}  {err:.1e}", flush=True)
     if "convs" in groups:
         print()
-        print(f"{'conv C,HxW,F,k,s,pad':<26}{'ours':>9}" + ("" if args.no_ort else
-                                                          f"{'ort 1t':>9}  ours/ort  rel.err"))
+        print(f"{'conv C,HxW,F,k,s,pad':<26}{'ours':>9}{'wino':>9}{'wino 2t':>9}" +
+              ("" if args.no_ort else f"{'ort 1t':>9}  best/ort  rel.err"))
         for shape in CONVS:
             r = conv_row(lib, shape, args.time, not args.no_ort)
             C, H, W, F, k, s, pad = shape
             label = f"{C},{H}x{W},{F},{k},{s},{pad}"
+            wino = "".join(f"{r[c]:9.1f}" if c in r else f"{'-':>9}" for c in ("wino", "wino 2t"))
+            ours = max(r["ours"], r.get("wino", 0))
             tail = "" if args.no_ort else \
-                f"{r['ort 1t']:9.1f}  {r['ours'] / r['ort 1t']:8.2f}  {r['err']:.1e}"
-            print(f"{label:<26}{r['ours']:9.1f}" + tail, flush=True)
+                f"{r['ort 1t']:9.1f}  {ours / r['ort 1t']:8.2f}  {r['err']:.1e}"
+            print(f"{label:<26}{r['ours']:9.1f}{wino}" + tail, flush=True)
 
 
 if __name__ == "__main__":
