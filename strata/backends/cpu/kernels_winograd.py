@@ -93,66 +93,74 @@ def _input_transform(isa: Isa) -> str:
     even = ", ".join(f"i32 {2 * t}" for t in range(W))
     last_row = f.sub(p["H"], 1)
 
+    def row_t(base, row, tw, full):
+        """t = d B of input row `row` (zeros past the image) for W tiles from tw:
+        [d0 - d2, d1 + d2, d2 - d1, d1 - d3], d_j the patch column j of each tile (the
+        even lanes of two loads: adjacent tiles' columns are two apart)."""
+        if full:
+            rp = f.gep(base, f.mul(row, p["sh"]))
+        else:
+            inside = f.cmp("slt", row, p["H"])
+            rp = f.gep(base, f.mul(f.min(row, last_row), p["sh"]))
+        d = []
+        for j in range(4):
+            start = f.add(f.mul(tw, 2), j)
+            if full:
+                src = f.gep(rp, start)
+                lo_ = vload(f, isa, src)
+                hi_ = vload(f, isa, f.gep(src, W))
+            else:
+                avail = f(f"select i1 {inside}, i64 {f.sub(p['W'], start)}, i64 0")
+                src = f.gep(rp, f.min(start, f.sub(p["W"], 1)))
+                lo_ = vload(f, isa, src, lane_mask(f, isa, avail))
+                hi_ = vload(f, isa, f(f"getelementptr float, ptr {src}, i64 {W}"),
+                            lane_mask(f, isa, f.sub(avail, W)))
+            d.append(f(f"shufflevector {V} {lo_}, {V} {hi_}, <{W} x i32> <{even}>"))
+        return [_fsub(f, V, d[0], d[2]), _fadd(f, V, d[1], d[2]),
+                _fsub(f, V, d[2], d[1]), _fsub(f, V, d[1], d[3])]
+
     def channel(c):
         base = f.gep(p["img"], f.mul(c, p["sc"]))
         vc = f.gep(p["V"], f.mul(c, T))
 
-        def tile_row(th):
-            def tiles(tw, full):
-                # full: every load and store of these W tiles is inside (no masks)
-                d = []
-                for r in range(4):
-                    row = f.add(f.mul(th, 2), r)
-                    if full:
-                        rp = f.gep(base, f.mul(row, p["sh"]))
-                    else:
-                        inside = f.cmp("slt", row, p["H"])
-                        rp = f.gep(base, f.mul(f.min(row, last_row), p["sh"]))
-                    d.append([])
-                    for j in range(4):
-                        start = f.add(f.mul(tw, 2), j)
-                        if full:
-                            src = f.gep(rp, start)
-                            lo_ = vload(f, isa, src)
-                            hi_ = vload(f, isa, f.gep(src, W))
-                        else:
-                            avail = f(f"select i1 {inside}, i64 {f.sub(p['W'], start)}, "
-                                      "i64 0")
-                            src = f.gep(rp, f.min(start, f.sub(p["W"], 1)))
-                            lo_ = vload(f, isa, src, lane_mask(f, isa, avail))
-                            hi_ = vload(f, isa, f(f"getelementptr float, ptr {src}, i64 {W}"),
-                                        lane_mask(f, isa, f.sub(avail, W)))
-                        d[r].append(f(f"shufflevector {V} {lo_}, {V} {hi_}, "
-                                      f"<{W} x i32> <{even}>"))
-                # rows: t = d B, then columns: B^T t
-                t = [[_fsub(f, V, x[0], x[2]), _fadd(f, V, x[1], x[2]),
-                      _fsub(f, V, x[2], x[1]), _fsub(f, V, x[1], x[3])] for x in d]
+        def column(tw, full):
+            # Tile rows top to bottom: tile row th reads input rows 2th .. 2th+3, the
+            # next one 2th+2 .. 2th+5: the row transforms of its last two rows are
+            # carried to it (each input row is loaded and transformed once).
+            first = row_t(base, "0", tw, True) + row_t(base, "1", tw, True)
+            mask = None if full else lane_mask(f, isa, f.sub(p["TW"], tw))
+
+            def tile_row(th, carried):
+                r2 = f.add(f.mul(th, 2), 2)
+                new = row_t(base, r2, tw, full) + row_t(base, f.add(r2, 1), tw, full)
+                t = [carried[:4], carried[4:], new[:4], new[4:]]
+                # columns: B^T t
                 v = [[_fsub(f, V, t[0][j], t[2][j]) for j in range(4)],
                      [_fadd(f, V, t[1][j], t[2][j]) for j in range(4)],
                      [_fsub(f, V, t[2][j], t[1][j]) for j in range(4)],
                      [_fsub(f, V, t[1][j], t[3][j]) for j in range(4)]]
-                mask = None if full else lane_mask(f, isa, f.sub(p["TW"], tw))
                 at = f.add(f.mul(th, p["TW"]), tw)
                 for i in range(4):
                     for j in range(4):
                         dst = f.gep(vc, f.add(f.mul(plane, 4 * i + j), at))
                         vstore(f, isa, v[i][j], dst, mask)
+                return new
+            f.loop("0", p["TH"], 1, tile_row, [(V, x) for x in first])
 
-            def tiles_either(tw):
-                # inside: W whole tiles (tw + W <= TW), all four patch rows in the image
-                # (2 th + 3 < H) and the last column read (2 tw + 3 + 2W - 1) too
-                full = all_of(f, [f.cmp("sle", f.add(tw, W), p["TW"]),
-                                  f.cmp("slt", f.add(f.mul(th, 2), 3), p["H"]),
-                                  f.cmp("slt", f.add(f.mul(tw, 2), 2 * W + 2), p["W"])])
-                yes, no, join = f.label("wf"), f.label("wm"), f.label("wj")
-                f.cbr(full, yes, no)
-                for lbl, which in ((yes, True), (no, False)):
-                    f.start(lbl)
-                    tiles(tw, which)
-                    f.br(join)
-                f.start(join)
-            f.loop("0", p["TW"], W, tiles_either)
-        f.loop("0", p["TH"], 1, tile_row)
+        def column_either(tw):
+            # full: W whole tiles (tw + W <= TW), their last column read (2 tw + 3 +
+            # 2W - 1) inside the row, and every input row inside (2 TH + 1 < H)
+            full = all_of(f, [f.cmp("sle", f.add(tw, W), p["TW"]),
+                              f.cmp("slt", f.add(f.mul(tw, 2), 2 * W + 2), p["W"]),
+                              f.cmp("slt", f.add(f.mul(p["TH"], 2), 1), p["H"])])
+            yes, no, join = f.label("wf"), f.label("wm"), f.label("wj")
+            f.cbr(full, yes, no)
+            for lbl, which in ((yes, True), (no, False)):
+                f.start(lbl)
+                column(tw, which)
+                f.br(join)
+            f.start(join)
+        f.loop("0", p["TW"], W, column_either)
     f.loop("%lo", "%hi", 1, channel)
     f.do("ret void")
     return f.text()
