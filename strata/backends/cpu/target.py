@@ -66,7 +66,7 @@ LLVM_PIPELINE = (
     "strata-math-polynomial-approximation",
     "arith-expand",
     "convert-strata-cpu-to-llvm",
-    "convert-to-llvm{safe-division=true}",
+    "convert-to-llvm{safe-division=true fold-aggregates=true}",
     "reconcile-unrealized-casts",
     "strata-cpu-fold-trampolines",
 )

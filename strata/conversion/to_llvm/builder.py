@@ -12,7 +12,7 @@ from ...dialects.llvm import types as LT
 from ...ir import attributes as A
 
 __all__ = ["LLVMBuilder", "llvm_op", "GEP_DYNAMIC", "INBOUNDS_NUW", "icmp_predicate",
-           "fcmp_predicate"]
+           "fcmp_predicate", "inserted_value"]
 
 GEP_DYNAMIC = -(2 ** 31)  # rawConstantIndices marker of a dynamic index
 INBOUNDS_NUW = 7  # GEPNoWrapFlags `inbounds|nuw` (inbounds = 3, nuw = 4)
@@ -28,16 +28,36 @@ def llvm_op(name: str):
     return cls
 
 
+def inserted_value(agg, pos):
+    """The value the chain of llvm.insertvalue ending in `agg` puts at `pos` (a list of
+    indices), or None when no insertion at exactly `pos` decides it (the chain ends, or
+    an insertion covers part of the field)."""
+    pos = list(pos)
+    n = len(pos)
+    d = agg.defining_op
+    while d is not None and d.name == "llvm.insertvalue":
+        ip = d._props["position"].value
+        k = min(len(ip), n)
+        if list(ip[:k]) == pos[:k]:
+            return d._operands[1].value if len(ip) == n else None
+        d = d._operands[0].value.defining_op
+    return None
+
+
 def _i64a(values):
     return A.DenseArrayAttr(A.i64, list(values))
 
 
 class LLVMBuilder:
-    __slots__ = ("b", "loc")
+    """`fold`: extractvalue of a field that an insertvalue chain sets is that value,
+    no op (see convert-to-llvm's fold-aggregates)."""
 
-    def __init__(self, builder, loc=None):
+    __slots__ = ("b", "loc", "fold")
+
+    def __init__(self, builder, loc=None, fold=False):
         self.b = builder
         self.loc = loc
+        self.fold = fold
 
     # ------------------------------------------------------------ plumbing
     def create(self, name, operands=(), results=(), props=None, attrs=None, successors=(),
@@ -109,6 +129,10 @@ class LLVMBuilder:
 
     # ------------------------------------------------------------ aggregates
     def extractvalue(self, agg, pos):
+        if self.fold:
+            v = inserted_value(agg, pos)
+            if v is not None:
+                return v
         t = agg.type
         for i in pos:
             t = t.types[i] if isinstance(t, LT.LLVMStructType) else t.element_type

@@ -22,9 +22,8 @@ class LLVMPattern(ConversionPattern):
         self.tc = tc
         self.options = options
 
-    @staticmethod
-    def builder(rewriter, op):
-        return LLVMBuilder(rewriter, op.loc)
+    def builder(self, rewriter, op):
+        return LLVMBuilder(rewriter, op.loc, self.tc.fold_aggregates)
 
     @property
     def index_type(self):
@@ -79,15 +78,23 @@ def overflow_of(op):
 # ---------------------------------------------------------------- symbols
 
 
-def lookup_or_declare(rewriter, anchor, name, ftype):
+def lookup_or_declare(rewriter, anchor, name, ftype, cache=None):
     """The llvm.func `name` of the module around `anchor`, declared (`llvm.func @name(...)`
     at the start of the module) if absent; as upstream's lookupOrCreateFn."""
     mod = anchor
     while mod.parent_op is not None and mod.name != "builtin.module":
         mod = mod.parent_op
     body = mod.regions[0].blocks[0]
+    # the last answer per module and name while it is still there (a model's entry
+    # function calls malloc and free hundreds of times): `cache`, a dict per conversion
+    key = (id(body), name)
+    o = cache.get(key) if cache is not None else None
+    if o is not None and o.parent is body and o._props["sym_name"].value == name:
+        return o
     for o in body.ops:
         if o._props.get("sym_name") is not None and o._props["sym_name"].value == name:
+            if cache is not None:
+                cache[key] = o
             return o
     from ...ir.builder import InsertionPoint
     from .builder import llvm_op
@@ -98,6 +105,8 @@ def lookup_or_declare(rewriter, anchor, name, ftype):
         rewriter.insert(f)
     finally:
         rewriter.ip = saved
+    if cache is not None:
+        cache[key] = f
     return f
 
 

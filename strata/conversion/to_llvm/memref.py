@@ -124,7 +124,8 @@ class AllocLowering(_MemRefPattern):
                          LT.LLVMPointerType(self.tc.address_space(t)))
             rewriter.replace_op(op, [make_descriptor(b, self.tc, t, p, p, sizes, strides)])
             return True
-        lookup_or_declare(rewriter, op, "malloc", LT.LLVMFunctionType(LT.ptr, [it]))
+        lookup_or_declare(rewriter, op, "malloc", LT.LLVMFunctionType(LT.ptr, [it]),
+                          self.tc.declared)
         sizes, strides, nbytes = descriptor_sizes(b, self.tc, t, dyn)
         alignment = None
         if align is not None:
@@ -156,7 +157,8 @@ class DeallocLowering(_MemRefPattern):
         if type(op.operands[0].type) is not A.MemRefType:
             return rewriter.notify_match_failure(op, "unranked memref")
         b = self.builder(rewriter, op)
-        lookup_or_declare(rewriter, op, "free", LT.LLVMFunctionType(LT.void, [LT.ptr]))
+        lookup_or_declare(rewriter, op, "free", LT.LLVMFunctionType(LT.void, [LT.ptr]),
+                          self.tc.declared)
         b.call("free", [MemRefDescriptor(operands[0]).allocated_ptr(b)])
         rewriter.erase_op(op)
         return True

@@ -62,6 +62,11 @@ class LLVMTypeConverter(TypeConverter):
     def __init__(self, index_bitwidth: int = 64):
         super().__init__()
         self.index_type = A.IntegerType(index_bitwidth)
+        # Patterns' builders read fields of descriptors they see built (convert-to-llvm's
+        # fold-aggregates).
+        self.fold_aggregates = False
+        # functions declared by the conversion (common.lookup_or_declare)
+        self.declared: dict = {}
         self.add_conversion(self._convert)
         self.add_source_materialization(self._pack_source)
         self.add_target_materialization(self._pack_target)

@@ -1,6 +1,7 @@
 """convert-to-llvm: every *-to-llvm lowering of this package (arith, math, index, cf,
 memref, func) in one conversion, as upstream's generic convert-to-llvm; options
-`safe-division` and `emit-c-wrappers` are passed on (ours)."""
+`safe-division` and `emit-c-wrappers` are passed on, `fold-aggregates` reads descriptor
+fields from what built them (ours; see [Note: fold-aggregates])."""
 from __future__ import annotations
 
 from ...passes.pass_manager import Option, Pass
@@ -13,7 +14,7 @@ from .math import math_patterns
 from .memref import memref_patterns
 from .type_converter import LLVMTypeConverter
 
-__all__ = ["ConvertToLLVM", "all_patterns"]
+__all__ = ["ConvertToLLVM", "all_patterns", "erase_dead_llvm_ops"]
 
 
 def all_patterns(tc, safe_division=False, emit_c_wrappers=False) -> list:
@@ -29,7 +30,44 @@ class ConvertToLLVM(Pass):
     safe_division = Option(bool, False, "(Strata) defined integer division by zero, see "
                            "convert-arith-to-llvm")
     emit_c_wrappers = Option(bool, False, "(Strata) C interface wrappers for every function")
+    fold_aggregates = Option(bool, False, "(Strata) read the fields of memref descriptors "
+                             "from the values they were built of; erase what is left "
+                             "unused")
 
     def run(self, op):
         tc = LLVMTypeConverter(self.index_bitwidth or 64)
+        tc.fold_aggregates = self.fold_aggregates
         run_llvm_conversion(op, all_patterns(tc, self.safe_division, self.emit_c_wrappers))
+        if self.fold_aggregates:
+            erase_dead_llvm_ops(op)
+
+
+def erase_dead_llvm_ops(root) -> int:
+    """Erase the llvm dialect ops without effects whose results are unused, in every
+    block under `root` (last to first, so chains go at once); returns how many.
+
+    [Note: fold-aggregates]
+    Lowering a model's entry function builds a descriptor (an insertvalue chain) for each
+    buffer and view and takes it apart again (extractvalue) for every call passing it:
+    MiniLM's entry function became 21,000 llvm ops, most of them that. With the option,
+    an extractvalue of a field the chain sets is the inserted value, and the chains,
+    constants and casts left unused are erased: the IR the later steps (verification,
+    translation, LLVM) read is a third as big. The result is the same program; the
+    printed form differs from upstream's, so the option is off by default."""
+    from ...rewrite.folding import is_trivially_dead
+    n = 0
+    stack = [root]
+    while stack:
+        op = stack.pop()
+        for r in op.regions:
+            for b in r.blocks:
+                o = b.last
+                while o is not None:
+                    prev = o.prev
+                    if o.regions:
+                        stack.append(o)
+                    elif o.name.startswith("llvm.") and is_trivially_dead(o):
+                        o.erase()
+                        n += 1
+                    o = prev
+    return n
