@@ -281,12 +281,7 @@ def _defined_before(v, op) -> bool:
     d = v.defining_op
     if d is None:
         return True     # a block argument (of the function or a region around op)
-    o = op.prev
-    while o is not None:
-        if o is d:
-            return True
-        o = o.prev
-    return False
+    return d.parent is op.parent and d.is_before_in_block(op)
 
 
 def _ready_before(v, op) -> bool:

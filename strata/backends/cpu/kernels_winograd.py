@@ -82,6 +82,17 @@ def _fsub(f, V, a, b):
     return f(f"fsub {V} {a}, {b}")
 
 
+def _either(f: Fn, full: str, emit) -> None:
+    """emit(True) where `full` holds (no masks needed), emit(False) elsewhere."""
+    yes, no, join = f.label("full"), f.label("masked"), f.label("either")
+    f.cbr(full, yes, no)
+    for lbl, which in ((yes, True), (no, False)):
+        f.start(lbl)
+        emit(which)
+        f.br(join)
+    f.start(join)
+
+
 def _input_transform(isa: Isa) -> str:
     """strata_wino_in(ctx, lo, hi): V[xi][c][t] = (B^T d B)[xi] for channels lo..hi-1.
     B^T = [[1, 0, -1, 0], [0, 1, 1, 0], [0, -1, 1, 0], [0, 1, 0, -1]]."""
@@ -153,13 +164,7 @@ def _input_transform(isa: Isa) -> str:
             full = all_of(f, [f.cmp("sle", f.add(tw, W), p["TW"]),
                               f.cmp("slt", f.add(f.mul(tw, 2), 2 * W + 2), p["W"]),
                               f.cmp("slt", f.add(f.mul(p["TH"], 2), 1), p["H"])])
-            yes, no, join = f.label("wf"), f.label("wm"), f.label("wj")
-            f.cbr(full, yes, no)
-            for lbl, which in ((yes, True), (no, False)):
-                f.start(lbl)
-                column(tw, which)
-                f.br(join)
-            f.start(join)
+            _either(f, full, lambda which: column(tw, which))
         f.loop("0", p["TW"], W, column_either)
     f.loop("%lo", "%hi", 1, channel)
     f.do("ret void")
@@ -253,13 +258,7 @@ def _output_transform(isa: Isa) -> str:
                 full = all_of(f, [f.cmp("sle", f.add(tw, W), p["TW"]),
                                   f.cmp("slt", f.add(f.mul(th, 2), 1), p["OH"]),
                                   f.cmp("sle", f.add(f.mul(tw, 2), 2 * W), p["OW"])])
-                yes, no, join = f.label("of"), f.label("om"), f.label("oj")
-                f.cbr(full, yes, no)
-                for lbl, which in ((yes, True), (no, False)):
-                    f.start(lbl)
-                    tiles(tw, which)
-                    f.br(join)
-                f.start(join)
+                _either(f, full, lambda which: tiles(tw, which))
             f.loop("0", p["TW"], W, tiles_either)
         f.loop("0", p["TH"], 1, tile_row)
     f.loop("%lo", "%hi", 1, filt)
