@@ -182,7 +182,8 @@ _INFER_MAX_ELEMENTS = 1 << 12
 
 
 def _infer_shapes(proto):
-    """The model (trailing omitted values dropped) with ONNX's inferred value_info."""
+    """The model (trailing omitted values dropped) with ONNX's inferred value_info; its
+    large initializers may be missing (read them from `proto`)."""
     import onnx.shape_inference
     light, added = _without_weights(proto)
     stripped = light is not proto
@@ -192,13 +193,11 @@ def _infer_shapes(proto):
                                                      strict_mode=False, data_prop=True)
     except Exception:  # inference is a help: without it types come from value_info
         inferred = light
-    if stripped:  # the weights back, in their order; the inputs that stood for them out
-        g = inferred.graph
+    if stripped:  # the inputs that stood for the weights out (copying the weights
+        g = inferred.graph      # back took a tenth of a second for MiniLM's 90 MB)
         inputs = [vi for vi in g.input if vi.name not in added]
         del g.input[:]
         g.input.extend(inputs)
-        del g.initializer[:]
-        g.initializer.extend(proto.graph.initializer)
     return inferred
 
 
@@ -266,21 +265,24 @@ class _ModelImporter:
             proto = _inline_local_functions(original)
         gi.validate(proto.graph)
         gi.validated = True
-        proto = _infer_shapes(proto)
-        self._main(gi, module, proto.graph, original.graph,
-                   proto.ir_version or original.ir_version)
+        inferred = _infer_shapes(proto)
+        # the initializers from `proto`: the inferred copy may lack the large ones
+        self._main(gi, module, inferred.graph, original.graph,
+                   inferred.ir_version or original.ir_version, proto.graph)
         try:
             module.verify()
         except DiagnosticError as e:
             raise gi.error_of(e) from None
         return module
 
-    def _main(self, gi: GraphImporter, module, g, declared, ir_version: int):
-        """@main: graph inputs -> arguments, initializers -> globals, nodes, outputs."""
+    def _main(self, gi: GraphImporter, module, g, declared, ir_version: int, weights=None):
+        """@main: graph inputs -> arguments, initializers -> globals, nodes, outputs.
+        The initializers are those of graph `weights` (default `g`)."""
         from ...dialects.func import FuncOp, ReturnOp
         scope = Scope(None, gi.graph_types(g))
-        inits = {t.name: t for t in g.initializer}
-        inits.update((sp.values.name, sp) for sp in g.sparse_initializer)
+        weights = g if weights is None else weights
+        inits = {t.name: t for t in weights.initializer}
+        inits.update((sp.values.name, sp) for sp in weights.sparse_initializer)
         declared_inputs = {vi.name: vi for vi in declared.input}
         arg_types, arg_attrs, arg_names, defaults = [], [], [], set()
         for vi in g.input:
@@ -322,7 +324,7 @@ class _ModelImporter:
         module.block.append(func)
         for name, arg in zip(arg_names, block.args):
             scope.values[name] = arg
-        gi.define_initializers(g, scope, block, skip=defaults)
+        gi.define_initializers(weights, scope, block, skip=defaults)
         gi.import_nodes(g, scope, block)
         declared_outputs = {vi.name: vi for vi in declared.output}
         results, res_attrs = [], []
