@@ -816,7 +816,8 @@ class LinalgToMicrokernels(Pass):
         "for the kernels' ISA, the threads and the caches) or 'default' (0: the kernels' "
         "built-in blocking and thread split)", choices=("model", "default"))
     kernel_isa = Option(str, "", "The kernels' ISA the cost model chooses for (avx512, "
-                        "avx2, sse, neon); empty: the host's")
+                        "avx2, sse, neon); empty or host: the host's",
+                        choices=("", "host", "avx512", "avx2", "sse", "neon"))
     num_threads = Option(int, 0, "Threads the cost model chooses for; 0: the process's "
                          "default ($STRATA_NUM_THREADS, else the CPUs available)")
     cache_sizes = Option(int, [], "L1d, L2 and L3 cache sizes in KiB the cost model "

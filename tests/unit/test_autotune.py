@@ -416,3 +416,15 @@ func.func @f(%A: memref<?x16x96xf32>, %B: memref<96x80xf32>, %C: memref<?x16x80x
     assert autotune.call_key(kernel, shape, 2, hint) == \
         "strata_sgemm_f32 K=96 M=?16 N=80 batch=1 t=2"
     assert op.operands[-1].defining_op.properties["value"].value == 12345
+
+
+def test_pass_options():
+    """kernel-isa is checked; tile-choice=default emits 0; the pass text round-trips."""
+    from strata.compiler import build_pipeline
+    with pytest.raises(ValueError, match="kernel-isa"):
+        build_pipeline("strata-linalg-to-microkernels{kernel-isa=foo}")
+    pm = build_pipeline("strata-linalg-to-microkernels{kernel-isa=neon num-threads=4 "
+                        "cache-sizes=64,1024,0 tile-choice=default}")
+    text = pm.passes[0].pipeline_text()
+    assert "kernel-isa=neon" in text and "cache-sizes={64,1024,0}" in text
+    assert "tile-choice=default" in text and "num-threads=4" in text

@@ -155,11 +155,9 @@ def host_caches() -> Caches:
 
 
 def _isa(name):
+    """The Isa named `name` (None or "host": the host's); ValueError if unknown."""
     from .kernels import host_isa, isa_for
-    if not name:
-        return host_isa()
-    host = host_isa() if name == "host" else None
-    return host or isa_for(name)
+    return host_isa() if name in (None, "", "host") else isa_for(name)
 
 
 def tile_chooser(isa_name: str | None = None, threads: int = 0, caches_kib=None):
