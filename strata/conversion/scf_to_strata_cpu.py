@@ -40,6 +40,13 @@ before convert-scf-to-cf; convert-strata-cpu-to-llvm lowers the op.
   written by the loop (a linalg "parallel" dimension the output does not index, which
   upstream's lowering also makes parallel, stays sequential here). Run-time checks
   (cf.assert) keep a loop sequential: the runtime reports their failures per thread.
+
+[Note: stack buffers]
+scf.parallel is an automatic allocation scope: a memref.alloca in its body lives for one
+iteration (strata-linalg-fuse-row-reductions puts the buffers of a row there). Lowered
+as it is, each iteration would grow the stack. The static ones at the top of the body
+are allocated once instead: in the chunk function's entry block (one per chunk, hence
+per thread), or before a loop that stays as it was (it is at the top of its function).
 """
 from __future__ import annotations
 
@@ -320,6 +327,10 @@ def _parallelize(loop, name: str, min_work: int):
             mapping[v] = entry.append(v.defining_op.clone()).results[v.index]
     lo, hi = entry.args[-2], entry.args[-1]
     b = Builder.at_end(entry, loop.loc)
+    # stack buffers of an iteration: one per chunk (see [Note: stack buffers])
+    hoisted = _static_allocas(body)
+    for op in hoisted:
+        mapping[op.results[0]] = b.insert(op.clone(mapping)).results[0]
     em = _Emit(b)
     m = [mapping.get(v, v) for v in loop.operands[:3 * n]]
     c_lbs, c_ubs, c_steps = m[:n], m[n:2 * n], m[2 * n:]
@@ -346,13 +357,13 @@ def _parallelize(loop, name: str, min_work: int):
         for d in range(k, n):
             mapping[body.args[d]] = ib.args[d - k]
         for op in body.ops:
-            if op is not body.last:
+            if op is not body.last and op not in hoisted:
                 ib.append(op.clone(mapping))
         ib.append(ReduceOp.create((), (), None, None, (), 0, loop.loc))
         fb.insert(inner)
     else:
         for op in body.ops:
-            if op is not body.last:
+            if op is not body.last and op not in hoisted:
                 fb.insert(op.clone(mapping))
     b.insert(ReturnOp.build(loc=loop.loc, operands_=[]))
     for op in list(entry.ops):      # constants cloned for bounds the chunk does not use
@@ -367,6 +378,19 @@ def _parallelize(loop, name: str, min_work: int):
     db.insert(ParallelForOp.new(name, args, count, dem.const(grain), loop.loc))
     loop.erase()
     return chunk
+
+
+def _static_allocas(body) -> list:
+    """The memref.alloca ops of static shape at the top of a parallel loop's body."""
+    return [op for op in body.ops if op.name == "memref.alloca" and not op.operands]
+
+
+def _hoist_allocas(loop) -> None:
+    """Move the static stack buffers of `loop`'s iterations before it (see [Note: stack
+    buffers])."""
+    for op in _static_allocas(loop.regions[0].blocks[0]):
+        op.parent._unlink(op)
+        loop.parent.insert_before(loop, op)
 
 
 def parallelize_loops(module, min_chunk_work: int = MIN_CHUNK_WORK) -> int:
@@ -385,7 +409,9 @@ def parallelize_loops(module, min_chunk_work: int = MIN_CHUNK_WORK) -> int:
                 if op.name != "scf.parallel":
                     continue
                 chunk = _parallelize(op, f"{fname}__chunk{j}", min_chunk_work)
-                if chunk is not None:
+                if chunk is None:
+                    _hoist_allocas(op)
+                else:
                     body.insert_after(anchor, chunk)
                     anchor, j = chunk, j + 1
         count += j

@@ -55,7 +55,10 @@ BUFFERIZE_PIPELINE = (
 # micro-kernels (kernels.py), constant weights packed for them (see `_kernel_pass`).
 # Parallel loops (see [Note: threads]) come from convert-linalg-to-parallel-loops and
 # convert-scf-to-strata-cpu; CpuTarget(parallel=False) keeps every loop sequential.
+# Chains of ops over the same rows (softmax, layer norm) run as one loop over the rows
+# first (strata-linalg-fuse-row-reductions, linalg_row_fusion.py).
 LLVM_PIPELINE = (
+    "strata-linalg-fuse-row-reductions",
     "strata-outline-linalg-ops",
     "convert-linalg-to-parallel-loops{interchange-for-locality=true}",
     "strata-outline-loop-nests",
@@ -72,6 +75,8 @@ LLVM_PIPELINE = (
 )
 _SERIAL = {"convert-linalg-to-parallel-loops{interchange-for-locality=true}":
            "convert-linalg-to-loops{interchange-for-locality=true}",
+           "strata-linalg-fuse-row-reductions": "strata-linalg-fuse-row-reductions"
+                                                "{parallel=false}",
            "convert-scf-to-strata-cpu": None, "convert-strata-cpu-to-llvm": None,
            "strata-cpu-fold-trampolines": None}
 # The i32 global of a compiled module holding its thread count (0: the process's).
