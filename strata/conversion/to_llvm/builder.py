@@ -32,14 +32,17 @@ def inserted_value(agg, pos):
     """The value the chain of llvm.insertvalue ending in `agg` puts at `pos` (a list of
     indices), or None when no insertion at exactly `pos` decides it (the chain ends, or
     an insertion covers part of the field)."""
-    pos = list(pos)
-    n = len(pos)
+    pos = tuple(pos)
+    first = pos[0]
     d = agg.defining_op
     while d is not None and d.name == "llvm.insertvalue":
         ip = d._props["position"].value
-        k = min(len(ip), n)
-        if list(ip[:k]) == pos[:k]:
-            return d._operands[1].value if len(ip) == n else None
+        if ip[0] == first:
+            if ip == pos:
+                return d._operands[1].value
+            k = min(len(ip), len(pos))
+            if ip[:k] == pos[:k]:       # one covers part of the other
+                return None
         d = d._operands[0].value.defining_op
     return None
 
