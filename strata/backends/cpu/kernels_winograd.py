@@ -100,7 +100,8 @@ def _input_transform(isa: Isa) -> str:
     f = Fn("define internal void @strata_wino_in(ptr %ctx, i64 %lo, i64 %hi) #1")
     p = _fields(f, _IN_FIELDS)
     T = f.mul(p["TH"], p["TW"])
-    plane = f.add(f.mul(p["C"], T), _SKEW)      # floats per xi plane of V
+    Tp = f.add(T, W)                            # floats per channel row of V
+    plane = f.add(f.mul(p["C"], Tp), _SKEW)     # floats per xi plane of V
     even = ", ".join(f"i32 {2 * t}" for t in range(W))
     last_row = f.sub(p["H"], 1)
 
@@ -132,14 +133,13 @@ def _input_transform(isa: Isa) -> str:
 
     def channel(c):
         base = f.gep(p["img"], f.mul(c, p["sc"]))
-        vc = f.gep(p["V"], f.mul(c, T))
+        vc = f.gep(p["V"], f.mul(c, Tp))
 
         def column(tw, full):
             # Tile rows top to bottom: tile row th reads input rows 2th .. 2th+3, the
             # next one 2th+2 .. 2th+5: the row transforms of its last two rows are
             # carried to it (each input row is loaded and transformed once).
             first = row_t(base, "0", tw, True) + row_t(base, "1", tw, True)
-            mask = None if full else lane_mask(f, isa, f.sub(p["TW"], tw))
 
             def tile_row(th, carried):
                 r2 = f.add(f.mul(th, 2), 2)
@@ -154,7 +154,7 @@ def _input_transform(isa: Isa) -> str:
                 for i in range(4):
                     for j in range(4):
                         dst = f.gep(vc, f.add(f.mul(plane, 4 * i + j), at))
-                        vstore(f, isa, v[i][j], dst, mask)
+                        vstore(f, isa, v[i][j], dst)
                 return new
             f.loop("0", p["TH"], 1, tile_row, [(V, x) for x in first])
 
@@ -165,7 +165,13 @@ def _input_transform(isa: Isa) -> str:
                               f.cmp("slt", f.add(f.mul(tw, 2), 2 * W + 2), p["W"]),
                               f.cmp("slt", f.add(f.mul(p["TH"], 2), 1), p["H"])])
             _either(f, full, lambda which: column(tw, which))
-        f.loop("0", p["TW"], W, column_either)
+        # Whole-vector stores (masked stores are slow on some CPUs): the tiles past a
+        # tile row's end land on the next tile row's first ones, so the columns go right
+        # to left (column 0, last, overwrites them); the last tile row's land in the
+        # W floats of slack that end each channel's row of V.
+        last_col = f.mul(f(f"sdiv i64 {f.sub(p['TW'], 1)}, {W}"), W)
+        f.loop("0", f.add(last_col, W), W,
+               lambda i: column_either(f.sub(last_col, i)))
     f.loop("%lo", "%hi", 1, channel)
     f.do("ret void")
     return f.text()
@@ -266,25 +272,28 @@ def _output_transform(isa: Isa) -> str:
     return f.text()
 
 
-def _products() -> str:
+def _products(isa: Isa) -> str:
     """strata_wino_gemm(ctx, lo, hi): M[xi] = U[xi] . V[xi] for xi in lo..hi-1, each on
     the calling thread (the 16 products are the parallel work: a GEMM kernel called
     inside a pool chunk runs inline)."""
     f = Fn("define internal void @strata_wino_gemm(ptr %ctx, i64 %lo, i64 %hi) #1")
     p = _fields(f, _GEMM_FIELDS)
+    W = isa.width
 
     def one(xi):
         u = f.gep(p["U"], f.mul(xi, f.mul(p["F"], p["C"])))
-        v = f.gep(p["V"], f.mul(xi, f.add(f.mul(p["C"], p["T"]), _SKEW)))
+        tp = f.add(p["T"], W)
+        v = f.gep(p["V"], f.mul(xi, f.add(f.mul(p["C"], tp), _SKEW)))
         m = f.gep(p["M"], f.mul(xi, f.add(f.mul(p["F"], p["T"]), _SKEW)))
         f.do(f"call void @strata_sgemm_f32(i64 {p['F']}, i64 {p['T']}, i64 {p['C']}, "
-             f"ptr {u}, i64 {p['C']}, ptr {v}, i64 {p['T']}, ptr {m}, i64 {p['T']}, i32 0, i64 0)")
+             f"ptr {u}, i64 {p['C']}, ptr {v}, i64 {tp}, ptr {m}, i64 {p['T']}, i32 0, "
+             "i64 0)")
     f.loop("%lo", "%hi", 1, one)
     f.do("ret void")
     return f.text()
 
 
-def _winograd_public() -> str:
+def _winograd_public(isa: Isa) -> str:
     f = Fn("define void @strata_conv2d_winograd_f32(i64 %N, i64 %C, i64 %H, i64 %W, "
            "i64 %F, i64 %OH, i64 %OW, ptr %in, i64 %sn, i64 %sc, i64 %sh, ptr %U, "
            "ptr %out, i64 %osn, i64 %osc, i64 %osh, i32 %acc, ptr %bias, ptr %res, "
@@ -296,7 +305,7 @@ def _winograd_public() -> str:
     go, done = f.label("go"), f.label("done")
     f.cbr(empty, done, go)
     f.start(go)
-    vfl = f.mul(f.add(f.mul("%C", T), _SKEW), 16)
+    vfl = f.mul(f.add(f.mul("%C", f.add(T, isa.width)), _SKEW), 16)
     mfl = f.mul(f.add(f.mul("%F", T), _SKEW), 16)
     buf = f(f"call ptr @malloc(i64 {f.mul(f.add(vfl, mfl), 4)})")
     v = buf
@@ -334,7 +343,7 @@ def winograd_functions(isa) -> list:
     """Every function of the Winograd kernel for `isa`, as LLVM IR text."""
     W, V = isa.width, vec_type(isa)
     return [f"declare {V} @llvm.maximum.v{W}f32({V}, {V})\n", _input_transform(isa),
-            _output_transform(isa), _products(), _winograd_public()]
+            _output_transform(isa), _products(isa), _winograd_public(isa)]
 
 
 def winograd_filter(g):
