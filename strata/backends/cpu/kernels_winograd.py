@@ -49,7 +49,8 @@ _OUT_FIELDS = ("M", "out", "osc", "osh", "OH", "OW", "TH", "TW", "F", "acc", "bi
 # The 16 planes of V and of M are this many floats (a cache line) more apart than their
 # size: the transforms touch all 16 at once, and planes a multiple of 4 KiB apart would
 # all fall in one set of the L1 cache.
-_SKEW = 16
+_SKEW = 16     # also the slack whole-vector reads of M may run past the last plane
+#                (at least the widest vector: 16 floats)
 _GEMM_FIELDS = ("U", "V", "M", "F", "C", "T")
 _PTRS = {"img", "V", "M", "out", "U", "bias", "res"}
 # Epilogue flags (the `flags` field): a bias vector, a residual to add, ReLU.
@@ -213,10 +214,11 @@ def _output_transform(isa: Isa) -> str:
 
         def tile_row(th):
             def tiles(tw, full):
-                # full: W whole tiles, both output rows and all 2W columns inside
-                mask = None if full else lane_mask(f, isa, f.sub(p["TW"], tw))
+                # full: W whole tiles, both output rows and all 2W columns inside.
+                # M is read whole vectors at a time: past a row's end lie the next
+                # row's tiles (lanes the stores drop), past the last the planes' skew
                 at = f.add(f.mul(th, p["TW"]), tw)
-                m = [[vload(f, isa, f.gep(mf, f.add(f.mul(plane, 4 * i + j), at)), mask)
+                m = [[vload(f, isa, f.gep(mf, f.add(f.mul(plane, 4 * i + j), at)))
                       for j in range(4)] for i in range(4)]
                 # rows: A^T m, then columns: (A^T m) A
                 a = [[_fadd(f, V, _fadd(f, V, m[0][j], m[1][j]), m[2][j]) for j in range(4)],
