@@ -428,3 +428,21 @@ def test_pass_options():
     text = pm.passes[0].pipeline_text()
     assert "kernel-isa=neon" in text and "cache-sizes={64,1024,0}" in text
     assert "tile-choice=default" in text and "num-threads=4" in text
+
+
+def test_neighbours():
+    isa = kernels.isa_for("avx2")
+    shape = dict(batch=1, M=128, N=384, K=384)
+    w = cost_model.choose_tile("strata_sgemm_f32", shape, 2, isa, CACHES)
+    full = cost_model.neighbours(w, "strata_sgemm_f32", shape, 2, isa)
+    assert full[:2] == [w, 0] and len(set(full)) == len(full) > 8
+    assert {tile_fields(x)["split"] for x in full} == {SPLIT_AUTO, SPLIT_N, SPLIT_M,
+                                                       SPLIT_NONE}
+    # dynamic dims: no bigger KC than the model's, the run-time split rule
+    few = cost_model.neighbours(w, "strata_sgemm_f32", shape, 2, isa, dynamic=True)
+    assert set(few) < set(full)
+    assert all(tile_fields(x)["kc"] <= tile_fields(w)["kc"] for x in few if x)
+    assert all(tile_fields(x)["split"] == tile_fields(w)["split"] for x in few if x)
+    # a call that never reaches the blocked driver: nothing to time
+    assert cost_model.neighbours(0, "strata_sgemm_f32", dict(batch=1, M=1, N=8, K=8), 2,
+                                 isa) == [0]

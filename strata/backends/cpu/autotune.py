@@ -3,7 +3,8 @@
 
 For every distinct kernel call of a module (kernel, sizes, threads), a handful of tile
 words around the cost model's choice (cost_model.neighbours: the choice, the kernels'
-defaults, KC / MC halved and doubled, the other thread splits) are timed on random data
+defaults, KC / MC halved and doubled, the other thread splits; for a call with dynamic
+dims only the changes that stay good at other sizes) are timed on random data
 with the loaded KernelLibrary on the model's thread count, and the fastest replaces the
 model's choice in the call. A progress bar on stderr says how far it is (candidates
 timed / all, the call being timed).
@@ -268,7 +269,8 @@ class Tuner:
             if gemm_problem(kernel, sizes, self.threads, self.isa) is None:
                 out[key] = word                 # the tile word does not matter there
                 continue
-            cands = neighbours(word, kernel, sizes, self.threads, self.isa)
+            cands = neighbours(word, kernel, sizes, self.threads, self.isa,
+                               dynamic=None in shape.values())
             todo[key] = (kernel, sizes, cands)
         if todo:
             new = self._measure(todo)

@@ -451,10 +451,15 @@ def explain(kernel: str, shape: dict, threads: int, isa=None, caches=None) -> st
     return "\n".join(lines)
 
 
-def neighbours(word: int, kernel: str, shape: dict, threads: int, isa) -> list:
+def neighbours(word: int, kernel: str, shape: dict, threads: int, isa,
+               dynamic: bool = False) -> list:
     """Tile words around `word` for the autotuner: `word` first, the kernels' defaults
     (0), then one change each: KC halved or doubled (or all of K), MC halved or doubled,
-    the other splits and slices per thread. Distinct, valid words."""
+    the other splits and slices per thread. Distinct, valid words. `dynamic`: the sizes
+    `shape` gives are guesses for dims known at run time only (timed at 1): only changes
+    that stay good at other sizes (smaller KC, MC halved or doubled; the run-time split
+    rule), since a block grown past a cache or a fixed split that pays at the guess
+    loses at the real size (a batch of 64 where 1 was timed)."""
     f = tile_fields(word)
     p = gemm_problem(kernel, shape, max(int(threads), 1), isa)
     out = [word, 0]
@@ -463,14 +468,16 @@ def neighbours(word: int, kernel: str, shape: dict, threads: int, isa) -> list:
     W, mr, nr = isa.width, isa.mr, isa.nr
     kc = f["kc"] or isa.kc
     mc = f["mc"] or isa.mc
-    kcs = {max(W, _up(kc // 2, W)), _up(kc * 2, W) if p.kind != "conv" else isa.kc}
-    if p.K is not None and p.K <= 1024 and p.kind != "conv":
-        kcs.add(_up(p.K, W))
+    kcs = {max(W, _up(kc // 2, W))}
+    if not dynamic:
+        kcs.add(_up(kc * 2, W) if p.kind != "conv" else isa.kc)
+        if p.K is not None and p.K <= 1024 and p.kind != "conv":
+            kcs.add(_up(p.K, W))
     for k in sorted(kcs):
         out.append(tile_word(**dict(f, kc=min(k, 4096))))
     for m in (max(mr, _up(mc // 2, mr)), _up(mc * 2, mr)):
         out.append(tile_word(**dict(f, mc=min(m, 4096))))
-    if threads > 1 and p.M is not None and p.N is not None:
+    if threads > 1 and p.M is not None and p.N is not None and not dynamic:
         for split in (SPLIT_N, SPLIT_M):
             for k in (1, 2, 3):
                 out.append(tile_word(**dict(f, split=split, slices=k, min_units=1)))
