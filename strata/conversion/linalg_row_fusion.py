@@ -43,17 +43,31 @@ each part with at least two ops, one intermediate buffer to shrink and one op wi
 inside the row becomes one loop nest, placed where its last op was.
 
 [Note: inside a row]
-An intermediate buffer (an allocation used only by the part's ops, views and
-deallocation) becomes a buffer of one row (static shape, at most MAX_ROW_BYTES in all,
-else it stays) allocated at the top of the parallel loop's body (convert-scf-to-strata-cpu
-hoists it into the chunk function: each thread has its own, allocated once), or an SSA
-value when a row of it is one element. Fills of such buffers move to the start of the row.
-The ops then form stages, each one loop nest over the row's elements: an op joins the
-stage before it when it has the same loops and, for every buffer both touch with a
-write, both index the same element at each iteration and that element is written at one
-iteration only (so an elementwise producer and the reduction that reads it share a loop;
-a reduction's result is read by the next stage). Reductions into one element per row
-accumulate in loop-carried values (registers).
+Fills move to the start of the row (of buffers no earlier op of the part touches). The
+ops then form stages, each one loop nest over the row's elements: an op joins the stage
+before it when it has the same loops and, for every buffer both touch with a write, both
+index the same element at each iteration and that element is written at one iteration
+only (so an elementwise producer and the reduction that reads it share a loop; a
+reduction's result is read by the next stage). Within an iteration a value stored or
+loaded is reused by the later reads of the same element.
+An intermediate (an allocation only the part's ops, views and deallocation use, indexed
+by the rows) becomes
+- an SSA value when a row of it is one element: reductions into it accumulate in
+  loop-carried values (registers);
+- nothing when every read of it follows a write in the same stage (the value is at hand,
+  whatever its size);
+- else a buffer of one row (static shape, at most MAX_ROW_BYTES in all, else it stays
+  whole) allocated at the top of the parallel loop's body: convert-scf-to-strata-cpu
+  hoists it into the chunk function, so each thread has its own, allocated once.
+Payload ops whose operands do not vary in a stage's loops are emitted before them.
+
+[Note: reassociated reductions]
+LLVM vectorizes a floating-point reduction only when its combining op may be
+reassociated. With `reassociate` (the default), the combining op of each float reduction
+(addf, mulf, maximumf, minimumf, maxnumf, minnumf of the accumulator and a value) gets
+fastmath<reassoc>: sums are then taken in vector lanes and added up at the end (as
+onnxruntime does), which changes their rounding, not their meaning; min and max are exact
+in any order.
 
 Runs on buffers, after bufferization and the micro-kernel pass and before
 strata-outline-linalg-ops, in the CPU target's pipeline. With `parallel=false` the rows
