@@ -322,27 +322,50 @@ class _Group:
 
 
 def _parts(group):
-    """The group's connected parts (ops linked by a root both index by rows), in program
-    order."""
-    k = group.k
-    parent = list(range(len(group.infos)))
+    """The group's connected parts with two ops or more, in program order."""
+    return [p for p in _components(group.infos, group.k) if len(p) > 1]
+
+
+def _components(infos, k):
+    """`infos` split into the sets linked by a root that both index by k rows (their
+    rows then have the same sizes), in program order."""
+    parent = list(range(len(infos)))
 
     def find(i):
         while parent[i] != i:
             parent[i] = parent[parent[i]]
             i = parent[i]
         return i
-    pos = {id(info): i for i, info in enumerate(group.infos)}
-    for root, lst in group.by_root.items():
-        linked = [pos[id(info)] for info, acc in lst if info.rows_ok(acc, k)]
+    by_root = {}
+    for i, info in enumerate(infos):
+        for a in info.accesses:
+            if info.rows_ok(a, k):
+                by_root.setdefault(a.root, []).append(i)
+    for linked in by_root.values():
         for i in linked[1:]:
             a, b = find(linked[0]), find(i)
             if a != b:
                 parent[max(a, b)] = min(a, b)
     parts = {}
-    for i, info in enumerate(group.infos):
+    for i, info in enumerate(infos):
         parts.setdefault(find(i), []).append(info)
-    return [p for p in parts.values() if len(p) > 1]
+    return list(parts.values())
+
+
+def _part_rows(part, k) -> int:
+    """The most rows the part's ops allow (at least the group's k, which an unrelated op
+    of the group may have lowered): still linked by those rows, and every buffer two of
+    them touch, one writing it, indexed by them."""
+    best = min(info.kmax for info in part)
+    if best <= k or len(_components(part, best)) != 1:
+        return k
+    accesses = [(info, a) for info in part for a in info.accesses]
+    for info, a in accesses:
+        for other, b in accesses:
+            if other is not info and b.root is a.root and (a.write or b.write) and \
+                    not (info.rows_ok(a, best) and other.rows_ok(b, best)):
+                return k
+    return best
 
 
 def _view_users_ok(v, ops) -> bool:
@@ -919,7 +942,7 @@ def _flush(group, rewriter, parallel, reassociate) -> int:
     end = group.infos[-1]
     anchor = end.op
     for part in _parts(group):
-        loop = _Fuser(part, group.k, parallel, reassociate).run(rewriter)
+        loop = _Fuser(part, _part_rows(part, group.k), parallel, reassociate).run(rewriter)
         if loop is not None:
             made += 1
             if part[-1] is end:

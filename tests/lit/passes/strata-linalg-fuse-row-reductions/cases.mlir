@@ -79,6 +79,7 @@
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #r3 = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
 #red3 = affine_map<(d0, d1, d2) -> (d0, d2)>
+#r2 = affine_map<(d0, d1, d2) -> (d0, d1)>
 func.func private @effect() {
   return
 }
@@ -212,4 +213,44 @@ func.func @unindexed_write(%x: memref<8x16xf32>) -> (memref<16xf32>, memref<8xf3
   }
   memref.dealloc %sq : memref<8x16xf32>
   return %last, %s : memref<16xf32>, memref<8xf32>
+}
+
+// Two interleaved chains: the group's rows are the one dim both share, each part then
+// runs over its own rows (4 x 8 for the first, 4 for the second).
+// CHECK-LABEL: func.func @interleaved(
+//       CHECK:   scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %{{.*}})
+//       CHECK:   scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}})
+//   CHECK-NOT:   linalg.
+//       CHECK:   return
+func.func @interleaved(%a: memref<4x8x16xf32>, %b: memref<4x32xf32>) -> (memref<4x8x16xf32>, memref<4x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %sa = memref.alloc() : memref<4x8xf32>
+  linalg.fill ins(%zero : f32) outs(%sa : memref<4x8xf32>)
+  %sb = memref.alloc() : memref<4xf32>
+  linalg.fill ins(%zero : f32) outs(%sb : memref<4xf32>)
+  linalg.generic {indexing_maps = [#id3, #r2], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a : memref<4x8x16xf32>) outs(%sa : memref<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%b : memref<4x32xf32>) outs(%sb : memref<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  }
+  %ya = memref.alloc() : memref<4x8x16xf32>
+  linalg.generic {indexing_maps = [#id3, #r2, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a, %sa : memref<4x8x16xf32>, memref<4x8xf32>) outs(%ya : memref<4x8x16xf32>) {
+  ^bb0(%in: f32, %t: f32, %out: f32):
+    %q = arith.divf %in, %t : f32
+    linalg.yield %q : f32
+  }
+  %yb = memref.alloc() : memref<4x32xf32>
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%b, %sb : memref<4x32xf32>, memref<4xf32>) outs(%yb : memref<4x32xf32>) {
+  ^bb0(%in: f32, %t: f32, %out: f32):
+    %q = arith.divf %in, %t : f32
+    linalg.yield %q : f32
+  }
+  memref.dealloc %sa : memref<4x8xf32>
+  memref.dealloc %sb : memref<4xf32>
+  return %ya, %yb : memref<4x8x16xf32>, memref<4x32xf32>
 }
