@@ -269,8 +269,11 @@ class Tuner:
             if gemm_problem(kernel, sizes, self.threads, self.isa) is None:
                 out[key] = word                 # the tile word does not matter there
                 continue
-            cands = neighbours(word, kernel, sizes, self.threads, self.isa,
-                               dynamic=None in shape.values())
+            # dynamic dims the products depend on (a convolution's images are one
+            # product each: their count does not matter)
+            dynamic = any(v is None for k, v in shape.items()
+                          if not (k == "N" and kernel.startswith("strata_conv2d")))
+            cands = neighbours(word, kernel, sizes, self.threads, self.isa, dynamic)
             todo[key] = (kernel, sizes, cands)
         if todo:
             new = self._measure(todo)
