@@ -439,6 +439,12 @@ def _blocked(isa: Isa, pack: str) -> str:
     buf = f.gep(raw, f(f"sub i64 64, {f(f'and i64 {addr}, 63')}"), "i8")
     abuf = f.gep(buf, b_floats)
     packa = f.cmp("sge", "%N", isa.pack_a_min_n)
+    if pack != "conv":
+        # %cd, when not null: A packed whole by strata_gemm_parallel (block (ic, pc) at
+        # cd + pc * Mp + ic * kcur, see _prepack_a): the slices share it
+        pre = f(f"icmp ne ptr %cd, null")
+        packa = f(f"or i1 {packa}, {pre}")
+        mp = _round_up(f, "%M", mr)
 
     def jblock(jc):
         ncur = f.min(f.sub("%N", jc), nc)
@@ -464,11 +470,22 @@ def _blocked(isa: Isa, pack: str) -> str:
                 f.cbr(packa, yes, no)
                 for lbl, apack in ((yes, True), (no, False)):
                     f.start(lbl)
+                    ablk = abuf
+                    if apack and pack != "conv":
+                        ablk = f(f"select i1 {pre}, ptr "
+                                 f"{f.gep('%cd', f.add(f.mul(pc, mp), f.mul(ic, kcur)))}, "
+                                 f"ptr {abuf}")
+                        own, packed = f.label("own"), f.label("shared")
+                        f.cbr(pre, packed, own)
+                        f.start(own)
                     if apack:
                         f.do(f"call void @strata_pack_a(i64 {mcur}, i64 {kcur}, ptr {a}, "
                              f"i64 %lda, ptr {abuf})")
+                    if apack and pack != "conv":
+                        f.br(packed)
+                        f.start(packed)
 
-                    def panel(jr, apack=apack):
+                    def panel(jr, apack=apack, ablk=ablk):
                         nvalid = f.min(f.sub(ncur, jr), nr)
                         if pack:
                             b = f.gep(buf, f.mul(jr, kcur))
@@ -476,7 +493,7 @@ def _blocked(isa: Isa, pack: str) -> str:
                             b = f.gep("%B", f.add(f.mul(f.add(jc, jr), "%K"), f.mul(pc, nr)))
                         c = f.gep("%C", f.add(f.mul(ic, "%ldc"), f.add(jc, jr)))
                         f.do(f"call void {_rows_name(apack)}(i64 {mcur}, i64 {kcur}, "
-                             f"ptr {abuf if apack else a}, i64 %lda, ptr {b}, ptr {c}, "
+                             f"ptr {ablk if apack else a}, i64 %lda, ptr {b}, ptr {c}, "
                              f"i64 %ldc, i64 {nvalid}, i1 {acc})")
                     f.loop("0", ncur, nr, panel)
                     f.br(join)
@@ -578,9 +595,36 @@ def _parallel(isa: Isa) -> str:
     per = f.mul(f(f"sdiv i64 {f.sub(f.add(units, want), 1)}, {want}"), unit)
     slices = f(f"sdiv i64 {f.sub(f.add(size, per), 1)}, {per}")
     v["by_n"], v["per"] = by_n, per
+    # Column slices all read the whole of A: when a thread runs several, A is packed
+    # once here instead of once per slice (not for convolutions: %cd is theirs)
+    share = all_of(f, [by_n, f.cmp("ne", "%kind", BLOCKED_KINDS["conv"]),
+                       f.cmp("sge", per, isa.pack_a_min_n), f.cmp("sgt", slices, t_req)])
+    pre_l, run_l = f.label("prepack"), f.label("slices")
+    entry = f.block
+    f.cbr(share, pre_l, run_l)
+    f.start(pre_l)
+    kc = _tile_field(f, "kc", isa.kc)
+    mp = _round_up(f, "%M", mr)
+    apre = f(f"call ptr @malloc(i64 {f.mul(f.mul(mp, '%K'), 4)})")
+
+    def kblock(pc):
+        kcur = f.min(f.sub("%K", pc), kc)
+        f.do(f"call void @strata_pack_a(i64 %M, i64 {kcur}, ptr {f.gep('%A', pc)}, "
+             f"i64 %lda, ptr {f.gep(apre, f.mul(pc, mp))})")
+    f.loop("0", "%K", kc, kblock)
+    pre_end = f.block
+    f.br(run_l)
+    f.start(run_l)
+    v["cd"] = f(f"phi ptr [ {apre}, %{pre_end} ], [ %cd, %{entry} ]")
     work = _store_work(f, _WORK_FIELDS, _FIELD_TYPES, v)
     f.do(f"call void @strata_parallel_for(ptr @strata_gemm_slices, ptr {work}, "
          f"i64 {slices}, i64 1)")
+    freed, kept = f.label("free"), f.label("kept")
+    f.cbr(share, freed, kept)
+    f.start(freed)
+    f.do(f"call void @free(ptr {v['cd']})")
+    f.br(kept)
+    f.start(kept)
     f.br(done)
     f.start(done)
     f.do("ret void")
