@@ -583,7 +583,7 @@ def _parallel(isa: Isa) -> str:
     f.start(many)
     # slices: multiples of NR columns, else of MR rows; as many per thread (up to
     # SLICES_PER_THREAD: a thread the system runs late takes fewer) as leave each one
-    # SLICE_MIN_UNITS units at least (every slice packs its A blocks again)
+    # SLICE_MIN_UNITS units at least (row slices each pack their own A blocks)
     size = f(f"select i1 {by_n}, i64 %N, i64 %M")
     unit = f(f"select i1 {by_n}, i64 {nr}, i64 {mr}")
     units = f(f"sdiv i64 {f.sub(f.add(size, unit), 1)}, {unit}")
