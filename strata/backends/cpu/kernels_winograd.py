@@ -21,11 +21,15 @@ where the direct convolution spends 36 multiply-adds. Summed over the input chan
 the 16 elementwise products become 16 matrix products, one per position xi of the 4x4:
 M[xi] (F x T) = U[xi] (F x C) . V[xi] (C x T), T = the tiles of the image. So per image:
 1. input transform (parallel over channels): V[xi][c][t] = (B^T d B)[xi] for every tile
-   t = th * TW + tw, eight tiles of a tile row per vector (the patch columns of adjacent
-   tiles are two apart: even lanes of two loads); patches past the image read zeros;
-2. the 16 products on the GEMM kernels (strata_sgemm_batched_f32);
-3. output transform (parallel over filters): out[f] (+)= A^T M A, the two columns of a
-   tile's outputs interleaved back into rows with shuffles, masked at the image's edge.
+   t = th * TW + tw, W tiles of a tile row per vector (the patch columns of adjacent
+   tiles are two apart: even lanes of two loads), down a column of tiles carrying the
+   row transforms of the two input rows adjacent tile rows share; input past the image
+   reads as zeros (masked loads); whole-vector stores only (see column_either);
+2. the 16 products in parallel, each on the calling thread's GEMM kernel
+   (strata_wino_gemm: strata_sgemm_f32 inside a pool chunk runs inline);
+3. output transform (parallel over filters): out[f] (+)= A^T M A plus the epilogue, the
+   two columns of a tile's outputs interleaved back into rows with shuffles, stores
+   masked at the image's edge (the output is the caller's).
 2.25x fewer multiply-adds than the direct product (ResNet-18's 3x3 convolutions: 83%
 of its work), at the price of the transforms (additions only) and of V and M (16 x C x T
 and 16 x F x T floats, a scratch buffer per call). The transform coefficients are 0, +-1
