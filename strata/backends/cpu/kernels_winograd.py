@@ -144,7 +144,7 @@ def _input_transform(isa: Isa) -> str:
             # Tile rows top to bottom: tile row th reads input rows 2th .. 2th+3, the
             # next one 2th+2 .. 2th+5: the row transforms of its last two rows are
             # carried to it (each input row is loaded and transformed once).
-            first = row_t(base, "0", tw, True) + row_t(base, "1", tw, True)
+            first = row_t(base, "0", tw, full) + row_t(base, "1", tw, full)
 
             def tile_row(th, carried):
                 r2 = f.add(f.mul(th, 2), 2)
