@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from ..ir import attributes as A
 from ..passes.pass_manager import Option, Pass
-from .linalg_to_microkernels import (_VIEWS, _accumulate, _declare, _Emit, _Weights,
+from .linalg_to_microkernels import (_accumulate, _declare, _Emit, _Weights, global_data,
                                      match_conv)
 
 __all__ = ["LinalgConvToWinograd", "conv_to_winograd", "KERNEL"]
@@ -47,22 +47,11 @@ def _matches(op, min_channels: int) -> bool:
 
 
 def _filter_data(weights, w):
-    """The F x C x 3 x 3 array of the constant global filter `w` is read from, or None."""
-    from ..ir.dense import DenseElementsAttr, DenseResourceElementsAttr
-    src = w
-    while src.defining_op is not None and src.defining_op.name in _VIEWS:
-        src = src.defining_op.operands[0]
-    g = weights._global_of(src)
-    if g is None:
-        return None, None
-    init = g.properties["initial_value"]
-    if isinstance(init, DenseResourceElementsAttr):
-        data = init.array()
-    elif isinstance(init, DenseElementsAttr):
-        data = init.array
-    else:
-        return None, None
-    return g, data.reshape(w.type.shape)
+    """(the constant global filter `w` is read from, its F x C x 3 x 3 array), or
+    (None, None)."""
+    g = weights.global_under(w)[1]
+    data = global_data(g) if g is not None else None
+    return (g, data.reshape(w.type.shape)) if data is not None else (None, None)
 
 
 def _after_scalars(op, step):
@@ -76,7 +65,7 @@ def _after_scalars(op, step):
 
 
 def _elementwise(g) -> bool:
-    """A linalg.generic on buffers, all loops parallel, identity maps."""
+    """A linalg.generic on buffers with one init, all loops parallel."""
     return (g is not None and g.name == "linalg.generic" and not g.results and
             all(t == "parallel" for t in g.iterator_types_list()) and
             g.num_dps_inits == 1)
@@ -89,11 +78,11 @@ def _bias_before(op, y):
     if not _elementwise(g) or g.num_dps_inputs() != 1 or g.dps_inits[0] is not y:
         return None
     b = g.dps_inputs[0]
-    maps = [m.results for m in g.indexing_maps_list()]
+    bmap, ymap = g.indexing_maps_list()
     if type(b.type) is not A.MemRefType or tuple(b.type.shape) != (y.type.shape[1],) or \
             b.type.element_type != A.f32 or b.type.layout is not None or \
-            not g.indexing_maps_list()[1].is_identity() or len(maps[0]) != 1 or \
-            getattr(maps[0][0], "position", None) != 1:
+            not ymap.is_identity() or len(bmap.results) != 1 or \
+            getattr(bmap.results[0], "position", None) != 1:
         return None
     ops = list(g.body.ops)
     if len(ops) != 1 or ops[0].operands[0] is not g.body.args[0]:
@@ -156,7 +145,7 @@ def _strided_images(t) -> bool:
 
 def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True) -> int:
     """Rewrite the matched convolutions of `module`; returns how many."""
-    from ..backends.cpu.kernels_winograd import winograd_filter
+    from ..backends.cpu.kernels_winograd import BIAS, RELU, RESIDUAL, winograd_filter
     weights = _Weights(module, 0)
     made = {}
     count = 0
@@ -175,7 +164,7 @@ def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True) -> int:
         if bias is not None:
             bias_value = bias.dps_inputs[0]
             bias.erase()
-            acc, flags = em.i32(0), flags | 1
+            acc, flags = em.i32(0), flags | BIAS
         else:
             acc = _accumulate(em, op, y)
         # the kernel may write elsewhere than y only when y's old value is not read
@@ -187,7 +176,7 @@ def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True) -> int:
                 (epi[1] is None or _ready_before(epi[1], op)):
             gen, res, relu = epi
             out = gen.dps_inits[0]
-            flags |= (2 if res is not None else 0) | (4 if relu else 0)
+            flags |= (RESIDUAL if res is not None else 0) | (RELU if relu else 0)
         else:
             epi = None
         pad = _padded_destination(out, op, epi[0] if epi is not None else None) \

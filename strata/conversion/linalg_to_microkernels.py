@@ -86,7 +86,7 @@ from ..passes.pass_manager import Option, Pass
 from .scalar_builders import op_class
 
 __all__ = ["LinalgToMicrokernels", "lower_to_microkernels", "KERNEL_SIGNATURES",
-           "kernels_used", "pack_b_panels", "match_contraction", "match_conv"]
+           "kernels_used", "pack_b_panels", "match_contraction", "match_conv", "global_data"]
 
 _P = "ptr"
 # Argument types of the kernels' C ABI ("ptr" = !llvm.ptr), as kernels.py defines them
@@ -589,6 +589,18 @@ def pack_b_panels(b, nr: int):
     return np.ascontiguousarray(padded.reshape(k, p, nr).transpose(1, 0, 2)).reshape(-1)
 
 
+def global_data(g):
+    """The initial value of constant memref.global `g` as a NumPy array, or None (an
+    initial value of another kind)."""
+    from ..ir.dense import DenseElementsAttr, DenseResourceElementsAttr
+    init = g.properties["initial_value"]
+    if isinstance(init, DenseResourceElementsAttr):
+        return init.array()
+    if isinstance(init, DenseElementsAttr):
+        return init.array
+    return None
+
+
 class _Weights:
     """Constant 2-D f32 globals packed for the kernels (one packed global per global and
     layout), and the clean-up of what no longer reads the originals."""
@@ -616,13 +628,20 @@ class _Weights:
             return None
         return g
 
+    def global_under(self, value):
+        """(the buffer `value` is a whole view of, or itself; the constant global with its
+        data that buffer is read from, or None)."""
+        src = value
+        while src.defining_op is not None and src.defining_op.name in _VIEWS:
+            src = src.defining_op.operands[0]
+        return src, self._global_of(src)
+
     def packed(self, ct: Contraction):
         """A value holding packed(B) of contraction `ct` (B^T transposed first), or None:
         B must be a constant global, or a whole view of one (reshapes keep the order of
         the elements), walked only by the K and N loops, K's dims before N's (after them
         when B is transposed)."""
         from ..dialects.memref_layout import is_identity_layout
-        from ..ir.dense import DenseElementsAttr, DenseResourceElementsAttr
         b, pb = ct.b, ct.pos[1]
         t = b.type
         if not self.nr or not t.has_static_shape or not is_identity_layout(t):
@@ -631,24 +650,17 @@ class _Weights:
         if any(n != 1 and i not in walked for i, n in enumerate(t.shape)) or \
                 (pb[ct.k[0]] < pb[ct.n[0]]) == ct.trans_b:
             return None
-        src = b
-        while src.defining_op is not None and src.defining_op.name in _VIEWS:
-            src = src.defining_op.operands[0]
-        g = self._global_of(src)
+        src, g = self.global_under(b)
         if g is None:
             return None
-        init = g.properties["initial_value"]
         k = 1
         for d in ct.k:
             k *= t.shape[pb[d]]
         key = (g, ct.trans_b, k)
         new = self.made.get(key)
         if new is None:
-            if isinstance(init, DenseResourceElementsAttr):
-                data = init.array()
-            elif isinstance(init, DenseElementsAttr):
-                data = init.array
-            else:
+            data = global_data(g)
+            if data is None:
                 return None
             data = data.reshape((-1, k) if ct.trans_b else (k, -1))
             new = self.made[key] = self._new_global(g, pack_b_panels(

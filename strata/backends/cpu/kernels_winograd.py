@@ -44,7 +44,7 @@ from .kernel_ir import Fn, all_of, lane_mask, splat, vec_type, vload, vstore
 if TYPE_CHECKING:
     from .kernels import Isa
 
-__all__ = ["winograd_functions", "winograd_filter"]
+__all__ = ["winograd_functions", "winograd_filter", "BIAS", "RESIDUAL", "RELU"]
 
 # The fields of the parallel chunk functions' context (i64 each; pointers as integers).
 _IN_FIELDS = ("img", "sc", "sh", "H", "W", "TH", "TW", "V", "C")
@@ -57,8 +57,8 @@ _SKEW = 16     # also the slack whole-vector reads of M may run past the last pl
 #                (at least the widest vector: 16 floats)
 _GEMM_FIELDS = ("U", "V", "M", "F", "C", "T")
 _PTRS = {"img", "V", "M", "out", "U", "bias", "res"}
-# Epilogue flags (the `flags` field): a bias vector, a residual to add, ReLU.
-_BIAS, _RES, _RELU = 1, 2, 4
+# Epilogue flags (the `flags` argument): a bias vector, a residual to add, ReLU.
+BIAS, RESIDUAL, RELU = 1, 2, 4
 
 
 def _context(f: Fn, fields, values: dict) -> str:
@@ -193,7 +193,7 @@ def _output_transform(isa: Isa) -> str:
     acc = f.cmp("ne", p["acc"], 0)
     flags = p["flags"]
     has_bias, has_res, relu = (f.cmp("ne", f(f"and i64 {flags}, {b}"), 0)
-                               for b in (_BIAS, _RES, _RELU))
+                               for b in (BIAS, RESIDUAL, RELU))
     rsh = f(f"select i1 {has_res}, i64 {p['rsh']}, i64 {p['osh']}")
     half = W // 2
     # lanes (y0[l], y1[l]) -> columns 2l, 2l + 1: the first W columns, then the next W
