@@ -143,9 +143,20 @@ def _strided_images(t) -> bool:
         _unit_inner(t)
 
 
-def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True) -> int:
-    """Rewrite the matched convolutions of `module`; returns how many."""
-    from ..backends.cpu.kernels_winograd import BIAS, RELU, RESIDUAL, winograd_filter
+def _packed_filters(shape, panel_width: int) -> bool:
+    """Whether the kernel runs this convolution's products transposed, on U^T packed in
+    panels of `panel_width` filters (PACKED_U): from two panels of filters and 32 input
+    channels (a panel is streamed once and reused for every few tiles; below that the
+    row-major products measured as fast or faster)."""
+    return panel_width > 0 and shape[0] >= 2 * panel_width and shape[1] >= 32
+
+
+def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True,
+                     panel_width: int = 0) -> int:
+    """Rewrite the matched convolutions of `module`; returns how many. `panel_width` > 0:
+    the CPU kernels' NR, for the PACKED_U filter layout (see _packed_filters)."""
+    from ..backends.cpu.kernels_winograd import (BIAS, PACKED_U, RELU, RESIDUAL,
+                                                 winograd_filter)
     weights = _Weights(module, 0)
     made = {}
     count = 0
@@ -154,12 +165,14 @@ def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True) -> int:
         g, data = _filter_data(weights, w)
         if g is None:
             continue
-        u = made.get(g)
+        packed = _packed_filters(data.shape, panel_width)
+        u = made.get((g, packed))
         if u is None:
-            u = made[g] = weights._new_global(g, winograd_filter(data).reshape(-1),
-                                              suffix="_winograd")
+            u = made[g, packed] = weights._new_global(
+                g, winograd_filter(data, panel_width if packed else 0).reshape(-1),
+                suffix="_winograd")
         em = _Emit(op)
-        flags = 0
+        flags = PACKED_U if packed else 0
         bias = _bias_before(op, y) if fuse else None
         if bias is not None:
             bias_value = bias.dps_inputs[0]
@@ -307,9 +320,11 @@ class LinalgConvToWinograd(Pass):
                           "have to be rewritten")
     fuse = Option(bool, True, "Fuse the bias broadcast before and an elementwise "
                   "residual add and/or ReLU after into the kernel's epilogue")
+    panel_width = Option(int, 0, "The kernels' NR: filters of 2 panels and 32 channels up "
+                         "are packed in panels of NR for the transposed products (0: none)")
 
     def run(self, op):
-        conv_to_winograd(op, self.min_channels, self.fuse)
+        conv_to_winograd(op, self.min_channels, self.fuse, self.panel_width)
 
 
 from ..passes.registry import register_pass  # noqa: E402

@@ -5,8 +5,8 @@ convolutions compiled for the CPU matches onnxruntime and calls the kernel."""
 import numpy as np
 import pytest
 
-from strata.backends.cpu.kernels import load_kernels
-from strata.backends.cpu.kernels_winograd import winograd_filter
+from strata.backends.cpu.kernels import host_isa, load_kernels
+from strata.backends.cpu.kernels_winograd import PACKED_U, winograd_filter
 
 RNG = np.random.default_rng(11)
 
@@ -31,6 +31,25 @@ def test_filter_transform():
                                rtol=1e-6)
 
 
+def test_filter_transform_packed():
+    """PACKED_U: U[xi]^T in panels of NR filters, C x NR each, zeros past F."""
+    g = RNG.standard_normal((5, 3, 3, 3))
+    u = winograd_filter(g)
+    p = winograd_filter(g, panel_width=4)
+    assert p.shape == (16, 2, 3, 4) and p.dtype == np.float32
+    np.testing.assert_array_equal(p[:, 0], u[:, :4].transpose(0, 2, 1))
+    np.testing.assert_array_equal(p[:, 1, :, 0], u[:, 4])
+    assert not p[:, 1, :, 1:].any()
+
+
+def _filter(g, packed):
+    """(U, the kernel's layout flag) for the row-major or the packed products."""
+    if packed:
+        return winograd_filter(g, host_isa().nr), PACKED_U
+    return winograd_filter(g), 0
+
+
+@pytest.mark.parametrize("packed", [False, True])
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("n,c,h,w,f", [
     (1, 3, 6, 6, 2),        # one row of two tiles
@@ -38,14 +57,15 @@ def test_filter_transform():
     (1, 16, 12, 21, 9),     # odd output columns (19): ten tiles, a vector and a tail
     (1, 8, 3, 3, 4),        # a 1x1 output
     (1, 24, 40, 38, 17),    # 19 tiles a row (two vectors and a tail), 19 rows
+    (1, 33, 16, 16, 40),    # packed: 49 tiles (8 x 6 + 1), filters past a whole panel
 ])
-def test_kernel_matches_numpy(threads, n, c, h, w, f):
+def test_kernel_matches_numpy(packed, threads, n, c, h, w, f):
     lib = load_kernels()
     x = RNG.standard_normal((n, c, h, w), np.float32)
     g = RNG.standard_normal((f, c, 3, 3), np.float32)
     want = _ref(x, g)
     oh, ow = h - 2, w - 2
-    u = winograd_filter(g)
+    u, layout = _filter(g, packed)
     prev = lib.get_num_threads()
     lib.set_num_threads(threads)
     try:
@@ -54,7 +74,7 @@ def test_kernel_matches_numpy(threads, n, c, h, w, f):
             base = out.astype(np.float64) if acc else 0.0
             lib.conv2d_winograd(n, c, h, w, f, oh, ow, x.ctypes.data, c * h * w, h * w, w,
                                 u.ctypes.data, out.ctypes.data, f * oh * ow, oh * ow, ow,
-                                acc, 0, 0, 0, 0, 0, 0)
+                                acc, 0, 0, 0, 0, 0, layout)
             np.testing.assert_allclose(out, want + base, rtol=1e-4, atol=1e-4)
     finally:
         lib.set_num_threads(prev)
@@ -73,8 +93,9 @@ def test_strided_input_rows():
     np.testing.assert_allclose(out, _ref(np.ascontiguousarray(x), g), rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("packed", [False, True])
 @pytest.mark.parametrize("flags", [1, 2, 4, 5, 6, 7])
-def test_epilogue(flags):
+def test_epilogue(flags, packed):
     """bias (1), residual (2), ReLU (4) in the kernel's epilogue, into a strided output
     (the interior of a padded buffer) from a strided residual, with accumulation."""
     lib = load_kernels()
@@ -87,7 +108,7 @@ def test_epilogue(flags):
     res = res_big[:, :, 1:, 2:-1]
     out_big = RNG.standard_normal((n, f, oh + 2, ow + 2)).astype(np.float32)
     out_big[0, 0, 1, 1] = np.nan     # overwritten (acc 0)
-    u = winograd_filter(g)
+    u, layout = _filter(g, packed)
     want = _ref(x, g)
     if flags & 1:
         want = want + bias[None, :, None, None]
@@ -105,7 +126,7 @@ def test_epilogue(flags):
                             u.ctypes.data, inner.ctypes.data, f * (oh + 2) * (ow + 2),
                             (oh + 2) * (ow + 2), ow + 2, acc, bias.ctypes.data,
                             res.ctypes.data, f * (oh + 1) * (ow + 3),
-                            (oh + 1) * (ow + 3), ow + 3, flags)
+                            (oh + 1) * (ow + 3), ow + 3, flags | layout)
         np.testing.assert_allclose(inner, expect, rtol=1e-4, atol=1e-4)
         # the border of the padded buffer is untouched
         np.testing.assert_array_equal(big[:, :, 0], out_big[:, :, 0])
@@ -144,3 +165,37 @@ def test_compiled_model_uses_winograd(tmp_path):
     opt = next(dump.glob("*strata-linalg-conv-to-winograd.mlir")).read_text()
     assert "linalg.generic" not in opt and "i32 5)" not in opt
     assert opt.count("%c5_i32)") == 1 and opt.count("%c6_i32)") == 1
+
+
+def test_compiled_model_packed_filters(tmp_path):
+    """Filters of two panels and 32 channels up: the pass packs U^T (PACKED_U, flag 8)
+    and the transposed products compute the same as onnxruntime."""
+    onnx = pytest.importorskip("onnx")
+    ort = pytest.importorskip("onnxruntime")
+    import strata
+    from onnx import TensorProto, helper, numpy_helper
+    nr = host_isa().nr
+    f_, c_ = 2 * nr + 3, 32
+    w = RNG.standard_normal((f_, c_, 3, 3), np.float32) * 0.1
+    b = RNG.standard_normal(f_).astype(np.float32)
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c"], ["y"])]
+    g = helper.make_graph(
+        nodes, "wino_packed",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c_, 14, 15])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, f_, 14, 15])],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    path = tmp_path / "wino_packed.onnx"
+    onnx.save(model, str(path))
+    x = RNG.standard_normal((1, c_, 14, 15), np.float32)
+    want = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(
+        None, {"x": x})[0]
+    for threads in (1, 2):
+        f = strata.compile(str(path), dump_dir=str(tmp_path / f"dump{threads}"),
+                           num_threads=threads)
+        np.testing.assert_allclose(f(x)[0], want, rtol=1e-4, atol=1e-4)
+    opt = next((tmp_path / "dump1").glob("*strata-linalg-conv-to-winograd.mlir")).read_text()
+    # bias (1) + PACKED_U (8); U is 16 x 3 panels x C x NR floats
+    assert opt.count("%c9_i32)") == 1
+    assert f"memref<{16 * 3 * c_ * nr}xf32>" in opt

@@ -65,7 +65,8 @@ from dataclasses import dataclass
 
 __all__ = ["Isa", "host_isa", "isa_for", "sgemm_ir", "kernel_library_ir", "KERNELS",
            "pack_b", "packed_b_size", "kernel_object", "kernel_assembly", "load_kernels",
-           "kernel_symbols", "KernelLibrary", "default_threads", "microkernel_pass"]
+           "kernel_symbols", "KernelLibrary", "default_threads", "microkernel_pass",
+           "winograd_pass"]
 
 
 @dataclass(frozen=True)
@@ -360,6 +361,12 @@ def microkernel_pass(isa: Isa | None = None, num_threads: int = 0) -> str:
     threads = f" num-threads={num_threads}" if num_threads else ""
     return (f"strata-linalg-to-microkernels{{weight-panel-width={(isa or host_isa()).nr}"
             f"{threads}}}")
+
+
+def winograd_pass(isa: Isa | None = None) -> str:
+    """The pipeline entry of strata-linalg-conv-to-winograd for these kernels (filters
+    packed for their NR-filter panels where the transposed products pay)."""
+    return f"strata-linalg-conv-to-winograd{{panel-width={(isa or host_isa()).nr}}}"
 
 
 def kernel_symbols() -> dict:

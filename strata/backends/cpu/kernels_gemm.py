@@ -11,7 +11,7 @@ from .kernel_ir import Fn, all_of, fma, lane_mask, splat, vec_type, vload, vstor
 if TYPE_CHECKING:
     from .kernels import Isa
 
-__all__ = ["gemm_functions", "BLOCKED_KINDS", "BLOCKED_ARGS", "PAR_MIN_MACS",
+__all__ = ["gemm_functions", "ukr_accumulate", "BLOCKED_KINDS", "BLOCKED_ARGS", "PAR_MIN_MACS",
            "CHUNK_MIN_MACS", "TILE_FIELDS", "tile_word", "tile_fields", "SPLIT_AUTO",
            "SPLIT_N", "SPLIT_M", "SPLIT_NONE", "SLICES_PER_THREAD", "SLICE_MIN_UNITS"]
 
@@ -89,6 +89,48 @@ def _ukr_name(mr: int, apack: bool) -> str:
     return f"@strata_ukr_{mr}{'p' if apack else 'a'}"
 
 
+def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step) -> list:
+    """The K loop of a micro-kernel: the mr x NR product A[mr, K] . Bp[K, NR] (%K, %B: a
+    packed panel, rows of NR floats) as mr * NV vector accumulators, which it returns.
+    A's element (i, k) is at arow[i] + a_step(k) floats."""
+    W, V, nv, nr = isa.width, vec_type(isa), isa.nv, isa.nr
+    acc0 = ["zeroinitializer"] * (mr * nv)
+
+    def step(k, accs):
+        ak = a_step(k)
+        b_k = f.gep("%B", f.mul(k, nr))
+        bv = [vload(f, isa, f.gep(b_k, v * W) if v else b_k) for v in range(nv)]
+        out = list(accs)
+        for i in range(mr):
+            a = splat(f, isa, f(f"load float, ptr {f.gep(arow[i], ak)}, align 4"))
+            for v in range(nv):
+                out[i * nv + v] = fma(f, isa, a, bv[v], out[i * nv + v])
+        return out
+
+    # Few rows: too few accumulators to hide the FMA latency, so the unrolled k steps
+    # rotate over `sets` independent sets of them, summed after the loop.
+    u = max(isa.unroll, 1)
+    sets = max(1, min(u, _MIN_CHAINS // (mr * nv)))
+    while u % sets:
+        sets -= 1
+    n = mr * nv
+    carried = [(V, a) for a in acc0] + [(V, "zeroinitializer")] * (n * (sets - 1))
+    if u == 1:
+        return f.loop("0", "%K", 1, step, carried)
+    kmain = f.sub("%K", f(f"srem i64 %K, {u}"))
+
+    def unrolled(k, accs):
+        accs = list(accs)
+        for j in range(u):
+            s0 = (j % sets) * n
+            accs[s0:s0 + n] = step(f.add(k, j) if j else k, accs[s0:s0 + n])
+        return accs
+    accs = f.loop("0", kmain, u, unrolled, carried)
+    for j in range(1, sets):
+        accs[:n] = [f(f"fadd {V} {x}, {y}") for x, y in zip(accs[:n], accs[j * n:j * n + n])]
+    return f.loop(kmain, "%K", 1, step, [(V, a) for a in accs[:n]])
+
+
 def _ukr(isa: Isa, mr: int, apack: bool) -> str:
     """C[mr, :nvalid] (+)= A[mr, K] . Bp[K, NR], Bp a packed panel (rows of NR floats,
     zero padded past nvalid). A is packed (element (i, k) at A + k*MR + i) or in place
@@ -108,42 +150,8 @@ def _ukr(isa: Isa, mr: int, apack: bool) -> str:
     for i in range(mr):
         for x in [cptr[i][v] for v in range(nv)] + [f.gep(crow[i], nr - 1)]:
             f.do(f"call void @llvm.prefetch.p0(ptr {x}, i32 1, i32 3, i32 1)")
-    acc0 = ["zeroinitializer"] * (mr * nv)
-
-    def step(k, accs):
-        ak = f.mul(k, isa.mr) if apack else k
-        b_k = f.gep("%B", f.mul(k, nr))
-        bv = [vload(f, isa, f.gep(b_k, v * W) if v else b_k) for v in range(nv)]
-        out = list(accs)
-        for i in range(mr):
-            a = splat(f, isa, f(f"load float, ptr {f.gep(arow[i], ak)}, align 4"))
-            for v in range(nv):
-                out[i * nv + v] = fma(f, isa, a, bv[v], out[i * nv + v])
-        return out
-
-    # Few rows: too few accumulators to hide the FMA latency, so the unrolled k steps
-    # rotate over `sets` independent sets of them, summed after the loop.
-    u = max(isa.unroll, 1)
-    sets = max(1, min(u, _MIN_CHAINS // (mr * nv)))
-    while u % sets:
-        sets -= 1
-    n = mr * nv
-    carried = [(V, a) for a in acc0] + [(V, "zeroinitializer")] * (n * (sets - 1))
-    if u > 1:
-        kmain = f.sub("%K", f(f"srem i64 %K, {u}"))
-
-        def unrolled(k, accs):
-            accs = list(accs)
-            for j in range(u):
-                s0 = (j % sets) * n
-                accs[s0:s0 + n] = step(f.add(k, j) if j else k, accs[s0:s0 + n])
-            return accs
-        accs = f.loop("0", kmain, u, unrolled, carried)
-        for j in range(1, sets):
-            accs[:n] = [f(f"fadd {V} {x}, {y}") for x, y in zip(accs[:n], accs[j * n:j * n + n])]
-        accs = f.loop(kmain, "%K", 1, step, [(V, a) for a in accs[:n]])
-    else:
-        accs = f.loop("0", "%K", 1, step, carried)
+    accs = ukr_accumulate(f, isa, mr, arow, (lambda k: f.mul(k, isa.mr)) if apack
+                          else (lambda k: k))
 
     done = f.label("done")
     for masked in (False, True):
