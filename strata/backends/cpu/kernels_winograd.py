@@ -321,20 +321,34 @@ def _wino_ukr(isa: Isa, mr: int) -> str:
     arow = [f.gep("%A", i) if i else "%A" for i in range(mr)]
     accs = ukr_accumulate(f, isa, mr, arow, lambda k: f.mul(k, "%lda"))
     # The transposed store: lane l of the i-th row's accumulators goes to tile i of filter
-    # row l. Once per K multiply-adds of mr x NR, so a few extracts per value are cheap.
+    # row l. The W x W block of each accumulator column (rows past mr undefined) is
+    # transposed in registers, log2(W) rounds of W two-source shuffles; each round swaps
+    # one bit of the row index with the same bit of the lane index. Then row l's first
+    # mr lanes are one store.
+    V = vec_type(isa)
     row_t = f"<{mr} x float>"
+    first = ", ".join(f"i32 {i}" for i in range(mr))
     for v in range(nv):
+        rows = [accs[i * nv + v] for i in range(mr)] + ["poison"] * (W - mr)
+        d = W // 2
+        while d:
+            lo = ", ".join(f"i32 {l if not l & d else W + l - d}" for l in range(W))
+            hi = ", ".join(f"i32 {l + d if not l & d else W + l}" for l in range(W))
+            new = list(rows)
+            for i in range(W):
+                if not i & d:
+                    a, b = rows[i], rows[i + d]
+                    new[i] = f(f"shufflevector {V} {a}, {V} {b}, <{W} x i32> <{lo}>")
+                    new[i + d] = f(f"shufflevector {V} {a}, {V} {b}, <{W} x i32> <{hi}>")
+            rows, d = new, d // 2
         for lane in range(W):
-            vals = [f(f"extractelement {vec_type(isa)} {accs[i * nv + v]}, i64 {lane}")
-                    for i in range(mr)]
             dst = f.gep("%C", f.mul("%ldc", v * W + lane))
             if mr == 1:
-                f.do(f"store float {vals[0]}, ptr {dst}, align 4")
-                continue
-            x = "poison"
-            for i, val in enumerate(vals):
-                x = f(f"insertelement {row_t} {x}, float {val}, i64 {i}")
-            f.do(f"store {row_t} {x}, ptr {dst}, align 4")
+                x = f(f"extractelement {V} {rows[lane]}, i64 0")
+                f.do(f"store float {x}, ptr {dst}, align 4")
+            else:
+                x = f(f"shufflevector {V} {rows[lane]}, {V} poison, <{mr} x i32> <{first}>")
+                f.do(f"store {row_t} {x}, ptr {dst}, align 4")
     f.do("ret void")
     return f.text()
 
