@@ -388,6 +388,10 @@ sleep:
   %a = atomicrmw add ptr @strata_pool_sleepers, i32 1 seq_cst, align 64
   call void @strata_pool_sleep(ptr @strata_pool_gen, i32 %g)
   %b = atomicrmw sub ptr @strata_pool_sleepers, i32 1 seq_cst, align 64
+  ; spin again after a wake-up: a job short enough to be over before this thread woke
+  ; must not send it straight back to sleep (then every later short job would find it
+  ; asleep, pay the wake-up and run on the caller alone)
+  store i32 0, ptr %spins, align 4
   br label %wait
 take:
   store i32 %g, ptr %seen, align 4
