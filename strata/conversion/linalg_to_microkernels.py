@@ -40,8 +40,8 @@ what is left.
 - linalg.conv_2d_nchw_fchw, conv_2d_nhwc_hwcf, conv_2d_nhwc_fhwc (f32): the input's
   innermost dim unit-stride, the filter contiguous, each output image contiguous.
   -> strata_conv2d_nchw_f32 (a GEMM packing B straight from the image: implicit
-  im2col) / strata_conv2d_nhwc_f32 (im2col + GEMM); 1x1 stride-1 convolutions are a
-  GEMM on the image itself.
+  im2col; _packed_f32 with a packed constant filter) / strata_conv2d_nhwc_f32 (im2col +
+  GEMM); 1x1 stride-1 convolutions are a GEMM on the image itself.
 Anything else (other element types, transposed A, depthwise and grouped convolutions,
 pooling) stays for convert-linalg-to-loops.
 
@@ -53,6 +53,11 @@ elements), that only the k and n loops walk, is packed now, once: a new constant
 holds packed(B) (`pack_b_panels` of the K x N matrix; B^T is transposed first) and the
 product calls strata_sgemm_packed_f32, which skips packing B at run time, with its
 batch loops as scf.for loops. The old global goes when nothing else reads it.
+With `filter-panel-rows=MR` (the kernels' MR), a constant NCHW convolution filter (but a
+1x1 stride-1 one, which the kernel may multiply in place) is packed likewise into
+MR-row panels of the whole K = C*KH*KW (`pack_a_panels`) for
+strata_conv2d_nchw_packed_f32: the filter is read as one sequential stream, with no
+packing (or row-strided reads) at run time.
 
 [Note: accumulate]
 linalg ops accumulate into their init. When the op before the product (skipping ops
@@ -86,7 +91,8 @@ from ..passes.pass_manager import Option, Pass
 from .scalar_builders import op_class
 
 __all__ = ["LinalgToMicrokernels", "lower_to_microkernels", "KERNEL_SIGNATURES",
-           "kernels_used", "pack_b_panels", "match_contraction", "match_conv", "global_data"]
+           "kernels_used", "pack_b_panels", "pack_a_panels", "match_contraction",
+           "match_conv", "global_data"]
 
 _P = "ptr"
 # Argument types of the kernels' C ABI ("ptr" = !llvm.ptr), as kernels.py defines them
@@ -103,6 +109,8 @@ KERNEL_SIGNATURES = {
     "strata_sgemm_pack_b_f32": ["i64", "i64", _P, "i64", _P],
     "strata_conv2d_nchw_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P, "i64", "i32",
                                               "i64"],
+    "strata_conv2d_nchw_packed_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P, "i64",
+                                                     "i32", "i64"],
     "strata_conv2d_nhwc_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, "i32", _P, "i64",
                                               "i32", "i64"],
     "strata_conv2d_winograd_f32": ["i64"] * 7 + [_P, "i64", "i64", "i64", _P, _P, "i64",
@@ -589,6 +597,18 @@ def pack_b_panels(b, nr: int):
     return np.ascontiguousarray(padded.reshape(k, p, nr).transpose(1, 0, 2)).reshape(-1)
 
 
+def pack_a_panels(a, mr: int):
+    """An F x K float32 array (a convolution's filter, F x C*KH*KW) as MR-row panels of
+    the whole K: panel p = a[p*MR:(p+1)*MR, :] transposed (K x MR, zero padded past F),
+    panels one after another, flat (the A layout strata_conv2d_nchw_packed_f32 reads)."""
+    import numpy as np
+    f, k = a.shape
+    p = -(-f // mr)
+    padded = np.zeros((p * mr, k), np.float32)
+    padded[:f] = a
+    return np.ascontiguousarray(padded.reshape(p, mr, k).transpose(0, 2, 1)).reshape(-1)
+
+
 def global_data(g):
     """The initial value of constant memref.global `g` as a NumPy array, or None (an
     initial value of another kind)."""
@@ -605,10 +625,10 @@ class _Weights:
     """Constant 2-D f32 globals packed for the kernels (one packed global per global and
     layout), and the clean-up of what no longer reads the originals."""
 
-    __slots__ = ("module", "nr", "globals", "made", "dropped")
+    __slots__ = ("module", "nr", "mr", "globals", "made", "dropped")
 
-    def __init__(self, module, nr: int):
-        self.module, self.nr = module, nr
+    def __init__(self, module, nr: int, mr: int = 0):
+        self.module, self.nr, self.mr = module, nr, mr
         self.globals = None
         self.made = {}
         self.dropped = []
@@ -673,6 +693,32 @@ class _Weights:
         get.parent.insert_before(get, read)
         return read.results[0]
 
+    def filter_panels(self, w, window_is_point: bool):
+        """A value holding convolution filter `w` (F x C x KH x KW, a constant global or a
+        whole view of one) packed as MR-row panels (pack_a_panels), or None: no panel
+        rows set, a 1x1 stride-1 window (its kernel may multiply the filter in place), or
+        not a constant."""
+        if not self.mr or window_is_point or not w.type.has_static_shape:
+            return None
+        src, g = self.global_under(w)
+        if g is None:
+            return None
+        key = (g, "filter", self.mr)
+        new = self.made.get(key)
+        if new is None:
+            data = global_data(g)
+            if data is None:
+                return None
+            new = self.made[key] = self._new_global(
+                g, pack_a_panels(data.reshape(w.type.shape[0], -1), self.mr), "_panels")
+        get = src.defining_op
+        read = op_class("memref.get_global").create(
+            [], [new.properties["type"].value],
+            {"name": A.SymbolRefAttr(new.properties["sym_name"].value)}, None, (), 0,
+            get.loc)
+        get.parent.insert_before(get, read)
+        return read.results[0]
+
     def _new_global(self, g, data, suffix: str = "_packed"):
         from ..ir.dense import BLOBS, DenseResourceElementsAttr
         from ..ir.symbol_table import symbol_name
@@ -718,7 +764,7 @@ class _Weights:
                 g.erase()
 
 
-def _lower_conv(op, layout, choose, on_call) -> str:
+def _lower_conv(op, layout, weights, choose, on_call) -> str:
     em = _Emit(op)
     x, w, y = op.operands
     acc = _accumulate(em, op, y)
@@ -726,12 +772,16 @@ def _lower_conv(op, layout, choose, on_call) -> str:
     dh, dw = op._window_values("dilations")
     s = em.size
     if layout == "nchw":
-        name = "strata_conv2d_nchw_f32"
+        point = tuple(w.type.shape[2:]) == (1, 1) and (sh, sw) == (1, 1)
+        panels = weights.filter_panels(w, point)
+        name = "strata_conv2d_nchw_packed_f32" if panels is not None else \
+            "strata_conv2d_nchw_f32"
         # N, C, H, W, F, KH, KW, OH, OW
         dims = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(w, 0), s(w, 2), s(w, 3), s(y, 2),
                 s(y, 3)]
         args = dims + [sh, sw, dh, dw, em.pointer(x), em.stride(x, 0), em.stride(x, 1),
-                       em.stride(x, 2), em.pointer(w), em.pointer(y), em.stride(y, 0), acc]
+                       em.stride(x, 2), em.pointer(w if panels is None else panels),
+                       em.pointer(y), em.stride(y, 0), acc]
     else:
         name = "strata_conv2d_nhwc_f32"
         f = s(w, 3) if layout == "hwcf" else s(w, 0)
@@ -753,6 +803,8 @@ def _lower_conv(op, layout, choose, on_call) -> str:
     if on_call is not None:
         on_call(call, name, *shape, word)
     op.erase()
+    if layout == "nchw" and panels is not None:
+        weights.release(w)
     return name
 
 
@@ -778,16 +830,18 @@ def _default_tile(kernel, shape, hint) -> int:
 
 
 def lower_to_microkernels(module, weight_panel_width: int = 0, choose_tile=None,
-                          on_call=None) -> set:
+                          on_call=None, filter_panel_rows: int = 0) -> set:
     """Rewrite the matched ops in `module` into kernel calls (see the module doc);
     returns the names of the kernels called. `weight_panel_width` > 0: pack constant
     weights for panels of that many columns (see [Note: batches and weights]).
     `choose_tile(kernel, shape, hint)` gives each call's tile word (see [Note: tile
     words]); default: 0, the kernels' defaults. `on_call(call op, kernel, shape, hint,
-    word)` is told of each call made (the autotuner replaces their words later)."""
+    word)` is told of each call made (the autotuner replaces their words later).
+    `filter_panel_rows` > 0: pack constant NCHW convolution filters (but 1x1 stride-1
+    ones) into panels of that many rows for strata_conv2d_nchw_packed_f32."""
     choose = choose_tile or _default_tile
     used = set()
-    weights = _Weights(module, weight_panel_width)
+    weights = _Weights(module, weight_panel_width, filter_panel_rows)
     todo = []
     for op in module.walk():
         if not isinstance(op, StructuredOp):
@@ -801,7 +855,8 @@ def lower_to_microkernels(module, weight_panel_width: int = 0, choose_tile=None,
             todo.append((op, layout))
     for op, how in todo:
         used.add(_lower_contraction(how, weights, choose, on_call)
-                 if isinstance(how, Contraction) else _lower_conv(op, how, choose, on_call))
+                 if isinstance(how, Contraction) else
+                 _lower_conv(op, how, weights, choose, on_call))
     weights.finish()
     if used:
         _declare(module, used)
@@ -823,6 +878,9 @@ class LinalgToMicrokernels(Pass):
     weight_panel_width = Option(
         int, 0, "Pack constant weights (B of a product, from a memref.global with its data) "
         "at compile time for the kernels' NR-column panels; 0: do not")
+    filter_panel_rows = Option(
+        int, 0, "Pack constant NCHW convolution filters (but 1x1 stride-1 ones) at compile "
+        "time into the kernels' MR-row panels; 0: do not")
     tile_choice = Option(
         str, "model", "The tile word of each call: 'model' (the CPU cost model's choice "
         "for the kernels' ISA, the threads and the caches) or 'default' (0: the kernels' "
@@ -849,7 +907,8 @@ class LinalgToMicrokernels(Pass):
             from ..backends.cpu.cost_model import tile_chooser
             choose = tile_chooser(self.kernel_isa or None, self.num_threads,
                                   self.cache_sizes or None)
-        lower_to_microkernels(op, self.weight_panel_width, choose, self.on_call)
+        lower_to_microkernels(op, self.weight_panel_width, choose, self.on_call,
+                              self.filter_panel_rows)
 
 
 from ..passes.registry import register_pass  # noqa: E402

@@ -12,7 +12,9 @@ calls). The IR is written by kernels_gemm.py and kernels_conv.py (helpers: kerne
                                            A, lda, strideA, B, ldb, strideB, C, ldc,
                                            strideC, acc, tile)
     B -> packed(B) (once, for weights) strata_sgemm_pack_b_f32(K, N, B, ldb, Bp)
-    2-D convolutions                   strata_conv2d_nchw_f32 / strata_conv2d_nhwc_f32
+    2-D convolutions                   strata_conv2d_nchw_f32 / strata_conv2d_nhwc_f32;
+                                       strata_conv2d_nchw_packed_f32 (nchw's arguments,
+                                       the filter in MR-row panels: pack_a_panels)
     the thread pool                    strata_parallel_for(fn, ctx, n, grain),
                                        strata_set_num_threads(n), strata_get_num_threads(),
                                        strata_threads_enter(n), strata_threads_exit(prev)
@@ -38,7 +40,9 @@ In the style of BLIS (Van Zee & van de Geijn) and IREE's microkernels:
   contiguous, zero padded) that the micro-kernel streams from L1; the A block (mc x kc)
   is packed into MR-row panels (when N >= pack_a_min_n) and stays in L2; C accumulates
   over the pc blocks. A.B^T only packs differently (W x W transposes in registers), and
-  so does a convolution (B packed straight from the image: implicit im2col).
+  so does a convolution (B packed straight from the image: implicit im2col; an image of
+  a few panels is packed whole once, not once per slice of the filters; a constant
+  filter comes packed in MR-row panels of the whole K).
 - Small M (batch 1, a few rows): packing B would cost as much as the product. A.B runs
   as rows of C updated by a few rows of B at a time (axpy-like, all streams contiguous);
   A.B^T as dot products vectorized along K with a horizontal sum at the end.
@@ -134,7 +138,8 @@ def host_isa() -> Isa:
 # Public kernels and the internal functions each one needs.
 KERNELS = ("strata_sgemm_f32", "strata_sgemm_nt_f32", "strata_sgemm_packed_f32",
            "strata_sgemm_batched_f32", "strata_sgemm_nt_batched_f32",
-           "strata_sgemm_pack_b_f32", "strata_conv2d_nchw_f32", "strata_conv2d_nhwc_f32",
+           "strata_sgemm_pack_b_f32", "strata_conv2d_nchw_f32",
+           "strata_conv2d_nchw_packed_f32", "strata_conv2d_nhwc_f32",
            "strata_conv2d_winograd_f32",
            "strata_parallel_for", "strata_set_num_threads", "strata_get_num_threads",
            "strata_threads_enter", "strata_threads_exit")
@@ -356,11 +361,13 @@ def load_kernels(isa: Isa | None = None) -> KernelLibrary:
 
 def microkernel_pass(isa: Isa | None = None, num_threads: int = 0) -> str:
     """The pipeline entry of strata-linalg-to-microkernels for these kernels: constant
-    weights packed for their NR-column panels, tile words chosen for `num_threads`
+    weights packed for their NR-column panels, convolution filters for their MR-row
+    panels, tile words chosen for `num_threads`
     threads (0: the process's default)."""
     threads = f" num-threads={num_threads}" if num_threads else ""
-    return (f"strata-linalg-to-microkernels{{weight-panel-width={(isa or host_isa()).nr}"
-            f"{threads}}}")
+    isa = isa or host_isa()
+    return (f"strata-linalg-to-microkernels{{weight-panel-width={isa.nr} "
+            f"filter-panel-rows={isa.mr}{threads}}}")
 
 
 def winograd_pass(isa: Isa | None = None) -> str:

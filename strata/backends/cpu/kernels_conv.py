@@ -196,18 +196,23 @@ def _pack_conv(isa: Isa) -> str:
     return f.text()
 
 
-def _conv_public() -> str:
-    """strata_conv2d_nchw_f32: per image, the blocked GEMM filter . im2col(image) with
-    B packed straight from the image (_pack_conv). strata_conv2d_nhwc_f32: per image,
-    im2col into a scratch buffer (rows = output pixels) and one GEMM with the filter as
-    B (FHWC: transposed). A 1x1, stride-1 convolution over a contiguous image is the GEMM
-    on the image itself."""
-    out = []
-    f = Fn("define void @strata_conv2d_nchw_f32(i64 %N, i64 %C, i64 %H, i64 %W, i64 %F, "
+# Images of at most this many NR-pixel panels are packed whole before the product (see
+# _conv_nchw).
+SMALL_IMAGE_PANELS = 4
+
+
+def _conv_nchw(isa: Isa, name: str, kind: str) -> str:
+    """strata_conv2d_nchw_f32 (kind "conv"), or strata_conv2d_nchw_packed_f32 (kind
+    "convp": the filter given packed whole in MR-row panels, pack_a_panels, so never the
+    1x1 direct GEMM on the filter in place)."""
+    packed_kind = "pp" if kind == "convp" else ""
+    f = Fn(f"define void @{name}(i64 %N, i64 %C, i64 %H, i64 %W, i64 %F, "
             f"{_WINDOW}, ptr %in, i64 %sn, i64 %sc, i64 %shs, ptr %filter, ptr %out, "
             "i64 %osn, i32 %accumulate, i64 %tile) #0")
     p, k, direct = _conv_sizes(f, f.cmp("eq", "%shs", "%W"),
                                f.cmp("eq", "%sc", f.mul("%H", "%W")))
+    if kind == "convp":
+        direct = "false"
 
     def gemm(n, b):
         f.do(f"call void @strata_sgemm_f32(i64 %F, i64 {p}, i64 {k}, ptr %filter, "
@@ -216,8 +221,8 @@ def _conv_public() -> str:
     done = _direct_images(f, direct, gemm)
     # the rest: the blocked driver packing B straight from each image (_pack_conv)
     cd = f(f"alloca [{len(_CONV_PARAMS)} x i64], align 8")
-    for i, name in enumerate(_CONV_PARAMS):
-        f.do(f"store i64 %{name}, ptr {f.gep(cd, i, 'i64')}, align 8")
+    for i, param in enumerate(_CONV_PARAMS):
+        f.do(f"store i64 %{param}, ptr {f.gep(cd, i, 'i64')}, align 8")
     acc = f("icmp ne i32 %accumulate, 0")
     nothing = f(f"or i1 {f.cmp('sle', '%F', 0)}, {f.cmp('sle', p, 0)}")
     go, zero, done2 = f.label("go"), f.label("k0"), f.label("skip")
@@ -232,16 +237,54 @@ def _conv_public() -> str:
         f"i64 {p})"))
     f.br(done)
     f.start(done2)
+    # Few pixels (at most SMALL_IMAGE_PANELS panels): the threads split the filters, and
+    # each slice would pack the whole im2col matrix again; it is packed once, whole
+    # (packed(B) layout: panel j, K x NR, at j*NR*K), and the product runs on it.
+    nr = isa.nr
+    few = f.cmp("sle", p, SMALL_IMAGE_PANELS * nr)
+    small, large = f.label("few"), f.label("many")
+    f.cbr(few, small, large)
+    f.start(small)
+    pp = f.mul(f(f"sdiv i64 {f.add(p, nr - 1)}, {nr}"), nr)
+    whole = f(f"call ptr @malloc(i64 {f.mul(f.add(f.mul(k, pp), nr), 4)})")
+
+    def image_small(n):
+        img = f.gep("%in", f.mul(n, "%sn"))
+
+        def panel(j):
+            ncur = f.min(f.sub(p, j), nr)
+            f.loop("0", k, isa.kc, lambda pc: f.do(
+                f"call void @strata_pack_conv(i64 {f.min(f.sub(k, pc), isa.kc)}, "
+                f"i64 {ncur}, i64 {pc}, i64 {j}, ptr {img}, ptr {cd}, "
+                f"ptr {f.gep(whole, f.add(f.mul(j, k), f.mul(pc, nr)))})"))
+        f.loop("0", p, nr, panel)
+        f.do(f"call void @strata_gemm_parallel(i64 {BLOCKED_KINDS[packed_kind]}, i64 %F, "
+             f"i64 {p}, i64 {k}, ptr %filter, i64 {k}, ptr {whole}, i64 0, "
+             f"ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, i1 {acc}, ptr null, i64 0, "
+             "i64 %tile)")
+    f.loop("0", "%N", 1, image_small)
+    f.do(f"call void @free(ptr {whole})")
+    f.br(done)
+    f.start(large)
     f.loop("0", "%N", 1, lambda n: f.do(
-        f"call void @strata_gemm_parallel(i64 {BLOCKED_KINDS['conv']}, i64 %F, i64 {p}, "
+        f"call void @strata_gemm_parallel(i64 {BLOCKED_KINDS[kind]}, i64 %F, i64 {p}, "
         f"i64 {k}, ptr %filter, i64 {k}, ptr {f.gep('%in', f.mul(n, '%sn'))}, i64 0, "
         f"ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, i1 {acc}, ptr {cd}, i64 0, "
         "i64 %tile)"))
     f.br(done)
     f.start(done)
     f.do("ret void")
-    out.append(f.text())
+    return f.text()
 
+
+def _conv_public(isa: Isa) -> str:
+    """strata_conv2d_nchw_f32: per image, the blocked GEMM filter . im2col(image) with
+    B packed straight from the image (_pack_conv). strata_conv2d_nhwc_f32: per image,
+    im2col into a scratch buffer (rows = output pixels) and one GEMM with the filter as
+    B (FHWC: transposed). A 1x1, stride-1 convolution over a contiguous image is the GEMM
+    on the image itself."""
+    out = [_conv_nchw(isa, "strata_conv2d_nchw_f32", "conv"),
+           _conv_nchw(isa, "strata_conv2d_nchw_packed_f32", "convp")]
     f = Fn("define void @strata_conv2d_nhwc_f32(i64 %N, i64 %H, i64 %W, i64 %C, i64 %F, "
             f"{_WINDOW}, ptr %in, i64 %sn, i64 %shs, i64 %sws, ptr %filter, i32 %ftrans, "
             "ptr %out, i64 %osn, i32 %accumulate, i64 %tile) #0")
@@ -312,4 +355,4 @@ def _conv_body(f: Fn, direct: str, col_floats: str, gemm, im2col) -> None:
 
 def conv_functions(isa) -> list:
     """Every convolution function for `isa`, as LLVM IR text."""
-    return [_im2col_nhwc(isa), _pack_conv(isa), _conv_public()]
+    return [_im2col_nhwc(isa), _pack_conv(isa), _conv_public(isa)]

@@ -20,7 +20,7 @@ _ARGS = "i64 %M, i64 %N, i64 %K, ptr noalias %A, i64 %lda, ptr noalias %B, i64 %
 # The blocked drivers' arguments: a GEMM's, accumulate, the convolution's (see _blocked)
 # and the tile word (see [Note: the tile word]).
 BLOCKED_ARGS = _ARGS + ", i1 %acc, ptr %cd, i64 %q0, i64 %tile"
-BLOCKED_KINDS = {"n": 0, "t": 1, "": 2, "conv": 3}
+BLOCKED_KINDS = {"n": 0, "t": 1, "": 2, "conv": 3, "convp": 4, "pp": 5}
 
 
 # ---------------------------------------------------------------- the tile word
@@ -181,14 +181,15 @@ def _rows_name(apack: bool) -> str:
 
 def _rows(isa: Isa, apack: bool) -> str:
     """The ir loop: C[M, :nvalid] (+)= A[M, K] . Bp, MR rows at a time (the last rows
-    through the smaller micro-kernels). Packed A: panel p (rows p*MR..) at A + p*MR*K."""
+    through the smaller micro-kernels). Packed A: panel p (rows p*MR..) at
+    A + p*MR*lda (lda: the K of the packing, K itself or more)."""
     mr = isa.mr
     f = Fn(f"define internal void {_rows_name(apack)}(i64 %M, i64 %K, ptr %A, i64 %lda, "
             f"ptr %B, ptr %C, i64 %ldc, i64 %nvalid, i1 %acc) #1")
 
     def body(i):
         rows = f.min(f.sub("%M", i), mr)
-        a = f.gep("%A", f.mul(i, "%K" if apack else "%lda"))
+        a = f.gep("%A", f.mul(i, "%lda"))
         c = f.gep("%C", f.mul(i, "%ldc"))
         f.switch(rows, {m: m for m in range(1, mr + 1)}, lambda m: f.do(
             f"call void {_ukr_name(m, apack)}(i64 %K, ptr {a}, i64 %lda, ptr %B, ptr {c}, "
@@ -420,15 +421,17 @@ def _small(isa: Isa) -> str:
     return f.text()
 
 
-def _blocked(isa: Isa, pack: str) -> str:
-    """The blocked driver (see [Note: GEMM kernel design]). pack "n": B is K x N, "t": B
+def _blocked(isa: Isa, kind: str) -> str:
+    """The blocked driver (see [Note: GEMM kernel design]). kind "n": B is K x N, "t": B
     is given as Bt (N x K), "": B is already packed(B) (ldb unused), "conv": B is the
     implicit im2col matrix of the NCHW image B (see _pack_conv; %cd its parameters), from
-    its column %q0 on. A blocks are packed
-    too when N is at least isa.pack_a_min_n (else the copy costs more than it saves)."""
+    its column %q0 on; "convp" and "pp": "conv" and "" with A (a constant filter) packed
+    at compile time whole, MR-row panels of K (pack_a_panels). A blocks are packed too
+    when N is at least isa.pack_a_min_n (else the copy costs more than it saves)."""
     mr, nr = isa.mr, isa.nr
-    name = {"n": "@strata_gemm_blocked_n", "t": "@strata_gemm_blocked_t",
-            "": "@strata_gemm_blocked_p", "conv": "@strata_gemm_blocked_conv"}[pack]
+    prepacked = kind in ("convp", "pp")
+    pack = {"convp": "conv", "pp": ""}.get(kind, kind)
+    name = f"@strata_gemm_blocked_{_KIND_NAMES[BLOCKED_KINDS[kind]]}"
     f = Fn(f"define internal void {name}({BLOCKED_ARGS}) #1")
     # the blocking, from the tile word (see [Note: the tile word])
     kc = _tile_field(f, "kc", isa.kc)
@@ -446,8 +449,8 @@ def _blocked(isa: Isa, pack: str) -> str:
     addr = f(f"ptrtoint ptr {raw} to i64")
     buf = f.gep(raw, f(f"sub i64 64, {f(f'and i64 {addr}, 63')}"), "i8")
     abuf = f.gep(buf, b_floats)
-    packa = f.cmp("sge", "%N", isa.pack_a_min_n)
-    if pack != "conv":
+    packa = "true" if prepacked else f.cmp("sge", "%N", isa.pack_a_min_n)
+    if pack != "conv" and not prepacked:
         # %cd, when not null: A packed whole by strata_gemm_parallel (block (ic, pc) at
         # cd + pc * Mp + ic * kcur, see _prepack_a): the slices share it
         pre = f(f"icmp ne ptr %cd, null")
@@ -479,21 +482,26 @@ def _blocked(isa: Isa, pack: str) -> str:
                 for lbl, apack in ((yes, True), (no, False)):
                     f.start(lbl)
                     ablk = abuf
-                    if apack and pack != "conv":
+                    alda = kcur if apack else "%lda"
+                    if prepacked:
+                        # MR-row panels of the whole K: rows ic.., columns pc..
+                        ablk = f.gep("%A", f.add(f.mul(ic, "%K"), f.mul(pc, mr)))
+                        alda = "%K"
+                    if apack and pack != "conv" and not prepacked:
                         ablk = f(f"select i1 {pre}, ptr "
                                  f"{f.gep('%cd', f.add(f.mul(pc, mp), f.mul(ic, kcur)))}, "
                                  f"ptr {abuf}")
                         own, packed = f.label("own"), f.label("shared")
                         f.cbr(pre, packed, own)
                         f.start(own)
-                    if apack:
+                    if apack and not prepacked:
                         f.do(f"call void @strata_pack_a(i64 {mcur}, i64 {kcur}, ptr {a}, "
                              f"i64 %lda, ptr {abuf})")
-                    if apack and pack != "conv":
+                    if apack and pack != "conv" and not prepacked:
                         f.br(packed)
                         f.start(packed)
 
-                    def panel(jr, apack=apack, ablk=ablk):
+                    def panel(jr, apack=apack, ablk=ablk, alda=alda):
                         nvalid = f.min(f.sub(ncur, jr), nr)
                         if pack:
                             b = f.gep(buf, f.mul(jr, kcur))
@@ -501,7 +509,7 @@ def _blocked(isa: Isa, pack: str) -> str:
                             b = f.gep("%B", f.add(f.mul(f.add(jc, jr), "%K"), f.mul(pc, nr)))
                         c = f.gep("%C", f.add(f.mul(ic, "%ldc"), f.add(jc, jr)))
                         f.do(f"call void {_rows_name(apack)}(i64 {mcur}, i64 {kcur}, "
-                             f"ptr {ablk if apack else a}, i64 %lda, ptr {b}, ptr {c}, "
+                             f"ptr {ablk if apack else a}, i64 {alda}, ptr {b}, ptr {c}, "
                              f"i64 %ldc, i64 {nvalid}, i1 {acc})")
                     f.loop("0", ncur, nr, panel)
                     f.br(join)
@@ -527,9 +535,12 @@ _WORK_FIELDS = ("kind", "M", "N", "K", "A", "lda", "B", "ldb", "C", "ldc", "acc"
 _FIELD_TYPES = {"A": "ptr", "B": "ptr", "C": "ptr", "cd": "ptr", "acc": "i1", "by_n": "i1"}
 
 
+_KIND_NAMES = {0: "n", 1: "t", 2: "p", 3: "conv", 4: "convp", 5: "pp"}
+
+
 def _call_blocked(f: Fn, kind: str, v: dict) -> None:
     """switch on the kind value, calling that blocked driver with the values `v`."""
-    names = {0: "n", 1: "t", 2: "p", 3: "conv"}
+    names = _KIND_NAMES
     args = (f"i64 {v['M']}, i64 {v['N']}, i64 {v['K']}, ptr {v['A']}, i64 {v['lda']}, "
             f"ptr {v['B']}, i64 {v['ldb']}, ptr {v['C']}, i64 {v['ldc']}, i1 {v['acc']}, "
             f"ptr {v['cd']}, i64 {v['q0']}, i64 {v['tile']}")
@@ -605,7 +616,7 @@ def _parallel(isa: Isa) -> str:
     v["by_n"], v["per"] = by_n, per
     # Column slices all read the whole of A: when a thread runs several, A is packed
     # once here instead of once per slice (not for convolutions: %cd is theirs)
-    share = all_of(f, [by_n, f.cmp("ne", "%kind", BLOCKED_KINDS["conv"]),
+    share = all_of(f, [by_n, f.cmp("slt", "%kind", BLOCKED_KINDS["conv"]),
                        f.cmp("sge", per, isa.pack_a_min_n), f.cmp("sgt", slices, t_req)])
     pre_l, run_l = f.label("prepack"), f.label("slices")
     entry = f.block
@@ -646,11 +657,13 @@ def _slices() -> str:
     by_n, per = v["by_n"], v["per"]
     size = f(f"select i1 {by_n}, i64 {v['N']}, i64 {v['M']}")
     # along N: B and C move by lo columns (B's step depends on its layout), q0 too;
-    # B's elements per column: n 1, t ldb, packed K (panels of K x NR), conv 0
+    # B's elements per column: n 1, t ldb, packed K (panels of K x NR), convolutions 0
     kind = v["kind"]
-    packed_step = f(f"select i1 {f.cmp('eq', kind, 2)}, i64 {v['K']}, i64 1")
+    packed = f(f"or i1 {f.cmp('eq', kind, 2)}, {f.cmp('eq', kind, 5)}")
+    packed_step = f(f"select i1 {packed}, i64 {v['K']}, i64 1")
     bstep = f(f"select i1 {f.cmp('eq', kind, 1)}, i64 {v['ldb']}, i64 {packed_step}")
-    bstep = f(f"select i1 {f.cmp('eq', kind, 3)}, i64 0, i64 {bstep}")
+    conv = f(f"or i1 {f.cmp('eq', kind, 3)}, {f.cmp('eq', kind, 4)}")
+    bstep = f(f"select i1 {conv}, i64 0, i64 {bstep}")
 
     def one(t):
         lo = f.min(f.mul(t, per), size)
@@ -864,6 +877,7 @@ def gemm_functions(isa) -> list:
     parts.append(_small(isa))
     parts.extend([_pack_n(isa), _pack_t(isa), _pack_a(isa), _pack_b_public(isa),
                   _zero(isa), _blocked(isa, "n"), _blocked(isa, "t"), _blocked(isa, ""),
-                  _blocked(isa, "conv"), _dot_driver(isa), _public(isa), _parallel(isa),
+                  _blocked(isa, "conv"), _blocked(isa, "convp"), _blocked(isa, "pp"),
+                  _dot_driver(isa), _public(isa), _parallel(isa),
                   _slices(), _batch_ir()])
     return parts
