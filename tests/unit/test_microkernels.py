@@ -125,9 +125,11 @@ def test_batched(lib):
     np.testing.assert_allclose(C, A @ W + A @ Bt.transpose(0, 2, 1), rtol=1e-5, atol=1e-4)
 
 
-@pytest.mark.parametrize("M,N,K", [(1, 7, 5), (20, 33, 300), (150, 70, 600)])
+@pytest.mark.parametrize("M,N,K", [(1, 7, 5), (20, 33, 300), (150, 70, 600),
+                                   (4, 300, 900), (6, 40, 1030)])
 def test_packed_b(lib, M, N, K):
-    """packed(B) from NumPy (pack_b) and from the kernel agree; the packed GEMM uses it."""
+    """packed(B) from NumPy (pack_b) and from the kernel agree; the packed GEMM uses it
+    (a panel of rows or fewer: the whole K in one block)."""
     B = RNG.standard_normal((K, N), np.float32)
     packed = kernels.pack_b(B, lib.isa)
     assert packed.size == kernels.packed_b_size(K, N, lib.isa)
