@@ -25,8 +25,10 @@ from __future__ import annotations
 
 from ..ir import attributes as A
 from ..passes.pass_manager import Option, Pass
-from .linalg_to_microkernels import (_accumulate, _declare, _Emit, _Weights, global_data,
-                                     match_conv)
+from .linalg_to_microkernels import (_accumulate, _declare, _defined_before,
+                                     _drop_if_dead, _elementwise, _Emit, _ready_before,
+                                     _Weights, broadcast_before, global_data, match_conv,
+                                     relu_then_yield)
 
 __all__ = ["LinalgConvToWinograd", "conv_to_winograd", "KERNEL"]
 
@@ -52,42 +54,6 @@ def _filter_data(weights, w):
     g = weights.global_under(w)[1]
     data = global_data(g) if g is not None else None
     return (g, data.reshape(w.type.shape)) if data is not None else (None, None)
-
-
-def _after_scalars(op, step):
-    """The op `step` ("prev" / "next") of `op`, skipping ops without memref operands or
-    regions (constants, index arithmetic)."""
-    o = getattr(op, step)
-    while o is not None and not o.regions and \
-            not any(type(t) is A.MemRefType for t in o.operand_types):
-        o = getattr(o, step)
-    return o
-
-
-def _elementwise(g) -> bool:
-    """A linalg.generic on buffers with one init, all loops parallel."""
-    return (g is not None and g.name == "linalg.generic" and not g.results and
-            all(t == "parallel" for t in g.iterator_types_list()) and
-            g.num_dps_inits == 1)
-
-
-def _bias_before(op, y):
-    """The linalg.generic right before `op` writing bias[f] into all of `y`
-    (a broadcast along dim 1: the conv's bias as its init), or None."""
-    g = _after_scalars(op, "prev")
-    if not _elementwise(g) or g.num_dps_inputs() != 1 or g.dps_inits[0] is not y:
-        return None
-    b = g.dps_inputs[0]
-    bmap, ymap = g.indexing_maps_list()
-    if type(b.type) is not A.MemRefType or tuple(b.type.shape) != (y.type.shape[1],) or \
-            b.type.element_type != A.f32 or b.type.layout is not None or \
-            not ymap.is_identity() or len(bmap.results) != 1 or \
-            getattr(bmap.results[0], "position", None) != 1:
-        return None
-    ops = list(g.body.ops)
-    if len(ops) != 1 or ops[0].operands[0] is not g.body.args[0]:
-        return None
-    return g
 
 
 def _epilogue_after(op, y):
@@ -122,16 +88,8 @@ def _epilogue_after(op, y):
                 set(ops[0].operands) != {val, args[1 - yi]}:
             return None
         res, val, ops = r, ops[0].results[0], ops[1:]
-    relu = False
-    if len(ops) == 2 and ops[0].name == "arith.maximumf" and ops[0].operands[0] is val:
-        c = ops[0].operands[1].defining_op
-        cv = c.properties.get("value") if c is not None and c.name == "arith.constant" \
-            else None
-        if not isinstance(cv, A.FloatAttr) or cv.value != 0.0:
-            return None
-        relu, val, ops = True, ops[0].results[0], ops[1:]
-    if len(ops) != 1 or ops[0].name != "linalg.yield" or ops[0].operands[0] is not val or \
-            not (relu or res is not None):
+    relu, val = relu_then_yield(ops, val)
+    if val is None or not (relu or res is not None):
         return None
     return g, res, relu
 
@@ -173,7 +131,7 @@ def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True,
                 suffix="_winograd")
         em = _Emit(op)
         flags = PACKED_U if packed else 0
-        bias = _bias_before(op, y) if fuse else None
+        bias = broadcast_before(op, y, 1) if fuse else None
         if bias is not None:
             bias_value = bias.dps_inputs[0]
             bias.erase()
@@ -277,38 +235,6 @@ def _padded_destination(out, op, epilogue):
         m.detach()
         op.parent.insert_before(op, m)
     return copy
-
-
-def _defined_before(v, op) -> bool:
-    d = v.defining_op
-    if d is None:
-        return True     # a block argument (of the function or a region around op)
-    return d.parent is op.parent and d.is_before_in_block(op)
-
-
-def _ready_before(v, op) -> bool:
-    """Whether `v` can be used before `op`: defined before it, or a memref.alloc after it
-    (in its block) whose operands are, which then moves before it."""
-    if _defined_before(v, op):
-        return True
-    a = v.defining_op
-    if a is None or a.name != "memref.alloc" or a.parent is not op.parent or \
-            not all(_defined_before(x, op) for x in a.operands):
-        return False
-    a.detach()
-    op.parent.insert_before(op, a)
-    return True
-
-
-def _drop_if_dead(y) -> None:
-    """Erase buffer `y`'s alloc and deallocs when nothing else uses it any more."""
-    a = y.defining_op
-    if a is None or a.name != "memref.alloc" or any(
-            u.owner.name != "memref.dealloc" for u in y.uses):
-        return
-    for u in list(y.uses):
-        u.owner.erase()
-    a.erase()
 
 
 class LinalgConvToWinograd(Pass):

@@ -59,6 +59,18 @@ MR-row panels of the whole K = C*KH*KW (`pack_a_panels`) for
 strata_conv2d_nchw_packed_f32: the filter is read as one sequential stream, with no
 packing (or row-strided reads) at run time.
 
+[Note: epilogues]
+A product on packed weights (2-D: no loops around the kernel, one N dim, last in C) whose
+result the next elementwise generic turns into max(C + bias, 0), C + bias or max(C, 0)
+(bias a constant-size f32 vector along N; the max with +0.0, NaN-propagating) calls
+strata_sgemm_packed_epi_f32 instead: the kernel applies them with its last K block,
+while the tile of C is still in registers, and writes the generic's output (C's type)
+directly; the generic goes, and C with it unless it is the generic's output itself. A
+bias broadcast into C just before the product (its init, from
+strata-linalg-fold-into-contractions) becomes the epilogue's bias, the product then
+overwriting C. C's old value must not be needed elsewhere: written to another buffer,
+the product has to overwrite C.
+
 [Note: accumulate]
 linalg ops accumulate into their init. When the op before the product (skipping ops
 without memref operands or regions, whole views and size reads) is `linalg.fill` of
@@ -90,7 +102,8 @@ from ..ir.affine import AffineConstantExpr, AffineDimExpr
 from ..passes.pass_manager import Option, Pass
 from .scalar_builders import op_class
 
-__all__ = ["LinalgToMicrokernels", "lower_to_microkernels", "KERNEL_SIGNATURES",
+__all__ = ["LinalgToMicrokernels", "lower_to_microkernels", "KERNEL_SIGNATURES", "EPI_BIAS",
+           "EPI_RELU",
            "kernels_used", "pack_b_panels", "pack_a_panels", "match_contraction",
            "match_conv", "global_data"]
 
@@ -104,6 +117,8 @@ KERNEL_SIGNATURES = {
     "strata_sgemm_f32": ["i64"] * 3 + [_P, "i64"] * 3 + ["i32", "i64"],
     "strata_sgemm_nt_f32": ["i64"] * 3 + [_P, "i64"] * 3 + ["i32", "i64"],
     "strata_sgemm_packed_f32": ["i64"] * 3 + [_P, "i64", _P, _P, "i64", "i32", "i64"],
+    "strata_sgemm_packed_epi_f32": ["i64"] * 3 + [_P, "i64", _P, _P, "i64", "i32", _P, "i32",
+                                                  "i64"],
     "strata_sgemm_batched_f32": ["i64"] * 4 + [_P, "i64", "i64"] * 3 + ["i32", "i64"],
     "strata_sgemm_nt_batched_f32": ["i64"] * 4 + [_P, "i64", "i64"] * 3 + ["i32", "i64"],
     "strata_sgemm_pack_b_f32": ["i64", "i64", _P, "i64", _P],
@@ -117,6 +132,10 @@ KERNEL_SIGNATURES = {
                                                   "i64", "i64", "i32", _P, _P, "i64", "i64",
                                                   "i64", "i32"],
 }
+
+# strata_sgemm_packed_epi_f32's epilogue flags: C = max(C + bias, 0), with the bias (a
+# float per column) and/or the ReLU.
+EPI_BIAS, EPI_RELU = 1, 2
 
 _CONVS = {"linalg.conv_2d_nchw_fchw": "nchw", "linalg.conv_2d_nhwc_hwcf": "hwcf",
           "linalg.conv_2d_nhwc_fhwc": "fhwc"}
@@ -506,6 +525,138 @@ def _shape(names, values, hints=None) -> tuple:
     return shape, {n: hints.get(n, 1) if v is None else v for n, v in shape.items()}
 
 
+def _elementwise(g) -> bool:
+    """A linalg.generic on buffers with one init, all loops parallel."""
+    return (g is not None and g.name == "linalg.generic" and not g.results and
+            all(t == "parallel" for t in g.iterator_types_list()) and
+            g.num_dps_inits == 1)
+
+
+def _drop_if_dead(y) -> None:
+    """Erase buffer `y`'s alloc and deallocs when nothing else uses it any more."""
+    a = y.defining_op
+    if a is None or a.name != "memref.alloc" or any(
+            u.owner.name != "memref.dealloc" for u in y.uses):
+        return
+    for u in list(y.uses):
+        u.owner.erase()
+    a.erase()
+
+
+def _after_scalars(op, step):
+    """The op `step` ("prev" / "next") of `op`, skipping ops without memref operands or
+    regions (constants, index arithmetic)."""
+    o = getattr(op, step)
+    while o is not None and not o.regions and \
+            not any(type(t) is A.MemRefType for t in o.operand_types):
+        o = getattr(o, step)
+    return o
+
+
+def broadcast_before(op, y, dim: int):
+    """The linalg.generic right before `op` (past scalar ops) writing bias[i] into all of
+    `y` (a contiguous f32 vector broadcast along y's dim `dim`: a bias as the product's
+    init), or None."""
+    g = _after_scalars(op, "prev")
+    if not _elementwise(g) or g.num_dps_inputs() != 1 or g.dps_inits[0] is not y:
+        return None
+    b = g.dps_inputs[0]
+    bmap, ymap = g.indexing_maps_list()
+    if type(b.type) is not A.MemRefType or tuple(b.type.shape) != (y.type.shape[dim],) or \
+            b.type.shape[0] == A.DYNAMIC or b.type.element_type != A.f32 or \
+            b.type.layout is not None or not ymap.is_identity() or \
+            len(bmap.results) != 1 or getattr(bmap.results[0], "position", None) != dim:
+        return None
+    ops = list(g.body.ops)
+    if len(ops) != 1 or ops[0].operands[0] is not g.body.args[0]:
+        return None
+    return g
+
+
+def relu_then_yield(ops, val):
+    """(relu, value) when the body ops `ops` are [arith.maximumf(val, +0.0)] and a yield
+    of its result (relu True), or just a yield of `val` (relu False); else (False, None)."""
+    import math
+    relu = False
+    if len(ops) == 2 and ops[0].name == "arith.maximumf" and ops[0].operands[0] is val:
+        c = ops[0].operands[1].defining_op
+        cv = c.properties.get("value") if c is not None and c.name == "arith.constant" \
+            else None
+        if not isinstance(cv, A.FloatAttr) or cv.value != 0.0 or \
+                math.copysign(1.0, cv.value) < 0:
+            return False, None
+        relu, val, ops = True, ops[0].results[0], ops[1:]
+    if len(ops) != 1 or ops[0].name != "linalg.yield" or ops[0].operands[0] is not val:
+        return False, None
+    return relu, val
+
+
+def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
+    """(generic, bias or None, relu, destination) when the op after `op` (past allocs,
+    and deallocs of other buffers) is an elementwise generic computing max(c + bias, 0),
+    c + bias or max(c, 0) (bias a contiguous f32 vector along c's dim `n_dim`, its last),
+    into c itself or into a buffer of c's type, c then being an alloc used by nothing
+    else but deallocs; else None. The GEMM kernel's epilogue computes it."""
+    g = op.next
+    while g is not None and (g.name == "memref.alloc" or (
+            g.name == "memref.dealloc" and g.operands[0] is not c)):
+        g = g.next
+    if not _elementwise(g) or g.num_dps_inputs() not in (1, 2) or c not in g.dps_inputs \
+            or n_dim != len(c.type.shape) - 1:
+        return None
+    d = g.dps_inits[0]
+    maps = g.indexing_maps_list()
+    ci = g.dps_inputs.index(c)
+    if d.type != c.type or not maps[ci].is_identity() or not maps[-1].is_identity():
+        return None
+    if d is not c and (c.defining_op is None or c.defining_op.name != "memref.alloc" or any(
+            u.owner is not g and u.owner is not op and u.owner.name != "memref.dealloc"
+            for u in c.uses)):
+        return None
+    args = g.body.args
+    val, ops, bias = args[ci], list(g.body.ops), None
+    if g.num_dps_inputs() == 2:
+        b = g.dps_inputs[1 - ci]
+        bmap = maps[1 - ci]
+        if has_bias:        # one bias only
+            return None
+        from ..dialects.memref_layout import is_identity_layout
+        if b is c or b is d or type(b.type) is not A.MemRefType or \
+                b.type.element_type != A.f32 or len(b.type.shape) != 1 or \
+                b.type.shape[0] != c.type.shape[n_dim] or b.type.shape[0] == A.DYNAMIC or \
+                not is_identity_layout(b.type) or len(bmap.results) != 1 or \
+                getattr(bmap.results[0], "position", None) != n_dim or not ops or \
+                ops[0].name != "arith.addf" or set(ops[0].operands) != {val, args[1 - ci]}:
+            return None
+        bias, val, ops = b, ops[0].results[0], ops[1:]
+    relu, val = relu_then_yield(ops, val)
+    if val is None or not relu and bias is None or not _ready_before(d, op) or \
+            (bias is not None and not _ready_before(bias, op)):
+        return None
+    return g, bias, relu, d
+
+
+def _defined_before(v, op) -> bool:
+    d = v.defining_op
+    if d is None:
+        return True     # a block argument (of the function or a region around op)
+    return d.parent is op.parent and d.is_before_in_block(op)
+
+
+def _ready_before(v, op) -> bool:
+    """Whether `v` can be used before `op`: defined before it, or a memref.alloc after it
+    (in its block) whose operands are, which then moves before it."""
+    if _defined_before(v, op):
+        return True
+    a = v.defining_op
+    if a is None or a.name != "memref.alloc" or a.parent is not op.parent or \
+            not all(_defined_before(x, op) for x in a.operands):
+        return False
+    a.detach()
+    op.parent.insert_before(op, a)
+    return True
+
+
 def _lower_contraction(ct: Contraction, weights, choose, on_call) -> str:
     op = ct.op
     em = _Emit(op)
@@ -542,11 +693,30 @@ def _lower_contraction(ct: Contraction, weights, choose, on_call) -> str:
     packed = weights.packed(ct)
     if packed is not None:  # B the same for every batch: loops around the packed kernel
         ct.loops, ct.batch = sorted(ct.loops + ct.batch, key=lambda d: pc[d]), []
+    # An elementwise bias add and/or ReLU after a product on packed weights: the kernel's
+    # epilogue, writing the generic's output (c then unused) when c is overwritten.
+    # And a bias broadcast into c before it (its init): the epilogue adds it instead.
+    epi = None
+    if packed is not None and not ct.loops and len(ct.n) == 1 and (static(ct.k) or 0) > 0:
+        init = broadcast_before(op, c, pc[ct.n[0]]) if acc is not em.consts.get(
+            (0, A.i32)) else None
+        if init is not None:
+            init_bias = init.dps_inputs[0]
+            init.erase()
+            acc = em.i32(0)
+        epi = _gemm_epilogue(op, c, pc[ct.n[0]], init is not None)
+        if epi is not None and epi[3] is not c and em.consts.get((0, A.i32)) is not acc:
+            epi = None
+        if init is not None:
+            epi = (None, init_bias, False, c) if epi is None else \
+                (epi[0], init_bias, epi[2], epi[3])
+    if epi is not None:
+        c = epi[3]      # the output: c's type, so sizes and strides read alike
     batch = product(ct.batch)
     M, N, K = product(ct.m), product(ct.n), product(ct.k)
     lda = stride(0, ct.m[-1]) if ct.m else K
     ldb = stride(1, ct.n[-1] if ct.trans_b else ct.k[-1])
-    ldc = stride(2, ct.m[-1]) if ct.m else N
+    ldc = em.stride(c, pc[ct.m[-1]]) if ct.m else N
     loops = [(extent(d), [em.bytes(stride(x, d)) if ct.pos[x][d] is not None else None
                           for x in range(3)]) for d in ct.loops]
     make = em.address if loops else em.pointer   # with loops: offsets added inside
@@ -555,7 +725,12 @@ def _lower_contraction(ct: Contraction, weights, choose, on_call) -> str:
     dims = {"batch": ct.batch, "M": ct.m, "N": ct.n, "K": ct.k}
     shape = _shape(dims, [static(x) for x in dims.values()],
                    {n: static(x, 1) for n, x in dims.items()})
-    if packed is not None:
+    if epi is not None:
+        name = "strata_sgemm_packed_epi_f32"
+        flags = (EPI_BIAS if epi[1] is not None else 0) | (EPI_RELU if epi[2] else 0)
+        args = [M, N, K, pa_, lda, pb_, pc_, ldc, acc,
+                em.pointer(epi[1] if epi[1] is not None else c), em.i32(flags)]
+    elif packed is not None:
         name = "strata_sgemm_packed_f32"
         args = [M, N, K, pa_, lda, pb_, pc_, ldc, acc]
     elif ct.batch:
@@ -580,6 +755,9 @@ def _lower_contraction(ct: Contraction, weights, choose, on_call) -> str:
     if on_call is not None:
         on_call(call, name, *shape, word)
     op.erase()
+    if epi is not None and epi[0] is not None:
+        epi[0].erase()
+        _drop_if_dead(ct.operands[2])
     if packed is not None:
         weights.release(b)
     return name

@@ -147,11 +147,44 @@ def test_bias_and_residual_folded(tmp_path):
     f, ir = _compile(m, tmp_path)
     lowered = ir("strata-linalg-to-microkernels")
     # the argument before the tile word: accumulate into C (1: the folded addends) or
-    # overwrite it (0)
+    # overwrite it (0); a bias alone is the epilogue's (flag 1) of an overwriting product
     acc = re.findall(r"call @strata_sgemm_packed_f32\(.*, %c([01])_i32(?:_\d+)?, %\w+\)",
                      lowered)
-    assert sorted(acc) == ["0", "0", "1", "1", "1"], acc
+    assert sorted(acc) == ["0", "0", "1", "1"], acc
+    epi = re.findall(r"call @strata_sgemm_packed_epi_f32\(.*, %c([01])_i32(?:_\d+)?, %\w+, "
+                     r"%c(\d)_i32(?:_\d+)?, %\w+\)", lowered)
+    assert epi == [("0", "1")], epi
     w = [ws[f"w{i}"] for i in range(5)]
     _check(f, {"x": x, "r": r, "x2": x2},
            [x @ w[0] + bias, x @ w[1] + bias + r, x2 @ w[2] + 0.5 * c, x @ w[3] + bias,
             np.maximum(x @ w[3], 0), 2 * (x2 @ w[4]) + c])
+
+
+def test_bias_and_relu_in_the_kernel_epilogue(tmp_path):
+    """Gemm (bias) + Relu and MatMul + Add + Relu on constant weights: one call of the
+    packed kernel with its epilogue each (flags 3: bias and ReLU; no elementwise loop
+    left), at batch 1, 5 and 64 (one row panel, a tail, several), 1 and 2 threads."""
+    import re
+    import strata
+    w0 = RNG.standard_normal((40, 30)).astype(F32)
+    w1 = RNG.standard_normal((40, 50)).astype(F32)
+    b0 = RNG.standard_normal(40).astype(F32)
+    b1 = RNG.standard_normal(50).astype(F32)
+    m = _model([h.make_node("Gemm", ["x", "w0", "b0"], ["g"], transB=1),
+                h.make_node("Relu", ["g"], ["r"]),
+                h.make_node("MatMul", ["r", "w1"], ["p"]),
+                h.make_node("Add", ["p", "b1"], ["q"]),
+                h.make_node("Relu", ["q"], ["y"])],
+               [("x", ["n", 30])], ["y"], {"w0": w0, "w1": w1, "b0": b0, "b1": b1})
+    f, ir = _compile(m, tmp_path)
+    lowered = ir("strata-linalg-to-microkernels")
+    flags = re.findall(r"call @strata_sgemm_packed_epi_f32\(.*, %c(\d)_i32(?:_\d+)?, %\w+\)",
+                       lowered)
+    assert flags == ["3", "3"], flags
+    assert "linalg.generic" not in lowered
+    for threads in (1, 2):
+        g = strata.compile(m, target="cpu", num_threads=threads)
+        for n in (1, 5, 64):
+            x = RNG.standard_normal((n, 30)).astype(F32)
+            want = np.maximum(np.maximum(x @ w0.T + b0, 0) @ w1 + b1, 0)
+            _check(g, {"x": x}, [want])

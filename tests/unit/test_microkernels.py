@@ -391,7 +391,37 @@ def test_onnx_models_on_kernels(cpu_with_kernels, name, tmp_path):
     lowered = next(tmp_path.glob("*strata-linalg-to-microkernels.mlir")).read_text()
     assert "call @strata_" in lowered and "linalg.matmul" not in lowered and \
         "linalg.batch_matmul" not in lowered and "linalg.conv" not in lowered
-    if name == "mlp":   # both weights packed at compile time
-        assert lowered.count("call @strata_sgemm_packed_f32") == 2
+    if name == "mlp":   # both weights packed at compile time (bias, ReLU: the epilogue)
+        assert lowered.count("call @strata_sgemm_packed_f32") + \
+            lowered.count("call @strata_sgemm_packed_epi_f32") == 2
     want = strata.compile(m, target="interpret")(**feeds)[0]
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("M,N,K", [(1, 1024, 784), (64, 300, 100), (5, 37, 300),
+                                   (150, 70, 600), (7, 200, 20)])
+def test_packed_epilogue(lib, threads, M, N, K):
+    """strata_sgemm_packed_epi_f32: C = max(C (+ A.B) + bias, 0) with the last K block,
+    each flag alone and both, accumulating or not, column tails and slices."""
+    from strata.conversion.linalg_to_microkernels import EPI_BIAS, EPI_RELU
+    A = RNG.standard_normal((M, K), np.float32)
+    B = RNG.standard_normal((K, N), np.float32)
+    bias = RNG.standard_normal(N).astype(np.float32)
+    packed = kernels.pack_b(B, lib.isa)
+    prev = lib.get_num_threads()
+    lib.set_num_threads(threads)
+    try:
+        for epi in (EPI_BIAS, EPI_RELU, EPI_BIAS | EPI_RELU):
+            for acc in (0, 1):
+                C = RNG.standard_normal((M, N)).astype(np.float32)
+                want = A.astype(np.float64) @ B + (C if acc else 0)
+                lib.sgemm_packed_epi(M, N, K, A.ctypes.data, K, packed.ctypes.data,
+                                     C.ctypes.data, N, acc, bias.ctypes.data, epi, 0)
+                if epi & EPI_BIAS:
+                    want = want + bias
+                if epi & EPI_RELU:
+                    want = np.maximum(want, 0)
+                np.testing.assert_allclose(C, want, rtol=1e-4, atol=1e-3)
+    finally:
+        lib.set_num_threads(prev)

@@ -211,11 +211,13 @@ class _Call:
         else:
             b, M, N, K = (s[k] for k in ("batch", "M", "N", "K"))
             nt = "_nt" in kernel
-            if kernel == "strata_sgemm_packed_f32":
+            if kernel.startswith("strata_sgemm_packed"):
                 from .kernels import pack_b
                 packed = pack_b(rng.standard_normal((K, N)).astype(np.float32), lib.isa)
                 self.keep.append(packed)
                 args = [M, N, K, buf(M, K), K, packed.ctypes.data, buf(M, N), N, 0]
+                if kernel == "strata_sgemm_packed_epi_f32":     # bias and ReLU
+                    args += [buf(N), 3]
             elif "batched" in kernel:
                 args = [b, M, N, K, buf(b, M, K), K, M * K, buf(b, K, N), K if nt else N,
                         K * N, buf(b, M, N), N, M * N, 0]

@@ -227,7 +227,8 @@ def gemm_problem(kernel: str, shape: dict, threads: int, isa):
         return _small_or(Problem("n" if direct else "conv", g("F"), P, K, threads), isa)
     kind = {"strata_sgemm_f32": "n", "strata_sgemm_batched_f32": "n",
             "strata_sgemm_nt_f32": "t", "strata_sgemm_nt_batched_f32": "t",
-            "strata_sgemm_packed_f32": "packed"}.get(kernel)
+            "strata_sgemm_packed_f32": "packed",
+            "strata_sgemm_packed_epi_f32": "packed"}.get(kernel)
     if kind is None:
         return None
     M, N, K = g("M"), g("N"), g("K")

@@ -181,6 +181,7 @@ def declarations(isa: Isa) -> str:
     W, V = isa.width, vec_type(isa)
     return "\n".join([
         f"declare {V} @llvm.fmuladd.v{W}f32({V}, {V}, {V})",
+        f"declare {V} @llvm.maximum.v{W}f32({V}, {V})",
         f"declare {V} @llvm.masked.load.v{W}f32.p0(ptr, <{W} x i1>, {V})",
         f"declare void @llvm.masked.store.v{W}f32.p0({V}, ptr, <{W} x i1>)",
         f"declare float @llvm.vector.reduce.fadd.v{W}f32(float, {V})",

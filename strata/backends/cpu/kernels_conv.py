@@ -261,7 +261,7 @@ def _conv_nchw(isa: Isa, name: str, kind: str) -> str:
         f.do(f"call void @strata_gemm_parallel(i64 {BLOCKED_KINDS[packed_kind]}, i64 %F, "
              f"i64 {p}, i64 {k}, ptr %filter, i64 {k}, ptr {whole}, i64 0, "
              f"ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, i1 {acc}, ptr null, i64 0, "
-             "i64 %tile)")
+             "i64 %tile, ptr null, i32 0)")
     f.loop("0", "%N", 1, image_small)
     f.do(f"call void @free(ptr {whole})")
     f.br(done)
@@ -270,7 +270,7 @@ def _conv_nchw(isa: Isa, name: str, kind: str) -> str:
         f"call void @strata_gemm_parallel(i64 {BLOCKED_KINDS[kind]}, i64 %F, i64 {p}, "
         f"i64 {k}, ptr %filter, i64 {k}, ptr {f.gep('%in', f.mul(n, '%sn'))}, i64 0, "
         f"ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, i1 {acc}, ptr {cd}, i64 0, "
-        "i64 %tile)"))
+        "i64 %tile, ptr null, i32 0)"))
     f.br(done)
     f.start(done)
     f.do("ret void")

@@ -11,7 +11,8 @@ from .kernel_ir import Fn, all_of, fma, lane_mask, splat, vec_type, vload, vstor
 if TYPE_CHECKING:
     from .kernels import Isa
 
-__all__ = ["gemm_functions", "ukr_accumulate", "BLOCKED_KINDS", "BLOCKED_ARGS", "PAR_MIN_MACS",
+__all__ = ["gemm_functions", "ukr_accumulate", "BLOCKED_KINDS", "BLOCKED_ARGS", "EPI_BIAS",
+           "EPI_RELU", "PAR_MIN_MACS",
            "CHUNK_MIN_MACS", "TILE_FIELDS", "tile_word", "tile_fields", "SPLIT_AUTO",
            "SPLIT_N", "SPLIT_M", "SPLIT_NONE", "SLICES_PER_THREAD", "SLICE_MIN_UNITS"]
 
@@ -19,7 +20,11 @@ _ARGS = "i64 %M, i64 %N, i64 %K, ptr noalias %A, i64 %lda, ptr noalias %B, i64 %
         "ptr noalias %C, i64 %ldc"
 # The blocked drivers' arguments: a GEMM's, accumulate, the convolution's (see _blocked)
 # and the tile word (see [Note: the tile word]).
-BLOCKED_ARGS = _ARGS + ", i1 %acc, ptr %cd, i64 %q0, i64 %tile"
+BLOCKED_ARGS = _ARGS + ", i1 %acc, ptr %cd, i64 %q0, i64 %tile, ptr %bias, i32 %epi"
+# The epilogue of a product's last K block (`epi` flags; `bias`: a float per column of C):
+# C = max(C + bias, 0) as arith.addf and arith.maximumf (NaN-propagating) would compute.
+# The flags are the ABI's, defined with the kernels' signatures.
+from ...conversion.linalg_to_microkernels import EPI_BIAS, EPI_RELU  # noqa: E402
 BLOCKED_KINDS = {"n": 0, "t": 1, "": 2, "conv": 3, "convp": 4, "pp": 5}
 
 
@@ -85,8 +90,8 @@ def _round_up(f: Fn, x: str, m: int) -> str:
 _MIN_CHAINS = 8
 
 
-def _ukr_name(mr: int, apack: bool) -> str:
-    return f"@strata_ukr_{mr}{'p' if apack else 'a'}"
+def _ukr_name(mr: int, apack: bool, epi: bool = False) -> str:
+    return f"@strata_ukr_{mr}{'p' if apack else 'a'}{'e' if epi else ''}"
 
 
 def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step) -> list:
@@ -131,13 +136,16 @@ def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step) -> list:
     return f.loop(kmain, "%K", 1, step, [(V, a) for a in accs[:n]])
 
 
-def _ukr(isa: Isa, mr: int, apack: bool) -> str:
+def _ukr(isa: Isa, mr: int, apack: bool, epi: bool = False) -> str:
     """C[mr, :nvalid] (+)= A[mr, K] . Bp[K, NR], Bp a packed panel (rows of NR floats,
     zero padded past nvalid). A is packed (element (i, k) at A + k*MR + i) or in place
-    (at A + i*lda + k)."""
+    (at A + i*lda + k). `epi`: the variant with the epilogue (%epi flags, %bias the
+    columns' floats) applied to what is stored."""
     W, V, nv, nr = isa.width, vec_type(isa), isa.nv, isa.nr
-    f = Fn(f"define internal void {_ukr_name(mr, apack)}(i64 %K, ptr noalias %A, "
-            f"i64 %lda, ptr noalias %B, ptr noalias %C, i64 %ldc, i64 %nvalid, i1 %acc) #1")
+    extra = ", ptr %bias, i32 %epi" if epi else ""
+    f = Fn(f"define internal void {_ukr_name(mr, apack, epi)}(i64 %K, ptr noalias %A, "
+            f"i64 %lda, ptr noalias %B, ptr noalias %C, i64 %ldc, i64 %nvalid, i1 %acc"
+            f"{extra}) #1")
     arow = [f.gep("%A", i if apack else f.mul("%lda", i)) if i else "%A" for i in range(mr)]
     crow = [f.gep("%C", f.mul("%ldc", i)) if i else "%C" for i in range(mr)]
     masks = [lane_mask(f, isa, f.sub("%nvalid", v * W) if v else "%nvalid")
@@ -152,6 +160,7 @@ def _ukr(isa: Isa, mr: int, apack: bool) -> str:
             f.do(f"call void @llvm.prefetch.p0(ptr {x}, i32 1, i32 3, i32 1)")
     accs = ukr_accumulate(f, isa, mr, arow, (lambda k: f.mul(k, isa.mr)) if apack
                           else (lambda k: k))
+    finish = _epilogue(f, isa, masks) if epi else (lambda x, v: x)
 
     done = f.label("done")
     for masked in (False, True):
@@ -168,11 +177,36 @@ def _ukr(isa: Isa, mr: int, apack: bool) -> str:
                     x = accs[i * nv + v]
                     if add:
                         x = f(f"fadd {V} {x}, {vload(f, isa, cptr[i][v], m)}")
-                    vstore(f, isa, x, cptr[i][v], m)
+                    vstore(f, isa, finish(x, v), cptr[i][v], m)
             f.br(done)
     f.start(done)
     f.do("ret void")
     return f.text()
+
+
+def _epilogue(f: Fn, isa: Isa, masks: list):
+    """The micro-kernel's epilogue: loads the bias vectors of its columns (when %epi has
+    EPI_BIAS; masked past nvalid) and returns finish(x, v), the stored value of vector v."""
+    W, V, nv = isa.width, vec_type(isa), isa.nv
+    has_bias = f(f"icmp ne i32 {f(f'and i32 %epi, {EPI_BIAS}')}, 0")
+    relu = f(f"icmp ne i32 {f(f'and i32 %epi, {EPI_RELU}')}, 0")
+    load, skip, join = f.label("lb"), f.label("nb"), f.label("jb")
+    f.cbr(has_bias, load, skip)
+    f.start(load)
+    # masked loads: the columns past nvalid may lie past the bias (once per micro-tile)
+    loaded = [vload(f, isa, f.gep("%bias", v * W) if v else "%bias", masks[v])
+              for v in range(nv)]
+    f.br(join)
+    f.start(skip)
+    f.br(join)
+    f.start(join)
+    bias = [f(f"phi {V} [ {x}, %{load} ], [ zeroinitializer, %{skip} ]") for x in loaded]
+
+    def finish(x, v):
+        x = f(f"select i1 {has_bias}, {V} {f(f'fadd {V} {x}, {bias[v]}')}, {V} {x}")
+        mx = f(f"call {V} @llvm.maximum.v{W}f32({V} {x}, {V} zeroinitializer)")
+        return f(f"select i1 {relu}, {V} {mx}, {V} {x}")
+    return finish
 
 
 def _rows_name(apack: bool) -> str:
@@ -185,15 +219,23 @@ def _rows(isa: Isa, apack: bool) -> str:
     A + p*MR*lda (lda: the K of the packing, K itself or more)."""
     mr = isa.mr
     f = Fn(f"define internal void {_rows_name(apack)}(i64 %M, i64 %K, ptr %A, i64 %lda, "
-            f"ptr %B, ptr %C, i64 %ldc, i64 %nvalid, i1 %acc) #1")
+            f"ptr %B, ptr %C, i64 %ldc, i64 %nvalid, i1 %acc, ptr %bias, i32 %epi) #1")
+    with_epi = f("icmp ne i32 %epi, 0")
 
     def body(i):
         rows = f.min(f.sub("%M", i), mr)
         a = f.gep("%A", f.mul(i, "%lda"))
         c = f.gep("%C", f.mul(i, "%ldc"))
-        f.switch(rows, {m: m for m in range(1, mr + 1)}, lambda m: f.do(
-            f"call void {_ukr_name(m, apack)}(i64 %K, ptr {a}, i64 %lda, ptr %B, ptr {c}, "
-            f"i64 %ldc, i64 %nvalid, i1 %acc)"))
+        args = f"i64 %K, ptr {a}, i64 %lda, ptr %B, ptr {c}, i64 %ldc, i64 %nvalid, i1 %acc"
+        yes, no, join = f.label("epi"), f.label("plain"), f.label("rowsdone")
+        f.cbr(with_epi, yes, no)
+        for lbl, epi in ((yes, True), (no, False)):
+            f.start(lbl)
+            extra = ", ptr %bias, i32 %epi" if epi else ""
+            f.switch(rows, {m: m for m in range(1, mr + 1)}, lambda m, epi=epi, extra=extra:
+                     f.do(f"call void {_ukr_name(m, apack, epi)}({args}{extra})"))
+            f.br(join)
+        f.start(join)
     f.loop("0", "%M", mr, body)
     f.do("ret void")
     return f.text()
@@ -469,6 +511,8 @@ def _blocked(isa: Isa, kind: str) -> str:
         def kblock(pc):
             kcur = f.min(f.sub("%K", pc), kc)
             acc = f(f"or i1 %acc, {f.cmp('sgt', pc, 0)}")
+            # the epilogue with the last K block only
+            epi = f(f"select i1 {f.cmp('sge', f.add(pc, kcur), '%K')}, i32 %epi, i32 0")
             if pack == "n":
                 src = f.gep("%B", f.add(f.mul(pc, "%ldb"), jc))
             elif pack == "t":
@@ -514,9 +558,10 @@ def _blocked(isa: Isa, kind: str) -> str:
                         else:   # panel (jc+jr)/NR of packed(B), rows from pc
                             b = f.gep("%B", f.add(f.mul(f.add(jc, jr), "%K"), f.mul(pc, nr)))
                         c = f.gep("%C", f.add(f.mul(ic, "%ldc"), f.add(jc, jr)))
+                        bias = f(f"getelementptr float, ptr %bias, i64 {f.add(jc, jr)}")
                         f.do(f"call void {_rows_name(apack)}(i64 {mcur}, i64 {kcur}, "
                              f"ptr {ablk if apack else a}, i64 {alda}, ptr {b}, ptr {c}, "
-                             f"i64 %ldc, i64 {nvalid}, i1 {acc})")
+                             f"i64 %ldc, i64 {nvalid}, i1 {acc}, ptr {bias}, i32 {epi})")
                     f.loop("0", ncur, nr, panel)
                     f.br(join)
                 f.start(join)
@@ -537,8 +582,9 @@ SLICES_PER_THREAD = 3
 SLICE_MIN_UNITS = 8
 CHUNK_MIN_MACS = 1 << 17
 _WORK_FIELDS = ("kind", "M", "N", "K", "A", "lda", "B", "ldb", "C", "ldc", "acc", "cd", "q0",
-                "tile", "by_n", "per")
-_FIELD_TYPES = {"A": "ptr", "B": "ptr", "C": "ptr", "cd": "ptr", "acc": "i1", "by_n": "i1"}
+                "tile", "bias", "epi", "by_n", "per")
+_FIELD_TYPES = {"A": "ptr", "B": "ptr", "C": "ptr", "cd": "ptr", "acc": "i1", "by_n": "i1",
+                "bias": "ptr", "epi": "i32"}
 
 
 _KIND_NAMES = {0: "n", 1: "t", 2: "p", 3: "conv", 4: "convp", 5: "pp"}
@@ -549,7 +595,8 @@ def _call_blocked(f: Fn, kind: str, v: dict) -> None:
     names = _KIND_NAMES
     args = (f"i64 {v['M']}, i64 {v['N']}, i64 {v['K']}, ptr {v['A']}, i64 {v['lda']}, "
             f"ptr {v['B']}, i64 {v['ldb']}, ptr {v['C']}, i64 {v['ldc']}, i1 {v['acc']}, "
-            f"ptr {v['cd']}, i64 {v['q0']}, i64 {v['tile']}")
+            f"ptr {v['cd']}, i64 {v['q0']}, i64 {v['tile']}, ptr {v['bias']}, "
+            f"i32 {v['epi']}")
     f.switch(kind, {k: k for k in names}, lambda k: f.do(
         f"call void @strata_gemm_blocked_{names[k]}({args})"))
 
@@ -683,6 +730,9 @@ def _slices() -> str:
         w["A"] = f.gep(v["A"], aoff)
         w["B"] = f.gep(v["B"], boff)
         w["C"] = f.gep(v["C"], coff)
+        # the bias is per column
+        w["bias"] = f(f"getelementptr float, ptr {v['bias']}, "
+                      f"i64 {f(f'select i1 {by_n}, i64 {lo}, i64 0')}")
         w["q0"] = f(f"select i1 {by_n}, i64 {f.add(v['q0'], lo)}, i64 {v['q0']}")
         _call_blocked(f, kind, w)
     f.loop("%lo", "%hi", 1, one)
@@ -839,12 +889,19 @@ def _public(isa: Isa) -> str:
             "i64 %tile) #0")
     _prologue(f, 0, "", "", "%B, i64 0")
     out.append(f.text())
+    # with the epilogue (K >= 1: it is applied with the last K block)
+    f = Fn("define void @strata_sgemm_packed_epi_f32(i64 %M, i64 %N, i64 %K, "
+            "ptr noalias %A, i64 %lda, ptr noalias %B, ptr noalias %C, i64 %ldc, "
+            "i32 %accumulate, ptr %bias, i32 %epi, i64 %tile) #0")
+    _prologue(f, 0, "", "", "%B, i64 0", "ptr %bias, i32 %epi")
+    out.append(f.text())
     return "\n".join(out)
 
 
-def _prologue(f: Fn, pmin: int, small: str, big: str, bargs: str) -> None:
+def _prologue(f: Fn, pmin: int, small: str, big: str, bargs: str,
+              epi: str = "ptr null, i32 0") -> None:
     """Empty C -> nothing; K == 0 -> zero C unless accumulating; M < pmin -> `small`,
-    else the blocked driver of kind `big` (through _parallel)."""
+    else the blocked driver of kind `big` (through _parallel), with the epilogue `epi`."""
     empty = f(f"or i1 {f.cmp('sle', '%M', 0)}, {f.cmp('sle', '%N', 0)}")
     acc = f("icmp ne i32 %accumulate, 0")
     ret, go, nok, zero, small_l, big_l = (f.label(s) for s in
@@ -866,7 +923,7 @@ def _prologue(f: Fn, pmin: int, small: str, big: str, bargs: str) -> None:
         f.br(ret)
     f.start(big_l)
     f.do(f"call void @strata_gemm_parallel(i64 {BLOCKED_KINDS[big]}, {args}, ptr null, "
-         "i64 0, i64 %tile)")
+         f"i64 0, i64 %tile, {epi})")
     f.br(ret)
     f.start(ret)
     f.do("ret void")
@@ -876,7 +933,8 @@ def gemm_functions(isa) -> list:
     """Every GEMM function for `isa` (an Isa of kernels.py), as LLVM IR text."""
     parts = []
     for apack in (True, False):
-        parts.extend(_ukr(isa, mr, apack) for mr in range(1, isa.mr + 1))
+        parts.extend(_ukr(isa, mr, apack, epi) for mr in range(1, isa.mr + 1)
+                     for epi in (False, True))
         parts.append(_rows(isa, apack))
     parts.extend(_dot(isa, dm, dn) for dm, dn in _DOT_TILES)
     parts.extend(_axpy(isa, m, kb) for m, _ in _AXPY_TILES for kb in (_, 1))

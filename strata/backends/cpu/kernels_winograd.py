@@ -449,8 +449,7 @@ def _winograd_public(isa: Isa) -> str:
 
 def winograd_functions(isa) -> list:
     """Every function of the Winograd kernel for `isa`, as LLVM IR text."""
-    W, V = isa.width, vec_type(isa)
-    return [f"declare {V} @llvm.maximum.v{W}f32({V}, {V})\n", _input_transform(isa),
+    return [_input_transform(isa),
             _output_transform(isa), _products(isa), _products_transposed(isa),
             *(_wino_ukr(isa, mr) for mr in range(1, isa.mr + 1)), _winograd_public(isa)]
 
