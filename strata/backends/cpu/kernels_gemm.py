@@ -497,7 +497,10 @@ def _blocked(isa: Isa, kind: str) -> str:
     addr = f(f"ptrtoint ptr {raw} to i64")
     buf = f.gep(raw, f(f"sub i64 64, {f(f'and i64 {addr}, 63')}"), "i8")
     abuf = f.gep(buf, b_floats)
-    packa = "true" if prepacked else f.cmp("sge", "%N", isa.pack_a_min_n)
+    # (fewer rows than a panel: read in place, each row one stream; packed, they would
+    # be strided by MR)
+    packa = "true" if prepacked else f(f"and i1 {f.cmp('sge', '%N', isa.pack_a_min_n)}, "
+                                       f"{f.cmp('sge', '%M', mr)}")
     if pack != "conv" and not prepacked:
         # %cd, when not null: A packed whole by strata_gemm_parallel (block (ic, pc) at
         # cd + pc * Mp + ic * kcur, see _prepack_a): the slices share it
@@ -670,7 +673,8 @@ def _parallel(isa: Isa) -> str:
     # Column slices all read the whole of A: when a thread runs several, A is packed
     # once here instead of once per slice (not for convolutions: %cd is theirs)
     share = all_of(f, [by_n, f.cmp("slt", "%kind", BLOCKED_KINDS["conv"]),
-                       f.cmp("sge", per, isa.pack_a_min_n), f.cmp("sgt", slices, t_req)])
+                       f.cmp("sge", per, isa.pack_a_min_n), f.cmp("sgt", slices, t_req),
+                       f.cmp("sge", "%M", mr)])
     pre_l, run_l = f.label("prepack"), f.label("slices")
     entry = f.block
     f.cbr(share, pre_l, run_l)
