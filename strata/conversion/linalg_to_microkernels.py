@@ -69,7 +69,9 @@ directly; the generic goes, and C with it unless it is the generic's output itse
 bias broadcast into C just before the product (its init, from
 strata-linalg-fold-into-contractions) becomes the epilogue's bias, the product then
 overwriting C. C's old value must not be needed elsewhere: written to another buffer,
-the product has to overwrite C.
+the product has to overwrite C. NCHW convolutions on packed filters do the same through
+strata_conv2d_nchw_packed_epi_f32, with a bias per filter (a row of their GEMM,
+EPI_ROW_BIAS) from the broadcast before them and a ReLU after them.
 
 [Note: accumulate]
 linalg ops accumulate into their init. When the op before the product (skipping ops
@@ -103,7 +105,7 @@ from ..passes.pass_manager import Option, Pass
 from .scalar_builders import op_class
 
 __all__ = ["LinalgToMicrokernels", "lower_to_microkernels", "KERNEL_SIGNATURES", "EPI_BIAS",
-           "EPI_RELU",
+           "EPI_RELU", "EPI_ROW_BIAS",
            "kernels_used", "pack_b_panels", "pack_a_panels", "match_contraction",
            "match_conv", "global_data"]
 
@@ -126,6 +128,8 @@ KERNEL_SIGNATURES = {
                                               "i64"],
     "strata_conv2d_nchw_packed_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P, "i64",
                                                      "i32", "i64"],
+    "strata_conv2d_nchw_packed_epi_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P,
+                                                         "i64", "i32", _P, "i32", "i64"],
     "strata_conv2d_nhwc_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, "i32", _P, "i64",
                                               "i32", "i64"],
     "strata_conv2d_winograd_f32": ["i64"] * 7 + [_P, "i64", "i64", "i64", _P, _P, "i64",
@@ -133,9 +137,10 @@ KERNEL_SIGNATURES = {
                                                   "i64", "i32"],
 }
 
-# strata_sgemm_packed_epi_f32's epilogue flags: C = max(C + bias, 0), with the bias (a
-# float per column) and/or the ReLU.
-EPI_BIAS, EPI_RELU = 1, 2
+# The epilogue flags of strata_sgemm_packed_epi_f32 and strata_conv2d_nchw_packed_epi_f32:
+# C = max(C + bias, 0), with the bias (a float per column of C, or per row: a
+# convolution's per filter) and/or the ReLU.
+EPI_BIAS, EPI_RELU, EPI_ROW_BIAS = 1, 2, 4
 
 _CONVS = {"linalg.conv_2d_nchw_fchw": "nchw", "linalg.conv_2d_nhwc_hwcf": "hwcf",
           "linalg.conv_2d_nhwc_fhwc": "fhwc"}
@@ -594,7 +599,8 @@ def relu_then_yield(ops, val):
 def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
     """(generic, bias or None, relu, destination) when the op after `op` (past allocs,
     and deallocs of other buffers) is an elementwise generic computing max(c + bias, 0),
-    c + bias or max(c, 0) (bias a contiguous f32 vector along c's dim `n_dim`, its last),
+    c + bias or max(c, 0) (bias a contiguous f32 vector along c's dim `n_dim`, its last;
+    n_dim None: max(c, 0) only),
     into c itself or into a buffer of c's type, c then being an alloc used by nothing
     else but deallocs; else None. The GEMM kernel's epilogue computes it."""
     g = op.next
@@ -602,7 +608,7 @@ def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
             g.name == "memref.dealloc" and g.operands[0] is not c)):
         g = g.next
     if not _elementwise(g) or g.num_dps_inputs() not in (1, 2) or c not in g.dps_inputs \
-            or n_dim != len(c.type.shape) - 1:
+            or n_dim is not None and n_dim != len(c.type.shape) - 1:
         return None
     d = g.dps_inits[0]
     maps = g.indexing_maps_list()
@@ -618,7 +624,7 @@ def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
     if g.num_dps_inputs() == 2:
         b = g.dps_inputs[1 - ci]
         bmap = maps[1 - ci]
-        if has_bias:        # one bias only
+        if has_bias or n_dim is None:       # one bias only, along the columns
             return None
         from ..dialects.memref_layout import is_identity_layout
         if b is c or b is d or type(b.type) is not A.MemRefType or \
@@ -634,6 +640,33 @@ def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
             (bias is not None and not _ready_before(bias, op)):
         return None
     return g, bias, relu, d
+
+
+def _epilogue_around(em, op, c, bias_dim: int, after_dim, acc):
+    """(epilogue, acc) of product `op` writing `c` (see [Note: epilogues]): a bias
+    broadcast along c's `bias_dim` into c right before it (then erased, and the product
+    overwrites: acc 0), and a bias add along `after_dim` (None: none) and/or ReLU after it
+    (_gemm_epilogue). The epilogue: (generic after or None, bias or None, relu, the
+    output, c), or None."""
+    zero = em.consts.get((0, A.i32))
+    init = broadcast_before(op, c, bias_dim) if acc is not zero else None
+    if init is not None:
+        bias = init.dps_inputs[0]
+        init.erase()
+        acc = zero = em.i32(0)
+    epi = _gemm_epilogue(op, c, after_dim, init is not None)
+    if epi is not None and epi[3] is not c and zero is not acc:
+        epi = None      # c's old value is read: the product must write c
+    if init is not None:
+        epi = (None, bias, False, c) if epi is None else (epi[0], bias, epi[2], epi[3])
+    return (None if epi is None else (*epi, c)), acc
+
+
+def _epilogue_args(em, epi, bias_flag: int, out):
+    """The epilogue's kernel arguments: the bias (`out` when none: never read) and the
+    flags, `bias_flag` for a bias."""
+    flags = (bias_flag if epi[1] is not None else 0) | (EPI_RELU if epi[2] else 0)
+    return [em.pointer(epi[1] if epi[1] is not None else out), em.i32(flags)]
 
 
 def _defined_before(v, op) -> bool:
@@ -698,18 +731,7 @@ def _lower_contraction(ct: Contraction, weights, choose, on_call) -> str:
     # And a bias broadcast into c before it (its init): the epilogue adds it instead.
     epi = None
     if packed is not None and not ct.loops and len(ct.n) == 1 and (static(ct.k) or 0) > 0:
-        init = broadcast_before(op, c, pc[ct.n[0]]) if acc is not em.consts.get(
-            (0, A.i32)) else None
-        if init is not None:
-            init_bias = init.dps_inputs[0]
-            init.erase()
-            acc = em.i32(0)
-        epi = _gemm_epilogue(op, c, pc[ct.n[0]], init is not None)
-        if epi is not None and epi[3] is not c and em.consts.get((0, A.i32)) is not acc:
-            epi = None
-        if init is not None:
-            epi = (None, init_bias, False, c) if epi is None else \
-                (epi[0], init_bias, epi[2], epi[3])
+        epi, acc = _epilogue_around(em, op, c, pc[ct.n[0]], pc[ct.n[0]], acc)
     if epi is not None:
         c = epi[3]      # the output: c's type, so sizes and strides read alike
     batch = product(ct.batch)
@@ -727,9 +749,7 @@ def _lower_contraction(ct: Contraction, weights, choose, on_call) -> str:
                    {n: static(x, 1) for n, x in dims.items()})
     if epi is not None:
         name = "strata_sgemm_packed_epi_f32"
-        flags = (EPI_BIAS if epi[1] is not None else 0) | (EPI_RELU if epi[2] else 0)
-        args = [M, N, K, pa_, lda, pb_, pc_, ldc, acc,
-                em.pointer(epi[1] if epi[1] is not None else c), em.i32(flags)]
+        args = [M, N, K, pa_, lda, pb_, pc_, ldc, acc] + _epilogue_args(em, epi, EPI_BIAS, c)
     elif packed is not None:
         name = "strata_sgemm_packed_f32"
         args = [M, N, K, pa_, lda, pb_, pc_, ldc, acc]
@@ -757,7 +777,7 @@ def _lower_contraction(ct: Contraction, weights, choose, on_call) -> str:
     op.erase()
     if epi is not None and epi[0] is not None:
         epi[0].erase()
-        _drop_if_dead(ct.operands[2])
+        _drop_if_dead(epi[4])
     if packed is not None:
         weights.release(b)
     return name
@@ -949,17 +969,28 @@ def _lower_conv(op, layout, weights, choose, on_call) -> str:
     sh, sw = op._window_values("strides")
     dh, dw = op._window_values("dilations")
     s = em.size
+    epi = None
     if layout == "nchw":
         point = tuple(w.type.shape[2:]) == (1, 1) and (sh, sw) == (1, 1)
         panels = weights.filter_panels(w, point)
         name = "strata_conv2d_nchw_packed_f32" if panels is not None else \
             "strata_conv2d_nchw_f32"
+        if panels is not None and w.type.has_static_shape and \
+                w.type.shape[1] * w.type.shape[2] * w.type.shape[3] > 0:
+            # the bias broadcast into y before it and a ReLU after it: the epilogue's
+            # (see [Note: epilogues]; the bias is per filter, a row of the GEMM)
+            epi, acc = _epilogue_around(em, op, y, 1, None, acc)
+            if epi is not None:
+                name = "strata_conv2d_nchw_packed_epi_f32"
+                y = epi[3]
         # N, C, H, W, F, KH, KW, OH, OW
         dims = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(w, 0), s(w, 2), s(w, 3), s(y, 2),
                 s(y, 3)]
         args = dims + [sh, sw, dh, dw, em.pointer(x), em.stride(x, 0), em.stride(x, 1),
                        em.stride(x, 2), em.pointer(w if panels is None else panels),
                        em.pointer(y), em.stride(y, 0), acc]
+        if epi is not None:
+            args += _epilogue_args(em, epi, EPI_ROW_BIAS, y)
     else:
         name = "strata_conv2d_nhwc_f32"
         f = s(w, 3) if layout == "hwcf" else s(w, 0)
@@ -981,6 +1012,9 @@ def _lower_conv(op, layout, weights, choose, on_call) -> str:
     if on_call is not None:
         on_call(call, name, *shape, word)
     op.erase()
+    if epi is not None and epi[0] is not None:
+        epi[0].erase()
+        _drop_if_dead(epi[4])
     if layout == "nchw" and panels is not None:
         weights.release(w)
     return name

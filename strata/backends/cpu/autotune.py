@@ -199,11 +199,13 @@ class _Call:
             KH, KW, OH, OW = (s[k] for k in ("KH", "KW", "OH", "OW"))
             win = [s[k] for k in ("sh", "sw", "dh", "dw")]
             out = buf(N, F, OH, OW)
-            if kernel in ("strata_conv2d_nchw_f32", "strata_conv2d_nchw_packed_f32"):
+            if kernel.startswith("strata_conv2d_nchw"):
                 # the packed filter: MR-row panels, F rounded up to whole ones
                 rows = -(-F // lib.isa.mr) * lib.isa.mr if "packed" in kernel else F
                 args = [N, C, H, W, F, KH, KW, OH, OW, *win, buf(N, C, H, W), C * H * W,
                         H * W, W, buf(rows, C, KH, KW), out, F * OH * OW, 0]
+                if kernel.endswith("_epi_f32"):     # bias per filter and ReLU
+                    args += [buf(F), 6]
             else:
                 args = [N, H, W, C, F, KH, KW, OH, OW, *win, buf(N, H, W, C), H * W * C,
                         W * C, C, buf(F * KH * KW * C), int(s.get("ftrans", 0)), out,

@@ -201,14 +201,17 @@ def _pack_conv(isa: Isa) -> str:
 SMALL_IMAGE_PANELS = 4
 
 
-def _conv_nchw(isa: Isa, name: str, kind: str) -> str:
+def _conv_nchw(isa: Isa, name: str, kind: str, epi: bool = False) -> str:
     """strata_conv2d_nchw_f32 (kind "conv"), or strata_conv2d_nchw_packed_f32 (kind
     "convp": the filter given packed whole in MR-row panels, pack_a_panels, so never the
-    1x1 direct GEMM on the filter in place)."""
+    1x1 direct GEMM on the filter in place); `epi`: with the GEMM epilogue's bias (per
+    filter: EPI_ROW_BIAS) and flags before the tile word (K >= 1)."""
     packed_kind = "pp" if kind == "convp" else ""
+    extra = "ptr %bias, i32 %epi, " if epi else ""
+    epi_args = "ptr %bias, i32 %epi" if epi else "ptr null, i32 0"
     f = Fn(f"define void @{name}(i64 %N, i64 %C, i64 %H, i64 %W, i64 %F, "
             f"{_WINDOW}, ptr %in, i64 %sn, i64 %sc, i64 %shs, ptr %filter, ptr %out, "
-            "i64 %osn, i32 %accumulate, i64 %tile) #0")
+            f"i64 %osn, i32 %accumulate, {extra}i64 %tile) #0")
     p, k, direct = _conv_sizes(f, f.cmp("eq", "%shs", "%W"),
                                f.cmp("eq", "%sc", f.mul("%H", "%W")))
     if kind == "convp":
@@ -261,7 +264,7 @@ def _conv_nchw(isa: Isa, name: str, kind: str) -> str:
         f.do(f"call void @strata_gemm_parallel(i64 {BLOCKED_KINDS[packed_kind]}, i64 %F, "
              f"i64 {p}, i64 {k}, ptr %filter, i64 {k}, ptr {whole}, i64 0, "
              f"ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, i1 {acc}, ptr null, i64 0, "
-             "i64 %tile, ptr null, i32 0)")
+             f"i64 %tile, {epi_args})")
     f.loop("0", "%N", 1, image_small)
     f.do(f"call void @free(ptr {whole})")
     f.br(done)
@@ -270,7 +273,7 @@ def _conv_nchw(isa: Isa, name: str, kind: str) -> str:
         f"call void @strata_gemm_parallel(i64 {BLOCKED_KINDS[kind]}, i64 %F, i64 {p}, "
         f"i64 {k}, ptr %filter, i64 {k}, ptr {f.gep('%in', f.mul(n, '%sn'))}, i64 0, "
         f"ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, i1 {acc}, ptr {cd}, i64 0, "
-        "i64 %tile, ptr null, i32 0)"))
+        f"i64 %tile, {epi_args})"))
     f.br(done)
     f.start(done)
     f.do("ret void")
@@ -284,7 +287,8 @@ def _conv_public(isa: Isa) -> str:
     B (FHWC: transposed). A 1x1, stride-1 convolution over a contiguous image is the GEMM
     on the image itself."""
     out = [_conv_nchw(isa, "strata_conv2d_nchw_f32", "conv"),
-           _conv_nchw(isa, "strata_conv2d_nchw_packed_f32", "convp")]
+           _conv_nchw(isa, "strata_conv2d_nchw_packed_f32", "convp"),
+           _conv_nchw(isa, "strata_conv2d_nchw_packed_epi_f32", "convp", epi=True)]
     f = Fn("define void @strata_conv2d_nhwc_f32(i64 %N, i64 %H, i64 %W, i64 %C, i64 %F, "
             f"{_WINDOW}, ptr %in, i64 %sn, i64 %shs, i64 %sws, ptr %filter, i32 %ftrans, "
             "ptr %out, i64 %osn, i32 %accumulate, i64 %tile) #0")

@@ -24,7 +24,8 @@ BLOCKED_ARGS = _ARGS + ", i1 %acc, ptr %cd, i64 %q0, i64 %tile, ptr %bias, i32 %
 # The epilogue of a product's last K block (`epi` flags; `bias`: a float per column of C):
 # C = max(C + bias, 0) as arith.addf and arith.maximumf (NaN-propagating) would compute.
 # The flags are the ABI's, defined with the kernels' signatures.
-from ...conversion.linalg_to_microkernels import EPI_BIAS, EPI_RELU  # noqa: E402
+from ...conversion.linalg_to_microkernels import (  # noqa: E402
+    EPI_BIAS, EPI_RELU, EPI_ROW_BIAS)
 BLOCKED_KINDS = {"n": 0, "t": 1, "": 2, "conv": 3, "convp": 4, "pp": 5}
 
 
@@ -160,7 +161,7 @@ def _ukr(isa: Isa, mr: int, apack: bool, epi: bool = False) -> str:
             f.do(f"call void @llvm.prefetch.p0(ptr {x}, i32 1, i32 3, i32 1)")
     accs = ukr_accumulate(f, isa, mr, arow, (lambda k: f.mul(k, isa.mr)) if apack
                           else (lambda k: k))
-    finish = _epilogue(f, isa, masks) if epi else (lambda x, v: x)
+    finish = _epilogue(f, isa, mr, masks) if epi else (lambda x, i, v: x)
 
     done = f.label("done")
     for masked in (False, True):
@@ -177,33 +178,44 @@ def _ukr(isa: Isa, mr: int, apack: bool, epi: bool = False) -> str:
                     x = accs[i * nv + v]
                     if add:
                         x = f(f"fadd {V} {x}, {vload(f, isa, cptr[i][v], m)}")
-                    vstore(f, isa, finish(x, v), cptr[i][v], m)
+                    vstore(f, isa, finish(x, i, v), cptr[i][v], m)
             f.br(done)
     f.start(done)
     f.do("ret void")
     return f.text()
 
 
-def _epilogue(f: Fn, isa: Isa, masks: list):
+def _epilogue(f: Fn, isa: Isa, mr: int, masks: list):
     """The micro-kernel's epilogue: loads the bias vectors of its columns (when %epi has
-    EPI_BIAS; masked past nvalid) and returns finish(x, v), the stored value of vector v."""
+    EPI_BIAS; masked past nvalid) or the bias of each of its rows (EPI_ROW_BIAS, %bias at
+    its first row) and returns finish(x, i, v), the stored value of row i's vector v."""
     W, V, nv = isa.width, vec_type(isa), isa.nv
-    has_bias = f(f"icmp ne i32 {f(f'and i32 %epi, {EPI_BIAS}')}, 0")
-    relu = f(f"icmp ne i32 {f(f'and i32 %epi, {EPI_RELU}')}, 0")
-    load, skip, join = f.label("lb"), f.label("nb"), f.label("jb")
-    f.cbr(has_bias, load, skip)
-    f.start(load)
-    # masked loads: the columns past nvalid may lie past the bias (once per micro-tile)
-    loaded = [vload(f, isa, f.gep("%bias", v * W) if v else "%bias", masks[v])
-              for v in range(nv)]
-    f.br(join)
-    f.start(skip)
-    f.br(join)
-    f.start(join)
-    bias = [f(f"phi {V} [ {x}, %{load} ], [ zeroinitializer, %{skip} ]") for x in loaded]
 
-    def finish(x, v):
-        x = f(f"select i1 {has_bias}, {V} {f(f'fadd {V} {x}, {bias[v]}')}, {V} {x}")
+    def flag(bit):
+        return f(f"icmp ne i32 {f(f'and i32 %epi, {bit}')}, 0")
+    by_col, by_row, relu = flag(EPI_BIAS), flag(EPI_ROW_BIAS), flag(EPI_RELU)
+
+    def guarded(cond, load):
+        """load() where cond holds, zeros elsewhere (the bias may be absent)."""
+        yes, no, join = f.label("lb"), f.label("nb"), f.label("jb")
+        f.cbr(cond, yes, no)
+        f.start(yes)
+        loaded = load()
+        f.br(join)
+        f.start(no)
+        f.br(join)
+        f.start(join)
+        return [f(f"phi {V} [ {x}, %{yes} ], [ zeroinitializer, %{no} ]") for x in loaded]
+    # masked loads: the columns past nvalid may lie past the bias (once per micro-tile)
+    col = guarded(by_col, lambda: [vload(f, isa, f.gep("%bias", v * W) if v else "%bias",
+                                         masks[v]) for v in range(nv)])
+    row = guarded(by_row, lambda: [splat(f, isa, f(
+        f"load float, ptr {f.gep('%bias', i) if i else '%bias'}, align 4"))
+        for i in range(mr)])
+
+    def finish(x, i, v):
+        x = f(f"select i1 {by_col}, {V} {f(f'fadd {V} {x}, {col[v]}')}, {V} {x}")
+        x = f(f"select i1 {by_row}, {V} {f(f'fadd {V} {x}, {row[i]}')}, {V} {x}")
         mx = f(f"call {V} @llvm.maximum.v{W}f32({V} {x}, {V} zeroinitializer)")
         return f(f"select i1 {relu}, {V} {mx}, {V} {x}")
     return finish
@@ -221,6 +233,7 @@ def _rows(isa: Isa, apack: bool) -> str:
     f = Fn(f"define internal void {_rows_name(apack)}(i64 %M, i64 %K, ptr %A, i64 %lda, "
             f"ptr %B, ptr %C, i64 %ldc, i64 %nvalid, i1 %acc, ptr %bias, i32 %epi) #1")
     with_epi = f("icmp ne i32 %epi, 0")
+    by_row = f(f"icmp ne i32 {f(f'and i32 %epi, {EPI_ROW_BIAS}')}, 0")
 
     def body(i):
         rows = f.min(f.sub("%M", i), mr)
@@ -231,7 +244,11 @@ def _rows(isa: Isa, apack: bool) -> str:
         f.cbr(with_epi, yes, no)
         for lbl, epi in ((yes, True), (no, False)):
             f.start(lbl)
-            extra = ", ptr %bias, i32 %epi" if epi else ""
+            extra = ""
+            if epi:     # a bias per row starts at this panel's first row
+                bias = f(f"getelementptr float, ptr %bias, i64 "
+                         f"{f(f'select i1 {by_row}, i64 {i}, i64 0')}")
+                extra = f", ptr {bias}, i32 %epi"
             f.switch(rows, {m: m for m in range(1, mr + 1)}, lambda m, epi=epi, extra=extra:
                      f.do(f"call void {_ukr_name(m, apack, epi)}({args}{extra})"))
             f.br(join)
@@ -487,6 +504,7 @@ def _blocked(isa: Isa, kind: str) -> str:
         kc = f(f"select i1 {f.cmp('sle', '%M', mr)}, i64 {whole}, i64 {kc}")
     mc = _round_up(f, _tile_field(f, "mc", isa.mc), mr)
     nc = _round_up(f, _tile_field(f, "nc", isa.nc), nr)
+    by_row = f(f"icmp ne i32 {f(f'and i32 %epi, {EPI_ROW_BIAS}')}, 0")
     # buffers no bigger than the problem needs: B block kcb x ncb, A block mcb x kcb
     kcb = f.min(kc, "%K")
     ncb = f.min(nc, _round_up(f, "%N", nr))
@@ -561,7 +579,9 @@ def _blocked(isa: Isa, kind: str) -> str:
                         else:   # panel (jc+jr)/NR of packed(B), rows from pc
                             b = f.gep("%B", f.add(f.mul(f.add(jc, jr), "%K"), f.mul(pc, nr)))
                         c = f.gep("%C", f.add(f.mul(ic, "%ldc"), f.add(jc, jr)))
-                        bias = f(f"getelementptr float, ptr %bias, i64 {f.add(jc, jr)}")
+                        # the bias of the panel's columns, or of the block's rows
+                        at = f(f"select i1 {by_row}, i64 {ic}, i64 {f.add(jc, jr)}")
+                        bias = f(f"getelementptr float, ptr %bias, i64 {at}")
                         f.do(f"call void {_rows_name(apack)}(i64 {mcur}, i64 {kcur}, "
                              f"ptr {ablk if apack else a}, i64 {alda}, ptr {b}, ptr {c}, "
                              f"i64 %ldc, i64 {nvalid}, i1 {acc}, ptr {bias}, i32 {epi})")
@@ -734,9 +754,12 @@ def _slices() -> str:
         w["A"] = f.gep(v["A"], aoff)
         w["B"] = f.gep(v["B"], boff)
         w["C"] = f.gep(v["C"], coff)
-        # the bias is per column
+        # a bias per column moves with column slices, one per row with row slices
+        epi = v["epi"]
+        by_row = f(f"icmp ne i32 {f(f'and i32 {epi}, {EPI_ROW_BIAS}')}, 0")
+        moved = f(f"icmp eq i1 {by_n}, {f(f'xor i1 {by_row}, true')}")
         w["bias"] = f(f"getelementptr float, ptr {v['bias']}, "
-                      f"i64 {f(f'select i1 {by_n}, i64 {lo}, i64 0')}")
+                      f"i64 {f(f'select i1 {moved}, i64 {lo}, i64 0')}")
         w["q0"] = f(f"select i1 {by_n}, i64 {f.add(v['q0'], lo)}, i64 {v['q0']}")
         _call_blocked(f, kind, w)
     f.loop("%lo", "%hi", 1, one)

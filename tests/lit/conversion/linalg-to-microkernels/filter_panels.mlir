@@ -37,3 +37,36 @@ func.func @argument(%i: memref<1x4x9x9xf32>, %w: memref<6x4x3x3xf32>, %o: memref
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%i, %w : memref<1x4x9x9xf32>, memref<6x4x3x3xf32>) outs(%o : memref<1x6x4x4xf32>)
   return
 }
+
+// The bias broadcast into the output before the convolution and a ReLU after it: the
+// epilogue of strata_conv2d_nchw_packed_epi_f32 (flags: 4 a bias per filter, 2 ReLU),
+// writing the ReLU's output; the broadcast, the ReLU and the convolution's own buffer go.
+memref.global "private" constant @cb : memref<6xf32> = dense<0.5>
+// CHECK-LABEL: func.func @bias_relu(
+//   CHECK-NOT: linalg.
+//       CHECK: %[[R:.*]] = memref.alloc() : memref<1x6x4x4xf32>
+//       CHECK: call @strata_conv2d_nchw_packed_epi_f32({{.*}}, %c0_i32, %{{.*}}, %c6_i32, %c0_i64{{(_[0-9]+)?}})
+//   CHECK-NOT: linalg.
+//   CHECK-NOT: memref.alloc
+//       CHECK: return %[[R]]
+func.func @bias_relu(%i: memref<1x4x9x9xf32>) -> memref<1x6x4x4xf32> {
+  %w = memref.get_global @w : memref<6x4x3x3xf32>
+  %b = memref.get_global @cb : memref<6xf32>
+  %zero = arith.constant 0.0 : f32
+  %o = memref.alloc() : memref<1x6x4x4xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : memref<6xf32>) outs(%o : memref<1x6x4x4xf32>) {
+  ^bb0(%y: f32, %z: f32):
+    linalg.yield %y : f32
+  }
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%i, %w : memref<1x4x9x9xf32>, memref<6x4x3x3xf32>) outs(%o : memref<1x6x4x4xf32>)
+  %r = memref.alloc() : memref<1x6x4x4xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%o : memref<1x6x4x4xf32>) outs(%r : memref<1x6x4x4xf32>) {
+  ^bb0(%x: f32, %z: f32):
+    %m = arith.maximumf %x, %zero : f32
+    linalg.yield %m : f32
+  }
+  memref.dealloc %o : memref<1x6x4x4xf32>
+  return %r : memref<1x6x4x4xf32>
+}
