@@ -56,9 +56,11 @@ BUFFERIZE_PIPELINE = (
 # Parallel loops (see [Note: threads]) come from convert-linalg-to-parallel-loops and
 # convert-scf-to-strata-cpu; CpuTarget(parallel=False) keeps every loop sequential.
 # Chains of ops over the same rows (softmax, layer norm) run as one loop over the rows
-# first (strata-linalg-fuse-row-reductions, linalg_row_fusion.py).
+# first (strata-linalg-fuse-row-reductions, linalg_row_fusion.py); large buffer copies
+# (padding) become linalg copies, parallel loops too (strata-memref-copy-to-linalg).
 LLVM_PIPELINE = (
     "strata-linalg-fuse-row-reductions",
+    "strata-memref-copy-to-linalg",
     "strata-outline-linalg-ops",
     "convert-linalg-to-parallel-loops{interchange-for-locality=true}",
     "strata-outline-loop-nests",
