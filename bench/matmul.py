@@ -7,10 +7,11 @@
 Shapes are M x K x N (C[M,N] = A[M,K] . B[K,N]); `nt` rows take B transposed (an ONNX
 Gemm with transB=1 / linalg.matmul_transpose_b), `bmm` rows a batch of products. The
 `convs` table runs ResNet-18's convolutions (batch 1, NCHW) through
-strata_conv2d_nchw_f32 (on the padded image: compiled models pad in an op of their own),
+strata_conv2d_nchw_packed_f32 (the filter packed at compile time; 1x1 stride-1:
+strata_conv2d_nchw_f32; on the padded image: compiled models pad in an op of their own),
 for 3x3 stride-1 ones also strata_conv2d_winograd_f32 (`wino`, one and two threads, in
-effective GFLOP/s: the direct product's flops / time; what the CPU target runs for them),
-and onnxruntime's Conv (one thread).
+effective GFLOP/s: the direct product's flops / time; with the filter layout the CPU
+target picks; what it runs for them), and onnxruntime's Conv (one thread).
 Columns, in GFLOP/s (2*M*N*K / time):
   ours 1t, ours 2t   strata_sgemm_f32 (or _nt / _batched) with strata_set_num_threads
            1 / 2 (the kernels split C between pthreads from 2M multiply-adds up)
@@ -217,25 +218,38 @@ def conv_row(lib, shape, seconds, use_ort):
     OH, OW = (Hp - k) // s + 1, (Wp - k) // s + 1
     out = np.empty((1, F, OH, OW), np.float32)
     flop = 2.0 * F * OH * OW * C * k * k
-    word = tile(lib, "strata_conv2d_nchw_f32", dict(N=1, C=C, H=Hp, W=Wp, F=F, KH=k, KW=k,
-                                                    OH=OH, OW=OW, sh=s, sw=s, dh=1, dw=1), 1)
+    # what the CPU target runs: the filter packed in MR-row panels at compile time (but
+    # for a 1x1 stride-1 window, a GEMM on the filter in place)
+    packed = not (k == 1 and s == 1)
+    kernel = "strata_conv2d_nchw_packed_f32" if packed else "strata_conv2d_nchw_f32"
+    word = tile(lib, kernel, dict(N=1, C=C, H=Hp, W=Wp, F=F, KH=k, KW=k, OH=OH, OW=OW, sh=s,
+                                  sw=s, dh=1, dw=1), 1)
+    if packed:
+        from strata.conversion.linalg_to_microkernels import pack_a_panels
+        filt = pack_a_panels(w.reshape(F, -1), lib.isa.mr)
+    run = lib.conv2d_nchw_packed if packed else lib.conv2d_nchw
 
     def ours():
-        lib.conv2d_nchw(1, C, Hp, Wp, F, k, k, OH, OW, s, s, 1, 1, xp.ctypes.data, C * Hp * Wp,
-                        Hp * Wp, Wp, w.ctypes.data, out.ctypes.data, F * OH * OW, 0, word)
+        run(1, C, Hp, Wp, F, k, k, OH, OW, s, s, 1, 1, xp.ctypes.data, C * Hp * Wp,
+            Hp * Wp, Wp, (filt if packed else w).ctypes.data, out.ctypes.data, F * OH * OW, 0,
+            word)
     lib.set_num_threads(1)
     res = {"ours": flop / best(ours, seconds) / 1e9}
     if k == 3 and s == 1 and C >= 8 and F >= 8:
         # what the CPU target runs for this shape (strata-linalg-conv-to-winograd):
         # Winograd F(2x2, 3x3), in effective GFLOP/s (the direct product's flops / time)
-        from strata.backends.cpu.kernels_winograd import winograd_filter
-        u = winograd_filter(w)
+        # (U^T packed in NR-filter panels for the transposed products where it picks them)
+        from strata.backends.cpu.kernels_winograd import PACKED_U, winograd_filter
+        from strata.conversion.conv_to_winograd import _packed_filters
+        nr = lib.isa.nr if _packed_filters(w.shape, lib.isa.nr) else 0
+        u = winograd_filter(w, nr)
+        flags = PACKED_U if nr else 0
         wout = np.empty_like(out)
 
         def wino():
             lib.conv2d_winograd(1, C, Hp, Wp, F, OH, OW, xp.ctypes.data, C * Hp * Wp,
                                 Hp * Wp, Wp, u.ctypes.data, wout.ctypes.data, F * OH * OW,
-                                OH * OW, OW, 0, 0, 0, 0, 0, 0, 0)
+                                OH * OW, OW, 0, 0, 0, 0, 0, 0, flags)
         res["wino"] = flop / best(wino, seconds) / 1e9
         lib.set_num_threads(2)
         res["wino 2t"] = flop / best(wino, seconds, 2) / 1e9
