@@ -165,15 +165,24 @@ def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True,
                 em.pointer(res) if res is not None else out_ptr]
         args += [st(res, i) for i in range(3)] if res is not None else [0, 0, 0]
         args.append(em.i32(flags))
-        em.call(KERNEL, args)
+        call = em.call(KERNEL, args)
         op.erase()
         if epi is not None:
             epi[0].erase()
             _drop_if_dead(y)
         if pad is not None:
-            copied = pad.operands[0]
+            copied, interior = pad.operands[0], pad.operands[1].defining_op
             pad.erase()
             _drop_if_dead(copied)
+            # the kernel writes the whole interior: the padding buffer's fill keeps to
+            # the border
+            from ..transforms.memref_copy_to_linalg import fill_border_only
+            big = interior.operands[0]
+            for u in list(big.uses):
+                if u.owner.name in ("linalg.fill", "linalg.map") and \
+                        u.owner.operands[-1] is big and u.owner.parent is call.parent and \
+                        u.owner.is_before_in_block(call):
+                    fill_border_only(u.owner, interior)
         weights.release(w)
         count += 1
     weights.finish()

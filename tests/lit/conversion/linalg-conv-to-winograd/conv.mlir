@@ -148,10 +148,18 @@ func.func @accumulating(%x: memref<1x8x6x6xf32>, %y: memref<1x8x4x4xf32>, %z: me
 
 // ReLU'd output only padded for the next convolution (a zero-filled buffer, the output
 // copied into its interior): the kernel writes the interior itself (its strides), the
-// fill moves before the call, the copy and the intermediate buffers go.
+// fill moves before the call and keeps to the border (rows 0 and 5, then columns 0 and 5
+// of the rows between), the copy and the intermediate buffers go.
 // CHECK-LABEL: func.func @padded
 //       CHECK: %[[P:.*]] = memref.alloc() : memref<1x8x6x6xf32>
-//  CHECK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[P]] : memref<1x8x6x6xf32>)
+//  CHECK-NEXT: %[[T:.*]] = memref.subview %[[P]][0, 0, 0, 0] [1, 8, 1, 6] [1, 1, 1, 1]
+//  CHECK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[T]] :
+//  CHECK-NEXT: %[[B:.*]] = memref.subview %[[P]][0, 0, 5, 0] [1, 8, 1, 6] [1, 1, 1, 1]
+//  CHECK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[B]] :
+//  CHECK-NEXT: %[[L:.*]] = memref.subview %[[P]][0, 0, 1, 0] [1, 8, 4, 1] [1, 1, 1, 1]
+//  CHECK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[L]] :
+//  CHECK-NEXT: %[[R:.*]] = memref.subview %[[P]][0, 0, 1, 5] [1, 8, 4, 1] [1, 1, 1, 1]
+//  CHECK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[R]] :
 //  CHECK-NEXT: %[[S:.*]] = memref.subview %[[P]][0, 0, 1, 1] [1, 8, 4, 4] [1, 1, 1, 1]
 //       CHECK: memref.extract_aligned_pointer_as_index %[[S]]
 //       CHECK: call @strata_conv2d_winograd_f32(%c1_i64, %c8_i64, %c6_i64, %c6_i64, %c8_i64, %c4_i64, %c4_i64, %{{.*}}, %c288_i64, %c36_i64, %c6_i64, %{{.*}}, %{{.*}}, %c288_i64, %c36_i64, %c6_i64, %c0_i32, %{{.*}}, %{{.*}}, %c0_i64, %c0_i64, %c0_i64, %c4_i32)

@@ -36,3 +36,42 @@ func.func @small(%a: memref<4x8xf32>, %b: memref<4x8xf32>, %c: memref<f32>, %d: 
   memref.copy %c, %d : memref<f32> to memref<f32>
   return
 }
+
+// A fill of the whole buffer before the copy into its interior (nothing reading the
+// buffer in between) keeps to the border: slabs along H (whole W), then along W (the
+// interior's rows); a dynamic batch dim spanned whole.
+// CHECK-LABEL: func.func @fill_border(
+//       CHECK: %[[N:.*]] = memref.dim %arg0
+//  CHECK-NEXT: %[[P:.*]] = memref.alloc(%[[N]]) : memref<?x64x58x58xf32>
+//  CHECK-NEXT: %[[T:.*]] = memref.subview %[[P]][0, 0, 0, 0] [%[[N]], 64, 1, 58] [1, 1, 1, 1]
+//  CHECK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[T]] :
+//  CHECK-NEXT: %[[B:.*]] = memref.subview %[[P]][0, 0, 57, 0] [%[[N]], 64, 1, 58] [1, 1, 1, 1]
+//  CHECK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[B]] :
+//  CHECK-NEXT: %[[L:.*]] = memref.subview %[[P]][0, 0, 1, 0] [%[[N]], 64, 56, 1] [1, 1, 1, 1]
+//  CHECK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[L]] :
+//  CHECK-NEXT: %[[R:.*]] = memref.subview %[[P]][0, 0, 1, 57] [%[[N]], 64, 56, 1] [1, 1, 1, 1]
+//  CHECK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[R]] :
+//  CHECK-NEXT: %[[S:.*]] = memref.subview %[[P]][0, 0, 1, 1] [%[[N]], 64, 56, 56] [1, 1, 1, 1]
+//  CHECK-NEXT: linalg.generic {{.*}} ins(%arg0 : memref<?x64x56x56xf32>) outs(%[[S]] :
+// A read of the buffer between the fill and the copy: the fill stays whole.
+// CHECK-LABEL: func.func @read_between(
+//       CHECK: linalg.fill ins(%{{.*}} : f32) outs(%alloc : memref<64x58x58xf32>)
+func.func @fill_border(%a: memref<?x64x56x56xf32>) -> memref<?x64x58x58xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %a, %c0 : memref<?x64x56x56xf32>
+  %p = memref.alloc(%n) : memref<?x64x58x58xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<?x64x58x58xf32>)
+  %s = memref.subview %p[0, 0, 1, 1] [%n, 64, 56, 56] [1, 1, 1, 1] : memref<?x64x58x58xf32> to memref<?x64x56x56xf32, strided<[215296, 3364, 58, 1], offset: 59>>
+  memref.copy %a, %s : memref<?x64x56x56xf32> to memref<?x64x56x56xf32, strided<[215296, 3364, 58, 1], offset: 59>>
+  return %p : memref<?x64x58x58xf32>
+}
+func.func @read_between(%a: memref<64x56x56xf32>, %o: memref<64x58x58xf32>) -> memref<64x58x58xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<64x58x58xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<64x58x58xf32>)
+  memref.copy %p, %o : memref<64x58x58xf32> to memref<64x58x58xf32>
+  %s = memref.subview %p[0, 1, 1] [64, 56, 56] [1, 1, 1] : memref<64x58x58xf32> to memref<64x56x56xf32, strided<[3364, 58, 1], offset: 59>>
+  memref.copy %a, %s : memref<64x56x56xf32> to memref<64x56x56xf32, strided<[3364, 58, 1], offset: 59>>
+  return %p : memref<64x58x58xf32>
+}
