@@ -115,6 +115,7 @@ def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True,
     the CPU kernels' NR, for the PACKED_U filter layout (see _packed_filters)."""
     from ..backends.cpu.kernels_winograd import (BIAS, PACKED_U, RELU, RESIDUAL,
                                                  winograd_filter)
+    from ..transforms.memref_copy_to_linalg import fill_border_only
     weights = _Weights(module, 0)
     made = {}
     count = 0
@@ -176,7 +177,6 @@ def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True,
             _drop_if_dead(copied)
             # the kernel writes the whole interior: the padding buffer's fill keeps to
             # the border
-            from ..transforms.memref_copy_to_linalg import fill_border_only
             big = interior.operands[0]
             for u in list(big.uses):
                 if u.owner.name in ("linalg.fill", "linalg.map") and \

@@ -214,14 +214,13 @@ def _conv_nchw(isa: Isa, name: str, kind: str, epi: bool = False) -> str:
             f"i64 %osn, i32 %accumulate, {extra}i64 %tile) #0")
     p, k, direct = _conv_sizes(f, f.cmp("eq", "%shs", "%W"),
                                f.cmp("eq", "%sc", f.mul("%H", "%W")))
-    if kind == "convp":
-        direct = "false"
 
     def gemm(n, b):
         f.do(f"call void @strata_sgemm_f32(i64 %F, i64 {p}, i64 {k}, ptr %filter, "
              f"i64 {k}, ptr {b}, i64 {p}, ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, "
              "i32 %accumulate, i64 %tile)")
-    done = _direct_images(f, direct, gemm)
+    # (a packed filter is never multiplied in place: no direct GEMM)
+    done = f.label("ret") if kind == "convp" else _direct_images(f, direct, gemm)
     # the rest: the blocked driver packing B straight from each image (_pack_conv)
     cd = f(f"alloca [{len(_CONV_PARAMS)} x i64], align 8")
     for i, param in enumerate(_CONV_PARAMS):
