@@ -10,8 +10,8 @@ Gemm with transB=1 / linalg.matmul_transpose_b), `bmm` rows a batch of products.
 strata_conv2d_nchw_packed_f32 (the filter packed at compile time; 1x1 stride-1:
 strata_conv2d_nchw_f32; on the padded image: compiled models pad in an op of their own),
 for 3x3 stride-1 ones also strata_conv2d_winograd_f32 (`wino`, one and two threads, in
-effective GFLOP/s: the direct product's flops / time; with the filter layout the CPU
-target picks; what it runs for them), and onnxruntime's Conv (one thread).
+effective GFLOP/s: the direct product's flops / time; with the filter layout and tile
+size the CPU target picks; what it runs for them), and onnxruntime's Conv (one thread).
 Columns, in GFLOP/s (2*M*N*K / time):
   ours 1t, ours 2t   strata_sgemm_f32 (or _nt / _batched) with strata_set_num_threads
            1 / 2 (the kernels split C between pthreads from 2M multiply-adds up)
@@ -237,13 +237,16 @@ def conv_row(lib, shape, seconds, use_ort):
     res = {"ours": flop / best(ours, seconds) / 1e9}
     if k == 3 and s == 1 and C >= 8 and F >= 8:
         # what the CPU target runs for this shape (strata-linalg-conv-to-winograd):
-        # Winograd F(2x2, 3x3), in effective GFLOP/s (the direct product's flops / time)
-        # (U^T packed in NR-filter panels for the transposed products where it picks them)
-        from strata.backends.cpu.kernels_winograd import PACKED_U, winograd_filter
-        from strata.conversion.conv_to_winograd import _packed_filters
+        # Winograd, in effective GFLOP/s (the direct product's flops / time), U^T packed
+        # in NR-filter panels for the transposed products and F(4x4, 3x3) on large
+        # images where it picks them
+        from strata.backends.cpu.kernels import WINOGRAD_TILE4_MIN_TILES
+        from strata.backends.cpu.kernels_winograd import PACKED_U, TILE4, winograd_filter
+        from strata.conversion.conv_to_winograd import _large_tiles, _packed_filters
         nr = lib.isa.nr if _packed_filters(w.shape, lib.isa.nr) else 0
-        u = winograd_filter(w, nr)
-        flags = PACKED_U if nr else 0
+        tile4 = _large_tiles(out.shape, WINOGRAD_TILE4_MIN_TILES)
+        u = winograd_filter(w, nr, 4 if tile4 else 2)
+        flags = (PACKED_U if nr else 0) | (TILE4 if tile4 else 0)
         wout = np.empty_like(out)
 
         def wino():

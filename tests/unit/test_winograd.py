@@ -1,12 +1,12 @@
-"""strata_conv2d_winograd_f32 (F(2x2, 3x3)) against NumPy, called directly (odd and even
-output sizes, tiles past the image's edge, more tiles than a vector, accumulation, one
-and two threads), and strata-linalg-conv-to-winograd end to end: an ONNX model of 3x3
+"""strata_conv2d_winograd_f32 (F(2x2, 3x3) and, with TILE4, F(4x4, 3x3)) against NumPy,
+called directly (odd and even output sizes, tiles past the image's edge, more tiles than
+a vector, accumulation, one and two threads), and strata-linalg-conv-to-winograd end to end: an ONNX model of 3x3
 convolutions compiled for the CPU matches onnxruntime and calls the kernel."""
 import numpy as np
 import pytest
 
 from strata.backends.cpu.kernels import host_isa, load_kernels
-from strata.backends.cpu.kernels_winograd import PACKED_U, winograd_filter
+from strata.backends.cpu.kernels_winograd import _G4, PACKED_U, TILE4, winograd_filter
 
 RNG = np.random.default_rng(11)
 
@@ -42,13 +42,34 @@ def test_filter_transform_packed():
     assert not p[:, 1, :, 1:].any()
 
 
-def _filter(g, packed):
-    """(U, the kernel's layout flag) for the row-major or the packed products."""
+def test_filter_transform_tile4():
+    """F(4x4, 3x3): U = G g G^T with G 6 x 3, 36 positions."""
+    g = RNG.standard_normal((2, 3, 3, 3))
+    u = winograd_filter(g, tile=4)
+    assert u.shape == (36, 2, 3) and u.dtype == np.float32
+    G = np.array(_G4)
+    np.testing.assert_allclose(u.reshape(6, 6, 2, 3)[:, :, 1, 2], G @ g[1, 2] @ G.T,
+                               rtol=1e-6, atol=1e-7)
+    p = winograd_filter(g, panel_width=4, tile=4)
+    assert p.shape == (36, 1, 3, 4)
+    np.testing.assert_array_equal(p[:, 0, :, :2], u.transpose(0, 2, 1))
+
+
+def _filter(g, packed, tile=2):
+    """(U, the kernel's layout and tile flags) for the row-major or the packed products."""
+    flags = TILE4 if tile == 4 else 0
     if packed:
-        return winograd_filter(g, host_isa().nr), PACKED_U
-    return winograd_filter(g), 0
+        return winograd_filter(g, host_isa().nr, tile), PACKED_U | flags
+    return winograd_filter(g, tile=tile), flags
 
 
+def _close(got, want, tile):
+    # F(4x4, 3x3) rounds ~10x more than F(2x2, 3x3): a few 1e-6 of the outputs' scale
+    atol = 1e-4 if tile == 2 else 2e-5 * float(np.abs(want).max())
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=atol)
+
+
+@pytest.mark.parametrize("tile", [2, 4])
 @pytest.mark.parametrize("packed", [False, True])
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("n,c,h,w,f", [
@@ -58,14 +79,15 @@ def _filter(g, packed):
     (1, 8, 3, 3, 4),        # a 1x1 output
     (1, 24, 40, 38, 17),    # 19 tiles a row (two vectors and a tail), 19 rows
     (1, 33, 16, 16, 40),    # packed: 49 tiles (8 x 6 + 1), filters past a whole panel
+    (1, 8, 70, 74, 5),      # F(4x4): 18 tiles a row (two whole vectors and a tail)
 ])
-def test_kernel_matches_numpy(packed, threads, n, c, h, w, f):
+def test_kernel_matches_numpy(tile, packed, threads, n, c, h, w, f):
     lib = load_kernels()
     x = RNG.standard_normal((n, c, h, w), np.float32)
     g = RNG.standard_normal((f, c, 3, 3), np.float32)
     want = _ref(x, g)
     oh, ow = h - 2, w - 2
-    u, layout = _filter(g, packed)
+    u, layout = _filter(g, packed, tile)
     prev = lib.get_num_threads()
     lib.set_num_threads(threads)
     try:
@@ -75,27 +97,30 @@ def test_kernel_matches_numpy(packed, threads, n, c, h, w, f):
             lib.conv2d_winograd(n, c, h, w, f, oh, ow, x.ctypes.data, c * h * w, h * w, w,
                                 u.ctypes.data, out.ctypes.data, f * oh * ow, oh * ow, ow,
                                 acc, 0, 0, 0, 0, 0, layout)
-            np.testing.assert_allclose(out, want + base, rtol=1e-4, atol=1e-4)
+            _close(out, want + base, tile)
     finally:
         lib.set_num_threads(prev)
 
 
-def test_strided_input_rows():
+@pytest.mark.parametrize("tile", [2, 4])
+def test_strided_input_rows(tile):
     """The image's row stride larger than its width (a view of a wider buffer)."""
     lib = load_kernels()
     big = RNG.standard_normal((1, 8, 10, 16), np.float32)
     x = big[:, :, :, 2:13]
     g = RNG.standard_normal((8, 8, 3, 3), np.float32)
     out = np.zeros((1, 8, 8, 9), np.float32)
-    u = winograd_filter(g)
+    u, flags = _filter(g, False, tile)
     lib.conv2d_winograd(1, 8, 10, 11, 8, 8, 9, x.ctypes.data, 8 * 160, 160, 16,
-                        u.ctypes.data, out.ctypes.data, 8 * 72, 72, 9, 0, 0, 0, 0, 0, 0, 0)
-    np.testing.assert_allclose(out, _ref(np.ascontiguousarray(x), g), rtol=1e-4, atol=1e-4)
+                        u.ctypes.data, out.ctypes.data, 8 * 72, 72, 9, 0, 0, 0, 0, 0, 0,
+                        flags)
+    _close(out, _ref(np.ascontiguousarray(x), g), tile)
 
 
+@pytest.mark.parametrize("tile", [2, 4])
 @pytest.mark.parametrize("packed", [False, True])
 @pytest.mark.parametrize("flags", [1, 2, 4, 5, 6, 7])
-def test_epilogue(flags, packed):
+def test_epilogue(flags, packed, tile):
     """bias (1), residual (2), ReLU (4) in the kernel's epilogue, into a strided output
     (the interior of a padded buffer) from a strided residual, with accumulation."""
     lib = load_kernels()
@@ -108,7 +133,7 @@ def test_epilogue(flags, packed):
     res = res_big[:, :, 1:, 2:-1]
     out_big = RNG.standard_normal((n, f, oh + 2, ow + 2)).astype(np.float32)
     out_big[0, 0, 1, 1] = np.nan     # overwritten (acc 0)
-    u, layout = _filter(g, packed)
+    u, layout = _filter(g, packed, tile)
     want = _ref(x, g)
     if flags & 1:
         want = want + bias[None, :, None, None]
@@ -127,7 +152,7 @@ def test_epilogue(flags, packed):
                             (oh + 2) * (ow + 2), ow + 2, acc, bias.ctypes.data,
                             res.ctypes.data, f * (oh + 1) * (ow + 3),
                             (oh + 1) * (ow + 3), ow + 3, flags | layout)
-        np.testing.assert_allclose(inner, expect, rtol=1e-4, atol=1e-4)
+        _close(inner, expect, tile)
         # the border of the padded buffer is untouched
         np.testing.assert_array_equal(big[:, :, 0], out_big[:, :, 0])
         np.testing.assert_array_equal(big[:, :, :, -1], out_big[:, :, :, -1])
@@ -199,3 +224,39 @@ def test_compiled_model_packed_filters(tmp_path):
     # bias (1) + PACKED_U (8); U is 16 x 3 panels x C x NR floats
     assert opt.count("%c9_i32)") == 1
     assert f"memref<{16 * 3 * c_ * nr}xf32>" in opt
+
+
+def test_compiled_model_large_tiles(tmp_path):
+    """Images of WINOGRAD_TILE4_MIN_TILES 4x4 tiles and up run as F(4x4, 3x3) in the CPU
+    pipeline (TILE4, flag 16; U 36 x F x C), smaller ones as F(2x2, 3x3); both match
+    onnxruntime."""
+    onnx = pytest.importorskip("onnx")
+    ort = pytest.importorskip("onnxruntime")
+    import strata
+    from onnx import TensorProto, helper, numpy_helper
+    from strata.backends.cpu.kernels import WINOGRAD_TILE4_MIN_TILES
+    assert -(-28 // 4) * -(-29 // 4) >= WINOGRAD_TILE4_MIN_TILES > -(-14 // 4) * -(-15 // 4)
+    w1 = RNG.standard_normal((16, 16, 3, 3), np.float32) * 0.1
+    b1 = RNG.standard_normal(16).astype(np.float32)
+    w2 = RNG.standard_normal((16, 16, 3, 3), np.float32) * 0.1
+    nodes = [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c1"], ["r1"]),
+             helper.make_node("MaxPool", ["r1"], ["p1"], kernel_shape=[2, 2], strides=[2, 2]),
+             helper.make_node("Conv", ["p1", "w2"], ["y"], pads=[1, 1, 1, 1])]
+    g = helper.make_graph(
+        nodes, "wino4", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16, 28, 30])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 16, 14, 15])],
+        [numpy_helper.from_array(a, n) for a, n in ((w1, "w1"), (b1, "b1"), (w2, "w2"))])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    path = tmp_path / "wino4.onnx"
+    onnx.save(model, str(path))
+    x = RNG.standard_normal((1, 16, 28, 30), np.float32)
+    want = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(
+        None, {"x": x})[0]
+    f = strata.compile(str(path), dump_dir=str(tmp_path / "dump"))
+    np.testing.assert_allclose(f(x)[0], want, rtol=1e-4, atol=1e-4)
+    opt = next((tmp_path / "dump").glob("*strata-linalg-conv-to-winograd.mlir")).read_text()
+    # TILE4 (16) + bias (1) on the 28x30 image, U 36 x 16 x 16 floats; the 14x15 image
+    # F(2x2): U 16 x 16 x 16
+    assert opt.count("%c17_i32)") == 1
+    assert "memref<9216xf32>" in opt and "memref<4096xf32>" in opt

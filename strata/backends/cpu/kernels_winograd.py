@@ -1,7 +1,7 @@
 """The Winograd convolution kernel's LLVM IR: strata_conv2d_winograd_f32, a 3x3, stride-1,
-undilated NCHW convolution as Winograd's minimal filtering F(2x2, 3x3) (Lavin & Gray,
-"Fast Algorithms for Convolutional Neural Networks", 2016). `winograd_functions(isa)` is
-all of it.
+undilated NCHW convolution as Winograd's minimal filtering F(2x2, 3x3) or, with flags &
+16 (TILE4), F(4x4, 3x3) (Lavin & Gray, "Fast Algorithms for Convolutional Neural
+Networks", 2016). `winograd_functions(isa)` is all of it.
 
     strata_conv2d_winograd_f32(N, C, H, W, F, OH, OW, in, sn, sc, sh, U,
                                out, osn, osc, osh, acc, bias, res, rsn, rsc, rsh, flags)
@@ -9,7 +9,7 @@ all of it.
 `in` is the (already padded) image, NCHW with unit W stride and strides sn / sc / sh;
 `out` is N x F x OH x OW with unit W stride and strides osn / osc / osh. U is the
 transformed filter, 16 x F x C (U[4*i + j] = (G g G^T)[i][j] for each filter g,
-computed at compile time by strata-linalg-conv-to-winograd). The epilogue, per output
+computed at compile time by strata-linalg-conv-to-winograd; 36 x F x C with TILE4). The epilogue, per output
 element, in this order: + bias[f] (flags & 1; `bias` F floats), + res[n, f, oh, ow]
 (flags & 2; `res` strided as rsn / rsc / rsh, unit W stride), + the output's old value
 (acc != 0), max(., 0) (flags & 4: ReLU, NaN-propagating as arith.maximumf).
@@ -41,19 +41,21 @@ M[xi] (F x T) = U[xi] (F x C) . V[xi] (C x T), T = the tiles of the image. So pe
 2.25x fewer multiply-adds than the direct product (ResNet-18's 3x3 convolutions: 83%
 of its work), at the price of the transforms (additions only) and of V and M (16 x C x T
 and 16 x F x T floats, a scratch buffer per call). The transform coefficients are 0, +-1
-and 1/2: F(2x2, 3x3) loses next to nothing in fp32 (larger tiles would, and are not used).
+and 1/2: F(2x2, 3x3) loses next to nothing in fp32; larger tiles lose more (see [Note:
+Winograd's larger tiles]).
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .kernel_ir import Fn, all_of, lane_mask, splat, vec_type, vload, vstore
+from .kernel_ir import Fn, all_of, fma, lane_mask, splat, vec_type, vload, vstore
 from .kernels_gemm import ukr_accumulate
 
 if TYPE_CHECKING:
     from .kernels import Isa
 
-__all__ = ["winograd_functions", "winograd_filter", "BIAS", "RESIDUAL", "RELU", "PACKED_U"]
+__all__ = ["winograd_functions", "winograd_filter", "BIAS", "RESIDUAL", "RELU", "PACKED_U",
+           "TILE4"]
 
 # The fields of the parallel chunk functions' context (i64 each; pointers as integers).
 _IN_FIELDS = ("img", "sc", "sh", "H", "W", "TH", "TW", "V", "C")
@@ -66,9 +68,10 @@ _SKEW = 16     # also the slack whole-vector reads of M may run past the last pl
 #                (at least the widest vector: 16 floats)
 _GEMM_FIELDS = ("U", "V", "M", "F", "MF", "C", "T")
 _PTRS = {"img", "V", "M", "out", "U", "bias", "res"}
-# Epilogue flags (the `flags` argument): a bias vector, a residual to add, ReLU; and the
-# layout of U (PACKED_U: the transposed products, see [Note: Winograd convolution]).
-BIAS, RESIDUAL, RELU, PACKED_U = 1, 2, 4, 8
+# Epilogue flags (the `flags` argument): a bias vector, a residual to add, ReLU; the
+# layout of U (PACKED_U: the transposed products, see [Note: Winograd convolution]); and
+# the tile (TILE4: F(4x4, 3x3), U 36 x F x C, see [Note: Winograd's larger tiles]).
+BIAS, RESIDUAL, RELU, PACKED_U, TILE4 = 1, 2, 4, 8, 16
 
 
 def _context(f: Fn, fields, values: dict) -> str:
@@ -106,6 +109,26 @@ def _either(f: Fn, full: str, emit) -> None:
         emit(which)
         f.br(join)
     f.start(join)
+
+
+def _columns(f: Fn, isa: Isa, p: dict, m: int, column) -> None:
+    """column(tw, full) for each column of W tiles of an input transform with m x m
+    output tiles, full where no load needs a mask: W whole tiles (tw + W <= TW), the
+    last load's end (m tw + (m + 1) + mW - 1, patch column m + 1 of the last tile, read
+    by a whole vector) inside the row, and every input row inside (m TH + 1 < H).
+    Whole-vector stores (masked stores are slow on some CPUs): the tiles past a tile
+    row's end land on the next tile row's first ones, so the columns go right to left
+    (column 0, last, overwrites them); the last tile row's land in the W floats of slack
+    that end each channel's row of V."""
+    W = isa.width
+
+    def column_either(tw):
+        full = all_of(f, [f.cmp("sle", f.add(tw, W), p["TW"]),
+                          f.cmp("slt", f.add(f.mul(tw, m), m * W + m), p["W"]),
+                          f.cmp("slt", f.add(f.mul(p["TH"], m), 1), p["H"])])
+        _either(f, full, lambda which: column(tw, which))
+    last_col = f.mul(f(f"sdiv i64 {f.sub(p['TW'], 1)}, {W}"), W)
+    f.loop("0", f.add(last_col, W), W, lambda i: column_either(f.sub(last_col, i)))
 
 
 def _input_transform(isa: Isa) -> str:
@@ -173,23 +196,67 @@ def _input_transform(isa: Isa) -> str:
                 return new
             f.loop("0", p["TH"], 1, tile_row, [(V, x) for x in first])
 
-        def column_either(tw):
-            # full: W whole tiles (tw + W <= TW), their last column read (2 tw + 3 +
-            # 2W - 1) inside the row, and every input row inside (2 TH + 1 < H)
-            full = all_of(f, [f.cmp("sle", f.add(tw, W), p["TW"]),
-                              f.cmp("slt", f.add(f.mul(tw, 2), 2 * W + 2), p["W"]),
-                              f.cmp("slt", f.add(f.mul(p["TH"], 2), 1), p["H"])])
-            _either(f, full, lambda which: column(tw, which))
-        # Whole-vector stores (masked stores are slow on some CPUs): the tiles past a
-        # tile row's end land on the next tile row's first ones, so the columns go right
-        # to left (column 0, last, overwrites them); the last tile row's land in the
-        # W floats of slack that end each channel's row of V.
-        last_col = f.mul(f(f"sdiv i64 {f.sub(p['TW'], 1)}, {W}"), W)
-        f.loop("0", f.add(last_col, W), W,
-               lambda i: column_either(f.sub(last_col, i)))
+        _columns(f, isa, p, 2, column)
     f.loop("%lo", "%hi", 1, channel)
     f.do("ret void")
     return f.text()
+
+
+def _filter_start(f: Fn, isa: Isa, p: dict, T: str, fi: str, has_res: str, has_bias: str):
+    """(M's rows of filter fi, its output image, its residual image, its bias splat)
+    for the output transforms."""
+    mf = f.gep(p["M"], f.mul(fi, T))
+    of = f.gep(p["out"], f.mul(fi, p["osc"]))
+    # without a residual, its loads read the output (and are not used)
+    rf = f(f"select i1 {has_res}, ptr {f.gep(p['res'], f.mul(fi, p['rsc']))}, ptr {of}")
+    with_b, no_b, got_b = f.label("wb"), f.label("nb"), f.label("gb")
+    f.cbr(has_bias, with_b, no_b)
+    f.start(with_b)
+    bval = f(f"load float, ptr {f.gep(p['bias'], fi)}, align 4")
+    f.br(got_b)
+    f.start(no_b)
+    f.br(got_b)
+    f.start(got_b)
+    return mf, of, rf, splat(f, isa, f(f"phi float [ {bval}, %{with_b} ], [ 0.0, %{no_b} ]"))
+
+
+def _epilogue_store(f: Fn, isa: Isa, val, rowp, resp, at: int, n, bsplat, has_res, acc,
+                    relu):
+    """Store an output vector `at` floats into the output row rowp after the epilogue, in
+    the order of the ops it replaces: bias (the product's init), the residual add (read
+    from the residual row resp), accumulation, ReLU. n: None for a whole vector, else
+    the floats of the row left from rowp (n - at lanes stored, maybe none: the address
+    then need not be inside)."""
+    V, W = vec_type(isa), isa.width
+    if n is None:
+        dst = f.gep(rowp, at) if at else rowp
+        rsrc = f.gep(resp, at) if at else resp
+        mk = None
+    else:
+        dst = f(f"getelementptr float, ptr {rowp}, i64 {at}") if at else rowp
+        rsrc = f(f"getelementptr float, ptr {resp}, i64 {at}") if at else resp
+        mk = lane_mask(f, isa, f.sub(n, at) if at else n)
+    val = _fadd(f, V, val, bsplat)
+    res = vload(f, isa, rsrc, mk)
+    val = f(f"select i1 {has_res}, {V} {_fadd(f, V, val, res)}, {V} {val}")
+    old = vload(f, isa, dst, mk)
+    val = f(f"select i1 {acc}, {V} {_fadd(f, V, val, old)}, {V} {val}")
+    mx = f(f"call {V} @llvm.maximum.v{W}f32({V} {val}, {V} zeroinitializer)")
+    val = f(f"select i1 {relu}, {V} {mx}, {V} {val}")
+    vstore(f, isa, val, dst, mk)
+
+
+def _tile_columns(f: Fn, isa: Isa, p: dict, m: int, th: str, tiles) -> None:
+    """tiles(tw, full) for each W tiles of tile row th of an output transform with m x m
+    tiles, full where W whole tiles, their m rows and m W columns are inside the output."""
+    W = isa.width
+
+    def tiles_either(tw):
+        full = all_of(f, [f.cmp("sle", f.add(tw, W), p["TW"]),
+                          f.cmp("slt", f.add(f.mul(th, m), m - 1), p["OH"]),
+                          f.cmp("sle", f.add(f.mul(tw, m), m * W), p["OW"])])
+        _either(f, full, lambda which: tiles(tw, which))
+    f.loop("0", p["TW"], W, tiles_either)
 
 
 def _output_transform(isa: Isa) -> str:
@@ -211,20 +278,7 @@ def _output_transform(isa: Isa) -> str:
                        for x in (l, W + l)) for h in range(2)]
 
     def filt(fi):
-        mf = f.gep(p["M"], f.mul(fi, T))
-        of = f.gep(p["out"], f.mul(fi, p["osc"]))
-        # without a residual, its loads read the output (and are not used)
-        rf = f(f"select i1 {has_res}, ptr {f.gep(p['res'], f.mul(fi, p['rsc']))}, "
-               f"ptr {of}")
-        with_b, no_b, got_b = f.label("wb"), f.label("nb"), f.label("gb")
-        f.cbr(has_bias, with_b, no_b)
-        f.start(with_b)
-        bval = f(f"load float, ptr {f.gep(p['bias'], fi)}, align 4")
-        f.br(got_b)
-        f.start(no_b)
-        f.br(got_b)
-        f.start(got_b)
-        bsplat = splat(f, isa, f(f"phi float [ {bval}, %{with_b} ], [ 0.0, %{no_b} ]"))
+        mf, of, rf, bsplat = _filter_start(f, isa, p, T, fi, has_res, has_bias)
 
         def tile_row(th):
             def tiles(tw, full):
@@ -253,35 +307,190 @@ def _output_transform(isa: Isa) -> str:
                     for h in range(2):
                         val = f(f"shufflevector {V} {y[r][0]}, {V} {y[r][1]}, "
                                 f"<{W} x i32> <{inter[h]}>")
-                        if full:
-                            dst = f.gep(rowp, h * W) if h else rowp
-                            rsrc = f.gep(resp, h * W) if h else resp
-                            mk = None
-                        else:
-                            dst = f(f"getelementptr float, ptr {rowp}, i64 {W}") if h \
-                                else rowp
-                            rsrc = f(f"getelementptr float, ptr {resp}, i64 {W}") if h \
-                                else resp
-                            mk = lane_mask(f, isa, f.sub(n, h * W) if h else n)
-                        # the epilogue, in the order of the ops it replaces: bias (the
-                        # product's init), the residual add, accumulation, ReLU
-                        val = _fadd(f, V, val, bsplat)
-                        res = vload(f, isa, rsrc, mk)
-                        val = f(f"select i1 {has_res}, {V} {_fadd(f, V, val, res)}, "
-                                f"{V} {val}")
-                        old = vload(f, isa, dst, mk)
-                        val = f(f"select i1 {acc}, {V} {_fadd(f, V, val, old)}, {V} {val}")
-                        mx = f(f"call {V} @llvm.maximum.v{W}f32({V} {val}, "
-                               f"{V} zeroinitializer)")
-                        val = f(f"select i1 {relu}, {V} {mx}, {V} {val}")
-                        vstore(f, isa, val, dst, mk)
+                        _epilogue_store(f, isa, val, rowp, resp, h * W,
+                                        None if full else n, bsplat, has_res, acc, relu)
 
-            def tiles_either(tw):
-                full = all_of(f, [f.cmp("sle", f.add(tw, W), p["TW"]),
-                                  f.cmp("slt", f.add(f.mul(th, 2), 1), p["OH"]),
-                                  f.cmp("sle", f.add(f.mul(tw, 2), 2 * W), p["OW"])])
-                _either(f, full, lambda which: tiles(tw, which))
-            f.loop("0", p["TW"], W, tiles_either)
+            _tile_columns(f, isa, p, 2, th, tiles)
+        f.loop("0", p["TH"], 1, tile_row)
+    f.loop("%lo", "%hi", 1, filt)
+    f.do("ret void")
+    return f.text()
+
+
+# [Note: Winograd's larger tiles]
+# F(4x4, 3x3) (flags & TILE4): a tile is 4x4 outputs from the 6x6 input patch under it,
+# y = A^T [ (G g G^T) * (B^T d B) ] A with 36 positions (interpolation points 0, +-1,
+# +-2, infinity; Lavin & Gray's matrices). 4x fewer multiply-adds than the direct
+# product (F(2x2, 3x3): 2.25x), and V and M hold 36/16 floats per output instead of 4:
+# 1.78x fewer product flops and less transform traffic. The price is U, 36 x F x C
+# (2.25x F(2x2)'s; a filter element is used for T tiles per image, a quarter of the
+# outputs: worth it only on large images, which the pass picks) and precision: the
+# transforms' coefficients up to 8 (A) and 1/24 (G) cost ~10x F(2x2)'s rounding error,
+# ~4e-6 relative in fp32. The kernels follow F(2x2)'s: W tiles per vector, each input row
+# loaded and transformed once (tile rows four apart share two), whole-vector stores of
+# V; the patch columns of adjacent tiles are four apart (four loads and three shuffles
+# per column), and a tile row's four outputs per row are interleaved back with three
+# shuffles per vector.
+_BT4 = ((4, 0, -5, 0, 1, 0), (0, -4, -4, 1, 1, 0), (0, 4, -4, -1, 1, 0),
+        (0, -2, -1, 2, 1, 0), (0, 2, -1, -2, 1, 0), (0, 4, 0, -5, 0, 1))
+_AT4 = ((1, 1, 1, 1, 1, 0), (0, 1, -1, 2, -2, 0), (0, 1, 1, 4, 4, 0), (0, 1, -1, 8, -8, 1))
+_G4 = ((1 / 4, 0, 0), (-1 / 6, -1 / 6, -1 / 6), (-1 / 6, 1 / 6, -1 / 6),
+       (1 / 24, 1 / 12, 1 / 6), (1 / 24, -1 / 12, 1 / 6), (0, 0, 1))
+
+
+def _const(isa: Isa, c: float) -> str:
+    return "<" + ", ".join([f"float {float(c):e}"] * isa.width) + ">"
+
+
+def _bt4(f: Fn, isa: Isa, d: list) -> list:
+    """B^T d for 6 vectors d (shared sums first: 12 adds and multiply-adds)."""
+    V = vec_type(isa)
+    k = {c: _const(isa, c) for c in (4, -4, -5, 2, -2)}
+    q, s = _fadd(f, V, d[1], d[2]), _fadd(f, V, d[3], d[4])
+    q2, s2 = _fsub(f, V, d[1], d[2]), _fsub(f, V, d[4], d[3])
+    u, w = _fsub(f, V, d[4], d[2]), _fsub(f, V, d[3], d[1])
+    return [fma(f, isa, d[0], k[4], fma(f, isa, d[2], k[-5], d[4])),
+            fma(f, isa, q, k[-4], s), fma(f, isa, q2, k[4], s2),
+            fma(f, isa, w, k[2], u), fma(f, isa, w, k[-2], u),
+            fma(f, isa, d[1], k[4], fma(f, isa, d[3], k[-5], d[5]))]
+
+
+def _at4(f: Fn, isa: Isa, m: list) -> list:
+    """A^T m for 6 vectors m."""
+    V = vec_type(isa)
+    a, b = _fadd(f, V, m[1], m[2]), _fsub(f, V, m[1], m[2])
+    c, e = _fadd(f, V, m[3], m[4]), _fsub(f, V, m[3], m[4])
+    return [_fadd(f, V, _fadd(f, V, m[0], a), c), fma(f, isa, e, _const(isa, 2), b),
+            fma(f, isa, c, _const(isa, 4), a),
+            _fadd(f, V, fma(f, isa, e, _const(isa, 8), b), m[5])]
+
+
+def _input_transform4(isa: Isa) -> str:
+    """strata_wino4_in(ctx, lo, hi): V[xi][c][t] = (B^T d B)[xi] of the 6x6 patches, for
+    channels lo..hi-1 (F(4x4, 3x3); the layout of strata_wino_in with 36 planes)."""
+    W, V = isa.width, vec_type(isa)
+    q = W // 4                                  # lanes one load gives a patch column
+    f = Fn("define internal void @strata_wino4_in(ptr %ctx, i64 %lo, i64 %hi) #1")
+    p = _fields(f, _IN_FIELDS)
+    T = f.mul(p["TH"], p["TW"])
+    Tp = f.add(T, W)
+    plane = f.add(f.mul(p["C"], Tp), _SKEW)
+    pick = ", ".join(f"i32 {x}" for x in [4 * t for t in range(q)] +
+                     [W + 4 * t for t in range(q)])
+    cat = ", ".join(f"i32 {x}" for x in range(W))
+    half = f"<{2 * q} x float>"
+    last_row = f.sub(p["H"], 1)
+
+    def row_t(base, row, tw, full):
+        """B^T applied along the row: d_j = column j of the patches of W tiles from tw
+        (lanes 0, 4, .. of four loads from 4 tw + j)."""
+        if full:
+            rp = f.gep(base, f.mul(row, p["sh"]))
+        else:
+            inside = f.cmp("slt", row, p["H"])
+            rp = f.gep(base, f.mul(f.min(row, last_row), p["sh"]))
+        d = []
+        for j in range(6):
+            start = f.add(f.mul(tw, 4), j)
+            if full:
+                src = f.gep(rp, start)
+                ld = [vload(f, isa, f.gep(src, k * W) if k else src) for k in range(4)]
+            else:
+                avail = f(f"select i1 {inside}, i64 {f.sub(p['W'], start)}, i64 0")
+                src = f.gep(rp, f.min(start, f.sub(p["W"], 1)))
+                ld = [vload(f, isa, f(f"getelementptr float, ptr {src}, i64 {k * W}")
+                            if k else src,
+                            lane_mask(f, isa, f.sub(avail, k * W) if k else avail))
+                      for k in range(4)]
+            lo_ = f(f"shufflevector {V} {ld[0]}, {V} {ld[1]}, <{2 * q} x i32> <{pick}>")
+            hi_ = f(f"shufflevector {V} {ld[2]}, {V} {ld[3]}, <{2 * q} x i32> <{pick}>")
+            d.append(f(f"shufflevector {half} {lo_}, {half} {hi_}, <{W} x i32> <{cat}>"))
+        return _bt4(f, isa, d)
+
+    def channel(c):
+        base = f.gep(p["img"], f.mul(c, p["sc"]))
+        vc = f.gep(p["V"], f.mul(c, Tp))
+
+        def column(tw, full):
+            # tile row th reads input rows 4th .. 4th+5, the next one 4th+4 ..: the row
+            # transforms of the last two are carried
+            first = row_t(base, "0", tw, full) + row_t(base, "1", tw, full)
+
+            def tile_row(th, carried):
+                r2 = f.add(f.mul(th, 4), 2)
+                new = []
+                for r in range(4):
+                    new += row_t(base, f.add(r2, r) if r else r2, tw, full)
+                t = [carried[:6], carried[6:]] + [new[6 * r:6 * r + 6] for r in range(4)]
+                at = f.add(f.mul(th, p["TW"]), tw)
+                for j in range(6):
+                    col = _bt4(f, isa, [t[i][j] for i in range(6)])
+                    for i in range(6):
+                        dst = f.gep(vc, f.add(f.mul(plane, 6 * i + j), at))
+                        vstore(f, isa, col[i], dst)
+                return new[12:]
+            f.loop("0", p["TH"], 1, tile_row, [(V, x) for x in first])
+
+        _columns(f, isa, p, 4, column)
+    f.loop("%lo", "%hi", 1, channel)
+    f.do("ret void")
+    return f.text()
+
+
+def _output_transform4(isa: Isa) -> str:
+    """strata_wino4_out(ctx, lo, hi): out[f] (+)= A^T M[.][f] A for filters lo..hi-1
+    (F(4x4, 3x3)), with strata_wino_out's epilogue."""
+    W, V = isa.width, vec_type(isa)
+    q = W // 4                                  # tiles per output vector
+    f = Fn("define internal void @strata_wino4_out(ptr %ctx, i64 %lo, i64 %hi) #1")
+    p = _fields(f, _OUT_FIELDS)
+    T = f.mul(p["TH"], p["TW"])
+    plane = f.add(f.mul(p["MF"], T), _SKEW)
+    acc = f.cmp("ne", p["acc"], 0)
+    flags = p["flags"]
+    has_bias, has_res, relu = (f.cmp("ne", f(f"and i64 {flags}, {b}"), 0)
+                               for b in (BIAS, RESIDUAL, RELU))
+    rsh = f(f"select i1 {has_res}, i64 {p['rsh']}, i64 {p['osh']}")
+    H2 = f"<{2 * q} x float>"
+    # output vector h of a row holds tiles h*q .. h*q + q - 1, 4 columns each: pairs
+    # (y0, y1) and (y2, y3) interleaved per tile, then the pairs' halves per tile
+    pairs = [", ".join(f"i32 {x}" for t in range(h * q, (h + 1) * q) for x in (t, W + t))
+             for h in range(4)]
+    quad = ", ".join(f"i32 {x}" for t in range(q)
+                     for x in (2 * t, 2 * t + 1, 2 * q + 2 * t, 2 * q + 2 * t + 1))
+
+    def filt(fi):
+        mf, of, rf, bsplat = _filter_start(f, isa, p, T, fi, has_res, has_bias)
+
+        def tile_row(th):
+            def tiles(tw, full):
+                at = f.add(f.mul(th, p["TW"]), tw)
+                m = [[vload(f, isa, f.gep(mf, f.add(f.mul(plane, 6 * i + j), at)))
+                      for j in range(6)] for i in range(6)]
+                cols = [_at4(f, isa, [m[i][j] for i in range(6)]) for j in range(6)]
+                col = f.mul(tw, 4)
+                left = f.sub(p["OW"], col)
+                for r in range(4):
+                    y = _at4(f, isa, [cols[j][r] for j in range(6)])
+                    oh = f.add(f.mul(th, 4), r)
+                    c0 = col
+                    if not full:
+                        inside = f.cmp("slt", oh, p["OH"])
+                        n = f(f"select i1 {inside}, i64 {left}, i64 0")
+                        oh = f.min(oh, f.sub(p["OH"], 1))
+                        c0 = f.min(col, f.sub(p["OW"], 1))
+                    rowp = f.gep(of, f.add(f.mul(oh, p["osh"]), c0))
+                    resp = f.gep(rf, f.add(f.mul(oh, rsh), c0))
+                    for h in range(4):
+                        a = f(f"shufflevector {V} {y[0]}, {V} {y[1]}, "
+                              f"<{2 * q} x i32> <{pairs[h]}>")
+                        b = f(f"shufflevector {V} {y[2]}, {V} {y[3]}, "
+                              f"<{2 * q} x i32> <{pairs[h]}>")
+                        val = f(f"shufflevector {H2} {a}, {H2} {b}, <{W} x i32> <{quad}>")
+                        _epilogue_store(f, isa, val, rowp, resp, h * W,
+                                        None if full else n, bsplat, has_res, acc, relu)
+
+            _tile_columns(f, isa, p, 4, th, tiles)
         f.loop("0", p["TH"], 1, tile_row)
     f.loop("%lo", "%hi", 1, filt)
     f.do("ret void")
@@ -393,8 +602,11 @@ def _winograd_public(isa: Isa) -> str:
            "i64 %F, i64 %OH, i64 %OW, ptr %in, i64 %sn, i64 %sc, i64 %sh, ptr %U, "
            "ptr %out, i64 %osn, i64 %osc, i64 %osh, i32 %acc, ptr %bias, ptr %res, "
            "i64 %rsn, i64 %rsc, i64 %rsh, i32 %flags) #0")
-    th = f(f"sdiv i64 {f.add('%OH', 1)}, 2")
-    tw = f(f"sdiv i64 {f.add('%OW', 1)}, 2")
+    tile4 = f(f"icmp ne i32 {f(f'and i32 %flags, {TILE4}')}, 0")
+    tm = f(f"select i1 {tile4}, i64 4, i64 2")             # outputs per tile side
+    planes = f(f"select i1 {tile4}, i64 36, i64 16")
+    th = f(f"sdiv i64 {f.add('%OH', f.sub(tm, 1))}, {tm}")
+    tw = f(f"sdiv i64 {f.add('%OW', f.sub(tm, 1))}, {tm}")
     T = f.mul(th, tw)
     empty = f(f"or i1 {f.cmp('sle', T, 0)}, {f.cmp('sle', '%F', 0)}")
     go, done = f.label("go"), f.label("done")
@@ -406,8 +618,8 @@ def _winograd_public(isa: Isa) -> str:
     nr = isa.nr
     mf_packed = f.mul(f(f"sdiv i64 {f.add('%F', nr - 1)}, {nr}"), nr)
     mf = f(f"select i1 {packed}, i64 {mf_packed}, i64 %F")
-    vfl = f.mul(f.add(f.mul("%C", f.add(T, isa.width)), _SKEW), 16)
-    mfl = f.mul(f.add(f.mul(mf, T), _SKEW), 16)
+    vfl = f.mul(f.add(f.mul("%C", f.add(T, isa.width)), _SKEW), planes)
+    mfl = f.mul(f.add(f.mul(mf, T), _SKEW), planes)
     buf = f(f"call ptr @malloc(i64 {f.mul(f.add(vfl, mfl), 4)})")
     v = buf
     m = f.gep(buf, vfl)
@@ -418,27 +630,29 @@ def _winograd_public(isa: Isa) -> str:
         img = f.gep("%in", f.mul(n, "%sn"))
         ctx = _context(f, _IN_FIELDS, {"img": img, "sc": "%sc", "sh": "%sh", "H": "%H",
                                        "W": "%W", "TH": th, "TW": tw, "V": v, "C": "%C"})
-        f.do(f"call void @strata_parallel_for(ptr @strata_wino_in, ptr {ctx}, i64 %C, "
-             f"i64 {grain_in})")
+        _either(f, tile4, lambda yes: f.do(
+            f"call void @strata_parallel_for(ptr @strata_wino{'4' if yes else ''}_in, "
+            f"ptr {ctx}, i64 %C, i64 {grain_in})"))
         ctx1 = _context(f, _GEMM_FIELDS, {"U": "%U", "V": v, "M": m, "F": "%F", "MF": mf,
                                           "C": "%C", "T": T})
-        units = f.mul(f(f"sdiv i64 {mf}, {nr}"), 16)
+        units = f.mul(f(f"sdiv i64 {mf}, {nr}"), planes)
         # units of the transposed products: chunks of at least ~2^16 multiply-adds
         grain_t = f(f"call i64 @llvm.smax.i64(i64 "
                     f"{f('sdiv i64 4096, ' + f.mul(T, '%C'))}, i64 1)")
         _either(f, packed, lambda yes: f.do(
             f"call void @strata_parallel_for(ptr @strata_wino_gemm_t, ptr {ctx1}, "
             f"i64 {units}, i64 {grain_t})") if yes else f.do(
-            f"call void @strata_parallel_for(ptr @strata_wino_gemm, ptr {ctx1}, i64 16, "
-            "i64 1)"))
+            f"call void @strata_parallel_for(ptr @strata_wino_gemm, ptr {ctx1}, "
+            f"i64 {planes}, i64 1)"))
         ctx2 = _context(f, _OUT_FIELDS, {
             "M": m, "out": f.gep("%out", f.mul(n, "%osn")), "osc": "%osc", "osh": "%osh",
             "OH": "%OH", "OW": "%OW", "TH": th, "TW": tw, "F": "%F", "MF": mf,
             "acc": f("zext i32 %acc to i64"), "bias": "%bias",
             "res": f(f"getelementptr float, ptr %res, i64 {f.mul(n, '%rsn')}"),
             "rsc": "%rsc", "rsh": "%rsh", "flags": f("zext i32 %flags to i64")})
-        f.do(f"call void @strata_parallel_for(ptr @strata_wino_out, ptr {ctx2}, i64 %F, "
-             f"i64 {grain_in})")
+        _either(f, tile4, lambda yes: f.do(
+            f"call void @strata_parallel_for(ptr @strata_wino{'4' if yes else ''}_out, "
+            f"ptr {ctx2}, i64 %F, i64 {grain_in})"))
     f.loop("0", "%N", 1, image)
     f.do(f"call void @free(ptr {buf})")
     f.br(done)
@@ -449,26 +663,29 @@ def _winograd_public(isa: Isa) -> str:
 
 def winograd_functions(isa) -> list:
     """Every function of the Winograd kernel for `isa`, as LLVM IR text."""
-    return [_input_transform(isa),
-            _output_transform(isa), _products(isa), _products_transposed(isa),
+    return [_input_transform(isa), _output_transform(isa),
+            _input_transform4(isa), _output_transform4(isa),
+            _products(isa), _products_transposed(isa),
             *(_wino_ukr(isa, mr) for mr in range(1, isa.mr + 1)), _winograd_public(isa)]
 
 
-def winograd_filter(g, panel_width: int = 0):
+def winograd_filter(g, panel_width: int = 0, tile: int = 2):
     """U = G g G^T for each 3x3 filter of an F x C x 3 x 3 float array, as the
-    16 x F x C float32 array strata_conv2d_winograd_f32 takes (computed in float64).
-    G = [[1, 0, 0], [1/2, 1/2, 1/2], [1/2, -1/2, 1/2], [0, 0, 1]].
+    P x F x C float32 array strata_conv2d_winograd_f32 takes (computed in float64):
+    tile 2, F(2x2, 3x3): P = 16, G = [[1, 0, 0], [1/2, 1/2, 1/2], [1/2, -1/2, 1/2],
+    [0, 0, 1]]; tile 4, F(4x4, 3x3) (the TILE4 flag): P = 36, G = _G4.
     panel_width NR > 0: the PACKED_U layout instead, each U[xi]^T packed into panels of NR
-    filters (16 x P x C x NR, P = ceil(F / NR), zero padded past F)."""
+    filters (P x panels x C x NR, panels = ceil(F / NR), zero padded past F)."""
     import numpy as np
-    G = np.array([[1, 0, 0], [.5, .5, .5], [.5, -.5, .5], [0, 0, 1]])
+    G = np.array(_G4 if tile == 4 else
+                 [[1, 0, 0], [.5, .5, .5], [.5, -.5, .5], [0, 0, 1]], np.float64)
     u = np.einsum("ik,fckl,jl->ijfc", G, np.asarray(g, np.float64), G)
-    u = u.reshape(16, *u.shape[2:]).astype(np.float32)
+    u = u.reshape(len(G) ** 2, *u.shape[2:]).astype(np.float32)
     if panel_width <= 0:
         return np.ascontiguousarray(u)
-    F, C = u.shape[1:]
-    P = -(-F // panel_width)
-    padded = np.zeros((16, P * panel_width, C), np.float32)
+    P, F, C = u.shape
+    panels = -(-F // panel_width)
+    padded = np.zeros((P, panels * panel_width, C), np.float32)
     padded[:, :F] = u
     return np.ascontiguousarray(
-        padded.reshape(16, P, panel_width, C).transpose(0, 1, 3, 2))
+        padded.reshape(P, panels, panel_width, C).transpose(0, 1, 3, 2))
