@@ -95,10 +95,11 @@ def _ukr_name(mr: int, apack: bool, epi: bool = False) -> str:
     return f"@strata_ukr_{mr}{'p' if apack else 'a'}{'e' if epi else ''}"
 
 
-def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step) -> list:
+def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step, prefetch=None) -> list:
     """The K loop of a micro-kernel: the mr x NR product A[mr, K] . Bp[K, NR] (%K, %B: a
     packed panel, rows of NR floats) as mr * NV vector accumulators, which it returns.
-    A's element (i, k) is at arow[i] + a_step(k) floats."""
+    A's element (i, k) is at arow[i] + a_step(k) floats. prefetch(k), if given, is
+    emitted with each step of the unrolled loop."""
     W, V, nv, nr = isa.width, vec_type(isa), isa.nv, isa.nr
     acc0 = ["zeroinitializer"] * (mr * nv)
 
@@ -129,7 +130,10 @@ def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step) -> list:
         accs = list(accs)
         for j in range(u):
             s0 = (j % sets) * n
-            accs[s0:s0 + n] = step(f.add(k, j) if j else k, accs[s0:s0 + n])
+            kj = f.add(k, j) if j else k
+            accs[s0:s0 + n] = step(kj, accs[s0:s0 + n])
+            if prefetch is not None:
+                prefetch(kj)
         return accs
     accs = f.loop("0", kmain, u, unrolled, carried)
     for j in range(1, sets):

@@ -66,7 +66,7 @@ _OUT_FIELDS = ("M", "out", "osc", "osh", "OH", "OW", "TH", "TW", "F", "MF", "acc
 # all fall in one set of the L1 cache.
 _SKEW = 16     # also the slack whole-vector reads of M may run past the last plane
 #                (at least the widest vector: 16 floats)
-_GEMM_FIELDS = ("U", "V", "M", "F", "MF", "C", "T")
+_GEMM_FIELDS = ("U", "V", "M", "F", "MF", "C", "T", "XI")     # XI: 16 or 36 products
 _PTRS = {"img", "V", "M", "out", "U", "bias", "res"}
 # Epilogue flags (the `flags` argument): a bias vector, a residual to add, ReLU; the
 # layout of U (PACKED_U: the transposed products, see [Note: Winograd convolution]); and
@@ -519,16 +519,26 @@ def _products(isa: Isa) -> str:
 
 
 
-def _wino_ukr(isa: Isa, mr: int) -> str:
+def _wino_ukr(isa: Isa, mr: int, prefetching: bool = False) -> str:
     """strata_wino_ukr_<mr>(K, A, lda, B, C, ldc): C^T[NR, mr] = (A[mr, K] . Bp[K, NR])^T,
     A read in place column by column (element (i, k) at A + k*lda + i: mr tiles of a V
     plane's row k), Bp a packed panel of U^T; C's row j (a filter) gets the mr values of
-    column j at C + j*ldc (mr tiles of an M plane's row)."""
-    W, nv = isa.width, isa.nv
-    f = Fn(f"define internal void @strata_wino_ukr_{mr}(i64 %K, ptr noalias %A, i64 %lda, "
-           "ptr noalias %B, ptr noalias %C, i64 %ldc) #1")
+    column j at C + j*ldc (mr tiles of an M plane's row). prefetching: the variant
+    strata_wino_ukr_<mr>_pf(.., P) also prefetches a panel of Bp's size at P into L2, a
+    cache line per k step (the next unit's, by a unit's first call)."""
+    W, nv, nr = isa.width, isa.nv, isa.nr
+    f = Fn(f"define internal void @strata_wino_ukr_{mr}{'_pf' if prefetching else ''}("
+           "i64 %K, ptr noalias %A, i64 %lda, ptr noalias %B, ptr noalias %C, i64 %ldc"
+           f"{', ptr %P' if prefetching else ''}) #1")
     arow = [f.gep("%A", i) if i else "%A" for i in range(mr)]
-    accs = ukr_accumulate(f, isa, mr, arow, lambda k: f.mul(k, "%lda"))
+
+    def prefetch(k):
+        row = f.gep("%P", f.mul(k, nr))
+        for line in range(0, nr, 16):     # 64-byte lines
+            at = f.gep(row, line) if line else row
+            f.do(f"call void @llvm.prefetch.p0(ptr {at}, i32 0, i32 2, i32 1)")
+    accs = ukr_accumulate(f, isa, mr, arow, lambda k: f.mul(k, "%lda"),
+                          prefetch if prefetching else None)
     # The transposed store: lane l of the i-th row's accumulators goes to tile i of filter
     # row l. The W x W block of each accumulator column (rows past mr undefined) is
     # transposed in registers, log2(W) rounds of W two-source shuffles; each round swaps
@@ -577,18 +587,37 @@ def _products_transposed(isa: Isa) -> str:
     tmain = f.sub(T, f(f"srem i64 {T}, {mr}"))
     rem = f.sub(T, tmain)
 
-    def unit(u):
+    def panel(u):
+        """U^T's panel of unit u."""
         xi = f(f"sdiv i64 {u}, {panels}")
         pn = f(f"srem i64 {u}, {panels}")
-        up = f.gep(p["U"], f.add(f.mul(xi, f.mul(p["MF"], C)), f.mul(pn, f.mul(C, nr))))
+        return xi, pn, f.gep(p["U"], f.add(f.mul(xi, f.mul(p["MF"], C)),
+                                           f.mul(pn, f.mul(C, nr))))
+    last = f.sub(f.mul(panels, p["XI"]), 1)
+
+    def unit(u):
+        xi, pn, up = panel(u)
+        # the next unit's panel streams into L2 while this one's products run (deep
+        # convolutions' U comes from memory, read once for few tiles)
+        nxt = panel(f.min(f.add(u, 1), last))[2]
         v = f.gep(p["V"], f.mul(xi, f.add(f.mul(C, tp), _SKEW)))
         m = f.gep(p["M"], f.add(f.mul(xi, f.add(f.mul(p["MF"], T), _SKEW)),
                                 f.mul(pn, f.mul(T, nr))))
 
-        def call(rows, t0):
-            f.do(f"call void @strata_wino_ukr_{rows}(i64 {C}, ptr {f.gep(v, t0)}, i64 {tp}, "
-                 f"ptr {up}, ptr {f.gep(m, t0)}, i64 {T})")
-        f.loop("0", tmain, mr, lambda t0: call(mr, t0))
+        def call(rows, t0, pf=""):
+            f.do(f"call void @strata_wino_ukr_{rows}{pf}(i64 {C}, ptr {f.gep(v, t0)}, "
+                 f"i64 {tp}, ptr {up}, ptr {f.gep(m, t0)}, i64 {T}"
+                 f"{f', ptr {nxt}' if pf else ''})")
+        # the first MR tiles prefetch the next unit's panel (the unit's other calls find
+        # their own panel in cache)
+        first = f.label("first")
+        rest = f.label("rest")
+        f.cbr(f.cmp("sgt", tmain, 0), first, rest)
+        f.start(first)
+        call(mr, "0", "_pf")
+        f.br(rest)
+        f.start(rest)
+        f.loop(str(mr), tmain, mr, lambda t0: call(mr, t0))
         if mr > 1:
             f.switch(rem, {r: r for r in range(mr)},
                      lambda r: call(r, tmain) if r else None)
@@ -634,7 +663,7 @@ def _winograd_public(isa: Isa) -> str:
             f"call void @strata_parallel_for(ptr @strata_wino{'4' if yes else ''}_in, "
             f"ptr {ctx}, i64 %C, i64 {grain_in})"))
         ctx1 = _context(f, _GEMM_FIELDS, {"U": "%U", "V": v, "M": m, "F": "%F", "MF": mf,
-                                          "C": "%C", "T": T})
+                                          "C": "%C", "T": T, "XI": planes})
         units = f.mul(f(f"sdiv i64 {mf}, {nr}"), planes)
         # units of the transposed products: chunks of at least ~2^16 multiply-adds
         grain_t = f(f"call i64 @llvm.smax.i64(i64 "
@@ -666,7 +695,8 @@ def winograd_functions(isa) -> list:
     return [_input_transform(isa), _output_transform(isa),
             _input_transform4(isa), _output_transform4(isa),
             _products(isa), _products_transposed(isa),
-            *(_wino_ukr(isa, mr) for mr in range(1, isa.mr + 1)), _winograd_public(isa)]
+            *(_wino_ukr(isa, mr) for mr in range(1, isa.mr + 1)),
+            _wino_ukr(isa, isa.mr, prefetching=True), _winograd_public(isa)]
 
 
 def winograd_filter(g, panel_width: int = 0, tile: int = 2):
