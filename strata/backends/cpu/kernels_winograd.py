@@ -226,24 +226,37 @@ def _epilogue_store(f: Fn, isa: Isa, val, rowp, resp, at: int, n, bsplat, has_re
     the order of the ops it replaces: bias (the product's init), the residual add (read
     from the residual row resp), accumulation, ReLU. n: None for a whole vector, else
     the floats of the row left from rowp (n - at lanes stored, maybe none: the address
-    then need not be inside)."""
+    then need not be inside); masked loads and stores only for a vector the row ends in
+    (masked stores are slow on AMD: the right column of tiles of a 28x28 image, all of
+    it, took twice the time per tile)."""
     V, W = vec_type(isa), isa.width
+
+    def emit(dst, rsrc, mk):
+        v = _fadd(f, V, val, bsplat)
+        res = vload(f, isa, rsrc, mk)
+        v = f(f"select i1 {has_res}, {V} {_fadd(f, V, v, res)}, {V} {v}")
+        old = vload(f, isa, dst, mk)
+        v = f(f"select i1 {acc}, {V} {_fadd(f, V, v, old)}, {V} {v}")
+        mx = f(f"call {V} @llvm.maximum.v{W}f32({V} {v}, {V} zeroinitializer)")
+        v = f(f"select i1 {relu}, {V} {mx}, {V} {v}")
+        vstore(f, isa, v, dst, mk)
     if n is None:
-        dst = f.gep(rowp, at) if at else rowp
-        rsrc = f.gep(resp, at) if at else resp
-        mk = None
-    else:
-        dst = f(f"getelementptr float, ptr {rowp}, i64 {at}") if at else rowp
-        rsrc = f(f"getelementptr float, ptr {resp}, i64 {at}") if at else resp
-        mk = lane_mask(f, isa, f.sub(n, at) if at else n)
-    val = _fadd(f, V, val, bsplat)
-    res = vload(f, isa, rsrc, mk)
-    val = f(f"select i1 {has_res}, {V} {_fadd(f, V, val, res)}, {V} {val}")
-    old = vload(f, isa, dst, mk)
-    val = f(f"select i1 {acc}, {V} {_fadd(f, V, val, old)}, {V} {val}")
-    mx = f(f"call {V} @llvm.maximum.v{W}f32({V} {val}, {V} zeroinitializer)")
-    val = f(f"select i1 {relu}, {V} {mx}, {V} {val}")
-    vstore(f, isa, val, dst, mk)
+        emit(f.gep(rowp, at) if at else rowp, f.gep(resp, at) if at else resp, None)
+        return
+    left = f.sub(n, at) if at else n
+    whole, part, some, done = (f.label(x) for x in ("whole", "part", "some", "stored"))
+    f.cbr(f.cmp("sge", left, W), whole, part)
+    f.start(whole)
+    emit(f.gep(rowp, at) if at else rowp, f.gep(resp, at) if at else resp, None)
+    f.br(done)
+    f.start(part)
+    f.cbr(f.cmp("sgt", left, 0), some, done)
+    f.start(some)
+    emit(f(f"getelementptr float, ptr {rowp}, i64 {at}") if at else rowp,
+         f(f"getelementptr float, ptr {resp}, i64 {at}") if at else resp,
+         lane_mask(f, isa, left))
+    f.br(done)
+    f.start(done)
 
 
 def _tile_columns(f: Fn, isa: Isa, p: dict, m: int, th: str, tiles) -> None:
