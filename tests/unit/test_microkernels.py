@@ -142,6 +142,31 @@ def test_packed_b(lib, M, N, K):
     np.testing.assert_allclose(C, A @ B + 1, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("M,N,K", [(64, 1024, 784), (131, 400, 1000), (600, 900, 880)])
+def test_packed_b_k_blocks(lib, threads, M, N, K):
+    """Pre-packed B runs the whole K in one block when A holds at most WHOLE_K_A_FLOATS
+    (the first two), else the tile word's K blocks (the last); column slices that share
+    one packing of A (strata_gemm_parallel) lay it out in the same blocks."""
+    from strata.backends.cpu.kernels_gemm import WHOLE_K_A_FLOATS, tile_word
+    mp = -(-M // lib.isa.mr) * lib.isa.mr
+    assert (mp * K <= WHOLE_K_A_FLOATS) == (M < 600)
+    A = RNG.standard_normal((M, K), np.float32)
+    B = RNG.standard_normal((K, N), np.float32)
+    packed = kernels.pack_b(B, lib.isa)
+    prev = lib.get_num_threads()
+    lib.set_num_threads(threads)
+    try:
+        for word in (0, tile_word(kc=96, mc=60, slices=3)):
+            C = np.ones((M, N), np.float32)
+            lib.sgemm_packed(M, N, K, A.ctypes.data, K, packed.ctypes.data, C.ctypes.data,
+                             N, 1, word)
+            np.testing.assert_allclose(C, A.astype(np.float64) @ B + 1, rtol=1e-4,
+                                       atol=1e-3)
+    finally:
+        lib.set_num_threads(prev)
+
+
 @pytest.mark.parametrize("name", ["sse", "neon", "avx512"])
 def test_other_isas(name):
     """The kernels for other vector widths and tiles are the same code: they run here

@@ -484,6 +484,25 @@ def _small(isa: Isa) -> str:
     return f.text()
 
 
+# Pre-packed B whose A rows hold at most this many floats (2 MB; M = 512 at K = 1024)
+# runs the whole K in one block (see _packed_b_kc).
+WHOLE_K_A_FLOATS = 1 << 19
+
+
+def _packed_b_kc(f: Fn, isa: Isa, kc: str) -> str:
+    """The K block of a product on pre-packed B (weights), from the tile word's `kc`: the
+    whole K for one panel of rows (batch 1: each B panel is used once, K blocks would
+    only cut its stream into pieces and reload C; 9-14% faster on MLP-sized GEMVs) and
+    for A of at most WHOLE_K_A_FLOATS (MR-rounded rows x K): the B micro-panel outgrows
+    L1 and streams from L2 for each row panel, but C is loaded and stored once and the
+    micro-kernel runs unbroken; measured 3-7% faster for M = 32 to 512 (MLP b64's and
+    MiniLM's products), 11% slower at M = 1024, K = N = 1024. %M and %K: the call's."""
+    whole = f("call i64 @llvm.smax.i64(i64 %K, i64 1)")
+    rows = f.mul(_round_up(f, "%M", isa.mr), "%K")
+    small = f(f"or i1 {f.cmp('sle', '%M', isa.mr)}, {f.cmp('sle', rows, WHOLE_K_A_FLOATS)}")
+    return f(f"select i1 {small}, i64 {whole}, i64 {kc}")
+
+
 def _blocked(isa: Isa, kind: str) -> str:
     """The blocked driver (see [Note: GEMM kernel design]). kind "n": B is K x N, "t": B
     is given as Bt (N x K), "": B is already packed(B) (ldb unused), "conv": B is the
@@ -501,11 +520,7 @@ def _blocked(isa: Isa, kind: str) -> str:
     if pack == "conv":
         kc = f.min(kc, isa.kc)
     if kind == "":
-        # Pre-packed B (weights) and one panel of rows (batch 1): each B panel is used
-        # once, so K blocks would only cut its stream into pieces (and reload C): the
-        # whole K in one block (9-14% faster on MLP-sized GEMVs)
-        whole = f("call i64 @llvm.smax.i64(i64 %K, i64 1)")
-        kc = f(f"select i1 {f.cmp('sle', '%M', mr)}, i64 {whole}, i64 {kc}")
+        kc = _packed_b_kc(f, isa, kc)
     mc = _round_up(f, _tile_field(f, "mc", isa.mc), mr)
     nc = _round_up(f, _tile_field(f, "nc", isa.nc), nr)
     by_row = f(f"icmp ne i32 {f(f'and i32 %epi, {EPI_ROW_BIAS}')}, 0")
@@ -704,6 +719,9 @@ def _parallel(isa: Isa) -> str:
     f.cbr(share, pre_l, run_l)
     f.start(pre_l)
     kc = _tile_field(f, "kc", isa.kc)
+    # the K blocks the blocked driver will use (pre-packed B: see _packed_b_kc)
+    kc = f(f"select i1 {f.cmp('eq', '%kind', BLOCKED_KINDS[''])}, i64 "
+           f"{_packed_b_kc(f, isa, kc)}, i64 {kc}")
     mp = _round_up(f, "%M", mr)
     apre = f(f"call ptr @malloc(i64 {f.mul(f.mul(mp, '%K'), 4)})")
 
