@@ -17,7 +17,9 @@ high-performance BLIS", 2016), simplified:
   in L1: it takes at most half of it (the other half for A's micro-panel and C's tile).
   K is cut into the fewest such blocks, of equal size (multiples of the vector width):
   K = 384 is 2 x 192, not 256 + 128, whose second block would run half-length K loops.
-  Convolutions keep KC <= Isa.kc (their packing's stack bound).
+  Convolutions keep KC <= Isa.kc (their packing's stack bound). A product on pre-packed
+  weights with a small A runs the whole K whatever KC says (the kernel's own rule,
+  measured faster: _packed_b_kc in kernels_gemm.py).
 - MC: the packed A block (MC x KC) stays in L2 while all of B's panels stream past: at
   most 30% of L2 (BLIS's ratio for Zen: B's panel, C's lines and the prefetches share
   the rest); the rows (of a thread's slice) are cut into equal blocks of MR multiples.

@@ -52,7 +52,9 @@ In the style of BLIS (Van Zee & van de Geijn) and IREE's microkernels:
   A.B^T as dot products vectorized along K with a horizontal sum at the end.
 - packed(B) is the panel layout for the whole K (panel p = B[:, p*NR:(p+1)*NR] as
   K x NR, zero padded), so weights are packed once at compile time (the pass, with
-  `weight-panel-width`) and strata_sgemm_packed_f32 skips the packing step.
+  `weight-panel-width`) and strata_sgemm_packed_f32 skips the packing step. With an A
+  of a panel of rows, or of at most WHOLE_K_A_FLOATS, it runs the whole K in one block
+  whatever the tile word says (kernels_gemm._packed_b_kc).
 - Threads: from PAR_MIN_MACS multiply-adds, the blocked driver splits C's columns (or
   rows) into slices (up to SLICES_PER_THREAD a thread), run by the persistent thread pool
   of threadpool.py (strata_parallel_for); column slices that outnumber the threads share
