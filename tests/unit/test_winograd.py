@@ -1,7 +1,8 @@
 """strata_conv2d_winograd_f32 (F(2x2, 3x3) and, with TILE4, F(4x4, 3x3)) against NumPy,
 called directly (odd and even output sizes, tiles past the image's edge, more tiles than
-a vector, accumulation, one and two threads), and strata-linalg-conv-to-winograd end to end: an ONNX model of 3x3
-convolutions compiled for the CPU matches onnxruntime and calls the kernel."""
+a vector, accumulation, one and two threads), and strata-linalg-conv-to-winograd end to
+end: an ONNX model of 3x3 convolutions compiled for the CPU matches onnxruntime and
+calls the kernel."""
 import numpy as np
 import pytest
 

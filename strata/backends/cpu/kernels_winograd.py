@@ -9,10 +9,11 @@ Networks", 2016). `winograd_functions(isa)` is all of it.
 `in` is the (already padded) image, NCHW with unit W stride and strides sn / sc / sh;
 `out` is N x F x OH x OW with unit W stride and strides osn / osc / osh. U is the
 transformed filter, 16 x F x C (U[4*i + j] = (G g G^T)[i][j] for each filter g,
-computed at compile time by strata-linalg-conv-to-winograd; 36 x F x C with TILE4). The epilogue, per output
-element, in this order: + bias[f] (flags & 1; `bias` F floats), + res[n, f, oh, ow]
-(flags & 2; `res` strided as rsn / rsc / rsh, unit W stride), + the output's old value
-(acc != 0), max(., 0) (flags & 4: ReLU, NaN-propagating as arith.maximumf).
+computed at compile time by strata-linalg-conv-to-winograd; 36 x F x C with TILE4).
+The epilogue, per output element, in this order: + bias[f] (flags & 1; `bias` F
+floats), + res[n, f, oh, ow] (flags & 2; `res` strided as rsn / rsc / rsh, unit W
+stride), + the output's old value (acc != 0), max(., 0) (flags & 4: ReLU,
+NaN-propagating as arith.maximumf).
 
 [Note: Winograd convolution]
 Each 2x2 block of outputs (a tile) of one channel pair is the 4x4 input patch d under it,
@@ -343,10 +344,11 @@ def _output_transform(isa: Isa) -> str:
 # loaded and transformed once (tile rows four apart share two), whole-vector stores of
 # V; the patch columns of adjacent tiles are four apart (four loads and three shuffles
 # per column), and a tile row's four outputs per row are interleaved back with three
-# shuffles per vector.
-_BT4 = ((4, 0, -5, 0, 1, 0), (0, -4, -4, 1, 1, 0), (0, 4, -4, -1, 1, 0),
-        (0, -2, -1, 2, 1, 0), (0, 2, -1, -2, 1, 0), (0, 4, 0, -5, 0, 1))
-_AT4 = ((1, 1, 1, 1, 1, 0), (0, 1, -1, 2, -2, 0), (0, 1, 1, 4, 4, 0), (0, 1, -1, 8, -8, 1))
+# shuffles per vector. _bt4 and _at4 apply
+#   B^T = [[4, 0, -5, 0, 1, 0], [0, -4, -4, 1, 1, 0], [0, 4, -4, -1, 1, 0],
+#          [0, -2, -1, 2, 1, 0], [0, 2, -1, -2, 1, 0], [0, 4, 0, -5, 0, 1]]
+#   A^T = [[1, 1, 1, 1, 1, 0], [0, 1, -1, 2, -2, 0], [0, 1, 1, 4, 4, 0], [0, 1, -1, 8, -8, 1]]
+# and winograd_filter G (_G4).
 _G4 = ((1 / 4, 0, 0), (-1 / 6, -1 / 6, -1 / 6), (-1 / 6, 1 / 6, -1 / 6),
        (1 / 24, 1 / 12, 1 / 6), (1 / 24, -1 / 12, 1 / 6), (0, 0, 1))
 
