@@ -200,6 +200,8 @@ def main(argv=None):
     ap.add_argument("--tune", action="store_true",
                     help="compile with tune=True (and compare with the cost model's tiles)")
     args = ap.parse_args(argv)
+    if args.rounds < 1:
+        ap.error("--rounds must be at least 1")
     import torch
     torch.set_num_threads(args.threads)
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))

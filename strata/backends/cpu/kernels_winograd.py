@@ -132,6 +132,33 @@ def _columns(f: Fn, isa: Isa, p: dict, m: int, column) -> None:
     f.loop("0", f.add(last_col, W), W, lambda i: column_either(f.sub(last_col, i)))
 
 
+def _patch_loads(f: Fn, isa: Isa, p: dict, base, row, tw, full, m: int, last_row):
+    """For each patch column j (0 .. m + 1) of W tiles from tw with m x m outputs, the m
+    vectors loaded from input row `row` at m tw + j on (lane t of the k-th: column
+    m (tw + t) + j for the lanes that are that tile's); past the image, zeros (masked
+    loads where not `full`)."""
+    W = isa.width
+    if full:
+        rp = f.gep(base, f.mul(row, p["sh"]))
+    else:
+        inside = f.cmp("slt", row, p["H"])
+        rp = f.gep(base, f.mul(f.min(row, last_row), p["sh"]))
+    cols = []
+    for j in range(m + 2):
+        start = f.add(f.mul(tw, m), j)
+        if full:
+            src = f.gep(rp, start)
+            cols.append([vload(f, isa, f.gep(src, k * W) if k else src) for k in range(m)])
+        else:
+            avail = f(f"select i1 {inside}, i64 {f.sub(p['W'], start)}, i64 0")
+            src = f.gep(rp, f.min(start, f.sub(p["W"], 1)))
+            cols.append([vload(f, isa, f(f"getelementptr float, ptr {src}, i64 {k * W}")
+                               if k else src,
+                               lane_mask(f, isa, f.sub(avail, k * W) if k else avail))
+                         for k in range(m)])
+    return cols
+
+
 def _input_transform(isa: Isa) -> str:
     """strata_wino_in(ctx, lo, hi): V[xi][c][t] = (B^T d B)[xi] for channels lo..hi-1.
     B^T = [[1, 0, -1, 0], [0, 1, 1, 0], [0, -1, 1, 0], [0, 1, 0, -1]]."""
@@ -148,25 +175,8 @@ def _input_transform(isa: Isa) -> str:
         """t = d B of input row `row` (zeros past the image) for W tiles from tw:
         [d0 - d2, d1 + d2, d2 - d1, d1 - d3], d_j the patch column j of each tile (the
         even lanes of two loads: adjacent tiles' columns are two apart)."""
-        if full:
-            rp = f.gep(base, f.mul(row, p["sh"]))
-        else:
-            inside = f.cmp("slt", row, p["H"])
-            rp = f.gep(base, f.mul(f.min(row, last_row), p["sh"]))
-        d = []
-        for j in range(4):
-            start = f.add(f.mul(tw, 2), j)
-            if full:
-                src = f.gep(rp, start)
-                lo_ = vload(f, isa, src)
-                hi_ = vload(f, isa, f.gep(src, W))
-            else:
-                avail = f(f"select i1 {inside}, i64 {f.sub(p['W'], start)}, i64 0")
-                src = f.gep(rp, f.min(start, f.sub(p["W"], 1)))
-                lo_ = vload(f, isa, src, lane_mask(f, isa, avail))
-                hi_ = vload(f, isa, f(f"getelementptr float, ptr {src}, i64 {W}"),
-                            lane_mask(f, isa, f.sub(avail, W)))
-            d.append(f(f"shufflevector {V} {lo_}, {V} {hi_}, <{W} x i32> <{even}>"))
+        d = [f(f"shufflevector {V} {lo_}, {V} {hi_}, <{W} x i32> <{even}>")
+             for lo_, hi_ in _patch_loads(f, isa, p, base, row, tw, full, 2, last_row)]
         return [_fsub(f, V, d[0], d[2]), _fadd(f, V, d[1], d[2]),
                 _fsub(f, V, d[2], d[1]), _fsub(f, V, d[1], d[3])]
 
@@ -399,24 +409,8 @@ def _input_transform4(isa: Isa) -> str:
     def row_t(base, row, tw, full):
         """B^T applied along the row: d_j = column j of the patches of W tiles from tw
         (lanes 0, 4, .. of four loads from 4 tw + j)."""
-        if full:
-            rp = f.gep(base, f.mul(row, p["sh"]))
-        else:
-            inside = f.cmp("slt", row, p["H"])
-            rp = f.gep(base, f.mul(f.min(row, last_row), p["sh"]))
         d = []
-        for j in range(6):
-            start = f.add(f.mul(tw, 4), j)
-            if full:
-                src = f.gep(rp, start)
-                ld = [vload(f, isa, f.gep(src, k * W) if k else src) for k in range(4)]
-            else:
-                avail = f(f"select i1 {inside}, i64 {f.sub(p['W'], start)}, i64 0")
-                src = f.gep(rp, f.min(start, f.sub(p["W"], 1)))
-                ld = [vload(f, isa, f(f"getelementptr float, ptr {src}, i64 {k * W}")
-                            if k else src,
-                            lane_mask(f, isa, f.sub(avail, k * W) if k else avail))
-                      for k in range(4)]
+        for ld in _patch_loads(f, isa, p, base, row, tw, full, 4, last_row):
             lo_ = f(f"shufflevector {V} {ld[0]}, {V} {ld[1]}, <{2 * q} x i32> <{pick}>")
             hi_ = f(f"shufflevector {V} {ld[2]}, {V} {ld[3]}, <{2 * q} x i32> <{pick}>")
             d.append(f(f"shufflevector {half} {lo_}, {half} {hi_}, <{W} x i32> <{cat}>"))
