@@ -58,8 +58,8 @@ In the style of BLIS (Van Zee & van de Geijn) and IREE's microkernels:
 - Threads: from PAR_MIN_MACS multiply-adds, the blocked driver splits C's columns (or
   rows) into slices (up to SLICES_PER_THREAD a thread), run by the persistent thread pool
   of threadpool.py (strata_parallel_for); column slices that outnumber the threads share
-  one packing of A, made before they start; batches of small products run in parallel
-  chunks of the batch.
+  one packing of A, made before they start (by the pool too, in chunks of MR-row panels:
+  strata_gemm_prepack); batches of small products run in parallel chunks of the batch.
   The count is strata_get_num_threads(): a model's own, else the process default, else
   $STRATA_NUM_THREADS, else the CPUs available.
 - KC, MC, NC and the split above are the defaults: each call of a public kernel that

@@ -359,10 +359,30 @@ def _pack_t(isa: Isa) -> str:
     return f.text()
 
 
+def _interleave(f: Fn, isa: Isa, rows: list) -> str:
+    """<len(rows)*W x float>: element k*len(rows)+r is lane k of the vector rows[r] (W
+    columns of a row panel, column-major), from a tree of concatenating shuffles and one
+    final one (the backend picks the permutes)."""
+    w, n = isa.width, len(rows)
+    parts = list(rows)
+    while len(parts) & (len(parts) - 1):
+        parts.append("poison")
+    width = w
+    while len(parts) > 1:
+        t = f"<{width} x float>"
+        mask = ", ".join(f"i32 {i}" for i in range(2 * width))
+        parts = [f(f"shufflevector {t} {a}, {t} {b}, <{2 * width} x i32> <{mask}>")
+                 for a, b in zip(parts[::2], parts[1::2])]
+        width *= 2
+    t = f"<{width} x float>"
+    mask = ", ".join(f"i32 {r * w + k}" for k in range(w) for r in range(n))
+    return f(f"shufflevector {t} {parts[0]}, {t} poison, <{n * w} x i32> <{mask}>")
+
+
 def _pack_a(isa: Isa) -> str:
     """Ap[p][k][0:MR] = A[p*MR : p*MR+MR, k] for rows < mc, k < kc (panel p at
     Ap + p*kc*MR; the rows past mc of the last panel are left unwritten)."""
-    mr = isa.mr
+    mr, w = isa.mr, isa.width
     f = Fn("define internal void @strata_pack_a(i64 %mc, i64 %kc, ptr noalias %A, "
             "i64 %lda, ptr noalias %Ap) #1")
 
@@ -374,12 +394,23 @@ def _pack_a(isa: Isa) -> str:
         def copy(m):
             srow = [f.gep(src, f.mul("%lda", r)) if r else src for r in range(m)]
 
-            def col(k):
+            def cols(k, step):
                 d = f.gep(dst, f.mul(k, mr))
-                for r in range(m):
-                    x = f(f"load float, ptr {f.gep(srow[r], k)}, align 4")
-                    f.do(f"store float {x}, ptr {f.gep(d, r) if r else d}, align 4")
-            f.loop("0", "%kc", 1, col)
+                if step == 1:
+                    for r in range(m):
+                        x = f(f"load float, ptr {f.gep(srow[r], k)}, align 4")
+                        f.do(f"store float {x}, ptr {f.gep(d, r) if r else d}, align 4")
+                    return
+                # a whole panel's W columns: MR vector loads, one interleaving shuffle
+                # and one store of MR x W floats (element by element it was ~4% of MLP
+                # b64's samples)
+                f.do(f"store <{mr * w} x float> "
+                     f"{_interleave(f, isa, [vload(f, isa, f.gep(r, k)) for r in srow])}, "
+                     f"ptr {d}, align 4")
+            if m == mr:
+                f.loop_with_tail("%kc", w, cols)
+            else:
+                f.loop("0", "%kc", 1, lambda k: cols(k, 1))
         f.switch(rows, {m: m for m in range(1, mr + 1)}, copy)
     f.loop("0", "%mc", mr, panel)
     f.do("ret void")
@@ -724,12 +755,13 @@ def _parallel(isa: Isa) -> str:
            f"{_packed_b_kc(f, isa, kc)}, i64 {kc}")
     mp = _round_up(f, "%M", mr)
     apre = f(f"call ptr @malloc(i64 {f.mul(f.mul(mp, '%K'), 4)})")
-
-    def kblock(pc):
-        kcur = f.min(f.sub("%K", pc), kc)
-        f.do(f"call void @strata_pack_a(i64 %M, i64 {kcur}, ptr {f.gep('%A', pc)}, "
-             f"i64 %lda, ptr {f.gep(apre, f.mul(pc, mp))})")
-    f.loop("0", "%K", kc, kblock)
+    # packed by the pool too, MR-row panels in chunks (on the calling thread alone it was
+    # ~7% of MLP b64's time, the other thread idle)
+    pw = _store_work(f, _PREPACK_FIELDS, _PREPACK_TYPES,
+                     {"M": "%M", "K": "%K", "kc": kc, "A": "%A", "lda": "%lda", "Ap": apre,
+                      "Mp": mp})
+    f.do(f"call void @strata_parallel_for(ptr @strata_gemm_prepack, ptr {pw}, "
+         f"i64 {f(f'sdiv i64 {mp}, {mr}')}, i64 {PREPACK_GRAIN})")
     pre_end = f.block
     f.br(run_l)
     f.start(run_l)
@@ -745,6 +777,33 @@ def _parallel(isa: Isa) -> str:
     f.start(kept)
     f.br(done)
     f.start(done)
+    f.do("ret void")
+    return f.text()
+
+
+# The shared packing of A (strata_gemm_parallel): chunks of at least PREPACK_GRAIN
+# MR-row panels.
+PREPACK_GRAIN = 2
+_PREPACK_FIELDS = ("M", "K", "kc", "A", "lda", "Ap", "Mp")
+_PREPACK_TYPES = {"A": "ptr", "Ap": "ptr"}
+
+
+def _prepack(isa: Isa) -> str:
+    """strata_gemm_prepack(work, lo, hi): MR-row panels lo..hi-1 of the A that
+    strata_gemm_parallel packs whole for its column slices, each K block pc at
+    Ap + pc * Mp (the panels of rows i.. at i * kcur in it, as strata_pack_a lays them)."""
+    f = Fn("define internal void @strata_gemm_prepack(ptr %work, i64 %lo, i64 %hi) #1")
+    v = _load_work(f, _PREPACK_FIELDS, _PREPACK_TYPES)
+    r0 = f.mul("%lo", isa.mr)
+    m = f.sub(f.min(f.mul("%hi", isa.mr), v["M"]), r0)
+
+    def kblock(pc):
+        kcur = f.min(f.sub(v["K"], pc), v["kc"])
+        src = f.gep(v["A"], f.add(f.mul(r0, v["lda"]), pc))
+        dst = f.gep(v["Ap"], f.add(f.mul(pc, v["Mp"]), f.mul(r0, kcur)))
+        f.do(f"call void @strata_pack_a(i64 {m}, i64 {kcur}, ptr {src}, i64 {v['lda']}, "
+             f"ptr {dst})")
+    f.loop("0", v["K"], v["kc"], kblock)
     f.do("ret void")
     return f.text()
 
@@ -992,5 +1051,5 @@ def gemm_functions(isa) -> list:
                   _zero(isa), _blocked(isa, "n"), _blocked(isa, "t"), _blocked(isa, ""),
                   _blocked(isa, "conv"), _blocked(isa, "convp"), _blocked(isa, "pp"),
                   _dot_driver(isa), _public(isa), _parallel(isa),
-                  _slices(), _batch_ir()])
+                  _prepack(isa), _slices(), _batch_ir()])
     return parts
