@@ -54,7 +54,9 @@ In the style of BLIS (Van Zee & van de Geijn) and IREE's microkernels:
   K x NR, zero padded), so weights are packed once at compile time (the pass, with
   `weight-panel-width`) and strata_sgemm_packed_f32 skips the packing step. With an A
   of a panel of rows, or of at most WHOLE_K_A_FLOATS, it runs the whole K in one block
-  whatever the tile word says (kernels_gemm._packed_b_kc).
+  whatever the tile word says (kernels_gemm._packed_b_kc). Weights come from L3 or
+  memory, so the first row panel's pass over a B panel would wait on them: row panels 1
+  to 4 (AVX2) each prefetch a part of the next B panel into L2 (strata_ukr_<MR>p[e]_pf).
 - Threads: from PAR_MIN_MACS multiply-adds, the blocked driver splits C's columns (or
   rows) into slices (up to SLICES_PER_THREAD a thread), run by the persistent thread pool
   of threadpool.py (strata_parallel_for); column slices that outnumber the threads share

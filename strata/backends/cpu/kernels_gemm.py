@@ -91,15 +91,24 @@ def _round_up(f: Fn, x: str, m: int) -> str:
 _MIN_CHAINS = 8
 
 
-def _ukr_name(mr: int, apack: bool, epi: bool = False) -> str:
-    return f"@strata_ukr_{mr}{'p' if apack else 'a'}{'e' if epi else ''}"
+def _ukr_name(mr: int, apack: bool, epi: bool = False, prefetching: bool = False) -> str:
+    return f"@strata_ukr_{mr}{'p' if apack else 'a'}{'e' if epi else ''}" \
+        f"{'_pf' if prefetching else ''}"
 
 
-def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step, prefetch=None) -> list:
+def _pf_calls(isa: Isa) -> int:
+    """Calls of a prefetching micro-kernel that cover a whole B panel (K x NR floats): each
+    prefetches a 64-byte line per unrolled K step, K / unroll lines."""
+    return max(1, isa.unroll * isa.nr // 16)
+
+
+def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step, prefetch=None,
+                   prefetch_unrolled=None) -> list:
     """The K loop of a micro-kernel: the mr x NR product A[mr, K] . Bp[K, NR] (%K, %B: a
     packed panel, rows of NR floats) as mr * NV vector accumulators, which it returns.
     A's element (i, k) is at arow[i] + a_step(k) floats. prefetch(k), if given, is
-    emitted with each step of the unrolled loop."""
+    emitted with each step of the unrolled loop, prefetch_unrolled(k) once per unrolled
+    iteration (k its first step)."""
     W, V, nv, nr = isa.width, vec_type(isa), isa.nv, isa.nr
     acc0 = ["zeroinitializer"] * (mr * nv)
 
@@ -128,6 +137,8 @@ def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step, prefetch=None) 
 
     def unrolled(k, accs):
         accs = list(accs)
+        if prefetch_unrolled is not None:
+            prefetch_unrolled(k)
         for j in range(u):
             s0 = (j % sets) * n
             kj = f.add(k, j) if j else k
@@ -141,14 +152,18 @@ def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step, prefetch=None) 
     return f.loop(kmain, "%K", 1, step, [(V, a) for a in accs[:n]])
 
 
-def _ukr(isa: Isa, mr: int, apack: bool, epi: bool = False) -> str:
+def _ukr(isa: Isa, mr: int, apack: bool, epi: bool = False, prefetching: bool = False) -> str:
     """C[mr, :nvalid] (+)= A[mr, K] . Bp[K, NR], Bp a packed panel (rows of NR floats,
     zero padded past nvalid). A is packed (element (i, k) at A + k*MR + i) or in place
     (at A + i*lda + k). `epi`: the variant with the epilogue (%epi flags, %bias the
-    columns' floats) applied to what is stored."""
+    columns' floats) applied to what is stored. `prefetching`: the variant
+    strata_ukr_<mr>p[e]_pf(.., P) that also prefetches K / unroll consecutive 64-byte
+    lines from P into L2, one per unrolled K step (a part of the next B panel, see
+    _rows)."""
     W, V, nv, nr = isa.width, vec_type(isa), isa.nv, isa.nr
-    extra = ", ptr %bias, i32 %epi" if epi else ""
-    f = Fn(f"define internal void {_ukr_name(mr, apack, epi)}(i64 %K, ptr noalias %A, "
+    extra = (", ptr %bias, i32 %epi" if epi else "") + (", ptr %P" if prefetching else "")
+    f = Fn(f"define internal void {_ukr_name(mr, apack, epi, prefetching)}(i64 %K, "
+            f"ptr noalias %A, "
             f"i64 %lda, ptr noalias %B, ptr noalias %C, i64 %ldc, i64 %nvalid, i1 %acc"
             f"{extra}) #1")
     arow = [f.gep("%A", i if apack else f.mul("%lda", i)) if i else "%A" for i in range(mr)]
@@ -163,8 +178,14 @@ def _ukr(isa: Isa, mr: int, apack: bool, epi: bool = False) -> str:
     for i in range(mr):
         for x in [cptr[i][v] for v in range(nv)] + [f.gep(crow[i], nr - 1)]:
             f.do(f"call void @llvm.prefetch.p0(ptr {x}, i32 1, i32 3, i32 1)")
+    u = max(isa.unroll, 1)
+
+    def prefetch(k):    # line k / u from P
+        at = f.gep("%P", f.mul(f(f"sdiv i64 {k}, {u}"), 16))
+        f.do(f"call void @llvm.prefetch.p0(ptr {at}, i32 0, i32 2, i32 1)")
     accs = ukr_accumulate(f, isa, mr, arow, (lambda k: f.mul(k, isa.mr)) if apack
-                          else (lambda k: k))
+                          else (lambda k: k), prefetch_unrolled=prefetch if prefetching
+                          else None)
     finish = _epilogue(f, isa, mr, masks) if epi else (lambda x, i, v: x)
 
     done = f.label("done")
@@ -232,10 +253,18 @@ def _rows_name(apack: bool) -> str:
 def _rows(isa: Isa, apack: bool) -> str:
     """The ir loop: C[M, :nvalid] (+)= A[M, K] . Bp, MR rows at a time (the last rows
     through the smaller micro-kernels). Packed A: panel p (rows p*MR..) at
-    A + p*MR*lda (lda: the K of the packing, K itself or more)."""
+    A + p*MR*lda (lda: the K of the packing, K itself or more). %nextb, when not null
+    (packed A only): the next B panel of K x NR floats, which the whole row panels 1 to
+    _pf_calls prefetch into L2, a part each (weights come from L3 or memory: the first
+    row panel's pass over a B panel waited on them, the later ones run from L2)."""
     mr = isa.mr
     f = Fn(f"define internal void {_rows_name(apack)}(i64 %M, i64 %K, ptr %A, i64 %lda, "
-            f"ptr %B, ptr %C, i64 %ldc, i64 %nvalid, i1 %acc, ptr %bias, i32 %epi) #1")
+            f"ptr %B, ptr %C, i64 %ldc, i64 %nvalid, i1 %acc, ptr %bias, i32 %epi, "
+            f"ptr %nextb) #1")
+    u = max(isa.unroll, 1)
+    # lines a call prefetches, K / u, as floats
+    part = f.mul(f(f"sdiv i64 %K, {u}"), 16)
+    pf_on = f("icmp ne ptr %nextb, null") if apack else "false"
     with_epi = f("icmp ne i32 %epi, 0")
     by_row = f(f"icmp ne i32 {f(f'and i32 %epi, {EPI_ROW_BIAS}')}, 0")
 
@@ -253,8 +282,23 @@ def _rows(isa: Isa, apack: bool) -> str:
                 bias = f(f"getelementptr float, ptr %bias, i64 "
                          f"{f(f'select i1 {by_row}, i64 {i}, i64 0')}")
                 extra = f", ptr {bias}, i32 %epi"
+            if apack:
+                p = f(f"sdiv i64 {i}, {mr}")
+                pf = all_of(f, [pf_on, f.cmp("sge", p, 1), f.cmp("sle", p, _pf_calls(isa)),
+                                f.cmp("eq", rows, mr)])
+                at = f.gep("%nextb", f.mul(f.sub(p, 1), part))
+                go, plain, joined = f.label("pf"), f.label("npf"), f.label("jpf")
+                f.cbr(pf, go, plain)
+                f.start(go)
+                f.do(f"call void {_ukr_name(mr, apack, epi, True)}({args}{extra}, "
+                     f"ptr {at})")
+                f.br(joined)
+                f.start(plain)
             f.switch(rows, {m: m for m in range(1, mr + 1)}, lambda m, epi=epi, extra=extra:
                      f.do(f"call void {_ukr_name(m, apack, epi)}({args}{extra})"))
+            if apack:
+                f.br(joined)
+                f.start(joined)
             f.br(join)
         f.start(join)
     f.loop("0", "%M", mr, body)
@@ -632,9 +676,15 @@ def _blocked(isa: Isa, kind: str) -> str:
                         # the bias of the panel's columns, or of the block's rows
                         at = f(f"select i1 {by_row}, i64 {ic}, i64 {f.add(jc, jr)}")
                         bias = f(f"getelementptr float, ptr %bias, i64 {at}")
+                        # pre-packed B: the next panel of the block, prefetched
+                        nextb = "null"
+                        if not pack and apack:
+                            nextb = f(f"select i1 {f.cmp('slt', f.add(jr, nr), ncur)}, ptr "
+                                      f"{f.gep(b, f.mul('%K', nr))}, ptr null")
                         f.do(f"call void {_rows_name(apack)}(i64 {mcur}, i64 {kcur}, "
                              f"ptr {ablk if apack else a}, i64 {alda}, ptr {b}, ptr {c}, "
-                             f"i64 %ldc, i64 {nvalid}, i1 {acc}, ptr {bias}, i32 {epi})")
+                             f"i64 %ldc, i64 {nvalid}, i1 {acc}, ptr {bias}, i32 {epi}, "
+                             f"ptr {nextb})")
                     f.loop("0", ncur, nr, panel)
                     f.br(join)
                 f.start(join)
@@ -1043,6 +1093,8 @@ def gemm_functions(isa) -> list:
     for apack in (True, False):
         parts.extend(_ukr(isa, mr, apack, epi) for mr in range(1, isa.mr + 1)
                      for epi in (False, True))
+        if apack:
+            parts.extend(_ukr(isa, isa.mr, True, epi, True) for epi in (False, True))
         parts.append(_rows(isa, apack))
     parts.extend(_dot(isa, dm, dn) for dm, dn in _DOT_TILES)
     parts.extend(_axpy(isa, m, kb) for m, _ in _AXPY_TILES for kb in (_, 1))
