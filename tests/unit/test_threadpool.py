@@ -5,7 +5,7 @@ Python threads at once, nested calls, and fork (a child with and without a job r
 in the parent at the fork)."""
 from __future__ import annotations
 
-import ctypes
+import math
 import os
 import signal
 import threading
@@ -107,10 +107,12 @@ def test_every_index_once(pool, threads, n, grain):
     if n == 0:
         assert chunks == 0
     else:
-        # chunks of at least `grain` (but the last), at most CHUNKS_PER_THREAD per thread
+        # chunks of at least `grain` (but the last); guided: at most CHUNKS_PER_THREAD
+        # even ones per thread, then shares of what is left shrinking by 1 - 1/(2 threads)
         from strata.backends.cpu.threadpool import CHUNKS_PER_THREAD
         assert 1 <= chunks <= max(1, -(-n // grain))
-        assert chunks <= threads * CHUNKS_PER_THREAD
+        assert chunks <= threads * CHUNKS_PER_THREAD + \
+            2 * threads * (math.log(max(n / grain, 1)) + 2)
         if threads == 1:
             assert chunks == 1
 

@@ -21,10 +21,14 @@ the CPUs the process may run on; at most MAX_THREADS.
   call that finds it taken (another Python thread's model, or a nested call from inside
   a chunk) runs inline, on its thread alone: calls never wait for each other and never
   deadlock.
-- A job is published in globals (fn, ctx, n, chunk size, chunk count, how many workers
-  may join), then opened by making the generation word `gen` odd. Chunks are claimed
-  with an atomic counter by the caller and the workers alike (dynamic: a late or slow
-  thread takes fewer), about CHUNKS_PER_THREAD chunks per thread, none below `grain`.
+- A job is published in globals (fn, ctx, n, chunk size, grain, how many workers may
+  join), then opened by making the generation word `gen` odd. The caller and the
+  workers alike claim chunks with a compare-and-swap on the next index (dynamic: a late
+  or slow thread takes fewer), guided: a claim takes a 1/(2 x threads) share of what is
+  left, at most the even chunk (about CHUNKS_PER_THREAD per thread) and at least
+  `grain`, so the last chunks are small and the threads finish together (with even
+  chunks a thread idled for up to one chunk at the end of each loop: ResNet-18's pool
+  spent 5.4% of its samples idle or synchronizing, 2.6% guided).
   When the caller finds no chunk left it closes the job (`gen` even again) and waits
   until no worker is inside it (`inflight` = 0). A worker enters a job by incrementing
   `inflight` and then re-reading `gen`: if the job closed meanwhile it leaves without
@@ -97,7 +101,7 @@ def _state() -> str:
               "@strata_pool_ctx = internal global ptr null, align 8",
               "@strata_pool_n = internal global i64 0, align 8",
               "@strata_pool_chunk = internal global i64 0, align 8",
-              "@strata_pool_nchunks = internal global i64 0, align 8",
+              "@strata_pool_grain = internal global i64 0, align 8",
               "@strata_pool_limit = internal global i32 0, align 4",
               "@strata_pool_spawned = internal global i32 0, align 4",
               "@strata_pool_atfork = internal global i32 0, align 4",
@@ -338,17 +342,38 @@ entry:
   %ctx = load atomic ptr, ptr @strata_pool_ctx monotonic, align 8
   %n = load atomic i64, ptr @strata_pool_n monotonic, align 8
   %chunk = load atomic i64, ptr @strata_pool_chunk monotonic, align 8
-  %count = load atomic i64, ptr @strata_pool_nchunks monotonic, align 8
+  %grain = load atomic i64, ptr @strata_pool_grain monotonic, align 8
+  %lim = load atomic i32, ptr @strata_pool_limit monotonic, align 4
+  %lim64 = zext i32 %lim to i64
+  %threads = add nsw i64 %lim64, 1
+  %div = shl nsw i64 %threads, 1
+  %dm = add nsw i64 %div, -1
   br label %claim
 claim:
-  %i = atomicrmw add ptr @strata_pool_next, i64 1 monotonic, align 64
-  %more = icmp slt i64 %i, %count
-  br i1 %more, label %run, label %done
-run:
-  %lo = mul nsw i64 %i, %chunk
-  %end = add nsw i64 %lo, %chunk
+  %cur = load atomic i64, ptr @strata_pool_next monotonic, align 64
+  br label %try
+try:
+  %lo = phi i64 [ %cur, %claim ], [ %seen, %retry ]
+  %more = icmp slt i64 %lo, %n
+  br i1 %more, label %size, label %done
+size:
+  ; guided: a share of what is left, at most the even chunk, at least the grain
+  %rem = sub nsw i64 %n, %lo
+  %remd = add nsw i64 %rem, %dm
+  %share = sdiv i64 %remd, %div
+  %big = icmp sgt i64 %share, %chunk
+  %s0 = select i1 %big, i64 %chunk, i64 %share
+  %s1 = call i64 @llvm.smax.i64(i64 %s0, i64 %grain)
+  %end = add nsw i64 %lo, %s1
   %short = icmp slt i64 %end, %n
   %hi = select i1 %short, i64 %end, i64 %n
+  %x = cmpxchg ptr @strata_pool_next, i64 %lo, i64 %hi monotonic monotonic, align 64
+  %seen = extractvalue {{ i64, i1 }} %x, 0
+  %won = extractvalue {{ i64, i1 }} %x, 1
+  br i1 %won, label %run, label %retry
+retry:
+  br label %try
+run:
   call void %fn(ptr %ctx, i64 %lo, i64 %hi)
   br label %claim
 done:
@@ -498,14 +523,11 @@ open:
   %wm = add nsw i64 %want, -1
   %nw = add nsw i64 %n, %wm
   %chunk = sdiv i64 %nw, %want
-  %cm = add nsw i64 %chunk, -1
-  %nc = add nsw i64 %n, %cm
-  %count = sdiv i64 %nc, %chunk
   store atomic ptr %fn, ptr @strata_pool_fn monotonic, align 64
   store atomic ptr %ctx, ptr @strata_pool_ctx monotonic, align 8
   store atomic i64 %n, ptr @strata_pool_n monotonic, align 8
   store atomic i64 %chunk, ptr @strata_pool_chunk monotonic, align 8
-  store atomic i64 %count, ptr @strata_pool_nchunks monotonic, align 8
+  store atomic i64 %g, ptr @strata_pool_grain monotonic, align 8
   store atomic i32 %limit, ptr @strata_pool_limit monotonic, align 4
   store atomic i64 0, ptr @strata_pool_next monotonic, align 64
   %o = atomicrmw add ptr @strata_pool_gen, i32 1 seq_cst, align 64
