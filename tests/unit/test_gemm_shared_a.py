@@ -1,5 +1,5 @@
-"""Column slices of a GEMM share one packing of A (strata_gemm_parallel packs it whole
-when a thread runs several slices): A . B, A . B^T and A . packed(B) with row and K
+"""Column slices of a GEMM share one packing of A (strata_gemm_parallel packs it whole,
+on the pool, when there are two slices or more): A . B, A . B^T and A . packed(B) with row and K
 tails (K across several KC blocks), accumulating and not, against NumPy."""
 import numpy as np
 import pytest

@@ -59,7 +59,7 @@ In the style of BLIS (Van Zee & van de Geijn) and IREE's microkernels:
   to 4 (AVX2) each prefetch a part of the next B panel into L2 (strata_ukr_<MR>p[e]_pf).
 - Threads: from PAR_MIN_MACS multiply-adds, the blocked driver splits C's columns (or
   rows) into slices (up to SLICES_PER_THREAD a thread), run by the persistent thread pool
-  of threadpool.py (strata_parallel_for); column slices that outnumber the threads share
+  of threadpool.py (strata_parallel_for); two or more column slices share
   one packing of A, made before they start (by the pool too, in chunks of MR-row panels:
   strata_gemm_prepack); batches of small products run in parallel chunks of the batch.
   The count is strata_get_num_threads(): a model's own, else the process default, else
