@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 __all__ = ["gemm_functions", "ukr_accumulate", "BLOCKED_KINDS", "BLOCKED_ARGS", "EPI_BIAS",
            "EPI_RELU", "PAR_MIN_MACS",
            "CHUNK_MIN_MACS", "TILE_FIELDS", "tile_word", "tile_fields", "SPLIT_AUTO",
-           "SPLIT_N", "SPLIT_M", "SPLIT_NONE", "SLICES_PER_THREAD", "SLICE_MIN_UNITS"]
+           "SPLIT_N", "SPLIT_M", "SPLIT_NONE", "SLICES_PER_THREAD", "SLICE_MIN_UNITS",
+           "pf_calls"]
 
 _ARGS = "i64 %M, i64 %N, i64 %K, ptr noalias %A, i64 %lda, ptr noalias %B, i64 %ldb, " \
         "ptr noalias %C, i64 %ldc"
@@ -96,19 +97,18 @@ def _ukr_name(mr: int, apack: bool, epi: bool = False, prefetching: bool = False
         f"{'_pf' if prefetching else ''}"
 
 
-def _pf_calls(isa: Isa) -> int:
+def pf_calls(isa: Isa) -> int:
     """Calls of a prefetching micro-kernel that cover a whole B panel (K x NR floats): each
     prefetches a 64-byte line per unrolled K step, K / unroll lines."""
     return max(1, isa.unroll * isa.nr // 16)
 
 
-def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step, prefetch=None,
+def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step,
                    prefetch_unrolled=None) -> list:
     """The K loop of a micro-kernel: the mr x NR product A[mr, K] . Bp[K, NR] (%K, %B: a
     packed panel, rows of NR floats) as mr * NV vector accumulators, which it returns.
-    A's element (i, k) is at arow[i] + a_step(k) floats. prefetch(k), if given, is
-    emitted with each step of the unrolled loop, prefetch_unrolled(k) once per unrolled
-    iteration (k its first step)."""
+    A's element (i, k) is at arow[i] + a_step(k) floats. prefetch_unrolled(k), if given,
+    is emitted once per iteration of the unrolled loop (k its first step)."""
     W, V, nv, nr = isa.width, vec_type(isa), isa.nv, isa.nr
     acc0 = ["zeroinitializer"] * (mr * nv)
 
@@ -143,8 +143,6 @@ def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step, prefetch=None,
             s0 = (j % sets) * n
             kj = f.add(k, j) if j else k
             accs[s0:s0 + n] = step(kj, accs[s0:s0 + n])
-            if prefetch is not None:
-                prefetch(kj)
         return accs
     accs = f.loop("0", kmain, u, unrolled, carried)
     for j in range(1, sets):
@@ -255,7 +253,7 @@ def _rows(isa: Isa, apack: bool) -> str:
     through the smaller micro-kernels). Packed A: panel p (rows p*MR..) at
     A + p*MR*lda (lda: the K of the packing, K itself or more). %nextb, when not null
     (packed A only): the next B panel of K x NR floats, which the whole row panels 1 to
-    _pf_calls prefetch into L2, a part each (weights come from L3 or memory: the first
+    pf_calls prefetch into L2, a part each (weights come from L3 or memory: the first
     row panel's pass over a B panel waited on them, the later ones run from L2)."""
     mr = isa.mr
     f = Fn(f"define internal void {_rows_name(apack)}(i64 %M, i64 %K, ptr %A, i64 %lda, "
@@ -284,7 +282,7 @@ def _rows(isa: Isa, apack: bool) -> str:
                 extra = f", ptr {bias}, i32 %epi"
             if apack:
                 p = f(f"sdiv i64 {i}, {mr}")
-                pf = all_of(f, [pf_on, f.cmp("sge", p, 1), f.cmp("sle", p, _pf_calls(isa)),
+                pf = all_of(f, [pf_on, f.cmp("sge", p, 1), f.cmp("sle", p, pf_calls(isa)),
                                 f.cmp("eq", rows, mr)])
                 at = f.gep("%nextb", f.mul(f.sub(p, 1), part))
                 go, plain, joined = f.label("pf"), f.label("npf"), f.label("jpf")
