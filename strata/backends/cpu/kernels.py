@@ -57,6 +57,8 @@ In the style of BLIS (Van Zee & van de Geijn) and IREE's microkernels:
   whatever the tile word says (kernels_gemm._packed_b_kc). Weights come from L3 or
   memory, so the first row panel's pass over a B panel would wait on them: row panels 1
   to 4 (AVX2) each prefetch a part of the next B panel into L2 (strata_ukr_<MR>p[e]_pf).
+  Likewise filters packed at compile time (A of the "convp" and "pp" drivers): on the
+  first column panel's pass each row panel prefetches the next (strata_ukr_<MR>p[e]_pf2).
 - Threads: from PAR_MIN_MACS multiply-adds, the blocked driver splits C's columns (or
   rows) into slices (up to SLICES_PER_THREAD a thread), run by the persistent thread pool
   of threadpool.py (strata_parallel_for); two or more column slices share

@@ -92,15 +92,21 @@ def _round_up(f: Fn, x: str, m: int) -> str:
 _MIN_CHAINS = 8
 
 
-def _ukr_name(mr: int, apack: bool, epi: bool = False, prefetching: bool = False) -> str:
+def _ukr_name(mr: int, apack: bool, epi: bool = False, prefetching: int = 0) -> str:
     return f"@strata_ukr_{mr}{'p' if apack else 'a'}{'e' if epi else ''}" \
-        f"{'_pf' if prefetching else ''}"
+        f"{'_pf' if prefetching else ''}{prefetching if prefetching > 1 else ''}"
 
 
 def pf_calls(isa: Isa) -> int:
     """Calls of a prefetching micro-kernel that cover a whole B panel (K x NR floats): each
     prefetches a 64-byte line per unrolled K step, K / unroll lines."""
     return max(1, isa.unroll * isa.nr // 16)
+
+
+def pf_a_lines(isa: Isa) -> int:
+    """Lines per unrolled K step a micro-kernel prefetches to cover the next MR-row panel of
+    packed A (MR x K floats) within one call."""
+    return -(-isa.mr * max(isa.unroll, 1) // 16)
 
 
 def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step,
@@ -150,14 +156,14 @@ def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step,
     return f.loop(kmain, "%K", 1, step, [(V, a) for a in accs[:n]])
 
 
-def _ukr(isa: Isa, mr: int, apack: bool, epi: bool = False, prefetching: bool = False) -> str:
+def _ukr(isa: Isa, mr: int, apack: bool, epi: bool = False, prefetching: int = 0) -> str:
     """C[mr, :nvalid] (+)= A[mr, K] . Bp[K, NR], Bp a packed panel (rows of NR floats,
     zero padded past nvalid). A is packed (element (i, k) at A + k*MR + i) or in place
     (at A + i*lda + k). `epi`: the variant with the epilogue (%epi flags, %bias the
-    columns' floats) applied to what is stored. `prefetching`: the variant
-    strata_ukr_<mr>p[e]_pf(.., P) that also prefetches K / unroll consecutive 64-byte
-    lines from P into L2, one per unrolled K step (a part of the next B panel, see
-    _rows)."""
+    columns' floats) applied to what is stored. `prefetching` L > 0: the variant
+    strata_ukr_<mr>p[e]_pf[L](.., P) that also prefetches L * K / unroll consecutive
+    64-byte lines from P into L2, L per unrolled K step (a part of the next B panel, or
+    the next panel of A, see _rows)."""
     W, V, nv, nr = isa.width, vec_type(isa), isa.nv, isa.nr
     extra = (", ptr %bias, i32 %epi" if epi else "") + (", ptr %P" if prefetching else "")
     f = Fn(f"define internal void {_ukr_name(mr, apack, epi, prefetching)}(i64 %K, "
@@ -178,9 +184,11 @@ def _ukr(isa: Isa, mr: int, apack: bool, epi: bool = False, prefetching: bool = 
             f.do(f"call void @llvm.prefetch.p0(ptr {x}, i32 1, i32 3, i32 1)")
     u = max(isa.unroll, 1)
 
-    def prefetch(k):    # line k / u from P
-        at = f.gep("%P", f.mul(f(f"sdiv i64 {k}, {u}"), 16))
-        f.do(f"call void @llvm.prefetch.p0(ptr {at}, i32 0, i32 2, i32 1)")
+    def prefetch(k):    # lines L k / u .. from P
+        line0 = f.gep("%P", f.mul(f(f"sdiv i64 {k}, {u}"), 16 * prefetching))
+        for j in range(prefetching):
+            at = f.gep(line0, 16 * j) if j else line0
+            f.do(f"call void @llvm.prefetch.p0(ptr {at}, i32 0, i32 2, i32 1)")
     accs = ukr_accumulate(f, isa, mr, arow, (lambda k: f.mul(k, isa.mr)) if apack
                           else (lambda k: k), prefetch_unrolled=prefetch if prefetching
                           else None)
@@ -254,11 +262,13 @@ def _rows(isa: Isa, apack: bool) -> str:
     A + p*MR*lda (lda: the K of the packing, K itself or more). %nextb, when not null
     (packed A only): the next B panel of K x NR floats, which the whole row panels 1 to
     pf_calls prefetch into L2, a part each (weights come from L3 or memory: the first
-    row panel's pass over a B panel waited on them, the later ones run from L2)."""
+    row panel's pass over a B panel waited on them, the later ones run from L2). %pfa
+    (packed A only): each whole row panel prefetches the next one instead (filters packed
+    at compile time, on the first pass over them)."""
     mr = isa.mr
     f = Fn(f"define internal void {_rows_name(apack)}(i64 %M, i64 %K, ptr %A, i64 %lda, "
             f"ptr %B, ptr %C, i64 %ldc, i64 %nvalid, i1 %acc, ptr %bias, i32 %epi, "
-            f"ptr %nextb) #1")
+            f"ptr %nextb, i1 %pfa) #1")
     u = max(isa.unroll, 1)
     # lines a call prefetches, K / u, as floats
     part = f.mul(f(f"sdiv i64 %K, {u}"), 16)
@@ -281,14 +291,23 @@ def _rows(isa: Isa, apack: bool) -> str:
                          f"{f(f'select i1 {by_row}, i64 {i}, i64 0')}")
                 extra = f", ptr {bias}, i32 %epi"
             if apack:
+                whole = f.cmp("eq", rows, mr)
+                ga, nga = f.label("pa"), f.label("npa")
+                joined = f.label("jpf")
+                f.cbr(f(f"and i1 %pfa, {whole}"), ga, nga)
+                f.start(ga)
+                f.do(f"call void {_ukr_name(mr, apack, epi, pf_a_lines(isa))}({args}{extra}, "
+                     f"ptr {f.gep(a, f.mul('%lda', mr))})")
+                f.br(joined)
+                f.start(nga)
                 p = f(f"sdiv i64 {i}, {mr}")
                 pf = all_of(f, [pf_on, f.cmp("sge", p, 1), f.cmp("sle", p, pf_calls(isa)),
-                                f.cmp("eq", rows, mr)])
+                                whole])
                 at = f.gep("%nextb", f.mul(f.sub(p, 1), part))
-                go, plain, joined = f.label("pf"), f.label("npf"), f.label("jpf")
+                go, plain = f.label("pf"), f.label("npf")
                 f.cbr(pf, go, plain)
                 f.start(go)
-                f.do(f"call void {_ukr_name(mr, apack, epi, True)}({args}{extra}, "
+                f.do(f"call void {_ukr_name(mr, apack, epi, 1)}({args}{extra}, "
                      f"ptr {at})")
                 f.br(joined)
                 f.start(plain)
@@ -679,10 +698,15 @@ def _blocked(isa: Isa, kind: str) -> str:
                         if not pack and apack:
                             nextb = f(f"select i1 {f.cmp('slt', f.add(jr, nr), ncur)}, ptr "
                                       f"{f.gep(b, f.mul('%K', nr))}, ptr null")
+                        # filters packed at compile time come from memory on the
+                        # first column panel's pass: each row panel prefetches the next
+                        # (same process, three distinct filters each: ResNet's stride-2
+                        # convolutions 2-5% faster)
+                        pfa = f.cmp("eq", jr, 0) if prepacked and apack else "false"
                         f.do(f"call void {_rows_name(apack)}(i64 {mcur}, i64 {kcur}, "
                              f"ptr {ablk if apack else a}, i64 {alda}, ptr {b}, ptr {c}, "
                              f"i64 %ldc, i64 {nvalid}, i1 {acc}, ptr {bias}, i32 {epi}, "
-                             f"ptr {nextb})")
+                             f"ptr {nextb}, i1 {pfa})")
                     f.loop("0", ncur, nr, panel)
                     f.br(join)
                 f.start(join)
@@ -1093,7 +1117,8 @@ def gemm_functions(isa) -> list:
         parts.extend(_ukr(isa, mr, apack, epi) for mr in range(1, isa.mr + 1)
                      for epi in (False, True))
         if apack:
-            parts.extend(_ukr(isa, isa.mr, True, epi, True) for epi in (False, True))
+            parts.extend(_ukr(isa, isa.mr, True, epi, lines) for epi in (False, True)
+                         for lines in sorted({1, pf_a_lines(isa)}))
         parts.append(_rows(isa, apack))
     parts.extend(_dot(isa, dm, dn) for dm, dn in _DOT_TILES)
     parts.extend(_axpy(isa, m, kb) for m, _ in _AXPY_TILES for kb in (_, 1))
