@@ -450,3 +450,30 @@ def test_packed_epilogue(lib, threads, M, N, K):
                 np.testing.assert_allclose(C, want, rtol=1e-4, atol=1e-3)
     finally:
         lib.set_num_threads(prev)
+
+
+def test_kernels_fingerprint(tmp_path):
+    """The kernel object's cache key follows the sources that generate the kernels (not the
+    1.4 MB IR text, which took 0.28 s a process to make): per Isa, and changed by an edit
+    to any module of the package or to linalg_to_microkernels (its epilogue flags)."""
+    import os
+    import shutil
+    assert kernels.kernels_fingerprint(kernels.isa_for("avx2")) != \
+        kernels.kernels_fingerprint(kernels.isa_for("sse"))
+    here = os.path.dirname(os.path.abspath(kernels.__file__))
+    tree = tmp_path / "strata"
+    shutil.copytree(here, tree / "backends" / "cpu",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (tree / "conversion").mkdir()
+    shutil.copy(os.path.join(here, "..", "..", "conversion", "linalg_to_microkernels.py"),
+                tree / "conversion")
+    cpu = str(tree / "backends" / "cpu")
+    first = kernels.generator_digest(cpu)
+    assert first == kernels.generator_digest(here)
+    seen = {first}
+    for edited in (tree / "backends" / "cpu" / "kernels_gemm.py",
+                   tree / "conversion" / "linalg_to_microkernels.py"):
+        edited.write_text(edited.read_text() + "\nEPI_NEW = 64\n")
+        digest = kernels.generator_digest(cpu)
+        assert digest not in seen
+        seen.add(digest)

@@ -67,12 +67,12 @@ def _default_time() -> float:
 
 def cache_path(isa) -> str | None:
     """The tuning cache file of this CPU and kernel library (None: caching is off)."""
-    from .kernels import _cache_dir, sgemm_ir
+    from .kernels import _cache_dir, kernels_fingerprint
     d = _cache_dir()
     if not d:
         return None
-    ir = hashlib.sha256(sgemm_ir(isa).encode()).hexdigest()
-    key = hashlib.sha256("\0".join([isa.cpu, isa.features, isa.name, ir]).encode())
+    key = hashlib.sha256("\0".join([isa.cpu, isa.features, isa.name,
+                                    kernels_fingerprint(isa)]).encode())
     return os.path.join(d, f"tune-{isa.name}-{key.hexdigest()[:16]}.json")
 
 

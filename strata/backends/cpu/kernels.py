@@ -77,7 +77,8 @@ import ctypes
 import functools
 from dataclasses import dataclass
 
-__all__ = ["Isa", "host_isa", "isa_for", "sgemm_ir", "kernel_library_ir", "KERNELS",
+__all__ = ["Isa", "host_isa", "isa_for", "sgemm_ir", "kernels_fingerprint", "generator_digest",
+           "kernel_library_ir", "KERNELS",
            "pack_b", "packed_b_size", "kernel_object", "kernel_assembly", "load_kernels",
            "kernel_symbols", "KernelLibrary", "default_threads", "microkernel_pass",
            "winograd_pass"]
@@ -251,18 +252,52 @@ def _cache_dir() -> str | None:
     return None if d in ("", "0", "off") else d
 
 
+@functools.lru_cache(maxsize=8)
+def kernels_fingerprint(isa: Isa | None = None) -> str:
+    """A digest that changes whenever the kernels' IR for `isa` may: the text of the
+    modules that generate it (every module of this package, and linalg_to_microkernels,
+    whose epilogue flags they use), the Isa and the platform; the IR text itself where a
+    source cannot be read. Generating the IR (1.4 MB) to key the caches of what is built
+    from it took 0.28 s of each process's first compile."""
+    import hashlib
+    import os
+    import platform
+    import sys
+    isa = isa or host_isa()
+    h = hashlib.sha256(f"{isa!r} {sys.platform} {platform.machine()}".encode())
+    try:
+        h.update(generator_digest(os.path.dirname(os.path.abspath(__file__))).encode())
+    except OSError:     # not installed as files (a zip): the IR itself
+        h.update(sgemm_ir(isa).encode())
+    return h.hexdigest()
+
+
+def generator_digest(here: str) -> str:
+    """The digest of the kernels' generating sources: the .py files of the package at
+    `here` (strata/backends/cpu) and ../../conversion/linalg_to_microkernels.py."""
+    import hashlib
+    import os
+    h = hashlib.sha256()
+    paths = sorted(os.path.join(here, n) for n in os.listdir(here) if n.endswith(".py"))
+    paths.append(os.path.join(here, "..", "..", "conversion", "linalg_to_microkernels.py"))
+    for path in paths:
+        with open(path, "rb") as fh:
+            h.update(os.path.basename(path).encode() + b"\0" + fh.read() + b"\0")
+    return h.hexdigest()
+
+
 @functools.lru_cache(maxsize=4)
 def kernel_object(isa: Isa | None = None) -> bytes:
     """The kernels as a relocatable, position-independent object file for the host
     (link it into a shared library, or load it into a JIT). Built once per machine: kept
-    in $STRATA_CACHE_DIR (default ~/.cache/strata; "off" disables), keyed by the IR
-    text and the LLVM version."""
+    in $STRATA_CACHE_DIR (default ~/.cache/strata; "off" disables), keyed by
+    kernels_fingerprint and the LLVM version."""
     import hashlib
     import os
 
     import llvmlite
     isa = isa or host_isa()
-    key = hashlib.sha256("\0".join([sgemm_ir(isa), llvmlite.__version__, isa.cpu,
+    key = hashlib.sha256("\0".join([kernels_fingerprint(isa), llvmlite.__version__, isa.cpu,
                                      isa.features]).encode()).hexdigest()[:24]
     d = _cache_dir()
     path = os.path.join(d, f"sgemm-{isa.name}-{key}.o") if d else None
