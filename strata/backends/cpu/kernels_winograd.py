@@ -165,9 +165,6 @@ def _input_transform(isa: Isa) -> str:
     W, V = isa.width, vec_type(isa)
     f = Fn("define internal void @strata_wino_in(ptr %ctx, i64 %lo, i64 %hi) #1")
     p = _fields(f, _IN_FIELDS)
-    T = f.mul(p["TH"], p["TW"])
-    Tp = f.add(T, W)                            # floats per channel row of V
-    plane = f.add(f.mul(p["C"], Tp), _SKEW)     # floats per xi plane of V
     even = ", ".join(f"i32 {2 * t}" for t in range(W))
     last_row = f.sub(p["H"], 1)
 
@@ -177,40 +174,55 @@ def _input_transform(isa: Isa) -> str:
         even lanes of two loads: adjacent tiles' columns are two apart)."""
         d = [f(f"shufflevector {V} {lo_}, {V} {hi_}, <{W} x i32> <{even}>")
              for lo_, hi_ in _patch_loads(f, isa, p, base, row, tw, full, 2, last_row)]
-        return [_fsub(f, V, d[0], d[2]), _fadd(f, V, d[1], d[2]),
-                _fsub(f, V, d[2], d[1]), _fsub(f, V, d[1], d[3])]
+        return _bt2(f, isa, d)
+
+    _transform_channels(f, isa, p, 2, row_t, _bt2)
+    f.do("ret void")
+    return f.text()
+
+
+def _bt2(f: Fn, isa: Isa, d: list) -> list:
+    """B^T d for 4 vectors d (F(2x2, 3x3))."""
+    V = vec_type(isa)
+    return [_fsub(f, V, d[0], d[2]), _fadd(f, V, d[1], d[2]),
+            _fsub(f, V, d[2], d[1]), _fsub(f, V, d[1], d[3])]
+
+
+def _transform_channels(f: Fn, isa: Isa, p: dict, m: int, row_t, col_t) -> None:
+    """The loop over channels lo..hi-1 of an input transform with m x m output tiles
+    ((m + 2)^2 planes of V): row_t(base, row, tw, full) is B^T applied along input row
+    `row` for W tiles from tw (m + 2 vectors), col_t(f, isa, vectors) the same down a
+    column of them. Tile rows go top to bottom: tile row th reads input rows m th ..
+    m th + m + 1, the next one from m th + m on: the row transforms of its last two
+    rows are carried to it (each input row is loaded and transformed once)."""
+    W, V, n = isa.width, vec_type(isa), m + 2
+    Tp = f.add(f.mul(p["TH"], p["TW"]), W)      # floats per channel row of V
+    plane = f.add(f.mul(p["C"], Tp), _SKEW)     # floats per xi plane of V
 
     def channel(c):
         base = f.gep(p["img"], f.mul(c, p["sc"]))
         vc = f.gep(p["V"], f.mul(c, Tp))
 
         def column(tw, full):
-            # Tile rows top to bottom: tile row th reads input rows 2th .. 2th+3, the
-            # next one 2th+2 .. 2th+5: the row transforms of its last two rows are
-            # carried to it (each input row is loaded and transformed once).
             first = row_t(base, "0", tw, full) + row_t(base, "1", tw, full)
 
             def tile_row(th, carried):
-                r2 = f.add(f.mul(th, 2), 2)
-                new = row_t(base, r2, tw, full) + row_t(base, f.add(r2, 1), tw, full)
-                t = [carried[:4], carried[4:], new[:4], new[4:]]
-                # columns: B^T t
-                v = [[_fsub(f, V, t[0][j], t[2][j]) for j in range(4)],
-                     [_fadd(f, V, t[1][j], t[2][j]) for j in range(4)],
-                     [_fsub(f, V, t[2][j], t[1][j]) for j in range(4)],
-                     [_fsub(f, V, t[1][j], t[3][j]) for j in range(4)]]
+                r2 = f.add(f.mul(th, m), 2)
+                new = []
+                for r in range(m):
+                    new += row_t(base, f.add(r2, r) if r else r2, tw, full)
+                t = [carried[:n], carried[n:]] + [new[n * r:n * r + n] for r in range(m)]
                 at = f.add(f.mul(th, p["TW"]), tw)
-                for i in range(4):
-                    for j in range(4):
-                        dst = f.gep(vc, f.add(f.mul(plane, 4 * i + j), at))
-                        vstore(f, isa, v[i][j], dst)
-                return new
+                for j in range(n):
+                    col = col_t(f, isa, [t[i][j] for i in range(n)])
+                    for i in range(n):
+                        dst = f.gep(vc, f.add(f.mul(plane, n * i + j), at))
+                        vstore(f, isa, col[i], dst)
+                return new[(m - 2) * n:]
             f.loop("0", p["TH"], 1, tile_row, [(V, x) for x in first])
 
-        _columns(f, isa, p, 2, column)
+        _columns(f, isa, p, m, column)
     f.loop("%lo", "%hi", 1, channel)
-    f.do("ret void")
-    return f.text()
 
 
 def _filter_start(f: Fn, isa: Isa, p: dict, T: str, fi: str, has_res: str, has_bias: str):
@@ -397,9 +409,6 @@ def _input_transform4(isa: Isa) -> str:
     q = W // 4                                  # lanes one load gives a patch column
     f = Fn("define internal void @strata_wino4_in(ptr %ctx, i64 %lo, i64 %hi) #1")
     p = _fields(f, _IN_FIELDS)
-    T = f.mul(p["TH"], p["TW"])
-    Tp = f.add(T, W)
-    plane = f.add(f.mul(p["C"], Tp), _SKEW)
     pick = ", ".join(f"i32 {x}" for x in [4 * t for t in range(q)] +
                      [W + 4 * t for t in range(q)])
     cat = ", ".join(f"i32 {x}" for x in range(W))
@@ -416,32 +425,7 @@ def _input_transform4(isa: Isa) -> str:
             d.append(f(f"shufflevector {half} {lo_}, {half} {hi_}, <{W} x i32> <{cat}>"))
         return _bt4(f, isa, d)
 
-    def channel(c):
-        base = f.gep(p["img"], f.mul(c, p["sc"]))
-        vc = f.gep(p["V"], f.mul(c, Tp))
-
-        def column(tw, full):
-            # tile row th reads input rows 4th .. 4th+5, the next one 4th+4 ..: the row
-            # transforms of the last two are carried
-            first = row_t(base, "0", tw, full) + row_t(base, "1", tw, full)
-
-            def tile_row(th, carried):
-                r2 = f.add(f.mul(th, 4), 2)
-                new = []
-                for r in range(4):
-                    new += row_t(base, f.add(r2, r) if r else r2, tw, full)
-                t = [carried[:6], carried[6:]] + [new[6 * r:6 * r + 6] for r in range(4)]
-                at = f.add(f.mul(th, p["TW"]), tw)
-                for j in range(6):
-                    col = _bt4(f, isa, [t[i][j] for i in range(6)])
-                    for i in range(6):
-                        dst = f.gep(vc, f.add(f.mul(plane, 6 * i + j), at))
-                        vstore(f, isa, col[i], dst)
-                return new[12:]
-            f.loop("0", p["TH"], 1, tile_row, [(V, x) for x in first])
-
-        _columns(f, isa, p, 4, column)
-    f.loop("%lo", "%hi", 1, channel)
+    _transform_channels(f, isa, p, 4, row_t, _bt4)
     f.do("ret void")
     return f.text()
 
