@@ -110,11 +110,12 @@ def pf_a_lines(isa: Isa) -> int:
 
 
 def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step,
-                   prefetch_unrolled=None) -> list:
+                   prefetch_lines: int = 0) -> list:
     """The K loop of a micro-kernel: the mr x NR product A[mr, K] . Bp[K, NR] (%K, %B: a
     packed panel, rows of NR floats) as mr * NV vector accumulators, which it returns.
-    A's element (i, k) is at arow[i] + a_step(k) floats. prefetch_unrolled(k), if given,
-    is emitted once per iteration of the unrolled loop (k its first step)."""
+    A's element (i, k) is at arow[i] + a_step(k) floats. prefetch_lines L > 0: each
+    iteration of the unrolled loop (k its first step) also prefetches L consecutive
+    64-byte lines from %P into L2, lines L k / unroll on: L K / unroll in all."""
     W, V, nv, nr = isa.width, vec_type(isa), isa.nv, isa.nr
     acc0 = ["zeroinitializer"] * (mr * nv)
 
@@ -143,8 +144,11 @@ def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step,
 
     def unrolled(k, accs):
         accs = list(accs)
-        if prefetch_unrolled is not None:
-            prefetch_unrolled(k)
+        if prefetch_lines:
+            line0 = f.gep("%P", f.mul(f(f"sdiv i64 {k}, {u}"), 16 * prefetch_lines))
+            for j in range(prefetch_lines):
+                at = f.gep(line0, 16 * j) if j else line0
+                f.do(f"call void @llvm.prefetch.p0(ptr {at}, i32 0, i32 2, i32 1)")
         for j in range(u):
             s0 = (j % sets) * n
             kj = f.add(k, j) if j else k
@@ -182,16 +186,8 @@ def _ukr(isa: Isa, mr: int, apack: bool, epi: bool = False, prefetching: int = 0
     for i in range(mr):
         for x in [cptr[i][v] for v in range(nv)] + [f.gep(crow[i], nr - 1)]:
             f.do(f"call void @llvm.prefetch.p0(ptr {x}, i32 1, i32 3, i32 1)")
-    u = max(isa.unroll, 1)
-
-    def prefetch(k):    # lines L k / u .. from P
-        line0 = f.gep("%P", f.mul(f(f"sdiv i64 {k}, {u}"), 16 * prefetching))
-        for j in range(prefetching):
-            at = f.gep(line0, 16 * j) if j else line0
-            f.do(f"call void @llvm.prefetch.p0(ptr {at}, i32 0, i32 2, i32 1)")
     accs = ukr_accumulate(f, isa, mr, arow, (lambda k: f.mul(k, isa.mr)) if apack
-                          else (lambda k: k), prefetch_unrolled=prefetch if prefetching
-                          else None)
+                          else (lambda k: k), prefetch_lines=prefetching)
     finish = _epilogue(f, isa, mr, masks) if epi else (lambda x, i, v: x)
 
     done = f.label("done")

@@ -526,13 +526,8 @@ def _wino_ukr(isa: Isa, mr: int, prefetching: bool = False) -> str:
            f"{', ptr %P' if prefetching else ''}) #1")
     arow = [f.gep("%A", i) if i else "%A" for i in range(mr)]
 
-    u = max(isa.unroll, 1)
-
-    def prefetch(k):    # line k / u from P
-        at = f.gep("%P", f.mul(f(f"sdiv i64 {k}, {u}"), 16))
-        f.do(f"call void @llvm.prefetch.p0(ptr {at}, i32 0, i32 2, i32 1)")
     accs = ukr_accumulate(f, isa, mr, arow, lambda k: f.mul(k, "%lda"),
-                          prefetch_unrolled=prefetch if prefetching else None)
+                          prefetch_lines=1 if prefetching else 0)
     # The transposed store: lane l of the i-th row's accumulators goes to tile i of filter
     # row l. The W x W block of each accumulator column (rows past mr undefined) is
     # transposed in registers, log2(W) rounds of W two-source shuffles; each round swaps
