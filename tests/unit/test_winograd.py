@@ -159,11 +159,28 @@ def test_epilogue(flags, packed, tile):
         np.testing.assert_array_equal(big[:, :, :, -1], out_big[:, :, :, -1])
 
 
-def test_compiled_model_uses_winograd(tmp_path):
+def _onnx_case(tmp_path, name, nodes, x_shape, y_shape, inits):
+    """An ONNX model of `nodes` (input x, output y, initializers {name: array}) saved in
+    tmp_path, a random input for it and onnxruntime's output: (path, x, want)."""
     onnx = pytest.importorskip("onnx")
     ort = pytest.importorskip("onnxruntime")
-    import strata
     from onnx import TensorProto, helper, numpy_helper
+    g = helper.make_graph(
+        nodes, name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x_shape))],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(y_shape))],
+        [numpy_helper.from_array(a, n) for n, a in inits.items()])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    path = tmp_path / f"{name}.onnx"
+    onnx.save(model, str(path))
+    x = RNG.standard_normal(x_shape, np.float32)
+    want = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(
+        None, {"x": x})[0]
+    return path, x, want
+
+
+def test_compiled_model_uses_winograd(tmp_path):
+    helper = pytest.importorskip("onnx.helper")
+    import strata
     w1 = RNG.standard_normal((16, 8, 3, 3), np.float32) * 0.2
     b1 = RNG.standard_normal(16).astype(np.float32)
     w2 = RNG.standard_normal((16, 16, 3, 3), np.float32) * 0.2
@@ -172,17 +189,9 @@ def test_compiled_model_uses_winograd(tmp_path):
              helper.make_node("Conv", ["r1", "w2"], ["c2"], pads=[1, 1, 1, 1]),
              helper.make_node("Add", ["c2", "r1"], ["a2"]),
              helper.make_node("Relu", ["a2"], ["y"])]
-    g = helper.make_graph(
-        nodes, "wino", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 8, 13, 10])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 16, 13, 10])],
-        [numpy_helper.from_array(a, n) for a, n in ((w1, "w1"), (b1, "b1"), (w2, "w2"))])
-    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
-    path = tmp_path / "wino.onnx"
-    onnx.save(model, str(path))
-    x = RNG.standard_normal((2, 8, 13, 10), np.float32)
+    path, x, want = _onnx_case(tmp_path, "wino", nodes, (2, 8, 13, 10), (2, 16, 13, 10),
+                               {"w1": w1, "b1": b1, "w2": w2})
     f = strata.compile(str(path), dump_dir=str(tmp_path / "dump"))
-    want = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(
-        None, {"x": x})[0]
     np.testing.assert_allclose(f(x)[0], want, rtol=1e-4, atol=1e-4)
     dump = tmp_path / "dump"
     ll = next(dump.glob("*module.ll")).read_text()
@@ -196,27 +205,16 @@ def test_compiled_model_uses_winograd(tmp_path):
 def test_compiled_model_packed_filters(tmp_path):
     """Filters of two panels and 32 channels up: the pass packs U^T (PACKED_U, flag 8)
     and the transposed products compute the same as onnxruntime."""
-    onnx = pytest.importorskip("onnx")
-    ort = pytest.importorskip("onnxruntime")
+    helper = pytest.importorskip("onnx.helper")
     import strata
-    from onnx import TensorProto, helper, numpy_helper
     nr = host_isa().nr
     f_, c_ = 2 * nr + 3, 32
     w = RNG.standard_normal((f_, c_, 3, 3), np.float32) * 0.1
     b = RNG.standard_normal(f_).astype(np.float32)
     nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
              helper.make_node("Relu", ["c"], ["y"])]
-    g = helper.make_graph(
-        nodes, "wino_packed",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c_, 14, 15])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, f_, 14, 15])],
-        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
-    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
-    path = tmp_path / "wino_packed.onnx"
-    onnx.save(model, str(path))
-    x = RNG.standard_normal((1, c_, 14, 15), np.float32)
-    want = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(
-        None, {"x": x})[0]
+    path, x, want = _onnx_case(tmp_path, "wino_packed", nodes, (1, c_, 14, 15),
+                               (1, f_, 14, 15), {"w": w, "b": b})
     for threads in (1, 2):
         f = strata.compile(str(path), dump_dir=str(tmp_path / f"dump{threads}"),
                            num_threads=threads)
@@ -231,10 +229,8 @@ def test_compiled_model_large_tiles(tmp_path):
     """Images of WINOGRAD_TILE4_MIN_TILES 4x4 tiles and up run as F(4x4, 3x3) in the CPU
     pipeline (TILE4, flag 16; U 36 x F x C), smaller ones as F(2x2, 3x3); both match
     onnxruntime."""
-    onnx = pytest.importorskip("onnx")
-    ort = pytest.importorskip("onnxruntime")
+    helper = pytest.importorskip("onnx.helper")
     import strata
-    from onnx import TensorProto, helper, numpy_helper
     from strata.backends.cpu.kernels import WINOGRAD_TILE4_MIN_TILES
     assert -(-28 // 4) * -(-29 // 4) >= WINOGRAD_TILE4_MIN_TILES > -(-14 // 4) * -(-15 // 4)
     w1 = RNG.standard_normal((16, 16, 3, 3), np.float32) * 0.1
@@ -244,16 +240,8 @@ def test_compiled_model_large_tiles(tmp_path):
              helper.make_node("Relu", ["c1"], ["r1"]),
              helper.make_node("MaxPool", ["r1"], ["p1"], kernel_shape=[2, 2], strides=[2, 2]),
              helper.make_node("Conv", ["p1", "w2"], ["y"], pads=[1, 1, 1, 1])]
-    g = helper.make_graph(
-        nodes, "wino4", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16, 28, 30])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 16, 14, 15])],
-        [numpy_helper.from_array(a, n) for a, n in ((w1, "w1"), (b1, "b1"), (w2, "w2"))])
-    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
-    path = tmp_path / "wino4.onnx"
-    onnx.save(model, str(path))
-    x = RNG.standard_normal((1, 16, 28, 30), np.float32)
-    want = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(
-        None, {"x": x})[0]
+    path, x, want = _onnx_case(tmp_path, "wino4", nodes, (1, 16, 28, 30), (1, 16, 14, 15),
+                               {"w1": w1, "b1": b1, "w2": w2})
     f = strata.compile(str(path), dump_dir=str(tmp_path / "dump"))
     np.testing.assert_allclose(f(x)[0], want, rtol=1e-4, atol=1e-4)
     opt = next((tmp_path / "dump").glob("*strata-linalg-conv-to-winograd.mlir")).read_text()
