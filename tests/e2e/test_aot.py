@@ -52,6 +52,11 @@ def test_shared_library_runs_from_c(tmp_path, capsys):
         ref = sess.run(None, {"input": _pattern(batch, 4)})[0]
         assert got.shape == ref.shape
         assert np.max(np.abs(got - ref)) <= 1e-5
+    # A features count the model does not take: the checked entry point refuses it.
+    r = subprocess.run([str(exe), "2", "5"], capture_output=True, text=True)
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr == ("run failed (status 1): input 'input' (#0): dim 1 is 5, expected 4 "
+                        "(Nx4xfloat32)\n")
 
 
 def test_emit_llvm_and_mlir(tmp_path):
