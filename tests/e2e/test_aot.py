@@ -455,3 +455,71 @@ def test_checked_entry_run_time_failure(checked_driver):
     assert (status2, message2) == (0, "(none)")
     np.testing.assert_array_equal(outs2[1], _T[[4, 0, 2]])
     _assert_good(outs2, ref)
+
+
+_SCALARS_MLIR = """
+#id = affine_map<(d0) -> (d0)>
+func.func @main(%x: tensor<?xf32>, %s: f32, %z: tensor<f32>) -> (tensor<?xf32>, f32, tensor<f32>) {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?xf32>
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<?xf32>) outs(%e : tensor<?xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %s : f32
+    linalg.yield %m : f32
+  } -> tensor<?xf32>
+  %t = arith.addf %s, %s : f32
+  return %r, %t, %z : tensor<?xf32>, f32, tensor<f32>
+}
+"""
+
+_SCALARS_C = r"""
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  float x[3] = {1, 2, 3}, s = 2.5f, z = 7;
+  strata_tensor in[3] = {{x, 3, 1, {3}, NULL}, {&s, 1, 0, {0}, NULL},
+                         {&z, 1, 0, {0}, NULL}}, out[3];
+  int status = strata_model_run(in, 3, out, 3);
+  printf("%d %s\n", status, strata_last_error() ? "error" : "ok");
+  for (int o = 0; o < 3; ++o) {
+    printf("%lld %lld:", (long long)out[o].rank, (long long)out[o].count);
+    for (int i = 0; i < out[o].count; ++i) printf(" %g", ((float *)out[o].data)[i]);
+    printf("\n");
+    free(out[o].data);
+  }
+  in[1].data = NULL;
+  status = strata_model_run(in, 3, out, 3);
+  printf("%d %s\n", status, strata_last_error());
+  in[1].data = &s, in[1].rank = 1, in[1].shape[0] = 1;
+  status = strata_model_run(in, 3, out, 3);
+  printf("%d %s\n", status, strata_last_error());
+  return 0;
+}
+"""
+
+
+def test_checked_entry_scalars_and_rank_0(tmp_path):
+    """Scalars passed by value at the raw entry point (a function's f32 argument and
+    result) and rank-0 tensors are tensors of rank 0 at the checked one: checked (NULL,
+    rank) and returned as buffers of one element."""
+    (tmp_path / "s.mlir").write_text(_SCALARS_MLIR)
+    lib = tmp_path / "s.so"
+    assert cli(["compile", str(tmp_path / "s.mlir"), "-o", str(lib)]) == 0
+    header = (tmp_path / "s.h").read_text()
+    assert ("void _mlir_ciface_main(strata_main_results *results, strata_memref1d *arg0, "
+            "float arg1, strata_memref0d *arg2);") in header
+    assert "'arg1': scalar (by value) float" in header
+    assert "'arg2': rank-0 float" in header
+    (tmp_path / "drv.c").write_text(_SCALARS_C)
+    exe = tmp_path / "drv"
+    subprocess.run([CC, "-O1", *_asan(tmp_path), "-I", str(tmp_path), "-include", "s.h",
+                    str(tmp_path / "drv.c"), str(lib), "-o", str(exe),
+                    f"-Wl,-rpath,{tmp_path}"], check=True)
+    r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "0 ok", "1 3: 2.5 5 7.5", "0 1: 5", "0 1: 7",
+        "1 input 'arg1' (#1): data is NULL for 1 element",
+        "1 input 'arg1' (#1): rank is 1, expected 0 (float32)"]

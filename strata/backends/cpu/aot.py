@@ -277,12 +277,12 @@ static int strata_take_input(int i, const strata_tensor *t, int64_t *words, void
                        ">= 0", name, i, (long long)t->count);
   if (t->count < span)
     return strata_fail(STRATA_ERROR_INPUT, "input '%s' (#%d): the buffer holds %lld "
-                       "elements, its shape%s %lld", name, i, (long long)t->count,
-                       t->strides ? " and strides address" : " addresses",
+                       "element%s, its shape%s %lld", name, i, (long long)t->count,
+                       t->count == 1 ? "" : "s", t->strides ? " and strides address" : " addresses",
                        (long long)span);
   if (span > 0 && !t->data)
     return strata_fail(STRATA_ERROR_INPUT, "input '%s' (#%d): data is NULL for %lld "
-                       "elements", name, i, (long long)span);
+                       "element%s", name, i, (long long)span, span == 1 ? "" : "s");
   uintptr_t end;
   if (span > 0 && __builtin_add_overflow((uintptr_t)t->data,
                                          (uintptr_t)span * (uintptr_t)in->item, &end))
@@ -611,7 +611,8 @@ def header_text(function: str, signature, input_names=(), output_names=(),
            "#include <stdint.h>", "", "#ifdef __cplusplus", 'extern "C" {', "#endif", ""]
 
     def describe(s, name):
-        dims = "x".join("?" if d is None else str(d) for d in s.shape) or "scalar"
+        dims = "x".join("?" if d is None else str(d) for d in s.shape) or \
+            ("scalar (by value)" if s.scalar else "rank-0")
         ctype = _C_TYPES.get(s.dtype.name, f"{s.dtype.itemsize}-byte elements")
         named = [f"dim {k} is '{d}'" for k, (n, d) in enumerate(zip(s.shape, s.dims))
                  if n is None and d]
