@@ -13,8 +13,8 @@
    It calls the checked entry point, strata_model_run: the library checks the input
    against the model (rank, dims, the buffer's element count, NULL...) before running it
    and returns a status, the message in strata_last_error(); a features count the model
-   does not take is reported, not run. Each output comes back as a contiguous buffer of
-   its own that the caller frees. (_mlir_ciface_main, the raw entry point, checks
+   does not take is reported, not run. Each output comes back as contiguous data in a
+   block of its own (`allocated`) that the caller frees. (_mlir_ciface_main, the raw entry point, checks
    nothing.) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +47,6 @@ int main(int argc, char **argv) {
       printf(j ? " %.9g" : "%.9g", y[i * output.shape[1] + j]);
     printf("\n");
   }
-  free(output.data); /* outputs are the caller's */
+  free(output.allocated); /* outputs are the caller's: the block data lies in */
   return 0;
 }

@@ -199,8 +199,9 @@ static int run(const strata_tensor *in, int64_t nin, int64_t nout) {
     for (int64_t d = 0; d < out[o].rank; ++d) printf(" %lld", (long long)out[o].shape[d]);
     printf(" :");
     for (int64_t i = 0; i < out[o].count; ++i) printf(" %.9g", ((float *)out[o].data)[i]);
-    printf(out[o].data ? " data\n" : " null\n");
-    free(out[o].data); /* every output's buffer is the caller's */
+    printf(out[o].data && out[o].allocated ? " data\n" :
+           out[o].data || out[o].allocated ? " half\n" : " null\n");
+    free(out[o].allocated); /* every output's block is the caller's */
   }
   return status;
 }
@@ -377,7 +378,7 @@ def _assert_good(outs, ref):
                                   "explicit_strides", "misaligned"])
 def test_checked_entry_good_calls(checked_driver, case):
     """Good calls, contiguous or through strides the library honours (copying), equal
-    the Python runtime's outputs; every output is a buffer of the caller's own, also
+    the Python runtime's outputs; every output is a block of the caller's own, also
     where the model's output aliases an input (Acopy), a weight (Wout) or another
     output (Y2); freeing each one is right (AddressSanitizer checks, where built)."""
     exe, ref, _, _ = checked_driver
@@ -487,7 +488,7 @@ int main(void) {
     printf("%lld %lld:", (long long)out[o].rank, (long long)out[o].count);
     for (int i = 0; i < out[o].count; ++i) printf(" %g", ((float *)out[o].data)[i]);
     printf("\n");
-    free(out[o].data);
+    free(out[o].allocated);
   }
   in[1].data = NULL;
   status = strata_model_run(in, 3, out, 3);

@@ -51,7 +51,8 @@ __attribute__((visibility("default"))) void strata_assert_fail(const char *messa
 }
 __attribute__((visibility("default"))) const char *strata_last_error(void) {
   const char *e = strata_error;
-  const char *p = __atomic_exchange_n(&strata_pool_error, NULL, __ATOMIC_SEQ_CST);
+  const char *p = __atomic_load_n(&strata_pool_error, __ATOMIC_ACQUIRE);
+  if (p) p = __atomic_exchange_n(&strata_pool_error, NULL, __ATOMIC_ACQ_REL);
   strata_error = NULL;
   return e ? e : p;
 }
@@ -80,15 +81,17 @@ _TENSOR_C = r"""#ifndef STRATA_TENSOR_DEFINED
    element, `count` how many elements the buffer holds from `data` on (checked against
    what the shape and strides address), its `rank` and `shape`, `strides` in elements
    (NULL: contiguous row-major; non-negative, any others are copied to a contiguous
-   buffer for the call). An output, as the library fills it: `data` a contiguous
-   row-major buffer of `count` elements allocated with malloc, the caller's to free()
-   (NULL when count is 0), its rank and shape, strides NULL. */
+   buffer for the call); `allocated` is not read. An output, as the library fills it:
+   `data` its `count` elements, contiguous row-major, inside the block `allocated`
+   (from malloc; `data` need not be its start), the caller's to free(allocated);
+   both NULL when count is 0; its rank and shape; strides NULL. */
 typedef struct strata_tensor {
   void *data;
   int64_t count;
   int64_t rank;
   int64_t shape[STRATA_MAX_RANK];
   const int64_t *strides;
+  void *allocated;
 } strata_tensor;
 #define STRATA_OK 0
 #define STRATA_ERROR_INPUT 1   /* the arguments do not fit the model: nothing ran */
@@ -116,11 +119,13 @@ typedef struct strata_tensor {
 # its checks only (a few dozen integer operations per input).
 # After the call, a failed run-time check inside the model (strata_assert_fail, on the
 # calling thread or on the pool's) makes it return STRATA_ERROR_RUNTIME with the check's
-# message, every block the model allocated freed and the outputs empty (data NULL,
-# count 0): no half-written output leaks. On success every output is a malloc'd
-# contiguous row-major buffer of its own, the caller's to free: an output of the model
-# that is not (a view of an input, a weight or constant, a block another output already
-# took, strided or offset data) is copied, and a model block no output took is freed.
+# message, every block the model allocated freed and the outputs empty (data and
+# allocated NULL, count 0): no half-written output leaks. On success every output is
+# contiguous row-major data in a malloc'd block of its own (`allocated`, which the caller
+# frees; the model's blocks are over-allocated and aligned, so `data` lies a few bytes
+# in): an output of the model that is not (a view of an input, a weight or constant, a
+# block another output already took, strided data) is copied, and a block of the
+# model's that no output took is freed.
 # The message stays readable through strata_last_error() until the thread's next run.
 #
 # [Note: failures on the pool's threads]
@@ -201,6 +206,16 @@ static int strata_row_major(int64_t rank, const int64_t *sizes, const int64_t *s
     expect *= sizes[d] > 1 ? sizes[d] : 1;
   }
   return 1;
+}
+
+/* An output holding nothing (fields set one by one: a memset of the whole struct
+   showed up in the profile of a small model's call). */
+static void strata_clear(strata_tensor *t, int32_t rank) {
+  t->data = t->allocated = NULL;
+  t->count = 0;
+  t->rank = rank;
+  for (int32_t d = 0; d < rank; ++d) t->shape[d] = 0;
+  t->strides = NULL;
 }
 
 static int strata_in(void *const *set, int n, const void *p) {
@@ -352,7 +367,7 @@ static int strata_take_outputs(char *results, strata_tensor *outputs, void *cons
         continue;
       }
       memcpy(p, at, (size_t)out->item);
-      t->data = p;
+      t->data = t->allocated = p;
       t->count = 1;
       continue;
     }
@@ -376,10 +391,11 @@ static int strata_take_outputs(char *results, strata_tensor *outputs, void *cons
     memcpy(t->shape, sizes, sizeof(int64_t) * (size_t)out->rank);
     t->count = count;
     if (count == 0) continue;
-    if (owned && data == (char *)alloc && strata_row_major(out->rank, sizes, strides) &&
+    if (owned && strata_row_major(out->rank, sizes, strides) &&
         !strata_in(claimed, nclaimed, alloc)) {
       claimed[nclaimed++] = alloc;
-      t->data = alloc;
+      t->data = data;
+      t->allocated = alloc;
       continue;
     }
     char *copy = malloc((size_t)bytes);
@@ -389,15 +405,14 @@ static int strata_take_outputs(char *results, strata_tensor *outputs, void *cons
       continue;
     }
     strata_copy_strided(copy, data, out->rank, sizes, strides, out->item);
-    t->data = copy;
+    t->data = t->allocated = copy;
   }
   for (int b = 0; b < nblocks; ++b)
     if (!strata_in(claimed, nclaimed, blocks[b])) free(blocks[b]);
   if (status) {
     for (int o = 0; o < STRATA_NUM_OUTPUTS; ++o) {
-      free(outputs[o].data);
-      memset(&outputs[o], 0, sizeof outputs[o]);
-      outputs[o].rank = strata_outputs[o].rank;
+      free(outputs[o].allocated);
+      strata_clear(&outputs[o], strata_outputs[o].rank);
     }
   }
   return status;
@@ -407,17 +422,15 @@ __attribute__((visibility("default"))) int strata_model_run(
     const strata_tensor *inputs, int64_t num_inputs, strata_tensor *outputs,
     int64_t num_outputs) {
   strata_error = NULL;
-  __atomic_store_n(&strata_pool_error, NULL, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&strata_pool_error, __ATOMIC_RELAXED))
+    __atomic_store_n(&strata_pool_error, NULL, __ATOMIC_RELAXED);
   if (num_outputs != STRATA_NUM_OUTPUTS)
     return strata_fail(STRATA_ERROR_INPUT, "@%s has %d output%s, got num_outputs = %lld",
                        STRATA_FUNCTION, STRATA_NUM_OUTPUTS,
                        STRATA_NUM_OUTPUTS == 1 ? "" : "s", (long long)num_outputs);
   if (STRATA_NUM_OUTPUTS && !outputs)
     return strata_fail(STRATA_ERROR_INPUT, "@%s: outputs is NULL", STRATA_FUNCTION);
-  for (int o = 0; o < STRATA_NUM_OUTPUTS; ++o) {
-    memset(&outputs[o], 0, sizeof outputs[o]);
-    outputs[o].rank = strata_outputs[o].rank;
-  }
+  for (int o = 0; o < STRATA_NUM_OUTPUTS; ++o) strata_clear(&outputs[o], strata_outputs[o].rank);
   if (num_inputs != STRATA_NUM_INPUTS)
     return strata_fail(STRATA_ERROR_INPUT, "@%s takes %d input%s, got num_inputs = %lld",
                        STRATA_FUNCTION, STRATA_NUM_INPUTS,
@@ -444,7 +457,8 @@ __attribute__((visibility("default"))) int strata_model_run(
     strata_call(&results.r, args);
     strata_in_run = 0;
     const char *failure = strata_error;
-    const char *pool = __atomic_exchange_n(&strata_pool_error, NULL, __ATOMIC_SEQ_CST);
+    const char *pool = __atomic_load_n(&strata_pool_error, __ATOMIC_ACQUIRE);
+    if (pool) pool = __atomic_exchange_n(&strata_pool_error, NULL, __ATOMIC_ACQ_REL);
     strata_error = NULL;
     status = strata_take_outputs((char *)&results.r, outputs, buffers, nbuffers,
                                  failure ? failure : pool);
@@ -635,11 +649,13 @@ def header_text(function: str, signature, input_names=(), output_names=(),
                 "message in",
                 " * strata_last_error() (naming the input; valid until this thread's next "
                 "run).",
-                " * On STRATA_OK every outputs[i].data is a contiguous buffer of its own "
-                "(malloc),",
-                " * the caller's to free(); on an error the outputs hold no buffer (data "
-                "NULL) and",
-                " * the library has freed whatever the run allocated.",
+                " * On STRATA_OK each outputs[i] is contiguous data in a block of its own, "
+                "the",
+                " * caller's: free(outputs[i].allocated) (not .data, which lies inside it). "
+                "On an",
+                " * error the outputs hold no block (allocated and data NULL) and the "
+                "library has",
+                " * freed whatever the run allocated.",
                 *doc, " */",
                 "int strata_model_run(const strata_tensor *inputs, int64_t num_inputs,",
                 "                     strata_tensor *outputs, int64_t num_outputs);", ""]
