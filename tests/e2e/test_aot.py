@@ -181,9 +181,35 @@ _DRIVER_C = r"""
 #include <stdlib.h>
 #include <string.h>
 
+#include <pthread.h>
+
 #define NOUT 5
 static float a[64], b[64];
 static int64_t idx[8] = {4, 0, 2};
+static float want_y[9];
+static int failures;
+
+/* Good calls, bad inputs and failing run-time checks in turn on several threads at
+   once: each call's status, message and results are its own. */
+static void *hammer(void *arg) {
+  int64_t t = (int64_t)(intptr_t)arg, bad_idx[3] = {4, 9, 2};
+  for (int i = 0; i < 300; ++i) {
+    int kind = (int)((i + t) % 3);
+    strata_tensor in[3] = {{a, 12, 2, {3, kind == 1 ? 5 : 4}, NULL},
+                           {b, 12, 2, {3, 4}, NULL},
+                           {kind == 2 ? bad_idx : idx, 3, 1, {3}, NULL}}, out[NOUT];
+    int status = strata_model_run(in, 3, out, NOUT);
+    const char *e = strata_last_error();
+    int ok = status == kind && (kind == 0) == (e == NULL);
+    if (kind == 1) ok = ok && strstr(e, "input 'A' (#0): dim 1 is 5") == e;
+    if (kind == 2) ok = ok && strstr(e, "Gather at gather0") != NULL;
+    for (int j = 0; ok && kind == 0 && j < 9; ++j)
+      ok = ((float *)out[0].data)[j] == want_y[j];
+    for (int o = 0; o < NOUT; ++o) free(out[o].allocated);
+    if (!ok) __atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED);
+  }
+  return NULL;
+}
 
 static int run(const strata_tensor *in, int64_t nin, int64_t nout) {
   strata_tensor out[NOUT];
@@ -284,6 +310,17 @@ int main(int argc, char **argv) {
     int status = strata_model_run(in, nin, NULL, nout);
     printf("status %d\nerror %s\n", status, strata_last_error());
     return 0;
+  } else if (!strcmp(c, "threads")) {
+    strata_tensor out[NOUT];
+    if (strata_model_run(in, nin, out, NOUT)) return 3;
+    memcpy(want_y, out[0].data, sizeof want_y);
+    for (int o = 0; o < NOUT; ++o) free(out[o].allocated);
+    pthread_t threads[4];
+    for (int t = 0; t < 4; ++t)
+      pthread_create(&threads[t], NULL, hammer, (void *)(intptr_t)t);
+    for (int t = 0; t < 4; ++t) pthread_join(threads[t], NULL);
+    printf("failures %d\n", failures);
+    return 0;
   } else if (!strcmp(c, "index_out_of_range")) {
     idx[1] = 7;
     run(in, nin, nout);
@@ -324,7 +361,7 @@ def checked_driver(tmp_path_factory):
     (tmp / "driver.c").write_text(_DRIVER_C)
     exe = tmp / "driver"
     subprocess.run([CC, "-O1", "-g", *_asan(tmp), "-I", str(tmp), "-include", "checked.h",
-                    str(tmp / "driver.c"), str(lib), "-o", str(exe),
+                    str(tmp / "driver.c"), str(lib), "-o", str(exe), "-lpthread",
                     f"-Wl,-rpath,{tmp}"], check=True)
     a = ((np.arange(12) % 7) * 0.25 - 0.5).astype(np.float32).reshape(3, 4)
     b = ((np.arange(12) % 5) * -0.125 + 0.25).astype(np.float32).reshape(3, 4)
@@ -442,6 +479,15 @@ def test_checked_entry_refuses_bad_inputs(checked_driver, case):
     assert all(o is None for o in outs)
 
 
+def test_checked_entry_threads(checked_driver):
+    """Four threads at once, each calling in turn with good inputs, a wrong static dim
+    and an index out of range: every call gets its own status, message and results."""
+    exe, _, _, _ = checked_driver
+    r = subprocess.run([str(exe), "threads"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "failures 0\n"
+
+
 def test_checked_entry_run_time_failure(checked_driver):
     """A failed run-time check inside the model (Gather's index out of range) makes the
     checked entry return STRATA_ERROR_RUNTIME with the check's message naming the node;
@@ -524,3 +570,50 @@ def test_checked_entry_scalars_and_rank_0(tmp_path):
         "0 ok", "1 3: 2.5 5 7.5", "0 1: 5", "0 1: 7",
         "1 input 'arg1' (#1): data is NULL for 1 element",
         "1 input 'arg1' (#1): rank is 1, expected 0 (float32)"]
+
+
+def test_checked_entry_awkward_names(tmp_path):
+    """ONNX names are any strings: quotes, backslashes, a comment's end, non-ASCII in
+    input and dim-param names go into the header's comments and the library's messages
+    intact (escaped in C, defused in comments) and the header still compiles."""
+    from onnx import TensorProto, helper
+    x, y, n = 'x"*/\\ é', "y/*", 'n"*/'
+    f = TensorProto.FLOAT
+    g = helper.make_graph([helper.make_node("Add", [x, y], ["z*/"], name="add")], "g",
+                          [helper.make_tensor_value_info(x, f, [n, 2]),
+                           helper.make_tensor_value_info(y, f, [n, 2])],
+                          [helper.make_tensor_value_info("z*/", f, [n, 2])])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)],
+                              ir_version=10)
+    (tmp_path / "w.onnx").write_bytes(model.SerializeToString())
+    lib = tmp_path / "w.so"
+    assert cli(["compile", str(tmp_path / "w.onnx"), "-o", str(lib)]) == 0
+    (tmp_path / "drv.c").write_text(r"""
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  float u[6] = {1, 2, 3, 4, 5, 6}, v[6] = {1, 1, 1, 1, 1, 1};
+  strata_tensor in[2] = {{u, 6, 2, {3, 2}, NULL}, {v, 6, 2, {2, 2}, NULL}}, out[1];
+  int status = strata_model_run(in, 2, out, 1);
+  printf("%d %s\n", status, strata_last_error());
+  in[1].shape[0] = 3;
+  printf("%d\n", strata_model_run(in, 2, out, 1));
+  for (int i = 0; i < 6; ++i) printf(" %g", ((float *)out[0].data)[i]);
+  free(out[0].allocated);
+  in[0].shape[1] = 3;
+  status = strata_model_run(in, 2, out, 1);
+  printf("\n%d %s\n", status, strata_last_error());
+  return 0;
+}
+""")
+    exe = tmp_path / "drv"
+    subprocess.run([CC, "-Wall", "-Werror", "-I", str(tmp_path), "-include", "w.h",
+                    str(tmp_path / "drv.c"), str(lib), "-o", str(exe),
+                    f"-Wl,-rpath,{tmp_path}"], check=True)
+    r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "1 input 'y/*' (#1): dim 0 is 2, but input 'x\"*/\\ é' (#0) dim 0 is 3: both "
+        "are the dynamic dim 'n\"*/'",
+        "0", " 2 3 4 5 6 7",
+        "1 input 'x\"*/\\ é' (#0): dim 1 is 3, expected 2 (n\"*/x2xfloat32)"]
