@@ -617,3 +617,23 @@ int main(void) {
         "are the dynamic dim 'n\"*/'",
         "0", " 2 3 4 5 6 7",
         "1 input 'x\"*/\\ é' (#0): dim 1 is 3, expected 2 (n\"*/x2xfloat32)"]
+
+
+def test_rank_above_the_checked_limit(tmp_path):
+    """A model with a rank-17 input still builds, with the raw entry point only; the
+    header and the command say why there is no strata_model_run."""
+    from onnx import TensorProto, helper
+    shape = [1] * 16 + [2]
+    f = TensorProto.FLOAT
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="relu")], "g",
+                          [helper.make_tensor_value_info("x", f, shape)],
+                          [helper.make_tensor_value_info("y", f, shape)])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)],
+                              ir_version=10)
+    (tmp_path / "r.onnx").write_bytes(model.SerializeToString())
+    assert cli(["compile", str(tmp_path / "r.onnx"), "-o", str(tmp_path / "r.so")]) == 0
+    header = (tmp_path / "r.h").read_text()
+    assert "strata_model_run" in header and "rank above 16" in header
+    assert "int strata_model_run(" not in header
+    assert "void _mlir_ciface_main(strata_memref17d *result, strata_memref17d *arg0);" \
+        in header

@@ -4,13 +4,29 @@
 
 The library holds the code, the weights (linked in as a read-only data section with the
 assembler's `.incbin`, no IR text for them), the kernels and their thread pool
-(kernels.py, threadpool.py) and a tiny C runtime part (`strata_assert_fail`,
-`strata_last_error`, `strata_model_set_num_threads`, `strata_model_get_num_threads`).
-Its entry point is upstream MLIR's C interface, `_mlir_ciface_<function>`, taking memref
-descriptors (see strata.runtime);
-the header declares the descriptor structs and the entry point and says, for every
-input and output, its element type, shape and ONNX name. Output buffers are allocated
-by the library with malloc: the caller frees `result.allocated`.
+(kernels.py, threadpool.py) and a C runtime part compiled with it (`strata_assert_fail`,
+`strata_last_error`, the thread count, and the checked entry point). It has two entry
+points:
+
+- `strata_model_run`, checked (the one to call; [Note: the checked entry point]):
+
+      strata_tensor in = {x, count, 2, {batch, 4}};   // data, elements held, rank, shape
+      strata_tensor out;
+      if (strata_model_run(&in, 1, &out, 1) != STRATA_OK)
+        fprintf(stderr, "%s\n", strata_last_error()); // "input 'X' (#0): dim 1 is 5,
+      else                                              //  expected 4 (Nx4xfloat32)"
+        use(out.data, out.shape), free(out.allocated);
+
+  every input is checked against the model before it runs (rank, dims, dynamic dims
+  named alike, element count and byte size, NULL, strides); a failed run-time check
+  inside the model returns STRATA_ERROR_RUNTIME; each output is a malloc'd block of its
+  own that the caller frees, and none is left after a failure.
+- `_mlir_ciface_<function>`, upstream MLIR's C interface, UNCHECKED: memref descriptors
+  in and out (see strata.runtime), nothing about them checked; its outputs may alias an
+  input, a constant or each other.
+
+The header declares both and says, for every input and output, its element type, shape
+(with its dim params) and ONNX name.
 
 The model runs on the threads `--num-threads` (num_threads) says, by default the CPUs
 available ($STRATA_NUM_THREADS overrides); strata_model_set_num_threads changes that.
@@ -742,7 +758,8 @@ def build_shared_library(model, output: str, function: str | None = None,
     """Compile `model` into the shared library `output` and its C header `header`
     (default: `output` with .h), running on `num_threads` threads (0: the CPUs
     available), its kernels' tile words measured if `tune` (see lower_to_llvm). Returns
-    {"library", "header", "function", "signature"}."""
+    {"library", "header", "function", "signature", "checked"} (checked: whether it has
+    strata_model_run, see checked_entry_c)."""
     from .jit import emit_object
     low = lower_to_llvm(model, function, instrumentation, timings, opt_level, num_threads,
                         tune, tune_time)
@@ -786,4 +803,4 @@ def build_shared_library(model, output: str, function: str | None = None,
         f.write(header_text(fname, low["signature"], low["inputs"], low["outputs"],
                             checked is not None))
     return {"library": output, "header": header, "function": fname,
-            "signature": low["signature"]}
+            "signature": low["signature"], "checked": checked is not None}
