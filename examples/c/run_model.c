@@ -11,11 +11,11 @@
    printed one row per line, so a test can compare it with another runtime.
 
    It calls the checked entry point, strata_model_run: the library checks the input
-   against the model (rank, dims, the buffer's element count, NULL...) before running it
-   and returns a status, the message in strata_last_error(); a features count the model
-   does not take is reported, not run. Each output comes back as contiguous data in a
-   block of its own (`allocated`) that the caller frees. (_mlir_ciface_main, the raw entry point, checks
-   nothing.) */
+   against the model (type, rank, dims, the buffer's element count, NULL...) before
+   running it and returns a status, the message in strata_last_error(); a features
+   count the model does not take is reported, not run. Each output comes back as
+   contiguous data in a block of its own (`allocated`) that the caller frees.
+   (_mlir_ciface_main, the raw entry point, checks nothing.) */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -31,8 +31,9 @@ int main(int argc, char **argv) {
   for (int64_t i = 0; i < batch * features; ++i) x[i] = (float)(i % 7) * 0.25f - 0.5f;
 
   /* The input: its data, how many elements the buffer holds, rank and shape (strides
-     NULL: contiguous row-major). */
-  strata_tensor input = {x, batch * features, 2, {batch, features}, NULL};
+     NULL: contiguous row-major) and element type (checked against the model's). */
+  strata_tensor input = {x, batch * features, 2, {batch, features}, NULL, NULL,
+                         STRATA_TYPE_FLOAT};
   strata_tensor output;
   int status = strata_model_run(&input, 1, &output, 1);
   free(x);

@@ -220,8 +220,8 @@ static int run(const strata_tensor *in, int64_t nin, int64_t nout) {
   printf("error %s\n", error ? error : "(none)");
   if (nout != NOUT) return status;
   for (int o = 0; o < NOUT; ++o) {
-    printf("out %d %lld %lld %d", o, (long long)out[o].rank, (long long)out[o].count,
-           out[o].strides != NULL);
+    printf("out %d %lld %lld %d %d", o, (long long)out[o].rank, (long long)out[o].count,
+           out[o].strides != NULL, (int)out[o].type);
     for (int64_t d = 0; d < out[o].rank; ++d) printf(" %lld", (long long)out[o].shape[d]);
     printf(" :");
     for (int64_t i = 0; i < out[o].count; ++i) printf(" %.9g", ((float *)out[o].data)[i]);
@@ -246,6 +246,10 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "good")) {
   } else if (!strcmp(c, "twice")) {
     run(in, nin, nout);
+  } else if (!strcmp(c, "typed")) {  /* element types given, and right */
+    in[0].type = in[1].type = STRATA_TYPE_FLOAT, in[2].type = STRATA_TYPE_INT64;
+  } else if (!strcmp(c, "wrong_type")) {
+    in[2].type = STRATA_TYPE_INT32;
   } else if (!strcmp(c, "column_major")) {  /* strides honoured: copied */
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 4; ++j) at[j * 3 + i] = a[i * 4 + j];
@@ -387,7 +391,8 @@ def _drive(exe, case):
         outs = []
         while i < len(lines) and lines[i].startswith("out "):
             head, _, values = lines[i].partition(" :")
-            _, _, rank, count, strided, *shape = head.split()
+            _, _, rank, count, strided, type_, *shape = head.split()
+            assert type_ == "1"  # outputs say their element type: all float here
             values = values.split()
             has_data = values.pop() == "data"
             assert strided == "0"  # outputs are contiguous: strides NULL
@@ -411,7 +416,7 @@ def _assert_good(outs, ref):
         np.testing.assert_array_equal(got, want)
 
 
-@pytest.mark.parametrize("case", ["good", "twice", "column_major", "padded_rows",
+@pytest.mark.parametrize("case", ["good", "twice", "typed", "column_major", "padded_rows",
                                   "explicit_strides", "misaligned"])
 def test_checked_entry_good_calls(checked_driver, case):
     """Good calls, contiguous or through strides the library honours (copying), equal
@@ -440,6 +445,7 @@ def test_checked_entry_broadcast_and_empty(checked_driver):
 
 
 _BAD = {
+    "wrong_type": (1, "input 'idx' (#2): element type 6 (int32), expected 7 (int64)"),
     "wrong_static_dim": (1, "input 'A' (#0): dim 1 is 5, expected 4 (Nx4xfloat32)"),
     "negative_dim": (1, "input 'A' (#0): dim 0 is -1, sizes must be >= 0"),
     "null_data": (1, "input 'B' (#1): data is NULL for 12 elements"),

@@ -100,7 +100,9 @@ _TENSOR_C = r"""#ifndef STRATA_TENSOR_DEFINED
    buffer for the call); `allocated` is not read. An output, as the library fills it:
    `data` its `count` elements, contiguous row-major, inside the block `allocated`
    (from malloc; `data` need not be its start), the caller's to free(allocated);
-   both NULL when count is 0; its rank and shape; strides NULL. */
+   both NULL when count is 0; its rank and shape; strides NULL. `type`: the element
+   type, an ONNX TensorProto.DataType code as onnxruntime's ONNXTensorElementDataType
+   (STRATA_TYPE_*); an input's is checked unless 0, an output's is filled in. */
 typedef struct strata_tensor {
   void *data;
   int64_t count;
@@ -108,7 +110,24 @@ typedef struct strata_tensor {
   int64_t shape[STRATA_MAX_RANK];
   const int64_t *strides;
   void *allocated;
+  int32_t type;
 } strata_tensor;
+#define STRATA_TYPE_UNDEFINED 0 /* (an input's type not checked) */
+#define STRATA_TYPE_FLOAT 1
+#define STRATA_TYPE_UINT8 2
+#define STRATA_TYPE_INT8 3
+#define STRATA_TYPE_UINT16 4
+#define STRATA_TYPE_INT16 5
+#define STRATA_TYPE_INT32 6
+#define STRATA_TYPE_INT64 7
+#define STRATA_TYPE_BOOL 9
+#define STRATA_TYPE_FLOAT16 10
+#define STRATA_TYPE_DOUBLE 11
+#define STRATA_TYPE_UINT32 12
+#define STRATA_TYPE_UINT64 13
+#define STRATA_TYPE_COMPLEX64 14
+#define STRATA_TYPE_COMPLEX128 15
+#define STRATA_TYPE_BFLOAT16 16
 #define STRATA_OK 0
 #define STRATA_ERROR_INPUT 1   /* the arguments do not fit the model: nothing ran */
 #define STRATA_ERROR_RUNTIME 2 /* a run-time check inside the model failed */
@@ -160,14 +179,14 @@ _CHECKED_TYPES_C = r"""
 
 typedef struct {
   const char *name;   /* its ONNX name, for messages */
-  const char *type;   /* its declared type, for messages ("?x4xfloat32") */
-  int32_t rank, item, scalar;
+  const char *decl;   /* its declared type, for messages ("Nx4xfloat32") */
+  int32_t rank, item, scalar, type;
   int32_t words;      /* where its descriptor lies in the argument block */
   int32_t dims;       /* where its dims lie in strata_in_dims / strata_in_groups */
 } strata_in_info;
 typedef struct {
   const char *name;
-  int32_t rank, item, scalar;
+  int32_t rank, item, scalar, type;
   int64_t at;         /* its byte offset in strata_results */
 } strata_out_info;
 
@@ -176,6 +195,12 @@ _CHECKED_C = r"""
 extern const char strata_weights_begin[], strata_weights_end[];
 static _Thread_local char strata_message[1024];
 static char strata_empty[64] __attribute__((aligned(64)));  /* data of empty inputs */
+
+static const char *strata_type_name(int32_t type) {
+  static const char *const names[] = {STRATA_TYPE_NAMES};
+  return type >= 0 && type < (int32_t)(sizeof names / sizeof *names) ? names[type]
+                                                                       : "unknown";
+}
 
 static int strata_fail(int status, const char *format, ...) {
   va_list ap;
@@ -226,9 +251,11 @@ static int strata_row_major(int64_t rank, const int64_t *sizes, const int64_t *s
 
 /* An output holding nothing (fields set one by one: a memset of the whole struct
    showed up in the profile of a small model's call). */
-static void strata_clear(strata_tensor *t, int32_t rank) {
+static void strata_clear(strata_tensor *t, const strata_out_info *out) {
+  int32_t rank = out->rank;
   t->data = t->allocated = NULL;
   t->count = 0;
+  t->type = out->type;
   t->rank = rank;
   for (int32_t d = 0; d < rank; ++d) t->shape[d] = 0;
   t->strides = NULL;
@@ -248,19 +275,23 @@ static int strata_take_input(int i, const strata_tensor *t, int64_t *words, void
   const int64_t *dims = strata_in_dims + in->dims;
   const int32_t *groups = strata_in_groups + in->dims;
   const char *name = in->name;
+  if (t->type != 0 && in->type != 0 && t->type != in->type)
+    return strata_fail(STRATA_ERROR_INPUT, "input '%s' (#%d): element type %d (%s), "
+                       "expected %d (%s)", name, i, t->type, strata_type_name(t->type),
+                       in->type, strata_type_name(in->type));
   if (t->rank != in->rank)
     return strata_fail(STRATA_ERROR_INPUT, "input '%s' (#%d): rank is %lld, expected %d "
-                       "(%s)", name, i, (long long)t->rank, in->rank, in->type);
+                       "(%s)", name, i, (long long)t->rank, in->rank, in->decl);
   int64_t count = 1, span = 1, empty = 0, overflow = 0;
   for (int32_t d = 0; d < in->rank; ++d) {
     int64_t n = t->shape[d];
     if (n < 0)
       return strata_fail(STRATA_ERROR_INPUT, "input '%s' (#%d): dim %d is %lld, sizes "
-                         "must be >= 0 (%s)", name, i, d, (long long)n, in->type);
+                         "must be >= 0 (%s)", name, i, d, (long long)n, in->decl);
     if (dims[d] >= 0 && n != dims[d])
       return strata_fail(STRATA_ERROR_INPUT, "input '%s' (#%d): dim %d is %lld, expected "
                          "%lld (%s)", name, i, d, (long long)n, (long long)dims[d],
-                         in->type);
+                         in->decl);
     int32_t g = groups[d];
     if (g >= 0) {
       if (group_size[g] < 0) {
@@ -279,7 +310,7 @@ static int strata_take_input(int i, const strata_tensor *t, int64_t *words, void
   }
   if (overflow)
     return strata_fail(STRATA_ERROR_INPUT, "input '%s' (#%d): its element count "
-                       "overflows int64 (%s)", name, i, in->type);
+                       "overflows int64 (%s)", name, i, in->decl);
   if (empty) count = 0;
   int64_t bytes;
   if (__builtin_mul_overflow(count, (int64_t)in->item, &bytes))
@@ -428,7 +459,7 @@ static int strata_take_outputs(char *results, strata_tensor *outputs, void *cons
   if (status) {
     for (int o = 0; o < STRATA_NUM_OUTPUTS; ++o) {
       free(outputs[o].allocated);
-      strata_clear(&outputs[o], strata_outputs[o].rank);
+      strata_clear(&outputs[o], &strata_outputs[o]);
     }
   }
   return status;
@@ -446,7 +477,7 @@ __attribute__((visibility("default"))) int strata_model_run(
                        STRATA_NUM_OUTPUTS == 1 ? "" : "s", (long long)num_outputs);
   if (STRATA_NUM_OUTPUTS && !outputs)
     return strata_fail(STRATA_ERROR_INPUT, "@%s: outputs is NULL", STRATA_FUNCTION);
-  for (int o = 0; o < STRATA_NUM_OUTPUTS; ++o) strata_clear(&outputs[o], strata_outputs[o].rank);
+  for (int o = 0; o < STRATA_NUM_OUTPUTS; ++o) strata_clear(&outputs[o], &strata_outputs[o]);
   if (num_inputs != STRATA_NUM_INPUTS)
     return strata_fail(STRATA_ERROR_INPUT, "@%s takes %d input%s, got num_inputs = %lld",
                        STRATA_FUNCTION, STRATA_NUM_INPUTS,
@@ -483,6 +514,42 @@ __attribute__((visibility("default"))) int strata_model_run(
   return status;
 }
 """
+
+
+# ONNX TensorProto.DataType codes (onnxruntime's ONNXTensorElementDataType) by dtype name.
+_ONNX_TYPES = ("undefined", "float32", "uint8", "int8", "uint16", "int16", "int32", "int64",
+               "string", "bool", "float16", "float64", "uint32", "uint64", "complex64",
+               "complex128", "bfloat16", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2",
+               "float8_e5m2fnuz", "uint4", "int4", "float4_e2m1fn", "float8_e8m0fnu",
+               "uint2", "int2", "float6_e2m3fn", "float6_e3m2fn")
+
+
+# The codes the header names (STRATA_TYPE_*, as _TENSOR_C defines them).
+_TYPE_MACROS = {1: "FLOAT", 2: "UINT8", 3: "INT8", 4: "UINT16", 5: "INT16", 6: "INT32",
+                7: "INT64", 9: "BOOL", 10: "FLOAT16", 11: "DOUBLE", 12: "UINT32",
+                13: "UINT64", 14: "COMPLEX64", 15: "COMPLEX128", 16: "BFLOAT16"}
+
+
+def _type_code(dtype) -> int:
+    """The ONNX element type code of a dtype (0 where ONNX has none)."""
+    try:
+        return _ONNX_TYPES.index(dtype.name)
+    except ValueError:
+        return 0
+
+
+# What the header says of strata_model_run (then its inputs and outputs).
+_CHECKED_DOC = """\
+ * Every input is checked first: the counts, its element type (unless 0), its rank,
+ * its dims (>= 0, the static ones, the dynamic ones named alike equal), its element
+ * count and byte size (no overflow), `count` against the elements addressed, NULL
+ * data, strides (>= 0; strided or misaligned inputs are copied for the call).
+ * Returns STRATA_OK, or an error status with the message in strata_last_error()
+ * (naming the input; valid until this thread's next run). On STRATA_OK each
+ * outputs[i] is contiguous data in a block of its own, the caller's:
+ * free(outputs[i].allocated) (not .data, which lies inside it). On an error the
+ * outputs hold no block (allocated and data NULL) and the library has freed
+ * whatever the run allocated. Calls from several threads at once are fine."""
 
 
 def _c_string(text: str) -> str:
@@ -526,7 +593,8 @@ def checked_entry_c(function: str, signature, input_names=(), output_names=()) -
     dims, group_of, infos, word = [], [], [], 0
     for i, s in enumerate(args):
         infos.append(f"  {{{_c_string(in_name[i])}, {_c_string(_type_text(s))}, {s.rank}, "
-                     f"{s.dtype.itemsize}, {int(s.scalar)}, {word}, {len(dims)}}},")
+                     f"{s.dtype.itemsize}, {int(s.scalar)}, {_type_code(s.dtype)}, {word}, "
+                     f"{len(dims)}}},")
         for n, d in zip(s.shape, s.dims):
             dims.append(-1 if n is None else n)
             if n is None and d and sum(d == e and m is None for t in args
@@ -566,9 +634,11 @@ def checked_entry_c(function: str, signature, input_names=(), output_names=()) -
     if ret != "void":
         call = f"results->r0 = {call}"
     outs = [f"  {{{_c_string(out_name[i])}, {s.rank}, {s.dtype.itemsize}, "
-            f"{int(s.scalar)}, offsetof(strata_results, r{i})}}," for i, s in enumerate(res)]
+            f"{int(s.scalar)}, {_type_code(s.dtype)}, offsetof(strata_results, r{i})}},"
+            for i, s in enumerate(res)]
     return "\n".join([
         "#include <stdbool.h>", "#include <stddef.h>", _TENSOR_C, _CHECKED_TYPES_C,
+        "#define STRATA_TYPE_NAMES " + ", ".join(map(_c_string, _ONNX_TYPES)),
         f"#define STRATA_FUNCTION {_c_string(function)}",
         f"#define STRATA_NUM_INPUTS {len(args)}", f"#define STRATA_NUM_OUTPUTS {len(res)}",
         f"#define STRATA_NUM_GROUPS {len(groups)}", f"#define STRATA_ARG_WORDS {word}",
@@ -646,6 +716,11 @@ def header_text(function: str, signature, input_names=(), output_names=(),
         ctype = _C_TYPES.get(s.dtype.name, f"{s.dtype.itemsize}-byte elements")
         named = [f"dim {k} is '{d}'" for k, (n, d) in enumerate(zip(s.shape, s.dims))
                  if n is None and d]
+        code = _type_code(s.dtype)
+        if code in _TYPE_MACROS:
+            named.append(f"type STRATA_TYPE_{_TYPE_MACROS[code]}")
+        elif code:
+            named.append(f"type {code}")
         return _comment_safe(f"{name}: {dims} {ctype}" +
                              (f" ({', '.join(named)})" if named else ""))
 
@@ -653,25 +728,8 @@ def header_text(function: str, signature, input_names=(), output_names=(),
     doc += [f" *   outputs[{i}] {describe(s, repr(out_name[i]))}" for i, s in enumerate(res)]
     if checked:
         out += [_TENSOR_C,
-                f"/* Runs @{function}, checked (the entry point to use). Every input is "
-                "checked first:",
-                " * the counts, its rank, its dims (>= 0, the static ones, the dynamic ones "
-                "named",
-                " * alike equal), its element count and byte size (no overflow), `count` "
-                "against the",
-                " * elements addressed, NULL data, strides (>= 0; strided or misaligned "
-                "inputs are",
-                " * copied for the call). Returns STRATA_OK, or an error status with the "
-                "message in",
-                " * strata_last_error() (naming the input; valid until this thread's next "
-                "run).",
-                " * On STRATA_OK each outputs[i] is contiguous data in a block of its own, "
-                "the",
-                " * caller's: free(outputs[i].allocated) (not .data, which lies inside it). "
-                "On an",
-                " * error the outputs hold no block (allocated and data NULL) and the "
-                "library has",
-                " * freed whatever the run allocated.",
+                f"/* Runs @{function}, checked (the entry point to use).",
+                *_CHECKED_DOC.splitlines(),
                 *doc, " */",
                 "int strata_model_run(const strata_tensor *inputs, int64_t num_inputs,",
                 "                     strata_tensor *outputs, int64_t num_outputs);", ""]
