@@ -55,11 +55,12 @@ _RUNTIME_C = r"""
 static _Thread_local const char *strata_error = NULL;
 /* See [Note: failures on the pool's threads]. */
 static _Thread_local int strata_in_run = 0;
+static int strata_checked_runs = 0;
 static const char *strata_pool_error = NULL;
 __attribute__((visibility("default"))) void strata_assert_fail(const char *message) {
   if (!message) message = "assertion failed";
   if (!strata_error) strata_error = message;
-  if (!strata_in_run) {
+  if (!strata_in_run && __atomic_load_n(&strata_checked_runs, __ATOMIC_SEQ_CST)) {
     const char *none = NULL;
     __atomic_compare_exchange_n(&strata_pool_error, &none, message, 0, __ATOMIC_SEQ_CST,
                                 __ATOMIC_SEQ_CST);
@@ -67,10 +68,8 @@ __attribute__((visibility("default"))) void strata_assert_fail(const char *messa
 }
 __attribute__((visibility("default"))) const char *strata_last_error(void) {
   const char *e = strata_error;
-  const char *p = __atomic_load_n(&strata_pool_error, __ATOMIC_ACQUIRE);
-  if (p) p = __atomic_exchange_n(&strata_pool_error, NULL, __ATOMIC_ACQ_REL);
   strata_error = NULL;
-  return e ? e : p;
+  return e;
 }
 #include <stdint.h>
 extern int32_t strata_model_num_threads;   /* the model's count (0: the pool's) */
@@ -141,6 +140,7 @@ typedef struct strata_tensor {
 # `checked_entry_c` writes). Before the model runs it checks, and on the first problem
 # returns STRATA_ERROR_INPUT with a message naming the input by its ONNX name:
 #   - the counts of inputs and outputs, NULL arrays;
+#   - each input's element type where the caller gives it (`type`, ONNX's codes);
 #   - each input's rank, every dim >= 0, the static dims, and the dynamic dims that
 #     share an ONNX dim_param against each other (MemRefSpec.dims, as the Python
 #     runtime: [Note: inputs] in strata/runtime);
@@ -165,12 +165,17 @@ typedef struct strata_tensor {
 #
 # [Note: failures on the pool's threads]
 # strata_assert_fail records the first message of the thread it runs on (thread-local,
-# for strata_last_error after a raw call). A check failing on one of the pool's worker
-# threads would be lost there, so a failure on a thread that is not inside
-# strata_model_run (a worker, or a raw caller) is also recorded in one process-wide slot,
-# which strata_last_error and strata_model_run take when their own thread has none. Only
-# the call holding the pool has workers, but two calls at once on two threads (one with
-# the pool, one inline) could see each other's worker failure in that slot.
+# read by strata_last_error after a raw call). A check failing on one of the pool's
+# worker threads would be lost there, so while a checked run is in progress
+# (`strata_checked_runs`), a failure on a thread that is not inside strata_model_run
+# itself (a worker, as a rule) is also recorded in one process-wide slot, which
+# strata_model_run takes after the call when its own thread has none. Only the call
+# holding the pool has workers (others run inline on their own thread), but two checked
+# calls at once, or a checked and a raw one, may see each other's worker failure there:
+# a failure reported twice rather than one lost (the slot is cleared only by a run
+# taking it). The raw entry point keeps its thread-local reporting only: a worker's
+# failure is not seen after a raw call. (Today's run-time checks run on the calling
+# thread: loops holding a cf.assert stay sequential.)
 _CHECKED_TYPES_C = r"""
 #include <stdarg.h>
 #include <stdio.h>
@@ -469,8 +474,6 @@ __attribute__((visibility("default"))) int strata_model_run(
     const strata_tensor *inputs, int64_t num_inputs, strata_tensor *outputs,
     int64_t num_outputs) {
   strata_error = NULL;
-  if (__atomic_load_n(&strata_pool_error, __ATOMIC_RELAXED))
-    __atomic_store_n(&strata_pool_error, NULL, __ATOMIC_RELAXED);
   if (num_outputs != STRATA_NUM_OUTPUTS)
     return strata_fail(STRATA_ERROR_INPUT, "@%s has %d output%s, got num_outputs = %lld",
                        STRATA_FUNCTION, STRATA_NUM_OUTPUTS,
@@ -501,7 +504,9 @@ __attribute__((visibility("default"))) int strata_model_run(
     union { strata_results r; int64_t align; } results;
     memset(&results, 0, sizeof results);
     strata_in_run = 1;
+    __atomic_fetch_add(&strata_checked_runs, 1, __ATOMIC_SEQ_CST);
     strata_call(&results.r, args);
+    __atomic_fetch_sub(&strata_checked_runs, 1, __ATOMIC_SEQ_CST);
     strata_in_run = 0;
     const char *failure = strata_error;
     const char *pool = __atomic_load_n(&strata_pool_error, __ATOMIC_ACQUIRE);
@@ -770,7 +775,7 @@ def header_text(function: str, signature, input_names=(), output_names=(),
             "with malloc, but may alias an input", " * or a constant, or share one block "
             "(the checked entry point sorts that out). After",
             " * a call, strata_last_error() is NULL, or the message of a failed run-time "
-            "check.", *raw_doc, " */",
+            "check", " * on the calling thread.", *raw_doc, " */",
             f"{ret} _mlir_ciface_{function}({', '.join(params) or 'void'});",
             "/* The message of the last failure in this thread (then cleared), or NULL. */",
             "const char *strata_last_error(void);", "",
