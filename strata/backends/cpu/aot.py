@@ -635,7 +635,7 @@ def checked_entry_c(function: str, signature, input_names=(), output_names=()) -
         else:
             params.append("void *")
             call_args.append(f"args[{i}]")
-    call = f"_mlir_ciface_{function}({', '.join(call_args)})"
+    call = f"strata_raw_entry({', '.join(call_args)})"
     if ret != "void":
         call = f"results->r0 = {call}"
     outs = [f"  {{{_c_string(out_name[i])}, {s.rank}, {s.dtype.itemsize}, "
@@ -648,7 +648,9 @@ def checked_entry_c(function: str, signature, input_names=(), output_names=()) -
         f"#define STRATA_NUM_INPUTS {len(args)}", f"#define STRATA_NUM_OUTPUTS {len(res)}",
         f"#define STRATA_NUM_GROUPS {len(groups)}", f"#define STRATA_ARG_WORDS {word}",
         "typedef struct {", *(fields or ["  char none;"]), "} strata_results;",
-        f"{ret} _mlir_ciface_{function}({', '.join(params) or 'void'});",
+        # (by its symbol: a function's name need not be a C identifier)
+        f"{ret} strata_raw_entry({', '.join(params) or 'void'}) "
+        f"__asm__({_c_string('_mlir_ciface_' + function)});",
         "static void strata_call(strata_results *results, void *const *args) {",
         "  (void)results; (void)args;", f"  {call};", "}",
         "static const strata_in_info strata_inputs[] = {", *(infos or ["  {0},"]), "};",
