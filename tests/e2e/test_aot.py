@@ -346,7 +346,8 @@ def _asan(tmp_path):
     exe = tmp_path / "probe"
     flags = ["-fsanitize=address", "-fno-omit-frame-pointer"]
     r = subprocess.run([CC, *flags, str(src), "-o", str(exe)], capture_output=True)
-    if r.returncode == 0 and subprocess.run([str(exe)], capture_output=True).returncode == 0:
+    if r.returncode == 0 and \
+            subprocess.run([str(exe)], capture_output=True).returncode == 0:
         return flags
     return []
 

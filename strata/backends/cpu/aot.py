@@ -345,7 +345,8 @@ static int strata_take_input(int i, const strata_tensor *t, int64_t *words, void
   if (t->count < span)
     return strata_fail(STRATA_ERROR_INPUT, "input '%s' (#%d): the buffer holds %lld "
                        "element%s, its shape%s %lld", name, i, (long long)t->count,
-                       t->count == 1 ? "" : "s", t->strides ? " and strides address" : " addresses",
+                       t->count == 1 ? "" : "s",
+                       t->strides ? " and strides address" : " addresses",
                        (long long)span);
   if (span > 0 && !t->data)
     return strata_fail(STRATA_ERROR_INPUT, "input '%s' (#%d): data is NULL for %lld "
@@ -363,8 +364,9 @@ static int strata_take_input(int i, const strata_tensor *t, int64_t *words, void
   int64_t *w = words + in->words;
   char *data = span > 0 ? (char *)t->data : strata_empty;
   int64_t align = in->item >= 16 ? 16 : in->item;
-  if (span > 0 && ((t->strides && !strata_row_major(in->rank, t->shape, t->strides)) ||
-                   ((align & (align - 1)) == 0 && ((uintptr_t)data & (uintptr_t)(align - 1))))) {
+  int misaligned = (align & (align - 1)) == 0 && ((uintptr_t)data & (uintptr_t)(align - 1));
+  if (span > 0 && (misaligned ||
+                   (t->strides && !strata_row_major(in->rank, t->shape, t->strides)))) {
     char *copy = malloc((size_t)bytes);
     if (!copy)
       return strata_fail(STRATA_ERROR_MEMORY, "out of memory copying input '%s' (#%d) to "
@@ -480,7 +482,8 @@ __attribute__((visibility("default"))) int strata_model_run(
                        STRATA_NUM_OUTPUTS == 1 ? "" : "s", (long long)num_outputs);
   if (STRATA_NUM_OUTPUTS && !outputs)
     return strata_fail(STRATA_ERROR_INPUT, "@%s: outputs is NULL", STRATA_FUNCTION);
-  for (int o = 0; o < STRATA_NUM_OUTPUTS; ++o) strata_clear(&outputs[o], &strata_outputs[o]);
+  for (int o = 0; o < STRATA_NUM_OUTPUTS; ++o)
+    strata_clear(&outputs[o], &strata_outputs[o]);
   if (num_inputs != STRATA_NUM_INPUTS)
     return strata_fail(STRATA_ERROR_INPUT, "@%s takes %d input%s, got num_inputs = %lld",
                        STRATA_FUNCTION, STRATA_NUM_INPUTS,
@@ -732,7 +735,8 @@ def header_text(function: str, signature, input_names=(), output_names=(),
                              (f" ({', '.join(named)})" if named else ""))
 
     doc = [f" *   inputs[{i}]  {describe(s, repr(in_name[i]))}" for i, s in enumerate(args)]
-    doc += [f" *   outputs[{i}] {describe(s, repr(out_name[i]))}" for i, s in enumerate(res)]
+    doc += [f" *   outputs[{i}] {describe(s, repr(out_name[i]))}"
+            for i, s in enumerate(res)]
     if checked:
         out += [_TENSOR_C,
                 f"/* Runs @{function}, checked (the entry point to use).",
@@ -743,8 +747,8 @@ def header_text(function: str, signature, input_names=(), output_names=(),
     else:
         out += ["/* No strata_model_run: a tensor of this model has a rank above 16, the "
                 "checked", " * entry point's limit. */", ""]
-    out += ["/* A memref descriptor (upstream MLIR's layout): the buffer as malloc gave it, "
-            "the", "   aligned data pointer, an offset, sizes and strides, in elements. */"]
+    out += ["/* A memref descriptor (upstream MLIR's layout): the buffer as malloc gave "
+            "it, the", "   aligned data pointer, an offset, sizes and strides, in elements. */"]
     for r in memref_ranks:
         dims = f"  int64_t sizes[{r}];\n  int64_t strides[{r}];\n" if r else ""
         out.append(f"typedef struct {{\n  void *allocated;\n  void *aligned;\n"
