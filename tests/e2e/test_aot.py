@@ -582,7 +582,8 @@ def test_checked_entry_scalars_and_rank_0(tmp_path):
 def test_checked_entry_awkward_names(tmp_path):
     """ONNX names are any strings: quotes, backslashes, a comment's end, non-ASCII in
     input and dim-param names go into the header's comments and the library's messages
-    intact (escaped in C, defused in comments) and the header still compiles."""
+    intact (escaped in C, defused in comments) and the header still compiles, as C and
+    as C++."""
     from onnx import TensorProto, helper
     x, y, n = 'x"*/\\ é', "y/*", 'n"*/'
     f = TensorProto.FLOAT
@@ -617,6 +618,13 @@ int main(void) {
     subprocess.run([CC, "-Wall", "-Werror", "-I", str(tmp_path), "-include", "w.h",
                     str(tmp_path / "drv.c"), str(lib), "-o", str(exe),
                     f"-Wl,-rpath,{tmp_path}"], check=True)
+    cxx = shutil.which("c++") or shutil.which("g++")
+    if cxx is not None:  # the header is C++ too
+        (tmp_path / "use.cc").write_text('#include "w.h"\nint run(strata_tensor *t) '
+                                         '{ return strata_model_run(t, 2, t + 2, 1); }\n')
+        subprocess.run([cxx, "-Wall", "-Werror", "-c", "-I", str(tmp_path),
+                        str(tmp_path / "use.cc"), "-o", str(tmp_path / "use.o")],
+                       check=True)
     r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == [
