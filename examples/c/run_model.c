@@ -8,14 +8,21 @@
      ./run_model 3 4                                # batch 3, 4 features
 
    The input is filled with a fixed pattern (x[i] = (i % 7) * 0.25 - 0.5) and the output
-   printed one row per line, so a test can compare it with another runtime. */
+   printed one row per line, so a test can compare it with another runtime.
+
+   It calls the checked entry point, strata_model_run: the library checks the input
+   against the model (type, rank, dims, the buffer's element count, NULL...) before
+   running it and returns a status, the message in strata_last_error(); a features
+   count the model does not take is reported, not run. Each output comes back as
+   contiguous data in a block of its own (`allocated`) that the caller frees.
+   (_mlir_ciface_main, the raw entry point, checks nothing.) */
 #include <stdio.h>
 #include <stdlib.h>
 
 int main(int argc, char **argv) {
   int64_t batch = argc > 1 ? atoll(argv[1]) : 1;
   int64_t features = argc > 2 ? atoll(argv[2]) : 4;
-  if (batch < 0 || features <= 0) {
+  if (batch < 0 || features <= 0 || batch > (1 << 20) || features > (1 << 20)) {
     fprintf(stderr, "usage: %s [batch] [features]\n", argv[0]);
     return 2;
   }
@@ -23,24 +30,24 @@ int main(int argc, char **argv) {
   if (!x) return 2;
   for (int64_t i = 0; i < batch * features; ++i) x[i] = (float)(i % 7) * 0.25f - 0.5f;
 
-  /* Inputs: contiguous row-major buffers described by memref descriptors. */
-  strata_memref2d input = {x, x, 0, {batch, features}, {features, 1}};
-  strata_memref2d output;
-  _mlir_ciface_main(&output, &input);
-  const char *error = strata_last_error();
-  if (error) {
-    fprintf(stderr, "run failed: %s\n", error);
-    free(x);
+  /* The input: its data, how many elements the buffer holds, rank and shape (strides
+     NULL: contiguous row-major) and element type (checked against the model's). */
+  strata_tensor input = {x, batch * features, 2, {batch, features}, NULL, NULL,
+                         STRATA_TYPE_FLOAT};
+  strata_tensor output;
+  int status = strata_model_run(&input, 1, &output, 1);
+  free(x);
+  if (status != STRATA_OK) {
+    fprintf(stderr, "run failed (status %d): %s\n", status, strata_last_error());
     return 1;
   }
-  const float *y = (const float *)output.aligned + output.offset;
-  printf("%lld %lld\n", (long long)output.sizes[0], (long long)output.sizes[1]);
-  for (int64_t i = 0; i < output.sizes[0]; ++i) {
-    for (int64_t j = 0; j < output.sizes[1]; ++j)
-      printf(j ? " %.9g" : "%.9g", y[i * output.strides[0] + j * output.strides[1]]);
+  const float *y = (const float *)output.data;
+  printf("%lld %lld\n", (long long)output.shape[0], (long long)output.shape[1]);
+  for (int64_t i = 0; i < output.shape[0]; ++i) {
+    for (int64_t j = 0; j < output.shape[1]; ++j)
+      printf(j ? " %.9g" : "%.9g", y[i * output.shape[1] + j]);
     printf("\n");
   }
-  free(output.allocated); /* outputs are the caller's */
-  free(x);
+  free(output.allocated); /* outputs are the caller's: the block data lies in */
   return 0;
 }

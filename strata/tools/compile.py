@@ -57,8 +57,10 @@ def run(args) -> int:
             info = build_shared_library(args.model, args.output, args.function, args.header,
                                         args.opt_level, inst, num_threads=args.num_threads,
                                         tune=args.tune, tune_time=args.tune_time)
-            print(f"wrote {info['library']} and {info['header']} (entry point "
-                  f"_mlir_ciface_{info['function']})")
+            raw = f"_mlir_ciface_{info['function']}"
+            print(f"wrote {info['library']} and {info['header']} (entry points "
+                  + (f"strata_model_run, checked, and {raw})" if info["checked"] else
+                     f"{raw}; no checked one: a rank above 16)"))
             return 0
         from ..backends.cpu.aot import lower_to_llvm
         low = lower_to_llvm(args.model, args.function, inst, opt_level=args.opt_level,
