@@ -420,7 +420,7 @@ def _output(v):
 
 def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
             pipeline=None, *, print_ir_after_all: bool = False, dump_dir=None,
-            out=None, **target_options) -> CompiledModel:
+            out=None, progress: bool | None = None, **target_options) -> CompiledModel:
     """Compile `model` (a path to an .onnx or .mlir file, an onnx.ModelProto or a Strata
     module) for `target`; returns a callable on NumPy arrays. `function` picks the entry
     function (default @main, or the only one); `pipeline` replaces the pass pipeline to
@@ -429,7 +429,29 @@ def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
     as numbered files, with the target's artefacts (LLVM IR, assembly). Other keywords
     are the target's options (cpu: `num_threads`, `parallel`, `opt_level`, `tune`: the
     kernels' tile sizes and thread splits measured on this machine and cached, see
-    strata/backends/cpu/autotune.py, `tune_time`)."""
+    strata/backends/cpu/autotune.py, `tune_time`). `progress` turns the notices of slow
+    steps on stderr on (True) or off (False); None: on when stderr is a terminal, as
+    $STRATA_PROGRESS / $STRATA_QUIET say (see [Note: when Strata speaks] in
+    strata/progress.py)."""
+    from . import progress as _progress
+    with _progress.settings(progress), \
+            _progress.step(f"compiling {_model_label(model)}", after=_progress.LONG_COMPILE_S):
+        return _compile(model, target, function, pipeline, print_ir_after_all, dump_dir,
+                        out, target_options)
+
+
+def _model_label(model) -> str:
+    """How a notice names the model being compiled."""
+    if isinstance(model, (str, os.PathLike)):
+        return os.path.basename(os.fspath(model))
+    graph = getattr(model, "graph", None)
+    if graph is not None and getattr(graph, "name", ""):
+        return f"model '{graph.name}'"
+    return "the model"
+
+
+def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, out,
+             target_options) -> CompiledModel:
     t = get_target(target)
     if target_options:
         t = t.with_options(**target_options)

@@ -304,8 +304,10 @@ def kernel_object(isa: Isa | None = None) -> bytes:
     if path and os.path.isfile(path):
         with open(path, "rb") as fh:
             return fh.read()
-    mod, tm = _optimized(isa)
-    obj = tm.emit_object(mod)
+    from ... import progress
+    with progress.step("building CPU kernels (first use, ~8 s)", estimate=8.0):
+        mod, tm = _optimized(isa)
+        obj = tm.emit_object(mod)
     if path:
         try:
             os.makedirs(d, exist_ok=True)
