@@ -199,6 +199,8 @@ def test_external_data_is_checked_before_onnx_sees_the_model(tmp_path, inference
      "initializer 'W': tensor without an element type"),
     (lambda: model([h.make_node("Identity", ["X"], ["Y"])], [vi("X", 999, [1])]),
      "graph input 'X': unknown tensor element type 999"),
+    (lambda: model([h.make_node("Identity", ["X"], ["Y"])], [vi("X", 0, [1])]),
+     "graph input 'X': tensor type without an element type"),
     (lambda: model([h.make_node("Identity", ["X"], ["Y"])], [vi("X", shape=[1])],
                    [vi("Y", 999, [1])]),
      "graph output 'Y': unknown tensor element type 999"),

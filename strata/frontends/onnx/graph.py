@@ -156,16 +156,18 @@ def _count(dims) -> int:
     return n
 
 
-def _check_elem_types(tp):
+def _check_elem_types(tp, required: bool = False):
     """Raise UnknownType for an element type of TypeProto `tp` (nested in sequences,
-    optionals, maps) that ONNX does not define; 0 (not given) is left to the places
-    that need one."""
+    optionals, maps) that ONNX does not define; 0 (not given) only where `required`
+    (a graph input's), else it is left to the places that need one."""
     while True:
         which = tp.WhichOneof("value")
         if which in ("tensor_type", "sparse_tensor_type"):
             code = getattr(tp, which).elem_type
             if code:
                 element_type(code)
+            elif required:
+                raise UnknownType("tensor type without an element type")
             return
         if which == "sequence_type":
             tp = tp.sequence_type.elem_type
@@ -349,7 +351,7 @@ class GraphImporter:
                             ("value_info", g.value_info)):
             for vi in infos:
                 try:
-                    _check_elem_types(vi.type)
+                    _check_elem_types(vi.type, what == "graph input")
                 except UnknownType as e:
                     raise OnnxImportError(f"{what} '{vi.name}'{where}: {e}") from None
         for t in g.initializer:
