@@ -21,8 +21,9 @@ operand `operand` (upstream's name), and generic code calling `op.operand(0)` on
 `math.tanh` got the operand's value and called it ('BlockArgument' object is not callable,
 in linalg-fuse-elementwise-ops). So the class statement itself fails when a field's name is
 that of a method, property, slot or class setting of `Operation` or `Op`
-(`_check_field_names`), naming the op and the field; such a field takes upstream's name
-with a trailing underscore, and its assembly format says `$operand_`:
+(`_check_field_names`), naming the op and the field, and so does a subclass member that
+hides a field its base declares; such a field takes upstream's name with a trailing
+underscore, and its assembly format says `$operand_`:
 
     class TanhOp(_FloatUnary):
         name = "math.tanh"
@@ -394,7 +395,7 @@ class Op(Operation):
 
 
 _FIELD_KINDS = {Operand: "operand", Result: "result", Prop: "property",
-                RegionDef: "region", Successor: "successor"}
+                RegionDef: "region", Successor: "successor"}  # (kinds by exact class)
 
 
 def _base_api():
@@ -413,6 +414,14 @@ def _check_field_names(cls, fields, results):
     """Refuse a field that hides a member of the base classes (see [Note: field names])."""
     api = _base_api()
     for k, d in fields.items():
+        for base in cls.__mro__:  # what `op.<k>` finds first must be the field itself
+            if k in base.__dict__:
+                if base.__dict__[k] is not d:
+                    raise TypeError(
+                        f"op definition {cls.__module__}.{cls.__qualname__}: "
+                        f"{base.__qualname__}.{k} hides the {_FIELD_KINDS.get(type(d))} "
+                        f"'{k}' it inherits; rename one of them")
+                break
         if k not in api:
             continue
         if k == "result" and type(d) is Result and d.kind == SINGLE and len(results) == 1:

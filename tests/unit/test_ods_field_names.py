@@ -62,6 +62,25 @@ def test_an_inherited_field_is_checked_on_the_base_that_declares_it():
             operand = Operand()
 
 
+def test_a_subclass_member_hiding_an_inherited_field_is_refused():
+    class _Base(Op):
+        __slots__ = ()
+        input = Operand()
+    with pytest.raises(TypeError, match=r"_Sub.input hides the operand 'input' it inherits"):
+        class _Sub(_Base):
+            __slots__ = ()
+            name = "test.sub"
+
+            @property
+            def input(self):
+                return None
+    class _Again(_Base):  # declaring the field anew is fine
+        __slots__ = ()
+        name = "test.again"
+        input = Operand()
+    assert [d.name for d in _Again._operand_defs] == ["input"]
+
+
 def test_a_single_result_named_result_stays():
     # The one exception: the op's only result, single, returns what Operation.result does.
     cls = _define(x=Operand(), result=Result())
