@@ -322,8 +322,10 @@ def kernel_object(isa: Isa | None = None) -> bytes:
 
 def kernel_assembly(isa: Isa | None = None) -> str:
     """The kernels' host assembly (for reading)."""
-    mod, tm = _optimized(isa or host_isa())
-    return tm.emit_assembly(mod)
+    from ... import progress
+    with progress.step("building the CPU kernels' assembly (~8 s)", estimate=8.0):
+        mod, tm = _optimized(isa or host_isa())
+        return tm.emit_assembly(mod)
 
 
 # Every KernelLibrary ever loaded: their code must outlive them (the thread pool's
