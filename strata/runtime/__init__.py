@@ -310,13 +310,13 @@ def _from_python(value, dtype, what):
     """Python numbers (or strings, for string inputs) and nested lists as an array of
     `dtype`: exact conversions only (no float truncated to an integer, no number parsed
     from a string, no integer out of range)."""
-    ragged = _ragged(value)
-    if ragged is not None:
-        raise InputError(f"{what}: expected a rectangular array, got a ragged "
-                         f"{type(value).__name__} ({ragged})")
     try:
         a = np.asarray(value)
     except (TypeError, ValueError) as e:
+        ragged = _ragged(value)  # (walked only to explain a failure)
+        if ragged is not None:
+            raise InputError(f"{what}: expected a rectangular array, got a ragged "
+                             f"{type(value).__name__} ({ragged})") from None
         raise InputError(f"{what}: cannot convert {describe(value)} to an array: "
                          f"{e}") from None
     if dtype is not None and dtype.kind != "O":
@@ -418,7 +418,9 @@ def _short_repr(x) -> str:
 def _ragged(value):
     """Where nested lists `value` are not rectangular ("[0] has 2 items, [1] has 1"),
     or None."""
-    level = [(value, "")]
+    def at(path):
+        return "".join(f"[{i}]" for i in path) or "the value"
+    level = [(value, ())]
     while level:
         seqs = [isinstance(x, (list, tuple)) for x, _ in level]
         if not any(seqs):
@@ -426,12 +428,12 @@ def _ragged(value):
         if not all(seqs):
             i, j = seqs.index(True), seqs.index(False)
             (x, p), (y, q) = level[i], level[j]
-            return f"{p or 'the value'} is {describe(x)}, {q} is {describe(y)}"
+            return f"{at(p)} is {describe(x)}, {at(q)} is {describe(y)}"
         n0 = len(level[0][0])
         for x, p in level[1:]:
             if len(x) != n0:
-                return f"{level[0][1]} has {plural(n0, 'item')}, {p} has {len(x)}"
-        level = [(y, f"{p}[{i}]") for x, p in level for i, y in enumerate(x)]
+                return f"{at(level[0][1])} has {plural(n0, 'item')}, {at(p)} has {len(x)}"
+        level = [(y, p + (i,)) for x, p in level for i, y in enumerate(x)]
     return None
 
 
