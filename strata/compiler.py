@@ -257,11 +257,12 @@ class CompiledModel:
     def bind(self, args, kwargs) -> list:
         """Checked argument values in signature order (raises InputError)."""
         from .interpreter.values import ValueMismatch, check_value
+        from .runtime import plural
         n = len(self.input_types)
         names = self.input_names
         if len(args) > n:
-            raise InputError(f"@{self.function} takes {n} inputs ({', '.join(names)}), "
-                             f"got {len(args)}")
+            raise InputError(f"@{self.function} takes {plural(n, 'input')} "
+                             f"({', '.join(names)}), got {len(args)}")
         vals = dict(enumerate(args))
         for k, v in kwargs.items():
             if k not in names:
@@ -273,13 +274,14 @@ class CompiledModel:
             vals[i] = v
         missing = [names[i] for i in range(n) if i not in vals]
         if missing:
-            raise InputError(f"@{self.function} takes {n} inputs; missing: "
+            raise InputError(f"@{self.function} takes {plural(n, 'input')}; missing: "
                              f"{', '.join(missing)}")
         out = []
         for i, t in enumerate(self.input_types):
             what = f"input #{i} ('{names[i]}')"
             try:
-                out.append(check_value(_input_value(vals[i], t, what), t, what))
+                out.append(check_value(_input_value(vals[i], t, what), t, what,
+                                       given=vals[i]))
             except ValueMismatch as e:
                 raise InputError(str(e)) from None
         for param, members in self._dim_groups:
@@ -345,7 +347,7 @@ def _input_value(v, t, what):
     """An input as the value `check_value` checks against type `t`: an onnx TensorProto
     as its array; for a type with a dtype, arrays as they are, DLPack objects imported
     without a copy, Python numbers and lists converted (see strata.runtime.as_array);
-    other values (sequences, None) unchanged."""
+    other values (sequences, None for a `none` or optional input) unchanged."""
     from .interpreter.values import dtype_of
     from .ir import attributes as A
     from .runtime import as_array
@@ -356,8 +358,8 @@ def _input_value(v, t, what):
         d = dtype_of(t)
     except TypeError:
         d = None
-    if d is not None and v is not None and not isinstance(t, A.NoneType):
-        return as_array(v, d, what)
+    if d is not None and not isinstance(t, A.NoneType):
+        return as_array(v, d, what)  # (None: an InputError saying so)
     return as_array(v, None, what) if hasattr(v, "__dlpack__") else v
 
 
@@ -418,7 +420,7 @@ def _output(v):
 
 def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
             pipeline=None, *, print_ir_after_all: bool = False, dump_dir=None,
-            out=None, **target_options) -> CompiledModel:
+            out=None, progress: bool | None = None, **target_options) -> CompiledModel:
     """Compile `model` (a path to an .onnx or .mlir file, an onnx.ModelProto or a Strata
     module) for `target`; returns a callable on NumPy arrays. `function` picks the entry
     function (default @main, or the only one); `pipeline` replaces the pass pipeline to
@@ -427,7 +429,29 @@ def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
     as numbered files, with the target's artefacts (LLVM IR, assembly). Other keywords
     are the target's options (cpu: `num_threads`, `parallel`, `opt_level`, `tune`: the
     kernels' tile sizes and thread splits measured on this machine and cached, see
-    strata/backends/cpu/autotune.py, `tune_time`)."""
+    strata/backends/cpu/autotune.py, `tune_time`). `progress` turns the notices of slow
+    steps on stderr on (True) or off (False); None: on when stderr is a terminal, as
+    $STRATA_PROGRESS / $STRATA_QUIET say (see [Note: when Strata speaks] in
+    strata/progress.py)."""
+    from . import progress as _progress
+    with _progress.settings(progress), \
+            _progress.step(f"compiling {_model_label(model)}", after=_progress.LONG_COMPILE_S):
+        return _compile(model, target, function, pipeline, print_ir_after_all, dump_dir,
+                        out, target_options)
+
+
+def _model_label(model) -> str:
+    """How a notice names the model being compiled."""
+    if isinstance(model, (str, os.PathLike)):
+        return os.path.basename(os.fspath(model))
+    graph = getattr(model, "graph", None)
+    if graph is not None and getattr(graph, "name", ""):
+        return f"model '{graph.name}'"
+    return "the model"
+
+
+def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, out,
+             target_options) -> CompiledModel:
     t = get_target(target)
     if target_options:
         t = t.with_options(**target_options)

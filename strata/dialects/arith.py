@@ -362,10 +362,10 @@ class _FloatBinaryRounding(_FloatBinary):
 
 class _FloatUnary(ArithOp):
     traits = (T.Pure, T.SameOperandsAndResultType, T.ElementwiseMappable)
-    operand = Operand(FloatLike)
+    operand_ = Operand(FloatLike)  # upstream's `operand` ([Note: field names])
     fastmath = _fastmath_prop()
     result = Result(FloatLike)
-    assembly = "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
+    assembly = "$operand_ (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
     _stored_defaults = (("fastmath", FASTMATH("none")),)
 
 
@@ -993,9 +993,9 @@ class NegFOp(_FloatUnary):
     name = "arith.negf"
 
     def fold(self, operands):
-        inner = _def(self.operand, NegFOp)
+        inner = _def(self.operand_, NegFOp)
         if inner is not None:
-            return inner.operand
+            return inner.operand_
         return CF.fold_unary(operands, self.result.type, CF.negate, "float")
 
 
@@ -1004,7 +1004,7 @@ class FlushDenormalsOp(_FloatUnary):
     name = "arith.flush_denormals"
 
     def fold(self, operands):
-        inner = _def(self.operand, FlushDenormalsOp)
+        inner = _def(self.operand_, FlushDenormalsOp)
         if inner is not None:
             return inner.result
         return CF.fold_unary(operands, self.result.type,

@@ -186,7 +186,7 @@ class MaterializeInDestinationOp(Op):
     dest = Operand(AnyShaped)
     restrict = _unit()
     writable = _unit()
-    result = VarResult(AnyTensor)
+    result_ = VarResult(AnyTensor)  # upstream's `result` ([Note: field names])
     assembly = ("$source `in` (`restrict` $restrict^)? (`writable` $writable^)? $dest "
                 "attr-dict `:` functional-type(operands, results)")
 

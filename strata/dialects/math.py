@@ -112,10 +112,10 @@ class MathOp(Op):
 
 class _FloatUnary(MathOp):
     traits = (T.Pure, T.SameOperandsAndResultType, T.ElementwiseMappable)
-    operand = Operand(FloatLike)
+    operand_ = Operand(FloatLike)  # upstream's `operand` ([Note: field names])
     fastmath = _fastmath_prop()
     result = Result(FloatLike)
-    assembly = "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
+    assembly = "$operand_ (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
     _stored_defaults = (("fastmath", FASTMATH("none")),)
     # Per-element constant folder (FloatAttr -> FloatAttr or None), or None.
     fold_fn = None
@@ -153,9 +153,9 @@ class _FloatTernary(MathOp):
 
 class _IntUnary(MathOp):
     traits = (T.Pure, T.SameOperandsAndResultType, T.ElementwiseMappable)
-    operand = Operand(IntLike)
+    operand_ = Operand(IntLike)  # upstream's `operand` ([Note: field names])
     result = Result(IntLike)
-    assembly = "$operand attr-dict `:` type($result)"
+    assembly = "$operand_ attr-dict `:` type($result)"
     # Per-element folder on the unsigned bit pattern and the width.
     fold_fn = None
 
@@ -169,10 +169,10 @@ class _Classification(MathOp):
     """isfinite/isinf/isnan/isnormal: an i1-like result of the operand's shape."""
 
     traits = (T.Pure, ResultIsI1OfOperandShape, T.ElementwiseMappable)
-    operand = Operand(FloatLike)
+    operand_ = Operand(FloatLike)  # upstream's `operand` ([Note: field names])
     fastmath = _fastmath_prop()
     result = Result(BoolLike)
-    assembly = "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($operand)"
+    assembly = "$operand_ (`fastmath` `` $fastmath^)? attr-dict `:` type($operand_)"
     _stored_defaults = (("fastmath", FASTMATH("none")),)
     test = None
 
@@ -333,11 +333,11 @@ class SincosOp(MathOp):
     """`%sin, %cos = math.sincos %a : f32`"""
     name = "math.sincos"
     traits = (T.Pure, T.SameOperandsAndResultType, T.ElementwiseMappable)
-    operand = Operand(FloatLike)
+    operand_ = Operand(FloatLike)  # upstream's `operand` ([Note: field names])
     fastmath = _fastmath_prop()
     sin = Result(FloatLike)
     cos = Result(FloatLike)
-    assembly = "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($operand)"
+    assembly = "$operand_ (`fastmath` `` $fastmath^)? attr-dict `:` type($operand_)"
     _stored_defaults = (("fastmath", FASTMATH("none")),)
 
     def asm_result_names(self):

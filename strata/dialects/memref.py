@@ -454,14 +454,14 @@ class AtomicYieldOp(Op):
 
     name = "memref.atomic_yield"
     traits = (T.Pure, T.ReturnLike, T.Terminator, T.HasParent("memref.generic_atomic_rmw"))
-    result = Operand()
-    assembly = "$result attr-dict `:` type($result)"
+    result_ = Operand()  # upstream's `result` ([Note: field names])
+    assembly = "$result_ attr-dict `:` type($result_)"
 
     def verify_(self):
         parent = self.parent_op
         pt = parent.results[0].type if parent is not None and parent.results else None
-        if pt is not self.result.type:
-            return (f"types mismatch between yield op: {_q(self.result.type)} and its parent: "
+        if pt is not self.result_.type:
+            return (f"types mismatch between yield op: {_q(self.result_.type)} and its parent: "
                     f"{_q(pt)}")
         return None
 

@@ -328,10 +328,10 @@ class GlobalLoadGraphOp(_TokenOrdering, _GlobalUser):
     name = "ml_program.global_load_graph"
     traits = (T.MemoryEffects(T.MemRead),)
     consumeTokens = VarOperand(Token)
-    result = Result()
+    result_ = Result()  # upstream's `result` ([Note: field names])
     produceToken = Result(Token)
     assembly = ("$global `` custom<TokenOrdering>($consumeTokens, type($produceToken)) `:` "
-                "type($result) attr-dict")
+                "type($result_) attr-dict")
 
     def asm_result_names(self):
         return ["result", "produceToken"]

@@ -340,7 +340,8 @@ def bind_arguments(f, ftype, args, named) -> list:
     n = len(ftype.inputs)
     fname = symbol_name(f)
     if len(args) > n:
-        raise InterpreterError.at(f, f"@{fname} takes {n} arguments, got {len(args)}")
+        raise InterpreterError.at(f, f"@{fname} takes {n} argument{'s' * (n != 1)}, got "
+                                     f"{len(args)}")
     vals = list(args) + [_MISSING] * (n - len(args))
     for k, v in named.items():
         if k not in names:
@@ -352,7 +353,8 @@ def bind_arguments(f, ftype, args, named) -> list:
         vals[i] = v
     missing = [names[i] for i, v in enumerate(vals) if v is _MISSING]
     if missing:
-        raise InterpreterError.at(f, f"@{fname} takes {n} arguments; missing: "
+        raise InterpreterError.at(f, f"@{fname} takes {n} argument{'s' * (n != 1)}; "
+                                     f"missing: "
                                      f"{', '.join(missing)}")
     out = []
     for i, (v, t) in enumerate(zip(vals, ftype.inputs)):

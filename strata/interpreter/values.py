@@ -205,18 +205,29 @@ def shape_fits(shape, t) -> bool:
     return True
 
 
-def check_value(x, t, what: str):
+_UNSET = object()
+
+
+def check_value(x, t, what: str, given=_UNSET):
     """`x` converted to a value of type `t` (Python numbers and lists are converted;
     arrays must have the type's dtype, signless integers also accept the unsigned
-    dtype of the same width); raises ValueMismatch naming `what` otherwise."""
+    dtype of the same width); raises ValueMismatch naming `what` otherwise, and what was
+    passed (`given`, when `x` was converted from it; see [Note: input messages] in
+    strata/runtime)."""
+    from ..runtime import describe, dtype_text, got_shape
+    if given is _UNSET:
+        given = x
     if isinstance(t, A.NoneType):
         if x is not None:
-            raise ValueMismatch(f"{what}: expected None for type 'none'")
+            raise ValueMismatch(f"{what}: expected None for type 'none', got "
+                                f"{describe(given)}")
         return None
     try:
         d = dtype_of(t)
     except TypeError:
         return x  # sequences, optionals, opaque types: passed through
+    if x is None:
+        raise ValueMismatch(f"{what}: expected a value of type '{t}', got None")
     shaped = isinstance(t, A.ShapedType)
     if isinstance(x, (np.ndarray, np.generic)):
         a = np.asarray(x)
@@ -227,21 +238,21 @@ def check_value(x, t, what: str):
                 a = a.view(d)
             else:
                 raise ValueMismatch(f"{what}: expected dtype {d} for type '{t}', got "
-                                    f"{a.dtype}")
+                                    f"{dtype_text(a.dtype)}")
     else:
         try:
             a = np.asarray(x, dtype=d)
         except (TypeError, ValueError, OverflowError) as e:
-            raise ValueMismatch(f"{what}: cannot convert {type(x).__name__} to '{t}': "
+            raise ValueMismatch(f"{what}: cannot convert {describe(given)} to '{t}': "
                                 f"{e}") from None
     if not shaped:
         if a.ndim != 0:
-            raise ValueMismatch(f"{what}: expected a scalar of type '{t}', got an array of "
-                                f"shape {a.shape}")
+            raise ValueMismatch(f"{what}: expected a scalar of type '{t}', got "
+                                f"{got_shape(a, given)}")
         return a[()]
     if not shape_fits(a.shape, t):
         raise ValueMismatch(f"{what}: expected shape {_shape_text(t)} for type '{t}', got "
-                            f"{tuple(a.shape)}")
+                            f"{got_shape(a, given)}")
     return a
 
 

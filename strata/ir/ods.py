@@ -13,6 +13,30 @@ The class body's declarations become the op's accessors (`op.lhs` is the operand
 `op.overflowFlags` the property) and its verifier: operand/result counts and type
 constraints, required properties, region and successor counts, then every trait's check,
 then the op's own `verify_()` hook. Errors read like MLIR's.
+
+[Note: field names]
+A declared field is a class attribute, so a field named like a member of `Operation` or
+`Op` hides that member on every instance of the op: math's unary ops once called their
+operand `operand` (upstream's name), and generic code calling `op.operand(0)` on
+`math.tanh` got the operand's value and called it ('BlockArgument' object is not callable,
+in linalg-fuse-elementwise-ops). So the class statement itself fails when a field's name is
+that of a method, property, slot or class setting of `Operation` or `Op`
+(`_check_field_names`), naming the op and the field, and so does a subclass member that
+hides a field its base declares; such a field takes upstream's name with a trailing
+underscore, and its assembly format says `$operand_`:
+
+    class TanhOp(_FloatUnary):
+        name = "math.tanh"
+        operand_ = Operand(FloatLike)     # upstream's `operand`
+        result = Result(FloatLike)
+        assembly = "$operand_ (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
+
+The printed IR does not change: operand, result, region and successor names never appear
+in it. A property's name does: a colliding one keeps it as its key,
+`name_ = Prop(StrAttr, key="name")` (the assembly format then says `$name`). The one
+exception is a single `result` that is the op's only result declaration: it returns
+`results[0]` as `Operation.result` does on every op that verifies, so upstream's common
+`$result` stays.
 """
 from __future__ import annotations
 
@@ -94,14 +118,16 @@ def OptResult(constraint: Constraint = AnyType):
 class Prop(_Def):
     """An inherent attribute, stored and printed as a property (`<{...}>`)."""
 
-    __slots__ = ("default", "fmt")
+    __slots__ = ("default", "fmt", "key")
 
     def __init__(self, constraint: Constraint = AnyAttr, default=None, optional=False,
-                 fmt=None):
+                 fmt=None, key=None):
         super().__init__(constraint, OPTIONAL if (optional or default is not None) else SINGLE)
         self.default = default
         # How the property appears in a custom assembly format (syntax.asm_format).
         self.fmt = fmt
+        # The property's name in the IR when the field's differs (see [Note: field names]).
+        self.key = key
 
     def __get__(self, op, owner=None):
         if op is None:
@@ -184,7 +210,7 @@ class Op(Operation):
                 if isinstance(v, _Def):
                     seen[k] = v
         for k, v in seen.items():
-            v.name = k
+            v.name = (v.key or k) if isinstance(v, Prop) else k
             if isinstance(v, Operand):
                 v.index = len(operands)
                 operands.append(v)
@@ -207,6 +233,7 @@ class Op(Operation):
         cls._successor_defs = tuple(succs)
         cls._fixed_operands = all(d.kind == SINGLE for d in operands)
         cls._fixed_results = all(d.kind == SINGLE for d in results)
+        _check_field_names(cls, seen, results)
 
     # ---------------------------------------------------------------- segments
 
@@ -365,6 +392,59 @@ class Op(Operation):
     def verify_(self) -> str | None:
         """Op-specific checks; return an error message or None."""
         return None
+
+
+_FIELD_KINDS = {Operand: "operand", Result: "result", Prop: "property",
+                RegionDef: "region", Successor: "successor"}  # (kinds by exact class)
+
+
+def _base_api():
+    """Every name a field must not take (see [Note: field names]): the members of
+    `Operation` and `Op` (methods, properties, slots, class settings), dunders included."""
+    api = _base_api.cache
+    if api is None:
+        api = _base_api.cache = frozenset(dir(Op)) | frozenset(Operation.__slots__)
+    return api
+
+
+_base_api.cache = None
+
+
+def _check_field_names(cls, fields, results):
+    """Refuse a field that hides a member of the base classes (see [Note: field names])."""
+    api = _base_api()
+    for k, d in fields.items():
+        for base in cls.__mro__:  # what `op.<k>` finds first must be the field itself
+            if k in base.__dict__:
+                if base.__dict__[k] is not d:
+                    raise TypeError(
+                        f"op definition {cls.__module__}.{cls.__qualname__}: "
+                        f"{base.__qualname__}.{k} hides the {_FIELD_KINDS.get(type(d))} "
+                        f"'{k}' it inherits; rename one of them")
+                break
+        if k not in api:
+            continue
+        if k == "result" and type(d) is Result and d.kind == SINGLE and len(results) == 1:
+            continue  # the same value as Operation.result
+        what = _FIELD_KINDS.get(type(d), "field")
+        member, owner = None, "Op"
+        for base in Op.__mro__:
+            if k in base.__dict__:
+                member, owner = base.__dict__[k], base.__name__
+                break
+        kind = ("property" if isinstance(member, property) else
+                "slot" if k in Operation.__slots__ else
+                "method" if callable(member) or isinstance(member, (classmethod,
+                                                                    staticmethod)) else
+                "class attribute")
+        op_name = cls.__dict__.get("name")
+        label = (f"'{op_name}' ({cls.__module__}.{cls.__qualname__})"
+                 if isinstance(op_name, str) else f"{cls.__module__}.{cls.__qualname__}")
+        fix = (f"declare it as `{k}_ = Prop(..., key='{k}')`" if isinstance(d, Prop) else
+               f"name the field '{k}_' (the printed IR does not change)")
+        raise TypeError(
+            f"op definition {label}: {what} '{k}' hides the {kind} {owner}.{k} that every "
+            f"op has; {fix}, see [Note: field names] in strata/ir/ods.py")
 
 
 def _fast_verify_plan(cls):

@@ -56,7 +56,8 @@ import numpy as np
 from ..errors import StrataError
 
 __all__ = ["NativeModule", "NativeFunction", "Signature", "MemRefSpec", "RuntimeFailure",
-           "InputError", "descriptor_type", "runtime_symbols", "as_array", "match_inputs"]
+           "InputError", "descriptor_type", "runtime_symbols", "as_array", "match_inputs",
+           "describe", "plural"]
 
 
 class RuntimeFailure(StrataError, RuntimeError):
@@ -280,7 +281,7 @@ def as_array(value, dtype=None, what="input") -> np.ndarray:
     """`value` as a NumPy array, shared where it can be (see [Note: inputs]): an array as
     is (in native byte order), a DLPack object imported, Python numbers and lists
     converted to `dtype` (when given). Raises InputError naming `what` for what cannot be
-    an array; the caller checks dtype and shape."""
+    an array (see [Note: input messages]); the caller checks dtype and shape."""
     if isinstance(value, np.generic):
         value = np.asarray(value)
     if isinstance(value, _ndarray):
@@ -289,15 +290,16 @@ def as_array(value, dtype=None, what="input") -> np.ndarray:
         a = _from_dlpack(value, dtype, what)
     elif isinstance(value, (bool, int, float, complex, str, list, tuple)):
         a = _from_python(value, dtype, what)
-    elif hasattr(value, "__array__") or hasattr(value, "__array_interface__"):
+    elif value is not None and (hasattr(value, "__array__") or
+                                hasattr(value, "__array_interface__")):
         try:
             a = np.asarray(value)
         except Exception as e:
-            raise InputError(f"{what}: cannot convert the {type(value).__name__} to an "
+            raise InputError(f"{what}: cannot convert {describe(value)} to an "
                              f"array: {e}") from None
     else:
-        raise InputError(f"{what}: expected an array (NumPy, DLPack) or numbers, got a "
-                         f"{type(value).__name__}")
+        raise InputError(f"{what}: expected an array (NumPy, DLPack) or numbers, got "
+                         f"{describe(value)}")
     if dtype is not None and a.dtype != dtype and a.dtype.byteorder in "<>" and \
             a.dtype.newbyteorder("=") == dtype:
         a = a.astype(dtype)
@@ -308,25 +310,141 @@ def _from_python(value, dtype, what):
     """Python numbers (or strings, for string inputs) and nested lists as an array of
     `dtype`: exact conversions only (no float truncated to an integer, no number parsed
     from a string, no integer out of range)."""
-    kind = type(value).__name__
     try:
         a = np.asarray(value)
-    except (TypeError, ValueError) as e:  # ragged lists
-        raise InputError(f"{what}: cannot convert the {kind} to an array: {e}") from None
+    except (TypeError, ValueError) as e:
+        ragged = _ragged(value)  # (walked only to explain a failure)
+        if ragged is not None:
+            raise InputError(f"{what}: expected a rectangular array, got a ragged "
+                             f"{type(value).__name__} ({ragged})") from None
+        raise InputError(f"{what}: cannot convert {describe(value)} to an array: "
+                         f"{e}") from None
     if dtype is not None and dtype.kind != "O":
-        got = {"f": "floats", "c": "complex numbers", "U": "strings", "S": "strings",
-               "O": "objects"}.get(a.dtype.kind)
-        if got is not None and (a.dtype.kind in "USO" or dtype.kind in "biu" or
-                                (a.dtype.kind == "c" and dtype.kind != "c")):
-            raise InputError(f"{what}: expected {dtype} values, got Python {got}")
+        if a.dtype.kind in "USO" or (dtype.kind in "biu" and a.dtype.kind in "fc") or \
+                (a.dtype.kind == "c" and dtype.kind != "c"):
+            raise InputError(f"{what}: expected {dtype} values, got "
+                             f"{_misfit(value, dtype)}")
         try:
             a = np.asarray(value, dtype=dtype)
         except (TypeError, ValueError, OverflowError) as e:
-            raise InputError(f"{what}: cannot convert the {kind} to an array of {dtype}: "
-                             f"{e}") from None
+            raise InputError(f"{what}: cannot convert {describe(value)} to an array of "
+                             f"{dtype}: {e}") from None
     elif dtype is not None:
         a = np.asarray(value, dtype=dtype)
     return a
+
+
+# [Note: input messages]
+# An input that cannot be what the signature asks says what was passed, by its type and,
+# inside nested lists, by where: "got None", "got a dict", "got an object of type
+# mod.Thing", "got a str ('abc')", "got a list holding a str ('a') at [1]", "got a ragged
+# list ([0] has 2 items, [1] has 1)", "got a Python complex ((1+2j))", "got a 0-d float32
+# array" where a tensor of shape (2,) is expected. Counts are singular for one:
+# "takes 1 input".
+
+_TYPE_TEXT = {bool: "a Python bool", int: "a Python int", float: "a Python float",
+              complex: "a Python complex", str: "a str", bytes: "a bytes object",
+              list: "a list", tuple: "a tuple", dict: "a dict", set: "a set",
+              frozenset: "a frozenset"}
+
+
+def plural(n: int, noun: str) -> str:
+    """`1 input`, `2 inputs`."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def dtype_text(d) -> str:
+    """A dtype for a message: `float32`, `str` (not `<U1`), `bytes`, `object`."""
+    return {"U": "str", "S": "bytes", "O": "object"}.get(d.kind, str(d))
+
+
+def describe(value) -> str:
+    """What `value` is, for a message (see [Note: input messages])."""
+    if value is None:
+        return "None"
+    if isinstance(value, np.ndarray):
+        return f"a {value.ndim}-d {dtype_text(value.dtype)} array"
+    if isinstance(value, np.generic):
+        return f"a NumPy {dtype_text(value.dtype)} scalar"
+    t = type(value)
+    text = _TYPE_TEXT.get(t)
+    if text is not None:
+        return text
+    if t.__module__ == "builtins":
+        name = t.__qualname__
+        return f"{'an' if name[:1] in 'aeiou' else 'a'} {name}"
+    name = f"{t.__module__}.{t.__qualname__}"
+    shape = getattr(value, "shape", None) if _array_like(value) else None
+    if isinstance(shape, tuple) or type(shape).__name__ == "Size":  # (torch.Size)
+        return f"a {len(shape)}-d {name}"
+    return f"an object of type {name}"
+
+
+def _array_like(value) -> bool:
+    return hasattr(value, "__dlpack__") or hasattr(value, "__array__") or \
+        hasattr(value, "__array_interface__")
+
+
+def _misfit(value, dtype) -> str:
+    """The first element of `value` (a Python value or nested lists) that is no `dtype`
+    value, described with where it lies."""
+    def bad(x):
+        if isinstance(x, (str, bytes)) or x is None:
+            return True
+        if isinstance(x, complex):
+            return dtype.kind != "c"
+        if isinstance(x, float):
+            return dtype.kind in "biu"
+        return not isinstance(x, (bool, int, np.number, np.bool_))
+    stack = [(value, "")]
+    while stack:
+        x, at = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend((y, f"{at}[{i}]") for i, y in reversed(list(enumerate(x))))
+        elif bad(x):
+            shown = f" ({_short_repr(x)})" if isinstance(x, (str, bytes, complex, float)) \
+                else ""
+            if not at:
+                return f"{describe(x)}{shown}"
+            return f"{describe(value)} holding {describe(x)}{shown} at {at}"
+    return describe(value)
+
+
+def _short_repr(x) -> str:
+    r = repr(x)
+    return r if len(r) <= 40 else r[:37] + "..."
+
+
+def _ragged(value):
+    """Where nested lists `value` are not rectangular ("[0] has 2 items, [1] has 1"),
+    or None."""
+    def at(path):
+        return "".join(f"[{i}]" for i in path) or "the value"
+    level = [(value, ())]
+    while level:
+        seqs = [isinstance(x, (list, tuple)) for x, _ in level]
+        if not any(seqs):
+            return None
+        if not all(seqs):
+            i, j = seqs.index(True), seqs.index(False)
+            (x, p), (y, q) = level[i], level[j]
+            return f"{at(p)} is {describe(x)}, {at(q)} is {describe(y)}"
+        n0 = len(level[0][0])
+        for x, p in level[1:]:
+            if len(x) != n0:
+                return f"{at(level[0][1])} has {plural(n0, 'item')}, {at(p)} has {len(x)}"
+        level = [(y, p + (i,)) for x, p in level for i, y in enumerate(x)]
+    return None
+
+
+def got_shape(a, given) -> str:
+    """The shape of array `a`, converted from what the caller `given`, for a message:
+    "(2, 4)", "a list of shape (3,)", "a Python float", "a 0-d float32 array"."""
+    if a.ndim == 0:
+        return describe(given)
+    if isinstance(given, np.ndarray) or _array_like(given):
+        return str(tuple(a.shape))
+    return f"{describe(given)} of shape {tuple(a.shape)}"
 
 
 def input_spec(dtype, shape):
@@ -572,8 +690,8 @@ class NativeFunction:
     def _check(self, values):
         """The arguments as arrays fitting the signature, or a StrataError."""
         if len(values) != len(self._specs):
-            raise InputError(f"@{self.name} takes {len(self._specs)} inputs, got "
-                             f"{len(values)}")
+            raise InputError(f"@{self.name} takes {plural(len(self._specs), 'input')}, "
+                             f"got {len(values)}")
         arrays = match_inputs(values, self._specs, self._groups)
         return arrays if arrays is not None else self._check_slow(values)
 
@@ -585,15 +703,16 @@ class NativeFunction:
             if s.scalar:
                 if a.dtype != s.dtype or a.ndim:
                     raise InputError(f"{what}: expected a scalar of dtype {s.dtype}, got "
-                                     f"{a.dtype}{list(a.shape)}")
+                                     f"{describe(a) if a.ndim else describe(v)}")
                 out.append(a)
                 continue
             if a.dtype != s.dtype:
-                raise InputError(f"{what}: expected dtype {s.dtype}, got {a.dtype}")
+                raise InputError(f"{what}: expected dtype {s.dtype}, got "
+                                 f"{dtype_text(a.dtype)}")
             if a.ndim != s.rank or any(d is not None and d != n
                                        for d, n in zip(s.shape, a.shape)):
                 raise InputError(f"{what}: expected shape {s.shape_text()}, got "
-                                 f"{tuple(a.shape)}")
+                                 f"{got_shape(a, v)}")
             out.append(a)
         for name, members in self._dim_groups:
             sizes = {out[i].shape[d] for i, d in members}

@@ -177,10 +177,16 @@ def _worker_loop(indices, target, conn):
     conn.close()
 
 
-def run_all(pattern: str | None = None, jobs: int | None = None, target="interpret"):
+def run_all(pattern: str | None = None, jobs: int | None = None, target="interpret",
+            shard: tuple[int, int] | None = None):
+    """(name, status, detail) of every case (matching `pattern`; of shard k of n, the
+    cases whose index is k modulo n, with `shard=(k, n)`)."""
     cases = load_cases()
-    idx = [i for i, c in enumerate(cases) if pattern is None or re.search(pattern, c.name)]
+    idx = [i for i, c in enumerate(cases) if (pattern is None or re.search(pattern, c.name))
+           and (shard is None or i % shard[1] == shard[0])]
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(idx)))
+    import strata.compiler  # noqa: F401 - imported once here: forked workers (a fresh
+    import strata.frontends.onnx  # noqa: F401 - set per shard) inherit it
     import multiprocessing as mp
     from multiprocessing.connection import wait
     ctx = mp.get_context("fork")

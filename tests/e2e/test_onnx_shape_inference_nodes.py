@@ -48,13 +48,25 @@ def _erase(module):
     return erased
 
 
-def test_node_models_reinferred_consistently():
-    from onnx.backend.test.loader import load_node_model_tests
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        cases = load_node_model_tests()
+# The ~1900 models as SHARDS tests (shard k: the models whose index is k modulo SHARDS),
+# so that pytest's progress moves while they run.
+SHARDS = 4
+_CASES = []
+
+
+def _cases():
+    if not _CASES:
+        from onnx.backend.test.loader import load_node_model_tests
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _CASES.extend(load_node_model_tests())
+    return _CASES
+
+
+@pytest.mark.parametrize("shard", range(SHARDS), ids=lambda k: f"shard{k + 1}of{SHARDS}")
+def test_node_models_reinferred_consistently(shard):
     problems, checked, same = [], 0, 0
-    for case in cases:
+    for case in _cases()[shard::SHARDS]:
         try:
             module = import_model(case.model)
         except Exception:  # noqa: BLE001 - the importer's tests judge that
@@ -70,4 +82,4 @@ def test_node_models_reinferred_consistently():
             if conflict and case.name not in ONNX_WRONG:
                 problems.append(f"{case.name}: {r.owner.name} inferred {r.type}, onnx {t}")
     assert not problems, "\n".join(problems)
-    assert checked > 10000 and same / checked > 0.9
+    assert checked > 1000 and same / checked > 0.9  # (over 10000 in all)

@@ -356,16 +356,18 @@ def test_corrupt_cache_is_ignored_and_rewritten(tune_env, content, match):
 
 
 def test_progress_bar():
+    from strata import progress
     out = io.StringIO()
-    bar = autotune.Progress(10, out)
+    bar = progress.bar(10, "tuning", out, force=True)
     for i in range(11):
         bar.show(i, "sgemm 64x64x64" if i < 5 else "conv2d_nchw 3x8x8 -> 4 k3x3 s1")
     bar.show(10, "done: 2 calls")
     bar.close()
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("tuning [") and "0/10 sgemm" in lines[0]
-    assert lines[-1] == f"tuning [{'#' * 30}]   10/10 done: 2 calls"
+    assert lines[0].startswith("strata: tuning [") and "0/10 sgemm" in lines[0]
+    assert lines[-1] == f"strata: tuning [{'#' * 30}]   10/10 done: 2 calls"
     assert len(lines) == 3     # not a terminal: a line per call, and the end
+    assert progress.bar(10, "tuning", out, force=False).show(3, "x") is None  # silent
 
 
 def test_cli_compile_tune(tune_env, tmp_path):

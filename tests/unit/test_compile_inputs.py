@@ -74,9 +74,10 @@ def test_int64_and_dynamic_batch(target):
                                     "'y' dim 0 = 3"),
     ("f32", (A, torch.zeros(2, 5)), r"input #1 \('y'\): expected shape \(\?, 4\)"),
     ("i64", (np.zeros((1, 3), np.int64), [[1.5, 2, 3]]),
-     r"input #1 \('y'\): expected int64 values, got Python floats"),
+     r"input #1 \('y'\): expected int64 values, got a list holding a Python float \(1.5\) "
+     r"at \[0\]\[0\]"),
     ("i64", (np.zeros((1, 3), np.int64), "abc"),
-     r"input #1 \('y'\): expected int64 values, got Python strings"),
+     r"input #1 \('y'\): expected int64 values, got a str \('abc'\)"),
     ("i64", (np.zeros((1, 3), np.int64), {1: 2}), r"input #1 \('y'\): expected an array"),
     ("i64", (torch.zeros(1, 3, dtype=torch.int32), np.zeros((1, 3), np.int64)),
      r"input #0 \('x'\): expected dtype int64"),

@@ -591,7 +591,7 @@ def test_graph_level_errors():
     bad.dims.extend([3])
     bad.float_data.extend([1.0])
     raises(model([h.make_node("Relu", ["B"], ["Y"])], [], [vi("Y", shape=[3])], [bad]),
-           "initializer 'B'", "has 1 values, tensor<3xf32> needs 3")
+           "initializer 'B'", "has 1 value, tensor<3xf32> needs 3")
     raw = numpy_helper.from_array(np.zeros(3, np.float32), "R")
     raw.raw_data = b"\0" * 5
     raises(model([h.make_node("Relu", ["R"], ["Y"])], [], [vi("Y", shape=[3])], [raw]),

@@ -192,7 +192,7 @@ def test_bad_inputs(main, value, message):
 
 
 def test_wrong_count(main):
-    with pytest.raises(StrataError, match="takes 1 inputs, got 2"):
+    with pytest.raises(StrataError, match="takes 1 input, got 2"):
         main(np.zeros((1, 3), np.float32), np.zeros((1, 3), np.float32))
 
 
@@ -267,14 +267,29 @@ def test_python_values_are_converted(main):
     np.testing.assert_array_equal(main(((0.5, 1, 1.5),))[0], [[1, 2, 3]])
 
 
+class _Thing:
+    pass
+
+
 @pytest.mark.parametrize("value, message", [
-    ("abc", "input #0 of @main: expected float32 values, got Python strings"),
-    (object(), "expected an array .NumPy, DLPack. or numbers, got a object"),
-    ([[1, 2], [3]], "cannot convert the list to an array: .*inhomogeneous"),
-    ([[1, 2, "x"]], "expected float32 values, got Python strings"),
-    ([[1j, 2, 3]], "expected float32 values, got Python complex numbers"),
-    ([[None, 2, 3]], "expected float32 values, got Python objects"),
-    (3.0, r"expected shape \(\?, 3\), got \(\)"),
+    ("abc", r"input #0 of @main: expected float32 values, got a str \('abc'\)$"),
+    (object(), "expected an array .NumPy, DLPack. or numbers, got an object$"),
+    (_Thing(), "expected an array .NumPy, DLPack. or numbers, got an object of type "
+               "test_runtime._Thing$"),
+    ([[1, 2], [3]], r"expected a rectangular array, got a ragged list \(\[0\] has 2 "
+                    r"items, \[1\] has 1\)$"),
+    ([[1, 2, "x"]], r"expected float32 values, got a list holding a str \('x'\) at "
+                    r"\[0\]\[2\]$"),
+    ([[1j, 2, 3]], r"expected float32 values, got a list holding a Python complex \(1j\) "
+                   r"at \[0\]\[0\]$"),
+    ([[None, 2, 3]], r"expected float32 values, got a list holding None at \[0\]\[0\]$"),
+    (3.0, r"expected shape \(\?, 3\), got a Python float$"),
+    (None, "expected an array .NumPy, DLPack. or numbers, got None$"),
+    ({"x": 1}, "expected an array .NumPy, DLPack. or numbers, got a dict$"),
+    (np.float32(1), r"expected shape \(\?, 3\), got a NumPy float32 scalar$"),
+    (np.array(1, np.float32), r"expected shape \(\?, 3\), got a 0-d float32 array$"),
+    ([1.0, 2.0, 3.0], r"expected shape \(\?, 3\), got a list of shape \(3,\)$"),
+    (np.array([["a", "b", "c"]]), "expected dtype float32, got str$"),
 ])
 def test_bad_python_values(main, value, message):
     with pytest.raises(InputError, match=message):
@@ -283,9 +298,10 @@ def test_bad_python_values(main, value, message):
 
 def test_as_array():
     assert as_array([1, 2], np.dtype(np.int8)).dtype == np.int8
-    with pytest.raises(InputError, match="x: expected int64 values, got Python floats"):
+    with pytest.raises(InputError, match=r"x: expected int64 values, got a list holding a "
+                                         r"Python float \(1.5\) at \[0\]"):
         as_array([1.5], np.dtype(np.int64), "x")
-    with pytest.raises(InputError, match="cannot convert the list to an array of uint8"):
+    with pytest.raises(InputError, match="cannot convert a list to an array of uint8: .*300"):
         as_array([300], np.dtype(np.uint8))
     assert as_array([True, 2.5], np.dtype(np.float16)).dtype == np.float16
     assert as_array(["a", "bc"], np.dtype(object)).tolist() == ["a", "bc"]

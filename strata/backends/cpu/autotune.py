@@ -7,7 +7,8 @@ defaults, KC / MC halved and doubled, the other thread splits; for a call with d
 dims only the changes that stay good at other sizes) are timed on random data
 with the loaded KernelLibrary on the model's thread count, and the fastest replaces the
 model's choice in the call. A progress bar on stderr says how far it is (candidates
-timed / all, the call being timed).
+timed / all, the call being timed; strata/progress.py: tqdm's where importable on a
+terminal, lines elsewhere, nothing with STRATA_QUIET=1 or progress=False).
 
 [Note: the tuning cache]
 Results are kept in a JSON file in the kernels' cache directory ($STRATA_CACHE_DIR,
@@ -39,7 +40,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
 import time
 import warnings
 
@@ -132,43 +132,6 @@ def _write(path: str, isa, new: dict) -> None:
                       RuntimeWarning, stacklevel=3)
 
 
-# ---------------------------------------------------------------- the progress bar
-
-
-class Progress:
-    """A one-line progress bar on a stream: `tuning [#####.....]  12/40 <what>`, redrawn
-    in place (\\r) on a terminal; elsewhere (a log, a pipe) a line each time `what`
-    changes, and at the end."""
-
-    __slots__ = ("total", "done", "out", "tty", "width", "last", "what")
-
-    def __init__(self, total: int, out=None, width: int = 30):
-        self.total, self.done = max(int(total), 1), 0
-        self.out = out or sys.stderr
-        self.tty = bool(getattr(self.out, "isatty", lambda: False)())
-        self.width = width
-        self.last = self.what = None
-
-    def show(self, done: float, what: str) -> None:
-        self.done = min(done, self.total)
-        filled = int(self.width * self.done / self.total)
-        line = (f"tuning [{'#' * filled}{'.' * (self.width - filled)}] "
-                f"{int(self.done):>4}/{self.total} {what}")
-        if line == self.last:
-            return
-        if self.tty:
-            self.out.write("\r" + line[:119].ljust(len(self.last or "")))
-        elif what != self.what:
-            self.out.write(line + "\n")
-        self.last, self.what = line, what
-        self.out.flush()
-
-    def close(self) -> None:
-        if self.tty and self.last is not None:
-            self.out.write("\n")
-            self.out.flush()
-
-
 # ---------------------------------------------------------------- running a call
 
 
@@ -242,7 +205,7 @@ class Tuner:
     seconds spent."""
 
     def __init__(self, threads: int = 0, isa=None, caches=None, tune_time: float = 0.0,
-                 progress=True, out=None):
+                 progress=None, out=None):
         from .cost_model import host_caches
         from .kernels import default_threads, host_isa
         self.isa = isa or host_isa()
@@ -293,7 +256,9 @@ class Tuner:
         from .kernels import load_kernels
         lib = load_kernels(self.isa)
         total = sum(len(c) for _, _, c in todo.values())
-        bar = Progress(total, self.out) if self.progress else None
+        from ... import progress
+        force = not progress.silenced() if self.progress is None else bool(self.progress)
+        bar = progress.bar(total, "tuning", self.out, force=force) if force else None
         done, t0 = 0, time.perf_counter()
         new = {}
         prev = lib.threads_enter(self.threads)
@@ -362,7 +327,7 @@ def tune_calls(calls: list, tuner: Tuner) -> int:
 
 def run_tuned(passes, module, instrumentation=None, timings=None,
               verify_each: bool = False, threads: int = 0, tune_time: float = 0.0,
-              progress=True) -> Tuner:
+              progress=None) -> Tuner:
     """Run `passes` (pipeline entries, strata-linalg-to-microkernels among them) on
     `module`, then give the kernel calls the autotuner's words (the CPU target's `tune`
     option). Phase times go into `timings` ("microkernels", "tune"), with the number of

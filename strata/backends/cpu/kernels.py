@@ -304,8 +304,10 @@ def kernel_object(isa: Isa | None = None) -> bytes:
     if path and os.path.isfile(path):
         with open(path, "rb") as fh:
             return fh.read()
-    mod, tm = _optimized(isa)
-    obj = tm.emit_object(mod)
+    from ... import progress
+    with progress.step("building CPU kernels (first use, ~8 s)", estimate=8.0):
+        mod, tm = _optimized(isa)
+        obj = tm.emit_object(mod)
     if path:
         try:
             os.makedirs(d, exist_ok=True)
@@ -320,8 +322,10 @@ def kernel_object(isa: Isa | None = None) -> bytes:
 
 def kernel_assembly(isa: Isa | None = None) -> str:
     """The kernels' host assembly (for reading)."""
-    mod, tm = _optimized(isa or host_isa())
-    return tm.emit_assembly(mod)
+    from ... import progress
+    with progress.step("building the CPU kernels' assembly (~8 s)", estimate=8.0):
+        mod, tm = _optimized(isa or host_isa())
+        return tm.emit_assembly(mod)
 
 
 # Every KernelLibrary ever loaded: their code must outlive them (the thread pool's

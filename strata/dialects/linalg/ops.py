@@ -246,7 +246,7 @@ class MapOp(_WithPayload):
     name = "linalg.map"
     inputs = VarOperand(TensorOrMemref)
     init = Operand(TensorOrMemref)
-    result = VarResult(AnyTensorResult)
+    result_ = VarResult(AnyTensorResult)  # upstream's `result` ([Note: field names])
     mapper = RegionDef(single_block=True)
 
     def asm_result_names(self):
@@ -300,7 +300,7 @@ class ReduceOp(_WithPayload):
     # Inputs then inits, as many of each (SameVariadicOperandSize).
     inputs_and_inits = VarOperand(TensorOrMemref)
     dimensions = Prop(SortedDims)
-    result = VarResult(AnyTensorResult)
+    result_ = VarResult(AnyTensorResult)  # upstream's `result` ([Note: field names])
     combiner = RegionDef(single_block=True)
 
     _init_first = True
@@ -394,7 +394,7 @@ class _Identity(_DstStructured):
 
     input = Operand(TensorOrMemref)
     init = Operand(TensorOrMemref)
-    result = VarResult(AnyTensorResult)
+    result_ = VarResult(AnyTensorResult)  # upstream's `result` ([Note: field names])
     region = RegionDef(single_block=True)
     _array = ""
 
@@ -595,7 +595,7 @@ class SoftmaxOp(Op):
     input = Operand(C.AnyShaped)
     output = Operand(C.AnyShaped)
     dimension = Prop(C.I64Attr)
-    result = VarResult(C.AnyRankedTensor)
+    result_ = VarResult(C.AnyRankedTensor)  # upstream's `result` ([Note: field names])
 
     def num_dps_inputs(self):
         return 1

@@ -82,7 +82,7 @@ class _Relayout(Op):
     outer_dims_perm = Prop(_I64S, default=_DEFAULT_PERM)
     inner_dims_pos = Prop(_I64S)
     static_inner_tiles = Prop(_I64S)
-    result = OptResult(_RESULT)
+    result_ = OptResult(_RESULT)  # upstream's `result` ([Note: field names])
     _is_pack = True
 
     def num_dps_inputs(self):

@@ -30,9 +30,9 @@ from ...ir.core import Block, Region
 from ...ir.location import FusedLoc, NameLoc
 from . import _dialect as D
 from .errors import OnnxImportError, describe_node
-from .tensors import TensorError, sparse_attr, tensor_attr
+from .tensors import TensorError, check_sparse, check_tensor, sparse_attr, tensor_attr
 from ...dialects.onnx import element_type_of_name
-from .types import UnknownType, convert_type
+from .types import UnknownType, convert_type, element_type
 
 __all__ = ["Scope", "GraphImporter", "RESOURCE_MIN_ELEMENTS", "free_names", "attr_kind"]
 
@@ -147,6 +147,37 @@ def _check_unique(names, what: str, where: str):
             raise OnnxImportError(f"{what} '{name}' is defined twice{where}" if what ==
                                   "initializer" else f"{what} '{name}' is listed twice{where}")
         seen.add(name)
+
+
+def _count(dims) -> int:
+    n = 1
+    for d in dims:
+        n *= d
+    return n
+
+
+def _check_elem_types(tp, required: bool = False):
+    """Raise UnknownType for an element type of TypeProto `tp` (nested in sequences,
+    optionals, maps) that ONNX does not define; 0 (not given) only where `required`
+    (a graph input's), else it is left to the places that need one."""
+    while True:
+        which = tp.WhichOneof("value")
+        if which in ("tensor_type", "sparse_tensor_type"):
+            code = getattr(tp, which).elem_type
+            if code:
+                element_type(code)
+            elif required:
+                raise UnknownType("tensor type without an element type")
+            return
+        if which == "sequence_type":
+            tp = tp.sequence_type.elem_type
+        elif which == "optional_type":
+            tp = tp.optional_type.elem_type
+        elif which == "map_type":
+            element_type(tp.map_type.key_type)
+            tp = tp.map_type.value_type
+        else:
+            return
 
 
 def _subgraphs(a):
@@ -266,13 +297,18 @@ class GraphImporter:
         for index in self._order(g, defined, lambda x: scope.lookup(x) is not None, where):
             self.node(g.node[index], index, scope, block, anchor, where, check)
 
-    def validate(self, g, outer: frozenset = frozenset(), where: str = "", functions=()):
+    def validate(self, g, outer: frozenset = frozenset(), where: str = "", functions=(),
+                 lazy_above: int | None = None):
         """Check GraphProto `g` and its subgraphs before any of ONNX's own C++ code
         (shape inference, the inliner) sees it, which may crash on what it does not
         expect: names defined once and before use (in some order), graph outputs
-        defined, every node's op, counts and attributes (check_node). `outer` holds
-        the names of the enclosing graphs; `functions` the (domain, name) of the
-        model-local functions nodes may call."""
+        defined (and the model's listed once), the element types of the declared types, every
+        tensor's size against its data (see [Note: sizes checked first] in tensors.py),
+        every node's op, counts and attributes (check_node). `outer` holds the names of
+        the enclosing graphs; `functions` the (domain, name) of the model-local
+        functions nodes may call; initializers of more than `lazy_above` elements have
+        their raw data's length checked when imported."""
+        self.check_graph_data(g, where, lazy_above)
         own = set()
         for name in [vi.name for vi in g.input] + [t.name for t in g.initializer] + \
                 [t.values.name for t in g.sparse_initializer]:
@@ -298,10 +334,61 @@ class GraphImporter:
         for o in g.output:
             if not isinstance(o.name, str):
                 raise OnnxImportError(f"graph output name {o.name!r} is not valid UTF-8")
+        if not where:  # the model's outputs are named results (a subgraph's are positional:
+            # it may yield one value twice, as onnxruntime allows)
+            _check_unique([o.name for o in g.output], "graph output", where)
+        for o in g.output:
             if o.name not in produced and o.name not in visible:
                 raise OnnxImportError(f"output '{o.name}' of graph '{g.name}' is not "
                                       f"defined{where}" if where else
                                       f"graph output '{o.name}' is not defined")
+
+    def check_graph_data(self, g, where: str = "", lazy_above: int | None = None):
+        """The declared types of `g`'s inputs, outputs and value_info (known element
+        types) and its initializers' sizes against their data (nothing large read:
+        see [Note: sizes checked first] in tensors.py)."""
+        for what, infos in (("graph input", g.input), ("graph output", g.output),
+                            ("value_info", g.value_info)):
+            for vi in infos:
+                try:
+                    _check_elem_types(vi.type, what == "graph input")
+                except UnknownType as e:
+                    raise OnnxImportError(f"{what} '{vi.name}'{where}: {e}") from None
+        for t in g.initializer:
+            exact = lazy_above is None or _count(t.dims) <= lazy_above
+            try:
+                check_tensor(t, self.reader, exact)
+            except TensorError as e:
+                raise OnnxImportError(f"initializer '{t.name}'{where}: {e}") from None
+        for sp in g.sparse_initializer:
+            try:
+                check_sparse(sp, self.reader)
+            except TensorError as e:
+                raise OnnxImportError(f"initializer '{sp.values.name}'{where}: {e}") from None
+
+    def check_attribute_data(self, n, desc: str):
+        """The tensors of node `n`'s attributes, sizes against data (nothing large
+        read: see [Note: sizes checked first] in tensors.py); subgraphs not entered."""
+        for a in n.attribute:
+            try:
+                kind = attr_kind(a)
+                if kind == _TENSOR:
+                    check_tensor(a.t, self.reader)
+                elif kind == _TENSORS:
+                    for t in a.tensors:
+                        check_tensor(t, self.reader)
+                elif kind == _SPARSE_TENSOR:
+                    check_sparse(a.sparse_tensor, self.reader)
+                elif kind == _SPARSE_TENSORS:
+                    for sp in a.sparse_tensors:
+                        check_sparse(sp, self.reader)
+                elif kind == _TYPE_PROTO:
+                    _check_elem_types(a.tp)
+                elif kind == _TYPE_PROTOS:
+                    for tp in a.type_protos:
+                        _check_elem_types(tp)
+            except (TensorError, UnknownType) as e:
+                raise OnnxImportError(f"attribute '{a.name}': {e}", desc) from None
 
     def _order(self, g, defined, visible, where: str) -> list[int]:
         """A topological order of g's node indices (see [Note: order and scope]):
@@ -476,6 +563,7 @@ class GraphImporter:
         for name, sa in s.attributes.items():
             if sa.required and name not in seen:
                 raise OnnxImportError(f"required attribute '{name}' is missing", desc)
+        self.check_attribute_data(n, desc)
         if n.op_type == "Split" and s.domain == "":
             _check_split(n, inputs, outputs, desc)
         return s, inputs, outputs

@@ -31,7 +31,7 @@ from ...ir.core import Block
 from ...ir.diagnostics import DiagnosticError
 from ...ir.location import FileLineColLoc
 from . import _dialect as D
-from .errors import OnnxImportError
+from .errors import OnnxImportError, describe_node
 from .graph import GraphImporter, Scope
 from .tensors import DataReader
 from .types import UnknownType, convert_type, dim_params
@@ -142,11 +142,29 @@ def _validate_function(gi: GraphImporter, f):
     if not f.name:
         raise OnnxImportError("a model-local function has no name")
     inputs = set(f.input)
-    gi._order(f, inputs.__contains__, inputs.__contains__, where)
+    order = gi._order(f, inputs.__contains__, inputs.__contains__, where)
+    for i in order:  # the tensors of its nodes' attributes, before the inliner copies them
+        n = f.node[i]
+        desc = describe_node(n.name, n.op_type, i, where)
+        gi.check_attribute_data(n, desc)
+        for a in n.attribute:
+            for sg in ([a.g] if a.HasField("g") else a.graphs):
+                _check_subgraph_data(gi, sg, f" in graph '{sg.name}' of {desc}")
     produced = inputs | {o for n in f.node for o in n.output if o}
     for o in f.output:
         if o not in produced:
             raise OnnxImportError(f"output '{o}'{where} is not defined")
+
+
+def _check_subgraph_data(gi: GraphImporter, g, where: str):
+    """The data of a function's subgraph `g` (see GraphImporter.check_graph_data)."""
+    gi.check_graph_data(g, where)
+    for i, n in enumerate(g.node):
+        desc = describe_node(n.name, n.op_type, i, where)
+        gi.check_attribute_data(n, desc)
+        for a in n.attribute:
+            for sg in ([a.g] if a.HasField("g") else a.graphs):
+                _check_subgraph_data(gi, sg, f" in graph '{sg.name}' of {desc}")
 
 
 def _nodes(g):
@@ -261,9 +279,10 @@ class _ModelImporter:
             for f in original.functions:
                 _validate_function(gi, f)
             gi.validate(original.graph, functions={(f.domain, f.name) for f in
-                                                   original.functions})
+                                                   original.functions},
+                        lazy_above=_INFER_MAX_ELEMENTS)
             proto = _inline_local_functions(original)
-        gi.validate(proto.graph)
+        gi.validate(proto.graph, lazy_above=_INFER_MAX_ELEMENTS)
         gi.validated = True
         inferred = _infer_shapes(proto)
         # the initializers from `proto`: the inferred copy may lack the large ones

@@ -9,6 +9,18 @@ file and a length that is not the tensor's size. This is what lets models over p
 2 GB limit in: they are loaded with `load_external_data=False` and their weights are read
 here, straight into the resource blobs.
 
+[Note: sizes checked first]
+A TensorProto declares its dims and, apart, holds its data: a model may declare
+[2^40] int64 elements over 8 bytes. ONNX's shape inference and inliner believe the dims
+(data propagation allocated 8 GB for that tensor before any error), so the importer
+checks every tensor of the model before ONNX's C++ code sees it (`check_tensor`,
+`check_sparse`, from GraphImporter.validate): a known element type, dims not negative, the
+data's length (raw bytes, typed values, strings, an external file's range, read by
+`DataReader.check` without reading the file) the declared size, a sparse tensor's dense
+form within this machine's memory. Reading `raw_data` copies it out of the proto, so
+the large initializers of the main graph (which shape inference does not see) are only
+checked against protobuf's 2 GB there, and exactly when imported, still before decoding.
+
 [Note: raw data]
 A dense attribute holds MLIR's raw buffer (strata/ir/dense.py): each element takes
 ceil(bits / 8) bytes, little-endian. That is ONNX's `raw_data` layout for every type of 8
@@ -29,7 +41,7 @@ from ...ir.dense import BLOBS, DenseElementsAttr, DenseResourceElementsAttr, \
 from .types import UnknownType, element_size, element_type
 
 __all__ = ["TensorError", "DataReader", "tensor_type", "tensor_attr", "sparse_attr",
-           "array_bytes"]
+           "array_bytes", "check_tensor", "check_sparse"]
 
 _PACKED = {21: 4, 22: 4, 23: 4, 25: 2, 26: 2, 27: 6, 28: 6}  # data type -> bits
 _STRING = 8
@@ -74,6 +86,21 @@ class DataReader:
 
     def read(self, t, nbytes: int) -> bytes:
         """The `nbytes` external bytes of TensorProto `t`."""
+        location, path, offset, length = self.check(t, nbytes)
+        try:
+            with open(path, "rb") as f:
+                f.seek(offset)
+                data = f.read(length)
+        except OSError as e:
+            raise TensorError(f"cannot read external data file '{location}': "
+                              f"{e.strerror}") from None
+        if len(data) != length:
+            raise TensorError(f"external data file '{location}' ended early")
+        return data
+
+    def check(self, t, nbytes: int):
+        """(location, path, offset, length) of the `nbytes` external bytes of TensorProto
+        `t`, checked against the file's size (the file is not read)."""
         info = {}
         for e in t.external_data:
             if e.key in info:
@@ -105,16 +132,7 @@ class DataReader:
                               f"file '{location}' of {size} bytes")
         if length != nbytes:
             raise TensorError(f"external data has {length} bytes, the tensor needs {nbytes}")
-        try:
-            with open(path, "rb") as f:
-                f.seek(offset)
-                data = f.read(length)
-        except OSError as e:
-            raise TensorError(f"cannot read external data file '{location}': "
-                              f"{e.strerror}") from None
-        if len(data) != length:
-            raise TensorError(f"external data file '{location}' ended early")
-        return data
+        return location, path, offset, length
 
 
 def tensor_type(t):
@@ -134,6 +152,99 @@ def _count(dims) -> int:
     for d in dims:
         n *= d
     return n
+
+
+# Protobuf's limit on a message: no tensor holds more bytes inside the model.
+_PROTO_LIMIT = 2 ** 31
+
+
+def _stored(t, n: int) -> int:
+    """Bytes of numeric TensorProto `t`'s `n` elements as ONNX stores them."""
+    bits = _PACKED.get(t.data_type)
+    return (n * bits + 7) // 8 if bits else n * element_size(t.data_type)
+
+
+def _typed_count(t) -> int:
+    """The elements the typed field of numeric TensorProto `t` holds."""
+    import onnx
+    dt = t.data_type
+    have = len(getattr(t, onnx.helper.tensor_dtype_to_field(dt)))
+    bits = _PACKED.get(dt)
+    if dt in (14, 15):  # complex: two values each
+        return have // 2
+    if bits in (2, 4):
+        return have * (8 // bits)
+    return have
+
+
+def check_tensor(t, reader: DataReader | None, exact: bool = True) -> None:
+    """TensorProto `t`'s declared type and size against the data it holds, reading
+    nothing large (see [Note: sizes checked first]); `exact=False` checks `raw_data`
+    only against protobuf's limit (its length would copy it)."""
+    import onnx
+    type_ = tensor_type(t)
+    if t.HasField("segment"):
+        raise TensorError("tensor segments are not supported")
+    n = _count(t.dims)
+    external = t.data_location == onnx.TensorProto.EXTERNAL
+    if t.data_type == _STRING:
+        if external:
+            raise TensorError("string tensors cannot keep their data externally")
+        if len(t.string_data) != n:
+            raise TensorError(f"tensor has {len(t.string_data)} strings, {type_} needs {n}")
+        return
+    stored = _stored(t, n)
+    if external:
+        if reader is None:
+            raise TensorError("external data is not allowed here")
+        reader.check(t, stored)
+    elif t.HasField("raw_data"):
+        if not exact and stored >= _PROTO_LIMIT:
+            raise TensorError(f"{type_} needs {stored} bytes, more than a model holds "
+                              "outside external data (2 GB)")
+        if exact and len(t.raw_data) != stored:
+            raise TensorError(f"tensor has {len(t.raw_data)} bytes of data, {type_} needs "
+                              f"{stored}")
+    else:
+        have = _typed_count(t)
+        if have != n and (t.data_type not in _PACKED or have < n):
+            raise TensorError(f"tensor has {have} value{'s' * (have != 1)}, {type_} needs "
+                              f"{n}")
+
+
+def _memory_bytes() -> int:
+    """This machine's physical memory (2^63 where it cannot be told)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 2 ** 63
+
+
+def check_sparse(sp, reader: DataReader | None) -> None:
+    """A SparseTensorProto's values, indices and dense shape (see [Note: sizes checked
+    first]): its dense form, which the importer makes, must fit in memory."""
+    dims = list(sp.dims)
+    if any(d < 0 for d in dims):
+        raise TensorError(f"sparse tensor has a negative dimension: {dims}")
+    values, indices = sp.values, sp.indices
+    check_tensor(values, reader)
+    if values.data_type == _STRING:
+        raise TensorError("sparse string tensors are not supported")
+    if len(values.dims) != 1:
+        raise TensorError("sparse tensor values must be a 1-D tensor")
+    if indices.data_type != 7:
+        raise TensorError("sparse tensor indices must be int64")
+    check_tensor(indices, reader)
+    nnz = values.dims[0]
+    if list(indices.dims) not in ([nnz], [nnz, len(dims)]):
+        raise TensorError(f"sparse tensor indices have shape {list(indices.dims)}, expected "
+                          f"[{nnz}] or [{nnz}, {len(dims)}]")
+    n = _count(dims)
+    nbytes = max(n, 1) * element_size(values.data_type)
+    limit = _memory_bytes()
+    if nbytes > limit:
+        raise TensorError(f"sparse tensor of shape {dims} is {nbytes} bytes dense, more "
+                          f"than this machine's memory ({limit} bytes)")
 
 
 def array_bytes(a: np.ndarray, data_type: int) -> bytes:
@@ -158,7 +269,7 @@ def _raw(t, reader: DataReader | None) -> bytes:
     n = _count(t.dims)
     dt = t.data_type
     bits = _PACKED.get(dt)
-    stored = (n * bits + 7) // 8 if bits else n * element_size(dt)
+    stored = _stored(t, n)
     if t.HasField("segment"):
         raise TensorError("tensor segments are not supported")
     external = t.data_location == onnx.TensorProto.EXTERNAL
@@ -183,14 +294,10 @@ def _raw(t, reader: DataReader | None) -> bytes:
         tmp.dims.extend(t.dims)
         tmp.raw_data = data
         return array_bytes(numpy_helper.to_array(tmp), dt)
-    field = onnx.helper.tensor_dtype_to_field(dt)
-    have = len(getattr(t, field))
-    if dt in (14, 15):
-        have //= 2
-    elif bits is not None:
-        have = have * (8 // bits) if bits in (2, 4) else have
+    have = _typed_count(t)
     if bits is None and have != n or bits is not None and have < n:
-        raise TensorError(f"tensor has {have} values, {tensor_type(t)} needs {n}")
+        raise TensorError(f"tensor has {have} value{'s' * (have != 1)}, {tensor_type(t)} "
+                          f"needs {n}")
     try:
         a = numpy_helper.to_array(t)
     except (ValueError, TypeError) as e:
@@ -231,6 +338,7 @@ def _alignment(data_type: int) -> int:
 
 def sparse_attr(sp, reader: DataReader | None, resource: str | None = None):
     """A SparseTensorProto as a dense attribute (zeros where no value is given)."""
+    check_sparse(sp, reader)
     values, indices = sp.values, sp.indices
     dims = list(sp.dims)
     if any(d < 0 for d in dims):
@@ -258,7 +366,11 @@ def sparse_attr(sp, reader: DataReader | None, resource: str | None = None):
                           f"[{nnz}] or [{nnz}, {len(dims)}]")
     if flat.size and (flat.min() < 0 or flat.max() >= n):
         raise TensorError("sparse tensor index out of range")
-    dense = np.zeros(n, vals.dtype)
+    try:
+        dense = np.zeros(n, vals.dtype)
+    except MemoryError:
+        raise TensorError(f"sparse tensor of shape {dims}: no memory for its dense form "
+                          f"({n * vals.dtype.itemsize} bytes)") from None
     dense[flat] = vals
     raw = array_bytes(dense, values.data_type)
     type_ = A.RankedTensorType(dims, vt.element_type)
