@@ -55,7 +55,8 @@ def random_inputs(module, function: str, seed: int = 0, dynamic_size: int = 3) -
 def assert_outputs_close(expected, got, rtol=1e-5, atol=1e-6, what="output"):
     """Outputs (lists of values) agree: dtype, shape, and values (see the module doc)."""
     if len(expected) != len(got):
-        raise AssertionError(f"{len(got)} outputs, expected {len(expected)}")
+        raise AssertionError(f"{len(got)} output{'' if len(got) == 1 else 's'}, expected "
+                             f"{len(expected)}")
     for i, (e, g) in enumerate(zip(expected, got)):
         _close(e, g, rtol, atol, f"{what} #{i}")
 

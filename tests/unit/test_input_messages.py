@@ -118,3 +118,10 @@ def test_the_interpreter_entry_says_the_same():
     with pytest.raises(InterpreterError, match=re.escape(
             "('x') of @main: expected a value of type 'tensor<2xf32>', got None")):
         run("main", None)
+
+
+def test_output_count_messages_are_singular_for_one():
+    """strata.testing's count mismatch reads "1 output", not "1 outputs"."""
+    import strata.testing as st
+    with pytest.raises(AssertionError, match=r"^1 output, expected 2$"):
+        st.assert_outputs_close([np.zeros(1), np.zeros(1)], [np.zeros(1)])

@@ -134,10 +134,11 @@ def _check_split(n, inputs, outputs, desc):
     for a in n.attribute:
         if a.name == "num_outputs" and a.i != len(outputs):
             raise OnnxImportError(f"num_outputs is {a.i}, but the node has {len(outputs)} "
-                                  "outputs", desc)
+                                  f"output{'' if len(outputs) == 1 else 's'}", desc)
         if a.name == "split" and len(a.ints) != len(outputs):
             raise OnnxImportError(f"'split' has {len(a.ints)} sizes, but the node has "
-                                  f"{len(outputs)} outputs", desc)
+                                  f"{len(outputs)} output{'' if len(outputs) == 1 else 's'}",
+                                  desc)
 
 
 def _check_unique(names, what: str, where: str):
