@@ -47,6 +47,15 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    from .. import progress
+    from ..compiler import _model_label
+    with progress.settings(False if args.quiet else None), \
+            progress.step(f"compiling {_model_label(args.model)}",
+                          after=progress.LONG_COMPILE_S):
+        return _run(args)
+
+
+def _run(args) -> int:
     import strata
     from ..compiler import CompileInstrumentation
     inst = CompileInstrumentation(args.print_ir_after_all, args.dump_dir) \

@@ -39,6 +39,9 @@ def add_ir_arguments(p) -> None:
     p.add_argument("--dump-dir", default=None, metavar="DIR",
                    help="write the IR after every pass, and the LLVM IR, as numbered files "
                         "in DIR")
+    p.add_argument("--quiet", action="store_true",
+                   help="no notices on stderr while slow steps run (kernel builds, "
+                        "autotuning, long compiles; see strata/progress.py)")
 
 
 def _load_inputs(specs):
@@ -79,7 +82,7 @@ def run(args) -> int:
         f = strata.compile(args.model, target=args.target or DEFAULT_TARGET,
                            function=args.function, pipeline=args.pipeline,
                            print_ir_after_all=args.print_ir_after_all,
-                           dump_dir=args.dump_dir)
+                           dump_dir=args.dump_dir, progress=False if args.quiet else None)
         with np.errstate(all="ignore"):
             outputs = f(*positional, **named)
     except (strata.StrataError, _UsageError) as e:

@@ -158,3 +158,28 @@ def test_a_long_compile_says_so(env, capsys):
     strata.compile(m, target="interpret")  # fast: silent below LONG_COMPILE_S
     err = capsys.readouterr().err
     assert err.count("strata: compiling") == 2  # (progress=False said nothing)
+
+
+def test_the_commands_say_so_unless_quiet(env, capsys, tmp_path):
+    """`strata run` and `strata compile` speak for a long compile (STRATA_PROGRESS=1
+    off a terminal) and say nothing with --quiet."""
+    onnx = pytest.importorskip("onnx")
+    import numpy as np
+    from onnx import TensorProto as TP
+    from onnx import helper as h
+    from strata.tools.cli import main
+    g = h.make_graph([h.make_node("Relu", ["x"], ["y"])], "tiny",
+                     [h.make_tensor_value_info("x", TP.FLOAT, [2])],
+                     [h.make_tensor_value_info("y", TP.FLOAT, [2])])
+    path = tmp_path / "tiny.onnx"
+    onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 17)]), path)
+    np.save(tmp_path / "x.npy", np.array([-1, 2], np.float32))
+    env.setattr(progress, "LONG_COMPILE_S", 0.0)
+    env.setenv("STRATA_PROGRESS", "1")
+    run = ["run", str(path), "--target", "interpret", "--input", f"x={tmp_path / 'x.npy'}"]
+    emit = ["compile", str(path), "-o", str(tmp_path / "tiny.mlir"), "--emit", "mlir"]
+    for argv in (run, emit):
+        assert main(argv) == 0
+        assert "strata: compiling tiny.onnx..." in capsys.readouterr().err
+        assert main(argv + ["--quiet"]) == 0
+        assert "strata:" not in capsys.readouterr().err
