@@ -51,37 +51,133 @@ def _ints_attr_or_input(cx, attr, i, since):
 
 @lowering("Reshape")
 def _reshape(cx):
+    """The result's sizes: from the result type where it knows them (static dims, and
+    `?` dims named as the input's), else from the shape operand. A shape operand known
+    at run time only is checked against ONNX's rules and against the type's dims, and
+    the element count against the input's (see [Note: shape checks]); the sizes the
+    reshape uses are sent to 0 only where the count may differ (the named dims of the
+    type keep their Values, and the reshaped band its width)."""
+    from ._index_check import all_of, require, result_sizes, shape_text
     x = cx.operands[0]
     in_sizes = sizes(cx, x)
     rt = cx.result_type()
-    if type(rt) is A.RankedTensorType and DYN not in rt.shape:
-        return [reshape_to(cx, x, list(rt.shape))]
-    known = _named_sizes(cx, x, in_sizes, rt)
-    if known is not None:   # the shape operand says nothing the types do not
-        return [finish(cx, reshape_to(cx, x, known, in_sizes))]
-    if opset_version(cx.op) < 5:
-        shape = list(cx.attr("shape", []))
-    else:
-        shape = operand_ints(cx, 1, "shape")
-    allowzero = cx.attr("allowzero", 0)
     ix = Ix(scalars(cx))
+    total = _product(ix, in_sizes)
+    typed = None
+    if type(rt) is A.RankedTensorType and DYN not in rt.shape:
+        typed = list(rt.shape)
+    else:
+        typed = _named_sizes(cx, x, in_sizes, rt, total)
+    shape = _reshape_operand(cx)
+    if shape is None and typed is None:
+        raise NotLowerable("shape (operand #1) must have a static length")
+    if shape is not None:
+        computed, rules = _reshape_sizes(cx, shape, in_sizes, total, cx.attr("allowzero", 0))
+    if typed is None:
+        out, agree = result_sizes(cx, computed)
+        ok = all_of(cx, [rules, agree])
+    else:
+        out = typed
+        ok = _same_count(cx, typed, in_sizes)
+        if shape is None:
+            require(cx, ok, f"cannot reshape the input's elements into {shape_text(typed)}")
+        else:   # the rules and the agreement, asserted, imply `ok`
+            require(cx, all_of(cx, [ix.cmp("eq", a, b) for a, b in zip(typed, computed)
+                                    if a is not b]),
+                    f"shape {shape_text(shape)} differs from the result's dims "
+                    f"{shape_text(typed)}")
+    return [finish(cx, _checked_reshape(cx, x, in_sizes, out, ok))]
+
+
+def _product(ix, values):
+    n = 1
+    for d in values:
+        n = ix.mul(n, d)
+    return n
+
+
+def _same_count(cx, a, b):
+    """Whether mixed sizes `a` and `b` hold as many elements: known when their Values
+    are the same ones and their known sizes multiply alike, else an i1 Value."""
+    def split(v):
+        return (_product(Ix(None), [d for d in v if Ix.known(d)]),
+                sorted((id(d) for d in v if not Ix.known(d))))
+    (na, va), (nb, vb) = split(a), split(b)
+    if va == vb and (na == nb or not va):
+        return na == nb
+    ix = Ix(scalars(cx))
+    return ix.cmp("eq", _product(ix, a), _product(ix, b))
+
+
+def _checked_reshape(cx, x, in_sizes, out, ok):
+    """`x` reshaped to mixed `out` where `ok` holds; elsewhere its Values are 0 (an
+    empty view), or, `out` all known, zeros of that shape are the result (an scf.if:
+    see [Note: shape checks])."""
+    from ._index_check import not_, unless_empty, when_ok
+    out = when_ok(cx, ok, out)
+    if ok is True or not Ix.known(*out):
+        return reshape_to(cx, x, out, in_sizes)
+    from ._linalg_util import filled
+    elt = x.type.element_type
+    return unless_empty(cx, not_(cx, ok), tensor_type(out, elt),
+                        lambda: filled(cx, out, elt), lambda: reshape_to(cx, x, out, in_sizes))
+
+
+def _reshape_operand(cx):
+    """The target shape as mixed values (the attribute before opset 5), or None when the
+    operand's length is known at run time only."""
+    if opset_version(cx.op) < 5:
+        return list(cx.attr("shape", []))
+    t = cx.operands[1].type
+    from .common import constant_array
+    if constant_array(cx.op.operands[1]) is None and constant_array(cx.operands[1]) is None \
+            and type(t) is A.RankedTensorType and t.rank == 1 and t.shape[0] == DYN:
+        return None
+    return operand_ints(cx, 1, "shape")
+
+
+def _reshape_sizes(cx, shape, in_sizes, total, allowzero):
+    """(mixed result sizes, ok) of a Reshape to mixed `shape` from `in_sizes` (`total`
+    elements), by ONNX's rules, each a `require`: no value below -1, at most one -1,
+    (allowzero=0) a 0 only where the input has a dim to copy, the product within int64,
+    and the element count the input's (-1: what the others leave, which must divide it
+    and not be 0, as onnxruntime says)."""
+    from ._index_check import all_of, any_of, checked_product, not_, require, shape_text
+    ix = Ix(scalars(cx))
+    r = len(in_sizes)
+    text = shape_text(shape)
+    flags = [require(cx, all_of(cx, [ix.cmp("ge", d, -1) for d in shape]),
+                     f"shape {text} has a value below -1")]
+    neg = [ix.cmp("eq", d, -1) for d in shape]
+    count = 0
+    for f in neg:
+        count = ix.add(count, ix.select(f, 1, 0))
+    flags.append(require(cx, ix.cmp("le", count, 1), f"shape {text} has more than one -1"))
     fixed = []
-    for i, d in enumerate(shape):
-        if not allowzero and i < len(in_sizes):
-            d = ix.select(ix.cmp("eq", d, 0), in_sizes[i], d)
+    for k, d in enumerate(shape):
+        if not allowzero:
+            if k < r:
+                d = ix.select(ix.cmp("eq", d, 0), in_sizes[k], d)
+            else:
+                flags.append(require(cx, ix.cmp("ne", d, 0),
+                                     f"shape {text} has a 0 at dim {k}, past the input's "
+                                     f"rank {r}"))
         fixed.append(d)
-    total = 1
-    for d in in_sizes:
-        total = ix.mul(total, d)
-    known = 1
-    for d in fixed:
-        known = ix.mul(known, ix.select(ix.cmp("eq", d, -1), 1, d))
-    out = [ix.select(ix.cmp("eq", d, -1), ix.floordiv(total, ix.max(known, 1)), d)
-           for d in fixed]
-    return [finish(cx, reshape_to(cx, x, out_sizes(cx, out)))]
+    known, fits = checked_product(cx, [ix.select(f, 1, ix.max(d, 0))
+                                       for f, d in zip(neg, fixed)])
+    flags.append(require(cx, fits, f"shape {text} has more than 2^63 - 1 elements"))
+    has = any_of(cx, neg)
+    whole = ix.cmp("eq", known, total)
+    part = all_of(cx, [ix.cmp("ne", known, 0),
+                       ix.cmp("eq", ix.mod(total, ix.max(known, 1)), 0)])
+    match = any_of(cx, [all_of(cx, [has, part]), all_of(cx, [not_(cx, has), whole])])
+    n = int(total) if Ix.known(total) else "the input's"
+    flags.append(require(cx, match, f"cannot reshape {n} elements into shape {text}"))
+    q = ix.floordiv(total, ix.max(known, 1))
+    return [ix.select(f, q, d) for f, d in zip(neg, fixed)], all_of(cx, flags)
 
 
-def _named_sizes(cx, x, in_sizes, rt):
+def _named_sizes(cx, x, in_sizes, rt, total):
     """The result's mixed sizes without the shape operand, or None: each `?` dim with the
     name of a dim of `x` (see [Note: dim symbols]) has that dim's size; one `?` dim
     left, the others static and not 0, is what the element count leaves for it."""
@@ -97,11 +193,7 @@ def _named_sizes(cx, x, in_sizes, rt):
     rest = [d for d in out if d is not None]
     if len(left) > 1 or not Ix.known(*rest) or 0 in rest:
         return None
-    ix = Ix(scalars(cx))
-    total = 1
-    for d in in_sizes:
-        total = ix.mul(total, d)
-    out[left[0]] = ix.floordiv(total, math.prod(rest))
+    out[left[0]] = Ix(scalars(cx)).floordiv(total, math.prod(rest))
     return out
 
 
