@@ -55,10 +55,14 @@ def bad(make, target, message, *args):
         f(*args)
 
 
-def compile_error(m, message):
-    with pytest.raises(strata.StrataError if hasattr(strata, "StrataError") else Exception,
-                       match=message):
+def compile_error(m, *parts):
+    """Compiling `m` fails with a diagnostic holding each of `parts`."""
+    from strata.errors import StrataError
+    with pytest.raises(StrataError) as info:
         strata.compile(m, target="cpu")
+    text = f"{info.value}\n{getattr(info.value, 'diag', '')}"
+    for p in parts:
+        assert p in text, text
 
 
 def i64(*v):
@@ -146,6 +150,125 @@ def test_reshape_declared_output(target):
 
 def test_reshape_constant_shape_is_a_compile_error():
     m = named("Reshape", [("x", F, [8]), ("s", i64(3, 3))], [("y", F, None)])
-    compile_error(m, "cannot reshape 8 elements")
-    m = named("Reshape", [("x", F, [8]), ("s", i64(-1, -1))], [("y", F, None)])
-    compile_error(m, "-1")
+    compile_error(m, 'loc("node0")', "cannot reshape 8 elements")
+    m = named("Reshape", [("x", F, ["N"]), ("s", i64(-1, -1))], [("y", F, None)])
+    compile_error(m, 'loc("node0")', "more than one -1")
+
+
+# ------------------------------------------------------------------ Expand, Tile
+
+
+def _expand():
+    return named("Expand", [("x", F, [1, 4]), ("s", I64, [2])], [("y", F, None)])
+
+
+def _expand_dyn():
+    return named("Expand", [("x", F, ["N", 1]), ("s", I64, [3])], [("y", F, None)])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_expand(target):
+    """The issue's case: [1, 4] -> [3, 5] returned a (3, 4) array."""
+    x = rand(1, 4)
+    for s in ([3, 4], [3, 1], [1, 1], [0, 4], [4]):
+        good(_expand, target, x, i64(*s) if len(s) == 2 else i64(1, *s))
+    msg = re.escape("Expand at node0: shape [?, ?] does not broadcast with the input's "
+                    "[1, 4]")
+    for s in ([3, 5], [2, 0], [1, 8]):
+        bad(_expand, target, msg, x, i64(*s))
+    bad(_expand, target, re.escape("Expand at node0: shape [?, ?] has a negative value"),
+        x, i64(-1, 4))
+    bad(_expand, target, "Expand at node0: shape \\[\\?, \\?\\] gives more than 2\\^63 - 1 "
+        "elements", x, i64(2**62, 4))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_expand_dynamic_input(target):
+    for n, s in ((3, [2, 3, 5]), (1, [2, 3, 5]), (3, [1, 1, 1]), (3, [2, 1, 1]), (0, [2, 1, 4])):
+        good(_expand_dyn, target, rand(n, 1), i64(*s))
+    for n, s in ((3, [2, 4, 5]), (2, [1, 3, 1]), (3, [2, 0, 4])):
+        bad(_expand_dyn, target, "Expand at node0: shape .* does not broadcast", rand(n, 1),
+            i64(*s))
+
+
+def _tile():
+    return named("Tile", [("x", F, [2, "N"]), ("r", I64, [2])], [("y", F, None)])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_tile(target):
+    x = rand(2, 3)
+    for r in ([2, 2], [0, 1], [1, 0], [3, 1]):
+        good(_tile, target, x, i64(*r))
+    bad(_tile, target, re.escape("Tile at node0: repeats [?, ?] has a negative value"), x,
+        i64(-1, 2))
+    big = re.escape("Tile at node0: repeats [?, ?] give more than 2^63 - 1 elements")
+    for r in ([2**62, 1], [2**31, 2**31], [2**62, 2**62]):
+        bad(_tile, target, big, x, i64(*r))
+    # an empty dim of the input: a product that overflows in one dim still fails
+    bad(_tile, target, big, rand(2, 0), i64(2**62, 2**62))
+    good(_tile, target, rand(2, 0), i64(3, 5))
+
+
+# ------------------------------------------------------------------ ConstantOfShape, Range
+
+
+def _constant_of_shape():
+    return named("ConstantOfShape", [("s", I64, [3])], [("y", F, None)],
+                 value=__import__("onnx").helper.make_tensor("v", F, [1], [1.5]))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_constant_of_shape(target):
+    for s in ([2, 3, 4], [0, 5, 2], [1, 1, 1], [2**40, 0, 3]):
+        good(_constant_of_shape, target, i64(*s))
+    bad(_constant_of_shape, target, re.escape("ConstantOfShape at node0: shape [?, ?, ?] has "
+                                              "a negative value"), i64(2, -3, 4))
+    bad(_constant_of_shape, target, re.escape("ConstantOfShape at node0: shape [?, ?, ?] has "
+                                              "more than 2^63 - 1 elements"),
+        i64(2**62, 2, 1))
+
+
+def _range(t):
+    return lambda: named("Range", [("a", t, []), ("b", t, []), ("c", t, [])],
+                         [("y", t, None)])
+
+
+_RANGE = {t: _range(t) for t in (I64, I32, F)}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("elt", [I64, I32, F])
+def test_range(target, elt):
+    dt = {I64: np.int64, I32: np.int32, F: np.float32}[elt]
+    make = _RANGE[elt]
+
+    def args(*v):
+        return [np.array(a, dt) for a in v]
+    for v in ([0, 10, 3], [10, 0, -3], [0, 10, -1], [5, 5, 1], [-7, 7, 7]):
+        good(make, target, *args(*v))
+    bad(make, target, "Range at node0: delta is 0", *args(0, 10, 0))
+    if elt == I64:
+        for v in ([-2**63, 2**63 - 1, 1], [2**63 - 1, -2**63, -2]):
+            bad(make, target, "Range at node0: .* over 2\\^63 - 1 elements", *args(*v))
+        good(make, target, *args(2**63 - 3, 2**63 - 1, 1))
+        good(make, target, *args(-2**63, -2**63 + 5, 2**62))
+    if elt == F:
+        for v in ([0, 1e30, 1], [0, np.nan, 1], [0, np.inf, 1], [0, -np.inf, 1]):
+            bad(make, target, "Range at node0: .* not finite or over 2\\^63 - 1 elements",
+                *args(*v))
+        good(make, target, *args(0, -1e30, 1))
+
+
+def test_constant_values_are_compile_errors():
+    """Bad values known at compile time: a located error, no run-time code."""
+    at = 'loc("node0")'
+    m = named("Tile", [("x", F, ["N", 3]), ("r", i64(-1, 2))], [("y", F, None)])
+    compile_error(m, at, "repeats [-1, 2] has a negative value")
+    m = named("ConstantOfShape", [("s", i64(-1, 2))], [("y", F, None)])
+    compile_error(m, at, "shape [-1, 2] has a negative value")
+    m = named("Range", [("a", np.array(0, np.int64)), ("b", np.array(5, np.int64)),
+                        ("c", np.array(0, np.int64))], [("y", I64, None)])
+    compile_error(m, at, "delta is 0")
+    m = named("Expand", [("x", F, ["N", 4]), ("s", i64(3, 5))], [("y", F, None)])
+    compile_error(m, at, "cannot be broadcast")

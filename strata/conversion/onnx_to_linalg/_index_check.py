@@ -59,7 +59,7 @@ from .common import constant_array, scalars
 __all__ = ["label", "index_ranges", "assert_ok", "all_of", "any_of", "wrap", "clamp",
            "clamp_bounds", "unless_empty", "guarded", "range_text", "check_dims", "require",
            "checked_product", "checked_sum", "when_ok", "result_sizes", "distinct",
-           "INT64_MAX", "shape_text"]
+           "INT64_MAX", "shape_text", "checked_build", "nonnegative"]
 
 INT64_MAX = (1 << 63) - 1
 
@@ -254,7 +254,8 @@ def require(cx, flag, message: str):
 
 def shape_text(values) -> str:
     """`[2, ?, -1]`: known values, `?` for those known at run time only."""
-    return "[" + ", ".join(str(int(v)) if Ix.known(v) else "?" for v in values) + "]"
+    return "[" + ", ".join(str(int(v)) if Ix.known(v) and v != A.DYNAMIC else "?"
+                           for v in values) + "]"
 
 
 def checked_product(cx, dims):
@@ -360,6 +361,29 @@ def result_sizes(cx, computed, i=0, what="shape"):
     ok = all_of(cx, flags)
     assert_ok(cx, ok, f"{what} differs from the result's static dims {shape_text(rt.shape)}")
     return out, ok
+
+
+def nonnegative(cx, values, what):
+    """`require` that mixed `values` (named `what`, as [..] text) are all >= 0."""
+    ix = Ix(scalars(cx))
+    return require(cx, all_of(cx, [ix.cmp("ge", v, 0) for v in values]),
+                   f"{what} {shape_text(values)} has a negative value")
+
+
+def checked_build(cx, ok, out, elt, build):
+    """`build(sizes)`, a tensor of mixed sizes `out` (element type `elt`), made with its
+    Values sent to 0 unless `ok` (see [Note: shape checks]): an empty tensor after a
+    failed check. When every size is known there is none to send to 0: `build` then runs
+    in an scf.if on `ok`, zeros of `out` in the other branch."""
+    out = when_ok(cx, ok, out)
+    if ok is True or not Ix.known(*out):
+        return build(out)
+    from ._linalg_util import filled
+    from ._shape_util import fit
+    from .common import tensor_type
+    t = tensor_type(out, elt)
+    return unless_empty(cx, not_(cx, ok), t, lambda: filled(cx, out, elt),
+                        lambda: fit(cx, build(out), t))
 
 
 def assert_ok(cx, flag, message: str):

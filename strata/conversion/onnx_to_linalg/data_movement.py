@@ -110,17 +110,10 @@ def _same_count(cx, a, b):
 
 
 def _checked_reshape(cx, x, in_sizes, out, ok):
-    """`x` reshaped to mixed `out` where `ok` holds; elsewhere its Values are 0 (an
-    empty view), or, `out` all known, zeros of that shape are the result (an scf.if:
-    see [Note: shape checks])."""
-    from ._index_check import not_, unless_empty, when_ok
-    out = when_ok(cx, ok, out)
-    if ok is True or not Ix.known(*out):
-        return reshape_to(cx, x, out, in_sizes)
-    from ._linalg_util import filled
-    elt = x.type.element_type
-    return unless_empty(cx, not_(cx, ok), tensor_type(out, elt),
-                        lambda: filled(cx, out, elt), lambda: reshape_to(cx, x, out, in_sizes))
+    """`x` reshaped to mixed `out` where `ok` holds (see checked_build)."""
+    from ._index_check import checked_build
+    return checked_build(cx, ok, out, x.type.element_type,
+                         lambda sz: reshape_to(cx, x, sz, in_sizes))
 
 
 def _reshape_operand(cx):
@@ -430,40 +423,63 @@ def _broadcast_to(cx, x, out_sizes):
 
 @lowering("Expand")
 def _expand(cx):
+    """Bidirectional broadcast of x and the shape operand: aligned right, each pair of
+    sizes equal or one of them 1 (a rule checked at run time for values known then: see
+    [Note: shape checks]), the shape's values not negative, the result's size within
+    int64."""
+    from ._index_check import (all_of, any_of, checked_build, checked_product,
+                               nonnegative, require, result_sizes, shape_text)
     x = cx.operands[0]
     shape = operand_ints(cx, 1, "shape")
     dims = sizes(cx, x)
     rank = max(len(dims), len(shape))
     ix = Ix(scalars(cx))
+    text = shape_text(shape)
+    flags = [nonnegative(cx, shape, "shape")]
     # a dim of x named as the result's (see [Note: dim symbols]) is the result's size
     xs, rs = operand_symbols(cx, x) or [None] * len(dims), result_symbols(cx) or [None] * rank
-    out = []
+    out, fit_ = [], []
     for k in range(rank):
         i, j = k - (rank - len(dims)), k - (rank - len(shape))
         a = dims[i] if i >= 0 else 1
         b = shape[j] if j >= 0 else 1
+        fit_.append(any_of(cx, [ix.cmp("eq", a, b), ix.cmp("eq", a, 1), ix.cmp("eq", b, 1)]))
         if Ix.known(a) and a == 1:
             out.append(b)
         elif Ix.known(b) and b == 1 or (i >= 0 and xs[i] is not None and xs[i] == rs[k]):
             out.append(a)
         else:   # equal, or one of them is 1 at run time (sizes 1 and 0 give 0)
             out.append(ix.select(ix.cmp("eq", a, 1), b, a))
-    out = out_sizes(cx, out)
-    # A dynamic dim of x that is 1 at run time stretches to the result's size (see
-    # [Note: broadcasting dynamic dims]); one that is the result's size stays.
-    cur = list(dims)
-    for i, a in enumerate(dims):
-        o = out[rank - len(dims) + i]
-        if not Ix.known(a) and o is not a and not (Ix.known(o) and o == 1):
-            x = stretch_if_one(cx, x, i, o, cur)
-            cur[i] = o
-    return [finish(cx, _broadcast_to(cx, x, out))]
+    flags.append(require(cx, all_of(cx, fit_), f"shape {text} does not broadcast with the "
+                                               f"input's {shape_text(dims)}"))
+    flags.append(require(cx, checked_product(cx, out)[1],
+                         f"shape {text} gives more than 2^63 - 1 elements"))
+    out, agree = result_sizes(cx, out)
+    ok = all_of(cx, [*flags, agree])
+    same = [out[rank - len(dims) + i] is a for i, a in enumerate(dims)]
+
+    def build(out):
+        # A dynamic dim of x that is 1 at run time stretches to the result's size (see
+        # [Note: broadcasting dynamic dims]); one that is the result's size stays (0
+        # after a failed check: nothing is read).
+        v, cur = x, list(dims)
+        for i, a in enumerate(dims):
+            o = out[rank - len(dims) + i]
+            if not Ix.known(a) and not same[i] and not (Ix.known(o) and o == 1):
+                v = stretch_if_one(cx, v, i, o, cur)
+                cur[i] = o
+        return _broadcast_to(cx, v, out)
+    return [finish(cx, checked_build(cx, ok, out, x.type.element_type, build))]
 
 
 @lowering("Tile")
 def _tile(cx):
-    """Broadcast x of shape (n0, n1, ..) to (r0, n0, r1, n1, ..), then collapse pairs."""
+    """Broadcast x of shape (n0, n1, ..) to (r0, n0, r1, n1, ..), then collapse pairs.
+    Repeats known at run time only are checked: not negative, each result dim and the
+    whole within int64 (see [Note: shape checks])."""
     from ...dialects.linalg import make_generic
+    from ._index_check import (all_of, checked_build, checked_product, nonnegative, require,
+                               result_sizes, shape_text, when_ok)
     from ._shape_util import collapse
     x = cx.operands[0]
     r = _rank(cx)
@@ -471,13 +487,25 @@ def _tile(cx):
     if len(reps) != r:
         raise NotLowerable(f"{len(reps)} repeats for rank {r}")
     dims = sizes(cx, x)
-    inter = [v for pair in zip(reps, dims) for v in pair]
-    init = empty(cx, inter, x.type.element_type)
-    in_map = dims_map(2 * r, [2 * k + 1 for k in range(r)])
-    g = make_generic(cx.b, [x], [init], [in_map, AffineMap.identity(2 * r)],
-                     ["parallel"] * (2 * r), lambda b, args: [args[0]], [init.type],
-                     loc=cx.loc).results[0]
-    return [finish(cx, collapse(cx, g, [[2 * k, 2 * k + 1] for k in range(r)]))]
+    ix = Ix(scalars(cx))
+    text = shape_text(reps)
+    flags = [nonnegative(cx, reps, "repeats")]
+    out = [ix.mul(a, b) for a, b in zip(reps, dims)]
+    fits = all_of(cx, [checked_product(cx, [a, b])[1] for a, b in zip(reps, dims)]
+                  + [checked_product(cx, reps + dims)[1]])
+    flags.append(require(cx, fits, f"repeats {text} give more than 2^63 - 1 elements"))
+    out, agree = result_sizes(cx, out)
+    ok = all_of(cx, [*flags, agree])
+
+    def build(_):
+        inter = when_ok(cx, ok, [v for pair in zip(reps, dims) for v in pair])
+        init = empty(cx, inter, x.type.element_type)
+        in_map = dims_map(2 * r, [2 * k + 1 for k in range(r)])
+        g = make_generic(cx.b, [x], [init], [in_map, AffineMap.identity(2 * r)],
+                         ["parallel"] * (2 * r), lambda b, args: [args[0]], [init.type],
+                         loc=cx.loc).results[0]
+        return collapse(cx, g, [[2 * k, 2 * k + 1] for k in range(r)])
+    return [finish(cx, checked_build(cx, ok, out, x.type.element_type, build))]
 
 
 # ------------------------------------------------------------------ pad

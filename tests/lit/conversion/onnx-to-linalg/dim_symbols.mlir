@@ -84,11 +84,13 @@ func.func @matmul_batch(%a: tensor<?x3x4xf32> {onnx.dim_params = ["b", "", ""]},
 // -----
 
 // Expand to a run-time shape whose result dim has the input's name: the dim keeps the
-// input's size (no check whether it is 1).
+// input's size (no check whether it is 1), 0 after a failed check of the shape.
 // CHECK-LABEL: func.func @expand_same_name
 // CHECK-NOT: scf.if
 // CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x1x5xf32>
-// CHECK: tensor.empty(%[[N]]) : tensor<?x5x5xf32>
+// CHECK: cf.assert %{{.*}}, "Expand at {{.*}}: shape [?, ?, ?] does not broadcast with the input's [?, 1, 5]"
+// CHECK: %[[S:.*]] = arith.select %{{.*}}, %[[N]], %{{.*}} : index
+// CHECK: tensor.empty(%[[S]]) : tensor<?x5x5xf32>
 // CHECK-NOT: scf.if
 // CHECK: return
 func.func @expand_same_name(%x: tensor<?x1x5xf32> {onnx.dim_params = ["batch", "", ""]}, %s: tensor<3xi64>) -> tensor<?x5x5xf32> {
