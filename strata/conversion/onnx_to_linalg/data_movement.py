@@ -359,12 +359,29 @@ def _slice_params(cx):
 
 @lowering("Slice")
 def _slice(cx):
+    """Starts and ends clamp into range (ONNX's rule, not an error); steps known at run
+    time only are checked not to be 0, axes to be in [-r, r) and distinct (see [Note:
+    shape checks]); a step of 0 divides by 1 instead after its failed check."""
+    from ._index_check import (all_of, checked_build, distinct, require, result_sizes,
+                               shape_text)
     x = cx.operands[0]
     r = _rank(cx)
     starts, ends, axes, steps = _slice_params(cx)
     ix = Ix(scalars(cx))
     dims = sizes(cx, x)
     offs, sz, strides = [0] * r, list(dims), [1] * r
+    flags = []
+    if not Ix.known(*steps):
+        flags.append(require(cx, all_of(cx, [ix.cmp("ne", k, 0) for k in steps]),
+                             f"steps {shape_text(steps)} has a 0"))
+        steps = [k if Ix.known(k) else ix.select(ix.cmp("eq", k, 0), 1, k) for k in steps]
+    if not Ix.known(*axes):
+        flags.append(require(cx, all_of(cx, [ix.cmp("ge", a, -r) for a in axes]
+                                        + [ix.cmp("lt", a, r) for a in axes]),
+                             f"axes {shape_text(axes)} out of range [-{r}, {r})"))
+        normal = [ix.select(ix.cmp("lt", a, 0), ix.add(a, r), a) for a in axes]
+        flags.append(require(cx, distinct(cx, normal),
+                             f"axes {shape_text(axes)} name an axis twice"))
     seen = set()
     for st, en, ax, step in zip(starts, ends, axes, steps):
         if Ix.known(step) and step == 0:
@@ -383,15 +400,21 @@ def _slice(cx):
             o, n, k = _slice_dim(ix, st, en, step, dims[d])
             offs[d], sz[d] = ix.select(hit, o, offs[d]), ix.select(hit, n, sz[d])
             strides[d] = ix.select(hit, k, strides[d])
-    out = out_sizes(cx, sz)
-    if all(Ix.known(s) and s > 0 for s in strides):
-        return [finish(cx, extract_slice(cx, x, offs, out, strides))]
-    # a negative or unknown step: gather x[off + i * step] per dim
-    def body(s, idx, args):
-        ix = Ix(s)
-        at = [ix.v(ix.add(o, ix.mul(i, k))) for o, i, k in zip(offs, idx, strides)]
-        return s.op1("tensor.extract", [x, *at], x.type.element_type)
-    return [finish(cx, index_generic(cx, [], [], out, x.type.element_type, body))]
+    out, agree = result_sizes(cx, sz, what="the sliced sizes")
+    ok = all_of(cx, [*flags, agree])
+    elt = x.type.element_type
+
+    def build(out):
+        if all(Ix.known(s) and s > 0 for s in strides):
+            return extract_slice(cx, x, offs, out, strides)
+
+        # a negative or unknown step: gather x[off + i * step] per dim
+        def body(s, idx, args):
+            ix = Ix(s)
+            at = [ix.v(ix.add(o, ix.mul(i, k))) for o, i, k in zip(offs, idx, strides)]
+            return s.op1("tensor.extract", [x, *at], elt)
+        return index_generic(cx, [], [], out, elt, body)
+    return [finish(cx, checked_build(cx, ok, out, elt, build))]
 
 
 def _slice_dim(ix, st, en, step, d):
@@ -512,7 +535,9 @@ def _tile(cx):
 
 
 def _pad_params(cx, r):
-    """(pads as mixed values, 2 per dim: begins then ends; mode; value operand or None)."""
+    """(pads as mixed values, 2 per dim: begins then ends; mode; value operand or None;
+    the flags of the checks of run-time axes: in range, distinct)."""
+    from ._index_check import all_of, distinct, require, shape_text
     mode = cx.attr("mode", "constant")
     v = opset_version(cx.op)
     value = None
@@ -531,9 +556,21 @@ def _pad_params(cx, r):
         raise NotLowerable(f"{len(raw)} pads for {len(axes)} axes")
     lo, hi = [0] * r, [0] * r
     ix = Ix(scalars(cx))
+    flags = []
+    if not Ix.known(*axes):
+        flags.append(require(cx, all_of(cx, [ix.cmp("ge", a, -r) for a in axes]
+                                        + [ix.cmp("lt", a, r) for a in axes]),
+                             f"axes {shape_text(axes)} out of range [-{r}, {r})"))
+        normal = [ix.select(ix.cmp("lt", a, 0), ix.add(a, r), a) for a in axes]
+        flags.append(require(cx, distinct(cx, normal),
+                             f"axes {shape_text(axes)} name an axis twice"))
+    seen = set()
     for k, a in enumerate(axes):
         if Ix.known(a):
             a = norm_axis(a, r, "axes")
+            if a in seen:
+                raise NotLowerable(f"axis {a} is padded twice")
+            seen.add(a)
             lo[a], hi[a] = raw[k], raw[len(axes) + k]
             continue
         # an axis known at run time only: the dim it names takes the pads
@@ -542,7 +579,7 @@ def _pad_params(cx, r):
             hit = ix.cmp("eq", a, d)
             lo[d] = ix.select(hit, raw[k], lo[d])
             hi[d] = ix.select(hit, raw[len(axes) + k], hi[d])
-    return lo, hi, mode, value
+    return lo, hi, mode, value, flags
 
 
 def _pad_value(cx, s, value, elt):
@@ -558,17 +595,31 @@ def _pad_value(cx, s, value, elt):
 
 @lowering("Pad")
 def _pad(cx):
+    """Negative pads crop, down to the whole dim and not beyond; edge, reflect and wrap
+    have nothing to repeat in an empty dim, so padding one, or cropping one to nothing,
+    is an error (onnxruntime's rule); the padded sizes stay within int64. Pads known at run time only are checked
+    so (see [Note: shape checks])."""
+    from ._index_check import all_of, any_of, checked_build, checked_product, \
+        checked_sum, require, result_sizes, shape_text, unless_empty, when_ok
     x = cx.operands[0]
     r = _rank(cx)
-    lo, hi, mode, value = _pad_params(cx, r)
+    lo, hi, mode, value, flags = _pad_params(cx, r)
     if mode not in ("constant", "reflect", "edge", "wrap"):
         raise NotLowerable(f"Pad mode '{mode}'")
     s = scalars(cx)
     ix = Ix(s)
     dims = sizes(cx, x)
     elt = x.type.element_type
-    if mode == "constant" and all(Ix.known(p) and p >= 0 for p in lo + hi):
+    if mode == "constant" and all(Ix.known(p) and p >= 0 for p in lo + hi) and not flags:
         return [finish(cx, _tensor_pad(cx, x, lo, hi, _pad_value(cx, s, value, elt)))]
+    text = shape_text(lo + hi)
+    # the crops leave at least nothing: lo >= -d and hi >= -(d + min(lo, 0)), which
+    # cannot wrap (-lo could: INT64_MIN)
+    flags.append(require(cx, all_of(cx, [
+        all_of(cx, [ix.cmp("ge", a, ix.sub(0, d)),
+                    ix.cmp("ge", b, ix.sub(0, ix.add(d, ix.min(a, 0))))])
+        for d, a, b in zip(dims, lo, hi)]),
+        f"pads {text} remove more than a whole dim of the input {shape_text(dims)}"))
     # Negative pads crop first; then every output element reads the source at an index
     # mapped into range by the mode (constant: a select of the pad value).
     crop_lo = [ix.max(ix.sub(0, p), 0) for p in lo]
@@ -576,10 +627,48 @@ def _pad(cx):
     lo = [ix.max(p, 0) for p in lo]
     hi = [ix.max(p, 0) for p in hi]
     n = [ix.sub(ix.sub(d, a), b) for d, a, b in zip(dims, crop_lo, crop_hi)]
-    src = extract_slice(cx, x, crop_lo, n)
-    out = out_sizes(cx, [ix.add(ix.add(d, a), b) for d, a, b in zip(n, lo, hi)])
+    if mode != "constant":
+        flags.append(require(cx, all_of(cx, [_empty_ok(cx, d, k, a, b)
+                                             for d, k, a, b in zip(dims, n, lo, hi)]),
+                             f"'{mode}' mode has no data to repeat in a dim left empty "
+                             f"(pads {text})"))
+    if mode == "reflect":
+        flags.append(require(cx, all_of(cx, [
+            any_of(cx, [ix.cmp("eq", p, 0), ix.cmp("lt", p, k)])
+            for k, a, b in zip(n, lo, hi) for p in (a, b)]),
+            f"'reflect' mode pads {text} beyond a dim's size less 1"))
+    sums = [checked_sum(cx, [k, a, b]) for k, a, b in zip(n, lo, hi)]
+    out = [v for v, _ in sums]
+    fits = all_of(cx, [f for _, f in sums] + [checked_product(cx, out)[1]])
+    flags.append(require(cx, fits, f"pads {text} give more than 2^63 - 1 elements"))
+    out, agree = result_sizes(cx, out, what="the padded sizes")
+    ok = all_of(cx, [*flags, agree])
+    crop_lo, n = when_ok(cx, ok, crop_lo), when_ok(cx, ok, n)
     pad_value = _pad_value(cx, s, value, elt) if mode == "constant" else None
-    return [finish(cx, _mapped_pad(cx, src, n, lo, out, mode, pad_value))]
+
+    def build(out):
+        src = extract_slice(cx, x, crop_lo, n)
+        t = tensor_type([d if Ix.known(d) else DYN for d in out], elt)
+        if mode != "constant":
+            return _mapped_pad(cx, src, n, lo, out, mode, pad_value)
+        # the constant mode reads no empty dim: all of the result is the pad value then
+        empty = all_of(cx, [ix.cmp("ne", k, 0) for k in n])
+        empty = None if empty is True else True if empty is False else s.not_(empty)
+        from ._linalg_util import filled
+        return unless_empty(cx, empty, t, lambda: filled(cx, out, elt, pad_value),
+                            lambda: _mapped_pad(cx, src, n, lo, out, mode, pad_value))
+    return [finish(cx, checked_build(cx, ok, out, elt, build))]
+
+
+def _empty_ok(cx, d, n, lo, hi):
+    """Whether a dim of `d` elements, `n` after cropping, may take pads `lo` and `hi`
+    (>= 0) in a mode that repeats the data: it has some left, or was empty and gets
+    none (onnxruntime refuses a dim cropped to nothing in these modes)."""
+    from ._index_check import all_of, any_of
+    ix = Ix(scalars(cx))
+    return any_of(cx, [ix.cmp("gt", n, 0), all_of(cx, [ix.cmp("eq", d, 0),
+                                                        ix.cmp("eq", lo, 0),
+                                                        ix.cmp("eq", hi, 0)])])
 
 
 def _tensor_pad(cx, x, lo, hi, value):
