@@ -142,10 +142,33 @@ def test_reshape_declared_output(target):
     the operand's), and a dynamic input's count is checked against the declared one."""
     good(_reshape_declared, target, rand(8), i64(2, 4))
     good(_reshape_declared, target, rand(8), i64(-1, 4))
-    bad(_reshape_declared, target, re.escape("Reshape at node0: shape [?, ?] differs from "
-                                             "the result's dims [2, 4]"), rand(8), i64(4, 2))
-    bad(_reshape_declared, target, "Reshape at node0: ", rand(7), i64(2, 4))
-    bad(_reshape_declared, target, "Reshape at node0: ", rand(9), i64(2, 4))
+    good(_reshape_declared, target, rand(8), i64(2, -1))
+    msg = re.escape("Reshape at node0: shape [?, ?] does not reshape the input [?] into the "
+                    "result's dims [2, 4]")
+    for s in ([4, 2], [-1, -1], [0, 4], [2, 0], [-1, 2], [8, -1], [-2, -4]):
+        bad(_reshape_declared, target, msg, rand(8), i64(*s))
+    for n in (7, 9, 0):
+        bad(_reshape_declared, target, msg, rand(n), i64(2, 4))
+    good(_reshape_declared, target, rand(8), i64(2, 4))
+
+
+def _reshape_named():
+    """`?` dims named as the input's: the type decides the sizes, the operand is checked
+    against them (one assert)."""
+    return named("Reshape", [("x", F, ["B", 6]), ("s", I64, [3])], [("y", F, ["B", 2, 3])])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_reshape_named_dims(target):
+    x = rand(4, 6)
+    for s in ([4, 2, 3], [0, 2, 3], [-1, 2, 3], [4, -1, 3], [0, 2, -1]):
+        good(_reshape_named, target, x, i64(*s))
+    for s in ([4, 3, 2], [2, 4, 3], [-1, -1, 3], [0, 0, 3], [4, 2, 0], [1, 2, 3]):
+        bad(_reshape_named, target, "Reshape at node0: shape \\[\\?, \\?, \\?\\] does "
+            "not reshape the input", x, i64(*s))
+    # an empty batch: -1 beside the others leaves 0 (they are not 0)
+    good(_reshape_named, target, rand(0, 6), i64(0, 2, 3))
+    good(_reshape_named, target, rand(0, 6), i64(-1, 2, 3))
 
 
 def test_reshape_constant_shape_is_a_compile_error():

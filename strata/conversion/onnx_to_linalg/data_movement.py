@@ -71,9 +71,9 @@ def _reshape(cx):
     shape = _reshape_operand(cx)
     if shape is None and typed is None:
         raise NotLowerable("shape (operand #1) must have a static length")
-    if shape is not None:
-        computed, rules = _reshape_sizes(cx, shape, in_sizes, total, cx.attr("allowzero", 0))
+    allowzero = cx.attr("allowzero", 0)
     if typed is None:
+        computed, rules = _reshape_sizes(cx, shape, in_sizes, total, allowzero)
         out, agree = result_sizes(cx, computed)
         ok = all_of(cx, [rules, agree])
     else:
@@ -81,12 +81,45 @@ def _reshape(cx):
         ok = _same_count(cx, typed, in_sizes)
         if shape is None:
             require(cx, ok, f"cannot reshape the input's elements into {shape_text(typed)}")
-        else:   # the rules and the agreement, asserted, imply `ok`
-            require(cx, all_of(cx, [ix.cmp("eq", a, b) for a, b in zip(typed, computed)
-                                    if a is not b]),
-                    f"shape {shape_text(shape)} differs from the result's dims "
-                    f"{shape_text(typed)}")
+        else:
+            match = _gives(cx, shape, typed, in_sizes, allowzero)
+            require(cx, all_of(cx, [match, ok]),
+                    f"shape {shape_text(shape)} does not reshape the input "
+                    f"{shape_text(in_sizes)} into the result's dims {shape_text(typed)}")
     return [finish(cx, _checked_reshape(cx, x, in_sizes, out, ok))]
+
+
+def _gives(cx, shape, typed, in_sizes, allowzero):
+    """Whether mixed `shape` gives the sizes `typed` (which hold the input's element
+    count): each value is the size, or (allowzero=0) a 0 where the input's dim is the
+    size, or the one -1, which then stands for what the element count leaves (the other
+    sizes not 0, as onnxruntime asks). One flag, a few comparisons per dim: the type
+    decided the sizes, the operand is only checked (see [Note: shape checks])."""
+    from ._index_check import all_of, any_of, not_
+    ix = Ix(scalars(cx))
+
+    def eq(a, b):
+        return True if a is b else ix.cmp("eq", a, b)
+    neg = [ix.cmp("eq", s, -1) for s in shape]
+    flags = []
+    for k, (s, t) in enumerate(zip(shape, typed)):
+        copy = all_of(cx, [ix.cmp("eq", s, 0), eq(in_sizes[k], t)]) \
+            if not allowzero and k < len(in_sizes) else False
+        flags.append(any_of(cx, [eq(s, t), copy, neg[k]]))
+    count = 0
+    for f in neg:
+        count = ix.add(count, _one_if(ix, f))
+    flags.append(ix.cmp("le", count, 1))
+    has = any_of(cx, neg)
+    if has is not False:
+        flags.append(any_of(cx, [not_(cx, has), all_of(cx, [
+            any_of(cx, [f, ix.cmp("ne", t, 0)]) for f, t in zip(neg, typed)])]))
+    return all_of(cx, flags)
+
+
+def _one_if(ix, flag):
+    """1 where `flag` holds, else 0 (an int when known, else one zero extension)."""
+    return int(flag) if isinstance(flag, bool) else ix.s.cast(flag, A.index)
 
 
 def _product(ix, values):
@@ -144,7 +177,7 @@ def _reshape_sizes(cx, shape, in_sizes, total, allowzero):
     neg = [ix.cmp("eq", d, -1) for d in shape]
     count = 0
     for f in neg:
-        count = ix.add(count, ix.select(f, 1, 0))
+        count = ix.add(count, _one_if(ix, f))
     flags.append(require(cx, ix.cmp("le", count, 1), f"shape {text} has more than one -1"))
     fixed = []
     for k, d in enumerate(shape):

@@ -128,7 +128,7 @@ func.func @odd_argument_names(%a: tensor<?xf32> {onnx.dim_params = ["2*n"]},
 // CHECK-LABEL: func.func @reshape_named
 // CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x128x384xf32>
 // CHECK: tensor.extract %arg1
-// CHECK: cf.assert %{{.*}}, "Reshape at {{.*}}: shape [?, ?, ?, ?] differs from the result's dims [?, 128, 12, 32]"
+// CHECK: cf.assert %{{.*}}, "Reshape at {{.*}}: shape [?, ?, ?, ?] does not reshape the input [?, 128, 384] into the result's dims [?, 128, 12, 32]"
 // CHECK-NEXT: tensor.expand_shape %arg0 {{\[\[}}0], [1], [2, 3]] output_shape [%[[N]], 128, 12, 32] : tensor<?x128x384xf32> into tensor<?x128x12x32xf32>
 func.func @reshape_named(%x: tensor<?x128x384xf32> {onnx.dim_params = ["batch", "", ""]}, %s: tensor<4xi64>) -> tensor<?x128x12x32xf32> {
   %0 = "onnx.Reshape"(%x, %s) {onnx.dim_params = ["batch", "", "", ""]} : (tensor<?x128x384xf32>, tensor<4xi64>) -> tensor<?x128x12x32xf32>
