@@ -171,6 +171,42 @@ def test_reshape_named_dims(target):
     good(_reshape_named, target, rand(0, 6), i64(-1, 2, 3))
 
 
+def _shape_of_input(rest):
+    from onnx import TensorProto as TP
+    from onnx import helper
+    nodes = [helper.make_node("Shape", ["x"], ["sh"], start=0, end=1),
+             helper.make_node("Constant", [], ["c"],
+                              value=helper.make_tensor("c", TP.INT64, [2], rest)),
+             helper.make_node("Concat", ["sh", "c"], ["s"], axis=0),
+             helper.make_node("Reshape", ["x", "s"], ["y"], name="node0")]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", F, ["B", 6])],
+                          [helper.make_tensor_value_info("y", F, None)])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 19)], ir_version=8)
+
+
+def test_reshape_shape_of_input_needs_no_check():
+    """A shape computed from the input's own sizes (Shape -> Concat, as exporters write)
+    is read through to those sizes: nothing is left to check at run time."""
+    m = _shape_of_input([2, 3])
+    f = strata.compile(m, target="interpret")
+    assert "cf.assert" not in str(f.module)
+    x = rand(4, 6)
+    np.testing.assert_array_equal(f(x)[0], x.reshape(4, 2, 3))
+    np.testing.assert_array_equal(strata.compile(m)(x)[0], x.reshape(4, 2, 3))
+
+
+def _shape_of_input_minus_one():
+    return _shape_of_input([-1, 3])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_reshape_shape_of_input_minus_one(target):
+    """[B, -1, 3]: the -1 divides by B * 3, so B = 0 is an error (as in onnxruntime)."""
+    good(_shape_of_input_minus_one, target, rand(4, 6))
+    bad(_shape_of_input_minus_one, target, "Reshape at node0: shape \\[\\?, -1, 3\\]",
+        rand(0, 6))
+
+
 def test_reshape_constant_shape_is_a_compile_error():
     m = named("Reshape", [("x", F, [8]), ("s", i64(3, 3))], [("y", F, None)])
     compile_error(m, 'loc("node0")', "cannot reshape 8 elements")

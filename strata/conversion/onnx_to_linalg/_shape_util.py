@@ -121,7 +121,7 @@ class Ix:
             a, b = int(a), int(b)
             return {"lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b, "eq": a == b,
                     "ne": a != b}[pred]
-        if a is b:
+        if a is b or _same_size(a, b):
             return pred in ("le", "ge", "eq")
         # a size (tensor.dim) is not negative: against a constant below 1 some
         # comparisons are known
@@ -147,6 +147,29 @@ def _is_size(v) -> bool:
     """Whether index Value `v` is a tensor's size (so not negative)."""
     op = v.defining_op
     return op is not None and op.name in ("tensor.dim", "memref.dim")
+
+
+def _same_size(a, b) -> bool:
+    """Whether mixed `a` and `b` are one tensor.dim of one tensor (two ops)."""
+    if Ix.known(a) or Ix.known(b):
+        return False
+    oa, ob = a.defining_op, b.defining_op
+    if oa is None or ob is None or oa.name != "tensor.dim" or ob.name != "tensor.dim" or \
+            oa.operands[0] is not ob.operands[0]:
+        return False
+    ia, ib = oa.operands[1], ob.operands[1]
+    if ia is ib:
+        return True
+    ca, cb = _index_constant(ia), _index_constant(ib)
+    return ca is not None and ca == cb
+
+
+def _index_constant(v):
+    op = v.defining_op
+    if op is None or op.name != "arith.constant":
+        return None
+    attr = op.properties.get("value")
+    return attr.value if isinstance(attr, A.IntegerAttr) else None
 
 
 def index_of(s: ScalarBuilder, v, signed=True):
