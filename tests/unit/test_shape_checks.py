@@ -331,6 +331,11 @@ def test_constant_values_are_compile_errors():
     compile_error(m, at, "delta is 0")
     m = named("Expand", [("x", F, ["N", 4]), ("s", i64(3, 5))], [("y", F, None)])
     compile_error(m, at, "cannot be broadcast")
+    m = named("Pad", [("x", F, [3, 4]), ("p", i64(-4, 0, 0, 0))], [("y", F, None)])
+    compile_error(m, at, "remove more than a whole dim")
+    m = named("Pad", [("x", F, [3, 4]), ("p", i64(3, 0, 0, 0))], [("y", F, None)],
+              mode="reflect")
+    compile_error(m, at, "'reflect' mode pads [3, 0, 0, 0] beyond a dim's size less 1")
 
 
 # ------------------------------------------------------------------ Slice, Pad

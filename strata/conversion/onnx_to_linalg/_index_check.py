@@ -41,7 +41,12 @@ to hold emits nothing). Sizes multiply with an overflow check (`checked_product`
 b` overflows int64 when b > INT64_MAX / a, the quotient a constant when `a` is known;
 a zero factor makes any product fit) and add with one (`checked_sum`). A dim that the
 result type knows statically (from shape inference, or a declared graph output) is
-compared with the one computed at run time (`result_sizes`). Since execution goes on
+compared with the one computed at run time (`result_sizes`). Checks cost no more than
+the values need: an operand built from sizes (Shape -> Gather -> Concat, as exporters
+write) is read through to the tensor.dim Values themselves (`_shape_util.element_of`),
+and `Ix` folds what sizes imply (a tensor.dim is >= 0, two tensor.dim of one dim are
+equal), so such checks vanish at compile time; a Reshape whose sizes the type decides
+checks its operand with one flag. Since execution goes on
 after a failed assert, every size Value the op then allocates or reads with is sent to
 0 by one `arith.select` on the conjunction of its flags (`when_ok`): nothing is read
 out of bounds and nothing large is allocated; an op whose result is all static runs in

@@ -5,6 +5,10 @@ tensors, slices, reshapes and scf loop nests.
 Sizes and indices are "mixed": a Python int when known at compile time, else an SSA
 value of type `index`. `Ix` computes on mixed values: two ints give an int, anything
 else emits arith ops on `index`, so one lowering serves static and dynamic shapes.
+Comparisons also fold what sizes imply: a tensor.dim is not negative, and two tensor.dim
+of one tensor's dim are equal. `element_of` reads a shape operand's element through the
+ops that built it (from_elements, concat, slices, reshapes), so a shape computed from
+sizes lowers to the sizes themselves.
 """
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ from .common import DYN, constant_array, ranked, scalars, tensor_type
 
 __all__ = ["Ix", "norm_axis", "mixed_split", "extract_slice", "insert_slice", "reshape_to",
            "collapse", "expand", "fit", "loop_nest", "operand_ints", "scalar_of", "index_of",
-           "sizes", "out_sizes", "finish", "dims_map", "index_generic", "DYN"]
+           "sizes", "out_sizes", "finish", "dims_map", "index_generic", "DYN", "element_of"]
 
 
 def norm_axis(axis: int, rank: int, what: str = "axis") -> int:

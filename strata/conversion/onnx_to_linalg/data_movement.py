@@ -16,6 +16,16 @@ operand with tensor.extract) where not: see _shape_util.Ix. A result dim the sha
 inference made static is taken from the result type, so a shape computed at run time
 (Shape -> Slice -> Concat -> Reshape, as function expansions write) still lowers to
 static reshapes.
+
+Shape-deciding operands known at run time only (Reshape's shape, Expand's, Tile's
+repeats, Slice's steps and axes, Pad's pads and axes) are checked against ONNX's rules
+before the op's loops, and the sizes are 0 after a failed check (see [Note: shape
+checks] in _index_check.py):
+
+    %ok = arith.cmpi sge, %d, %c-1 : index
+    cf.assert %ok, "Reshape at r0: shape [?, ?] has a value below -1"
+    %n = arith.select %ok, %d, %c0 : index
+    %y = tensor.expand_shape %x [[0, 1]] output_shape [%n, 4] : ...
 """
 from __future__ import annotations
 
@@ -630,8 +640,9 @@ def _pad_value(cx, s, value, elt):
 def _pad(cx):
     """Negative pads crop, down to the whole dim and not beyond; edge, reflect and wrap
     have nothing to repeat in an empty dim, so padding one, or cropping one to nothing,
-    is an error (onnxruntime's rule); the padded sizes stay within int64. Pads known at run time only are checked
-    so (see [Note: shape checks])."""
+    is an error (onnxruntime's rule), as are reflect pads beyond the dim's size less 1;
+    the padded sizes stay within int64. Pads known at run time only are checked so (see
+    [Note: shape checks])."""
     from ._index_check import all_of, any_of, checked_build, checked_product, \
         checked_sum, require, result_sizes, shape_text, unless_empty, when_ok
     x = cx.operands[0]

@@ -4,6 +4,9 @@
     ConstantOfShape      tensor.empty + linalg.fill
     Range                linalg.generic of start + i * delta (its length computed at run
                          time when the result type does not know it)
+
+ConstantOfShape's dims and Range's start/limit/delta, known at run time only, are checked
+(`cf.assert "Range at r0: delta is 0"`; see [Note: shape checks] in _index_check.py).
 """
 from __future__ import annotations
 
