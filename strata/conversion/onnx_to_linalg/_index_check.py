@@ -26,6 +26,31 @@ of bounds because of one. A lowering that accesses data at a data-dependent inde
 
 The results after a failed check are unspecified (the caller raises); only the memory
 accesses are defined.
+
+[Note: shape checks]
+A run-time value that decides a shape (Reshape's shape, Expand's, Tile's repeats,
+ConstantOfShape's dims, Range's start/limit/delta, Slice's starts/ends/axes/steps, Pad's
+pads and axes) is checked against the op's rule with scalar arith ops before the op's
+loops, one `cf.assert` per rule:
+
+    %ok = arith.cmpi sge, %d, %c-1 : index
+    cf.assert %ok, "Reshape at r0: shape has a value below -1"
+
+(`require`: a rule known to fail at compile time is a lowering error instead, one known
+to hold emits nothing). Sizes multiply with an overflow check (`checked_product`: `a *
+b` overflows int64 when b > INT64_MAX / a, the quotient a constant when `a` is known;
+a zero factor makes any product fit) and add with one (`checked_sum`). A dim that the
+result type knows statically (from shape inference, or a declared graph output) is
+compared with the one computed at run time (`result_sizes`). Checks cost no more than
+the values need: an operand built from sizes (Shape -> Gather -> Concat, as exporters
+write) is read through to the tensor.dim Values themselves (`_shape_util.element_of`),
+and `Ix` folds what sizes imply (a tensor.dim is >= 0, two tensor.dim of one dim are
+equal), so such checks vanish at compile time; a Reshape whose sizes the type decides
+checks its operand with one flag. Since execution goes on
+after a failed assert, every size Value the op then allocates or reads with is sent to
+0 by one `arith.select` on the conjunction of its flags (`when_ok`): nothing is read
+out of bounds and nothing large is allocated; an op whose result is all static runs in
+an scf.if instead (`unless_empty`).
 """
 from __future__ import annotations
 
@@ -36,8 +61,12 @@ from ...ir.location import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
 from ._shape_util import Ix
 from .common import constant_array, scalars
 
-__all__ = ["label", "index_ranges", "assert_ok", "all_of", "wrap", "clamp", "clamp_bounds",
-           "unless_empty", "guarded", "range_text", "check_dims"]
+__all__ = ["label", "index_ranges", "assert_ok", "all_of", "any_of", "wrap", "clamp",
+           "clamp_bounds", "unless_empty", "guarded", "range_text", "check_dims", "require",
+           "checked_product", "checked_sum", "when_ok", "result_sizes", "distinct",
+           "INT64_MAX", "shape_text", "checked_build", "nonnegative"]
+
+INT64_MAX = (1 << 63) - 1
 
 
 # ------------------------------------------------------------------ messages
@@ -215,6 +244,151 @@ def check_dims(cx, pairs):
         assert_ok(cx, f, message)
         flags.append(f)
     return flags
+
+
+def require(cx, flag, message: str):
+    """A rule of the op: nothing when `flag` is True, a lowering error (NotLowerable)
+    when False, else `cf.assert` of the i1 Value (see [Note: shape checks]). Returns
+    `flag`."""
+    from . import NotLowerable
+    if flag is False:
+        raise NotLowerable(message)
+    assert_ok(cx, flag, message)
+    return flag
+
+
+def shape_text(values) -> str:
+    """`[2, ?, -1]`: known values, `?` for those known at run time only."""
+    return "[" + ", ".join(str(int(v)) if Ix.known(v) and v != A.DYNAMIC else "?"
+                           for v in values) + "]"
+
+
+def checked_product(cx, dims):
+    """(product, fits) of mixed non-negative sizes `dims`: `fits` says the exact
+    product is at most INT64_MAX (True / False when known, else an i1 Value); any zero
+    factor makes it fit. The product wraps when it does not fit."""
+    s = scalars(cx)
+    ix = Ix(s)
+    known, dyn = 1, []
+    for d in dims:
+        if Ix.known(d):
+            known *= int(d)
+        else:
+            dyn.append(d)
+    if known == 0:
+        return 0, True
+    if not dyn:
+        return known, known <= INT64_MAX
+    # `acc * d` overflows when d > INT64_MAX / acc (acc > 0); a known acc over the
+    # limit has overflowed already (unless a later factor is 0)
+    acc, over = known, [known > INT64_MAX]
+    for d in dyn:
+        if not Ix.known(acc):
+            q = s.op1("arith.divsi", [s.index(INT64_MAX), ix.v(ix.max(acc, 1))], A.index)
+            over.append(s.cmp("gt", d, q))
+        elif 1 < acc <= INT64_MAX:
+            over.append(s.cmp("gt", d, s.index(INT64_MAX // acc)))
+        acc = ix.mul(acc if not Ix.known(acc) or acc <= INT64_MAX else 0, d)
+    zero = any_of(cx, [ix.cmp("eq", d, 0) for d in dyn])
+    return acc, any_of(cx, [not_(cx, any_of(cx, over)), zero])
+
+
+def checked_sum(cx, terms):
+    """(sum, fits) of mixed non-negative values: `fits` as in checked_product."""
+    s = scalars(cx)
+    ix = Ix(s)
+    acc, flags = 0, []
+    for d in terms:
+        if Ix.known(acc, d):
+            flags.append(int(acc) + int(d) <= INT64_MAX)
+        else:
+            flags.append(ix.cmp("le", d, ix.sub(INT64_MAX, acc)))
+        acc = ix.add(acc, d)
+    return acc, all_of(cx, flags)
+
+
+def not_(cx, flag):
+    """The negation of a flag (a bool or an i1 Value)."""
+    if isinstance(flag, (bool, np.bool_)):
+        return not flag
+    return scalars(cx).not_(flag)
+
+
+def any_of(cx, flags):
+    """The disjunction of flags (bools and i1 Values): a bool when known."""
+    s = scalars(cx)
+    acc = False
+    for f in flags:
+        if f is False:
+            continue
+        if f is True:
+            return True
+        acc = f if acc is False else s.or_(acc, f)
+    return acc
+
+
+def distinct(cx, values):
+    """Whether mixed `values` are pairwise different (a flag)."""
+    ix = Ix(scalars(cx))
+    return all_of(cx, [ix.cmp("ne", a, b) for k, a in enumerate(values)
+                       for b in values[k + 1:]])
+
+
+def when_ok(cx, ok, values, otherwise=0):
+    """Mixed `values` where `ok` holds; each Value among them becomes `otherwise` where
+    it does not (see [Note: shape checks]). Known values stay: they were checked at
+    compile time."""
+    if ok is True:
+        return list(values)
+    ix = Ix(scalars(cx))
+    return [v if Ix.known(v) else ix.select(ok, v, otherwise) for v in values]
+
+
+def result_sizes(cx, computed, i=0, what="shape"):
+    """`computed` mixed sizes of result `i` checked against the dims its type knows
+    statically (a declared output, or shape inference): (the sizes, with the static
+    dims, and the flag that they agree). A rule of the op (`require`)."""
+    ix = Ix(scalars(cx))
+    rt = cx.result_type(i)
+    if type(rt) is not A.RankedTensorType or rt.rank != len(computed):
+        return list(computed), True
+    out, flags = [], []
+    for k, (d, c) in enumerate(zip(rt.shape, computed)):
+        if d == A.DYNAMIC:
+            out.append(c)
+            continue
+        out.append(d)
+        f = ix.cmp("eq", c, d)
+        if f is False:
+            from . import NotLowerable
+            raise NotLowerable(f"{what} gives {c} for dim {k} of the result, typed {d}")
+        flags.append(f)
+    ok = all_of(cx, flags)
+    assert_ok(cx, ok, f"{what} differs from the result's static dims {shape_text(rt.shape)}")
+    return out, ok
+
+
+def nonnegative(cx, values, what):
+    """`require` that mixed `values` (named `what`, as [..] text) are all >= 0."""
+    ix = Ix(scalars(cx))
+    return require(cx, all_of(cx, [ix.cmp("ge", v, 0) for v in values]),
+                   f"{what} {shape_text(values)} has a negative value")
+
+
+def checked_build(cx, ok, out, elt, build):
+    """`build(sizes)`, a tensor of mixed sizes `out` (element type `elt`), made with its
+    Values sent to 0 unless `ok` (see [Note: shape checks]): an empty tensor after a
+    failed check. When every size is known there is none to send to 0: `build` then runs
+    in an scf.if on `ok`, zeros of `out` in the other branch."""
+    out = when_ok(cx, ok, out)
+    if ok is True or not Ix.known(*out):
+        return build(out)
+    from ._linalg_util import filled
+    from ._shape_util import fit
+    from .common import tensor_type
+    t = tensor_type(out, elt)
+    return unless_empty(cx, not_(cx, ok), t, lambda: filled(cx, out, elt),
+                        lambda: fit(cx, build(out), t))
 
 
 def assert_ok(cx, flag, message: str):

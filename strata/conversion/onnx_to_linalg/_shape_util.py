@@ -5,6 +5,10 @@ tensors, slices, reshapes and scf loop nests.
 Sizes and indices are "mixed": a Python int when known at compile time, else an SSA
 value of type `index`. `Ix` computes on mixed values: two ints give an int, anything
 else emits arith ops on `index`, so one lowering serves static and dynamic shapes.
+Comparisons also fold what sizes imply: a tensor.dim is not negative, and two tensor.dim
+of one tensor's dim are equal. `element_of` reads a shape operand's element through the
+ops that built it (from_elements, concat, slices, reshapes), so a shape computed from
+sizes lowers to the sizes themselves.
 """
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ from .common import DYN, constant_array, ranked, scalars, tensor_type
 
 __all__ = ["Ix", "norm_axis", "mixed_split", "extract_slice", "insert_slice", "reshape_to",
            "collapse", "expand", "fit", "loop_nest", "operand_ints", "scalar_of", "index_of",
-           "sizes", "out_sizes", "finish", "dims_map", "index_generic", "DYN"]
+           "sizes", "out_sizes", "finish", "dims_map", "index_generic", "DYN", "element_of"]
 
 
 def norm_axis(axis: int, rank: int, what: str = "axis") -> int:
@@ -87,6 +91,8 @@ class Ix:
     def floordiv(self, a, b):
         if self.known(a, b):
             return int(a) // int(b)
+        if self.known(b) and b == 1:
+            return a
         return self.s.op1("arith.floordivsi", [self.v(a), self.v(b)], A.index)
 
     def ceildiv(self, a, b):
@@ -119,12 +125,55 @@ class Ix:
             a, b = int(a), int(b)
             return {"lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b, "eq": a == b,
                     "ne": a != b}[pred]
+        if a is b or _same_size(a, b):
+            return pred in ("le", "ge", "eq")
+        # a size (tensor.dim) is not negative: against a constant below 1 some
+        # comparisons are known
+        if self.known(b) and b <= 0 and _is_size(a) or self.known(a) and a <= 0 and \
+                _is_size(b):
+            flip = not self.known(b)
+            c = int(a if flip else b)
+            p = {"lt": "gt", "gt": "lt", "le": "ge", "ge": "le"}.get(pred, pred) \
+                if flip else pred
+            known = {"ge": True, "lt": False} if c == 0 else \
+                {"ge": True, "gt": True, "ne": True, "lt": False, "le": False, "eq": False}
+            if p in known:
+                return known[p]
         return self.s.cmp(pred, self.v(a), self.v(b))
 
     def select(self, c, a, b):
         if isinstance(c, (bool, np.bool_)):
             return a if c else b
         return self.s.select(c, self.v(a), self.v(b))
+
+
+def _is_size(v) -> bool:
+    """Whether index Value `v` is a tensor's size (so not negative)."""
+    op = v.defining_op
+    return op is not None and op.name in ("tensor.dim", "memref.dim")
+
+
+def _same_size(a, b) -> bool:
+    """Whether mixed `a` and `b` are one tensor.dim of one tensor (two ops)."""
+    if Ix.known(a) or Ix.known(b):
+        return False
+    oa, ob = a.defining_op, b.defining_op
+    if oa is None or ob is None or oa.name != "tensor.dim" or ob.name != "tensor.dim" or \
+            oa.operands[0] is not ob.operands[0]:
+        return False
+    ia, ib = oa.operands[1], ob.operands[1]
+    if ia is ib:
+        return True
+    ca, cb = _index_constant(ia), _index_constant(ib)
+    return ca is not None and ca == cb
+
+
+def _index_constant(v):
+    op = v.defining_op
+    if op is None or op.name != "arith.constant":
+        return None
+    attr = op.properties.get("value")
+    return attr.value if isinstance(attr, A.IntegerAttr) else None
 
 
 def index_of(s: ScalarBuilder, v, signed=True):
@@ -152,9 +201,64 @@ def scalar_of(cx, i: int, k: int = 0):
         if t.rank != 1:
             raise NotLowerable(f"operand #{i} must be a scalar or a 1-D tensor")
         idx = [s.index(k)]
-    e = s.op1("tensor.extract", [v, *idx], t.element_type)
     from .common import is_unsigned
+    e = element_of(v, k)
+    if isinstance(e, int):
+        return e
+    if e is None:
+        e = s.op1("tensor.extract", [v, *idx], t.element_type)
     return index_of(s, e, not is_unsigned(cx.orig_type(i)))
+
+
+def element_of(v, k, depth=8):
+    """Element `k` of a small 0-D or 1-D tensor Value `v`, read through the ops that
+    build shape tensors (from_elements, concat, extract_slice, expand/collapse_shape,
+    cast, constants): an int, a scalar Value, or None when not found. A shape computed
+    as Shape -> Gather/Slice -> Concat then lowers to the sizes themselves, and checks
+    of its values fold (see [Note: shape checks])."""
+    for _ in range(depth):
+        op = v.defining_op
+        if op is None:
+            return None
+        n = op.name
+        if n in ("tensor.expand_shape", "tensor.collapse_shape", "tensor.cast"):
+            src = op.operands[0].type
+            if type(src) is not A.RankedTensorType or src.rank > 1 or \
+                    v.type.rank > 1:
+                return None
+            v = op.operands[0]
+        elif n == "tensor.from_elements":
+            e = op.operands[k] if k < len(op.operands) else None
+            if e is not None and e.defining_op is not None and \
+                    e.defining_op.name == "arith.index_cast" and \
+                    e.defining_op.operands[0].type is A.index:
+                return e.defining_op.operands[0]
+            return e
+        elif n == "tensor.concat":
+            for part in op.operands:
+                m = part.type.shape[0] if type(part.type) is A.RankedTensorType and \
+                    part.type.rank == 1 else DYN
+                if m == DYN:
+                    return None
+                if k < m:
+                    v = part
+                    break
+                k -= m
+            else:
+                return None
+        elif n == "tensor.extract_slice":
+            if op.operands[1:] or v.type.rank != 1:
+                return None
+            k = op.properties["static_offsets"].value[0] + \
+                k * op.properties["static_strides"].value[0]
+            v = op.operands[0]
+        else:
+            a = constant_array(v)
+            if a is None:
+                return None
+            flat = np.asarray(a).reshape(-1)
+            return int(flat[k]) if k < flat.size and flat.dtype.kind in "iub" else None
+    return None
 
 
 def operand_ints(cx, i: int, what: str):

@@ -16,6 +16,16 @@ operand with tensor.extract) where not: see _shape_util.Ix. A result dim the sha
 inference made static is taken from the result type, so a shape computed at run time
 (Shape -> Slice -> Concat -> Reshape, as function expansions write) still lowers to
 static reshapes.
+
+Shape-deciding operands known at run time only (Reshape's shape, Expand's, Tile's
+repeats, Slice's steps and axes, Pad's pads and axes) are checked against ONNX's rules
+before the op's loops, and the sizes are 0 after a failed check (see [Note: shape
+checks] in _index_check.py):
+
+    %ok = arith.cmpi sge, %d, %c-1 : index
+    cf.assert %ok, "Reshape at r0: shape [?, ?] has a value below -1"
+    %n = arith.select %ok, %d, %c0 : index
+    %y = tensor.expand_shape %x [[0, 1]] output_shape [%n, 4] : ...
 """
 from __future__ import annotations
 
@@ -51,37 +61,159 @@ def _ints_attr_or_input(cx, attr, i, since):
 
 @lowering("Reshape")
 def _reshape(cx):
+    """The result's sizes: from the result type where it knows them (static dims, and
+    `?` dims named as the input's), else from the shape operand. A shape operand known
+    at run time only is checked against ONNX's rules and against the type's dims, and
+    the element count against the input's (see [Note: shape checks]); the sizes the
+    reshape uses are sent to 0 only where the count may differ (the named dims of the
+    type keep their Values, and the reshaped band its width)."""
+    from ._index_check import all_of, require, result_sizes, shape_text
     x = cx.operands[0]
     in_sizes = sizes(cx, x)
     rt = cx.result_type()
-    if type(rt) is A.RankedTensorType and DYN not in rt.shape:
-        return [reshape_to(cx, x, list(rt.shape))]
-    known = _named_sizes(cx, x, in_sizes, rt)
-    if known is not None:   # the shape operand says nothing the types do not
-        return [finish(cx, reshape_to(cx, x, known, in_sizes))]
-    if opset_version(cx.op) < 5:
-        shape = list(cx.attr("shape", []))
-    else:
-        shape = operand_ints(cx, 1, "shape")
-    allowzero = cx.attr("allowzero", 0)
     ix = Ix(scalars(cx))
+    total = _product(ix, in_sizes)
+    typed = None
+    if type(rt) is A.RankedTensorType and DYN not in rt.shape:
+        typed = list(rt.shape)
+    else:
+        typed = _named_sizes(cx, x, in_sizes, rt, total)
+    shape = _reshape_operand(cx)
+    if shape is None and typed is None:
+        raise NotLowerable("shape (operand #1) must have a static length")
+    allowzero = cx.attr("allowzero", 0)
+    if typed is None:
+        computed, rules = _reshape_sizes(cx, shape, in_sizes, total, allowzero)
+        out, agree = result_sizes(cx, computed)
+        ok = all_of(cx, [rules, agree])
+    else:
+        out = typed
+        ok = _same_count(cx, typed, in_sizes)
+        if shape is None:
+            require(cx, ok, f"cannot reshape the input's elements into {shape_text(typed)}")
+        else:
+            match = _gives(cx, shape, typed, in_sizes, allowzero)
+            require(cx, all_of(cx, [match, ok]),
+                    f"shape {shape_text(shape)} does not reshape the input "
+                    f"{shape_text(in_sizes)} into the result's dims {shape_text(typed)}")
+    return [finish(cx, _checked_reshape(cx, x, in_sizes, out, ok))]
+
+
+def _gives(cx, shape, typed, in_sizes, allowzero):
+    """Whether mixed `shape` gives the sizes `typed` (which hold the input's element
+    count): each value is the size, or (allowzero=0) a 0 where the input's dim is the
+    size, or the one -1, which then stands for what the element count leaves (the other
+    sizes not 0, as onnxruntime asks). One flag, a few comparisons per dim: the type
+    decided the sizes, the operand is only checked (see [Note: shape checks])."""
+    from ._index_check import all_of, any_of, not_
+    ix = Ix(scalars(cx))
+
+    def eq(a, b):
+        return True if a is b else ix.cmp("eq", a, b)
+    neg = [ix.cmp("eq", s, -1) for s in shape]
+    flags = []
+    for k, (s, t) in enumerate(zip(shape, typed)):
+        copy = all_of(cx, [ix.cmp("eq", s, 0), eq(in_sizes[k], t)]) \
+            if not allowzero and k < len(in_sizes) else False
+        flags.append(any_of(cx, [eq(s, t), copy, neg[k]]))
+    count = 0
+    for f in neg:
+        count = ix.add(count, _one_if(ix, f))
+    flags.append(ix.cmp("le", count, 1))
+    has = any_of(cx, neg)
+    if has is not False:
+        flags.append(any_of(cx, [not_(cx, has), all_of(cx, [
+            any_of(cx, [f, ix.cmp("ne", t, 0)]) for f, t in zip(neg, typed)])]))
+    return all_of(cx, flags)
+
+
+def _one_if(ix, flag):
+    """1 where `flag` holds, else 0 (an int when known, else one zero extension)."""
+    return int(flag) if isinstance(flag, bool) else ix.s.cast(flag, A.index)
+
+
+def _product(ix, values):
+    n = 1
+    for d in values:
+        n = ix.mul(n, d)
+    return n
+
+
+def _same_count(cx, a, b):
+    """Whether mixed sizes `a` and `b` hold as many elements: known when their Values
+    are the same ones and their known sizes multiply alike, else an i1 Value."""
+    def split(v):
+        return (_product(Ix(None), [d for d in v if Ix.known(d)]),
+                sorted((id(d) for d in v if not Ix.known(d))))
+    (na, va), (nb, vb) = split(a), split(b)
+    if va == vb and (na == nb or not va):
+        return na == nb
+    ix = Ix(scalars(cx))
+    return ix.cmp("eq", _product(ix, a), _product(ix, b))
+
+
+def _checked_reshape(cx, x, in_sizes, out, ok):
+    """`x` reshaped to mixed `out` where `ok` holds (see checked_build)."""
+    from ._index_check import checked_build
+    return checked_build(cx, ok, out, x.type.element_type,
+                         lambda sz: reshape_to(cx, x, sz, in_sizes))
+
+
+def _reshape_operand(cx):
+    """The target shape as mixed values (the attribute before opset 5), or None when the
+    operand's length is known at run time only."""
+    if opset_version(cx.op) < 5:
+        return list(cx.attr("shape", []))
+    t = cx.operands[1].type
+    from .common import constant_array
+    if constant_array(cx.op.operands[1]) is None and constant_array(cx.operands[1]) is None \
+            and type(t) is A.RankedTensorType and t.rank == 1 and t.shape[0] == DYN:
+        return None
+    return operand_ints(cx, 1, "shape")
+
+
+def _reshape_sizes(cx, shape, in_sizes, total, allowzero):
+    """(mixed result sizes, ok) of a Reshape to mixed `shape` from `in_sizes` (`total`
+    elements), by ONNX's rules, each a `require`: no value below -1, at most one -1,
+    (allowzero=0) a 0 only where the input has a dim to copy, the product within int64,
+    and the element count the input's (-1: what the others leave, which must divide it
+    and not be 0, as onnxruntime says)."""
+    from ._index_check import all_of, any_of, checked_product, not_, require, shape_text
+    ix = Ix(scalars(cx))
+    r = len(in_sizes)
+    text = shape_text(shape)
+    flags = [require(cx, all_of(cx, [ix.cmp("ge", d, -1) for d in shape]),
+                     f"shape {text} has a value below -1")]
+    neg = [ix.cmp("eq", d, -1) for d in shape]
+    count = 0
+    for f in neg:
+        count = ix.add(count, _one_if(ix, f))
+    flags.append(require(cx, ix.cmp("le", count, 1), f"shape {text} has more than one -1"))
     fixed = []
-    for i, d in enumerate(shape):
-        if not allowzero and i < len(in_sizes):
-            d = ix.select(ix.cmp("eq", d, 0), in_sizes[i], d)
+    for k, d in enumerate(shape):
+        if not allowzero:
+            if k < r:
+                d = ix.select(ix.cmp("eq", d, 0), in_sizes[k], d)
+            else:
+                flags.append(require(cx, ix.cmp("ne", d, 0),
+                                     f"shape {text} has a 0 at dim {k}, past the input's "
+                                     f"rank {r}"))
         fixed.append(d)
-    total = 1
-    for d in in_sizes:
-        total = ix.mul(total, d)
-    known = 1
-    for d in fixed:
-        known = ix.mul(known, ix.select(ix.cmp("eq", d, -1), 1, d))
-    out = [ix.select(ix.cmp("eq", d, -1), ix.floordiv(total, ix.max(known, 1)), d)
-           for d in fixed]
-    return [finish(cx, reshape_to(cx, x, out_sizes(cx, out)))]
+    known, fits = checked_product(cx, [ix.select(f, 1, ix.max(d, 0))
+                                       for f, d in zip(neg, fixed)])
+    flags.append(require(cx, fits, f"shape {text} has more than 2^63 - 1 elements"))
+    has = any_of(cx, neg)
+    whole = ix.cmp("eq", known, total)
+    part = all_of(cx, [ix.cmp("ne", known, 0),
+                       ix.cmp("eq", ix.mod(total, ix.max(known, 1)), 0)])
+    match = any_of(cx, [all_of(cx, [has, part]), all_of(cx, [not_(cx, has), whole])])
+    n = int(total) if Ix.known(total) else "the input's"
+    flags.append(require(cx, match, f"cannot reshape {n} elements into shape {text}"))
+    q = ix.floordiv(total, ix.max(known, 1))
+    return [ix.select(f, q, d) for f, d in zip(neg, fixed)], all_of(cx, flags)
 
 
-def _named_sizes(cx, x, in_sizes, rt):
+def _named_sizes(cx, x, in_sizes, rt, total):
     """The result's mixed sizes without the shape operand, or None: each `?` dim with the
     name of a dim of `x` (see [Note: dim symbols]) has that dim's size; one `?` dim
     left, the others static and not 0, is what the element count leaves for it."""
@@ -97,11 +229,7 @@ def _named_sizes(cx, x, in_sizes, rt):
     rest = [d for d in out if d is not None]
     if len(left) > 1 or not Ix.known(*rest) or 0 in rest:
         return None
-    ix = Ix(scalars(cx))
-    total = 1
-    for d in in_sizes:
-        total = ix.mul(total, d)
-    out[left[0]] = ix.floordiv(total, math.prod(rest))
+    out[left[0]] = Ix(scalars(cx)).floordiv(total, math.prod(rest))
     return out
 
 
@@ -274,12 +402,29 @@ def _slice_params(cx):
 
 @lowering("Slice")
 def _slice(cx):
+    """Starts and ends clamp into range (ONNX's rule, not an error); steps known at run
+    time only are checked not to be 0, axes to be in [-r, r) and distinct (see [Note:
+    shape checks]); a step of 0 divides by 1 instead after its failed check."""
+    from ._index_check import (all_of, checked_build, distinct, require, result_sizes,
+                               shape_text)
     x = cx.operands[0]
     r = _rank(cx)
     starts, ends, axes, steps = _slice_params(cx)
     ix = Ix(scalars(cx))
     dims = sizes(cx, x)
     offs, sz, strides = [0] * r, list(dims), [1] * r
+    flags = []
+    if not Ix.known(*steps):
+        flags.append(require(cx, all_of(cx, [ix.cmp("ne", k, 0) for k in steps]),
+                             f"steps {shape_text(steps)} has a 0"))
+        steps = [k if Ix.known(k) else ix.select(ix.cmp("eq", k, 0), 1, k) for k in steps]
+    if not Ix.known(*axes):
+        flags.append(require(cx, all_of(cx, [ix.cmp("ge", a, -r) for a in axes]
+                                        + [ix.cmp("lt", a, r) for a in axes]),
+                             f"axes {shape_text(axes)} out of range [-{r}, {r})"))
+        normal = [ix.select(ix.cmp("lt", a, 0), ix.add(a, r), a) for a in axes]
+        flags.append(require(cx, distinct(cx, normal),
+                             f"axes {shape_text(axes)} name an axis twice"))
     seen = set()
     for st, en, ax, step in zip(starts, ends, axes, steps):
         if Ix.known(step) and step == 0:
@@ -298,15 +443,21 @@ def _slice(cx):
             o, n, k = _slice_dim(ix, st, en, step, dims[d])
             offs[d], sz[d] = ix.select(hit, o, offs[d]), ix.select(hit, n, sz[d])
             strides[d] = ix.select(hit, k, strides[d])
-    out = out_sizes(cx, sz)
-    if all(Ix.known(s) and s > 0 for s in strides):
-        return [finish(cx, extract_slice(cx, x, offs, out, strides))]
-    # a negative or unknown step: gather x[off + i * step] per dim
-    def body(s, idx, args):
-        ix = Ix(s)
-        at = [ix.v(ix.add(o, ix.mul(i, k))) for o, i, k in zip(offs, idx, strides)]
-        return s.op1("tensor.extract", [x, *at], x.type.element_type)
-    return [finish(cx, index_generic(cx, [], [], out, x.type.element_type, body))]
+    out, agree = result_sizes(cx, sz, what="the sliced sizes")
+    ok = all_of(cx, [*flags, agree])
+    elt = x.type.element_type
+
+    def build(out):
+        if all(Ix.known(s) and s > 0 for s in strides):
+            return extract_slice(cx, x, offs, out, strides)
+
+        # a negative or unknown step: gather x[off + i * step] per dim
+        def body(s, idx, args):
+            ix = Ix(s)
+            at = [ix.v(ix.add(o, ix.mul(i, k))) for o, i, k in zip(offs, idx, strides)]
+            return s.op1("tensor.extract", [x, *at], elt)
+        return index_generic(cx, [], [], out, elt, body)
+    return [finish(cx, checked_build(cx, ok, out, elt, build))]
 
 
 def _slice_dim(ix, st, en, step, d):
@@ -338,40 +489,63 @@ def _broadcast_to(cx, x, out_sizes):
 
 @lowering("Expand")
 def _expand(cx):
+    """Bidirectional broadcast of x and the shape operand: aligned right, each pair of
+    sizes equal or one of them 1 (a rule checked at run time for values known then: see
+    [Note: shape checks]), the shape's values not negative, the result's size within
+    int64."""
+    from ._index_check import (all_of, any_of, checked_build, checked_product,
+                               nonnegative, require, result_sizes, shape_text)
     x = cx.operands[0]
     shape = operand_ints(cx, 1, "shape")
     dims = sizes(cx, x)
     rank = max(len(dims), len(shape))
     ix = Ix(scalars(cx))
+    text = shape_text(shape)
+    flags = [nonnegative(cx, shape, "shape")]
     # a dim of x named as the result's (see [Note: dim symbols]) is the result's size
     xs, rs = operand_symbols(cx, x) or [None] * len(dims), result_symbols(cx) or [None] * rank
-    out = []
+    out, fit_ = [], []
     for k in range(rank):
         i, j = k - (rank - len(dims)), k - (rank - len(shape))
         a = dims[i] if i >= 0 else 1
         b = shape[j] if j >= 0 else 1
+        fit_.append(any_of(cx, [ix.cmp("eq", a, b), ix.cmp("eq", a, 1), ix.cmp("eq", b, 1)]))
         if Ix.known(a) and a == 1:
             out.append(b)
         elif Ix.known(b) and b == 1 or (i >= 0 and xs[i] is not None and xs[i] == rs[k]):
             out.append(a)
         else:   # equal, or one of them is 1 at run time (sizes 1 and 0 give 0)
             out.append(ix.select(ix.cmp("eq", a, 1), b, a))
-    out = out_sizes(cx, out)
-    # A dynamic dim of x that is 1 at run time stretches to the result's size (see
-    # [Note: broadcasting dynamic dims]); one that is the result's size stays.
-    cur = list(dims)
-    for i, a in enumerate(dims):
-        o = out[rank - len(dims) + i]
-        if not Ix.known(a) and o is not a and not (Ix.known(o) and o == 1):
-            x = stretch_if_one(cx, x, i, o, cur)
-            cur[i] = o
-    return [finish(cx, _broadcast_to(cx, x, out))]
+    flags.append(require(cx, all_of(cx, fit_), f"shape {text} does not broadcast with the "
+                                               f"input's {shape_text(dims)}"))
+    flags.append(require(cx, checked_product(cx, out)[1],
+                         f"shape {text} gives more than 2^63 - 1 elements"))
+    out, agree = result_sizes(cx, out)
+    ok = all_of(cx, [*flags, agree])
+    same = [out[rank - len(dims) + i] is a for i, a in enumerate(dims)]
+
+    def build(out):
+        # A dynamic dim of x that is 1 at run time stretches to the result's size (see
+        # [Note: broadcasting dynamic dims]); one that is the result's size stays (0
+        # after a failed check: nothing is read).
+        v, cur = x, list(dims)
+        for i, a in enumerate(dims):
+            o = out[rank - len(dims) + i]
+            if not Ix.known(a) and not same[i] and not (Ix.known(o) and o == 1):
+                v = stretch_if_one(cx, v, i, o, cur)
+                cur[i] = o
+        return _broadcast_to(cx, v, out)
+    return [finish(cx, checked_build(cx, ok, out, x.type.element_type, build))]
 
 
 @lowering("Tile")
 def _tile(cx):
-    """Broadcast x of shape (n0, n1, ..) to (r0, n0, r1, n1, ..), then collapse pairs."""
+    """Broadcast x of shape (n0, n1, ..) to (r0, n0, r1, n1, ..), then collapse pairs.
+    Repeats known at run time only are checked: not negative, each result dim and the
+    whole within int64 (see [Note: shape checks])."""
     from ...dialects.linalg import make_generic
+    from ._index_check import (all_of, checked_build, checked_product, nonnegative, require,
+                               result_sizes, shape_text, when_ok)
     from ._shape_util import collapse
     x = cx.operands[0]
     r = _rank(cx)
@@ -379,20 +553,34 @@ def _tile(cx):
     if len(reps) != r:
         raise NotLowerable(f"{len(reps)} repeats for rank {r}")
     dims = sizes(cx, x)
-    inter = [v for pair in zip(reps, dims) for v in pair]
-    init = empty(cx, inter, x.type.element_type)
-    in_map = dims_map(2 * r, [2 * k + 1 for k in range(r)])
-    g = make_generic(cx.b, [x], [init], [in_map, AffineMap.identity(2 * r)],
-                     ["parallel"] * (2 * r), lambda b, args: [args[0]], [init.type],
-                     loc=cx.loc).results[0]
-    return [finish(cx, collapse(cx, g, [[2 * k, 2 * k + 1] for k in range(r)]))]
+    ix = Ix(scalars(cx))
+    text = shape_text(reps)
+    flags = [nonnegative(cx, reps, "repeats")]
+    out = [ix.mul(a, b) for a, b in zip(reps, dims)]
+    fits = all_of(cx, [checked_product(cx, [a, b])[1] for a, b in zip(reps, dims)]
+                  + [checked_product(cx, reps + dims)[1]])
+    flags.append(require(cx, fits, f"repeats {text} give more than 2^63 - 1 elements"))
+    out, agree = result_sizes(cx, out)
+    ok = all_of(cx, [*flags, agree])
+
+    def build(_):
+        inter = when_ok(cx, ok, [v for pair in zip(reps, dims) for v in pair])
+        init = empty(cx, inter, x.type.element_type)
+        in_map = dims_map(2 * r, [2 * k + 1 for k in range(r)])
+        g = make_generic(cx.b, [x], [init], [in_map, AffineMap.identity(2 * r)],
+                         ["parallel"] * (2 * r), lambda b, args: [args[0]], [init.type],
+                         loc=cx.loc).results[0]
+        return collapse(cx, g, [[2 * k, 2 * k + 1] for k in range(r)])
+    return [finish(cx, checked_build(cx, ok, out, x.type.element_type, build))]
 
 
 # ------------------------------------------------------------------ pad
 
 
 def _pad_params(cx, r):
-    """(pads as mixed values, 2 per dim: begins then ends; mode; value operand or None)."""
+    """(pads as mixed values, 2 per dim: begins then ends; mode; value operand or None;
+    the flags of the checks of run-time axes: in range, distinct)."""
+    from ._index_check import all_of, distinct, require, shape_text
     mode = cx.attr("mode", "constant")
     v = opset_version(cx.op)
     value = None
@@ -411,9 +599,21 @@ def _pad_params(cx, r):
         raise NotLowerable(f"{len(raw)} pads for {len(axes)} axes")
     lo, hi = [0] * r, [0] * r
     ix = Ix(scalars(cx))
+    flags = []
+    if not Ix.known(*axes):
+        flags.append(require(cx, all_of(cx, [ix.cmp("ge", a, -r) for a in axes]
+                                        + [ix.cmp("lt", a, r) for a in axes]),
+                             f"axes {shape_text(axes)} out of range [-{r}, {r})"))
+        normal = [ix.select(ix.cmp("lt", a, 0), ix.add(a, r), a) for a in axes]
+        flags.append(require(cx, distinct(cx, normal),
+                             f"axes {shape_text(axes)} name an axis twice"))
+    seen = set()
     for k, a in enumerate(axes):
         if Ix.known(a):
             a = norm_axis(a, r, "axes")
+            if a in seen:
+                raise NotLowerable(f"axis {a} is padded twice")
+            seen.add(a)
             lo[a], hi[a] = raw[k], raw[len(axes) + k]
             continue
         # an axis known at run time only: the dim it names takes the pads
@@ -422,7 +622,7 @@ def _pad_params(cx, r):
             hit = ix.cmp("eq", a, d)
             lo[d] = ix.select(hit, raw[k], lo[d])
             hi[d] = ix.select(hit, raw[len(axes) + k], hi[d])
-    return lo, hi, mode, value
+    return lo, hi, mode, value, flags
 
 
 def _pad_value(cx, s, value, elt):
@@ -438,17 +638,32 @@ def _pad_value(cx, s, value, elt):
 
 @lowering("Pad")
 def _pad(cx):
+    """Negative pads crop, down to the whole dim and not beyond; edge, reflect and wrap
+    have nothing to repeat in an empty dim, so padding one, or cropping one to nothing,
+    is an error (onnxruntime's rule), as are reflect pads beyond the dim's size less 1;
+    the padded sizes stay within int64. Pads known at run time only are checked so (see
+    [Note: shape checks])."""
+    from ._index_check import all_of, any_of, checked_build, checked_product, \
+        checked_sum, require, result_sizes, shape_text, unless_empty, when_ok
     x = cx.operands[0]
     r = _rank(cx)
-    lo, hi, mode, value = _pad_params(cx, r)
+    lo, hi, mode, value, flags = _pad_params(cx, r)
     if mode not in ("constant", "reflect", "edge", "wrap"):
         raise NotLowerable(f"Pad mode '{mode}'")
     s = scalars(cx)
     ix = Ix(s)
     dims = sizes(cx, x)
     elt = x.type.element_type
-    if mode == "constant" and all(Ix.known(p) and p >= 0 for p in lo + hi):
+    if mode == "constant" and all(Ix.known(p) and p >= 0 for p in lo + hi) and not flags:
         return [finish(cx, _tensor_pad(cx, x, lo, hi, _pad_value(cx, s, value, elt)))]
+    text = shape_text(lo + hi)
+    # the crops leave at least nothing: lo >= -d and hi >= -(d + min(lo, 0)), which
+    # cannot wrap (-lo could: INT64_MIN)
+    flags.append(require(cx, all_of(cx, [
+        all_of(cx, [ix.cmp("ge", a, ix.sub(0, d)),
+                    ix.cmp("ge", b, ix.sub(0, ix.add(d, ix.min(a, 0))))])
+        for d, a, b in zip(dims, lo, hi)]),
+        f"pads {text} remove more than a whole dim of the input {shape_text(dims)}"))
     # Negative pads crop first; then every output element reads the source at an index
     # mapped into range by the mode (constant: a select of the pad value).
     crop_lo = [ix.max(ix.sub(0, p), 0) for p in lo]
@@ -456,10 +671,48 @@ def _pad(cx):
     lo = [ix.max(p, 0) for p in lo]
     hi = [ix.max(p, 0) for p in hi]
     n = [ix.sub(ix.sub(d, a), b) for d, a, b in zip(dims, crop_lo, crop_hi)]
-    src = extract_slice(cx, x, crop_lo, n)
-    out = out_sizes(cx, [ix.add(ix.add(d, a), b) for d, a, b in zip(n, lo, hi)])
+    if mode != "constant":
+        flags.append(require(cx, all_of(cx, [_empty_ok(cx, d, k, a, b)
+                                             for d, k, a, b in zip(dims, n, lo, hi)]),
+                             f"'{mode}' mode has no data to repeat in a dim left empty "
+                             f"(pads {text})"))
+    if mode == "reflect":
+        flags.append(require(cx, all_of(cx, [
+            any_of(cx, [ix.cmp("eq", p, 0), ix.cmp("lt", p, k)])
+            for k, a, b in zip(n, lo, hi) for p in (a, b)]),
+            f"'reflect' mode pads {text} beyond a dim's size less 1"))
+    sums = [checked_sum(cx, [k, a, b]) for k, a, b in zip(n, lo, hi)]
+    out = [v for v, _ in sums]
+    fits = all_of(cx, [f for _, f in sums] + [checked_product(cx, out)[1]])
+    flags.append(require(cx, fits, f"pads {text} give more than 2^63 - 1 elements"))
+    out, agree = result_sizes(cx, out, what="the padded sizes")
+    ok = all_of(cx, [*flags, agree])
+    crop_lo, n = when_ok(cx, ok, crop_lo), when_ok(cx, ok, n)
     pad_value = _pad_value(cx, s, value, elt) if mode == "constant" else None
-    return [finish(cx, _mapped_pad(cx, src, n, lo, out, mode, pad_value))]
+
+    def build(out):
+        src = extract_slice(cx, x, crop_lo, n)
+        t = tensor_type([d if Ix.known(d) else DYN for d in out], elt)
+        if mode != "constant":
+            return _mapped_pad(cx, src, n, lo, out, mode, pad_value)
+        # the constant mode reads no empty dim: all of the result is the pad value then
+        empty = all_of(cx, [ix.cmp("ne", k, 0) for k in n])
+        empty = None if empty is True else True if empty is False else s.not_(empty)
+        from ._linalg_util import filled
+        return unless_empty(cx, empty, t, lambda: filled(cx, out, elt, pad_value),
+                            lambda: _mapped_pad(cx, src, n, lo, out, mode, pad_value))
+    return [finish(cx, checked_build(cx, ok, out, elt, build))]
+
+
+def _empty_ok(cx, d, n, lo, hi):
+    """Whether a dim of `d` elements, `n` after cropping, may take pads `lo` and `hi`
+    (>= 0) in a mode that repeats the data: it has some left, or was empty and gets
+    none (onnxruntime refuses a dim cropped to nothing in these modes)."""
+    from ._index_check import all_of, any_of
+    ix = Ix(scalars(cx))
+    return any_of(cx, [ix.cmp("gt", n, 0), all_of(cx, [ix.cmp("eq", d, 0),
+                                                        ix.cmp("eq", lo, 0),
+                                                        ix.cmp("eq", hi, 0)])])
 
 
 def _tensor_pad(cx, x, lo, hi, value):

@@ -4,6 +4,9 @@
     ConstantOfShape      tensor.empty + linalg.fill
     Range                linalg.generic of start + i * delta (its length computed at run
                          time when the result type does not know it)
+
+ConstantOfShape's dims and Range's start/limit/delta, known at run time only, are checked
+(`cf.assert "Range at r0: delta is 0"`; see [Note: shape checks] in _index_check.py).
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from ...ir import attributes as A
 from ...ir.affine import AffineMap
 from ..scalar_builders import ScalarBuilder, element_type, is_float
 from . import NotLowerable, lowering
-from ._shape_util import DYN, Ix, fit, operand_ints, sizes
+from ._shape_util import Ix, fit, index_of, operand_ints, sizes
 from .common import empty, is_unsigned, ranked, scalars, tensor_type
 
 
@@ -60,24 +63,37 @@ def _fill(cx, value, out_sizes, elt):
 
 @lowering("ConstantOfShape")
 def _constant_of_shape(cx):
+    """Dims known at run time only are checked: not negative, their product within
+    int64, equal to the result type's static ones (see [Note: shape checks])."""
+    from ._index_check import all_of, checked_build, checked_product, nonnegative, \
+        require, result_sizes, shape_text
     rt = ranked(cx, cx.result_type(), "result")
     shape = operand_ints(cx, 0, "shape")
     if len(shape) != rt.rank:
         raise NotLowerable(f"shape of length {len(shape)} for a result of rank {rt.rank}")
-    out = [d if d != DYN else v for d, v in zip(rt.shape, shape)]
     value = cx.attr("value")
     v = 0 if value is None else np.asarray(value).reshape(-1)[0]
     elt = rt.element_type
     if not isinstance(elt, (A.IntegerType, A.FloatType)):
         raise NotLowerable(f"ConstantOfShape of {elt}")
+    flags = [nonnegative(cx, shape, "shape"),
+             require(cx, checked_product(cx, shape)[1],
+                     f"shape {shape_text(shape)} has more than 2^63 - 1 elements")]
+    out, agree = result_sizes(cx, shape)
+    ok = all_of(cx, [*flags, agree])
     s = scalars(cx)
     c = s.const(float(v) if is_float(elt) else int(v), elt)
-    return [fit(cx, _fill(cx, c, out, elt), rt)]
+    return [fit(cx, checked_build(cx, ok, out, elt, lambda sz: _fill(cx, c, sz, elt)), rt)]
 
 
 @lowering("Range")
 def _range(cx):
+    """start + i * delta for i < max(ceil((limit - start) / delta), 0). With values known
+    at run time only, delta 0 and a count over int64 (or NaN) are errors (see [Note:
+    shape checks]); integer counts are computed exactly (unsigned span over |delta|),
+    so no subtraction or division wraps."""
     from ...dialects.linalg import make_generic
+    from ._index_check import all_of, checked_build, require, result_sizes
     rt = ranked(cx, cx.result_type(), "result")
     elt = rt.element_type
     if not isinstance(elt, (A.IntegerType, A.FloatType)):
@@ -85,24 +101,82 @@ def _range(cx):
     s = scalars(cx)
     signed = not is_unsigned(cx.orig_type(0))
     start, limit, delta = (_scalar(cx, s, i) for i in range(3))
-    n = rt.shape[0]
-    if n == DYN:
-        if is_float(elt):
-            q = s.math("ceil", s.div(s.sub(limit, start), delta))
-            n = s.cast(s.cast(q, A.i64), A.index)
-        else:
-            q = s.op1("arith.ceildivsi", [s.sub(limit, start), delta], elt)
-            n = s.cast(q, A.index, signed)
-        n = s.max(n, s.index(0))
-    init = empty(cx, [n], elt)
+    consts = [_constant_scalar(cx, i) for i in range(3)]
+    if None not in consts:      # known at compile time (shape inference has the count)
+        n, ok = _range_count_known(*consts, is_float(elt)), True
+    elif is_float(elt):
+        n, ok = _range_count_float(cx, s, start, limit, delta)
+    else:
+        n, ok = _range_count_int(cx, s, start, limit, delta, signed)
+    (n,), agree = result_sizes(cx, [n], what="the element count")
+    ok = all_of(cx, [ok, agree])
 
-    def body(b, args):
-        p = ScalarBuilder(b, cx.loc)
-        i = p.cast(b.index(0), elt)
-        return [p.add(start, p.mul(i, delta))]
-    g = make_generic(cx.b, [], [init], [AffineMap.identity(1)], ["parallel"], body,
-                     [init.type], loc=cx.loc)
-    return [fit(cx, g.results[0], rt)]
+    def build(sz):
+        init = empty(cx, sz, elt)
+
+        def body(b, args):
+            p = ScalarBuilder(b, cx.loc)
+            i = p.cast(b.index(0), elt)
+            return [p.add(start, p.mul(i, delta))]
+        return make_generic(cx.b, [], [init], [AffineMap.identity(1)], ["parallel"], body,
+                            [init.type], loc=cx.loc).results[0]
+    return [fit(cx, checked_build(cx, ok, [n], elt, build), rt)]
+
+
+def _constant_scalar(cx, i):
+    from .common import constant_array
+    a = constant_array(cx.op.operands[i])
+    if a is None:
+        a = constant_array(cx.operands[i])
+    return None if a is None else np.asarray(a).reshape(-1)[0].item()
+
+
+def _range_count_known(start, limit, delta, floating):
+    from . import NotLowerable
+    if delta == 0:
+        raise NotLowerable("delta is 0")
+    q = (limit - start) / delta if floating else -((start - limit) // delta)
+    if floating:
+        if not -np.inf < q < 2.0 ** 63:
+            raise NotLowerable(f"Range({start}, {limit}, {delta}) has no finite count")
+        q = int(np.ceil(q))
+    if q >= 1 << 63:
+        raise NotLowerable(f"Range({start}, {limit}, {delta}) has more than 2^63 - 1 "
+                           "elements")
+    return max(q, 0)
+
+
+def _range_count_float(cx, s, start, limit, delta):
+    from ._index_check import require
+    ft = start.type
+    nonzero = require(cx, s.cmp("ne", delta, s.zero(ft)), "delta is 0")
+    q = s.math("ceil", s.div(s.sub(limit, start), delta))
+    # ordered: NaN fails; 2^63 is exact in every float type that reaches it; -inf is
+    # an error too, as in onnxruntime
+    fits = require(cx, s.and_(s.cmp("lt", q, s.const(2.0 ** 63, ft)),
+                              s.cmp("gt", q, s.const(float("-inf"), ft))),
+                   "ceil((limit - start) / delta) is not finite or over 2^63 - 1 elements")
+    ok = s.and_(nonzero, fits)
+    q = s.select(ok, s.max(q, s.zero(ft)), s.zero(ft))   # fptosi of it is defined
+    return s.cast(s.cast(q, A.i64), A.index), ok
+
+
+def _range_count_int(cx, s, start, limit, delta, signed):
+    """The count in index arithmetic: the span |limit - start| and |delta| as unsigned
+    values (exact for any int64 operands), the count their unsigned ceiling quotient."""
+    from ._index_check import INT64_MAX, require
+    st, li, de = (index_of(s, v, signed) for v in (start, limit, delta))
+    zero, one = s.index(0), s.index(1)
+    nonzero = require(cx, s.cmp("ne", de, zero), "delta is 0")
+    up = s.cmp("gt", de, zero)
+    span = s.select(up, s.sub(li, st), s.sub(st, li))
+    mag = s.select(up, de, s.sub(zero, de))
+    some = s.select(up, s.cmp("gt", li, st), s.cmp("lt", li, st))
+    mag = s.select(nonzero, mag, one)     # no division by 0 after a failed check
+    q = s.add(s.op1("arith.divui", [s.sub(span, one), mag], A.index), one)
+    fits = require(cx, s.or_(s.not_(some), s.cmp("le", q, s.index(INT64_MAX), False)),
+                   "(limit - start) / delta is over 2^63 - 1 elements")
+    return s.select(some, q, zero), s.and_(nonzero, fits)
 
 
 def _scalar(cx, s, i):

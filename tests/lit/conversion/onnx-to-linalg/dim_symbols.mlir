@@ -84,11 +84,13 @@ func.func @matmul_batch(%a: tensor<?x3x4xf32> {onnx.dim_params = ["b", "", ""]},
 // -----
 
 // Expand to a run-time shape whose result dim has the input's name: the dim keeps the
-// input's size (no check whether it is 1).
+// input's size (no check whether it is 1), 0 after a failed check of the shape.
 // CHECK-LABEL: func.func @expand_same_name
 // CHECK-NOT: scf.if
 // CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x1x5xf32>
-// CHECK: tensor.empty(%[[N]]) : tensor<?x5x5xf32>
+// CHECK: cf.assert %{{.*}}, "Expand at {{.*}}: shape [?, ?, ?] does not broadcast with the input's [?, 1, 5]"
+// CHECK: %[[S:.*]] = arith.select %{{.*}}, %[[N]], %{{.*}} : index
+// CHECK: tensor.empty(%[[S]]) : tensor<?x5x5xf32>
 // CHECK-NOT: scf.if
 // CHECK: return
 func.func @expand_same_name(%x: tensor<?x1x5xf32> {onnx.dim_params = ["batch", "", ""]}, %s: tensor<3xi64>) -> tensor<?x5x5xf32> {
@@ -120,12 +122,13 @@ func.func @odd_argument_names(%a: tensor<?xf32> {onnx.dim_params = ["2*n"]},
 
 // -----
 
-// A Reshape whose `?` dims are named as dims of its input takes their sizes, not the
-// shape operand's (read at run time and checked for 0 and -1): the named dims stay out
-// of the reshaped band, as static ones do.
+// A Reshape whose `?` dims are named as dims of its input takes their sizes; the shape
+// operand, read at run time, is checked against them (see [Note: shape checks]) but
+// does not decide them: the named dims stay out of the reshaped band, as static ones do.
 // CHECK-LABEL: func.func @reshape_named
-// CHECK-NOT: tensor.extract
 // CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x128x384xf32>
+// CHECK: tensor.extract %arg1
+// CHECK: cf.assert %{{.*}}, "Reshape at {{.*}}: shape [?, ?, ?, ?] does not reshape the input [?, 128, 384] into the result's dims [?, 128, 12, 32]"
 // CHECK-NEXT: tensor.expand_shape %arg0 {{\[\[}}0], [1], [2, 3]] output_shape [%[[N]], 128, 12, 32] : tensor<?x128x384xf32> into tensor<?x128x12x32xf32>
 func.func @reshape_named(%x: tensor<?x128x384xf32> {onnx.dim_params = ["batch", "", ""]}, %s: tensor<4xi64>) -> tensor<?x128x12x32xf32> {
   %0 = "onnx.Reshape"(%x, %s) {onnx.dim_params = ["batch", "", "", ""]} : (tensor<?x128x384xf32>, tensor<4xi64>) -> tensor<?x128x12x32xf32>
@@ -134,13 +137,14 @@ func.func @reshape_named(%x: tensor<?x128x384xf32> {onnx.dim_params = ["batch", 
 
 // -----
 
-// One `?` dim left, the others static: it is what the element count leaves.
+// One `?` dim left, the others static: it is what the element count leaves, 0 when
+// that count does not divide evenly (a failed check).
 // CHECK-LABEL: func.func @reshape_one_unknown
-// CHECK-NOT: tensor.extract
 // CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x384xf32>
 // CHECK: %[[T:.*]] = arith.muli %[[N]], %{{.*}} : index
 // CHECK: %[[B:.*]] = arith.floordivsi %[[T]], %{{.*}} : index
-// CHECK: tensor.expand_shape %arg0 {{\[\[}}0, 1], [2]] output_shape [%[[B]], 128, 384] : tensor<?x384xf32> into tensor<?x128x384xf32>
+// CHECK: %[[S:.*]] = arith.select %{{.*}}, %[[B]], %{{.*}} : index
+// CHECK: tensor.expand_shape %arg0 {{\[\[}}0, 1], [2]] output_shape [%[[S]], 128, 384] : tensor<?x384xf32> into tensor<?x128x384xf32>
 func.func @reshape_one_unknown(%x: tensor<?x384xf32> {onnx.dim_params = ["128*batch", ""]}, %s: tensor<3xi64>) -> tensor<?x128x384xf32> {
   %0 = "onnx.Reshape"(%x, %s) {onnx.dim_params = ["batch", "", ""]} : (tensor<?x384xf32>, tensor<3xi64>) -> tensor<?x128x384xf32>
   return %0 : tensor<?x128x384xf32>
