@@ -1,0 +1,458 @@
+"""Checked allocations: the native part (generated LLVM IR, in the kernels' module next to
+the thread pool) and the guard each C entry point of a compiled model runs under.
+
+    p = strata_alloc(nbytes, site)         malloc, checked; on failure: report, then
+                                           unwind to the entry point (never returns)
+    strata_free(p)                         free (and forget p)
+    p = strata_alloc_or_null(nbytes, site) malloc(max(nbytes, 1)), checked; on failure:
+                                           report and return NULL (the caller skips)
+    strata_guard_enter(frame) / strata_guard_exit(frame)   (the entry point's, below)
+
+`nbytes` is an i64 where a negative value means "the size overflowed" (more than
+2^63 - 1 bytes); `site` names what allocates (`node <ONNX node name>`, or a kernel's
+buffer). A failure is reported through the runtime's hook
+
+    void strata_oom_report(int64_t nbytes, const char *site)
+
+(strata.runtime binds a Python one, a shared library has a C one in aot.py's runtime
+part): the call raises `RuntimeFailure("out of memory allocating N bytes for node X")`,
+a shared library's strata_last_error() returns that message.
+
+An entry point's C wrapper after add_allocation_guard:
+
+    llvm.func @_mlir_ciface_main(%res: !llvm.ptr, %x: !llvm.ptr) {
+      %prev = llvm.call @strata_threads_enter(...)
+      %frame = llvm.alloca %c68 x i64 {alignment = 16}      // GUARD_BYTES
+      llvm.call @strata_guard_enter(%frame)
+      %r = llvm.call @_setjmp(%frame) : (!llvm.ptr) -> i32  // returns_twice
+      %z = llvm.icmp "eq" %r, %c0
+      llvm.cond_br %z, ^run, ^aborted
+    ^aborted:                          // an allocation failed: results zeroed
+      "llvm.intr.memset"(%res, %c0_i8, %cN) <{isVolatile = false}>
+      llvm.call @strata_threads_exit(%prev)
+      llvm.return
+    ^run:
+      ... the call of @main, results stored ...
+      llvm.call @strata_guard_exit(%frame)
+      llvm.call @strata_threads_exit(%prev)
+      llvm.return
+    }
+
+[Note: failed allocations]
+A failed cf.assert is recorded and execution goes on (see [Note: cf.assert]); a failed
+allocation cannot go on without its buffer. What happens instead depends on where it is:
+
+- Generated code on the thread that entered the model (the entry function and the
+  functions it calls; never inside a parallel loop's chunk): memref.alloc lowers to
+  `strata_alloc` (convert-to-llvm{checked-alloc=true}, memref.py), which reports the
+  failure and `longjmp`s back to the entry point's guard: a `_setjmp` on a frame on the
+  C wrapper's stack (the wrapper is the frame that stays alive; the call is
+  `returns_twice`; the wrapper is straight-line code compiled at O0). The wrapper then
+  zeroes the result descriptors (allocated = NULL, every size 0: nothing for the caller
+  to free, no stale pointer), restores the thread count and returns; the runtime raises.
+  The jump only crosses generated code and the hook itself: no Python frame (the Python
+  hook has returned before the jump), no kernel, no thread pool job (kernels and
+  parallel chunks never reach strata_alloc), no lock held.
+- Buffers the aborted call had allocated are not leaked: while a guard is active,
+  strata_alloc records each block in the guard frame's list (a malloc'd array, grown by
+  doubling) and strata_free (memref.dealloc's lowering) takes it out again (searching
+  from the most recent; a model's live buffers are few). On a failure every block still
+  listed is freed before the jump; on a normal return the list is dropped, what is left
+  in it being the outputs, which the caller owns. The list lives in the frame, so
+  concurrent calls on different threads and nested guards never share one; the current
+  guard is found through a pthread key (MCJIT has no thread-local storage).
+- A parallel loop's chunk function (strata.parallel_chunk, convert-scf-to-strata-cpu)
+  may run on a pool worker, or on the entering thread while the pool's job is open: a
+  jump from there would leave the job open forever. Its allocations use
+  `strata_alloc_or_null`: the failure is reported and the chunk returns at once (its
+  part of the loop unwritten); the pool finishes the loop, the entry function goes on
+  and the runtime raises after the call (as after a failed cf.assert: the results are
+  then unspecified, the memory accesses stay defined since nothing reads the missing
+  buffer). A worker's report has no call of its own: the runtime takes it as the failing
+  call's (strata.runtime's orphans, the library's process-wide slot).
+- Kernels (GEMM, convolution, Winograd scratch) use strata_alloc_or_null too, and skip
+  their work on failure (the output is unspecified, the caller raises): a kernel holds
+  the pool while it runs.
+
+The fast path costs one compare per allocation in generated code (inside strata_alloc)
+plus the bookkeeping of the list (a pthread_getspecific, an append; a search on free);
+sizes with dynamic dims are computed with 128-bit products saturated at 2^63, one more
+compare. malloc(0) may return NULL: not a failure (strata_alloc returns NULL for 0
+bytes; strata_alloc_or_null asks for at least 1 byte).
+
+Known limits: a chunk that failed leaks the blocks that same chunk had allocated before
+(at most one iteration's buffers); failures reported by workers of two calls running at
+once on different threads may be taken by either call.
+"""
+from __future__ import annotations
+
+__all__ = ["guard_ir", "GUARD_FUNCTIONS", "GUARD_BYTES", "JMPBUF_BYTES", "OOM_REPORT",
+           "add_allocation_guard", "oom_message"]
+
+# The frame: a jmp_buf (glibc x86-64: 200 bytes, AArch64: 312, Darwin: <= 392) in the
+# first JMPBUF_BYTES, then the previous guard, the list of blocks, its count and size.
+JMPBUF_BYTES = 512
+_PREV, _LIST, _COUNT, _CAP = JMPBUF_BYTES, JMPBUF_BYTES + 8, JMPBUF_BYTES + 16, \
+    JMPBUF_BYTES + 24
+GUARD_BYTES = JMPBUF_BYTES + 32
+
+OOM_REPORT = "strata_oom_report"
+# Public functions (plain C ABI), as POOL_FUNCTIONS.
+GUARD_FUNCTIONS = {"strata_alloc": ("ptr", ["i64", "ptr"]),
+                   "strata_alloc_or_null": ("ptr", ["i64", "ptr"]),
+                   "strata_free": ("void", ["ptr"]),
+                   "strata_guard_enter": ("void", ["ptr"]),
+                   "strata_guard_exit": ("void", ["ptr"])}
+
+
+def oom_message(nbytes: int, site: str) -> str:
+    """The text of a failed allocation (the runtime hooks, Python and C, say the same)."""
+    if nbytes < 0:
+        return (f"out of memory allocating more than 9223372036854775807 bytes for {site} "
+                "(the size overflows)")
+    return f"out of memory allocating {nbytes} bytes for {site}"
+
+
+def guard_ir(triple: str | None = None) -> str:
+    """The LLVM IR of the functions above for the kernels' module (which declares malloc,
+    free and the pthread key functions already: kernel_ir.declarations, threadpool.py).
+    Uses the attribute groups #0 (public) and #1 (internal)."""
+    if triple is None:
+        import llvmlite.binding as llvm
+        triple = llvm.get_process_triple()
+    key = "i64" if ("darwin" in triple or "apple" in triple) else "i32"
+    return f"""; Strata checked allocations (see strata/backends/cpu/guard.py)
+@strata_guard_key = internal global i64 0, align 8
+@strata_guard_key_state = internal global i32 0, align 4
+declare ptr @realloc(ptr, i64)
+declare void @_longjmp(ptr, i32) noreturn
+declare void @{OOM_REPORT}(i64, ptr)
+declare i64 @llvm.umax.i64(i64, i64)
+
+; the pthread key of the current guard: 2 ready, 3 failed (no guards then)
+define internal i1 @strata_guard_key_ready() #1 {{
+entry:
+  %st = load atomic i32, ptr @strata_guard_key_state acquire, align 4
+  %ready = icmp eq i32 %st, 2
+  br i1 %ready, label %yes, label %slow
+yes:
+  ret i1 true
+slow:
+  %c = cmpxchg ptr @strata_guard_key_state, i32 0, i32 1 acq_rel acquire, align 4
+  %won = extractvalue {{ i32, i1 }} %c, 1
+  br i1 %won, label %create, label %wait
+create:
+  %rc = call i32 @pthread_key_create(ptr @strata_guard_key, ptr null)
+  %good = icmp eq i32 %rc, 0
+  %to = select i1 %good, i32 2, i32 3
+  store atomic i32 %to, ptr @strata_guard_key_state release, align 4
+  ret i1 %good
+wait:
+  %s = load atomic i32, ptr @strata_guard_key_state acquire, align 4
+  %busy = icmp eq i32 %s, 1
+  br i1 %busy, label %wait, label %done
+done:
+  %ok = icmp eq i32 %s, 2
+  ret i1 %ok
+}}
+
+define internal ptr @strata_guard_current() #1 {{
+entry:
+  %st = load atomic i32, ptr @strata_guard_key_state acquire, align 4
+  %ready = icmp eq i32 %st, 2
+  br i1 %ready, label %get, label %none
+get:
+  %k = load {key}, ptr @strata_guard_key, align 8
+  %g = call ptr @pthread_getspecific({key} %k)
+  ret ptr %g
+none:
+  ret ptr null
+}}
+
+define void @strata_guard_enter(ptr %g) #0 {{
+entry:
+  %pprev = getelementptr i8, ptr %g, i64 {_PREV}
+  %plist = getelementptr i8, ptr %g, i64 {_LIST}
+  %pcount = getelementptr i8, ptr %g, i64 {_COUNT}
+  %pcap = getelementptr i8, ptr %g, i64 {_CAP}
+  store ptr null, ptr %plist, align 8
+  store i64 0, ptr %pcount, align 8
+  store i64 0, ptr %pcap, align 8
+  %ok = call i1 @strata_guard_key_ready()
+  br i1 %ok, label %set, label %none
+set:
+  %k = load {key}, ptr @strata_guard_key, align 8
+  %prev = call ptr @pthread_getspecific({key} %k)
+  store ptr %prev, ptr %pprev, align 8
+  %rc = call i32 @pthread_setspecific({key} %k, ptr %g)
+  ret void
+none:
+  store ptr null, ptr %pprev, align 8
+  ret void
+}}
+
+define void @strata_guard_exit(ptr %g) #0 {{
+entry:
+  %pprev = getelementptr i8, ptr %g, i64 {_PREV}
+  %plist = getelementptr i8, ptr %g, i64 {_LIST}
+  %list = load ptr, ptr %plist, align 8
+  call void @free(ptr %list)
+  store ptr null, ptr %plist, align 8
+  %st = load atomic i32, ptr @strata_guard_key_state acquire, align 4
+  %ready = icmp eq i32 %st, 2
+  br i1 %ready, label %set, label %done
+set:
+  %prev = load ptr, ptr %pprev, align 8
+  %k = load {key}, ptr @strata_guard_key, align 8
+  %rc = call i32 @pthread_setspecific({key} %k, ptr %prev)
+  br label %done
+done:
+  ret void
+}}
+
+; report; then, under a guard, free the blocks it lists, leave it and jump back to it
+define internal void @strata_alloc_abort(i64 %n, ptr %site) #1 {{
+entry:
+  call void @{OOM_REPORT}(i64 %n, ptr %site)
+  %g = call ptr @strata_guard_current()
+  %none = icmp eq ptr %g, null
+  br i1 %none, label %back, label %clean
+back:
+  ret void
+clean:
+  %plist = getelementptr i8, ptr %g, i64 {_LIST}
+  %pcount = getelementptr i8, ptr %g, i64 {_COUNT}
+  %list = load ptr, ptr %plist, align 8
+  %count = load i64, ptr %pcount, align 8
+  %empty = icmp eq i64 %count, 0
+  br i1 %empty, label %jump, label %loop
+loop:
+  %i = phi i64 [ 0, %clean ], [ %i1, %loop ]
+  %pp = getelementptr ptr, ptr %list, i64 %i
+  %p = load ptr, ptr %pp, align 8
+  call void @free(ptr %p)
+  %i1 = add i64 %i, 1
+  %more = icmp ult i64 %i1, %count
+  br i1 %more, label %loop, label %jump
+jump:
+  store i64 0, ptr %pcount, align 8
+  call void @strata_guard_exit(ptr %g)
+  call void @_longjmp(ptr %g, i32 1)
+  unreachable
+}}
+
+define ptr @strata_alloc(i64 %n, ptr %site) #0 {{
+entry:
+  %huge = icmp slt i64 %n, 0
+  br i1 %huge, label %fail, label %go
+go:
+  %p = call ptr @malloc(i64 %n)
+  %null = icmp eq ptr %p, null
+  br i1 %null, label %nothing, label %track, !prof !0
+nothing:
+  %zero = icmp eq i64 %n, 0
+  br i1 %zero, label %ret_null, label %fail
+ret_null:
+  ret ptr null
+track:
+  %g = call ptr @strata_guard_current()
+  %unguarded = icmp eq ptr %g, null
+  br i1 %unguarded, label %out, label %push
+push:
+  %plist = getelementptr i8, ptr %g, i64 {_LIST}
+  %pcount = getelementptr i8, ptr %g, i64 {_COUNT}
+  %pcap = getelementptr i8, ptr %g, i64 {_CAP}
+  %count = load i64, ptr %pcount, align 8
+  %cap = load i64, ptr %pcap, align 8
+  %full = icmp eq i64 %count, %cap
+  br i1 %full, label %grow, label %append
+grow:
+  %twice = shl i64 %cap, 1
+  %ncap = call i64 @llvm.umax.i64(i64 %twice, i64 16)
+  %old = load ptr, ptr %plist, align 8
+  %bytes = shl i64 %ncap, 3
+  %new = call ptr @realloc(ptr %old, i64 %bytes)
+  %lost = icmp eq ptr %new, null
+  br i1 %lost, label %no_room, label %grown
+no_room:
+  call void @free(ptr %p)
+  br label %fail
+grown:
+  store ptr %new, ptr %plist, align 8
+  store i64 %ncap, ptr %pcap, align 8
+  br label %append
+append:
+  %list = load ptr, ptr %plist, align 8
+  %slot = getelementptr ptr, ptr %list, i64 %count
+  store ptr %p, ptr %slot, align 8
+  %count1 = add i64 %count, 1
+  store i64 %count1, ptr %pcount, align 8
+  br label %out
+out:
+  ret ptr %p
+fail:
+  call void @strata_alloc_abort(i64 %n, ptr %site)
+  ret ptr null
+}}
+
+define void @strata_free(ptr %p) #0 {{
+entry:
+  %null = icmp eq ptr %p, null
+  br i1 %null, label %done, label %find
+find:
+  %g = call ptr @strata_guard_current()
+  %unguarded = icmp eq ptr %g, null
+  br i1 %unguarded, label %release, label %search
+search:
+  %plist = getelementptr i8, ptr %g, i64 {_LIST}
+  %pcount = getelementptr i8, ptr %g, i64 {_COUNT}
+  %list = load ptr, ptr %plist, align 8
+  %count = load i64, ptr %pcount, align 8
+  br label %loop
+loop:
+  %i = phi i64 [ %count, %search ], [ %j, %next ]
+  %left = icmp eq i64 %i, 0
+  br i1 %left, label %release, label %next
+next:
+  %j = sub i64 %i, 1
+  %pj = getelementptr ptr, ptr %list, i64 %j
+  %q = load ptr, ptr %pj, align 8
+  %hit = icmp eq ptr %q, %p
+  br i1 %hit, label %remove, label %loop
+remove:
+  %lastn = sub i64 %count, 1
+  %plast = getelementptr ptr, ptr %list, i64 %lastn
+  %last = load ptr, ptr %plast, align 8
+  store ptr %last, ptr %pj, align 8
+  store i64 %lastn, ptr %pcount, align 8
+  br label %release
+release:
+  call void @free(ptr %p)
+  br label %done
+done:
+  ret void
+}}
+
+define ptr @strata_alloc_or_null(i64 %n, ptr %site) #0 {{
+entry:
+  %huge = icmp slt i64 %n, 0
+  br i1 %huge, label %fail, label %go
+go:
+  %m = call i64 @llvm.umax.i64(i64 %n, i64 1)
+  %p = call ptr @malloc(i64 %m)
+  %null = icmp eq ptr %p, null
+  br i1 %null, label %fail, label %ok, !prof !0
+ok:
+  ret ptr %p
+fail:
+  call void @{OOM_REPORT}(i64 %n, ptr %site)
+  ret ptr null
+}}
+
+!0 = !{{!"branch_weights", i32 1, i32 2000}}
+"""
+
+
+# ---------------------------------------------------------------- the entry points
+
+
+def add_allocation_guard(module, functions, signatures) -> None:
+    """Make the C wrapper `_mlir_ciface_<f>` of each entry point `f` in `functions` run
+    under an allocation guard (see [Note: failed allocations]); `signatures` ({name:
+    strata.runtime.Signature}) say how many bytes of results to zero after a failure.
+    Runs after add_thread_scope (target.py): the aborted path restores the thread count
+    that the wrapper's first call (strata_threads_enter) saved."""
+    from ...conversion.to_llvm.builder import LLVMBuilder, llvm_op
+    from ...dialects.llvm import types as LT
+    from ...ir import attributes as A
+    from ...ir.builder import Builder
+    from ...ir.core import Block
+    body = module.regions[0].blocks[0]
+    loc = module.loc
+    names = {o._props["sym_name"].value for o in body.ops if "sym_name" in o._props}
+    decls = [("strata_guard_enter", LT.LLVMFunctionType(LT.void, [LT.ptr]), None),
+             ("strata_guard_exit", LT.LLVMFunctionType(LT.void, [LT.ptr]), None),
+             ("_setjmp", LT.LLVMFunctionType(A.i32, [LT.ptr]),
+              A.ArrayAttr([A.StringAttr("returns_twice")]))]
+    for name, ftype, passthrough in decls:
+        if name in names:
+            continue
+        f = llvm_op("llvm.func").new(name, ftype, body=False, loc=loc)
+        if passthrough is not None:
+            props = dict(f.properties)
+            props["passthrough"] = passthrough
+            f.properties = props
+        body.append(f)
+    wrappers = {"_mlir_ciface_" + f: f for f in functions}
+    for op in list(body.ops):
+        if op.name != "llvm.func" or op._props["sym_name"].value not in wrappers or \
+                not op.regions[0].blocks:
+            continue
+        sig = signatures.get(wrappers[op._props["sym_name"].value])
+        _guard_wrapper(op, sig, LLVMBuilder, Builder, Block, LT, A)
+
+
+def _result_bytes(sig):
+    """Bytes of the result struct the C wrapper writes through its first argument (0: the
+    results are returned by value, or there are none)."""
+    if sig is None or not sig.results:
+        return 0
+    if len(sig.results) == 1 and sig.results[0].scalar:
+        return 0
+    import ctypes
+    types = [s.ctype for s in sig.results]
+    if len(types) == 1:
+        return ctypes.sizeof(types[0])
+    st = type("R", (ctypes.Structure,), {"_fields_": [(f"r{i}", t)
+                                                     for i, t in enumerate(types)]})
+    return ctypes.sizeof(st)
+
+
+def _guard_wrapper(op, sig, LLVMBuilder, Builder, Block, LT, A):
+    region = op.regions[0]
+    entry = region.blocks[0]
+    loc = op.loc
+    # after strata_threads_enter (add_thread_scope), whose result the aborted path needs
+    enter = next((o for o in entry.ops if o.name == "llvm.call" and
+                  o._props.get("callee") is not None and
+                  o._props["callee"].root == "strata_threads_enter"), None)
+    anchor = enter.next if enter is not None else entry.first
+    b = LLVMBuilder(Builder.before(anchor), loc)
+    n = b.index_const(GUARD_BYTES // 8, A.i64)
+    frame = b.alloca(n, A.i64, 16)
+    b.call("strata_guard_enter", [frame])
+    r = b.call("_setjmp", [frame], A.i32)
+    ok = b.icmp("eq", r, b.const(0, A.i32))
+    for blk in region.blocks:
+        if blk.last is not None and blk.last.name == "llvm.return":
+            LLVMBuilder(Builder.before(blk.last), loc).call("strata_guard_exit", [frame])
+    # split: the rest of the entry block runs when _setjmp returned 0
+    run = Block()
+    region.insert_block(1, run)
+    o = anchor
+    while o is not None:
+        nxt = o.next
+        o.detach()
+        run.append(o)
+        o = nxt
+    aborted = Block()
+    region.insert_block(2, aborted)
+    ab = LLVMBuilder(Builder.at_end(aborted), loc)
+    nbytes = _result_bytes(sig)
+    if nbytes and entry.args:
+        ab.create("llvm.intr.memset", [entry.args[0], ab.const(0, A.i8),
+                                       ab.index_const(nbytes, A.i64)], [],
+                  {"isVolatile": A.IntegerAttr(0, A.i1)})
+    if enter is not None:
+        ab.call("strata_threads_exit", [enter.results[0]])
+    rtype = op._props["function_type"].value.result if "function_type" in op._props \
+        else None
+    if rtype is None or isinstance(rtype, LT.LLVMVoidType) or rtype is LT.void:
+        ab.create("llvm.return", [], [])
+    else:
+        ab.create("llvm.return", [ab.zero(rtype) if isinstance(rtype, LT.LLVMPointerType)
+                                  else ab.const(0, rtype)], [])
+    eb = LLVMBuilder(Builder.at_end(entry), loc)
+    eb.create("llvm.cond_br", [ok], [],
+              {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [1, 0, 0])},
+              successors=[run, aborted])
