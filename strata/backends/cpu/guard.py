@@ -87,7 +87,7 @@ once on different threads may be taken by either call.
 from __future__ import annotations
 
 __all__ = ["guard_ir", "GUARD_FUNCTIONS", "GUARD_BYTES", "JMPBUF_BYTES", "OOM_REPORT",
-           "add_allocation_guard", "oom_message"]
+           "KERNEL_SITES", "add_allocation_guard", "oom_message", "checked_malloc"]
 
 # The frame: a jmp_buf (glibc x86-64: 200 bytes, AArch64: 312, Darwin: <= 392) in the
 # first JMPBUF_BYTES, then the previous guard, the list of blocks, its count and size.
@@ -102,7 +102,14 @@ GUARD_FUNCTIONS = {"strata_alloc": ("ptr", ["i64", "ptr"]),
                    "strata_alloc_or_null": ("ptr", ["i64", "ptr"]),
                    "strata_free": ("void", ["ptr"]),
                    "strata_guard_enter": ("void", ["ptr"]),
-                   "strata_guard_exit": ("void", ["ptr"])}
+                   "strata_guard_exit": ("void", ["ptr"]),
+                   "strata_test_fail_alloc": ("void", ["i64"])}
+# What the kernels allocate (@strata_site_<key>, for the failure message).
+KERNEL_SITES = {"gemm": "the packed blocks of a GEMM kernel",
+                "gemm_a": "the shared packing of A of a GEMM kernel",
+                "conv_image": "the packed image of a convolution kernel",
+                "conv_col": "the im2col buffer of a convolution kernel",
+                "winograd": "the transformed tiles of a Winograd convolution kernel"}
 
 
 def oom_message(nbytes: int, site: str) -> str:
@@ -121,9 +128,13 @@ def guard_ir(triple: str | None = None) -> str:
         import llvmlite.binding as llvm
         triple = llvm.get_process_triple()
     key = "i64" if ("darwin" in triple or "apple" in triple) else "i32"
+    sites = "\n".join(
+        f'@strata_site_{k} = internal unnamed_addr constant [{len(v) + 1} x i8] '
+        f'c"{v}\\00"' for k, v in KERNEL_SITES.items())
     return f"""; Strata checked allocations (see strata/backends/cpu/guard.py)
 @strata_guard_key = internal global i64 0, align 8
 @strata_guard_key_state = internal global i32 0, align 4
+@strata_alloc_countdown = internal global i64 0, align 8
 declare ptr @realloc(ptr, i64)
 declare void @_longjmp(ptr, i32) noreturn
 declare void @{OOM_REPORT}(i64, ptr)
@@ -336,7 +347,15 @@ done:
 define ptr @strata_alloc_or_null(i64 %n, ptr %site) #0 {{
 entry:
   %huge = icmp slt i64 %n, 0
-  br i1 %huge, label %fail, label %go
+  br i1 %huge, label %fail, label %test
+test:
+  %cd = load atomic i64, ptr @strata_alloc_countdown monotonic, align 8
+  %counting = icmp ne i64 %cd, 0
+  br i1 %counting, label %count, label %go, !prof !0
+count:
+  %old = atomicrmw sub ptr @strata_alloc_countdown, i64 1 seq_cst, align 8
+  %now = icmp eq i64 %old, 1
+  br i1 %now, label %fail, label %go
 go:
   %m = call i64 @llvm.umax.i64(i64 %n, i64 1)
   %p = call ptr @malloc(i64 %m)
@@ -349,8 +368,29 @@ fail:
   ret ptr null
 }}
 
+; tests: the n-th next strata_alloc_or_null fails (0: none)
+define void @strata_test_fail_alloc(i64 %n) #0 {{
+entry:
+  store atomic i64 %n, ptr @strata_alloc_countdown seq_cst, align 8
+  ret void
+}}
+
+{sites}
 !0 = !{{!"branch_weights", i32 1, i32 2000}}
 """
+
+
+def checked_malloc(f, nbytes: str, site: str) -> str:
+    """In a kernel being written (kernel_ir.Fn, a void function): a block of `nbytes`
+    (an i64 value) from strata_alloc_or_null; when it fails (reported, KERNEL_SITES[site]
+    named) the function returns at once: its work is skipped, the caller raises."""
+    p = f(f"call ptr @strata_alloc_or_null(i64 {nbytes}, ptr @strata_site_{site})")
+    ok, fail = f.label("allocated"), f.label("no_memory")
+    f.cbr(f(f"icmp ne ptr {p}, null"), ok, fail)
+    f.start(fail)
+    f.do("ret void")
+    f.start(ok)
+    return p
 
 
 # ---------------------------------------------------------------- the entry points
