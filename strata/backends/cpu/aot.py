@@ -37,15 +37,45 @@ _C_TYPES = {"float32": "float", "float64": "double", "int8": "int8_t", "int16": 
 _RUNTIME_C = r"""
 #include <stddef.h>
 static _Thread_local const char *strata_error = NULL;
+/* A failure a pool worker reported (it has no call of its own): taken by the failing
+   call's strata_last_error(). */
+static const char *strata_shared_error = NULL;
+static int strata_shared_claimed = 0;
 __attribute__((visibility("default"))) void strata_assert_fail(const char *message) {
   if (!strata_error) strata_error = message ? message : "assertion failed";
 }
 __attribute__((visibility("default"))) const char *strata_last_error(void) {
   const char *e = strata_error;
   strata_error = NULL;
+  if (!e && __atomic_load_n(&strata_shared_error, __ATOMIC_ACQUIRE)) {
+    e = __atomic_exchange_n(&strata_shared_error, NULL, __ATOMIC_ACQ_REL);
+    __atomic_store_n(&strata_shared_claimed, 0, __ATOMIC_RELEASE);
+  }
   return e;
 }
 #include <stdint.h>
+#include <stdio.h>
+/* A failed allocation (backends/cpu/guard.py): the message, in a buffer of the
+   reporting thread's own, or for a pool worker the process-wide one. */
+int32_t strata_guard_active(void);
+static _Thread_local char strata_oom_text[320];
+static char strata_oom_shared[320];
+__attribute__((visibility("default"))) void strata_oom_report(int64_t n, const char *site) {
+  int mine = strata_guard_active();
+  char *buf = strata_oom_text;
+  if (mine ? strata_error != NULL : __atomic_exchange_n(&strata_shared_claimed, 1,
+                                                         __ATOMIC_ACQ_REL))
+    return;   /* the first failure is the one reported */
+  if (!mine) buf = strata_oom_shared;
+  if (!site) site = "a buffer";
+  if (n < 0)
+    snprintf(buf, 320, "out of memory allocating more than 9223372036854775807 bytes for "
+             "%s (the size overflows)", site);
+  else
+    snprintf(buf, 320, "out of memory allocating %lld bytes for %s", (long long)n, site);
+  if (mine) strata_error = buf;
+  else __atomic_store_n(&strata_shared_error, (const char *)buf, __ATOMIC_RELEASE);
+}
 extern int32_t strata_model_num_threads;   /* the model's count (0: the pool's) */
 int32_t strata_get_num_threads(void);
 __attribute__((visibility("default"))) void strata_model_set_num_threads(int32_t n) {

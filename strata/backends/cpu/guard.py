@@ -103,6 +103,7 @@ GUARD_FUNCTIONS = {"strata_alloc": ("ptr", ["i64", "ptr"]),
                    "strata_free": ("void", ["ptr"]),
                    "strata_guard_enter": ("void", ["ptr"]),
                    "strata_guard_exit": ("void", ["ptr"]),
+                   "strata_guard_active": ("i32", []),
                    "strata_test_fail_alloc": ("void", ["i64"])}
 # What the kernels allocate (@strata_site_<key>, for the failure message).
 KERNEL_SITES = {"gemm": "the packed blocks of a GEMM kernel",
@@ -366,6 +367,15 @@ ok:
 fail:
   call void @{OOM_REPORT}(i64 %n, ptr %site)
   ret ptr null
+}}
+
+; whether the calling thread runs under a guard (a model's entering thread, not a worker)
+define i32 @strata_guard_active() #0 {{
+entry:
+  %g = call ptr @strata_guard_current()
+  %on = icmp ne ptr %g, null
+  %r = zext i1 %on to i32
+  ret i32 %r
 }}
 
 ; tests: the n-th next strata_alloc_or_null fails (0: none)

@@ -1,0 +1,191 @@
+"""Checked allocations in compiled code (strata/backends/cpu/guard.py, [Note: failed
+allocations]; memref.alloc's lowering, [Note: checked allocations] in to_llvm/memref.py):
+buffers too big for memory, or whose size overflows 64 bits, raise RuntimeFailure naming
+the ONNX node and the byte count, and the compiled model keeps working. Each case runs in
+a subprocess: a crash fails the test instead of killing pytest."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+_PRELUDE = textwrap.dedent("""
+    import json, sys
+    import numpy as np
+    from onnx import helper as h, TensorProto as TP
+    import strata
+    from strata.runtime import RuntimeFailure
+
+    def model(nodes, inputs, outputs):
+        g = h.make_graph(nodes, "g", inputs, outputs)
+        return h.make_model(g, opset_imports=[h.make_opsetid("", 17)])
+
+    def vi(name, t, shape):
+        return h.make_tensor_value_info(name, t, shape)
+
+    def attempt(f, *args):
+        try:
+            return [list(a.shape) for a in f(*args)]
+        except RuntimeFailure as e:
+            return "RuntimeFailure: " + str(e)
+""")
+
+
+def _run(body: str, timeout: int = 300):
+    """Run `body` (after the prelude) in a fresh interpreter; its last stdout line is
+    JSON. A crash (a signal) or an exception fails the test with its output."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH",
+                                                                             ""))
+    r = subprocess.run([sys.executable, "-c", _PRELUDE + textwrap.dedent(body)],
+                       capture_output=True, text=True, timeout=timeout, env=env)
+    assert r.returncode == 0, f"exit {r.returncode}\n{r.stdout[-2000:]}\n{r.stderr[-4000:]}"
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def _oom(msg, node, nbytes=None):
+    assert msg.startswith("RuntimeFailure: "), msg
+    assert f"for node {node}" in msg, msg
+    if nbytes is None:
+        assert "more than 9223372036854775807 bytes" in msg and "overflows" in msg, msg
+    else:
+        assert f"out of memory allocating {nbytes} bytes" in msg, msg
+
+
+def test_constant_of_shape_too_big_then_usable():
+    out = _run("""
+        n = h.make_node("ConstantOfShape", ["shape"], ["y"], name="fill",
+                        value=h.make_tensor("v", TP.FLOAT, [1], [1.5]))
+        f = strata.compile(model([n], [vi("shape", TP.INT64, [1])], [vi("y", TP.FLOAT, None)]))
+        res = [attempt(f, np.array([k], np.int64)) for k in (1 << 40, 1 << 62, 1 << 61)]
+        y, = f(np.array([5], np.int64))
+        print(json.dumps([res, y.tolist()]))
+    """)
+    res, y = out
+    _oom(res[0], "fill", 4 * (1 << 40) + 64)   # (+ the 64-byte alignment)
+    _oom(res[1], "fill")
+    _oom(res[2], "fill")                       # 2^61 floats: 2^63 bytes
+    assert y == [1.5] * 5
+
+
+def test_expand_and_tile_too_big_then_usable():
+    out = _run("""
+        e = h.make_node("Expand", ["x", "shape"], ["y"], name="grow")
+        f = strata.compile(model([e], [vi("x", TP.FLOAT, [1, 1]), vi("shape", TP.INT64, [2])],
+                                 [vi("y", TP.FLOAT, None)]))
+        x = np.full((1, 1), 2.0, np.float32)
+        res = [attempt(f, x, np.array(s, np.int64))
+               for s in ([1 << 20, 1 << 20], [1 << 31, 1 << 31], [1 << 62, 4])]
+        res.append(attempt(f, x, np.array([3, 4], np.int64)))
+        t = h.make_node("Tile", ["x", "reps"], ["y"], name="tiles")
+        g = strata.compile(model([t], [vi("x", TP.FLOAT, [2, 2]), vi("reps", TP.INT64, [2])],
+                                 [vi("y", TP.FLOAT, None)]))
+        x2 = np.arange(4, dtype=np.float32).reshape(2, 2)
+        res += [attempt(g, x2, np.array(r, np.int64))
+                for r in ([1 << 19, 1 << 19], [1 << 31, 1 << 30])]
+        y, = g(x2, np.array([2, 3], np.int64))
+        print(json.dumps([res, (y == np.tile(x2, (2, 3))).all().item()]))
+    """)
+    res, tiled = out
+    _oom(res[0], "grow", 4 * (1 << 40) + 64)
+    _oom(res[1], "grow")
+    _oom(res[2], "grow")
+    assert res[3] == [[3, 4]]
+    _oom(res[4], "tiles", 4 * (1 << 40) + 64)
+    _oom(res[5], "tiles")
+    assert tiled
+
+
+def test_aborted_calls_free_their_buffers():
+    """The buffers a call had allocated before the failing one are freed (tracked by the
+    guard): 40 failing calls each holding an 8 MB intermediate do not grow the process."""
+    out = _run("""
+        def rss():
+            with open("/proc/self/statm") as fh:
+                return int(fh.read().split()[1]) * 4096
+        r = h.make_node("Relu", ["x"], ["r"], name="relu")
+        c = h.make_node("ConstantOfShape", ["shape"], ["y"], name="fill",
+                        value=h.make_tensor("v", TP.FLOAT, [1], [1.0]))
+        f = strata.compile(model([r, c], [vi("x", TP.FLOAT, [2048, 1024]),
+                                          vi("shape", TP.INT64, [1])],
+                                 [vi("r", TP.FLOAT, None), vi("y", TP.FLOAT, None)]))
+        x = np.ones((2048, 1024), np.float32)
+        for _ in range(3):
+            attempt(f, x, np.array([1 << 40], np.int64))
+        before = rss()
+        msgs = [attempt(f, x, np.array([1 << 40], np.int64)) for _ in range(40)]
+        grown = rss() - before
+        ok = f(x, np.array([3], np.int64))
+        print(json.dumps([msgs[-1], grown, [list(a.shape) for a in ok]]))
+    """)
+    msg, grown, shapes = out
+    _oom(msg, "fill", 4 * (1 << 40) + 64)
+    assert grown < 64 << 20, f"the process grew by {grown} bytes over 40 failed calls"
+    assert shapes == [[2048, 1024], [3]]
+
+
+def test_kernel_scratch_failure_is_reported_and_the_pool_recovers():
+    out = _run("""
+        from strata.backends.cpu.kernels import load_kernels
+        n = h.make_node("MatMul", ["a", "b"], ["y"], name="mm")
+        f = strata.compile(model([n], [vi("a", TP.FLOAT, [64, 256]), vi("b", TP.FLOAT, [256, 128])],
+                                 [vi("y", TP.FLOAT, None)]))
+        rng = np.random.default_rng(0)
+        a = rng.standard_normal((64, 256)).astype(np.float32)
+        b = rng.standard_normal((256, 128)).astype(np.float32)
+        lib = load_kernels()
+        res = []
+        for k in (1, 2):
+            lib.test_fail_alloc(k)
+            res.append(attempt(f, a, b))
+            lib.test_fail_alloc(0)
+            y, = f(a, b)
+            res.append(float(np.abs(y - a @ b).max()))
+        print(json.dumps(res))
+    """)
+    assert out[0].startswith("RuntimeFailure: ") and "out of memory allocating" in out[0] \
+        and "GEMM kernel" in out[0], out[0]
+    assert out[2].startswith("RuntimeFailure: "), out[2]
+    assert out[1] < 1e-3 and out[3] < 1e-3
+
+
+def test_checked_alloc_lowering():
+    """memref.alloc -> strata_alloc(bytes or -1 on overflow, site naming the node);
+    in a parallel chunk strata_alloc_or_null and a return on NULL; dealloc likewise."""
+    from strata.compiler import build_pipeline
+    from strata.dialects import all_dialects
+    from strata.ir.context import Context
+    from strata.syntax.parser import parse_source
+    from strata.syntax.printer import print_op
+
+    def parse_module(text):
+        return parse_source(text, Context(all_dialects()), "t.mlir")
+    src = """
+    func.func @f(%n: index) {
+      %a = memref.alloc(%n) alignment = 64 : memref<?xf32> loc("the_node")
+      memref.dealloc %a : memref<?xf32>
+      return
+    }
+    func.func private @c(%n: index) attributes {strata.parallel_chunk} {
+      %a = memref.alloc(%n) : memref<?x4xf32> loc("in_chunk")
+      memref.dealloc %a : memref<?x4xf32>
+      return
+    }
+    """
+    m = parse_module(src)
+    build_pipeline("convert-to-llvm{checked-alloc=true}").run(m)
+    text = print_op(m)
+    assert "llvm.call @strata_alloc(" in text and "llvm.call @strata_free(" in text
+    assert "llvm.call @strata_alloc_or_null(" in text and "llvm.call @free(" in text
+    assert "node the_node" in text and "node in_chunk" in text
+    assert "i128" in text          # the overflow check of the dynamic size
+    assert "malloc" not in text
+    m = parse_module(src)
+    build_pipeline("convert-to-llvm").run(m)
+    assert "llvm.call @malloc(" in print_op(m)   # upstream's lowering without the option
