@@ -189,3 +189,63 @@ def test_checked_alloc_lowering():
     m = parse_module(src)
     build_pipeline("convert-to-llvm").run(m)
     assert "llvm.call @malloc(" in print_op(m)   # upstream's lowering without the option
+
+
+_CHUNK_MLIR = """
+func.func @main(%a: memref<4096x64xf32>, %s: memref<1xi64>) -> memref<4096xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c4096 = arith.constant 4096 : index
+  %k64 = memref.load %s[%c0] : memref<1xi64>
+  %k = arith.index_cast %k64 : i64 to index
+  %out = memref.alloc() : memref<4096xf32>
+  scf.parallel (%i) = (%c0) to (%c4096) step (%c1) {
+    %tmp = memref.alloc(%k) : memref<?xf32> loc("scratch")
+    %z = arith.constant 0.0 : f32
+    %sum = scf.for %j = %c0 to %c64 step %c1 iter_args(%acc = %z) -> f32 {
+      %v = memref.load %a[%i, %j] : memref<4096x64xf32>
+      memref.store %v, %tmp[%c0] : memref<?xf32>
+      %w = memref.load %tmp[%c0] : memref<?xf32>
+      %e = math.exp %w : f32
+      %l = math.log %e : f32
+      %r = arith.addf %acc, %l : f32
+      scf.yield %r : f32
+    }
+    memref.store %sum, %out[%i] : memref<4096xf32>
+    memref.dealloc %tmp : memref<?xf32>
+    scf.reduce
+  }
+  return %out : memref<4096xf32>
+}
+"""
+
+
+def test_allocation_in_a_parallel_chunk(tmp_path):
+    """A parallel loop whose body allocates (chunk functions, on the pool's threads):
+    the failing chunks report and return, the pool finishes the loop, the call raises,
+    and the next call (the pool reused) is right."""
+    path = tmp_path / "chunk.mlir"
+    path.write_text(_CHUNK_MLIR)
+    out = _run(f"""
+        from strata.compiler import load_module
+        from strata.backends.cpu.target import CpuTarget
+        ir = CpuTarget(num_threads=2).lower_to_llvmir(load_module({str(path)!r}),
+                                                      {{"main"}})[0]
+        f = CpuTarget(num_threads=2).load(load_module({str(path)!r}), "main")
+        a = np.random.default_rng(0).random((4096, 64)).astype(np.float32)
+        res = []
+        for k in (1 << 40, 4, 1 << 62, 2):
+            try:
+                y, = f(a, np.array([k], np.int64))
+                res.append(float(np.abs(y - a.sum(1)).max()))
+            except RuntimeFailure as e:
+                res.append("RuntimeFailure: " + str(e))
+        print(json.dumps(["call ptr @strata_alloc_or_null" in ir, res]))
+    """)
+    in_chunk, res = out
+    assert in_chunk
+    _oom(res[0], "scratch", 4 * (1 << 40))
+    assert res[1] < 1e-3
+    _oom(res[2], "scratch")
+    assert res[3] < 1e-3
