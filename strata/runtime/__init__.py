@@ -31,7 +31,11 @@ every memref argument is passed as a pointer to its descriptor
 a single memref result is written through a pointer to one descriptor passed first, N > 1
 results through a pointer to a struct of N descriptors. A failed run-time check inside the
 compiled code (an index out of range, ...) is reported through `strata_assert_fail`, bound
-by `runtime_symbols()`, and raised as a RuntimeFailure after the call.
+by `runtime_symbols()`, and raised as a RuntimeFailure after the call; so is a failed
+allocation (`strata_oom_report`: "out of memory allocating N bytes for node X"), after
+which the call was cut short and its result descriptors zeroed (see [Note: failed
+allocations] in strata/backends/cpu/guard.py): after any failure the runtime frees the
+blocks the results own and makes no array of them.
 
 [Note: the cost of a call]
 One call is a few microseconds of Python around the native call. A NativeFunction works

@@ -249,3 +249,30 @@ def test_allocation_in_a_parallel_chunk(tmp_path):
     assert res[1] < 1e-3
     _oom(res[2], "scratch")
     assert res[3] < 1e-3
+
+
+def test_failures_stay_with_their_thread():
+    """Guards are per thread: calls failing on one Python thread and good calls on
+    another at the same time each get their own outcome."""
+    out = _run("""
+        import threading
+        n = h.make_node("ConstantOfShape", ["shape"], ["y"], name="fill",
+                        value=h.make_tensor("v", TP.FLOAT, [1], [0.5]))
+        f = strata.compile(model([n], [vi("shape", TP.INT64, [1])], [vi("y", TP.FLOAT, None)]))
+        bad, good = [], []
+        def failing():
+            for _ in range(200):
+                bad.append(attempt(f, np.array([1 << 40], np.int64)))
+        def working():
+            for i in range(200):
+                y, = f(np.array([i % 7 + 1], np.int64))
+                good.append(bool((y == 0.5).all()) and y.shape == (i % 7 + 1,))
+        ts = [threading.Thread(target=failing), threading.Thread(target=working)]
+        for t in ts: t.start()
+        for t in ts: t.join()
+        print(json.dumps([sorted(set(bad)), all(good), len(good)]))
+    """)
+    bad, good, count = out
+    assert len(bad) == 1
+    _oom(bad[0], "fill", 4 * (1 << 40) + 64)
+    assert good and count == 200
