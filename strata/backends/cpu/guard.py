@@ -75,10 +75,14 @@ allocation cannot go on without its buffer. What happens instead depends on wher
   the pool while it runs.
 
 The fast path costs one compare per allocation in generated code (inside strata_alloc)
-plus the bookkeeping of the list (a pthread_getspecific, an append; a search on free);
-sizes with dynamic dims are computed with 128-bit products saturated at 2^63, one more
+plus the bookkeeping of the list (a pthread_getspecific, an append; a search on free):
+a 256-byte strata_alloc + strata_free pair took 30 ns against 17-22 ns for malloc +
+free (JIT'd loop, 5M pairs), ~1 us per call of a model allocating 100 buffers. Sizes
+with dynamic dims are computed with 128-bit products saturated at 2^63, one more
 compare. malloc(0) may return NULL: not a failure (strata_alloc returns NULL for 0
-bytes; strata_alloc_or_null asks for at least 1 byte).
+bytes; strata_alloc_or_null asks for at least 1 byte). Stack buffers (memref.alloca)
+are not checked: the pipeline makes them static and small (strata-linalg-fuse-row-
+reductions' rows, at most MAX_ROW_BYTES).
 
 Known limits: a chunk that failed leaks the blocks that same chunk had allocated before
 (at most one iteration's buffers); failures reported by workers of two calls running at
