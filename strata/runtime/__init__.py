@@ -176,12 +176,12 @@ def _record(text):
         msgs.append(text)
 
 
-def _oom_report(nbytes, site):
+def _oom_report(nbytes, what, node):
     """A failed allocation (see [Note: failed allocations] in backends/cpu/guard.py):
-    recorded like a failed check; the native side then unwinds or skips."""
+    recorded like a failed check; the native side then unwinds."""
     from ..backends.cpu.guard import oom_message
-    _record(oom_message(nbytes, site.decode("utf-8", "replace") if site else
-                        "a buffer"))
+    _record(oom_message(nbytes, what.decode("utf-8", "replace") if what else "a buffer",
+                        node.decode("utf-8", "replace") if node else None))
 
 
 def _take_failures():
@@ -196,7 +196,7 @@ def _take_failures():
 
 _ASSERT_FAIL_T = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
 _assert_fail_c = _ASSERT_FAIL_T(_assert_fail)
-_OOM_REPORT_T = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_char_p)
+_OOM_REPORT_T = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_char_p, ctypes.c_char_p)
 _oom_report_c = _OOM_REPORT_T(_oom_report)
 
 

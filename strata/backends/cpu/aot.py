@@ -55,24 +55,31 @@ __attribute__((visibility("default"))) const char *strata_last_error(void) {
 }
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 /* A failed allocation (backends/cpu/guard.py): the message, in a buffer of the
    reporting thread's own, or for a pool worker the process-wide one. */
 int32_t strata_guard_active(void);
 static _Thread_local char strata_oom_text[320];
 static char strata_oom_shared[320];
-__attribute__((visibility("default"))) void strata_oom_report(int64_t n, const char *site) {
+__attribute__((visibility("default"))) void strata_oom_report(int64_t n, const char *what,
+                                                              const char *node) {
   int mine = strata_guard_active();
   char *buf = strata_oom_text;
+  char where[160];
   if (mine ? strata_error != NULL : __atomic_exchange_n(&strata_shared_claimed, 1,
                                                          __ATOMIC_ACQ_REL))
     return;   /* the first failure is the one reported */
   if (!mine) buf = strata_oom_shared;
-  if (!site) site = "a buffer";
+  if (!what) what = "a buffer";
+  if (node && strncmp(what, "node ", 5) != 0) {
+    snprintf(where, sizeof where, "%s (%s)", node, what);
+    what = where;
+  }
   if (n < 0)
     snprintf(buf, 320, "out of memory allocating more than 9223372036854775807 bytes for "
-             "%s (the size overflows)", site);
+             "%s (the size overflows)", what);
   else
-    snprintf(buf, 320, "out of memory allocating %lld bytes for %s", (long long)n, site);
+    snprintf(buf, 320, "out of memory allocating %lld bytes for %s", (long long)n, what);
   if (mine) strata_error = buf;
   else __atomic_store_n(&strata_shared_error, (const char *)buf, __ATOMIC_RELEASE);
 }

@@ -5,100 +5,122 @@ the thread pool) and the guard each C entry point of a compiled model runs under
                                            unwind to the entry point (never returns)
     strata_free(p)                         free (and forget p)
     p = strata_alloc_or_null(nbytes, site) malloc(max(nbytes, 1)), checked; on failure:
-                                           report and return NULL (the caller skips)
+                                           record it for the call, return NULL (the
+                                           caller skips its work)
+    strata_guard_check(node)               after a parallel loop or a kernel: if one of
+                                           theirs failed, report it for `node`, unwind
     strata_guard_enter(frame) / strata_guard_exit(frame)   (the entry point's, below)
 
 `nbytes` is an i64 where a negative value means "the size overflowed" (more than
 2^63 - 1 bytes); `site` names what allocates (`node <ONNX node name>`, or a kernel's
-buffer). A failure is reported through the runtime's hook
+buffer: KERNEL_SITES). A failure is reported through the runtime's hook
 
-    void strata_oom_report(int64_t nbytes, const char *site)
+    void strata_oom_report(int64_t nbytes, const char *what, const char *node)
 
 (strata.runtime binds a Python one, a shared library has a C one in aot.py's runtime
-part): the call raises `RuntimeFailure("out of memory allocating N bytes for node X")`,
-a shared library's strata_last_error() returns that message.
+part; `oom_message` is the text both make): the call raises `RuntimeFailure("out of
+memory allocating N bytes for node X")` ("... for node X (the packed blocks of a GEMM
+kernel)" for a kernel's buffer), a shared library's strata_last_error() returns it.
 
 An entry point's C wrapper after add_allocation_guard:
 
     llvm.func @_mlir_ciface_main(%res: !llvm.ptr, %x: !llvm.ptr) {
       %prev = llvm.call @strata_threads_enter(...)
-      %frame = llvm.alloca %c68 x i64 {alignment = 16}      // GUARD_BYTES
+      %frame = llvm.alloca %c71 x i64 {alignment = 16}      // GUARD_BYTES
       llvm.call @strata_guard_enter(%frame)
       %r = llvm.call @_setjmp(%frame) : (!llvm.ptr) -> i32  // returns_twice
       %z = llvm.icmp "eq" %r, %c0
       llvm.cond_br %z, ^run, ^aborted
+    ^run:
+      ... the call of @main, results stored ...
+      llvm.call @strata_threads_exit(%prev)
+      llvm.call @strata_guard_exit(%frame)
+      llvm.return
     ^aborted:                          // an allocation failed: results zeroed
       "llvm.intr.memset"(%res, %c0_i8, %cN) <{isVolatile = false}>
       llvm.call @strata_threads_exit(%prev)
       llvm.return
-    ^run:
-      ... the call of @main, results stored ...
-      llvm.call @strata_guard_exit(%frame)
-      llvm.call @strata_threads_exit(%prev)
-      llvm.return
     }
+
+and in every function but the parallel chunks, after each call of the pool or a kernel:
+
+    llvm.call @strata_sgemm_packed_f32(...) : (...) -> ()
+    %site = llvm.mlir.addressof @check_site_0 : !llvm.ptr     // "node mm\00"
+    llvm.call @strata_guard_check(%site) : (!llvm.ptr) -> ()
 
 [Note: failed allocations]
 A failed cf.assert is recorded and execution goes on (see [Note: cf.assert]); a failed
-allocation cannot go on without its buffer. What happens instead depends on where it is:
+allocation cannot go on without its buffer. The call of the model stops there instead,
+by a `longjmp` back to its entry point, but only from where nothing would be left
+broken:
 
 - Generated code on the thread that entered the model (the entry function and the
-  functions it calls; never inside a parallel loop's chunk): memref.alloc lowers to
+  functions it calls, not the parallel loops' chunk functions): memref.alloc lowers to
   `strata_alloc` (convert-to-llvm{checked-alloc=true}, memref.py), which reports the
-  failure and `longjmp`s back to the entry point's guard: a `_setjmp` on a frame on the
-  C wrapper's stack (the wrapper is the frame that stays alive; the call is
+  failure and jumps back to the entry point's guard: a `_setjmp` on a frame on the C
+  wrapper's stack (the wrapper is the frame that stays alive; the call is
   `returns_twice`; the wrapper is straight-line code compiled at O0). The wrapper then
   zeroes the result descriptors (allocated = NULL, every size 0: nothing for the caller
   to free, no stale pointer), restores the thread count and returns; the runtime raises.
-  The jump only crosses generated code and the hook itself: no Python frame (the Python
-  hook has returned before the jump), no kernel, no thread pool job (kernels and
-  parallel chunks never reach strata_alloc), no lock held.
+  The jump only crosses generated code and the guard's own functions: no Python frame
+  (the Python hook has returned before the jump), no kernel, no open thread pool job,
+  no lock held.
 - Buffers the aborted call had allocated are not leaked: while a guard is active,
   strata_alloc records each block in the guard frame's list (a malloc'd array, grown by
   doubling) and strata_free (memref.dealloc's lowering) takes it out again (searching
-  from the most recent; a model's live buffers are few). On a failure every block still
-  listed is freed before the jump; on a normal return the list is dropped, what is left
-  in it being the outputs, which the caller owns. The list lives in the frame, so
-  concurrent calls on different threads and nested guards never share one; the current
-  guard is found through a pthread key (MCJIT has no thread-local storage).
+  from the most recent; a model's live buffers are few). Before the jump every block
+  still listed is freed; on a normal return the list is dropped, what is left in it
+  being the outputs, which the caller owns. The list lives in the frame, so concurrent
+  calls on different threads and nested guards never share one; the current guard is
+  found through a pthread key (MCJIT has no thread-local storage).
 - A parallel loop's chunk function (strata.parallel_chunk, convert-scf-to-strata-cpu)
-  may run on a pool worker, or on the entering thread while the pool's job is open: a
-  jump from there would leave the job open forever. Its allocations use
-  `strata_alloc_or_null`: the failure is reported and the chunk returns at once (its
-  part of the loop unwritten); the pool finishes the loop, the entry function goes on
-  and the runtime raises after the call (as after a failed cf.assert: the results are
-  then unspecified, the memory accesses stay defined since nothing reads the missing
-  buffer). A worker's report has no call of its own: the runtime takes it as the failing
-  call's (strata.runtime's orphans, the library's process-wide slot).
-- Kernels (GEMM, convolution, Winograd scratch) use strata_alloc_or_null too, and skip
-  their work on failure (the output is unspecified, the caller raises): a kernel holds
-  the pool while it runs.
+  runs on a pool worker, or on the entering thread while the pool's job is open: a jump
+  from there would leave the job open forever. Its allocations use
+  `strata_alloc_or_null`, and it returns at once on NULL (its part of the loop
+  unwritten). Kernels (GEMM, convolution and Winograd scratch) do the same and skip
+  their work: they hold the pool, and their own blocks, while they run. The failure is
+  recorded in the guard of the thread (the entering one), or on a worker in the guard
+  of the thread whose job the pool runs (`strata_pool_owner`, which strata_parallel_for
+  sets when it opens a job; one job runs at a time, and a call that finds the pool
+  taken runs inline on its own thread, under its own guard): the first failure's size
+  and site, with an atomic flag. Once the loop or the kernel has returned, the
+  entering thread's strata_guard_check finds the flag, reports the failure naming the
+  node of the loop or the kernel call, and unwinds as above. Nothing computed from the
+  unwritten part is ever read.
+- A kernel called outside any guard (the kernel library used directly, tests) reports
+  at once and returns; a shared library keeps such a message in one process-wide slot
+  for strata_last_error.
 
 The fast path costs one compare per allocation in generated code (inside strata_alloc)
 plus the bookkeeping of the list (a pthread_getspecific, an append; a search on free):
 a 256-byte strata_alloc + strata_free pair took 30 ns against 17-22 ns for malloc +
-free (JIT'd loop, 5M pairs), ~1 us per call of a model allocating 100 buffers. Sizes
-with dynamic dims are computed with 128-bit products saturated at 2^63, one more
+free (JIT'd loop, 5M pairs), ~1 us per call of a model allocating 100 buffers; a
+strata_guard_check (a pthread_getspecific, a load) per parallel loop or kernel call.
+Sizes with dynamic dims are computed with 128-bit products saturated at 2^63, one more
 compare. malloc(0) may return NULL: not a failure (strata_alloc returns NULL for 0
 bytes; strata_alloc_or_null asks for at least 1 byte). Stack buffers (memref.alloca)
 are not checked: the pipeline makes them static and small (strata-linalg-fuse-row-
-reductions' rows, at most MAX_ROW_BYTES).
+reductions' rows, at most MAX_ROW_BYTES). The kernels' scratch sizes are not checked
+for overflow: each is a product of dims of operands that exist in memory (at most a
+few times their sizes; im2col: the filter's K times the output's pixels).
 
-Known limits: a chunk that failed leaks the blocks that same chunk had allocated before
-(at most one iteration's buffers); failures reported by workers of two calls running at
-once on different threads may be taken by either call.
+Known limit: a chunk that failed leaks the blocks that same chunk had allocated before
+in its iteration (a chunk's own buffers are freed within it, so at most one
+iteration's).
 """
 from __future__ import annotations
 
 __all__ = ["guard_ir", "GUARD_FUNCTIONS", "GUARD_BYTES", "JMPBUF_BYTES", "OOM_REPORT",
            "KERNEL_SITES", "add_allocation_guard", "oom_message", "checked_malloc"]
 
-# The frame: a jmp_buf (glibc x86-64: 200 bytes, AArch64: 312, Darwin: <= 392) in the
-# first JMPBUF_BYTES, then the previous guard, the list of blocks, its count and size.
+# The frame: a jmp_buf (glibc x86-64: 200 bytes, AArch64: 312; Darwin: under 200) in the
+# first JMPBUF_BYTES, then the previous guard, the list of blocks, its count and size,
 JMPBUF_BYTES = 512
 _PREV, _LIST, _COUNT, _CAP = JMPBUF_BYTES, JMPBUF_BYTES + 8, JMPBUF_BYTES + 16, \
     JMPBUF_BYTES + 24
-GUARD_BYTES = JMPBUF_BYTES + 32
+# and a failure recorded for the guarded call: a flag, the bytes, what they were for.
+_FAILED, _FAILED_N, _FAILED_WHAT = JMPBUF_BYTES + 32, JMPBUF_BYTES + 40, JMPBUF_BYTES + 48
+GUARD_BYTES = JMPBUF_BYTES + 56
 
 OOM_REPORT = "strata_oom_report"
 # Public functions (plain C ABI), as POOL_FUNCTIONS.
@@ -107,6 +129,7 @@ GUARD_FUNCTIONS = {"strata_alloc": ("ptr", ["i64", "ptr"]),
                    "strata_free": ("void", ["ptr"]),
                    "strata_guard_enter": ("void", ["ptr"]),
                    "strata_guard_exit": ("void", ["ptr"]),
+                   "strata_guard_check": ("void", ["ptr"]),
                    "strata_guard_active": ("i32", []),
                    "strata_test_fail_alloc": ("void", ["i64"])}
 # What the kernels allocate (@strata_site_<key>, for the failure message).
@@ -117,12 +140,16 @@ KERNEL_SITES = {"gemm": "the packed blocks of a GEMM kernel",
                 "winograd": "the transformed tiles of a Winograd convolution kernel"}
 
 
-def oom_message(nbytes: int, site: str) -> str:
-    """The text of a failed allocation (the runtime hooks, Python and C, say the same)."""
+def oom_message(nbytes: int, what: str, node: str | None = None) -> str:
+    """The text of a failed allocation (the runtime hooks, Python and C, say the same):
+    `what` is "node X" or a kernel's buffer, `node` ("node X" or None) the op whose
+    kernel or parallel loop it was."""
+    if node and not what.startswith("node "):
+        what = f"{node} ({what})"
     if nbytes < 0:
-        return (f"out of memory allocating more than 9223372036854775807 bytes for {site} "
+        return (f"out of memory allocating more than 9223372036854775807 bytes for {what} "
                 "(the size overflows)")
-    return f"out of memory allocating {nbytes} bytes for {site}"
+    return f"out of memory allocating {nbytes} bytes for {what}"
 
 
 def guard_ir(triple: str | None = None) -> str:
@@ -140,9 +167,11 @@ def guard_ir(triple: str | None = None) -> str:
 @strata_guard_key = internal global i64 0, align 8
 @strata_guard_key_state = internal global i32 0, align 4
 @strata_alloc_countdown = internal global i64 0, align 8
+; the guard of the thread whose job the pool runs (threadpool.py sets it)
+@strata_pool_owner = internal global ptr null, align 8
 declare ptr @realloc(ptr, i64)
 declare void @_longjmp(ptr, i32) noreturn
-declare void @{OOM_REPORT}(i64, ptr)
+declare void @{OOM_REPORT}(i64, ptr, ptr)
 declare i64 @llvm.umax.i64(i64, i64)
 
 ; the pthread key of the current guard: 2 ready, 3 failed (no guards then)
@@ -194,6 +223,8 @@ entry:
   store ptr null, ptr %plist, align 8
   store i64 0, ptr %pcount, align 8
   store i64 0, ptr %pcap, align 8
+  %pfailed = getelementptr i8, ptr %g, i64 {_FAILED}
+  store i64 0, ptr %pfailed, align 8
   %ok = call i1 @strata_guard_key_ready()
   br i1 %ok, label %set, label %none
 set:
@@ -226,16 +257,23 @@ done:
   ret void
 }}
 
-; report; then, under a guard, free the blocks it lists, leave it and jump back to it
+; report; then, under a guard, unwind to it
 define internal void @strata_alloc_abort(i64 %n, ptr %site) #1 {{
 entry:
-  call void @{OOM_REPORT}(i64 %n, ptr %site)
+  call void @{OOM_REPORT}(i64 %n, ptr %site, ptr null)
   %g = call ptr @strata_guard_current()
   %none = icmp eq ptr %g, null
-  br i1 %none, label %back, label %clean
+  br i1 %none, label %back, label %unwind
 back:
   ret void
-clean:
+unwind:
+  call void @strata_guard_unwind(ptr %g)
+  unreachable
+}}
+
+; free the blocks guard %g lists, leave it and jump back to it
+define internal void @strata_guard_unwind(ptr %g) #1 {{
+entry:
   %plist = getelementptr i8, ptr %g, i64 {_LIST}
   %pcount = getelementptr i8, ptr %g, i64 {_COUNT}
   %list = load ptr, ptr %plist, align 8
@@ -243,7 +281,7 @@ clean:
   %empty = icmp eq i64 %count, 0
   br i1 %empty, label %jump, label %loop
 loop:
-  %i = phi i64 [ 0, %clean ], [ %i1, %loop ]
+  %i = phi i64 [ 0, %entry ], [ %i1, %loop ]
   %pp = getelementptr ptr, ptr %list, i64 %i
   %p = load ptr, ptr %pp, align 8
   call void @free(ptr %p)
@@ -254,6 +292,30 @@ jump:
   store i64 0, ptr %pcount, align 8
   call void @strata_guard_exit(ptr %g)
   call void @_longjmp(ptr %g, i32 1)
+  unreachable
+}}
+
+; after a parallel loop or a kernel (generated code, the entering thread): when an
+; allocation of theirs failed, report it for %node and unwind
+define void @strata_guard_check(ptr %node) #0 {{
+entry:
+  %g = call ptr @strata_guard_current()
+  %none = icmp eq ptr %g, null
+  br i1 %none, label %ok, label %look
+look:
+  %pfailed = getelementptr i8, ptr %g, i64 {_FAILED}
+  %failed = load atomic i64, ptr %pfailed acquire, align 8
+  %bad = icmp ne i64 %failed, 0
+  br i1 %bad, label %fail, label %ok, !prof !0
+ok:
+  ret void
+fail:
+  %pn = getelementptr i8, ptr %g, i64 {_FAILED_N}
+  %pwhat = getelementptr i8, ptr %g, i64 {_FAILED_WHAT}
+  %n = load i64, ptr %pn, align 8
+  %what = load ptr, ptr %pwhat, align 8
+  call void @{OOM_REPORT}(i64 %n, ptr %what, ptr %node)
+  call void @strata_guard_unwind(ptr %g)
   unreachable
 }}
 
@@ -369,7 +431,32 @@ go:
 ok:
   ret ptr %p
 fail:
-  call void @{OOM_REPORT}(i64 %n, ptr %site)
+  ; recorded in the guard of this thread, else of the pool's job (a worker), for the
+  ; entering thread's strata_guard_check; without either (kernels called directly)
+  ; reported now
+  %mine = call ptr @strata_guard_current()
+  %has_mine = icmp ne ptr %mine, null
+  br i1 %has_mine, label %mark, label %pool
+pool:
+  %owner = load atomic ptr, ptr @strata_pool_owner monotonic, align 8
+  %has_owner = icmp ne ptr %owner, null
+  br i1 %has_owner, label %mark, label %report_now
+mark:
+  %g = phi ptr [ %mine, %fail ], [ %owner, %pool ]
+  %pfailed = getelementptr i8, ptr %g, i64 {_FAILED}
+  %c = cmpxchg ptr %pfailed, i64 0, i64 1 acq_rel monotonic, align 8
+  %first = extractvalue {{ i64, i1 }} %c, 1
+  br i1 %first, label %record, label %done
+record:
+  %pn = getelementptr i8, ptr %g, i64 {_FAILED_N}
+  %pwhat = getelementptr i8, ptr %g, i64 {_FAILED_WHAT}
+  store i64 %n, ptr %pn, align 8
+  store ptr %site, ptr %pwhat, align 8
+  br label %done
+report_now:
+  call void @{OOM_REPORT}(i64 %n, ptr %site, ptr null)
+  br label %done
+done:
   ret ptr null
 }}
 
@@ -437,6 +524,7 @@ def add_allocation_guard(module, functions, signatures) -> None:
             props["passthrough"] = passthrough
             f.properties = props
         body.append(f)
+    _add_checks(module, body, loc, llvm_op, LLVMBuilder, Builder, LT, A)
     wrappers = {"_mlir_ciface_" + f: f for f in functions}
     for op in list(body.ops):
         if op.name != "llvm.func" or op._props["sym_name"].value not in wrappers or \
@@ -444,6 +532,57 @@ def add_allocation_guard(module, functions, signatures) -> None:
             continue
         sig = signatures.get(wrappers[op._props["sym_name"].value])
         _guard_wrapper(op, sig, LLVMBuilder, Builder, Block, LT, A)
+
+
+def _checked_callees():
+    """The functions whose allocation failures are recorded, not raised at once: the
+    pool's parallel_for and the public kernels."""
+    from .kernels import KERNELS
+    return {k for k in KERNELS if k not in GUARD_FUNCTIONS and k not in
+            ("strata_set_num_threads", "strata_get_num_threads", "strata_threads_enter",
+             "strata_threads_exit")}
+
+
+def _add_checks(module, body, loc, llvm_op, LLVMBuilder, Builder, LT, A):
+    """strata_guard_check(site of the call's node) after every call of the pool or a
+    kernel in the functions that run on the entering thread (all but parallel chunks)."""
+    from ...conversion.to_llvm.memref import CHUNK_ATTR, _site_name
+    callees = _checked_callees()
+    sites: dict = {}
+    taken = {o._props["sym_name"].value for o in body.ops if "sym_name" in o._props}
+    declared = False
+    for f in list(body.ops):
+        if f.name != "llvm.func" or not f.regions[0].blocks or \
+                f.get_attr(CHUNK_ATTR) is not None:
+            continue
+        for blk in f.regions[0].blocks:
+            for o in list(blk.ops):
+                callee = o._props.get("callee") if o.name == "llvm.call" else None
+                if callee is None or callee.root not in callees:
+                    continue
+                text = _site_name(o)
+                name = sites.get(text)
+                if name is None:
+                    i = len(taken)
+                    while f"check_site_{i}" in taken:
+                        i += 1
+                    name = sites[text] = f"check_site_{i}"
+                    taken.add(name)
+                    data = text.encode() + b"\0"
+                    body.prepend(llvm_op("llvm.mlir.global").new(
+                        name, LT.LLVMArrayType(len(data), A.i8),
+                        A.StringAttr(data.decode("latin-1")), linkage="private",
+                        constant=True, loc=loc))
+                nxt = o.next
+                b = LLVMBuilder(Builder.before(nxt), o.loc)
+                site = b.create("llvm.mlir.addressof", [], [LT.ptr],
+                                {"global_name": A.SymbolRefAttr(name)}).results[0]
+                b.call("strata_guard_check", [site])
+                declared = True
+    if declared and "strata_guard_check" not in taken:
+        body.append(llvm_op("llvm.func").new(
+            "strata_guard_check", LT.LLVMFunctionType(LT.void, [LT.ptr]), body=False,
+            loc=loc))
 
 
 def _result_bytes(sig):
