@@ -276,3 +276,41 @@ def test_failures_stay_with_their_thread():
     assert len(bad) == 1
     _oom(bad[0], "fill", 4 * (1 << 40) + 64)
     assert good and count == 200
+
+
+@pytest.mark.skipif(not (os.environ.get("CC") or __import__("shutil").which("cc")),
+                    reason="no C compiler")
+def test_shared_library_runtime_formats_like_python(tmp_path):
+    """The C hook of a shared library (aot.py's runtime part) writes the message Python's
+    oom_message writes: on the guarded thread for strata_last_error, from a thread
+    without a guard into the process-wide slot (the first failure kept)."""
+    import ctypes
+    import shutil
+
+    from strata.backends.cpu.aot import _RUNTIME_C
+    from strata.backends.cpu.guard import oom_message
+    stubs = ("int strata_test_active = 1;\n"
+             "int strata_guard_active(void) { return strata_test_active; }\n"
+             "int strata_model_num_threads = 0;\n"
+             "int strata_get_num_threads(void) { return 1; }\n")
+    src = tmp_path / "rt.c"
+    src.write_text(_RUNTIME_C + stubs)
+    lib_path = tmp_path / "rt.so"
+    cc = os.environ.get("CC") or shutil.which("cc")
+    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", str(lib_path), str(src)],
+                   check=True)
+    lib = ctypes.CDLL(str(lib_path))
+    lib.strata_last_error.restype = ctypes.c_char_p
+    lib.strata_oom_report.argtypes = [ctypes.c_int64, ctypes.c_char_p, ctypes.c_char_p]
+    active = ctypes.c_int.in_dll(lib, "strata_test_active")
+    cases = [(4398046511168, b"node fill", None), (-1, b"node big", b"node big"),
+             (49344, b"the packed blocks of a GEMM kernel", b"node mm"),
+             (-1, b"the im2col buffer of a convolution kernel", b"node conv")]
+    for guarded in (1, 0):
+        active.value = guarded
+        for n, what, node in cases:
+            lib.strata_oom_report(n, what, node)
+            lib.strata_oom_report(7, b"node second", None)      # the first one is kept
+            want = oom_message(n, what.decode(), node.decode() if node else None)
+            assert lib.strata_last_error().decode() == want
+            assert lib.strata_last_error() is None
