@@ -43,8 +43,8 @@ _DRIVER = textwrap.dedent("""
         if err:
             out.append([err.decode(), res.allocated or 0, res.sizes[0]])
         else:
-            y = np.ctypeslib.as_array(ctypes.cast(res.aligned, ctypes.POINTER(ctypes.c_float)),
-                                      (res.sizes[0],)).tolist()
+            data = ctypes.cast(res.aligned, ctypes.POINTER(ctypes.c_float))
+            y = np.ctypeslib.as_array(data, (res.sizes[0],)).tolist()
             out.append(y)
             ctypes.CDLL(None).free(ctypes.c_void_p(res.allocated))
     print(json.dumps(out))

@@ -14,6 +14,13 @@ directly (descriptor arithmetic), and a non-contiguous memref.copy becomes a loo
 (upstream calls `memrefCopy` of its C runner library, which Strata does not have).
 memref.assume_alignment lowers to nothing (the hint is dropped); memref.atomic_rmw and
 generic_atomic_rmw are left unconverted (no llvm.atomicrmw/cmpxchg ops yet).
+
+With `checked-alloc=true` (ours; the CPU target sets it) allocations go through the CPU
+runtime, sizes checked for overflow (see [Note: checked allocations]):
+
+    memref.alloc(%n) ... loc("fill")   -> llvm.call @strata_alloc(bytes, @alloc_site_0)
+                                          (bytes -1 on overflow; @alloc_site_0 = "node fill")
+    memref.dealloc %m                  -> llvm.call @strata_free(allocated pointer)
 """
 from __future__ import annotations
 
@@ -142,8 +149,9 @@ class AllocLowering(_MemRefPattern):
             allocated = b.call("malloc", [nbytes], LT.ptr)
         else:
             nbytes = _overflow_checked(b, self.tc, t, dyn, nbytes, alignment)
-            site = b.create("llvm.mlir.addressof", [], [LT.ptr], {
-                "global_name": A.SymbolRefAttr(_site_global(rewriter, op, self.tc))}).results[0]
+            name = _site_global(rewriter, op, self.tc)
+            site = b.create("llvm.mlir.addressof", [], [LT.ptr],
+                            {"global_name": A.SymbolRefAttr(name)}).results[0]
             allocated = b.call(fn, [nbytes, site], LT.ptr)
             if chunk:
                 _return_if_null(rewriter, b, op, allocated)
@@ -846,7 +854,8 @@ def memref_patterns(tc, checked_alloc=False) -> list:
     """The patterns; `checked_alloc`: see [Note: checked allocations]."""
     return [AllocLowering(tc, root="memref.alloc", checked_alloc=checked_alloc),
             AllocLowering(tc, root="memref.alloca"),
-            DeallocLowering(tc, checked_alloc=checked_alloc), LoadStoreLowering(tc, root="memref.load"),
+            DeallocLowering(tc, checked_alloc=checked_alloc),
+            LoadStoreLowering(tc, root="memref.load"),
             LoadStoreLowering(tc, root="memref.store"), DimLowering(tc), RankLowering(tc),
             CastLowering(tc), CopyLowering(tc), GlobalLowering(tc), GetGlobalLowering(tc),
             ReinterpretCastLowering(tc), SubViewLowering(tc),

@@ -1,7 +1,7 @@
 """convert-to-llvm: every *-to-llvm lowering of this package (arith, math, index, cf,
 memref, func) in one conversion, as upstream's generic convert-to-llvm; options
-`safe-division`, `emit-c-wrappers` and `checked-alloc` are passed on, `fold-aggregates` reads descriptor
-fields from what built them (ours; see [Note: fold-aggregates])."""
+`safe-division`, `emit-c-wrappers` and `checked-alloc` are passed on, `fold-aggregates`
+reads descriptor fields from what built them (ours; see [Note: fold-aggregates])."""
 from __future__ import annotations
 
 from ...passes.pass_manager import Option, Pass
