@@ -147,8 +147,8 @@ def oom_message(nbytes: int, what: str, node: str | None = None) -> str:
     if node and not what.startswith("node "):
         what = f"{node} ({what})"
     if nbytes < 0:
-        return (f"out of memory allocating more than 9223372036854775807 bytes for {what} "
-                "(the size overflows)")
+        return ("out of memory allocating more than 9223372036854775807 bytes for "
+                f"{what} (the size overflows)")
     return f"out of memory allocating {nbytes} bytes for {what}"
 
 
@@ -499,58 +499,58 @@ def checked_malloc(f, nbytes: str, site: str) -> str:
 
 def add_allocation_guard(module, functions, signatures) -> None:
     """Make the C wrapper `_mlir_ciface_<f>` of each entry point `f` in `functions` run
-    under an allocation guard (see [Note: failed allocations]); `signatures` ({name:
-    strata.runtime.Signature}) say how many bytes of results to zero after a failure.
-    Runs after add_thread_scope (target.py): the aborted path restores the thread count
-    that the wrapper's first call (strata_threads_enter) saved."""
-    from ...conversion.to_llvm.builder import LLVMBuilder, llvm_op
+    under an allocation guard, and check for failures recorded by parallel loops and
+    kernels after each call of them (see [Note: failed allocations]); `signatures`
+    ({name: strata.runtime.Signature}) say how many bytes of results to zero after a
+    failure. Runs after add_thread_scope (target.py): the aborted path restores the
+    thread count that the wrapper's first call (strata_threads_enter) saved."""
+    from ...conversion.to_llvm.builder import llvm_op
     from ...dialects.llvm import types as LT
     from ...ir import attributes as A
-    from ...ir.builder import Builder
-    from ...ir.core import Block
     body = module.regions[0].blocks[0]
-    loc = module.loc
     names = {o._props["sym_name"].value for o in body.ops if "sym_name" in o._props}
     decls = [("strata_guard_enter", LT.LLVMFunctionType(LT.void, [LT.ptr]), None),
              ("strata_guard_exit", LT.LLVMFunctionType(LT.void, [LT.ptr]), None),
+             ("strata_guard_check", LT.LLVMFunctionType(LT.void, [LT.ptr]), None),
              ("_setjmp", LT.LLVMFunctionType(A.i32, [LT.ptr]),
               A.ArrayAttr([A.StringAttr("returns_twice")]))]
     for name, ftype, passthrough in decls:
         if name in names:
             continue
-        f = llvm_op("llvm.func").new(name, ftype, body=False, loc=loc)
+        f = llvm_op("llvm.func").new(name, ftype, body=False, loc=module.loc)
         if passthrough is not None:
             props = dict(f.properties)
             props["passthrough"] = passthrough
             f.properties = props
         body.append(f)
-    _add_checks(module, body, loc, llvm_op, LLVMBuilder, Builder, LT, A)
+    _add_checks(body, names, module.loc)
     wrappers = {"_mlir_ciface_" + f: f for f in functions}
     for op in list(body.ops):
-        if op.name != "llvm.func" or op._props["sym_name"].value not in wrappers or \
-                not op.regions[0].blocks:
-            continue
-        sig = signatures.get(wrappers[op._props["sym_name"].value])
-        _guard_wrapper(op, sig, LLVMBuilder, Builder, Block, LT, A)
+        if op.name == "llvm.func" and op._props["sym_name"].value in wrappers and \
+                op.regions[0].blocks:
+            _guard_wrapper(op, signatures.get(wrappers[op._props["sym_name"].value]))
 
 
 def _checked_callees():
     """The functions whose allocation failures are recorded, not raised at once: the
     pool's parallel_for and the public kernels."""
     from .kernels import KERNELS
-    return {k for k in KERNELS if k not in GUARD_FUNCTIONS and k not in
-            ("strata_set_num_threads", "strata_get_num_threads", "strata_threads_enter",
-             "strata_threads_exit")}
+    from .threadpool import POOL_FUNCTIONS
+    return {k for k in KERNELS if k not in GUARD_FUNCTIONS and k not in POOL_FUNCTIONS} \
+        | {"strata_parallel_for"}
 
 
-def _add_checks(module, body, loc, llvm_op, LLVMBuilder, Builder, LT, A):
+def _add_checks(body, taken, loc) -> None:
     """strata_guard_check(site of the call's node) after every call of the pool or a
-    kernel in the functions that run on the entering thread (all but parallel chunks)."""
-    from ...conversion.to_llvm.memref import CHUNK_ATTR, _site_name
+    kernel in the functions that run on the entering thread (all but parallel chunks);
+    `taken`: the symbol names of the module."""
+    from ...conversion.to_llvm.builder import LLVMBuilder, llvm_op
+    from ...conversion.to_llvm.memref import CHUNK_ATTR, site_name
+    from ...dialects.llvm import types as LT
+    from ...ir import attributes as A
+    from ...ir.builder import Builder
     callees = _checked_callees()
     sites: dict = {}
-    taken = {o._props["sym_name"].value for o in body.ops if "sym_name" in o._props}
-    declared = False
     for f in list(body.ops):
         if f.name != "llvm.func" or not f.regions[0].blocks or \
                 f.get_attr(CHUNK_ATTR) is not None:
@@ -560,7 +560,7 @@ def _add_checks(module, body, loc, llvm_op, LLVMBuilder, Builder, LT, A):
                 callee = o._props.get("callee") if o.name == "llvm.call" else None
                 if callee is None or callee.root not in callees:
                     continue
-                text = _site_name(o)
+                text = site_name(o)
                 name = sites.get(text)
                 if name is None:
                     i = len(taken)
@@ -573,35 +573,33 @@ def _add_checks(module, body, loc, llvm_op, LLVMBuilder, Builder, LT, A):
                         name, LT.LLVMArrayType(len(data), A.i8),
                         A.StringAttr(data.decode("latin-1")), linkage="private",
                         constant=True, loc=loc))
-                nxt = o.next
-                b = LLVMBuilder(Builder.before(nxt), o.loc)
+                b = LLVMBuilder(Builder.before(o.next), o.loc)
                 site = b.create("llvm.mlir.addressof", [], [LT.ptr],
                                 {"global_name": A.SymbolRefAttr(name)}).results[0]
                 b.call("strata_guard_check", [site])
-                declared = True
-    if declared and "strata_guard_check" not in taken:
-        body.append(llvm_op("llvm.func").new(
-            "strata_guard_check", LT.LLVMFunctionType(LT.void, [LT.ptr]), body=False,
-            loc=loc))
 
 
-def _result_bytes(sig):
+def _result_bytes(sig) -> int:
     """Bytes of the result struct the C wrapper writes through its first argument (0: the
     results are returned by value, or there are none)."""
-    if sig is None or not sig.results:
-        return 0
-    if len(sig.results) == 1 and sig.results[0].scalar:
+    if sig is None or not sig.results or \
+            (len(sig.results) == 1 and sig.results[0].scalar):
         return 0
     import ctypes
     types = [s.ctype for s in sig.results]
     if len(types) == 1:
         return ctypes.sizeof(types[0])
-    st = type("R", (ctypes.Structure,), {"_fields_": [(f"r{i}", t)
-                                                     for i, t in enumerate(types)]})
-    return ctypes.sizeof(st)
+    fields = [(f"r{i}", t) for i, t in enumerate(types)]
+    return ctypes.sizeof(type("R", (ctypes.Structure,), {"_fields_": fields}))
 
 
-def _guard_wrapper(op, sig, LLVMBuilder, Builder, Block, LT, A):
+def _guard_wrapper(op, sig) -> None:
+    """The guard around the body of the C wrapper `op` (the module docstring's form)."""
+    from ...conversion.to_llvm.builder import LLVMBuilder
+    from ...dialects.llvm import types as LT
+    from ...ir import attributes as A
+    from ...ir.builder import Builder
+    from ...ir.core import Block
     region = op.regions[0]
     entry = region.blocks[0]
     loc = op.loc
@@ -611,25 +609,21 @@ def _guard_wrapper(op, sig, LLVMBuilder, Builder, Block, LT, A):
                   o._props["callee"].root == "strata_threads_enter"), None)
     anchor = enter.next if enter is not None else entry.first
     b = LLVMBuilder(Builder.before(anchor), loc)
-    n = b.index_const(GUARD_BYTES // 8, A.i64)
-    frame = b.alloca(n, A.i64, 16)
+    frame = b.alloca(b.index_const(GUARD_BYTES // 8, A.i64), A.i64, 16)
     b.call("strata_guard_enter", [frame])
-    r = b.call("_setjmp", [frame], A.i32)
-    ok = b.icmp("eq", r, b.const(0, A.i32))
+    ok = b.icmp("eq", b.call("_setjmp", [frame], A.i32), b.const(0, A.i32))
     for blk in region.blocks:
         if blk.last is not None and blk.last.name == "llvm.return":
             LLVMBuilder(Builder.before(blk.last), loc).call("strata_guard_exit", [frame])
-    # split: the rest of the entry block runs when _setjmp returned 0
-    run = Block()
-    region.insert_block(1, run)
+    # the rest of the entry block runs when _setjmp returned 0 (the first time)
+    run = region.insert_block(1, Block())
     o = anchor
     while o is not None:
         nxt = o.next
         o.detach()
         run.append(o)
         o = nxt
-    aborted = Block()
-    region.insert_block(2, aborted)
+    aborted = region.insert_block(2, Block())
     ab = LLVMBuilder(Builder.at_end(aborted), loc)
     nbytes = _result_bytes(sig)
     if nbytes and entry.args:
@@ -638,14 +632,10 @@ def _guard_wrapper(op, sig, LLVMBuilder, Builder, Block, LT, A):
                   {"isVolatile": A.IntegerAttr(0, A.i1)})
     if enter is not None:
         ab.call("strata_threads_exit", [enter.results[0]])
-    rtype = op._props["function_type"].value.result if "function_type" in op._props \
-        else None
-    if rtype is None or isinstance(rtype, LT.LLVMVoidType) or rtype is LT.void:
-        ab.create("llvm.return", [], [])
-    else:
-        ab.create("llvm.return", [ab.zero(rtype) if isinstance(rtype, LT.LLVMPointerType)
-                                  else ab.const(0, rtype)], [])
-    eb = LLVMBuilder(Builder.at_end(entry), loc)
-    eb.create("llvm.cond_br", [ok], [],
-              {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [1, 0, 0])},
-              successors=[run, aborted])
+    rtype = op._props["function_type"].value.result
+    ab.create("llvm.return", [] if isinstance(rtype, LT.LLVMVoidType) else
+              [ab.zero(rtype)], [])
+    LLVMBuilder(Builder.at_end(entry), loc).create(
+        "llvm.cond_br", [ok], [],
+        {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [1, 0, 0])},
+        successors=[run, aborted])

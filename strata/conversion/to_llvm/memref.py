@@ -19,7 +19,8 @@ With `checked-alloc=true` (ours; the CPU target sets it) allocations go through 
 runtime, sizes checked for overflow (see [Note: checked allocations]):
 
     memref.alloc(%n) ... loc("fill")   -> llvm.call @strata_alloc(bytes, @alloc_site_0)
-                                          (bytes -1 on overflow; @alloc_site_0 = "node fill")
+                                          (bytes: -1 on overflow; @alloc_site_0: the
+                                          NUL-terminated "node fill")
     memref.dealloc %m                  -> llvm.call @strata_free(allocated pointer)
 """
 from __future__ import annotations
@@ -233,7 +234,7 @@ def _static_elem_bytes(t):
     return None
 
 
-def _site_name(op) -> str:
+def site_name(op) -> str:
     """`node <ONNX node name>` of an op from its location (`an operation at file:line`
     without a name)."""
     from ...ir.location import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
@@ -254,7 +255,7 @@ def _site_name(op) -> str:
 
 
 def _site_global(rewriter, op, tc) -> str:
-    """The name of a private constant holding `_site_name(op)` NUL-terminated (one per
+    """The name of a private constant holding `site_name(op)` NUL-terminated (one per
     text and module)."""
     from .builder import llvm_op
     mod = op
@@ -262,7 +263,7 @@ def _site_global(rewriter, op, tc) -> str:
         mod = mod.parent_op
     body = mod.regions[0].blocks[0]
     cache = tc.__dict__.setdefault("alloc_sites", {})
-    text = _site_name(op)
+    text = site_name(op)
     key = (id(body), text)
     name = cache.get(key)
     if name is not None:
