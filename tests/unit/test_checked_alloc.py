@@ -63,7 +63,7 @@ def test_constant_of_shape_too_big_then_usable():
         n = h.make_node("ConstantOfShape", ["shape"], ["y"], name="fill",
                         value=h.make_tensor("v", TP.FLOAT, [1], [1.5]))
         f = strata.compile(model([n], [vi("shape", TP.INT64, [1])], [vi("y", TP.FLOAT, None)]))
-        res = [attempt(f, np.array([k], np.int64)) for k in (1 << 40, 1 << 62, 1 << 61)]
+        res = [attempt(f, np.array([k], np.int64)) for k in (1 << 40, 1 << 62, 1 << 61, -5)]
         y, = f(np.array([5], np.int64))
         print(json.dumps([res, y.tolist()]))
     """)
@@ -71,6 +71,8 @@ def test_constant_of_shape_too_big_then_usable():
     _oom(res[0], "fill", 4 * (1 << 40) + 64)   # (+ the 64-byte alignment)
     _oom(res[1], "fill")
     _oom(res[2], "fill")                       # 2^61 floats: 2^63 bytes
+    # a negative size (if no shape check of the op caught it first)
+    assert res[3].startswith("RuntimeFailure: ") and "fill" in res[3], res[3]
     assert y == [1.5] * 5
 
 
@@ -304,6 +306,7 @@ def test_shared_library_runtime_formats_like_python(tmp_path):
     lib.strata_oom_report.argtypes = [ctypes.c_int64, ctypes.c_char_p, ctypes.c_char_p]
     active = ctypes.c_int.in_dll(lib, "strata_test_active")
     cases = [(4398046511168, b"node fill", None), (-1, b"node big", b"node big"),
+             (-2, b"node neg", None),
              (49344, b"the packed blocks of a GEMM kernel", b"node mm"),
              (-1, b"the im2col buffer of a convolution kernel", b"node conv")]
     for guarded in (1, 0):

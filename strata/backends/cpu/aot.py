@@ -75,7 +75,9 @@ __attribute__((visibility("default"))) void strata_oom_report(int64_t n, const c
     snprintf(where, sizeof where, "%s (%s)", node, what);
     what = where;
   }
-  if (n < 0)
+  if (n == -2)
+    snprintf(buf, 320, "cannot allocate a buffer with a negative dimension for %s", what);
+  else if (n < 0)
     snprintf(buf, 320, "out of memory allocating more than 9223372036854775807 bytes for "
              "%s (the size overflows)", what);
   else

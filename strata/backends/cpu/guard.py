@@ -11,8 +11,8 @@ the thread pool) and the guard each C entry point of a compiled model runs under
                                            theirs failed, report it for `node`, unwind
     strata_guard_enter(frame) / strata_guard_exit(frame)   (the entry point's, below)
 
-`nbytes` is an i64 where a negative value means "the size overflowed" (more than
-2^63 - 1 bytes); `site` names what allocates (`node <ONNX node name>`, or a kernel's
+`nbytes` is an i64 where -1 means "the size overflowed" (more than 2^63 - 1 bytes) and
+-2 "a dimension is negative"; `site` names what allocates (`node <ONNX node name>`, or a kernel's
 buffer: KERNEL_SITES). A failure is reported through the runtime's hook
 
     void strata_oom_report(int64_t nbytes, const char *what, const char *node)
@@ -146,6 +146,8 @@ def oom_message(nbytes: int, what: str, node: str | None = None) -> str:
     kernel or parallel loop it was."""
     if node and not what.startswith("node "):
         what = f"{node} ({what})"
+    if nbytes == -2:
+        return f"cannot allocate a buffer with a negative dimension for {what}"
     if nbytes < 0:
         return ("out of memory allocating more than 9223372036854775807 bytes for "
                 f"{what} (the size overflows)")

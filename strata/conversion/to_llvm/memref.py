@@ -180,8 +180,9 @@ def _is_scalar(t):
 # "node <name>". The byte count is checked for overflow first: with a dynamic dim, the
 # element count is recomputed in 128 bits, each product saturated at 2^63, times the
 # element size plus the alignment; past 2^63 - 1 the size passed is -1 (the runtime
-# reports "the size overflows") instead of the wrapped 64-bit one. A static shape is
-# checked at compile time.
+# reports "the size overflows") instead of the wrapped 64-bit one, and -2 when a dynamic
+# size is negative (one compare of the sizes' OR). A static shape is checked at compile
+# time.
 
 _I128 = A.IntegerType(128)
 _LIMIT = (1 << 63) - 1
@@ -199,7 +200,8 @@ def _in_parallel_chunk(op):
 
 def _overflow_checked(b, tc, t, dyn, nbytes, alignment):
     """`nbytes` (i64), or -1 where the true size of a `t` buffer (sizes `dyn` for its
-    dynamic dims) with `alignment` bytes added is more than 2^63 - 1."""
+    dynamic dims) with `alignment` bytes added is more than 2^63 - 1, -2 where a dynamic
+    size is negative."""
     static = 1
     for n in t.shape:
         if n != DYN:
@@ -223,7 +225,14 @@ def _overflow_checked(b, tc, t, dyn, nbytes, alignment):
     if alignment is not None:
         total = b.add(total, b.cast("llvm.zext", alignment, _I128))
     over = b.icmp("ugt", total, b.const(_LIMIT, _I128))
-    return b.select(over, b.index_const(-1, it), nbytes)
+    checked = b.select(over, b.index_const(-1, it), nbytes)
+    if not dyn:
+        return checked
+    signs = dyn[0]
+    for d in dyn[1:]:
+        signs = b.binary("llvm.or", signs, d)
+    negative = b.icmp("slt", signs, b.index_const(0, it))
+    return b.select(negative, b.index_const(-2, it), checked)
 
 
 def _static_elem_bytes(t):

@@ -3,7 +3,8 @@
 
 // [Note: checked allocations]: memref.alloc -> strata_alloc(bytes, site), the bytes -1
 // when the size overflows (checked in 128 bits with a dynamic dim, at compile time
-// without); inside a parallel chunk strata_alloc_or_null and a return on NULL.
+// without), -2 when a dynamic size is negative; inside a parallel chunk
+// strata_alloc_or_null and a return on NULL.
 
 // CHECK-DAG: llvm.mlir.global private constant @[[ROW:alloc_site_[0-9]+]]("node row\00")
 // CHECK-DAG: llvm.mlir.global private constant @[[BIG:alloc_site_[0-9]+]]("node big\00")
@@ -27,7 +28,11 @@ func.func @dynamic(%n: index) {
   // CHECK: %[[TOTAL:.*]] = llvm.add %{{.*}}, %{{.*}} : i128
   // CHECK: %[[OVER:.*]] = llvm.icmp "ugt" %[[TOTAL]], %{{.*}} : i128
   // CHECK: %[[NEG:.*]] = llvm.mlir.constant(-1 : i64) : i64
-  // CHECK: %[[ASK:.*]] = llvm.select %[[OVER]], %[[NEG]], %[[BYTES]] : i1, i64
+  // CHECK: %[[CHECKED:.*]] = llvm.select %[[OVER]], %[[NEG]], %[[BYTES]] : i1, i64
+  // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i64) : i64
+  // CHECK: %[[SIGN:.*]] = llvm.icmp "slt" %{{.*}}, %[[ZERO]] : i64
+  // CHECK: %[[NEG2:.*]] = llvm.mlir.constant(-2 : i64) : i64
+  // CHECK: %[[ASK:.*]] = llvm.select %[[SIGN]], %[[NEG2]], %[[CHECKED]] : i1, i64
   // CHECK: %[[SITE:.*]] = llvm.mlir.addressof @[[FILL]] : !llvm.ptr
   // CHECK: llvm.call @strata_alloc(%[[ASK]], %[[SITE]]) : (i64, !llvm.ptr) -> !llvm.ptr
   %m = memref.alloc(%n) alignment = 64 : memref<?x4xf32> loc("fill")
