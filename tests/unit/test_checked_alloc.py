@@ -317,3 +317,41 @@ def test_shared_library_runtime_formats_like_python(tmp_path):
             want = oom_message(n, what.decode(), node.decode() if node else None)
             assert lib.strata_last_error().decode() == want
             assert lib.strata_last_error() is None
+
+
+def test_native_allocation_functions():
+    """The guard's functions called directly, outside any guard: 0 bytes is no failure
+    (malloc(0) may give NULL), a failure is reported and NULL returned (no guard to
+    unwind to), the test hook fails the n-th next strata_alloc_or_null."""
+    out = _run("""
+        import ctypes
+        import strata.runtime as rt
+        from strata.backends.cpu.kernels import load_kernels
+        lib = load_kernels()
+        lib.alloc.restype = lib.alloc_or_null.restype = ctypes.c_void_p
+        res = {}
+        p = lib.alloc(0, b"node zero")
+        res["zero"] = rt._take_failures()
+        lib.free(p)
+        lib.free(None)
+        p = lib.alloc_or_null(0, b"node zero")
+        res["zero_or_null"] = [p is not None, rt._take_failures()]
+        lib.free(p)
+        p = lib.alloc(4096, b"node ok")
+        ctypes.memset(p, 1, 4096)
+        lib.free(p)
+        res["big"] = [lib.alloc(1 << 62, b"node big"), rt._take_failures()]
+        res["over"] = [lib.alloc_or_null(-1, b"node over"), rt._take_failures()]
+        lib.test_fail_alloc(2)
+        first = lib.alloc_or_null(64, b"node first")
+        res["countdown"] = [first is not None, lib.alloc_or_null(64, b"node second"),
+                            lib.alloc_or_null(64, b"node third") is not None,
+                            rt._take_failures()]
+        print(json.dumps(res))
+    """)
+    assert out["zero"] == []
+    assert out["zero_or_null"] == [True, []]
+    assert out["big"] == [None, [f"out of memory allocating {1 << 62} bytes for node big"]]
+    assert out["over"][0] is None and "node over (the size overflows)" in out["over"][1][0]
+    assert out["countdown"] == [True, None, True,
+                                ["out of memory allocating 64 bytes for node second"]]
