@@ -355,3 +355,34 @@ def test_native_allocation_functions():
     assert out["over"][0] is None and "node over (the size overflows)" in out["over"][1][0]
     assert out["countdown"] == [True, None, True,
                                 ["out of memory allocating 64 bytes for node second"]]
+
+
+@pytest.mark.parametrize("kernel,strides,size,what", [
+    ("winograd", [1, 1], 16, "Winograd convolution kernel"),
+    ("direct", [2, 2], 33, " kernel)")])   # (the first: the GEMM driver's blocks)
+def test_convolution_scratch_failure(kernel, strides, size, what):
+    """Forced failures of the convolution kernels' scratch (Winograd's transformed tiles;
+    a direct convolution's first, the blocked driver's packed blocks): the call raises
+    naming the node, the next one gives what the first gave."""
+    out = _run(f"""
+        from onnx import numpy_helper as nh
+        from strata.backends.cpu.kernels import load_kernels
+        rng = np.random.default_rng(0)
+        w = nh.from_array(rng.standard_normal((32, 16, 3, 3)).astype(np.float32), "w")
+        n = h.make_node("Conv", ["x", "w"], ["y"], name="conv", pads=[1, 1, 1, 1],
+                        strides={strides!r})
+        g = h.make_graph([n], "g", [vi("x", TP.FLOAT, [1, 16, {size}, {size}])],
+                         [vi("y", TP.FLOAT, None)], [w])
+        f = strata.compile(h.make_model(g, opset_imports=[h.make_opsetid("", 17)]))
+        x = rng.standard_normal((1, 16, {size}, {size})).astype(np.float32)
+        y0, = f(x)
+        lib = load_kernels()
+        lib.test_fail_alloc(1)
+        msg = attempt(f, x)
+        lib.test_fail_alloc(0)
+        y1, = f(x)
+        print(json.dumps([msg, bool(np.array_equal(y0, y1))]))
+    """)
+    msg, same = out
+    assert msg.startswith("RuntimeFailure: ") and "for node conv (" in msg and what in msg, msg
+    assert same
