@@ -5,7 +5,8 @@
 The library holds the code, the weights (linked in as a read-only data section with the
 assembler's `.incbin`, no IR text for them), the kernels and their thread pool
 (kernels.py, threadpool.py) and a tiny C runtime part (`strata_assert_fail`,
-`strata_last_error`, `strata_model_set_num_threads`, `strata_model_get_num_threads`).
+`strata_oom_report`, `strata_last_error`, `strata_model_set_num_threads`,
+`strata_model_get_num_threads`).
 Its entry point is upstream MLIR's C interface, `_mlir_ciface_<function>`, taking memref
 descriptors (see strata.runtime);
 the header declares the descriptor structs and the entry point and says, for every
@@ -37,8 +38,8 @@ _C_TYPES = {"float32": "float", "float64": "double", "int8": "int8_t", "int16": 
 _RUNTIME_C = r"""
 #include <stddef.h>
 static _Thread_local const char *strata_error = NULL;
-/* A failure a pool worker reported (it has no call of its own): taken by the failing
-   call's strata_last_error(). */
+/* A failure reported on a thread without a model call of its own (kernels run outside
+   the entry point's guard): taken by the next strata_last_error(). */
 static const char *strata_shared_error = NULL;
 static int strata_shared_claimed = 0;
 __attribute__((visibility("default"))) void strata_assert_fail(const char *message) {
@@ -57,7 +58,7 @@ __attribute__((visibility("default"))) const char *strata_last_error(void) {
 #include <stdio.h>
 #include <string.h>
 /* A failed allocation (backends/cpu/guard.py): the message, in a buffer of the
-   reporting thread's own, or for a pool worker the process-wide one. */
+   reporting thread's own, or without a guard the process-wide one. */
 int32_t strata_guard_active(void);
 static _Thread_local char strata_oom_text[320];
 static char strata_oom_shared[320];

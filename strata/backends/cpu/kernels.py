@@ -22,6 +22,9 @@ calls). The IR is written by kernels_gemm.py and kernels_conv.py (helpers: kerne
     the thread pool                    strata_parallel_for(fn, ctx, n, grain),
                                        strata_set_num_threads(n), strata_get_num_threads(),
                                        strata_threads_enter(n), strata_threads_exit(prev)
+    checked allocations (guard.py)     strata_alloc(nbytes, site), strata_free(p),
+                                       strata_alloc_or_null(nbytes, site), the guard of
+                                       an entry point (strata_guard_enter / exit / check)
 
 All matrices are row-major fp32 with unit inner stride and leading dimensions in elements
 (i64); `acc` (i32) != 0 adds to C, 0 overwrites it; `tile` (i64) is the blocking and
@@ -157,7 +160,8 @@ KERNELS = ("strata_sgemm_f32", "strata_sgemm_nt_f32", "strata_sgemm_packed_f32",
            "strata_parallel_for", "strata_set_num_threads", "strata_get_num_threads",
            "strata_threads_enter", "strata_threads_exit",
            "strata_alloc", "strata_alloc_or_null", "strata_free", "strata_guard_enter",
-           "strata_guard_exit")
+           "strata_guard_exit", "strata_guard_check", "strata_guard_active",
+           "strata_test_fail_alloc")
 
 
 @functools.lru_cache(maxsize=8)
