@@ -100,9 +100,11 @@ Sizes with dynamic dims are computed with 128-bit products saturated at 2^63, on
 compare. malloc(0) may return NULL: not a failure (strata_alloc returns NULL for 0
 bytes; strata_alloc_or_null asks for at least 1 byte). Stack buffers (memref.alloca)
 are not checked: the pipeline makes them static and small (strata-linalg-fuse-row-
-reductions' rows, at most MAX_ROW_BYTES). The kernels' scratch sizes are not checked
-for overflow: each is a product of dims of operands that exist in memory (at most a
-few times their sizes; im2col: the filter's K times the output's pixels).
+reductions' rows, at most MAX_ROW_BYTES). The kernels' scratch sizes are products of
+tile sizes or of dims of operands that exist in memory (at most a
+few times their sizes), but for the im2col buffer (the filter's K times the output's
+pixels) and the shared packing of A, computed with overflow-checked products
+(checked_bytes).
 
 Known limit: a chunk that failed leaks the blocks that same chunk had allocated before
 in its iteration (a chunk's own buffers are freed within it, so at most one
@@ -111,7 +113,8 @@ iteration's).
 from __future__ import annotations
 
 __all__ = ["guard_ir", "GUARD_FUNCTIONS", "GUARD_BYTES", "JMPBUF_BYTES", "OOM_REPORT",
-           "KERNEL_SITES", "add_allocation_guard", "oom_message", "checked_malloc"]
+           "KERNEL_SITES", "add_allocation_guard", "oom_message", "checked_malloc",
+           "checked_bytes"]
 
 # The frame: a jmp_buf (glibc x86-64: 200 bytes, AArch64: 312; Darwin: under 200) in the
 # first JMPBUF_BYTES, then the previous guard, the list of blocks, its count and size,
@@ -175,6 +178,7 @@ declare ptr @realloc(ptr, i64)
 declare void @_longjmp(ptr, i32) noreturn
 declare void @{OOM_REPORT}(i64, ptr, ptr)
 declare i64 @llvm.umax.i64(i64, i64)
+declare {{ i64, i1 }} @llvm.smul.with.overflow.i64(i64, i64)
 
 ; the pthread key of the current guard: 2 ready, 3 failed (no guards then)
 define internal i1 @strata_guard_key_ready() #1 {{
@@ -481,6 +485,17 @@ entry:
 {sites}
 !0 = !{{!"branch_weights", i32 1, i32 2000}}
 """
+
+
+def checked_bytes(f, factors) -> str:
+    """In a kernel being written: the product of the i64 values `factors`, or -1 where
+    it overflows (a size strata_alloc_or_null then reports as such)."""
+    acc, bad = factors[0], "false"
+    for x in factors[1:]:
+        pair = f(f"call {{ i64, i1 }} @llvm.smul.with.overflow.i64(i64 {acc}, i64 {x})")
+        acc = f(f"extractvalue {{ i64, i1 }} {pair}, 0")
+        bad = f(f"or i1 {bad}, {f(f'extractvalue {{ i64, i1 }} {pair}, 1')}")
+    return f(f"select i1 {bad}, i64 -1, i64 {acc}")
 
 
 def checked_malloc(f, nbytes: str, site: str) -> str:

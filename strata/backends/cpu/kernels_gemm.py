@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...conversion.linalg_to_microkernels import EPI_BIAS, EPI_RELU, EPI_ROW_BIAS
-from .guard import checked_malloc
+from .guard import checked_bytes, checked_malloc
 from .kernel_ir import Fn, all_of, fma, lane_mask, splat, vec_type, vload, vstore
 
 if TYPE_CHECKING:
@@ -825,7 +825,7 @@ def _parallel(isa: Isa) -> str:
     kc = f(f"select i1 {f.cmp('eq', '%kind', BLOCKED_KINDS[''])}, i64 "
            f"{_packed_b_kc(f, isa, kc)}, i64 {kc}")
     mp = _round_up(f, "%M", mr)
-    apre = checked_malloc(f, f.mul(f.mul(mp, '%K'), 4), "gemm_a")
+    apre = checked_malloc(f, checked_bytes(f, [mp, "%K", 4]), "gemm_a")
     # packed by the pool too, MR-row panels in chunks (on the calling thread alone it was
     # ~7% of MLP b64's time, the other thread idle)
     pw = _store_work(f, _PREPACK_FIELDS, _PREPACK_TYPES,
