@@ -320,6 +320,8 @@ def _parallelize(loop, name: str, min_work: int):
     ftype = A.FunctionType([v.type for v in args] + [A.index, A.index], [])
     chunk = FuncOp.new(name, ftype, visibility="private", loc=loop.loc)
     chunk.set_attr(OUTLINED_ATTR, A.UnitAttr())
+    # (it may run on a pool worker: see [Note: checked allocations] in to_llvm/memref.py)
+    chunk.set_attr("strata.parallel_chunk", A.UnitAttr())
     entry = chunk.regions[0].blocks[0]
     mapping = dict(zip(args, entry.args))
     for v in captured:

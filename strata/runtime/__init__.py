@@ -31,7 +31,11 @@ every memref argument is passed as a pointer to its descriptor
 a single memref result is written through a pointer to one descriptor passed first, N > 1
 results through a pointer to a struct of N descriptors. A failed run-time check inside the
 compiled code (an index out of range, ...) is reported through `strata_assert_fail`, bound
-by `runtime_symbols()`, and raised as a RuntimeFailure after the call.
+by `runtime_symbols()`, and raised as a RuntimeFailure after the call; so is a failed
+allocation (`strata_oom_report`: "out of memory allocating N bytes for node X"), after
+which the call was cut short and its result descriptors zeroed (see [Note: failed
+allocations] in strata/backends/cpu/guard.py): after any failure the runtime frees the
+blocks the results own and makes no array of them.
 
 [Note: the cost of a call]
 One call is a few microseconds of Python around the native call. A NativeFunction works
@@ -156,7 +160,12 @@ _Foreign = getattr(threading, "_DummyThread", ())
 
 
 def _assert_fail(message):
-    text = message.decode("utf-8", "replace") if message else "assertion failed"
+    _record(message.decode("utf-8", "replace") if message else "assertion failed")
+
+
+def _record(text):
+    """Record a failure message for the call running in this thread; one from a thread
+    Python did not start (a pool worker) is an orphan (see below)."""
     if isinstance(threading.current_thread(), _Foreign):
         if len(_orphans) < 8:
             _orphans.append(text)
@@ -166,6 +175,14 @@ def _assert_fail(message):
         msgs = _state.failures = []
     if len(msgs) < 8:
         msgs.append(text)
+
+
+def _oom_report(nbytes, what, node):
+    """A failed allocation (see [Note: failed allocations] in backends/cpu/guard.py):
+    recorded like a failed check; the native side then unwinds."""
+    from ..backends.cpu.guard import oom_message
+    _record(oom_message(nbytes, what.decode("utf-8", "replace") if what else "a buffer",
+                        node.decode("utf-8", "replace") if node else None))
 
 
 def _take_failures():
@@ -180,6 +197,8 @@ def _take_failures():
 
 _ASSERT_FAIL_T = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
 _assert_fail_c = _ASSERT_FAIL_T(_assert_fail)
+_OOM_REPORT_T = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_char_p, ctypes.c_char_p)
+_oom_report_c = _OOM_REPORT_T(_oom_report)
 
 
 # Helper functions LLVM calls for conversions the CPU has no instruction for (double to
@@ -195,6 +214,7 @@ def runtime_symbols() -> dict[str, int]:
     """Addresses of the functions the compiled code may call into the runtime for."""
     if not _SYMBOLS:
         _SYMBOLS["strata_assert_fail"] = ctypes.cast(_assert_fail_c, ctypes.c_void_p).value
+        _SYMBOLS["strata_oom_report"] = ctypes.cast(_oom_report_c, ctypes.c_void_p).value
         try:
             libgcc = ctypes.CDLL("libgcc_s.so.1")
         except OSError:
@@ -783,12 +803,28 @@ class NativeFunction:
         else:
             self._cfunc(*params)
             res = view.tolist() if view is not None else None
-        # (`keep` lives on: an output aliasing a copied input is copied from it)
-        outputs = self._outputs(res, ptrs, state)
         if _state.failures or _orphans:
+            # the results are unspecified, or zeroed when the call was cut short (a failed
+            # allocation): only the blocks they own are freed
+            if res is not None and not self._scalar_result:
+                self._discard(res, ptrs)
             raise RuntimeFailure(f"@{self.name}: run-time check failed: "
                                  f"{_take_failures()[0]}")
-        return outputs
+        # (`keep` lives on: an output aliasing a copied input is copied from it)
+        return self._outputs(res, ptrs, state)
+
+    def _discard(self, w, inputs):
+        """Free the blocks the result descriptors (words `w`) own, making no array."""
+        is_static = self._owner.is_static
+        freed = set()
+        for scalar, _, at, _, _ in self._outs:
+            if scalar:
+                continue
+            alloc = w[at]
+            if alloc and alloc not in inputs and alloc != _GLOBAL_MARKER and \
+                    not is_static(alloc) and alloc not in freed:
+                freed.add(alloc)
+                _free(alloc)
 
     def _outputs(self, w, inputs, state):
         """Arrays over the result descriptors (words `w`): each owns its block unless the

@@ -5,8 +5,8 @@
 The library holds the code, the weights (linked in as a read-only data section with the
 assembler's `.incbin`, no IR text for them), the kernels and their thread pool
 (kernels.py, threadpool.py) and a C runtime part compiled with it (`strata_assert_fail`,
-`strata_last_error`, the thread count, and the checked entry point). It has two entry
-points:
+`strata_oom_report`, `strata_last_error`, the thread count, and the checked entry
+point). It has two entry points:
 
 - `strata_model_run`, checked (the one to call; [Note: the checked entry point]):
 
@@ -57,6 +57,10 @@ static _Thread_local const char *strata_error = NULL;
 static _Thread_local int strata_in_run = 0;
 static int strata_checked_runs = 0;
 static const char *strata_pool_error = NULL;
+/* A failure reported on a thread without a model call of its own (kernels run outside
+   the entry point's guard): taken by the next strata_last_error(). */
+static const char *strata_shared_error = NULL;
+static int strata_shared_claimed = 0;
 __attribute__((visibility("default"))) void strata_assert_fail(const char *message) {
   if (!message) message = "assertion failed";
   if (!strata_error) strata_error = message;
@@ -69,9 +73,44 @@ __attribute__((visibility("default"))) void strata_assert_fail(const char *messa
 __attribute__((visibility("default"))) const char *strata_last_error(void) {
   const char *e = strata_error;
   strata_error = NULL;
+  if (!e && __atomic_load_n(&strata_shared_error, __ATOMIC_ACQUIRE)) {
+    e = __atomic_exchange_n(&strata_shared_error, NULL, __ATOMIC_ACQ_REL);
+    __atomic_store_n(&strata_shared_claimed, 0, __ATOMIC_RELEASE);
+  }
   return e;
 }
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+/* A failed allocation (backends/cpu/guard.py): the message, in a buffer of the
+   reporting thread's own, or without a guard the process-wide one. */
+int32_t strata_guard_active(void);
+static _Thread_local char strata_oom_text[320];
+static char strata_oom_shared[320];
+__attribute__((visibility("default"))) void strata_oom_report(int64_t n, const char *what,
+                                                              const char *node) {
+  int mine = strata_guard_active();
+  char *buf = strata_oom_text;
+  char where[160];
+  if (mine ? strata_error != NULL : __atomic_exchange_n(&strata_shared_claimed, 1,
+                                                         __ATOMIC_ACQ_REL))
+    return;   /* the first failure is the one reported */
+  if (!mine) buf = strata_oom_shared;
+  if (!what) what = "a buffer";
+  if (node && strncmp(what, "node ", 5) != 0) {
+    snprintf(where, sizeof where, "%s (%s)", node, what);
+    what = where;
+  }
+  if (n == -2)
+    snprintf(buf, 320, "cannot allocate a buffer with a negative dimension for %s", what);
+  else if (n < 0)
+    snprintf(buf, 320, "out of memory allocating more than 9223372036854775807 bytes for "
+             "%s (the size overflows)", what);
+  else
+    snprintf(buf, 320, "out of memory allocating %lld bytes for %s", (long long)n, what);
+  if (mine) strata_error = buf;
+  else __atomic_store_n(&strata_shared_error, (const char *)buf, __ATOMIC_RELEASE);
+}
 extern int32_t strata_model_num_threads;   /* the model's count (0: the pool's) */
 int32_t strata_get_num_threads(void);
 __attribute__((visibility("default"))) void strata_model_set_num_threads(int32_t n) {

@@ -22,6 +22,9 @@ calls). The IR is written by kernels_gemm.py and kernels_conv.py (helpers: kerne
     the thread pool                    strata_parallel_for(fn, ctx, n, grain),
                                        strata_set_num_threads(n), strata_get_num_threads(),
                                        strata_threads_enter(n), strata_threads_exit(prev)
+    checked allocations (guard.py)     strata_alloc(nbytes, site), strata_free(p),
+                                       strata_alloc_or_null(nbytes, site), the guard of
+                                       an entry point (strata_guard_enter / exit / check)
 
 All matrices are row-major fp32 with unit inner stride and leading dimensions in elements
 (i64); `acc` (i32) != 0 adds to C, 0 overwrites it; `tile` (i64) is the blocking and
@@ -155,7 +158,10 @@ KERNELS = ("strata_sgemm_f32", "strata_sgemm_nt_f32", "strata_sgemm_packed_f32",
            "strata_conv2d_nhwc_f32",
            "strata_conv2d_winograd_f32",
            "strata_parallel_for", "strata_set_num_threads", "strata_get_num_threads",
-           "strata_threads_enter", "strata_threads_exit")
+           "strata_threads_enter", "strata_threads_exit",
+           "strata_alloc", "strata_alloc_or_null", "strata_free", "strata_guard_enter",
+           "strata_guard_exit", "strata_guard_check", "strata_guard_active",
+           "strata_test_fail_alloc")
 
 
 @functools.lru_cache(maxsize=8)
@@ -166,13 +172,14 @@ def sgemm_ir(isa: Isa | None = None) -> str:
     from .kernels_conv import conv_functions
     from .kernels_gemm import gemm_functions
     from .kernels_winograd import winograd_functions
+    from .guard import guard_ir
     from .threadpool import threadpool_ir
     isa = isa or host_isa()
     head = (f"; Strata fp32 GEMM kernels for {isa.name}: MR={isa.mr} NR={isa.nr} "
             f"KC={isa.kc} MC={isa.mc} NC={isa.nc}\n")
     return "\n".join([head, declarations(isa), *gemm_functions(isa), *conv_functions(isa),
                       *winograd_functions(isa),
-                      threadpool_ir(), attributes(isa)])
+                      threadpool_ir(), guard_ir(), attributes(isa)])
 
 
 def kernel_library_ir(names=KERNELS, isa: Isa | None = None) -> str:
@@ -208,12 +215,15 @@ def pack_b(b, isa: Isa | None = None):
 def _ctypes_signatures() -> dict:
     """{public function: (ctypes result type, [ctypes argument types])}."""
     from ...conversion.linalg_to_microkernels import KERNEL_SIGNATURES
+    from .guard import GUARD_FUNCTIONS
     from .threadpool import POOL_FUNCTIONS
     kinds = {"i64": ctypes.c_int64, "i32": ctypes.c_int32, "ptr": ctypes.c_void_p,
              "void": None}
     out = {n: (None, [kinds[t] for t in ts]) for n, ts in KERNEL_SIGNATURES.items()}
     out.update({n: (kinds[r], [kinds[t] for t in ts]) for n, (r, ts) in
                 POOL_FUNCTIONS.items()})
+    out.update({n: (kinds[r], [kinds[t] for t in ts]) for n, (r, ts) in
+                GUARD_FUNCTIONS.items()})
     return out
 
 
@@ -348,6 +358,10 @@ class KernelLibrary:
         self.isa = isa or host_isa()
         obj = kernel_object(self.isa)
         tm = _target_machine(self.isa, jit=True)
+        # the runtime's failure hook the checked allocations call (guard.py)
+        from ...runtime import runtime_symbols
+        from .guard import OOM_REPORT
+        llvm.add_symbol(OOM_REPORT, runtime_symbols()[OOM_REPORT])
         self._engine = llvm.create_mcjit_compiler(
             llvm.parse_assembly(f'target triple = "{tm.triple}"\n'), tm)
         self._engine.add_object_file(llvm.ObjectFileRef.from_data(obj))

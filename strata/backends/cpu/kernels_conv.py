@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .guard import checked_bytes, checked_malloc
 from .kernel_ir import Fn, all_of, lane_mask, vec_type, vload, vstore
 from .kernels_gemm import BLOCKED_KINDS
 
@@ -248,7 +249,7 @@ def _conv_nchw(isa: Isa, name: str, kind: str, epi: bool = False) -> str:
     f.cbr(few, small, large)
     f.start(small)
     pp = f.mul(f(f"sdiv i64 {f.add(p, nr - 1)}, {nr}"), nr)
-    whole = f(f"call ptr @malloc(i64 {f.mul(f.add(f.mul(k, pp), nr), 4)})")
+    whole = checked_malloc(f, f.mul(f.add(f.mul(k, pp), nr), 4), "conv_image")
 
     def image_small(n):
         img = f.gep("%in", f.mul(n, "%sn"))
@@ -310,7 +311,7 @@ def _conv_public(isa: Isa) -> str:
         f.do(f"call void @strata_im2col_nhwc(i64 %C, i64 %KH, i64 %KW, i64 %OH, i64 %OW, "
              f"i64 %sh, i64 %sw, i64 %dh, i64 %dw, ptr {f.gep('%in', f.mul(n, '%sn'))}, "
              f"i64 %shs, i64 %sws, ptr {col})")
-    _conv_body(f, direct, f.mul(k, p), gemm_nhwc, im2col_nhwc)
+    _conv_body(f, direct, [k, p], gemm_nhwc, im2col_nhwc)
     out.append(f.text())
     return "\n".join(out)
 
@@ -340,11 +341,11 @@ def _direct_images(f: Fn, direct: str, gemm) -> str:
     return done
 
 
-def _conv_body(f: Fn, direct: str, col_floats: str, gemm, im2col) -> None:
+def _conv_body(f: Fn, direct: str, col_dims: list, gemm, im2col) -> None:
     """for each image n: gemm(n, image n) when `direct`, else im2col(n, col) and
-    gemm(n, col) with a scratch buffer of col_floats floats."""
+    gemm(n, col) with a scratch buffer of col_dims[0] x col_dims[1] floats."""
     done = _direct_images(f, direct, gemm)
-    col = f(f"call ptr @malloc(i64 {f.mul(col_floats, 4)})")
+    col = checked_malloc(f, checked_bytes(f, [*col_dims, 4]), "conv_col")
 
     def image(n):
         im2col(n, col)

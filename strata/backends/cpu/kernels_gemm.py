@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...conversion.linalg_to_microkernels import EPI_BIAS, EPI_RELU, EPI_ROW_BIAS
+from .guard import checked_bytes, checked_malloc
 from .kernel_ir import Fn, all_of, fma, lane_mask, splat, vec_type, vload, vstore
 
 if TYPE_CHECKING:
@@ -618,7 +619,8 @@ def _blocked(isa: Isa, kind: str) -> str:
     mcb = f.min(mc, _round_up(f, "%M", mr))
     b_floats = f.mul(kcb, ncb) if pack else "0"
     a_floats = f.mul(mcb, kcb)
-    raw = f(f"call ptr @malloc(i64 {f.add(f.mul(f.add(f.add(b_floats, a_floats), nr), 4), 64)})")
+    raw = checked_malloc(f, f.add(f.mul(f.add(f.add(b_floats, a_floats), nr), 4), 64),
+                         "gemm")
     addr = f(f"ptrtoint ptr {raw} to i64")
     buf = f.gep(raw, f(f"sub i64 64, {f(f'and i64 {addr}, 63')}"), "i8")
     abuf = f.gep(buf, b_floats)
@@ -823,7 +825,7 @@ def _parallel(isa: Isa) -> str:
     kc = f(f"select i1 {f.cmp('eq', '%kind', BLOCKED_KINDS[''])}, i64 "
            f"{_packed_b_kc(f, isa, kc)}, i64 {kc}")
     mp = _round_up(f, "%M", mr)
-    apre = f(f"call ptr @malloc(i64 {f.mul(f.mul(mp, '%K'), 4)})")
+    apre = checked_malloc(f, checked_bytes(f, [mp, "%K", 4]), "gemm_a")
     # packed by the pool too, MR-row panels in chunks (on the calling thread alone it was
     # ~7% of MLP b64's time, the other thread idle)
     pw = _store_work(f, _PREPACK_FIELDS, _PREPACK_TYPES,

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .guard import checked_malloc
 from .kernel_ir import Fn, all_of, fma, lane_mask, splat, vec_type, vload, vstore
 from .kernels_gemm import pf_calls, ukr_accumulate
 
@@ -647,7 +648,7 @@ def _winograd_public(isa: Isa) -> str:
     mf = f(f"select i1 {packed}, i64 {mf_packed}, i64 %F")
     vfl = f.mul(f.add(f.mul("%C", f.add(T, isa.width)), _SKEW), planes)
     mfl = f.mul(f.add(f.mul(mf, T), _SKEW), planes)
-    buf = f(f"call ptr @malloc(i64 {f.mul(f.add(vfl, mfl), 4)})")
+    buf = checked_malloc(f, f.mul(f.add(vfl, mfl), 4), "winograd")
     v = buf
     m = f.gep(buf, vfl)
     # chunks of at least ~2^14 floats of transform work

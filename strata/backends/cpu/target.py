@@ -71,7 +71,7 @@ LLVM_PIPELINE = (
     "strata-math-polynomial-approximation",
     "arith-expand",
     "convert-strata-cpu-to-llvm",
-    "convert-to-llvm{safe-division=true fold-aggregates=true}",
+    "convert-to-llvm{safe-division=true fold-aggregates=true checked-alloc=true}",
     "reconcile-unrealized-casts",
     "strata-cpu-fold-trampolines",
 )
@@ -173,6 +173,8 @@ class CpuTarget(Target):
         mark_straight_line_optnone(module)
         mark_outlined_noinline(module)
         add_thread_scope(module, functions, self.num_threads)
+        from .guard import add_allocation_guard
+        add_allocation_guard(module, functions, signatures)
         t0 = time.perf_counter()
         module.verify()
         if timings is not None:

@@ -523,6 +523,9 @@ open:
   %wm = add nsw i64 %want, -1
   %nw = add nsw i64 %n, %wm
   %chunk = sdiv i64 %nw, %want
+  ; whose allocation failures its chunks record (guard.py)
+  %owner = call ptr @strata_guard_current()
+  store atomic ptr %owner, ptr @strata_pool_owner monotonic, align 8
   store atomic ptr %fn, ptr @strata_pool_fn monotonic, align 64
   store atomic ptr %ctx, ptr @strata_pool_ctx monotonic, align 8
   store atomic i64 %n, ptr @strata_pool_n monotonic, align 8

@@ -14,6 +14,14 @@ directly (descriptor arithmetic), and a non-contiguous memref.copy becomes a loo
 (upstream calls `memrefCopy` of its C runner library, which Strata does not have).
 memref.assume_alignment lowers to nothing (the hint is dropped); memref.atomic_rmw and
 generic_atomic_rmw are left unconverted (no llvm.atomicrmw/cmpxchg ops yet).
+
+With `checked-alloc=true` (ours; the CPU target sets it) allocations go through the CPU
+runtime, sizes checked for overflow (see [Note: checked allocations]):
+
+    memref.alloc(%n) ... loc("fill")   -> llvm.call @strata_alloc(bytes, @alloc_site_0)
+                                          (bytes: -1 on overflow; @alloc_site_0: the
+                                          NUL-terminated "node fill")
+    memref.dealloc %m                  -> llvm.call @strata_free(allocated pointer)
 """
 from __future__ import annotations
 
@@ -108,7 +116,8 @@ class _MemRefPattern(LLVMPattern):
 
 
 class AllocLowering(_MemRefPattern):
-    """alloc -> malloc (+ alignment bump); alloca -> llvm.alloca."""
+    """alloc -> malloc (+ alignment bump); alloca -> llvm.alloca. With the option
+    checked-alloc (ours; the CPU target sets it) see [Note: checked allocations]."""
 
     def match_and_rewrite(self, op, operands, rewriter):
         t = op.results[0].type
@@ -124,8 +133,11 @@ class AllocLowering(_MemRefPattern):
                          LT.LLVMPointerType(self.tc.address_space(t)))
             rewriter.replace_op(op, [make_descriptor(b, self.tc, t, p, p, sizes, strides)])
             return True
-        lookup_or_declare(rewriter, op, "malloc", LT.LLVMFunctionType(LT.ptr, [it]),
-                          self.tc.declared)
+        checked = self.options.get("checked_alloc")
+        chunk = checked and _in_parallel_chunk(op)
+        fn = ("strata_alloc_or_null" if chunk else "strata_alloc") if checked else "malloc"
+        lookup_or_declare(rewriter, op, fn, LT.LLVMFunctionType(
+            LT.ptr, [it, LT.ptr] if checked else [it]), self.tc.declared)
         sizes, strides, nbytes = descriptor_sizes(b, self.tc, t, dyn)
         alignment = None
         if align is not None:
@@ -134,7 +146,16 @@ class AllocLowering(_MemRefPattern):
             alignment = b.size_of(_elem(self.tc, t), it)
         if alignment is not None:
             nbytes = b.add(nbytes, alignment)
-        allocated = b.call("malloc", [nbytes], LT.ptr)
+        if not checked:
+            allocated = b.call("malloc", [nbytes], LT.ptr)
+        else:
+            nbytes = _overflow_checked(b, self.tc, t, dyn, nbytes, alignment)
+            name = _site_global(rewriter, op, self.tc)
+            site = b.create("llvm.mlir.addressof", [], [LT.ptr],
+                            {"global_name": A.SymbolRefAttr(name)}).results[0]
+            allocated = b.call(fn, [nbytes, site], LT.ptr)
+            if chunk:
+                _return_if_null(rewriter, b, op, allocated)
         aligned = allocated
         if alignment is not None:
             as_int = b.ptrtoint(allocated, it)
@@ -150,6 +171,150 @@ def _is_scalar(t):
     return type(t) in (A.IntegerType, A.FloatType, A.IndexType)
 
 
+# [Note: checked allocations]
+# With checked-alloc=true, memref.alloc calls the CPU runtime's `strata_alloc(nbytes,
+# site)` (or, inside a parallel loop's chunk function, `strata_alloc_or_null`, then
+# returns from the chunk when it gave NULL) and memref.dealloc `strata_free` (plain
+# `free` in a chunk); see [Note: failed allocations] in strata/backends/cpu/guard.py.
+# `site` is a private constant naming the allocating op's ONNX node (its location),
+# "node <name>". The byte count is checked for overflow first: with a dynamic dim, the
+# element count is recomputed in 128 bits, each product saturated at 2^63, times the
+# element size plus the alignment; past 2^63 - 1 the size passed is -1 (the runtime
+# reports "the size overflows") instead of the wrapped 64-bit one, and -2 when a dynamic
+# size is negative (one compare of the sizes' OR). A static shape is checked at compile
+# time.
+
+_I128 = A.IntegerType(128)
+_LIMIT = (1 << 63) - 1
+CHUNK_ATTR = "strata.parallel_chunk"
+
+
+def _in_parallel_chunk(op):
+    """Whether `op` is in a chunk function of a parallel loop (convert-scf-to-strata-cpu),
+    which may run on a pool worker."""
+    f = op.parent_op
+    while f is not None and f.name not in ("func.func", "llvm.func"):
+        f = f.parent_op
+    return f is not None and f.get_attr(CHUNK_ATTR) is not None
+
+
+def _overflow_checked(b, tc, t, dyn, nbytes, alignment):
+    """`nbytes` (i64), or -1 where the true size of a `t` buffer (sizes `dyn` for its
+    dynamic dims) with `alignment` bytes added is more than 2^63 - 1, -2 where a dynamic
+    size is negative."""
+    static = 1
+    for n in t.shape:
+        if n != DYN:
+            static = min(static * n, 1 << 63)
+    if static == 0:
+        return nbytes
+    if not dyn:
+        if static < 1 << 40:
+            return nbytes
+        elem = _static_elem_bytes(t.element_type)
+        if elem is not None and static * elem + (1 << 16) <= _LIMIT:
+            return nbytes
+    it = tc.index_type
+    cap = b.const(1 << 63, _I128)
+    count = b.const(static, _I128)
+    for d in dyn:
+        prod = b.mul(count, b.cast("llvm.zext", d, _I128))
+        count = b.select(b.icmp("ugt", prod, cap), cap, prod)
+    elem = b.cast("llvm.zext", b.size_of(_elem(tc, t), it), _I128)
+    total = b.mul(count, elem)
+    if alignment is not None:
+        total = b.add(total, b.cast("llvm.zext", alignment, _I128))
+    over = b.icmp("ugt", total, b.const(_LIMIT, _I128))
+    checked = b.select(over, b.index_const(-1, it), nbytes)
+    if not dyn:
+        return checked
+    signs = dyn[0]
+    for d in dyn[1:]:
+        signs = b.binary("llvm.or", signs, d)
+    negative = b.icmp("slt", signs, b.index_const(0, it))
+    return b.select(negative, b.index_const(-2, it), checked)
+
+
+def _static_elem_bytes(t):
+    if type(t) in (A.IntegerType, A.FloatType):
+        return max(1, -(-t.width // 8))
+    if type(t) is A.IndexType:
+        return 8
+    return None
+
+
+def site_name(op) -> str:
+    """`node <ONNX node name>` of an op from its location (`an operation at file:line`
+    without a name)."""
+    from ...ir.location import CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc
+    stack = [op.loc]
+    while stack:
+        loc = stack.pop()
+        k = type(loc)
+        if k is NameLoc:
+            return f"node {loc.name}"
+        if k is FusedLoc:
+            stack.extend(reversed(list(loc.locations)))
+        elif k is CallSiteLoc:
+            stack.append(loc.callee)
+    flc = op.loc.file_line_col() if hasattr(op.loc, "file_line_col") else None
+    if isinstance(flc, FileLineColLoc):
+        return f"an operation at {flc.filename}:{flc.line}:{flc.col}"
+    return "an unnamed operation"
+
+
+def _site_global(rewriter, op, tc) -> str:
+    """The name of a private constant holding `site_name(op)` NUL-terminated (one per
+    text and module)."""
+    from .builder import llvm_op
+    mod = op
+    while mod.parent_op is not None and mod.name != "builtin.module":
+        mod = mod.parent_op
+    body = mod.regions[0].blocks[0]
+    cache = tc.__dict__.setdefault("alloc_sites", {})
+    text = site_name(op)
+    key = (id(body), text)
+    name = cache.get(key)
+    if name is not None:
+        return name
+    taken = cache.get(("names", id(body)))
+    if taken is None:
+        taken = cache[("names", id(body))] = {
+            o._props["sym_name"].value for o in body.ops if "sym_name" in o._props}
+    i = len(taken)
+    while f"alloc_site_{i}" in taken:
+        i += 1
+    name = f"alloc_site_{i}"
+    taken.add(name)
+    data = text.encode() + b"\0"
+    g = llvm_op("llvm.mlir.global").new(name, LT.LLVMArrayType(len(data), A.i8),
+                                        A.StringAttr(data.decode("latin-1")),
+                                        linkage="private", constant=True, loc=op.loc)
+    saved = rewriter.ip
+    rewriter.ip = InsertionPoint.at_start(body)
+    try:
+        rewriter.insert(g)
+    finally:
+        rewriter.ip = saved
+    cache[key] = name
+    return name
+
+
+def _return_if_null(rewriter, b, op, allocated):
+    """Split the block of `op` (a chunk function's allocation): return when `allocated`
+    is null, else go on at `op`."""
+    block = op.parent
+    null = b.icmp("eq", allocated, b.zero(LT.ptr))
+    cont = rewriter.split_block(block, op)
+    fail = rewriter.create_block(block.parent, before=cont)
+    b.create("llvm.return", [], [])
+    rewriter.ip = InsertionPoint.at_end(block)
+    b.create("llvm.cond_br", [null], [],
+             {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [1, 0, 0])},
+             successors=[fail, cont])
+    rewriter.ip = InsertionPoint.before_op(op)
+
+
 class DeallocLowering(_MemRefPattern):
     root = "memref.dealloc"
 
@@ -157,9 +322,11 @@ class DeallocLowering(_MemRefPattern):
         if type(op.operands[0].type) is not A.MemRefType:
             return rewriter.notify_match_failure(op, "unranked memref")
         b = self.builder(rewriter, op)
-        lookup_or_declare(rewriter, op, "free", LT.LLVMFunctionType(LT.void, [LT.ptr]),
+        fn = "strata_free" if self.options.get("checked_alloc") and \
+            not _in_parallel_chunk(op) else "free"
+        lookup_or_declare(rewriter, op, fn, LT.LLVMFunctionType(LT.void, [LT.ptr]),
                           self.tc.declared)
-        b.call("free", [MemRefDescriptor(operands[0]).allocated_ptr(b)])
+        b.call(fn, [MemRefDescriptor(operands[0]).allocated_ptr(b)])
         rewriter.erase_op(op)
         return True
 
@@ -693,9 +860,12 @@ class MetadataLowering(_MemRefPattern):
         return True
 
 
-def memref_patterns(tc) -> list:
-    return [AllocLowering(tc, root="memref.alloc"), AllocLowering(tc, root="memref.alloca"),
-            DeallocLowering(tc), LoadStoreLowering(tc, root="memref.load"),
+def memref_patterns(tc, checked_alloc=False) -> list:
+    """The patterns; `checked_alloc`: see [Note: checked allocations]."""
+    return [AllocLowering(tc, root="memref.alloc", checked_alloc=checked_alloc),
+            AllocLowering(tc, root="memref.alloca"),
+            DeallocLowering(tc, checked_alloc=checked_alloc),
+            LoadStoreLowering(tc, root="memref.load"),
             LoadStoreLowering(tc, root="memref.store"), DimLowering(tc), RankLowering(tc),
             CastLowering(tc), CopyLowering(tc), GlobalLowering(tc), GetGlobalLowering(tc),
             ReinterpretCastLowering(tc), SubViewLowering(tc),
@@ -718,7 +888,11 @@ class FinalizeMemRefToLLVM(Pass):
     use_generic_functions = Option(bool, False, "Use generic allocation and deallocation "
                                    "functions instead of the classic 'malloc', "
                                    "'aligned_alloc' and 'free' functions (not supported)")
+    checked_alloc = Option(bool, False, "(Strata) allocations through the CPU runtime's "
+                           "checked strata_alloc / strata_free, sizes checked for "
+                           "overflow (see [Note: checked allocations])")
 
     def run(self, op):
         tc = LLVMTypeConverter(self.index_bitwidth or 64)
-        run_llvm_conversion(op, memref_patterns(tc), legal=("func.func",))
+        run_llvm_conversion(op, memref_patterns(tc, self.checked_alloc),
+                            legal=("func.func",))

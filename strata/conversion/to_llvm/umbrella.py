@@ -1,7 +1,7 @@
 """convert-to-llvm: every *-to-llvm lowering of this package (arith, math, index, cf,
 memref, func) in one conversion, as upstream's generic convert-to-llvm; options
-`safe-division` and `emit-c-wrappers` are passed on, `fold-aggregates` reads descriptor
-fields from what built them (ours; see [Note: fold-aggregates])."""
+`safe-division`, `emit-c-wrappers` and `checked-alloc` are passed on, `fold-aggregates`
+reads descriptor fields from what built them (ours; see [Note: fold-aggregates])."""
 from __future__ import annotations
 
 from ...passes.pass_manager import Option, Pass
@@ -17,9 +17,11 @@ from .type_converter import LLVMTypeConverter
 __all__ = ["ConvertToLLVM", "all_patterns", "erase_dead_llvm_ops"]
 
 
-def all_patterns(tc, safe_division=False, emit_c_wrappers=False) -> list:
+def all_patterns(tc, safe_division=False, emit_c_wrappers=False,
+                 checked_alloc=False) -> list:
     return (arith_patterns(tc, safe_division) + math_patterns(tc) + index_patterns(tc) +
-            cf_patterns(tc) + memref_patterns(tc) + func_patterns(tc, emit_c_wrappers))
+            cf_patterns(tc) + memref_patterns(tc, checked_alloc) +
+            func_patterns(tc, emit_c_wrappers))
 
 
 class ConvertToLLVM(Pass):
@@ -33,11 +35,14 @@ class ConvertToLLVM(Pass):
     fold_aggregates = Option(bool, False, "(Strata) read the fields of memref descriptors "
                              "from the values they were built of; erase what is left "
                              "unused")
+    checked_alloc = Option(bool, False, "(Strata) checked allocations, see "
+                           "finalize-memref-to-llvm")
 
     def run(self, op):
         tc = LLVMTypeConverter(self.index_bitwidth or 64)
         tc.fold_aggregates = self.fold_aggregates
-        run_llvm_conversion(op, all_patterns(tc, self.safe_division, self.emit_c_wrappers))
+        run_llvm_conversion(op, all_patterns(tc, self.safe_division, self.emit_c_wrappers,
+                                             self.checked_alloc))
         if self.fold_aggregates:
             erase_dead_llvm_ops(op)
 

@@ -17,7 +17,7 @@
 //  CHECK-NEXT:   strata_cpu.parallel_for @elementwise__chunk0(%arg0, %arg1) count(%1) grain(%c6) : (memref<?x128x384xf32>, memref<?x128x384xf32>)
 //  CHECK-NEXT:   return
 //  CHECK-NEXT: }
-//       CHECK: func.func private @elementwise__chunk0(%arg0: memref<?x128x384xf32>, %arg1: memref<?x128x384xf32>, %arg2: index, %arg3: index) attributes {strata.outlined} {
+//       CHECK: func.func private @elementwise__chunk0(%arg0: memref<?x128x384xf32>, %arg1: memref<?x128x384xf32>, %arg2: index, %arg3: index) attributes {strata.outlined, strata.parallel_chunk} {
 //  CHECK-NEXT:   %c0 = arith.constant 0 : index
 //  CHECK-NEXT:   %c1 = arith.constant 1 : index
 //  CHECK-NEXT:   %c128 = arith.constant 128 : index
@@ -59,7 +59,7 @@ func.func private @elementwise(%a: memref<?x128x384xf32>, %b: memref<?x128x384xf
 //  CHECK-NEXT:   strata_cpu.parallel_for @row_sums__chunk0(%arg0, %arg1) count(%c256) grain(%c13) : (memref<1x256x512xf32>, memref<1x256xf32>)
 //  CHECK-NEXT:   return
 //  CHECK-NEXT: }
-//       CHECK: func.func private @row_sums__chunk0(%arg0: memref<1x256x512xf32>, %arg1: memref<1x256xf32>, %arg2: index, %arg3: index) attributes {strata.outlined} {
+//       CHECK: func.func private @row_sums__chunk0(%arg0: memref<1x256x512xf32>, %arg1: memref<1x256xf32>, %arg2: index, %arg3: index) attributes {strata.outlined, strata.parallel_chunk} {
 //  CHECK-NEXT:   %c0 = arith.constant 0 : index
 //  CHECK-NEXT:   %c1 = arith.constant 1 : index
 //  CHECK-NEXT:   %c512 = arith.constant 512 : index
@@ -106,7 +106,7 @@ func.func private @row_sums(%a: memref<1x256x512xf32>, %s: memref<1x256xf32>) {
 //  CHECK-NEXT:   strata_cpu.parallel_for @strided__chunk0(%arg0) count(%2) grain(%c17) : (memref<?xf32>)
 //  CHECK-NEXT:   return
 //  CHECK-NEXT: }
-//       CHECK: func.func private @strided__chunk0(%arg0: memref<?xf32>, %arg1: index, %arg2: index) attributes {strata.outlined} {
+//       CHECK: func.func private @strided__chunk0(%arg0: memref<?xf32>, %arg1: index, %arg2: index) attributes {strata.outlined, strata.parallel_chunk} {
 //  CHECK-NEXT:   %c2 = arith.constant 2 : index
 //  CHECK-NEXT:   %c3 = arith.constant 3 : index
 //  CHECK-NEXT:   %cst = arith.constant 1.000000e+00 : f32
@@ -235,7 +235,7 @@ func.func private @calls(%a: memref<1024x1024xf32>) {
 //  CHECK-NEXT:   strata_cpu.parallel_for @two_loops__chunk1(%arg1, %arg0) count(%c8192) grain(%c2185) : (memref<8192xf32>, memref<8192xf32>)
 //  CHECK-NEXT:   return
 //  CHECK-NEXT: }
-//       CHECK: func.func private @two_loops__chunk0(%arg0: memref<8192xf32>, %arg1: memref<8192xf32>, %arg2: index, %arg3: index) attributes {strata.outlined} {
+//       CHECK: func.func private @two_loops__chunk0(%arg0: memref<8192xf32>, %arg1: memref<8192xf32>, %arg2: index, %arg3: index) attributes {strata.outlined, strata.parallel_chunk} {
 //  CHECK-NEXT:   %c1 = arith.constant 1 : index
 //  CHECK-NEXT:   scf.for %arg4 = %arg2 to %arg3 step %c1 {
 //  CHECK-NEXT:     %0 = memref.load %arg0[%arg4] : memref<8192xf32>
@@ -244,7 +244,7 @@ func.func private @calls(%a: memref<1024x1024xf32>) {
 //  CHECK-NEXT:   }
 //  CHECK-NEXT:   return
 //  CHECK-NEXT: }
-//       CHECK: func.func private @two_loops__chunk1(%arg0: memref<8192xf32>, %arg1: memref<8192xf32>, %arg2: index, %arg3: index) attributes {strata.outlined} {
+//       CHECK: func.func private @two_loops__chunk1(%arg0: memref<8192xf32>, %arg1: memref<8192xf32>, %arg2: index, %arg3: index) attributes {strata.outlined, strata.parallel_chunk} {
 //  CHECK-NEXT:   %c1 = arith.constant 1 : index
 //  CHECK-NEXT:   scf.for %arg4 = %arg2 to %arg3 step %c1 {
 //  CHECK-NEXT:     %0 = memref.load %arg0[%arg4] : memref<8192xf32>
