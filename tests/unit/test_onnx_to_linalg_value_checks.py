@@ -1,0 +1,175 @@
+"""Run-time values that an ONNX op's rule constrains, checked in the compiled code (see
+[Note: index checks] and [Note: integer division checks] in
+strata/conversion/onnx_to_linalg/_index_check.py): integer division by zero and the
+minimum divided by -1, Resize sizes and scales, TopK's k, OneHot's depth, and dynamic
+dims that two inputs share. A bad value raises strata.runtime.RuntimeFailure (the
+interpreter's error for target="interpret") naming the node and the reason; good
+values still give onnxruntime's result; constant bad values are a compile error."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from onnx_node_models import F, I32, I64, U8, expected, model, rand
+
+import strata  # noqa: E402
+from strata.interpreter.core import InterpreterError  # noqa: E402
+
+pytest.importorskip("llvmlite")
+
+onnx = pytest.importorskip("onnx")
+
+TARGETS = ["cpu", "interpret"]
+_CACHE: dict = {}
+
+
+def compiled(key, make, target):
+    """strata.compile of make() for `target`, once per test session."""
+    if (key, target) not in _CACHE:
+        m = make()
+        _CACHE[key, target] = (m, strata.compile(m, target=target))
+    return _CACHE[key, target]
+
+
+def good(key, make, target, *args, want=None):
+    m, f = compiled(key, make, target)
+    got = f(*args)
+    want = expected(m, args) if want is None else want
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        w = np.asarray(w)
+        assert g.shape == w.shape, (g.shape, w.shape)
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+
+
+def bad(key, make, target, message, *args):
+    """Running on `args` fails with `message` (a regex), as the target's error; the
+    next good run is not affected."""
+    _, f = compiled(key, make, target)
+    err = strata.runtime.RuntimeFailure if target == "cpu" else InterpreterError
+    with pytest.raises(err, match=message):
+        f(*args)
+
+
+def named(op, inputs, outputs, **attrs):
+    m = model(op, inputs, outputs, **attrs)
+    m.graph.node[0].name = "node0"
+    return m
+
+
+def compile_error(m, message):
+    """Compiling `m` fails at the node (its location) with `message` (a regex) as the
+    reason."""
+    from strata.passes.pass_manager import PassFailure
+    with pytest.raises(PassFailure) as e:
+        strata.compile(m, target="interpret")
+    d = e.value.diag
+    assert "node0" in str(d.loc), d.loc
+    assert any(re.search(message, n.message) for n in d.notes), \
+        [n.message for n in d.notes]
+
+
+# ------------------------------------------------------------------ integer division
+
+I64_MIN = np.iinfo(np.int64).min
+
+
+def _div(elt=I64, op="Div", **attrs):
+    return lambda: named(op, [("a", elt, ["N"]), ("b", elt, ["M"])], [("y", elt, None)],
+                         **attrs)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_div_by_zero_and_overflow(target):
+    """The issue's cases: int64 5 / 0 gave 5, INT64_MIN / -1 wrapped."""
+    make = _div()
+    a = np.array([5, -7, 9, I64_MIN], np.int64)
+    good("div", make, target, a, np.array([2, 2, -3, 1], np.int64))
+    zero = re.escape("Div at node0: division by zero")
+    bad("div", make, target, zero, np.array([5], np.int64), np.array([0], np.int64))
+    bad("div", make, target, zero, a, np.array([1, 2, 0, 1], np.int64))
+    over = re.escape("Div at node0: integer overflow (the minimum value divided by -1)")
+    bad("div", make, target, over, np.array([I64_MIN], np.int64), np.array([-1], np.int64))
+    bad("div", make, target, over, a, np.array([-1, 2, 3, -1], np.int64))
+    # -1 and the minimum in different places: no overflow
+    good("div", make, target, a, np.array([-1, 2, 3, 7], np.int64))
+    # broadcast: a scalar-like divisor
+    bad("div", make, target, over, a, np.array([-1], np.int64))
+    bad("div", make, target, zero, a, np.array([0], np.int64))
+    good("div", make, target, a, np.array([3], np.int64))
+    # empty operands: nothing to divide
+    good("div", make, target, a[:0], np.array([0], np.int64)[:0])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("fmod", [0, 1])
+def test_mod_by_zero(target, fmod):
+    """Mod by zero fails in both modes; the minimum mod -1 is 0 (no overflow)."""
+    make = _div(I32, "Mod", fmod=fmod)
+    a = np.array([5, -7, 9, np.iinfo(np.int32).min], np.int32)
+    good(("mod", fmod), make, target, a, np.array([2, 3, -4, -1], np.int32))
+    bad(("mod", fmod), make, target, re.escape("Mod at node0: division by zero"),
+        a, np.array([2, 0, -4, -1], np.int32))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_unsigned_div_by_zero(target):
+    make = _div(U8)
+    a = np.array([5, 255, 7], np.uint8)
+    good("udiv", make, target, a, np.array([2, 255, 1], np.uint8))
+    bad("udiv", make, target, "Div at node0: division by zero", a,
+        np.array([2, 0, 1], np.uint8))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_int8_overflow_with_a_constant_divisor(target):
+    """A constant divisor without 0 needs no zero check; its -1 still needs the
+    dividend's minimum checked at run time."""
+    make = lambda: named("Div", [("a", onnx.TensorProto.INT8, [3]),  # noqa: E731
+                                 ("b", np.array([1, -1, 2], np.int8))],
+                         [("y", onnx.TensorProto.INT8, None)])
+    good("i8", make, target, np.array([-128, 127, -128], np.int8))
+    bad("i8", make, target, "Div at node0: integer overflow", np.array([0, -128, 3], np.int8))
+
+
+def test_float_division_keeps_ieee_semantics():
+    m = named("Div", [("a", F, [3]), ("b", F, [3])], [("y", F, None)])
+    f = strata.compile(m)
+    assert "cf.assert" not in str(strata.compile(m, target="interpret").module)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        got = f(np.array([1, -1, 0], np.float32), np.zeros(3, np.float32))[0]
+    np.testing.assert_array_equal(got, np.array([np.inf, -np.inf, np.nan], np.float32))
+
+
+def test_constant_divisors_are_checked_at_compile_time():
+    """A constant 0 fails to compile; a constant divisor without 0 or -1 emits no check."""
+    def text(divisor):
+        m = named("Div", [("a", I64, [3]), ("b", divisor)], [("y", I64, None)])
+        return str(strata.compile(m, target="interpret").module)
+    assert "cf.assert" not in text(np.array([1, 2, 3], np.int64))
+    assert text(np.array([1, -1, 3], np.int64)).count("cf.assert") == 1
+    m = named("Div", [("a", I64, [3]), ("b", np.array([1, 0, 3], np.int64))],
+              [("y", I64, None)])
+    compile_error(m, "division by zero")
+    m = named("Div", [("a", np.array([I64_MIN, 2], np.int64)),
+                      ("b", np.array([-1, 1], np.int64))], [("y", I64, None)])
+    compile_error(m, "integer overflow")
+
+
+def test_decomposed_integer_division_is_checked():
+    """An integer Div that onnx-decompose makes from a function body is checked too."""
+    from onnx import helper as h
+    fn_nodes = [h.make_node("Div", ["x", "y"], ["z"], name="inner_div")]
+    fn = h.make_function("local", "IntDiv", ["x", "y"], ["z"], fn_nodes,
+                         [h.make_opsetid("", 19)])
+    g = h.make_graph([h.make_node("IntDiv", ["a", "b"], ["c"], domain="local", name="call")],
+                     "g", [h.make_tensor_value_info("a", I64, [2]),
+                           h.make_tensor_value_info("b", I64, [2])],
+                     [h.make_tensor_value_info("c", I64, [2])])
+    m = h.make_model(g, functions=[fn], ir_version=8,
+                     opset_imports=[h.make_opsetid("", 19), h.make_opsetid("local", 1)])
+    f = strata.compile(m)
+    np.testing.assert_array_equal(f(np.array([7, 8]), np.array([2, -4]))[0], [3, -2])
+    with pytest.raises(strata.runtime.RuntimeFailure, match="Div at .*division by zero"):
+        f(np.array([7, 8]), np.array([2, 0]))
