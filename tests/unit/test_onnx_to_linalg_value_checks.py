@@ -173,3 +173,43 @@ def test_decomposed_integer_division_is_checked():
     np.testing.assert_array_equal(f(np.array([7, 8]), np.array([2, -4]))[0], [3, -2])
     with pytest.raises(strata.runtime.RuntimeFailure, match="Div at .*division by zero"):
         f(np.array([7, 8]), np.array([2, 0]))
+
+
+# ------------------------------------------------------------------ TopK
+
+
+def _topk():
+    return named("TopK", [("x", F, [2, "N"]), ("k", I64, [1])],
+                 [("v", F, None), ("i", I64, None)], axis=1)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_topk_k(target):
+    """0 <= k <= the axis size: onnxruntime fails on k > n (and on k < 0)."""
+    x = rand(2, 5)
+    for k in (0, 3, 5):
+        good("topk", _topk, target, x, np.array([k], np.int64))
+    msg = re.escape("TopK at node0: k out of range [0, n]")
+    for k in (6, -1, 2**40, -2**63):
+        bad("topk", _topk, target, msg, x, np.array([k], np.int64))
+    bad("topk", _topk, target, msg, x[:, :0], np.array([1], np.int64))
+    good("topk", _topk, target, x[:, :0], np.array([0], np.int64))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_topk_k_against_a_static_axis(target):
+    make = lambda: named("TopK", [("x", F, [2, 4]), ("k", I64, [1])],  # noqa: E731
+                         [("v", F, None), ("i", I64, None)])
+    x = rand(2, 4)
+    good("topk4", make, target, x, np.array([4], np.int64))
+    bad("topk4", make, target, re.escape("TopK at node0: k out of range [0, 4] on axis 1"),
+        x, np.array([5], np.int64))
+
+
+def test_topk_constant_k_is_checked_at_compile_time():
+    m = named("TopK", [("x", F, [2, 4]), ("k", np.array([5], np.int64))],
+              [("v", F, None), ("i", I64, None)])
+    compile_error(m, "k out of range")
+    m = named("TopK", [("x", F, [2, 4]), ("k", np.array([3], np.int64))],
+              [("v", F, None), ("i", I64, None)])
+    assert "cf.assert" not in str(strata.compile(m, target="interpret").module)
