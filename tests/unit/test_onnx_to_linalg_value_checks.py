@@ -213,3 +213,52 @@ def test_topk_constant_k_is_checked_at_compile_time():
     m = named("TopK", [("x", F, [2, 4]), ("k", np.array([3], np.int64))],
               [("v", F, None), ("i", I64, None)])
     assert "cf.assert" not in str(strata.compile(m, target="interpret").module)
+
+
+# ------------------------------------------------------------------ OneHot
+
+
+def _one_hot(depth_type=I64, ind_type=I64, axis=-1):
+    return lambda: named("OneHot", [("i", ind_type, [4]), ("d", depth_type, [1]),
+                                    ("v", np.array([0.0, 1.0], np.float32))],
+                         [("y", F, None)], axis=axis)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_one_hot_depth(target):
+    """depth >= 1; indices outside [-depth, depth) give rows of off values."""
+    make = _one_hot()
+    i = np.array([0, -1, 3, 7], np.int64)
+    for d in (1, 3, 4, 8):
+        good("oh", make, target, i, np.array([d], np.int64))
+    msg = re.escape("OneHot at node0: depth must be >= 1")
+    for d in (0, -3, -2**63):
+        bad("oh", make, target, msg, i, np.array([d], np.int64))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_one_hot_float_depth(target):
+    """A float depth is truncated to an integer (the spec); NaN and infinities fail."""
+    make = _one_hot(F)
+    i = np.array([0, -1, 2, 5], np.int64)
+    good("ohf", make, target, i, np.array([3.7], np.float32))
+    msg = re.escape("OneHot at node0: depth must be >= 1")
+    for d in (0.5, -1.0, np.nan, np.inf, -np.inf, 1e30):
+        bad("ohf", make, target, msg, i, np.array([d], np.float32))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_one_hot_narrow_indices_against_a_large_depth(target):
+    """int8 indices, depth 300: each index sets one position (compared in i64; in int8
+    the positions wrapped and index 0 matched 0 and 256, -1 matched 43)."""
+    make = _one_hot(I64, onnx.TensorProto.INT8, axis=0)
+    i = np.array([0, -1, 127, -128], np.int8)
+    want = np.zeros((300, 4), np.float32)   # (onnxruntime has no int8 OneHot)
+    want[[0, 299, 127, 172], range(4)] = 1
+    good("oh8", make, target, i, np.array([300], np.int64), want=[want])
+
+
+def test_one_hot_constant_depth_is_checked_at_compile_time():
+    m = named("OneHot", [("i", I64, [4]), ("d", np.array([0], np.int64)),
+                         ("v", np.array([0.0, 1.0], np.float32))], [("y", F, None)])
+    compile_error(m, "depth must be >= 1")
