@@ -262,3 +262,111 @@ def test_one_hot_constant_depth_is_checked_at_compile_time():
     m = named("OneHot", [("i", I64, [4]), ("d", np.array([0], np.int64)),
                          ("v", np.array([0.0, 1.0], np.float32))], [("y", F, None)])
     compile_error(m, "depth must be >= 1")
+
+
+# ------------------------------------------------------------------ Resize
+
+
+def _resize_scales(mode="nearest"):
+    return lambda: named("Resize", [("x", F, [1, 1, "H", 4]), None, ("s", F, [4])],
+                         [("y", F, None)], mode=mode)
+
+
+def _resize_sizes(mode="linear"):
+    return lambda: named("Resize", [("x", F, [1, 1, "H", 4]), None, None, ("z", I64, [4])],
+                         [("y", F, None)], mode=mode)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("mode", ["nearest", "linear"])
+def test_resize_scales(target, mode):
+    """Scales positive and finite; the output size floor(scale * in) fits an i64."""
+    make = _resize_scales(mode)
+    x = rand(1, 1, 3, 4)
+    good(("rs", mode), make, target, x, np.array([1, 1, 2, 0.5], np.float32))
+    good(("rs", mode), make, target, x, np.array([1, 1, 0.1, 1], np.float32))
+    msg = re.escape("Resize at node0: scales must be positive and finite")
+    for bad_scale in (0.0, -1.0, np.nan, np.inf):
+        bad(("rs", mode), make, target, msg, x, np.array([1, 1, bad_scale, 1], np.float32))
+    bad(("rs", mode), make, target, "Resize at node0: the output size of axis 2 overflows",
+        x, np.array([1, 1, 1e30, 1], np.float32))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("mode", ["nearest", "linear"])
+def test_resize_sizes(target, mode):
+    """Sizes non-negative; an empty input axis cannot give a non-empty output."""
+    make = _resize_sizes(mode)
+    x = rand(1, 1, 3, 4)
+    good(("rz", mode), make, target, x, np.array([1, 1, 5, 2], np.int64))
+    # (onnxruntime refuses a size 0, as the scale 0 it makes; ONNX's reference and
+    # Strata give an empty axis)
+    good(("rz", mode), make, target, x, np.array([1, 1, 0, 2], np.int64),
+         want=[np.zeros((1, 1, 0, 2), np.float32)])
+    bad(("rz", mode), make, target, re.escape("Resize at node0: sizes must be non-negative"),
+        x, np.array([1, 1, -2, 4], np.int64))
+    bad(("rz", mode), make, target, re.escape("Resize at node0: axis 2 is empty and its "
+                                              "output size is not"),
+        x[:, :, :0], np.array([1, 1, 3, 4], np.int64))
+    good(("rz", mode), make, target, x[:, :, :0], np.array([1, 1, 0, 4], np.int64),
+         want=[np.zeros((1, 1, 0, 4), np.float32)])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_resize_to_constant_sizes_of_an_empty_axis(target):
+    """Constant sizes fix the output type; a dynamic input axis empty at run time has
+    nothing to read (the resize does not run)."""
+    make = lambda: named("Resize", [("x", F, [1, 1, "H", 4]), None, None,  # noqa: E731
+                                    ("z", np.array([1, 1, 3, 2], np.int64))],
+                         [("y", F, None)], mode="linear")
+    good("rc", make, target, rand(1, 1, 5, 4))
+    bad("rc", make, target, re.escape("Resize at node0: axis 2 is empty and its output "
+                                      "size is not"), rand(1, 1, 0, 4))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_resize_sizes_against_the_declared_output(target):
+    """Run-time sizes must give the output the model declares."""
+    make = lambda: named("Resize", [("x", F, [1, 1, 3, 4]), None, None,  # noqa: E731
+                                    ("z", I64, [4])], [("y", F, [1, 1, 6, 2])])
+    x = rand(1, 1, 3, 4)
+    good("rd", make, target, x, np.array([1, 1, 6, 2], np.int64))
+    bad("rd", make, target, re.escape("Resize at node0: the output size of axis 2 differs "
+                                      "from the output's type (6)"),
+        x, np.array([1, 1, 7, 2], np.int64))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_resize_keep_aspect_ratio_of_an_empty_axis(target):
+    """not_smaller with an empty input axis: the scale n / 0 is infinite, the output
+    size of the axes (inf * 0 is NaN, inf * 4 infinite) overflows."""
+    make = lambda: named("Resize", [("x", F, [1, 1, "H", "W"]), None, None,  # noqa: E731
+                                    ("z", I64, [2])], [("y", F, None)], axes=[2, 3],
+                         keep_aspect_ratio_policy="not_smaller")
+    x = rand(1, 1, 3, 4)
+    good("rk", make, target, x, np.array([6, 6], np.int64))
+    bad("rk", make, target, "Resize at node0: the output size of axis [23] overflows",
+        x[:, :, :0], np.array([6, 6], np.int64))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_upsample_run_time_scales(target):
+    make = lambda: named("Upsample", [("x", F, [1, 1, 2, 2]), ("s", F, [4])],  # noqa: E731
+                         [("y", F, None)], opset=9)
+    x = rand(1, 1, 2, 2)
+    good("up", make, target, x, np.array([1, 1, 2, 3], np.float32))
+    bad("up", make, target, "Upsample at node0: scales must be positive and finite",
+        x, np.array([1, 1, np.nan, 3], np.float32))
+
+
+def test_resize_constant_values_are_checked_at_compile_time():
+    def resize(**ops):
+        inputs = [("x", F, [1, 1, 3, 4]), None]
+        inputs += [("s", ops["s"]), None] if "s" in ops else [None, ("z", ops["z"])]
+        return named("Resize", inputs, [("y", F, None)])
+    compile_error(resize(s=np.array([1, 1, -2, 1], np.float32)),
+                  "scales must be positive and finite")
+    compile_error(resize(s=np.array([1, 1, 1e30, 1], np.float32)), "overflows")
+    compile_error(resize(z=np.array([1, 1, -3, 4], np.int64)), "sizes must be non-negative")
+    m = resize(z=np.array([1, 1, 6, 2], np.int64))
+    assert "cf.assert" not in str(strata.compile(m, target="interpret").module)
