@@ -15,30 +15,53 @@ func.func @add_broadcast(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf
 // A dynamic dim may be 1 at run time where the result's is not (ONNX broadcasting):
 // the operand is then first broadcast along it (scf.if), so the maps read it along the
 // loop. Here dim 0 of %a stretches to 4 when it is 1; in dim 1 both sizes are dynamic:
-// the result's is the first not 1, and either operand stretches to it.
+// the result's is the first not 1, and either operand stretches to it. Each dynamic dim
+// must be 1 or the result's size (cf.assert); after a failed check the result's dynamic
+// size is 0 and the operands are stand-ins of the result's sizes (scf.if on the flag).
 // CHECK-DAG: #[[$ROW:.*]] = affine_map<(d0, d1) -> (0, d1)>
 // CHECK-DAG: #[[$COL:.*]] = affine_map<(d0, d1) -> (d0, 0)>
 // CHECK-LABEL: func.func @add_dynamic_broadcast
+// CHECK: %[[A0:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?xf32>
+// CHECK: %[[A0IS1:.*]] = arith.cmpi eq, %[[A0]], %{{.*}} : index
+// CHECK: %[[A0IS4:.*]] = arith.cmpi eq, %[[A0]], %{{.*}} : index
+// CHECK: %[[OK0:.*]] = arith.ori %[[A0IS1]], %[[A0IS4]] : i1
+// CHECK: cf.assert %[[OK0]], "Add at {{.*}}: input dims do not broadcast (input #0 dim 0: each must be 1 or the output's size on its axis 0)"
 // CHECK: %[[A1:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?xf32>
 // CHECK: %[[B1:.*]] = tensor.dim %arg1, %{{.*}} : tensor<4x?xf32>
 // CHECK: %[[IS1:.*]] = arith.cmpi eq, %[[A1]], %{{.*}} : index
 // CHECK: %[[N:.*]] = arith.select %[[IS1]], %[[B1]], %[[A1]] : index
-// CHECK: %[[A0:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?xf32>
-// CHECK: %[[ROW1:.*]] = arith.cmpi eq, %[[A0]], %{{.*}} : index
+// CHECK: cf.assert %[[OK1:.*]], "Add at {{.*}}: input dims do not broadcast (input #0 dim 1, input #1 dim 1: {{.*}})"
+// CHECK: %[[N1:.*]] = arith.select %[[OK1]], %[[N]], %{{.*}} : index
+// CHECK: %[[S0:.*]] = scf.if %[[OK0]] -> (tensor<?x?xf32>) {
+// CHECK:   scf.yield %arg0 : tensor<?x?xf32>
+// CHECK: } else {
+// CHECK:   tensor.empty(%{{.*}}) : tensor<4x?xf32>
+// CHECK: %[[S1:.*]] = scf.if %[[OK1]] -> (tensor<?x?xf32>) {
+// CHECK:   scf.yield %[[S0]] : tensor<?x?xf32>
+// CHECK: } else {
+// CHECK:   tensor.empty(%{{.*}}, %[[N1]]) : tensor<?x?xf32>
+// CHECK: %[[S2:.*]] = scf.if %[[OK1]] -> (tensor<4x?xf32>) {
+// CHECK:   scf.yield %arg1 : tensor<4x?xf32>
+// CHECK: } else {
+// CHECK:   tensor.empty(%[[N1]]) : tensor<4x?xf32>
+// CHECK: %[[X0:.*]] = tensor.dim %[[S1]], %{{.*}} : tensor<?x?xf32>
+// CHECK: %[[X1:.*]] = tensor.dim %[[S1]], %{{.*}} : tensor<?x?xf32>
+// CHECK: %[[ROW1:.*]] = arith.cmpi eq, %[[X0]], %{{.*}} : index
 // CHECK: %[[X:.*]] = scf.if %[[ROW1]] -> (tensor<?x?xf32>) {
-// CHECK:   %[[E:.*]] = tensor.empty(%[[A1]]) : tensor<4x?xf32>
-// CHECK:   %[[G:.*]] = linalg.generic {indexing_maps = [#[[$ROW]], #{{.*}}]{{.*}} ins(%arg0 : tensor<?x?xf32>) outs(%[[E]] : tensor<4x?xf32>)
+// CHECK:   %[[E:.*]] = tensor.empty(%[[X1]]) : tensor<4x?xf32>
+// CHECK:   %[[G:.*]] = linalg.generic {indexing_maps = [#[[$ROW]], #{{.*}}]{{.*}} ins(%[[S1]] : tensor<?x?xf32>) outs(%[[E]] : tensor<4x?xf32>)
 // CHECK:   %[[CAST:.*]] = tensor.cast %[[G]] : tensor<4x?xf32> to tensor<?x?xf32>
 // CHECK:   scf.yield %[[CAST]] : tensor<?x?xf32>
 // CHECK: } else {
-// CHECK:   scf.yield %arg0 : tensor<?x?xf32>
-// CHECK: %[[NOT1:.*]] = arith.cmpi ne, %[[N]], %{{.*}} : index
-// CHECK: %[[C:.*]] = arith.andi %[[IS1]], %[[NOT1]] : i1
+// CHECK:   scf.yield %[[S1]] : tensor<?x?xf32>
+// CHECK: %[[COL1:.*]] = arith.cmpi eq, %[[X1]], %{{.*}} : index
+// CHECK: %[[NOT1:.*]] = arith.cmpi ne, %[[N1]], %{{.*}} : index
+// CHECK: %[[C:.*]] = arith.andi %[[COL1]], %[[NOT1]] : i1
 // CHECK: %[[Y:.*]] = scf.if %[[C]] -> (tensor<?x?xf32>) {
 // CHECK:   linalg.generic {indexing_maps = [#[[$COL]], #{{.*}}]{{.*}} ins(%[[X]] : tensor<?x?xf32>)
 // CHECK: %[[Z:.*]] = scf.if %{{.*}} -> (tensor<4x?xf32>) {
-// CHECK:   linalg.generic {indexing_maps = [#[[$COL]], #{{.*}}]{{.*}} ins(%arg1 : tensor<4x?xf32>)
-// CHECK: %[[OUT:.*]] = tensor.empty(%[[N]]) : tensor<4x?xf32>
+// CHECK:   linalg.generic {indexing_maps = [#[[$COL]], #{{.*}}]{{.*}} ins(%[[S2]] : tensor<4x?xf32>)
+// CHECK: %[[OUT:.*]] = tensor.empty(%[[N1]]) : tensor<4x?xf32>
 // CHECK: linalg.generic {{.*}} ins(%[[Y]], %[[Z]] : tensor<?x?xf32>, tensor<4x?xf32>) outs(%[[OUT]] : tensor<4x?xf32>)
 // CHECK: arith.addf
 func.func @add_dynamic_broadcast(%a: tensor<?x?xf32>, %b: tensor<4x?xf32>) -> tensor<4x?xf32> {
