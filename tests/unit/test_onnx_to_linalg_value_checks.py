@@ -370,3 +370,109 @@ def test_resize_constant_values_are_checked_at_compile_time():
     compile_error(resize(z=np.array([1, 1, -3, 4], np.int64)), "sizes must be non-negative")
     m = resize(z=np.array([1, 1, 6, 2], np.int64))
     assert "cf.assert" not in str(strata.compile(m, target="interpret").module)
+
+
+# ------------------------------------------------------------------ dims shared by inputs
+
+
+def _two(op, a, b, **attrs):
+    return lambda: named(op, [("a", F, a), ("b", F, b)], [("y", F, None)], **attrs)
+
+
+def _run_pairs(key, make, target, good_pairs, bad_pairs, message):
+    for sa, sb in good_pairs:
+        good(key, make, target, rand(*sa), rand(*sb, seed=1))
+    for sa, sb in bad_pairs:
+        bad(key, make, target, message, rand(*sa), rand(*sb, seed=1))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_broadcast_of_two_dynamic_dims(target):
+    """Each dim is 1 or the result's size; 3 against 4 read past the smaller operand
+    (and wrote past the result after a failed check, had only the size been 0)."""
+    _run_pairs("bc", _two("Add", ["N", 3], ["M", 3]), target,
+               [((2, 3), (2, 3)), ((1, 3), (4, 3)), ((4, 3), (1, 3)), ((0, 3), (1, 3))],
+               [((3, 3), (4, 3)), ((4, 3), (3, 3)), ((0, 3), (2, 3)), ((2, 3), (0, 3))],
+               re.escape("Add at node0: input dims do not broadcast (input #0 dim 0, "
+                         "input #1 dim 0"))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_broadcast_of_a_dynamic_dim_against_a_static_one(target):
+    _run_pairs("bcs", _two("Mul", ["N", 3], [4, 3]), target,
+               [((1, 3), (4, 3)), ((4, 3), (4, 3))],
+               [((2, 3), (4, 3)), ((5, 3), (4, 3)), ((0, 3), (4, 3))],
+               re.escape("Mul at node0: input dims do not broadcast (input #0 dim 0: each "
+                         "must be 1 or the output's size on its axis 0)"))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_where_broadcast(target):
+    make = lambda: named("Where", [("c", onnx.TensorProto.BOOL, ["A"]),  # noqa: E731
+                                   ("x", F, ["B"]), ("y", F, ["C"])], [("z", F, None)])
+    c = np.array([True, False, True])
+    good("wh", make, target, c, rand(3), rand(1, seed=1))
+    bad("wh", make, target, "Where at node0: input dims do not broadcast", c, rand(2),
+        rand(3, seed=1))
+
+
+def test_dims_of_one_name_need_no_check():
+    """Inputs sharing an ONNX dim_param are checked once, at the call boundary."""
+    m = named("Add", [("a", F, ["N", 3]), ("b", F, ["N", 3])], [("y", F, None)])
+    assert "cf.assert" not in str(strata.compile(m, target="interpret").module)
+    f = strata.compile(m)
+    with pytest.raises(strata.runtime.InputError, match="N"):
+        f(rand(2, 3), rand(3, 3))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_matmul_contraction_dims(target):
+    msg = re.escape("MatMul at node0: the contraction dims differ (input #0 dim 1, "
+                    "input #1 dim 0)")
+    _run_pairs("mm", _two("MatMul", ["M", "K"], ["L", 3]), target,
+               [((2, 4), (4, 3)), ((2, 0), (0, 3))],
+               [((2, 4), (5, 3)), ((2, 5), (4, 3)), ((2, 0), (3, 3))], msg)
+    _run_pairs("mm1", _two("MatMul", ["K"], ["L", 3]), target, [((4,), (4, 3))],
+               [((4,), (5, 3))], "MatMul at node0: the contraction dims differ")
+    # batched, against a static K
+    _run_pairs("mmb", _two("MatMul", ["B", 2, "K"], [4, 3]), target,
+               [((2, 2, 4), (4, 3))], [((2, 2, 5), (4, 3)), ((2, 2, 1), (4, 3))],
+               "MatMul at node0: the contraction dims differ")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_gemm_contraction_dims(target):
+    _run_pairs("gemm", _two("Gemm", ["K", "M"], ["N", "L"], transA=1, transB=1), target,
+               [((4, 2), (3, 4))], [((5, 2), (3, 4)), ((3, 2), (3, 4))],
+               re.escape("Gemm at node0: the contraction dims differ (input #0 dim 0, "
+                         "input #1 dim 1)"))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_einsum_labels(target):
+    _run_pairs("ein", _two("Einsum", ["M", "K"], ["L", "N"], equation="ij,jk->ik"), target,
+               [((2, 3), (3, 4))], [((2, 3), (4, 4))],
+               re.escape("Einsum at node0: the dims of label 'j' differ"))
+    make = lambda: named("Einsum", [("a", F, ["M", "N"])], [("y", F, None)],  # noqa: E731
+                         equation="ii->i")
+    good("diag", make, target, rand(3, 3))
+    bad("diag", make, target, "Einsum at node0: the dims of label 'i' differ", rand(3, 4))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_concat_dims_off_the_axis(target):
+    _run_pairs("cat", _two("Concat", ["M", "K"], ["L", 3], axis=0), target,
+               [((2, 3), (4, 3)), ((0, 3), (1, 3))], [((2, 4), (4, 3)), ((2, 2), (4, 3))],
+               re.escape("Concat at node0: the inputs' dims 1 differ (input #0 dim 1, "
+                         "input #1 dim 1)"))
+    _run_pairs("cat2", _two("Concat", ["M", "K"], ["L", "J"], axis=0), target,
+               [((2, 3), (4, 3))], [((2, 4), (4, 3)), ((2, 0), (4, 3))],
+               "Concat at node0: the inputs' dims 1 differ")
+
+
+def test_static_mismatches_are_compile_errors():
+    """Shape inference or the lowering rejects them before any code runs."""
+    for make in (_two("MatMul", [2, 4], [5, 3]), _two("Concat", [2, 4], [2, 3], axis=0),
+                 _two("Add", [3], [4])):
+        with pytest.raises(Exception, match="node0|differ|broadcast"):
+            strata.compile(make(), target="interpret")
