@@ -476,3 +476,23 @@ def test_static_mismatches_are_compile_errors():
                  _two("Add", [3], [4])):
         with pytest.raises(Exception, match="node0|differ|broadcast"):
             strata.compile(make(), target="interpret")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_per_channel_operands(target):
+    """A per-channel vector read along the data's axis has the axis's size."""
+    make = lambda: named("BatchNormalization", [("x", F, ["N", "C", 2]),  # noqa: E731
+                                                ("s", F, ["C1"]), ("b", F, ["C2"]),
+                                                ("m", F, ["C3"]), ("v", F, ["C4"])],
+                         [("y", F, None)])
+    x, c = rand(2, 3, 2), [np.abs(rand(3, seed=k)) + 0.5 for k in range(4)]
+    good("bn", make, target, x, *c)
+    for n in (2, 5):
+        bad("bn", make, target, re.escape("BatchNormalization at node0: the dims read "
+                                          "along axis 1 differ"), x, rand(n), *c[1:])
+    make = lambda: named("DequantizeLinear", [("q", onnx.TensorProto.INT8, [2, "C"]),  # noqa
+                                              ("s", F, ["K"])], [("y", F, None)], axis=1)
+    q = np.array([[1, -2, 3], [4, 5, -6]], np.int8)
+    good("dq", make, target, q, np.array([0.5, 2, 4], np.float32))
+    bad("dq", make, target, "DequantizeLinear at node0: the dims read along axis 1 differ",
+        q, np.array([0.5, 2], np.float32))

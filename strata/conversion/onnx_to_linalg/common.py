@@ -503,6 +503,7 @@ def elementwise(cx, values, result_elt, body, result_shape=None, maps=None,
         if maps is None:
             values, result_sizes = broadcast_operands(cx, values, shape)
         else:   # a dynamic size is the first value's (its map reads the dim along)
+            values = _mapped_dims_agree(cx, values, maps, rank)
             first = values[0].type.shape
             off = len(first) - rank
             result_sizes = [d if d != DYN else _dim(cx, values[0], off + k, {})
@@ -517,6 +518,22 @@ def elementwise(cx, values, result_elt, body, result_shape=None, maps=None,
         return [body(s, *args[:len(values)])]
     return make_generic(cx.b, list(values), [init], maps, ["parallel"] * rank, fn,
                         [init.type], loc=cx.op.loc).results[0]
+
+
+def _mapped_dims_agree(cx, values, maps, rank):
+    """`values` read through `maps` (a per-channel scale along the data's axis...): the
+    dims that one loop dim reads along must have one size (same_dims: checked at run
+    time where dynamic)."""
+    from ...ir.affine import AffineDimExpr
+    groups = [[] for _ in range(rank)]
+    for i, (v, m) in enumerate(zip(values, maps)):
+        for k, e in enumerate(m.results):
+            if type(e) is AffineDimExpr and k < v.type.rank:
+                groups[e.position].append((i, k))
+    for d, group in enumerate(groups):
+        if len(group) > 1:
+            values = same_dims(cx, values, group, f"the dims read along axis {d}")
+    return values
 
 
 def axis_map(rank: int, axis: int, block: int = 0):
