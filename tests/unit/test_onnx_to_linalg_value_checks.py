@@ -496,3 +496,13 @@ def test_per_channel_operands(target):
     good("dq", make, target, q, np.array([0.5, 2, 4], np.float32))
     bad("dq", make, target, "DequantizeLinear at node0: the dims read along axis 1 differ",
         q, np.array([0.5, 2], np.float32))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_integer_mean_of_nothing(target):
+    """ReduceMean's division by the element count (a decomposed integer division): an
+    empty axis gives 0 as onnxruntime (the interpreter failed on a division by zero)."""
+    make = lambda: named("ReduceMean", [("x", I32, [3, "K"])], [("y", I32, None)],  # noqa
+                         opset=17, axes=[1])
+    good("rm", make, target, np.zeros((3, 0), np.int32))
+    good("rm", make, target, np.arange(6, dtype=np.int32).reshape(3, 2))
