@@ -548,3 +548,27 @@ def test_shared_library_reports_division_by_zero(tmp_path):
     bad_run = subprocess.run([str(exe), "1", "4"], capture_output=True, text=True)
     assert bad_run.returncode == 1, bad_run
     assert "Div at divide: division by zero" in bad_run.stderr
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_conv_channels_and_windows(target):
+    """Input channels = the weights' dim 1 x group, the bias has the output channels,
+    and a dynamic image holds the window (a negative output size was allocated)."""
+    w = rand(4, 3, 3, 3)
+    make = lambda: named("Conv", [("x", F, ["N", "C", "H", "W"]), ("w", w),  # noqa: E731
+                                  ("b", F, ["M"])], [("y", F, None)])
+    good("conv", make, target, rand(1, 3, 5, 5), rand(4))
+    for c in (2, 4):
+        bad("conv", make, target, "Conv at node0: the input's channels differ from the "
+            "weights' dim 1 times group", rand(1, c, 5, 5), rand(4))
+    bad("conv", make, target, re.escape("Conv at node0: the output channels differ (the "
+                                        "output dim 1, the bias dim 0)"),
+        rand(1, 3, 5, 5), rand(3))
+    bad("conv", make, target, "Conv at node0: the output size of spatial axis 0 is negative",
+        rand(1, 3, 1, 5), rand(4))
+    make = lambda: named("MaxPool", [("x", F, ["N", "C", "H", "W"])],  # noqa: E731
+                         [("y", F, None)], kernel_shape=[3, 3])
+    good("pool", make, target, rand(1, 2, 5, 4))
+    good("pool", make, target, rand(1, 2, 2, 4))    # an output size 0, as onnxruntime
+    bad("pool", make, target, "MaxPool at node0: the output size of spatial axis 0 is "
+        "negative", rand(1, 2, 1, 4))

@@ -19,7 +19,7 @@ DYN = A.DYNAMIC
 
 __all__ = ["constant_array", "constant_ints", "sizes_of", "empty", "ranked",
            "is_unsigned", "elementwise", "broadcast_shapes", "broadcast_operands",
-           "broadcast_groups", "stretch_if_one", "same_dims", "tensor_type", "scalars", "DYN",
+           "broadcast_groups", "stretch_if_one", "same_dims", "stand_in_unless", "tensor_type", "scalars", "DYN",
            "dim_symbols", "operand_symbols", "result_symbols"]
 
 
@@ -305,7 +305,7 @@ def broadcast_groups(cx, values, groups, shape):
         if d != 1:
             checks.extend((i, j, size) for i, j in dyn)
     for i, j, ok, size in bad:
-        values = _sanitized(cx, values, i, j, size, ok)
+        values = stand_in_unless(cx, values, i, j, size, ok)
     known: dict = {}    # id(value) -> its mixed sizes
     for i, j, size in checks:
         old = values[i]
@@ -345,7 +345,7 @@ def _assert_broadcast(cx, values, ok, dims, k):
                       f"or the output's size on its axis {k})")
 
 
-def _sanitized(cx, values, i, j, size, ok):
+def stand_in_unless(cx, values, i, j, size, ok):
     """`values` where value `i` is, unless `ok`, replaced by an (uninitialized) tensor of
     its sizes but `size` at dim `j`: what is read after a failed check stays in bounds."""
     from ...dialects.scf import IfOp, YieldOp
@@ -368,15 +368,16 @@ def _sanitized(cx, values, i, j, size, ok):
     return [new if v is old else v for v in values]
 
 
-def same_dims(cx, values, group, what):
+def same_dims(cx, values, group, what, labels=None):
     """`values` (converted tensors) whose dims listed in `group` ((value index, dim)
     pairs: a contraction's two K dims, Concat's dims off the axis...) must all have one
     size: NotLowerable when static sizes differ, else a cf.assert of the dynamic ones
     against the first static size (or the first dim), unless a name says they are
     equal (see [Note: dim symbols]). After a failed check each checked operand is a
     stand-in of the expected size there (see [Note: checking broadcast dims]), so the
-    loops, whose bounds come from any of the operands, read in bounds. Returns the
-    values to use."""
+    loops, whose bounds come from any of the operands, read in bounds. `labels` names
+    the values in the message (default: "input #k", their ONNX operand number).
+    Returns the values to use."""
     values = list(values)
     static = sorted({values[i].type.shape[j] for i, j in group
                      if values[i].type.shape[j] != DYN})
@@ -413,10 +414,10 @@ def same_dims(cx, values, group, what):
     parts = []
     for i, j in group:
         k = next((m for m, v in enumerate(cx.operands) if v is values[i]), i)
-        parts.append(f"input #{k} dim {j}")
+        parts.append(f"{labels[i] if labels else f'input #{k}'} dim {j}")
     assert_ok(cx, ok, f"{what} differ ({', '.join(parts)})")
     for i, j in checked:
-        values = _sanitized(cx, values, i, j, ref, ok)
+        values = stand_in_unless(cx, values, i, j, ref, ok)
     return values
 
 
