@@ -572,3 +572,13 @@ def test_conv_channels_and_windows(target):
     good("pool", make, target, rand(1, 2, 2, 4))    # an output size 0, as onnxruntime
     bad("pool", make, target, "MaxPool at node0: the output size of spatial axis 0 is "
         "negative", rand(1, 2, 1, 4))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_rnn_input_size(target):
+    """X's input size is W's (the input projection is X @ W^T)."""
+    make = lambda: named("RNN", [("x", F, ["T", 2, "I"]), ("w", rand(1, 4, 3)),  # noqa
+                                 ("r", rand(1, 4, 4))], [("y", F, None)], hidden_size=4)
+    good("rnn", make, target, rand(5, 2, 3))
+    bad("rnn", make, target, re.escape("RNN at node0: the input sizes differ (X dim 1, "
+                                       "W dim 1)"), rand(5, 2, 4))
