@@ -582,3 +582,44 @@ def test_rnn_input_size(target):
     good("rnn", make, target, rand(5, 2, 3))
     bad("rnn", make, target, re.escape("RNN at node0: the input sizes differ (X dim 1, "
                                        "W dim 1)"), rand(5, 2, 4))
+
+
+# ------------------------------------------------------------------ signal ops
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_signal_lengths(target):
+    """DFT's dft_length, STFT's frame_step and frame_length, MelWeightMatrix's sizes:
+    run-time values that size the output (a negative one was allocated, a zero step
+    divided by zero, a frame longer than the signal was read past its end)."""
+    # (declared output shapes: the CPU target cannot bufferize unranked results)
+    make = lambda: named("DFT", [("x", F, [1, 6, 1]), ("n", I64, [])],  # noqa: E731
+                         [("y", F, [1, "K", 2])], opset=17, axis=1)
+    x = rand(1, 6, 1)
+    good("dft", make, target, x, np.array(4, np.int64))
+    bad("dft", make, target, "DFT at node0: dft_length must be positive", x,
+        np.array(-3, np.int64))
+    make = lambda: named("STFT", [("x", F, [1, "L", 1]), ("s", I64, []), None,  # noqa
+                                  ("l", I64, [])], [("y", F, [1, "A", "B", 2])],
+                         opset=17)
+    sig = rand(1, 16, 1)
+    ok = strata.compile(make(), target=target)(sig, np.array(4, np.int64),
+                                               np.array(8, np.int64))[0]
+    assert ok.shape == (1, 3, 5, 2)
+    for step, length, msg in ((0, 8, "frame_step must be positive"),
+                              (4, 17, "frame_length exceeds the signal's length"),
+                              (4, 0, "frame_length must be positive")):
+        bad("stft", make, target, f"STFT at node0: {msg}", sig, np.array(step, np.int64),
+            np.array(length, np.int64))
+    make = lambda: named("MelWeightMatrix", [("m", I64, []), ("d", I64, []),  # noqa
+                                             ("r", np.array(8000, np.int64)),
+                                             ("lo", np.array(0.0, np.float32)),
+                                             ("hi", np.array(4000.0, np.float32))],
+                         [("y", F, ["R", "M"])], opset=17)
+    good("mel", make, target, np.array(4, np.int64), np.array(16, np.int64),
+         want=[strata.compile(make(), target="interpret")(np.array(4, np.int64),
+                                                           np.array(16, np.int64))[0]])
+    bad("mel", make, target, "MelWeightMatrix at node0: num_mel_bins must be non-negative",
+        np.array(-2, np.int64), np.array(16, np.int64))
+    bad("mel", make, target, "MelWeightMatrix at node0: dft_length must be positive",
+        np.array(4, np.int64), np.array(-5, np.int64))
