@@ -1,5 +1,7 @@
 """Helpers every ONNX lowering uses: constant operands, sizes, empty tensors, and
-elementwise computations with ONNX (NumPy) broadcasting as one `linalg.generic`.
+elementwise computations with ONNX (NumPy) broadcasting as one `linalg.generic`; dims
+that operands share are checked at run time where the types leave them open (see
+[Note: checking broadcast dims], `same_dims`).
 
 Names: `cx` is the Lowering context (see __init__), `s` a ScalarBuilder.
 """
@@ -19,7 +21,8 @@ DYN = A.DYNAMIC
 
 __all__ = ["constant_array", "constant_ints", "sizes_of", "empty", "ranked",
            "is_unsigned", "elementwise", "broadcast_shapes", "broadcast_operands",
-           "broadcast_groups", "stretch_if_one", "same_dims", "stand_in_unless", "tensor_type", "scalars", "DYN",
+           "broadcast_groups", "stretch_if_one", "same_dims", "stand_in_unless",
+           "tensor_type", "scalars", "DYN",
            "dim_symbols", "operand_symbols", "result_symbols"]
 
 
@@ -388,7 +391,11 @@ def same_dims(cx, values, group, what, labels=None):
 
     def name(i, j):
         return names[i][j] if names[i] is not None else None
-    dyn = [(i, j) for i, j in group if values[i].type.shape[j] == DYN]
+    dyn, seen = [], set()
+    for i, j in group:    # a value listed twice (the same input twice) is one size
+        if values[i].type.shape[j] == DYN and (id(values[i]), j) not in seen:
+            seen.add((id(values[i]), j))
+            dyn.append((i, j))
     if static:
         ref, equal = static[0], set()
     elif dyn:
