@@ -115,3 +115,35 @@ func.func @reduce_max(%a: tensor<4x5xf32>) -> tensor<4x1xf32> {
   %0 = "onnx.ReduceMax"(%a, %axes) : (tensor<4x5xf32>, tensor<1xi64>) -> tensor<4x1xf32>
   return %0 : tensor<4x1xf32>
 }
+
+// -----
+
+// Integer Div checks its divisor before dividing (see [Note: integer division checks]):
+// one reduction gives the divisor's unsigned min (0: a zero) and max (all ones: a -1,
+// then the pairs are tested for the minimum divided by -1, in an scf.if).
+// CHECK-LABEL: func.func @div_checked
+// CHECK: %[[MM:.*]]:2 = linalg.generic {{.*}} iterator_types = ["reduction"]} ins(%arg1 : tensor<4xi32>)
+// CHECK:   arith.minui
+// CHECK:   arith.maxui
+// CHECK: cf.assert %{{.*}}, "Div at d0: division by zero"
+// CHECK: %[[PAIRS:.*]] = scf.if %{{.*}} -> (i1) {
+// CHECK:   linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<4xi32>, tensor<4xi32>)
+// CHECK: cf.assert %[[PAIRS]], "Div at d0: integer overflow (the minimum value divided by -1)"
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<4xi32>, tensor<4xi32>)
+// CHECK:   arith.divsi
+func.func @div_checked(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = "onnx.Div"(%a, %b) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32> loc("d0")
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// A constant divisor without 0 and -1 needs no check.
+// CHECK-LABEL: func.func @div_by_constant
+// CHECK-NOT: cf.assert
+// CHECK: arith.divsi
+func.func @div_by_constant(%a: tensor<4xi32>) -> tensor<4xi32> {
+  %c = arith.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
+  %0 = "onnx.Div"(%a, %c) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
