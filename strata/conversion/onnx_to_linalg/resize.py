@@ -269,7 +269,7 @@ def _scale_of(cx, ax, py, v):
     if py is None:
         ok = s.and_(s.cmp("gt", ax.scale, s.const(0.0, F64)),
                     s.cmp("lt", ax.scale, s.const(float("inf"), F64)))
-        ax.checks.append(ok_flag(ok, "scales must be positive and finite"))
+        ax.checks.append(_ok_flag(ok, "scales must be positive and finite"))
         ax.scale = s.select(ok, ax.scale, s.const(1.0, F64))
     ax.width = s.mul(ax.scale, _f64(s, ax.n_in))
     if py is not None and Ix.known(ax.n_in):
@@ -278,7 +278,7 @@ def _scale_of(cx, ax, py, v):
         ax.n_out = _floor_size(cx, ax, ax.width)
 
 
-def ok_flag(flag, message):
+def _ok_flag(flag, message):
     """A check of an i1 `flag` in the form of _Axis.checks."""
     return (flag, True, "flag", message)
 
@@ -292,7 +292,7 @@ def _floor_size(cx, ax, w):
         return int(math.floor(w))
     s = scalars(cx)
     ok = s.and_(s.cmp("ge", w, s.const(0.0, F64)), s.cmp("lt", w, s.const(_I64_END, F64)))
-    ax.checks.append(ok_flag(ok, f"the output size of axis {ax.dim} overflows"))
+    ax.checks.append(_ok_flag(ok, f"the output size of axis {ax.dim} overflows"))
     w = s.select(ok, w, s.const(0.0, F64))
     return s.cast(s.op1("arith.fptosi", [w], A.i64), A.index)
 
