@@ -51,6 +51,21 @@ after a failed assert, every size Value the op then allocates or reads with is s
 0 by one `arith.select` on the conjunction of its flags (`when_ok`): nothing is read
 out of bounds and nothing large is allocated; an op whose result is all static runs in
 an scf.if instead (`unless_empty`).
+
+[Note: integer division checks]
+Integer Div and Mod by zero, and signed Div of the minimum by -1, are errors (onnxruntime
+fails; x86 traps on both). `division_checks` asserts before the division, at no cost
+per element:
+  - a zero divisor: the unsigned minimum of the divisor tensor is 0 (one _min_max pass
+    over the divisor, which also gives its unsigned maximum);
+  - the minimum divided by -1 (signed Div only; Mod's result is 0 there): only pairs
+    of elements decide it, and only when the divisor holds a -1 (its unsigned maximum
+    is all ones), so an scf.if on that runs an elementwise test of the broadcast pair
+    and a reduction of it; a divisor without -1 costs nothing more.
+Constant divisors are checked at compile time: a zero is a compile error, no -1 (or a
+constant dividend without the minimum) leaves nothing to check at run time.
+The division itself stays defined after a failed check: the CPU target divides by a
+sanitized divisor (see [Note: safe division] in to_llvm/arith.py).
 """
 from __future__ import annotations
 
@@ -64,7 +79,8 @@ from .common import constant_array, scalars
 __all__ = ["label", "index_ranges", "assert_ok", "all_of", "any_of", "wrap", "clamp",
            "clamp_bounds", "unless_empty", "guarded", "range_text", "check_dims", "require",
            "checked_product", "checked_sum", "when_ok", "result_sizes", "distinct",
-           "INT64_MAX", "shape_text", "checked_build", "nonnegative"]
+           "INT64_MAX", "shape_text", "checked_build", "nonnegative", "division_checks",
+           "when"]
 
 INT64_MAX = (1 << 63) - 1
 
@@ -480,3 +496,88 @@ def guarded(cx, ubs, ok):
     ix = Ix(scalars(cx))
     ubs[0] = 0 if ok is False else ix.select(ok, ubs[0], 0)
     return ubs
+
+
+# ------------------------------------------------------------------ integer division
+
+
+def when(cx, cond, build):
+    """`build()` (an i1 Value or bool made at the lowering's point) where `cond` holds,
+    True otherwise: by an scf.if when `cond` is an i1 Value."""
+    from ...dialects.scf import IfOp, YieldOp
+    if cond is False:
+        return True
+    if cond is True:
+        return build()
+    s = scalars(cx)
+    op = cx.b.insert(IfOp.new(cond, [A.i1], with_else=True, loc=cx.loc))
+    saved = cx.b.ip
+    cx.b.set_insertion_point_to_end(op.regions[0].blocks[0])
+    f = build()
+    cx.b.insert(YieldOp.build(values=[s.const(bool(f), A.i1) if isinstance(f, bool) else f],
+                              loc=cx.loc))
+    cx.b.set_insertion_point_to_end(op.regions[1].blocks[0])
+    cx.b.insert(YieldOp.build(values=[s.const(True, A.i1)], loc=cx.loc))
+    cx.b.ip = saved
+    return op.results[0]
+
+
+def _constant(cx, i):
+    """Operand `i`'s value as an array when known at compile time, else None."""
+    a = constant_array(cx.op.operands[i])
+    if a is None:
+        a = constant_array(cx.operands[i])
+    return None if a is None else np.asarray(a)
+
+
+def division_checks(cx, xi, yi, signed=True, overflow=True):
+    """Checks of an integer division of operand `xi` by operand `yi` (broadcast
+    together; `overflow`: signed Div, whose minimum / -1 overflows): see [Note:
+    integer division checks]. NotLowerable when a constant divisor holds a zero."""
+    from . import NotLowerable
+    from .common import elementwise
+    y = cx.operands[yi]
+    elt = y.type.element_type
+    if type(elt) is not A.IntegerType or elt.width == 1:
+        return
+    w = elt.width
+    ones = (1 << w) - 1
+    overflow = overflow and signed
+    s = scalars(cx)
+    b = _constant(cx, yi)
+    minus_one = False
+    if b is not None:
+        b = b.astype(np.int64 if signed else np.uint64)
+        if np.any(b == 0):
+            raise NotLowerable("division by zero (a constant divisor holds 0)")
+        minus_one = bool(overflow and np.any(b == -1))
+    elif not any(d == 0 for d in y.type.shape):
+        (mn,), (mx,) = _min_max(cx, y, False, False)
+        assert_ok(cx, s.cmp("ne", mn, s.zero(elt)), "division by zero")
+        if overflow:
+            minus_one = s.cmp("eq", mx, s.const(ones, elt))
+    if minus_one is False:
+        return
+    x = cx.operands[xi]
+    lowest = -(1 << (w - 1))
+    a = _constant(cx, xi)
+    if a is not None:
+        a = a.astype(np.int64)
+        if not np.any(a == lowest):
+            return
+        if b is not None:
+            a, b = np.broadcast_arrays(a, b)
+            if np.any((a == lowest) & (b == -1)):
+                raise NotLowerable("integer overflow (the minimum value divided by -1)")
+            return
+
+    def pairs():
+        bad = elementwise(cx, [x, y], A.i8, lambda sb, u, v: sb.cast(sb.and_(
+            sb.cmp("eq", u, sb.const(lowest, elt)),
+            sb.cmp("eq", v, sb.const(-1, elt))), A.i8, False))
+        if any(d == 0 for d in bad.type.shape):
+            return True
+        (_,), (most,) = _min_max(cx, bad, False, False)
+        return s.cmp("eq", most, s.zero(A.i8))
+    assert_ok(cx, when(cx, minus_one, pairs),
+              "integer overflow (the minimum value divided by -1)")

@@ -212,6 +212,7 @@ def window(cx, in_sizes, kernel, ceil_mode=False) -> Window:
                 out = ix.add(ix.floordiv(avail, s), 1)
         else:
             raise NotLowerable(f"unknown auto_pad '{auto}'")
+        out = _non_negative_out(cx, out, i)
         extra = 0
         if ceil_mode:
             need = ix.add(ix.mul(ix.sub(out, 1), s), span)
@@ -221,6 +222,19 @@ def window(cx, in_sizes, kernel, ceil_mode=False) -> Window:
         w.extra.append(extra)
         w.out.append(out)
     return w
+
+
+def _non_negative_out(cx, out, i):
+    """A window's output size `out` (mixed) on spatial axis `i`, checked >= 0 (the padded
+    input holds a window, or at least is not shorter by a stride: onnxruntime's rule):
+    a compile error when known negative, else a cf.assert naming the node, and 0 after
+    a failed check (a negative size would be allocated)."""
+    from ._index_check import all_of, check_dims
+    from ._shape_util import Ix
+    ok = all_of(cx, check_dims(cx, [(0, out, "le", f"the output size of spatial axis {i} "
+                                                   "is negative (the padded input is "
+                                                   "shorter than the window)")]))
+    return out if ok is True else Ix(scalars(cx)).select(ok, out, 0)
 
 
 def window_expr(o: int, k: int, stride: int, dilation: int) -> str:

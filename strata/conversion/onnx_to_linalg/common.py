@@ -1,5 +1,7 @@
 """Helpers every ONNX lowering uses: constant operands, sizes, empty tensors, and
-elementwise computations with ONNX (NumPy) broadcasting as one `linalg.generic`.
+elementwise computations with ONNX (NumPy) broadcasting as one `linalg.generic`; dims
+that operands share are checked at run time where the types leave them open (see
+[Note: checking broadcast dims], `same_dims`).
 
 Names: `cx` is the Lowering context (see __init__), `s` a ScalarBuilder.
 """
@@ -19,7 +21,8 @@ DYN = A.DYNAMIC
 
 __all__ = ["constant_array", "constant_ints", "sizes_of", "empty", "ranked",
            "is_unsigned", "elementwise", "broadcast_shapes", "broadcast_operands",
-           "broadcast_groups", "stretch_if_one", "tensor_type", "scalars", "DYN",
+           "broadcast_groups", "stretch_if_one", "same_dims", "stand_in_unless",
+           "tensor_type", "scalars", "DYN",
            "dim_symbols", "operand_symbols", "result_symbols"]
 
 
@@ -222,6 +225,19 @@ def broadcast_operands(cx, values, shape, keep=0):
     result's size; after that every dynamic dim equals the result's size and the
     broadcasting maps (static 1s read at 0) are right.
 
+    [Note: checking broadcast dims]
+    The dynamic dims of a group must each be 1 or the result's size (NumPy's rule;
+    onnxruntime fails otherwise), which the types cannot prove unless they share a name
+    (see [Note: dim symbols]). So each group with more than one size, or a dynamic dim
+    against a static result size, asserts it:
+        %ok = (%n == 1 || %n == %size) && ...
+        cf.assert %ok, "Add at n0: input dims do not broadcast (input #0 dim 0, ...)"
+    One scalar test per dim, outside the loops. After a failed check the reads stay in
+    bounds: a dynamic result size becomes 0, and the group's dynamic operand dims are
+    that size, each operand replaced by an uninitialized stand-in of the right sizes
+    (an scf.if on the flag): a linalg op's loop bounds come from its operands, so every
+    one of them must agree with the result.
+
     `values` (converted tensors) broadcast to `shape` (the result's static dims, DYN where
     unknown), their dims aligned right, their last `keep` dims left out (a matmul's
     matrix dims). Returns the values to read and the result's mixed sizes (ints, index
@@ -250,8 +266,8 @@ def broadcast_groups(cx, values, groups, shape):
     names = [operand_symbols(cx, v) for v in values]
     cache: dict = {}
     s = scalars(cx)
-    sizes, checks = [], []
-    for group, d in zip(groups, shape):
+    sizes, checks, bad = [], [], []
+    for k, (group, d) in enumerate(zip(groups, shape)):
         # a value used twice has the same sizes: its first use stands for all; dims of
         # one name are one size (`sized`: one dim per size)
         dyn, seen, sized, named = [], set(), [], set()
@@ -280,9 +296,19 @@ def broadcast_groups(cx, values, groups, shape):
                     size = s.select(_cmp_one(cx, "eq", size, cache), other, size)
                 if len(sized) == 1:
                     dyn = []     # the result's size is that of every dynamic dim
+        if d != DYN or dyn:
+            # [Note: checking broadcast dims]
+            ok = _broadcastable(cx, values, sized, size, cache)
+            if ok is not True:
+                _assert_broadcast(cx, values, ok, sized, k)
+                if d == DYN:
+                    size = s.select(ok, size, s.index(0))
+                bad.extend((i, j, ok, size) for i, j in dyn)
         sizes.append(size)
         if d != 1:
             checks.extend((i, j, size) for i, j in dyn)
+    for i, j, ok, size in bad:
+        values = stand_in_unless(cx, values, i, j, size, ok)
     known: dict = {}    # id(value) -> its mixed sizes
     for i, j, size in checks:
         old = values[i]
@@ -291,6 +317,115 @@ def broadcast_groups(cx, values, groups, shape):
         known[id(new)] = dims[:j] + [size] + dims[j + 1:]
         values = [new if v is old else v for v in values]
     return values, sizes
+
+
+def _broadcastable(cx, values, dims, size, cache):
+    """Whether each of the (value, dim) `dims` is 1 or `size` (mixed): True when known,
+    else an i1 Value. See [Note: checking broadcast dims]."""
+    s = scalars(cx)
+    ok = True
+    for i, j in dims:
+        n = _dim(cx, values[i], j, cache)
+        if isinstance(n, int):
+            continue
+        if isinstance(size, int) and size == 1:
+            f = _cmp_one(cx, "eq", n, cache)
+        else:
+            f = s.or_(_cmp_one(cx, "eq", n, cache),
+                      s.cmp("eq", n, size if not isinstance(size, int) else s.index(size)))
+        ok = f if ok is True else s.and_(ok, f)
+    return ok
+
+
+def _assert_broadcast(cx, values, ok, dims, k):
+    """cf.assert of `ok` naming the inputs of `dims` by their ONNX operand number."""
+    from ._index_check import assert_ok
+    parts = []
+    for i, j in dims:
+        n = next((m for m, v in enumerate(cx.operands) if v is values[i]), i)
+        parts.append(f"input #{n} dim {j}")
+    assert_ok(cx, ok, f"input dims do not broadcast ({', '.join(parts)}: each must be 1 "
+                      f"or the output's size on its axis {k})")
+
+
+def stand_in_unless(cx, values, i, j, size, ok):
+    """`values` where value `i` is, unless `ok`, replaced by an (uninitialized) tensor of
+    its sizes but `size` at dim `j`: what is read after a failed check stays in bounds."""
+    from ...dialects.scf import IfOp, YieldOp
+    old = values[i]
+    t = old.type
+    op = cx.b.insert(IfOp.new(ok, [t], with_else=True, loc=cx.op.loc))
+    saved = cx.b.ip
+    cx.b.set_insertion_point_to_end(op.regions[0].blocks[0])
+    cx.b.insert(YieldOp.build(values=[old], loc=cx.op.loc))
+    cx.b.set_insertion_point_to_end(op.regions[1].blocks[0])
+    sc = scalars(cx)
+    dims = [size if k == j else d if d != DYN else
+            sc.op1("tensor.dim", [old, sc.index(k)], A.index) for k, d in enumerate(t.shape)]
+    stand_in = empty(cx, dims, t.element_type)
+    if stand_in.type is not t:
+        stand_in = sc.op1("tensor.cast", [stand_in], t)
+    cx.b.insert(YieldOp.build(values=[stand_in], loc=cx.op.loc))
+    cx.b.ip = saved
+    new = op.results[0]
+    return [new if v is old else v for v in values]
+
+
+def same_dims(cx, values, group, what, labels=None):
+    """`values` (converted tensors) whose dims listed in `group` ((value index, dim)
+    pairs: a contraction's two K dims, Concat's dims off the axis...) must all have one
+    size: NotLowerable when static sizes differ, else a cf.assert of the dynamic ones
+    against the first static size (or the first dim), unless a name says they are
+    equal (see [Note: dim symbols]). After a failed check each checked operand is a
+    stand-in of the expected size there (see [Note: checking broadcast dims]), so the
+    loops, whose bounds come from any of the operands, read in bounds. `labels` names
+    the values in the message (default: "input #k", their ONNX operand number).
+    Returns the values to use."""
+    values = list(values)
+    static = sorted({values[i].type.shape[j] for i, j in group
+                     if values[i].type.shape[j] != DYN})
+    if len(static) > 1:
+        raise NotLowerable(f"{what} differ: {static}")
+    cache: dict = {}
+    names = [operand_symbols(cx, v) for v in values]
+
+    def name(i, j):
+        return names[i][j] if names[i] is not None else None
+    dyn, seen = [], set()
+    for i, j in group:    # a value listed twice (the same input twice) is one size
+        if values[i].type.shape[j] == DYN and (id(values[i]), j) not in seen:
+            seen.add((id(values[i]), j))
+            dyn.append((i, j))
+    if static:
+        ref, equal = static[0], set()
+    elif dyn:
+        ref, equal = _dim(cx, values[dyn[0][0]], dyn[0][1], cache), {name(*dyn[0])}
+        dyn = dyn[1:]
+    else:
+        return values
+    s = scalars(cx)
+    ok, checked = True, []
+    for i, j in dyn:
+        n = name(i, j)
+        if n is not None and n in equal:
+            continue
+        if n is not None:
+            equal.add(n)
+        f = s.cmp("eq", _dim(cx, values[i], j, cache), ref if not isinstance(ref, int)
+                  else s.index(ref))
+        ok = f if ok is True else s.and_(ok, f)
+        checked.append((i, j))
+    if ok is True:
+        return values
+    from ._index_check import assert_ok
+    parts = []
+    for i, j in group:
+        k = next((m for m, v in enumerate(cx.operands) if v is values[i]), i)
+        parts.append(f"{labels[i] if labels else f'input #{k}'} dim {j}")
+    assert_ok(cx, ok, f"{what} differ ({', '.join(parts)})")
+    for i, j in checked:
+        values = stand_in_unless(cx, values, i, j, ref, ok)
+    return values
 
 
 def _cmp_one(cx, pred, size, cache):
@@ -376,6 +511,7 @@ def elementwise(cx, values, result_elt, body, result_shape=None, maps=None,
         if maps is None:
             values, result_sizes = broadcast_operands(cx, values, shape)
         else:   # a dynamic size is the first value's (its map reads the dim along)
+            values = _mapped_dims_agree(cx, values, maps, rank)
             first = values[0].type.shape
             off = len(first) - rank
             result_sizes = [d if d != DYN else _dim(cx, values[0], off + k, {})
@@ -390,6 +526,22 @@ def elementwise(cx, values, result_elt, body, result_shape=None, maps=None,
         return [body(s, *args[:len(values)])]
     return make_generic(cx.b, list(values), [init], maps, ["parallel"] * rank, fn,
                         [init.type], loc=cx.op.loc).results[0]
+
+
+def _mapped_dims_agree(cx, values, maps, rank):
+    """`values` read through `maps` (a per-channel scale along the data's axis...): the
+    dims that one loop dim reads along must have one size (same_dims: checked at run
+    time where dynamic)."""
+    from ...ir.affine import AffineDimExpr
+    groups = [[] for _ in range(rank)]
+    for i, (v, m) in enumerate(zip(values, maps)):
+        for k, e in enumerate(m.results):
+            if type(e) is AffineDimExpr and k < v.type.rank:
+                groups[e.position].append((i, k))
+    for d, group in enumerate(groups):
+        if len(group) > 1:
+            values = same_dims(cx, values, group, f"the dims read along axis {d}")
+    return values
 
 
 def axis_map(rank: int, axis: int, block: int = 0):

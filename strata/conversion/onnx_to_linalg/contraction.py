@@ -22,7 +22,7 @@ from ._linalg_util import (acc_type, dim_size, filled, generic_maps, map_text,
                            minus_zero_point, quantize, round_to, zero_point_rows)
 from ._shape_util import collapse, expand
 from .common import (DYN, broadcast_groups, broadcast_operands, broadcast_shapes, elementwise,
-                     ranked)
+                     ranked, same_dims)
 
 # ------------------------------------------------------------------ matrix products
 
@@ -70,6 +70,8 @@ def matmul(cx, a, b, out_elt=None):
     ra, rb = ta.rank, tb.rank
     if ra == 0 or rb == 0:
         raise NotLowerable("MatMul operands must have rank >= 1")
+    a, b = same_dims(cx, [a, b], [(0, ra - 1), (1, 0 if rb == 1 else rb - 2)],
+                     "the contraction dims")
     # 1-D operands are promoted to matrices, then the added dim is dropped again.
     if ra == 1 and rb <= 2:
         if rb == 1:
@@ -175,6 +177,8 @@ def _gemm(cx):
     alpha, beta = cx.attr("alpha", 1.0), cx.attr("beta", 1.0)
     elt = element_type(cx.result_type())
     acc = acc_type(elt)
+    a, b = same_dims(cx, [a, b], [(0, 0 if ta else 1), (1, 1 if tb else 0)],
+                     "the contraction dims")
     m = dim_size(cx, a, 1 if ta else 0)
     n = dim_size(cx, b, 0 if tb else 1)
     maps = None
@@ -280,6 +284,11 @@ def _einsum(cx):
         shape = [broadcast_shapes([[vals[i].type.shape[k]] for i, k in g])[0]
                  for g in groups]
         vals, _ = broadcast_groups(cx, vals, groups, shape)
+    # every other label names one size in all its places (a diagonal too: "ii")
+    for c in sorted({c for t in terms for c in t if not c.isdigit()}):
+        group = [(i, k) for i, t in enumerate(terms) for k, x in enumerate(t) if x == c]
+        if len(group) > 1:
+            vals = same_dims(cx, vals, group, f"the dims of label '{c}'")
     sizes = {}  # label -> (operand, dim, size) giving its loop size
     for v, t in zip(vals, terms):
         for k, c in enumerate(t):

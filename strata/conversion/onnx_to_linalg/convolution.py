@@ -22,7 +22,7 @@ from ._linalg_util import (acc_type, dim_size, filled, generic_maps, i64_element
                            ints_attr, map_text, minus_zero_point, pad, quantize,
                            round_to, window, window_expr)
 from ._shape_util import collapse, expand
-from .common import DYN, empty, ranked, scalars
+from .common import DYN, empty, ranked, same_dims, scalars
 
 _NAMED = {1: "conv_1d_ncw_fcw", 2: "conv_2d_nchw_fchw", 3: "conv_3d_ncdhw_fcdhw"}
 _DEPTHWISE = {1: "depthwise_conv_1d_ncw_cw", 2: "depthwise_conv_2d_nchw_chw",
@@ -61,6 +61,8 @@ def bias_init(cx, bias, sizes, acc):
         return filled(cx, sizes, acc)
     rank = len(sizes)
     init = empty(cx, sizes, acc)
+    init, bias = same_dims(cx, [init, bias], [(0, 1), (1, 0)], "the output channels",
+                           ["the output", "the bias"])
 
     def body(b, args):
         return ScalarBuilder(b, cx.loc).cast(args[0], acc)
@@ -116,12 +118,30 @@ def _padded_conv(cx, x, w, bias, acc, pad_value=0):
     """Conv of `x` by `w` with the op's window attributes, bias and group; result in
     element type `acc`."""
     n, kernel = _spatial(cx, x, w)
+    x = _checked_channels(cx, x, w, _group(cx))
     win = window(cx, [dim_size(cx, x, i) for i in range(2, n + 2)], kernel)
     zero = scalars(cx).const(pad_value, element_type(x.type))
     xp = pad(cx, x, [0, 0] + win.low, [0, 0] + win.high, zero)
     sizes = [dim_size(cx, x, 0), dim_size(cx, w, 0)] + win.out
     init = bias_init(cx, bias, sizes, acc)
     return conv(cx, xp, w, init, win.strides, win.dilations, _group(cx))
+
+
+def _checked_channels(cx, x, w, group):
+    """`x` (N, C, ...) whose C must be group * the weights' dim 1: a compile error when
+    known to differ, else a cf.assert, after which `x` is a stand-in of that many
+    channels (see [Note: checking broadcast dims] in common)."""
+    from ._index_check import all_of, check_dims
+    from ._shape_util import Ix
+    from .common import stand_in_unless
+    ix = Ix(scalars(cx))
+    want = ix.mul(dim_size(cx, w, 1), group)
+    ok = all_of(cx, check_dims(cx, [(dim_size(cx, x, 1), want, "eq",
+                                     "the input's channels differ from the weights' "
+                                     "dim 1 times group")]))
+    if ok is True:
+        return x
+    return stand_in_unless(cx, [x], 0, 1, want, ok)[0]
 
 
 @lowering("Conv")

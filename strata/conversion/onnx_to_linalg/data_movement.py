@@ -38,8 +38,8 @@ from ..scalar_builders import element_type
 from . import NotLowerable, lowering
 from ._shape_util import (DYN, Ix, dims_map, extract_slice, finish, index_generic, index_of,
                           norm_axis, operand_ints, out_sizes, reshape_to, scalar_of, sizes)
-from .common import (empty, is_unsigned, operand_symbols, ranked, result_symbols, scalars,
-                     stretch_if_one, tensor_type)
+from .common import (empty, is_unsigned, operand_symbols, ranked, result_symbols, same_dims,
+                     scalars, stretch_if_one, tensor_type)
 
 
 def _rank(cx, i=0):
@@ -328,6 +328,12 @@ def _concat(cx):
     axis = norm_axis(cx.attr("axis", 0), r)
     if len(vals) == 1:
         return [finish(cx, vals[0])]
+    if any(ranked(cx, v.type).rank != r for v in vals):
+        raise NotLowerable("Concat inputs of different ranks")
+    for k in range(r):  # the dims off the axis agree (checked at run time if need be)
+        if k != axis:
+            vals = same_dims(cx, vals, [(i, k) for i in range(len(vals))],
+                             f"the inputs' dims {k}")
     shape = list(vals[0].type.shape)
     for v in vals[1:]:
         ranked(cx, v.type)

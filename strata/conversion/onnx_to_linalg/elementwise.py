@@ -1,14 +1,17 @@
 """Elementwise ONNX ops -> one broadcasting `linalg.generic` each.
 
 Semantics follow the ONNX operator specs (and its NumPy reference where the spec is
-loose): integer arithmetic wraps, integer Div truncates toward zero, Mod without fmod has
-the divisor's sign, float Min/Max propagate NaN, BitShift by the bit width or more gives 0.
+loose): integer arithmetic wraps, integer Div truncates toward zero (a zero divisor, or
+the minimum divided by -1, is a run-time error naming the node; see [Note: integer
+division checks] in _index_check.py), Mod without fmod has the divisor's sign (by zero:
+an error too), float Min/Max propagate NaN, BitShift by the bit width or more gives 0.
 """
 from __future__ import annotations
 
 from ...ir import attributes as A
 from ..scalar_builders import element_type, is_float
 from . import NotLowerable, lowering
+from ._index_check import division_checks
 from .common import elementwise, is_unsigned
 
 # ------------------------------------------------------------------ binary arithmetic
@@ -34,7 +37,16 @@ def _bin(name, fn):
 _bin("Add", lambda s, x, y, sg: s.add(x, y))
 _bin("Sub", lambda s, x, y, sg: s.sub(x, y))
 _bin("Mul", lambda s, x, y, sg: s.mul(x, y))
-_bin("Div", lambda s, x, y, sg: s.div(x, y, sg))
+
+@lowering("Div")
+def _div(cx):
+    """Integer Div checks its divisor first (see [Note: integer division checks])."""
+    signed = _signed(cx)
+    division_checks(cx, 0, 1, signed, overflow=True)
+    return [elementwise(cx, [cx.operands[0], cx.operands[1]], _result_elt(cx),
+                        lambda s, x, y: s.div(x, y, signed))]
+
+
 _bin("BitwiseAnd", lambda s, x, y, sg: s.and_(x, y))
 _bin("BitwiseOr", lambda s, x, y, sg: s.or_(x, y))
 _bin("BitwiseXor", lambda s, x, y, sg: s.xor(x, y))
@@ -63,6 +75,8 @@ def _mod(cx):
     fmod = cx.attr("fmod", 0)
     signed = _signed(cx)
     elt = _result_elt(cx)
+    # x mod -1 is 0, also for the minimum (the CPU target's remainder is defined there)
+    division_checks(cx, 0, 1, signed, overflow=False)
 
     def body(s, x, y):
         r = s.rem(x, y, signed)

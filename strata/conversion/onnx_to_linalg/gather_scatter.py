@@ -21,6 +21,8 @@ TensorScatter selects the cache outside the update.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ...ir import attributes as A
 from ...ir.affine import AffineMap
 from . import NotLowerable, lowering
@@ -201,11 +203,16 @@ def _check_tuple_indices(cx, ns, first, signed):
 
 @lowering("OneHot")
 def _one_hot(cx):
+    """Indices in [-depth, depth) (negative ones count from the end) select their
+    position; any other index gives a row of off values, as the spec says. Compared in
+    i64 (f64 for float indices, which match only whole numbers): in the indices' own
+    type a depth beyond its range wraps (int8 indices, depth 300: index 0 matched
+    positions 0 and 256)."""
     ind, values = cx.operands[0], cx.operands[2]
     q = ranked(cx, ind.type).rank
     axis = norm_axis(cx.attr("axis", -1), q + 1)
     rt = ranked(cx, cx.result_type(), "result")
-    depth = rt.shape[axis] if rt.shape[axis] != DYN else scalar_of(cx, 1)
+    depth = _checked_depth(cx, rt.shape[axis])
     out = out_sizes(cx, sizes(cx, ind)[:axis] + [depth] + sizes(cx, ind)[axis:])
     elt = values.type.element_type
     ielt = ind.type.element_type
@@ -213,18 +220,52 @@ def _one_hot(cx):
     off = s0.op1("tensor.extract", [values, s0.index(0)], elt)
     on = s0.op1("tensor.extract", [values, s0.index(1)], elt)
     signed = _signed(cx, 0)
-    # compare in the indices' own type, as the reference does (a float index matches
-    # only a whole number)
-    dv = s0.cast(Ix(s0).v(depth), ielt, True, signed)
+    wide = A.f64 if type(ielt) is A.FloatType else A.i64
+    dv = s0.cast(Ix(s0).v(depth), wide)
     ind_map = dims_map(q + 1, [d for d in range(q + 1) if d != axis])
 
     def body(s, idx, args):
-        i = args[0]
-        zero = s.zero(ielt)
-        i = s.select(s.cmp("lt", i, zero, signed), s.add(i, dv), i) if signed else i
-        pos = s.cast(idx[axis], ielt, True, signed)
-        return s.select(s.cmp("eq", i, pos, signed), on, off)
+        i = s.cast(args[0], wide, signed) if args[0].type is not wide else args[0]
+        zero = s.zero(wide)
+        if signed:
+            i = s.select(s.cmp("lt", i, zero), s.add(i, dv), i)
+        return s.select(s.cmp("eq", i, s.cast(idx[axis], wide)), on, off)
     return [finish(cx, index_generic(cx, [ind], [ind_map], out, elt, body))]
+
+
+def _checked_depth(cx, fixed):
+    """OneHot's depth (operand 1, a float one truncated to an integer as the spec says)
+    as a mixed size, checked: depth >= 1 (as onnxruntime), a float depth finite, equal
+    to `fixed` (the result's static size, DYN if none) when given. At compile time when
+    known; else cf.assert, and depth 0 after a failed check."""
+    s = scalars(cx)
+    v = cx.operands[1]
+    pairs, flags = [], []
+    a = constant_array(cx.op.operands[1])
+    if a is None:
+        a = constant_array(v)
+    if a is not None:
+        x = float(np.asarray(a).reshape(-1)[0])
+        if not np.isfinite(x) or x >= 2.0 ** 62:
+            raise NotLowerable(f"depth {x} is not a finite size")
+        depth = int(x)
+    elif type(v.type.element_type) is A.FloatType:
+        # NaN, infinities and values beyond i64 have no integer: check before the cast
+        x = s.op1("tensor.extract", [v] + [s.index(0)] * v.type.rank, v.type.element_type)
+        finite = s.and_(s.cmp("ge", x, s.const(1.0, x.type)),
+                        s.cmp("lt", x, s.const(2.0 ** 62, x.type)))
+        assert_ok(cx, finite, "depth must be >= 1")
+        flags.append(finite)
+        depth = index_of(s, s.select(finite, x, s.const(0.0, x.type)))
+    else:
+        depth = scalar_of(cx, 1)
+    pairs.append((1, depth, "le", "depth must be >= 1"))
+    if fixed != DYN:
+        pairs.append((depth, fixed, "eq", f"depth differs from the output's size {fixed}"))
+    flags += check_dims(cx, pairs)
+    if fixed != DYN:
+        return fixed
+    return Ix(s).select(all_of(cx, flags), depth, 0)
 
 
 @lowering("TensorScatter")

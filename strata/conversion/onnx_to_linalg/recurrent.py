@@ -21,7 +21,7 @@ from ..scalar_builders import ScalarBuilder, element_type, is_float
 from . import Lowering, NotLowerable, lowering
 from ._linalg_util import dim_size, filled, generic_maps, map_text, transpose
 from ._shape_util import Ix, collapse, expand, extract_slice, insert_slice, loop_nest
-from .common import DYN, elementwise, empty, ranked, scalars
+from .common import DYN, elementwise, empty, ranked, same_dims, scalars
 from .contraction import contract
 
 _DEFAULTS = {"RNN": ["Tanh"], "GRU": ["Sigmoid", "Tanh"], "LSTM": ["Sigmoid", "Tanh", "Tanh"]}
@@ -141,6 +141,7 @@ def _input_projection(cx, x, w, wb, lay):
     from ...dialects import linalg as L
     gh = w.type.shape[0]
     x2 = collapse(cx, x, [[0, 1], [2]])
+    x2, w = same_dims(cx, [x2, w], [(0, 1), (1, 1)], "the input sizes", ["X", "W"])
     init = filled(cx, [dim_size(cx, x2, 0), gh], lay.elt)
     xw = contract(cx, L.MatmulOp, [x2, w], init,
                   [map_text(3, [0, 2]), map_text(3, [1, 2]), map_text(3, [0, 1])])

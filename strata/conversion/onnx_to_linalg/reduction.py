@@ -120,6 +120,10 @@ def element_count(s, sizes, axes, elt):
     c = s.const(n, elt)
     if dyn is not None:
         c = s.mul(c, s.cast(dyn, elt))
+    if type(elt) is A.IntegerType and (dyn is not None or n % (1 << elt.width) == 0):
+        # an integer mean of nothing (or of 2^width elements) divides by 1, not by 0
+        # (onnxruntime gives 0; the division would be undefined)
+        c = s.select(s.cmp("eq", c, s.zero(elt)), s.one(elt), c)
     return c
 
 
@@ -295,7 +299,7 @@ def _reduce_runtime_axes(cx, x, elt, unsigned, keepdims, noop, name=None):
         cur = op.results[0]
     if post is not None:
         if post == "mean":
-            cnt = s.cast(count, elt)
+            cnt = element_count(s, [count], [0], elt)
             cur = elementwise(cx, [cur], elt, lambda s2, v: s2.div(v, cnt, not unsigned))
         else:
             cur = elementwise(cx, [cur], elt, lambda s2, v: s2.math(post, v))

@@ -15,7 +15,11 @@ and exact integer positions then agree); sums are in f32 (f64 for f64 data) and 
 result is rounded (integers: half to even, saturated) to the input type.
 
 Scales, sizes and roi may be run-time tensors: only the result's rank is needed, and
-result sizes that the type leaves dynamic are computed as ONNX defines them.
+result sizes that the type leaves dynamic are computed as ONNX defines them; run-time
+scales and sizes are checked (see [Note: Resize checks]):
+
+    %ok = arith.cmpf ogt, %scale, %zero : f64         // and olt %scale, +inf
+    cf.assert %ok, "Resize at r0: scales must be positive and finite"
 """
 from __future__ import annotations
 
@@ -80,12 +84,13 @@ class _Axis:
     known), the fractional output width `scale * in` and the roi terms."""
 
     __slots__ = ("dim", "n_in", "n_out", "scale", "scale_py", "width", "roi_len",
-                 "roi_start")
+                 "roi_start", "checks")
 
     def __init__(self, dim, n_in):
         self.dim, self.n_in = dim, n_in
         self.n_out = self.scale = self.scale_py = self.width = None
         self.roi_len = self.roi_start = None
+        self.checks = []    # run-time conditions on the sizes: see [Note: Resize checks]
 
 
 class _Spec:
@@ -140,14 +145,14 @@ def _resize(cx):
         ax = spec[d] = _Axis(d, dims[d])
         if scales is not None:
             py, v = scales.get(s, k)
-            ax.scale_py = None if py is None else float(np.float32(py))
-            ax.scale = s.cast(v, F64)
-            ax.width = s.mul(ax.scale, _f64(s, ax.n_in))
-            ax.n_out = static[d] if static[d] is not None else \
-                s.cast(s.op1("arith.fptosi", [ax.width], A.i64), A.index)
+            _scale_of(cx, ax, py, v)
         else:
             py, v = sizes_op.get(s, k)
+            if py is not None and int(py) < 0:
+                raise NotLowerable(f"sizes must be non-negative (axis {d}: {int(py)})")
             ax.n_out = int(py) if py is not None else s.cast(v, A.index)
+            if py is None:
+                ax.checks.append((0, ax.n_out, "le", "sizes must be non-negative"))
             ax.scale = s.div(_f64(s, ax.n_out), _f64(s, ax.n_in))
             if py is not None and ix.known(ax.n_in) and ax.n_in:
                 ax.scale_py = int(py) / ax.n_in
@@ -161,11 +166,11 @@ def _resize(cx):
         for d in axes:
             ax = spec[d]
             ax.scale, ax.scale_py = one, py
-            if static[d] is None:
-                half = s.add(s.mul(one, _f64(s, ax.n_in)), s.const(0.5, F64))
-                ax.n_out = s.cast(s.op1("arith.fptosi", [half], A.i64), A.index)
+            if py is not None and ix.known(ax.n_in):
+                ax.n_out = _floor_size(cx, ax, py * ax.n_in + 0.5)
             else:
-                ax.n_out = static[d]
+                ax.n_out = _floor_size(cx, ax, s.add(s.mul(one, _f64(s, ax.n_in)),
+                                                     s.const(0.5, F64)))
     for d in axes:
         ax = spec[d]
         if sizes_op is not None:
@@ -186,7 +191,7 @@ def _resize(cx):
             last = s.cast(_f64(s, ix.sub(ax.n_in, 1)), roi.elt())
             ax.roi_len = s.cast(s.sub(hi, lo), F64)
             ax.roi_start = s.cast(s.mul(lo, last), F64)
-    return [_resample(cx, x, spec, [spec[d] for d in axes], sp)]
+    return [_resample(cx, x, spec, [spec[d] for d in axes], sp, static)]
 
 
 def _resize_v10(cx, scales_attr=None):
@@ -212,22 +217,17 @@ def _resize_v10(cx, scales_attr=None):
         raise NotLowerable(f"{n} scales for rank {r}")
     spec = {}
     rt = cx.result_type()
+    static = [d if d != A.DYNAMIC else None for d in rt.shape] \
+        if type(rt) is A.RankedTensorType and rt.rank == r else [None] * r
     for d in range(r):
         ax = spec[d] = _Axis(d, dims[d])
         if scales is None:
-            py = float(np.float32(scales_attr[d]))
+            py = float(scales_attr[d])
             v = s.const(py, A.f32)
         else:
             py, v = scales.get(s, d)
-            py = None if py is None else float(np.float32(py))
-        ax.scale_py = py
-        ax.scale = s.cast(v, F64)
-        ax.width = s.mul(ax.scale, _f64(s, ax.n_in))
-        if type(rt) is A.RankedTensorType and rt.rank == r and rt.shape[d] != A.DYNAMIC:
-            ax.n_out = rt.shape[d]
-        else:
-            ax.n_out = s.cast(s.op1("arith.fptosi", [ax.width], A.i64), A.index)
-    return [_resample(cx, x, spec, [spec[d] for d in range(r)], sp)]
+        _scale_of(cx, ax, py, v)
+    return [_resample(cx, x, spec, [spec[d] for d in range(r)], sp, static)]
 
 
 @lowering("Upsample")
@@ -239,6 +239,108 @@ def _upsample(cx):
             raise NotLowerable("Upsample needs its scales attribute")
         return _resize_v10(cx, [float(v) for v in sc])
     return _resize_v10(cx)
+
+
+# ------------------------------------------------------------------ checks
+# [Note: Resize checks]
+# Run-time scales and sizes decide the output's sizes, so they are checked as
+# onnxruntime does: scales positive and finite, sizes non-negative; an output size
+# floor(scale * in) (or floor(scale * in + 0.5) under keep_aspect_ratio_policy) must
+# fit an i64 (NaN fails too); a size the result type fixes must be the one computed; a
+# non-empty output needs a non-empty input axis (nothing to read otherwise). Known
+# values are checked at compile time; the others are cf.asserts naming the node (see
+# [Note: index checks]), after which the output sizes are 0 (a size the type fixes
+# stays, and a resize reading an empty axis yields zeros instead: `unless_empty`), so
+# nothing is read out of bounds and nothing huge is allocated.
+
+_I64_END = 2.0 ** 63      # the first f64 not representable in i64
+
+
+def _scale_of(cx, ax, py, v):
+    """Set `ax`'s scale from a scales element (`py` its Python value when known, `v` its
+    Value) and its output size floor(scale * in)."""
+    s = scalars(cx)
+    if py is not None:
+        py = float(np.float32(py))
+        if not (py > 0 and math.isfinite(py)):
+            raise NotLowerable(f"scales must be positive and finite (axis {ax.dim}: {py})")
+    ax.scale_py = py
+    ax.scale = s.cast(v, F64)
+    if py is None:
+        ok = s.and_(s.cmp("gt", ax.scale, s.const(0.0, F64)),
+                    s.cmp("lt", ax.scale, s.const(float("inf"), F64)))
+        ax.checks.append(_ok_flag(ok, "scales must be positive and finite"))
+        ax.scale = s.select(ok, ax.scale, s.const(1.0, F64))
+    ax.width = s.mul(ax.scale, _f64(s, ax.n_in))
+    if py is not None and Ix.known(ax.n_in):
+        ax.n_out = _floor_size(cx, ax, py * ax.n_in)
+    else:
+        ax.n_out = _floor_size(cx, ax, ax.width)
+
+
+def _ok_flag(flag, message):
+    """A check of an i1 `flag` in the form of _Axis.checks."""
+    return (flag, True, "flag", message)
+
+
+def _floor_size(cx, ax, w):
+    """floor(w) for an output size `w` >= 0 (a Python float or an f64 Value) as a
+    mixed index; a Value is checked to fit an i64 (0 after a failed check)."""
+    if isinstance(w, float):
+        if not 0 <= w < _I64_END:
+            raise NotLowerable(f"the output size of axis {ax.dim} ({w}) overflows")
+        return int(math.floor(w))
+    s = scalars(cx)
+    ok = s.and_(s.cmp("ge", w, s.const(0.0, F64)), s.cmp("lt", w, s.const(_I64_END, F64)))
+    ax.checks.append(_ok_flag(ok, f"the output size of axis {ax.dim} overflows"))
+    w = s.select(ok, w, s.const(0.0, F64))
+    return s.cast(s.op1("arith.fptosi", [w], A.i64), A.index)
+
+
+def _checked_sizes(cx, spec, static):
+    """Assert each axis's checks, its computed size against the result type's `static`
+    one, and a non-empty input where the output is non-empty; returns whether an input
+    axis read is empty (see clamp_bounds; the resize then yields zeros). Sizes become
+    the type's static ones, or 0 after a failed check."""
+    from ._index_check import assert_ok, check_dims
+    s = scalars(cx)
+    ix = Ix(s)
+    empty_in = None
+    for d, ax in spec.items():
+        oks = []
+        for a, b, pred, message in ax.checks:
+            if pred == "flag":
+                assert_ok(cx, a, message)
+                oks.append(a)
+            else:
+                oks += check_dims(cx, [(a, b, pred, message)])
+        # (known sizes are shape inference's own: its rounding of scale * in rules)
+        if static[d] is not None and not Ix.known(ax.n_out):
+            oks += check_dims(cx, [(ax.n_out, static[d], "eq",
+                                    f"the output size of axis {d} differs from the "
+                                    f"output's type ({static[d]})")])
+        ok = True
+        for f in oks:
+            ok = f if ok is True else (ok if f is True else s.and_(ok, f))
+        n_out = static[d] if static[d] is not None else ix.select(ok, ax.n_out, 0)
+        if not (Ix.known(ax.n_in) and ax.n_in != 0) and \
+                not (Ix.known(n_out) and n_out == 0):
+            # nothing to read along an empty input axis
+            message = f"axis {d} is empty and its output size is not"
+            fine = ix.cmp("eq", n_out, 0)
+            if not Ix.known(ax.n_in) and fine is not True:
+                full = ix.cmp("ne", ax.n_in, 0)
+                fine = full if fine is False else s.or_(full, fine)
+            if fine is False:
+                raise NotLowerable(message)
+            assert_ok(cx, fine, message)
+            if static[d] is None:
+                n_out = ix.select(fine, n_out, 0)
+            else:   # the type fixes the size: the resize does not run
+                z = ix.cmp("eq", ax.n_in, 0)
+                empty_in = z if empty_in is None else s.or_(empty_in, z)
+        ax.n_out = n_out
+    return empty_in
 
 
 # ------------------------------------------------------------------ the computation
@@ -266,17 +368,29 @@ def _is_identity(ax, sp):
     return ax.scale_py == 1.0 and sp.coord != "tf_crop_and_resize"
 
 
-def _resample(cx, x, spec, order, sp):
+def _resample(cx, x, spec, order, sp, static):
+    """`x` resized along the axes of `spec` (in `order`); `static`: the result type's
+    static size per axis, or None."""
+    from ._index_check import unless_empty
     _check(sp)
     t = x.type
     elt = t.element_type
     if not isinstance(elt, (A.FloatType, A.IntegerType)):
         raise NotLowerable(f"Resize of {elt} elements")
+    empty_in = _checked_sizes(cx, spec, static)
     out = out_sizes(cx, [spec[d].n_out if d in spec else n
                          for d, n in enumerate(sizes(cx, x))])
     for d, n in enumerate(out):
         if d in spec:
             spec[d].n_out = n
+    rt = cx.result_type()
+    return unless_empty(cx, empty_in, rt,
+                        lambda: finish(cx, filled(cx, out, elt, scalars(cx).zero(elt))),
+                        lambda: _resample_axes(cx, x, spec, order, sp, out))
+
+
+def _resample_axes(cx, x, spec, order, sp, out):
+    elt = x.type.element_type
     order = [ax for ax in order if not _is_identity(ax, sp)]
     if sp.mode == "nearest":
         return finish(cx, _nearest(cx, x, order, out, sp))

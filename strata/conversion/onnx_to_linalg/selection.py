@@ -97,15 +97,8 @@ def _topk(cx):
     if not isinstance(elt, (A.FloatType, A.IntegerType)):
         raise NotLowerable(f"TopK of {elt} elements")
     dims = sizes(cx, x)
-    rt = cx.result_type(0)
-    if type(rt) is A.RankedTensorType and rt.rank == r and rt.shape[axis] != A.DYNAMIC:
-        k = rt.shape[axis]
-    elif opset_version(cx.op) < 10:
-        k = int(cx.attr("k", 0))
-    else:
-        k = scalar_of(cx, 1)
-    if Ix.known(k, dims[axis]) and not 0 <= k <= dims[axis]:
-        raise NotLowerable(f"TopK of {k} elements along an axis of {dims[axis]}")
+    k = int(cx.attr("k", 0)) if opset_version(cx.op) < 10 else scalar_of(cx, 1)
+    k = _checked_k(cx, k, dims[axis], axis)
     out = list(dims)
     out[axis] = k
     out = out_sizes(cx, out)
@@ -143,6 +136,26 @@ def _topk(cx):
         return [vals, idxs, bv, bi]
     vals, idxs, _, _ = loop_nest(cx, [k], [vals, idxs, prev_v, prev_i], round_)
     return [finish(cx, vals, 0), finish(cx, idxs, 1)]
+
+
+def _checked_k(cx, k, n, axis):
+    """TopK's mixed `k`, checked: 0 <= k <= n (the axis size; onnxruntime fails on k > n)
+    and equal to the result's static size along the axis if its type has one. At
+    compile time when known; else cf.assert, and k is 0 after a failed check (no
+    allocation of a negative or huge size, no rounds)."""
+    from ._index_check import all_of, check_dims
+    rt = cx.result_type(0)
+    fixed = rt.shape[axis] if type(rt) is A.RankedTensorType and \
+        rt.rank > axis and rt.shape[axis] != A.DYNAMIC else None
+    bounds = f"k out of range [0, {n if Ix.known(n) else 'n'}] (n: the size of axis " \
+        f"{axis})" if not Ix.known(n) else f"k out of range [0, {n}] on axis {axis}"
+    pairs = [(0, k, "le", bounds), (k, n, "le", bounds)]
+    if fixed is not None:
+        pairs.append((k, fixed, "eq", f"k differs from the output's size {fixed}"))
+    ok = all_of(cx, check_dims(cx, pairs))
+    if fixed is not None:
+        return fixed
+    return Ix(scalars(cx)).select(ok, k, 0)
 
 
 # ------------------------------------------------------------------ Unique

@@ -19,6 +19,7 @@ import math
 
 from ...ir import attributes as A
 from . import NotLowerable, lowering
+from ._index_check import all_of, check_dims
 from ._linalg_util import filled, map_text
 from ._shape_util import (Ix, extract_slice, finish, norm_axis, out_sizes, scalar_of,
                           sizes)
@@ -53,6 +54,14 @@ def _finish_signal(cx, y, elt, scale=None):
 
 
 # ------------------------------------------------------------------ DFT
+
+
+def _at_least(cx, v, lo, message, instead):
+    """Mixed size `v` checked >= `lo` (a compile error when known not, else a cf.assert
+    naming the node); `instead` after a failed check, so no negative size is allocated
+    and no division by zero happens."""
+    ok = all_of(cx, check_dims(cx, [(lo, v, "le", message)]))
+    return v if ok is True else Ix(scalars(cx)).select(ok, v, instead)
 
 
 @lowering("DFT")
@@ -143,7 +152,7 @@ def _dft_along(cx, x, axis, inverse, onesided):
     dims = sizes(cx, x)
     n_in = dims[axis]
     if cx.has_operand(1):
-        n = scalar_of(cx, 1)
+        n = _at_least(cx, scalar_of(cx, 1), 1, "dft_length must be positive", 1)
     else:
         n = ix.mul(ix.sub(n_in, 1), 2) if irfft else n_in
     half = ix.add(ix.floordiv(n, 2), 1)
@@ -208,7 +217,7 @@ def _stft(cx):
     s = scalars(cx)
     ix = Ix(s)
     batch, length = sizes(cx, x)[:2]
-    step = scalar_of(cx, 1)
+    step = _at_least(cx, scalar_of(cx, 1), 1, "frame_step must be positive", 1)
     has_window = cx.has_operand(2)
     if has_window:
         window = cx.operands[2]
@@ -219,11 +228,17 @@ def _stft(cx):
             given = scalar_of(cx, 3)
             if Ix.known(given, fl) and given != fl:
                 raise NotLowerable(f"frame_length {given} differs from the window's {fl}")
+            check_dims(cx, [(given, fl, "eq", "frame_length differs from the window's "
+                                              "length")])
     elif cx.has_operand(3):
-        fl = scalar_of(cx, 3)
+        fl = _at_least(cx, scalar_of(cx, 3), 1, "frame_length must be positive", 1)
     else:
         fl = length
+    # the frames lie in the signal: frame_length <= length (0 frames after a failed check)
+    fits = all_of(cx, check_dims(cx, [(fl, length, "le", "frame_length exceeds the "
+                                                         "signal's length")]))
     frames = ix.add(ix.floordiv(ix.sub(length, fl), step), 1)
+    frames = frames if fits is True else ix.select(fits, frames, 0)
     bins = ix.add(ix.floordiv(fl, 2), 1) if onesided else fl
     out = out_sizes(cx, [batch, frames, bins, 2])
     if Ix.known(bins, out[2]) and bins != out[2]:
@@ -259,8 +274,8 @@ def _stft(cx):
 @lowering("MelWeightMatrix")
 def _mel_weight_matrix(cx):
     s = scalars(cx)
-    n_mel = scalar_of(cx, 0)
-    dft_len = scalar_of(cx, 1)
+    n_mel = _at_least(cx, scalar_of(cx, 0), 0, "num_mel_bins must be non-negative", 0)
+    dft_len = _at_least(cx, scalar_of(cx, 1), 1, "dft_length must be positive", 1)
     signed = [not is_unsigned(cx.orig_type(i)) for i in range(3)]
     rate = s.cast(scalar_element(cx, 2), F64, signed[2])
     dft_f = s.cast(scalar_element(cx, 1), F64, signed[1])

@@ -19,16 +19,23 @@ func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32>
 
 // Batch dims collapse to one for linalg.batch_matmul, then expand back; a dynamic
 // batch size comes from tensor.dim. Both batch sizes are dynamic: the one that is 1 at
-// run time (if any) is first broadcast to the other's (scf.if).
+// run time (if any) is first broadcast to the other's (scf.if); sizes that do not
+// broadcast fail a cf.assert, after which the operands are stand-ins of size 0 there.
 // CHECK-LABEL: func.func @batch_matmul
 // CHECK: %[[DA:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x3x4x8xf32>
 // CHECK: %[[DB:.*]] = tensor.dim %arg1, %{{.*}} : tensor<?x3x8x5xf32>
 // CHECK: %[[ONE:.*]] = arith.cmpi eq, %[[DA]], %{{.*}} : index
 // CHECK: %[[N:.*]] = arith.select %[[ONE]], %[[DB]], %[[DA]] : index
-// CHECK: %[[A:.*]] = scf.if %{{.*}} -> (tensor<?x3x4x8xf32>) {
-// CHECK:   tensor.empty(%[[N]]) : tensor<?x3x4x8xf32>
-// CHECK: } else {
+// CHECK: cf.assert %[[OK:.*]], "MatMul at {{.*}}: input dims do not broadcast (input #0 dim 0, input #1 dim 0: {{.*}})"
+// CHECK: %[[N1:.*]] = arith.select %[[OK]], %[[N]], %{{.*}} : index
+// CHECK: %[[SA:.*]] = scf.if %[[OK]] -> (tensor<?x3x4x8xf32>) {
 // CHECK:   scf.yield %arg0 : tensor<?x3x4x8xf32>
+// CHECK: %[[SB:.*]] = scf.if %[[OK]] -> (tensor<?x3x8x5xf32>) {
+// CHECK:   scf.yield %arg1 : tensor<?x3x8x5xf32>
+// CHECK: %[[A:.*]] = scf.if %{{.*}} -> (tensor<?x3x4x8xf32>) {
+// CHECK:   tensor.empty(%[[N1]]) : tensor<?x3x4x8xf32>
+// CHECK: } else {
+// CHECK:   scf.yield %[[SA]] : tensor<?x3x4x8xf32>
 // CHECK: %[[B:.*]] = scf.if %{{.*}} -> (tensor<?x3x8x5xf32>) {
 // CHECK-DAG: tensor.collapse_shape %[[A]] {{\[}}[0, 1], [2], [3]] : tensor<?x3x4x8xf32> into tensor<?x4x8xf32>
 // CHECK-DAG: tensor.collapse_shape %[[B]] {{\[}}[0, 1], [2], [3]] : tensor<?x3x8x5xf32> into tensor<?x8x5xf32>
