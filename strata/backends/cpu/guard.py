@@ -106,6 +106,22 @@ few times their sizes), but for the im2col buffer (the filter's K times the outp
 pixels) and the shared packing of A, computed with overflow-checked products
 (checked_bytes).
 
+[Note: failed checks stop the call]
+A failed run-time check (a cf.assert: an index out of range, a shape tensor that does
+not fit its op, a division by zero...) stops the call the same way: with
+checked-alloc=true, convert-cf-to-llvm follows the call of `strata_assert_fail` (which
+records the message; the Python hook has returned) with `strata_guard_abort`, which
+unwinds to the entry point's guard as a failed allocation does (buffers freed, results
+zeroed; the runtime raises RuntimeFailure, a shared library's strata_last_error() has
+the message). Nothing computed after the failed check runs, so no later op can trust a
+value the check refused: the lowerings' sanitized sizes and clamped indices (see [Note:
+index checks] and [Note: shape checks] in conversion/onnx_to_linalg/_index_check.py)
+remain as a second line, for code run without a guard (the raw kernels, tests,
+`strata-opt` pipelines without checked-alloc). Not in a parallel loop's chunk function
+(the assertion is recorded and the chunk goes on, as before: cf.assert keeps its loop
+sequential, so none is emitted there today); outside any guard strata_guard_abort
+returns and execution goes on.
+
 Known limit: a chunk that failed leaks the blocks that same chunk had allocated before
 in its iteration (a chunk's own buffers are freed within it, so at most one
 iteration's).
@@ -133,6 +149,7 @@ GUARD_FUNCTIONS = {"strata_alloc": ("ptr", ["i64", "ptr"]),
                    "strata_guard_enter": ("void", ["ptr"]),
                    "strata_guard_exit": ("void", ["ptr"]),
                    "strata_guard_check": ("void", ["ptr"]),
+                   "strata_guard_abort": ("void", []),
                    "strata_guard_active": ("i32", []),
                    "strata_test_fail_alloc": ("void", ["i64"])}
 # What the kernels allocate (@strata_site_<key>, for the failure message).
@@ -298,6 +315,20 @@ jump:
   store i64 0, ptr %pcount, align 8
   call void @strata_guard_exit(ptr %g)
   call void @_longjmp(ptr %g, i32 1)
+  unreachable
+}}
+
+; after a failed run-time check (cf.assert, already reported) in generated code on the
+; entering thread: under a guard, unwind to it (see [Note: failed checks stop the call])
+define void @strata_guard_abort() #0 {{
+entry:
+  %g = call ptr @strata_guard_current()
+  %none = icmp eq ptr %g, null
+  br i1 %none, label %back, label %unwind
+back:
+  ret void
+unwind:
+  call void @strata_guard_unwind(ptr %g)
   unreachable
 }}
 

@@ -17,6 +17,13 @@ execution then continues after the assertion:
     %m = llvm.mlir.addressof @assert_msg_0 : !llvm.ptr   // "msg\\00", a private constant
     llvm.call @strata_assert_fail(%m) : (!llvm.ptr) -> ()
     llvm.br ^continue
+
+Under the CPU target's guard (convert-to-llvm{checked-alloc=true}) the fail block also
+calls `strata_guard_abort()` after `strata_assert_fail`, which ends the call there (a
+jump back to the entry point; see [Note: failed checks stop the call] in
+strata/backends/cpu/guard.py): compiled code then stops at the first failed check, as
+the interpreter does. Not in a parallel loop's chunk function, which may run on a pool
+worker; without a guard the call of strata_guard_abort returns.
 """
 from __future__ import annotations
 
@@ -27,11 +34,13 @@ from ...ir import dense as D
 from ...passes.pass_manager import Option, Pass
 from .builder import LLVMBuilder, llvm_op
 from .common import LLVMPattern, lookup_or_declare, run_llvm_conversion
+from .memref import _in_parallel_chunk
 from .type_converter import LLVMTypeConverter
 
 __all__ = ["ConvertCFToLLVM", "cf_patterns", "ASSERT_FAIL"]
 
 ASSERT_FAIL = "strata_assert_fail"
+GUARD_ABORT = "strata_guard_abort"
 _BRANCHES = {"cf.br": "llvm.br", "cf.cond_br": "llvm.cond_br", "cf.switch": "llvm.switch"}
 
 
@@ -82,6 +91,9 @@ class AssertLowering(LLVMPattern):
                        {"global_name": A.SymbolRefAttr(msg)}).results[0]
         lookup_or_declare(rewriter, op, ASSERT_FAIL, LT.LLVMFunctionType(LT.void, [LT.ptr]))
         b.call(ASSERT_FAIL, [ptr])
+        if self.options.get("checked_alloc") and not _in_parallel_chunk(op):
+            lookup_or_declare(rewriter, op, GUARD_ABORT, LT.LLVMFunctionType(LT.void, []))
+            b.call(GUARD_ABORT, [])
         b.create("llvm.br", [], [], successors=[cont])
         rewriter.ip = InsertionPoint.at_end(block)
         b.create("llvm.cond_br", [operands[0]], [],
@@ -115,8 +127,11 @@ def _message_global(rewriter, op, text):
     return name
 
 
-def cf_patterns(tc) -> list:
-    return [BranchLowering(tc, root=n) for n in _BRANCHES] + [AssertLowering(tc)]
+def cf_patterns(tc, checked_alloc=False) -> list:
+    """The patterns; `checked_alloc` (the CPU target's guard is present): a failed
+    assertion also stops the call, see [Note: cf.assert]."""
+    return [BranchLowering(tc, root=n) for n in _BRANCHES] + \
+        [AssertLowering(tc, checked_alloc=checked_alloc)]
 
 
 class ConvertCFToLLVM(Pass):

@@ -20,7 +20,7 @@ __all__ = ["ConvertToLLVM", "all_patterns", "erase_dead_llvm_ops"]
 def all_patterns(tc, safe_division=False, emit_c_wrappers=False,
                  checked_alloc=False) -> list:
     return (arith_patterns(tc, safe_division) + math_patterns(tc) + index_patterns(tc) +
-            cf_patterns(tc) + memref_patterns(tc, checked_alloc) +
+            cf_patterns(tc, checked_alloc) + memref_patterns(tc, checked_alloc) +
             func_patterns(tc, emit_c_wrappers))
 
 
@@ -35,8 +35,9 @@ class ConvertToLLVM(Pass):
     fold_aggregates = Option(bool, False, "(Strata) read the fields of memref descriptors "
                              "from the values they were built of; erase what is left "
                              "unused")
-    checked_alloc = Option(bool, False, "(Strata) checked allocations, see "
-                           "finalize-memref-to-llvm")
+    checked_alloc = Option(bool, False, "(Strata) checked allocations, and failed "
+                           "cf.asserts that stop the call, under the CPU runtime's guard: "
+                           "see finalize-memref-to-llvm and convert-cf-to-llvm")
 
     def run(self, op):
         tc = LLVMTypeConverter(self.index_bitwidth or 64)
