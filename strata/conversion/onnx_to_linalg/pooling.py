@@ -1,11 +1,12 @@
 """Windowed reductions: MaxPool, AveragePool, LpPool, the global pools, MaxUnpool, LRN.
 
-A pool pads its input with the identity of its reduction (`tensor.pad`: -inf / the
-smallest integer for max, 0 for sums) — also past the declared padding where ceil_mode
-windows run over the end — then reduces every window with `linalg.pooling_nc{w,hw}_{max,
-sum}`, or a `linalg.generic` of the same shape for 3-D windows, unsigned max and
-MaxPool's Indices output. The window loops of a generic take their sizes from a
-shape-only `tensor.empty` operand, as the named pooling ops do.
+A pool pads its input with the identity of its reduction (`tensor.pad`: NaN for a float
+max, see [Note: MaxPool and NaN]; the smallest integer for an integer max; 0 for sums)
+— also past the declared padding where ceil_mode windows run over the end — then
+reduces every window with `linalg.pooling_nc{w,hw}_sum`, or a `linalg.generic` of the
+same shape for maxima, 3-D windows and MaxPool's Indices output (signed integer maxima of
+1-D and 2-D windows use `linalg.pooling_nc{w,hw}_max`). The window loops of a generic
+take their sizes from a shape-only `tensor.empty` operand, as the named pooling ops do.
 
 AveragePool divides by the number of window positions inside the input (or inside the
 input and its declared padding with count_include_pad); where that number varies, it is
@@ -111,7 +112,7 @@ def _max_identity(s, elt, unsigned):
     return s.zero(elt) if unsigned else s.lowest(elt)
 
 
-def _no_windows(cx, x, n, win):
+def _no_windows(win):
     """Whether a static output dim is 0 (see [Note: windows that cover nothing])."""
     return any(isinstance(o, int) and o == 0 for o in win.out)
 
@@ -133,7 +134,7 @@ def _max_pool(cx):
                  bool(cx.attr("ceil_mode", 0)))
     s = scalars(cx)
     want_indices = len(cx.op.results) > 1 and type(cx.op.results[1].type) is not A.NoneType
-    if _no_windows(cx, x, n, win):
+    if _no_windows(win):
         return _empty_results(cx, x, win, [elt, A.i64][:1 + want_indices]) + \
             [None] * (len(cx.op.results) - 1 - want_indices)
     xp = _padded(cx, x, n, win, _max_identity(s, elt, unsigned))
@@ -261,7 +262,7 @@ def _float_pool(cx, what):
 @lowering("AveragePool")
 def _average_pool(cx):
     x, n, elt, win = _float_pool(cx, "AveragePool")
-    if _no_windows(cx, x, n, win):
+    if _no_windows(win):
         return _empty_results(cx, x, win, [elt])
     xp = _padded(cx, x, n, win, scalars(cx).zero(elt))
     sums = _reduce_windows(cx, xp, n, win, "sum")
@@ -289,7 +290,7 @@ def _root(s, x, p):
 @lowering("LpPool")
 def _lp_pool(cx):
     x, n, elt, win = _float_pool(cx, "LpPool")
-    if _no_windows(cx, x, n, win):
+    if _no_windows(win):
         return _empty_results(cx, x, win, [elt])
     p = int(cx.attr("p", 2))
     powered = elementwise(cx, [x], elt, lambda s, v: _power(s, v, p))
