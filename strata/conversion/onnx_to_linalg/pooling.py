@@ -14,21 +14,27 @@ computed from the output position in the dividing generic (`linalg.index`).
 
 [Note: MaxPool and NaN]
 A float MaxPool window skips NaN: its maximum is that of its numbers, NaN only when it
-holds nothing else (onnx.reference filters NaN out of a window, and gives NaN when the
-first of its values is; onnxruntime skips NaN too but gives -FLT_MAX for a window of
-NaN only, where we follow the reference). So a float window is reduced by
+holds nothing else. The referees read NaN in a window in order-dependent ways:
+onnx.reference's stride-1 MaxPool filters NaN out (and fails on a window of NaN only),
+its strided one and onnxruntime's 2-D kernels take the first value and then any greater
+one (a window starting with NaN stays NaN, one with NaN later skips it), onnxruntime's
+1-D kernel starts from -FLT_MAX (a window of NaN only gives -FLT_MAX). All of them agree
+with the order-free reading on every window whose first value is a number, and the
+reference gives NaN for a window of NaN only where it computes one. So a float window
+is reduced by
 `arith.maxnumf` from NaN, padded with NaN, in a `linalg.generic`:
 `linalg.pooling_nchw_max` is `arith.maximumf`, which propagates NaN. Indices point at the
 first maximum among the numbers (the first position when all are NaN). The global pools
-and ReduceMax are reductions of NumPy's kind in the reference (`np.max`,
-`np.maximum.reduce`): NaN propagates there, and in our lowering.
+and ReduceMax/ReduceMin are NumPy reductions in the reference (`np.max`,
+`np.maximum.reduce`): NaN propagates there and in our lowering (onnxruntime skips it).
 
 [Note: windows that cover nothing]
 The output dims are onnx-shape-inference's (pool_out_dim in its rules), which the
 `window` helper computes alike: a ceil_mode window that would start past the input and
 its begin padding is not counted, and a kernel larger than the padded input gives no
-window (a dim of 0, as onnx.reference; a static 0 makes an empty result here). A
-negative count is an error of the shape inference at the op.
+window (a dim of 0, the spec's floor, as onnx.reference; onnxruntime's truncating
+division counts one where the kernel overhangs by less than a stride). A static 0 makes
+an empty result here.
 
     %y = "onnx.MaxPool"(%x) <{ceil_mode = 1 : si64, kernel_shape = [1, 2],
            strides = [2, 2]}> : (tensor<1x1x2x4xf32>) -> tensor<1x1x1x2xf32>
