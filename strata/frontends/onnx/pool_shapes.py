@@ -7,8 +7,8 @@ its begin padding: a window that would start in the end padding or past the inpu
 covers no data and is dropped. ONNX's C++ shape inference (whole-model or node by node)
 keeps it, so MaxPool(kernel [1, 2], strides [2, 2], ceil_mode 1) of 1x1x2x4 is typed
 1x1x2x2 where it computes 1x1x1x2 (and a kernel wider than the padded input, which
-fits no window, gets one where its truncating division makes -1 / 3 + 1 = 1; both
-runtimes give an empty dim):
+fits no window, gets one where its truncating division makes -1 / 3 + 1 = 1, as
+onnxruntime's does; the spec's floor and onnx.reference give an empty dim):
 
     %y = "onnx.MaxPool"(%x) <{ceil_mode = 1 : si64, kernel_shape = [1, 2],
            strides = [2, 2]}> : (tensor<1x1x2x4xf32>) -> tensor<1x1x2x2xf32>   (ONNX)

@@ -263,8 +263,8 @@ def pool_out_dim(d: int, span: int, stride: int, pad_begin: int, pad_end: int,
 def _spatial_out(cx, x, kernel, *, ceil_mode=False, transpose=False, out_pad=None,
                  pool=False):
     """Output spatial dims of a convolution or pooling window over input dims `x`. A
-    pool whose kernel is wider than its padded input has no window (a dim of 0, as
-    onnxruntime and onnx.reference give); a convolution's is an error."""
+    pool whose kernel is wider than its padded input has no window (a dim of 0: the
+    spec's floor, as onnx.reference); a convolution's is an error."""
     nsp = len(kernel)
     strides = cx.attr("strides") or [1] * nsp
     dilations = cx.attr("dilations") or [1] * nsp
