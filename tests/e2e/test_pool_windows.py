@@ -1,5 +1,5 @@
 """Pooling windows against onnxruntime and onnx.reference: a seeded sweep of MaxPool,
-AveragePool (count_include_pad both ways) and LpPool over shapes, kernels, strides,
+AveragePool (count_include_pad both ways) and LpPool over 1-D to 3-D shapes, kernels, strides,
 pads, dilations, ceil_mode and auto_pad; MaxPool and NaN; the global pools and
 ReduceMax/ReduceMin with NaN.
 
@@ -10,7 +10,8 @@ disagree with each other, the sweep holds the case to a documented reason (`_kno
 
 - a kernel wider than the padded input fits no window: onnx.reference and the operator
   spec's floor count none (an empty dim), onnxruntime's truncating division one where
-  the span exceeds the padded input by less than a stride;
+  the span exceeds the padded input by less than a stride; an overhang of two strides
+  or more both refuse, and so do we (a located error);
 - auto_pad SAME_* with dilations: the spec pads for the dilated kernel, which we do;
   onnxruntime and onnx.reference pad for the undilated one (and onnxruntime then counts
   fewer than ceil(in / stride) windows);
@@ -79,7 +80,7 @@ def _same(a, b):
 
 def _case(rng):
     op = str(rng.choice(["MaxPool", "AveragePool", "LpPool"]))
-    n = int(rng.integers(1, 3))
+    n = int(rng.integers(1, 4))
     k = [int(rng.integers(1, 4)) for _ in range(n)]
     attrs = dict(kernel_shape=k, strides=[int(rng.integers(1, 4)) for _ in range(n)],
                  ceil_mode=int(rng.integers(0, 2)))
@@ -94,7 +95,7 @@ def _case(rng):
         attrs["count_include_pad"] = int(rng.integers(0, 2))
     if op == "LpPool":
         attrs["p"] = int(rng.integers(1, 4))
-    return op, [1, 2] + [int(rng.integers(1, 9)) for _ in range(n)], attrs
+    return op, [1, 2] + [int(rng.integers(1, 9 if n < 3 else 6)) for _ in range(n)], attrs
 
 
 def _spans(shape, attrs):
@@ -116,8 +117,8 @@ def _known(shape, attrs):
             return "SAME with dilations"
         if any(span < s for _, span, s, _, _ in spans):
             return "SAME with a negative padding"
-    if auto in ("NOTSET", "VALID") and any(d + lo + hi < span for d, span, _, lo, hi in
-                                             spans):
+    if auto in ("NOTSET", "VALID") and not attrs["ceil_mode"] and any(
+            d + lo + hi < span for d, span, _, lo, hi in spans):
         return "a kernel wider than the padded input"
     if attrs["ceil_mode"] and auto != "NOTSET":
         return "ceil_mode with auto_pad"
@@ -139,7 +140,9 @@ def test_pool_sweep(op, shape, attrs):
         got = strata.compile(m, target="interpret")(x)[0]
     except strata.StrataError as e:
         # refused with a located error only where no referee computes it either
-        assert by_ref is None and (by_ort is None or by_ort.size == 0), str(e)
+        # (onnx.reference's LpPool ignores dilations: it may see a window)
+        assert by_ort is None or by_ort.size == 0, str(e)
+        assert by_ref is None or by_ref.size == 0 or op == "LpPool", str(e)
         return
     known = _known(shape, attrs)
     auto = attrs.get("auto_pad", "NOTSET")

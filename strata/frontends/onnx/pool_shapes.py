@@ -83,7 +83,10 @@ def pool_dims(node, in_dims):
             continue
         span = (kernel[i] - 1) * dilations[i] + 1
         o = pool_out_dim(d, span, strides[i], pads[i], pads[n + i], auto, ceil)
-        out.append(max(o, 0))
+        if o < 0:  # see _spatial_out in onnx-shape-inference's rules
+            lo, hi = (0, 0) if auto == "VALID" else (pads[i], pads[n + i])
+            o = 0 if d + lo + hi - span > -2 * strides[i] else None
+        out.append(o)
     return out
 
 

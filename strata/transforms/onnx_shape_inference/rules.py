@@ -263,8 +263,9 @@ def pool_out_dim(d: int, span: int, stride: int, pad_begin: int, pad_end: int,
 def _spatial_out(cx, x, kernel, *, ceil_mode=False, transpose=False, out_pad=None,
                  pool=False):
     """Output spatial dims of a convolution or pooling window over input dims `x`. A
-    pool whose kernel is wider than its padded input has no window (a dim of 0: the
-    spec's floor, as onnx.reference); a convolution's is an error."""
+    pool whose kernel is wider than its padded input has no window (a dim of 0 as
+    onnx.reference gives) up to an overhang of two strides, which onnxruntime refuses
+    too; beyond, or a convolution's, is an error."""
     nsp = len(kernel)
     strides = cx.attr("strides") or [1] * nsp
     dilations = cx.attr("dilations") or [1] * nsp
@@ -292,7 +293,12 @@ def _spatial_out(cx, x, kernel, *, ceil_mode=False, transpose=False, out_pad=Non
                 out.append(s * (d - 1) + op + ek - pb - pe)
             continue
         o = pool_out_dim(d, ek, s, pads[i], pads[i + nsp], auto_pad, ceil_mode)
-        out.append(max(o, 0) if pool else o)
+        if pool and o < 0:
+            # no window: an empty dim as both runtimes give (their truncating division
+            # counts 0 down to an overhang of 2 strides), beyond that refused as by them
+            lo, hi = (0, 0) if auto_pad == "VALID" else (pads[i], pads[i + nsp])
+            o = 0 if d + lo + hi - ek > -2 * s else -1
+        out.append(o)
     for o in out:
         if o is not None and o < 0:
             raise Conflict("the kernel is larger than the padded input")
