@@ -33,8 +33,9 @@ The output dims are onnx-shape-inference's (pool_out_dim in its rules), which th
 `window` helper computes alike: a ceil_mode window that would start past the input and
 its begin padding is not counted, and a kernel larger than the padded input gives no
 window (a dim of 0, the spec's floor, as onnx.reference; onnxruntime's truncating
-division counts one where the kernel overhangs by less than a stride). A static 0 makes
-an empty result here.
+division counts one where the kernel overhangs by less than a stride, and both refuse an
+overhang of two strides, as the shape inference does). A static 0 makes an empty result
+here; a dynamic count below 0 is clamped to 0.
 
     %y = "onnx.MaxPool"(%x) <{ceil_mode = 1 : si64, kernel_shape = [1, 2],
            strides = [2, 2]}> : (tensor<1x1x2x4xf32>) -> tensor<1x1x1x2xf32>
