@@ -111,3 +111,35 @@ def test_normalization_is_stable(name):
                 assert err <= bound, where
                 if ort_stable:
                     assert err <= 8 * ort_err + 1e-6, where
+
+
+def test_fused_division_by_a_row_root_keeps_special_values():
+    """The CPU target multiplies by the reciprocal of a row's square root instead of
+    dividing by it (see [Note: dividing by a row's square root] in
+    strata/conversion/linalg_row_fusion.py): rows whose root is 0, inf, NaN, or tiny and
+    huge give what the division gives."""
+    d = 16
+    nodes = [helper.make_node("Mul", ["X", "X"], ["X2"]),
+             helper.make_node("ReduceMean", ["X2"], ["M"], axes=[-1], keepdims=1),
+             helper.make_node("Sqrt", ["M"], ["R"]),
+             helper.make_node("Div", ["X", "R"], ["Y"])]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("X", TensorProto.FLOAT,
+                                                                      [7, d])],
+                          [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [7, d])])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((7, d)).astype(np.float32)
+    x[0] = 0                     # root 0: 0 / 0
+    x[1, 3] = np.inf             # root inf: x / inf, inf / inf
+    x[2, 5] = np.nan             # root NaN
+    x[3] *= np.float32(1e-30)    # squares underflow: root 0, x / 0
+    x[4] *= np.float32(1e-20)    # subnormal mean of squares
+    x[5] *= np.float32(1e18)     # large root
+    f = strata.compile(m)
+    with np.errstate(all="ignore"):
+        want = x / np.sqrt((x * x).mean(-1, keepdims=True))
+    got = f(x)[0]
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_array_equal(np.isinf(got), np.isinf(want))
+    finite = np.isfinite(want)
+    np.testing.assert_allclose(got[finite], want[finite], rtol=2e-6, atol=0)
