@@ -217,6 +217,30 @@ def test_ceil_mode_pool_feeds_later_ops():
     assert m.SerializeToString() == before  # the caller's model is left as it was
 
 
+def test_ceil_mode_pool_in_if_branches():
+    """In subgraphs too, with the op holding them and what follows it retyped
+    (onnxruntime itself fails here: it preallocates the branch output from ONNX's
+    inferred 1x1x2x2)."""
+    def branch(name, then):
+        nodes = [helper.make_node("MaxPool", ["X"], [name + "P"], kernel_shape=[1, 2],
+                                  strides=[2, 2], ceil_mode=1),
+                 helper.make_node("Relu" if then else "Neg", [name + "P"], [name + "Q"])]
+        return helper.make_graph(nodes, name, [],
+                                 [helper.make_tensor_value_info(name + "Q", _F, None)])
+    nodes = [helper.make_node("If", ["C"], ["Y"], then_branch=branch("t", True),
+                              else_branch=branch("e", False)),
+             helper.make_node("Flatten", ["Y"], ["Z"], axis=1)]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("C", TensorProto.BOOL, []),
+                                       helper.make_tensor_value_info("X", _F, [1, 1, 2, 4])],
+                          [helper.make_tensor_value_info("Z", _F, None)])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 19)], ir_version=9)
+    x = np.arange(8, dtype=np.float32).reshape(1, 1, 2, 4)
+    for target in ("interpret", "cpu"):
+        f = strata.compile(m, target=target)
+        np.testing.assert_array_equal(f(np.array(True), x)[0], [[1, 3]])
+        np.testing.assert_array_equal(f(np.array(False), x)[0], [[-1, -3]])
+
+
 # ---------------------------------------------------------------------- NaN
 
 _NAN = np.nan

@@ -21,8 +21,11 @@ from its input's inferred type (pool_out_dim of onnx-shape-inference's
 rules, which the lowering follows too), writes the right dims into the pool's outputs,
 and forgets what ONNX inferred downstream of a changed one (value_info entries go, a
 graph output keeps its rank with unknown dims): those types are then inferred again from
-the mended ones, node by node and by onnx-shape-inference. `mend_node_types` does the
-same for the node-by-node inference the importer falls back on.
+the mended ones, node by node and by onnx-shape-inference. Bodies of If, Loop and Scan
+are mended with their enclosing graphs' types, what they read of a forgotten type is
+forgotten, and an op whose body changed has its results forgotten in turn.
+`mend_node_types` does the same for the node-by-node inference the importer falls back
+on.
 """
 from __future__ import annotations
 
@@ -124,28 +127,26 @@ def _names_read(node, out: set):
 
 def mend_inferred_pools(model) -> int:
     """Mend the inferred types of `model`'s pools and what follows them (see
-    [Note: ceil_mode windows]), in place; returns how many pool results changed."""
-    return _mend_graph(model.graph)
+    [Note: ceil_mode windows]), in place, in subgraphs too; returns how many pool
+    results changed."""
+    return _mend_graph(model.graph, {}, frozenset())[0]
 
 
-def _mend_graph(g) -> int:
-    if not any(_is_pool(n) for n in g.node):
-        changed = 0
-    else:
-        changed = _mend_pools(g)
-    for n in g.node:  # bodies of If, Loop, Scan
-        for a in n.attribute:
-            for sub in ([a.g] if a.HasField("g") else []) + list(a.graphs):
-                changed += _mend_graph(sub)
-    return changed
+def _subgraphs(node):
+    for a in node.attribute:
+        yield from ([a.g] if a.HasField("g") else [])
+        yield from a.graphs
 
 
-def _mend_pools(g) -> int:
-    types = {}
+def _mend_graph(g, outer: dict, outer_tainted: frozenset):
+    """Mend graph `g` given the types of the enclosing graphs' values (`outer`) and the
+    names of theirs whose inferred types were mended or forgotten (`outer_tainted`):
+    (pool results changed, whether anything in `g` was mended or forgotten)."""
+    types = dict(outer)
     for vi in list(g.input) + list(g.value_info) + list(g.output):
         if vi.HasField("type"):
             types[vi.name] = vi.type
-    tainted = set()
+    seeds = set()
     changed = 0
     for n in g.node:
         if not _is_pool(n) or not n.input:
@@ -156,29 +157,50 @@ def _mend_pools(g) -> int:
         for o in n.output[:2]:  # Y and MaxPool's Indices
             tp = types.get(o)
             if o and _dims(tp) is not None and _set_dims(tp, dims):
-                tainted.add(o)
+                seeds.add(o)
                 changed += 1
-    if not tainted:
-        return 0
-    # Everything ONNX inferred from a mended type is forgotten (inferred again later).
+    mended = set(seeds)
     readers = [(n, _reads(n)) for n in g.node]
-    pools = set(tainted)
-    frontier = set(tainted)
-    while frontier:
-        nxt = set()
-        for n, reads in readers:
-            if reads & frontier:
-                nxt.update(o for o in n.output if o and o not in tainted)
-        tainted |= nxt
-        frontier = nxt
-    forget = tainted - pools
-    keep = [vi for vi in g.value_info if vi.name not in forget]
-    del g.value_info[:]
-    g.value_info.extend(keep)
-    for vi in g.output:
-        if vi.name in forget:
-            _forget(vi.type)
-    return changed
+    nested = [n for n in g.node if any(True for _ in _subgraphs(n))]
+    done = set()
+    while True:
+        # what ONNX inferred from a mended or forgotten type is forgotten (inferred again)
+        tainted = set(seeds) | outer_tainted
+        frontier = set(tainted)
+        while frontier:
+            nxt = set()
+            for n, reads in readers:
+                if reads & frontier:
+                    nxt.update(o for o in n.output if o and o not in tainted)
+            tainted |= nxt
+            frontier = nxt
+        # bodies of If, Loop, Scan: a body that changed makes its op's results unknown
+        grew = False
+        for n in nested:
+            if id(n) in done:
+                continue
+            touched = False
+            for sub in _subgraphs(n):
+                c, t = _mend_graph(sub, types, frozenset(tainted))
+                changed += c
+                touched |= t
+            if touched:
+                done.add(id(n))
+                new = {o for o in n.output if o} - seeds
+                if new:
+                    seeds |= new
+                    grew = True
+        if not grew:
+            break
+    forget = tainted - mended - outer_tainted
+    if forget:
+        keep = [vi for vi in g.value_info if vi.name not in forget]
+        del g.value_info[:]
+        g.value_info.extend(keep)
+        for vi in g.output:
+            if vi.name in forget:
+                _forget(vi.type)
+    return changed, bool(mended or forget)
 
 
 def _reads(node) -> set:
