@@ -26,15 +26,16 @@ Several schema functions (LayerNormalization, GroupNormalization,
 MeanVarianceNormalization) compute a variance as E[x^2] - E[x]^2, which cancels
 catastrophically in float32 when the mean is large against the spread: at mean 10 and
 std 0.01 the normalized output is off by 0.1, at mean 100 the difference goes negative
-and its square root is NaN. onnxruntime's kernels compute the mean first and then the
-mean of (x - mean)^2. Before a body is inlined, `_stable_variance` rewrites the pattern
+and its square root is NaN, where onnxruntime's LayerNormalization stays within about
+eps * mean / std. Before a body is inlined, `_stable_variance` rewrites the pattern
 
     M = ReduceMean(A, axes)            (keepdims 1)
     Q = ReduceMean(A*A or Pow(A, 2), axes)
     V = Sub(Q, M*M or Pow(M, 2))
 
 into V = ReduceMean((A - M) * (A - M), axes) with the same axes and attributes (the
-`A - M` the body computes anyway is merged by cse), and drops the nodes left unused.
+`A - M` the body computes anyway is merged by cse), and drops the nodes of the old form
+that nothing reads any more.
 Row fusion (strata-linalg-fuse-row-reductions) still makes one loop over the rows of it:
 the second reduction reads the first one's row value, as softmax's sum reads its max.
 
@@ -249,6 +250,15 @@ def _constant_value(node):
     return None
 
 
+def _names_read(node, out: set):
+    """Add the names `node` reads, its subgraphs' reads included, to `out`."""
+    out.update(x for x in node.input if x)
+    for a in node.attribute:
+        for g in ([a.g] if a.HasField("g") else []) + list(a.graphs):
+            for n in g.node:
+                _names_read(n, out)
+
+
 def _stable_variance(fn) -> int:
     """Rewrite E[x^2] - E[x]^2 in function body `fn` into E[(x - E[x])^2] (see [Note:
     stable variance]); returns how many variances were rewritten."""
@@ -294,6 +304,7 @@ def _stable_variance(fn) -> int:
     done = 0
     nodes = list(fn.node)
     out = []
+    replaced = []  # E[x^2], x^2 and E[x]^2 of each rewritten variance
     for n in nodes:
         rewritten = None
         if n.op_type == "Sub" and n.domain in ("", "ai.onnx") and len(n.input) == 2:
@@ -310,6 +321,7 @@ def _stable_variance(fn) -> int:
                              helper.make_node("ReduceMean", [d2, *q.input[1:]],
                                               list(n.output))]
                 rewritten[-1].attribute.extend(q.attribute)
+                replaced += [q, producer[q.input[0]], producer[n.input[1]]]
         if rewritten is None:
             out.append(n)
         else:
@@ -317,13 +329,18 @@ def _stable_variance(fn) -> int:
             done += 1
     if not done:
         return 0
-    # drop the nodes nothing reads any more (E[x^2], x^2, E[x]^2)
+    # drop the replaced nodes nothing reads any more (a body's subgraphs read names too)
     while True:
-        used = {x for n in out for x in n.input} | set(fn.output)
-        keep = [n for n in out if any(o in used for o in n.output if o)]
-        if len(keep) == len(out):
+        used = set(fn.output)
+        for n in out:
+            _names_read(n, used)
+        live = {id(n) for n in out}
+        dead = [n for n in replaced
+                if id(n) in live and not any(o in used for o in n.output)]
+        if not dead:
             break
-        out = keep
+        gone = {id(n) for n in dead}
+        out = [n for n in out if id(n) not in gone]
     del fn.node[:]
     fn.node.extend(out)
     return done
