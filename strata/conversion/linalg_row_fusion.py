@@ -69,6 +69,19 @@ fastmath<reassoc>: sums are then taken in vector lanes and added up at the end (
 onnxruntime does), which changes their rounding, not their meaning; min and max are exact
 in any order.
 
+[Note: dividing by a row's square root]
+A payload `arith.divf %x, %d` whose divisor is the same for the whole row and is a
+`math.sqrt` (layer, group, instance and RMS norms divide each element by the row's
+standard deviation) becomes `arith.mulf %x, %r` with `%r = 1 / %d` computed once per
+row: a division per element is several times a multiplication's cost, and the stable
+variance (see [Note: stable variance] in strata/frontends/onnx/decompose.py) costs a
+third pass over the row that this pays for. The product differs from the quotient by at
+most an ulp or so, and only there: the reciprocal of a square root is never subnormal
+nor infinite for a finite positive root (sqrt of the smallest float is 3.7e-23, of the
+largest 1.8e19), and 0, inf and NaN roots give the quotient's results (x * inf for
+x / 0, x * 0 for x / inf, NaN). Other divisors are left alone: 1 / d may overflow where
+x / d does not. Softmax's division by its sum (at least 1) is left alone too.
+
 Runs on buffers, after bufferization and the micro-kernel pass and before
 strata-outline-linalg-ops, in the CPU target's pipeline. With `parallel=false` the rows
 are an scf.for nest and the row buffers are allocated once before it.
@@ -776,6 +789,8 @@ def _emit_op(state, info, inner):
                 zero = zero or em.index(0)
                 iv = zero
             mapping[inner_op.results[0]] = iv
+        elif _row_sqrt_division(inner_op, mapping, state.varying):
+            mapping[inner_op.results[0]] = _times_reciprocal(state, inner_op, mapping)
         else:
             new = inner_op.clone(mapping)
             varying = state.varying
@@ -798,6 +813,34 @@ def _emit_op(state, info, inner):
         if reduces:
             _reassociate(new, values[a.index])
         _store(state, info, a, new, ivs)
+
+
+def _row_sqrt_division(op, mapping, varying) -> bool:
+    """Whether payload op `op` divides a varying value by a row-invariant square root
+    (see [Note: dividing by a row's square root])."""
+    if op.name != "arith.divf" or varying is None:
+        return False
+    x, d = (mapping.get(v, v) for v in op.operands)
+    dd = d.defining_op if hasattr(d, "defining_op") else None
+    return x in varying and d not in varying and dd is not None and \
+        dd.name == "math.sqrt"
+
+
+def _times_reciprocal(state, op, mapping):
+    """`x * (1 / d)` for `op` = `x / d`, the reciprocal emitted once before the row's
+    loops (with the op's fastmath flags)."""
+    em = state.em
+    x, d = (mapping.get(v, v) for v in op.operands)
+    t = d.type
+    props = {"fastmath": op._props["fastmath"]} if op._props.get("fastmath") else None
+    here = em.rw.ip
+    em.rw.ip = state.hoist
+    one = em.v("arith.constant", [], t, {"value": A.FloatAttr(1.0, t)})
+    r = em.v("arith.divf", [one, d], t, props)
+    em.rw.ip = here
+    y = em.v("arith.mulf", [x, r], t, props)
+    state.varying.add(y)
+    return y
 
 
 _COMBINERS = ("arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf",

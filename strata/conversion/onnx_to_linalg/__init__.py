@@ -192,8 +192,27 @@ class _LowerOnnxOp(ConversionPattern):
             return rewriter.notify_match_failure(op, str(e))
         if values is None:
             return rewriter.notify_match_failure(op, "lowering declined")
+        clash = _static_clash(cx, values)
+        if clash:
+            return rewriter.notify_match_failure(op, clash)
         rewriter.replace_op(op, list(values))
         return True
+
+
+def _static_clash(cx, values):
+    """Why the lowered `values` cannot stand for the op's results (a static dim of the
+    computed shape differs from the result type's: a cast would make a wrong buffer of
+    it), or None."""
+    for i, v in enumerate(values):
+        if v is None or i >= len(cx.op.results):
+            continue
+        want = cx.result_type(i)
+        got = v.type
+        if type(want) is A.RankedTensorType and type(got) is A.RankedTensorType and (
+                len(want.shape) != len(got.shape) or any(
+                    a != b and A.DYNAMIC not in (a, b) for a, b in zip(got.shape, want.shape))):
+            return f"it computes {got} where result #{i} is typed {want}"
+    return None
 
 
 def _is_onnx(op) -> bool:

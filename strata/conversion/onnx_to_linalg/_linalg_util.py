@@ -174,7 +174,9 @@ def ints_attr(cx, name, n, default, positive=False):
 def window(cx, in_sizes, kernel, ceil_mode=False) -> Window:
     """The Window of op `cx.op` over spatial input sizes `in_sizes` (mixed) from its
     auto_pad, pads, strides and dilations attributes (ONNX's output-size rules: floor, or
-    ceil with the last window starting inside the input or its low padding)."""
+    ceil with the last window starting inside the input or its low padding, as
+    onnxruntime and onnx.reference count them; see pool_out_dim in
+    strata/transforms/onnx_shape_inference/rules.py)."""
     from ._shape_util import Ix
     n = len(in_sizes)
     w = Window()
@@ -197,11 +199,8 @@ def window(cx, in_sizes, kernel, ceil_mode=False) -> Window:
             half = ix.floordiv(total, 2)
             lo = half if auto == "SAME_UPPER" else ix.sub(total, half)
             hi = ix.sub(total, lo)
-        elif auto == "VALID":
-            lo = hi = 0
-            out = ix.add(ix.floordiv(ix.sub(size, span), s), 1)
-        elif auto == "NOTSET":
-            lo, hi = pads[i], pads[n + i]
+        elif auto in ("NOTSET", "VALID"):  # VALID: no padding
+            lo, hi = (pads[i], pads[n + i]) if auto == "NOTSET" else (0, 0)
             avail = ix.sub(ix.add(size, lo + hi), span)
             if ceil_mode:
                 out = ix.add(ix.ceildiv(avail, s), 1)
@@ -210,6 +209,7 @@ def window(cx, in_sizes, kernel, ceil_mode=False) -> Window:
                 out = ix.select(late, ix.sub(out, 1), out)
             else:
                 out = ix.add(ix.floordiv(avail, s), 1)
+            out = ix.max(out, 0)  # a kernel wider than the padded input: no window
         else:
             raise NotLowerable(f"unknown auto_pad '{auto}'")
         out = _non_negative_out(cx, out, i)

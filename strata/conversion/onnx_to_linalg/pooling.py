@@ -1,15 +1,44 @@
 """Windowed reductions: MaxPool, AveragePool, LpPool, the global pools, MaxUnpool, LRN.
 
-A pool pads its input with the identity of its reduction (`tensor.pad`: -inf / the
-smallest integer for max, 0 for sums) — also past the declared padding where ceil_mode
-windows run over the end — then reduces every window with `linalg.pooling_nc{w,hw}_{max,
-sum}`, or a `linalg.generic` of the same shape for 3-D windows, unsigned max and
-MaxPool's Indices output. The window loops of a generic take their sizes from a
-shape-only `tensor.empty` operand, as the named pooling ops do.
+A pool pads its input with the identity of its reduction (`tensor.pad`: NaN for a float
+max, see [Note: MaxPool and NaN]; the smallest integer for an integer max; 0 for sums)
+— also past the declared padding where ceil_mode windows run over the end — then
+reduces every window with `linalg.pooling_nc{w,hw}_sum`, or a `linalg.generic` of the
+same shape for maxima, 3-D windows and MaxPool's Indices output (signed integer maxima of
+1-D and 2-D windows use `linalg.pooling_nc{w,hw}_max`). The window loops of a generic
+take their sizes from a shape-only `tensor.empty` operand, as the named pooling ops do.
 
 AveragePool divides by the number of window positions inside the input (or inside the
 input and its declared padding with count_include_pad); where that number varies, it is
 computed from the output position in the dividing generic (`linalg.index`).
+
+[Note: MaxPool and NaN]
+A float MaxPool window skips NaN: its maximum is that of its numbers, NaN only when it
+holds nothing else. The referees read NaN in a window in order-dependent ways:
+onnx.reference's stride-1 MaxPool filters NaN out (and fails on a window of NaN only),
+its strided one and onnxruntime's 2-D kernels take the first value and then any greater
+one (a window starting with NaN stays NaN, one with NaN later skips it), onnxruntime's
+1-D kernel starts from -FLT_MAX (a window of NaN only gives -FLT_MAX). All of them agree
+with the order-free reading on every window whose first value is a number, and the
+reference gives NaN for a window of NaN only where it computes one. So a float window
+is reduced by
+`arith.maxnumf` from NaN, padded with NaN, in a `linalg.generic`:
+`linalg.pooling_nchw_max` is `arith.maximumf`, which propagates NaN. Indices point at the
+first maximum among the numbers (the first position when all are NaN). The global pools
+and ReduceMax/ReduceMin are NumPy reductions in the reference (`np.max`,
+`np.maximum.reduce`): NaN propagates there and in our lowering (onnxruntime skips it).
+
+[Note: windows that cover nothing]
+The output dims are onnx-shape-inference's (pool_out_dim in its rules), which the
+`window` helper computes alike: a ceil_mode window that would start past the input and
+its begin padding is not counted, and a kernel larger than the padded input gives no
+window (a dim of 0, the spec's floor, as onnx.reference; onnxruntime's truncating
+division counts one where the kernel overhangs by less than a stride, and both refuse an
+overhang of two strides, as the shape inference does). A static 0 makes an empty result
+here; a dynamic count below 0 is clamped to 0.
+
+    %y = "onnx.MaxPool"(%x) <{ceil_mode = 1 : si64, kernel_shape = [1, 2],
+           strides = [2, 2]}> : (tensor<1x1x2x4xf32>) -> tensor<1x1x1x2xf32>
 """
 from __future__ import annotations
 
@@ -59,12 +88,13 @@ def _reduce_windows(cx, x, n, win, kind, unsigned=False):
     from ...dialects.linalg import make_generic
     elt = element_type(x.type)
     s = scalars(cx)
-    ident = s.lowest(elt) if kind == "max" and not unsigned else s.zero(elt)
+    nan_max = kind == "max" and is_float(elt)  # see [Note: MaxPool and NaN]
+    ident = _max_identity(s, elt, unsigned) if kind == "max" else s.zero(elt)
     sizes = [dim_size(cx, x, 0), dim_size(cx, x, 1)] + win.out
     init = filled(cx, sizes, elt, ident)
     shape = empty(cx, win.kernel, elt)
     layout = {1: "ncw", 2: "nchw"}.get(n)
-    if layout and not unsigned:
+    if layout and not unsigned and not nan_max:
         op = L.named_op_class(f"pooling_{layout}_{kind}").new(
             [x, shape], [init], loc=cx.loc, strides=i64_elements(win.strides),
             dilations=i64_elements(win.dilations))
@@ -74,9 +104,29 @@ def _reduce_windows(cx, x, n, win, kind, unsigned=False):
     def body(b, args):
         sb = ScalarBuilder(b, cx.loc)
         v, acc = args[0], args[2]
+        if nan_max:
+            return sb.op1("arith.maxnumf", [acc, v], elt)
         return sb.max(acc, v, not unsigned) if kind == "max" else sb.add(acc, v)
     return make_generic(cx.b, [x, shape], [init], generic_maps(maps), its, body,
                         [init.type], loc=cx.loc).results[0]
+
+
+def _max_identity(s, elt, unsigned):
+    """What a max window starts from and is padded with: NaN for floats (see [Note:
+    MaxPool and NaN]), the smallest value for integers."""
+    if is_float(elt):
+        return s.const(float("nan"), elt)
+    return s.zero(elt) if unsigned else s.lowest(elt)
+
+
+def _no_windows(win):
+    """Whether a static output dim is 0 (see [Note: windows that cover nothing])."""
+    return any(isinstance(o, int) and o == 0 for o in win.out)
+
+
+def _empty_results(cx, x, win, elts):
+    sizes = [dim_size(cx, x, 0), dim_size(cx, x, 1)] + win.out
+    return [empty(cx, sizes, e) for e in elts]
 
 
 # ------------------------------------------------------------------ MaxPool
@@ -90,8 +140,11 @@ def _max_pool(cx):
     win = window(cx, [dim_size(cx, x, i) for i in range(2, n + 2)], _kernel(cx, n),
                  bool(cx.attr("ceil_mode", 0)))
     s = scalars(cx)
-    xp = _padded(cx, x, n, win, s.zero(elt) if unsigned else s.lowest(elt))
     want_indices = len(cx.op.results) > 1 and type(cx.op.results[1].type) is not A.NoneType
+    if _no_windows(win):
+        return _empty_results(cx, x, win, [elt, A.i64][:1 + want_indices]) + \
+            [None] * (len(cx.op.results) - 1 - want_indices)
+    xp = _padded(cx, x, n, win, _max_identity(s, elt, unsigned))
     if not want_indices:
         y = _reduce_windows(cx, xp, n, win, "max", unsigned)
         return [y] + [None] * (len(cx.op.results) - 1)
@@ -106,7 +159,7 @@ def _max_pool_with_indices(cx, x, xp, n, win, unsigned):
     elt = element_type(x.type)
     s = scalars(cx)
     sizes = [dim_size(cx, x, 0), dim_size(cx, x, 1)] + win.out
-    vals = filled(cx, sizes, elt, s.zero(elt) if unsigned else s.lowest(elt))
+    vals = filled(cx, sizes, elt, _max_identity(s, elt, unsigned))
     idx = filled(cx, sizes, A.i64, -1)
     shape = empty(cx, win.kernel, elt)
     maps, its = _pool_maps(n, win)
@@ -139,7 +192,11 @@ def _max_pool_with_indices(cx, x, xp, n, win, unsigned):
             total = sb.mul(total, in_idx[1 + i])
         flat = sb.add(sb.mul(flat, total), spatial)
         first = sb.cmp("lt", best_i, sb.zero(A.i64))
-        better = sb.and_(valid, sb.or_(first, sb.cmp("gt", v, best, not unsigned)))
+        beats = sb.cmp("gt", v, best, not unsigned)
+        if is_float(elt):  # a number beats a NaN kept so far ([Note: MaxPool and NaN])
+            beats = sb.or_(beats, sb.and_(sb.cmp("uno", best, best),
+                                          sb.cmp("eq", v, v)))
+        better = sb.and_(valid, sb.or_(first, beats))
         return [sb.select(better, v, best), sb.select(better, flat, best_i)]
     op = make_generic(cx.b, [xp, shape], [vals, idx], generic_maps(maps), its, body,
                       [vals.type, idx.type], loc=cx.loc)
@@ -212,6 +269,8 @@ def _float_pool(cx, what):
 @lowering("AveragePool")
 def _average_pool(cx):
     x, n, elt, win = _float_pool(cx, "AveragePool")
+    if _no_windows(win):
+        return _empty_results(cx, x, win, [elt])
     xp = _padded(cx, x, n, win, scalars(cx).zero(elt))
     sums = _reduce_windows(cx, xp, n, win, "sum")
     return [_average(cx, sums, x, n, win, bool(cx.attr("count_include_pad", 0)))]
@@ -238,6 +297,8 @@ def _root(s, x, p):
 @lowering("LpPool")
 def _lp_pool(cx):
     x, n, elt, win = _float_pool(cx, "LpPool")
+    if _no_windows(win):
+        return _empty_results(cx, x, win, [elt])
     p = int(cx.attr("p", 2))
     powered = elementwise(cx, [x], elt, lambda s, v: _power(s, v, p))
     xp = _padded(cx, powered, n, win, scalars(cx).zero(elt))

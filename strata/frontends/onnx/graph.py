@@ -674,10 +674,15 @@ class GraphImporter:
         opsets = [onnx.helper.make_opsetid(d, v) for d, v in self.opsets.items()]
         try:
             schema = onnx.defs.get_schema(n.op_type, s.since_version, s.domain)
-            return onnx.shape_inference.infer_node_outputs(schema, n, types,
-                                                           opset_imports=opsets)
+            inferred = onnx.shape_inference.infer_node_outputs(schema, n, types,
+                                                               opset_imports=opsets)
         except Exception:  # inference is a help; the schema is the fallback
             return {}
+        from .pool_shapes import mend_node_types  # see [Note: ceil_mode windows]
+        t = operands[0].type if operands else None
+        shape = getattr(t, "shape", None)
+        dims = [None if d == A.DYNAMIC else d for d in shape] if shape is not None else None
+        return mend_node_types(n, inferred, dims)
 
     # ------------------------------------------------------------ attributes
 

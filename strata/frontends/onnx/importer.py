@@ -211,6 +211,9 @@ def _infer_shapes(proto):
                                                      strict_mode=False, data_prop=True)
     except Exception:  # inference is a help: without it types come from value_info
         inferred = light
+    else:  # (a copy: `light` may be the caller's model)
+        from .pool_shapes import mend_inferred_pools
+        mend_inferred_pools(inferred)  # see [Note: ceil_mode windows]
     if stripped:  # the inputs that stood for the weights out (copying the weights
         g = inferred.graph      # back took a tenth of a second for MiniLM's 90 MB)
         inputs = [vi for vi in g.input if vi.name not in added]

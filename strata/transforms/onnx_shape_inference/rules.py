@@ -239,8 +239,33 @@ def _attention(cx):
 
 # ---------------------------------------------------------------- convolution and pooling
 
-def _spatial_out(cx, x, kernel, *, ceil_mode=False, transpose=False, out_pad=None):
-    """Output spatial dims of a convolution or pooling window over input dims `x`."""
+def pool_out_dim(d: int, span: int, stride: int, pad_begin: int, pad_end: int,
+                 auto_pad: str = "NOTSET", ceil_mode: bool = False) -> int:
+    """The number of windows of extent `span` (dilated kernel) and `stride` over an input
+    dim of size `d` (a convolution's or a pool's output dim). With ceil_mode a last,
+    partial window is added only where it starts inside the input or its begin padding:
+    one that would start in the end padding or past the input covers no data and is
+    dropped, as onnxruntime and onnx.reference do (ONNX's C++ shape inference keeps it).
+    auto_pad SAME_* ignores ceil_mode; VALID is NOTSET without padding."""
+    if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        return -(-d // stride)
+    if auto_pad == "VALID":
+        pad_begin = pad_end = 0
+    total = d + pad_begin + pad_end - span
+    if not ceil_mode:
+        return total // stride + 1
+    o = -(-total // stride) + 1
+    if (o - 1) * stride >= d + pad_begin:
+        o -= 1
+    return o
+
+
+def _spatial_out(cx, x, kernel, *, ceil_mode=False, transpose=False, out_pad=None,
+                 pool=False):
+    """Output spatial dims of a convolution or pooling window over input dims `x`. A
+    pool whose kernel is wider than its padded input has no window (a dim of 0 as
+    onnx.reference gives) up to an overhang of two strides, which onnxruntime refuses
+    too; beyond, or a convolution's, is an error."""
     nsp = len(kernel)
     strides = cx.attr("strides") or [1] * nsp
     dilations = cx.attr("dilations") or [1] * nsp
@@ -267,20 +292,13 @@ def _spatial_out(cx, x, kernel, *, ceil_mode=False, transpose=False, out_pad=Non
                 pb, pe = (0, 0) if auto_pad == "VALID" else (pads[i], pads[i + nsp])
                 out.append(s * (d - 1) + op + ek - pb - pe)
             continue
-        if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
-            out.append(-(-d // s))
-        elif auto_pad == "VALID":
-            out.append((d - ek) // s + 1 if not ceil_mode else -(-(d - ek) // s) + 1)
-        else:
-            total = d + pads[i] + pads[i + nsp] - ek
-            if ceil_mode:
-                o = -(-total // s) + 1
-                # The last window must start inside the input or the left padding.
-                if (o - 1) * s >= d + pads[i]:
-                    o -= 1
-            else:
-                o = total // s + 1
-            out.append(o)
+        o = pool_out_dim(d, ek, s, pads[i], pads[i + nsp], auto_pad, ceil_mode)
+        if pool and o < 0:
+            # no window: an empty dim as both runtimes give (their truncating division
+            # counts 0 down to an overhang of 2 strides), beyond that refused as by them
+            lo, hi = (0, 0) if auto_pad == "VALID" else (pads[i], pads[i + nsp])
+            o = 0 if d + lo + hi - ek > -2 * s else -1
+        out.append(o)
     for o in out:
         if o is not None and o < 0:
             raise Conflict("the kernel is larger than the padded input")
@@ -338,7 +356,7 @@ def _pool(cx):
         x = (None, None) + (None,) * len(kernel)
     if len(x) != len(kernel) + 2:
         raise Conflict(f"kernel_shape has {len(kernel)} dims for an input of rank {len(x)}")
-    out = (x[0], x[1], *_spatial_out(cx, statics(x[2:]), kernel,
+    out = (x[0], x[1], *_spatial_out(cx, statics(x[2:]), kernel, pool=True,
                                      ceil_mode=bool(cx.attr("ceil_mode"))))
     return [out] * cx.num_results
 

@@ -74,3 +74,40 @@ module attributes {onnx.opset_import = {ai.onnx = 18 : i64}} {
     return %0 : tensor<2xf32>
   }
 }
+
+// -----
+
+// LayerNormalization's body computes its variance as E[x^2] - E[x]^2, which cancels in
+// float32 (NaN at mean 100): it becomes E[(x - E[x])^2] (see [Note: stable variance]).
+// CHECK-LABEL: func.func @layer_norm
+// CHECK: %[[M:.*]] = "onnx.ReduceMean"(%[[X:.*]], %[[AX:.*]]) : (tensor<2x8xf32>, tensor<1xi64>) -> tensor<2x1xf32>
+// CHECK-NEXT: %[[D:.*]] = "onnx.Sub"(%[[X]], %[[M]])
+// CHECK-NEXT: %[[D2:.*]] = "onnx.Mul"(%[[D]], %[[D]])
+// CHECK-NEXT: %[[V:.*]] = "onnx.ReduceMean"(%[[D2]], %[[AX]])
+// CHECK-NEXT: "onnx.Add"(%[[V]], %{{.*}})
+// CHECK-NOT: "onnx.Mul"(%[[M]], %[[M]])
+// CHECK: return
+module attributes {onnx.opset_import = {ai.onnx = 18 : i64}} {
+  func.func @layer_norm(%x: tensor<2x8xf32>, %s: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x8xf32> {
+    %0 = "onnx.LayerNormalization"(%x, %s, %b) <{axis = -1 : si64}> : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+    return %0 : tensor<2x8xf32>
+  }
+}
+
+// -----
+
+// MeanVarianceNormalization squares with Pow(., 2): the same rewrite, and no Pow left.
+// CHECK-LABEL: func.func @mvn
+// CHECK: %[[M:.*]] = "onnx.ReduceMean"(%arg0, %[[AX:.*]]) :
+// CHECK-NEXT: %[[D:.*]] = "onnx.Sub"(%arg0, %[[M]])
+// CHECK-NEXT: %[[D2:.*]] = "onnx.Mul"(%[[D]], %[[D]])
+// CHECK-NEXT: %[[V:.*]] = "onnx.ReduceMean"(%[[D2]], %[[AX]])
+// CHECK-NEXT: "onnx.Sqrt"(%[[V]])
+// CHECK-NOT: onnx.Pow
+// CHECK: return
+module attributes {onnx.opset_import = {ai.onnx = 18 : i64}} {
+  func.func @mvn(%x: tensor<2x3x4x4xf32>) -> tensor<2x3x4x4xf32> {
+    %0 = "onnx.MeanVarianceNormalization"(%x) : (tensor<2x3x4x4xf32>) -> tensor<2x3x4x4xf32>
+    return %0 : tensor<2x3x4x4xf32>
+  }
+}
