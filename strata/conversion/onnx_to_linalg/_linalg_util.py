@@ -209,7 +209,10 @@ def window(cx, in_sizes, kernel, ceil_mode=False) -> Window:
                 out = ix.select(late, ix.sub(out, 1), out)
             else:
                 out = ix.add(ix.floordiv(avail, s), 1)
-            out = ix.max(out, 0)  # a kernel wider than the padded input: no window
+            # A kernel wider than the padded input by less than two strides: no window
+            # (onnxruntime truncates (avail / s + 1) toward zero); by more, the size is
+            # negative, an error (_non_negative_out), as in onnxruntime.
+            out = ix.select(ix.cmp("gt", avail, -2 * s), ix.max(out, 0), out)
         else:
             raise NotLowerable(f"unknown auto_pad '{auto}'")
         out = _non_negative_out(cx, out, i)
