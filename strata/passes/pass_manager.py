@@ -54,6 +54,11 @@ class PassFailure(StrataError):
         self.pass_ = pass_
         self.op = op
 
+    def __str__(self):
+        # The whole diagnostic: its location (the ONNX node's name) and its notes (why a
+        # lowering refused the op), not only the first line.
+        return str(self.diag)
+
 
 # ---------------------------------------------------------------------- options
 

@@ -222,3 +222,24 @@ def test_check_pass_preserves_semantics_catches_a_wrong_pass():
             check_pass_preserves_semantics(src, "test-break-addf")
     finally:
         unregister_pass("test-break-addf")
+
+
+def test_an_op_that_does_not_lower_names_its_node_and_the_reason():
+    """strata.compile's error for an ONNX op no lowering takes carries the node's name
+    and the lowering's reason (the diagnostic's notes), not only "failed to legalize"."""
+    pytest.importorskip("onnx")
+    from onnx import TensorProto as TP
+    from onnx import helper as h
+    from strata.passes.pass_manager import PassFailure
+    n = h.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2, 2], pads=[-1, 0, 0, 0],
+                    name="pool7")
+    g = h.make_graph([n], "g", [h.make_tensor_value_info("x", TP.FLOAT, [1, 1, 4, 4])],
+                     [h.make_tensor_value_info("y", TP.FLOAT, None)])
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 17)])
+    for target in ("cpu", "interpret"):
+        with pytest.raises(PassFailure) as e:
+            strata.compile(m, target=target)
+        text = str(e.value)
+        assert text.startswith('loc("pool7"): error: failed to legalize operation '
+                               "'onnx.MaxPool'"), text
+        assert "negative pads are not supported" in text, text
