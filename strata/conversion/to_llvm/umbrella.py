@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...passes.pass_manager import Option, Pass
 from .arith import arith_patterns
-from .cf import cf_patterns
+from .cf import cf_patterns, lower_asserts
 from .common import run_llvm_conversion
 from .func import func_patterns
 from .index import index_patterns
@@ -37,6 +37,7 @@ class ConvertToLLVM(Pass):
     def run(self, op):
         tc = LLVMTypeConverter(self.index_bitwidth or 64)
         tc.fold_aggregates = self.fold_aggregates
+        lower_asserts(op)   # see [Note: lowering asserts outside the conversion driver]
         run_llvm_conversion(op, all_patterns(tc, self.safe_division, self.emit_c_wrappers))
         if self.fold_aggregates:
             erase_dead_llvm_ops(op)
