@@ -244,10 +244,12 @@ def _replace_block_uses(old: Block, new: Block):
         return changed
     for b in region.blocks:
         t = b.last
-        if t is None or not t.successors:
+        if t is None:
             continue
         succ = t.successors
-        if any(s is old for s in succ):
+        # (`in` compares blocks by identity, Block defining no __eq__; a C loop where
+        # a generator per terminator cost seconds in functions of thousands of blocks)
+        if succ and old in succ:
             succ = list(succ)
             for i, s in enumerate(succ):
                 if s is old:
