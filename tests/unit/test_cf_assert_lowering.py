@@ -43,6 +43,15 @@ func.func @g(%a: i1) {
   cf.assert %a, "in g"
   return
 }""",
+    "a parallel loop's chunk function (no guard abort there)": """
+func.func @chunk(%a: i1) attributes {strata.parallel_chunk} {
+  cf.assert %a, "in a chunk"
+  return
+}
+func.func @main(%a: i1) {
+  cf.assert %a, "in main"
+  return
+}""",
     "an assert in the region of another op (left to the pattern)": """
 func.func @f(%a: i1) {
   cf.assert %a, "outer"
@@ -59,24 +68,34 @@ def _parse(text):
     return parse_source(text, default_context(), "<test>")
 
 
-def _pattern_only(text):
+def _pattern_only(text, checked_alloc):
     m = _parse(text)
-    run_llvm_conversion(m, CF.cf_patterns(LLVMTypeConverter(64)))
+    run_llvm_conversion(m, CF.cf_patterns(LLVMTypeConverter(64), checked_alloc))
     return print_op(m)
 
 
-def _walk_then_pattern(text):
+def _walk_then_pattern(text, checked_alloc):
     m = _parse(text)
-    CF.lower_asserts(m)
-    run_llvm_conversion(m, CF.cf_patterns(LLVMTypeConverter(64)))
+    CF.lower_asserts(m, checked_alloc)
+    run_llvm_conversion(m, CF.cf_patterns(LLVMTypeConverter(64), checked_alloc))
     return print_op(m)
 
 
+@pytest.mark.parametrize("checked_alloc", [False, True])
 @pytest.mark.parametrize("name", list(CASES))
-def test_walk_gives_what_the_pattern_gives(name):
-    want = _pattern_only(CASES[name])
+def test_walk_gives_what_the_pattern_gives(name, checked_alloc):
+    want = _pattern_only(CASES[name], checked_alloc)
     assert "llvm.call @strata_assert_fail" in want
-    assert _walk_then_pattern(CASES[name]) == want
+    assert ("llvm.call @strata_guard_abort" in want) == checked_alloc
+    assert _walk_then_pattern(CASES[name], checked_alloc) == want
+
+
+def test_no_guard_abort_in_chunk_functions():
+    m = _parse(CASES["a parallel loop's chunk function (no guard abort there)"])
+    CF.lower_asserts(m, checked_alloc=True)
+    chunk, main = (o for o in m.regions[0].blocks[0].ops if o.name == "func.func")
+    assert "strata_guard_abort" not in print_op(chunk)
+    assert "llvm.call @strata_guard_abort() : () -> ()" in print_op(main)
 
 
 def test_walk_lowers_function_bodies_only():

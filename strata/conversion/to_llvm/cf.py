@@ -18,6 +18,13 @@ execution then continues after the assertion:
     llvm.call @strata_assert_fail(%m) : (!llvm.ptr) -> ()
     llvm.br ^continue
 
+Under the CPU target's guard (convert-to-llvm{checked-alloc=true}) the fail block also
+calls `strata_guard_abort()` after `strata_assert_fail`, which ends the call there (a
+jump back to the entry point; see [Note: failed checks stop the call] in
+strata/backends/cpu/guard.py): compiled code then stops at the first failed check, as
+the interpreter does. Not in a parallel loop's chunk function, which may run on a pool
+worker; without a guard the call of strata_guard_abort returns.
+
 [Note: lowering asserts outside the conversion driver]
 Issue 16's run-time checks put hundreds of cf.assert in a model's entry function (276 in
 MiniLM). Lowered one at a time by the conversion pattern, each assert split its block
@@ -46,9 +53,13 @@ from .builder import LLVMBuilder, llvm_op
 from .common import LLVMPattern, lookup_or_declare, run_llvm_conversion
 from .type_converter import LLVMTypeConverter
 
-__all__ = ["ConvertCFToLLVM", "cf_patterns", "ASSERT_FAIL", "lower_asserts"]
+__all__ = ["ConvertCFToLLVM", "cf_patterns", "ASSERT_FAIL", "GUARD_ABORT", "lower_asserts"]
 
 ASSERT_FAIL = "strata_assert_fail"
+GUARD_ABORT = "strata_guard_abort"
+# The attribute marking a parallel loop's chunk function (memref.py's CHUNK_ATTR where
+# checked allocations are; convert-scf-to-strata-cpu sets it).
+_CHUNK_ATTR = "strata.parallel_chunk"
 _BRANCHES = {"cf.br": "llvm.br", "cf.cond_br": "llvm.cond_br", "cf.switch": "llvm.switch"}
 
 
@@ -106,6 +117,10 @@ class AssertLowering(LLVMPattern):
         lookup_or_declare(rewriter, op, ASSERT_FAIL, LT.LLVMFunctionType(LT.void, [LT.ptr]),
                           self.symbols.declared)
         b.call(ASSERT_FAIL, [ptr])
+        if self.options.get("checked_alloc") and not _in_chunk(_function_of(op)):
+            lookup_or_declare(rewriter, op, GUARD_ABORT, LT.LLVMFunctionType(LT.void, []),
+                              self.symbols.declared)
+            b.call(GUARD_ABORT, [])
         b.create("llvm.br", [], [], successors=[cont])
         rewriter.ip = InsertionPoint.at_end(block)
         b.create("llvm.cond_br", [operands[0]], [], dict(_COND_BR_PROPS),
@@ -116,6 +131,19 @@ class AssertLowering(LLVMPattern):
 
 _COND_BR_PROPS = {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [1, 0, 0])}
 _FUNCTIONS = ("func.func", "llvm.func")
+
+
+def _function_of(op):
+    f = op.parent_op
+    while f is not None and f.name not in _FUNCTIONS:
+        f = f.parent_op
+    return f
+
+
+def _in_chunk(func) -> bool:
+    """Whether `func` is a parallel loop's chunk function, which may run on a pool
+    worker (no guard abort there)."""
+    return func is not None and func.get_attr(_CHUNK_ATTR) is not None
 
 
 def _module_body(op):
@@ -168,11 +196,13 @@ class _Symbols:
         return name
 
 
-def lower_asserts(root) -> int:
+def lower_asserts(root, checked_alloc=False) -> int:
     """Lower every cf.assert directly in the body of a function under `root` (a module,
     or an op inside one) as AssertLowering does, without the conversion driver; returns
-    how many. See [Note: lowering asserts outside the conversion driver]."""
+    how many. `checked_alloc`: the fail blocks also stop the call (see [Note:
+    cf.assert]). See [Note: lowering asserts outside the conversion driver]."""
     by_block: dict = {}          # block -> its asserts, in order (dict: blocks in order)
+    aborts = set()               # the blocks whose fail blocks call strata_guard_abort
     stack = [root]
     while stack:                 # pre-order, as the conversion driver visits them
         op = stack.pop()
@@ -185,6 +215,8 @@ def lower_asserts(root) -> int:
                     elif o.name == "cf.assert" and op.name in _FUNCTIONS and \
                             o.next is not None:
                         by_block.setdefault(b, []).append(o)
+                        if checked_alloc and not _in_chunk(op):
+                            aborts.add(b)
         stack.extend(reversed(nested))
     if not by_block:
         return 0
@@ -194,17 +226,22 @@ def lower_asserts(root) -> int:
     symbols = _Symbols()
     builder = Builder()
     messages = {}
-    declared = False
-    for asserts in by_block.values():
+    declared = abort_declared = False
+    for block, asserts in by_block.items():
         for a in asserts:
             messages[a] = symbols.message_global(builder, body, a)
             if not declared:
                 lookup_or_declare(builder, a, ASSERT_FAIL,
                                   LT.LLVMFunctionType(LT.void, [LT.ptr]), symbols.declared)
                 declared = True
+            if block in aborts and not abort_declared:
+                lookup_or_declare(builder, a, GUARD_ABORT, LT.LLVMFunctionType(LT.void, []),
+                                  symbols.declared)
+                abort_declared = True
     n = 0
     new_blocks = {}              # block -> [fail, cont, fail, cont, ...] to follow it
     for block, asserts in by_block.items():
+        abort = block in aborts
         after = []
         for a in reversed(asserts):    # last first: every op moves once
             cont = Block()
@@ -219,6 +256,8 @@ def lower_asserts(root) -> int:
             ptr = b.create("llvm.mlir.addressof", [], [LT.ptr],
                            {"global_name": A.SymbolRefAttr(messages[a])}).results[0]
             b.call(ASSERT_FAIL, [ptr])
+            if abort:
+                b.call(GUARD_ABORT, [])
             b.create("llvm.br", [], [], successors=[cont])
             cond = a.operand(0)
             a.erase()
@@ -243,8 +282,11 @@ def lower_asserts(root) -> int:
     return n
 
 
-def cf_patterns(tc) -> list:
-    return [BranchLowering(tc, root=n) for n in _BRANCHES] + [AssertLowering(tc)]
+def cf_patterns(tc, checked_alloc=False) -> list:
+    """The patterns; `checked_alloc` (the CPU target's guard is present): a failed
+    assertion also stops the call, see [Note: cf.assert]."""
+    return [BranchLowering(tc, root=n) for n in _BRANCHES] + \
+        [AssertLowering(tc, checked_alloc=checked_alloc)]
 
 
 class ConvertCFToLLVM(Pass):

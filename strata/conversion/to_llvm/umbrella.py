@@ -35,9 +35,11 @@ class ConvertToLLVM(Pass):
                              "unused")
 
     def run(self, op):
+        # see [Note: lowering asserts outside the conversion driver]; the option
+        # checked_alloc comes with checked allocations (the CPU target's guard)
+        lower_asserts(op, getattr(self, "checked_alloc", False))
         tc = LLVMTypeConverter(self.index_bitwidth or 64)
         tc.fold_aggregates = self.fold_aggregates
-        lower_asserts(op)   # see [Note: lowering asserts outside the conversion driver]
         run_llvm_conversion(op, all_patterns(tc, self.safe_division, self.emit_c_wrappers))
         if self.fold_aggregates:
             erase_dead_llvm_ops(op)
