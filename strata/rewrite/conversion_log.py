@@ -236,25 +236,119 @@ def _insert_block(region, block, next_block):
     region.insert_block(idx, block)
 
 
-def _replace_block_uses(old: Block, new: Block):
-    """Point every successor reference to `old` (in its region) at `new`."""
+def _replace_block_uses(old: Block, new: Block, index=None):
+    """Point every successor reference to `old` (in its region) at `new`: in the last op
+    of each block of the region; `index` (a _BranchIndex) finds those ops without a
+    scan of the region."""
     changed = []
     region = old.parent
     if region is None:
         return changed
-    for b in region.blocks:
-        t = b.last
-        if t is None or not t.successors:
+    if index is None:
+        terminators = [b.last for b in region.blocks]
+    else:
+        terminators = index.branches_to(old, region)
+    for t in terminators:
+        if t is None:
             continue
         succ = t.successors
-        if any(s is old for s in succ):
+        # (`in` compares blocks by identity, Block defining no __eq__; a C loop where
+        # a generator per terminator cost seconds in functions of thousands of blocks)
+        if succ and old in succ:
             succ = list(succ)
             for i, s in enumerate(succ):
                 if s is old:
                     succ[i] = new
                     changed.append((t, i))
             t.successors = succ
+            if index is not None:
+                index.add(t, new)
     return changed
+
+
+class _BranchIndex:
+    """Which ops may branch to a block, so that converting a block's signature does not
+    scan every block of its region (quadratic in a function of thousands of blocks:
+    a model's entry function holds two per run-time check).
+
+    [Note: branch index]
+    An entry `block -> [op, ...]` says the op had the block among its successors at some
+    point; entries are never removed, so a lookup keeps only the ops that are still the
+    last op of a block of the region and still branch there: what the scan would find,
+    provided every op that does is listed. It is: a region is indexed whole (every op
+    with successors) the first time a block of it is looked up, and every later change
+    is a record in `impl.rewrites` (an op created, modified, moved; a block created,
+    moved, erased): the records since the last lookup are indexed before each lookup
+    (a modified op under its old successors too, in case the change is undone), and
+    a record undone is indexed again after its rollback (blocks and ops back where
+    they were)."""
+
+    __slots__ = ("impl", "index", "regions", "upto")
+
+    def __init__(self, impl):
+        self.impl = impl
+        self.index: dict = {}
+        self.regions: set = set()
+        self.upto = 0            # the records of impl.rewrites indexed so far
+
+    def add(self, op, block):
+        lst = self.index.get(block)
+        if lst is None:
+            self.index[block] = [op]
+        elif lst[-1] is not op:
+            lst.append(op)
+
+    def add_op(self, op):
+        succ = op.successors
+        if succ:
+            for s in succ:
+                self.add(op, s)
+
+    def add_block(self, block):
+        for op in block.ops:
+            if op.successors:
+                self.add_op(op)
+
+    def add_record(self, r):
+        t = type(r)
+        if t is _CreateOp:
+            self.add_op(r.op)
+        elif t is _ModifyOp:
+            self.add_op(r.op)
+            if r.successors:
+                for s in r.successors:
+                    self.add(r.op, s)
+        elif t is _MoveOp:
+            for op in r.ops:
+                self.add_op(op)
+        elif t is _CreateBlock or t is _MoveBlock or t is _EraseBlock:
+            self.add_block(r.block)
+        elif t is _BlockTypeConversion:
+            for op, _ in r.changed:
+                self.add(op, r.orig)
+                self.add_op(op)
+
+    def rolled_back(self, st_rewrites):
+        if self.upto > st_rewrites:
+            self.upto = st_rewrites
+
+    def branches_to(self, block, region) -> list:
+        rw = self.impl.rewrites
+        for k in range(self.upto, len(rw)):
+            self.add_record(rw[k])
+        self.upto = len(rw)
+        if region not in self.regions:
+            self.regions.add(region)
+            for b in region.blocks:
+                self.add_block(b)
+        out = []
+        seen = set()
+        for t in self.index.get(block, ()):
+            p = t.parent
+            if p is not None and p.parent is region and p.last is t and t not in seen:
+                seen.add(t)
+                out.append(t)
+        return out
 
 
 # ============================================================================ commit journal
@@ -437,6 +531,7 @@ class _Impl:
         self.current_converter = None
         self.region_converter: dict = {}
         self.match_failures: list = []  # (op, reason)
+        self.branch_index = None     # a _BranchIndex once a block signature is converted
 
     # ------------------------------------------------------------ state
     def state(self) -> _State:
@@ -444,6 +539,13 @@ class _Impl:
 
     def reset(self, st: _State):
         rw = self.rewrites
+        bi = self.branch_index
+        if bi is not None and len(rw) > st.rewrites:
+            bi.rolled_back(st.rewrites)
+            while len(rw) > st.rewrites:
+                r = rw.pop()
+                r.rollback(self)
+                bi.add_record(r)     # see [Note: branch index]
         while len(rw) > st.rewrites:
             rw.pop().rollback(self)
         while len(self.ignored) > st.ignored:
@@ -608,7 +710,10 @@ class _Impl:
             for op in ops:
                 op.detach()
                 new.append(op)
-        self.rewrites.append(_BlockTypeConversion(block, new, _replace_block_uses(block, new)))
+        if self.branch_index is None:
+            self.branch_index = _BranchIndex(self)
+        self.rewrites.append(_BlockTypeConversion(
+            block, new, _replace_block_uses(block, new, self.branch_index)))
         for i, a in enumerate(block.args):
             m = sc.input_mapping(i)
             ip = InsertionPoint(new, new.first)

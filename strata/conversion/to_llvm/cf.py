@@ -24,23 +24,45 @@ jump back to the entry point; see [Note: failed checks stop the call] in
 strata/backends/cpu/guard.py): compiled code then stops at the first failed check, as
 the interpreter does. Not in a parallel loop's chunk function, which may run on a pool
 worker; without a guard the call of strata_guard_abort returns.
+
+[Note: lowering asserts outside the conversion driver]
+Issue 16's run-time checks put hundreds of cf.assert in a model's entry function (276 in
+MiniLM with all of them). Lowered one at a time by the conversion pattern, each assert
+split its block through the dialect-conversion driver: every op after the assert moved
+into the new block with a rollback record (the rest of the entry block, thousands of
+ops, per assert), and the message global and the declaration of @strata_assert_fail
+were each found by scanning the whole module: quadratic, seconds of a compile with many
+checks (with the driver's branch index, see [Note: branch index] in
+strata/rewrite/conversion_log.py, convert-to-llvm of a model of 2700 checks went from
+7-9 s to 3-4 s, of 900 checks from 1.4 s to 0.9-1.0 s).
+The lowering needs nothing from the driver (the condition is an i1 before and after
+type conversion, the new blocks have no arguments), so `lower_asserts` runs it as a
+plain walk before convert-cf-to-llvm's and convert-to-llvm's conversion, for the
+asserts of function bodies: per block it splits from the last assert back to the
+first, so every op moves once; the module's symbol names are read once; the new
+blocks go into the region's list at once. The result is the pattern's, op for op,
+block for block and name for name (tests/unit/test_cf_assert_lowering.py compares the
+two). AssertLowering stays for the asserts the walk leaves (in regions of other ops,
+as upstream lowers them there too), with the same module-wide lookups cached per run.
 """
 from __future__ import annotations
 
 from ...dialects.llvm import types as LT
 from ...ir import attributes as A
-from ...ir.builder import InsertionPoint
-from ...ir import dense as D
+from ...ir.builder import Builder, InsertionPoint
+from ...ir.core import Block
 from ...passes.pass_manager import Option, Pass
 from .builder import LLVMBuilder, llvm_op
 from .common import LLVMPattern, lookup_or_declare, run_llvm_conversion
-from .memref import _in_parallel_chunk
+from .memref import CHUNK_ATTR
 from .type_converter import LLVMTypeConverter
 
-__all__ = ["ConvertCFToLLVM", "cf_patterns", "ASSERT_FAIL"]
+__all__ = ["ConvertCFToLLVM", "cf_patterns", "ASSERT_FAIL", "GUARD_ABORT", "lower_asserts"]
 
 ASSERT_FAIL = "strata_assert_fail"
 GUARD_ABORT = "strata_guard_abort"
+# The attribute marking a parallel loop's chunk function (memref.py's CHUNK_ATTR where
+# checked allocations are; convert-scf-to-strata-cpu sets it).
 _BRANCHES = {"cf.br": "llvm.br", "cf.cond_br": "llvm.cond_br", "cf.switch": "llvm.switch"}
 
 
@@ -75,9 +97,14 @@ class BranchLowering(LLVMPattern):
 
 
 class AssertLowering(LLVMPattern):
-    """See [Note: cf.assert]."""
+    """See [Note: cf.assert]; asserts of function bodies are lowered before the
+    conversion (see [Note: lowering asserts outside the conversion driver])."""
 
     root = "cf.assert"
+
+    def __init__(self, tc, root=None, **options):
+        super().__init__(tc, root, **options)
+        self.symbols = _Symbols()
 
     def match_and_rewrite(self, op, operands, rewriter):
         block = op.parent
@@ -86,45 +113,176 @@ class AssertLowering(LLVMPattern):
             return rewriter.notify_match_failure(op, "assert is the last op of its block")
         fail = rewriter.create_block(block.parent, before=cont)
         b = LLVMBuilder(rewriter, op.loc)
-        msg = _message_global(rewriter, op, op._props["msg"].value)
+        body = _module_body(op)
+        msg = self.symbols.message_global(rewriter, body, op)
         ptr = b.create("llvm.mlir.addressof", [], [LT.ptr],
                        {"global_name": A.SymbolRefAttr(msg)}).results[0]
-        lookup_or_declare(rewriter, op, ASSERT_FAIL, LT.LLVMFunctionType(LT.void, [LT.ptr]))
+        lookup_or_declare(rewriter, op, ASSERT_FAIL, LT.LLVMFunctionType(LT.void, [LT.ptr]),
+                          self.symbols.declared)
         b.call(ASSERT_FAIL, [ptr])
-        if self.options.get("checked_alloc") and not _in_parallel_chunk(op):
-            lookup_or_declare(rewriter, op, GUARD_ABORT, LT.LLVMFunctionType(LT.void, []))
+        if self.options.get("checked_alloc") and not _in_chunk(_function_of(op)):
+            lookup_or_declare(rewriter, op, GUARD_ABORT, LT.LLVMFunctionType(LT.void, []),
+                              self.symbols.declared)
             b.call(GUARD_ABORT, [])
         b.create("llvm.br", [], [], successors=[cont])
         rewriter.ip = InsertionPoint.at_end(block)
-        b.create("llvm.cond_br", [operands[0]], [],
-                 {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [1, 0, 0])},
+        b.create("llvm.cond_br", [operands[0]], [], dict(_COND_BR_PROPS),
                  successors=[cont, fail])
         rewriter.erase_op(op)
         return True
 
 
-def _message_global(rewriter, op, text):
-    """A private constant global holding `text` NUL-terminated: its name."""
+_COND_BR_PROPS = {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [1, 0, 0])}
+_FUNCTIONS = ("func.func", "llvm.func")
+
+
+def _function_of(op):
+    f = op.parent_op
+    while f is not None and f.name not in _FUNCTIONS:
+        f = f.parent_op
+    return f
+
+
+def _in_chunk(func) -> bool:
+    """Whether `func` is a parallel loop's chunk function, which may run on a pool
+    worker (no guard abort there)."""
+    return func is not None and func.get_attr(CHUNK_ATTR) is not None
+
+
+def _module_body(op):
     mod = op
     while mod.parent_op is not None and mod.name != "builtin.module":
         mod = mod.parent_op
-    body = mod.regions[0].blocks[0]
-    names = {o._props["sym_name"].value for o in body.ops if "sym_name" in o._props}
-    i = 0
-    while f"assert_msg_{i}" in names:
-        i += 1
-    name = f"assert_msg_{i}"
-    data = text.encode() + b"\0"
-    ty = LT.LLVMArrayType(len(data), A.i8)
-    g = llvm_op("llvm.mlir.global").new(name, ty, A.StringAttr(data.decode("latin-1")),
-                                        linkage="private", constant=True, loc=op.loc)
-    saved = rewriter.ip
-    rewriter.ip = InsertionPoint.at_start(body)
-    try:
-        rewriter.insert(g)
-    finally:
-        rewriter.ip = saved
-    return name
+    return mod.regions[0].blocks[0]
+
+
+class _Symbols:
+    """The names of a module's top-level symbols, read once per module and run, for
+    naming the message globals `assert_msg_<i>` (the lowest free i, as before)."""
+
+    __slots__ = ("names", "next", "declared")
+
+    def __init__(self):
+        self.names = {}      # id(module body) -> (body, set of names)
+        self.next = {}       # id(module body) -> the lowest i that may be free
+        self.declared = {}   # lookup_or_declare's cache
+
+    def fresh(self, body) -> str:
+        entry = self.names.get(id(body))
+        if entry is None or entry[0] is not body:
+            names = {o._props["sym_name"].value for o in body.ops if "sym_name" in o._props}
+            entry = self.names[id(body)] = (body, names)
+            self.next[id(body)] = 0
+        names = entry[1]
+        i = self.next[id(body)]
+        while f"assert_msg_{i}" in names:
+            i += 1
+        name = f"assert_msg_{i}"
+        names.add(name)
+        self.next[id(body)] = i + 1
+        return name
+
+    def message_global(self, builder, body, op) -> str:
+        """A private constant global holding the assert's message NUL-terminated, at the
+        start of `body` (inserted through `builder`): its name."""
+        name = self.fresh(body)
+        data = op._props["msg"].value.encode() + b"\0"
+        ty = LT.LLVMArrayType(len(data), A.i8)
+        g = llvm_op("llvm.mlir.global").new(name, ty, A.StringAttr(data.decode("latin-1")),
+                                            linkage="private", constant=True, loc=op.loc)
+        saved = builder.ip
+        builder.ip = InsertionPoint.at_start(body)
+        try:
+            builder.insert(g)
+        finally:
+            builder.ip = saved
+        return name
+
+
+def lower_asserts(root, checked_alloc=False) -> int:
+    """Lower every cf.assert directly in the body of a function under `root` (a module,
+    or an op inside one) as AssertLowering does, without the conversion driver; returns
+    how many. `checked_alloc`: the fail blocks also stop the call (see [Note:
+    cf.assert]). See [Note: lowering asserts outside the conversion driver]."""
+    by_block: dict = {}          # block -> its asserts, in order (dict: blocks in order)
+    aborts = set()               # the blocks whose fail blocks call strata_guard_abort
+    stack = [root]
+    while stack:                 # pre-order, as the conversion driver visits them
+        op = stack.pop()
+        nested = []
+        for r in op.regions:
+            for b in r.blocks:
+                for o in b.ops:
+                    if o.regions:
+                        nested.append(o)
+                    elif o.name == "cf.assert" and op.name in _FUNCTIONS and \
+                            o.next is not None:
+                        by_block.setdefault(b, []).append(o)
+                        if checked_alloc and not _in_chunk(op):
+                            aborts.add(b)
+        stack.extend(reversed(nested))
+    if not by_block:
+        return 0
+    # Globals and the declaration in the order the pattern creates them (each at the
+    # start of the module): the i-th assert's message, the declaration after the first.
+    body = _module_body(root)
+    symbols = _Symbols()
+    builder = Builder()
+    messages = {}
+    declared = abort_declared = False
+    for block, asserts in by_block.items():
+        for a in asserts:
+            messages[a] = symbols.message_global(builder, body, a)
+            if not declared:
+                lookup_or_declare(builder, a, ASSERT_FAIL,
+                                  LT.LLVMFunctionType(LT.void, [LT.ptr]), symbols.declared)
+                declared = True
+            if block in aborts and not abort_declared:
+                lookup_or_declare(builder, a, GUARD_ABORT, LT.LLVMFunctionType(LT.void, []),
+                                  symbols.declared)
+                abort_declared = True
+    n = 0
+    new_blocks = {}              # block -> [fail, cont, fail, cont, ...] to follow it
+    for block, asserts in by_block.items():
+        abort = block in aborts
+        after = []
+        for a in reversed(asserts):    # last first: every op moves once
+            cont = Block()
+            o = a.next
+            while o is not None:
+                nxt = o.next
+                block._unlink(o)
+                cont.append(o)
+                o = nxt
+            fail = Block()
+            b = LLVMBuilder(Builder.at_end(fail), a.loc)
+            ptr = b.create("llvm.mlir.addressof", [], [LT.ptr],
+                           {"global_name": A.SymbolRefAttr(messages[a])}).results[0]
+            b.call(ASSERT_FAIL, [ptr])
+            if abort:
+                b.call(GUARD_ABORT, [])
+            b.create("llvm.br", [], [], successors=[cont])
+            cond = a.operand(0)
+            a.erase()
+            LLVMBuilder(Builder.at_end(block), a.loc).create(
+                "llvm.cond_br", [cond], [], dict(_COND_BR_PROPS), successors=[cont, fail])
+            after[:0] = [fail, cont]
+            n += 1
+        new_blocks[block] = after
+    regions = {}
+    for block in new_blocks:
+        regions.setdefault(block.parent, None)
+    for region in regions:
+        blocks = []
+        for block in region.blocks:
+            blocks.append(block)
+            extra = new_blocks.get(block)
+            if extra:
+                for x in extra:
+                    x.parent = region
+                blocks.extend(extra)
+        region.blocks = blocks
+    return n
 
 
 def cf_patterns(tc, checked_alloc=False) -> list:
@@ -142,7 +300,6 @@ class ConvertCFToLLVM(Pass):
 
     def run(self, op):
         tc = LLVMTypeConverter(self.index_bitwidth or 64)
+        lower_asserts(op)
         run_llvm_conversion(op, cf_patterns(tc))
 
-
-_unused = D

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...passes.pass_manager import Option, Pass
 from .arith import arith_patterns
-from .cf import cf_patterns
+from .cf import cf_patterns, lower_asserts
 from .common import run_llvm_conversion
 from .func import func_patterns
 from .index import index_patterns
@@ -40,6 +40,9 @@ class ConvertToLLVM(Pass):
                            "see finalize-memref-to-llvm and convert-cf-to-llvm")
 
     def run(self, op):
+        # see [Note: lowering asserts outside the conversion driver]; the option
+        # checked_alloc comes with checked allocations (the CPU target's guard)
+        lower_asserts(op, self.checked_alloc)
         tc = LLVMTypeConverter(self.index_bitwidth or 64)
         tc.fold_aggregates = self.fold_aggregates
         run_llvm_conversion(op, all_patterns(tc, self.safe_division, self.emit_c_wrappers,

@@ -434,9 +434,16 @@ class FoldReshape(RewritePattern):
         d = src.defining_op
         if type(d) is not inverse or d.operand(0).type is not rt:
             return False
-        if sum(1 for x in rt.shape if x == DYN) >= 2 and \
-                d.properties["reassociation"] is not op.properties["reassociation"]:
-            return False
+        if sum(1 for x in rt.shape if x == DYN) >= 2:
+            # As upstream's foldReshapeOp: the same groups, and expanding back what was
+            # collapsed only where no group has two dynamic dims ([a, b] -> [a*b] ->
+            # [b, a] has the source's type but not its shape).
+            if d.properties["reassociation"] is not op.properties["reassociation"]:
+                return False
+            if type(op) is ExpandShapeOp and any(
+                    sum(1 for i in g if rt.shape[i] == DYN) >= 2
+                    for g in reassociation_indices(op.properties["reassociation"])):
+                return False
         rewriter.replace_op(op, [d.operand(0)])
         return True
 
