@@ -1164,6 +1164,7 @@ def run_case(seed, ops, nodes, targets, report):
         so = ort.SessionOptions()
         so.intra_op_num_threads = 1
         so.inter_op_num_threads = 1
+        so.log_severity_level = 3
         sess = ort.InferenceSession(model.SerializeToString(), so,
                                     providers=["CPUExecutionProvider"])
         refs = sess.run(None, feeds)
@@ -1184,7 +1185,8 @@ def run_case(seed, ops, nodes, targets, report):
             f = strata.compile(model, target=target)
             outs = f(**feeds)
         except StrataError as e:
-            msg = f"{type(e).__name__}: {e}"
+            # The located diagnostic (node name, notes) where the error carries one.
+            msg = f"{type(e).__name__}: {getattr(e, 'diag', None) or e}"
             why = _documented_refusal(msg)
             res["results"][target] = ("documented" if why else "refusal",
                                       msg[:3000] + (f"\n  documented: {why}" if why else ""))
@@ -1220,15 +1222,22 @@ def _worst(cats):
 
 
 class _Child:
-    __slots__ = ("seed", "pid", "fd", "buf", "start", "stage", "result")
+    __slots__ = ("seed", "pid", "fd", "buf", "start", "stage", "result", "err")
 
 
 def _spawn(seed, ops, nodes, targets):
     """Fork a child running case `seed` (see [Note: one process per case])."""
+    import tempfile
+    fd_err, err = tempfile.mkstemp(prefix=f"strata-fuzz-{seed}-", suffix=".stderr")
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child
         os.close(r)
+        # Its stderr (a fatal signal's Python stack, LLVM's messages) goes with a finding.
+        sys.stderr.flush()
+        os.dup2(fd_err, 2)
+        import faulthandler
+        faulthandler.enable(os.fdopen(2, "w", closefd=False))
         out = os.fdopen(w, "w", buffering=1)
         code = 0
         try:
@@ -1241,7 +1250,9 @@ def _spawn(seed, ops, nodes, targets):
             code = 3
         os._exit(code)
     os.close(w)
+    os.close(fd_err)
     c = _Child()
+    c.err = err
     c.seed, c.pid, c.fd, c.buf, c.start, c.stage, c.result = seed, pid, r, b"", time.time(), \
         "generate", None
     os.set_blocking(r, False)
@@ -1264,6 +1275,14 @@ def _finish(c, status, timed_out, targets):
                                        f"in stage {c.stage} without a result")
     if "category" not in res:
         res["category"] = _worst([v[0] for v in res["results"].values()])
+    try:
+        with open(c.err, errors="replace") as f:
+            tail = f.read()[-3000:]
+        os.unlink(c.err)
+    except OSError:
+        tail = ""
+    if tail.strip() and res["category"] in ("crash", "hang", "traceback"):
+        res["stderr"] = tail
     return res
 
 
@@ -1342,6 +1361,8 @@ def save_finding(res, out_dir, ops=None, nodes=(2, 8)):
             f.write(res["message"] + "\n")
         for t, (cat, msg) in res["results"].items():
             f.write(f"[{t}] {cat}\n{msg}\n")
+        if "stderr" in res:
+            f.write(f"--- the case's stderr (tail)\n{res['stderr']}\n")
     return d
 
 
