@@ -1062,6 +1062,212 @@ def op_shape_reshape(g):
     g.node("Reshape", [a, sh], a.dtype, b.shape, a.lo, a.hi, a.exact)
 
 
+def op_split(g):
+    a = g.pick(lambda t: t.rank >= 1 and max(t.shape) >= 2)
+    axes = [i for i, d in enumerate(a.shape) if d >= 2]
+    ax = g.choice(axes)
+    d = a.shape[ax]
+    ins, attrs = [a], {"axis": ax - a.rank if g.rng.random() < 0.3 else ax}
+    if g.opset >= 18 and g.rng.random() < 0.5:
+        k = int(g.rng.integers(2, min(d, 4) + 1))
+        attrs["num_outputs"] = k
+        q = -(-d // k)
+        parts = [q] * (d // q) + ([d % q] if d % q else [])
+        if len(parts) != k:
+            raise Skip
+    else:
+        k = int(g.rng.integers(2, min(d, 4) + 1))
+        cuts = sorted(int(x) for x in g.rng.choice(np.arange(1, d), size=k - 1, replace=False))
+        parts = [b - a_ for a_, b in zip([0] + cuts, cuts + [d])]
+        ins.append(g.const(parts))
+    first = g.node("Split", ins, a.dtype, a.shape[:ax] + (parts[0],) + a.shape[ax + 1:],
+                   a.lo, a.hi, a.exact, n_out=len(parts), **attrs)
+    node = g.nodes[-1]
+    for name, n in zip(node.output[1:], parts[1:]):
+        g.pool.append(Tensor(name, a.dtype, a.shape[:ax] + (n,) + a.shape[ax + 1:], a.lo,
+                             a.hi, a.exact, first.mag))
+
+
+def op_topk(g):
+    a = g.pick(lambda t: t.rank >= 1 and t.dtype in FLOATS + INTS and t.exact)
+    ax = int(g.rng.integers(a.rank))
+    d = a.shape[ax]
+    k = int(g.rng.integers(1, d + 1))
+    shape = a.shape[:ax] + (k,) + a.shape[ax + 1:]
+    v = g.node("TopK", [a, g.const([k])], a.dtype, shape, a.lo, a.hi, True, n_out=2,
+               axis=ax - a.rank if g.rng.random() < 0.3 else ax,
+               largest=int(g.rng.random() < 0.7), sorted=1)
+    g.pool.append(Tensor(g.nodes[-1].output[1], "int64", shape, 0, d, True))
+
+
+def op_constant_of_shape(g):
+    """ConstantOfShape of a run-time shape (Shape of a tensor)."""
+    a = g.pick(lambda t: t.size <= 1024)
+    sh = g.node("Shape", [a], "int64", (a.rank,), 0, max(a.shape + (1,)), True)
+    g.pool.remove(sh)
+    g.ops_used.pop()
+    from onnx import numpy_helper
+    dt = g.choice(["float32", "int64", "int32", "float64"])
+    val = g.choice([0, 1, 2])
+    g.node("ConstantOfShape", [sh], dt, a.shape, val, val, True,
+           value=numpy_helper.from_array(np.array([val], dtype=dt)))
+
+
+def op_range(g):
+    dt = g.choice(["int64", "int32", "int64"])
+    start = int(g.rng.integers(-5, 5))
+    delta = int(g.choice([1, 2, 3, -1, -2]))
+    n = int(g.rng.integers(1, 9))
+    limit = start + delta * n - (int(np.sign(delta)) if g.rng.random() < 0.5 else 0)
+    n = max(0, -(-(limit - start) // delta))
+    if n < 1:
+        raise Skip
+    ins = [g.const(np.array(v), dt) for v in (start, limit, delta)]
+    vals = [start, start + delta * (n - 1)]
+    g.node("Range", ins, dt, (n,), min(vals), max(vals), True)
+
+
+def op_export_reshape(g):
+    """What exporters emit for x.view(x.size(0), -1): Shape, Gather, Unsqueeze, Concat,
+    Reshape: a shape computed at run time."""
+    a = g.pick(lambda t: t.rank >= 2)
+    keep = int(g.rng.integers(1, a.rank))
+    sh = g.node("Shape", [a], "int64", (a.rank,), 0, max(a.shape), True)
+    g.pool.remove(sh)
+    g.ops_used.pop()
+    dims = []
+    for i in range(keep):
+        d = g.node("Gather", [sh, g.const(np.array(i))], "int64", (), 0, a.shape[i], True,
+                   axis=0)
+        u = g.node("Unsqueeze", [d, g.const([0])], "int64", (1,), 0, a.shape[i], True)
+        for t in (d, u):
+            g.pool.remove(t)
+            g.ops_used.pop()
+        dims.append(u)
+    cat = g.node("Concat", dims + [g.const([-1])], "int64", (keep + 1,), -1, max(a.shape),
+                 True, axis=0)
+    g.pool.remove(cat)
+    g.ops_used.pop()
+    rest = int(np.prod(a.shape[keep:]))
+    g.node("Reshape", [a, cat], a.dtype, a.shape[:keep] + (rest,), a.lo, a.hi, a.exact)
+
+
+def op_gather_elements(g):
+    a = g.pick(lambda t: t.rank >= 1)
+    ax = int(g.rng.integers(a.rank))
+    d = a.shape[ax]
+    shape = tuple(int(g.rng.integers(1, x + 1)) for x in a.shape)
+    shape = shape[:ax] + (int(g.rng.integers(1, 5)),) + shape[ax + 1:]
+    idx = g.const(g.rng.integers(-d, d, size=shape))
+    g.node("GatherElements", [a, idx], a.dtype, shape, a.lo, a.hi, a.exact,
+           axis=ax - a.rank if g.rng.random() < 0.3 else ax)
+
+
+def op_trilu(g):
+    a = g.pick(lambda t: t.rank >= 2 and t.dtype != "bool")
+    ins = [a]
+    if g.rng.random() < 0.6:
+        ins.append(g.const(np.array(int(g.rng.integers(-3, 4)))))
+    g.node("Trilu", ins, a.dtype, a.shape, min(a.lo, 0), max(a.hi, 0), a.exact,
+           upper=int(g.rng.random() < 0.5))
+
+
+def op_conv_transpose(g):
+    x = _image(g)
+    n, c = x.shape[:2]
+    group = 2 if c % 2 == 0 and g.rng.random() < 0.3 else 1
+    m = group * int(g.rng.integers(1, 3))
+    sp = x.shape[2:]
+    ks = [int(g.rng.integers(1, 4)) for _ in sp]
+    ss = [int(g.rng.integers(1, 3)) for _ in sp]
+    ds = [1 for _ in sp]
+    pads = [int(g.rng.integers(0, k)) for k in ks] + [int(g.rng.integers(0, k)) for k in ks]
+    op_ = [int(g.rng.integers(0, s)) for s in ss] if g.rng.random() < 0.3 else [0] * len(sp)
+    outs = [s * (i - 1) + o + (k - 1) * d + 1 - p0 - p1 for i, s, o, k, d, p0, p1 in
+            zip(sp, ss, op_, ks, ds, pads[:len(sp)], pads[len(sp):])]
+    if any(o < 1 for o in outs):
+        raise Skip
+    w = g.leaf("float32", (c, m // group) + tuple(ks), const=True)
+    ins = [x, w]
+    mag = c * int(np.prod(ks)) * max(abs(x.lo), abs(x.hi)) * max(abs(w.lo), abs(w.hi))
+    if g.rng.random() < 0.5:
+        b = g.leaf("float32", (m,), const=True)
+        ins.append(b)
+        mag += max(abs(b.lo), abs(b.hi))
+    g.node("ConvTranspose", ins, "float32", (n, m) + tuple(outs), -mag, mag, False,
+           kernel_shape=ks, strides=ss, pads=pads, group=group,
+           **({"output_padding": op_} if any(op_) else {}))
+
+
+def op_resize(g):
+    x = _image(g, rank=(3, 4))
+    mode = g.choice(["nearest", "linear"])
+    scales = [1.0, 1.0] + [float(g.choice([0.5, 1.0, 2.0, 1.5, 3.0])) for _ in x.shape[2:]]
+    outs = [int(math.floor(d * s)) for d, s in zip(x.shape, scales)]
+    if min(outs) < 1:
+        raise Skip
+    ctm = g.choice(["half_pixel", "asymmetric", "align_corners", "pytorch_half_pixel"])
+    attrs = dict(mode=mode, coordinate_transformation_mode=ctm)
+    if mode == "nearest":
+        attrs["nearest_mode"] = g.choice(["round_prefer_floor", "floor", "ceil"])
+    if g.rng.random() < 0.5:
+        ins = [x, "", g.const(np.array(scales), "float32")]
+    else:
+        ins = [x, "", "", g.const(outs)]
+    g.node("Resize", ins, "float32", outs, x.lo, x.hi, False, **attrs)
+
+
+def op_depth_to_space(g):
+    x = _image(g, rank=(4,))
+    b = int(g.choice([2, 2, 3]))
+    c = x.shape[1]
+    if c % (b * b):
+        x = g.leaf("float32", (x.shape[0], b * b * int(g.rng.integers(1, 3))) + x.shape[2:])
+        c = x.shape[1]
+    g.node("DepthToSpace", [x], "float32",
+           (x.shape[0], c // (b * b), x.shape[2] * b, x.shape[3] * b), x.lo, x.hi, x.exact,
+           blocksize=b, mode=g.choice(["DCR", "CRD"]))
+
+
+def op_einsum(g):
+    a = g.pick_float(lambda t: t.rank in (2, 3) and t.dtype == "float32", rank=(2, 3))
+    if a.dtype != "float32":
+        raise Skip
+    n = int(g.rng.integers(1, 6))
+    if a.rank == 2:
+        eq, bshape, shape = g.choice([("ij,jk->ik", (a.shape[1], n), (a.shape[0], n)),
+                                      ("ij,kj->ik", (n, a.shape[1]), (a.shape[0], n)),
+                                      ("ij,ij->i", a.shape, (a.shape[0],)),
+                                      ("ij->ji", None, a.shape[::-1])])
+    else:
+        eq, bshape, shape = g.choice([("bij,bjk->bik", (a.shape[0], a.shape[2], n),
+                                       (a.shape[0], a.shape[1], n)),
+                                      ("bij->bj", None, (a.shape[0], a.shape[2]))])
+    ins = [a]
+    m = max(abs(a.lo), abs(a.hi)) * max(a.shape)
+    if bshape is not None:
+        b = g.leaf("float32", bshape)
+        ins.append(b)
+        m *= max(abs(b.lo), abs(b.hi))
+    g.node("Einsum", ins, "float32", shape, -m, m, False, equation=eq)
+
+
+def op_onehot(g):
+    # onnxruntime's OneHot kernels: int64 indices with an int64 depth
+    a = g.pick(lambda t: t.dtype == "int64" and t.size <= 64 and t.rank >= 1,
+               lambda: g.leaf("int64", g.rand_shape(int(g.rng.integers(1, 3)))))
+    depth = int(g.rng.integers(2, 8))
+    if max(abs(a.lo), abs(a.hi)) >= depth and g.rng.random() < 0.5:
+        raise Skip
+    ax = int(g.rng.integers(-1, a.rank + 1))
+    vals = g.const([0, 1] if g.rng.random() < 0.5 else [-1, 3], "float32")
+    r = a.rank + 1
+    axn = ax % r
+    shape = a.shape[:axn] + (depth,) + a.shape[axn:]
+    g.node("OneHot", [a, g.const(np.array(depth)), vals], "float32", shape, -1, 3, True,
+           axis=ax)
+
+
 OPS = {}
 for _op in _UNARY:
     OPS[_op] = _unary(_op)
@@ -1084,7 +1290,11 @@ OPS.update(Where=op_where, MatMul=op_matmul, Gemm=op_gemm, Conv=op_conv, Reshape
            Expand=op_expand, Squeeze=op_squeeze, Unsqueeze=op_unsqueeze, Flatten=op_flatten,
            Tile=op_tile, Pad=op_pad, LayerNormalization=op_layernorm,
            BatchNormalization=op_batchnorm, InstanceNormalization=op_instnorm, Cast=op_cast,
-           Clip=op_clip, CumSum=op_cumsum, ShapeReshape=op_shape_reshape)
+           Clip=op_clip, CumSum=op_cumsum, ShapeReshape=op_shape_reshape, Split=op_split,
+           TopK=op_topk, ConstantOfShape=op_constant_of_shape, Range=op_range,
+           ExportReshape=op_export_reshape, GatherElements=op_gather_elements, Trilu=op_trilu,
+           ConvTranspose=op_conv_transpose, Resize=op_resize, DepthToSpace=op_depth_to_space,
+           Einsum=op_einsum, OneHot=op_onehot)
 
 
 def generate(seed, ops=None, nodes=(2, 8)):
@@ -1367,7 +1577,13 @@ def save_finding(res, out_dir, ops=None, nodes=(2, 8)):
 
 
 def _line(res):
-    msgs = [f"{t}: {m.splitlines()[-1] if cat == 'traceback' else m.splitlines()[0]}"
+    def short(cat, m):
+        lines = m.splitlines()
+        if cat == "traceback":
+            return lines[-1]
+        # a refusal's first note says why
+        return " / ".join(lines[:2]) if cat in ("refusal", "documented") else lines[0]
+    msgs = [f"{t}: {short(cat, m)}"
             for t, (cat, m) in res["results"].items() if cat not in ("pass",) and m]
     if "message" in res:
         msgs.append(res["message"].splitlines()[0])
