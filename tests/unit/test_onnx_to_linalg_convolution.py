@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from onnx_node_models import F, F16, I32, I64, I8, U8, check, ints, model, rand
+from onnx_node_models import F, F16, I32, I64, I8, U8, check, expected, ints, model, rand
 
 import strata
 
@@ -41,6 +41,34 @@ def test_conv_dynamic_sizes(attrs, kernel):
               [("y", F, None)], **attrs)
     for shape in [(1, 2, 7, 8), (2, 2, 6, 5)]:
         check(m, rand(*shape), rand(3, 2, kernel, kernel, seed=1), rtol=1e-4)
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+@pytest.mark.parametrize("xs,ws,group", [
+    (["N", "C", 6, 5], [6, 2, 3, 3], 2),             # input channels only known at run time
+    ([2, 4, 6, 5], ["M", 2, 3, 3], 2),               # filters fed at run time
+    ([2, "C", 7], ["M", "K", 3], 2),                 # both, the generic (1-D) form
+    ([1, "C", 5, 5], [6, 1, 3, 3], 3),               # channel multiplier
+])
+def test_grouped_conv_dynamic_channels(target, xs, ws, group):
+    """Found by tools/fuzz_onnx.py: "a grouped convolution needs static channel counts"
+    refused these; onnxruntime runs them."""
+    m = model("Conv", [("x", F, xs), ("w", F, ws)], [("y", F, None)], group=group,
+              pads=[1] * (2 * (len(xs) - 2)))
+    cw = ws[1] if isinstance(ws[1], int) else 2
+    x = rand(xs[0] if isinstance(xs[0], int) else 2, cw * group, *xs[2:])
+    w = rand(ws[0] if isinstance(ws[0], int) else 2 * group, cw, *ws[2:], seed=1)
+    want = expected(m, (x, w), "ort")
+    got = strata.compile(m, target=target)(x, w)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-4, atol=1e-5)
+    # channels that break C = group x the filters' channels (or group | M) fail, naming
+    # the node, instead of reading out of bounds
+    bad = [(rand(x.shape[0], x.shape[1] + group, *xs[2:]), w)] if "C" in xs else []
+    if "M" in ws:
+        bad.append((x, rand(w.shape[0] + 1, *w.shape[1:])))
+    for args in bad:
+        with pytest.raises(strata.StrataError, match="Conv"):
+            strata.compile(m, target=target)(*args)
 
 
 def test_conv_f16():

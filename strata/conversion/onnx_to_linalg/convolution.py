@@ -85,18 +85,15 @@ def conv(cx, x, w, init, strides, dilations, group):
     if group == c == m and w.type.shape[1] == 1:
         wd = collapse(cx, w, [[0, 1]] + [[i] for i in range(2, n + 2)])
         return named(_DEPTHWISE[n], [x, wd], init)
-    if DYN in (c, m):
-        raise NotLowerable("a grouped convolution needs static channel counts")
-    if c % group or m % group:
-        raise NotLowerable(f"group {group} does not divide the channels {c} and {m}")
+    x, w, init, cg, mg = _group_channels(cx, x, w, init, group)
     # channels as (group, channels per group)
     rest = [[i + 1] for i in range(2, n + 2)]
     xs = [dim_size(cx, x, i) for i in range(n + 2)]
     os = [dim_size(cx, init, i) for i in range(n + 2)]
-    xg = expand(cx, x, [[0], [1, 2]] + rest, [xs[0], group, c // group] + xs[2:])
+    xg = expand(cx, x, [[0], [1, 2]] + rest, [xs[0], group, cg] + xs[2:])
     wg = expand(cx, w, [[0, 1]] + [[i + 1] for i in range(1, n + 2)],
-                [group, m // group] + list(w.type.shape[1:]))
-    og = expand(cx, init, [[0], [1, 2]] + rest, [os[0], group, m // group] + os[2:])
+                [group, mg] + [dim_size(cx, w, i) for i in range(1, n + 2)])
+    og = expand(cx, init, [[0], [1, 2]] + rest, [os[0], group, mg] + os[2:])
     if n == 2:
         r = named("conv_2d_ngchw_gfchw", [xg, wg], og)
     else:
@@ -110,6 +107,52 @@ def conv(cx, x, w, init, strides, dilations, group):
         r = mac_generic(cx, [xg, wg], og, maps,
                         ["parallel"] * (3 + n) + ["reduction"] * (1 + n))
     return collapse(cx, r, [[0], [1, 2]] + rest)
+
+
+def _group_channels(cx, x, w, init, group):
+    """(x, w, init, C/group, M/group) of a grouped convolution (see [Note: grouped
+    channels])."""
+    from ._index_check import check_dims
+    from ._shape_util import Ix, fit, tensor_type
+    c, cw, m = x.type.shape[1], w.type.shape[1], w.type.shape[0]
+    if c != DYN and c % group:
+        raise NotLowerable(f"group {group} does not divide the {c} input channels")
+    if m != DYN and m % group:
+        raise NotLowerable(f"group {group} does not divide the {m} filters")
+    if cw != DYN and c != DYN and cw * group != c:
+        raise NotLowerable(f"the filters take {cw} x group {group} channels, the input "
+                           f"has {c}")
+    ix = Ix(scalars(cx))
+    cs, ms = dim_size(cx, x, 1), dim_size(cx, w, 0)
+    check_dims(cx, [(cs, ix.mul(dim_size(cx, w, 1), group), "eq",
+                     f"input channels must be the filters' channels x group {group}")])
+    if m == DYN:
+        check_dims(cx, [(ix.mod(ms, group), 0, "eq",
+                         f"group {group} must divide the number of filters")])
+    # A dynamic count with a static partner takes its static size.
+    if c == DYN and cw != DYN:
+        x = fit(cx, x, tensor_type([x.type.shape[0], cw * group] + list(x.type.shape[2:]),
+                                   element_type(x.type)))
+    elif cw == DYN and c != DYN:
+        w = fit(cx, w, tensor_type([m, c // group] + list(w.type.shape[2:]),
+                                   element_type(w.type)))
+    if m != DYN and init.type.shape[1] == DYN:
+        init = fit(cx, init, tensor_type([init.type.shape[0], m] + list(init.type.shape[2:]),
+                                         element_type(init.type)))
+    cg = cw if cw != DYN else (c // group if c != DYN else ix.floordiv(cs, group))
+    mg = m // group if m != DYN else ix.floordiv(ms, group)
+    return x, w, init, cg, mg
+
+
+# [Note: grouped channels]
+# A grouped convolution views the channels as (group, channels per group): x's C and
+# the filters' M are expanded by `group`. Either may be dynamic (an input with a
+# dim_param channel count, filters fed at run time): the per-group count is then
+# C/group computed at run time, or the partner's static size (x's dynamic C is the
+# filters' static C/group x group, so x is cast to it). The rule ONNX states, C =
+# group x the filters' channels and group dividing M, is checked at compile time where
+# both are known, else by a cf.assert naming the node, so that a mismatch fails
+# instead of reading out of bounds.
 
 
 def _padded_conv(cx, x, w, bias, acc, pad_value=0):
