@@ -71,6 +71,20 @@ def test_grouped_conv_dynamic_channels(target, xs, ws, group):
             strata.compile(m, target=target)(*args)
 
 
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+@pytest.mark.parametrize("ws", [[3, 2, 3, 3], [3, "K", 3, 3]])
+def test_conv_channel_mismatch_at_run_time_fails(target, ws):
+    """x's channels (a dim_param) must match the filters': the CPU target read past
+    the filters and answered."""
+    m = model("Conv", [("x", F, [1, "C", 5, 5]), ("w", F, ws)], [("y", F, None)])
+    f = strata.compile(m, target=target)
+    check_ok = f(rand(1, 2, 5, 5), rand(3, 2, 3, 3))[0]
+    np.testing.assert_allclose(check_ok, expected(m, (rand(1, 2, 5, 5), rand(3, 2, 3, 3)),
+                                                  "ort")[0], rtol=1e-4, atol=1e-5)
+    with pytest.raises(strata.StrataError, match="channels"):
+        f(rand(1, 3, 5, 5), rand(3, 2, 3, 3))
+
+
 def test_conv_f16():
     m = model("Conv", [("x", F16, [1, 2, 7, 8]), ("w", F16, [3, 2, 3, 3])],
               [("y", F16, None)])

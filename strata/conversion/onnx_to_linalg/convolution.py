@@ -81,6 +81,9 @@ def conv(cx, x, w, init, strides, dilations, group):
         op = L.named_op_class(name).new(ins, [out], loc=cx.loc, **props)
         return cx.b.insert(op).results[0]
     if group == 1:
+        from ._index_check import check_dims
+        check_dims(cx, [(dim_size(cx, x, 1), dim_size(cx, w, 1), "eq",
+                         "input channels must equal the filters' channels")])
         return named(_NAMED[n], [x, w], init)
     if group == c == m and w.type.shape[1] == 1:
         wd = collapse(cx, w, [[0, 1]] + [[i] for i in range(2, n + 2)])
