@@ -119,6 +119,45 @@ def test_conv_transpose_dynamic_batch_with_bias():
     check(m, rand(2, 2, 3, 3), rand(2, 2, 3, 3, seed=1), rand(2, seed=2), rtol=1e-4)
 
 
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+@pytest.mark.parametrize("xs,ws,attrs,shapes", [
+    (["N", 2, "H", "W"], [2, 3, 3, 3], dict(strides=[2, 2], pads=[1, 0, 0, 1]),
+     [(1, 2, 4, 4), (2, 2, 3, 5)]),
+    (["N", "C", 5, "W"], [4, 1, 2, 3], dict(group=2, strides=[1, 2], output_padding=[0, 1],
+                                            pads=[0, 1, 1, 0]), [(1, 4, 5, 4), (2, 4, 5, 3)]),
+    ([1, 2, "L"], [2, 2, 3], dict(dilations=[2], strides=[3]), [(1, 2, 4), (1, 2, 1)]),
+    ([1, 2, "L"], [2, 2, 2], dict(pads=[2, 2]), [(1, 2, 4), (1, 2, 6)]),  # cropped
+])
+def test_conv_transpose_dynamic_sizes(target, xs, ws, attrs, shapes):
+    """Found by tools/fuzz_onnx.py: "ConvTranspose needs static channel and spatial
+    sizes" refused every ConvTranspose of a dynamic image (see [Note: dynamic
+    ConvTranspose])."""
+    m = model("ConvTranspose", [("x", F, xs), ("w", F, ws)], [("y", F, None)], **attrs)
+    f = strata.compile(m, target=target)
+    for shape in shapes:
+        x, w = rand(*shape), rand(*ws, seed=1)
+        want = expected(m, (x, w), "ort")[0]
+        got = f(x, w)[0]
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_conv_transpose_dynamic_sizes_checked(target):
+    m = model("ConvTranspose", [("x", F, [1, "C", "L"]), ("w", F, [2, 2, 2])],
+              [("y", F, None)], pads=[2, 2])
+    f = strata.compile(m, target=target)
+    with pytest.raises(strata.StrataError, match="output sizes must be positive"):
+        f(rand(1, 2, 2), rand(2, 2, 2))          # 2 + 1 - 4 = -1
+    with pytest.raises(strata.StrataError, match="channels"):
+        f(rand(1, 3, 5), rand(2, 2, 2))
+    sames = model("ConvTranspose", [("x", F, [1, 2, "L"]), ("w", F, [2, 2, 2])],
+                  [("y", F, None)], auto_pad="SAME_UPPER", strides=[2])
+    with pytest.raises(strata.StrataError) as e:
+        strata.compile(sames, target=target)
+    assert "SAME_* needs static spatial sizes" in str(e.value.diag)
+
+
 def test_conv_integer_per_channel_zero_point():
     m = model("ConvInteger", [("x", U8, [1, 2, 5, 5]), ("w", U8, [3, 2, 3, 3]),
                               ("xz", U8, []), ("wz", U8, [3])], [("y", I32, None)],

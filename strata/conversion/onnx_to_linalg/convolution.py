@@ -261,16 +261,30 @@ def _flip_swap(cx, w, group):
 
 @lowering("ConvTranspose")
 def _conv_transpose(cx):
-    from ._shape_util import extract_slice, insert_slice
+    from ._index_check import check_dims
+    from ._shape_util import Ix, extract_slice, fit, insert_slice
     x, w = cx.operands[0], cx.operands[1]
     n, kernel = _spatial(cx, x, w)
-    if DYN in x.type.shape[1:]:
-        raise NotLowerable("ConvTranspose needs static channel and spatial sizes")
     group = _group(cx)
-    in_sizes = list(x.type.shape[2:])
+    ix = Ix(scalars(cx))
+    if x.type.shape[1] == DYN:
+        # the channels are the filters' first dim (see [Note: dynamic ConvTranspose])
+        if w.type.shape[0] == DYN:
+            raise NotLowerable("ConvTranspose needs static channels (of the input or "
+                               "the filters)")
+        check_dims(cx, [(dim_size(cx, x, 1), w.type.shape[0], "eq",
+                         "input channels must equal the filters' first dim")])
+        x = fit(cx, x, A.RankedTensorType([x.type.shape[0], w.type.shape[0]] +
+                                          list(x.type.shape[2:]), element_type(x.type)))
+    in_sizes = [dim_size(cx, x, 2 + i) for i in range(n)]
     strides = ints_attr(cx, "strides", n, 1, positive=True)
     dilations = ints_attr(cx, "dilations", n, 1, positive=True)
-    crop, out = _transpose_geometry(cx, in_sizes, kernel, strides, dilations)
+    ends = None
+    if all(isinstance(v, int) for v in in_sizes):
+        crop, out = _transpose_geometry(cx, in_sizes, kernel, strides, dilations)
+    else:
+        crop, out, ends = _dynamic_transpose_geometry(cx, ix, in_sizes, kernel, strides,
+                                                      dilations)
     elt = element_type(cx.result_type())
     acc = acc_type(elt)
     s = scalars(cx)
@@ -278,30 +292,66 @@ def _conv_transpose(cx):
     # the input dilated by the strides
     xd = x
     if any(v != 1 for v in strides):
-        dil = [(d - 1) * st + 1 for d, st in zip(in_sizes, strides)]
+        dil = [ix.add(ix.mul(ix.sub(d, 1), st), 1) for d, st in zip(in_sizes, strides)]
         base = filled(cx, [dim_size(cx, x, 0), x.type.shape[1]] + dil, element_type(x.type))
         xd = insert_slice(cx, x, base, [0] * (n + 2), [1, 1] + strides)
     # Y[o] = sum_k Xd[o + crop + k*d - (K-1)*d] W[k]: pad (or crop) Xd so that a stride-1
-    # convolution with the flipped kernel reads it at o + k*d.
+    # convolution with the flipped kernel reads it at o + k*d. The padding past the end
+    # is static even when the sizes are not: out + span - (length of Xd + low).
     low, high, start = [], [], []
     for i in range(n):
         span = (kernel[i] - 1) * dilations[i]
         lo = span - crop[i]
-        length = xd.type.shape[2 + i] + lo
-        hi = out[i] + span - length
+        hi = ends[i] if ends else out[i] + span - (xd.type.shape[2 + i] + lo)
         low.append(max(lo, 0))
-        high.append(max(hi, 0))
+        high.append(ix.max(hi, 0))
         start.append(max(-lo, 0))
     xp = pad(cx, xd, [0, 0] + low, [0, 0] + high, zero)
-    if any(start) or any(h < 0 for h in high):
+    if any(start) or any(not isinstance(h, int) or h < 0 for h in high):
         sizes = [dim_size(cx, xp, 0), xp.type.shape[1]] + \
-            [out[i] + (kernel[i] - 1) * dilations[i] for i in range(n)]
+            [ix.add(out[i], (kernel[i] - 1) * dilations[i]) for i in range(n)]
         xp = extract_slice(cx, xp, [0, 0] + start, sizes)
     wf = _flip_swap(cx, w, group)
     bias = cx.operands[2] if cx.has_operand(2) else None
     init = bias_init(cx, bias, [dim_size(cx, x, 0), wf.type.shape[0]] + out, acc)
     r = conv(cx, xp, wf, init, [1] * n, dilations, group)
     return [round_to(cx, r, elt)]
+
+
+def _dynamic_transpose_geometry(cx, ix, in_sizes, kernel, strides, dilations):
+    """(low crop, mixed output sizes, padding past the end of the dilated input) of
+    ConvTranspose over spatial sizes known only at run time (see [Note: dynamic
+    ConvTranspose])."""
+    from ._index_check import check_dims
+    n = len(in_sizes)
+    if cx.attr("output_shape", None) is not None or \
+            cx.attr("auto_pad", "NOTSET") in ("SAME_UPPER", "SAME_LOWER"):
+        raise NotLowerable("ConvTranspose with output_shape or auto_pad SAME_* needs "
+                           "static spatial sizes")
+    out_pad = ints_attr(cx, "output_padding", n, 0)
+    pads = ints_attr(cx, "pads", 2 * n, 0)
+    out = []
+    for i in range(n):
+        full = ix.add(ix.mul(ix.sub(in_sizes[i], 1), strides[i]),
+                      out_pad[i] + (kernel[i] - 1) * dilations[i] + 1)
+        out.append(ix.sub(full, pads[i] + pads[n + i]))
+    check_dims(cx, [(1, o, "le", "the output sizes must be positive") for o in out])
+    # Execution goes on after a failed check (the caller raises): the output is then
+    # 1 wide instead of empty or negative, and the input is padded past its end by as
+    # much (zero when the check holds) so that the convolution reads inside it.
+    safe = [ix.max(o, 1) for o in out]
+    ends = [ix.add(out_pad[i] + (kernel[i] - 1) * dilations[i] - pads[n + i],
+                   ix.sub(safe[i], out[i])) for i in range(n)]
+    return pads[:n], safe, ends
+
+
+# [Note: dynamic ConvTranspose]
+# With explicit pads (or none), every amount ConvTranspose pads or crops by is static:
+# the low side is (K-1)*d - pad_begin and the high side out + (K-1)*d - (len(Xd) + low)
+# = output_padding + (K-1)*d - pad_end, whatever the input's size; only the dilated
+# input's size and the output sizes are run-time values. output_shape and SAME_*
+# padding split a total that depends on the sizes, so they keep static sizes. A dynamic
+# channel count takes the filters' (C, M/group, k...) first dim, checked at run time.
 
 
 # ------------------------------------------------------------------ DeformConv
