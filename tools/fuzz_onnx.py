@@ -344,6 +344,11 @@ class Gen:
         outs = [t for t in self.pool if t.name not in self.consumed]
         if not outs:
             raise SystemExit(f"seed {self.seed}: the generator made no node")
+        # As exporters do: an intermediate that is also an output (its buffer returned
+        # while other ops read it), now and then first.
+        inner = [t for t in self.pool if t.name in self.consumed]
+        if inner and self.rng.random() < 0.3:
+            outs.insert(int(self.rng.integers(len(outs) + 1)), self.choice(inner))
         if not self.inputs:  # a model with no input is folded whole; keep one
             self.leaf_input_for(outs)
         g = helper.make_graph(self.nodes, f"fuzz_{self.seed}", self.inputs,
