@@ -12,10 +12,11 @@ through, see [Note: fuzz tolerances]). A case of `--seed S` is reproduced alone 
 `--seed S+i --count 1`.
 
     $ python tools/fuzz_onnx.py --count 500 --seed 0 --jobs 2 --out fuzz_out
-    [    0] pass       Relu Softmax
-    [    7] mismatch   cpu: output #0 (Y3): values differ, max |diff| 0.5 at (1, 2) ...
+    [    0] pass       Neg Reshape Softmax ReduceSumSquare
+    [    7] mismatch   ReduceL2 Floor LayerNormalization Mean
+            interpret: output #0 (y7): 1/20 elements differ (rtol 1e-07, ...) ...
     ...
-    pass 488  documented 4  refusal 0  traceback 0  mismatch 1  crash 0  hang 0  invalid 0
+    500 cases in 1800 s: crash 0  hang 0  traceback 0  mismatch 1  refusal 0  ...
 
 Every case runs in its own process (forked from a parent that imported everything once,
 see [Note: one process per case]); a case that dies of a signal is a `crash`, one past
@@ -1618,7 +1619,11 @@ def save_finding(res, out_dir, ops=None, nodes=(2, 8)):
         with open(os.path.join(d, "generator_error.txt"), "w") as f:
             f.write(f"{type(e).__name__}: {e}\n")
     with open(os.path.join(d, "finding.txt"), "w") as f:
-        f.write(f"seed {res['seed']}: {res['category']}\nops: {' '.join(res['ops'])}\n")
+        f.write(f"seed {res['seed']}: {res['category']}\nops: {' '.join(res['ops'])}\n"
+                f"replay: python tools/fuzz_onnx.py --seed {res['seed']} --count 1"
+                + (f" --ops {','.join(sorted(ops))}" if ops else "")
+                + (f" --nodes {nodes[0]}-{nodes[1]}" if tuple(nodes) != (2, 8) else "")
+                + "\n")
         if "message" in res:
             f.write(res["message"] + "\n")
         for t, (cat, msg) in res["results"].items():
