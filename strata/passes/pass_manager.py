@@ -54,6 +54,11 @@ class PassFailure(StrataError):
         self.pass_ = pass_
         self.op = op
 
+    def __str__(self):
+        # Located, with its notes: which ONNX node an op that could not be lowered came
+        # from, and why ("failed to legalize operation 'onnx.Squeeze'" alone says neither).
+        return str(self.diag)
+
 
 # ---------------------------------------------------------------------- options
 
