@@ -85,6 +85,23 @@ def test_conv_channel_mismatch_at_run_time_fails(target, ws):
         f(rand(1, 3, 5, 5), rand(3, 2, 3, 3))
 
 
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+@pytest.mark.parametrize("op,ws", [("Conv", [3, 2, "KH", "KW"]), ("ConvTranspose", [2, 3, "K", 2])])
+def test_conv_dynamic_kernel_given_by_kernel_shape(target, op, ws):
+    """Filters fed at run time with dim_param window dims: kernel_shape gives the sizes
+    (found by tools/fuzz_onnx.py: "the kernel sizes must be static"); filters of
+    another size fail at run time, naming the node."""
+    m = model(op, [("x", F, [1, 2, 6, 5]), ("w", F, ws)], [("y", F, None)],
+              kernel_shape=[3, 2])
+    f = strata.compile(m, target=target)
+    x, w = rand(1, 2, 6, 5), rand(*[d if isinstance(d, int) else 3 for d in ws[:2]], 3, 2,
+                                  seed=1)
+    np.testing.assert_allclose(f(x, w)[0], expected(m, (x, w), "ort")[0], rtol=1e-4,
+                               atol=1e-5)
+    with pytest.raises(strata.StrataError, match="kernel_shape"):
+        f(x, rand(*w.shape[:2], 2, 2))
+
+
 def test_conv_f16():
     m = model("Conv", [("x", F16, [1, 2, 7, 8]), ("w", F16, [3, 2, 3, 3])],
               [("y", F16, None)])

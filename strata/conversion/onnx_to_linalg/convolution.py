@@ -30,20 +30,32 @@ _DEPTHWISE = {1: "depthwise_conv_1d_ncw_cw", 2: "depthwise_conv_2d_nchw_chw",
 
 
 def _spatial(cx, x, w):
-    """(number of spatial dims, kernel sizes) of input `x` and weights `w`."""
+    """(number of spatial dims, kernel sizes, weights) of input `x` and weights `w`.
+    Weights whose window dims are dynamic (fed at run time) take kernel_shape's sizes,
+    checked at run time; without kernel_shape they cannot be lowered."""
     tx, tw = ranked(cx, x.type), ranked(cx, w.type)
     n = tx.rank - 2
     if n < 1 or tw.rank != tx.rank:
         raise NotLowerable(f"convolution of ranks {tx.rank} and {tw.rank} is not supported")
     kernel = list(tw.shape[2:])
+    given = cx.attr("kernel_shape", None)
+    given = None if given is None else [int(k) for k in given]
+    if given is not None and len(given) == n and DYN in kernel and \
+            all(k in (DYN, g) for k, g in zip(kernel, given)):
+        from ._index_check import check_dims
+        from ._shape_util import fit
+        check_dims(cx, [(dim_size(cx, w, 2 + i), g, "eq",
+                         f"the filters' window dim {i} must be kernel_shape's {g}")
+                        for i, (k, g) in enumerate(zip(kernel, given)) if k == DYN])
+        kernel = given
+        w = fit(cx, w, A.RankedTensorType(list(tw.shape[:2]) + kernel, element_type(tw)))
     if DYN in kernel:
-        raise NotLowerable("the kernel sizes must be static")
+        raise NotLowerable("the kernel sizes must be static (or given by kernel_shape)")
     if 0 in kernel:
         raise NotLowerable("the kernel sizes must be positive")
-    given = cx.attr("kernel_shape", None)
-    if given is not None and [int(k) for k in given] != kernel:
+    if given is not None and given != kernel:
         raise NotLowerable(f"kernel_shape {given} does not match the weights {kernel}")
-    return n, kernel
+    return n, kernel, w
 
 
 def _group(cx, name="group"):
@@ -161,7 +173,7 @@ def _group_channels(cx, x, w, init, group):
 def _padded_conv(cx, x, w, bias, acc, pad_value=0):
     """Conv of `x` by `w` with the op's window attributes, bias and group; result in
     element type `acc`."""
-    n, kernel = _spatial(cx, x, w)
+    n, kernel, w = _spatial(cx, x, w)
     win = window(cx, [dim_size(cx, x, i) for i in range(2, n + 2)], kernel)
     zero = scalars(cx).const(pad_value, element_type(x.type))
     xp = pad(cx, x, [0, 0] + win.low, [0, 0] + win.high, zero)
@@ -264,7 +276,7 @@ def _conv_transpose(cx):
     from ._index_check import check_dims
     from ._shape_util import Ix, extract_slice, fit, insert_slice
     x, w = cx.operands[0], cx.operands[1]
-    n, kernel = _spatial(cx, x, w)
+    n, kernel, w = _spatial(cx, x, w)
     group = _group(cx)
     ix = Ix(scalars(cx))
     if x.type.shape[1] == DYN:
@@ -423,7 +435,7 @@ def _sample_bilinear(cx, x, offset, mask, n, kernel, out_sizes, strides, dilatio
 def _deform_conv(cx):
     from .contraction import mac_generic
     x, w, offset = cx.operands[0], cx.operands[1], cx.operands[2]
-    n, kernel = _spatial(cx, x, w)
+    n, kernel, w = _spatial(cx, x, w)
     ranked(cx, offset.type)
     elt = element_type(cx.result_type())
     if type(elt) is not A.FloatType:
