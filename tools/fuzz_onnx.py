@@ -1450,6 +1450,10 @@ def run_case(seed, ops, nodes, targets, report):
         except StrataError as e:
             # The located diagnostic (node name, notes) where the error carries one.
             msg = f"{type(e).__name__}: {getattr(e, 'diag', None) or e}"
+            if getattr(e, "kind", None) == "crash":
+                # a pass raised: an internal error the pass manager wrapped, not a refusal
+                res["results"][target] = ("traceback", msg[:4000])
+                continue
             why = _documented_refusal(msg)
             res["results"][target] = ("documented" if why else "refusal",
                                       msg[:3000] + (f"\n  documented: {why}" if why else ""))
