@@ -29,6 +29,31 @@ _DEPTHWISE = {1: "depthwise_conv_1d_ncw_cw", 2: "depthwise_conv_2d_nchw_chw",
               3: "depthwise_conv_3d_ncdhw_cdhw"}
 
 
+def _checked_fit(cx, v, t, flags, sizes=None):
+    """`v` cast to type `t` (static where `v` is dynamic) when the run-time `flags` (of
+    check_dims) hold, else zeros of type `t`: execution goes on after a failed
+    cf.assert, and the CPU code must not then read `v` through sizes it does not have
+    (see [Note: grouped channels])."""
+    from ...dialects.scf import IfOp, YieldOp
+    from ._index_check import all_of
+    from ._shape_util import fit
+    ok = all_of(cx, flags)
+    if ok is True:
+        return fit(cx, v, t)
+    if ok is False:
+        ok = scalars(cx).const(False, A.i1)
+    op = cx.b.insert(IfOp.new(ok, [t], with_else=True, loc=cx.loc))
+    saved = cx.b.ip
+    cx.b.set_insertion_point_to_end(op.regions[0].blocks[0])
+    cx.b.insert(YieldOp.build(values=[fit(cx, v, t)], loc=cx.loc))
+    cx.b.set_insertion_point_to_end(op.regions[1].blocks[0])
+    if sizes is None:
+        sizes = [d if d != DYN else dim_size(cx, v, i) for i, d in enumerate(t.shape)]
+    cx.b.insert(YieldOp.build(values=[filled(cx, sizes, element_type(t))], loc=cx.loc))
+    cx.b.ip = saved
+    return op.results[0]
+
+
 def _spatial(cx, x, w):
     """(number of spatial dims, kernel sizes, weights) of input `x` and weights `w`.
     Weights whose window dims are dynamic (fed at run time) take kernel_shape's sizes,
@@ -43,12 +68,12 @@ def _spatial(cx, x, w):
     if given is not None and len(given) == n and DYN in kernel and \
             all(k in (DYN, g) for k, g in zip(kernel, given)):
         from ._index_check import check_dims
-        from ._shape_util import fit
-        check_dims(cx, [(dim_size(cx, w, 2 + i), g, "eq",
-                         f"the filters' window dim {i} must be kernel_shape's {g}")
-                        for i, (k, g) in enumerate(zip(kernel, given)) if k == DYN])
+        flags = check_dims(cx, [(dim_size(cx, w, 2 + i), g, "eq",
+                                 f"the filters' window dim {i} must be kernel_shape's {g}")
+                                for i, (k, g) in enumerate(zip(kernel, given)) if k == DYN])
         kernel = given
-        w = fit(cx, w, A.RankedTensorType(list(tw.shape[:2]) + kernel, element_type(tw)))
+        w = _checked_fit(cx, w, A.RankedTensorType(list(tw.shape[:2]) + kernel,
+                                                   element_type(tw)), flags)
     if DYN in kernel:
         raise NotLowerable("the kernel sizes must be static (or given by kernel_shape)")
     if 0 in kernel:
@@ -94,8 +119,14 @@ def conv(cx, x, w, init, strides, dilations, group):
         return cx.b.insert(op).results[0]
     if group == 1:
         from ._index_check import check_dims
-        check_dims(cx, [(dim_size(cx, x, 1), dim_size(cx, w, 1), "eq",
-                         "input channels must equal the filters' channels")])
+        flags = check_dims(cx, [(dim_size(cx, x, 1), dim_size(cx, w, 1), "eq",
+                                 "input channels must equal the filters' channels")])
+        if flags != [True]:
+            # after a failed check, zeros with the filters' channel count are convolved
+            t = A.RankedTensorType([x.type.shape[0], w.type.shape[1]] +
+                                   list(x.type.shape[2:]), element_type(x.type))
+            x = _checked_fit(cx, x, t, flags, [dim_size(cx, x, 0), dim_size(cx, w, 1)] +
+                             [dim_size(cx, x, i) for i in range(2, n + 2)])
         return named(_NAMED[n], [x, w], init)
     if group == c == m and w.type.shape[1] == 1:
         wd = collapse(cx, w, [[0, 1]] + [[i] for i in range(2, n + 2)])
@@ -139,18 +170,24 @@ def _group_channels(cx, x, w, init, group):
                            f"has {c}")
     ix = Ix(scalars(cx))
     cs, ms = dim_size(cx, x, 1), dim_size(cx, w, 0)
-    check_dims(cx, [(cs, ix.mul(dim_size(cx, w, 1), group), "eq",
-                     f"input channels must be the filters' channels x group {group}")])
+    flags = check_dims(cx, [(cs, ix.mul(dim_size(cx, w, 1), group), "eq",
+                             f"input channels must be the filters' channels x group "
+                             f"{group}")])
     if m == DYN:
         check_dims(cx, [(ix.mod(ms, group), 0, "eq",
                          f"group {group} must divide the number of filters")])
     # A dynamic count with a static partner takes its static size.
     if c == DYN and cw != DYN:
-        x = fit(cx, x, tensor_type([x.type.shape[0], cw * group] + list(x.type.shape[2:]),
-                                   element_type(x.type)))
+        x = _checked_fit(cx, x, tensor_type([x.type.shape[0], cw * group] +
+                                            list(x.type.shape[2:]), element_type(x.type)),
+                         flags)
     elif cw == DYN and c != DYN:
-        w = fit(cx, w, tensor_type([m, c // group] + list(w.type.shape[2:]),
-                                   element_type(w.type)))
+        w = _checked_fit(cx, w, tensor_type([m, c // group] + list(w.type.shape[2:]),
+                                            element_type(w.type)), flags)
+    elif c == DYN:
+        x = _checked_fit(cx, x, x.type, flags,
+                         [dim_size(cx, x, 0), ix.mul(dim_size(cx, w, 1), group)] +
+                         [dim_size(cx, x, i) for i in range(2, x.type.rank)])
     if m != DYN and init.type.shape[1] == DYN:
         init = fit(cx, init, tensor_type([init.type.shape[0], m] + list(init.type.shape[2:]),
                                          element_type(init.type)))
@@ -284,10 +321,11 @@ def _conv_transpose(cx):
         if w.type.shape[0] == DYN:
             raise NotLowerable("ConvTranspose needs static channels (of the input or "
                                "the filters)")
-        check_dims(cx, [(dim_size(cx, x, 1), w.type.shape[0], "eq",
-                         "input channels must equal the filters' first dim")])
-        x = fit(cx, x, A.RankedTensorType([x.type.shape[0], w.type.shape[0]] +
-                                          list(x.type.shape[2:]), element_type(x.type)))
+        flags = check_dims(cx, [(dim_size(cx, x, 1), w.type.shape[0], "eq",
+                                 "input channels must equal the filters' first dim")])
+        x = _checked_fit(cx, x, A.RankedTensorType([x.type.shape[0], w.type.shape[0]] +
+                                                   list(x.type.shape[2:]),
+                                                   element_type(x.type)), flags)
     in_sizes = [dim_size(cx, x, 2 + i) for i in range(n)]
     strides = ints_attr(cx, "strides", n, 1, positive=True)
     dilations = ints_attr(cx, "dilations", n, 1, positive=True)
