@@ -277,6 +277,9 @@ def _expanded_to_source(op, exprs):
 
 def _collapsed_to_source(op, exprs):
     shape = op.operand(0).type.shape
+    if not op.reassociation_indices:
+        # collapsed to rank 0: every source dim has size 1, read at 0
+        return [_ZERO] * len(shape)
     out = []
     for e, g in zip(exprs, op.reassociation_indices):
         big = [j for j in g if shape[j] != 1]

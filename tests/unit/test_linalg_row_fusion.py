@@ -247,3 +247,39 @@ def test_onnx_on_cpu(kind, shape, tmp_path):
 
 def _one(out):
     return out[0] if isinstance(out, (list, tuple)) else out
+
+
+def test_a_row_read_through_a_collapse_to_rank_0():
+    """Found by tools/fuzz_onnx.py (seed 282): ReduceMin over dim 0 of (1, N) kept as
+    (1, N), squeezed to a scalar (memref.collapse_shape to rank 0, no reassociation group) and
+    read next to a row chain: the pass failed with an IndexError resolving the
+    collapse."""
+    onnx = pytest.importorskip("onnx")
+    pytest.importorskip("llvmlite")
+    ort = pytest.importorskip("onnxruntime")
+    from onnx import TensorProto as TP, helper, numpy_helper
+    import strata
+    nodes = [helper.make_node("ReduceMin", ["x1", "c2"], ["y3"], keepdims=1),
+             helper.make_node("Squeeze", ["y3", "c4"], ["y5"]),
+             helper.make_node("DepthToSpace", ["x7"], ["y8"], blocksize=2, mode="CRD"),
+             helper.make_node("Less", ["y5", "y5"], ["y9"]),
+             helper.make_node("Ceil", ["y8"], ["y10"]),
+             helper.make_node("LeakyRelu", ["y10"], ["y11"], alpha=0.01)]
+    g = helper.make_graph(
+        nodes, "g", [helper.make_tensor_value_info("x1", TP.FLOAT, [1, "n1"]),
+                     helper.make_tensor_value_info("x7", TP.FLOAT, ["a", "n8", 5, "b"])],
+        [helper.make_tensor_value_info("y9", TP.BOOL, []),
+         helper.make_tensor_value_info("y11", TP.FLOAT, ["a", None, 10, None])],
+        [numpy_helper.from_array(np.array([-2], np.int64), "c2"),
+         numpy_helper.from_array(np.array([0, -1], np.int64), "c4")])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)])
+    m.ir_version = 10
+    rng = np.random.default_rng(0)
+    feeds = {"x1": rng.standard_normal((1, 1)).astype(np.float32),
+             "x7": rng.standard_normal((2, 8, 5, 3)).astype(np.float32)}
+    want = ort.InferenceSession(m.SerializeToString(),
+                                providers=["CPUExecutionProvider"]).run(None, feeds)
+    got = strata.compile(m)(**feeds)
+    for w, o in zip(want, got):
+        np.testing.assert_allclose(o, w, rtol=1e-6)
+    assert onnx is not None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from onnx_node_models import F, F16, I32, I8, U8, check, ints, model, rand
+from onnx_node_models import F, F16, I32, I8, U8, check, expected, ints, model, rand
 
 import strata
 
@@ -142,3 +142,24 @@ func.func @main(%a: tensor<2x3x4xf32>, %b: tensor<4x5xf32>, %c: tensor<5xf32>)
 def test_lowering_preserves_semantics():
     from strata.testing import check_pass_preserves_semantics
     check_pass_preserves_semantics(ONNX_MLIR, "convert-onnx-to-linalg", rtol=1e-4)
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+@pytest.mark.parametrize("xa,xb,shapes", [
+    (["N", 2, 3, "K"], [2, "M", "K", 5], [((2, 2, 3, 4), (2, 2, 4, 5)),
+                                         ((1, 2, 3, 4), (2, 1, 4, 5))]),
+    (["N", 2, 3, 4], [2, "M", 4, 5], [((2, 2, 3, 4), (2, 1, 4, 5))]),
+])
+def test_matmul_batch_dims_static_on_one_side_dynamic_on_the_other(target, xa, xb, shapes):
+    """Found by tools/fuzz_onnx.py: batch dims (N, 2) x (2, M) broadcast to static
+    sizes, the collapsed batch of the product stayed dynamic, and expanding it back
+    made invalid IR ('tensor.expand_shape' op expected dimension 0 of collapsed type to
+    be static value of 4)."""
+    m = model("MatMul", [("a", F, xa), ("b", F, xb)], [("y", F, None)])
+    f = strata.compile(m, target=target)
+    for sa, sb in shapes:
+        a, b = rand(*sa), rand(*sb, seed=1)
+        want = expected(m, (a, b), "ort")[0]
+        got = f(a, b)[0]
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from onnx_node_models import F, F16, I32, I64, I8, U8, check, ints, model, rand
+from onnx_node_models import F, F16, I32, I64, I8, U8, check, expected, ints, model, rand
 
 import strata
 
@@ -43,6 +43,65 @@ def test_conv_dynamic_sizes(attrs, kernel):
         check(m, rand(*shape), rand(3, 2, kernel, kernel, seed=1), rtol=1e-4)
 
 
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+@pytest.mark.parametrize("xs,ws,group", [
+    (["N", "C", 6, 5], [6, 2, 3, 3], 2),             # input channels only known at run time
+    ([2, 4, 6, 5], ["M", 2, 3, 3], 2),               # filters fed at run time
+    ([2, "C", 7], ["M", "K", 3], 2),                 # both, the generic (1-D) form
+    ([1, "C", 5, 5], [6, 1, 3, 3], 3),               # channel multiplier
+])
+def test_grouped_conv_dynamic_channels(target, xs, ws, group):
+    """Found by tools/fuzz_onnx.py: "a grouped convolution needs static channel counts"
+    refused these; onnxruntime runs them."""
+    m = model("Conv", [("x", F, xs), ("w", F, ws)], [("y", F, None)], group=group,
+              pads=[1] * (2 * (len(xs) - 2)))
+    cw = ws[1] if isinstance(ws[1], int) else 2
+    x = rand(xs[0] if isinstance(xs[0], int) else 2, cw * group, *xs[2:])
+    w = rand(ws[0] if isinstance(ws[0], int) else 2 * group, cw, *ws[2:], seed=1)
+    want = expected(m, (x, w), "ort")
+    got = strata.compile(m, target=target)(x, w)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-4, atol=1e-5)
+    # channels that break C = group x the filters' channels (or group | M) fail, naming
+    # the node, instead of reading out of bounds
+    bad = [(rand(x.shape[0], x.shape[1] + group, *xs[2:]), w)] if "C" in xs else []
+    if "M" in ws:
+        bad.append((x, rand(w.shape[0] + 1, *w.shape[1:])))
+    for args in bad:
+        with pytest.raises(strata.StrataError, match="Conv"):
+            strata.compile(m, target=target)(*args)
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+@pytest.mark.parametrize("ws", [[3, 2, 3, 3], [3, "K", 3, 3]])
+def test_conv_channel_mismatch_at_run_time_fails(target, ws):
+    """x's channels (a dim_param) must match the filters': the CPU target read past
+    the filters and answered."""
+    m = model("Conv", [("x", F, [1, "C", 5, 5]), ("w", F, ws)], [("y", F, None)])
+    f = strata.compile(m, target=target)
+    check_ok = f(rand(1, 2, 5, 5), rand(3, 2, 3, 3))[0]
+    np.testing.assert_allclose(check_ok, expected(m, (rand(1, 2, 5, 5), rand(3, 2, 3, 3)),
+                                                  "ort")[0], rtol=1e-4, atol=1e-5)
+    with pytest.raises(strata.StrataError, match="channels"):
+        f(rand(1, 3, 5, 5), rand(3, 2, 3, 3))
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+@pytest.mark.parametrize("op,ws", [("Conv", [3, 2, "KH", "KW"]), ("ConvTranspose", [2, 3, "K", 2])])
+def test_conv_dynamic_kernel_given_by_kernel_shape(target, op, ws):
+    """Filters fed at run time with dim_param window dims: kernel_shape gives the sizes
+    (found by tools/fuzz_onnx.py: "the kernel sizes must be static"); filters of
+    another size fail at run time, naming the node."""
+    m = model(op, [("x", F, [1, 2, 6, 5]), ("w", F, ws)], [("y", F, None)],
+              kernel_shape=[3, 2])
+    f = strata.compile(m, target=target)
+    x, w = rand(1, 2, 6, 5), rand(*[d if isinstance(d, int) else 3 for d in ws[:2]], 3, 2,
+                                  seed=1)
+    np.testing.assert_allclose(f(x, w)[0], expected(m, (x, w), "ort")[0], rtol=1e-4,
+                               atol=1e-5)
+    with pytest.raises(strata.StrataError, match="kernel_shape"):
+        f(x, rand(*w.shape[:2], 2, 2))
+
+
 def test_conv_f16():
     m = model("Conv", [("x", F16, [1, 2, 7, 8]), ("w", F16, [3, 2, 3, 3])],
               [("y", F16, None)])
@@ -75,6 +134,45 @@ def test_conv_transpose_dynamic_batch_with_bias():
     m = model("ConvTranspose", [("x", F, ["N", 2, 3, 3]), ("w", F, [2, 2, 3, 3]),
                                 ("b", F, [2])], [("y", F, None)], strides=[2, 2])
     check(m, rand(2, 2, 3, 3), rand(2, 2, 3, 3, seed=1), rand(2, seed=2), rtol=1e-4)
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+@pytest.mark.parametrize("xs,ws,attrs,shapes", [
+    (["N", 2, "H", "W"], [2, 3, 3, 3], dict(strides=[2, 2], pads=[1, 0, 0, 1]),
+     [(1, 2, 4, 4), (2, 2, 3, 5)]),
+    (["N", "C", 5, "W"], [4, 1, 2, 3], dict(group=2, strides=[1, 2], output_padding=[0, 1],
+                                            pads=[0, 1, 1, 0]), [(1, 4, 5, 4), (2, 4, 5, 3)]),
+    ([1, 2, "L"], [2, 2, 3], dict(dilations=[2], strides=[3]), [(1, 2, 4), (1, 2, 1)]),
+    ([1, 2, "L"], [2, 2, 2], dict(pads=[2, 2]), [(1, 2, 4), (1, 2, 6)]),  # cropped
+])
+def test_conv_transpose_dynamic_sizes(target, xs, ws, attrs, shapes):
+    """Found by tools/fuzz_onnx.py: "ConvTranspose needs static channel and spatial
+    sizes" refused every ConvTranspose of a dynamic image (see [Note: dynamic
+    ConvTranspose])."""
+    m = model("ConvTranspose", [("x", F, xs), ("w", F, ws)], [("y", F, None)], **attrs)
+    f = strata.compile(m, target=target)
+    for shape in shapes:
+        x, w = rand(*shape), rand(*ws, seed=1)
+        want = expected(m, (x, w), "ort")[0]
+        got = f(x, w)[0]
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_conv_transpose_dynamic_sizes_checked(target):
+    m = model("ConvTranspose", [("x", F, [1, "C", "L"]), ("w", F, [2, 2, 2])],
+              [("y", F, None)], pads=[2, 2])
+    f = strata.compile(m, target=target)
+    with pytest.raises(strata.StrataError, match="output sizes must be positive"):
+        f(rand(1, 2, 2), rand(2, 2, 2))          # 2 + 1 - 4 = -1
+    with pytest.raises(strata.StrataError, match="channels"):
+        f(rand(1, 3, 5), rand(2, 2, 2))
+    sames = model("ConvTranspose", [("x", F, [1, 2, "L"]), ("w", F, [2, 2, 2])],
+                  [("y", F, None)], auto_pad="SAME_UPPER", strides=[2])
+    with pytest.raises(strata.StrataError) as e:
+        strata.compile(sames, target=target)
+    assert "SAME_* needs static spatial sizes" in str(e.value.diag)
 
 
 def test_conv_integer_per_channel_zero_point():

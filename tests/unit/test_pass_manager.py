@@ -661,3 +661,25 @@ func.func @f(%flag: i32, %a: i32, %b: i32) -> i32 {
     sw.append_successor_operands(1, [a])
     verify(m)
     assert "default: ^bb1(%arg1, %arg1 : i32, i32)" in print_op(m)
+
+
+def test_pass_failure_text_is_located_with_its_notes():
+    """str() of a PassFailure (what `strata run` and a caller printing the exception
+    show) names where the failure is and why, not only "failed to legalize": found by
+    tools/fuzz_onnx.py, whose refusals read "failed to legalize operation 'onnx.Squeeze'"
+    without the ONNX node or the reason."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+
+    import strata
+    g = helper.make_graph([helper.make_node("Squeeze", ["X"], ["Y"], name="squeeze_it")],
+                          "g", [helper.make_tensor_value_info("X", TensorProto.FLOAT,
+                                                              ["N", 1])],
+                          [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    with pytest.raises(PassFailure) as e:
+        strata.compile(m, target="interpret")
+    text = str(e.value)
+    assert "failed to legalize operation 'onnx.Squeeze'" in text
+    assert '"squeeze_it"' in text and "needs a static input shape" in text
+    assert onnx is not None

@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from ...ir import attributes as A
 from ...ir.affine import AffineMapAttr
 from ..scalar_builders import element_type, is_float
 from . import NotLowerable, lowering
 from ._linalg_util import (acc_type, dim_size, filled, generic_maps, map_text,
                            minus_zero_point, quantize, round_to, zero_point_rows)
-from ._shape_util import collapse, expand
+from ._shape_util import collapse, expand, fit
 from .common import (DYN, broadcast_groups, broadcast_operands, broadcast_shapes, elementwise,
-                     ranked, same_dims)
+                     ranked, same_dims, tensor_type)
 
 # ------------------------------------------------------------------ matrix products
 
@@ -130,6 +132,14 @@ def _matmul_nd(cx, a, b, acc):
                     map_text(4, [0, 1, 2])]
         r = contract(cx, L.BatchMatmulOp, [fa, fb], filled(cx, [bsz, m, n], acc), maps)
         if nb > 1:
+            # The batch sizes may be static where the operand collapsed was not (N x 2
+            # against 2 x M broadcast to 2 x 2) or the reverse: the collapsed dim takes
+            # their product's static-ness first, as expand_shape requires.
+            want = DYN if any(not isinstance(v, int) for v in batch) else \
+                int(np.prod(batch, dtype=np.int64))
+            if r.type.shape[0] != want:
+                r = fit(cx, r, tensor_type([want] + list(r.type.shape[1:]),
+                                           element_type(r.type)))
             r = expand(cx, r, [list(range(nb)), [nb], [nb + 1]], batch + [m, n])
         return r
     # broadcasting batch dims: one generic over (batch..., m, n, k)

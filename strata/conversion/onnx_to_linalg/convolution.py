@@ -29,21 +29,58 @@ _DEPTHWISE = {1: "depthwise_conv_1d_ncw_cw", 2: "depthwise_conv_2d_nchw_chw",
               3: "depthwise_conv_3d_ncdhw_cdhw"}
 
 
+def _checked_fit(cx, v, t, flags, sizes=None):
+    """`v` cast to type `t` (static where `v` is dynamic) when the run-time `flags` (of
+    check_dims) hold, else zeros of type `t`: execution goes on after a failed
+    cf.assert, and the CPU code must not then read `v` through sizes it does not have
+    (see [Note: grouped channels])."""
+    from ...dialects.scf import IfOp, YieldOp
+    from ._index_check import all_of
+    from ._shape_util import fit
+    ok = all_of(cx, flags)
+    if ok is True:
+        return fit(cx, v, t)
+    if ok is False:
+        ok = scalars(cx).const(False, A.i1)
+    op = cx.b.insert(IfOp.new(ok, [t], with_else=True, loc=cx.loc))
+    saved = cx.b.ip
+    cx.b.set_insertion_point_to_end(op.regions[0].blocks[0])
+    cx.b.insert(YieldOp.build(values=[fit(cx, v, t)], loc=cx.loc))
+    cx.b.set_insertion_point_to_end(op.regions[1].blocks[0])
+    if sizes is None:
+        sizes = [d if d != DYN else dim_size(cx, v, i) for i, d in enumerate(t.shape)]
+    cx.b.insert(YieldOp.build(values=[filled(cx, sizes, element_type(t))], loc=cx.loc))
+    cx.b.ip = saved
+    return op.results[0]
+
+
 def _spatial(cx, x, w):
-    """(number of spatial dims, kernel sizes) of input `x` and weights `w`."""
+    """(number of spatial dims, kernel sizes, weights) of input `x` and weights `w`.
+    Weights whose window dims are dynamic (fed at run time) take kernel_shape's sizes,
+    checked at run time; without kernel_shape they cannot be lowered."""
     tx, tw = ranked(cx, x.type), ranked(cx, w.type)
     n = tx.rank - 2
     if n < 1 or tw.rank != tx.rank:
         raise NotLowerable(f"convolution of ranks {tx.rank} and {tw.rank} is not supported")
     kernel = list(tw.shape[2:])
+    given = cx.attr("kernel_shape", None)
+    given = None if given is None else [int(k) for k in given]
+    if given is not None and len(given) == n and DYN in kernel and \
+            all(k in (DYN, g) for k, g in zip(kernel, given)):
+        from ._index_check import check_dims
+        flags = check_dims(cx, [(dim_size(cx, w, 2 + i), g, "eq",
+                                 f"the filters' window dim {i} must be kernel_shape's {g}")
+                                for i, (k, g) in enumerate(zip(kernel, given)) if k == DYN])
+        kernel = given
+        w = _checked_fit(cx, w, A.RankedTensorType(list(tw.shape[:2]) + kernel,
+                                                   element_type(tw)), flags)
     if DYN in kernel:
-        raise NotLowerable("the kernel sizes must be static")
+        raise NotLowerable("the kernel sizes must be static (or given by kernel_shape)")
     if 0 in kernel:
         raise NotLowerable("the kernel sizes must be positive")
-    given = cx.attr("kernel_shape", None)
-    if given is not None and [int(k) for k in given] != kernel:
+    if given is not None and given != kernel:
         raise NotLowerable(f"kernel_shape {given} does not match the weights {kernel}")
-    return n, kernel
+    return n, kernel, w
 
 
 def _group(cx, name="group"):
@@ -83,22 +120,28 @@ def conv(cx, x, w, init, strides, dilations, group):
         op = L.named_op_class(name).new(ins, [out], loc=cx.loc, **props)
         return cx.b.insert(op).results[0]
     if group == 1:
+        from ._index_check import check_dims
+        flags = check_dims(cx, [(dim_size(cx, x, 1), dim_size(cx, w, 1), "eq",
+                                 "input channels must equal the filters' channels")])
+        if flags != [True]:
+            # after a failed check, zeros with the filters' channel count are convolved
+            t = A.RankedTensorType([x.type.shape[0], w.type.shape[1]] +
+                                   list(x.type.shape[2:]), element_type(x.type))
+            x = _checked_fit(cx, x, t, flags, [dim_size(cx, x, 0), dim_size(cx, w, 1)] +
+                             [dim_size(cx, x, i) for i in range(2, n + 2)])
         return named(_NAMED[n], [x, w], init)
     if group == c == m and w.type.shape[1] == 1:
         wd = collapse(cx, w, [[0, 1]] + [[i] for i in range(2, n + 2)])
         return named(_DEPTHWISE[n], [x, wd], init)
-    if DYN in (c, m):
-        raise NotLowerable("a grouped convolution needs static channel counts")
-    if c % group or m % group:
-        raise NotLowerable(f"group {group} does not divide the channels {c} and {m}")
+    x, w, init, cg, mg = _group_channels(cx, x, w, init, group)
     # channels as (group, channels per group)
     rest = [[i + 1] for i in range(2, n + 2)]
     xs = [dim_size(cx, x, i) for i in range(n + 2)]
     os = [dim_size(cx, init, i) for i in range(n + 2)]
-    xg = expand(cx, x, [[0], [1, 2]] + rest, [xs[0], group, c // group] + xs[2:])
+    xg = expand(cx, x, [[0], [1, 2]] + rest, [xs[0], group, cg] + xs[2:])
     wg = expand(cx, w, [[0, 1]] + [[i + 1] for i in range(1, n + 2)],
-                [group, m // group] + list(w.type.shape[1:]))
-    og = expand(cx, init, [[0], [1, 2]] + rest, [os[0], group, m // group] + os[2:])
+                [group, mg] + [dim_size(cx, w, i) for i in range(1, n + 2)])
+    og = expand(cx, init, [[0], [1, 2]] + rest, [os[0], group, mg] + os[2:])
     if n == 2:
         r = named("conv_2d_ngchw_gfchw", [xg, wg], og)
     else:
@@ -114,10 +157,62 @@ def conv(cx, x, w, init, strides, dilations, group):
     return collapse(cx, r, [[0], [1, 2]] + rest)
 
 
+def _group_channels(cx, x, w, init, group):
+    """(x, w, init, C/group, M/group) of a grouped convolution (see [Note: grouped
+    channels])."""
+    from ._index_check import check_dims
+    from ._shape_util import Ix, fit, tensor_type
+    c, cw, m = x.type.shape[1], w.type.shape[1], w.type.shape[0]
+    if c != DYN and c % group:
+        raise NotLowerable(f"group {group} does not divide the {c} input channels")
+    if m != DYN and m % group:
+        raise NotLowerable(f"group {group} does not divide the {m} filters")
+    if cw != DYN and c != DYN and cw * group != c:
+        raise NotLowerable(f"the filters take {cw} x group {group} channels, the input "
+                           f"has {c}")
+    ix = Ix(scalars(cx))
+    cs, ms = dim_size(cx, x, 1), dim_size(cx, w, 0)
+    flags = check_dims(cx, [(cs, ix.mul(dim_size(cx, w, 1), group), "eq",
+                             f"input channels must be the filters' channels x group "
+                             f"{group}")])
+    if m == DYN:
+        check_dims(cx, [(ix.mod(ms, group), 0, "eq",
+                         f"group {group} must divide the number of filters")])
+    # A dynamic count with a static partner takes its static size.
+    if c == DYN and cw != DYN:
+        x = _checked_fit(cx, x, tensor_type([x.type.shape[0], cw * group] +
+                                            list(x.type.shape[2:]), element_type(x.type)),
+                         flags)
+    elif cw == DYN and c != DYN:
+        w = _checked_fit(cx, w, tensor_type([m, c // group] + list(w.type.shape[2:]),
+                                            element_type(w.type)), flags)
+    elif c == DYN:
+        x = _checked_fit(cx, x, x.type, flags,
+                         [dim_size(cx, x, 0), ix.mul(dim_size(cx, w, 1), group)] +
+                         [dim_size(cx, x, i) for i in range(2, x.type.rank)])
+    if m != DYN and init.type.shape[1] == DYN:
+        init = fit(cx, init, tensor_type([init.type.shape[0], m] + list(init.type.shape[2:]),
+                                         element_type(init.type)))
+    cg = cw if cw != DYN else (c // group if c != DYN else ix.floordiv(cs, group))
+    mg = m // group if m != DYN else ix.floordiv(ms, group)
+    return x, w, init, cg, mg
+
+
+# [Note: grouped channels]
+# A grouped convolution views the channels as (group, channels per group): x's C and
+# the filters' M are expanded by `group`. Either may be dynamic (an input with a
+# dim_param channel count, filters fed at run time): the per-group count is then
+# C/group computed at run time, or the partner's static size (x's dynamic C is the
+# filters' static C/group x group, so x is cast to it). The rule ONNX states, C =
+# group x the filters' channels and group dividing M, is checked at compile time where
+# both are known, else by a cf.assert naming the node, so that a mismatch fails
+# instead of reading out of bounds.
+
+
 def _padded_conv(cx, x, w, bias, acc, pad_value=0):
     """Conv of `x` by `w` with the op's window attributes, bias and group; result in
     element type `acc`."""
-    n, kernel = _spatial(cx, x, w)
+    n, kernel, w = _spatial(cx, x, w)
     x = _checked_channels(cx, x, w, _group(cx))
     win = window(cx, [dim_size(cx, x, i) for i in range(2, n + 2)], kernel)
     zero = scalars(cx).const(pad_value, element_type(x.type))
@@ -235,16 +330,31 @@ def _flip_swap(cx, w, group):
 
 @lowering("ConvTranspose")
 def _conv_transpose(cx):
-    from ._shape_util import extract_slice, insert_slice
+    from ._index_check import check_dims
+    from ._shape_util import Ix, extract_slice, fit, insert_slice
     x, w = cx.operands[0], cx.operands[1]
-    n, kernel = _spatial(cx, x, w)
-    if DYN in x.type.shape[1:]:
-        raise NotLowerable("ConvTranspose needs static channel and spatial sizes")
+    n, kernel, w = _spatial(cx, x, w)
     group = _group(cx)
-    in_sizes = list(x.type.shape[2:])
+    ix = Ix(scalars(cx))
+    if x.type.shape[1] == DYN:
+        # the channels are the filters' first dim (see [Note: dynamic ConvTranspose])
+        if w.type.shape[0] == DYN:
+            raise NotLowerable("ConvTranspose needs static channels (of the input or "
+                               "the filters)")
+        flags = check_dims(cx, [(dim_size(cx, x, 1), w.type.shape[0], "eq",
+                                 "input channels must equal the filters' first dim")])
+        x = _checked_fit(cx, x, A.RankedTensorType([x.type.shape[0], w.type.shape[0]] +
+                                                   list(x.type.shape[2:]),
+                                                   element_type(x.type)), flags)
+    in_sizes = [dim_size(cx, x, 2 + i) for i in range(n)]
     strides = ints_attr(cx, "strides", n, 1, positive=True)
     dilations = ints_attr(cx, "dilations", n, 1, positive=True)
-    crop, out = _transpose_geometry(cx, in_sizes, kernel, strides, dilations)
+    ends = None
+    if all(isinstance(v, int) for v in in_sizes):
+        crop, out = _transpose_geometry(cx, in_sizes, kernel, strides, dilations)
+    else:
+        crop, out, ends = _dynamic_transpose_geometry(cx, ix, in_sizes, kernel, strides,
+                                                      dilations)
     elt = element_type(cx.result_type())
     acc = acc_type(elt)
     s = scalars(cx)
@@ -252,30 +362,66 @@ def _conv_transpose(cx):
     # the input dilated by the strides
     xd = x
     if any(v != 1 for v in strides):
-        dil = [(d - 1) * st + 1 for d, st in zip(in_sizes, strides)]
+        dil = [ix.add(ix.mul(ix.sub(d, 1), st), 1) for d, st in zip(in_sizes, strides)]
         base = filled(cx, [dim_size(cx, x, 0), x.type.shape[1]] + dil, element_type(x.type))
         xd = insert_slice(cx, x, base, [0] * (n + 2), [1, 1] + strides)
     # Y[o] = sum_k Xd[o + crop + k*d - (K-1)*d] W[k]: pad (or crop) Xd so that a stride-1
-    # convolution with the flipped kernel reads it at o + k*d.
+    # convolution with the flipped kernel reads it at o + k*d. The padding past the end
+    # is static even when the sizes are not: out + span - (length of Xd + low).
     low, high, start = [], [], []
     for i in range(n):
         span = (kernel[i] - 1) * dilations[i]
         lo = span - crop[i]
-        length = xd.type.shape[2 + i] + lo
-        hi = out[i] + span - length
+        hi = ends[i] if ends else out[i] + span - (xd.type.shape[2 + i] + lo)
         low.append(max(lo, 0))
-        high.append(max(hi, 0))
+        high.append(ix.max(hi, 0))
         start.append(max(-lo, 0))
     xp = pad(cx, xd, [0, 0] + low, [0, 0] + high, zero)
-    if any(start) or any(h < 0 for h in high):
+    if any(start) or any(not isinstance(h, int) or h < 0 for h in high):
         sizes = [dim_size(cx, xp, 0), xp.type.shape[1]] + \
-            [out[i] + (kernel[i] - 1) * dilations[i] for i in range(n)]
+            [ix.add(out[i], (kernel[i] - 1) * dilations[i]) for i in range(n)]
         xp = extract_slice(cx, xp, [0, 0] + start, sizes)
     wf = _flip_swap(cx, w, group)
     bias = cx.operands[2] if cx.has_operand(2) else None
     init = bias_init(cx, bias, [dim_size(cx, x, 0), wf.type.shape[0]] + out, acc)
     r = conv(cx, xp, wf, init, [1] * n, dilations, group)
     return [round_to(cx, r, elt)]
+
+
+def _dynamic_transpose_geometry(cx, ix, in_sizes, kernel, strides, dilations):
+    """(low crop, mixed output sizes, padding past the end of the dilated input) of
+    ConvTranspose over spatial sizes known only at run time (see [Note: dynamic
+    ConvTranspose])."""
+    from ._index_check import check_dims
+    n = len(in_sizes)
+    if cx.attr("output_shape", None) is not None or \
+            cx.attr("auto_pad", "NOTSET") in ("SAME_UPPER", "SAME_LOWER"):
+        raise NotLowerable("ConvTranspose with output_shape or auto_pad SAME_* needs "
+                           "static spatial sizes")
+    out_pad = ints_attr(cx, "output_padding", n, 0)
+    pads = ints_attr(cx, "pads", 2 * n, 0)
+    out = []
+    for i in range(n):
+        full = ix.add(ix.mul(ix.sub(in_sizes[i], 1), strides[i]),
+                      out_pad[i] + (kernel[i] - 1) * dilations[i] + 1)
+        out.append(ix.sub(full, pads[i] + pads[n + i]))
+    check_dims(cx, [(1, o, "le", "the output sizes must be positive") for o in out])
+    # Execution goes on after a failed check (the caller raises): the output is then
+    # 1 wide instead of empty or negative, and the input is padded past its end by as
+    # much (zero when the check holds) so that the convolution reads inside it.
+    safe = [ix.max(o, 1) for o in out]
+    ends = [ix.add(out_pad[i] + (kernel[i] - 1) * dilations[i] - pads[n + i],
+                   ix.sub(safe[i], out[i])) for i in range(n)]
+    return pads[:n], safe, ends
+
+
+# [Note: dynamic ConvTranspose]
+# With explicit pads (or none), every amount ConvTranspose pads or crops by is static:
+# the low side is (K-1)*d - pad_begin and the high side out + (K-1)*d - (len(Xd) + low)
+# = output_padding + (K-1)*d - pad_end, whatever the input's size; only the dilated
+# input's size and the output sizes are run-time values. output_shape and SAME_*
+# padding split a total that depends on the sizes, so they keep static sizes. A dynamic
+# channel count takes the filters' (C, M/group, k...) first dim, checked at run time.
 
 
 # ------------------------------------------------------------------ DeformConv
@@ -347,7 +493,7 @@ def _sample_bilinear(cx, x, offset, mask, n, kernel, out_sizes, strides, dilatio
 def _deform_conv(cx):
     from .contraction import mac_generic
     x, w, offset = cx.operands[0], cx.operands[1], cx.operands[2]
-    n, kernel = _spatial(cx, x, w)
+    n, kernel, w = _spatial(cx, x, w)
     ranked(cx, offset.type)
     elt = element_type(cx.result_type())
     if type(elt) is not A.FloatType:
