@@ -735,21 +735,21 @@ class AttrParser(Lexer):
                 return L.UnknownLoc()
             if tok == "callsite":
                 self._next()
-                self.expect("(")
+                self.expect("(", "in callsite location")
                 callee = self._parse_loc_inner()
                 if not (self.kind == BARE and self.tok == "at"):
                     self.error("expected 'at' in callsite location")
                 self._next()
                 caller = self._parse_loc_inner()
-                self.expect(")")
+                self.expect(")", "in callsite location")
                 return L.CallSiteLoc(callee, caller)
             if tok == "fused":
                 self._next()
                 md = None
                 if self.consume_if("<"):
                     md = self.parse_attribute()
-                    self.expect(">")
-                self.expect("[")
+                    self.expect(">", "after fused location metadata")
+                self.expect("[", "in fused location")
                 locs = []
                 if not self.consume_if("]"):
                     locs.append(self._parse_loc_inner())
@@ -883,11 +883,12 @@ def _check_int_range(p, v, type, start):
         if v >> w:
             p.error("integer constant out of range for attribute", start)
         return
-    lo = -(1 << (w - 1)) if w > 0 else 0
-    hi = (1 << w) - 1 if (isinstance(type, A.IntegerType) and type.signedness == 0) else \
-        (1 << (w - 1)) - 1
-    if w == 1 and isinstance(type, A.IntegerType) and type.signedness == 0:
-        lo, hi = -1, 1
+    if w == 0:  # i0, si0: zero is their only value
+        lo = hi = 0
+    elif isinstance(type, A.IntegerType) and type.signedness == 0:
+        lo, hi = -(1 << (w - 1)), (1 << w) - 1  # either reading of the bits
+    else:
+        lo, hi = -(1 << (w - 1)), (1 << (w - 1)) - 1
     if v < lo or v > hi:
         p.error("integer constant out of range for attribute", start)
 
