@@ -51,6 +51,8 @@ class AttrParser(Lexer):
             m = _INT_TYPE_RE.match(tok)
             if m is not None:
                 width = int(m.group(2))
+                if width >= 1 << 32:  # upstream reads the width as a 32-bit unsigned
+                    self.error("invalid integer width")
                 if width > MAX_INT_WIDTH:
                     self.error(f"integer bitwidth is limited to {MAX_INT_WIDTH} bits")
                 t = _SIMPLE_TYPES[tok] = A.IntegerType(width, _SIGN[m.group(1)])
@@ -233,7 +235,10 @@ class AttrParser(Lexer):
                     self.reset_to(self.tok_start + 1)
                     self._expect_x()
                     continue
-                shape.append(int(tok))
+                d = int(tok)
+                if d > _INT64_MAX:  # a dimension is an int64, as upstream
+                    self.error("invalid dimension", self.tok_start)
+                shape.append(d)
                 scal.append(False)
                 self._next()
             elif k == PUNCT and self.tok == "?" and not scalable:
@@ -246,7 +251,10 @@ class AttrParser(Lexer):
                     self.error("invalid dimension", self.tok_start)
                 if self.tok.startswith("0x"):  # `[0x4]`: MLIR reads 0, then `x4`
                     self.error("missing ']' closing scalable dimension", self.tok_start + 1)
-                shape.append(int(self.tok))
+                d = int(self.tok)
+                if d > _INT64_MAX:
+                    self.error("invalid dimension", self.tok_start)
+                shape.append(d)
                 scal.append(True)
                 self._next()
                 if not self.consume_if("]"):
@@ -298,13 +306,26 @@ class AttrParser(Lexer):
             return A.UnrankedMemRefType(et, ms)
         layout = ms = None
         if self.consume_if(","):
-            a = self.parse_attribute()
-            if _is_layout(a):
-                layout = a
-                if self.consume_if(","):
-                    ms = self.parse_attribute()
-            else:
-                ms = a
+            # A comma-separated list: at most one layout, then at most one memory space.
+            while True:
+                if self.at(">"):
+                    self.error("expected list element")
+                a_start = self.tok_start
+                a = self.parse_attribute()
+                if _is_layout(a):
+                    if ms is not None:
+                        self.error("expected memory space to be last in memref type",
+                                   a_start)
+                    if layout is not None:
+                        self.error("multiple layouts specified in memref type", a_start)
+                    layout = a
+                else:
+                    if ms is not None:
+                        self.error("multiple memory spaces specified in memref type",
+                                   a_start)
+                    ms = a
+                if not self.consume_if(","):
+                    break
         self.expect(">", "in memref type")
         if isinstance(layout, A.StridedLayoutAttr):
             if len(layout.strides) != len(shape):
@@ -657,7 +678,7 @@ class AttrParser(Lexer):
             self.error(str(e.args[0]), start + (e.offset or 0))
 
     def _parse_strided(self, type):
-        self.expect("<")
+        self.expect("<", "after 'strided'")
         self.expect("[")
         strides = []
         if not self.consume_if("]"):
@@ -859,6 +880,9 @@ def _valid_memref_element(t) -> bool:
     return isinstance(t, (A.IntegerType, A.IndexType, A.FloatType, A.ComplexType,
                           A.VectorType, A.MemRefType, A.UnrankedMemRefType)) or \
         getattr(t, "memref_element", False)
+
+
+_INT64_MAX = (1 << 63) - 1
 
 
 def _int_fits(v, type) -> bool:
