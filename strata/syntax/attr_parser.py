@@ -661,21 +661,28 @@ class AttrParser(Lexer):
 
     def _parse_affine_map(self, type):
         from ..ir import affine
-        start = self.tok_start + 1
-        body = self._raw_until_close(lenient=True)
-        try:
-            return affine.AffineMapAttr(affine.parse_affine_map_body(body))
-        except affine.AffineParseError as e:
-            self.error(str(e.args[0]), start + (e.offset or 0))
+        return affine.AffineMapAttr(self._parse_affine_body(affine.AffineMap, "affine map"))
 
     def _parse_affine_set(self, type):
         from ..ir import affine
-        start = self.tok_start + 1
-        body = self._raw_until_close(lenient=True)
+        return affine.IntegerSetAttr(self._parse_affine_body(affine.IntegerSet,
+                                                             "integer set"))
+
+    def _parse_affine_body(self, want, what):
+        """After `affine_map` / `affine_set`: `<body>`, the body parsed in place (it
+        holds `->`, `>=` and `<=`, so its closing `>` cannot be found beforehand)."""
+        from ..ir import affine
+        if not (self.kind == PUNCT and self.tok == "<"):
+            self.error(f"expected '<' in {what}")
+        pos = self.tok_start + 1
         try:
-            return affine.IntegerSetAttr(affine.parse_integer_set_body(body))
+            r, end = affine.parse_affine_prefix(self.text, pos, want)
         except affine.AffineParseError as e:
-            self.error(str(e.args[0]), start + (e.offset or 0))
+            self.error(str(e.args[0]), pos if e.offset is None else e.offset)
+        if end >= len(self.text) or self.text[end] != ">":
+            self.error(f"expected '>' in {what}", end)
+        self.reset_to(end + 1)
+        return r
 
     def _parse_strided(self, type):
         self.expect("<", "after 'strided'")
