@@ -588,6 +588,31 @@ class AttrParser(Lexer):
         except ValueError as e:  # an element type dense storage does not support (i0)
             self.error(str(e), kw)
 
+    def _parse_sparse(self, type):
+        kw = self._kw_start
+        if not (self.kind == PUNCT and self.tok == "<"):
+            self.error("expected '<' after 'sparse'")
+        from ..ir import dense
+        try:
+            indices, values, end = dense.parse_sparse_body(self.text, self.tok_start + 1,
+                                                           None)
+        except dense.DenseParseError as e:
+            self.error(str(e.args[0]), kw if e.offset is None else e.offset)
+        self.reset_to(end)
+        t = self._elements_literal_type(type)
+        if not isinstance(t, (A.RankedTensorType, A.VectorType)):
+            self.error("elements literal must be a shaped type", kw)
+        try:
+            a = dense.build_sparse(t, indices, values)
+        except dense.DenseParseError as e:
+            self.error(str(e.args[0]), kw)
+        except ValueError as e:
+            self.error(str(e), kw)
+        err = a.verify()
+        if err:
+            self.error(err, kw)
+        return a
+
     def _elements_literal_type(self, type):
         """parseElementsLiteralType: the shaped type the caller gives (memref.global's
         initial value), else `: type`."""
@@ -934,6 +959,7 @@ _TYPE_KEYWORDS = {
 
 _ATTR_KEYWORDS = {
     "dense": AttrParser._parse_dense,
+    "sparse": AttrParser._parse_sparse,
     "dense_resource": AttrParser._parse_dense_resource,
     "array": AttrParser._parse_dense_array,
     "affine_map": AttrParser._parse_affine_map,
