@@ -577,14 +577,19 @@ class AttrParser(Lexer):
         kw = self._kw_start
         if not (self.kind == PUNCT and self.tok == "<"):
             self.error("expected '<' after 'dense'")
-        start = self.tok_start + 1
-        body = self._raw_until_close()
-        t = self._elements_literal_type(type)
+        # The literal is parsed in place, up to its own closing `>`: a bracket-matched
+        # cut would misreport a malformed element (`[(10,10]`) as unbalanced text.
         from ..ir import dense
         try:
-            return dense.parse_dense_body(body, t)
+            lit, end = dense.parse_dense_literal(self.text, self.tok_start + 1)
         except dense.DenseParseError as e:
-            self.error(str(e.args[0]), kw if e.offset is None else start + e.offset)
+            self._dense_error(e, kw if e.offset is None else e.offset)
+        self.reset_to(end)
+        t = self._elements_literal_type(type)
+        try:
+            return lit.build(t)
+        except dense.DenseParseError as e:
+            self._dense_error(e, kw if e.offset is None else e.offset)
         except ValueError as e:  # an element type dense storage does not support (i0)
             self.error(str(e), kw)
 
@@ -597,7 +602,7 @@ class AttrParser(Lexer):
             indices, values, end = dense.parse_sparse_body(self.text, self.tok_start + 1,
                                                            None)
         except dense.DenseParseError as e:
-            self.error(str(e.args[0]), kw if e.offset is None else e.offset)
+            self._dense_error(e, kw if e.offset is None else e.offset)
         self.reset_to(end)
         t = self._elements_literal_type(type)
         if not isinstance(t, (A.RankedTensorType, A.VectorType)):
@@ -613,6 +618,15 @@ class AttrParser(Lexer):
             self.error(err, kw)
         return a
 
+    def _dense_error(self, e, offset):
+        """A dense literal's error at `offset`, with its note (upstream's "add a
+        trailing dot to make the literal a float")."""
+        if e.note:
+            d = Diagnostic(ERROR, self.loc_at(offset).resolve(), e.message)
+            d.attach_note(e.note)
+            raise DiagnosticError(d)
+        self.error(e.message, offset)
+
     def _elements_literal_type(self, type):
         """parseElementsLiteralType: the shaped type the caller gives (memref.global's
         initial value), else `: type`."""
@@ -622,7 +636,7 @@ class AttrParser(Lexer):
         return self.parse_type()
 
     def _parse_dense_resource(self, type):
-        self.expect("<")
+        self.expect("<", "after 'dense_resource'")
         if self.kind not in (BARE, STRING):
             self.error("expected identifier key for 'resource' entry", self.tok_start)
         handle = self.tok if self.kind == BARE else self._unescape(self.tok)
@@ -639,7 +653,7 @@ class AttrParser(Lexer):
             self.error(f"`dense_resource` of type '{t}' is not supported: {e}", colon)
 
     def _parse_dense_array(self, type):
-        self.expect("<")
+        self.expect("<", "after 'array'")
         et_start = self.tok_start
         et = self.parse_type()
         if not isinstance(et, (A.IntegerType, A.FloatType)):
@@ -647,6 +661,8 @@ class AttrParser(Lexer):
         if et.width % 8 and et is not A.i1:
             self.error("element type bitwidth must be a multiple of 8", et_start)
         vals = []
+        if not self.at(">") and not (self.kind == PUNCT and self.tok == ":"):
+            self.error("expected ':' after dense array type")
         if self.consume_if(":"):
             while True:
                 start = self.tok_start
@@ -741,13 +757,15 @@ class AttrParser(Lexer):
 
     def _parse_distinct(self, type):
         kw = self._kw_start
-        self.expect("[")
+        self.expect("[", "after 'distinct'")
         if self.kind != INT:
             self.error("expected distinct ID")
         ident = int_literal(self.tok)
+        if ident >> 64:
+            self.error("expected an unsigned 64-bit integer", self.tok_start)
         self._next()
-        self.expect("]")
-        self.expect("<")
+        self.expect("]", "to close distinct ID")
+        self.expect("<", "after distinct ID")
         # `distinct[0]<>` is how a distinct unit attribute prints.
         ref = A.UnitAttr() if self.at(">") else self.parse_attribute()
         self.expect(">", "to close distinct attribute")
