@@ -442,7 +442,7 @@ class ConstantOp(Op):
         if isinstance(e, A.IntegerType) and not e.is_signless:
             return "integer return type must be signless"
         if not isinstance(v, (A.IntegerAttr, A.FloatAttr, D.DenseElementsAttr,
-                              D.DenseResourceElementsAttr)):
+                              D.DenseResourceElementsAttr, D.SparseElementsAttr)):
             return "value must be an integer, float, or elements attribute"
         if isinstance(t, A.VectorType) and any(t.scalable_dims) and not (
                 isinstance(v, D.DenseElementsAttr) and v.is_splat):

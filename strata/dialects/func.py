@@ -48,6 +48,13 @@ class FunctionLikeOp(Op):
 
     def verify_(self):
         ft = self.type
+        # As upstream's function interface: argument and result attributes must
+        # belong to a dialect (`foo.bar`), checked before the body.
+        for key, what in (("arg_attrs", "arguments"), ("res_attrs", "results")):
+            v = self.properties.get(key)
+            if v is not None and any("." not in name for d in v if isinstance(d, A.DictionaryAttr)
+                                     for name in d.value):
+                return f"{what} may only have dialect attributes"
         body = self.regions[0]
         if not body.blocks:
             vis = self.properties.get("sym_visibility")
@@ -60,8 +67,8 @@ class FunctionLikeOp(Op):
                     "signature")
         for i, (a, t) in enumerate(zip(entry.args, ft.inputs)):
             if a.type is not t:
-                return (f"type of entry block argument #{i}({a.type}) must match the type "
-                        f"of the corresponding argument in function signature({t})")
+                return (f"type of entry block argument #{i}('{a.type}') must match the "
+                        f"type of the corresponding argument in function signature('{t}')")
         for key, n in (("arg_attrs", len(ft.inputs)), ("res_attrs", len(ft.results))):
             v = self.properties.get(key)
             if v is not None and len(v) != n:
@@ -109,8 +116,14 @@ class ReturnOp(Op):
                     f"{f.properties['sym_name'].value}) returns {len(results)}")
         for i, (v, t) in enumerate(zip(vals, results)):
             if v.type is not t:
-                return (f"type of return operand {i} ({v.type}) doesn't match function "
-                        f"result type ({t}) in function @{f.properties['sym_name'].value}")
+                # Upstream emits this one without the "'func.return' op" prefix.
+                from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+                d = Diagnostic(ERROR, self.loc,
+                               f"type of return operand {i} ('{v.type}') doesn't match "
+                               f"function result type ('{t}') in function "
+                               f"@{f.properties['sym_name'].value}")
+                d.op = self
+                raise DiagnosticError(d)
         return None
 
     def handle_inlined_terminator(self, dest):
@@ -250,6 +263,18 @@ class ConstantOp(Op):
 
     def asm_result_names(self):
         return ["f"]
+
+    def verify_symbol_uses(self):
+        """The symbol names a function of this constant's type (upstream's
+        SymbolUserOpInterface check)."""
+        from ..ir.symbol_table import lookup_nearest_symbol_from
+        ref = self.properties["value"]
+        fn = lookup_nearest_symbol_from(self, ref)
+        if fn is None or fn.name != "func.func":
+            return f"reference to undefined function '{ref.root}'"
+        if fn.properties["function_type"].value is not self.results[0].type:
+            return "reference to function with mismatched type"
+        return None
 
     def fold(self, operands):
         return self.properties["value"]

@@ -225,6 +225,20 @@ class BitcastOp(Op):
     dest = Result(C.AnyTensor)
     assembly = "$source attr-dict `:` type($source) `to` type($dest)"
 
+    def fold(self, operands):
+        """A bitcast to its own type is its source; a bitcast of a bitcast reads the
+        first one's source (upstream's ChainedTensorBitcast), folded in place."""
+        src = self.source
+        if src.type is self.results[0].type:
+            return src
+        inner = src.defining_op
+        if type(inner) is BitcastOp:
+            if inner.source.type is self.results[0].type:
+                return inner.source
+            self._operands[0].set(inner.source)
+            return list(self.results)
+        return None
+
     def verify_(self):
         a, b = self.source.type, self.results[0].type
         w = _bit_width(a.element_type)
@@ -244,6 +258,26 @@ class CastOp(Op):
 
     def asm_result_names(self):
         return ["cast"]
+
+    def fold(self, operands):
+        """A cast to its own type is its source; a cast of a cast reads the first one's
+        source when joining all three shapes gives what joining the outer two does
+        (upstream's ChainedTensorCast), folded in place."""
+        src = self.source
+        rt = self.results[0].type
+        if src.type is rt:
+            return src
+        inner = src.defining_op
+        if type(inner) is CastOp:
+            st, it = inner.source.type, src.type
+            first = _join_shapes(_join_shapes(st, it), rt)
+            if first is None or first is not _join_shapes(st, rt):
+                return None
+            if st is rt:
+                return inner.source
+            self._operands[0].set(inner.source)
+            return list(self.results)
+        return None
 
     def verify_(self):
         a, b = self.source.type, self.results[0].type
@@ -582,6 +616,33 @@ class ExtractOp(Op):
     def asm_result_names(self):
         return ["extracted"]
 
+    def fold(self, operands):
+        """ExtractOp::fold: an element of a constant or of tensor.from_elements at
+        constant indices; an extract of a tensor.cast from a ranked tensor reads the cast's source (upstream's
+        ExtractFromTensorCast), folded in place."""
+        t = self.tensor
+        owner = t.defining_op
+        if type(owner) is CastOp and type(owner.source.type) is A.RankedTensorType:
+            self._operands[0].set(owner.source)
+            return list(self.results)
+        idx = operands[1:]
+        const = all(type(i) is A.IntegerAttr for i in idx)
+        src = operands[0]
+        from ..ir.dense import DenseElementsAttr
+        if isinstance(src, DenseElementsAttr) and type(src) is DenseElementsAttr:
+            if src.is_splat:
+                return _element_attr(src, 0)
+            if const:
+                flat = _flat_index([i.value for i in idx], t.type.shape)
+                if flat is not None:
+                    return _element_attr(src, flat)
+            return None
+        if type(owner) is FromElementsOp and const:
+            flat = _flat_index([i.value for i in idx], t.type.shape)
+            if flat is not None:
+                return owner.operand(flat)
+        return None
+
     def verify_(self):
         t = self.tensor.type
         if self.results[0].type is not t.element_type:
@@ -864,6 +925,9 @@ class CollapseShapeOp(Op):
     def asm_result_names(self):
         return ["collapsed"]
 
+    def fold(self, operands):
+        return _fold_reshape(self, ExpandShapeOp, operands[0])
+
     def verify_(self):
         return _verify_reshape(self, self.src.type, self.results[0].type)
 
@@ -885,6 +949,9 @@ class ExpandShapeOp(DynamicIndexListDirective, Op):
 
     def asm_result_names(self):
         return ["expanded"]
+
+    def fold(self, operands):
+        return _fold_reshape(self, CollapseShapeOp, operands[0])
 
     def verify_(self):
         rt = self.results[0].type
@@ -1099,6 +1166,67 @@ _OPS = [BitcastOp, CastOp, CollapseShapeOp, ConcatOp, DimOp, EmptyOp, ExpandShap
 for _c in _OPS:
     install_format(_c)
 
+
+
+def _fold_reshape(op, inverse, const):
+    """foldReshapeOp: a reshape to its own type is its source, one undoing the inverse
+    reshape gives back that reshape's source, and a constant source is reshaped."""
+    src = op.operand(0)
+    rt = op.results[0].type
+    if src.type is rt:
+        return src
+    inner = src.defining_op
+    if type(inner) is inverse and inner.operand(0).type is rt:
+        return inner.operand(0)
+    from ..ir.dense import DenseElementsAttr
+    if type(const) is DenseElementsAttr and rt.has_static_shape:
+        return DenseElementsAttr.from_raw(rt, const.raw)
+    return None
+
+
+def _join_shapes(a, b):
+    """joinShapes: the most static type both ranked/unranked tensor types agree with,
+    or None when they conflict."""
+    if type(a) is A.UnrankedTensorType:
+        return b
+    if type(b) is A.UnrankedTensorType:
+        return a
+    if a.rank != b.rank:
+        return None
+    dims = []
+    for x, y in zip(a.shape, b.shape):
+        if x == DYN:
+            dims.append(y)
+        elif y == DYN or x == y:
+            dims.append(x)
+        else:
+            return None
+    return A.RankedTensorType(dims, a.element_type, a.encoding)
+
+
+def _flat_index(idx, shape):
+    """The row-major position of `idx` in `shape`, or None out of bounds."""
+    flat = 0
+    for i, d in zip(idx, shape):
+        if d == DYN or not 0 <= i < d:
+            return None
+        flat = flat * d + i
+    return flat
+
+
+def _element_attr(dense, flat):
+    """Element `flat` of a numeric dense attribute as an integer or float attribute."""
+    et = dense.element_type
+    e = dense._stored()
+    x = e[0] if dense.is_splat else e[flat]
+    if isinstance(et, (A.IntegerType, A.IndexType)):
+        return A.IntegerAttr(int(x), et)
+    if isinstance(et, A.FloatType):
+        k = (et.width + 7) // 8
+        i = 0 if dense.is_splat else flat
+        bits = int.from_bytes(dense.raw[i * k:(i + 1) * k], "little")
+        return A.FloatAttr(0.0, et, bits)
+    return None
 
 
 def _materialize_constant(builder, value, type, loc=None):

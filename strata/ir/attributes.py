@@ -481,8 +481,8 @@ class IntegerAttr(Attribute):
 
     def __new__(cls, value: int, type: Type):
         value = int(value)
-        if isinstance(type, IntegerType) and type.width == 1:
-            value = value & 1
+        if isinstance(type, IntegerType) and type.width == 1 and type.signedness == 0:
+            value = value & 1  # i1 is a bool (true/false); si1 holds -1 and 0
         else:
             # Keep the value as MLIR's APInt reads back: two's complement of the width,
             # signed for signless/signed types (`255 : i8` is `-1 : i8`), unsigned for ui.

@@ -34,7 +34,7 @@ from .attributes import (
 
 __all__ = [
     "DenseParseError", "DenseElementsAttr", "DenseStringElementsAttr",
-    "DenseResourceElementsAttr", "ResourceBlobs", "DenseLiteral", "parse_dense_literal",
+    "DenseResourceElementsAttr", "SparseElementsAttr", "ResourceBlobs", "DenseLiteral", "parse_dense_literal",
     "parse_dense_body", "print_dense", "print_elided", "encode_blob", "decode_blob",
     "dense_from_numpy", "to_numpy", "format_float_bits", "DEFAULT_HEX_LIMIT", "BLOBS",
     "attach_resources", "print_resource_section",
@@ -997,11 +997,13 @@ class _Parser:
         return (size,) + inner
 
 
-def parse_dense_literal(text: str, pos: int = 0) -> tuple[DenseLiteral, int]:
+def parse_dense_literal(text: str, pos: int = 0, closer: str = ">"
+                        ) -> tuple[DenseLiteral, int]:
     """Parse a dense literal starting at `pos` (just after `dense<`) through its closing
-    `>`; returns the literal and the offset after the `>`. Error offsets index `text`."""
+    `>` (or `closer`: `,` after the indices of `sparse<`); returns the literal and the
+    offset after the closer. Error offsets index `text`."""
     p = _Parser(text, pos)
-    if p.kind != ">":
+    if p.kind != closer and not (closer == "," and p.kind == ">"):
         if p.kind == "string":
             p.lit.hex = (p.start, text[p.start:p.end])
             p.advance()
@@ -1009,9 +1011,94 @@ def parse_dense_literal(text: str, pos: int = 0) -> tuple[DenseLiteral, int]:
             p.lit.shape = p.list()
         else:
             p.element()
-    if p.kind != ">":  # not expect(): the text after `>` is not ours to lex
-        raise DenseParseError("expected '>'", _wrong_token_offset(text, p.start, p.kind))
+    if p.kind != closer:  # not expect(): the text after `>` is not ours to lex
+        raise DenseParseError(f"expected '{closer}'",
+                              _wrong_token_offset(text, p.start, p.kind))
     return p.lit, p.end
+
+
+class SparseElementsAttr(Attribute):
+    """`sparse<indices, values> : type`: a shaped constant that is zero but at
+    `indices` (an N x rank i64 dense attribute, or N for rank 1), which hold `values`
+    (N elements). `sparse<> : type` is all zeros.
+
+        sparse<[[0, 0], [1, 2]], [1, 5]> : tensor<3x4xi32>
+
+    As upstream, a literal given as one element stands for one index (or one value
+    per index), and equal elements print as a splat (`sparse<1, 3> : tensor<4xi64>`)."""
+
+    __slots__ = ("type", "indices", "values")
+
+    def __new__(cls, type, indices, values):
+        def init(o):
+            o.type = type
+            o.indices = indices
+            o.values = values
+        return unique(cls, (type, indices, values), init)
+
+    def _print(self):
+        if self.indices.num_elements == 0:
+            return f"sparse<> : {self.type}"
+        return (f"sparse<{self.indices.print_body(None)}, {self.values.print_body()}> : "
+                f"{self.type}")
+
+    def verify(self):
+        """Upstream's SparseElementsAttr::verify: the message, or None."""
+        t, it, vt = self.type, self.indices.type, self.values.type
+        if len(vt.shape) != 1:
+            return "expected 1-d tensor for sparse element values"
+
+        def dims(shape):
+            return ", ".join(map(str, shape))
+        shape_error = (f"expected shape ([{dims(t.shape)}]); inferred shape of indices "
+                       f"literal ([{dims(it.shape)}]); inferred shape of values literal "
+                       f"([{dims(vt.shape)}])")
+        rank = len(t.shape)
+        if len(it.shape) == 2:
+            if it.shape[1] != rank:
+                return shape_error
+        elif len(it.shape) != 1 or rank != 1:
+            return shape_error
+        if it.shape[0] != vt.shape[0]:
+            return shape_error
+        idx = np.asarray(self.indices.array).reshape(it.shape[0], rank)
+        for n, index in enumerate(idx.tolist()):
+            if any(i < 0 or (d >= 0 and i >= d) for i, d in zip(index, t.shape)):
+                return (f"sparse index #{n} is not contained within the value shape, with "
+                        f"index=[{', '.join(map(str, index))}], and type='{t}'")
+        return None
+
+
+def parse_sparse_body(text: str, pos: int, type_of):
+    """`sparse<` ... `>` starting at `pos` (after the `<`): returns (indices literal,
+    values literal, offset after the `>`), either None for `sparse<>`."""
+    p = _Parser(text, pos)
+    if p.kind == ">":
+        return None, None, p.end
+    indices, end = parse_dense_literal(text, pos, ",")
+    if indices.hex is not None:
+        raise DenseParseError("hex string should not be used for sparse indices",
+                              indices.hex[0])
+    values, end = parse_dense_literal(text, end)
+    return indices, values, end
+
+
+def build_sparse(type, indices, values) -> SparseElementsAttr:
+    """The attribute from its parsed literals (None, None: `sparse<>`), shaped as
+    upstream shapes them; raises DenseParseError or ValueError."""
+    rank = len(type.shape)
+    et = type.element_type
+    i64 = IntegerType(64)
+    if indices is None:
+        return SparseElementsAttr(type, DenseElementsAttr(RankedTensorType((0, rank), i64),
+                                                          np.zeros(0, np.int64)),
+                                  DenseElementsAttr(RankedTensorType((0,), et),
+                                                    np.zeros(0, np.int64)))
+    ishape = indices.shape if indices.shape else (1, rank)
+    ind = indices.build(RankedTensorType(ishape, i64))
+    vshape = values.shape if values.shape else (ishape[0],)
+    val = values.build(RankedTensorType(vshape, et))
+    return SparseElementsAttr(type, ind, val)
 
 
 def parse_dense_body(text: str, type) -> DenseElementsAttr:

@@ -131,7 +131,14 @@ class FusedLoc(Location):
         return unique(cls, (locations, metadata), init)
 
     def _print(self):
-        md = f"<{self.metadata}>" if self.metadata is not None else ""
+        md = ""
+        if self.metadata is not None:
+            # The metadata is an attribute: a location there prints as one, `loc(...)`
+            # (or its alias), not as the bare body a location list holds.
+            md = str(self.metadata)
+            if isinstance(self.metadata, Location) and md[:1] not in ("#", "\x00"):
+                md = f"loc({md})"
+            md = f"<{md}>"
         return f"fused{md}[" + ", ".join(map(str, self.locations)) + "]"
 
     def file_line_col(self):

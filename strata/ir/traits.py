@@ -133,10 +133,16 @@ class _SameOperandsShape(Trait):
         types = [o.value.type for o in op._operands]
         if self.with_results:
             types += [r.type for r in op.results]
+        # As upstream's verifyCompatibleShapes: shaped and unshaped types never agree,
+        # unranked agrees with any, and a scalable vector never agrees with a fixed one
+        # (upstream compares isScalable(), not which dims are).
+        shaped = [isinstance(t, A.ShapedType) for t in types]
+        vec = [any(t.scalable_dims) for t in types if isinstance(t, A.VectorType)]
         shapes = [_shape_of(t) for t in types]
         shapes = [s for s in shapes if s is not None]
-        for s in shapes[1:]:
-            if len(s) != len(shapes[0]) or any(
+        mixed = any(shaped) and not all(shaped)
+        for s in shapes[1:] if not mixed and len(set(vec)) <= 1 else (None,):
+            if s is None or len(s) != len(shapes[0]) or any(
                     a != b and a != A.DYNAMIC and b != A.DYNAMIC for a, b in zip(s, shapes[0])):
                 return ("requires the same shape for all operands and results"
                         if self.with_results else "requires the same shape for all operands")

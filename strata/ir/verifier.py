@@ -160,7 +160,9 @@ def _verify_op(op: Operation, live: set, depth: int) -> None:
     graph = _is_graph(op)
     # Graph regions still need a terminator unless the op says NoTerminator (builtin.module
     # does; ml_program.subgraph does not), as upstream.
-    no_term = T.NoTerminator in cls.traits
+    # An unregistered op's blocks need no terminator either: nothing is known of it
+    # (upstream's mayBeValidWithoutTerminator).
+    no_term = T.NoTerminator in cls.traits or cls is UnregisteredOp
     for idx, region in enumerate(op.regions):
         blocks = region.blocks
         if not blocks:

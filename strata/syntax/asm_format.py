@@ -63,6 +63,11 @@ class SymbolName(AttrFormat):
 
 class SymbolRef(AttrFormat):
     def parse(self, p):
+        if not p.tok.startswith("@"):
+            # Upstream parses any attribute here and then rejects its kind.
+            start = p.tok_start
+            p.parse_attribute()
+            p.error(p._custom_prefix() + "invalid kind of attribute specified", start)
         return p.parse_symbol_ref()
 
     def can_start(self, p):

@@ -51,6 +51,8 @@ class AttrParser(Lexer):
             m = _INT_TYPE_RE.match(tok)
             if m is not None:
                 width = int(m.group(2))
+                if width >= 1 << 32:  # upstream reads the width as a 32-bit unsigned
+                    self.error("invalid integer width")
                 if width > MAX_INT_WIDTH:
                     self.error(f"integer bitwidth is limited to {MAX_INT_WIDTH} bits")
                 t = _SIMPLE_TYPES[tok] = A.IntegerType(width, _SIGN[m.group(1)])
@@ -233,7 +235,10 @@ class AttrParser(Lexer):
                     self.reset_to(self.tok_start + 1)
                     self._expect_x()
                     continue
-                shape.append(int(tok))
+                d = int(tok)
+                if d > _INT64_MAX:  # a dimension is an int64, as upstream
+                    self.error("invalid dimension", self.tok_start)
+                shape.append(d)
                 scal.append(False)
                 self._next()
             elif k == PUNCT and self.tok == "?" and not scalable:
@@ -246,7 +251,10 @@ class AttrParser(Lexer):
                     self.error("invalid dimension", self.tok_start)
                 if self.tok.startswith("0x"):  # `[0x4]`: MLIR reads 0, then `x4`
                     self.error("missing ']' closing scalable dimension", self.tok_start + 1)
-                shape.append(int(self.tok))
+                d = int(self.tok)
+                if d > _INT64_MAX:
+                    self.error("invalid dimension", self.tok_start)
+                shape.append(d)
                 scal.append(True)
                 self._next()
                 if not self.consume_if("]"):
@@ -298,13 +306,26 @@ class AttrParser(Lexer):
             return A.UnrankedMemRefType(et, ms)
         layout = ms = None
         if self.consume_if(","):
-            a = self.parse_attribute()
-            if _is_layout(a):
-                layout = a
-                if self.consume_if(","):
-                    ms = self.parse_attribute()
-            else:
-                ms = a
+            # A comma-separated list: at most one layout, then at most one memory space.
+            while True:
+                if self.at(">"):
+                    self.error("expected list element")
+                a_start = self.tok_start
+                a = self.parse_attribute()
+                if _is_layout(a):
+                    if ms is not None:
+                        self.error("expected memory space to be last in memref type",
+                                   a_start)
+                    if layout is not None:
+                        self.error("multiple layouts specified in memref type", a_start)
+                    layout = a
+                else:
+                    if ms is not None:
+                        self.error("multiple memory spaces specified in memref type",
+                                   a_start)
+                    ms = a
+                if not self.consume_if(","):
+                    break
         self.expect(">", "in memref type")
         if isinstance(layout, A.StridedLayoutAttr):
             if len(layout.strides) != len(shape):
@@ -556,16 +577,55 @@ class AttrParser(Lexer):
         kw = self._kw_start
         if not (self.kind == PUNCT and self.tok == "<"):
             self.error("expected '<' after 'dense'")
-        start = self.tok_start + 1
-        body = self._raw_until_close()
-        t = self._elements_literal_type(type)
+        # The literal is parsed in place, up to its own closing `>`: a bracket-matched
+        # cut would misreport a malformed element (`[(10,10]`) as unbalanced text.
         from ..ir import dense
         try:
-            return dense.parse_dense_body(body, t)
+            lit, end = dense.parse_dense_literal(self.text, self.tok_start + 1)
         except dense.DenseParseError as e:
-            self.error(str(e.args[0]), kw if e.offset is None else start + e.offset)
+            self._dense_error(e, kw if e.offset is None else e.offset)
+        self.reset_to(end)
+        t = self._elements_literal_type(type)
+        try:
+            return lit.build(t)
+        except dense.DenseParseError as e:
+            self._dense_error(e, kw if e.offset is None else e.offset)
         except ValueError as e:  # an element type dense storage does not support (i0)
             self.error(str(e), kw)
+
+    def _parse_sparse(self, type):
+        kw = self._kw_start
+        if not (self.kind == PUNCT and self.tok == "<"):
+            self.error("expected '<' after 'sparse'")
+        from ..ir import dense
+        try:
+            indices, values, end = dense.parse_sparse_body(self.text, self.tok_start + 1,
+                                                           None)
+        except dense.DenseParseError as e:
+            self._dense_error(e, kw if e.offset is None else e.offset)
+        self.reset_to(end)
+        t = self._elements_literal_type(type)
+        if not isinstance(t, (A.RankedTensorType, A.VectorType)):
+            self.error("elements literal must be a shaped type", kw)
+        try:
+            a = dense.build_sparse(t, indices, values)
+        except dense.DenseParseError as e:
+            self.error(str(e.args[0]), kw)
+        except ValueError as e:
+            self.error(str(e), kw)
+        err = a.verify()
+        if err:
+            self.error(err, kw)
+        return a
+
+    def _dense_error(self, e, offset):
+        """A dense literal's error at `offset`, with its note (upstream's "add a
+        trailing dot to make the literal a float")."""
+        if e.note:
+            d = Diagnostic(ERROR, self.loc_at(offset).resolve(), e.message)
+            d.attach_note(e.note)
+            raise DiagnosticError(d)
+        self.error(e.message, offset)
 
     def _elements_literal_type(self, type):
         """parseElementsLiteralType: the shaped type the caller gives (memref.global's
@@ -576,7 +636,7 @@ class AttrParser(Lexer):
         return self.parse_type()
 
     def _parse_dense_resource(self, type):
-        self.expect("<")
+        self.expect("<", "after 'dense_resource'")
         if self.kind not in (BARE, STRING):
             self.error("expected identifier key for 'resource' entry", self.tok_start)
         handle = self.tok if self.kind == BARE else self._unescape(self.tok)
@@ -593,7 +653,7 @@ class AttrParser(Lexer):
             self.error(f"`dense_resource` of type '{t}' is not supported: {e}", colon)
 
     def _parse_dense_array(self, type):
-        self.expect("<")
+        self.expect("<", "after 'array'")
         et_start = self.tok_start
         et = self.parse_type()
         if not isinstance(et, (A.IntegerType, A.FloatType)):
@@ -601,6 +661,8 @@ class AttrParser(Lexer):
         if et.width % 8 and et is not A.i1:
             self.error("element type bitwidth must be a multiple of 8", et_start)
         vals = []
+        if not self.at(">") and not (self.kind == PUNCT and self.tok == ":"):
+            self.error("expected ':' after dense array type")
         if self.consume_if(":"):
             while True:
                 start = self.tok_start
@@ -640,24 +702,31 @@ class AttrParser(Lexer):
 
     def _parse_affine_map(self, type):
         from ..ir import affine
-        start = self.tok_start + 1
-        body = self._raw_until_close(lenient=True)
-        try:
-            return affine.AffineMapAttr(affine.parse_affine_map_body(body))
-        except affine.AffineParseError as e:
-            self.error(str(e.args[0]), start + (e.offset or 0))
+        return affine.AffineMapAttr(self._parse_affine_body(affine.AffineMap, "affine map"))
 
     def _parse_affine_set(self, type):
         from ..ir import affine
-        start = self.tok_start + 1
-        body = self._raw_until_close(lenient=True)
+        return affine.IntegerSetAttr(self._parse_affine_body(affine.IntegerSet,
+                                                             "integer set"))
+
+    def _parse_affine_body(self, want, what):
+        """After `affine_map` / `affine_set`: `<body>`, the body parsed in place (it
+        holds `->`, `>=` and `<=`, so its closing `>` cannot be found beforehand)."""
+        from ..ir import affine
+        if not (self.kind == PUNCT and self.tok == "<"):
+            self.error(f"expected '<' in {what}")
+        pos = self.tok_start + 1
         try:
-            return affine.IntegerSetAttr(affine.parse_integer_set_body(body))
+            r, end = affine.parse_affine_prefix(self.text, pos, want)
         except affine.AffineParseError as e:
-            self.error(str(e.args[0]), start + (e.offset or 0))
+            self.error(str(e.args[0]), pos if e.offset is None else e.offset)
+        if end >= len(self.text) or self.text[end] != ">":
+            self.error(f"expected '>' in {what}", end)
+        self.reset_to(end + 1)
+        return r
 
     def _parse_strided(self, type):
-        self.expect("<")
+        self.expect("<", "after 'strided'")
         self.expect("[")
         strides = []
         if not self.consume_if("]"):
@@ -688,13 +757,15 @@ class AttrParser(Lexer):
 
     def _parse_distinct(self, type):
         kw = self._kw_start
-        self.expect("[")
+        self.expect("[", "after 'distinct'")
         if self.kind != INT:
             self.error("expected distinct ID")
         ident = int_literal(self.tok)
+        if ident >> 64:
+            self.error("expected an unsigned 64-bit integer", self.tok_start)
         self._next()
-        self.expect("]")
-        self.expect("<")
+        self.expect("]", "to close distinct ID")
+        self.expect("<", "after distinct ID")
         # `distinct[0]<>` is how a distinct unit attribute prints.
         ref = A.UnitAttr() if self.at(">") else self.parse_attribute()
         self.expect(">", "to close distinct attribute")
@@ -735,21 +806,21 @@ class AttrParser(Lexer):
                 return L.UnknownLoc()
             if tok == "callsite":
                 self._next()
-                self.expect("(")
+                self.expect("(", "in callsite location")
                 callee = self._parse_loc_inner()
                 if not (self.kind == BARE and self.tok == "at"):
                     self.error("expected 'at' in callsite location")
                 self._next()
                 caller = self._parse_loc_inner()
-                self.expect(")")
+                self.expect(")", "in callsite location")
                 return L.CallSiteLoc(callee, caller)
             if tok == "fused":
                 self._next()
                 md = None
                 if self.consume_if("<"):
                     md = self.parse_attribute()
-                    self.expect(">")
-                self.expect("[")
+                    self.expect(">", "after fused location metadata")
+                self.expect("[", "in fused location")
                 locs = []
                 if not self.consume_if("]"):
                     locs.append(self._parse_loc_inner())
@@ -861,6 +932,9 @@ def _valid_memref_element(t) -> bool:
         getattr(t, "memref_element", False)
 
 
+_INT64_MAX = (1 << 63) - 1
+
+
 def _int_fits(v, type) -> bool:
     """Whether `v` is a value of the integer type (signless: either reading)."""
     w = type.width
@@ -883,11 +957,12 @@ def _check_int_range(p, v, type, start):
         if v >> w:
             p.error("integer constant out of range for attribute", start)
         return
-    lo = -(1 << (w - 1)) if w > 0 else 0
-    hi = (1 << w) - 1 if (isinstance(type, A.IntegerType) and type.signedness == 0) else \
-        (1 << (w - 1)) - 1
-    if w == 1 and isinstance(type, A.IntegerType) and type.signedness == 0:
-        lo, hi = -1, 1
+    if w == 0:  # i0, si0: zero is their only value
+        lo = hi = 0
+    elif isinstance(type, A.IntegerType) and type.signedness == 0:
+        lo, hi = -(1 << (w - 1)), (1 << w) - 1  # either reading of the bits
+    else:
+        lo, hi = -(1 << (w - 1)), (1 << (w - 1)) - 1
     if v < lo or v > hi:
         p.error("integer constant out of range for attribute", start)
 
@@ -902,6 +977,7 @@ _TYPE_KEYWORDS = {
 
 _ATTR_KEYWORDS = {
     "dense": AttrParser._parse_dense,
+    "sparse": AttrParser._parse_sparse,
     "dense_resource": AttrParser._parse_dense_resource,
     "array": AttrParser._parse_dense_array,
     "affine_map": AttrParser._parse_affine_map,

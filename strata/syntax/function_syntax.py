@@ -69,9 +69,10 @@ def parse_function_op(p, st, allow_variadic=False):
         st.properties["res_attrs"] = A.ArrayAttr(A.DictionaryAttr(d or {}) for d in res_attrs)
     p.parse_optional_attr_dict(st, with_keyword=True)
     if p.kind == PUNCT and p.tok == "{":
-        if named is False:
-            p.error(p._custom_prefix() + "expected SSA identifier", p.tok_start)
-        r = p.parse_region(args=args, isolated=True, op_cls=st.cls)
+        # Arguments given by type alone (`@f(f32) {`): the body names them in its own
+        # entry block header (`^bb0(%a: f32):`), as upstream allows; the verifier
+        # checks that block against the signature.
+        r = p.parse_region(args=args if named else None, isolated=True, op_cls=st.cls)
         if not r.blocks:
             p.error("expected non-empty function body")
         st.regions.append(r)

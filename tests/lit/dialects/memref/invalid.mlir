@@ -112,7 +112,8 @@ memref.global @g : memref<?xf32>
 
 // -----
 
-  // expected-error @+1 {{unexpected decimal integer literal for a floating point value}}
+  // expected-error @+2 {{unexpected decimal integer literal for a floating point value}}
+  // expected-note @+1 {{add a trailing dot to make the literal a float}}
 memref.global @g : memref<2xf32> = dense<1> : tensor<2xi32>
 
 // -----
