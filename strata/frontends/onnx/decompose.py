@@ -175,6 +175,24 @@ def _attribute_proto(name: str, kind: str, a):
 _DOMAIN = "strata.expand"  # the model-local domain the function is put in
 
 
+def _stash_like_input(op, fn) -> None:
+    """A default stash_type (float) on double data: onnxruntime and onnx.reference
+    compute the statistics in double, and so does `fn` after this (its casts to the
+    stash type become casts to double; ONNX builds no body for stash_type = double).
+    Only where the statistics are not outputs of `op`, whose types say float."""
+    import onnx
+    t = op.operands[0].type if op.operands else None
+    if getattr(t, "element_type", None) is not A.f64:
+        return
+    if any(not isinstance(r.type, A.NoneType) and r.has_uses() for r in op.results[1:]):
+        return
+    for n in fn.node:
+        if n.op_type == "Cast":
+            for a in n.attribute:
+                if a.name == "to" and a.i == onnx.TensorProto.FLOAT:
+                    a.i = onnx.TensorProto.DOUBLE
+
+
 def _function_model(op, opsets: dict):
     """A ModelProto calling `op`'s schema function as a model-local function (see
     [Note: one op at a time]), or None when ONNX builds no body for it."""
@@ -215,6 +233,8 @@ def _function_model(op, opsets: dict):
         return None
     fn = onnx.FunctionProto.FromString(body)
     _stable_variance(fn)
+    if "stash_type" in full.attributes and "stash_type" not in op.properties:
+        _stash_like_input(op, fn)
     fn.domain = _DOMAIN
     fn.name = cls.op_type
     # The body's ops run at the module's opset (ONNX registers a new body where an op
