@@ -1170,13 +1170,18 @@ for _c in _OPS:
 
 def _fold_reshape(op, inverse, const):
     """foldReshapeOp: a reshape to its own type is its source, one undoing the inverse
-    reshape gives back that reshape's source, and a constant source is reshaped."""
+    reshape gives back that reshape's source (when that type has at most one dynamic
+    dim, as upstream), and a constant source is reshaped."""
     src = op.operand(0)
     rt = op.results[0].type
     if src.type is rt:
         return src
     inner = src.defining_op
-    if type(inner) is inverse and inner.operand(0).type is rt:
+    # Only with at most one dynamic dim: with two, the expanded sizes need not be the
+    # source's (an ONNX Reshape of a [?, ?] tensor to a run-time [?, ?] shape is such a
+    # pair; folding it returned the input's shape).
+    if type(inner) is inverse and inner.operand(0).type is rt and \
+            sum(d == DYN for d in rt.shape) < 2:
         return inner.operand(0)
     from ..ir.dense import DenseElementsAttr
     if type(const) is DenseElementsAttr and rt.has_static_shape:
