@@ -76,5 +76,7 @@ def _space_to_depth(cx):
     hb = _divided(cx, ix, h, b, "the height")
     wb = _divided(cx, ix, w, b, "the width")
     e = expand(cx, x, [[0], [1], [2, 3], [4, 5]], [n, c, hb, b, wb, b])
-    t = _transpose(cx, e, [0, 3, 5, 1, 2, 4])
+    # DCR (the default): channel (i*b + j)*C + c; CRD (opset 25's mode): c*b^2 + i*b + j
+    crd = cx.attr("mode", "DCR") == "CRD"
+    t = _transpose(cx, e, [0, 1, 3, 5, 2, 4] if crd else [0, 3, 5, 1, 2, 4])
     return [finish(cx, collapse(cx, t, [[0], [1, 2, 3], [4], [5]]))]
