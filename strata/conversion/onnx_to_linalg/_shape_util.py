@@ -298,9 +298,23 @@ def extract_slice(cx, src, offsets, sizes_, strides=None, result_type=None):
     if not (do or ds or dt) and so == [0] * rank and st == [1] * rank and \
             list(src.type.shape) == ss and src.type is result_type:
         return src
+    if list(result_type.shape) == ss and any(
+            o != DYN and d != DYN and o >= d for o, d in zip(so, src.type.shape)):
+        # A static offset at or past a static dim: the slice is empty along it (a valid
+        # one has size 0 there), and upstream's extract_slice verifier refuses that
+        # offset (a dim of size 0 takes none): an empty tensor of the result's sizes.
+        from .common import empty
+        return empty(cx, [s if s != DYN else v for s, v in zip(ss, _dyn_iter(ds, ss))],
+                     result_type.element_type)
     return cx.create(ExtractSliceOp, source=src, offsets=do, sizes=ds, strides=dt,
                      static_offsets=_i64s(so), static_sizes=_i64s(ss),
                      static_strides=_i64s(st), result=result_type).results[0]
+
+
+def _dyn_iter(dyn, static):
+    """The Values of `dyn` at the DYN positions of `static` (None elsewhere)."""
+    it = iter(dyn)
+    return [next(it) if s == DYN else None for s in static]
 
 
 def insert_slice(cx, src, dest, offsets, strides=None, b=None):
