@@ -110,6 +110,9 @@ UnitAttrC = Constraint(lambda a: type(a) is A.UnitAttr, "unit attribute")
 BoolAttrC = Constraint(lambda a: type(a) is A.IntegerAttr and a.type is A.i1,
                        "bool attribute")
 ArrayAttrC = Constraint(lambda a: type(a) is A.ArrayAttr, "array attribute")
+DictArrayAttrC = Constraint(lambda a: type(a) is A.ArrayAttr and
+                            all(type(d) is A.DictionaryAttr for d in a),
+                            "Array of dictionary attributes")
 DictAttrC = Constraint(lambda a: type(a) is A.DictionaryAttr, "dictionary of named attribute values")
 TypeAttrC = Constraint(lambda a: type(a) is A.TypeAttr, "any type attribute")
 FunctionTypeAttr = Constraint(lambda a: type(a) is A.TypeAttr and type(a.value) is A.FunctionType,
