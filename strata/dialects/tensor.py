@@ -32,6 +32,7 @@ AnyNon0RankedOrUnrankedTensor = C.Constraint(
 AnyStaticShapeTensor = C.Constraint(
     lambda t: type(t) is A.RankedTensorType and t.has_static_shape,
     "statically shaped tensor of any non-token type values")
+AnyStaticShapeTensor.type_kind = C.AnyRankedTensor.type_kind
 IndexTensor = C.Constraint(
     lambda t: type(t) is A.RankedTensorType and C.SignlessIntegerOrIndex.check(t.element_type),
     "ranked tensor of signless integer or index values")
