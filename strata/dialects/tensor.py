@@ -40,9 +40,6 @@ ShapeTensor = C.Constraint(
     lambda t: isinstance(t, (A.RankedTensorType, A.UnrankedTensorType)) and t.has_rank
     and t.rank == 1 and C.SignlessIntegerOrIndex.check(t.element_type),
     "1D tensor of signless integer or index values")
-SplatInput = C.Constraint(
-    lambda t: C.SignlessInteger.check(t) or type(t) is A.IndexType or type(t) is A.FloatType,
-    "integer/index/float type")
 
 
 def _is_index_list_array(a):
@@ -452,7 +449,7 @@ class SplatOp(Op):
 
     name = "tensor.splat"
     traits = (T.Pure,)
-    input = Operand(SplatInput)
+    input = Operand(C.AnyType)  # upstream: any element type (vector<..> included)
     dynamicSizes = VarOperand(C.Index)
     aggregate = Result(C.AnyRankedTensor)
     assembly = "$input (`[` $dynamicSizes^ `]`)? attr-dict `:` type($aggregate)"
