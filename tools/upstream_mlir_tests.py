@@ -164,6 +164,11 @@ _IREE_DIALECTS = {"affine", "vector", "gpu", "nvgpu", "amdgpu", "spirv", "emitc"
                   "tosa_ext", "linalg_ext"}
 
 
+# `-canonicalize` as a flag, or `canonicalize` (with or without `{options}`) inside a
+# `-pass-pipeline=` (as in ControlFlow/canonicalize.mlir); not `-test-canonicalize-x`.
+_CANONICALIZE = re.compile(r"(?<![\w-])(?:--?)?canonicalize(?![\w-])")
+
+
 def check_file(path, iree, tmpdir, rel):
     from strata.dialects import all_dialects
     from strata.tools.opt import split_chunks
@@ -177,7 +182,7 @@ def check_file(path, iree, tmpdir, rel):
     unreg = "allow-unregistered-dialect" in all_runs
     split = "split-input-file" in all_runs
     verify = "verify-diagnostics" in all_runs
-    canon = re.search(r"(?<![\w-])-?-canonicalize(?![\w-])", all_runs) is not None
+    canon = _CANONICALIZE.search(all_runs) is not None
     base = ["--allow-unregistered-dialect"] if unreg else []
     chunks = split_chunks(text, "// -----") if split else [(text, 0, 0)]
     chunk_path = os.path.join(tmpdir, "chunk.mlir")

@@ -309,7 +309,13 @@ class SwitchOp(BranchOpMixin, Op):
         default_dest, default_vals = _parse_dest(p)
         values, dests, groups = [], [], []
         while p.consume_if(","):
+            vstart = p.tok_start
             v = p.parse_integer()
+            # As upstream: a value fits when it reads as a signed or an unsigned number of
+            # the flag's width (-128..255 for i8); it is then kept as its signed reading.
+            if not -(1 << (flag_t.width - 1)) <= v < (1 << flag_t.width):
+                p.error(p._custom_prefix() + f"case value is out of range for '{flag_t}'",
+                        vstart)
             p.expect(":")
             d, vals = _parse_dest(p)
             values.append(_sext(v, flag_t.width))

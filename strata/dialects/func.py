@@ -18,8 +18,8 @@ class FunctionLikeOp(Op):
     sym_name = Prop(C.SymbolNameAttr)
     function_type = Prop(C.FunctionTypeAttr)
     sym_visibility = OptProp(C.StrAttr)
-    arg_attrs = OptProp(C.ArrayAttrC)
-    res_attrs = OptProp(C.ArrayAttrC)
+    arg_attrs = OptProp(C.DictArrayAttrC)
+    res_attrs = OptProp(C.DictArrayAttrC)
     body = RegionDef()
 
     @classmethod
@@ -48,13 +48,21 @@ class FunctionLikeOp(Op):
 
     def verify_(self):
         ft = self.type
-        # As upstream's function interface: argument and result attributes must
-        # belong to a dialect (`foo.bar`), checked before the body.
-        for key, what in (("arg_attrs", "arguments"), ("res_attrs", "results")):
+        # As upstream's function interface, before the body: one dictionary of argument
+        # (result) attributes per argument (result), and those attributes must belong to
+        # a dialect (`foo.bar`).
+        for key, what, n in (("arg_attrs", "argument", len(ft.inputs)),
+                             ("res_attrs", "result", len(ft.results))):
             v = self.properties.get(key)
-            if v is not None and any("." not in name for d in v if isinstance(d, A.DictionaryAttr)
-                                     for name in d.value):
-                return f"{what} may only have dialect attributes"
+            if v is None:
+                continue
+            if len(v) != n:
+                return (f"expects {what} attribute array to have the same number of "
+                        f"elements as the number of function {what}s, got {len(v)}, but "
+                        f"expected {n}")
+            if any("." not in name for d in v if isinstance(d, A.DictionaryAttr)
+                   for name in d.value):
+                return f"{what}s may only have dialect attributes"
         body = self.regions[0]
         if not body.blocks:
             vis = self.properties.get("sym_visibility")
@@ -69,10 +77,6 @@ class FunctionLikeOp(Op):
             if a.type is not t:
                 return (f"type of entry block argument #{i}('{a.type}') must match the "
                         f"type of the corresponding argument in function signature('{t}')")
-        for key, n in (("arg_attrs", len(ft.inputs)), ("res_attrs", len(ft.results))):
-            v = self.properties.get(key)
-            if v is not None and len(v) != n:
-                return f"expects {key} to have {n} elements, but got {len(v)}"
         return None
 
 
@@ -146,8 +150,8 @@ class CallOp(Op):
     name = "func.call"
     callee = Prop(C.FlatSymbolRefAttr)
     callee.fmt = SymbolRef()
-    arg_attrs = OptProp(C.ArrayAttrC)
-    res_attrs = OptProp(C.ArrayAttrC)
+    arg_attrs = OptProp(C.DictArrayAttrC)
+    res_attrs = OptProp(C.DictArrayAttrC)
     no_inline = OptProp(C.UnitAttrC)
     no_inline.fmt = UnitKeyword()
     operands_ = VarOperand()
@@ -200,8 +204,8 @@ class CallIndirectOp(Op):
     callee = Operand(C.FunctionTypeC)
     callee_operands = VarOperand()
     results_ = VarResult()
-    arg_attrs = OptProp(C.ArrayAttrC)
-    res_attrs = OptProp(C.ArrayAttrC)
+    arg_attrs = OptProp(C.DictArrayAttrC)
+    res_attrs = OptProp(C.DictArrayAttrC)
     assembly = "$callee `(` $callee_operands `)` attr-dict `:` type($callee)"
 
     @classmethod

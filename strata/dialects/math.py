@@ -26,7 +26,7 @@ from ..ir.ods import Op, Operand, Result
 from ..syntax.asm_format import install_format
 from . import constant_fold as CF
 from .arith import (FASTMATH, BoolLike, FloatLike, ResultIsI1OfOperandShape, _fastmath_prop,
-                    i1_like, materialize_constant)
+                    _rounding_prop, i1_like, materialize_constant)
 
 # Math's integer ops keep the classic summary (arith's says "non-zero-bitwidth").
 IntLike = C.SignlessIntegerLike
@@ -311,12 +311,15 @@ class PowFOp(_FloatBinary):
 
 
 class FmaOp(_FloatTernary):
-    """`%d = math.fma %a, %b, %c : f32` (a * b + c, rounded once)"""
+    """`%d = math.fma %a, %b, %c : f32` (a * b + c, rounded once), optionally with a
+    rounding mode as arith's: `math.fma %a, %b, %c toward_zero : f32`."""
     name = "math.fma"
     a = Operand(FloatLike)
     b = Operand(FloatLike)
     c = Operand(FloatLike)
-    assembly = "$a `,` $b `,` $c (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
+    roundingmode = _rounding_prop()
+    assembly = ("$a `,` $b `,` $c ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict "
+                "`:` type($result)")
 
 
 class ClampFOp(_FloatTernary):

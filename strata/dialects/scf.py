@@ -439,6 +439,17 @@ class InParallelOp(_ScfOp):
                 for inner in b.ops:
                     if not getattr(type(inner), "parallel_combining", False):
                         return "expected only ParallelCombiningOpInterface ops"
+        # Each op combines into one of the forall's shared outputs (its trailing block
+        # arguments, one per result), as upstream checks; reported on that op.
+        forall = self.parent_op
+        if forall is None or not forall.regions or not forall.regions[0].blocks:
+            return None
+        args = forall.regions[0].blocks[0].args
+        outs = set(args[len(args) - len(forall.results):]) if forall.results else set()
+        for b in self.regions[0].blocks:
+            for inner in b.ops:
+                if inner.value_of("dest") not in outs:
+                    _op_error(inner, "may only insert into an output block argument")
         return None
 
     @staticmethod

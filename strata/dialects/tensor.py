@@ -32,6 +32,7 @@ AnyNon0RankedOrUnrankedTensor = C.Constraint(
 AnyStaticShapeTensor = C.Constraint(
     lambda t: type(t) is A.RankedTensorType and t.has_static_shape,
     "statically shaped tensor of any non-token type values")
+AnyStaticShapeTensor.type_kind = C.AnyRankedTensor.type_kind
 IndexTensor = C.Constraint(
     lambda t: type(t) is A.RankedTensorType and C.SignlessIntegerOrIndex.check(t.element_type),
     "ranked tensor of signless integer or index values")
@@ -39,9 +40,6 @@ ShapeTensor = C.Constraint(
     lambda t: isinstance(t, (A.RankedTensorType, A.UnrankedTensorType)) and t.has_rank
     and t.rank == 1 and C.SignlessIntegerOrIndex.check(t.element_type),
     "1D tensor of signless integer or index values")
-SplatInput = C.Constraint(
-    lambda t: C.SignlessInteger.check(t) or type(t) is A.IndexType or type(t) is A.FloatType,
-    "integer/index/float type")
 
 
 def _is_index_list_array(a):
@@ -451,7 +449,7 @@ class SplatOp(Op):
 
     name = "tensor.splat"
     traits = (T.Pure,)
-    input = Operand(SplatInput)
+    input = Operand(C.AnyType)  # upstream: any element type (vector<..> included)
     dynamicSizes = VarOperand(C.Index)
     aggregate = Result(C.AnyRankedTensor)
     assembly = "$input (`[` $dynamicSizes^ `]`)? attr-dict `:` type($aggregate)"

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from .core import impl
-from .ops_arith import _float_out, _int_out, _s, _u, _wide
+from .ops_arith import _float_out, _int_out, _rounding_default, _s, _u, _wide
 from .values import int_width
 
 
@@ -83,6 +83,7 @@ def _erfc_op(interp, op, args):
 
 @impl("math.fma")
 def _fma(interp, op, args):
+    _rounding_default(op)
     a, b, c = (_f64(v) for v in args)
     return [_float_out(op, a * b + c)]
 

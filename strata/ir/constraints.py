@@ -11,7 +11,10 @@ __all__ = ["Constraint", "AnyType", "AnyAttr", "type_is", "attr_is", "any_of"]
 
 
 class Constraint:
-    __slots__ = ("check", "summary")
+    # type_kind: (classes, name) when the constraint names one kind of builtin type, as
+    # an ODS type constraint with a C++ type does: the custom syntax then refuses another
+    # kind where it parses the type ("invalid kind of type specified: expected <name>").
+    __slots__ = ("check", "summary", "type_kind")
 
     def __init__(self, check, summary: str):
         # Types and attributes are uniqued and immutable, so a constraint's answer for
@@ -30,6 +33,7 @@ class Constraint:
 
         self.check = cached
         self.summary = summary
+        self.type_kind = None
 
     def __or__(self, other: "Constraint") -> "Constraint":
         return any_of(self, other)
@@ -97,6 +101,8 @@ AnyTensor = Constraint(lambda t: isinstance(t, (A.RankedTensorType, A.UnrankedTe
                        "tensor of any type values")
 AnyRankedTensor = Constraint(lambda t: type(t) is A.RankedTensorType,
                              "ranked tensor of any type values")
+AnyTensor.type_kind = ((A.RankedTensorType, A.UnrankedTensorType), None)  # TensorType
+AnyRankedTensor.type_kind = ((A.RankedTensorType,), "builtin.tensor")
 AnyMemRef = Constraint(lambda t: isinstance(t, (A.MemRefType, A.UnrankedMemRefType)),
                        "memref of any type values")
 AnyVector = Constraint(lambda t: type(t) is A.VectorType, "vector of any type values")
@@ -110,6 +116,9 @@ UnitAttrC = Constraint(lambda a: type(a) is A.UnitAttr, "unit attribute")
 BoolAttrC = Constraint(lambda a: type(a) is A.IntegerAttr and a.type is A.i1,
                        "bool attribute")
 ArrayAttrC = Constraint(lambda a: type(a) is A.ArrayAttr, "array attribute")
+DictArrayAttrC = Constraint(lambda a: type(a) is A.ArrayAttr and
+                            all(type(d) is A.DictionaryAttr for d in a),
+                            "Array of dictionary attributes")
 DictAttrC = Constraint(lambda a: type(a) is A.DictionaryAttr, "dictionary of named attribute values")
 TypeAttrC = Constraint(lambda a: type(a) is A.TypeAttr, "any type attribute")
 FunctionTypeAttr = Constraint(lambda a: type(a) is A.TypeAttr and type(a.value) is A.FunctionType,

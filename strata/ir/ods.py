@@ -325,6 +325,12 @@ class Op(Operation):
         cls = type(self)
         # Properties first, then operands, then results: the order of ODS's generated
         # verifyInvariantsImpl, so that an op wrong in several ways reports the same error.
+        rdefs = cls._region_defs
+        nreg = len(self.regions)
+        if nreg != len(rdefs):
+            err = _region_count_error(rdefs, nreg)
+            if err:
+                return err
         props = self._props
         for d in cls._prop_defs:
             v = props.get(d.name)
@@ -362,12 +368,18 @@ class Op(Operation):
                              AttrSizedResultSegments, "resultSegmentSizes")
         if err:
             return err
-        rdefs = cls._region_defs
-        nreg = len(self.regions)
         if rdefs:
-            variadic = rdefs[-1].kind == VARIADIC
-            if (nreg < len(rdefs) - 1) if variadic else nreg != len(rdefs):
-                return f"requires {len(rdefs)} regions"
+            # ODS's predicate traits (AllTypesMatch, PredOpTrait) are checked before the
+            # region constraints, as in upstream's generated verifyInvariantsImpl.
+            preds = cls.__dict__.get("_pred_traits")
+            if preds is None:
+                from .traits import AllTypesMatch, PredTrait
+                preds = cls._pred_traits = tuple(
+                    t for t in cls.traits if isinstance(t, (AllTypesMatch, PredTrait)))
+            for t in preds:
+                err = t.verify(self)
+                if err:
+                    return err
             for d in rdefs:
                 if not d.single_block:
                     continue
@@ -377,8 +389,6 @@ class Op(Operation):
                     if len(self.regions[i].blocks) != 1:
                         return (f"region #{i} ('{d.name}') failed to verify constraint: "
                                 "region with 1 blocks")
-        elif nreg:
-            return f"requires zero regions"
         sdefs = cls._successor_defs
         nsucc = len(self.successors)
         if sdefs:
@@ -475,6 +485,19 @@ def _default_segments(defs, total):
             sizes.append(n)
             rest -= n
     return sizes
+
+
+def _region_count_error(rdefs, nreg):
+    """The region-count trait's message (upstream's ZeroRegions, OneRegion, NRegions<N>,
+    AtLeastNRegions<N>); these traits are checked before the op's invariants."""
+    if not rdefs:
+        return "requires zero regions"
+    if rdefs[-1].kind == VARIADIC:
+        need = len(rdefs) - 1
+        return f"expected {need} or more regions" if need and nreg < need else None
+    if len(rdefs) == 1:
+        return "requires one region"
+    return f"expected {len(rdefs)} regions"
 
 
 def _verify_values(op, defs, values, what, seg_trait, seg_name):

@@ -231,9 +231,14 @@ class _SingleBlock(Trait):
     types_only = True
 
     def verify(self, op):
+        # (Ops with regions never take the verifier's by-types fast path.)
         for i, r in enumerate(op.regions):
             if len(r.blocks) > 1:
                 return f"expects region #{i} to have 0 or 1 blocks"
+            # As upstream: the one block of an op that needs terminators holds at least
+            # one (checked before the op's own verifier looks for that terminator).
+            if r.blocks and r.blocks[0].first is None and NoTerminator not in type(op).traits:
+                return "expects a non-empty block"
         return None
 
 

@@ -698,7 +698,13 @@ def _parse_types(arg, p, ctx):
             ts = p.parse_type_list() if (p.kind != PUNCT or p.tok == "(") else []
         _assign_types(arg, ts, ctx, p)
     else:
-        _assign_types(arg, [p.parse_type()], ctx, p)
+        start = p.tok_start
+        t = p.parse_type()
+        kind = getattr(arg.constraint, "type_kind", None)
+        if kind is not None and not isinstance(t, kind[0]):
+            p.error(p._custom_prefix() + "invalid kind of type specified" +
+                    (f": expected {kind[1]}, but found '{t}'" if kind[1] else ""), start)
+        _assign_types(arg, [t], ctx, p)
 
 
 def _assign_types(arg, ts, ctx, p):

@@ -63,11 +63,17 @@ def parse_function_op(p, st, allow_variadic=False):
             res_types.append(p.parse_type())
             res_attrs.append(None)
     st.properties["function_type"] = A.TypeAttr(A.FunctionType(arg_types, res_types))
+    inferred = {name: st.properties.get(name) for name in _INFERRED}
     if any(arg_attrs):
         st.properties["arg_attrs"] = A.ArrayAttr(A.DictionaryAttr(d or {}) for d in arg_attrs)
     if any(res_attrs):
         st.properties["res_attrs"] = A.ArrayAttr(A.DictionaryAttr(d or {}) for d in res_attrs)
+    dict_start = p.tok_start
     p.parse_optional_attr_dict(st, with_keyword=True)
+    for name in _INFERRED:
+        if st.properties.get(name) is not inferred[name]:
+            p.error(p._custom_prefix() + f"'{name}' is an inferred attribute and should not "
+                    "be specified in the explicit attribute dictionary", dict_start)
     if p.kind == PUNCT and p.tok == "{":
         # Arguments given by type alone (`@f(f32) {`): the body names them in its own
         # entry block header (`^bb0(%a: f32):`), as upstream allows; the verifier
@@ -79,6 +85,11 @@ def parse_function_op(p, st, allow_variadic=False):
     else:
         from ..ir.core import Region
         st.regions.append(Region())
+
+
+# What the function syntax itself says (name, visibility keyword, signature): as upstream,
+# `attributes {...}` may not restate them (it would silently override what is written).
+_INFERRED = ("sym_visibility", "sym_name", "function_type")
 
 
 def _opt_dict(p):

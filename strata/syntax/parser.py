@@ -801,8 +801,11 @@ class Parser(AttrParser):
         if cls is not UnregisteredOp:
             # Inherent attributes written in the attribute dictionary become properties.
             pnames = cls._prop_names
-            if attrs and pnames:
-                for k in [k for k in attrs if k in pnames]:
+            if attrs and (pnames or cls.traits):
+                # ... and so do the segment sizes of AttrSized*Segments ops, as upstream
+                # (`{operandSegmentSizes = array<i32: 1, 1, 1, 0>}` on a generic scf.parallel).
+                segs = _segment_names(cls)
+                for k in [k for k in attrs if k in pnames or k in segs]:
                     if props is None:
                         props = {}
                     props.setdefault(k, attrs.pop(k))
@@ -1076,6 +1079,18 @@ class Parser(AttrParser):
                 break
         self.expect(close)
         return args
+
+
+def _segment_names(cls):
+    """The segment-size properties the op's AttrSized*Segments traits imply."""
+    from ..ir.traits import AttrSizedOperandSegments, AttrSizedResultSegments
+    names = cls.__dict__.get("_segment_prop_names")
+    if names is None:
+        names = frozenset(n for t, n in ((AttrSizedOperandSegments, "operandSegmentSizes"),
+                                         (AttrSizedResultSegments, "resultSegmentSizes"))
+                          if t in cls.traits)
+        cls._segment_prop_names = names
+    return names
 
 
 def _shared_props(cls, parsed):

@@ -337,3 +337,14 @@ def test_math_integer_ops():
     np.testing.assert_array_equal(ctpop, [1, 2, 0, 1])
     np.testing.assert_array_equal(absi, [1, 12, 0, -128])
     np.testing.assert_array_equal(ipow, [1, (144 + 128) % 256 - 128, 0, 0])
+
+
+def test_fma_directed_rounding_is_reported_not_computed_to_nearest():
+    src = """func.func @f(%a: f32) -> f32 {
+      %0 = math.fma %a, %a, %a %MODE% : f32
+      return %0 : f32
+    }"""
+    a = np.float32(1.5)
+    assert run(src.replace("%MODE%", "to_nearest_even"), a)[0] == np.float32(3.75)
+    with pytest.raises(InterpreterError, match="rounding mode"):
+        run(src.replace("%MODE%", "upward"), a)

@@ -46,3 +46,19 @@ def test_counts_each_kind_of_chunk(tmp_path):
     p = _run("--dir", str(tmp_path))
     assert p.returncode == 0, p.stderr
     assert "valid 1/1  invalid 2/2  diagnostics 2/2  canonicalize 1/1" in p.stdout, p.stdout
+
+
+@pytest.mark.skipif(shutil.which("iree-opt") is None, reason="needs iree-opt as the judge")
+def test_canonicalize_inside_a_pass_pipeline_is_counted(tmp_path):
+    # As ControlFlow/canonicalize.mlir runs it: canonicalize{...} nested in -pass-pipeline.
+    (tmp_path / "canon.mlir").write_text(
+        "// RUN: mlir-opt %s -pass-pipeline='builtin.module(func.func(canonicalize"
+        "{test-convergence}))' -split-input-file | FileCheck %s\n\n"
+        "func.func @f() -> i32 {\n"
+        "  %c = arith.constant 1 : i32\n"
+        "  cf.br ^bb1(%c : i32)\n"
+        "^bb1(%x : i32):\n"
+        "  return %x : i32\n}\n")
+    p = _run("--dir", str(tmp_path))
+    assert p.returncode == 0, p.stderr
+    assert "canonicalize 1/1" in p.stdout, p.stdout

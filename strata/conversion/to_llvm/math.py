@@ -49,6 +49,10 @@ class IntrinsicLowering(LLVMPattern):
         t = self.tc.convert_type(op.results[0].type)
         if t is None or isinstance(t, LT.LLVMArrayType):
             return rewriter.notify_match_failure(op, "unsupported type")
+        rm = op._props.get("roundingmode")
+        if rm is not None and rm.value != 0:  # math.fma: llvm.intr.fma rounds to nearest
+            return rewriter.notify_match_failure(op, "rounding modes other than "
+                                                     "to_nearest_even are not supported")
         b = self.builder(rewriter, op)
         v = b.create("llvm.intr." + _INTRINSICS[op.name], list(operands), [t],
                      _props_fm(op)).results[0]

@@ -113,8 +113,8 @@ class FuncOp(Op):
     CConv = Prop(CConvAttr, default=CCC)
     unnamed_addr = _i64_enum_prop()
     visibility_ = _i64_enum_prop()
-    arg_attrs = OptProp(C.ArrayAttrC)
-    res_attrs = OptProp(C.ArrayAttrC)
+    arg_attrs = OptProp(C.DictArrayAttrC)
+    res_attrs = OptProp(C.DictArrayAttrC)
     comdat = OptProp(C.SymbolRefAttrC)
     body = RegionDef()
     _stored_defaults = (("CConv", CCC), ("linkage", EXTERNAL), ("unnamed_addr", I64_0),

@@ -148,3 +148,41 @@ func.func @br_not_last(%a: i32) {
 ^bb1:
   return
 }
+
+// -----
+
+// Case values beyond both readings of the flag's width are refused where they are written.
+func.func @switch_case_past_unsigned_max(%f: i16) {
+  cf.switch %f : i16, [
+    default: ^bb1,
+    // expected-error @+1 {{custom op 'cf.switch' case value is out of range for 'i16'}}
+    65536: ^bb1
+  ]
+^bb1:
+  return
+}
+
+// -----
+
+func.func @switch_case_below_signed_min(%f: i1) {
+  cf.switch %f : i1, [
+    default: ^bb1,
+    0: ^bb1,
+    // expected-error @+1 {{case value is out of range for 'i1'}}
+    -2: ^bb1
+  ]
+^bb1:
+  return
+}
+
+// -----
+
+func.func @switch_case_wide(%f: i64) {
+  cf.switch %f : i64, [
+    default: ^bb1,
+    // expected-error @+1 {{case value is out of range for 'i64'}}
+    -9223372036854775809: ^bb1
+  ]
+^bb1:
+  return
+}

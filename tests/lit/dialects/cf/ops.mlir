@@ -106,3 +106,30 @@ func.func @nested(%c: i1, %x: i64) -> i64 {
   // CHECK-NEXT: return %1 : i64
   return %s : i64
 }
+
+// A case value may be written as the signed or the unsigned reading of the flag's width;
+// it prints as the signed one.
+// CHECK-LABEL: func.func @switch_case_extremes
+func.func @switch_case_extremes(%b: i8, %t: i1) {
+  // CHECK-NEXT: cf.switch %arg0 : i8, [
+  // CHECK-NEXT:   default: ^bb1,
+  // CHECK-NEXT:   -128: ^bb1,
+  // CHECK-NEXT:   -1: ^bb2
+  // CHECK-NEXT: ]
+  cf.switch %b : i8, [
+    default: ^bb1,
+    -128: ^bb1,
+    255: ^bb2
+  ]
+^bb1:
+  // CHECK: cf.switch %arg1 : i1, [
+  // CHECK-NEXT:   default: ^bb2,
+  // CHECK-NEXT:   -1: ^bb2
+  // CHECK-NEXT: ]
+  cf.switch %t : i1, [
+    default: ^bb2,
+    1: ^bb2
+  ]
+^bb2:
+  return
+}

@@ -119,3 +119,11 @@ func.func @fma_operands(%a: f32) {
   %0 = "math.fma"(%a, %a) : (f32, f32) -> f32
   return
 }
+
+// -----
+
+func.func @fma_unknown_rounding(%x: f32) {
+  // expected-error @+1 {{expected ':'}}
+  %0 = math.fma %x, %x, %x sideways : f32
+  return
+}

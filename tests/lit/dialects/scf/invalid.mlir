@@ -785,3 +785,19 @@ func.func @in_parallel_ops(%t: tensor<4xf32>) {
   }
   return
 }
+
+// -----
+
+// A thread's part goes into one of the loop's own shared outputs, never into a tensor
+// from outside the loop (whose update would be lost).
+func.func @forall_insert_into_outside_tensor(%src: tensor<8xf32>, %dst: tensor<8xf32>) {
+  %c4 = arith.constant 4 : index
+  %r = scf.forall (%t) in (%c4) shared_outs(%acc = %dst) -> (tensor<8xf32>) {
+    %piece = tensor.extract_slice %src[%t] [2] [1] : tensor<8xf32> to tensor<2xf32>
+    scf.forall.in_parallel {
+      // expected-error @+1 {{'tensor.parallel_insert_slice' op may only insert into an output block argument}}
+      tensor.parallel_insert_slice %piece into %src[%t] [2] [1] : tensor<2xf32> into tensor<8xf32>
+    }
+  }
+  return
+}

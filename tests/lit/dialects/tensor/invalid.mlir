@@ -726,3 +726,29 @@ func.func @expand_collapsed_dynamic(%t: tensor<6x4xf32>, %i: index) {
   %0 = tensor.expand_shape %t [[0, 1], [2]] output_shape [2, 3, %i] : tensor<6x4xf32> into tensor<2x3x?xf32>
   return
 }
+
+// -----
+
+// Where the custom syntax parses a type declared as a ranked tensor (or any tensor), a
+// type of another kind is refused right there, as upstream's parser does.
+func.func @splat_into_a_buffer(%x: i32) {
+  // expected-error @+1 {{custom op 'tensor.splat' invalid kind of type specified: expected builtin.tensor, but found 'memref<4xi32>'}}
+  %0 = tensor.splat %x : memref<4xi32>
+  return
+}
+
+// -----
+
+func.func @empty_unranked() {
+  // expected-error @+1 {{custom op 'tensor.empty' invalid kind of type specified: expected builtin.tensor, but found 'tensor<*xf32>'}}
+  %0 = tensor.empty() : tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @rank_of_a_vector(%v: vector<4xf32>) {
+  // expected-error @+1 {{custom op 'tensor.rank' invalid kind of type specified}}
+  %0 = tensor.rank %v : vector<4xf32>
+  return
+}

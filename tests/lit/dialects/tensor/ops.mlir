@@ -179,3 +179,12 @@ func.func @parallel_insert_slice(%t: tensor<8x?xf32>, %s: tensor<2x?xf32>, %n: i
   }
   return %r : tensor<8x?xf32>
 }
+
+// The splatted value may be of any type the tensor holds, a vector included (as
+// upstream); running such IR is refused later, at the op, not here.
+// CHECK-LABEL: func.func @splat_of_vectors
+func.func @splat_of_vectors(%v: vector<4xi8>) -> tensor<2x3xvector<4xi8>> {
+  // CHECK-NEXT: %splat = tensor.splat %arg0 : tensor<2x3xvector<4xi8>>
+  %0 = tensor.splat %v : tensor<2x3xvector<4xi8>>
+  return %0 : tensor<2x3xvector<4xi8>>
+}
