@@ -53,7 +53,8 @@ from ...ir.builder import Builder, InsertionPoint
 from ...ir.core import Block
 from ...passes.pass_manager import Option, Pass
 from .builder import LLVMBuilder, llvm_op
-from .common import LLVMPattern, lookup_or_declare, run_llvm_conversion
+from .common import (LLVMPattern, insert_string_global, lookup_or_declare,
+                     run_llvm_conversion)
 from .memref import CHUNK_ATTR
 from .type_converter import LLVMTypeConverter
 
@@ -186,16 +187,7 @@ class _Symbols:
         """A private constant global holding the assert's message NUL-terminated, at the
         start of `body` (inserted through `builder`): its name."""
         name = self.fresh(body)
-        data = op._props["msg"].value.encode() + b"\0"
-        ty = LT.LLVMArrayType(len(data), A.i8)
-        g = llvm_op("llvm.mlir.global").new(name, ty, A.StringAttr(data.decode("latin-1")),
-                                            linkage="private", constant=True, loc=op.loc)
-        saved = builder.ip
-        builder.ip = InsertionPoint.at_start(body)
-        try:
-            builder.insert(g)
-        finally:
-            builder.ip = saved
+        insert_string_global(builder, body, name, op._props["msg"].value, op.loc)
         return name
 
 

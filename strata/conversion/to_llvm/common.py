@@ -114,3 +114,23 @@ def int_type_like(t, width):
     if type(t) is A.VectorType:
         return A.VectorType(t.shape, A.IntegerType(width))
     return A.IntegerType(width)
+
+
+def insert_string_global(builder, body, name: str, text: str, loc):
+    """A private constant global `name` holding `text` NUL-terminated (an i8 array), at
+    the start of `body` (a module's block), inserted through `builder` (a rewriter or a
+    Builder: its insertion point is restored): assert messages, allocation sites."""
+    from ...dialects.llvm import types as LT
+    from ...ir import attributes as A
+    from ...ir.builder import InsertionPoint
+    from .builder import llvm_op
+    data = text.encode() + b"\0"
+    g = llvm_op("llvm.mlir.global").new(name, LT.LLVMArrayType(len(data), A.i8),
+                                        A.StringAttr(data.decode("latin-1")),
+                                        linkage="private", constant=True, loc=loc)
+    saved = builder.ip
+    builder.ip = InsertionPoint.at_start(body)
+    try:
+        builder.insert(g)
+    finally:
+        builder.ip = saved

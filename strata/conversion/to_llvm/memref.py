@@ -31,7 +31,8 @@ from ...ir import dense as D
 from ...ir.builder import InsertionPoint
 from ...passes.pass_manager import Option, Pass
 from .builder import INBOUNDS_NUW
-from .common import LLVMPattern, lookup_or_declare, run_llvm_conversion
+from .common import (LLVMPattern, insert_string_global, lookup_or_declare,
+                     run_llvm_conversion)
 from .type_converter import (LLVMTypeConverter, MemRefDescriptor, is_identity_layout,
                              strides_and_offset)
 
@@ -266,7 +267,6 @@ def site_name(op) -> str:
 def _site_global(rewriter, op, tc) -> str:
     """The name of a private constant holding `site_name(op)` NUL-terminated (one per
     text and module)."""
-    from .builder import llvm_op
     mod = op
     while mod.parent_op is not None and mod.name != "builtin.module":
         mod = mod.parent_op
@@ -286,16 +286,7 @@ def _site_global(rewriter, op, tc) -> str:
         i += 1
     name = f"alloc_site_{i}"
     taken.add(name)
-    data = text.encode() + b"\0"
-    g = llvm_op("llvm.mlir.global").new(name, LT.LLVMArrayType(len(data), A.i8),
-                                        A.StringAttr(data.decode("latin-1")),
-                                        linkage="private", constant=True, loc=op.loc)
-    saved = rewriter.ip
-    rewriter.ip = InsertionPoint.at_start(body)
-    try:
-        rewriter.insert(g)
-    finally:
-        rewriter.ip = saved
+    insert_string_global(rewriter, body, name, text, op.loc)
     cache[key] = name
     return name
 
