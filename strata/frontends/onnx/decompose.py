@@ -57,6 +57,7 @@ from ...passes.registry import register_pass
 from . import _dialect as D
 from .errors import OnnxImportError
 from .graph import GraphImporter, Scope
+from .pool_shapes import names_read as _names_read
 from .types import UnknownType, to_type_proto
 
 __all__ = ["OnnxDecompose", "decompose_module", "expandable"]
@@ -268,15 +269,6 @@ def _constant_value(node):
         if a.name == "value_int":
             return a.i
     return None
-
-
-def _names_read(node, out: set):
-    """Add the names `node` reads, its subgraphs' reads included, to `out`."""
-    out.update(x for x in node.input if x)
-    for a in node.attribute:
-        for g in ([a.g] if a.HasField("g") else []) + list(a.graphs):
-            for n in g.node:
-                _names_read(n, out)
 
 
 def _stable_variance(fn) -> int:

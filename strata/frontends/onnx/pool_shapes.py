@@ -116,13 +116,14 @@ def _forget(tp):
             d.Clear()
 
 
-def _names_read(node, out: set):
-    """The names `node` reads, its subgraphs' reads included."""
+def names_read(node, out: set):
+    """Add the names `node` reads, its subgraphs' reads included, to `out` (shared with
+    decompose.py)."""
     out.update(x for x in node.input if x)
     for a in node.attribute:
         for g in ([a.g] if a.HasField("g") else []) + list(a.graphs):
             for n in g.node:
-                _names_read(n, out)
+                names_read(n, out)
 
 
 def mend_inferred_pools(model) -> int:
@@ -205,7 +206,7 @@ def _mend_graph(g, outer: dict, outer_tainted: frozenset):
 
 def _reads(node) -> set:
     out = set()
-    _names_read(node, out)
+    names_read(node, out)
     return out
 
 
