@@ -64,3 +64,27 @@ def rand(*shape, dtype=np.float32, seed=0):
 
 def ints(*shape, lo=-128, hi=128, dtype=np.int8, seed=0):
     return np.random.default_rng(seed).integers(lo, hi, shape).astype(dtype)
+
+
+def c_example(tmp_path, m):
+    """`m` compiled into a shared library (`strata compile`) and examples/c/run_model.c
+    built against it: a function running the example with its arguments (batch,
+    features) -> the finished process. Skips where no C compiler is found."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    from strata.tools.cli import main as cli
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler")
+    path = tmp_path / "m.onnx"
+    onnx.save(m, path)
+    assert cli(["compile", str(path), "-o", str(tmp_path / "m.so")]) == 0
+    example = Path(__file__).resolve().parents[2] / "examples" / "c" / "run_model.c"
+    exe = tmp_path / "run_model"
+    subprocess.run([cc, "-O2", "-I", str(tmp_path), "-include", "m.h", str(example),
+                    str(tmp_path / "m.so"), "-o", str(exe), f"-Wl,-rpath,{tmp_path}"],
+                   check=True)
+    return lambda *args: subprocess.run([str(exe), *map(str, args)], capture_output=True,
+                                        text=True)

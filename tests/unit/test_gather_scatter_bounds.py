@@ -9,7 +9,7 @@ import re
 
 import numpy as np
 import pytest
-from onnx_node_models import F, I32, I64, expected, model, rand
+from onnx_node_models import F, I32, I64, c_example, expected, model, rand
 
 import strata  # noqa: E402
 from strata.interpreter.core import InterpreterError  # noqa: E402
@@ -206,17 +206,8 @@ def test_constant_indices_checked_at_compile_time():
 def test_shared_library_reports_bad_index(tmp_path):
     """`strata compile m.onnx -o m.so`: the C caller gets the message through
     strata_last_error() (examples/c/run_model.c exits 1 with it)."""
-    import shutil
-    import subprocess
-    from pathlib import Path
-
-    import onnx
     from onnx import TensorProto, helper, numpy_helper
 
-    from strata.tools.cli import main as cli
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        pytest.skip("no C compiler")
     # y[b, f] = table[int(4 * x[b, f])]; the example's inputs are (i % 7) / 4 - 0.5, so
     # the indices run -2..4: 4 is out of range once batch * features >= 7
     nodes = [helper.make_node("Mul", ["input", "four"], ["s"]),
@@ -227,17 +218,10 @@ def test_shared_library_reports_bad_index(tmp_path):
     g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("input", F, ["B", 4])],
                           [helper.make_tensor_value_info("y", F, ["B", 4])], inits)
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
-    path = tmp_path / "m.onnx"
-    onnx.save(m, path)
-    assert cli(["compile", str(path), "-o", str(tmp_path / "m.so")]) == 0
-    example = Path(__file__).resolve().parents[2] / "examples" / "c" / "run_model.c"
-    exe = tmp_path / "run_model"
-    subprocess.run([cc, "-O2", "-I", str(tmp_path), "-include", "m.h", str(example),
-                    str(tmp_path / "m.so"), "-o", str(exe), f"-Wl,-rpath,{tmp_path}"],
-                   check=True)
-    ok = subprocess.run([str(exe), "1", "4"], capture_output=True, text=True)
+    run = c_example(tmp_path, m)
+    ok = run(1, 4)
     assert ok.returncode == 0 and ok.stdout.split("\n")[1] == "12 13 10 11", ok
-    bad_run = subprocess.run([str(exe), "2", "4"], capture_output=True, text=True)
+    bad_run = run(2, 4)
     assert bad_run.returncode == 1
     assert "Gather at lookup: index out of range [-4, 4) on data axis 0" in bad_run.stderr
 

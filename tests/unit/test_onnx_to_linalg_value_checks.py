@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 import pytest
-from onnx_node_models import F, I32, I64, U8, expected, model, rand
+from onnx_node_models import F, I32, I64, U8, c_example, expected, model, rand
 
 import strata  # noqa: E402
 from strata.interpreter.core import InterpreterError  # noqa: E402
@@ -514,16 +514,8 @@ def test_integer_mean_of_nothing(target):
 def test_shared_library_reports_division_by_zero(tmp_path):
     """`strata compile m.onnx -o m.so`: the C caller gets the message through
     strata_last_error() (examples/c/run_model.c exits 1 with it)."""
-    import shutil
-    import subprocess
-    from pathlib import Path
-
     from onnx import TensorProto, helper, numpy_helper
 
-    from strata.tools.cli import main as cli
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        pytest.skip("no C compiler")
     # y = float(12 / int64(4 * x)); the example's inputs are (i % 7) / 4 - 0.5, so the
     # divisors run -2..4: 0 once batch * features >= 3
     nodes = [helper.make_node("Mul", ["input", "four"], ["s"]),
@@ -535,17 +527,10 @@ def test_shared_library_reports_division_by_zero(tmp_path):
     g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("input", F, ["B", "N"])],
                           [helper.make_tensor_value_info("y", F, ["B", "N"])], inits)
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
-    path = tmp_path / "m.onnx"
-    onnx.save(m, path)
-    assert cli(["compile", str(path), "-o", str(tmp_path / "m.so")]) == 0
-    example = Path(__file__).resolve().parents[2] / "examples" / "c" / "run_model.c"
-    exe = tmp_path / "run_model"
-    subprocess.run([cc, "-O2", "-I", str(tmp_path), "-include", "m.h", str(example),
-                    str(tmp_path / "m.so"), "-o", str(exe), f"-Wl,-rpath,{tmp_path}"],
-                   check=True)
-    ok = subprocess.run([str(exe), "1", "2"], capture_output=True, text=True)
+    run = c_example(tmp_path, m)
+    ok = run(1, 2)
     assert ok.returncode == 0 and ok.stdout.split("\n")[1] == "-6 -12", ok
-    bad_run = subprocess.run([str(exe), "1", "4"], capture_output=True, text=True)
+    bad_run = run(1, 4)
     assert bad_run.returncode == 1, bad_run
     assert "Div at divide: division by zero" in bad_run.stderr
 
