@@ -411,8 +411,7 @@ def _slice(cx):
     """Starts and ends clamp into range (ONNX's rule, not an error); steps known at run
     time only are checked not to be 0, axes to be in [-r, r) and distinct (see [Note:
     shape checks]); a step of 0 divides by 1 instead after its failed check."""
-    from ._index_check import (all_of, checked_build, distinct, require, result_sizes,
-                               shape_text)
+    from ._index_check import all_of, checked_build, require, result_sizes, shape_text
     x = cx.operands[0]
     r = _rank(cx)
     starts, ends, axes, steps = _slice_params(cx)
@@ -425,12 +424,7 @@ def _slice(cx):
                              f"steps {shape_text(steps)} has a 0"))
         steps = [k if Ix.known(k) else ix.select(ix.cmp("eq", k, 0), 1, k) for k in steps]
     if not Ix.known(*axes):
-        flags.append(require(cx, all_of(cx, [ix.cmp("ge", a, -r) for a in axes]
-                                        + [ix.cmp("lt", a, r) for a in axes]),
-                             f"axes {shape_text(axes)} out of range [-{r}, {r})"))
-        normal = [ix.select(ix.cmp("lt", a, 0), ix.add(a, r), a) for a in axes]
-        flags.append(require(cx, distinct(cx, normal),
-                             f"axes {shape_text(axes)} name an axis twice"))
+        flags += _run_time_axes_checks(cx, ix, axes, r)
     seen = set()
     for st, en, ax, step in zip(starts, ends, axes, steps):
         if Ix.known(step) and step == 0:
@@ -464,6 +458,18 @@ def _slice(cx):
             return s.op1("tensor.extract", [x, *at], elt)
         return index_generic(cx, [], [], out, elt, body)
     return [finish(cx, checked_build(cx, ok, out, elt, build))]
+
+
+def _run_time_axes_checks(cx, ix, axes, r):
+    """The flags of `axes` (some known at run time only) lying in [-r, r) and naming no
+    axis twice (Slice's and Pad's rule)."""
+    from ._index_check import all_of, distinct, require, shape_text
+    in_range = require(cx, all_of(cx, [ix.cmp("ge", a, -r) for a in axes]
+                                  + [ix.cmp("lt", a, r) for a in axes]),
+                       f"axes {shape_text(axes)} out of range [-{r}, {r})")
+    normal = [ix.select(ix.cmp("lt", a, 0), ix.add(a, r), a) for a in axes]
+    return [in_range, require(cx, distinct(cx, normal),
+                              f"axes {shape_text(axes)} name an axis twice")]
 
 
 def _slice_dim(ix, st, en, step, d):
@@ -586,7 +592,6 @@ def _tile(cx):
 def _pad_params(cx, r):
     """(pads as mixed values, 2 per dim: begins then ends; mode; value operand or None;
     the flags of the checks of run-time axes: in range, distinct)."""
-    from ._index_check import all_of, distinct, require, shape_text
     mode = cx.attr("mode", "constant")
     v = opset_version(cx.op)
     value = None
@@ -607,12 +612,7 @@ def _pad_params(cx, r):
     ix = Ix(scalars(cx))
     flags = []
     if not Ix.known(*axes):
-        flags.append(require(cx, all_of(cx, [ix.cmp("ge", a, -r) for a in axes]
-                                        + [ix.cmp("lt", a, r) for a in axes]),
-                             f"axes {shape_text(axes)} out of range [-{r}, {r})"))
-        normal = [ix.select(ix.cmp("lt", a, 0), ix.add(a, r), a) for a in axes]
-        flags.append(require(cx, distinct(cx, normal),
-                             f"axes {shape_text(axes)} name an axis twice"))
+        flags += _run_time_axes_checks(cx, ix, axes, r)
     seen = set()
     for k, a in enumerate(axes):
         if Ix.known(a):
