@@ -88,3 +88,41 @@ def c_example(tmp_path, m):
                    check=True)
     return lambda *args: subprocess.run([str(exe), *map(str, args)], capture_output=True,
                                         text=True)
+
+
+# ------------------------------------------------------------------ run-time checks
+# Models compiled once per session for the cpu and interpret targets, run with good and
+# bad run-time values (the value-check tests of the onnx-to-linalg lowerings).
+
+CHECK_TARGETS = ["cpu", "interpret"]
+_COMPILED: dict = {}
+
+
+def compiled(key, make, target):
+    """(make(), strata.compile of it for `target`), once per test session (keys are per
+    test module: `make`'s)."""
+    k = (make.__module__, key, target)
+    if k not in _COMPILED:
+        m = make()
+        _COMPILED[k] = (m, strata.compile(m, target=target))
+    return _COMPILED[k]
+
+
+def bad(key, make, target, message, *args):
+    """Running on `args` fails with `message` (a regex), as the target's error
+    (RuntimeFailure from compiled code, InterpreterError from the interpreter); returns
+    the compiled function, whose next good run must not be affected."""
+    from strata.interpreter.core import InterpreterError
+    from strata.runtime import RuntimeFailure
+    _, f = compiled(key, make, target)
+    with pytest.raises(RuntimeFailure if target == "cpu" else InterpreterError,
+                       match=message):
+        f(*args)
+    return f
+
+
+def named(op, inputs, outputs, **attrs):
+    """`model(...)` with its node named node0 (the name messages must carry)."""
+    m = model(op, inputs, outputs, **attrs)
+    m.graph.node[0].name = "node0"
+    return m

@@ -9,23 +9,14 @@ import re
 
 import numpy as np
 import pytest
-from onnx_node_models import F, I32, I64, c_example, expected, model, rand
+from onnx_node_models import (CHECK_TARGETS, F, I32, I64, bad, c_example, compiled,
+                              expected, model, named, rand)
 
 import strata  # noqa: E402
-from strata.interpreter.core import InterpreterError  # noqa: E402
 
 pytest.importorskip("llvmlite")
 
-TARGETS = ["cpu", "interpret"]
-_CACHE: dict = {}
-
-
-def compiled(key, make, target):
-    """strata.compile of make() for `target`, once per test session."""
-    if (key, target) not in _CACHE:
-        m = make()
-        _CACHE[key, target] = (m, strata.compile(m, target=target))
-    return _CACHE[key, target]
+TARGETS = CHECK_TARGETS
 
 
 def good(key, make, target, *args, want=None):
@@ -34,23 +25,6 @@ def good(key, make, target, *args, want=None):
     want = expected(m, args) if want is None else want
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, np.asarray(w), rtol=1e-6, atol=1e-6)
-
-
-def bad(key, make, target, message, *args):
-    """Running on `args` fails with `message` (a regex), as the target's error."""
-    _, f = compiled(key, make, target)
-    err = __import__("strata.runtime", fromlist=["RuntimeFailure"]).RuntimeFailure \
-        if target == "cpu" else InterpreterError
-    with pytest.raises(err, match=message):
-        f(*args)
-    # the failure does not leak into the next call
-    return f
-
-
-def named(op, inputs, outputs, **attrs):
-    m = model(op, inputs, outputs, **attrs)
-    m.graph.node[0].name = "node0"
-    return m
 
 
 # ------------------------------------------------------------------ gathers

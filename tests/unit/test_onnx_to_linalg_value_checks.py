@@ -11,25 +11,16 @@ import re
 
 import numpy as np
 import pytest
-from onnx_node_models import F, I32, I64, U8, c_example, expected, model, rand
+from onnx_node_models import (CHECK_TARGETS, F, I32, I64, U8, bad, c_example, compiled,
+                              expected, named, rand)
 
 import strata  # noqa: E402
-from strata.interpreter.core import InterpreterError  # noqa: E402
 
 pytest.importorskip("llvmlite")
 
 onnx = pytest.importorskip("onnx")
 
-TARGETS = ["cpu", "interpret"]
-_CACHE: dict = {}
-
-
-def compiled(key, make, target):
-    """strata.compile of make() for `target`, once per test session."""
-    if (key, target) not in _CACHE:
-        m = make()
-        _CACHE[key, target] = (m, strata.compile(m, target=target))
-    return _CACHE[key, target]
+TARGETS = CHECK_TARGETS
 
 
 def good(key, make, target, *args, want=None):
@@ -41,21 +32,6 @@ def good(key, make, target, *args, want=None):
         w = np.asarray(w)
         assert g.shape == w.shape, (g.shape, w.shape)
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
-
-
-def bad(key, make, target, message, *args):
-    """Running on `args` fails with `message` (a regex), as the target's error; the
-    next good run is not affected."""
-    _, f = compiled(key, make, target)
-    err = strata.runtime.RuntimeFailure if target == "cpu" else InterpreterError
-    with pytest.raises(err, match=message):
-        f(*args)
-
-
-def named(op, inputs, outputs, **attrs):
-    m = model(op, inputs, outputs, **attrs)
-    m.graph.node[0].name = "node0"
-    return m
 
 
 def compile_error(m, message):
