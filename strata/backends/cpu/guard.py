@@ -284,14 +284,8 @@ done:
 define internal void @strata_alloc_abort(i64 %n, ptr %site) #1 {{
 entry:
   call void @{OOM_REPORT}(i64 %n, ptr %site, ptr null)
-  %g = call ptr @strata_guard_current()
-  %none = icmp eq ptr %g, null
-  br i1 %none, label %back, label %unwind
-back:
+  call void @strata_guard_abort()
   ret void
-unwind:
-  call void @strata_guard_unwind(ptr %g)
-  unreachable
 }}
 
 ; free the blocks guard %g lists, leave it and jump back to it
