@@ -376,6 +376,7 @@ _SCALAR_TYPES = (
     (23, "float8_e5m2", "f8E5M2"), (24, "float8_e4m3fn", "f8E4M3FN"),
     (25, "float8_e5m2fnuz", "f8E5M2FNUZ"), (26, "float8_e4m3fnuz", "f8E4M3FNUZ"),
     (27, "uint16", "ui16"), (28, "uint32", "ui32"), (29, "uint64", "ui64"),
+    (44, "float8_e8m0fnu", "f8E8M0FNU"),
 )
 
 
