@@ -11,6 +11,10 @@ is every schema the dispatcher knows), as the text PyTorch itself prints
 torch dialect needs no `import torch` at run time; strata/dialects/torch/table.py parses
 an entry the first time its op is used. Schemas with a variable argument list (`...`,
 TorchScript's interpreter-only ops) have no op and are left out.
+
+It also records which of these ops torch-mlir itself defines (TORCH_MLIR_OPS: the op
+names that iree-base-compiler's context registers), since torch-mlir's FX importer
+writes any other operator as `torch.operator "<name>"`.
 """
 from __future__ import annotations
 
@@ -29,6 +33,8 @@ do not edit: rerun the script).
 SCHEMAS: namespace -> the schema text of every overload, as PyTorch prints it without
     the namespace ("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"),
     sorted by name and overload. Namespaces: {namespaces}.
+TORCH_MLIR_OPS: the names (without `torch.`) of the ops above that torch-mlir defines
+    (iree-base-compiler {iree_version}), space-separated, sorted.
 
 One string per schema, parsed when its op is first used (strata/dialects/torch/table.py),
 so that the torch dialect loads in a few milliseconds and without torch.
@@ -70,9 +76,28 @@ def collect():
                                for ns, d in by_ns.items()}
 
 
+def _op_name(ns, text):
+    head = text[:text.index("(")]
+    name, _, overload = head.partition(".")
+    return f"{ns}.{name}" + (f".{overload}" if overload else "")
+
+
+def upstream_ops(by_ns):
+    """(iree-base-compiler's version, the op names of `by_ns` its torch dialect
+    registers)."""
+    from iree.compiler import version as iree_version
+    from iree.compiler.ir import Context
+    ctx = Context()
+    names = sorted(n for ns, texts in by_ns.items() for n in (_op_name(ns, t) for t in texts)
+                   if ctx.is_registered_operation("torch." + n))
+    return iree_version.VERSION, names
+
+
 def generate() -> str:
     version, by_ns = collect()
-    out = [HEADER.format(version=version, namespaces=", ".join(NAMESPACES))]
+    iree_version, registered = upstream_ops(by_ns)
+    out = [HEADER.format(version=version, namespaces=", ".join(NAMESPACES),
+                         iree_version=iree_version)]
     out.append(f"TORCH_VERSION = {version!r}\n")
     out.append("SCHEMAS = {")
     for ns, texts in by_ns.items():
@@ -80,6 +105,16 @@ def generate() -> str:
         out.extend(_string(t, " " * 8) for t in texts)
         out.append("    ),")
     out.append("}\n")
+    out.append("TORCH_MLIR_OPS = (")
+    line = []
+    for n in registered:
+        if line and len(repr(" ".join(line + [n]) + " ")) + 4 > 99:
+            out.append("    " + repr(" ".join(line) + " "))
+            line = []
+        line.append(n)
+    if line:
+        out.append("    " + repr(" ".join(line)))
+    out.append(")\n")
     return "\n".join(out)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -84,6 +85,7 @@ def test_table_loads_without_torch():
 
 def test_table_is_current():
     pytest.importorskip("torch")
+    pytest.importorskip("iree.compiler")  # the generator records torch-mlir's ops too
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "gen_torch_dialect.py"),
                         "--check"], capture_output=True, text=True, env=env)
@@ -138,6 +140,19 @@ def test_op_names_follow_torch_mlir():
     assert table.lookup("torch.aten.relu").result_names == ("result",)
     assert table.lookup("torch.aten.no_such_op") is None
     assert default_context().get_op("torch.aten.no_such_op") is None
+
+
+def test_torch_mlir_registry():
+    assert table.in_torch_mlir("torch.aten.add.Tensor")
+    assert not table.in_torch_mlir("torch.aten.add.out")
+    assert not table.in_torch_mlir("torch.aten._native_batch_norm_legit_no_training")
+    if IREE_OPT is None:
+        return
+    iree_ir = pytest.importorskip("iree.compiler.ir")
+    ctx = iree_ir.Context()
+    wrong = [n for n in table.op_names()
+             if table.in_torch_mlir(n) != ctx.is_registered_operation(n)]
+    assert not wrong, wrong[:10]
 
 
 def test_schema_parser():
@@ -359,6 +374,11 @@ def test_fx_importer_modules_round_trip():
         imp = fx.FxImporter()
         imp.import_frozen_program(ep, import_symbolic_shape_expressions=dyn is not None)
         text = str(imp.module)
+        # The importer writes as torch.operator exactly the ops torch-mlir lacks.
+        for name in re.findall(r'torch\.operator "([^"]+)"', text):
+            assert table.has_op(name) and not table.in_torch_mlir(name), name
+        for name in re.findall(r" = (torch\.(?:aten|prims)\.[A-Za-z0-9_.]+) ", text):
+            assert table.in_torch_mlir(name), name
         if dyn is not None:
             assert "torch.symbolic_int" in text and "torch.bind_symbolic_shape" in text
         same_as_iree(text)

@@ -290,34 +290,38 @@ class TorchOp(Op):
 
     @classmethod
     def parse(cls, p, st):
+        """torch-mlir's parseDefaultTorchOp: `%a, %b {attrs} : !ta, !tb -> !tr`; with no
+        operands `{attrs} : !tr`, with no results `%a {attrs} : !ta`."""
         s = table.lookup(cls.name)
         nargs, nrets = len(s.arguments), len(s.returns)
         start = p.tok_start
-        refs = p.parse_operand_list()
+        refs = p.parse_operand_list() if p.kind == PERCENT else []
         if len(refs) != nargs:
             p.error(custom_op_prefix(p) + f"expected {nargs} operands", start)
         p.parse_optional_attr_dict(st)
-        types = []
+        p.expect(":")
         if nargs:
-            p.expect(":")
-            types = p.parse_type_list()
-        st.operands = p.resolve_operands(refs, types, start)
-        if nrets:
+            st.operands = p.resolve_operands(refs, p.parse_type_list(), start)
+        if nargs and nrets:
             p.expect("->")
+        if nrets:
             st.types = p.parse_type_list()
 
     def print(self, pr):
+        """torch-mlir's printDefaultTorchOp."""
         out = pr.out
         s = table.lookup(type(self).name)
         out.append(self.name)
-        out.append(" ")
-        out.append(", ".join(pr.value(o.value) for o in self._operands))
-        pr.print_optional_attr_dict(self._attrs)
         if s.arguments:
-            out.append(" : ")
+            out.append(" ")
+            out.append(", ".join(pr.value(o.value) for o in self._operands))
+        pr.print_optional_attr_dict(self._attrs)
+        out.append(" : ")
+        if s.arguments:
             out.append(", ".join(pr.type_str(o.value.type) for o in self._operands))
-        if s.returns:
+        if s.arguments and s.returns:
             out.append(" -> ")
+        if s.returns:
             out.append(", ".join(pr.type_str(r.type) for r in self.results))
 
     def asm_result_names(self):

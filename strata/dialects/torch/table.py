@@ -4,7 +4,10 @@
       -> <Schema aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor>
 
 `op_names()` lists the op name of every schema; `lookup(name)` parses the schema text
-(PyTorch's own schema syntax) the first time an op's schema is asked for.
+(PyTorch's own schema syntax) the first time an op's schema is asked for;
+`in_torch_mlir(name)` says whether torch-mlir defines the op too (its FX importer writes
+the others as `torch.operator "torch.aten.<name>"`, and an importer that must match it
+does the same).
 
 [Note: op names]
 An operator `ns::name.overload` is the op `torch.ns.name.overload`, and
@@ -24,8 +27,8 @@ SType into the torch types it accepts (ops.py, as torch-mlir's ODS generator doe
 from __future__ import annotations
 
 
-__all__ = ["Schema", "Arg", "SType", "lookup", "op_names", "has_op", "op_name",
-           "parse_schema", "parse_type_expr"]
+__all__ = ["Schema", "Arg", "SType", "lookup", "op_names", "has_op", "in_torch_mlir",
+           "op_name", "parse_schema", "parse_type_expr"]
 
 
 def op_name(ns: str, name: str, overload: str) -> str:
@@ -323,6 +326,19 @@ def op_names():
 
 def has_op(name: str) -> bool:
     return name in _index()
+
+
+_UPSTREAM: set = set()
+
+
+def in_torch_mlir(name: str) -> bool:
+    """Whether torch-mlir itself defines the generated op `name` (`torch.aten.relu`),
+    as recorded by the generator from iree-base-compiler's registry: torch-mlir's FX
+    importer writes the other operators as `torch.operator "<name>"`."""
+    if not _UPSTREAM:
+        from .schemas import TORCH_MLIR_OPS
+        _UPSTREAM.update("torch." + n for n in TORCH_MLIR_OPS.split())
+    return name in _UPSTREAM
 
 
 def lookup(name: str) -> Schema | None:
