@@ -265,6 +265,31 @@ func.func @f() {
     assert rc == 1 and "inferred type(s) '!torch.vtensor<[2],si64>' are incompatible" in err
 
 
+def test_bind_symbolic_shape_symbol_from_a_block_argument():
+    """A located error (iree-opt crashes on this one: the symbol has no defining op)."""
+    rc, out, err = strata_opt([], """
+func.func @f(%a: !torch.vtensor<[?],f32>, %i: !torch.int) {
+  torch.bind_symbolic_shape %a, [%i], affine_map<()[s0] -> (s0)> : !torch.vtensor<[?],f32>
+  return
+}""")
+    assert rc == 1 and "<stdin>:3:3: error: 'torch.bind_symbolic_shape' op shape symbol " \
+        "must be produced by a SymbolicIntOp" in err and "Traceback" not in err, err
+
+
+def test_subtypes():
+    si64 = A.IntegerType(64, A.IntegerType.SIGNED)
+    sub = td.ops.is_valid_subtype
+    assert sub(TT.IntType(), TT.NumberType()) and not sub(TT.BoolType(), TT.NumberType())
+    assert sub(TT.NoneType(), TT.OptionalType(TT.IntType()))
+    assert sub(TT.ValueTensorType([2, 3], si64), TT.ValueTensorType([2, -1], si64))
+    assert sub(TT.ValueTensorType([2, 3], si64), TT.ValueTensorType())
+    assert not sub(TT.ValueTensorType([2, -1], si64), TT.ValueTensorType([2, 3], si64))
+    assert not sub(TT.ValueTensorType([2], si64), TT.NonValueTensorType([2], si64))
+    assert not sub(TT.ValueTensorType(None, si64), TT.ValueTensorType([2], si64))
+    assert sub(TT.UnionType([TT.IntType(), TT.FloatType()]), TT.NumberType())
+    assert sub(TT.TupleType([TT.IntType()]), TT.TupleType([TT.NumberType()]))
+
+
 @pytest.mark.parametrize("x, text", [
     (1.0, "1.000000e+00"), (-2.5e10, "-2.500000e+10"), (0.1, "1.000000e-01"),
     (1e-7, "9.999990e-08"), (123456789.0, "1.234570e+08"), (0.0, "0.000000e+00"),

@@ -565,30 +565,39 @@ def emit_error(op, message):
     raise DiagnosticError(d)
 
 
-def _subtype(sub, sup) -> bool:
+def is_valid_subtype(sub, sup) -> bool:
     """torch-mlir's isValidSubtype: whether a value of type `sub` may stand where `sup`
-    is expected (none and T into optional<T>, int/float into number, a tensor with
-    sizes or dtype into one without, element-wise for lists, tuples and unions)."""
-    if sub is sup or type(sup) is TT.AnyType:
+    is expected: int and float into number, T and none into optional<T>, a member
+    into a union (and a union whose members all are), element-wise for tuples, and a
+    tensor with more static information (sizes, dtype) into one of the same kind with
+    less."""
+    if sub is sup:
         return True
-    if type(sup) is TT.OptionalType:
-        return type(sub) is TT.NoneType or _subtype(sub, sup.element_type) or (
-            type(sub) is TT.OptionalType and _subtype(sub.element_type, sup.element_type))
-    if type(sup) is TT.NumberType:
+    if type(sub) is TT.UnionType:
+        return all(is_valid_subtype(s, sup) for s in sub.types)
+    k = type(sup)
+    if k is TT.AnyType:
+        return True
+    if k is TT.NumberType:
         return type(sub) in (TT.IntType, TT.FloatType)
-    if type(sup) is TT.UnionType:
-        return any(_subtype(sub, u) for u in sup.types)
-    if isinstance(sup, TT.BaseTensorType) and type(sub) is type(sup):
+    if k is TT.OptionalType:
+        return is_valid_subtype(sub, sup.element_type) or type(sub) is TT.NoneType
+    if k is TT.UnionType:
+        return any(is_valid_subtype(sub, s) for s in sup.types)
+    if k is TT.TupleType:
+        return type(sub) is TT.TupleType and len(sub.types) == len(sup.types) and all(
+            is_valid_subtype(a, b) for a, b in zip(sub.types, sup.types))
+    if isinstance(sup, TT.BaseTensorType) and isinstance(sub, TT.BaseTensorType):
+        if type(sub) is not k:
+            return False
         if sup.dtype is not None and sub.dtype is not sup.dtype:
             return False
-        if sup.sizes is not None and sub.sizes != sup.sizes:
-            return False
+        if sup.sizes is not None:
+            if sub.sizes is None or len(sub.sizes) != len(sup.sizes):
+                return False
+            if any(a >= 0 and a != b for a, b in zip(sup.sizes, sub.sizes)):
+                return False
         return True
-    if type(sup) is TT.ListType and type(sub) is TT.ListType:
-        return _subtype(sub.element_type, sup.element_type)
-    if type(sup) is TT.TupleType and type(sub) is TT.TupleType:
-        return len(sub.types) == len(sup.types) and all(
-            _subtype(a, b) for a, b in zip(sub.types, sup.types))
     return False
 
 
@@ -604,7 +613,7 @@ class ListConstructOp(Op):
     def verify_(self):
         et = self.result.type.element_type
         for o in self._operands:
-            if not _subtype(o.value.type, et):
+            if not is_valid_subtype(o.value.type, et):
                 emit_error(self, "operand types should have the same type as the list "
                            "contained type")
         return None
@@ -632,10 +641,8 @@ class TupleConstructOp(Op):
                "qualified(type($result))"
 
     def verify_(self):
-        ts = self.result.type.types
-        ops = self._operands
-        if len(ts) != len(ops) or not all(
-                _subtype(o.value.type, t) for o, t in zip(ops, ts)):
+        got = TT.TupleType([o.value.type for o in self._operands])
+        if not is_valid_subtype(got, self.result.type):
             return "failed to verify that contained types correspond to operand types"
         return None
 
@@ -766,6 +773,16 @@ class BindSymbolicShapeOp(Op):
         st.operands = [p.resolve_operand(x, t)] + p.resolve_operands(
             syms, [TT.IntType()] * len(syms), start)
 
+    def verify_(self):
+        syms = self._operands[1:]
+        if len(syms) != self.shape_expressions.value.num_symbols:
+            return ("requires equal number of shape symbol args and symbol args to the "
+                    "attached affine map, since they are 1:1 mapped")
+        for o in syms:
+            if type(o.value.defining_op) is not SymbolicIntOp:
+                return "shape symbol must be produced by a SymbolicIntOp"
+        return None
+
     def print(self, pr):
         out = pr.out
         ops = [pr.value(o.value) for o in self._operands]
@@ -864,9 +881,12 @@ class CopyToNonValueTensorOp(Op):
         return None if t is None else TT.ValueTensorType(t.sizes, t.dtype)
 
     def verify_(self):
+        # Upstream's TypesMatchWith trait, then its verifier (the same check, reached
+        # only when the trait holds).
         a, r = self._operands[0].value.type, self.results[0].type
         if a.sizes != r.sizes or a.dtype is not r.dtype:
-            return "operand and result must have the same sizes and dtype"
+            return ("failed to verify that operand is corresponding "
+                    f"{'!torch.vtensor' if type(a) is TT.ValueTensorType else '!torch.tensor'}")
         return None
 
 

@@ -310,18 +310,24 @@ class NnModuleType(TorchType):
 _U, _S = A.IntegerType.UNSIGNED, A.IntegerType.SIGNED
 
 
+_DTYPE_FLOATS = frozenset(("f16", "bf16", "f32", "f64", "f4E2M1FN", "f8E5M2", "f8E4M3FN",
+                           "f8E5M2FNUZ", "f8E4M3FNUZ", "f8E4M3B11FNUZ", "f8E8M0FNU"))
+
+
 def is_valid_dtype(t) -> bool:
-    """Whether `t` may be a torch tensor's dtype (torch-mlir's isValidTorchDtype):
-    a float type, complex of a float type, i1, siN / uiN of 8 to 64 bits, or a
-    quantized torch type."""
-    if isinstance(t, (A.FloatType, QuantizedType)):
-        return True
+    """Whether `t` may be a torch tensor's dtype (torch-mlir's isValidTorchDtype): f16,
+    bf16, f32, f64 or an 8/4-bit float kind, complex of one of those, i1, siN / uiN of
+    4 to 64 bits, !torch.str, or a quantized torch type."""
     if isinstance(t, A.ComplexType):
-        return isinstance(t.element_type, A.FloatType)
+        t = t.element_type
+    if isinstance(t, A.FloatType):
+        return t.name in _DTYPE_FLOATS
+    if isinstance(t, (QuantizedType, StringType)):
+        return True
     if isinstance(t, A.IntegerType):
         if t.signedness == A.IntegerType.SIGNLESS:
             return t.width == 1
-        return t.width in (8, 16, 32, 64)
+        return t.width in (4, 8, 16, 32, 64)
     return False
 
 
