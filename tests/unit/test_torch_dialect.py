@@ -256,6 +256,60 @@ func.func @f(%a: !torch.vtensor<[2],f32>, %i: !torch.int, %b: !torch.bool) {
     assert td.torch_op_class("torch.aten.add.Tensor") is type(add)
 
 
+def test_build_a_module():
+    """What an importer does: constants, a list, a literal, generated ops, by API."""
+    from strata.dialects import func
+    from strata.dialects.builtin import ModuleOp
+    from strata.ir.builder import Builder
+    import numpy as np
+    from strata.ir.dense import DenseElementsAttr
+    si64 = A.IntegerType(64, A.IntegerType.SIGNED)
+    vt = TT.ValueTensorType([2, -1], A.f32)
+    f = func.FuncOp.new("main", A.FunctionType([vt], [vt]))
+    entry = f.regions[0].blocks[0]
+    b = Builder.at_end(entry)
+    one = b.create(td.ops.ConstantIntOp, value=A.IntegerAttr(1, A.i64))
+    half = b.create(td.ops.ConstantFloatOp, value=A.FloatAttr(0.5, A.f64))
+    lst = b.create(td.ops.ListConstructOp, elements=[one.result, one.result],
+                   result=TT.ListType(TT.IntType()))
+    lit = b.create(td.ops.ValueTensorLiteralOp, value=DenseElementsAttr(
+        A.RankedTensorType([2], A.i64), np.array([1, 2])))
+    assert lit.result.type is TT.ValueTensorType([2], si64)
+    add = b.create(td.torch_op_class("torch.aten.add.Tensor"),
+                   operands=[entry.args[0], entry.args[0], one.result], result_types=[vt])
+    mul = b.create(td.torch_op_class("torch.aten.mul.Scalar"),
+                   operands=[add.result, half.result], result_types=[vt])
+    b.create(func.ReturnOp, operands_=[mul.result])
+    del lst
+    m = ModuleOp.new([f])
+    m.verify()
+    text = print_op(m)
+    assert "%int1 = torch.constant.int 1" in text
+    assert "%float5.000000e-01 = torch.constant.float 5.000000e-01" in text
+    assert "torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> " \
+        "!torch.list<int>" in text
+    assert "torch.vtensor.literal(dense<[1, 2]> : tensor<2xi64>) : !torch.vtensor<[2],si64>" \
+        in text
+    assert "torch.aten.mul.Scalar %2, %float5.000000e-01 : !torch.vtensor<[2,?],f32>, " \
+        "!torch.float -> !torch.vtensor<[2,?],f32>" in text
+    assert roundtrip(text) == text
+    if IREE_OPT is not None:
+        same_as_iree(text)
+
+
+def test_materialize_constant():
+    from strata.ir.builder import Builder
+    from strata.dialects import func
+    f = func.FuncOp.new("f", A.FunctionType([], []))
+    b = Builder.at_end(f.regions[0].blocks[0])
+    mat = td.TORCH.materialize_constant
+    assert mat(b, A.IntegerAttr(3, A.i64), TT.IntType()).name == "torch.constant.int"
+    assert mat(b, A.FloatAttr(3.0, A.f64), TT.FloatType()).name == "torch.constant.float"
+    assert mat(b, A.IntegerAttr(1, A.i1), TT.BoolType()).name == "torch.constant.bool"
+    assert mat(b, A.UnitAttr(), TT.NoneType()).name == "torch.constant.none"
+    assert mat(b, A.FloatAttr(3.0, A.f64), TT.IntType()) is None
+
+
 def test_literal_type_is_inferred_from_the_value():
     rc, out, err = strata_opt([], """
 func.func @f() {

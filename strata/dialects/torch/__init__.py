@@ -19,7 +19,7 @@ from __future__ import annotations
 from ...ir.context import Dialect
 from . import table
 from .ops import (TORCH_OPS, TorchOp, apfloat_to_string, float_name_hint,
-                  generated_op_class, schema_constraint)
+                  generated_op_class, materialize_constant, schema_constraint)
 from .torch_c import TORCH_C_OPS
 from .types import (DTYPES, UNKNOWN, AnyType, BaseTensorType, BoolType, DeviceType,
                     DictType, FloatType, GeneratorType, IntType, LinearParamsType,
@@ -53,5 +53,6 @@ def schema_of(op):
     return table.lookup(op.name) if isinstance(op, TorchOp) else None
 
 
-TORCH = Dialect("torch", TORCH_OPS, parse_type=parse_type, lookup_op=generated_op_class)
+TORCH = Dialect("torch", TORCH_OPS, parse_type=parse_type, lookup_op=generated_op_class,
+                materialize_constant=materialize_constant)
 TORCH_C = Dialect("torch_c", TORCH_C_OPS)

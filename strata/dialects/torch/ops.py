@@ -50,7 +50,8 @@ from ...syntax.lexer import PERCENT, PUNCT
 from . import table
 from . import types as TT
 
-__all__ = ["TorchOp", "generated_op_class", "schema_constraint", "jit_type_str", "float_name_hint",
+__all__ = ["TorchOp", "generated_op_class", "materialize_constant", "is_valid_subtype",
+           "emit_error", "schema_constraint", "jit_type_str", "float_name_hint",
            "ConstantIntOp", "ConstantFloatOp", "ConstantBoolOp", "ConstantNoneOp",
            "ConstantStrOp", "ConstantDeviceOp", "ConstantNumberOp", "ListConstructOp",
            "ListUnpackOp", "TupleConstructOp", "TupleUnpackOp", "ValueTensorLiteralOp",
@@ -250,6 +251,12 @@ class TorchOp(Op):
     @classmethod
     def get_schema(cls):
         return table.lookup(cls.name)
+
+    @classmethod
+    def build(cls, operands=(), result_types=(), loc=None, attributes=None):
+        """Create the op: `operands` are the schema's arguments in order, `result_types`
+        the types of its returns (`Builder.create(cls, operands=..., result_types=...)`)."""
+        return cls.create(list(operands), list(result_types), None, attributes, (), 0, loc)
 
     @property
     def schema(self):
@@ -687,6 +694,10 @@ class ValueTensorLiteralOp(Op):
     assembly = "`(` $value `)` attr-dict `:` qualified(type($result))"
     _value_semantics = True
 
+    @classmethod
+    def infer_result_types(cls, operands, properties):
+        return [_literal_type(properties["value"], cls._value_semantics)]
+
     def verify_(self):
         want = _literal_type(self.value, self._value_semantics)
         got = self.results[0].type
@@ -1013,6 +1024,27 @@ class PrimIfYieldOp(Op):
     traits = (T.Pure, T.Terminator, T.ReturnLike, T.HasParent("torch.prim.If"))
     results_ = VarOperand()
     assembly = "attr-dict ($results_^ `:` type($results_))?"
+
+
+def materialize_constant(builder, value, type, loc=None):
+    """The dialect's constant materializer (torch-mlir's materializeConstant): the
+    torch.constant.* op or tensor literal holding a folded attribute of `type`."""
+    k = type.__class__
+    if k is TT.IntType and isinstance(value, A.IntegerAttr):
+        return builder.create(ConstantIntOp, value=A.IntegerAttr(value.value, A.i64), loc=loc)
+    if k is TT.FloatType and isinstance(value, A.FloatAttr):
+        return builder.create(ConstantFloatOp, value=A.FloatAttr(value.value, A.f64),
+                              loc=loc)
+    if k is TT.BoolType and isinstance(value, A.IntegerAttr):
+        return builder.create(ConstantBoolOp, value=A.BoolAttr(bool(value.value)), loc=loc)
+    if k is TT.NoneType:
+        return builder.create(ConstantNoneOp, loc=loc)
+    if k is TT.StringType and isinstance(value, A.StringAttr):
+        return builder.create(ConstantStrOp, value=value, loc=loc)
+    if k is TT.ValueTensorType and _ELEMENTS.check(value) and \
+            _literal_type(value, True) is type:
+        return builder.create(ValueTensorLiteralOp, value=value, loc=loc)
+    return None
 
 
 TORCH_OPS = (ConstantIntOp, ConstantFloatOp, ConstantBoolOp, ConstantNoneOp, ConstantStrOp,
