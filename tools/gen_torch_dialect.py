@@ -22,6 +22,8 @@ import argparse
 import os
 import sys
 
+from gen_onnx_dialect import _string  # one writer of wrapped string literals
+
 OUT = os.path.join(os.path.dirname(__file__), "..", "strata", "dialects", "torch", "schemas.py")
 
 NAMESPACES = ("aten", "prims", "prim")
@@ -40,25 +42,6 @@ One string per schema, parsed when its op is first used (strata/dialects/torch/t
 so that the torch dialect loads in a few milliseconds and without torch.
 """
 '''
-
-
-def _string(text, indent):
-    """`text` as a string literal, split into adjacent literals to keep lines short."""
-    one = indent + repr(text) + ","
-    if len(one) <= 99:
-        return one
-    room = 99 - len(indent) - 4
-    chunks, start = [], 0
-    while len(repr(text[start:])) - 2 > room:
-        cut = text.rfind(" ", start, start + room)
-        if cut <= start:
-            break
-        chunks.append(text[start:cut + 1])
-        start = cut + 1
-    chunks.append(text[start:])
-    lines = [indent + "(" + repr(chunks[0])]
-    lines += [indent + " " + repr(c) for c in chunks[1:]]
-    return "\n".join(lines) + "),"
 
 
 def collect():

@@ -689,8 +689,7 @@ class ValueTensorLiteralOp(Op):
     name = "torch.vtensor.literal"
     traits = (T.Pure, T.ConstantLike)
     value = Prop(_ELEMENTS)
-    result = Result(_c(lambda t: type(t) is TT.ValueTensorType,
-                       "Multi-dimensional array modeling Torch's Tensor type"))
+    result = Result(_VTENSOR)
     assembly = "`(` $value `)` attr-dict `:` qualified(type($result))"
     _value_semantics = True
 
@@ -715,8 +714,7 @@ class NonValueTensorLiteralOp(ValueTensorLiteralOp):
 
     name = "torch.tensor.literal"
     traits = (T.ConstantLike,)
-    result = Result(_c(lambda t: type(t) is TT.NonValueTensorType,
-                       "Multi-dimensional array modeling Torch's Tensor type"))
+    result = Result(_NV_TENSOR)
     _value_semantics = False
 
     def fold(self, operands):
@@ -862,67 +860,52 @@ class OverwriteTensorContentsOp(Op):
     !torch.tensor<...>`: replace the contents of a non-value tensor."""
 
     name = "torch.overwrite.tensor.contents"
-    value = Operand(_c(lambda t: type(t) is TT.ValueTensorType,
-                       "Multi-dimensional array modeling Torch's Tensor type"))
-    overwritten = Operand(_c(lambda t: type(t) is TT.NonValueTensorType,
-                             "Multi-dimensional array modeling Torch's Tensor type"))
+    value = Operand(_VTENSOR)
+    overwritten = Operand(_NV_TENSOR)
     assembly = "$value `overwrites` $overwritten attr-dict `:` qualified(type($value)) " \
                "`,` qualified(type($overwritten))"
 
 
-class CopyToNonValueTensorOp(Op):
-    """`%t = torch.copy.to_tensor %v : !torch.tensor<[2],f32>`"""
+class _CopyOp(Op):
+    """A copy between a value and a non-value tensor of the same sizes and dtype."""
 
-    name = "torch.copy.to_tensor"
-    operand_ = Operand(_c(lambda t: type(t) is TT.ValueTensorType,
-                          "Multi-dimensional array modeling Torch's Tensor type"))
-    result = Result(_c(lambda t: type(t) is TT.NonValueTensorType,
-                       "Multi-dimensional array modeling Torch's Tensor type"))
     assembly = "$operand_ attr-dict `:` qualified(type($result))"
+    _from = _to = TT.BaseTensorType  # the operand's and the result's tensor kind
 
+    @classmethod
     def infer_result_types(cls, operands, properties):
         t = operands[0].type
-        return [TT.NonValueTensorType(t.sizes, t.dtype)]
-    infer_result_types = classmethod(infer_result_types)
+        return [cls._to(t.sizes, t.dtype)]
 
     @classmethod
     def infer_operand_type(cls, name, types):
         t = types.get("result")
-        t = t[0] if t else None
-        return None if t is None else TT.ValueTensorType(t.sizes, t.dtype)
+        return cls._from(t[0].sizes, t[0].dtype) if t else None
 
     def verify_(self):
-        # Upstream's TypesMatchWith trait, then its verifier (the same check, reached
-        # only when the trait holds).
+        # Upstream's TypesMatchWith trait (its verifier checks the same, later).
         a, r = self._operands[0].value.type, self.results[0].type
         if a.sizes != r.sizes or a.dtype is not r.dtype:
-            return ("failed to verify that operand is corresponding "
-                    f"{'!torch.vtensor' if type(a) is TT.ValueTensorType else '!torch.tensor'}")
+            return f"failed to verify that operand is corresponding !torch.{a.mnemonic}"
         return None
 
 
-class CopyToValueTensorOp(Op):
+class CopyToNonValueTensorOp(_CopyOp):
+    """`%t = torch.copy.to_tensor %v : !torch.tensor<[2],f32>`"""
+
+    name = "torch.copy.to_tensor"
+    operand_ = Operand(_VTENSOR)
+    result = Result(_NV_TENSOR)
+    _from, _to = TT.ValueTensorType, TT.NonValueTensorType
+
+
+class CopyToValueTensorOp(_CopyOp):
     """`%v = torch.copy.to_vtensor %t : !torch.vtensor<[2],f32>`"""
 
     name = "torch.copy.to_vtensor"
-    operand_ = Operand(_c(lambda t: type(t) is TT.NonValueTensorType,
-                          "Multi-dimensional array modeling Torch's Tensor type"))
-    result = Result(_c(lambda t: type(t) is TT.ValueTensorType,
-                       "Multi-dimensional array modeling Torch's Tensor type"))
-    assembly = "$operand_ attr-dict `:` qualified(type($result))"
-
-    def infer_result_types(cls, operands, properties):
-        t = operands[0].type
-        return [TT.ValueTensorType(t.sizes, t.dtype)]
-    infer_result_types = classmethod(infer_result_types)
-
-    @classmethod
-    def infer_operand_type(cls, name, types):
-        t = types.get("result")
-        t = t[0] if t else None
-        return None if t is None else TT.NonValueTensorType(t.sizes, t.dtype)
-
-    verify_ = CopyToNonValueTensorOp.verify_
+    operand_ = Operand(_NV_TENSOR)
+    result = Result(_VTENSOR)
+    _from, _to = TT.NonValueTensorType, TT.ValueTensorType
 
 
 class PrimLoopOp(Op):

@@ -196,19 +196,23 @@ class _Reader:
         return s[i:j].strip()
 
 
+def _type_list(r):
+    """`A, B)` after an opening parenthesis: the types (alias annotations dropped)."""
+    items = []
+    if not r.eat(")"):
+        while True:
+            items.append(parse_type_expr(r)[0])
+            if r.eat(")"):
+                break
+            r.expect(",")
+    return items
+
+
 def parse_type_expr(r):
     """A type expression and its alias annotation: (SType, alias or None)."""
     r.ws()
     if r.eat("("):  # a tuple
-        items = []
-        if not r.eat(")"):
-            while True:
-                t, _ = parse_type_expr(r)
-                items.append(t)
-                if r.eat(")"):
-                    break
-                r.expect(",")
-        t = SType("Tuple", items)
+        t = SType("Tuple", _type_list(r))
         alias = None
     else:
         name = r.ident()
@@ -216,14 +220,7 @@ def parse_type_expr(r):
         params = ()
         if name in ("Dict", "Future", "Await", "RRef", "Union") and r.peek("("):
             r.expect("(")
-            ps = []
-            while True:
-                p, _ = parse_type_expr(r)
-                ps.append(p)
-                if r.eat(")"):
-                    break
-                r.expect(",")
-            params = ps
+            params = _type_list(r)
         if r.peek("("):  # alias annotation: Tensor(a), Tensor(a!), Tensor(a -> *)
             r.expect("(")
             j = r.s.index(")", r.i)
@@ -250,6 +247,16 @@ def parse_type_expr(r):
     return t, alias
 
 
+def _parse_return(r):
+    """One return: a type, its alias annotation and an optional name."""
+    t, alias = parse_type_expr(r)
+    name = ""
+    r.ws()
+    if r.i < len(r.s) and (r.s[r.i].isalpha() or r.s[r.i] == "_"):
+        name = r.ident()
+    return Arg(name, t, None, False, alias)
+
+
 def parse_schema(text):
     """(name, overload, arguments, returns) of a schema text without its namespace."""
     r = _Reader(text)
@@ -272,27 +279,14 @@ def parse_schema(text):
             r.expect(",")
     r.expect("->")
     rets = []
-    r.ws()
-    if r.peek("("):
-        r.expect("(")
-        if not r.eat(")"):
-            while True:
-                t, alias = parse_type_expr(r)
-                rname = ""
-                r.ws()
-                if r.i < len(r.s) and (r.s[r.i].isalpha() or r.s[r.i] == "_"):
-                    rname = r.ident()
-                rets.append(Arg(rname, t, None, False, alias))
-                if r.eat(")"):
-                    break
-                r.expect(",")
-    else:
-        t, alias = parse_type_expr(r)
-        rname = ""
-        r.ws()
-        if r.i < len(r.s) and (r.s[r.i].isalpha() or r.s[r.i] == "_"):
-            rname = r.ident()
-        rets.append(Arg(rname, t, None, False, alias))
+    if not r.peek("("):
+        rets.append(_parse_return(r))
+    elif r.expect("(") or not r.eat(")"):
+        while True:
+            rets.append(_parse_return(r))
+            if r.eat(")"):
+                break
+            r.expect(",")
     return name, overload, tuple(args), tuple(rets)
 
 
