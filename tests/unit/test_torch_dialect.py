@@ -23,7 +23,7 @@ from strata.dialects.torch import table
 from strata.dialects.torch import types as TT
 from strata.ir import attributes as A
 from strata.syntax.parser import parse_module
-from strata.syntax.printer import PrintOptions, print_op
+from strata.syntax.printer import print_op
 from strata.tools import opt
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -139,6 +139,11 @@ def test_op_names_follow_torch_mlir():
         ("result0", "result1")
     assert table.lookup("torch.aten.relu").result_names == ("result",)
     assert table.lookup("torch.aten.no_such_op") is None
+    assert table.lookup("torch.aten.relu").has_value_semantics
+    view = table.lookup("torch.aten.view")
+    assert view.is_read_only and not view.has_value_semantics
+    assert not table.lookup("torch.aten.relu_").is_read_only
+    assert not table.lookup("torch.aten.__is__").has_value_semantics
     assert default_context().get_op("torch.aten.no_such_op") is None
 
 

@@ -42,7 +42,7 @@ from ...ir import constraints as C
 from ...ir import traits as T
 from ...ir.dense import DenseElementsAttr, DenseResourceElementsAttr
 from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
-from ...ir.ods import (Op, Operand, OptOperand, Prop, RegionDef, Result, VarOperand,
+from ...ir.ods import (Op, Operand, Prop, RegionDef, Result, VarOperand,
                        VarRegionDef, VarResult)
 from ...syntax.asm_format import (AttrFormat, BareInt, custom_op_prefix, install_format,
                                   parse_strict_attr_dict)
@@ -730,6 +730,7 @@ class SymbolicIntOp(Op):
     min_val = Prop(C.I64Attr)
     max_val = Prop(C.I64Attr)
     result = Result(_INT)
+    infer_result_types = _result_type(TT.IntType)
 
     @staticmethod
     def parse(p, st):

@@ -117,6 +117,20 @@ class Schema:
         return self.name.endswith("_") and not self.name.endswith("__")
 
     @property
+    def is_read_only(self) -> bool:
+        """No argument or return is written (torch-mlir's ReadOnly trait)."""
+        return not any(a.is_mutable for a in self.arguments + self.returns)
+
+    @property
+    def has_value_semantics(self) -> bool:
+        """Read-only and without any alias annotation, so results never alias operands
+        (torch-mlir's HasValueSemantics; `is` / `isnot` compare identities)."""
+        return (self.is_read_only and
+                not any(a.alias is not None for a in self.arguments + self.returns) and
+                not (self.ns == "aten" and self.name in ("__is__", "__isnot__")) and
+                not (self.ns == "prim" and self.name == "unchecked_cast"))
+
+    @property
     def result_names(self):
         """The names of the results as torch-mlir's ODS names them: the schema's return
         names, else `result` (one return) or `result0`, `result1`..."""

@@ -35,6 +35,7 @@ __all__ = ["TorchType", "BaseTensorType", "ValueTensorType", "NonValueTensorType
            "ListType", "OptionalType", "TupleType", "UnionType", "DictType",
            "NnModuleType", "parse_type", "is_valid_dtype", "builtin_element_type",
            "torch_dtype", "DTYPES", "scalar_type_number", "dtype_of_scalar_type",
+           "dtype_of_torch_name",
            "builtin_tensor_type", "vtensor_of_builtin", "UNKNOWN"]
 
 UNKNOWN = -1  # a `?` size
@@ -405,6 +406,15 @@ for _n, _name, _text in _SCALAR_TYPES:
     _t = _dtype_of_text(_text)
     DTYPES[_n] = (_name, _t)
     _NUMBER_OF.setdefault(_t, _n)
+
+
+_BY_NAME = {name: t for name, t in DTYPES.values()}
+
+
+def dtype_of_torch_name(name: str):
+    """The torch dtype of a PyTorch dtype's name ("float32", "int64", "bool"...; what
+    `str(torch.float32)` says after `torch.`), or None."""
+    return _BY_NAME.get(name)
 
 
 def scalar_type_number(dtype) -> int | None:
