@@ -434,12 +434,36 @@ class Conv(torch.nn.Module):
         return y.flatten(1), torch.topk(y.flatten(1), 3)
 
 
+class Fn(torch.nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *args):
+        return self.fn(*args)
+
+
 def programs():
+    F = torch.nn.functional
     b = Dim("b", min=2, max=64)
+    v, idx, img = torch.randn(4, 6), torch.tensor([0, 2, 1]), torch.randn(2, 3, 8, 8)
     yield Mixed().eval(), (torch.randn(2, 4), torch.randn(3, 3)), None
     yield Mixed().eval(), (torch.randn(2, 4), torch.randn(3, 3)), {"x": {0: b}, "y": None}
     yield InPlace(), (torch.randn(3, 4),), None
     yield Conv(), (torch.randn(1, 3, 8, 8),), None
+    # Tensor?[] lists, Generator-free randomness, strings, complex and bf16 dtypes,
+    # several named results, bit ops on si64, symbolic expressions.
+    yield Fn(lambda a, i: (a.index_put((i,), torch.ones(3, 6)), a[:, i])), (v, idx), None
+    yield Fn(lambda q: F.scaled_dot_product_attention(q, q, q, is_causal=True)), \
+        (torch.randn(1, 2, 4, 8),), None
+    yield Fn(lambda a: (torch.sort(a, dim=1, descending=True, stable=True),
+                        torch.div(a, 2, rounding_mode="floor"),
+                        torch.view_as_complex(a.view(4, 3, 2)).abs(),
+                        a.to(torch.bfloat16) * 2)), (v,), None
+    yield Fn(lambda a: F.max_pool2d(a, 2, return_indices=True)), (img,), None
+    yield Fn(lambda i: (i & 3, i | 1, ~i, i >> 1)), (idx,), None
+    yield Fn(lambda a: a * 2 + a.shape[0] + torch.arange(a.shape[0]).view(-1, 1)), (v,), \
+        (({0: b},),)
 '''
 
 
