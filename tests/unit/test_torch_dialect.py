@@ -128,6 +128,27 @@ def test_every_table_entry_parses_and_has_constraints():
                 assert td.schema_constraint(a.type) is not None
 
 
+def test_context_makes_op_classes_on_first_use():
+    """Dialect.lookup_op: a context asks the dialect for an op it does not hold yet,
+    once; unknown names stay unknown (for every dialect, not only torch)."""
+    from strata.ir.context import Context, Dialect
+    from strata.ir.ods import Op
+    made = []
+
+    def lookup(name):
+        if name != "lazy.op":
+            return None
+        made.append(name)
+        return type("LazyOp", (Op,), {"__slots__": (), "name": name})
+
+    ctx = Context([Dialect("lazy", lookup_op=lookup)])
+    assert ctx.get_op("lazy.other") is None and ctx.ops.get("other.op") is None
+    cls = ctx.get_op("lazy.op")
+    assert cls is not None and ctx.ops.get("lazy.op") is cls and "lazy.op" in ctx.ops
+    assert made == ["lazy.op"]
+    assert ctx.dialects["lazy"].get_op("lazy.op") is not None
+
+
 def test_op_names_follow_torch_mlir():
     assert table.op_name("aten", "add", "Tensor") == "torch.aten.add.Tensor"
     assert table.op_name("aten", "relu", "") == "torch.aten.relu"
