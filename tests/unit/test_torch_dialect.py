@@ -465,6 +465,7 @@ class Fn(torch.nn.Module):
 
 
 def programs():
+    """(module, example inputs, dynamic shapes[, text the import must contain])."""
     F = torch.nn.functional
     b = Dim("b", min=2, max=64)
     v, idx, img = torch.randn(4, 6), torch.tensor([0, 2, 1]), torch.randn(2, 3, 8, 8)
@@ -485,6 +486,10 @@ def programs():
     yield Fn(lambda i: (i & 3, i | 1, ~i, i >> 1)), (idx,), None
     yield Fn(lambda a: a * 2 + a.shape[0] + torch.arange(a.shape[0]).view(-1, 1)), (v,), \
         (({0: b},),)
+    # torch.prim.Loop around func.call of the loop's graphs.
+    from torch._higher_order_ops.while_loop import while_loop
+    yield Fn(lambda a: while_loop(lambda i, x: i < 3, lambda i, x: (i + 1, x * 2),
+                                  (torch.tensor(0), a))), (v,), None, "torch.prim.Loop"
 '''
 
 
@@ -498,7 +503,7 @@ def test_fx_importer_modules_round_trip():
         pytest.skip("iree-opt is not installed")
     scope: dict = {}
     exec(compile(PROGRAMS, "programs", "exec"), scope)
-    for m, args, dyn in scope["programs"]():
+    for m, args, dyn, *must in scope["programs"]():
         ep = torch.export.export(m, args, dynamic_shapes=dyn).run_decompositions()
         imp = fx.FxImporter()
         imp.import_frozen_program(ep, import_symbolic_shape_expressions=dyn is not None)
@@ -508,6 +513,7 @@ def test_fx_importer_modules_round_trip():
             assert table.has_op(name) and not table.in_torch_mlir(name), name
         for name in re.findall(r" = (torch\.(?:aten|prims)\.[A-Za-z0-9_.]+) ", text):
             assert table.in_torch_mlir(name), name
+        assert all(s in text for s in must), must
         if dyn is not None:
             assert "torch.symbolic_int" in text and "torch.bind_symbolic_shape" in text
         same_as_iree(text)
