@@ -556,7 +556,7 @@ class ConstantDeviceOp(Op):
     infer_result_types = _result_type(TT.DeviceType)
 
     def asm_result_names(self):
-        return [self.value.value or "device"]
+        return [self.value.value or None]  # an empty name: numbered, as upstream
 
 
 class ConstantNumberOp(Op):
