@@ -300,7 +300,8 @@ class TorchOp(Op):
         for i, (r, c) in enumerate(zip(res, rets)):
             if not c.check(r.type):
                 return f"result #{i} must be {c.summary}, but got '{r.type}'"
-        return None
+        extra = _OP_VERIFIERS.get(self.name)
+        return extra(self) if extra is not None else None
 
     @classmethod
     def parse(cls, p, st):
@@ -343,6 +344,61 @@ class TorchOp(Op):
             return None
         names = table.lookup(type(self).name).result_names
         return list(names) if len(names) == len(self.results) else None
+
+
+# ---------------------------------------------------------------- op-specific verifiers
+
+def _constant_int(v):
+    """The value of a `torch.constant.int` result (m_TorchConstantInt), else None."""
+    op = v.defining_op
+    return op._props["value"].value if type(op) is ConstantIntOp else None
+
+
+def _verify_permute(op):
+    """torch-mlir's AtenPermuteOp::verify: with a torch.prim.ListConstruct of the
+    permutation and sizes on both sides, ranks agree, constant indices are in range and
+    distinct, and known sizes move as the permutation says."""
+    lst = op._operands[1].value.defining_op
+    if type(lst) is not ListConstructOp:
+        return None
+    perm = [o.value for o in lst._operands]
+    in_t, out_t = op._operands[0].value.type, op.results[0].type
+    if in_t.sizes is None or out_t.sizes is None:
+        return None
+    ins, outs = in_t.sizes, out_t.sizes
+    rank = len(outs)
+    if rank != len(ins):
+        return ("expected input and output tensors to have same rank, but "
+                f"{len(ins)} != {rank}.")
+    if rank != len(perm):
+        return ("expected permutation to have size equal result tensor rank. The "
+                f"permutation has {len(perm)} elements, the output has rank {rank}.")
+    seen = [False] * rank
+    for to, v in enumerate(perm):
+        frm = _constant_int(v)
+        if frm is None:
+            continue
+        original = frm
+        if frm < 0:
+            frm += rank
+        if not 0 <= frm < rank:
+            emit_error(op, f"observed invalid index in permutation ({original}) for "
+                       f"input tensor of rank {rank}.")
+        if seen[frm]:
+            from ...syntax.printer import print_op_in_context
+            return (f"has a duplicate dimension ({frm}) in its permutation "
+                    f"{print_op_in_context(lst)}.")
+        seen[frm] = True
+        if ins[frm] >= 0 and outs[to] >= 0 and ins[frm] != outs[to]:
+            return ("has a permutation which is not compatible with the input and output "
+                    f"shapes. The input shape in dimension {frm} is {ins[frm]}, and the "
+                    f"output shape in dimension {to} is {outs[to]} : they should be the "
+                    "same with this permutation. ")
+    return None
+
+
+# op name -> its checks beyond the schema's (upstream's hasVerifier ops)
+_OP_VERIFIERS = {"torch.aten.permute": _verify_permute}
 
 
 def _class_name(op_name):

@@ -212,3 +212,55 @@ func.func @list_of_less_static_tensors(%a: !torch.vtensor<[2],f32>, %b: !torch.v
 
 // expected-error @+1 {{invalid dtype 'f80' for !torch.tensor type}}
 func.func private @f80_dtype(!torch.vtensor<[2],f80>)
+
+// -----
+
+func.func @permute_duplicate(%x: !torch.vtensor<[2,3],f32>) {
+  %int0 = torch.constant.int 0
+  %l = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.permute' op has a duplicate dimension (0) in its permutation %1 = "torch.prim.ListConstruct"(%0, %0) : (!torch.int, !torch.int) -> !torch.list<int>.}}
+  %0 = torch.aten.permute %x, %l : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[2,3],f32>
+  return
+}
+
+// -----
+
+func.func @permute_sizes(%x: !torch.vtensor<[2,3],f32>) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %l = torch.prim.ListConstruct %int0, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.permute' op has a permutation which is not compatible with the input and output shapes. The input shape in dimension 0 is 2, and the output shape in dimension 0 is 3 : they should be the same with this permutation.}}
+  %0 = torch.aten.permute %x, %l : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[3,2],f32>
+  return
+}
+
+// -----
+
+func.func @permute_index(%x: !torch.vtensor<[2,3],f32>) {
+  %int0 = torch.constant.int 0
+  %int5 = torch.constant.int 5
+  %l = torch.prim.ListConstruct %int0, %int5 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{observed invalid index in permutation (5) for input tensor of rank 2.}}
+  %0 = torch.aten.permute %x, %l : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[2,3],f32>
+  return
+}
+
+// -----
+
+func.func @permute_length(%x: !torch.vtensor<[2,3],f32>) {
+  %int0 = torch.constant.int 0
+  %l = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.permute' op expected permutation to have size equal result tensor rank. The permutation has 1 elements, the output has rank 2.}}
+  %0 = torch.aten.permute %x, %l : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[2,3],f32>
+  return
+}
+
+// -----
+
+func.func @permute_rank(%x: !torch.vtensor<[2,3],f32>) {
+  %int0 = torch.constant.int 0
+  %l = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.permute' op expected input and output tensors to have same rank, but 2 != 1.}}
+  %0 = torch.aten.permute %x, %l : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[2],f32>
+  return
+}
