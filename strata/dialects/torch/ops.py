@@ -53,7 +53,7 @@ from ...ir.ods import (Op, Operand, Prop, RegionDef, Result, VarOperand,
                        VarRegionDef, VarResult)
 from ...syntax.asm_format import (AttrFormat, BareInt, custom_op_prefix, install_format,
                                   parse_strict_attr_dict)
-from ...syntax.lexer import PERCENT, PUNCT
+from ...syntax.lexer import FLOAT, INT, PERCENT, PUNCT
 from . import table
 from . import types as TT
 
@@ -422,13 +422,28 @@ def generated_op_class(name: str):
 
 # ---------------------------------------------------------------- hand-written ops
 
-class _F64Fmt(AttrFormat):
-    """An F64Attr printed without its type: `1.000000e+00`."""
+class _TypedAttrFmt(AttrFormat):
+    """An attribute of a known type in a custom form (ODS `$value` of an F64Attr,
+    BoolAttr, I64Attr): a number is read as that type with no `: type` after it, as
+    upstream's typed parseAttribute; `true` / `false` for i1; any other attribute is
+    "invalid kind of attribute specified"."""
+
+    def __init__(self, type, kinds):
+        self.type = type
+        self.kinds = kinds  # the attribute classes accepted
 
     def parse(self, p):
         start = p.tok_start
-        a = p.parse_attribute(A.f64)
-        if type(a) is not A.FloatAttr:
+        if p.kind in (INT, FLOAT) or p.at("-"):
+            neg = p.consume_if("-")
+            if p.kind not in (INT, FLOAT):
+                p.error("expected constant integer or floating point value")
+            at, tok, is_float = p.tok_start, p.tok, p.kind == FLOAT
+            p._next()
+            a = p.make_number(tok, neg, is_float, self.type, at)
+        else:
+            a = p.parse_attribute()
+        if type(a) not in self.kinds or a.type is not self.type:
             p.error(custom_op_prefix(p) + "invalid kind of attribute specified", start)
         return a
 
@@ -437,6 +452,18 @@ class _F64Fmt(AttrFormat):
 
     def can_start(self, p):
         return True
+
+
+class _I64Fmt(BareInt):
+    """An I64Attr printed bare; a literal outside int64 is an error, as upstream's
+    parseInteger<int64_t>."""
+
+    def parse(self, p):
+        start = p.tok_start
+        v = p.parse_integer()
+        if not -2 ** 63 <= v < 2 ** 63:
+            p.error(custom_op_prefix(p) + "integer value too large", start)
+        return A.IntegerAttr(v, A.i64)
 
 
 def apfloat_to_string(x: float, precision: int = 6) -> str:
@@ -526,7 +553,7 @@ class ConstantIntOp(Op):
 
     name = "torch.constant.int"
     traits = (T.Pure, T.ConstantLike)
-    value = Prop(C.I64Attr, fmt=BareInt(A.i64))
+    value = Prop(C.I64Attr, fmt=_I64Fmt(A.i64))
     result = Result(_INT)
     assembly = "$value attr-dict"
     infer_result_types = _result_type(TT.IntType)
@@ -544,7 +571,8 @@ class ConstantFloatOp(Op):
     name = "torch.constant.float"
     traits = (T.Pure, T.ConstantLike)
     value = Prop(C.Constraint(lambda a: type(a) is A.FloatAttr and a.type is A.f64,
-                              "64-bit float attribute"), fmt=_F64Fmt())
+                              "64-bit float attribute"),
+                 fmt=_TypedAttrFmt(A.f64, (A.FloatAttr,)))
     result = Result(_FLOAT)
     assembly = "$value attr-dict"
     infer_result_types = _result_type(TT.FloatType)
@@ -561,7 +589,7 @@ class ConstantBoolOp(Op):
 
     name = "torch.constant.bool"
     traits = (T.Pure, T.ConstantLike)
-    value = Prop(C.BoolAttrC)
+    value = Prop(C.BoolAttrC, fmt=_TypedAttrFmt(A.i1, (A.IntegerAttr,)))
     result = Result(_BOOL)
     assembly = "$value attr-dict"
     infer_result_types = _result_type(TT.BoolType)

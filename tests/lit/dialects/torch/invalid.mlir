@@ -264,3 +264,52 @@ func.func @permute_rank(%x: !torch.vtensor<[2,3],f32>) {
   %0 = torch.aten.permute %x, %l : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[2],f32>
   return
 }
+
+// -----
+
+func.func @bool_out_of_range() {
+  // expected-error @+1 {{integer constant out of range for attribute}}
+  %0 = torch.constant.bool 2
+  return
+}
+
+// -----
+
+func.func @bool_kind() {
+  // expected-error @+1 {{custom op 'torch.constant.bool' invalid kind of attribute specified}}
+  %0 = torch.constant.bool "x"
+  return
+}
+
+// -----
+
+func.func @int_too_large() {
+  // expected-error @+1 {{custom op 'torch.constant.int' integer value too large}}
+  %0 = torch.constant.int 9223372036854775808
+  return
+}
+
+// -----
+
+func.func @float_from_integer_literal() {
+  // expected-error @+2 {{unexpected decimal integer literal for a floating point value}}
+  // expected-note @+1 {{add a trailing dot to make the literal a float}}
+  %0 = torch.constant.float 1
+  return
+}
+
+// -----
+
+func.func @float_kind() {
+  // expected-error @+1 {{custom op 'torch.constant.float' invalid kind of attribute specified}}
+  %0 = torch.constant.float "x"
+  return
+}
+
+// -----
+
+func.func @float_with_type() {
+  // expected-error @+1 {{expected operation name in quotes}}
+  %0 = torch.constant.float 1.0 : f64
+  return
+}
