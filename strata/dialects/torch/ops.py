@@ -54,6 +54,7 @@ from ...ir.ods import (Op, Operand, Prop, RegionDef, Result, VarOperand,
 from ...syntax.asm_format import (AttrFormat, BareInt, custom_op_prefix, install_format,
                                   parse_strict_attr_dict)
 from ...syntax.lexer import FLOAT, INT, PERCENT, PUNCT
+from ..scf import _entry_args, _terminators, _verify_edges  # RegionBranchOpInterface
 from . import table
 from . import types as TT
 
@@ -137,7 +138,8 @@ _ODS_TYPES = {
     "float?": _optional_of(_FLOAT, "Optional torch float type"),
     "float[]": _FLOAT_LIST,
     "float[]?": _optional_of(_FLOAT_LIST, "Optional torch float list type (float[]?)"),
-    "t[]": _list_of(C.AnyType, "Any Torch list Type"),
+    "t[]": _list_of(_c(lambda t: isinstance(t, A.Type), "any non-token type"),
+                    "Any Torch list Type"),
     "t": _ANY_TORCH, "t1": _ANY_TORCH, "t2": _ANY_TORCH, "Any": _ANY_TORCH,
     "Device": _DEVICE,
     "Device?": _optional_of(_DEVICE, "Optional torch device type"),
@@ -310,6 +312,8 @@ class TorchOp(Op):
         s = table.lookup(cls.name)
         nargs, nrets = len(s.arguments), len(s.returns)
         start = p.tok_start
+        if p.at("(") or p.at("["):
+            p.error("unexpected delimiter")
         refs = p.parse_operand_list() if p.kind == PERCENT else []
         if len(refs) != nargs:
             p.error(custom_op_prefix(p) + f"expected {nargs} operands", start)
@@ -541,6 +545,27 @@ def float_name_hint(x: float) -> str:
     return "float" + "".join(c for c in s if c.isalnum() or c in "_$.-")
 
 
+def _parse_str_attr(p):
+    """A StringAttr where upstream's format has a StrAttr: any other attribute is
+    "invalid kind of attribute specified"."""
+    start = p.tok_start
+    a = p.parse_attribute()
+    if type(a) is not A.StringAttr:
+        p.error(custom_op_prefix(p) + "invalid kind of attribute specified", start)
+    return a
+
+
+def _parse_type_of(p, cls, what):
+    """A type that must be of one kind (an ODS type with a C++ class), else upstream's
+    "invalid kind of type specified" at the type."""
+    start = p.tok_start
+    t = p.parse_type()
+    if type(t) is not cls:
+        p.error(custom_op_prefix(p) + f"invalid kind of type specified: expected {what}, "
+                f"but found '{t}'", start)
+    return t
+
+
 def _result_type(make):
     """infer_result_types for an op whose one result type is fixed."""
     def infer(cls, operands, properties):
@@ -650,7 +675,7 @@ class ConstantNumberOp(Op):
     name = "torch.constant.number"
     traits = (T.Pure, T.ConstantLike)
     value = Prop(C.Constraint(lambda a: (type(a) is A.IntegerAttr and a.type is A.i64) or (
-        type(a) is A.FloatAttr and a.type is A.f64), "64-bit integer or float attribute"))
+        type(a) is A.FloatAttr and a.type is A.f64), "64-bit float attribute or 64-bit signless integer attribute"))
     result = Result(_c(lambda t: type(t) is TT.NumberType, "Torch NumberType"))
     infer_result_types = _result_type(TT.NumberType)
 
@@ -705,7 +730,7 @@ class ListConstructOp(Op):
     name = "torch.prim.ListConstruct"
     traits = (T.Pure,)
     elements = VarOperand()
-    result = Result(_c(lambda t: type(t) is TT.ListType, "!torch.list type"))
+    result = Result(_ODS_TYPES["t[]"])
     assembly = "$elements attr-dict `:` functional-type(operands, results)"
 
     def verify_(self):
@@ -721,7 +746,7 @@ class ListUnpackOp(Op):
     """`%0:2 = torch.prim.ListUnpack %l : !torch.list<int> -> !torch.int, !torch.int`"""
 
     name = "torch.prim.ListUnpack"
-    operand_ = Operand(_c(lambda t: type(t) is TT.ListType, "!torch.list type"))
+    operand_ = Operand(_ANY_TORCH)
     results_ = VarResult()
     assembly = "$operand_ attr-dict `:` qualified(type($operand_)) `->` " \
                "qualified(type($results_))"
@@ -734,7 +759,7 @@ class TupleConstructOp(Op):
     name = "torch.prim.TupleConstruct"
     traits = (T.Pure,)
     elements = VarOperand()
-    result = Result(_c(lambda t: type(t) is TT.TupleType, "!torch.tuple type"))
+    result = Result(_c(lambda t: type(t) is TT.TupleType, "!torch.tuple<T1, T2, T3>"))
     assembly = "$elements attr-dict `:` qualified(type($elements)) `->` " \
                "qualified(type($result))"
 
@@ -751,7 +776,7 @@ class TupleUnpackOp(Op):
 
     name = "torch.prim.TupleUnpack"
     traits = (T.Pure,)
-    tup = Operand(_c(lambda t: type(t) is TT.TupleType, "!torch.tuple type"))
+    tup = Operand(_c(lambda t: type(t) is TT.TupleType, "!torch.tuple<T1, T2, T3>"))
     results_ = VarResult()
     assembly = "$tup attr-dict `:` qualified(type($tup)) `->` qualified(type($results_))"
 
@@ -773,13 +798,24 @@ _ELEMENTS = C.Constraint(
     "constant vector/tensor attribute")
 
 
+class _ElementsFmt(AttrFormat):
+    """An ElementsAttr in a custom form: anything else is "invalid kind of attribute"."""
+
+    def parse(self, p):
+        start = p.tok_start
+        a = p.parse_attribute()
+        if not _ELEMENTS.check(a):
+            p.error(custom_op_prefix(p) + "invalid kind of attribute specified", start)
+        return a
+
+
 class ValueTensorLiteralOp(Op):
     """`%0 = torch.vtensor.literal(dense<1.0> : tensor<2x3xf32>) :
     !torch.vtensor<[2,3],f32>` (or `dense_resource<blob>`)"""
 
     name = "torch.vtensor.literal"
     traits = (T.Pure, T.ConstantLike)
-    value = Prop(_ELEMENTS)
+    value = Prop(_ELEMENTS, fmt=_ElementsFmt())
     result = Result(_VTENSOR)
     assembly = "`(` $value `)` attr-dict `:` qualified(type($result))"
     _value_semantics = True
@@ -825,7 +861,7 @@ class SymbolicIntOp(Op):
 
     @staticmethod
     def parse(p, st):
-        st.properties["symbol_name"] = A.StringAttr(p.parse_string())
+        st.properties["symbol_name"] = _parse_str_attr(p)
         p.expect("{")
         p.parse_keyword("min_val")
         p.expect("=")
@@ -836,7 +872,8 @@ class SymbolicIntOp(Op):
         st.properties["max_val"] = A.IntegerAttr(p.parse_integer(), A.i64)
         p.expect("}")
         parse_strict_attr_dict(p, st)
-        st.types.append(p.parse_colon_type())
+        p.expect(":")
+        st.types.append(_parse_type_of(p, TT.IntType, "torch.int"))
 
     def print(self, pr):
         out = pr.out
@@ -907,14 +944,14 @@ class OperatorOp(Op):
 
     @staticmethod
     def parse(p, st):
-        st.properties["name"] = A.StringAttr(p.parse_string())
+        st.properties["name"] = _parse_str_attr(p)
+        p.expect("(")
         start = p.tok_start
-        refs = p.parse_operand_list("(")
+        refs = [] if p.at(")") else p.parse_operand_list()
+        p.expect(")")
         parse_strict_attr_dict(p, st)
         p.expect(":")
-        ft = p.parse_type()
-        if type(ft) is not A.FunctionType:
-            p.error(custom_op_prefix(p) + "expected function type", start)
+        ft = _parse_type_of(p, A.FunctionType, "builtin.function")
         st.operands = p.resolve_operands(refs, list(ft.inputs), start)
         st.types = list(ft.results)
         while p.kind == PUNCT and p.tok == "{":
@@ -942,7 +979,7 @@ class OperatorTerminatorOp(Op):
     """`torch.operator_terminator %v : !torch.int`: ends a region of torch.operator."""
 
     name = "torch.operator_terminator"
-    traits = (T.Terminator, T.HasParent("torch.operator"))
+    traits = (T.HasParent("torch.operator"), T.Terminator)
     operands_ = VarOperand()
     assembly = "$operands_ attr-dict `:` type($operands_)"
 
@@ -1019,16 +1056,17 @@ class PrimLoopOp(Op):
     assembly = "$maxTripCount `,` $initialCondition `,` `init` `(` $iterArgsInit `)` " \
                "$region attr-dict `:` functional-type(operands, results)"
 
-    def verify_(self):
-        inits = [o.value.type for o in self._operands[2:]]
-        if [r.type for r in self.results] != inits:
-            return "the result types must be the types of the loop-carried values"
-        blocks = self.regions[0].blocks
-        if blocks:
-            args = [a.type for a in blocks[0].args]
-            if args != [TT.IntType()] + inits:
-                return ("the region's arguments must be the iteration number "
-                        "(!torch.int) and the loop-carried values")
+    def verify_regions_(self):
+        # RegionBranchOpInterface, as upstream: the loop-carried values flow from the
+        # inits into the body's arguments after the iteration number, from
+        # torch.prim.Loop.condition back into the body and out to the results.
+        body = self.regions[0]
+        carried = list(_entry_args(body))[1:]
+        edges = [(None, body, self.operands[2:], carried)]
+        for c in _terminators(body, PrimLoopConditionOp):
+            edges.append((c, body, c.operands[1:], carried))
+            edges.append((c, None, c.operands[1:], self.results))
+        _verify_edges(self, edges)
         return None
 
 
@@ -1037,7 +1075,7 @@ class PrimLoopConditionOp(Op):
     body: whether to go on, and the next loop-carried values."""
 
     name = "torch.prim.Loop.condition"
-    traits = (T.Pure, T.Terminator, T.HasParent("torch.prim.Loop"))
+    traits = (T.HasParent("torch.prim.Loop"), T.Pure, T.Terminator)
     shouldContinue = Operand(_BOOL)
     iterArgs = VarOperand()
     assembly = "$shouldContinue `,` `iter` `(` ($iterArgs^ `:` type($iterArgs))? `)` " \
@@ -1081,14 +1119,13 @@ class PrimIfOp(Op):
         pr.print_region(self.regions[1], print_entry_args=False)
         pr.print_optional_attr_dict(self._attrs)
 
-    def verify_(self):
-        want = [r.type for r in self.results]
+    def verify_regions_(self):
+        # RegionBranchOpInterface, as upstream: into either region, back to the results.
+        edges = [(None, r, [], _entry_args(r)) for r in self.regions]
         for r in self.regions:
-            last = r.blocks[0].last if r.blocks else None
-            if type(last) is not PrimIfYieldOp:
-                return "expects regions to end with 'torch.prim.If.yield'"
-            if [o.value.type for o in last._operands] != want:
-                return "the yielded types must be the result types"
+            for y in _terminators(r, PrimIfYieldOp):
+                edges.append((y, None, y.operands, self.results))
+        _verify_edges(self, edges)
         return None
 
 
@@ -1096,7 +1133,7 @@ class PrimIfYieldOp(Op):
     """`torch.prim.If.yield %v : !torch.int`: ends a branch of torch.prim.If."""
 
     name = "torch.prim.If.yield"
-    traits = (T.Pure, T.Terminator, T.ReturnLike, T.HasParent("torch.prim.If"))
+    traits = (T.HasParent("torch.prim.If"), T.Pure, T.Terminator, T.ReturnLike)
     results_ = VarOperand()
     assembly = "attr-dict ($results_^ `:` type($results_))?"
 
