@@ -1098,7 +1098,6 @@ class PrimIfOp(Op):
 
     @staticmethod
     def parse(p, st):
-        start = p.tok_start
         c = p.parse_operand()
         st.operands = [p.resolve_operand(c, TT.BoolType())]
         p.expect("->")
@@ -1107,7 +1106,6 @@ class PrimIfOp(Op):
         p.parse_keyword("else")
         st.regions.append(p.parse_region())
         p.parse_optional_attr_dict(st)
-        del start
 
     def print(self, pr):
         out = pr.out
