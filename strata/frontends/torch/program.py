@@ -15,6 +15,7 @@ clear message rather than torch's traceback.
 from __future__ import annotations
 
 import os
+import warnings
 import zipfile
 
 from .errors import TorchImportError
@@ -59,7 +60,9 @@ def load_program(path):
         raise TorchImportError(f"{path}: not a program saved by torch.export.save (not a "
                                "zip archive)")
     try:
-        ep = torch.export.load(path)
+        with warnings.catch_warnings():  # torch's own deprecation notices, not the user's
+            warnings.simplefilter("ignore", FutureWarning)
+            ep = torch.export.load(path)
     except Exception as e:
         raise TorchImportError(f"{path}: torch.export.load failed: {_torch_message(e)}") \
             from None
