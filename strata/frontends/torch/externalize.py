@@ -33,6 +33,7 @@ After:
 """
 from __future__ import annotations
 
+from ...dialects.torch import builtin_element_type
 from ...ir import attributes as A
 from ...ir.dense import DenseResourceElementsAttr
 from ...passes.pass_manager import Pass, Statistic
@@ -40,13 +41,6 @@ from ...passes.registry import register_pass
 from . import _dialect as D
 
 __all__ = ["TorchExternalizeWeights", "externalize_weights"]
-
-
-def _signless(t):
-    et = t.element_type
-    if isinstance(et, A.IntegerType) and et.signedness:
-        et = A.IntegerType(et.width)
-    return A.RankedTensorType(list(t.shape), et)
 
 
 def externalize_weights(module) -> int:
@@ -64,7 +58,8 @@ def externalize_weights(module) -> int:
         attr = op.properties["value"]
         entry = globals_.get(attr.handle)
         if entry is None:
-            type_ = _signless(attr.type)
+            type_ = A.RankedTensorType(list(attr.type.shape),
+                                       builtin_element_type(attr.type.element_type))
             sym, i = attr.handle, 0
             while sym in symbols:
                 i += 1

@@ -66,6 +66,7 @@ import operator
 from ...ir import attributes as A
 from ...ir.affine import AffineConstantExpr, AffineMap, AffineMapAttr, AffineSymbolExpr
 from ...ir.core import Block
+from ...ir.diagnostics import DiagnosticError
 from ...ir.location import NameLoc, UnknownLoc
 from . import _dialect as D
 from .errors import TorchImportError
@@ -210,7 +211,22 @@ class _ProgramImporter:
             raise TorchImportError("the program's graph has no output node")
         func.properties["function_type"] = A.TypeAttr(
             A.FunctionType(arg_types, [v.type for v in results]))
+        try:
+            module.verify()
+        except DiagnosticError as e:
+            raise self._verify_error(e) from None
         return module
+
+    def _verify_error(self, e) -> TorchImportError:
+        """The import error for a verifier failure: it names the node of the failing op."""
+        op = getattr(e.diag, "op", None)
+        loc = getattr(op, "loc", None)
+        msg = e.diag.message
+        if isinstance(loc, NameLoc):
+            node = next((n for n in self.ep.graph.nodes if n.name == loc.name), None)
+            if node is not None:
+                return self.error(node, f"the imported op does not verify: {msg}")
+        return TorchImportError(f"the imported module does not verify: {msg}")
 
     def error(self, node, detail: str) -> TorchImportError:
         frame = user_frame(node_location(node))
@@ -259,8 +275,7 @@ class _ProgramImporter:
         info = dtype_info(dtype)
         if info is None:
             raise _Unsupported(f"tensors of dtype {dtype} are not supported")
-        dims = ",".join("?" if _is_symbolic(d) else str(int(d)) for d in shape)
-        return D.type_of(f"!torch.vtensor<[{dims}],{info[0]}>")
+        return D.vtensor([-1 if _is_symbolic(d) else int(d) for d in shape], info[0])
 
     def value_type(self, val):
         """The IR type of an FX value (a node's meta["val"], or a Python constant)."""
@@ -444,7 +459,7 @@ class _ProgramImporter:
             if info is None:
                 raise _Unsupported(f"constant tensors of dtype {tensor.dtype} are not "
                                    "supported")
-            attr = tensor_literal_attr(stored, D.type_of(info[0]), name)
+            attr = tensor_literal_attr(stored, info[0], name)
             entry = self.literals[id(tensor)] = (tensor, attr)
         attr = entry[1]
         v = self.emit("torch.vtensor.literal", (), [self.vtensor_type(tensor.shape,

@@ -26,25 +26,17 @@ The `torch-externalize-weights` pass (externalize.py) later moves these blobs in
 """
 from __future__ import annotations
 
+from ...dialects.torch import types as _T
 from ...ir import attributes as A
 from ...ir.dense import BLOBS, DenseElementsAttr, DenseResourceElementsAttr
 
-__all__ = ["DTYPES", "dtype_info", "SCALAR_TYPE_CODES", "LAYOUT_CODES", "MEMORY_FORMAT_CODES",
+__all__ = ["dtype_info", "SCALAR_TYPE_CODES", "LAYOUT_CODES", "MEMORY_FORMAT_CODES",
            "tensor_literal_attr", "fresh_blob_name"]
 
-# torch dtype name -> (element type as torch-mlir writes it, c10::ScalarType code).
-DTYPES = {
-    "uint8": ("ui8", 0), "int8": ("si8", 1), "int16": ("si16", 2), "int32": ("si32", 3),
-    "int64": ("si64", 4), "float16": ("f16", 5), "float32": ("f32", 6), "float64": ("f64", 7),
-    "complex32": ("complex<f16>", 8), "complex64": ("complex<f32>", 9),
-    "complex128": ("complex<f64>", 10), "bool": ("i1", 11), "qint8": ("!torch.qint8", 12),
-    "quint8": ("!torch.quint8", 13), "bfloat16": ("bf16", 15),
-    "float8_e5m2": ("f8E5M2", 23), "float8_e4m3fn": ("f8E4M3FN", 24),
-    "float8_e5m2fnuz": ("f8E5M2FNUZ", 25), "float8_e4m3fnuz": ("f8E4M3FNUZ", 26),
-    "uint32": ("ui32", 28), "float8_e8m0fnu": ("f8E8M0FNU", 44),
-    "float4_e2m1fn_x2": ("f4E2M1FN", 45),
-}
-SCALAR_TYPE_CODES = {name: code for name, (_, code) in DTYPES.items()}
+# torch dtype name -> (torch-mlir element type, c10::ScalarType number): the dialect's
+# table (strata/dialects/torch/types.py) read by name.
+_DTYPES = {name: (dtype, number) for number, (name, dtype) in _T.DTYPES.items()}
+SCALAR_TYPE_CODES = {name: number for name, (_, number) in _DTYPES.items()}
 LAYOUT_CODES = {"strided": 0, "sparse_coo": 1, "sparse_csr": 2, "sparse_csc": 3,
                 "sparse_bsr": 4, "sparse_bsc": 5}
 MEMORY_FORMAT_CODES = {"contiguous_format": 0, "preserve_format": 1, "channels_last": 2,
@@ -57,8 +49,8 @@ def _name(obj) -> str:
 
 
 def dtype_info(dtype):
-    """(element type text, ScalarType code) of a torch dtype, or None if unsupported."""
-    return DTYPES.get(_name(dtype))
+    """(element type, ScalarType number) of a torch dtype, or None if unsupported."""
+    return _DTYPES.get(_name(dtype))
 
 
 def fresh_blob_name(base: str) -> str:
@@ -73,7 +65,7 @@ def fresh_blob_name(base: str) -> str:
 def tensor_literal_attr(tensor, element_type, name: str | None = None):
     """The `value` of the literal for a (non-bool, dense, CPU-readable) torch tensor: a
     `dense<...>` of one element, else a new `dense_resource` blob named after `name` (see
-    [Note: tensor literals]). `element_type` is the Strata type of its elements."""
+    [Note: tensor literals]). `element_type` is its dtype as the dialect spells it."""
     import torch
     t = tensor.detach()
     if t.device.type != "cpu":
