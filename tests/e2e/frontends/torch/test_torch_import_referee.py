@@ -23,6 +23,7 @@ pytestmark = pytest.mark.skipif(IREE_OPT is None, reason="iree-opt not on PATH (
                                 "iree-base-compiler)")
 
 nn = torch.nn
+F = torch.nn.functional
 Dim = torch.export.Dim
 
 
@@ -105,6 +106,93 @@ class Embed(nn.Module):
         return masked[..., ids[0] % 4], picked, g, x.index_select(0, ids[1])
 
 
+class Layers(nn.Module):
+    """Norms, attention, activations, pooling, transposed / grouped / 1-d convolutions,
+    interpolation, padding: core ATen ops with str, bool and optional list arguments."""
+
+    def __init__(self):
+        super().__init__()
+        self.ln, self.gn = nn.LayerNorm(8), nn.GroupNorm(2, 4)
+        self.ct = nn.ConvTranspose2d(4, 4, 3, stride=2, groups=2)
+        self.c1 = nn.Conv1d(8, 4, 3, dilation=2)
+
+    def forward(self, x, img):
+        q = self.ln(x)
+        a = F.scaled_dot_product_attention(q, q, q)
+        y = F.silu(self.gn(img))
+        return (F.gelu(a, approximate="tanh"), x.tanh().cumsum(1), F.log_softmax(x, -1),
+                F.avg_pool2d(y, 2), F.adaptive_avg_pool2d(y, 1), self.ct(y),
+                F.interpolate(y, scale_factor=2, mode="nearest"), self.c1(x.transpose(1, 2)),
+                F.interpolate(y, size=(5, 5), mode="bilinear", align_corners=False),
+                F.pad(y, (1, 2, 0, 1), value=0.5))
+
+
+class Creation(nn.Module):
+    """Creation ops with dtype / device / layout arguments, casts, a lifted constant, a bool
+    scalar given for a number, tied, transposed, empty and 0-d parameters, a None output."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(3, 4).t())
+        self.empty = nn.Parameter(torch.empty(0, 3))
+        self.scale = nn.Parameter(torch.tensor(2.0))
+        self.a, self.b = nn.Linear(4, 4), nn.Linear(4, 4)
+        self.b.weight = self.a.weight
+
+    def forward(self, x):
+        r = torch.arange(x.shape[1], dtype=torch.float32)
+        z = torch.zeros(2, device=x.device)
+        return (x + r, torch.full((2, 3), 1.5, dtype=torch.float64), x.to(torch.float16),
+                torch.ones_like(x, dtype=torch.int32), x.int().float().sum(1, keepdim=True),
+                torch.tensor([1.0, 2.0, 3.0]) * 2, (x + True) @ self.w, self.empty.sum() + z,
+                self.scale * x, self.a(x) + self.b(x), None)
+
+
+class TwoDims(nn.Module):
+    """Two dynamic dims per input, bounded and unbounded, derived sizes (2*a, 2*a-1), size
+    arithmetic returned as ints and floats."""
+
+    def forward(self, x, y):
+        z = torch.cat([x, x], 0)
+        return (z.view(z.shape[0], -1), y.sum(0), x.shape[0] * y.shape[1], z[1:],
+                x.shape[1] / 2)
+
+
+class State(nn.Module):
+    """Training-mode batch norm (its buffers updated), in-place ops on an input and on a
+    clone, partly used multi-result ops, unbind and chunk."""
+
+    def __init__(self):
+        super().__init__()
+        self.bn = nn.BatchNorm1d(4)
+
+    def forward(self, x, m):
+        v = x.max(dim=1).values
+        a, b, c, d = x.unbind(1)
+        p, q = x.chunk(2, 0)
+        out = (self.bn(x), v + a * b - c / d, p - q, torch.var_mean(x, 0))
+        x.masked_fill_(m, 0.0)
+        x[0] += 1
+        y = x.clone()
+        y.index_put_((torch.tensor([0, 1]),), torch.tensor(3.0))
+        return out + (y.clamp_(min=-1, max=1), x)
+
+
+class Select(nn.Module):
+    """Comparisons, where with scalars, bool ops, sort, argmax, integer arithmetic,
+    gather / scatter, expand, repeat, squeeze, flip; an input returned as it is."""
+
+    def forward(self, x, i, idx):
+        m = (x > 0) & (x < 1) | (x == 0.5)
+        srt = torch.sort(x, dim=-1, descending=True)
+        sc = torch.zeros_like(x).scatter(1, idx, 1.0)
+        sa = torch.zeros_like(x).scatter_add(1, idx, x[:, :2])
+        return (torch.where(m, x, -1.0), x.argmax(-1), srt.values, srt.indices, i // 2, i % 3,
+                (i * 3).pow(2), torch.remainder(x, 0.3), ~m, sc, sa,
+                x.unsqueeze(0).expand(2, -1, -1), x.repeat(2, 1), x[None, :, None].squeeze(),
+                torch.flip(x, [0]), i)
+
+
 def _programs():
     b = Dim("batch", min=2, max=64)
     ids = torch.tensor([[1, 2, 3], [3, 0, 9]])
@@ -117,6 +205,13 @@ def _programs():
         "tuple": (Tuple(), (torch.randn(3, 5),), None),
         "in_place": (InPlace(), (torch.randn(2, 3),), None),
         "embed": (Embed(), (ids, torch.randn(4, 4)), None),
+        "layers": (Layers(), (torch.randn(2, 9, 8), torch.randn(1, 4, 4, 4)), None),
+        "creation": (Creation(), (torch.randn(2, 4),), None),
+        "two_dims": (TwoDims(), (torch.randn(3, 4), torch.randn(5, 6)),
+                     ({0: Dim("a", min=2), 1: Dim("b", max=32)}, {0: Dim("c"), 1: Dim("d")})),
+        "state": (State().train(), (torch.randn(4, 4), torch.rand(4, 4) > 0.5), None),
+        "select": (Select(), (torch.randn(3, 4), torch.tensor([5, 7]),
+                              torch.tensor([[0, 1], [2, 3], [1, 1]])), None),
     }
 
 

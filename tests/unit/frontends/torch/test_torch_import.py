@@ -211,3 +211,35 @@ def test_upstream_op_list_is_current():
                         "gen_torch_upstream_ops.py")
     out = subprocess.run([sys.executable, tool, "--check"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
+
+
+class SymFunctions(nn.Module):
+    def forward(self, x):
+        n = x.shape[0]
+        return x * (n * 0.5), n / 3, torch.sym_max(n, 4), torch.sym_min(n, 50)
+
+
+def test_symbolic_scalar_functions():
+    """torch.sym_float / sym_max / sym_min on sizes (which FxImporter does not import)."""
+    ep = torch.export.export(SymFunctions(), (torch.randn(6, 2),),
+                             dynamic_shapes=({0: torch.export.Dim("n", min=3, max=100)},))
+    m = import_program(ep)
+    names = [op.name for op in _ops(m)]
+    for name in ("torch.aten.Float.Scalar", "torch.aten.mul.float", "torch.aten.div.int",
+                 "torch.prim.max.int", "torch.prim.min.int", "torch.aten.mul.Scalar"):
+        assert name in names
+    sym = next(op for op in _ops(m) if op.name == "torch.symbolic_int")
+    assert (sym.properties["min_val"].value, sym.properties["max_val"].value) == (3, 100)
+    func = next(op for op in m.walk() if op.name == "func.func")
+    assert str(func.properties["function_type"].value) == (
+        "(!torch.vtensor<[?,2],f32>) -> (!torch.vtensor<[?,2],f32>, !torch.float, "
+        "!torch.int, !torch.int)")
+
+
+def test_weights_without_data():
+    with torch.device("meta"):
+        model = Small()
+    ep = torch.export.export(model, (torch.randn(4, 3, device="meta"),))
+    with pytest.raises(TorchImportError, match=r"node 'permute' \(aten.permute\): a constant "
+                                               r"tensor has no data \(a fake or meta tensor\)"):
+        import_program(ep)
