@@ -41,6 +41,7 @@ from ...ir import attributes as A
 from ...ir import constraints as C
 from ...ir import traits as T
 from ...ir.dense import DenseElementsAttr, DenseResourceElementsAttr
+from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ...ir.ods import (Op, Operand, OptOperand, Prop, RegionDef, Result, VarOperand,
                        VarRegionDef, VarResult)
 from ...syntax.asm_format import (AttrFormat, BareInt, custom_op_prefix, install_format,
@@ -49,13 +50,14 @@ from ...syntax.lexer import PERCENT, PUNCT
 from . import table
 from . import types as TT
 
-__all__ = ["TorchOp", "generated_op_class", "schema_constraint", "float_name_hint",
+__all__ = ["TorchOp", "generated_op_class", "schema_constraint", "jit_type_str", "float_name_hint",
            "ConstantIntOp", "ConstantFloatOp", "ConstantBoolOp", "ConstantNoneOp",
            "ConstantStrOp", "ConstantDeviceOp", "ConstantNumberOp", "ListConstructOp",
            "ListUnpackOp", "TupleConstructOp", "TupleUnpackOp", "ValueTensorLiteralOp",
            "NonValueTensorLiteralOp", "SymbolicIntOp", "BindSymbolicShapeOp",
            "OperatorOp", "OperatorTerminatorOp", "OverwriteTensorContentsOp",
-           "CopyToNonValueTensorOp", "CopyToValueTensorOp", "TORCH_OPS"]
+           "CopyToNonValueTensorOp", "CopyToValueTensorOp", "PrimLoopOp",
+           "PrimLoopConditionOp", "PrimIfOp", "PrimIfYieldOp", "TORCH_OPS"]
 
 
 # ---------------------------------------------------------------- type constraints
@@ -64,61 +66,149 @@ def _c(pred, summary):
     return C.Constraint(pred, summary)
 
 
+def _is(cls):
+    return lambda t: type(t) is cls
+
+
 _TENSOR = _c(lambda t: isinstance(t, TT.BaseTensorType), "Any Torch tensor type")
-_INT = _c(lambda t: type(t) is TT.IntType, "Torch IntType")
-_FLOAT = _c(lambda t: type(t) is TT.FloatType, "Torch FloatType")
-_BOOL = _c(lambda t: type(t) is TT.BoolType, "Torch BoolType")
-_STR = _c(lambda t: type(t) is TT.StringType, "Torch StringType")
-_DEVICE = _c(lambda t: type(t) is TT.DeviceType, "Torch DeviceType")
-_GENERATOR = _c(lambda t: type(t) is TT.GeneratorType, "Torch GeneratorType")
+_TENSOR_SUMMARY = "Multi-dimensional array modeling Torch's Tensor type"
+_VTENSOR = _c(_is(TT.ValueTensorType), _TENSOR_SUMMARY)
+_NV_TENSOR = _c(_is(TT.NonValueTensorType), _TENSOR_SUMMARY)
+_INT = _c(_is(TT.IntType), "Torch IntType")
+_FLOAT = _c(_is(TT.FloatType), "Torch FloatType")
+_BOOL = _c(_is(TT.BoolType), "Torch BoolType")
+_STR = _c(_is(TT.StringType), "Torch StringType")
+_NONE = _c(_is(TT.NoneType), "Torch NoneType")
+_DEVICE = _c(_is(TT.DeviceType), "Torch device")
+_GENERATOR = _c(_is(TT.GeneratorType),
+                "Torch Generator for producing valsem-random numbers")
+_NUMBER = _c(_is(TT.NumberType), "Torch number type")
+# TorchScript does not take !torch.bool as a Scalar (isValidSubtype(t, !torch.number)).
 _SCALAR = _c(lambda t: type(t) in (TT.IntType, TT.FloatType, TT.NumberType),
              "Any Python numeric type compatible with being the scalar type of a tensor")
-_ANY = _c(lambda t: isinstance(t, A.Type), "any type")
+_ANY_TORCH = _c(lambda t: isinstance(t, TT.TorchType) and type(t) is not TT.QuantizedType,
+                "Any type that is legal to pass to a Torch kernel")
+_DICT = _c(_is(TT.DictType), "!torch.dict[KT, VT] ")
+_LINEAR_PARAMS = _c(_is(TT.LinearParamsType), "Torch packed linear params type")
 
-_BASE = {
-    "Tensor": _TENSOR, "int": _INT, "SymInt": _INT, "ScalarType": _INT, "Layout": _INT,
-    "MemoryFormat": _INT, "QScheme": _INT, "float": _FLOAT, "SymFloat": _FLOAT,
-    "bool": _BOOL, "SymBool": _BOOL, "str": _STR, "Device": _DEVICE,
-    "Generator": _GENERATOR, "Scalar": _SCALAR, "complex": _SCALAR, "number": _SCALAR,
+
+def _optional_of(c, summary):
+    """torch-mlir's OptionalOf<T>: T, any !torch.optional, or !torch.none."""
+    check = c.check
+    return _c(lambda t: check(t) or type(t) in (TT.OptionalType, TT.NoneType), summary)
+
+
+def _list_of(c, descr):
+    """torch-mlir's ListOf<[T], descr>: a !torch.list whose element type is a T."""
+    check = c.check
+    return _c(lambda t: type(t) is TT.ListType and check(t.element_type),
+              f"{descr} of {c.summary} values")
+
+
+_OPT_TENSOR = _optional_of(_TENSOR, "Optional torch tensor type")
+_OPT_NV_TENSOR = _optional_of(_NV_TENSOR, "Optional torch non value tensor type")
+_INT_LIST = _list_of(_INT, "Int list type (int[])")
+_FLOAT_LIST = _list_of(_FLOAT, "Float list type (float[])")
+
+# torch-mlir's ODS generator (TORCH_TYPE_TO_ODS_TYPE), keyed by the JIT type string.
+_ODS_TYPES = {
+    "Tensor": _TENSOR,
+    "Tensor?": _OPT_TENSOR,
+    "Tensor?[]": _list_of(_OPT_TENSOR, "Any optional tensor list type (Tensor?[])"),
+    "Tensor[]": _list_of(_TENSOR, "Any int list type (Tensor[])"),
+    "Scalar": _SCALAR,
+    "Scalar?": _optional_of(_SCALAR, "Optional torch scalar type"),
+    "int": _INT,
+    "int[]": _INT_LIST,
+    "int?": _optional_of(_INT, "Optional torch int type"),
+    "int[]?": _optional_of(_INT_LIST, "Optional torch int list type (int[]?)"),
+    "bool": _BOOL,
+    "bool[]": _list_of(_BOOL, "Bool list type (bool[])"),
+    "bool?": _optional_of(_BOOL, "Optional torch bool type"),
+    "float": _FLOAT,
+    "float?": _optional_of(_FLOAT, "Optional torch float type"),
+    "float[]": _FLOAT_LIST,
+    "float[]?": _optional_of(_FLOAT_LIST, "Optional torch float list type (float[]?)"),
+    "t[]": _list_of(C.AnyType, "Any Torch list Type"),
+    "t": _ANY_TORCH, "t1": _ANY_TORCH, "t2": _ANY_TORCH, "Any": _ANY_TORCH,
+    "Device": _DEVICE,
+    "Device?": _optional_of(_DEVICE, "Optional torch device type"),
+    "Generator": _GENERATOR,
+    "Generator?": _optional_of(_GENERATOR, "Optional torch Generator type"),
+    "str": _STR,
+    "str?": _optional_of(_STR, "Optional torch Str type"),
+    "str[]": _list_of(_STR, "Str list type (str[])"),
+    "Dict": _DICT,
+    "__torch__.torch.classes.quantized.LinearPackedParamsBase": _LINEAR_PARAMS,
 }
-_NAMES = {"Tensor": "tensor", "int": "int", "float": "float", "bool": "bool", "str": "str",
-          "Device": "Device", "Generator": "Generator", "Scalar": "scalar"}
+# ... and for in-place variants (`add_`), whose tensors are non-value tensors.
+_ODS_NON_VALUE_TYPES = {
+    "Tensor": _NV_TENSOR,
+    "Tensor?": _OPT_NV_TENSOR,
+    "Tensor?[]": _list_of(_OPT_NV_TENSOR, "Any optional tensor list type (Tensor?[])"),
+    "Tensor[]": _list_of(_NV_TENSOR, "Any int list type (Tensor[])"),
+}
+
+# Schema base types that the JIT prints as another type (`arg.type()->str()`).
+_JIT_BASE = {"SymInt": "int", "ScalarType": "int", "Layout": "int", "MemoryFormat": "int",
+             "SymFloat": "float", "SymBool": "bool"}
+
+
+def jit_type_str(st) -> str:
+    """A schema type as the JIT prints an argument's type (what torch-mlir's generator
+    maps): SymInt / ScalarType / Layout / MemoryFormat -> int, `int[2]` -> `int[]`."""
+    n = st.name
+    if n == "Optional":
+        return jit_type_str(st.params[0]) + "?"
+    if n == "List":
+        return jit_type_str(st.params[0]) + "[]"
+    if n == "Tuple":
+        return "(" + ", ".join(jit_type_str(p) for p in st.params) + ")"
+    if st.params:
+        return f"{n}({', '.join(jit_type_str(p) for p in st.params)})"
+    return _JIT_BASE.get(n, n)
+
+
 _CONSTRAINTS: dict = {}
 
 
-def schema_constraint(st) -> C.Constraint:
-    """The constraint on the torch type of a value of schema type `st` (see [Note: ops
-    from the schema table]); cached by the type's text."""
-    key = str(st)
+def schema_constraint(st, non_value: bool = False, is_result: bool = False):
+    """The constraint on the torch type of a value of schema type `st`: torch-mlir's ODS
+    type for it (see [Note: ops from the schema table]); `non_value` for the tensors of
+    in-place ops, `is_result` for returns (a Tensor return may be None)."""
+    key = (jit_type_str(st), non_value, is_result)
     c = _CONSTRAINTS.get(key)
     if c is None:
-        c = _CONSTRAINTS[key] = _make_constraint(st)
+        c = _CONSTRAINTS[key] = _make_constraint(st, key[0], non_value, is_result)
     return c
 
 
-def _make_constraint(st):
+def _make_constraint(st, jit, non_value, is_result):
+    if is_result and jit == "Tensor":
+        jit = "Tensor?"
+    if jit.startswith("Dict("):
+        jit = "Dict"
+    c = (_ODS_NON_VALUE_TYPES.get(jit) if non_value else None) or _ODS_TYPES.get(jit)
+    if c is not None:
+        return c
+    # Types torch-mlir's generator has no mapping for (its ops are not generated
+    # upstream): the structure of the type, any torch type for the rest.
     n = st.name
+    if n in ("complex", "number"):
+        return _SCALAR
+    if n in _JIT_BASE or n in ("QScheme",):
+        return _INT if _JIT_BASE.get(n, "int") == "int" else _ODS_TYPES[_JIT_BASE[n]]
     if n == "Optional":
-        inner = schema_constraint(st.params[0])
-        ic = inner.check
-        return _c(lambda t: type(t) is TT.NoneType or ic(t) or (
-            type(t) is TT.OptionalType and ic(t.element_type)),
-            f"{inner.summary} or none")
+        inner = schema_constraint(st.params[0], non_value)
+        return _optional_of(inner, f"Optional {inner.summary}")
     if n == "List":
-        inner = schema_constraint(st.params[0])
-        ic = inner.check
-        return _c(lambda t: type(t) is TT.ListType and ic(t.element_type),
-                  f"list of {inner.summary} values ({st})")
+        inner = schema_constraint(st.params[0], non_value)
+        return _list_of(inner, f"List type ({jit})")
     if n == "Tuple":
-        cs = tuple(schema_constraint(p).check for p in st.params)
+        cs = tuple(schema_constraint(p, non_value).check for p in st.params)
         return _c(lambda t: type(t) is TT.TupleType and len(t.types) == len(cs) and all(
-            c(x) for c, x in zip(cs, t.types)), f"tuple type ({st})")
-    if n == "Dict":
-        kc, vc = (schema_constraint(p).check for p in st.params)
-        return _c(lambda t: type(t) is TT.DictType and kc(t.key_type) and vc(t.value_type),
-                  f"dict type ({st})")
-    c = _BASE.get(n)
-    return c if c is not None else _ANY
+            c(x) for c, x in zip(cs, t.types)), f"!torch.tuple type ({jit})")
+    return _ANY_TORCH
 
 
 # ---------------------------------------------------------------- generated ops
@@ -127,14 +217,25 @@ def _schema_plan(schema):
     """The verifier's view of a schema: the argument and return constraints."""
     p = schema.plan
     if p is None:
+        nv = schema.is_inplace
         p = schema.plan = (
-            tuple(schema_constraint(a.type) for a in schema.arguments),
-            tuple(schema_constraint(r.type) for r in schema.returns))
+            tuple(schema_constraint(a.type, nv) for a in schema.arguments),
+            tuple(schema_constraint(r.type, nv, is_result=True) for r in schema.returns))
     return p
 
 
-def _plural(n, what):
-    return f"{n} {what}{'' if n == 1 else 's'}"
+def _count_error(n, want, what):
+    """The message of upstream's count traits (ZeroResults, OneResult, NResults<N>,
+    ZeroOperands, OneOperand, NOperands<N>)."""
+    if n == want:
+        return None
+    if want == 0:
+        return f"requires zero {what}s"
+    if want == 1:
+        return "requires one result" if what == "result" else "requires a single operand"
+    if what == "result":
+        return f"expected {want} results"
+    return f"expected {want} operands, but found {n}"
 
 
 class TorchOp(Op):
@@ -164,25 +265,27 @@ class TorchOp(Op):
     def verify_invariants(self):
         s = table.lookup(type(self).name)
         args, rets = _schema_plan(s)
-        ops = self._operands
-        if len(ops) != len(args):
-            return f"expected {_plural(len(args), 'operand')}, but found {len(ops)}"
-        res = self.results
-        if len(res) != len(rets):
-            return f"expected {_plural(len(rets), 'result')}, but found {len(res)}"
+        # In the order of the ODS traits: regions, results, successors, operands, then
+        # the type constraints.
         if self.regions:
             return "requires zero regions"
+        res = self.results
+        err = _count_error(len(res), len(rets), "result")
+        if err:
+            return err
         if self.successors:
             return "requires zero successors"
+        ops = self._operands
+        err = _count_error(len(ops), len(args), "operand")
+        if err:
+            return err
         for i, (o, c) in enumerate(zip(ops, args)):
             t = o.value.type
             if not c.check(t):
-                return (f"operand #{i} ('{s.arguments[i].name}') must be {c.summary}, "
-                        f"but got '{t}'")
+                return f"operand #{i} must be {c.summary}, but got '{t}'"
         for i, (r, c) in enumerate(zip(res, rets)):
             if not c.check(r.type):
-                name = s.result_names[i]
-                return f"result #{i} ('{name}') must be {c.summary}, but got '{r.type}'"
+                return f"result #{i} must be {c.summary}, but got '{r.type}'"
         return None
 
     @classmethod
@@ -192,7 +295,7 @@ class TorchOp(Op):
         start = p.tok_start
         refs = p.parse_operand_list()
         if len(refs) != nargs:
-            p.error(f"expected {nargs} operands", start)
+            p.error(custom_op_prefix(p) + f"expected {nargs} operands", start)
         p.parse_optional_attr_dict(st)
         types = []
         if nargs:
@@ -450,6 +553,14 @@ class ConstantNumberOp(Op):
     infer_result_types = _result_type(TT.NumberType)
 
 
+def emit_error(op, message):
+    """Fail verification with `message` as is, without the `'name' op` prefix (what an
+    upstream verifier does with emitError rather than emitOpError)."""
+    d = Diagnostic(ERROR, op.loc, message)
+    d.op = op
+    raise DiagnosticError(d)
+
+
 def _subtype(sub, sup) -> bool:
     """torch-mlir's isValidSubtype: whether a value of type `sub` may stand where `sup`
     is expected (none and T into optional<T>, int/float into number, a tensor with
@@ -488,10 +599,10 @@ class ListConstructOp(Op):
 
     def verify_(self):
         et = self.result.type.element_type
-        for i, o in enumerate(self._operands):
+        for o in self._operands:
             if not _subtype(o.value.type, et):
-                return (f"operand #{i} of type '{o.value.type}' is not a valid element of "
-                        f"'{self.result.type}'")
+                emit_error(self, "operand types should have the same type as the list "
+                           "contained type")
         return None
 
 
@@ -521,7 +632,7 @@ class TupleConstructOp(Op):
         ops = self._operands
         if len(ts) != len(ops) or not all(
                 _subtype(o.value.type, t) for o, t in zip(ops, ts)):
-            return "operand types should be a valid subtypes of the result type"
+            return "failed to verify that contained types correspond to operand types"
         return None
 
 
@@ -779,11 +890,113 @@ class CopyToValueTensorOp(Op):
     verify_ = CopyToNonValueTensorOp.verify_
 
 
+class PrimLoopOp(Op):
+    """TorchScript's loop, which FxImporter emits for `torch._higher_order_ops.while_loop`:
+
+        %r = torch.prim.Loop %max, %cond, init(%x) {
+        ^bb0(%i: !torch.int, %x1: !torch.vtensor<[2],f32>):
+          torch.prim.Loop.condition %c, iter(%x2 : !torch.vtensor<[2],f32>)
+        } : (!torch.int, !torch.bool, !torch.vtensor<[2],f32>) -> !torch.vtensor<[2],f32>
+    """
+
+    name = "torch.prim.Loop"
+    traits = (T.RecursiveMemoryEffects,)
+    maxTripCount = Operand(_INT)
+    initialCondition = Operand(_BOOL)
+    iterArgsInit = VarOperand()
+    region = RegionDef()
+    results_ = VarResult()
+    assembly = "$maxTripCount `,` $initialCondition `,` `init` `(` $iterArgsInit `)` " \
+               "$region attr-dict `:` functional-type(operands, results)"
+
+    def verify_(self):
+        inits = [o.value.type for o in self._operands[2:]]
+        if [r.type for r in self.results] != inits:
+            return "the result types must be the types of the loop-carried values"
+        blocks = self.regions[0].blocks
+        if blocks:
+            args = [a.type for a in blocks[0].args]
+            if args != [TT.IntType()] + inits:
+                return ("the region's arguments must be the iteration number "
+                        "(!torch.int) and the loop-carried values")
+        return None
+
+
+class PrimLoopConditionOp(Op):
+    """`torch.prim.Loop.condition %c, iter(%x : !torch.vtensor<[2],f32>)`: ends a loop
+    body: whether to go on, and the next loop-carried values."""
+
+    name = "torch.prim.Loop.condition"
+    traits = (T.Pure, T.Terminator, T.HasParent("torch.prim.Loop"))
+    shouldContinue = Operand(_BOOL)
+    iterArgs = VarOperand()
+    assembly = "$shouldContinue `,` `iter` `(` ($iterArgs^ `:` type($iterArgs))? `)` " \
+               "attr-dict"
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return TT.BoolType() if name == "shouldContinue" else None
+
+
+class PrimIfOp(Op):
+    """`%r = torch.prim.If %c -> (!torch.int) { ... } else { ... }`"""
+
+    name = "torch.prim.If"
+    traits = (T.RecursiveMemoryEffects,)
+    condition = Operand(_BOOL)
+    thenRegion = RegionDef(single_block=True)
+    elseRegion = RegionDef(single_block=True)
+    results_ = VarResult()
+
+    @staticmethod
+    def parse(p, st):
+        start = p.tok_start
+        c = p.parse_operand()
+        st.operands = [p.resolve_operand(c, TT.BoolType())]
+        p.expect("->")
+        st.types = p.parse_function_result_types()
+        st.regions.append(p.parse_region())
+        p.parse_keyword("else")
+        st.regions.append(p.parse_region())
+        p.parse_optional_attr_dict(st)
+        del start
+
+    def print(self, pr):
+        out = pr.out
+        out.append(f"torch.prim.If {pr.value(self._operands[0].value)} -> (")
+        out.append(", ".join(pr.type_str(r.type) for r in self.results))
+        out.append(") ")
+        pr.print_region(self.regions[0], print_entry_args=False)
+        out.append(" else ")
+        pr.print_region(self.regions[1], print_entry_args=False)
+        pr.print_optional_attr_dict(self._attrs)
+
+    def verify_(self):
+        want = [r.type for r in self.results]
+        for r in self.regions:
+            last = r.blocks[0].last if r.blocks else None
+            if type(last) is not PrimIfYieldOp:
+                return "expects regions to end with 'torch.prim.If.yield'"
+            if [o.value.type for o in last._operands] != want:
+                return "the yielded types must be the result types"
+        return None
+
+
+class PrimIfYieldOp(Op):
+    """`torch.prim.If.yield %v : !torch.int`: ends a branch of torch.prim.If."""
+
+    name = "torch.prim.If.yield"
+    traits = (T.Pure, T.Terminator, T.ReturnLike, T.HasParent("torch.prim.If"))
+    results_ = VarOperand()
+    assembly = "attr-dict ($results_^ `:` type($results_))?"
+
+
 TORCH_OPS = (ConstantIntOp, ConstantFloatOp, ConstantBoolOp, ConstantNoneOp, ConstantStrOp,
              ConstantDeviceOp, ConstantNumberOp, ListConstructOp, ListUnpackOp,
              TupleConstructOp, TupleUnpackOp, ValueTensorLiteralOp, NonValueTensorLiteralOp,
              SymbolicIntOp, BindSymbolicShapeOp, OperatorOp, OperatorTerminatorOp,
-             OverwriteTensorContentsOp, CopyToNonValueTensorOp, CopyToValueTensorOp)
+             OverwriteTensorContentsOp, CopyToNonValueTensorOp, CopyToValueTensorOp,
+             PrimLoopOp, PrimLoopConditionOp, PrimIfOp, PrimIfYieldOp)
 
 for _cls in TORCH_OPS:
     if _cls.assembly:

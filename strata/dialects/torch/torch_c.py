@@ -17,6 +17,7 @@ from ...ir import traits as T
 from ...ir.ods import Op, Operand, Result
 from ...syntax.asm_format import install_format
 from . import types as TT
+from .ops import emit_error
 
 __all__ = ["ToBuiltinTensorOp", "FromBuiltinTensorOp", "ToI64Op", "FromI64Op", "ToF64Op",
            "FromF64Op", "ToI1Op", "FromI1Op", "TORCH_C_OPS"]
@@ -28,10 +29,10 @@ _BUILTIN_TENSOR = C.Constraint(
     "tensor of any type values")
 
 
-def _check_same(vt, bt):
+def _check_same(op, vt, bt):
     want = TT.builtin_tensor_type(vt) if vt.dtype is not None else None
     if want is None or want is not bt:
-        return "operand and result must have the same shape and dtype"
+        emit_error(op, "operand and result must have the same size and dtype")
     return None
 
 
@@ -52,7 +53,7 @@ class ToBuiltinTensorOp(Op):
         return [t]
 
     def verify_(self):
-        return _check_same(self._operands[0].value.type, self.results[0].type)
+        return _check_same(self, self._operands[0].value.type, self.results[0].type)
 
 
 class FromBuiltinTensorOp(Op):
@@ -65,7 +66,7 @@ class FromBuiltinTensorOp(Op):
     assembly = "$operand_ attr-dict `:` type($operand_) `->` qualified(type($result))"
 
     def verify_(self):
-        return _check_same(self.results[0].type, self._operands[0].value.type)
+        return _check_same(self, self.results[0].type, self._operands[0].value.type)
 
 
 def _scalar_pair(torch_cls, builtin, bname, tname):

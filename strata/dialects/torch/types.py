@@ -27,7 +27,7 @@ Nothing here imports torch.
 from __future__ import annotations
 
 from ...ir import attributes as A
-from ...syntax.lexer import BARE
+from ...syntax.lexer import BARE, INT
 
 __all__ = ["TorchType", "BaseTensorType", "ValueTensorType", "NonValueTensorType",
            "IntType", "FloatType", "BoolType", "StringType", "NoneType", "NumberType",
@@ -376,6 +376,7 @@ _SCALAR_TYPES = (
     (23, "float8_e5m2", "f8E5M2"), (24, "float8_e4m3fn", "f8E4M3FN"),
     (25, "float8_e5m2fnuz", "f8E5M2FNUZ"), (26, "float8_e4m3fnuz", "f8E4M3FNUZ"),
     (27, "uint16", "ui16"), (28, "uint32", "ui32"), (29, "uint64", "ui64"),
+    (44, "float8_e8m0fnu", "f8E8M0FNU"),
 )
 
 
@@ -420,7 +421,8 @@ _SIMPLE = {c.mnemonic: c for c in (IntType, FloatType, BoolType, StringType, Non
 
 def parse_type(p, mnemonic):
     """The dialect's type hook: the parser is right after `!torch.<mnemonic>`."""
-    return _parse_body(p, mnemonic, p.tok_start)
+    at = p.text.rfind(mnemonic, 0, p.tok_start)  # unknown types: at the mnemonic
+    return _parse_body(p, mnemonic, at if at >= 0 else p.tok_start)
 
 
 def _parse_nested(p):
@@ -477,32 +479,32 @@ def _parse_body(p, mnemonic, start):
 
 
 def _parse_tensor(p, cls):
+    start = p.tok_start  # errors about sizes and dtype point at the `<`, as upstream
     p.expect("<")
     sizes = None
     if not p.consume_if("*"):
         p.expect("[")
         sizes = []
-        if not p.at("]"):
-            while True:
-                if p.consume_if("?"):
-                    sizes.append(UNKNOWN)
-                else:
-                    at = p.tok_start
-                    n = p.parse_integer()
-                    if n < -1:
-                        p.error(f"invalid size {n} for !torch.tensor type", at)
-                    sizes.append(n if n >= 0 else UNKNOWN)
-                if not p.consume_if(","):
-                    break
+        while True:
+            if p.consume_if("?"):
+                sizes.append(UNKNOWN)
+            elif p.kind == INT or p.at("-"):
+                n = p.parse_integer()
+                if n < -1:
+                    p.error(f"invalid size {n} for !torch.tensor type", start)
+                sizes.append(n if n >= 0 else UNKNOWN)
+            else:
+                break
+            if not p.consume_if(","):
+                break
         p.expect("]")
     p.expect(",")
     dtype = None
-    at = p.tok_start
     if p.kind == BARE and p.tok == "unk":
         p._next()
     else:
         dtype = p.parse_type()
         if not is_valid_dtype(dtype):
-            p.error(f"invalid dtype '{dtype}' for !torch.tensor type", at)
+            p.error(f"invalid dtype '{dtype}' for !torch.tensor type", start)
     p.expect(">")
     return cls(sizes, dtype)
