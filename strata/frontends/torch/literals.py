@@ -80,5 +80,5 @@ def tensor_literal_attr(tensor, element_type, name: str | None = None):
         shape = "_".join(str(d) for d in tensor.shape)
         name = f"torch_tensor_{shape}_{tensor.dtype}"
     handle = fresh_blob_name(name)
-    BLOBS.set(handle, raw, alignment=itemsize)
+    BLOBS.set(handle, raw, alignment=itemsize if raw else 0)  # empty: MLIR's empty blob
     return DenseResourceElementsAttr(type_, handle)

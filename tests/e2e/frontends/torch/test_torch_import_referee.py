@@ -276,6 +276,14 @@ def test_same_module_as_fx_importer(name):
     assert normalize(iree_generic(ours_custom)) == expected
 
 
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_strata_prints_what_iree_opt_prints(name):
+    """Strata's own text of the module is what iree-opt prints for it, byte for byte
+    (constants' SSA name hints, custom forms, resources)."""
+    (ours_custom, _), _ = _modules(name)
+    assert iree_opt(ours_custom) == ours_custom + "\n"
+
+
 def test_programs_cover_the_cases():
     """The programs above exercise what the referee is for (a test of the test)."""
     texts = {n: iree_generic(_modules(n)[1]) for n in ("dynamic", "in_place", "embed",
