@@ -142,14 +142,15 @@ def _op_name(schema) -> str:
 
 def describe(node) -> str:
     """`node 'add_1' (aten.add.Tensor)` for FX node `node`."""
-    target = node.target
-    what = getattr(target, "__name__", None) if not hasattr(target, "_schema") else None
-    if hasattr(target, "_schema"):
-        s = target._schema
-        what = s.name.replace("::", ".") + (f".{s.overload_name}" if s.overload_name else "")
-    elif node.op != "call_function":
+    schema = getattr(node.target, "_schema", None)
+    if schema is not None:
+        what = schema.name.replace("::", ".") + (f".{schema.overload_name}"
+                                                 if schema.overload_name else "")
+    elif node.op == "call_function":
+        what = getattr(node.target, "__name__", None) or str(node.target)
+    else:
         what = node.op
-    return f"node '{node.name}' ({what or target})"
+    return f"node '{node.name}' ({what})"
 
 
 class _ProgramImporter:

@@ -54,7 +54,7 @@ def _frames(loc):
         yield loc
 
 
-_TORCH_SOURCE = re.compile(r"(^|/)(torch|torch/_[a-z_]+|functorch)/")
+_TORCH_SOURCE = re.compile(r"(^|/)(torch|functorch)/")
 
 
 def user_frame(loc):

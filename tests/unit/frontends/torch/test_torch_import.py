@@ -243,3 +243,27 @@ def test_weights_without_data():
     with pytest.raises(TorchImportError, match=r"node 'permute' \(aten.permute\): a constant "
                                                r"tensor has no data \(a fake or meta tensor\)"):
         import_program(ep)
+
+
+def test_without_symbolic_shapes():
+    ep = torch.export.export(Small(), (torch.randn(4, 3),),
+                             dynamic_shapes=({0: torch.export.Dim("n")},))
+    with_ = {op.name for op in _ops(import_program(ep))}
+    without = {op.name for op in _ops(import_program(ep, symbolic_shapes=False))}
+    assert {"torch.symbolic_int", "torch.bind_symbolic_shape"} <= with_
+    assert with_ - without == {"torch.symbolic_int", "torch.bind_symbolic_shape"}
+
+
+def test_user_frame_skips_torch_sources():
+    from strata.frontends.torch.locations import stack_location, user_frame
+    trace = ('  File "/home/u/model.py", line 20, in forward\n    y = self.fc(x)\n'
+             '  File "/usr/lib/python3/site-packages/torch/nn/modules/module.py", line 1775, '
+             'in _call_impl\n    return forward_call(*args)\n'
+             '  File "/usr/lib/python3/site-packages/torch/nn/modules/linear.py", line 134, '
+             'in forward\n    return F.linear(input, self.weight, self.bias)\n')
+    loc = stack_location(trace)
+    assert str(loc) == ('callsite("/usr/lib/python3/site-packages/torch/nn/modules/linear.py"'
+                        ':134:0 at callsite("/usr/lib/python3/site-packages/torch/nn/modules/'
+                        'module.py":1775:0 at "/home/u/model.py":20:0))')
+    assert user_frame(NameLoc("linear", loc)) == FileLineColLoc("/home/u/model.py", 20, 0)
+    assert stack_location("") is None and stack_location("no frames here") is None
