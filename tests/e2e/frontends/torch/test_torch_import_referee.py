@@ -284,6 +284,20 @@ def test_strata_prints_what_iree_opt_prints(name):
     assert iree_opt(ours_custom) == ours_custom + "\n"
 
 
+def test_without_symbolic_shapes_as_fx_importer_by_default():
+    """symbolic_shapes=False is FxImporter's default import (no symbolic_int /
+    bind_symbolic_shape ops): `?` dims only."""
+    from strata.frontends.torch import import_program
+    from strata.syntax.printer import print_op
+    model, args, dyn = _programs()["two_dims"]
+    ep = torch.export.export(model, args, dynamic_shapes=dyn).run_decompositions()
+    ours = iree_generic(print_op(import_program(ep, decompose=False, symbolic_shapes=False)))
+    imp = fx_importer.FxImporter()
+    imp.import_frozen_program(ep)
+    assert "torch.symbolic_int" not in ours and "!torch.vtensor<[?,?],f32>" in ours
+    assert normalize(ours) == normalize(iree_generic(imp.module.operation.get_asm()))
+
+
 def test_programs_cover_the_cases():
     """The programs above exercise what the referee is for (a test of the test)."""
     texts = {n: iree_generic(_modules(n)[1]) for n in ("dynamic", "in_place", "embed",
