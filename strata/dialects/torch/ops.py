@@ -42,7 +42,7 @@ from ...ir import constraints as C
 from ...ir import traits as T
 from ...ir.dense import DenseElementsAttr, DenseResourceElementsAttr
 from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
-from ...ir.ods import (Op, Operand, OptOperand, Prop, RegionDef, Result, VarOperand,
+from ...ir.ods import (Op, Operand, Prop, RegionDef, Result, VarOperand,
                        VarRegionDef, VarResult)
 from ...syntax.asm_format import (AttrFormat, BareInt, custom_op_prefix, install_format,
                                   parse_strict_attr_dict)
@@ -50,7 +50,8 @@ from ...syntax.lexer import PERCENT, PUNCT
 from . import table
 from . import types as TT
 
-__all__ = ["TorchOp", "generated_op_class", "schema_constraint", "jit_type_str", "float_name_hint",
+__all__ = ["TorchOp", "generated_op_class", "materialize_constant", "is_valid_subtype",
+           "emit_error", "schema_constraint", "jit_type_str", "float_name_hint",
            "ConstantIntOp", "ConstantFloatOp", "ConstantBoolOp", "ConstantNoneOp",
            "ConstantStrOp", "ConstantDeviceOp", "ConstantNumberOp", "ListConstructOp",
            "ListUnpackOp", "TupleConstructOp", "TupleUnpackOp", "ValueTensorLiteralOp",
@@ -251,6 +252,12 @@ class TorchOp(Op):
     def get_schema(cls):
         return table.lookup(cls.name)
 
+    @classmethod
+    def build(cls, operands=(), result_types=(), loc=None, attributes=None):
+        """Create the op: `operands` are the schema's arguments in order, `result_types`
+        the types of its returns (`Builder.create(cls, operands=..., result_types=...)`)."""
+        return cls.create(list(operands), list(result_types), None, attributes, (), 0, loc)
+
     @property
     def schema(self):
         return table.lookup(type(self).name)
@@ -290,34 +297,38 @@ class TorchOp(Op):
 
     @classmethod
     def parse(cls, p, st):
+        """torch-mlir's parseDefaultTorchOp: `%a, %b {attrs} : !ta, !tb -> !tr`; with no
+        operands `{attrs} : !tr`, with no results `%a {attrs} : !ta`."""
         s = table.lookup(cls.name)
         nargs, nrets = len(s.arguments), len(s.returns)
         start = p.tok_start
-        refs = p.parse_operand_list()
+        refs = p.parse_operand_list() if p.kind == PERCENT else []
         if len(refs) != nargs:
             p.error(custom_op_prefix(p) + f"expected {nargs} operands", start)
         p.parse_optional_attr_dict(st)
-        types = []
+        p.expect(":")
         if nargs:
-            p.expect(":")
-            types = p.parse_type_list()
-        st.operands = p.resolve_operands(refs, types, start)
-        if nrets:
+            st.operands = p.resolve_operands(refs, p.parse_type_list(), start)
+        if nargs and nrets:
             p.expect("->")
+        if nrets:
             st.types = p.parse_type_list()
 
     def print(self, pr):
+        """torch-mlir's printDefaultTorchOp."""
         out = pr.out
         s = table.lookup(type(self).name)
         out.append(self.name)
-        out.append(" ")
-        out.append(", ".join(pr.value(o.value) for o in self._operands))
-        pr.print_optional_attr_dict(self._attrs)
         if s.arguments:
-            out.append(" : ")
+            out.append(" ")
+            out.append(", ".join(pr.value(o.value) for o in self._operands))
+        pr.print_optional_attr_dict(self._attrs)
+        out.append(" : ")
+        if s.arguments:
             out.append(", ".join(pr.type_str(o.value.type) for o in self._operands))
-        if s.returns:
+        if s.arguments and s.returns:
             out.append(" -> ")
+        if s.returns:
             out.append(", ".join(pr.type_str(r.type) for r in self.results))
 
     def asm_result_names(self):
@@ -561,30 +572,39 @@ def emit_error(op, message):
     raise DiagnosticError(d)
 
 
-def _subtype(sub, sup) -> bool:
+def is_valid_subtype(sub, sup) -> bool:
     """torch-mlir's isValidSubtype: whether a value of type `sub` may stand where `sup`
-    is expected (none and T into optional<T>, int/float into number, a tensor with
-    sizes or dtype into one without, element-wise for lists, tuples and unions)."""
-    if sub is sup or type(sup) is TT.AnyType:
+    is expected: int and float into number, T and none into optional<T>, a member
+    into a union (and a union whose members all are), element-wise for tuples, and a
+    tensor with more static information (sizes, dtype) into one of the same kind with
+    less."""
+    if sub is sup:
         return True
-    if type(sup) is TT.OptionalType:
-        return type(sub) is TT.NoneType or _subtype(sub, sup.element_type) or (
-            type(sub) is TT.OptionalType and _subtype(sub.element_type, sup.element_type))
-    if type(sup) is TT.NumberType:
+    if type(sub) is TT.UnionType:
+        return all(is_valid_subtype(s, sup) for s in sub.types)
+    k = type(sup)
+    if k is TT.AnyType:
+        return True
+    if k is TT.NumberType:
         return type(sub) in (TT.IntType, TT.FloatType)
-    if type(sup) is TT.UnionType:
-        return any(_subtype(sub, u) for u in sup.types)
-    if isinstance(sup, TT.BaseTensorType) and type(sub) is type(sup):
+    if k is TT.OptionalType:
+        return is_valid_subtype(sub, sup.element_type) or type(sub) is TT.NoneType
+    if k is TT.UnionType:
+        return any(is_valid_subtype(sub, s) for s in sup.types)
+    if k is TT.TupleType:
+        return type(sub) is TT.TupleType and len(sub.types) == len(sup.types) and all(
+            is_valid_subtype(a, b) for a, b in zip(sub.types, sup.types))
+    if isinstance(sup, TT.BaseTensorType) and isinstance(sub, TT.BaseTensorType):
+        if type(sub) is not k:
+            return False
         if sup.dtype is not None and sub.dtype is not sup.dtype:
             return False
-        if sup.sizes is not None and sub.sizes != sup.sizes:
-            return False
+        if sup.sizes is not None:
+            if sub.sizes is None or len(sub.sizes) != len(sup.sizes):
+                return False
+            if any(a >= 0 and a != b for a, b in zip(sup.sizes, sub.sizes)):
+                return False
         return True
-    if type(sup) is TT.ListType and type(sub) is TT.ListType:
-        return _subtype(sub.element_type, sup.element_type)
-    if type(sup) is TT.TupleType and type(sub) is TT.TupleType:
-        return len(sub.types) == len(sup.types) and all(
-            _subtype(a, b) for a, b in zip(sub.types, sup.types))
     return False
 
 
@@ -600,7 +620,7 @@ class ListConstructOp(Op):
     def verify_(self):
         et = self.result.type.element_type
         for o in self._operands:
-            if not _subtype(o.value.type, et):
+            if not is_valid_subtype(o.value.type, et):
                 emit_error(self, "operand types should have the same type as the list "
                            "contained type")
         return None
@@ -628,10 +648,8 @@ class TupleConstructOp(Op):
                "qualified(type($result))"
 
     def verify_(self):
-        ts = self.result.type.types
-        ops = self._operands
-        if len(ts) != len(ops) or not all(
-                _subtype(o.value.type, t) for o, t in zip(ops, ts)):
+        got = TT.TupleType([o.value.type for o in self._operands])
+        if not is_valid_subtype(got, self.result.type):
             return "failed to verify that contained types correspond to operand types"
         return None
 
@@ -671,10 +689,13 @@ class ValueTensorLiteralOp(Op):
     name = "torch.vtensor.literal"
     traits = (T.Pure, T.ConstantLike)
     value = Prop(_ELEMENTS)
-    result = Result(_c(lambda t: type(t) is TT.ValueTensorType,
-                       "Multi-dimensional array modeling Torch's Tensor type"))
+    result = Result(_VTENSOR)
     assembly = "`(` $value `)` attr-dict `:` qualified(type($result))"
     _value_semantics = True
+
+    @classmethod
+    def infer_result_types(cls, operands, properties):
+        return [_literal_type(properties["value"], cls._value_semantics)]
 
     def verify_(self):
         want = _literal_type(self.value, self._value_semantics)
@@ -693,8 +714,7 @@ class NonValueTensorLiteralOp(ValueTensorLiteralOp):
 
     name = "torch.tensor.literal"
     traits = (T.ConstantLike,)
-    result = Result(_c(lambda t: type(t) is TT.NonValueTensorType,
-                       "Multi-dimensional array modeling Torch's Tensor type"))
+    result = Result(_NV_TENSOR)
     _value_semantics = False
 
     def fold(self, operands):
@@ -710,6 +730,7 @@ class SymbolicIntOp(Op):
     min_val = Prop(C.I64Attr)
     max_val = Prop(C.I64Attr)
     result = Result(_INT)
+    infer_result_types = _result_type(TT.IntType)
 
     @staticmethod
     def parse(p, st):
@@ -761,6 +782,16 @@ class BindSymbolicShapeOp(Op):
         t = p.parse_colon_type()
         st.operands = [p.resolve_operand(x, t)] + p.resolve_operands(
             syms, [TT.IntType()] * len(syms), start)
+
+    def verify_(self):
+        syms = self._operands[1:]
+        if len(syms) != self.shape_expressions.value.num_symbols:
+            return ("requires equal number of shape symbol args and symbol args to the "
+                    "attached affine map, since they are 1:1 mapped")
+        for o in syms:
+            if type(o.value.defining_op) is not SymbolicIntOp:
+                return "shape symbol must be produced by a SymbolicIntOp"
+        return None
 
     def print(self, pr):
         out = pr.out
@@ -830,64 +861,52 @@ class OverwriteTensorContentsOp(Op):
     !torch.tensor<...>`: replace the contents of a non-value tensor."""
 
     name = "torch.overwrite.tensor.contents"
-    value = Operand(_c(lambda t: type(t) is TT.ValueTensorType,
-                       "Multi-dimensional array modeling Torch's Tensor type"))
-    overwritten = Operand(_c(lambda t: type(t) is TT.NonValueTensorType,
-                             "Multi-dimensional array modeling Torch's Tensor type"))
+    value = Operand(_VTENSOR)
+    overwritten = Operand(_NV_TENSOR)
     assembly = "$value `overwrites` $overwritten attr-dict `:` qualified(type($value)) " \
                "`,` qualified(type($overwritten))"
 
 
-class CopyToNonValueTensorOp(Op):
-    """`%t = torch.copy.to_tensor %v : !torch.tensor<[2],f32>`"""
+class _CopyOp(Op):
+    """A copy between a value and a non-value tensor of the same sizes and dtype."""
 
-    name = "torch.copy.to_tensor"
-    operand_ = Operand(_c(lambda t: type(t) is TT.ValueTensorType,
-                          "Multi-dimensional array modeling Torch's Tensor type"))
-    result = Result(_c(lambda t: type(t) is TT.NonValueTensorType,
-                       "Multi-dimensional array modeling Torch's Tensor type"))
     assembly = "$operand_ attr-dict `:` qualified(type($result))"
+    _from = _to = TT.BaseTensorType  # the operand's and the result's tensor kind
 
+    @classmethod
     def infer_result_types(cls, operands, properties):
         t = operands[0].type
-        return [TT.NonValueTensorType(t.sizes, t.dtype)]
-    infer_result_types = classmethod(infer_result_types)
+        return [cls._to(t.sizes, t.dtype)]
 
     @classmethod
     def infer_operand_type(cls, name, types):
         t = types.get("result")
-        t = t[0] if t else None
-        return None if t is None else TT.ValueTensorType(t.sizes, t.dtype)
+        return cls._from(t[0].sizes, t[0].dtype) if t else None
 
     def verify_(self):
+        # Upstream's TypesMatchWith trait (its verifier checks the same, later).
         a, r = self._operands[0].value.type, self.results[0].type
         if a.sizes != r.sizes or a.dtype is not r.dtype:
-            return "operand and result must have the same sizes and dtype"
+            return f"failed to verify that operand is corresponding !torch.{a.mnemonic}"
         return None
 
 
-class CopyToValueTensorOp(Op):
+class CopyToNonValueTensorOp(_CopyOp):
+    """`%t = torch.copy.to_tensor %v : !torch.tensor<[2],f32>`"""
+
+    name = "torch.copy.to_tensor"
+    operand_ = Operand(_VTENSOR)
+    result = Result(_NV_TENSOR)
+    _from, _to = TT.ValueTensorType, TT.NonValueTensorType
+
+
+class CopyToValueTensorOp(_CopyOp):
     """`%v = torch.copy.to_vtensor %t : !torch.vtensor<[2],f32>`"""
 
     name = "torch.copy.to_vtensor"
-    operand_ = Operand(_c(lambda t: type(t) is TT.NonValueTensorType,
-                          "Multi-dimensional array modeling Torch's Tensor type"))
-    result = Result(_c(lambda t: type(t) is TT.ValueTensorType,
-                       "Multi-dimensional array modeling Torch's Tensor type"))
-    assembly = "$operand_ attr-dict `:` qualified(type($result))"
-
-    def infer_result_types(cls, operands, properties):
-        t = operands[0].type
-        return [TT.ValueTensorType(t.sizes, t.dtype)]
-    infer_result_types = classmethod(infer_result_types)
-
-    @classmethod
-    def infer_operand_type(cls, name, types):
-        t = types.get("result")
-        t = t[0] if t else None
-        return None if t is None else TT.NonValueTensorType(t.sizes, t.dtype)
-
-    verify_ = CopyToNonValueTensorOp.verify_
+    operand_ = Operand(_NV_TENSOR)
+    result = Result(_VTENSOR)
+    _from, _to = TT.NonValueTensorType, TT.ValueTensorType
 
 
 class PrimLoopOp(Op):
@@ -989,6 +1008,27 @@ class PrimIfYieldOp(Op):
     traits = (T.Pure, T.Terminator, T.ReturnLike, T.HasParent("torch.prim.If"))
     results_ = VarOperand()
     assembly = "attr-dict ($results_^ `:` type($results_))?"
+
+
+def materialize_constant(builder, value, type, loc=None):
+    """The dialect's constant materializer (torch-mlir's materializeConstant): the
+    torch.constant.* op or tensor literal holding a folded attribute of `type`."""
+    k = type.__class__
+    if k is TT.IntType and isinstance(value, A.IntegerAttr):
+        return builder.create(ConstantIntOp, value=A.IntegerAttr(value.value, A.i64), loc=loc)
+    if k is TT.FloatType and isinstance(value, A.FloatAttr):
+        return builder.create(ConstantFloatOp, value=A.FloatAttr(value.value, A.f64),
+                              loc=loc)
+    if k is TT.BoolType and isinstance(value, A.IntegerAttr):
+        return builder.create(ConstantBoolOp, value=A.BoolAttr(bool(value.value)), loc=loc)
+    if k is TT.NoneType:
+        return builder.create(ConstantNoneOp, loc=loc)
+    if k is TT.StringType and isinstance(value, A.StringAttr):
+        return builder.create(ConstantStrOp, value=value, loc=loc)
+    if k is TT.ValueTensorType and _ELEMENTS.check(value) and \
+            _literal_type(value, True) is type:
+        return builder.create(ValueTensorLiteralOp, value=value, loc=loc)
+    return None
 
 
 TORCH_OPS = (ConstantIntOp, ConstantFloatOp, ConstantBoolOp, ConstantNoneOp, ConstantStrOp,

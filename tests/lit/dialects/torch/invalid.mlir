@@ -164,3 +164,51 @@ func.func private @unknown_type(!torch.foo)
 
 // expected-error @+1 {{expected ']'}}
 func.func private @bad_sizes(!torch.vtensor<[a],f32>)
+
+// -----
+
+func.func @copy_sizes(%a: !torch.vtensor<[2],f32>) {
+  // expected-error @+1 {{'torch.copy.to_tensor' op failed to verify that operand is corresponding !torch.vtensor}}
+  %0 = "torch.copy.to_tensor"(%a) : (!torch.vtensor<[2],f32>) -> !torch.tensor<[3],f32>
+  return
+}
+
+// -----
+
+func.func @bind_symbol_count(%a: !torch.vtensor<[?],f32>) {
+  %0 = torch.symbolic_int "s0" {min_val = 2, max_val = 8} : !torch.int
+  // expected-error @+1 {{'torch.bind_symbolic_shape' op requires equal number of shape symbol args and symbol args to the attached affine map, since they are 1:1 mapped}}
+  torch.bind_symbolic_shape %a, [%0, %0], affine_map<()[s0] -> (s0)> : !torch.vtensor<[?],f32>
+  return
+}
+
+// -----
+
+func.func @bind_symbol_producer(%a: !torch.vtensor<[?],f32>) {
+  %i = torch.constant.int 3
+  // expected-error @+1 {{'torch.bind_symbolic_shape' op shape symbol must be produced by a SymbolicIntOp}}
+  torch.bind_symbolic_shape %a, [%i], affine_map<()[s0] -> (s0)> : !torch.vtensor<[?],f32>
+  return
+}
+
+// -----
+
+func.func @copy_to_vtensor_dtype(%a: !torch.tensor<[2],f32>) {
+  // expected-error @+1 {{'torch.copy.to_vtensor' op failed to verify that operand is corresponding !torch.tensor}}
+  %0 = "torch.copy.to_vtensor"(%a) : (!torch.tensor<[2],f32>) -> !torch.vtensor<[2],f16>
+  return
+}
+
+// -----
+
+func.func @list_of_less_static_tensors(%a: !torch.vtensor<[2],f32>, %b: !torch.vtensor<[3],f32>) {
+  %0 = torch.prim.ListConstruct %a, %b : (!torch.vtensor<[2],f32>, !torch.vtensor<[3],f32>) -> !torch.list<vtensor<[?],f32>>
+  // expected-error @+1 {{operand types should have the same type as the list contained type}}
+  %1 = torch.prim.ListConstruct %a : (!torch.vtensor<[2],f32>) -> !torch.list<vtensor<[?],si64>>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{invalid dtype 'f80' for !torch.tensor type}}
+func.func private @f80_dtype(!torch.vtensor<[2],f80>)
