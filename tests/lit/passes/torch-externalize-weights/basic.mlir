@@ -3,7 +3,7 @@
 // signless builtin tensor, named after the blob unless that symbol is taken (@idx is the
 // function); dense literals stay. The output is read back by iree-opt in
 // tests/unit/frontends/torch/test_torch_externalize_weights.py.
-// RUN: strata-opt %s --torch-externalize-weights | filecheck %s
+// RUN: strata-opt %s --split-input-file --torch-externalize-weights | filecheck %s
 
 // CHECK-LABEL: module {
 //  CHECK-NEXT:   ml_program.global private @fc.weight(dense_resource<fc.weight> : tensor<2x2xf32>) : tensor<2x2xf32>
@@ -44,6 +44,31 @@ func.func @idx(%x: !torch.vtensor<[2,2],f32>) -> (!torch.vtensor<[2,2],f32>, !to
       fc.weight: "0x040000000000803F000000400000404000008040",
       idx: "0x0800000001000000000000000000000000000000",
       idx_0: "0x0800000001000000000000000000000000000000"
+    }
+  }
+#-}
+
+// -----
+
+// One blob read as tensors of two types: a global for each type.
+// CHECK-LABEL: module {
+//  CHECK-NEXT:   ml_program.global private @b(dense_resource<b> : tensor<4xf32>) : tensor<4xf32>
+//  CHECK-NEXT:   ml_program.global private @b_1(dense_resource<b> : tensor<2x2xf32>) : tensor<2x2xf32>
+//  CHECK-NEXT:   func.func @two_types(
+//  CHECK-NEXT:     %b = ml_program.global_load_const @b : tensor<4xf32>
+//  CHECK-NEXT:     %0 = torch_c.from_builtin_tensor %b : tensor<4xf32> -> !torch.vtensor<[4],f32>
+//  CHECK-NEXT:     %b_1 = ml_program.global_load_const @b_1 : tensor<2x2xf32>
+//  CHECK-NEXT:     %1 = torch_c.from_builtin_tensor %b_1 : tensor<2x2xf32> -> !torch.vtensor<[2,2],f32>
+func.func @two_types() -> (!torch.vtensor<[4],f32>, !torch.vtensor<[2,2],f32>) {
+  %0 = torch.vtensor.literal(dense_resource<b> : tensor<4xf32>) : !torch.vtensor<[4],f32>
+  %1 = torch.vtensor.literal(dense_resource<b> : tensor<2x2xf32>) : !torch.vtensor<[2,2],f32>
+  return %0, %1 : !torch.vtensor<[4],f32>, !torch.vtensor<[2,2],f32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      b: "0x040000000000803F000000400000404000008040"
     }
   }
 #-}

@@ -76,5 +76,5 @@ def test_upstream_reads_the_result():
     m = _run(import_program(torch.export.export(Net(), (torch.randn(2, 4),))))
     out = subprocess.run(["iree-opt", "-"], input=print_op(m), capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    lit = subprocess.run(["iree-opt", LIT], capture_output=True, text=True)
+    lit = subprocess.run(["iree-opt", "--split-input-file", LIT], capture_output=True, text=True)
     assert lit.returncode == 0, lit.stderr
