@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -76,5 +77,10 @@ def test_upstream_reads_the_result():
     m = _run(import_program(torch.export.export(Net(), (torch.randn(2, 4),))))
     out = subprocess.run(["iree-opt", "-"], input=print_op(m), capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    lit = subprocess.run(["iree-opt", "--split-input-file", LIT], capture_output=True, text=True)
+    ours = subprocess.run([sys.executable, "-m", "strata.tools.opt", "--split-input-file",
+                           "--torch-externalize-weights", LIT], capture_output=True, text=True)
+    assert ours.returncode == 0, ours.stderr
+    lit = subprocess.run(["iree-opt", "--split-input-file", "-"], input=ours.stdout,
+                         capture_output=True, text=True)
     assert lit.returncode == 0, lit.stderr
+    assert lit.stdout.count("ml_program.global private") == 5
