@@ -95,6 +95,7 @@ class Embed(nn.Module):
     def __init__(self):
         super().__init__()
         self.emb = nn.Embedding(10, 4)
+        self.bag = nn.EmbeddingBag(10, 3, mode="sum")
         self.register_buffer("mask", torch.tensor([True, False, True, True]))
         self.register_buffer("order", torch.tensor([3, 1, 0, 2]))
 
@@ -103,7 +104,18 @@ class Embed(nn.Module):
         picked = x[ids[0], :]
         g = torch.gather(x, 1, ids[:, :2] % 4)
         masked = torch.where(self.mask, e, 0.0).index_select(-1, self.order)
-        return masked[..., ids[0] % 4], picked, g, x.index_select(0, ids[1])
+        bag = self.bag(ids.flatten(), torch.tensor([0, 4]))
+        return (masked[..., ids[0] % 4], picked, g, x.index_select(0, ids[1]), bag,
+                F.one_hot(ids % 4, 4))
+
+
+class Keywords(nn.Module):
+    """Keyword-only inputs, str and bool inputs (kept as arguments), bool and float outputs,
+    a data-dependent (unbacked) size from nonzero."""
+
+    def forward(self, x, *, y, mode: str, flag: bool):
+        nz = torch.nonzero(x > 0)
+        return x + y, x.shape[0] > 2, 2.5, nz.float().sum(0), nz
 
 
 class Layers(nn.Module):
@@ -205,6 +217,7 @@ def _programs():
         "tuple": (Tuple(), (torch.randn(3, 5),), None),
         "in_place": (InPlace(), (torch.randn(2, 3),), None),
         "embed": (Embed(), (ids, torch.randn(4, 4)), None),
+        "keywords": (Keywords(), (torch.randn(3, 2),), None),
         "layers": (Layers(), (torch.randn(2, 9, 8), torch.randn(1, 4, 4, 4)), None),
         "creation": (Creation(), (torch.randn(2, 4),), None),
         "two_dims": (TwoDims(), (torch.randn(3, 4), torch.randn(5, 6)),
@@ -215,6 +228,7 @@ def _programs():
     }
 
 
+KWARGS = {"keywords": {"y": torch.randn(3, 2), "mode": "sum", "flag": True}}
 _CACHE: dict = {}
 
 
@@ -224,7 +238,8 @@ def _modules(name):
         from strata.frontends.torch import import_program
         from strata.syntax.printer import PrintOptions, print_op
         model, args, dyn = _programs()[name]
-        ep = torch.export.export(model, args, dynamic_shapes=dyn).run_decompositions()
+        kwargs = KWARGS.get(name)
+        ep = torch.export.export(model, args, kwargs, dynamic_shapes=dyn).run_decompositions()
         module = import_program(ep, decompose=False)
         ours = (print_op(module), print_op(module, PrintOptions(generic=True)))
         imp = fx_importer.FxImporter()
