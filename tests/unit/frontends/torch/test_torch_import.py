@@ -46,13 +46,10 @@ def test_ops_carry_node_name_and_user_line():
     relu = next(op for op in _ops(m) if op.name == "torch.aten.relu")
     assert isinstance(relu.loc, NameLoc) and relu.loc.name == "relu"
     assert relu.loc.child == FileLineColLoc(__file__, _line(Small.forward, "torch.relu"), 0)
-    # the linear layer's ops: a call site, torch's linear.py called from the user's line
+    # the linear layer's ops: at the user's line, not inside torch's linear.py
     addmm = next(op for op in _ops(m) if op.name == "torch.aten.addmm")
     assert addmm.loc.name == "addmm"
-    site = addmm.loc.child
-    assert isinstance(site, CallSiteLoc)
-    assert site.callee.filename.endswith("torch/nn/modules/linear.py")
-    assert site.caller == FileLineColLoc(__file__, _line(Small.forward, "self.fc(x)"), 0)
+    assert addmm.loc.child == FileLineColLoc(__file__, _line(Small.forward, "self.fc(x)"), 0)
     # constants made for a node share its location; arguments are named after the inputs
     assert all(isinstance(op.loc, NameLoc) for op in _ops(m))
     func = next(op for op in m.walk() if op.name == "func.func")
@@ -261,9 +258,17 @@ def test_user_frame_skips_torch_sources():
              'in _call_impl\n    return forward_call(*args)\n'
              '  File "/usr/lib/python3/site-packages/torch/nn/modules/linear.py", line 134, '
              'in forward\n    return F.linear(input, self.weight, self.bias)\n')
-    loc = stack_location(trace)
-    assert str(loc) == ('callsite("/usr/lib/python3/site-packages/torch/nn/modules/linear.py"'
-                        ':134:0 at callsite("/usr/lib/python3/site-packages/torch/nn/modules/'
-                        'module.py":1775:0 at "/home/u/model.py":20:0))')
+    # torch's own innermost frames are dropped: the location is the user's line
+    assert str(stack_location(trace)) == '"/home/u/model.py":20:0'
+    nested = ('  File "/home/u/run.py", line 3, in main\n'
+              '  File "/home/u/torch/model.py", line 9, in forward\n' + trace)
+    assert str(stack_location(nested)) == ('callsite("/home/u/model.py":20:0 at callsite('
+                                           '"/home/u/torch/model.py":9:0 at '
+                                           '"/home/u/run.py":3:0))')
+    # only torch frames: the innermost stays
+    only = '  File "torch/fx/passes/runtime_assert.py", line 24, in insert_deferred\n'
+    assert str(stack_location(only)) == '"torch/fx/passes/runtime_assert.py":24:0'
+    loc = CallSiteLoc(FileLineColLoc("/x/site-packages/torch/nn/functional.py", 5, 0),
+                      FileLineColLoc("/home/u/model.py", 20, 0))
     assert user_frame(NameLoc("linear", loc)) == FileLineColLoc("/home/u/model.py", 20, 0)
     assert stack_location("") is None and stack_location("no frames here") is None
