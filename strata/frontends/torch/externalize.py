@@ -21,8 +21,9 @@ After:
   place and location, by a load of the global holding that blob and the conversion from
   the builtin tensor (`torch_c.from_builtin_tensor`, torch-mlir's cast between its value
   tensors and builtin ones). Literals of one blob (each use of one parameter) share one
-  global; literals reading one blob as tensors of different types get one global each. `dense<...>` literals (one element, or what a pass folded) stay: they are
-  constants, not weights.
+  global; literals reading one blob as tensors of different types get one global each.
+  `dense<...>` literals (one element, or what a pass folded) stay: they are constants,
+  not weights. Literals inside nested modules are left to those modules.
 - The global's type is the builtin tensor torch-mlir's backend converts the vtensor to:
   the same shape, its element type signless (`si64` -> `i64`, `ui8` -> `i8`); the blob's
   bytes are the same, so the global's `dense_resource` names the same blob.
