@@ -296,8 +296,7 @@ class _ProgramImporter:
             if val.is_quantized:
                 raise _Unsupported("quantized tensors are not supported")
             return self.vtensor_type(val.shape, val.dtype)
-        if isinstance(val, (list, tuple)) and val and all(isinstance(x, torch.Tensor)
-                                                          for x in val):
+        if isinstance(val, (list, tuple)) and all(isinstance(x, torch.Tensor) for x in val):
             return D.type_of("!torch.list<vtensor>")
         if isinstance(val, (bool, torch.SymBool)):
             return D.type_of("!torch.bool")
