@@ -128,6 +128,27 @@ def test_every_table_entry_parses_and_has_constraints():
                 assert td.schema_constraint(a.type) is not None
 
 
+def test_context_makes_op_classes_on_first_use():
+    """Dialect.lookup_op: a context asks the dialect for an op it does not hold yet,
+    once; unknown names stay unknown (for every dialect, not only torch)."""
+    from strata.ir.context import Context, Dialect
+    from strata.ir.ods import Op
+    made = []
+
+    def lookup(name):
+        if name != "lazy.op":
+            return None
+        made.append(name)
+        return type("LazyOp", (Op,), {"__slots__": (), "name": name})
+
+    ctx = Context([Dialect("lazy", lookup_op=lookup)])
+    assert ctx.get_op("lazy.other") is None and ctx.ops.get("other.op") is None
+    cls = ctx.get_op("lazy.op")
+    assert cls is not None and ctx.ops.get("lazy.op") is cls and "lazy.op" in ctx.ops
+    assert made == ["lazy.op"]
+    assert ctx.dialects["lazy"].get_op("lazy.op") is not None
+
+
 def test_op_names_follow_torch_mlir():
     assert table.op_name("aten", "add", "Tensor") == "torch.aten.add.Tensor"
     assert table.op_name("aten", "relu", "") == "torch.aten.relu"
@@ -434,12 +455,41 @@ class Conv(torch.nn.Module):
         return y.flatten(1), torch.topk(y.flatten(1), 3)
 
 
+class Fn(torch.nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *args):
+        return self.fn(*args)
+
+
 def programs():
+    """(module, example inputs, dynamic shapes[, text the import must contain])."""
+    F = torch.nn.functional
     b = Dim("b", min=2, max=64)
+    v, idx, img = torch.randn(4, 6), torch.tensor([0, 2, 1]), torch.randn(2, 3, 8, 8)
     yield Mixed().eval(), (torch.randn(2, 4), torch.randn(3, 3)), None
     yield Mixed().eval(), (torch.randn(2, 4), torch.randn(3, 3)), {"x": {0: b}, "y": None}
     yield InPlace(), (torch.randn(3, 4),), None
     yield Conv(), (torch.randn(1, 3, 8, 8),), None
+    # Tensor?[] lists, Generator-free randomness, strings, complex and bf16 dtypes,
+    # several named results, bit ops on si64, symbolic expressions.
+    yield Fn(lambda a, i: (a.index_put((i,), torch.ones(3, 6)), a[:, i])), (v, idx), None
+    yield Fn(lambda q: F.scaled_dot_product_attention(q, q, q, is_causal=True)), \
+        (torch.randn(1, 2, 4, 8),), None
+    yield Fn(lambda a: (torch.sort(a, dim=1, descending=True, stable=True),
+                        torch.div(a, 2, rounding_mode="floor"),
+                        torch.view_as_complex(a.view(4, 3, 2)).abs(),
+                        a.to(torch.bfloat16) * 2)), (v,), None
+    yield Fn(lambda a: F.max_pool2d(a, 2, return_indices=True)), (img,), None
+    yield Fn(lambda i: (i & 3, i | 1, ~i, i >> 1)), (idx,), None
+    yield Fn(lambda a: a * 2 + a.shape[0] + torch.arange(a.shape[0]).view(-1, 1)), (v,), \
+        (({0: b},),)
+    # torch.prim.Loop around func.call of the loop's graphs.
+    from torch._higher_order_ops.while_loop import while_loop
+    yield Fn(lambda a: while_loop(lambda i, x: i < 3, lambda i, x: (i + 1, x * 2),
+                                  (torch.tensor(0), a))), (v,), None, "torch.prim.Loop"
 '''
 
 
@@ -453,7 +503,7 @@ def test_fx_importer_modules_round_trip():
         pytest.skip("iree-opt is not installed")
     scope: dict = {}
     exec(compile(PROGRAMS, "programs", "exec"), scope)
-    for m, args, dyn in scope["programs"]():
+    for m, args, dyn, *must in scope["programs"]():
         ep = torch.export.export(m, args, dynamic_shapes=dyn).run_decompositions()
         imp = fx.FxImporter()
         imp.import_frozen_program(ep, import_symbolic_shape_expressions=dyn is not None)
@@ -463,6 +513,7 @@ def test_fx_importer_modules_round_trip():
             assert table.has_op(name) and not table.in_torch_mlir(name), name
         for name in re.findall(r" = (torch\.(?:aten|prims)\.[A-Za-z0-9_.]+) ", text):
             assert table.in_torch_mlir(name), name
+        assert all(s in text for s in must), must
         if dyn is not None:
             assert "torch.symbolic_int" in text and "torch.bind_symbolic_shape" in text
         same_as_iree(text)
