@@ -3,9 +3,9 @@ types, and ops by their name."""
 from __future__ import annotations
 
 from ...dialects.torch import ValueTensorType, torch_op_class
-from .upstream_ops import UPSTREAM_OPS
+from ...dialects.torch.table import in_torch_mlir
 
-__all__ = ["context", "type_of", "vtensor", "create_op", "known_op", "UPSTREAM_OPS"]
+__all__ = ["context", "type_of", "vtensor", "create_op", "known_op", "in_torch_mlir"]
 
 _CTX = None
 _TYPES: dict = {}

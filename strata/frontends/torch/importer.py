@@ -48,8 +48,9 @@ gives FxImporter's default, without the symbolic shape ops):
 [Note: op names]
 An ATen overload `aten::add.Tensor` is the op `torch.aten.add.Tensor` (`aten::relu` with
 the default overload is `torch.aten.relu`). Strata's torch dialect has an op for every
-schema of the installed torch, torch-mlir's only for a subset (upstream_ops.py): an
-operator outside that subset is written as upstream writes it,
+schema of the installed torch, torch-mlir's only for a subset (recorded by the dialect's
+generator: `strata.dialects.torch.table.in_torch_mlir`): an operator outside that subset
+is written as upstream writes it,
 `torch.operator "torch.aten._native_batch_norm_legit_no_training"(...)`, so that the
 module stays readable by upstream tools. An operator the dialect does not have at all
 (a custom op, a namespace it does not cover) is an import error naming the node.
@@ -545,7 +546,7 @@ class _ProgramImporter:
                 operands.append(self.default(param.default_value, param.type))
             else:
                 raise _Unsupported(f"argument '{param.name}' of {schema.name} is not given")
-        if name in D.UPSTREAM_OPS:
+        if D.in_torch_mlir(name):
             op = self.emit(name, operands, result_types)
         else:
             op = self.emit("torch.operator", operands, result_types,
