@@ -662,7 +662,7 @@ class CastOp(_Cast):
         if not _any_memref(a) or not _any_memref(b):
             return False
         if type(a) is A.UnrankedMemRefType and type(b) is A.UnrankedMemRefType:
-            return False
+            return a is b  # unranked to unranked: only a cast to the same type
         return a.element_type is b.element_type and a.memory_space is b.memory_space
 
     def fold(self, operands):

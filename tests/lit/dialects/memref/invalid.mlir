@@ -918,3 +918,11 @@ func.func @f(%t: memref<4xf32>, %i: index) {
   %0 = "memref.alloc"() <{operandSegmentSizes = array<i32: 0, 0>}> : () -> tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @unranked_cast_other_element(%arg0: memref<*xf32>) {
+  // expected-error @+1 {{'memref.cast' op operand type 'memref<*xf32>' and result type 'memref<*xi32>' are cast incompatible}}
+  %cast = memref.cast %arg0 : memref<*xf32> to memref<*xi32>
+  return
+}
