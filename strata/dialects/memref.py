@@ -1088,29 +1088,32 @@ class ReinterpretCastOp(_MemRefOffsetSizeStride):
                     _bare_error(self, f"expected {what} to be non-negative, but got {v}")
 
     def verify_(self):
+        """ReinterpretCastOp::verify: memory spaces, element types, then each static
+        offset, size and stride must be the result type's own (a dynamic one in the type
+        where the operand is static is a mismatch too: `offset = 1 instead of dynamic`)."""
         st, rt = self.source.type, self.results[0].type
+        if st.memory_space is not rt.memory_space:
+            _bare_error(self, f"different memory spaces specified for source type {_q(st)} "
+                              f"and result memref type {_q(rt)}")
         err = _element_type_error(st, rt)
         if err:
             return err
         self._verify_offset_size_stride()
-        if st.memory_space is not rt.memory_space:
-            _bare_error(self, f"different memory spaces specified for source type {_q(st)} "
-                              f"and result memref type {_q(rt)}")
         for i, (r, e) in enumerate(zip(rt.shape, _static(self, "static_sizes"))):
-            if r != DYN and r != e:
+            if r != e:
                 _bare_error(self, f"expected result type with size = {_dyn_text(e)} instead "
-                                  f"of {r} in dim = {i}")
+                                  f"of {_dyn_text(r)} in dim = {i}")
         so = strides_and_offset(rt)
         if so is None:
             _bare_error(self, f"expected result type to have strided layout but found {_q(rt)}")
         off = _static(self, "static_offsets")[0]
-        if so[1] != DYN and so[1] != off:
+        if so[1] != off:
             _bare_error(self, f"expected result type with offset = {_dyn_text(off)} instead "
-                              f"of {so[1]}")
+                              f"of {_dyn_text(so[1])}")
         for i, (r, e) in enumerate(zip(so[0], _static(self, "static_strides"))):
-            if r != DYN and r != e:
+            if r != e:
                 _bare_error(self, f"expected result type with stride = {_dyn_text(e)} instead "
-                                  f"of {r} in dim = {i}")
+                                  f"of {_dyn_text(r)} in dim = {i}")
         return None
 
 

@@ -926,3 +926,35 @@ func.func @unranked_cast_other_element(%arg0: memref<*xf32>) {
   %cast = memref.cast %arg0 : memref<*xf32> to memref<*xi32>
   return
 }
+
+// -----
+
+func.func @reinterpret_static_offset_dynamic_type(%arg0: memref<?xf32>) {
+  // expected-error @+1 {{expected result type with offset = 3 instead of dynamic}}
+  %0 = memref.reinterpret_cast %arg0 to offset: [3], sizes: [4], strides: [1] : memref<?xf32> to memref<4xf32, strided<[1], offset: ?>>
+  return
+}
+
+// -----
+
+func.func @reinterpret_static_size_dynamic_type(%arg0: memref<?xf32>) {
+  // expected-error @+1 {{expected result type with size = 4 instead of dynamic in dim = 1}}
+  %0 = memref.reinterpret_cast %arg0 to offset: [0], sizes: [2, 4], strides: [4, 1] : memref<?xf32> to memref<2x?xf32>
+  return
+}
+
+// -----
+
+func.func @reinterpret_static_stride_dynamic_type(%arg0: memref<?xf32>) {
+  // expected-error @+1 {{expected result type with stride = 1 instead of dynamic in dim = 1}}
+  %0 = memref.reinterpret_cast %arg0 to offset: [0], sizes: [2, 4], strides: [4, 1] : memref<?xf32> to memref<2x4xf32, strided<[4, ?]>>
+  return
+}
+
+// -----
+
+func.func @reinterpret_space_before_element(%arg0: memref<*xf32>) {
+  // expected-error @+1 {{different memory spaces specified for source type 'memref<*xf32>' and result memref type 'memref<2xi8, 3>'}}
+  %0 = memref.reinterpret_cast %arg0 to offset: [0], sizes: [2], strides: [1] : memref<*xf32> to memref<2xi8, 3>
+  return
+}
