@@ -434,6 +434,8 @@ class GenericAtomicRMWOp(Op):
 
     def verify_(self):
         t = self.memref.type
+        if self.results[0].type is not t.element_type:
+            return "failed to verify that result type matches element type of memref"
         if len(self.indices) != t.rank:
             return _indices_error(t, self.indices)
         blocks = self.regions[0].blocks
@@ -463,6 +465,230 @@ class AtomicYieldOp(Op):
         if pt is not self.result_.type:
             return (f"types mismatch between yield op: {_q(self.result_.type)} and its parent: "
                     f"{_q(pt)}")
+        return None
+
+
+# ==================================================================== DMA and prefetch
+
+def _all_index(values) -> bool:
+    return all(v.type is A.index for v in values)
+
+
+def _parse_indexed(p):
+    """`%m[%i, %j]`: the memref's operand reference and those of its indices."""
+    ref = p.parse_operand()
+    p.expect("[")
+    idx = [] if p.at("]") else p.parse_operand_list()
+    p.expect("]")
+    return ref, idx
+
+
+def _indexed_text(pr, m, indices) -> str:
+    return f"{pr.value(m)}[{', '.join(pr.value(v) for v in indices)}]"
+
+
+class DmaStartOp(Op):
+    """`memref.dma_start %src[%i], %dst[%j], %n, %tag[%k] (, %stride, %per_stride)? :
+    memref<256xf32>, memref<256xf32, 1>, memref<1xi32>`
+
+    One flat operand list, read by position: the source memref and its indices, the
+    destination memref and its indices, the element count, the tag memref and its
+    indices, then optionally a stride and the elements per stride. The verifier walks
+    it in that order, as upstream's (each rank tells where the next part starts)."""
+
+    name = "memref.dma_start"
+    traits = (T.MemoryEffects(T.MemRead, T.MemWrite),)
+    operands_ = VarOperand()  # upstream's `operands` ([Note: field names])
+
+    @staticmethod
+    def parse(p, st):
+        start = p.tok_start
+        src, src_idx = _parse_indexed(p)
+        p.expect(",")
+        dst, dst_idx = _parse_indexed(p)
+        p.expect(",")
+        num = p.parse_operand()
+        p.expect(",")
+        tag, tag_idx = _parse_indexed(p)
+        strides = []
+        while p.consume_if(","):
+            strides.append(p.parse_operand())
+        if strides and len(strides) != 2:
+            p.error(p._custom_prefix() + "expected two stride related operands",
+                    p.custom_op_offset)
+        types = p.parse_colon_type_list()
+        if len(types) != 3:
+            p.error(p._custom_prefix() + "fewer/more types expected", p.custom_op_offset)
+        ix = A.index
+        refs = [src, *src_idx, dst, *dst_idx, num, tag, *tag_idx, *strides]
+        tys = ([types[0]] + [ix] * len(src_idx) + [types[1]] + [ix] * len(dst_idx) + [ix] +
+               [types[2]] + [ix] * len(tag_idx) + [ix] * len(strides))
+        st.operands = p.resolve_operands(refs, tys, start)
+
+    def _parts(self):
+        """(src, src indices, dst, dst indices, num elements, tag, tag indices, strides)
+        of a verified op."""
+        ops = [o.value for o in self._operands]
+        i = 1 + ops[0].type.rank
+        src, src_idx = ops[0], ops[1:i]
+        j = i + 1 + ops[i].type.rank
+        dst, dst_idx = ops[i], ops[i + 1:j]
+        num, tag = ops[j], ops[j + 1]
+        k = j + 2 + tag.type.rank
+        return src, src_idx, dst, dst_idx, num, tag, ops[j + 2:k], ops[k:]
+
+    def print(self, pr):
+        src, src_idx, dst, dst_idx, num, tag, tag_idx, strides = self._parts()
+        s = (f"{pr.op_name(self)} {_indexed_text(pr, src, src_idx)}, "
+             f"{_indexed_text(pr, dst, dst_idx)}, {pr.value(num)}, "
+             f"{_indexed_text(pr, tag, tag_idx)}")
+        for v in strides:
+            s += ", " + pr.value(v)
+        pr.out.append(s)
+        pr.print_optional_attr_dict(dict(self.attributes))
+        pr.out.append(" : " + ", ".join(pr.type_str(v.type) for v in (src, dst, tag)))
+
+    def verify_(self):
+        ops = [o.value for o in self._operands]
+        n = len(ops)
+        if n < 4:
+            return "expected at least 4 operands"
+        if not _ranked(ops[0].type):
+            return "expected source to be of memref type"
+        i = 1 + ops[0].type.rank
+        if n < i + 3:
+            return f"expected at least {i + 3} operands"
+        if not _all_index(ops[1:i]):
+            return "expected source indices to be of index type"
+        if not _ranked(ops[i].type):
+            return "expected destination to be of memref type"
+        j = i + 1 + ops[i].type.rank
+        if n < j + 2:
+            return f"expected at least {j + 2} operands"
+        if not _all_index(ops[i + 1:j]):
+            return "expected destination indices to be of index type"
+        if ops[j].type is not A.index:
+            return "expected num elements to be of index type"
+        if not _ranked(ops[j + 1].type):
+            return "expected tag to be of memref type"
+        k = j + 2 + ops[j + 1].type.rank
+        if n < k:
+            return f"expected at least {k} operands"
+        if not _all_index(ops[j + 2:k]):
+            return "expected tag indices to be of index type"
+        if n != k and n != k + 2:
+            return "incorrect number of operands"
+        if n == k + 2 and not _all_index(ops[k:]):
+            return "expected stride and num elements per stride to be of type index"
+        return None
+
+
+class DmaWaitOp(Op):
+    """`memref.dma_wait %tag[%i], %n : memref<1xi32>`"""
+
+    name = "memref.dma_wait"
+    traits = (T.MemoryEffects(T.MemRead, T.MemWrite),)
+    tagMemRef = Operand(RankedMemRef)
+    tagIndices = VarOperand(C.Index)
+    numElements = Operand(C.Index)
+    assembly = "$tagMemRef `[` $tagIndices `]` `,` $numElements attr-dict `:` type($tagMemRef)"
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.index
+
+    def verify_(self):
+        rank, n = self.tagMemRef.type.rank, len(self.tagIndices)
+        if n != rank:
+            return (f"expected tagIndices to have the same number of elements as the "
+                    f"tagMemRef rank, expected {rank}, but got {n}")
+        return None
+
+
+LocalityHint = C.Constraint(
+    lambda a: type(a) is A.IntegerAttr and a.type is A.i32 and 0 <= a.value <= 3,
+    "32-bit signless integer attribute whose minimum value is 0 whose maximum value is 3")
+
+
+class PrefetchOp(Op):
+    """`memref.prefetch %m[%i], read, locality<3>, data : memref<4xf32>`"""
+
+    name = "memref.prefetch"
+    memref = Operand(RankedMemRef)
+    indices = VarOperand(C.Index)
+    isWrite = Prop(C.BoolAttrC)
+    localityHint = Prop(LocalityHint)
+    isDataCache = Prop(C.BoolAttrC)
+
+    @staticmethod
+    def parse(p, st):
+        start = p.tok_start
+        ref, idx = _parse_indexed(p)
+        p.expect(",")
+        rw = p.parse_keyword()
+        p.expect(",")
+        p.parse_keyword("locality")
+        p.expect("<")
+        hint = p.parse_attribute(A.i32)
+        p.expect(">")
+        p.expect(",")
+        cache = p.parse_keyword()
+        mt = p.parse_colon_type()
+        if rw not in ("read", "write"):
+            p.error(p._custom_prefix() + "rw specifier has to be 'read' or 'write'",
+                    p.custom_op_offset)
+        if cache not in ("data", "instr"):
+            p.error(p._custom_prefix() + "cache type has to be 'data' or 'instr'",
+                    p.custom_op_offset)
+        st.properties.update(isWrite=A.BoolAttr(rw == "write"), localityHint=hint,
+                             isDataCache=A.BoolAttr(cache == "data"))
+        st.operands = p.resolve_operands([ref] + idx, [mt] + [A.index] * len(idx), start)
+
+    def print(self, pr):
+        hint = self._props["localityHint"]
+        rw = "write" if self._props["isWrite"].value else "read"
+        cache = "data" if self._props["isDataCache"].value else "instr"
+        pr.out.append(f"{pr.op_name(self)} {_indexed_text(pr, self.memref, self.indices)}, "
+                      f"{rw}, locality<{hint.value}>, {cache}")
+        pr.print_optional_attr_dict(dict(self.attributes))
+        pr.out.append(" : " + pr.type_str(self.memref.type))
+
+    def verify_(self):
+        if len(self.indices) != self.memref.type.rank:
+            return "too few indices"
+        return None
+
+
+class DistinctObjectsOp(Op):
+    """`%0:2 = memref.distinct_objects %a, %b : memref<?xf32>, memref<?xi32>` (its
+    results alias none of each other)"""
+
+    name = "memref.distinct_objects"
+    traits = (T.Pure,)
+    operands_ = VarOperand(RankedMemRef)  # upstream's `operands`
+    results_ = VarResult(RankedMemRef)
+
+    @staticmethod
+    def parse(p, st):
+        start = p.tok_start
+        refs = p.parse_operand_list()
+        p.parse_optional_attr_dict(st)
+        types = p.parse_colon_type_list()
+        st.operands = p.resolve_operands(refs, types, start)
+        st.types = list(types)
+
+    def print(self, pr):
+        ops = [o.value for o in self._operands]
+        pr.out.append(f"{pr.op_name(self)} " + ", ".join(pr.value(v) for v in ops))
+        pr.print_optional_attr_dict(dict(self.attributes))
+        pr.out.append(" : " + ", ".join(pr.type_str(v.type) for v in ops))
+
+    def verify_(self):
+        ops = [o.value.type for o in self._operands]
+        if not ops:
+            return "expected at least one operand"
+        if ops != [r.type for r in self.results]:
+            return "operand types and result types must match"
         return None
 
 
@@ -837,8 +1063,8 @@ class GlobalOp(Op):
                 return ("initial value should be a unit or elements attribute, but got "
                         + str(iv))
             if it.element_type is not t.element_type:
-                return (f"initial value element expected to be of type {t.element_type}, but "
-                        f"was of type {it.element_type}")
+                return (f"initial value element expected to be of type "
+                        f"{_q(t.element_type)}, but was of type {_q(it.element_type)}")
             if tuple(it.shape) != tuple(t.shape):
                 return (f"initial value shape expected to be {_dims_text(t.shape)} but was "
                         f"{_dims_text(it.shape)}")
@@ -1339,6 +1565,8 @@ class ExpandShapeOp(DynamicIndexListDirective, _ReassociativeReshape):
             return (f"mismatch in dynamic dims in output_shape and static_output_shape: "
                     f"static_output_shape has {n} dynamic dims while output_shape has "
                     f"{len(self.output_shape)} values")
+        if len(self.output_shape) != rt.num_dynamic_dims:
+            return _dynamic_sizes_error(rt, self.output_shape)
         for i, (d, s) in enumerate(zip(rt.shape, static)):
             if d != DYN and d != s:
                 return f"invalid output shape provided at pos {i}"
@@ -1409,6 +1637,7 @@ class ReshapeOp(Op):
 
 _OPS = [AllocOp, AllocaOp, AllocaScopeOp, AllocaScopeReturnOp, AssumeAlignmentOp,
         AtomicRMWOp, AtomicYieldOp, CastOp, CollapseShapeOp, CopyOp, DeallocOp, DimOp,
+        DistinctObjectsOp, DmaStartOp, DmaWaitOp, PrefetchOp,
         ExpandShapeOp, ExtractAlignedPointerAsIndexOp, ExtractStridedMetadataOp,
         GenericAtomicRMWOp, GetGlobalOp, GlobalOp, LoadOp, MemorySpaceCastOp, RankOp,
         ReallocOp, ReinterpretCastOp, ReshapeOp, StoreOp, SubViewOp, TransposeOp, ViewOp]
