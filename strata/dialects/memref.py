@@ -193,6 +193,11 @@ class ReallocOp(Op):
     def infer_operand_type(cls, name, types):
         return A.index if name == "dynamicResultSize" else None
 
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .memref_canonicalize import patterns_for
+        return patterns_for(cls.name)
+
     def verify_(self):
         st, rt = self.source.type, self.results[0].type
         err = _element_type_error(st, rt)
@@ -397,6 +402,11 @@ class AtomicRMWOp(Op):
                     "andi") and type(vt) is not A.IntegerType:
             return f"with kind '{kind}' expects an integer type"
         return None
+
+    def fold(self, operands):
+        """AtomicRMWOp::fold: a memref.cast of the buffer is read through (the value
+        operand is not a buffer)."""
+        return _fold_memref_cast(self, 1)
 
 
 class GenericAtomicRMWOp(Op):
@@ -715,6 +725,11 @@ class DimOp(Op):
     def asm_result_names(self):
         return ["dim"]
 
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .memref_canonicalize import patterns_for
+        return patterns_for(cls.name)
+
     def speculatability(self) -> str:
         c = self.index.defining_op
         i = c._props.get("value") if c is not None and T.ConstantLike in c.traits else None
@@ -804,6 +819,28 @@ class ExtractStridedMetadataOp(Op):
         if got != want:
             return _inferred_mismatch(want, got)
         return None
+
+    def fold(self, operands):
+        """ExtractStridedMetadataOp::fold: the uses of an offset, size or stride that the
+        source type fixes read an arith.constant instead (made right before the op, one
+        per used result); folds in place when any did."""
+        st = self.source.type
+        strides, offset = strides_and_offset(st)
+        fixed = [offset, *st.shape, *strides]
+        changed = False
+        for r, v in zip(self.results[1:], fixed):
+            if v == DYN or r.first_use is None:
+                continue
+            from ..ir.builder import Builder
+            from .arith import ConstantOp
+            b = Builder()
+            b.set_insertion_point_before(self)
+            c = b.create(ConstantOp, value=A.IntegerAttr(v, A.index),
+                         result_types=[A.index], loc=self.loc).results[0]
+            for u in list(r.uses):
+                u.set(c)
+            changed = True
+        return list(self.results) if changed else None
 
 
 def _inferred_mismatch(want, got) -> str:
@@ -919,10 +956,14 @@ class MemorySpaceCastOp(_Cast):
         return False
 
     def fold(self, operands):
+        """MemorySpaceCastOp::fold: a cast of a cast casts the first source; else, as a
+        CastOpInterface op, a cast to the operand's own type is the operand."""
         src = self.source.defining_op
         if type(src) is MemorySpaceCastOp:
             self._operands[0].set(src.source)
             return list(self.results)
+        if self.source.type is self.results[0].type:
+            return self.source
         return None
 
 
@@ -1285,6 +1326,33 @@ class ReinterpretCastOp(_MemRefOffsetSizeStride):
     def asm_result_names(self):
         return ["reinterpret_cast"]
 
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .memref_canonicalize import patterns_for
+        return patterns_for(cls.name)
+
+    def fold(self, operands):
+        """ReinterpretCastOp::fold: only the base buffer of the source matters, so a
+        source that is itself a reinterpret_cast, a cast or a subview at offset 0 is read
+        through (in place); a cast to the source's own static type at offset 0 is the
+        source."""
+        src = self.source
+        prev = src.defining_op
+        inner = None
+        if type(prev) in (ReinterpretCastOp, CastOp):
+            inner = prev.source
+        elif type(prev) is SubViewOp and all(
+                _int_value(v) == 0 for v in prev.mixed_offsets):
+            inner = prev.source
+        if inner is not None:
+            self._operands[0].set(inner)
+            return list(self.results)
+        rt = self.results[0].type
+        if type(rt) is A.MemRefType and rt.has_static_shape and src.type is rt and \
+                _static(self, "static_offsets")[0] == 0:
+            return src
+        return None
+
     def _verify_offset_size_stride(self):
         """verifyOffsetSizeAndStrideOp with getArrayAttrMaxRanks = {1, rank, rank}, in
         the order of the shared check (tensor._OffsetSizeStride)."""
@@ -1341,6 +1409,15 @@ class ReinterpretCastOp(_MemRefOffsetSizeStride):
                 _bare_error(self, f"expected result type with stride = {_dyn_text(e)} instead "
                                   f"of {_dyn_text(r)} in dim = {i}")
         return None
+
+
+def _int_value(v):
+    """An OpFoldResult's constant integer (an int, or a constant index value), or None."""
+    if isinstance(v, int):
+        return v
+    from ..rewrite.folding import constant_value
+    c = constant_value(v)
+    return c.value if type(c) is A.IntegerAttr else None
 
 
 def _element_type_error(st, rt):
@@ -1452,6 +1529,22 @@ class TransposeOp(Op):
     def asm_result_names(self):
         return ["transpose"]
 
+    def fold(self, operands):
+        """TransposeOp::fold: an identity permutation to the operand's own type is the
+        operand; a transpose of a transpose reads the inner operand with the composed
+        permutation (in place)."""
+        m = self.properties["permutation"].value
+        if m.is_identity() and self.results[0].type is self.in_.type:
+            return self.in_
+        inner = self.in_.defining_op
+        if type(inner) is TransposeOp:
+            composed = m.compose(inner.properties["permutation"].value)
+            self._operands[0].set(inner.in_)
+            self._props = dict(self._props)
+            self._props["permutation"] = AffineMapAttr(composed)
+            return list(self.results)
+        return None
+
     def verify_(self):
         m = self.properties["permutation"].value
         if not m.is_permutation():
@@ -1516,6 +1609,34 @@ class _ReassociativeReshape(Op):
     @property
     def reassociation_indices(self):
         return reassociation_indices(self.properties["reassociation"])
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .memref_canonicalize import patterns_for
+        return patterns_for(cls.name)
+
+    def fold(self, operands):
+        """foldReshapeOp: a reshape to its own type is its source; one that undoes the
+        inverse reshape is that reshape's source, when the types match and either the
+        type has at most one dynamic dim, or the pair expands then collapses the same
+        groups, or no group has two dynamic dims."""
+        src, rt = self.src, self.results[0].type
+        if src.type is rt:
+            return src
+        inner = src.defining_op
+        inverse = CollapseShapeOp if type(self) is ExpandShapeOp else ExpandShapeOp
+        if type(inner) is not inverse or inner.src.type is not rt:
+            return None
+        if sum(d == DYN for d in rt.shape) < 2:
+            return inner.src
+        groups = self.reassociation_indices
+        if groups != inner.reassociation_indices:
+            return None
+        if rt.rank < inner.results[0].type.rank:
+            return inner.src
+        if all(sum(rt.shape[i] == DYN for i in g) < 2 for g in groups):
+            return inner.src
+        return None
 
     def _shapes_error(self, expanded, collapsed, verb, cmp):
         """The rank order (`cmp` is how the source rank compares, when wrong) and
