@@ -556,10 +556,10 @@ def patterns_for(name):
                              SimplifyDeadAlloc("memref.alloc")],
             "memref.alloca": [SimplifyAllocConst("memref.alloca"),
                               SimplifyDeadAlloc("memref.alloca")],
+            "memref.realloc": [SimplifyDeadAlloc("memref.realloc")],
             "memref.subview": [SubViewConstantArguments(), SubViewOfCast(),
                                TrivialSubView()],
             "memref.copy": [FoldCopyOfCast(), FoldSelfOrEmptyCopy()],
-            "memref.realloc": [SimplifyDeadAlloc("memref.realloc")],
             "memref.expand_shape": [
                 ComposeReassociativeReshape("memref.expand_shape", M.ExpandShapeOp)],
             "memref.collapse_shape": [
