@@ -1274,8 +1274,11 @@ def _fits(expected, actual) -> bool:
 
 
 def _memref_rank_reduction_mask(original, reduced, sizes):
-    """computeMemRefRankReductionMask: the unit dims of `original` that `reduced` drops,
-    chosen so that the strides still match; None when no such choice exists."""
+    """computeMemRefRankReductionMask: the dims of `original` that `reduced` drops.
+    Unit sizes decide when they are just enough; otherwise the strides do, when either
+    type has a static stride other than the innermost one (a dropped dim takes its
+    stride with it), and else the positions (each result size takes the leftmost
+    remaining source dim of that size). None when no choice fits."""
     if original.rank == reduced.rank:
         return set()
     unused = [i for i, s in enumerate(sizes) if s == 1]
@@ -1284,24 +1287,45 @@ def _memref_rank_reduction_mask(original, reduced, sizes):
     oso, rso = strides_and_offset(original), strides_and_offset(reduced)
     if oso is None or rso is None:
         return None
-    # Count of each stride among the kept dims: a unit dim whose stride appears more
-    # often in the original than in the result is dropped.
+    static_outer = lambda st: len(st) > 1 and any(s != DYN for s in st[:-1])  # noqa: E731
+    if static_outer(oso[0]) or static_outer(rso[0]):
+        dropped = _rank_reduction_by_strides(oso[0], rso[0], unused)
+        if dropped is not None and len(dropped) == original.rank - reduced.rank:
+            return dropped
+    return _rank_reduction_by_position(original.rank, reduced.shape, sizes)
+
+
+def _rank_reduction_by_strides(ostrides, rstrides, unused):
+    """computeMemRefRankReductionMaskByStrides: a unit dim whose stride appears more
+    often in the original than in the result is dropped."""
     ocount, rcount = {}, {}
-    for s in oso[0]:
+    for s in ostrides:
         ocount[s] = ocount.get(s, 0) + 1
-    for s in rso[0]:
+    for s in rstrides:
         rcount[s] = rcount.get(s, 0) + 1
     dropped = set()
     for d in unused:
-        s = oso[0][d]
+        s = ostrides[d]
         if ocount.get(s, 0) > rcount.get(s, 0):
             dropped.add(d)
             ocount[s] -= 1
         elif ocount.get(s, 0) < rcount.get(s, 0):
             return None
-    if len(dropped) != original.rank - reduced.rank:
-        return None
     return dropped
+
+
+def _rank_reduction_by_position(rank, result_shape, sizes):
+    """computeMemRefRankReductionMaskByPosition: each result size in order takes the
+    leftmost unmatched source dim of the same size; the others are dropped."""
+    used, j = set(), 0
+    for r in result_shape:
+        while j < rank and sizes[j] != r:
+            j += 1
+        if j == rank:
+            return None
+        used.add(j)
+        j += 1
+    return {i for i in range(rank) if i not in used}
 
 
 class ReinterpretCastOp(_MemRefOffsetSizeStride):
