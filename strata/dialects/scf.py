@@ -811,10 +811,10 @@ class ForallOp(_ScfOp):
         m = self.properties.get("mapping")
         if m is not None and len(m):
             masks = sum(1 for a in m if _is_device_masking(a))
-            if masks > 1:
-                return '"mapping" supports at most one device masking attribute'
             if len(m) - masks != rank:
                 return "mapping attribute size must match op rank"
+            if masks > 1:
+                return '"mapping" supports at most one device masking attribute'
         for what, sname, g in (("lower bound", "staticLowerBound", 0),
                                ("upper bound", "staticUpperBound", 1),
                                ("step", "staticStep", 2)):

@@ -819,3 +819,12 @@ func.func @forall_two_masks(%out: tensor<8xf32>, %n: index) -> tensor<8xf32> {
   } {mapping = [#gpu.mask<0x1>, #gpu.thread<x>, #gpu.mask<0x2>]}
   return %r : tensor<8xf32>
 }
+
+// -----
+
+func.func @forall_masks_only(%out: tensor<8xf32>, %n: index) -> tensor<8xf32> {
+  // expected-error @+1 {{'scf.forall' op mapping attribute size must match op rank}}
+  %r = scf.forall (%i) in (%n) shared_outs(%o = %out) -> (tensor<8xf32>) {
+  } {mapping = [#gpu.mask<0x1>, #gpu.mask<0x2>]}
+  return %r : tensor<8xf32>
+}
