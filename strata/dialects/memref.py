@@ -664,8 +664,9 @@ class PrefetchOp(Op):
         pr.out.append(" : " + pr.type_str(self.memref.type))
 
     def verify_(self):
-        if len(self.indices) != self.memref.type.rank:
-            return "too few indices"
+        t = self.memref.type
+        if len(self.indices) != t.rank:
+            return _indices_error(t, self.indices)
         return None
 
 

@@ -1091,3 +1091,11 @@ func.func @expand_static_output_dynamic_type(%m: memref<?xf32>) {
   %0 = memref.expand_shape %m [[0, 1]] output_shape [2, 3] : memref<?xf32> into memref<2x?xf32>
   return
 }
+
+// -----
+
+func.func @prefetch_indices(%m: memref<4xf32>, %i: index) {
+  // expected-error @+1 {{'memref.prefetch' op invalid number of indices for accessed memref, expected 1 but got 2}}
+  "memref.prefetch"(%m, %i, %i) <{isDataCache = true, isWrite = false, localityHint = 2 : i32}> : (memref<4xf32>, index, index) -> ()
+  return
+}
