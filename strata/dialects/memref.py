@@ -26,8 +26,8 @@ from .memref_layout import (DYN, canonical_strided_layout, canonical_strides,  #
                             collapsed_layout, collapsed_type, element_size_bits,
                             expanded_type, is_contiguous_row_major, is_identity_layout,
                             is_strided, num_layout_symbols, rank_reduced_subview_type,
-                            sat_add, sat_mul, strided_type, strides_and_offset,
-                            subview_type, transposed_type)
+                            same_canonical_layout, sat_add, sat_mul, strided_type,
+                            strides_and_offset, subview_type, transposed_type)
 from .tensor import (IndexListArrayAttr, _OffsetSizeStride, _bare_error, _in_bounds_error,
                      _rank_reduction_mask, _static)
 
@@ -1577,8 +1577,9 @@ class TransposeOp(Op):
         src, rt = self.in_.type, self.results[0].type
         if m.num_dims != src.rank:
             return "expected a permutation map of same rank as the input"
-        canon = canonical_strided_layout(transposed_type(src, m))
-        if canonical_strided_layout(rt) is not canon:
+        want = transposed_type(src, m)
+        if not same_canonical_layout(rt, want):
+            canon = canonical_strided_layout(want)
             return (f"result type {_q(rt)} is not equivalent to the canonical transposed "
                     f"input type {_q(canon)}")
         return None
