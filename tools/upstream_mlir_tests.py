@@ -136,9 +136,14 @@ def strata(path, *flags):
 _OP_NAME = re.compile(r'^\s*(?:%[^=]*=\s*)?"([A-Za-z_][\w$.]*)"\(', re.M)
 
 
+_DIALECT_ATTR_OR_TYPE = re.compile(r"(?<![\w.$-])[#!]([A-Za-z_]\w*)\.[A-Za-z_]")
+
+
 def out_of_scope(generic_text, known, unregistered_ok):
-    """The dialects of ops in iree-opt's generic output that Strata does not have."""
-    missing = set()
+    """The dialects of ops in iree-opt's generic output that Strata does not have, and of
+    the attributes and types it holds (`#gpu.thread<x>`, `!transform.any_op`)."""
+    missing = {d for d in _DIALECT_ATTR_OR_TYPE.findall(generic_text)
+               if d in _IREE_DIALECTS and d not in known}
     for name in _OP_NAME.findall(generic_text):
         dialect = name.split(".", 1)[0]
         if dialect in known:

@@ -26,8 +26,8 @@ from .memref_layout import (DYN, canonical_strided_layout, canonical_strides,  #
                             collapsed_layout, collapsed_type, element_size_bits,
                             expanded_type, is_contiguous_row_major, is_identity_layout,
                             is_strided, num_layout_symbols, rank_reduced_subview_type,
-                            sat_add, sat_mul, strided_type, strides_and_offset,
-                            subview_type, transposed_type)
+                            same_canonical_layout, sat_add, sat_mul, strided_type,
+                            strides_and_offset, subview_type, transposed_type)
 from .tensor import (IndexListArrayAttr, _OffsetSizeStride, _bare_error, _in_bounds_error,
                      _rank_reduction_mask, _static)
 
@@ -192,6 +192,11 @@ class ReallocOp(Op):
     @classmethod
     def infer_operand_type(cls, name, types):
         return A.index if name == "dynamicResultSize" else None
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .memref_canonicalize import patterns_for
+        return patterns_for(cls.name)
 
     def verify_(self):
         st, rt = self.source.type, self.results[0].type
@@ -398,6 +403,11 @@ class AtomicRMWOp(Op):
             return f"with kind '{kind}' expects an integer type"
         return None
 
+    def fold(self, operands):
+        """AtomicRMWOp::fold: a memref.cast of the buffer is read through (the value
+        operand is not a buffer)."""
+        return _fold_memref_cast(self, 1)
+
 
 class GenericAtomicRMWOp(Op):
     """`%x = memref.generic_atomic_rmw %m[%i] : memref<4xf32> { ^bb0(%cur: f32): ...
@@ -434,6 +444,8 @@ class GenericAtomicRMWOp(Op):
 
     def verify_(self):
         t = self.memref.type
+        if self.results[0].type is not t.element_type:
+            return "failed to verify that result type matches element type of memref"
         if len(self.indices) != t.rank:
             return _indices_error(t, self.indices)
         blocks = self.regions[0].blocks
@@ -466,6 +478,231 @@ class AtomicYieldOp(Op):
         return None
 
 
+# ==================================================================== DMA and prefetch
+
+def _all_index(values) -> bool:
+    return all(v.type is A.index for v in values)
+
+
+def _parse_indexed(p):
+    """`%m[%i, %j]`: the memref's operand reference and those of its indices."""
+    ref = p.parse_operand()
+    p.expect("[")
+    idx = [] if p.at("]") else p.parse_operand_list()
+    p.expect("]")
+    return ref, idx
+
+
+def _indexed_text(pr, m, indices) -> str:
+    return f"{pr.value(m)}[{', '.join(pr.value(v) for v in indices)}]"
+
+
+class DmaStartOp(Op):
+    """`memref.dma_start %src[%i], %dst[%j], %n, %tag[%k] (, %stride, %per_stride)? :
+    memref<256xf32>, memref<256xf32, 1>, memref<1xi32>`
+
+    One flat operand list, read by position: the source memref and its indices, the
+    destination memref and its indices, the element count, the tag memref and its
+    indices, then optionally a stride and the elements per stride. The verifier walks
+    it in that order, as upstream's (each rank tells where the next part starts)."""
+
+    name = "memref.dma_start"
+    traits = (T.MemoryEffects(T.MemRead, T.MemWrite),)
+    operands_ = VarOperand()  # upstream's `operands` ([Note: field names])
+
+    @staticmethod
+    def parse(p, st):
+        start = p.tok_start
+        src, src_idx = _parse_indexed(p)
+        p.expect(",")
+        dst, dst_idx = _parse_indexed(p)
+        p.expect(",")
+        num = p.parse_operand()
+        p.expect(",")
+        tag, tag_idx = _parse_indexed(p)
+        strides = []
+        while p.consume_if(","):
+            strides.append(p.parse_operand())
+        if strides and len(strides) != 2:
+            p.error(p._custom_prefix() + "expected two stride related operands",
+                    p.custom_op_offset)
+        types = p.parse_colon_type_list()
+        if len(types) != 3:
+            p.error(p._custom_prefix() + "fewer/more types expected", p.custom_op_offset)
+        ix = A.index
+        refs = [src, *src_idx, dst, *dst_idx, num, tag, *tag_idx, *strides]
+        tys = ([types[0]] + [ix] * len(src_idx) + [types[1]] + [ix] * len(dst_idx) + [ix] +
+               [types[2]] + [ix] * len(tag_idx) + [ix] * len(strides))
+        st.operands = p.resolve_operands(refs, tys, start)
+
+    def _parts(self):
+        """(src, src indices, dst, dst indices, num elements, tag, tag indices, strides)
+        of a verified op."""
+        ops = [o.value for o in self._operands]
+        i = 1 + ops[0].type.rank
+        src, src_idx = ops[0], ops[1:i]
+        j = i + 1 + ops[i].type.rank
+        dst, dst_idx = ops[i], ops[i + 1:j]
+        num, tag = ops[j], ops[j + 1]
+        k = j + 2 + tag.type.rank
+        return src, src_idx, dst, dst_idx, num, tag, ops[j + 2:k], ops[k:]
+
+    def print(self, pr):
+        src, src_idx, dst, dst_idx, num, tag, tag_idx, strides = self._parts()
+        s = (f"{pr.op_name(self)} {_indexed_text(pr, src, src_idx)}, "
+             f"{_indexed_text(pr, dst, dst_idx)}, {pr.value(num)}, "
+             f"{_indexed_text(pr, tag, tag_idx)}")
+        for v in strides:
+            s += ", " + pr.value(v)
+        pr.out.append(s)
+        pr.print_optional_attr_dict(dict(self.attributes))
+        pr.out.append(" : " + ", ".join(pr.type_str(v.type) for v in (src, dst, tag)))
+
+    def verify_(self):
+        ops = [o.value for o in self._operands]
+        n = len(ops)
+        if n < 4:
+            return "expected at least 4 operands"
+        if not _ranked(ops[0].type):
+            return "expected source to be of memref type"
+        i = 1 + ops[0].type.rank
+        if n < i + 3:
+            return f"expected at least {i + 3} operands"
+        if not _all_index(ops[1:i]):
+            return "expected source indices to be of index type"
+        if not _ranked(ops[i].type):
+            return "expected destination to be of memref type"
+        j = i + 1 + ops[i].type.rank
+        if n < j + 2:
+            return f"expected at least {j + 2} operands"
+        if not _all_index(ops[i + 1:j]):
+            return "expected destination indices to be of index type"
+        if ops[j].type is not A.index:
+            return "expected num elements to be of index type"
+        if not _ranked(ops[j + 1].type):
+            return "expected tag to be of memref type"
+        k = j + 2 + ops[j + 1].type.rank
+        if n < k:
+            return f"expected at least {k} operands"
+        if not _all_index(ops[j + 2:k]):
+            return "expected tag indices to be of index type"
+        if n != k and n != k + 2:
+            return "incorrect number of operands"
+        if n == k + 2 and not _all_index(ops[k:]):
+            return "expected stride and num elements per stride to be of type index"
+        return None
+
+
+class DmaWaitOp(Op):
+    """`memref.dma_wait %tag[%i], %n : memref<1xi32>`"""
+
+    name = "memref.dma_wait"
+    traits = (T.MemoryEffects(T.MemRead, T.MemWrite),)
+    tagMemRef = Operand(RankedMemRef)
+    tagIndices = VarOperand(C.Index)
+    numElements = Operand(C.Index)
+    assembly = "$tagMemRef `[` $tagIndices `]` `,` $numElements attr-dict `:` type($tagMemRef)"
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.index
+
+    def verify_(self):
+        rank, n = self.tagMemRef.type.rank, len(self.tagIndices)
+        if n != rank:
+            return (f"expected tagIndices to have the same number of elements as the "
+                    f"tagMemRef rank, expected {rank}, but got {n}")
+        return None
+
+
+LocalityHint = C.Constraint(
+    lambda a: type(a) is A.IntegerAttr and a.type is A.i32 and 0 <= a.value <= 3,
+    "32-bit signless integer attribute whose minimum value is 0 whose maximum value is 3")
+
+
+class PrefetchOp(Op):
+    """`memref.prefetch %m[%i], read, locality<3>, data : memref<4xf32>`"""
+
+    name = "memref.prefetch"
+    memref = Operand(RankedMemRef)
+    indices = VarOperand(C.Index)
+    isWrite = Prop(C.BoolAttrC)
+    localityHint = Prop(LocalityHint)
+    isDataCache = Prop(C.BoolAttrC)
+
+    @staticmethod
+    def parse(p, st):
+        start = p.tok_start
+        ref, idx = _parse_indexed(p)
+        p.expect(",")
+        rw = p.parse_keyword()
+        p.expect(",")
+        p.parse_keyword("locality")
+        p.expect("<")
+        hint = p.parse_attribute(A.i32)
+        p.expect(">")
+        p.expect(",")
+        cache = p.parse_keyword()
+        mt = p.parse_colon_type()
+        if rw not in ("read", "write"):
+            p.error(p._custom_prefix() + "rw specifier has to be 'read' or 'write'",
+                    p.custom_op_offset)
+        if cache not in ("data", "instr"):
+            p.error(p._custom_prefix() + "cache type has to be 'data' or 'instr'",
+                    p.custom_op_offset)
+        st.properties.update(isWrite=A.BoolAttr(rw == "write"), localityHint=hint,
+                             isDataCache=A.BoolAttr(cache == "data"))
+        st.operands = p.resolve_operands([ref] + idx, [mt] + [A.index] * len(idx), start)
+
+    def print(self, pr):
+        hint = self._props["localityHint"]
+        rw = "write" if self._props["isWrite"].value else "read"
+        cache = "data" if self._props["isDataCache"].value else "instr"
+        pr.out.append(f"{pr.op_name(self)} {_indexed_text(pr, self.memref, self.indices)}, "
+                      f"{rw}, locality<{hint.value}>, {cache}")
+        pr.print_optional_attr_dict(dict(self.attributes))
+        pr.out.append(" : " + pr.type_str(self.memref.type))
+
+    def verify_(self):
+        t = self.memref.type
+        if len(self.indices) != t.rank:
+            return _indices_error(t, self.indices)
+        return None
+
+
+class DistinctObjectsOp(Op):
+    """`%0:2 = memref.distinct_objects %a, %b : memref<?xf32>, memref<?xi32>` (its
+    results alias none of each other)"""
+
+    name = "memref.distinct_objects"
+    traits = (T.Pure,)
+    operands_ = VarOperand(RankedMemRef)  # upstream's `operands`
+    results_ = VarResult(RankedMemRef)
+
+    @staticmethod
+    def parse(p, st):
+        start = p.tok_start
+        refs = p.parse_operand_list()
+        p.parse_optional_attr_dict(st)
+        types = p.parse_colon_type_list()
+        st.operands = p.resolve_operands(refs, types, start)
+        st.types = list(types)
+
+    def print(self, pr):
+        ops = [o.value for o in self._operands]
+        pr.out.append(f"{pr.op_name(self)} " + ", ".join(pr.value(v) for v in ops))
+        pr.print_optional_attr_dict(dict(self.attributes))
+        pr.out.append(" : " + ", ".join(pr.type_str(v.type) for v in ops))
+
+    def verify_(self):
+        ops = [o.value.type for o in self._operands]
+        if not ops:
+            return "expected at least one operand"
+        if ops != [r.type for r in self.results]:
+            return "operand types and result types must match"
+        return None
+
+
 # ==================================================================== queries
 
 class DimOp(Op):
@@ -488,6 +725,11 @@ class DimOp(Op):
 
     def asm_result_names(self):
         return ["dim"]
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .memref_canonicalize import patterns_for
+        return patterns_for(cls.name)
 
     def speculatability(self) -> str:
         c = self.index.defining_op
@@ -579,6 +821,28 @@ class ExtractStridedMetadataOp(Op):
             return _inferred_mismatch(want, got)
         return None
 
+    def fold(self, operands):
+        """ExtractStridedMetadataOp::fold: the uses of an offset, size or stride that the
+        source type fixes read an arith.constant instead (made right before the op, one
+        per used result); folds in place when any did."""
+        st = self.source.type
+        strides, offset = strides_and_offset(st)
+        fixed = [offset, *st.shape, *strides]
+        changed = False
+        for r, v in zip(self.results[1:], fixed):
+            if v == DYN or r.first_use is None:
+                continue
+            from ..ir.builder import Builder
+            from .arith import ConstantOp
+            b = Builder()
+            b.set_insertion_point_before(self)
+            c = b.create(ConstantOp, value=A.IntegerAttr(v, A.index),
+                         result_types=[A.index], loc=self.loc).results[0]
+            for u in list(r.uses):
+                u.set(c)
+            changed = True
+        return list(self.results) if changed else None
+
 
 def _inferred_mismatch(want, got) -> str:
     """InferTypeOpInterface's verifier message."""
@@ -662,7 +926,7 @@ class CastOp(_Cast):
         if not _any_memref(a) or not _any_memref(b):
             return False
         if type(a) is A.UnrankedMemRefType and type(b) is A.UnrankedMemRefType:
-            return False
+            return a is b  # unranked to unranked: only a cast to the same type
         return a.element_type is b.element_type and a.memory_space is b.memory_space
 
     def fold(self, operands):
@@ -693,10 +957,14 @@ class MemorySpaceCastOp(_Cast):
         return False
 
     def fold(self, operands):
+        """MemorySpaceCastOp::fold: a cast of a cast casts the first source; else, as a
+        CastOpInterface op, a cast to the operand's own type is the operand."""
         src = self.source.defining_op
         if type(src) is MemorySpaceCastOp:
             self._operands[0].set(src.source)
             return list(self.results)
+        if self.source.type is self.results[0].type:
+            return self.source
         return None
 
 
@@ -837,8 +1105,8 @@ class GlobalOp(Op):
                 return ("initial value should be a unit or elements attribute, but got "
                         + str(iv))
             if it.element_type is not t.element_type:
-                return (f"initial value element expected to be of type {t.element_type}, but "
-                        f"was of type {it.element_type}")
+                return (f"initial value element expected to be of type "
+                        f"{_q(t.element_type)}, but was of type {_q(it.element_type)}")
             if tuple(it.shape) != tuple(t.shape):
                 return (f"initial value shape expected to be {_dims_text(t.shape)} but was "
                         f"{_dims_text(it.shape)}")
@@ -1007,8 +1275,11 @@ def _fits(expected, actual) -> bool:
 
 
 def _memref_rank_reduction_mask(original, reduced, sizes):
-    """computeMemRefRankReductionMask: the unit dims of `original` that `reduced` drops,
-    chosen so that the strides still match; None when no such choice exists."""
+    """computeMemRefRankReductionMask: the dims of `original` that `reduced` drops.
+    Unit sizes decide when they are just enough; otherwise the strides do, when either
+    type has a static stride other than the innermost one (a dropped dim takes its
+    stride with it), and else the positions (each result size takes the leftmost
+    remaining source dim of that size). None when no choice fits."""
     if original.rank == reduced.rank:
         return set()
     unused = [i for i, s in enumerate(sizes) if s == 1]
@@ -1017,24 +1288,45 @@ def _memref_rank_reduction_mask(original, reduced, sizes):
     oso, rso = strides_and_offset(original), strides_and_offset(reduced)
     if oso is None or rso is None:
         return None
-    # Count of each stride among the kept dims: a unit dim whose stride appears more
-    # often in the original than in the result is dropped.
+    static_outer = lambda st: len(st) > 1 and any(s != DYN for s in st[:-1])  # noqa: E731
+    if static_outer(oso[0]) or static_outer(rso[0]):
+        dropped = _rank_reduction_by_strides(oso[0], rso[0], unused)
+        if dropped is not None and len(dropped) == original.rank - reduced.rank:
+            return dropped
+    return _rank_reduction_by_position(original.rank, reduced.shape, sizes)
+
+
+def _rank_reduction_by_strides(ostrides, rstrides, unused):
+    """computeMemRefRankReductionMaskByStrides: a unit dim whose stride appears more
+    often in the original than in the result is dropped."""
     ocount, rcount = {}, {}
-    for s in oso[0]:
+    for s in ostrides:
         ocount[s] = ocount.get(s, 0) + 1
-    for s in rso[0]:
+    for s in rstrides:
         rcount[s] = rcount.get(s, 0) + 1
     dropped = set()
     for d in unused:
-        s = oso[0][d]
+        s = ostrides[d]
         if ocount.get(s, 0) > rcount.get(s, 0):
             dropped.add(d)
             ocount[s] -= 1
         elif ocount.get(s, 0) < rcount.get(s, 0):
             return None
-    if len(dropped) != original.rank - reduced.rank:
-        return None
     return dropped
+
+
+def _rank_reduction_by_position(rank, result_shape, sizes):
+    """computeMemRefRankReductionMaskByPosition: each result size in order takes the
+    leftmost unmatched source dim of the same size; the others are dropped."""
+    used, j = set(), 0
+    for r in result_shape:
+        while j < rank and sizes[j] != r:
+            j += 1
+        if j == rank:
+            return None
+        used.add(j)
+        j += 1
+    return {i for i in range(rank) if i not in used}
 
 
 class ReinterpretCastOp(_MemRefOffsetSizeStride):
@@ -1058,6 +1350,33 @@ class ReinterpretCastOp(_MemRefOffsetSizeStride):
 
     def asm_result_names(self):
         return ["reinterpret_cast"]
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .memref_canonicalize import patterns_for
+        return patterns_for(cls.name)
+
+    def fold(self, operands):
+        """ReinterpretCastOp::fold: only the base buffer of the source matters, so a
+        source that is itself a reinterpret_cast, a cast or a subview at offset 0 is read
+        through (in place); a cast to the source's own static type at offset 0 is the
+        source."""
+        src = self.source
+        prev = src.defining_op
+        inner = None
+        if type(prev) in (ReinterpretCastOp, CastOp):
+            inner = prev.source
+        elif type(prev) is SubViewOp and all(
+                _int_value(v) == 0 for v in prev.mixed_offsets):
+            inner = prev.source
+        if inner is not None:
+            self._operands[0].set(inner)
+            return list(self.results)
+        rt = self.results[0].type
+        if type(rt) is A.MemRefType and rt.has_static_shape and src.type is rt and \
+                _static(self, "static_offsets")[0] == 0:
+            return src
+        return None
 
     def _verify_offset_size_stride(self):
         """verifyOffsetSizeAndStrideOp with getArrayAttrMaxRanks = {1, rank, rank}, in
@@ -1088,30 +1407,42 @@ class ReinterpretCastOp(_MemRefOffsetSizeStride):
                     _bare_error(self, f"expected {what} to be non-negative, but got {v}")
 
     def verify_(self):
+        """ReinterpretCastOp::verify: memory spaces, element types, then each static
+        offset, size and stride must be the result type's own (a dynamic one in the type
+        where the operand is static is a mismatch too: `offset = 1 instead of dynamic`)."""
         st, rt = self.source.type, self.results[0].type
+        if st.memory_space is not rt.memory_space:
+            _bare_error(self, f"different memory spaces specified for source type {_q(st)} "
+                              f"and result memref type {_q(rt)}")
         err = _element_type_error(st, rt)
         if err:
             return err
         self._verify_offset_size_stride()
-        if st.memory_space is not rt.memory_space:
-            _bare_error(self, f"different memory spaces specified for source type {_q(st)} "
-                              f"and result memref type {_q(rt)}")
         for i, (r, e) in enumerate(zip(rt.shape, _static(self, "static_sizes"))):
-            if r != DYN and r != e:
+            if r != e:
                 _bare_error(self, f"expected result type with size = {_dyn_text(e)} instead "
-                                  f"of {r} in dim = {i}")
+                                  f"of {_dyn_text(r)} in dim = {i}")
         so = strides_and_offset(rt)
         if so is None:
             _bare_error(self, f"expected result type to have strided layout but found {_q(rt)}")
         off = _static(self, "static_offsets")[0]
-        if so[1] != DYN and so[1] != off:
+        if so[1] != off:
             _bare_error(self, f"expected result type with offset = {_dyn_text(off)} instead "
-                              f"of {so[1]}")
+                              f"of {_dyn_text(so[1])}")
         for i, (r, e) in enumerate(zip(so[0], _static(self, "static_strides"))):
-            if r != DYN and r != e:
+            if r != e:
                 _bare_error(self, f"expected result type with stride = {_dyn_text(e)} instead "
-                                  f"of {r} in dim = {i}")
+                                  f"of {_dyn_text(r)} in dim = {i}")
         return None
+
+
+def _int_value(v):
+    """An OpFoldResult's constant integer (an int, or a constant index value), or None."""
+    if isinstance(v, int):
+        return v
+    from ..rewrite.folding import constant_value
+    c = constant_value(v)
+    return c.value if type(c) is A.IntegerAttr else None
 
 
 def _element_type_error(st, rt):
@@ -1223,6 +1554,22 @@ class TransposeOp(Op):
     def asm_result_names(self):
         return ["transpose"]
 
+    def fold(self, operands):
+        """TransposeOp::fold: an identity permutation to the operand's own type is the
+        operand; a transpose of a transpose reads the inner operand with the composed
+        permutation (in place)."""
+        m = self.properties["permutation"].value
+        if m.is_identity() and self.results[0].type is self.in_.type:
+            return self.in_
+        inner = self.in_.defining_op
+        if type(inner) is TransposeOp:
+            composed = m.compose(inner.properties["permutation"].value)
+            self._operands[0].set(inner.in_)
+            self._props = dict(self._props)
+            self._props["permutation"] = AffineMapAttr(composed)
+            return list(self.results)
+        return None
+
     def verify_(self):
         m = self.properties["permutation"].value
         if not m.is_permutation():
@@ -1230,8 +1577,9 @@ class TransposeOp(Op):
         src, rt = self.in_.type, self.results[0].type
         if m.num_dims != src.rank:
             return "expected a permutation map of same rank as the input"
-        canon = canonical_strided_layout(transposed_type(src, m))
-        if canonical_strided_layout(rt) is not canon:
+        want = transposed_type(src, m)
+        if not same_canonical_layout(rt, want):
+            canon = canonical_strided_layout(want)
             return (f"result type {_q(rt)} is not equivalent to the canonical transposed "
                     f"input type {_q(canon)}")
         return None
@@ -1288,6 +1636,34 @@ class _ReassociativeReshape(Op):
     def reassociation_indices(self):
         return reassociation_indices(self.properties["reassociation"])
 
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .memref_canonicalize import patterns_for
+        return patterns_for(cls.name)
+
+    def fold(self, operands):
+        """foldReshapeOp: a reshape to its own type is its source; one that undoes the
+        inverse reshape is that reshape's source, when the types match and either the
+        type has at most one dynamic dim, or the pair expands then collapses the same
+        groups, or no group has two dynamic dims."""
+        src, rt = self.src, self.results[0].type
+        if src.type is rt:
+            return src
+        inner = src.defining_op
+        inverse = CollapseShapeOp if type(self) is ExpandShapeOp else ExpandShapeOp
+        if type(inner) is not inverse or inner.src.type is not rt:
+            return None
+        if sum(d == DYN for d in rt.shape) < 2:
+            return inner.src
+        groups = self.reassociation_indices
+        if groups != inner.reassociation_indices:
+            return None
+        if rt.rank < inner.results[0].type.rank:
+            return inner.src
+        if all(sum(rt.shape[i] == DYN for i in g) < 2 for g in groups):
+            return inner.src
+        return None
+
     def _shapes_error(self, expanded, collapsed, verb, cmp):
         """The rank order (`cmp` is how the source rank compares, when wrong) and
         verifyCollapsedShape."""
@@ -1336,6 +1712,8 @@ class ExpandShapeOp(DynamicIndexListDirective, _ReassociativeReshape):
             return (f"mismatch in dynamic dims in output_shape and static_output_shape: "
                     f"static_output_shape has {n} dynamic dims while output_shape has "
                     f"{len(self.output_shape)} values")
+        if len(self.output_shape) != rt.num_dynamic_dims:
+            return _dynamic_sizes_error(rt, self.output_shape)
         for i, (d, s) in enumerate(zip(rt.shape, static)):
             if d != DYN and d != s:
                 return f"invalid output shape provided at pos {i}"
@@ -1406,6 +1784,7 @@ class ReshapeOp(Op):
 
 _OPS = [AllocOp, AllocaOp, AllocaScopeOp, AllocaScopeReturnOp, AssumeAlignmentOp,
         AtomicRMWOp, AtomicYieldOp, CastOp, CollapseShapeOp, CopyOp, DeallocOp, DimOp,
+        DistinctObjectsOp, DmaStartOp, DmaWaitOp, PrefetchOp,
         ExpandShapeOp, ExtractAlignedPointerAsIndexOp, ExtractStridedMetadataOp,
         GenericAtomicRMWOp, GetGlobalOp, GlobalOp, LoadOp, MemorySpaceCastOp, RankOp,
         ReallocOp, ReinterpretCastOp, ReshapeOp, StoreOp, SubViewOp, TransposeOp, ViewOp]

@@ -22,7 +22,7 @@ __all__ = [
     "strides_and_offset", "is_strided", "is_contiguous_row_major", "num_layout_symbols",
     "strided_type", "element_size_bits", "subview_type", "rank_reduced_subview_type",
     "expanded_type", "collapsed_layout", "collapsed_type", "transposed_type",
-    "canonical_strided_layout",
+    "canonical_strided_layout", "same_canonical_layout",
 ]
 
 DYN = A.DYNAMIC
@@ -338,6 +338,26 @@ def _terms(e):
     return tuple(sorted(((k, v) for k, v in out.items() if v),
                         key=lambda kv: (kv[0][0] is None, kv[0][0] or 0, kv[0][1] is None,
                                         kv[0][1] or 0)))
+
+
+def same_canonical_layout(a, b) -> bool:
+    """Whether two memref types are equal once canonicalizeStridedLayout has simplified
+    their layouts: `d1 * s0 + d0` and `d0 + d1 * s0` are one layout (simplifyAffineExpr
+    orders the terms), which canonical_strided_layout keeps as written."""
+    a, b = canonical_strided_layout(a), canonical_strided_layout(b)
+    if a is b:
+        return True
+    if (a.shape, a.element_type, a.memory_space) != (b.shape, b.element_type, b.memory_space):
+        return False
+    la, lb = a.layout, b.layout
+    if type(la) is not AffineMapAttr or type(lb) is not AffineMapAttr:
+        return False
+    ma, mb = la.value, lb.value
+    if (ma.num_dims, ma.num_symbols, ma.num_results) != \
+            (mb.num_dims, mb.num_symbols, mb.num_results) or ma.num_results != 1:
+        return False
+    ta = _terms(ma.results[0])
+    return ta is not None and ta == _terms(mb.results[0])
 
 
 def canonical_strided_layout(t):

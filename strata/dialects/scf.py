@@ -733,6 +733,13 @@ def _is_device_mapping(a) -> bool:
                               A.SymbolRefAttr))
 
 
+def _is_device_masking(a) -> bool:
+    """A DeviceMaskingAttrInterface attribute: `#gpu.mask<0x3>` masks the ids of a
+    mapping (it takes no loop dimension of its own)."""
+    return type(a) is A.OpaqueAttr and a.dialect_name == "gpu" and \
+        a.body.startswith((".mask<", "mask<"))
+
+
 _MAPPING = C.Constraint(lambda a: type(a) is A.ArrayAttr and all(map(_is_device_mapping, a)),
                         "Device Mapping array attribute")
 
@@ -802,8 +809,12 @@ class ForallOp(_ScfOp):
             if body.args[rank + i].type is not o.type:
                 return f"type mismatch between {i}-th output and corresponding block argument"
         m = self.properties.get("mapping")
-        if m is not None and len(m) and len(m) != rank:
-            return "mapping attribute size must match op rank"
+        if m is not None and len(m):
+            masks = sum(1 for a in m if _is_device_masking(a))
+            if len(m) - masks != rank:
+                return "mapping attribute size must match op rank"
+            if masks > 1:
+                return '"mapping" supports at most one device masking attribute'
         for what, sname, g in (("lower bound", "staticLowerBound", 0),
                                ("upper bound", "staticUpperBound", 1),
                                ("step", "staticStep", 2)):

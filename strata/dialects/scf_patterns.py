@@ -1017,14 +1017,20 @@ class FoldTensorCastOfOutputIntoForallOp(RewritePattern):
         rewriter.insert(new)
         rewriter.ip = InsertionPoint.at_start(nb)
         args = list(nb.args)
+        uncast = {}  # the cast of a shared output's argument -> that argument
         for i, (_, dst_t) in casts.items():
             args[rank + i] = _tensor_cast(rewriter, args[rank + i], dst_t, loc)
+            uncast[args[rank + i]] = nb.args[rank + i]
         rewriter.merge_blocks(body, nb, args)
+        # A write into a cast argument writes into the argument itself: each yielding op
+        # by the destination it names (their order need not be the outputs' order).
         term = nb.last
         yielding = list(term.regions[0].blocks[0].ops) if term.regions[0].blocks else []
-        for y, out_arg in zip(yielding, nb.args[rank:]):
+        for y in yielding:
             if getattr(type(y), "parallel_combining", False):
-                rewriter.modify_op_in_place(y, lambda y=y, a=out_arg: y.set_operand(1, a))
+                a = uncast.get(y.operand(1))
+                if a is not None:
+                    rewriter.modify_op_in_place(y, lambda y=y, a=a: y.set_operand(1, a))
         rewriter.ip = InsertionPoint.after_op(new)
         results = list(new.results)
         for i, (_, dst_t) in casts.items():

@@ -312,11 +312,20 @@ class UnrankedTensorType(ShapedType):
         return f"tensor<*x{self.element_type}>"
 
 
+def _memory_space(ms):
+    """A memref's memory space as MLIR keeps it: the integer 0 is the default space, so
+    `memref<4xf32, 0>` is `memref<4xf32>` (skipDefaultMemorySpace)."""
+    if type(ms) is IntegerAttr and ms.value == 0:
+        return None
+    return ms
+
+
 class MemRefType(ShapedType):
     __slots__ = ("shape", "element_type", "layout", "memory_space")
 
     def __new__(cls, shape, element_type, layout=None, memory_space=None):
         shape = tuple(shape)
+        memory_space = _memory_space(memory_space)
         # An identity affine map is the default layout: MLIR drops it.
         m = getattr(layout, "value", None)
         if m is not None and type(layout).__name__ == "AffineMapAttr" and \
@@ -343,6 +352,8 @@ class UnrankedMemRefType(ShapedType):
     __slots__ = ("element_type", "memory_space")
 
     def __new__(cls, element_type, memory_space=None):
+        memory_space = _memory_space(memory_space)
+
         def init(o):
             o.element_type = element_type
             o.memory_space = memory_space

@@ -500,11 +500,19 @@ def _region_count_error(rdefs, nreg):
     return f"expected {len(rdefs)} regions"
 
 
+_ONE = {"result": "requires one result", "operand": "requires a single operand"}
+
+
 def _verify_values(op, defs, values, what, seg_trait, seg_name):
     cls = type(op)
     n = len(values)
     if all(d.kind == SINGLE for d in defs):
         if n != len(defs):
+            # The ZeroResults/OneResult/NResults (and operand) traits' wording.
+            if not defs:
+                return f"requires zero {what}s"
+            if len(defs) == 1 and what in _ONE:
+                return _ONE[what]
             return f"expected {len(defs)} {what}s, but found {n}"
         sizes = None
     elif seg_trait in cls.traits:

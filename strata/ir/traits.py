@@ -48,6 +48,25 @@ def find_trait(op_or_cls, kind):
     return None
 
 
+class _Symbol(Trait):
+    """SymbolOpInterface's own check: a visibility is public, private or nested."""
+
+    __slots__ = ()
+
+    def verify(self, op):
+        vis = op._props.get("sym_visibility") or op.attributes.get("sym_visibility")
+        if vis is None:
+            return None
+        v = getattr(vis, "value", None)
+        if type(v) is not str:
+            return (f"requires visibility attribute 'sym_visibility' to be a string "
+                    f"attribute, but got {vis}")
+        if v not in ("public", "private", "nested"):
+            return (f'visibility expected to be one of ["public", "private", "nested"], but '
+                    f'got {vis}')
+        return None
+
+
 class _Terminator(Trait):
     __slots__ = ()
 
@@ -431,7 +450,7 @@ IsolatedFromAbove = Trait("IsolatedFromAbove")
 IsolatedFromAboveTrait = IsolatedFromAbove
 SingleBlock = _SingleBlock("SingleBlock")
 SymbolTable = _SymbolTable("SymbolTable")
-Symbol = Trait("Symbol")
+Symbol = _Symbol("Symbol")
 SameOperandsAndResultType = _SameOperandsAndResultType("SameOperandsAndResultType")
 SameTypeOperands = _SameTypeOperands("SameTypeOperands")
 SameOperandsShape = _SameOperandsShape("SameOperandsShape", False)

@@ -38,3 +38,9 @@ func.func @res_dicts(%a: i32) -> i32 attributes {res_attrs = [{}, {}]} {
 
 // expected-error @+1 {{'func.func' op attribute 'arg_attrs' failed to satisfy constraint: Array of dictionary attributes}}
 func.func private @arg_dict_not_a_dict(i32) attributes {arg_attrs = [7]}
+
+// -----
+
+// expected-error @+1 {{'func.func' op visibility expected to be one of ["public", "private", "nested"], but got "internal"}}
+"func.func"() <{function_type = () -> (), sym_name = "f", sym_visibility = "internal"}> ({
+}) : () -> ()

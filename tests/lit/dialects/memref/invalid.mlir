@@ -918,3 +918,184 @@ func.func @f(%t: memref<4xf32>, %i: index) {
   %0 = "memref.alloc"() <{operandSegmentSizes = array<i32: 0, 0>}> : () -> tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @unranked_cast_other_element(%arg0: memref<*xf32>) {
+  // expected-error @+1 {{'memref.cast' op operand type 'memref<*xf32>' and result type 'memref<*xi32>' are cast incompatible}}
+  %cast = memref.cast %arg0 : memref<*xf32> to memref<*xi32>
+  return
+}
+
+// -----
+
+func.func @reinterpret_static_offset_dynamic_type(%arg0: memref<?xf32>) {
+  // expected-error @+1 {{expected result type with offset = 3 instead of dynamic}}
+  %0 = memref.reinterpret_cast %arg0 to offset: [3], sizes: [4], strides: [1] : memref<?xf32> to memref<4xf32, strided<[1], offset: ?>>
+  return
+}
+
+// -----
+
+func.func @reinterpret_static_size_dynamic_type(%arg0: memref<?xf32>) {
+  // expected-error @+1 {{expected result type with size = 4 instead of dynamic in dim = 1}}
+  %0 = memref.reinterpret_cast %arg0 to offset: [0], sizes: [2, 4], strides: [4, 1] : memref<?xf32> to memref<2x?xf32>
+  return
+}
+
+// -----
+
+func.func @reinterpret_static_stride_dynamic_type(%arg0: memref<?xf32>) {
+  // expected-error @+1 {{expected result type with stride = 1 instead of dynamic in dim = 1}}
+  %0 = memref.reinterpret_cast %arg0 to offset: [0], sizes: [2, 4], strides: [4, 1] : memref<?xf32> to memref<2x4xf32, strided<[4, ?]>>
+  return
+}
+
+// -----
+
+func.func @reinterpret_space_before_element(%arg0: memref<*xf32>) {
+  // expected-error @+1 {{different memory spaces specified for source type 'memref<*xf32>' and result memref type 'memref<2xi8, 3>'}}
+  %0 = memref.reinterpret_cast %arg0 to offset: [0], sizes: [2], strides: [1] : memref<*xf32> to memref<2xi8, 3>
+  return
+}
+
+// -----
+
+func.func @dma_short(%m: memref<4x4xf32>, %i: index) {
+  // expected-error @+1 {{'memref.dma_start' op expected at least 6 operands}}
+  "memref.dma_start"(%m, %i, %i, %m) : (memref<4x4xf32>, index, index, memref<4x4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @dma_dst_not_memref(%m: memref<4xf32>, %f: f32, %i: index) {
+  // expected-error @+1 {{'memref.dma_start' op expected destination to be of memref type}}
+  memref.dma_start %m[%i], %f[%i], %i, %m[%i] : memref<4xf32>, f32, memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @dma_tag_index(%m: memref<4xf32>, %t: memref<2x2xi32>, %i: index, %f: f32) {
+  // expected-error @+1 {{'memref.dma_start' op expected tag indices to be of index type}}
+  "memref.dma_start"(%m, %i, %m, %i, %i, %t, %i, %f) : (memref<4xf32>, index, memref<4xf32>, index, index, memref<2x2xi32>, index, f32) -> ()
+  return
+}
+
+// -----
+
+func.func @dma_one_stride(%m: memref<4xf32>, %t: memref<i32>, %i: index) {
+  // expected-error @+1 {{'memref.dma_start' op incorrect number of operands}}
+  "memref.dma_start"(%m, %i, %m, %i, %i, %t, %i) : (memref<4xf32>, index, memref<4xf32>, index, index, memref<i32>, index) -> ()
+  return
+}
+
+// -----
+
+func.func @dma_custom_one_stride(%m: memref<4xf32>, %t: memref<i32>, %i: index) {
+  // expected-error @+1 {{custom op 'memref.dma_start' expected two stride related operands}}
+  memref.dma_start %m[%i], %m[%i], %i, %t[], %i : memref<4xf32>, memref<4xf32>, memref<i32>
+  return
+}
+
+// -----
+
+func.func @dma_wait_rank(%t: memref<2xi32>, %i: index) {
+  // expected-error @+1 {{'memref.dma_wait' op expected tagIndices to have the same number of elements as the tagMemRef rank, expected 1, but got 0}}
+  memref.dma_wait %t[], %i : memref<2xi32>
+  return
+}
+
+// -----
+
+func.func @prefetch_rw(%m: memref<4xf32>, %i: index) {
+  // expected-error @+1 {{custom op 'memref.prefetch' rw specifier has to be 'read' or 'write'}}
+  memref.prefetch %m[%i], load, locality<1>, data : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @prefetch_cache(%m: memref<4xf32>, %i: index) {
+  // expected-error @+1 {{custom op 'memref.prefetch' cache type has to be 'data' or 'instr'}}
+  memref.prefetch %m[%i], write, locality<1>, true : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @prefetch_locality(%m: memref<4xf32>, %i: index) {
+  // expected-error @+1 {{'memref.prefetch' op attribute 'localityHint' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 0 whose maximum value is 3}}
+  memref.prefetch %m[%i], write, locality<4>, data : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @distinct_mismatch(%a: memref<?xf32>) {
+  // expected-error @+1 {{'memref.distinct_objects' op operand types and result types must match}}
+  %0 = "memref.distinct_objects"(%a) : (memref<?xf32>) -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @distinct_none() {
+  // expected-error @+1 {{'memref.distinct_objects' op expected at least one operand}}
+  "memref.distinct_objects"() : () -> ()
+  return
+}
+
+// -----
+
+func.func @distinct_unranked(%a: memref<*xf32>) {
+  // expected-error @+1 {{'memref.distinct_objects' op operand #0 must be variadic of memref of any non-token type values, but got 'memref<*xf32>'}}
+  %0 = memref.distinct_objects %a : memref<*xf32>
+  return
+}
+
+// -----
+
+func.func @store_with_result(%v: f32, %m: memref<f32>) {
+  // expected-error @+1 {{'memref.store' op requires zero results}}
+  %0 = "memref.store"(%v, %m) : (f32, memref<f32>) -> f32
+  return
+}
+
+// -----
+
+func.func @generic_rmw_result(%m: memref<4xf32>, %i: index) {
+  // expected-error @+1 {{'memref.generic_atomic_rmw' op failed to verify that result type matches element type of memref}}
+  %0 = "memref.generic_atomic_rmw"(%m, %i) ({
+  ^bb0(%old: i64):
+    memref.atomic_yield %old : i64
+  }) : (memref<4xf32>, index) -> i64
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'memref.global' op visibility expected to be one of ["public", "private", "nested"], but got "hidden"}}
+memref.global "hidden" @g : memref<2xf32> = uninitialized
+
+// -----
+
+// expected-error @+1 {{'memref.global' op initial value element expected to be of type 'i16', but was of type 'i32'}}
+"memref.global"() <{initial_value = dense<1> : tensor<2xi32>, sym_name = "g", type = memref<2xi16>}> : () -> ()
+
+// -----
+
+func.func @expand_static_output_dynamic_type(%m: memref<?xf32>) {
+  // expected-error @+1 {{'memref.expand_shape' op incorrect number of dynamic sizes, has 0, expected 1}}
+  %0 = memref.expand_shape %m [[0, 1]] output_shape [2, 3] : memref<?xf32> into memref<2x?xf32>
+  return
+}
+
+// -----
+
+func.func @prefetch_indices(%m: memref<4xf32>, %i: index) {
+  // expected-error @+1 {{'memref.prefetch' op invalid number of indices for accessed memref, expected 1 but got 2}}
+  "memref.prefetch"(%m, %i, %i) <{isDataCache = true, isWrite = false, localityHint = 2 : i32}> : (memref<4xf32>, index, index) -> ()
+  return
+}

@@ -801,3 +801,30 @@ func.func @forall_insert_into_outside_tensor(%src: tensor<8xf32>, %dst: tensor<8
   }
   return
 }
+
+// -----
+
+// A device masking attribute (#gpu.mask) takes no loop dimension of its own.
+func.func @forall_one_mask(%out: tensor<8xf32>, %n: index) -> tensor<8xf32> {
+  %r = scf.forall (%i) in (%n) shared_outs(%o = %out) -> (tensor<8xf32>) {
+  } {mapping = [#gpu.thread<x>, #gpu.mask<0x3>]}
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+func.func @forall_two_masks(%out: tensor<8xf32>, %n: index) -> tensor<8xf32> {
+  // expected-error @+1 {{'scf.forall' op "mapping" supports at most one device masking attribute}}
+  %r = scf.forall (%i) in (%n) shared_outs(%o = %out) -> (tensor<8xf32>) {
+  } {mapping = [#gpu.mask<0x1>, #gpu.thread<x>, #gpu.mask<0x2>]}
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+func.func @forall_masks_only(%out: tensor<8xf32>, %n: index) -> tensor<8xf32> {
+  // expected-error @+1 {{'scf.forall' op mapping attribute size must match op rank}}
+  %r = scf.forall (%i) in (%n) shared_outs(%o = %out) -> (tensor<8xf32>) {
+  } {mapping = [#gpu.mask<0x1>, #gpu.mask<0x2>]}
+  return %r : tensor<8xf32>
+}

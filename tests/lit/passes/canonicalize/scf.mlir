@@ -1738,3 +1738,30 @@ func.func @forall_cast_out(%t: tensor<8x16xf32>, %n: index) -> tensor<?x?xf32> {
   }
   return %r : tensor<?x?xf32>
 }
+
+// -----
+
+// The writes into cast outputs need not come in the outputs' order: each keeps its own
+// destination once the casts move out of the loop.
+// CHECK-LABEL: func.func @forall_casts_out_of_order(%arg0: tensor<16xf32>, %arg1: tensor<8xf32>, %arg2: tensor<32xf32>, %arg3: tensor<64xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+//  CHECK-NEXT:   %0:2 = scf.forall (%arg4) in (4) shared_outs(%arg5 = %arg2, %arg6 = %arg3) -> (tensor<32xf32>, tensor<64xf32>) {
+//  CHECK-NEXT:     scf.forall.in_parallel {
+//  CHECK-NEXT:       tensor.parallel_insert_slice %arg0 into %arg6[%arg4] [16] [1] : tensor<16xf32> into tensor<64xf32>
+//  CHECK-NEXT:       tensor.parallel_insert_slice %arg1 into %arg5[%arg4] [8] [1] : tensor<8xf32> into tensor<32xf32>
+//  CHECK-NEXT:     }
+//  CHECK-NEXT:   }
+//  CHECK-NEXT:   %cast = tensor.cast %0#0 : tensor<32xf32> to tensor<?xf32>
+//  CHECK-NEXT:   %cast_0 = tensor.cast %0#1 : tensor<64xf32> to tensor<?xf32>
+//  CHECK-NEXT:   return %cast, %cast_0 : tensor<?xf32>, tensor<?xf32>
+//  CHECK-NEXT: }
+func.func @forall_casts_out_of_order(%a: tensor<16xf32>, %b: tensor<8xf32>, %o0: tensor<32xf32>, %o1: tensor<64xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %c0 = tensor.cast %o0 : tensor<32xf32> to tensor<?xf32>
+  %c1 = tensor.cast %o1 : tensor<64xf32> to tensor<?xf32>
+  %r:2 = scf.forall (%i) in (4) shared_outs(%x = %c0, %y = %c1) -> (tensor<?xf32>, tensor<?xf32>) {
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %a into %y[%i] [16] [1] : tensor<16xf32> into tensor<?xf32>
+      tensor.parallel_insert_slice %b into %x[%i] [8] [1] : tensor<8xf32> into tensor<?xf32>
+    }
+  }
+  return %r#0, %r#1 : tensor<?xf32>, tensor<?xf32>
+}

@@ -1,0 +1,27 @@
+"""The count checks of declared operands and results speak as upstream's traits do
+(ZeroOperands, OneOperand, NOperands, ZeroResults, OneResult, NResults), so that
+`--verify-diagnostics` tests written against mlir-opt match word for word."""
+import pytest
+
+from strata.dialects import default_context
+from strata.ir.diagnostics import DiagnosticError
+from strata.ir.verifier import verify
+from strata.syntax.parser import parse_source
+
+CTX = default_context()
+
+
+@pytest.mark.parametrize("body,message", [
+    ('%0 = "arith.addi"(%x) : (i32) -> i32', "'arith.addi' op expected 2 operands, but found 1"),
+    ('%0:2 = "arith.addi"(%x, %x) : (i32, i32) -> (i32, i32)', "'arith.addi' op requires one result"),
+    ('%0 = "memref.dealloc"(%p) : (memref<i32>) -> i32', "'memref.dealloc' op requires zero results"),
+    ('"math.absf"(%f, %f) : (f32, f32) -> f32', "'math.absf' op requires a single operand"),
+    ('"arith.constant"(%x) <{value = 1 : i32}> : (i32) -> i32', "'arith.constant' op requires zero operands"),
+    ('%0 = "memref.store"(%x, %p) : (i32, memref<i32>) -> i32', "'memref.store' op requires zero results"),
+])
+def test_count_messages_use_the_trait_wording(body, message):
+    text = ("func.func @f(%x: i32, %p: memref<i32>, %f: f32) {\n  " + body +
+            "\n  return\n}\n")
+    with pytest.raises(DiagnosticError) as e:
+        verify(parse_source(text, CTX))
+    assert message in str(e.value)
