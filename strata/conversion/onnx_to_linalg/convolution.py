@@ -213,13 +213,24 @@ def _padded_conv(cx, x, w, bias, acc, pad_value=0):
     """Conv of `x` by `w` with the op's window attributes, bias and group; result in
     element type `acc`."""
     n, kernel, w = _spatial(cx, x, w)
-    x = _checked_channels(cx, x, w, _group(cx))
-    win = window(cx, [dim_size(cx, x, i) for i in range(2, n + 2)], kernel)
+    return padded_conv(cx, x, w, bias, acc, kernel, _group(cx), pad_value=pad_value)
+
+
+def padded_conv(cx, x, w, bias, acc, kernel, group, strides=None, dilations=None,
+                pads=None, pad_value=0):
+    """The convolution of `x` (N, C, in...) by `w` (M, C/group, kernel...) plus `bias`
+    (M,) or None, in element type `acc`: `x` padded by `pads` (lows, then highs) with
+    `pad_value`, the window's `strides` and `dilations` (None: the ONNX op's
+    attributes; see `window`). The one convolution builder of both frontends."""
+    n = len(kernel)
+    x = _checked_channels(cx, x, w, group)
+    win = window(cx, [dim_size(cx, x, i) for i in range(2, n + 2)], kernel,
+                 strides=strides, dilations=dilations, pads=pads)
     zero = scalars(cx).const(pad_value, element_type(x.type))
     xp = pad(cx, x, [0, 0] + win.low, [0, 0] + win.high, zero)
     sizes = [dim_size(cx, x, 0), dim_size(cx, w, 0)] + win.out
     init = bias_init(cx, bias, sizes, acc)
-    return conv(cx, xp, w, init, win.strides, win.dilations, _group(cx))
+    return conv(cx, xp, w, init, win.strides, win.dilations, group)
 
 
 def _checked_channels(cx, x, w, group):

@@ -54,10 +54,18 @@ def _signed(cx, i):
 
 @lowering("Gather")
 def _gather(cx):
+    r = ranked(cx, cx.operands[0].type).rank
+    return [gather(cx, norm_axis(cx.attr("axis", 0), r))]
+
+
+def gather(cx, axis):
+    """The slices of operand 0 (data) along `axis` at the indices of operand 1 (any
+    integer type, negative ones counting from the end; checked in range at run time):
+    ONNX's Gather, PyTorch's embedding and index_select. The one gather builder of both
+    frontends; the result typed as result 0."""
     data, ind = cx.operands[0], cx.operands[1]
     r = ranked(cx, data.type).rank
     q = ranked(cx, ind.type).rank
-    axis = norm_axis(cx.attr("axis", 0), r)
     dims, idims = sizes(cx, data), sizes(cx, ind)
     out = out_sizes(cx, dims[:axis] + idims + dims[axis + 1:])
     elt = data.type.element_type
@@ -69,7 +77,7 @@ def _gather(cx):
         offs[axis], part[axis] = first, n
         steps = [1] * r
         steps[axis] = step
-        return [finish(cx, reshape_to(cx, extract_slice(cx, data, offs, part, steps), out))]
+        return finish(cx, reshape_to(cx, extract_slice(cx, data, offs, part, steps), out))
     n = dims[axis]
     ok = _check_axis_indices(cx, 1, n, axis, signed)
 
@@ -78,8 +86,8 @@ def _gather(cx):
         at = idx[:axis] + [i] + idx[axis + q:]
         return s.op1("tensor.extract", [data, *at], elt)
     ind_map = dims_map(len(out), range(axis, axis + q))
-    return [finish(cx, _gather_generic(cx, dims, [] if ok is True else [axis], [ind],
-                                       [ind_map], out, elt, body))]
+    return finish(cx, _gather_generic(cx, dims, [] if ok is True else [axis], [ind],
+                                      [ind_map], out, elt, body))
 
 
 def _gather_generic(cx, dims, axes, inputs, maps, out, elt, body):

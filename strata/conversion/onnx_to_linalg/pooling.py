@@ -81,15 +81,18 @@ def _padded(cx, x, n, win, value):
     return pad(cx, x, [0, 0] + win.low, [0, 0] + high, value)
 
 
-def _reduce_windows(cx, x, n, win, kind, unsigned=False):
+def _reduce_windows(cx, x, n, win, kind, unsigned=False, nan_skips=True):
     """Every window of `x` (padded already) reduced by `kind` ("max" or "sum") into a
-    tensor (N, C, out...) of the element type of `x`."""
+    tensor (N, C, out...) of the element type of `x`; a float max skips NaN unless
+    not `nan_skips` (then it propagates)."""
     from ...dialects import linalg as L
     from ...dialects.linalg import make_generic
     elt = element_type(x.type)
     s = scalars(cx)
-    nan_max = kind == "max" and is_float(elt)  # see [Note: MaxPool and NaN]
-    ident = _max_identity(s, elt, unsigned) if kind == "max" else s.zero(elt)
+    # see [Note: MaxPool and NaN]
+    nan_max = kind == "max" and is_float(elt) and nan_skips
+    ident = (_max_identity(s, elt, unsigned) if nan_skips or not is_float(elt) else
+             s.const(float("-inf"), elt)) if kind == "max" else s.zero(elt)
     sizes = [dim_size(cx, x, 0), dim_size(cx, x, 1)] + win.out
     init = filled(cx, sizes, elt, ident)
     shape = empty(cx, win.kernel, elt)
@@ -144,11 +147,27 @@ def _max_pool(cx):
     if _no_windows(win):
         return _empty_results(cx, x, win, [elt, A.i64][:1 + want_indices]) + \
             [None] * (len(cx.op.results) - 1 - want_indices)
-    xp = _padded(cx, x, n, win, _max_identity(s, elt, unsigned))
     if not want_indices:
-        y = _reduce_windows(cx, xp, n, win, "max", unsigned)
+        y = max_pool(cx, x, n, win, unsigned)
         return [y] + [None] * (len(cx.op.results) - 1)
+    xp = _padded(cx, x, n, win, _max_identity(s, elt, unsigned))
     return list(_max_pool_with_indices(cx, x, xp, n, win, unsigned))
+
+
+def max_pool(cx, x, n, win, unsigned=False, nan_propagates=False):
+    """The maximum of every window `win` (see `window`) of `x` (N, C, in...), `n` spatial
+    dims: NaN is skipped ([Note: MaxPool and NaN], ONNX) unless `nan_propagates`
+    (PyTorch: a window holding NaN is NaN; the named pooling op's maximumf, padded with
+    -inf). The one max-pooling builder of both frontends."""
+    elt = element_type(x.type)
+    if _no_windows(win):
+        return _empty_results(cx, x, win, [elt])[0]
+    s = scalars(cx)
+    if nan_propagates and is_float(elt):
+        xp = _padded(cx, x, n, win, s.const(float("-inf"), elt))
+        return _reduce_windows(cx, xp, n, win, "max", unsigned, nan_skips=False)
+    xp = _padded(cx, x, n, win, _max_identity(s, elt, unsigned))
+    return _reduce_windows(cx, xp, n, win, "max", unsigned)
 
 
 def _max_pool_with_indices(cx, x, xp, n, win, unsigned):
@@ -269,11 +288,19 @@ def _float_pool(cx, what):
 @lowering("AveragePool")
 def _average_pool(cx):
     x, n, elt, win = _float_pool(cx, "AveragePool")
+    return [average_pool(cx, x, n, win, bool(cx.attr("count_include_pad", 0)))]
+
+
+def average_pool(cx, x, n, win, count_pad):
+    """The mean of every window `win` of float `x` (N, C, in...), `n` spatial dims,
+    divided by its positions inside the input (and its declared padding when
+    `count_pad`). The one average-pooling builder of both frontends."""
+    elt = element_type(x.type)
     if _no_windows(win):
-        return _empty_results(cx, x, win, [elt])
+        return _empty_results(cx, x, win, [elt])[0]
     xp = _padded(cx, x, n, win, scalars(cx).zero(elt))
     sums = _reduce_windows(cx, xp, n, win, "sum")
-    return [_average(cx, sums, x, n, win, bool(cx.attr("count_include_pad", 0)))]
+    return _average(cx, sums, x, n, win, count_pad)
 
 
 def _power(s, x, p):

@@ -92,7 +92,6 @@ def _range(cx):
     at run time only, delta 0 and a count over int64 (or NaN) are errors (see [Note:
     shape checks]); integer counts are computed exactly (unsigned span over |delta|),
     so no subtraction or division wraps."""
-    from ...dialects.linalg import make_generic
     from ._index_check import all_of, checked_build, require, result_sizes
     rt = ranked(cx, cx.result_type(), "result")
     elt = rt.element_type
@@ -111,16 +110,22 @@ def _range(cx):
     (n,), agree = result_sizes(cx, [n], what="the element count")
     ok = all_of(cx, [ok, agree])
 
-    def build(sz):
-        init = empty(cx, sz, elt)
+    return [fit(cx, checked_build(cx, ok, [n], elt,
+                                  lambda sz: range_tensor(cx, start, delta, sz, elt)), rt)]
 
-        def body(b, args):
-            p = ScalarBuilder(b, cx.loc)
-            i = p.cast(b.index(0), elt)
-            return [p.add(start, p.mul(i, delta))]
-        return make_generic(cx.b, [], [init], [AffineMap.identity(1)], ["parallel"], body,
-                            [init.type], loc=cx.loc).results[0]
-    return [fit(cx, checked_build(cx, ok, [n], elt, build), rt)]
+
+def range_tensor(cx, start, delta, sizes, elt):
+    """The 1-D tensor `start + i * delta` (scalar Values of `elt`) of mixed `sizes` (one
+    size): ONNX's Range and PyTorch's arange."""
+    from ...dialects.linalg import make_generic
+    init = empty(cx, sizes, elt)
+
+    def body(b, args):
+        p = ScalarBuilder(b, cx.loc)
+        i = p.cast(b.index(0), elt)
+        return [p.add(start, p.mul(i, delta))]
+    return make_generic(cx.b, [], [init], [AffineMap.identity(1)], ["parallel"], body,
+                        [init.type], loc=cx.loc).results[0]
 
 
 def _constant_scalar(cx, i):
