@@ -1,0 +1,188 @@
+"""Constants, scalars and tensor factories.
+
+    torch.constant.int/float/bool   -> arith.constant (i64 / f64 / i1)
+    torch.vtensor.literal           -> arith.constant of the same elements (signless)
+    aten.size.int, aten.sym_size.int-> tensor.dim (+ index_cast to i64)
+    aten.Int/Float/Bool.Tensor, item, prim.NumToTensor.Scalar, scalar_tensor
+                                    -> tensor.extract / a 0-d tensor
+    full, zeros, ones, empty (and their _like / new_ forms)
+                                    -> linalg.fill of tensor.empty
+    arange(.start, .start_step)     -> shape_ops.range_tensor
+
+    %int6 = torch.constant.int 6
+    %0 = torch.aten.zeros %list, %int6, %none, %cpu, %false : !torch.list<int>,
+           !torch.int, !torch.none, !torch.Device, !torch.bool -> !torch.vtensor<[2],f32>
+"""
+from __future__ import annotations
+
+import math
+
+from ...ir import attributes as A
+from ...ir.dense import DenseElementsAttr, DenseResourceElementsAttr
+from ..onnx_to_linalg._linalg_util import filled
+from ..onnx_to_linalg._shape_util import DYN, Ix, finish, sizes
+from ..onnx_to_linalg.common import empty, ranked, scalars
+from ..onnx_to_linalg.shape_ops import range_tensor
+from ..scalar_builders import element_type, is_float
+from . import DYNAMIC_ARG, NotLowerable, lowering
+
+# ------------------------------------------------------------------ constants
+
+
+@lowering("constant.int", "constant.float", "constant.bool")
+def _constant(cx):
+    t = cx.result_type()
+    v = cx.op.properties["value"].value
+    return [scalars(cx).const(v, t)]
+
+
+@lowering("vtensor.literal")
+def _literal(cx):
+    """The literal's elements as an arith.constant of the builtin type (signless)."""
+    attr = cx.op.properties["value"]
+    rt = cx.result_type()
+    if attr.type is not rt:
+        if isinstance(attr, DenseResourceElementsAttr):
+            attr = DenseResourceElementsAttr(rt, attr.handle)
+        elif isinstance(attr, DenseElementsAttr):
+            attr = DenseElementsAttr(rt, attr.array)
+        else:
+            raise NotLowerable(f"a literal of {attr}")
+    return [scalars(cx).op1("arith.constant", [], rt, {"value": attr})]
+
+
+# ------------------------------------------------------------------ scalars
+
+
+@lowering("aten.size.int", "aten.sym_size.int")
+def _size(cx):
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    d = cx.int_(1, "dim")
+    if not -r <= d < max(r, 1):
+        raise NotLowerable(f"dim {d} out of range for rank {r}")
+    n = sizes(cx, x)[d % r]
+    s = scalars(cx)
+    return [s.const(n, A.i64) if Ix.known(n) else s.cast(n, A.i64)]
+
+
+@lowering("aten.Int.Tensor", "aten.Float.Tensor", "aten.Bool.Tensor", "aten.item",
+          "aten._local_scalar_dense")
+def _item(cx):
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    if any(d not in (1, DYN) for d in t.shape):
+        raise NotLowerable("only a one-element tensor converts to a number")
+    s = scalars(cx)
+    v = s.op1("tensor.extract", [x] + [s.index(0)] * t.rank, t.element_type)
+    unsigned = getattr(element_type(cx.orig_type(0)), "signedness", 0) == \
+        A.IntegerType.UNSIGNED
+    return [s.cast(v, cx.result_type(), not unsigned)]
+
+
+@lowering("aten.Int.bool", "aten.Int.float", "aten.Int.Scalar", "aten.Float.Scalar",
+          "aten.Float.int", "aten.Float.bool", "aten.Bool.int", "aten.Bool.float",
+          "aten.ScalarImplicit")
+def _scalar_cast(cx):
+    """Python number conversions: int(bool) is 0/1, int(float) truncates, bool(x) is
+    x != 0."""
+    return [cx.scalar(0, cx.result_type())]
+
+
+@lowering("prim.NumToTensor.Scalar", "aten.scalar_tensor")
+def _num_to_tensor(cx):
+    elt = element_type(cx.result_type())
+    return [filled(cx, [], elt, cx.scalar(0, elt))]
+
+
+# ------------------------------------------------------------------ factories
+
+
+def _result_sizes(cx, given):
+    """Mixed sizes of the result from its type, a dynamic dim taken from `given`."""
+    rt = ranked(cx, cx.result_type(), "result")
+    if len(given) != rt.rank:
+        raise NotLowerable(f"{len(given)} sizes for a rank-{rt.rank} result")
+    out = []
+    for d, g in zip(rt.shape, given):
+        if d != DYN:
+            out.append(d)
+        elif Ix.known(g):
+            if g < 0:
+                raise NotLowerable(f"negative size {g}")
+            out.append(g)
+        else:
+            out.append(g)
+    return out
+
+
+def _fill(cx, sz, value_index=None, value=0):
+    elt = element_type(cx.result_type())
+    v = cx.scalar(value_index, elt) if value_index is not None else \
+        scalars(cx).const(value, elt)
+    return [finish(cx, filled(cx, sz, elt, v))]
+
+
+@lowering("aten.full", "aten.zeros", "aten.ones", "aten.empty.memory_format",
+          "aten.empty")
+def _full(cx):
+    sz = _result_sizes(cx, cx.sizes(0, "size"))
+    name = cx.aten
+    if name == "aten.full":
+        return _fill(cx, sz, 1)
+    if name.startswith("aten.empty"):
+        return [finish(cx, empty(cx, sz, element_type(cx.result_type())))]
+    return _fill(cx, sz, value=1 if name == "aten.ones" else 0)
+
+
+@lowering("aten.full_like", "aten.zeros_like", "aten.ones_like", "aten.empty_like")
+def _full_like(cx):
+    sz = _result_sizes(cx, sizes(cx, cx.operands[0]))
+    name = cx.aten
+    if name == "aten.full_like":
+        return _fill(cx, sz, 1)
+    if name == "aten.empty_like":
+        return [finish(cx, empty(cx, sz, element_type(cx.result_type())))]
+    return _fill(cx, sz, value=1 if name == "aten.ones_like" else 0)
+
+
+@lowering("aten.new_full", "aten.new_zeros", "aten.new_ones", "aten.new_empty")
+def _new_full(cx):
+    sz = _result_sizes(cx, cx.sizes(1, "size"))
+    name = cx.aten
+    if name == "aten.new_full":
+        return _fill(cx, sz, 2)
+    if name == "aten.new_empty":
+        return [finish(cx, empty(cx, sz, element_type(cx.result_type())))]
+    return _fill(cx, sz, value=1 if name == "aten.new_ones" else 0)
+
+
+@lowering("aten.arange", "aten.arange.start", "aten.arange.start_step")
+def _arange(cx):
+    """start + i * step for i < ceil((end - start) / step), in the result's element
+    type (the arguments constants; a run-time count is not lowered yet)."""
+    name = cx.aten
+    if name == "aten.arange":
+        idx = [None, 0, None]
+    elif name == "aten.arange.start":
+        idx = [0, 1, None]
+    else:
+        idx = [0, 1, 2]
+    vals = [cx.arg(i) if i is not None else (0 if k == 0 else 1)
+            for k, i in enumerate(idx)]
+    if any(v is DYNAMIC_ARG or not isinstance(v, (int, float)) for v in vals):
+        raise NotLowerable("arange of run-time bounds is not lowered yet")
+    start, end, step = vals
+    if step == 0:
+        raise NotLowerable("arange's step must not be 0")
+    n = max(math.ceil((end - start) / step), 0)
+    rt = ranked(cx, cx.result_type(), "result")
+    if rt.shape[0] not in (DYN, n):
+        raise NotLowerable(f"arange gives {n} elements where the result is typed {rt}")
+    elt = rt.element_type
+    s = scalars(cx)
+    if is_float(elt):
+        st, dl = s.const(float(start), elt), s.const(float(step), elt)
+    else:
+        st, dl = s.const(int(start), elt), s.const(int(step), elt)
+    return [finish(cx, range_tensor(cx, st, dl, [n], elt))]

@@ -1,0 +1,529 @@
+"""Neural-network ATen ops: products, convolution, pooling, normalizations, softmax and
+reductions, each built by the builder onnx_to_linalg uses for the same computation.
+
+    mm, bmm, matmul            contraction.matmul (named linalg ops, batch broadcast)
+    addmm, linear              matmul + an elementwise epilogue (bias, alpha, beta)
+    convolution                convolution.padded_conv (groups, strides, dilations)
+    max_pool{1,2,3}d           pooling.max_pool (NaN propagates, as in ATen)
+    avg_pool{1,2,3}d           pooling.average_pool
+    adaptive_avg_pool          average_pool where the windows are regular, else mean
+    batch norm (inference)     normalization.batch_norm
+    native_layer_norm          normalization.mean_var
+    _softmax, _log_softmax     attention.softmax
+    sum, mean, amax, amin, var, prod, any, all, argmax, argmin, max.dim, min.dim
+                               reduction.reduce_tensor / arg_reduce / keep_dims
+
+    %r = torch.aten.convolution %x, %w, %b, %stride, %pad, %dil, %false, %opad, %int1
+           : ... -> !torch.vtensor<[1,8,16,16],f32>
+"""
+from __future__ import annotations
+
+from ...ir import attributes as A
+from ..onnx_to_linalg._linalg_util import acc_type, dim_size, round_to, transpose, window
+from ..onnx_to_linalg.attention import softmax
+from ..onnx_to_linalg.common import DYN, elementwise, empty, ranked, scalars, sizes_of
+from ..onnx_to_linalg.contraction import matmul
+from ..onnx_to_linalg.convolution import padded_conv
+from ..onnx_to_linalg.normalization import batch_norm, mean_var
+from ..onnx_to_linalg.pooling import average_pool, max_pool
+from ..onnx_to_linalg.reduction import (arg_reduce, element_count, keep_dims,
+                                        reduce_tensor)
+from ..scalar_builders import element_type, is_float
+from . import DYNAMIC_ARG, NotLowerable, lowering
+from .elementwise import _unsigned
+
+# ------------------------------------------------------------------ products
+
+
+@lowering("aten.mm", "aten.bmm", "aten.matmul")
+def _matmul(cx):
+    return [matmul(cx, cx.operands[0], cx.operands[1], element_type(cx.result_type()))]
+
+
+def _bias_epilogue(cx, r, bias, alpha=None, beta=None):
+    """`alpha * r + beta * bias` (bias broadcast), in the result's element type."""
+    elt = element_type(cx.result_type())
+    if bias is None and alpha is None:
+        return r
+    vals = [r] + ([bias] if bias is not None else [])
+
+    def body(s, y, *b):
+        if alpha is not None:
+            y = s.mul(y, s.const(alpha, y.type))
+        if b:
+            c = s.cast(b[0], y.type)
+            y = s.add(y, c if beta is None else s.mul(c, s.const(beta, y.type)))
+        return y
+    return elementwise(cx, vals, elt, body)
+
+
+def _number(cx, i):
+    v = cx.arg(i) if i < len(cx.op.operands) else 1
+    if v is DYNAMIC_ARG or isinstance(v, (list, str)) or v is None:
+        raise NotLowerable(f"argument #{i} must be a constant number")
+    return None if v == 1 else v
+
+
+@lowering("aten.addmm")
+def _addmm(cx):
+    """addmm(bias, a, b, beta, alpha) = beta * bias + alpha * (a @ b)."""
+    elt = element_type(cx.result_type())
+    r = matmul(cx, cx.operands[1], cx.operands[2], elt)
+    beta, alpha = _number(cx, 3), _number(cx, 4)
+    if beta == 0:
+        return [_bias_epilogue(cx, r, None, alpha)]
+    return [_bias_epilogue(cx, r, cx.operands[0], alpha, beta)]
+
+
+@lowering("aten.linear")
+def _linear(cx):
+    """linear(x, w, b?) = x @ w^T + b."""
+    x, w = cx.operands[0], cx.operands[1]
+    ranked(cx, w.type)
+    wt = transpose(cx, w, [1, 0]) if w.type.rank == 2 else w
+    r = matmul(cx, x, wt, element_type(cx.result_type()))
+    bias = cx.operands[2] if cx.has_operand(2) else None
+    return [_bias_epilogue(cx, r, bias)]
+
+
+# ------------------------------------------------------------------ convolution
+
+
+def _per_dim(values, n, what):
+    """An `int[n]` argument: one value stands for every dim (ATen's expansion)."""
+    if len(values) == 1 and n > 1:
+        values = values * n
+    if len(values) != n:
+        raise NotLowerable(f"{what} has {len(values)} values for {n} spatial dims")
+    return values
+
+
+@lowering("aten.convolution", "aten._convolution")
+def _convolution(cx):
+    """convolution(x, w, bias?, stride, padding, dilation, transposed, output_padding,
+    groups)."""
+    x, w = cx.operands[0], cx.operands[1]
+    tx, tw = ranked(cx, x.type), ranked(cx, w.type)
+    n = tx.rank - 2
+    if n < 1 or tw.rank != tx.rank:
+        raise NotLowerable(f"convolution of ranks {tx.rank} and {tw.rank}")
+    if cx.bool_(6, "transposed"):
+        raise NotLowerable("transposed convolution is not lowered yet")
+    kernel = list(tw.shape[2:])
+    if DYN in kernel:
+        raise NotLowerable("the kernel sizes must be static")
+    strides = _per_dim(cx.ints(3, "stride"), n, "stride")
+    pads = _per_dim(cx.ints(4, "padding"), n, "padding")
+    dilations = _per_dim(cx.ints(5, "dilation"), n, "dilation")
+    groups = cx.int_(8, "groups")
+    if groups < 1:
+        raise NotLowerable(f"groups must be positive, not {groups}")
+    elt = element_type(cx.result_type())
+    bias = cx.operands[2] if cx.has_operand(2) else None
+    r = padded_conv(cx, x, w, bias, acc_type(elt), kernel, groups, strides, dilations,
+                    pads + pads)
+    return [round_to(cx, r, elt)]
+
+
+# ------------------------------------------------------------------ pooling
+
+
+def _pool_input(cx, n_want=None):
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    n = t.rank - 2
+    if n_want is not None and n != n_want:
+        if t.rank == n_want + 1:
+            raise NotLowerable("pooling an input without a batch dim is not lowered yet")
+        raise NotLowerable(f"pooling of rank {t.rank}")
+    return x, n
+
+
+def _pool_window(cx, x, n, kernel, stride, padding, dilation, ceil):
+    kernel = _per_dim(kernel, n, "kernel_size")
+    stride = _per_dim(stride, n, "stride") if stride else list(kernel)
+    padding = _per_dim(padding, n, "padding")
+    dilation = _per_dim(dilation, n, "dilation")
+    for p, k in zip(padding, kernel):
+        if 2 * p > k:
+            raise NotLowerable("pad should be at most half of the effective kernel size")
+    return window(cx, [dim_size(cx, x, i) for i in range(2, n + 2)], kernel, ceil,
+                  strides=stride, dilations=dilation, pads=padding + padding)
+
+
+def _max_pool(n):
+    @lowering(f"aten.max_pool{n}d", f"aten.max_pool{n}d_with_indices")
+    def lower(cx):
+        x, _ = _pool_input(cx, n)
+        nargs = len(cx.op.operands)
+        win = _pool_window(cx, x, n, cx.ints(1, "kernel_size"),
+                           cx.ints(2, "stride") if nargs > 2 else [],
+                           cx.ints(3, "padding") if nargs > 3 else [0],
+                           cx.ints(4, "dilation") if nargs > 4 else [1],
+                           cx.bool_(5, "ceil_mode") if nargs > 5 else False)
+        if len(cx.op.results) > 1 and cx.op.results[1].has_uses():
+            raise NotLowerable("the indices of max pooling are not lowered yet")
+        y = max_pool(cx, x, n, win, _unsigned(element_type(cx.orig_type(0))),
+                     nan_propagates=True)
+        return [y] + [None] * (len(cx.op.results) - 1)
+
+
+for _n in (1, 2, 3):
+    _max_pool(_n)
+
+
+def _avg_pool(n):
+    @lowering(f"aten.avg_pool{n}d")
+    def lower(cx):
+        x, _ = _pool_input(cx, n)
+        nargs = len(cx.op.operands)
+        if not is_float(element_type(x.type)):
+            raise NotLowerable("average pooling of integers")
+        if nargs > 6 and not cx.is_none(6):
+            raise NotLowerable("divisor_override is not lowered yet")
+        win = _pool_window(cx, x, n, cx.ints(1, "kernel_size"),
+                           cx.ints(2, "stride") if nargs > 2 else [],
+                           cx.ints(3, "padding") if nargs > 3 else [0], [1],
+                           cx.bool_(4, "ceil_mode") if nargs > 4 else False)
+        count_pad = cx.bool_(5, "count_include_pad") if nargs > 5 else True
+        return [average_pool(cx, x, n, win, count_pad)]
+
+
+for _n in (1, 2, 3):
+    _avg_pool(_n)
+
+
+@lowering("aten.adaptive_avg_pool1d", "aten.adaptive_avg_pool2d",
+          "aten._adaptive_avg_pool2d", "aten.adaptive_avg_pool3d",
+          "aten._adaptive_avg_pool3d")
+def _adaptive_avg_pool(cx):
+    """Regular windows (each input size a multiple of its output size): an average pool
+    with kernel = stride = in / out; an output of 1 everywhere: the mean."""
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    out = cx.ints(1, "output_size")
+    n = len(out)
+    if t.rank != n + 2:
+        raise NotLowerable("adaptive pooling needs a batch dim")
+    ins = list(t.shape[2:])
+    if all(o == 1 for o in out):
+        return [_mean(cx, x, list(range(2, n + 2)), True, element_type(x.type))]
+    if DYN in ins or any(i % o for i, o in zip(ins, out)):
+        raise NotLowerable("adaptive pooling of irregular windows is not lowered yet")
+    k = [i // o for i, o in zip(ins, out)]
+    win = window(cx, ins, k, False, strides=k, dilations=[1] * n, pads=[0] * (2 * n))
+    return [average_pool(cx, x, n, win, False)]
+
+
+# ------------------------------------------------------------------ normalization
+
+
+def _eps(cx, i):
+    return cx.float_(i, "eps")
+
+
+@lowering("aten._native_batch_norm_legit_no_training", "aten.native_batch_norm",
+          "aten._native_batch_norm_legit", "aten._native_batch_norm_legit.no_stats")
+def _batch_norm(cx):
+    """Inference (running statistics) or training (batch statistics) batch norm; the
+    saved mean and inverse std are empty in inference, as ATen returns them."""
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    if t.rank < 2:
+        raise NotLowerable("batch norm needs an input of rank >= 2")
+    name = cx.aten
+    w = cx.operands[1] if cx.has_operand(1) else None
+    b = cx.operands[2] if cx.has_operand(2) else None
+    if name == "aten._native_batch_norm_legit_no_training":
+        training, eps = False, _eps(cx, 6)
+    elif name == "aten.native_batch_norm":
+        training, eps = cx.bool_(5, "training"), _eps(cx, 7)
+    elif name == "aten._native_batch_norm_legit":
+        training, eps = cx.bool_(5, "training"), _eps(cx, 7)
+    else:   # no_stats: (x, w, b, training, momentum, eps)
+        training, eps = True, _eps(cx, 5)
+    elt = t.element_type
+    if not training:
+        if name == "aten._native_batch_norm_legit.no_stats":
+            raise NotLowerable("batch norm without running statistics needs training")
+        y = batch_norm(cx, x, w, b, cx.operands[3], cx.operands[4], eps)
+        return [y] + [empty(cx, [0], elt) for _ in cx.op.results[1:]]
+    axes = [d for d in range(t.rank) if d != 1]
+    sizes = sizes_of(cx, x)
+    mean, _, var, _ = mean_var(cx, x, axes, elt, sizes)
+    y = batch_norm(cx, x, w, b, mean, var, eps)
+    rstd = elementwise(cx, [var], elt, lambda s, v: s.math("rsqrt", s.add(
+        v, s.const(eps, elt))))
+    return [y, mean, rstd][:len(cx.op.results)]
+
+
+@lowering("aten.native_layer_norm")
+def _layer_norm(cx):
+    """native_layer_norm(x, normalized_shape, w?, b?, eps) -> (y, mean, rstd); mean and
+    rstd keep the normalized dims as 1s."""
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    k = len(cx.ints(1, "normalized_shape"))
+    if k > t.rank or k == 0:
+        raise NotLowerable(f"normalized_shape of {k} dims for a rank-{t.rank} input")
+    axes = list(range(t.rank - k, t.rank))
+    elt = t.element_type
+    eps = _eps(cx, 4)
+    sizes = sizes_of(cx, x)
+    _, mean_k, _, var_k = mean_var(cx, x, axes, elt, sizes)
+    rstd = elementwise(cx, [var_k], elt, lambda s, v: s.math("rsqrt", s.add(
+        v, s.const(eps, elt))))
+    vals = [x, mean_k, rstd]
+    has_w, has_b = cx.has_operand(2), cx.has_operand(3)
+    vals += [cx.operands[2]] if has_w else []
+    vals += [cx.operands[3]] if has_b else []
+
+    def body(s, v, m, r, *wb):
+        wb = list(wb)
+        y = s.mul(s.sub(v, m), r)
+        if has_w:
+            y = s.mul(y, s.cast(wb.pop(0), elt))
+        if has_b:
+            y = s.add(y, s.cast(wb.pop(0), elt))
+        return y
+    y = elementwise(cx, vals, elt, body, result_shape=t.shape)
+    return [y, mean_k, rstd][:len(cx.op.results)]
+
+
+# ------------------------------------------------------------------ softmax
+
+
+@lowering("aten._softmax", "aten._log_softmax", "aten.softmax.int",
+          "aten.log_softmax.int")
+def _softmax(cx):
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    if not is_float(t.element_type):
+        raise NotLowerable("softmax of integers")
+    if cx.aten.startswith("aten._") and cx.bool_(2, "half_to_float"):
+        raise NotLowerable("half_to_float softmax is not lowered yet")
+    if not cx.aten.startswith("aten._") and len(cx.op.operands) > 2 and not cx.is_none(2):
+        raise NotLowerable("softmax with a dtype is not lowered yet")
+    axis = _axis(cx.int_(1, "dim"), t.rank)
+    if t.rank == 0:
+        return [elementwise(cx, [x], t.element_type, lambda s, v: s.zero(
+            v.type) if "log" in cx.aten else s.one(v.type))]
+    return [softmax(cx, x, axis, log="log" in cx.aten)]
+
+
+# ------------------------------------------------------------------ reductions
+
+
+def _axis(d, rank):
+    r = max(rank, 1)
+    if not -r <= d < r:
+        raise NotLowerable(f"dim {d} out of range for rank {rank}")
+    return d % r
+
+
+def _dims(cx, i, rank):
+    """The reduced dims of argument `i` (None or an empty list: all of them)."""
+    if i >= len(cx.op.operands) or cx.is_none(i):
+        return list(range(rank))
+    ds = cx.ints(i, "dim")
+    if not ds:
+        return list(range(rank))
+    out = sorted({_axis(d, rank) for d in ds})
+    return out if rank else []
+
+
+def _reduce(cx, x, axes, keepdim, elt, init, combine, pre=None):
+    sizes = sizes_of(cx, x)
+    y = reduce_tensor(cx, x, axes, elt, init, combine, pre)
+    return keep_dims(cx, y, x.type.rank, axes, sizes) if keepdim else y
+
+
+def _keepdim(cx, i):
+    return cx.bool_(i, "keepdim") if i < len(cx.op.operands) else False
+
+
+@lowering("aten.sum", "aten.sum.dim_IntList")
+def _sum(cx):
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    elt = element_type(cx.result_type())
+    if cx.aten == "aten.sum":
+        axes, keep = list(range(rank)), False
+    else:
+        axes, keep = _dims(cx, 1, rank), _keepdim(cx, 2)
+    if elt is A.i1:
+        return [_reduce(cx, x, axes, keep, elt, lambda s, e: s.zero(e),
+                        lambda s, a, v: s.or_(a, v))]
+    return [_reduce(cx, x, axes, keep, elt, lambda s, e: s.zero(e),
+                    lambda s, a, v: s.add(a, v))]
+
+
+def _mean(cx, x, axes, keep, elt):
+    sizes = sizes_of(cx, x)
+    y = reduce_tensor(cx, x, axes, elt, lambda s, e: s.zero(e), lambda s, a, v: s.add(a, v))
+    cnt = element_count(scalars(cx), sizes, axes, elt)
+    y = elementwise(cx, [y], elt, lambda s, v: s.div(v, cnt))
+    return keep_dims(cx, y, x.type.rank, axes, sizes) if keep else y
+
+
+@lowering("aten.mean", "aten.mean.dim")
+def _mean_op(cx):
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    elt = element_type(cx.result_type())
+    if not is_float(elt):
+        raise NotLowerable("mean of integers")
+    if cx.aten == "aten.mean":
+        return [_mean(cx, x, list(range(rank)), False, elt)]
+    return [_mean(cx, x, _dims(cx, 1, rank), _keepdim(cx, 2), elt)]
+
+
+def _extreme(better):
+    def init(s, e):
+        return s.lowest(e) if better == "max" else s.highest(e)
+    return init
+
+
+def _minmax_reduce(cx, x, axes, keep, kind):
+    elt = element_type(x.type)
+    unsigned = _unsigned(element_type(cx.orig_type(0))) or elt is A.i1
+    signed = not unsigned
+
+    def init(s, e):
+        if kind == "max":
+            return s.zero(e) if unsigned else s.lowest(e)
+        return s.highest(e, signed)
+
+    def combine(s, a, v):
+        return s.max(a, v, signed) if kind == "max" else s.min(a, v, signed)
+    return _reduce(cx, x, axes, keep, elt, init, combine)
+
+
+@lowering("aten.amax", "aten.amin")
+def _amax(cx):
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    return [_minmax_reduce(cx, x, _dims(cx, 1, rank), _keepdim(cx, 2), cx.aten[6:])]
+
+
+@lowering("aten.max", "aten.min")
+def _max_all(cx):
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    if any(d == 0 for d in x.type.shape):
+        raise NotLowerable("max of an empty tensor")
+    return [_minmax_reduce(cx, x, list(range(rank)), False, cx.aten[5:])]
+
+
+@lowering("aten.max.dim", "aten.min.dim")
+def _max_dim(cx):
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    kind = cx.aten[5:8]
+    axis = _axis(cx.int_(1, "dim"), rank)
+    keep = _keepdim(cx, 2)
+    if rank == 0:
+        return [x, scalars(cx).const(0, A.RankedTensorType((), A.i64))]
+    values = _minmax_reduce(cx, x, [axis], keep, kind)
+    idx = arg_reduce(cx, x, axis, "gt" if kind == "max" else "lt", keep)
+    return [values, idx]
+
+
+@lowering("aten.argmax", "aten.argmin")
+def _argmax(cx):
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    better = "gt" if cx.aten == "aten.argmax" else "lt"
+    keep = _keepdim(cx, 2)
+    if cx.is_none(1):
+        if rank > 1:
+            from ..onnx_to_linalg._shape_util import collapse
+            x = collapse(cx, x, [list(range(rank))])
+        elif rank == 0:
+            raise NotLowerable("argmax of a 0-d tensor")
+        y = arg_reduce(cx, x, 0, better, False)
+        if keep:
+            from ..onnx_to_linalg._shape_util import expand
+            y = expand(cx, y, [], [1] * rank)
+        return [y]
+    axis = _axis(cx.int_(1, "dim"), rank)
+    return [arg_reduce(cx, x, axis, better, keep)]
+
+
+@lowering("aten.var.correction", "aten.var.dim", "aten.std.correction", "aten.std.dim",
+          "aten.var", "aten.std")
+def _var(cx):
+    """Variance (std: its square root) over the dims, divided by N - correction."""
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    elt = element_type(cx.result_type())
+    if not is_float(elt):
+        raise NotLowerable("variance of integers")
+    name = cx.aten
+    nargs = len(cx.op.operands)
+    if name.endswith(".correction"):
+        axes = _dims(cx, 1, rank)
+        corr = 1.0 if nargs < 3 or cx.is_none(2) else cx.float_(2, "correction")
+        keep = _keepdim(cx, 3)
+    elif name.endswith(".dim"):
+        axes = _dims(cx, 1, rank)
+        corr = 1.0 if cx.bool_(2, "unbiased") else 0.0
+        keep = _keepdim(cx, 3)
+    else:
+        axes, keep = list(range(rank)), False
+        corr = 1.0 if nargs < 2 or cx.bool_(1, "unbiased") else 0.0
+    sizes = sizes_of(cx, x)
+    _, mean_k, _, _ = mean_var(cx, x, axes, elt, sizes)
+    sq = elementwise(cx, [x, mean_k], elt, lambda s, a, m: s.mul(s.sub(a, m), s.sub(a, m)))
+    total = reduce_tensor(cx, sq, axes, elt, lambda s, e: s.zero(e),
+                          lambda s, a, v: s.add(a, v))
+    s0 = scalars(cx)
+    n = element_count(s0, sizes, axes, elt)
+    denom = s0.max(s0.sub(n, s0.const(corr, elt)), s0.zero(elt))
+    is_std = name.startswith("aten.std")
+
+    def fin(s, v):
+        q = s.div(v, denom)
+        return s.math("sqrt", q) if is_std else q
+    y = elementwise(cx, [total], elt, fin)
+    return [keep_dims(cx, y, rank, axes, sizes) if keep else y]
+
+
+@lowering("aten.prod", "aten.prod.dim_int")
+def _prod(cx):
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    elt = element_type(cx.result_type())
+    if cx.aten == "aten.prod":
+        axes, keep = list(range(rank)), False
+    else:
+        axes, keep = [_axis(cx.int_(1, "dim"), rank)], _keepdim(cx, 2)
+    if elt is A.i1:
+        return [_reduce(cx, x, axes, keep, elt, lambda s, e: s.one(e),
+                        lambda s, a, v: s.and_(a, v))]
+    return [_reduce(cx, x, axes, keep, elt, lambda s, e: s.one(e),
+                    lambda s, a, v: s.mul(a, v))]
+
+
+@lowering("aten.any", "aten.any.dim", "aten.any.dims", "aten.all", "aten.all.dim",
+          "aten.all.dims")
+def _any_all(cx):
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    is_any = cx.aten.startswith("aten.any")
+    if cx.aten in ("aten.any", "aten.all"):
+        axes, keep = list(range(rank)), False
+    elif cx.aten.endswith(".dims"):
+        axes, keep = _dims(cx, 1, rank), _keepdim(cx, 2)
+    else:
+        axes, keep = [_axis(cx.int_(1, "dim"), rank)], _keepdim(cx, 2)
+    out = element_type(cx.result_type())
+
+    def pre(s, v):
+        return v if v.type is A.i1 else s.cast(v, A.i1)
+    y = _reduce(cx, x, axes, keep, A.i1, lambda s, e: s.const(0 if is_any else 1, e),
+                (lambda s, a, v: s.or_(a, v)) if is_any else (lambda s, a, v: s.and_(a, v)),
+                pre)
+    if out is not A.i1:   # uint8 inputs give uint8
+        y = elementwise(cx, [y], out, lambda s, v: s.cast(v, out, False))
+    return [y]

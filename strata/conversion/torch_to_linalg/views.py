@@ -1,0 +1,341 @@
+"""ATen view and data-movement ops -> tensor reshapes, slices, linalg.transpose and
+broadcasts (the builders of onnx_to_linalg's data_movement and _shape_util), and
+embedding as onnx_to_linalg's gather.
+
+    view, _unsafe_view, reshape    collapse_shape + expand_shape (reshape_to)
+    unsqueeze, squeeze(.dim/.dims) expand_shape / collapse_shape
+    permute, transpose.int, t      linalg.transpose
+    expand                         broadcasting linalg.generic (broadcast_to)
+    slice.Tensor, select.int       tensor.extract_slice (+ collapse for select)
+    split_with_sizes, split.Tensor tensor.extract_slice per part
+    cat                            tensor.concat (concat)
+    embedding, index_select        gather (indices checked in range at run time)
+
+    %1 = torch.aten.view %0, %list : !torch.vtensor<[2,3],f32>, !torch.list<int>
+           -> !torch.vtensor<[6],f32>
+
+A result dim the result type gives statically is taken from it; a dynamic one from the
+op's arguments (symbolic sizes are run-time `!torch.int` values) or from the input's
+dims. A run-time size that must agree with the input (a view's element count) is
+checked as onnx_to_linalg checks Reshape ([Note: shape checks]).
+"""
+from __future__ import annotations
+
+from ...ir import attributes as A
+from ..onnx_to_linalg._index_check import (all_of, any_of, assert_ok, check_dims,
+                                           checked_build, result_sizes)
+from ..onnx_to_linalg._linalg_util import transpose
+from ..onnx_to_linalg._shape_util import (DYN, Ix, extract_slice, finish, reshape_to,
+                                          sizes)
+from ..onnx_to_linalg.common import elementwise, ranked, scalars, stretch_if_one
+from ..onnx_to_linalg.data_movement import broadcast_to, concat, slice_dim
+from ..onnx_to_linalg.gather_scatter import gather
+from . import DYNAMIC_ARG, NotLowerable, lowering
+
+INT64_MAX = (1 << 63) - 1
+
+
+def _axis(d, rank):
+    r = max(rank, 1)
+    if not -r <= d < r:
+        raise NotLowerable(f"dim {d} out of range for rank {rank}")
+    return d % r
+
+
+def _product(ix, values):
+    p = 1
+    for v in values:
+        p = ix.mul(p, v)
+    return p
+
+
+# ------------------------------------------------------------------ reshapes
+
+
+@lowering("aten.view", "aten._unsafe_view", "aten.reshape")
+def _view(cx):
+    """The sizes of the list (one may be -1: what the others leave), checked to hold the
+    input's element count."""
+    x = cx.operands[0]
+    ranked(cx, x.type)
+    want = cx.sizes(1, "size")
+    ix = Ix(scalars(cx))
+    in_sizes = sizes(cx, x)
+    total = _product(ix, in_sizes)
+    holes = [k for k, d in enumerate(want) if Ix.known(d) and d == -1]
+    if len(holes) > 1:
+        raise NotLowerable("only one dimension can be inferred")
+    if any(Ix.known(d) and d < -1 for d in want):
+        raise NotLowerable(f"invalid shape dimension in {want}")
+    if holes:
+        rest = _product(ix, [d for k, d in enumerate(want) if k != holes[0]])
+        if Ix.known(rest) and rest == 0:
+            raise NotLowerable("cannot infer a dimension next to a 0")
+        want[holes[0]] = ix.floordiv(total, rest) if not (Ix.known(rest) and rest == 1) \
+            else total
+    out, agree = result_sizes(cx, want, what="the view's sizes")
+    f = ix.cmp("eq", _product(ix, out), total)
+    if f is False:
+        raise NotLowerable(f"shape {want} is invalid for an input of {in_sizes}")
+    if f is not True:
+        assert_ok(cx, f, "the view's sizes do not hold the input's element count")
+    ok = all_of(cx, [agree, f])
+    return [finish(cx, checked_build(cx, ok, out, x.type.element_type,
+                                     lambda sz: reshape_to(cx, x, sz, in_sizes)))]
+
+
+def _reshaped(cx, x, out):
+    """`x` reshaped to mixed sizes `out` (the same elements: squeeze/unsqueeze)."""
+    return finish(cx, reshape_to(cx, x, out, sizes(cx, x)))
+
+
+@lowering("aten.unsqueeze")
+def _unsqueeze(cx):
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    d = cx.int_(1, "dim")
+    if not -(r + 1) <= d <= r:
+        raise NotLowerable(f"dim {d} out of range for rank {r + 1}")
+    d = d % (r + 1)
+    dims = sizes(cx, x)
+    return [_reshaped(cx, x, dims[:d] + [1] + dims[d:])]
+
+
+@lowering("aten.squeeze", "aten.squeeze.dim", "aten.squeeze.dims")
+def _squeeze(cx):
+    """Drops the given dims (every dim when none is given) that are 1: a dynamic dim is
+    kept (ATen decides at run time; the result type says which were dropped)."""
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    if cx.aten == "aten.squeeze":
+        dims = list(range(r))
+    else:
+        dims = sorted({_axis(d, r) for d in cx.ints(1, "dim")}) if r else []
+    shape = x.type.shape
+    rt = cx.result_type()
+    drop = [d for d in dims if shape[d] == 1]
+    if type(rt) is A.RankedTensorType and rt.rank != r - len(drop):
+        raise NotLowerable("squeezing dims of run-time size is not lowered")
+    cur = sizes(cx, x)
+    return [_reshaped(cx, x, [v for k, v in enumerate(cur) if k not in drop])]
+
+
+# ------------------------------------------------------------------ transposes
+
+
+@lowering("aten.permute")
+def _permute(cx):
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    perm = [_axis(d, r) for d in cx.ints(1, "dims")] if r else []
+    if sorted(perm) != list(range(r)):
+        raise NotLowerable(f"dims {perm} are not a permutation of {r} dims")
+    return [finish(cx, transpose(cx, x, perm))]
+
+
+@lowering("aten.transpose.int", "aten.t", "aten.numpy_T")
+def _transpose(cx):
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    perm = list(range(r))
+    if cx.aten == "aten.transpose.int":
+        if r == 0:
+            return [x]
+        a, b = _axis(cx.int_(1, "dim0"), r), _axis(cx.int_(2, "dim1"), r)
+    else:
+        if cx.aten == "aten.t" and r > 2:
+            raise NotLowerable("t() needs at most 2 dims")
+        perm.reverse()
+        return [finish(cx, transpose(cx, x, perm))]
+    perm[a], perm[b] = perm[b], perm[a]
+    return [finish(cx, transpose(cx, x, perm))]
+
+
+# ------------------------------------------------------------------ broadcasts
+
+
+@lowering("aten.expand", "aten.broadcast_to", "aten.expand_as")
+def _expand(cx):
+    """Each size -1 keeps the input's dim; a new leading dim takes the size given; an
+    input dim of 1 stretches, another must equal the size (checked at run time where
+    dynamic; a dynamic dim that is 1 at run time stretches, see [Note: broadcasting
+    dynamic dims])."""
+    x = cx.operands[0]
+    ranked(cx, x.type)
+    if cx.aten == "aten.expand_as":
+        want = sizes(cx, cx.operands[1])
+    else:
+        want = cx.sizes(1, "size")
+    dims = sizes(cx, x)
+    lead = len(want) - len(dims)
+    if lead < 0:
+        raise NotLowerable(f"expand to {len(want)} dims of a rank-{len(dims)} tensor")
+    ix = Ix(scalars(cx))
+    out, stretch = [], []
+    for k, w in enumerate(want):
+        j = k - lead
+        if j < 0:
+            if Ix.known(w) and w < 0:
+                raise NotLowerable(f"size {w} for a new leading dim")
+            out.append(w)
+            continue
+        a = dims[j]
+        if Ix.known(w) and w == -1 or a is w:
+            out.append(a)
+        elif Ix.known(a) and a == 1:
+            out.append(w)
+        else:
+            f = any_of(cx, [ix.cmp("eq", a, w), ix.cmp("eq", a, 1)])
+            if f is False:
+                raise NotLowerable(f"the input's dim {j} of size {a} cannot expand to {w}")
+            assert_ok(cx, f, f"the input's dim {j} must be 1 or the size {w}")
+            out.append(w)
+            if not Ix.known(a):
+                stretch.append(j)
+    out, _ = result_sizes(cx, out, what="the expanded sizes")
+    v, cur = x, list(dims)
+    for j in stretch:
+        o = out[lead + j]
+        v = stretch_if_one(cx, v, j, o, cur)
+        cur[j] = o
+    return [finish(cx, broadcast_to(cx, v, out))]
+
+
+# ------------------------------------------------------------------ slices
+
+
+@lowering("aten.slice.Tensor")
+def _slice(cx):
+    """slice(x, dim, start?, end?, step): negative starts and ends count from the end,
+    then clamp into [0, size] (ATen's rule, not an error); step must be positive."""
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    if r == 0:
+        raise NotLowerable("slice() cannot be applied to a 0-dim tensor")
+    d = _axis(cx.int_(1, "dim"), r)
+    ix = Ix(scalars(cx))
+    dims = sizes(cx, x)
+
+    def bound(i, default):
+        if i >= len(cx.op.operands) or cx.is_none(i):
+            return default
+        v = cx.arg(i)
+        if v is DYNAMIC_ARG:
+            return scalars(cx).cast(cx.operands[i], A.index)
+        return max(min(v, INT64_MAX), -INT64_MAX)
+    start, end = bound(2, 0), bound(3, INT64_MAX)
+    step = cx.int_(4, "step") if len(cx.op.operands) > 4 else 1
+    if step <= 0:
+        raise NotLowerable("slice step must be positive")
+    off, n, _ = slice_dim(ix, start, end, step, dims[d])
+    offs, part, strides = [0] * r, list(dims), [1] * r
+    offs[d], part[d], strides[d] = off, n, step
+    part, _ = result_sizes(cx, part, what="the sliced sizes")
+    return [finish(cx, extract_slice(cx, x, offs, part, strides))]
+
+
+@lowering("aten.select.int")
+def _select(cx):
+    """x[..., index, ...] along `dim` (negative from the end); out of range is an error:
+    at compile time when known, else a cf.assert, after which index 0 of a clamped
+    position is read."""
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    if r == 0:
+        raise NotLowerable("select() cannot be applied to a 0-dim tensor")
+    d = _axis(cx.int_(1, "dim"), r)
+    dims = sizes(cx, x)
+    n = dims[d]
+    s = scalars(cx)
+    ix = Ix(s)
+    v = cx.arg(2)
+    i = s.cast(cx.operands[2], A.index) if v is DYNAMIC_ARG else v
+    if Ix.known(i) and Ix.known(n):
+        if not -n <= i < n:
+            raise NotLowerable(f"index {i} is out of range for dim {d} of size {n}")
+        i = i % n
+    else:
+        ok = ix.cmp("lt", i, n)
+        lo = ix.cmp("ge", i, ix.sub(0, n))
+        flag = all_of(cx, [ok, lo])
+        assert_ok(cx, flag, f"index out of range on dim {d}")
+        i = ix.select(ix.cmp("lt", i, 0), ix.add(i, n), i)
+        if flag is not True:
+            i = ix.select(flag, i, 0)
+    offs, part = [0] * r, list(dims)
+    offs[d], part[d] = i, 1
+    one = extract_slice(cx, x, offs, part)
+    return [_reshaped(cx, one, dims[:d] + dims[d + 1:])]
+
+
+def _parts(cx, x, d, lengths):
+    r = x.type.rank
+    dims = sizes(cx, x)
+    ix = Ix(scalars(cx))
+    out, off = [], 0
+    for k, n in enumerate(lengths):
+        offs, part = [0] * r, list(dims)
+        offs[d], part[d] = off, n
+        rt = cx.result_type(k)
+        if type(rt) is A.RankedTensorType:
+            part = [p if rt.shape[j] == DYN else rt.shape[j] for j, p in enumerate(part)]
+        out.append(finish(cx, extract_slice(cx, x, offs, part), k))
+        off = ix.add(off, n)
+    return out
+
+
+@lowering("aten.split_with_sizes", "aten.split_with_sizes_copy")
+def _split_with_sizes(cx):
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    lengths = cx.ints(1, "split_sizes")
+    d = _axis(cx.int_(2, "dim"), r) if len(cx.op.operands) > 2 else 0
+    n = sizes(cx, x)[d]
+    total = sum(lengths)
+    if Ix.known(n):
+        if n != total:
+            raise NotLowerable(f"split sizes {lengths} do not add up to dim {d}'s {n}")
+    else:
+        check_dims(cx, [(n, total, "eq", f"split sizes {lengths} must add up to dim {d}")])
+    if len(lengths) != len(cx.op.results):
+        raise NotLowerable(f"{len(lengths)} sizes for {len(cx.op.results)} results")
+    return _parts(cx, x, d, lengths)
+
+
+@lowering("aten.split.Tensor", "aten.split_copy.Tensor")
+def _split(cx):
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    size = cx.int_(1, "split_size")
+    d = _axis(cx.int_(2, "dim"), r) if len(cx.op.operands) > 2 else 0
+    n = x.type.shape[d]
+    if n == DYN or size <= 0:
+        raise NotLowerable("split of a dynamic dim or by a non-positive size")
+    lengths = [min(size, n - k) for k in range(0, n, size)] or [0]
+    if len(lengths) != len(cx.op.results):
+        raise NotLowerable(f"{len(lengths)} parts for {len(cx.op.results)} results")
+    return _parts(cx, x, d, lengths)
+
+
+@lowering("aten.cat", "aten.concat")
+def _cat(cx):
+    vals = cx.tensors(0)
+    # ATen skips 1-d empty tensors (the legacy "no tensor" of torch.cat)
+    vals = [v for v in vals if not (v.type.rank == 1 and v.type.shape[0] == 0)] or vals[:1]
+    r = ranked(cx, vals[0].type).rank
+    d = _axis(cx.int_(1, "dim"), r) if len(cx.op.operands) > 1 else 0
+    elt = cx.result_type().element_type
+    vals = [v if v.type.element_type is elt else
+            elementwise(cx, [v], elt, lambda sb, e: sb.cast(e, elt)) for v in vals]
+    return [finish(cx, concat(cx, vals, d))]
+
+
+# ------------------------------------------------------------------ gathers
+
+
+@lowering("aten.embedding")
+def _embedding(cx):
+    """embedding(weight, indices, ...): the rows of weight at indices (gather on axis 0,
+    the indices checked in range)."""
+    ranked(cx, cx.operands[0].type)
+    return [gather(cx, 0)]
