@@ -58,19 +58,19 @@ def _gather(cx):
     return [gather(cx, norm_axis(cx.attr("axis", 0), r))]
 
 
-def gather(cx, axis):
-    """The slices of operand 0 (data) along `axis` at the indices of operand 1 (any
-    integer type, negative ones counting from the end; checked in range at run time):
-    ONNX's Gather, PyTorch's embedding and index_select. The one gather builder of both
-    frontends; the result typed as result 0."""
-    data, ind = cx.operands[0], cx.operands[1]
+def gather(cx, axis, data_i=0, ind_i=1):
+    """The slices of operand `data_i` along `axis` at the indices of operand `ind_i`
+    (any integer type, negative ones counting from the end; checked in range at run
+    time): ONNX's Gather, PyTorch's embedding and index_select. The one gather builder
+    of both frontends; the result typed as result 0."""
+    data, ind = cx.operands[data_i], cx.operands[ind_i]
     r = ranked(cx, data.type).rank
     q = ranked(cx, ind.type).rank
     dims, idims = sizes(cx, data), sizes(cx, ind)
     out = out_sizes(cx, dims[:axis] + idims + dims[axis + 1:])
     elt = data.type.element_type
-    signed = _signed(cx, 1)
-    strided = _constant_progression(cx, dims[axis])
+    signed = _signed(cx, ind_i)
+    strided = _constant_progression(cx, dims[axis], ind_i)
     if strided is not None:  # x[.., a:b:k, ..] (e.g. Shape -> Gather(0)): a slice
         first, n, step = strided
         offs, part = [0] * r, list(dims)
@@ -79,7 +79,7 @@ def gather(cx, axis):
         steps[axis] = step
         return finish(cx, reshape_to(cx, extract_slice(cx, data, offs, part, steps), out))
     n = dims[axis]
-    ok = _check_axis_indices(cx, 1, n, axis, signed)
+    ok = _check_axis_indices(cx, ind_i, n, axis, signed)
 
     def body(s, idx, args, hi):
         i = _clamp(s, _wrap(s, index_of(s, args[0], signed), n, signed), hi, axis)
@@ -110,10 +110,10 @@ def _check_axis_indices(cx, i, n, axis, signed, what="data axis"):
     return ok
 
 
-def _constant_progression(cx, dim):
-    """(first, count, step) when the indices of operand 1 are constants forming an
+def _constant_progression(cx, dim, i=1):
+    """(first, count, step) when the indices of operand `i` are constants forming an
     increasing arithmetic progression in range (after wrapping negatives), else None."""
-    a = constant_array(cx.op.operands[1])
+    a = constant_array(cx.op.operands[i])
     if a is None or not Ix.known(dim) or a.size == 0:
         return None
     v = [int(i) + dim if int(i) < 0 else int(i) for i in a.reshape(-1)]
@@ -126,16 +126,24 @@ def _constant_progression(cx, dim):
 
 @lowering("GatherElements")
 def _gather_elements(cx):
-    data, ind = cx.operands[0], cx.operands[1]
+    r = ranked(cx, cx.operands[0].type).rank
+    return [gather_elements(cx, norm_axis(cx.attr("axis", 0), r))]
+
+
+def gather_elements(cx, axis, data_i=0, ind_i=1):
+    """out[..., j, ...] = data[..., index[..., j, ...], ...] along `axis` (operands
+    `data_i` and `ind_i` of one rank; the indices checked in range, the other dims of
+    the indices no larger than the data's): ONNX's GatherElements, PyTorch's gather.
+    The one builder of both frontends."""
+    data, ind = cx.operands[data_i], cx.operands[ind_i]
     r = ranked(cx, data.type).rank
     if ranked(cx, ind.type).rank != r:
         raise NotLowerable("indices and data ranks differ")
-    axis = norm_axis(cx.attr("axis", 0), r)
     dims, idims = sizes(cx, data), sizes(cx, ind)
     elt = data.type.element_type
-    signed = _signed(cx, 1)
+    signed = _signed(cx, ind_i)
     n = dims[axis]
-    ok = _check_axis_indices(cx, 1, n, axis, signed)
+    ok = _check_axis_indices(cx, ind_i, n, axis, signed)
     # the other dims are read along the indices' own: theirs must not be larger
     other, _ = _check_fit(cx, (ind, idims), (data, dims), [d for d in range(r) if d != axis])
 
@@ -145,8 +153,8 @@ def _gather_elements(cx):
         at = [_clamp(s, i, hi, d) for d, i in enumerate(at)]
         return s.op1("tensor.extract", [data, *at], elt)
     out = out_sizes(cx, idims)
-    return [finish(cx, _gather_generic(cx, dims, ([] if ok is True else [axis]) + other,
-                                       [ind], [AffineMap.identity(r)], out, elt, body))]
+    return finish(cx, _gather_generic(cx, dims, ([] if ok is True else [axis]) + other,
+                                      [ind], [AffineMap.identity(r)], out, elt, body))
 
 
 def _check_fit(cx, small, big, ds, pred="le", what="indices", of="data"):

@@ -257,6 +257,91 @@ def _batch_norm(cx):
     return [y, mean, rstd][:len(cx.op.results)]
 
 
+@lowering("aten._native_batch_norm_legit_functional")
+def _batch_norm_functional(cx):
+    """Training batch norm as functionalization writes it: (x, w?, b?, running_mean,
+    running_var, training, momentum, eps) -> (y, batch mean, batch inverse std, new
+    running mean, new running var); the running variance takes the unbiased batch
+    variance, as ATen's."""
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    if t.rank < 2:
+        raise NotLowerable("batch norm needs an input of rank >= 2")
+    w = cx.operands[1] if cx.has_operand(1) else None
+    b = cx.operands[2] if cx.has_operand(2) else None
+    rm, rv = cx.operands[3], cx.operands[4]
+    momentum, eps = cx.float_(6, "momentum"), _eps(cx, 7)
+    elt = t.element_type
+    if not cx.bool_(5, "training"):
+        y = batch_norm(cx, x, w, b, rm, rv, eps)
+        return [y, empty(cx, [0], elt), empty(cx, [0], elt), rm, rv]
+    axes = [d for d in range(t.rank) if d != 1]
+    sizes = sizes_of(cx, x)
+    mean, _, var, _ = mean_var(cx, x, axes, elt, sizes)
+    y = batch_norm(cx, x, w, b, mean, var, eps)
+    rstd = elementwise(cx, [var], elt, lambda s, v: s.math("rsqrt", s.add(
+        v, s.const(eps, elt))))
+    s0 = scalars(cx)
+    n = element_count(s0, sizes, axes, elt)
+    unbias = s0.div(n, s0.max(s0.sub(n, s0.one(elt)), s0.one(elt)))
+    me = element_type(rm.type)
+
+    def running(s, old, cur, scale=None):
+        cur = s.cast(cur, me)
+        if scale is not None:
+            cur = s.mul(cur, s.cast(scale, me))
+        return s.add(s.mul(old, s.const(1 - momentum, me)), s.mul(cur, s.const(momentum, me)))
+    new_mean = elementwise(cx, [rm, mean], me, running)
+    new_var = elementwise(cx, [rv, var], me, lambda s, o, c: running(s, o, c, unbias))
+    return [y, mean, rstd, new_mean, new_var]
+
+
+@lowering("aten.native_group_norm")
+def _group_norm(cx):
+    """native_group_norm(x, w?, b?, N, C, HxW, group, eps) -> (y, mean (N, G), rstd
+    (N, G)): x viewed as (N, G, C/G * HxW), normalized over its last dim, then scaled
+    and shifted per channel."""
+    from ..onnx_to_linalg._shape_util import reshape_to
+    from ..onnx_to_linalg.common import axis_map
+    from ...ir.affine import AffineMap
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    if t.rank < 2 or DYN in t.shape:
+        raise NotLowerable("group norm of dynamic shapes is not lowered yet")
+    g = cx.int_(6, "group")
+    n, c = t.shape[0], t.shape[1]
+    if g <= 0 or c % g:
+        raise NotLowerable(f"{g} groups do not divide {c} channels")
+    rest = 1
+    for d in t.shape[2:]:
+        rest *= d
+    elt = t.element_type
+    eps = _eps(cx, 7)
+    xg = reshape_to(cx, x, [n, g, c // g * rest])
+    mean, mean_k, var, var_k = mean_var(cx, xg, [2], elt, [n, g, c // g * rest])
+    rstd_k = elementwise(cx, [var_k], elt, lambda s, v: s.math("rsqrt", s.add(
+        v, s.const(eps, elt))))
+    yg = elementwise(cx, [xg, mean_k, rstd_k], elt,
+                     lambda s, v, m, r: s.mul(s.sub(v, m), r))
+    y = reshape_to(cx, yg, list(t.shape))
+    has_w, has_b = cx.has_operand(1), cx.has_operand(2)
+    if has_w or has_b:
+        vals = [y] + [cx.operands[i] for i, h in ((1, has_w), (2, has_b)) if h]
+        maps = [AffineMap.identity(t.rank)] + [axis_map(t.rank, 1)] * (len(vals) - 1)
+
+        def affine(s, v, *wb):
+            wb = list(wb)
+            if has_w:
+                v = s.mul(v, s.cast(wb.pop(0), elt))
+            if has_b:
+                v = s.add(v, s.cast(wb.pop(0), elt))
+            return v
+        y = elementwise(cx, vals, elt, affine, maps=maps)
+    rstd = elementwise(cx, [var], elt, lambda s, v: s.math("rsqrt", s.add(
+        v, s.const(eps, elt))))
+    return [y, mean, rstd]
+
+
 @lowering("aten.native_layer_norm")
 def _layer_norm(cx):
     """native_layer_norm(x, normalized_shape, w?, b?, eps) -> (y, mean, rstd); mean and
@@ -527,3 +612,23 @@ def _any_all(cx):
     if out is not A.i1:   # uint8 inputs give uint8
         y = elementwise(cx, [y], out, lambda s, v: s.cast(v, out, False))
     return [y]
+
+
+@lowering("aten.cumsum", "aten.cumprod")
+def _cumsum(cx):
+    """cumsum/cumprod(x, dim, dtype?) in the result's element type."""
+    from ..onnx_to_linalg.misc import cumulate
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    elt = element_type(cx.result_type())
+    if rank == 0:
+        return [elementwise(cx, [x], elt, lambda s, v: s.cast(v, elt))]
+    axis = _axis(cx.int_(1, "dim"), rank)
+    if x.type.element_type is not elt:
+        signed = not _unsigned(element_type(cx.orig_type(0)))
+        x = elementwise(cx, [x], elt, lambda s, v: s.cast(v, elt, signed))
+    if cx.aten == "aten.cumsum":
+        return [cumulate(cx, x, axis, lambda s, a, v: s.add(a, v), lambda s, e: s.zero(e),
+                         False, False)]
+    return [cumulate(cx, x, axis, lambda s, a, v: s.mul(a, v), lambda s, e: s.one(e),
+                     False, False)]

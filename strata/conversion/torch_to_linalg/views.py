@@ -29,7 +29,7 @@ from ..onnx_to_linalg._shape_util import (DYN, Ix, extract_slice, finish, reshap
                                           sizes)
 from ..onnx_to_linalg.common import elementwise, ranked, scalars, stretch_if_one
 from ..onnx_to_linalg.data_movement import broadcast_to, concat, slice_dim
-from ..onnx_to_linalg.gather_scatter import gather
+from ..onnx_to_linalg.gather_scatter import gather, gather_elements
 from . import DYNAMIC_ARG, NotLowerable, lowering
 
 INT64_MAX = (1 << 63) - 1
@@ -269,6 +269,7 @@ def _select(cx):
 
 
 def _parts(cx, x, d, lengths):
+    """The slices of `x` along dim `d` of `lengths`, as results 0, 1... of `cx.op`."""
     r = x.type.rank
     dims = sizes(cx, x)
     ix = Ix(scalars(cx))
@@ -284,34 +285,63 @@ def _parts(cx, x, d, lengths):
     return out
 
 
-@lowering("aten.split_with_sizes", "aten.split_with_sizes_copy")
-def _split_with_sizes(cx):
-    x = cx.operands[0]
+def _split_lengths(cx, x):
+    """The part lengths and dim of split_with_sizes / split.Tensor op `cx.op`."""
     r = ranked(cx, x.type).rank
-    lengths = cx.ints(1, "split_sizes")
     d = _axis(cx.int_(2, "dim"), r) if len(cx.op.operands) > 2 else 0
     n = sizes(cx, x)[d]
-    total = sum(lengths)
-    if Ix.known(n):
-        if n != total:
-            raise NotLowerable(f"split sizes {lengths} do not add up to dim {d}'s {n}")
-    else:
-        check_dims(cx, [(n, total, "eq", f"split sizes {lengths} must add up to dim {d}")])
+    if cx.aten.startswith("aten.split_with_sizes"):
+        lengths = cx.ints(1, "split_sizes")
+        total = sum(lengths)
+        if Ix.known(n):
+            if n != total:
+                raise NotLowerable(f"split sizes {lengths} do not add up to dim {d}'s {n}")
+        else:
+            check_dims(cx, [(n, total, "eq", f"split sizes {lengths} must add up to dim "
+                                             f"{d}")])
+        return lengths, d
+    size = cx.int_(1, "split_size")
+    if not Ix.known(n) or size <= 0:
+        raise NotLowerable("split of a dynamic dim or by a non-positive size")
+    return [min(size, n - k) for k in range(0, n, size)] or [0], d
+
+
+_SPLITS = ("aten.split_with_sizes", "aten.split_with_sizes_copy", "aten.split.Tensor",
+           "aten.split_copy.Tensor")
+
+
+@lowering(*_SPLITS)
+def _split(cx):
+    """A split with one result per part; one whose result is a `!torch.list` has no
+    value of its own: the `prim.ListUnpack` of it makes the parts."""
+    if len(cx.op.results) == 1 and cx.result_type() is cx.op.results[0].type and \
+            not isinstance(cx.result_type(), A.ShapedType):
+        if any(u.owner.name != "torch.prim.ListUnpack" for u in cx.op.results[0].uses):
+            raise NotLowerable("the list of parts is used other than by prim.ListUnpack")
+        return [None]
+    x = cx.operands[0]
+    lengths, d = _split_lengths(cx, x)
     if len(lengths) != len(cx.op.results):
-        raise NotLowerable(f"{len(lengths)} sizes for {len(cx.op.results)} results")
+        raise NotLowerable(f"{len(lengths)} parts for {len(cx.op.results)} results")
     return _parts(cx, x, d, lengths)
 
 
-@lowering("aten.split.Tensor", "aten.split_copy.Tensor")
-def _split(cx):
-    x = cx.operands[0]
-    r = ranked(cx, x.type).rank
-    size = cx.int_(1, "split_size")
-    d = _axis(cx.int_(2, "dim"), r) if len(cx.op.operands) > 2 else 0
-    n = x.type.shape[d]
-    if n == DYN or size <= 0:
-        raise NotLowerable("split of a dynamic dim or by a non-positive size")
-    lengths = [min(size, n - k) for k in range(0, n, size)] or [0]
+@lowering("prim.ListUnpack")
+def _list_unpack(cx):
+    """The tensors of a list: the items of a ListConstruct, or the parts of a split."""
+    from . import TorchLowering, aten_name
+    src = cx.op.operands[0].defining_op
+    if src is None:
+        raise NotLowerable("the list is not built in the function")
+    if src.name == "torch.prim.ListConstruct":
+        return [cx.remapped(v) for v in src.operands]
+    if aten_name(src) not in _SPLITS:
+        raise NotLowerable(f"unpacking the list of {aten_name(src)} is not lowered")
+    pcx = TorchLowering(src, [cx.remapped(v) if isinstance(cx.tc.convert_type(v.type),
+                                                           A.ShapedType) else None
+                              for v in src.operands], cx.b, cx.tc)
+    x = pcx.operands[0]
+    lengths, d = _split_lengths(pcx, x)
     if len(lengths) != len(cx.op.results):
         raise NotLowerable(f"{len(lengths)} parts for {len(cx.op.results)} results")
     return _parts(cx, x, d, lengths)
@@ -339,3 +369,52 @@ def _embedding(cx):
     the indices checked in range)."""
     ranked(cx, cx.operands[0].type)
     return [gather(cx, 0)]
+
+
+@lowering("aten.index_select")
+def _index_select(cx):
+    """index_select(x, dim, index): gather along dim of the 0-d or 1-d index."""
+    r = ranked(cx, cx.operands[0].type).rank
+    if ranked(cx, cx.operands[2].type).rank > 1:
+        raise NotLowerable("index_select takes a 0-d or 1-d index")
+    return [gather(cx, _axis(cx.int_(1, "dim"), r), 0, 2)]
+
+
+@lowering("aten.gather")
+def _gather(cx):
+    """gather(x, dim, index): x[..., index[i, j], ...] along dim."""
+    r = ranked(cx, cx.operands[0].type).rank
+    return [gather_elements(cx, _axis(cx.int_(1, "dim"), r), 0, 2)]
+
+
+@lowering("aten.constant_pad_nd")
+def _constant_pad(cx):
+    """constant_pad_nd(x, pad, value): pad = (last dim's low, high, the one before's
+    ...), negative values crop."""
+    from ..onnx_to_linalg._linalg_util import pad
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    p = cx.ints(1, "pad")
+    if len(p) % 2 or len(p) // 2 > r:
+        raise NotLowerable(f"padding of {len(p)} values for a rank-{r} tensor")
+    low, high = [0] * r, [0] * r
+    for k in range(len(p) // 2):
+        low[r - 1 - k], high[r - 1 - k] = p[2 * k], p[2 * k + 1]
+    if any(v < 0 for v in low + high):
+        dims = sizes(cx, x)
+        ix = Ix(scalars(cx))
+        offs = [max(-v, 0) for v in low]
+        part = [ix.add(d, min(lo, 0) + min(hi, 0)) for d, lo, hi in zip(dims, low, high)]
+        x = extract_slice(cx, x, offs, part)
+        low, high = [max(v, 0) for v in low], [max(v, 0) for v in high]
+    elt = x.type.element_type
+    value = cx.scalar(2, elt) if len(cx.op.operands) > 2 else scalars(cx).zero(elt)
+    return [finish(cx, pad(cx, x, low, high, value))]
+
+
+@lowering("aten._assert_tensor_metadata", "aten._assert_scalar",
+          "aten.sym_constrain_range_for_size", "aten._assert_async.msg")
+def _no_op(cx):
+    """Checks of metadata the types already prove (dtype, sizes), or of symbolic values
+    torch.export has reasoned about: nothing to compute."""
+    return []
