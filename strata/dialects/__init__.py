@@ -23,9 +23,10 @@ def all_dialects():
     from .scf import SCF
     from .strata_cpu import STRATA_CPU
     from .tensor import TENSOR
+    from .torch import TORCH, TORCH_C
     from .tosa import TOSA
     return [BUILTIN, FUNC, ARITH, MATH, CF, SCF, TENSOR, ML_PROGRAM, ONNX, LINALG, TOSA, LLVM,
-            MEMREF, BUFFERIZATION, STRATA_CPU]
+            MEMREF, BUFFERIZATION, STRATA_CPU, TORCH, TORCH_C]
 
 
 def default_context(allow_unregistered: bool = False) -> Context:

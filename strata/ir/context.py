@@ -19,11 +19,15 @@ class Dialect:
     """
 
     def __init__(self, name: str, ops=(), parse_attribute=None, parse_type=None,
-                 materialize_constant=None, canonical_patterns=None):
+                 materialize_constant=None, canonical_patterns=None, lookup_op=None):
         self.name = name
         self.ops = {}
         for op in ops:
             self.add_op(op)
+        # `lookup_op(name)`: the class of an op not in `ops`, made on first use (None
+        # when there is no such op): a dialect with thousands of generated ops (torch)
+        # makes only the classes a program uses.
+        self.lookup_op = lookup_op
         self.parse_attribute = parse_attribute
         self.parse_type = parse_type
         self.materialize_constant = materialize_constant
@@ -37,8 +41,43 @@ class Dialect:
         self.ops[op_cls.name] = op_cls
         return op_cls
 
+    def get_op(self, name: str):
+        """The class of op `name` of this dialect, or None."""
+        cls = self.ops.get(name)
+        if cls is None and self.lookup_op is not None:
+            cls = self.lookup_op(name)
+        return cls
+
     def __repr__(self):
         return f"<Dialect {self.name}: {len(self.ops)} ops>"
+
+
+class _OpTable(dict):
+    """Context.ops: op name -> class, which asks the dialects that make their op classes
+    on first use (Dialect.lookup_op) for a name it does not hold yet."""
+
+    __slots__ = ("lazy",)
+
+    def __init__(self):
+        super().__init__()
+        self.lazy = {}  # dialect name -> lookup_op
+
+    def __missing__(self, name):
+        look = self.lazy.get(name.partition(".")[0]) if self.lazy else None
+        cls = look(name) if look is not None else None
+        if cls is None:
+            raise KeyError(name)
+        self[name] = cls
+        return cls
+
+    def get(self, name, default=None):
+        try:
+            return self[name]
+        except KeyError:
+            return default
+
+    def __contains__(self, name):
+        return self.get(name) is not None
 
 
 class Context:
@@ -46,7 +85,7 @@ class Context:
 
     def __init__(self, dialects=(), allow_unregistered: bool = False):
         self.dialects: dict[str, Dialect] = {}
-        self.ops: dict[str, type] = {}
+        self.ops: dict[str, type] = _OpTable()
         self.allow_unregistered = allow_unregistered
         for d in dialects:
             self.register_dialect(d)
@@ -58,6 +97,8 @@ class Context:
             raise ValueError(f"dialect '{dialect.name}' registered twice")
         self.dialects[dialect.name] = dialect
         self.ops.update(dialect.ops)
+        if dialect.lookup_op is not None:
+            self.ops.lazy[dialect.name] = dialect.lookup_op
 
     def get_op(self, name: str):
         return self.ops.get(name)

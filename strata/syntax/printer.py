@@ -517,7 +517,11 @@ _OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_
 
 
 def _sanitize(name: str) -> str:
-    s = "".join(c if c in _OK else "_" for c in name)
+    # Upstream's sanitizeIdentifier: a space becomes `_`, any other byte an identifier
+    # cannot hold its hex digits (`cuda:0` -> `cuda3A0`).
+    if not all(c in _OK for c in name):
+        name = name.encode("utf-8", "surrogateescape").decode("latin-1")
+    s = "".join(c if c in _OK else "_" if c == " " else "%X" % ord(c) for c in name)
     if s and s[0].isdigit():
         s = "_" + s
     return s or "_"
