@@ -27,6 +27,7 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
          "onnx-fold-constants": "strata.frontends.onnx.fold_constants",
          "onnx-shape-inference": "strata.transforms.onnx_shape_inference",
+         "torch-externalize-weights": "strata.frontends.torch.externalize",
          "convert-onnx-to-linalg": "strata.conversion.onnx_to_linalg",
          "convert-torch-to-linalg": "strata.conversion.torch_to_linalg",
          "strata-outline-loop-nests": "strata.transforms.outline_loop_nests",

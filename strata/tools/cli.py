@@ -45,11 +45,15 @@ def main(argv=None) -> int:
     compile_cmd.add_arguments(sub.add_parser(
         "compile", help="compile a model to a shared library with a C header"))
     from ..frontends.onnx import command as import_cmd
-    import_cmd.add_arguments(sub.add_parser("import", help="import an ONNX model and print "
-                                            "the module"))
+    from ..frontends.torch import command as torch_import_cmd
+    import_parser = sub.add_parser("import", help="import an ONNX model (.onnx) or a PyTorch "
+                                   "program (.pt2, torch.export.save) and print the module")
+    import_cmd.add_arguments(import_parser)
+    torch_import_cmd.add_arguments(import_parser)
     args = ap.parse_args(argv)
     commands = {"demo": lambda a: demo(), "run": run_cmd.run, "compile": compile_cmd.run,
-                "import": import_cmd.run}
+                "import": lambda a: (torch_import_cmd.run if torch_import_cmd.handles(a.model)
+                                     else import_cmd.run)(a)}
     try:
         return commands[args.cmd](args)
     except BrokenPipeError:

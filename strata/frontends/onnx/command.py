@@ -11,7 +11,7 @@ __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(p) -> None:
-    p.add_argument("model", help="the .onnx file")
+    p.add_argument("model", help="the .onnx file (a .pt2 file: strata/frontends/torch/command.py)")
     p.add_argument("-o", dest="output", default="-", metavar="FILE",
                    help="write the module here (default: standard output)")
     p.add_argument("--inline-constants", action="store_true",

@@ -1,0 +1,37 @@
+"""The PyTorch frontend: torch.export programs -> the torch dialect (torch-mlir's).
+
+    import torch
+    from strata.frontends.torch import import_program
+    ep = torch.export.export(model, (x,))
+    module = import_program(ep)                 # func.func @main in the torch dialect
+
+`import_program` builds what torch-mlir's FxImporter builds (strata/frontends/torch/
+importer.py, [Note: the imported module]); `load_program("model.pt2")` reads a file
+written by `torch.export.save`; `export_module(model, args)` runs torch.export with
+Strata's error reporting. The `torch-externalize-weights` pass (externalize.py) moves the
+frozen weights into `ml_program.global`s. torch is imported only when a program is.
+"""
+from __future__ import annotations
+
+from .errors import TorchImportError
+
+__all__ = ["import_program", "load_program", "export_module", "TorchImportError"]
+
+
+def import_program(exported_program, *, decompose: bool = True,
+                   symbolic_shapes: bool = True):
+    """See strata.frontends.torch.importer.import_program."""
+    from .importer import import_program as _import
+    return _import(exported_program, decompose=decompose, symbolic_shapes=symbolic_shapes)
+
+
+def load_program(path):
+    """See strata.frontends.torch.program.load_program."""
+    from .program import load_program as _load
+    return _load(path)
+
+
+def export_module(module, example_args=(), example_kwargs=None, dynamic_shapes=None):
+    """See strata.frontends.torch.program.export_module."""
+    from .program import export_module as _export
+    return _export(module, example_args, example_kwargs, dynamic_shapes)

@@ -1,0 +1,751 @@
+"""torch.export.ExportedProgram -> IR module in the torch dialect: `import_program(ep)`.
+
+[Note: the imported module]
+The module is the one torch-mlir's FxImporter builds with
+`FxImporter().import_frozen_program(ep, import_symbolic_shape_expressions=True)`: the same
+ops, operands, types and constants in the same order (tests/e2e/frontends/torch/
+test_fx_importer_referee.py compares the two through iree-opt):
+
+    func.func @main(%arg0: !torch.vtensor<[?,3],f32>) -> !torch.vtensor<[?,4],f32> {
+      %0 = torch.symbolic_int "s77" {min_val = 2, max_val = 64} : !torch.int
+      torch.bind_symbolic_shape %arg0, [%0], affine_map<()[s0] -> (s0, 3)>
+          : !torch.vtensor<[?,3],f32>
+      %1 = torch.vtensor.literal(dense_resource<fc.weight> : tensor<4x3xf32>)
+          : !torch.vtensor<[4,3],f32>
+      %int1 = torch.constant.int 1
+      %int0 = torch.constant.int 0
+      %2 = torch.prim.ListConstruct %int1, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+      %3 = torch.aten.permute %1, %2 : !torch.vtensor<[4,3],f32>, !torch.list<int>
+          -> !torch.vtensor<[3,4],f32>
+      ...
+      return %7 : !torch.vtensor<[?,4],f32>
+    }
+
+- User inputs (tensors, and the ints/floats/bools export keeps as inputs) are the
+  arguments of @main, in the graph's order, each located at its placeholder's name;
+  the outputs of the graph (user outputs, then mutated inputs and buffers, as export
+  lists them after functionalizing in-place ops) are its results.
+- Parameters, buffers and lifted constants are frozen: each use reads a
+  `torch.vtensor.literal` emitted just before the op that uses it
+  ([Note: tensor literals] in literals.py).
+- Each `call_function` node becomes one op, its operands the schema's arguments in order:
+  given positionally, by keyword, or the schema's default. A Python literal is a
+  `torch.constant.*` op (dtypes, layouts and memory formats as their int codes), a list a
+  `torch.prim.ListConstruct`, a scalar given where the schema takes a Tensor a
+  `torch.prim.NumToTensor.Scalar`, a bool given for an int or float a `torch.aten.Int.bool` /
+  `Float.bool`. Constants are emitted before the op, once per use (as upstream).
+- `operator.getitem` of a multi-result op is that result; of a list-valued op one
+  `torch.prim.ListUnpack` of the whole list. Arithmetic on symbolic sizes
+  (`operator.add(sym_size, 1)`) becomes `torch.aten.add.int` and its kin.
+- Dynamic dims (torch.export.Dim): one `torch.symbolic_int` per symbol of the program's
+  range constraints at the top, then a `torch.bind_symbolic_shape` after every value
+  whose shape has a symbolic dim, its dims as an affine map of the symbols.
+- Every op carries its FX node's location ([Note: node locations] in locations.py).
+
+[Note: op names]
+An ATen overload `aten::add.Tensor` is the op `torch.aten.add.Tensor` (`aten::relu` with
+the default overload is `torch.aten.relu`). Strata's torch dialect has an op for every
+schema of the installed torch, torch-mlir's only for a subset (upstream_ops.py): an
+operator outside that subset is written as upstream writes it,
+`torch.operator "torch.aten._native_batch_norm_legit_no_training"(...)`, so that the
+module stays readable by upstream tools. An operator the dialect does not have at all
+(a custom op, a namespace it does not cover) is an import error naming the node.
+A few nodes are rewritten first, as upstream does: `lift_fresh_copy` is a `clone`,
+`_local_scalar_dense` an `Int.Tensor` / `Float.Tensor`, `_assert_async.msg` is dropped,
+`_unsafe_index_put` is its `hacked_twin`, and `mul/div/add/sub.Tensor` given a scalar
+second operand are their `.Scalar` overloads.
+
+Errors (anything the program has that the importer cannot take) raise TorchImportError
+naming the FX node and the user's source line; torch is imported only when a program is.
+"""
+from __future__ import annotations
+
+import math
+import operator
+
+from ...ir import attributes as A
+from ...ir.affine import AffineConstantExpr, AffineMap, AffineMapAttr, AffineSymbolExpr
+from ...ir.core import Block
+from ...ir.diagnostics import DiagnosticError
+from ...ir.location import NameLoc, UnknownLoc
+from . import _dialect as D
+from .errors import TorchImportError
+from .literals import (LAYOUT_CODES, MEMORY_FORMAT_CODES, SCALAR_TYPE_CODES, dtype_info,
+                       tensor_literal_attr)
+from .locations import node_location, stack_location, user_frame
+
+__all__ = ["import_program"]
+
+_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
+
+# aten overloads with a Tensor second operand that FX graphs also call with a scalar.
+_TENSOR_TO_SCALAR = {"torch.aten.mul.Tensor": ("mul", "Scalar"),
+                     "torch.aten.div.Tensor": ("div", "Scalar"),
+                     "torch.aten.add.Tensor": ("add", "Scalar"),
+                     "torch.aten.sub.Tensor": ("sub", "Scalar"),
+                     "torch.aten.floor_divide": ("floor_divide", "Scalar")}
+
+# Python arithmetic on symbolic scalars -> the aten op family.
+_BUILTIN_OPS = {"truediv": "div", "mul": "mul", "add": "add", "sub": "sub", "lt": "lt",
+                "le": "le", "ge": "ge", "ne": "ne", "gt": "gt", "mod": "fmod", "eq": "eq",
+                "floordiv": "floordiv", "neg": "neg"}
+
+_LIST_ELEMENT_TYPES = {"IntType": "int", "SymIntType": "int", "FloatType": "float",
+                       "StringType": "str", "BoolType": "bool", "TensorType": "vtensor"}
+
+
+class _Unsupported(Exception):
+    """Something of one node the importer cannot take (becomes a TorchImportError)."""
+
+
+def import_program(ep, *, decompose: bool = True, symbolic_shapes: bool = True):
+    """Import `ep`, a torch.export.ExportedProgram, as a module whose `func.func @main`
+    is in the torch dialect (see [Note: the imported module]).
+
+    `decompose` first runs `ep.run_decompositions()` (the core ATen opset); with it off
+    the graph is imported as it is. `symbolic_shapes` emits `torch.symbolic_int` and
+    `torch.bind_symbolic_shape` for dynamic dims. `ep` itself is left unchanged.
+    Raises TorchImportError."""
+    import torch
+    if not isinstance(ep, torch.export.ExportedProgram):
+        raise TorchImportError(f"expected a torch.export.ExportedProgram, got "
+                               f"{type(ep).__name__} (export a module with "
+                               "torch.export.export first)")
+    if decompose:
+        try:
+            ep = ep.run_decompositions()
+        except Exception as e:  # torch's own failure, reported with its message
+            raise TorchImportError(f"decomposing the program to the core ATen opset "
+                                   f"(ExportedProgram.run_decompositions) failed: "
+                                   f"{type(e).__name__}: {e}") from None
+    return _ProgramImporter(ep, symbolic_shapes).run()
+
+
+def _is_symbolic(x) -> bool:
+    import torch
+    return isinstance(x, (torch.SymInt, torch.SymFloat, torch.SymBool))
+
+
+def _op_name(schema) -> str:
+    ns, _, name = schema.name.partition("::")
+    return f"torch.{ns}.{name}" + (f".{schema.overload_name}" if schema.overload_name else "")
+
+
+def describe(node) -> str:
+    """`node 'add_1' (aten.add.Tensor)` for FX node `node`."""
+    target = node.target
+    what = getattr(target, "__name__", None) if not hasattr(target, "_schema") else None
+    if hasattr(target, "_schema"):
+        s = target._schema
+        what = s.name.replace("::", ".") + (f".{s.overload_name}" if s.overload_name else "")
+    elif node.op != "call_function":
+        what = node.op
+    return f"node '{node.name}' ({what or target})"
+
+
+class _ProgramImporter:
+    """One ExportedProgram -> module. Node values live in `values` under (node, result);
+    parameters, buffers and constants in `state` under their placeholder node."""
+
+    def __init__(self, ep, symbolic_shapes: bool):
+        self.ep = ep
+        self.symbolic_shapes = symbolic_shapes
+        self.values: dict = {}
+        self.multi_result: set = set()
+        self.unpacked: dict = {}
+        self.state: dict = {}       # placeholder node -> (tensor, state name)
+        self.literals: dict = {}    # id(tensor) -> (tensor, attribute)
+        self.symbols: dict = {}     # sympy symbol name -> torch.symbolic_int value
+        self.block = None
+        self.loc = UnknownLoc()
+
+    # ------------------------------------------------------------ the program
+
+    def run(self):
+        from ...dialects.builtin import ModuleOp
+        from ...dialects.func import FuncOp, ReturnOp
+        ep = self.ep
+        graph = ep.graph
+        self._bind_state()
+        inputs = [n for n in graph.nodes if n.op == "placeholder" and n not in self.state]
+        arg_types = []
+        for n in inputs:
+            try:
+                arg_types.append(self.node_type(n))
+            except _Unsupported as e:
+                raise self.error(n, f"input of an unsupported kind: {e}") from None
+        self.block = Block(arg_types, [NameLoc(n.name) for n in inputs])
+        for n, arg in zip(inputs, self.block.args):
+            self.values[(n, 0)] = arg
+        func_loc = next((loc for loc in (stack_location(n.meta.get("stack_trace"))
+                                         for n in graph.nodes) if loc is not None),
+                        UnknownLoc())
+        func = FuncOp.new("main", A.FunctionType(arg_types, []), loc=func_loc, body=False)
+        func.regions[0].add_block(self.block)
+        module = ModuleOp.new()
+        module.block.append(func)
+        if self.symbolic_shapes:
+            self._symbolic_ints()
+        results = None
+        for node in graph.nodes:
+            self.loc = node_location(node)
+            try:
+                if node.op == "output":
+                    results = self._outputs(node)
+                    self.emit_op(ReturnOp.build(loc=self.loc, operands_=results))
+                    continue
+                if node.op == "call_function":
+                    self._call(node)
+                elif node.op not in ("placeholder", "get_attr"):
+                    raise _Unsupported(f"FX nodes of kind '{node.op}' cannot be imported")
+                if self.symbolic_shapes and node not in self.state:
+                    self._bind_symbolic_shape(node)
+            except TorchImportError:
+                raise
+            except _Unsupported as e:
+                raise self.error(node, str(e)) from None
+            except Exception as e:  # a malformed node; never a traceback for the user
+                raise self.error(node, f"cannot import it ({type(e).__name__}: {e})") \
+                    from None
+        if results is None:
+            raise TorchImportError("the program's graph has no output node")
+        func.properties["function_type"] = A.TypeAttr(
+            A.FunctionType(arg_types, [v.type for v in results]))
+        try:
+            module.verify()
+        except DiagnosticError as e:
+            raise self._verify_error(e) from None
+        return module
+
+    def _verify_error(self, e) -> TorchImportError:
+        """The import error for a verifier failure: it names the node of the failing op."""
+        op = getattr(e.diag, "op", None)
+        loc = getattr(op, "loc", None)
+        msg = e.diag.message
+        if isinstance(loc, NameLoc):
+            node = next((n for n in self.ep.graph.nodes if n.name == loc.name), None)
+            if node is not None:
+                return self.error(node, f"the imported op does not verify: {msg}")
+        return TorchImportError(f"the imported module does not verify: {msg}")
+
+    def error(self, node, detail: str) -> TorchImportError:
+        frame = user_frame(node_location(node))
+        where = f"{frame.filename}:{frame.line}" if frame is not None else None
+        return TorchImportError(detail, describe(node), where)
+
+    def _bind_state(self):
+        """Placeholders of parameters, buffers and lifted constants -> their tensors."""
+        ep, sig = self.ep, self.ep.graph_signature
+        constants = getattr(ep, "constants", {}) or {}
+        state_dict = ep.state_dict
+        by_name = {n.name: n for n in ep.graph.nodes if n.op == "placeholder"}
+        for kind, mapping in (("lifted constant", sig.inputs_to_lifted_tensor_constants),
+                              ("buffer", sig.inputs_to_buffers),
+                              ("parameter", sig.inputs_to_parameters)):
+            for input_name, target in mapping.items():
+                value = state_dict.get(target)
+                if value is None:
+                    value = constants.get(target)
+                if value is None:
+                    raise TorchImportError(f"the program has no value for {kind} '{target}'")
+                self.state[by_name[input_name]] = (value, target)
+        objs = getattr(sig, "inputs_to_lifted_custom_objs", {}) or {}
+        if objs:
+            raise TorchImportError(f"the program takes script objects "
+                                   f"({', '.join(sorted(objs.values()))}), which cannot be "
+                                   "imported")
+
+    def _outputs(self, node) -> list:
+        out = node.args[0]
+        items = out if isinstance(out, (list, tuple)) else [out]
+        return [self.argument(a) for a in items]
+
+    # ------------------------------------------------------------ emitting
+
+    def emit(self, name: str, operands=(), result_types=(), properties=None):
+        return self.emit_op(D.create_op(name, operands, result_types, properties, self.loc))
+
+    def emit_op(self, op):
+        self.block.append(op)
+        return op
+
+    # ------------------------------------------------------------ types
+
+    def vtensor_type(self, shape, dtype):
+        info = dtype_info(dtype)
+        if info is None:
+            raise _Unsupported(f"tensors of dtype {dtype} are not supported")
+        return D.vtensor([-1 if _is_symbolic(d) else int(d) for d in shape], info[0])
+
+    def value_type(self, val):
+        """The IR type of an FX value (a node's meta["val"], or a Python constant)."""
+        import torch
+        if isinstance(val, torch.Tensor):
+            if val.layout != torch.strided:
+                raise _Unsupported(f"{val.layout} tensors are not supported")
+            if val.is_quantized:
+                raise _Unsupported("quantized tensors are not supported")
+            return self.vtensor_type(val.shape, val.dtype)
+        if isinstance(val, (list, tuple)) and val and all(isinstance(x, torch.Tensor)
+                                                          for x in val):
+            return D.type_of("!torch.list<vtensor>")
+        if isinstance(val, (bool, torch.SymBool)):
+            return D.type_of("!torch.bool")
+        if isinstance(val, (int, torch.SymInt)):
+            return D.type_of("!torch.int")
+        if isinstance(val, (float, torch.SymFloat)):
+            return D.type_of("!torch.float")
+        if isinstance(val, str):
+            return D.type_of("!torch.str")
+        if val is None:
+            return D.type_of("!torch.none")
+        raise _Unsupported(f"values of type {type(val).__name__} are not supported")
+
+    def node_type(self, node):
+        if "val" not in node.meta:
+            raise _Unsupported("the node has no value metadata (meta['val'])")
+        return self.value_type(node.meta["val"])
+
+    # ------------------------------------------------------------ values
+
+    def node_value(self, node, index: int = 0):
+        v = self.values.get((node, index))
+        if v is not None:
+            return v
+        if node in self.state:
+            tensor, name = self.state[node]
+            return self.tensor_literal(tensor, name)
+        if node.op == "get_attr":
+            obj = node.graph.owning_module
+            for part in node.target.split("."):
+                if not hasattr(obj, part):
+                    raise _Unsupported(f"the module has no attribute '{node.target}'")
+                obj = getattr(obj, part)
+            v = self.values[(node, 0)] = self.literal(obj)
+            return v
+        raise _Unsupported(f"'{node.name}' is used before it is defined")
+
+    def argument(self, arg, jit_type=None):
+        """The value of FX argument `arg` for a schema argument of type `jit_type`."""
+        import torch
+        import torch.fx
+        if isinstance(arg, torch.fx.Node):
+            if arg in self.multi_result:
+                raise _Unsupported(f"'{arg.name}' has several results: it is used only "
+                                   "through getitem")
+            v = self.node_value(arg)
+        elif isinstance(arg, _Value):
+            v = arg.value
+        elif isinstance(arg, (list, tuple)):
+            v = self.list_argument(arg, jit_type)
+        elif type(jit_type).__name__ == "TensorType" and not isinstance(arg, torch.Tensor):
+            v = self.scalar_tensor(arg)
+        else:
+            v = self.literal(arg)
+        return self.convert_bool(v, jit_type)
+
+    def convert_bool(self, v, jit_type):
+        """A `!torch.bool` given where the schema takes a float or an int (or number)."""
+        if jit_type is None or v.type is not D.type_of("!torch.bool"):
+            return v
+        kind = type(jit_type).__name__
+        if kind == "FloatType":
+            return self.emit("torch.aten.Float.bool", [v],
+                             [D.type_of("!torch.float")]).results[0]
+        if kind in ("IntType", "SymIntType", "NumberType"):
+            return self.emit("torch.aten.Int.bool", [v], [D.type_of("!torch.int")]).results[0]
+        return v
+
+    def scalar_tensor(self, arg):
+        """A Python scalar where the schema takes a Tensor: a 0-d tensor of its value."""
+        import torch
+        try:
+            dtype = torch.tensor(arg).dtype
+        except (TypeError, RuntimeError, OverflowError) as e:
+            raise _Unsupported(f"cannot make a tensor of {arg!r}: {e}") from None
+        t = self.vtensor_type((), dtype)
+        return self.emit("torch.prim.NumToTensor.Scalar", [self.literal(arg)], [t]).results[0]
+
+    def list_argument(self, items, jit_type):
+        """`torch.prim.ListConstruct` of the elements of a list argument."""
+        import torch
+        import torch.fx
+        optional = False
+        if jit_type is None:
+            first = items[0] if items else None
+            kind = "vtensor" if isinstance(first, torch.fx.Node) and isinstance(
+                first.meta.get("val"), torch.Tensor) else \
+                {bool: "bool", int: "int", float: "float", str: "str"}.get(type(first))
+            if kind is None:
+                raise _Unsupported(f"a list of {type(first).__name__} cannot be imported")
+        else:
+            elem = jit_type.getElementType()
+            if type(elem).__name__ == "ListType":  # Optional[List[T]]
+                elem = elem.getElementType()
+            if type(elem).__name__ == "OptionalType":
+                optional, elem = True, elem.getElementType()
+            kind = _LIST_ELEMENT_TYPES.get(type(elem).__name__)
+            if kind is None:
+                raise _Unsupported(f"lists of {elem} cannot be imported")
+        elem_type = D.type_of(f"!torch.{kind}")
+        values = []
+        for x in items:
+            if isinstance(x, torch.fx.Node):
+                v = self.node_value(x)
+            elif x is None and optional:
+                values.append(self.literal(None))
+                continue
+            elif isinstance(x, torch.Tensor) and kind == "vtensor":
+                v = self.tensor_literal(x, None)
+            elif kind != "vtensor" and type(x) is {"int": int, "float": float, "str": str,
+                                                   "bool": bool}[kind]:
+                v = self.literal(x)
+            else:
+                raise _Unsupported(f"a list of {kind} holds {x!r}")
+            if v.type is not elem_type and not (kind == "vtensor" and _is_vtensor(v.type)):
+                raise _Unsupported(f"a list of {kind} holds a value of type {v.type}")
+            values.append(v)
+        inner = f"optional<{kind}>" if optional else kind
+        return self.emit("torch.prim.ListConstruct", values,
+                         [D.type_of(f"!torch.list<{inner}>")]).results[0]
+
+    def literal(self, value):
+        """A Python constant as a `torch.constant.*` op (a tensor as a literal)."""
+        import torch
+        if value is None:
+            return self._constant("torch.constant.none", "!torch.none")
+        if isinstance(value, bool):
+            return self._constant("torch.constant.bool", "!torch.bool", A.BoolAttr(value))
+        if isinstance(value, int):
+            if not _I64_MIN <= value <= _I64_MAX:
+                raise _Unsupported(f"the integer {value} does not fit in 64 bits")
+            return self._constant("torch.constant.int", "!torch.int", A.IntegerAttr(value, A.i64))
+        if isinstance(value, float):
+            return self._constant("torch.constant.float", "!torch.float",
+                                  A.FloatAttr(value, A.f64))
+        if isinstance(value, str):
+            return self._constant("torch.constant.str", "!torch.str", A.StringAttr(value))
+        if isinstance(value, torch.device):
+            return self._constant("torch.constant.device", "!torch.Device",
+                                  A.StringAttr(str(value)))
+        for kind, codes in ((torch.dtype, SCALAR_TYPE_CODES), (torch.layout, LAYOUT_CODES),
+                            (torch.memory_format, MEMORY_FORMAT_CODES)):
+            if isinstance(value, kind):
+                code = codes.get(str(value).rpartition(".")[2])
+                if code is None:
+                    raise _Unsupported(f"{value} is not supported")
+                return self.literal(code)
+        if isinstance(value, torch.Tensor):
+            return self.tensor_literal(value, None)
+        raise _Unsupported(f"constants of type {type(value).__name__} ({value!r}) cannot be "
+                           "imported")
+
+    def _constant(self, name, type_text, value=None):
+        props = {"value": value} if value is not None else None
+        return self.emit(name, (), [D.type_of(type_text)], props).results[0]
+
+    def tensor_literal(self, tensor, name):
+        """`torch.vtensor.literal` of a concrete tensor ([Note: tensor literals])."""
+        import torch
+        if tensor.layout != torch.strided or tensor.is_quantized:
+            raise _Unsupported(f"constant tensors of layout {tensor.layout} cannot be imported")
+        if isinstance(tensor, torch._subclasses.FakeTensor) or tensor.is_meta:
+            raise _Unsupported("a constant tensor has no data (a fake or meta tensor)")
+        is_bool = tensor.dtype == torch.bool
+        stored = tensor.to(torch.uint8) if is_bool else tensor
+        entry = self.literals.get(id(tensor))
+        if entry is None or entry[0] is not tensor:
+            info = dtype_info(stored.dtype)
+            if info is None:
+                raise _Unsupported(f"constant tensors of dtype {tensor.dtype} are not "
+                                   "supported")
+            attr = tensor_literal_attr(stored, info[0], name)
+            entry = self.literals[id(tensor)] = (tensor, attr)
+        attr = entry[1]
+        v = self.emit("torch.vtensor.literal", (), [self.vtensor_type(tensor.shape,
+                                                                      stored.dtype)],
+                      {"value": attr}).results[0]
+        if is_bool:
+            code = self.literal(SCALAR_TYPE_CODES["bool"])
+            v = self.emit("torch.prims.convert_element_type", [v, code],
+                          [self.vtensor_type(tensor.shape, torch.bool)]).results[0]
+        return v
+
+    # ------------------------------------------------------------ call_function nodes
+
+    def _call(self, node):
+        import torch
+        target = node.target
+        if target is operator.getitem:
+            return self._getitem(node)
+        if isinstance(target, torch._ops.OpOverload):
+            if target in _symbolic_ops():
+                return self._overload(node, _symbolic_ops()[target], node.args, node.kwargs)
+            return self._overload(node, *_canonical(node))
+        if _is_symbolic(node.meta.get("val")) and type(target).__name__ in (
+                "builtin_function_or_method",):
+            return self._builtin(node)
+        if isinstance(target, torch._ops.HigherOrderOperator):
+            raise _Unsupported(f"higher-order operator '{target.name()}' cannot be imported")
+        raise _Unsupported(f"calls of {getattr(target, '__name__', target)!s} cannot be "
+                           "imported (not an ATen operator)")
+
+    def _overload(self, node, target, args, kwargs):
+        import torch
+        if target is None:
+            return  # dropped ([Note: op names])
+        schema = target._schema
+        name = _op_name(schema)
+        swap = _TENSOR_TO_SCALAR.get(name)
+        if swap is not None and len(args) > 1 and _is_scalar_arg(args[1]):
+            packet, overload = swap
+            schema = getattr(getattr(torch.ops.aten, packet), overload)._schema
+            name = _op_name(schema)
+        if not D.known_op(name):
+            raise _Unsupported(f"the torch dialect has no op '{name}'"
+                               + (" (custom operators are not supported)"
+                                  if not name.startswith(("torch.aten.", "torch.prims.",
+                                                          "torch.prim."))
+                                  else ""))
+        n = len(schema.returns)
+        if n == 1:
+            result_types = [self.node_type(node)]
+        elif n == 0:
+            result_types = []
+        else:
+            result_types = [self.value_type(v) for v in node.meta["val"]]
+            self.multi_result.add(node)
+        operands = []
+        for i, param in enumerate(schema.arguments):
+            if i < len(args):
+                operands.append(self.argument(args[i], param.type))
+            elif param.name in kwargs:
+                operands.append(self.argument(kwargs[param.name], param.type))
+            elif param.has_default_value():
+                operands.append(self.default(param.default_value, param.type))
+            else:
+                raise _Unsupported(f"argument '{param.name}' of {schema.name} is not given")
+        if name in D.UPSTREAM_OPS:
+            op = self.emit(name, operands, result_types)
+        else:
+            op = self.emit("torch.operator", operands, result_types,
+                           {"name": A.StringAttr(name)})
+        for i, r in enumerate(op.results):
+            self.values[(node, i)] = r
+
+    def default(self, value, jit_type):
+        if isinstance(value, (list, tuple)):
+            return self.list_argument(value, jit_type)
+        return self.literal(value)
+
+    def _builtin(self, node):
+        """Python arithmetic on symbolic scalars: `operator.add(s, 1)` -> aten.add.int."""
+        import torch
+        import torch.fx
+        fam = _BUILTIN_OPS.get(node.target.__name__)
+        if fam is None:
+            raise _Unsupported(f"'{node.target.__name__}' on symbolic values cannot be "
+                               "imported")
+
+        def pytype(a):
+            return a.meta["val"].node.pytype if isinstance(a, torch.fx.Node) else type(a)
+        args = list(node.args)
+        is_int = [pytype(a) is int for a in args]
+        if all(is_int):
+            overload = "int"
+        elif any(is_int) and fam in ("add", "lt", "ge", "ne", "gt"):
+            overload = "float_int"
+            if pytype(args[1]) is float:
+                args = [args[1], args[0]]
+        elif any(is_int):
+            overload = "float"
+            for i, a in enumerate(args):
+                if is_int[i]:
+                    args[i] = (self._as_float(a) if isinstance(a, torch.fx.Node)
+                               else float(a))
+        else:
+            overload = "float"
+        packet = getattr(torch.ops.aten, fam)
+        if overload not in packet.overloads():
+            raise _Unsupported(f"aten.{fam} has no '{overload}' overload for these operands")
+        self._overload(node, getattr(packet, overload), tuple(args), {})
+
+    def _as_float(self, arg):
+        """An int symbolic value as a float (aten.Float.Scalar), for mixed arithmetic."""
+        v = self.node_value(arg)
+        return _Value(self.emit("torch.aten.Float.Scalar", [v],
+                                [D.type_of("!torch.float")]).results[0])
+
+    def _getitem(self, node):
+        src, index = node.args
+        if src in self.multi_result:
+            if (src, index) not in self.values:
+                raise _Unsupported(f"'{src.name}' has no result {index}")
+            self.values[(node, 0)] = self.values[(src, index)]
+            return
+        results = self.unpacked.get(src)
+        if results is None:
+            lst = self.node_value(src)
+            vals = src.meta.get("val")
+            if not isinstance(vals, (list, tuple)):
+                raise _Unsupported(f"getitem of '{src.name}', which is not a list")
+            types = [self.value_type(v) for v in vals]
+            results = self.unpacked[src] = self.emit("torch.prim.ListUnpack", [lst],
+                                                     types).results
+        if not isinstance(index, int) or not -len(results) <= index < len(results):
+            raise _Unsupported(f"getitem index {index!r} of a list of {len(results)} values")
+        self.values[(node, 0)] = results[index]
+
+    # ------------------------------------------------------------ symbolic shapes
+
+    def _symbolic_ints(self):
+        """One `torch.symbolic_int` per range-constrained symbol (as FxImporter: only when
+        some constraint is on integers)."""
+        import sympy
+        ranges = getattr(self.ep, "range_constraints", {}) or {}
+        if not any(not r.is_bool and _is_int_bound(r.lower) and _is_int_bound(r.upper)
+                   for r in ranges.values()):
+            return
+        for sym, r in ranges.items():
+            lo = _bound(r.lower, math.ceil, sympy)
+            hi = _bound(r.upper, math.floor, sympy)
+            self.loc = NameLoc(str(sym))
+            op = self.emit("torch.symbolic_int", (), [D.type_of("!torch.int")],
+                           {"symbol_name": A.StringAttr(str(sym)),
+                            "min_val": A.IntegerAttr(lo, A.i64),
+                            "max_val": A.IntegerAttr(hi, A.i64)})
+            self.symbols[str(sym)] = op.results[0]
+
+    def _bind_symbolic_shape(self, node):
+        import torch
+        val = node.meta.get("val")
+        if not isinstance(val, torch.Tensor) or not any(_is_symbolic(d) for d in val.shape):
+            return
+        exprs = [d.node.expr if isinstance(d, torch.SymInt) else int(d) for d in val.shape]
+        free = set()
+        for e in exprs:
+            if not isinstance(e, int):
+                free |= e.free_symbols
+        names = sorted(str(s) for s in free)
+        missing = [s for s in names if s not in self.symbols]
+        if missing:
+            raise _Unsupported(f"its shape uses the symbol(s) {', '.join(missing)}, which "
+                               "the program's range constraints do not define")
+        position = {s: i for i, s in enumerate(names)}
+        amap = AffineMap(0, len(names), [_affine(e, position) for e in exprs])
+        self.emit("torch.bind_symbolic_shape",
+                  [self.node_value(node)] + [self.symbols[s] for s in names], (),
+                  {"shape_expressions": AffineMapAttr(amap)})
+
+
+class _Value:
+    """An already-imported value standing in an FX argument list (see _as_float)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+def _is_vtensor(t) -> bool:
+    return str(t).startswith("!torch.vtensor")
+
+
+def _is_scalar_arg(arg) -> bool:
+    import torch.fx
+    if isinstance(arg, torch.fx.Node):
+        arg = arg.meta.get("val")
+    return isinstance(arg, (int, float)) or _is_symbolic(arg)
+
+
+def _is_int_bound(b) -> bool:
+    import sympy
+    from torch.utils._sympy.numbers import IntInfinity, NegativeIntInfinity
+    return isinstance(b, (sympy.Integer, IntInfinity, NegativeIntInfinity))
+
+
+def _bound(b, rounding, sympy):
+    from torch.utils._sympy.numbers import int_oo
+    if b in (sympy.oo, int_oo):
+        return _I64_MAX
+    if b in (-sympy.oo, -int_oo):
+        return _I64_MIN
+    if isinstance(b, sympy.Integer):
+        return int(b)
+    return int(rounding(b))
+
+
+def _affine(e, position):
+    """A sympy size expression as an affine expression of the symbols in `position`."""
+    import sympy
+    from torch.utils._sympy.functions import FloorDiv, Mod
+    if isinstance(e, int) or isinstance(e, sympy.Integer):
+        return AffineConstantExpr(int(e))
+    if isinstance(e, sympy.Symbol):
+        return AffineSymbolExpr(position[str(e)])
+    if isinstance(e, sympy.Add):
+        out = AffineConstantExpr(0)
+        for a in e.args:
+            out = out + _affine(a, position)
+        return out
+    if isinstance(e, sympy.Mul):
+        out = AffineConstantExpr(1)
+        for a in e.args:
+            out = out * _affine(a, position)
+        return out
+    if isinstance(e, sympy.Pow) and isinstance(e.args[1], sympy.Integer) and e.args[1] > 0:
+        out, base = AffineConstantExpr(1), _affine(e.args[0], position)
+        for _ in range(int(e.args[1])):
+            out = out * base
+        return out
+    if isinstance(e, (sympy.Mod, Mod)):
+        return _affine(e.args[0], position) % _affine(e.args[1], position)
+    if isinstance(e, FloorDiv):
+        return _affine(e.args[0], position).floordiv(_affine(e.args[1], position))
+    raise _Unsupported(f"the size {e} is not an affine expression of the symbols")
+
+
+_SYMBOLIC_OPS = None
+
+
+def _symbolic_ops() -> dict:
+    """sym_size & co. -> the aten ops that compute the same (`aten.size.int`...)."""
+    global _SYMBOLIC_OPS
+    if _SYMBOLIC_OPS is None:
+        import torch
+        aten = torch.ops.aten
+        _SYMBOLIC_OPS = {aten.sym_size.default: aten.size.default,
+                         aten.sym_size.int: aten.size.int,
+                         aten.sym_stride.default: aten.stride.default,
+                         aten.sym_stride.int: aten.stride.int,
+                         aten.sym_numel.default: aten.numel.default}
+    return _SYMBOLIC_OPS
+
+
+def _canonical(node):
+    """(target, args, kwargs) a node is imported as ([Note: op names]); target None
+    drops the node."""
+    import torch
+    aten = torch.ops.aten
+    t, args, kwargs = node.target, node.args, dict(node.kwargs)
+    if t is aten.lift_fresh_copy.default:
+        return aten.clone.default, (args[0],), {"memory_format": None}
+    if t is aten.empty.memory_format and len(node.users) == 1 and \
+            next(iter(node.users)).target is aten.baddbmm.default:
+        return aten.zeros.default, args, kwargs
+    if t is aten._local_scalar_dense.default:
+        dtype = args[0].meta["val"].dtype
+        return (aten.Float.Tensor if dtype.is_floating_point else aten.Int.Tensor), \
+            (args[0],), {}
+    if t is aten._assert_async.msg:
+        return None, args, kwargs
+    if t is aten._unsafe_index_put.default:
+        return aten._unsafe_index_put.hacked_twin, args, kwargs
+    if t is aten._embedding_bag_forward_only.default:
+        defaults = (("scale_grad_by_freq", False), ("mode", 0), ("sparse", False),
+                    ("per_sample_weights", None), ("include_last_offset", False),
+                    ("padding_idx", None))
+        for k, v in defaults[max(len(args) - 3, 0):]:
+            kwargs.setdefault(k, v)
+        return aten.embedding_bag.padding_idx, args, kwargs
+    return t, args, kwargs

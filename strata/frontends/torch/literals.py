@@ -1,0 +1,84 @@
+"""PyTorch values as IR: dtypes as element types and ScalarType codes, tensors as the
+`value` of `torch.vtensor.literal`.
+
+[Note: tensor literals]
+Parameters, buffers and lifted constants of an ExportedProgram are frozen into the module
+as torch-mlir's FxImporter freezes them:
+
+    %0 = torch.vtensor.literal(dense_resource<fc.weight> : tensor<4x3xf32>)
+           : !torch.vtensor<[4,3],f32>
+    %1 = torch.vtensor.literal(dense<2> : tensor<si64>) : !torch.vtensor<[],si64>
+
+- A tensor of one element is a `dense<...>` attribute; any other is a `dense_resource`
+  blob in the `{-# dialect_resources #-}` section, its alignment the element size (what
+  MLIR's Python bindings give a NumPy buffer). The attribute's element type is the
+  tensor's as torch-mlir writes it (`si64`, `ui8`, `f32`...): signedness kept.
+- One blob per tensor object: every use of a parameter reads the same blob (a literal op
+  per use, as FxImporter emits them), while two tensors that merely hold equal data get
+  blobs of their own. A blob is named after the state the tensor came from (`fc.weight`,
+  `bn.running_mean`, the lifted constant's name), else `torch_tensor_<shape>_<dtype>`
+  as torch-mlir names it; a name already taken gets `_1`, `_2`... as MLIR renames.
+- A bool tensor is stored as `ui8` and converted back by `torch.prims.convert_element_type`
+  (MLIR has no byte-per-element i1 blobs), as FxImporter does.
+
+The `torch-externalize-weights` pass (externalize.py) later moves these blobs into
+`ml_program.global`s. Nothing here imports torch at module level.
+"""
+from __future__ import annotations
+
+from ...dialects.torch import types as _T
+from ...ir import attributes as A
+from ...ir.dense import BLOBS, DenseElementsAttr, DenseResourceElementsAttr
+
+__all__ = ["dtype_info", "SCALAR_TYPE_CODES", "LAYOUT_CODES", "MEMORY_FORMAT_CODES",
+           "tensor_literal_attr", "fresh_blob_name"]
+
+# torch dtype name -> (torch-mlir element type, c10::ScalarType number): the dialect's
+# table (strata/dialects/torch/types.py) read by name.
+_DTYPES = {name: (dtype, number) for number, (name, dtype) in _T.DTYPES.items()}
+SCALAR_TYPE_CODES = {name: number for name, (_, number) in _DTYPES.items()}
+LAYOUT_CODES = {"strided": 0, "sparse_coo": 1, "sparse_csr": 2, "sparse_csc": 3,
+                "sparse_bsr": 4, "sparse_bsc": 5}
+MEMORY_FORMAT_CODES = {"contiguous_format": 0, "preserve_format": 1, "channels_last": 2,
+                       "channels_last_3d": 3}
+
+
+def _name(obj) -> str:
+    """`torch.float32` -> "float32" (dtypes, layouts and memory formats print so)."""
+    return str(obj).rpartition(".")[2]
+
+
+def dtype_info(dtype):
+    """(element type, ScalarType number) of a torch dtype, or None if unsupported."""
+    return _DTYPES.get(_name(dtype))
+
+
+def fresh_blob_name(base: str) -> str:
+    """`base`, or `base_1`, `base_2`... : the first name no blob has yet."""
+    name, i = base, 0
+    while name in BLOBS:
+        i += 1
+        name = f"{base}_{i}"
+    return name
+
+
+def tensor_literal_attr(tensor, element_type, name: str | None = None):
+    """The `value` of the literal for a (non-bool, dense, CPU-readable) torch tensor: a
+    `dense<...>` of one element, else a new `dense_resource` blob named after `name` (see
+    [Note: tensor literals]). `element_type` is its dtype as the dialect spells it."""
+    import torch
+    t = tensor.detach()
+    if t.device.type != "cpu":
+        t = t.cpu()
+    t = t.resolve_conj().resolve_neg().contiguous().reshape(-1)
+    itemsize = t.element_size()
+    raw = t.view(torch.uint8).numpy().tobytes() if t.numel() else b""
+    type_ = A.RankedTensorType(list(tensor.shape), element_type)
+    if tensor.numel() == 1:
+        return DenseElementsAttr.from_raw(type_, raw)
+    if name is None:
+        shape = "_".join(str(d) for d in tensor.shape)
+        name = f"torch_tensor_{shape}_{tensor.dtype}"
+    handle = fresh_blob_name(name)
+    BLOBS.set(handle, raw, alignment=itemsize)
+    return DenseResourceElementsAttr(type_, handle)
