@@ -51,6 +51,15 @@ def _literal(cx):
     return [scalars(cx).op1("arith.constant", [], rt, {"value": attr})]
 
 
+@lowering("torch_c.from_builtin_tensor", "torch_c.to_builtin_tensor", "torch_c.from_i64",
+          "torch_c.to_i64", "torch_c.from_f64", "torch_c.to_f64", "torch_c.from_i1",
+          "torch_c.to_i1")
+def _backend_cast(cx):
+    """torch-mlir's casts between torch and builtin values (torch-externalize-weights
+    loads weights through from_builtin_tensor): the converted value is the builtin one."""
+    return [cx.operands[0]]
+
+
 # ------------------------------------------------------------------ scalars
 
 
