@@ -342,7 +342,7 @@ def _flip_swap(cx, w, group):
 @lowering("ConvTranspose")
 def _conv_transpose(cx):
     from ._index_check import check_dims
-    from ._shape_util import Ix, extract_slice, fit, insert_slice
+    from ._shape_util import Ix
     x, w = cx.operands[0], cx.operands[1]
     n, kernel, w = _spatial(cx, x, w)
     group = _group(cx)
@@ -366,6 +366,24 @@ def _conv_transpose(cx):
     else:
         crop, out, ends = _dynamic_transpose_geometry(cx, ix, in_sizes, kernel, strides,
                                                       dilations)
+    bias = cx.operands[2] if cx.has_operand(2) else None
+    return [conv_transpose(cx, x, w, bias, kernel, group, strides, dilations, crop, out,
+                           ends, in_sizes)]
+
+
+def conv_transpose(cx, x, w, bias, kernel, group, strides, dilations, crop, out,
+                   ends=None, in_sizes=None):
+    """The transposed convolution of `x` (N, C, in...) by `w` (C, M/group, kernel...)
+    plus `bias` (M,) or None, in the result's element type: the full result's first
+    `crop` positions dropped and `out` kept per spatial dim (`ends`: the padding past
+    the end when the sizes are dynamic, see _dynamic_transpose_geometry; `in_sizes`:
+    the spatial sizes of `x` if made). ONNX's ConvTranspose and PyTorch's transposed
+    convolution, the one builder of both."""
+    from ._shape_util import Ix, extract_slice, insert_slice
+    n = len(kernel)
+    ix = Ix(scalars(cx))
+    if in_sizes is None:
+        in_sizes = [dim_size(cx, x, 2 + i) for i in range(n)]
     elt = element_type(cx.result_type())
     acc = acc_type(elt)
     s = scalars(cx)
@@ -393,10 +411,9 @@ def _conv_transpose(cx):
             [ix.add(out[i], (kernel[i] - 1) * dilations[i]) for i in range(n)]
         xp = extract_slice(cx, xp, [0, 0] + start, sizes)
     wf = _flip_swap(cx, w, group)
-    bias = cx.operands[2] if cx.has_operand(2) else None
     init = bias_init(cx, bias, [dim_size(cx, x, 0), wf.type.shape[0]] + out, acc)
     r = conv(cx, xp, wf, init, [1] * n, dilations, group)
-    return [round_to(cx, r, elt)]
+    return round_to(cx, r, elt)
 
 
 def _dynamic_transpose_geometry(cx, ix, in_sizes, kernel, strides, dilations):

@@ -23,7 +23,7 @@ from ..onnx_to_linalg._linalg_util import acc_type, dim_size, round_to, transpos
 from ..onnx_to_linalg.attention import softmax
 from ..onnx_to_linalg.common import DYN, elementwise, empty, ranked, scalars, sizes_of
 from ..onnx_to_linalg.contraction import matmul
-from ..onnx_to_linalg.convolution import padded_conv
+from ..onnx_to_linalg.convolution import conv_transpose, padded_conv
 from ..onnx_to_linalg.normalization import batch_norm, mean_var
 from ..onnx_to_linalg.pooling import average_pool, max_pool
 from ..onnx_to_linalg.reduction import (arg_reduce, element_count, keep_dims,
@@ -107,8 +107,6 @@ def _convolution(cx):
     n = tx.rank - 2
     if n < 1 or tw.rank != tx.rank:
         raise NotLowerable(f"convolution of ranks {tx.rank} and {tw.rank}")
-    if cx.bool_(6, "transposed"):
-        raise NotLowerable("transposed convolution is not lowered yet")
     kernel = list(tw.shape[2:])
     if DYN in kernel:
         raise NotLowerable("the kernel sizes must be static")
@@ -118,11 +116,41 @@ def _convolution(cx):
     groups = cx.int_(8, "groups")
     if groups < 1:
         raise NotLowerable(f"groups must be positive, not {groups}")
+    if any(v <= 0 for v in strides + dilations) or any(p < 0 for p in pads):
+        raise NotLowerable("strides and dilations must be positive, padding not negative")
     elt = element_type(cx.result_type())
     bias = cx.operands[2] if cx.has_operand(2) else None
+    if cx.bool_(6, "transposed"):
+        return [_transposed(cx, x, w, bias, kernel, groups, strides, pads, dilations,
+                            _per_dim(cx.ints(7, "output_padding"), n, "output_padding"))]
     r = padded_conv(cx, x, w, bias, acc_type(elt), kernel, groups, strides, dilations,
                     pads + pads)
     return [round_to(cx, r, elt)]
+
+
+def _transposed(cx, x, w, bias, kernel, groups, strides, pads, dilations, out_pad):
+    """The transposed convolution: the full result (in - 1) * stride + (k - 1) *
+    dilation + 1 + output_padding, cropped by padding at both ends."""
+    from ..onnx_to_linalg._shape_util import Ix
+    n = len(kernel)
+    if x.type.shape[1] == DYN or w.type.shape[0] == DYN:
+        raise NotLowerable("a transposed convolution needs static channels")
+    if any(o >= max(st, d) for o, st, d in zip(out_pad, strides, dilations)):
+        raise NotLowerable("output padding must be smaller than either stride or dilation")
+    ix = Ix(scalars(cx))
+    in_sizes = [dim_size(cx, x, 2 + i) for i in range(n)]
+    out, ends = [], []
+    for i in range(n):
+        tail = out_pad[i] + (kernel[i] - 1) * dilations[i] - pads[i]
+        out.append(ix.add(ix.mul(ix.sub(in_sizes[i], 1), strides[i]), tail + 1 - pads[i]))
+        ends.append(tail)
+    if not Ix.known(*in_sizes):
+        return conv_transpose(cx, x, w, bias, kernel, groups, strides, dilations, pads,
+                              out, ends, in_sizes)
+    if any(o <= 0 for o in out):
+        raise NotLowerable(f"the output sizes {out} are not positive")
+    return conv_transpose(cx, x, w, bias, kernel, groups, strides, dilations, pads, out,
+                          None, in_sizes)
 
 
 # ------------------------------------------------------------------ pooling
