@@ -628,46 +628,12 @@ def _program_input_names(program) -> list:
 
 
 def _program_user_outputs(program, n):
-    """The positions of an ExportedProgram's user outputs among its `n` graph outputs
-    (None: all of them)."""
-    specs = program.graph_signature.output_specs
-    if len(specs) != n:
+    """The positions of an ExportedProgram's user outputs among the `n` outputs of its
+    imported graph (None: all of them). Decomposition functionalizes in-place updates
+    of buffers and inputs into extra outputs, which torch.export puts before the user
+    outputs."""
+    users = sum(1 for s in program.graph_signature.output_specs
+                if s.kind.name == "USER_OUTPUT")
+    if users >= n:
         return None
-    pos = [i for i, s in enumerate(specs) if s.kind.name == "USER_OUTPUT"]
-    return None if len(pos) == n else pos
-
-
-class CompileInstrumentation(Instrumentation):
-    """Reports of a compilation: the IR after each pass (printed, or written to
-    `dump_dir` as NN-<pass>.mlir) and the target's artefacts (LLVM IR, assembly)."""
-
-    def __init__(self, print_after_all=False, dump_dir=None, out=None):
-        super().__init__(print_after_all=print_after_all, out=out)
-        self.dump_dir = os.fspath(dump_dir) if dump_dir is not None else None
-        self.count = 0
-        if self.dump_dir is not None:
-            os.makedirs(self.dump_dir, exist_ok=True)
-
-    def after_pass(self, p, op):
-        super().after_pass(p, op)
-        self.note(p.name, op)
-
-    def note(self, name, op):
-        """The IR after a step that is not a pass (or after pass `name`)."""
-        if self.dump_dir is None:
-            return
-        root = op
-        while root.parent_op is not None:
-            root = root.parent_op
-        self.artefact(f"{name}.mlir", self._print(root), print_it=False)
-
-    def artefact(self, name, text, print_it=True):
-        """A file the target made (LLVM IR, assembly), printed and/or dumped."""
-        if print_it and self.print_after_all:
-            self.out.write(f"// -----// {name} //----- //\n{text}\n\n")
-        if self.dump_dir is not None:
-            self.count += 1
-            safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
-            with open(os.path.join(self.dump_dir, f"{self.count:02d}-{safe}"), "w",
-                      encoding="utf-8") as f:
-                f.write(text)
+    return list(range(n - users, n))
