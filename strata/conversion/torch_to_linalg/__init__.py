@@ -48,7 +48,7 @@ from ...rewrite.conversion import (ConversionConfig, ConversionPattern, Conversi
                                    apply_full_conversion, apply_partial_conversion)
 from ...rewrite.func_conversion import populate_function_signature_conversion
 from ...rewrite.type_conversion import TypeConverter
-from ..onnx_to_linalg import NotLowerable
+from ..onnx_to_linalg import Lowering, NotLowerable
 from .types import converted_type, signed_tensor_type
 
 __all__ = ["lowering", "TorchLowering", "NotLowerable", "LOWERINGS",
@@ -141,27 +141,16 @@ def _const_arg(v, depth=0):
     return DYNAMIC_ARG
 
 
-class TorchLowering:
-    """What a lowering function works with (see the module docstring)."""
+class TorchLowering(Lowering):
+    """What a lowering function works with (see the module docstring): the context of
+    convert-onnx-to-linalg's lowerings (op, converted operands, rewriter, type
+    converter), with torch's types and argument readers."""
 
-    __slots__ = ("op", "operands", "b", "tc")
-
-    def __init__(self, op, operands, rewriter, tc):
-        self.op = op
-        self.operands = operands
-        self.b = rewriter
-        self.tc = tc
-
-    @property
-    def loc(self):
-        return self.op.loc
+    __slots__ = ()
 
     @property
     def aten(self) -> str:
         return aten_name(self.op)
-
-    def result_type(self, i: int = 0):
-        return self.tc.convert_type(self.op.results[i].type)
 
     def orig_type(self, i: int):
         """Operand `i`'s type as a builtin tensor (or scalar) type that keeps the torch
@@ -274,9 +263,6 @@ class TorchLowering:
             return s.const(int(v), elt)
         return s.const(v, elt)
 
-    def create(self, op_cls, **kw):
-        kw.setdefault("loc", self.op.loc)
-        return self.b.create(op_cls, **kw)
 
 
 # ------------------------------------------------------------------ the patterns

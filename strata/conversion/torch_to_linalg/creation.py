@@ -125,45 +125,29 @@ def _result_sizes(cx, given):
     return out
 
 
-def _fill(cx, sz, value_index=None, value=0):
+# factory -> (where its sizes are: a list argument's index, or "like" argument 0's;
+#             the fill: a value argument's index, a constant, or None for empty)
+_FACTORIES = {
+    "aten.full": (0, ("arg", 1)), "aten.zeros": (0, 0), "aten.ones": (0, 1),
+    "aten.empty.memory_format": (0, None), "aten.empty": (0, None),
+    "aten.full_like": ("like", ("arg", 1)), "aten.zeros_like": ("like", 0),
+    "aten.ones_like": ("like", 1), "aten.empty_like": ("like", None),
+    "aten.new_full": (1, ("arg", 2)), "aten.new_zeros": (1, 0), "aten.new_ones": (1, 1),
+    "aten.new_empty": (1, None),
+}
+
+
+@lowering(*_FACTORIES)
+def _factory(cx):
+    where, fill = _FACTORIES[cx.aten]
+    given = sizes(cx, cx.operands[0]) if where == "like" else cx.sizes(where, "size")
+    sz = _result_sizes(cx, given)
     elt = element_type(cx.result_type())
-    v = cx.scalar(value_index, elt) if value_index is not None else \
-        scalars(cx).const(value, elt)
-    return [finish(cx, filled(cx, sz, elt, v))]
-
-
-@lowering("aten.full", "aten.zeros", "aten.ones", "aten.empty.memory_format",
-          "aten.empty")
-def _full(cx):
-    sz = _result_sizes(cx, cx.sizes(0, "size"))
-    name = cx.aten
-    if name == "aten.full":
-        return _fill(cx, sz, 1)
-    if name.startswith("aten.empty"):
-        return [finish(cx, empty(cx, sz, element_type(cx.result_type())))]
-    return _fill(cx, sz, value=1 if name == "aten.ones" else 0)
-
-
-@lowering("aten.full_like", "aten.zeros_like", "aten.ones_like", "aten.empty_like")
-def _full_like(cx):
-    sz = _result_sizes(cx, sizes(cx, cx.operands[0]))
-    name = cx.aten
-    if name == "aten.full_like":
-        return _fill(cx, sz, 1)
-    if name == "aten.empty_like":
-        return [finish(cx, empty(cx, sz, element_type(cx.result_type())))]
-    return _fill(cx, sz, value=1 if name == "aten.ones_like" else 0)
-
-
-@lowering("aten.new_full", "aten.new_zeros", "aten.new_ones", "aten.new_empty")
-def _new_full(cx):
-    sz = _result_sizes(cx, cx.sizes(1, "size"))
-    name = cx.aten
-    if name == "aten.new_full":
-        return _fill(cx, sz, 2)
-    if name == "aten.new_empty":
-        return [finish(cx, empty(cx, sz, element_type(cx.result_type())))]
-    return _fill(cx, sz, value=1 if name == "aten.new_ones" else 0)
+    if fill is None:
+        return [finish(cx, empty(cx, sz, elt))]
+    value = cx.scalar(fill[1], elt) if isinstance(fill, tuple) else \
+        scalars(cx).const(fill, elt)
+    return [finish(cx, filled(cx, sz, elt, value))]
 
 
 @lowering("aten.arange", "aten.arange.start", "aten.arange.start_step")

@@ -455,20 +455,32 @@ def _keepdim(cx, i):
     return cx.bool_(i, "keepdim") if i < len(cx.op.operands) else False
 
 
-@lowering("aten.sum", "aten.sum.dim_IntList")
-def _sum(cx):
-    x = cx.operands[0]
+def _reduced(cx, x, whole, list_dims=True):
+    """(axes, keepdim) of a reduction op: all dims for the overload without dims
+    (`whole`), else argument 1 (a list of dims, or one dim) and argument 2."""
     rank = ranked(cx, x.type).rank
-    elt = element_type(cx.result_type())
-    if cx.aten == "aten.sum":
-        axes, keep = list(range(rank)), False
-    else:
-        axes, keep = _dims(cx, 1, rank), _keepdim(cx, 2)
-    if elt is A.i1:
-        return [_reduce(cx, x, axes, keep, elt, lambda s, e: s.zero(e),
-                        lambda s, a, v: s.or_(a, v))]
-    return [_reduce(cx, x, axes, keep, elt, lambda s, e: s.zero(e),
-                    lambda s, a, v: s.add(a, v))]
+    if whole:
+        return list(range(rank)), False
+    if list_dims:
+        return _dims(cx, 1, rank), _keepdim(cx, 2)
+    return [_axis(cx.int_(1, "dim"), rank)], _keepdim(cx, 2)
+
+
+def _sum_like(name, whole, list_dims, neutral, bool_combine, combine):
+    """sum (or prod): in the result's element type; of bools, any (all)."""
+    @lowering(f"aten.{name}", whole)
+    def lower(cx):
+        x = cx.operands[0]
+        axes, keep = _reduced(cx, x, cx.aten == f"aten.{name}", list_dims)
+        elt = element_type(cx.result_type())
+        return [_reduce(cx, x, axes, keep, elt, neutral,
+                        bool_combine if elt is A.i1 else combine)]
+
+
+_sum_like("sum", "aten.sum.dim_IntList", True, lambda s, e: s.zero(e),
+          lambda s, a, v: s.or_(a, v), lambda s, a, v: s.add(a, v))
+_sum_like("prod", "aten.prod.dim_int", False, lambda s, e: s.one(e),
+          lambda s, a, v: s.and_(a, v), lambda s, a, v: s.mul(a, v))
 
 
 def _mean(cx, x, axes, keep, elt):
@@ -600,22 +612,6 @@ def _var(cx):
         return s.math("sqrt", q) if is_std else q
     y = elementwise(cx, [total], elt, fin)
     return [keep_dims(cx, y, rank, axes, sizes) if keep else y]
-
-
-@lowering("aten.prod", "aten.prod.dim_int")
-def _prod(cx):
-    x = cx.operands[0]
-    rank = ranked(cx, x.type).rank
-    elt = element_type(cx.result_type())
-    if cx.aten == "aten.prod":
-        axes, keep = list(range(rank)), False
-    else:
-        axes, keep = [_axis(cx.int_(1, "dim"), rank)], _keepdim(cx, 2)
-    if elt is A.i1:
-        return [_reduce(cx, x, axes, keep, elt, lambda s, e: s.one(e),
-                        lambda s, a, v: s.and_(a, v))]
-    return [_reduce(cx, x, axes, keep, elt, lambda s, e: s.one(e),
-                    lambda s, a, v: s.mul(a, v))]
 
 
 @lowering("aten.any", "aten.any.dim", "aten.any.dims", "aten.all", "aten.all.dim",
