@@ -276,13 +276,26 @@ def _batch_norm(cx):
             raise NotLowerable("batch norm without running statistics needs training")
         y = batch_norm(cx, x, w, b, cx.operands[3], cx.operands[4], eps)
         return [y] + [empty(cx, [0], elt) for _ in cx.op.results[1:]]
-    axes = [d for d in range(t.rank) if d != 1]
+    y, mean, var, rstd, _ = _batch_statistics(cx, x, w, b, eps)
+    return [y, mean, rstd][:len(cx.op.results)]
+
+
+def _rstd(cx, var, eps):
+    """1 / sqrt(var + eps), elementwise."""
+    elt = element_type(var.type)
+    return elementwise(cx, [var], elt, lambda s, v: s.math("rsqrt", s.add(
+        v, s.const(eps, elt))))
+
+
+def _batch_statistics(cx, x, w, b, eps):
+    """Training batch norm of `x` by its own statistics over every dim but 1: (y,
+    mean, variance, inverse std, the element count of each channel)."""
+    elt = x.type.element_type
+    axes = [d for d in range(x.type.rank) if d != 1]
     sizes = sizes_of(cx, x)
     mean, _, var, _ = mean_var(cx, x, axes, elt, sizes)
     y = batch_norm(cx, x, w, b, mean, var, eps)
-    rstd = elementwise(cx, [var], elt, lambda s, v: s.math("rsqrt", s.add(
-        v, s.const(eps, elt))))
-    return [y, mean, rstd][:len(cx.op.results)]
+    return y, mean, var, _rstd(cx, var, eps), element_count(scalars(cx), sizes, axes, elt)
 
 
 @lowering("aten._native_batch_norm_legit_functional")
@@ -303,14 +316,8 @@ def _batch_norm_functional(cx):
     if not cx.bool_(5, "training"):
         y = batch_norm(cx, x, w, b, rm, rv, eps)
         return [y, empty(cx, [0], elt), empty(cx, [0], elt), rm, rv]
-    axes = [d for d in range(t.rank) if d != 1]
-    sizes = sizes_of(cx, x)
-    mean, _, var, _ = mean_var(cx, x, axes, elt, sizes)
-    y = batch_norm(cx, x, w, b, mean, var, eps)
-    rstd = elementwise(cx, [var], elt, lambda s, v: s.math("rsqrt", s.add(
-        v, s.const(eps, elt))))
+    y, mean, var, rstd, n = _batch_statistics(cx, x, w, b, eps)
     s0 = scalars(cx)
-    n = element_count(s0, sizes, axes, elt)
     unbias = s0.div(n, s0.max(s0.sub(n, s0.one(elt)), s0.one(elt)))
     me = element_type(rm.type)
 
@@ -347,8 +354,7 @@ def _group_norm(cx):
     eps = _eps(cx, 7)
     xg = reshape_to(cx, x, [n, g, c // g * rest])
     mean, mean_k, var, var_k = mean_var(cx, xg, [2], elt, [n, g, c // g * rest])
-    rstd_k = elementwise(cx, [var_k], elt, lambda s, v: s.math("rsqrt", s.add(
-        v, s.const(eps, elt))))
+    rstd_k = _rstd(cx, var_k, eps)
     yg = elementwise(cx, [xg, mean_k, rstd_k], elt,
                      lambda s, v, m, r: s.mul(s.sub(v, m), r))
     y = reshape_to(cx, yg, list(t.shape))
@@ -365,9 +371,7 @@ def _group_norm(cx):
                 v = s.add(v, s.cast(wb.pop(0), elt))
             return v
         y = elementwise(cx, vals, elt, affine, maps=maps)
-    rstd = elementwise(cx, [var], elt, lambda s, v: s.math("rsqrt", s.add(
-        v, s.const(eps, elt))))
-    return [y, mean, rstd]
+    return [y, mean, _rstd(cx, var, eps)]
 
 
 @lowering("aten.native_layer_norm")
@@ -384,8 +388,7 @@ def _layer_norm(cx):
     eps = _eps(cx, 4)
     sizes = sizes_of(cx, x)
     _, mean_k, _, var_k = mean_var(cx, x, axes, elt, sizes)
-    rstd = elementwise(cx, [var_k], elt, lambda s, v: s.math("rsqrt", s.add(
-        v, s.const(eps, elt))))
+    rstd = _rstd(cx, var_k, eps)
     vals = [x, mean_k, rstd]
     has_w, has_b = cx.has_operand(2), cx.has_operand(3)
     vals += [cx.operands[2]] if has_w else []

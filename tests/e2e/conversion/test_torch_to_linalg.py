@@ -374,3 +374,19 @@ def test_embedding_index_out_of_range_fails_at_run_time(target):
     with pytest.raises((RuntimeFailure, InterpreterError)) as e:
         f(torch.tensor([[1, 2, 10], [0, 0, 0]]))
     assert "index out of range" in str(e.value)
+
+
+def test_training_batch_norm_updates_running_statistics():
+    """Functionalized training batch norm returns the new running mean and variance
+    (momentum 0.1, the unbiased batch variance) before the output, as eager updates
+    its buffers."""
+    from strata.frontends.torch import import_program
+    m = _seeded(lambda: nn.BatchNorm2d(3, momentum=0.1).train())
+    x = randn(2, 3, 4, 4)
+    module = import_program(torch.export.export(m, (x,)))
+    outs = strata.compile(module, target="interpret")(x.numpy())
+    with torch.no_grad():
+        y = m(x)                      # updates m.running_mean / running_var
+    np.testing.assert_allclose(outs[0], m.running_mean.numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(outs[1], m.running_var.numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(outs[-1], y.numpy(), rtol=1e-5, atol=1e-5)
