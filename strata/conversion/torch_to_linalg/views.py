@@ -418,3 +418,95 @@ def _no_op(cx):
     """Checks of metadata the types already prove (dtype, sizes), or of symbolic values
     torch.export has reasoned about: nothing to compute."""
     return []
+
+
+@lowering("aten.index.Tensor", "aten.index.Tensor_hacked_twin", "aten._unsafe_index.Tensor")
+def _index(cx):
+    """x[i0, :, i2] (advanced indexing): the integer index tensors (None: a whole dim)
+    broadcast together; their dims stand where the indexed dims were when those are
+    consecutive, else first (NumPy's rule). Each index is checked in [-n, n) of its dim
+    (see [Note: index checks]), negative ones count from the end."""
+    from ...ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+    from ..onnx_to_linalg._index_check import range_text, values_in_ranges
+    from ..onnx_to_linalg._shape_util import index_of
+    from ..onnx_to_linalg.common import broadcast_shapes
+    from ..onnx_to_linalg.gather_scatter import _clamp, _gather_generic, _wrap
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    lst = cx.op.operands[1].defining_op
+    if lst is None or lst.name != "torch.prim.ListConstruct":
+        raise NotLowerable("the indices must be a list built in the function")
+    items = list(lst.operands)
+    if len(items) > r:
+        raise NotLowerable(f"{len(items)} indices for a rank-{r} tensor")
+    axes, tensors, origs = [], [], []
+    for d, v in enumerate(items):
+        op = v.defining_op
+        if op is not None and op.name == "torch.constant.none":
+            continue
+        t = cx.remapped(v)
+        if not isinstance(t.type, A.RankedTensorType) or \
+                not isinstance(t.type.element_type, A.IntegerType) or \
+                t.type.element_type.width == 1:
+            raise NotLowerable("only integer index tensors are lowered (a bool mask "
+                               "gives a run-time number of elements)")
+        axes.append(d)
+        tensors.append(t)
+        origs.append(v)
+    if not axes:
+        return [x]
+    dims = sizes(cx, x)
+    bshape = broadcast_shapes([t.type.shape for t in tensors])
+    if DYN in bshape:
+        raise NotLowerable("index tensors of dynamic shape are not lowered yet")
+    nb = len(bshape)
+    consecutive = axes == list(range(axes[0], axes[0] + len(axes)))
+    rest = [d for d in range(r) if d not in axes]
+    if consecutive:
+        start = axes[0]
+        out = dims[:start] + list(bshape) + dims[axes[-1] + 1:]
+        where = {d: k for k, d in enumerate(range(start))}
+        where.update({d: start + nb + k for k, d in enumerate(range(axes[-1] + 1, r))})
+    else:
+        start = 0
+        out = list(bshape) + [dims[d] for d in rest]
+        where = {d: nb + k for k, d in enumerate(rest)}
+    rank = len(out)
+    ok = True
+    for k, (t, v, d) in enumerate(zip(tensors, origs, axes)):
+        e = _signed_indices(v)
+        n = dims[d]
+        lo = Ix(scalars(cx)).sub(0, n) if e else 0
+        (flag,) = values_in_ranges(cx, t, [(lo, n)], e, v)
+        assert_ok(cx, flag, f"index out of range {range_text(lo, n)} on dim {d}")
+        ok = flag if ok is True else (ok if flag is True else scalars(cx).and_(ok, flag))
+    maps = []
+    for t in tensors:
+        off = start + nb - t.type.rank
+        maps.append(AffineMap(rank, 0, tuple(
+            AffineConstantExpr(0) if sz == 1 and bshape[nb - t.type.rank + j] != 1
+            else AffineDimExpr(off + j) for j, sz in enumerate(t.type.shape))))
+    elt = x.type.element_type
+    signs = [_signed_indices(v) for v in origs]
+
+    def body(s, idx, args, hi):
+        at = []
+        for d in range(r):
+            if d in axes:
+                k = axes.index(d)
+                i = _wrap(s, index_of(s, args[k], signs[k]), dims[d], signs[k])
+                at.append(_clamp(s, i, hi, d))
+            else:
+                at.append(idx[where[d]])
+        return s.op1("tensor.extract", [x, *at], elt)
+    out, _ = result_sizes(cx, out, what="the indexed sizes")
+    return [finish(cx, _gather_generic(cx, dims, [] if ok is True else axes, tensors,
+                                       maps, out, elt, body))]
+
+
+def _signed_indices(v) -> bool:
+    """Whether torch-level tensor Value `v` holds signed integers."""
+    from .types import signed_tensor_type
+    e = signed_tensor_type(v.type)
+    e = e.element_type if isinstance(e, A.ShapedType) else e
+    return not (type(e) is A.IntegerType and e.signedness == A.IntegerType.UNSIGNED)

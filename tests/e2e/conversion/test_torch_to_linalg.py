@@ -182,6 +182,11 @@ CASES = {
     "embedding": (lambda: nn.Embedding(10, 4), (randint(0, 10, (2, 3)),)),
     "index_select": (lambda a, i: a.index_select(1, i), (X, torch.tensor([0, 2, 3]))),
     "gather": (lambda a, i: a.gather(1, i), (X, randint(0, 4, (3, 2)))),
+    "index_rows": (lambda a, i: a[i], (X, torch.tensor([2, 0, -1]))),
+    "index_broadcast": (lambda a, i, j: a[i, j], (X, torch.tensor([[2], [0]]),
+                                                  torch.tensor([1, -1, 3]))),
+    "index_middle_dim": (lambda a, i: a[:, i] + 0, (X4, torch.tensor([2, 0]))),
+    "index_apart": (lambda a, i: a[i, :, i], (X4, torch.tensor([1, 0]))),
     "constant_pad": (lambda a: F.pad(a, (1, 2, 0, 1), value=0.5), (X,)),
     "clone_copy": (lambda a: a.new_zeros(3, 4).copy_(a) * 2 + a.clone(), (X,)),
     # factories
@@ -208,7 +213,7 @@ CPU_CASES = ["add_alpha", "div_trunc_int", "remainder_int", "unary", "activation
              "batch_norm", "batch_norm_training", "layer_norm", "group_norm", "softmax",
              "sum_bool", "max_dim", "argmax_argmin", "var_std", "any_all", "cumsum",
              "permute", "expand_new_dim", "slice", "select", "cat_promoted", "chunk",
-             "embedding", "gather", "constant_pad", "arange", "multihead_attention",
+             "embedding", "gather", "index_broadcast", "index_apart", "constant_pad", "arange", "multihead_attention",
              "sdpa_causal"]
 
 
@@ -374,6 +379,19 @@ def test_embedding_index_out_of_range_fails_at_run_time(target):
     with pytest.raises((RuntimeFailure, InterpreterError)) as e:
         f(torch.tensor([[1, 2, 10], [0, 0, 0]]))
     assert "index out of range" in str(e.value)
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_advanced_index_out_of_range_fails_at_run_time(target):
+    from strata.interpreter.core import InterpreterError
+    from strata.runtime import RuntimeFailure
+    m = Fn(lambda a, i: a[:, i])
+    f = strata.compile(m, example_args=(X, torch.tensor([0, 1])), target=target)
+    torch.testing.assert_close(f(X, torch.tensor([3, -4]))[0], X[:, [3, -4]])
+    with pytest.raises((RuntimeFailure, InterpreterError)) as e:
+        f(X, torch.tensor([0, 4]))
+    assert "index out of range [-n, n) on dim 1" in str(e.value) or \
+        "index out of range [-4, 4) on dim 1" in str(e.value)
 
 
 def test_training_batch_norm_updates_running_statistics():
