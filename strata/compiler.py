@@ -637,3 +637,39 @@ def _program_user_outputs(program, n):
     if users >= n:
         return None
     return list(range(n - users, n))
+
+
+class CompileInstrumentation(Instrumentation):
+    """Reports of a compilation: the IR after each pass (printed, or written to
+    `dump_dir` as NN-<pass>.mlir) and the target's artefacts (LLVM IR, assembly)."""
+
+    def __init__(self, print_after_all=False, dump_dir=None, out=None):
+        super().__init__(print_after_all=print_after_all, out=out)
+        self.dump_dir = os.fspath(dump_dir) if dump_dir is not None else None
+        self.count = 0
+        if self.dump_dir is not None:
+            os.makedirs(self.dump_dir, exist_ok=True)
+
+    def after_pass(self, p, op):
+        super().after_pass(p, op)
+        self.note(p.name, op)
+
+    def note(self, name, op):
+        """The IR after a step that is not a pass (or after pass `name`)."""
+        if self.dump_dir is None:
+            return
+        root = op
+        while root.parent_op is not None:
+            root = root.parent_op
+        self.artefact(f"{name}.mlir", self._print(root), print_it=False)
+
+    def artefact(self, name, text, print_it=True):
+        """A file the target made (LLVM IR, assembly), printed and/or dumped."""
+        if print_it and self.print_after_all:
+            self.out.write(f"// -----// {name} //----- //\n{text}\n\n")
+        if self.dump_dir is not None:
+            self.count += 1
+            safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+            with open(os.path.join(self.dump_dir, f"{self.count:02d}-{safe}"), "w",
+                      encoding="utf-8") as f:
+                f.write(text)
