@@ -404,15 +404,27 @@ def _dim_groups(func_op):
     from .ir import attributes as A
     ftype = func_op.properties["function_type"].value
     arg_attrs = func_op.properties.get("arg_attrs")
-    groups: dict[str, list] = {}
+    names = []
     for i, attrs in enumerate(arg_attrs.value if arg_attrs is not None else ()):
         params = attrs.get("onnx.dim_params") if isinstance(attrs, A.DictionaryAttr) else None
-        t = ftype.inputs[i] if i < len(ftype.inputs) else None
-        if params is None or not isinstance(t, A.RankedTensorType):
+        names.append(None if params is None else
+                     [p.value if isinstance(p, A.StringAttr) and p.value else None
+                      for p in params.value])
+    return _named_dim_groups(names, ftype.inputs)
+
+
+def _named_dim_groups(names, types):
+    """The dim groups of inputs of `types` whose dims are named by `names` (per input,
+    a list with a name or None per dim, or None): dynamic dims of one name, in groups
+    of more than one."""
+    from .ir import attributes as A
+    groups: dict[str, list] = {}
+    for i, (dims, t) in enumerate(zip(names, types)):
+        if dims is None or not isinstance(t, A.RankedTensorType):
             continue
-        for d, (p, size) in enumerate(zip(params.value, t.shape)):
-            if size == A.DYNAMIC and isinstance(p, A.StringAttr) and p.value:
-                groups.setdefault(p.value, []).append((i, d))
+        for d, (p, size) in enumerate(zip(dims, t.shape)):
+            if size == A.DYNAMIC and p:
+                groups.setdefault(p, []).append((i, d))
     return [(p, m) for p, m in groups.items() if len(m) > 1]
 
 
@@ -543,6 +555,10 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
     if torch_module:
         props["function_type"] = _torch_interface_type(props["function_type"].value)
     interface = type(entry).create(properties=props, loc=entry.loc)
+    dim_names = None
+    if torch_module and entry.regions[0].blocks:
+        from .conversion.torch_to_linalg import symbolic_dims
+        dim_names = [symbolic_dims(a) for a in entry.regions[0].blocks[0].args]
     inst = CompileInstrumentation(print_ir_after_all, dump_dir, out) \
         if print_ir_after_all or dump_dir else None
     pm = build_pipeline(_available_passes(target_pipeline(t, module)) if pipeline is None
@@ -556,7 +572,7 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
     if lowered is None:
         raise StrataError(f"the pipeline removed the entry function @{symbol_name(entry)}")
     if torch_module:
-        return TorchCompiledModel(module, interface, lowered, t, inst, program)
+        return TorchCompiledModel(module, interface, lowered, t, inst, program, dim_names)
     return CompiledModel(module, interface, lowered, t, inst)
 
 
@@ -568,7 +584,8 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
 # gradient), a non-contiguous one is copied to a contiguous array by the runtime. When
 # any input is a torch tensor the outputs are torch tensors sharing the outputs' memory
 # (`torch.from_numpy`, no copy). The inputs are checked against the program's tensor
-# types (dtype, rank, static dims) and an InputError names the input by its Python
+# types (dtype, rank, static dims; dynamic dims that torch.export named by one symbol
+# must agree, [Note: symbolic dims]) and an InputError names the input by its Python
 # name; the outputs are the program's user outputs (buffers that a training-mode
 # module mutates are returned by the exported graph too, and left out here).
 
@@ -587,8 +604,12 @@ class TorchCompiledModel(CompiledModel):
     """A compiled PyTorch program (see [Note: torch tensors in and out])."""
 
     def __init__(self, module, interface_op, function_op, target, instrumentation=None,
-                 program=None):
+                 program=None, dim_names=None):
         super().__init__(module, interface_op, function_op, target, instrumentation)
+        if dim_names:
+            # inputs whose dims torch.export named by one symbol must agree on them
+            self._dim_groups = _named_dim_groups(dim_names, self.input_types)
+            self._prepare_calls()
         self._user_outputs = None
         if program is not None:
             names = _program_input_names(program)

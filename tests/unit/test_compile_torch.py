@@ -108,6 +108,24 @@ def test_dynamic_shapes():
     torch.testing.assert_close(f(x, y)[0], m(x, y)[0].detach(), rtol=1e-5, atol=1e-6)
     with pytest.raises(InputError):
         f(torch.randn(7, 4), y)          # the static dim still checked
+    with pytest.raises(InputError, match="disagree on dynamic dim"):
+        f(x, torch.randn(5, 2))          # both batch dims are the symbol of Dim "n"
+
+
+def test_symbolic_dims_need_no_run_time_broadcast_check():
+    """Dims of one torch.export symbol are one size (torch-mlir's bind_symbolic_shape):
+    the add of two (n, 2) tensors checks nothing at run time; without the symbols it
+    asserts that the dims broadcast."""
+    from strata.frontends.torch import import_program
+    n = torch.export.Dim("n")
+    m = _model()
+    ep = torch.export.export(m, (X, Y), dynamic_shapes=({0: n}, {0: n}))
+    f = strata.compile(import_program(ep), target="interpret",
+                       pipeline=["torch-externalize-weights", "convert-torch-to-linalg"])
+    assert "cf.assert" not in str(f.module)
+    g = strata.compile(import_program(ep, symbolic_shapes=False), target="interpret",
+                       pipeline=["torch-externalize-weights", "convert-torch-to-linalg"])
+    assert "do not broadcast" in str(g.module)
 
 
 def test_integer_inputs_keep_their_signedness():

@@ -52,7 +52,8 @@ from ..onnx_to_linalg import Lowering, NotLowerable
 from .types import converted_type, signed_tensor_type
 
 __all__ = ["lowering", "TorchLowering", "NotLowerable", "LOWERINGS",
-           "ConvertTorchToLinalg", "make_type_converter", "aten_name", "DYNAMIC_ARG"]
+           "ConvertTorchToLinalg", "make_type_converter", "aten_name", "DYNAMIC_ARG",
+           "symbolic_dims"]
 
 # "aten.add.Tensor" -> lowering function
 LOWERINGS: dict = {}
@@ -141,6 +142,32 @@ def _const_arg(v, depth=0):
     return DYNAMIC_ARG
 
 
+def symbolic_dims(value):
+    """[Note: symbolic dims] torch.export names each dynamic size by a symbol
+    (`torch.symbolic_int "s17"`) and the importer binds the sizes of a value to them:
+        torch.bind_symbolic_shape %arg0, [%0], affine_map<()[s0] -> (s0, 3)>
+    A dim whose expression is one symbol is named by it (the name of [Note: dim
+    symbols], for the builders and for the inputs' checks); other dims (static, or an
+    expression such as s0 * 2) are None. None when `value` has no binding."""
+    from ...ir.affine import AffineSymbolExpr
+    for use in value.uses:
+        op = use.owner
+        if op.name != "torch.bind_symbolic_shape" or op.operands[0] is not value:
+            continue
+        amap = op.properties["shape_expressions"].value
+        syms = op.operands[1:]
+        names = []
+        for e in amap.results:
+            if type(e) is AffineSymbolExpr and e.position < len(syms):
+                d = syms[e.position].defining_op
+                n = d.properties.get("symbol_name") if d is not None else None
+                names.append(n.value if n is not None else None)
+            else:
+                names.append(None)
+        return names if any(names) else None
+    return None
+
+
 class TorchLowering(Lowering):
     """What a lowering function works with (see the module docstring): the context of
     convert-onnx-to-linalg's lowerings (op, converted operands, rewriter, type
@@ -159,6 +186,12 @@ class TorchLowering(Lowering):
 
     def orig_result_type(self, i: int = 0):
         return signed_tensor_type(self.op.results[i].type)
+
+    def dim_names(self, value):
+        """The symbols torch.export gave the dims of `value` (its
+        `torch.bind_symbolic_shape`: a dim that is one symbol `s0` is named by it), so
+        that dims of one symbol need no run-time check that they agree."""
+        return symbolic_dims(value)
 
     def has_operand(self, i: int) -> bool:
         """Whether optional argument `i` is given (present and not None)."""
