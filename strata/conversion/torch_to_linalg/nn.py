@@ -659,3 +659,79 @@ def _cumsum(cx):
                          False, False)]
     return [cumulate(cx, x, axis, lambda s, a, v: s.mul(a, v), lambda s, e: s.one(e),
                      False, False)]
+
+
+# ------------------------------------------------------------------ resampling
+
+# op -> (Resize mode, index of align_corners or None, nearest rounding)
+_UPSAMPLE = {}
+for _n in (1, 2, 3):
+    _UPSAMPLE[f"upsample_nearest{_n}d"] = ("nearest", None, "floor")
+    _UPSAMPLE[f"_upsample_nearest_exact{_n}d"] = ("nearest", None, "round_prefer_ceil")
+_UPSAMPLE.update({"upsample_linear1d": ("linear", 2, None),
+                  "upsample_bilinear2d": ("linear", 2, None),
+                  "upsample_trilinear3d": ("linear", 2, None),
+                  "upsample_bicubic2d": ("cubic", 2, None)})
+
+
+def _upsample(name):
+    mode, align_i, rounding = _UPSAMPLE[name]
+
+    @lowering(f"aten.{name}", f"aten.{name}.vec")
+    def lower(cx):
+        """The `.vec` form: (x, output_size?, [align_corners,] scale_factors?); the
+        other: (x, output_size, [align_corners,] scales...?). Given scales decide the
+        coordinates (as ATen: 1 / scale), else in / out."""
+        from ..onnx_to_linalg.resize import resample
+        x = cx.operands[0]
+        t = ranked(cx, x.type)
+        n = t.rank - 2
+        axes = list(range(2, t.rank))
+        align = cx.bool_(align_i, "align_corners") if align_i is not None else False
+        rest = 2 if align_i is None else 3
+        scales = None
+        if cx.aten.endswith(".vec"):
+            if not cx.is_none(rest):
+                scales = _per_dim([float(v) for v in _numbers(cx, rest)], n, "scale_factors")
+        else:
+            given = [cx.arg(i) for i in range(rest, len(cx.op.operands))]
+            if given and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                             for v in given):
+                scales = _per_dim([float(v) for v in given], n, "scales")
+        out = None if cx.is_none(1) else _per_dim(cx.ints(1, "output_size"), n,
+                                                   "output_size")
+        if scales is None and out is None:
+            raise NotLowerable("resampling needs output_size or scale factors")
+        if scales is not None and out is not None:
+            # ATen: the sizes given, the coordinates by the scales
+            if any(o != int(i * sc) for o, i, sc in zip(out, t.shape[2:], scales)
+                   if i != DYN):
+                raise NotLowerable("output sizes other than floor(input * scale) with "
+                                   "scales are not lowered")
+        if mode == "nearest":
+            coord = "asymmetric" if rounding == "floor" else "half_pixel"
+        else:
+            coord = "align_corners" if align else "pytorch_half_pixel"
+            if align:
+                scales = None     # align_corners reads only the sizes
+                out = out or [int(i * sc) for i, sc in zip(t.shape[2:], _req(cx, rest, n))]
+        return [resample(cx, x, axes, mode, coord, rounding or "floor", scales,
+                         None if scales is not None else out)]
+
+
+def _numbers(cx, i):
+    v = cx.arg(i)
+    if not isinstance(v, list) or any(not isinstance(x, (int, float)) or
+                                      isinstance(x, bool) for x in v):
+        raise NotLowerable(f"argument #{i} must be a list of constant numbers")
+    return v
+
+
+def _req(cx, i, n):
+    if DYN in ranked(cx, cx.operands[0].type).shape[2:]:
+        raise NotLowerable("align_corners resampling by scale of dynamic sizes")
+    return _per_dim([float(v) for v in _numbers(cx, i)], n, "scale_factors")
+
+
+for _n in _UPSAMPLE:
+    _upsample(_n)

@@ -187,6 +187,19 @@ CASES = {
                                                   torch.tensor([1, -1, 3]))),
     "index_middle_dim": (lambda a, i: a[:, i] + 0, (X4, torch.tensor([2, 0]))),
     "index_apart": (lambda a, i: a[i, :, i], (X4, torch.tensor([1, 0]))),
+    "interpolate_nearest": (lambda a: F.interpolate(a, scale_factor=2), (X4,)),
+    "interpolate_nearest_size": (lambda a: F.interpolate(a, size=(5, 11)), (X4,)),
+    "interpolate_nearest_exact": (lambda a: F.interpolate(a, size=(5, 11),
+                                                          mode="nearest-exact"), (X4,)),
+    "interpolate_bilinear": (lambda a: F.interpolate(a, scale_factor=2, mode="bilinear"),
+                             (X4,)),
+    "interpolate_bilinear_align": (lambda a: F.interpolate(a, size=(5, 11), mode="bilinear",
+                                                           align_corners=True), (X4,)),
+    "interpolate_bicubic": (lambda a: F.interpolate(a, scale_factor=1.5, mode="bicubic"),
+                            (X4,)),
+    "interpolate_linear1d_align": (lambda a: F.interpolate(a, scale_factor=2, mode="linear",
+                                                           align_corners=True),
+                                   (randn(2, 3, 7),)),
     "constant_pad": (lambda a: F.pad(a, (1, 2, 0, 1), value=0.5), (X,)),
     "clone_copy": (lambda a: a.new_zeros(3, 4).copy_(a) * 2 + a.clone(), (X,)),
     # factories
@@ -213,7 +226,8 @@ CPU_CASES = ["add_alpha", "div_trunc_int", "remainder_int", "unary", "activation
              "batch_norm", "batch_norm_training", "layer_norm", "group_norm", "softmax",
              "sum_bool", "max_dim", "argmax_argmin", "var_std", "any_all", "cumsum",
              "permute", "expand_new_dim", "slice", "select", "cat_promoted", "chunk",
-             "embedding", "gather", "index_broadcast", "index_apart", "constant_pad", "arange", "multihead_attention",
+             "embedding", "gather", "index_broadcast", "index_apart", "interpolate_nearest",
+             "interpolate_bilinear", "constant_pad", "arange", "multihead_attention",
              "sdpa_causal"]
 
 
