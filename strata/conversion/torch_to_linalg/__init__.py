@@ -32,10 +32,12 @@ run-time `!torch.int` values: symbolic sizes), and those ops are erased once the
 users are lowered.
 
 [Note: unlowered torch ops]
-An op without a lowering (or whose lowering declines) fails the conversion with a
+An op without a lowering fails the pass before anything is converted, with a
 diagnostic at the op's location, which the importer made the user's Python line fused
-with the FX node name: `model.py:12:0: error: failed to legalize operation
-'torch.aten.foo'` and a note with the reason.
+with the FX node name: `model.py:12:0: error: no lowering to linalg for the ATen op
+'aten.histc' (torch.operator)`. One whose lowering declines (an argument it needs
+constant, an unsupported case) fails the conversion there: `failed to legalize
+operation 'torch.aten.view'` and a note with the reason.
 """
 from __future__ import annotations
 
@@ -359,6 +361,13 @@ class ConvertTorchToLinalg(Pass):
         patterns = [_LowerTorchOp(tc)]
         populate_function_signature_conversion(patterns, tc, target)
         if not self.partial:
+            # [Note: unlowered torch ops]: an ATen op without any lowering is named at
+            # once, as what it is (a generic torch.operator too)
+            for o in op.walk():
+                if _is_torch(o) and o.name not in _NO_VALUE and \
+                        aten_name(o) not in LOWERINGS:
+                    self.signal_failure(f"no lowering to linalg for the ATen op "
+                                        f"'{aten_name(o)}' ({o.name})", o)
             apply_full_conversion([op], target, patterns, type_converter=tc)
             return
         config = ConversionConfig(fail_on_illegal=False)

@@ -735,3 +735,20 @@ def _req(cx, i, n):
 
 for _n in _UPSAMPLE:
     _upsample(_n)
+
+
+@lowering("aten.topk")
+def _topk(cx):
+    """topk(x, k, dim=-1, largest=True, sorted=True) -> (values, indices), in order
+    (also when not asked to sort)."""
+    from ..onnx_to_linalg.selection import topk
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    if r == 0:
+        raise NotLowerable("topk of a 0-d tensor is not lowered")
+    k = cx.arg(1)
+    k = scalars(cx).cast(cx.operands[1], A.index) if k is DYNAMIC_ARG else cx.int_(1, "k")
+    nargs = len(cx.op.operands)
+    axis = _axis(cx.int_(2, "dim"), r) if nargs > 2 else r - 1
+    largest = cx.bool_(3, "largest") if nargs > 3 else True
+    return topk(cx, x, k, axis, largest, not _unsigned(element_type(cx.orig_type(0))))

@@ -1,15 +1,13 @@
 // RUN: not strata-opt %s --split-input-file --convert-torch-to-linalg 2>&1 | filecheck %s
 
-// An op without a lowering fails the conversion at its location (the importer's: the
-// user's Python line), naming the ATen op.
-// CHECK: model.py:12:0: error: failed to legalize operation 'torch.aten.topk'
-// CHECK: note: pattern '_LowerTorchOp' did not apply: no lowering for aten.topk
-func.func @no_lowering(%a: !torch.vtensor<[3,4],f32>) -> !torch.vtensor<[3,2],f32> {
-  %int2 = torch.constant.int 2
-  %int-1 = torch.constant.int -1
-  %true = torch.constant.bool true
-  %values, %indices = torch.aten.topk %a, %int2, %int-1, %true, %true : !torch.vtensor<[3,4],f32>, !torch.int, !torch.int, !torch.bool, !torch.bool -> !torch.vtensor<[3,2],f32>, !torch.vtensor<[3,2],si64> loc(fused["model.py":12:0, "topk"])
-  return %values : !torch.vtensor<[3,2],f32>
+// An op without a lowering fails the pass at its location (the importer's: the
+// user's Python line), naming the ATen op, also when it is a generic torch.operator.
+// CHECK: model.py:12:0: error: no lowering to linalg for the ATen op 'aten.histc' (torch.operator)
+func.func @no_lowering(%a: !torch.vtensor<[12],f32>) -> !torch.vtensor<[4],f32> {
+  %int4 = torch.constant.int 4
+  %int0 = torch.constant.int 0
+  %0 = torch.operator "torch.aten.histc"(%a, %int4, %int0, %int0) : (!torch.vtensor<[12],f32>, !torch.int, !torch.int, !torch.int) -> !torch.vtensor<[4],f32> loc(fused["model.py":12:0, "histc"])
+  return %0 : !torch.vtensor<[4],f32>
 }
 
 // -----
