@@ -563,12 +563,14 @@ def _argmax(cx):
     rank = ranked(cx, x.type).rank
     better = "gt" if cx.aten == "aten.argmax" else "lt"
     keep = _keepdim(cx, 2)
+    if rank == 0:       # the one element is the best, at index 0
+        if not cx.is_none(1):
+            _axis(cx.int_(1, "dim"), 0)
+        return [scalars(cx).const(0, A.RankedTensorType((), A.i64))]
     if cx.is_none(1):
         if rank > 1:
             from ..onnx_to_linalg._shape_util import collapse
             x = collapse(cx, x, [list(range(rank))])
-        elif rank == 0:
-            raise NotLowerable("argmax of a 0-d tensor")
         y = arg_reduce(cx, x, 0, better, False)
         if keep:
             from ..onnx_to_linalg._shape_util import expand
@@ -744,8 +746,12 @@ def _topk(cx):
     from ..onnx_to_linalg.selection import topk
     x = cx.operands[0]
     r = ranked(cx, x.type).rank
-    if r == 0:
-        raise NotLowerable("topk of a 0-d tensor is not lowered")
+    if r == 0:          # the one element, at index 0
+        if len(cx.op.operands) > 2:
+            _axis(cx.int_(2, "dim"), 0)
+        if cx.int_(1, "k") != 1:
+            raise NotLowerable("topk of a 0-d tensor takes k = 1")
+        return [x, scalars(cx).const(0, A.RankedTensorType((), A.i64))]
     k = cx.arg(1)
     k = scalars(cx).cast(cx.operands[1], A.index) if k is DYNAMIC_ARG else cx.int_(1, "k")
     nargs = len(cx.op.operands)
