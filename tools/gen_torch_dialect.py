@@ -11,12 +11,18 @@ is every schema the dispatcher knows), as the text PyTorch itself prints
 torch dialect needs no `import torch` at run time; strata/dialects/torch/table.py parses
 an entry the first time its op is used. Schemas with a variable argument list (`...`,
 TorchScript's interpreter-only ops) have no op and are left out.
+
+It also records which of these ops torch-mlir itself defines (TORCH_MLIR_OPS: the op
+names that iree-base-compiler's context registers), since torch-mlir's FX importer
+writes any other operator as `torch.operator "<name>"`.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+
+from gen_onnx_dialect import _string  # one writer of wrapped string literals
 
 OUT = os.path.join(os.path.dirname(__file__), "..", "strata", "dialects", "torch", "schemas.py")
 
@@ -29,30 +35,13 @@ do not edit: rerun the script).
 SCHEMAS: namespace -> the schema text of every overload, as PyTorch prints it without
     the namespace ("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"),
     sorted by name and overload. Namespaces: {namespaces}.
+TORCH_MLIR_OPS: the names (without `torch.`) of the ops above that torch-mlir defines
+    (iree-base-compiler {iree_version}), space-separated, sorted.
 
 One string per schema, parsed when its op is first used (strata/dialects/torch/table.py),
 so that the torch dialect loads in a few milliseconds and without torch.
 """
 '''
-
-
-def _string(text, indent):
-    """`text` as a string literal, split into adjacent literals to keep lines short."""
-    one = indent + repr(text) + ","
-    if len(one) <= 99:
-        return one
-    room = 99 - len(indent) - 4
-    chunks, start = [], 0
-    while len(repr(text[start:])) - 2 > room:
-        cut = text.rfind(" ", start, start + room)
-        if cut <= start:
-            break
-        chunks.append(text[start:cut + 1])
-        start = cut + 1
-    chunks.append(text[start:])
-    lines = [indent + "(" + repr(chunks[0])]
-    lines += [indent + " " + repr(c) for c in chunks[1:]]
-    return "\n".join(lines) + "),"
 
 
 def collect():
@@ -70,9 +59,28 @@ def collect():
                                for ns, d in by_ns.items()}
 
 
+def _op_name(ns, text):
+    head = text[:text.index("(")]
+    name, _, overload = head.partition(".")
+    return f"{ns}.{name}" + (f".{overload}" if overload else "")
+
+
+def upstream_ops(by_ns):
+    """(iree-base-compiler's version, the op names of `by_ns` its torch dialect
+    registers)."""
+    from iree.compiler import version as iree_version
+    from iree.compiler.ir import Context
+    ctx = Context()
+    names = sorted(n for ns, texts in by_ns.items() for n in (_op_name(ns, t) for t in texts)
+                   if ctx.is_registered_operation("torch." + n))
+    return iree_version.VERSION, names
+
+
 def generate() -> str:
     version, by_ns = collect()
-    out = [HEADER.format(version=version, namespaces=", ".join(NAMESPACES))]
+    iree_version, registered = upstream_ops(by_ns)
+    out = [HEADER.format(version=version, namespaces=", ".join(NAMESPACES),
+                         iree_version=iree_version)]
     out.append(f"TORCH_VERSION = {version!r}\n")
     out.append("SCHEMAS = {")
     for ns, texts in by_ns.items():
@@ -80,6 +88,16 @@ def generate() -> str:
         out.extend(_string(t, " " * 8) for t in texts)
         out.append("    ),")
     out.append("}\n")
+    out.append("TORCH_MLIR_OPS = (")
+    line = []
+    for n in registered:
+        if line and len(repr(" ".join(line + [n]) + " ")) + 4 > 99:
+            out.append("    " + repr(" ".join(line) + " "))
+            line = []
+        line.append(n)
+    if line:
+        out.append("    " + repr(" ".join(line)))
+    out.append(")\n")
     return "\n".join(out)
 
 

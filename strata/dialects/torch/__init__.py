@@ -19,15 +19,15 @@ from __future__ import annotations
 from ...ir.context import Dialect
 from . import table
 from .ops import (TORCH_OPS, TorchOp, apfloat_to_string, float_name_hint,
-                  generated_op_class, schema_constraint)
+                  generated_op_class, materialize_constant, schema_constraint)
 from .torch_c import TORCH_C_OPS
 from .types import (DTYPES, UNKNOWN, AnyType, BaseTensorType, BoolType, DeviceType,
                     DictType, FloatType, GeneratorType, IntType, LinearParamsType,
                     ListType, NnModuleType, NonValueTensorType, NoneType, NumberType,
                     OptionalType, QuantizedType, StringType, TorchType, TupleType,
                     UnionType, ValueTensorType, builtin_element_type, builtin_tensor_type,
-                    dtype_of_scalar_type, is_valid_dtype, parse_type, scalar_type_number,
-                    torch_dtype, vtensor_of_builtin)
+                    dtype_of_scalar_type, dtype_of_torch_name, is_valid_dtype, parse_type,
+                    scalar_type_number, torch_dtype, vtensor_of_builtin)
 
 __all__ = ["TORCH", "TORCH_C", "TorchOp", "torch_op_class", "schema_of", "table",
            "schema_constraint", "float_name_hint", "apfloat_to_string",
@@ -37,7 +37,7 @@ __all__ = ["TORCH", "TORCH_C", "TorchOp", "torch_op_class", "schema_of", "table"
            "ListType", "OptionalType", "TupleType", "UnionType", "DictType",
            "NnModuleType", "UNKNOWN", "DTYPES", "is_valid_dtype", "builtin_element_type",
            "torch_dtype", "builtin_tensor_type", "vtensor_of_builtin",
-           "scalar_type_number", "dtype_of_scalar_type"]
+           "scalar_type_number", "dtype_of_scalar_type", "dtype_of_torch_name"]
 
 _HAND_WRITTEN = {c.name: c for c in TORCH_OPS}
 
@@ -53,5 +53,6 @@ def schema_of(op):
     return table.lookup(op.name) if isinstance(op, TorchOp) else None
 
 
-TORCH = Dialect("torch", TORCH_OPS, parse_type=parse_type, lookup_op=generated_op_class)
+TORCH = Dialect("torch", TORCH_OPS, parse_type=parse_type, lookup_op=generated_op_class,
+                materialize_constant=materialize_constant)
 TORCH_C = Dialect("torch_c", TORCH_C_OPS)

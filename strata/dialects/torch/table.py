@@ -4,7 +4,10 @@
       -> <Schema aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor>
 
 `op_names()` lists the op name of every schema; `lookup(name)` parses the schema text
-(PyTorch's own schema syntax) the first time an op's schema is asked for.
+(PyTorch's own schema syntax) the first time an op's schema is asked for;
+`in_torch_mlir(name)` says whether torch-mlir defines the op too (its FX importer writes
+the others as `torch.operator "torch.aten.<name>"`, and an importer that must match it
+does the same).
 
 [Note: op names]
 An operator `ns::name.overload` is the op `torch.ns.name.overload`, and
@@ -24,8 +27,8 @@ SType into the torch types it accepts (ops.py, as torch-mlir's ODS generator doe
 from __future__ import annotations
 
 
-__all__ = ["Schema", "Arg", "SType", "lookup", "op_names", "has_op", "op_name",
-           "parse_schema", "parse_type_expr"]
+__all__ = ["Schema", "Arg", "SType", "lookup", "op_names", "has_op", "in_torch_mlir",
+           "op_name", "parse_schema", "parse_type_expr"]
 
 
 def op_name(ns: str, name: str, overload: str) -> str:
@@ -114,6 +117,20 @@ class Schema:
         return self.name.endswith("_") and not self.name.endswith("__")
 
     @property
+    def is_read_only(self) -> bool:
+        """No argument or return is written (torch-mlir's ReadOnly trait)."""
+        return not any(a.is_mutable for a in self.arguments + self.returns)
+
+    @property
+    def has_value_semantics(self) -> bool:
+        """Read-only and without any alias annotation, so results never alias operands
+        (torch-mlir's HasValueSemantics; `is` / `isnot` compare identities)."""
+        return (self.is_read_only and
+                not any(a.alias is not None for a in self.arguments + self.returns) and
+                not (self.ns == "aten" and self.name in ("__is__", "__isnot__")) and
+                not (self.ns == "prim" and self.name == "unchecked_cast"))
+
+    @property
     def result_names(self):
         """The names of the results as torch-mlir's ODS names them: the schema's return
         names, else `result` (one return) or `result0`, `result1`..."""
@@ -193,19 +210,23 @@ class _Reader:
         return s[i:j].strip()
 
 
+def _type_list(r):
+    """`A, B)` after an opening parenthesis: the types (alias annotations dropped)."""
+    items = []
+    if not r.eat(")"):
+        while True:
+            items.append(parse_type_expr(r)[0])
+            if r.eat(")"):
+                break
+            r.expect(",")
+    return items
+
+
 def parse_type_expr(r):
     """A type expression and its alias annotation: (SType, alias or None)."""
     r.ws()
     if r.eat("("):  # a tuple
-        items = []
-        if not r.eat(")"):
-            while True:
-                t, _ = parse_type_expr(r)
-                items.append(t)
-                if r.eat(")"):
-                    break
-                r.expect(",")
-        t = SType("Tuple", items)
+        t = SType("Tuple", _type_list(r))
         alias = None
     else:
         name = r.ident()
@@ -213,14 +234,7 @@ def parse_type_expr(r):
         params = ()
         if name in ("Dict", "Future", "Await", "RRef", "Union") and r.peek("("):
             r.expect("(")
-            ps = []
-            while True:
-                p, _ = parse_type_expr(r)
-                ps.append(p)
-                if r.eat(")"):
-                    break
-                r.expect(",")
-            params = ps
+            params = _type_list(r)
         if r.peek("("):  # alias annotation: Tensor(a), Tensor(a!), Tensor(a -> *)
             r.expect("(")
             j = r.s.index(")", r.i)
@@ -247,6 +261,16 @@ def parse_type_expr(r):
     return t, alias
 
 
+def _parse_return(r):
+    """One return: a type, its alias annotation and an optional name."""
+    t, alias = parse_type_expr(r)
+    name = ""
+    r.ws()
+    if r.i < len(r.s) and (r.s[r.i].isalpha() or r.s[r.i] == "_"):
+        name = r.ident()
+    return Arg(name, t, None, False, alias)
+
+
 def parse_schema(text):
     """(name, overload, arguments, returns) of a schema text without its namespace."""
     r = _Reader(text)
@@ -269,27 +293,14 @@ def parse_schema(text):
             r.expect(",")
     r.expect("->")
     rets = []
-    r.ws()
-    if r.peek("("):
-        r.expect("(")
-        if not r.eat(")"):
-            while True:
-                t, alias = parse_type_expr(r)
-                rname = ""
-                r.ws()
-                if r.i < len(r.s) and (r.s[r.i].isalpha() or r.s[r.i] == "_"):
-                    rname = r.ident()
-                rets.append(Arg(rname, t, None, False, alias))
-                if r.eat(")"):
-                    break
-                r.expect(",")
-    else:
-        t, alias = parse_type_expr(r)
-        rname = ""
-        r.ws()
-        if r.i < len(r.s) and (r.s[r.i].isalpha() or r.s[r.i] == "_"):
-            rname = r.ident()
-        rets.append(Arg(rname, t, None, False, alias))
+    if not r.peek("("):
+        rets.append(_parse_return(r))
+    elif r.expect("(") or not r.eat(")"):
+        while True:
+            rets.append(_parse_return(r))
+            if r.eat(")"):
+                break
+            r.expect(",")
     return name, overload, tuple(args), tuple(rets)
 
 
@@ -323,6 +334,19 @@ def op_names():
 
 def has_op(name: str) -> bool:
     return name in _index()
+
+
+_UPSTREAM: set = set()
+
+
+def in_torch_mlir(name: str) -> bool:
+    """Whether torch-mlir itself defines the generated op `name` (`torch.aten.relu`),
+    as recorded by the generator from iree-base-compiler's registry: torch-mlir's FX
+    importer writes the other operators as `torch.operator "<name>"`."""
+    if not _UPSTREAM:
+        from .schemas import TORCH_MLIR_OPS
+        _UPSTREAM.update("torch." + n for n in TORCH_MLIR_OPS.split())
+    return name in _UPSTREAM
 
 
 def lookup(name: str) -> Schema | None:

@@ -17,13 +17,11 @@ from ...ir import traits as T
 from ...ir.ods import Op, Operand, Result
 from ...syntax.asm_format import install_format
 from . import types as TT
-from .ops import emit_error
+from .ops import _VTENSOR, emit_error
 
 __all__ = ["ToBuiltinTensorOp", "FromBuiltinTensorOp", "ToI64Op", "FromI64Op", "ToF64Op",
            "FromF64Op", "ToI1Op", "FromI1Op", "TORCH_C_OPS"]
 
-_VTENSOR = C.Constraint(lambda t: type(t) is TT.ValueTensorType,
-                        "Multi-dimensional array modeling Torch's Tensor type")
 _BUILTIN_TENSOR = C.Constraint(
     lambda t: isinstance(t, (A.RankedTensorType, A.UnrankedTensorType)),
     "tensor of any type values")

@@ -35,6 +35,7 @@ __all__ = ["TorchType", "BaseTensorType", "ValueTensorType", "NonValueTensorType
            "ListType", "OptionalType", "TupleType", "UnionType", "DictType",
            "NnModuleType", "parse_type", "is_valid_dtype", "builtin_element_type",
            "torch_dtype", "DTYPES", "scalar_type_number", "dtype_of_scalar_type",
+           "dtype_of_torch_name",
            "builtin_tensor_type", "vtensor_of_builtin", "UNKNOWN"]
 
 UNKNOWN = -1  # a `?` size
@@ -310,18 +311,24 @@ class NnModuleType(TorchType):
 _U, _S = A.IntegerType.UNSIGNED, A.IntegerType.SIGNED
 
 
+_DTYPE_FLOATS = frozenset(("f16", "bf16", "f32", "f64", "f4E2M1FN", "f8E5M2", "f8E4M3FN",
+                           "f8E5M2FNUZ", "f8E4M3FNUZ", "f8E4M3B11FNUZ", "f8E8M0FNU"))
+
+
 def is_valid_dtype(t) -> bool:
-    """Whether `t` may be a torch tensor's dtype (torch-mlir's isValidTorchDtype):
-    a float type, complex of a float type, i1, siN / uiN of 8 to 64 bits, or a
-    quantized torch type."""
-    if isinstance(t, (A.FloatType, QuantizedType)):
-        return True
+    """Whether `t` may be a torch tensor's dtype (torch-mlir's isValidTorchDtype): f16,
+    bf16, f32, f64 or an 8/4-bit float kind, complex of one of those, i1, siN / uiN of
+    4 to 64 bits, !torch.str, or a quantized torch type."""
     if isinstance(t, A.ComplexType):
-        return isinstance(t.element_type, A.FloatType)
+        t = t.element_type
+    if isinstance(t, A.FloatType):
+        return t.name in _DTYPE_FLOATS
+    if isinstance(t, (QuantizedType, StringType)):
+        return True
     if isinstance(t, A.IntegerType):
         if t.signedness == A.IntegerType.SIGNLESS:
             return t.width == 1
-        return t.width in (8, 16, 32, 64)
+        return t.width in (4, 8, 16, 32, 64)
     return False
 
 
@@ -376,6 +383,7 @@ _SCALAR_TYPES = (
     (23, "float8_e5m2", "f8E5M2"), (24, "float8_e4m3fn", "f8E4M3FN"),
     (25, "float8_e5m2fnuz", "f8E5M2FNUZ"), (26, "float8_e4m3fnuz", "f8E4M3FNUZ"),
     (27, "uint16", "ui16"), (28, "uint32", "ui32"), (29, "uint64", "ui64"),
+    (44, "float8_e8m0fnu", "f8E8M0FNU"),
 )
 
 
@@ -398,6 +406,15 @@ for _n, _name, _text in _SCALAR_TYPES:
     _t = _dtype_of_text(_text)
     DTYPES[_n] = (_name, _t)
     _NUMBER_OF.setdefault(_t, _n)
+
+
+_BY_NAME = {name: t for name, t in DTYPES.values()}
+
+
+def dtype_of_torch_name(name: str):
+    """The torch dtype of a PyTorch dtype's name ("float32", "int64", "bool"...; what
+    `str(torch.float32)` says after `torch.`), or None."""
+    return _BY_NAME.get(name)
 
 
 def scalar_type_number(dtype) -> int | None:
