@@ -658,7 +658,9 @@ def encode_blob(data: bytes, alignment: int) -> str:
 
 
 def decode_blob(hexstr: str) -> tuple[int, bytes]:
-    """Inverse of encode_blob (quotes around the string are accepted)."""
+    """Inverse of encode_blob (quotes around the string are accepted). As MLIR's parser,
+    a blob without data is the empty blob whatever alignment it states (alignment 0,
+    printed "0x00000000"); one with data needs a power-of-2 alignment."""
     s = hexstr[1:-1] if hexstr[:1] == '"' and hexstr[-1:] == '"' else hexstr
     if not s.startswith("0x") or len(s) % 2 or not re.fullmatch("[0-9a-fA-F]*", s[2:]):
         raise ValueError("expected hex string blob")
@@ -666,6 +668,8 @@ def decode_blob(hexstr: str) -> tuple[int, bytes]:
     if len(raw) < 4:
         raise ValueError("expected hex string blob to encode alignment in first 4 bytes")
     align = struct.unpack("<I", raw[:4])[0]
+    if len(raw) == 4:
+        return 0, b""
     if align == 0 or align & (align - 1):
         raise ValueError(f"expected hex string blob alignment to be a power of 2, got {align}")
     return align, raw[4:]

@@ -246,6 +246,11 @@ def test_blobs_and_dense_resource():
     assert decode_blob('"0x080000000000803F"') == (8, struct.pack("<f", 1.0))
     with pytest.raises(ValueError):
         decode_blob("0x0300000000")  # alignment not a power of two
+    with pytest.raises(ValueError):
+        decode_blob("0x0000000000")  # data needs an alignment
+    # an empty blob (a tensor with a 0 dim) is upstream's empty blob, alignment 0
+    assert decode_blob("0x04000000") == decode_blob("0x00000000") == (0, b"")
+    assert ResourceBlobs({"e": "0x04000000"}).entries() == {"e": "0x00000000"}
     a = DenseResourceElementsAttr(ty("tensor<3xi32>"), "blob1")
     assert str(a) == "dense_resource<blob1> : tensor<3xi32>"
     assert to_numpy(a, blobs).tolist() == [1, 2, 3]

@@ -5,13 +5,12 @@ An import error prints one line, `strata: error: model.onnx: node 'n3' (Conv, #3
 and exits with status 1."""
 from __future__ import annotations
 
-import sys
-
 __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(p) -> None:
-    p.add_argument("model", help="the .onnx file (a .pt2 file: strata/frontends/torch/command.py)")
+    p.add_argument("model", help="the .onnx file (or a .pt2 file: "
+                                 "strata/frontends/torch/command.py)")
     p.add_argument("-o", dest="output", default="-", metavar="FILE",
                    help="write the module here (default: standard output)")
     p.add_argument("--inline-constants", action="store_true",
@@ -24,25 +23,9 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from ...errors import StrataError
-    from ...syntax.printer import PrintOptions, print_op
+    from ..command import print_imported
     from . import import_model
-    try:
-        module = import_model(args.model, expand_functions=args.expand_functions,
-                              inline_constants=args.inline_constants)
-        text = print_op(module, PrintOptions(debuginfo=args.debuginfo))
-        if not text.endswith("\n"):
-            text += "\n"
-    except StrataError as e:
-        print(f"strata: error: {e}", file=sys.stderr)
-        return 1
-    if args.output == "-":
-        sys.stdout.write(text)
-        return 0
-    try:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as e:
-        print(f"strata: error: {args.output}: {e.strerror}", file=sys.stderr)
-        return 1
-    return 0
+    return print_imported(lambda: import_model(args.model,
+                                               expand_functions=args.expand_functions,
+                                               inline_constants=args.inline_constants),
+                          args.output, args.debuginfo)

@@ -12,11 +12,15 @@ _TYPES: dict = {}
 
 
 def context():
-    """The context the importer builds in: every dialect Strata has."""
+    """The context the importer builds in: the dialects an imported module holds (not
+    every dialect Strata has: loading the onnx one alone takes most of a second)."""
     global _CTX
     if _CTX is None:
-        from ...dialects import default_context
-        _CTX = default_context()
+        from ...dialects.builtin import BUILTIN
+        from ...dialects.func import FUNC
+        from ...dialects.torch import TORCH, TORCH_C
+        from ...ir.context import Context
+        _CTX = Context([BUILTIN, FUNC, TORCH, TORCH_C])
     return _CTX
 
 

@@ -26,30 +26,13 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from ...errors import StrataError
-    from ...syntax.printer import PrintOptions, print_op
+    from ..command import print_imported
     from . import import_program, load_program
     for flag in ("inline_constants", "expand_functions"):
         if getattr(args, flag, False):
             print(f"strata: error: --{flag.replace('_', '-')} is for ONNX models, not "
                   f"{args.model}", file=sys.stderr)
             return 1
-    try:
-        ep = load_program(args.model)
-        module = import_program(ep, decompose=not args.no_decompose)
-        text = print_op(module, PrintOptions(debuginfo=args.debuginfo))
-        if not text.endswith("\n"):
-            text += "\n"
-    except StrataError as e:
-        print(f"strata: error: {e}", file=sys.stderr)
-        return 1
-    if args.output == "-":
-        sys.stdout.write(text)
-        return 0
-    try:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as e:
-        print(f"strata: error: {args.output}: {e.strerror}", file=sys.stderr)
-        return 1
-    return 0
+    return print_imported(lambda: import_program(load_program(args.model),
+                                                 decompose=not args.no_decompose),
+                          args.output, args.debuginfo)

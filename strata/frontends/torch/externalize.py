@@ -21,8 +21,9 @@ After:
   place and location, by a load of the global holding that blob and the conversion from
   the builtin tensor (`torch_c.from_builtin_tensor`, torch-mlir's cast between its value
   tensors and builtin ones). Literals of one blob (each use of one parameter) share one
-  global. `dense<...>` literals (one element, or what a pass folded) stay: they are
-  constants, not weights.
+  global; literals reading one blob as tensors of different types get one global each.
+  `dense<...>` literals (one element, or what a pass folded) stay: they are constants,
+  not weights. Literals inside nested modules are left to those modules.
 - The global's type is the builtin tensor torch-mlir's backend converts the vtensor to:
   the same shape, its element type signless (`si64` -> `i64`, `ui8` -> `i8`); the blob's
   bytes are the same, so the global's `dense_resource` names the same blob.
@@ -51,15 +52,17 @@ def externalize_weights(module) -> int:
     symbols = {op.properties["sym_name"].value for op in block.ops
                if "sym_name" in op.properties}
     first = next(iter(block.ops), None)
-    globals_: dict = {}  # blob handle -> (symbol, builtin tensor type)
-    literals = [op for op in module.walk() if op.name == "torch.vtensor.literal"
+    globals_: dict = {}  # (blob handle, builtin tensor type) -> (symbol, that type)
+    # (the literals of nested modules are theirs: their own symbol tables hold them)
+    literals = [op for top in block.ops if top.name != "builtin.module" for op in top.walk()
+                if op.name == "torch.vtensor.literal"
                 and isinstance(op.properties.get("value"), DenseResourceElementsAttr)]
     for op in literals:
         attr = op.properties["value"]
-        entry = globals_.get(attr.handle)
+        type_ = A.RankedTensorType(list(attr.type.shape),
+                                   builtin_element_type(attr.type.element_type))
+        entry = globals_.get((attr.handle, type_))
         if entry is None:
-            type_ = A.RankedTensorType(list(attr.type.shape),
-                                       builtin_element_type(attr.type.element_type))
             sym, i = attr.handle, 0
             while sym in symbols:
                 i += 1
@@ -71,7 +74,7 @@ def externalize_weights(module) -> int:
                 block.insert_before(first, g)
             else:
                 block.append(g)
-            entry = globals_[attr.handle] = (sym, type_)
+            entry = globals_[(attr.handle, type_)] = (sym, type_)
         sym, type_ = entry
         where = op.parent
         load = GlobalLoadConstOp.build(loc=op.loc, result_types=[type_],

@@ -90,6 +90,15 @@ _BUILTIN_OPS = {"truediv": "div", "mul": "mul", "add": "add", "sub": "sub", "lt"
                 "le": "le", "ge": "ge", "ne": "ne", "gt": "gt", "mod": "fmod", "eq": "eq",
                 "floordiv": "floordiv", "neg": "neg"}
 
+# torch.sym_* functions on scalars -> (namespace, op, {operand kind: overload}).
+_SYM_FUNCTIONS = {"sym_float": ("aten", "Float", {"int": "Scalar", "float": "Scalar",
+                                                  "bool": "Scalar"}),
+                  "sym_int": ("aten", "Int", {"float": "float", "int": "Scalar",
+                                              "bool": "bool"}),
+                  "sym_max": ("prim", "max", {"int": "int", "float": "float"}),
+                  "sym_min": ("prim", "min", {"int": "int", "float": "float"}),
+                  "sym_not": ("aten", "__not__", {"bool": "default"})}
+
 _LIST_ELEMENT_TYPES = {"IntType": "int", "SymIntType": "int", "FloatType": "float",
                        "StringType": "str", "BoolType": "bool", "TensorType": "vtensor"}
 
@@ -133,14 +142,15 @@ def _op_name(schema) -> str:
 
 def describe(node) -> str:
     """`node 'add_1' (aten.add.Tensor)` for FX node `node`."""
-    target = node.target
-    what = getattr(target, "__name__", None) if not hasattr(target, "_schema") else None
-    if hasattr(target, "_schema"):
-        s = target._schema
-        what = s.name.replace("::", ".") + (f".{s.overload_name}" if s.overload_name else "")
-    elif node.op != "call_function":
+    schema = getattr(node.target, "_schema", None)
+    if schema is not None:
+        what = schema.name.replace("::", ".") + (f".{schema.overload_name}"
+                                                 if schema.overload_name else "")
+    elif node.op == "call_function":
+        what = getattr(node.target, "__name__", None) or str(node.target)
+    else:
         what = node.op
-    return f"node '{node.name}' ({what or target})"
+    return f"node '{node.name}' ({what})"
 
 
 class _ProgramImporter:
@@ -286,8 +296,7 @@ class _ProgramImporter:
             if val.is_quantized:
                 raise _Unsupported("quantized tensors are not supported")
             return self.vtensor_type(val.shape, val.dtype)
-        if isinstance(val, (list, tuple)) and val and all(isinstance(x, torch.Tensor)
-                                                          for x in val):
+        if isinstance(val, (list, tuple)) and all(isinstance(x, torch.Tensor) for x in val):
             return D.type_of("!torch.list<vtensor>")
         if isinstance(val, (bool, torch.SymBool)):
             return D.type_of("!torch.bool")
@@ -485,6 +494,9 @@ class _ProgramImporter:
         if _is_symbolic(node.meta.get("val")) and type(target).__name__ in (
                 "builtin_function_or_method",):
             return self._builtin(node)
+        sym = _SYM_FUNCTIONS.get(getattr(target, "__name__", None))
+        if sym is not None and getattr(target, "__module__", "").startswith("torch"):
+            return self._sym_function(node, sym)
         if isinstance(target, torch._ops.HigherOrderOperator):
             raise _Unsupported(f"higher-order operator '{target.name()}' cannot be imported")
         raise _Unsupported(f"calls of {getattr(target, '__name__', target)!s} cannot be "
@@ -569,6 +581,24 @@ class _ProgramImporter:
         if overload not in packet.overloads():
             raise _Unsupported(f"aten.{fam} has no '{overload}' overload for these operands")
         self._overload(node, getattr(packet, overload), tuple(args), {})
+
+    def _sym_function(self, node, family):
+        """torch.sym_float / sym_int / sym_max / sym_min / sym_not on scalars: the aten
+        or prim op of the operands' kind (FxImporter has none of these)."""
+        import torch
+        import torch.fx
+
+        def kind(a):
+            v = a.meta.get("val") if isinstance(a, torch.fx.Node) else a
+            return "bool" if isinstance(v, (bool, torch.SymBool)) else \
+                "int" if isinstance(v, (int, torch.SymInt)) else "float"
+        kinds = {kind(a) for a in node.args}
+        ns, name, by_kind = family
+        overload = by_kind.get(kinds.pop()) if len(kinds) == 1 else None
+        if overload is None:
+            raise _Unsupported(f"{node.target.__name__} of these operands cannot be imported")
+        self._overload(node, getattr(getattr(getattr(torch.ops, ns), name), overload),
+                       node.args, {})
 
     def _as_float(self, arg):
         """An int symbolic value as a float (aten.Float.Scalar), for mixed arithmetic."""

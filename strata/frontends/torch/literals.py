@@ -33,10 +33,8 @@ from ...ir.dense import BLOBS, DenseElementsAttr, DenseResourceElementsAttr
 __all__ = ["dtype_info", "SCALAR_TYPE_CODES", "LAYOUT_CODES", "MEMORY_FORMAT_CODES",
            "tensor_literal_attr", "fresh_blob_name"]
 
-# torch dtype name -> (torch-mlir element type, c10::ScalarType number): the dialect's
-# table (strata/dialects/torch/types.py) read by name.
-_DTYPES = {name: (dtype, number) for number, (name, dtype) in _T.DTYPES.items()}
-SCALAR_TYPE_CODES = {name: number for name, (_, number) in _DTYPES.items()}
+# torch dtype name -> c10::ScalarType number (the dialect's table, strata/dialects/torch).
+SCALAR_TYPE_CODES = {name: number for number, (name, _) in _T.DTYPES.items()}
 LAYOUT_CODES = {"strided": 0, "sparse_coo": 1, "sparse_csr": 2, "sparse_csc": 3,
                 "sparse_bsr": 4, "sparse_bsc": 5}
 MEMORY_FORMAT_CODES = {"contiguous_format": 0, "preserve_format": 1, "channels_last": 2,
@@ -50,7 +48,8 @@ def _name(obj) -> str:
 
 def dtype_info(dtype):
     """(element type, ScalarType number) of a torch dtype, or None if unsupported."""
-    return _DTYPES.get(_name(dtype))
+    t = _T.dtype_of_torch_name(_name(dtype))
+    return None if t is None else (t, _T.scalar_type_number(t))
 
 
 def fresh_blob_name(base: str) -> str:
@@ -80,5 +79,5 @@ def tensor_literal_attr(tensor, element_type, name: str | None = None):
         shape = "_".join(str(d) for d in tensor.shape)
         name = f"torch_tensor_{shape}_{tensor.dtype}"
     handle = fresh_blob_name(name)
-    BLOBS.set(handle, raw, alignment=itemsize)
+    BLOBS.set(handle, raw, alignment=itemsize if raw else 0)  # empty: MLIR's empty blob
     return DenseResourceElementsAttr(type_, handle)

@@ -4,15 +4,19 @@
 torch.export records, on each node it traced, the Python stack at the call
 (`node.meta["stack_trace"]`, the text of a traceback). torch-mlir's FxImporter turns
 its `File "f.py", line N,` frames into `loc("f.py":N:0)`, or, for several frames, a call
-site chain whose callee is the innermost frame (the line that called the op) and whose
-callers are the outer frames, innermost first. Strata does the same and puts the FX node's
-name around it, so a diagnostic names both the node and the user's line:
+site chain whose callee is the innermost frame and whose callers are the outer frames,
+innermost first. Strata does the same, with two differences that make every later
+diagnostic point at the user's code:
+- the innermost frames inside torch's own sources are dropped (`torch/nn/modules/
+  linear.py`, where `F.linear` is called, is not where the user wrote `self.fc(x)`), so
+  the callee is the user's line; a stack with no user frame at all keeps its innermost;
+- the FX node's name is put around it, so a diagnostic names both the node and the line:
 
-    loc("relu"(callsite("model.py":8:0 at "model.py":20:0)))
+    loc("addmm"(callsite("model.py":8:0 at "model.py":20:0)))
 
 A node without a stack trace (placeholders, the output, nodes export added) gets only
-its name. `user_frame(loc)` finds the line to show the user: the innermost frame outside
-torch's own sources (`torch/nn/modules/linear.py` is not where the user wrote `self.fc`).
+its name. `user_frame(loc)` is the line to show the user (the callee's, or for a
+location made elsewhere the innermost frame outside torch's sources).
 """
 from __future__ import annotations
 
@@ -32,6 +36,9 @@ def stack_location(stack_trace):
     frames = [FileLineColLoc(f, int(n), 0) for f, n in _FRAME.findall(stack_trace)]
     if not frames:
         return None
+    if not all(map(_in_torch, frames)):
+        while _in_torch(frames[-1]):
+            frames.pop()
     caller = frames[0]
     for f in frames[1:-1]:
         caller = CallSiteLoc(f, caller)
@@ -54,14 +61,17 @@ def _frames(loc):
         yield loc
 
 
-_TORCH_SOURCE = re.compile(r"(^|/)(torch|torch/_[a-z_]+|functorch)/")
+# torch's own sources: an installed torch (or functorch), or a path relative to torch's
+# root as export writes some ("torch/fx/passes/runtime_assert.py").
+_TORCH_SOURCE = re.compile(r"(^|/(site|dist)-packages/)(torch|functorch)/")
+
+
+def _in_torch(frame) -> bool:
+    return _TORCH_SOURCE.search(frame.filename.replace("\\", "/")) is not None
 
 
 def user_frame(loc):
     """The innermost `file:line` of `loc` outside torch's own sources, else the
     innermost one; None when `loc` has no file position."""
     frames = list(_frames(loc))
-    for f in frames:
-        if not _TORCH_SOURCE.search(f.filename.replace("\\", "/")):
-            return f
-    return frames[0] if frames else None
+    return next((f for f in frames if not _in_torch(f)), frames[0] if frames else None)

@@ -23,6 +23,7 @@ pytestmark = pytest.mark.skipif(IREE_OPT is None, reason="iree-opt not on PATH (
                                 "iree-base-compiler)")
 
 nn = torch.nn
+F = torch.nn.functional
 Dim = torch.export.Dim
 
 
@@ -94,6 +95,7 @@ class Embed(nn.Module):
     def __init__(self):
         super().__init__()
         self.emb = nn.Embedding(10, 4)
+        self.bag = nn.EmbeddingBag(10, 3, mode="sum")
         self.register_buffer("mask", torch.tensor([True, False, True, True]))
         self.register_buffer("order", torch.tensor([3, 1, 0, 2]))
 
@@ -102,7 +104,105 @@ class Embed(nn.Module):
         picked = x[ids[0], :]
         g = torch.gather(x, 1, ids[:, :2] % 4)
         masked = torch.where(self.mask, e, 0.0).index_select(-1, self.order)
-        return masked[..., ids[0] % 4], picked, g, x.index_select(0, ids[1])
+        bag = self.bag(ids.flatten(), torch.tensor([0, 4]))
+        return (masked[..., ids[0] % 4], picked, g, x.index_select(0, ids[1]), bag,
+                F.one_hot(ids % 4, 4))
+
+
+class Keywords(nn.Module):
+    """Keyword-only inputs, str and bool inputs (kept as arguments), bool and float outputs,
+    a data-dependent (unbacked) size from nonzero."""
+
+    def forward(self, x, *, y, mode: str, flag: bool):
+        nz = torch.nonzero(x > 0)
+        return x + y, x.shape[0] > 2, 2.5, nz.float().sum(0), nz
+
+
+class Layers(nn.Module):
+    """Norms, attention, activations, pooling, transposed / grouped / 1-d convolutions,
+    interpolation, padding: core ATen ops with str, bool and optional list arguments."""
+
+    def __init__(self):
+        super().__init__()
+        self.ln, self.gn = nn.LayerNorm(8), nn.GroupNorm(2, 4)
+        self.ct = nn.ConvTranspose2d(4, 4, 3, stride=2, groups=2)
+        self.c1 = nn.Conv1d(8, 4, 3, dilation=2)
+
+    def forward(self, x, img):
+        q = self.ln(x)
+        a = F.scaled_dot_product_attention(q, q, q)
+        y = F.silu(self.gn(img))
+        return (F.gelu(a, approximate="tanh"), x.tanh().cumsum(1), F.log_softmax(x, -1),
+                F.avg_pool2d(y, 2), F.adaptive_avg_pool2d(y, 1), self.ct(y),
+                F.interpolate(y, scale_factor=2, mode="nearest"), self.c1(x.transpose(1, 2)),
+                F.interpolate(y, size=(5, 5), mode="bilinear", align_corners=False),
+                F.pad(y, (1, 2, 0, 1), value=0.5))
+
+
+class Creation(nn.Module):
+    """Creation ops with dtype / device / layout arguments, casts, a lifted constant, a bool
+    scalar given for a number, tied, transposed, empty and 0-d parameters, a None output."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(3, 4).t())
+        self.empty = nn.Parameter(torch.empty(0, 3))
+        self.scale = nn.Parameter(torch.tensor(2.0))
+        self.a, self.b = nn.Linear(4, 4), nn.Linear(4, 4)
+        self.b.weight = self.a.weight
+
+    def forward(self, x):
+        r = torch.arange(x.shape[1], dtype=torch.float32)
+        z = torch.zeros(2, device=x.device)
+        return (x + r, torch.full((2, 3), 1.5, dtype=torch.float64), x.to(torch.float16),
+                torch.ones_like(x, dtype=torch.int32), x.int().float().sum(1, keepdim=True),
+                torch.tensor([1.0, 2.0, 3.0]) * 2, (x + True) @ self.w, self.empty.sum() + z,
+                self.scale * x, self.a(x) + self.b(x), None)
+
+
+class TwoDims(nn.Module):
+    """Two dynamic dims per input, bounded and unbounded, derived sizes (2*a, 2*a-1), size
+    arithmetic returned as ints and floats."""
+
+    def forward(self, x, y):
+        z = torch.cat([x, x], 0)
+        return (z.view(z.shape[0], -1), y.sum(0), x.shape[0] * y.shape[1], z[1:],
+                x.shape[1] / 2)
+
+
+class State(nn.Module):
+    """Training-mode batch norm (its buffers updated), in-place ops on an input and on a
+    clone, partly used multi-result ops, unbind and chunk."""
+
+    def __init__(self):
+        super().__init__()
+        self.bn = nn.BatchNorm1d(4)
+
+    def forward(self, x, m):
+        v = x.max(dim=1).values
+        a, b, c, d = x.unbind(1)
+        p, q = x.chunk(2, 0)
+        out = (self.bn(x), v + a * b - c / d, p - q, torch.var_mean(x, 0))
+        x.masked_fill_(m, 0.0)
+        x[0] += 1
+        y = x.clone()
+        y.index_put_((torch.tensor([0, 1]),), torch.tensor(3.0))
+        return out + (y.clamp_(min=-1, max=1), x)
+
+
+class Select(nn.Module):
+    """Comparisons, where with scalars, bool ops, sort, argmax, integer arithmetic,
+    gather / scatter, expand, repeat, squeeze, flip; an input returned as it is."""
+
+    def forward(self, x, i, idx):
+        m = (x > 0) & (x < 1) | (x == 0.5)
+        srt = torch.sort(x, dim=-1, descending=True)
+        sc = torch.zeros_like(x).scatter(1, idx, 1.0)
+        sa = torch.zeros_like(x).scatter_add(1, idx, x[:, :2])
+        return (torch.where(m, x, -1.0), x.argmax(-1), srt.values, srt.indices, i // 2, i % 3,
+                (i * 3).pow(2), torch.remainder(x, 0.3), ~m, sc, sa,
+                x.unsqueeze(0).expand(2, -1, -1), x.repeat(2, 1), x[None, :, None].squeeze(),
+                torch.flip(x, [0]), i)
 
 
 def _programs():
@@ -117,9 +217,18 @@ def _programs():
         "tuple": (Tuple(), (torch.randn(3, 5),), None),
         "in_place": (InPlace(), (torch.randn(2, 3),), None),
         "embed": (Embed(), (ids, torch.randn(4, 4)), None),
+        "keywords": (Keywords(), (torch.randn(3, 2),), None),
+        "layers": (Layers(), (torch.randn(2, 9, 8), torch.randn(1, 4, 4, 4)), None),
+        "creation": (Creation(), (torch.randn(2, 4),), None),
+        "two_dims": (TwoDims(), (torch.randn(3, 4), torch.randn(5, 6)),
+                     ({0: Dim("a", min=2), 1: Dim("b", max=32)}, {0: Dim("c"), 1: Dim("d")})),
+        "state": (State().train(), (torch.randn(4, 4), torch.rand(4, 4) > 0.5), None),
+        "select": (Select(), (torch.randn(3, 4), torch.tensor([5, 7]),
+                              torch.tensor([[0, 1], [2, 3], [1, 1]])), None),
     }
 
 
+KWARGS = {"keywords": {"y": torch.randn(3, 2), "mode": "sum", "flag": True}}
 _CACHE: dict = {}
 
 
@@ -129,7 +238,8 @@ def _modules(name):
         from strata.frontends.torch import import_program
         from strata.syntax.printer import PrintOptions, print_op
         model, args, dyn = _programs()[name]
-        ep = torch.export.export(model, args, dynamic_shapes=dyn).run_decompositions()
+        kwargs = KWARGS.get(name)
+        ep = torch.export.export(model, args, kwargs, dynamic_shapes=dyn).run_decompositions()
         module = import_program(ep, decompose=False)
         ours = (print_op(module), print_op(module, PrintOptions(generic=True)))
         imp = fx_importer.FxImporter()
@@ -179,6 +289,28 @@ def test_same_module_as_fx_importer(name):
     assert normalize(iree_generic(ours_generic)) == expected
     # the custom form Strata prints reads back to the same module in upstream's parser
     assert normalize(iree_generic(ours_custom)) == expected
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_strata_prints_what_iree_opt_prints(name):
+    """Strata's own text of the module is what iree-opt prints for it, byte for byte
+    (constants' SSA name hints, custom forms, resources)."""
+    (ours_custom, _), _ = _modules(name)
+    assert iree_opt(ours_custom) == ours_custom + "\n"
+
+
+def test_without_symbolic_shapes_as_fx_importer_by_default():
+    """symbolic_shapes=False is FxImporter's default import (no symbolic_int /
+    bind_symbolic_shape ops): `?` dims only."""
+    from strata.frontends.torch import import_program
+    from strata.syntax.printer import print_op
+    model, args, dyn = _programs()["two_dims"]
+    ep = torch.export.export(model, args, dynamic_shapes=dyn).run_decompositions()
+    ours = iree_generic(print_op(import_program(ep, decompose=False, symbolic_shapes=False)))
+    imp = fx_importer.FxImporter()
+    imp.import_frozen_program(ep)
+    assert "torch.symbolic_int" not in ours and "!torch.vtensor<[?,?],f32>" in ours
+    assert normalize(ours) == normalize(iree_generic(imp.module.operation.get_asm()))
 
 
 def test_programs_cover_the_cases():
