@@ -339,19 +339,33 @@ def _reduction(cx):
 
 @lowering("ScatterElements", "Scatter")
 def _scatter_elements(cx):
-    data, ind, upd = cx.operands[:3]
+    r = ranked(cx, cx.operands[0].type).rank
+    combine = _reduction(cx) if cx.op.name == "onnx.ScatterElements" else None
+    return [scatter_elements(cx, norm_axis(cx.attr("axis", 0), r), combine)]
+
+
+def scatter_elements(cx, axis, combine=None, data_i=0, ind_i=1, upd_i=2, fit="eq"):
+    """data with data[..., index[i, j], ...] = updates[i, j] along `axis` (or combined
+    with the value there by `combine(s, old, new, signed)`), in index order, operands
+    `data_i`, `ind_i`, `upd_i` of one rank, the indices checked in range and no larger
+    than the data off the axis, the updates' sizes equal to the indices' (`fit` "eq":
+    ONNX's ScatterElements) or no smaller ("le": PyTorch's scatter, reading the leading
+    part of src). The one builder of both frontends; the result typed as result 0."""
+    data, ind, upd = cx.operands[data_i], cx.operands[ind_i], cx.operands[upd_i]
     r = ranked(cx, data.type).rank
     if ranked(cx, ind.type).rank != r or ranked(cx, upd.type).rank != r:
         raise NotLowerable("indices, updates and data ranks differ")
-    axis = norm_axis(cx.attr("axis", 0), r)
     dims, idims, udims = sizes(cx, data), sizes(cx, ind), sizes(cx, upd)
     elt, ielt = data.type.element_type, ind.type.element_type
-    signed, dsigned = _signed(cx, 1), _signed(cx, 0)
-    combine = _reduction(cx) if cx.op.name == "onnx.ScatterElements" else None
+    signed, dsigned = _signed(cx, ind_i), _signed(cx, data_i)
     # no write unless every check holds (see [Note: index checks])
-    flags = [_check_axis_indices(cx, 1, dims[axis], axis, signed)]
-    flags += _check_fit(cx, (upd, udims), (ind, idims), range(r), "eq", "updates",
-                        "indices")[1]
+    flags = [_check_axis_indices(cx, ind_i, dims[axis], axis, signed)]
+    if fit == "eq":
+        flags += _check_fit(cx, (upd, udims), (ind, idims), range(r), "eq", "updates",
+                            "indices")[1]
+    else:
+        flags += _check_fit(cx, (ind, idims), (upd, udims), range(r), "le", "indices",
+                            "src")[1]
     flags += _check_fit(cx, (ind, idims), (data, dims), [d for d in range(r) if d != axis])[1]
 
     def body(s, ivs, accs):
@@ -364,7 +378,7 @@ def _scatter_elements(cx):
             v = combine(s, s.op1("tensor.extract", [acc, *at], elt), v, dsigned)
         return [s.op1("tensor.insert", [v, acc, *at], acc.type)]
     loops = guarded(cx, idims, all_of(cx, flags))
-    return [finish(cx, loop_nest(cx, loops, [data], body)[0])]
+    return finish(cx, loop_nest(cx, loops, [data], body)[0])
 
 
 @lowering("ScatterND")

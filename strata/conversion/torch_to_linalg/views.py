@@ -510,3 +510,45 @@ def _signed_indices(v) -> bool:
     e = signed_tensor_type(v.type)
     e = e.element_type if isinstance(e, A.ShapedType) else e
     return not (type(e) is A.IntegerType and e.signedness == A.IntegerType.UNSIGNED)
+
+
+_SCATTER_REDUCE = {"sum": "add", "prod": "mul", "amax": "max", "amin": "min"}
+
+
+@lowering("aten.scatter.src", "aten.scatter.value", "aten.scatter_add",
+          "aten.scatter.reduce", "aten.scatter_reduce.two")
+def _scatter(cx):
+    """scatter(x, dim, index, src or value[, reduce]): x with x[..., index[i, j], ...] =
+    src[i, j] along dim (combined by add / multiply / max / min for scatter_add and
+    scatter_reduce with include_self), in index order; the indices checked in range."""
+    from ..onnx_to_linalg._linalg_util import filled
+    from ..onnx_to_linalg.gather_scatter import _REDUCE, scatter_elements
+    from . import TorchLowering
+    r = ranked(cx, cx.operands[0].type).rank
+    d = _axis(cx.int_(1, "dim"), r)
+    name = cx.aten
+    combine = None
+    if name == "aten.scatter_add":
+        combine = _REDUCE["add"]
+    elif name == "aten.scatter.reduce":
+        red = {"add": "add", "multiply": "mul"}.get(cx.arg(4))
+        if red is None:
+            raise NotLowerable(f"scatter reduce {cx.arg(4)!r}")
+        combine = _REDUCE[red]
+    elif name == "aten.scatter_reduce.two":
+        red = _SCATTER_REDUCE.get(cx.arg(4))
+        if red is None:
+            raise NotLowerable(f"scatter_reduce {cx.arg(4)!r} is not lowered")
+        if len(cx.op.operands) > 5 and not cx.bool_(5, "include_self"):
+            raise NotLowerable("scatter_reduce without include_self is not lowered")
+        combine = _REDUCE[red]
+    operands = list(cx.operands)
+    if name == "aten.scatter.value":
+        elt = cx.operands[0].type.element_type
+        ind = cx.operands[2]
+        operands[3] = filled(cx, sizes(cx, ind), elt, cx.scalar(3, elt))
+    elif operands[3].type.element_type is not cx.operands[0].type.element_type:
+        elt = cx.operands[0].type.element_type
+        operands[3] = elementwise(cx, [operands[3]], elt, lambda s, v: s.cast(v, elt))
+    sub = TorchLowering(cx.op, operands, cx.b, cx.tc)
+    return [scatter_elements(sub, d, combine, 0, 2, 3, fit="le")]

@@ -202,6 +202,13 @@ CASES = {
     "interpolate_linear1d_align": (lambda a: F.interpolate(a, scale_factor=2, mode="linear",
                                                            align_corners=True),
                                    (randn(2, 3, 7),)),
+    "scatter": (lambda a, i, b: a.scatter(1, i, b),
+                (X, torch.tensor([[0, 1], [2, 3], [3, 0]]), Y)),
+    "scatter_value": (lambda a, i: a.scatter(0, i, 2.5), (X, torch.tensor([[0, 1, 2, 0]]))),
+    "scatter_add": (lambda a, i, b: a.scatter_add(0, i, b),
+                    (X, torch.tensor([[0, 1, 2, 0], [1, 1, 1, 1]]), Y)),
+    "scatter_reduce_amax": (lambda a, i, b: a.scatter_reduce(0, i, b, "amax"),
+                            (X, torch.tensor([[0, 1, 2, 0], [1, 1, 1, 1]]), Y)),
     "constant_pad": (lambda a: F.pad(a, (1, 2, 0, 1), value=0.5), (X,)),
     "clone_copy": (lambda a: a.new_zeros(3, 4).copy_(a) * 2 + a.clone(), (X,)),
     # factories
@@ -229,7 +236,7 @@ CPU_CASES = ["add_alpha", "div_trunc_int", "remainder_int", "unary", "activation
              "sum_bool", "max_dim", "argmax_argmin", "var_std", "any_all", "cumsum", "topk",
              "permute", "expand_new_dim", "slice", "select", "cat_promoted", "chunk",
              "embedding", "gather", "index_broadcast", "index_apart", "interpolate_nearest",
-             "interpolate_bilinear", "constant_pad", "arange", "multihead_attention",
+             "interpolate_bilinear", "scatter_add", "constant_pad", "arange", "multihead_attention",
              "sdpa_causal"]
 
 
