@@ -58,16 +58,19 @@ def _gather(cx):
     return [gather(cx, norm_axis(cx.attr("axis", 0), r))]
 
 
-def gather(cx, axis, data_i=0, ind_i=1):
+def gather(cx, axis, data_i=0, ind_i=1, typed=True):
     """The slices of operand `data_i` along `axis` at the indices of operand `ind_i`
     (any integer type, negative ones counting from the end; checked in range at run
     time): ONNX's Gather, PyTorch's embedding and index_select. The one gather builder
-    of both frontends; the result typed as result 0."""
+    of both frontends; the result typed as result 0 (unless not `typed`)."""
     data, ind = cx.operands[data_i], cx.operands[ind_i]
     r = ranked(cx, data.type).rank
     q = ranked(cx, ind.type).rank
     dims, idims = sizes(cx, data), sizes(cx, ind)
-    out = out_sizes(cx, dims[:axis] + idims + dims[axis + 1:])
+    out = dims[:axis] + idims + dims[axis + 1:]
+    if typed:
+        out = out_sizes(cx, out)
+    done = (lambda v: finish(cx, v)) if typed else (lambda v: v)
     elt = data.type.element_type
     signed = _signed(cx, ind_i)
     strided = _constant_progression(cx, dims[axis], ind_i)
@@ -77,7 +80,7 @@ def gather(cx, axis, data_i=0, ind_i=1):
         offs[axis], part[axis] = first, n
         steps = [1] * r
         steps[axis] = step
-        return finish(cx, reshape_to(cx, extract_slice(cx, data, offs, part, steps), out))
+        return done(reshape_to(cx, extract_slice(cx, data, offs, part, steps), out))
     n = dims[axis]
     ok = _check_axis_indices(cx, ind_i, n, axis, signed)
 
@@ -86,8 +89,8 @@ def gather(cx, axis, data_i=0, ind_i=1):
         at = idx[:axis] + [i] + idx[axis + q:]
         return s.op1("tensor.extract", [data, *at], elt)
     ind_map = dims_map(len(out), range(axis, axis + q))
-    return finish(cx, _gather_generic(cx, dims, [] if ok is True else [axis], [ind],
-                                      [ind_map], out, elt, body))
+    return done(_gather_generic(cx, dims, [] if ok is True else [axis], [ind], [ind_map],
+                                out, elt, body))
 
 
 def _gather_generic(cx, dims, axes, inputs, maps, out, elt, body):
@@ -130,11 +133,12 @@ def _gather_elements(cx):
     return [gather_elements(cx, norm_axis(cx.attr("axis", 0), r))]
 
 
-def gather_elements(cx, axis, data_i=0, ind_i=1):
+def gather_elements(cx, axis, data_i=0, ind_i=1, typed=True):
     """out[..., j, ...] = data[..., index[..., j, ...], ...] along `axis` (operands
     `data_i` and `ind_i` of one rank; the indices checked in range, the other dims of
     the indices no larger than the data's): ONNX's GatherElements, PyTorch's gather.
-    The one builder of both frontends."""
+    The one builder of both frontends (the result typed as result 0 unless not
+    `typed`)."""
     data, ind = cx.operands[data_i], cx.operands[ind_i]
     r = ranked(cx, data.type).rank
     if ranked(cx, ind.type).rank != r:
@@ -152,9 +156,10 @@ def gather_elements(cx, axis, data_i=0, ind_i=1):
         at[axis] = _wrap(s, index_of(s, args[0], signed), n, signed)
         at = [_clamp(s, i, hi, d) for d, i in enumerate(at)]
         return s.op1("tensor.extract", [data, *at], elt)
-    out = out_sizes(cx, idims)
-    return finish(cx, _gather_generic(cx, dims, ([] if ok is True else [axis]) + other,
-                                      [ind], [AffineMap.identity(r)], out, elt, body))
+    out = out_sizes(cx, idims) if typed else idims
+    y = _gather_generic(cx, dims, ([] if ok is True else [axis]) + other, [ind],
+                        [AffineMap.identity(r)], out, elt, body)
+    return finish(cx, y) if typed else y
 
 
 def _check_fit(cx, small, big, ds, pred="le", what="indices", of="data"):

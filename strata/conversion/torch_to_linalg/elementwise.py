@@ -282,6 +282,16 @@ def _pow_ts(cx):
     return [ew(cx, [0, 1], _pow)]
 
 
+@lowering("aten.atan2")
+def _atan2(cx):
+    return [ew(cx, [0, 1], lambda s, a, b: s.op1("math.atan2", [a, b], a.type))]
+
+
+@lowering("aten.hypot")
+def _hypot(cx):
+    return [ew(cx, [0, 1], lambda s, a, b: s.math("sqrt", s.add(s.mul(a, a), s.mul(b, b))))]
+
+
 @lowering("aten.maximum", "aten.max.other")
 def _maximum(cx):
     signed = _result_signed(cx)

@@ -25,7 +25,7 @@ from ..onnx_to_linalg.common import DYN, elementwise, empty, ranked, scalars, si
 from ..onnx_to_linalg.contraction import matmul
 from ..onnx_to_linalg.convolution import conv_transpose, padded_conv
 from ..onnx_to_linalg.normalization import batch_norm, mean_var
-from ..onnx_to_linalg.pooling import average_pool, max_pool
+from ..onnx_to_linalg.pooling import average_pool, max_pool, max_pool_with_indices
 from ..onnx_to_linalg.reduction import (arg_reduce, element_count, keep_dims,
                                         reduce_tensor)
 from ..scalar_builders import element_type, is_float
@@ -189,10 +189,10 @@ def _max_pool(n):
                            cx.ints(3, "padding") if nargs > 3 else [0],
                            cx.ints(4, "dilation") if nargs > 4 else [1],
                            cx.bool_(5, "ceil_mode") if nargs > 5 else False)
+        unsigned = _unsigned(element_type(cx.orig_type(0)))
         if len(cx.op.results) > 1 and cx.op.results[1].has_uses():
-            raise NotLowerable("the indices of max pooling are not lowered yet")
-        y = max_pool(cx, x, n, win, _unsigned(element_type(cx.orig_type(0))),
-                     nan_propagates=True)
+            return list(max_pool_with_indices(cx, x, n, win, unsigned))
+        y = max_pool(cx, x, n, win, unsigned, nan_propagates=True)
         return [y] + [None] * (len(cx.op.results) - 1)
 
 
@@ -207,14 +207,17 @@ def _avg_pool(n):
         nargs = len(cx.op.operands)
         if not is_float(element_type(x.type)):
             raise NotLowerable("average pooling of integers")
+        divisor = None
         if nargs > 6 and not cx.is_none(6):
-            raise NotLowerable("divisor_override is not lowered yet")
+            divisor = cx.int_(6, "divisor_override")
+            if divisor == 0:
+                raise NotLowerable("divisor must be not zero")
         win = _pool_window(cx, x, n, cx.ints(1, "kernel_size"),
                            cx.ints(2, "stride") if nargs > 2 else [],
                            cx.ints(3, "padding") if nargs > 3 else [0], [1],
                            cx.bool_(4, "ceil_mode") if nargs > 4 else False)
         count_pad = cx.bool_(5, "count_include_pad") if nargs > 5 else True
-        return [average_pool(cx, x, n, win, count_pad)]
+        return [average_pool(cx, x, n, win, count_pad, divisor)]
 
 
 for _n in (1, 2, 3):

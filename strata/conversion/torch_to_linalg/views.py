@@ -21,6 +21,8 @@ checked as onnx_to_linalg checks Reshape ([Note: shape checks]).
 """
 from __future__ import annotations
 
+import math
+
 from ...ir import attributes as A
 from ..onnx_to_linalg._index_check import (all_of, any_of, assert_ok, check_dims,
                                            checked_build, result_sizes)
@@ -371,20 +373,41 @@ def _embedding(cx):
     return [gather(cx, 0)]
 
 
+def _as_vectors(cx, build):
+    """`build(sub)` on a context whose 0-d tensor operands are 1-element vectors (ATen
+    reads a 0-d tensor as one of shape [1] in gather and index_select), its result
+    reshaped to the result type."""
+    from ..onnx_to_linalg._shape_util import expand
+    from . import TorchLowering
+    ops = [expand(cx, v, [], [1]) if isinstance(getattr(v, "type", None), A.RankedTensorType)
+           and v.type.rank == 0 else v for v in cx.operands]
+    if all(a is b for a, b in zip(ops, cx.operands)):
+        return build(cx, True)
+    y = build(TorchLowering(cx.op, ops, cx.b, cx.tc), False)
+    want = list(cx.result_type().shape)
+    if DYN not in want and DYN not in y.type.shape and \
+            math.prod(want) != math.prod(y.type.shape):
+        raise NotLowerable(f"the result typed {cx.result_type()} cannot hold the "
+                           f"{math.prod(y.type.shape)} elements gathered")
+    return finish(cx, reshape_to(cx, y, want))
+
+
 @lowering("aten.index_select")
 def _index_select(cx):
     """index_select(x, dim, index): gather along dim of the 0-d or 1-d index."""
     r = ranked(cx, cx.operands[0].type).rank
+    d = _axis(cx.int_(1, "dim"), r)
     if ranked(cx, cx.operands[2].type).rank > 1:
         raise NotLowerable("index_select takes a 0-d or 1-d index")
-    return [gather(cx, _axis(cx.int_(1, "dim"), r), 0, 2)]
+    return [_as_vectors(cx, lambda sub, typed: gather(sub, d, 0, 2, typed))]
 
 
 @lowering("aten.gather")
 def _gather(cx):
     """gather(x, dim, index): x[..., index[i, j], ...] along dim."""
     r = ranked(cx, cx.operands[0].type).rank
-    return [gather_elements(cx, _axis(cx.int_(1, "dim"), r), 0, 2)]
+    d = _axis(cx.int_(1, "dim"), r)
+    return [_as_vectors(cx, lambda sub, typed: gather_elements(sub, d, 0, 2, typed))]
 
 
 @lowering("aten.constant_pad_nd")
