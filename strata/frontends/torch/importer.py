@@ -4,7 +4,8 @@
 The module is the one torch-mlir's FxImporter builds with
 `FxImporter().import_frozen_program(ep, import_symbolic_shape_expressions=True)`: the same
 ops, operands, types and constants in the same order (tests/e2e/frontends/torch/
-test_fx_importer_referee.py compares the two through iree-opt):
+test_torch_import_referee.py compares the two through iree-opt; `symbolic_shapes=False`
+gives FxImporter's default, without the symbolic shape ops):
 
     func.func @main(%arg0: !torch.vtensor<[?,3],f32>) -> !torch.vtensor<[?,4],f32> {
       %0 = torch.symbolic_int "s77" {min_val = 2, max_val = 64} : !torch.int
@@ -36,7 +37,9 @@ test_fx_importer_referee.py compares the two through iree-opt):
   `Float.bool`. Constants are emitted before the op, once per use (as upstream).
 - `operator.getitem` of a multi-result op is that result; of a list-valued op one
   `torch.prim.ListUnpack` of the whole list. Arithmetic on symbolic sizes
-  (`operator.add(sym_size, 1)`) becomes `torch.aten.add.int` and its kin.
+  (`operator.add(sym_size, 1)`) becomes `torch.aten.add.int` and its kin; torch.sym_float,
+  sym_int, sym_max, sym_min and sym_not become `torch.aten.Float.Scalar`,
+  `torch.prim.max.int`... (FxImporter stops at these).
 - Dynamic dims (torch.export.Dim): one `torch.symbolic_int` per symbol of the program's
   range constraints at the top, then a `torch.bind_symbolic_shape` after every value
   whose shape has a symbolic dim, its dims as an affine map of the symbols.
@@ -54,6 +57,11 @@ A few nodes are rewritten first, as upstream does: `lift_fresh_copy` is a `clone
 `_local_scalar_dense` an `Int.Tensor` / `Float.Tensor`, `_assert_async.msg` is dropped,
 `_unsafe_index_put` is its `hacked_twin`, and `mul/div/add/sub.Tensor` given a scalar
 second operand are their `.Scalar` overloads.
+
+Not imported (a TorchImportError naming the node): higher-order operators (torch.cond,
+while_loop...), sparse and quantized tensors, script objects. Where FxImporter fails,
+Strata may not: buffers that are not persistent (in `ep.constants`, not the state dict)
+and tensors given inside list arguments are imported.
 
 Errors (anything the program has that the importer cannot take) raise TorchImportError
 naming the FX node and the user's source line; torch is imported only when a program is.

@@ -272,3 +272,25 @@ def test_user_frame_skips_torch_sources():
                       FileLineColLoc("/home/u/model.py", 20, 0))
     assert user_frame(NameLoc("linear", loc)) == FileLineColLoc("/home/u/model.py", 20, 0)
     assert stack_location("") is None and stack_location("no frames here") is None
+
+
+def test_where_fx_importer_stops():
+    """A buffer that is not persistent (in ep.constants) and a parameter inside a list
+    argument: FxImporter refuses both, Strata imports them."""
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("shift", torch.arange(3.0), persistent=False)
+            self.row = nn.Parameter(torch.ones(1, 3))
+
+        def forward(self, x):
+            return torch.cat([self.row, x + self.shift], 0)
+
+    ep = torch.export.export(M(), (torch.randn(2, 3),))
+    assert "shift" not in ep.state_dict
+    m = import_program(ep)
+    lits = [op for op in _ops(m) if op.name == "torch.vtensor.literal"]
+    assert [str(op.results[0].type) for op in lits] == ["!torch.vtensor<[3],f32>",
+                                                        "!torch.vtensor<[1,3],f32>"]
+    cat = next(op for op in _ops(m) if op.name == "torch.aten.cat")
+    assert lits[1].results[0] in cat.operands[0].defining_op.operands
