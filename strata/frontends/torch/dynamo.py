@@ -1,0 +1,156 @@
+"""The `torch.compile` backend: `torch.compile(model, backend="strata")`.
+
+    model = torch.compile(model, backend="strata", dynamic=True,
+                          options={"num_threads": 2, "target": "cpu"})
+    loss = loss_fn(model(x), y)
+    loss.backward()                 # the backward graph runs Strata-compiled code too
+
+The backend is registered under the name "strata" through the `torch_dynamo_backends`
+entry point (pyproject.toml), so torch finds it without `import strata`. Dynamo hands it
+each FX graph it captured; AOTAutograd (`aot_autograd`, the core ATen decompositions)
+splits it into a forward and a backward graph of ATen ops, and `compile_graph` compiles
+each: import (strata.frontends.torch.importer.import_graph, [Note: importing a graph
+module]) to the torch dialect, then `strata.compile` on the chosen target (the torch
+pipeline, convert-torch-to-linalg and the target's own):
+
+    def forward(self, primals_1, primals_2, primals_3, primals_4):    # AOTAutograd's
+        permute = torch.ops.aten.permute.default(primals_1, [1, 0])
+        addmm = torch.ops.aten.addmm.default(primals_2, primals_4, permute)
+        ...
+  ->
+    func.func @main(%arg0: !torch.vtensor<[8,4],f32>, ..., %arg2: !torch.int,
+                    %arg3: !torch.vtensor<[?,4],f32>) -> (...) {
+      %1 = torch.aten.permute %arg0, %0 : ... -> !torch.vtensor<[4,8],f32>
+      ...
+
+[Note: backend options]
+`torch.compile(..., options={...})` reaches the backend as `options`: "target" (a
+Strata target name, default "cpu"), "fallback" (default True, see [Note: eager
+fallback]) and "symbolic_shapes" (default True: dynamic dims bound to their symbols, so
+the lowering knows which dims are one size); every other key is an option of the target
+(cpu: "num_threads", "opt_level", "parallel", "tune"...). An unknown key is refused by
+the target when the first graph is compiled, with the target's message.
+
+[Note: eager fallback]
+A graph Strata cannot compile (an op without a lowering, one the importer does not
+take) runs as AOTAutograd traced it, on PyTorch's eager kernels, and the backend warns
+once for that graph (a StrataFallbackWarning naming the op, the FX node and the user's
+line, the diagnostic's first line). With options={"fallback": False} the failure is
+raised instead, as the StrataError (TorchImportError, or the pass's DiagnosticError)
+Strata gave. Graph breaks are Dynamo's business: each graph it hands over is compiled
+on its own, and only that graph falls back.
+
+[Note: dynamic shapes]
+With `dynamic=True` (or torch._dynamo.mark_dynamic, or Dynamo's automatic dynamic
+shapes after a second size) the graphs hold symbolic sizes: FakeTensors of shape
+`(s33, 4)`, and the sizes themselves as int inputs. Such a graph is compiled once for
+every size: the dims are `?` in the imported module, bound to their symbol
+(torch.bind_symbolic_shape), and the compiled code reads the size from its inputs.
+`COUNTERS` counts the graphs compiled ("forward", "backward", "inference") and those
+that fell back ("fallback"), as torch._dynamo.utils.counters does for Dynamo.
+"""
+from __future__ import annotations
+
+import collections
+import warnings
+
+from ...errors import StrataError
+
+__all__ = ["strata_backend", "compile_graph", "StrataFallbackWarning", "COUNTERS"]
+
+COUNTERS: collections.Counter = collections.Counter()
+
+_BACKEND_OPTIONS = ("target", "fallback", "symbolic_shapes")
+
+
+class StrataFallbackWarning(UserWarning):
+    """A graph that torch.compile(backend="strata") runs eagerly ([Note: eager
+    fallback])."""
+
+
+def strata_backend(gm, example_inputs, options=None, mode=None):
+    """The torch.compile backend "strata": AOTAutograd with Strata as forward and
+    backward compiler (see the module docstring and [Note: backend options])."""
+    from torch._decomp import core_aten_decompositions
+    from torch._dynamo.backends.common import aot_autograd
+    options = dict(options or {})
+
+    def forward(fx, inputs):
+        return compile_graph(fx, inputs, options, "forward")
+
+    def backward(fx, inputs):
+        return compile_graph(fx, inputs, options, "backward")
+
+    def inference(fx, inputs):
+        return compile_graph(fx, inputs, options, "inference")
+
+    backend = aot_autograd(fw_compiler=forward, bw_compiler=backward,
+                           inference_compiler=inference,
+                           decompositions=core_aten_decompositions())
+    return backend(gm, example_inputs)
+
+
+def compile_graph(gm, example_inputs, options=None, kind: str = "inference"):
+    """The boxed callable (AOTAutograd's calling convention: one list of inputs) that
+    runs the ATen graph `gm` as Strata compiled it; or, when it cannot be compiled and
+    options allow, `gm` itself ([Note: eager fallback])."""
+    from torch._functorch.aot_autograd import make_boxed_func
+    options = dict(options or {})
+    fallback = options.pop("fallback", True)
+    try:
+        run = _compile(gm, example_inputs, options)
+    except StrataError as e:
+        if not fallback:
+            raise
+        COUNTERS["fallback"] += 1
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        warnings.warn(f"strata: the {kind} graph runs eagerly: {first}",
+                      StrataFallbackWarning, stacklevel=2)
+        return make_boxed_func(gm.forward)
+    COUNTERS[kind] += 1
+    return run
+
+
+def _compile(gm, example_inputs, options):
+    import torch
+
+    from ...compiler import DEFAULT_TARGET
+    from ...compiler import compile as strata_compile
+    from .importer import import_graph
+    target = options.pop("target", DEFAULT_TARGET)
+    symbolic = options.pop("symbolic_shapes", True)
+    module = import_graph(gm, example_inputs, symbolic_shapes=symbolic)
+    compiled = strata_compile(module, target=target, **options)
+    # Where each output of the graph comes from: a result of @main, a None (left out
+    # of @main, [Note: importing a graph module]) or a size (an int for AOTAutograd).
+    out = next(n for n in gm.graph.nodes if n.op == "output").args[0]
+    out = out if isinstance(out, (list, tuple)) else [out]
+    slots = []
+    for a in out:
+        if a is None:
+            slots.append(None)
+            continue
+        val = a.meta.get("val") if isinstance(a, torch.fx.Node) else a
+        slots.append("bool" if isinstance(val, (bool, torch.SymBool)) else
+                     "int" if isinstance(val, (int, torch.SymInt)) else
+                     "float" if isinstance(val, (float, torch.SymFloat)) else "tensor")
+    single = not isinstance(next(n for n in gm.graph.nodes if n.op == "output").args[0],
+                            (list, tuple))
+
+    def run(args):
+        values = compiled(*args)
+        args.clear()  # the boxed convention: the inputs are ours to free
+        results, it = [], iter(values)
+        for s in slots:
+            if s is None:
+                results.append(None)
+            elif s == "tensor":
+                results.append(next(it))
+            else:
+                v = next(it)
+                v = v.item() if hasattr(v, "item") else v
+                results.append({"int": int, "float": float, "bool": bool}[s](v))
+        return results[0] if single else results
+
+    run._boxed_call = True
+    return run
