@@ -56,7 +56,8 @@ import warnings
 
 from ...errors import StrataError
 
-__all__ = ["strata_backend", "compile_graph", "StrataFallbackWarning", "COUNTERS"]
+__all__ = ["strata_backend", "compile_graph", "decompositions", "StrataFallbackWarning",
+           "COUNTERS"]
 
 COUNTERS: collections.Counter = collections.Counter()
 
@@ -71,8 +72,8 @@ class StrataFallbackWarning(UserWarning):
 def strata_backend(gm, example_inputs, options=None, mode=None):
     """The torch.compile backend "strata": AOTAutograd with Strata as forward and
     backward compiler (see the module docstring and [Note: backend options])."""
-    from torch._decomp import core_aten_decompositions
     from torch._dynamo.backends.common import aot_autograd
+    from torch.nn.attention import SDPBackend, sdpa_kernel
     options = dict(options or {})
 
     def forward(fx, inputs):
@@ -85,9 +86,31 @@ def strata_backend(gm, example_inputs, options=None, mode=None):
         return compile_graph(fx, inputs, options, "inference")
 
     backend = aot_autograd(fw_compiler=forward, bw_compiler=backward,
-                           inference_compiler=inference,
-                           decompositions=core_aten_decompositions())
-    return backend(gm, example_inputs)
+                           inference_compiler=inference, decompositions=decompositions())
+    with sdpa_kernel(SDPBackend.MATH):  # [Note: attention under AOTAutograd]
+        return backend(gm, example_inputs)
+
+
+# [Note: attention under AOTAutograd]
+# scaled_dot_product_attention picks a kernel when it runs; while AOTAutograd traces
+# the joint graph on the CPU it would pick `_scaled_dot_product_flash_attention_for_cpu`,
+# whose core ATen decomposition computes the output but returns the attention weights
+# in place of the logsumexp its backward op reads: the gradients of q, k and v came out
+# wrong (by ~3 on a TransformerEncoderLayer, with the backward run eagerly too). The
+# backend traces with the MATH kernel instead (torch.nn.attention.sdpa_kernel), so
+# autograd differentiates the attention's matmuls and softmax, and both graphs hold
+# only ops Strata lowers.
+
+
+def decompositions() -> dict:
+    """The decomposition table AOTAutograd traces with: the core ATen opset, and the
+    backward ops whose decomposition torch has outside it (max_pool2d_with_indices_
+    backward: a scatter_add of the gradient at the forward's indices)."""
+    import torch
+    from torch._decomp import core_aten_decompositions, get_decompositions
+    table = core_aten_decompositions()
+    table.update(get_decompositions([torch.ops.aten.max_pool2d_with_indices_backward]))
+    return table
 
 
 def compile_graph(gm, example_inputs, options=None, kind: str = "inference"):
