@@ -198,6 +198,14 @@ CASES = {
                                                   torch.tensor([1, -1, 3]))),
     "index_middle_dim": (lambda a, i: a[:, i] + 0, (X4, torch.tensor([2, 0]))),
     "index_apart": (lambda a, i: a[i, :, i], (X4, torch.tensor([1, 0]))),
+    "index_put": (lambda a, i, v: a.index_put((i,), v), (X, torch.tensor([2, 0]),
+                                                        randn(2, 4))),
+    "index_put_accumulate": (lambda a, i, v: a.index_put((i,), v, accumulate=True),
+                             (X, torch.tensor([2, 0, 2]), randn(4))),
+    "index_put_two_indices": (lambda a, i, j, v: a.index_put((i, j), v),
+                              (X, torch.tensor([2, 0]), torch.tensor([1, -1]), randn(2))),
+    "index_add": (lambda a, i, v: a.index_add(1, i, v), (X, torch.tensor([2, 0]),
+                                                         randn(3, 2))),
     "interpolate_nearest": (lambda a: F.interpolate(a, scale_factor=2), (X4,)),
     "interpolate_nearest_size": (lambda a: F.interpolate(a, size=(5, 11)), (X4,)),
     "interpolate_nearest_exact": (lambda a: F.interpolate(a, size=(5, 11),
@@ -246,7 +254,7 @@ CPU_CASES = ["add_alpha", "div_trunc_int", "remainder_int", "unary", "activation
              "sum_bool", "max_dim", "argmax_argmin", "var_std", "any_all", "cumsum", "topk",
              "permute", "expand_new_dim", "slice", "select", "cat_promoted", "chunk",
              "embedding", "gather", "index_broadcast", "index_apart", "interpolate_nearest",
-             "interpolate_bilinear", "scatter_add", "constant_pad", "arange", "multihead_attention",
+             "interpolate_bilinear", "scatter_add", "index_put_accumulate", "constant_pad", "arange", "multihead_attention",
              "sdpa_causal"]
 
 
