@@ -143,6 +143,9 @@ CASES = {
     "avg_pool2d_ceil": (lambda a: F.avg_pool2d(a, 3, 2, ceil_mode=True), (X4,)),
     "adaptive_avg_pool2d": (lambda a: F.adaptive_avg_pool2d(a, (2, 4)), (X4,)),
     "adaptive_avg_pool2d_1": (lambda a: F.adaptive_avg_pool2d(a, 1), (X4,)),
+    "adaptive_avg_pool2d_irregular": (lambda a: F.adaptive_avg_pool2d(a, (5, 3)), (X4,)),
+    "adaptive_avg_pool2d_no_batch": (lambda a: F.adaptive_avg_pool2d(a, (3, None)),
+                                     (randn(3, 7, 6),)),
     # normalization, softmax
     "batch_norm": (lambda: nn.BatchNorm2d(3).eval(), (X4,)),
     "batch_norm_no_affine": (lambda: nn.BatchNorm2d(3, affine=False).eval(), (X4,)),
@@ -248,7 +251,7 @@ CASES = {
 CPU_CASES = ["add_alpha", "div_trunc_int", "remainder_int", "unary", "activations",
              "comparisons", "where_scalar", "to_int", "matmul_4d", "addmm", "linear",
              "conv2d_strided_dilated_grouped", "conv1d", "conv_transpose2d_grouped",
-             "max_pool2d_ceil", "max_pool2d_indices", "max_pool2d_nan",
+             "adaptive_avg_pool2d_irregular", "max_pool2d_ceil", "max_pool2d_indices", "max_pool2d_nan",
              "avg_pool2d_exclude_pad", "adaptive_avg_pool2d",
              "batch_norm", "batch_norm_training", "layer_norm", "group_norm", "softmax",
              "sum_bool", "max_dim", "argmax_argmin", "var_std", "any_all", "cumsum", "topk",
