@@ -156,15 +156,21 @@ def _transposed(cx, x, w, bias, kernel, groups, strides, pads, dilations, out_pa
 # ------------------------------------------------------------------ pooling
 
 
-def _pool_input(cx, n_want=None):
+def _pool_input(cx, n):
+    """(the input with a batch dim, whether it had one) of an `n`-d pooling: an input
+    without one is pooled as a batch of one (_unbatched drops it again)."""
     x = cx.operands[0]
     t = ranked(cx, x.type)
-    n = t.rank - 2
-    if n_want is not None and n != n_want:
-        if t.rank == n_want + 1:
-            raise NotLowerable("pooling an input without a batch dim is not lowered yet")
-        raise NotLowerable(f"pooling of rank {t.rank}")
-    return x, n
+    if t.rank == n + 2:
+        return x, True
+    if t.rank == n + 1:
+        return _with_batch(cx, x), False
+    raise NotLowerable(f"{n}-d pooling of a rank-{t.rank} tensor")
+
+
+def _unbatched(cx, values, batched):
+    return values if batched else [None if v is None else _without_batch(cx, v)
+                                   for v in values]
 
 
 def _pool_window(cx, x, n, kernel, stride, padding, dilation, ceil):
@@ -182,7 +188,7 @@ def _pool_window(cx, x, n, kernel, stride, padding, dilation, ceil):
 def _max_pool(n):
     @lowering(f"aten.max_pool{n}d", f"aten.max_pool{n}d_with_indices")
     def lower(cx):
-        x, _ = _pool_input(cx, n)
+        x, batched = _pool_input(cx, n)
         nargs = len(cx.op.operands)
         win = _pool_window(cx, x, n, cx.ints(1, "kernel_size"),
                            cx.ints(2, "stride") if nargs > 2 else [],
@@ -191,9 +197,10 @@ def _max_pool(n):
                            cx.bool_(5, "ceil_mode") if nargs > 5 else False)
         unsigned = _unsigned(element_type(cx.orig_type(0)))
         if len(cx.op.results) > 1 and cx.op.results[1].has_uses():
-            return list(max_pool_with_indices(cx, x, n, win, unsigned))
+            return _unbatched(cx, list(max_pool_with_indices(cx, x, n, win, unsigned)),
+                              batched)
         y = max_pool(cx, x, n, win, unsigned, nan_propagates=True)
-        return [y] + [None] * (len(cx.op.results) - 1)
+        return _unbatched(cx, [y], batched) + [None] * (len(cx.op.results) - 1)
 
 
 for _n in (1, 2, 3):
@@ -203,7 +210,7 @@ for _n in (1, 2, 3):
 def _avg_pool(n):
     @lowering(f"aten.avg_pool{n}d")
     def lower(cx):
-        x, _ = _pool_input(cx, n)
+        x, batched = _pool_input(cx, n)
         nargs = len(cx.op.operands)
         if not is_float(element_type(x.type)):
             raise NotLowerable("average pooling of integers")
@@ -217,7 +224,7 @@ def _avg_pool(n):
                            cx.ints(3, "padding") if nargs > 3 else [0], [1],
                            cx.bool_(4, "ceil_mode") if nargs > 4 else False)
         count_pad = cx.bool_(5, "count_include_pad") if nargs > 5 else True
-        return [average_pool(cx, x, n, win, count_pad, divisor)]
+        return _unbatched(cx, [average_pool(cx, x, n, win, count_pad, divisor)], batched)
 
 
 for _n in (1, 2, 3):
