@@ -455,3 +455,18 @@ def test_training_batch_norm_updates_running_statistics():
     np.testing.assert_allclose(outs[0], m.running_mean.numpy(), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(outs[1], m.running_var.numpy(), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(outs[-1], y.numpy(), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_integer_division_by_zero_fails_at_run_time(target):
+    """ATen raises on an integer division by zero; the compiled code checks the divisor
+    (as ONNX's Div) and fails naming the op, for int32 / int64 operands too."""
+    from strata.interpreter.core import InterpreterError
+    from strata.runtime import RuntimeFailure
+    m = Fn(lambda a, b: torch.div(a, b, rounding_mode="floor"))
+    a, b = torch.tensor([7, -7, 9], dtype=torch.int32), torch.tensor([2, 3, 4])
+    f = strata.compile(m, example_args=(a, b), target=target)
+    torch.testing.assert_close(f(a, b)[0], m(a, b))
+    with pytest.raises((RuntimeFailure, InterpreterError)) as e:
+        f(a, torch.tensor([2, 0, 4]))
+    assert "aten.div.Tensor_mode" in str(e.value) and "division by zero" in str(e.value)
