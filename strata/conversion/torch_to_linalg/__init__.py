@@ -42,6 +42,7 @@ operation 'torch.aten.view'` and a note with the reason.
 from __future__ import annotations
 
 import importlib
+import math
 import pkgutil
 
 from ...ir import attributes as A
@@ -295,6 +296,8 @@ class TorchLowering(Lowering):
         if type(elt) is A.IntegerType and isinstance(v, float):
             if elt.width == 1:
                 return s.const(v != 0, elt)
+            if not math.isfinite(v):
+                raise NotLowerable(f"{v} as an integer (argument #{i})")
             return s.const(int(v), elt)
         return s.const(v, elt)
 

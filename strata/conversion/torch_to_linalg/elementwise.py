@@ -192,9 +192,13 @@ def _int_division_checks(cx, signed):
     of [Note: integer division checks], at the tensor divisor; a constant 0 is a
     lowering error."""
     if isinstance(cx.operands[1].type, A.ShapedType):
-        if cx.operands[1].type.element_type is cx.result_type().element_type and \
-                cx.operands[0].type.element_type is cx.result_type().element_type:
-            division_checks(cx, 0, 1, signed)
+        if not isinstance(cx.operands[0].type, A.ShapedType):
+            raise NotLowerable("an integer number divided by a tensor")
+        elt = cx.result_type().element_type
+        # a zero divisor is one in any integer type; the minimum / -1 only in the
+        # result's own type
+        division_checks(cx, 0, 1, signed, overflow=all(
+            cx.operands[i].type.element_type is elt for i in (0, 1)))
         return
     v = cx.arg(1)
     if v is not DYNAMIC_ARG and v == 0:

@@ -156,15 +156,21 @@ def _transposed(cx, x, w, bias, kernel, groups, strides, pads, dilations, out_pa
 # ------------------------------------------------------------------ pooling
 
 
-def _pool_input(cx, n_want=None):
+def _pool_input(cx, n):
+    """(the input with a batch dim, whether it had one) of an `n`-d pooling: an input
+    without one is pooled as a batch of one (_unbatched drops it again)."""
     x = cx.operands[0]
     t = ranked(cx, x.type)
-    n = t.rank - 2
-    if n_want is not None and n != n_want:
-        if t.rank == n_want + 1:
-            raise NotLowerable("pooling an input without a batch dim is not lowered yet")
-        raise NotLowerable(f"pooling of rank {t.rank}")
-    return x, n
+    if t.rank == n + 2:
+        return x, True
+    if t.rank == n + 1:
+        return _with_batch(cx, x), False
+    raise NotLowerable(f"{n}-d pooling of a rank-{t.rank} tensor")
+
+
+def _unbatched(cx, values, batched):
+    return values if batched else [None if v is None else _without_batch(cx, v)
+                                   for v in values]
 
 
 def _pool_window(cx, x, n, kernel, stride, padding, dilation, ceil):
@@ -182,7 +188,7 @@ def _pool_window(cx, x, n, kernel, stride, padding, dilation, ceil):
 def _max_pool(n):
     @lowering(f"aten.max_pool{n}d", f"aten.max_pool{n}d_with_indices")
     def lower(cx):
-        x, _ = _pool_input(cx, n)
+        x, batched = _pool_input(cx, n)
         nargs = len(cx.op.operands)
         win = _pool_window(cx, x, n, cx.ints(1, "kernel_size"),
                            cx.ints(2, "stride") if nargs > 2 else [],
@@ -191,9 +197,10 @@ def _max_pool(n):
                            cx.bool_(5, "ceil_mode") if nargs > 5 else False)
         unsigned = _unsigned(element_type(cx.orig_type(0)))
         if len(cx.op.results) > 1 and cx.op.results[1].has_uses():
-            return list(max_pool_with_indices(cx, x, n, win, unsigned))
+            return _unbatched(cx, list(max_pool_with_indices(cx, x, n, win, unsigned)),
+                              batched)
         y = max_pool(cx, x, n, win, unsigned, nan_propagates=True)
-        return [y] + [None] * (len(cx.op.results) - 1)
+        return _unbatched(cx, [y], batched) + [None] * (len(cx.op.results) - 1)
 
 
 for _n in (1, 2, 3):
@@ -203,7 +210,7 @@ for _n in (1, 2, 3):
 def _avg_pool(n):
     @lowering(f"aten.avg_pool{n}d")
     def lower(cx):
-        x, _ = _pool_input(cx, n)
+        x, batched = _pool_input(cx, n)
         nargs = len(cx.op.operands)
         if not is_float(element_type(x.type)):
             raise NotLowerable("average pooling of integers")
@@ -217,7 +224,7 @@ def _avg_pool(n):
                            cx.ints(3, "padding") if nargs > 3 else [0], [1],
                            cx.bool_(4, "ceil_mode") if nargs > 4 else False)
         count_pad = cx.bool_(5, "count_include_pad") if nargs > 5 else True
-        return [average_pool(cx, x, n, win, count_pad, divisor)]
+        return _unbatched(cx, [average_pool(cx, x, n, win, count_pad, divisor)], batched)
 
 
 for _n in (1, 2, 3):
@@ -228,22 +235,95 @@ for _n in (1, 2, 3):
           "aten._adaptive_avg_pool2d", "aten.adaptive_avg_pool3d",
           "aten._adaptive_avg_pool3d")
 def _adaptive_avg_pool(cx):
-    """Regular windows (each input size a multiple of its output size): an average pool
-    with kernel = stride = in / out; an output of 1 everywhere: the mean."""
+    """Output position i of an axis of in size I and out size O averages the input over
+    [floor(i I / O), ceil((i + 1) I / O)) (ATen's windows). An output of 1 everywhere is
+    the mean; regular windows (I a multiple of O) an average pool with kernel = stride =
+    I / O; others a generic over the largest window, positions past each window's end
+    left out. A 3-d input (no batch dim) is pooled as a batch of one."""
     x = cx.operands[0]
     t = ranked(cx, x.type)
     out = cx.ints(1, "output_size")
     n = len(out)
-    if t.rank != n + 2:
-        raise NotLowerable("adaptive pooling needs a batch dim")
-    ins = list(t.shape[2:])
+    if t.rank not in (n + 1, n + 2):
+        raise NotLowerable(f"adaptive pooling of {n} dims of a rank-{t.rank} tensor")
+    batched = t.rank == n + 2
+    ins = list(t.shape[-n:])
+    if DYN in ins:
+        raise NotLowerable("adaptive pooling of dynamic spatial sizes is not lowered yet")
+    out = [i if o is None else o for o, i in zip(out, ins)]
+    if any(o <= 0 for o in out):
+        raise NotLowerable(f"output sizes {out} must be positive")
+    elt = element_type(x.type)
     if all(o == 1 for o in out):
-        return [_mean(cx, x, list(range(2, n + 2)), True, element_type(x.type))]
-    if DYN in ins or any(i % o for i, o in zip(ins, out)):
-        raise NotLowerable("adaptive pooling of irregular windows is not lowered yet")
-    k = [i // o for i, o in zip(ins, out)]
-    win = window(cx, ins, k, False, strides=k, dilations=[1] * n, pads=[0] * (2 * n))
-    return [average_pool(cx, x, n, win, False)]
+        return [_mean(cx, x, list(range(t.rank - n, t.rank)), True, elt)]
+    xb = x if batched else _with_batch(cx, x)
+    if all(i % o == 0 for i, o in zip(ins, out)):
+        k = [i // o for i, o in zip(ins, out)]
+        win = window(cx, ins, k, False, strides=k, dilations=[1] * n, pads=[0] * (2 * n))
+        y = average_pool(cx, xb, n, win, False)
+    else:
+        y = _adaptive_windows(cx, xb, ins, out)
+    return [y if batched else _without_batch(cx, y)]
+
+
+def _with_batch(cx, x):
+    from ..onnx_to_linalg._shape_util import expand
+    r = x.type.rank
+    return expand(cx, x, [[0, 1]] + [[k + 1] for k in range(1, r)],
+                  [1] + sizes_of(cx, x))
+
+
+def _without_batch(cx, y):
+    from ..onnx_to_linalg._shape_util import collapse
+    r = y.type.rank
+    return collapse(cx, y, [[0, 1]] + [[k] for k in range(2, r)])
+
+
+def _adaptive_windows(cx, x, ins, out):
+    """The adaptive average of (N, C, in...) `x` over irregular windows (static sizes)."""
+    from ...dialects.linalg import make_generic
+    from ..onnx_to_linalg._linalg_util import filled, generic_maps, map_text
+    n = len(ins)
+    elt = element_type(x.type)
+    kmax = [max(-(-((i + 1) * a) // o) - (i * a) // o for i in range(o))
+            for a, o in zip(ins, out)]
+    nl = 2 + 2 * n
+    outs, ks = list(range(2, 2 + n)), list(range(2 + n, 2 + 2 * n))
+    sizes = [dim_size(cx, x, 0), dim_size(cx, x, 1)] + out
+    init = filled(cx, sizes, elt, 0.0)
+    shape = empty(cx, kmax, elt)
+
+    def bounds(s, i, a, o):
+        start = s.op1("arith.floordivsi", [s.mul(i, s.index(a)), s.index(o)], A.index)
+        end = s.op1("arith.ceildivsi", [s.mul(s.add(i, s.index(1)), s.index(a)),
+                                        s.index(o)], A.index)
+        return start, end
+
+    def body(b, args):
+        from ..scalar_builders import ScalarBuilder
+        s = ScalarBuilder(b, cx.loc)
+        at, valid = [b.index(0), b.index(1)], None
+        for j, (a, o) in enumerate(zip(ins, out)):
+            start, end = bounds(s, b.index(outs[j]), a, o)
+            p = s.add(start, b.index(ks[j]))
+            ok = s.cmp("lt", p, end)
+            valid = ok if valid is None else s.and_(valid, ok)
+            at.append(s.min(p, s.index(a - 1)))
+        v = s.op1("tensor.extract", [x, *at], elt)
+        return s.add(args[-1], s.select(valid, v, s.zero(elt)))
+    sums = make_generic(cx.b, [shape], [init], generic_maps([map_text(nl, ks),
+                                                            map_text(nl, [0, 1] + outs)]),
+                        ["parallel"] * (2 + n) + ["reduction"] * n, body, [init.type],
+                        loc=cx.loc).results[0]
+
+    def average(s, v):
+        count = s.index(1)
+        for j, (a, o) in enumerate(zip(ins, out)):
+            i = s.op1("linalg.index", [], A.index, {"dim": A.IntegerAttr(2 + j, A.i64)})
+            start, end = bounds(s, i, a, o)
+            count = s.mul(count, s.sub(end, start))
+        return s.div(v, s.cast(count, elt))
+    return elementwise(cx, [sums], elt, average)
 
 
 # ------------------------------------------------------------------ normalization

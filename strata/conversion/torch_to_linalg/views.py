@@ -443,88 +443,172 @@ def _no_op(cx):
     return []
 
 
+class _Indexing:
+    """Advanced indexing x[i0, :, i2] as index.Tensor and index_put read it: the
+    indexed dims (`axes`) and their index tensors (converted, `tensors`; torch-level,
+    `origs`), the broadcast shape of the indices (`bshape`, static), the result's
+    sizes (`out`: the broadcast dims stand where the indexed dims were when those are
+    consecutive, else first, NumPy's rule), where each other dim of x lands in the
+    result (`where`), where the broadcast dims start (`start`), and the flag that every
+    index is in range (`ok`: checked at run time, see [Note: index checks])."""
+
+    __slots__ = ("axes", "tensors", "origs", "signs", "dims", "bshape", "out", "where",
+                 "start", "ok")
+
+    def __init__(self, cx, x, list_value):
+        from ..onnx_to_linalg._index_check import range_text, values_in_ranges
+        from ..onnx_to_linalg.common import broadcast_shapes
+        r = x.type.rank
+        lst = list_value.defining_op
+        if lst is None or lst.name != "torch.prim.ListConstruct":
+            raise NotLowerable("the indices must be a list built in the function")
+        items = list(lst.operands)
+        if len(items) > r:
+            raise NotLowerable(f"{len(items)} indices for a rank-{r} tensor")
+        self.axes, self.tensors, self.origs = [], [], []
+        for d, v in enumerate(items):
+            op = v.defining_op
+            if op is not None and op.name == "torch.constant.none":
+                continue
+            t = cx.remapped(v)
+            if not isinstance(t.type, A.RankedTensorType) or \
+                    not isinstance(t.type.element_type, A.IntegerType) or \
+                    t.type.element_type.width == 1:
+                raise NotLowerable("only integer index tensors are lowered (a bool mask "
+                                   "gives a run-time number of elements)")
+            self.axes.append(d)
+            self.tensors.append(t)
+            self.origs.append(v)
+        self.signs = [_signed_indices(v) for v in self.origs]
+        self.dims = dims = sizes(cx, x)
+        if not self.axes:
+            self.bshape, self.out, self.start, self.ok = [], list(dims), 0, True
+            self.where = {d: d for d in range(r)}
+            return
+        bshape = self.bshape = broadcast_shapes([t.type.shape for t in self.tensors])
+        if DYN in bshape:
+            raise NotLowerable("index tensors of dynamic shape are not lowered yet")
+        nb = len(bshape)
+        axes = self.axes
+        if axes == list(range(axes[0], axes[0] + len(axes))):
+            start = axes[0]
+            self.out = dims[:start] + list(bshape) + dims[axes[-1] + 1:]
+            self.where = {d: d for d in range(start)}
+            self.where.update({d: start + nb + k for k, d in enumerate(range(axes[-1] + 1,
+                                                                            r))})
+        else:
+            start = 0
+            rest = [d for d in range(r) if d not in axes]
+            self.out = list(bshape) + [dims[d] for d in rest]
+            self.where = {d: nb + k for k, d in enumerate(rest)}
+        self.start = start
+        ok = True
+        for t, v, d, e in zip(self.tensors, self.origs, axes, self.signs):
+            n = dims[d]
+            lo = Ix(scalars(cx)).sub(0, n) if e else 0
+            (flag,) = values_in_ranges(cx, t, [(lo, n)], e, v)
+            assert_ok(cx, flag, f"index out of range {range_text(lo, n)} on dim {d}")
+            ok = flag if ok is True else (ok if flag is True else scalars(cx).and_(ok, flag))
+        self.ok = ok
+
+    def index_maps(self, rank):
+        """The maps reading each index tensor (broadcast) from a `rank`-d iteration over
+        the result."""
+        from ...ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+        nb = len(self.bshape)
+        maps = []
+        for t in self.tensors:
+            off = self.start + nb - t.type.rank
+            maps.append(AffineMap(rank, 0, tuple(
+                AffineConstantExpr(0) if sz == 1 and self.bshape[nb - t.type.rank + j] != 1
+                else AffineDimExpr(off + j) for j, sz in enumerate(t.type.shape))))
+        return maps
+
+    def source(self, s, idx, index_values, hi=None):
+        """The position in x read (or written) by result position `idx`, given the
+        index tensors' elements there (`index_values`); clamped by `hi` (of
+        clamp_bounds) where given."""
+        from ..onnx_to_linalg._shape_util import index_of
+        from ..onnx_to_linalg.gather_scatter import _clamp, _wrap
+        at = []
+        for d in range(len(self.dims)):
+            if d in self.axes:
+                k = self.axes.index(d)
+                i = _wrap(s, index_of(s, index_values[k], self.signs[k]), self.dims[d],
+                          self.signs[k])
+                at.append(_clamp(s, i, hi, d) if hi is not None else i)
+            else:
+                at.append(idx[self.where[d]])
+        return at
+
+
 @lowering("aten.index.Tensor", "aten.index.Tensor_hacked_twin", "aten._unsafe_index.Tensor")
 def _index(cx):
-    """x[i0, :, i2] (advanced indexing): the integer index tensors (None: a whole dim)
-    broadcast together; their dims stand where the indexed dims were when those are
-    consecutive, else first (NumPy's rule). Each index is checked in [-n, n) of its dim
-    (see [Note: index checks]), negative ones count from the end."""
-    from ...ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
-    from ..onnx_to_linalg._index_check import range_text, values_in_ranges
-    from ..onnx_to_linalg._shape_util import index_of
-    from ..onnx_to_linalg.common import broadcast_shapes
-    from ..onnx_to_linalg.gather_scatter import _clamp, _gather_generic, _wrap
+    """x[i0, :, i2] (advanced indexing, see _Indexing): a gathering generic, each index
+    checked in [-n, n) of its dim, negative ones counting from the end."""
+    from ..onnx_to_linalg.gather_scatter import _gather_generic
     x = cx.operands[0]
-    r = ranked(cx, x.type).rank
-    lst = cx.op.operands[1].defining_op
-    if lst is None or lst.name != "torch.prim.ListConstruct":
-        raise NotLowerable("the indices must be a list built in the function")
-    items = list(lst.operands)
-    if len(items) > r:
-        raise NotLowerable(f"{len(items)} indices for a rank-{r} tensor")
-    axes, tensors, origs = [], [], []
-    for d, v in enumerate(items):
-        op = v.defining_op
-        if op is not None and op.name == "torch.constant.none":
-            continue
-        t = cx.remapped(v)
-        if not isinstance(t.type, A.RankedTensorType) or \
-                not isinstance(t.type.element_type, A.IntegerType) or \
-                t.type.element_type.width == 1:
-            raise NotLowerable("only integer index tensors are lowered (a bool mask "
-                               "gives a run-time number of elements)")
-        axes.append(d)
-        tensors.append(t)
-        origs.append(v)
-    if not axes:
+    ranked(cx, x.type)
+    ix_ = _Indexing(cx, x, cx.op.operands[1])
+    if not ix_.axes:
         return [x]
-    dims = sizes(cx, x)
-    bshape = broadcast_shapes([t.type.shape for t in tensors])
-    if DYN in bshape:
-        raise NotLowerable("index tensors of dynamic shape are not lowered yet")
-    nb = len(bshape)
-    consecutive = axes == list(range(axes[0], axes[0] + len(axes)))
-    rest = [d for d in range(r) if d not in axes]
-    if consecutive:
-        start = axes[0]
-        out = dims[:start] + list(bshape) + dims[axes[-1] + 1:]
-        where = {d: k for k, d in enumerate(range(start))}
-        where.update({d: start + nb + k for k, d in enumerate(range(axes[-1] + 1, r))})
-    else:
-        start = 0
-        out = list(bshape) + [dims[d] for d in rest]
-        where = {d: nb + k for k, d in enumerate(rest)}
-    rank = len(out)
-    ok = True
-    for k, (t, v, d) in enumerate(zip(tensors, origs, axes)):
-        e = _signed_indices(v)
-        n = dims[d]
-        lo = Ix(scalars(cx)).sub(0, n) if e else 0
-        (flag,) = values_in_ranges(cx, t, [(lo, n)], e, v)
-        assert_ok(cx, flag, f"index out of range {range_text(lo, n)} on dim {d}")
-        ok = flag if ok is True else (ok if flag is True else scalars(cx).and_(ok, flag))
-    maps = []
-    for t in tensors:
-        off = start + nb - t.type.rank
-        maps.append(AffineMap(rank, 0, tuple(
-            AffineConstantExpr(0) if sz == 1 and bshape[nb - t.type.rank + j] != 1
-            else AffineDimExpr(off + j) for j, sz in enumerate(t.type.shape))))
     elt = x.type.element_type
-    signs = [_signed_indices(v) for v in origs]
+    out, _ = result_sizes(cx, ix_.out, what="the indexed sizes")
 
     def body(s, idx, args, hi):
-        at = []
-        for d in range(r):
-            if d in axes:
-                k = axes.index(d)
-                i = _wrap(s, index_of(s, args[k], signs[k]), dims[d], signs[k])
-                at.append(_clamp(s, i, hi, d))
-            else:
-                at.append(idx[where[d]])
-        return s.op1("tensor.extract", [x, *at], elt)
-    out, _ = result_sizes(cx, out, what="the indexed sizes")
-    return [finish(cx, _gather_generic(cx, dims, [] if ok is True else axes, tensors,
-                                       maps, out, elt, body))]
+        return s.op1("tensor.extract", [x, *ix_.source(s, idx, args, hi)], elt)
+    return [finish(cx, _gather_generic(cx, ix_.dims, [] if ix_.ok is True else ix_.axes,
+                                       ix_.tensors, ix_.index_maps(len(out)), out, elt,
+                                       body))]
+
+
+@lowering("aten.index_put", "aten._index_put_impl", "aten.index_put.hacked_twin")
+def _index_put(cx):
+    """index_put(x, indices, values, accumulate): x with x[indices] = values (values
+    broadcast to the indexed shape; added with accumulate), in index order (scf loops,
+    as a scatter: nothing written unless every index is in range)."""
+    from ..onnx_to_linalg._index_check import guarded
+    from ..onnx_to_linalg._shape_util import loop_nest
+    x = cx.operands[0]
+    ranked(cx, x.type)
+    ix_ = _Indexing(cx, x, cx.op.operands[1])
+    values = cx.operands[2]
+    vt = ranked(cx, values.type, "values")
+    accumulate = cx.bool_(3, "accumulate") if len(cx.op.operands) > 3 else False
+    elt = x.type.element_type
+    if vt.element_type is not elt:
+        signed = _signed_indices(cx.op.operands[2])
+        values = elementwise(cx, [values], elt, lambda s, v: s.cast(v, elt, signed))
+    out = ix_.out
+    rank = len(out)
+    if vt.rank > rank:
+        raise NotLowerable(f"values of rank {vt.rank} for an indexed shape of rank {rank}")
+    vdims = sizes(cx, values)
+    pairs = []
+    for j, d in enumerate(vdims):
+        o = out[rank - vt.rank + j]
+        if not (Ix.known(d) and d == 1):
+            pairs.append((d, o, "eq", f"values dim {j} must be 1 or the indexed size"))
+    flags = check_dims(cx, pairs) if pairs else []
+    ok = all_of(cx, [ix_.ok, *flags])
+
+    def body(s, ivs, accs):
+        acc = accs[0]
+        index_values = []
+        for t in ix_.tensors:
+            nb = len(ix_.bshape)
+            at = [s.index(0) if sz == 1 and ix_.bshape[nb - t.type.rank + j] != 1 else
+                  ivs[ix_.start + nb - t.type.rank + j] for j, sz in enumerate(t.type.shape)]
+            index_values.append(s.op1("tensor.extract", [t, *at], t.type.element_type))
+        pos = ix_.source(s, ivs, index_values)
+        vat = [s.index(0) if (Ix.known(d) and d == 1) else ivs[rank - vt.rank + j]
+               for j, d in enumerate(vdims)]
+        v = s.op1("tensor.extract", [values, *vat], elt)
+        if accumulate:
+            old = s.op1("tensor.extract", [acc, *pos], elt)
+            v = s.or_(old, v) if elt is A.i1 else s.add(old, v)
+        return [s.op1("tensor.insert", [v, acc, *pos], acc.type)]
+    return [finish(cx, loop_nest(cx, guarded(cx, out, ok), [x], body)[0])]
 
 
 def _signed_indices(v) -> bool:

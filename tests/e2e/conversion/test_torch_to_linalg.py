@@ -132,6 +132,9 @@ CASES = {
     "max_pool2d_ceil": (lambda a: F.max_pool2d(a, 3, 2, ceil_mode=True), (X4,)),
     "max_pool2d_dilated": (lambda a: F.max_pool2d(a, 2, 1, dilation=2), (X4,)),
     "max_pool1d": (lambda a: F.max_pool1d(a, 2), (randn(2, 3, 9),)),
+    "max_pool2d_no_batch": (lambda a: F.max_pool2d(a, 2, return_indices=True),
+                            (randn(3, 6, 6),)),
+    "avg_pool1d_no_batch": (lambda a: F.avg_pool1d(a, 3, 2, 1), (randn(3, 9),)),
     "max_pool2d_indices": (lambda a: F.max_pool2d(a, 3, 2, 1, ceil_mode=True,
                                                   return_indices=True), (X4,)),
     "max_pool2d_nan": (lambda a: F.max_pool2d(a.masked_fill(a > 1.5, float("nan")), 2,
@@ -143,6 +146,9 @@ CASES = {
     "avg_pool2d_ceil": (lambda a: F.avg_pool2d(a, 3, 2, ceil_mode=True), (X4,)),
     "adaptive_avg_pool2d": (lambda a: F.adaptive_avg_pool2d(a, (2, 4)), (X4,)),
     "adaptive_avg_pool2d_1": (lambda a: F.adaptive_avg_pool2d(a, 1), (X4,)),
+    "adaptive_avg_pool2d_irregular": (lambda a: F.adaptive_avg_pool2d(a, (5, 3)), (X4,)),
+    "adaptive_avg_pool2d_no_batch": (lambda a: F.adaptive_avg_pool2d(a, (3, None)),
+                                     (randn(3, 7, 6),)),
     # normalization, softmax
     "batch_norm": (lambda: nn.BatchNorm2d(3).eval(), (X4,)),
     "batch_norm_no_affine": (lambda: nn.BatchNorm2d(3, affine=False).eval(), (X4,)),
@@ -198,6 +204,14 @@ CASES = {
                                                   torch.tensor([1, -1, 3]))),
     "index_middle_dim": (lambda a, i: a[:, i] + 0, (X4, torch.tensor([2, 0]))),
     "index_apart": (lambda a, i: a[i, :, i], (X4, torch.tensor([1, 0]))),
+    "index_put": (lambda a, i, v: a.index_put((i,), v), (X, torch.tensor([2, 0]),
+                                                        randn(2, 4))),
+    "index_put_accumulate": (lambda a, i, v: a.index_put((i,), v, accumulate=True),
+                             (X, torch.tensor([2, 0, 2]), randn(4))),
+    "index_put_two_indices": (lambda a, i, j, v: a.index_put((i, j), v),
+                              (X, torch.tensor([2, 0]), torch.tensor([1, -1]), randn(2))),
+    "index_add": (lambda a, i, v: a.index_add(1, i, v), (X, torch.tensor([2, 0]),
+                                                         randn(3, 2))),
     "interpolate_nearest": (lambda a: F.interpolate(a, scale_factor=2), (X4,)),
     "interpolate_nearest_size": (lambda a: F.interpolate(a, size=(5, 11)), (X4,)),
     "interpolate_nearest_exact": (lambda a: F.interpolate(a, size=(5, 11),
@@ -240,13 +254,13 @@ CASES = {
 CPU_CASES = ["add_alpha", "div_trunc_int", "remainder_int", "unary", "activations",
              "comparisons", "where_scalar", "to_int", "matmul_4d", "addmm", "linear",
              "conv2d_strided_dilated_grouped", "conv1d", "conv_transpose2d_grouped",
-             "max_pool2d_ceil", "max_pool2d_indices", "max_pool2d_nan",
+             "adaptive_avg_pool2d_irregular", "max_pool2d_ceil", "max_pool2d_indices", "max_pool2d_nan",
              "avg_pool2d_exclude_pad", "adaptive_avg_pool2d",
              "batch_norm", "batch_norm_training", "layer_norm", "group_norm", "softmax",
              "sum_bool", "max_dim", "argmax_argmin", "var_std", "any_all", "cumsum", "topk",
              "permute", "expand_new_dim", "slice", "select", "cat_promoted", "chunk",
              "embedding", "gather", "index_broadcast", "index_apart", "interpolate_nearest",
-             "interpolate_bilinear", "scatter_add", "constant_pad", "arange", "multihead_attention",
+             "interpolate_bilinear", "scatter_add", "index_put_accumulate", "constant_pad", "arange", "multihead_attention",
              "sdpa_causal"]
 
 
@@ -441,3 +455,18 @@ def test_training_batch_norm_updates_running_statistics():
     np.testing.assert_allclose(outs[0], m.running_mean.numpy(), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(outs[1], m.running_var.numpy(), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(outs[-1], y.numpy(), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_integer_division_by_zero_fails_at_run_time(target):
+    """ATen raises on an integer division by zero; the compiled code checks the divisor
+    (as ONNX's Div) and fails naming the op, for int32 / int64 operands too."""
+    from strata.interpreter.core import InterpreterError
+    from strata.runtime import RuntimeFailure
+    m = Fn(lambda a, b: torch.div(a, b, rounding_mode="floor"))
+    a, b = torch.tensor([7, -7, 9], dtype=torch.int32), torch.tensor([2, 3, 4])
+    f = strata.compile(m, example_args=(a, b), target=target)
+    torch.testing.assert_close(f(a, b)[0], m(a, b))
+    with pytest.raises((RuntimeFailure, InterpreterError)) as e:
+        f(a, torch.tensor([2, 0, 4]))
+    assert "aten.div.Tensor_mode" in str(e.value) and "division by zero" in str(e.value)
