@@ -74,7 +74,11 @@ def strata_backend(gm, example_inputs, options=None, mode=None):
     backward compiler (see the module docstring and [Note: backend options])."""
     from torch._dynamo.backends.common import aot_autograd
     from torch.nn.attention import SDPBackend, sdpa_kernel
+    from ...compiler import DEFAULT_TARGET, get_target
     options = dict(options or {})
+    # A wrong target or option is the user's to fix, not a reason to fall back.
+    get_target(options.get("target", DEFAULT_TARGET)).with_options(
+        **{k: v for k, v in options.items() if k not in _BACKEND_OPTIONS})
 
     def forward(fx, inputs):
         return compile_graph(fx, inputs, options, "forward")
