@@ -54,7 +54,7 @@ class CNN(nn.Module):
 
     def forward(self, x):
         x = F.max_pool2d(torch.relu(self.bn(self.c1(x))), 2)
-        x = F.gelu(self.c2(x))
+        x = F.avg_pool2d(F.gelu(self.c2(x)), 2, stride=1, padding=1)
         return self.fc(F.adaptive_avg_pool2d(x, 1).flatten(1))
 
 
@@ -136,6 +136,15 @@ def test_training_mlp_20_sgd_steps():
     torch.manual_seed(0)
     batches = [(torch.randn(8, 6), torch.randint(0, 3, (8,))) for _ in range(4)]
     check_training(MLP(), batches)
+
+
+def test_training_cnn_20_sgd_steps():
+    # convolution_backward and avg_pool2d_backward: torch_to_linalg/backward.py;
+    # max_pool2d_with_indices_backward: decomposed (dynamo.decompositions)
+    torch.manual_seed(0)
+    batches = [(torch.randn(4, 3, 8, 8), torch.randint(0, 3, (4,))) for _ in range(4)]
+    model = CNN()
+    check_training(model, batches)
 
 
 def test_training_transformer_20_sgd_steps():
