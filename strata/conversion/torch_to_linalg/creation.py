@@ -153,29 +153,34 @@ def _factory(cx):
 @lowering("aten.arange", "aten.arange.start", "aten.arange.start_step")
 def _arange(cx):
     """start + i * step for i < ceil((end - start) / step), in the result's element
-    type (the arguments constants; a run-time count is not lowered yet)."""
+    type: Range's builder (run-time bounds, such as symbolic sizes, checked there: a
+    step of 0 and a count past int64 fail)."""
+    from ..onnx_to_linalg.shape_ops import checked_range
     name = cx.aten
-    if name == "aten.arange":
-        idx = [None, 0, None]
-    elif name == "aten.arange.start":
-        idx = [0, 1, None]
-    else:
-        idx = [0, 1, 2]
-    vals = [cx.arg(i) if i is not None else (0 if k == 0 else 1)
-            for k, i in enumerate(idx)]
-    if any(v is DYNAMIC_ARG or not isinstance(v, (int, float)) for v in vals):
-        raise NotLowerable("arange of run-time bounds is not lowered yet")
-    start, end, step = vals
-    if step == 0:
-        raise NotLowerable("arange's step must not be 0")
-    n = max(math.ceil((end - start) / step), 0)
+    idx = {"aten.arange": [None, 0, None], "aten.arange.start": [0, 1, None]}.get(
+        name, [0, 1, 2])
     rt = ranked(cx, cx.result_type(), "result")
-    if rt.shape[0] not in (DYN, n):
-        raise NotLowerable(f"arange gives {n} elements where the result is typed {rt}")
     elt = rt.element_type
+    if not isinstance(elt, (A.IntegerType, A.FloatType)) or elt is A.i1:
+        raise NotLowerable(f"arange of {elt}")
     s = scalars(cx)
-    if is_float(elt):
-        st, dl = s.const(float(start), elt), s.const(float(step), elt)
-    else:
-        st, dl = s.const(int(start), elt), s.const(int(step), elt)
-    return [finish(cx, range_tensor(cx, st, dl, [n], elt))]
+    values, consts = [], []
+    for k, i in enumerate(idx):
+        v = (0 if k == 0 else 1) if i is None else cx.arg(i)
+        if v is DYNAMIC_ARG:
+            values.append(cx.scalar(i, elt))
+            consts.append(None)
+        elif isinstance(v, (int, float)) and not isinstance(v, bool):
+            values.append(s.const(float(v) if is_float(elt) else int(v), elt))
+            consts.append(v)
+        else:
+            raise NotLowerable(f"arange's argument #{i} must be a number")
+    if consts[2] == 0:
+        raise NotLowerable("arange's step must not be 0")
+    if None not in consts and is_float(elt):
+        # ATen counts in double: ceil((end - start) / step)
+        n = max(math.ceil((consts[1] - consts[0]) / consts[2]), 0)
+        if rt.shape[0] not in (DYN, n):
+            raise NotLowerable(f"arange gives {n} elements where the result is typed {rt}")
+        return [finish(cx, range_tensor(cx, values[0], values[2], [n], elt))]
+    return [checked_range(cx, *values, consts)]

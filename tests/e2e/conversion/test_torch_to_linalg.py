@@ -401,6 +401,29 @@ def test_dynamic_batch(target):
             np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_dynamic_models(target):
+    """The transformer block with a dynamic batch and sequence length (the causal mask's
+    arange and the views take symbolic sizes), the CNN with a dynamic batch."""
+    b = torch.export.Dim("b", min=1, max=64)
+    t = torch.export.Dim("t", min=2, max=64)
+    m = _seeded(lambda: Block().eval())
+    f = strata.compile(m, example_args=(randint(0, 10, (2, 5)),),
+                       dynamic_shapes=({0: b, 1: t},), target=target)
+    for shape in ((1, 3), (3, 7)):
+        ids = randint(0, 10, shape)
+        with torch.no_grad():
+            np.testing.assert_allclose(f(ids)[0].numpy(), m(ids).numpy(), rtol=1e-5,
+                                       atol=1e-6)
+    m = _seeded(lambda: CNN().eval())
+    f = strata.compile(m, example_args=(randn(2, 3, 16, 16),), dynamic_shapes=({0: b},),
+                       target=target)
+    for n in (1, 3):
+        x = randn(n, 3, 16, 16)
+        with torch.no_grad():
+            np.testing.assert_allclose(f(x)[0].numpy(), m(x).numpy(), rtol=1e-5, atol=1e-6)
+
+
 # ------------------------------------------------------------------ bad input
 
 
