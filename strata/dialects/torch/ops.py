@@ -249,7 +249,7 @@ def _count_error(n, want, what):
 
 
 class TorchOp(Op):
-    """Base of the ops made from PyTorch schemas (by `make_op_classes`)."""
+    """Base of the ops made from PyTorch schemas (by `generated_op_class`)."""
 
     __slots__ = ()
 
