@@ -264,6 +264,34 @@ def test_dynamic_graph_refuses_disagreeing_sizes_nowhere():
     assert dynamo.COUNTERS["inference"] == 1
 
 
+def test_dynamic_true_division_of_sizes():
+    # int / int of symbolic sizes: aten.div.int, a float
+    def f(x):
+        return x * (x.shape[0] / x.shape[1])
+    g = compiled(f, dynamic=True)
+    with torch.no_grad():
+        for shape in ((3, 4), (5, 2)):
+            x = torch.randn(*shape)
+            torch.testing.assert_close(g(x), f(x))
+    assert dynamo.COUNTERS["inference"] == 1 and dynamo.COUNTERS["fallback"] == 0
+
+
+def test_mark_dynamic_cnn_training_compiles_once():
+    # the batch dim symbolic through convolution_backward and the pooling gradients
+    torch.manual_seed(0)
+    m = CNN()
+    e = copy.deepcopy(m)
+    f = torch.compile(m, backend=dynamo.strata_backend, options={"fallback": False})
+    for n in (2, 5):
+        x = torch.randn(n, 3, 8, 8)
+        torch._dynamo.mark_dynamic(x, 0)
+        f(x).square().sum().backward()
+        e(x).square().sum().backward()
+    for p, q in zip(m.parameters(), e.parameters()):
+        torch.testing.assert_close(p.grad, q.grad, atol=1e-4, rtol=1e-4)
+    assert dynamo.COUNTERS["forward"] == 1 and dynamo.COUNTERS["backward"] == 1
+
+
 # ------------------------------------------------------------------ options
 
 
