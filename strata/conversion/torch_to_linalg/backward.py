@@ -3,9 +3,11 @@ decompositions (torch.compile(backend="strata") training), each built from the
 forward builders: the gradients of a convolution are convolutions.
 
     convolution_backward     grad_input: the transposed convolution of grad_output by
-                             the weights (convolution._transposed); grad_weight: a
-                             convolution of the input by grad_output (padded_conv,
-                             [Note: the weight gradient as a convolution]); grad_bias:
+                             the weights (nn._transposed), as large as the input;
+                             grad_weight: a convolution of the input by grad_output
+                             (padded_conv, [Note: the weight gradient as a
+                             convolution]; one linalg.generic when the spatial sizes
+                             are dynamic); grad_bias:
                              the sum of grad_output over all but its channel dim
     avg_pool{1,2,3}d_backward  grad_output / divisor, spread over each window by a
                              transposed depthwise convolution of ones
@@ -19,7 +21,8 @@ strata/frontends/torch/dynamo.py.)
 """
 from __future__ import annotations
 
-from ..onnx_to_linalg._linalg_util import acc_type, dim_size, filled, round_to, transpose
+from ..onnx_to_linalg._linalg_util import (acc_type, dim_size, filled, pad, round_to,
+                                           transpose)
 from ..onnx_to_linalg._shape_util import collapse, expand, extract_slice
 from ..onnx_to_linalg.common import DYN, elementwise, ranked, scalars, tensor_type
 from ..onnx_to_linalg.convolution import padded_conv
@@ -47,9 +50,8 @@ def _convolution_backward(cx):
     if cx.bool_(7, "transposed"):
         raise NotLowerable("the backward of a transposed convolution is not lowered yet")
     kernel = list(tw.shape[2:])
-    if DYN in kernel or DYN in tx.shape[1:] or DYN in tg.shape[1:]:
-        raise NotLowerable("convolution_backward needs static channels, kernel and "
-                           "spatial sizes")
+    if DYN in kernel or DYN in (tx.shape[1], tg.shape[1]):
+        raise NotLowerable("convolution_backward needs static channels and kernel")
     strides = _per_dim(cx.ints(4, "stride"), n, "stride")
     pads = _per_dim(cx.ints(5, "padding"), n, "padding")
     dilations = _per_dim(cx.ints(6, "dilation"), n, "dilation")
@@ -60,14 +62,8 @@ def _convolution_backward(cx):
     acc = acc_type(elt)
     results = [None, None, None]
     if _used(cx, 0):
-        # each input size = (out - 1) * stride - 2 * pad + dilation * (k - 1) + 1 + r
-        ins, outs = tx.shape[2:], tg.shape[2:]
-        out_pad = [i + 2 * p - d * (k - 1) - 1 - (o - 1) * s for i, o, k, s, p, d in
-                   zip(ins, outs, kernel, strides, pads, dilations)]
-        if any(r < 0 for r in out_pad):
-            raise NotLowerable("grad_output is larger than the convolution's result")
-        results[0] = round_to(cx, _transposed(cx, go, w, None, kernel, groups, strides,
-                                              pads, dilations, out_pad), elt)
+        results[0] = round_to(cx, _input_grad(cx, go, x, w, kernel, groups, strides, pads,
+                                              dilations), elt)
     if _used(cx, 1):
         results[1] = round_to(cx, _weight_grad(cx, go, x, kernel, groups, strides, pads,
                                                dilations, acc), element_type(w.type))
@@ -77,6 +73,27 @@ def _convolution_backward(cx):
                                                 lambda s, a, v: s.add(a, s.cast(v, acc))),
                               element_type(cx.result_type(2)))
     return results[:len(cx.op.results)]
+
+
+def _input_grad(cx, go, x, w, kernel, groups, strides, pads, dilations):
+    """The transposed convolution of grad_output, as large as the input: the result
+    (out - 1) * stride - 2 * pad + dilation * (k - 1) + 1 + output_padding whose
+    output_padding r (< stride) makes it the input's size; r is known when the sizes
+    are static. Else it is the largest, stride - 1, and the result is cut to the
+    input's run-time sizes (the positions past (out - 1) * stride + ... are sums of no
+    window, 0, as ATen's output_padding positions are)."""
+    n = len(kernel)
+    ins, outs = x.type.shape[2:], go.type.shape[2:]
+    if DYN not in ins and DYN not in outs:
+        out_pad = [i + 2 * p - d * (k - 1) - 1 - (o - 1) * s for i, o, k, s, p, d in
+                   zip(ins, outs, kernel, strides, pads, dilations)]
+        if any(r < 0 or r >= s for r, s in zip(out_pad, strides)):
+            raise NotLowerable("grad_output's sizes do not fit the input's")
+        return _transposed(cx, go, w, None, kernel, groups, strides, pads, dilations,
+                           out_pad)
+    r = _transposed(cx, go, w, None, kernel, groups, strides, pads, dilations,
+                    [s - 1 for s in strides])
+    return extract_slice(cx, r, [0] * (n + 2), [dim_size(cx, x, d) for d in range(n + 2)])
 
 
 # [Note: the weight gradient as a convolution]
@@ -108,6 +125,9 @@ def _weight_grad(cx, go, x, kernel, groups, strides, pads, dilations, acc):
     gs = transpose(cx, gs, [1, 2, 0] + [d + 1 for d in spatial])
     gs = collapse(cx, gs, [[0, 1], [2]] + [[d + 1] for d in spatial])
     ys = list(go.type.shape[2:])
+    if DYN in ys or DYN in x.type.shape[2:]:
+        return _weight_grad_generic(cx, go, x, kernel, groups, strides, pads, dilations,
+                                    acc)
     r = padded_conv(cx, xs, gs, None, acc, ys, groups, strides=dilations,
                     dilations=strides, pads=pads + pads)
     if list(r.type.shape[2:]) != kernel:
@@ -115,6 +135,45 @@ def _weight_grad(cx, go, x, kernel, groups, strides, pads, dilations, acc):
             raise NotLowerable("the weight gradient's windows do not cover the kernel")
         r = extract_slice(cx, r, [0] * (n + 2), [cg, o] + kernel)
     return transpose(cx, r, [1, 0] + spatial)
+
+
+def _weight_grad_generic(cx, go, x, kernel, groups, strides, pads, dilations, acc):
+    """The weight gradient of [Note: the weight gradient as a convolution] as one
+    linalg.generic, for dynamic spatial sizes (a named convolution needs its window,
+    here grad_output's sizes, static): loops (g, o, c, k..., n, y...), the last ones
+    reductions, reading grad_output at (n, g, o, y...) and the padded input at
+    (n, g, c, y * stride + k * dilation...)."""
+    from ...dialects.linalg import make_generic
+    from ..scalar_builders import ScalarBuilder
+    n = len(kernel)
+    spatial = list(range(2, n + 2))
+    nb = dim_size(cx, x, 0)
+    c, o = x.type.shape[1], go.type.shape[1]
+    cg, og = c // groups, o // groups
+    zero = scalars(cx).const(0, element_type(x.type))
+    xp = pad(cx, x, [0, 0] + pads, [0, 0] + pads, zero)
+    xp = expand(cx, xp, [[0], [1, 2]] + [[d + 1] for d in spatial],
+                [nb, groups, cg] + [dim_size(cx, xp, d) for d in spatial])
+    gs = expand(cx, go, [[0], [1, 2]] + [[d + 1] for d in spatial],
+                [nb, groups, og] + [dim_size(cx, go, d) for d in spatial])
+    init = filled(cx, [groups, og, cg] + kernel, acc, 0)
+    loops = 4 + 2 * n                   # g, o, c, k..., n, y...
+    dims = [f"d{i}" for i in range(loops)]
+    ks, nd, ys = dims[3:3 + n], dims[3 + n], dims[4 + n:]
+    at = [f"{y} * {st} + {k} * {dl}" for y, k, st, dl in zip(ys, ks, strides, dilations)]
+    head = f"({', '.join(dims)}) -> "
+    maps = [head + f"({nd}, d0, d1, {', '.join(ys)})",
+            head + f"({nd}, d0, d2, {', '.join(at)})",
+            head + f"(d0, d1, d2, {', '.join(ks)})"]
+    iters = ["parallel"] * (3 + n) + ["reduction"] * (1 + n)
+
+    def body(b, args):
+        sb = ScalarBuilder(b, cx.op.loc)
+        g, v, a = args
+        return [sb.add(a, sb.mul(sb.cast(g, acc), sb.cast(v, acc)))]
+    r = make_generic(cx.b, [gs, xp], [init], maps, iters, body, [init.type],
+                     loc=cx.op.loc).results[0]
+    return collapse(cx, r, [[0, 1], [2]] + [[d + 1] for d in spatial])
 
 
 def _avg_pool_backward(n):
