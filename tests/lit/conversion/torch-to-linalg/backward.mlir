@@ -73,3 +73,31 @@ func.func @avg_pool_backward(%go: !torch.vtensor<[1,4,2,2],f32>, %x: !torch.vten
   %3 = torch.aten.avg_pool2d_backward %go, %x, %0, %1, %2, %false, %false, %none : !torch.vtensor<[1,4,2,2],f32>, !torch.vtensor<[1,4,3,3],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor<[1,4,3,3],f32>
   return %3 : !torch.vtensor<[1,4,3,3],f32>
 }
+// CHECK:         #[[GO:map[0-9]*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d5, d0, d1, d6, d7)>
+// CHECK-NEXT:    #[[X:map[0-9]*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d5, d0, d2, d6 * 2 + d3, d7 * 2 + d4)>
+
+// -----
+
+// Dynamic spatial sizes: grad_input is the transposed convolution with output padding
+// stride - 1, cut to the input's run-time sizes; grad_weight one linalg.generic over
+// (g, o, c, kh, kw, n, y, x), grad_output read at (n, g, o, y, x), the padded input at
+// (n, g, c, y * 2 + kh, x * 2 + kw). (The maps print before the function, so they are
+// checked at the end of the previous case's block.)
+// CHECK-LABEL: func.func @conv_backward_dynamic
+// CHECK:         %[[GI:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, 0] [%{{.*}}, 2, %{{.*}}, %{{.*}}] [1, 1, 1, 1] : tensor<?x2x?x?xf32> to tensor<?x2x?x?xf32>
+// CHECK:         linalg.generic {indexing_maps = [#[[GO]], #[[X]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK:         return %[[GI]], %{{.*}} : tensor<?x2x?x?xf32>, tensor<2x2x3x3xf32>
+func.func @conv_backward_dynamic(%go: !torch.vtensor<[?,2,?,?],f32>, %x: !torch.vtensor<[?,2,?,?],f32>, %w: !torch.vtensor<[2,2,3,3],f32>) -> (!torch.vtensor<[?,2,?,?],f32>, !torch.vtensor<[2,2,3,3],f32>) {
+  %none = torch.constant.none
+  %int2 = torch.constant.int 2
+  %0 = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %int1 = torch.constant.int 1
+  %1 = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %int0 = torch.constant.int 0
+  %2 = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %false = torch.constant.bool false
+  %true = torch.constant.bool true
+  %3 = torch.prim.ListConstruct %true, %true, %false : (!torch.bool, !torch.bool, !torch.bool) -> !torch.list<bool>
+  %r0, %r1, %r2 = torch.aten.convolution_backward %go, %x, %w, %none, %0, %1, %1, %false, %2, %int1, %3 : !torch.vtensor<[?,2,?,?],f32>, !torch.vtensor<[?,2,?,?],f32>, !torch.vtensor<[2,2,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int, !torch.list<bool> -> !torch.vtensor<[?,2,?,?],f32>, !torch.vtensor<[2,2,3,3],f32>, !torch.none
+  return %r0, %r1 : !torch.vtensor<[?,2,?,?],f32>, !torch.vtensor<[2,2,3,3],f32>
+}
