@@ -308,8 +308,9 @@ def test_options_reach_the_target():
         torch.testing.assert_close(g(x), m(x), atol=1e-5, rtol=1e-5)
 
 
-@pytest.mark.parametrize("options, message", [({"target": "tpu"}, "unknown target 'tpu'"),
-                                              ({"num_thread": 2}, "no option 'num_thread'")])
+@pytest.mark.parametrize("options, message",
+                         [({"target": "tpu"}, "unknown target 'tpu'"),
+                          ({"num_thread": 2}, "no option 'num_thread'")])
 def test_bad_options_raise_not_fall_back(options, message):
     f = torch.compile(MLP(), backend=dynamo.strata_backend, options=options)
     with pytest.raises(Exception, match=message):

@@ -44,7 +44,8 @@ def test_symbolic_sizes_are_bound_to_their_symbols():
         return x.reshape(-1) * x.shape[0]
     gm = make_fx(f, tracing_mode="symbolic")(torch.randn(3, 4))
     text = _text(import_graph(gm))
-    assert "@main(%arg0: !torch.vtensor<[?,?],f32>) -> !torch.vtensor<[?],f32>" in text, text
+    assert "@main(%arg0: !torch.vtensor<[?,?],f32>) -> !torch.vtensor<[?],f32>" in text, \
+        text
     assert text.count("torch.symbolic_int") == 2
     assert "affine_map<()[s0, s1] -> (s0 * s1)>" in text
     _iree_accepts(text)
