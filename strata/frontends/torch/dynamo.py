@@ -107,14 +107,54 @@ def strata_backend(gm, example_inputs, options=None, mode=None):
 
 
 def decompositions() -> dict:
-    """The decomposition table AOTAutograd traces with: the core ATen opset, and the
+    """The decomposition table AOTAutograd traces with: the core ATen opset, the
     backward ops whose decomposition torch has outside it (max_pool2d_with_indices_
-    backward: a scatter_add of the gradient at the forward's indices)."""
+    backward: a scatter_add of the gradient at the forward's indices), and
+    nn.TransformerEncoderLayer's fused inference op (_encoder_layer)."""
     import torch
     from torch._decomp import core_aten_decompositions, get_decompositions
     table = core_aten_decompositions()
     table.update(get_decompositions([torch.ops.aten.max_pool2d_with_indices_backward]))
+    table[torch.ops.aten._transformer_encoder_layer_fwd.default] = _encoder_layer
     return table
+
+
+def _encoder_layer(src, embed_dim, num_heads, qkv_weight, qkv_bias, proj_weight,
+                   proj_bias, use_gelu, norm_first, eps, norm_weight_1, norm_bias_1,
+                   norm_weight_2, norm_bias_2, ffn_weight_1, ffn_bias_1, ffn_weight_2,
+                   ffn_bias_2, mask=None, mask_type=None):
+    """aten._transformer_encoder_layer_fwd (nn.TransformerEncoderLayer's inference fast
+    path, which torch decomposes nowhere) in ops of the core opset, as ATen computes it
+    (transformer.cpp): attention of one fused qkv projection, residuals and layer norms
+    before or after each block. An attention mask falls back (NotImplemented: the op
+    stays and the graph runs eagerly)."""
+    import torch
+    F = torch.nn.functional
+    if mask is not None or src.dim() != 3:
+        return NotImplemented
+    b, n, e = src.shape
+    h = num_heads
+    d = embed_dim // h
+
+    def norm(x, w, bias):
+        return F.layer_norm(x, (embed_dim,), w, bias, eps)
+
+    def attention(x):
+        q, k, v = F.linear(x, qkv_weight, qkv_bias).split(embed_dim, dim=-1)
+        q, k, v = (t.reshape(b, n, h, d).transpose(1, 2) for t in (q, k, v))
+        w = torch.softmax(q @ k.transpose(-2, -1) / (d ** 0.5), dim=-1)
+        return F.linear((w @ v).transpose(1, 2).reshape(b, n, e), proj_weight, proj_bias)
+
+    def ffn(x):
+        y = F.linear(x, ffn_weight_1, ffn_bias_1)
+        y = F.gelu(y) if use_gelu else torch.relu(y)
+        return F.linear(y, ffn_weight_2, ffn_bias_2)
+    x = src
+    if norm_first:
+        x = x + attention(norm(x, norm_weight_1, norm_bias_1))
+        return x + ffn(norm(x, norm_weight_2, norm_bias_2))
+    x = norm(x + attention(x), norm_weight_1, norm_bias_1)
+    return norm(x + ffn(x), norm_weight_2, norm_bias_2)
 
 
 def compile_graph(gm, example_inputs, options=None, kind: str = "inference"):

@@ -118,6 +118,40 @@ def test_inference_with_grad_enabled_returns_a_differentiable_tensor():
     torch.testing.assert_close(y, m(x), atol=1e-5, rtol=1e-5)
 
 
+@pytest.mark.parametrize("norm_first, activation", [(False, "relu"), (True, "gelu")])
+def test_encoder_layer_inference_fast_path(norm_first, activation):
+    # eval + no_grad: nn.TransformerEncoderLayer calls aten._transformer_encoder_layer_fwd,
+    # which the backend decomposes (dynamo._encoder_layer)
+    torch.manual_seed(0)
+    m = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True,
+                                   norm_first=norm_first, activation=activation).eval()
+    x = torch.randn(2, 5, 8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", dynamo.StrataFallbackWarning)
+        with torch.no_grad():
+            torch.testing.assert_close(compiled(m)(x), m(x), atol=1e-5, rtol=1e-5)
+    assert dynamo.COUNTERS["inference"] == 1
+
+
+def test_encoder_layer_fast_path_with_a_mask_falls_back():
+    torch.manual_seed(0)
+    m = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True).eval()
+    x = torch.randn(2, 5, 8)
+    mask = torch.tensor([[False] * 5, [False, False, False, True, True]])
+
+    def f(x, mask):
+        return m(x, src_key_padding_mask=mask)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with torch.no_grad():
+            got = compiled(f)(x, mask)
+            want = f(x, mask)
+    torch.testing.assert_close(got, want)
+    ours = [str(w.message) for w in caught
+            if issubclass(w.category, dynamo.StrataFallbackWarning)]
+    assert len(ours) == 1 and "aten._transformer_encoder_layer_fwd" in ours[0], ours
+
+
 def test_graph_of_several_outputs_and_scalars():
     def f(x, y):
         s = x.shape[0]
