@@ -38,8 +38,9 @@ from .passes.instrumentation import Instrumentation
 # the runtime's; its input checks and conversions serve every target.
 from .runtime import InputError, match_inputs
 
-__all__ = ["compile", "CompiledModel", "Target", "InterpretTarget", "TARGETS",
-           "register_target", "load_module", "InputError", "DEFAULT_TARGET"]
+__all__ = ["compile", "CompiledModel", "TorchCompiledModel", "Target", "InterpretTarget",
+           "TARGETS", "register_target", "load_module", "InputError", "DEFAULT_TARGET",
+           "target_pipeline", "TORCH_PIPELINE"]
 
 DEFAULT_TARGET = "cpu"
 
@@ -115,20 +116,59 @@ def get_target(name: str) -> Target:
 # ---------------------------------------------------------------- loading models
 
 
-def load_module(model):
-    """A Strata module for `model`: a path to an .onnx or .mlir file, an onnx.ModelProto,
-    or a Strata module op (cloned)."""
+def load_module(model, example_args=None, example_kwargs=None, dynamic_shapes=None):
+    """A Strata module for `model`: a path to an .onnx, .pt2 or .mlir file, an
+    onnx.ModelProto, a torch.nn.Module (exported with `example_args`, `example_kwargs`
+    and `dynamic_shapes` by torch.export), a torch.export.ExportedProgram, or a Strata
+    module op (cloned)."""
+    return _load(model, example_args, example_kwargs, dynamic_shapes)[0]
+
+
+def _torch_kind(model):
+    """"module" or "program" when `model` is a torch.nn.Module or an ExportedProgram
+    (without importing torch: a torch object means torch is imported), else None."""
+    import sys
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return None
+    if isinstance(model, torch.nn.Module):
+        return "module"
+    export = getattr(torch, "export", None)
+    if export is not None and isinstance(model, export.ExportedProgram):
+        return "program"
+    return None
+
+
+def _load(model, example_args=None, example_kwargs=None, dynamic_shapes=None):
+    """(module, the ExportedProgram it was imported from or None): see load_module."""
     from .ir.core import Operation
     if isinstance(model, Operation):
-        return model.clone()
+        return model.clone(), None
+    kind = _torch_kind(model)
+    if kind is not None:
+        from .frontends.torch import export_module, import_program
+        if kind == "module":
+            if example_args is None and not example_kwargs:
+                raise StrataError(f"compiling a {type(model).__name__} (a torch.nn.Module) "
+                                  "needs example inputs to export it with: "
+                                  "strata.compile(model, example_args=(x,))")
+            ep = export_module(model, example_args if example_args is not None else (),
+                               example_kwargs, dynamic_shapes)
+        else:
+            ep = model
+        return import_program(ep), ep
     if isinstance(model, (str, os.PathLike)):
         path = os.fspath(model)
         ext = os.path.splitext(path)[1].lower()
+        if ext == ".pt2":
+            from .frontends.torch import import_program, load_program
+            ep = load_program(path)
+            return import_program(ep), ep
         if ext == ".onnx":
             if not os.path.isfile(path):
                 raise StrataError(f"{path}: no such file")
             from .frontends.onnx import import_model
-            return import_model(path)
+            return import_model(path), None
         if ext == ".mlir":
             try:
                 with open(path, encoding="utf-8") as f:
@@ -137,16 +177,49 @@ def load_module(model):
                 raise StrataError(f"{path}: cannot read: {e.strerror}") from None
             from .dialects import default_context
             from .syntax.parser import parse_source
-            return parse_source(text, default_context(), path)
-        raise StrataError(f"{path}: unknown model format (expected a .onnx or .mlir file)")
+            return parse_source(text, default_context(), path), None
+        raise StrataError(f"{path}: unknown model format (expected a .onnx, .pt2 or .mlir "
+                          "file)")
     if type(model).__name__ == "ModelProto" and type(model).__module__.startswith("onnx"):
         from .frontends.onnx import import_model
-        return import_model(model)
-    raise TypeError("strata.compile takes a path to an .onnx or .mlir file, an "
-                    f"onnx.ModelProto or a Strata module, not {type(model).__name__}")
+        return import_model(model), None
+    raise TypeError("strata.compile takes a path to an .onnx, .pt2 or .mlir file, an "
+                    "onnx.ModelProto, a torch.nn.Module, a torch.export.ExportedProgram or "
+                    f"a Strata module, not {type(model).__name__}")
 
 
 # ---------------------------------------------------------------- pipelines
+
+
+# [Note: the torch pipeline]
+# A module in the torch dialect (a PyTorch model) reaches linalg on tensors through its
+# own passes: weights into ml_program globals (as ONNX initializers are), then
+# convert-torch-to-linalg. The rest of the target's pipeline then runs as for ONNX; its
+# ONNX-only passes are left out.
+TORCH_PIPELINE = ("torch-externalize-weights", "convert-torch-to-linalg")
+_ONNX_PASSES = frozenset({"onnx-decompose", "onnx-fold-constants", "onnx-shape-inference",
+                          "convert-onnx-to-linalg"})
+
+
+def _is_torch_module(module) -> bool:
+    """Whether `module`'s functions are in the torch dialect (an imported PyTorch
+    program): their signature holds torch types."""
+    for op in module.regions[0].ops if module.regions else ():
+        if op.name == "func.func":
+            ft = op.properties["function_type"].value
+            if any(getattr(t, "dialect", None) == "torch"
+                   for t in list(ft.inputs) + list(ft.results)):
+                return True
+    return False
+
+
+def target_pipeline(target, module):
+    """The pass names that bring `module` to the tensor level for `target`: the
+    target's pipeline, or for a torch-dialect module [Note: the torch pipeline]."""
+    if not _is_torch_module(module):
+        return tuple(target.pipeline)
+    return TORCH_PIPELINE + tuple(p for p in target.pipeline
+                                  if p.partition("{")[0] not in _ONNX_PASSES)
 
 
 def _available_passes(names):
@@ -331,15 +404,27 @@ def _dim_groups(func_op):
     from .ir import attributes as A
     ftype = func_op.properties["function_type"].value
     arg_attrs = func_op.properties.get("arg_attrs")
-    groups: dict[str, list] = {}
+    names = []
     for i, attrs in enumerate(arg_attrs.value if arg_attrs is not None else ()):
         params = attrs.get("onnx.dim_params") if isinstance(attrs, A.DictionaryAttr) else None
-        t = ftype.inputs[i] if i < len(ftype.inputs) else None
-        if params is None or not isinstance(t, A.RankedTensorType):
+        names.append(None if params is None else
+                     [p.value if isinstance(p, A.StringAttr) and p.value else None
+                      for p in params.value])
+    return _named_dim_groups(names, ftype.inputs)
+
+
+def _named_dim_groups(names, types):
+    """The dim groups of inputs of `types` whose dims are named by `names` (per input,
+    a list with a name or None per dim, or None): dynamic dims of one name, in groups
+    of more than one."""
+    from .ir import attributes as A
+    groups: dict[str, list] = {}
+    for i, (dims, t) in enumerate(zip(names, types)):
+        if dims is None or not isinstance(t, A.RankedTensorType):
             continue
-        for d, (p, size) in enumerate(zip(params.value, t.shape)):
-            if size == A.DYNAMIC and isinstance(p, A.StringAttr) and p.value:
-                groups.setdefault(p.value, []).append((i, d))
+        for d, (p, size) in enumerate(zip(dims, t.shape)):
+            if size == A.DYNAMIC and p:
+                groups.setdefault(p, []).append((i, d))
     return [(p, m) for p, m in groups.items() if len(m) > 1]
 
 
@@ -419,10 +504,14 @@ def _output(v):
 
 
 def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
-            pipeline=None, *, print_ir_after_all: bool = False, dump_dir=None,
+            pipeline=None, *, example_args=None, example_kwargs=None, dynamic_shapes=None,
+            print_ir_after_all: bool = False, dump_dir=None,
             out=None, progress: bool | None = None, **target_options) -> CompiledModel:
-    """Compile `model` (a path to an .onnx or .mlir file, an onnx.ModelProto or a Strata
-    module) for `target`; returns a callable on NumPy arrays. `function` picks the entry
+    """Compile `model` (a path to an .onnx, .pt2 or .mlir file, an onnx.ModelProto, a
+    torch.nn.Module, a torch.export.ExportedProgram or a Strata module) for `target`;
+    returns a callable on NumPy arrays (and PyTorch tensors: see TorchCompiledModel). A
+    torch.nn.Module is exported with torch.export.export(model, `example_args`,
+    `example_kwargs`, dynamic_shapes=`dynamic_shapes`). `function` picks the entry
     function (default @main, or the only one); `pipeline` replaces the pass pipeline to
     the tensor level (pass names or pipeline text; "" runs no pass). `print_ir_after_all`
     prints the IR after every pass (to `out`, default stderr); `dump_dir` writes it there
@@ -437,13 +526,15 @@ def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
     with _progress.settings(progress), \
             _progress.step(f"compiling {_model_label(model)}", after=_progress.LONG_COMPILE_S):
         return _compile(model, target, function, pipeline, print_ir_after_all, dump_dir,
-                        out, target_options)
+                        out, target_options, (example_args, example_kwargs, dynamic_shapes))
 
 
 def _model_label(model) -> str:
     """How a notice names the model being compiled."""
     if isinstance(model, (str, os.PathLike)):
         return os.path.basename(os.fspath(model))
+    if _torch_kind(model) == "module":
+        return f"{type(model).__name__}"
     graph = getattr(model, "graph", None)
     if graph is not None and getattr(graph, "name", ""):
         return f"model '{graph.name}'"
@@ -451,17 +542,27 @@ def _model_label(model) -> str:
 
 
 def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, out,
-             target_options) -> CompiledModel:
+             target_options, export_args=(None, None, None)) -> CompiledModel:
     t = get_target(target)
     if target_options:
         t = t.with_options(**target_options)
-    module = load_module(model)
+    module, program = _load(model, *export_args)
     entry = _entry(module, function)
-    # The signature the caller sees (see CompiledModel): a body-less copy of the entry.
-    interface = type(entry).create(properties=dict(entry.properties), loc=entry.loc)
+    torch_module = _is_torch_module(module)
+    # The signature the caller sees (see CompiledModel): a body-less copy of the entry
+    # (torch types as the builtin tensors they hold, [Note: torch tensors in and out]).
+    props = dict(entry.properties)
+    if torch_module:
+        props["function_type"] = _torch_interface_type(props["function_type"].value)
+    interface = type(entry).create(properties=props, loc=entry.loc)
+    dim_names = None
+    if torch_module and entry.regions[0].blocks:
+        from .conversion.torch_to_linalg import symbolic_dims
+        dim_names = [symbolic_dims(a) for a in entry.regions[0].blocks[0].args]
     inst = CompileInstrumentation(print_ir_after_all, dump_dir, out) \
         if print_ir_after_all or dump_dir else None
-    pm = build_pipeline(_available_passes(t.pipeline) if pipeline is None else pipeline)
+    pm = build_pipeline(_available_passes(target_pipeline(t, module)) if pipeline is None
+                        else pipeline)
     pm.verify_each = t.verify_each
     pm.run(module, inst)
     if not t.verify_each:
@@ -470,7 +571,93 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
     lowered = SymbolTable(module).lookup(symbol_name(entry))
     if lowered is None:
         raise StrataError(f"the pipeline removed the entry function @{symbol_name(entry)}")
+    if torch_module:
+        return TorchCompiledModel(module, interface, lowered, t, inst, program, dim_names)
     return CompiledModel(module, interface, lowered, t, inst)
+
+
+# ---------------------------------------------------------------- PyTorch models
+# [Note: torch tensors in and out]
+# A compiled PyTorch model is called like any compiled model (NumPy arrays, DLPack
+# objects), and with torch tensors: a CPU tensor is read in place (`Tensor.numpy()`, the
+# same memory; one that requires grad is detached first: the compiled code computes no
+# gradient), a non-contiguous one is copied to a contiguous array by the runtime. When
+# any input is a torch tensor the outputs are torch tensors sharing the outputs' memory
+# (`torch.from_numpy`, no copy). The inputs are checked against the program's tensor
+# types (dtype, rank, static dims; dynamic dims that torch.export named by one symbol
+# must agree, [Note: symbolic dims]) and an InputError names the input by its Python
+# name; the outputs are the program's user outputs (buffers that a training-mode
+# module mutates are returned by the exported graph too, and left out here).
+
+
+def _torch_interface_type(ft):
+    """The function type a caller sees for torch-typed function type `ft`: each value
+    tensor as the builtin tensor of its dtype, signed integers kept (`si64` -> int64
+    arrays, `ui8` -> uint8), scalars as their builtin types."""
+    from .conversion.torch_to_linalg.types import signed_tensor_type
+    from .ir import attributes as A
+    return A.TypeAttr(A.FunctionType([signed_tensor_type(t) for t in ft.inputs],
+                                     [signed_tensor_type(t) for t in ft.results]))
+
+
+class TorchCompiledModel(CompiledModel):
+    """A compiled PyTorch program (see [Note: torch tensors in and out])."""
+
+    def __init__(self, module, interface_op, function_op, target, instrumentation=None,
+                 program=None, dim_names=None):
+        super().__init__(module, interface_op, function_op, target, instrumentation)
+        if dim_names:
+            # inputs whose dims torch.export named by one symbol must agree on them
+            self._dim_groups = _named_dim_groups(dim_names, self.input_types)
+            self._prepare_calls()
+        self._user_outputs = None
+        if program is not None:
+            names = _program_input_names(program)
+            if len(names) == len(self.input_names):
+                self.input_names = names
+            self._user_outputs = _program_user_outputs(program, len(self.output_types))
+
+    def __call__(self, *args, **kwargs) -> list:
+        import sys
+        torch = sys.modules.get("torch")
+        given_torch = False
+        if torch is not None:
+            def unwrap(v):
+                nonlocal given_torch
+                if isinstance(v, torch.Tensor):
+                    given_torch = True
+                    return v.detach() if v.requires_grad else v
+                return v
+            args = tuple(unwrap(a) for a in args)
+            kwargs = {k: unwrap(v) for k, v in kwargs.items()}
+        results = super().__call__(*args, **kwargs)
+        if self._user_outputs is not None:
+            results = [results[i] for i in self._user_outputs]
+        if given_torch:
+            results = [torch.from_numpy(r) if isinstance(r, np.ndarray) and
+                       r.dtype.isbuiltin == 1 else r for r in results]
+        return results
+
+
+def _program_input_names(program) -> list:
+    """The Python names of an ExportedProgram's user inputs, in order."""
+    names = []
+    for spec in program.graph_signature.input_specs:
+        if spec.kind.name == "USER_INPUT":
+            names.append(getattr(spec.arg, "name", f"arg{len(names)}"))
+    return names
+
+
+def _program_user_outputs(program, n):
+    """The positions of an ExportedProgram's user outputs among the `n` outputs of its
+    imported graph (None: all of them). Decomposition functionalizes in-place updates
+    of buffers and inputs into extra outputs, which torch.export puts before the user
+    outputs."""
+    users = sum(1 for s in program.graph_signature.output_specs
+                if s.kind.name == "USER_OUTPUT")
+    if users >= n:
+        return None
+    return list(range(n - users, n))
 
 
 class CompileInstrumentation(Instrumentation):

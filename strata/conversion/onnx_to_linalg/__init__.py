@@ -146,6 +146,13 @@ class Lowering:
         kw.setdefault("loc", self.op.loc)
         return self.b.create(op_cls, **kw)
 
+    def dim_names(self, value):
+        """The names of the dims of source-level `value` (an operand or result of the op
+        being lowered): two dims of one name have one size at run time (see [Note: dim
+        symbols] in common.py); a list with a name or None per dim, or None."""
+        from .common import dim_symbols
+        return dim_symbols(value)
+
 
 def attr_value(a):
     """The Python value of an ONNX attribute held as an MLIR attribute."""

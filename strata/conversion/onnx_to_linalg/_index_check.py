@@ -128,12 +128,17 @@ def index_ranges(cx, i, bounds, signed=True):
     the last dim (its static size). Returns one flag per pair: True when known in range
     at compile time, False when known out of range, else an i1 Value (see [Note: index
     checks])."""
-    ind = cx.operands[i]
+    return values_in_ranges(cx, cx.operands[i], bounds, signed, cx.op.operands[i])
+
+
+def values_in_ranges(cx, ind, bounds, signed=True, orig=None):
+    """index_ranges of the index tensor `ind` (a converted Value; `orig`: the value it
+    was converted from, read for constants first)."""
     t = ind.type
     if not bounds:
         return []
     per_column = len(bounds) > 1
-    a = constant_array(cx.op.operands[i])
+    a = constant_array(orig) if orig is not None else None
     if a is None:
         a = constant_array(ind)
     if a is not None and all(Ix.known(lo, hi) for lo, hi in bounds):

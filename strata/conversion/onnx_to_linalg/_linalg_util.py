@@ -171,24 +171,29 @@ def ints_attr(cx, name, n, default, positive=False):
     return v
 
 
-def window(cx, in_sizes, kernel, ceil_mode=False) -> Window:
-    """The Window of op `cx.op` over spatial input sizes `in_sizes` (mixed) from its
-    auto_pad, pads, strides and dilations attributes (ONNX's output-size rules: floor, or
-    ceil with the last window starting inside the input or its low padding, as
-    onnxruntime and onnx.reference count them; see pool_out_dim in
-    strata/transforms/onnx_shape_inference/rules.py)."""
+def window(cx, in_sizes, kernel, ceil_mode=False, strides=None, dilations=None,
+           pads=None) -> Window:
+    """The Window over spatial input sizes `in_sizes` (mixed) of a convolution or pooling
+    whose `strides`, `dilations` and `pads` (all the low pads, then all the high pads)
+    are given, or, where None, read from op `cx.op`'s ONNX attributes (with auto_pad).
+    The output sizes follow ONNX's rules, which are PyTorch's too: floor, or ceil with
+    the last window starting inside the input or its low padding, as onnxruntime,
+    onnx.reference and ATen count them; see pool_out_dim in
+    strata/transforms/onnx_shape_inference/rules.py."""
     from ._shape_util import Ix
     n = len(in_sizes)
     w = Window()
     w.kernel = [int(k) for k in kernel]
-    w.strides = ints_attr(cx, "strides", n, 1)
-    w.dilations = ints_attr(cx, "dilations", n, 1)
+    w.strides = ints_attr(cx, "strides", n, 1) if strides is None else list(strides)
+    w.dilations = ints_attr(cx, "dilations", n, 1) if dilations is None \
+        else list(dilations)
     if any(v <= 0 for v in w.strides + w.dilations + w.kernel):
         raise NotLowerable("strides, dilations and kernel sizes must be positive")
-    pads = ints_attr(cx, "pads", 2 * n, 0)
+    given = pads is not None
+    pads = ints_attr(cx, "pads", 2 * n, 0) if pads is None else list(pads)
     if any(p < 0 for p in pads):
         raise NotLowerable("negative pads are not supported")
-    auto = cx.attr("auto_pad", "NOTSET")
+    auto = "NOTSET" if given else cx.attr("auto_pad", "NOTSET")
     ix = Ix(scalars(cx))
     w.low, w.high, w.extra, w.out = [], [], [], []
     for i, size in enumerate(in_sizes):

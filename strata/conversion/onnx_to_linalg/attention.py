@@ -56,24 +56,37 @@ def _apply_modifier(cx, region_index, x):
 
 
 def softmax_last(cx, x, zero_kept=False):
-    """Softmax of ranked `x` along its last dim (max subtracted first); `zero_kept`:
-    zeros stay zero and out of the sum (ONNX ml's SOFTMAX_ZERO)."""
+    """Softmax of ranked `x` along its last dim (see `softmax`)."""
+    return softmax(cx, x, x.type.rank - 1, zero_kept=zero_kept)
+
+
+def softmax(cx, x, axis, log=False, zero_kept=False):
+    """Softmax (or with `log`, log-softmax) of ranked float `x` along dim `axis`, max
+    subtracted first: exp(x - max) / sum, or (x - max) - log(sum). `zero_kept`: zeros
+    stay zero and out of the sum (ONNX ml's SOFTMAX_ZERO). The one softmax builder of
+    both frontends (FlexAttention, PyTorch's _softmax and _log_softmax)."""
     elt = x.type.element_type
     r = x.type.rank
     sizes = [dim_size(cx, x, k) for k in range(r)]
-    red = map_text(r, list(range(r - 1)))
+    kept = [k for k in range(r) if k != axis]
+    red = map_text(r, kept)
     ident = map_text(r, list(range(r)))
-    iters_r = ["parallel"] * (r - 1) + ["reduction"]
-    mx = one_generic(cx, [x], filled(cx, sizes[:-1], elt, float("-inf")), [ident, red],
-                  iters_r, lambda s, a, acc: s.max(a, acc))
+    iters_r = ["reduction" if k == axis else "parallel" for k in range(r)]
+    outer = [sizes[k] for k in kept]
+    mx = one_generic(cx, [x], filled(cx, outer, elt, float("-inf")), [ident, red],
+                     iters_r, lambda s, a, acc: s.max(a, acc))
 
     def expo(s, a, m, _):
         e = s.math("exp", s.sub(a, m))
         return s.select(s.cmp("eq", a, s.zero(elt)), s.zero(elt), e) if zero_kept else e
     ex = one_generic(cx, [x, mx], empty(cx, sizes, elt), [ident, red, ident],
-                  ["parallel"] * r, expo)
-    sm = one_generic(cx, [ex], filled(cx, sizes[:-1], elt, 0.0), [ident, red], iters_r,
-                  lambda s, a, acc: s.add(a, acc))
+                     ["parallel"] * r, expo)
+    sm = one_generic(cx, [ex], filled(cx, outer, elt, 0.0), [ident, red], iters_r,
+                     lambda s, a, acc: s.add(a, acc))
+    if log:
+        return one_generic(cx, [x, mx, sm], empty(cx, sizes, elt), [ident, red, red, ident],
+                           ["parallel"] * r,
+                           lambda s, a, m, t, _: s.sub(s.sub(a, m), s.math("log", t)))
 
     def norm(s, a, t, _):
         q = s.div(a, t)
@@ -81,7 +94,7 @@ def softmax_last(cx, x, zero_kept=False):
             q = s.select(s.cmp("eq", t, s.zero(elt)), s.zero(elt), q)
         return q
     return one_generic(cx, [ex, sm], empty(cx, sizes, elt), [ident, red, ident],
-                    ["parallel"] * r, norm)
+                       ["parallel"] * r, norm)
 
 
 @lowering("FlexAttention")

@@ -167,17 +167,17 @@ def dim_symbols(value):
 
 def operand_symbols(cx, value):
     """The dim names of `value` when it is one of the converted operands of the op being
-    lowered (those of the onnx operand), else None."""
+    lowered (those of the source operand: `cx.dim_names`), else None."""
     for k, v in enumerate(cx.operands):
         if v is value:
-            syms = dim_symbols(cx.op.operand(k))
+            syms = cx.dim_names(cx.op.operand(k))
             return syms if syms is not None and len(syms) == value.type.rank else None
     return None
 
 
 def result_symbols(cx, i=0):
     """The dim names of result `i` of the op being lowered, or None."""
-    return dim_symbols(cx.op.results[i])
+    return cx.dim_names(cx.op.results[i])
 
 
 # ------------------------------------------------------------------ broadcasting

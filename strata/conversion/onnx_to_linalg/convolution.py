@@ -213,13 +213,24 @@ def _padded_conv(cx, x, w, bias, acc, pad_value=0):
     """Conv of `x` by `w` with the op's window attributes, bias and group; result in
     element type `acc`."""
     n, kernel, w = _spatial(cx, x, w)
-    x = _checked_channels(cx, x, w, _group(cx))
-    win = window(cx, [dim_size(cx, x, i) for i in range(2, n + 2)], kernel)
+    return padded_conv(cx, x, w, bias, acc, kernel, _group(cx), pad_value=pad_value)
+
+
+def padded_conv(cx, x, w, bias, acc, kernel, group, strides=None, dilations=None,
+                pads=None, pad_value=0):
+    """The convolution of `x` (N, C, in...) by `w` (M, C/group, kernel...) plus `bias`
+    (M,) or None, in element type `acc`: `x` padded by `pads` (lows, then highs) with
+    `pad_value`, the window's `strides` and `dilations` (None: the ONNX op's
+    attributes; see `window`). The one convolution builder of both frontends."""
+    n = len(kernel)
+    x = _checked_channels(cx, x, w, group)
+    win = window(cx, [dim_size(cx, x, i) for i in range(2, n + 2)], kernel,
+                 strides=strides, dilations=dilations, pads=pads)
     zero = scalars(cx).const(pad_value, element_type(x.type))
     xp = pad(cx, x, [0, 0] + win.low, [0, 0] + win.high, zero)
     sizes = [dim_size(cx, x, 0), dim_size(cx, w, 0)] + win.out
     init = bias_init(cx, bias, sizes, acc)
-    return conv(cx, xp, w, init, win.strides, win.dilations, _group(cx))
+    return conv(cx, xp, w, init, win.strides, win.dilations, group)
 
 
 def _checked_channels(cx, x, w, group):
@@ -331,7 +342,7 @@ def _flip_swap(cx, w, group):
 @lowering("ConvTranspose")
 def _conv_transpose(cx):
     from ._index_check import check_dims
-    from ._shape_util import Ix, extract_slice, fit, insert_slice
+    from ._shape_util import Ix
     x, w = cx.operands[0], cx.operands[1]
     n, kernel, w = _spatial(cx, x, w)
     group = _group(cx)
@@ -355,6 +366,24 @@ def _conv_transpose(cx):
     else:
         crop, out, ends = _dynamic_transpose_geometry(cx, ix, in_sizes, kernel, strides,
                                                       dilations)
+    bias = cx.operands[2] if cx.has_operand(2) else None
+    return [conv_transpose(cx, x, w, bias, kernel, group, strides, dilations, crop, out,
+                           ends, in_sizes)]
+
+
+def conv_transpose(cx, x, w, bias, kernel, group, strides, dilations, crop, out,
+                   ends=None, in_sizes=None):
+    """The transposed convolution of `x` (N, C, in...) by `w` (C, M/group, kernel...)
+    plus `bias` (M,) or None, in the result's element type: the full result's first
+    `crop` positions dropped and `out` kept per spatial dim (`ends`: the padding past
+    the end when the sizes are dynamic, see _dynamic_transpose_geometry; `in_sizes`:
+    the spatial sizes of `x` if made). ONNX's ConvTranspose and PyTorch's transposed
+    convolution, the one builder of both."""
+    from ._shape_util import Ix, extract_slice, insert_slice
+    n = len(kernel)
+    ix = Ix(scalars(cx))
+    if in_sizes is None:
+        in_sizes = [dim_size(cx, x, 2 + i) for i in range(n)]
     elt = element_type(cx.result_type())
     acc = acc_type(elt)
     s = scalars(cx)
@@ -382,10 +411,9 @@ def _conv_transpose(cx):
             [ix.add(out[i], (kernel[i] - 1) * dilations[i]) for i in range(n)]
         xp = extract_slice(cx, xp, [0, 0] + start, sizes)
     wf = _flip_swap(cx, w, group)
-    bias = cx.operands[2] if cx.has_operand(2) else None
     init = bias_init(cx, bias, [dim_size(cx, x, 0), wf.type.shape[0]] + out, acc)
     r = conv(cx, xp, wf, init, [1] * n, dilations, group)
-    return [round_to(cx, r, elt)]
+    return round_to(cx, r, elt)
 
 
 def _dynamic_transpose_geometry(cx, ix, in_sizes, kernel, strides, dilations):

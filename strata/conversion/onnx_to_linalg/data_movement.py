@@ -320,14 +320,21 @@ def _transpose(cx):
 
 @lowering("Concat")
 def _concat(cx):
-    from ...dialects.tensor import ConcatOp
     vals = [v for i, v in enumerate(cx.operands) if cx.has_operand(i)]
     if not vals:
         raise NotLowerable("Concat needs inputs")
     r = ranked(cx, vals[0].type).rank
-    axis = norm_axis(cx.attr("axis", 0), r)
+    return [finish(cx, concat(cx, vals, norm_axis(cx.attr("axis", 0), r)))]
+
+
+def concat(cx, vals, axis):
+    """`vals` (ranked tensors of one rank) joined along `axis` (tensor.concat), their
+    other dims checked equal (at run time where dynamic). The one concatenation builder
+    of both frontends."""
+    from ...dialects.tensor import ConcatOp
+    r = vals[0].type.rank
     if len(vals) == 1:
-        return [finish(cx, vals[0])]
+        return vals[0]
     if any(ranked(cx, v.type).rank != r for v in vals):
         raise NotLowerable("Concat inputs of different ranks")
     for k in range(r):  # the dims off the axis agree (checked at run time if need be)
@@ -347,7 +354,7 @@ def _concat(cx):
     shape[axis] = total
     rt = tensor_type(shape, vals[0].type.element_type)
     res = cx.create(ConcatOp, dim=A.IntegerAttr(axis, A.i64), inputs=vals, result=rt)
-    return [finish(cx, res.results[0])]
+    return res.results[0]
 
 
 @lowering("Split")
@@ -434,13 +441,13 @@ def _slice(cx):
             if ax in seen:
                 raise NotLowerable(f"axis {ax} is sliced twice")
             seen.add(ax)
-            offs[ax], sz[ax], strides[ax] = _slice_dim(ix, st, en, step, dims[ax])
+            offs[ax], sz[ax], strides[ax] = slice_dim(ix, st, en, step, dims[ax])
             continue
         # an axis known at run time only: every dim takes the slice where it matches
         ax = ix.select(ix.cmp("lt", ax, 0), ix.add(ax, r), ax)
         for d in range(r):
             hit = ix.cmp("eq", ax, d)
-            o, n, k = _slice_dim(ix, st, en, step, dims[d])
+            o, n, k = slice_dim(ix, st, en, step, dims[d])
             offs[d], sz[d] = ix.select(hit, o, offs[d]), ix.select(hit, n, sz[d])
             strides[d] = ix.select(hit, k, strides[d])
     out, agree = result_sizes(cx, sz, what="the sliced sizes")
@@ -472,8 +479,9 @@ def _run_time_axes_checks(cx, ix, axes, r):
                               f"axes {shape_text(axes)} name an axis twice")]
 
 
-def _slice_dim(ix, st, en, step, d):
-    """(offset, size, stride) of one sliced dim of size `d`. ONNX: negative starts and
+def slice_dim(ix, st, en, step, d):
+    """(offset, size, stride) of one sliced dim of size `d` (ONNX's Slice and PyTorch's
+    slice.Tensor, whose rule for positive steps is the same). ONNX: negative starts and
     ends count from the end, then clamp to [0, d] (step > 0), or to [0, d - 1] for the
     start and [-1, d - 1] for the end (step < 0)."""
     pos = ix.cmp("gt", step, 0)
@@ -487,8 +495,8 @@ def _slice_dim(ix, st, en, step, d):
 # ------------------------------------------------------------------ expand, tile
 
 
-def _broadcast_to(cx, x, out_sizes):
-    """`x` broadcast (NumPy rules, aligned right; static size-1 dims stretch) to mixed
+def broadcast_to(cx, x, out_sizes):
+    """(Expand, and PyTorch's expand: the one builder of both) `x` broadcast (NumPy rules, aligned right; static size-1 dims stretch) to mixed
     `out_sizes` with a linalg.generic."""
     from ...dialects.linalg import make_generic
     from .common import _broadcast_map
@@ -546,7 +554,7 @@ def _expand(cx):
             if not Ix.known(a) and not same[i] and not (Ix.known(o) and o == 1):
                 v = stretch_if_one(cx, v, i, o, cur)
                 cur[i] = o
-        return _broadcast_to(cx, v, out)
+        return broadcast_to(cx, v, out)
     return [finish(cx, checked_build(cx, ok, out, x.type.element_type, build))]
 
 

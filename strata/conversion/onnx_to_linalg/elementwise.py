@@ -178,13 +178,13 @@ for _n, _m in [("Exp", "exp"), ("Log", "log"), ("Sqrt", "sqrt"), ("Ceil", "ceil"
     _unary(_n, (lambda m: lambda s, x, sg: s.math(m, x))(_m), float_only=True)
 
 
-def _abs(s, x, signed):
+def abs_scalar(s, x, signed):
     if is_float(x.type):
         return s.math("absf", x)
     return s.math("absi", x) if signed else x
 
 
-def _sign(s, x, signed):
+def sign_scalar(s, x, signed):
     t = x.type
     zero, one = s.zero(t), s.one(t)
     pos = s.select(s.cmp("gt", x, zero, signed), one, zero)
@@ -196,9 +196,9 @@ def _sign(s, x, signed):
     return r
 
 
-_unary("Abs", _abs)
+_unary("Abs", abs_scalar)
 _unary("Neg", lambda s, x, sg: s.neg(x))
-_unary("Sign", _sign)
+_unary("Sign", sign_scalar)
 _unary("Reciprocal", lambda s, x, sg: s.div(s.one(x.type), x), float_only=True)
 _unary("Sigmoid", lambda s, x, sg: s.div(s.one(x.type), s.add(s.one(x.type),
                                                            s.math("exp", s.neg(x)))),
@@ -312,11 +312,11 @@ def _act(name, fn, **defaults):
     def lower(cx):
         elt = _result_elt(cx)
         a = {k: cx.attr(k, v) for k, v in defaults.items()}
-        return [elementwise(cx, [cx.operands[0]], elt, lambda s, x: _in_f32(s, x, elt,
+        return [elementwise(cx, [cx.operands[0]], elt, lambda s, x: in_f32(s, x, elt,
                                                                            lambda y: fn(s, y, a)))]
 
 
-def _in_f32(s, x, elt, compute):
+def in_f32(s, x, elt, compute):
     """`compute(x)`, in f32 for the 16-bit float types (one rounding at the end, as
     NumPy-based references compute them), else in the type itself."""
     if is_float(elt) and elt.width < 32:
@@ -328,25 +328,25 @@ def _c(s, x, v):
     return s.const(v, x.type)
 
 
-def _relu(s, x, a):
+def relu_scalar(s, x, a):
     return s.select(s.cmp("gt", x, s.zero(x.type)), x, s.zero(x.type)) \
         if not is_float(x.type) else s.max(x, s.zero(x.type))
 
 
-def _softplus(s, x):
+def softplus_scalar(s, x):
     return s.math("log", s.add(s.math("exp", x), s.one(x.type)))
 
 
-def _sigmoid(s, x):
+def sigmoid_scalar(s, x):
     return s.div(s.one(x.type), s.add(s.one(x.type), s.math("exp", s.neg(x))))
 
 
-def _hard_sigmoid(s, x, alpha, beta):
+def hard_sigmoid_scalar(s, x, alpha, beta):
     y = s.add(s.mul(_c(s, x, alpha), x), _c(s, x, beta))
     return s.min(s.max(y, s.zero(x.type)), s.one(x.type))
 
 
-_act("Relu", _relu)
+_act("Relu", relu_scalar)
 _act("LeakyRelu", lambda s, x, a: s.select(s.cmp("lt", x, s.zero(x.type)),
                                            s.mul(_c(s, x, a["alpha"]), x), x), alpha=0.01)
 _act("Elu", lambda s, x, a: s.select(
@@ -362,15 +362,15 @@ _act("Celu", lambda s, x, a: s.add(
     s.max(s.zero(x.type), x),
     s.min(s.zero(x.type), s.mul(_c(s, x, a["alpha"]), s.sub(
         s.math("exp", s.div(x, _c(s, x, a["alpha"]))), s.one(x.type))))), alpha=1.0)
-_act("HardSigmoid", lambda s, x, a: _hard_sigmoid(s, x, a["alpha"], a["beta"]),
+_act("HardSigmoid", lambda s, x, a: hard_sigmoid_scalar(s, x, a["alpha"], a["beta"]),
      alpha=0.2, beta=0.5)
-_act("HardSwish", lambda s, x, a: s.mul(x, _hard_sigmoid(s, x, 1.0 / 6.0, 0.5)))
-_act("Softplus", lambda s, x, a: _softplus(s, x))
+_act("HardSwish", lambda s, x, a: s.mul(x, hard_sigmoid_scalar(s, x, 1.0 / 6.0, 0.5)))
+_act("Softplus", lambda s, x, a: softplus_scalar(s, x))
 _act("Softsign", lambda s, x, a: s.div(x, s.add(s.one(x.type), s.math("absf", x))))
 _act("ThresholdedRelu", lambda s, x, a: s.select(s.cmp("gt", x, _c(s, x, a["alpha"])), x,
                                                  s.zero(x.type)), alpha=1.0)
-_act("Mish", lambda s, x, a: s.mul(x, s.math("tanh", _softplus(s, x))))
-_act("Swish", lambda s, x, a: s.mul(x, _sigmoid(s, s.mul(_c(s, x, a["alpha"]), x))),
+_act("Mish", lambda s, x, a: s.mul(x, s.math("tanh", softplus_scalar(s, x))))
+_act("Swish", lambda s, x, a: s.mul(x, sigmoid_scalar(s, s.mul(_c(s, x, a["alpha"]), x))),
      alpha=1.0)
 _act("Shrink", lambda s, x, a: s.select(
     s.cmp("lt", x, _c(s, x, -a["lambd"])), s.add(x, _c(s, x, a["bias"])),
@@ -378,20 +378,24 @@ _act("Shrink", lambda s, x, a: s.select(
              s.zero(x.type))), bias=0.0, lambd=0.5)
 
 
+def gelu_scalar(s, x, tanh=False):
+    """GELU of float scalar `x`: x/2 (1 + erf(x/sqrt 2)), or with `tanh` its tanh
+    approximation (ONNX's and PyTorch's `approximate="tanh"`)."""
+    half = _c(s, x, 0.5)
+    if tanh:
+        inner = s.mul(_c(s, x, 0.7978845608028654),
+                      s.add(x, s.mul(_c(s, x, 0.044715), s.mul(x, s.mul(x, x)))))
+        t = s.math("tanh", inner)
+    else:
+        t = s.math("erf", s.mul(x, _c(s, x, 0.7071067811865476)))
+    return s.mul(s.mul(half, x), s.add(s.one(x.type), t))
+
+
 @lowering("Gelu")
 def _gelu(cx):
     tanh = cx.attr("approximate", "none") == "tanh"
-
-    def body(s, x):
-        half = _c(s, x, 0.5)
-        if tanh:
-            inner = s.mul(_c(s, x, 0.7978845608028654),
-                          s.add(x, s.mul(_c(s, x, 0.044715), s.mul(x, s.mul(x, x)))))
-            t = s.math("tanh", inner)
-        else:
-            t = s.math("erf", s.mul(x, _c(s, x, 0.7071067811865476)))
-        return s.mul(s.mul(half, x), s.add(s.one(x.type), t))
-    return [elementwise(cx, [cx.operands[0]], _result_elt(cx), body)]
+    return [elementwise(cx, [cx.operands[0]], _result_elt(cx),
+                        lambda s, x: gelu_scalar(s, x, tanh))]
 
 
 @lowering("PRelu")

@@ -54,32 +54,43 @@ def _signed(cx, i):
 
 @lowering("Gather")
 def _gather(cx):
-    data, ind = cx.operands[0], cx.operands[1]
+    r = ranked(cx, cx.operands[0].type).rank
+    return [gather(cx, norm_axis(cx.attr("axis", 0), r))]
+
+
+def gather(cx, axis, data_i=0, ind_i=1, typed=True):
+    """The slices of operand `data_i` along `axis` at the indices of operand `ind_i`
+    (any integer type, negative ones counting from the end; checked in range at run
+    time): ONNX's Gather, PyTorch's embedding and index_select. The one gather builder
+    of both frontends; the result typed as result 0 (unless not `typed`)."""
+    data, ind = cx.operands[data_i], cx.operands[ind_i]
     r = ranked(cx, data.type).rank
     q = ranked(cx, ind.type).rank
-    axis = norm_axis(cx.attr("axis", 0), r)
     dims, idims = sizes(cx, data), sizes(cx, ind)
-    out = out_sizes(cx, dims[:axis] + idims + dims[axis + 1:])
+    out = dims[:axis] + idims + dims[axis + 1:]
+    if typed:
+        out = out_sizes(cx, out)
+    done = (lambda v: finish(cx, v)) if typed else (lambda v: v)
     elt = data.type.element_type
-    signed = _signed(cx, 1)
-    strided = _constant_progression(cx, dims[axis])
+    signed = _signed(cx, ind_i)
+    strided = _constant_progression(cx, dims[axis], ind_i)
     if strided is not None:  # x[.., a:b:k, ..] (e.g. Shape -> Gather(0)): a slice
         first, n, step = strided
         offs, part = [0] * r, list(dims)
         offs[axis], part[axis] = first, n
         steps = [1] * r
         steps[axis] = step
-        return [finish(cx, reshape_to(cx, extract_slice(cx, data, offs, part, steps), out))]
+        return done(reshape_to(cx, extract_slice(cx, data, offs, part, steps), out))
     n = dims[axis]
-    ok = _check_axis_indices(cx, 1, n, axis, signed)
+    ok = _check_axis_indices(cx, ind_i, n, axis, signed)
 
     def body(s, idx, args, hi):
         i = _clamp(s, _wrap(s, index_of(s, args[0], signed), n, signed), hi, axis)
         at = idx[:axis] + [i] + idx[axis + q:]
         return s.op1("tensor.extract", [data, *at], elt)
     ind_map = dims_map(len(out), range(axis, axis + q))
-    return [finish(cx, _gather_generic(cx, dims, [] if ok is True else [axis], [ind],
-                                       [ind_map], out, elt, body))]
+    return done(_gather_generic(cx, dims, [] if ok is True else [axis], [ind], [ind_map],
+                                out, elt, body))
 
 
 def _gather_generic(cx, dims, axes, inputs, maps, out, elt, body):
@@ -102,10 +113,10 @@ def _check_axis_indices(cx, i, n, axis, signed, what="data axis"):
     return ok
 
 
-def _constant_progression(cx, dim):
-    """(first, count, step) when the indices of operand 1 are constants forming an
+def _constant_progression(cx, dim, i=1):
+    """(first, count, step) when the indices of operand `i` are constants forming an
     increasing arithmetic progression in range (after wrapping negatives), else None."""
-    a = constant_array(cx.op.operands[1])
+    a = constant_array(cx.op.operands[i])
     if a is None or not Ix.known(dim) or a.size == 0:
         return None
     v = [int(i) + dim if int(i) < 0 else int(i) for i in a.reshape(-1)]
@@ -118,16 +129,25 @@ def _constant_progression(cx, dim):
 
 @lowering("GatherElements")
 def _gather_elements(cx):
-    data, ind = cx.operands[0], cx.operands[1]
+    r = ranked(cx, cx.operands[0].type).rank
+    return [gather_elements(cx, norm_axis(cx.attr("axis", 0), r))]
+
+
+def gather_elements(cx, axis, data_i=0, ind_i=1, typed=True):
+    """out[..., j, ...] = data[..., index[..., j, ...], ...] along `axis` (operands
+    `data_i` and `ind_i` of one rank; the indices checked in range, the other dims of
+    the indices no larger than the data's): ONNX's GatherElements, PyTorch's gather.
+    The one builder of both frontends (the result typed as result 0 unless not
+    `typed`)."""
+    data, ind = cx.operands[data_i], cx.operands[ind_i]
     r = ranked(cx, data.type).rank
     if ranked(cx, ind.type).rank != r:
         raise NotLowerable("indices and data ranks differ")
-    axis = norm_axis(cx.attr("axis", 0), r)
     dims, idims = sizes(cx, data), sizes(cx, ind)
     elt = data.type.element_type
-    signed = _signed(cx, 1)
+    signed = _signed(cx, ind_i)
     n = dims[axis]
-    ok = _check_axis_indices(cx, 1, n, axis, signed)
+    ok = _check_axis_indices(cx, ind_i, n, axis, signed)
     # the other dims are read along the indices' own: theirs must not be larger
     other, _ = _check_fit(cx, (ind, idims), (data, dims), [d for d in range(r) if d != axis])
 
@@ -136,9 +156,10 @@ def _gather_elements(cx):
         at[axis] = _wrap(s, index_of(s, args[0], signed), n, signed)
         at = [_clamp(s, i, hi, d) for d, i in enumerate(at)]
         return s.op1("tensor.extract", [data, *at], elt)
-    out = out_sizes(cx, idims)
-    return [finish(cx, _gather_generic(cx, dims, ([] if ok is True else [axis]) + other,
-                                       [ind], [AffineMap.identity(r)], out, elt, body))]
+    out = out_sizes(cx, idims) if typed else idims
+    y = _gather_generic(cx, dims, ([] if ok is True else [axis]) + other, [ind],
+                        [AffineMap.identity(r)], out, elt, body)
+    return finish(cx, y) if typed else y
 
 
 def _check_fit(cx, small, big, ds, pred="le", what="indices", of="data"):
@@ -323,19 +344,33 @@ def _reduction(cx):
 
 @lowering("ScatterElements", "Scatter")
 def _scatter_elements(cx):
-    data, ind, upd = cx.operands[:3]
+    r = ranked(cx, cx.operands[0].type).rank
+    combine = _reduction(cx) if cx.op.name == "onnx.ScatterElements" else None
+    return [scatter_elements(cx, norm_axis(cx.attr("axis", 0), r), combine)]
+
+
+def scatter_elements(cx, axis, combine=None, data_i=0, ind_i=1, upd_i=2, fit="eq"):
+    """data with data[..., index[i, j], ...] = updates[i, j] along `axis` (or combined
+    with the value there by `combine(s, old, new, signed)`), in index order, operands
+    `data_i`, `ind_i`, `upd_i` of one rank, the indices checked in range and no larger
+    than the data off the axis, the updates' sizes equal to the indices' (`fit` "eq":
+    ONNX's ScatterElements) or no smaller ("le": PyTorch's scatter, reading the leading
+    part of src). The one builder of both frontends; the result typed as result 0."""
+    data, ind, upd = cx.operands[data_i], cx.operands[ind_i], cx.operands[upd_i]
     r = ranked(cx, data.type).rank
     if ranked(cx, ind.type).rank != r or ranked(cx, upd.type).rank != r:
         raise NotLowerable("indices, updates and data ranks differ")
-    axis = norm_axis(cx.attr("axis", 0), r)
     dims, idims, udims = sizes(cx, data), sizes(cx, ind), sizes(cx, upd)
     elt, ielt = data.type.element_type, ind.type.element_type
-    signed, dsigned = _signed(cx, 1), _signed(cx, 0)
-    combine = _reduction(cx) if cx.op.name == "onnx.ScatterElements" else None
+    signed, dsigned = _signed(cx, ind_i), _signed(cx, data_i)
     # no write unless every check holds (see [Note: index checks])
-    flags = [_check_axis_indices(cx, 1, dims[axis], axis, signed)]
-    flags += _check_fit(cx, (upd, udims), (ind, idims), range(r), "eq", "updates",
-                        "indices")[1]
+    flags = [_check_axis_indices(cx, ind_i, dims[axis], axis, signed)]
+    if fit == "eq":
+        flags += _check_fit(cx, (upd, udims), (ind, idims), range(r), "eq", "updates",
+                            "indices")[1]
+    else:
+        flags += _check_fit(cx, (ind, idims), (upd, udims), range(r), "le", "indices",
+                            "src")[1]
     flags += _check_fit(cx, (ind, idims), (data, dims), [d for d in range(r) if d != axis])[1]
 
     def body(s, ivs, accs):
@@ -348,7 +383,7 @@ def _scatter_elements(cx):
             v = combine(s, s.op1("tensor.extract", [acc, *at], elt), v, dsigned)
         return [s.op1("tensor.insert", [v, acc, *at], acc.type)]
     loops = guarded(cx, idims, all_of(cx, flags))
-    return [finish(cx, loop_nest(cx, loops, [data], body)[0])]
+    return finish(cx, loop_nest(cx, loops, [data], body)[0])
 
 
 @lowering("ScatterND")

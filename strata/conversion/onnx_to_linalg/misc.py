@@ -37,12 +37,15 @@ def _opset(cx):
     return opset_version(cx.op)
 
 
-def _cumulate(cx, x, axis, combine, neutral):
-    """`x` accumulated along static `axis` (ONNX exclusive/reverse attributes)."""
+def cumulate(cx, x, axis, combine, neutral, exclusive=None, reverse=None):
+    """`x` accumulated along static `axis` by `combine(s, acc, v)` from `neutral(s,
+    elt)`: ONNX's CumSum/CumProd (`exclusive`/`reverse` None: the op's attributes) and
+    PyTorch's cumsum/cumprod, the one builder of both."""
     from ...dialects.linalg import make_generic
     from .reduction import _fill
     rank = x.type.rank
-    exclusive, reverse = cx.attr("exclusive", 0), cx.attr("reverse", 0)
+    if exclusive is None:
+        exclusive, reverse = cx.attr("exclusive", 0), cx.attr("reverse", 0)
     elt = x.type.element_type
     # loops: the output dims, then j (the position along `axis` folded in)
     n = rank + 1
@@ -71,7 +74,7 @@ def _cumulative(name, combine, neutral):
         rank = ranked(cx, x.type).rank
         a = constant_array(cx.op.operands[1])
         if a is not None:
-            return [_cumulate(cx, x, int(a.reshape(-1)[0]) % rank, combine, neutral)]
+            return [cumulate(cx, x, int(a.reshape(-1)[0]) % rank, combine, neutral)]
         # an axis known only at run time: one branch per possible axis
         s = scalars(cx)
         ax = s.op1("tensor.extract", [cx.operands[1]] + [s.index(0)] *
@@ -82,12 +85,12 @@ def _cumulative(name, combine, neutral):
 
         def branch(d):
             if d == rank - 1:
-                return _cumulate(cx, x, d, combine, neutral)
+                return cumulate(cx, x, d, combine, neutral)
             op = cx.b.insert(IfOp.new(s.cmp("eq", ax, s.const(d, A.i64)), [x.type],
                                       with_else=True, loc=cx.op.loc))
             saved = cx.b.ip
             cx.b.set_insertion_point_to_end(op.regions[0].blocks[0])
-            cx.b.insert(YieldOp.build(values=[_cumulate(cx, x, d, combine, neutral)],
+            cx.b.insert(YieldOp.build(values=[cumulate(cx, x, d, combine, neutral)],
                                       loc=cx.op.loc))
             cx.b.set_insertion_point_to_end(op.regions[1].blocks[0])
             cx.b.insert(YieldOp.build(values=[branch(d + 1)], loc=cx.op.loc))

@@ -24,8 +24,10 @@ def _zero(s, e):
     return s.zero(e)
 
 
-def _mean_var(cx, x, axes, elt, sizes):
-    """Population mean and variance of `x` over `axes`, both kept as size-1 dims."""
+def mean_var(cx, x, axes, elt, sizes):
+    """Population mean and variance of `x` over `axes` (mixed `sizes` of `x`) in element
+    type `elt`: (mean, mean with the reduced dims kept as 1s, variance, variance kept).
+    Batch, instance and layer normalization of both frontends use it."""
     rank = x.type.rank
     cnt = element_count(scalars(cx), sizes, axes, elt)
     total = reduce_tensor(cx, x, axes, elt, _zero, _sum)
@@ -59,11 +61,10 @@ def _batch_norm(cx):
 
     ident = AffineMap.identity(rank)
     if not training:
-        maps = [ident] + [_channel_map(v, rank) for v in (scale, bias, mean, var)]
-        return [elementwise(cx, [x, scale, bias, mean, var], elt, norm, maps=maps)]
+        return [batch_norm(cx, x, scale, bias, mean, var, eps)]
     axes = [d for d in range(rank) if d != 1]
     sizes = sizes_of(cx, x)
-    bmean, bmean_k, bvar, bvar_k = _mean_var(cx, x, axes, elt, sizes)
+    bmean, bmean_k, bvar, bvar_k = mean_var(cx, x, axes, elt, sizes)
     # per-channel current statistics read through the kept (1, C, 1, ...) tensors
     maps = [ident, _channel_map(scale, rank), _channel_map(bias, rank), ident, ident]
     kept_map = AffineMap(rank, 0, tuple(AffineConstantExpr(0) if d != 1 else
@@ -84,6 +85,31 @@ def _batch_norm(cx):
     return results
 
 
+def batch_norm(cx, x, scale, bias, mean, var, eps):
+    """`(x - mean) / sqrt(var + eps) * scale + bias` of `x` (N, C, ...) with per-channel
+    (C,) `mean`, `var`, and `scale`, `bias` (None: 1 and 0), computed in the element
+    type of `x`: inference-mode batch normalization, the one builder of both
+    frontends."""
+    rank = x.type.rank
+    elt = x.type.element_type
+    ins = [v for v in (scale, bias) if v is not None]
+    has_scale, has_bias = scale is not None, bias is not None
+
+    def norm(s, v, *rest):
+        rest = [r if r.type is elt else s.cast(r, elt) for r in rest]
+        sc = rest.pop(0) if has_scale else None
+        b = rest.pop(0) if has_bias else None
+        m, va = rest
+        d = s.math("sqrt", s.add(va, s.const(eps, elt)))
+        y = s.div(s.sub(v, m), d)
+        if sc is not None:
+            y = s.mul(y, sc)
+        return y if b is None else s.add(y, b)
+    vals = [x] + ins + [mean, var]
+    maps = [AffineMap.identity(rank)] + [_channel_map(v, rank) for v in vals[1:]]
+    return elementwise(cx, vals, elt, norm, maps=maps)
+
+
 @lowering("InstanceNormalization")
 def _instance_norm(cx):
     x, scale, bias = cx.operands
@@ -93,7 +119,7 @@ def _instance_norm(cx):
     eps = cx.attr("epsilon", 1e-5)
     axes = list(range(2, rank))
     sizes = sizes_of(cx, x)
-    _, mean_k, _, var_k = _mean_var(cx, x, axes, elt, sizes)
+    _, mean_k, _, var_k = mean_var(cx, x, axes, elt, sizes)
     ident = AffineMap.identity(rank)
     kept = AffineMap(rank, 0, tuple(
         AffineConstantExpr(0) if d >= 2 else ident.results[d] for d in range(rank)))

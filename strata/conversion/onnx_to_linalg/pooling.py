@@ -81,15 +81,18 @@ def _padded(cx, x, n, win, value):
     return pad(cx, x, [0, 0] + win.low, [0, 0] + high, value)
 
 
-def _reduce_windows(cx, x, n, win, kind, unsigned=False):
+def _reduce_windows(cx, x, n, win, kind, unsigned=False, nan_skips=True):
     """Every window of `x` (padded already) reduced by `kind` ("max" or "sum") into a
-    tensor (N, C, out...) of the element type of `x`."""
+    tensor (N, C, out...) of the element type of `x`; a float max skips NaN unless
+    not `nan_skips` (then it propagates)."""
     from ...dialects import linalg as L
     from ...dialects.linalg import make_generic
     elt = element_type(x.type)
     s = scalars(cx)
-    nan_max = kind == "max" and is_float(elt)  # see [Note: MaxPool and NaN]
-    ident = _max_identity(s, elt, unsigned) if kind == "max" else s.zero(elt)
+    # see [Note: MaxPool and NaN]
+    nan_max = kind == "max" and is_float(elt) and nan_skips
+    ident = (_max_identity(s, elt, unsigned) if nan_skips or not is_float(elt) else
+             s.const(float("-inf"), elt)) if kind == "max" else s.zero(elt)
     sizes = [dim_size(cx, x, 0), dim_size(cx, x, 1)] + win.out
     init = filled(cx, sizes, elt, ident)
     shape = empty(cx, win.kernel, elt)
@@ -144,17 +147,49 @@ def _max_pool(cx):
     if _no_windows(win):
         return _empty_results(cx, x, win, [elt, A.i64][:1 + want_indices]) + \
             [None] * (len(cx.op.results) - 1 - want_indices)
-    xp = _padded(cx, x, n, win, _max_identity(s, elt, unsigned))
     if not want_indices:
-        y = _reduce_windows(cx, xp, n, win, "max", unsigned)
+        y = max_pool(cx, x, n, win, unsigned)
         return [y] + [None] * (len(cx.op.results) - 1)
+    xp = _padded(cx, x, n, win, _max_identity(s, elt, unsigned))
     return list(_max_pool_with_indices(cx, x, xp, n, win, unsigned))
 
 
-def _max_pool_with_indices(cx, x, xp, n, win, unsigned):
+def max_pool_with_indices(cx, x, n, win, unsigned=False):
+    """(values, indices) of PyTorch's max pooling with indices: the maximum of every
+    window `win` of `x` (N, C, in...), NaN propagating, and its flat position in its
+    (n, c) plane (the first maximum; the last NaN)."""
+    elt = element_type(x.type)
+    if _no_windows(win):
+        return _empty_results(cx, x, win, [elt, A.i64])
+    s = scalars(cx)
+    xp = _padded(cx, x, n, win, _max_identity(s, elt, unsigned))
+    return _max_pool_with_indices(cx, x, xp, n, win, unsigned, False, True, True)
+
+
+def max_pool(cx, x, n, win, unsigned=False, nan_propagates=False):
+    """The maximum of every window `win` (see `window`) of `x` (N, C, in...), `n` spatial
+    dims: NaN is skipped ([Note: MaxPool and NaN], ONNX) unless `nan_propagates`
+    (PyTorch: a window holding NaN is NaN; the named pooling op's maximumf, padded with
+    -inf). The one max-pooling builder of both frontends."""
+    elt = element_type(x.type)
+    if _no_windows(win):
+        return _empty_results(cx, x, win, [elt])[0]
+    s = scalars(cx)
+    if nan_propagates and is_float(elt):
+        xp = _padded(cx, x, n, win, s.const(float("-inf"), elt))
+        return _reduce_windows(cx, xp, n, win, "max", unsigned, nan_skips=False)
+    xp = _padded(cx, x, n, win, _max_identity(s, elt, unsigned))
+    return _reduce_windows(cx, xp, n, win, "max", unsigned)
+
+
+def _max_pool_with_indices(cx, x, xp, n, win, unsigned, column_major=None,
+                           per_plane=False, nan_propagates=False):
     """(values, flat input indices) of the first maximum of every window: positions in
     the padding never win; the index is row-major over the input (spatial dims in
-    column-major order with storage_order 1)."""
+    column-major order with `column_major`, None: ONNX's storage_order 1), or with
+    `per_plane` over each (n, c) plane's spatial dims only (PyTorch's); a number beats
+    a NaN kept so far ([Note: MaxPool and NaN]), or with `nan_propagates` every NaN
+    wins (ATen: the last NaN of the window)."""
     from ...dialects.linalg import make_generic
     elt = element_type(x.type)
     s = scalars(cx)
@@ -166,7 +201,8 @@ def _max_pool_with_indices(cx, x, xp, n, win, unsigned):
     maps.append(maps[-1])
     in_sizes = [dim_size(cx, x, i) for i in range(1, n + 2)]  # C, spatial...
     in_idx = [s.op1("arith.index_cast", [Ix(s).v(v)], A.i64) for v in in_sizes]
-    column_major = cx.attr("storage_order", 0) == 1
+    if column_major is None:
+        column_major = cx.attr("storage_order", 0) == 1
 
     def body(b, args):
         sb = ScalarBuilder(b, cx.loc)
@@ -190,10 +226,12 @@ def _max_pool_with_indices(cx, x, xp, n, win, unsigned):
         total = sb.one(A.i64)
         for i in range(n):
             total = sb.mul(total, in_idx[1 + i])
-        flat = sb.add(sb.mul(flat, total), spatial)
+        flat = spatial if per_plane else sb.add(sb.mul(flat, total), spatial)
         first = sb.cmp("lt", best_i, sb.zero(A.i64))
         beats = sb.cmp("gt", v, best, not unsigned)
-        if is_float(elt):  # a number beats a NaN kept so far ([Note: MaxPool and NaN])
+        if is_float(elt) and nan_propagates:
+            beats = sb.or_(beats, sb.cmp("uno", v, v))
+        elif is_float(elt):  # a number beats a NaN kept so far ([Note: MaxPool and NaN])
             beats = sb.or_(beats, sb.and_(sb.cmp("uno", best, best),
                                           sb.cmp("eq", v, v)))
         better = sb.and_(valid, sb.or_(first, beats))
@@ -269,11 +307,22 @@ def _float_pool(cx, what):
 @lowering("AveragePool")
 def _average_pool(cx):
     x, n, elt, win = _float_pool(cx, "AveragePool")
+    return [average_pool(cx, x, n, win, bool(cx.attr("count_include_pad", 0)))]
+
+
+def average_pool(cx, x, n, win, count_pad, divisor=None):
+    """The mean of every window `win` of float `x` (N, C, in...), `n` spatial dims,
+    divided by its positions inside the input (and its declared padding when
+    `count_pad`), or by `divisor` when given (PyTorch's divisor_override). The one
+    average-pooling builder of both frontends."""
+    elt = element_type(x.type)
     if _no_windows(win):
-        return _empty_results(cx, x, win, [elt])
+        return _empty_results(cx, x, win, [elt])[0]
     xp = _padded(cx, x, n, win, scalars(cx).zero(elt))
     sums = _reduce_windows(cx, xp, n, win, "sum")
-    return [_average(cx, sums, x, n, win, bool(cx.attr("count_include_pad", 0)))]
+    if divisor is not None:
+        return elementwise(cx, [sums], elt, lambda s, v: s.div(v, s.const(divisor, elt)))
+    return _average(cx, sums, x, n, win, count_pad)
 
 
 def _power(s, x, p):

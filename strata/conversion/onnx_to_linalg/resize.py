@@ -147,15 +147,7 @@ def _resize(cx):
             py, v = scales.get(s, k)
             _scale_of(cx, ax, py, v)
         else:
-            py, v = sizes_op.get(s, k)
-            if py is not None and int(py) < 0:
-                raise NotLowerable(f"sizes must be non-negative (axis {d}: {int(py)})")
-            ax.n_out = int(py) if py is not None else s.cast(v, A.index)
-            if py is None:
-                ax.checks.append((0, ax.n_out, "le", "sizes must be non-negative"))
-            ax.scale = s.div(_f64(s, ax.n_out), _f64(s, ax.n_in))
-            if py is not None and ix.known(ax.n_in) and ax.n_in:
-                ax.scale_py = int(py) / ax.n_in
+            _size_of(cx, ax, *sizes_op.get(s, k))
     if sizes_op is not None and policy != "stretch":
         pick = s.min if policy == "not_larger" else s.max
         one = spec[axes[0]].scale
@@ -192,6 +184,46 @@ def _resize(cx):
             ax.roi_len = s.cast(s.sub(hi, lo), F64)
             ax.roi_start = s.cast(s.mul(lo, last), F64)
     return [_resample(cx, x, spec, [spec[d] for d in axes], sp, static)]
+
+
+def _size_of(cx, ax, py, v):
+    """Set `ax`'s output size from a sizes element (`py` its Python value when known,
+    `v` its Value) and its scale out / in."""
+    s = scalars(cx)
+    if py is not None and int(py) < 0:
+        raise NotLowerable(f"sizes must be non-negative (axis {ax.dim}: {int(py)})")
+    ax.n_out = int(py) if py is not None else s.cast(v, A.index)
+    if py is None:
+        ax.checks.append((0, ax.n_out, "le", "sizes must be non-negative"))
+    ax.scale = s.div(_f64(s, ax.n_out), _f64(s, ax.n_in))
+    if py is not None and Ix.known(ax.n_in) and ax.n_in:
+        ax.scale_py = int(py) / ax.n_in
+
+
+def resample(cx, x, axes, mode, coord, nearest="floor", scales=None, out=None):
+    """`x` resized along `axes` by `scales` (Python numbers) or to sizes `out` (ints):
+    Resize's interpolation `mode` ("nearest", "linear", "cubic") and coordinate
+    transformation `coord` (ONNX's names: PyTorch's nearest is "asymmetric" with
+    `nearest` "floor", its bilinear "pytorch_half_pixel" or "align_corners"). The one
+    resampling builder of both frontends; the result typed as result 0."""
+    sp = _Spec()
+    sp.mode, sp.coord, sp.nearest = mode, coord, nearest
+    sp.cubic_a, sp.exclude, sp.extrap, sp.antialias = -0.75, False, 0.0, False
+    s = scalars(cx)
+    dims = sizes(cx, x)
+    r = x.type.rank
+    rt = cx.result_type()
+    static = [d if d != A.DYNAMIC else None for d in rt.shape] \
+        if type(rt) is A.RankedTensorType and rt.rank == r else [None] * r
+    spec = {}
+    for k, d in enumerate(axes):
+        ax = spec[d] = _Axis(d, dims[d])
+        if scales is not None:
+            _scale_of(cx, ax, float(scales[k]), s.const(float(scales[k]), F64))
+        else:
+            _size_of(cx, ax, int(out[k]), None)
+            ax.width = s.mul(ax.scale, _f64(s, ax.n_in))
+    return _resample(cx, x, spec, [spec[d] for d in axes], sp, static)
 
 
 def _resize_v10(cx, scales_attr=None):

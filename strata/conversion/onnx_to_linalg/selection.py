@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ...ir import attributes as A
 from ..scalar_builders import is_float
-from . import Lowering, NotLowerable, lowering
+from . import NotLowerable, lowering
 from ._linalg_util import filled, map_text
 from ._shape_util import (Ix, collapse, expand, extract_slice, finish, insert_slice,
                           loop_nest, norm_axis, out_sizes, scalar_of, sizes)
@@ -33,8 +33,9 @@ I64 = A.i64
 
 
 def _inside(cx, s):
-    """A Lowering context building at ScalarBuilder `s`'s point (a loop body)."""
-    return Lowering(cx.op, cx.operands, s.b, cx.tc)
+    """A lowering context like `cx` building at ScalarBuilder `s`'s point (a loop
+    body)."""
+    return type(cx)(cx.op, cx.operands, s.b, cx.tc)
 
 
 # ------------------------------------------------------------------ orders
@@ -96,8 +97,19 @@ def _topk(cx):
     elt = t.element_type
     if not isinstance(elt, (A.FloatType, A.IntegerType)):
         raise NotLowerable(f"TopK of {elt} elements")
-    dims = sizes(cx, x)
     k = int(cx.attr("k", 0)) if opset_version(cx.op) < 10 else scalar_of(cx, 1)
+    return topk(cx, x, k, axis, largest, signed)
+
+
+def topk(cx, x, k, axis, largest=True, signed=True):
+    """(values, indices) of the `k` (mixed, checked in [0, n]) largest (or smallest)
+    elements of `x` along `axis`, in order (ties: the lower index first; NaN sorts as
+    the largest): ONNX's TopK and PyTorch's topk, the one builder of both; results typed
+    as results 0 and 1."""
+    t = x.type
+    r = t.rank
+    elt = t.element_type
+    dims = sizes(cx, x)
     k = _checked_k(cx, k, dims[axis], axis)
     out = list(dims)
     out[axis] = k

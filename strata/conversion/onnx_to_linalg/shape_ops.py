@@ -92,8 +92,6 @@ def _range(cx):
     at run time only, delta 0 and a count over int64 (or NaN) are errors (see [Note:
     shape checks]); integer counts are computed exactly (unsigned span over |delta|),
     so no subtraction or division wraps."""
-    from ...dialects.linalg import make_generic
-    from ._index_check import all_of, checked_build, require, result_sizes
     rt = ranked(cx, cx.result_type(), "result")
     elt = rt.element_type
     if not isinstance(elt, (A.IntegerType, A.FloatType)):
@@ -102,6 +100,18 @@ def _range(cx):
     signed = not is_unsigned(cx.orig_type(0))
     start, limit, delta = (_scalar(cx, s, i) for i in range(3))
     consts = [_constant_scalar(cx, i) for i in range(3)]
+    return [checked_range(cx, start, limit, delta, consts, signed)]
+
+
+def checked_range(cx, start, limit, delta, consts, signed=True):
+    """start + i * delta for i < max(ceil((limit - start) / delta), 0), scalar Values of
+    the result's element type (`consts`: their Python values, None where known at run
+    time only), the count checked as Range's docstring says: ONNX's Range and PyTorch's
+    arange, the one builder of both; typed as result 0."""
+    from ._index_check import all_of, checked_build, result_sizes
+    rt = ranked(cx, cx.result_type(), "result")
+    elt = rt.element_type
+    s = scalars(cx)
     if None not in consts:      # known at compile time (shape inference has the count)
         n, ok = _range_count_known(*consts, is_float(elt)), True
     elif is_float(elt):
@@ -110,17 +120,22 @@ def _range(cx):
         n, ok = _range_count_int(cx, s, start, limit, delta, signed)
     (n,), agree = result_sizes(cx, [n], what="the element count")
     ok = all_of(cx, [ok, agree])
+    return fit(cx, checked_build(cx, ok, [n], elt,
+                                 lambda sz: range_tensor(cx, start, delta, sz, elt)), rt)
 
-    def build(sz):
-        init = empty(cx, sz, elt)
 
-        def body(b, args):
-            p = ScalarBuilder(b, cx.loc)
-            i = p.cast(b.index(0), elt)
-            return [p.add(start, p.mul(i, delta))]
-        return make_generic(cx.b, [], [init], [AffineMap.identity(1)], ["parallel"], body,
-                            [init.type], loc=cx.loc).results[0]
-    return [fit(cx, checked_build(cx, ok, [n], elt, build), rt)]
+def range_tensor(cx, start, delta, sizes, elt):
+    """The 1-D tensor `start + i * delta` (scalar Values of `elt`) of mixed `sizes` (one
+    size): ONNX's Range and PyTorch's arange."""
+    from ...dialects.linalg import make_generic
+    init = empty(cx, sizes, elt)
+
+    def body(b, args):
+        p = ScalarBuilder(b, cx.loc)
+        i = p.cast(b.index(0), elt)
+        return [p.add(start, p.mul(i, delta))]
+    return make_generic(cx.b, [], [init], [AffineMap.identity(1)], ["parallel"], body,
+                        [init.type], loc=cx.loc).results[0]
 
 
 def _constant_scalar(cx, i):

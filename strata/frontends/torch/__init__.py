@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from .errors import TorchImportError
 
-__all__ = ["import_program", "load_program", "export_module", "TorchImportError"]
+__all__ = ["import_program", "import_graph", "load_program", "export_module",
+           "TorchImportError"]
 
 
 def import_program(exported_program, *, decompose: bool = True,
@@ -23,6 +24,12 @@ def import_program(exported_program, *, decompose: bool = True,
     """See strata.frontends.torch.importer.import_program."""
     from .importer import import_program as _import
     return _import(exported_program, decompose=decompose, symbolic_shapes=symbolic_shapes)
+
+
+def import_graph(gm, example_inputs=None, *, symbolic_shapes: bool = True):
+    """See strata.frontends.torch.importer.import_graph."""
+    from .importer import import_graph as _import
+    return _import(gm, example_inputs, symbolic_shapes=symbolic_shapes)
 
 
 def load_program(path):

@@ -83,7 +83,7 @@ from .literals import (LAYOUT_CODES, MEMORY_FORMAT_CODES, SCALAR_TYPE_CODES, dty
                        tensor_literal_attr)
 from .locations import node_location, stack_location, user_frame
 
-__all__ = ["import_program"]
+__all__ = ["import_program", "import_graph"]
 
 _I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -168,6 +168,7 @@ class _ProgramImporter:
 
     def __init__(self, ep, symbolic_shapes: bool):
         self.ep = ep
+        self.graph = ep.graph
         self.symbolic_shapes = symbolic_shapes
         self.values: dict = {}
         self.multi_result: set = set()
@@ -183,8 +184,7 @@ class _ProgramImporter:
     def run(self):
         from ...dialects.builtin import ModuleOp
         from ...dialects.func import FuncOp, ReturnOp
-        ep = self.ep
-        graph = ep.graph
+        graph = self.graph
         self._bind_state()
         inputs = [n for n in graph.nodes if n.op == "placeholder" and n not in self.state]
         arg_types = []
@@ -242,7 +242,7 @@ class _ProgramImporter:
         loc = getattr(op, "loc", None)
         msg = e.diag.message
         if isinstance(loc, NameLoc):
-            node = next((n for n in self.ep.graph.nodes if n.name == loc.name), None)
+            node = next((n for n in self.graph.nodes if n.name == loc.name), None)
             if node is not None:
                 return self.error(node, f"the imported op does not verify: {msg}")
         return TorchImportError(f"the imported module does not verify: {msg}")
@@ -641,7 +641,7 @@ class _ProgramImporter:
         """One `torch.symbolic_int` per range-constrained symbol (as FxImporter: only when
         some constraint is on integers)."""
         import sympy
-        ranges = getattr(self.ep, "range_constraints", {}) or {}
+        ranges = self._ranges()
         if not any(not r.is_bool and _is_int_bound(r.lower) and _is_int_bound(r.upper)
                    for r in ranges.values()):
             return
@@ -654,6 +654,10 @@ class _ProgramImporter:
                             "min_val": A.IntegerAttr(lo, A.i64),
                             "max_val": A.IntegerAttr(hi, A.i64)})
             self.symbols[str(sym)] = op.results[0]
+
+    def _ranges(self) -> dict:
+        """sympy symbol -> its ValueRanges: the program's range constraints."""
+        return getattr(self.ep, "range_constraints", {}) or {}
 
     def _bind_symbolic_shape(self, node):
         import torch
@@ -675,6 +679,77 @@ class _ProgramImporter:
         self.emit("torch.bind_symbolic_shape",
                   [self.node_value(node)] + [self.symbols[s] for s in names], (),
                   {"shape_expressions": AffineMapAttr(amap)})
+
+
+def import_graph(gm, example_inputs=None, *, symbolic_shapes: bool = True):
+    """Import `gm`, a torch.fx.GraphModule of ATen ops (what AOTAutograd hands a
+    torch.compile backend), as a module whose `func.func @main` is in the torch dialect;
+    see [Note: importing a graph module]. Raises TorchImportError."""
+    import torch.fx
+    if not isinstance(gm, torch.fx.GraphModule):
+        raise TorchImportError(f"expected a torch.fx.GraphModule, got {type(gm).__name__}")
+    return _GraphImporter(gm, example_inputs, symbolic_shapes).run()
+
+
+# [Note: importing a graph module]
+# A GraphModule that AOTAutograd (or make_fx) traced is imported by the same node
+# machinery as an ExportedProgram, with three differences: every placeholder is an
+# argument of @main (AOTAutograd lifts parameters and buffers into inputs, and passes
+# each symbolic size a shape uses as an int input, `primals_3: Sym(s33)` ->
+# `%arg2: !torch.int`); `get_attr` nodes (tensor constants) are literals; `None`
+# outputs (the gradients of inputs that need none) are left out of @main's results, so
+# the caller puts them back. The value of each placeholder comes from its
+# meta["val"] (a FakeTensor or SymInt), else from the matching `example_inputs`; the
+# ranges of the symbols come from the ShapeEnv of their fake tensors, as an
+# ExportedProgram's range_constraints:
+#
+#     func.func @main(%arg0: !torch.int, %arg1: !torch.vtensor<[?,4],f32>) -> ... {
+#       %0 = torch.symbolic_int "s33" {min_val = 2, max_val = 9223372036854775806}
+#       torch.bind_symbolic_shape %arg1, [%0], affine_map<()[s0] -> (s0, 4)> ...
+
+
+class _GraphImporter(_ProgramImporter):
+    """One fx.GraphModule -> module ([Note: importing a graph module])."""
+
+    def __init__(self, gm, example_inputs, symbolic_shapes: bool):
+        self.gm = gm
+        super().__init__(gm, symbolic_shapes)
+        self.ep = None
+        places = [n for n in gm.graph.nodes if n.op == "placeholder"]
+        if example_inputs is not None:
+            example_inputs = list(example_inputs)
+            if len(example_inputs) != len(places):
+                raise TorchImportError(f"the graph has {len(places)} inputs but "
+                                       f"{len(example_inputs)} example inputs were given")
+            for n, x in zip(places, example_inputs):
+                if "val" not in n.meta and x is not None:
+                    n.meta["val"] = x
+        self.places = places
+
+    def _bind_state(self):
+        pass  # every placeholder is an input
+
+    def _outputs(self, node) -> list:
+        out = node.args[0]
+        items = out if isinstance(out, (list, tuple)) else [out]
+        return [self.argument(a) for a in items if a is not None]
+
+    def _ranges(self) -> dict:
+        import torch
+        shape_env, free = None, set()
+        for n in self.graph.nodes:
+            val = n.meta.get("val")
+            vals = val if isinstance(val, (list, tuple)) else [val]
+            for v in vals:
+                dims = list(v.shape) if isinstance(v, torch.Tensor) else [v]
+                for d in dims:
+                    if isinstance(d, torch.SymInt):
+                        shape_env = shape_env or d.node.shape_env
+                        free |= d.node.expr.free_symbols
+        if shape_env is None:
+            return {}
+        return {s: shape_env.var_to_range[s] for s in sorted(free, key=str)
+                if s in shape_env.var_to_range}
 
 
 class _Value:

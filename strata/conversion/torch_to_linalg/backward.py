@@ -1,0 +1,249 @@
+"""Backward ATen ops that AOTAutograd's backward graphs keep after the core ATen
+decompositions (torch.compile(backend="strata") training), each built from the
+forward builders: the gradients of a convolution are convolutions.
+
+    convolution_backward     grad_input: the transposed convolution of grad_output by
+                             the weights (nn._transposed), as large as the input;
+                             grad_weight: a convolution of the input by grad_output
+                             (padded_conv, [Note: the weight gradient as a
+                             convolution]; one linalg.generic when the spatial sizes
+                             are dynamic); grad_bias:
+                             the sum of grad_output over all but its channel dim
+    avg_pool{1,2,3}d_backward  grad_output / divisor, spread over each window by a
+                             transposed depthwise convolution of ones
+
+    %r:3 = torch.aten.convolution_backward %go, %x, %w, %bias_sizes, %stride, %pad, %dil,
+             %false, %opad, %int1, %mask : ... -> !torch.vtensor<[2,3,8,8],f32>,
+             !torch.vtensor<[4,3,3,3],f32>, !torch.vtensor<[4],f32>
+
+(max_pool2d_with_indices_backward is decomposed to scatter_add by the backend, see
+strata/frontends/torch/dynamo.py.)
+"""
+from __future__ import annotations
+
+from ..onnx_to_linalg._linalg_util import (acc_type, dim_size, filled, pad, round_to,
+                                           transpose)
+from ..onnx_to_linalg._shape_util import collapse, expand, extract_slice
+from ..onnx_to_linalg.common import DYN, elementwise, ranked, scalars, tensor_type
+from ..onnx_to_linalg.convolution import padded_conv
+from ..onnx_to_linalg.reduction import reduce_tensor
+from ..scalar_builders import element_type, is_float
+from . import NotLowerable, lowering
+from .nn import _per_dim, _transposed
+
+
+def _used(cx, i) -> bool:
+    return i < len(cx.op.results) and cx.op.results[i].has_uses()
+
+
+@lowering("aten.convolution_backward")
+def _convolution_backward(cx):
+    """convolution_backward(grad_output, input, weight, bias_sizes?, stride, padding,
+    dilation, transposed, output_padding, groups, output_mask) -> (grad_input,
+    grad_weight, grad_bias); a result nobody uses is not computed."""
+    go, x, w = cx.operands[0], cx.operands[1], cx.operands[2]
+    tg, tx, tw = ranked(cx, go.type), ranked(cx, x.type), ranked(cx, w.type)
+    n = tx.rank - 2
+    if n < 1 or tw.rank != tx.rank or tg.rank != tx.rank:
+        raise NotLowerable(f"convolution_backward of ranks {tg.rank}, {tx.rank} and "
+                           f"{tw.rank}")
+    if cx.bool_(7, "transposed"):
+        raise NotLowerable("the backward of a transposed convolution is not lowered yet")
+    kernel = list(tw.shape[2:])
+    if DYN in kernel or DYN in (tx.shape[1], tg.shape[1]):
+        raise NotLowerable("convolution_backward needs static channels and kernel")
+    strides = _per_dim(cx.ints(4, "stride"), n, "stride")
+    pads = _per_dim(cx.ints(5, "padding"), n, "padding")
+    dilations = _per_dim(cx.ints(6, "dilation"), n, "dilation")
+    groups = cx.int_(9, "groups")
+    if groups < 1 or tx.shape[1] % groups or tw.shape[0] % groups:
+        raise NotLowerable(f"groups {groups} does not divide the channels")
+    elt = element_type(cx.result_type(0) if _used(cx, 0) else go.type)
+    acc = acc_type(elt)
+    results = [None, None, None]
+    if _used(cx, 0):
+        results[0] = round_to(cx, _input_grad(cx, go, x, w, kernel, groups, strides, pads,
+                                              dilations), elt)
+    if _used(cx, 1):
+        results[1] = round_to(cx, _weight_grad(cx, go, x, kernel, groups, strides, pads,
+                                               dilations, acc), element_type(w.type))
+    if _used(cx, 2):
+        axes = [0] + list(range(2, tg.rank))
+        results[2] = round_to(cx, reduce_tensor(cx, go, axes, acc, lambda s, e: s.zero(e),
+                                                lambda s, a, v: s.add(a, s.cast(v, acc))),
+                              element_type(cx.result_type(2)))
+    return results[:len(cx.op.results)]
+
+
+def _input_grad(cx, go, x, w, kernel, groups, strides, pads, dilations):
+    """The transposed convolution of grad_output, as large as the input: the result
+    (out - 1) * stride - 2 * pad + dilation * (k - 1) + 1 + output_padding whose
+    output_padding r (< stride) makes it the input's size; r is known when the sizes
+    are static. Else it is the largest, stride - 1, and the result is cut to the
+    input's run-time sizes (the positions past (out - 1) * stride + ... are sums of no
+    window, 0, as ATen's output_padding positions are)."""
+    n = len(kernel)
+    ins, outs = x.type.shape[2:], go.type.shape[2:]
+    if DYN not in ins and DYN not in outs:
+        out_pad = [i + 2 * p - d * (k - 1) - 1 - (o - 1) * s for i, o, k, s, p, d in
+                   zip(ins, outs, kernel, strides, pads, dilations)]
+        if any(r < 0 or r >= s for r, s in zip(out_pad, strides)):
+            raise NotLowerable("grad_output's sizes do not fit the input's")
+        return _transposed(cx, go, w, None, kernel, groups, strides, pads, dilations,
+                           out_pad)
+    r = _transposed(cx, go, w, None, kernel, groups, strides, pads, dilations,
+                    [s - 1 for s in strides])
+    return extract_slice(cx, r, [0] * (n + 2), [dim_size(cx, x, d) for d in range(n + 2)])
+
+
+# [Note: the weight gradient as a convolution]
+# grad_weight[o, c, k] = sum over n, y of grad_output[n, o, y] * x_pad[n, c, y*s + k*d]:
+# a convolution whose batch is the input's channels, whose channels are the batch, with
+# grad_output as the weights, stride and dilation swapped. With groups, group j pairs the
+# input channels j*C/g.. with the output channels j*O/g..; the batch runs over C/g:
+#   x (N, C, X)   -> (C/g, g*N, X)    [N, g, C/g, X] transposed to [C/g, g, N, X]
+#   go (N, O, Y)  -> (O, N, Y)        [N, g, O/g, Y] transposed to [g, O/g, N, Y]
+#   conv(..., groups=g, stride=d, dilation=s, padding=p) -> (C/g, O, K') sliced to K,
+#   transposed to (O, C/g, K). K' >= K: the windows that fit past the kernel's end are
+#   cut off.
+
+
+def _weight_grad(cx, go, x, kernel, groups, strides, pads, dilations, acc):
+    n = len(kernel)
+    spatial = list(range(2, n + 2))
+    nb = dim_size(cx, x, 0)
+    c, o = x.type.shape[1], go.type.shape[1]
+    cg, og = c // groups, o // groups
+    # x: [N, C, X] -> [N, g, C/g, X] -> [C/g, g, N, X] -> [C/g, g*N, X]
+    xs = expand(cx, x, [[0], [1, 2]] + [[d + 1] for d in spatial],
+                [nb, groups, cg] + [dim_size(cx, x, d) for d in spatial])
+    xs = transpose(cx, xs, [2, 1, 0] + [d + 1 for d in spatial])
+    xs = collapse(cx, xs, [[0], [1, 2]] + [[d + 1] for d in spatial])
+    # go: [N, O, Y] -> [N, g, O/g, Y] -> [g, O/g, N, Y] -> [O, N, Y]
+    gs = expand(cx, go, [[0], [1, 2]] + [[d + 1] for d in spatial],
+                [nb, groups, og] + [dim_size(cx, go, d) for d in spatial])
+    gs = transpose(cx, gs, [1, 2, 0] + [d + 1 for d in spatial])
+    gs = collapse(cx, gs, [[0, 1], [2]] + [[d + 1] for d in spatial])
+    ys = list(go.type.shape[2:])
+    if DYN in ys or DYN in x.type.shape[2:]:
+        return _weight_grad_generic(cx, go, x, kernel, groups, strides, pads, dilations,
+                                    acc)
+    r = padded_conv(cx, xs, gs, None, acc, ys, groups, strides=dilations,
+                    dilations=strides, pads=pads + pads)
+    if list(r.type.shape[2:]) != kernel:
+        if any(k2 != DYN and k2 < k for k2, k in zip(r.type.shape[2:], kernel)):
+            raise NotLowerable("the weight gradient's windows do not cover the kernel")
+        r = extract_slice(cx, r, [0] * (n + 2), [cg, o] + kernel)
+    return transpose(cx, r, [1, 0] + spatial)
+
+
+def _weight_grad_generic(cx, go, x, kernel, groups, strides, pads, dilations, acc):
+    """The weight gradient of [Note: the weight gradient as a convolution] as one
+    linalg.generic, for dynamic spatial sizes (a named convolution needs its window,
+    here grad_output's sizes, static): loops (g, o, c, k..., n, y...), the last ones
+    reductions, reading grad_output at (n, g, o, y...) and the padded input at
+    (n, g, c, y * stride + k * dilation...)."""
+    from ...dialects.linalg import make_generic
+    from ..scalar_builders import ScalarBuilder
+    n = len(kernel)
+    spatial = list(range(2, n + 2))
+    nb = dim_size(cx, x, 0)
+    c, o = x.type.shape[1], go.type.shape[1]
+    cg, og = c // groups, o // groups
+    zero = scalars(cx).const(0, element_type(x.type))
+    xp = pad(cx, x, [0, 0] + pads, [0, 0] + pads, zero)
+    xp = expand(cx, xp, [[0], [1, 2]] + [[d + 1] for d in spatial],
+                [nb, groups, cg] + [dim_size(cx, xp, d) for d in spatial])
+    gs = expand(cx, go, [[0], [1, 2]] + [[d + 1] for d in spatial],
+                [nb, groups, og] + [dim_size(cx, go, d) for d in spatial])
+    init = filled(cx, [groups, og, cg] + kernel, acc, 0)
+    loops = 4 + 2 * n                   # g, o, c, k..., n, y...
+    dims = [f"d{i}" for i in range(loops)]
+    ks, nd, ys = dims[3:3 + n], dims[3 + n], dims[4 + n:]
+    at = [f"{y} * {st} + {k} * {dl}" for y, k, st, dl in zip(ys, ks, strides, dilations)]
+    head = f"({', '.join(dims)}) -> "
+    maps = [head + f"({nd}, d0, d1, {', '.join(ys)})",
+            head + f"({nd}, d0, d2, {', '.join(at)})",
+            head + f"(d0, d1, d2, {', '.join(ks)})"]
+    iters = ["parallel"] * (3 + n) + ["reduction"] * (1 + n)
+
+    def body(b, args):
+        sb = ScalarBuilder(b, cx.op.loc)
+        g, v, a = args
+        return [sb.add(a, sb.mul(sb.cast(g, acc), sb.cast(v, acc)))]
+    r = make_generic(cx.b, [gs, xp], [init], maps, iters, body, [init.type],
+                     loc=cx.op.loc).results[0]
+    return collapse(cx, r, [[0, 1], [2]] + [[d + 1] for d in spatial])
+
+
+def _avg_pool_backward(n):
+    @lowering(f"aten.avg_pool{n}d_backward")
+    def lower(cx):
+        """avg_pool{n}d_backward(grad_output, input, kernel_size, stride, padding,
+        ceil_mode, count_include_pad, divisor_override?)."""
+        go, x = cx.operands[0], cx.operands[1]
+        tg, tx = ranked(cx, go.type), ranked(cx, x.type)
+        if tx.rank != n + 2 or tg.rank != n + 2:
+            raise NotLowerable("pooling an input without a batch dim is not lowered yet")
+        if DYN in tx.shape[1:] or DYN in tg.shape[1:]:
+            raise NotLowerable("avg_pool backward needs static channels and sizes")
+        elt = element_type(tx)
+        if not is_float(elt):
+            raise NotLowerable("average pooling of integers")
+        kernel = _per_dim(cx.ints(2, "kernel_size"), n, "kernel_size")
+        strides = cx.ints(3, "stride")
+        strides = _per_dim(strides, n, "stride") if strides else list(kernel)
+        pads = _per_dim(cx.ints(4, "padding"), n, "padding")
+        ins, outs = list(tx.shape[2:]), list(tg.shape[2:])
+        count_pad = cx.bool_(6, "count_include_pad")
+        divisor = None
+        if len(cx.op.operands) > 7 and not cx.is_none(7):
+            divisor = cx.int_(7, "divisor_override")
+            if divisor == 0:
+                raise NotLowerable("divisor must be not zero")
+        # the count of elements each window averages (ATen's rule, ceil_mode included:
+        # a window is cut at the padded end; without count_include_pad, at the input)
+        counts = []
+        for idx in _positions(outs):
+            total = 1
+            for i, k, s, p, size in zip(idx, kernel, strides, pads, ins):
+                start = i * s - p
+                end = min(start + k, size + p)
+                if not count_pad:
+                    start, end = max(start, 0), min(end, size)
+                total *= max(end - start, 1)
+            counts.append(divisor if divisor is not None else total)
+        count = _dense(cx, outs, elt, counts)
+        scaled = elementwise(cx, [go, count], elt, lambda s, g, d: s.div(g, d),
+                             result_shape=tg.shape)
+        c = tx.shape[1]
+        ones = filled(cx, [c, 1] + kernel, elt, 1)
+        out_pad = [i + 2 * p - (k - 1) - 1 - (o - 1) * s for i, o, k, s, p in
+                   zip(ins, outs, kernel, strides, pads)]
+        if any(r < 0 for r in out_pad):
+            # ceil_mode windows that start in the padding past the end: gradient dropped
+            # there, as ATen; the full transposed result is cropped below
+            raise NotLowerable("ceil_mode windows past the input are not lowered yet")
+        if any(r >= s for r, s in zip(out_pad, strides)):
+            raise NotLowerable("windows that skip the input's end are not lowered yet")
+        return [_transposed(cx, scaled, ones, None, kernel, c, strides, pads, [1] * n,
+                            out_pad)]
+
+
+def _positions(sizes):
+    import itertools
+    return itertools.product(*[range(s) for s in sizes])
+
+
+def _dense(cx, shape, elt, values):
+    """An arith.constant tensor of `shape` and float type `elt` holding `values`."""
+    import numpy as np
+
+    from ...ir.dense import DenseElementsAttr
+    t = tensor_type(shape, elt)
+    arr = np.asarray(values, dtype=np.float64).reshape(shape)
+    return scalars(cx).op1("arith.constant", [], t, {"value": DenseElementsAttr(t, arr)})
+
+
+for _n in (1, 2, 3):
+    _avg_pool_backward(_n)

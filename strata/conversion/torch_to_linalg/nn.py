@@ -1,0 +1,843 @@
+"""Neural-network ATen ops: products, convolution, pooling, normalizations, softmax and
+reductions, each built by the builder onnx_to_linalg uses for the same computation.
+
+    mm, bmm, matmul            contraction.matmul (named linalg ops, batch broadcast)
+    addmm, linear              matmul + an elementwise epilogue (bias, alpha, beta)
+    convolution                convolution.padded_conv (groups, strides, dilations)
+    max_pool{1,2,3}d           pooling.max_pool (NaN propagates, as in ATen)
+    avg_pool{1,2,3}d           pooling.average_pool
+    adaptive_avg_pool          average_pool where the windows are regular, else mean
+    batch norm (inference)     normalization.batch_norm
+    native_layer_norm          normalization.mean_var
+    _softmax, _log_softmax     attention.softmax
+    sum, mean, amax, amin, var, prod, any, all, argmax, argmin, max.dim, min.dim
+                               reduction.reduce_tensor / arg_reduce / keep_dims
+
+    %r = torch.aten.convolution %x, %w, %b, %stride, %pad, %dil, %false, %opad, %int1
+           : ... -> !torch.vtensor<[1,8,16,16],f32>
+"""
+from __future__ import annotations
+
+from ...ir import attributes as A
+from ..onnx_to_linalg._linalg_util import acc_type, dim_size, round_to, transpose, window
+from ..onnx_to_linalg.attention import softmax
+from ..onnx_to_linalg.common import DYN, elementwise, empty, ranked, scalars, sizes_of
+from ..onnx_to_linalg.contraction import matmul
+from ..onnx_to_linalg.convolution import conv_transpose, padded_conv
+from ..onnx_to_linalg.normalization import batch_norm, mean_var
+from ..onnx_to_linalg.pooling import average_pool, max_pool, max_pool_with_indices
+from ..onnx_to_linalg.reduction import (arg_reduce, element_count, keep_dims,
+                                        reduce_tensor)
+from ..scalar_builders import element_type, is_float
+from . import DYNAMIC_ARG, NotLowerable, lowering
+from .elementwise import _unsigned
+
+# ------------------------------------------------------------------ products
+
+
+@lowering("aten.mm", "aten.bmm", "aten.matmul")
+def _matmul(cx):
+    return [matmul(cx, cx.operands[0], cx.operands[1], element_type(cx.result_type()))]
+
+
+def _bias_epilogue(cx, r, bias, alpha=None, beta=None):
+    """`alpha * r + beta * bias` (bias broadcast), in the result's element type."""
+    elt = element_type(cx.result_type())
+    if bias is None and alpha is None:
+        return r
+    vals = [r] + ([bias] if bias is not None else [])
+
+    def body(s, y, *b):
+        if alpha is not None:
+            y = s.mul(y, s.const(alpha, y.type))
+        if b:
+            c = s.cast(b[0], y.type)
+            y = s.add(y, c if beta is None else s.mul(c, s.const(beta, y.type)))
+        return y
+    return elementwise(cx, vals, elt, body)
+
+
+def _number(cx, i):
+    v = cx.arg(i) if i < len(cx.op.operands) else 1
+    if v is DYNAMIC_ARG or isinstance(v, (list, str)) or v is None:
+        raise NotLowerable(f"argument #{i} must be a constant number")
+    return None if v == 1 else v
+
+
+@lowering("aten.addmm")
+def _addmm(cx):
+    """addmm(bias, a, b, beta, alpha) = beta * bias + alpha * (a @ b)."""
+    elt = element_type(cx.result_type())
+    r = matmul(cx, cx.operands[1], cx.operands[2], elt)
+    beta, alpha = _number(cx, 3), _number(cx, 4)
+    if beta == 0:
+        return [_bias_epilogue(cx, r, None, alpha)]
+    return [_bias_epilogue(cx, r, cx.operands[0], alpha, beta)]
+
+
+@lowering("aten.linear")
+def _linear(cx):
+    """linear(x, w, b?) = x @ w^T + b."""
+    x, w = cx.operands[0], cx.operands[1]
+    ranked(cx, w.type)
+    wt = transpose(cx, w, [1, 0]) if w.type.rank == 2 else w
+    r = matmul(cx, x, wt, element_type(cx.result_type()))
+    bias = cx.operands[2] if cx.has_operand(2) else None
+    return [_bias_epilogue(cx, r, bias)]
+
+
+# ------------------------------------------------------------------ convolution
+
+
+def _per_dim(values, n, what):
+    """An `int[n]` argument: one value stands for every dim (ATen's expansion)."""
+    if len(values) == 1 and n > 1:
+        values = values * n
+    if len(values) != n:
+        raise NotLowerable(f"{what} has {len(values)} values for {n} spatial dims")
+    return values
+
+
+@lowering("aten.convolution", "aten._convolution")
+def _convolution(cx):
+    """convolution(x, w, bias?, stride, padding, dilation, transposed, output_padding,
+    groups)."""
+    x, w = cx.operands[0], cx.operands[1]
+    tx, tw = ranked(cx, x.type), ranked(cx, w.type)
+    n = tx.rank - 2
+    if n < 1 or tw.rank != tx.rank:
+        raise NotLowerable(f"convolution of ranks {tx.rank} and {tw.rank}")
+    kernel = list(tw.shape[2:])
+    if DYN in kernel:
+        raise NotLowerable("the kernel sizes must be static")
+    strides = _per_dim(cx.ints(3, "stride"), n, "stride")
+    pads = _per_dim(cx.ints(4, "padding"), n, "padding")
+    dilations = _per_dim(cx.ints(5, "dilation"), n, "dilation")
+    groups = cx.int_(8, "groups")
+    if groups < 1:
+        raise NotLowerable(f"groups must be positive, not {groups}")
+    if any(v <= 0 for v in strides + dilations) or any(p < 0 for p in pads):
+        raise NotLowerable("strides and dilations must be positive, padding not negative")
+    elt = element_type(cx.result_type())
+    bias = cx.operands[2] if cx.has_operand(2) else None
+    if cx.bool_(6, "transposed"):
+        return [_transposed(cx, x, w, bias, kernel, groups, strides, pads, dilations,
+                            _per_dim(cx.ints(7, "output_padding"), n, "output_padding"))]
+    r = padded_conv(cx, x, w, bias, acc_type(elt), kernel, groups, strides, dilations,
+                    pads + pads)
+    return [round_to(cx, r, elt)]
+
+
+def _transposed(cx, x, w, bias, kernel, groups, strides, pads, dilations, out_pad):
+    """The transposed convolution: the full result (in - 1) * stride + (k - 1) *
+    dilation + 1 + output_padding, cropped by padding at both ends."""
+    from ..onnx_to_linalg._shape_util import Ix
+    n = len(kernel)
+    if x.type.shape[1] == DYN or w.type.shape[0] == DYN:
+        raise NotLowerable("a transposed convolution needs static channels")
+    if any(o >= max(st, d) for o, st, d in zip(out_pad, strides, dilations)):
+        raise NotLowerable("output padding must be smaller than either stride or dilation")
+    ix = Ix(scalars(cx))
+    in_sizes = [dim_size(cx, x, 2 + i) for i in range(n)]
+    out, ends = [], []
+    for i in range(n):
+        tail = out_pad[i] + (kernel[i] - 1) * dilations[i] - pads[i]
+        out.append(ix.add(ix.mul(ix.sub(in_sizes[i], 1), strides[i]), tail + 1 - pads[i]))
+        ends.append(tail)
+    if not Ix.known(*in_sizes):
+        return conv_transpose(cx, x, w, bias, kernel, groups, strides, dilations, pads,
+                              out, ends, in_sizes)
+    if any(o <= 0 for o in out):
+        raise NotLowerable(f"the output sizes {out} are not positive")
+    return conv_transpose(cx, x, w, bias, kernel, groups, strides, dilations, pads, out,
+                          None, in_sizes)
+
+
+# ------------------------------------------------------------------ pooling
+
+
+def _pool_input(cx, n):
+    """(the input with a batch dim, whether it had one) of an `n`-d pooling: an input
+    without one is pooled as a batch of one (_unbatched drops it again)."""
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    if t.rank == n + 2:
+        return x, True
+    if t.rank == n + 1:
+        return _with_batch(cx, x), False
+    raise NotLowerable(f"{n}-d pooling of a rank-{t.rank} tensor")
+
+
+def _unbatched(cx, values, batched):
+    return values if batched else [None if v is None else _without_batch(cx, v)
+                                   for v in values]
+
+
+def _pool_window(cx, x, n, kernel, stride, padding, dilation, ceil):
+    kernel = _per_dim(kernel, n, "kernel_size")
+    stride = _per_dim(stride, n, "stride") if stride else list(kernel)
+    padding = _per_dim(padding, n, "padding")
+    dilation = _per_dim(dilation, n, "dilation")
+    for p, k in zip(padding, kernel):
+        if 2 * p > k:
+            raise NotLowerable("pad should be at most half of the effective kernel size")
+    return window(cx, [dim_size(cx, x, i) for i in range(2, n + 2)], kernel, ceil,
+                  strides=stride, dilations=dilation, pads=padding + padding)
+
+
+def _max_pool(n):
+    @lowering(f"aten.max_pool{n}d", f"aten.max_pool{n}d_with_indices")
+    def lower(cx):
+        x, batched = _pool_input(cx, n)
+        nargs = len(cx.op.operands)
+        win = _pool_window(cx, x, n, cx.ints(1, "kernel_size"),
+                           cx.ints(2, "stride") if nargs > 2 else [],
+                           cx.ints(3, "padding") if nargs > 3 else [0],
+                           cx.ints(4, "dilation") if nargs > 4 else [1],
+                           cx.bool_(5, "ceil_mode") if nargs > 5 else False)
+        unsigned = _unsigned(element_type(cx.orig_type(0)))
+        if len(cx.op.results) > 1 and cx.op.results[1].has_uses():
+            return _unbatched(cx, list(max_pool_with_indices(cx, x, n, win, unsigned)),
+                              batched)
+        y = max_pool(cx, x, n, win, unsigned, nan_propagates=True)
+        return _unbatched(cx, [y], batched) + [None] * (len(cx.op.results) - 1)
+
+
+for _n in (1, 2, 3):
+    _max_pool(_n)
+
+
+def _avg_pool(n):
+    @lowering(f"aten.avg_pool{n}d")
+    def lower(cx):
+        x, batched = _pool_input(cx, n)
+        nargs = len(cx.op.operands)
+        if not is_float(element_type(x.type)):
+            raise NotLowerable("average pooling of integers")
+        divisor = None
+        if nargs > 6 and not cx.is_none(6):
+            divisor = cx.int_(6, "divisor_override")
+            if divisor == 0:
+                raise NotLowerable("divisor must be not zero")
+        win = _pool_window(cx, x, n, cx.ints(1, "kernel_size"),
+                           cx.ints(2, "stride") if nargs > 2 else [],
+                           cx.ints(3, "padding") if nargs > 3 else [0], [1],
+                           cx.bool_(4, "ceil_mode") if nargs > 4 else False)
+        count_pad = cx.bool_(5, "count_include_pad") if nargs > 5 else True
+        return _unbatched(cx, [average_pool(cx, x, n, win, count_pad, divisor)], batched)
+
+
+for _n in (1, 2, 3):
+    _avg_pool(_n)
+
+
+@lowering("aten.adaptive_avg_pool1d", "aten.adaptive_avg_pool2d",
+          "aten._adaptive_avg_pool2d", "aten.adaptive_avg_pool3d",
+          "aten._adaptive_avg_pool3d")
+def _adaptive_avg_pool(cx):
+    """Output position i of an axis of in size I and out size O averages the input over
+    [floor(i I / O), ceil((i + 1) I / O)) (ATen's windows). An output of 1 everywhere is
+    the mean; regular windows (I a multiple of O) an average pool with kernel = stride =
+    I / O; others a generic over the largest window, positions past each window's end
+    left out. A 3-d input (no batch dim) is pooled as a batch of one."""
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    out = cx.ints(1, "output_size")
+    n = len(out)
+    if t.rank not in (n + 1, n + 2):
+        raise NotLowerable(f"adaptive pooling of {n} dims of a rank-{t.rank} tensor")
+    batched = t.rank == n + 2
+    ins = list(t.shape[-n:])
+    if DYN in ins:
+        raise NotLowerable("adaptive pooling of dynamic spatial sizes is not lowered yet")
+    out = [i if o is None else o for o, i in zip(out, ins)]
+    if any(o <= 0 for o in out):
+        raise NotLowerable(f"output sizes {out} must be positive")
+    elt = element_type(x.type)
+    if all(o == 1 for o in out):
+        return [_mean(cx, x, list(range(t.rank - n, t.rank)), True, elt)]
+    xb = x if batched else _with_batch(cx, x)
+    if all(i % o == 0 for i, o in zip(ins, out)):
+        k = [i // o for i, o in zip(ins, out)]
+        win = window(cx, ins, k, False, strides=k, dilations=[1] * n, pads=[0] * (2 * n))
+        y = average_pool(cx, xb, n, win, False)
+    else:
+        y = _adaptive_windows(cx, xb, ins, out)
+    return [y if batched else _without_batch(cx, y)]
+
+
+def _with_batch(cx, x):
+    from ..onnx_to_linalg._shape_util import expand
+    r = x.type.rank
+    return expand(cx, x, [[0, 1]] + [[k + 1] for k in range(1, r)],
+                  [1] + sizes_of(cx, x))
+
+
+def _without_batch(cx, y):
+    from ..onnx_to_linalg._shape_util import collapse
+    r = y.type.rank
+    return collapse(cx, y, [[0, 1]] + [[k] for k in range(2, r)])
+
+
+def _adaptive_windows(cx, x, ins, out):
+    """The adaptive average of (N, C, in...) `x` over irregular windows (static sizes)."""
+    from ...dialects.linalg import make_generic
+    from ..onnx_to_linalg._linalg_util import filled, generic_maps, map_text
+    n = len(ins)
+    elt = element_type(x.type)
+    kmax = [max(-(-((i + 1) * a) // o) - (i * a) // o for i in range(o))
+            for a, o in zip(ins, out)]
+    nl = 2 + 2 * n
+    outs, ks = list(range(2, 2 + n)), list(range(2 + n, 2 + 2 * n))
+    sizes = [dim_size(cx, x, 0), dim_size(cx, x, 1)] + out
+    init = filled(cx, sizes, elt, 0.0)
+    shape = empty(cx, kmax, elt)
+
+    def bounds(s, i, a, o):
+        start = s.op1("arith.floordivsi", [s.mul(i, s.index(a)), s.index(o)], A.index)
+        end = s.op1("arith.ceildivsi", [s.mul(s.add(i, s.index(1)), s.index(a)),
+                                        s.index(o)], A.index)
+        return start, end
+
+    def body(b, args):
+        from ..scalar_builders import ScalarBuilder
+        s = ScalarBuilder(b, cx.loc)
+        at, valid = [b.index(0), b.index(1)], None
+        for j, (a, o) in enumerate(zip(ins, out)):
+            start, end = bounds(s, b.index(outs[j]), a, o)
+            p = s.add(start, b.index(ks[j]))
+            ok = s.cmp("lt", p, end)
+            valid = ok if valid is None else s.and_(valid, ok)
+            at.append(s.min(p, s.index(a - 1)))
+        v = s.op1("tensor.extract", [x, *at], elt)
+        return s.add(args[-1], s.select(valid, v, s.zero(elt)))
+    sums = make_generic(cx.b, [shape], [init], generic_maps([map_text(nl, ks),
+                                                            map_text(nl, [0, 1] + outs)]),
+                        ["parallel"] * (2 + n) + ["reduction"] * n, body, [init.type],
+                        loc=cx.loc).results[0]
+
+    def average(s, v):
+        count = s.index(1)
+        for j, (a, o) in enumerate(zip(ins, out)):
+            i = s.op1("linalg.index", [], A.index, {"dim": A.IntegerAttr(2 + j, A.i64)})
+            start, end = bounds(s, i, a, o)
+            count = s.mul(count, s.sub(end, start))
+        return s.div(v, s.cast(count, elt))
+    return elementwise(cx, [sums], elt, average)
+
+
+# ------------------------------------------------------------------ normalization
+
+
+def _eps(cx, i):
+    return cx.float_(i, "eps")
+
+
+@lowering("aten._native_batch_norm_legit_no_training", "aten.native_batch_norm",
+          "aten._native_batch_norm_legit", "aten._native_batch_norm_legit.no_stats")
+def _batch_norm(cx):
+    """Inference (running statistics) or training (batch statistics) batch norm; the
+    saved mean and inverse std are empty in inference, as ATen returns them."""
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    if t.rank < 2:
+        raise NotLowerable("batch norm needs an input of rank >= 2")
+    name = cx.aten
+    w = cx.operands[1] if cx.has_operand(1) else None
+    b = cx.operands[2] if cx.has_operand(2) else None
+    if name == "aten._native_batch_norm_legit_no_training":
+        training, eps = False, _eps(cx, 6)
+    elif name == "aten.native_batch_norm":
+        training, eps = cx.bool_(5, "training"), _eps(cx, 7)
+    elif name == "aten._native_batch_norm_legit":
+        training, eps = cx.bool_(5, "training"), _eps(cx, 7)
+    else:   # no_stats: (x, w, b, training, momentum, eps)
+        training, eps = True, _eps(cx, 5)
+    elt = t.element_type
+    if not training:
+        if name == "aten._native_batch_norm_legit.no_stats":
+            raise NotLowerable("batch norm without running statistics needs training")
+        y = batch_norm(cx, x, w, b, cx.operands[3], cx.operands[4], eps)
+        return [y] + [empty(cx, [0], elt) for _ in cx.op.results[1:]]
+    y, mean, var, rstd, _ = _batch_statistics(cx, x, w, b, eps)
+    return [y, mean, rstd][:len(cx.op.results)]
+
+
+def _rstd(cx, var, eps):
+    """1 / sqrt(var + eps), elementwise."""
+    elt = element_type(var.type)
+    return elementwise(cx, [var], elt, lambda s, v: s.math("rsqrt", s.add(
+        v, s.const(eps, elt))))
+
+
+def _batch_statistics(cx, x, w, b, eps):
+    """Training batch norm of `x` by its own statistics over every dim but 1: (y,
+    mean, variance, inverse std, the element count of each channel)."""
+    elt = x.type.element_type
+    axes = [d for d in range(x.type.rank) if d != 1]
+    sizes = sizes_of(cx, x)
+    mean, _, var, _ = mean_var(cx, x, axes, elt, sizes)
+    y = batch_norm(cx, x, w, b, mean, var, eps)
+    return y, mean, var, _rstd(cx, var, eps), element_count(scalars(cx), sizes, axes, elt)
+
+
+@lowering("aten._native_batch_norm_legit_functional")
+def _batch_norm_functional(cx):
+    """Training batch norm as functionalization writes it: (x, w?, b?, running_mean,
+    running_var, training, momentum, eps) -> (y, batch mean, batch inverse std, new
+    running mean, new running var); the running variance takes the unbiased batch
+    variance, as ATen's."""
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    if t.rank < 2:
+        raise NotLowerable("batch norm needs an input of rank >= 2")
+    w = cx.operands[1] if cx.has_operand(1) else None
+    b = cx.operands[2] if cx.has_operand(2) else None
+    rm, rv = cx.operands[3], cx.operands[4]
+    momentum, eps = cx.float_(6, "momentum"), _eps(cx, 7)
+    elt = t.element_type
+    if not cx.bool_(5, "training"):
+        y = batch_norm(cx, x, w, b, rm, rv, eps)
+        return [y, empty(cx, [0], elt), empty(cx, [0], elt), rm, rv]
+    y, mean, var, rstd, n = _batch_statistics(cx, x, w, b, eps)
+    s0 = scalars(cx)
+    unbias = s0.div(n, s0.max(s0.sub(n, s0.one(elt)), s0.one(elt)))
+    me = element_type(rm.type)
+
+    def running(s, old, cur, scale=None):
+        cur = s.cast(cur, me)
+        if scale is not None:
+            cur = s.mul(cur, s.cast(scale, me))
+        return s.add(s.mul(old, s.const(1 - momentum, me)), s.mul(cur, s.const(momentum, me)))
+    new_mean = elementwise(cx, [rm, mean], me, running)
+    new_var = elementwise(cx, [rv, var], me, lambda s, o, c: running(s, o, c, unbias))
+    return [y, mean, rstd, new_mean, new_var]
+
+
+@lowering("aten.native_group_norm")
+def _group_norm(cx):
+    """native_group_norm(x, w?, b?, N, C, HxW, group, eps) -> (y, mean (N, G), rstd
+    (N, G)): x viewed as (N, G, C/G * HxW), normalized over its last dim, then scaled
+    and shifted per channel."""
+    from ..onnx_to_linalg._shape_util import reshape_to
+    from ..onnx_to_linalg.common import axis_map
+    from ...ir.affine import AffineMap
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    if t.rank < 2 or DYN in t.shape:
+        raise NotLowerable("group norm of dynamic shapes is not lowered yet")
+    g = cx.int_(6, "group")
+    n, c = t.shape[0], t.shape[1]
+    if g <= 0 or c % g:
+        raise NotLowerable(f"{g} groups do not divide {c} channels")
+    rest = 1
+    for d in t.shape[2:]:
+        rest *= d
+    elt = t.element_type
+    eps = _eps(cx, 7)
+    xg = reshape_to(cx, x, [n, g, c // g * rest])
+    mean, mean_k, var, var_k = mean_var(cx, xg, [2], elt, [n, g, c // g * rest])
+    rstd_k = _rstd(cx, var_k, eps)
+    yg = elementwise(cx, [xg, mean_k, rstd_k], elt,
+                     lambda s, v, m, r: s.mul(s.sub(v, m), r))
+    y = reshape_to(cx, yg, list(t.shape))
+    has_w, has_b = cx.has_operand(1), cx.has_operand(2)
+    if has_w or has_b:
+        vals = [y] + [cx.operands[i] for i, h in ((1, has_w), (2, has_b)) if h]
+        maps = [AffineMap.identity(t.rank)] + [axis_map(t.rank, 1)] * (len(vals) - 1)
+
+        def affine(s, v, *wb):
+            wb = list(wb)
+            if has_w:
+                v = s.mul(v, s.cast(wb.pop(0), elt))
+            if has_b:
+                v = s.add(v, s.cast(wb.pop(0), elt))
+            return v
+        y = elementwise(cx, vals, elt, affine, maps=maps)
+    return [y, mean, _rstd(cx, var, eps)]
+
+
+@lowering("aten.native_layer_norm")
+def _layer_norm(cx):
+    """native_layer_norm(x, normalized_shape, w?, b?, eps) -> (y, mean, rstd); mean and
+    rstd keep the normalized dims as 1s."""
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    k = len(cx.ints(1, "normalized_shape"))
+    if k > t.rank or k == 0:
+        raise NotLowerable(f"normalized_shape of {k} dims for a rank-{t.rank} input")
+    axes = list(range(t.rank - k, t.rank))
+    elt = t.element_type
+    eps = _eps(cx, 4)
+    sizes = sizes_of(cx, x)
+    _, mean_k, _, var_k = mean_var(cx, x, axes, elt, sizes)
+    rstd = _rstd(cx, var_k, eps)
+    vals = [x, mean_k, rstd]
+    has_w, has_b = cx.has_operand(2), cx.has_operand(3)
+    vals += [cx.operands[2]] if has_w else []
+    vals += [cx.operands[3]] if has_b else []
+
+    def body(s, v, m, r, *wb):
+        wb = list(wb)
+        y = s.mul(s.sub(v, m), r)
+        if has_w:
+            y = s.mul(y, s.cast(wb.pop(0), elt))
+        if has_b:
+            y = s.add(y, s.cast(wb.pop(0), elt))
+        return y
+    y = elementwise(cx, vals, elt, body, result_shape=t.shape)
+    return [y, mean_k, rstd][:len(cx.op.results)]
+
+
+# ------------------------------------------------------------------ softmax
+
+
+@lowering("aten._softmax", "aten._log_softmax", "aten.softmax.int",
+          "aten.log_softmax.int")
+def _softmax(cx):
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    if not is_float(t.element_type):
+        raise NotLowerable("softmax of integers")
+    if cx.aten.startswith("aten._") and cx.bool_(2, "half_to_float"):
+        raise NotLowerable("half_to_float softmax is not lowered yet")
+    if not cx.aten.startswith("aten._") and len(cx.op.operands) > 2 and not cx.is_none(2):
+        raise NotLowerable("softmax with a dtype is not lowered yet")
+    axis = _axis(cx.int_(1, "dim"), t.rank)
+    if t.rank == 0:
+        return [elementwise(cx, [x], t.element_type, lambda s, v: s.zero(
+            v.type) if "log" in cx.aten else s.one(v.type))]
+    return [softmax(cx, x, axis, log="log" in cx.aten)]
+
+
+# ------------------------------------------------------------------ reductions
+
+
+def _axis(d, rank):
+    r = max(rank, 1)
+    if not -r <= d < r:
+        raise NotLowerable(f"dim {d} out of range for rank {rank}")
+    return d % r
+
+
+def _dims(cx, i, rank):
+    """The reduced dims of argument `i` (None or an empty list: all of them)."""
+    if i >= len(cx.op.operands) or cx.is_none(i):
+        return list(range(rank))
+    ds = cx.ints(i, "dim")
+    if not ds:
+        return list(range(rank))
+    out = sorted({_axis(d, rank) for d in ds})
+    return out if rank else []
+
+
+def _reduce(cx, x, axes, keepdim, elt, init, combine, pre=None):
+    sizes = sizes_of(cx, x)
+    y = reduce_tensor(cx, x, axes, elt, init, combine, pre)
+    return keep_dims(cx, y, x.type.rank, axes, sizes) if keepdim else y
+
+
+def _keepdim(cx, i):
+    return cx.bool_(i, "keepdim") if i < len(cx.op.operands) else False
+
+
+def _reduced(cx, x, whole, list_dims=True):
+    """(axes, keepdim) of a reduction op: all dims for the overload without dims
+    (`whole`), else argument 1 (a list of dims, or one dim) and argument 2."""
+    rank = ranked(cx, x.type).rank
+    if whole:
+        return list(range(rank)), False
+    if list_dims:
+        return _dims(cx, 1, rank), _keepdim(cx, 2)
+    return [_axis(cx.int_(1, "dim"), rank)], _keepdim(cx, 2)
+
+
+def _sum_like(name, whole, list_dims, neutral, bool_combine, combine):
+    """sum (or prod): in the result's element type; of bools, any (all)."""
+    @lowering(f"aten.{name}", whole)
+    def lower(cx):
+        x = cx.operands[0]
+        axes, keep = _reduced(cx, x, cx.aten == f"aten.{name}", list_dims)
+        elt = element_type(cx.result_type())
+        return [_reduce(cx, x, axes, keep, elt, neutral,
+                        bool_combine if elt is A.i1 else combine)]
+
+
+_sum_like("sum", "aten.sum.dim_IntList", True, lambda s, e: s.zero(e),
+          lambda s, a, v: s.or_(a, v), lambda s, a, v: s.add(a, v))
+_sum_like("prod", "aten.prod.dim_int", False, lambda s, e: s.one(e),
+          lambda s, a, v: s.and_(a, v), lambda s, a, v: s.mul(a, v))
+
+
+def _mean(cx, x, axes, keep, elt):
+    sizes = sizes_of(cx, x)
+    y = reduce_tensor(cx, x, axes, elt, lambda s, e: s.zero(e), lambda s, a, v: s.add(a, v))
+    cnt = element_count(scalars(cx), sizes, axes, elt)
+    y = elementwise(cx, [y], elt, lambda s, v: s.div(v, cnt))
+    return keep_dims(cx, y, x.type.rank, axes, sizes) if keep else y
+
+
+@lowering("aten.mean", "aten.mean.dim")
+def _mean_op(cx):
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    elt = element_type(cx.result_type())
+    if not is_float(elt):
+        raise NotLowerable("mean of integers")
+    if cx.aten == "aten.mean":
+        return [_mean(cx, x, list(range(rank)), False, elt)]
+    return [_mean(cx, x, _dims(cx, 1, rank), _keepdim(cx, 2), elt)]
+
+
+def _extreme(better):
+    def init(s, e):
+        return s.lowest(e) if better == "max" else s.highest(e)
+    return init
+
+
+def _minmax_reduce(cx, x, axes, keep, kind):
+    elt = element_type(x.type)
+    unsigned = _unsigned(element_type(cx.orig_type(0))) or elt is A.i1
+    signed = not unsigned
+
+    def init(s, e):
+        if kind == "max":
+            return s.zero(e) if unsigned else s.lowest(e)
+        return s.highest(e, signed)
+
+    def combine(s, a, v):
+        return s.max(a, v, signed) if kind == "max" else s.min(a, v, signed)
+    return _reduce(cx, x, axes, keep, elt, init, combine)
+
+
+@lowering("aten.amax", "aten.amin")
+def _amax(cx):
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    return [_minmax_reduce(cx, x, _dims(cx, 1, rank), _keepdim(cx, 2), cx.aten[6:])]
+
+
+@lowering("aten.max", "aten.min")
+def _max_all(cx):
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    if any(d == 0 for d in x.type.shape):
+        raise NotLowerable("max of an empty tensor")
+    return [_minmax_reduce(cx, x, list(range(rank)), False, cx.aten[5:])]
+
+
+@lowering("aten.max.dim", "aten.min.dim")
+def _max_dim(cx):
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    kind = cx.aten[5:8]
+    axis = _axis(cx.int_(1, "dim"), rank)
+    keep = _keepdim(cx, 2)
+    if rank == 0:
+        return [x, scalars(cx).const(0, A.RankedTensorType((), A.i64))]
+    values = _minmax_reduce(cx, x, [axis], keep, kind)
+    idx = arg_reduce(cx, x, axis, "gt" if kind == "max" else "lt", keep)
+    return [values, idx]
+
+
+@lowering("aten.argmax", "aten.argmin")
+def _argmax(cx):
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    better = "gt" if cx.aten == "aten.argmax" else "lt"
+    keep = _keepdim(cx, 2)
+    if rank == 0:       # the one element is the best, at index 0
+        if not cx.is_none(1):
+            _axis(cx.int_(1, "dim"), 0)
+        return [scalars(cx).const(0, A.RankedTensorType((), A.i64))]
+    if cx.is_none(1):
+        if rank > 1:
+            from ..onnx_to_linalg._shape_util import collapse
+            x = collapse(cx, x, [list(range(rank))])
+        y = arg_reduce(cx, x, 0, better, False)
+        if keep:
+            from ..onnx_to_linalg._shape_util import expand
+            y = expand(cx, y, [], [1] * rank)
+        return [y]
+    axis = _axis(cx.int_(1, "dim"), rank)
+    return [arg_reduce(cx, x, axis, better, keep)]
+
+
+@lowering("aten.var.correction", "aten.var.dim", "aten.std.correction", "aten.std.dim",
+          "aten.var", "aten.std")
+def _var(cx):
+    """Variance (std: its square root) over the dims, divided by N - correction."""
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    elt = element_type(cx.result_type())
+    if not is_float(elt):
+        raise NotLowerable("variance of integers")
+    name = cx.aten
+    nargs = len(cx.op.operands)
+    if name.endswith(".correction"):
+        axes = _dims(cx, 1, rank)
+        corr = 1.0 if nargs < 3 or cx.is_none(2) else cx.float_(2, "correction")
+        keep = _keepdim(cx, 3)
+    elif name.endswith(".dim"):
+        axes = _dims(cx, 1, rank)
+        corr = 1.0 if cx.bool_(2, "unbiased") else 0.0
+        keep = _keepdim(cx, 3)
+    else:
+        axes, keep = list(range(rank)), False
+        corr = 1.0 if nargs < 2 or cx.bool_(1, "unbiased") else 0.0
+    sizes = sizes_of(cx, x)
+    _, mean_k, _, _ = mean_var(cx, x, axes, elt, sizes)
+    sq = elementwise(cx, [x, mean_k], elt, lambda s, a, m: s.mul(s.sub(a, m), s.sub(a, m)))
+    total = reduce_tensor(cx, sq, axes, elt, lambda s, e: s.zero(e),
+                          lambda s, a, v: s.add(a, v))
+    s0 = scalars(cx)
+    n = element_count(s0, sizes, axes, elt)
+    denom = s0.max(s0.sub(n, s0.const(corr, elt)), s0.zero(elt))
+    is_std = name.startswith("aten.std")
+
+    def fin(s, v):
+        q = s.div(v, denom)
+        return s.math("sqrt", q) if is_std else q
+    y = elementwise(cx, [total], elt, fin)
+    return [keep_dims(cx, y, rank, axes, sizes) if keep else y]
+
+
+@lowering("aten.any", "aten.any.dim", "aten.any.dims", "aten.all", "aten.all.dim",
+          "aten.all.dims")
+def _any_all(cx):
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    is_any = cx.aten.startswith("aten.any")
+    if cx.aten in ("aten.any", "aten.all"):
+        axes, keep = list(range(rank)), False
+    elif cx.aten.endswith(".dims"):
+        axes, keep = _dims(cx, 1, rank), _keepdim(cx, 2)
+    else:
+        axes, keep = [_axis(cx.int_(1, "dim"), rank)], _keepdim(cx, 2)
+    out = element_type(cx.result_type())
+
+    def pre(s, v):
+        return v if v.type is A.i1 else s.cast(v, A.i1)
+    y = _reduce(cx, x, axes, keep, A.i1, lambda s, e: s.const(0 if is_any else 1, e),
+                (lambda s, a, v: s.or_(a, v)) if is_any else (lambda s, a, v: s.and_(a, v)),
+                pre)
+    if out is not A.i1:   # uint8 inputs give uint8
+        y = elementwise(cx, [y], out, lambda s, v: s.cast(v, out, False))
+    return [y]
+
+
+@lowering("aten.cumsum", "aten.cumprod")
+def _cumsum(cx):
+    """cumsum/cumprod(x, dim, dtype?) in the result's element type."""
+    from ..onnx_to_linalg.misc import cumulate
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    elt = element_type(cx.result_type())
+    if rank == 0:
+        return [elementwise(cx, [x], elt, lambda s, v: s.cast(v, elt))]
+    axis = _axis(cx.int_(1, "dim"), rank)
+    if x.type.element_type is not elt:
+        signed = not _unsigned(element_type(cx.orig_type(0)))
+        x = elementwise(cx, [x], elt, lambda s, v: s.cast(v, elt, signed))
+    if cx.aten == "aten.cumsum":
+        return [cumulate(cx, x, axis, lambda s, a, v: s.add(a, v), lambda s, e: s.zero(e),
+                         False, False)]
+    return [cumulate(cx, x, axis, lambda s, a, v: s.mul(a, v), lambda s, e: s.one(e),
+                     False, False)]
+
+
+# ------------------------------------------------------------------ resampling
+
+# op -> (Resize mode, index of align_corners or None, nearest rounding)
+_UPSAMPLE = {}
+for _n in (1, 2, 3):
+    _UPSAMPLE[f"upsample_nearest{_n}d"] = ("nearest", None, "floor")
+    _UPSAMPLE[f"_upsample_nearest_exact{_n}d"] = ("nearest", None, "round_prefer_ceil")
+_UPSAMPLE.update({"upsample_linear1d": ("linear", 2, None),
+                  "upsample_bilinear2d": ("linear", 2, None),
+                  "upsample_trilinear3d": ("linear", 2, None),
+                  "upsample_bicubic2d": ("cubic", 2, None)})
+
+
+def _upsample(name):
+    mode, align_i, rounding = _UPSAMPLE[name]
+
+    @lowering(f"aten.{name}", f"aten.{name}.vec")
+    def lower(cx):
+        """The `.vec` form: (x, output_size?, [align_corners,] scale_factors?); the
+        other: (x, output_size, [align_corners,] scales...?). Given scales decide the
+        coordinates (as ATen: 1 / scale), else in / out."""
+        from ..onnx_to_linalg.resize import resample
+        x = cx.operands[0]
+        t = ranked(cx, x.type)
+        n = t.rank - 2
+        axes = list(range(2, t.rank))
+        align = cx.bool_(align_i, "align_corners") if align_i is not None else False
+        rest = 2 if align_i is None else 3
+        scales = None
+        if cx.aten.endswith(".vec"):
+            if not cx.is_none(rest):
+                scales = _per_dim([float(v) for v in _numbers(cx, rest)], n, "scale_factors")
+        else:
+            given = [cx.arg(i) for i in range(rest, len(cx.op.operands))]
+            if given and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                             for v in given):
+                scales = _per_dim([float(v) for v in given], n, "scales")
+        out = None if cx.is_none(1) else _per_dim(cx.ints(1, "output_size"), n,
+                                                   "output_size")
+        if scales is None and out is None:
+            raise NotLowerable("resampling needs output_size or scale factors")
+        if scales is not None and out is not None:
+            # ATen: the sizes given, the coordinates by the scales
+            if any(o != int(i * sc) for o, i, sc in zip(out, t.shape[2:], scales)
+                   if i != DYN):
+                raise NotLowerable("output sizes other than floor(input * scale) with "
+                                   "scales are not lowered")
+        if mode == "nearest":
+            coord = "asymmetric" if rounding == "floor" else "half_pixel"
+        else:
+            coord = "align_corners" if align else "pytorch_half_pixel"
+            if align:
+                scales = None     # align_corners reads only the sizes
+                out = out or [int(i * sc) for i, sc in zip(t.shape[2:], _req(cx, rest, n))]
+        return [resample(cx, x, axes, mode, coord, rounding or "floor", scales,
+                         None if scales is not None else out)]
+
+
+def _numbers(cx, i):
+    v = cx.arg(i)
+    if not isinstance(v, list) or any(not isinstance(x, (int, float)) or
+                                      isinstance(x, bool) for x in v):
+        raise NotLowerable(f"argument #{i} must be a list of constant numbers")
+    return v
+
+
+def _req(cx, i, n):
+    if DYN in ranked(cx, cx.operands[0].type).shape[2:]:
+        raise NotLowerable("align_corners resampling by scale of dynamic sizes")
+    return _per_dim([float(v) for v in _numbers(cx, i)], n, "scale_factors")
+
+
+for _n in _UPSAMPLE:
+    _upsample(_n)
+
+
+@lowering("aten.topk")
+def _topk(cx):
+    """topk(x, k, dim=-1, largest=True, sorted=True) -> (values, indices), in order
+    (also when not asked to sort)."""
+    from ..onnx_to_linalg.selection import topk
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    if r == 0:          # the one element, at index 0
+        if len(cx.op.operands) > 2:
+            _axis(cx.int_(2, "dim"), 0)
+        if cx.int_(1, "k") != 1:
+            raise NotLowerable("topk of a 0-d tensor takes k = 1")
+        return [x, scalars(cx).const(0, A.RankedTensorType((), A.i64))]
+    k = cx.arg(1)
+    k = scalars(cx).cast(cx.operands[1], A.index) if k is DYNAMIC_ARG else cx.int_(1, "k")
+    nargs = len(cx.op.operands)
+    axis = _axis(cx.int_(2, "dim"), r) if nargs > 2 else r - 1
+    largest = cx.bool_(3, "largest") if nargs > 3 else True
+    return topk(cx, x, k, axis, largest, not _unsigned(element_type(cx.orig_type(0))))

@@ -1,0 +1,661 @@
+"""ATen view and data-movement ops -> tensor reshapes, slices, linalg.transpose and
+broadcasts (the builders of onnx_to_linalg's data_movement and _shape_util), and
+embedding as onnx_to_linalg's gather.
+
+    view, _unsafe_view, reshape    collapse_shape + expand_shape (reshape_to)
+    unsqueeze, squeeze(.dim/.dims) expand_shape / collapse_shape
+    permute, transpose.int, t      linalg.transpose
+    expand                         broadcasting linalg.generic (broadcast_to)
+    slice.Tensor, select.int       tensor.extract_slice (+ collapse for select)
+    split_with_sizes, split.Tensor tensor.extract_slice per part
+    cat                            tensor.concat (concat)
+    embedding, index_select        gather (indices checked in range at run time)
+
+    %1 = torch.aten.view %0, %list : !torch.vtensor<[2,3],f32>, !torch.list<int>
+           -> !torch.vtensor<[6],f32>
+
+A result dim the result type gives statically is taken from it; a dynamic one from the
+op's arguments (symbolic sizes are run-time `!torch.int` values) or from the input's
+dims. A run-time size that must agree with the input (a view's element count) is
+checked as onnx_to_linalg checks Reshape ([Note: shape checks]).
+"""
+from __future__ import annotations
+
+import math
+
+from ...ir import attributes as A
+from ..onnx_to_linalg._index_check import (all_of, any_of, assert_ok, check_dims,
+                                           checked_build, result_sizes)
+from ..onnx_to_linalg._linalg_util import transpose
+from ..onnx_to_linalg._shape_util import (DYN, Ix, extract_slice, finish, reshape_to,
+                                          sizes)
+from ..onnx_to_linalg.common import elementwise, ranked, scalars, stretch_if_one
+from ..onnx_to_linalg.data_movement import broadcast_to, concat, slice_dim
+from ..onnx_to_linalg.gather_scatter import gather, gather_elements
+from . import DYNAMIC_ARG, NotLowerable, lowering
+
+INT64_MAX = (1 << 63) - 1
+
+
+def _axis(d, rank):
+    r = max(rank, 1)
+    if not -r <= d < r:
+        raise NotLowerable(f"dim {d} out of range for rank {rank}")
+    return d % r
+
+
+def _product(ix, values):
+    p = 1
+    for v in values:
+        p = ix.mul(p, v)
+    return p
+
+
+# ------------------------------------------------------------------ reshapes
+
+
+@lowering("aten.view", "aten._unsafe_view", "aten.reshape")
+def _view(cx):
+    """The sizes of the list (one may be -1: what the others leave), checked to hold the
+    input's element count."""
+    x = cx.operands[0]
+    ranked(cx, x.type)
+    want = cx.sizes(1, "size")
+    ix = Ix(scalars(cx))
+    in_sizes = sizes(cx, x)
+    total = _product(ix, in_sizes)
+    holes = [k for k, d in enumerate(want) if Ix.known(d) and d == -1]
+    if len(holes) > 1:
+        raise NotLowerable("only one dimension can be inferred")
+    if any(Ix.known(d) and d < -1 for d in want):
+        raise NotLowerable(f"invalid shape dimension in {want}")
+    if holes:
+        rest = _product(ix, [d for k, d in enumerate(want) if k != holes[0]])
+        if Ix.known(rest) and rest == 0:
+            raise NotLowerable("cannot infer a dimension next to a 0")
+        want[holes[0]] = ix.floordiv(total, rest) if not (Ix.known(rest) and rest == 1) \
+            else total
+    out, agree = result_sizes(cx, want, what="the view's sizes")
+    f = ix.cmp("eq", _product(ix, out), total)
+    if f is False:
+        raise NotLowerable(f"shape {want} is invalid for an input of {in_sizes}")
+    if f is not True:
+        assert_ok(cx, f, "the view's sizes do not hold the input's element count")
+    ok = all_of(cx, [agree, f])
+    return [finish(cx, checked_build(cx, ok, out, x.type.element_type,
+                                     lambda sz: reshape_to(cx, x, sz, in_sizes)))]
+
+
+def _reshaped(cx, x, out):
+    """`x` reshaped to mixed sizes `out` (the same elements: squeeze/unsqueeze)."""
+    return finish(cx, reshape_to(cx, x, out, sizes(cx, x)))
+
+
+@lowering("aten.unsqueeze")
+def _unsqueeze(cx):
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    d = cx.int_(1, "dim")
+    if not -(r + 1) <= d <= r:
+        raise NotLowerable(f"dim {d} out of range for rank {r + 1}")
+    d = d % (r + 1)
+    dims = sizes(cx, x)
+    return [_reshaped(cx, x, dims[:d] + [1] + dims[d:])]
+
+
+@lowering("aten.squeeze", "aten.squeeze.dim", "aten.squeeze.dims")
+def _squeeze(cx):
+    """Drops the given dims (every dim when none is given) that are 1: a dynamic dim is
+    kept (ATen decides at run time; the result type says which were dropped)."""
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    if cx.aten == "aten.squeeze":
+        dims = list(range(r))
+    else:
+        dims = sorted({_axis(d, r) for d in cx.ints(1, "dim")}) if r else []
+    shape = x.type.shape
+    rt = cx.result_type()
+    drop = [d for d in dims if shape[d] == 1]
+    if type(rt) is A.RankedTensorType and rt.rank != r - len(drop):
+        raise NotLowerable("squeezing dims of run-time size is not lowered")
+    cur = sizes(cx, x)
+    return [_reshaped(cx, x, [v for k, v in enumerate(cur) if k not in drop])]
+
+
+# ------------------------------------------------------------------ transposes
+
+
+@lowering("aten.permute")
+def _permute(cx):
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    perm = [_axis(d, r) for d in cx.ints(1, "dims")] if r else []
+    if sorted(perm) != list(range(r)):
+        raise NotLowerable(f"dims {perm} are not a permutation of {r} dims")
+    return [finish(cx, transpose(cx, x, perm))]
+
+
+@lowering("aten.transpose.int", "aten.t", "aten.numpy_T")
+def _transpose(cx):
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    perm = list(range(r))
+    if cx.aten == "aten.transpose.int":
+        if r == 0:
+            return [x]
+        a, b = _axis(cx.int_(1, "dim0"), r), _axis(cx.int_(2, "dim1"), r)
+    else:
+        if cx.aten == "aten.t" and r > 2:
+            raise NotLowerable("t() needs at most 2 dims")
+        perm.reverse()
+        return [finish(cx, transpose(cx, x, perm))]
+    perm[a], perm[b] = perm[b], perm[a]
+    return [finish(cx, transpose(cx, x, perm))]
+
+
+# ------------------------------------------------------------------ broadcasts
+
+
+@lowering("aten.expand", "aten.broadcast_to", "aten.expand_as")
+def _expand(cx):
+    """Each size -1 keeps the input's dim; a new leading dim takes the size given; an
+    input dim of 1 stretches, another must equal the size (checked at run time where
+    dynamic; a dynamic dim that is 1 at run time stretches, see [Note: broadcasting
+    dynamic dims])."""
+    x = cx.operands[0]
+    ranked(cx, x.type)
+    if cx.aten == "aten.expand_as":
+        want = sizes(cx, cx.operands[1])
+    else:
+        want = cx.sizes(1, "size")
+    dims = sizes(cx, x)
+    lead = len(want) - len(dims)
+    if lead < 0:
+        raise NotLowerable(f"expand to {len(want)} dims of a rank-{len(dims)} tensor")
+    ix = Ix(scalars(cx))
+    out, stretch = [], []
+    for k, w in enumerate(want):
+        j = k - lead
+        if j < 0:
+            if Ix.known(w) and w < 0:
+                raise NotLowerable(f"size {w} for a new leading dim")
+            out.append(w)
+            continue
+        a = dims[j]
+        if Ix.known(w) and w == -1 or a is w:
+            out.append(a)
+        elif Ix.known(a) and a == 1:
+            out.append(w)
+        else:
+            f = any_of(cx, [ix.cmp("eq", a, w), ix.cmp("eq", a, 1)])
+            if f is False:
+                raise NotLowerable(f"the input's dim {j} of size {a} cannot expand to {w}")
+            assert_ok(cx, f, f"the input's dim {j} must be 1 or the size {w}")
+            out.append(w)
+            if not Ix.known(a):
+                stretch.append(j)
+    out, _ = result_sizes(cx, out, what="the expanded sizes")
+    v, cur = x, list(dims)
+    for j in stretch:
+        o = out[lead + j]
+        v = stretch_if_one(cx, v, j, o, cur)
+        cur[j] = o
+    return [finish(cx, broadcast_to(cx, v, out))]
+
+
+# ------------------------------------------------------------------ slices
+
+
+@lowering("aten.slice.Tensor")
+def _slice(cx):
+    """slice(x, dim, start?, end?, step): negative starts and ends count from the end,
+    then clamp into [0, size] (ATen's rule, not an error); step must be positive."""
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    if r == 0:
+        raise NotLowerable("slice() cannot be applied to a 0-dim tensor")
+    d = _axis(cx.int_(1, "dim"), r)
+    ix = Ix(scalars(cx))
+    dims = sizes(cx, x)
+
+    def bound(i, default):
+        if i >= len(cx.op.operands) or cx.is_none(i):
+            return default
+        v = cx.arg(i)
+        if v is DYNAMIC_ARG:
+            return scalars(cx).cast(cx.operands[i], A.index)
+        return max(min(v, INT64_MAX), -INT64_MAX)
+    start, end = bound(2, 0), bound(3, INT64_MAX)
+    step = cx.int_(4, "step") if len(cx.op.operands) > 4 else 1
+    if step <= 0:
+        raise NotLowerable("slice step must be positive")
+    off, n, _ = slice_dim(ix, start, end, step, dims[d])
+    offs, part, strides = [0] * r, list(dims), [1] * r
+    offs[d], part[d], strides[d] = off, n, step
+    part, _ = result_sizes(cx, part, what="the sliced sizes")
+    return [finish(cx, extract_slice(cx, x, offs, part, strides))]
+
+
+@lowering("aten.select.int")
+def _select(cx):
+    """x[..., index, ...] along `dim` (negative from the end); out of range is an error:
+    at compile time when known, else a cf.assert, after which index 0 of a clamped
+    position is read."""
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    if r == 0:
+        raise NotLowerable("select() cannot be applied to a 0-dim tensor")
+    d = _axis(cx.int_(1, "dim"), r)
+    dims = sizes(cx, x)
+    n = dims[d]
+    s = scalars(cx)
+    ix = Ix(s)
+    v = cx.arg(2)
+    i = s.cast(cx.operands[2], A.index) if v is DYNAMIC_ARG else v
+    if Ix.known(i) and Ix.known(n):
+        if not -n <= i < n:
+            raise NotLowerable(f"index {i} is out of range for dim {d} of size {n}")
+        i = i % n
+    else:
+        ok = ix.cmp("lt", i, n)
+        lo = ix.cmp("ge", i, ix.sub(0, n))
+        flag = all_of(cx, [ok, lo])
+        assert_ok(cx, flag, f"index out of range on dim {d}")
+        i = ix.select(ix.cmp("lt", i, 0), ix.add(i, n), i)
+        if flag is not True:
+            i = ix.select(flag, i, 0)
+    offs, part = [0] * r, list(dims)
+    offs[d], part[d] = i, 1
+    one = extract_slice(cx, x, offs, part)
+    return [_reshaped(cx, one, dims[:d] + dims[d + 1:])]
+
+
+def _parts(cx, x, d, lengths):
+    """The slices of `x` along dim `d` of `lengths`, as results 0, 1... of `cx.op`."""
+    r = x.type.rank
+    dims = sizes(cx, x)
+    ix = Ix(scalars(cx))
+    out, off = [], 0
+    for k, n in enumerate(lengths):
+        offs, part = [0] * r, list(dims)
+        offs[d], part[d] = off, n
+        rt = cx.result_type(k)
+        if type(rt) is A.RankedTensorType:
+            part = [p if rt.shape[j] == DYN else rt.shape[j] for j, p in enumerate(part)]
+        out.append(finish(cx, extract_slice(cx, x, offs, part), k))
+        off = ix.add(off, n)
+    return out
+
+
+def _split_lengths(cx, x):
+    """The part lengths and dim of split_with_sizes / split.Tensor op `cx.op`."""
+    r = ranked(cx, x.type).rank
+    d = _axis(cx.int_(2, "dim"), r) if len(cx.op.operands) > 2 else 0
+    n = sizes(cx, x)[d]
+    if cx.aten.startswith("aten.split_with_sizes"):
+        lengths = cx.ints(1, "split_sizes")
+        total = sum(lengths)
+        if Ix.known(n):
+            if n != total:
+                raise NotLowerable(f"split sizes {lengths} do not add up to dim {d}'s {n}")
+        else:
+            check_dims(cx, [(n, total, "eq", f"split sizes {lengths} must add up to dim "
+                                             f"{d}")])
+        return lengths, d
+    size = cx.int_(1, "split_size")
+    if not Ix.known(n) or size <= 0:
+        raise NotLowerable("split of a dynamic dim or by a non-positive size")
+    return [min(size, n - k) for k in range(0, n, size)] or [0], d
+
+
+_SPLITS = ("aten.split_with_sizes", "aten.split_with_sizes_copy", "aten.split.Tensor",
+           "aten.split_copy.Tensor")
+
+
+@lowering(*_SPLITS)
+def _split(cx):
+    """A split with one result per part; one whose result is a `!torch.list` has no
+    value of its own: the `prim.ListUnpack` of it makes the parts."""
+    if len(cx.op.results) == 1 and cx.result_type() is cx.op.results[0].type and \
+            not isinstance(cx.result_type(), A.ShapedType):
+        if any(u.owner.name != "torch.prim.ListUnpack" for u in cx.op.results[0].uses):
+            raise NotLowerable("the list of parts is used other than by prim.ListUnpack")
+        return [None]
+    x = cx.operands[0]
+    lengths, d = _split_lengths(cx, x)
+    if len(lengths) != len(cx.op.results):
+        raise NotLowerable(f"{len(lengths)} parts for {len(cx.op.results)} results")
+    return _parts(cx, x, d, lengths)
+
+
+@lowering("prim.ListUnpack")
+def _list_unpack(cx):
+    """The tensors of a list: the items of a ListConstruct, or the parts of a split."""
+    from . import TorchLowering, aten_name
+    src = cx.op.operands[0].defining_op
+    if src is None:
+        raise NotLowerable("the list is not built in the function")
+    if src.name == "torch.prim.ListConstruct":
+        return [cx.remapped(v) for v in src.operands]
+    if aten_name(src) not in _SPLITS:
+        raise NotLowerable(f"unpacking the list of {aten_name(src)} is not lowered")
+    pcx = TorchLowering(src, [cx.remapped(v) if isinstance(cx.tc.convert_type(v.type),
+                                                           A.ShapedType) else None
+                              for v in src.operands], cx.b, cx.tc)
+    x = pcx.operands[0]
+    lengths, d = _split_lengths(pcx, x)
+    if len(lengths) != len(cx.op.results):
+        raise NotLowerable(f"{len(lengths)} parts for {len(cx.op.results)} results")
+    return _parts(cx, x, d, lengths)
+
+
+@lowering("aten.cat", "aten.concat")
+def _cat(cx):
+    vals = cx.tensors(0)
+    # ATen skips 1-d empty tensors (the legacy "no tensor" of torch.cat)
+    vals = [v for v in vals if not (v.type.rank == 1 and v.type.shape[0] == 0)] or vals[:1]
+    r = ranked(cx, vals[0].type).rank
+    d = _axis(cx.int_(1, "dim"), r) if len(cx.op.operands) > 1 else 0
+    elt = cx.result_type().element_type
+    vals = [v if v.type.element_type is elt else
+            elementwise(cx, [v], elt, lambda sb, e: sb.cast(e, elt)) for v in vals]
+    return [finish(cx, concat(cx, vals, d))]
+
+
+# ------------------------------------------------------------------ gathers
+
+
+@lowering("aten.embedding")
+def _embedding(cx):
+    """embedding(weight, indices, ...): the rows of weight at indices (gather on axis 0,
+    the indices checked in range)."""
+    ranked(cx, cx.operands[0].type)
+    return [gather(cx, 0)]
+
+
+def _as_vectors(cx, build):
+    """`build(sub)` on a context whose 0-d tensor operands are 1-element vectors (ATen
+    reads a 0-d tensor as one of shape [1] in gather and index_select), its result
+    reshaped to the result type."""
+    from ..onnx_to_linalg._shape_util import expand
+    from . import TorchLowering
+    ops = [expand(cx, v, [], [1]) if isinstance(getattr(v, "type", None), A.RankedTensorType)
+           and v.type.rank == 0 else v for v in cx.operands]
+    if all(a is b for a, b in zip(ops, cx.operands)):
+        return build(cx, True)
+    y = build(TorchLowering(cx.op, ops, cx.b, cx.tc), False)
+    want = list(cx.result_type().shape)
+    if DYN not in want and DYN not in y.type.shape and \
+            math.prod(want) != math.prod(y.type.shape):
+        raise NotLowerable(f"the result typed {cx.result_type()} cannot hold the "
+                           f"{math.prod(y.type.shape)} elements gathered")
+    return finish(cx, reshape_to(cx, y, want))
+
+
+@lowering("aten.index_select")
+def _index_select(cx):
+    """index_select(x, dim, index): gather along dim of the 0-d or 1-d index."""
+    r = ranked(cx, cx.operands[0].type).rank
+    d = _axis(cx.int_(1, "dim"), r)
+    if ranked(cx, cx.operands[2].type).rank > 1:
+        raise NotLowerable("index_select takes a 0-d or 1-d index")
+    return [_as_vectors(cx, lambda sub, typed: gather(sub, d, 0, 2, typed))]
+
+
+@lowering("aten.gather")
+def _gather(cx):
+    """gather(x, dim, index): x[..., index[i, j], ...] along dim."""
+    r = ranked(cx, cx.operands[0].type).rank
+    d = _axis(cx.int_(1, "dim"), r)
+    return [_as_vectors(cx, lambda sub, typed: gather_elements(sub, d, 0, 2, typed))]
+
+
+@lowering("aten.constant_pad_nd")
+def _constant_pad(cx):
+    """constant_pad_nd(x, pad, value): pad = (last dim's low, high, the one before's
+    ...), negative values crop."""
+    from ..onnx_to_linalg._linalg_util import pad
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    p = cx.ints(1, "pad")
+    if len(p) % 2 or len(p) // 2 > r:
+        raise NotLowerable(f"padding of {len(p)} values for a rank-{r} tensor")
+    low, high = [0] * r, [0] * r
+    for k in range(len(p) // 2):
+        low[r - 1 - k], high[r - 1 - k] = p[2 * k], p[2 * k + 1]
+    if any(v < 0 for v in low + high):
+        dims = sizes(cx, x)
+        ix = Ix(scalars(cx))
+        offs = [max(-v, 0) for v in low]
+        part = [ix.add(d, min(lo, 0) + min(hi, 0)) for d, lo, hi in zip(dims, low, high)]
+        x = extract_slice(cx, x, offs, part)
+        low, high = [max(v, 0) for v in low], [max(v, 0) for v in high]
+    elt = x.type.element_type
+    value = cx.scalar(2, elt) if len(cx.op.operands) > 2 else scalars(cx).zero(elt)
+    return [finish(cx, pad(cx, x, low, high, value))]
+
+
+@lowering("aten._assert_tensor_metadata", "aten._assert_scalar",
+          "aten.sym_constrain_range_for_size", "aten._assert_async.msg")
+def _no_op(cx):
+    """Checks of metadata the types already prove (dtype, sizes), or of symbolic values
+    torch.export has reasoned about: nothing to compute."""
+    return []
+
+
+class _Indexing:
+    """Advanced indexing x[i0, :, i2] as index.Tensor and index_put read it: the
+    indexed dims (`axes`) and their index tensors (converted, `tensors`; torch-level,
+    `origs`), the broadcast shape of the indices (`bshape`, static), the result's
+    sizes (`out`: the broadcast dims stand where the indexed dims were when those are
+    consecutive, else first, NumPy's rule), where each other dim of x lands in the
+    result (`where`), where the broadcast dims start (`start`), and the flag that every
+    index is in range (`ok`: checked at run time, see [Note: index checks])."""
+
+    __slots__ = ("axes", "tensors", "origs", "signs", "dims", "bshape", "out", "where",
+                 "start", "ok")
+
+    def __init__(self, cx, x, list_value):
+        from ..onnx_to_linalg._index_check import range_text, values_in_ranges
+        from ..onnx_to_linalg.common import broadcast_shapes
+        r = x.type.rank
+        lst = list_value.defining_op
+        if lst is None or lst.name != "torch.prim.ListConstruct":
+            raise NotLowerable("the indices must be a list built in the function")
+        items = list(lst.operands)
+        if len(items) > r:
+            raise NotLowerable(f"{len(items)} indices for a rank-{r} tensor")
+        self.axes, self.tensors, self.origs = [], [], []
+        for d, v in enumerate(items):
+            op = v.defining_op
+            if op is not None and op.name == "torch.constant.none":
+                continue
+            t = cx.remapped(v)
+            if not isinstance(t.type, A.RankedTensorType) or \
+                    not isinstance(t.type.element_type, A.IntegerType) or \
+                    t.type.element_type.width == 1:
+                raise NotLowerable("only integer index tensors are lowered (a bool mask "
+                                   "gives a run-time number of elements)")
+            self.axes.append(d)
+            self.tensors.append(t)
+            self.origs.append(v)
+        self.signs = [_signed_indices(v) for v in self.origs]
+        self.dims = dims = sizes(cx, x)
+        if not self.axes:
+            self.bshape, self.out, self.start, self.ok = [], list(dims), 0, True
+            self.where = {d: d for d in range(r)}
+            return
+        bshape = self.bshape = broadcast_shapes([t.type.shape for t in self.tensors])
+        if DYN in bshape:
+            raise NotLowerable("index tensors of dynamic shape are not lowered yet")
+        nb = len(bshape)
+        axes = self.axes
+        if axes == list(range(axes[0], axes[0] + len(axes))):
+            start = axes[0]
+            self.out = dims[:start] + list(bshape) + dims[axes[-1] + 1:]
+            self.where = {d: d for d in range(start)}
+            self.where.update({d: start + nb + k for k, d in enumerate(range(axes[-1] + 1,
+                                                                            r))})
+        else:
+            start = 0
+            rest = [d for d in range(r) if d not in axes]
+            self.out = list(bshape) + [dims[d] for d in rest]
+            self.where = {d: nb + k for k, d in enumerate(rest)}
+        self.start = start
+        ok = True
+        for t, v, d, e in zip(self.tensors, self.origs, axes, self.signs):
+            n = dims[d]
+            lo = Ix(scalars(cx)).sub(0, n) if e else 0
+            (flag,) = values_in_ranges(cx, t, [(lo, n)], e, v)
+            assert_ok(cx, flag, f"index out of range {range_text(lo, n)} on dim {d}")
+            ok = flag if ok is True else (ok if flag is True else scalars(cx).and_(ok, flag))
+        self.ok = ok
+
+    def index_maps(self, rank):
+        """The maps reading each index tensor (broadcast) from a `rank`-d iteration over
+        the result."""
+        from ...ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+        nb = len(self.bshape)
+        maps = []
+        for t in self.tensors:
+            off = self.start + nb - t.type.rank
+            maps.append(AffineMap(rank, 0, tuple(
+                AffineConstantExpr(0) if sz == 1 and self.bshape[nb - t.type.rank + j] != 1
+                else AffineDimExpr(off + j) for j, sz in enumerate(t.type.shape))))
+        return maps
+
+    def source(self, s, idx, index_values, hi=None):
+        """The position in x read (or written) by result position `idx`, given the
+        index tensors' elements there (`index_values`); clamped by `hi` (of
+        clamp_bounds) where given."""
+        from ..onnx_to_linalg._shape_util import index_of
+        from ..onnx_to_linalg.gather_scatter import _clamp, _wrap
+        at = []
+        for d in range(len(self.dims)):
+            if d in self.axes:
+                k = self.axes.index(d)
+                i = _wrap(s, index_of(s, index_values[k], self.signs[k]), self.dims[d],
+                          self.signs[k])
+                at.append(_clamp(s, i, hi, d) if hi is not None else i)
+            else:
+                at.append(idx[self.where[d]])
+        return at
+
+
+@lowering("aten.index.Tensor", "aten.index.Tensor_hacked_twin", "aten._unsafe_index.Tensor")
+def _index(cx):
+    """x[i0, :, i2] (advanced indexing, see _Indexing): a gathering generic, each index
+    checked in [-n, n) of its dim, negative ones counting from the end."""
+    from ..onnx_to_linalg.gather_scatter import _gather_generic
+    x = cx.operands[0]
+    ranked(cx, x.type)
+    ix_ = _Indexing(cx, x, cx.op.operands[1])
+    if not ix_.axes:
+        return [x]
+    elt = x.type.element_type
+    out, _ = result_sizes(cx, ix_.out, what="the indexed sizes")
+
+    def body(s, idx, args, hi):
+        return s.op1("tensor.extract", [x, *ix_.source(s, idx, args, hi)], elt)
+    return [finish(cx, _gather_generic(cx, ix_.dims, [] if ix_.ok is True else ix_.axes,
+                                       ix_.tensors, ix_.index_maps(len(out)), out, elt,
+                                       body))]
+
+
+@lowering("aten.index_put", "aten._index_put_impl", "aten.index_put.hacked_twin")
+def _index_put(cx):
+    """index_put(x, indices, values, accumulate): x with x[indices] = values (values
+    broadcast to the indexed shape; added with accumulate), in index order (scf loops,
+    as a scatter: nothing written unless every index is in range)."""
+    from ..onnx_to_linalg._index_check import guarded
+    from ..onnx_to_linalg._shape_util import loop_nest
+    x = cx.operands[0]
+    ranked(cx, x.type)
+    ix_ = _Indexing(cx, x, cx.op.operands[1])
+    values = cx.operands[2]
+    vt = ranked(cx, values.type, "values")
+    accumulate = cx.bool_(3, "accumulate") if len(cx.op.operands) > 3 else False
+    elt = x.type.element_type
+    if vt.element_type is not elt:
+        signed = _signed_indices(cx.op.operands[2])
+        values = elementwise(cx, [values], elt, lambda s, v: s.cast(v, elt, signed))
+    out = ix_.out
+    rank = len(out)
+    if vt.rank > rank:
+        raise NotLowerable(f"values of rank {vt.rank} for an indexed shape of rank {rank}")
+    vdims = sizes(cx, values)
+    pairs = []
+    for j, d in enumerate(vdims):
+        o = out[rank - vt.rank + j]
+        if not (Ix.known(d) and d == 1):
+            pairs.append((d, o, "eq", f"values dim {j} must be 1 or the indexed size"))
+    flags = check_dims(cx, pairs) if pairs else []
+    ok = all_of(cx, [ix_.ok, *flags])
+
+    def body(s, ivs, accs):
+        acc = accs[0]
+        index_values = []
+        for t in ix_.tensors:
+            nb = len(ix_.bshape)
+            at = [s.index(0) if sz == 1 and ix_.bshape[nb - t.type.rank + j] != 1 else
+                  ivs[ix_.start + nb - t.type.rank + j] for j, sz in enumerate(t.type.shape)]
+            index_values.append(s.op1("tensor.extract", [t, *at], t.type.element_type))
+        pos = ix_.source(s, ivs, index_values)
+        vat = [s.index(0) if (Ix.known(d) and d == 1) else ivs[rank - vt.rank + j]
+               for j, d in enumerate(vdims)]
+        v = s.op1("tensor.extract", [values, *vat], elt)
+        if accumulate:
+            old = s.op1("tensor.extract", [acc, *pos], elt)
+            v = s.or_(old, v) if elt is A.i1 else s.add(old, v)
+        return [s.op1("tensor.insert", [v, acc, *pos], acc.type)]
+    return [finish(cx, loop_nest(cx, guarded(cx, out, ok), [x], body)[0])]
+
+
+def _signed_indices(v) -> bool:
+    """Whether torch-level tensor Value `v` holds signed integers."""
+    from .types import signed_tensor_type
+    e = signed_tensor_type(v.type)
+    e = e.element_type if isinstance(e, A.ShapedType) else e
+    return not (type(e) is A.IntegerType and e.signedness == A.IntegerType.UNSIGNED)
+
+
+_SCATTER_REDUCE = {"sum": "add", "prod": "mul", "amax": "max", "amin": "min"}
+
+
+@lowering("aten.scatter.src", "aten.scatter.value", "aten.scatter_add",
+          "aten.scatter.reduce", "aten.scatter_reduce.two")
+def _scatter(cx):
+    """scatter(x, dim, index, src or value[, reduce]): x with x[..., index[i, j], ...] =
+    src[i, j] along dim (combined by add / multiply / max / min for scatter_add and
+    scatter_reduce with include_self), in index order; the indices checked in range."""
+    from ..onnx_to_linalg._linalg_util import filled
+    from ..onnx_to_linalg.gather_scatter import _REDUCE, scatter_elements
+    from . import TorchLowering
+    r = ranked(cx, cx.operands[0].type).rank
+    d = _axis(cx.int_(1, "dim"), r)
+    name = cx.aten
+    combine = None
+    if name == "aten.scatter_add":
+        combine = _REDUCE["add"]
+    elif name == "aten.scatter.reduce":
+        red = {"add": "add", "multiply": "mul"}.get(cx.arg(4))
+        if red is None:
+            raise NotLowerable(f"scatter reduce {cx.arg(4)!r}")
+        combine = _REDUCE[red]
+    elif name == "aten.scatter_reduce.two":
+        red = _SCATTER_REDUCE.get(cx.arg(4))
+        if red is None:
+            raise NotLowerable(f"scatter_reduce {cx.arg(4)!r} is not lowered")
+        if len(cx.op.operands) > 5 and not cx.bool_(5, "include_self"):
+            raise NotLowerable("scatter_reduce without include_self is not lowered")
+        combine = _REDUCE[red]
+    operands = list(cx.operands)
+    if name == "aten.scatter.value":
+        elt = cx.operands[0].type.element_type
+        ind = cx.operands[2]
+        operands[3] = filled(cx, sizes(cx, ind), elt, cx.scalar(3, elt))
+    elif operands[3].type.element_type is not cx.operands[0].type.element_type:
+        elt = cx.operands[0].type.element_type
+        operands[3] = elementwise(cx, [operands[3]], elt, lambda s, v: s.cast(v, elt))
+    sub = TorchLowering(cx.op, operands, cx.b, cx.tc)
+    return [scatter_elements(sub, d, combine, 0, 2, 3, fit="le")]

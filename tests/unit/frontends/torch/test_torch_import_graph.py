@@ -1,0 +1,83 @@
+"""strata.frontends.torch.import_graph: an ATen fx.GraphModule (AOTAutograd's, make_fx's)
+-> the torch dialect ([Note: importing a graph module] in importer.py)."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+torch = pytest.importorskip("torch")
+from torch.fx.experimental.proxy_tensor import make_fx  # noqa: E402
+
+from strata.frontends.torch import TorchImportError, import_graph  # noqa: E402
+
+IREE_OPT = shutil.which("iree-opt")
+
+
+def _text(module) -> str:
+    return str(module)
+
+
+def _iree_accepts(text: str):
+    if IREE_OPT is None:
+        return
+    r = subprocess.run([IREE_OPT, "-"], input=text, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def test_static_graph():
+    def f(x, w):
+        return torch.relu(x @ w) + 1, x.sum()
+    x, w = torch.randn(2, 3), torch.randn(3, 4)
+    gm = make_fx(f)(x, w)
+    text = _text(import_graph(gm, (x, w)))
+    assert "func.func @main(%arg0: !torch.vtensor<[2,3],f32>, %arg1: " \
+           "!torch.vtensor<[3,4],f32>) -> (!torch.vtensor<[2,4],f32>, " \
+           "!torch.vtensor<[],f32>)" in text, text
+    assert "torch.aten.mm" in text and "torch.aten.relu" in text
+    _iree_accepts(text)
+
+
+def test_symbolic_sizes_are_bound_to_their_symbols():
+    def f(x):
+        return x.reshape(-1) * x.shape[0]
+    gm = make_fx(f, tracing_mode="symbolic")(torch.randn(3, 4))
+    text = _text(import_graph(gm))
+    assert "@main(%arg0: !torch.vtensor<[?,?],f32>) -> !torch.vtensor<[?],f32>" in text, \
+        text
+    assert text.count("torch.symbolic_int") == 2
+    assert "affine_map<()[s0, s1] -> (s0 * s1)>" in text
+    _iree_accepts(text)
+
+
+def test_symbolic_int_inputs_and_none_outputs():
+    # what AOTAutograd hands a backend: sizes as int inputs, None for no gradient
+    def f(n, x):
+        return None, x * 2, None
+    gm = make_fx(f, tracing_mode="symbolic")(3, torch.randn(3))
+    text = _text(import_graph(gm))
+    assert "(%arg0: !torch.int, %arg1: !torch.vtensor<[?],f32>) -> " \
+           "!torch.vtensor<[?],f32>" in text, text
+    assert "torch.constant.none" not in text
+
+
+def test_not_a_graph_module():
+    with pytest.raises(TorchImportError, match="expected a torch.fx.GraphModule, got int"):
+        import_graph(3)
+
+
+def test_example_inputs_of_another_count():
+    gm = make_fx(lambda x: x + 1)(torch.randn(2))
+    with pytest.raises(TorchImportError, match="the graph has 1 inputs but 2 example "
+                                               "inputs were given"):
+        import_graph(gm, (torch.randn(2), torch.randn(2)))
+
+
+def test_a_graph_of_python_calls_is_refused_naming_the_node():
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return torch.relu(x)
+    gm = torch.fx.symbolic_trace(M())
+    with pytest.raises(TorchImportError, match="node 'relu'"):
+        import_graph(gm, (torch.randn(2),))

@@ -1,0 +1,180 @@
+"""strata.compile on PyTorch models: an nn.Module with example inputs, an
+ExportedProgram, a .pt2 file; the compiled callable on torch tensors and NumPy arrays
+([Note: torch tensors in and out] in strata/compiler.py)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+nn = torch.nn
+
+import strata  # noqa: E402
+from strata.compiler import InputError, TorchCompiledModel, target_pipeline  # noqa: E402
+from strata.errors import StrataError  # noqa: E402
+
+
+class Two(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 2)
+
+    def forward(self, x, y):
+        return self.fc(x) + y, x.sum()
+
+
+def _model():
+    torch.manual_seed(0)
+    return Two().eval()
+
+
+X, Y = torch.randn(4, 3), torch.randn(4, 2)
+
+
+@pytest.fixture(scope="module", params=["interpret", "cpu"])
+def compiled(request):
+    m = _model()
+    return m, strata.compile(m, example_args=(X, Y), target=request.param)
+
+
+def test_torch_tensors_in_torch_tensors_out(compiled):
+    m, f = compiled
+    assert isinstance(f, TorchCompiledModel)
+    a, b = f(X, Y)
+    want_a, want_b = m(X, Y)
+    assert isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)
+    assert a.dtype == torch.float32 and b.shape == ()
+    torch.testing.assert_close(a, want_a.detach(), rtol=1e-5, atol=1e-6)
+    torch.testing.assert_close(b, want_b, rtol=1e-5, atol=1e-6)
+
+
+def test_numpy_in_numpy_out(compiled):
+    m, f = compiled
+    a, _ = f(X.numpy(), Y.numpy())
+    assert isinstance(a, np.ndarray)
+    np.testing.assert_allclose(a, m(X, Y)[0].detach().numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_inputs_by_python_name(compiled):
+    m, f = compiled
+    assert f.input_names == ["x", "y"]
+    a, _ = f(y=Y, x=X)
+    torch.testing.assert_close(a, m(X, Y)[0].detach(), rtol=1e-5, atol=1e-6)
+
+
+def test_non_contiguous_and_grad_inputs(compiled):
+    m, f = compiled
+    xt = torch.randn(3, 4).t()          # a transposed view: copied, never read wrongly
+    assert not xt.is_contiguous()
+    a, _ = f(xt, Y)
+    torch.testing.assert_close(a, m(xt, Y)[0].detach(), rtol=1e-5, atol=1e-6)
+    xg = X.clone().requires_grad_()      # detached: the compiled code has no autograd
+    a, _ = f(xg, Y)
+    assert not a.requires_grad
+    torch.testing.assert_close(a, m(X, Y)[0].detach(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("bad, words", [
+    ((X.double(), Y), ["input #0 ('x')", "dtype float32", "float64"]),
+    ((X, Y[None]), ["input #1 ('y')", "shape (4, 2)"]),
+    ((torch.randn(5, 3), Y), ["input #0 ('x')", "(5, 3)"]),
+    ((X,), ["missing: y"]),
+])
+def test_wrong_inputs_raise_input_error(compiled, bad, words):
+    _, f = compiled
+    with pytest.raises(InputError) as e:
+        f(*bad)
+    for w in words:
+        assert w in str(e.value)
+
+
+def test_exported_program_and_pt2(tmp_path):
+    m = _model()
+    ep = torch.export.export(m, (X, Y))
+    f = strata.compile(ep, target="interpret")
+    torch.testing.assert_close(f(X, Y)[0], m(X, Y)[0].detach(), rtol=1e-5, atol=1e-6)
+    path = tmp_path / "two.pt2"
+    torch.export.save(ep, str(path))
+    g = strata.compile(str(path), target="interpret")
+    torch.testing.assert_close(g(X, Y)[0], m(X, Y)[0].detach(), rtol=1e-5, atol=1e-6)
+
+
+def test_dynamic_shapes():
+    m = _model()
+    n = torch.export.Dim("n")
+    f = strata.compile(m, example_args=(X, Y), dynamic_shapes=({0: n}, {0: n}),
+                       target="interpret")
+    x, y = torch.randn(7, 3), torch.randn(7, 2)
+    torch.testing.assert_close(f(x, y)[0], m(x, y)[0].detach(), rtol=1e-5, atol=1e-6)
+    with pytest.raises(InputError):
+        f(torch.randn(7, 4), y)          # the static dim still checked
+    with pytest.raises(InputError, match="disagree on dynamic dim"):
+        f(x, torch.randn(5, 2))          # both batch dims are the symbol of Dim "n"
+
+
+def test_symbolic_dims_need_no_run_time_broadcast_check():
+    """Dims of one torch.export symbol are one size (torch-mlir's bind_symbolic_shape):
+    the add of two (n, 2) tensors checks nothing at run time; without the symbols it
+    asserts that the dims broadcast."""
+    from strata.frontends.torch import import_program
+    n = torch.export.Dim("n")
+    m = _model()
+    ep = torch.export.export(m, (X, Y), dynamic_shapes=({0: n}, {0: n}))
+    f = strata.compile(import_program(ep), target="interpret",
+                       pipeline=["torch-externalize-weights", "convert-torch-to-linalg"])
+    assert "cf.assert" not in str(f.module)
+    g = strata.compile(import_program(ep, symbolic_shapes=False), target="interpret",
+                       pipeline=["torch-externalize-weights", "convert-torch-to-linalg"])
+    assert "do not broadcast" in str(g.module)
+
+
+def test_integer_inputs_keep_their_signedness():
+    """si64 and ui8 inputs are int64 and uint8 arrays for the caller (the lowered code
+    sees signless integers)."""
+    m = nn.Module()
+    m.forward = lambda a, b: a * 2 + b.to(torch.int64)
+    a = torch.tensor([1, -2, 3])
+    b = torch.tensor([250, 1, 2], dtype=torch.uint8)
+    f = strata.compile(m, example_args=(a, b), target="interpret")
+    (r,) = f(a, b)
+    assert r.dtype == torch.int64
+    assert r.tolist() == [252, -3, 8]
+    with pytest.raises(InputError):
+        f(a, b.to(torch.int8))
+
+
+def test_training_mode_buffers_not_returned():
+    """A training-mode batch norm updates its running statistics: the exported graph
+    returns them as extra outputs, the compiled model only the module's output."""
+    torch.manual_seed(0)
+    m = nn.BatchNorm2d(3).train()
+    x = torch.randn(2, 3, 4, 4)
+    f = strata.compile(m, example_args=(x,), target="interpret")
+    out = f(x)
+    assert len(out) == 1
+    torch.testing.assert_close(out[0], m(x).detach(), rtol=1e-5, atol=1e-5)
+
+
+def test_module_needs_example_inputs():
+    with pytest.raises(StrataError, match="example inputs"):
+        strata.compile(_model())
+
+
+def test_export_failure_is_torch_message_prefixed():
+    class Bad(nn.Module):
+        def forward(self, x):
+            if x.sum() > 0:               # data-dependent control flow: not exportable
+                return x
+            return -x
+    with pytest.raises(StrataError) as e:
+        strata.compile(Bad(), example_args=(X,))
+    assert "torch.export.export" in str(e.value)
+
+
+def test_torch_pipeline_leaves_out_onnx_passes():
+    from strata.compiler import get_target
+    from strata.frontends.torch import import_program
+    module = import_program(torch.export.export(_model(), (X, Y)))
+    names = target_pipeline(get_target("cpu"), module)
+    assert names[:2] == ("torch-externalize-weights", "convert-torch-to-linalg")
+    assert not any(n.startswith("onnx-") or n == "convert-onnx-to-linalg" for n in names)
