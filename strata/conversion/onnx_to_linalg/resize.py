@@ -137,9 +137,7 @@ def _resize(cx):
     s = scalars(cx)
     ix = Ix(s)
     dims = sizes(cx, x)
-    rt = cx.result_type()
-    static = [d if d != A.DYNAMIC else None for d in rt.shape] \
-        if type(rt) is A.RankedTensorType and rt.rank == r else [None] * r
+    static = _static_sizes(cx, r)
     spec = {}
     for k, d in enumerate(axes):
         ax = spec[d] = _Axis(d, dims[d])
@@ -186,6 +184,13 @@ def _resize(cx):
     return [_resample(cx, x, spec, [spec[d] for d in axes], sp, static)]
 
 
+def _static_sizes(cx, r):
+    """The result type's static size per axis (None where dynamic or unknown)."""
+    rt = cx.result_type()
+    return [d if d != A.DYNAMIC else None for d in rt.shape] \
+        if type(rt) is A.RankedTensorType and rt.rank == r else [None] * r
+
+
 def _size_of(cx, ax, py, v):
     """Set `ax`'s output size from a sizes element (`py` its Python value when known,
     `v` its Value) and its scale out / in."""
@@ -212,9 +217,7 @@ def resample(cx, x, axes, mode, coord, nearest="floor", scales=None, out=None):
     s = scalars(cx)
     dims = sizes(cx, x)
     r = x.type.rank
-    rt = cx.result_type()
-    static = [d if d != A.DYNAMIC else None for d in rt.shape] \
-        if type(rt) is A.RankedTensorType and rt.rank == r else [None] * r
+    static = _static_sizes(cx, r)
     spec = {}
     for k, d in enumerate(axes):
         ax = spec[d] = _Axis(d, dims[d])
@@ -248,9 +251,7 @@ def _resize_v10(cx, scales_attr=None):
     if n != r:
         raise NotLowerable(f"{n} scales for rank {r}")
     spec = {}
-    rt = cx.result_type()
-    static = [d if d != A.DYNAMIC else None for d in rt.shape] \
-        if type(rt) is A.RankedTensorType and rt.rank == r else [None] * r
+    static = _static_sizes(cx, r)
     for d in range(r):
         ax = spec[d] = _Axis(d, dims[d])
         if scales is None:
