@@ -1170,12 +1170,10 @@ def _fast_contract(op):
 
 
 def _float_convert(self, operands):
-    """extf/truncf/convertf of constants: only when the value is exact in the result."""
+    """extf/truncf/convertf of constants of any float kinds: only when the value is exact
+    in the result ([Note: exact float conversions] in constant_fold.py)."""
     t = self.out_elem
-    if not CF.foldable_float(CF.elem_type(self.in_.type)):
-        return None
-    return CF.fold_cast(operands[0], self.out.type,
-                        lambda a: CF.round_trip_float(a.value, CF.is_neg_zero(a.value), t),
+    return CF.fold_cast(operands[0], self.out.type, lambda a: CF.convert_float_exact(a, t),
                         "float")
 
 
@@ -1342,10 +1340,10 @@ def _float_to_int(self, operands, signed):
     lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if signed else (0, (1 << w) - 1)
 
     def fn(a):
-        x = a.value
-        if not CF.foldable_float(a.type) or CF.is_nan(x) or math.isinf(x):
+        d = CF.exact_float(a)  # any kind, f80 and f128 included
+        if d[0] != "num":
             return None
-        v = math.trunc(x)  # rounds toward zero; out of range is invalid, not folded
+        v = -int(d[2]) if d[1] else int(d[2])  # toward zero; out of range is not folded
         return v if lo <= v <= hi else None
     return CF.fold_cast(operands[0], self.out.type, fn, "float")
 

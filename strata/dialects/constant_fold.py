@@ -13,7 +13,16 @@ rebuilt through IntegerAttr / DenseElementsAttr, which wrap them to the width. F
 are folded for the kinds whose values fit a Python float exactly (up to f64); +, -, *,
 / and sqrt on a double and one rounding to the target give the correctly rounded
 result for every such kind (the double has more than twice their precision), and other
-kinds (f80, f128) are simply not folded.
+kinds (f80, f128) are not folded by arithmetic. Conversions are exact for every kind
+(see [Note: exact float conversions]).
+
+[Note: exact float conversions]
+extf / truncf / fptosi / fptoui of a constant need no arithmetic, only the value: a
+bit pattern of any kind decodes to a sign and an exact rational (`exact_float`), and
+`convert_float_exact` encodes that rational in the target kind and keeps the result only
+when decoding it gives the very same value and sign (APFloat::convert with losesInfo
+false, as upstream's convertFloatValue asks). So `arith.extf` of an f80 constant to f128
+folds, while truncating 1.444e25 from f32 to bf16 does not.
 """
 from __future__ import annotations
 
@@ -26,8 +35,8 @@ from ..ir import dense as D
 __all__ = [
     "elem_type", "width_of", "uint", "sint", "int_splat", "float_splat", "is_zero",
     "is_one", "is_all_ones", "fold_unary", "fold_binary", "fold_cast", "make_splat",
-    "float_attr", "float_of", "is_nan", "to_float_exact", "round_trip_float",
-    "foldable_float", "quiet_nan", "default_nan", "float_binary_fn", "ieee_div", "ieee_fmod",
+    "float_attr", "float_of", "is_nan", "to_float_exact",
+    "foldable_float", "exact_float", "convert_float_exact", "quiet_nan", "default_nan", "float_binary_fn", "ieee_div", "ieee_fmod",
     "is_neg_zero", "maximum", "minimum", "maxnum", "minnum", "negate", "flush_denormal",
     "cmpf",
 ]
@@ -131,23 +140,66 @@ def to_float_exact(v, t):
     return A.FloatAttr(0.0, t, bits)
 
 
-def round_trip_float(x: float, neg_zero: bool, t):
-    """FloatAttr of `x` in `t` only if it is exactly representable there (upstream's
-    convertFloatValue: no information lost, no overflow), else None."""
-    if is_nan(x):
-        try:
-            return A.FloatAttr(0.0, t, D._encode_float(t.name, math.copysign(1, x) < 0,
-                                                       "nan"))
-        except D._ElemError:
+def exact_float(a):
+    """The exact value of a FloatAttr of any kind: ("nan", neg), ("inf", neg) or
+    ("num", neg, q) with q a non-negative Fraction (see [Note: exact float conversions])."""
+    d = D._decode_float(a.bits, a.type.name)
+    if d[0] != "num":
+        return d
+    sig, e = d[2], d[3]
+    return ("num", d[1], Fraction(sig << e) if e >= 0 else Fraction(sig, 1 << -e))
+
+
+def convert_float_exact(a, t):
+    """FloatAttr of `a` (any float kind) in float kind `t` when the value, its sign and
+    its kind (NaN, infinity) survive unchanged, else None."""
+    d = exact_float(a)
+    if d[0] == "nan":
+        bits = _convert_nan(a.bits, a.type.name, t.name)
+        return None if bits is None else A.FloatAttr(0.0, t, bits)
+    try:
+        bits = D._encode_float(t.name, d[1], d[2] if d[0] == "num" else "inf")
+    except D._ElemError:
+        return None
+    if exact_float(A.FloatAttr(0.0, t, bits)) != d:
+        return None
+    return A.FloatAttr(0.0, t, bits)
+
+
+def _convert_nan(bits: int, src: str, dst: str):
+    """The bits of NaN `bits` of kind `src` converted to kind `dst` as APFloat::convert
+    does, or None where it reports a loss or an invalid operation: the payload moves
+    with the significand (shifted left on extension; on truncation a non-zero lost part
+    is a loss), a signaling NaN is invalid, x87's unnormal NaNs have no other encoding,
+    a kind without NaN takes none, a kind whose only non-finite value is NaN takes only
+    another such kind's NaN, and a NaN without payload bits becomes the quiet NaN."""
+    seb, smb, _, skind, sexp, _, swidth = D._layout(src)
+    deb, dmb, _, dkind, dexp, deshift, dwidth = D._layout(dst)
+    neg = bool(bits >> (swidth - 1) & 1) and skind != "e8m0"
+    nan_only = ("fn", "fnuz", "e8m0")
+    if dkind == "finite" or (dkind in nan_only and skind not in nan_only):
+        return None
+    if dkind in nan_only:
+        return D._encode_float(dst, neg, "nan")
+    if skind in ("fnuz", "e8m0"):
+        return D._encode_float(dst, False, "nan")  # their NaN has no payload nor sign
+    sig = bits & ((1 << (smb + sexp)) - 1)  # x87 keeps its integer bit in the significand
+    if sexp and (not sig >> smb & 1 or not sig >> (smb - 1) & 1):
+        return None  # an x87 pseudo-NaN or signaling NaN
+    if skind == "ieee" and not sig >> (smb - 1) & 1:
+        return None  # signaling: converting it is an invalid operation
+    shift = (dmb + 1) - (smb + 1)
+    if shift < 0:
+        if sig & ((1 << -shift) - 1):
             return None
-    kind = D._FMT[t.name][3]
-    if math.isinf(x) and kind != "ieee":
-        return None
-    a = float_attr(x, t)
-    if a is None or a.value != x or (x == 0 and math.copysign(1, a.value) != (
-            -1 if neg_zero else 1)):
-        return None
-    return a
+        sig >>= -shift
+    else:
+        sig <<= shift
+    frac = sig & ((1 << dmb) - 1)
+    if dexp:
+        frac |= 1 << dmb  # x87's integer bit, set in every NaN it makes
+    sign = (1 << (dwidth - 1)) if neg else 0
+    return sign | ((1 << deb) - 1) << deshift | frac
 
 
 # ------------------------------------------------------------------ elementwise folding

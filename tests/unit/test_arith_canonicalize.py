@@ -84,6 +84,55 @@ def test_cmpf_of_int_to_fp_matches_upstream():
     assert ours == upstream
 
 
+# Bit patterns around the edges of each float kind (zeros, denormals, one, the largest
+# finite value, infinities, quiet / signaling / payload NaNs) converted to every other
+# kind: extf / truncf fold exactly as APFloat::convert does or not at all, and the
+# float-to-int casts truncate exact values ([Note: exact float conversions]).
+_CONV_KINDS = ["f16", "bf16", "f32", "f64", "f80", "f128", "f8E5M2", "f8E4M3FN",
+               "f8E5M2FNUZ", "f8E8M0FNU", "f6E2M3FN", "f4E2M1FN"]
+
+
+def _edge_bits(name):
+    from strata.ir import dense as D
+    eb, mb, bias, kind, explicit, eshift, width = D._layout(name)
+    top, one = (1 << eb) - 1, (1 << mb) if explicit else 0
+    pats = {0, 1, bias << eshift | one, (bias + 5) << eshift | one | 1,
+            (top - 1) << eshift | one | ((1 << mb) - 1), top << eshift | one}
+    if kind != "e8m0":
+        pats |= {1 << (width - 1), 1 << (width - 1) | (bias + 1) << eshift | one}
+    if mb >= 2:
+        pats |= {top << eshift | one | 1 << (mb - 1) | 1, top << eshift | one | 1,
+                 1 << (width - 1) | top << eshift | one | 1 << (mb - 1)}
+    return sorted(p & ((1 << width) - 1) for p in pats)
+
+
+def _conversion_matrix():
+    from strata.ir.dense import FLOAT_KINDS
+    funcs = []
+    for s in _CONV_KINDS:
+        ws, digits = FLOAT_KINDS[s], (FLOAT_KINDS[s] + 3) // 4
+        consts = [f"  %c{k} = arith.constant 0x{p:0{digits}X} : {s}"
+                  for k, p in enumerate(_edge_bits(s))]
+        targets = [(d, "extf" if FLOAT_KINDS[d] > ws else "truncf") for d in _CONV_KINDS
+                   if FLOAT_KINDS[d] != ws] + [("i8", "fptosi"), ("i64", "fptoui")]
+        for d, op in targets:
+            body = consts + [f"  %r{k} = arith.{op} %c{k} : {s} to {d}"
+                             for k in range(len(consts))]
+            types = ", ".join([d] * len(consts))
+            rets = ", ".join(f"%r{k}" for k in range(len(consts)))
+            funcs.append(f"func.func @{s}_{op}_{d}() -> ({types}) {{\n" + "\n".join(body)
+                         + f"\n  return {rets} : {types}\n}}")
+    return "\n// -----\n".join(funcs) + "\n"
+
+
+@needs_iree
+def test_float_conversions_of_constants_match_upstream():
+    upstream, ours = _both(_conversion_matrix())
+    assert "0x7FF8000020000000 : f64" in upstream  # f32's NaN payload 1, moved up
+    assert "arith.truncf" in upstream and "arith.extf" in upstream
+    assert ours == upstream
+
+
 def _canon(src):
     m = parse_source(src, CTX, "t.mlir")
     apply_patterns_greedily(m, canonicalization_patterns())

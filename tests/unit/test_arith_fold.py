@@ -408,6 +408,37 @@ def test_float_casts_fold_only_exact_values():
                 "  return %r : f32", "%x: f32", "f32") is None
 
 
+def test_float_casts_of_every_kind_are_exact():
+    # [Note: exact float conversions]: f80 and f128 convert through their exact values.
+    assert unop("extf", "f80", 1.0, "f128") == "1.000000e+00 : f128"
+    assert unop("truncf", "f128", 3.5, "f80") == "3.500000e+00 : f80"
+    assert unop("truncf", "f80", "1.0e300", "f64") is None  # f80's 1e300 is not a double
+    assert unop("extf", "f64", "4.9406564584124654e-324", "f128") == \
+        "4.94065645841246544176568792868221372E-324 : f128"
+    assert unop("extf", "f16", -0.0, "f80") == "-0.000000e+00 : f80"
+    assert unop("truncf", "f128", "0x7FFF0000000000000000000000000000", "f16") == \
+        "0x7C00 : f16"  # +inf
+    assert unop("truncf", "f32", -0.0, "f8E5M2FNUZ") is None  # no negative zero there
+
+
+def test_float_casts_move_nan_payloads():
+    # APFloat::convert shifts the payload with the significand; a truncation that drops
+    # a set bit, a signaling NaN or an x87 pseudo-NaN is not folded.
+    assert unop("extf", "f32", "0x7FC00001", "f64") == "0x7FF8000020000000 : f64"
+    assert unop("extf", "bf16", "0x7FC1", "f32") == "0x7FC10000 : f32"
+    assert unop("extf", "f80", "0x7FFFC000000000000000", "f128") == \
+        "0x7FFF8000000000000000000000000000 : f128"
+    assert unop("truncf", "f80", "0xFFFFC000000000000000", "f64") == \
+        "0xFFF8000000000000 : f64"
+    assert unop("truncf", "f128", "0x7FFF8000000000000000000000000001", "f32") is None
+    assert unop("extf", "f32", "0x7F800001", "f64") is None  # signaling
+    assert unop("truncf", "f80", "0x7FFF4000000000000000", "f64") is None  # pseudo-NaN
+    assert unop("extf", "f8E5M2FNUZ", "0x80", "f16") == "0x7E00 : f16"
+    assert unop("extf", "f8E4M3FN", "0xFF", "f16") == "0xFF80 : f16"
+    assert unop("truncf", "f16", "0x7E00", "f8E4M3FN") is None  # NaN-only kind
+    assert unop("truncf", "f16", "0x7E00", "f6E2M3FN") is None  # no NaN at all
+
+
 def test_int_float_conversions():
     assert unop("sitofp", "i32", -3, "f32") == "-3.000000e+00 : f32"
     assert unop("uitofp", "i8", -1, "f32") == "2.550000e+02 : f32"
@@ -418,6 +449,9 @@ def test_int_float_conversions():
     assert unop("fptoui", "f32", -1.0, "i8") is None
     assert unop("fptosi", "f32", 128.0, "i8") is None
     assert unop("fptosi", "f32", "0x7FC00000", "i32") is None
+    assert unop("fptosi", "f80", -7.75, "i32") == "-7 : i32"
+    assert unop("fptoui", "f128", 65535.5, "i16") == "-1 : i16"
+    assert unop("fptosi", "f128", "1.0e30", "i64") is None
 
 
 def test_bitcast():
