@@ -400,18 +400,29 @@ def minimum(a, b):
     return a if a.value < b.value else b
 
 
+def is_signaling(a) -> bool:
+    """A signaling NaN: an IEEE kind's NaN with the quiet bit clear."""
+    eb, mb, _, kind, explicit = D._FMT[a.type.name]
+    return kind == "ieee" and is_nan(a.value) and not a.bits >> (mb - 1) & 1
+
+
 def maxnum(a, b):
-    """llvm::maxnum: a NaN loses to a number, -0 < +0."""
+    """llvm::maxnum: a signaling NaN gives the quiet NaN, a quiet NaN loses to a number,
+    -0 < +0."""
+    if is_signaling(a) or is_signaling(b):
+        return quiet_nan(a if is_signaling(a) else b)
     if is_nan(a.value):
-        return quiet_nan(b) if is_nan(b.value) else b
+        return b
     if is_nan(b.value):
         return a
     return maximum(a, b)
 
 
 def minnum(a, b):
+    if is_signaling(a) or is_signaling(b):
+        return quiet_nan(a if is_signaling(a) else b)
     if is_nan(a.value):
-        return quiet_nan(b) if is_nan(b.value) else b
+        return b
     if is_nan(b.value):
         return a
     return minimum(a, b)

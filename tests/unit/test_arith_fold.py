@@ -286,6 +286,11 @@ def test_float_nans():
     assert binop("maximumf", "f32", nan, 1.0) == "0x7FC00000 : f32"
     assert binop("maxnumf", "f32", nan, 1.0) == "1.000000e+00 : f32"
     assert binop("minnumf", "f32", 1.0, nan) == "arith.constant"  # minnumf(x, NaN) = x
+    # llvm::maxnum / minnum: a signaling NaN operand gives that NaN made quiet
+    assert binop("maxnumf", "f32", "0x7F800001", 1.0) == "0x7FC00001 : f32"
+    assert binop("minnumf", "f16", "0xFC01", -2.0) == "0xFE01 : f16"
+    assert binop("maxnumf", "f64", "0x7FF8000000000001", "0x7FF0000000000002") == \
+        "arith.constant"  # a NaN on the right: the left operand, before any folding
     assert binop("minimumf", "f32", minf, 1.0) == "0xFF800000 : f32"
     assert binop("maximumf", "f32", -0.0, 0.0) == "0.000000e+00 : f32"
     assert binop("minimumf", "f32", 0.0, -0.0) == "-0.000000e+00 : f32"
