@@ -559,6 +559,43 @@ def test_math_rounding():
     assert unop("trunc", "f16", 1.5, "f16", "math") is None  # libm: f32 and f64 only
 
 
+def test_math_rounding_is_exact_in_every_kind():
+    # roundToIntegral on the exact value: f80 and f128 fold too; a signaling NaN comes
+    # out quiet, a zero result keeps the sign.
+    assert unop("ceil", "f80", 2.5, "f80", "math") == "3.000000e+00 : f80"
+    assert unop("floor", "f128", -0.5, "f128", "math") == "-1.000000e+00 : f128"
+    assert unop("roundeven", "f80", "0x7FFEFFFFFFFFFFFFFFFF", "f80", "math") == \
+        "1.18973149535723176502E+4932 : f80"
+    assert unop("ceil", "f80", "0x00000000000000000001", "f80", "math") == \
+        "1.000000e+00 : f80"  # a denormal, zero as a double
+    assert unop("ceil", "f128", -0.5, "f128", "math") == "-0.000000e+00 : f128"
+    assert unop("ceil", "f16", "0x7C01", "f16", "math") == "0x7E01 : f16"
+    assert unop("round", "f64", "0x7FF0000000000001", "f64", "math") == \
+        "0x7FF8000000000001 : f64"
+    assert unop("ceil", "f80", "0x7FFF8000000000000001", "f80", "math") == \
+        "0x7FFFC000000000000001 : f80"
+
+
+def test_math_sign_ops_and_nan_rules_in_every_kind():
+    assert unop("absf", "f128", -2.5, "f128", "math") == "2.500000e+00 : f128"
+    assert unop("absf", "f80", "0xFFFFC000000000000000", "f80", "math") == \
+        "0x7FFFC000000000000000 : f80"
+    assert fold("  %a = arith.constant -2.0 : f80\n  %b = arith.constant 1.0 : f80\n"
+                "  %r = math.copysign %b, %a : f80\n  return %r : f80",
+                results="f80") == "-1.000000e+00 : f80"
+    atan2 = ("  %a = arith.constant {a} : {t}\n  %b = arith.constant {b} : {t}\n"
+             "  %r = math.atan2 %a, %b : {t}\n  return %r : {t}")
+    assert fold(atan2.format(a="-0.0", b="0.0", t="f16"), results="f16") == "0x7E00 : f16"
+    assert fold(atan2.format(a="0x00000000000000000001", b="0.0", t="f80"),
+                results="f80") is None  # a denormal is not zero
+    pow_ = ("  %a = arith.constant {a} : f32\n  %b = arith.constant {b} : f32\n"
+            "  %r = math.powf %a, %b : f32\n  return %r : f32")
+    assert fold(pow_.format(a=1.0, b="0x7F800001"), results="f32") == "0x7FC00001 : f32"
+    assert fold(pow_.format(a="0x7F800002", b=0.0), results="f32") == "0x7FC00002 : f32"
+    assert fold(pow_.format(a=1.0, b="0x7FC00001"), results="f32") == \
+        "1.000000e+00 : f32"  # pow(1, quiet NaN) is 1
+
+
 def test_math_integer_and_misc():
     assert unop("ctlz", "i32", 0, "i32", "math") == "32 : i32"
     assert unop("cttz", "i32", 8, "i32", "math") == "3 : i32"
