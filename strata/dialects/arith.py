@@ -1558,7 +1558,7 @@ class CmpFOp(ArithOp):
         if a is None or b is None:
             return None
         pred = CMPF_PREDICATES[self.properties["predicate"].value]
-        return A.BoolAttr(CF.cmpf(pred, a.value, b.value))
+        return A.BoolAttr(CF.cmpf(pred, CF.exact_key(a), CF.exact_key(b)))
 
 
 # ---------------------------------------------------------------------------- select

@@ -36,7 +36,7 @@ __all__ = [
     "elem_type", "width_of", "uint", "sint", "int_splat", "float_splat", "is_zero",
     "is_one", "is_all_ones", "fold_unary", "fold_binary", "fold_cast", "make_splat",
     "float_attr", "float_of", "is_nan", "to_float_exact",
-    "foldable_float", "exact_float", "convert_float_exact", "quiet_nan", "default_nan", "float_binary_fn", "ieee_div", "ieee_fmod",
+    "foldable_float", "exact_float", "exact_key", "convert_float_exact", "quiet_nan", "default_nan", "float_binary_fn", "ieee_div", "ieee_fmod",
     "is_neg_zero", "maximum", "minimum", "maxnum", "minnum", "negate", "flush_denormal",
     "cmpf",
 ]
@@ -148,6 +148,18 @@ def exact_float(a):
         return d
     sig, e = d[2], d[3]
     return ("num", d[1], Fraction(sig << e) if e >= 0 else Fraction(sig, 1 << -e))
+
+
+def exact_key(a):
+    """The exact value of a FloatAttr for comparisons: its Python float where that is
+    exact (up to f64), else a Fraction (or +-inf, NaN), so f80 and f128 values that one
+    double cannot tell apart still compare right."""
+    if foldable_float(a.type):
+        return a.value
+    d = exact_float(a)
+    if d[0] != "num":
+        return math.nan if d[0] == "nan" else -math.inf if d[1] else math.inf
+    return -d[2] if d[1] else d[2]
 
 
 def convert_float_exact(a, t):

@@ -165,6 +165,29 @@ def test_binary_float_ops_of_constants_match_upstream():
     assert ours == upstream
 
 
+def _cmpf_constants_matrix():
+    from strata.ir.dense import FLOAT_KINDS
+    funcs = []
+    for t in ("f80", "f128"):
+        digits = (FLOAT_KINDS[t] + 3) // 4
+        pats = _edge_bits(t)
+        decl = [f"  %c{k} = arith.constant 0x{p:0{digits}X} : {t}" for k, p in enumerate(pats)]
+        body = [f"  %r{i}_{j}_{p} = arith.cmpf {p}, %c{i}, %c{j} : {t}"
+                for i in range(len(pats)) for j in range(len(pats)) for p in _CMPF_PREDS]
+        rets = [line.split(" = ")[0].strip() for line in body]
+        types = ", ".join(["i1"] * len(rets))
+        funcs.append(f"func.func @{t}_cmpf() -> ({types}) {{\n" + "\n".join(decl + body)
+                     + f"\n  return {', '.join(rets)} : {types}\n}}")
+    return "\n// -----\n".join(funcs) + "\n"
+
+
+@needs_iree
+def test_cmpf_of_constants_matches_upstream():
+    # f80 and f128 compare exact values, not their nearest doubles
+    upstream, ours = _both(_cmpf_constants_matrix())
+    assert ours == upstream
+
+
 def _canon(src):
     m = parse_source(src, CTX, "t.mlir")
     apply_patterns_greedily(m, canonicalization_patterns())

@@ -367,6 +367,15 @@ def test_cmpf():
     assert fold(f"  %n = arith.constant {nan} : f32\n  %r = arith.cmpf olt, %x, %n : f32\n"
                 "  return %r : i1", "%x: f32", "i1") == "false"
 
+    def cmp_t(pred, a, b, t):
+        return fold(f"  %a = arith.constant {a} : {t}\n  %b = arith.constant {b} : {t}\n"
+                    f"  %r = arith.cmpf {pred}, %a, %b : {t}\n  return %r : i1", results="i1")
+    # f80 / f128 compare exact values: one ulp past 1.0, a denormal, beyond f64's range
+    assert cmp_t("oeq", "0x3FFF8000000000000000", "0x3FFF8000000000000001", "f80") == "false"
+    assert cmp_t("ogt", "0x00000000000000000001", "0.0", "f80") == "true"
+    assert cmp_t("olt", "1.0e4000", "0x7FFF0000000000000000000000000000", "f128") == "true"
+    assert cmp_t("oeq", "1.0e4000", "1.0e4001", "f128") == "false"
+
 
 # ------------------------------------------------------------------ casts
 
