@@ -325,8 +325,17 @@ def _umin(w):
 
 
 def _float_is(a, pred):
+    """Whether the float constant `a` (scalar or splat) satisfies `pred` on its value. The
+    values tested (0, -0, 1, infinities, NaN) are doubles, so an f80 / f128 value that
+    no double holds exactly (1 + 2^-63, a denormal) satisfies none."""
     s = CF.float_splat(a)
-    return s is not None and pred(s[0])
+    if s is None:
+        return False
+    x, bits, t = s
+    if not CF.foldable_float(t) and not CF.is_nan(x) and \
+            CF.exact_key(A.FloatAttr(0.0, t, bits)) != x:
+        return False
+    return pred(x)
 
 
 class _FloatBinary(ArithOp):

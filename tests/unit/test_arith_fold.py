@@ -435,6 +435,22 @@ def test_float_casts_of_every_kind_are_exact():
     assert unop("truncf", "f32", -0.0, "f8E5M2FNUZ") is None  # no negative zero there
 
 
+def test_float_identities_need_the_exact_value():
+    # x * c and x / c are x only for c exactly 1: f80's 1 + 2^-63 and f128's 1 + 2^-112
+    # are 1.0 as doubles, and x + denormal is not x + 0.
+    assert fold("  %c = arith.constant 0x3FFF8000000000000001 : f80\n"
+                "  %r = arith.mulf %x, %c : f80\n  return %r : f80", "%x: f80", "f80") is None
+    assert fold("  %c = arith.constant 0x3FFF0000000000000000000000000001 : f128\n"
+                "  %r = arith.divf %x, %c : f128\n  return %r : f128", "%x: f128",
+                "f128") is None
+    assert fold("  %c = arith.constant 0x80000000000000000001 : f80\n"
+                "  %r = arith.addf %x, %c : f80\n  return %r : f80", "%x: f80", "f80") is None
+    assert fold("  %c = arith.constant 1.0 : f80\n  %r = arith.mulf %x, %c : f80\n"
+                "  return %r : f80", "%x: f80", "f80") == "ARG0"
+    assert fold("  %c = arith.constant -0.0 : f128\n  %r = arith.addf %x, %c : f128\n"
+                "  return %r : f128", "%x: f128", "f128") == "ARG0"
+
+
 def test_float_casts_move_nan_payloads():
     # APFloat::convert shifts the payload with the significand; a truncation that drops
     # a set bit, a signaling NaN or an x87 pseudo-NaN is not folded.
