@@ -346,11 +346,13 @@ class _FloatBinary(ArithOp):
     result = Result(FloatLike)
     assembly = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
     _stored_defaults = (("fastmath", FASTMATH("none")),)
-    # A Python float operation for constant folding (see CF.float_binary_fn), or None.
+    # A Python float operation for constant folding (see CF.float_binary_fn) and its
+    # exact counterpart for f80 / f128 ([Note: exact float arithmetic]), or None.
     float_op = None
+    exact_op = None
 
     def fold_const(self, operands, fn=None):
-        fn = fn or CF.float_binary_fn(type(self).float_op)
+        fn = fn or CF.float_binary_fn(type(self).float_op, type(self).exact_op)
         return CF.fold_binary(operands, self.result.type, fn, "float")
 
 
@@ -1026,6 +1028,7 @@ class AddFOp(_FloatBinaryRounding):
     name = "arith.addf"
     traits = _FloatBinary.traits + (T.Commutative,)
     float_op = staticmethod(lambda x, y: x + y)
+    exact_op = staticmethod(CF.exact_add)
 
     def fold(self, operands):
         if _float_is(operands[1], CF.is_neg_zero):  # x + -0.0 == x, even for x = +0.0
@@ -1039,6 +1042,7 @@ class SubFOp(_FloatBinaryRounding):
     """`%r = arith.subf %a, %b : f32`"""
     name = "arith.subf"
     float_op = staticmethod(lambda x, y: x - y)
+    exact_op = staticmethod(CF.exact_sub)
 
     def fold(self, operands):
         if _float_is(operands[1], lambda x: x == 0 and not CF.is_neg_zero(x)):
@@ -1053,6 +1057,7 @@ class MulFOp(_FloatBinaryRounding):
     name = "arith.mulf"
     traits = _FloatBinary.traits + (T.Commutative,)
     float_op = staticmethod(lambda x, y: x * y)
+    exact_op = staticmethod(CF.exact_mul)
 
     def fold(self, operands):
         if _float_is(operands[1], lambda x: x == 1):
@@ -1068,6 +1073,7 @@ class DivFOp(_FloatBinaryRounding):
     """`%r = arith.divf %a, %b : f32`"""
     name = "arith.divf"
     float_op = staticmethod(CF.ieee_div)
+    exact_op = staticmethod(CF.exact_div)
 
     def fold(self, operands):
         if _float_is(operands[1], lambda x: x == 1):
@@ -1079,6 +1085,7 @@ class RemFOp(_FloatBinary):
     """`%r = arith.remf %a, %b : f32` (the remainder has the sign of %a)"""
     name = "arith.remf"
     float_op = staticmethod(CF.ieee_fmod)
+    exact_op = staticmethod(CF.exact_rem)
 
     def fold(self, operands):
         return self.fold_const(operands)
@@ -1090,8 +1097,7 @@ def _float_min_max(absorbing, fn):
             return self.rhs
         if _float_is(operands[1], absorbing):
             return self.lhs
-        return self.fold_const(
-            operands, lambda a, b: fn(a, b) if CF.foldable_float(a.type) else None)
+        return self.fold_const(operands, fn)  # exact comparisons: any float kind
     return fold
 
 

@@ -13,8 +13,8 @@ rebuilt through IntegerAttr / DenseElementsAttr, which wrap them to the width. F
 are folded for the kinds whose values fit a Python float exactly (up to f64); +, -, *,
 / and sqrt on a double and one rounding to the target give the correctly rounded
 result for every such kind (the double has more than twice their precision), and other
-kinds (f80, f128) are not folded by arithmetic. Conversions are exact for every kind
-(see [Note: exact float conversions]).
+kinds (f80, f128) are folded on exact values (see [Note: exact float arithmetic]).
+Conversions are exact for every kind (see [Note: exact float conversions]).
 
 [Note: exact float conversions]
 extf / truncf / fptosi / fptoui of a constant need no arithmetic, only the value: a
@@ -36,7 +36,9 @@ __all__ = [
     "elem_type", "width_of", "uint", "sint", "int_splat", "float_splat", "is_zero",
     "is_one", "is_all_ones", "fold_unary", "fold_binary", "fold_cast", "make_splat",
     "float_attr", "float_of", "is_nan", "to_float_exact",
-    "foldable_float", "exact_float", "exact_key", "convert_float_exact", "quiet_nan", "default_nan", "float_binary_fn", "ieee_div", "ieee_fmod",
+    "foldable_float", "exact_float", "exact_key", "convert_float_exact", "quiet_nan",
+    "default_nan", "float_binary_fn", "exact_add", "exact_sub", "exact_mul", "exact_div",
+    "exact_rem", "ieee_div", "ieee_fmod",
     "is_neg_zero", "maximum", "minimum", "maxnum", "minnum", "negate", "flush_denormal",
     "cmpf",
 ]
@@ -350,22 +352,87 @@ def default_nan(t):
     return float_attr(float("nan"), t)
 
 
-def float_binary_fn(op):
+def float_binary_fn(op, exact=None):
     """Per-element folder of a binary float op computed on Python floats (one double
-    operation rounds correctly, see the module docstring); NaN operands propagate."""
+    operation rounds correctly, see the module docstring), or for the kinds beyond
+    doubles (f80, f128) by `exact` on exact values ([Note: exact float arithmetic]);
+    NaN operands propagate."""
     def fn(a, b):
         t = a.type
-        if not foldable_float(t):
+        if not foldable_float(t) and exact is None:
             return None
         if is_nan(a.value):
             return quiet_nan(a)
         if is_nan(b.value):
             return quiet_nan(b)
+        if not foldable_float(t):
+            r = exact(_signed(a), _signed(b))
+            return default_nan(t) if r is None else A.FloatAttr(
+                0.0, t, D._encode_float(t.name, r[0], r[1]))
         r = op(a.value, b.value)
         if is_nan(r):
             return default_nan(t)
         return float_attr(r, t)
     return fn
+
+
+# [Note: exact float arithmetic]
+# f80 and f128 values are not Python floats, so their +, -, *, / and remainder are done
+# on exact values: each operand is (negative, magnitude) with the magnitude a Fraction or
+# "inf"; the exact result is rounded once to nearest-even by dense.py's encoder (as
+# APFloat does), with IEEE 754's rules for infinities, zeros and invalid operations
+# (None: the default NaN).
+
+
+def _signed(a):
+    d = exact_float(a)
+    return (d[1], "inf") if d[0] == "inf" else (d[1], d[2])
+
+
+def exact_add(x, y):
+    (nx, qx), (ny, qy) = x, y
+    if qx == "inf" or qy == "inf":
+        if qx == "inf" and qy == "inf" and nx != ny:
+            return None
+        return x if qx == "inf" else y
+    s = (-qx if nx else qx) + (-qy if ny else qy)
+    if s == 0:  # an exact zero is +0 unless both addends are -0
+        return (nx and ny and qx == 0 and qy == 0, Fraction(0))
+    return (s < 0, abs(s))
+
+
+def exact_sub(x, y):
+    return exact_add(x, (not y[0], y[1]))
+
+
+def exact_mul(x, y):
+    (nx, qx), (ny, qy) = x, y
+    neg = nx != ny
+    if "inf" in (qx, qy):
+        return None if 0 in (qx, qy) else (neg, "inf")
+    return (neg, qx * qy)
+
+
+def exact_div(x, y):
+    (nx, qx), (ny, qy) = x, y
+    neg = nx != ny
+    if qx == "inf":
+        return None if qy == "inf" else (neg, "inf")
+    if qy == "inf":
+        return (neg, Fraction(0))
+    if qy == 0:
+        return None if qx == 0 else (neg, "inf")
+    return (neg, qx / qy)
+
+
+def exact_rem(x, y):
+    """APFloat::mod (fmod): the remainder of the truncated quotient, sign of x."""
+    (nx, qx), qy = x, y[1]
+    if qx == "inf" or qy == 0:
+        return None
+    if qy == "inf":
+        return x
+    return (nx, qx % qy)
 
 
 def ieee_div(x, y):
@@ -391,15 +458,20 @@ def is_neg_zero(x):
     return x == 0 and math.copysign(1, x) < 0
 
 
+def _negative_bit(a) -> bool:
+    return D._FMT[a.type.name][3] != "e8m0" and bool(a.bits >> (a.type.width - 1))
+
+
 def maximum(a, b):
-    """llvm::maximum: NaN wins, -0 < +0."""
+    """llvm::maximum: NaN wins, -0 < +0 (exact values: any kind)."""
     if is_nan(a.value):
         return quiet_nan(a)
     if is_nan(b.value):
         return quiet_nan(b)
-    if a.value == 0 and b.value == 0 and is_neg_zero(a.value) != is_neg_zero(b.value):
-        return b if is_neg_zero(a.value) else a
-    return b if a.value < b.value else a
+    x, y = exact_key(a), exact_key(b)
+    if x == 0 and y == 0 and _negative_bit(a) != _negative_bit(b):
+        return b if _negative_bit(a) else a
+    return b if x < y else a
 
 
 def minimum(a, b):
@@ -407,9 +479,10 @@ def minimum(a, b):
         return quiet_nan(a)
     if is_nan(b.value):
         return quiet_nan(b)
-    if a.value == 0 and b.value == 0 and is_neg_zero(a.value) != is_neg_zero(b.value):
-        return a if is_neg_zero(a.value) else b
-    return a if a.value < b.value else b
+    x, y = exact_key(a), exact_key(b)
+    if x == 0 and y == 0 and _negative_bit(a) != _negative_bit(b):
+        return a if _negative_bit(a) else b
+    return a if x < y else b
 
 
 def is_signaling(a) -> bool:

@@ -277,6 +277,23 @@ def test_float_arithmetic_rounds_to_the_type():
     assert binop("addf", "f32", 16777218.0, 1.0, " to_nearest_even") == "0x4B800002 : f32"
 
 
+def test_f80_f128_arithmetic_is_exactly_rounded():
+    # [Note: exact float arithmetic]: one rounding of the exact result, ties to even.
+    assert binop("addf", "f80", 1.0, "0x3FC08000000000000000") == \
+        "1.00000000000000000011 : f80"  # 1 + 2^-63: one ulp
+    assert binop("addf", "f80", 1.0, "0x3FBF8000000000000000") == \
+        "1.000000e+00 : f80"  # 1 + 2^-64: a tie, to even
+    assert binop("divf", "f128", 1.0, 3.0) == "0.333333333333333333333333333333333317 : f128"
+    assert binop("subf", "f128", "0x7FFF0000000000000000000000000000",
+                 "0x7FFF0000000000000000000000000000") == \
+        "0x7FFF8000000000000000000000000000 : f128"  # inf - inf
+    assert binop("remf", "f80", 7.5, -2.0) == "1.500000e+00 : f80"
+    assert binop("maximumf", "f80", "0x3FC08000000000000000", "0x3FBF8000000000000000") == \
+        "1.08420217248550443401E-19 : f80"
+    assert binop("mulf", "f128", -0.0, 2.0) == "-0.000000e+00 : f128"
+    assert binop("addf", "f80", 2.0, -2.0) == "0.000000e+00 : f80"
+
+
 def test_float_nans():
     nan, inf, minf = "0x7FC00000", "0x7F800000", "0xFF800000"
     assert binop("subf", "f32", inf, inf) == "0x7FC00000 : f32"  # a positive quiet NaN
