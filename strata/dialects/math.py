@@ -184,9 +184,10 @@ class _Classification(MathOp):
     def fold(self, operands):
         # Scalars and splats only, as upstream.
         s = CF.float_splat(operands[0])
-        if s is None or not CF.foldable_float(s[2]):
+        if s is None:
             return None
-        return CF.make_splat(A.BoolAttr(type(self).test(s[0], s[2])), self.result.type)
+        x = CF.exact_key(A.FloatAttr(0.0, s[2], s[1]))  # exact: f80 and f128 too
+        return CF.make_splat(A.BoolAttr(type(self).test(x, s[2])), self.result.type)
 
 
 # ---------------------------------------------------------------------------- float ops
@@ -470,23 +471,28 @@ class IPowIOp(MathOp):
 # ---------------------------------------------------------------------------- classification
 
 
+def _is_inf(x):
+    """x (a float or Fraction, see CF.exact_key) is an infinity."""
+    return x == math.inf or x == -math.inf
+
+
 def _is_normal(x, t):
-    if CF.is_nan(x) or math.isinf(x) or x == 0:
+    if CF.is_nan(x) or _is_inf(x) or x == 0:
         return False
     bias, kind = D._FMT[t.name][2], D._FMT[t.name][3]
-    return kind == "e8m0" or abs(x) >= 2.0 ** (1 - bias)
+    return kind == "e8m0" or abs(x) >= Fraction(2) ** (1 - bias)
 
 
 class IsFiniteOp(_Classification):
     """`%r = math.isfinite %a : f32`"""
     name = "math.isfinite"
-    test = staticmethod(lambda x, t: not (CF.is_nan(x) or math.isinf(x)))
+    test = staticmethod(lambda x, t: not (CF.is_nan(x) or _is_inf(x)))
 
 
 class IsInfOp(_Classification):
     """`%r = math.isinf %a : f32`"""
     name = "math.isinf"
-    test = staticmethod(lambda x, t: math.isinf(x))
+    test = staticmethod(lambda x, t: _is_inf(x))
 
 
 class IsNaNOp(_Classification):

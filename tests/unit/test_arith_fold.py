@@ -668,6 +668,11 @@ def test_math_classification():
     assert cls("isinf", "0xFC00", "f16") == "true"
     assert cls("isnormal", "1.0e-40") == "false"
     assert cls("isfinite", "1.0e-40") == "true"
+    # f80 / f128 classify their exact values (a denormal is no double's zero)
+    assert cls("isnormal", "0x00000000000000000001", "f80") == "false"
+    assert cls("isinf", "1.0e4000", "f128") == "false"
+    assert cls("isnormal", "1.0e-4000", "f128") == "true"
+    assert cls("isnan", "0x7FFFC000000000000000", "f80") == "true"
     assert fold("  %a = arith.constant dense<0x7FC00000> : vector<2xf32>\n"
                 "  %r = math.isnan %a : vector<2xf32>\n  return %r : vector<2xi1>",
                 results="vector<2xi1>") == "dense<true> : vector<2xi1>"

@@ -1,11 +1,13 @@
 """math's folders (strata/dialects/math.py) on constants at the edges of each float kind,
-diffed against `iree-opt --canonicalize`: rounding, sign and libm ops, NaN rules."""
+diffed against `iree-opt --canonicalize`: rounding, sign, libm and classification ops,
+NaN rules."""
 from test_arith_canonicalize import _both, _edge_bits, needs_iree
 
 _UNARY = ["absf", "acos", "asinh", "atan", "cbrt", "ceil", "cos", "erf", "exp", "expm1",
           "floor", "log", "log1p", "round", "roundeven", "rsqrt", "sin", "sqrt", "tanh",
           "trunc"]
 _BINARY = ["powf", "atan2", "copysign"]
+_CLASSIFY = ["isnan", "isinf", "isfinite", "isnormal"]
 # f6E2M3FN / f4E2M1FN are left out: upstream's roundToIntegral gives 0 for every value
 # of those kinds, and atan2 of zeros a NaN they cannot hold.
 _KINDS = {"f16": ["0.5", "-2.5", "0.7", "100.0"], "bf16": ["2.5", "-1.0"],
@@ -22,14 +24,15 @@ def _math_matrix():
         consts = [f"0x{p:0{digits}X}" for p in _edge_bits(t)] + extra
         decl = [f"  %c{k} = arith.constant {v} : {t}" for k, v in enumerate(consts)]
         n = len(consts)
-        for op in _UNARY + _BINARY:
+        for op in _UNARY + _BINARY + _CLASSIFY:
+            rt = "i1" if op in _CLASSIFY else t
             if op in _BINARY:
                 body = [f"  %r{i}_{j} = math.{op} %c{i}, %c{j} : {t}"
                         for i in range(n) for j in range(n)]
             else:
                 body = [f"  %r{i}_0 = math.{op} %c{i} : {t}" for i in range(n)]
             rets = [line.split(" = ")[0].strip() for line in body]
-            types = ", ".join([t] * len(rets))
+            types = ", ".join([rt] * len(rets))
             funcs.append(f"func.func @{t}_{op}() -> ({types}) {{\n" + "\n".join(decl + body)
                          + f"\n  return {', '.join(rets)} : {types}\n}}")
     return "\n// -----\n".join(funcs) + "\n"
