@@ -189,6 +189,90 @@ def test_cmpf_of_constants_matches_upstream():
     assert ours == upstream
 
 
+# Random straight-line arith programs (fixed seed): integer, float, compare, select and
+# cast ops on arguments and constants, scalars and shaped; the whole canonicalized
+# output (folds, patterns, constant order) must be upstream's.
+_R_INT = ["addi", "subi", "muli", "divsi", "divui", "ceildivsi", "floordivsi", "remsi",
+          "remui", "andi", "ori", "xori", "shli", "shrsi", "shrui", "maxsi", "minsi", "maxui",
+          "minui"]
+_R_FLT = ["addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf",
+          "minnumf"]
+_R_IPRED = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
+_R_FPRED = ["oeq", "one", "olt", "ole", "ogt", "oge", "ueq", "une", "ult", "uge", "ord", "uno"]
+
+
+def _random_programs(seed, count):
+    import random
+    rng = random.Random(seed)
+    widths = {"i8": 8, "i32": 32, "i64": 64, "index": 64}
+    funcs = []
+    for n in range(count):
+        shape = rng.choice(["", "", "vector<3x", "tensor<2x"])
+        et, ft = rng.choice(list(widths)), rng.choice(["f16", "f32", "f64", "bf16"])
+        wrap = (lambda e: f"{shape}{e}>") if shape else (lambda e: e)
+        it, fl, bt = wrap(et), wrap(ft), wrap("i1")
+        w = widths[et]
+        ints = [0, 1, -1, 2, 3, 7, -8, 42, (1 << (w - 1)) - 1, -(1 << (w - 1))]
+        flts = ["0.0", "-0.0", "1.0", "-1.0", "2.0", "0.5", "3.0", "-2.5", "1.0e3"]
+
+        def const(pool):
+            if not shape:
+                return str(rng.choice(pool))
+            if rng.random() < 0.5:
+                return f"dense<{rng.choice(pool)}>"
+            k = 3 if shape.startswith("vector") else 2
+            return "dense<[" + ", ".join(str(rng.choice(pool)) for _ in range(k)) + "]>"
+        vals = {"i": ["%a0", "%a1"], "f": ["%f0", "%f1"], "b": ["%b0"]}
+        body = []
+        for k in range(rng.randint(3, 9)):
+            r, c = f"%v{k}", rng.random()
+            pick = rng.choice
+            if c < 0.15:
+                body.append(f"  {r} = arith.constant {const(ints)} : {it}")
+                vals["i"].append(r)
+            elif c < 0.25:
+                body.append(f"  {r} = arith.constant {const(flts)} : {fl}")
+                vals["f"].append(r)
+            elif c < 0.5:
+                body.append(f"  {r} = arith.{pick(_R_INT)} {pick(vals['i'])}, "
+                            f"{pick(vals['i'])} : {it}")
+                vals["i"].append(r)
+            elif c < 0.65:
+                body.append(f"  {r} = arith.{pick(_R_FLT)} {pick(vals['f'])}, "
+                            f"{pick(vals['f'])} : {fl}")
+                vals["f"].append(r)
+            elif c < 0.73:
+                body.append(f"  {r} = arith.cmpi {pick(_R_IPRED)}, {pick(vals['i'])}, "
+                            f"{pick(vals['i'])} : {it}")
+                vals["b"].append(r)
+            elif c < 0.8:
+                body.append(f"  {r} = arith.cmpf {pick(_R_FPRED)}, {pick(vals['f'])}, "
+                            f"{pick(vals['f'])} : {fl}")
+                vals["b"].append(r)
+            elif c < 0.9:
+                kind = pick("if")
+                ty = f"{bt}, {it if kind == 'i' else fl}" if shape else (it if kind == "i"
+                                                                          else fl)
+                body.append(f"  {r} = arith.select {pick(vals['b'])}, {pick(vals[kind])}, "
+                            f"{pick(vals[kind])} : {ty}")
+                vals[kind].append(r)
+            else:
+                body.append(f"  {r} = arith.{pick(['andi', 'ori', 'xori'])} "
+                            f"{pick(vals['b'])}, {pick(vals['b'])} : {bt}")
+                vals["b"].append(r)
+        rets = ", ".join(vals[x][-1] for x in "ifb")
+        funcs.append(f"func.func @f{n}(%a0: {it}, %a1: {it}, %f0: {fl}, %f1: {fl}, "
+                     f"%b0: {bt}) -> ({it}, {fl}, {bt}) {{\n" + "\n".join(body)
+                     + f"\n  return {rets} : {it}, {fl}, {bt}\n}}")
+    return "\n// -----\n".join(funcs) + "\n"
+
+
+@needs_iree
+def test_random_arith_programs_match_upstream():
+    upstream, ours = _both(_random_programs(16, 150))
+    assert ours == upstream
+
+
 def _canon(src):
     m = parse_source(src, CTX, "t.mlir")
     apply_patterns_greedily(m, canonicalization_patterns())
