@@ -927,9 +927,17 @@ class _Shift(_IntBinary):
             return self.zero()
         if self.all_ones_is_fixed and CF.is_all_ones(operands[0]):
             return self.lhs  # -1 >> n keeps its sign bits
-        shift = type(self).shift
-        # Shifting by the bit width or more is poison: not folded.
-        return self.fold_const(operands, lambda a, b, w: shift(a, b, w) if b < w else None)
+        # Shifting by the bit width or more is poison: not folded. Upstream's folder
+        # asks that of the last element only (its `bounded` flag is overwritten per
+        # element), and APInt gives the other elements 0 (or the sign, shrsi).
+        last = CF.int_splat(operands[1])
+        if last is None and isinstance(operands[1], D.DenseElementsAttr) and \
+                not operands[1].is_splat:
+            last = int(list(operands[1].values)[-1])
+        w, shift = self.width, type(self).shift
+        if last is None or CF.uint(last, w) >= w:
+            return None
+        return self.fold_const(operands, lambda a, b, w: shift(a, min(b, w), w))
 
 
 class ShLIOp(_IntBinaryOverflow, _Shift):

@@ -106,23 +106,38 @@ def _edge_bits(name):
     return sorted(p & ((1 << width) - 1) for p in pats)
 
 
+def _edge_consts(t):
+    """`arith.constant` lines %c0, %c1, ... of the edge values of float kind `t`."""
+    from strata.ir.dense import FLOAT_KINDS
+    digits = (FLOAT_KINDS[t] + 3) // 4
+    return [f"  %c{k} = arith.constant 0x{p:0{digits}X} : {t}"
+            for k, p in enumerate(_edge_bits(t))]
+
+
+def _func(name, lines, result_type):
+    """A function of `lines` (`%r = ...` after constants) returning every `%r...` value
+    its lines define, each of `result_type`."""
+    rets = [ln.split(" = ")[0].strip() for ln in lines if ln.lstrip().startswith("%r")]
+    types = ", ".join([result_type] * len(rets))
+    return (f"func.func @{name}() -> ({types}) {{\n" + "\n".join(lines)
+            + f"\n  return {', '.join(rets)} : {types}\n}}")
+
+
+def _chunks(funcs):
+    return "\n// -----\n".join(funcs) + "\n"
+
+
 def _conversion_matrix():
     from strata.ir.dense import FLOAT_KINDS
     funcs = []
     for s in _CONV_KINDS:
-        ws, digits = FLOAT_KINDS[s], (FLOAT_KINDS[s] + 3) // 4
-        consts = [f"  %c{k} = arith.constant 0x{p:0{digits}X} : {s}"
-                  for k, p in enumerate(_edge_bits(s))]
+        consts, ws = _edge_consts(s), FLOAT_KINDS[s]
         targets = [(d, "extf" if FLOAT_KINDS[d] > ws else "truncf") for d in _CONV_KINDS
                    if FLOAT_KINDS[d] != ws] + [("i8", "fptosi"), ("i64", "fptoui")]
         for d, op in targets:
-            body = consts + [f"  %r{k} = arith.{op} %c{k} : {s} to {d}"
-                             for k in range(len(consts))]
-            types = ", ".join([d] * len(consts))
-            rets = ", ".join(f"%r{k}" for k in range(len(consts)))
-            funcs.append(f"func.func @{s}_{op}_{d}() -> ({types}) {{\n" + "\n".join(body)
-                         + f"\n  return {rets} : {types}\n}}")
-    return "\n// -----\n".join(funcs) + "\n"
+            funcs.append(_func(f"{s}_{op}_{d}", consts + [
+                f"  %r{k} = arith.{op} %c{k} : {s} to {d}" for k in range(len(consts))], d))
+    return _chunks(funcs)
 
 
 @needs_iree
@@ -140,22 +155,19 @@ _BINARY_FLOAT_OPS = ["addf", "subf", "mulf", "divf", "remf", "maximumf", "minimu
                      "maxnumf", "minnumf"]
 
 
+def _pairs(consts, op, t, tag=""):
+    """`%r<i>_<j><tag> = <op> %c<i>, %c<j> : t` for every pair of the constants."""
+    n = len(consts)
+    return [f"  %r{i}_{j}{tag} = {op} %c{i}, %c{j} : {t}" for i in range(n) for j in range(n)]
+
+
 def _binary_float_matrix():
-    from strata.ir.dense import FLOAT_KINDS
     funcs = []
     for t in ("f16", "bf16", "f8E5M2", "f8E4M3FN", "f80", "f128"):
-        digits = (FLOAT_KINDS[t] + 3) // 4
-        pats = _edge_bits(t)
-        consts = [f"  %c{k} = arith.constant 0x{p:0{digits}X} : {t}"
-                  for k, p in enumerate(pats)]
-        for op in _BINARY_FLOAT_OPS:
-            body = consts + [f"  %r{i}_{j} = arith.{op} %c{i}, %c{j} : {t}"
-                             for i in range(len(pats)) for j in range(len(pats))]
-            rets = [f"%r{i}_{j}" for i in range(len(pats)) for j in range(len(pats))]
-            types = ", ".join([t] * len(rets))
-            funcs.append(f"func.func @{t}_{op}() -> ({types}) {{\n" + "\n".join(body)
-                         + f"\n  return {', '.join(rets)} : {types}\n}}")
-    return "\n// -----\n".join(funcs) + "\n"
+        consts = _edge_consts(t)
+        funcs += [_func(f"{t}_{op}", consts + _pairs(consts, f"arith.{op}", t), t)
+                  for op in _BINARY_FLOAT_OPS]
+    return _chunks(funcs)
 
 
 @needs_iree
@@ -167,19 +179,13 @@ def test_binary_float_ops_of_constants_match_upstream():
 
 
 def _cmpf_constants_matrix():
-    from strata.ir.dense import FLOAT_KINDS
     funcs = []
     for t in ("f80", "f128"):
-        digits = (FLOAT_KINDS[t] + 3) // 4
-        pats = _edge_bits(t)
-        decl = [f"  %c{k} = arith.constant 0x{p:0{digits}X} : {t}" for k, p in enumerate(pats)]
-        body = [f"  %r{i}_{j}_{p} = arith.cmpf {p}, %c{i}, %c{j} : {t}"
-                for i in range(len(pats)) for j in range(len(pats)) for p in _CMPF_PREDS]
-        rets = [line.split(" = ")[0].strip() for line in body]
-        types = ", ".join(["i1"] * len(rets))
-        funcs.append(f"func.func @{t}_cmpf() -> ({types}) {{\n" + "\n".join(decl + body)
-                     + f"\n  return {', '.join(rets)} : {types}\n}}")
-    return "\n// -----\n".join(funcs) + "\n"
+        consts = _edge_consts(t)
+        funcs.append(_func(f"{t}_cmpf", consts + [
+            line for p in _CMPF_PREDS for line in _pairs(consts, f"arith.cmpf {p},", t, p)
+        ], "i1"))
+    return _chunks(funcs)
 
 
 @needs_iree
@@ -223,43 +229,28 @@ def _random_programs(seed, count):
             k = 3 if shape.startswith("vector") else 2
             return "dense<[" + ", ".join(str(rng.choice(pool)) for _ in range(k)) + "]>"
         vals = {"i": ["%a0", "%a1"], "f": ["%f0", "%f1"], "b": ["%b0"]}
+        # (result kind, operand kind, op spellings, operand type), equally likely
+        binary = [("i", "i", _R_INT, it), ("i", "i", _R_INT, it), ("f", "f", _R_FLT, fl),
+                  ("b", "i", [f"cmpi {p}," for p in _R_IPRED], it),
+                  ("b", "f", [f"cmpf {p}," for p in _R_FPRED], fl),
+                  ("b", "b", ["andi", "ori", "xori"], bt)]
         body = []
         for k in range(rng.randint(3, 9)):
-            r, c = f"%v{k}", rng.random()
-            pick = rng.choice
-            if c < 0.15:
-                body.append(f"  {r} = arith.constant {const(ints)} : {it}")
-                vals["i"].append(r)
-            elif c < 0.25:
-                body.append(f"  {r} = arith.constant {const(flts)} : {fl}")
-                vals["f"].append(r)
-            elif c < 0.5:
-                body.append(f"  {r} = arith.{pick(_R_INT)} {pick(vals['i'])}, "
-                            f"{pick(vals['i'])} : {it}")
-                vals["i"].append(r)
-            elif c < 0.65:
-                body.append(f"  {r} = arith.{pick(_R_FLT)} {pick(vals['f'])}, "
-                            f"{pick(vals['f'])} : {fl}")
-                vals["f"].append(r)
-            elif c < 0.73:
-                body.append(f"  {r} = arith.cmpi {pick(_R_IPRED)}, {pick(vals['i'])}, "
-                            f"{pick(vals['i'])} : {it}")
-                vals["b"].append(r)
-            elif c < 0.8:
-                body.append(f"  {r} = arith.cmpf {pick(_R_FPRED)}, {pick(vals['f'])}, "
-                            f"{pick(vals['f'])} : {fl}")
-                vals["b"].append(r)
-            elif c < 0.9:
-                kind = pick("if")
-                ty = f"{bt}, {it if kind == 'i' else fl}" if shape else (it if kind == "i"
-                                                                          else fl)
-                body.append(f"  {r} = arith.select {pick(vals['b'])}, {pick(vals[kind])}, "
-                            f"{pick(vals[kind])} : {ty}")
-                vals[kind].append(r)
+            r, c, pick = f"%v{k}", rng.random(), rng.choice
+            if c < 0.25:
+                kind, ty = ("i", it) if c < 0.15 else ("f", fl)
+                body.append(f"  {r} = arith.constant {const(ints if kind == 'i' else flts)}"
+                            f" : {ty}")
+            elif c < 0.85:
+                kind, src, ops, ty = pick(binary)
+                body.append(f"  {r} = arith.{pick(ops)} {pick(vals[src])}, "
+                            f"{pick(vals[src])} : {ty}")
             else:
-                body.append(f"  {r} = arith.{pick(['andi', 'ori', 'xori'])} "
-                            f"{pick(vals['b'])}, {pick(vals['b'])} : {bt}")
-                vals["b"].append(r)
+                kind = pick("if")
+                ty = it if kind == "i" else fl
+                body.append(f"  {r} = arith.select {pick(vals['b'])}, {pick(vals[kind])}, "
+                            f"{pick(vals[kind])} : " + (f"{bt}, {ty}" if shape else ty))
+            vals[kind].append(r)
         rets = ", ".join(vals[x][-1] for x in "ifb")
         funcs.append(f"func.func @f{n}(%a0: {it}, %a1: {it}, %f0: {fl}, %f1: {fl}, "
                      f"%b0: {bt}) -> ({it}, {fl}, {bt}) {{\n" + "\n".join(body)

@@ -194,6 +194,16 @@ def test_shifts():
     assert fold("  %r = arith.shli %x, %x : i32\n  return %r : i32", args) is None
     assert fold("  %m = arith.constant -1 : i32\n  %r = arith.shrsi %m, %x : i32\n"
                 "  return %r : i32", args) == "arith.constant"
+    # Dense amounts: as upstream, only the last element's amount must be below the
+    # width; an earlier oversized one shifts everything out (shrsi: the sign remains).
+    vec = "vector<3xi8>"
+    assert binop("shrsi", vec, "dense<[-7, 5, 64]>", "dense<[9, 1, 2]>") == \
+        "dense<[-1, 2, 16]> : vector<3xi8>"
+    assert binop("shli", vec, "dense<[-7, 5, 64]>", "dense<[9, 1, 2]>") == \
+        "dense<[0, 10, 0]> : vector<3xi8>"
+    assert binop("shrui", vec, "dense<[-7, 5, 64]>", "dense<[9, 1, 2]>") == \
+        "dense<[0, 2, 16]> : vector<3xi8>"
+    assert binop("shli", vec, "dense<[-7, 5, 64]>", "dense<[1, 2, 8]>") is None
 
 
 def test_min_max():

@@ -1,7 +1,8 @@
 """math's folders (strata/dialects/math.py) on constants at the edges of each float kind,
 diffed against `iree-opt --canonicalize`: rounding, sign, libm and classification ops,
 NaN rules."""
-from test_arith_canonicalize import _both, _edge_bits, needs_iree
+from test_arith_canonicalize import (_both, _chunks, _edge_bits, _edge_consts, _func, _pairs,
+                                     needs_iree)
 
 _UNARY = ["absf", "acos", "asinh", "atan", "cbrt", "ceil", "cos", "erf", "exp", "expm1",
           "floor", "log", "log1p", "round", "roundeven", "rsqrt", "sin", "sqrt", "tanh",
@@ -17,25 +18,15 @@ _KINDS = {"f16": ["0.5", "-2.5", "0.7", "100.0"], "bf16": ["2.5", "-1.0"],
 
 
 def _math_matrix():
-    from strata.ir.dense import FLOAT_KINDS
     funcs = []
     for t, extra in _KINDS.items():
-        digits = (FLOAT_KINDS[t] + 3) // 4
-        consts = [f"0x{p:0{digits}X}" for p in _edge_bits(t)] + extra
-        decl = [f"  %c{k} = arith.constant {v} : {t}" for k, v in enumerate(consts)]
-        n = len(consts)
+        consts = _edge_consts(t) + [f"  %c{len(_edge_bits(t)) + k} = arith.constant {v} : {t}"
+                                    for k, v in enumerate(extra)]
         for op in _UNARY + _BINARY + _CLASSIFY:
-            rt = "i1" if op in _CLASSIFY else t
-            if op in _BINARY:
-                body = [f"  %r{i}_{j} = math.{op} %c{i}, %c{j} : {t}"
-                        for i in range(n) for j in range(n)]
-            else:
-                body = [f"  %r{i}_0 = math.{op} %c{i} : {t}" for i in range(n)]
-            rets = [line.split(" = ")[0].strip() for line in body]
-            types = ", ".join([rt] * len(rets))
-            funcs.append(f"func.func @{t}_{op}() -> ({types}) {{\n" + "\n".join(decl + body)
-                         + f"\n  return {', '.join(rets)} : {types}\n}}")
-    return "\n// -----\n".join(funcs) + "\n"
+            body = _pairs(consts, f"math.{op}", t) if op in _BINARY else [
+                f"  %r{i} = math.{op} %c{i} : {t}" for i in range(len(consts))]
+            funcs.append(_func(f"{t}_{op}", consts + body, "i1" if op in _CLASSIFY else t))
+    return _chunks(funcs)
 
 
 @needs_iree
