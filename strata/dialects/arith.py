@@ -692,9 +692,11 @@ class _Division(_IntBinary):
         return "speculatable"
 
     def fold_trivial(self, operands):
-        """0 / x = 0 % x = 0; x / x = 1 and x % x = 0 (x = 0 is undefined anyway)."""
+        """0 / x = 0 % x = 0; x / x = 1 and x % x = 0 (x = 0 is undefined anyway). As
+        upstream, 0 / x is the zero operand itself but 0 % x a new zero constant (which
+        decides where the greedy driver leaves the constants)."""
         if CF.is_zero(operands[0]):
-            return self.lhs
+            return self.zero() if self.is_remainder else self.lhs
         if self.lhs is self.rhs:
             if self.is_remainder:
                 return self.zero()

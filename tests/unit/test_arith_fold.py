@@ -145,6 +145,12 @@ def test_division_identities():
     args = "%x: i32"
     assert fold("  %z = arith.constant 0 : i32\n  %r = arith.divsi %z, %x : i32\n"
                 "  return %r : i32", args) == "arith.constant"
+    # 0 % x is a new zero (upstream's order of constants after canonicalize depends on it)
+    assert fold("  %z = arith.constant 0 : i32\n  %r = arith.remui %z, %x : i32\n"
+                "  return %r : i32", args) == "0 : i32"
+    assert fold("  %z = arith.constant dense<0> : vector<2xi8>\n"
+                "  %r = arith.remsi %z, %v : vector<2xi8>\n  return %r : vector<2xi8>",
+                "%v: vector<2xi8>", "vector<2xi8>") == "dense<0> : vector<2xi8>"
     assert fold("  %r = arith.divui %x, %x : i32\n  return %r : i32", args) == "1 : i32"
     assert fold("  %r = arith.remsi %x, %x : i32\n  return %r : i32", args) == "0 : i32"
     assert fold("  %o = arith.constant 1 : i32\n  %r = arith.remui %x, %o : i32\n"

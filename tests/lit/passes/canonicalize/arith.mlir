@@ -754,3 +754,29 @@ func.func @float_casts_any_kind() -> (vector<2xf128>, f80, f64, i32, f64, f128, 
   %8 = arith.truncf %s : f64 to f32
   return %0, %1, %2, %3, %4, %5, %6, %7, %8 : vector<2xf128>, f80, f64, i32, f64, f128, f64, f32, f32
 }
+
+// -----
+
+// 0 % x folds to a new zero, 0 / x to the zero operand: the constants end up in
+// upstream's order (the folded xori's `false` first here, the zero first below).
+// CHECK-LABEL: func.func @rem_of_zero(
+//  CHECK-NEXT:   %false = arith.constant false
+//  CHECK-NEXT:   %c0 = arith.constant 0 : index
+//  CHECK-NEXT:   return %c0, %false : index, i1
+func.func @rem_of_zero(%x: index, %b: i1) -> (index, i1) {
+  %c0 = arith.constant 0 : index
+  %f = arith.xori %b, %b : i1
+  %r = arith.remui %c0, %x : index
+  return %r, %f : index, i1
+}
+
+// CHECK-LABEL: func.func @div_of_zero(
+//  CHECK-NEXT:   %c0 = arith.constant 0 : index
+//  CHECK-NEXT:   %false = arith.constant false
+//  CHECK-NEXT:   return %c0, %false : index, i1
+func.func @div_of_zero(%x: index, %b: i1) -> (index, i1) {
+  %c0 = arith.constant 0 : index
+  %f = arith.xori %b, %b : i1
+  %r = arith.divui %c0, %x : index
+  return %r, %f : index, i1
+}
