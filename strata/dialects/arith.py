@@ -697,6 +697,8 @@ class _Division(_IntBinary):
         decides where the greedy driver leaves the constants)."""
         if CF.is_zero(operands[0]):
             return self.zero() if self.is_remainder else self.lhs
+        if not self.is_remainder and CF.is_one(operands[1]):
+            return self.lhs  # x / 1 before x / x: 1 / 1 is the operand, as upstream
         if self.lhs is self.rhs:
             if self.is_remainder:
                 return self.zero()

@@ -145,6 +145,9 @@ def test_division_identities():
     args = "%x: i32"
     assert fold("  %z = arith.constant 0 : i32\n  %r = arith.divsi %z, %x : i32\n"
                 "  return %r : i32", args) == "arith.constant"
+    # 1 / 1 is the operand (x / 1), not a new 1 (x / x)
+    assert fold("  %o = arith.constant 1 : i32\n  %r = arith.ceildivsi %o, %o : i32\n"
+                "  return %r : i32") == "arith.constant"
     # 0 % x is a new zero (upstream's order of constants after canonicalize depends on it)
     assert fold("  %z = arith.constant 0 : i32\n  %r = arith.remui %z, %x : i32\n"
                 "  return %r : i32", args) == "0 : i32"
