@@ -325,8 +325,17 @@ def _umin(w):
 
 
 def _float_is(a, pred):
+    """Whether the float constant `a` (scalar or splat) satisfies `pred` on its value. The
+    values tested (0, -0, 1, infinities, NaN) are doubles, so an f80 / f128 value that
+    no double holds exactly (1 + 2^-63, a denormal) satisfies none."""
     s = CF.float_splat(a)
-    return s is not None and pred(s[0])
+    if s is None:
+        return False
+    x, bits, t = s
+    if not CF.foldable_float(t) and not CF.is_nan(x) and \
+            CF.exact_key(A.FloatAttr(0.0, t, bits)) != x:
+        return False
+    return pred(x)
 
 
 class _FloatBinary(ArithOp):
@@ -337,11 +346,13 @@ class _FloatBinary(ArithOp):
     result = Result(FloatLike)
     assembly = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"
     _stored_defaults = (("fastmath", FASTMATH("none")),)
-    # A Python float operation for constant folding (see CF.float_binary_fn), or None.
+    # A Python float operation for constant folding (see CF.float_binary_fn) and its
+    # exact counterpart for f80 / f128 ([Note: exact float arithmetic]), or None.
     float_op = None
+    exact_op = None
 
     def fold_const(self, operands, fn=None):
-        fn = fn or CF.float_binary_fn(type(self).float_op)
+        fn = fn or CF.float_binary_fn(type(self).float_op, type(self).exact_op)
         return CF.fold_binary(operands, self.result.type, fn, "float")
 
 
@@ -681,9 +692,13 @@ class _Division(_IntBinary):
         return "speculatable"
 
     def fold_trivial(self, operands):
-        """0 / x = 0 % x = 0; x / x = 1 and x % x = 0 (x = 0 is undefined anyway)."""
+        """0 / x = 0 % x = 0; x / x = 1 and x % x = 0 (x = 0 is undefined anyway). As
+        upstream, 0 / x is the zero operand itself but 0 % x a new zero constant (which
+        decides where the greedy driver leaves the constants)."""
         if CF.is_zero(operands[0]):
-            return self.lhs
+            return self.zero() if self.is_remainder else self.lhs
+        if not self.is_remainder and CF.is_one(operands[1]):
+            return self.lhs  # x / 1 before x / x: 1 / 1 is the operand, as upstream
         if self.lhs is self.rhs:
             if self.is_remainder:
                 return self.zero()
@@ -916,9 +931,17 @@ class _Shift(_IntBinary):
             return self.zero()
         if self.all_ones_is_fixed and CF.is_all_ones(operands[0]):
             return self.lhs  # -1 >> n keeps its sign bits
-        shift = type(self).shift
-        # Shifting by the bit width or more is poison: not folded.
-        return self.fold_const(operands, lambda a, b, w: shift(a, b, w) if b < w else None)
+        # Shifting by the bit width or more is poison: not folded. Upstream's folder
+        # asks that of the last element only (its `bounded` flag is overwritten per
+        # element), and APInt gives the other elements 0 (or the sign, shrsi).
+        last = CF.int_splat(operands[1])
+        if last is None and isinstance(operands[1], D.DenseElementsAttr) and \
+                not operands[1].is_splat:
+            last = int(list(operands[1].values)[-1])
+        w, shift = self.width, type(self).shift
+        if last is None or CF.uint(last, w) >= w:
+            return None
+        return self.fold_const(operands, lambda a, b, w: shift(a, min(b, w), w))
 
 
 class ShLIOp(_IntBinaryOverflow, _Shift):
@@ -1017,6 +1040,7 @@ class AddFOp(_FloatBinaryRounding):
     name = "arith.addf"
     traits = _FloatBinary.traits + (T.Commutative,)
     float_op = staticmethod(lambda x, y: x + y)
+    exact_op = staticmethod(CF.exact_add)
 
     def fold(self, operands):
         if _float_is(operands[1], CF.is_neg_zero):  # x + -0.0 == x, even for x = +0.0
@@ -1030,6 +1054,7 @@ class SubFOp(_FloatBinaryRounding):
     """`%r = arith.subf %a, %b : f32`"""
     name = "arith.subf"
     float_op = staticmethod(lambda x, y: x - y)
+    exact_op = staticmethod(CF.exact_sub)
 
     def fold(self, operands):
         if _float_is(operands[1], lambda x: x == 0 and not CF.is_neg_zero(x)):
@@ -1044,6 +1069,7 @@ class MulFOp(_FloatBinaryRounding):
     name = "arith.mulf"
     traits = _FloatBinary.traits + (T.Commutative,)
     float_op = staticmethod(lambda x, y: x * y)
+    exact_op = staticmethod(CF.exact_mul)
 
     def fold(self, operands):
         if _float_is(operands[1], lambda x: x == 1):
@@ -1059,6 +1085,7 @@ class DivFOp(_FloatBinaryRounding):
     """`%r = arith.divf %a, %b : f32`"""
     name = "arith.divf"
     float_op = staticmethod(CF.ieee_div)
+    exact_op = staticmethod(CF.exact_div)
 
     def fold(self, operands):
         if _float_is(operands[1], lambda x: x == 1):
@@ -1070,6 +1097,7 @@ class RemFOp(_FloatBinary):
     """`%r = arith.remf %a, %b : f32` (the remainder has the sign of %a)"""
     name = "arith.remf"
     float_op = staticmethod(CF.ieee_fmod)
+    exact_op = staticmethod(CF.exact_rem)
 
     def fold(self, operands):
         return self.fold_const(operands)
@@ -1081,8 +1109,7 @@ def _float_min_max(absorbing, fn):
             return self.rhs
         if _float_is(operands[1], absorbing):
             return self.lhs
-        return self.fold_const(
-            operands, lambda a, b: fn(a, b) if CF.foldable_float(a.type) else None)
+        return self.fold_const(operands, fn)  # exact comparisons: any float kind
     return fold
 
 
@@ -1170,12 +1197,10 @@ def _fast_contract(op):
 
 
 def _float_convert(self, operands):
-    """extf/truncf/convertf of constants: only when the value is exact in the result."""
+    """extf/truncf/convertf of constants of any float kinds: only when the value is exact
+    in the result ([Note: exact float conversions] in constant_fold.py)."""
     t = self.out_elem
-    if not CF.foldable_float(CF.elem_type(self.in_.type)):
-        return None
-    return CF.fold_cast(operands[0], self.out.type,
-                        lambda a: CF.round_trip_float(a.value, CF.is_neg_zero(a.value), t),
+    return CF.fold_cast(operands[0], self.out.type, lambda a: CF.convert_float_exact(a, t),
                         "float")
 
 
@@ -1342,10 +1367,10 @@ def _float_to_int(self, operands, signed):
     lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if signed else (0, (1 << w) - 1)
 
     def fn(a):
-        x = a.value
-        if not CF.foldable_float(a.type) or CF.is_nan(x) or math.isinf(x):
+        d = CF.exact_float(a)  # any kind, f80 and f128 included
+        if d[0] != "num":
             return None
-        v = math.trunc(x)  # rounds toward zero; out of range is invalid, not folded
+        v = -int(d[2]) if d[1] else int(d[2])  # toward zero; out of range is not folded
         return v if lo <= v <= hi else None
     return CF.fold_cast(operands[0], self.out.type, fn, "float")
 
@@ -1560,7 +1585,7 @@ class CmpFOp(ArithOp):
         if a is None or b is None:
             return None
         pred = CMPF_PREDICATES[self.properties["predicate"].value]
-        return A.BoolAttr(CF.cmpf(pred, a.value, b.value))
+        return A.BoolAttr(CF.cmpf(pred, CF.exact_key(a), CF.exact_key(b)))
 
 
 # ---------------------------------------------------------------------------- select

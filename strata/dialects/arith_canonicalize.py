@@ -381,13 +381,12 @@ _CMPF_TO_CMPI = {"oeq": ("eq", "eq"), "ueq": ("eq", "eq"), "ogt": ("sgt", "ugt")
 
 def _exact(attr):
     """A FloatAttr's value: a Fraction, +-inf (float), or None for NaN."""
-    d = D._decode_float(attr.bits, attr.type.name)
+    d = CF.exact_float(attr)
     if d[0] == "nan":
         return None
     if d[0] == "inf":
         return -math.inf if d[1] else math.inf
-    v = Fraction(d[2]) * Fraction(2) ** d[3]
-    return -v if d[1] else v
+    return -d[2] if d[1] else d[2]
 
 
 def _precision(t):

@@ -13,7 +13,16 @@ rebuilt through IntegerAttr / DenseElementsAttr, which wrap them to the width. F
 are folded for the kinds whose values fit a Python float exactly (up to f64); +, -, *,
 / and sqrt on a double and one rounding to the target give the correctly rounded
 result for every such kind (the double has more than twice their precision), and other
-kinds (f80, f128) are simply not folded.
+kinds (f80, f128) are folded on exact values (see [Note: exact float arithmetic]).
+Conversions are exact for every kind (see [Note: exact float conversions]).
+
+[Note: exact float conversions]
+extf / truncf / fptosi / fptoui of a constant need no arithmetic, only the value: a
+bit pattern of any kind decodes to a sign and an exact rational (`exact_float`), and
+`convert_float_exact` encodes that rational in the target kind and keeps the result only
+when decoding it gives the very same value and sign (APFloat::convert with losesInfo
+false, as upstream's convertFloatValue asks). So `arith.extf` of an f80 constant to f128
+folds, while truncating 1.444e25 from f32 to bf16 does not.
 """
 from __future__ import annotations
 
@@ -26,8 +35,10 @@ from ..ir import dense as D
 __all__ = [
     "elem_type", "width_of", "uint", "sint", "int_splat", "float_splat", "is_zero",
     "is_one", "is_all_ones", "fold_unary", "fold_binary", "fold_cast", "make_splat",
-    "float_attr", "float_of", "is_nan", "to_float_exact", "round_trip_float",
-    "foldable_float", "quiet_nan", "default_nan", "float_binary_fn", "ieee_div", "ieee_fmod",
+    "float_attr", "float_of", "is_nan", "to_float_exact",
+    "foldable_float", "exact_float", "exact_key", "convert_float_exact", "quiet_nan",
+    "default_nan", "float_binary_fn", "exact_add", "exact_sub", "exact_mul", "exact_div",
+    "exact_rem", "ieee_div", "ieee_fmod",
     "is_neg_zero", "maximum", "minimum", "maxnum", "minnum", "negate", "flush_denormal",
     "cmpf",
 ]
@@ -131,23 +142,78 @@ def to_float_exact(v, t):
     return A.FloatAttr(0.0, t, bits)
 
 
-def round_trip_float(x: float, neg_zero: bool, t):
-    """FloatAttr of `x` in `t` only if it is exactly representable there (upstream's
-    convertFloatValue: no information lost, no overflow), else None."""
-    if is_nan(x):
-        try:
-            return A.FloatAttr(0.0, t, D._encode_float(t.name, math.copysign(1, x) < 0,
-                                                       "nan"))
-        except D._ElemError:
+def exact_float(a):
+    """The exact value of a FloatAttr of any kind: ("nan", neg), ("inf", neg) or
+    ("num", neg, q) with q a non-negative Fraction (see [Note: exact float conversions])."""
+    d = D._decode_float(a.bits, a.type.name)
+    if d[0] != "num":
+        return d
+    sig, e = d[2], d[3]
+    return ("num", d[1], Fraction(sig << e) if e >= 0 else Fraction(sig, 1 << -e))
+
+
+def exact_key(a):
+    """The exact value of a FloatAttr for comparisons: its Python float where that is
+    exact (up to f64), else a Fraction (or +-inf, NaN), so f80 and f128 values that one
+    double cannot tell apart still compare right."""
+    if foldable_float(a.type):
+        return a.value
+    d = exact_float(a)
+    if d[0] != "num":
+        return math.nan if d[0] == "nan" else -math.inf if d[1] else math.inf
+    return -d[2] if d[1] else d[2]
+
+
+def convert_float_exact(a, t):
+    """FloatAttr of `a` (any float kind) in float kind `t` when the value, its sign and
+    its kind (NaN, infinity) survive unchanged, else None."""
+    d = exact_float(a)
+    if d[0] == "nan":
+        bits = _convert_nan(a.bits, a.type.name, t.name)
+        return None if bits is None else A.FloatAttr(0.0, t, bits)
+    try:
+        bits = D._encode_float(t.name, d[1], d[2] if d[0] == "num" else "inf")
+    except D._ElemError:
+        return None
+    if exact_float(A.FloatAttr(0.0, t, bits)) != d:
+        return None
+    return A.FloatAttr(0.0, t, bits)
+
+
+def _convert_nan(bits: int, src: str, dst: str):
+    """The bits of NaN `bits` of kind `src` converted to kind `dst` as APFloat::convert
+    does, or None where it reports a loss or an invalid operation: the payload moves
+    with the significand (shifted left on extension; on truncation a non-zero lost part
+    is a loss), a signaling NaN is invalid, x87's unnormal NaNs have no other encoding,
+    a kind without NaN takes none, a kind whose only non-finite value is NaN takes only
+    another such kind's NaN, and a NaN without payload bits becomes the quiet NaN."""
+    seb, smb, _, skind, sexp, _, swidth = D._layout(src)
+    deb, dmb, _, dkind, dexp, deshift, dwidth = D._layout(dst)
+    neg = bool(bits >> (swidth - 1) & 1) and skind != "e8m0"
+    nan_only = ("fn", "fnuz", "e8m0")
+    if dkind == "finite" or (dkind in nan_only and skind not in nan_only):
+        return None
+    if dkind in nan_only:
+        return D._encode_float(dst, neg, "nan")
+    if skind in ("fnuz", "e8m0"):
+        return D._encode_float(dst, False, "nan")  # their NaN has no payload nor sign
+    sig = bits & ((1 << (smb + sexp)) - 1)  # x87 keeps its integer bit in the significand
+    if sexp and (not sig >> smb & 1 or not sig >> (smb - 1) & 1):
+        return None  # an x87 pseudo-NaN or signaling NaN
+    if skind == "ieee" and not sig >> (smb - 1) & 1:
+        return None  # signaling: converting it is an invalid operation
+    shift = (dmb + 1) - (smb + 1)
+    if shift < 0:
+        if sig & ((1 << -shift) - 1):
             return None
-    kind = D._FMT[t.name][3]
-    if math.isinf(x) and kind != "ieee":
-        return None
-    a = float_attr(x, t)
-    if a is None or a.value != x or (x == 0 and math.copysign(1, a.value) != (
-            -1 if neg_zero else 1)):
-        return None
-    return a
+        sig >>= -shift
+    else:
+        sig <<= shift
+    frac = sig & ((1 << dmb) - 1)
+    if dexp:
+        frac |= 1 << dmb  # x87's integer bit, set in every NaN it makes
+    sign = (1 << (dwidth - 1)) if neg else 0
+    return sign | ((1 << deb) - 1) << deshift | frac
 
 
 # ------------------------------------------------------------------ elementwise folding
@@ -286,22 +352,87 @@ def default_nan(t):
     return float_attr(float("nan"), t)
 
 
-def float_binary_fn(op):
+def float_binary_fn(op, exact=None):
     """Per-element folder of a binary float op computed on Python floats (one double
-    operation rounds correctly, see the module docstring); NaN operands propagate."""
+    operation rounds correctly, see the module docstring), or for the kinds beyond
+    doubles (f80, f128) by `exact` on exact values ([Note: exact float arithmetic]);
+    NaN operands propagate."""
     def fn(a, b):
         t = a.type
-        if not foldable_float(t):
+        if not foldable_float(t) and exact is None:
             return None
         if is_nan(a.value):
             return quiet_nan(a)
         if is_nan(b.value):
             return quiet_nan(b)
+        if not foldable_float(t):
+            r = exact(_signed(a), _signed(b))
+            return default_nan(t) if r is None else A.FloatAttr(
+                0.0, t, D._encode_float(t.name, r[0], r[1]))
         r = op(a.value, b.value)
         if is_nan(r):
             return default_nan(t)
         return float_attr(r, t)
     return fn
+
+
+# [Note: exact float arithmetic]
+# f80 and f128 values are not Python floats, so their +, -, *, / and remainder are done
+# on exact values: each operand is (negative, magnitude) with the magnitude a Fraction or
+# "inf"; the exact result is rounded once to nearest-even by dense.py's encoder (as
+# APFloat does), with IEEE 754's rules for infinities, zeros and invalid operations
+# (None: the default NaN).
+
+
+def _signed(a):
+    d = exact_float(a)
+    return (d[1], "inf") if d[0] == "inf" else (d[1], d[2])
+
+
+def exact_add(x, y):
+    (nx, qx), (ny, qy) = x, y
+    if qx == "inf" or qy == "inf":
+        if qx == "inf" and qy == "inf" and nx != ny:
+            return None
+        return x if qx == "inf" else y
+    s = (-qx if nx else qx) + (-qy if ny else qy)
+    if s == 0:  # an exact zero is +0 unless both addends are -0
+        return (nx and ny and qx == 0 and qy == 0, Fraction(0))
+    return (s < 0, abs(s))
+
+
+def exact_sub(x, y):
+    return exact_add(x, (not y[0], y[1]))
+
+
+def exact_mul(x, y):
+    (nx, qx), (ny, qy) = x, y
+    neg = nx != ny
+    if "inf" in (qx, qy):
+        return None if 0 in (qx, qy) else (neg, "inf")
+    return (neg, qx * qy)
+
+
+def exact_div(x, y):
+    (nx, qx), (ny, qy) = x, y
+    neg = nx != ny
+    if qx == "inf":
+        return None if qy == "inf" else (neg, "inf")
+    if qy == "inf":
+        return (neg, Fraction(0))
+    if qy == 0:
+        return None if qx == 0 else (neg, "inf")
+    return (neg, qx / qy)
+
+
+def exact_rem(x, y):
+    """APFloat::mod (fmod): the remainder of the truncated quotient, sign of x."""
+    (nx, qx), qy = x, y[1]
+    if qx == "inf" or qy == 0:
+        return None
+    if qy == "inf":
+        return x
+    return (nx, qx % qy)
 
 
 def ieee_div(x, y):
@@ -327,15 +458,20 @@ def is_neg_zero(x):
     return x == 0 and math.copysign(1, x) < 0
 
 
+def _negative_bit(a) -> bool:
+    return D._FMT[a.type.name][3] != "e8m0" and bool(a.bits >> (a.type.width - 1))
+
+
 def maximum(a, b):
-    """llvm::maximum: NaN wins, -0 < +0."""
+    """llvm::maximum: NaN wins, -0 < +0 (exact values: any kind)."""
     if is_nan(a.value):
         return quiet_nan(a)
     if is_nan(b.value):
         return quiet_nan(b)
-    if a.value == 0 and b.value == 0 and is_neg_zero(a.value) != is_neg_zero(b.value):
-        return b if is_neg_zero(a.value) else a
-    return b if a.value < b.value else a
+    x, y = exact_key(a), exact_key(b)
+    if x == 0 and y == 0 and _negative_bit(a) != _negative_bit(b):
+        return b if _negative_bit(a) else a
+    return b if x < y else a
 
 
 def minimum(a, b):
@@ -343,23 +479,35 @@ def minimum(a, b):
         return quiet_nan(a)
     if is_nan(b.value):
         return quiet_nan(b)
-    if a.value == 0 and b.value == 0 and is_neg_zero(a.value) != is_neg_zero(b.value):
-        return a if is_neg_zero(a.value) else b
-    return a if a.value < b.value else b
+    x, y = exact_key(a), exact_key(b)
+    if x == 0 and y == 0 and _negative_bit(a) != _negative_bit(b):
+        return a if _negative_bit(a) else b
+    return a if x < y else b
+
+
+def is_signaling(a) -> bool:
+    """A signaling NaN: an IEEE kind's NaN with the quiet bit clear."""
+    eb, mb, _, kind, explicit = D._FMT[a.type.name]
+    return kind == "ieee" and is_nan(a.value) and not a.bits >> (mb - 1) & 1
 
 
 def maxnum(a, b):
-    """llvm::maxnum: a NaN loses to a number, -0 < +0."""
+    """llvm::maxnum: a signaling NaN gives the quiet NaN, a quiet NaN loses to a number,
+    -0 < +0."""
+    if is_signaling(a) or is_signaling(b):
+        return quiet_nan(a if is_signaling(a) else b)
     if is_nan(a.value):
-        return quiet_nan(b) if is_nan(b.value) else b
+        return b
     if is_nan(b.value):
         return a
     return maximum(a, b)
 
 
 def minnum(a, b):
+    if is_signaling(a) or is_signaling(b):
+        return quiet_nan(a if is_signaling(a) else b)
     if is_nan(a.value):
-        return quiet_nan(b) if is_nan(b.value) else b
+        return b
     if is_nan(b.value):
         return a
     return minimum(a, b)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import math
+from fractions import Fraction
 
 from ..ir import attributes as A
 from ..ir import constraints as C
@@ -183,9 +184,10 @@ class _Classification(MathOp):
     def fold(self, operands):
         # Scalars and splats only, as upstream.
         s = CF.float_splat(operands[0])
-        if s is None or not CF.foldable_float(s[2]):
+        if s is None:
             return None
-        return CF.make_splat(A.BoolAttr(type(self).test(s[0], s[2])), self.result.type)
+        x = CF.exact_key(A.FloatAttr(0.0, s[2], s[1]))  # exact: f80 and f128 too
+        return CF.make_splat(A.BoolAttr(type(self).test(x, s[2])), self.result.type)
 
 
 # ---------------------------------------------------------------------------- float ops
@@ -199,16 +201,20 @@ def _unary_op(cls_name, name, fold_fn=None, note=""):
 
 
 def _round_integral(rounding, libm_only=False):
-    """roundToIntegral in a rounding direction, on any foldable float kind (only f32 and
-    f64 for round and trunc, which upstream folds through libm)."""
+    """roundToIntegral in a rounding direction, exactly, on any float kind (only f32 and
+    f64 for round and trunc, which upstream folds through libm). `rounding` maps the
+    exact value (a Fraction) to an integer; a zero result keeps the operand's sign."""
     def fn(a):
-        x = a.value
-        if not CF.foldable_float(a.type) or (libm_only and not _f32_or_f64(a.type)):
+        t = a.type
+        if libm_only and not _f32_or_f64(t):
             return None
-        if CF.is_nan(x) or math.isinf(x) or x == 0:
+        d = CF.exact_float(a)
+        if d[0] == "nan":
+            return CF.quiet_nan(a)  # roundToIntegral quiets a signaling NaN
+        if d[0] == "inf" or d[2] == 0:
             return a
-        r = float(rounding(x))
-        return CF.float_attr(math.copysign(r, x) if r == 0 else r, a.type)
+        r = abs(rounding(-d[2] if d[1] else d[2]))
+        return A.FloatAttr(0.0, t, D._encode_float(t.name, d[1], Fraction(r)))
     return fn
 
 
@@ -218,10 +224,10 @@ def _round_half_away(x):
 
 
 def _absf(a):
-    if not CF.foldable_float(a.type):
-        return None
-    neg = _negative(a.value) if not CF.is_nan(a.value) else bool(a.bits >> (a.type.width - 1))
-    return A.FloatAttr(0.0, a.type, D._negate(a.type.name, a.bits)) if neg else a
+    """The sign bit cleared, in any float kind (NaNs included)."""
+    t = a.type
+    neg = D._FMT[t.name][3] != "e8m0" and bool(a.bits >> (t.width - 1))
+    return A.FloatAttr(0.0, t, D._negate(t.name, a.bits)) if neg else a
 
 
 AbsFOp = _unary_op("AbsFOp", "absf", _absf)
@@ -267,25 +273,39 @@ def _rsqrt(a):
 
 RsqrtOp = _unary_op("RsqrtOp", "rsqrt", _rsqrt, note=" (1 / sqrt(%a))")
 def _libm_binary(name, special=None):
+    """Folder body calling libm's `name` on f32/f64 constants; `special(a, b)`, tried
+    first on constants of any kind, gives upstream's result where libm is not asked."""
     def fn(a, b):
         t = a.type
-        if not _f32_or_f64(t):
-            return None
         if special is not None:
             r = special(a, b)
             if r is not None:
                 return r
+        if not _f32_or_f64(t):
+            return None
         r = _call(name, t, a.value, b.value)
         return None if r is None else CF.float_attr(r, t)
     return fn
 
 
 def _atan2_zeros(a, b):
-    return CF.float_attr(math.nan, a.type) if a.value == 0 and b.value == 0 else None
+    """atan2 of two zeros is upstream's NaN, in every float kind that has one."""
+    def zero(x):
+        d = CF.exact_float(x)  # exact: f80's denormals are zero as doubles
+        return d[0] == "num" and d[2] == 0
+    return CF.float_attr(math.nan, a.type) if zero(a) and zero(b) else None
+
+
+def _pow_signaling(a, b):
+    """libm's pow turns a signaling NaN operand into a quiet NaN (even pow(1, sNaN)
+    and pow(sNaN, 0), which are 1 for a quiet one): the first NaN operand, made quiet."""
+    if not _f32_or_f64(a.type) or not (CF.is_signaling(a) or CF.is_signaling(b)):
+        return None
+    return CF.quiet_nan(a if CF.is_nan(a.value) else b)
 
 
 def _copysign(a, b):
-    if not CF.foldable_float(a.type):
+    if D._FMT[a.type.name][3] == "e8m0":
         return None
     sign_a = bool(a.bits >> (a.type.width - 1))
     sign_b = bool(b.bits >> (b.type.width - 1))
@@ -307,7 +327,7 @@ class CopySignOp(_FloatBinary):
 class PowFOp(_FloatBinary):
     """`%r = math.powf %a, %b : f32`"""
     name = "math.powf"
-    fold_fn = staticmethod(_libm_binary("pow"))
+    fold_fn = staticmethod(_libm_binary("pow", _pow_signaling))
 
 
 class FmaOp(_FloatTernary):
@@ -451,23 +471,28 @@ class IPowIOp(MathOp):
 # ---------------------------------------------------------------------------- classification
 
 
+def _is_inf(x):
+    """x (a float or Fraction, see CF.exact_key) is an infinity."""
+    return x == math.inf or x == -math.inf
+
+
 def _is_normal(x, t):
-    if CF.is_nan(x) or math.isinf(x) or x == 0:
+    if CF.is_nan(x) or _is_inf(x) or x == 0:
         return False
     bias, kind = D._FMT[t.name][2], D._FMT[t.name][3]
-    return kind == "e8m0" or abs(x) >= 2.0 ** (1 - bias)
+    return kind == "e8m0" or abs(x) >= Fraction(2) ** (1 - bias)
 
 
 class IsFiniteOp(_Classification):
     """`%r = math.isfinite %a : f32`"""
     name = "math.isfinite"
-    test = staticmethod(lambda x, t: not (CF.is_nan(x) or math.isinf(x)))
+    test = staticmethod(lambda x, t: not (CF.is_nan(x) or _is_inf(x)))
 
 
 class IsInfOp(_Classification):
     """`%r = math.isinf %a : f32`"""
     name = "math.isinf"
-    test = staticmethod(lambda x, t: math.isinf(x))
+    test = staticmethod(lambda x, t: _is_inf(x))
 
 
 class IsNaNOp(_Classification):

@@ -452,8 +452,11 @@ class AttrParser(Lexer):
             if is_float:
                 # Round the decimal straight to the type, as APFloat does (going through
                 # a Python float first would round twice).
-                from ..ir.dense import _decimal_bits
-                return A.FloatAttr(0.0, type, _decimal_bits(type.name, tok, neg))
+                from ..ir.dense import _decimal_bits, _ElemError
+                try:
+                    return A.FloatAttr(0.0, type, _decimal_bits(type.name, tok, neg))
+                except _ElemError as e:  # -1.0 : f8E8M0FNU, as a dense element is
+                    self.error(e.message, start)
             if tok.startswith("0x"):
                 if neg:
                     self.error("hexadecimal float literal should not have a leading minus",

@@ -145,6 +145,15 @@ def test_division_identities():
     args = "%x: i32"
     assert fold("  %z = arith.constant 0 : i32\n  %r = arith.divsi %z, %x : i32\n"
                 "  return %r : i32", args) == "arith.constant"
+    # 1 / 1 is the operand (x / 1), not a new 1 (x / x)
+    assert fold("  %o = arith.constant 1 : i32\n  %r = arith.ceildivsi %o, %o : i32\n"
+                "  return %r : i32") == "arith.constant"
+    # 0 % x is a new zero (upstream's order of constants after canonicalize depends on it)
+    assert fold("  %z = arith.constant 0 : i32\n  %r = arith.remui %z, %x : i32\n"
+                "  return %r : i32", args) == "0 : i32"
+    assert fold("  %z = arith.constant dense<0> : vector<2xi8>\n"
+                "  %r = arith.remsi %z, %v : vector<2xi8>\n  return %r : vector<2xi8>",
+                "%v: vector<2xi8>", "vector<2xi8>") == "dense<0> : vector<2xi8>"
     assert fold("  %r = arith.divui %x, %x : i32\n  return %r : i32", args) == "1 : i32"
     assert fold("  %r = arith.remsi %x, %x : i32\n  return %r : i32", args) == "0 : i32"
     assert fold("  %o = arith.constant 1 : i32\n  %r = arith.remui %x, %o : i32\n"
@@ -194,6 +203,16 @@ def test_shifts():
     assert fold("  %r = arith.shli %x, %x : i32\n  return %r : i32", args) is None
     assert fold("  %m = arith.constant -1 : i32\n  %r = arith.shrsi %m, %x : i32\n"
                 "  return %r : i32", args) == "arith.constant"
+    # Dense amounts: as upstream, only the last element's amount must be below the
+    # width; an earlier oversized one shifts everything out (shrsi: the sign remains).
+    vec = "vector<3xi8>"
+    assert binop("shrsi", vec, "dense<[-7, 5, 64]>", "dense<[9, 1, 2]>") == \
+        "dense<[-1, 2, 16]> : vector<3xi8>"
+    assert binop("shli", vec, "dense<[-7, 5, 64]>", "dense<[9, 1, 2]>") == \
+        "dense<[0, 10, 0]> : vector<3xi8>"
+    assert binop("shrui", vec, "dense<[-7, 5, 64]>", "dense<[9, 1, 2]>") == \
+        "dense<[0, 2, 16]> : vector<3xi8>"
+    assert binop("shli", vec, "dense<[-7, 5, 64]>", "dense<[1, 2, 8]>") is None
 
 
 def test_min_max():
@@ -277,6 +296,23 @@ def test_float_arithmetic_rounds_to_the_type():
     assert binop("addf", "f32", 16777218.0, 1.0, " to_nearest_even") == "0x4B800002 : f32"
 
 
+def test_f80_f128_arithmetic_is_exactly_rounded():
+    # [Note: exact float arithmetic]: one rounding of the exact result, ties to even.
+    assert binop("addf", "f80", 1.0, "0x3FC08000000000000000") == \
+        "1.00000000000000000011 : f80"  # 1 + 2^-63: one ulp
+    assert binop("addf", "f80", 1.0, "0x3FBF8000000000000000") == \
+        "1.000000e+00 : f80"  # 1 + 2^-64: a tie, to even
+    assert binop("divf", "f128", 1.0, 3.0) == "0.333333333333333333333333333333333317 : f128"
+    assert binop("subf", "f128", "0x7FFF0000000000000000000000000000",
+                 "0x7FFF0000000000000000000000000000") == \
+        "0x7FFF8000000000000000000000000000 : f128"  # inf - inf
+    assert binop("remf", "f80", 7.5, -2.0) == "1.500000e+00 : f80"
+    assert binop("maximumf", "f80", "0x3FC08000000000000000", "0x3FBF8000000000000000") == \
+        "1.08420217248550443401E-19 : f80"
+    assert binop("mulf", "f128", -0.0, 2.0) == "-0.000000e+00 : f128"
+    assert binop("addf", "f80", 2.0, -2.0) == "0.000000e+00 : f80"
+
+
 def test_float_nans():
     nan, inf, minf = "0x7FC00000", "0x7F800000", "0xFF800000"
     assert binop("subf", "f32", inf, inf) == "0x7FC00000 : f32"  # a positive quiet NaN
@@ -286,6 +322,11 @@ def test_float_nans():
     assert binop("maximumf", "f32", nan, 1.0) == "0x7FC00000 : f32"
     assert binop("maxnumf", "f32", nan, 1.0) == "1.000000e+00 : f32"
     assert binop("minnumf", "f32", 1.0, nan) == "arith.constant"  # minnumf(x, NaN) = x
+    # llvm::maxnum / minnum: a signaling NaN operand gives that NaN made quiet
+    assert binop("maxnumf", "f32", "0x7F800001", 1.0) == "0x7FC00001 : f32"
+    assert binop("minnumf", "f16", "0xFC01", -2.0) == "0xFE01 : f16"
+    assert binop("maxnumf", "f64", "0x7FF8000000000001", "0x7FF0000000000002") == \
+        "arith.constant"  # a NaN on the right: the left operand, before any folding
     assert binop("minimumf", "f32", minf, 1.0) == "0xFF800000 : f32"
     assert binop("maximumf", "f32", -0.0, 0.0) == "0.000000e+00 : f32"
     assert binop("minimumf", "f32", 0.0, -0.0) == "-0.000000e+00 : f32"
@@ -362,6 +403,15 @@ def test_cmpf():
     assert fold(f"  %n = arith.constant {nan} : f32\n  %r = arith.cmpf olt, %x, %n : f32\n"
                 "  return %r : i1", "%x: f32", "i1") == "false"
 
+    def cmp_t(pred, a, b, t):
+        return fold(f"  %a = arith.constant {a} : {t}\n  %b = arith.constant {b} : {t}\n"
+                    f"  %r = arith.cmpf {pred}, %a, %b : {t}\n  return %r : i1", results="i1")
+    # f80 / f128 compare exact values: one ulp past 1.0, a denormal, beyond f64's range
+    assert cmp_t("oeq", "0x3FFF8000000000000000", "0x3FFF8000000000000001", "f80") == "false"
+    assert cmp_t("ogt", "0x00000000000000000001", "0.0", "f80") == "true"
+    assert cmp_t("olt", "1.0e4000", "0x7FFF0000000000000000000000000000", "f128") == "true"
+    assert cmp_t("oeq", "1.0e4000", "1.0e4001", "f128") == "false"
+
 
 # ------------------------------------------------------------------ casts
 
@@ -408,6 +458,53 @@ def test_float_casts_fold_only_exact_values():
                 "  return %r : f32", "%x: f32", "f32") is None
 
 
+def test_float_casts_of_every_kind_are_exact():
+    # [Note: exact float conversions]: f80 and f128 convert through their exact values.
+    assert unop("extf", "f80", 1.0, "f128") == "1.000000e+00 : f128"
+    assert unop("truncf", "f128", 3.5, "f80") == "3.500000e+00 : f80"
+    assert unop("truncf", "f80", "1.0e300", "f64") is None  # f80's 1e300 is not a double
+    assert unop("extf", "f64", "4.9406564584124654e-324", "f128") == \
+        "4.94065645841246544176568792868221372E-324 : f128"
+    assert unop("extf", "f16", -0.0, "f80") == "-0.000000e+00 : f80"
+    assert unop("truncf", "f128", "0x7FFF0000000000000000000000000000", "f16") == \
+        "0x7C00 : f16"  # +inf
+    assert unop("truncf", "f32", -0.0, "f8E5M2FNUZ") is None  # no negative zero there
+
+
+def test_float_identities_need_the_exact_value():
+    # x * c and x / c are x only for c exactly 1: f80's 1 + 2^-63 and f128's 1 + 2^-112
+    # are 1.0 as doubles, and x + denormal is not x + 0.
+    assert fold("  %c = arith.constant 0x3FFF8000000000000001 : f80\n"
+                "  %r = arith.mulf %x, %c : f80\n  return %r : f80", "%x: f80", "f80") is None
+    assert fold("  %c = arith.constant 0x3FFF0000000000000000000000000001 : f128\n"
+                "  %r = arith.divf %x, %c : f128\n  return %r : f128", "%x: f128",
+                "f128") is None
+    assert fold("  %c = arith.constant 0x80000000000000000001 : f80\n"
+                "  %r = arith.addf %x, %c : f80\n  return %r : f80", "%x: f80", "f80") is None
+    assert fold("  %c = arith.constant 1.0 : f80\n  %r = arith.mulf %x, %c : f80\n"
+                "  return %r : f80", "%x: f80", "f80") == "ARG0"
+    assert fold("  %c = arith.constant -0.0 : f128\n  %r = arith.addf %x, %c : f128\n"
+                "  return %r : f128", "%x: f128", "f128") == "ARG0"
+
+
+def test_float_casts_move_nan_payloads():
+    # APFloat::convert shifts the payload with the significand; a truncation that drops
+    # a set bit, a signaling NaN or an x87 pseudo-NaN is not folded.
+    assert unop("extf", "f32", "0x7FC00001", "f64") == "0x7FF8000020000000 : f64"
+    assert unop("extf", "bf16", "0x7FC1", "f32") == "0x7FC10000 : f32"
+    assert unop("extf", "f80", "0x7FFFC000000000000000", "f128") == \
+        "0x7FFF8000000000000000000000000000 : f128"
+    assert unop("truncf", "f80", "0xFFFFC000000000000000", "f64") == \
+        "0xFFF8000000000000 : f64"
+    assert unop("truncf", "f128", "0x7FFF8000000000000000000000000001", "f32") is None
+    assert unop("extf", "f32", "0x7F800001", "f64") is None  # signaling
+    assert unop("truncf", "f80", "0x7FFF4000000000000000", "f64") is None  # pseudo-NaN
+    assert unop("extf", "f8E5M2FNUZ", "0x80", "f16") == "0x7E00 : f16"
+    assert unop("extf", "f8E4M3FN", "0xFF", "f16") == "0xFF80 : f16"
+    assert unop("truncf", "f16", "0x7E00", "f8E4M3FN") is None  # NaN-only kind
+    assert unop("truncf", "f16", "0x7E00", "f6E2M3FN") is None  # no NaN at all
+
+
 def test_int_float_conversions():
     assert unop("sitofp", "i32", -3, "f32") == "-3.000000e+00 : f32"
     assert unop("uitofp", "i8", -1, "f32") == "2.550000e+02 : f32"
@@ -418,6 +515,9 @@ def test_int_float_conversions():
     assert unop("fptoui", "f32", -1.0, "i8") is None
     assert unop("fptosi", "f32", 128.0, "i8") is None
     assert unop("fptosi", "f32", "0x7FC00000", "i32") is None
+    assert unop("fptosi", "f80", -7.75, "i32") == "-7 : i32"
+    assert unop("fptoui", "f128", 65535.5, "i16") == "-1 : i16"
+    assert unop("fptosi", "f128", "1.0e30", "i64") is None
 
 
 def test_bitcast():
@@ -520,6 +620,43 @@ def test_math_rounding():
     assert unop("trunc", "f16", 1.5, "f16", "math") is None  # libm: f32 and f64 only
 
 
+def test_math_rounding_is_exact_in_every_kind():
+    # roundToIntegral on the exact value: f80 and f128 fold too; a signaling NaN comes
+    # out quiet, a zero result keeps the sign.
+    assert unop("ceil", "f80", 2.5, "f80", "math") == "3.000000e+00 : f80"
+    assert unop("floor", "f128", -0.5, "f128", "math") == "-1.000000e+00 : f128"
+    assert unop("roundeven", "f80", "0x7FFEFFFFFFFFFFFFFFFF", "f80", "math") == \
+        "1.18973149535723176502E+4932 : f80"
+    assert unop("ceil", "f80", "0x00000000000000000001", "f80", "math") == \
+        "1.000000e+00 : f80"  # a denormal, zero as a double
+    assert unop("ceil", "f128", -0.5, "f128", "math") == "-0.000000e+00 : f128"
+    assert unop("ceil", "f16", "0x7C01", "f16", "math") == "0x7E01 : f16"
+    assert unop("round", "f64", "0x7FF0000000000001", "f64", "math") == \
+        "0x7FF8000000000001 : f64"
+    assert unop("ceil", "f80", "0x7FFF8000000000000001", "f80", "math") == \
+        "0x7FFFC000000000000001 : f80"
+
+
+def test_math_sign_ops_and_nan_rules_in_every_kind():
+    assert unop("absf", "f128", -2.5, "f128", "math") == "2.500000e+00 : f128"
+    assert unop("absf", "f80", "0xFFFFC000000000000000", "f80", "math") == \
+        "0x7FFFC000000000000000 : f80"
+    assert fold("  %a = arith.constant -2.0 : f80\n  %b = arith.constant 1.0 : f80\n"
+                "  %r = math.copysign %b, %a : f80\n  return %r : f80",
+                results="f80") == "-1.000000e+00 : f80"
+    atan2 = ("  %a = arith.constant {a} : {t}\n  %b = arith.constant {b} : {t}\n"
+             "  %r = math.atan2 %a, %b : {t}\n  return %r : {t}")
+    assert fold(atan2.format(a="-0.0", b="0.0", t="f16"), results="f16") == "0x7E00 : f16"
+    assert fold(atan2.format(a="0x00000000000000000001", b="0.0", t="f80"),
+                results="f80") is None  # a denormal is not zero
+    pow_ = ("  %a = arith.constant {a} : f32\n  %b = arith.constant {b} : f32\n"
+            "  %r = math.powf %a, %b : f32\n  return %r : f32")
+    assert fold(pow_.format(a=1.0, b="0x7F800001"), results="f32") == "0x7FC00001 : f32"
+    assert fold(pow_.format(a="0x7F800002", b=0.0), results="f32") == "0x7FC00002 : f32"
+    assert fold(pow_.format(a=1.0, b="0x7FC00001"), results="f32") == \
+        "1.000000e+00 : f32"  # pow(1, quiet NaN) is 1
+
+
 def test_math_integer_and_misc():
     assert unop("ctlz", "i32", 0, "i32", "math") == "32 : i32"
     assert unop("cttz", "i32", 8, "i32", "math") == "3 : i32"
@@ -550,6 +687,11 @@ def test_math_classification():
     assert cls("isinf", "0xFC00", "f16") == "true"
     assert cls("isnormal", "1.0e-40") == "false"
     assert cls("isfinite", "1.0e-40") == "true"
+    # f80 / f128 classify their exact values (a denormal is no double's zero)
+    assert cls("isnormal", "0x00000000000000000001", "f80") == "false"
+    assert cls("isinf", "1.0e4000", "f128") == "false"
+    assert cls("isnormal", "1.0e-4000", "f128") == "true"
+    assert cls("isnan", "0x7FFFC000000000000000", "f80") == "true"
     assert fold("  %a = arith.constant dense<0x7FC00000> : vector<2xf32>\n"
                 "  %r = math.isnan %a : vector<2xf32>\n  return %r : vector<2xi1>",
                 results="vector<2xi1>") == "dense<true> : vector<2xi1>"

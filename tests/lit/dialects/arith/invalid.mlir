@@ -415,3 +415,12 @@ func.func @constant_scalable_vector() {
   %0 = arith.constant dense<[1, 2]> : vector<[2]xi32>
   return
 }
+
+// -----
+
+func.func @constant_negative_unsigned_float() {
+  // A located parse error (it was an internal error), as for a dense element.
+  // expected-error @+1 {{negative floating point literal for a type with no signed representation}}
+  %0 = arith.constant -2.5 : f8E8M0FNU
+  return
+}

@@ -712,3 +712,71 @@ func.func @cmpf_int_to_fp_const(%x: i8, %y: i32, %z: i64) -> (i1, i1, i1, i1, i1
   %15 = arith.cmpf uno, %0, %nan : f32
   return %1, %2, %3, %4, %5, %6, %8, %9, %11, %12, %14 : i1, i1, i1, i1, i1, i1, i1, i1, i1, i1, i1
 }
+
+// -----
+
+// Casts of constants fold for every float kind, through exact values (f80 and f128
+// included), NaN payloads moving with the significand; inexact values, lost payload
+// bits and signaling NaNs are left to run.
+// CHECK-LABEL: func.func @float_casts_any_kind(
+//  CHECK-NEXT:   %cst = arith.constant 0xFFF8000000000000 : f64
+//  CHECK-NEXT:   %cst_0 = arith.constant 0x7FFF8000000000000000000000000000 : f128
+//  CHECK-NEXT:   %cst_1 = arith.constant 0x7FF8000020000000 : f64
+//  CHECK-NEXT:   %c-7_i32 = arith.constant -7 : i32
+//  CHECK-NEXT:   %cst_2 = arith.constant 0x7FF4000000000000 : f64
+//  CHECK-NEXT:   %cst_3 = arith.constant 0x7FFF8000000000000000000000000001 : f128
+//  CHECK-NEXT:   %cst_4 = arith.constant 1.000000e+300 : f80
+//  CHECK-NEXT:   %cst_5 = arith.constant dense<[0.000000e+00, 1.000000e+00]> : vector<2xf128>
+//  CHECK-NEXT:   %cst_6 = arith.constant 3.500000e+00 : f80
+//  CHECK-NEXT:   %0 = arith.truncf %cst_4 : f80 to f64
+//  CHECK-NEXT:   %1 = arith.truncf %cst_3 : f128 to f32
+//  CHECK-NEXT:   %2 = arith.truncf %cst_2 : f64 to f32
+//  CHECK-NEXT:   return %cst_5, %cst_6, %0, %c-7_i32, %cst_1, %cst_0, %cst, %1, %2 : vector<2xf128>, f80, f64, i32, f64, f128, f64, f32, f32
+//  CHECK-NEXT: }
+func.func @float_casts_any_kind() -> (vector<2xf128>, f80, f64, i32, f64, f128, f64, f32, f32) {
+  %v = arith.constant dense<[0.0, 1.0]> : vector<2xf80>
+  %0 = arith.extf %v : vector<2xf80> to vector<2xf128>
+  %a = arith.constant 3.5 : f128
+  %1 = arith.truncf %a : f128 to f80
+  %b = arith.constant 1.0e300 : f80
+  %2 = arith.truncf %b : f80 to f64
+  %c = arith.constant -7.75 : f80
+  %3 = arith.fptosi %c : f80 to i32
+  %n = arith.constant 0x7FC00001 : f32
+  %4 = arith.extf %n : f32 to f64
+  %x = arith.constant 0x7FFFC000000000000000 : f80
+  %5 = arith.extf %x : f80 to f128
+  %y = arith.constant 0xFFFFC000000000000000 : f80
+  %6 = arith.truncf %y : f80 to f64
+  %p = arith.constant 0x7FFF8000000000000000000000000001 : f128
+  %7 = arith.truncf %p : f128 to f32
+  %s = arith.constant 0x7FF4000000000000 : f64
+  %8 = arith.truncf %s : f64 to f32
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : vector<2xf128>, f80, f64, i32, f64, f128, f64, f32, f32
+}
+
+// -----
+
+// 0 % x folds to a new zero, 0 / x to the zero operand: the constants end up in
+// upstream's order (the folded xori's `false` first here, the zero first below).
+// CHECK-LABEL: func.func @rem_of_zero(
+//  CHECK-NEXT:   %false = arith.constant false
+//  CHECK-NEXT:   %c0 = arith.constant 0 : index
+//  CHECK-NEXT:   return %c0, %false : index, i1
+func.func @rem_of_zero(%x: index, %b: i1) -> (index, i1) {
+  %c0 = arith.constant 0 : index
+  %f = arith.xori %b, %b : i1
+  %r = arith.remui %c0, %x : index
+  return %r, %f : index, i1
+}
+
+// CHECK-LABEL: func.func @div_of_zero(
+//  CHECK-NEXT:   %c0 = arith.constant 0 : index
+//  CHECK-NEXT:   %false = arith.constant false
+//  CHECK-NEXT:   return %c0, %false : index, i1
+func.func @div_of_zero(%x: index, %b: i1) -> (index, i1) {
+  %c0 = arith.constant 0 : index
+  %f = arith.xori %b, %b : i1
+  %r = arith.divui %c0, %x : index
+  return %r, %f : index, i1
+}
