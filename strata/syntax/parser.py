@@ -737,7 +737,10 @@ class Parser(AttrParser):
             return cls
         dialect = name.split(".", 1)[0] if "." in name else ""
         d = self.ctx.get_dialect(dialect)
-        if self.ctx.allow_unregistered:
+        # --allow-unregistered-dialect admits ops of dialects Strata does not have; a
+        # registered dialect still rejects names it does not define (upstream's dialects
+        # do not allow unknown operations, whatever the flag says).
+        if d is None and self.ctx.allow_unregistered:
             return UnregisteredOp
         if d is None:
             # Upstream reports this at the token after the quoted name.
