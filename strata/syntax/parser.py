@@ -769,6 +769,8 @@ class Parser(AttrParser):
             cls = self._resolve_op_class(name, start)
         succs = []
         if self.kind == PUNCT and self.tok == "[":
+            if cls is not UnregisteredOp and not _terminator(cls):
+                self.error("successors in non-terminator")
             self._next()
             succs.append(self.parse_successor())
             while self.consume_if(","):
@@ -799,6 +801,9 @@ class Parser(AttrParser):
             else self.parse_type()
         if not isinstance(ft, A.FunctionType):
             self.error("expected function type", tstart)
+        if len(refs) != len(ft.inputs):  # upstream's parseGenericOperation wording
+            self.error(f"expected {len(refs)} operand type{'' if len(refs) == 1 else 's'}"
+                       f" but had {len(ft.inputs)}", tstart)
         operands = self.resolve_operands(refs, ft.inputs, tstart)
         loc = self.parse_optional_trailing_loc() or self.loc_at(start)
         if cls is not UnregisteredOp:
@@ -1112,6 +1117,11 @@ def _shared_props(cls, parsed):
         if kept.get(k) is default:
             del kept[k]
     return MappingProxyType(kept) if kept else EMPTY_DICT
+
+
+def _terminator(cls):
+    from ..ir.traits import Terminator
+    return Terminator in cls.traits
 
 
 def _isolated(cls):
