@@ -259,10 +259,11 @@ _PRINT_FLAGS = ("mlir-print-debuginfo", "mlir-print-local-scope")
 _UNREGISTERED_TEST = re.compile(
     r"error: operation being parsed with an unregistered dialect[^\n]*\n[^\n]*\"test\.")
 # iree-opt's first error names an op or dialect: "'affine.apply' op ...", "custom op
-# 'vector.splat' is unknown", "Dialect `test' not found for custom op ...".
+# 'vector.splat' is unknown", "Dialect `test' not found for custom op ...", "dialect
+# 'test' is unknown" (a `{-# dialect_resources #-}` entry).
 _FIRST_ERROR_DIALECT = re.compile(
     r"error: (?:'([A-Za-z_]\w*)\.[\w.$]+' op |custom op '([A-Za-z_]\w*)\.[\w.$]+' is unknown"
-    r"|Dialect `(\w+)' not found)")
+    r"|Dialect `(\w+)' not found|dialect '(test)' is unknown)")
 
 
 def _judge_lacks_dialect(err, known):
@@ -273,7 +274,7 @@ def _judge_lacks_dialect(err, known):
     m = _FIRST_ERROR_DIALECT.search(first)
     if not m:
         return False
-    if m.group(3):
+    if m.group(3) or m.group(4):
         return True
     d = m.group(1) or m.group(2)
     return d not in known and d in _IREE_DIALECTS

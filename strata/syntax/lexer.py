@@ -235,13 +235,20 @@ class Lexer:
     def cur_loc(self) -> SourceLoc:
         return SourceLoc(self.src, self.tok_start)
 
+    def token_offset(self) -> int:
+        """Where upstream reports an error at the current token: its start, or the
+        buffer's last character for the end of the input."""
+        if self.kind == EOF and self.tok_start > 0:
+            return self.tok_start - 1
+        return self.tok_start
+
     def error(self, message: str, offset: int | None = None):
         """Raise a located error, at `offset` or else at the current token; an
         "expected ..." error about the current token is placed like upstream's
         emitWrongTokenError (see `wrong_token_offset`)."""
         if offset is None:
             offset = self.wrong_token_offset() if message.startswith("expected") else \
-                self.tok_start
+                self.token_offset()
         raise DiagnosticError(Diagnostic(ERROR, SourceLoc(self.src, offset).resolve(), message))
 
     def wrong_token_offset(self) -> int:

@@ -258,8 +258,9 @@ class Parser(AttrParser):
     def _parse_file_metadata(self):
         self._next()
         while not (self.kind == PUNCT and self.tok == "#-}"):
-            if self.kind != BARE:
-                self.error("expected identifier key in file metadata dictionary")
+            if self.kind != BARE:  # upstream reports these at the token, not before it
+                self.error("expected identifier key in file metadata dictionary",
+                           self.token_offset())
             key = self.tok
             self._next()
             self.expect(":")
@@ -278,14 +279,25 @@ class Parser(AttrParser):
         self.expect("{")
         while not self.consume_if("}"):
             if self.kind != BARE:
-                self.error("expected identifier key for 'resource' entry")
+                self.error("expected identifier key for 'resource' entry",
+                           self.token_offset())
             owner = self.tok
+            owner_at = self.tok_start
             self._next()
             self.expect(":")
             self.expect("{")
+            if dialect:
+                # Only a dialect that handles resources may have a section: of Strata's,
+                # builtin (its blobs); an unknown dialect's cannot be kept, as upstream.
+                if self.ctx.get_dialect(owner) is None:
+                    self.error(f"dialect '{owner}' is unknown", owner_at)
+                if owner != "builtin":
+                    self.error(f"unexpected 'resource' section for dialect '{owner}'",
+                               self.token_offset())
             while not self.consume_if("}"):
                 if self.kind not in (BARE, STRING):
-                    self.error("expected identifier key for 'resource' entry")
+                    self.error("expected identifier key for 'resource' entry",
+                               self.token_offset())
                 key = self.tok if self.kind == BARE else self._unescape(self.tok)
                 self._next()
                 self.expect(":")
