@@ -84,6 +84,33 @@ class UnrealizedConversionCastOp(Op):
     outputs = VarResult()
     assembly = "($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict"
 
+    def verify_(self):
+        if not self.results:
+            return "expected at least one result for cast operation"
+        return None
+
+    def fold(self, operands):
+        """Upstream's fold: a cast to its inputs' own types is its inputs; a cast of all
+        the results of another cast, back to that cast's input types, is those inputs.
+        Never to one of its own results (a graph region may feed a cast itself)."""
+        ins = list(self.operands)
+        out_types = [r.type for r in self.results]
+        if [v.type for v in ins] == out_types:
+            folded = ins
+        elif ins:
+            inner = ins[0].defining_op
+            if type(inner) is not UnrealizedConversionCastOp or \
+                    len(inner.results) != len(ins) or \
+                    any(a is not b for a, b in zip(inner.results, ins)) or \
+                    [v.type for v in inner.operands] != out_types:
+                return None
+            folded = list(inner.operands)
+        else:
+            return None
+        if any(getattr(v, "owner", None) is self for v in folded):
+            return None
+        return folded[0] if len(folded) == 1 else folded
+
 
 install_format(UnrealizedConversionCastOp)
 

@@ -171,8 +171,12 @@ def _verify_op(op: Operation, live: set, depth: int) -> None:
             # Upstream words this one without the "'op' op" prefix or a region number.
             raise DiagnosticError(Diagnostic(
                 ERROR, op.loc, "entry block of region may not have predecessors"))
+        # Nothing is known of an unregistered op's single-block regions: uses may come
+        # before definitions there, as upstream (its regions of several blocks keep
+        # SSA dominance).
         if len(blocks) == 1:
-            _verify_block(op, blocks[0], live, graph, no_term, depth)
+            _verify_block(op, blocks[0], live, graph or cls is UnregisteredOp, no_term,
+                          depth)
         else:
             _verify_cfg_region(op, region, live, graph, no_term, depth)
     # Region traits (e.g. SingleBlockImplicitTerminator's terminator kind), then the
