@@ -21,6 +21,7 @@ import re
 from enum import IntEnum
 
 from .attributes import Attribute, unique
+from .location import wrong_token_offset
 
 __all__ = [
     "AffineExprKind", "AffineExpr", "AffineDimExpr", "AffineSymbolExpr", "AffineConstantExpr",
@@ -737,20 +738,7 @@ class _AffineParser:
     def wrong_token_error(self, message):
         # Parser::emitWrongTokenError reports a missing token where it was due: right
         # after the previous text, skipping back over blanks, newlines and `//` comments.
-        text, offset = self.text, self.loc
-        end = offset
-        while True:
-            while end and text[end - 1] in " \t":
-                end -= 1
-            if not end:
-                self.error(message, offset)
-            if text[end - 1] not in "\n\r":
-                self.error(message, end)
-            end -= 1
-            line_start = max(text.rfind("\n", 0, end), text.rfind("\r", 0, end)) + 1
-            comment = text.find("//", line_start, end)
-            if comment >= 0:
-                end = comment
+        self.error(message, wrong_token_offset(self.text, self.loc))
 
     def consume_if(self, kind) -> bool:
         if self.kind == kind:

@@ -97,3 +97,13 @@ func.func @arg_child() {
   }) : () -> ()
   return
 }
+
+// -----
+
+// A missing token is reported at the end of the line before, even when a string on
+// that line holds `//` (no comment starts inside a string literal).
+func.func @slashes_in_string() {
+  %0 = "u.op"() {url = "http://example.com", q = "say \"//\""}
+  // expected-error @-1 {{expected ':' followed by operation type}}
+  return
+}
