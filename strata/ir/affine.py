@@ -681,6 +681,8 @@ class AffineParseError(ValueError):
         super().__init__(message)
         self.message = message
         self.offset = offset
+        # Errors upstream emits after this one, on the way out: (message, offset).
+        self.follow_ups = []
 
 
 # MLIR's lexer, reduced to the tokens an affine body can hold. `->` is one token; `>=`,
@@ -808,7 +810,12 @@ class _AffineParser:
             return e
         if k == "-":
             self.advance()
-            return _mul(self.parse_operand(has_lhs), AffineConstantExpr(-1))
+            try:
+                operand = self.parse_operand(has_lhs)
+            except AffineParseError as e:  # upstream adds this error to the operand's
+                e.follow_ups.append(("missing operand of negation", self.loc))
+                raise
+            return _mul(operand, AffineConstantExpr(-1))
         if k == "ssa":
             self.wrong_token_error("unexpected ssa identifier")
         if k in ("+", "*"):

@@ -719,7 +719,13 @@ class AttrParser(Lexer):
         try:
             r, end = affine.parse_affine_prefix(self.text, pos, want)
         except affine.AffineParseError as e:
-            self.error(str(e.args[0]), pos if e.offset is None else e.offset)
+            at = pos if e.offset is None else e.offset
+            if not e.follow_ups:
+                self.error(str(e.args[0]), at)
+            d = Diagnostic(ERROR, self.loc_at(at).resolve(), str(e.args[0]))
+            for msg, offset in e.follow_ups:  # further errors ride along as notes do
+                d.notes.append(Diagnostic(ERROR, self.loc_at(offset).resolve(), msg))
+            raise DiagnosticError(d) from None
         if end >= len(self.text) or self.text[end] != ">":
             self.error(f"expected '>' in {what}", end)
         self.reset_to(end + 1)

@@ -213,3 +213,16 @@ func.func private @f() loc(fused[#later])
 
 // expected-error @+1 {{expected '=' in type alias definition}}
 !t
+
+// -----
+
+// A negation whose operand fails gets upstream's second error.
+// expected-error @+2 {{no expression inside parentheses}}
+// expected-error @+1 {{missing operand of negation}}
+#m = affine_map<(d0) -> (-(), d0)>
+
+// -----
+
+// expected-error @+2 {{missing left operand of binary op}}
+// expected-error @+1 {{missing operand of negation}}
+#m = affine_map<(d0) -> (d0, -*d0)>
