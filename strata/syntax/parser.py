@@ -147,6 +147,7 @@ class Parser(AttrParser):
         # one of each custom op being parsed ("" when it has none), as upstream.
         self.default_dialects: list[str] = ["builtin"]
         self.resources = {}
+        self.external_resources = {}  # owner -> {name: (value, offset)}
         self._memo = {}
         # (op name, property and function type text) -> what _generic_line_info says
         self._line_memo = {}
@@ -192,10 +193,10 @@ class Parser(AttrParser):
                 loc = L.FileLineColLoc(src.name, 0, 0)
             top = module_cls.create(regions=1, loc=loc)
             top.regions[0].add_block(block)
-        if self.resources:
+        if self.resources or self.external_resources:
             from ..ir.dense import DenseParseError, attach_resources
             try:
-                attach_resources(top, self.resources)
+                attach_resources(top, self.resources, self.external_resources)
             except DenseParseError as e:
                 self.error(e.message, e.offset)
         return top
@@ -301,15 +302,22 @@ class Parser(AttrParser):
                 key = self.tok if self.kind == BARE else self._unescape(self.tok)
                 self._next()
                 self.expect(":")
+                # Any one token: what it must be is the owner's business (dense.py's
+                # attach_resources), as upstream's resource handlers decide.
                 if self.kind == STRING:
                     value = self._unescape(self.tok)
                 elif self.kind == BARE and self.tok in ("true", "false"):
                     value = self.tok == "true"
+                elif self.kind == EOF:
+                    self.error("expected resource value")
                 else:
-                    self.error("expected string or bool resource value")
+                    value = None
                 start = self.tok_start
                 self._next()
-                self.resources[(owner, key)] = (value, start)
+                if dialect:
+                    self.resources[(owner, key)] = (value, start)
+                else:
+                    self.external_resources.setdefault(owner, {})[key] = (value, start)
                 self.consume_if(",")
             self.consume_if(",")
 
