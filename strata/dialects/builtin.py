@@ -6,7 +6,7 @@ from ..ir import constraints as C
 from ..ir import traits as T
 from ..ir.context import Dialect
 from ..ir.ods import Op, OptProp, Prop, RegionDef, VarOperand, VarResult
-from ..syntax.asm_format import SymbolName, install_format
+from ..syntax.asm_format import SymbolName, install_format, parse_strict_attr_dict
 
 
 class ModuleOp(Op):
@@ -55,7 +55,7 @@ class ModuleOp(Op):
                     if not p.consume_if(","):
                         break
             p.expect(">")
-        p.parse_optional_attr_dict(st, with_keyword=True)
+        parse_strict_attr_dict(p, st, with_keyword=True)  # as its declarative format
         r = p.parse_region(isolated=True, op_cls=ModuleOp)
         if not r.blocks:
             r.add_block()
