@@ -6,7 +6,7 @@ from ..ir import constraints as C
 from ..ir import traits as T
 from ..ir.context import Dialect
 from ..ir.ods import Op, OptProp, Prop, RegionDef, VarOperand, VarResult
-from ..syntax.asm_format import SymbolName, install_format
+from ..syntax.asm_format import SymbolName, install_format, parse_strict_attr_dict
 
 
 class ModuleOp(Op):
@@ -55,7 +55,7 @@ class ModuleOp(Op):
                     if not p.consume_if(","):
                         break
             p.expect(">")
-        p.parse_optional_attr_dict(st, with_keyword=True)
+        parse_strict_attr_dict(p, st, with_keyword=True)  # as its declarative format
         r = p.parse_region(isolated=True, op_cls=ModuleOp)
         if not r.blocks:
             r.add_block()
@@ -83,6 +83,33 @@ class UnrealizedConversionCastOp(Op):
     inputs = VarOperand()
     outputs = VarResult()
     assembly = "($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict"
+
+    def verify_(self):
+        if not self.results:
+            return "expected at least one result for cast operation"
+        return None
+
+    def fold(self, operands):
+        """Upstream's fold: a cast to its inputs' own types is its inputs; a cast of all
+        the results of another cast, back to that cast's input types, is those inputs.
+        Never to one of its own results (a graph region may feed a cast itself)."""
+        ins = list(self.operands)
+        out_types = [r.type for r in self.results]
+        if [v.type for v in ins] == out_types:
+            folded = ins
+        elif ins:
+            inner = ins[0].defining_op
+            if type(inner) is not UnrealizedConversionCastOp or \
+                    len(inner.results) != len(ins) or \
+                    any(a is not b for a, b in zip(inner.results, ins)) or \
+                    [v.type for v in inner.operands] != out_types:
+                return None
+            folded = list(inner.operands)
+        else:
+            return None
+        if any(getattr(v, "owner", None) is self for v in folded):
+            return None
+        return folded[0] if len(folded) == 1 else folded
 
 
 install_format(UnrealizedConversionCastOp)

@@ -21,6 +21,7 @@ import re
 from enum import IntEnum
 
 from .attributes import Attribute, unique
+from .location import wrong_token_offset
 
 __all__ = [
     "AffineExprKind", "AffineExpr", "AffineDimExpr", "AffineSymbolExpr", "AffineConstantExpr",
@@ -680,6 +681,8 @@ class AffineParseError(ValueError):
         super().__init__(message)
         self.message = message
         self.offset = offset
+        # Errors upstream emits after this one, on the way out: (message, offset).
+        self.follow_ups = []
 
 
 # MLIR's lexer, reduced to the tokens an affine body can hold. `->` is one token; `>=`,
@@ -737,20 +740,7 @@ class _AffineParser:
     def wrong_token_error(self, message):
         # Parser::emitWrongTokenError reports a missing token where it was due: right
         # after the previous text, skipping back over blanks, newlines and `//` comments.
-        text, offset = self.text, self.loc
-        end = offset
-        while True:
-            while end and text[end - 1] in " \t":
-                end -= 1
-            if not end:
-                self.error(message, offset)
-            if text[end - 1] not in "\n\r":
-                self.error(message, end)
-            end -= 1
-            line_start = max(text.rfind("\n", 0, end), text.rfind("\r", 0, end)) + 1
-            comment = text.find("//", line_start, end)
-            if comment >= 0:
-                end = comment
+        self.error(message, wrong_token_offset(self.text, self.loc))
 
     def consume_if(self, kind) -> bool:
         if self.kind == kind:
@@ -820,7 +810,12 @@ class _AffineParser:
             return e
         if k == "-":
             self.advance()
-            return _mul(self.parse_operand(has_lhs), AffineConstantExpr(-1))
+            try:
+                operand = self.parse_operand(has_lhs)
+            except AffineParseError as e:  # upstream adds this error to the operand's
+                e.follow_ups.append(("missing operand of negation", self.loc))
+                raise
+            return _mul(operand, AffineConstantExpr(-1))
         if k == "ssa":
             self.wrong_token_error("unexpected ssa identifier")
         if k in ("+", "*"):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import re
 import struct
+import weakref
 from fractions import Fraction
 from functools import lru_cache
 
@@ -657,21 +658,24 @@ def encode_blob(data: bytes, alignment: int) -> str:
     return "0x" + (struct.pack("<I", alignment) + bytes(data)).hex().upper()
 
 
-def decode_blob(hexstr: str) -> tuple[int, bytes]:
-    """Inverse of encode_blob (quotes around the string are accepted). As MLIR's parser,
-    a blob without data is the empty blob whatever alignment it states (alignment 0,
-    printed "0x00000000"); one with data needs a power-of-2 alignment."""
+def decode_blob(hexstr: str, key: str | None = None) -> tuple[int, bytes]:
+    """Inverse of encode_blob (quotes around the string are accepted); errors are
+    worded as upstream's, naming the resource `key` when given. As MLIR's parser, a blob
+    without data is the empty blob whatever alignment it states (alignment 0, printed
+    "0x00000000"); one with data needs a power-of-2 alignment."""
     s = hexstr[1:-1] if hexstr[:1] == '"' and hexstr[-1:] == '"' else hexstr
+    what = "expected hex string blob" + (f" for key '{key}'" if key is not None else "")
     if not s.startswith("0x") or len(s) % 2 or not re.fullmatch("[0-9a-fA-F]*", s[2:]):
-        raise ValueError("expected hex string blob")
+        raise ValueError(what)
     raw = bytes.fromhex(s[2:])
     if len(raw) < 4:
-        raise ValueError("expected hex string blob to encode alignment in first 4 bytes")
+        raise ValueError(what + " to encode alignment in first 4 bytes")
     align = struct.unpack("<I", raw[:4])[0]
     if len(raw) == 4:
         return 0, b""
     if align == 0 or align & (align - 1):
-        raise ValueError(f"expected hex string blob alignment to be a power of 2, got {align}")
+        raise ValueError(what + " to encode alignment in first 4 bytes, but got "
+                         f"non-power-of-2 value: {align}")
     return align, raw[4:]
 
 
@@ -733,25 +737,86 @@ class ResourceBlobs:
 BLOBS = ResourceBlobs()
 
 
-def attach_resources(top, resources) -> None:
-    """Record the blobs of a parsed `{-# dialect_resources: ... #-}` section in BLOBS.
-    `resources` maps (dialect, name) -> (value, offset of the value in the text); other
-    dialects' entries are ignored. A name already known gets the new data (the last
-    parsed module wins, where MLIR would rename the new blob)."""
+def attach_resources(top, resources, external=None) -> None:
+    """Record the resources of a parsed `{-# ... #-}` section. `resources` maps
+    (dialect, name) -> (value, offset of the value in the text) for the
+    `dialect_resources` entries: the builtin dialect's are blobs, kept in BLOBS (a name
+    already known gets the new data: the last parsed module wins, where MLIR would
+    rename the new blob). `external` maps owner -> {name: (value, offset)} for the
+    `external_resources` entries, which nothing here interprets: they are kept with
+    `top` and printed back after it, as upstream's fallback resource map does (a
+    "0x..." string is a blob, printed in upper case; others strings or booleans)."""
     for (owner, name), (value, offset) in resources.items():
-        if owner == "builtin" and isinstance(value, str):
+        if owner == "builtin":
+            if not isinstance(value, str):
+                raise DenseParseError(f"expected hex string blob for key '{name}'", offset)
             try:
-                alignment, data = decode_blob(value)
+                alignment, data = decode_blob(value, name)
             except ValueError as e:
-                raise DenseParseError(f"{e} for key '{name}'", offset) from None
+                raise DenseParseError(str(e), offset) from None
             BLOBS.set(name, data, alignment)
+    if not external:
+        return
+    kept = {}
+    for owner, entries in external.items():
+        out = kept.setdefault(owner, {})
+        for name, (value, offset) in entries.items():
+            if isinstance(value, str) and value.startswith("0x"):
+                try:
+                    value = encode_blob(*reversed(decode_blob(value, name)))
+                except ValueError as e:
+                    raise DenseParseError(str(e), offset) from None
+                value = _Blob(value)
+            elif not isinstance(value, (str, bool)):
+                raise DenseParseError(f"expected string value for key '{name}'", offset)
+            out[name] = value
+    kept = {o: e for o, e in kept.items() if e}
+    if top is not None and kept:
+        try:
+            _EXTERNAL[top] = kept
+        except TypeError:  # an op class without weak references: not a module
+            pass
 
 
-def print_resource_section(used) -> str:
+class _Blob(str):
+    """The hex text of an external resource blob (printed without escaping)."""
+
+
+# The external resources of parsed top-level ops (upstream keeps them in the parser
+# config's fallback resource map, printed with the IR).
+_EXTERNAL = weakref.WeakKeyDictionary()
+
+
+def print_resource_section(used, top=None) -> str:
     """The section printed after a module: "\n{-#...#-}\n" for the builtin blobs in
-    `used` (resource keys, in first-use order) that BLOBS holds, else ""."""
+    `used` (resource keys, in first-use order) that BLOBS holds and the external
+    resources parsed with `top`, else ""."""
     names = [n for d, n in used if d == "builtin" and n in BLOBS]
-    return "\n" + BLOBS.print_section(names) + "\n" if names else ""
+    try:
+        external = _EXTERNAL.get(top) if top is not None else None
+    except TypeError:  # not weakly referenceable: cannot have any
+        external = None
+    if not names and not external:
+        return ""
+    sections = []
+    if names:
+        sections.append(BLOBS.print_section(names)[len("{-#\n"):-len("\n#-}")])
+    if external:
+        groups = []
+        for owner, entries in external.items():
+            lines = ",\n".join(f"      {_keyword_or_string(k)}: {_resource_value(v)}"
+                               for k, v in entries.items())
+            groups.append(f"    {_keyword_or_string(owner)}: {{\n{lines}\n    }}")
+        sections.append("  external_resources: {\n" + ",\n".join(groups) + "\n  }")
+    return "\n{-#\n" + ",\n".join(sections) + "\n#-}\n"
+
+
+def _resource_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, _Blob):
+        return f'"{v}"'
+    return '"' + _escape_bytes(_to_bytes(v)) + '"'
 
 
 # ------------------------------------------------------------------ parsing

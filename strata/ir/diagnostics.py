@@ -46,9 +46,11 @@ class Diagnostic:
         out = [_render_one(self, sources)]
         prev = _resolved(self.loc)
         for n in self.notes:
-            # Like mlir-opt, a note repeats the source line only where it moved.
+            # Like mlir-opt, a note repeats the source line only where it moved (a
+            # further error riding along always shows it).
             loc = _resolved(n.loc)
-            out.append(_render_one(n, sources if loc != prev else None))
+            out.append(_render_one(n, sources if loc != prev or n.severity != NOTE
+                                   else None))
             prev = loc
         return "\n".join(out)
 

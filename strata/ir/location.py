@@ -147,3 +147,42 @@ class FusedLoc(Location):
             if flc is not None:
                 return flc
         return None
+
+
+def wrong_token_offset(text: str, offset: int) -> int:
+    """Where upstream's parser reports a token that is missing before `offset` (its
+    emitWrongTokenError): right after the text that precedes it, skipping back over
+    blanks, line ends and `//` comments, so that a `:` missing at the end of a line is
+    reported on that line. A `//` inside a string literal starts no comment."""
+    i = offset
+    while True:
+        while i > 0 and text[i - 1] in " \t":
+            i -= 1
+        if i == 0:
+            return offset
+        if text[i - 1] not in "\n\r":
+            return i
+        i -= 1
+        line_start = max(text.rfind("\n", 0, i), text.rfind("\r", 0, i)) + 1
+        c = _comment_start(text, line_start, i)
+        if c >= 0:
+            i = c
+
+
+def _comment_start(text: str, start: int, end: int) -> int:
+    """The offset of the `//` that starts a comment in text[start:end], or -1."""
+    in_string = False
+    j = start
+    while j < end:
+        ch = text[j]
+        if in_string:
+            if ch == "\\":
+                j += 1
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "/" and text.startswith("//", j):
+            return j
+        j += 1
+    return -1

@@ -10,7 +10,7 @@ visible up front. This checks every use in O(1), so verification is linear.
 """
 from __future__ import annotations
 
-from .core import Operation, UnregisteredOp
+from .core import Block, Operation, UnregisteredOp
 from .diagnostics import ERROR, Diagnostic, DiagnosticError
 from . import traits as T
 from .gc_pause import gc_paused
@@ -168,9 +168,15 @@ def _verify_op(op: Operation, live: set, depth: int) -> None:
         if not blocks:
             continue
         if len(blocks) > 1 and blocks[0].predecessors:
-            _fail(op, f"entry block of region #{idx} may not have predecessors")
+            # Upstream words this one without the "'op' op" prefix or a region number.
+            raise DiagnosticError(Diagnostic(
+                ERROR, op.loc, "entry block of region may not have predecessors"))
+        # Nothing is known of an unregistered op's single-block regions: uses may come
+        # before definitions there, as upstream (its regions of several blocks keep
+        # SSA dominance).
         if len(blocks) == 1:
-            _verify_block(op, blocks[0], live, graph, no_term, depth)
+            _verify_block(op, blocks[0], live, graph or cls is UnregisteredOp, no_term,
+                          depth)
         else:
             _verify_cfg_region(op, region, live, graph, no_term, depth)
     # Region traits (e.g. SingleBlockImplicitTerminator's terminator kind), then the
@@ -387,16 +393,38 @@ def _dominance_error(op, operand):
     d.op = op
     owner = getattr(v, "owner", None)
     if isinstance(owner, Operation):
-        d.attach_note("operand defined here" + _relation(op, owner), owner.loc)
+        rel = " in the same block" if op.parent is owner.parent else \
+            _relation(op.parent_region, owner.parent_region)
+        rel = " (op" + (" is" if rel.startswith(" neither") else "") + rel + ")"
+        d.attach_note("operand defined here" + rel, owner.loc)
+    elif isinstance(owner, Block) and owner.parent is not None:
+        # Upstream places this note on the op that holds the argument's block.
+        where = owner.parent.parent.loc if owner.parent.parent is not None else None
+        index = owner.parent.blocks.index(owner)
+        d.attach_note(f"operand defined as a block argument (block #{index}"
+                      + _relation(op.parent_region, owner.parent) + ")", where)
     raise DiagnosticError(d)
 
 
-def _relation(use_op, def_op):
-    if use_op.parent is def_op.parent:
-        return " (op in the same block)"
-    if def_op.parent_region is use_op.parent_region:
-        return " (op in the same region)"
-    return " (op in a parent region)" if def_op.is_ancestor(use_op) else ""
+def _relation(use_region, def_region):
+    """Where a definition's region lies from a use's, in upstream's words."""
+    if use_region is def_region:
+        return " in the same region"
+    if _properly_contains(def_region, use_region):
+        return " in a parent region"
+    if _properly_contains(use_region, def_region):
+        return " in a child region"
+    return " neither in a parent nor in a child region"
+
+
+def _properly_contains(outer, inner):
+    r = inner
+    while r is not None:
+        p = r.parent  # the op holding region r
+        r = p.parent_region if p is not None else None
+        if r is outer:
+            return True
+    return False
 
 
 def _enclosing_isolated(op):

@@ -479,7 +479,7 @@ class AttrParser(Lexer):
         v = int_literal(tok)
         if neg:
             v = -v
-        _check_int_range(self, v, type, start)
+        _check_int_range(self, v, type, start, neg)
         return A.IntegerAttr(v, type)
 
     def _parse_array_attr(self):
@@ -688,7 +688,7 @@ class AttrParser(Lexer):
                     if isinstance(et, A.IntegerType):
                         v = int_literal(tok)
                         v = -v if neg else v
-                        if not _int_fits(v, et):
+                        if not _int_fits(v, et) or (neg and v == 0):  # -0 too, upstream
                             self.error("integer constant out of range")
                         if et.signedness == 0 and v >= 1 << (et.width - 1):
                             v -= 1 << et.width  # signless values print signed
@@ -722,7 +722,13 @@ class AttrParser(Lexer):
         try:
             r, end = affine.parse_affine_prefix(self.text, pos, want)
         except affine.AffineParseError as e:
-            self.error(str(e.args[0]), pos if e.offset is None else e.offset)
+            at = pos if e.offset is None else e.offset
+            if not e.follow_ups:
+                self.error(str(e.args[0]), at)
+            d = Diagnostic(ERROR, self.loc_at(at).resolve(), str(e.args[0]))
+            for msg, offset in e.follow_ups:  # further errors ride along as notes do
+                d.notes.append(Diagnostic(ERROR, self.loc_at(offset).resolve(), msg))
+            raise DiagnosticError(d) from None
         if end >= len(self.text) or self.text[end] != ">":
             self.error(f"expected '>' in {what}", end)
         self.reset_to(end + 1)
@@ -948,7 +954,13 @@ def _int_fits(v, type) -> bool:
     return -(1 << (w - 1)) <= v < (1 << w)
 
 
-def _check_int_range(p, v, type, start):
+def _check_int_range(p, v, type, start, neg=False):
+    """Upstream's checks of an integer attribute literal; `neg`: written with a minus
+    sign (`-0` is out of range there, as its negation sets no sign bit)."""
+    if neg and v == 0:
+        p.error("negative integer literal not valid for unsigned integer type"
+                if isinstance(type, A.IntegerType) and type.signedness == 2 else
+                "integer constant out of range for attribute", start)
     if isinstance(type, A.IndexType):
         w, signed_ok = 64, True
     else:

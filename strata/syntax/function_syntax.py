@@ -64,16 +64,20 @@ def parse_function_op(p, st, allow_variadic=False):
             res_attrs.append(None)
     st.properties["function_type"] = A.TypeAttr(A.FunctionType(arg_types, res_types))
     inferred = {name: st.properties.get(name) for name in _INFERRED}
-    if any(arg_attrs):
-        st.properties["arg_attrs"] = A.ArrayAttr(A.DictionaryAttr(d or {}) for d in arg_attrs)
-    if any(res_attrs):
-        st.properties["res_attrs"] = A.ArrayAttr(A.DictionaryAttr(d or {}) for d in res_attrs)
     dict_start = p.tok_start
     p.parse_optional_attr_dict(st, with_keyword=True)
     for name in _INFERRED:
         if st.properties.get(name) is not inferred[name]:
             p.error(p._custom_prefix() + f"'{name}' is an inferred attribute and should not "
                     "be specified in the explicit attribute dictionary", dict_start)
+    # Attributes written in the signature are added after the dictionary, as upstream:
+    # the dictionary may hold arg_attrs/res_attrs only when the signature has none.
+    for key, given in (("arg_attrs", arg_attrs), ("res_attrs", res_attrs)):
+        if any(given):
+            if key in st.properties:
+                p.error(p._custom_prefix() + f"attribute '{key}' occurs more than once in "
+                        "the attribute list", getattr(p, "custom_op_offset", dict_start))
+            st.properties[key] = A.ArrayAttr(A.DictionaryAttr(d or {}) for d in given)
     if p.kind == PUNCT and p.tok == "{":
         # Arguments given by type alone (`@f(f32) {`): the body names them in its own
         # entry block header (`^bb0(%a: f32):`), as upstream allows; the verifier

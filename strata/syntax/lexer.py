@@ -13,7 +13,7 @@ import bisect
 import re
 
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
-from ..ir.location import FileLineColLoc, Location
+from ..ir.location import FileLineColLoc, Location, wrong_token_offset
 
 __all__ = ["Lexer", "SourceLoc", "EOF", "PERCENT", "CARET", "AT", "HASH", "EXCL", "FLOAT",
            "INT", "BARE", "STRING", "PUNCT", "AT_STRING"]
@@ -235,36 +235,30 @@ class Lexer:
     def cur_loc(self) -> SourceLoc:
         return SourceLoc(self.src, self.tok_start)
 
+    def token_offset(self) -> int:
+        """Where upstream reports an error at the current token: its start, or the
+        buffer's last character for the end of the input."""
+        if self.kind == EOF and self.tok_start > 0:
+            return self.tok_start - 1
+        return self.tok_start
+
     def error(self, message: str, offset: int | None = None):
         """Raise a located error, at `offset` or else at the current token; an
         "expected ..." error about the current token is placed like upstream's
         emitWrongTokenError (see `wrong_token_offset`)."""
         if offset is None:
             offset = self.wrong_token_offset() if message.startswith("expected") else \
-                self.tok_start
+                self.token_offset()
         raise DiagnosticError(Diagnostic(ERROR, SourceLoc(self.src, offset).resolve(), message))
 
     def wrong_token_offset(self) -> int:
         """Where MLIR reports a wrong token: right after the text that precedes it,
         skipping blanks, line ends and `//` comments, so that a missing `:` at the end
         of a line is reported on that line, not on the next one."""
-        text = self.text
         orig = self.tok_start
         if self.kind == EOF and orig > 0:
             orig -= 1
-        i = orig
-        while True:
-            while i > 0 and text[i - 1] in " \t":
-                i -= 1
-            if i == 0:
-                return orig
-            if text[i - 1] not in "\n\r":
-                return i
-            i -= 1
-            line_start = max(text.rfind("\n", 0, i), text.rfind("\r", 0, i)) + 1
-            c = text.find("//", line_start, i)
-            if c >= 0:
-                i = c
+        return wrong_token_offset(self.text, orig)
 
     # ------------------------------------------------------------------ helpers
 

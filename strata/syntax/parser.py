@@ -147,6 +147,7 @@ class Parser(AttrParser):
         # one of each custom op being parsed ("" when it has none), as upstream.
         self.default_dialects: list[str] = ["builtin"]
         self.resources = {}
+        self.external_resources = {}  # owner -> {name: (value, offset)}
         self._memo = {}
         # (op name, property and function type text) -> what _generic_line_info says
         self._line_memo = {}
@@ -192,10 +193,10 @@ class Parser(AttrParser):
                 loc = L.FileLineColLoc(src.name, 0, 0)
             top = module_cls.create(regions=1, loc=loc)
             top.regions[0].add_block(block)
-        if self.resources:
+        if self.resources or self.external_resources:
             from ..ir.dense import DenseParseError, attach_resources
             try:
-                attach_resources(top, self.resources)
+                attach_resources(top, self.resources, self.external_resources)
             except DenseParseError as e:
                 self.error(e.message, e.offset)
         return top
@@ -258,8 +259,9 @@ class Parser(AttrParser):
     def _parse_file_metadata(self):
         self._next()
         while not (self.kind == PUNCT and self.tok == "#-}"):
-            if self.kind != BARE:
-                self.error("expected identifier key in file metadata dictionary")
+            if self.kind != BARE:  # upstream reports these at the token, not before it
+                self.error("expected identifier key in file metadata dictionary",
+                           self.token_offset())
             key = self.tok
             self._next()
             self.expect(":")
@@ -278,26 +280,44 @@ class Parser(AttrParser):
         self.expect("{")
         while not self.consume_if("}"):
             if self.kind != BARE:
-                self.error("expected identifier key for 'resource' entry")
+                self.error("expected identifier key for 'resource' entry",
+                           self.token_offset())
             owner = self.tok
+            owner_at = self.tok_start
             self._next()
             self.expect(":")
             self.expect("{")
+            if dialect:
+                # Only a dialect that handles resources may have a section: of Strata's,
+                # builtin (its blobs); an unknown dialect's cannot be kept, as upstream.
+                if self.ctx.get_dialect(owner) is None:
+                    self.error(f"dialect '{owner}' is unknown", owner_at)
+                if owner != "builtin":
+                    self.error(f"unexpected 'resource' section for dialect '{owner}'",
+                               self.token_offset())
             while not self.consume_if("}"):
                 if self.kind not in (BARE, STRING):
-                    self.error("expected identifier key for 'resource' entry")
+                    self.error("expected identifier key for 'resource' entry",
+                               self.token_offset())
                 key = self.tok if self.kind == BARE else self._unescape(self.tok)
                 self._next()
                 self.expect(":")
+                # Any one token: what it must be is the owner's business (dense.py's
+                # attach_resources), as upstream's resource handlers decide.
                 if self.kind == STRING:
                     value = self._unescape(self.tok)
                 elif self.kind == BARE and self.tok in ("true", "false"):
                     value = self.tok == "true"
+                elif self.kind == EOF:
+                    self.error("expected resource value")
                 else:
-                    self.error("expected string or bool resource value")
+                    value = None
                 start = self.tok_start
                 self._next()
-                self.resources[(owner, key)] = (value, start)
+                if dialect:
+                    self.resources[(owner, key)] = (value, start)
+                else:
+                    self.external_resources.setdefault(owner, {})[key] = (value, start)
                 self.consume_if(",")
             self.consume_if(",")
 
@@ -737,7 +757,10 @@ class Parser(AttrParser):
             return cls
         dialect = name.split(".", 1)[0] if "." in name else ""
         d = self.ctx.get_dialect(dialect)
-        if self.ctx.allow_unregistered:
+        # --allow-unregistered-dialect admits ops of dialects Strata does not have; a
+        # registered dialect still rejects names it does not define (upstream's dialects
+        # do not allow unknown operations, whatever the flag says).
+        if d is None and self.ctx.allow_unregistered:
             return UnregisteredOp
         if d is None:
             # Upstream reports this at the token after the quoted name.
@@ -766,6 +789,8 @@ class Parser(AttrParser):
             cls = self._resolve_op_class(name, start)
         succs = []
         if self.kind == PUNCT and self.tok == "[":
+            if cls is not UnregisteredOp and not _terminator(cls):
+                self.error("successors in non-terminator")
             self._next()
             succs.append(self.parse_successor())
             while self.consume_if(","):
@@ -796,6 +821,9 @@ class Parser(AttrParser):
             else self.parse_type()
         if not isinstance(ft, A.FunctionType):
             self.error("expected function type", tstart)
+        if len(refs) != len(ft.inputs):  # upstream's parseGenericOperation wording
+            self.error(f"expected {len(refs)} operand type{'' if len(refs) == 1 else 's'}"
+                       f" but had {len(ft.inputs)}", tstart)
         operands = self.resolve_operands(refs, ft.inputs, tstart)
         loc = self.parse_optional_trailing_loc() or self.loc_at(start)
         if cls is not UnregisteredOp:
@@ -1109,6 +1137,11 @@ def _shared_props(cls, parsed):
         if kept.get(k) is default:
             del kept[k]
     return MappingProxyType(kept) if kept else EMPTY_DICT
+
+
+def _terminator(cls):
+    from ..ir.traits import Terminator
+    return Terminator in cls.traits
 
 
 def _isolated(cls):

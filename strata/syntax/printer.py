@@ -216,16 +216,16 @@ class Printer:
             self.out = [text]
             self.resources_used = state.resources
             if top:
-                self._print_resources()
+                self._print_resources(op)
         finally:
             A.set_print_hook(old)
         return "".join(self.out)
 
-    def _print_resources(self):
-        if not self.resources_used or not self.options.print_resources:
+    def _print_resources(self, top):
+        if not self.options.print_resources:
             return
         from ..ir.dense import print_resource_section
-        self.out.append(print_resource_section(self.resources_used))
+        self.out.append(print_resource_section(self.resources_used, top))
 
     # ------------------------------------------------------------------ ops
 

@@ -46,3 +46,25 @@
 
 // expected-error @+1 {{expected '<' after distinct ID}}
 #d = distinct[3](unit)
+
+// -----
+
+// A minus sign before zero: out of range for an integer attribute, as upstream (the
+// negation of zero sets no sign bit); for an unsigned type, a negative literal.
+// expected-error @+1 {{integer constant out of range for attribute}}
+"u.op"() {a = -0 : i32} : () -> ()
+
+// -----
+
+// expected-error @+1 {{integer constant out of range for attribute}}
+"u.op"() {a = -0x0 : index} : () -> ()
+
+// -----
+
+// expected-error @+1 {{negative integer literal not valid for unsigned integer type}}
+"u.op"() {a = -0 : ui8} : () -> ()
+
+// -----
+
+// expected-error @+1 {{integer constant out of range}}
+"u.op"() {a = array<i16: 1, -0>} : () -> ()

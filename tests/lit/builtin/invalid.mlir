@@ -213,3 +213,27 @@ func.func private @f() loc(fused[#later])
 
 // expected-error @+1 {{expected '=' in type alias definition}}
 !t
+
+// -----
+
+// A negation whose operand fails gets upstream's second error.
+// expected-error @+2 {{no expression inside parentheses}}
+// expected-error @+1 {{missing operand of negation}}
+#m = affine_map<(d0) -> (-(), d0)>
+
+// -----
+
+// expected-error @+2 {{missing left operand of binary op}}
+// expected-error @+1 {{missing operand of negation}}
+#m = affine_map<(d0) -> (d0, -*d0)>
+
+// -----
+
+// builtin.module's attr-dict holds discardable attributes only (strict properties).
+// expected-error @+1 {{custom op 'builtin.module' inherent attribute 'sym_name' cannot be parsed from attr-dict when strict properties in assembly format is enabled}}
+module @m attributes {sym_name = "n"} {}
+
+// -----
+
+// expected-error @+1 {{custom op 'builtin.module' inherent attribute 'sym_visibility' cannot be parsed from attr-dict when strict properties in assembly format is enabled}}
+module attributes {sym_visibility = "private"} {}

@@ -44,3 +44,17 @@ func.func private @arg_dict_not_a_dict(i32) attributes {arg_attrs = [7]}
 // expected-error @+1 {{'func.func' op visibility expected to be one of ["public", "private", "nested"], but got "internal"}}
 "func.func"() <{function_type = () -> (), sym_name = "f", sym_visibility = "internal"}> ({
 }) : () -> ()
+
+// -----
+
+// Argument and result attributes written in the signature are added after the
+// `attributes` dictionary: it may not hold them as well (upstream's duplicate check).
+// expected-error @+1 {{custom op 'func.func' attribute 'arg_attrs' occurs more than once in the attribute list}}
+func.func @dup_arg_attrs(%a: i32 {u.x}) attributes {arg_attrs = [{}]} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{custom op 'func.func' attribute 'res_attrs' occurs more than once in the attribute list}}
+func.func private @dup_res_attrs() -> (i32 {u.r}) attributes {res_attrs = [{}]}
