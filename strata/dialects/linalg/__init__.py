@@ -8,6 +8,7 @@
     contraction.py  matmul, batch_matmul, batch_reduce_matmul, contract
     ops.py          map, reduce, transpose, broadcast, elementwise, softmax
     relayout.py     pack, unpack
+    canonical.py    canonicalization patterns (upstream's, by name)
 
 Every structured op is a `StructuredOp` (inputs, outputs, indexing_maps_list(),
 iterator_types_list(), num_loops, body, static_loop_ranges()); see structured.py.
@@ -45,5 +46,11 @@ def _materialize_constant(builder, value, type, loc=None):
     return materialize_constant(builder, value, type, loc)
 
 
+def _canonical_patterns():
+    from .canonical import canonical_patterns
+    return canonical_patterns()
+
+
 LINALG = Dialect("linalg", OPS, parse_attribute=attrs.parse_attribute,
-                 materialize_constant=_materialize_constant)
+                 materialize_constant=_materialize_constant,
+                 canonical_patterns=_canonical_patterns)

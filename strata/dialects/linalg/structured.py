@@ -153,6 +153,18 @@ class StructuredOp(Op):
         getEffects of linalg ops); on tensors it has no effects of its own."""
         return has_buffer_operands(self)
 
+    def fold(self, operands):
+        """Every LinalgOp's fold (upstream's memref::foldMemRefCast): an operand read
+        through a memref.cast (not from an unranked memref) reads its source, in place."""
+        folded = False
+        for o in self._operands:
+            c = o.value.defining_op
+            if c is not None and c.name == "memref.cast" and \
+                    type(c.operand(0).type) is not A.UnrankedMemRefType:
+                o.set(c.operand(0))
+                folded = True
+        return list(self.results) if folded else None
+
     # Whether the payload's yield is checked and block arguments named like generic's
     # (`%in`, `%out`); map and reduce name theirs `%in`, `%init`.
     _out_arg_name = "out"

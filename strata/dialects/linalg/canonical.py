@@ -1,0 +1,478 @@
+"""linalg's canonicalization patterns (upstream's, by name): what `--canonicalize` does to
+linalg ops, byte for byte as `mlir-opt --canonicalize` does.
+
+    %t = linalg.transpose ins(%a : tensor<4x8xf32>) outs(%b : tensor<8x4xf32>)
+           permutation = [1, 0]
+    %u = linalg.transpose ins(%t : tensor<8x4xf32>) outs(%c : tensor<4x8xf32>)
+           permutation = [1, 0]
+    =>  %u is %a (FoldTransposeWithTranspose, then TransposeOp::fold)
+
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x3xf32>) -> tensor<2x3xf32>
+    %x = tensor.extract %f[%i, %j] : tensor<2x3xf32>
+    =>  %x is %z (FoldFillWithTensorExtract)
+
+The patterns are registered with the dialect (`LINALG.canonical_patterns`); the folds
+(TransposeOp::fold, the memref.cast fold of every structured op) live on the ops.
+"""
+from __future__ import annotations
+
+from ...ir import attributes as A
+from ...ir.core import BlockArgument
+from ...rewrite.pattern import RewritePattern
+
+__all__ = ["canonical_patterns", "preserves_static_information"]
+
+DYN = A.DYNAMIC
+_TENSORS = (A.RankedTensorType, A.UnrankedTensorType)
+
+
+def _insert(rewriter, op):
+    return rewriter.insert(op)
+
+
+def _is_tensor(t) -> bool:
+    return type(t) is A.RankedTensorType
+
+
+def preserves_static_information(source, target) -> bool:
+    """upstream's tensor::preservesStaticInformation: `target` has at least the static
+    information of `source` (same element type, rank and encoding)."""
+    if type(source) is not A.RankedTensorType or type(target) is not A.RankedTensorType:
+        return False
+    if source.element_type != target.element_type or source.rank != target.rank:
+        return False
+    if getattr(source, "encoding", None) != getattr(target, "encoding", None):
+        return False
+    return all(not (s != DYN and t == DYN) for s, t in zip(source.shape, target.shape))
+
+
+def _foldable_cast(v):
+    """The tensor.cast defining `v` when it only drops static information (upstream's
+    tensor::canFoldIntoConsumerOp), else None."""
+    from ..tensor import CastOp
+    if isinstance(v, BlockArgument):
+        return None
+    c = v.defining_op
+    if type(c) is not CastOp:
+        return None
+    return c if preserves_static_information(c.results[0].type, c.operand(0).type) else None
+
+
+def _cast_compatible(a, b) -> bool:
+    """tensor.cast's areCastCompatible: same element type, compatible shapes."""
+    from ..tensor import _compatible_shapes
+    return isinstance(a, _TENSORS) and isinstance(b, _TENSORS) and \
+        a.element_type == b.element_type and _compatible_shapes(a, b)
+
+
+def _cast(rewriter, value, t, loc):
+    from ..tensor import CastOp
+    return _insert(rewriter, CastOp.create([value], [t], None, None, (), 0, loc)).results[0]
+
+
+# ============================================================================ structured
+
+
+class EraseIdentityLinalgOp(RewritePattern):
+    """A generic (or broadcast) whose maps are all equal and whose body only yields block
+    arguments is its operands (tensors, cast where the result is more static); on buffers
+    a copy of a buffer onto itself is erased."""
+
+    def __init__(self, root):
+        self.root = root
+
+    @property
+    def debug_name(self):
+        return "EraseIdentityLinalgOp"
+
+    def match_and_rewrite(self, op, rewriter):
+        maps = op.indexing_maps_list()
+        if any(m != maps[0] for m in maps[1:]):
+            return False
+        if not op.regions or not op.regions[0].blocks:
+            return False
+        body = op.regions[0].blocks[0]
+        y = body.first
+        if y is None or y is not body.last or y.name != "linalg.yield":
+            return False
+        if op.has_pure_buffer_semantics():
+            ins, inits = op.dps_inputs, op.dps_inits
+            if len(ins) != 1 or len(inits) != 1 or ins[0] is not inits[0]:
+                return False
+            rewriter.erase_op(op)
+            return True
+        if not op.has_pure_tensor_semantics():
+            return False
+        values = []
+        for k, v in enumerate(y.operands):
+            if not isinstance(v, BlockArgument) or v.owner is not body:
+                return False
+            arg = op.operand(v.index)
+            rt = op.results[k].type if k < len(op.results) else None
+            if rt is None:
+                return False
+            if arg.type != rt:
+                if not _cast_compatible(arg.type, rt):
+                    return False
+                arg = _cast(rewriter, arg, rt, op.loc)
+            values.append(arg)
+        if len(values) != len(op.results):
+            return False
+        rewriter.replace_op(op, values)
+        return True
+
+
+class EraseSelfCopy(RewritePattern):
+    """linalg.copy of a value onto itself: erased on buffers, its input on tensors."""
+
+    root = "linalg.copy"
+
+    def match_and_rewrite(self, op, rewriter):
+        if op.dps_inputs != op.dps_inits:
+            return False
+        if op.has_pure_buffer_semantics():
+            rewriter.erase_op(op)
+        else:
+            rewriter.replace_op(op, op.dps_inputs)
+        return True
+
+
+class FoldTensorCastProducerOp(RewritePattern):
+    """A structured op reading a tensor.cast that only drops static information reads
+    the cast's source; a result whose init became more static is cast back."""
+
+    root = None
+
+    def match_and_rewrite(self, op, rewriter):
+        from .structured import StructuredOp
+        if not isinstance(op, StructuredOp):
+            return False
+        n_in = op.num_dps_inputs()
+        casts = [_foldable_cast(o.value) for o in op._operands]
+        if not any(casts):
+            return False
+        new_operands = [c.operand(0) if c is not None else o.value
+                        for c, o in zip(casts, op._operands)]
+        new = op.clone()
+        for i, v in enumerate(new_operands):
+            new.set_operand(i, v)
+        k = 0
+        for v in new_operands[n_in:]:
+            if _is_tensor(v.type) and k < len(new.results):
+                new.results[k].type = v.type
+                k += 1
+        _insert(rewriter, new)
+        values = []
+        for old, nr in zip(op.results, new.results):
+            values.append(nr if nr.type == old.type else _cast(rewriter, nr, old.type, op.loc))
+        rewriter.replace_op(op, values)
+        return True
+
+
+# ============================================================================ transpose
+
+
+class FoldTransposeWithTranspose(RewritePattern):
+    """transpose(transpose(x)) is one transpose of x, by the composed permutation."""
+
+    root = "linalg.transpose"
+
+    def match_and_rewrite(self, op, rewriter):
+        from .ops import TransposeOp
+        d = op.operand(0).defining_op
+        if type(d) is not TransposeOp:
+            return False
+        inner = list(d._props["permutation"].value)
+        perm = [inner[p] for p in op._props["permutation"].value]
+        new = _insert(rewriter, TransposeOp.new(d.operand(0), op.operand(1), perm, op.loc))
+        new._attrs = dict(op._attrs) if op._attrs else new._attrs
+        rewriter.replace_op(op, new.results)
+        return True
+
+
+def _drop_dims(perm, dims):
+    """upstream's dropDims: `perm` without the entries in `dims`, renumbered densely."""
+    kept = [p for p in perm if p not in dims]
+    return [p - sum(1 for d in dims if d < p) for p in kept]
+
+
+class SwapTransposeWithBroadcast(RewritePattern):
+    """transpose(broadcast(x)) is broadcast(transpose(x)): the transpose moves to the
+    smaller tensor."""
+
+    root = "linalg.transpose"
+
+    def match_and_rewrite(self, op, rewriter):
+        from ..tensor import DimOp, EmptyOp
+        from .ops import BroadcastOp, TransposeOp
+        src = op.operand(0)
+        b = src.defining_op
+        if type(b) is not BroadcastOp or not src.has_one_use():
+            return False
+        dims = list(b._props["dimensions"].value)
+        perm = list(op._props["permutation"].value)
+        result_perm = _drop_dims(perm, dims)
+        inv = [0] * len(perm)
+        for i, p in enumerate(perm):
+            inv[p] = i
+        result_dims = [inv[d] for d in dims]
+        x = b.operand(0)
+        xt = x.type
+        if type(xt) is not A.RankedTensorType:
+            return False
+        from ..arith import ConstantOp
+        sizes = []
+        for i, s in enumerate(xt.shape):
+            if s == DYN:
+                c = _insert(rewriter, ConstantOp.create(
+                    [], [A.index], {"value": A.IntegerAttr(i, A.index)}, None, (), 0,
+                    op.loc)).results[0]
+                sizes.append(_insert(rewriter, DimOp.create([x, c], [A.index], None, None,
+                                                            (), 0, op.loc)).results[0])
+            else:
+                sizes.append(s)
+        tsizes = [sizes[p] for p in result_perm]
+        shape = [s if isinstance(s, int) else DYN for s in tsizes]
+        dyn = [s for s in tsizes if not isinstance(s, int)]
+        et = A.RankedTensorType(shape, xt.element_type)
+        init = _insert(rewriter, EmptyOp.create(dyn, [et], None, None, (), 0, op.loc))
+        t = _insert(rewriter, TransposeOp.new(x, init.results[0], result_perm, op.loc))
+        new = _insert(rewriter, BroadcastOp.new(t.results[0], op.operand(1), result_dims,
+                                                op.loc))
+        rewriter.replace_op(op, new.results)
+        return True
+
+
+# ============================================================================ fill
+
+
+def _fill_of(v):
+    from .named import FillOp
+    d = v.defining_op if not isinstance(v, BlockArgument) else None
+    return d if type(d) is FillOp else None
+
+
+def _new_fill(rewriter, value, init, result_types, loc):
+    from .named import FillOp
+    return _insert(rewriter, FillOp.new([value], [init], result_types, loc))
+
+
+class FoldFillWithTensorExtract(RewritePattern):
+    """An element of a fill is the fill value."""
+
+    root = "tensor.extract"
+
+    def match_and_rewrite(self, op, rewriter):
+        f = _fill_of(op.operand(0))
+        if f is None:
+            return False
+        rewriter.replace_op(op, [f.operand(0)])
+        return True
+
+
+class FoldFillWithTensorReshape(RewritePattern):
+    """reshape(fill(v, init)) is fill(v, reshape(init))."""
+
+    def __init__(self, root):
+        self.root = root
+
+    @property
+    def debug_name(self):
+        return "FoldFillWithTensorReshape"
+
+    def match_and_rewrite(self, op, rewriter):
+        f = _fill_of(op.operand(0))
+        if f is None:
+            return False
+        new_init = op.clone()
+        new_init.set_operand(0, f.operand(1))
+        new_init.loc = f.loc
+        _insert(rewriter, new_init)
+        new = _new_fill(rewriter, f.operand(0), new_init.results[0],
+                        [op.results[0].type], op.loc)
+        rewriter.replace_op(op, new.results)
+        return True
+
+
+class FoldFillWithCopy(RewritePattern):
+    """copy(fill(v), init) is fill(v, init); copy(x, fill(...)) writes into the fill's
+    init instead."""
+
+    root = "linalg.copy"
+
+    def match_and_rewrite(self, op, rewriter):
+        from .named import CopyOp
+        ins, outs = op.dps_inputs, op.dps_inits
+        if not ins or not outs:
+            return False
+        types = [r.type for r in op.results]
+        f = _fill_of(ins[0])
+        if f is not None:
+            new = _new_fill(rewriter, f.operand(0), outs[0], types, op.loc)
+            rewriter.replace_op(op, new.results)
+            return True
+        f = _fill_of(outs[0])
+        if f is not None:
+            new = _insert(rewriter, CopyOp.new(ins, [f.operand(1)], types, op.loc))
+            rewriter.replace_op(op, new.results)
+            return True
+        return False
+
+
+class FoldFillWithTranspose(RewritePattern):
+    """transpose(fill(v), init) is fill(v, init)."""
+
+    root = "linalg.transpose"
+
+    def match_and_rewrite(self, op, rewriter):
+        f = _fill_of(op.operand(0))
+        if f is None:
+            return False
+        new = _new_fill(rewriter, f.operand(0), op.operand(1),
+                        [r.type for r in op.results], op.loc)
+        rewriter.replace_op(op, new.results)
+        return True
+
+
+def _same_value_or_constant(a, b) -> bool:
+    """upstream's isEqualConstantIntOrValue: the same value, or equal constants."""
+    if a is b:
+        return True
+    from ...rewrite.folding import constant_value
+    ca, cb = constant_value(a), constant_value(b)
+    return ca is not None and ca == cb and type(ca) is A.IntegerAttr
+
+
+class FoldFillWithPack(RewritePattern):
+    """pack(fill(v)) into a dest used only there is fill(v, dest) (a padding value, if
+    any, must be v)."""
+
+    root = "linalg.pack"
+
+    def match_and_rewrite(self, op, rewriter):
+        f = _fill_of(op.operand(0))
+        if f is None:
+            return False
+        pad = op.padding_value
+        if pad is not None and not _same_value_or_constant(pad, f.operand(0)):
+            return False
+        dest = op.operand(1)
+        if not dest.has_one_use():
+            return False
+        new = _new_fill(rewriter, f.operand(0), dest, [r.type for r in op.results], op.loc)
+        rewriter.replace_op(op, new.results)
+        return True
+
+
+# ============================================================================ pack / unpack
+
+
+def _is_identity_perm(perm) -> bool:
+    return list(perm) == list(range(len(perm)))
+
+
+def _same_inner_outer(pack, unpack) -> bool:
+    if list(pack._props["inner_dims_pos"].value) != list(unpack._props["inner_dims_pos"].value):
+        return False
+    a, b = pack._perm(), unpack._perm()
+    return a == b or (_is_identity_perm(a) and _is_identity_perm(b))
+
+
+def _same_tiles(pack, unpack) -> bool:
+    ta, tb = pack.mixed_tiles, unpack.mixed_tiles
+    if len(ta) != len(tb):
+        return False
+    for x, y in zip(ta, tb):
+        if isinstance(x, int) != isinstance(y, int):
+            return False
+        if (x != y) if isinstance(x, int) else (x is not y):
+            return False
+    return True
+
+
+def _padding_not_needed(op) -> bool:
+    """upstream's paddingIsNotNeeded: every tiled source dim is static and a multiple of
+    its static tile."""
+    st = op.operand(0).type
+    pos = list(op._props["inner_dims_pos"].value)
+    tiles = list(op._props["static_inner_tiles"].value)
+    if type(st) is not A.RankedTensorType and not isinstance(st, A.ShapedType):
+        return False
+    if any(st.shape[p] == DYN for p in pos) or any(t == DYN for t in tiles):
+        return False
+    return all(st.shape[p] % t == 0 for p, t in zip(pos, tiles))
+
+
+class PackCanonical(RewritePattern):
+    """pack(unpack(x)) with the same tiles and layout, and no padding, is x; a padding
+    value no tile needs is dropped."""
+
+    root = "linalg.pack"
+    debug_name = "PackOp"
+
+    def match_and_rewrite(self, op, rewriter):
+        from .relayout import UnPackOp
+        u = op.operand(0).defining_op if not isinstance(op.operand(0), BlockArgument) \
+            else None
+        if type(u) is UnPackOp:
+            if u.operand(0).type != op.operand(1).type or op.padding_value is not None:
+                return False
+            if not _same_inner_outer(op, u) or not _same_tiles(op, u):
+                return False
+            rewriter.replace_op(op, [u.operand(0)])
+            return True
+        if op.padding_value is not None and _padding_not_needed(op):
+            def drop():
+                seg = list(op._props["operandSegmentSizes"].value)
+                op.set_operands([v for i, v in enumerate(op.operands) if i != 2])
+                seg[2] = 0
+                op._props = dict(op._props)
+                op._props["operandSegmentSizes"] = A.DenseArrayAttr(A.i32, seg)
+            rewriter.modify_op_in_place(op, drop)
+            return True
+        return False
+
+
+class UnPackCanonical(RewritePattern):
+    """unpack(pack(x)) with the same tiles and layout, and no padding, is x; an unpack
+    into a result of a destination-style op writes into that op's init instead."""
+
+    root = "linalg.unpack"
+    debug_name = "UnPackOp"
+
+    def match_and_rewrite(self, op, rewriter):
+        from .relayout import PackOp
+        src = op.operand(0)
+        p = src.defining_op if not isinstance(src, BlockArgument) else None
+        if type(p) is PackOp:
+            if p.operand(0).type != op.operand(1).type or p.padding_value is not None:
+                return False
+            if not _same_inner_outer(p, op) or not _same_tiles(p, op):
+                return False
+            rewriter.replace_op(op, [p.operand(0)])
+            return True
+        dest = op.operand(1)
+        d = dest.defining_op if not isinstance(dest, BlockArgument) else None
+        inits = getattr(d, "dps_inits", None) if d is not None else None
+        if inits is None:
+            return False
+        k = list(d.results).index(dest)
+        tensor_inits = [v for v in inits if _is_tensor(v.type)]
+        if k >= len(tensor_inits):
+            return False
+        rewriter.modify_op_in_place(op, lambda: op.set_operand(1, tensor_inits[k]))
+        return True
+
+
+# ============================================================================ registry
+
+
+def canonical_patterns():
+    """The dialect's patterns, in upstream's registration order."""
+    return [EraseIdentityLinalgOp("linalg.generic"), EraseIdentityLinalgOp("linalg.broadcast"),
+            EraseSelfCopy(), FoldFillWithCopy(), FoldFillWithTensorExtract(),
+            FoldFillWithTensorReshape("tensor.collapse_shape"),
+            FoldFillWithTensorReshape("tensor.expand_shape"), FoldFillWithPack(),
+            FoldFillWithTranspose(), FoldTransposeWithTranspose(),
+            SwapTransposeWithBroadcast(), PackCanonical(), UnPackCanonical(),
+            FoldTensorCastProducerOp()]

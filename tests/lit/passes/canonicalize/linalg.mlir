@@ -1,0 +1,214 @@
+// Linalg canonicalization patterns (strata/dialects/linalg/canonical.py) and folds. The
+// CHECK lines are what `iree-opt --canonicalize` prints for this file.
+// RUN: strata-opt %s --split-input-file --canonicalize | filecheck %s
+
+// A generic that only yields its input is that input; cast where its result is more
+// static (EraseIdentityLinalgOp).
+// CHECK-LABEL: func.func @identity_generic(
+//  CHECK-NEXT:   %cast = tensor.cast %arg0 : tensor<?x4xf32> to tensor<2x4xf32>
+//  CHECK-NEXT:   return %cast : tensor<2x4xf32>
+//  CHECK-NEXT: }
+func.func @identity_generic(%a: tensor<?x4xf32>, %b: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d1, d0)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<?x4xf32>) outs(%b : tensor<2x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// Not an identity: maps differ, or the body computes.
+// CHECK-LABEL: func.func @not_identity(
+//  CHECK-NEXT:   %0 = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<4x4xf32>) outs(%arg1 : tensor<4x4xf32>) {
+//  CHECK-NEXT:   ^bb0(%in: f32, %out: f32):
+//  CHECK-NEXT:   linalg.yield %in : f32
+//  CHECK-NEXT:   } -> tensor<4x4xf32>
+//  CHECK-NEXT:   %1 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<4x4xf32>) outs(%arg1 : tensor<4x4xf32>) {
+//  CHECK-NEXT:   ^bb0(%in: f32, %out: f32):
+//  CHECK-NEXT:   %2 = arith.addf %in, %out : f32
+//  CHECK-NEXT:   linalg.yield %2 : f32
+//  CHECK-NEXT:   } -> tensor<4x4xf32>
+//  CHECK-NEXT:   return %0, %1 : tensor<4x4xf32>, tensor<4x4xf32>
+//  CHECK-NEXT: }
+func.func @not_identity(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x4xf32>) outs(%b : tensor<4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x4xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x4xf32>) outs(%b : tensor<4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<4x4xf32>
+  return %0, %1 : tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// On buffers only a copy of a buffer onto itself goes (generic and linalg.copy).
+// CHECK-LABEL: func.func @self_copies(
+//  CHECK-NEXT:   linalg.copy ins(%arg0 : memref<4xf32>) outs(%arg1 : memref<4xf32>)
+//  CHECK-NEXT:   return
+//  CHECK-NEXT: }
+func.func @self_copies(%a: memref<4xf32>, %b: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                  iterator_types = ["parallel"]}
+      ins(%a : memref<4xf32>) outs(%a : memref<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  linalg.copy ins(%a : memref<4xf32>) outs(%a : memref<4xf32>)
+  linalg.copy ins(%a : memref<4xf32>) outs(%b : memref<4xf32>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @broadcast_nothing(
+//  CHECK-NEXT:   return %arg0 : tensor<2x3xf32>
+//  CHECK-NEXT: }
+func.func @broadcast_nothing(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = linalg.broadcast ins(%a : tensor<2x3xf32>) outs(%b : tensor<2x3xf32>) dimensions = []
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// Transposes: identity folds, chains compose, a transpose of a broadcast moves before it.
+// CHECK-LABEL: func.func @transposes(
+//  CHECK-NEXT:   %transposed = linalg.transpose ins(%arg0 : tensor<2x3x4xf32>) outs(%arg2 : tensor<4x3x2xf32>) permutation = [2, 1, 0]
+//  CHECK-NEXT:   return %transposed, %arg0 : tensor<4x3x2xf32>, tensor<2x3x4xf32>
+//  CHECK-NEXT: }
+func.func @transposes(%a: tensor<2x3x4xf32>, %b: tensor<3x4x2xf32>, %c: tensor<4x3x2xf32>,
+                      %d: tensor<2x3x4xf32>) -> (tensor<4x3x2xf32>, tensor<2x3x4xf32>) {
+  %0 = linalg.transpose ins(%a : tensor<2x3x4xf32>) outs(%b : tensor<3x4x2xf32>) permutation = [1, 2, 0]
+  %1 = linalg.transpose ins(%0 : tensor<3x4x2xf32>) outs(%c : tensor<4x3x2xf32>) permutation = [1, 0, 2]
+  %2 = linalg.transpose ins(%a : tensor<2x3x4xf32>) outs(%d : tensor<2x3x4xf32>) permutation = [0, 1, 2]
+  return %1, %2 : tensor<4x3x2xf32>, tensor<2x3x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @transpose_of_broadcast(
+//  CHECK-NEXT:   %c0 = arith.constant 0 : index
+//  CHECK-NEXT:   %dim = tensor.dim %arg0, %c0 : tensor<?x5xf32>
+//  CHECK-NEXT:   %0 = tensor.empty(%dim) : tensor<5x?xf32>
+//  CHECK-NEXT:   %transposed = linalg.transpose ins(%arg0 : tensor<?x5xf32>) outs(%0 : tensor<5x?xf32>) permutation = [1, 0]
+//  CHECK-NEXT:   %broadcasted = linalg.broadcast ins(%transposed : tensor<5x?xf32>) outs(%arg2 : tensor<5x?x3xf32>) dimensions = [2]
+//  CHECK-NEXT:   return %broadcasted : tensor<5x?x3xf32>
+//  CHECK-NEXT: }
+func.func @transpose_of_broadcast(%a: tensor<?x5xf32>, %b: tensor<?x3x5xf32>, %c: tensor<5x?x3xf32>) -> tensor<5x?x3xf32> {
+  %0 = linalg.broadcast ins(%a : tensor<?x5xf32>) outs(%b : tensor<?x3x5xf32>) dimensions = [1]
+  %1 = linalg.transpose ins(%0 : tensor<?x3x5xf32>) outs(%c : tensor<5x?x3xf32>) permutation = [2, 0, 1]
+  return %1 : tensor<5x?x3xf32>
+}
+
+// -----
+
+// A fill read by extract, reshape, copy, transpose or pack.
+// CHECK-LABEL: func.func @fill_consumers(
+//  CHECK-NEXT:   %collapsed = tensor.collapse_shape %arg2 {{\[\[}}0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+//  CHECK-NEXT:   %0 = linalg.fill ins(%arg0 : f32) outs(%collapsed : tensor<6xf32>) -> tensor<6xf32>
+//  CHECK-NEXT:   %1 = linalg.fill ins(%arg0 : f32) outs(%arg4 : tensor<2x3xf32>) -> tensor<2x3xf32>
+//  CHECK-NEXT:   %2 = linalg.copy ins(%arg4 : tensor<2x3xf32>) outs(%arg2 : tensor<2x3xf32>) -> tensor<2x3xf32>
+//  CHECK-NEXT:   %3 = linalg.fill ins(%arg0 : f32) outs(%arg3 : tensor<3x2xf32>) -> tensor<3x2xf32>
+//  CHECK-NEXT:   return %arg0, %0, %1, %2, %3 : f32, tensor<6xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<3x2xf32>
+//  CHECK-NEXT: }
+func.func @fill_consumers(%v: f32, %i: index, %e: tensor<2x3xf32>, %t: tensor<3x2xf32>, %o: tensor<2x3xf32>)
+    -> (f32, tensor<6xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<3x2xf32>) {
+  %f = linalg.fill ins(%v : f32) outs(%e : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %x = tensor.extract %f[%i, %i] : tensor<2x3xf32>
+  %r = tensor.collapse_shape %f [[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+  %c = linalg.copy ins(%f : tensor<2x3xf32>) outs(%o : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %d = linalg.copy ins(%o : tensor<2x3xf32>) outs(%f : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %p = linalg.transpose ins(%f : tensor<2x3xf32>) outs(%t : tensor<3x2xf32>) permutation = [1, 0]
+  return %x, %r, %c, %d, %p : f32, tensor<6xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<3x2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @fill_pack(
+//  CHECK-NEXT:   %0 = tensor.empty() : tensor<2x2x8x4xf32>
+//  CHECK-NEXT:   %1 = linalg.fill ins(%arg0 : f32) outs(%0 : tensor<2x2x8x4xf32>) -> tensor<2x2x8x4xf32>
+//  CHECK-NEXT:   %2 = tensor.empty() : tensor<2x2x8x4xf32>
+//  CHECK-NEXT:   %3 = linalg.fill ins(%arg0 : f32) outs(%2 : tensor<2x2x8x4xf32>) -> tensor<2x2x8x4xf32>
+//  CHECK-NEXT:   return %1, %3 : tensor<2x2x8x4xf32>, tensor<2x2x8x4xf32>
+//  CHECK-NEXT: }
+func.func @fill_pack(%v: f32, %e: tensor<16x8xf32>) -> (tensor<2x2x8x4xf32>, tensor<2x2x8x4xf32>) {
+  %f = linalg.fill ins(%v : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %d0 = tensor.empty() : tensor<2x2x8x4xf32>
+  %p = linalg.pack %f inner_dims_pos = [0, 1] inner_tiles = [8, 4] into %d0 : tensor<16x8xf32> -> tensor<2x2x8x4xf32>
+  %zero = arith.constant 0.0 : f32
+  %d1 = tensor.empty() : tensor<2x2x8x4xf32>
+  %q = linalg.pack %f padding_value(%zero : f32) inner_dims_pos = [0, 1] inner_tiles = [8, 4] into %d1 : tensor<16x8xf32> -> tensor<2x2x8x4xf32>
+  return %p, %q : tensor<2x2x8x4xf32>, tensor<2x2x8x4xf32>
+}
+
+// -----
+
+// pack(unpack(x)) and unpack(pack(x)) with the same tiles are x; an unpack into a fill
+// writes into the fill's init.
+// CHECK-LABEL: func.func @pack_unpack(
+//  CHECK-NEXT:   %0 = tensor.empty() : tensor<32x16xf32>
+//  CHECK-NEXT:   %unpack = linalg.unpack %arg1 inner_dims_pos = [0, 1] inner_tiles = [8, 4] into %0 : tensor<4x4x8x4xf32> -> tensor<32x16xf32>
+//  CHECK-NEXT:   %unpack_0 = linalg.unpack %arg1 inner_dims_pos = [0, 1] inner_tiles = [8, 4] into %arg3 : tensor<4x4x8x4xf32> -> tensor<32x16xf32>
+//  CHECK-NEXT:   %1 = tensor.empty() : tensor<4x4x8x4xf32>
+//  CHECK-NEXT:   %pack = linalg.pack %unpack outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [8, 4] into %1 : tensor<32x16xf32> -> tensor<4x4x8x4xf32>
+//  CHECK-NEXT:   return %arg0, %arg1, %unpack_0, %pack : tensor<32x16xf32>, tensor<4x4x8x4xf32>, tensor<32x16xf32>, tensor<4x4x8x4xf32>
+//  CHECK-NEXT: }
+func.func @pack_unpack(%t: tensor<32x16xf32>, %u: tensor<4x4x8x4xf32>, %v: f32, %w: tensor<32x16xf32>)
+    -> (tensor<32x16xf32>, tensor<4x4x8x4xf32>, tensor<32x16xf32>, tensor<4x4x8x4xf32>) {
+  %e0 = tensor.empty() : tensor<4x4x8x4xf32>
+  %p = linalg.pack %t inner_dims_pos = [0, 1] inner_tiles = [8, 4] into %e0 : tensor<32x16xf32> -> tensor<4x4x8x4xf32>
+  %e1 = tensor.empty() : tensor<32x16xf32>
+  %q = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [8, 4] into %e1 : tensor<4x4x8x4xf32> -> tensor<32x16xf32>
+  %e2 = tensor.empty() : tensor<32x16xf32>
+  %r = linalg.unpack %u inner_dims_pos = [0, 1] inner_tiles = [8, 4] into %e2 : tensor<4x4x8x4xf32> -> tensor<32x16xf32>
+  %e3 = tensor.empty() : tensor<4x4x8x4xf32>
+  %s = linalg.pack %r inner_dims_pos = [0, 1] inner_tiles = [8, 4] into %e3 : tensor<32x16xf32> -> tensor<4x4x8x4xf32>
+  %f = linalg.fill ins(%v : f32) outs(%w : tensor<32x16xf32>) -> tensor<32x16xf32>
+  %x = linalg.unpack %u inner_dims_pos = [0, 1] inner_tiles = [8, 4] into %f : tensor<4x4x8x4xf32> -> tensor<32x16xf32>
+  %e4 = tensor.empty() : tensor<4x4x8x4xf32>
+  %y = linalg.pack %r outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [8, 4] into %e4 : tensor<32x16xf32> -> tensor<4x4x8x4xf32>
+  return %q, %s, %x, %y : tensor<32x16xf32>, tensor<4x4x8x4xf32>, tensor<32x16xf32>, tensor<4x4x8x4xf32>
+}
+
+// -----
+
+// Casts that only drop static sizes fold into the structured op that reads them.
+// CHECK-LABEL: func.func @cast_producers(
+//  CHECK-NEXT:   %0 = linalg.matmul ins(%arg0, %arg1 : tensor<3x4xf32>, tensor<4x?xf32>) outs(%arg2 : tensor<3x?xf32>) -> tensor<3x?xf32>
+//  CHECK-NEXT:   %cast = tensor.cast %0 : tensor<3x?xf32> to tensor<?x?xf32>
+//  CHECK-NEXT:   linalg.matmul ins(%arg3, %arg3 : memref<4x4xf32>, memref<4x4xf32>) outs(%arg3 : memref<4x4xf32>)
+//  CHECK-NEXT:   return %cast : tensor<?x?xf32>
+//  CHECK-NEXT: }
+func.func @cast_producers(%a: tensor<3x4xf32>, %b: tensor<4x?xf32>, %c: tensor<3x?xf32>,
+                          %m: memref<4x4xf32>) -> tensor<?x?xf32> {
+  %ta = tensor.cast %a : tensor<3x4xf32> to tensor<?x?xf32>
+  %tb = tensor.cast %b : tensor<4x?xf32> to tensor<?x?xf32>
+  %tc = tensor.cast %c : tensor<3x?xf32> to tensor<?x?xf32>
+  %0 = linalg.matmul ins(%ta, %tb : tensor<?x?xf32>, tensor<?x?xf32>) outs(%tc : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %mc = memref.cast %m : memref<4x4xf32> to memref<?x?xf32>
+  linalg.matmul ins(%mc, %mc : memref<?x?xf32>, memref<?x?xf32>) outs(%mc : memref<?x?xf32>)
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @dead_softmax(
+//  CHECK-NEXT:   linalg.softmax dimension(1) ins(%arg1 : memref<2x16xf32>) outs(%arg1 : memref<2x16xf32>)
+//  CHECK-NEXT:   return %arg0 : tensor<2x16xf32>
+//  CHECK-NEXT: }
+func.func @dead_softmax(%a: tensor<2x16xf32>, %m: memref<2x16xf32>) -> tensor<2x16xf32> {
+  %e = tensor.empty() : tensor<2x16xf32>
+  %0 = linalg.softmax dimension(1) ins(%a : tensor<2x16xf32>) outs(%e : tensor<2x16xf32>) -> tensor<2x16xf32>
+  linalg.softmax dimension(1) ins(%m : memref<2x16xf32>) outs(%m : memref<2x16xf32>)
+  return %a : tensor<2x16xf32>
+}
