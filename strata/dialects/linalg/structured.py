@@ -122,8 +122,9 @@ def block_arg_type(t):
 
 
 def operand_shape(t):
-    """The static shape of an operand (empty for scalars)."""
-    if isinstance(t, A.ShapedType) and t.has_rank:
+    """The static shape of an operand (empty for scalars): ranked tensors and memrefs are
+    shaped; a vector is a scalar element (upstream's LinalgOp getRank / getShape)."""
+    if type(t) is A.RankedTensorType or type(t) is A.MemRefType:
         return tuple(t.shape)
     return ()
 
@@ -613,6 +614,26 @@ def parse_attr_dict_checked(p, st, preset=()):
     return d
 
 
+def _dense_int(a) -> bool:
+    from ...ir.dense import DenseElementsAttr
+    return isinstance(a, DenseElementsAttr) and type(a.type.element_type) is A.IntegerType
+
+
+# Property slots whose attribute class upstream's property conversion checks before any
+# constraint (the window attributes are DenseIntElementsAttr slots): `<{strides =
+# dense<2.0> : vector<2xf32>}>` fails there, `{strides = ...}` at the constraint.
+_PROPERTY_STORAGE = {"strides": _dense_int, "dilations": _dense_int}
+
+
+def _check_property_storage(p, st):
+    for k, fits in _PROPERTY_STORAGE.items():
+        v = st.properties.get(k)
+        if v is not None and not fits(v):
+            body = A.print_attr_dict_entries(sorted(st.properties.items()))
+            p.error(f"invalid properties {{{body}}} for op {st.cls.name}: Invalid attribute "
+                    f"`{k}` in property conversion: {v}", p.custom_op_offset)
+
+
 def parse_structured_parts(p, st, segment_sizes=True):
     """parseCommonStructuredOpParts: `<{props}>`? attr-dict? `ins(%a, %b : t, u)`?
     `outs(%c : v)`?; sets the operands (and operandSegmentSizes) and checks the
@@ -649,7 +670,9 @@ def parse_structured_parts(p, st, segment_sizes=True):
     if segment_sizes:
         st.properties["operandSegmentSizes"] = A.DenseArrayAttr(
             A.i32, [len(in_refs), len(out_refs)])
-    if not has_props:
+    if has_props:
+        _check_property_storage(p, st)
+    else:
         for d in st.cls._prop_defs:
             v = st.properties.get(d.name)
             if v is not None and not d.constraint.check(v):

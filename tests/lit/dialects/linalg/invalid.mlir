@@ -1370,3 +1370,32 @@ func.func @f(%A: memref<5xf32>, %B: memref<5xf32>) {
   }
   return
 }
+
+// -----
+
+// A window attribute given as a property must be integer elements (upstream's property
+// conversion, which names every property); in the attribute dictionary the constraint
+// reports it instead.
+func.func @window_property(%i: memref<1x5x5x4xf32>, %f: memref<3x3x4xf32>, %o: memref<1x3x3x4xf32>) {
+  // expected-error @+1 {{invalid properties {dilations = dense<1> : tensor<2xi64>, operandSegmentSizes = array<i32: 2, 1>, strides = dense<1.000000e+00> : tensor<2xf32>} for op linalg.depthwise_conv_2d_nhwc_hwc: Invalid attribute `strides` in property conversion: dense<1.000000e+00> : tensor<2xf32>}}
+  linalg.depthwise_conv_2d_nhwc_hwc <{dilations = dense<1> : tensor<2xi64>, strides = dense<1.0> : tensor<2xf32>}>
+    ins(%i, %f : memref<1x5x5x4xf32>, memref<3x3x4xf32>) outs(%o : memref<1x3x3x4xf32>)
+  return
+}
+
+// -----
+
+func.func @window_property_array(%i: memref<1x5x5x4xf32>, %f: memref<3x3x4xf32>, %o: memref<1x3x3x4xf32>) {
+  // expected-error @+1 {{invalid properties {dilations = [1, 1], operandSegmentSizes = array<i32: 2, 1>} for op linalg.depthwise_conv_2d_nhwc_hwc: Invalid attribute `dilations` in property conversion: [1, 1]}}
+  linalg.depthwise_conv_2d_nhwc_hwc <{dilations = [1, 1]}>
+    ins(%i, %f : memref<1x5x5x4xf32>, memref<3x3x4xf32>) outs(%o : memref<1x3x3x4xf32>)
+  return
+}
+
+// -----
+
+func.func @fill_scalar_into_vectors(%f: f32, %e: tensor<2xvector<4xf32>>) -> tensor<2xvector<4xf32>> {
+  // expected-error @+1 {{'linalg.fill' op expected fill value type ('f32') to match output element type ('vector<4xf32>')}}
+  %0 = linalg.fill ins(%f : f32) outs(%e : tensor<2xvector<4xf32>>) -> tensor<2xvector<4xf32>>
+  return %0 : tensor<2xvector<4xf32>>
+}
