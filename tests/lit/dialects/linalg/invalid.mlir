@@ -1399,3 +1399,44 @@ func.func @fill_scalar_into_vectors(%f: f32, %e: tensor<2xvector<4xf32>>) -> ten
   %0 = linalg.fill ins(%f : f32) outs(%e : tensor<2xvector<4xf32>>) -> tensor<2xvector<4xf32>>
   return %0 : tensor<2xvector<4xf32>>
 }
+
+// -----
+
+// winograd transforms: F(m, r) fixes the tile sizes; a 1 x r filter transforms one way.
+func.func @winograd_filter_1d(%f: tensor<8x1x5x4xf32>, %e: tensor<6x6x4x8xf32>) -> tensor<6x6x4x8xf32> {
+  // expected-error @+1 {{'linalg.winograd_filter_transform' op the output shape is not expected}}
+  %0 = linalg.winograd_filter_transform fmr(F_2_5) ins(%f : tensor<8x1x5x4xf32>) outs(%e : tensor<6x6x4x8xf32>) -> tensor<6x6x4x8xf32>
+  return %0 : tensor<6x6x4x8xf32>
+}
+
+// -----
+
+func.func @winograd_element_types(%f: tensor<2x3x3x5xf32>, %e: tensor<4x4x5x2xf16>) -> tensor<4x4x5x2xf16> {
+  // expected-error @+1 {{'linalg.winograd_filter_transform' op failed to verify that all of {filter, output} have same element type}}
+  %0 = linalg.winograd_filter_transform fmr(F_2_3) ins(%f : tensor<2x3x3x5xf32>) outs(%e : tensor<4x4x5x2xf16>) -> tensor<4x4x5x2xf16>
+  return %0 : tensor<4x4x5x2xf16>
+}
+
+// -----
+
+func.func @winograd_input_untiled_width(%x: tensor<1x10x3x2xf32>, %e: tensor<4x1x4x1x1x2xf32>) -> tensor<4x1x4x1x1x2xf32> {
+  // expected-error @+1 {{'linalg.winograd_input_transform' op the output shape is not expected}}
+  %0 = linalg.winograd_input_transform fmr(F_2_3) ins(%x : tensor<1x10x3x2xf32>) outs(%e : tensor<4x1x4x1x1x2xf32>) -> tensor<4x1x4x1x1x2xf32>
+  return %0 : tensor<4x1x4x1x1x2xf32>
+}
+
+// -----
+
+func.func @winograd_output_tile_height(%v: tensor<4x4x2x2x1x3xf32>, %y: tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32> {
+  // expected-error @+1 {{'linalg.winograd_output_transform' op expect input height equals to input tile size}}
+  %0 = linalg.winograd_output_transform fmr(F_4_3) ins(%v : tensor<4x4x2x2x1x3xf32>) outs(%y : tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+  return %0 : tensor<1x4x4x3xf32>
+}
+
+// -----
+
+func.func @winograd_rank(%f: tensor<3x3x5xf32>, %e: tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32> {
+  // expected-error @+1 {{'linalg.winograd_filter_transform' op operand #0 must be 4D tensor of any non-token type values, but got 'tensor<3x3x5xf32>'}}
+  %0 = linalg.winograd_filter_transform fmr(F_4_3) ins(%f : tensor<3x3x5xf32>) outs(%e : tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32>
+  return %0 : tensor<6x6x5x2xf32>
+}
