@@ -537,7 +537,7 @@ _UNARY_OPS = {
 }
 
 # fn -> (float op, integer op, i1 op): None where upstream refuses ("" for the
-# integer op).
+# integer op). The unsigned ones refuse bools too: i1 is no uint to upstream.
 _BINARY_OPS = {
     "add": ("arith.addf", "arith.addi", "arith.ori"),
     "sub": ("arith.subf", "arith.subi", None),
@@ -546,8 +546,8 @@ _BINARY_OPS = {
     "div_unsigned": (None, "arith.divui", None),
     "max_signed": ("arith.maximumf", "arith.maxsi", ""),
     "min_signed": ("arith.minimumf", "arith.minsi", ""),
-    "max_unsigned": (None, "arith.maxui", ""),
-    "min_unsigned": (None, "arith.minui", ""),
+    "max_unsigned": (None, "arith.maxui", None),
+    "min_unsigned": (None, "arith.minui", None),
 }
 _BINARY_ERRORS = {
     "sub": "unsupported operation: sub with bools",

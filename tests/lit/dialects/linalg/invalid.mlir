@@ -1440,3 +1440,20 @@ func.func @winograd_rank(%f: tensor<3x3x5xf32>, %e: tensor<6x6x5x2xf32>) -> tens
   %0 = linalg.winograd_filter_transform fmr(F_4_3) ins(%f : tensor<3x3x5xf32>) outs(%e : tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32>
   return %0 : tensor<6x6x5x2xf32>
 }
+
+// -----
+
+// i1 is no uint: the unsigned max, min and div refuse bools as they refuse floats.
+func.func @max_unsigned_bools(%i: tensor<1x4x1xi1>, %w: tensor<2xi1>, %o: tensor<1x3x1xi1>) -> tensor<1x3x1xi1> {
+  // expected-error @+1 {{custom op 'linalg.pooling_nwc_max_unsigned' unsupported operation: unsigned max not on uint}}
+  %0 = linalg.pooling_nwc_max_unsigned ins(%i, %w : tensor<1x4x1xi1>, tensor<2xi1>) outs(%o : tensor<1x3x1xi1>) -> tensor<1x3x1xi1>
+  return %0 : tensor<1x3x1xi1>
+}
+
+// -----
+
+func.func @min_unsigned_bools(%i: memref<1x4x4x1xi1>, %w: memref<2x2xi1>, %o: memref<1x3x3x1xi1>) {
+  // expected-error @+1 {{custom op 'linalg.pooling_nhwc_min_unsigned' unsupported operation: unsigned min not on uint}}
+  linalg.pooling_nhwc_min_unsigned ins(%i, %w : memref<1x4x4x1xi1>, memref<2x2xi1>) outs(%o : memref<1x3x3x1xi1>)
+  return
+}
