@@ -137,16 +137,130 @@ class EraseSelfCopy(RewritePattern):
         return True
 
 
-class FoldTensorCastProducerOp(RewritePattern):
-    """A structured op reading a tensor.cast that only drops static information reads
-    the cast's source; a result whose init became more static is cast back."""
+class _LinalgOpPattern(RewritePattern):
+    """A pattern of upstream's LinalgOp interface: one instance per structured op name,
+    registered ahead of the ops' own patterns as upstream's dialect patterns are."""
 
-    root = None
+    def __init__(self, root):
+        self.root = root
+
+    @property
+    def debug_name(self):
+        return type(self).__name__
+
+
+def _clone_with(rewriter, op, operands, result_types):
+    """upstream's clone(b, linalgOp, resultTypes, operands): the op with its attributes
+    and region, new operands and result types."""
+    new = op.clone()
+    for i, v in enumerate(operands):
+        new.set_operand(i, v)
+    for r, t in zip(new.results, result_types):
+        r.type = t
+    return _insert(rewriter, new)
+
+
+class InferStaticShapeOfOperands(_LinalgOpPattern):
+    """A dynamic size of an operand that another operand fixes through the indexing
+    maps (projected permutations, tensors) becomes static: the operand is cast to the
+    more static type, and a changed result cast back."""
+
+    def match_and_rewrite(self, op, rewriter):
+        if not op.has_pure_tensor_semantics():
+            return False
+        maps = op.indexing_maps_list()
+        if any(not m.is_projected_permutation() for m in maps):
+            return False
+        from ...ir.affine import AffineDimExpr
+        sizes = {}
+        for o, m in zip(op.operands, maps):
+            t = o.type
+            if type(t) is not A.RankedTensorType:
+                continue
+            for i, d in enumerate(t.shape):
+                e = m.results[i]
+                if d != DYN and type(e) is AffineDimExpr and e.position not in sizes:
+                    sizes[e.position] = d
+        n_in = op.num_dps_inputs()
+        new_operands, result_types, changed = [], [], False
+        for k, (o, m) in enumerate(zip(op.operands, maps)):
+            t = o.type
+            new_operands.append(o)
+            if type(t) is not A.RankedTensorType:
+                continue
+            is_init = k >= n_in
+            if is_init and all(d != DYN for d in t.shape):
+                result_types.append(t)
+                continue
+            shape, needed = [], False
+            for i, d in enumerate(t.shape):
+                e = m.results[i]
+                if d == DYN and type(e) is AffineDimExpr and e.position in sizes:
+                    shape.append(sizes[e.position])
+                    needed = True
+                else:
+                    shape.append(d)
+            nt = A.RankedTensorType(shape, t.element_type, getattr(t, "encoding", None)) \
+                if getattr(t, "encoding", None) is not None else \
+                A.RankedTensorType(shape, t.element_type)
+            if needed:
+                changed = True
+                new_operands[k] = _cast(rewriter, o, nt, op.loc)
+            if is_init:
+                result_types.append(nt)
+        if not changed:
+            return False
+        new = _clone_with(rewriter, op, new_operands, result_types)
+        values = [nr if nr.type == old.type else _cast(rewriter, nr, old.type, op.loc)
+                  for old, nr in zip(op.results, new.results)]
+        rewriter.replace_op(op, values)
+        return True
+
+
+class FoldTensorCastConsumerOp(RewritePattern):
+    """A tensor.cast adding static information to a result of a structured op in its
+    block moves onto that result's init: the op computes the static type, the other
+    users get it cast back."""
+
+    root = "tensor.cast"
 
     def match_and_rewrite(self, op, rewriter):
         from .structured import StructuredOp
-        if not isinstance(op, StructuredOp):
+        src = op.operand(0)
+        if isinstance(src, BlockArgument):
             return False
+        lop = src.defining_op
+        rt = op.results[0].type
+        if not isinstance(lop, StructuredOp) or not preserves_static_information(src.type, rt):
+            return False
+        if op.parent is not lop.parent:
+            return False
+        from ...ir.builder import InsertionPoint
+        rewriter.ip = InsertionPoint.before_op(lop)
+        k = src.index
+        inits = lop.dps_inits
+        if k >= len(inits):
+            return False
+        new_init = _cast(rewriter, inits[k], rt, lop.loc)
+        ins = lop.dps_inputs
+        outs = list(inits)
+        outs[k] = new_init
+        types = [r.type for r in lop.results]
+        types[k] = rt
+        new = _clone_with(rewriter, lop, ins + outs, types)
+        back = _cast(rewriter, new.results[k], src.type, lop.loc)
+        values = list(new.results)
+        values[k] = back
+        rewriter.replace_op(lop, values)
+        rewriter.replace_op(op, [new.results[k]])
+        return True
+
+
+class FoldTensorCastProducerOp(_LinalgOpPattern):
+    """A structured op reading a tensor.cast that only drops static information reads
+    the cast's source; a result whose init became more static is cast back."""
+
+    def match_and_rewrite(self, op, rewriter):
         n_in = op.num_dps_inputs()
         casts = [_foldable_cast(o.value) for o in op._operands]
         if not any(casts):
@@ -391,16 +505,84 @@ def _same_tiles(pack, unpack) -> bool:
 
 
 def _padding_not_needed(op) -> bool:
-    """upstream's paddingIsNotNeeded: every tiled source dim is static and a multiple of
-    its static tile."""
-    st = op.operand(0).type
+    """upstream's paddingIsNotNeeded: the tiled source dims and the tiles are static and
+    no tile needs padding (PackOp's requirePaddingValue)."""
+    st, dt = op.operand(0).type, op.operand(1).type
     pos = list(op._props["inner_dims_pos"].value)
     tiles = list(op._props["static_inner_tiles"].value)
-    if type(st) is not A.RankedTensorType and not isinstance(st, A.ShapedType):
-        return False
     if any(st.shape[p] == DYN for p in pos) or any(t == DYN for t in tiles):
         return False
-    return all(st.shape[p] % t == 0 for p, t in zip(pos, tiles))
+    return not op._needs_padding(st, dt)
+
+
+def _infer_static_shapes(op, is_pack):
+    """upstream's inferStaticShape of pack / unpack: an untiled dim static on one side and
+    dynamic on the other (through outer_dims_perm) takes the static size on both.
+    Returns the (source, dest) shapes, or None when nothing changes."""
+    st, dt = op.operand(0).type, op.operand(1).type
+    if type(st) is not A.RankedTensorType or type(dt) is not A.RankedTensorType:
+        return None
+    src, dst = list(st.shape), list(dt.shape)
+    inner = set(op._props["inner_dims_pos"].value)
+    perm = op._perm()
+    inv = [0] * len(perm)
+    for i, q in enumerate(perm):
+        inv[q] = i
+    changed = False
+    unpacked, packed = (src, dst) if is_pack else (dst, src)
+    for i in range(len(unpacked)):
+        if i in inner:
+            continue
+        j = inv[i] if perm else i
+        if (unpacked[i] == DYN) == (packed[j] == DYN):
+            continue
+        size = unpacked[i] if unpacked[i] != DYN else packed[j]
+        unpacked[i] = packed[j] = size
+        changed = True
+    return (src, dst) if changed else None
+
+
+def _with_shape(t, shape):
+    return A.RankedTensorType(shape, t.element_type)
+
+
+class FoldTensorCastPackOp(RewritePattern):
+    """A pack or unpack reading a tensor.cast that only drops static information reads
+    the cast's source; tiles the new packed type makes static become static; the result
+    is cast back if its type changed (FoldTensorCastPackOp / FoldTensorCastUnPackOp)."""
+
+    def __init__(self, root):
+        self.root = root
+
+    @property
+    def debug_name(self):
+        return "FoldTensorCastPackOp" if self.root == "linalg.pack" else \
+            "FoldTensorCastUnPackOp"
+
+    def match_and_rewrite(self, op, rewriter):
+        casts = [_foldable_cast(o.value) for o in op._operands]
+        if not any(casts):
+            return False
+        operands = [c.operand(0) if c is not None else o.value
+                    for c, o in zip(casts, op._operands)]
+        is_pack = op.name == "linalg.pack"
+        source, dest = operands[0], operands[1]
+        packed = dest.type if is_pack else source.type
+        tiles = op.mixed_tiles
+        tail = packed.shape[len(packed.shape) - len(tiles):]
+        new_tiles = [t if d == DYN or isinstance(t, int) else d for d, t in zip(tail, tiles)]
+        pad = op.padding_value if is_pack else None
+        new = type(op).new(source, dest, list(op._props["inner_dims_pos"].value), new_tiles,
+                           op._perm() or None, pad, op.loc)
+        if op._attrs:
+            # setDiscardableAttrs: pack's segment sizes are a property; the parsed
+            # unpack's an attribute, carried over as upstream does
+            new._attrs = dict(op._attrs)
+        _insert(rewriter, new)
+        values = [r if r.type == old.type else _cast(rewriter, r, old.type, op.loc)
+                  for old, r in zip(op.results, new.results)]
+        rewriter.replace_op(op, values)
+        return True
 
 
 class PackCanonical(RewritePattern):
@@ -430,7 +612,30 @@ class PackCanonical(RewritePattern):
                 op._props["operandSegmentSizes"] = A.DenseArrayAttr(A.i32, seg)
             rewriter.modify_op_in_place(op, drop)
             return True
-        return False
+        shapes = _infer_static_shapes(op, True)
+        if shapes is None:
+            return False
+        src_t, dst_t = op.operand(0).type, op.operand(1).type
+        source, dest = op.operand(0), op.operand(1)
+        if shapes[0] != list(src_t.shape):
+            source = _cast(rewriter, source, _with_shape(src_t, shapes[0]), op.loc)
+        retype = shapes[1] != list(dst_t.shape)
+        if retype:
+            dest = _cast(rewriter, dest, _with_shape(dst_t, shapes[1]), op.loc)
+
+        def update():
+            op.set_operand(0, source)
+            op.set_operand(1, dest)
+            if op.results:
+                op.results[0].type = dest.type
+        rewriter.modify_op_in_place(op, update)
+        if retype and op.results:
+            from ...ir.builder import InsertionPoint
+            rewriter.ip = InsertionPoint.after_op(op)
+            back = _cast(rewriter, op.results[0], dst_t, op.loc)
+            rewriter.replace_uses_where(op.results[0], back,
+                                        lambda use: use.owner is not back.defining_op)
+        return True
 
 
 class UnPackCanonical(RewritePattern):
@@ -441,7 +646,7 @@ class UnPackCanonical(RewritePattern):
     debug_name = "UnPackOp"
 
     def match_and_rewrite(self, op, rewriter):
-        from .relayout import PackOp
+        from .relayout import PackOp, UnPackOp
         src = op.operand(0)
         p = src.defining_op if not isinstance(src, BlockArgument) else None
         if type(p) is PackOp:
@@ -454,13 +659,27 @@ class UnPackCanonical(RewritePattern):
         dest = op.operand(1)
         d = dest.defining_op if not isinstance(dest, BlockArgument) else None
         inits = getattr(d, "dps_inits", None) if d is not None else None
-        if inits is None:
+        if inits is not None:
+            k = list(d.results).index(dest)
+            tensor_inits = [v for v in inits if _is_tensor(v.type)]
+            if k < len(tensor_inits):
+                rewriter.modify_op_in_place(op, lambda: op.set_operand(1, tensor_inits[k]))
+                return True
+        shapes = _infer_static_shapes(op, False)
+        if shapes is None:
             return False
-        k = list(d.results).index(dest)
-        tensor_inits = [v for v in inits if _is_tensor(v.type)]
-        if k >= len(tensor_inits):
-            return False
-        rewriter.modify_op_in_place(op, lambda: op.set_operand(1, tensor_inits[k]))
+        src_t, dst_t = op.operand(0).type, op.operand(1).type
+        source, dest = op.operand(0), op.operand(1)
+        if shapes[0] != list(src_t.shape):
+            source = _cast(rewriter, source, _with_shape(src_t, shapes[0]), op.loc)
+        if shapes[1] != list(dst_t.shape):
+            dest = _cast(rewriter, dest, _with_shape(dst_t, shapes[1]), op.loc)
+        new = _insert(rewriter, UnPackOp.new(source, dest,
+                                             list(op._props["inner_dims_pos"].value),
+                                             op.mixed_tiles, op._perm() or None,
+                                             loc=op.loc))
+        rewriter.replace_op(op, [_cast(rewriter, new.results[0], op.results[0].type,
+                                       op.loc)])
         return True
 
 
@@ -468,11 +687,18 @@ class UnPackCanonical(RewritePattern):
 
 
 def canonical_patterns():
-    """The dialect's patterns, in upstream's registration order."""
-    return [EraseIdentityLinalgOp("linalg.generic"), EraseIdentityLinalgOp("linalg.broadcast"),
+    """The dialect's patterns, in upstream's registration order: the LinalgOp interface
+    patterns first (for every structured op), then the ops' own."""
+    from . import OPS
+    from .structured import StructuredOp
+    names = [c.name for c in OPS if issubclass(c, StructuredOp)]
+    out = [FoldTensorCastConsumerOp(), FoldTensorCastPackOp("linalg.pack"),
+           FoldTensorCastPackOp("linalg.unpack")]
+    for n in names:
+        out += [FoldTensorCastProducerOp(n), InferStaticShapeOfOperands(n)]
+    return out + [EraseIdentityLinalgOp("linalg.generic"), EraseIdentityLinalgOp("linalg.broadcast"),
             EraseSelfCopy(), FoldFillWithCopy(), FoldFillWithTensorExtract(),
             FoldFillWithTensorReshape("tensor.collapse_shape"),
             FoldFillWithTensorReshape("tensor.expand_shape"), FoldFillWithPack(),
             FoldFillWithTranspose(), FoldTransposeWithTranspose(),
-            SwapTransposeWithBroadcast(), PackCanonical(), UnPackCanonical(),
-            FoldTensorCastProducerOp()]
+            SwapTransposeWithBroadcast(), PackCanonical(), UnPackCanonical()]

@@ -212,3 +212,90 @@ func.func @dead_softmax(%a: tensor<2x16xf32>, %m: memref<2x16xf32>) -> tensor<2x
   linalg.softmax dimension(1) ins(%m : memref<2x16xf32>) outs(%m : memref<2x16xf32>)
   return %a : tensor<2x16xf32>
 }
+
+// -----
+
+// A size one operand fixes becomes static in the others (InferStaticShapeOfOperands).
+// CHECK-LABEL: func.func @infer_static(
+//  CHECK-NEXT:   %cast = tensor.cast %arg0 : tensor<2x?xf32> to tensor<2x3xf32>
+//  CHECK-NEXT:   %cast_0 = tensor.cast %arg1 : tensor<?x3xf32> to tensor<2x3xf32>
+//  CHECK-NEXT:   %cast_1 = tensor.cast %arg2 : tensor<?x?xf32> to tensor<2x3xf32>
+//  CHECK-NEXT:   %0 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%cast, %cast_0 : tensor<2x3xf32>, tensor<2x3xf32>) outs(%cast_1 : tensor<2x3xf32>) {
+//  CHECK-NEXT:   ^bb0(%in: f32, %in_3: f32, %out: f32):
+//  CHECK-NEXT:   %1 = arith.addf %in, %in_3 : f32
+//  CHECK-NEXT:   linalg.yield %1 : f32
+//  CHECK-NEXT:   } -> tensor<2x3xf32>
+//  CHECK-NEXT:   %cast_2 = tensor.cast %0 : tensor<2x3xf32> to tensor<?x?xf32>
+//  CHECK-NEXT:   return %cast_2 : tensor<?x?xf32>
+//  CHECK-NEXT: }
+func.func @infer_static(%a: tensor<2x?xf32>, %b: tensor<?x3xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<2x?xf32>, tensor<?x3xf32>) outs(%c : tensor<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// A cast making a result more static moves onto its init (FoldTensorCastConsumerOp);
+// not into another block.
+// CHECK-LABEL: func.func @cast_consumer(
+//  CHECK-NEXT:   %cast = tensor.cast %arg2 : tensor<?x?xf32> to tensor<4x8xf32>
+//  CHECK-NEXT:   %cast_0 = tensor.cast %arg0 : tensor<?x?xf32> to tensor<4x?xf32>
+//  CHECK-NEXT:   %cast_1 = tensor.cast %arg1 : tensor<?x?xf32> to tensor<?x8xf32>
+//  CHECK-NEXT:   %0 = linalg.matmul ins(%cast_0, %cast_1 : tensor<4x?xf32>, tensor<?x8xf32>) outs(%cast : tensor<4x8xf32>) -> tensor<4x8xf32>
+//  CHECK-NEXT:   %cast_2 = tensor.cast %0 : tensor<4x8xf32> to tensor<?x?xf32>
+//  CHECK-NEXT:   %1 = linalg.matmul ins(%arg0, %arg1 : tensor<?x?xf32>, tensor<?x?xf32>) outs(%arg2 : tensor<?x?xf32>) -> tensor<?x?xf32>
+//  CHECK-NEXT:   cf.cond_br %arg3, ^bb1, ^bb2
+//  CHECK-NEXT:   ^bb1:  // pred: ^bb0
+//  CHECK-NEXT:   %cast_3 = tensor.cast %1 : tensor<?x?xf32> to tensor<4x8xf32>
+//  CHECK-NEXT:   return %cast_3, %1 : tensor<4x8xf32>, tensor<?x?xf32>
+//  CHECK-NEXT:   ^bb2:  // pred: ^bb0
+//  CHECK-NEXT:   return %0, %cast_2 : tensor<4x8xf32>, tensor<?x?xf32>
+//  CHECK-NEXT: }
+func.func @cast_consumer(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>, %p: i1)
+    -> (tensor<4x8xf32>, tensor<?x?xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = tensor.cast %0 : tensor<?x?xf32> to tensor<4x8xf32>
+  %2 = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  cf.cond_br %p, ^bb1, ^bb2
+^bb1:
+  %3 = tensor.cast %2 : tensor<?x?xf32> to tensor<4x8xf32>
+  return %3, %2 : tensor<4x8xf32>, tensor<?x?xf32>
+^bb2:
+  return %1, %0 : tensor<4x8xf32>, tensor<?x?xf32>
+}
+
+// -----
+
+// pack / unpack: untiled sizes known on one side become static on the other; casts of
+// the operands fold in, making a constant tile static; a splat unpacks to a splat.
+// CHECK-LABEL: func.func @pack_shapes(
+//  CHECK-NEXT:   %cst = arith.constant dense<2.000000e+00> : tensor<16x16xf32>
+//  CHECK-NEXT:   %cast = tensor.cast %arg0 : tensor<?x?x?xf32> to tensor<2x?x5xf32>
+//  CHECK-NEXT:   %pack = linalg.pack %cast outer_dims_perm = [2, 1, 0] inner_dims_pos = [1] inner_tiles = [8] into %arg1 : tensor<2x?x5xf32> -> tensor<5x?x2x8xf32>
+//  CHECK-NEXT:   %cast_0 = tensor.cast %arg2 : tensor<?x?x5x8xf32> to tensor<?x3x5x8xf32>
+//  CHECK-NEXT:   %cast_1 = tensor.cast %arg3 : tensor<3x?x?xf32> to tensor<3x5x?xf32>
+//  CHECK-NEXT:   %unpack = linalg.unpack %cast_0 outer_dims_perm = [2, 0, 1] inner_dims_pos = [2] inner_tiles = [8] into %cast_1 : tensor<?x3x5x8xf32> -> tensor<3x5x?xf32>
+//  CHECK-NEXT:   %cast_2 = tensor.cast %unpack : tensor<3x5x?xf32> to tensor<3x?x?xf32>
+//  CHECK-NEXT:   %pack_3 = linalg.pack %arg5 padding_value(%arg6 : i32) inner_dims_pos = [0, 1] inner_tiles = [8, 1] into %arg4 {keep} : tensor<7x?xi32> -> tensor<1x1x8x1xi32>
+//  CHECK-NEXT:   return %pack, %cast_2, %pack_3, %cst : tensor<5x?x2x8xf32>, tensor<3x?x?xf32>, tensor<1x1x8x1xi32>, tensor<16x16xf32>
+//  CHECK-NEXT: }
+func.func @pack_shapes(%s: tensor<?x?x?xf32>, %d: tensor<5x?x2x8xf32>, %u: tensor<?x?x5x8xf32>,
+                       %v: tensor<3x?x?xf32>, %w: tensor<1x1x8x1xi32>, %x: tensor<7x?xi32>,
+                       %pad: i32) -> (tensor<5x?x2x8xf32>, tensor<3x?x?xf32>, tensor<1x1x8x1xi32>, tensor<16x16xf32>) {
+  %0 = linalg.pack %s outer_dims_perm = [2, 1, 0] inner_dims_pos = [1] inner_tiles = [8] into %d : tensor<?x?x?xf32> -> tensor<5x?x2x8xf32>
+  %1 = linalg.unpack %u outer_dims_perm = [2, 0, 1] inner_dims_pos = [2] inner_tiles = [8] into %v : tensor<?x?x5x8xf32> -> tensor<3x?x?xf32>
+  %cast = tensor.cast %w : tensor<1x1x8x1xi32> to tensor<1x1x?x1xi32>
+  %c8 = arith.constant 8 : index
+  %2 = linalg.pack %x padding_value(%pad : i32) inner_dims_pos = [0, 1] inner_tiles = [%c8, 1] into %cast {keep} : tensor<7x?xi32> -> tensor<1x1x?x1xi32>
+  %3 = tensor.cast %2 : tensor<1x1x?x1xi32> to tensor<1x1x8x1xi32>
+  %splat = arith.constant dense<2.0> : tensor<2x2x8x8xf32>
+  %e = tensor.empty() : tensor<16x16xf32>
+  %4 = linalg.unpack %splat inner_dims_pos = [0, 1] inner_tiles = [8, 8] into %e : tensor<2x2x8x8xf32> -> tensor<16x16xf32>
+  return %0, %1, %3, %4 : tensor<5x?x2x8xf32>, tensor<3x?x?xf32>, tensor<1x1x8x1xi32>, tensor<16x16xf32>
+}
