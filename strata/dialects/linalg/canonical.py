@@ -73,17 +73,23 @@ def _cast(rewriter, value, t, loc):
 # ============================================================================ structured
 
 
-class EraseIdentityLinalgOp(RewritePattern):
-    """A generic (or broadcast) whose maps are all equal and whose body only yields block
-    arguments is its operands (tensors, cast where the result is more static); on buffers
-    a copy of a buffer onto itself is erased."""
+class _Rooted(RewritePattern):
+    """A pattern registered once per root op name (upstream's templated patterns and
+    interface patterns), named by its class."""
 
     def __init__(self, root):
         self.root = root
 
     @property
     def debug_name(self):
-        return "EraseIdentityLinalgOp"
+        return type(self).__name__
+
+
+class EraseIdentityLinalgOp(_Rooted):
+    """A generic (or broadcast) whose maps are all equal and whose body only yields block
+    arguments is its operands (tensors, cast where the result is more static); on buffers
+    a copy of a buffer onto itself is erased."""
+
 
     def match_and_rewrite(self, op, rewriter):
         maps = op.indexing_maps_list()
@@ -137,16 +143,9 @@ class EraseSelfCopy(RewritePattern):
         return True
 
 
-class _LinalgOpPattern(RewritePattern):
+class _LinalgOpPattern(_Rooted):
     """A pattern of upstream's LinalgOp interface: one instance per structured op name,
     registered ahead of the ops' own patterns as upstream's dialect patterns are."""
-
-    def __init__(self, root):
-        self.root = root
-
-    @property
-    def debug_name(self):
-        return type(self).__name__
 
 
 def _clone_with(rewriter, op, operands, result_types):
@@ -371,6 +370,13 @@ def _new_fill(rewriter, value, init, result_types, loc):
     return _insert(rewriter, FillOp.new([value], [init], result_types, loc))
 
 
+def _replace_by_fill(rewriter, op, fill, init) -> bool:
+    """`op` (reading `fill`) becomes the fill of `init` with the fill's value."""
+    new = _new_fill(rewriter, fill.operand(0), init, [r.type for r in op.results], op.loc)
+    rewriter.replace_op(op, new.results)
+    return True
+
+
 class FoldFillWithTensorExtract(RewritePattern):
     """An element of a fill is the fill value."""
 
@@ -378,21 +384,14 @@ class FoldFillWithTensorExtract(RewritePattern):
 
     def match_and_rewrite(self, op, rewriter):
         f = _fill_of(op.operand(0))
-        if f is None:
-            return False
-        rewriter.replace_op(op, [f.operand(0)])
-        return True
+        if f is not None:
+            rewriter.replace_op(op, [f.operand(0)])
+        return f is not None
 
 
-class FoldFillWithTensorReshape(RewritePattern):
+class FoldFillWithTensorReshape(_Rooted):
     """reshape(fill(v, init)) is fill(v, reshape(init))."""
 
-    def __init__(self, root):
-        self.root = root
-
-    @property
-    def debug_name(self):
-        return "FoldFillWithTensorReshape"
 
     def match_and_rewrite(self, op, rewriter):
         f = _fill_of(op.operand(0))
@@ -419,14 +418,12 @@ class FoldFillWithCopy(RewritePattern):
         ins, outs = op.dps_inputs, op.dps_inits
         if not ins or not outs:
             return False
-        types = [r.type for r in op.results]
         f = _fill_of(ins[0])
         if f is not None:
-            new = _new_fill(rewriter, f.operand(0), outs[0], types, op.loc)
-            rewriter.replace_op(op, new.results)
-            return True
+            return _replace_by_fill(rewriter, op, f, outs[0])
         f = _fill_of(outs[0])
         if f is not None:
+            types = [r.type for r in op.results]
             new = _insert(rewriter, CopyOp.new(ins, [f.operand(1)], types, op.loc))
             rewriter.replace_op(op, new.results)
             return True
@@ -440,12 +437,7 @@ class FoldFillWithTranspose(RewritePattern):
 
     def match_and_rewrite(self, op, rewriter):
         f = _fill_of(op.operand(0))
-        if f is None:
-            return False
-        new = _new_fill(rewriter, f.operand(0), op.operand(1),
-                        [r.type for r in op.results], op.loc)
-        rewriter.replace_op(op, new.results)
-        return True
+        return f is not None and _replace_by_fill(rewriter, op, f, op.operand(1))
 
 
 def _same_value_or_constant(a, b) -> bool:
@@ -471,11 +463,7 @@ class FoldFillWithPack(RewritePattern):
         if pad is not None and not _same_value_or_constant(pad, f.operand(0)):
             return False
         dest = op.operand(1)
-        if not dest.has_one_use():
-            return False
-        new = _new_fill(rewriter, f.operand(0), dest, [r.type for r in op.results], op.loc)
-        rewriter.replace_op(op, new.results)
-        return True
+        return dest.has_one_use() and _replace_by_fill(rewriter, op, f, dest)
 
 
 # ============================================================================ pack / unpack
@@ -542,17 +530,25 @@ def _infer_static_shapes(op, is_pack):
     return (src, dst) if changed else None
 
 
-def _with_shape(t, shape):
-    return A.RankedTensorType(shape, t.element_type)
+def _cast_to_inferred_shapes(rewriter, op, is_pack):
+    """The source and dest of a pack / unpack, cast where `_infer_static_shapes` makes
+    them more static; None when it changes nothing."""
+    from .relayout import _with_shape
+    shapes = _infer_static_shapes(op, is_pack)
+    if shapes is None:
+        return None
+    out = []
+    for v, shape in zip((op.operand(0), op.operand(1)), shapes):
+        if shape != list(v.type.shape):
+            v = _cast(rewriter, v, _with_shape(v.type, shape), op.loc)
+        out.append(v)
+    return out
 
 
-class FoldTensorCastPackOp(RewritePattern):
+class FoldTensorCastPackOp(_Rooted):
     """A pack or unpack reading a tensor.cast that only drops static information reads
     the cast's source; tiles the new packed type makes static become static; the result
     is cast back if its type changed (FoldTensorCastPackOp / FoldTensorCastUnPackOp)."""
-
-    def __init__(self, root):
-        self.root = root
 
     @property
     def debug_name(self):
@@ -612,16 +608,12 @@ class PackCanonical(RewritePattern):
                 op._props["operandSegmentSizes"] = A.DenseArrayAttr(A.i32, seg)
             rewriter.modify_op_in_place(op, drop)
             return True
-        shapes = _infer_static_shapes(op, True)
-        if shapes is None:
+        inferred = _cast_to_inferred_shapes(rewriter, op, True)
+        if inferred is None:
             return False
-        src_t, dst_t = op.operand(0).type, op.operand(1).type
-        source, dest = op.operand(0), op.operand(1)
-        if shapes[0] != list(src_t.shape):
-            source = _cast(rewriter, source, _with_shape(src_t, shapes[0]), op.loc)
-        retype = shapes[1] != list(dst_t.shape)
-        if retype:
-            dest = _cast(rewriter, dest, _with_shape(dst_t, shapes[1]), op.loc)
+        source, dest = inferred
+        dst_t = op.operand(1).type
+        retype = dest.type != dst_t
 
         def update():
             op.set_operand(0, source)
@@ -665,15 +657,10 @@ class UnPackCanonical(RewritePattern):
             if k < len(tensor_inits):
                 rewriter.modify_op_in_place(op, lambda: op.set_operand(1, tensor_inits[k]))
                 return True
-        shapes = _infer_static_shapes(op, False)
-        if shapes is None:
+        inferred = _cast_to_inferred_shapes(rewriter, op, False)
+        if inferred is None:
             return False
-        src_t, dst_t = op.operand(0).type, op.operand(1).type
-        source, dest = op.operand(0), op.operand(1)
-        if shapes[0] != list(src_t.shape):
-            source = _cast(rewriter, source, _with_shape(src_t, shapes[0]), op.loc)
-        if shapes[1] != list(dst_t.shape):
-            dest = _cast(rewriter, dest, _with_shape(dst_t, shapes[1]), op.loc)
+        source, dest = inferred
         new = _insert(rewriter, UnPackOp.new(source, dest,
                                              list(op._props["inner_dims_pos"].value),
                                              op.mixed_tiles, op._perm() or None,
