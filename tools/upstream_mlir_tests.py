@@ -24,7 +24,9 @@ by `iree-opt` (with `--allow-unregistered-dialect` where the file's RUN lines ha
      accepts must canonicalize to iree-opt's output, byte for byte.
 
 Chunks whose valid IR holds ops of dialects Strata does not have (iree-opt knows
-`vector`, `affine`, ...) are counted apart as out of scope, not in the four numbers.
+`vector`, `affine`, ...) are counted apart as out of scope, not in the four numbers; so is
+the canonicalize check of a chunk whose canonical form upstream holds such ops. A file
+cut by `// -----` is judged chunk by chunk even where its RUN line reads it whole.
 The report is the four numbers overall and per file, then the failures.
 """
 from __future__ import annotations
@@ -230,7 +232,12 @@ def check_file(path, iree, tmpdir, rel):
                 tally.count("diagnostics", vrc == 0, where, _first_error(verr, 3))
         if canon:
             irc, icanon, _ = iree(chunk_path, *base, "--canonicalize")
-            if irc == 0:
+            if irc == 0 and out_of_scope(iree(chunk_path, *base, "--canonicalize",
+                                              "--mlir-print-op-generic")[1], known, unreg):
+                # upstream's result holds ops Strata cannot make (affine.apply of a
+                # dynamic pad size): out of scope, as a chunk that starts with them
+                tally.skipped += 1
+            elif irc == 0:
                 crc, scanon, cerr = strata(chunk_path, *base, "--canonicalize")
                 why = _first_error(cerr) if crc else _first_diff(icanon, scanon)
                 tally.count("canonicalize", crc == 0 and scanon == icanon, where, why)
