@@ -466,6 +466,144 @@ class FoldFillWithPack(RewritePattern):
         return dest.has_one_use() and _replace_by_fill(rewriter, op, f, dest)
 
 
+def _constant_padding_value(pad):
+    """upstream's PadOp::getConstantPaddingValue: the yielded value when it is a constant
+    or defined outside the pad's body, else None."""
+    from ...rewrite.folding import constant_value
+    body = pad.regions[0].blocks[0]
+    y = body.last
+    if y is None or y.name != "tensor.yield" or not y.operands:
+        return None
+    v = y.operand(0)
+    if constant_value(v) is not None:
+        return v
+    owner = v.owner if isinstance(v, BlockArgument) else (v.defining_op.parent
+                                                             if v.defining_op else None)
+    return None if owner is body else v
+
+
+def _index_array(values):
+    return A.DenseArrayAttr(A.i64, list(values))
+
+
+class FoldFillWithPad(RewritePattern):
+    """A pad of a fill by the fill's own value is a fill of a new tensor of the padded
+    size (static sizes: a dynamic one would need affine.apply)."""
+
+    root = "tensor.pad"
+
+    def match_and_rewrite(self, op, rewriter):
+        from ..tensor import EmptyOp
+        f = _fill_of(op.operand(0))
+        if f is None:
+            return False
+        v = _constant_padding_value(op)
+        rt = op.results[0].type
+        if v is None or v is not f.operand(0) or any(d == DYN for d in rt.shape):
+            return False
+        empty = _insert(rewriter, EmptyOp.create([], [rt], None, None, (), 0, op.loc))
+        new = _new_fill(rewriter, v, empty.results[0], [rt], f.loc)
+        rewriter.replace_op(op, new.results)
+        return True
+
+
+def _static_range(op, i):
+    """(first, last) element of dimension i an insert_slice writes, or None if dynamic."""
+    o, z, st = op.mixed_offsets[i], op.mixed_sizes[i], op.mixed_strides[i]
+    if not all(isinstance(x, int) for x in (o, z, st)):
+        return None
+    return o, o + (z - 1) * st
+
+
+class FoldInsertPadIntoFill(RewritePattern):
+    """insert_slice(pad(x), ...) into a chain of disjoint insert_slices over a fill by
+    the pad value inserts x itself, at the offsets moved by the low padding (static
+    offsets: dynamic ones would need affine.apply)."""
+
+    root = "tensor.insert_slice"
+
+    def match_and_rewrite(self, op, rewriter):
+        from ..tensor import DimOp, InsertSliceOp, PadOp
+        from ..arith import ConstantOp
+        src = op.operand(0)
+        pad = src.defining_op if not isinstance(src, BlockArgument) else None
+        if type(pad) is not PadOp:
+            return False
+        rank = op.results[0].type.rank
+        if rank != src.type.rank:
+            return False
+        first = op.operand(1)
+        while True:
+            prev = first.defining_op if not isinstance(first, BlockArgument) else None
+            if type(prev) is not InsertSliceOp:
+                break
+            if prev.results[0].type.rank != prev.operand(0).type.rank:
+                return False
+            disjoint = False
+            for i in range(prev.results[0].type.rank):
+                a, b = _static_range(op, i), _static_range(prev, i)
+                if a is None or b is None:
+                    continue
+                if b[1] < a[0] or a[1] < b[0]:
+                    disjoint = True
+                    break
+            if not disjoint:
+                break
+            first = prev.operand(1)
+        f = _fill_of(first)
+        v = _constant_padding_value(pad)
+        if f is None or v is None or v is not f.operand(0):
+            return False
+        from ...syntax.dynamic_index_list import mixed_values
+        lows = mixed_values(list(pad._props["static_low"].value), pad.low)
+        offsets = []
+        for lo, off in zip(lows, op.mixed_offsets):
+            if not isinstance(lo, int) or not isinstance(off, int):
+                return False
+            offsets.append(lo + off)
+        x = pad.operand(0)
+        sizes, dyn_sizes = [], []
+        for i, d in enumerate(x.type.shape):
+            if d == DYN:
+                c = _insert(rewriter, ConstantOp.create(
+                    [], [A.index], {"value": A.IntegerAttr(i, A.index)}, None, (), 0,
+                    op.loc)).results[0]
+                dyn_sizes.append(_insert(rewriter, DimOp.create(
+                    [x, c], [A.index], None, None, (), 0, op.loc)).results[0])
+            sizes.append(d)
+        strides = op.mixed_strides
+        new = InsertSliceOp.build(
+            source=x, dest=op.operand(1), offsets=[], sizes=dyn_sizes,
+            strides=[s for s in strides if not isinstance(s, int)],
+            static_offsets=_index_array(offsets), static_sizes=_index_array(sizes),
+            static_strides=_index_array(s if isinstance(s, int) else DYN for s in strides),
+            result_types=[op.results[0].type], loc=op.loc)
+        _insert(rewriter, new)
+        rewriter.replace_op(op, new.results)
+        return True
+
+
+class FoldConcatsOfFill(RewritePattern):
+    """A concat of fills by one value is a fill of the concat of their inits."""
+
+    root = "tensor.concat"
+
+    def match_and_rewrite(self, op, rewriter):
+        fills = [_fill_of(v) for v in op.operands]
+        if not fills or any(f is None for f in fills):
+            return False
+        v = fills[0].operand(0)
+        if any(f.operand(0) is not v for f in fills[1:]):
+            return False
+        new_concat = op.clone()
+        for i, f in enumerate(fills):
+            new_concat.set_operand(i, f.operand(1))
+        _insert(rewriter, new_concat)
+        new = _new_fill(rewriter, v, new_concat.results[0], [op.results[0].type], op.loc)
+        rewriter.replace_op(op, new.results)
+        return True
+
+
 # ============================================================================ pack / unpack
 
 
@@ -687,5 +825,6 @@ def canonical_patterns():
             EraseSelfCopy(), FoldFillWithCopy(), FoldFillWithTensorExtract(),
             FoldFillWithTensorReshape("tensor.collapse_shape"),
             FoldFillWithTensorReshape("tensor.expand_shape"), FoldFillWithPack(),
+            FoldFillWithPad(), FoldInsertPadIntoFill(), FoldConcatsOfFill(),
             FoldFillWithTranspose(), FoldTransposeWithTranspose(),
             SwapTransposeWithBroadcast(), PackCanonical(), UnPackCanonical()]

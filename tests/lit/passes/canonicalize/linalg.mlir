@@ -299,3 +299,54 @@ func.func @pack_shapes(%s: tensor<?x?x?xf32>, %d: tensor<5x?x2x8xf32>, %u: tenso
   %4 = linalg.unpack %splat inner_dims_pos = [0, 1] inner_tiles = [8, 8] into %e : tensor<2x2x8x8xf32> -> tensor<16x16xf32>
   return %0, %1, %3, %4 : tensor<5x?x2x8xf32>, tensor<3x?x?xf32>, tensor<1x1x8x1xi32>, tensor<16x16xf32>
 }
+
+// -----
+
+// Pads and inserts of pads over a fill by the pad value; concats of fills by one value.
+// CHECK-LABEL: func.func @fill_pads(
+//  CHECK-NEXT:   %0 = linalg.fill ins(%arg0 : f32) outs(%arg2 : tensor<4x5xf32>) -> tensor<4x5xf32>
+//  CHECK-NEXT:   %1 = tensor.empty() : tensor<6x8xf32>
+//  CHECK-NEXT:   %2 = linalg.fill ins(%arg0 : f32) outs(%1 : tensor<6x8xf32>) -> tensor<6x8xf32>
+//  CHECK-NEXT:   %padded = tensor.pad %0 low[1, 2] high[1, 1] {
+//  CHECK-NEXT:   ^bb0(%arg8: index, %arg9: index):
+//  CHECK-NEXT:   tensor.yield %arg1 : f32
+//  CHECK-NEXT:   } : tensor<4x5xf32> to tensor<6x8xf32>
+//  CHECK-NEXT:   %3 = linalg.fill ins(%arg0 : f32) outs(%arg4 : tensor<8x8xf32>) -> tensor<8x8xf32>
+//  CHECK-NEXT:   %padded_0 = tensor.pad %arg3 low[1, 0] high[0, 1] {
+//  CHECK-NEXT:   ^bb0(%arg8: index, %arg9: index):
+//  CHECK-NEXT:   tensor.yield %arg0 : f32
+//  CHECK-NEXT:   } : tensor<3x3xf32> to tensor<4x4xf32>
+//  CHECK-NEXT:   %inserted_slice = tensor.insert_slice %arg5 into %3[0, 0] [2, 2] [1, 1] : tensor<2x2xf32> into tensor<8x8xf32>
+//  CHECK-NEXT:   %inserted_slice_1 = tensor.insert_slice %arg3 into %inserted_slice[5, 4] [3, 3] [1, 1] : tensor<3x3xf32> into tensor<8x8xf32>
+//  CHECK-NEXT:   %inserted_slice_2 = tensor.insert_slice %arg5 into %3[3, 3] [2, 2] [1, 1] : tensor<2x2xf32> into tensor<8x8xf32>
+//  CHECK-NEXT:   %inserted_slice_3 = tensor.insert_slice %padded_0 into %inserted_slice_2[2, 2] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<8x8xf32>
+//  CHECK-NEXT:   %concat = tensor.concat dim(0) %arg6, %arg7 : (tensor<2x?xf32>, tensor<3x?xf32>) -> tensor<5x?xf32>
+//  CHECK-NEXT:   %4 = linalg.fill ins(%arg0 : f32) outs(%concat : tensor<5x?xf32>) -> tensor<5x?xf32>
+//  CHECK-NEXT:   return %2, %padded, %inserted_slice_1, %inserted_slice_3, %4 : tensor<6x8xf32>, tensor<6x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<5x?xf32>
+//  CHECK-NEXT: }
+func.func @fill_pads(%v: f32, %w: f32, %e: tensor<4x5xf32>, %x: tensor<3x3xf32>, %big: tensor<8x8xf32>,
+                     %a: tensor<2x2xf32>, %b: tensor<2x?xf32>, %c: tensor<3x?xf32>)
+    -> (tensor<6x8xf32>, tensor<6x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<5x?xf32>) {
+  %f = linalg.fill ins(%v : f32) outs(%e : tensor<4x5xf32>) -> tensor<4x5xf32>
+  %p = tensor.pad %f low[1, 2] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %v : f32
+  } : tensor<4x5xf32> to tensor<6x8xf32>
+  %q = tensor.pad %f low[1, 2] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %w : f32
+  } : tensor<4x5xf32> to tensor<6x8xf32>
+  %g = linalg.fill ins(%v : f32) outs(%big : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %px = tensor.pad %x low[1, 0] high[0, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %v : f32
+  } : tensor<3x3xf32> to tensor<4x4xf32>
+  %i0 = tensor.insert_slice %a into %g[0, 0] [2, 2] [1, 1] : tensor<2x2xf32> into tensor<8x8xf32>
+  %i1 = tensor.insert_slice %px into %i0[4, 4] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<8x8xf32>
+  %j0 = tensor.insert_slice %a into %g[3, 3] [2, 2] [1, 1] : tensor<2x2xf32> into tensor<8x8xf32>
+  %j1 = tensor.insert_slice %px into %j0[2, 2] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<8x8xf32>
+  %fb = linalg.fill ins(%v : f32) outs(%b : tensor<2x?xf32>) -> tensor<2x?xf32>
+  %fc = linalg.fill ins(%v : f32) outs(%c : tensor<3x?xf32>) -> tensor<3x?xf32>
+  %cat = tensor.concat dim(0) %fb, %fc : (tensor<2x?xf32>, tensor<3x?xf32>) -> tensor<5x?xf32>
+  return %p, %q, %i1, %j1, %cat : tensor<6x8xf32>, tensor<6x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<5x?xf32>
+}
