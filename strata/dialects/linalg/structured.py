@@ -619,18 +619,30 @@ def _dense_int(a) -> bool:
     return isinstance(a, DenseElementsAttr) and type(a.type.element_type) is A.IntegerType
 
 
+def _enum_of(kind_name):
+    def fits(a):
+        from .attrs import KINDS
+        return isinstance(a, EnumAttr) and a.kind is KINDS[kind_name]
+    return fits
+
+
 # Property slots whose attribute class upstream's property conversion checks before any
-# constraint (the window attributes are DenseIntElementsAttr slots): `<{strides =
-# dense<2.0> : vector<2xf32>}>` fails there, `{strides = ...}` at the constraint.
-_PROPERTY_STORAGE = {"strides": _dense_int, "dilations": _dense_int}
+# constraint (the window attributes are DenseIntElementsAttr slots, `cast` a TypeFnAttr,
+# `indexing_maps` an ArrayAttr): `<{strides = dense<2.0> : vector<2xf32>}>` fails there,
+# `{strides = ...}` at the constraint.
+_PROPERTY_STORAGE = {"strides": _dense_int, "dilations": _dense_int,
+                     "cast": _enum_of("type_fn"), "kind": _enum_of("elementwise_kind"),
+                     "indexing_maps": lambda a: type(a) is A.ArrayAttr}
 
 
-def _check_property_storage(p, st):
+def _check_property_storage(p, name, given):
+    """The properties written in `<{...}>` (and the segment sizes the parser adds), as
+    upstream's conversion sees them before the builder adds defaults."""
     for k, fits in _PROPERTY_STORAGE.items():
-        v = st.properties.get(k)
+        v = given.get(k)
         if v is not None and not fits(v):
-            body = A.print_attr_dict_entries(sorted(st.properties.items()))
-            p.error(f"invalid properties {{{body}}} for op {st.cls.name}: Invalid attribute "
+            body = A.print_attr_dict_entries(sorted(given.items()))
+            p.error(f"invalid properties {{{body}}} for op {name}: Invalid attribute "
                     f"`{k}` in property conversion: {v}", p.custom_op_offset)
 
 
@@ -640,10 +652,10 @@ def parse_structured_parts(p, st, segment_sizes=True):
     inherent attributes of the attribute dictionary. Returns (input types, output
     types)."""
     name = st.cls.name
-    has_props = False
+    given = None
     if p.kind == PUNCT and p.tok == "<":
-        has_props = True
-        st.properties.update(p._parse_props())
+        given = dict(p._parse_props())
+        st.properties.update(given)
     attrs_at = p.tok_start
     preset = set(st.properties) | set(st.attributes)
     if segment_sizes:
@@ -670,8 +682,10 @@ def parse_structured_parts(p, st, segment_sizes=True):
     if segment_sizes:
         st.properties["operandSegmentSizes"] = A.DenseArrayAttr(
             A.i32, [len(in_refs), len(out_refs)])
-    if has_props:
-        _check_property_storage(p, st)
+    if given is not None:
+        if segment_sizes:
+            given["operandSegmentSizes"] = st.properties["operandSegmentSizes"]
+        _check_property_storage(p, st.cls.name, given)
     else:
         for d in st.cls._prop_defs:
             v = st.properties.get(d.name)

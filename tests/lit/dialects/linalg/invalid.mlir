@@ -1457,3 +1457,28 @@ func.func @min_unsigned_bools(%i: memref<1x4x4x1xi1>, %w: memref<2x2xi1>, %o: me
   linalg.pooling_nhwc_min_unsigned ins(%i, %w : memref<1x4x4x1xi1>, memref<2x2xi1>) outs(%o : memref<1x3x3x1xi1>)
   return
 }
+
+// -----
+
+// The conversion sees only what `<{...}>` gives: not matmul's default maps.
+func.func @cast_property(%a: memref<4x4xf32>) {
+  // expected-error @+1 {{invalid properties {cast = #linalg.binary_fn<add>, operandSegmentSizes = array<i32: 2, 1>} for op linalg.matmul: Invalid attribute `cast` in property conversion: #linalg.binary_fn<add>}}
+  linalg.matmul <{cast = #linalg.binary_fn<add>}> ins(%a, %a : memref<4x4xf32>, memref<4x4xf32>) outs(%a : memref<4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @maps_property(%a: memref<4x4xf32>) {
+  // expected-error @+1 {{invalid properties {indexing_maps = 5 : i64, operandSegmentSizes = array<i32: 2, 1>} for op linalg.matmul: Invalid attribute `indexing_maps` in property conversion: 5 : i64}}
+  linalg.matmul <{indexing_maps = 5 : i64}> ins(%a, %a : memref<4x4xf32>, memref<4x4xf32>) outs(%a : memref<4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @maps_property_elements(%a: memref<4x4xf32>) {
+  // expected-error @+1 {{'linalg.matmul' op attribute 'indexing_maps' failed to satisfy constraint: AffineMap array attribute}}
+  linalg.matmul <{indexing_maps = [1, 2]}> ins(%a, %a : memref<4x4xf32>, memref<4x4xf32>) outs(%a : memref<4x4xf32>)
+  return
+}
