@@ -67,6 +67,20 @@ class _Winograd(Op):
     def m_r(self):
         return _FMR[self._props["fmr"].value]
 
+    def verify_invariants(self):
+        """The property conversion (an `fmr` outside the enum's cases never becomes a
+        property), OneResult, then the declaration's checks: upstream's order."""
+        a = self._props.get("fmr")
+        if a is not None and not FmrAttr.check(a):
+            from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+            body = A.print_attr_dict_entries(sorted(self._props.items()))
+            raise DiagnosticError(Diagnostic(
+                ERROR, self.loc, f"invalid properties {{{body}}} for op {self.name}: "
+                f"Invalid attribute `fmr` in property conversion: {a}"))
+        if len(self.results) != 1:
+            return "requires one result"
+        return super().verify_invariants()
+
     def verify_(self):
         a, b = self.operand(0).type, self.operand(1).type
         if a.element_type is not b.element_type:

@@ -1482,3 +1482,35 @@ func.func @maps_property_elements(%a: memref<4x4xf32>) {
   linalg.matmul <{indexing_maps = [1, 2]}> ins(%a, %a : memref<4x4xf32>, memref<4x4xf32>) outs(%a : memref<4x4xf32>)
   return
 }
+
+// -----
+
+func.func @winograd_fmr_case(%f: tensor<2x3x3x5xf32>, %e: tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32> {
+  // expected-error @+1 {{invalid properties {fmr = 5 : i32} for op linalg.winograd_filter_transform: Invalid attribute `fmr` in property conversion: 5 : i32}}
+  %0 = "linalg.winograd_filter_transform"(%f, %e) <{fmr = 5 : i32}> : (tensor<2x3x3x5xf32>, tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32>
+  return %0 : tensor<6x6x5x2xf32>
+}
+
+// -----
+
+func.func @winograd_keyword(%f: tensor<2x3x3x5xf32>, %e: tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32> {
+  // expected-error @+1 {{custom op 'linalg.winograd_filter_transform' expected string or keyword containing one of the following enum values for attribute 'fmr' [F_2_3, F_4_3, F_2_5]}}
+  %0 = linalg.winograd_filter_transform fmr(F_9_9) ins(%f : tensor<2x3x3x5xf32>) outs(%e : tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32>
+  return %0 : tensor<6x6x5x2xf32>
+}
+
+// -----
+
+func.func @winograd_result(%f: tensor<2x3x3x5xf32>, %e: tensor<6x6x5x2xf32>) {
+  // expected-error @+1 {{'linalg.winograd_filter_transform' op requires one result}}
+  "linalg.winograd_filter_transform"(%f, %e) <{fmr = 1 : i32}> : (tensor<2x3x3x5xf32>, tensor<6x6x5x2xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @winograd_buffers(%f: memref<2x3x3x5xf32>, %e: tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32> {
+  // expected-error @+1 {{'linalg.winograd_filter_transform' op operand #0 must be 4D tensor of any non-token type values, but got 'memref<2x3x3x5xf32>'}}
+  %0 = "linalg.winograd_filter_transform"(%f, %e) <{fmr = 1 : i32}> : (memref<2x3x3x5xf32>, tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32>
+  return %0 : tensor<6x6x5x2xf32>
+}
