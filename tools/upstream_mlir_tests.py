@@ -32,6 +32,9 @@ iree-opt has not got, in custom form or resources), are counted apart as out of 
 not in the four numbers (`--list-out-of-scope` lists them, with iree-opt's reason).
 Generic-form ops of the `test` dialect in a file without `-allow-unregistered-dialect`
 are judged as unregistered ops, by both tools alike.
+The canonicalize check of a chunk whose canonical form upstream holds such ops is out of
+scope too. A file cut by `// -----` is judged chunk by chunk even where its RUN line
+reads it whole.
 The report is the four numbers overall and per file, then the failures.
 """
 from __future__ import annotations
@@ -198,7 +201,9 @@ def check_file(path, iree, tmpdir, rel):
         return tally
     all_runs = " ".join(runs)
     unreg = "allow-unregistered-dialect" in all_runs
-    split = "split-input-file" in all_runs
+    # A file cut by `// -----` is judged chunk by chunk even where its RUN line reads it
+    # whole (Linalg/roundtrip.mlir): one unsupported op then costs one chunk, not all.
+    split = "split-input-file" in all_runs or re.search(r"^// -----", text, re.M) is not None
     verify = "verify-diagnostics" in all_runs
     canon = _CANONICALIZE.search(all_runs) is not None
     # The printing flags of the first RUN line (locations.mlir prints with debuginfo).
@@ -259,7 +264,12 @@ def check_file(path, iree, tmpdir, rel):
                 tally.count("diagnostics", vrc == 0, where, _first_error(verr, 3))
         if canon:
             irc, icanon, _ = iree(chunk_path, *base, "--canonicalize")
-            if irc == 0:
+            if irc == 0 and out_of_scope(iree(chunk_path, *base, "--canonicalize",
+                                              "--mlir-print-op-generic")[1], known, unreg):
+                # upstream's result holds ops Strata cannot make (affine.apply of a
+                # dynamic pad size): out of scope, as a chunk that starts with them
+                tally.skipped += 1
+            elif irc == 0:
                 crc, scanon, cerr = strata(chunk_path, *base, "--canonicalize")
                 why = _first_error(cerr) if crc else _first_diff(icanon, scanon)
                 tally.count("canonicalize", crc == 0 and scanon == icanon, where, why)

@@ -8,6 +8,8 @@
     contraction.py  matmul, batch_matmul, batch_reduce_matmul, contract
     ops.py          map, reduce, transpose, broadcast, elementwise, softmax
     relayout.py     pack, unpack
+    winograd.py     winograd_filter/input/output_transform (syntax and verifiers)
+    canonical.py    canonicalization patterns (upstream's, by name)
 
 Every structured op is a `StructuredOp` (inputs, outputs, indexing_maps_list(),
 iterator_types_list(), num_loops, body, static_loop_ranges()); see structured.py.
@@ -24,6 +26,7 @@ from .named_base import NamedStructuredOp
 from .ops import (BroadcastOp, ElementwiseOp, MapOp, OTHER_OPS, ReduceOp, SoftmaxOp,
                   TransposeOp)
 from .relayout import RELAYOUT_OPS, PackOp, UnPackOp
+from .winograd import WINOGRAD_OPS
 from .structured import PayloadBuilder, PayloadError, StructuredOp
 
 __all__ = ["LINALG", "StructuredOp", "NamedStructuredOp", "PayloadBuilder", "PayloadError",
@@ -33,7 +36,7 @@ __all__ = ["LINALG", "StructuredOp", "NamedStructuredOp", "PayloadBuilder", "Pay
            "UnPackOp", "named_op_class", "attrs"]
 
 OPS = [GenericOp, YieldOp, IndexOp, FillOp, CopyOp, *CONTRACTION_OPS, *NAMED_OPS,
-       *OTHER_OPS, *RELAYOUT_OPS]
+       *OTHER_OPS, *RELAYOUT_OPS, *WINOGRAD_OPS]
 
 from ...syntax.asm_format import install_format  # noqa: E402
 
@@ -45,5 +48,11 @@ def _materialize_constant(builder, value, type, loc=None):
     return materialize_constant(builder, value, type, loc)
 
 
+def _canonical_patterns():
+    from .canonical import canonical_patterns
+    return canonical_patterns()
+
+
 LINALG = Dialect("linalg", OPS, parse_attribute=attrs.parse_attribute,
-                 materialize_constant=_materialize_constant)
+                 materialize_constant=_materialize_constant,
+                 canonical_patterns=_canonical_patterns)

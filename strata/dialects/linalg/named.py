@@ -20,7 +20,7 @@ from ...ir.ods import OptProp
 from .attrs import TypeFnAttr
 from .named_base import (NamedStructuredOp, cast_fn, convolution_error,
                          fill_interface_error)
-from .structured import block_arg_type
+from .structured import block_arg_type, operand_rank
 
 __all__ = ["FillOp", "CopyOp", "NAMED_OPS", "named_op_class"]
 
@@ -173,8 +173,7 @@ class _RankPolymorphic(NamedStructuredOp):
         scalar = AffineMap(n, 0, ())
         out = []
         for t in self.operand_types:
-            out.append(scalar if not (isinstance(t, A.ShapedType) and t.has_rank and t.rank)
-                       else ident)
+            out.append(ident if operand_rank(t) else scalar)
         return out
 
 
@@ -192,9 +191,8 @@ class FillOp(_RankPolymorphic):
         if err:
             raise DiagnosticError(Diagnostic(ERROR, self.loc, err))
         vt = self.operand(0).type
+        # getElementTypeOrSelf of the output: a tensor of vectors is filled by a vector
         et = block_arg_type(self.operand(1).type) if len(self._operands) > 1 else vt
-        if isinstance(et, A.ShapedType):
-            et = et.element_type
         if vt is not et:
             return (f"expected fill value type ('{vt}') to match output element type "
                     f"('{et}')")

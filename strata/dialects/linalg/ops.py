@@ -19,7 +19,8 @@ from ...syntax.lexer import BARE, PUNCT
 from .attrs import ELEMENTWISE_KIND, TERNARY_FNS, UNARY_FNS, enum_constraint
 from .generic import AffineMapArrayAttr
 from .named_base import NamedStructuredOp
-from .structured import (StructuredOp, all_attrs, block_arg_type, ins_outs_single,
+from .structured import (StructuredOp, all_attrs, block_arg_type, has_buffer_operands,
+                         ins_outs_single,
                          inverse_permutation, parse_attr_dict_checked, parse_i64_list,
                          parse_ins_outs_single, parse_maps, parse_structured_parts,
                          print_ins_outs, verify_destination_style)
@@ -438,6 +439,15 @@ class TransposeOp(_Identity):
     def asm_result_names(self):
         return ["transposed"]
 
+    def fold(self, operands):
+        """TransposeOp::fold: a transpose of a tensor by the identity permutation is its
+        input (else the memref.cast fold of every linalg op)."""
+        perm = list(self._props["permutation"].value)
+        if type(self.operand(0).type) is A.RankedTensorType and \
+                perm == list(range(len(perm))):
+            return [self.operand(0)]
+        return super().fold(operands)
+
     def indexing_maps_list(self):
         perm = list(self._props["permutation"].value)
         n = self.init_rank()
@@ -592,6 +602,7 @@ class SoftmaxOp(Op):
     outs(%b : tensor<4x8xf32>) -> tensor<4x8xf32>`"""
 
     name = "linalg.softmax"
+    traits = (T.NoMemoryEffect,)  # on tensors; operand_memory_effects adds buffers
     input = Operand(C.AnyShaped)
     output = Operand(C.AnyShaped)
     dimension = Prop(C.I64Attr)
@@ -599,6 +610,11 @@ class SoftmaxOp(Op):
 
     def num_dps_inputs(self):
         return 1
+
+    def operand_memory_effects(self) -> bool:
+        """Like every linalg op: effects on buffers only, so a dead softmax on tensors
+        is erased."""
+        return has_buffer_operands(self)
 
     @classmethod
     def new(cls, input, output, dimension, loc=None):

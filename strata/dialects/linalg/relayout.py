@@ -280,6 +280,17 @@ class UnPackOp(_Relayout):
     def asm_result_names(self):
         return ["unpack"]
 
+    def fold(self, operands):
+        """UnPackOp::fold: an unpack of a splat constant is the splat in the static
+        result type."""
+        from ...ir.dense import DenseElementsAttr
+        src = operands[0]
+        rt = self.results[0].type if self.results else None
+        if type(src) is DenseElementsAttr and src.is_splat and rt is not None and \
+                all(d != DYN for d in rt.shape):
+            return DenseElementsAttr.from_raw(rt, src.raw)
+        return None
+
     def verify_(self):
         err = verify_destination_style(self, 1)
         if err:

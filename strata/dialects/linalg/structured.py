@@ -122,8 +122,9 @@ def block_arg_type(t):
 
 
 def operand_shape(t):
-    """The static shape of an operand (empty for scalars)."""
-    if isinstance(t, A.ShapedType) and t.has_rank:
+    """The static shape of an operand (empty for scalars): ranked tensors and memrefs are
+    shaped; a vector is a scalar element (upstream's LinalgOp getRank / getShape)."""
+    if type(t) is A.RankedTensorType or type(t) is A.MemRefType:
         return tuple(t.shape)
     return ()
 
@@ -152,6 +153,18 @@ class StructuredOp(Op):
         """On buffers the op reads its inputs and writes its outputs (upstream's
         getEffects of linalg ops); on tensors it has no effects of its own."""
         return has_buffer_operands(self)
+
+    def fold(self, operands):
+        """Every LinalgOp's fold (upstream's memref::foldMemRefCast): an operand read
+        through a memref.cast (not from an unranked memref) reads its source, in place."""
+        folded = False
+        for o in self._operands:
+            c = o.value.defining_op
+            if c is not None and c.name == "memref.cast" and \
+                    type(c.operand(0).type) is not A.UnrankedMemRefType:
+                o.set(c.operand(0))
+                folded = True
+        return list(self.results) if folded else None
 
     # Whether the payload's yield is checked and block arguments named like generic's
     # (`%in`, `%out`); map and reduce name theirs `%in`, `%init`.
@@ -524,7 +537,7 @@ _UNARY_OPS = {
 }
 
 # fn -> (float op, integer op, i1 op): None where upstream refuses ("" for the
-# integer op).
+# integer op). The unsigned ones refuse bools too: i1 is no uint to upstream.
 _BINARY_OPS = {
     "add": ("arith.addf", "arith.addi", "arith.ori"),
     "sub": ("arith.subf", "arith.subi", None),
@@ -533,8 +546,8 @@ _BINARY_OPS = {
     "div_unsigned": (None, "arith.divui", None),
     "max_signed": ("arith.maximumf", "arith.maxsi", ""),
     "min_signed": ("arith.minimumf", "arith.minsi", ""),
-    "max_unsigned": (None, "arith.maxui", ""),
-    "min_unsigned": (None, "arith.minui", ""),
+    "max_unsigned": (None, "arith.maxui", None),
+    "min_unsigned": (None, "arith.minui", None),
 }
 _BINARY_ERRORS = {
     "sub": "unsupported operation: sub with bools",
@@ -601,16 +614,48 @@ def parse_attr_dict_checked(p, st, preset=()):
     return d
 
 
+def _dense_int(a) -> bool:
+    from ...ir.dense import DenseElementsAttr
+    return isinstance(a, DenseElementsAttr) and type(a.type.element_type) is A.IntegerType
+
+
+def _enum_of(kind_name):
+    def fits(a):
+        from .attrs import KINDS
+        return isinstance(a, EnumAttr) and a.kind is KINDS[kind_name]
+    return fits
+
+
+# Property slots whose attribute class upstream's property conversion checks before any
+# constraint (the window attributes are DenseIntElementsAttr slots, `cast` a TypeFnAttr,
+# `indexing_maps` an ArrayAttr): `<{strides = dense<2.0> : vector<2xf32>}>` fails there,
+# `{strides = ...}` at the constraint.
+_PROPERTY_STORAGE = {"strides": _dense_int, "dilations": _dense_int,
+                     "cast": _enum_of("type_fn"), "kind": _enum_of("elementwise_kind"),
+                     "indexing_maps": lambda a: type(a) is A.ArrayAttr}
+
+
+def _check_property_storage(p, name, given):
+    """The properties written in `<{...}>` (and the segment sizes the parser adds), as
+    upstream's conversion sees them before the builder adds defaults."""
+    for k, fits in _PROPERTY_STORAGE.items():
+        v = given.get(k)
+        if v is not None and not fits(v):
+            body = A.print_attr_dict_entries(sorted(given.items()))
+            p.error(f"invalid properties {{{body}}} for op {name}: Invalid attribute "
+                    f"`{k}` in property conversion: {v}", p.custom_op_offset)
+
+
 def parse_structured_parts(p, st, segment_sizes=True):
     """parseCommonStructuredOpParts: `<{props}>`? attr-dict? `ins(%a, %b : t, u)`?
     `outs(%c : v)`?; sets the operands (and operandSegmentSizes) and checks the
     inherent attributes of the attribute dictionary. Returns (input types, output
     types)."""
     name = st.cls.name
-    has_props = False
+    given = None
     if p.kind == PUNCT and p.tok == "<":
-        has_props = True
-        st.properties.update(p._parse_props())
+        given = dict(p._parse_props())
+        st.properties.update(given)
     attrs_at = p.tok_start
     preset = set(st.properties) | set(st.attributes)
     if segment_sizes:
@@ -637,7 +682,11 @@ def parse_structured_parts(p, st, segment_sizes=True):
     if segment_sizes:
         st.properties["operandSegmentSizes"] = A.DenseArrayAttr(
             A.i32, [len(in_refs), len(out_refs)])
-    if not has_props:
+    if given is not None:
+        if segment_sizes:
+            given["operandSegmentSizes"] = st.properties["operandSegmentSizes"]
+        _check_property_storage(p, st.cls.name, given)
+    else:
         for d in st.cls._prop_defs:
             v = st.properties.get(d.name)
             if v is not None and not d.constraint.check(v):

@@ -1370,3 +1370,147 @@ func.func @f(%A: memref<5xf32>, %B: memref<5xf32>) {
   }
   return
 }
+
+// -----
+
+// A window attribute given as a property must be integer elements (upstream's property
+// conversion, which names every property); in the attribute dictionary the constraint
+// reports it instead.
+func.func @window_property(%i: memref<1x5x5x4xf32>, %f: memref<3x3x4xf32>, %o: memref<1x3x3x4xf32>) {
+  // expected-error @+1 {{invalid properties {dilations = dense<1> : tensor<2xi64>, operandSegmentSizes = array<i32: 2, 1>, strides = dense<1.000000e+00> : tensor<2xf32>} for op linalg.depthwise_conv_2d_nhwc_hwc: Invalid attribute `strides` in property conversion: dense<1.000000e+00> : tensor<2xf32>}}
+  linalg.depthwise_conv_2d_nhwc_hwc <{dilations = dense<1> : tensor<2xi64>, strides = dense<1.0> : tensor<2xf32>}>
+    ins(%i, %f : memref<1x5x5x4xf32>, memref<3x3x4xf32>) outs(%o : memref<1x3x3x4xf32>)
+  return
+}
+
+// -----
+
+func.func @window_property_array(%i: memref<1x5x5x4xf32>, %f: memref<3x3x4xf32>, %o: memref<1x3x3x4xf32>) {
+  // expected-error @+1 {{invalid properties {dilations = [1, 1], operandSegmentSizes = array<i32: 2, 1>} for op linalg.depthwise_conv_2d_nhwc_hwc: Invalid attribute `dilations` in property conversion: [1, 1]}}
+  linalg.depthwise_conv_2d_nhwc_hwc <{dilations = [1, 1]}>
+    ins(%i, %f : memref<1x5x5x4xf32>, memref<3x3x4xf32>) outs(%o : memref<1x3x3x4xf32>)
+  return
+}
+
+// -----
+
+func.func @fill_scalar_into_vectors(%f: f32, %e: tensor<2xvector<4xf32>>) -> tensor<2xvector<4xf32>> {
+  // expected-error @+1 {{'linalg.fill' op expected fill value type ('f32') to match output element type ('vector<4xf32>')}}
+  %0 = linalg.fill ins(%f : f32) outs(%e : tensor<2xvector<4xf32>>) -> tensor<2xvector<4xf32>>
+  return %0 : tensor<2xvector<4xf32>>
+}
+
+// -----
+
+// winograd transforms: F(m, r) fixes the tile sizes; a 1 x r filter transforms one way.
+func.func @winograd_filter_1d(%f: tensor<8x1x5x4xf32>, %e: tensor<6x6x4x8xf32>) -> tensor<6x6x4x8xf32> {
+  // expected-error @+1 {{'linalg.winograd_filter_transform' op the output shape is not expected}}
+  %0 = linalg.winograd_filter_transform fmr(F_2_5) ins(%f : tensor<8x1x5x4xf32>) outs(%e : tensor<6x6x4x8xf32>) -> tensor<6x6x4x8xf32>
+  return %0 : tensor<6x6x4x8xf32>
+}
+
+// -----
+
+func.func @winograd_element_types(%f: tensor<2x3x3x5xf32>, %e: tensor<4x4x5x2xf16>) -> tensor<4x4x5x2xf16> {
+  // expected-error @+1 {{'linalg.winograd_filter_transform' op failed to verify that all of {filter, output} have same element type}}
+  %0 = linalg.winograd_filter_transform fmr(F_2_3) ins(%f : tensor<2x3x3x5xf32>) outs(%e : tensor<4x4x5x2xf16>) -> tensor<4x4x5x2xf16>
+  return %0 : tensor<4x4x5x2xf16>
+}
+
+// -----
+
+func.func @winograd_input_untiled_width(%x: tensor<1x10x3x2xf32>, %e: tensor<4x1x4x1x1x2xf32>) -> tensor<4x1x4x1x1x2xf32> {
+  // expected-error @+1 {{'linalg.winograd_input_transform' op the output shape is not expected}}
+  %0 = linalg.winograd_input_transform fmr(F_2_3) ins(%x : tensor<1x10x3x2xf32>) outs(%e : tensor<4x1x4x1x1x2xf32>) -> tensor<4x1x4x1x1x2xf32>
+  return %0 : tensor<4x1x4x1x1x2xf32>
+}
+
+// -----
+
+func.func @winograd_output_tile_height(%v: tensor<4x4x2x2x1x3xf32>, %y: tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32> {
+  // expected-error @+1 {{'linalg.winograd_output_transform' op expect input height equals to input tile size}}
+  %0 = linalg.winograd_output_transform fmr(F_4_3) ins(%v : tensor<4x4x2x2x1x3xf32>) outs(%y : tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+  return %0 : tensor<1x4x4x3xf32>
+}
+
+// -----
+
+func.func @winograd_rank(%f: tensor<3x3x5xf32>, %e: tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32> {
+  // expected-error @+1 {{'linalg.winograd_filter_transform' op operand #0 must be 4D tensor of any non-token type values, but got 'tensor<3x3x5xf32>'}}
+  %0 = linalg.winograd_filter_transform fmr(F_4_3) ins(%f : tensor<3x3x5xf32>) outs(%e : tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32>
+  return %0 : tensor<6x6x5x2xf32>
+}
+
+// -----
+
+// i1 is no uint: the unsigned max, min and div refuse bools as they refuse floats.
+func.func @max_unsigned_bools(%i: tensor<1x4x1xi1>, %w: tensor<2xi1>, %o: tensor<1x3x1xi1>) -> tensor<1x3x1xi1> {
+  // expected-error @+1 {{custom op 'linalg.pooling_nwc_max_unsigned' unsupported operation: unsigned max not on uint}}
+  %0 = linalg.pooling_nwc_max_unsigned ins(%i, %w : tensor<1x4x1xi1>, tensor<2xi1>) outs(%o : tensor<1x3x1xi1>) -> tensor<1x3x1xi1>
+  return %0 : tensor<1x3x1xi1>
+}
+
+// -----
+
+func.func @min_unsigned_bools(%i: memref<1x4x4x1xi1>, %w: memref<2x2xi1>, %o: memref<1x3x3x1xi1>) {
+  // expected-error @+1 {{custom op 'linalg.pooling_nhwc_min_unsigned' unsupported operation: unsigned min not on uint}}
+  linalg.pooling_nhwc_min_unsigned ins(%i, %w : memref<1x4x4x1xi1>, memref<2x2xi1>) outs(%o : memref<1x3x3x1xi1>)
+  return
+}
+
+// -----
+
+// The conversion sees only what `<{...}>` gives: not matmul's default maps.
+func.func @cast_property(%a: memref<4x4xf32>) {
+  // expected-error @+1 {{invalid properties {cast = #linalg.binary_fn<add>, operandSegmentSizes = array<i32: 2, 1>} for op linalg.matmul: Invalid attribute `cast` in property conversion: #linalg.binary_fn<add>}}
+  linalg.matmul <{cast = #linalg.binary_fn<add>}> ins(%a, %a : memref<4x4xf32>, memref<4x4xf32>) outs(%a : memref<4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @maps_property(%a: memref<4x4xf32>) {
+  // expected-error @+1 {{invalid properties {indexing_maps = 5 : i64, operandSegmentSizes = array<i32: 2, 1>} for op linalg.matmul: Invalid attribute `indexing_maps` in property conversion: 5 : i64}}
+  linalg.matmul <{indexing_maps = 5 : i64}> ins(%a, %a : memref<4x4xf32>, memref<4x4xf32>) outs(%a : memref<4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @maps_property_elements(%a: memref<4x4xf32>) {
+  // expected-error @+1 {{'linalg.matmul' op attribute 'indexing_maps' failed to satisfy constraint: AffineMap array attribute}}
+  linalg.matmul <{indexing_maps = [1, 2]}> ins(%a, %a : memref<4x4xf32>, memref<4x4xf32>) outs(%a : memref<4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @winograd_fmr_case(%f: tensor<2x3x3x5xf32>, %e: tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32> {
+  // expected-error @+1 {{invalid properties {fmr = 5 : i32} for op linalg.winograd_filter_transform: Invalid attribute `fmr` in property conversion: 5 : i32}}
+  %0 = "linalg.winograd_filter_transform"(%f, %e) <{fmr = 5 : i32}> : (tensor<2x3x3x5xf32>, tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32>
+  return %0 : tensor<6x6x5x2xf32>
+}
+
+// -----
+
+func.func @winograd_keyword(%f: tensor<2x3x3x5xf32>, %e: tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32> {
+  // expected-error @+1 {{custom op 'linalg.winograd_filter_transform' expected string or keyword containing one of the following enum values for attribute 'fmr' [F_2_3, F_4_3, F_2_5]}}
+  %0 = linalg.winograd_filter_transform fmr(F_9_9) ins(%f : tensor<2x3x3x5xf32>) outs(%e : tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32>
+  return %0 : tensor<6x6x5x2xf32>
+}
+
+// -----
+
+func.func @winograd_result(%f: tensor<2x3x3x5xf32>, %e: tensor<6x6x5x2xf32>) {
+  // expected-error @+1 {{'linalg.winograd_filter_transform' op requires one result}}
+  "linalg.winograd_filter_transform"(%f, %e) <{fmr = 1 : i32}> : (tensor<2x3x3x5xf32>, tensor<6x6x5x2xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @winograd_buffers(%f: memref<2x3x3x5xf32>, %e: tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32> {
+  // expected-error @+1 {{'linalg.winograd_filter_transform' op operand #0 must be 4D tensor of any non-token type values, but got 'memref<2x3x3x5xf32>'}}
+  %0 = "linalg.winograd_filter_transform"(%f, %e) <{fmr = 1 : i32}> : (memref<2x3x3x5xf32>, tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32>
+  return %0 : tensor<6x6x5x2xf32>
+}

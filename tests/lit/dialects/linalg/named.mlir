@@ -105,3 +105,13 @@ func.func @buffers(%a: memref<4x8xf32>, %c: memref<4xf32>, %t: memref<8x4xf32>, 
   linalg.matmul ins(%t, %a : memref<8x4xf32>, memref<4x8xf32>) outs(%c2 : memref<8x8xf32>)
   return
 }
+
+// A vector is a scalar element to linalg: the fill of a tensor of vectors by a vector.
+// CHECK-LABEL: func.func @fill_vectors(
+// CHECK-NEXT: %0 = linalg.fill ins(%arg0 : vector<2x4xf32>) outs(%arg1 : tensor<3xvector<2x4xf32>>) -> tensor<3xvector<2x4xf32>>
+// CHECK-NEXT: %1 = linalg.copy ins(%arg1 : tensor<3xvector<2x4xf32>>) outs(%0 : tensor<3xvector<2x4xf32>>) -> tensor<3xvector<2x4xf32>>
+func.func @fill_vectors(%v: vector<2x4xf32>, %t: tensor<3xvector<2x4xf32>>) -> tensor<3xvector<2x4xf32>> {
+  %0 = linalg.fill ins(%v : vector<2x4xf32>) outs(%t : tensor<3xvector<2x4xf32>>) -> tensor<3xvector<2x4xf32>>
+  %1 = linalg.copy ins(%t : tensor<3xvector<2x4xf32>>) outs(%0 : tensor<3xvector<2x4xf32>>) -> tensor<3xvector<2x4xf32>>
+  return %1 : tensor<3xvector<2x4xf32>>
+}

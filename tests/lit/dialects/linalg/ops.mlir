@@ -204,3 +204,21 @@ func.func @generic_trait_alias(%a: memref<5xf32>, %b: memref<5xf32>) {
   }
   return
 }
+
+// CHECK-LABEL: func.func @winograd(
+// CHECK-NEXT: %0 = linalg.winograd_filter_transform fmr(F_2_5) ins(%arg0 : tensor<8x1x5x4xf32>) outs(%arg1 : tensor<1x6x4x8xf32>) -> tensor<1x6x4x8xf32>
+// CHECK-NEXT: %1 = linalg.winograd_input_transform fmr(F_2_3) ins(%arg2 : tensor<1x10x3x2xf32>) outs(%arg3 : tensor<4x1x4x3x1x2xf32>) -> tensor<4x1x4x3x1x2xf32>
+// CHECK-NEXT: %2 = linalg.winograd_output_transform fmr(F_2_3) ins(%arg4 : tensor<4x1x4x3x1x2xf32>) outs(%arg5 : tensor<1x8x3x2xf32>) -> tensor<1x8x3x2xf32>
+// CHECK-NEXT: %3 = linalg.winograd_output_transform fmr(F_4_3) ins(%arg6 : tensor<6x6x?x?x?x?xf16>) outs(%arg7 : tensor<?x?x?x?xf16>) -> tensor<?x?x?x?xf16>
+// CHECK-NEXT: return %0, %1, %2, %3 : tensor<1x6x4x8xf32>, tensor<4x1x4x3x1x2xf32>, tensor<1x8x3x2xf32>, tensor<?x?x?x?xf16>
+// CHECK-NEXT: }
+func.func @winograd(%f: tensor<8x1x5x4xf32>, %e: tensor<1x6x4x8xf32>, %x: tensor<1x10x3x2xf32>,
+                    %e2: tensor<4x1x4x3x1x2xf32>, %v: tensor<4x1x4x3x1x2xf32>, %y: tensor<1x8x3x2xf32>,
+                    %vd: tensor<6x6x?x?x?x?xf16>, %yd: tensor<?x?x?x?xf16>)
+    -> (tensor<1x6x4x8xf32>, tensor<4x1x4x3x1x2xf32>, tensor<1x8x3x2xf32>, tensor<?x?x?x?xf16>) {
+  %0 = linalg.winograd_filter_transform fmr(F_2_5) ins(%f : tensor<8x1x5x4xf32>) outs(%e : tensor<1x6x4x8xf32>) -> tensor<1x6x4x8xf32>
+  %1 = linalg.winograd_input_transform fmr(F_2_3) ins(%x : tensor<1x10x3x2xf32>) outs(%e2 : tensor<4x1x4x3x1x2xf32>) -> tensor<4x1x4x3x1x2xf32>
+  %2 = linalg.winograd_output_transform fmr(F_2_3) ins(%v : tensor<4x1x4x3x1x2xf32>) outs(%y : tensor<1x8x3x2xf32>) -> tensor<1x8x3x2xf32>
+  %3 = linalg.winograd_output_transform fmr(F_4_3) ins(%vd : tensor<6x6x?x?x?x?xf16>) outs(%yd : tensor<?x?x?x?xf16>) -> tensor<?x?x?x?xf16>
+  return %0, %1, %2, %3 : tensor<1x6x4x8xf32>, tensor<4x1x4x3x1x2xf32>, tensor<1x8x3x2xf32>, tensor<?x?x?x?xf16>
+}
