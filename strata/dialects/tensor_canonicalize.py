@@ -1,0 +1,512 @@
+"""Canonicalization patterns of the tensor dialect (upstream TensorOps.cpp's), by op.
+
+Folds live on the ops (tensor.py); these are the rewrites that make new ops. E.g.
+constant slice arguments become static entries, with a cast back to the old type:
+
+    %c4 = arith.constant 4 : index
+    %s = tensor.extract_slice %t[0] [%c4] [1] : tensor<?xf32> to tensor<?xf32>
+  ->
+    %0 = tensor.extract_slice %t[0] [4] [1] : tensor<?xf32> to tensor<4xf32>
+    %s = tensor.cast %0 : tensor<4xf32> to tensor<?xf32>
+
+`patterns_for(op name)` gives an op's patterns in upstream's registration order; each
+op class's `canonicalization_patterns` asks it.
+"""
+from __future__ import annotations
+
+from ..ir import attributes as A
+from ..rewrite.pattern import RewritePattern
+from . import tensor as Tn
+from .memref_canonicalize import _fold_constants, _split
+
+DYN = A.DYNAMIC
+
+__all__ = ["patterns_for", "preserves_static_information"]
+
+
+def preserves_static_information(source, target) -> bool:
+    """preservesStaticInformation: `target` knows every size `source` knows (same
+    rank, element type and encoding)."""
+    if type(source) is not A.RankedTensorType or type(target) is not A.RankedTensorType:
+        return False
+    if source.element_type is not target.element_type or source.rank != target.rank or \
+            source.encoding != target.encoding:
+        return False
+    return all(not (s != DYN and t == DYN) for s, t in zip(source.shape, target.shape))
+
+
+def _foldable_cast_source(v):
+    """The source of a tensor.cast producing `v` that may fold into its consumer
+    (canFoldIntoConsumerOp), or None."""
+    cast = v.defining_op
+    if type(cast) is not Tn.CastOp or \
+            not preserves_static_information(cast.results[0].type, cast.source.type):
+        return None
+    return cast.source
+
+
+def _casts_into_producer(cast) -> bool:
+    """canFoldIntoProducerOp: the cast's result knows every size its source does."""
+    return preserves_static_information(cast.source.type, cast.results[0].type)
+
+
+def _mixed(op):
+    return [list(op.mixed_offsets), list(op.mixed_sizes), list(op.mixed_strides)]
+
+
+def _static(mixed):
+    return [v if isinstance(v, int) else DYN for v in mixed]
+
+
+def _any_constant_operand(op) -> bool:
+    return any(Tn._const_index(v) is not None for v in op.operands
+               if v.type is A.index)
+
+
+def _rank_reduction_mask(original, reduced, match_dynamic=False):
+    """computeRankReductionMask: the dims of `original` dropped to get `reduced`, or
+    None. With `match_dynamic` a dynamic size on either side matches (unless the
+    original is a static 1)."""
+    unused = set()
+    r = 0
+    for i, size in enumerate(original):
+        if match_dynamic and r < len(reduced) and size != 1 and \
+                (reduced[r] == DYN or size == DYN):
+            r += 1
+            continue
+        if r < len(reduced) and size == reduced[r]:
+            r += 1
+            continue
+        unused.add(i)
+        if size != 1:
+            return None
+    return unused if r == len(reduced) else None
+
+
+def _canonical_slice_type(rank, source, sizes):
+    """ExtractSliceOp::inferCanonicalRankReducedResultType: the slice type, with its
+    first unit dims dropped down to `rank`."""
+    t = Tn._infer_slice_type(source, _static(sizes))
+    drop = t.rank - rank
+    if drop <= 0:
+        return t
+    shape = []
+    for d in t.shape:
+        if d == 1 and drop > 0:
+            drop -= 1
+            continue
+        shape.append(d)
+    return A.RankedTensorType(shape, t.element_type, t.encoding)
+
+
+def _slice_kw(mixed):
+    (offs, soffs), (sizes, ssizes), (strides, sstrides) = map(_split, mixed)
+    return dict(offsets=offs, sizes=sizes, strides=strides, static_offsets=soffs,
+                static_sizes=ssizes, static_strides=sstrides)
+
+
+def _fold_slice_constants(mixed) -> bool:
+    # One list per application, as upstream's short-circuit `failed(...) && ...`.
+    return (_fold_constants(mixed[0], True) or _fold_constants(mixed[1], True) or
+            _fold_constants(mixed[2], False))
+
+
+def _cast_back(rewriter, op, new_value):
+    """Replace `op` by `new_value`, through a tensor.cast when the type changed."""
+    old = op.results[0].type
+    if new_value.type is not old:
+        rewriter.set_insertion_point_before(op)
+        new_value = rewriter.create(Tn.CastOp, source=new_value, result_types=[old],
+                                    loc=op.loc).results[0]
+    rewriter.replace_op(op, [new_value])
+
+
+# ---------------------------------------------------------------- slices
+
+class ExtractSliceConstantArguments(RewritePattern):
+    """OpWithOffsetSizesAndStridesConstantArgumentFolder for extract_slice."""
+
+    root = "tensor.extract_slice"
+
+    def match_and_rewrite(self, op, rewriter):
+        mixed = _mixed(op)
+        if not _fold_slice_constants(mixed):
+            return False
+        src = op.source.type
+        if Tn._in_bounds_error(src.shape, *map(_static, mixed)):
+            return False
+        t = _canonical_slice_type(op.results[0].type.rank, src, mixed[1])
+        rewriter.set_insertion_point_before(op)
+        new = rewriter.create(Tn.ExtractSliceOp, source=op.source, result_types=[t],
+                              loc=op.loc, **_slice_kw(mixed))
+        _cast_back(rewriter, op, new.results[0])
+        return True
+
+
+class ExtractSliceCastFolder(RewritePattern):
+    """ExtractSliceOpCastFolder: slice the source of a cast that adds no sizes."""
+
+    root = "tensor.extract_slice"
+
+    def match_and_rewrite(self, op, rewriter):
+        if _any_constant_operand(op):
+            return False
+        src = _foldable_cast_source(op.source)
+        if src is None:
+            return False
+        if Tn._in_bounds_error(src.type.shape, *map(_static, _mixed(op))):
+            return False
+        rewriter.replace_op_with_new(op, Tn.ExtractSliceOp, source=src,
+                                     result_types=[op.results[0].type], loc=op.loc,
+                                     **_slice_kw(_mixed(op)))
+        return True
+
+
+def _insert_like(op, rewriter, source, dest, mixed):
+    """A new insert_slice / parallel_insert_slice like `op`, replacing it."""
+    kw = _slice_kw(mixed)
+    if type(op) is Tn.ParallelInsertSliceOp:
+        return rewriter.replace_op_with_new(op, Tn.ParallelInsertSliceOp, source=source,
+                                            dest=dest, loc=op.loc, **kw)
+    return rewriter.replace_op_with_new(op, Tn.InsertSliceOp, source=source, dest=dest,
+                                        result_types=[dest.type], loc=op.loc, **kw)
+
+
+def _cast_before_insert(rewriter, op, value, t):
+    """A tensor.cast of `value` to `t` before `op` (before its parallel-combining
+    parent for a parallel_insert_slice)."""
+    anchor = op.parent_op if type(op) is Tn.ParallelInsertSliceOp else op
+    rewriter.set_insertion_point_before(anchor)
+    return rewriter.create(Tn.CastOp, source=value, result_types=[t], loc=op.loc).results[0]
+
+
+class InsertSliceConstantArguments(RewritePattern):
+    """InsertSliceOpConstantArgumentFolder."""
+
+    def __init__(self, root):
+        self.root = root
+
+    def match_and_rewrite(self, op, rewriter):
+        mixed = _mixed(op)
+        if not _fold_slice_constants(mixed):
+            return False
+        dt = op.dest.type
+        if Tn._in_bounds_error(dt.shape, *map(_static, mixed)):
+            return False
+        st = _canonical_slice_type(op.source.type.rank, dt, mixed[1])
+        value = op.source
+        if st is not value.type:
+            value = _cast_before_insert(rewriter, op, value, st)
+        rewriter.set_insertion_point_before(op)
+        _insert_like(op, rewriter, value, op.dest, mixed)
+        return True
+
+
+class InsertSliceCastFolder(RewritePattern):
+    """InsertSliceOpCastFolder: insert the sources of casts that add no sizes."""
+
+    def __init__(self, root):
+        self.root = root
+
+    def match_and_rewrite(self, op, rewriter):
+        if _any_constant_operand(op):
+            return False
+        s_src = _foldable_cast_source(op.source)
+        d_src = _foldable_cast_source(op.dest)
+        if s_src is None and d_src is None:
+            return False
+        src = s_src if s_src is not None else op.source
+        dst = d_src if d_src is not None else op.dest
+        st, dt = src.type, dst.type
+        if type(st) is not A.RankedTensorType or type(dt) is not A.RankedTensorType:
+            return False
+        static_sizes = Tn._static(op, "static_sizes")
+        mask = _rank_reduction_mask(static_sizes, st.shape, match_dynamic=True)
+        if mask is None:
+            return False
+        mixed = _mixed(op)
+        k = 0
+        for i in range(len(static_sizes)):
+            if i not in mask:
+                if st.shape[k] != DYN:
+                    mixed[1][i] = st.shape[k]
+                k += 1
+        sizes = _static(mixed[1])
+        expected = Tn._infer_slice_type(dt, sizes)
+        if Tn._rank_reduced_check(expected, st) != Tn._OK:
+            return False
+        if Tn._in_bounds_error(dt.shape, _static(mixed[0]), sizes, _static(mixed[2])):
+            return False
+        rewriter.set_insertion_point_before(op)
+        kw = _slice_kw(mixed)
+        if type(op) is Tn.ParallelInsertSliceOp:
+            rewriter.replace_op_with_new(op, Tn.ParallelInsertSliceOp, source=src, dest=dst,
+                                         loc=op.loc, **kw)
+            return True
+        new = rewriter.create(Tn.InsertSliceOp, source=src, dest=dst, result_types=[dt],
+                              loc=op.loc, **kw)
+        _cast_back(rewriter, op, new.results[0])
+        return True
+
+
+class InsertSliceSourceCastInserter(RewritePattern):
+    """InsertSliceOpSourceCastInserter: cast the source to the sizes the slice knows."""
+
+    def __init__(self, root):
+        self.root = root
+
+    def match_and_rewrite(self, op, rewriter):
+        st = op.source.type
+        if st.rank != op.dest.type.rank:
+            return False
+        shape = list(st.shape)
+        for i, v in enumerate(op.mixed_sizes):
+            c = v if isinstance(v, int) and v != DYN else Tn._const_index(v)
+            if c is not None:
+                if c < 0:
+                    return False
+                shape[i] = c
+        new_t = A.RankedTensorType(shape, st.element_type, st.encoding)
+        if new_t is st or not preserves_static_information(st, new_t) or \
+                not Tn._compatible_shapes(st, new_t):
+            return False
+        cast = _cast_before_insert(rewriter, op, op.source, new_t)
+        rewriter.set_insertion_point_before(op)
+        _insert_like(op, rewriter, cast, op.dest, _mixed(op))
+        return True
+
+
+# ---------------------------------------------------------------- casts, concat
+
+class TensorCastExtractSlice(RewritePattern):
+    """A cast to more static sizes of an extract_slice: the slice with those sizes."""
+
+    root = "tensor.cast"
+
+    def match_and_rewrite(self, op, rewriter):
+        ext = op.source.defining_op
+        rt = op.results[0].type
+        if type(ext) is not Tn.ExtractSliceOp or type(rt) is not A.RankedTensorType or \
+                not _casts_into_producer(op) or rt.shape == op.source.type.shape:
+            return False
+        mixed = _mixed(ext)
+        mask = _rank_reduction_mask(Tn._static(ext, "static_sizes"),
+                                    ext.results[0].type.shape)
+        k = 0
+        for i in range(len(mixed[1])):
+            if mask is not None and i in mask:
+                continue
+            d = rt.shape[k]
+            k += 1
+            if d != DYN:
+                mixed[1][i] = d
+        rewriter.replace_op_with_new(op, Tn.ExtractSliceOp, source=ext.source,
+                                     result_types=[rt], loc=op.loc, **_slice_kw(mixed))
+        return True
+
+
+class SingleInputConcat(RewritePattern):
+    """A concat of one input is a cast of it."""
+
+    root = "tensor.concat"
+
+    def match_and_rewrite(self, op, rewriter):
+        if len(op.inputs) != 1:
+            return False
+        rewriter.replace_op_with_new(op, Tn.CastOp, source=op.inputs[0],
+                                     result_types=[op.results[0].type], loc=op.loc)
+        return True
+
+
+# ---------------------------------------------------------------- empty, generate
+
+def _fold_dynamic_sizes(t, values):
+    """foldDynamicToStaticDimSizes: (the type with the non-negative constant sizes made
+    static, the sizes left dynamic)."""
+    shape, left, k = list(t.shape), [], 0
+    for i, d in enumerate(t.shape):
+        if d != DYN:
+            continue
+        v = values[k]
+        k += 1
+        c = Tn._const_index(v)
+        if c is None or c < 0:
+            left.append(v)
+        else:
+            shape[i] = c
+    return A.RankedTensorType(shape, t.element_type, t.encoding), left
+
+
+class EmptyStaticShapeDims(RewritePattern):
+    """ReplaceEmptyTensorStaticShapeDims."""
+
+    root = "tensor.empty"
+
+    def match_and_rewrite(self, op, rewriter):
+        t = op.results[0].type
+        new_t, left = _fold_dynamic_sizes(t, list(op.dynamicSizes))
+        if new_t is t:
+            return False
+        rewriter.set_insertion_point_before(op)
+        new = rewriter.create(Tn.EmptyOp, dynamicSizes=left, result_types=[new_t], loc=op.loc)
+        rewriter.replace_op_with_new(op, Tn.CastOp, source=new.results[0], result_types=[t],
+                                     loc=op.loc)
+        return True
+
+
+class FoldEmptyTensorWithCast(RewritePattern):
+    """A cast of tensor.empty to more static sizes: an empty tensor of those sizes."""
+
+    root = "tensor.cast"
+
+    def match_and_rewrite(self, op, rewriter):
+        empty = op.source.defining_op
+        if type(empty) is not Tn.EmptyOp or not _casts_into_producer(op):
+            return False
+        rt = op.results[0].type
+        et = empty.results[0].type
+        left, k = [], 0
+        for new_d, d in zip(rt.shape, et.shape):
+            if d != DYN:
+                if new_d != d:
+                    return False
+                continue
+            v = empty.dynamicSizes[k]
+            k += 1
+            if new_d == DYN:
+                left.append(v)
+        # Upstream builds the new type from the shape and element type (no encoding).
+        t = A.RankedTensorType(rt.shape, rt.element_type)
+        rewriter.replace_op_with_new(op, Tn.EmptyOp, dynamicSizes=left, result_types=[t],
+                                     loc=op.loc)
+        return True
+
+
+class StaticTensorGenerate(RewritePattern):
+    """Constant extents of tensor.generate become static sizes, with a cast back."""
+
+    root = "tensor.generate"
+
+    def match_and_rewrite(self, op, rewriter):
+        t = op.results[0].type
+        new_t, left = _fold_dynamic_sizes(t, list(op.dynamicExtents))
+        if new_t is t:
+            return False
+        rewriter.set_insertion_point_before(op)
+        new = rewriter.create(Tn.GenerateOp, dynamicExtents=left, result_types=[new_t],
+                              regions=1, loc=op.loc)
+        rewriter.inline_region_before(op.regions[0], new.regions[0], 0)
+        rewriter.replace_op_with_new(op, Tn.CastOp, source=new.results[0], result_types=[t],
+                                     loc=op.loc)
+        return True
+
+
+class ExtractFromTensorGenerate(RewritePattern):
+    """An element of a tensor.generate whose body has no memory effects: the body,
+    inlined with the indices."""
+
+    root = "tensor.extract"
+
+    def match_and_rewrite(self, op, rewriter):
+        gen = op.tensor.defining_op
+        if type(gen) is not Tn.GenerateOp:
+            return False
+        from ..passes.cse import is_memory_effect_free
+        body = gen.regions[0].blocks[0]
+        o = body.first
+        while o is not None:
+            if not is_memory_effect_free(o):
+                return False
+            o = o.next
+        mapping = dict(zip(body.args, op.indices))
+        rewriter.set_insertion_point_before(op)
+        o = body.first
+        while o is not body.last:
+            rewriter.clone(o, mapping)
+            o = o.next
+        y = body.last.operands[0]
+        rewriter.replace_op(op, [mapping.get(y, y)])
+        return True
+
+
+class ExtractFromIndexCast(RewritePattern):
+    """An element of an arith.index_cast of a tensor: the index_cast of the element."""
+
+    root = "tensor.extract"
+
+    def match_and_rewrite(self, op, rewriter):
+        from .arith import IndexCastOp
+        cast = op.tensor.defining_op
+        if type(cast) is not IndexCastOp:
+            return False
+        rewriter.set_insertion_point_before(op)
+        src = cast.operands[0]
+        e = rewriter.create(Tn.ExtractOp, tensor=src, indices=list(op.indices),
+                            result_types=[src.type.element_type], loc=op.loc)
+        rewriter.replace_op_with_new(op, IndexCastOp, in_=e.results[0],
+                                     result_types=[op.results[0].type], loc=op.loc)
+        return True
+
+
+# ---------------------------------------------------------------- reshapes
+
+class ReshapeOfSplat(RewritePattern):
+    """FoldReshapeWithSplat: a static reshape of tensor.splat is a splat."""
+
+    def __init__(self, root):
+        self.root = root
+
+    def match_and_rewrite(self, op, rewriter):
+        sp = op.operand(0).defining_op
+        rt = op.results[0].type
+        if type(sp) is not Tn.SplatOp or not rt.has_static_shape:
+            return False
+        rewriter.replace_op_with_new(op, Tn.SplatOp, input=sp.input, dynamicSizes=[],
+                                     result_types=[rt], loc=op.loc)
+        return True
+
+
+class ReshapeOfFromElements(RewritePattern):
+    """FoldReshapeWithFromElements: a static reshape of from_elements is one."""
+
+    def __init__(self, root):
+        self.root = root
+
+    def match_and_rewrite(self, op, rewriter):
+        fe = op.operand(0).defining_op
+        rt = op.results[0].type
+        if type(fe) is not Tn.FromElementsOp or not rt.has_static_shape:
+            return False
+        rewriter.replace_op_with_new(op, Tn.FromElementsOp, elements=list(fe.elements),
+                                     result_types=[rt], loc=op.loc)
+        return True
+
+
+_PATTERNS = None
+
+
+def patterns_for(name):
+    """Op name -> its canonicalization patterns, in upstream's registration order."""
+    global _PATTERNS
+    if _PATTERNS is None:
+        _PATTERNS = {
+            "tensor.cast": [TensorCastExtractSlice()],
+            "tensor.concat": [SingleInputConcat()],
+            "tensor.empty": [FoldEmptyTensorWithCast(), EmptyStaticShapeDims()],
+            "tensor.extract": [ExtractFromIndexCast()],
+            "tensor.extract_slice": [ExtractSliceConstantArguments(),
+                                     ExtractSliceCastFolder()],
+            "tensor.generate": [StaticTensorGenerate(), ExtractFromTensorGenerate()],
+            "tensor.insert_slice": [InsertSliceConstantArguments("tensor.insert_slice"),
+                                    InsertSliceCastFolder("tensor.insert_slice"),
+                                    InsertSliceSourceCastInserter("tensor.insert_slice")],
+            "tensor.parallel_insert_slice": [
+                InsertSliceConstantArguments("tensor.parallel_insert_slice"),
+                InsertSliceCastFolder("tensor.parallel_insert_slice"),
+                InsertSliceSourceCastInserter("tensor.parallel_insert_slice")],
+            "tensor.expand_shape": [ReshapeOfSplat("tensor.expand_shape"),
+                                    ReshapeOfFromElements("tensor.expand_shape")],
+            "tensor.collapse_shape": [ReshapeOfSplat("tensor.collapse_shape"),
+                                      ReshapeOfFromElements("tensor.collapse_shape")],
+        }
+    return _PATTERNS.get(name, [])
