@@ -593,7 +593,27 @@ def _dim_patterns():
                     return False
             rewriter.modify_op_in_place(op, lambda: op.set_operand(0, new))
             return True
-    return [DimOfSizedOp()]
+
+    class DimOfReshape(RewritePattern):
+        """FoldDimOfReshape: a size of a tensor.reshape is read from its shape operand
+        (right after the dim: tensors do not change)."""
+        root = "tensor.dim"
+
+        def match_and_rewrite(self, op, rewriter):
+            reshape = op.operand(0).defining_op
+            if type(reshape) is not ReshapeOp:
+                return False
+            rewriter.set_insertion_point_after(op)
+            shape = reshape.shape
+            v = rewriter.create(ExtractOp, tensor=shape, indices=[op.operand(1)],
+                                result_types=[shape.type.element_type], loc=op.loc).results[0]
+            if v.type is not A.index:
+                from .arith import IndexCastOp
+                v = rewriter.create(IndexCastOp, in_=v, result_types=[A.index],
+                                    loc=op.loc).results[0]
+            rewriter.replace_op(op, [v])
+            return True
+    return [DimOfSizedOp(), DimOfReshape()]
 
 
 class RankOp(Op):
@@ -1095,6 +1115,34 @@ class PadOp(DynamicIndexListDirective, Op):
     def asm_result_names(self):
         return ["padded"]
 
+    def fold(self, operands):
+        """PadOp::fold: a pad to the source's own static type (unless nofold)."""
+        rt = self.results[0].type
+        if rt.has_static_shape and rt is self.source.type and "nofold" not in self._props:
+            return self.source
+        return None
+
+    @property
+    def mixed_low(self):
+        return mixed_values(_static(self, "static_low"), self.low)
+
+    @property
+    def mixed_high(self):
+        return mixed_values(_static(self, "static_high"), self.high)
+
+    def constant_padding_value(self):
+        """getConstantPaddingValue: the yielded value when it is a constant or defined
+        outside the body, else None."""
+        body = self.regions[0].blocks[0]
+        y = body.last
+        if y is None or y.name != "tensor.yield":
+            return None
+        v = y.operands[0]
+        from ..rewrite.folding import constant_value
+        if constant_value(v) is not None:
+            return v
+        return None if getattr(v, "parent_block", None) is body else v
+
     finish_parse = staticmethod(_ensure_yield)
 
     def inferred_type(self, result_shape=()):
@@ -1275,7 +1323,7 @@ def _patterns_of(cls):
 
 # The ops whose canonicalization patterns live in tensor_canonicalize.py.
 for _c in (CastOp, CollapseShapeOp, ConcatOp, EmptyOp, ExpandShapeOp, ExtractOp,
-           ExtractSliceOp, GenerateOp, InsertSliceOp, ParallelInsertSliceOp):
+           ExtractSliceOp, GenerateOp, InsertSliceOp, PadOp, ParallelInsertSliceOp):
     _c.canonicalization_patterns = classmethod(_patterns_of)
 
 

@@ -448,6 +448,177 @@ class ExtractFromIndexCast(RewritePattern):
         return True
 
 
+# ---------------------------------------------------------------- pad
+
+def _pad_result_type(source, low, high, result_shape=()):
+    """PadOp::inferResultType for `source` (a ranked tensor type), or None."""
+    if len(low) != source.rank or len(high) != source.rank or \
+            (result_shape and len(result_shape) != source.rank):
+        return None
+    shape = []
+    for i, d in enumerate(source.shape):
+        if d == DYN or low[i] == DYN or high[i] == DYN:
+            shape.append(result_shape[i] if result_shape else DYN)
+        else:
+            shape.append(d + low[i] + high[i])
+    return A.RankedTensorType(shape, source.element_type)
+
+
+def _new_pad(rewriter, op, result_type, source, low, high, body=None):
+    """A tensor.pad like `op` (nofold, discardable attributes) with mixed `low`/`high`
+    pads; its body is `body` moved in, or a clone of `op`'s."""
+    lo, slo = _split(low)
+    hi, shi = _split(high)
+    props = {"static_low": slo, "static_high": shi}
+    if "nofold" in op._props:
+        props["nofold"] = op._props["nofold"]
+    new = rewriter.create(Tn.PadOp, source=source, low=lo, high=hi, result_types=[result_type],
+                          regions=1, loc=op.loc, **props)
+    if op._attrs:
+        new.attributes = dict(op._attrs)
+    if body is not None:
+        rewriter.inline_region_before(body, new.regions[0], 0)
+    else:
+        op.regions[0].clone_into(new.regions[0], {})
+    return new
+
+
+class PadStaticZero(RewritePattern):
+    """FoldStaticZeroPadding: a pad of all-zero pads is a cast (unless nofold)."""
+
+    root = "tensor.pad"
+
+    def match_and_rewrite(self, op, rewriter):
+        if "nofold" in op._props or \
+                any(Tn._const_index(v) != 0 for v in op.mixed_low + op.mixed_high):
+            return False
+        rewriter.replace_op_with_new(op, Tn.CastOp, source=op.source,
+                                     result_types=[op.results[0].type], loc=op.loc)
+        return True
+
+
+class PadSourceCast(RewritePattern):
+    """FoldSourceTensorCast: pad the source of a cast that adds no sizes."""
+
+    root = "tensor.pad"
+
+    def match_and_rewrite(self, op, rewriter):
+        src = _foldable_cast_source(op.source)
+        if src is None:
+            return False
+        rt = op.results[0].type
+        new_t = _pad_result_type(src.type, Tn._static(op, "static_low"),
+                                 Tn._static(op, "static_high"), rt.shape)
+        if new_t is rt:
+            rewriter.modify_op_in_place(op, lambda: op.set_operand(0, src))
+            return True
+        rewriter.set_insertion_point_before(op)
+        new = _new_pad(rewriter, op, new_t, op.source, op.mixed_low, op.mixed_high)
+        rewriter.replace_op_with_new(op, Tn.CastOp, source=new.results[0], result_types=[rt],
+                                     loc=op.loc)
+        return True
+
+
+class PadTargetCast(RewritePattern):
+    """FoldTargetTensorCast: a pad used only by a cast to more static sizes pads to
+    those sizes."""
+
+    root = "tensor.pad"
+
+    def match_and_rewrite(self, op, rewriter):
+        r = op.results[0]
+        users = [u.owner for u in r.uses]
+        if len(users) != 1 or type(users[0]) is not Tn.CastOp:
+            return False
+        cast = users[0]
+        ct = cast.results[0].type
+        if not preserves_static_information(r.type, ct):
+            return False
+        rewriter.set_insertion_point_before(op)
+        new = _new_pad(rewriter, op, ct, op.source, op.mixed_low, op.mixed_high,
+                       body=op.regions[0])
+        rewriter.replace_op(op, [new.results[0]])
+        rewriter.replace_op(cast, [new.results[0]])
+        return True
+
+
+class PadStaticSizes(RewritePattern):
+    """FoldStaticPadding: constant pads become static when that makes result sizes
+    static, with a cast back."""
+
+    root = "tensor.pad"
+
+    def match_and_rewrite(self, op, rewriter):
+        st, rt = op.source.type, op.results[0].type
+        low, high = op.mixed_low, op.mixed_high
+        if not (st.rank == rt.rank == len(low) == len(high)):
+            return False
+
+        def fold(vals):
+            out = []
+            for v in vals:
+                c = None if isinstance(v, int) else Tn._const_index(v)
+                out.append(v if c is None else c)
+            return out
+        low, high = fold(low), fold(high)
+        slo, shi = _static(low), _static(high)
+        shape = []
+        for i, d in enumerate(rt.shape):
+            if d != DYN:
+                shape.append(d)
+            elif slo[i] == DYN or shi[i] == DYN or st.shape[i] == DYN:
+                shape.append(DYN)
+            else:
+                shape.append(st.shape[i] + slo[i] + shi[i])
+        if shape == list(rt.shape) or all(d == DYN for d in shape):
+            return False
+        rewriter.set_insertion_point_before(op)
+        new = _new_pad(rewriter, op, A.RankedTensorType(shape, rt.element_type), op.source,
+                       low, high)
+        rewriter.replace_op_with_new(op, Tn.CastOp, source=new.results[0], result_types=[rt],
+                                     loc=op.loc)
+        return True
+
+
+def _add_pads(a, b):
+    """The sum of two pads (index or value) without an affine.apply: None when that
+    would need one (Strata has no affine dialect)."""
+    x, y = Tn._const_index(a), Tn._const_index(b)
+    if x is not None and y is not None:
+        return x + y
+    if x == 0:
+        return b
+    if y == 0:
+        return a
+    return None
+
+
+class PadOfPad(RewritePattern):
+    """FoldConsecutiveConstantPadding: a pad of a pad, both foldable and padding with
+    the same value, pads once by the sums."""
+
+    root = "tensor.pad"
+
+    def match_and_rewrite(self, op, rewriter):
+        if "nofold" in op._props:
+            return False
+        prod = op.source.defining_op
+        if type(prod) is not Tn.PadOp or "nofold" in prod._props:
+            return False
+        v = op.constant_padding_value()
+        if v is None or v is not prod.constant_padding_value():
+            return False
+        high = [_add_pads(a, b) for a, b in zip(op.mixed_high, prod.mixed_high)]
+        low = [_add_pads(a, b) for a, b in zip(op.mixed_low, prod.mixed_low)]
+        if None in high or None in low:
+            return False
+        rewriter.set_insertion_point_before(op)
+        new = _new_pad(rewriter, op, op.results[0].type, prod.source, low, high,
+                       body=op.regions[0])
+        rewriter.replace_op(op, [new.results[0]])
+        return True
+
+
 # ---------------------------------------------------------------- reshapes
 
 class ReshapeOfSplat(RewritePattern):
@@ -497,6 +668,8 @@ def patterns_for(name):
             "tensor.extract_slice": [ExtractSliceConstantArguments(),
                                      ExtractSliceCastFolder()],
             "tensor.generate": [StaticTensorGenerate(), ExtractFromTensorGenerate()],
+            "tensor.pad": [PadStaticZero(), PadSourceCast(), PadTargetCast(),
+                           PadStaticSizes(), PadOfPad()],
             "tensor.insert_slice": [InsertSliceConstantArguments("tensor.insert_slice"),
                                     InsertSliceCastFolder("tensor.insert_slice"),
                                     InsertSliceSourceCastInserter("tensor.insert_slice")],
