@@ -1329,23 +1329,30 @@ for _c in (CastOp, CollapseShapeOp, ConcatOp, EmptyOp, ExpandShapeOp, ExtractOp,
 
 
 def _fold_reshape(op, inverse, const):
-    """foldReshapeOp: a reshape to its own type is its source, one undoing the inverse
-    reshape gives back that reshape's source (when that type has at most one dynamic
-    dim, as upstream), and a constant source is reshaped."""
+    """foldReshapeOp: a reshape to its own type is its source; a constant source is
+    reshaped; one undoing the inverse reshape gives back that reshape's source when
+    that type has at most one dynamic dim, or when the two are perfect inverses (same
+    reassociation, and expanding then collapsing, or no group of the expanded type
+    with two dynamic sizes)."""
     src = op.operand(0)
     rt = op.results[0].type
     if src.type is rt:
         return src
-    inner = src.defining_op
-    # Only with at most one dynamic dim: with two, the expanded sizes need not be the
-    # source's (an ONNX Reshape of a [?, ?] tensor to a run-time [?, ?] shape is such a
-    # pair; folding it returned the input's shape).
-    if type(inner) is inverse and inner.operand(0).type is rt and \
-            sum(d == DYN for d in rt.shape) < 2:
-        return inner.operand(0)
     from ..ir.dense import DenseElementsAttr
     if type(const) is DenseElementsAttr and rt.has_static_shape:
         return DenseElementsAttr.from_raw(rt, const.raw)
+    inner = src.defining_op
+    if type(inner) is not inverse or inner.operand(0).type is not rt:
+        return None
+    if sum(d == DYN for d in rt.shape) < 2:
+        return inner.operand(0)
+    groups = reassociation_indices(op.properties["reassociation"])
+    if groups != reassociation_indices(inner.properties["reassociation"]):
+        return None
+    if rt.rank < src.type.rank:
+        return inner.operand(0)
+    if all(sum(rt.shape[i] == DYN for i in g) < 2 for g in groups):
+        return inner.operand(0)
     return None
 
 

@@ -621,6 +621,304 @@ class PadOfPad(RewritePattern):
 
 # ---------------------------------------------------------------- reshapes
 
+def _groups(op):
+    from ..syntax.dynamic_index_list import reassociation_indices
+    return reassociation_indices(op.properties["reassociation"])
+
+
+def _reassociation_attr(groups):
+    return A.ArrayAttr([A.ArrayAttr([A.IntegerAttr(i, A.i64) for i in g]) for g in groups])
+
+
+def _compose_groups(producer, consumer):
+    """composeReassociationIndices: the groups of two reshapes of one kind in a row,
+    or None."""
+    if len(producer) == len(consumer):
+        return None
+    if len(producer) < len(consumer):
+        producer, consumer = consumer, producer
+    if not consumer:
+        return []
+    if len(producer) != sum(len(g) for g in consumer):
+        return None
+    return [[i for c in g for i in producer[c]] for g in consumer]
+
+
+def _find_range_dynamic(shape, start, greedy):
+    """findReassociationRangeForDynamicDim: [left, right] up to the first dynamic size
+    from `start` (to the end when `greedy`), or None."""
+    for r in range(start, len(shape)):
+        if shape[r] == DYN:
+            return [start, len(shape) - 1 if greedy else r]
+    return None
+
+
+def _find_range_size(shape, start, size, greedy):
+    """findReassociationRangeForSize: the first run of static sizes from `start` whose
+    product is `size` (with the unit dims right after it when `greedy`), or None."""
+    left, right, prod, found = start, start, 1, None
+    while 0 <= left <= right < len(shape):
+        d = shape[right]
+        if d == DYN:
+            prod, left, right = 1, right + 1, right + 1
+            continue
+        prod *= d
+        while prod > size and left != right:
+            prod //= shape[left]
+            left += 1
+        if prod == size:
+            found = [left, right]
+            break
+        right += 1
+    if found is None:
+        return None
+    if greedy:
+        right += 1
+        while right < len(shape) and shape[right] == 1:
+            found = [left, right]
+            right += 1
+    return found
+
+
+def _collapse_ranges(source, target):
+    """findReassociationRangesForCollapse (left to right), or None."""
+    ranges, prev, start = [], None, 0
+    for t, size in enumerate(target):
+        greedy = t == len(target) - 1
+        r = _find_range_dynamic(source, start, greedy) if size == DYN else \
+            _find_range_size(source, start, size, greedy)
+        if r is None or r[0] < 0 or r[0] > r[1] or r[1] >= len(source):
+            return None
+        if r[0] > start:
+            if prev != DYN:
+                return None
+            ranges[-1][1] = r[0] - 1
+        prev = size
+        start = r[1] + 1
+        ranges.append(r)
+    if ranges[-1][1] < len(source) - 1:
+        return None
+    return ranges
+
+
+def collapse_groups(source, target):
+    """getReassociationIndicesForCollapse: the groups collapsing shape `source` into
+    `target`, when scanning from both ends agrees (up to unit dims); else None."""
+    n = len(source)
+    if n <= len(target):
+        return None
+    if not target:
+        return None if any(d != 1 and d != DYN for d in source) else []
+    fwd = _collapse_ranges(list(source), list(target))
+    if fwd is None:
+        return None
+    rev = _collapse_ranges(list(source)[::-1], list(target)[::-1])
+    if rev is None:
+        return None
+    rev = [[n - 1 - b, n - 1 - a] for a, b in rev][::-1]
+    out = []
+    for (a, b), (c, d) in zip(fwd, rev):
+        if b < c:
+            other = list(range(a, b + 1)) + list(range(c, d + 1))
+        else:
+            other = list(range(min(a, c), max(a, c)))
+            if min(b, d) + 1 < max(b, d):
+                other += list(range(min(b, d) + 1, max(b, d) + 1))
+        if any(source[i] != 1 for i in other):
+            return None
+        out.append(list(range(a, b + 1)))
+    return out
+
+
+def _expand_kw(groups, mixed_shape):
+    dyn, static = _split(mixed_shape)
+    return dict(reassociation=_reassociation_attr(groups), output_shape=dyn,
+                static_output_shape=static)
+
+
+class ComposeReshapes(RewritePattern):
+    """ComposeReassociativeReshapeOps: two expand_shapes (or collapse_shapes) in a row
+    are one."""
+
+    def __init__(self, root):
+        self.root = root
+
+    def match_and_rewrite(self, op, rewriter):
+        inner = op.operand(0).defining_op
+        if type(inner) is not type(op):
+            return False
+        groups = _compose_groups(_groups(inner), _groups(op))
+        if groups is None:
+            return False
+        rt = op.results[0].type
+        if type(op) is Tn.ExpandShapeOp:
+            shape = mixed_values_of(op)
+            rewriter.replace_op_with_new(op, Tn.ExpandShapeOp, src=inner.operand(0),
+                                         result_types=[rt], loc=op.loc,
+                                         **_expand_kw(groups, shape))
+        else:
+            rewriter.replace_op_with_new(op, Tn.CollapseShapeOp, src=inner.operand(0),
+                                         reassociation=_reassociation_attr(groups),
+                                         result_types=[rt], loc=op.loc)
+        return True
+
+
+def mixed_values_of(expand):
+    from ..syntax.dynamic_index_list import mixed_values
+    return list(mixed_values(Tn._static(expand, "static_output_shape"), expand.output_shape))
+
+
+class ComposeCollapseOfExpand(RewritePattern):
+    """ComposeCollapseOfExpandOp: a collapse_shape of an expand_shape whose groups line
+    up is one reshape (or a cast when the rank does not change)."""
+
+    root = "tensor.collapse_shape"
+
+    def match_and_rewrite(self, op, rewriter):
+        exp = op.operand(0).defining_op
+        if type(exp) is not Tn.ExpandShapeOp:
+            return False
+        st, rt = exp.operand(0).type, op.results[0].type
+        if st is rt:
+            return False
+        if st.rank > rt.rank:
+            higher, lower = _groups(exp), _groups(op)
+        else:
+            higher, lower = _groups(op), _groups(exp)
+        k, composed = 0, []
+        for g in lower:
+            c = []
+            while k < len(higher):
+                last = higher[k][-1]
+                if last > g[-1]:
+                    return False
+                c.append(k)
+                k += 1
+                if last == g[-1]:
+                    break
+            composed.append(c)
+        if st.rank > rt.rank:
+            rewriter.replace_op_with_new(op, Tn.CollapseShapeOp, src=exp.operand(0),
+                                         reassociation=_reassociation_attr(composed),
+                                         result_types=[rt], loc=op.loc)
+        elif st.rank < rt.rank:
+            rewriter.set_insertion_point_before(op)
+            shape = _grouped_sizes(rewriter, op, mixed_values_of(exp), _groups(op))
+            rewriter.replace_op_with_new(op, Tn.ExpandShapeOp, src=exp.operand(0),
+                                         result_types=[rt], loc=op.loc,
+                                         **_expand_kw(composed, shape))
+        else:
+            rewriter.replace_op_with_new(op, Tn.CastOp, source=exp.operand(0),
+                                         result_types=[rt], loc=op.loc)
+        return True
+
+
+def _grouped_sizes(rewriter, op, sizes, groups):
+    """The size of each group of `sizes`: a static product, or arith.muli of the
+    dynamic ones (times the static product)."""
+    from .arith import ConstantOp, MulIOp
+    out = []
+    for g in groups:
+        n, dyn = 1, []
+        for i in g:
+            v = sizes[i]
+            c = v if isinstance(v, int) else Tn._const_index(v)
+            if c is not None and c != DYN:
+                n *= c
+            else:
+                dyn.append(v)
+        if not dyn:
+            out.append(n)
+            continue
+        r = dyn[0]
+        for v in dyn[1:]:
+            r = rewriter.create(MulIOp, lhs=r, rhs=v, result_types=[A.index],
+                                loc=op.loc).results[0]
+        if n != 1:
+            c = rewriter.create(ConstantOp, value=A.IntegerAttr(n, A.index),
+                                result_types=[A.index], loc=op.loc).results[0]
+            r = rewriter.create(MulIOp, lhs=r, rhs=c, result_types=[A.index],
+                                loc=op.loc).results[0]
+        out.append(r)
+    return out
+
+
+def _find_collapsing(src_groups, res_groups, src_shape, res_shape):
+    """findCollapsingReassociation, or None."""
+    if not src_groups:
+        return collapse_groups(src_shape, res_shape)
+    out = []
+    for sg, rg in zip(src_groups, res_groups):
+        sub = [src_shape[i] for i in sg]
+        rsub = [res_shape[i] for i in rg]
+        if sum(d == DYN for d in sub) >= 2 and sum(d == DYN for d in rsub) >= 2:
+            return None
+        if len(sub) == len(rsub):
+            if sub != rsub:
+                return None
+            out.extend([i] for i in sg)
+            continue
+        sub_groups = collapse_groups(sub, rsub)
+        if sub_groups is None:
+            return None
+        out.extend([sg[0] + i for i in g] for g in sub_groups)
+    return out
+
+
+class ComposeExpandOfCollapse(RewritePattern):
+    """ComposeExpandOfCollapseOp: an expand_shape of a collapse_shape is one reshape
+    when the groups can be matched."""
+
+    root = "tensor.expand_shape"
+
+    def match_and_rewrite(self, op, rewriter):
+        col = op.operand(0).defining_op
+        if type(col) is not Tn.CollapseShapeOp:
+            return False
+        st, rt = col.operand(0).type, op.results[0].type
+        if st is rt:
+            return False
+        if st.rank > rt.rank:
+            groups = _find_collapsing(_groups(col), _groups(op), st.shape, rt.shape)
+            if groups is None:
+                return False
+            rewriter.replace_op_with_new(op, Tn.CollapseShapeOp, src=col.operand(0),
+                                         reassociation=_reassociation_attr(groups),
+                                         result_types=[rt], loc=op.loc)
+            return True
+        groups = _find_collapsing(_groups(op), _groups(col), rt.shape, st.shape)
+        if groups is None:
+            return False
+        rewriter.replace_op_with_new(op, Tn.ExpandShapeOp, src=col.operand(0),
+                                     result_types=[rt], loc=op.loc,
+                                     **_expand_kw(groups, mixed_values_of(op)))
+        return True
+
+
+class CollapseOfCast(RewritePattern):
+    """FoldCollapseOfCastOp: collapse the source of a cast that adds no sizes."""
+
+    root = "tensor.collapse_shape"
+
+    def match_and_rewrite(self, op, rewriter):
+        src = _foldable_cast_source(op.operand(0))
+        if src is None:
+            return False
+        groups = _groups(op)
+        new_t = Tn._collapsed_type(src.type, groups)
+        rt = op.results[0].type
+        if new_t is rt:
+            rewriter.modify_op_in_place(op, lambda: op.set_operand(0, src))
+            return True
+        rewriter.set_insertion_point_before(op)
+        new = rewriter.create(Tn.CollapseShapeOp, src=src,
+                              reassociation=op.properties["reassociation"],
+                              result_types=[new_t], loc=op.loc)
+        rewriter.replace_op_with_new(op, Tn.CastOp, source=new.results[0], result_types=[rt],
+                                     loc=op.loc)
+        return True
+
+
 class ReshapeOfSplat(RewritePattern):
     """FoldReshapeWithSplat: a static reshape of tensor.splat is a splat."""
 
@@ -677,9 +975,14 @@ def patterns_for(name):
                 InsertSliceConstantArguments("tensor.parallel_insert_slice"),
                 InsertSliceCastFolder("tensor.parallel_insert_slice"),
                 InsertSliceSourceCastInserter("tensor.parallel_insert_slice")],
-            "tensor.expand_shape": [ReshapeOfSplat("tensor.expand_shape"),
+            "tensor.expand_shape": [ComposeReshapes("tensor.expand_shape"),
+                                    ComposeExpandOfCollapse(),
+                                    ReshapeOfSplat("tensor.expand_shape"),
                                     ReshapeOfFromElements("tensor.expand_shape")],
-            "tensor.collapse_shape": [ReshapeOfSplat("tensor.collapse_shape"),
-                                      ReshapeOfFromElements("tensor.collapse_shape")],
+            "tensor.collapse_shape": [ComposeReshapes("tensor.collapse_shape"),
+                                      ComposeCollapseOfExpand(),
+                                      ReshapeOfSplat("tensor.collapse_shape"),
+                                      ReshapeOfFromElements("tensor.collapse_shape"),
+                                      CollapseOfCast()],
         }
     return _PATTERNS.get(name, [])
