@@ -193,6 +193,11 @@ class ReallocOp(Op):
     def infer_operand_type(cls, name, types):
         return A.index if name == "dynamicResultSize" else None
 
+    @classmethod
+    def canonicalization_patterns(cls):
+        from .memref_canonicalize import patterns_for
+        return patterns_for(cls.name)
+
     def verify_(self):
         st, rt = self.source.type, self.results[0].type
         err = _element_type_error(st, rt)

@@ -256,6 +256,7 @@ def patterns_for(name):
                              SimplifyDeadAlloc("memref.alloc")],
             "memref.alloca": [SimplifyAllocConst("memref.alloca"),
                               SimplifyDeadAlloc("memref.alloca")],
+            "memref.realloc": [SimplifyDeadAlloc("memref.realloc")],
             "memref.subview": [SubViewConstantArguments(), SubViewOfCast(),
                                TrivialSubView()],
             "memref.copy": [FoldCopyOfCast(), FoldSelfOrEmptyCopy()],
