@@ -674,4 +674,25 @@ _OPS = [AllocTensorOp, CloneOp, DeallocOp, DeallocTensorOp, MaterializeInDestina
 for _c in _OPS:
     install_format(_c)
 
-BUFFERIZATION = Dialect("bufferization", _OPS)
+_MANUAL_DEALLOCATION = "bufferization.manual_deallocation"
+
+
+def _verify_operation_attribute(op, name, attr):
+    """BufferizationDialect::verifyOperationAttribute: only `manual_deallocation`, and
+    only on ops that allocate or free."""
+    from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+    if name == _MANUAL_DEALLOCATION:
+        if not ({T.MemAlloc, T.MemFree} & _effects(op)):
+            d = Diagnostic(ERROR, op.loc, f"'{op.name}' op attribute '{name}' can be used "
+                           "only on ops that have an allocation and/or free side effect")
+            d.op = op
+            raise DiagnosticError(d)
+        return
+    d = Diagnostic(ERROR, op.loc, f"attribute '\"{name}\"' not supported as an op attribute "
+                   "by the bufferization dialect")
+    d.op = op
+    raise DiagnosticError(d)
+
+
+BUFFERIZATION = Dialect("bufferization", _OPS,
+                        verify_operation_attribute=_verify_operation_attribute)
