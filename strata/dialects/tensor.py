@@ -405,10 +405,39 @@ class FromElementsOp(Op):
         return ["from_elements"]
 
     def fold(self, operands):
-        """FromElementsOp::fold: constant elements make a dense constant."""
+        """FromElementsOp::fold: constant elements make a dense constant. An element
+        read by tensor.extract from a constant at constant indices is one too (upstream
+        sees it as a folded constant; complex ones have no constant op here)."""
         if not operands:
             return None
-        return _dense_of(self.results[0].type, operands)
+        rt = self.results[0].type
+        dense = _dense_of(rt, operands)
+        if dense is not None or all(a is not None for a in operands):
+            return dense
+        from ..ir.dense import DenseElementsAttr, _nbytes
+        k = _nbytes(rt.element_type)
+        chunks = []
+        for v, a in zip(self.elements, operands):
+            if a is not None:
+                one = _dense_of(A.RankedTensorType([1], rt.element_type), [a])
+                if one is None:
+                    return None
+                chunks.append(one.raw[:k])
+                continue
+            ext = v.defining_op
+            if type(ext) is not ExtractOp:
+                return None
+            from ..rewrite.folding import constant_value
+            src = constant_value(ext.tensor)
+            if type(src) is not DenseElementsAttr:
+                return None
+            idx = [_const_index(i) for i in ext.indices]
+            flat = 0 if src.is_splat else \
+                None if None in idx else _flat_index(idx, ext.tensor.type.shape)
+            if flat is None:
+                return None
+            chunks.append(src.raw[flat * k:(flat + 1) * k])
+        return DenseElementsAttr.from_raw(rt, b"".join(chunks))
 
     def verify_(self):
         rt = self.results[0].type

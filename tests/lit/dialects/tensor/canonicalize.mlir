@@ -318,3 +318,20 @@ func.func @concat_and_index_cast(%t: tensor<2x?xf32>, %u: tensor<4xi64>, %i: ind
   %2 = tensor.extract %1[%i] : tensor<4xindex>
   return %0, %2 : tensor<2x5xf32>, index
 }
+
+// -----
+
+// CHECK-LABEL: func.func @complex_elements(%arg0: index) -> tensor<2xcomplex<f64>> {
+// CHECK-NEXT: %cst = arith.constant dense<[(2.500000e-01,4.000000e+00), (7.000000e+00,8.000000e+00)]> : tensor<2xcomplex<f64>>
+// CHECK-NEXT: return %cst : tensor<2xcomplex<f64>>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+func.func @complex_elements(%i: index) -> tensor<2xcomplex<f64>> {
+  %c = arith.constant dense<[(1.5, -2.0), (0.25, 4.0)]> : tensor<2xcomplex<f64>>
+  %c1 = arith.constant 1 : index
+  %0 = tensor.extract %c[%c1] : tensor<2xcomplex<f64>>
+  %s = arith.constant dense<(7.0, 8.0)> : tensor<3xcomplex<f64>>
+  %1 = tensor.extract %s[%i] : tensor<3xcomplex<f64>>
+  %2 = tensor.from_elements %0, %1 : tensor<2xcomplex<f64>>
+  return %2 : tensor<2xcomplex<f64>>
+}
