@@ -350,19 +350,11 @@ class AllocTensorOp(Op):
             def match_and_rewrite(self, op, rewriter):
                 if op.copy is not None:
                     return False
+                from .tensor_canonicalize import fold_dynamic_sizes
                 t = op.results[0].type
-                shape, left, k = list(t.shape), [], 0
-                for i, d in enumerate(t.shape):
-                    if d != A.DYNAMIC:
-                        continue
-                    v = op.dynamic_sizes[k]
-                    k += 1
-                    c = _const_index(v)
-                    if c is None or c < 0:
-                        left.append(v)
-                    else:
-                        shape[i] = c
-                new_t = A.RankedTensorType(shape, t.element_type)
+                new_t, left = fold_dynamic_sizes(t, list(op.dynamic_sizes))
+                # Upstream makes the new type from shape and element type only.
+                new_t = A.RankedTensorType(new_t.shape, t.element_type)
                 if new_t is t:
                     return False
                 rewriter.set_insertion_point_before(op)

@@ -21,7 +21,7 @@ from .memref_canonicalize import _fold_constants, _split
 
 DYN = A.DYNAMIC
 
-__all__ = ["patterns_for", "preserves_static_information"]
+__all__ = ["patterns_for", "preserves_static_information", "fold_dynamic_sizes"]
 
 
 def preserves_static_information(source, target) -> bool:
@@ -320,7 +320,7 @@ class SingleInputConcat(RewritePattern):
 
 # ---------------------------------------------------------------- empty, generate
 
-def _fold_dynamic_sizes(t, values):
+def fold_dynamic_sizes(t, values):
     """foldDynamicToStaticDimSizes: (the type with the non-negative constant sizes made
     static, the sizes left dynamic)."""
     shape, left, k = list(t.shape), [], 0
@@ -344,7 +344,7 @@ class EmptyStaticShapeDims(RewritePattern):
 
     def match_and_rewrite(self, op, rewriter):
         t = op.results[0].type
-        new_t, left = _fold_dynamic_sizes(t, list(op.dynamicSizes))
+        new_t, left = fold_dynamic_sizes(t, list(op.dynamicSizes))
         if new_t is t:
             return False
         rewriter.set_insertion_point_before(op)
@@ -389,7 +389,7 @@ class StaticTensorGenerate(RewritePattern):
 
     def match_and_rewrite(self, op, rewriter):
         t = op.results[0].type
-        new_t, left = _fold_dynamic_sizes(t, list(op.dynamicExtents))
+        new_t, left = fold_dynamic_sizes(t, list(op.dynamicExtents))
         if new_t is t:
             return False
         rewriter.set_insertion_point_before(op)
@@ -919,35 +919,24 @@ class CollapseOfCast(RewritePattern):
         return True
 
 
-class ReshapeOfSplat(RewritePattern):
-    """FoldReshapeWithSplat: a static reshape of tensor.splat is a splat."""
+class ReshapeOfProducer(RewritePattern):
+    """FoldReshapeWithSplat / FoldReshapeWithFromElements: a static reshape of
+    tensor.splat (tensor.from_elements) is one of the reshaped type."""
 
-    def __init__(self, root):
+    def __init__(self, root, producer):
         self.root = root
+        self.producer = producer
 
     def match_and_rewrite(self, op, rewriter):
-        sp = op.operand(0).defining_op
+        p = op.operand(0).defining_op
         rt = op.results[0].type
-        if type(sp) is not Tn.SplatOp or not rt.has_static_shape:
+        if type(p) is not self.producer or not rt.has_static_shape:
             return False
-        rewriter.replace_op_with_new(op, Tn.SplatOp, input=sp.input, dynamicSizes=[],
-                                     result_types=[rt], loc=op.loc)
-        return True
-
-
-class ReshapeOfFromElements(RewritePattern):
-    """FoldReshapeWithFromElements: a static reshape of from_elements is one."""
-
-    def __init__(self, root):
-        self.root = root
-
-    def match_and_rewrite(self, op, rewriter):
-        fe = op.operand(0).defining_op
-        rt = op.results[0].type
-        if type(fe) is not Tn.FromElementsOp or not rt.has_static_shape:
-            return False
-        rewriter.replace_op_with_new(op, Tn.FromElementsOp, elements=list(fe.elements),
-                                     result_types=[rt], loc=op.loc)
+        if self.producer is Tn.SplatOp:
+            kw = dict(input=p.input, dynamicSizes=[])
+        else:
+            kw = dict(elements=list(p.elements))
+        rewriter.replace_op_with_new(op, self.producer, result_types=[rt], loc=op.loc, **kw)
         return True
 
 
@@ -977,12 +966,15 @@ def patterns_for(name):
                 InsertSliceSourceCastInserter("tensor.parallel_insert_slice")],
             "tensor.expand_shape": [ComposeReshapes("tensor.expand_shape"),
                                     ComposeExpandOfCollapse(),
-                                    ReshapeOfSplat("tensor.expand_shape"),
-                                    ReshapeOfFromElements("tensor.expand_shape")],
+                                    ReshapeOfProducer("tensor.expand_shape", Tn.SplatOp),
+                                    ReshapeOfProducer("tensor.expand_shape",
+                                                      Tn.FromElementsOp)],
             "tensor.collapse_shape": [ComposeReshapes("tensor.collapse_shape"),
                                       ComposeCollapseOfExpand(),
-                                      ReshapeOfSplat("tensor.collapse_shape"),
-                                      ReshapeOfFromElements("tensor.collapse_shape"),
+                                      ReshapeOfProducer("tensor.collapse_shape",
+                                                        Tn.SplatOp),
+                                      ReshapeOfProducer("tensor.collapse_shape",
+                                                        Tn.FromElementsOp),
                                       CollapseOfCast()],
         }
     return _PATTERNS.get(name, [])
