@@ -325,7 +325,7 @@ class AllocTensorOp(Op):
     @classmethod
     def canonicalization_patterns(cls):
         from ..rewrite.pattern import RewritePattern
-        from .tensor import CastOp as TensorCastOp, _const_index
+        from .tensor import _const_index
 
         class FoldDimOfAllocTensor(RewritePattern):
             """A dynamic size of alloc_tensor is the size it was made with."""
@@ -348,21 +348,10 @@ class AllocTensorOp(Op):
             root = "bufferization.alloc_tensor"
 
             def match_and_rewrite(self, op, rewriter):
+                from .tensor_canonicalize import make_sizes_static
                 if op.copy is not None:
                     return False
-                from .tensor_canonicalize import fold_dynamic_sizes
-                t = op.results[0].type
-                new_t, left = fold_dynamic_sizes(t, list(op.dynamic_sizes))
-                # Upstream makes the new type from shape and element type only.
-                new_t = A.RankedTensorType(new_t.shape, t.element_type)
-                if new_t is t:
-                    return False
-                rewriter.set_insertion_point_before(op)
-                new = rewriter.create(AllocTensorOp, dynamic_sizes=left,
-                                      result_types=[new_t], loc=op.loc)
-                rewriter.replace_op_with_new(op, TensorCastOp, source=new.results[0],
-                                             result_types=[t], loc=op.loc)
-                return True
+                return make_sizes_static(rewriter, op, "dynamic_sizes", keep_encoding=False)
         return [FoldDimOfAllocTensor(), StaticShapeDims()]
 
 

@@ -21,7 +21,8 @@ from .memref_canonicalize import _fold_constants, _split
 
 DYN = A.DYNAMIC
 
-__all__ = ["patterns_for", "preserves_static_information", "fold_dynamic_sizes"]
+__all__ = ["patterns_for", "preserves_static_information", "fold_dynamic_sizes",
+           "make_sizes_static"]
 
 
 def preserves_static_information(source, target) -> bool:
@@ -337,21 +338,33 @@ def fold_dynamic_sizes(t, values):
     return A.RankedTensorType(shape, t.element_type, t.encoding), left
 
 
+def make_sizes_static(rewriter, op, sizes_name, keep_encoding=True) -> bool:
+    """The shared rewrite of upstream's ReplaceEmptyTensorStaticShapeDims,
+    StaticTensorGenerate and alloc_tensor's ReplaceStaticShapeDims: the op again (its
+    body moved in), with non-negative constant sizes static, then a cast back."""
+    t = op.results[0].type
+    new_t, left = fold_dynamic_sizes(t, list(getattr(op, sizes_name)))
+    if not keep_encoding:
+        new_t = A.RankedTensorType(new_t.shape, t.element_type)
+    if new_t is t:
+        return False
+    rewriter.set_insertion_point_before(op)
+    new = rewriter.create(type(op), result_types=[new_t], regions=len(op.regions),
+                          loc=op.loc, **{sizes_name: left})
+    for src, dst in zip(op.regions, new.regions):
+        rewriter.inline_region_before(src, dst, 0)
+    rewriter.replace_op_with_new(op, Tn.CastOp, source=new.results[0], result_types=[t],
+                                 loc=op.loc)
+    return True
+
+
 class EmptyStaticShapeDims(RewritePattern):
     """ReplaceEmptyTensorStaticShapeDims."""
 
     root = "tensor.empty"
 
     def match_and_rewrite(self, op, rewriter):
-        t = op.results[0].type
-        new_t, left = fold_dynamic_sizes(t, list(op.dynamicSizes))
-        if new_t is t:
-            return False
-        rewriter.set_insertion_point_before(op)
-        new = rewriter.create(Tn.EmptyOp, dynamicSizes=left, result_types=[new_t], loc=op.loc)
-        rewriter.replace_op_with_new(op, Tn.CastOp, source=new.results[0], result_types=[t],
-                                     loc=op.loc)
-        return True
+        return make_sizes_static(rewriter, op, "dynamicSizes")
 
 
 class FoldEmptyTensorWithCast(RewritePattern):
@@ -388,17 +401,7 @@ class StaticTensorGenerate(RewritePattern):
     root = "tensor.generate"
 
     def match_and_rewrite(self, op, rewriter):
-        t = op.results[0].type
-        new_t, left = fold_dynamic_sizes(t, list(op.dynamicExtents))
-        if new_t is t:
-            return False
-        rewriter.set_insertion_point_before(op)
-        new = rewriter.create(Tn.GenerateOp, dynamicExtents=left, result_types=[new_t],
-                              regions=1, loc=op.loc)
-        rewriter.inline_region_before(op.regions[0], new.regions[0], 0)
-        rewriter.replace_op_with_new(op, Tn.CastOp, source=new.results[0], result_types=[t],
-                                     loc=op.loc)
-        return True
+        return make_sizes_static(rewriter, op, "dynamicExtents")
 
 
 class ExtractFromTensorGenerate(RewritePattern):
