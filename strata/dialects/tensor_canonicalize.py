@@ -583,6 +583,73 @@ class PadStaticSizes(RewritePattern):
         return True
 
 
+def _padded_dims(pad):
+    """PadOp::getPaddedDims: the dims with a low or high pad not known to be 0."""
+    return {i for i, (lo, hi) in enumerate(zip(pad.mixed_low, pad.mixed_high))
+            if Tn._const_index(lo) != 0 or Tn._const_index(hi) != 0}
+
+
+class PadOrthogonalChains(RewritePattern):
+    """FoldOrthogonalPaddings: pad(slice(pad(slice(x)))) padding other dims (high
+    only, unit strides, one constant padding value) is one slice and one pad."""
+
+    root = "tensor.pad"
+
+    def match_and_rewrite(self, op, rewriter):
+        inner = op.source.defining_op
+        if type(inner) is not Tn.ExtractSliceOp:
+            return False
+        outer_pad = inner.source.defining_op
+        if type(outer_pad) is not Tn.PadOp or "nofold" in outer_pad._props:
+            return False
+        outer = outer_pad.source.defining_op
+        if type(outer) is not Tn.ExtractSliceOp:
+            return False
+        rank = op.source.type.rank
+        if outer.source.type.rank != rank:
+            return False
+        if any(Tn._const_index(v) != 1 for v in inner.mixed_strides + outer.mixed_strides):
+            return False
+        if any(Tn._const_index(v) != 0 for v in op.mixed_low + outer_pad.mixed_low):
+            return False
+        from ..rewrite.folding import constant_value
+        a, b = op.constant_padding_value(), outer_pad.constant_padding_value()
+        if a is None or b is None or constant_value(a) is None or \
+                constant_value(a) is not constant_value(b):
+            return False
+        in_dims, out_dims = _padded_dims(op), _padded_dims(outer_pad)
+        if in_dims & out_dims:
+            return False
+        offsets = []
+        for i, (io, oo) in enumerate(zip(inner.mixed_offsets, outer.mixed_offsets)):
+            if i not in in_dims and Tn._const_index(io) == 0:
+                offsets.append(oo)
+            elif i not in out_dims and Tn._const_index(oo) == 0:
+                offsets.append(io)
+            else:
+                return False
+        sizes = list(inner.mixed_sizes)
+        for i in out_dims:
+            if Tn._const_index(sizes[i]) != inner.source.type.shape[i]:
+                return False
+            sizes[i] = outer.mixed_sizes[i]
+        high = [0] * rank
+        for i in range(rank):
+            if i in in_dims:
+                high[i] = op.mixed_high[i]
+            if i in out_dims:
+                high[i] = outer_pad.mixed_high[i]
+        mixed = [offsets, sizes, list(inner.mixed_strides)]
+        t = Tn._infer_slice_type(outer.source.type, _static(sizes))
+        rewriter.set_insertion_point_before(op)
+        sl = rewriter.create(Tn.ExtractSliceOp, source=outer.source, result_types=[t],
+                             loc=op.loc, **_slice_kw(mixed))
+        new = _new_pad(rewriter, op, op.results[0].type, sl.results[0], op.mixed_low, high,
+                       body=op.regions[0])
+        rewriter.replace_op(op, [new.results[0]])
+        return True
+
+
 def _add_pads(a, b):
     """The sum of two pads (index or value) without an affine.apply: None when that
     would need one (Strata has no affine dialect)."""
@@ -959,7 +1026,7 @@ def patterns_for(name):
                                      ExtractSliceCastFolder()],
             "tensor.generate": [StaticTensorGenerate(), ExtractFromTensorGenerate()],
             "tensor.pad": [PadStaticZero(), PadSourceCast(), PadTargetCast(),
-                           PadStaticSizes(), PadOfPad()],
+                           PadOrthogonalChains(), PadStaticSizes(), PadOfPad()],
             "tensor.insert_slice": [InsertSliceConstantArguments("tensor.insert_slice"),
                                     InsertSliceCastFolder("tensor.insert_slice"),
                                     InsertSliceSourceCastInserter("tensor.insert_slice")],

@@ -335,3 +335,46 @@ func.func @complex_elements(%i: index) -> tensor<2xcomplex<f64>> {
   %2 = tensor.from_elements %0, %1 : tensor<2xcomplex<f64>>
   return %2 : tensor<2xcomplex<f64>>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @orthogonal_pads(%arg0: tensor<32x32xf32>, %arg1: index, %arg2: index, %arg3: index, %arg4: index) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+// CHECK-NEXT: %cst = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %cst_0 = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %extracted_slice = tensor.extract_slice %arg0[0, 8] [32, %arg1] [1, 1] : tensor<32x32xf32> to tensor<32x?xf32>
+// CHECK-NEXT: %padded = tensor.pad %extracted_slice low[0, 0] high[0, %arg3] {
+// CHECK-NEXT: ^bb0(%arg5: index, %arg6: index):
+// CHECK-NEXT: tensor.yield %cst : f32
+// CHECK-NEXT: } : tensor<32x?xf32> to tensor<32x8xf32>
+// CHECK-NEXT: %extracted_slice_1 = tensor.extract_slice %padded[2, 0] [%arg2, 8] [1, 1] : tensor<32x8xf32> to tensor<?x8xf32>
+// CHECK-NEXT: %extracted_slice_2 = tensor.extract_slice %arg0[2, 8] [%arg2, %arg1] [1, 1] : tensor<32x32xf32> to tensor<?x?xf32>
+// CHECK-NEXT: %padded_3 = tensor.pad %extracted_slice_2 low[0, 0] high[%arg4, %arg3] {
+// CHECK-NEXT: ^bb0(%arg5: index, %arg6: index):
+// CHECK-NEXT: tensor.yield %cst : f32
+// CHECK-NEXT: } : tensor<?x?xf32> to tensor<4x8xf32>
+// CHECK-NEXT: %padded_4 = tensor.pad %extracted_slice_1 low[0, 0] high[%arg4, 0] {
+// CHECK-NEXT: ^bb0(%arg5: index, %arg6: index):
+// CHECK-NEXT: tensor.yield %cst_0 : f32
+// CHECK-NEXT: } : tensor<?x8xf32> to tensor<4x8xf32>
+// CHECK-NEXT: return %padded_3, %padded_4 : tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+func.func @orthogonal_pads(%t: tensor<32x32xf32>, %a: index, %b: index, %p: index, %q: index) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %0 = tensor.extract_slice %t[0, 8] [32, %a] [1, 1] : tensor<32x32xf32> to tensor<32x?xf32>
+  %1 = tensor.pad %0 low[0, 0] high[0, %p] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<32x?xf32> to tensor<32x8xf32>
+  %2 = tensor.extract_slice %1[2, 0] [%b, 8] [1, 1] : tensor<32x8xf32> to tensor<?x8xf32>
+  %3 = tensor.pad %2 low[0, 0] high[%q, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<?x8xf32> to tensor<4x8xf32>
+  %4 = tensor.pad %2 low[0, 0] high[%q, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %one : f32
+  } : tensor<?x8xf32> to tensor<4x8xf32>
+  return %3, %4 : tensor<4x8xf32>, tensor<4x8xf32>
+}
