@@ -13,10 +13,19 @@ Upstream MLIR's ops as iree-opt 3.13 prints them (`to_buffer` is the op upstream
         retain (%x : memref<2xf32>)
     bufferization.dealloc_tensor %t : tensor<4xf32>
 
-Folds: to_buffer(to_tensor(m)) -> m (same type) and to_tensor(to_buffer(t)) -> t (the
-to_buffer right before, as upstream's conservative alias check); canonicalization
-rewrites to_buffer(to_tensor(m)) of a cast-compatible type to a memref.cast and erases
-empty deallocs.
+Folds: to_buffer(to_tensor(m)) -> m (same type), to_tensor(to_buffer(t)) -> t (the
+to_buffer right before, as upstream's conservative alias check), clone of a memref.cast
+clones its source. Canonicalization, as upstream's: to_buffer(to_tensor(m)) of another
+type is a memref.cast of m when that always succeeds, else a copy into a new buffer;
+to_buffer of a tensor.cast is a memref.cast of to_buffer of its source; memref.load of
+a read-only to_buffer(t) is tensor.extract of t; tensor.dim of to_tensor(m) is
+memref.dim of m; a clone whose source or copy is freed right after is its source
+(SimplifyClones); constant alloc_tensor sizes become static; deallocs lose duplicate
+memrefs and retained values, false conditions, metadata indirections and buffers
+allocated only to be freed, and empty ones are erased.
+
+The dialect checks its discardable attributes on any op (verify_operation_attribute):
+only `bufferization.manual_deallocation` is accepted, on ops that allocate or free.
 """
 from __future__ import annotations
 
