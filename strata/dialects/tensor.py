@@ -709,6 +709,9 @@ class ExtractOp(Op):
                 if flat is not None:
                     return _element_attr(src, flat)
             return None
+        from ..ir.dense import SparseElementsAttr
+        if type(src) is SparseElementsAttr and const:
+            return _sparse_element(src, [i.value for i in idx])
         if type(owner) is FromElementsOp and const:
             flat = _flat_index([i.value for i in idx], t.type.shape)
             if flat is not None:
@@ -1491,6 +1494,25 @@ def _element_attr(dense, flat):
         i = 0 if dense.is_splat else flat
         bits = int.from_bytes(dense.raw[i * k:(i + 1) * k], "little")
         return A.FloatAttr(0.0, et, bits)
+    return None
+
+
+def _sparse_element(sparse, idx):
+    """The element of a sparse constant at `idx` (in bounds): its value where listed,
+    else zero; None for element types other than integers and floats."""
+    t = sparse.type
+    if _flat_index(idx, t.shape) is None:
+        return None
+    rows = sparse.indices.array.reshape(-1, max(t.rank, 1)) if t.rank else None
+    et = t.element_type
+    if rows is not None:
+        for k, row in enumerate(rows):
+            if [int(x) for x in row] == list(idx):
+                return _element_attr(sparse.values, k)
+    if isinstance(et, (A.IntegerType, A.IndexType)):
+        return A.IntegerAttr(0, et)
+    if isinstance(et, A.FloatType):
+        return A.FloatAttr(0.0, et)
     return None
 
 

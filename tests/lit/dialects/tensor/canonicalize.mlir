@@ -378,3 +378,26 @@ func.func @orthogonal_pads(%t: tensor<32x32xf32>, %a: index, %b: index, %p: inde
   } : tensor<?x8xf32> to tensor<4x8xf32>
   return %3, %4 : tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @sparse_elements() -> (f16, f16, i32, i32) {
+// CHECK-NEXT: %cst = arith.constant 6.000000e+00 : f16
+// CHECK-NEXT: %cst_0 = arith.constant 0.000000e+00 : f16
+// CHECK-NEXT: %c7_i32 = arith.constant 7 : i32
+// CHECK-NEXT: %c0_i32 = arith.constant 0 : i32
+// CHECK-NEXT: return %cst, %cst_0, %c7_i32, %c0_i32 : f16, f16, i32, i32
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+func.func @sparse_elements() -> (f16, f16, i32, i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %s = arith.constant sparse<[[0, 1], [2, 0]], [-3.5, 6.0]> : tensor<3x2xf16>
+  %0 = tensor.extract %s[%c2, %c0] : tensor<3x2xf16>
+  %1 = tensor.extract %s[%c1, %c1] : tensor<3x2xf16>
+  %t = arith.constant sparse<[1, 2], 7> : tensor<4xi32>
+  %2 = tensor.extract %t[%c2] : tensor<4xi32>
+  %3 = tensor.extract %t[%c0] : tensor<4xi32>
+  return %0, %1, %2, %3 : f16, f16, i32, i32
+}
