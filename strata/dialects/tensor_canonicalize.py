@@ -404,6 +404,21 @@ class StaticTensorGenerate(RewritePattern):
         return make_sizes_static(rewriter, op, "dynamicExtents")
 
 
+def _effect_free(op) -> bool:
+    """isMemoryEffectFree: no memory effect at all (looking into the regions of ops with
+    recursive effects); an op that declares nothing may have any."""
+    from ..ir import traits as T
+    cls = type(op)
+    if cls.operand_memory_effects is not None and op.operand_memory_effects():
+        return False
+    if T.RecursiveMemoryEffects in cls.traits:
+        return all(_effect_free(o) for r in op.regions for b in r.blocks for o in b.ops)
+    if T.Pure in cls.traits or T.NoMemoryEffect in cls.traits or T.ConstantLike in cls.traits:
+        return True
+    me = T.find_trait(op, T.MemoryEffects)
+    return me is not None and not me.effects
+
+
 class ExtractFromTensorGenerate(RewritePattern):
     """An element of a tensor.generate whose body has no memory effects: the body,
     inlined with the indices."""
@@ -414,11 +429,10 @@ class ExtractFromTensorGenerate(RewritePattern):
         gen = op.tensor.defining_op
         if type(gen) is not Tn.GenerateOp:
             return False
-        from ..passes.cse import is_memory_effect_free
         body = gen.regions[0].blocks[0]
         o = body.first
         while o is not None:
-            if not is_memory_effect_free(o):
+            if not _effect_free(o):
                 return False
             o = o.next
         mapping = dict(zip(body.args, op.indices))
