@@ -13,10 +13,19 @@ Upstream MLIR's ops as iree-opt 3.13 prints them (`to_buffer` is the op upstream
         retain (%x : memref<2xf32>)
     bufferization.dealloc_tensor %t : tensor<4xf32>
 
-Folds: to_buffer(to_tensor(m)) -> m (same type) and to_tensor(to_buffer(t)) -> t (the
-to_buffer right before, as upstream's conservative alias check); canonicalization
-rewrites to_buffer(to_tensor(m)) of a cast-compatible type to a memref.cast and erases
-empty deallocs.
+Folds: to_buffer(to_tensor(m)) -> m (same type), to_tensor(to_buffer(t)) -> t (the
+to_buffer right before, as upstream's conservative alias check), clone of a memref.cast
+clones its source. Canonicalization, as upstream's: to_buffer(to_tensor(m)) of another
+type is a memref.cast of m when that always succeeds, else a copy into a new buffer;
+to_buffer of a tensor.cast is a memref.cast of to_buffer of its source; memref.load of
+a read-only to_buffer(t) is tensor.extract of t; tensor.dim of to_tensor(m) is
+memref.dim of m; a clone whose source or copy is freed right after is its source
+(SimplifyClones); constant alloc_tensor sizes become static; deallocs lose duplicate
+memrefs and retained values, false conditions, metadata indirections and buffers
+allocated only to be freed, and empty ones are erased.
+
+The dialect checks its discardable attributes on any op (verify_operation_attribute):
+only `bufferization.manual_deallocation` is accepted, on ops that allocate or free.
 """
 from __future__ import annotations
 
@@ -58,6 +67,44 @@ def buffer_types_match(tensor_type, buffer_type) -> str | None:
     return None
 
 
+def _effects(op):
+    """The memory effects an op kind declares (T.MemoryEffects), as a set."""
+    out = set()
+    for t in type(op).traits:
+        if type(t) is T.MemoryEffects:
+            out.update(t.effects)
+    return out
+
+
+def _frees(op, value) -> bool:
+    """Whether `op` frees `value` (a free effect and `value` among what it frees)."""
+    if type(op) is DeallocOp:
+        return any(v is value for v in op.memrefs)
+    # memref.dealloc; memref.realloc's free of its source is not one (upstream's
+    # findDealloc does not see it: a clone reallocated stays a clone).
+    return op.name == "memref.dealloc" and op.operands[0] is value
+
+
+def _find_dealloc(value):
+    """memref::findDealloc: (True, the one op freeing `value` or None), or (False, None)
+    when more than one does."""
+    found = None
+    for u in value.uses:
+        user = u.owner
+        if user is found or not _frees(user, value):
+            continue
+        if found is not None:
+            return False, None
+        found = user
+    return True, found
+
+
+# memref ops with upstream's ViewLikeOpInterface (their result views operand #0).
+_VIEW_LIKE = frozenset(("memref.subview", "memref.view", "memref.reinterpret_cast",
+                        "memref.reshape", "memref.expand_shape", "memref.collapse_shape",
+                        "memref.transpose", "memref.memory_space_cast"))
+
+
 def _unit():
     p = OptProp(C.UnitAttrC)
     p.fmt = UnitKeyword()
@@ -95,6 +142,25 @@ class ToTensorOp(Op):
             return src.tensor
         return None
 
+    @classmethod
+    def canonicalization_patterns(cls):
+        from ..rewrite.pattern import RewritePattern
+        from .memref import DimOp as MemRefDimOp
+
+        class DimOfToTensor(RewritePattern):
+            """A size of to_tensor(m) is memref.dim of m."""
+            root = "tensor.dim"
+
+            def match_and_rewrite(self, op, rewriter):
+                src = op.operand(0).defining_op
+                if type(src) is not ToTensorOp:
+                    return False
+                rewriter.replace_op_with_new(op, MemRefDimOp, source=src.buffer,
+                                             index=op.operand(1), result_types=[A.index],
+                                             loc=op.loc)
+                return True
+        return [DimOfToTensor()]
+
 
 class ToBufferOp(Op):
     """`%m = bufferization.to_buffer %t read_only : tensor<4xf32> to memref<4xf32>`"""
@@ -121,10 +187,36 @@ class ToBufferOp(Op):
     @classmethod
     def canonicalization_patterns(cls):
         from ..rewrite.pattern import RewritePattern
+        from .memref import LoadOp as MemRefLoadOp
+        from .tensor import CastOp as TensorCastOp, ExtractOp
 
-        class ToBufferToTensorCast(RewritePattern):
-            """to_buffer(to_tensor(m)) of another, cast-compatible memref type: a
-            memref.cast of m (foldToBufferToTensorPair without a copy)."""
+        class ToBufferOfCast(RewritePattern):
+            """to_buffer of a tensor.cast from a ranked tensor: to_buffer of its source
+            (the buffer type with the source's shape), then a memref.cast."""
+            root = "bufferization.to_buffer"
+
+            def match_and_rewrite(self, op, rewriter):
+                cast = op.tensor.defining_op
+                if type(cast) is not TensorCastOp or \
+                        type(cast.source.type) is not A.RankedTensorType:
+                    return False
+                st, bt = cast.source.type, op.results[0].type
+                if type(bt) is A.UnrankedMemRefType:
+                    mt = A.MemRefType(st.shape, st.element_type, None, bt.memory_space)
+                else:
+                    mt = A.MemRefType(st.shape, st.element_type, bt.layout, bt.memory_space)
+                rewriter.set_insertion_point_before(op)
+                props = {"read_only": op._props["read_only"]} if "read_only" in op._props \
+                    else {}
+                m = rewriter.create(ToBufferOp, tensor=cast.source, result_types=[mt],
+                                    loc=op.loc, **props)
+                rewriter.replace_op_with_new(op, MemRefCastOp, source=m.results[0],
+                                             result_types=[bt], loc=op.loc)
+                return True
+
+        class ToBufferToTensor(RewritePattern):
+            """foldToBufferToTensorPair: to_buffer(to_tensor(m)) is m, a memref.cast of
+            m, or a copy of m into a new buffer of the wanted type."""
             root = "bufferization.to_buffer"
 
             def match_and_rewrite(self, op, rewriter):
@@ -135,11 +227,75 @@ class ToBufferOp(Op):
                 if m.type is rt:
                     rewriter.replace_op(op, [m])
                     return True
-                if not MemRefCastOp.are_cast_compatible([m.type], [rt]):
+                ranked_src = type(m.type) is A.MemRefType
+                if ranked_src and type(rt) is A.MemRefType:
+                    rewriter.set_insertion_point_before(op)
+                    new = cast_or_realloc(rewriter, m, rt, op.loc)
+                    if new is None:
+                        return False
+                    rewriter.replace_op(op, [new])
+                    return True
+                if not ranked_src and type(rt) is A.MemRefType:
                     return False
-                rewriter.replace_op_with_new(op, MemRefCastOp, source=m, result_types=[rt])
+                rewriter.replace_op_with_new(op, MemRefCastOp, source=m, result_types=[rt],
+                                             loc=op.loc)
                 return True
-        return [ToBufferToTensorCast()]
+
+        class LoadOfToBuffer(RewritePattern):
+            """memref.load of a read-only to_buffer(t): tensor.extract of t."""
+            root = "memref.load"
+
+            def match_and_rewrite(self, op, rewriter):
+                tb = op.memref.defining_op
+                if type(tb) is not ToBufferOp or "read_only" not in tb._props:
+                    return False
+                rewriter.replace_op_with_new(op, ExtractOp, tensor=tb.tensor,
+                                             indices=list(op.indices),
+                                             result_types=[op.results[0].type], loc=op.loc)
+                return True
+        assert MemRefLoadOp.name == LoadOfToBuffer.root
+        return [ToBufferOfCast(), ToBufferToTensor(), LoadOfToBuffer()]
+
+
+def _guaranteed_cast_compatible(source, target) -> bool:
+    """castOrReallocMemRefValue's check: no offset or stride goes from dynamic to
+    static (that cast could fail at run time)."""
+    from .memref_layout import strides_and_offset
+    a, b = strides_and_offset(source), strides_and_offset(target)
+    if a is None or b is None:
+        return False
+    (ss, so), (ts, to) = a, b
+    dyn = A.DYNAMIC
+    if so == dyn and to != dyn:
+        return False
+    return not any(a == dyn and b != dyn for a, b in zip(ss, ts))
+
+
+def cast_or_realloc(rewriter, value, dest_type, loc):
+    """castOrReallocMemRefValue: `value` as a `dest_type` memref, by a memref.cast when
+    that always succeeds, else by a copy into a new buffer; None when element type or
+    rank differ."""
+    from .arith import ConstantOp
+    from .memref import AllocOp, CopyOp, DimOp
+    st = value.type
+    if st.element_type is not dest_type.element_type or st.rank != dest_type.rank:
+        return None
+    if MemRefCastOp.are_cast_compatible([st], [dest_type]) and \
+            _guaranteed_cast_compatible(st, dest_type):
+        return rewriter.create(MemRefCastOp, source=value, result_types=[dest_type],
+                               loc=loc).results[0]
+    sizes = []
+    for i, d in enumerate(dest_type.shape):
+        if d != A.DYNAMIC:
+            continue
+        c = rewriter.create(ConstantOp, value=A.IntegerAttr(i, A.index),
+                            result_types=[A.index], loc=loc).results[0]
+        sizes.append(rewriter.create(DimOp, source=value, index=c, result_types=[A.index],
+                                     loc=loc).results[0])
+    alloc = rewriter.create(AllocOp, dynamicSizes=sizes, symbolOperands=[],
+                            result_types=[dest_type], loc=loc).results[0]
+    rewriter.create(CopyOp, source=value, target=alloc, loc=loc)
+    return alloc
 
 
 class AllocTensorOp(Op):
@@ -174,6 +330,38 @@ class AllocTensorOp(Op):
         if self.copy is not None and self.copy.type is not rt:
             _bare_error(self, "expected that `copy` and return type match")
         return None
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        from ..rewrite.pattern import RewritePattern
+        from .tensor import _const_index
+
+        class FoldDimOfAllocTensor(RewritePattern):
+            """A dynamic size of alloc_tensor is the size it was made with."""
+            root = "tensor.dim"
+
+            def match_and_rewrite(self, op, rewriter):
+                a = op.operand(0).defining_op
+                i = _const_index(op.operand(1))
+                if type(a) is not AllocTensorOp or i is None:
+                    return False
+                t = a.results[0].type
+                if not 0 <= i < t.rank or t.shape[i] != A.DYNAMIC or a.copy is not None:
+                    return False
+                pos = sum(1 for d in t.shape[:i] if d == A.DYNAMIC)
+                rewriter.replace_op(op, [a.dynamic_sizes[pos]])
+                return True
+
+        class StaticShapeDims(RewritePattern):
+            """Non-negative constant sizes become static, with a tensor.cast back."""
+            root = "bufferization.alloc_tensor"
+
+            def match_and_rewrite(self, op, rewriter):
+                from .tensor_canonicalize import make_sizes_static
+                if op.copy is not None:
+                    return False
+                return make_sizes_static(rewriter, op, "dynamic_sizes", keep_encoding=False)
+        return [FoldDimOfAllocTensor(), StaticShapeDims()]
 
 
 class MaterializeInDestinationOp(Op):
@@ -229,6 +417,67 @@ class CloneOp(Op):
     output = Result(AnyRankedOrUnrankedMemRef)
     assembly = "$input attr-dict `:` type($input) `to` type($output)"
 
+    def fold(self, operands):
+        """CloneOp::fold: clone the source of a memref.cast (foldMemRefCast)."""
+        from .memref import _fold_memref_cast
+        return _fold_memref_cast(self, 0)
+
+    @classmethod
+    def canonicalization_patterns(cls):
+        from ..rewrite.pattern import RewritePattern
+
+        class SimplifyClones(RewritePattern):
+            """A clone whose copy or source is freed right after in the same block (and
+            nothing else freed in between) is its source (cast to the clone's type);
+            that dealloc goes. An unused clone goes."""
+            root = "bufferization.clone"
+
+            def match_and_rewrite(self, op, rewriter):
+                out = op.results[0]
+                if not out.has_uses():
+                    rewriter.erase_op(op)
+                    return True
+                source = op.input
+                if source.type is not out.type and \
+                        not MemRefCastOp.are_cast_compatible([source.type], [out.type]):
+                    return False
+                canonical = source
+                while True:
+                    d = canonical.defining_op
+                    if d is None or d.name not in _VIEW_LIKE or \
+                            d.results[0] is not canonical:
+                        break
+                    canonical = d.operands[0]
+                ok, clone_dealloc = _find_dealloc(out)
+                if not ok:
+                    return False
+                ok, source_dealloc = _find_dealloc(canonical)
+                if not ok:
+                    return False
+                if clone_dealloc is not None and source_dealloc is not None and \
+                        clone_dealloc.parent is source_dealloc.parent:
+                    return False
+                block = op.parent
+                if clone_dealloc is not None and clone_dealloc.parent is block:
+                    redundant = clone_dealloc
+                elif source_dealloc is not None and source_dealloc.parent is block:
+                    redundant = source_dealloc
+                else:
+                    return False
+                pos = op.next
+                while pos is not redundant:
+                    if pos is None or T.MemFree in _effects(pos):
+                        return False
+                    pos = pos.next
+                if source.type is not out.type:
+                    rewriter.set_insertion_point_before(op)
+                    source = rewriter.create(MemRefCastOp, source=source,
+                                             result_types=[out.type], loc=op.loc).results[0]
+                rewriter.replace_op(op, [source])
+                rewriter.erase_op(redundant)
+                return True
+        return [SimplifyClones()]
+
 
 class DeallocOp(Op):
     """`%r = bufferization.dealloc (%a : memref<2xf32>) if (%c) retain (%x :
@@ -283,7 +532,121 @@ class DeallocOp(Op):
                                         result_types=[A.i1], loc=op.loc)
                 rewriter.replace_op(op, [false.results[0]] * len(op.results))
                 return True
-        return [EraseEmptyDealloc()]
+
+        class RemoveDuplicateMemrefs(RewritePattern):
+            """A memref freed twice is freed once, on the `or` of its conditions."""
+            root = "bufferization.dealloc"
+
+            def match_and_rewrite(self, op, rewriter):
+                from .arith import OrIOp
+                memrefs, conds, pos = [], [], {}
+                for m, c in zip(op.memrefs, op.conditions):
+                    k = pos.get(m)
+                    if k is None:
+                        pos[m] = len(memrefs)
+                        memrefs.append(m)
+                        conds.append(c)
+                    elif conds[k] is not c:
+                        rewriter.set_insertion_point_before(op)
+                        conds[k] = rewriter.create(OrIOp, lhs=conds[k], rhs=c,
+                                                   result_types=[A.i1],
+                                                   loc=op.loc).results[0]
+                return _update_dealloc(rewriter, op, memrefs, conds)
+
+        class RemoveDuplicateRetained(RewritePattern):
+            """A memref retained twice is retained once; both results read its
+            condition."""
+            root = "bufferization.dealloc"
+
+            def match_and_rewrite(self, op, rewriter):
+                seen, kept, idx = {}, [], []
+                for r in op.retained:
+                    if r in seen:
+                        idx.append(seen[r])
+                        continue
+                    seen[r] = len(kept)
+                    idx.append(len(kept))
+                    kept.append(r)
+                if len(kept) == len(op.retained):
+                    return False
+                rewriter.set_insertion_point_before(op)
+                new = _new_dealloc(rewriter, op, list(op.memrefs), list(op.conditions), kept)
+                rewriter.replace_op(op, [new.results[i] for i in idx])
+                return True
+
+        class EraseAlwaysFalse(RewritePattern):
+            """A memref freed on a constant false condition is not freed."""
+            root = "bufferization.dealloc"
+
+            def match_and_rewrite(self, op, rewriter):
+                from ..rewrite.folding import constant_value
+                memrefs, conds = [], []
+                for m, c in zip(op.memrefs, op.conditions):
+                    v = constant_value(c)
+                    if type(v) in (A.IntegerAttr, A.BoolAttr) and not v.value:
+                        continue
+                    memrefs.append(m)
+                    conds.append(c)
+                return _update_dealloc(rewriter, op, memrefs, conds)
+
+        class SkipExtractMetadataOfAlloc(RewritePattern):
+            """Free the allocated buffer itself, not the base buffer of its metadata."""
+            root = "bufferization.dealloc"
+
+            def match_and_rewrite(self, op, rewriter):
+                memrefs = []
+                for m in op.memrefs:
+                    d = m.defining_op
+                    if d is not None and d.name == "memref.extract_strided_metadata":
+                        a = d.operands[0]
+                        ad = a.defining_op
+                        if ad is not None and T.MemAlloc in _effects(ad) and \
+                                a in ad.results:
+                            m = a
+                    memrefs.append(m)
+                return _update_dealloc(rewriter, op, memrefs, list(op.conditions))
+
+        class RemoveAllocDeallocPair(RewritePattern):
+            """A buffer allocated (by an op with no other effect) and used only by this
+            dealloc: neither the allocation nor the free is needed."""
+            root = "bufferization.dealloc"
+
+            def match_and_rewrite(self, op, rewriter):
+                memrefs, conds, dead = [], [], []
+                for m, c in zip(op.memrefs, op.conditions):
+                    d = m.defining_op
+                    if d is not None and _effects(d) == {T.MemAlloc} and \
+                            m in d.results and m.has_one_use():
+                        dead.append(d)
+                        continue
+                    memrefs.append(m)
+                    conds.append(c)
+                if not _update_dealloc(rewriter, op, memrefs, conds):
+                    return False
+                for d in dead:
+                    rewriter.erase_op(d)
+                return True
+        return [RemoveDuplicateMemrefs(), RemoveDuplicateRetained(), EraseEmptyDealloc(),
+                EraseAlwaysFalse(), SkipExtractMetadataOfAlloc(), RemoveAllocDeallocPair()]
+
+
+def _new_dealloc(rewriter, op, memrefs, conds, retained):
+    return rewriter.create(DeallocOp, memrefs=memrefs, conditions=conds, retained=retained,
+                           result_types=[A.i1] * len(retained), loc=op.loc)
+
+
+def _update_dealloc(rewriter, op, memrefs, conds) -> bool:
+    """updateDeallocIfChanged: `op` with these memrefs and conditions, if they differ."""
+    if len(memrefs) == len(op.memrefs) and \
+            all(a is b for a, b in zip(memrefs, op.memrefs)) and \
+            all(a is b for a, b in zip(conds, op.conditions)):
+        return False
+    rewriter.set_insertion_point_before(op)
+    new = _new_dealloc(rewriter, op, memrefs, conds, list(op.retained))
+    if op._attrs:
+        new.attributes = dict(op._attrs)
+    rewriter.replace_op(op, list(new.results))
+    return True
 
 
 class DeallocTensorOp(Op):
@@ -301,4 +664,25 @@ _OPS = [AllocTensorOp, CloneOp, DeallocOp, DeallocTensorOp, MaterializeInDestina
 for _c in _OPS:
     install_format(_c)
 
-BUFFERIZATION = Dialect("bufferization", _OPS)
+_MANUAL_DEALLOCATION = "bufferization.manual_deallocation"
+
+
+def _verify_operation_attribute(op, name, attr):
+    """BufferizationDialect::verifyOperationAttribute: only `manual_deallocation`, and
+    only on ops that allocate or free."""
+    from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+    if name == _MANUAL_DEALLOCATION:
+        if not ({T.MemAlloc, T.MemFree} & _effects(op)):
+            d = Diagnostic(ERROR, op.loc, f"'{op.name}' op attribute '{name}' can be used "
+                           "only on ops that have an allocation and/or free side effect")
+            d.op = op
+            raise DiagnosticError(d)
+        return
+    d = Diagnostic(ERROR, op.loc, f"attribute '\"{name}\"' not supported as an op attribute "
+                   "by the bufferization dialect")
+    d.op = op
+    raise DiagnosticError(d)
+
+
+BUFFERIZATION = Dialect("bufferization", _OPS,
+                        verify_operation_attribute=_verify_operation_attribute)

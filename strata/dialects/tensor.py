@@ -300,6 +300,13 @@ class ConcatOp(Op):
     def asm_result_names(self):
         return ["concat"]
 
+    def fold(self, operands):
+        """ConcatOp::fold: one input of the result type is the result."""
+        ins = self.inputs
+        if len(ins) == 1 and ins[0].type is self.results[0].type:
+            return ins[0]
+        return None
+
     def verify_(self):
         inputs = [v.type for v in self.inputs]
         if not inputs:
@@ -397,6 +404,41 @@ class FromElementsOp(Op):
     def asm_result_names(self):
         return ["from_elements"]
 
+    def fold(self, operands):
+        """FromElementsOp::fold: constant elements make a dense constant. An element
+        read by tensor.extract from a constant at constant indices is one too (upstream
+        sees it as a folded constant; complex ones have no constant op here)."""
+        if not operands:
+            return None
+        rt = self.results[0].type
+        dense = _dense_of(rt, operands)
+        if dense is not None or all(a is not None for a in operands):
+            return dense
+        from ..ir.dense import DenseElementsAttr, _nbytes
+        k = _nbytes(rt.element_type)
+        chunks = []
+        for v, a in zip(self.elements, operands):
+            if a is not None:
+                one = _dense_of(A.RankedTensorType([1], rt.element_type), [a])
+                if one is None:
+                    return None
+                chunks.append(one.raw[:k])
+                continue
+            ext = v.defining_op
+            if type(ext) is not ExtractOp:
+                return None
+            from ..rewrite.folding import constant_value
+            src = constant_value(ext.tensor)
+            if type(src) is not DenseElementsAttr:
+                return None
+            idx = [_const_index(i) for i in ext.indices]
+            flat = 0 if src.is_splat else \
+                None if None in idx else _flat_index(idx, ext.tensor.type.shape)
+            if flat is None:
+                return None
+            chunks.append(src.raw[flat * k:(flat + 1) * k])
+        return DenseElementsAttr.from_raw(rt, b"".join(chunks))
+
     def verify_(self):
         rt = self.results[0].type
         vals = self.elements
@@ -463,6 +505,13 @@ class SplatOp(Op):
 
     def asm_result_names(self):
         return ["splat"]
+
+    def fold(self, operands):
+        """SplatOp::fold: a constant splatted into a static shape is a splat constant."""
+        rt = self.results[0].type
+        if not rt.has_static_shape:
+            return None
+        return _dense_of(rt, operands[:1])
 
     def verify_(self):
         rt = self.results[0].type
@@ -573,7 +622,27 @@ def _dim_patterns():
                     return False
             rewriter.modify_op_in_place(op, lambda: op.set_operand(0, new))
             return True
-    return [DimOfSizedOp()]
+
+    class DimOfReshape(RewritePattern):
+        """FoldDimOfReshape: a size of a tensor.reshape is read from its shape operand
+        (right after the dim: tensors do not change)."""
+        root = "tensor.dim"
+
+        def match_and_rewrite(self, op, rewriter):
+            reshape = op.operand(0).defining_op
+            if type(reshape) is not ReshapeOp:
+                return False
+            rewriter.set_insertion_point_after(op)
+            shape = reshape.shape
+            v = rewriter.create(ExtractOp, tensor=shape, indices=[op.operand(1)],
+                                result_types=[shape.type.element_type], loc=op.loc).results[0]
+            if v.type is not A.index:
+                from .arith import IndexCastOp
+                v = rewriter.create(IndexCastOp, in_=v, result_types=[A.index],
+                                    loc=op.loc).results[0]
+            rewriter.replace_op(op, [v])
+            return True
+    return [DimOfSizedOp(), DimOfReshape()]
 
 
 class RankOp(Op):
@@ -591,6 +660,11 @@ class RankOp(Op):
 
     def asm_result_names(self):
         return ["rank"]
+
+    def fold(self, operands):
+        """RankOp::fold: the rank of a ranked tensor."""
+        t = self.tensor.type
+        return A.IntegerAttr(t.rank, A.index) if type(t) is A.RankedTensorType else None
 
 
 class ExtractOp(Op):
@@ -635,6 +709,9 @@ class ExtractOp(Op):
                 if flat is not None:
                     return _element_attr(src, flat)
             return None
+        from ..ir.dense import SparseElementsAttr
+        if type(src) is SparseElementsAttr and const:
+            return _sparse_element(src, [i.value for i in idx])
         if type(owner) is FromElementsOp and const:
             flat = _flat_index([i.value for i in idx], t.type.shape)
             if flat is not None:
@@ -675,6 +752,15 @@ class InsertOp(Op):
     def asm_result_names(self):
         return ["inserted"]
 
+    def fold(self, operands):
+        """InsertOp::fold: inserting a splat constant's own value changes nothing."""
+        from ..ir.dense import DenseElementsAttr
+        dest = operands[1]
+        if type(dest) is DenseElementsAttr and dest.is_splat and operands[0] is not None \
+                and _element_attr(dest, 0) is operands[0]:
+            return dest
+        return None
+
     def verify_(self):
         dt = self.dest.type
         if self.results[0].type is not dt:
@@ -709,6 +795,21 @@ class ExtractSliceOp(_OffsetSizeStride):
 
     def asm_result_names(self):
         return ["extracted_slice"]
+
+    def fold(self, operands):
+        """ExtractSliceOp::fold: a slice of a splat constant; the whole source (same type,
+        identity slice); the source of an insert_slice into the same slice."""
+        rt = self.results[0].type
+        splat = _reshape_splat(operands[0], rt)
+        if splat is not None:
+            return splat
+        src = self.source
+        if src.type is rt and _is_identity_slice(self, rt.shape):
+            return src
+        ins = src.defining_op
+        if type(ins) is InsertSliceOp and ins.source.type is rt and _same_slice(ins, self):
+            return ins.source
+        return None
 
     @classmethod
     def infer_result_types(cls, operands, props):
@@ -749,6 +850,24 @@ class InsertSliceOp(_OffsetSizeStride):
 
     def asm_result_names(self):
         return ["inserted_slice"]
+
+    def fold(self, operands):
+        """InsertSliceOp::fold: a whole-tensor insert is its source; an insert over the
+        same slice of an earlier insert reads that insert's dest (in place); inserting a
+        slice just extracted from the dest is the dest; an empty slice is the dest."""
+        st, rt = self.source.type, self.results[0].type
+        if st is rt and st.has_static_shape and _is_identity_slice(self, rt.shape):
+            return self.source
+        prev = self.dest.defining_op
+        if type(prev) is InsertSliceOp and prev.source.type is st and _same_slice(prev, self):
+            self._operands[1].set(prev.dest)
+            return list(self.results)
+        ext = self.source.defining_op
+        if type(ext) is ExtractSliceOp and ext.source is self.dest and _same_slice(ext, self):
+            return self.dest
+        if any(_const_index(v) == 0 for v in self.mixed_sizes):
+            return self.dest
+        return None
 
     @classmethod
     def infer_result_types(cls, operands, props):
@@ -819,6 +938,38 @@ class ReshapeOp(Op):
 
     def asm_result_names(self):
         return ["reshape"]
+
+    def fold(self, operands):
+        """ReshapeOp::fold: a splat constant reshaped; a reshape of a reshape reads the
+        first one's source (in place); a reshape to the source's own type when that is
+        1-D or the shape lists the source's own sizes."""
+        rt = self.results[0].type
+        splat = _reshape_splat(operands[0], rt)
+        if splat is not None:
+            return splat
+        src = self.source
+        inner = src.defining_op
+        if type(inner) is ReshapeOp:
+            self._operands[0].set(inner.source)
+            return list(self.results)
+        st = src.type
+        if type(st) is not A.RankedTensorType or st is not rt:
+            return None
+        if st.rank <= 1:
+            return src
+        fe = self.shape.defining_op
+        if type(fe) is not FromElementsOp or len(fe.elements) != st.rank:
+            return None
+        for k, e in enumerate(fe.elements):
+            c = _const_index(e)
+            if c is not None:
+                if c != st.shape[k]:
+                    return None
+                continue
+            d = e.defining_op
+            if type(d) is not DimOp or d.source is not src or _const_index(d.index) != k:
+                return None
+        return src
 
     def verify_(self):
         st, rt = self.source.type, self.results[0].type
@@ -996,6 +1147,34 @@ class PadOp(DynamicIndexListDirective, Op):
     def asm_result_names(self):
         return ["padded"]
 
+    def fold(self, operands):
+        """PadOp::fold: a pad to the source's own static type (unless nofold)."""
+        rt = self.results[0].type
+        if rt.has_static_shape and rt is self.source.type and "nofold" not in self._props:
+            return self.source
+        return None
+
+    @property
+    def mixed_low(self):
+        return mixed_values(_static(self, "static_low"), self.low)
+
+    @property
+    def mixed_high(self):
+        return mixed_values(_static(self, "static_high"), self.high)
+
+    def constant_padding_value(self):
+        """getConstantPaddingValue: the yielded value when it is a constant or defined
+        outside the body, else None."""
+        body = self.regions[0].blocks[0]
+        y = body.last
+        if y is None or y.name != "tensor.yield":
+            return None
+        v = y.operands[0]
+        from ..rewrite.folding import constant_value
+        if constant_value(v) is not None:
+            return v
+        return None if getattr(v, "parent_block", None) is body else v
+
     finish_parse = staticmethod(_ensure_yield)
 
     def inferred_type(self, result_shape=()):
@@ -1095,6 +1274,10 @@ class GatherOp(Op):
     def asm_result_names(self):
         return ["gather"]
 
+    def fold(self, operands):
+        """GatherOp::fold: gathering from a splat constant is a splat constant."""
+        return _reshape_splat(operands[0], self.results[0].type)
+
     def verify_(self):
         src, idx = self.source.type, self.indices.type
         dims = list(self.properties["gather_dims"].value)
@@ -1165,25 +1348,107 @@ for _c in _OPS:
     install_format(_c)
 
 
+def _patterns_of(cls):
+    from .tensor_canonicalize import patterns_for
+    return patterns_for(cls.name)
+
+
+# The ops whose canonicalization patterns live in tensor_canonicalize.py.
+for _c in (CastOp, CollapseShapeOp, ConcatOp, EmptyOp, ExpandShapeOp, ExtractOp,
+           ExtractSliceOp, GenerateOp, InsertSliceOp, PadOp, ParallelInsertSliceOp):
+    _c.canonicalization_patterns = classmethod(_patterns_of)
+
+
 
 def _fold_reshape(op, inverse, const):
-    """foldReshapeOp: a reshape to its own type is its source, one undoing the inverse
-    reshape gives back that reshape's source (when that type has at most one dynamic
-    dim, as upstream), and a constant source is reshaped."""
+    """foldReshapeOp: a reshape to its own type is its source; a constant source is
+    reshaped; one undoing the inverse reshape gives back that reshape's source when
+    that type has at most one dynamic dim, or when the two are perfect inverses (same
+    reassociation, and expanding then collapsing, or no group of the expanded type
+    with two dynamic sizes)."""
     src = op.operand(0)
     rt = op.results[0].type
     if src.type is rt:
         return src
-    inner = src.defining_op
-    # Only with at most one dynamic dim: with two, the expanded sizes need not be the
-    # source's (an ONNX Reshape of a [?, ?] tensor to a run-time [?, ?] shape is such a
-    # pair; folding it returned the input's shape).
-    if type(inner) is inverse and inner.operand(0).type is rt and \
-            sum(d == DYN for d in rt.shape) < 2:
-        return inner.operand(0)
     from ..ir.dense import DenseElementsAttr
     if type(const) is DenseElementsAttr and rt.has_static_shape:
         return DenseElementsAttr.from_raw(rt, const.raw)
+    inner = src.defining_op
+    if type(inner) is not inverse or inner.operand(0).type is not rt:
+        return None
+    if sum(d == DYN for d in rt.shape) < 2:
+        return inner.operand(0)
+    groups = reassociation_indices(op.properties["reassociation"])
+    if groups != reassociation_indices(inner.properties["reassociation"]):
+        return None
+    if rt.rank < src.type.rank:
+        return inner.operand(0)
+    if all(sum(rt.shape[i] == DYN for i in g) < 2 for g in groups):
+        return inner.operand(0)
+    return None
+
+
+def _const_index(v):
+    """The integer an index value or static entry is known to be, or None."""
+    if isinstance(v, int):
+        return None if v == DYN else v
+    from ..rewrite.folding import constant_value
+    c = constant_value(v)
+    return c.value if type(c) is A.IntegerAttr else None
+
+
+def _is_identity_slice(op, shape) -> bool:
+    """foldIdentityOffsetSizeAndStrideOpInterface: offsets 0, strides 1, sizes the
+    (static) shape."""
+    if any(_const_index(v) != 0 for v in op.mixed_offsets) or \
+            any(_const_index(v) != 1 for v in op.mixed_strides):
+        return False
+    sizes = op.mixed_sizes
+    return len(sizes) == len(shape) and all(
+        d != DYN and _const_index(v) == d for v, d in zip(sizes, shape))
+
+
+def _same_ofr(a, b) -> bool:
+    """isEqualConstantIntOrValue: the same value, or the same known integer."""
+    if a is b or (isinstance(a, int) and a == b):
+        return True
+    x, y = _const_index(a), _const_index(b)
+    return x is not None and x == y
+
+
+def _same_slice(a, b) -> bool:
+    """areEquivalentSlices' offsets/sizes/strides part: entry by entry the same."""
+    for xs, ys in ((a.mixed_offsets, b.mixed_offsets), (a.mixed_sizes, b.mixed_sizes),
+                   (a.mixed_strides, b.mixed_strides)):
+        if len(xs) != len(ys) or not all(_same_ofr(x, y) for x, y in zip(xs, ys)):
+            return False
+    return True
+
+
+def _reshape_splat(const, rt):
+    """reshapeConstantSource: a splat constant as a constant of the static type `rt`."""
+    from ..ir.dense import DenseElementsAttr
+    if type(const) is DenseElementsAttr and const.is_splat and \
+            type(rt) is A.RankedTensorType and rt.has_static_shape:
+        return DenseElementsAttr.from_raw(rt, const.raw)
+    return None
+
+
+def _dense_of(rt, elems):
+    """A dense constant of the static type `rt` from integer or float attributes (one:
+    a splat), or None when one is not such a constant."""
+    from ..ir.dense import DenseElementsAttr
+    et = rt.element_type
+    if isinstance(et, A.FloatType):
+        if not all(type(e) is A.FloatAttr and e.type is et for e in elems):
+            return None
+        k = (et.width + 7) // 8
+        return DenseElementsAttr.from_raw(
+            rt, b"".join(e.bits.to_bytes(k, "little") for e in elems))
+    if isinstance(et, (A.IntegerType, A.IndexType)):
+        if not all(type(e) is A.IntegerAttr and e.type is et for e in elems):
+            return None
+        return DenseElementsAttr(rt, [e.value for e in elems])
     return None
 
 
@@ -1229,6 +1494,25 @@ def _element_attr(dense, flat):
         i = 0 if dense.is_splat else flat
         bits = int.from_bytes(dense.raw[i * k:(i + 1) * k], "little")
         return A.FloatAttr(0.0, et, bits)
+    return None
+
+
+def _sparse_element(sparse, idx):
+    """The element of a sparse constant at `idx` (in bounds): its value where listed,
+    else zero; None for element types other than integers and floats."""
+    t = sparse.type
+    if _flat_index(idx, t.shape) is None:
+        return None
+    rows = sparse.indices.array.reshape(-1, max(t.rank, 1)) if t.rank else None
+    et = t.element_type
+    if rows is not None:
+        for k, row in enumerate(rows):
+            if [int(x) for x in row] == list(idx):
+                return _element_attr(sparse.values, k)
+    if isinstance(et, (A.IntegerType, A.IndexType)):
+        return A.IntegerAttr(0, et)
+    if isinstance(et, A.FloatType):
+        return A.FloatAttr(0.0, et)
     return None
 
 

@@ -6,7 +6,10 @@ ops of unregistered dialects are accepted.
 """
 from __future__ import annotations
 
-__all__ = ["Dialect", "Context"]
+__all__ = ["Dialect", "Context", "OP_ATTRIBUTE_VERIFIERS"]
+
+# dialect name -> its verify_operation_attribute hook (see Dialect)
+OP_ATTRIBUTE_VERIFIERS: dict = {}
 
 
 class Dialect:
@@ -15,12 +18,17 @@ class Dialect:
     `parse_attribute(parser, mnemonic)` / `parse_type(parser, mnemonic)` are called with
     the parser positioned right after `#dialect.mnemonic` / `!dialect.mnemonic` and return
     the parsed object. `materialize_constant(builder, value, type, loc)` makes a constant
-    op for folding.
+    op for folding. `verify_operation_attribute(op, name, attr)` (upstream's
+    verifyOperationAttribute) checks a discardable attribute `dialect.x` of any op and
+    raises a DiagnosticError when it is not valid there; the verifier calls it.
     """
 
     def __init__(self, name: str, ops=(), parse_attribute=None, parse_type=None,
-                 materialize_constant=None, canonical_patterns=None, lookup_op=None):
+                 materialize_constant=None, canonical_patterns=None, lookup_op=None,
+                 verify_operation_attribute=None):
         self.name = name
+        if verify_operation_attribute is not None:
+            OP_ATTRIBUTE_VERIFIERS[name] = verify_operation_attribute
         self.ops = {}
         for op in ops:
             self.add_op(op)

@@ -10,6 +10,7 @@ visible up front. This checks every use in O(1), so verification is linear.
 """
 from __future__ import annotations
 
+from .context import OP_ATTRIBUTE_VERIFIERS
 from .core import Block, Operation, UnregisteredOp
 from .diagnostics import ERROR, Diagnostic, DiagnosticError
 from . import traits as T
@@ -31,7 +32,23 @@ def _fail(op: Operation, message: str, notes=()):
 def verify(op: Operation) -> None:
     """Verify `op` and all nested ops; raise DiagnosticError on the first error."""
     with gc_paused():
+        if op._attrs:
+            _verify_dialect_attrs(op)
         _verify_op(op, set(), 0)
+
+
+def _verify_dialect_attrs(op: Operation) -> None:
+    """Discardable attributes named `dialect.x` are checked by their dialect (upstream's
+    verifyOperationAttribute), before the op itself, as upstream."""
+    hooks = OP_ATTRIBUTE_VERIFIERS
+    if not hooks:
+        return
+    for name, attr in op._attrs.items():
+        dot = name.find(".")
+        if dot > 0:
+            hook = hooks.get(name[:dot])
+            if hook is not None:
+                hook(op, name, attr)
 
 
 def _is_graph(op: Operation) -> bool:
@@ -239,6 +256,8 @@ def _verify_ops(block, live, added, depth):
         for o in op._operands:
             if o.value not in live:
                 _dominance_error(op, o)
+        if op._attrs:
+            _verify_dialect_attrs(op)
         cls = type(op)
         ok = fast.get(cls)
         if ok is None:

@@ -133,3 +133,39 @@ func.func @f(%t: tensor<4xf32>, %i: index, %c: i1) {
   "bufferization.materialize_in_destination"(%t, %c) : (tensor<4xf32>, i1) -> ()
   return
 }
+
+// -----
+
+// A discardable attribute of the bufferization dialect other than manual_deallocation
+// is rejected on any op (upstream's verifyOperationAttribute).
+func.func @f(%t: tensor<4xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{attribute '"bufferization.escape"' not supported as an op attribute by the bufferization dialect}}
+  %0 = tensor.extract_slice %t[0] [2] [1] {bufferization.escape = [true]} : tensor<4xf32> to tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @f() attributes {bufferization.writable = true} {
+  // expected-error @-1 {{attribute '"bufferization.writable"' not supported as an op attribute by the bufferization dialect}}
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<4xf32>) -> memref<?xf32> {
+  // expected-error @+1 {{'memref.cast' op attribute 'bufferization.manual_deallocation' can be used only on ops that have an allocation and/or free side effect}}
+  %0 = memref.cast %m {bufferization.manual_deallocation} : memref<4xf32> to memref<?xf32>
+  return %0 : memref<?xf32>
+}
+
+// -----
+
+func.func @f() {
+  %0 = memref.alloc() {bufferization.manual_deallocation} : memref<4xf32>
+  memref.dealloc %0 {bufferization.manual_deallocation} : memref<4xf32>
+  %1 = memref.alloc() : memref<4xf32>
+  // expected-error @+1 {{attribute '"bufferization.x"' not supported as an op attribute by the bufferization dialect}}
+  memref.dealloc %1 {bufferization.x} : memref<4xf32>
+  return
+}
