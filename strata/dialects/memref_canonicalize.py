@@ -302,6 +302,26 @@ def compose_reassociation(producer, consumer):
     return [[i for c in g for i in producer[c]] for g in consumer]
 
 
+def collapse_of_expand_groups(higher, lower):
+    """The groups of a collapse_shape(expand_shape(x)) as one reshape between x and the
+    result: `higher` are the groups of the reshape on the higher-rank side, `lower` the
+    other's; each lower group must be a union of consecutive higher groups (None when
+    not). Shared by the memref and tensor ComposeCollapseOfExpand patterns."""
+    k, composed = 0, []
+    for group in lower:
+        ids = []
+        while k < len(higher):
+            last = higher[k][-1]
+            if last > group[-1]:
+                return None
+            ids.append(k)
+            k += 1
+            if last == group[-1]:
+                break
+        composed.append(ids)
+    return composed
+
+
 class ComposeReassociativeReshape(RewritePattern):
     """ComposeReassociativeReshapeOps: expand(expand(x)) or collapse(collapse(x)) is one
     reshape of x (identity layouts only)."""
@@ -346,18 +366,9 @@ class ComposeCollapseOfExpand(RewritePattern):
             higher, lower = expand.reassociation_indices, op.reassociation_indices
         else:
             higher, lower = op.reassociation_indices, expand.reassociation_indices
-        k, composed = 0, []
-        for group in lower:
-            ids = []
-            while k < len(higher):
-                last = higher[k][-1]
-                if last > group[-1]:
-                    return False
-                ids.append(k)
-                k += 1
-                if last == group[-1]:
-                    break
-            composed.append(ids)
+        composed = collapse_of_expand_groups(higher, lower)
+        if composed is None:
+            return False
         if st.rank > rt.rank:
             _new_reshape(rewriter, op, M.CollapseShapeOp, expand.src, composed, rt)
         elif st.rank < rt.rank:

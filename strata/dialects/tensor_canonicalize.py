@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..ir import attributes as A
 from ..rewrite.pattern import RewritePattern
 from . import tensor as Tn
-from .memref_canonicalize import _fold_constants, _split
+from .memref_canonicalize import _fold_constants, _split, collapse_of_expand_groups
 
 DYN = A.DYNAMIC
 
@@ -869,18 +869,9 @@ class ComposeCollapseOfExpand(RewritePattern):
             higher, lower = _groups(exp), _groups(op)
         else:
             higher, lower = _groups(op), _groups(exp)
-        k, composed = 0, []
-        for g in lower:
-            c = []
-            while k < len(higher):
-                last = higher[k][-1]
-                if last > g[-1]:
-                    return False
-                c.append(k)
-                k += 1
-                if last == g[-1]:
-                    break
-            composed.append(c)
+        composed = collapse_of_expand_groups(higher, lower)
+        if composed is None:
+            return False
         if st.rank > rt.rank:
             rewriter.replace_op_with_new(op, Tn.CollapseShapeOp, src=exp.operand(0),
                                          reassociation=_reassociation_attr(composed),
