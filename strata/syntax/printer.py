@@ -518,13 +518,16 @@ _OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_
 
 def _sanitize(name: str) -> str:
     # Upstream's sanitizeIdentifier: a space becomes `_`, any other byte an identifier
-    # cannot hold its hex digits (`cuda:0` -> `cuda3A0`).
+    # cannot hold its hex digits (`cuda:0` -> `cuda3A0`); a name that starts with a
+    # digit or with such a byte gets a leading `_`.
+    if not name:
+        return "_"
     if not all(c in _OK for c in name):
         name = name.encode("utf-8", "surrogateescape").decode("latin-1")
-    s = "".join(c if c in _OK else "_" if c == " " else "%X" % ord(c) for c in name)
-    if s and s[0].isdigit():
-        s = "_" + s
-    return s or "_"
+        s = "".join(c if c in _OK else "_" if c == " " else "%X" % ord(c) for c in name)
+        first = name[0]
+        return "_" + s if first.isdigit() or (first not in _OK and first != " ") else s
+    return "_" + name if name[0].isdigit() else name
 
 
 def print_op(op: Operation, options: PrintOptions | None = None) -> str:

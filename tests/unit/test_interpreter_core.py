@@ -324,7 +324,8 @@ def test_every_op_of_the_executable_dialects_has_an_implementation():
     have = set(registered_ops())
     definitions = {"builtin.module", "func.func", "ml_program.func", "ml_program.subgraph",
                    "ml_program.global"}
-    missing = [n for d in all_dialects() if d.name not in ("tosa", "llvm")
+    # torch and torch_c run through their lowering to linalg (issue 17), not directly.
+    missing = [n for d in all_dialects() if d.name not in ("tosa", "llvm", "torch", "torch_c")
                for n, c in d.ops.items()
                if n not in have and n not in definitions and T.Terminator not in c.traits]
     assert not missing

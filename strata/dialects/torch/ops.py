@@ -53,7 +53,8 @@ from ...ir.ods import (Op, Operand, Prop, RegionDef, Result, VarOperand,
                        VarRegionDef, VarResult)
 from ...syntax.asm_format import (AttrFormat, BareInt, custom_op_prefix, install_format,
                                   parse_strict_attr_dict)
-from ...syntax.lexer import PERCENT, PUNCT
+from ...syntax.lexer import FLOAT, INT, PERCENT, PUNCT
+from ..scf import _entry_args, _terminators, _verify_edges  # RegionBranchOpInterface
 from . import table
 from . import types as TT
 
@@ -137,7 +138,8 @@ _ODS_TYPES = {
     "float?": _optional_of(_FLOAT, "Optional torch float type"),
     "float[]": _FLOAT_LIST,
     "float[]?": _optional_of(_FLOAT_LIST, "Optional torch float list type (float[]?)"),
-    "t[]": _list_of(C.AnyType, "Any Torch list Type"),
+    "t[]": _list_of(_c(lambda t: isinstance(t, A.Type), "any non-token type"),
+                    "Any Torch list Type"),
     "t": _ANY_TORCH, "t1": _ANY_TORCH, "t2": _ANY_TORCH, "Any": _ANY_TORCH,
     "Device": _DEVICE,
     "Device?": _optional_of(_DEVICE, "Optional torch device type"),
@@ -247,7 +249,7 @@ def _count_error(n, want, what):
 
 
 class TorchOp(Op):
-    """Base of the ops made from PyTorch schemas (by `make_op_classes`)."""
+    """Base of the ops made from PyTorch schemas (by `generated_op_class`)."""
 
     __slots__ = ()
 
@@ -300,7 +302,8 @@ class TorchOp(Op):
         for i, (r, c) in enumerate(zip(res, rets)):
             if not c.check(r.type):
                 return f"result #{i} must be {c.summary}, but got '{r.type}'"
-        return None
+        extra = _OP_VERIFIERS.get(self.name)
+        return extra(self) if extra is not None else None
 
     @classmethod
     def parse(cls, p, st):
@@ -309,6 +312,8 @@ class TorchOp(Op):
         s = table.lookup(cls.name)
         nargs, nrets = len(s.arguments), len(s.returns)
         start = p.tok_start
+        if p.at("(") or p.at("["):
+            p.error("unexpected delimiter")
         refs = p.parse_operand_list() if p.kind == PERCENT else []
         if len(refs) != nargs:
             p.error(custom_op_prefix(p) + f"expected {nargs} operands", start)
@@ -345,6 +350,61 @@ class TorchOp(Op):
         return list(names) if len(names) == len(self.results) else None
 
 
+# ---------------------------------------------------------------- op-specific verifiers
+
+def _constant_int(v):
+    """The value of a `torch.constant.int` result (m_TorchConstantInt), else None."""
+    op = v.defining_op
+    return op._props["value"].value if type(op) is ConstantIntOp else None
+
+
+def _verify_permute(op):
+    """torch-mlir's AtenPermuteOp::verify: with a torch.prim.ListConstruct of the
+    permutation and sizes on both sides, ranks agree, constant indices are in range and
+    distinct, and known sizes move as the permutation says."""
+    lst = op._operands[1].value.defining_op
+    if type(lst) is not ListConstructOp:
+        return None
+    perm = [o.value for o in lst._operands]
+    in_t, out_t = op._operands[0].value.type, op.results[0].type
+    if in_t.sizes is None or out_t.sizes is None:
+        return None
+    ins, outs = in_t.sizes, out_t.sizes
+    rank = len(outs)
+    if rank != len(ins):
+        return ("expected input and output tensors to have same rank, but "
+                f"{len(ins)} != {rank}.")
+    if rank != len(perm):
+        return ("expected permutation to have size equal result tensor rank. The "
+                f"permutation has {len(perm)} elements, the output has rank {rank}.")
+    seen = [False] * rank
+    for to, v in enumerate(perm):
+        frm = _constant_int(v)
+        if frm is None:
+            continue
+        original = frm
+        if frm < 0:
+            frm += rank
+        if not 0 <= frm < rank:
+            emit_error(op, f"observed invalid index in permutation ({original}) for "
+                       f"input tensor of rank {rank}.")
+        if seen[frm]:
+            from ...syntax.printer import print_op_in_context
+            return (f"has a duplicate dimension ({frm}) in its permutation "
+                    f"{print_op_in_context(lst)}.")
+        seen[frm] = True
+        if ins[frm] >= 0 and outs[to] >= 0 and ins[frm] != outs[to]:
+            return ("has a permutation which is not compatible with the input and output "
+                    f"shapes. The input shape in dimension {frm} is {ins[frm]}, and the "
+                    f"output shape in dimension {to} is {outs[to]} : they should be the "
+                    "same with this permutation. ")
+    return None
+
+
+# op name -> its checks beyond the schema's (upstream's hasVerifier ops)
+_OP_VERIFIERS = {"torch.aten.permute": _verify_permute}
+
+
 def _class_name(op_name):
     parts = op_name.split(".")[1:]
     return "".join(p[:1].upper() + p[1:] for p in parts).replace("_", "") + "Op"
@@ -366,13 +426,28 @@ def generated_op_class(name: str):
 
 # ---------------------------------------------------------------- hand-written ops
 
-class _F64Fmt(AttrFormat):
-    """An F64Attr printed without its type: `1.000000e+00`."""
+class _TypedAttrFmt(AttrFormat):
+    """An attribute of a known type in a custom form (ODS `$value` of an F64Attr,
+    BoolAttr, I64Attr): a number is read as that type with no `: type` after it, as
+    upstream's typed parseAttribute; `true` / `false` for i1; any other attribute is
+    "invalid kind of attribute specified"."""
+
+    def __init__(self, type, kinds):
+        self.type = type
+        self.kinds = kinds  # the attribute classes accepted
 
     def parse(self, p):
         start = p.tok_start
-        a = p.parse_attribute(A.f64)
-        if type(a) is not A.FloatAttr:
+        if p.kind in (INT, FLOAT) or p.at("-"):
+            neg = p.consume_if("-")
+            if p.kind not in (INT, FLOAT):
+                p.error("expected constant integer or floating point value")
+            at, tok, is_float = p.tok_start, p.tok, p.kind == FLOAT
+            p._next()
+            a = p.make_number(tok, neg, is_float, self.type, at)
+        else:
+            a = p.parse_attribute()
+        if type(a) not in self.kinds or a.type is not self.type:
             p.error(custom_op_prefix(p) + "invalid kind of attribute specified", start)
         return a
 
@@ -381,6 +456,18 @@ class _F64Fmt(AttrFormat):
 
     def can_start(self, p):
         return True
+
+
+class _I64Fmt(BareInt):
+    """An I64Attr printed bare; a literal outside int64 is an error, as upstream's
+    parseInteger<int64_t>."""
+
+    def parse(self, p):
+        start = p.tok_start
+        v = p.parse_integer()
+        if not -2 ** 63 <= v < 2 ** 63:
+            p.error(custom_op_prefix(p) + "integer value too large", start)
+        return A.IntegerAttr(v, A.i64)
 
 
 def apfloat_to_string(x: float, precision: int = 6) -> str:
@@ -458,6 +545,27 @@ def float_name_hint(x: float) -> str:
     return "float" + "".join(c for c in s if c.isalnum() or c in "_$.-")
 
 
+def _parse_str_attr(p):
+    """A StringAttr where upstream's format has a StrAttr: any other attribute is
+    "invalid kind of attribute specified"."""
+    start = p.tok_start
+    a = p.parse_attribute()
+    if type(a) is not A.StringAttr:
+        p.error(custom_op_prefix(p) + "invalid kind of attribute specified", start)
+    return a
+
+
+def _parse_type_of(p, cls, what):
+    """A type that must be of one kind (an ODS type with a C++ class), else upstream's
+    "invalid kind of type specified" at the type."""
+    start = p.tok_start
+    t = p.parse_type()
+    if type(t) is not cls:
+        p.error(custom_op_prefix(p) + f"invalid kind of type specified: expected {what}, "
+                f"but found '{t}'", start)
+    return t
+
+
 def _result_type(make):
     """infer_result_types for an op whose one result type is fixed."""
     def infer(cls, operands, properties):
@@ -470,7 +578,7 @@ class ConstantIntOp(Op):
 
     name = "torch.constant.int"
     traits = (T.Pure, T.ConstantLike)
-    value = Prop(C.I64Attr, fmt=BareInt(A.i64))
+    value = Prop(C.I64Attr, fmt=_I64Fmt(A.i64))
     result = Result(_INT)
     assembly = "$value attr-dict"
     infer_result_types = _result_type(TT.IntType)
@@ -488,7 +596,8 @@ class ConstantFloatOp(Op):
     name = "torch.constant.float"
     traits = (T.Pure, T.ConstantLike)
     value = Prop(C.Constraint(lambda a: type(a) is A.FloatAttr and a.type is A.f64,
-                              "64-bit float attribute"), fmt=_F64Fmt())
+                              "64-bit float attribute"),
+                 fmt=_TypedAttrFmt(A.f64, (A.FloatAttr,)))
     result = Result(_FLOAT)
     assembly = "$value attr-dict"
     infer_result_types = _result_type(TT.FloatType)
@@ -505,7 +614,7 @@ class ConstantBoolOp(Op):
 
     name = "torch.constant.bool"
     traits = (T.Pure, T.ConstantLike)
-    value = Prop(C.BoolAttrC)
+    value = Prop(C.BoolAttrC, fmt=_TypedAttrFmt(A.i1, (A.IntegerAttr,)))
     result = Result(_BOOL)
     assembly = "$value attr-dict"
     infer_result_types = _result_type(TT.BoolType)
@@ -556,7 +665,7 @@ class ConstantDeviceOp(Op):
     infer_result_types = _result_type(TT.DeviceType)
 
     def asm_result_names(self):
-        return [self.value.value or "device"]
+        return [self.value.value or None]  # an empty name: numbered, as upstream
 
 
 class ConstantNumberOp(Op):
@@ -566,7 +675,7 @@ class ConstantNumberOp(Op):
     name = "torch.constant.number"
     traits = (T.Pure, T.ConstantLike)
     value = Prop(C.Constraint(lambda a: (type(a) is A.IntegerAttr and a.type is A.i64) or (
-        type(a) is A.FloatAttr and a.type is A.f64), "64-bit integer or float attribute"))
+        type(a) is A.FloatAttr and a.type is A.f64), "64-bit float attribute or 64-bit signless integer attribute"))
     result = Result(_c(lambda t: type(t) is TT.NumberType, "Torch NumberType"))
     infer_result_types = _result_type(TT.NumberType)
 
@@ -621,7 +730,7 @@ class ListConstructOp(Op):
     name = "torch.prim.ListConstruct"
     traits = (T.Pure,)
     elements = VarOperand()
-    result = Result(_c(lambda t: type(t) is TT.ListType, "!torch.list type"))
+    result = Result(_ODS_TYPES["t[]"])
     assembly = "$elements attr-dict `:` functional-type(operands, results)"
 
     def verify_(self):
@@ -637,7 +746,7 @@ class ListUnpackOp(Op):
     """`%0:2 = torch.prim.ListUnpack %l : !torch.list<int> -> !torch.int, !torch.int`"""
 
     name = "torch.prim.ListUnpack"
-    operand_ = Operand(_c(lambda t: type(t) is TT.ListType, "!torch.list type"))
+    operand_ = Operand(_ANY_TORCH)
     results_ = VarResult()
     assembly = "$operand_ attr-dict `:` qualified(type($operand_)) `->` " \
                "qualified(type($results_))"
@@ -650,7 +759,7 @@ class TupleConstructOp(Op):
     name = "torch.prim.TupleConstruct"
     traits = (T.Pure,)
     elements = VarOperand()
-    result = Result(_c(lambda t: type(t) is TT.TupleType, "!torch.tuple type"))
+    result = Result(_c(lambda t: type(t) is TT.TupleType, "!torch.tuple<T1, T2, T3>"))
     assembly = "$elements attr-dict `:` qualified(type($elements)) `->` " \
                "qualified(type($result))"
 
@@ -667,7 +776,7 @@ class TupleUnpackOp(Op):
 
     name = "torch.prim.TupleUnpack"
     traits = (T.Pure,)
-    tup = Operand(_c(lambda t: type(t) is TT.TupleType, "!torch.tuple type"))
+    tup = Operand(_c(lambda t: type(t) is TT.TupleType, "!torch.tuple<T1, T2, T3>"))
     results_ = VarResult()
     assembly = "$tup attr-dict `:` qualified(type($tup)) `->` qualified(type($results_))"
 
@@ -689,13 +798,24 @@ _ELEMENTS = C.Constraint(
     "constant vector/tensor attribute")
 
 
+class _ElementsFmt(AttrFormat):
+    """An ElementsAttr in a custom form: anything else is "invalid kind of attribute"."""
+
+    def parse(self, p):
+        start = p.tok_start
+        a = p.parse_attribute()
+        if not _ELEMENTS.check(a):
+            p.error(custom_op_prefix(p) + "invalid kind of attribute specified", start)
+        return a
+
+
 class ValueTensorLiteralOp(Op):
     """`%0 = torch.vtensor.literal(dense<1.0> : tensor<2x3xf32>) :
     !torch.vtensor<[2,3],f32>` (or `dense_resource<blob>`)"""
 
     name = "torch.vtensor.literal"
     traits = (T.Pure, T.ConstantLike)
-    value = Prop(_ELEMENTS)
+    value = Prop(_ELEMENTS, fmt=_ElementsFmt())
     result = Result(_VTENSOR)
     assembly = "`(` $value `)` attr-dict `:` qualified(type($result))"
     _value_semantics = True
@@ -741,7 +861,7 @@ class SymbolicIntOp(Op):
 
     @staticmethod
     def parse(p, st):
-        st.properties["symbol_name"] = A.StringAttr(p.parse_string())
+        st.properties["symbol_name"] = _parse_str_attr(p)
         p.expect("{")
         p.parse_keyword("min_val")
         p.expect("=")
@@ -752,7 +872,8 @@ class SymbolicIntOp(Op):
         st.properties["max_val"] = A.IntegerAttr(p.parse_integer(), A.i64)
         p.expect("}")
         parse_strict_attr_dict(p, st)
-        st.types.append(p.parse_colon_type())
+        p.expect(":")
+        st.types.append(_parse_type_of(p, TT.IntType, "torch.int"))
 
     def print(self, pr):
         out = pr.out
@@ -823,14 +944,14 @@ class OperatorOp(Op):
 
     @staticmethod
     def parse(p, st):
-        st.properties["name"] = A.StringAttr(p.parse_string())
+        st.properties["name"] = _parse_str_attr(p)
+        p.expect("(")
         start = p.tok_start
-        refs = p.parse_operand_list("(")
+        refs = [] if p.at(")") else p.parse_operand_list()
+        p.expect(")")
         parse_strict_attr_dict(p, st)
         p.expect(":")
-        ft = p.parse_type()
-        if type(ft) is not A.FunctionType:
-            p.error(custom_op_prefix(p) + "expected function type", start)
+        ft = _parse_type_of(p, A.FunctionType, "builtin.function")
         st.operands = p.resolve_operands(refs, list(ft.inputs), start)
         st.types = list(ft.results)
         while p.kind == PUNCT and p.tok == "{":
@@ -858,7 +979,7 @@ class OperatorTerminatorOp(Op):
     """`torch.operator_terminator %v : !torch.int`: ends a region of torch.operator."""
 
     name = "torch.operator_terminator"
-    traits = (T.Terminator, T.HasParent("torch.operator"))
+    traits = (T.HasParent("torch.operator"), T.Terminator)
     operands_ = VarOperand()
     assembly = "$operands_ attr-dict `:` type($operands_)"
 
@@ -935,16 +1056,17 @@ class PrimLoopOp(Op):
     assembly = "$maxTripCount `,` $initialCondition `,` `init` `(` $iterArgsInit `)` " \
                "$region attr-dict `:` functional-type(operands, results)"
 
-    def verify_(self):
-        inits = [o.value.type for o in self._operands[2:]]
-        if [r.type for r in self.results] != inits:
-            return "the result types must be the types of the loop-carried values"
-        blocks = self.regions[0].blocks
-        if blocks:
-            args = [a.type for a in blocks[0].args]
-            if args != [TT.IntType()] + inits:
-                return ("the region's arguments must be the iteration number "
-                        "(!torch.int) and the loop-carried values")
+    def verify_regions_(self):
+        # RegionBranchOpInterface, as upstream: the loop-carried values flow from the
+        # inits into the body's arguments after the iteration number, from
+        # torch.prim.Loop.condition back into the body and out to the results.
+        body = self.regions[0]
+        carried = list(_entry_args(body))[1:]
+        edges = [(None, body, self.operands[2:], carried)]
+        for c in _terminators(body, PrimLoopConditionOp):
+            edges.append((c, body, c.operands[1:], carried))
+            edges.append((c, None, c.operands[1:], self.results))
+        _verify_edges(self, edges)
         return None
 
 
@@ -953,7 +1075,7 @@ class PrimLoopConditionOp(Op):
     body: whether to go on, and the next loop-carried values."""
 
     name = "torch.prim.Loop.condition"
-    traits = (T.Pure, T.Terminator, T.HasParent("torch.prim.Loop"))
+    traits = (T.HasParent("torch.prim.Loop"), T.Pure, T.Terminator)
     shouldContinue = Operand(_BOOL)
     iterArgs = VarOperand()
     assembly = "$shouldContinue `,` `iter` `(` ($iterArgs^ `:` type($iterArgs))? `)` " \
@@ -976,7 +1098,6 @@ class PrimIfOp(Op):
 
     @staticmethod
     def parse(p, st):
-        start = p.tok_start
         c = p.parse_operand()
         st.operands = [p.resolve_operand(c, TT.BoolType())]
         p.expect("->")
@@ -985,7 +1106,6 @@ class PrimIfOp(Op):
         p.parse_keyword("else")
         st.regions.append(p.parse_region())
         p.parse_optional_attr_dict(st)
-        del start
 
     def print(self, pr):
         out = pr.out
@@ -997,14 +1117,13 @@ class PrimIfOp(Op):
         pr.print_region(self.regions[1], print_entry_args=False)
         pr.print_optional_attr_dict(self._attrs)
 
-    def verify_(self):
-        want = [r.type for r in self.results]
+    def verify_regions_(self):
+        # RegionBranchOpInterface, as upstream: into either region, back to the results.
+        edges = [(None, r, [], _entry_args(r)) for r in self.regions]
         for r in self.regions:
-            last = r.blocks[0].last if r.blocks else None
-            if type(last) is not PrimIfYieldOp:
-                return "expects regions to end with 'torch.prim.If.yield'"
-            if [o.value.type for o in last._operands] != want:
-                return "the yielded types must be the result types"
+            for y in _terminators(r, PrimIfYieldOp):
+                edges.append((y, None, y.operands, self.results))
+        _verify_edges(self, edges)
         return None
 
 
@@ -1012,7 +1131,7 @@ class PrimIfYieldOp(Op):
     """`torch.prim.If.yield %v : !torch.int`: ends a branch of torch.prim.If."""
 
     name = "torch.prim.If.yield"
-    traits = (T.Pure, T.Terminator, T.ReturnLike, T.HasParent("torch.prim.If"))
+    traits = (T.HasParent("torch.prim.If"), T.Pure, T.Terminator, T.ReturnLike)
     results_ = VarOperand()
     assembly = "attr-dict ($results_^ `:` type($results_))?"
 

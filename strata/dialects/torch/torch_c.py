@@ -24,7 +24,7 @@ __all__ = ["ToBuiltinTensorOp", "FromBuiltinTensorOp", "ToI64Op", "FromI64Op", "
 
 _BUILTIN_TENSOR = C.Constraint(
     lambda t: isinstance(t, (A.RankedTensorType, A.UnrankedTensorType)),
-    "tensor of any type values")
+    "tensor of any non-token type values")
 
 
 def _check_same(op, vt, bt):

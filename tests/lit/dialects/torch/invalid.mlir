@@ -212,3 +212,205 @@ func.func @list_of_less_static_tensors(%a: !torch.vtensor<[2],f32>, %b: !torch.v
 
 // expected-error @+1 {{invalid dtype 'f80' for !torch.tensor type}}
 func.func private @f80_dtype(!torch.vtensor<[2],f80>)
+
+// -----
+
+func.func @permute_duplicate(%x: !torch.vtensor<[2,3],f32>) {
+  %int0 = torch.constant.int 0
+  %l = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.permute' op has a duplicate dimension (0) in its permutation %1 = "torch.prim.ListConstruct"(%0, %0) : (!torch.int, !torch.int) -> !torch.list<int>.}}
+  %0 = torch.aten.permute %x, %l : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[2,3],f32>
+  return
+}
+
+// -----
+
+func.func @permute_sizes(%x: !torch.vtensor<[2,3],f32>) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %l = torch.prim.ListConstruct %int0, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.permute' op has a permutation which is not compatible with the input and output shapes. The input shape in dimension 0 is 2, and the output shape in dimension 0 is 3 : they should be the same with this permutation.}}
+  %0 = torch.aten.permute %x, %l : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[3,2],f32>
+  return
+}
+
+// -----
+
+func.func @permute_index(%x: !torch.vtensor<[2,3],f32>) {
+  %int0 = torch.constant.int 0
+  %int5 = torch.constant.int 5
+  %l = torch.prim.ListConstruct %int0, %int5 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error @+1 {{observed invalid index in permutation (5) for input tensor of rank 2.}}
+  %0 = torch.aten.permute %x, %l : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[2,3],f32>
+  return
+}
+
+// -----
+
+func.func @permute_length(%x: !torch.vtensor<[2,3],f32>) {
+  %int0 = torch.constant.int 0
+  %l = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.permute' op expected permutation to have size equal result tensor rank. The permutation has 1 elements, the output has rank 2.}}
+  %0 = torch.aten.permute %x, %l : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[2,3],f32>
+  return
+}
+
+// -----
+
+func.func @permute_rank(%x: !torch.vtensor<[2,3],f32>) {
+  %int0 = torch.constant.int 0
+  %l = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  // expected-error @+1 {{'torch.aten.permute' op expected input and output tensors to have same rank, but 2 != 1.}}
+  %0 = torch.aten.permute %x, %l : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[2],f32>
+  return
+}
+
+// -----
+
+func.func @bool_out_of_range() {
+  // expected-error @+1 {{integer constant out of range for attribute}}
+  %0 = torch.constant.bool 2
+  return
+}
+
+// -----
+
+func.func @bool_kind() {
+  // expected-error @+1 {{custom op 'torch.constant.bool' invalid kind of attribute specified}}
+  %0 = torch.constant.bool "x"
+  return
+}
+
+// -----
+
+func.func @int_too_large() {
+  // expected-error @+1 {{custom op 'torch.constant.int' integer value too large}}
+  %0 = torch.constant.int 9223372036854775808
+  return
+}
+
+// -----
+
+func.func @float_from_integer_literal() {
+  // expected-error @+2 {{unexpected decimal integer literal for a floating point value}}
+  // expected-note @+1 {{add a trailing dot to make the literal a float}}
+  %0 = torch.constant.float 1
+  return
+}
+
+// -----
+
+func.func @float_kind() {
+  // expected-error @+1 {{custom op 'torch.constant.float' invalid kind of attribute specified}}
+  %0 = torch.constant.float "x"
+  return
+}
+
+// -----
+
+func.func @float_with_type() {
+  // expected-error @+1 {{expected operation name in quotes}}
+  %0 = torch.constant.float 1.0 : f64
+  return
+}
+
+// -----
+
+func.func @if_yield_types(%b: !torch.bool, %i: !torch.int, %f: !torch.float) {
+  // expected-error @+1 {{'torch.prim.If' op along control flow edge from Operation torch.prim.If.yield to Operation torch.prim.If: successor operand type #0 '!torch.float' should match successor input type #0 '!torch.int'}}
+  %0 = torch.prim.If %b -> (!torch.int) {
+    torch.prim.If.yield %i : !torch.int
+  } else {
+    // expected-note @+1 {{region branch point}}
+    torch.prim.If.yield %f : !torch.float
+  }
+  return
+}
+
+// -----
+
+func.func @loop_body_arguments(%i: !torch.int, %b: !torch.bool) {
+  // expected-error @+2 {{'torch.prim.Loop' op along control flow edge from parent to Region #0: successor operand type #0 '!torch.int' should match successor input type #0 '!torch.float'}}
+  // expected-note @+1 {{region branch point}}
+  %0 = torch.prim.Loop %i, %b, init(%i) {
+  ^bb0(%it: !torch.int, %x: !torch.float):
+    torch.prim.Loop.condition %b, iter(%x : !torch.float)
+  } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+  return
+}
+
+// -----
+
+func.func @loop_results(%i: !torch.int, %b: !torch.bool) {
+  // expected-error @+1 {{'torch.prim.Loop' op along control flow edge from Operation torch.prim.Loop.condition to Operation torch.prim.Loop: successor operand type #0 '!torch.int' should match successor input type #0 '!torch.float'}}
+  %0 = torch.prim.Loop %i, %b, init(%i) {
+  ^bb0(%it: !torch.int, %x: !torch.int):
+    // expected-note @+1 {{region branch point}}
+    torch.prim.Loop.condition %b, iter(%x : !torch.int)
+  } : (!torch.int, !torch.bool, !torch.int) -> !torch.float
+  return
+}
+
+// -----
+
+func.func @yield_outside_if() {
+  // expected-error @+1 {{'torch.prim.If.yield' op expects parent op 'torch.prim.If'}}
+  torch.prim.If.yield
+  return
+}
+
+// -----
+
+func.func @symbolic_int_type() {
+  // expected-error @+1 {{custom op 'torch.symbolic_int' invalid kind of type specified: expected torch.int, but found '!torch.float'}}
+  %0 = torch.symbolic_int "s0" {min_val = 2, max_val = 3} : !torch.float
+  return
+}
+
+// -----
+
+func.func @operator_type(%a: !torch.vtensor<[2],f32>) {
+  // expected-error @+1 {{custom op 'torch.operator' invalid kind of type specified: expected builtin.function, but found '!torch.int'}}
+  torch.operator "x"(%a) : !torch.int
+  return
+}
+
+// -----
+
+func.func @operator_operand_count(%a: !torch.vtensor<[2],f32>) {
+  // expected-error @+1 {{custom op 'torch.operator' number of operands and types do not match: got 1 operands and 2 types}}
+  torch.operator "x"(%a) : (!torch.vtensor<[2],f32>, !torch.int) -> ()
+  return
+}
+
+// -----
+
+func.func @literal_kind() {
+  // expected-error @+1 {{custom op 'torch.vtensor.literal' invalid kind of attribute specified}}
+  %0 = torch.vtensor.literal(1.0 : f32) : !torch.vtensor<[],f32>
+  return
+}
+
+// -----
+
+func.func @parenthesized_operands(%a: !torch.vtensor<[2],f32>) {
+  // expected-error @+1 {{unexpected delimiter}}
+  %0 = torch.aten.relu(%a) : !torch.vtensor<[2],f32> -> !torch.vtensor<[2],f32>
+  return
+}
+
+// -----
+
+func.func @list_result(%i: !torch.int) {
+  // expected-error @+1 {{'torch.prim.ListConstruct' op result #0 must be Any Torch list Type of any non-token type values, but got '!torch.int'}}
+  %0 = torch.prim.ListConstruct %i : (!torch.int) -> !torch.int
+  return
+}
+
+// -----
+
+func.func @tuple_result(%i: !torch.int) {
+  // expected-error @+1 {{'torch.prim.TupleConstruct' op result #0 must be !torch.tuple<T1, T2, T3>, but got '!torch.int'}}
+  %0 = torch.prim.TupleConstruct %i : !torch.int -> !torch.int
+  return
+}

@@ -252,6 +252,24 @@ func.func @control_flow(%arg0: !torch.vtensor<[2],f32>, %arg1: !torch.bool, %arg
 // CHECK-NEXT: }
 }
 
+
+// CHECK-LABEL: func.func @name_hints() {
+func.func @name_hints() {
+// CHECK-NEXT:   %0 = torch.constant.device ""
+  %0 = torch.constant.device ""
+// CHECK-NEXT:   %a_b2FcA = torch.constant.device "a b/c\0A"
+  %1 = torch.constant.device "a b/c\0A"
+// CHECK-NEXT:   %_1cpu = torch.constant.device "1cpu"
+  %2 = torch.constant.device "1cpu"
+// CHECK-NEXT:   %_C3A9tC3A9 = torch.constant.device "\C3\A9t\C3\A9"
+  %3 = torch.constant.device "\C3\A9t\C3\A9"
+// CHECK-NEXT:   %int-9223372036854775808 = torch.constant.int -9223372036854775808
+  %4 = torch.constant.int -9223372036854775808
+// CHECK-NEXT:   return
+  return
+// CHECK-NEXT: }
+}
+// CHECK-NEXT: }
 {-#
   dialect_resources: {
     builtin: {
