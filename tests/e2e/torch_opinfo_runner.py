@@ -224,7 +224,6 @@ def _run_target(ep, inputs, expected, target, tol):
 def run_op(index: int, targets=TARGETS, report=None):
     """The results of op `index`'s samples: (op key, sample index, target or None,
     status, detail); target None for a sample not counted (status: a SKIP_REASONS)."""
-    import torch
     op = load_ops()[index]
     key, tol = op_key(op), tolerance(op)
     out = []
@@ -278,15 +277,6 @@ def _run_sample(key, si, op, sample, targets, tol):
         return res
 
 
-def _worker_loop(indices, targets, conn):
-    for i in indices:
-        conn.send(("start", (i, 0)))
-        conn.send(("done", run_op(i, targets,
-                                  report=lambda si, i=i: conn.send(("start", (i, si))))))
-    conn.send(("end", None))
-    conn.close()
-
-
 def run_all(pattern: str | None = None, jobs: int | None = None, targets=TARGETS,
             ops: list[int] | None = None, log=None):
     """The results (see run_op) of every op (matching `pattern` on its key; among
@@ -295,53 +285,22 @@ def run_all(pattern: str | None = None, jobs: int | None = None, targets=TARGETS
     all_ops = load_ops()
     idx = [i for i in (range(len(all_ops)) if ops is None else ops)
            if pattern is None or re.search(pattern, op_key(all_ops[i]))]
-    jobs = max(1, min(jobs or os.cpu_count() or 1, len(idx) or 1))
+    jobs = jobs or os.cpu_count() or 1
     import strata.compiler  # noqa: F401 - imported once here: forked workers inherit it
     import strata.frontends.torch  # noqa: F401
-    import multiprocessing as mp
-    from multiprocessing.connection import wait
-    ctx = mp.get_context("fork")
-    results, workers = defaultdict(list), {}
+    from forked_pool import run_forked
 
-    def spawn(todo):
-        if not todo:
-            return
-        parent, child = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_worker_loop, args=(todo, targets, child), daemon=True)
-        proc.start()
-        child.close()
-        workers[parent] = [proc, list(todo), None]
+    def died(i, si, why):  # the worker was killed inside sample si of op i
+        return [(op_key(all_ops[i]), si or 0, t, "signal", f"the process died ({why})")
+                for t in targets]
 
-    for w in range(jobs):
-        spawn(idx[w::jobs])
-    while workers:
-        for conn in wait(list(workers)):
-            proc, todo, current = workers[conn]
-            try:
-                kind, payload = conn.recv()
-            except (EOFError, OSError):
-                proc.join()
-                del workers[conn]
-                if current is not None:  # the worker died inside a sample
-                    i, si = current
-                    code = proc.exitcode
-                    why = f"signal {-code}" if code is not None and code < 0 else \
-                        f"exit status {code}"
-                    results[i].extend((op_key(all_ops[i]), si, t, "signal",
-                                       f"the process died ({why})") for t in targets)
-                    spawn(todo[todo.index(i) + 1:])
-                continue
-            if kind == "start":
-                workers[conn][2] = payload
-            elif kind == "done":
-                results[workers[conn][2][0]] = payload
-                if log is not None:
-                    log.write(json.dumps(payload) + "\n")
-                    log.flush()
-                workers[conn][2] = None
-            else:
-                proc.join()
-                del workers[conn]
+    def done(i, res):
+        if log is not None:
+            log.write(json.dumps(res) + "\n")
+            log.flush()
+
+    results = run_forked(idx, lambda i, progress: run_op(i, targets, progress), jobs,
+                         died, done)
     return [r for i in idx for r in results[i]]
 
 
