@@ -80,3 +80,46 @@ def test_gate_flags_new_failures_and_unexpected_passes():
     assert "add - 2 cpu" not in msg
     listed["add - 3 cpu"] = "compile: gone"
     assert "not a counted sample" in "\n".join(_check(results, listed, {"add -"}))
+
+
+def test_tolerance_reads_the_opinfo_overrides():
+    """The loosest float32 toleranceOverride / precisionOverride of an OpInfo's
+    decorators, whatever test they decorate; other dtypes ignored; never tighter than
+    the default."""
+    import types
+
+    import torch
+    from torch.testing._internal.common_device_type import (precisionOverride, tol,
+                                                            toleranceOverride)
+    from torch.testing._internal.opinfo.core import DecorateInfo
+
+    def op(*decs):
+        return types.SimpleNamespace(decorators=[DecorateInfo(d, "TestX", "test_y")
+                                                 for d in decs])
+
+    assert runner.tolerance(op()) == runner.DEFAULT_TOL
+    assert runner.tolerance(op(toleranceOverride({torch.float32: tol(atol=1e-3, rtol=2e-4)}),
+                               toleranceOverride({torch.float16: tol(atol=1.0, rtol=1.0)}))
+                            ) == (2e-4, 1e-3)
+    assert runner.tolerance(op(precisionOverride({torch.float32: 5e-4}),
+                               toleranceOverride({torch.float32: tol(atol=1e-6, rtol=1e-3)}))
+                            ) == (1e-3, 5e-4)
+
+
+def test_wrap_makes_every_tensor_an_input():
+    """Tensors in the input, the args, lists among them and the kwargs become the
+    module's inputs, in order; other arguments are baked in; the module computes what
+    the op does, and returns its tensor outputs as a tuple."""
+    import types
+
+    import torch
+    from torch.testing._internal.opinfo.core import SampleInput
+
+    a, b, c, w = (torch.randn(2, 3) for _ in range(4))
+    fake = types.SimpleNamespace(op=lambda x, ts, dim, weight=None: (
+        torch.cat([x, *ts], dim) * weight.sum(), dim))
+    module, inputs = runner._wrap(fake, SampleInput(a, args=([b, c], 0),
+                                                    kwargs={"weight": w}))
+    assert len(inputs) == 4 and all(x is y for x, y in zip(inputs, (a, b, c, w)))
+    (out,) = module(*inputs)
+    torch.testing.assert_close(out, torch.cat([a, b, c], 0) * w.sum())
