@@ -541,7 +541,8 @@ _bitwise("xor", lambda s, a, b: s.xor(a, b))
 # ------------------------------------------------------------------ copies and casts
 
 
-@lowering("aten._to_copy", "aten.to.dtype", "aten._to_dim_order_copy")
+@lowering("aten._to_copy", "aten.to.dtype", "aten._to_dim_order_copy",
+          "prims.convert_element_type")
 def _to_copy(cx):
     return [ew(cx, [0], lambda s, x: x, compute=None)]
 

@@ -841,3 +841,72 @@ def _topk(cx):
     axis = _axis(cx.int_(2, "dim"), r) if nargs > 2 else r - 1
     largest = cx.bool_(3, "largest") if nargs > 3 else True
     return topk(cx, x, k, axis, largest, not _unsigned(element_type(cx.orig_type(0))))
+
+
+@lowering("aten.sort", "aten.sort.stable")
+def _sort(cx):
+    """sort(x, dim, descending) / sort.stable(x, stable, dim, descending): topk of all
+    the elements (ties in index order, a stable sort; NaN sorts as the largest)."""
+    from ..onnx_to_linalg.selection import topk
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    first = 2 if cx.aten == "aten.sort.stable" else 1
+    nargs = len(cx.op.operands)
+    d = _axis(cx.int_(first, "dim"), r) if nargs > first and not cx.is_none(first) \
+        else max(r - 1, 0)
+    desc = cx.bool_(first + 1, "descending") if nargs > first + 1 else False
+    if r == 0:
+        return [x, scalars(cx).const(0, A.RankedTensorType((), A.i64))]
+    n = dim_size(cx, x, d)
+    return topk(cx, x, n, d, desc, not _unsigned(element_type(cx.orig_type(0))))
+
+
+@lowering("aten.native_dropout")
+def _native_dropout(cx):
+    """native_dropout(x, p, train): the identity (and an all-true mask) when not
+    training; training draws random numbers, which need an explicit seed."""
+    train = cx.arg(2)
+    if train is not False:
+        raise NotLowerable("dropout in training mode (random) is not lowered")
+    from ..onnx_to_linalg._linalg_util import filled
+    x = cx.operands[0]
+    return [x, filled(cx, sizes_of(cx, x), A.i1, 1)]
+
+
+@lowering("aten.linalg_vector_norm")
+def _vector_norm(cx):
+    """linalg_vector_norm(x, ord, dim, keepdim, dtype): (sum |x|^ord)^(1/ord) over the
+    dims; ord inf / -inf: the largest / smallest |x|; 0: the count of non-zeros."""
+    x = cx.operands[0]
+    rank = ranked(cx, x.type).rank
+    elt = element_type(cx.result_type())
+    if not is_float(elt):
+        raise NotLowerable("the norm of integers")
+    nargs = len(cx.op.operands)
+    p = cx.float_(1, "ord") if nargs > 1 else 2.0
+    axes = _dims(cx, 2, rank) if nargs > 2 else list(range(rank))
+    keep = _keepdim(cx, 3)
+    if x.type.element_type is not elt:
+        x = elementwise(cx, [x], elt, lambda s, v: s.cast(v, elt))
+    if p == float("inf") or p == float("-inf"):
+        def init(s, e):
+            return s.zero(e) if p > 0 else s.const(float("inf"), e)
+        return [_reduce(cx, x, axes, keep, elt, init,
+                        (lambda s, a, v: s.max(a, v)) if p > 0 else
+                        (lambda s, a, v: s.min(a, v)), lambda s, v: s.math("absf", v))]
+    if p == 0:
+        pre = (lambda s, v: s.select(s.cmp("ne", v, s.zero(v.type)), s.one(v.type),
+                                     s.zero(v.type)))
+    elif p == 2:
+        pre = (lambda s, v: s.mul(v, v))
+    elif p == 1:
+        pre = (lambda s, v: s.math("absf", v))
+    else:
+        pre = (lambda s, v: s.math("powf", s.math("absf", v), s.const(p, v.type)))
+    y = _reduce(cx, x, axes, keep, elt, lambda s, e: s.zero(e), lambda s, a, v: s.add(a, v),
+                pre)
+    if p in (0, 1):
+        return [y]
+    if p == 2:
+        return [elementwise(cx, [y], elt, lambda s, v: s.math("sqrt", v))]
+    return [elementwise(cx, [y], elt, lambda s, v: s.math("powf", v, s.const(1.0 / p, elt)))]

@@ -659,3 +659,73 @@ def _scatter(cx):
         operands[3] = elementwise(cx, [operands[3]], elt, lambda s, v: s.cast(v, elt))
     sub = TorchLowering(cx.op, operands, cx.b, cx.tc)
     return [scatter_elements(sub, d, combine, 0, 2, 3, fit="le")]
+
+
+@lowering("aten.repeat")
+def _repeat(cx):
+    """repeat(x, repeats): x (with leading 1s to len(repeats) dims) broadcast to (r0, n0,
+    r1, n1, ...), then reshaped to (r0 n0, r1 n1, ...)."""
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    reps = cx.ints(1, "repeats")
+    if len(reps) < r:
+        raise NotLowerable(f"{len(reps)} repeats for a rank-{r} tensor")
+    if any(k < 0 for k in reps):
+        raise NotLowerable(f"repeats {reps} has a negative value")
+    dims = [1] * (len(reps) - r) + sizes(cx, x)
+    ix = Ix(scalars(cx))
+    lifted = reshape_to(cx, x, [v for d in dims for v in (1, d)])
+    wide = broadcast_to(cx, lifted, [v for k, d in zip(reps, dims) for v in (k, d)])
+    return [finish(cx, reshape_to(cx, wide, [ix.mul(k, d) for k, d in zip(reps, dims)]))]
+
+
+@lowering("aten.flip")
+def _flip(cx):
+    """flip(x, dims): x read backwards along dims."""
+    from ..onnx_to_linalg._shape_util import index_generic
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    flipped = {_axis(d, r) for d in cx.ints(1, "dims")} if r else set()
+    dims = sizes(cx, x)
+    elt = x.type.element_type
+
+    def body(s, idx, args):
+        ix = Ix(s)
+        at = [ix.v(ix.sub(ix.sub(dims[d], 1), i)) if d in flipped else i
+              for d, i in enumerate(idx)]
+        return s.op1("tensor.extract", [x, *at], elt)
+    return [finish(cx, index_generic(cx, [], [], dims, elt, body))]
+
+
+@lowering("aten.diagonal", "aten.diagonal_copy")
+def _diagonal(cx):
+    """diagonal(x, offset, dim1, dim2): the other dims, then the diagonal x[.., i, ..,
+    i + offset, ..] (a negative offset below it)."""
+    from ..onnx_to_linalg._shape_util import index_generic
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    n = len(cx.op.operands)
+    off = cx.int_(1, "offset") if n > 1 else 0
+    d1 = _axis(cx.int_(2, "dim1"), r) if n > 2 else 0
+    d2 = _axis(cx.int_(3, "dim2"), r) if n > 3 else 1
+    if d1 == d2:
+        raise NotLowerable("diagonal dimensions cannot be identical")
+    dims = sizes(cx, x)
+    ix = Ix(scalars(cx))
+    a, b = (dims[d1], ix.sub(dims[d2], off)) if off >= 0 else (ix.add(dims[d1], off),
+                                                               dims[d2])
+    length = ix.max(ix.min(a, b), 0)
+    rest = [d for d in range(r) if d not in (d1, d2)]
+    out = [dims[d] for d in rest] + [length]
+    elt = x.type.element_type
+
+    def body(s, idx, args):
+        ix2 = Ix(s)
+        i = idx[-1]
+        at = [None] * r
+        for k, d in enumerate(rest):
+            at[d] = idx[k]
+        at[d1] = i if off >= 0 else ix2.v(ix2.sub(i, off))
+        at[d2] = ix2.v(ix2.add(i, off)) if off >= 0 else i
+        return s.op1("tensor.extract", [x, *at], elt)
+    return [finish(cx, index_generic(cx, [], [], out, elt, body))]

@@ -232,6 +232,19 @@ CASES = {
                     (X, torch.tensor([[0, 1, 2, 0], [1, 1, 1, 1]]), Y)),
     "scatter_reduce_amax": (lambda a, i, b: a.scatter_reduce(0, i, b, "amax"),
                             (X, torch.tensor([[0, 1, 2, 0], [1, 1, 1, 1]]), Y)),
+    "repeat": (lambda a: a.repeat(2, 1, 3), (X,)),
+    "flip": (lambda a: a.flip(0, -1), (X,)),
+    "diagonal": (lambda a, b: torch.diagonal(a, 1) + torch.diagonal(b, -1, 2, 3).sum(),
+                 (X, X4)),
+    "sort": (lambda a: torch.sort(a, 1, descending=True), (X,)),
+    "argsort": (lambda a: torch.argsort(a, 0), (X,)),
+    "vector_norm": (lambda a: torch.linalg.vector_norm(a, dim=1) +
+                    torch.linalg.vector_norm(a, 3.0) +
+                    torch.linalg.vector_norm(a, float("inf"), 0).sum(), (X,)),
+    "normalize_cosine": (lambda a, b: F.normalize(a, dim=1).sum(0) +
+                         F.cosine_similarity(a, b, dim=0), (X, Y)),
+    "instance_norm": (lambda a: F.instance_norm(a), (X4,)),
+    "dropout_eval": (lambda: nn.Dropout(0.3).eval(), (X,)),
     "constant_pad": (lambda a: F.pad(a, (1, 2, 0, 1), value=0.5), (X,)),
     "clone_copy": (lambda a: a.new_zeros(3, 4).copy_(a) * 2 + a.clone(), (X,)),
     # factories
@@ -260,7 +273,7 @@ CPU_CASES = ["add_alpha", "div_trunc_int", "remainder_int", "unary", "activation
              "sum_bool", "max_dim", "argmax_argmin", "var_std", "any_all", "cumsum", "topk",
              "permute", "expand_new_dim", "slice", "select", "cat_promoted", "chunk",
              "embedding", "gather", "index_broadcast", "index_apart", "interpolate_nearest",
-             "interpolate_bilinear", "scatter_add", "index_put_accumulate", "constant_pad", "arange", "multihead_attention",
+             "interpolate_bilinear", "scatter_add", "index_put_accumulate", "repeat", "flip", "sort", "constant_pad", "arange", "multihead_attention",
              "sdpa_causal"]
 
 
