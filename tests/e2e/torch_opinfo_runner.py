@@ -423,8 +423,12 @@ def main(argv=None) -> int:
     ap.add_argument("--from-log", help="no run: the table (and --write-xfail) from a log")
     args = ap.parse_args(argv)
     if args.from_log:
-        results = [tuple(r) for line in Path(args.from_log).read_text().splitlines()
-                   if line.strip() for r in json.loads(line)]
+        by_op = {}  # an op run again later (after a fix) replaces its earlier lines
+        for line in Path(args.from_log).read_text().splitlines():
+            rs = [tuple(r) for r in json.loads(line)] if line.strip() else []
+            if rs:
+                by_op[rs[0][0]] = rs
+        results = [r for rs in by_op.values() for r in rs]
         print(summary(results))
         if args.write_xfail:
             write_xfail(results)
