@@ -168,15 +168,6 @@ def run_case(index: int, target: str = "interpret"):
         signal.signal(signal.SIGALRM, old)
 
 
-def _worker_loop(indices, target, conn):
-    """Run cases in order, telling the parent before each starts and when it ends."""
-    for i in indices:
-        conn.send(("start", i))
-        conn.send(("done", run_case(i, target)))
-    conn.send(("end", None))
-    conn.close()
-
-
 def run_all(pattern: str | None = None, jobs: int | None = None, target="interpret",
             shard: tuple[int, int] | None = None):
     """(name, status, detail) of every case (matching `pattern`; of shard k of n, the
@@ -187,49 +178,10 @@ def run_all(pattern: str | None = None, jobs: int | None = None, target="interpr
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(idx)))
     import strata.compiler  # noqa: F401 - imported once here: forked workers (a fresh
     import strata.frontends.onnx  # noqa: F401 - set per shard) inherit it
-    import multiprocessing as mp
-    from multiprocessing.connection import wait
-    ctx = mp.get_context("fork")
-    # Interleaved shares, so that slow families spread over the workers.
-    queues = [idx[w::jobs] for w in range(jobs)]
-    results, workers = {}, {}
-
-    def spawn(todo):
-        if not todo:
-            return
-        parent, child = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_worker_loop, args=(todo, target, child), daemon=True)
-        proc.start()
-        child.close()
-        workers[parent] = [proc, list(todo), None]
-
-    for q in queues:
-        spawn(q)
-    while workers:
-        for conn in wait(list(workers)):
-            proc, todo, current = workers[conn]
-            try:
-                kind, payload = conn.recv()
-            except (EOFError, OSError):
-                proc.join()
-                del workers[conn]
-                if current is not None:  # the worker died inside a case
-                    code = proc.exitcode
-                    why = f"signal {-code}" if code is not None and code < 0 else \
-                        f"exit status {code}"
-                    results[current] = (cases[current].name, "signal",
-                                        f"the process died ({why})")
-                    todo = todo[todo.index(current) + 1:]
-                    spawn(todo)
-                continue
-            if kind == "start":
-                workers[conn][2] = payload
-            elif kind == "done":
-                results[workers[conn][2]] = payload
-                workers[conn][2] = None
-            else:
-                proc.join()
-                del workers[conn]
+    from forked_pool import run_forked
+    results = run_forked(idx, lambda i, progress: run_case(i, target), jobs,
+                         lambda i, _, why: (cases[i].name, "signal",
+                                            f"the process died ({why})"))
     return [results[i] for i in idx]
 
 

@@ -1,0 +1,125 @@
+"""CI gate for PyTorch conformance: PyTorch's OpInfo samples (float32) through
+torch.export -> Strata, on the interpreter and on the CPU target, must fail exactly as
+tests/e2e/torch_opinfo_xfail.txt says (see tests/e2e/torch_opinfo_runner.py).
+
+CI runs a fixed shard — every CI_STRIDE-th op of the float32 op list, so it mixes all op
+families — split into SHARDS tests so that pytest's progress moves; the runner
+(`python tests/e2e/torch_opinfo_runner.py`) runs every op."""
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("torch")
+
+import torch_opinfo_runner as runner  # noqa: E402
+
+SHARDS = 3
+
+
+def _check(results, listed, ran_ops):
+    """The messages for results that differ from the expected-failure list `listed`
+    (restricted to the ops `ran_ops`)."""
+    expected = {n: d for n, d in listed.items() if " ".join(n.split(" ")[:2]) in ran_ops}
+    failed = {runner.case_name(k, si, t): f"{s}: {d}" for k, si, t, s, d in results
+              if t is not None and s != "pass"}
+    passed = {runner.case_name(k, si, t) for k, si, t, s, _ in results
+              if t is not None and s == "pass"}
+    new = {n: d for n, d in failed.items() if n not in expected}
+    fixed = sorted(n for n in expected if n in passed)
+    gone = sorted(n for n in expected if n not in passed and n not in failed)
+    msg = []
+    if new:
+        msg.append("new failures:\n" + "\n".join(f"  {n}: {d}" for n, d in sorted(new.items())))
+    if fixed:
+        msg.append("expected failures that pass now (remove them from the list):\n"
+                   + "\n".join("  " + n for n in fixed))
+    if gone:
+        msg.append("listed as expected failures but not a counted sample (not exported, "
+                   "or no such sample):\n" + "\n".join("  " + n for n in gone))
+    return msg
+
+
+@pytest.mark.parametrize("shard", range(SHARDS), ids=lambda k: f"shard{k + 1}of{SHARDS}")
+def test_torch_opinfo_conformance(shard):
+    ops = runner.ci_ops()[shard::SHARDS]
+    results = runner.run_all(ops=ops)
+    ran = {runner.op_key(runner.load_ops()[i]) for i in ops}
+    msg = _check(results, runner.read_xfail(), ran)
+    for line in runner.totals(results)[:4]:
+        print(line)
+    assert not msg, "\n".join(msg)
+    # A crash (a Python exception escaping Strata) or a signal is a bug even when listed.
+    bad = [runner.case_name(k, si, t) + f": {s}: {d}" for k, si, t, s, d in results
+           if s in ("crash", "signal")]
+    assert not bad, "\n".join(bad)
+
+
+def test_xfail_list_names_real_cases():
+    """Every entry names an op of the float32 op list, a sample index the runner draws
+    and a target, and says why it fails."""
+    keys = {runner.op_key(op) for op in runner.load_ops()}
+    bad = []
+    for name, why in runner.read_xfail().items():
+        parts = name.split(" ")
+        if len(parts) != 4 or " ".join(parts[:2]) not in keys or \
+                not parts[2].isdigit() or int(parts[2]) >= runner.SAMPLES_PER_OP or \
+                parts[3] not in runner.TARGETS or not why:
+            bad.append(f"{name} {why}")
+    assert not bad, "malformed or stale entries:\n" + "\n".join(bad)
+
+
+def test_gate_flags_new_failures_and_unexpected_passes():
+    """The gate itself: a failure not listed and a listed failure that passes are both
+    reported; a listed failure that still fails is not."""
+    results = [("add -", 0, "cpu", "pass", ""), ("add -", 1, "cpu", "mismatch", "x"),
+               ("add -", 2, "cpu", "compile", "y"), ("add -", 3, None, "export", "z")]
+    listed = {"add - 0 cpu": "mismatch: old", "add - 2 cpu": "compile: y"}
+    msg = "\n".join(_check(results, listed, {"add -"}))
+    assert "new failures:\n  add - 1 cpu: mismatch: x" in msg
+    assert "pass now" in msg and "add - 0 cpu" in msg
+    assert "add - 2 cpu" not in msg
+    listed["add - 3 cpu"] = "compile: gone"
+    assert "not a counted sample" in "\n".join(_check(results, listed, {"add -"}))
+
+
+def test_tolerance_reads_the_opinfo_overrides():
+    """The loosest float32 toleranceOverride / precisionOverride of an OpInfo's
+    decorators, whatever test they decorate; other dtypes ignored; never tighter than
+    the default."""
+    import types
+
+    import torch
+    from torch.testing._internal.common_device_type import (precisionOverride, tol,
+                                                            toleranceOverride)
+    from torch.testing._internal.opinfo.core import DecorateInfo
+
+    def op(*decs):
+        return types.SimpleNamespace(decorators=[DecorateInfo(d, "TestX", "test_y")
+                                                 for d in decs])
+
+    assert runner.tolerance(op()) == runner.DEFAULT_TOL
+    assert runner.tolerance(op(toleranceOverride({torch.float32: tol(atol=1e-3, rtol=2e-4)}),
+                               toleranceOverride({torch.float16: tol(atol=1.0, rtol=1.0)}))
+                            ) == (2e-4, 1e-3)
+    assert runner.tolerance(op(precisionOverride({torch.float32: 5e-4}),
+                               toleranceOverride({torch.float32: tol(atol=1e-6, rtol=1e-3)}))
+                            ) == (1e-3, 5e-4)
+
+
+def test_wrap_makes_every_tensor_an_input():
+    """Tensors in the input, the args, lists among them and the kwargs become the
+    module's inputs, in order; other arguments are baked in; the module computes what
+    the op does, and returns its tensor outputs as a tuple."""
+    import types
+
+    import torch
+    from torch.testing._internal.opinfo.core import SampleInput
+
+    a, b, c, w = (torch.randn(2, 3) for _ in range(4))
+    fake = types.SimpleNamespace(op=lambda x, ts, dim, weight=None: (
+        torch.cat([x, *ts], dim) * weight.sum(), dim))
+    module, inputs = runner._wrap(fake, SampleInput(a, args=([b, c], 0),
+                                                    kwargs={"weight": w}))
+    assert len(inputs) == 4 and all(x is y for x, y in zip(inputs, (a, b, c, w)))
+    (out,) = module(*inputs)
+    torch.testing.assert_close(out, torch.cat([a, b, c], 0) * w.sum())
