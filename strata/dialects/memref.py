@@ -526,6 +526,9 @@ class DmaStartOp(Op):
         if strides and len(strides) != 2:
             p.error(p._custom_prefix() + "expected two stride related operands",
                     p.custom_op_offset)
+        # Upstream prints the attribute dictionary here but its parser does not read it
+        # back; Strata reads it, so that what both print parses again.
+        p.parse_optional_attr_dict(st)
         types = p.parse_colon_type_list()
         if len(types) != 3:
             p.error(p._custom_prefix() + "fewer/more types expected", p.custom_op_offset)
@@ -643,6 +646,7 @@ class PrefetchOp(Op):
         p.expect(">")
         p.expect(",")
         cache = p.parse_keyword()
+        p.parse_optional_attr_dict(st)  # as dma_start: printed by upstream, read by Strata
         mt = p.parse_colon_type()
         if rw not in ("read", "write"):
             p.error(p._custom_prefix() + "rw specifier has to be 'read' or 'write'",

@@ -418,6 +418,24 @@ def _aligned_pointer(interp, op, args):
     return [np.int64(heap(interp).base(args[0]))]
 
 
+@impl("memref.prefetch")
+def _prefetch(interp, op, args):
+    """A cache hint: nothing to compute (its indices are not even read by hardware)."""
+    return []
+
+
+@impl("memref.distinct_objects")
+def _distinct_objects(interp, op, args):
+    """The operands themselves, which the op promises do not overlap: an overlap is the
+    undefined behaviour upstream leaves it, reported here."""
+    for i, a in enumerate(args):
+        for j in range(i):
+            if np.shares_memory(a, args[j]):
+                fail(op, f"operands #{j} and #{i} overlap, but distinct_objects promises "
+                         "distinct buffers")
+    return [_derive(interp, a, a.view()) for a in args]
+
+
 @impl("memref.assume_alignment", "memref.memory_space_cast")
 def _same(interp, op, args):
     return [_derive(interp, args[0], args[0].view())]

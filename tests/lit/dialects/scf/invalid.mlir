@@ -807,7 +807,7 @@ func.func @forall_insert_into_outside_tensor(%src: tensor<8xf32>, %dst: tensor<8
 // A device masking attribute (#gpu.mask) takes no loop dimension of its own.
 func.func @forall_one_mask(%out: tensor<8xf32>, %n: index) -> tensor<8xf32> {
   %r = scf.forall (%i) in (%n) shared_outs(%o = %out) -> (tensor<8xf32>) {
-  } {mapping = [#gpu.thread<x>, #gpu.mask<0x3>]}
+  } {mapping = [#gpu.thread<x>, #gpu.mask<3>]}
   return %r : tensor<8xf32>
 }
 
