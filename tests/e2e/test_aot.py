@@ -59,6 +59,35 @@ def test_shared_library_runs_from_c(tmp_path, capsys):
                         "(Nx4xfloat32)\n")
 
 
+
+def test_shared_library_of_a_pytorch_program(tmp_path):
+    """`strata compile model.pt2 -o model.so`: the torch pipeline, then the same library
+    and checked entry point as for ONNX."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 3))
+    dims = ({0: torch.export.Dim("batch", min=1, max=64)},)
+    ep = torch.export.export(net, (torch.randn(2, 4),), dynamic_shapes=dims)
+    path = tmp_path / "mlp.pt2"
+    torch.export.save(ep, path)
+    lib = tmp_path / "mlp.so"
+    assert cli(["compile", str(path), "-o", str(lib)]) == 0
+    exe = tmp_path / "run_model"
+    subprocess.run([CC, "-O2", "-I", str(tmp_path), "-include", "mlp.h", str(EXAMPLE),
+                    str(lib), "-o", str(exe), f"-Wl,-rpath,{tmp_path}"], check=True)
+    for batch in (1, 5):
+        out = subprocess.run([str(exe), str(batch), "4"], capture_output=True, text=True,
+                             check=True).stdout.split("\n")
+        rows, cols = map(int, out[0].split())
+        got = np.array([[float(v) for v in line.split()] for line in out[1:1 + rows]],
+                       np.float32).reshape(rows, cols)
+        with torch.no_grad():
+            ref = net(torch.from_numpy(_pattern(batch, 4))).numpy()
+        assert got.shape == ref.shape
+        assert np.max(np.abs(got - ref)) <= 1e-5
+    r = subprocess.run([str(exe), "2", "5"], capture_output=True, text=True)
+    assert r.returncode == 1 and "dim 1 is 5, expected 4" in r.stderr
+
 def test_emit_llvm_and_mlir(tmp_path):
     path = tmp_path / "mlp.onnx"
     path.write_bytes(mlp(sizes=(4, 8, 3)).SerializeToString())

@@ -842,7 +842,7 @@ def lower_to_llvm(model, function: str | None = None, instrumentation=None, timi
     signature, weights by symbol, input names, output names) as a namespace-like dict;
     `num_threads` (0: the CPUs available) is the model's thread count; `tune`: the
     kernels' tile words measured (autotune.py), `tune_time` seconds per candidate."""
-    from ...compiler import _entry, build_pipeline, load_module
+    from ...compiler import _entry, build_pipeline, load_module, target_pipeline
     from ...interpreter.core import arg_names, result_names
     from ...ir.symbol_table import symbol_name
     from .target import CpuTarget
@@ -852,7 +852,8 @@ def lower_to_llvm(model, function: str | None = None, instrumentation=None, timi
     entry = _entry(module, function)
     fname = symbol_name(entry)
     inputs, outputs = arg_names(entry), result_names(entry)
-    build_pipeline(list(target.pipeline)).run(module, instrumentation)
+    # ONNX or torch: the passes that bring this module to the tensor level first.
+    build_pipeline(list(target_pipeline(target, module))).run(module, instrumentation)
     ir, signatures, weights = target.lower_to_llvmir(module, {fname}, instrumentation,
                                                      timings)
     return {"module": module, "ir": ir, "function": fname, "signature": signatures[fname],
