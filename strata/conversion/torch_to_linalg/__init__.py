@@ -343,6 +343,15 @@ class _LowerTorchOp(ConversionPattern):
         return True
 
 
+def _complex_tensor_type(op):
+    """The first tensor type of `op`'s operands and results with a complex dtype."""
+    from ...ir.attributes import ComplexType
+    for v in (*op.operands, *op.results):
+        if type(getattr(v.type, "dtype", None)) is ComplexType:
+            return v.type
+    return None
+
+
 def _is_torch(op) -> bool:
     return op.name.startswith("torch.") or op.name.startswith("torch_c.")
 
@@ -371,6 +380,12 @@ class ConvertTorchToLinalg(Pass):
                         aten_name(o) not in LOWERINGS:
                     self.signal_failure(f"no lowering to linalg for the ATen op "
                                         f"'{aten_name(o)}' ({o.name})", o)
+                if _is_torch(o):
+                    complex_type = _complex_tensor_type(o)
+                    if complex_type is not None:
+                        self.signal_failure(f"complex tensors are not lowered to linalg: "
+                                            f"'{aten_name(o)}' ({o.name}) takes or gives "
+                                            f"{complex_type}", o)
             apply_full_conversion([op], target, patterns, type_converter=tc)
             return
         config = ConversionConfig(fail_on_illegal=False)

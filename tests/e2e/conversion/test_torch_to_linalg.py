@@ -451,6 +451,18 @@ def test_unlowered_op_names_aten_op_and_user_line():
     assert "test_torch_to_linalg.py:" in text
 
 
+
+def test_complex_tensors_are_a_located_refusal():
+    """A lowered op on complex tensors (the OpInfo `cfloat` samples): a located error
+    naming the op and the type, not an internal error from a scalar builder."""
+    m = Fn(lambda a: a.to(torch.complex64))
+    with pytest.raises(StrataError) as e:
+        strata.compile(m, example_args=(X,), target="interpret")
+    text = str(e.value)
+    assert "complex tensors are not lowered to linalg: 'aten._to_copy'" in text
+    assert "complex<f32>" in text and "internal" not in text
+    assert "test_torch_to_linalg.py:" in text
+
 @pytest.mark.parametrize("target", ["interpret", "cpu"])
 def test_embedding_index_out_of_range_fails_at_run_time(target):
     """The indices of embedding are checked in range (as ONNX's Gather): a run-time
