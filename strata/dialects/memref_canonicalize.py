@@ -322,6 +322,36 @@ def collapse_of_expand_groups(higher, lower):
     return composed
 
 
+def grouped_sizes(rewriter, op, sizes, groups):
+    """The size of each group of `sizes`: a static product, or arith.muli of the
+    dynamic ones (times the static product). Shared by the memref and tensor reshape
+    patterns."""
+    from .arith import ConstantOp, MulIOp
+    out = []
+    for g in groups:
+        n, dyn = 1, []
+        for i in g:
+            v = sizes[i]
+            c = v if isinstance(v, int) else _const_int(v)
+            if c is not None and c != DYN:
+                n *= c
+            else:
+                dyn.append(v)
+        if not dyn:
+            out.append(n)
+            continue
+        r = dyn[0]
+        for v in dyn[1:]:
+            r = rewriter.create(MulIOp, lhs=r, rhs=v, result_types=[A.index],
+                                loc=op.loc).results[0]
+        if n != 1:
+            c = rewriter.create(ConstantOp, value=A.IntegerAttr(n, A.index),
+                                result_types=[A.index], loc=op.loc).results[0]
+            r = rewriter.create(MulIOp, lhs=r, rhs=c, result_types=[A.index],
+                                loc=op.loc).results[0]
+        out.append(r)
+    return out
+
 class ComposeReassociativeReshape(RewritePattern):
     """ComposeReassociativeReshapeOps: expand(expand(x)) or collapse(collapse(x)) is one
     reshape of x (identity layouts only)."""
@@ -372,30 +402,9 @@ class ComposeCollapseOfExpand(RewritePattern):
         if st.rank > rt.rank:
             _new_reshape(rewriter, op, M.CollapseShapeOp, expand.src, composed, rt)
         elif st.rank < rt.rank:
-            old = list(expand.mixed_output_shape)
             rewriter.set_insertion_point_before(op)
-            shape = []
-            for group in op.reassociation_indices:
-                n, dyn = 1, []
-                for i in group:
-                    v = old[i]
-                    c = v if isinstance(v, int) else _const_int(v)
-                    if c is not None:
-                        n *= c
-                    else:
-                        dyn.append(v)
-                if not dyn:
-                    shape.append(n)
-                    continue
-                from .arith import ConstantOp, MulIOp
-                acc = dyn[0]
-                for v in dyn[1:]:
-                    acc = rewriter.create(MulIOp, lhs=acc, rhs=v, loc=op.loc).results[0]
-                if n != 1:
-                    c = rewriter.create(ConstantOp, value=A.IntegerAttr(n, A.index),
-                                        result_types=[A.index], loc=op.loc).results[0]
-                    acc = rewriter.create(MulIOp, lhs=acc, rhs=c, loc=op.loc).results[0]
-                shape.append(acc)
+            shape = grouped_sizes(rewriter, op, list(expand.mixed_output_shape),
+                                  op.reassociation_indices)
             _new_reshape(rewriter, op, M.ExpandShapeOp, expand.src, composed, rt, shape)
         else:
             _cast_to(rewriter, op, expand.src, rt)

@@ -17,7 +17,8 @@ from __future__ import annotations
 from ..ir import attributes as A
 from ..rewrite.pattern import RewritePattern
 from . import tensor as Tn
-from .memref_canonicalize import _fold_constants, _split, collapse_of_expand_groups
+from .memref_canonicalize import (_fold_constants, _split, collapse_of_expand_groups,
+                                  grouped_sizes)
 
 DYN = A.DYNAMIC
 
@@ -878,7 +879,7 @@ class ComposeCollapseOfExpand(RewritePattern):
                                          result_types=[rt], loc=op.loc)
         elif st.rank < rt.rank:
             rewriter.set_insertion_point_before(op)
-            shape = _grouped_sizes(rewriter, op, mixed_values_of(exp), _groups(op))
+            shape = grouped_sizes(rewriter, op, mixed_values_of(exp), _groups(op))
             rewriter.replace_op_with_new(op, Tn.ExpandShapeOp, src=exp.operand(0),
                                          result_types=[rt], loc=op.loc,
                                          **_expand_kw(composed, shape))
@@ -886,36 +887,6 @@ class ComposeCollapseOfExpand(RewritePattern):
             rewriter.replace_op_with_new(op, Tn.CastOp, source=exp.operand(0),
                                          result_types=[rt], loc=op.loc)
         return True
-
-
-def _grouped_sizes(rewriter, op, sizes, groups):
-    """The size of each group of `sizes`: a static product, or arith.muli of the
-    dynamic ones (times the static product)."""
-    from .arith import ConstantOp, MulIOp
-    out = []
-    for g in groups:
-        n, dyn = 1, []
-        for i in g:
-            v = sizes[i]
-            c = v if isinstance(v, int) else Tn._const_index(v)
-            if c is not None and c != DYN:
-                n *= c
-            else:
-                dyn.append(v)
-        if not dyn:
-            out.append(n)
-            continue
-        r = dyn[0]
-        for v in dyn[1:]:
-            r = rewriter.create(MulIOp, lhs=r, rhs=v, result_types=[A.index],
-                                loc=op.loc).results[0]
-        if n != 1:
-            c = rewriter.create(ConstantOp, value=A.IntegerAttr(n, A.index),
-                                result_types=[A.index], loc=op.loc).results[0]
-            r = rewriter.create(MulIOp, lhs=r, rhs=c, result_types=[A.index],
-                                loc=op.loc).results[0]
-        out.append(r)
-    return out
 
 
 def _find_collapsing(src_groups, res_groups, src_shape, res_shape):
