@@ -196,21 +196,30 @@ def generate() -> str:
     return "\n".join(out)
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def generator_main(doc, default_output, generate, argv=None):
+    """The command line of a table generator (this one and gen_torch_dialect.py): write
+    `generate()`'s text to the output, or with --check only compare (exit 1 if stale)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="only compare with the file")
-    ap.add_argument("-o", "--output", default=OUT)
+    ap.add_argument("-o", "--output", default=default_output)
     args = ap.parse_args(argv)
     text = generate()
     if args.check:
-        with open(args.output) as f:
-            same = f.read() == text
+        try:
+            with open(args.output) as f:
+                same = f.read() == text
+        except FileNotFoundError:
+            same = False
         print("up to date" if same else f"{args.output} is out of date")
         return 0 if same else 1
     with open(args.output, "w") as f:
         f.write(text)
     print(f"wrote {os.path.normpath(args.output)}")
     return 0
+
+
+def main(argv=None):
+    return generator_main(__doc__, OUT, generate, argv)
 
 
 if __name__ == "__main__":

@@ -18,11 +18,10 @@ writes any other operator as `torch.operator "<name>"`.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
-from gen_onnx_dialect import _string  # one writer of wrapped string literals
+from gen_onnx_dialect import _string, generator_main  # shared with the onnx generator
 
 OUT = os.path.join(os.path.dirname(__file__), "..", "strata", "dialects", "torch", "schemas.py")
 
@@ -102,23 +101,7 @@ def generate() -> str:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="only compare with the file")
-    ap.add_argument("-o", "--output", default=OUT)
-    args = ap.parse_args(argv)
-    text = generate()
-    if args.check:
-        try:
-            with open(args.output) as f:
-                same = f.read() == text
-        except FileNotFoundError:
-            same = False
-        print("up to date" if same else f"{args.output} is out of date")
-        return 0 if same else 1
-    with open(args.output, "w") as f:
-        f.write(text)
-    print(f"wrote {os.path.normpath(args.output)}")
-    return 0
+    return generator_main(__doc__, OUT, generate, argv)
 
 
 if __name__ == "__main__":
