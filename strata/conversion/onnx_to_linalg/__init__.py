@@ -59,17 +59,23 @@ class NotLowerable(Exception):
     """Raised by a lowering when this op instance cannot be lowered (with the reason)."""
 
 
-_LOADED = False
+_LOADED_PACKAGES: set = set()
+
+
+def load_families(package: str, path, skip=()) -> None:
+    """Import once every public module of the lowering package `package` (its
+    `__path__` is `path`) but `skip`: each family module registers its lowerings when
+    imported. Shared by onnx_to_linalg and torch_to_linalg."""
+    if package in _LOADED_PACKAGES:
+        return
+    _LOADED_PACKAGES.add(package)
+    for m in pkgutil.iter_modules(path):
+        if not m.name.startswith("_") and m.name not in skip:
+            importlib.import_module(f"{package}.{m.name}")
 
 
 def _load_families():
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    for m in pkgutil.iter_modules(__path__):
-        if not m.name.startswith("_"):
-            importlib.import_module(f"{__name__}.{m.name}")
+    load_families(__name__, __path__)
 
 
 def lowered_op_names() -> frozenset:

@@ -41,9 +41,7 @@ operation 'torch.aten.view'` and a note with the reason.
 """
 from __future__ import annotations
 
-import importlib
 import math
-import pkgutil
 
 from ...ir import attributes as A
 from ...passes.pass_manager import Option, Pass
@@ -51,7 +49,7 @@ from ...rewrite.conversion import (ConversionConfig, ConversionPattern, Conversi
                                    apply_full_conversion, apply_partial_conversion)
 from ...rewrite.func_conversion import populate_function_signature_conversion
 from ...rewrite.type_conversion import TypeConverter
-from ..onnx_to_linalg import Lowering, NotLowerable
+from ..onnx_to_linalg import Lowering, NotLowerable, load_families
 from .types import converted_type, signed_tensor_type
 
 __all__ = ["lowering", "TorchLowering", "NotLowerable", "LOWERINGS",
@@ -73,17 +71,8 @@ def lowering(*names: str):
     return deco
 
 
-_LOADED = False
-
-
 def _load_families():
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    for m in pkgutil.iter_modules(__path__):
-        if not m.name.startswith("_") and m.name != "types":
-            importlib.import_module(f"{__name__}.{m.name}")
+    load_families(__name__, __path__, skip=("types",))
 
 
 def aten_name(op) -> str:
