@@ -284,30 +284,56 @@ class CompiledModel:
     ones, and outputs given back in the original ones (the same bits)."""
 
     def __init__(self, module, interface_op, function_op, target: Target,
-                 instrumentation=None):
+                 instrumentation=None, cached=None):
         from .interpreter.core import arg_names, result_names
-        from .ir.symbol_table import symbol_name
         self.module = module
-        self.function = symbol_name(function_op)
         self.target = target.name
         self._target = target
+        # Seconds per phase of the target's lowering and code generation.
+        self.timings: dict[str, float] = {}
+        # Whether the code came from the compiled-model cache (then `module` is None).
+        self.from_cache = cached is not None
+        if cached is not None:
+            # loaded from the compiled-model cache: (interface, callable)
+            interface, self._run = cached
+            self._set_interface(**interface)
+            self._prepare_calls()
+            return
+        from .ir.symbol_table import symbol_name
         ftype = interface_op.properties["function_type"].value
-        self.input_types = list(ftype.inputs)
-        self.output_types = list(ftype.results)
-        self.input_names = arg_names(interface_op)
-        self.output_names = result_names(interface_op)
         lowered = function_op.properties["function_type"].value
         if len(lowered.inputs) != len(ftype.inputs) or \
                 len(lowered.results) != len(ftype.results):
             raise StrataError(f"the pipeline changed the number of inputs or outputs of "
-                              f"@{self.function}: {ftype} became {lowered}")
-        self._lowered_inputs = list(lowered.inputs)
-        self._lowered_outputs = list(lowered.results)
-        self._dim_groups = _dim_groups(interface_op)
-        # Seconds per phase of the target's lowering and code generation.
-        self.timings: dict[str, float] = {}
+                              f"@{symbol_name(function_op)}: {ftype} became {lowered}")
+        self._set_interface(symbol_name(function_op), list(ftype.inputs),
+                            list(ftype.results), arg_names(interface_op),
+                            result_names(interface_op), list(lowered.inputs),
+                            list(lowered.results), _dim_groups(interface_op))
         self._run = target.load(module, self.function, instrumentation, self.timings)
         self._prepare_calls()
+
+    def _set_interface(self, function, input_types, output_types, input_names,
+                       output_names, lowered_inputs, lowered_outputs, dim_groups):
+        self.function = function
+        self.input_types = input_types
+        self.output_types = output_types
+        self.input_names = input_names
+        self.output_names = output_names
+        self._lowered_inputs = lowered_inputs
+        self._lowered_outputs = lowered_outputs
+        self._dim_groups = dim_groups
+
+    def _interface_json(self) -> dict:
+        """The interface as the compiled-model cache keeps it (types as text)."""
+        return {"function": self.function,
+                "input_types": [str(t) for t in self.input_types],
+                "output_types": [str(t) for t in self.output_types],
+                "input_names": list(self.input_names),
+                "output_names": list(self.output_names),
+                "lowered_inputs": [str(t) for t in self._lowered_inputs],
+                "lowered_outputs": [str(t) for t in self._lowered_outputs],
+                "dim_groups": [[p, [list(m) for m in ms]] for p, ms in self._dim_groups]}
 
     def _prepare_calls(self):
         """What a call needs, worked out once (see [Note: the call path])."""
@@ -506,7 +532,8 @@ def _output(v):
 def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
             pipeline=None, *, example_args=None, example_kwargs=None, dynamic_shapes=None,
             print_ir_after_all: bool = False, dump_dir=None,
-            out=None, progress: bool | None = None, **target_options) -> CompiledModel:
+            out=None, progress: bool | None = None, cache: bool | None = None,
+            **target_options) -> CompiledModel:
     """Compile `model` (a path to an .onnx, .pt2 or .mlir file, an onnx.ModelProto, a
     torch.nn.Module, a torch.export.ExportedProgram or a Strata module) for `target`;
     returns a callable on NumPy arrays (and PyTorch tensors: see TorchCompiledModel). A
@@ -521,12 +548,16 @@ def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
     strata/backends/cpu/autotune.py, `tune_time`). `progress` turns the notices of slow
     steps on stderr on (True) or off (False); None: on when stderr is a terminal, as
     $STRATA_PROGRESS / $STRATA_QUIET say (see [Note: when Strata speaks] in
-    strata/progress.py)."""
+    strata/progress.py). `cache`: whether a model compiled before, in any process, is
+    loaded from the compiled-model cache instead of compiled again, and a new one kept
+    there (None: unless $STRATA_CACHE=0; see [Note: the compiled-model cache] in
+    strata/cache.py); printing or dumping the IR compiles anyway."""
     from . import progress as _progress
     with _progress.settings(progress), \
             _progress.step(f"compiling {_model_label(model)}", after=_progress.LONG_COMPILE_S):
         return _compile(model, target, function, pipeline, print_ir_after_all, dump_dir,
-                        out, target_options, (example_args, example_kwargs, dynamic_shapes))
+                        out, target_options, (example_args, example_kwargs, dynamic_shapes),
+                        cache)
 
 
 def _model_label(model) -> str:
@@ -542,11 +573,49 @@ def _model_label(model) -> str:
 
 
 def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, out,
-             target_options, export_args=(None, None, None)) -> CompiledModel:
+             target_options, export_args=(None, None, None), cache=None) -> CompiledModel:
     t = get_target(target)
     if target_options:
         t = t.with_options(**target_options)
+    from . import cache as _cache
+    # [Note: the compiled-model cache] (strata/cache.py)
+    use_cache = _cache.models_enabled(cache) and hasattr(t, "cache_token") and \
+        not print_ir_after_all and dump_dir is None
+    key = None
+    if use_cache:
+        digest = _file_model_digest(model)
+        if digest is not None:
+            key = _cache_key(digest, t, function, pipeline)
+            hit = _load_cached(key, t)
+            if hit is not None:
+                return CompiledModel(None, None, None, t, cached=hit)
     module, program = _load(model, *export_args)
+    if use_cache and key is None:
+        key = _cache_key(_module_digest(module), t, function, pipeline)
+        hit = _load_cached(key, t)
+        if hit is not None:
+            if _is_torch_module(module):
+                return TorchCompiledModel(None, None, None, t, None, program,
+                                          _torch_dim_names(module, function), cached=hit)
+            return CompiledModel(None, None, None, t, cached=hit)
+    compiled = _compile_module(module, program, t, function, pipeline, print_ir_after_all,
+                               dump_dir, out)
+    if key is not None:
+        _store_cached(key, t, compiled)
+    return compiled
+
+
+def _torch_dim_names(module, function):
+    """Per input of the entry of torch-dialect `module`, torch.export's symbol per dim."""
+    entry = _entry(module, function)
+    if not entry.regions[0].blocks:
+        return None
+    from .conversion.torch_to_linalg import symbolic_dims
+    return [symbolic_dims(a) for a in entry.regions[0].blocks[0].args]
+
+
+def _compile_module(module, program, t, function, pipeline, print_ir_after_all, dump_dir,
+                    out) -> CompiledModel:
     entry = _entry(module, function)
     torch_module = _is_torch_module(module)
     # The signature the caller sees (see CompiledModel): a body-less copy of the entry
@@ -555,10 +624,7 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
     if torch_module:
         props["function_type"] = _torch_interface_type(props["function_type"].value)
     interface = type(entry).create(properties=props, loc=entry.loc)
-    dim_names = None
-    if torch_module and entry.regions[0].blocks:
-        from .conversion.torch_to_linalg import symbolic_dims
-        dim_names = [symbolic_dims(a) for a in entry.regions[0].blocks[0].args]
+    dim_names = _torch_dim_names(module, function) if torch_module else None
     inst = CompileInstrumentation(print_ir_after_all, dump_dir, out) \
         if print_ir_after_all or dump_dir else None
     pm = build_pipeline(_available_passes(target_pipeline(t, module)) if pipeline is None
@@ -574,6 +640,154 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
     if torch_module:
         return TorchCompiledModel(module, interface, lowered, t, inst, program, dim_names)
     return CompiledModel(module, interface, lowered, t, inst)
+
+
+# ---------------------------------------------------------------- the model cache
+# [Note: the compiled-model cache] (strata/cache.py): the key, and what is kept.
+
+
+def _file_model_digest(model) -> str | None:
+    """The digest of a model given as bytes: an .onnx or .mlir file (its external data
+    files too), an onnx.ModelProto; None for other models (their imported module is
+    hashed: `_module_digest`)."""
+    from . import cache as _cache
+    if isinstance(model, (str, os.PathLike)):
+        path = os.fspath(model)
+        ext = os.path.splitext(path)[1].lower()
+        if ext not in (".onnx", ".mlir") or not os.path.isfile(path):
+            return None
+        try:
+            if ext == ".mlir":
+                return "mlir:" + _cache.file_digest(path)
+            return "onnx:" + _onnx_file_digest(path)
+        except OSError:
+            return None
+    if type(model).__name__ == "ModelProto" and type(model).__module__.startswith("onnx"):
+        import hashlib
+        return "onnx-proto:" + hashlib.sha256(model.SerializeToString()).hexdigest()
+    return None
+
+
+def _onnx_file_digest(path) -> str:
+    """The digest of an .onnx file and of the external data files it names (each
+    remembered by its size and mtime)."""
+    from . import cache as _cache
+    path = os.path.realpath(path)
+    entry = _cache.remembered([path], lambda: _onnx_contents(path))
+    parts = [entry["digest"]]
+    folder = os.path.dirname(path)
+    for loc in entry["external"]:
+        full = os.path.realpath(os.path.join(folder, loc))
+        parts.append(f"{loc}={_cache.file_digest(full) if os.path.isfile(full) else '-'}")
+    return ";".join(parts)
+
+
+def _onnx_contents(path) -> dict:
+    """{"digest": sha256 of the file, "external": the external data files it names}."""
+    import hashlib
+    with open(path, "rb") as f:
+        data = f.read()
+    external = []
+    if b"location" in data:   # (the key of external data entries)
+        try:
+            import onnx
+            from onnx.external_data_helper import _get_all_tensors, uses_external_data
+            m = onnx.load_model_from_string(data)
+            external = sorted({e.value for t in _get_all_tensors(m)
+                               if uses_external_data(t)
+                               for e in t.external_data if e.key == "location"})
+        except Exception:  # noqa: BLE001 - the importer reports a bad file
+            external = []
+    return {"digest": hashlib.sha256(data).hexdigest(), "external": external}
+
+
+def _module_digest(module) -> str:
+    """The digest of a Strata module: its text with locations and the bytes of the
+    resource blobs it uses."""
+    import hashlib
+    from .ir.dense import BLOBS
+    from .ir.gc_pause import gc_paused
+    from .syntax.printer import Printer, PrintOptions
+    p = Printer(PrintOptions(generic=True, debuginfo=True, print_resources=False))
+    with gc_paused():
+        text = p.print_top(module)
+    h = hashlib.sha256(text.encode())
+    for dialect, name in p.resources_used:
+        if dialect == "builtin" and name in BLOBS:
+            h.update(f"\0{name}\0{BLOBS.alignment(name)}\0".encode())
+            h.update(BLOBS[name])
+    return "module:" + h.hexdigest()
+
+
+def _cache_key(digest, target, function, pipeline) -> str:
+    import hashlib
+    import json
+    from . import cache as _cache
+    if pipeline is not None and not isinstance(pipeline, str):
+        pipeline = [str(p) for p in pipeline]
+    text = json.dumps({"format": _cache.FORMAT, "model": digest, "function": function,
+                       "pipeline": pipeline, "target": target.cache_token(),
+                       "strata": _cache.source_fingerprint()}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:40]
+
+
+def _load_cached(key, target):
+    """(interface, callable) of the cached model `key`, or None (a miss; an entry that
+    does not load is removed)."""
+    from . import cache as _cache
+    got = _cache.read_entry(key)
+    if got is None:
+        return None
+    manifest, blobs = got
+    try:
+        interface = manifest["interface"]
+        run = target.load_cached(manifest["code"], blobs)
+        return _interface_from_json(interface), run
+    except (KeyError, ValueError, TypeError, IndexError, StrataError):
+        _cache.remove_entry(key)
+        return None
+
+
+def _store_cached(key, target, compiled) -> None:
+    """Keep `compiled` in the cache under `key` (nothing when the target cannot)."""
+    from . import cache as _cache
+    got = target.cache_entry(compiled._run)
+    if got is None:
+        return
+    code, blobs = got
+    _cache.write_entry(key, {"interface": compiled._interface_json(), "code": code}, blobs)
+
+
+def _interface_from_json(d) -> dict:
+    """CompiledModel._set_interface's arguments from CompiledModel._interface_json's."""
+    types = _parse_types
+    return {"function": str(d["function"]),
+            "input_types": types(d["input_types"]),
+            "output_types": types(d["output_types"]),
+            "input_names": [str(n) for n in d["input_names"]],
+            "output_names": [str(n) for n in d["output_names"]],
+            "lowered_inputs": types(d["lowered_inputs"]),
+            "lowered_outputs": types(d["lowered_outputs"]),
+            "dim_groups": [(str(p), [(int(i), int(k)) for i, k in ms])
+                           for p, ms in d["dim_groups"]]}
+
+
+def _parse_types(texts) -> list:
+    """Types from their text (builtin types need no dialect; others load them all)."""
+    from .ir.context import Context
+    from .ir.diagnostics import DiagnosticError
+    from .syntax.attr_parser import AttrParser
+    out = []
+    for text in texts:
+        try:
+            out.append(AttrParser(text, Context()).parse_type())
+        except DiagnosticError:
+            from .dialects import default_context
+            try:
+                out.append(AttrParser(text, default_context()).parse_type())
+            except DiagnosticError:
+                raise ValueError(f"cannot read type {text!r}") from None
+    return out
 
 
 # ---------------------------------------------------------------- PyTorch models
@@ -604,8 +818,9 @@ class TorchCompiledModel(CompiledModel):
     """A compiled PyTorch program (see [Note: torch tensors in and out])."""
 
     def __init__(self, module, interface_op, function_op, target, instrumentation=None,
-                 program=None, dim_names=None):
-        super().__init__(module, interface_op, function_op, target, instrumentation)
+                 program=None, dim_names=None, cached=None):
+        super().__init__(module, interface_op, function_op, target, instrumentation,
+                         cached)
         if dim_names:
             # inputs whose dims torch.export named by one symbol must agree on them
             self._dim_groups = _named_dim_groups(dim_names, self.input_types)

@@ -1,4 +1,4 @@
-"""The `strata` command. Subcommands: demo, run, compile, import."""
+"""The `strata` command. Subcommands: demo, run, compile, import, cache."""
 from __future__ import annotations
 
 import argparse
@@ -35,6 +35,28 @@ def demo() -> int:
     return 0
 
 
+def cache_command(args) -> int:
+    """`strata cache info|clear|dir` (strata/cache.py)."""
+    from .. import cache
+    d = cache.cache_dir()
+    if d is None:
+        print("strata cache: off ($STRATA_CACHE_DIR=off)")
+        return 0
+    if args.action == "dir":
+        print(d)
+    elif args.action == "clear":
+        n = cache.clear()
+        print(f"strata cache: removed {n} compiled model{'s' if n != 1 else ''} from "
+              f"{cache.models_dir()}")
+    else:
+        n, size = cache.usage()
+        state = "on" if cache.models_enabled() else "off ($STRATA_CACHE)"
+        print(f"directory: {d}\ncompiled models: {n}, {size / 2**20:.1f} MiB "
+              f"(cap {cache.max_bytes() / 2**20:.0f} MiB, $STRATA_CACHE_MAX_MB)\n"
+              f"compiled-model cache: {state}")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="strata")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -50,8 +72,14 @@ def main(argv=None) -> int:
                                    "program (.pt2, torch.export.save) and print the module")
     import_cmd.add_arguments(import_parser)
     torch_import_cmd.add_arguments(import_parser)
+    cache_parser = sub.add_parser("cache", help="the compiled-model cache: where it is, "
+                                  "what it holds, empty it")
+    cache_parser.add_argument("action", choices=("info", "clear", "dir"),
+                              help="info: its directory, entries and size; clear: remove "
+                                   "every compiled model; dir: print the directory")
     args = ap.parse_args(argv)
     commands = {"demo": lambda a: demo(), "run": run_cmd.run, "compile": compile_cmd.run,
+                "cache": cache_command,
                 "import": lambda a: (torch_import_cmd.run if torch_import_cmd.handles(a.model)
                                      else import_cmd.run)(a)}
     try:

@@ -29,6 +29,9 @@ def add_arguments(p) -> None:
                    help="passes to run instead of the target's pipeline ('' for none)")
     p.add_argument("--output-dir", default=None,
                    help="save each output as <dir>/<name>.npy instead of printing it")
+    p.add_argument("--no-cache", action="store_true",
+                   help="compile the model even if the compiled-model cache has it, and "
+                        "do not keep it there (see `strata cache`)")
     add_ir_arguments(p)
 
 
@@ -82,7 +85,8 @@ def run(args) -> int:
         f = strata.compile(args.model, target=args.target or DEFAULT_TARGET,
                            function=args.function, pipeline=args.pipeline,
                            print_ir_after_all=args.print_ir_after_all,
-                           dump_dir=args.dump_dir, progress=False if args.quiet else None)
+                           dump_dir=args.dump_dir, progress=False if args.quiet else None,
+                           cache=False if args.no_cache else None)
         with np.errstate(all="ignore"):
             outputs = f(*positional, **named)
     except (strata.StrataError, _UsageError) as e:

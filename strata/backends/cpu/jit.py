@@ -4,6 +4,9 @@
     f = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(jit.address_of("_mlir_ciface_main"))
     jit.timings      # {"parse": s, "optimize": s, "codegen": s}
 
+    jit = JitModule(llvm_ir, keep_object=True)    # jit.object: the machine code as an
+    again = JitModule.from_object(jit.object, symbols)   # object file, loaded again
+
     obj = emit_object(llvm_ir)        # a PIC object for `cc -shared`
     asm = emit_assembly(llvm_ir)      # for reading
 
@@ -124,16 +127,18 @@ def _parse(llvm_ir: str, timings: dict):
 class JitModule:
     """A module compiled in memory for the host (MCJIT). `symbols` (name -> address)
     resolve external globals and functions (weights bound at load time, runtime
-    helpers) before code is finalized. Everything stays alive as long as this object."""
+    helpers) before code is finalized. Everything stays alive as long as this object.
+    With `keep_object`, `self.object` is the machine code MCJIT generated, as the object
+    file (relocations unresolved) that `JitModule.from_object` loads in another process
+    (the compiled-model cache, strata/cache.py)."""
 
-    def __init__(self, llvm_ir: str, opt_level: int = 3, symbols: dict | None = None):
+    def __init__(self, llvm_ir: str, opt_level: int = 3, symbols: dict | None = None,
+                 keep_object: bool = False):
         llvm = _llvm()
         self.timings: dict = {}
         self.opt_level = opt_level
-        # Symbols first: the engine resolves external names while it finalizes.
-        self._symbols = dict(symbols or {})
-        for name, addr in self._symbols.items():
-            llvm.add_symbol(name, int(addr))
+        self.object = None
+        _add_symbols(llvm, symbols)
         mod = _parse(llvm_ir, self.timings)
         tm = host_target_machine(opt_level, reloc="default", jit=True)
         t0 = time.perf_counter()
@@ -142,6 +147,10 @@ class JitModule:
         t0 = time.perf_counter()
         try:
             engine = llvm.create_mcjit_compiler(mod, tm)
+            if keep_object:
+                def keep(_module, buf):
+                    self.object = bytes(buf)
+                engine.set_object_cache(keep)
             engine.finalize_object()
             engine.run_static_constructors()
         except RuntimeError as e:
@@ -153,6 +162,28 @@ class JitModule:
         if os.environ.get("STRATA_PERF_MAP"):
             write_perf_map({f.name: engine.get_function_address(f.name)
                             for f in mod.functions if not f.is_declaration})
+
+    @classmethod
+    def from_object(cls, obj: bytes, symbols: dict | None = None) -> "JitModule":
+        """The module whose machine code is the object file `obj` (a `JitModule`'s
+        `object`, from this process or another on the same CPU and LLVM), loaded with
+        `symbols` bound: no LLVM IR, no optimization, no code generation."""
+        llvm = _llvm()
+        self = cls.__new__(cls)
+        self.timings, self.opt_level, self.object = {}, None, obj
+        _add_symbols(llvm, symbols)
+        t0 = time.perf_counter()
+        tm = host_target_machine(reloc="default", jit=True)
+        try:
+            engine = llvm.create_mcjit_compiler(
+                llvm.parse_assembly(f'target triple = "{tm.triple}"\n'), tm)
+            engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+            engine.finalize_object()
+        except RuntimeError as e:
+            raise LLVMError(f"LLVM could not load the object code: {e}") from None
+        self.timings["load"] = time.perf_counter() - t0
+        self._module, self._engine, self._tm = None, engine, tm
+        return self
 
     @property
     def module_ref(self):
@@ -179,6 +210,12 @@ class JitModule:
             except Exception:  # pragma: no cover - best effort at teardown
                 pass
             self._engine = None
+
+
+def _add_symbols(llvm, symbols):
+    """Bind external names before code is finalized (the engine resolves them then)."""
+    for name, addr in (symbols or {}).items():
+        llvm.add_symbol(name, int(addr))
 
 
 def _emit(llvm_ir, opt_level, timings, what):

@@ -256,10 +256,9 @@ def _optimized(isa: Isa):
 
 
 def _cache_dir() -> str | None:
-    import os
-    d = os.environ.get("STRATA_CACHE_DIR") or os.path.join(
-        os.path.expanduser("~"), ".cache", "strata")
-    return None if d in ("", "0", "off") else d
+    """Where the kernels and tuning results are kept (strata/cache.py owns the rule)."""
+    from ...cache import cache_dir
+    return cache_dir()
 
 
 @functools.lru_cache(maxsize=8)

@@ -194,27 +194,78 @@ class CpuTarget(Target):
         return ir, signatures, weights
 
     def load(self, module, function: str, instrumentation=None, timings=None):
-        from ...runtime import NativeModule, runtime_symbols
         from .jit import JitModule
         timings = {} if timings is None else timings
         ir, signatures, weights = self.lower_to_llvmir(module, {function}, instrumentation,
                                                        timings)
-        symbols = {name: a.ctypes.data for name, a in weights.items()}
-        symbols.update(runtime_symbols())
-        from .support import support_symbols
-        for name, addr in support_symbols().items():
-            symbols.setdefault(name, addr)
-        # the kernels and the thread pool (every module calls strata_threads_enter)
-        from .kernels import kernel_symbols
-        symbols.update(kernel_symbols())
+        symbols = _symbols(weights)
         t0 = time.perf_counter()
-        jit = JitModule(ir, opt_level=self.opt_level, symbols=symbols)
+        jit = JitModule(ir, opt_level=self.opt_level, symbols=symbols, keep_object=True)
         timings["llvm"] = time.perf_counter() - t0
-        # strata.compile has checked the arguments against the signature already: the
-        # callable skips the runtime's own check (see NativeFunction.run).
-        fn = NativeModule(jit, signatures, weights).function(function)
-        _THREAD_COUNTS[fn] = jit.address_of(NUM_THREADS_SYMBOL)
-        return fn.run
+        return _native_run(jit, signatures, weights, function)
+
+    # -- the compiled-model cache ([Note: the compiled-model cache], strata/cache.py)
+    def cache_token(self) -> dict:
+        """What besides the model decides the code this target makes: its options, the
+        host CPU, the kernels' ISA, LLVM, the thread count tile choices assume and the
+        environment variables read while compiling."""
+        import llvmlite
+        import llvmlite.binding as llvm
+
+        from .jit import _llvm
+        from .kernels import default_threads, host_isa
+        _llvm()
+        try:
+            features = llvm.get_host_cpu_features().flatten()
+        except RuntimeError:
+            features = ""
+        return {"target": self.name, "opt_level": self.opt_level,
+                "num_threads": self.num_threads, "parallel": self.parallel,
+                "tune": self.tune, "tune_time": self.tune_time,
+                "cpu": llvm.get_host_cpu_name(), "features": features,
+                "triple": llvm.get_process_triple(), "isa": repr(host_isa()),
+                "llvmlite": llvmlite.__version__,
+                "llvm": ".".join(map(str, llvm.llvm_version_info)),
+                "threads": default_threads() if not self.num_threads else None,
+                "env": {k: os.environ.get(k) for k in ("STRATA_LLVM_SLP",)}}
+
+    def cache_entry(self, run):
+        """(manifest, blobs) that `load_cached` loads `run` (a callable this target's
+        `load` returned) from: the object code, the weights' bytes, the entry point's
+        signature. None when `run` is not one. The object is dropped from the JIT."""
+        fn = getattr(run, "__self__", None)
+        native = getattr(fn, "_owner", None)
+        jit = getattr(native, "jit", None)
+        if getattr(jit, "object", None) is None:
+            return None
+        blobs = {"object": jit.object}
+        jit.object = None
+        weights = []
+        for i, (name, a) in enumerate(native.weights.items()):
+            blobs[f"w{i}"] = np.ascontiguousarray(a).view(np.uint8).reshape(-1)
+            weights.append({"symbol": name, "dtype": a.dtype.str, "shape": list(a.shape)})
+        sig = fn.signature
+        return ({"function": fn.name, "weights": weights,
+                 "args": [_spec_to_json(s) for s in sig.args],
+                 "results": [_spec_to_json(s) for s in sig.results]}, blobs)
+
+    def load_cached(self, manifest: dict, blobs: dict):
+        """The callable `load` returned, from what `cache_entry` stored (KeyError,
+        ValueError or TypeError if the manifest does not fit)."""
+        from ...runtime import Signature
+        from .jit import JitModule
+        weights = {}
+        for i, w in enumerate(manifest["weights"]):
+            dtype = np.dtype(w["dtype"])
+            if dtype.kind not in "biufc":
+                raise ValueError(f"weights of dtype {dtype}")
+            a = blobs[f"w{i}"].view(dtype)
+            weights[str(w["symbol"])] = a.reshape([int(n) for n in w["shape"]])
+        function = str(manifest["function"])
+        sig = Signature([_spec_from_json(s) for s in manifest["args"]],
+                        [_spec_from_json(s) for s in manifest["results"]])
+        jit = JitModule.from_object(blobs["object"].tobytes(), _symbols(weights))
+        return _native_run(jit, {function: sig}, weights, function)
 
     # -- threads of a loaded model (CompiledModel.num_threads)
     def num_threads_of(self, run) -> int:
@@ -228,6 +279,42 @@ class CpuTarget(Target):
     def set_num_threads_of(self, run, n: int) -> None:
         """Run the model loaded as `run` on `n` threads (n <= 0: the process's count)."""
         _count_cell(run).value = max(int(n), 0)
+
+
+def _symbols(weights) -> dict:
+    """The external symbols of a compiled model's code: its weights (by address), the
+    runtime's hooks, support functions, the kernels and the thread pool (every module
+    calls strata_threads_enter)."""
+    from ...runtime import runtime_symbols
+    from .kernels import kernel_symbols
+    from .support import support_symbols
+    symbols = {name: a.ctypes.data for name, a in weights.items()}
+    symbols.update(runtime_symbols())
+    for name, addr in support_symbols().items():
+        symbols.setdefault(name, addr)
+    symbols.update(kernel_symbols())
+    return symbols
+
+
+def _native_run(jit, signatures, weights, function):
+    """The checked-arguments-skipping callable of `function` in the loaded `jit`:
+    strata.compile has checked the arguments against the signature already (see
+    NativeFunction.run)."""
+    from ...runtime import NativeModule
+    fn = NativeModule(jit, signatures, weights).function(function)
+    _THREAD_COUNTS[fn] = jit.address_of(NUM_THREADS_SYMBOL)
+    return fn.run
+
+
+def _spec_to_json(s) -> dict:
+    return {"dtype": s.dtype.str, "shape": list(s.shape), "dims": list(s.dims),
+            "scalar": s.scalar}
+
+
+def _spec_from_json(d):
+    from ...runtime import MemRefSpec
+    return MemRefSpec(np.dtype(d["dtype"]), [None if n is None else int(n) for n in d["shape"]],
+                      [None if n is None else str(n) for n in d["dims"]], bool(d["scalar"]))
 
 
 # NativeFunction -> address of its module's NUM_THREADS_SYMBOL
