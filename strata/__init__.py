@@ -9,5 +9,8 @@ def compile(model, target: str = "cpu", function: str | None = None, pipeline=No
     """Compile `model` (a path to an .onnx or .mlir file, an onnx.ModelProto or a Strata
     module) for `target`; returns a callable: `outputs = f(*arrays, **by_input_name)`.
     See strata/compiler.py (imported on first use: `import strata` stays light)."""
-    from .compiler import compile as _compile
-    return _compile(model, target=target, function=function, pipeline=pipeline, **options)
+    from .ir.gc_pause import gc_paused
+    with gc_paused():   # the compiler's first import too ([Note: no collector while compiling])
+        from .compiler import compile as _compile
+        return _compile(model, target=target, function=function, pipeline=pipeline,
+                        **options)

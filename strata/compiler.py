@@ -553,7 +553,14 @@ def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
     there (None: unless $STRATA_CACHE=0; see [Note: the compiled-model cache] in
     strata/cache.py); printing or dumping the IR compiles anyway."""
     from . import progress as _progress
-    with _progress.settings(progress), \
+    from .ir.gc_pause import gc_paused
+    # [Note: no collector while compiling]
+    # A compile builds and drops IR (ops, values, uses: reference cycles) by the hundred
+    # thousand while what stays alive grows: the cyclic collector ran 180 times in a
+    # MiniLM compile, scanning the live IR each time, for 0.3 s of its 2.5 s of CPU and
+    # 2% less peak memory. It is paused until the callable is made; the garbage left
+    # goes in its next collection.
+    with _progress.settings(progress), gc_paused(), \
             _progress.step(f"compiling {_model_label(model)}", after=_progress.LONG_COMPILE_S):
         return _compile(model, target, function, pipeline, print_ir_after_all, dump_dir,
                         out, target_options, (example_args, example_kwargs, dynamic_shapes),
