@@ -176,7 +176,7 @@ def test_broken_entry_is_compiled_again(cache_dir, model_file, damage):
     entry, = entries(cache_dir)
     data = bytearray(open(entry, "rb").read())
     if damage.startswith("flip"):     # one bit of the object code or of a weight
-        lo, hi = blob_span(data, "object" if damage == "flip-object" else "w0")
+        lo, hi = blob_span(data, "object0" if damage == "flip-object" else "w0")
         data[(lo + hi) // 2] ^= 0x10
     elif damage == "truncate":
         data = data[:len(data) // 2]

@@ -4,8 +4,8 @@
     f = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(jit.address_of("_mlir_ciface_main"))
     jit.timings      # {"parse": s, "optimize": s, "codegen": s}
 
-    jit = JitModule(llvm_ir, keep_object=True)    # jit.object: the machine code as an
-    again = JitModule.from_object(jit.object, symbols)   # object file, loaded again
+    jit = JitModule(llvm_ir, keep_object=True)    # jit.objects: the machine code as
+    again = JitModule.from_objects(jit.objects, symbols)  # object files, loaded again
 
     obj = emit_object(llvm_ir)        # a PIC object for `cc -shared`
     asm = emit_assembly(llvm_ir)      # for reading
@@ -128,17 +128,28 @@ class JitModule:
     """A module compiled in memory for the host (MCJIT). `symbols` (name -> address)
     resolve external globals and functions (weights bound at load time, runtime
     helpers) before code is finalized. Everything stays alive as long as this object.
-    With `keep_object`, `self.object` is the machine code MCJIT generated, as the object
-    file (relocations unresolved) that `JitModule.from_object` loads in another process
-    (the compiled-model cache, strata/cache.py)."""
+    A large module is compiled by several processes at once ([Note: parallel code
+    generation]; `jobs`, default compile_jobs()). With `keep_object`, `self.objects` is
+    the machine code, as object files (relocations unresolved) that
+    `JitModule.from_objects` loads in another process (the compiled-model cache,
+    strata/cache.py)."""
 
     def __init__(self, llvm_ir: str, opt_level: int = 3, symbols: dict | None = None,
-                 keep_object: bool = False):
+                 keep_object: bool = False, jobs: int | None = None):
         llvm = _llvm()
         self.timings: dict = {}
         self.opt_level = opt_level
-        self.object = None
+        self.objects = None
         _add_symbols(llvm, symbols)
+        parts = _partition(llvm_ir, compile_jobs() if jobs is None else jobs)
+        if parts is not None:
+            objects = _compile_parallel(parts, opt_level, self.timings)
+            self._load_objects(objects)
+            self._llvm_ir = llvm_ir     # (for optimized_ir only)
+            self.timings["jobs"] = len(parts)
+            if keep_object:
+                self.objects = objects
+            return
         mod = _parse(llvm_ir, self.timings)
         tm = host_target_machine(opt_level, reloc="default", jit=True)
         t0 = time.perf_counter()
@@ -149,7 +160,7 @@ class JitModule:
             engine = llvm.create_mcjit_compiler(mod, tm)
             if keep_object:
                 def keep(_module, buf):
-                    self.object = bytes(buf)
+                    self.objects = [bytes(buf)]
                 engine.set_object_cache(keep)
             engine.finalize_object()
             engine.run_static_constructors()
@@ -163,26 +174,32 @@ class JitModule:
             write_perf_map({f.name: engine.get_function_address(f.name)
                             for f in mod.functions if not f.is_declaration})
 
-    @classmethod
-    def from_object(cls, obj: bytes, symbols: dict | None = None) -> "JitModule":
-        """The module whose machine code is the object file `obj` (a `JitModule`'s
-        `object`, from this process or another on the same CPU and LLVM), loaded with
-        `symbols` bound: no LLVM IR, no optimization, no code generation."""
+    def _load_objects(self, objects) -> None:
+        """Load object files into one engine (their symbols resolve each other)."""
         llvm = _llvm()
-        self = cls.__new__(cls)
-        self.timings, self.opt_level, self.object = {}, None, obj
-        _add_symbols(llvm, symbols)
         t0 = time.perf_counter()
         tm = host_target_machine(reloc="default", jit=True)
         try:
             engine = llvm.create_mcjit_compiler(
                 llvm.parse_assembly(f'target triple = "{tm.triple}"\n'), tm)
-            engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+            for obj in objects:
+                engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
             engine.finalize_object()
         except RuntimeError as e:
             raise LLVMError(f"LLVM could not load the object code: {e}") from None
         self.timings["load"] = time.perf_counter() - t0
         self._module, self._engine, self._tm = None, engine, tm
+
+    @classmethod
+    def from_objects(cls, objects, symbols: dict | None = None) -> "JitModule":
+        """The module whose machine code is the object files `objects` (a `JitModule`'s
+        `objects`, from this process or another on the same CPU and LLVM), loaded with
+        `symbols` bound: no LLVM IR, no optimization, no code generation."""
+        llvm = _llvm()
+        self = cls.__new__(cls)
+        self.timings, self.opt_level, self.objects = {}, None, list(objects)
+        _add_symbols(llvm, symbols)
+        self._load_objects(self.objects)
         return self
 
     @property
@@ -192,7 +209,16 @@ class JitModule:
 
     @property
     def optimized_ir(self) -> str:
-        return str(self._module)
+        """The optimized module's text (for a module compiled in parts, the whole module
+        optimized again, here, on demand)."""
+        if self._module is not None:
+            return str(self._module)
+        if getattr(self, "_llvm_ir", None) is None:
+            raise StrataError("this module was loaded from object code: it has no IR")
+        mod = _parse(self._llvm_ir, {})
+        optimize(mod, self.opt_level, host_target_machine(self.opt_level, reloc="default",
+                                                          jit=True))
+        return str(mod)
 
     def address_of(self, name: str) -> int:
         """The address of function or global `name`; StrataError if it is not there."""
@@ -210,6 +236,175 @@ class JitModule:
             except Exception:  # pragma: no cover - best effort at teardown
                 pass
             self._engine = None
+
+
+# ---------------------------------------------------------------- parallel code generation
+# [Note: parallel code generation]
+# LLVM's optimization and code generation of a model's module were a fifth to a quarter
+# of a cold compile (ConvNeXt-T: 0.75 s of 2.75 s CPU), all on one core, while a model's
+# module is dozens of independent functions (the loop nests outlined, the glue around
+# them). A module of at least PARALLEL_MIN_BYTES of IR is split into `jobs` parts by
+# function (the largest first, each to the part with the least work; a function at O0,
+# `optnone`, weighs a quarter of its text), and each part is optimized and compiled to an
+# object file by its own process: forked children (llvmlite serializes every LLVM call of
+# a process behind one lock, so threads would take turns), this process doing the first
+# part meanwhile. A part is the module's text with the other parts' functions declared
+# instead of defined (outlined functions are noinline: no inlining is lost; keeping
+# their bodies as `available_externally` made every part optimize every function),
+# globals defined in the first part only (`available_externally` in the others: their
+# values still fold), and local symbols made external so that parts reach each other's. The objects are loaded into one MCJIT engine, which links them
+# (and the compiled-model cache keeps them as they are). Forking needs a POSIX system
+# (Linux); the fork happens holding llvmlite's lock, so no other thread is inside LLVM.
+# $STRATA_COMPILE_JOBS sets the number of parts (1: one piece, in this process).
+PARALLEL_MIN_BYTES = 64 * 1024
+_LOCAL = ("private", "internal")
+
+
+def compile_jobs() -> int:
+    """Parts a large module is compiled in: $STRATA_COMPILE_JOBS, else the CPUs this
+    process may run on (at most 8); 1 where processes cannot be forked."""
+    import sys
+    env = os.environ.get("STRATA_COMPILE_JOBS", "").strip()
+    if env.isdigit() and int(env) > 0:
+        n = int(env)
+    else:
+        try:
+            n = min(len(os.sched_getaffinity(0)), 8)
+        except (AttributeError, OSError):
+            n = min(os.cpu_count() or 1, 8)
+    return n if sys.platform.startswith("linux") and hasattr(os, "fork") else 1
+
+
+def _functions(llvm_ir: str) -> list:
+    """[(start, end, name, cost)] of the function definitions of LLVM IR text: `start` at
+    "define", `end` past the closing "}" line."""
+    out = []
+    at = llvm_ir.find("\ndefine ")
+    while at >= 0:
+        eol = llvm_ir.find("\n", at + 1)
+        close = llvm_ir.find("\n}\n", eol)
+        if eol < 0 or close < 0:
+            return []
+        header = llvm_ir[at + 1:eol]
+        name = header[header.find("@") + 1:header.find("(", header.find("@"))]
+        size = close - at
+        out.append((at + 1, close + 3, name.strip('"'),
+                    size / 4 if " optnone" in header else size))
+        at = llvm_ir.find("\ndefine ", close)
+    return out
+
+
+def _partition(llvm_ir: str, jobs: int):
+    """The LLVM IR text of each part, or None to compile in one piece."""
+    if jobs <= 1 or len(llvm_ir) < PARALLEL_MIN_BYTES:
+        return None
+    funcs = _functions(llvm_ir)
+    jobs = min(jobs, len(funcs) // 2)
+    if jobs <= 1:
+        return None
+    load = [(0.0, k) for k in range(jobs)]
+    owner = {}
+    for i in sorted(range(len(funcs)), key=lambda i: -funcs[i][3]):
+        w, k = min(load)
+        load[k] = (w + funcs[i][3], k)
+        owner[i] = k
+    parts = []
+    for k in range(jobs):
+        pieces, at = [], 0
+        for i, (start, end, _, _) in enumerate(funcs):
+            pieces.append(llvm_ir[at:start])
+            if owner[i] == k:
+                pieces.append(llvm_ir[start:end])
+            else:   # a declaration: the header up to the parameters' ")"
+                header = llvm_ir[start:llvm_ir.find("\n", start)]
+                name_at = header.find("@")
+                close = header.find(")", header.find("(", name_at))
+                pieces.append("declare " + _strip_linkage(header[len("define "):name_at]) +
+                              header[name_at:close + 1] + "\n")
+            at = end
+        pieces.append(llvm_ir[at:])
+        parts.append("".join(pieces))
+    return parts
+
+
+# Words that may come before a function's return type in a definition, not in a
+# declaration.
+_DEFINITION_ONLY = {"private", "internal", "linkonce", "linkonce_odr", "weak", "weak_odr",
+                    "available_externally", "dso_local", "hidden", "protected"}
+
+
+def _strip_linkage(prefix: str) -> str:
+    words = prefix.split(" ")
+    while words and words[0] in _DEFINITION_ONLY:
+        words.pop(0)
+    return " ".join(words)
+
+
+def _compile_part(part_ir: str, opt_level: int, first: bool, timings=None) -> bytes:
+    """The object file of one part's LLVM IR text (its functions defined, the others'
+    declared): globals are defined by the first part only, local symbols made external
+    (see [Note: parallel code generation])."""
+    timings = {} if timings is None else timings
+    mod = _parse(part_ir, timings)
+    anonymous = 0
+    for is_function, values in ((True, mod.functions), (False, mod.global_variables)):
+        for v in values:
+            if v.is_declaration or v.name.startswith("llvm."):
+                continue
+            if not v.name:
+                anonymous += 1
+                v.name = f"__strata_anon_{anonymous}"
+            if v.linkage.name in _LOCAL:
+                v.linkage = "external"
+            if not is_function and not first:
+                v.linkage = "available_externally"
+    tm = host_target_machine(opt_level, reloc="default", jit=True)
+    t0 = time.perf_counter()
+    optimize(mod, opt_level, tm)
+    timings["optimize"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    obj = tm.emit_object(mod)
+    timings["codegen"] = time.perf_counter() - t0
+    return obj
+
+
+def _compile_parallel(parts, opt_level: int, timings) -> list:
+    """The object files of `parts` (LLVM IR text): the first compiled here, the others
+    by forked children meanwhile (see [Note: parallel code generation])."""
+    from llvmlite.binding import ffi
+    children = []
+    try:
+        for part in parts[1:]:
+            r, w = os.pipe()
+            with ffi.lib._lock:     # no other thread inside LLVM while forking
+                pid = os.fork()
+            if pid == 0:        # the child: compile, write the object, leave at once
+                code = 0
+                try:
+                    os.close(r)
+                    out = b"O" + _compile_part(part, opt_level, False)
+                except BaseException as e:  # noqa: BLE001 - reported by the parent
+                    out, code = b"E" + str(e).encode(errors="replace"), 1
+                try:
+                    with os.fdopen(w, "wb") as f:
+                        f.write(out)
+                finally:
+                    os._exit(code)
+            os.close(w)
+            children.append((pid, r))
+        objects = [_compile_part(parts[0], opt_level, True, timings)]
+    finally:
+        results = []
+        for pid, r in children:
+            with os.fdopen(r, "rb") as f:
+                results.append(f.read())
+            os.waitpid(pid, 0)
+    for data in results:
+        if not data.startswith(b"O"):
+            raise LLVMError("LLVM could not compile the module: "
+                            f"{data[1:].decode(errors='replace') or 'a compiling process died'}")
+        objects.append(data[1:])
+    return objects
 
 
 def _add_symbols(llvm, symbols):

@@ -236,16 +236,16 @@ class CpuTarget(Target):
         fn = getattr(run, "__self__", None)
         native = getattr(fn, "_owner", None)
         jit = getattr(native, "jit", None)
-        if getattr(jit, "object", None) is None:
+        if not getattr(jit, "objects", None):
             return None
-        blobs = {"object": jit.object}
-        jit.object = None
+        blobs = {f"object{i}": obj for i, obj in enumerate(jit.objects)}
+        jit.objects = None
         weights = []
         for i, (name, a) in enumerate(native.weights.items()):
             blobs[f"w{i}"] = np.ascontiguousarray(a).view(np.uint8).reshape(-1)
             weights.append({"symbol": name, "dtype": a.dtype.str, "shape": list(a.shape)})
         sig = fn.signature
-        return ({"function": fn.name, "weights": weights,
+        return ({"function": fn.name, "weights": weights, "objects": len(blobs) - len(weights),
                  "args": [_spec_to_json(s) for s in sig.args],
                  "results": [_spec_to_json(s) for s in sig.results]}, blobs)
 
@@ -264,7 +264,8 @@ class CpuTarget(Target):
         function = str(manifest["function"])
         sig = Signature([_spec_from_json(s) for s in manifest["args"]],
                         [_spec_from_json(s) for s in manifest["results"]])
-        jit = JitModule.from_object(blobs["object"].tobytes(), _symbols(weights))
+        objects = [blobs[f"object{i}"].tobytes() for i in range(int(manifest["objects"]))]
+        jit = JitModule.from_objects(objects, _symbols(weights))
         return _native_run(jit, {function: sig}, weights, function)
 
     # -- threads of a loaded model (CompiledModel.num_threads)
