@@ -202,9 +202,12 @@ def profile(path: str) -> None:
         jit_init(self, *a, **k)
         captured.update(self.timings)
     cpu_jit.JitModule.__init__ = jit_timed
+    gc_time[:] = [0.0, 0]
     c1 = time.process_time()
     f = strata.compile(path, cache=False)
     total = time.process_time() - c1
+    import resource
+    child = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = f.timings
     rows = [("imports (strata, onnx, passes)", imports), ("ONNX load + import", loaded[0])]
     tensor = {"onnx-decompose", "onnx-fold-constants", "onnx-shape-inference",
@@ -219,9 +222,13 @@ def profile(path: str) -> None:
              ("LLVM codegen", captured.get("codegen", 0.0))]
     accounted = sum(s for n, s in rows if not n.startswith("imports"))
     rows.append(("other (tensor-level verify, loading, glue)", total - accounted))
+    jobs = t.get("jobs") or captured.get("jobs") or 1
     print(f"cold compile of {os.path.basename(path)}: {total:.2f} s CPU in strata.compile "
           f"(+{imports:.2f} s imports; process {time.process_time() - c_start:.2f} s); "
-          f"the collector: {gc_time[0]:.2f} s in {gc_time[1]} collections (inside the rows)")
+          f"the collector ran {gc_time[1]} times in it ({gc_time[0]:.2f} s, inside the rows); "
+          f"LLVM in {jobs} part{'s' if jobs != 1 else ''}" +
+          (f" (the LLVM rows: this process's part; the other parts took "
+           f"{child.ru_utime + child.ru_stime:.2f} s of CPU meanwhile)" if jobs != 1 else ""))
     print(f"{'step':52} {'CPU s':>7} {'%':>5}")
     for name, s in rows:
         if s >= 0.005 or not name.startswith("pass "):

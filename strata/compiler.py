@@ -664,9 +664,11 @@ def _file_model_digest(model) -> str | None:
         if ext not in (".onnx", ".mlir") or not os.path.isfile(path):
             return None
         try:
+            # (the path too: the ONNX importer names the file in the ops' locations)
+            where = os.path.realpath(path)
             if ext == ".mlir":
-                return "mlir:" + _cache.file_digest(path)
-            return "onnx:" + _onnx_file_digest(path)
+                return f"mlir:{where}:{_cache.file_digest(path)}"
+            return f"onnx:{where}:{_onnx_file_digest(path)}"
         except OSError:
             return None
     if type(model).__name__ == "ModelProto" and type(model).__module__.startswith("onnx"):

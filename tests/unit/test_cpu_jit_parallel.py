@@ -121,3 +121,29 @@ def test_compile_jobs(monkeypatch):
     assert "jobs" not in JitModule(ir).timings
     monkeypatch.delenv("STRATA_COMPILE_JOBS")
     assert 1 <= J.compile_jobs() <= 8
+
+
+def test_parts_link_into_a_shared_library(tmp_path):
+    """emit_objects: position-independent parts that `cc -shared` links (aot.py)."""
+    import shutil
+    import subprocess
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler")
+    from strata.backends.cpu.jit import emit_objects
+    timings = {}
+    objects = emit_objects(module_ir(), timings=timings, jobs=3)
+    assert len(objects) == 3 and timings["jobs"] == 3
+    paths = []
+    for i, obj in enumerate(objects):
+        paths.append(str(tmp_path / f"m{i}.o"))
+        with open(paths[-1], "wb") as f:
+            f.write(obj)
+    lib = str(tmp_path / "m.so")
+    subprocess.run([cc, "-shared", "-o", lib, *paths], check=True, capture_output=True)
+    so = ctypes.CDLL(lib)
+    so.set_scale.argtypes = [ctypes.c_int64]
+    so.main.restype = ctypes.c_int64
+    so.set_scale(2)
+    assert so.main() == expected(2)
+    assert len(emit_objects(module_ir(4))) == 1

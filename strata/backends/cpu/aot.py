@@ -869,18 +869,20 @@ def build_shared_library(model, output: str, function: str | None = None,
     available), its kernels' tile words measured if `tune` (see lower_to_llvm). Returns
     {"library", "header", "function", "signature", "checked"} (checked: whether it has
     strata_model_run, see checked_entry_c)."""
-    from .jit import emit_object
+    from .jit import emit_objects
     low = lower_to_llvm(model, function, instrumentation, timings, opt_level, num_threads,
                         tune, tune_time)
     fname, weights = low["function"], low["weights"]
-    obj = emit_object(low["ir"], opt_level=opt_level)
+    objects = emit_objects(low["ir"], opt_level=opt_level)
     header = header or os.path.splitext(output)[0] + ".h"
     cc = _cc()
     with tempfile.TemporaryDirectory(prefix="strata-aot-") as tmp:
-        paths = {k: os.path.join(tmp, k) for k in ("model.o", "weights.s", "runtime.c",
+        paths = {k: os.path.join(tmp, k) for k in ("weights.s", "runtime.c",
                                                    "weights.bin", "kernels.o")}
-        with open(paths["model.o"], "wb") as f:
-            f.write(obj)
+        models = [os.path.join(tmp, f"model{i}.o") for i in range(len(objects))]
+        for path, obj in zip(models, objects):
+            with open(path, "wb") as f:
+                f.write(obj)
         from .kernels import kernel_object
         from .support import support_object
         with open(paths["kernels.o"], "wb") as f:
@@ -900,7 +902,7 @@ def build_shared_library(model, output: str, function: str | None = None,
             f.write(f"{{ global: _mlir_ciface_{fname}; {'; '.join(exports)}; "
                     "local: *; };\n")
         cmd = [cc, "-shared", "-fPIC", "-O2", "-std=gnu11", "-o", os.path.abspath(output),
-               paths["model.o"], paths["kernels.o"], paths["support.o"], paths["weights.s"],
+               *models, paths["kernels.o"], paths["support.o"], paths["weights.s"],
                paths["runtime.c"],
                "-lm", "-lpthread", "-Wl,-z,nodelete",
                f"-Wl,--version-script={paths['exports.map']}"]

@@ -8,6 +8,7 @@
     again = JitModule.from_objects(jit.objects, symbols)  # object files, loaded again
 
     obj = emit_object(llvm_ir)        # a PIC object for `cc -shared`
+    objs = emit_objects(llvm_ir)      # the same in parts, compiled in parallel
     asm = emit_assembly(llvm_ir)      # for reading
 
 Code is generated for the host CPU with all of its features (AVX2, AVX-512, NEON...),
@@ -22,7 +23,7 @@ import time
 
 from ...errors import StrataError
 
-__all__ = ["JitModule", "emit_object", "emit_assembly", "host_target_machine", "optimize",
+__all__ = ["JitModule", "emit_object", "emit_objects", "emit_assembly", "host_target_machine", "optimize",
            "host_triple_and_layout", "LLVMError"]
 
 
@@ -340,10 +341,12 @@ def _strip_linkage(prefix: str) -> str:
     return " ".join(words)
 
 
-def _compile_part(part_ir: str, opt_level: int, first: bool, timings=None) -> bytes:
+def _compile_part(part_ir: str, opt_level: int, first: bool, timings=None,
+                  pic: bool = False) -> bytes:
     """The object file of one part's LLVM IR text (its functions defined, the others'
     declared): globals are defined by the first part only, local symbols made external
-    (see [Note: parallel code generation])."""
+    (see [Note: parallel code generation]). For the JIT, or position-independent (`pic`)
+    for a shared library."""
     timings = {} if timings is None else timings
     mod = _parse(part_ir, timings)
     anonymous = 0
@@ -356,9 +359,11 @@ def _compile_part(part_ir: str, opt_level: int, first: bool, timings=None) -> by
                 v.name = f"__strata_anon_{anonymous}"
             if v.linkage.name in _LOCAL:
                 v.linkage = "external"
+                v.visibility = "hidden"   # (a shared library: not exported, no GOT)
             if not is_function and not first:
                 v.linkage = "available_externally"
-    tm = host_target_machine(opt_level, reloc="default", jit=True)
+    tm = host_target_machine(opt_level, reloc="pic") if pic else \
+        host_target_machine(opt_level, reloc="default", jit=True)
     t0 = time.perf_counter()
     optimize(mod, opt_level, tm)
     timings["optimize"] = time.perf_counter() - t0
@@ -368,7 +373,7 @@ def _compile_part(part_ir: str, opt_level: int, first: bool, timings=None) -> by
     return obj
 
 
-def _compile_parallel(parts, opt_level: int, timings) -> list:
+def _compile_parallel(parts, opt_level: int, timings, pic: bool = False) -> list:
     """The object files of `parts` (LLVM IR text): the first compiled here, the others
     by forked children meanwhile (see [Note: parallel code generation])."""
     from llvmlite.binding import ffi
@@ -382,7 +387,7 @@ def _compile_parallel(parts, opt_level: int, timings) -> list:
                 code = 0
                 try:
                     os.close(r)
-                    out = b"O" + _compile_part(part, opt_level, False)
+                    out = b"O" + _compile_part(part, opt_level, False, None, pic)
                 except BaseException as e:  # noqa: BLE001 - reported by the parent
                     out, code = b"E" + str(e).encode(errors="replace"), 1
                 try:
@@ -392,7 +397,7 @@ def _compile_parallel(parts, opt_level: int, timings) -> list:
                     os._exit(code)
             os.close(w)
             children.append((pid, r))
-        objects = [_compile_part(parts[0], opt_level, True, timings)]
+        objects = [_compile_part(parts[0], opt_level, True, timings, pic)]
     finally:
         results = []
         for pid, r in children:
@@ -426,6 +431,19 @@ def _emit(llvm_ir, opt_level, timings, what):
     out = tm.emit_object(mod) if what == "object" else tm.emit_assembly(mod)
     timings["codegen"] = time.perf_counter() - t0
     return out
+
+
+def emit_objects(llvm_ir: str, opt_level: int = 3, timings: dict | None = None,
+                 jobs: int | None = None) -> list:
+    """Relocatable, position-independent object files of `llvm_ir` for the host, to link
+    together into a shared library: one, or for a large module one per part compiled in
+    parallel ([Note: parallel code generation]; `jobs`, default compile_jobs())."""
+    timings = {} if timings is None else timings
+    parts = _partition(llvm_ir, compile_jobs() if jobs is None else jobs)
+    if parts is None:
+        return [emit_object(llvm_ir, opt_level, timings)]
+    timings["jobs"] = len(parts)
+    return _compile_parallel(parts, opt_level, timings, pic=True)
 
 
 def emit_object(llvm_ir: str, opt_level: int = 3, timings: dict | None = None) -> bytes:
