@@ -18,13 +18,14 @@ hashlib and os; NumPy only to check and read entries).
 [Note: the compiled-model cache]
 `strata.compile(model)` of a model compiled before (in any process) loads the native code
 instead of compiling it again. The key (compiler.py, `_cache_key`) hashes:
-- the model: for an .onnx or .mlir file its path and bytes (the digest is remembered by
-  the file's size and mtime, under stamps/: hashing a 90 MB file took 0.15 s) and those
-  of any external data file; for an onnx.ModelProto its serialized bytes; for a Strata module or a torch
-  model the imported module's text with locations (they name the ONNX node in run-time
-  errors) and the bytes of its resource blobs;
-- how it was imported and compiled: the entry function, a replaced pipeline, the
-  exporter's arguments' shapes and dtypes (torch);
+- the model: for an .onnx file its path and bytes (the digest is remembered by the
+  file's size and mtime, under stamps/: hashing a 90 MB file took 0.15 s) and those of
+  any external data file; for an onnx.ModelProto its serialized bytes; for an .mlir
+  file, a Strata module or a torch model the imported module's text with locations
+  (they name the ONNX node in run-time errors), its resource blobs by their place and
+  their bytes;
+- how it was compiled: the entry function, a replaced pipeline (a torch model's
+  example inputs and dynamic shapes are in its imported module's types);
 - the target and its options (`Target.cache_token()`: for cpu the options, the host CPU
   name and features, the kernels' ISA, the default thread count, llvmlite and LLVM
   versions and the environment variables that change code generation);

@@ -597,8 +597,9 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
             if hit is not None:
                 return CompiledModel(None, None, None, t, cached=hit)
     module, program = _load(model, *export_args)
-    if use_cache and key is None:
-        key = _cache_key(_module_digest(module), t, function, pipeline)
+    digest = _module_digest(module) if use_cache and key is None else None
+    if digest is not None:
+        key = _cache_key(digest, t, function, pipeline)
         hit = _load_cached(key, t)
         if hit is not None:
             if _is_torch_module(module):
@@ -654,21 +655,17 @@ def _compile_module(module, program, t, function, pipeline, print_ir_after_all, 
 
 
 def _file_model_digest(model) -> str | None:
-    """The digest of a model given as bytes: an .onnx or .mlir file (its external data
-    files too), an onnx.ModelProto; None for other models (their imported module is
-    hashed: `_module_digest`)."""
-    from . import cache as _cache
+    """The digest of an ONNX model given as bytes: an .onnx file (its external data files
+    too), an onnx.ModelProto; None for other models (their imported module is hashed:
+    `_module_digest`; an .mlir file may hold a torch-dialect module, which compiles to a
+    TorchCompiledModel)."""
     if isinstance(model, (str, os.PathLike)):
         path = os.fspath(model)
-        ext = os.path.splitext(path)[1].lower()
-        if ext not in (".onnx", ".mlir") or not os.path.isfile(path):
+        if os.path.splitext(path)[1].lower() != ".onnx" or not os.path.isfile(path):
             return None
         try:
             # (the path too: the ONNX importer names the file in the ops' locations)
-            where = os.path.realpath(path)
-            if ext == ".mlir":
-                return f"mlir:{where}:{_cache.file_digest(path)}"
-            return f"onnx:{where}:{_onnx_file_digest(path)}"
+            return f"onnx:{os.path.realpath(path)}:{_onnx_file_digest(path)}"
         except OSError:
             return None
     if type(model).__name__ == "ModelProto" and type(model).__module__.startswith("onnx"):
@@ -710,21 +707,32 @@ def _onnx_contents(path) -> dict:
     return {"digest": hashlib.sha256(data).hexdigest(), "external": external}
 
 
-def _module_digest(module) -> str:
-    """The digest of a Strata module: its text with locations and the bytes of the
-    resource blobs it uses."""
+def _module_digest(module) -> str | None:
+    """The digest of a Strata module: its text with locations, each resource blob named
+    by its place among them (a process names a blob "w_1" when "w" is taken: the name
+    means nothing) and its bytes; None (not cached) if a blob cannot be found."""
     import hashlib
+    import re
     from .ir.dense import BLOBS
     from .ir.gc_pause import gc_paused
+    from .syntax.lexer import unescape
     from .syntax.printer import Printer, PrintOptions
     p = Printer(PrintOptions(generic=True, debuginfo=True, print_resources=False))
     with gc_paused():
         text = p.print_top(module)
+    order: dict[str, int] = {}
+
+    def place(m):
+        name = m.group(1)
+        name = unescape(name[1:-1]) if name.startswith('"') else name
+        return f"dense_resource<#{order.setdefault(name, len(order))}>"
+    text = re.sub(r'dense_resource<("(?:[^"\\]|\\.)*"|[^>]*)>', place, text)
     h = hashlib.sha256(text.encode())
-    for dialect, name in p.resources_used:
-        if dialect == "builtin" and name in BLOBS:
-            h.update(f"\0{name}\0{BLOBS.alignment(name)}\0".encode())
-            h.update(BLOBS[name])
+    for name in order:
+        if name not in BLOBS:
+            return None
+        h.update(f"\0{BLOBS.alignment(name)}\0{len(BLOBS[name])}\0".encode())
+        h.update(BLOBS[name])
     return "module:" + h.hexdigest()
 
 

@@ -312,3 +312,38 @@ def test_cli(cache_dir, model_file, capsys):
     out = capsys.readouterr().out
     assert str(cache_dir) in out and "compiled models: 1" in out
     assert main(["cache", "dir"]) == 0 and capsys.readouterr().out.strip() == str(cache_dir)
+
+
+def test_torch_module_and_mlir_file_hit(cache_dir, tmp_path):
+    """A torch.nn.Module is keyed by the module it imports to (exported each time): the
+    second compile skips the pipeline and LLVM, and still speaks torch (names, tensors
+    out, dims torch.export named)."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(),
+                              torch.nn.Linear(32, 8)).eval()
+    x = torch.from_numpy(X)
+    dyn = ({0: torch.export.Dim("batch")},)
+    f = strata.compile(net, example_args=(x,), dynamic_shapes=dyn)
+    g = strata.compile(net, example_args=(x,), dynamic_shapes=dyn)
+    assert not f.from_cache and g.from_cache
+    assert g.input_names == f.input_names and type(g) is type(f)
+    y = g(x[:2])[0]
+    assert isinstance(y, torch.Tensor)
+    np.testing.assert_allclose(y.numpy(), net(x[:2]).detach().numpy(), rtol=1e-5, atol=1e-5)
+    with torch.no_grad():
+        net[0].bias.add_(1.0)       # other weights: another key
+    h = strata.compile(net, example_args=(x,), dynamic_shapes=dyn)
+    assert not h.from_cache
+    np.testing.assert_allclose(h(x)[0].numpy(), net(x).detach().numpy(), rtol=1e-5,
+                               atol=1e-5)
+    # an .mlir file: its bytes
+    p = tmp_path / "m.mlir"
+    p.write_text("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+                 "  %r = arith.addf %a, %a : tensor<4xf32>\n"
+                 "  return %r : tensor<4xf32>\n}\n")
+    a = np.arange(4, dtype=np.float32)
+    assert not strata.compile(str(p)).from_cache
+    m = strata.compile(str(p))
+    assert m.from_cache
+    np.testing.assert_array_equal(m(a)[0], 2 * a)
