@@ -183,7 +183,8 @@ def profile(path: str) -> None:
         def after_pass(self, p, op):
             passes[p.name] = passes.get(p.name, 0.0) + time.process_time() - self._t
     run = pass_manager.PassManager.run
-    pass_manager.PassManager.run = lambda self, op, inst=None: run(self, op, inst or PerPass())
+    pass_manager.PassManager.run = \
+        lambda self, op, inst=None: run(self, op, inst or PerPass())
     import strata.compiler as compiler
     load = compiler._load
     loaded = [0.0]
@@ -225,10 +226,11 @@ def profile(path: str) -> None:
     jobs = t.get("jobs") or captured.get("jobs") or 1
     print(f"cold compile of {os.path.basename(path)}: {total:.2f} s CPU in strata.compile "
           f"(+{imports:.2f} s imports; process {time.process_time() - c_start:.2f} s); "
-          f"the collector ran {gc_time[1]} times in it ({gc_time[0]:.2f} s, inside the rows); "
+          f"the collector ran {gc_time[1]} times in it ({gc_time[0]:.2f} s, in the rows); "
           f"LLVM in {jobs} part{'s' if jobs != 1 else ''}" +
           (f" (the LLVM rows: this process's part; the other parts took "
-           f"{child.ru_utime + child.ru_stime:.2f} s of CPU meanwhile)" if jobs != 1 else ""))
+           f"{child.ru_utime + child.ru_stime:.2f} s of CPU meanwhile)"
+           if jobs != 1 else ""))
     print(f"{'step':52} {'CPU s':>7} {'%':>5}")
     for name, s in rows:
         if s >= 0.005 or not name.startswith("pass "):
@@ -311,7 +313,8 @@ def main(argv=None):
             cells.append(f" {f'{w:.2f} ({c:.2f})':>16}")
         print(f"{n:12} {os.path.getsize(paths[n]) / 2**20:6.1f}" + "".join(cells))
     if colds:
-        print(f"strata cold: median {statistics.median(colds):.2f} s, max {max(colds):.2f} s")
+        print(f"strata cold: median {statistics.median(colds):.2f} s, "
+              f"max {max(colds):.2f} s")
     return 0
 
 

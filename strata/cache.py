@@ -1,13 +1,13 @@
 """Strata's on-disk cache: where it lives, whether it is on, and the compiled models in it.
 
     $STRATA_CACHE_DIR, else $XDG_CACHE_HOME/strata, else ~/.cache/strata
-        sgemm-<isa>-<key>.o      the CPU kernels, built once per machine (backends/cpu/kernels.py)
-        tune-<cpu>.json          kernel tile sizes measured by autotuning (backends/cpu/autotune.py)
-        models/<key>.smc         compiled models (this module; written by a target, e.g. cpu)
-        stamps/<digest>          content digests of files, found by their size and mtime
+        sgemm-<isa>-<key>.o   the CPU kernels, built once per machine (cpu/kernels.py)
+        tune-<cpu>.json       kernels' tile sizes measured by autotuning (cpu/autotune.py)
+        models/<key>.smc      compiled models (this module; written by a target: cpu)
+        stamps/<digest>       content digests of files, found by their size and mtime
 
-    cache_dir()                  the directory, or None ($STRATA_CACHE_DIR=off)
-    models_enabled()             whether strata.compile keeps compiled models ($STRATA_CACHE=0)
+    cache_dir()               the directory, or None ($STRATA_CACHE_DIR=off)
+    models_enabled()          whether strata.compile keeps compiled models ($STRATA_CACHE)
     write_entry(key, manifest, blobs) / read_entry(key) -> (manifest, blobs) or None
     clear() / usage() / prune(max_bytes)
 

@@ -560,8 +560,9 @@ def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
     # MiniLM compile, scanning the live IR each time, for 0.3 s of its 2.5 s of CPU and
     # 2% less peak memory. It is paused until the callable is made; the garbage left
     # goes in its next collection.
-    with _progress.settings(progress), gc_paused(), \
-            _progress.step(f"compiling {_model_label(model)}", after=_progress.LONG_COMPILE_S):
+    notice = _progress.step(f"compiling {_model_label(model)}",
+                            after=_progress.LONG_COMPILE_S)
+    with _progress.settings(progress), gc_paused(), notice:
         return _compile(model, target, function, pipeline, print_ir_after_all, dump_dir,
                         out, target_options, (example_args, example_kwargs, dynamic_shapes),
                         cache)

@@ -34,11 +34,10 @@ def mlp(seed=0, hidden=32):
     nodes = [helper.make_node("Gemm", ["x", "w1", "b1"], ["h"], name="fc1"),
              helper.make_node("Relu", ["h"], ["r"], name="relu"),
              helper.make_node("MatMul", ["r", "w2"], ["y"], name="fc2")]
-    g = helper.make_graph(nodes, "mlp",
-                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 16])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 8])],
-                          [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(b1, "b1"),
-                           numpy_helper.from_array(w2, "w2")])
+    inits = [numpy_helper.from_array(w, n) for w, n in ((w1, "w1"), (b1, "b1"), (w2, "w2"))]
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 16])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 8])
+    g = helper.make_graph(nodes, "mlp", [x], [y], inits)
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
     ref = lambda x: np.maximum(x @ w1 + b1, 0) @ w2  # noqa: E731
     return m, ref

@@ -50,8 +50,8 @@ loop:
 done:
   ret i64 %acc2
 }}""")
-    calls = "\n".join(f"  %c{i} = call i64 @f{i}(i64 {i + 1})\n  %s{i + 1} = add i64 %s{i}, %c{i}"
-                      for i in range(n))
+    calls = "\n".join(f"  %c{i} = call i64 @f{i}(i64 {i + 1})\n"
+                      f"  %s{i + 1} = add i64 %s{i}, %c{i}" for i in range(n))
     out.append(f"define i64 @main() optnone noinline {{\n  %s0 = add i64 0, 0\n{calls}\n"
                f"  ret i64 %s{n}\n}}")
     return "\n\n".join(out) + "\n"

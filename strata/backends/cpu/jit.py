@@ -23,8 +23,9 @@ import time
 
 from ...errors import StrataError
 
-__all__ = ["JitModule", "emit_object", "emit_objects", "emit_assembly", "host_target_machine", "optimize",
-           "host_triple_and_layout", "LLVMError"]
+__all__ = ["JitModule", "emit_object", "emit_objects", "emit_assembly",
+           "host_target_machine", "optimize", "host_triple_and_layout", "LLVMError",
+           "compile_jobs"]
 
 
 class LLVMError(StrataError):
@@ -150,6 +151,9 @@ class JitModule:
             self.timings["jobs"] = len(parts)
             if keep_object:
                 self.objects = objects
+            if os.environ.get("STRATA_PERF_MAP"):
+                write_perf_map({f[2]: self._engine.get_function_address(f[2])
+                                for f in _functions(llvm_ir)})
             return
         mod = _parse(llvm_ir, self.timings)
         tm = host_target_machine(opt_level, reloc="default", jit=True)
@@ -253,8 +257,9 @@ class JitModule:
 # instead of defined (outlined functions are noinline: no inlining is lost; keeping
 # their bodies as `available_externally` made every part optimize every function),
 # globals defined in the first part only (`available_externally` in the others: their
-# values still fold), and local symbols made external so that parts reach each other's. The objects are loaded into one MCJIT engine, which links them
-# (and the compiled-model cache keeps them as they are). Forking needs a POSIX system
+# values still fold), and local symbols made external so that parts reach each other's.
+# The objects are loaded into one MCJIT engine, which links them (and the compiled-model
+# cache keeps them as they are). Forking needs a POSIX system
 # (Linux); the fork happens holding llvmlite's lock, so no other thread is inside LLVM.
 # $STRATA_COMPILE_JOBS sets the number of parts (1: one piece, in this process).
 PARALLEL_MIN_BYTES = 64 * 1024
@@ -406,8 +411,8 @@ def _compile_parallel(parts, opt_level: int, timings, pic: bool = False) -> list
             os.waitpid(pid, 0)
     for data in results:
         if not data.startswith(b"O"):
-            raise LLVMError("LLVM could not compile the module: "
-                            f"{data[1:].decode(errors='replace') or 'a compiling process died'}")
+            why = data[1:].decode(errors="replace") or "a compiling process died"
+            raise LLVMError(f"LLVM could not compile the module: {why}")
         objects.append(data[1:])
     return objects
 

@@ -245,7 +245,8 @@ class CpuTarget(Target):
             blobs[f"w{i}"] = np.ascontiguousarray(a).view(np.uint8).reshape(-1)
             weights.append({"symbol": name, "dtype": a.dtype.str, "shape": list(a.shape)})
         sig = fn.signature
-        return ({"function": fn.name, "weights": weights, "objects": len(blobs) - len(weights),
+        return ({"function": fn.name, "weights": weights,
+                 "objects": len(blobs) - len(weights),
                  "args": [_spec_to_json(s) for s in sig.args],
                  "results": [_spec_to_json(s) for s in sig.results]}, blobs)
 
@@ -314,7 +315,8 @@ def _spec_to_json(s) -> dict:
 
 def _spec_from_json(d):
     from ...runtime import MemRefSpec
-    return MemRefSpec(np.dtype(d["dtype"]), [None if n is None else int(n) for n in d["shape"]],
+    return MemRefSpec(np.dtype(d["dtype"]),
+                      [None if n is None else int(n) for n in d["shape"]],
                       [None if n is None else str(n) for n in d["dims"]], bool(d["scalar"]))
 
 
