@@ -15,8 +15,8 @@ that nothing of an earlier compile is warm but what a user's machine keeps on di
 - openvino: Core().compile_model(path, "CPU") (f32 precision hint).
 Times run from the first import of the compiler to the callable (imports included, the
 interpreter's own start not), in seconds: the median wall time of --runs processes and,
-in parentheses, its CPU time (all threads: the machine is shared, and CPU time moves
-less with the load than wall time). Peers run in the same rounds as Strata.
+in parentheses, its CPU time (all threads and child processes: the machine is shared,
+and CPU time moves less with the load than wall time). Peers run in the same rounds as Strata.
 
 --profile MODEL compiles MODEL cold in one fresh process and prints the CPU seconds of
 each step: imports, the ONNX import, every pass (summed over its runs), verification,
@@ -130,7 +130,10 @@ def worker(kind: str, path: str) -> dict:
         ov.Core().compile_model(path, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
     else:
         raise SystemExit(f"unknown worker {kind!r}")
-    return {"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0, **extra}
+    import resource
+    child = resource.getrusage(resource.RUSAGE_CHILDREN)    # (LLVM's parallel parts)
+    return {"wall": time.perf_counter() - t0,
+            "cpu": time.process_time() - c0 + child.ru_utime + child.ru_stime, **extra}
 
 
 def measure(kind: str, path: str, env: dict) -> dict | None:
