@@ -147,3 +147,12 @@ def test_parts_link_into_a_shared_library(tmp_path):
     so.set_scale(2)
     assert so.main() == expected(2)
     assert len(emit_objects(module_ir(4))) == 1
+
+
+def test_no_process_to_fork_compiles_here(monkeypatch):
+    """Where a process cannot be forked, the parts are compiled in this one."""
+    def no_fork():
+        raise OSError(11, "Resource temporarily unavailable")
+    monkeypatch.setattr(J.os, "fork", no_fork)
+    jit = JitModule(module_ir(), jobs=3, keep_object=True)
+    assert len(jit.objects) == 3 and run(jit, 4) == expected(4)

@@ -381,13 +381,29 @@ def _compile_part(part_ir: str, opt_level: int, first: bool, timings=None,
 def _compile_parallel(parts, opt_level: int, timings, pic: bool = False) -> list:
     """The object files of `parts` (LLVM IR text): the first compiled here, the others
     by forked children meanwhile (see [Note: parallel code generation])."""
+    import warnings
+
     from llvmlite.binding import ffi
-    children = []
+    children, here = [], []
     try:
         for part in parts[1:]:
-            r, w = os.pipe()
-            with ffi.lib._lock:     # no other thread inside LLVM while forking
-                pid = os.fork()
+            try:
+                r, w = os.pipe()
+            except OSError:     # out of descriptors: this part here
+                here.append(part)
+                continue
+            # No other thread is inside LLVM while forking (its lock is held), and the
+            # child runs nothing but LLVM: Python 3.12's warning about forking a
+            # process with threads (the kernels' pool, PyTorch's) does not apply.
+            try:
+                with ffi.lib._lock, warnings.catch_warnings():
+                    warnings.filterwarnings("ignore", ".*fork", DeprecationWarning)
+                    pid = os.fork()
+            except OSError:     # no process to spare: this part here
+                os.close(r)
+                os.close(w)
+                here.append(part)
+                continue
             if pid == 0:        # the child: compile, write the object, leave at once
                 code = 0
                 try:
@@ -403,6 +419,7 @@ def _compile_parallel(parts, opt_level: int, timings, pic: bool = False) -> list
             os.close(w)
             children.append((pid, r))
         objects = [_compile_part(parts[0], opt_level, True, timings, pic)]
+        objects += [_compile_part(part, opt_level, False, None, pic) for part in here]
     finally:
         results = []
         for pid, r in children:
