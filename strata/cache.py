@@ -9,6 +9,7 @@
     cache_dir()               the directory, or None ($STRATA_CACHE_DIR=off)
     models_enabled()          whether strata.compile keeps compiled models ($STRATA_CACHE)
     write_entry(key, manifest, blobs) / read_entry(key) -> (manifest, blobs) or None
+    write_entry_later(key, manifest, blobs) / flush()    the same, on a thread
     clear() / usage() / prune(max_bytes)
 
 This module owns the directory contract: every part that keeps files across processes
@@ -46,6 +47,10 @@ format version) is removed and the model compiled again, silently. The checksum
 truncation or zeroed page changes it, and it runs at memory speed (zlib's crc32 took
 0.1 s on a 90 MB entry here, a third of the time a cached load may take); it is not a
 defence against a crafted file (a cache entry is trusted like the code of the package).
+strata.compile writes an entry on a thread of its own (`write_entry_later`: BERT's
+435 MB took 0.7 s of CPU), so the callable comes back first; the thread is not a daemon
+(the interpreter waits for it at exit) and a read of the cache waits for the writes
+pending in this process (`flush`).
 The cache is capped ($STRATA_CACHE_MAX_MB, default 4096): after a write the least
 recently used entries go (a hit refreshes an entry's mtime); `strata cache clear`
 empties it, `strata cache info` shows it. Off: $STRATA_CACHE=0 (or off, false, no),
@@ -60,7 +65,8 @@ import json
 import os
 
 __all__ = ["cache_dir", "models_enabled", "models_dir", "source_fingerprint",
-           "file_digest", "remembered", "checksum", "write_entry", "read_entry",
+           "file_digest", "remembered", "checksum", "write_entry", "write_entry_later",
+           "flush", "read_entry",
            "remove_entry", "clear", "usage", "prune", "entry_path"]
 
 MAGIC = b"STRATA-CACHE\n"
@@ -249,6 +255,24 @@ def write_entry(key: str, manifest: dict, blobs: dict) -> bool:
     return ok
 
 
+_PENDING: list = []     # writer threads of this process not yet joined
+
+
+def write_entry_later(key: str, manifest: dict, blobs: dict) -> None:
+    """write_entry on a thread of its own (the blobs must not change meanwhile)."""
+    import threading
+    t = threading.Thread(target=write_entry, args=(key, manifest, blobs),
+                         name="strata-cache-write")
+    t.start()
+    _PENDING.append(t)
+
+
+def flush() -> None:
+    """Wait for the entries this process is writing (write_entry_later)."""
+    while _PENDING:
+        _PENDING.pop().join()
+
+
 def read_entry(key: str):
     """(manifest, {blob name: read-only uint8 NumPy array, 64-byte aligned}) of the entry
     `key`, or None if there is none or it is not whole (then it is removed). The blobs
@@ -257,6 +281,7 @@ def read_entry(key: str):
     path = entry_path(key)
     if path is None:
         return None
+    flush()
     try:
         f = open(path, "rb")
     except OSError:
@@ -335,6 +360,7 @@ def _entries():
 
 def usage() -> tuple[int, int]:
     """(entries, bytes) of the compiled-model cache."""
+    flush()
     es = [e for e in _entries() if e[2].endswith(".smc")]
     return len(es), sum(s for _, s, _ in es)
 
@@ -372,6 +398,7 @@ def prune(limit: int | None = None) -> int:
 def clear() -> int:
     """Remove every compiled model (and the remembered file digests); returns the number
     of models removed. The CPU kernels and tuning results stay."""
+    flush()
     n = 0
     for _, _, p in _entries():
         if p.endswith(".smc"):

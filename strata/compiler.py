@@ -773,7 +773,8 @@ def _store_cached(key, target, compiled) -> None:
     if got is None:
         return
     code, blobs = got
-    _cache.write_entry(key, {"interface": compiled._interface_json(), "code": code}, blobs)
+    _cache.write_entry_later(key, {"interface": compiled._interface_json(), "code": code},
+                             blobs)
 
 
 def _interface_from_json(d) -> dict:

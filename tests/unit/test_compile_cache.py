@@ -71,6 +71,7 @@ def model_file(tmp_path):
 
 
 def entries(d):
+    cache.flush()       # (strata.compile writes entries on a thread)
     return sorted(glob.glob(os.path.join(d, "models", "*.smc")))
 
 
@@ -234,6 +235,7 @@ def test_new_process_hits(cache_dir, model_file):
     way round."""
     path, ref = model_file
     strata.compile(str(path))
+    cache.flush()     # (a process started while the entry is written would miss)
     script = ("import sys, numpy as np, strata\n"
               "f = strata.compile(sys.argv[1])\n"
               "y, = f(np.load(sys.argv[2]))\n"
@@ -272,6 +274,18 @@ def test_entry_format_and_prune(cache_dir):
     assert cache.usage()[0] == 1
     assert cli(["cache", "clear"]) == 0
     assert entries(cache_dir) == []
+
+
+def test_written_later(cache_dir):
+    """strata.compile's entries are written on a thread the interpreter waits for; a
+    read in this process waits for it."""
+    blob = np.arange(1 << 18, dtype=np.float32)
+    cache.write_entry_later("later", {"n": 2}, {"w": blob})
+    writer, = cache._PENDING
+    assert not writer.daemon
+    manifest, blobs = cache.read_entry("later")
+    assert manifest == {"n": 2} and not cache._PENDING
+    np.testing.assert_array_equal(blobs["w"].view(np.float32), blob)
 
 
 def test_concurrent_writers_and_readers(cache_dir):
