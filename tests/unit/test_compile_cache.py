@@ -249,6 +249,16 @@ def test_new_process_hits(cache_dir, model_file):
     assert hit == "True"
     y = np.frombuffer(bytes.fromhex(hexbytes.strip("'")), np.float32).reshape(3, 8)
     np.testing.assert_allclose(y, ref(X), rtol=1e-5, atol=1e-5)
+    # a model compiled by a process that then exits (its entry written before the exit)
+    m2, ref2 = mlp(seed=11)
+    other = cache_dir / "other.onnx"
+    onnx.save(m2, str(other))
+    r = subprocess.run([sys.executable, "-c", script, str(other), str(cache_dir / "x.npy")],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0 and r.stdout.split()[0] == "False", r.stderr
+    g = strata.compile(str(other))
+    assert g.from_cache
+    np.testing.assert_allclose(g(X)[0], ref2(X), rtol=1e-5, atol=1e-5)
 
 
 def test_entry_format_and_prune(cache_dir):
