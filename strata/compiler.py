@@ -671,7 +671,11 @@ def _file_model_digest(model) -> str | None:
             return None
     if type(model).__name__ == "ModelProto" and type(model).__module__.startswith("onnx"):
         import hashlib
-        return "onnx-proto:" + hashlib.sha256(model.SerializeToString()).hexdigest()
+        try:
+            data = model.SerializeToString()
+        except Exception:  # noqa: BLE001 - over protobuf's 2 GB: keyed by its module
+            return None
+        return "onnx-proto:" + hashlib.sha256(data).hexdigest()
     return None
 
 
@@ -729,11 +733,14 @@ def _module_digest(module) -> str | None:
         return f"dense_resource<#{order.setdefault(name, len(order))}>"
     text = re.sub(r'dense_resource<("(?:[^"\\]|\\.)*"|[^>]*)>', place, text)
     h = hashlib.sha256(text.encode())
-    for name in order:
-        if name not in BLOBS:
-            return None
-        h.update(f"\0{BLOBS.alignment(name)}\0{len(BLOBS[name])}\0".encode())
-        h.update(BLOBS[name])
+    if any(name not in BLOBS for name in order):
+        return None
+    # (sha256 lets go of the GIL: a model's blobs, GBs for an LLM, on every CPU)
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max(1, min(os.cpu_count() or 1, 8, len(order)))) as pool:
+        digests = pool.map(lambda name: hashlib.sha256(BLOBS[name]).digest(), order)
+        for name, d in zip(order, digests):
+            h.update(f"\0{BLOBS.alignment(name)}\0{len(BLOBS[name])}\0".encode() + d)
     return "module:" + h.hexdigest()
 
 
