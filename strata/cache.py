@@ -65,7 +65,7 @@ import json
 import os
 
 __all__ = ["cache_dir", "models_enabled", "models_dir", "source_fingerprint",
-           "file_digest", "remembered", "checksum", "write_entry", "write_entry_later",
+           "file_digest", "digest_bytes", "remembered", "checksum", "write_entry", "write_entry_later",
            "flush", "read_entry",
            "remove_entry", "clear", "usage", "prune", "entry_path"]
 
@@ -161,6 +161,24 @@ def remembered(paths, compute):
     if where:
         _write_atomic(where, [json.dumps({"value": value}).encode()])
     return value
+
+
+_SLICE = 32 << 20
+
+
+def digest_bytes(buf) -> str:
+    """sha256 of `buf`, or for more than 64 MB the sha256 of its 32 MB slices' sha256s,
+    computed on a thread per CPU (hashlib lets go of the GIL: BERT-base's 435 MB took
+    1 s on one core)."""
+    view = memoryview(buf).cast("B")
+    if view.nbytes <= 2 * _SLICE:
+        return hashlib.sha256(view).hexdigest()
+    from concurrent.futures import ThreadPoolExecutor
+    slices = [view[i:i + _SLICE] for i in range(0, view.nbytes, _SLICE)]
+    with ThreadPoolExecutor(max(1, min(os.cpu_count() or 1, 8))) as pool:
+        parts = list(pool.map(lambda s: hashlib.sha256(s).digest(), slices))
+    return hashlib.sha256(b"tree:" + view.nbytes.to_bytes(8, "little") +
+                          b"".join(parts)).hexdigest()
 
 
 def _hash_files(paths, root=None) -> str:

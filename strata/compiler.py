@@ -695,8 +695,9 @@ def _onnx_file_digest(path) -> str:
 
 
 def _onnx_contents(path) -> dict:
-    """{"digest": sha256 of the file, "external": the external data files it names}."""
-    import hashlib
+    """{"digest": the file's (cache.digest_bytes), "external": the external data files it
+    names}."""
+    from . import cache as _cache
     with open(path, "rb") as f:
         data = f.read()
     external = []
@@ -710,7 +711,7 @@ def _onnx_contents(path) -> dict:
                                for e in t.external_data if e.key == "location"})
         except Exception:  # noqa: BLE001 - the importer reports a bad file
             external = []
-    return {"digest": hashlib.sha256(data).hexdigest(), "external": external}
+    return {"digest": _cache.digest_bytes(data), "external": external}
 
 
 def _module_digest(module) -> str | None:

@@ -370,3 +370,17 @@ def test_torch_module_and_mlir_file_hit(cache_dir, tmp_path):
     m = strata.compile(str(p))
     assert m.from_cache
     np.testing.assert_array_equal(m(a)[0], 2 * a)
+
+
+def test_digest_bytes_of_large_buffers():
+    import hashlib
+    small = b"x" * 1000
+    assert cache.digest_bytes(small) == hashlib.sha256(small).hexdigest()
+    big = np.zeros((cache._SLICE * 2 + 5) // 8 + 1, np.uint64)
+    a = cache.digest_bytes(big)
+    big[-1] = 1                 # a change in the last slice
+    b = cache.digest_bytes(big)
+    big[-1], big[0] = 0, 1      # and in the first
+    assert len({a, b, cache.digest_bytes(big)}) == 3
+    big[0] = 0
+    assert cache.digest_bytes(big) == a
