@@ -671,12 +671,12 @@ def _file_model_digest(model) -> str | None:
         except OSError:
             return None
     if type(model).__name__ == "ModelProto" and type(model).__module__.startswith("onnx"):
-        import hashlib
+        from . import cache as _cache
         try:
             data = model.SerializeToString()
         except Exception:  # noqa: BLE001 - over protobuf's 2 GB: keyed by its module
             return None
-        return "onnx-proto:" + hashlib.sha256(data).hexdigest()
+        return "onnx-proto:" + _cache.digest_bytes(data)
     return None
 
 
