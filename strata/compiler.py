@@ -776,14 +776,18 @@ def _load_cached(key, target):
 
 
 def _store_cached(key, target, compiled) -> None:
-    """Keep `compiled` in the cache under `key` (nothing when the target cannot)."""
+    """Keep `compiled` in the cache under `key` (nothing when the target cannot; a cache
+    that cannot be written is no error of the compile)."""
     from . import cache as _cache
-    got = target.cache_entry(compiled._run)
-    if got is None:
+    try:
+        got = target.cache_entry(compiled._run)
+        if got is None:
+            return
+        code, blobs = got
+        _cache.write_entry_later(key, {"interface": compiled._interface_json(),
+                                       "code": code}, blobs)
+    except (OSError, RuntimeError, ValueError, TypeError):   # (no thread to spare...)
         return
-    code, blobs = got
-    _cache.write_entry_later(key, {"interface": compiled._interface_json(), "code": code},
-                             blobs)
 
 
 def _interface_from_json(d) -> dict:
