@@ -384,3 +384,16 @@ def test_digest_bytes_of_large_buffers():
     assert len({a, b, cache.digest_bytes(big)}) == 3
     big[0] = 0
     assert cache.digest_bytes(big) == a
+
+
+def test_unwritable_cache_is_no_error(cache_dir, model_file, monkeypatch, tmp_path):
+    """A cache directory that cannot be made (here: under a file) only means no cache."""
+    path, ref = model_file
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("STRATA_CACHE_DIR", str(blocker / "cache"))
+    for _ in range(2):
+        f = strata.compile(str(path))
+        assert not f.from_cache
+        np.testing.assert_allclose(f(X)[0], ref(X), rtol=1e-5, atol=1e-5)
+    cache.flush()
