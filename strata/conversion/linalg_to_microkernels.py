@@ -789,10 +789,17 @@ def pack_b_panels(b, nr: int):
     reads, see strata/backends/cpu/kernels.py)."""
     import numpy as np
     k, n = b.shape
-    p = -(-n // nr)
-    padded = np.zeros((k, p * nr), np.float32)
-    padded[:, :n] = b
-    return np.ascontiguousarray(padded.reshape(k, p, nr).transpose(1, 0, 2)).reshape(-1)
+    p, full = -(-n // nr), n // nr
+    # One copy straight into the panels (a padded copy transposed afterwards took 3.6 s
+    # for GPT-2's 768 x 50257 tied output projection, given as a transposed view; this
+    # takes 0.17 s): the whole panels, then the zero-padded last one.
+    out = np.empty((p, k, nr), np.float32)
+    if full:
+        out[:full] = b[:, :full * nr].reshape(k, full, nr).transpose(1, 0, 2)
+    if p > full:
+        out[full, :, :n - full * nr] = b[:, full * nr:]
+        out[full, :, n - full * nr:] = 0
+    return out.reshape(-1)
 
 
 def pack_a_panels(a, mr: int):

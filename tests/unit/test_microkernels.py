@@ -126,12 +126,14 @@ def test_batched(lib):
 
 
 @pytest.mark.parametrize("M,N,K", [(1, 7, 5), (20, 33, 300), (150, 70, 600),
-                                   (4, 300, 900), (6, 40, 1030)])
-def test_packed_b(lib, M, N, K):
-    """packed(B) from NumPy (pack_b) and from the kernel agree; the packed GEMM uses it
+                                   (4, 300, 900), (6, 40, 1030), (3, 96, 17)])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_packed_b(lib, M, N, K, transposed):
+    """packed(B) from NumPy (pack_b, of B or of a transposed view of B^T, as a weight
+    read transposed is packed) and from the kernel agree; the packed GEMM uses it
     (a panel of rows or fewer: the whole K in one block)."""
     B = RNG.standard_normal((K, N), np.float32)
-    packed = kernels.pack_b(B, lib.isa)
+    packed = kernels.pack_b(np.ascontiguousarray(B.T).T if transposed else B, lib.isa)
     assert packed.size == kernels.packed_b_size(K, N, lib.isa)
     out = np.full(packed.size, np.nan, np.float32)
     lib.sgemm_pack_b(K, N, B.ctypes.data, N, out.ctypes.data)

@@ -457,7 +457,7 @@ class _Indexing:
 
     def __init__(self, cx, x, list_value):
         from ..onnx_to_linalg._index_check import range_text, values_in_ranges
-        from ..onnx_to_linalg.common import broadcast_shapes
+        from ..onnx_to_linalg.common import broadcast_operands, broadcast_shapes
         r = x.type.rank
         lst = list_value.defining_op
         if lst is None or lst.name != "torch.prim.ListConstruct":
@@ -485,25 +485,31 @@ class _Indexing:
             self.bshape, self.out, self.start, self.ok = [], list(dims), 0, True
             self.where = {d: d for d in range(r)}
             return
+        origs = list(self.tensors)
         bshape = self.bshape = broadcast_shapes([t.type.shape for t in self.tensors])
-        if DYN in bshape:
-            raise NotLowerable("index tensors of dynamic shape are not lowered yet")
+        # Dynamic dims of the indices broadcast as an elementwise op's operands do
+        # ([Note: broadcasting dynamic dims]): checked where they may disagree, stretched
+        # where one may be 1 at run time; after that a static 1 is read at 0 and every
+        # dynamic dim runs along the result (`index_maps`). HF's causal mask indexes
+        # the padding mask by arange(batch)[:, None, None, None] and arange(seq)[None,
+        # None, None, :] of the symbolic sizes.
+        self.tensors, bsizes = broadcast_operands(cx, self.tensors, bshape)
         nb = len(bshape)
         axes = self.axes
         if axes == list(range(axes[0], axes[0] + len(axes))):
             start = axes[0]
-            self.out = dims[:start] + list(bshape) + dims[axes[-1] + 1:]
+            self.out = dims[:start] + list(bsizes) + dims[axes[-1] + 1:]
             self.where = {d: d for d in range(start)}
             self.where.update({d: start + nb + k for k, d in enumerate(range(axes[-1] + 1,
                                                                             r))})
         else:
             start = 0
             rest = [d for d in range(r) if d not in axes]
-            self.out = list(bshape) + [dims[d] for d in rest]
+            self.out = list(bsizes) + [dims[d] for d in rest]
             self.where = {d: nb + k for k, d in enumerate(rest)}
         self.start = start
         ok = True
-        for t, v, d, e in zip(self.tensors, self.origs, axes, self.signs):
+        for t, v, d, e in zip(origs, self.origs, axes, self.signs):
             n = dims[d]
             lo = Ix(scalars(cx)).sub(0, n) if e else 0
             (flag,) = values_in_ranges(cx, t, [(lo, n)], e, v)

@@ -130,13 +130,33 @@ def import_program(ep, *, decompose: bool = True, symbolic_shapes: bool = True):
                                f"{type(ep).__name__} (export a module with "
                                "torch.export.export first)")
     if decompose:
+        from torch.nn.attention import SDPBackend, sdpa_kernel
         try:
-            ep = ep.run_decompositions()
+            with sdpa_kernel(SDPBackend.MATH):  # [Note: attention in run_decompositions]
+                ep = ep.run_decompositions()
         except Exception as e:  # torch's own failure, reported with its message
             raise TorchImportError(f"decomposing the program to the core ATen opset "
                                    f"(ExportedProgram.run_decompositions) failed: "
                                    f"{type(e).__name__}: {e}") from None
     return _ProgramImporter(ep, symbolic_shapes).run()
+
+
+# [Note: attention in run_decompositions]
+# torch.export keeps `aten.scaled_dot_product_attention` whole, with the strides of the
+# fused CPU kernel it would run (`_scaled_dot_product_flash_attention_for_cpu`, whose
+# meta function lays the output out like the query: for q = x.view(b, n, h, d).
+# transpose(1, 2), as HF's GPT-2 writes it, in (b, n, h, d) order, so that the model's
+# later `.transpose(1, 2).reshape(b, n, h * d).view(-1, h * d)` is a view). When
+# run_decompositions retraces the graph, the composite op picks that kernel again and
+# torch's decomposition of it returns the output laid out (n, b, h, d) instead (it fits
+# nn.MultiheadAttention's permute): for a batch of more than one, the reshape is then a
+# strided view and the model's `view` fails inside torch ("Cannot view a tensor with
+# shape [2, 32, 768] and strides (768, 1536, 1)"). The decomposition runs with the MATH
+# kernel selected (torch.nn.attention.sdpa_kernel), so the composite op becomes
+# `_scaled_dot_product_attention_math` directly: the same ops that decomposition computes
+# (matmuls, softmax), a contiguous output, and the reshape a copy where it must be one.
+# The torch.compile backend traces with the same choice for its own reason ([Note:
+# attention under AOTAutograd] in dynamo.py).
 
 
 def _is_symbolic(x) -> bool:

@@ -437,6 +437,48 @@ def test_dynamic_models(target):
             np.testing.assert_allclose(f(x)[0].numpy(), m(x).numpy(), rtol=1e-5, atol=1e-6)
 
 
+class DynamicIndex(nn.Module):
+    """Advanced indexing by index tensors of symbolic sizes: HF's causal mask reads the
+    padding mask at arange(b)[:, None, None, None], arange(n)[None, None, None, :];
+    two index tensors of one size; index_put of rows; i and j of sizes that must
+    broadcast at run time."""
+
+    def forward(self, x, i, j, v, k, m):
+        b, n = x.shape
+        rows = torch.arange(b)[:, None, None, None]
+        cols = torch.arange(n)[None, None, None, :]
+        return x[rows, cols], x[i, j], x[:, j], x.index_put((i,), v), x[k, m]
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_dynamic_index_tensors(target):
+    from strata.interpreter.core import InterpreterError
+    from strata.runtime import RuntimeFailure
+    b, n = torch.export.Dim("b", max=64), torch.export.Dim("n", max=64)
+    k, p, q = (torch.export.Dim(c, max=64) for c in "kpq")
+    def args(rows, cols, size, ksize, msize):
+        return (randn(rows, cols), randint(-rows, rows, (size,)),
+                randint(-cols, cols, (size,)), randn(size, cols),
+                randint(0, rows, (ksize, 1)), randint(0, cols, (msize,)))
+    m = DynamicIndex()
+    f = strata.compile(m, example_args=args(3, 4, 2, 2, 3), target=target,
+                       dynamic_shapes=({0: b, 1: n}, {0: k}, {0: k}, {0: k, 1: n}, {0: p},
+                                       {0: q}))
+    for shape in ((3, 4, 2, 2, 3), (5, 2, 4, 1, 6), (2, 7, 3, 3, 1)):
+        a = args(*shape)
+        with torch.no_grad():
+            want = m(*a)
+        for g, w in zip(f(*a), want):
+            torch.testing.assert_close(g, w)
+    # x[k, m]: k of (p, 1) and m of (q,) broadcast to (p, q), whatever p and q are; i
+    # and j are one size (one symbol); an index out of range is caught
+    a = list(args(3, 4, 2, 2, 3))
+    a[5] = torch.tensor([0, 4, 1])
+    with pytest.raises((RuntimeFailure, InterpreterError)) as e:
+        f(*a)
+    assert "index out of range" in str(e.value)
+
+
 # ------------------------------------------------------------------ bad input
 
 
