@@ -24,7 +24,7 @@ A target is a `Target`: a name, the pass pipeline that brings a module to what t
 target executes, and `load(module, function) -> callable(*values) -> list`. TARGETS is
 the one registry of them (`register_target` adds one). "interpret" runs the module with
 the NumPy reference interpreter after lowering ONNX to linalg; "cpu" (native code) comes
-with the CPU backend.
+with the CPU backend, "cuda" (NVIDIA GPUs) with backends/cuda.
 """
 from __future__ import annotations
 
@@ -99,7 +99,8 @@ def register_target(target: Target) -> Target:
 register_target(InterpretTarget())
 
 # Targets defined above this module (backends), by the module whose import registers them.
-_LAZY_TARGETS = {"cpu": "strata.backends.cpu.target"}
+_LAZY_TARGETS = {"cpu": "strata.backends.cpu.target",
+                 "cuda": "strata.backends.cuda.target"}
 
 
 def get_target(name: str) -> Target:

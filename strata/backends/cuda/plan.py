@@ -1,0 +1,408 @@
+"""The host side of a model compiled for the cuda target, as a launch plan: what the
+host function (after gpu-kernel-outlining) does, as a list of steps worked out once per
+model and run in Python on every call.
+
+    func.func @main(%arg0: memref<2x8xf32>) -> memref<2x8xf32> {
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %alloc = memref.alloc() {alignment = 64 : i64} : memref<2x8xf32>
+      gpu.launch_func @main_kernel::@main_kernel blocks in (%c1, %c1, %c1)
+          threads in (%c16, %c1, %c1) args(%arg0 : memref<2x8xf32>, %alloc : ...)
+      return %alloc : memref<2x8xf32>
+    }
+=>  Plan: [Alloc r2 64 bytes, Launch main_kernel::main_kernel grid (1,1,1) block (16,1,1)
+           args (r0, r2), Return (r2)]      (constants folded into the steps)
+
+[Note: the plan's values]
+Every SSA value of the host function gets a register. Index and integer values are
+Python ints, floats Python floats, memrefs `DeviceRef`s: a device pointer (the aligned
+one; allocations are aligned by the driver), an element offset, sizes and strides, and
+the buffer that owns the memory. Views (expand_shape, collapse_shape, cast,
+reinterpret_cast, subview) make a new DeviceRef of the same buffer, their layout read
+from their result type (static layouts; a dynamic one is refused when the plan is
+built). Ops the plan does not know are refused when the plan is built, with the op's
+location: everything that loops runs in kernels (strata-gpu-launch-sequential).
+
+[Note: kernel arguments]
+A kernel lowered by convert-gpu-to-nvvm takes each memref as upstream's descriptor,
+field by field (allocated pointer, aligned pointer, offset, sizes, strides: i64 but the
+pointers), each index as an i64, each integer or float as itself; cuLaunchKernel takes
+an array of pointers to the values (`pack_arguments`).
+"""
+from __future__ import annotations
+
+import ctypes
+import math
+
+import numpy as np
+
+from ...errors import StrataError
+from ...ir import attributes as A
+from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+
+__all__ = ["Plan", "DeviceRef", "build_plan", "pack_arguments", "Launch"]
+
+
+class DeviceRef:
+    """A memref on the device (see [Note: the plan's values])."""
+
+    __slots__ = ("ptr", "offset", "sizes", "strides", "dtype", "buffer")
+
+    def __init__(self, ptr, offset, sizes, strides, dtype, buffer=None):
+        self.ptr = int(ptr)
+        self.offset = int(offset)
+        self.sizes = tuple(int(s) for s in sizes)
+        self.strides = tuple(int(s) for s in strides)
+        self.dtype = np.dtype(dtype)
+        self.buffer = buffer
+
+    @property
+    def nbytes(self) -> int:
+        return math.prod(self.sizes) * self.dtype.itemsize
+
+    def is_contiguous(self) -> bool:
+        expect = 1
+        for n, s in zip(reversed(self.sizes), reversed(self.strides)):
+            if n != 1 and s != expect:
+                return False
+            expect *= n
+        return True
+
+    def __repr__(self):
+        return (f"DeviceRef(0x{self.ptr:x}+{self.offset}, {list(self.sizes)}, "
+                f"{list(self.strides)}, {self.dtype})")
+
+
+def _fail(op, message):
+    raise DiagnosticError(Diagnostic(ERROR, op.loc, message))
+
+
+def _dtype(t):
+    from ...interpreter.values import dtype_of
+    return dtype_of(t)
+
+
+def _layout(t):
+    """(offset, strides) of a memref type with a static strided layout, or None."""
+    from ...dialects.memref_layout import strides_and_offset
+    try:
+        strides, offset = strides_and_offset(t)
+    except (StrataError, ValueError, TypeError):
+        return None
+    if offset == A.DYNAMIC or any(s == A.DYNAMIC for s in strides):
+        return None
+    return offset, list(strides)
+
+
+# ---------------------------------------------------------------- steps
+
+class Launch:
+    """gpu.launch_func: a kernel of a gpu.module on a grid, with its arguments."""
+
+    __slots__ = ("module", "kernel", "grid", "block", "shared", "args", "types", "op_name",
+                 "where")
+
+    def __init__(self, module, kernel, grid, block, shared, args, types, where):
+        self.module = module
+        self.kernel = kernel
+        self.grid = grid        # 3 registers
+        self.block = block      # 3 registers
+        self.shared = shared    # register or None
+        self.args = args        # registers
+        self.types = types      # their MLIR types
+        self.where = where      # the location text of the op the kernel came from
+
+    def __repr__(self):
+        return f"Launch @{self.module}::@{self.kernel}"
+
+
+class Plan:
+    """Steps over registers (see [Note: the plan's values]). `run(device, inputs)` runs
+    them on `device` (an object with alloc/free/copy/launch, runtime.py's or a test's)."""
+
+    __slots__ = ("function", "nregs", "steps", "results", "weights", "num_args",
+                 "arg_types")
+
+    def __init__(self, function):
+        self.function = function
+        self.nregs = 0
+        self.steps: list = []       # (kind, ...) tuples
+        self.results: list = []     # registers
+        self.weights: dict = {}     # global name -> array
+        self.num_args = 0
+        self.arg_types: list = []
+
+    def launches(self) -> list:
+        return [s[1] for s in self.steps if s[0] == "launch"]
+
+    def run(self, device, inputs) -> list:
+        """The results (DeviceRefs and scalars) of the host function on `inputs`
+        (DeviceRefs and scalars, in argument order)."""
+        regs = [None] * self.nregs
+        regs[:self.num_args] = inputs
+        for step in self.steps:
+            kind = step[0]
+            if kind == "const":
+                regs[step[1]] = step[2]
+            elif kind == "scalar":
+                regs[step[1]] = step[2](*[regs[r] for r in step[3]])
+            elif kind == "alloc":
+                _, r, shape, dynamic, dtype = step
+                sizes = list(shape)
+                for i, reg in dynamic:
+                    sizes[i] = regs[reg]
+                n = math.prod(sizes) * dtype.itemsize
+                buf = device.alloc(n)
+                regs[r] = DeviceRef(buf.ptr, 0, sizes, _row_major(sizes), dtype, buf)
+            elif kind == "dealloc":
+                ref = regs[step[1]]
+                if ref.buffer is not None:
+                    device.free(ref.buffer)
+            elif kind == "global":
+                _, r, name, shape, dtype = step
+                buf = device.weight(name)
+                regs[r] = DeviceRef(buf.ptr, 0, shape, _row_major(shape), dtype, buf)
+            elif kind == "view":
+                _, r, src, offset, sizes, strides = step
+                s = regs[src]
+                regs[r] = DeviceRef(s.ptr, offset, sizes, strides, s.dtype, s.buffer)
+            elif kind == "dim":
+                regs[step[1]] = regs[step[2]].sizes[regs[step[3]]]
+            elif kind == "copy":
+                src, dst = regs[step[1]], regs[step[2]]
+                device.copy(dst.ptr + dst.offset * dst.dtype.itemsize,
+                            src.ptr + src.offset * src.dtype.itemsize, src.nbytes)
+            elif kind == "launch":
+                device.launch(step[1], regs)
+            elif kind == "assert":
+                if not regs[step[1]]:
+                    device.fail(step[2])
+        return [regs[r] for r in self.results]
+
+    def __repr__(self):
+        return f"<Plan @{self.function}: {len(self.steps)} steps, " \
+               f"{len(self.launches())} launches>"
+
+
+def _row_major(sizes):
+    strides, n = [], 1
+    for s in reversed(sizes):
+        strides.append(n)
+        n *= s
+    return list(reversed(strides))
+
+
+# ---------------------------------------------------------------- building
+
+def _c_div(a, b):
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+_INT_OPS = {
+    "arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b,
+    "arith.muli": lambda a, b: a * b, "arith.divsi": _c_div,
+    "arith.divui": lambda a, b: a // b, "arith.remsi": lambda a, b: a - b * _c_div(a, b),
+    "arith.remui": lambda a, b: a % b,
+    "arith.ceildivsi": lambda a, b: -((-a) // b), "arith.ceildivui": lambda a, b: -((-a) // b),
+    "arith.floordivsi": lambda a, b: a // b, "arith.maxsi": max, "arith.minsi": min,
+    "arith.maxui": max, "arith.minui": min, "arith.andi": lambda a, b: a & b,
+    "arith.ori": lambda a, b: a | b, "arith.xori": lambda a, b: a ^ b,
+    "arith.index_cast": lambda a: a, "arith.index_castui": lambda a: a,
+    "arith.extsi": lambda a: a, "arith.extui": lambda a: a, "arith.trunci": lambda a: a,
+    "arith.select": lambda c, a, b: a if c else b,
+}
+_CMPI = [lambda a, b: a == b, lambda a, b: a != b, lambda a, b: a < b, lambda a, b: a <= b,
+         lambda a, b: a > b, lambda a, b: a >= b, lambda a, b: a < b, lambda a, b: a <= b,
+         lambda a, b: a > b, lambda a, b: a >= b]
+_VIEWS = frozenset({"memref.expand_shape", "memref.collapse_shape", "memref.cast",
+                    "memref.reinterpret_cast", "memref.subview"})
+
+
+def build_plan(func_op, module) -> Plan:
+    """The Plan of host function `func_op` (a func.func of `module` after
+    gpu-kernel-outlining); located DiagnosticError for an op it cannot run."""
+    from ...interpreter.values import attr_to_value
+    from ...ir.symbol_table import symbol_name
+    plan = Plan(symbol_name(func_op))
+    blocks = func_op.regions[0].blocks
+    if len(blocks) != 1:
+        _fail(func_op, "the cuda target runs host functions of one block (found "
+                       f"{len(blocks)}): control flow belongs in kernels")
+    regs = {}
+
+    def reg(v):
+        r = regs.get(v)
+        if r is None:
+            r = regs[v] = plan.nregs
+            plan.nregs += 1
+        return r
+
+    def use(op, v):
+        r = regs.get(v)
+        if r is None:
+            _fail(op, "operand defined outside the host function")
+        return r
+
+    for a in blocks[0].args:
+        reg(a)
+        plan.arg_types.append(a.type)
+    plan.num_args = len(blocks[0].args)
+    globals_ = {symbol_name(o): o for o in module.regions[0].ops
+                if o.name == "memref.global"}
+    consts = {}
+    for op in blocks[0].ops:
+        name = op.name
+        if name == "arith.constant":
+            v = op.properties["value"]
+            if isinstance(v, A.IntegerAttr):
+                val = v.value
+            elif isinstance(v, A.FloatAttr):
+                val = float(v.value)
+            else:
+                _fail(op, f"the cuda target cannot hold constant {v} on the host")
+            consts[op.results[0]] = val
+            plan.steps.append(("const", reg(op.results[0]), val))
+        elif name in _INT_OPS:
+            plan.steps.append(("scalar", reg(op.results[0]), _INT_OPS[name],
+                               [use(op, v) for v in op.operands]))
+        elif name == "arith.cmpi":
+            pred = op.properties["predicate"].value
+            f = _CMPI[pred]
+            plan.steps.append(("scalar", reg(op.results[0]), f,
+                               [use(op, v) for v in op.operands]))
+        elif name in ("memref.alloc", "memref.alloca"):
+            t = op.results[0].type
+            dyn = [i for i, d in enumerate(t.shape) if d == A.DYNAMIC]
+            if len(dyn) != len(op.operands) or not _is_identity(t):
+                _fail(op, f"the cuda target allocates buffers of identity layout only, not "
+                          f"'{t}'")
+            plan.steps.append(("alloc", reg(op.results[0]), list(t.shape),
+                               [(i, use(op, v)) for i, v in zip(dyn, op.operands)],
+                               _dtype(t.element_type)))
+        elif name == "memref.dealloc":
+            plan.steps.append(("dealloc", use(op, op.operand(0))))
+        elif name == "memref.get_global":
+            gname = op.properties["name"].root
+            g = globals_.get(gname)
+            t = op.results[0].type
+            init = g.properties.get("initial_value") if g is not None else None
+            if init is None or not isinstance(init, A.Attribute) or \
+                    not t.has_static_shape:
+                _fail(op, f"the cuda target needs the initial value of @{gname}")
+            plan.weights[gname] = np.ascontiguousarray(np.asarray(attr_to_value(
+                init, A.RankedTensorType(t.shape, t.element_type)))).reshape(t.shape)
+            plan.steps.append(("global", reg(op.results[0]), gname, list(t.shape),
+                               _dtype(t.element_type)))
+        elif name in _VIEWS:
+            t = op.results[0].type
+            lay = _layout(t) if isinstance(t, A.MemRefType) and t.has_static_shape else None
+            if lay is None:
+                _fail(op, f"the cuda target takes views of static layout only, not '{t}'")
+            plan.steps.append(("view", reg(op.results[0]), use(op, op.operand(0)), lay[0],
+                               list(t.shape), lay[1]))
+        elif name == "memref.dim":
+            plan.steps.append(("dim", reg(op.results[0]), use(op, op.operand(0)),
+                               use(op, op.operand(1))))
+        elif name == "memref.copy":
+            for v in op.operands:
+                t = v.type
+                lay = _layout(t) if isinstance(t, A.MemRefType) else None
+                if lay is None or lay[1] != _row_major(t.shape):
+                    _fail(op, "the cuda target copies contiguous buffers on the host only "
+                              f"(not '{t}')")
+            plan.steps.append(("copy", use(op, op.operand(0)), use(op, op.operand(1))))
+        elif name == "cf.assert":
+            plan.steps.append(("assert", use(op, op.operand(0)),
+                               op.properties["msg"].value))
+        elif name == "gpu.launch_func":
+            plan.steps.append(("launch", _launch(op, use)))
+        elif name == "func.return":
+            plan.results = [use(op, v) for v in op.operands]
+        else:
+            _fail(op, f"the cuda target cannot run '{name}' on the host")
+    return plan
+
+
+def _is_identity(t) -> bool:
+    from ...dialects.memref_layout import is_identity_layout
+    return is_identity_layout(t)
+
+
+def _segments(op):
+    seg = op.properties.get("operandSegmentSizes")
+    return list(seg.value) if seg is not None else None
+
+
+def _launch(op, use) -> Launch:
+    """The Launch of a gpu.launch_func (generic form: async deps, grid x y z, block x y
+    z, cluster x y z (optional), dynamic shared memory (optional), kernel operands,
+    async object (optional))."""
+    seg = _segments(op)
+    ops = list(op.operands)
+    if seg is None or len(seg) < 12:
+        _fail(op, "gpu.launch_func without operandSegmentSizes")
+    if seg[0] or seg[-1]:
+        _fail(op, "the cuda target launches synchronously (no async dependencies)")
+    pos = seg[0]
+    grid = [use(op, v) for v in ops[pos:pos + 3]]
+    block = [use(op, v) for v in ops[pos + 3:pos + 6]]
+    pos += 6
+    if seg[7] or seg[8] or seg[9]:
+        _fail(op, "the cuda target does not launch thread block clusters")
+    pos += seg[7] + seg[8] + seg[9]
+    shared = use(op, ops[pos]) if seg[10] else None
+    pos += seg[10]
+    args = ops[pos:pos + seg[11]]
+    kernel = op.properties["kernel"]
+    module_name = kernel.root
+    kernel_name = kernel.nested[0] if kernel.nested else kernel.root
+    kernel_name = getattr(kernel_name, "value", kernel_name)
+    where = _origin(op)
+    return Launch(module_name, kernel_name, grid, block, shared,
+                  [use(op, v) for v in args], [v.type for v in args], where)
+
+
+def _origin(op) -> str:
+    """Where the launched kernel came from (the ONNX node), as text."""
+    from ...ir.location import NameLoc
+    loc = op.loc
+    seen = 0
+    while loc is not None and seen < 8:
+        if isinstance(loc, NameLoc):
+            return loc.name
+        loc = getattr(loc, "child", None) or (getattr(loc, "locations", None) or [None])[0]
+        seen += 1
+    return str(op.loc)
+
+
+# ---------------------------------------------------------------- kernel arguments
+
+def pack_arguments(values, types):
+    """(ctypes array of void pointers, the ctypes objects they point to) for launching a
+    kernel with `values` of MLIR `types` (see [Note: kernel arguments])."""
+    cells = []
+    for v, t in zip(values, types):
+        if isinstance(t, A.MemRefType):
+            if not isinstance(v, DeviceRef):
+                raise StrataError(f"kernel argument of type '{t}' is not on the device")
+            cells.append(ctypes.c_void_p(v.ptr))          # allocated
+            cells.append(ctypes.c_void_p(v.ptr))          # aligned
+            cells.append(ctypes.c_int64(v.offset))
+            cells.extend(ctypes.c_int64(s) for s in v.sizes)
+            cells.extend(ctypes.c_int64(s) for s in v.strides)
+        elif isinstance(t, A.IndexType):
+            cells.append(ctypes.c_int64(int(v)))
+        elif isinstance(t, A.IntegerType):
+            ct = {1: ctypes.c_bool, 8: ctypes.c_int8, 16: ctypes.c_int16,
+                  32: ctypes.c_int32, 64: ctypes.c_int64}.get(t.width)
+            if ct is None:
+                raise StrataError(f"cannot pass an i{t.width} to a kernel")
+            cells.append(ct(int(v)))
+        elif isinstance(t, A.FloatType) and t.name in ("f32", "f64"):
+            cells.append((ctypes.c_float if t.name == "f32" else ctypes.c_double)(v))
+        else:
+            raise StrataError(f"cannot pass a value of type '{t}' to a kernel")
+    params = (ctypes.c_void_p * max(len(cells), 1))(
+        *[ctypes.cast(ctypes.pointer(c), ctypes.c_void_p) for c in cells])
+    return params, cells

@@ -1,0 +1,92 @@
+"""The cuda target's PTX path without a GPU: llvm dialect -> LLVM IR for nvptx64 (the
+shared translation, backends/cpu/llvmir.py) -> PTX (llvmlite's NVPTX backend) -> ptxas
+(PyPI nvidia-cuda-nvcc, a test dependency) for sm_80 and sm_90."""
+import pytest
+
+from strata.backends.cuda import ptx, ptxas
+from strata.backends.cpu.llvmir import translate_to_llvmir
+from strata.dialects import default_context
+from strata.errors import StrataError
+from strata.syntax.parser import parse_source
+
+needs_ptxas = pytest.mark.skipif(ptxas.find() is None,
+                                 reason="ptxas not found (pip install nvidia-cuda-nvcc)")
+
+KERNEL = """
+module {
+  llvm.func @scale(%p: !llvm.ptr<1>, %n: i64, %s: f32) attributes {nvvm.kernel} {
+    %c0 = llvm.mlir.constant(0 : i64) : i64
+    %ok = llvm.icmp "slt" %c0, %n : i64
+    llvm.cond_br %ok, ^body, ^done
+  ^body:
+    %q = llvm.getelementptr %p[%c0] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+    %v = llvm.load %q : !llvm.ptr<1> -> f32
+    %w = llvm.fmul %v, %s : f32
+    llvm.store %w, %q : f32, !llvm.ptr<1>
+    llvm.br ^done
+  ^done:
+    llvm.return
+  }
+  llvm.mlir.global internal @tile() {addr_space = 3 : i32} : !llvm.array<32 x f32>
+}
+"""
+
+
+def _ir(text=KERNEL):
+    m = parse_source(text, default_context(), "k.mlir")
+    return translate_to_llvmir(m, triple=ptx.NVPTX_TRIPLE, datalayout=ptx.nvptx_datalayout())
+
+
+def test_kernel_calling_convention_and_address_spaces():
+    ir = _ir()
+    assert 'target triple = "nvptx64-nvidia-cuda"' in ir
+    assert "define ptx_kernel void @scale(ptr addrspace(1) %arg0, i64 %arg1, float %arg2)" \
+        in ir
+    assert "@tile = internal addrspace(3) global [32 x float] undef" in ir
+
+
+@pytest.mark.parametrize("arch,version", [("sm_80", ".version 7.0"),
+                                          ("sm_90", ".version 7.8")])
+def test_ptx_for_each_arch(arch, version):
+    text = ptx.emit_ptx(_ir(), arch)
+    assert f".target {arch}" in text and version in text
+    assert ".visible .entry scale(" in text
+    assert ".shared" in text or "tile" not in text   # (dropped when unused)
+
+
+@needs_ptxas
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_ptxas_accepts_emitted_ptx(arch):
+    ptxas.check(ptx.emit_ptx(_ir(), arch), arch, "scale.ptx")
+
+
+@needs_ptxas
+def test_ptxas_rejects_bad_ptx_with_its_message():
+    bad = ptx.emit_ptx(_ir(), "sm_90").replace("ld.global", "ld.glbal")
+    with pytest.raises(ptxas.PtxasError, match=r"scale\.ptx: ptxas -arch=sm_90 failed"):
+        ptxas.check(bad, "sm_90", "scale.ptx")
+
+
+def test_ptxas_missing(monkeypatch, tmp_path):
+    monkeypatch.setenv("STRATA_PTXAS", str(tmp_path / "nope"))
+    assert ptxas.find() is None
+    with pytest.raises(ptxas.PtxasMissing, match="pip install nvidia-cuda-nvcc"):
+        ptxas.check(".version 7.8", "sm_90")
+
+
+def test_unknown_arch():
+    with pytest.raises(StrataError, match="unknown CUDA architecture 'sm_91'"):
+        ptx.emit_ptx(_ir(), "sm_91")
+
+
+def test_llvm_rejects_bad_ir_with_a_strata_error():
+    with pytest.raises(StrataError, match="invalid LLVM IR"):
+        ptx.emit_ptx("define void @f() { ret i32 0 }", "sm_90")
+
+
+def test_unknown_dialect_op_is_located():
+    text = '"test.op"() : () -> ()'
+    m = parse_source("module {\n llvm.func @f() {\n " + text + "\n llvm.return\n }\n}",
+                     default_context(allow_unregistered=True), "u.mlir")
+    with pytest.raises(StrataError, match="u.mlir:3:.*'test.op' op cannot be translated"):
+        translate_to_llvmir(m, triple="", datalayout="")
