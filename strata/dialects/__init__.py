@@ -14,6 +14,7 @@ def all_dialects():
     from .bufferization import BUFFERIZATION
     from .cf import CF
     from .func import FUNC
+    from .gpu import GPU
     from .linalg import LINALG
     from .llvm import LLVM
     from .math import MATH
@@ -26,7 +27,7 @@ def all_dialects():
     from .torch import TORCH, TORCH_C
     from .tosa import TOSA
     return [BUILTIN, FUNC, ARITH, MATH, CF, SCF, TENSOR, ML_PROGRAM, ONNX, LINALG, TOSA, LLVM,
-            MEMREF, BUFFERIZATION, STRATA_CPU, TORCH, TORCH_C]
+            MEMREF, BUFFERIZATION, STRATA_CPU, TORCH, TORCH_C, GPU]
 
 
 def default_context(allow_unregistered: bool = False) -> Context:
