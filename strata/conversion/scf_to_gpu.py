@@ -177,14 +177,16 @@ def linearize(p, block_size: int) -> None:
         v, c = _trip_count(b, lb, ub, st)
         counts.append(v)
         statics.append(c)
-    total = counts[0]
-    for c in counts[1:]:
-        total = b.mul(total, c)
     static_total = None
     if None not in statics:
         static_total = 1
         for c in statics:
             static_total *= c
+        total = b.const(static_total)
+    else:
+        total = counts[0]
+        for c in counts[1:]:
+            total = b.mul(total, c)
     bs = block_size if static_total is None else max(1, min(block_size, static_total))
     c0, c1, cbs = b.const(0), b.const(1), b.const(bs)
     if static_total is not None:
@@ -259,8 +261,8 @@ def _map(p, level, innermost_first):
         n = len(p.operands) // 3
         names = []
         for d in range(n):
-            k = (n - 1 - d) if innermost_first else d
-            names.append(_PROCESSORS[level][k] if level < 2 and k < 3 else "sequential")
+            k = (min(n, 3) - 1 - d) if innermost_first else d
+            names.append(_PROCESSORS[level][k] if level < 2 and d < 3 else "sequential")
         p.set_attr("mapping", A.ArrayAttr([_loop_dim_map(x) for x in names]))
     for o in p.regions[0].blocks[0].ops:
         for inner in [o] if o.name == "scf.parallel" else _outermost_parallels(o):
@@ -462,3 +464,10 @@ def _wrap_runs(blk):
             o.detach()
             body.insert_before(body.last, o)
         i = j
+
+
+from ..passes.registry import register_pass  # noqa: E402
+
+for _p in (LinearizeParallelLoops, GpuMapParallelLoops, ConvertParallelLoopsToGpu,
+           GpuLaunchSequential):
+    register_pass(_p)

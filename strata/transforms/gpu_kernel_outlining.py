@@ -28,8 +28,8 @@ sizes when they are constants. The launch's location is the kernel's and its mod
 """
 from __future__ import annotations
 
-from ..conversion.scf_to_gpu import gpu_attr
 from ..conversion.scalar_builders import op_class
+from ..dialects.gpu import DIM
 from ..ir import attributes as A
 from ..ir.core import Block
 from ..passes.pass_manager import Pass
@@ -118,8 +118,7 @@ def outline_launch(launch, module_name: str, kernel_name: str):
     ids = []
     for kind in _IDS:
         for d in "xyz":
-            o = op_class(f"gpu.{kind}").create((), [A.index],
-                                               {"dimension": gpu_attr(f"#gpu<dim {d}>")},
+            o = op_class(f"gpu.{kind}").create((), [A.index], {"dimension": DIM(d)},
                                                None, (), 0, loc)
             entry.append(o)
             ids.append(o.results[0])
@@ -213,3 +212,8 @@ def _inside(v, launch) -> bool:
     owner = d if d is not None else v.owner.parent_op
     return owner is not None and owner is not launch and launch.is_ancestor(owner) or \
         (d is None and v.owner.parent_op is launch)
+
+
+from ..passes.registry import register_pass  # noqa: E402
+
+register_pass(GpuKernelOutlining)

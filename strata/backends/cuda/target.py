@@ -4,14 +4,16 @@ the CUDA driver (runtime.py).
     linalg on tensors ──(the cpu target's bufferization)──> linalg on memref buffers
       strata-memref-copy-to-linalg{min-elements=1}   every copy a linalg op (a kernel)
       convert-linalg-to-parallel-loops               scf.parallel over the parallel dims
-      gpu-map-parallel-loops                         outermost dims -> blocks, inner ->
+      strata-gpu-linearize-parallel-loops{block-size=256}
+                                                     their dims as one: blocks x threads
+      gpu-map-parallel-loops                         outer loop -> blocks, inner ->
                                                      threads (#gpu.loop_dim_map)
       convert-parallel-loops-to-gpu                  gpu.launch per mapped loop nest
       strata-gpu-launch-sequential                   what is left of loops on the host:
                                                      a one-thread gpu.launch
       gpu-kernel-outlining                           gpu.module @main_kernel + launch_func
-      gpu.module(convert-scf-to-cf, canonicalize, arith-expand,
-                 strata-math-polynomial-approximation, convert-gpu-to-nvvm)
+      convert-scf-to-cf, canonicalize, arith-expand,
+      strata-math-polynomial-approximation, convert-gpu-to-nvvm (the gpu.modules)
       reconcile-unrealized-casts
     each gpu.module ──llvmir.py (nvptx64)──> LLVM IR ──llvmlite NVPTX──> PTX (ptx.py)
     the host function ──plan.py──> a launch plan (allocations, views, kernel launches)
@@ -42,6 +44,7 @@ __all__ = ["CudaTarget", "CudaProgram", "GPU_PIPELINE", "KERNEL_PIPELINE", "comp
 GPU_PIPELINE = (
     "strata-memref-copy-to-linalg{min-elements=1}",
     "convert-linalg-to-parallel-loops",
+    "strata-gpu-linearize-parallel-loops",
     "gpu-map-parallel-loops",
     "convert-parallel-loops-to-gpu",
     "strata-gpu-launch-sequential",
@@ -50,8 +53,8 @@ GPU_PIPELINE = (
 )
 # Inside each gpu.module: down to the llvm and nvvm dialects.
 KERNEL_PIPELINE = (
-    "gpu.module(convert-scf-to-cf,canonicalize,arith-emulate-unsupported-floats,"
-    "arith-expand,strata-math-polynomial-approximation,convert-gpu-to-nvvm)",
+    "convert-scf-to-cf", "canonicalize", "arith-emulate-unsupported-floats",
+    "arith-expand", "strata-math-polynomial-approximation", "convert-gpu-to-nvvm",
     "reconcile-unrealized-casts",
 )
 
@@ -114,9 +117,8 @@ class CudaTarget(Target):
         return device_arch() or DEFAULT_ARCH
 
     def gpu_pipeline(self) -> tuple:
-        return tuple(p if p != "gpu-map-parallel-loops" else
-                     f"gpu-map-parallel-loops{{block-size={self.block_size}}}"
-                     for p in GPU_PIPELINE)
+        return tuple(p if p != "strata-gpu-linearize-parallel-loops" else
+                     f"{p}{{block-size={self.block_size}}}" for p in GPU_PIPELINE)
 
     # -- tensor level -> kernels and a host plan
     def build(self, module, functions, instrumentation=None, timings=None,
