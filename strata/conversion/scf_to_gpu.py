@@ -112,9 +112,11 @@ def _trip_count(b, lb, ub, step):
     if None not in (cl, cu, cs):
         return b.const(max(0, -(-(cu - cl) // cs))), max(0, -(-(cu - cl) // cs))
     d = ub if cl == 0 else b.v("arith.subi", [ub, lb])
-    if cs == 1:
-        return d, None
-    return b.v("arith.ceildivsi", [d, step]), None
+    if cs != 1:
+        d = b.v("arith.ceildivsi", [d, step])
+    if cl == 0 and cs == 1:
+        return d, None      # (a size: not negative)
+    return b.v("arith.maxsi", [d, b.const(0)]), None   # empty, not negative
 
 
 def _parallel_parts(p):
@@ -250,8 +252,8 @@ class GpuMapParallelLoops(Pass):
 
     def run(self, op):
         if self.mapping_policy not in ("outermost-first", "innermost-first"):
-            raise DiagnosticError(Diagnostic(ERROR, op.loc, "Invalid mapping policy "
-                                             f"specified: {self.mapping_policy}"))
+            raise DiagnosticError(Diagnostic(ERROR, op.loc,
+                                             "Invalid mapping policy specified."))
         for p in _outermost_parallels(op):
             _map(p, 0, self.mapping_policy == "innermost-first")
 

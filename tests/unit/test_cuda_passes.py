@@ -1,0 +1,116 @@
+"""The GPU lowering passes (conversion/scf_to_gpu.py, transforms/gpu_kernel_outlining.py)
+on small inputs: semantics kept (the interpreter, where it runs the result), errors
+located."""
+import numpy as np
+import pytest
+
+from strata.dialects import default_context
+from strata.errors import StrataError
+from strata.syntax.parser import parse_source
+from strata.syntax.printer import print_op
+from strata.testing import check_pass_preserves_semantics
+
+LOOPS = """
+func.func @static2d(%a: memref<4x300xf32>) -> memref<4x300xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c300 = arith.constant 300 : index
+  %out = memref.alloc() : memref<4x300xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c300) step (%c1, %c1) {
+    %v = memref.load %a[%i, %j] : memref<4x300xf32>
+    %fi = arith.index_cast %i : index to i32
+    %f = arith.sitofp %fi : i32 to f32
+    %w = arith.addf %v, %f : f32
+    memref.store %w, %out[%i, %j] : memref<4x300xf32>
+    scf.reduce
+  }
+  return %out : memref<4x300xf32>
+}
+func.func @strided(%a: memref<20xf32>, %lo: index) -> memref<20xf32> {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c20 = arith.constant 20 : index
+  %z = arith.constant 0.0 : f32
+  %out = memref.alloc() : memref<20xf32>
+  linalg.fill ins(%z : f32) outs(%out : memref<20xf32>)
+  scf.parallel (%i) = (%lo) to (%c20) step (%c3) {
+    %v = memref.load %a[%i] : memref<20xf32>
+    memref.store %v, %out[%i] : memref<20xf32>
+    scf.reduce
+  }
+  return %out : memref<20xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("block_size", [1, 7, 256])
+def test_linearize_keeps_semantics(block_size):
+    a = np.arange(1200, dtype=np.float32).reshape(4, 300)
+    check_pass_preserves_semantics(
+        LOOPS, f"strata-gpu-linearize-parallel-loops{{block-size={block_size}}}",
+        inputs={"static2d": [a]}, function="static2d")
+
+
+@pytest.mark.parametrize("lo", [0, 2, 19, 25])
+def test_linearize_dynamic_bounds_and_steps(lo):
+    a = np.arange(20, dtype=np.float32)
+    check_pass_preserves_semantics(LOOPS, "strata-gpu-linearize-parallel-loops{block-size=4}",
+                                   inputs={"strided": [a, np.int64(lo)]}, function="strided")
+
+
+def _run(text, pipeline):
+    from strata.compiler import build_pipeline
+    m = parse_source(text, default_context(), "t.mlir")
+    build_pipeline(pipeline).run(m)
+    return print_op(m)
+
+
+def test_linearize_then_launch_has_the_trip_counts_as_sizes():
+    out = _run(LOOPS, "strata-gpu-linearize-parallel-loops{block-size=256},"
+                      "gpu-map-parallel-loops,convert-parallel-loops-to-gpu,canonicalize")
+    # 1200 iterations: 5 blocks of 256 threads, the last one partly masked
+    assert "gpu.launch blocks(%arg1, %arg2, %arg3) in (%arg7 = %c5, %arg8 = %c1, " \
+           "%arg9 = %c1) threads(%arg4, %arg5, %arg6) in (%arg10 = %c256" in out
+    assert "arith.cmpi slt" in out
+
+
+def test_block_size_must_be_positive():
+    with pytest.raises(StrataError, match="block-size must be positive"):
+        _run(LOOPS, "strata-gpu-linearize-parallel-loops{block-size=0}")
+
+
+def test_launch_sequential_wraps_host_loops():
+    text = """
+    func.func @sum(%a: memref<8xf32>) -> memref<f32> {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %z = arith.constant 0.0 : f32
+      %out = memref.alloc() : memref<f32>
+      memref.store %z, %out[] : memref<f32>
+      scf.for %i = %c0 to %c8 step %c1 {
+        %v = memref.load %a[%i] : memref<8xf32>
+        %s = memref.load %out[] : memref<f32>
+        %t = arith.addf %s, %v : f32
+        memref.store %t, %out[] : memref<f32>
+      }
+      return %out : memref<f32>
+    }"""
+    out = _run(text, "strata-gpu-launch-sequential")
+    host, _, body = out.partition("gpu.launch")
+    assert "memref.alloc" in host and "scf.for" not in host
+    assert body.count("gpu.launch") == 0 and "scf.for" in body and "memref.store" in body
+
+
+def test_launch_sequential_refuses_host_reads_of_device_values():
+    text = """
+    func.func @f(%a: memref<8xindex>) -> memref<?xf32> {
+      %c0 = arith.constant 0 : index
+      %n = memref.load %a[%c0] : memref<8xindex>
+      %out = memref.alloc(%n) : memref<?xf32>
+      return %out : memref<?xf32>
+    }"""
+    with pytest.raises(StrataError, match=r"t.mlir:4:\d+: error: 'memref.load' computes a "
+                                          r"value the host needs"):
+        _run(text, "strata-gpu-launch-sequential")
