@@ -369,7 +369,7 @@ class CudaModel:
                     for r in results]
 
     def _input(self, i, v, staged):
-        spec = self.signature.inputs[i] if i < len(self.signature.inputs) else None
+        spec = self.signature.args[i] if i < len(self.signature.args) else None
         cai = getattr(v, "__cuda_array_interface__", None)
         if cai is not None:
             ptr = int(cai["data"][0])

@@ -1,0 +1,244 @@
+"""The cuda runtime without a GPU: a missing driver is one line; the launch plan and
+the driver calls are checked against a fake libcuda (host memory as device memory,
+launches recorded with their unpacked arguments)."""
+import ctypes
+
+import numpy as np
+import pytest
+
+import strata
+from strata.backends.cuda import runtime as R
+from strata.backends.cuda.plan import DeviceRef, build_plan, pack_arguments
+from strata.backends.cuda.target import CudaProgram, CudaTarget, GPU_PIPELINE
+from strata.backends.cpu.target import BUFFERIZE_PIPELINE, signature_of
+from strata.compiler import build_pipeline
+from strata.dialects import default_context
+from strata.errors import StrataError
+from strata.ir import attributes as A
+from strata.syntax.parser import parse_source
+
+MODEL = """
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @main(%a: tensor<4x300xf32>) -> tensor<4x300xf32> {
+  %w = arith.constant dense<[WEIGHTS]> : tensor<300xf32>
+  %e = tensor.empty() : tensor<4x300xf32>
+  %r = linalg.generic {indexing_maps = [#map, #row, #map],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%a, %w : tensor<4x300xf32>, tensor<300xf32>) outs(%e : tensor<4x300xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.mulf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<4x300xf32> loc("Mul_0")
+  return %r : tensor<4x300xf32>
+}
+""".replace("WEIGHTS", ", ".join(f"{i}.5" for i in range(300)))
+
+
+@pytest.fixture(autouse=True)
+def fresh_driver(monkeypatch):
+    monkeypatch.setattr(R, "_DRIVER", [])
+
+
+def test_no_driver_is_one_line(monkeypatch, tmp_path):
+    monkeypatch.setenv("STRATA_LIBCUDA", str(tmp_path / "libcuda.so.1"))
+    with pytest.raises(R.DriverMissing, match=r"needs an NVIDIA driver: .*libcuda.so.1 was "
+                                              r"not found"):
+        R.driver()
+    assert R.device_arch() is None
+    with pytest.raises(StrataError) as e:
+        strata.compile(parse_source(MODEL, default_context(), "m.mlir"), target="cuda")
+    assert "\n" not in str(e.value) and "NVIDIA driver" in str(e.value)
+
+
+def test_cli_run_without_driver(monkeypatch, tmp_path, capsys):
+    from strata.tools.cli import main
+    monkeypatch.setenv("STRATA_LIBCUDA", str(tmp_path / "libcuda.so.1"))
+    path = tmp_path / "m.mlir"
+    path.write_text(MODEL)
+    x = tmp_path / "x.npy"
+    np.save(x, np.ones((4, 300), np.float32))
+    assert main(["run", str(path), "--target", "cuda", "--input", str(x)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("strata run: error: the cuda target needs an NVIDIA driver")
+    assert "Traceback" not in err
+
+
+# ---------------------------------------------------------------- a fake libcuda
+
+class FakeCuda:
+    """libcuda's functions on host memory: pointers are real addresses of ctypes
+    buffers; launches are recorded (kernel name, grid, block, argument bytes)."""
+
+    def __init__(self, devices=1, init_code=0, launch_code=0, sync_code=0):
+        self.buffers = {}
+        self.launches = []
+        self.loaded = []
+        self.freed = []
+        self.allocs = 0
+        self.uploads = 0
+
+        def fn(f):
+            return f
+
+        def by(p, v):
+            p._obj.value = v
+            return 0
+        self.cuInit = fn(lambda flags: init_code)
+        self.cuDeviceGetCount = fn(lambda p: by(p, devices))
+        self.cuDeviceGet = fn(lambda p, i: by(p, i))
+        self.cuDeviceGetAttribute = fn(lambda p, attr, dev: by(p, 9 if attr == 75 else 0))
+        self.cuDevicePrimaryCtxRetain = fn(lambda p, dev: by(p, 0x1000))
+        self.cuCtxPushCurrent_v2 = fn(lambda ctx: 0)
+        self.cuCtxPopCurrent_v2 = fn(lambda p: 0)
+        self.cuStreamCreate = fn(lambda p, flags: by(p, 0x2000))
+        self.sync_code = sync_code
+        self.cuStreamSynchronize = fn(lambda s: self.sync_code)
+        self.cuStreamDestroy_v2 = fn(lambda s: 0)
+
+        def load(p, image, n, a, b):
+            self.loaded.append(image)
+            return by(p, 0x3000 + len(self.loaded))
+        self.cuModuleLoadDataEx = load
+        self.cuModuleGetFunction = fn(lambda p, m, name: by(p, id(name.decode()) and
+                                                            hash(name) & 0xffff | 0x10000))
+        self.names = {}
+
+        def getf(p, m, name):
+            h = 0x10000 + len(self.names)
+            self.names[h] = name.decode()
+            return by(p, h)
+        self.cuModuleGetFunction = getf
+        self.cuModuleUnload = fn(lambda m: 0)
+
+        def alloc(p, n):
+            buf = ctypes.create_string_buffer(n)
+            self.buffers[ctypes.addressof(buf)] = buf
+            self.allocs += 1
+            return by(p, ctypes.addressof(buf))
+        self.cuMemAlloc_v2 = alloc
+        self.cuMemFree_v2 = fn(lambda ptr: self.freed.append(ptr) or 0)
+
+        def htod(dst, src, n, s):
+            self.uploads += 1
+            ctypes.memmove(dst, src, n)
+            return 0
+        self.cuMemcpyHtoDAsync_v2 = htod
+        self.cuMemcpyDtoHAsync_v2 = fn(lambda dst, src, n, s: ctypes.memmove(dst, src, n)
+                                       and 0)
+        self.cuMemcpyDtoDAsync_v2 = fn(lambda dst, src, n, s: ctypes.memmove(dst, src, n)
+                                       and 0)
+
+        def launch(f, gx, gy, gz, bx, by_, bz, shared, stream, params, extra):
+            self.launches.append((self.names[f.value], (gx, gy, gz), (bx, by_, bz), params))
+            return launch_code
+        self.cuLaunchKernel = launch
+        self.cuPointerGetAttribute = fn(lambda p, attr, ptr: by(p, 0))
+
+        def err(code, p):
+            p._obj.value = {700: b"CUDA_ERROR_ILLEGAL_ADDRESS", 2: b"CUDA_ERROR_OUT_OF_MEMORY"
+                            }.get(code, b"CUDA_ERROR_UNKNOWN")
+            return 0
+        self.cuGetErrorName = err
+        self.cuGetErrorString = fn(lambda code, p: 0)
+
+
+def _program():
+    """MODEL lowered to outlined kernels (no PTX needed for the fake driver)."""
+    from strata.compiler import get_target
+    m = parse_source(MODEL, default_context(), "m.mlir")
+    t = get_target("cuda")
+    build_pipeline(",".join(t.pipeline)).run(m)
+    build_pipeline(",".join(BUFFERIZE_PIPELINE)).run(m)
+    f = next(o for o in m.regions[0].ops if o.name == "func.func")
+    sig = signature_of(f)
+    build_pipeline(",".join(GPU_PIPELINE)).run(m)
+    f = next(o for o in m.regions[0].ops if o.name == "func.func")
+    plan = build_plan(f, m)
+    return CudaProgram("sm_90", {"main_kernel": "// ptx"}, {"main": plan}, {"main": sig},
+                       plan.weights, m)
+
+
+def _model(monkeypatch, **kw):
+    fake = FakeCuda(**kw)
+    monkeypatch.setattr(R, "_load_library", lambda: fake)
+    drv = R.driver()
+    return fake, R.CudaModel(drv, _program(), "main")
+
+
+def test_plan_of_the_host_function():
+    plan = _program().plans["main"]
+    kinds = [s[0] for s in plan.steps]
+    assert kinds.count("launch") == 1 and "global" in kinds and "alloc" in kinds
+    launch = plan.launches()[0]
+    assert (launch.module, launch.kernel) == ("main_kernel", "main_kernel")
+    assert launch.where == "Mul_0"
+    assert list(plan.weights.values())[0].shape == (300,)
+
+
+def test_arguments_are_descriptors_field_by_field():
+    ref = DeviceRef(0x1000, 3, (4, 300), (300, 1), np.float32)
+    t = A.MemRefType([4, 300], A.f32)
+    params, cells = pack_arguments([7, ref, 2.5], [A.index, t, A.f32])
+    values = [c.value for c in cells]
+    assert values == [7, 0x1000, 0x1000, 3, 4, 300, 300, 1, 2.5]
+    assert ctypes.cast(params[2], ctypes.POINTER(ctypes.c_void_p)).contents.value == 0x1000
+    with pytest.raises(StrataError, match="not on the device"):
+        pack_arguments([np.zeros(3)], [t])
+
+
+def test_fake_device_run(monkeypatch):
+    fake, model = _model(monkeypatch)
+    assert fake.loaded == [b"// ptx\0"] and fake.uploads == 1      # the weight, once
+    x = np.arange(1200, dtype=np.float32).reshape(4, 300)
+    y, = model.run(x)
+    assert isinstance(y, R.DeviceArray) and y.shape == (4, 300) and y.dtype == np.float32
+    name, grid, block, params = fake.launches[0]
+    assert name == "main_kernel" and grid == (5, 1, 1) and block == (256, 1, 1)
+    # the input was staged on the "device": its copy holds x
+    staged = [b for b in fake.buffers.values() if bytes(b.raw) == x.tobytes()]
+    assert staged
+    allocs = fake.allocs
+    y2, = model.run(x)
+    assert fake.allocs == allocs + 1    # the input's buffer reused; the output is new
+    del y
+    y3, = model.run(x)                  # y's buffer back in the pool
+    assert fake.allocs == allocs + 1
+    cai = y3.__cuda_array_interface__
+    assert cai["shape"] == (4, 300) and cai["typestr"] == "<f4" and cai["version"] == 3
+    assert y3.__dlpack_device__() == (2, 0)
+    assert np.array_equal(np.asarray(y3), y3.numpy())
+
+
+def test_launch_failure_names_kernel_and_node(monkeypatch):
+    fake, model = _model(monkeypatch, launch_code=700)
+    with pytest.raises(R.RuntimeFailure, match=r"kernel main_kernel::main_kernel \(from "
+                                               r"Mul_0\) failed to launch: "
+                                               r"CUDA_ERROR_ILLEGAL_ADDRESS"):
+        model.run(np.ones((4, 300), np.float32))
+
+
+def test_failure_at_sync_names_the_kernels(monkeypatch):
+    fake, model = _model(monkeypatch)
+    fake.sync_code = 700        # an illegal access found when the call synchronizes
+    with pytest.raises(R.RuntimeFailure, match=r"a kernel of @main failed: "
+                                               r"CUDA_ERROR_ILLEGAL_ADDRESS; kernels: "
+                                               r"main_kernel::main_kernel \(from Mul_0\)"):
+        model.run(np.ones((4, 300), np.float32))
+    fake.sync_code = 0          # the model stays usable
+    y, = model.run(np.ones((4, 300), np.float32))
+    assert y.shape == (4, 300)
+
+
+def test_no_device(monkeypatch):
+    monkeypatch.setattr(R, "_load_library", lambda: FakeCuda(init_code=100))
+    with pytest.raises(R.DriverMissing, match="needs an NVIDIA GPU: the driver finds no "
+                                              "device"):
+        R.driver()
+
+
+def test_device_arch_from_the_driver(monkeypatch):
+    monkeypatch.setattr(R, "_load_library", lambda: FakeCuda())
+    assert R.device_arch() == "sm_90"
+    assert CudaTarget().arch() == "sm_90"
+    assert CudaTarget(cuda_arch="sm_80").arch() == "sm_80"
