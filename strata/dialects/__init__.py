@@ -20,6 +20,7 @@ def all_dialects():
     from .math import MATH
     from .memref import MEMREF
     from .ml_program import ML_PROGRAM
+    from .nvvm import NVVM
     from .onnx import ONNX
     from .scf import SCF
     from .strata_cpu import STRATA_CPU
@@ -27,7 +28,7 @@ def all_dialects():
     from .torch import TORCH, TORCH_C
     from .tosa import TOSA
     return [BUILTIN, FUNC, ARITH, MATH, CF, SCF, TENSOR, ML_PROGRAM, ONNX, LINALG, TOSA, LLVM,
-            MEMREF, BUFFERIZATION, STRATA_CPU, TORCH, TORCH_C, GPU]
+            MEMREF, BUFFERIZATION, STRATA_CPU, TORCH, TORCH_C, GPU, NVVM]
 
 
 def default_context(allow_unregistered: bool = False) -> Context:
