@@ -33,7 +33,8 @@ from ..dialects.llvm import types as LT
 from ..ir import attributes as A
 from ..passes.pass_manager import Option, Pass
 from .scalar_builders import op_class
-from .to_llvm.common import LLVMPattern, run_llvm_conversion
+from ..rewrite.conversion import apply_partial_conversion
+from .to_llvm.common import LLVMPattern, llvm_target
 from .to_llvm.func import FuncLowering, ReturnLowering
 from .to_llvm.type_converter import LLVMTypeConverter
 
@@ -162,8 +163,13 @@ class ConvertGpuToNVVM(Pass):
             _lower_kernel_asserts(m)
             lower_asserts(m)
             tc = LLVMTypeConverter(self.index_bitwidth or 64)
-            run_llvm_conversion(m, gpu_to_nvvm_patterns(tc), illegal=("gpu.func",
-                                                                      "gpu.return"))
+            target = llvm_target()
+            target.add_legal_dialect("nvvm")
+            for name in ("gpu.func", "gpu.return", "gpu.thread_id", "gpu.block_id",
+                         "gpu.block_dim", "gpu.grid_dim", "gpu.global_id", "gpu.lane_id",
+                         "gpu.barrier", "gpu.shuffle"):
+                target.add_illegal_op(name)
+            apply_partial_conversion([m], target, gpu_to_nvvm_patterns(tc))
 
 
 def _lower_kernel_asserts(module) -> None:

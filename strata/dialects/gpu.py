@@ -919,8 +919,16 @@ class LaunchFuncOp(_AsyncOp, Op):
         if mod.name != "gpu.module":
             return None  # a gpu.binary or another container: resolved at run time
         fn = lookup_nearest_symbol_from(self, k)
-        if fn is None or fn.name != "gpu.func":
+        if fn is None:
             return f"kernel function '{k}' is undefined"
+        if fn.name != "gpu.func":
+            # lowered already (convert-gpu-to-nvvm: an llvm.func): upstream checks the
+            # attribute only, not the converted argument types
+            if fn.name != "llvm.func":
+                return f"referenced kernel '{k}' is not a function"
+            if fn.get_attr("gpu.kernel") is None:
+                return "kernel function is missing the 'gpu.kernel' attribute"
+            return None
         if not fn.is_kernel:
             return "kernel function is missing the 'gpu.kernel' attribute"
         want = fn.type.inputs
