@@ -297,10 +297,13 @@ def build_plan(func_op, module) -> Plan:
         elif name in _VIEWS:
             t = op.results[0].type
             lay = _layout(t) if isinstance(t, A.MemRefType) and t.has_static_shape else None
-            if lay is None:
-                _fail(op, f"the cuda target takes views of static layout only, not '{t}'")
-            plan.steps.append(("view", reg(op.results[0]), use(op, op.operand(0)), lay[0],
-                               list(t.shape), lay[1]))
+            if lay is not None:
+                plan.steps.append(("view", reg(op.results[0]), use(op, op.operand(0)),
+                                   lay[0], list(t.shape), lay[1]))
+            else:
+                fn, regs_in = _dynamic_view(op, use)
+                plan.steps.append(("scalar", reg(op.results[0]), fn,
+                                   [use(op, op.operand(0))] + regs_in))
         elif name == "memref.dim":
             plan.steps.append(("dim", reg(op.results[0]), use(op, op.operand(0)),
                                use(op, op.operand(1))))
@@ -322,6 +325,73 @@ def build_plan(func_op, module) -> Plan:
         else:
             _fail(op, f"the cuda target cannot run '{name}' on the host")
     return plan
+
+
+def _mixed(op, static_name, values, use):
+    """A mixed static/dynamic list as [(True, int) or (False, register index)], and the
+    registers in order."""
+    from ...syntax.dynamic_index_list import mixed_values
+    out, regs = [], []
+    for x in mixed_values(list(op.properties[static_name].value), list(values)):
+        if isinstance(x, int):
+            out.append((True, x))
+        else:
+            out.append((False, len(regs)))
+            regs.append(use(op, x))
+    return out, regs
+
+
+def _resolve(items, vals):
+    return [x if static else vals[x] for static, x in items]
+
+
+def _dynamic_view(op, use):
+    """(fn(source DeviceRef, *values) -> DeviceRef, registers of the values) of a view
+    op whose result layout is known only at run time (see [Note: the plan's values])."""
+    name = op.name
+    if name == "memref.cast":
+        return (lambda s: s), []
+    if name == "memref.collapse_shape":
+        groups = op.reassociation_indices
+
+        def collapse(s):
+            sizes = [math.prod(s.sizes[d] for d in g) for g in groups]
+            strides = [s.strides[g[-1]] if g else 1 for g in groups]
+            return DeviceRef(s.ptr, s.offset, sizes, strides, s.dtype, s.buffer)
+        return collapse, []
+    if name == "memref.expand_shape":
+        groups = op.reassociation_indices
+        shape, regs = _mixed(op, "static_output_shape", op.output_shape, use)
+
+        def expand(s, *vals):
+            sizes = _resolve(shape, vals)
+            strides = [0] * len(sizes)
+            for d, g in enumerate(groups):
+                st = s.strides[d]
+                for r in reversed(g):
+                    strides[r] = st
+                    st *= sizes[r]
+            return DeviceRef(s.ptr, s.offset, sizes, strides, s.dtype, s.buffer)
+        return expand, regs
+    if name in ("memref.subview", "memref.reinterpret_cast"):
+        n_off, n_size = len(op.offsets), len(op.sizes)
+        offs, r1 = _mixed(op, "static_offsets", op.offsets, use)
+        sizes, r2 = _mixed(op, "static_sizes", op.sizes, use)
+        strides, r3 = _mixed(op, "static_strides", op.strides, use)
+        shift = lambda items, k: [(st, x if st else x + k) for st, x in items]  # noqa: E731
+        sizes, strides = shift(sizes, n_off), shift(strides, n_off + n_size)
+        dropped = sorted(op.dropped_dims()) if name == "memref.subview" else []
+
+        def subview(s, *vals):
+            o, z, t = _resolve(offs, vals), _resolve(sizes, vals), _resolve(strides, vals)
+            if name == "memref.reinterpret_cast":
+                return DeviceRef(s.ptr, o[0], z, t, s.dtype, s.buffer)
+            offset = s.offset + sum(a * b for a, b in zip(o, s.strides))
+            keep = [i for i in range(len(z)) if i not in dropped]
+            return DeviceRef(s.ptr, offset, [z[i] for i in keep],
+                             [s.strides[i] * t[i] for i in keep], s.dtype, s.buffer)
+        return subview, r1 + r2 + r3
+    _fail(op, f"the cuda target cannot take the view '{name}' on the host")
 
 
 def _is_identity(t) -> bool:
