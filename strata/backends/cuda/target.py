@@ -120,6 +120,15 @@ class CudaTarget(Target):
         return tuple(p if p != "strata-gpu-linearize-parallel-loops" else
                      f"{p}{{block-size={self.block_size}}}" for p in GPU_PIPELINE)
 
+    def passes_before(self, stop: str) -> list:
+        """The target's passes from the tensor level up to (not including) the first
+        one named `stop` (a prefix to run and check in the interpreter)."""
+        passes = list(BUFFERIZE_PIPELINE) + list(self.gpu_pipeline()) + list(KERNEL_PIPELINE)
+        names = [p.partition("{")[0] for p in passes]
+        if stop not in names:
+            raise StrataError(f"the cuda pipeline has no pass '{stop}'")
+        return passes[:names.index(stop)]
+
     # -- tensor level -> kernels and a host plan
     def build(self, module, functions, instrumentation=None, timings=None,
               arch: str | None = None) -> CudaProgram:

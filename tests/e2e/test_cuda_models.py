@@ -1,0 +1,130 @@
+"""The cuda target checked without a GPU (issue 19, item 4) on small models: an MLP, a
+CNN (convolution, batch norm, pooling, softmax), softmax and layer norm alone.
+
+(a) every PTX the pipeline writes is assembled by ptxas (PyPI nvidia-cuda-nvcc) for
+    sm_80 and sm_90;
+(b) the pipeline's IR, stopped before a pass, runs in the reference interpreter and
+    matches onnxruntime: before convert-parallel-loops-to-gpu (buffers, parallel loops
+    linearized into blocks x threads and mapped), and before convert-gpu-to-nvvm (the
+    outlined kernels and their launches) once the interpreter runs the gpu dialect."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from onnx import TensorProto, helper
+
+ort = pytest.importorskip("onnxruntime")
+
+import strata  # noqa: E402
+from models import cnn, mlp  # noqa: E402
+from strata.backends.cuda import ptxas  # noqa: E402
+from strata.backends.cuda.target import CudaTarget, compile_ahead  # noqa: E402
+from strata.compiler import build_pipeline, load_module, target_pipeline  # noqa: E402
+
+
+def _single(op, shape, **attrs):
+    inputs = [helper.make_tensor_value_info("input", TensorProto.FLOAT, shape)]
+    inits = []
+    names = ["input"]
+    if op == "LayerNormalization":
+        rng = np.random.default_rng(3)
+        for n in ("scale", "bias"):
+            inits.append(helper.make_tensor(n, TensorProto.FLOAT, [shape[-1]],
+                                            rng.standard_normal(shape[-1]).tolist()))
+            names.append(n)
+    node = helper.make_node(op, names, ["output"], name=f"{op}_0", **attrs)
+    g = helper.make_graph([node], op.lower(), inputs,
+                          [helper.make_tensor_value_info("output", TensorProto.FLOAT, shape)],
+                          inits)
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
+
+
+MODELS = {
+    "mlp": (mlp, (3, 64)),
+    "cnn": (cnn, (1, 3, 16, 16)),
+    "softmax": (lambda: _single("Softmax", ["N", 37], axis=-1), (5, 37)),
+    "layer_norm": (lambda: _single("LayerNormalization", ["N", 48], axis=-1,
+                                   epsilon=1e-5), (4, 48)),
+}
+
+
+@pytest.fixture(scope="module")
+def programs():
+    return {(name, arch): compile_ahead(build(), arch=arch)
+            for name, (build, _) in MODELS.items() for arch in ("sm_80", "sm_90")}
+
+
+@pytest.mark.skipif(ptxas.find() is None, reason="ptxas not found: pip install "
+                                                 "nvidia-cuda-nvcc (a test dependency)")
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_ptxas_assembles_every_kernel(programs, name, arch):
+    program = programs[(name, arch)]
+    assert program.arch == arch and program.ptx
+    launched = {m for m, _ in program.kernels}
+    assert launched == set(program.ptx)      # every module is launched, and only those
+    for module, text in program.ptx.items():
+        assert f".target {arch}" in text
+        ptxas.check(text, arch, f"{name}/{module}.ptx")
+
+
+def _interpreted(name, stop):
+    build, shape = MODELS[name]
+    model = build()
+    target = CudaTarget()
+    module = load_module(model)
+    build_pipeline(list(target_pipeline(target, module))).run(module)
+    build_pipeline(",".join(target.passes_before(stop))).run(module)
+    from strata.interpreter import Interpreter
+    x = np.random.default_rng(7).standard_normal(shape).astype(np.float32)
+    got = Interpreter(module).call("main", x)[0]
+    sess = ort.InferenceSession(model.SerializeToString(),
+                                providers=["CPUExecutionProvider"])
+    ref = sess.run(None, {"input": x})[0]
+    return np.asarray(got), ref
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_mapped_loops_match_onnxruntime(name):
+    got, ref = _interpreted(name, "convert-parallel-loops-to-gpu")
+    np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-5)
+
+
+def _interpreter_runs_gpu() -> bool:
+    from strata.interpreter.core import registered_ops
+    return "gpu.launch_func" in registered_ops()
+
+
+@pytest.mark.skipif(not _interpreter_runs_gpu(),
+                    reason="the reference interpreter does not run the gpu dialect yet")
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_outlined_kernels_match_onnxruntime(name):
+    got, ref = _interpreted(name, "convert-gpu-to-nvvm")
+    np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-5)
+
+
+def test_compile_ahead_from_the_command_line(tmp_path, capsys):
+    from strata.tools.cli import main
+    path = tmp_path / "softmax.onnx"
+    path.write_bytes(MODELS["softmax"][0]().SerializeToString())
+    out = tmp_path / "kernels"
+    assert main(["compile", str(path), "--target", "cuda", "--cuda-arch", "sm_80",
+                 "--emit=ptx", "-o", str(out), "--dump-dir", str(tmp_path / "dump")]) == 0
+    files = sorted(p.name for p in out.iterdir())
+    assert files and all(f.endswith(".ptx") for f in files)
+    assert ".target sm_80" in (out / files[0]).read_text()
+    dumped = sorted(p.name for p in (tmp_path / "dump").iterdir())
+    assert any(d.endswith("-gpu-kernel-outlining.mlir") for d in dumped)
+    assert sum(d.endswith(".ptx") for d in dumped) == len(files)
+    assert main(["compile", str(path), "--target", "cuda", "-o", str(tmp_path / "m.so")]) == 1
+    assert "a host library for the cuda target is not built yet" in capsys.readouterr().err
+    assert main(["compile", str(path), "--cuda-arch", "sm_80", "-o", "x.so"]) == 1
+    assert "--cuda-arch needs --target cuda" in capsys.readouterr().err
+    assert main(["compile", str(path), "--target", "cuda", "--cuda-arch", "sm_12",
+                 "--emit=ptx", "-o", str(out)]) == 1
+    assert "unknown CUDA architecture 'sm_12'" in capsys.readouterr().err
+
+
+def test_unknown_option():
+    with pytest.raises(strata.StrataError, match="target 'cuda' has no option 'threads'"):
+        strata.compile(mlp(), target="cuda", threads=2)
