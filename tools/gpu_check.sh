@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The cuda target on a machine with an NVIDIA GPU (issue 19, item 5): runs from the
+# checkout with what is installed (no pip install), in well under 8 minutes.
+#
+#   tools/gpu_check.sh            # tests/gpu, then the benchmark if there is one
+#
+# 1. the device: nvidia-smi and what the driver reports to Strata;
+# 2. tests/gpu (real device runs: models against onnxruntime, DLPack outputs, buffer
+#    reuse);
+# 3. bench/models.py --target cuda, when the benchmark has a cuda target (not yet).
+set -u
+cd "$(dirname "$0")/.."
+export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
+PY=${PYTHON:-python3}
+status=0
+start=$(date +%s)
+
+echo "== device"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null \
+  || echo "nvidia-smi: not available"
+$PY - <<'PY' || status=1
+from strata.backends.cuda import runtime
+d = runtime.driver()
+print(f"strata: {d.device_count()} device(s), device 0 is {d.device_arch()}")
+PY
+
+echo "== tests/gpu"
+timeout 300 $PY -m pytest -q -rs tests/gpu || status=1
+
+echo "== bench/models.py --target cuda"
+if $PY bench/models.py --help 2>/dev/null | grep -q -- "--target"; then
+  timeout 240 $PY bench/models.py --target cuda || status=1
+else
+  echo "bench/models.py has no --target cuda yet: skipped"
+fi
+
+echo "== done in $(( $(date +%s) - start )) s, status $status"
+exit $status
