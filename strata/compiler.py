@@ -100,7 +100,8 @@ register_target(InterpretTarget())
 
 # Targets defined above this module (backends), by the module whose import registers them.
 _LAZY_TARGETS = {"cpu": "strata.backends.cpu.target",
-                 "cuda": "strata.backends.cuda.target"}
+                 "cuda": "strata.backends.cuda.target",
+                 "cuda-interpret": "strata.backends.cuda.target"}
 
 
 def get_target(name: str) -> Target:

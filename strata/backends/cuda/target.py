@@ -37,7 +37,7 @@ from ...errors import StrataError
 from ..cpu.target import BUFFERIZE_PIPELINE, CpuTarget, _report, _run, signature_of
 from .ptx import DEFAULT_ARCH, check_arch
 
-__all__ = ["CudaTarget", "CudaProgram", "GPU_PIPELINE", "KERNEL_PIPELINE", "compile_ahead",
+__all__ = ["CudaTarget", "CudaInterpretTarget", "CudaProgram", "GPU_PIPELINE", "KERNEL_PIPELINE", "compile_ahead",
            "kernel_ptx"]
 
 # Buffers -> gpu.launch -> outlined kernels (see the module doc).
@@ -174,6 +174,46 @@ class CudaTarget(Target):
         return model.run
 
 
+class CudaInterpretTarget(Target):
+    """The cuda target's passes, stopped before `stop`, then the reference interpreter:
+    how the GPU pipeline is checked by execution without a GPU (the ONNX node suite:
+    `onnx_node_runner.py --target cuda-interpret`). `stop` defaults to
+    $STRATA_CUDA_INTERPRET_STOP, else convert-gpu-to-nvvm (the interpreter then runs
+    the outlined kernels: the gpu dialect)."""
+
+    name = "cuda-interpret"
+    pipeline = CpuTarget.pipeline
+    OPTIONS = ("stop", "block_size")
+
+    def __init__(self, stop: str | None = None, block_size: int = 256):
+        import os
+        self.stop = stop or os.environ.get("STRATA_CUDA_INTERPRET_STOP") or \
+            "convert-gpu-to-nvvm"
+        self.block_size = int(block_size)
+        CudaTarget(block_size=self.block_size).passes_before(self.stop)   # checks `stop`
+
+    def with_options(self, **options):
+        unknown = sorted(set(options) - set(self.OPTIONS))
+        if unknown:
+            raise StrataError(f"target 'cuda-interpret' has no option "
+                              f"{', '.join(map(repr, unknown))} (options: "
+                              f"{', '.join(self.OPTIONS)})")
+        kw = {k: getattr(self, k) for k in self.OPTIONS}
+        kw.update(options)
+        return CudaInterpretTarget(**kw)
+
+    def load(self, module, function: str, instrumentation=None, timings=None):
+        from ...interpreter import Interpreter
+        passes = CudaTarget(block_size=self.block_size).passes_before(self.stop)
+        _run(passes, module, instrumentation, timings, "gpu", False)
+        module.verify()
+        interp = Interpreter(module)
+
+        def run(*values):
+            return interp.call(function, *values)
+        return run
+
+
 def compile_ahead(model, function=None, instrumentation=None, arch=None, opt_level=3,
                   **target_options) -> CudaProgram:
     """`model` (what strata.compile takes) compiled for the cuda target without a GPU:
@@ -211,6 +251,8 @@ def _register():
     from ...compiler import TARGETS, register_target
     if "cuda" not in TARGETS:
         register_target(CudaTarget())
+    if "cuda-interpret" not in TARGETS:
+        register_target(CudaInterpretTarget())
 
 
 _register()
