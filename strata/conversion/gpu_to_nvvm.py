@@ -16,7 +16,7 @@ conversion/to_llvm, index as i64).
 
 ids and sizes: thread_id -> tid, block_id -> ctaid, block_dim -> ntid, grid_dim ->
 nctaid (i32, sign-extended to the index width); gpu.global_id -> ctaid * ntid + tid;
-gpu.lane_id -> laneid; gpu.barrier -> nvvm.barrier0; gpu.shuffle -> nvvm.shfl.sync with
+gpu.lane_id -> laneid; gpu.barrier -> nvvm.barrier; gpu.shuffle -> nvvm.shfl.sync with
 upstream's active mask and clamp (`return_value_and_is_valid`). A memref argument is
 passed as upstream's descriptor, field by field (backends/cuda/plan.py packs the launch
 arguments to match). Host code (func.func) is left alone.
@@ -84,7 +84,10 @@ class _Barrier(LLVMPattern):
     root = "gpu.barrier"
 
     def match_and_rewrite(self, op, operands, rewriter):
-        rewriter.insert(op_class("nvvm.barrier0").create((), (), None, None, (), 0, op.loc))
+        seg = A.DenseArrayAttr(A.i32, [0, 0])
+        rewriter.insert(op_class("nvvm.barrier").create(
+            (), (), {"operandSegmentSizes": seg, "aligned": A.IntegerAttr(1, A.i1)}, None,
+            (), 0, op.loc))
         rewriter.erase_op(op)
         return True
 
@@ -106,12 +109,11 @@ class _Shuffle(LLVMPattern):
         mode = op.properties["mode"].value
         num_lanes = b.sub(c(32), width)
         active = b.binary("llvm.lshr", c(-1), num_lanes)
-        clamp = c(0) if mode == "up" else b.sub(width, c(1))
+        # (upstream's clamp operand: 32 - width for up, width - 1 otherwise)
+        clamp = num_lanes if mode == "up" else b.sub(width, c(1))
         kind = {"xor": "bfly", "up": "up", "down": "down", "idx": "idx"}[mode]
-        from ..syntax.attr_parser import AttrParser
-        from ..dialects import default_context
-        kind_attr = AttrParser(f"#nvvm<shfl_kind {kind}>", default_context()) \
-            .parse_attribute()
+        from ..dialects.nvvm import SHFL_KIND
+        kind_attr = SHFL_KIND(kind)
         st = LT.LLVMStructType([vt, A.i1])
         sh = op_class("nvvm.shfl.sync").create(
             [active, value, offset, clamp], [st],

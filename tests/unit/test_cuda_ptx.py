@@ -90,3 +90,40 @@ def test_unknown_dialect_op_is_located():
                      default_context(allow_unregistered=True), "u.mlir")
     with pytest.raises(StrataError, match="u.mlir:3:.*'test.op' op cannot be translated"):
         translate_to_llvmir(m, triple="", datalayout="")
+
+
+GPU_KERNEL = """
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @k(%a: memref<?xf32>) kernel {
+      %t = gpu.thread_id x
+      %g = gpu.global_id x
+      %v = memref.load %a[%g] : memref<?xf32>
+      gpu.barrier
+      %c1 = arith.constant 1 : i32
+      %c32 = arith.constant 32 : i32
+      %s, %ok = gpu.shuffle xor %v, %c1, %c32 : f32
+      %d, %ok2 = gpu.shuffle down %s, %c1, %c32 : f32
+      memref.store %d, %a[%t] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_gpu_ops_to_ptx(arch):
+    """gpu ids, barrier and shuffles through convert-gpu-to-nvvm, the translation and
+    the NVPTX backend: the PTX instructions they are, and ptxas takes it."""
+    from strata.backends.cuda.target import kernel_ptx
+    from strata.compiler import build_pipeline
+    m = parse_source(GPU_KERNEL, default_context(), "k.mlir")
+    build_pipeline("convert-gpu-to-nvvm,reconcile-unrealized-casts").run(m)
+    gm = next(o for o in m.regions[0].ops if o.name == "gpu.module")
+    text = kernel_ptx(gm, arch)
+    for instr in ("mov.u32 \t%r", "%tid.x", "%ctaid.x", "%ntid.x", "bar.sync \t0",
+                  "shfl.sync.bfly.b32", "shfl.sync.down.b32"):
+        assert instr in text, instr
+    if ptxas.find() is not None:
+        ptxas.check(text, arch, "k.ptx")

@@ -4,7 +4,7 @@ NVVMToLLVMIRTranslation), registered into the shared translation (backends/cpu/l
 
     %0 = nvvm.read.ptx.sreg.tid.x : i32
       -> %t0 = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-    nvvm.barrier0
+    nvvm.barrier (or nvvm.barrier0)
       -> call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
     %1 = nvvm.shfl.sync bfly %mask, %v, %off, %clamp : f32 -> f32
       -> %t1 = call float @llvm.nvvm.shfl.sync.bfly.f32(i32 %mask, float %v, i32 %off,
@@ -43,6 +43,17 @@ def _barrier0(tr, op):
     return f"  call void @{name}(i32 0)"
 
 
+def _barrier(tr, op):
+    """nvvm.barrier [id = %i [number_of_threads = %n]] [aligned = false]."""
+    aligned = op.properties.get("aligned")
+    kind = "aligned" if aligned is None or aligned.value else ""
+    args = [tr.tv(v) for v in op.operands] or ["i32 0"]
+    name = "llvm.nvvm.barrier.cta.sync" + (f".{kind}" if kind else "") + \
+        (".all" if len(args) == 1 else "")
+    tr.declare(name, f"declare void @{name}(" + ", ".join(["i32"] * len(args)) + ")")
+    return f"  call void @{name}(" + ", ".join(args) + ")"
+
+
 _KIND = re.compile(r"\b(bfly|up|down|idx)\b")
 
 
@@ -66,4 +77,5 @@ def _shfl_sync(tr, op):
 for _r in SREGS:
     register_op_translation(f"nvvm.read.ptx.sreg.{_r}", _sreg(_r))
 register_op_translation("nvvm.barrier0", _barrier0)
+register_op_translation("nvvm.barrier", _barrier)
 register_op_translation("nvvm.shfl.sync", _shfl_sync)
