@@ -4,9 +4,9 @@ CNN (convolution, batch norm, pooling, softmax), softmax and layer norm alone.
 (a) every PTX the pipeline writes is assembled by ptxas (PyPI nvidia-cuda-nvcc) for
     sm_80 and sm_90;
 (b) the pipeline's IR, stopped before a pass, runs in the reference interpreter and
-    matches onnxruntime: before convert-parallel-loops-to-gpu (buffers, parallel loops
-    linearized into blocks x threads and mapped), and before convert-gpu-to-nvvm (the
-    outlined kernels and their launches) once the interpreter runs the gpu dialect."""
+    matches onnxruntime: before convert-gpu-to-nvvm (the outlined kernels and their
+    launches: the interpreter runs the gpu dialect, every thread), and before
+    convert-parallel-loops-to-gpu (buffers, loops linearized into blocks x threads)."""
 from __future__ import annotations
 
 import numpy as np
@@ -84,19 +84,14 @@ def _interpreted(name, stop):
     return np.asarray(got), ref
 
 
-@pytest.mark.parametrize("name", sorted(MODELS))
+@pytest.mark.parametrize("name", ["layer_norm", "softmax"])
 def test_mapped_loops_match_onnxruntime(name):
+    # (an intermediate stage, on the small models: the interpreter runs these loops one
+    # iteration at a time; the outlined kernels below run all threads at once)
     got, ref = _interpreted(name, "convert-parallel-loops-to-gpu")
     np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-5)
 
 
-def _interpreter_runs_gpu() -> bool:
-    from strata.interpreter.core import registered_ops
-    return "gpu.launch_func" in registered_ops()
-
-
-@pytest.mark.skipif(not _interpreter_runs_gpu(),
-                    reason="the reference interpreter does not run the gpu dialect yet")
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_outlined_kernels_match_onnxruntime(name):
     got, ref = _interpreted(name, "convert-gpu-to-nvvm")
