@@ -33,7 +33,11 @@ func.func @strided(%a: memref<20xf32>, %lo: index) -> memref<20xf32> {
   %c20 = arith.constant 20 : index
   %z = arith.constant 0.0 : f32
   %out = memref.alloc() : memref<20xf32>
-  linalg.fill ins(%z : f32) outs(%out : memref<20xf32>)
+  %c1 = arith.constant 1 : index
+  scf.parallel (%i) = (%c0) to (%c20) step (%c1) {
+    memref.store %z, %out[%i] : memref<20xf32>
+    scf.reduce
+  }
   scf.parallel (%i) = (%lo) to (%c20) step (%c3) {
     %v = memref.load %a[%i] : memref<20xf32>
     memref.store %v, %out[%i] : memref<20xf32>
@@ -114,3 +118,40 @@ def test_launch_sequential_refuses_host_reads_of_device_values():
     with pytest.raises(StrataError, match=r"t.mlir:4:\d+: error: 'memref.load' computes a "
                                           r"value the host needs"):
         _run(text, "strata-gpu-launch-sequential")
+
+
+GPU_STEPS = ["strata-gpu-linearize-parallel-loops{block-size=64}", "gpu-map-parallel-loops",
+             "convert-parallel-loops-to-gpu", "strata-gpu-launch-sequential",
+             "gpu-kernel-outlining"]
+
+
+@pytest.mark.parametrize("upto", range(2, len(GPU_STEPS) + 1))
+def test_launch_and_outlining_keep_semantics(upto):
+    """Each step to outlined kernels, run by the interpreter (threads simulated)."""
+    a = np.arange(1200, dtype=np.float32).reshape(4, 300)
+    check_pass_preserves_semantics(LOOPS, ",".join(GPU_STEPS[:upto]),
+                                   inputs={"static2d": [a]}, function="static2d")
+    check_pass_preserves_semantics(LOOPS, ",".join(GPU_STEPS[:upto]),
+                                   inputs={"strided": [a[0, :20].copy(), np.int64(1)]},
+                                   function="strided")
+
+
+def test_sequential_launch_keeps_semantics():
+    text = """
+    func.func @sum(%a: memref<8xf32>) -> memref<f32> {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %z = arith.constant 0.0 : f32
+      %out = memref.alloc() : memref<f32>
+      memref.store %z, %out[] : memref<f32>
+      scf.for %i = %c0 to %c8 step %c1 {
+        %v = memref.load %a[%i] : memref<8xf32>
+        %s = memref.load %out[] : memref<f32>
+        %t = arith.addf %s, %v : f32
+        memref.store %t, %out[] : memref<f32>
+      }
+      return %out : memref<f32>
+    }"""
+    check_pass_preserves_semantics(text, "strata-gpu-launch-sequential,gpu-kernel-outlining",
+                                   inputs=[np.arange(8, dtype=np.float32)])
