@@ -123,3 +123,23 @@ def test_compile_ahead_from_the_command_line(tmp_path, capsys):
 def test_unknown_option():
     with pytest.raises(strata.StrataError, match="target 'cuda' has no option 'threads'"):
         strata.compile(mlp(), target="cuda", threads=2)
+
+
+def _chain():
+    nodes = [helper.make_node("Add", ["input", "input"], ["a"], name="add"),
+             helper.make_node("Relu", ["a"], ["b"], name="relu"),
+             helper.make_node("Mul", ["b", "a"], ["c"], name="mul"),
+             helper.make_node("Sigmoid", ["c"], ["output"], name="sigmoid")]
+    g = helper.make_graph(nodes, "chain",
+                          [helper.make_tensor_value_info("input", TensorProto.FLOAT, ["N", 64])],
+                          [helper.make_tensor_value_info("output", TensorProto.FLOAT,
+                                                         ["N", 64])])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
+
+
+@pytest.mark.parametrize("name,launches", [("chain", 1), ("softmax", 1), ("layer_norm", 1)])
+def test_fused_into_one_kernel(programs, name, launches):
+    """An elementwise chain is one kernel (linalg-fuse-elementwise-ops); a softmax or a
+    layer norm too (strata-linalg-fuse-row-reductions: a thread per row)."""
+    program = compile_ahead(_chain()) if name == "chain" else programs[(name, "sm_90")]
+    assert len(program.plans["main"].launches()) == launches
