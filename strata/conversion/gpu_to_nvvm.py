@@ -24,8 +24,12 @@ arguments to match). Host code (func.func) is left alone.
 [Note: asserts in kernels]
 A cf.assert in a kernel cannot call the host's strata_assert_fail: as upstream
 (AssertOpToAssertfailLowering), it calls CUDA's `__assertfail(message, file, line,
-function, char size)`, which stops the kernel with a device-side assert; the launch then
-fails and the runtime raises RuntimeFailure naming the kernel.
+function, char size)`, which stops the kernel with a device-side assert (the message,
+naming the ONNX node, is printed by the driver); the call then fails with
+CUDA_ERROR_ASSERT and the runtime raises RuntimeFailure naming the kernel. A device
+assert is sticky in CUDA: the context, and so the model, is unusable after it (a CPU
+target's failed check leaves the model usable). Declarations and message globals go
+into the kernel's gpu.module (to_llvm/common.py, symbol_table_body).
 """
 from __future__ import annotations
 
@@ -162,8 +166,7 @@ class ConvertGpuToNVVM(Pass):
         modules = [op] if op.name == "gpu.module" else \
             [o for o in op.walk() if o.name == "gpu.module"]
         for m in modules:
-            _lower_kernel_asserts(m)
-            lower_asserts(m)
+            lower_asserts(m, fail=_ASSERTFAIL)
             tc = LLVMTypeConverter(self.index_bitwidth or 64)
             target = llvm_target()
             target.add_legal_dialect("nvvm")
@@ -174,16 +177,19 @@ class ConvertGpuToNVVM(Pass):
             apply_partial_conversion([m], target, gpu_to_nvvm_patterns(tc))
 
 
-def _lower_kernel_asserts(module) -> None:
-    """cf.assert in kernels (see [Note: asserts in kernels]); not done yet: they are
-    refused with their location, so that no check is silently dropped."""
-    for o in module.walk():
-        if o.name == "cf.assert":
-            from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
-            msg = o.properties.get("msg")
-            raise DiagnosticError(Diagnostic(
-                ERROR, o.loc, "the cuda target cannot check this in a kernel yet "
-                f"({msg.value if msg is not None else 'cf.assert'})"))
+def _assertfail_args(b, message, op):
+    """CUDA's __assertfail(message, file, line, function, char size): the file and
+    function are the message too (Strata's messages name the ONNX node), line 0."""
+    from ..ir.location import FileLineColLoc
+    loc = op.loc
+    line = loc.line if isinstance(loc, FileLineColLoc) else 0
+    return [message, message, b.const(line, A.i32), message, b.const(1, A.i64)]
+
+
+# (see [Note: asserts in kernels])
+_ASSERTFAIL = ("__assertfail",
+               LT.LLVMFunctionType(LT.void, [LT.ptr, LT.ptr, A.i32, LT.ptr, A.i64]),
+               _assertfail_args)
 
 
 from ..passes.registry import register_pass  # noqa: E402

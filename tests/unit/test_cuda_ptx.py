@@ -127,3 +127,22 @@ def test_gpu_ops_to_ptx(arch):
         assert instr in text, instr
     if ptxas.find() is not None:
         ptxas.check(text, arch, "k.ptx")
+
+
+def test_kernel_assert_to_ptx():
+    """cf.assert in a kernel: a call of __assertfail that ptxas resolves."""
+    from strata.backends.cuda.target import kernel_ptx
+    from strata.compiler import build_pipeline
+    text = GPU_KERNEL.replace(
+        "      gpu.barrier\n",
+        "      %z = arith.constant 0 : index\n"
+        "      %ok = arith.cmpi sge, %g, %z : index\n"
+        '      cf.assert %ok, "Gather at g0: index out of range"\n      gpu.barrier\n')
+    m = parse_source(text, default_context(), "k.mlir")
+    build_pipeline("convert-gpu-to-nvvm,reconcile-unrealized-casts").run(m)
+    gm = next(o for o in m.regions[0].ops if o.name == "gpu.module")
+    ptx_text = kernel_ptx(gm, "sm_90")
+    assert ".extern .func __assertfail" in ptx_text
+    assert "call.uni" in ptx_text or "call " in ptx_text
+    if ptxas.find() is not None:
+        ptxas.check(ptx_text, "sm_90", "assert.ptx")
