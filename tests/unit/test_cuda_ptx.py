@@ -136,8 +136,8 @@ def test_kernel_assert_to_ptx():
     text = GPU_KERNEL.replace(
         "      gpu.barrier\n",
         "      %z = arith.constant 0 : index\n"
-        "      %ok = arith.cmpi sge, %g, %z : index\n"
-        '      cf.assert %ok, "Gather at g0: index out of range"\n      gpu.barrier\n')
+        "      %inb = arith.cmpi sge, %g, %z : index\n"
+        '      cf.assert %inb, "Gather at g0: index out of range"\n      gpu.barrier\n')
     m = parse_source(text, default_context(), "k.mlir")
     build_pipeline("convert-gpu-to-nvvm,reconcile-unrealized-casts").run(m)
     gm = next(o for o in m.regions[0].ops if o.name == "gpu.module")
