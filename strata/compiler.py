@@ -15,7 +15,9 @@ imported without a copy), or Python numbers and lists (converted); see the runti
 array (or DLPack object) of exactly the dtype and shape of its input, dynamic dims of one
 ONNX dim param agreeing, checked with tuples worked out once (`_prepare_calls`). Anything
 else takes `bind`, the one slow path, which converts what it can and raises InputError
-naming the input otherwise; both targets share it. Outputs are NumPy arrays the caller
+naming the input otherwise; every target shares it. A target with `device_inputs` (cuda)
+also takes arrays on the GPU (`__cuda_array_interface__`: a torch CUDA tensor), checked
+by shape and dtype and passed on without a copy. Outputs are NumPy arrays the caller
 owns: the cpu target's own their malloc'd buffers and go to PyTorch without a copy with
 `torch.from_dlpack(y)`.
 
@@ -351,18 +353,28 @@ class CompiledModel:
         if missing:
             raise InputError(f"@{self.function} takes {plural(n, 'input')}; missing: "
                              f"{', '.join(missing)}")
-        out = []
+        out, shapes = [], []
+        device = getattr(self._target, "device_inputs", False)
         for i, t in enumerate(self.input_types):
             what = f"input #{i} ('{names[i]}')"
+            v = vals[i]
             try:
-                out.append(check_value(_input_value(vals[i], t, what), t, what,
-                                       given=vals[i]))
+                if device and hasattr(v, "__cuda_array_interface__"):
+                    # on the GPU: checked by its shape and dtype, passed on as it is
+                    # (the target takes it without a copy; see [Note: the call path])
+                    shadow = _device_shadow(v, what)
+                    check_value(shadow, t, what, given=v)
+                    out.append(v)
+                    shapes.append(shadow.shape)
+                    continue
+                out.append(check_value(_input_value(v, t, what), t, what, given=v))
+                shapes.append(np.shape(out[-1]))
             except ValueMismatch as e:
                 raise InputError(str(e)) from None
         for param, members in self._dim_groups:
-            sizes = {np.shape(out[i])[d] for i, d in members}
+            sizes = {shapes[i][d] for i, d in members}
             if len(sizes) > 1:
-                where = ", ".join(f"'{names[i]}' dim {d} = {np.shape(out[i])[d]}"
+                where = ", ".join(f"'{names[i]}' dim {d} = {shapes[i][d]}"
                                   for i, d in members)
                 raise InputError(f"inputs disagree on dynamic dim '{param}': {where}")
         return out
@@ -448,6 +460,18 @@ def _input_value(v, t, what):
     if d is not None and not isinstance(t, A.NoneType):
         return as_array(v, d, what)  # (None: an InputError saying so)
     return as_array(v, None, what) if hasattr(v, "__dlpack__") else v
+
+
+def _device_shadow(v, what):
+    """A memory-less array of the shape and dtype of `v`, an array on the GPU (its
+    `__cuda_array_interface__`), for the input checks."""
+    cai = v.__cuda_array_interface__
+    try:
+        dtype = np.dtype(cai["typestr"])
+        shape = tuple(int(d) for d in cai["shape"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise InputError(f"{what}: unreadable __cuda_array_interface__ ({e})") from None
+    return np.broadcast_to(np.empty((), dtype), shape)
 
 
 def _input_spec(t, input_spec):

@@ -60,9 +60,13 @@ def test_inputs_already_on_the_device():
     model = mlp()
     fn = strata.compile(model, target="cuda")
     x = np.random.default_rng(0).standard_normal((2, 64)).astype(np.float32)
-    run = fn._run   # the device-level call: takes __cuda_array_interface__ objects
-    y = run(torch.from_numpy(x).cuda())[0]
+    y = fn(torch.from_numpy(x).cuda())[0]      # no copy: checked and passed on
     np.testing.assert_allclose(y.numpy(), _ort(model, x), rtol=1e-4, atol=1e-4)
+    with pytest.raises(strata.StrataError, match="input #0"):
+        fn(torch.zeros((2, 63), device="cuda"))
+    if torch.cuda.device_count() > 1:
+        with pytest.raises(strata.StrataError, match="another device"):
+            fn(torch.from_numpy(x).to("cuda:1"))
 
 
 def test_softmax_rows():

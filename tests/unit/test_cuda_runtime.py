@@ -242,3 +242,33 @@ def test_device_arch_from_the_driver(monkeypatch):
     assert R.device_arch() == "sm_90"
     assert CudaTarget().arch() == "sm_90"
     assert CudaTarget(cuda_arch="sm_80").arch() == "sm_80"
+
+
+class _OnDevice:
+    """An array "on the GPU" (the fake driver's memory is host memory)."""
+
+    def __init__(self, a):
+        self.a = a
+        self.__cuda_array_interface__ = {"shape": a.shape, "typestr": a.dtype.str,
+                                         "data": (a.ctypes.data, False), "strides": None,
+                                         "version": 3}
+
+
+def test_strata_compile_through_the_fake_driver(monkeypatch):
+    """strata.compile(model, target="cuda"): PTX compiled for the device's arch and
+    loaded, NumPy inputs copied in, GPU inputs taken as they are, checked like any."""
+    fake = FakeCuda()
+    monkeypatch.setattr(R, "_load_library", lambda: fake)
+    fn = strata.compile(parse_source(MODEL, default_context(), "m.mlir"), target="cuda")
+    assert len(fake.loaded) == 1 and b".target sm_90" in fake.loaded[0]
+    assert b".visible .entry main_kernel(" in fake.loaded[0]
+    x = np.ones((4, 300), np.float32)
+    y, = fn(x)
+    assert isinstance(y, R.DeviceArray) and y.shape == (4, 300)
+    uploads = fake.uploads
+    y, = fn(_OnDevice(x))
+    assert fake.uploads == uploads          # no copy of a GPU input
+    with pytest.raises(R.InputError, match=r"input #0 .*expected shape \(4, 300\)"):
+        fn(_OnDevice(np.ones((4, 299), np.float32)))
+    with pytest.raises(R.InputError, match=r"input #0"):
+        fn(_OnDevice(np.ones((4, 300), np.float64)))

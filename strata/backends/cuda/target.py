@@ -84,6 +84,8 @@ class CudaProgram:
 
 class CudaTarget(Target):
     name = "cuda"
+    # Inputs may be arrays on the GPU (strata.compiler, [Note: the call path]).
+    device_inputs = True
     # The tensor-level pipeline is the cpu target's (what every native target starts from).
     pipeline = CpuTarget.pipeline
     OPTIONS = ("cuda_arch", "opt_level", "verify_each", "block_size")
