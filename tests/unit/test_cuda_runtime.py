@@ -272,3 +272,32 @@ def test_strata_compile_through_the_fake_driver(monkeypatch):
         fn(_OnDevice(np.ones((4, 299), np.float32)))
     with pytest.raises(R.InputError, match=r"input #0"):
         fn(_OnDevice(np.ones((4, 300), np.float64)))
+
+
+@pytest.mark.parametrize("body,expect", [
+    ("return %a, %a : tensor<2x3xf32>, tensor<2x3xf32>", "input"),
+    ("%w = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>\n"
+     "  return %w, %w : tensor<2x3xf32>, tensor<2x3xf32>", "weight")])
+def test_outputs_own_their_buffers(monkeypatch, body, expect):
+    """An output that is an input, a weight, or another output is a copy: each output
+    owns its buffer, which goes back to the pool when it is collected."""
+    fake = FakeCuda()
+    monkeypatch.setattr(R, "_load_library", lambda: fake)
+    text = "func.func @main(%a: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {\n" \
+        f"  {body}\n}}"
+    fn = strata.compile(parse_source(text, default_context(), "m.mlir"), target="cuda")
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    y1, y2 = fn(x)
+    assert y1.ref.ptr != y2.ref.ptr and y1.ref.buffer is not y2.ref.buffer
+    model = fn._run.__self__
+    if not model.plan.launches():     # (the fake driver runs no kernel)
+        want = x if expect == "input" else np.arange(1, 7, dtype=np.float32).reshape(2, 3)
+        np.testing.assert_array_equal(y1.numpy(), want)
+        np.testing.assert_array_equal(y2.numpy(), want)
+    if expect == "weight":
+        w = next(iter(model.weights.values()))
+        assert w.ptr not in (y1.ref.ptr, y2.ref.ptr)
+    held = len(model.pool.all)
+    del y1, y2
+    fn(x)
+    assert len(model.pool.all) == held     # the outputs' buffers were reused

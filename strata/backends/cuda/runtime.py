@@ -262,6 +262,7 @@ class CudaModel:
                   "cuDevicePrimaryCtxRetain")
         self.ctx = ctx
         self._lock = threading.Lock()
+        self._live = {}
         with self._current():
             stream = ctypes.c_void_p()
             drv.check(drv.cuStreamCreate(ctypes.byref(stream), 1), "cuStreamCreate")
@@ -316,10 +317,13 @@ class CudaModel:
 
     # -- the device protocol the plan runs on (plan.Plan.run)
     def alloc(self, nbytes):
-        return self.pool.alloc(nbytes)
+        buf = self.pool.alloc(nbytes)
+        self._live[id(buf)] = buf
+        return buf
 
     def free(self, buf):
-        self.pool.free(buf)
+        if self._live.pop(id(buf), None) is not None:
+            self.pool.free(buf)
 
     def weight(self, name):
         return self.weights[name]
@@ -350,10 +354,14 @@ class CudaModel:
     def run(self, *values):
         with self._lock, self._current():
             inputs, staged = [], []
+            self._live = {}          # buffers allocated by this call and not freed
+            outputs = []
             try:
                 for i, v in enumerate(values):
                     inputs.append(self._input(i, v, staged))
                 results = self.plan.run(self, inputs)
+                outputs = [self._own(r) if isinstance(r, DeviceRef) else r
+                           for r in results]
                 code = self.drv.cuStreamSynchronize(self.stream)
                 if code != CUDA_SUCCESS:
                     kernels = ", ".join(f"{s.module}::{s.kernel} (from {s.where})"
@@ -361,12 +369,37 @@ class CudaModel:
                     raise RuntimeFailure(f"a kernel of @{self.plan.function} failed: "
                                          f"{self.drv.error_text(code)}; kernels: {kernels}")
             except CudaError as e:
+                outputs = []
                 raise RuntimeFailure(str(e)) from None
+            except BaseException:
+                outputs = []
+                raise
             finally:
+                # what the call allocated and no output owns goes back to the pool
+                kept = {id(r.buffer) for r in outputs if isinstance(r, DeviceRef)}
+                for key, buf in self._live.items():
+                    if key not in kept:
+                        self.pool.free(buf)
+                self._live = {}
                 for buf in staged:
                     self.pool.free(buf)
             return [DeviceArray(r, self) if isinstance(r, DeviceRef) else r
-                    for r in results]
+                    for r in outputs]
+
+    def _own(self, ref: DeviceRef) -> DeviceRef:
+        """`ref` as an output owning its buffer: the buffer this call allocated for it,
+        else (a weight, an input, another output's buffer, a strided view) a copy."""
+        buf = ref.buffer
+        if buf is not None and id(buf) in self._live and ref.is_contiguous() and \
+                ref.offset == 0 and buf.nbytes >= ref.nbytes:
+            self._live.pop(id(buf))      # the output's now (see the finally above)
+            return ref
+        if not ref.is_contiguous():
+            raise StrataError("an output that is a strided view cannot be returned by "
+                              "the cuda target yet")
+        new = self.pool.alloc(ref.nbytes)
+        self.copy(new.ptr, ref.ptr + ref.offset * ref.dtype.itemsize, ref.nbytes)
+        return DeviceRef(new.ptr, 0, ref.sizes, ref.strides, ref.dtype, new)
 
     def _input(self, i, v, staged):
         spec = self.signature.args[i] if i < len(self.signature.args) else None
