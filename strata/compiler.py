@@ -63,13 +63,24 @@ class Target:
         `instrumentation`; phase times in seconds into the `timings` dict)."""
         raise NotImplementedError
 
+    # The constructor's keyword arguments `with_options` may change (kept as attributes
+    # of the same names); none by default.
+    OPTIONS: tuple = ()
+
     def with_options(self, **options) -> "Target":
         """This target with `options` (the extra keyword arguments of strata.compile,
-        e.g. the cpu target's num_threads)."""
-        if options:
+        e.g. the cpu target's num_threads): a new one of its class, its other OPTIONS
+        as they are."""
+        unknown = sorted(set(options) - set(self.OPTIONS))
+        if unknown:
+            known = f" (options: {', '.join(self.OPTIONS)})" if self.OPTIONS else ""
             raise StrataError(f"target '{self.name}' has no option "
-                              f"{', '.join(map(repr, options))}")
-        return self
+                              f"{', '.join(map(repr, unknown))}{known}")
+        if not options:
+            return self
+        kw = {k: getattr(self, k) for k in self.OPTIONS}
+        kw.update(options)
+        return type(self)(**kw)
 
 
 class InterpretTarget(Target):

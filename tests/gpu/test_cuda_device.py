@@ -6,22 +6,10 @@ import pytest
 from onnx import TensorProto, helper
 
 import strata
-from models import cnn, mlp, transformer_encoder
+from models import mlp
+from test_models import CASES, _ort
 
 ort = pytest.importorskip("onnxruntime")
-
-
-def _ort(model, x):
-    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    return sess.run(None, {"input": x})[0]
-
-
-CASES = {
-    "mlp": (mlp, lambda n, rng: rng.standard_normal((n, 64))),
-    "cnn": (cnn, lambda n, rng: rng.standard_normal((n, 3, 16, 16))),
-    "transformer_encoder": (transformer_encoder,
-                            lambda n, rng: rng.standard_normal((n, 7, 32))),
-}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

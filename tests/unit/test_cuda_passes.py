@@ -84,23 +84,26 @@ def test_block_size_must_be_positive():
         _run(LOOPS, "strata-gpu-linearize-parallel-loops{block-size=0}")
 
 
+SUM = """
+func.func @sum(%a: memref<8xf32>) -> memref<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %z = arith.constant 0.0 : f32
+  %out = memref.alloc() : memref<f32>
+  memref.store %z, %out[] : memref<f32>
+  scf.for %i = %c0 to %c8 step %c1 {
+    %v = memref.load %a[%i] : memref<8xf32>
+    %s = memref.load %out[] : memref<f32>
+    %t = arith.addf %s, %v : f32
+    memref.store %t, %out[] : memref<f32>
+  }
+  return %out : memref<f32>
+}"""
+
+
 def test_launch_sequential_wraps_host_loops():
-    text = """
-    func.func @sum(%a: memref<8xf32>) -> memref<f32> {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c8 = arith.constant 8 : index
-      %z = arith.constant 0.0 : f32
-      %out = memref.alloc() : memref<f32>
-      memref.store %z, %out[] : memref<f32>
-      scf.for %i = %c0 to %c8 step %c1 {
-        %v = memref.load %a[%i] : memref<8xf32>
-        %s = memref.load %out[] : memref<f32>
-        %t = arith.addf %s, %v : f32
-        memref.store %t, %out[] : memref<f32>
-      }
-      return %out : memref<f32>
-    }"""
+    text = SUM
     out = _run(text, "strata-gpu-launch-sequential")
     host, _, body = out.partition("gpu.launch")
     assert "memref.alloc" in host and "scf.for" not in host
@@ -137,21 +140,6 @@ def test_launch_and_outlining_keep_semantics(upto):
 
 
 def test_sequential_launch_keeps_semantics():
-    text = """
-    func.func @sum(%a: memref<8xf32>) -> memref<f32> {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c8 = arith.constant 8 : index
-      %z = arith.constant 0.0 : f32
-      %out = memref.alloc() : memref<f32>
-      memref.store %z, %out[] : memref<f32>
-      scf.for %i = %c0 to %c8 step %c1 {
-        %v = memref.load %a[%i] : memref<8xf32>
-        %s = memref.load %out[] : memref<f32>
-        %t = arith.addf %s, %v : f32
-        memref.store %t, %out[] : memref<f32>
-      }
-      return %out : memref<f32>
-    }"""
+    text = SUM
     check_pass_preserves_semantics(text, "strata-gpu-launch-sequential,gpu-kernel-outlining",
                                    inputs=[np.arange(8, dtype=np.float32)])

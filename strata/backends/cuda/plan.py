@@ -40,7 +40,7 @@ from ...errors import StrataError
 from ...ir import attributes as A
 from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 
-__all__ = ["Plan", "DeviceRef", "build_plan", "pack_arguments", "Launch"]
+__all__ = ["Plan", "DeviceRef", "build_plan", "pack_arguments", "Launch", "row_major"]
 
 
 class DeviceRef:
@@ -153,7 +153,7 @@ class Plan:
                     sizes[i] = regs[reg]
                 n = math.prod(sizes) * dtype.itemsize
                 buf = device.alloc(n)
-                regs[r] = DeviceRef(buf.ptr, 0, sizes, _row_major(sizes), dtype, buf)
+                regs[r] = DeviceRef(buf.ptr, 0, sizes, row_major(sizes), dtype, buf)
             elif kind == "dealloc":
                 ref = regs[step[1]]
                 if ref.buffer is not None:
@@ -161,7 +161,7 @@ class Plan:
             elif kind == "global":
                 _, r, name, shape, dtype = step
                 buf = device.weight(name)
-                regs[r] = DeviceRef(buf.ptr, 0, shape, _row_major(shape), dtype, buf)
+                regs[r] = DeviceRef(buf.ptr, 0, shape, row_major(shape), dtype, buf)
             elif kind == "view":
                 _, r, src, offset, sizes, strides = step
                 s = regs[src]
@@ -184,7 +184,8 @@ class Plan:
                f"{len(self.launches())} launches>"
 
 
-def _row_major(sizes):
+def row_major(sizes):
+    """Row-major (contiguous) strides of `sizes`, in elements."""
     strides, n = [], 1
     for s in reversed(sizes):
         strides.append(n)
@@ -311,7 +312,7 @@ def build_plan(func_op, module) -> Plan:
             for v in op.operands:
                 t = v.type
                 lay = _layout(t) if isinstance(t, A.MemRefType) else None
-                if lay is None or lay[1] != _row_major(t.shape):
+                if lay is None or lay[1] != row_major(t.shape):
                     _fail(op, "the cuda target copies contiguous buffers on the host only "
                               f"(not '{t}')")
             plan.steps.append(("copy", use(op, op.operand(0)), use(op, op.operand(1))))

@@ -39,7 +39,7 @@ import numpy as np
 
 from ...errors import StrataError
 from ...runtime import InputError, RuntimeFailure
-from .plan import DeviceRef, pack_arguments
+from .plan import DeviceRef, pack_arguments, row_major
 
 __all__ = ["driver", "device_arch", "CudaDriver", "CudaModel", "DeviceArray", "CudaError",
            "DriverMissing"]
@@ -415,7 +415,7 @@ class CudaModel:
             dtype = np.dtype(cai["typestr"])
             shape = tuple(cai["shape"])
             strides = cai.get("strides")
-            strides = _row_major_strides(shape) if strides is None else \
+            strides = row_major(shape) if strides is None else \
                 [s // dtype.itemsize for s in strides]
             return DeviceRef(ptr, 0, shape, strides, dtype, None)
         if spec is not None and getattr(spec, "scalar", False):
@@ -425,7 +425,7 @@ class CudaModel:
         staged.append(buf)
         self.drv.check(self.drv.cuMemcpyHtoDAsync(buf.ptr, a.ctypes.data, a.nbytes,
                                                   self.stream), f"copying input #{i}")
-        return DeviceRef(buf.ptr, 0, a.shape, _row_major_strides(a.shape), a.dtype, None)
+        return DeviceRef(buf.ptr, 0, a.shape, row_major(a.shape), a.dtype, None)
 
     def download(self, ref: DeviceRef) -> np.ndarray:
         out = np.empty(ref.sizes, ref.dtype)
@@ -437,14 +437,6 @@ class CudaModel:
                                                       self.stream), "copying an output")
             self.drv.check(self.drv.cuStreamSynchronize(self.stream), "copying an output")
         return out
-
-
-def _row_major_strides(shape):
-    strides, n = [], 1
-    for s in reversed(shape):
-        strides.append(n)
-        n *= s
-    return list(reversed(strides))
 
 
 def _close(drv, pool, modules, stream, ctx):

@@ -88,6 +88,7 @@ class CudaTarget(Target):
     device_inputs = True
     # The tensor-level pipeline is the cpu target's (what every native target starts from).
     pipeline = CpuTarget.pipeline
+    # (strata.compile(m, target="cuda", cuda_arch="sm_80"): Target.with_options)
     OPTIONS = ("cuda_arch", "opt_level", "verify_each", "block_size")
 
     def __init__(self, cuda_arch: str | None = None, opt_level: int = 3,
@@ -100,17 +101,6 @@ class CudaTarget(Target):
         self.verify_each = verify_each
         # Threads per block of the mapped parallel loops (gpu-map-parallel-loops).
         self.block_size = int(block_size)
-
-    def with_options(self, **options):
-        """This target with other options (strata.compile(m, target="cuda",
-        cuda_arch="sm_80"))."""
-        unknown = sorted(set(options) - set(self.OPTIONS))
-        if unknown:
-            raise StrataError(f"target 'cuda' has no option {', '.join(map(repr, unknown))} "
-                              f"(options: {', '.join(self.OPTIONS)})")
-        kw = {k: getattr(self, k) for k in self.OPTIONS}
-        kw.update(options)
-        return CudaTarget(**kw)
 
     def arch(self) -> str:
         """The architecture PTX is written for (see [Note: the cuda architecture])."""
@@ -194,16 +184,6 @@ class CudaInterpretTarget(Target):
             "convert-gpu-to-nvvm"
         self.block_size = int(block_size)
         CudaTarget(block_size=self.block_size).passes_before(self.stop)   # checks `stop`
-
-    def with_options(self, **options):
-        unknown = sorted(set(options) - set(self.OPTIONS))
-        if unknown:
-            raise StrataError(f"target 'cuda-interpret' has no option "
-                              f"{', '.join(map(repr, unknown))} (options: "
-                              f"{', '.join(self.OPTIONS)})")
-        kw = {k: getattr(self, k) for k in self.OPTIONS}
-        kw.update(options)
-        return CudaInterpretTarget(**kw)
 
     def load(self, module, function: str, instrumentation=None, timings=None):
         from ...interpreter import Interpreter
