@@ -40,7 +40,7 @@ from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..passes.pass_manager import Option, Pass
 from .scalar_builders import op_class
 
-__all__ = ["LinearizeParallelLoops", "GpuMapParallelLoops", "ConvertParallelLoopsToGpu",
+__all__ = ["RowsToWarps", "LinearizeParallelLoops", "GpuMapParallelLoops", "ConvertParallelLoopsToGpu",
            "GpuLaunchSequential", "gpu_attr", "new_launch", "LAUNCH_ARGS"]
 
 _ATTRS: dict = {}
@@ -228,6 +228,144 @@ def linearize(p, block_size: int) -> None:
         o.detach()
         target_block.insert_before(anchor, o)
     p.erase()
+
+
+# ---------------------------------------------------------------- a warp per row
+
+WARP = 32
+# Combiners of a row reduction (the scf.for's yield: combiner(iter_arg, x)) and their
+# identities (what the lanes other than 0 start from).
+_COMBINERS = {"arith.addf": 0.0, "arith.mulf": 1.0, "arith.maximumf": float("-inf"),
+              "arith.minimumf": float("inf"), "arith.maxnumf": float("nan"),
+              "arith.minnumf": float("nan"), "arith.addi": 0, "arith.muli": 1,
+              "arith.maxsi": -(1 << 31), "arith.minsi": (1 << 31) - 1,
+              "arith.andi": -1, "arith.ori": 0, "arith.xori": 0}
+
+
+class RowsToWarps(Pass):
+    name = "strata-gpu-rows-to-warps"
+    summary = "Loops over rows with reductions (softmax, layer norm): a warp per row"
+    description = ("An outermost scf.parallel whose body is loops over the same row "
+                   "(strata-linalg-fuse-row-reductions' output), one at least a "
+                   "reduction, gets a parallel dim of 32 lanes: each lane takes every "
+                   "32nd element of the row, and each reduction ends with a butterfly of "
+                   "gpu.shuffle xor (see [Note: a warp per row]).")
+
+    def run(self, op):
+        for p in _outermost_parallels(op):
+            if p.get_attr("mapping") is None and not p.results and _row_loops(p):
+                rows_to_warps(p)
+
+
+# [Note: a warp per row]
+# The rows of a fused softmax or layer norm are few and long: a thread per row leaves
+# most of the GPU idle and walks each row alone. strata-gpu-rows-to-warps gives each row
+# a warp: the row loop `scf.parallel (%r)` becomes `scf.parallel (%r, %lane)` over 32
+# lanes (linearized, consecutive threads are the lanes of one row: a warp), every loop
+# over the row runs from %lane by 32, and a reduction's partial results are combined
+# across the warp by five `gpu.shuffle xor` (16, 8, 4, 2, 1), after which every lane
+# holds the row's value. A lane reads back only what it wrote itself (the same elements
+# in every loop), so per-row temporaries stay correct; lanes other than 0 start a
+# reduction from its identity, so the initial value counts once.
+
+def _row_loops(p):
+    """The top-level scf.for ops of scf.parallel `p` when its body is row loops that
+    rows_to_warps can distribute (see the note), else None."""
+    body = p.regions[0].blocks[0]
+    loops, ub = [], None
+    for o in body.ops:
+        if o.name == "scf.reduce":
+            continue
+        if o.name != "scf.for":
+            if o.regions:
+                return None
+            continue
+        lb, u, st = o.operands[0], o.operands[1], o.operands[2]
+        if _const_int(lb) != 0 or _const_int(st) != 1 or not _defined_before(u, p):
+            return None
+        if ub is not None and u is not ub and \
+                (_const_int(u) is None or _const_int(u) != _const_int(ub)):
+            return None
+        ub = u
+        if len(o.results) > 1 or (o.results and _combiner(o) is None):
+            return None
+        loops.append(o)
+    if not any(o.results for o in loops):
+        return None
+    n = _const_int(ub)
+    if n is not None and n < WARP:
+        return None
+    return loops
+
+
+def _combiner(loop):
+    """The op combining a reduction loop's iter_arg with each element, or None."""
+    body = loop.regions[0].blocks[0]
+    acc = body.args[1]
+    y = body.last
+    if y is None or y.name != "scf.yield" or len(y.operands) != 1:
+        return None
+    c = y.operand(0).defining_op
+    if c is None or c.parent is not body or c.name not in _COMBINERS or \
+            acc not in c.operands or acc.num_uses() != 1:
+        return None
+    t = acc.type
+    if t not in (A.f32, A.i32):
+        return None
+    return c
+
+
+def rows_to_warps(p) -> None:
+    """Give scf.parallel `p` a lane dim and distribute its row loops (see the note)."""
+    loc = p.loc
+    loops = _row_loops(p)
+    lbs, ubs, steps = _parallel_parts(p)
+    b = _B(p.parent, p, loc)
+    c0, c1, cw = b.const(0), b.const(1), b.const(WARP)
+    q, qbody = _new_parallel(b, lbs + [c0], ubs + [cw], steps + [c1])
+    body = p.regions[0].blocks[0]
+    for a, na in zip(body.args, qbody.args):
+        a.replace_all_uses_with(na)
+    lane = qbody.args[-1]
+    for o in list(body.ops):
+        if o.name == "scf.reduce":
+            continue
+        o.detach()
+        qbody.insert_before(qbody.last, o)
+    p.erase()
+    for loop in loops:
+        loop.set_operand(0, lane)
+        loop.set_operand(2, cw)
+        if loop.results:
+            _warp_reduce(loop, lane, cw)
+
+
+def _warp_reduce(loop, lane, cw):
+    """Lanes past 0 start from the identity; the partials are combined by shuffles."""
+    from ..dialects.gpu import SHUFFLE_MODE
+    comb = _combiner(loop)
+    t = loop.results[0].type
+    loc = loop.loc
+    ident = _COMBINERS[comb.name]
+    attr = A.FloatAttr(ident, t) if isinstance(t, A.FloatType) else A.IntegerAttr(ident, t)
+    b = _B(loop.parent, loop, loc)
+    init = loop.operands[3]
+    zero_lane = b.v("arith.cmpi", [lane, b.const(0)], A.i1,
+                    {"predicate": A.IntegerAttr(0, A.i64)})          # eq
+    idv = b.v("arith.constant", [], t, {"value": attr})
+    loop.set_operand(3, b.v("arith.select", [zero_lane, init, idv], t))
+    after = loop.next
+    a = _B(loop.parent, after, loc)
+    width = a.v("arith.constant", [], A.i32, {"value": A.IntegerAttr(WARP, A.i32)})
+    r = loop.results[0]
+    uses = [u for u in r.uses]
+    for off in (16, 8, 4, 2, 1):
+        o = a.v("arith.constant", [], A.i32, {"value": A.IntegerAttr(off, A.i32)})
+        sh = a.op("gpu.shuffle", [r, o, width], [t, A.i1],
+                  {"mode": SHUFFLE_MODE("xor")})
+        r = a.v(comb.name, [r, sh.results[0]], t, dict(comb.properties))
+    for u in uses:
+        u.set(r)
 
 
 # ---------------------------------------------------------------- mapping
@@ -470,6 +608,6 @@ def _wrap_runs(blk):
 
 from ..passes.registry import register_pass  # noqa: E402
 
-for _p in (LinearizeParallelLoops, GpuMapParallelLoops, ConvertParallelLoopsToGpu,
-           GpuLaunchSequential):
+for _p in (RowsToWarps, LinearizeParallelLoops, GpuMapParallelLoops,
+           ConvertParallelLoopsToGpu, GpuLaunchSequential):
     register_pass(_p)

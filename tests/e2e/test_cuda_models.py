@@ -5,8 +5,8 @@ CNN (convolution, batch norm, pooling, softmax), softmax and layer norm alone.
     sm_80 and sm_90;
 (b) the pipeline's IR, stopped before a pass, runs in the reference interpreter and
     matches onnxruntime: before convert-gpu-to-nvvm (the outlined kernels and their
-    launches: the interpreter runs the gpu dialect, every thread), and before
-    convert-parallel-loops-to-gpu (buffers, loops linearized into blocks x threads)."""
+    launches: the interpreter runs the gpu dialect, every thread, warp shuffles too),
+    and before strata-gpu-rows-to-warps (buffers, fused rows, parallel loops)."""
 from __future__ import annotations
 
 import numpy as np
@@ -88,7 +88,7 @@ def _interpreted(name, stop):
 def test_mapped_loops_match_onnxruntime(name):
     # (an intermediate stage, on the small models: the interpreter runs these loops one
     # iteration at a time; the outlined kernels below run all threads at once)
-    got, ref = _interpreted(name, "convert-parallel-loops-to-gpu")
+    got, ref = _interpreted(name, "strata-gpu-rows-to-warps")
     np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-5)
 
 
@@ -140,6 +140,9 @@ def _chain():
 @pytest.mark.parametrize("name,launches", [("chain", 1), ("softmax", 1), ("layer_norm", 1)])
 def test_fused_into_one_kernel(programs, name, launches):
     """An elementwise chain is one kernel (linalg-fuse-elementwise-ops); a softmax or a
-    layer norm too (strata-linalg-fuse-row-reductions: a thread per row)."""
+    layer norm too (strata-linalg-fuse-row-reductions, then a warp per row whose
+    reductions are shuffles: strata-gpu-rows-to-warps)."""
+    if name != "chain":
+        assert "shfl.sync.bfly" in next(iter(programs[(name, "sm_90")].ptx.values()))
     program = compile_ahead(_chain()) if name == "chain" else programs[(name, "sm_90")]
     assert len(program.plans["main"].launches()) == launches

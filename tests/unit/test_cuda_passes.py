@@ -143,3 +143,61 @@ def test_sequential_launch_keeps_semantics():
     text = SUM
     check_pass_preserves_semantics(text, "strata-gpu-launch-sequential,gpu-kernel-outlining",
                                    inputs=[np.arange(8, dtype=np.float32)])
+
+
+ROWS = """
+func.func @rows(%a: memref<3x70xf32>) -> memref<3x70xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c70 = arith.constant 70 : index
+  %init = arith.constant 5.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %out = memref.alloc() : memref<3x70xf32>
+  scf.parallel (%r) = (%c0) to (%c3) step (%c1) {
+    %tmp = memref.alloca() : memref<70xf32>
+    %m = scf.for %i = %c0 to %c70 step %c1 iter_args(%acc = %ninf) -> (f32) {
+      %v = memref.load %a[%r, %i] : memref<3x70xf32>
+      %n = arith.maximumf %acc, %v : f32
+      scf.yield %n : f32
+    }
+    %s = scf.for %i = %c0 to %c70 step %c1 iter_args(%acc = %init) -> (f32) {
+      %v = memref.load %a[%r, %i] : memref<3x70xf32>
+      %d = arith.subf %v, %m : f32
+      memref.store %d, %tmp[%i] : memref<70xf32>
+      %n = arith.addf %d, %acc : f32
+      scf.yield %n : f32
+    }
+    scf.for %i = %c0 to %c70 step %c1 {
+      %v = memref.load %tmp[%i] : memref<70xf32>
+      %q = arith.divf %v, %s : f32
+      memref.store %q, %out[%r, %i] : memref<3x70xf32>
+    }
+    scf.reduce
+  }
+  return %out : memref<3x70xf32>
+}
+"""
+
+
+def test_rows_to_warps_keeps_semantics():
+    """Max and sum (from 5.0: counted once) over rows of 70, temporaries per row: a warp
+    per row, reductions by shuffles, run by the interpreter's warps."""
+    a = np.random.default_rng(0).standard_normal((3, 70)).astype(np.float32)
+    got = check_pass_preserves_semantics(
+        ROWS, "strata-gpu-rows-to-warps," + ",".join(GPU_STEPS), inputs=[a])
+    out = _run(ROWS, "strata-gpu-rows-to-warps")
+    assert out.count("gpu.shuffle xor") == 10
+    import re
+    assert re.search(r"scf.parallel \(%arg1, %arg2\) = \(%c0, %c0\w*\) to \(%c3, %c32\)",
+                     out), out
+    assert got
+
+
+@pytest.mark.parametrize("edit", [
+    ("%c70 = arith.constant 70 : index", "%c70 = arith.constant 20 : index"),   # short
+    ("%n = arith.addf %d, %acc : f32", "%n = arith.addf %d, %d : f32"),        # no combine
+])
+def test_rows_to_warps_leaves_other_loops(edit):
+    text = ROWS.replace(*edit).replace("70xf32", "20xf32" if "20" in edit[1] else "70xf32")
+    assert "gpu.shuffle" not in _run(text, "strata-gpu-rows-to-warps")

@@ -4,6 +4,8 @@ the CUDA driver (runtime.py).
     linalg on tensors ──(the cpu target's bufferization)──> linalg on memref buffers
       strata-memref-copy-to-linalg{min-elements=1}   every copy a linalg op (a kernel)
       convert-linalg-to-parallel-loops               scf.parallel over the parallel dims
+      strata-gpu-rows-to-warps                       rows with reductions: a warp per
+                                                     row, gpu.shuffle reductions
       strata-gpu-linearize-parallel-loops{block-size=256}
                                                      their dims as one: blocks x threads
       gpu-map-parallel-loops                         outer loop -> blocks, inner ->
@@ -45,6 +47,7 @@ GPU_PIPELINE = (
     "strata-linalg-fuse-row-reductions",
     "strata-memref-copy-to-linalg{min-elements=1}",
     "convert-linalg-to-parallel-loops",
+    "strata-gpu-rows-to-warps",
     "strata-gpu-linearize-parallel-loops",
     "gpu-map-parallel-loops",
     "convert-parallel-loops-to-gpu",
