@@ -7,7 +7,7 @@
 # 1. the device: nvidia-smi and what the driver reports to Strata;
 # 2. tests/gpu (real device runs: models against onnxruntime, DLPack outputs, buffer
 #    reuse);
-# 3. bench/models.py --target cuda, when the benchmark has a cuda target (not yet).
+# 3. bench/models.py --target cuda on the MLPs (against PyTorch eager on the GPU).
 set -u
 cd "$(dirname "$0")/.."
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
@@ -27,12 +27,9 @@ PY
 echo "== tests/gpu"
 timeout 300 $PY -m pytest -q -rs tests/gpu || status=1
 
-echo "== bench/models.py --target cuda"
-if $PY bench/models.py --help 2>/dev/null | grep -q -- "--target"; then
-  timeout 240 $PY bench/models.py --target cuda || status=1
-else
-  echo "bench/models.py has no --target cuda yet: skipped"
-fi
+echo "== bench/models.py --target cuda (MLP at batch 1 and 64)"
+timeout 240 $PY bench/models.py --target cuda --models mlp1,mlp64 --repeat 20 --rounds 3 \
+  || status=1
 
 echo "== done in $(( $(date +%s) - start )) s, status $status"
 exit $status
