@@ -7,7 +7,9 @@
 # 1. the device: nvidia-smi and what the driver reports to Strata;
 # 2. tests/gpu (real device runs: models against onnxruntime, DLPack outputs, buffer
 #    reuse);
-# 3. bench/models.py --target cuda on the MLPs (against PyTorch eager on the GPU).
+# 3. the ONNX node suite compiled for the device (onnx_node_runner.py --target cuda);
+# 4. bench/models.py --target cuda on the MLPs (against PyTorch eager on the GPU).
+# Time limits per step keep the whole under 8 minutes.
 set -u
 cd "$(dirname "$0")/.."
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
@@ -25,10 +27,14 @@ print(f"strata: {d.device_count()} device(s), device 0 is {d.device_arch()}")
 PY
 
 echo "== tests/gpu"
-timeout 300 $PY -m pytest -q -rs tests/gpu || status=1
+timeout 120 $PY -m pytest -q -rs tests/gpu || status=1
+
+echo "== the ONNX node suite on the device (pass rate; failures by op)"
+timeout 210 $PY tests/e2e/onnx_node_runner.py --target cuda -j "$(nproc)" | tail -40 \
+  || status=1
 
 echo "== bench/models.py --target cuda (MLP at batch 1 and 64)"
-timeout 240 $PY bench/models.py --target cuda --models mlp1,mlp64 --repeat 20 --rounds 3 \
+timeout 120 $PY bench/models.py --target cuda --models mlp1,mlp64 --repeat 20 --rounds 3 \
   || status=1
 
 echo "== done in $(( $(date +%s) - start )) s, status $status"
