@@ -2,7 +2,7 @@
 # The cuda target on a machine with an NVIDIA GPU (issue 19, item 5): runs from the
 # checkout with what is installed (no pip install), in well under 8 minutes.
 #
-#   tools/gpu_check.sh            # tests/gpu, then the benchmark if there is one
+#   tools/gpu_check.sh            # exit status 0 when every step passed
 #
 # 1. the device: nvidia-smi and what the driver reports to Strata;
 # 2. tests/gpu (real device runs: models against onnxruntime, DLPack outputs, buffer

@@ -24,8 +24,8 @@ call synchronizes once, at its end, and a failure there (or at a launch) is a
 RuntimeFailure naming the kernel and the op it came from; the model stays usable.
 
 [Note: outputs on the device]
-Outputs are DeviceArrays: shape, dtype, `__cuda_array_interface__` (version 3, the
-model's stream) and `__dlpack__`/`__dlpack_device__` (kDLCUDA), so torch.as_tensor /
+Outputs are DeviceArrays: shape, dtype, `__cuda_array_interface__` (version 3; the call
+that made them has synchronized, so no stream is named) and `__dlpack__`/`__dlpack_device__` (kDLCUDA), so torch.as_tensor /
 torch.from_dlpack take them without a copy; `.numpy()` copies to the host.
 """
 from __future__ import annotations
@@ -514,8 +514,8 @@ class DeviceArray:
         r = self.ref
         return {"shape": r.sizes, "typestr": r.dtype.str,
                 "data": (r.ptr + r.offset * r.dtype.itemsize, False),
-                "strides": tuple(s * r.dtype.itemsize for s in r.strides), "version": 3,
-                "stream": self.model.stream.value or 1}
+                "strides": tuple(s * r.dtype.itemsize for s in r.strides), "version": 3}
+        # (no "stream": the call that made it has synchronized; nothing is pending)
 
     def __dlpack_device__(self):
         return (_KDLCUDA, 0)
@@ -535,7 +535,6 @@ class DeviceArray:
         m.deleter = _dl_deleter
         # the consumer calls the deleter when done: keep the array alive until then
         _LIVE_CAPSULES[ctypes.addressof(m)] = (m, shape, strides, self)
-        self.model.drv.cuStreamSynchronize(self.model.stream)
         pycapsule_new = ctypes.pythonapi.PyCapsule_New
         pycapsule_new.restype = ctypes.py_object
         pycapsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
