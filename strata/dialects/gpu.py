@@ -1671,6 +1671,9 @@ def _parse_object(p):
     return ObjectAttr(target, obj, fmt, props, kernels)
 
 
+_DEFAULT_HANDLER = A.OpaqueAttr("gpu", ".select_object")
+
+
 class BinaryOp(Op):
     """`gpu.binary @kernels [#gpu.object<#nvvm.target, bin = "...">]`: compiled forms of a
     gpu.module (what gpu.launch_func then names)."""
@@ -1684,7 +1687,22 @@ class BinaryOp(Op):
         lambda a: type(a) is A.ArrayAttr and len(a) > 0 and
         all(type(x) is ObjectAttr for x in a),
         "an array of GPU object attributes with at least 1 elements"), fmt=_ArrayOnly())
-    assembly = "$sym_name (`<` $offloadingHandler^ `>`)? attr-dict $objects"
+    assembly = "$sym_name custom<OffloadingHandler>($offloadingHandler) attr-dict $objects"
+
+    @staticmethod
+    def parse_OffloadingHandler(p, st, ctx, prop):
+        """`<#gpu.select_object<1>>`, or nothing for the default `#gpu.select_object`."""
+        if p.at("<"):
+            p._next()
+            st.properties[prop.name] = p.parse_attribute()
+            p.expect(">")
+        else:
+            st.properties[prop.name] = _DEFAULT_HANDLER
+
+    def print_OffloadingHandler(self, pr, handler):
+        if handler is None or handler is _DEFAULT_HANDLER:
+            return ""
+        return "<" + pr.attr_str(handler) + ">"
 
 
 class DynamicSharedMemoryOp(Op):
