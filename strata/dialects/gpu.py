@@ -57,7 +57,7 @@ from ..ir.ods import (Op, Operand, OptOperand, OptProp, Prop, RegionDef, Result,
                       VarResult, OptResult)
 from ..syntax.asm_format import (AttrFormat, BareInt, StrippedAttr, SymbolName, UnitKeyword,
                                  custom_op_prefix, install_format)
-from ..syntax.lexer import BARE, PERCENT, PUNCT
+from ..syntax.lexer import BARE, PERCENT, PUNCT, STRING
 
 __all__ = ["GPU", "DIM", "SHUFFLE_MODE", "ALL_REDUCE_OP", "ADDRESS_SPACE", "BARRIER_SCOPE",
            "AsyncTokenType", "async_token", "address_space_of", "EnumKeyword",
@@ -190,16 +190,16 @@ class EnumKeyword(AttrFormat):
     """An enum attribute written as its bare case in a custom form (`gpu.thread_id x`,
     `gpu.shuffle xor`)."""
 
-    def __init__(self, kind: EnumAttrKind):
+    def __init__(self, kind: EnumAttrKind, what: str | None = None):
         self.kind = kind
+        self.what = what  # the property's name, for upstream's error
 
     def parse(self, p):
-        if p.kind != BARE:
-            p.error(custom_op_prefix(p) + "expected keyword")
-        kw = p.tok
+        kw = p.tok if p.kind == BARE else p.tok[1:-1] if p.kind == STRING else None
         if kw not in self.kind.cases:
-            p.error(custom_op_prefix(p) + f"expected {self.kind.cpp_name} to be one of: "
-                    + ", ".join(self.kind.cases))
+            p.error(custom_op_prefix(p) + "expected string or keyword containing one of "
+                    "the following enum values for attribute "
+                    f"'{self.what or self.kind.mnemonic}' [{', '.join(self.kind.cases)}]")
         p._next()
         return self.kind(kw)
 
@@ -538,7 +538,7 @@ class ReturnOp(Op):
             raise DiagnosticError(d)
         for i, (v, t) in enumerate(zip(vals, results)):
             if v.type is not t:
-                return f"unexpected type `{v.type}' for operand #{i}"
+                return f"unexpected type `'{v.type}'' for operand #{i}"
         return None
 
 
@@ -556,7 +556,7 @@ class _IndexOp(Op):
 class _DimOp(_IndexOp):
     """An index along `x`, `y` or `z`, optionally with a known `upper_bound`."""
 
-    dimension = Prop(_enum(DIM), fmt=EnumKeyword(DIM))
+    dimension = Prop(_enum(DIM), fmt=EnumKeyword(DIM, "dimension"))
     upper_bound = OptProp(C.IndexAttr)
     upper_bound.fmt = BareInt(A.index)
     assembly = "$dimension (`upper_bound` $upper_bound^)? attr-dict"
@@ -1037,7 +1037,7 @@ class ShuffleOp(Op):
         "Integer or Float or fixed-length vector of Integer or Float values of ranks 1"))
     offset = Operand(C.Constraint(lambda t: t is A.i32, "32-bit signless integer"))
     width = Operand(C.Constraint(lambda t: t is A.i32, "32-bit signless integer"))
-    mode = Prop(_enum(SHUFFLE_MODE), fmt=EnumKeyword(SHUFFLE_MODE))
+    mode = Prop(_enum(SHUFFLE_MODE), fmt=EnumKeyword(SHUFFLE_MODE, "mode"))
     shuffleResult = Result()
     valid = Result(C.I1)
     assembly = "$mode $value `,` $offset `,` $width attr-dict `:` type($value)"
@@ -1061,8 +1061,14 @@ class RotateOp(Op):
     name = "gpu.rotate"
     traits = (T.Pure, T.AllTypesMatch("value", "rotateResult"))
     value = Operand(ShuffleOp.value.constraint)
-    offset = Prop(C.I32Attr, fmt=BareInt(A.i32))
-    width = Prop(C.I32Attr, fmt=BareInt(A.i32))
+    offset = Prop(C.Constraint(
+        lambda a: type(a) is A.IntegerAttr and a.type is A.i32 and a.value >= 0,
+        "32-bit signless integer attribute whose value is non-negative"), fmt=BareInt(A.i32))
+    width = Prop(C.Constraint(
+        lambda a: type(a) is A.IntegerAttr and a.type is A.i32 and a.value > 0 and
+        not a.value & (a.value - 1),
+        "32-bit signless integer attribute whose value is a power of two > 0"),
+        fmt=BareInt(A.i32))
     rotateResult = Result()
     valid = Result(C.I1)
     assembly = "$value `,` $offset `,` $width attr-dict `:` type($value)"
@@ -1077,10 +1083,8 @@ class RotateOp(Op):
     def verify_(self):
         w = self._props["width"].value
         o = self._props["offset"].value
-        if w <= 0 or w & (w - 1):
-            return "width must be a power of two"
-        if not 0 <= o < w:
-            return "offset must be in the range [0, width)"
+        if o >= w:
+            return f"offset must be in the range [0, {w})"
         return None
 
 
@@ -1089,21 +1093,25 @@ _FLOAT_REDUCE = frozenset({"minnumf", "maxnumf", "minimumf", "maximumf", "minimu
 _INT_REDUCE = frozenset({"minsi", "minui", "maxsi", "maxui", "and", "or", "xor"})
 
 
-def _verify_reduce_op(op_attr, t):
+def _verify_reduce_op(op, op_attr, t):
+    """Upstream's check of a reduction kind against the value type (emitted without the
+    op's name)."""
     if op_attr is None:
         return None
     k = op_attr.value
     elt = t.element_type if type(t) is A.VectorType else t
-    if k in _FLOAT_REDUCE and type(elt) is not A.FloatType:
-        return f"`{k}` reduction operation is not compatible with type {t}"
-    if k in _INT_REDUCE and type(elt) is not A.IntegerType:
-        return f"`{k}` reduction operation is not compatible with type {t}"
+    if (k in _FLOAT_REDUCE and type(elt) is not A.FloatType) or \
+            (k in _INT_REDUCE and type(elt) is not A.IntegerType):
+        d = Diagnostic(ERROR, op.loc, f"`{k}` reduction operation is not compatible with "
+                                      f"type '{t}'")
+        d.op = op
+        raise DiagnosticError(d)
     return None
 
 
 class _ReduceOpFmt(EnumKeyword):
     def __init__(self):
-        super().__init__(ALL_REDUCE_OP)
+        super().__init__(ALL_REDUCE_OP, "op")
 
 
 class SubgroupReduceOp(Op):
@@ -1134,7 +1142,7 @@ class SubgroupReduceOp(Op):
         if type(t) is A.VectorType and len(t.shape) != 1:
             return ("operand #0 must be Integer or Float or vector of Integer or Float "
                     f"values of ranks 1, but got '{t}'")
-        err = _verify_reduce_op(self._props["op"], t)
+        err = _verify_reduce_op(self, self._props["op"], t)
         if err:
             return err
         cs = self._props.get("cluster_size")
@@ -1175,7 +1183,7 @@ class AllReduceOp(Op):
         if not body.blocks:
             if not has_op:
                 return "expected either an op attribute or a non-empty body"
-            return _verify_reduce_op(self._props["op"], self.value.type)
+            return _verify_reduce_op(self, self._props["op"], self.value.type)
         b = body.blocks[0]
         t = self.value.type
         if len(b.args) != 2:
@@ -1234,7 +1242,8 @@ class AllocOp(_AsyncOp, Op):
         t = self.results[0].type
         dyn = sum(1 for d in t.shape if d == A.DYNAMIC)
         if len(self.dynamicSizes) != dyn:
-            return "dimension operand count does not equal memref dynamic dimension count"
+            return (f"incorrect number of dynamic sizes, has {len(self.dynamicSizes)}, "
+                    f"expected {dyn}")
         from .memref import num_layout_symbols
         if len(self.symbolOperands) != num_layout_symbols(t):
             return "symbol operand count does not equal memref symbol count"

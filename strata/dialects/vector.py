@@ -41,7 +41,8 @@ __all__ = ["VECTOR", "KIND", "ITERATOR_TYPE", "PUNCTUATION"]
 
 KIND = EnumAttrKind("vector", "kind",
                     ["add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxnumf",
-                     "and", "or", "xor", "maximumf", "minimumf"],
+                     "and", "or", "xor", "maximumf", "minimumf", "maximumnumf",
+                     "minimumnumf"],
                     cpp_name="::mlir::vector::CombiningKind")
 ITERATOR_TYPE = EnumAttrKind("vector", "iterator_type", ["parallel", "reduction"],
                              cpp_name="::mlir::vector::IteratorType")
