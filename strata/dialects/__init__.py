@@ -27,8 +27,9 @@ def all_dialects():
     from .tensor import TENSOR
     from .torch import TORCH, TORCH_C
     from .tosa import TOSA
+    from .vector import VECTOR
     return [BUILTIN, FUNC, ARITH, MATH, CF, SCF, TENSOR, ML_PROGRAM, ONNX, LINALG, TOSA, LLVM,
-            MEMREF, BUFFERIZATION, STRATA_CPU, TORCH, TORCH_C, GPU, NVVM]
+            MEMREF, BUFFERIZATION, STRATA_CPU, TORCH, TORCH_C, GPU, NVVM, VECTOR]
 
 
 def default_context(allow_unregistered: bool = False) -> Context:

@@ -57,7 +57,7 @@ from ..ir.ods import (Op, Operand, OptOperand, OptProp, Prop, RegionDef, Result,
                       VarResult, OptResult)
 from ..syntax.asm_format import (AttrFormat, BareInt, StrippedAttr, SymbolName, UnitKeyword,
                                  custom_op_prefix, install_format)
-from ..syntax.lexer import BARE, PERCENT, PUNCT
+from ..syntax.lexer import BARE, PERCENT, PUNCT, STRING
 
 __all__ = ["GPU", "DIM", "SHUFFLE_MODE", "ALL_REDUCE_OP", "ADDRESS_SPACE", "BARRIER_SCOPE",
            "AsyncTokenType", "async_token", "address_space_of", "EnumKeyword",
@@ -71,14 +71,22 @@ SHUFFLE_MODE = EnumAttrKind("gpu", "shuffle_mode", ["xor", "up", "down", "idx"],
                             cpp_name="::mlir::gpu::ShuffleMode")
 ALL_REDUCE_OP = EnumAttrKind(
     "gpu", "all_reduce_op", ["add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi",
-                             "maxnumf", "and", "or", "xor", "minimumf", "maximumf"],
+                             "maxnumf", "and", "or", "xor", "minimumf", "maximumf",
+                             "minimumnumf", "maximumnumf"],
     cpp_name="::mlir::gpu::AllReduceOperation")
-ADDRESS_SPACE = EnumAttrKind("gpu", "address_space", ["global", "workgroup", "private"],
+ADDRESS_SPACE = EnumAttrKind("gpu", "address_space",
+                             ["global", "workgroup", "private", "constant"],
                              cpp_name="::mlir::gpu::AddressSpace")
 BARRIER_SCOPE = EnumAttrKind("gpu", "barrier_scope", ["subgroup", "workgroup", "cluster"],
                              cpp_name="::mlir::gpu::BarrierScope")
+MMA_ELEMENTWISE = EnumAttrKind(
+    "gpu", "mma_element_wise", ["addf", "mulf", "subf", "maxf", "minf", "divf", "addi", "muli",
+                                "subi", "divs", "divu", "negatef", "negates", "extf", "truncf"],
+    cpp_name="::mlir::gpu::MMAElementwiseOp")
+BROADCAST = EnumAttrKind("gpu", "broadcast", ["first_active_lane", "specific_lane"],
+                         cpp_name="::mlir::gpu::BroadcastType")
 _ENUMS = {k.mnemonic: k for k in (DIM, SHUFFLE_MODE, ALL_REDUCE_OP, ADDRESS_SPACE,
-                                  BARRIER_SCOPE)}
+                                  BARRIER_SCOPE, MMA_ELEMENTWISE, BROADCAST)}
 
 # NVVM's numbering of the address spaces a memref may name by integer.
 WORKGROUP_ADDRESS_SPACE = 3
@@ -113,6 +121,48 @@ class AsyncTokenType(A.Type):
 
 
 async_token = AsyncTokenType()
+
+
+class MMAMatrixType(A.Type):
+    """`!gpu.mma_matrix<16x16xf16, "AOp">`: a matrix operand of a subgroup (warp) matrix
+    multiply, distributed over the subgroup's threads in a way the target defines."""
+
+    __slots__ = ("shape", "element_type", "operand")
+    dialect = "gpu"
+
+    def __new__(cls, shape, element_type, operand):
+        shape = tuple(shape)
+
+        def init(o):
+            o.shape = shape
+            o.element_type = element_type
+            o.operand = operand
+        return A.unique(cls, (shape, element_type, operand), init)
+
+    def _print(self):
+        return ("!gpu.mma_matrix<" + "x".join(map(str, self.shape)) +
+                f'x{self.element_type}, "{self.operand}">')
+
+
+def _mma_elt_ok(t):
+    return t in (A.f16, A.f32, A.i32) or (type(t) is A.IntegerType and t.width == 8 and
+                                          t.signedness != 0)
+
+
+def _parse_mma_matrix(p, start):
+    p.expect("<")
+    dims, _ = p._parse_dims(allow_unranked=False)
+    elt = p.parse_type()
+    p.expect(",")
+    op = p.parse_string()
+    p.expect(">")
+    if len(dims) != 2:
+        p.error("MMAMatrixType must have exactly two dimensions", start)
+    if not _mma_elt_ok(elt):
+        p.error("MMAMatrixType elements must be SI8, UI8, I32, F16, or F32", start)
+    if op not in ("AOp", "BOp", "COp"):
+        p.error("operand expected to be one of AOp, BOp or COp", start)
+    return MMAMatrixType(dims, elt, op)
 AsyncToken = C.Constraint(lambda t: type(t) is AsyncTokenType, "async token type")
 
 
@@ -120,6 +170,8 @@ def _parse_attribute(p, mnemonic):
     kind = _ENUMS.get(mnemonic)
     if kind is not None:
         return kind.parse_body(p)
+    if mnemonic == "object":
+        return _parse_object(p)
     # The device mapping attributes of scf.forall (#gpu.thread<x>, #gpu.mask<3>...) and
     # compilation objects are kept as written.
     body = p.parse_raw_angle_body() if p.kind == PUNCT and p.tok == "<" else ""
@@ -129,6 +181,8 @@ def _parse_attribute(p, mnemonic):
 def _parse_type(p, mnemonic):
     if mnemonic == "async.token":
         return async_token
+    if mnemonic == "mma_matrix":
+        return _parse_mma_matrix(p, p.tok_start)
     p.error(f"unknown gpu type: {mnemonic}")
 
 
@@ -136,16 +190,16 @@ class EnumKeyword(AttrFormat):
     """An enum attribute written as its bare case in a custom form (`gpu.thread_id x`,
     `gpu.shuffle xor`)."""
 
-    def __init__(self, kind: EnumAttrKind):
+    def __init__(self, kind: EnumAttrKind, what: str | None = None):
         self.kind = kind
+        self.what = what  # the property's name, for upstream's error
 
     def parse(self, p):
-        if p.kind != BARE:
-            p.error(custom_op_prefix(p) + "expected keyword")
-        kw = p.tok
+        kw = p.tok if p.kind == BARE else p.tok[1:-1] if p.kind == STRING else None
         if kw not in self.kind.cases:
-            p.error(custom_op_prefix(p) + f"expected {self.kind.cpp_name} to be one of: "
-                    + ", ".join(self.kind.cases))
+            p.error(custom_op_prefix(p) + "expected string or keyword containing one of "
+                    "the following enum values for attribute "
+                    f"'{self.what or self.kind.mnemonic}' [{', '.join(self.kind.cases)}]")
         p._next()
         return self.kind(kw)
 
@@ -336,6 +390,9 @@ class FuncOp(Op):
         props = st.properties
         props["sym_name"] = A.StringAttr(p.parse_symbol_name())
         arg_attrs, res_attrs, wg_attrs, pv_attrs = [], [], [], []
+        sig = p.tok_start
+        if p.at("(") and p.text[sig + 1:].lstrip()[:1] not in ("%", ")"):
+            p.error(custom_op_prefix(p) + "gpu.func requires named arguments", sig)
         args = _parse_args(p, arg_attrs)
         results = []
         if p.consume_if("->"):
@@ -481,7 +538,7 @@ class ReturnOp(Op):
             raise DiagnosticError(d)
         for i, (v, t) in enumerate(zip(vals, results)):
             if v.type is not t:
-                return f"unexpected type `{v.type}' for operand #{i}"
+                return f"unexpected type `'{v.type}'' for operand #{i}"
         return None
 
 
@@ -499,7 +556,7 @@ class _IndexOp(Op):
 class _DimOp(_IndexOp):
     """An index along `x`, `y` or `z`, optionally with a known `upper_bound`."""
 
-    dimension = Prop(_enum(DIM), fmt=EnumKeyword(DIM))
+    dimension = Prop(_enum(DIM), fmt=EnumKeyword(DIM, "dimension"))
     upper_bound = OptProp(C.IndexAttr)
     upper_bound.fmt = BareInt(A.index)
     assembly = "$dimension (`upper_bound` $upper_bound^)? attr-dict"
@@ -732,12 +789,11 @@ class LaunchOp(_AsyncOp, Op):
                 return f"expected body region argument to be of type index, got {a.type}"
         for b in body.blocks:
             t = b.last
-            if t is not None and T.Terminator in type(t).traits and \
-                    t.name != "gpu.terminator" and t.successors == [] and \
-                    not t.name.startswith("cf."):
+            if t is not None and t.name != "gpu.terminator" and not t.successors:
                 d = Diagnostic(ERROR, t.loc, "expected 'gpu.terminator' or a terminator "
                                              "with successors")
                 d.op = t
+                d.attach_note("in 'gpu.launch' body region", self.loc)
                 raise DiagnosticError(d)
         return _verify_attributions(
             args[n:n + self.num_workgroup_attributions], "workgroup") or \
@@ -816,7 +872,9 @@ class LaunchFuncOp(_AsyncOp, Op):
             obj = [p.resolve_operand(ref, p.parse_type())]
             p.expect(">")
         if not p.tok.startswith("@"):
-            p.error(custom_op_prefix(p) + "expected attribute value")
+            start = p.tok_start
+            p.parse_attribute()
+            p.error(custom_op_prefix(p) + "invalid kind of attribute specified", start)
         st.properties["kernel"] = p.parse_symbol_ref()
         clusters = []
         if p.parse_optional_keyword("clusters"):
@@ -845,7 +903,8 @@ class LaunchFuncOp(_AsyncOp, Op):
                     kargs.append(p.resolve_operand(r, p.parse_type()))
                     if not p.consume_if(","):
                         break
-                p.expect(")")
+                if not p.consume_if(")"):
+                    p.error("expected ')' in argument list")
         p.parse_optional_attr_dict(st)
         res = lambda refs: [p.resolve_operand(r, t) for r in refs]  # noqa: E731
         st.operands = deps + res(grid) + res(block) + res(clusters) + dyn + kargs + obj
@@ -916,19 +975,25 @@ class LaunchFuncOp(_AsyncOp, Op):
         mod = lookup_nearest_symbol_from(self, A.SymbolRefAttr(k.root))
         if mod is None:
             return f"kernel container '{k.root}' is undefined"
+        if mod.name == "gpu.binary":
+            return None  # its kernels are known when it is loaded
         if mod.name != "gpu.module":
-            return None  # a gpu.binary or another container: resolved at run time
+            return f"kernel module '{k.root}' is undefined"
         fn = lookup_nearest_symbol_from(self, k)
         if fn is None:
             return f"kernel function '{k}' is undefined"
         if fn.name != "gpu.func":
-            # lowered already (convert-gpu-to-nvvm: an llvm.func): upstream checks the
-            # attribute only, not the converted argument types
-            if fn.name != "llvm.func":
-                return f"referenced kernel '{k}' is not a function"
-            if fn.get_attr("gpu.kernel") is None:
-                return "kernel function is missing the 'gpu.kernel' attribute"
-            return None
+            if fn.name == "llvm.func":
+                # lowered already (convert-gpu-to-nvvm): upstream checks the attribute
+                # only, not the converted argument types
+                if fn.get_attr("gpu.kernel") is None:
+                    return "kernel function is missing the 'gpu.kernel' attribute"
+                return None
+            d = Diagnostic(ERROR, self.loc, f"'gpu.launch_func' op referenced kernel '{k}' "
+                                            "is not a function")
+            d.op = self
+            d.attach_note("see the kernel definition here", fn.loc)
+            raise DiagnosticError(d)
         if not fn.is_kernel:
             return "kernel function is missing the 'gpu.kernel' attribute"
         want = fn.type.inputs
@@ -978,7 +1043,7 @@ class ShuffleOp(Op):
         "Integer or Float or fixed-length vector of Integer or Float values of ranks 1"))
     offset = Operand(C.Constraint(lambda t: t is A.i32, "32-bit signless integer"))
     width = Operand(C.Constraint(lambda t: t is A.i32, "32-bit signless integer"))
-    mode = Prop(_enum(SHUFFLE_MODE), fmt=EnumKeyword(SHUFFLE_MODE))
+    mode = Prop(_enum(SHUFFLE_MODE), fmt=EnumKeyword(SHUFFLE_MODE, "mode"))
     shuffleResult = Result()
     valid = Result(C.I1)
     assembly = "$mode $value `,` $offset `,` $width attr-dict `:` type($value)"
@@ -1002,8 +1067,14 @@ class RotateOp(Op):
     name = "gpu.rotate"
     traits = (T.Pure, T.AllTypesMatch("value", "rotateResult"))
     value = Operand(ShuffleOp.value.constraint)
-    offset = Prop(C.I32Attr, fmt=BareInt(A.i32))
-    width = Prop(C.I32Attr, fmt=BareInt(A.i32))
+    offset = Prop(C.Constraint(
+        lambda a: type(a) is A.IntegerAttr and a.type is A.i32 and a.value >= 0,
+        "32-bit signless integer attribute whose value is non-negative"), fmt=BareInt(A.i32))
+    width = Prop(C.Constraint(
+        lambda a: type(a) is A.IntegerAttr and a.type is A.i32 and a.value > 0 and
+        not a.value & (a.value - 1),
+        "32-bit signless integer attribute whose value is a power of two > 0"),
+        fmt=BareInt(A.i32))
     rotateResult = Result()
     valid = Result(C.I1)
     assembly = "$value `,` $offset `,` $width attr-dict `:` type($value)"
@@ -1018,32 +1089,35 @@ class RotateOp(Op):
     def verify_(self):
         w = self._props["width"].value
         o = self._props["offset"].value
-        if w <= 0 or w & (w - 1):
-            return "width must be a power of two"
-        if not 0 <= o < w:
-            return "offset must be in the range [0, width)"
+        if o >= w:
+            return f"offset must be in the range [0, {w})"
         return None
 
 
-_FLOAT_REDUCE = frozenset({"minnumf", "maxnumf", "minimumf", "maximumf"})
+_FLOAT_REDUCE = frozenset({"minnumf", "maxnumf", "minimumf", "maximumf", "minimumnumf",
+                           "maximumnumf"})
 _INT_REDUCE = frozenset({"minsi", "minui", "maxsi", "maxui", "and", "or", "xor"})
 
 
-def _verify_reduce_op(op_attr, t):
+def _verify_reduce_op(op, op_attr, t):
+    """Upstream's check of a reduction kind against the value type (emitted without the
+    op's name)."""
     if op_attr is None:
         return None
     k = op_attr.value
     elt = t.element_type if type(t) is A.VectorType else t
-    if k in _FLOAT_REDUCE and type(elt) is not A.FloatType:
-        return f"`{k}` reduction operation is not compatible with type {t}"
-    if k in _INT_REDUCE and type(elt) is not A.IntegerType:
-        return f"`{k}` reduction operation is not compatible with type {t}"
+    if (k in _FLOAT_REDUCE and type(elt) is not A.FloatType) or \
+            (k in _INT_REDUCE and type(elt) is not A.IntegerType):
+        d = Diagnostic(ERROR, op.loc, f"`{k}` reduction operation is not compatible with "
+                                      f"type '{t}'")
+        d.op = op
+        raise DiagnosticError(d)
     return None
 
 
 class _ReduceOpFmt(EnumKeyword):
     def __init__(self):
-        super().__init__(ALL_REDUCE_OP)
+        super().__init__(ALL_REDUCE_OP, "op")
 
 
 class SubgroupReduceOp(Op):
@@ -1074,7 +1148,7 @@ class SubgroupReduceOp(Op):
         if type(t) is A.VectorType and len(t.shape) != 1:
             return ("operand #0 must be Integer or Float or vector of Integer or Float "
                     f"values of ranks 1, but got '{t}'")
-        err = _verify_reduce_op(self._props["op"], t)
+        err = _verify_reduce_op(self, self._props["op"], t)
         if err:
             return err
         cs = self._props.get("cluster_size")
@@ -1115,7 +1189,7 @@ class AllReduceOp(Op):
         if not body.blocks:
             if not has_op:
                 return "expected either an op attribute or a non-empty body"
-            return _verify_reduce_op(self._props["op"], self.value.type)
+            return _verify_reduce_op(self, self._props["op"], self.value.type)
         b = body.blocks[0]
         t = self.value.type
         if len(b.args) != 2:
@@ -1130,6 +1204,9 @@ class AllReduceOp(Op):
                     return "expected one gpu.yield operand"
                 if y.operands[0].type is not t:
                     return "incorrect gpu.yield type"
+            else:
+                raise DiagnosticError(Diagnostic(ERROR, self.loc,
+                                                 "expected gpu.yield op in region"))
         return None
 
 
@@ -1171,7 +1248,11 @@ class AllocOp(_AsyncOp, Op):
         t = self.results[0].type
         dyn = sum(1 for d in t.shape if d == A.DYNAMIC)
         if len(self.dynamicSizes) != dyn:
-            return "dimension operand count does not equal memref dynamic dimension count"
+            return (f"incorrect number of dynamic sizes, has {len(self.dynamicSizes)}, "
+                    f"expected {dyn}")
+        from .memref import num_layout_symbols
+        if len(self.symbolOperands) != num_layout_symbols(t):
+            return "symbol operand count does not equal memref symbol count"
         if self.hostShared is not None and self.results[1:]:
             return "host_shared allocation cannot be async"
         return None
@@ -1249,9 +1330,453 @@ class PrintfOp(Op):
     assembly = "$format attr-dict (`,` $args^ `:` type($args))?"
 
 
+# ---------------------------------------------------------------- subgroup matrices
+
+def _mma_t(*operands):
+    return C.Constraint(lambda t: type(t) is MMAMatrixType and
+                        (not operands or t.operand in operands), "gpu.mma_matrix type")
+
+
+def _last_dim_unit_stride(t) -> bool:
+    from .memref_layout import strides_and_offset
+    so = strides_and_offset(t)
+    return so is not None and (not so[0] or so[0][-1] == 1)
+
+
+def _mma_memref_elt(t):
+    e = getattr(t, "element_type", None)
+    ok = lambda x: x in (A.f16, A.f32, A.i32) or (  # noqa: E731
+        type(x) is A.IntegerType and x.width == 8 and x.signedness == 0)
+    if type(e) is A.VectorType:
+        return len(e.shape) == 1 and ok(e.element_type)
+    return ok(e)
+
+
+_MMA_MEMREF = C.Constraint(
+    lambda t: type(t) is A.MemRefType and _mma_memref_elt(t),
+    "memref of 8-bit signless integer or 32-bit signless integer or 16-bit float or 32-bit "
+    "float or vector of 8-bit signless integer or 32-bit signless integer or 16-bit float "
+    "or 32-bit float values of ranks 1 values")
+
+
+class SubgroupMmaLoadMatrixOp(Op):
+    """`%m = gpu.subgroup_mma_load_matrix %buf[%i, %j] leadDimension 32 :
+    memref<32x32xf16, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">`"""
+
+    name = "gpu.subgroup_mma_load_matrix"
+    srcMemref = Operand(_MMA_MEMREF)
+    indices = VarOperand(C.Index)
+    leadDimension = Prop(C.IndexAttr, fmt=BareInt(A.index))
+    transpose = OptProp(C.UnitAttrC)
+    transpose.fmt = UnitKeyword()
+    res = Result(_mma_t())
+    assembly = ("$srcMemref `[` $indices `]` `leadDimension` $leadDimension "
+                "(`transpose` $transpose^)? attr-dict `:` type($srcMemref) `->` type($res)")
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.index if name == "indices" else None
+
+    def verify_(self):
+        if not _last_dim_unit_stride(self.srcMemref.type):
+            return "expected source memref most minor dim must have unit stride"
+        return None
+
+
+class SubgroupMmaStoreMatrixOp(Op):
+    """`gpu.subgroup_mma_store_matrix %m, %buf[%i, %j] leadDimension 32 :
+    !gpu.mma_matrix<16x16xf32, "COp">, memref<32x32xf32, 3>`"""
+
+    name = "gpu.subgroup_mma_store_matrix"
+    src = Operand(_mma_t())
+    dstMemref = Operand(_MMA_MEMREF)
+    indices = VarOperand(C.Index)
+    leadDimension = Prop(C.IndexAttr, fmt=BareInt(A.index))
+    transpose = OptProp(C.UnitAttrC)
+    transpose.fmt = UnitKeyword()
+    assembly = ("$src `,` $dstMemref `[` $indices `]` `leadDimension` $leadDimension "
+                "(`transpose` $transpose^)? attr-dict `:` type($src) `,` type($dstMemref)")
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.index if name == "indices" else None
+
+    def verify_(self):
+        if not _last_dim_unit_stride(self.dstMemref.type):
+            return "expected destination memref most minor dim must have unit stride"
+        if self.src.type.operand != "COp":
+            return "expected the operand matrix being stored to have 'COp' operand type"
+        return None
+
+
+class SubgroupMmaComputeOp(Op):
+    """`%d = gpu.subgroup_mma_compute %a, %b, %c : !gpu.mma_matrix<16x16xf16, "AOp">,
+    !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">`: D = A * B +
+    C by the subgroup."""
+
+    name = "gpu.subgroup_mma_compute"
+    traits = (T.Pure,)
+    opA = Operand(_mma_t())
+    opB = Operand(_mma_t())
+    opC = Operand(_mma_t())
+    a_transpose = OptProp(C.UnitAttrC)
+    a_transpose.fmt = UnitKeyword()
+    b_transpose = OptProp(C.UnitAttrC)
+    b_transpose.fmt = UnitKeyword()
+    res = Result(_mma_t())
+    assembly = ("$opA `,` $opB `,` $opC (`a_transpose` $a_transpose^)? "
+                "(`b_transpose` $b_transpose^)? attr-dict `:` type($opA) `,` type($opB) `->` "
+                "type($res)")
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        if name == "opC" and types.get("res"):
+            return types["res"][0]
+        return None
+
+    @classmethod
+    def infer_result_types(cls, operands, props):
+        return [operands[2].type]
+
+    def verify_(self):
+        a, b, c = self.opA.type, self.opB.type, self.opC.type
+        if (a.operand, b.operand, c.operand) != ("AOp", "BOp", "COp"):
+            return "operands must be in the order AOp, BOp, COp"
+        am, ak = a.shape[::-1] if "a_transpose" in self._props else a.shape
+        bk, bn = b.shape[::-1] if "b_transpose" in self._props else b.shape
+        if ak != bk or am != c.shape[0] or bn != c.shape[1]:
+            return "operand shapes do not satisfy matmul constraints"
+        if self.res.type is not c:
+            return "failed to verify that all of {opC, res} have same type"
+        return None
+
+
+class SubgroupMmaConstantMatrixOp(Op):
+    """`%c = gpu.subgroup_mma_constant_matrix %v : !gpu.mma_matrix<16x16xf32, "COp">`"""
+
+    name = "gpu.subgroup_mma_constant_matrix"
+    traits = (T.Pure,)
+    value = Operand()
+    res = Result(_mma_t())
+    assembly = "$value attr-dict `:` type($res)"
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        r = types.get("res")
+        return r[0].element_type if r else None
+
+    def verify_(self):
+        if self.value.type is not self.res.type.element_type:
+            return "failed to verify that value type matches element type of mma_matrix"
+        return None
+
+
+class SubgroupMmaElementwiseOp(Op):
+    """`%r = gpu.subgroup_mma_elementwise addf %a, %b : (!gpu.mma_matrix<16x16xf32,
+    "COp">, !gpu.mma_matrix<16x16xf32, "COp">) -> !gpu.mma_matrix<16x16xf32, "COp">`"""
+
+    name = "gpu.subgroup_mma_elementwise"
+    traits = (T.Pure,)
+    args = VarOperand(_mma_t())
+    opType = Prop(_enum(MMA_ELEMENTWISE), fmt=EnumKeyword(MMA_ELEMENTWISE))
+    res = Result(_mma_t())
+    assembly = "$opType $args attr-dict `:` functional-type($args, $res)"
+
+
+class SubgroupMmaExtractThreadLocalOp(Op):
+    """`%v = gpu.subgroup_mma_extract_thread_local %m[%i] : !gpu.mma_matrix<16x16xf32,
+    "COp"> -> f32`"""
+
+    name = "gpu.subgroup_mma_extract_thread_local"
+    traits = (T.Pure,)
+    matrix = Operand(_mma_t())
+    indices = VarOperand(C.Index)
+    res = Result()
+    assembly = "$matrix `[` $indices `]` attr-dict `:` type($matrix) `->` type($res)"
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.index if name == "indices" else None
+
+
+class SubgroupMmaInsertThreadLocalOp(Op):
+    """`%m2 = gpu.subgroup_mma_insert_thread_local %v, %m[%i] : f32,
+    !gpu.mma_matrix<16x16xf32, "COp"> -> !gpu.mma_matrix<16x16xf32, "COp">`"""
+
+    name = "gpu.subgroup_mma_insert_thread_local"
+    traits = (T.Pure,)
+    value = Operand()
+    matrix = Operand(_mma_t())
+    indices = VarOperand(C.Index)
+    res = Result(_mma_t())
+    assembly = ("$value `,` $matrix `[` $indices `]` attr-dict `:` type($value) `,` "
+                "type($matrix) `->` type($res)")
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.index if name == "indices" else None
+
+
+# ---------------------------------------------------------------- more subgroup ops
+
+class SubgroupBroadcastOp(Op):
+    """`%r = gpu.subgroup_broadcast %v, specific_lane %i : f32` (or `first_active_lane`)"""
+
+    name = "gpu.subgroup_broadcast"
+    traits = (T.Pure, T.AllTypesMatch("src", "result"))
+    src = Operand()
+    lane = OptOperand(C.Constraint(lambda t: t is A.i32, "32-bit signless integer"))
+    broadcast_type = Prop(_enum(BROADCAST), fmt=EnumKeyword(BROADCAST))
+    result = Result()
+    assembly = "$src `,` $broadcast_type ($lane^)? attr-dict `:` type($result)"
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.i32 if name == "lane" else None
+
+    def verify_(self):
+        specific = self._props["broadcast_type"].value == "specific_lane"
+        if specific and self.lane is None:
+            return "lane must be specified for `specific_lane` broadcast"
+        if not specific and self.lane is not None:
+            return "lane can only be specified for `specific_lane` broadcast"
+        return None
+
+
+class BallotOp(Op):
+    """`%mask = gpu.ballot %pred : i32`: bit i of the result is lane i's predicate."""
+
+    name = "gpu.ballot"
+    predicate = Operand(C.I1)
+    result = Result(C.SignlessInteger)
+    assembly = "$predicate attr-dict `:` type($result)"
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.i1
+
+
+class WarpExecuteOnLane0Op(Op):
+    """`%r = gpu.warp_execute_on_lane_0(%laneid)[32] args(%v : vector<4xf32>) ->
+    (vector<1xf32>) { ^bb0(%a: vector<128xf32>): ... gpu.yield %x : vector<32xf32> }`:
+    the region runs on lane 0 only, with the warp's values gathered."""
+
+    name = "gpu.warp_execute_on_lane_0"
+    traits = (T.SingleBlockImplicitTerminator("gpu.yield"), T.RecursiveMemoryEffects)
+    laneid = Operand(C.Index)
+    args = VarOperand()
+    warp_size = Prop(C.I64Attr)
+    results_ = VarResult()
+    warpRegion = RegionDef()
+
+    @staticmethod
+    def parse(p, st):
+        p.expect("(")
+        lane = p.resolve_operand(p.parse_operand(), A.index)
+        p.expect(")")
+        p.expect("[")
+        st.properties["warp_size"] = A.IntegerAttr(p.parse_integer(), A.i64)
+        p.expect("]")
+        ops = [lane]
+        if p.parse_optional_keyword("args"):
+            p.expect("(")
+            while True:
+                r = p.parse_operand()
+                p.expect(":")
+                ops.append(p.resolve_operand(r, p.parse_type()))
+                if not p.consume_if(","):
+                    break
+            p.expect(")")
+        if p.consume_if("->"):
+            p.expect("(")
+            st.types = [p.parse_type()]
+            while p.consume_if(","):
+                st.types.append(p.parse_type())
+            p.expect(")")
+        st.regions.append(p.parse_region(op_cls=WarpExecuteOnLane0Op))
+        p.parse_optional_attr_dict(st, with_keyword=True)
+        st.operands = ops
+
+    @staticmethod
+    def finish_parse(op):
+        r = op.regions[0]
+        if not r.blocks:
+            r.add_block(Block())
+        b = r.blocks[0]
+        if b.last is None or T.Terminator not in type(b.last).traits:
+            b.append(YieldOp.build(loc=op.loc))
+
+    def print(self, pr):
+        out = pr.out
+        out.append(f"{pr.op_name(self)}({pr.value(self.laneid)})"
+                   f"[{self._props['warp_size'].value}]")
+        args = self.args
+        if args:
+            out.append(" args(" + ", ".join(f"{pr.value(v)} : {pr.type_str(v.type)}"
+                                            for v in args) + ")")
+        if self.results:
+            out.append(" -> (" + ", ".join(pr.type_str(r.type) for r in self.results) + ")")
+        out.append(" ")
+        r = self.regions[0]
+        term = r.blocks[0].last if r.blocks else None
+        pr.print_region(r, print_entry_args=bool(args),
+                        print_terminators=term is None or bool(term._operands))
+        extra = {k: v for k, v in self._props.items() if k != "warp_size"}
+        extra.update(self._attrs)
+        pr.print_optional_attr_dict(extra, with_keyword=True)
+
+
+# ---------------------------------------------------------------- binaries, devices
+
+def _is_select_object(a):
+    return type(a) is A.OpaqueAttr and a.dialect_name == "gpu" and \
+        a.body.startswith(".select_object")
+
+
+class ObjectAttr(A.Attribute):
+    """`#gpu.object<#nvvm.target<chip = "sm_90">, properties = {O = 3 : i32}, bin = "..."
+    >`: a compiled GPU module for one target (format offload|assembly|bin|fatbin; fatbin,
+    the default, is not printed)."""
+
+    __slots__ = ("target", "format", "object", "properties", "kernels")
+    dialect = "gpu"
+
+    def __new__(cls, target, object, format="fatbin", properties=None, kernels=None):
+        def init(o):
+            o.target = target
+            o.format = format
+            o.object = object
+            o.properties = properties
+            o.kernels = kernels
+        return A.unique(cls, (target, format, object, properties, kernels), init)
+
+    def _print(self):
+        s = "#gpu.object<" + str(self.target) + ", "
+        if self.properties is not None:
+            s += f"properties = {self.properties}, "
+        if self.kernels is not None:
+            s += f"kernels = {self.kernels}, "
+        if self.format != "fatbin":
+            s += self.format + " = "
+        return s + '"' + A.escape_string(self.object) + '">'
+
+
+def _parse_object(p):
+    p.expect("<")
+    target = p.parse_attribute()
+    p.expect(",")
+    props = kernels = None
+    fmt = "fatbin"
+    while p.kind == BARE:
+        kw = p.parse_keyword()
+        p.expect("=")
+        if kw == "properties":
+            props = p.parse_attribute()
+            p.expect(",")
+        elif kw == "kernels":
+            kernels = p.parse_attribute()
+            p.expect(",")
+        elif kw in ("offload", "assembly", "bin", "fatbin"):
+            fmt = kw
+            break
+        else:
+            p.error(f"invalid format specified: {kw}")
+    obj = p.parse_string()
+    p.expect(">")
+    return ObjectAttr(target, obj, fmt, props, kernels)
+
+
+_DEFAULT_HANDLER = A.OpaqueAttr("gpu", ".select_object")
+
+
+class BinaryOp(Op):
+    """`gpu.binary @kernels [#gpu.object<#nvvm.target, bin = "...">]`: compiled forms of a
+    gpu.module (what gpu.launch_func then names)."""
+
+    name = "gpu.binary"
+    traits = (T.Symbol,)
+    sym_name = Prop(C.SymbolNameAttr, fmt=SymbolName())
+    offloadingHandler = OptProp(C.Constraint(
+        _is_select_object, "any attribute with the `OffloadingTranslationAttrTrait` trait."))
+    objects = Prop(C.Constraint(
+        lambda a: type(a) is A.ArrayAttr and len(a) > 0 and
+        all(type(x) is ObjectAttr for x in a),
+        "an array of GPU object attributes with at least 1 elements"), fmt=_ArrayOnly())
+    assembly = "$sym_name custom<OffloadingHandler>($offloadingHandler) attr-dict $objects"
+
+    @staticmethod
+    def parse_OffloadingHandler(p, st, ctx, prop):
+        """`<#gpu.select_object<1>>`, or nothing for the default `#gpu.select_object`."""
+        if p.at("<"):
+            p._next()
+            st.properties[prop.name] = p.parse_attribute()
+            p.expect(">")
+        else:
+            st.properties[prop.name] = _DEFAULT_HANDLER
+
+    def print_OffloadingHandler(self, pr, handler):
+        if handler is None or handler is _DEFAULT_HANDLER:
+            return ""
+        return "<" + pr.attr_str(handler) + ">"
+
+
+class DynamicSharedMemoryOp(Op):
+    """`%m = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>`: the
+    dynamic shared memory of the launch (its `dynamic_shared_memory_size`)."""
+
+    name = "gpu.dynamic_shared_memory"
+    traits = (T.Pure,)
+    resultMemref = Result(C.Constraint(
+        lambda t: type(t) is A.MemRefType and len(t.shape) == 1 and t.element_type is A.i8,
+        "1D memref of 8-bit signless integer values"))
+    assembly = "attr-dict `:` type($resultMemref)"
+
+    def verify_(self):
+        t = self.resultMemref.type
+        ms = t.memory_space
+        if not (type(ms) is EnumAttr and ms.kind is ADDRESS_SPACE and
+                ms.value == "workgroup"):
+            return "address space must be address_space<workgroup>"
+        if t.shape[0] != A.DYNAMIC:
+            return "result memref type must be memref<?xi8, #gpu.address_space<workgroup>>"
+        return None
+
+
+class SetDefaultDeviceOp(Op):
+    """`gpu.set_default_device %i`"""
+
+    name = "gpu.set_default_device"
+    devIndex = Operand(C.Constraint(lambda t: t is A.i32, "32-bit signless integer"))
+    assembly = "attr-dict $devIndex"
+
+    @classmethod
+    def infer_operand_type(cls, name, types):
+        return A.i32
+
+
+class HostRegisterOp(Op):
+    """`gpu.host_register %m : memref<*xf32>`"""
+
+    name = "gpu.host_register"
+    value = Operand(C.Constraint(lambda t: type(t) is A.UnrankedMemRefType,
+                                 "unranked.memref of any type values"))
+    assembly = "$value attr-dict `:` type($value)"
+
+
+class HostUnregisterOp(HostRegisterOp):
+    """`gpu.host_unregister %m : memref<*xf32>`"""
+
+    name = "gpu.host_unregister"
+
+
 for _c in (ModuleOp, ReturnOp, LaneIdOp, SubgroupIdOp, NumSubgroupsOp, SubgroupSizeOp,
            TerminatorOp, BarrierOp, ShuffleOp, RotateOp, SubgroupReduceOp, AllReduceOp,
-           YieldOp, AllocOp, DeallocOp, MemcpyOp, MemsetOp, WaitOp, PrintfOp):
+           YieldOp, AllocOp, DeallocOp, MemcpyOp, MemsetOp, WaitOp, PrintfOp,
+           SubgroupMmaLoadMatrixOp, SubgroupMmaStoreMatrixOp, SubgroupMmaComputeOp,
+           SubgroupMmaConstantMatrixOp, SubgroupMmaElementwiseOp,
+           SubgroupMmaExtractThreadLocalOp, SubgroupMmaInsertThreadLocalOp,
+           SubgroupBroadcastOp, BallotOp, BinaryOp, DynamicSharedMemoryOp, SetDefaultDeviceOp,
+           HostRegisterOp, HostUnregisterOp):
     install_format(_c)
 
 
@@ -1264,6 +1789,13 @@ def _verify_operation_attribute(op, name, attr):
             raise DiagnosticError(Diagnostic(
                 ERROR, op.loc, "'gpu.container_module' attribute is only valid on a "
                                "builtin.module"))
+    elif name in ("gpu.known_block_size", "gpu.known_grid_size") and op.name == "gpu.func":
+        if not (type(attr) is A.DenseArrayAttr and attr.element_type is A.i32):
+            raise DiagnosticError(Diagnostic(ERROR, op.loc, f"'gpu.func' op {name} must be "
+                                                            "a dense i32 array"))
+        if len(attr.value) != 3:
+            raise DiagnosticError(Diagnostic(ERROR, op.loc, f"'gpu.func' op {name} must "
+                                                            "contain exactly 3 elements"))
     elif name == "gpu.kernel" and type(attr) is not A.UnitAttr:
         raise DiagnosticError(Diagnostic(ERROR, op.loc,
                                          "'gpu.kernel' attribute must be a unit attribute"))
@@ -1273,7 +1805,11 @@ _OPS = [ModuleOp, FuncOp, ReturnOp, LaunchOp, TerminatorOp, LaunchFuncOp,
         ThreadIdOp, BlockIdOp, BlockDimOp, GridDimOp, GlobalIdOp, ClusterIdOp, ClusterDimOp,
         ClusterBlockIdOp, ClusterDimBlocksOp, LaneIdOp, SubgroupIdOp, NumSubgroupsOp,
         SubgroupSizeOp, BarrierOp, ShuffleOp, RotateOp, SubgroupReduceOp, AllReduceOp,
-        YieldOp, AllocOp, DeallocOp, MemcpyOp, MemsetOp, WaitOp, PrintfOp]
+        YieldOp, AllocOp, DeallocOp, MemcpyOp, MemsetOp, WaitOp, PrintfOp,
+        SubgroupMmaLoadMatrixOp, SubgroupMmaStoreMatrixOp, SubgroupMmaComputeOp,
+        SubgroupMmaConstantMatrixOp, SubgroupMmaElementwiseOp, SubgroupMmaExtractThreadLocalOp,
+        SubgroupMmaInsertThreadLocalOp, SubgroupBroadcastOp, BallotOp, WarpExecuteOnLane0Op,
+        BinaryOp, DynamicSharedMemoryOp, SetDefaultDeviceOp, HostRegisterOp, HostUnregisterOp]
 
 GPU = Dialect("gpu", _OPS, parse_attribute=_parse_attribute, parse_type=_parse_type,
               verify_operation_attribute=_verify_operation_attribute)

@@ -322,11 +322,6 @@ class BarrierOp(Op):
         if "aligned" not in op._props:
             op.properties["aligned"] = A.IntegerAttr(1, A.i1)
 
-    def verify_(self):
-        if self.numberOfThreads is not None and self.barrierId is None:
-            return "barrier id is missing, it should be set between 0 to 15"
-        return None
-
 
 class BarWarpSyncOp(Op):
     """`nvvm.bar.warp.sync %mask : i32`: the lanes in `%mask` wait for each other."""
@@ -378,16 +373,23 @@ class ShflSyncOp(Op):
     def verify_(self):
         rt = self.res.type
         vt = self.val.type
+        ts = getattr(rt, "types", None) if type(rt).__name__ == "LLVMStructType" else None
         if "return_value_and_is_valid" in self._props:
-            ts = getattr(rt, "types", None)
-            if ts is None or len(ts) != 2 or ts[1] is not A.i1:
-                return ("expected return type to be a two-element struct with i1 as the "
-                        "second element")
+            if ts is None or len(ts) != 2:
+                return "expected return type to be a two-element struct"
             if ts[0] is not vt:
-                return "expected first element in the returned struct to be same type as " \
-                    "the input value"
-        elif rt is not vt:
-            return "expected return type to be same as input value type"
+                return (f"expected first element in the returned struct to be of type "
+                        f"'{vt}' but got '{ts[0]}' instead")
+            if ts[1] is not A.i1:
+                return (f"expected second element in the returned struct to be of type "
+                        f"'i1' but got '{ts[1]}' instead")
+        else:
+            if ts is not None:
+                return ('"return_value_and_is_valid" attribute must be specified when the '
+                        "return type is a struct type")
+            if rt is not vt:
+                return (f"expected return type to be of type '{vt}' but got '{rt}' "
+                        "instead")
         return None
 
 
@@ -407,10 +409,11 @@ class VoteSyncOp(Op):
 
     def verify_(self):
         k = self._props["kind"].value
-        want = A.i32 if k == "ballot" else A.i1
-        if self.res.type is not want:
-            return (f"vote.sync '{k}' returns an {want}" if k == "ballot" else
-                    f"vote.sync '{k}' returns an i1")
+        if k == "ballot":
+            if self.res.type is not A.i32:
+                return "vote.sync 'ballot' returns an i32"
+        elif self.res.type is not A.i1:
+            return "vote.sync 'any', 'all' and 'uni' returns an i1"
         return None
 
 
