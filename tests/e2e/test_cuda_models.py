@@ -146,3 +146,17 @@ def test_fused_into_one_kernel(programs, name, launches):
         assert "shfl.sync.bfly" in next(iter(programs[(name, "sm_90")].ptx.values()))
     program = compile_ahead(_chain()) if name == "chain" else programs[(name, "sm_90")]
     assert len(program.plans["main"].launches()) == launches
+
+
+@pytest.mark.parametrize("bad", [0, 16, 100, 2048])
+def test_block_size_is_checked(bad):
+    with pytest.raises(strata.StrataError, match=f"block_size {bad} is not a multiple of 32"):
+        compile_ahead(mlp(), block_size=bad)
+
+
+def test_block_size_sizes_the_launches():
+    program = compile_ahead(MODELS["softmax"][0](), block_size=64)
+    launch = program.plans["main"].launches()[0]
+    plan = program.plans["main"]
+    consts = {s[1]: s[2] for s in plan.steps if s[0] == "const"}
+    assert consts[launch.block[0]] == 64

@@ -102,8 +102,12 @@ class CudaTarget(Target):
         self.cuda_arch = cuda_arch
         self.opt_level = opt_level
         self.verify_each = verify_each
-        # Threads per block of the mapped parallel loops (gpu-map-parallel-loops).
+        # Threads per block of the mapped parallel loops (a multiple of the warp, at most
+        # the 1024 threads a block may have).
         self.block_size = int(block_size)
+        if not 32 <= self.block_size <= 1024 or self.block_size % 32:
+            raise StrataError(f"block_size {block_size} is not a multiple of 32 from 32 to "
+                              "1024 (threads per CUDA block)")
 
     def arch(self) -> str:
         """The architecture PTX is written for (see [Note: the cuda architecture])."""
