@@ -144,6 +144,41 @@ class _GpuFunc(FuncLowering):
         return super().match_and_rewrite(op, operands, rewriter)
 
 
+# [Note: libdevice]
+# NVPTX has no instructions for most transcendental functions (LLVM cannot select
+# llvm.sin, llvm.pow, llvm.exp on f64...) and a kernel cannot call the C library. As
+# upstream (populateLibDeviceConversionPatterns), those math ops become calls of NVIDIA's
+# libdevice (`__nv_sinf`, `__nv_pow`...), whose bitcode the PTX step links in
+# (backends/cuda/ptx.py, libdevice.10.bc from the CUDA wheels or Triton). Only what NVPTX
+# cannot do itself goes there: sqrt, fabs, floor, ceil, fma... stay instructions, and
+# exp, log, tanh, erf on f32 are Strata's polynomials (strata-math-polynomial-
+# approximation) before this pass.
+LIBDEVICE = {"math.sin": "sin", "math.cos": "cos", "math.tan": "tan", "math.asin": "asin",
+             "math.acos": "acos", "math.atan": "atan", "math.atan2": "atan2",
+             "math.sinh": "sinh", "math.cosh": "cosh", "math.tanh": "tanh",
+             "math.asinh": "asinh", "math.acosh": "acosh", "math.atanh": "atanh",
+             "math.erf": "erf", "math.erfc": "erfc", "math.cbrt": "cbrt",
+             "math.powf": "pow", "math.exp": "exp", "math.exp2": "exp2",
+             "math.expm1": "expm1", "math.log": "log", "math.log2": "log2",
+             "math.log10": "log10", "math.log1p": "log1p"}
+
+
+class _LibDevice(LLVMPattern):
+    """math.<fn> on f32 / f64 scalars -> llvm.call @__nv_<fn>f / @__nv_<fn> (see
+    [Note: libdevice])."""
+
+    def match_and_rewrite(self, op, operands, rewriter):
+        t = op.results[0].type
+        if t not in (A.f32, A.f64) or any(v.type is not t for v in operands):
+            return rewriter.notify_match_failure(op, "libdevice takes f32 and f64 scalars")
+        name = "__nv_" + LIBDEVICE[op.name] + ("f" if t is A.f32 else "")
+        from .to_llvm.common import lookup_or_declare
+        lookup_or_declare(rewriter, op, name, LT.LLVMFunctionType(t, [t] * len(operands)))
+        b = self.builder(rewriter, op)
+        rewriter.replace_op(op, [b.call(name, list(operands), t)])
+        return True
+
+
 def gpu_to_nvvm_patterns(tc) -> list:
     """The gpu ops' patterns and the llvm lowerings of the other dialects."""
     from .to_llvm.umbrella import all_patterns
@@ -152,6 +187,11 @@ def gpu_to_nvvm_patterns(tc) -> list:
     for name in ("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim",
                  "gpu.global_id"):
         pats.append(_Sreg(tc, root=name))
+    # before math's own lowering (intrinsics and C library calls NVPTX cannot take)
+    for name in LIBDEVICE:
+        pat = _LibDevice(tc, root=name)
+        pat.benefit = 2
+        pats.append(pat)
     return pats + all_patterns(tc)
 
 

@@ -160,3 +160,31 @@ def test_block_size_sizes_the_launches():
     plan = program.plans["main"]
     consts = {s[1]: s[2] for s in plan.steps if s[0] == "const"}
     assert consts[launch.block[0]] == 64
+
+
+MATH_OPS = ["Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh",
+            "Atanh", "Erf", "Exp", "Log", "Sqrt", "Softplus", "Round", "Gelu", "Mish",
+            "Sign", "Abs", "HardSwish"]
+
+
+@pytest.mark.skipif(ptxas.find() is None, reason="ptxas not found: pip install "
+                                                 "nvidia-cuda-nvcc (a test dependency)")
+@pytest.mark.parametrize("elem", [TensorProto.FLOAT, TensorProto.DOUBLE])
+def test_math_ops_assemble(elem):
+    """Every elementwise math op of ONNX in one model (one kernel): instructions,
+    Strata's polynomials or libdevice, never a function the GPU lacks."""
+    nodes, x = [], "input"
+    for i, op in enumerate(MATH_OPS + ["Pow", "Mod"]):
+        ins = [x, "input"] if op in ("Pow", "Mod") else [x]
+        nodes.append(helper.make_node(op, ins, [f"t{i}"], name=op,
+                                      **({"fmod": 1} if op == "Mod" else {})))
+        x = f"t{i}"
+    nodes[-1].output[0] = "output"
+    g = helper.make_graph(nodes, "math", [helper.make_tensor_value_info("input", elem,
+                                                                        [4, 40])],
+                          [helper.make_tensor_value_info("output", elem, [4, 40])])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
+    program = compile_ahead(model)
+    assert len(program.ptx) == 1
+    for name, text in program.ptx.items():
+        ptxas.check(text, "sm_90", f"{name}.ptx")

@@ -146,3 +146,74 @@ def test_kernel_assert_to_ptx():
     assert "call.uni" in ptx_text or "call " in ptx_text
     if ptxas.find() is not None:
         ptxas.check(ptx_text, "sm_90", "assert.ptx")
+
+
+def test_what_nvptx_cannot_select_is_refused_not_an_abort():
+    """LLVM aborts the process on an intrinsic NVPTX cannot select: it never gets one."""
+    ir = ('target triple = "nvptx64-nvidia-cuda"\n'
+          "define ptx_kernel void @k(ptr addrspace(1) %p) {\n"
+          "  %a = load float, ptr addrspace(1) %p\n"
+          "  %r = call float @llvm.sin.f32(float %a)\n"
+          "  store float %r, ptr addrspace(1) %p\n  ret void\n}\n"
+          "declare float @llvm.sin.f32(float)\n")
+    with pytest.raises(StrataError, match=r"cannot compile llvm.sin.f32 in a kernel"):
+        ptx.emit_ptx(ir)
+    with pytest.raises(StrataError, match=r"a kernel calls 'sinf', which does not exist"):
+        ptx.emit_ptx(ir.replace("llvm.sin.f32", "sinf"))
+
+
+MATH_KERNEL = """
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @k(%a: memref<?xf32>, %b: memref<?xf64>) kernel {
+      %t = gpu.thread_id x
+      %x = memref.load %a[%t] : memref<?xf32>
+      %s = math.sin %x : f32
+      %p = math.powf %s, %x : f32
+      %y = memref.load %b[%t] : memref<?xf64>
+      %e = math.exp %y : f64
+      %q = math.atan2 %e, %y : f64
+      memref.store %p, %a[%t] : memref<?xf32>
+      memref.store %q, %b[%t] : memref<?xf64>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+def _math_module():
+    from strata.compiler import build_pipeline
+    m = parse_source(MATH_KERNEL, default_context(), "m.mlir")
+    build_pipeline("convert-gpu-to-nvvm,reconcile-unrealized-casts").run(m)
+    return m, next(o for o in m.regions[0].ops if o.name == "gpu.module")
+
+
+def test_math_goes_to_libdevice():
+    from strata.syntax.printer import print_op
+    _, gm = _math_module()
+    text = print_op(gm)
+    for call in ("llvm.call @__nv_sinf(", "llvm.call @__nv_powf(", "llvm.call @__nv_exp(",
+                 "llvm.call @__nv_atan2("):
+        assert call in text, call
+
+
+@pytest.mark.skipif(ptx.find_libdevice() is None,
+                    reason="libdevice.10.bc not found (pip install nvidia-cuda-nvcc)")
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_libdevice_linked_and_assembled(arch):
+    from strata.backends.cuda.target import kernel_ptx
+    _, gm = _math_module()
+    text = kernel_ptx(gm, arch)
+    assert "__nv_" not in text and ".extern" not in text    # inlined, nothing unresolved
+    if ptxas.find() is not None:
+        ptxas.check(text, arch, "math.ptx")
+
+
+def test_libdevice_missing(monkeypatch, tmp_path):
+    from strata.backends.cuda.target import kernel_ptx
+    monkeypatch.setenv("STRATA_LIBDEVICE", str(tmp_path / "libdevice.10.bc"))
+    _, gm = _math_module()
+    with pytest.raises(StrataError, match=r"needs NVIDIA's libdevice .*pip install "
+                                          r"nvidia-cuda-nvcc"):
+        kernel_ptx(gm, "sm_90")
