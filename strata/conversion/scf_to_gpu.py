@@ -19,11 +19,12 @@
       dims mapped to blocks and threads (computed before the launch), each induction
       variable `lb + id * step`, sequential dims as scf.for inside
 
-    strata-gpu-launch-sequential    (Strata's)
-      what is left on the host that must run on the device (loops, loads and stores,
-      float arithmetic: a reduction to a scalar is an scf.for) -> a gpu.launch of one
-      thread, so that a host function holds only what the launch plan runs
-      (backends/cuda/plan.py)
+    strata-gpu-launch-sequential    (Strata's; runs before the passes above)
+      what the host cannot run (loops other than scf.parallel, stores: a reduction to a
+      scalar is an scf.for, and a loop holding parallel loops runs whole, parallel
+      loops inside sequentially) -> a gpu.launch of one thread, so that a host function
+      holds only what the launch plan runs (backends/cuda/plan.py) and the parallel
+      loops that become launches
 
 [Note: gpu ops by name]
 The gpu dialect's ops and attributes (strata/dialects/gpu) are built here in their
@@ -554,7 +555,14 @@ HOST_OPS = frozenset({
     "memref.alloc", "memref.alloca", "memref.dealloc", "memref.get_global",
     "memref.expand_shape", "memref.collapse_shape", "memref.cast",
     "memref.reinterpret_cast", "memref.subview", "memref.dim", "memref.copy",
-    "cf.assert", "gpu.launch", "gpu.launch_func", "func.return"})
+    "memref.load",   # (a read of device memory by the host: sizes, shape tensors)
+    "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf",
+    "arith.maximumf", "arith.minimumf", "arith.extf", "arith.truncf", "arith.sitofp",
+    "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.cmpf", "math.floor",
+    "math.ceil", "math.round", "math.roundeven", "math.trunc", "math.absf", "math.sqrt",
+    "cf.assert", "gpu.launch", "gpu.launch_func", "func.return",
+    # (mapped to blocks and threads by the passes after this one)
+    "scf.parallel"})
 
 
 class GpuLaunchSequential(Pass):

@@ -118,7 +118,8 @@ class Launch:
 
 class Plan:
     """Steps over registers (see [Note: the plan's values]). `run(device, inputs)` runs
-    them on `device` (an object with alloc/free/copy/launch, runtime.py's or a test's)."""
+    them on `device` (an object with alloc/free/copy/read/launch, runtime.py's or a
+    test's)."""
 
     __slots__ = ("function", "nregs", "steps", "results", "weights", "num_args",
                  "arg_types")
@@ -166,6 +167,11 @@ class Plan:
                 _, r, src, offset, sizes, strides = step
                 s = regs[src]
                 regs[r] = DeviceRef(s.ptr, offset, sizes, strides, s.dtype, s.buffer)
+            elif kind == "load":
+                _, r, src, idx, dtype = step
+                ref = regs[src]
+                off = ref.offset + sum(regs[i] * st for i, st in zip(idx, ref.strides))
+                regs[r] = device.read(ref.ptr + off * dtype.itemsize, dtype)
             elif kind == "dim":
                 regs[step[1]] = regs[step[2]].sizes[regs[step[3]]]
             elif kind == "copy":
@@ -213,6 +219,37 @@ _INT_OPS = {
     "arith.extsi": lambda a: a, "arith.extui": lambda a: a, "arith.trunci": lambda a: a,
     "arith.select": lambda c, a, b: a if c else b,
 }
+_FLOAT_OPS = {
+    "arith.addf": lambda a, b: a + b, "arith.subf": lambda a, b: a - b,
+    "arith.mulf": lambda a, b: a * b, "arith.negf": lambda a: -a,
+    "arith.maximumf": lambda a, b: a if a != a or a > b else b,
+    "arith.minimumf": lambda a, b: a if a != a or a < b else b,
+    "math.floor": math.floor, "math.ceil": math.ceil, "math.trunc": math.trunc,
+    "math.absf": abs, "math.round": lambda a: math.copysign(math.floor(abs(a) + 0.5), a),
+    "math.roundeven": round}
+# fcmp predicates (false oeq ogt oge olt ole one ord ueq ugt uge ult ule une uno true)
+_CMPF = [lambda a, b: False, lambda a, b: a == b, lambda a, b: a > b,
+         lambda a, b: a >= b, lambda a, b: a < b, lambda a, b: a <= b,
+         lambda a, b: a == a and b == b and a != b, lambda a, b: a == a and b == b,
+         lambda a, b: not (a < b or a > b), lambda a, b: not a <= b,
+         lambda a, b: not a < b, lambda a, b: not a >= b, lambda a, b: not a > b,
+         lambda a, b: a != b, lambda a, b: a != a or b != b, lambda a, b: True]
+
+
+def _divf(a, b):
+    if b == 0:
+        return math.copysign(math.inf, a) * math.copysign(1.0, b) if a == a and a != 0 \
+            else math.nan
+    return a / b
+
+
+def _to_int(width, signed):
+    """fptosi / fptoui to `width` bits (out of range: saturated, as NVPTX's cvt.rzi)."""
+    lo, hi = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
+    return lambda a: 0 if a != a else int(max(lo, min(hi, math.trunc(a)))) \
+        if math.isfinite(a) else (hi if a > 0 else lo)
+
+
 _CMPI = [lambda a, b: a == b, lambda a, b: a != b, lambda a, b: a < b, lambda a, b: a <= b,
          lambda a, b: a > b, lambda a, b: a >= b, lambda a, b: a < b, lambda a, b: a <= b,
          lambda a, b: a > b, lambda a, b: a >= b]
@@ -267,6 +304,29 @@ def build_plan(func_op, module) -> Plan:
         elif name in _INT_OPS:
             plan.steps.append(("scalar", reg(op.results[0]), _INT_OPS[name],
                                [use(op, v) for v in op.operands]))
+        elif name in _FLOAT_OPS or name in ("arith.divf", "arith.extf", "arith.truncf",
+                                             "arith.sitofp", "arith.uitofp", "math.sqrt"):
+            rt = op.results[0].type
+            f = _FLOAT_OPS.get(name) or {"arith.divf": _divf, "math.sqrt": _sqrt}.get(name)
+            if f is None:     # conversions: the value, rounded to the result's float type
+                f = (lambda a: a)
+            plan.steps.append(("scalar", reg(op.results[0]), _rounded(f, rt),
+                               [use(op, v) for v in op.operands]))
+        elif name in ("arith.fptosi", "arith.fptoui"):
+            w = op.results[0].type.width if isinstance(op.results[0].type,
+                                                       A.IntegerType) else 64
+            plan.steps.append(("scalar", reg(op.results[0]),
+                               _to_int(w, name == "arith.fptosi"),
+                               [use(op, v) for v in op.operands]))
+        elif name == "arith.cmpf":
+            f = _CMPF[op.properties["predicate"].value]
+            plan.steps.append(("scalar", reg(op.results[0]), f,
+                               [use(op, v) for v in op.operands]))
+        elif name == "memref.load":
+            src = op.operand(0)
+            idx = [use(op, v) for v in op.operands[1:]]
+            plan.steps.append(("load", reg(op.results[0]), use(op, src), idx,
+                               _dtype(src.type.element_type)))
         elif name == "arith.cmpi":
             pred = op.properties["predicate"].value
             f = _CMPI[pred]
@@ -393,6 +453,18 @@ def _dynamic_view(op, use):
                              [s.strides[i] * t[i] for i in keep], s.dtype, s.buffer)
         return subview, r1 + r2 + r3
     _fail(op, f"the cuda target cannot take the view '{name}' on the host")
+
+
+def _sqrt(a):
+    return math.sqrt(a) if a >= 0 else (a if a != a else math.nan)
+
+
+def _rounded(f, t):
+    """`f` with its result rounded to float type `t` (f32, f16: through NumPy)."""
+    if not isinstance(t, A.FloatType) or t.name == "f64":
+        return lambda *a: float(f(*a))
+    dt = _dtype(t)
+    return lambda *a: float(dt.type(f(*a)))
 
 
 def _is_identity(t) -> bool:

@@ -332,6 +332,15 @@ class CudaModel:
         self.drv.check(self.drv.cuMemcpyDtoDAsync(dst, src, nbytes, self.stream),
                        "device copy")
 
+    def read(self, addr, dtype):
+        """One element at device address `addr` (the host reading a size or a shape
+        tensor's entry: waits for the work before it on the stream)."""
+        out = np.empty((), dtype)
+        self.drv.check(self.drv.cuMemcpyDtoHAsync(out.ctypes.data, addr, dtype.itemsize,
+                                                  self.stream), "reading a device value")
+        self.drv.check(self.drv.cuStreamSynchronize(self.stream), "reading a device value")
+        return out.item()
+
     def fail(self, message):
         raise RuntimeFailure(message)
 

@@ -4,6 +4,8 @@ the CUDA driver (runtime.py).
     linalg on tensors ──(the cpu target's bufferization)──> linalg on memref buffers
       strata-memref-copy-to-linalg{min-elements=1}   every copy a linalg op (a kernel)
       convert-linalg-to-parallel-loops               scf.parallel over the parallel dims
+      strata-gpu-launch-sequential                   host loops (not scf.parallel):
+                                                     one-thread launches
       strata-gpu-rows-to-warps                       rows with reductions: a warp per
                                                      row, gpu.shuffle reductions
       strata-gpu-linearize-parallel-loops{block-size=256}
@@ -11,8 +13,6 @@ the CUDA driver (runtime.py).
       gpu-map-parallel-loops                         outer loop -> blocks, inner ->
                                                      threads (#gpu.loop_dim_map)
       convert-parallel-loops-to-gpu                  gpu.launch per mapped loop nest
-      strata-gpu-launch-sequential                   what is left of loops on the host:
-                                                     a one-thread gpu.launch
       gpu-kernel-outlining                           gpu.module @main_kernel + launch_func
       convert-scf-to-cf, canonicalize, arith-expand,
       strata-math-polynomial-approximation, convert-gpu-to-nvvm (the gpu.modules)
@@ -47,11 +47,11 @@ GPU_PIPELINE = (
     "strata-linalg-fuse-row-reductions",
     "strata-memref-copy-to-linalg{min-elements=1}",
     "convert-linalg-to-parallel-loops",
+    "strata-gpu-launch-sequential",
     "strata-gpu-rows-to-warps",
     "strata-gpu-linearize-parallel-loops",
     "gpu-map-parallel-loops",
     "convert-parallel-loops-to-gpu",
-    "strata-gpu-launch-sequential",
     "gpu-kernel-outlining",
     "canonicalize",
 )
