@@ -577,11 +577,13 @@ class GpuLaunchSequential(Pass):
 
 
 def _is_device_op(o) -> bool:
-    if o.name in HOST_OPS:
-        return False
-    if o.name in ("arith.constant",):
-        return False
-    return True
+    """Whether the host cannot run `o`: an op outside HOST_OPS, or scf.if / scf.for
+    holding one (the host runs scalar control flow: clamping a size, a loop over dims)."""
+    if o.name in ("scf.if", "scf.for"):
+        return any(x.name not in HOST_OPS and x.name not in ("scf.if", "scf.for",
+                                                              "scf.yield")
+                   or x.name == "scf.parallel" for x in o.walk() if x is not o)
+    return o.name not in HOST_OPS
 
 
 def _wrap_runs(blk):

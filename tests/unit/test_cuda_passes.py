@@ -119,14 +119,20 @@ def test_launch_sequential_refuses_loops_the_host_needs():
       %n = scf.for %i = %c0 to %c8 step %c1 iter_args(%s = %c0) -> (index) {
         %v = memref.load %a[%i] : memref<8xindex>
         %t = arith.addi %s, %v : index
+        memref.store %t, %a[%i] : memref<8xindex>
         scf.yield %t : index
       }
       %out = memref.alloc(%n) : memref<?xf32>
       return %out : memref<?xf32>
     }"""
+    # (a loop storing to memory is the device's; its result sizes a host allocation)
     with pytest.raises(StrataError, match=r"t.mlir:6:\d+: error: 'scf.for' computes a "
                                           r"value the host needs"):
         _run(text, "strata-gpu-launch-sequential")
+    # without the store, the host runs the loop (scalar control flow)
+    assert "gpu.launch" not in _run(text.replace(
+        "        memref.store %t, %a[%i] : memref<8xindex>\n", ""),
+        "strata-gpu-launch-sequential")
 
 
 def test_host_reads_of_device_values_stay_on_the_host():

@@ -323,3 +323,64 @@ def test_host_reads_a_shape_from_the_device(monkeypatch):
     assert y.shape == (4, 3)
     with pytest.raises(R.RuntimeFailure, match="Reshape at r0"):
         fn(x, np.array([5, 5], np.int64))
+
+
+class _HostOnly:
+    """A device for plans without launches: buffers are host memory."""
+
+    def __init__(self):
+        self.keep = []
+
+    def alloc(self, n):
+        buf = ctypes.create_string_buffer(max(n, 1))
+        self.keep.append(buf)
+        return type("B", (), {"ptr": ctypes.addressof(buf), "nbytes": n})()
+
+    def free(self, buf):
+        pass
+
+    def read(self, addr, dtype):
+        out = np.empty((), dtype)
+        ctypes.memmove(out.ctypes.data, addr, dtype.itemsize)
+        return out.item()
+
+    def fail(self, message):
+        raise R.RuntimeFailure(message)
+
+
+HOST_FLOW = """
+func.func @f(%a: memref<4xindex>, %x: f32) -> (memref<?xf32>, index, f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %n0 = memref.load %a[%c0] : memref<4xindex>
+  %neg = arith.cmpi slt, %n0, %c0 : index
+  %n = scf.if %neg -> (index) {
+    %m = arith.addi %n0, %c4 : index
+    scf.yield %m : index
+  } else {
+    scf.yield %n0 : index
+  }
+  %p = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %c1) -> (index) {
+    %v = memref.load %a[%i] : memref<4xindex>
+    %q = arith.muli %acc, %v : index
+    scf.yield %q : index
+  }
+  %h = arith.constant 0.5 : f32
+  %y = arith.mulf %x, %h : f32
+  %fl = math.floor %y : f32
+  %out = memref.alloc(%n) : memref<?xf32>
+  return %out, %p, %fl : memref<?xf32>, index, f32
+}
+"""
+
+
+@pytest.mark.parametrize("first,size", [(3, 3), (-1, 3)])
+def test_plan_runs_host_control_flow(first, size):
+    m = parse_source(HOST_FLOW, default_context(), "h.mlir")
+    f = next(o for o in m.regions[0].ops if o.name == "func.func")
+    plan = build_plan(f, m)
+    a = np.array([first, 2, 5, 7], np.int64)
+    ref = DeviceRef(a.ctypes.data, 0, (4,), (1,), np.int64)
+    out, p, fl = plan.run(_HostOnly(), [ref, 5.0])
+    assert out.sizes == (size,) and p == first * 70 and fl == 2.0

@@ -141,7 +141,11 @@ class Plan:
         (DeviceRefs and scalars, in argument order)."""
         regs = [None] * self.nregs
         regs[:self.num_args] = inputs
-        for step in self.steps:
+        self._exec(self.steps, regs, device)
+        return [regs[r] for r in self.results]
+
+    def _exec(self, steps, regs, device):
+        for step in steps:
             kind = step[0]
             if kind == "const":
                 regs[step[1]] = step[2]
@@ -183,7 +187,24 @@ class Plan:
             elif kind == "assert":
                 if not regs[step[1]]:
                     device.fail(step[2])
-        return [regs[r] for r in self.results]
+            elif kind == "if":
+                _, c, ts, ty, es, ey, rs = step
+                sub, ys = (ts, ty) if regs[c] else (es, ey)
+                self._exec(sub, regs, device)
+                vals = [regs[y] for y in ys]
+                for r, v in zip(rs, vals):
+                    regs[r] = v
+            elif kind == "for":
+                _, (lb, ub, st), iv, iters, inits, body, ys, rs = step
+                vals = [regs[i] for i in inits]
+                for i in range(regs[lb], regs[ub], regs[st]):
+                    regs[iv] = i
+                    for a, v in zip(iters, vals):
+                        regs[a] = v
+                    self._exec(body, regs, device)
+                    vals = [regs[y] for y in ys]
+                for r, v in zip(rs, vals):
+                    regs[r] = v
 
     def __repr__(self):
         return f"<Plan @{self.function}: {len(self.steps)} steps, " \
@@ -289,102 +310,126 @@ def build_plan(func_op, module) -> Plan:
     globals_ = {symbol_name(o): o for o in module.regions[0].ops
                 if o.name == "memref.global"}
     consts = {}
-    for op in blocks[0].ops:
-        name = op.name
-        if name == "arith.constant":
-            v = op.properties["value"]
-            if isinstance(v, A.IntegerAttr):
-                val = v.value
-            elif isinstance(v, A.FloatAttr):
-                val = float(v.value)
+
+    def emit(ops, steps):
+        """Append the steps of `ops` to `steps`; the registers an scf.yield yields."""
+        for op in ops:
+            name = op.name
+            if name == "arith.constant":
+                v = op.properties["value"]
+                if isinstance(v, A.IntegerAttr):
+                    val = v.value
+                elif isinstance(v, A.FloatAttr):
+                    val = float(v.value)
+                else:
+                    _fail(op, f"the cuda target cannot hold constant {v} on the host")
+                consts[op.results[0]] = val
+                steps.append(("const", reg(op.results[0]), val))
+            elif name in _INT_OPS:
+                steps.append(("scalar", reg(op.results[0]), _INT_OPS[name],
+                                   [use(op, v) for v in op.operands]))
+            elif name in _FLOAT_OPS or name in ("arith.divf", "arith.extf", "arith.truncf",
+                                                 "arith.sitofp", "arith.uitofp", "math.sqrt"):
+                rt = op.results[0].type
+                f = _FLOAT_OPS.get(name) or {"arith.divf": _divf, "math.sqrt": _sqrt}.get(name)
+                if f is None:     # conversions: the value, rounded to the result's float type
+                    f = (lambda a: a)
+                steps.append(("scalar", reg(op.results[0]), _rounded(f, rt),
+                                   [use(op, v) for v in op.operands]))
+            elif name in ("arith.fptosi", "arith.fptoui"):
+                w = op.results[0].type.width if isinstance(op.results[0].type,
+                                                           A.IntegerType) else 64
+                steps.append(("scalar", reg(op.results[0]),
+                                   _to_int(w, name == "arith.fptosi"),
+                                   [use(op, v) for v in op.operands]))
+            elif name == "arith.cmpf":
+                f = _CMPF[op.properties["predicate"].value]
+                steps.append(("scalar", reg(op.results[0]), f,
+                                   [use(op, v) for v in op.operands]))
+            elif name == "memref.load":
+                src = op.operand(0)
+                idx = [use(op, v) for v in op.operands[1:]]
+                steps.append(("load", reg(op.results[0]), use(op, src), idx,
+                                   _dtype(src.type.element_type)))
+            elif name == "arith.cmpi":
+                pred = op.properties["predicate"].value
+                f = _CMPI[pred]
+                steps.append(("scalar", reg(op.results[0]), f,
+                                   [use(op, v) for v in op.operands]))
+            elif name in ("memref.alloc", "memref.alloca"):
+                t = op.results[0].type
+                dyn = [i for i, d in enumerate(t.shape) if d == A.DYNAMIC]
+                if len(dyn) != len(op.operands) or not _is_identity(t):
+                    _fail(op, f"the cuda target allocates buffers of identity layout only, not "
+                              f"'{t}'")
+                steps.append(("alloc", reg(op.results[0]), list(t.shape),
+                                   [(i, use(op, v)) for i, v in zip(dyn, op.operands)],
+                                   _dtype(t.element_type)))
+            elif name == "memref.dealloc":
+                steps.append(("dealloc", use(op, op.operand(0))))
+            elif name == "memref.get_global":
+                gname = op.properties["name"].root
+                g = globals_.get(gname)
+                t = op.results[0].type
+                init = g.properties.get("initial_value") if g is not None else None
+                if init is None or not isinstance(init, A.Attribute) or \
+                        not t.has_static_shape:
+                    _fail(op, f"the cuda target needs the initial value of @{gname}")
+                plan.weights[gname] = np.ascontiguousarray(np.asarray(attr_to_value(
+                    init, A.RankedTensorType(t.shape, t.element_type)))).reshape(t.shape)
+                steps.append(("global", reg(op.results[0]), gname, list(t.shape),
+                                   _dtype(t.element_type)))
+            elif name in _VIEWS:
+                t = op.results[0].type
+                lay = _layout(t) if isinstance(t, A.MemRefType) and t.has_static_shape else None
+                if lay is not None:
+                    steps.append(("view", reg(op.results[0]), use(op, op.operand(0)),
+                                       lay[0], list(t.shape), lay[1]))
+                else:
+                    fn, regs_in = _dynamic_view(op, use)
+                    steps.append(("scalar", reg(op.results[0]), fn,
+                                       [use(op, op.operand(0))] + regs_in))
+            elif name == "memref.dim":
+                steps.append(("dim", reg(op.results[0]), use(op, op.operand(0)),
+                                   use(op, op.operand(1))))
+            elif name == "memref.copy":
+                for v in op.operands:
+                    t = v.type
+                    lay = _layout(t) if isinstance(t, A.MemRefType) else None
+                    if lay is None or lay[1] != row_major(t.shape):
+                        _fail(op, "the cuda target copies contiguous buffers on the host only "
+                                  f"(not '{t}')")
+                steps.append(("copy", use(op, op.operand(0)), use(op, op.operand(1))))
+            elif name == "cf.assert":
+                steps.append(("assert", use(op, op.operand(0)),
+                                   op.properties["msg"].value))
+            elif name == "gpu.launch_func":
+                steps.append(("launch", _launch(op, use)))
+            elif name == "func.return":
+                plan.results = [use(op, v) for v in op.operands]
+            elif name == "scf.if":
+                then_steps, else_steps = [], []
+                ty = emit(op.regions[0].blocks[0].ops, then_steps)
+                ey = emit(op.regions[1].blocks[0].ops, else_steps) \
+                    if op.regions[1].blocks else []
+                steps.append(("if", use(op, op.operand(0)), then_steps, ty, else_steps,
+                              ey, [reg(r) for r in op.results]))
+            elif name == "scf.for":
+                blk = op.regions[0].blocks[0]
+                body_steps = []
+                iv, iters = reg(blk.args[0]), [reg(a) for a in blk.args[1:]]
+                ys = emit(blk.ops, body_steps)
+                steps.append(("for", [use(op, v) for v in op.operands[:3]], iv, iters,
+                              [use(op, v) for v in op.operands[3:]], body_steps, ys,
+                              [reg(r) for r in op.results]))
+            elif name == "scf.yield":
+                return [use(op, v) for v in op.operands]
             else:
-                _fail(op, f"the cuda target cannot hold constant {v} on the host")
-            consts[op.results[0]] = val
-            plan.steps.append(("const", reg(op.results[0]), val))
-        elif name in _INT_OPS:
-            plan.steps.append(("scalar", reg(op.results[0]), _INT_OPS[name],
-                               [use(op, v) for v in op.operands]))
-        elif name in _FLOAT_OPS or name in ("arith.divf", "arith.extf", "arith.truncf",
-                                             "arith.sitofp", "arith.uitofp", "math.sqrt"):
-            rt = op.results[0].type
-            f = _FLOAT_OPS.get(name) or {"arith.divf": _divf, "math.sqrt": _sqrt}.get(name)
-            if f is None:     # conversions: the value, rounded to the result's float type
-                f = (lambda a: a)
-            plan.steps.append(("scalar", reg(op.results[0]), _rounded(f, rt),
-                               [use(op, v) for v in op.operands]))
-        elif name in ("arith.fptosi", "arith.fptoui"):
-            w = op.results[0].type.width if isinstance(op.results[0].type,
-                                                       A.IntegerType) else 64
-            plan.steps.append(("scalar", reg(op.results[0]),
-                               _to_int(w, name == "arith.fptosi"),
-                               [use(op, v) for v in op.operands]))
-        elif name == "arith.cmpf":
-            f = _CMPF[op.properties["predicate"].value]
-            plan.steps.append(("scalar", reg(op.results[0]), f,
-                               [use(op, v) for v in op.operands]))
-        elif name == "memref.load":
-            src = op.operand(0)
-            idx = [use(op, v) for v in op.operands[1:]]
-            plan.steps.append(("load", reg(op.results[0]), use(op, src), idx,
-                               _dtype(src.type.element_type)))
-        elif name == "arith.cmpi":
-            pred = op.properties["predicate"].value
-            f = _CMPI[pred]
-            plan.steps.append(("scalar", reg(op.results[0]), f,
-                               [use(op, v) for v in op.operands]))
-        elif name in ("memref.alloc", "memref.alloca"):
-            t = op.results[0].type
-            dyn = [i for i, d in enumerate(t.shape) if d == A.DYNAMIC]
-            if len(dyn) != len(op.operands) or not _is_identity(t):
-                _fail(op, f"the cuda target allocates buffers of identity layout only, not "
-                          f"'{t}'")
-            plan.steps.append(("alloc", reg(op.results[0]), list(t.shape),
-                               [(i, use(op, v)) for i, v in zip(dyn, op.operands)],
-                               _dtype(t.element_type)))
-        elif name == "memref.dealloc":
-            plan.steps.append(("dealloc", use(op, op.operand(0))))
-        elif name == "memref.get_global":
-            gname = op.properties["name"].root
-            g = globals_.get(gname)
-            t = op.results[0].type
-            init = g.properties.get("initial_value") if g is not None else None
-            if init is None or not isinstance(init, A.Attribute) or \
-                    not t.has_static_shape:
-                _fail(op, f"the cuda target needs the initial value of @{gname}")
-            plan.weights[gname] = np.ascontiguousarray(np.asarray(attr_to_value(
-                init, A.RankedTensorType(t.shape, t.element_type)))).reshape(t.shape)
-            plan.steps.append(("global", reg(op.results[0]), gname, list(t.shape),
-                               _dtype(t.element_type)))
-        elif name in _VIEWS:
-            t = op.results[0].type
-            lay = _layout(t) if isinstance(t, A.MemRefType) and t.has_static_shape else None
-            if lay is not None:
-                plan.steps.append(("view", reg(op.results[0]), use(op, op.operand(0)),
-                                   lay[0], list(t.shape), lay[1]))
-            else:
-                fn, regs_in = _dynamic_view(op, use)
-                plan.steps.append(("scalar", reg(op.results[0]), fn,
-                                   [use(op, op.operand(0))] + regs_in))
-        elif name == "memref.dim":
-            plan.steps.append(("dim", reg(op.results[0]), use(op, op.operand(0)),
-                               use(op, op.operand(1))))
-        elif name == "memref.copy":
-            for v in op.operands:
-                t = v.type
-                lay = _layout(t) if isinstance(t, A.MemRefType) else None
-                if lay is None or lay[1] != row_major(t.shape):
-                    _fail(op, "the cuda target copies contiguous buffers on the host only "
-                              f"(not '{t}')")
-            plan.steps.append(("copy", use(op, op.operand(0)), use(op, op.operand(1))))
-        elif name == "cf.assert":
-            plan.steps.append(("assert", use(op, op.operand(0)),
-                               op.properties["msg"].value))
-        elif name == "gpu.launch_func":
-            plan.steps.append(("launch", _launch(op, use)))
-        elif name == "func.return":
-            plan.results = [use(op, v) for v in op.operands]
-        else:
-            _fail(op, f"the cuda target cannot run '{name}' on the host")
+                _fail(op, f"the cuda target cannot run '{name}' on the host")
+
+        return []
+
+    emit(blocks[0].ops, plan.steps)
     return plan
 
 
