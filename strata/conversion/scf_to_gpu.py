@@ -456,7 +456,20 @@ def parallel_to_launch(p) -> None:
     grid, block = [None] * 3, [None] * 3
     _sizes(p, b, grid, block, 0)
     one = b.const(1)
-    launch, body = new_launch(b, [g or one for g in grid], [t or one for t in block])
+    sizes = [g or one for g in grid] + [t or one for t in block]
+    dynamic = [v for v in sizes if _const_int(v) is None]
+    if dynamic:
+        # CUDA refuses an empty grid: an empty loop launches nothing
+        ok = None
+        for v in dynamic:
+            c = b.v("arith.cmpi", [v, b.const(0)], A.i1,
+                    {"predicate": A.IntegerAttr(4, A.i64)})          # sgt
+            ok = c if ok is None else b.v("arith.andi", [ok, c], A.i1)
+        if_op = b.op("scf.if", [ok], (), None, 2)
+        then = if_op.regions[0].add_block(Block([], []))
+        then.append(op_class("scf.yield").create((), (), None, None, (), 0, loc))
+        b = _B(then, then.last, loc)
+    launch, body = new_launch(b, sizes[:3], sizes[3:])
     ids = body.args
     lb = _B(body, body.last, loc)
     _inline(p, lb, ids)
@@ -580,9 +593,9 @@ def _is_device_op(o) -> bool:
     """Whether the host cannot run `o`: an op outside HOST_OPS, or scf.if / scf.for
     holding one (the host runs scalar control flow: clamping a size, a loop over dims)."""
     if o.name in ("scf.if", "scf.for"):
-        return any(x.name not in HOST_OPS and x.name not in ("scf.if", "scf.for",
-                                                              "scf.yield")
-                   or x.name == "scf.parallel" for x in o.walk() if x is not o)
+        return any(_is_device_op(x) or x.name == "scf.parallel"
+                   for r in o.regions for blk in r.blocks for x in blk.ops
+                   if x.name != "scf.yield")
     return o.name not in HOST_OPS
 
 

@@ -134,7 +134,20 @@ class Plan:
         self.arg_types: list = []
 
     def launches(self) -> list:
-        return [s[1] for s in self.steps if s[0] == "launch"]
+        """Every Launch of the plan, in scf.if / scf.for steps too."""
+        out = []
+
+        def visit(steps):
+            for s in steps:
+                if s[0] == "launch":
+                    out.append(s[1])
+                elif s[0] == "if":
+                    visit(s[2])
+                    visit(s[4])
+                elif s[0] == "for":
+                    visit(s[5])
+        visit(self.steps)
+        return out
 
     def run(self, device, inputs) -> list:
         """The results (DeviceRefs and scalars) of the host function on `inputs`

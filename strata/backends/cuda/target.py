@@ -14,8 +14,8 @@ the CUDA driver (runtime.py).
                                                      threads (#gpu.loop_dim_map)
       convert-parallel-loops-to-gpu                  gpu.launch per mapped loop nest
       gpu-kernel-outlining                           gpu.module @main_kernel + launch_func
-      convert-scf-to-cf, canonicalize, arith-expand,
-      strata-math-polynomial-approximation, convert-gpu-to-nvvm (the gpu.modules)
+      gpu.module(convert-scf-to-cf, canonicalize, arith-expand,
+                 strata-math-polynomial-approximation), convert-gpu-to-nvvm
       reconcile-unrealized-casts
     each gpu.module ──llvmir.py (nvptx64)──> LLVM IR ──llvmlite NVPTX──> PTX (ptx.py)
     the host function ──plan.py──> a launch plan (allocations, views, kernel launches)
@@ -56,9 +56,11 @@ GPU_PIPELINE = (
     "canonicalize",
 )
 # Inside each gpu.module: down to the llvm and nvvm dialects.
+# (the host functions keep their scf.if / scf.for: the launch plan runs them)
 KERNEL_PIPELINE = (
-    "convert-scf-to-cf", "canonicalize", "arith-emulate-unsupported-floats",
-    "arith-expand", "strata-math-polynomial-approximation", "convert-gpu-to-nvvm",
+    "gpu.module(convert-scf-to-cf,canonicalize,arith-emulate-unsupported-floats,"
+    "arith-expand,strata-math-polynomial-approximation)",
+    "convert-gpu-to-nvvm",
     "reconcile-unrealized-casts",
 )
 
@@ -124,7 +126,7 @@ class CudaTarget(Target):
         """The target's passes from the tensor level up to (not including) the first
         one named `stop` (a prefix to run and check in the interpreter)."""
         passes = list(BUFFERIZE_PIPELINE) + list(self.gpu_pipeline()) + list(KERNEL_PIPELINE)
-        names = [p.partition("{")[0] for p in passes]
+        names = [p.partition("{")[0].partition("(")[0] for p in passes]
         if stop not in names:
             raise StrataError(f"the cuda pipeline has no pass '{stop}'")
         return passes[:names.index(stop)]
