@@ -591,11 +591,12 @@ class GpuLaunchSequential(Pass):
 
 def _is_device_op(o) -> bool:
     """Whether the host cannot run `o`: an op outside HOST_OPS, or scf.if / scf.for
-    holding one (the host runs scalar control flow: clamping a size, a loop over dims)."""
+    holding one (the host runs scalar control flow: clamping a size, a loop over dims,
+    a choice of buffers; the parallel loops inside become launches)."""
     if o.name in ("scf.if", "scf.for"):
-        return any(_is_device_op(x) or x.name == "scf.parallel"
-                   for r in o.regions for blk in r.blocks for x in blk.ops
-                   if x.name != "scf.yield")
+        # (parallel loops inside become launches from the host's control flow)
+        return any(_is_device_op(x) for r in o.regions for blk in r.blocks
+                   for x in blk.ops if x.name != "scf.yield")
     return o.name not in HOST_OPS
 
 

@@ -224,3 +224,37 @@ def test_rows_to_warps_keeps_semantics():
 def test_rows_to_warps_leaves_other_loops(edit):
     text = ROWS.replace(*edit).replace("70xf32", "20xf32" if "20" in edit[1] else "70xf32")
     assert "gpu.shuffle" not in _run(text, "strata-gpu-rows-to-warps")
+
+
+HOST_IF = """
+func.func @pick(%a: memref<4xf32>, %c: i1) -> memref<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %z = arith.constant 2.0 : f32
+  %r = scf.if %c -> (memref<4xf32>) {
+    %n = memref.alloc() : memref<4xf32>
+    scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+      memref.store %z, %n[%i] : memref<4xf32>
+      scf.reduce
+    }
+    scf.yield %n : memref<4xf32>
+  } else {
+    scf.yield %a : memref<4xf32>
+  }
+  %out = memref.alloc() : memref<4xf32>
+  memref.copy %r, %out : memref<4xf32> to memref<4xf32>
+  return %out : memref<4xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("c", [True, False])
+def test_host_choice_of_buffers_launches_inside(c):
+    """scf.if choosing a buffer stays on the host, its parallel loop a launch inside."""
+    steps = ",".join(GPU_STEPS)
+    out = _run(HOST_IF, steps)
+    host = out.split("gpu.module")[0]
+    assert "scf.if" in host and "gpu.launch_func" in host.split("scf.if")[1]
+    check_pass_preserves_semantics(HOST_IF, steps, inputs=[np.arange(4, dtype=np.float32),
+                                                          np.bool_(c)])
