@@ -457,6 +457,9 @@ def parallel_to_launch(p) -> None:
     _sizes(p, b, grid, block, 0)
     one = b.const(1)
     sizes = [g or one for g in grid] + [t or one for t in block]
+    if any(_const_int(v) is not None and _const_int(v) <= 0 for v in sizes):
+        p.erase()       # no iteration: nothing to launch (CUDA refuses an empty grid)
+        return
     dynamic = [v for v in sizes if _const_int(v) is None]
     if dynamic:
         # CUDA refuses an empty grid: an empty loop launches nothing
@@ -569,6 +572,7 @@ HOST_OPS = frozenset({
     "memref.expand_shape", "memref.collapse_shape", "memref.cast",
     "memref.reinterpret_cast", "memref.subview", "memref.dim", "memref.copy",
     "memref.load",   # (a read of device memory by the host: sizes, shape tensors)
+    "memref.reshape",   # (a view whose sizes the host reads from device memory)
     "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf",
     "arith.maximumf", "arith.minimumf", "arith.extf", "arith.truncf", "arith.sitofp",
     "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.cmpf", "math.floor",

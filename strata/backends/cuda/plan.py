@@ -189,6 +189,13 @@ class Plan:
                 ref = regs[src]
                 off = ref.offset + sum(regs[i] * st for i, st in zip(idx, ref.strides))
                 regs[r] = device.read(ref.ptr + off * dtype.itemsize, dtype)
+            elif kind == "reshape":
+                _, r, src, shp, n, dt = step
+                s, sref = regs[src], regs[shp]
+                sizes = [int(device.read(sref.ptr + (sref.offset + i * sref.strides[0]) *
+                                         dt.itemsize, dt)) for i in range(n)]
+                regs[r] = DeviceRef(s.ptr, s.offset, sizes, row_major(sizes), s.dtype,
+                                    s.buffer)
             elif kind == "dim":
                 regs[step[1]] = regs[step[2]].sizes[regs[step[3]]]
             elif kind == "copy":
@@ -392,6 +399,13 @@ def build_plan(func_op, module) -> Plan:
                     init, A.RankedTensorType(t.shape, t.element_type)))).reshape(t.shape)
                 steps.append(("global", reg(op.results[0]), gname, list(t.shape),
                                    _dtype(t.element_type)))
+            elif name == "memref.reshape":
+                # (sizes from a shape buffer on the device: read back, contiguous result)
+                t = op.results[0].type
+                shape_ref = op.operand(1)
+                n = shape_ref.type.shape[0]
+                steps.append(("reshape", reg(op.results[0]), use(op, op.operand(0)),
+                              use(op, shape_ref), n, _dtype(shape_ref.type.element_type)))
             elif name in _VIEWS:
                 t = op.results[0].type
                 lay = _layout(t) if isinstance(t, A.MemRefType) and t.has_static_shape else None
