@@ -384,3 +384,38 @@ def test_plan_runs_host_control_flow(first, size):
     ref = DeviceRef(a.ctypes.data, 0, (4,), (1,), np.int64)
     out, p, fl = plan.run(_HostOnly(), [ref, 5.0])
     assert out.sizes == (size,) and p == first * 70 and fl == 2.0
+
+
+def test_plan_reshape_reads_its_sizes():
+    text = """
+    func.func @f(%a: memref<12xf32>, %s: memref<2xindex>) -> memref<?x?xf32> {
+      %r = memref.reshape %a(%s) : (memref<12xf32>, memref<2xindex>) -> memref<?x?xf32>
+      return %r : memref<?x?xf32>
+    }"""
+    m = parse_source(text, default_context(), "r.mlir")
+    plan = build_plan(next(o for o in m.regions[0].ops if o.name == "func.func"), m)
+    a = np.arange(12, dtype=np.float32)
+    s = np.array([3, 4], np.int64)
+    out, = plan.run(_HostOnly(), [DeviceRef(a.ctypes.data, 0, (12,), (1,), np.float32),
+                                  DeviceRef(s.ctypes.data, 0, (2,), (1,), np.int64)])
+    assert out.sizes == (3, 4) and out.strides == (4, 1) and out.ptr == a.ctypes.data
+
+
+def test_empty_static_loop_launches_nothing():
+    from strata.compiler import build_pipeline
+    text = """
+    func.func @f(%a: memref<0x4xf32>) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %z = arith.constant 0.0 : f32
+      scf.parallel (%i, %j) = (%c0, %c0) to (%c0, %c4) step (%c1, %c1) {
+        memref.store %z, %a[%i, %j] : memref<0x4xf32>
+        scf.reduce
+      }
+      return
+    }"""
+    m = parse_source(text, default_context(), "e.mlir")
+    build_pipeline(",".join(GPU_PIPELINE)).run(m)
+    plan = build_plan(next(o for o in m.regions[0].ops if o.name == "func.func"), m)
+    assert plan.launches() == []
