@@ -131,6 +131,7 @@ class FakeCuda:
 
         def launch(f, gx, gy, gz, bx, by_, bz, shared, stream, params, extra):
             self.launches.append((self.names[f.value], (gx, gy, gz), (bx, by_, bz), params))
+            assert isinstance(params, int) and extra is None
             return launch_code
         self.cuLaunchKernel = launch
         self.cuPointerGetAttribute = fn(lambda p, attr, ptr: by(p, 0))
@@ -179,10 +180,12 @@ def test_plan_of_the_host_function():
 def test_arguments_are_descriptors_field_by_field():
     ref = DeviceRef(0x1000, 3, (4, 300), (300, 1), np.float32)
     t = A.MemRefType([4, 300], A.f32)
-    params, cells = pack_arguments([7, ref, 2.5], [A.index, t, A.f32])
-    values = [c.value for c in cells]
-    assert values == [7, 0x1000, 0x1000, 3, 4, 300, 300, 1, 2.5]
-    assert ctypes.cast(params[2], ctypes.POINTER(ctypes.c_void_p)).contents.value == 0x1000
+    params, keep = pack_arguments([7, ref, 2.5, -1], [A.index, t, A.f32, A.i32])
+    ptrs = (ctypes.c_uint64 * 10).from_address(params)
+    read = [ctypes.c_int64.from_address(ptrs[i]).value for i in range(8)]
+    assert read == [7, 0x1000, 0x1000, 3, 4, 300, 300, 1]
+    assert ctypes.c_float.from_address(ptrs[8]).value == 2.5
+    assert ctypes.c_int32.from_address(ptrs[9]).value == -1
     with pytest.raises(StrataError, match="not on the device"):
         pack_arguments([np.zeros(3)], [t])
 

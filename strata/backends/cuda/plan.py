@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import struct
 
 import numpy as np
 
@@ -593,31 +594,52 @@ def _origin(op) -> str:
 
 # ---------------------------------------------------------------- kernel arguments
 
+def _arg_format(types) -> str:
+    """The struct format of the kernel arguments for `types` (see [Note: kernel
+    arguments]): one 8-byte slot per field, little-endian, padded."""
+    key = tuple(types)
+    f = _FORMATS.get(key)
+    if f is not None:
+        return f
+    parts = []
+    for t in types:
+        if isinstance(t, A.MemRefType):
+            parts.append("QQq" + "q" * (2 * len(t.shape)))
+        elif isinstance(t, A.IndexType):
+            parts.append("q")
+        elif isinstance(t, A.IntegerType) and t.width in _INT_FIELDS:
+            parts.append(_INT_FIELDS[t.width])
+        elif isinstance(t, A.FloatType) and t.name in ("f32", "f64"):
+            parts.append("f4x" if t.name == "f32" else "d")
+        else:
+            raise StrataError(f"cannot pass a value of type '{t}' to a kernel")
+    f = _FORMATS[key] = "<" + "".join(parts)
+    return f
+
+
+_INT_FIELDS = {1: "?7x", 8: "b7x", 16: "h6x", 32: "i4x", 64: "q"}
+_FORMATS: dict = {}
+
+
 def pack_arguments(values, types):
-    """(ctypes array of void pointers, the ctypes objects they point to) for launching a
-    kernel with `values` of MLIR `types` (see [Note: kernel arguments])."""
-    cells = []
+    """(the address of an array of pointers to the kernel arguments, the buffers that
+    must live until the launch returns), for launching a kernel with `values` of MLIR
+    `types` (see [Note: kernel arguments]). The fields are packed into one buffer of
+    8-byte slots."""
+    flat = []
     for v, t in zip(values, types):
         if isinstance(t, A.MemRefType):
             if not isinstance(v, DeviceRef):
                 raise StrataError(f"kernel argument of type '{t}' is not on the device")
-            cells.append(ctypes.c_void_p(v.ptr))          # allocated
-            cells.append(ctypes.c_void_p(v.ptr))          # aligned
-            cells.append(ctypes.c_int64(v.offset))
-            cells.extend(ctypes.c_int64(s) for s in v.sizes)
-            cells.extend(ctypes.c_int64(s) for s in v.strides)
-        elif isinstance(t, A.IndexType):
-            cells.append(ctypes.c_int64(int(v)))
-        elif isinstance(t, A.IntegerType):
-            ct = {1: ctypes.c_bool, 8: ctypes.c_int8, 16: ctypes.c_int16,
-                  32: ctypes.c_int32, 64: ctypes.c_int64}.get(t.width)
-            if ct is None:
-                raise StrataError(f"cannot pass an i{t.width} to a kernel")
-            cells.append(ct(int(v)))
-        elif isinstance(t, A.FloatType) and t.name in ("f32", "f64"):
-            cells.append((ctypes.c_float if t.name == "f32" else ctypes.c_double)(v))
+            flat += (v.ptr, v.ptr, v.offset, *v.sizes, *v.strides)
+        elif isinstance(t, A.FloatType):
+            flat.append(float(v))
         else:
-            raise StrataError(f"cannot pass a value of type '{t}' to a kernel")
-    params = (ctypes.c_void_p * max(len(cells), 1))(
-        *[ctypes.cast(ctypes.pointer(c), ctypes.c_void_p) for c in cells])
-    return params, cells
+            flat.append(int(v))
+    fmt = _arg_format(types)
+    n = max(len(flat), 1)
+    data = ctypes.create_string_buffer(8 * n)
+    struct.pack_into(fmt, data, 0, *flat)
+    base = ctypes.addressof(data)
+    ptrs = np.arange(base, base + 8 * n, 8, dtype=np.uint64)
+    return ptrs.ctypes.data, (data, ptrs)

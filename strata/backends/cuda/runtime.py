@@ -131,7 +131,7 @@ _SIGNATURES = {
     "cuMemcpyDtoHAsync": [_P, ctypes.c_uint64, ctypes.c_size_t, _P],
     "cuMemcpyDtoDAsync": [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t, _P],
     "cuLaunchKernel": [_P, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
-                       ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, _P, _PP, _PP],
+                       ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, _P, _P, _P],
     "cuPointerGetAttribute": [_P, ctypes.c_int, ctypes.c_uint64],
     "cuGetErrorName": [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)],
     "cuGetErrorString": [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)],
@@ -353,7 +353,7 @@ class CudaModel:
         params, keep = pack_arguments([regs[r] for r in launch.args], launch.types)
         code = self.drv.cuLaunchKernel(self.functions[(launch.module, launch.kernel)],
                                        *grid, *block, shared, self.stream, params, None)
-        del keep
+        del keep      # (the driver has copied the arguments when cuLaunchKernel returns)
         if code != CUDA_SUCCESS:
             raise RuntimeFailure(f"kernel {launch.module}::{launch.kernel} (from "
                                  f"{launch.where}) failed to launch: "
