@@ -604,34 +604,66 @@ def _is_device_op(o) -> bool:
     return o.name not in HOST_OPS
 
 
-def _wrap_runs(blk):
+def _runs(blk):
+    """The runs of consecutive ops of `blk` the host cannot run (constants just before a
+    device op join its run); an scf.if whose branches' runs can be launched in place
+    (_host_if) is the host's."""
     ops = list(blk.ops)
-    i = 0
+
+    def device(o):
+        return o.name != "scf.yield" and _is_device_op(o) and \
+            not (o.name == "scf.if" and _host_if(o))
+    runs, i = [], 0
     while i < len(ops):
-        if not _is_device_op(ops[i]):
+        if not device(ops[i]):
             i += 1
             continue
         j = i
-        while j < len(ops) and (_is_device_op(ops[j]) or
+        while j < len(ops) and (device(ops[j]) or
                                 (ops[j].name == "arith.constant" and j + 1 < len(ops) and
-                                 _is_device_op(ops[j + 1]))):
+                                 device(ops[j + 1]))):
             j += 1
-        run = ops[i:j]
-        inside = set(run)
-        for o in run:
-            for r in o.results:
-                for u in r.users:
-                    if not any(u is x or x.is_ancestor(u) for x in inside):
-                        _fail(o, f"'{o.name}' computes a value the host needs, on the "
-                                 "device (the cuda target's host code cannot read device "
-                                 "memory)")
+        runs.append(ops[i:j])
+        i = j
+    return runs
+
+
+def _escaping(run):
+    """The first op of `run` whose result is used after it (by the host), or None."""
+    inside = set(run)
+    for o in run:
+        for r in o.results:
+            for u in r.users:
+                if not any(u is x or x.is_ancestor(u) for x in inside):
+                    return o
+    return None
+
+
+def _host_if(o) -> bool:
+    """Whether scf.if `o` can stay on the host, what its branches cannot run launched in
+    place (a check computed in device memory, then read back)."""
+    return all(_escaping(run) is None
+               for r in o.regions for blk in r.blocks for run in _runs(blk))
+
+
+def _wrap_runs(blk):
+    for run in _runs(blk):
+        bad = _escaping(run)
+        if bad is not None:
+            _fail(bad, f"'{bad.name}' computes a value the host needs, on the device "
+                       "(the cuda target's host code cannot read device memory)")
+    for o in list(blk.ops):
+        if o.name == "scf.if" and _is_device_op(o) and _host_if(o):
+            for r in o.regions:
+                for b in r.blocks:
+                    _wrap_runs(b)
+    for run in _runs(blk):
         b = _B(blk, run[0], run[0].loc)
         one = b.const(1)
         launch, body = new_launch(b, [one] * 3, [one] * 3)
         for o in run:
             o.detach()
             body.insert_before(body.last, o)
-        i = j
 
 
 from ..passes.registry import register_pass  # noqa: E402

@@ -258,3 +258,45 @@ def test_host_choice_of_buffers_launches_inside(c):
     assert "scf.if" in host and "gpu.launch_func" in host.split("scf.if")[1]
     check_pass_preserves_semantics(HOST_IF, steps, inputs=[np.arange(4, dtype=np.float32),
                                                           np.bool_(c)])
+
+
+HOST_CHECK = """
+func.func @check(%a: memref<4xi32>, %c: i1) -> i1 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %z = arith.constant 0 : i8
+  %m = arith.constant -1 : i32
+  %ok = scf.if %c -> (i1) {
+    %flag = memref.alloc() : memref<i8>
+    memref.store %z, %flag[] : memref<i8>
+    scf.for %i = %c0 to %c4 step %c1 {
+      %v = memref.load %a[%i] : memref<4xi32>
+      %e = arith.cmpi eq, %v, %m : i32
+      %x = arith.extui %e : i1 to i8
+      %f = memref.load %flag[] : memref<i8>
+      %n = arith.maxui %f, %x : i8
+      memref.store %n, %flag[] : memref<i8>
+    }
+    %f = memref.load %flag[] : memref<i8>
+    %none = arith.cmpi eq, %f, %z : i8
+    scf.yield %none : i1
+  } else {
+    %t = arith.constant true
+    scf.yield %t : i1
+  }
+  return %ok : i1
+}
+"""
+
+
+@pytest.mark.parametrize("values,c", [([1, 2, 3, 4], True), ([1, -1, 3, 4], True),
+                                      ([1, -1, 3, 4], False)])
+def test_host_if_launches_what_it_cannot_run(values, c):
+    """A check computed in device memory inside a host scf.if (integer division's
+    overflow check): its loop is launched in place, the flag read back by the host."""
+    out = _run(HOST_CHECK, "strata-gpu-launch-sequential")
+    host_if = out[out.index("scf.if"):]
+    assert out.index("scf.if") < out.index("gpu.launch") and "scf.yield" in host_if
+    check_pass_preserves_semantics(HOST_CHECK, ",".join(GPU_STEPS),
+                                   inputs=[np.array(values, np.int32), np.bool_(c)])
