@@ -70,11 +70,6 @@ class GpuKernelOutlining(Pass):
             body.append(module)
 
 
-def _sym(op):
-    p = op.properties.get("sym_name")
-    return p.value if p is not None else None
-
-
 def outline_launch(launch, module_name: str, kernel_name: str):
     """Replace gpu.launch `launch` by a gpu.launch_func of a new kernel; returns the
     new gpu.module (detached)."""
