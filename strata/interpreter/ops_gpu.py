@@ -96,7 +96,7 @@ class Kernel:
     (see [Note: SIMT interpretation])."""
 
     __slots__ = ("interp", "op", "L", "T", "grid", "block", "tid", "bid", "lin", "blk",
-                 "live", "env", "varying", "nblocks")
+                 "live", "env", "varying", "nblocks", "dynamic_shared")
 
     def __init__(self, interp, op, grid, block, first_block, nblocks):
         self.interp = interp
@@ -117,6 +117,7 @@ class Kernel:
         self.live = np.ones(L, dtype=np.bool_)
         self.env = {}
         self.varying = set()
+        self.dynamic_shared = 0  # bytes of dynamic shared memory per block
 
     # ------------------------------------------------------------ values
 
@@ -412,7 +413,7 @@ def _sizes(op, vals, what):
     return tuple(out)
 
 
-def run_kernel(interp, op, region, grid, block, entry_args):
+def run_kernel(interp, op, region, grid, block, entry_args, dynamic_shared=0):
     """Run `region` (a gpu.func body or a gpu.launch body) for every thread of `grid` x
     `block`; `entry_args(kernel)` gives its entry block arguments."""
     T = block[0] * block[1] * block[2]
@@ -420,6 +421,7 @@ def run_kernel(interp, op, region, grid, block, entry_args):
     per_chunk = max(1, MAX_CHUNK_THREADS // T)
     for first in range(0, nb_total, per_chunk):
         k = Kernel(interp, op, grid, block, first, min(per_chunk, nb_total - first))
+        k.dynamic_shared = dynamic_shared
         k.env = dict(interp.env)  # a gpu.launch body sees the host values around it
         with np.errstate(all="ignore"):
             k.run_region(region, None, entry_args(k))
@@ -445,6 +447,16 @@ def _banked(k, t, shape, space):
     return Banked(data, np.arange(k.L), t, "private")
 
 
+def _dynamic_shared(op, get):
+    v = op.dynamicSharedMemorySize
+    if v is None:
+        return 0
+    n = int(get[id(v)])
+    if n < 0:
+        fail(op, f"dynamic shared memory size must not be negative, got {n}")
+    return n
+
+
 @impl("gpu.launch_func")
 def _launch_func(interp, op, args):
     fn = _kernel_of(interp, op, op.properties["kernel"])
@@ -466,7 +478,8 @@ def _launch_func(interp, op, args):
     def entry_args(k):
         return kargs + _attributions(k, entry.args[n:n + nw], "workgroup") + \
             _attributions(k, entry.args[n + nw:], "private")
-    run_kernel(interp, op, fn.regions[0], grid, block, entry_args)
+    run_kernel(interp, op, fn.regions[0], grid, block, entry_args,
+               _dynamic_shared(op, get))
     return [_TOKEN] if op.results else []
 
 
@@ -488,7 +501,8 @@ def _launch(interp, op, args):
         ids = list(k.bid) + list(k.tid)
         return ids + sizes + _attributions(k, entry.args[n:n + nw], "workgroup") + \
             _attributions(k, entry.args[n + nw:], "private")
-    run_kernel(interp, op, op.regions[0], grid, block, entry_args)
+    run_kernel(interp, op, op.regions[0], grid, block, entry_args,
+               _dynamic_shared(op, get))
     return [_TOKEN] if op.results else []
 
 
@@ -535,6 +549,12 @@ def _memset(interp, op, args):
     return _token(op)
 
 
+@impl("gpu.set_default_device", "gpu.host_register", "gpu.host_unregister")
+def _host_noop(interp, op, args):
+    # One device, and host memory the interpreter's kernels read directly.
+    return []
+
+
 # ====================================================================== inside kernels
 
 _SIMT: dict = {}
@@ -558,7 +578,8 @@ for _name in ("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim",
               "gpu.subgroup_size", "gpu.cluster_id", "gpu.cluster_dim",
               "gpu.cluster_block_id", "gpu.cluster_dim_blocks", "gpu.barrier",
               "gpu.shuffle", "gpu.rotate", "gpu.subgroup_reduce", "gpu.all_reduce",
-              "gpu.printf"):
+              "gpu.printf", "gpu.subgroup_broadcast", "gpu.ballot",
+              "gpu.dynamic_shared_memory"):
     impl(_name)(_outside)
 
 
@@ -804,6 +825,63 @@ def _printf(k, op, S):
     sys.stdout.flush()
 
 
+def _warp_keys(k, lanes):
+    """(warp index of each lane over the chunk, lane within its warp)."""
+    lane = k.lin[lanes] % SUBGROUP_SIZE
+    return k.blk[lanes] * k.T + (k.lin[lanes] - lane), lane
+
+
+@simt("gpu.subgroup_broadcast")
+def _subgroup_broadcast(k, op, S):
+    v = op._operands[0].value
+    lanes = np.arange(k.L) if S is None else S
+    full = k.env[v]
+    if v not in k.varying:
+        k.set(op.results[0], full, S)
+        return
+    warp, lane = _warp_keys(k, lanes)
+    if op.properties["broadcast_type"].value == "first_active_lane":
+        src = np.empty(len(lanes), np.int64)
+        order = np.lexsort((lane, warp))
+        ws = warp[order]
+        starts = np.r_[True, ws[1:] != ws[:-1]]
+        first = lanes[order][starts]
+        src[order] = first[np.cumsum(starts) - 1]
+    else:
+        want = np.broadcast_to(np.asarray(k.get(op._operands[1].value, S), np.int64),
+                               (len(lanes),))
+        if ((want < 0) | (want >= SUBGROUP_SIZE)).any():
+            fail(op, f"lane {int(want[(want < 0) | (want >= SUBGROUP_SIZE)][0])} is not a "
+                     f"lane of a subgroup of {SUBGROUP_SIZE}")
+        src = lanes - lane + want
+        if ((k.lin[lanes] - lane + want) >= k.T).any():
+            fail(op, "reads a lane past the end of its block")
+    k.set(op.results[0], full[src], S)
+
+
+@simt("gpu.ballot")
+def _ballot(k, op, S):
+    lanes = np.arange(k.L) if S is None else S
+    pred = np.broadcast_to(np.asarray(k.get(op._operands[0].value, S), np.bool_),
+                           (len(lanes),))
+    warp, lane = _warp_keys(k, lanes)
+    bits = np.where(pred, np.left_shift(np.uint64(1), lane.astype(np.uint64)),
+                    np.uint64(0))
+    uniq, inv = np.unique(warp, return_inverse=True)
+    acc = np.zeros(len(uniq), np.uint64)
+    np.bitwise_or.at(acc, inv, bits)
+    t = op.results[0].type
+    k.set(op.results[0], wrap(acc[inv].astype(np.int64) if t.width <= 32 else acc[inv], t),
+          S)
+
+
+@simt("gpu.dynamic_shared_memory")
+def _dynamic_shared_memory(k, op, S):
+    t = op.results[0].type
+    data = np.zeros((k.nblocks, k.dynamic_shared), np.int8)
+    k.set(op.results[0], Banked(data, k.blk, t, "workgroup"), S)
+
+
 # ---------------------------------------------------------------- memory
 
 def _address(k, op, mem, idx_vals, S, write):
@@ -858,6 +936,34 @@ def _store(k, op, S):
     n = k.n(S)
     idx = tuple(np.broadcast_to(i, (n,)) for i in idx)
     data[idx] = np.broadcast_to(np.asarray(val), (n,))
+
+
+@simt("vector.load", "vector.store", "vector.maskedload", "vector.maskedstore",
+      "vector.transfer_read", "vector.transfer_write")
+def _vector_memory(k, op, S):
+    """Vector loads and stores: once for all threads when the buffer and indices are
+    uniform, else thread by thread (each thread's own indices and buffer)."""
+    fn = IMPLS[op.name]
+    args = [k.get(o.value, S) for o in op._operands]
+    varying = [o.value in k.varying for o in op._operands]
+    banked = [type(a) is Banked for a in args]
+    if not any(varying) and not any(banked):
+        res = k.interp._invoke(fn, op, args)
+        for r, x in zip(op.results, res):
+            k.set(r, x, S)
+        return
+    lanes = np.arange(k.L) if S is None else S
+    outs = []
+    for j, lane in enumerate(lanes):
+        aj = []
+        for a, var, bk in zip(args, varying, banked):
+            if bk:
+                aj.append(a.data[a.bank[lane]])
+            else:
+                aj.append(a[j] if var else a)
+        outs.append(k.interp._invoke(fn, op, aj))
+    for i, r in enumerate(op.results):
+        k.set(r, np.stack([o[i] for o in outs]), S)
 
 
 @simt("memref.alloc", "memref.alloca")
