@@ -217,6 +217,15 @@ def _enum(kind):
 
 # ---------------------------------------------------------------- async dependencies
 
+def _parse_async(p):
+    """`async [%t0, %t1]` of a hand-written form: (whether `async`, resolved deps)."""
+    token = p.parse_optional_keyword("async")
+    deps = []
+    if p.kind == PUNCT and p.tok == "[":
+        deps = [p.resolve_operand(r, async_token) for r in p.parse_operand_list("[")]
+    return token, deps
+
+
 class _AsyncOp:
     """custom<AsyncDependencies>: `async [%t0, %t1]`; `async` when the op returns a token,
     `[...]` when it waits for some."""
@@ -688,10 +697,7 @@ class LaunchOp(_AsyncOp, Op):
     @staticmethod
     def parse(p, st):
         ctx_ops = {}
-        token = p.parse_optional_keyword("async")
-        deps = []
-        if p.kind == PUNCT and p.tok == "[":
-            deps = [p.resolve_operand(r, async_token) for r in p.parse_operand_list("[")]
+        token, deps = _parse_async(p)
         cl_ids = cl_sizes = None
         cl_ops = []
         if p.parse_optional_keyword("clusters"):
@@ -860,10 +866,7 @@ class LaunchFuncOp(_AsyncOp, Op):
 
     @staticmethod
     def parse(p, st):
-        token = p.parse_optional_keyword("async")
-        deps = []
-        if p.kind == PUNCT and p.tok == "[":
-            deps = [p.resolve_operand(r, async_token) for r in p.parse_operand_list("[")]
+        token, deps = _parse_async(p)
         obj = []
         if p.kind == PUNCT and p.tok == "<":
             p._next()
