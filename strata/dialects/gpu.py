@@ -233,7 +233,10 @@ class _AsyncOp:
     @staticmethod
     def parse_AsyncDependencies(p, st, ctx, token_type, deps):
         token_def = token_type[1] if isinstance(token_type, tuple) else token_type
+        start = p.tok_start
         has = p.parse_optional_keyword("async")
+        if has and st.cls is WaitOp and not getattr(p, "num_bound_results", 1):
+            p.error(custom_op_prefix(p) + "needs to be named when marked 'async'", start)
         refs = []
         if p.kind == PUNCT and p.tok == "[":
             refs = p.parse_operand_list("[")

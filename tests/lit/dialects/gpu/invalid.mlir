@@ -250,3 +250,11 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+func.func @async_wait_unnamed() {
+  // expected-error@+1 {{custom op 'gpu.wait' needs to be named when marked 'async'}}
+  gpu.wait async
+  return
+}
