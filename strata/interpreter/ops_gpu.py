@@ -39,6 +39,11 @@ is checked that every running thread of each block takes part (a barrier some th
 of a block skip is undefined behaviour, reported). In a region of several blocks, a
 thread at a barrier waits until every live thread of its block is at that barrier.
 
+Ops without a vectorized form here run once per thread on that thread's values: views
+of buffers at thread-dependent offsets (memref.subview at `tid * 4`) become one view per
+thread (LaneViews), loads and stores through them, and ops on workgroup or private
+memory other than load/store, go thread by thread (correct, slower).
+
 Threads are run in chunks of whole blocks (blocks are independent but for atomics and
 global memory, which the chunks see in block order), so that a large grid does not need
 arrays of millions of elements; workgroup memory is an array with one buffer per block
@@ -89,6 +94,16 @@ class Banked:
         self.bank = bank
         self.type = type
         self.what = what
+
+
+class LaneViews:
+    """A buffer value (a memref) that differs between threads: one NumPy view per
+    thread of the chunk (a subview at a thread-dependent offset...)."""
+
+    __slots__ = ("views",)
+
+    def __init__(self, views):
+        self.views = views
 
 
 class Kernel:
@@ -179,17 +194,14 @@ class Kernel:
             fail(op, "is not supported inside a GPU kernel by the interpreter")
         args = [self.get(o.value, S) for o in op._operands]
         varying = any(o.value in self.varying for o in op._operands)
-        for a in args:
-            if type(a) is Banked:
-                fail(op, f"is not supported on {a.what} memory inside a GPU kernel by the "
-                         "interpreter (memref.load and memref.store are)")
+        per_thread = any(type(a) in (Banked, LaneViews) for a in args)
+        if per_thread or varying and not all(
+                isinstance(t, _SCALARS) or type(t) is A.VectorType
+                for t in op.operand_types + op.result_types):
+            return self._per_lane(op, S, fn, args)
         if not varying:
             res = self.interp._invoke(fn, op, args)
         else:
-            if not all(isinstance(t, _SCALARS) or type(t) is A.VectorType
-                       for t in op.operand_types + op.result_types):
-                fail(op, "takes values that differ between the threads of a GPU kernel; "
-                         "the interpreter runs only scalar ops on those")
             self.interp.vectorized += 1
             try:
                 res = self.interp._invoke(fn, op, args)
@@ -197,6 +209,42 @@ class Kernel:
                 self.interp.vectorized -= 1
         for r, x in zip(op.results, res):
             self.set(r, x, S)
+
+    def _per_lane(self, op, S, fn, args):
+        """An op on buffers that differ between threads (workgroup/private memory, views
+        at thread-dependent offsets), or on other values that vary but are not scalars:
+        run once per thread, on that thread's values (see [Note: SIMT
+        interpretation])."""
+        lanes = np.arange(self.L) if S is None else S
+        kinds = [(type(a), o.value in self.varying) for a, o in zip(args, op._operands)]
+        outs = []
+        interp = self.interp
+        saved = interp.env
+        try:
+            for j, lane in enumerate(lanes):
+                aj = []
+                for a, (t, var) in zip(args, kinds):
+                    if t is Banked:
+                        aj.append(a.data[a.bank[lane]])
+                    elif t is LaneViews:
+                        aj.append(a.views[lane])
+                    else:
+                        aj.append(a[j] if var else a)
+                # Implementations that read operands from the frame read this thread's.
+                interp.env = {o.value: x for o, x in zip(op._operands, aj)}
+                outs.append(interp._invoke(fn, op, aj))
+        finally:
+            interp.env = saved
+        for i, r in enumerate(op.results):
+            xs = [o[i] for o in outs]
+            if _lane_rank(r.type) is not None:
+                self.set(r, np.stack(xs) if xs else np.empty(0), S)
+            else:
+                old = self.env.get(r)
+                views = old.views if type(old) is LaneViews else [None] * self.L
+                for lane, x in zip(lanes, xs):
+                    views[lane] = x
+                self.env[r] = LaneViews(views)
 
     def run_region(self, region, S, args):
         """Run `region` for threads `S` with entry block arguments `args` (values over
@@ -423,8 +471,13 @@ def run_kernel(interp, op, region, grid, block, entry_args, dynamic_shared=0):
         k = Kernel(interp, op, grid, block, first, min(per_chunk, nb_total - first))
         k.dynamic_shared = dynamic_shared
         k.env = dict(interp.env)  # a gpu.launch body sees the host values around it
-        with np.errstate(all="ignore"):
-            k.run_region(region, None, entry_args(k))
+        saved = interp.env
+        interp.env = k.env  # implementations that read operands from the frame see these
+        try:
+            with np.errstate(all="ignore"):
+                k.run_region(region, None, entry_args(k))
+        finally:
+            interp.env = saved
 
 
 def _attributions(k, args, space):
@@ -915,6 +968,8 @@ def _address(k, op, mem, idx_vals, S, write):
 @simt("memref.load")
 def _load(k, op, S):
     mem = k.get(op._operands[0].value, S)
+    if type(mem) is LaneViews:
+        return k._per_lane(op, S, IMPLS[op.name], [k.get(o.value, S) for o in op._operands])
     idx_vals = [k.get(o.value, S) for o in op._operands[1:]]
     data, idx = _address(k, op, mem, idx_vals, S, False)
     if all(np.ndim(i) == 0 for i in idx):
@@ -928,6 +983,8 @@ def _load(k, op, S):
 def _store(k, op, S):
     val = k.get(op._operands[0].value, S)
     mem = k.get(op._operands[1].value, S)
+    if type(mem) is LaneViews:
+        return k._per_lane(op, S, IMPLS[op.name], [k.get(o.value, S) for o in op._operands])
     idx_vals = [k.get(o.value, S) for o in op._operands[2:]]
     data, idx = _address(k, op, mem, idx_vals, S, True)
     if all(np.ndim(i) == 0 for i in idx) and np.ndim(val) == 0:
@@ -945,25 +1002,11 @@ def _vector_memory(k, op, S):
     uniform, else thread by thread (each thread's own indices and buffer)."""
     fn = IMPLS[op.name]
     args = [k.get(o.value, S) for o in op._operands]
-    varying = [o.value in k.varying for o in op._operands]
-    banked = [type(a) is Banked for a in args]
-    if not any(varying) and not any(banked):
-        res = k.interp._invoke(fn, op, args)
-        for r, x in zip(op.results, res):
-            k.set(r, x, S)
-        return
-    lanes = np.arange(k.L) if S is None else S
-    outs = []
-    for j, lane in enumerate(lanes):
-        aj = []
-        for a, var, bk in zip(args, varying, banked):
-            if bk:
-                aj.append(a.data[a.bank[lane]])
-            else:
-                aj.append(a[j] if var else a)
-        outs.append(k.interp._invoke(fn, op, aj))
-    for i, r in enumerate(op.results):
-        k.set(r, np.stack([o[i] for o in outs]), S)
+    if any(o.value in k.varying for o in op._operands) or \
+            any(type(a) in (Banked, LaneViews) for a in args):
+        return k._per_lane(op, S, fn, args)
+    for r, x in zip(op.results, k.interp._invoke(fn, op, args)):
+        k.set(r, x, S)
 
 
 @simt("memref.alloc", "memref.alloca")

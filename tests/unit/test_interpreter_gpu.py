@@ -528,3 +528,52 @@ func.func @main() -> index {
 """
     with pytest.raises(InterpreterError, match="only inside a GPU kernel"):
         run(text, "main")
+
+
+SUBVIEWS = """
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // Each thread takes a subview of 4 elements at its own offset (of global and of
+    // shared memory) and works through it.
+    gpu.func @k(%x: memref<64xf32>, %y: memref<64xf32>)
+        workgroup(%buf: memref<64xf32, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %t = gpu.thread_id x
+      %o = arith.muli %t, %c4 : index
+      %xs = memref.subview %x[%o] [4] [1] : memref<64xf32> to memref<4xf32, strided<[1], offset: ?>>
+      %bs = memref.subview %buf[%o] [4] [1] : memref<64xf32, #gpu.address_space<workgroup>> to memref<4xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      scf.for %i = %c0 to %c4 step %c1 {
+        %v = memref.load %xs[%i] : memref<4xf32, strided<[1], offset: ?>>
+        %w = arith.addf %v, %v : f32
+        memref.store %w, %bs[%i] : memref<4xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+      %c63 = arith.constant 63 : index
+      %r = arith.subi %c63, %o : index
+      %e = memref.load %buf[%r] : memref<64xf32, #gpu.address_space<workgroup>>
+      memref.store %e, %y[%o] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<64xf32>, %y: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1)
+        args(%x : memref<64xf32>, %y : memref<64xf32>)
+    return
+  }
+}
+"""
+
+
+def test_subviews_at_thread_offsets_of_global_and_shared_memory():
+    x = np.arange(64, dtype=np.float32)
+    y = np.full(64, -1, np.float32)
+    run(SUBVIEWS, "main", x, y)
+    o = np.arange(16) * 4
+    np.testing.assert_array_equal(y[o], 2 * x[63 - o])
+    mask = np.ones(64, bool)
+    mask[o] = False
+    assert (y[mask] == -1).all()
