@@ -51,6 +51,7 @@ of the chunk, private memory one per thread.
 """
 from __future__ import annotations
 
+import itertools
 import sys
 
 import numpy as np
@@ -1177,6 +1178,66 @@ def _while(k, op, S):
         vals = _merge(k, vals, vals_new, active, n)
     for r, x in zip(op.results, results or []):
         k.set(r, x, S)
+
+
+@simt("scf.parallel")
+def _parallel(k, op, S):
+    """A parallel loop inside a kernel: every thread walks its iteration space (uniform
+    bounds), in order, with the reductions folded in that order."""
+    n = len(op.regions[0].blocks[0].args)
+    vals = [k.get(o.value, S) for o in op._operands]
+    if any(np.ndim(v) for v in vals[:3 * n]):
+        fail(op, "bounds that differ between threads are not supported by the interpreter")
+    lbs, ubs, steps = (_ints_of(vals[i * n:(i + 1) * n]) for i in range(3))
+    if any(st <= 0 for st in steps):
+        fail(op, f"step must be positive, got {steps} (undefined behaviour)")
+    accs = vals[3 * n:]
+    body = op.regions[0]
+    reduce_op = body.blocks[0].last
+    for point in itertools.product(*(range(lb, ub, st) for lb, ub, st in
+                                     zip(lbs, ubs, steps))):
+        got = k.run_region(body, S, [np.int64(i) for i in point])
+        for j, v in enumerate(got):
+            accs[j] = k.run_region(reduce_op.regions[j], S, [accs[j], v])[0]
+    for r, x in zip(op.results, accs):
+        k.set(r, x, S)
+
+
+def _ints_of(xs):
+    return [int(x) for x in xs]
+
+
+# Atomic kinds that NumPy applies at repeated indices in order (ufunc.at).
+_ATOMIC_UFUNCS = {"addf": np.add, "addi": np.add, "maximumf": np.maximum,
+                  "minimumf": np.minimum, "maxnumf": np.fmax, "minnumf": np.fmin,
+                  "maxs": np.maximum, "mins": np.minimum, "andi": np.bitwise_and,
+                  "ori": np.bitwise_or, "xori": np.bitwise_xor}
+
+
+@simt("memref.atomic_rmw")
+def _atomic_rmw(k, op, S):
+    """Atomics from many threads: one ufunc.at when the old values are not used (the
+    threads' updates all land, in thread order), else thread by thread."""
+    from ..dialects import memref as M
+    args = [k.get(o.value, S) for o in op._operands]
+    kind = M.ATOMIC_RMW_KINDS[op.properties["kind"].value]
+    fn = _ATOMIC_UFUNCS.get(kind)
+    mem = args[1]
+    if fn is None or op.results[0].first_use is not None or type(mem) is LaneViews:
+        return k._per_lane(op, S, IMPLS[op.name], args)
+    data, idx = _address(k, op, mem, args[2:], S, True)
+    n = k.n(S)
+    idx = tuple(np.broadcast_to(i, (n,)) for i in idx)
+    val = np.broadcast_to(np.asarray(args[0]), (n,))
+    t = op._operands[0].value.type
+    if kind == "addi":
+        wide = data[idx].astype(np.int64)
+        acc = np.zeros(data.shape, np.int64)
+        np.add.at(acc, idx, val.astype(np.int64))
+        data[idx] = wrap(wide + acc[idx], t)
+    else:
+        fn.at(data, idx, val.astype(data.dtype))
+    k.set(op.results[0], np.zeros(n, data.dtype), S)  # unused (see above)
 
 
 @simt("scf.execute_region")
