@@ -217,6 +217,15 @@ def _enum(kind):
 
 # ---------------------------------------------------------------- async dependencies
 
+def _parse_async(p):
+    """`async [%t0, %t1]` of a hand-written form: (whether `async`, resolved deps)."""
+    token = p.parse_optional_keyword("async")
+    deps = []
+    if p.kind == PUNCT and p.tok == "[":
+        deps = [p.resolve_operand(r, async_token) for r in p.parse_operand_list("[")]
+    return token, deps
+
+
 class _AsyncOp:
     """custom<AsyncDependencies>: `async [%t0, %t1]`; `async` when the op returns a token,
     `[...]` when it waits for some."""
@@ -224,7 +233,10 @@ class _AsyncOp:
     @staticmethod
     def parse_AsyncDependencies(p, st, ctx, token_type, deps):
         token_def = token_type[1] if isinstance(token_type, tuple) else token_type
+        start = p.tok_start
         has = p.parse_optional_keyword("async")
+        if has and st.cls is WaitOp and not getattr(p, "num_bound_results", 1):
+            p.error(custom_op_prefix(p) + "needs to be named when marked 'async'", start)
         refs = []
         if p.kind == PUNCT and p.tok == "[":
             refs = p.parse_operand_list("[")
@@ -688,10 +700,7 @@ class LaunchOp(_AsyncOp, Op):
     @staticmethod
     def parse(p, st):
         ctx_ops = {}
-        token = p.parse_optional_keyword("async")
-        deps = []
-        if p.kind == PUNCT and p.tok == "[":
-            deps = [p.resolve_operand(r, async_token) for r in p.parse_operand_list("[")]
+        token, deps = _parse_async(p)
         cl_ids = cl_sizes = None
         cl_ops = []
         if p.parse_optional_keyword("clusters"):
@@ -860,10 +869,7 @@ class LaunchFuncOp(_AsyncOp, Op):
 
     @staticmethod
     def parse(p, st):
-        token = p.parse_optional_keyword("async")
-        deps = []
-        if p.kind == PUNCT and p.tok == "[":
-            deps = [p.resolve_operand(r, async_token) for r in p.parse_operand_list("[")]
+        token, deps = _parse_async(p)
         obj = []
         if p.kind == PUNCT and p.tok == "<":
             p._next()
@@ -982,20 +988,18 @@ class LaunchFuncOp(_AsyncOp, Op):
         fn = lookup_nearest_symbol_from(self, k)
         if fn is None:
             return f"kernel function '{k}' is undefined"
-        if fn.name != "gpu.func":
-            if fn.name == "llvm.func":
-                # lowered already (convert-gpu-to-nvvm): upstream checks the attribute
-                # only, not the converted argument types
-                if fn.get_attr("gpu.kernel") is None:
-                    return "kernel function is missing the 'gpu.kernel' attribute"
-                return None
+        if fn.name not in ("gpu.func", "llvm.func", "func.func"):
             d = Diagnostic(ERROR, self.loc, f"'gpu.launch_func' op referenced kernel '{k}' "
                                             "is not a function")
             d.op = self
             d.attach_note("see the kernel definition here", fn.loc)
             raise DiagnosticError(d)
-        if not fn.is_kernel:
+        if not (fn.is_kernel if fn.name == "gpu.func" else "gpu.kernel" in fn.attributes):
             return "kernel function is missing the 'gpu.kernel' attribute"
+        if fn.name != "gpu.func":
+            # Lowered already (convert-gpu-to-nvvm makes an llvm.func): as upstream, its
+            # converted argument types are not compared with the launch's.
+            return None
         want = fn.type.inputs
         got = self.kernelOperands
         if len(got) != len(want):

@@ -642,4 +642,21 @@ _OPS = list(SREG_OPS.values()) + [
     ClusterWaitOp, ShflSyncOp, VoteSyncOp, RcpApproxFtzFOp, CpAsyncOp, CpAsyncCommitGroupOp,
     CpAsyncWaitGroupOp, LdMatrixOp, MmaSyncOp]
 
-NVVM = Dialect("nvvm", _OPS, parse_attribute=_parse_attribute)
+# Discardable attributes upstream allows on llvm.func only (kernel launch bounds...).
+_FUNC_ATTRS = frozenset({"nvvm.kernel", "nvvm.maxntid", "nvvm.reqntid", "nvvm.minctasm",
+                         "nvvm.maxnreg", "nvvm.cluster_dim", "nvvm.cluster_max_blocks",
+                         "nvvm.grid_constant"})
+
+
+def _verify_operation_attribute(op, name, attr):
+    """nvvm.kernel and the launch bounds belong on an llvm.func (upstream's
+    verifyOperationAttribute)."""
+    if name in _FUNC_ATTRS and name != "nvvm.grid_constant" and op.name != "llvm.func":
+        from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+        d = Diagnostic(ERROR, op.loc, f"'{name}' attribute attached to unexpected op")
+        d.op = op
+        raise DiagnosticError(d)
+
+
+NVVM = Dialect("nvvm", _OPS, parse_attribute=_parse_attribute,
+               verify_operation_attribute=_verify_operation_attribute)

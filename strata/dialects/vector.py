@@ -88,6 +88,21 @@ def _index_infer(names):
 
 # ---------------------------------------------------------------- memory
 
+def _verify_access(op, vt, what):
+    """vector.load / vector.store: one index per memref dim, and the vector's element
+    type (or, for a memref of vectors, the vector type) is the memref's."""
+    t = op.base.type
+    if len(op.indices) != len(t.shape):
+        return f"requires {len(t.shape)} indices"
+    e = t.element_type
+    if type(e) is A.VectorType:
+        if e is not vt:
+            return f"base memref and {what} vector types should match"
+    elif e is not vt.element_type:
+        return f"base and {what} element types should match"
+    return None
+
+
 class LoadOp(Op):
     """`%v = vector.load %buf[%i, %j] : memref<?x?xf32>, vector<4xf32>`"""
 
@@ -101,17 +116,7 @@ class LoadOp(Op):
     infer_operand_type = _index_infer(("indices",))
 
     def verify_(self):
-        t = self.base.type
-        if len(self.indices) != len(t.shape):
-            return f"requires {len(t.shape)} indices"
-        rt = self.result.type
-        e = t.element_type
-        if type(e) is A.VectorType:
-            if e is not rt:
-                return "base memref and result vector types should match"
-        elif e is not rt.element_type:
-            return "base and result element types should match"
-        return None
+        return _verify_access(self, self.result.type, "result")
 
 
 class StoreOp(Op):
@@ -128,17 +133,7 @@ class StoreOp(Op):
     infer_operand_type = _index_infer(("indices",))
 
     def verify_(self):
-        t = self.base.type
-        if len(self.indices) != len(t.shape):
-            return f"requires {len(t.shape)} indices"
-        vt = self.valueToStore.type
-        e = t.element_type
-        if type(e) is A.VectorType:
-            if e is not vt:
-                return "base memref and valueToStore vector types should match"
-        elif e is not vt.element_type:
-            return "base and valueToStore element types should match"
-        return None
+        return _verify_access(self, self.valueToStore.type, "valueToStore")
 
 
 class MaskedLoadOp(Op):

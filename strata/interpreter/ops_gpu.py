@@ -39,6 +39,11 @@ is checked that every running thread of each block takes part (a barrier some th
 of a block skip is undefined behaviour, reported). In a region of several blocks, a
 thread at a barrier waits until every live thread of its block is at that barrier.
 
+Ops without a vectorized form here run once per thread on that thread's values: views
+of buffers at thread-dependent offsets (memref.subview at `tid * 4`) become one view per
+thread (LaneViews), loads and stores through them, and ops on workgroup or private
+memory other than load/store, go thread by thread (correct, slower).
+
 Threads are run in chunks of whole blocks (blocks are independent but for atomics and
 global memory, which the chunks see in block order), so that a large grid does not need
 arrays of millions of elements; workgroup memory is an array with one buffer per block
@@ -46,6 +51,7 @@ of the chunk, private memory one per thread.
 """
 from __future__ import annotations
 
+import itertools
 import sys
 
 import numpy as np
@@ -91,12 +97,22 @@ class Banked:
         self.what = what
 
 
+class LaneViews:
+    """A buffer value (a memref) that differs between threads: one NumPy view per
+    thread of the chunk (a subview at a thread-dependent offset...)."""
+
+    __slots__ = ("views",)
+
+    def __init__(self, views):
+        self.views = views
+
+
 class Kernel:
     """One chunk of a launch: its threads (lanes), their ids, and the kernel's values
     (see [Note: SIMT interpretation])."""
 
     __slots__ = ("interp", "op", "L", "T", "grid", "block", "tid", "bid", "lin", "blk",
-                 "live", "env", "varying", "nblocks")
+                 "live", "env", "varying", "nblocks", "dynamic_shared")
 
     def __init__(self, interp, op, grid, block, first_block, nblocks):
         self.interp = interp
@@ -117,6 +133,7 @@ class Kernel:
         self.live = np.ones(L, dtype=np.bool_)
         self.env = {}
         self.varying = set()
+        self.dynamic_shared = 0  # bytes of dynamic shared memory per block
 
     # ------------------------------------------------------------ values
 
@@ -178,17 +195,14 @@ class Kernel:
             fail(op, "is not supported inside a GPU kernel by the interpreter")
         args = [self.get(o.value, S) for o in op._operands]
         varying = any(o.value in self.varying for o in op._operands)
-        for a in args:
-            if type(a) is Banked:
-                fail(op, f"is not supported on {a.what} memory inside a GPU kernel by the "
-                         "interpreter (memref.load and memref.store are)")
+        per_thread = any(type(a) in (Banked, LaneViews) for a in args)
+        if per_thread or varying and not all(
+                isinstance(t, _SCALARS) or type(t) is A.VectorType
+                for t in op.operand_types + op.result_types):
+            return self._per_lane(op, S, fn, args)
         if not varying:
             res = self.interp._invoke(fn, op, args)
         else:
-            if not all(isinstance(t, _SCALARS) or type(t) is A.VectorType
-                       for t in op.operand_types + op.result_types):
-                fail(op, "takes values that differ between the threads of a GPU kernel; "
-                         "the interpreter runs only scalar ops on those")
             self.interp.vectorized += 1
             try:
                 res = self.interp._invoke(fn, op, args)
@@ -196,6 +210,42 @@ class Kernel:
                 self.interp.vectorized -= 1
         for r, x in zip(op.results, res):
             self.set(r, x, S)
+
+    def _per_lane(self, op, S, fn, args):
+        """An op on buffers that differ between threads (workgroup/private memory, views
+        at thread-dependent offsets), or on other values that vary but are not scalars:
+        run once per thread, on that thread's values (see [Note: SIMT
+        interpretation])."""
+        lanes = np.arange(self.L) if S is None else S
+        kinds = [(type(a), o.value in self.varying) for a, o in zip(args, op._operands)]
+        outs = []
+        interp = self.interp
+        saved = interp.env
+        try:
+            for j, lane in enumerate(lanes):
+                aj = []
+                for a, (t, var) in zip(args, kinds):
+                    if t is Banked:
+                        aj.append(a.data[a.bank[lane]])
+                    elif t is LaneViews:
+                        aj.append(a.views[lane])
+                    else:
+                        aj.append(a[j] if var else a)
+                # Implementations that read operands from the frame read this thread's.
+                interp.env = {o.value: x for o, x in zip(op._operands, aj)}
+                outs.append(interp._invoke(fn, op, aj))
+        finally:
+            interp.env = saved
+        for i, r in enumerate(op.results):
+            xs = [o[i] for o in outs]
+            if _lane_rank(r.type) is not None:
+                self.set(r, np.stack(xs) if xs else np.empty(0), S)
+            else:
+                old = self.env.get(r)
+                views = old.views if type(old) is LaneViews else [None] * self.L
+                for lane, x in zip(lanes, xs):
+                    views[lane] = x
+                self.env[r] = LaneViews(views)
 
     def run_region(self, region, S, args):
         """Run `region` for threads `S` with entry block arguments `args` (values over
@@ -412,7 +462,7 @@ def _sizes(op, vals, what):
     return tuple(out)
 
 
-def run_kernel(interp, op, region, grid, block, entry_args):
+def run_kernel(interp, op, region, grid, block, entry_args, dynamic_shared=0):
     """Run `region` (a gpu.func body or a gpu.launch body) for every thread of `grid` x
     `block`; `entry_args(kernel)` gives its entry block arguments."""
     T = block[0] * block[1] * block[2]
@@ -420,9 +470,15 @@ def run_kernel(interp, op, region, grid, block, entry_args):
     per_chunk = max(1, MAX_CHUNK_THREADS // T)
     for first in range(0, nb_total, per_chunk):
         k = Kernel(interp, op, grid, block, first, min(per_chunk, nb_total - first))
+        k.dynamic_shared = dynamic_shared
         k.env = dict(interp.env)  # a gpu.launch body sees the host values around it
-        with np.errstate(all="ignore"):
-            k.run_region(region, None, entry_args(k))
+        saved = interp.env
+        interp.env = k.env  # implementations that read operands from the frame see these
+        try:
+            with np.errstate(all="ignore"):
+                k.run_region(region, None, entry_args(k))
+        finally:
+            interp.env = saved
 
 
 def _attributions(k, args, space):
@@ -443,6 +499,16 @@ def _banked(k, t, shape, space):
         return Banked(data, k.blk, t, "workgroup")
     data = fill_uninitialized(np.empty((k.L,) + shape, dtype_of(t)))
     return Banked(data, np.arange(k.L), t, "private")
+
+
+def _dynamic_shared(op, get):
+    v = op.dynamicSharedMemorySize
+    if v is None:
+        return 0
+    n = int(get[id(v)])
+    if n < 0:
+        fail(op, f"dynamic shared memory size must not be negative, got {n}")
+    return n
 
 
 @impl("gpu.launch_func")
@@ -466,7 +532,8 @@ def _launch_func(interp, op, args):
     def entry_args(k):
         return kargs + _attributions(k, entry.args[n:n + nw], "workgroup") + \
             _attributions(k, entry.args[n + nw:], "private")
-    run_kernel(interp, op, fn.regions[0], grid, block, entry_args)
+    run_kernel(interp, op, fn.regions[0], grid, block, entry_args,
+               _dynamic_shared(op, get))
     return [_TOKEN] if op.results else []
 
 
@@ -488,7 +555,8 @@ def _launch(interp, op, args):
         ids = list(k.bid) + list(k.tid)
         return ids + sizes + _attributions(k, entry.args[n:n + nw], "workgroup") + \
             _attributions(k, entry.args[n + nw:], "private")
-    run_kernel(interp, op, op.regions[0], grid, block, entry_args)
+    run_kernel(interp, op, op.regions[0], grid, block, entry_args,
+               _dynamic_shared(op, get))
     return [_TOKEN] if op.results else []
 
 
@@ -535,6 +603,12 @@ def _memset(interp, op, args):
     return _token(op)
 
 
+@impl("gpu.set_default_device", "gpu.host_register", "gpu.host_unregister")
+def _host_noop(interp, op, args):
+    # One device, and host memory the interpreter's kernels read directly.
+    return []
+
+
 # ====================================================================== inside kernels
 
 _SIMT: dict = {}
@@ -558,7 +632,8 @@ for _name in ("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim",
               "gpu.subgroup_size", "gpu.cluster_id", "gpu.cluster_dim",
               "gpu.cluster_block_id", "gpu.cluster_dim_blocks", "gpu.barrier",
               "gpu.shuffle", "gpu.rotate", "gpu.subgroup_reduce", "gpu.all_reduce",
-              "gpu.printf"):
+              "gpu.printf", "gpu.subgroup_broadcast", "gpu.ballot",
+              "gpu.dynamic_shared_memory"):
     impl(_name)(_outside)
 
 
@@ -804,6 +879,63 @@ def _printf(k, op, S):
     sys.stdout.flush()
 
 
+def _warp_keys(k, lanes):
+    """(warp index of each lane over the chunk, lane within its warp)."""
+    lane = k.lin[lanes] % SUBGROUP_SIZE
+    return k.blk[lanes] * k.T + (k.lin[lanes] - lane), lane
+
+
+@simt("gpu.subgroup_broadcast")
+def _subgroup_broadcast(k, op, S):
+    v = op._operands[0].value
+    lanes = np.arange(k.L) if S is None else S
+    full = k.env[v]
+    if v not in k.varying:
+        k.set(op.results[0], full, S)
+        return
+    warp, lane = _warp_keys(k, lanes)
+    if op.properties["broadcast_type"].value == "first_active_lane":
+        src = np.empty(len(lanes), np.int64)
+        order = np.lexsort((lane, warp))
+        ws = warp[order]
+        starts = np.r_[True, ws[1:] != ws[:-1]]
+        first = lanes[order][starts]
+        src[order] = first[np.cumsum(starts) - 1]
+    else:
+        want = np.broadcast_to(np.asarray(k.get(op._operands[1].value, S), np.int64),
+                               (len(lanes),))
+        if ((want < 0) | (want >= SUBGROUP_SIZE)).any():
+            fail(op, f"lane {int(want[(want < 0) | (want >= SUBGROUP_SIZE)][0])} is not a "
+                     f"lane of a subgroup of {SUBGROUP_SIZE}")
+        src = lanes - lane + want
+        if ((k.lin[lanes] - lane + want) >= k.T).any():
+            fail(op, "reads a lane past the end of its block")
+    k.set(op.results[0], full[src], S)
+
+
+@simt("gpu.ballot")
+def _ballot(k, op, S):
+    lanes = np.arange(k.L) if S is None else S
+    pred = np.broadcast_to(np.asarray(k.get(op._operands[0].value, S), np.bool_),
+                           (len(lanes),))
+    warp, lane = _warp_keys(k, lanes)
+    bits = np.where(pred, np.left_shift(np.uint64(1), lane.astype(np.uint64)),
+                    np.uint64(0))
+    uniq, inv = np.unique(warp, return_inverse=True)
+    acc = np.zeros(len(uniq), np.uint64)
+    np.bitwise_or.at(acc, inv, bits)
+    t = op.results[0].type
+    k.set(op.results[0], wrap(acc[inv].astype(np.int64) if t.width <= 32 else acc[inv], t),
+          S)
+
+
+@simt("gpu.dynamic_shared_memory")
+def _dynamic_shared_memory(k, op, S):
+    t = op.results[0].type
+    data = np.zeros((k.nblocks, k.dynamic_shared), np.int8)
+    k.set(op.results[0], Banked(data, k.blk, t, "workgroup"), S)
+
+
 # ---------------------------------------------------------------- memory
 
 def _address(k, op, mem, idx_vals, S, write):
@@ -837,6 +969,8 @@ def _address(k, op, mem, idx_vals, S, write):
 @simt("memref.load")
 def _load(k, op, S):
     mem = k.get(op._operands[0].value, S)
+    if type(mem) is LaneViews:
+        return k._per_lane(op, S, IMPLS[op.name], [k.get(o.value, S) for o in op._operands])
     idx_vals = [k.get(o.value, S) for o in op._operands[1:]]
     data, idx = _address(k, op, mem, idx_vals, S, False)
     if all(np.ndim(i) == 0 for i in idx):
@@ -850,6 +984,8 @@ def _load(k, op, S):
 def _store(k, op, S):
     val = k.get(op._operands[0].value, S)
     mem = k.get(op._operands[1].value, S)
+    if type(mem) is LaneViews:
+        return k._per_lane(op, S, IMPLS[op.name], [k.get(o.value, S) for o in op._operands])
     idx_vals = [k.get(o.value, S) for o in op._operands[2:]]
     data, idx = _address(k, op, mem, idx_vals, S, True)
     if all(np.ndim(i) == 0 for i in idx) and np.ndim(val) == 0:
@@ -858,6 +994,20 @@ def _store(k, op, S):
     n = k.n(S)
     idx = tuple(np.broadcast_to(i, (n,)) for i in idx)
     data[idx] = np.broadcast_to(np.asarray(val), (n,))
+
+
+@simt("vector.load", "vector.store", "vector.maskedload", "vector.maskedstore",
+      "vector.transfer_read", "vector.transfer_write")
+def _vector_memory(k, op, S):
+    """Vector loads and stores: once for all threads when the buffer and indices are
+    uniform, else thread by thread (each thread's own indices and buffer)."""
+    fn = IMPLS[op.name]
+    args = [k.get(o.value, S) for o in op._operands]
+    if any(o.value in k.varying for o in op._operands) or \
+            any(type(a) in (Banked, LaneViews) for a in args):
+        return k._per_lane(op, S, fn, args)
+    for r, x in zip(op.results, k.interp._invoke(fn, op, args)):
+        k.set(r, x, S)
 
 
 @simt("memref.alloc", "memref.alloca")
@@ -1028,6 +1178,66 @@ def _while(k, op, S):
         vals = _merge(k, vals, vals_new, active, n)
     for r, x in zip(op.results, results or []):
         k.set(r, x, S)
+
+
+@simt("scf.parallel")
+def _parallel(k, op, S):
+    """A parallel loop inside a kernel: every thread walks its iteration space (uniform
+    bounds), in order, with the reductions folded in that order."""
+    n = len(op.regions[0].blocks[0].args)
+    vals = [k.get(o.value, S) for o in op._operands]
+    if any(np.ndim(v) for v in vals[:3 * n]):
+        fail(op, "bounds that differ between threads are not supported by the interpreter")
+    lbs, ubs, steps = (_ints_of(vals[i * n:(i + 1) * n]) for i in range(3))
+    if any(st <= 0 for st in steps):
+        fail(op, f"step must be positive, got {steps} (undefined behaviour)")
+    accs = vals[3 * n:]
+    body = op.regions[0]
+    reduce_op = body.blocks[0].last
+    for point in itertools.product(*(range(lb, ub, st) for lb, ub, st in
+                                     zip(lbs, ubs, steps))):
+        got = k.run_region(body, S, [np.int64(i) for i in point])
+        for j, v in enumerate(got):
+            accs[j] = k.run_region(reduce_op.regions[j], S, [accs[j], v])[0]
+    for r, x in zip(op.results, accs):
+        k.set(r, x, S)
+
+
+def _ints_of(xs):
+    return [int(x) for x in xs]
+
+
+# Atomic kinds that NumPy applies at repeated indices in order (ufunc.at).
+_ATOMIC_UFUNCS = {"addf": np.add, "addi": np.add, "maximumf": np.maximum,
+                  "minimumf": np.minimum, "maxnumf": np.fmax, "minnumf": np.fmin,
+                  "maxs": np.maximum, "mins": np.minimum, "andi": np.bitwise_and,
+                  "ori": np.bitwise_or, "xori": np.bitwise_xor}
+
+
+@simt("memref.atomic_rmw")
+def _atomic_rmw(k, op, S):
+    """Atomics from many threads: one ufunc.at when the old values are not used (the
+    threads' updates all land, in thread order), else thread by thread."""
+    from ..dialects import memref as M
+    args = [k.get(o.value, S) for o in op._operands]
+    kind = M.ATOMIC_RMW_KINDS[op.properties["kind"].value]
+    fn = _ATOMIC_UFUNCS.get(kind)
+    mem = args[1]
+    if fn is None or op.results[0].first_use is not None or type(mem) is LaneViews:
+        return k._per_lane(op, S, IMPLS[op.name], args)
+    data, idx = _address(k, op, mem, args[2:], S, True)
+    n = k.n(S)
+    idx = tuple(np.broadcast_to(i, (n,)) for i in idx)
+    val = np.broadcast_to(np.asarray(args[0]), (n,))
+    t = op._operands[0].value.type
+    if kind == "addi":
+        wide = data[idx].astype(np.int64)
+        acc = np.zeros(data.shape, np.int64)
+        np.add.at(acc, idx, val.astype(np.int64))
+        data[idx] = wrap(wide + acc[idx], t)
+    else:
+        fn.at(data, idx, val.astype(data.dtype))
+    k.set(op.results[0], np.zeros(n, data.dtype), S)  # unused (see above)
 
 
 @simt("scf.execute_region")

@@ -528,3 +528,109 @@ func.func @main() -> index {
 """
     with pytest.raises(InterpreterError, match="only inside a GPU kernel"):
         run(text, "main")
+
+
+SUBVIEWS = """
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // Each thread takes a subview of 4 elements at its own offset (of global and of
+    // shared memory) and works through it.
+    gpu.func @k(%x: memref<64xf32>, %y: memref<64xf32>)
+        workgroup(%buf: memref<64xf32, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %t = gpu.thread_id x
+      %o = arith.muli %t, %c4 : index
+      %xs = memref.subview %x[%o] [4] [1] : memref<64xf32> to memref<4xf32, strided<[1], offset: ?>>
+      %bs = memref.subview %buf[%o] [4] [1] : memref<64xf32, #gpu.address_space<workgroup>> to memref<4xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      scf.for %i = %c0 to %c4 step %c1 {
+        %v = memref.load %xs[%i] : memref<4xf32, strided<[1], offset: ?>>
+        %w = arith.addf %v, %v : f32
+        memref.store %w, %bs[%i] : memref<4xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+      %c63 = arith.constant 63 : index
+      %r = arith.subi %c63, %o : index
+      %e = memref.load %buf[%r] : memref<64xf32, #gpu.address_space<workgroup>>
+      memref.store %e, %y[%o] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<64xf32>, %y: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1)
+        args(%x : memref<64xf32>, %y : memref<64xf32>)
+    return
+  }
+}
+"""
+
+
+def test_subviews_at_thread_offsets_of_global_and_shared_memory():
+    x = np.arange(64, dtype=np.float32)
+    y = np.full(64, -1, np.float32)
+    run(SUBVIEWS, "main", x, y)
+    o = np.arange(16) * 4
+    np.testing.assert_array_equal(y[o], 2 * x[63 - o])
+    mask = np.ones(64, bool)
+    mask[o] = False
+    assert (y[mask] == -1).all()
+
+
+ATOMICS_AND_PARALLEL = """
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // Every thread adds its value into one of 4 bins (atomics from many threads land
+    // on the same addresses), and sums 0..7 of a row with an scf.parallel reduction.
+    gpu.func @k(%x: memref<?xf32>, %bins: memref<4xf32>, %ibins: memref<4xi32>,
+                %m: memref<64x8xf32>, %rows: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %zero = arith.constant 0.0 : f32
+      %i = gpu.global_id x
+      %b = arith.remui %i, %c4 : index
+      %v = memref.load %x[%i] : memref<?xf32>
+      %old = memref.atomic_rmw addf %v, %bins[%b] : (f32, memref<4xf32>) -> f32
+      %one = arith.constant 1 : i32
+      %o2 = memref.atomic_rmw addi %one, %ibins[%b] : (i32, memref<4xi32>) -> i32
+      %t = gpu.thread_id x
+      %s = scf.parallel (%j) = (%c0) to (%c8) step (%c1) init (%zero) -> f32 {
+        %e = memref.load %m[%t, %j] : memref<64x8xf32>
+        scf.reduce(%e : f32) {
+        ^bb0(%l: f32, %r: f32):
+          %a = arith.addf %l, %r : f32
+          scf.reduce.return %a : f32
+        }
+      }
+      memref.store %s, %rows[%t] : memref<64xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<?xf32>, %bins: memref<4xf32>, %ibins: memref<4xi32>,
+                  %m: memref<64x8xf32>, %rows: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1)
+        args(%x : memref<?xf32>, %bins : memref<4xf32>, %ibins : memref<4xi32>,
+             %m : memref<64x8xf32>, %rows : memref<64xf32>)
+    return
+  }
+}
+"""
+
+
+def test_atomics_from_many_threads_and_parallel_loops_in_kernels():
+    x = np.arange(64, dtype=np.float32)
+    bins = np.zeros(4, np.float32)
+    ibins = np.zeros(4, np.int32)
+    m = np.random.default_rng(7).standard_normal((64, 8)).astype(np.float32)
+    rows = np.zeros(64, np.float32)
+    run(ATOMICS_AND_PARALLEL, "main", x, bins, ibins, m, rows)
+    np.testing.assert_array_equal(bins, x.reshape(16, 4).sum(axis=0))
+    np.testing.assert_array_equal(ibins, [16] * 4)
+    np.testing.assert_allclose(rows, m.sum(axis=1), rtol=1e-5, atol=1e-6)

@@ -250,3 +250,26 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+func.func @async_wait_unnamed() {
+  // expected-error@+1 {{custom op 'gpu.wait' needs to be named when marked 'async'}}
+  gpu.wait async
+  return
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    llvm.func @lowered(%arg0: !llvm.ptr) {
+      llvm.return
+    }
+  }
+  func.func @lowered_kernel_needs_attribute(%n : index, %m : memref<4xf32>) {
+    // expected-error@+1 {{kernel function is missing the 'gpu.kernel' attribute}}
+    gpu.launch_func @kernels::@lowered blocks in (%n, %n, %n) threads in (%n, %n, %n) args(%m : memref<4xf32>)
+    return
+  }
+}
