@@ -577,6 +577,8 @@ HOST_OPS = frozenset({
     "arith.maximumf", "arith.minimumf", "arith.extf", "arith.truncf", "arith.sitofp",
     "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.cmpf", "math.floor",
     "math.ceil", "math.round", "math.roundeven", "math.trunc", "math.absf", "math.sqrt",
+    "math.exp", "math.exp2", "math.expm1", "math.log", "math.log2", "math.log10",
+    "math.log1p", "math.powf",
     "cf.assert", "gpu.launch", "gpu.launch_func", "func.return",
     # (mapped to blocks and threads by the passes after this one)
     "scf.parallel"})

@@ -422,3 +422,20 @@ def test_empty_static_loop_launches_nothing():
     build_pipeline(",".join(GPU_PIPELINE)).run(m)
     plan = build_plan(next(o for o in m.regions[0].ops if o.name == "func.func"), m)
     assert plan.launches() == []
+
+
+def test_plan_host_float_math():
+    text = """
+    func.func @f(%x: f32, %y: f32) -> (f32, f32, i1) {
+      %l = math.log1p %x : f32
+      %p = math.powf %x, %y : f32
+      %z = arith.constant 0.0 : f32
+      %q = arith.divf %x, %z : f32
+      %inf = arith.cmpf oeq, %q, %q : f32
+      return %l, %p, %inf : f32, f32, i1
+    }"""
+    m = parse_source(text, default_context(), "m.mlir")
+    plan = build_plan(next(o for o in m.regions[0].ops if o.name == "func.func"), m)
+    l, p, eq = plan.run(_HostOnly(), [3.0, 0.5])
+    assert l == pytest.approx(np.log1p(np.float32(3.0)), rel=1e-6)
+    assert p == pytest.approx(np.sqrt(np.float32(3.0)), rel=1e-6) and eq

@@ -268,7 +268,19 @@ _FLOAT_OPS = {
     "arith.minimumf": lambda a, b: a if a != a or a < b else b,
     "math.floor": math.floor, "math.ceil": math.ceil, "math.trunc": math.trunc,
     "math.absf": abs, "math.round": lambda a: math.copysign(math.floor(abs(a) + 0.5), a),
-    "math.roundeven": round}
+    "math.roundeven": round,
+    # (host scalars: sizes computed in floating point, e.g. mel filter banks)
+    "math.exp": lambda a: _real(np.exp, a), "math.exp2": lambda a: _real(np.exp2, a),
+    "math.expm1": lambda a: _real(np.expm1, a), "math.log": lambda a: _real(np.log, a),
+    "math.log2": lambda a: _real(np.log2, a), "math.log10": lambda a: _real(np.log10, a),
+    "math.log1p": lambda a: _real(np.log1p, a),
+    "math.powf": lambda a, b: _real(np.power, a, b)}
+
+
+def _real(f, *a):
+    """A NumPy float64 function on host scalars: IEEE results (inf, NaN), no warnings."""
+    with np.errstate(all="ignore"):
+        return float(f(*(np.float64(x) for x in a)))
 # fcmp predicates (false oeq ogt oge olt ole one ord ueq ugt uge ult ule une uno true)
 _CMPF = [lambda a, b: False, lambda a, b: a == b, lambda a, b: a > b,
          lambda a, b: a >= b, lambda a, b: a < b, lambda a, b: a <= b,
