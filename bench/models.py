@@ -1,5 +1,8 @@
 """Benchmark: model latency of Strata's compiled CPU code vs onnxruntime and PyTorch eager.
 
+(`--target cuda`: Strata on the GPU against PyTorch eager on the same GPU, onnxruntime
+on the CPU as the reference of the outputs; a first form of issue 19's benchmark.)
+
     python bench/models.py [--models mlp1,mlp64,resnet18,minilm] [--repeat 30]
                            [--rounds 5] [--threads 2] [--no-torch] [--no-ort] [--tune]
 
@@ -220,7 +223,7 @@ def main(argv=None):
             static = strata.compile(_static_copy(path, inputs), target=args.target)
             peak = static.timings.get("peak_buffer_bytes", float("nan"))
             values = list(inputs.values())
-            y = f(*values)[0]
+            y = np.asarray(f(*values)[0])   # (the cuda target's outputs: on the device)
             row = {"model": name, "compile_s": compile_s, "peak_mb": peak / 2**20}
             peers = {"strata": lambda: f(*values)}
             if untuned is not None:
@@ -237,7 +240,14 @@ def main(argv=None):
                 ref = sess.run(None, feed)[0]
                 peers["ort"] = lambda: sess.run(None, feed)
                 row["diff"] = float(np.max(np.abs(y.astype(np.float64) - ref)))
-            if not args.no_torch:
+            if not args.no_torch and args.target == "cuda":
+                # PyTorch eager on the same GPU (TF32 off), synchronized like Strata's call
+                torch.backends.cuda.matmul.allow_tf32 = False
+                torch.backends.cudnn.allow_tf32 = False
+                gmod = module.cuda()
+                targs = tuple(torch.from_numpy(v).cuda() for v in values)
+                peers["torch"] = lambda: (gmod(*targs), torch.cuda.synchronize())
+            elif not args.no_torch:
                 targs = tuple(torch.from_numpy(v) for v in values)
                 peers["torch"] = lambda: module(*targs)
             with torch.inference_mode():

@@ -15,7 +15,9 @@ imported without a copy), or Python numbers and lists (converted); see the runti
 array (or DLPack object) of exactly the dtype and shape of its input, dynamic dims of one
 ONNX dim param agreeing, checked with tuples worked out once (`_prepare_calls`). Anything
 else takes `bind`, the one slow path, which converts what it can and raises InputError
-naming the input otherwise; both targets share it. Outputs are NumPy arrays the caller
+naming the input otherwise; every target shares it. A target with `device_inputs` (cuda)
+also takes arrays on the GPU (`__cuda_array_interface__`: a torch CUDA tensor), checked
+by shape and dtype and passed on without a copy. Outputs are NumPy arrays the caller
 owns: the cpu target's own their malloc'd buffers and go to PyTorch without a copy with
 `torch.from_dlpack(y)`.
 
@@ -24,7 +26,7 @@ A target is a `Target`: a name, the pass pipeline that brings a module to what t
 target executes, and `load(module, function) -> callable(*values) -> list`. TARGETS is
 the one registry of them (`register_target` adds one). "interpret" runs the module with
 the NumPy reference interpreter after lowering ONNX to linalg; "cpu" (native code) comes
-with the CPU backend.
+with the CPU backend, "cuda" (NVIDIA GPUs) with backends/cuda.
 """
 from __future__ import annotations
 
@@ -61,13 +63,24 @@ class Target:
         `instrumentation`; phase times in seconds into the `timings` dict)."""
         raise NotImplementedError
 
+    # The constructor's keyword arguments `with_options` may change (kept as attributes
+    # of the same names); none by default.
+    OPTIONS: tuple = ()
+
     def with_options(self, **options) -> "Target":
         """This target with `options` (the extra keyword arguments of strata.compile,
-        e.g. the cpu target's num_threads)."""
-        if options:
+        e.g. the cpu target's num_threads): a new one of its class, its other OPTIONS
+        as they are."""
+        unknown = sorted(set(options) - set(self.OPTIONS))
+        if unknown:
+            known = f" (options: {', '.join(self.OPTIONS)})" if self.OPTIONS else ""
             raise StrataError(f"target '{self.name}' has no option "
-                              f"{', '.join(map(repr, options))}")
-        return self
+                              f"{', '.join(map(repr, unknown))}{known}")
+        if not options:
+            return self
+        kw = {k: getattr(self, k) for k in self.OPTIONS}
+        kw.update(options)
+        return type(self)(**kw)
 
 
 class InterpretTarget(Target):
@@ -99,7 +112,9 @@ def register_target(target: Target) -> Target:
 register_target(InterpretTarget())
 
 # Targets defined above this module (backends), by the module whose import registers them.
-_LAZY_TARGETS = {"cpu": "strata.backends.cpu.target"}
+_LAZY_TARGETS = {"cpu": "strata.backends.cpu.target",
+                 "cuda": "strata.backends.cuda.target",
+                 "cuda-interpret": "strata.backends.cuda.target"}
 
 
 def get_target(name: str) -> Target:
@@ -375,18 +390,28 @@ class CompiledModel:
         if missing:
             raise InputError(f"@{self.function} takes {plural(n, 'input')}; missing: "
                              f"{', '.join(missing)}")
-        out = []
+        out, shapes = [], []
+        device = getattr(self._target, "device_inputs", False)
         for i, t in enumerate(self.input_types):
             what = f"input #{i} ('{names[i]}')"
+            v = vals[i]
             try:
-                out.append(check_value(_input_value(vals[i], t, what), t, what,
-                                       given=vals[i]))
+                if device and hasattr(v, "__cuda_array_interface__"):
+                    # on the GPU: checked by its shape and dtype, passed on as it is
+                    # (the target takes it without a copy; see [Note: the call path])
+                    shadow = _device_shadow(v, what)
+                    check_value(shadow, t, what, given=v)
+                    out.append(v)
+                    shapes.append(shadow.shape)
+                    continue
+                out.append(check_value(_input_value(v, t, what), t, what, given=v))
+                shapes.append(np.shape(out[-1]))
             except ValueMismatch as e:
                 raise InputError(str(e)) from None
         for param, members in self._dim_groups:
-            sizes = {np.shape(out[i])[d] for i, d in members}
+            sizes = {shapes[i][d] for i, d in members}
             if len(sizes) > 1:
-                where = ", ".join(f"'{names[i]}' dim {d} = {np.shape(out[i])[d]}"
+                where = ", ".join(f"'{names[i]}' dim {d} = {shapes[i][d]}"
                                   for i, d in members)
                 raise InputError(f"inputs disagree on dynamic dim '{param}': {where}")
         return out
@@ -472,6 +497,18 @@ def _input_value(v, t, what):
     if d is not None and not isinstance(t, A.NoneType):
         return as_array(v, d, what)  # (None: an InputError saying so)
     return as_array(v, None, what) if hasattr(v, "__dlpack__") else v
+
+
+def _device_shadow(v, what):
+    """A memory-less array of the shape and dtype of `v`, an array on the GPU (its
+    `__cuda_array_interface__`), for the input checks."""
+    cai = v.__cuda_array_interface__
+    try:
+        dtype = np.dtype(cai["typestr"])
+        shape = tuple(int(d) for d in cai["shape"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise InputError(f"{what}: unreadable __cuda_array_interface__ ({e})") from None
+    return np.broadcast_to(np.empty((), dtype), shape)
 
 
 def _input_spec(t, input_spec):

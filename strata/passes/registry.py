@@ -56,6 +56,12 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
              "convert-arith-to-llvm", "convert-math-to-llvm", "convert-index-to-llvm",
              "convert-cf-to-llvm", "finalize-memref-to-llvm", "convert-func-to-llvm",
              "reconcile-unrealized-casts", "convert-to-llvm")},
+         **{name: "strata.conversion.scf_to_gpu" for name in (
+             "strata-gpu-rows-to-warps", "strata-gpu-linearize-parallel-loops",
+             "gpu-map-parallel-loops",
+             "convert-parallel-loops-to-gpu", "strata-gpu-launch-sequential")},
+         "gpu-kernel-outlining": "strata.transforms.gpu_kernel_outlining",
+         "convert-gpu-to-nvvm": "strata.conversion.gpu_to_nvvm",
          "arith-emulate-unsupported-floats": "strata.transforms.arith",
          "arith-expand": "strata.transforms.arith",
          "strata-math-polynomial-approximation": "strata.transforms.math"}

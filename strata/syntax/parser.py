@@ -485,6 +485,9 @@ class Parser(AttrParser):
         if k == STRING:
             op = self._parse_generic_op()
         elif k == BARE and not _INT_TYPE_TOKEN(self.tok):  # `i32` is a type token
+            # How many results the text binds (OpAsmParser::getNumResults), for custom
+            # parsers whose syntax depends on it (`gpu.wait async` must be named).
+            self.num_bound_results = sum(c for _, c, _ in results) if results else 0
             op = self._parse_custom_op()
         else:
             if results is not None:

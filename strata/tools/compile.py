@@ -5,6 +5,8 @@
     strata compile model.onnx -o model.ll --emit=llvm     # the LLVM IR only
     strata compile model.onnx -o model.mlir --emit=mlir   # the llvm-dialect module
     strata compile model.onnx -o model.so --tune          # kernel tiles measured here
+    strata compile model.onnx --target cuda --cuda-arch sm_80 --emit=ptx -o kernels/
+                                  # kernels/<gpu.module>.ptx, no GPU needed
 
 `--tune` times a few tile sizes and thread splits for every matrix product and
 convolution of the model on this machine (a progress bar on stderr) instead of taking
@@ -18,15 +20,20 @@ from __future__ import annotations
 
 import sys
 
-from .run import add_ir_arguments
+from .run import add_cuda_arguments, add_ir_arguments
 
 
 def add_arguments(p) -> None:
     p.add_argument("model", help="an .onnx or .mlir file")
     p.add_argument("-o", "--output", required=True, help="the file to write")
-    p.add_argument("--emit", choices=("library", "llvm", "mlir", "asm"), default="library",
+    p.add_argument("--emit", choices=("library", "llvm", "mlir", "asm", "ptx"),
+                   default="library",
                    help="what to write: a shared library (default), LLVM IR, the llvm "
-                        "dialect module, or assembly")
+                        "dialect module, or assembly; with --target cuda: ptx (a folder "
+                        "of <gpu.module>.ptx files) or mlir (the lowered module)")
+    p.add_argument("--target", choices=("cpu", "cuda"), default="cpu",
+                   help="the target to compile for (default cpu)")
+    add_cuda_arguments(p)
     p.add_argument("--header", default=None,
                    help="the C header to write (default: the output with .h)")
     p.add_argument("--function", default=None, help="the entry function (default @main, or "
@@ -61,6 +68,12 @@ def _run(args) -> int:
     inst = CompileInstrumentation(args.print_ir_after_all, args.dump_dir) \
         if args.print_ir_after_all or args.dump_dir else None
     try:
+        if args.target == "cuda":
+            return _run_cuda(args, inst)
+        if args.cuda_arch is not None:
+            raise strata.StrataError("--cuda-arch needs --target cuda")
+        if args.emit == "ptx":
+            raise strata.StrataError("--emit=ptx needs --target cuda")
         if args.emit == "library":
             from ..backends.cpu.aot import build_shared_library
             info = build_shared_library(args.model, args.output, args.function, args.header,
@@ -96,3 +109,28 @@ def _run(args) -> int:
     except OSError as e:
         print(f"strata compile: error: {e}", file=sys.stderr)
         return 1
+
+
+def _run_cuda(args, inst) -> int:
+    """`strata compile --target cuda`: PTX (or the lowered module) without a GPU."""
+    import os
+
+    from ..backends.cuda.target import compile_ahead
+    if args.emit not in ("ptx", "mlir"):
+        from ..errors import StrataError
+        raise StrataError(f"--target cuda writes --emit=ptx or --emit=mlir (a host library "
+                          f"for the cuda target is not built yet), not --emit={args.emit}")
+    program = compile_ahead(args.model, args.function, inst, arch=args.cuda_arch,
+                            opt_level=args.opt_level)
+    if args.emit == "mlir":
+        from ..syntax.printer import print_op
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(print_op(program.module) + "\n")
+        print(f"wrote {args.output}")
+        return 0
+    os.makedirs(args.output, exist_ok=True)
+    for name, text in program.ptx.items():
+        with open(os.path.join(args.output, f"{name}.ptx"), "w", encoding="utf-8") as f:
+            f.write(text)
+    print(f"wrote {len(program.ptx)} PTX file(s) for {program.arch} in {args.output}")
+    return 0

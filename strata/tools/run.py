@@ -2,6 +2,7 @@
 
     strata run model.onnx --input X=x.npy                    # native code (--target=cpu)
     strata run model.onnx --interpret --input X=x.npy        # --target=interpret
+    strata run model.onnx --target cuda --input X=x.npy      # on an NVIDIA GPU
     strata run model.mlir --interpret --function f --input a.npy --input b.npy \
         --output-dir out/            # writes out/<output name>.npy instead of printing
 
@@ -20,7 +21,9 @@ def add_arguments(p) -> None:
     p.add_argument("--interpret", dest="target", action="store_const", const="interpret",
                    help="run with the NumPy reference interpreter (--target=interpret)")
     p.add_argument("--target", default=None,
-                   help="the compilation target (default: strata.compile's default)")
+                   help="the compilation target: cpu, cuda or interpret (default: "
+                        "strata.compile's default)")
+    add_cuda_arguments(p)
     p.add_argument("--function", default=None, help="the function to run (default @main, "
                                                     "or the only function)")
     p.add_argument("--input", action="append", default=[], metavar="[NAME=]FILE.npy",
@@ -33,6 +36,22 @@ def add_arguments(p) -> None:
                    help="compile the model even if the compiled-model cache has it, and "
                         "do not keep it there (see `strata cache`)")
     add_ir_arguments(p)
+
+
+def add_cuda_arguments(p) -> None:
+    """--cuda-arch (shared with `strata compile`)."""
+    p.add_argument("--cuda-arch", default=None, metavar="sm_XY",
+                   help="with --target cuda: the GPU architecture to write PTX for (sm_80, "
+                        "sm_90...; default: the device's, else sm_90)")
+
+
+def cuda_options(args) -> dict:
+    """The target options the cuda flags ask for (none for other targets)."""
+    if getattr(args, "cuda_arch", None) is None:
+        return {}
+    if args.target != "cuda":
+        raise _UsageError("--cuda-arch needs --target cuda")
+    return {"cuda_arch": args.cuda_arch}
 
 
 def add_ir_arguments(p) -> None:
@@ -86,7 +105,8 @@ def run(args) -> int:
                            function=args.function, pipeline=args.pipeline,
                            print_ir_after_all=args.print_ir_after_all,
                            dump_dir=args.dump_dir, progress=False if args.quiet else None,
-                           cache=False if args.no_cache else None)
+                           cache=False if args.no_cache else None,
+                           **cuda_options(args))
         with np.errstate(all="ignore"):
             outputs = f(*positional, **named)
     except (strata.StrataError, _UsageError) as e:
@@ -102,10 +122,13 @@ def run(args) -> int:
         if args.output_dir:
             os.makedirs(args.output_dir, exist_ok=True)
             path = os.path.join(args.output_dir, _safe_name(name, i) + ".npy")
-            np.save(path, np.asarray(value))
+            np.save(path, value.numpy() if hasattr(value, "__cuda_array_interface__")
+                    else np.asarray(value))
             print(f"{name}: {_describe(value)} -> {path}")
         else:
             print(f"{name}: {_describe(value)}")
+            if hasattr(value, "numpy") and hasattr(value, "__cuda_array_interface__"):
+                value = value.numpy()   # a cuda target's output, on the device
             print(np.array2string(np.asarray(value), threshold=200) if value is not None
                   and not isinstance(value, list) else repr(value))
     return 0

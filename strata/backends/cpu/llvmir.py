@@ -36,7 +36,7 @@ from ...ir import attributes as A
 from ...ir.dense import BLOBS, DenseElementsAttr, DenseResourceElementsAttr
 from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 
-__all__ = ["translate_to_llvmir", "TranslationError"]
+__all__ = ["translate_to_llvmir", "TranslationError", "register_op_translation"]
 
 TranslationError = DiagnosticError
 
@@ -355,8 +355,11 @@ class _Translator:
         value = p.get("value")
         region = op.regions[0]
         has_init = value is not None or bool(region.blocks)
+        # Without an initializer, a global of internal (or other non-external) linkage
+        # is defined as undef, as upstream's translation does (GPU shared memory).
+        undef = not has_init and lk not in ("external", "extern_weak")
         words = [name, "="]
-        if not has_init:
+        if not has_init and not undef:
             words.append("extern_weak" if lk == "extern_weak" else "external")
         elif lk != "external":
             words.append(lk)
@@ -377,7 +380,9 @@ class _Translator:
             words.append("externally_initialized")
         words.append("constant" if "constant" in p else "global")
         try:
-            if not has_init:
+            if undef:
+                words.append(f"{self.ty(t)} undef")
+            elif not has_init:
                 words.append(self.ty(t))
             elif value is not None:
                 words.append(self._global_value(value, t, op))
@@ -475,6 +480,9 @@ class _Translator:
         cc = p.get("CConv")
         if cc is not None and cc.value != "ccc":
             words.append(_cconv(cc.value))
+        elif "nvvm.kernel" in f._attrs:
+            # a GPU kernel (convert-gpu-to-nvvm): LLVM 22 says so by calling convention
+            words.append("ptx_kernel")
         try:
             res_attrs = p.get("res_attrs")
             ret = self.ty(ft.result)
@@ -612,7 +620,7 @@ class _Translator:
                     continue
                 h = handlers.get(type(op))
                 if h is None:
-                    _fail(op, f"'{op.name}' op cannot be translated to LLVM IR")
+                    h = _dialect_handler(op)
                 try:
                     s = h(self, op)
                 except ValueError as e:
@@ -633,6 +641,11 @@ class _Translator:
 
     def res(self, op) -> str:
         return self.names[op.results[0]]
+
+    def declare(self, name: str, line: str) -> None:
+        """Add the `declare` line of function `name` (an intrinsic) once."""
+        if name not in self.decls:
+            self.decls[name] = line
 
 
 _CONSTANT_CLASSES = frozenset({O.ConstantOp, O.UndefOp, O.PoisonOp, O.ZeroOp, O.AddressOfOp})
@@ -1048,6 +1061,34 @@ def _intrinsic(tr, op):
 
 def _none(tr, op):
     return None
+
+
+# [Note: dialect translations]
+# Ops of dialects other than llvm that translate to LLVM IR directly (upstream's
+# LLVMTranslationDialectInterface: nvvm's special registers, barriers and shuffles become
+# intrinsic calls) are handled by op name, by a module of the backend that owns the
+# dialect's target, imported on the first such op: it calls `register_op_translation`.
+_DIALECT_TRANSLATIONS = {"nvvm": "strata.backends.cuda.nvvm_llvmir"}
+_NAMED_HANDLERS: dict = {}
+
+
+def register_op_translation(name: str, handler) -> None:
+    """Translate ops named `name` with `handler(translator, op) -> line or None`; the
+    translator's `res(op)`, `tv(value)`, `ty(type)` and `declare(name, line)` help."""
+    _NAMED_HANDLERS[name] = handler
+
+
+def _dialect_handler(op):
+    h = _NAMED_HANDLERS.get(op.name)
+    if h is None:
+        module = _DIALECT_TRANSLATIONS.get(op.name.partition(".")[0])
+        if module is not None:
+            import importlib
+            importlib.import_module(module)
+            h = _NAMED_HANDLERS.get(op.name)
+        if h is None:
+            _fail(op, f"'{op.name}' op cannot be translated to LLVM IR")
+    return h
 
 
 _HANDLERS = {

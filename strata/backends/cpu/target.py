@@ -112,17 +112,8 @@ class CpuTarget(Target):
         self.tune = bool(tune)
         self.tune_time = float(tune_time or 0.0)
 
+    # (strata.compile(model, num_threads=2): Target.with_options)
     OPTIONS = ("opt_level", "verify_each", "num_threads", "parallel", "tune", "tune_time")
-
-    def with_options(self, **options):
-        """This target with other options (strata.compile(model, num_threads=2))."""
-        unknown = sorted(set(options) - set(self.OPTIONS))
-        if unknown:
-            raise StrataError(f"target 'cpu' has no option {', '.join(map(repr, unknown))} "
-                              f"(options: {', '.join(self.OPTIONS)})")
-        kw = {k: getattr(self, k) for k in self.OPTIONS}
-        kw.update(options)
-        return CpuTarget(**kw)
 
     def llvm_pipeline(self) -> tuple:
         if self.parallel:

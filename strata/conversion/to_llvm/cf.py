@@ -134,7 +134,7 @@ class AssertLowering(LLVMPattern):
 
 
 _COND_BR_PROPS = {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [1, 0, 0])}
-_FUNCTIONS = ("func.func", "llvm.func")
+_FUNCTIONS = ("func.func", "llvm.func", "gpu.func")
 
 
 def _function_of(op):
@@ -151,10 +151,8 @@ def _in_chunk(func) -> bool:
 
 
 def _module_body(op):
-    mod = op
-    while mod.parent_op is not None and mod.name != "builtin.module":
-        mod = mod.parent_op
-    return mod.regions[0].blocks[0]
+    from .common import symbol_table_body
+    return symbol_table_body(op)
 
 
 class _Symbols:
@@ -191,11 +189,16 @@ class _Symbols:
         return name
 
 
-def lower_asserts(root, checked_alloc=False) -> int:
+def lower_asserts(root, checked_alloc=False, fail=None) -> int:
     """Lower every cf.assert directly in the body of a function under `root` (a module,
     or an op inside one) as AssertLowering does, without the conversion driver; returns
     how many. `checked_alloc`: the fail blocks also stop the call (see [Note:
-    cf.assert]). See [Note: lowering asserts outside the conversion driver]."""
+    cf.assert]). See [Note: lowering asserts outside the conversion driver]. `fail`:
+    (function name, its !llvm.func type, args(builder, message pointer, assert op) ->
+    argument values) of the call a failed assert makes, instead of strata_assert_fail
+    (GPU kernels call CUDA's __assertfail: conversion/gpu_to_nvvm.py)."""
+    fail_name, fail_type, fail_args = fail or (
+        ASSERT_FAIL, LT.LLVMFunctionType(LT.void, [LT.ptr]), lambda b, ptr, a: [ptr])
     by_block: dict = {}          # block -> its asserts, in order (dict: blocks in order)
     aborts = set()               # the blocks whose fail blocks call strata_guard_abort
     stack = [root]
@@ -226,8 +229,7 @@ def lower_asserts(root, checked_alloc=False) -> int:
         for a in asserts:
             messages[a] = symbols.message_global(builder, body, a)
             if not declared:
-                lookup_or_declare(builder, a, ASSERT_FAIL,
-                                  LT.LLVMFunctionType(LT.void, [LT.ptr]), symbols.declared)
+                lookup_or_declare(builder, a, fail_name, fail_type, symbols.declared)
                 declared = True
             if block in aborts and not abort_declared:
                 lookup_or_declare(builder, a, GUARD_ABORT, LT.LLVMFunctionType(LT.void, []),
@@ -250,7 +252,7 @@ def lower_asserts(root, checked_alloc=False) -> int:
             b = LLVMBuilder(Builder.at_end(fail), a.loc)
             ptr = b.create("llvm.mlir.addressof", [], [LT.ptr],
                            {"global_name": A.SymbolRefAttr(messages[a])}).results[0]
-            b.call(ASSERT_FAIL, [ptr])
+            b.call(fail_name, fail_args(b, ptr, a))
             if abort:
                 b.call(GUARD_ABORT, [])
             b.create("llvm.br", [], [], successors=[cont])

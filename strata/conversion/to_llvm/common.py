@@ -10,7 +10,7 @@ from .builder import LLVMBuilder
 from .type_converter import LLVMTypeConverter
 
 __all__ = ["LLVMPattern", "llvm_target", "run_llvm_conversion", "fastmath_of",
-           "overflow_of", "lookup_or_declare"]
+           "overflow_of", "lookup_or_declare", "symbol_table_body"]
 
 
 class LLVMPattern(ConversionPattern):
@@ -78,13 +78,24 @@ def overflow_of(op):
 # ---------------------------------------------------------------- symbols
 
 
+# Ops whose body holds the functions and globals a lowering declares (upstream: the
+# nearest op with the SymbolTable trait): a GPU kernel's helpers go into its gpu.module.
+SYMBOL_TABLE_OPS = ("builtin.module", "gpu.module")
+
+
+def symbol_table_body(op):
+    """The body block of the module around `op` (or `op` itself, a module) that its
+    declarations go into: the nearest builtin.module or gpu.module."""
+    mod = op
+    while mod.parent_op is not None and mod.name not in SYMBOL_TABLE_OPS:
+        mod = mod.parent_op
+    return mod.regions[0].blocks[0]
+
+
 def lookup_or_declare(rewriter, anchor, name, ftype, cache=None):
     """The llvm.func `name` of the module around `anchor`, declared (`llvm.func @name(...)`
     at the start of the module) if absent; as upstream's lookupOrCreateFn."""
-    mod = anchor
-    while mod.parent_op is not None and mod.name != "builtin.module":
-        mod = mod.parent_op
-    body = mod.regions[0].blocks[0]
+    body = symbol_table_body(anchor)
     # the last answer per module and name while it is still there (a model's entry
     # function calls malloc and free hundreds of times): `cache`, a dict per conversion
     key = (id(body), name)

@@ -19,7 +19,8 @@ from ...ir import attributes as A
 from ...ir.builder import Builder, InsertionPoint
 from ...passes.pass_manager import Pass
 from .builder import LLVMBuilder, llvm_op
-from .common import LLVMPattern, fastmath_of, lookup_or_declare, run_llvm_conversion
+from .common import (LLVMPattern, fastmath_of, lookup_or_declare, run_llvm_conversion,
+                     symbol_table_body)
 from .type_converter import LLVMTypeConverter
 
 __all__ = ["ConvertMathToLLVM", "math_patterns", "LIBM"]
@@ -136,10 +137,7 @@ def _ipowi_function(rewriter, op, t):
     """`__strata_ipowi_iN(base, exp)`: exponentiation by squaring; a negative exponent
     gives 1 for base 1, +-1 for base -1 and 0 otherwise (upstream's semantics)."""
     name = f"__strata_ipowi_i{t.width}"
-    mod = op
-    while mod.parent_op is not None and mod.name != "builtin.module":
-        mod = mod.parent_op
-    body = mod.regions[0].blocks[0]
+    body = symbol_table_body(op)
     for o in body.ops:
         if "sym_name" in o._props and o._props["sym_name"].value == name:
             return name

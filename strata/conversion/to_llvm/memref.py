@@ -31,7 +31,7 @@ from ...ir import dense as D
 from ...ir.builder import InsertionPoint
 from ...passes.pass_manager import Option, Pass
 from .builder import INBOUNDS_NUW
-from .common import (LLVMPattern, insert_string_global, lookup_or_declare,
+from .common import (LLVMPattern, symbol_table_body, insert_string_global, lookup_or_declare,
                      run_llvm_conversion)
 from .type_converter import (LLVMTypeConverter, MemRefDescriptor, is_identity_layout,
                              strides_and_offset)
@@ -267,10 +267,7 @@ def site_name(op) -> str:
 def _site_global(rewriter, op, tc) -> str:
     """The name of a private constant holding `site_name(op)` NUL-terminated (one per
     text and module)."""
-    mod = op
-    while mod.parent_op is not None and mod.name != "builtin.module":
-        mod = mod.parent_op
-    body = mod.regions[0].blocks[0]
+    body = symbol_table_body(op)
     cache = tc.__dict__.setdefault("alloc_sites", {})
     text = site_name(op)
     key = (id(body), text)

@@ -1,0 +1,553 @@
+"""The CUDA driver API through ctypes on libcuda.so.1 (no CUDA toolkit needed), and a
+compiled model running on it.
+
+    drv = driver()                            # StrataError (one line) if no driver/GPU
+    model = CudaModel(drv, program, "main")   # PTX loaded (driver JIT), weights uploaded
+    y, = model.run(x)                         # NumPy in; DeviceArray out
+    y.numpy()                                 # copied to the host
+
+[Note: no driver]
+`driver()` loads libcuda.so.1 ($STRATA_LIBCUDA names another file), calls cuInit and
+counts the devices; what is missing (the library, a device, a working driver) is one
+StrataError line, so `strata.compile(model, target="cuda")` on a machine without a GPU
+says so instead of a traceback. Compiling ahead of time (CudaTarget.build) needs none of
+it.
+
+[Note: the model on the device]
+A CudaModel holds a context (device 0's primary context), a stream of its own, the
+loaded modules (cuModuleLoadData of the PTX: the driver JIT-compiles it for the device),
+the kernels' function handles, and the weights, uploaded once. Buffers come from a pool
+kept by byte size: a buffer the plan frees (memref.dealloc), an input's copy after the
+call, an output whose DeviceArray is collected all go back to it, so a second call of
+the same shapes allocates nothing. Launches are asynchronous on the model's stream; a
+call synchronizes once, at its end, and a failure there (or at a launch) is a
+RuntimeFailure naming the kernel and the op it came from; the model stays usable.
+
+[Note: outputs on the device]
+Outputs are DeviceArrays: shape, dtype, `__cuda_array_interface__` (version 3; the call
+that made them has synchronized, so no stream is named) and `__dlpack__`/`__dlpack_device__` (kDLCUDA), so torch.as_tensor /
+torch.from_dlpack take them without a copy; `.numpy()` copies to the host.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+import weakref
+
+import numpy as np
+
+from ...errors import StrataError
+from ...runtime import InputError, RuntimeFailure
+from .plan import DeviceRef, pack_arguments, row_major
+
+__all__ = ["driver", "device_arch", "CudaDriver", "CudaModel", "DeviceArray", "CudaError",
+           "DriverMissing"]
+
+CUDA_SUCCESS = 0
+CUDA_ERROR_OUT_OF_MEMORY = 2
+CUDA_ERROR_NO_DEVICE = 100
+_ATTR_CC_MAJOR, _ATTR_CC_MINOR = 75, 76
+_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9
+_LOCK = threading.Lock()
+_DRIVER: list = []
+
+
+class DriverMissing(StrataError):
+    """No usable CUDA driver or device (see [Note: no driver])."""
+
+
+class CudaError(StrataError):
+    """A CUDA driver call failed."""
+
+    def __init__(self, message, code=None):
+        super().__init__(message)
+        self.code = code
+
+
+class CudaDriver:
+    """The driver API functions Strata uses, on a loaded libcuda (`lib`)."""
+
+    def __init__(self, lib):
+        self.lib = lib
+        for name, argtypes in _SIGNATURES.items():
+            f = getattr(lib, _VERSIONED.get(name, name), None) or getattr(lib, name)
+            f.restype = ctypes.c_int
+            f.argtypes = argtypes
+            setattr(self, name, f)
+
+    def check(self, code, what):
+        if code != CUDA_SUCCESS:
+            raise CudaError(f"{what}: {self.error_text(code)}", code)
+
+    def error_text(self, code) -> str:
+        name = ctypes.c_char_p()
+        text = ctypes.c_char_p()
+        self.lib.cuGetErrorName(code, ctypes.byref(name))
+        self.lib.cuGetErrorString(code, ctypes.byref(text))
+        n = name.value.decode() if name.value else f"CUDA error {code}"
+        t = text.value.decode() if text.value else ""
+        return f"{n} ({t})" if t else n
+
+    def device_count(self) -> int:
+        n = ctypes.c_int()
+        self.check(self.cuDeviceGetCount(ctypes.byref(n)), "cuDeviceGetCount")
+        return n.value
+
+    def device(self, ordinal=0):
+        d = ctypes.c_int()
+        self.check(self.cuDeviceGet(ctypes.byref(d), ordinal), "cuDeviceGet")
+        return d.value
+
+    def device_arch(self, ordinal=0) -> str:
+        dev = self.device(ordinal)
+        major, minor = ctypes.c_int(), ctypes.c_int()
+        self.check(self.cuDeviceGetAttribute(ctypes.byref(major), _ATTR_CC_MAJOR, dev),
+                   "cuDeviceGetAttribute")
+        self.check(self.cuDeviceGetAttribute(ctypes.byref(minor), _ATTR_CC_MINOR, dev),
+                   "cuDeviceGetAttribute")
+        return f"sm_{major.value}{minor.value}"
+
+
+_P = ctypes.c_void_p
+_PP = ctypes.POINTER(ctypes.c_void_p)
+_SIGNATURES = {
+    "cuInit": [ctypes.c_uint],
+    "cuDeviceGetCount": [ctypes.POINTER(ctypes.c_int)],
+    "cuDeviceGet": [ctypes.POINTER(ctypes.c_int), ctypes.c_int],
+    "cuDeviceGetAttribute": [ctypes.POINTER(ctypes.c_int), ctypes.c_int, ctypes.c_int],
+    "cuDevicePrimaryCtxRetain": [_PP, ctypes.c_int],
+    "cuCtxPushCurrent": [_P],
+    "cuCtxPopCurrent": [_PP],
+    "cuStreamCreate": [_PP, ctypes.c_uint],
+    "cuStreamSynchronize": [_P],
+    "cuStreamDestroy": [_P],
+    "cuModuleLoadDataEx": [_PP, ctypes.c_char_p, ctypes.c_uint, _P, _P],
+    "cuModuleGetFunction": [_PP, _P, ctypes.c_char_p],
+    "cuModuleUnload": [_P],
+    "cuMemAlloc": [ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t],
+    "cuMemFree": [ctypes.c_uint64],
+    "cuMemcpyHtoDAsync": [ctypes.c_uint64, _P, ctypes.c_size_t, _P],
+    "cuMemcpyDtoHAsync": [_P, ctypes.c_uint64, ctypes.c_size_t, _P],
+    "cuMemcpyDtoDAsync": [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_size_t, _P],
+    "cuLaunchKernel": [_P, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
+                       ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, _P, _P, _P],
+    "cuPointerGetAttribute": [_P, ctypes.c_int, ctypes.c_uint64],
+    "cuGetErrorName": [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)],
+    "cuGetErrorString": [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)],
+}
+# The _v2 entry points (64-bit device pointers) behind the plain names.
+_VERSIONED = {"cuMemAlloc": "cuMemAlloc_v2", "cuMemFree": "cuMemFree_v2",
+              "cuMemcpyHtoDAsync": "cuMemcpyHtoDAsync_v2",
+              "cuMemcpyDtoHAsync": "cuMemcpyDtoHAsync_v2",
+              "cuMemcpyDtoDAsync": "cuMemcpyDtoDAsync_v2",
+              "cuStreamDestroy": "cuStreamDestroy_v2", "cuCtxPopCurrent": "cuCtxPopCurrent_v2",
+              "cuCtxPushCurrent": "cuCtxPushCurrent_v2"}
+
+
+def _load_library():
+    name = os.environ.get("STRATA_LIBCUDA") or "libcuda.so.1"
+    try:
+        return ctypes.CDLL(name)
+    except OSError:
+        raise DriverMissing(f"the cuda target needs an NVIDIA driver: {name} was not found "
+                            "(no GPU driver installed on this machine)") from None
+
+
+def driver() -> CudaDriver:
+    """The initialized driver, once per process; DriverMissing if there is no driver or
+    no device (see [Note: no driver])."""
+    with _LOCK:
+        if _DRIVER:
+            return _DRIVER[0]
+        lib = _load_library()
+        try:
+            drv = CudaDriver(lib)
+        except AttributeError as e:
+            raise DriverMissing(f"the CUDA driver library lacks {e}; update the NVIDIA "
+                                "driver") from None
+        code = drv.cuInit(0)
+        if code == CUDA_ERROR_NO_DEVICE:
+            raise DriverMissing("the cuda target needs an NVIDIA GPU: the driver finds no "
+                                "device")
+        if code != CUDA_SUCCESS:
+            raise DriverMissing(f"the CUDA driver did not start: {drv.error_text(code)}")
+        if drv.device_count() < 1:
+            raise DriverMissing("the cuda target needs an NVIDIA GPU: the driver finds no "
+                                "device")
+        _DRIVER.append(drv)
+        return drv
+
+
+def device_arch() -> str | None:
+    """The architecture of device 0 ("sm_90"), or None without a driver or device."""
+    try:
+        return driver().device_arch()
+    except StrataError:
+        return None
+
+
+# ---------------------------------------------------------------- buffers
+
+class DeviceBuffer:
+    """Device memory of `nbytes` at `ptr`, from a model's pool."""
+
+    __slots__ = ("ptr", "nbytes", "__weakref__")
+
+    def __init__(self, ptr, nbytes):
+        self.ptr = ptr
+        self.nbytes = nbytes
+
+
+class _Pool:
+    """Buffers by byte size (see [Note: the model on the device])."""
+
+    def __init__(self, drv):
+        self.drv = drv
+        self.free_lists: dict = {}
+        self.all: list = []
+
+    def alloc(self, nbytes) -> DeviceBuffer:
+        size = max(int(nbytes), 1)
+        lst = self.free_lists.get(size)
+        if lst:
+            return lst.pop()
+        p = ctypes.c_uint64()
+        code = self.drv.cuMemAlloc(ctypes.byref(p), size)
+        if code == CUDA_ERROR_OUT_OF_MEMORY and any(self.free_lists.values()):
+            self.release_free()
+            code = self.drv.cuMemAlloc(ctypes.byref(p), size)
+        if code != CUDA_SUCCESS:
+            raise CudaError(f"out of device memory allocating {size} bytes: "
+                            f"{self.drv.error_text(code)}", code)
+        buf = DeviceBuffer(p.value, size)
+        self.all.append(buf)
+        return buf
+
+    def free(self, buf: DeviceBuffer) -> None:
+        self.free_lists.setdefault(buf.nbytes, []).append(buf)
+
+    def release_free(self) -> None:
+        for lst in self.free_lists.values():
+            for b in lst:
+                self.drv.cuMemFree(b.ptr)
+                self.all.remove(b)
+        self.free_lists.clear()
+
+    def close(self) -> None:
+        for b in self.all:
+            self.drv.cuMemFree(b.ptr)
+        self.all.clear()
+        self.free_lists.clear()
+
+
+# ---------------------------------------------------------------- the model
+
+class CudaModel:
+    """A CudaProgram's entry `function` loaded on device 0 (see [Note: the model on the
+    device]). `run(*values)` takes NumPy arrays (or scalars) and objects with
+    `__cuda_array_interface__` on this device; it returns DeviceArrays."""
+
+    # Outputs are DeviceArrays holding their buffers: CompiledModel passes them on as
+    # they are (strata.compiler, [Note: the call path]).
+    owns_outputs = True
+
+    def __init__(self, drv: CudaDriver, program, function: str):
+        self.drv = drv
+        self.program = program
+        self.plan = program.plans[function]
+        self.signature = program.signatures[function]
+        ctx = ctypes.c_void_p()
+        drv.check(drv.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), drv.device(0)),
+                  "cuDevicePrimaryCtxRetain")
+        self.ctx = ctx
+        self._lock = threading.Lock()
+        self._live = {}
+        with self._current():
+            stream = ctypes.c_void_p()
+            drv.check(drv.cuStreamCreate(ctypes.byref(stream), 1), "cuStreamCreate")
+            self.stream = stream
+            self.pool = _Pool(drv)
+            self.modules = {}
+            for name, ptx in program.ptx.items():
+                self.modules[name] = self._load_module(name, ptx)
+            self.functions = {}
+            for launch in self.plan.launches():
+                key = (launch.module, launch.kernel)
+                if key not in self.functions:
+                    f = ctypes.c_void_p()
+                    drv.check(drv.cuModuleGetFunction(ctypes.byref(f), self.modules[
+                        launch.module], launch.kernel.encode()),
+                        f"kernel {launch.module}::{launch.kernel}")
+                    self.functions[key] = f
+            self.weights = {}
+            for name, array in self.plan.weights.items():
+                buf = self.pool.alloc(array.nbytes)
+                a = np.ascontiguousarray(array)
+                drv.check(drv.cuMemcpyHtoDAsync(buf.ptr, a.ctypes.data, a.nbytes,
+                                                self.stream), f"uploading weight @{name}")
+                self.weights[name] = buf
+            drv.check(drv.cuStreamSynchronize(self.stream), "uploading the weights")
+        weakref.finalize(self, _close, drv, self.pool, self.modules, self.stream, self.ctx)
+
+    def _load_module(self, name, ptx):
+        drv = self.drv
+        m = ctypes.c_void_p()
+        code = drv.cuModuleLoadDataEx(ctypes.byref(m), ptx.encode() + b"\0", 0, None, None)
+        if code != CUDA_SUCCESS:
+            raise StrataError(f"the CUDA driver could not load the PTX of @{name} "
+                              f"(arch {self.program.arch}): {drv.error_text(code)}")
+        return m
+
+    class _Ctx:
+        __slots__ = ("model",)
+
+        def __init__(self, model):
+            self.model = model
+
+        def __enter__(self):
+            self.model.drv.cuCtxPushCurrent(self.model.ctx)
+
+        def __exit__(self, *exc):
+            old = ctypes.c_void_p()
+            self.model.drv.cuCtxPopCurrent(ctypes.byref(old))
+
+    def _current(self):
+        return CudaModel._Ctx(self)
+
+    # -- the device protocol the plan runs on (plan.Plan.run)
+    def alloc(self, nbytes):
+        buf = self.pool.alloc(nbytes)
+        self._live[id(buf)] = buf
+        return buf
+
+    def free(self, buf):
+        if self._live.pop(id(buf), None) is not None:
+            self.pool.free(buf)
+
+    def weight(self, name):
+        return self.weights[name]
+
+    def copy(self, dst, src, nbytes):
+        self.drv.check(self.drv.cuMemcpyDtoDAsync(dst, src, nbytes, self.stream),
+                       "device copy")
+
+    def read(self, addr, dtype):
+        """One element at device address `addr` (the host reading a size or a shape
+        tensor's entry: waits for the work before it on the stream)."""
+        out = np.empty((), dtype)
+        self.drv.check(self.drv.cuMemcpyDtoHAsync(out.ctypes.data, addr, dtype.itemsize,
+                                                  self.stream), "reading a device value")
+        self.drv.check(self.drv.cuStreamSynchronize(self.stream), "reading a device value")
+        return out.item()
+
+    def fail(self, message):
+        raise RuntimeFailure(message)
+
+    def launch(self, launch, regs):
+        grid = [regs[r] for r in launch.grid]
+        block = [regs[r] for r in launch.block]
+        shared = regs[launch.shared] if launch.shared is not None else 0
+        if min(grid) <= 0 or min(block) <= 0:
+            return  # nothing to do (an empty tensor)
+        params, keep = pack_arguments([regs[r] for r in launch.args], launch.types)
+        code = self.drv.cuLaunchKernel(self.functions[(launch.module, launch.kernel)],
+                                       *grid, *block, shared, self.stream, params, None)
+        del keep      # (the driver has copied the arguments when cuLaunchKernel returns)
+        if code != CUDA_SUCCESS:
+            raise RuntimeFailure(f"kernel {launch.module}::{launch.kernel} (from "
+                                 f"{launch.where}) failed to launch: "
+                                 f"{self.drv.error_text(code)}")
+
+    # -- a call
+    def run(self, *values):
+        with self._lock, self._current():
+            inputs, staged = [], []
+            self._live = {}          # buffers allocated by this call and not freed
+            outputs = []
+            try:
+                for i, v in enumerate(values):
+                    inputs.append(self._input(i, v, staged))
+                results = self.plan.run(self, inputs)
+                outputs = [self._own(r) if isinstance(r, DeviceRef) else r
+                           for r in results]
+                code = self.drv.cuStreamSynchronize(self.stream)
+                if code != CUDA_SUCCESS:
+                    kernels = ", ".join(f"{s.module}::{s.kernel} (from {s.where})"
+                                        for s in self.plan.launches())
+                    raise RuntimeFailure(f"a kernel of @{self.plan.function} failed: "
+                                         f"{self.drv.error_text(code)}; kernels: {kernels}")
+            except CudaError as e:
+                outputs = []
+                raise RuntimeFailure(str(e)) from None
+            except BaseException:
+                outputs = []
+                raise
+            finally:
+                # what the call allocated and no output owns goes back to the pool
+                kept = {id(r.buffer) for r in outputs if isinstance(r, DeviceRef)}
+                for key, buf in self._live.items():
+                    if key not in kept:
+                        self.pool.free(buf)
+                self._live = {}
+                for buf in staged:
+                    self.pool.free(buf)
+            return [DeviceArray(r, self) if isinstance(r, DeviceRef) else r
+                    for r in outputs]
+
+    def _own(self, ref: DeviceRef) -> DeviceRef:
+        """`ref` as an output owning its buffer: the buffer this call allocated for it,
+        else (a weight, an input, another output's buffer, a strided view) a copy."""
+        buf = ref.buffer
+        if buf is not None and id(buf) in self._live and ref.is_contiguous() and \
+                ref.offset == 0 and buf.nbytes >= ref.nbytes:
+            self._live.pop(id(buf))      # the output's now (see the finally above)
+            return ref
+        if not ref.is_contiguous():
+            raise StrataError("an output that is a strided view cannot be returned by "
+                              "the cuda target yet")
+        new = self.pool.alloc(ref.nbytes)
+        self.copy(new.ptr, ref.ptr + ref.offset * ref.dtype.itemsize, ref.nbytes)
+        return DeviceRef(new.ptr, 0, ref.sizes, ref.strides, ref.dtype, new)
+
+    def _input(self, i, v, staged):
+        spec = self.signature.args[i] if i < len(self.signature.args) else None
+        cai = getattr(v, "__cuda_array_interface__", None)
+        if cai is not None:
+            ptr = int(cai["data"][0])
+            ordinal = ctypes.c_int()
+            code = self.drv.cuPointerGetAttribute(ctypes.byref(ordinal),
+                                                  _POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr)
+            if code != CUDA_SUCCESS or ordinal.value != 0:
+                raise InputError(f"input #{i} is on another device (cuda:{ordinal.value}); "
+                                 "the model runs on cuda:0")
+            dtype = np.dtype(cai["typestr"])
+            shape = tuple(cai["shape"])
+            strides = cai.get("strides")
+            strides = row_major(shape) if strides is None else \
+                [s // dtype.itemsize for s in strides]
+            return DeviceRef(ptr, 0, shape, strides, dtype, None)
+        if spec is not None and getattr(spec, "scalar", False):
+            return np.asarray(v).item()
+        a = np.ascontiguousarray(v)
+        buf = self.pool.alloc(a.nbytes)
+        staged.append(buf)
+        self.drv.check(self.drv.cuMemcpyHtoDAsync(buf.ptr, a.ctypes.data, a.nbytes,
+                                                  self.stream), f"copying input #{i}")
+        return DeviceRef(buf.ptr, 0, a.shape, row_major(a.shape), a.dtype, None)
+
+    def download(self, ref: DeviceRef) -> np.ndarray:
+        out = np.empty(ref.sizes, ref.dtype)
+        if not ref.is_contiguous():
+            raise StrataError("a strided device array cannot be copied to the host yet")
+        with self._lock, self._current():
+            src = ref.ptr + ref.offset * ref.dtype.itemsize
+            self.drv.check(self.drv.cuMemcpyDtoHAsync(out.ctypes.data, src, out.nbytes,
+                                                      self.stream), "copying an output")
+            self.drv.check(self.drv.cuStreamSynchronize(self.stream), "copying an output")
+        return out
+
+
+def _close(drv, pool, modules, stream, ctx):
+    try:
+        drv.cuCtxPushCurrent(ctx)
+        drv.cuStreamSynchronize(stream)
+        pool.close()
+        for m in modules.values():
+            drv.cuModuleUnload(m)
+        drv.cuStreamDestroy(stream)
+        old = ctypes.c_void_p()
+        drv.cuCtxPopCurrent(ctypes.byref(old))
+    except Exception:  # pragma: no cover - teardown at exit
+        pass
+
+
+# ---------------------------------------------------------------- outputs
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int), ("device_id", ctypes.c_int)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int),
+                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class _DLManagedTensor(ctypes.Structure):
+    pass
+
+
+_DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(_DLManagedTensor))
+_DLManagedTensor._fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p),
+                             ("deleter", _DELETER)]
+_KDLCUDA = 2
+_DL_CODES = {"i": 0, "u": 1, "f": 2, "b": 6}
+_LIVE_CAPSULES: dict = {}
+
+
+@_DELETER
+def _dl_deleter(p):
+    _LIVE_CAPSULES.pop(ctypes.addressof(p.contents), None)
+
+
+class DeviceArray:
+    """An output on the device (see [Note: outputs on the device]). It keeps its buffer
+    (and the model) alive; the buffer goes back to the model's pool when it is collected."""
+
+    __slots__ = ("ref", "model", "__weakref__")
+
+    def __init__(self, ref: DeviceRef, model: CudaModel):
+        self.ref = ref
+        self.model = model
+        if ref.buffer is not None:
+            weakref.finalize(self, model.pool.free, ref.buffer)
+
+    shape = property(lambda self: self.ref.sizes)
+    dtype = property(lambda self: self.ref.dtype)
+    ndim = property(lambda self: len(self.ref.sizes))
+
+    def numpy(self) -> np.ndarray:
+        return self.model.download(self.ref)
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    @property
+    def __cuda_array_interface__(self):
+        r = self.ref
+        return {"shape": r.sizes, "typestr": r.dtype.str,
+                "data": (r.ptr + r.offset * r.dtype.itemsize, False),
+                "strides": tuple(s * r.dtype.itemsize for s in r.strides), "version": 3}
+        # (no "stream": the call that made it has synchronized; nothing is pending)
+
+    def __dlpack_device__(self):
+        return (_KDLCUDA, 0)
+
+    def __dlpack__(self, stream=None, **kwargs):
+        r = self.ref
+        code = _DL_CODES.get(r.dtype.kind)
+        if code is None:
+            raise StrataError(f"no DLPack type for {r.dtype}")
+        n = len(r.sizes)
+        shape = (ctypes.c_int64 * max(n, 1))(*r.sizes)
+        strides = (ctypes.c_int64 * max(n, 1))(*r.strides)
+        m = _DLManagedTensor()
+        m.dl_tensor = _DLTensor(r.ptr, _DLDevice(_KDLCUDA, 0), n,
+                                _DLDataType(code, r.dtype.itemsize * 8, 1), shape, strides,
+                                r.offset * r.dtype.itemsize)
+        m.deleter = _dl_deleter
+        # the consumer calls the deleter when done: keep the array alive until then
+        _LIVE_CAPSULES[ctypes.addressof(m)] = (m, shape, strides, self)
+        pycapsule_new = ctypes.pythonapi.PyCapsule_New
+        pycapsule_new.restype = ctypes.py_object
+        pycapsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+        return pycapsule_new(ctypes.addressof(m), b"dltensor", None)
+
+    def __repr__(self):
+        return f"DeviceArray(shape={list(self.shape)}, dtype={self.dtype}, device=cuda:0)"

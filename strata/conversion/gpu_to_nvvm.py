@@ -1,0 +1,237 @@
+"""`convert-gpu-to-nvvm`: the kernels of each gpu.module to the llvm and nvvm dialects,
+as upstream's pass (with the arith, cf, math, index, memref and func lowerings of
+conversion/to_llvm, index as i64).
+
+    gpu.func @main_kernel(%arg0: memref<16xf32>) kernel {
+      %0 = gpu.thread_id x
+      ...
+      gpu.return
+=>
+    llvm.func @main_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: i64,
+                           %arg4: i64) attributes {gpu.kernel, nvvm.kernel} {
+      %0 = nvvm.read.ptx.sreg.tid.x : i32
+      %1 = llvm.sext %0 : i32 to i64
+      ...
+      llvm.return
+
+ids and sizes: thread_id -> tid, block_id -> ctaid, block_dim -> ntid, grid_dim ->
+nctaid (i32, sign-extended to the index width); gpu.global_id -> ctaid * ntid + tid;
+gpu.lane_id -> laneid; gpu.barrier -> nvvm.barrier; gpu.shuffle -> nvvm.shfl.sync with
+upstream's active mask and clamp (`return_value_and_is_valid`). A memref argument is
+passed as upstream's descriptor, field by field (backends/cuda/plan.py packs the launch
+arguments to match). Host code (func.func) is left alone.
+
+[Note: asserts in kernels]
+A cf.assert in a kernel cannot call the host's strata_assert_fail: as upstream
+(AssertOpToAssertfailLowering), it calls CUDA's `__assertfail(message, file, line,
+function, char size)`, which stops the kernel with a device-side assert (the message,
+naming the ONNX node, is printed by the driver); the call then fails with
+CUDA_ERROR_ASSERT and the runtime raises RuntimeFailure naming the kernel. A device
+assert is sticky in CUDA: the context, and so the model, is unusable after it (a CPU
+target's failed check leaves the model usable). Declarations and message globals go
+into the kernel's gpu.module (to_llvm/common.py, symbol_table_body).
+"""
+from __future__ import annotations
+
+from ..dialects.llvm import types as LT
+from ..ir import attributes as A
+from ..passes.pass_manager import Option, Pass
+from .scalar_builders import op_class
+from ..rewrite.conversion import apply_partial_conversion
+from .to_llvm.common import LLVMPattern, llvm_target
+from .to_llvm.func import FuncLowering, ReturnLowering
+from .to_llvm.type_converter import LLVMTypeConverter
+
+__all__ = ["ConvertGpuToNVVM", "gpu_to_nvvm_patterns"]
+
+_SREG = {"gpu.thread_id": "tid", "gpu.block_id": "ctaid", "gpu.block_dim": "ntid",
+         "gpu.grid_dim": "nctaid"}
+
+
+class _Sreg(LLVMPattern):
+    """gpu.<id or size> x -> nvvm.read.ptx.sreg.<reg>.x, extended to the index width."""
+
+    def match_and_rewrite(self, op, operands, rewriter):
+        d = op.properties["dimension"].value
+        b = self.builder(rewriter, op)
+        if op.name == "gpu.global_id":
+            vals = [_read(rewriter, op, f"{r}.{d}") for r in ("ctaid", "ntid", "tid")]
+            v = b.add(b.mul(vals[0], vals[1]), vals[2])
+        else:
+            v = _read(rewriter, op, f"{_SREG[op.name]}.{d}")
+        rewriter.replace_op(op, [_extend(b, v, self.index_type)])
+        return True
+
+
+def _read(rewriter, op, reg):
+    o = op_class(f"nvvm.read.ptx.sreg.{reg}").create((), [A.i32], None, None, (), 0, op.loc)
+    rewriter.insert(o)
+    return o.results[0]
+
+
+def _extend(b, v, index_type):
+    if index_type.width == 32:
+        return v
+    return b.create("llvm.sext", [v], [index_type]).results[0]
+
+
+class _LaneId(LLVMPattern):
+    root = "gpu.lane_id"
+
+    def match_and_rewrite(self, op, operands, rewriter):
+        b = self.builder(rewriter, op)
+        rewriter.replace_op(op, [_extend(b, _read(rewriter, op, "laneid"), self.index_type)])
+        return True
+
+
+class _Barrier(LLVMPattern):
+    root = "gpu.barrier"
+
+    def match_and_rewrite(self, op, operands, rewriter):
+        seg = A.DenseArrayAttr(A.i32, [0, 0])
+        rewriter.insert(op_class("nvvm.barrier").create(
+            (), (), {"operandSegmentSizes": seg, "aligned": A.IntegerAttr(1, A.i1)}, None,
+            (), 0, op.loc))
+        rewriter.erase_op(op)
+        return True
+
+
+class _Shuffle(LLVMPattern):
+    """gpu.shuffle -> nvvm.shfl.sync, as upstream's GPUShuffleOpLowering."""
+
+    root = "gpu.shuffle"
+
+    def match_and_rewrite(self, op, operands, rewriter):
+        value, offset, width = operands
+        vt = value.type
+        if vt not in (A.f32, A.i32):
+            return rewriter.notify_match_failure(op, "shuffles of f32 and i32 only")
+        b = self.builder(rewriter, op)
+
+        def c(n):
+            return b.const(n, A.i32)
+        mode = op.properties["mode"].value
+        num_lanes = b.sub(c(32), width)
+        active = b.binary("llvm.lshr", c(-1), num_lanes)
+        # (upstream's clamp operand: 32 - width for up, width - 1 otherwise)
+        clamp = num_lanes if mode == "up" else b.sub(width, c(1))
+        kind = {"xor": "bfly", "up": "up", "down": "down", "idx": "idx"}[mode]
+        from ..dialects.nvvm import SHFL_KIND
+        kind_attr = SHFL_KIND(kind)
+        st = LT.LLVMStructType([vt, A.i1])
+        sh = op_class("nvvm.shfl.sync").create(
+            [active, value, offset, clamp], [st],
+            {"kind": kind_attr, "return_value_and_is_valid": A.UnitAttr()}, None, (), 0,
+            op.loc)
+        rewriter.insert(sh)
+        r = b.extractvalue(sh.results[0], [0])
+        p = b.extractvalue(sh.results[0], [1])
+        rewriter.replace_op(op, [r, p])
+        return True
+
+
+class _GpuFunc(FuncLowering):
+    """gpu.func -> llvm.func; a kernel gets `gpu.kernel` and `nvvm.kernel`."""
+
+    root = "gpu.func"
+
+    def match_and_rewrite(self, op, operands, rewriter):
+        if "kernel" in op.properties:
+            attrs = dict(op.attributes)
+            attrs["gpu.kernel"] = A.UnitAttr()
+            attrs["nvvm.kernel"] = A.UnitAttr()
+            op.attributes = attrs
+        return super().match_and_rewrite(op, operands, rewriter)
+
+
+# [Note: libdevice]
+# NVPTX has no instructions for most transcendental functions (LLVM cannot select
+# llvm.sin, llvm.pow, llvm.exp on f64...) and a kernel cannot call the C library. As
+# upstream (populateLibDeviceConversionPatterns), those math ops become calls of NVIDIA's
+# libdevice (`__nv_sinf`, `__nv_pow`...), whose bitcode the PTX step links in
+# (backends/cuda/ptx.py, libdevice.10.bc from the CUDA wheels or Triton). Only what NVPTX
+# cannot do itself goes there: sqrt, fabs, floor, ceil, fma... stay instructions, and
+# exp, log, tanh, erf on f32 are Strata's polynomials (strata-math-polynomial-
+# approximation) before this pass.
+LIBDEVICE = {"math.sin": "sin", "math.cos": "cos", "math.tan": "tan", "math.asin": "asin",
+             "math.acos": "acos", "math.atan": "atan", "math.atan2": "atan2",
+             "math.sinh": "sinh", "math.cosh": "cosh", "math.tanh": "tanh",
+             "math.asinh": "asinh", "math.acosh": "acosh", "math.atanh": "atanh",
+             "math.erf": "erf", "math.erfc": "erfc", "math.cbrt": "cbrt",
+             "math.powf": "pow", "math.exp": "exp", "math.exp2": "exp2",
+             "math.expm1": "expm1", "math.log": "log", "math.log2": "log2",
+             "math.log10": "log10", "math.log1p": "log1p"}
+
+
+class _LibDevice(LLVMPattern):
+    """math.<fn> on f32 / f64 scalars -> llvm.call @__nv_<fn>f / @__nv_<fn> (see
+    [Note: libdevice])."""
+
+    def match_and_rewrite(self, op, operands, rewriter):
+        t = op.results[0].type
+        if t not in (A.f32, A.f64) or any(v.type is not t for v in operands):
+            return rewriter.notify_match_failure(op, "libdevice takes f32 and f64 scalars")
+        name = "__nv_" + LIBDEVICE[op.name] + ("f" if t is A.f32 else "")
+        from .to_llvm.common import lookup_or_declare
+        lookup_or_declare(rewriter, op, name, LT.LLVMFunctionType(t, [t] * len(operands)))
+        b = self.builder(rewriter, op)
+        rewriter.replace_op(op, [b.call(name, list(operands), t)])
+        return True
+
+
+def gpu_to_nvvm_patterns(tc) -> list:
+    """The gpu ops' patterns and the llvm lowerings of the other dialects."""
+    from .to_llvm.umbrella import all_patterns
+    pats = [_GpuFunc(tc), ReturnLowering(tc, root="gpu.return"), _LaneId(tc), _Barrier(tc),
+            _Shuffle(tc)]
+    for name in ("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim",
+                 "gpu.global_id"):
+        pats.append(_Sreg(tc, root=name))
+    # before math's own lowering (intrinsics and C library calls NVPTX cannot take)
+    for name in LIBDEVICE:
+        pat = _LibDevice(tc, root=name)
+        pat.benefit = 2
+        pats.append(pat)
+    return pats + all_patterns(tc)
+
+
+class ConvertGpuToNVVM(Pass):
+    name = "convert-gpu-to-nvvm"
+    summary = "Generate NVVM operations for gpu operations"
+    index_bitwidth = Option(int, 0, "Bitwidth of the index type, 0 to use size of machine "
+                            "word")
+
+    def run(self, op):
+        from .to_llvm.cf import lower_asserts
+        modules = [op] if op.name == "gpu.module" else \
+            [o for o in op.walk() if o.name == "gpu.module"]
+        for m in modules:
+            lower_asserts(m, fail=_ASSERTFAIL)
+            tc = LLVMTypeConverter(self.index_bitwidth or 64)
+            target = llvm_target()
+            target.add_legal_dialect("nvvm")
+            for name in ("gpu.func", "gpu.return", "gpu.thread_id", "gpu.block_id",
+                         "gpu.block_dim", "gpu.grid_dim", "gpu.global_id", "gpu.lane_id",
+                         "gpu.barrier", "gpu.shuffle"):
+                target.add_illegal_op(name)
+            apply_partial_conversion([m], target, gpu_to_nvvm_patterns(tc))
+
+
+def _assertfail_args(b, message, op):
+    """CUDA's __assertfail(message, file, line, function, char size): the file and
+    function are the message too (Strata's messages name the ONNX node), line 0."""
+    from ..ir.location import FileLineColLoc
+    loc = op.loc
+    line = loc.line if isinstance(loc, FileLineColLoc) else 0
+    return [message, message, b.const(line, A.i32), message, b.const(1, A.i64)]
+
+
+# (see [Note: asserts in kernels])
+_ASSERTFAIL = ("__assertfail",
+               LT.LLVMFunctionType(LT.void, [LT.ptr, LT.ptr, A.i32, LT.ptr, A.i64]),
+               _assertfail_args)
+
+
+from ..passes.registry import register_pass  # noqa: E402
+
+register_pass(ConvertGpuToNVVM)

@@ -1,0 +1,89 @@
+"""The cuda target on a GPU: models compiled with strata.compile(model, target="cuda")
+against onnxruntime, outputs on the device (DLPack, __cuda_array_interface__), buffers
+reused across calls, failures as RuntimeFailure. Skipped without a device (conftest)."""
+import numpy as np
+import pytest
+from onnx import TensorProto, helper
+
+import strata
+from models import mlp
+from test_models import CASES, _ort
+
+ort = pytest.importorskip("onnxruntime")
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_model_matches_onnxruntime(name):
+    build, make_input = CASES[name]
+    model = build()
+    fn = strata.compile(model, target="cuda")
+    rng = np.random.default_rng(1)
+    for n in (1, 3, 3):
+        x = make_input(n, rng).astype(np.float32)
+        y = fn(x)[0]
+        got = y.numpy()
+        ref = _ort(model, x)
+        assert got.shape == ref.shape and got.dtype == ref.dtype
+        np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-4, err_msg=f"batch {n}")
+
+
+def test_outputs_stay_on_the_device_and_torch_takes_them():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("this torch has no CUDA")
+    fn = strata.compile(mlp(), target="cuda")
+    x = np.random.default_rng(0).standard_normal((2, 64)).astype(np.float32)
+    y = fn(x)[0]
+    t = torch.from_dlpack(y)
+    assert t.is_cuda and tuple(t.shape) == (2, 10)
+    np.testing.assert_allclose(t.cpu().numpy(), y.numpy())
+    t2 = torch.as_tensor(y, device="cuda")
+    assert t2.data_ptr() == y.__cuda_array_interface__["data"][0]
+
+
+def test_inputs_already_on_the_device():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("this torch has no CUDA")
+    model = mlp()
+    fn = strata.compile(model, target="cuda")
+    x = np.random.default_rng(0).standard_normal((2, 64)).astype(np.float32)
+    y = fn(torch.from_numpy(x).cuda())[0]      # no copy: checked and passed on
+    np.testing.assert_allclose(y.numpy(), _ort(model, x), rtol=1e-4, atol=1e-4)
+    with pytest.raises(strata.StrataError, match="input #0"):
+        fn(torch.zeros((2, 63), device="cuda"))
+    if torch.cuda.device_count() > 1:
+        with pytest.raises(strata.StrataError, match="another device"):
+            fn(torch.from_numpy(x).to("cuda:1"))
+
+
+def test_softmax_rows():
+    g = helper.make_graph(
+        [helper.make_node("Softmax", ["input"], ["output"], axis=-1, name="sm")], "sm",
+        [helper.make_tensor_value_info("input", TensorProto.FLOAT, ["N", 1000])],
+        [helper.make_tensor_value_info("output", TensorProto.FLOAT, ["N", 1000])])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
+    fn = strata.compile(model, target="cuda")
+    x = np.random.default_rng(0).standard_normal((33, 1000)).astype(np.float32) * 10
+    np.testing.assert_allclose(fn(x)[0].numpy(), _ort(model, x), rtol=1e-5, atol=1e-6)
+
+
+def test_buffers_are_reused():
+    fn = strata.compile(mlp(), target="cuda")
+    model = fn._run.__self__
+    x = np.zeros((4, 64), np.float32)
+    for _ in range(3):
+        y = fn(x)[0]
+        del y
+    n = len(model.pool.all)
+    for _ in range(5):
+        y = fn(x)[0]
+        del y
+    assert len(model.pool.all) == n
+
+
+def test_device_arch_is_the_devices():
+    from strata.backends.cuda.runtime import driver
+    from strata.backends.cuda.target import CudaTarget
+    arch = driver().device_arch()
+    assert CudaTarget().arch() == arch
