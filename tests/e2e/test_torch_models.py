@@ -1,0 +1,102 @@
+"""Whole PyTorch models through Strata against eager (issue 17, item 7): each through
+`strata.compile(model, example_args=...)` and `torch.compile(model, backend="strata")`,
+outputs within 1e-4 relative of eager (max|a - b| / max|b|).
+
+The models are built by bench/torch_architectures.py (shared with the benchmark
+bench/torch_models.py), seeded random weights, no downloads. Vision models, batch 1 at
+224x224: ResNet-50, ViT-B/16 and ConvNeXt-T from HF `transformers` configs, and
+MobileNetV3-Large written in torch code there. torchvision cannot be imported on this
+project's machines (its index wheel is a CUDA build that fails against the CPU torch; timm
+imports it too), so `test_vision_models_have_torchvisions_layout` checks the builders
+against torchvision's models instead: their parameter counts, and ResNet-50's convolutions
+(channels, kernels, strides, projection shortcuts) against torchvision's layout.
+"""
+from __future__ import annotations
+
+import collections
+import functools
+import sys
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+import strata  # noqa: E402
+from torch_architectures import VISION  # noqa: E402
+
+RTOL = 1e-4
+
+
+@functools.lru_cache(maxsize=1)
+def _built(name):
+    """The model and its example inputs, built once for the tests of one model (they run
+    in order; one model kept at a time)."""
+    model, args = VISION[name]()
+    with torch.no_grad():
+        want = model(*args)
+    return model, args, want
+
+
+def _rel(got, want):
+    got = got[0] if isinstance(got, (tuple, list)) else got
+    assert got.shape == want.shape and got.dtype == want.dtype
+    return float((got - want).abs().max() / want.abs().max())
+
+
+# torchvision's parameter counts (torchvision.models.*.num_params in its weights' meta)
+TORCHVISION_PARAMETERS = {"resnet50": 25_557_032, "mobilenet_v3": 5_483_032,
+                          "vit_b16": 86_567_656, "convnext_t": 28_589_128}
+
+
+def _torchvision_resnet50_convs():
+    """(in, out, kernel, stride) of every convolution of torchvision's resnet50: a 7x7/2
+    stem, then bottlenecks (1x1, 3x3 carrying the stage's stride, 1x1 to 4x the width),
+    the first of each stage with a 1x1 projection shortcut at the stage's stride."""
+    convs = [(3, 64, 7, 2)]
+    cin = 64
+    for width, blocks, stride in ((64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)):
+        for i in range(blocks):
+            s = stride if i == 0 else 1
+            convs += [(cin, width, 1, 1), (width, width, 3, s), (width, 4 * width, 1, 1)]
+            if i == 0:
+                convs.append((cin, 4 * width, 1, s))
+            cin = 4 * width
+    return collections.Counter(convs)
+
+
+@pytest.mark.parametrize("name", sorted(VISION))
+def test_vision_models_have_torchvisions_layout(name):
+    model, args, want = _built(name)
+    assert sum(p.numel() for p in model.parameters()) == TORCHVISION_PARAMETERS[name]
+    assert want.shape == (1, 1000)
+    if name == "resnet50":
+        convs = collections.Counter(
+            (m.in_channels, m.out_channels, m.kernel_size[0], m.stride[0])
+            for m in model.modules() if isinstance(m, torch.nn.Conv2d))
+        assert convs == _torchvision_resnet50_convs()
+
+
+@pytest.mark.parametrize("name", sorted(VISION))
+def test_vision_model_strata_compile(name):
+    model, args, want = _built(name)
+    f = strata.compile(model, example_args=args, num_threads=2)
+    assert _rel(f(*args), want) <= RTOL
+
+
+@pytest.mark.parametrize("name", sorted(VISION))
+def test_vision_model_torch_compile(name):
+    from strata.frontends.torch.dynamo import COUNTERS
+    model, args, want = _built(name)
+    torch._dynamo.reset()
+    before = COUNTERS["inference"]
+    # fallback off: a graph Strata cannot compile fails here instead of running eagerly
+    compiled = torch.compile(model, backend="strata",
+                             options={"fallback": False, "num_threads": 2})
+    with torch.no_grad():
+        got = compiled(*args)
+    assert COUNTERS["inference"] > before
+    assert _rel(got, want) <= RTOL
