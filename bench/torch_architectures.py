@@ -91,8 +91,8 @@ def _logits_of(model):
             super().__init__()
             self.model = model
 
-        def forward(self, *args):
-            out = self.model(*args)
+        def forward(self, x, mask=None):   # named inputs: dynamic_shapes=({0: n},) works
+            out = self.model(x) if mask is None else self.model(x, mask)
             return out.logits if hasattr(out, "logits") else out.last_hidden_state
 
     return Logits().eval()
