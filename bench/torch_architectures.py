@@ -77,6 +77,15 @@ def _nontrivial(module, seed=0):
     return module
 
 
+def rel_diff(got, want) -> float:
+    """max|got - want| / max|want| (in float64) over the first output: how the tests and
+    the benchmark compare a compiled model's output with eager's."""
+    def first(out):
+        return out[0] if isinstance(out, (tuple, list)) else out
+    got, want = first(got).double(), first(want).double()
+    return float((got - want).abs().max() / want.abs().max())
+
+
 def _image(seed=1):
     torch = _torch()
     return (torch.randn(IMAGE, generator=torch.Generator().manual_seed(seed)),)

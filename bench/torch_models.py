@@ -58,20 +58,10 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 
 from models import interleaved_medians_ms  # noqa: E402
-from torch_architectures import BUILDERS  # noqa: E402
+from torch_architectures import BUILDERS, rel_diff  # noqa: E402
 
 PEERS = ("eager", "inductor", "strata-tc", "strata-ep")
 COMPILED = PEERS[1:]
-
-
-def _first(out):
-    return out[0] if isinstance(out, (tuple, list)) else out
-
-
-def rel_diff(got, want) -> float:
-    """max|got - want| / max|want| over the first output."""
-    got, want = _first(got).double(), _first(want).double()
-    return float((got - want).abs().max() / want.abs().max())
 
 
 def _timed_first_call(make, args):
@@ -123,7 +113,7 @@ def bench_model(torch, name, args_ns, errors):
                 except Exception:
                     pass                         # the timed compile reports it
                 torch._dynamo.reset()
-            with _inductor_graph_caches_off(torch):
+            with _InductorGraphCachesOff():
                 attempt("inductor", lambda: torch.compile(model))
         attempt("strata-tc", lambda: torch.compile(
             model, backend="strata", options={"num_threads": threads, "fallback": False}))
@@ -139,10 +129,10 @@ def bench_model(torch, name, args_ns, errors):
     return row
 
 
-class _inductor_graph_caches_off:
+class _InductorGraphCachesOff:
     """Inductor's FX-graph cache and AOTAutograd's cache off (its kernel cache stays)."""
 
-    def __init__(self, torch):
+    def __init__(self):
         import torch._functorch.config as fc
         import torch._inductor.config as ic
         self.saved = [(ic, "fx_graph_cache"), (fc, "enable_autograd_cache")]

@@ -35,7 +35,7 @@ pytest.importorskip("transformers")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 import strata  # noqa: E402
-from torch_architectures import VISION  # noqa: E402
+from torch_architectures import VISION, rel_diff  # noqa: E402
 
 RTOL = 1e-4
 TORCH_COMPILED = ("mobilenet_v3", "vit_b16")
@@ -56,7 +56,7 @@ def vision(request):
 def _rel(got, want):
     got = got[0] if isinstance(got, (tuple, list)) else got
     assert got.shape == want.shape and got.dtype == want.dtype
-    return float((got - want).abs().max() / want.abs().max())
+    return rel_diff(got, want)
 
 
 # torchvision's parameter counts (torchvision.models.*.num_params in its weights' meta)
