@@ -144,6 +144,26 @@ def test_packed_b(lib, M, N, K, transposed):
     np.testing.assert_allclose(C, A @ B + 1, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("K,N", [(1, 1), (5, 16), (7, 33), (300, 64), (65, 47)])
+@pytest.mark.parametrize("layout", ["row-major", "transposed", "strided"])
+def test_pack_b_panels_layouts(K, N, layout):
+    """pack_b_panels lays out panel p = B[:, p*NR:(p+1)*NR] (zero padded) whatever B's
+    memory order: row-major, a transposed view of an N x K array (an nn.Linear weight,
+    packed from its rows) or a strided view; N a multiple of NR or not."""
+    from strata.conversion.linalg_to_microkernels import pack_b_panels
+    W = RNG.standard_normal((N, 2 * K), np.float32)
+    B = {"row-major": np.ascontiguousarray(W[:, :K].T),
+         "transposed": np.ascontiguousarray(W[:, :K]).T, "strided": W.T[::2]}[layout]
+    assert B.shape == (K, N)
+    for nr in (4, 8, 16):
+        p = -(-N // nr)
+        want = np.zeros((p, K, nr), np.float32)
+        for i in range(p):
+            cols = B[:, i * nr:(i + 1) * nr]
+            want[i, :, :cols.shape[1]] = cols
+        np.testing.assert_array_equal(pack_b_panels(B, nr), want.reshape(-1))
+
+
 @pytest.mark.parametrize("threads", [1, 2, 3])
 @pytest.mark.parametrize("M,N,K", [(64, 1024, 784), (131, 400, 1000), (600, 900, 880)])
 def test_packed_b_k_blocks(lib, threads, M, N, K):
