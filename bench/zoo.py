@@ -2,12 +2,13 @@
 
     python bench/zoo.py [--models REGEX] [--threads 2] [--rounds 5] [--repeat 20]
                         [--compile-only] [--peers ort,openvino,strata] [--cache DIR]
-                        [--list]
+                        [--dynamic] [--list]
 
 Every model is built in code with seeded random weights (HF `transformers` configs, or
 bench/zoo_architectures.py for what transformers lacks; nothing is downloaded),
 exported by `torch.onnx.export` at opset 18 (the TorchScript exporter, the dynamo one
-where it fails), batch 1, static shapes, and cached with its inputs and PyTorch eager's
+where it fails), batch 1, static shapes (--dynamic: the batch dim dynamic, as
+bench/models.py exports), and cached with its inputs and PyTorch eager's
 outputs under --cache (default `$STRATA_ZOO_CACHE` or `~/.cache/strata/zoo`), keyed by
 the model's name, the torch version and the builder's parameters:
 
@@ -32,7 +33,9 @@ the table; the exit status is 1 when Strata failed or missed 1e-4 on any model.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
+import io
 import math
 import os
 import re
@@ -193,23 +196,30 @@ def default_cache():
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "strata", "zoo")
 
 
-def cache_key(name, torch):
+def cache_key(name, torch, dynamic=False):
     builder, params, spec = ZOO[name]
     text = repr((name, torch.__version__, builder.__name__, sorted(params.items()),
-                 sorted(spec.items()), 18))
+                 sorted(spec.items()), 18) + (("dynamic-batch",) if dynamic else ()))
     return f"{name}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
 
 
-def _export(torch, module, args, names, path):
+def _export(torch, module, args, names, path, dynamic=False):
     """torch.onnx.export at opset 18: the TorchScript exporter, the dynamo one where it
-    fails. Returns which one wrote the file."""
+    fails (the batch dim of every input dynamic with `dynamic`). Returns which one wrote
+    the file."""
     errors = []
     for dynamo in (False, True):
         try:
-            with warnings.catch_warnings():
+            axes = {"dynamic_axes": {n: {0: "batch"} for n in names}} if dynamic and \
+                not dynamo else {}
+            if dynamic and dynamo:
+                batch = torch.export.Dim("batch")
+                axes = {"dynamic_shapes": tuple({0: batch} for _ in names)}
+            with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
+                    contextlib.redirect_stderr(io.StringIO()):
                 warnings.simplefilter("ignore")
                 torch.onnx.export(module, args, path, input_names=names, opset_version=18,
-                                  dynamo=dynamo, external_data=False)
+                                  dynamo=dynamo, external_data=False, **axes)
             return "dynamo" if dynamo else "torchscript"
         except Exception as e:  # noqa: BLE001 - try the other exporter, report both
             errors.append(f"{'dynamo' if dynamo else 'torchscript'}: "
@@ -217,10 +227,10 @@ def _export(torch, module, args, names, path):
     raise RuntimeError("export failed: " + "; ".join(errors))
 
 
-def prepare(name, torch, cache):
+def prepare(name, torch, cache, dynamic=False):
     """(onnx path, inputs dict, eager outputs list, exporter) of zoo model `name`, from
     the cache or built, run eagerly and exported now."""
-    folder = os.path.join(cache, cache_key(name, torch))
+    folder = os.path.join(cache, cache_key(name, torch, dynamic))
     path = os.path.join(folder, "model.onnx")
     ref_path = os.path.join(folder, "io.npz")
     if os.path.exists(path) and os.path.exists(ref_path):
@@ -240,7 +250,7 @@ def prepare(name, torch, cache):
     outs = [t.numpy() for t in (y if isinstance(y, (tuple, list)) else (y,))]
     os.makedirs(folder, exist_ok=True)
     tmp = path + ".part"
-    exporter = _export(torch, module, args, list(inputs), tmp)
+    exporter = _export(torch, module, args, list(inputs), tmp, dynamic)
     os.replace(tmp, path)
     np.savez(ref_path, exporter=exporter, **{f"in_{k}": v for k, v in inputs.items()},
              **{f"out_{i}": v for i, v in enumerate(outs)})
@@ -315,6 +325,8 @@ def main(argv=None):
     ap.add_argument("--compile-only", action="store_true",
                     help="compile and check accuracy against eager, no timing")
     ap.add_argument("--peers", default="ort,openvino,strata")
+    ap.add_argument("--dynamic", action="store_true",
+                    help="export with a dynamic batch dim (run at batch 1)")
     ap.add_argument("--cache", default=default_cache())
     ap.add_argument("--list", action="store_true", help="print the model names and exit")
     ap.add_argument("--traceback", action="store_true",
@@ -340,7 +352,7 @@ def main(argv=None):
         rows.append(row)
         try:
             t = time.perf_counter()
-            path, inputs, refs, exporter = prepare(name, torch, args.cache)
+            path, inputs, refs, exporter = prepare(name, torch, args.cache, args.dynamic)
             row["export"] = exporter
             print(f"  {name}: ready ({exporter}, {time.perf_counter() - t:.1f} s)",
                   file=sys.stderr, flush=True)
