@@ -370,8 +370,9 @@ def main(argv=None):
             except Exception as e:  # noqa: BLE001
                 failures.append((name, peer, traceback.format_exc() if args.traceback
                                  else short_error(e)))
-            print(f"  {name}: {peer} {'ok' if peer in fns else 'FAIL'}", file=sys.stderr,
-                  flush=True)
+            done = (f"ok ({row[peer + '_compile']:.1f} s, err {row[peer + '_err']:.1e})"
+                    if peer in fns else "FAIL")
+            print(f"  {name}: {peer} {done}", file=sys.stderr, flush=True)
         if not args.compile_only and fns:
             with torch.inference_mode():
                 row.update(interleaved_medians_ms(fns, args.repeat, args.rounds))
