@@ -144,6 +144,11 @@ CASES = [
     ("Slice", ["tensor<10x20xf32>", _const([-1, 0]), _const([-1000, 20]), _const([0, 1]),
                _const([-2, 3])]),
     ("Slice", ["tensor<10x20xf32>", _const([2]), _const([5])]),
+    # a negative step from a start before the dim's beginning: ONNX clamps the start to
+    # 0 (one element), Python's slice to -1 (none)
+    ("Slice", ["tensor<3x2xf32>", _const([-5]), _const([-9]), _const([1]), _const([-1])]),
+    ("Slice", ["tensor<3x4xf32>", _const([-7, 9]), _const([-1000, -1000]), _const([1, 0]),
+               _const([-2, -1])]),
     ("Gather", ["tensor<5x6x7xf32>", "tensor<2x3xi64>"], "axis = 1 : i64"),
     ("Gather", ["tensor<5x6x7xf32>", _scalar(2)], "axis = -1 : i64"),
     ("GatherElements", ["tensor<5x6xf32>", "tensor<5x2xi64>"], "axis = 1 : i64"),
@@ -217,6 +222,31 @@ def test_legacy_attribute_versions():
         assert str(got) == want, (op, got)
         theirs = _infer(text, rules=False, fallback=True)[0]
         assert refine(got, theirs) == (got, None), (op, got, theirs)
+
+
+def test_slice_of_a_known_shape_follows_onnx_clamping():
+    """The values of a sliced shape vector (propagated to later Reshapes) take ONNX's
+    clamping too: Shape [2, 3, 4] sliced from -9 down to -10 is [2] (start clamped to 0),
+    not Python's []; from 7 down by -2 it is [4, 2]."""
+    for start, end, step, want in ((-9, -10, -1, [2]), (7, -1000, -2, [4, 2]),
+                                   (-1, -1000, -1, [4, 3, 2]), (5, 9, 1, [])):
+        text = (f'module attributes {{onnx.opset_import = {{ai.onnx = 18 : i64}}}} {{\n'
+                f'  func.func @f(%x: tensor<2x3x4xf32>) {{\n'
+                f'    %s = "onnx.Shape"(%x) : (tensor<2x3x4xf32>) -> tensor<*xi64>\n'
+                f'    %c0 = "onnx.Constant"() <{{value = {_const([start])}}}> : () -> tensor<1xi64>\n'
+                f'    %c1 = "onnx.Constant"() <{{value = {_const([end])}}}> : () -> tensor<1xi64>\n'
+                f'    %c2 = "onnx.Constant"() <{{value = {_const([0])}}}> : () -> tensor<1xi64>\n'
+                f'    %c3 = "onnx.Constant"() <{{value = {_const([step])}}}> : () -> tensor<1xi64>\n'
+                f'    %v = "onnx.Slice"(%s, %c0, %c1, %c2, %c3) : (tensor<*xi64>, tensor<1xi64>, '
+                f'tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<*xi64>\n'
+                f'    %z = "onnx.ConstantOfShape"(%v) : (tensor<*xi64>) -> tensor<*xf32>\n'
+                f'    return\n  }}\n}}\n')
+        m = parse_source(text, default_context())
+        PassManager("builtin.module", [OnnxShapeInference(fallback=False)]).run(m)
+        f = m.regions[0].blocks[0].first
+        z = f.regions[0].blocks[0].last.prev
+        assert str(z.results[0].type) == f"tensor<{'x'.join(map(str, want + ['f32']))}>" \
+            if want else str(z.results[0].type) == "tensor<f32>", (start, end, step, z.results[0].type)
 
 
 def test_uneven_split_matches_onnx_reference():

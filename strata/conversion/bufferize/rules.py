@@ -461,9 +461,15 @@ def _expand_shape(bz, op):
 def _collapse_shape(bz, op):
     rt, groups = op.results[0].type, _groups(op)
 
-    def collapsed(t):  # None for a non-contiguous view
+    def collapsed(t):  # None for a view not known to be contiguous
         c = bz.M.collapsed_type(t, groups)
-        if c is None or list(c.shape) == list(rt.shape):
+        # memref.collapse_shape's type takes a dynamic stride as contiguous; a view is
+        # collapsed in place only where its strides prove it (upstream's
+        # isGuaranteedCollapsible, the strict layout): a slice of a dynamic dim is not.
+        if c is None or not bz.M.is_identity_layout(t) and \
+                bz.M.collapsed_layout(t, groups, strict=True) is None:
+            return None
+        if list(c.shape) == list(rt.shape):
             return c
         return A.MemRefType(rt.shape, c.element_type, c.layout, c.memory_space)
     _reshaped_view(bz, op, collapsed, bz.M.CollapseShapeOp,

@@ -223,6 +223,18 @@ def window(cx, in_sizes, kernel, ceil_mode=False, strides=None, dilations=None,
         out = _non_negative_out(cx, out, i)
         extra = 0
         if ceil_mode:
+            if all(Ix.known(v) for v in (size, lo, hi, out)) and out == 1 and \
+                    w.dilations[i] == 1 and w.kernel[i] > size + lo + hi:
+                # One window overhanging the padded input (HF EfficientNet's pooler is
+                # AvgPool2d(1280, ceil_mode=True) on 7x7): only its padded-input part
+                # is read or counted, so that is its kernel; reading the overhang too
+                # padded the input to 1280x1280 (8 GB, 27 s a call).
+                w.kernel[i] = size + lo + hi
+                w.out.append(out)
+                w.low.append(lo)
+                w.high.append(hi)
+                w.extra.append(0)
+                continue
             need = ix.add(ix.mul(ix.sub(out, 1), s), span)
             extra = ix.max(ix.sub(need, ix.add(size, ix.add(lo, hi))), 0)
         w.low.append(lo)

@@ -627,20 +627,35 @@ def _slice(cx):
     axes = list(range(len(starts))) if axes is None else axes
     steps = [1] * len(starts) if steps is None else steps
     out = list(x)
-    slices = [slice(None)] * len(x)
+    taken = [None] * len(x)
     for s, e, a, st in zip(starts, ends, axes, steps):
         a = norm_axis(a, len(x))
         if st == 0:
             raise Conflict("slice step is 0")
-        slices[a] = slice(s, e, st)
         if type(x[a]) is int:
-            out[a] = len(range(*slices[a].indices(x[a])))
+            taken[a] = slice_range(s, e, st, x[a])
+            out[a] = len(taken[a])
         else:   # a `?` dim: all of it keeps its symbol
             out[a] = x[a] if st == 1 and (s == 0 or s <= -_TO_END) and e >= _TO_END else None
     p = cx.value(0)
     if p is not None and len(x) == 1 and type(x[0]) is int:
-        cx.set_value(0, (out[0],), p.vals[slices[0]])
+        cx.set_value(0, (out[0],), p.vals if taken[0] is None
+                     else [p.vals[i] for i in taken[0]])
     return [tuple(out)]
+
+
+def slice_range(start, end, step, d):
+    """The indices ONNX's Slice takes from a dim of size `d` (step not 0): a negative
+    start or end counts from the end, then both clamp to [0, d] for a positive step, or
+    the start to [0, d - 1] and the end to [-1, d - 1] for a negative one. Not Python's
+    slice: from a start before the beginning a negative step takes element 0 here
+    (onnxruntime and the spec), none in Python (and onnx.reference). The lowering
+    builds the same rule in IR (onnx_to_linalg.data_movement.slice_dim)."""
+    start = start + d if start < 0 else start
+    end = end + d if end < 0 else end
+    if step > 0:
+        return range(min(max(start, 0), d), min(max(end, 0), d), step)
+    return range(min(max(start, 0), d - 1), min(max(end, -1), d - 1), step)
 
 
 def _slice_to_symbols(cx, x, starts, ends, axes, steps):
@@ -657,7 +672,7 @@ def _slice_to_symbols(cx, x, starts, ends, axes, steps):
         if st == 0:
             raise Conflict("slice step is 0")
         if type(e) is int:
-            out[a] = len(range(*slice(s, e, st).indices(x[a]))) if type(x[a]) is int \
+            out[a] = len(slice_range(s, e, st, x[a])) if type(x[a]) is int \
                 else x[a] if st == 1 and (s == 0 or s <= -_TO_END) and e >= _TO_END \
                 else None
         elif st != 1 or s != 0:

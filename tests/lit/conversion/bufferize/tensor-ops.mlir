@@ -69,6 +69,22 @@ func.func @collapse_of_strided_slice(%t: tensor<4x6xf32>) -> tensor<6xf32> {
   return %c : tensor<6xf32>
 }
 
+// A slice of dynamic size has dynamic strides: collapsing dims across one of them reads
+// a buffer that is not contiguous, so it is copied first (upstream's
+// isGuaranteedCollapsible); the contiguous inner group collapses in place.
+// CHECK-LABEL: func.func @collapse_of_dynamic_slice(%arg0: memref<?x?x4xf32>, %arg1: index) -> (memref<?x4xf32>, memref<?x?xf32>) {
+//       CHECK: %subview = memref.subview %arg0[0, 0, 0] [%arg1, %arg1, 4] [1, 1, 1] : memref<?x?x4xf32> to memref<?x?x4xf32, strided<[?, 4, 1]>>
+//       CHECK: %alloc = memref.alloc(%dim, %dim_0) alignment = 64 : memref<?x?x4xf32>
+//       CHECK: memref.copy %subview, %alloc : memref<?x?x4xf32, strided<[?, 4, 1]>> to memref<?x?x4xf32>
+//       CHECK: %collapse_shape = memref.collapse_shape %alloc {{\[\[}}0, 1], [2]] : memref<?x?x4xf32> into memref<?x4xf32>
+//       CHECK: %collapse_shape_1 = memref.collapse_shape %subview {{\[\[}}0], [1, 2]] : memref<?x?x4xf32, strided<[?, 4, 1]>> into memref<?x?xf32, strided<[?, 1]>>
+func.func @collapse_of_dynamic_slice(%t: tensor<?x?x4xf32>, %n: index) -> (tensor<?x4xf32>, tensor<?x?xf32>) {
+  %s = tensor.extract_slice %t[0, 0, 0] [%n, %n, 4] [1, 1, 1] : tensor<?x?x4xf32> to tensor<?x?x4xf32>
+  %c = tensor.collapse_shape %s [[0, 1], [2]] : tensor<?x?x4xf32> into tensor<?x4xf32>
+  %d = tensor.collapse_shape %s [[0], [1, 2]] : tensor<?x?x4xf32> into tensor<?x?xf32>
+  return %c, %d : tensor<?x4xf32>, tensor<?x?xf32>
+}
+
 // CHECK-LABEL: func.func @insert_slice(%arg0: memref<8x8xf32>, %arg1: memref<2x?xf32>, %arg2: index) -> memref<8x8xf32> {
 //       CHECK: %c1 = arith.constant 1 : index
 //       CHECK: %dim = memref.dim %arg1, %c1 : memref<2x?xf32>
