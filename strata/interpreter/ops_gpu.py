@@ -60,7 +60,8 @@ from ..dialects.gpu import PRIVATE_ADDRESS_SPACE, WORKGROUP_ADDRESS_SPACE, addre
 from ..ir import attributes as A
 from ..ir import traits as T
 from .core import IMPLS, fail, impl
-from .ops_memref import _free, _heap_buffer, check_buffers, copy_into, fill_uninitialized
+from .ops_memref import (_free, _heap_buffer, check_buffers, copy_into,
+                         fill_uninitialized, heap)
 from .ops_tensor import _shape_with
 from .values import dtype_of, int_width, to_unsigned, wrap
 
@@ -97,6 +98,24 @@ class Banked:
         self.what = what
 
 
+def _op_info(op, table):
+    """(SIMT handler, implementation, only scalar/vector types, constant): what run_op
+    needs to know of an op, computed once per interpreter (`table`)."""
+    h = _SIMT.get(op.name)
+    fn = IMPLS.get(op.name)
+    if h is None:
+        if fn is None:
+            fail(op, "has no interpreter implementation")
+        if op.regions:
+            fail(op, "is not supported inside a GPU kernel by the interpreter")
+    scalar_only = all(isinstance(t, _SCALARS) or type(t) is A.VectorType
+                      for t in op.operand_types + op.result_types)
+    const = h is None and not op._operands and len(op.results) == 1 and \
+        T.ConstantLike in type(op).traits
+    info = table[op] = (h, fn, scalar_only, const)
+    return info
+
+
 class LaneViews:
     """A buffer value (a memref) that differs between threads: one NumPy view per
     thread of the chunk (a subview at a thread-dependent offset...)."""
@@ -112,7 +131,7 @@ class Kernel:
     (see [Note: SIMT interpretation])."""
 
     __slots__ = ("interp", "op", "L", "T", "grid", "block", "tid", "bid", "lin", "blk",
-                 "live", "env", "varying", "nblocks", "dynamic_shared")
+                 "live", "env", "varying", "nblocks", "dynamic_shared", "info")
 
     def __init__(self, interp, op, grid, block, first_block, nblocks):
         self.interp = interp
@@ -134,6 +153,7 @@ class Kernel:
         self.env = {}
         self.varying = set()
         self.dynamic_shared = 0  # bytes of dynamic shared memory per block
+        self.info = interp.cache.setdefault("gpu.simt ops", {})
 
     # ------------------------------------------------------------ values
 
@@ -163,6 +183,10 @@ class Kernel:
             self.env[v] = x
             return
         old = self.env.get(v)
+        if not per_lane and v not in self.varying and old is not None and \
+                type(old) is type(x) and np.shape(old) == np.shape(x) and \
+                bool(np.all(old == x)):
+            return  # the same uniform value again (a constant in a loop): stays uniform
         x = np.asarray(x)
         if v in self.varying and old.dtype == x.dtype:
             full = old
@@ -185,20 +209,33 @@ class Kernel:
     # ------------------------------------------------------------ execution
 
     def run_op(self, op, S):
-        h = _SIMT.get(op.name)
+        info = self.info.get(op)
+        if info is None:
+            info = _op_info(op, self.info)
+        h, fn, scalar_only, const = info
         if h is not None:
             return h(self, op, S)
-        fn = IMPLS.get(op.name)
-        if fn is None:
-            fail(op, "has no interpreter implementation")
-        if op.regions:
-            fail(op, "is not supported inside a GPU kernel by the interpreter")
-        args = [self.get(o.value, S) for o in op._operands]
-        varying = any(o.value in self.varying for o in op._operands)
-        per_thread = any(type(a) in (Banked, LaneViews) for a in args)
-        if per_thread or varying and not all(
-                isinstance(t, _SCALARS) or type(t) is A.VectorType
-                for t in op.operand_types + op.result_types):
+        if const:  # a constant: computed once per launch, uniform
+            env = self.env
+            r = op.results[0]
+            if r not in env or r in self.varying:
+                self.set(r, self.interp._invoke(fn, op, [])[0], S)
+            return
+        env = self.env
+        vary = self.varying
+        args = []
+        varying = per_thread = False
+        for o in op._operands:
+            v = o.value
+            x = env[v]
+            if v in vary:
+                varying = True
+                if S is not None:
+                    x = x[S]
+            elif type(x) is Banked or type(x) is LaneViews:
+                per_thread = True
+            args.append(x)
+        if per_thread or varying and not scalar_only:
             return self._per_lane(op, S, fn, args)
         if not varying:
             res = self.interp._invoke(fn, op, args)
@@ -279,6 +316,7 @@ class Kernel:
         """A region of several blocks: every thread has its own position (see [Note:
         SIMT interpretation])."""
         order = {b: i for i, b in enumerate(region.blocks)}
+        block_ops = {}
         all_lanes = np.arange(self.L) if S is None else S
         pending = {}   # (block order, op index) -> lanes
         parked = {}    # barrier waits: (block order, op index) -> lanes
@@ -309,7 +347,9 @@ class Kernel:
             lanes = pending.pop(key)
             lanes_S = None if len(lanes) == self.L else lanes
             block = blocks[key[0]]
-            ops = list(block.ops)
+            ops = block_ops.get(block)
+            if ops is None:
+                ops = block_ops[block] = list(block.ops)
             i = key[1]
             stopped = False
             while i < len(ops) - 1:
@@ -948,14 +988,23 @@ def _address(k, op, mem, idx_vals, S, write):
         bank = mem.bank if S is None else mem.bank[S]
         idx = [bank]
     else:
-        check_buffers(k.interp, op, [mem], written=(0,) if write else ())
+        if heap(k.interp).freed or (write and not mem.flags.writeable):
+            check_buffers(k.interp, op, [mem], written=(0,) if write else ())
         data = mem
         shape = mem.shape
         idx = []
     if len(idx_vals) != len(shape):
         fail(op, f"{len(idx_vals)} indices for a buffer of rank {len(shape)}")
     for d, i in enumerate(idx_vals):
-        i = np.asarray(i, np.int64)
+        if type(i) is not np.ndarray:  # uniform
+            i = int(i)
+            if not 0 <= i < shape[d]:
+                fail(op, f"index {i} is out of bounds for dimension {d} of size "
+                         f"{shape[d]} ({k.where(S)})")
+            idx.append(i)
+            continue
+        if i.dtype != np.int64:
+            i = i.astype(np.int64)
         bad = (i < 0) | (i >= shape[d])
         if bad.any():
             j = int(np.flatnonzero(np.broadcast_to(bad, (n,)))[0])
@@ -973,11 +1022,13 @@ def _load(k, op, S):
         return k._per_lane(op, S, IMPLS[op.name], [k.get(o.value, S) for o in op._operands])
     idx_vals = [k.get(o.value, S) for o in op._operands[1:]]
     data, idx = _address(k, op, mem, idx_vals, S, False)
-    if all(np.ndim(i) == 0 for i in idx):
-        x = data[idx]
+    x = data[idx]
+    if type(x) is not np.ndarray:  # every index uniform: a uniform value
         k.set(op.results[0], x, S)
         return
-    k.set(op.results[0], np.broadcast_to(data[idx], (k.n(S),)).copy(), S)
+    if x.shape[0] != k.n(S):
+        x = np.broadcast_to(x, (k.n(S),)).copy()
+    k.set(op.results[0], x, S)
 
 
 @simt("memref.store")

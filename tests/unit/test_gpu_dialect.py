@@ -18,7 +18,8 @@ from strata.syntax.printer import print_op
 IREE_OPT = shutil.which("iree-opt")
 needs_iree = pytest.mark.skipif(IREE_OPT is None, reason="iree-opt is not installed")
 LIT = os.path.join(os.path.dirname(__file__), "..", "lit", "dialects")
-OPS_FILES = ["gpu/ops.mlir", "gpu/mma-binary.mlir", "nvvm/ops.mlir", "vector/ops.mlir"]
+OPS_FILES = ["gpu/ops.mlir", "gpu/mma-binary.mlir", "gpu/lowered-kernel.mlir",
+             "nvvm/ops.mlir", "vector/ops.mlir"]
 INVALID_FILES = ["gpu/invalid.mlir", "nvvm/invalid.mlir", "vector/invalid.mlir"]
 
 

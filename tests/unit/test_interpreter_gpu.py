@@ -634,3 +634,69 @@ def test_atomics_from_many_threads_and_parallel_loops_in_kernels():
     np.testing.assert_array_equal(bins, x.reshape(16, 4).sum(axis=0))
     np.testing.assert_array_equal(ibins, [16] * 4)
     np.testing.assert_allclose(rows, m.sum(axis=1), rtol=1e-5, atol=1e-6)
+
+
+FEW_THREADS_LONG_LOOPS = """
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // 3 threads, each summing a row of 2000 in a cf loop (what one-thread launches of
+    // host loops look like after convert-scf-to-cf).
+    gpu.func @rows(%x: memref<3x2000xf32>, %out: memref<3xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %n = arith.constant 2000 : index
+      %zero = arith.constant 0.0 : f32
+      %t = gpu.thread_id x
+      cf.br ^loop(%c0, %zero : index, f32)
+    ^loop(%i: index, %acc: f32):
+      %more = arith.cmpi ult, %i, %n : index
+      cf.cond_br %more, ^body, ^done
+    ^body:
+      %v = memref.load %x[%t, %i] : memref<3x2000xf32>
+      %a = arith.addf %acc, %v : f32
+      %i1 = arith.addi %i, %c1 : index
+      cf.br ^loop(%i1, %a : index, f32)
+    ^done:
+      memref.store %acc, %out[%t] : memref<3xf32>
+      gpu.return
+    }
+    // 8 threads exchanging through shared memory: a barrier keeps them together.
+    gpu.func @reverse(%x: memref<8xf32>, %y: memref<8xf32>)
+        workgroup(%buf: memref<8xf32, 3>) kernel {
+      %c7 = arith.constant 7 : index
+      %t = gpu.thread_id x
+      %v = memref.load %x[%t] : memref<8xf32>
+      memref.store %v, %buf[%t] : memref<8xf32, 3>
+      gpu.barrier
+      %r = arith.subi %c7, %t : index
+      %w = memref.load %buf[%r] : memref<8xf32, 3>
+      memref.store %w, %y[%t] : memref<8xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<3x2000xf32>, %out: memref<3xf32>, %a: memref<8xf32>,
+                  %b: memref<8xf32>) {
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c8 = arith.constant 8 : index
+    gpu.launch_func @kernels::@rows blocks in (%c1, %c1, %c1) threads in (%c3, %c1, %c1)
+        args(%x : memref<3x2000xf32>, %out : memref<3xf32>)
+    gpu.launch_func @kernels::@reverse blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1)
+        args(%a : memref<8xf32>, %b : memref<8xf32>)
+    return
+  }
+}
+"""
+
+
+def test_few_threads_with_long_loops_and_a_small_barrier_kernel():
+    x = np.random.default_rng(9).standard_normal((3, 2000)).astype(np.float32)
+    out = np.zeros(3, np.float32)
+    a = np.arange(8, dtype=np.float32)
+    b = np.zeros(8, np.float32)
+    run(FEW_THREADS_LONG_LOOPS, "main", x, out, a, b)
+    want = np.zeros(3, np.float32)
+    for i in range(2000):  # the loop's own order of float additions
+        want += x[:, i]
+    np.testing.assert_array_equal(out, want)
+    np.testing.assert_array_equal(b, a[::-1])
