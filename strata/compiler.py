@@ -598,9 +598,9 @@ def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
     # is made; it then runs once over what the compile left (0.18 s for MiniLM, 0.23 s
     # for BERT-base), so the saving is small: MiniLM 2.60 -> 2.48 s of CPU (medians of 4
     # interleaved runs on a loaded machine), peak memory +2%.
-    notice = _progress.step(f"compiling {_model_label(model)}",
-                            after=_progress.LONG_COMPILE_S)
-    with _progress.settings(progress), gc_paused(), notice:
+    # (the notice is made inside `settings`: it reads whether notices are on when made)
+    with _progress.settings(progress), gc_paused(), \
+            _progress.step(f"compiling {_model_label(model)}", after=_progress.LONG_COMPILE_S):
         return _compile(model, target, function, pipeline, print_ir_after_all, dump_dir,
                         out, target_options, (example_args, example_kwargs, dynamic_shapes),
                         cache)
