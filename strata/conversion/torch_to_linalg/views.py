@@ -18,6 +18,18 @@ A result dim the result type gives statically is taken from it; a dynamic one fr
 op's arguments (symbolic sizes are run-time `!torch.int` values) or from the input's
 dims. A run-time size that must agree with the input (a view's element count) is
 checked as onnx_to_linalg checks Reshape ([Note: shape checks]).
+
+[Note: scatter_reduce]
+`scatter_reduce(x, dim, index, src, reduce, include_self)` is built from the one scatter
+builder (gather_scatter.scatter_elements), as PyTorch defines it: without include_self
+the positions `index` hits are first set to the reduction's identity (0, 1, -inf, +inf;
+the extremes of the type for integers), so only src's values meet there; "mean" is the
+"sum" divided by a count scattered the same way (starting at 1 with include_self, else
+0; a position never hit divides by 1 and keeps x), with floor division for integers.
+
+    x = [1, 2, 3], index = [0, 0], src = [4, 6], "mean"
+      include_self:    [(1 + 4 + 6) / 3, 2, 3]
+      no include_self: [(4 + 6) / 2, 2, 3]
 """
 from __future__ import annotations
 
@@ -619,22 +631,24 @@ def _signed_indices(v) -> bool:
     return not (type(e) is A.IntegerType and e.signedness == A.IntegerType.UNSIGNED)
 
 
-_SCATTER_REDUCE = {"sum": "add", "prod": "mul", "amax": "max", "amin": "min"}
+_SCATTER_REDUCE = {"sum": "add", "prod": "mul", "amax": "max", "amin": "min",
+                   "mean": "add"}
 
 
 @lowering("aten.scatter.src", "aten.scatter.value", "aten.scatter_add",
           "aten.scatter.reduce", "aten.scatter_reduce.two")
 def _scatter(cx):
     """scatter(x, dim, index, src or value[, reduce]): x with x[..., index[i, j], ...] =
-    src[i, j] along dim (combined by add / multiply / max / min for scatter_add and
-    scatter_reduce with include_self), in index order; the indices checked in range."""
+    src[i, j] along dim (combined by add / multiply / max / min for scatter_add,
+    scatter.reduce and scatter_reduce), in index order; the indices checked in range.
+    See [Note: scatter_reduce] for include_self=False and "mean"."""
     from ..onnx_to_linalg._linalg_util import filled
     from ..onnx_to_linalg.gather_scatter import _REDUCE, scatter_elements
     from . import TorchLowering
     r = ranked(cx, cx.operands[0].type).rank
     d = _axis(cx.int_(1, "dim"), r)
     name = cx.aten
-    combine = None
+    combine, how, include_self = None, None, True
     if name == "aten.scatter_add":
         combine = _REDUCE["add"]
     elif name == "aten.scatter.reduce":
@@ -643,22 +657,54 @@ def _scatter(cx):
             raise NotLowerable(f"scatter reduce {cx.arg(4)!r}")
         combine = _REDUCE[red]
     elif name == "aten.scatter_reduce.two":
-        red = _SCATTER_REDUCE.get(cx.arg(4))
-        if red is None:
-            raise NotLowerable(f"scatter_reduce {cx.arg(4)!r} is not lowered")
-        if len(cx.op.operands) > 5 and not cx.bool_(5, "include_self"):
-            raise NotLowerable("scatter_reduce without include_self is not lowered")
-        combine = _REDUCE[red]
+        how = cx.arg(4)
+        if how not in _SCATTER_REDUCE:
+            raise NotLowerable(f"scatter_reduce {how!r} is not lowered")
+        if len(cx.op.operands) > 5:
+            include_self = cx.bool_(5, "include_self")
+        combine = _REDUCE[_SCATTER_REDUCE[how]]
     operands = list(cx.operands)
+    elt = cx.operands[0].type.element_type
+    ind = cx.operands[2]
     if name == "aten.scatter.value":
-        elt = cx.operands[0].type.element_type
-        ind = cx.operands[2]
         operands[3] = filled(cx, sizes(cx, ind), elt, cx.scalar(3, elt))
-    elif operands[3].type.element_type is not cx.operands[0].type.element_type:
-        elt = cx.operands[0].type.element_type
+    elif operands[3].type.element_type is not elt:
         operands[3] = elementwise(cx, [operands[3]], elt, lambda s, v: s.cast(v, elt))
-    sub = TorchLowering(cx.op, operands, cx.b, cx.tc)
-    return [scatter_elements(sub, d, combine, 0, 2, 3, fit="le")]
+
+    def scatter(data, src, combine):
+        sub = TorchLowering(cx.op, [data, operands[1], ind, src, *operands[4:]], cx.b,
+                            cx.tc)
+        return scatter_elements(sub, d, combine, 0, 2, 3, fit="le")
+    signed = _signed_indices(cx.op.operands[0])
+    if not include_self:
+        operands[0] = scatter(operands[0], _reduce_identity(cx, how, elt, ind, signed),
+                              None)
+    out = scatter(operands[0], operands[3], combine)
+    if how != "mean":
+        return [out]
+    ones = filled(cx, sizes(cx, ind), elt, 1)
+    counts = scatter(filled(cx, sizes(cx, operands[0]), elt, 1 if include_self else 0),
+                     ones, _REDUCE["add"])
+
+    def mean(s, total, n):
+        n = s.max(n, s.one(elt))  # a position nothing was scattered to keeps x
+        if type(elt) is A.FloatType or not signed:
+            return s.div(total, n, signed)
+        return s.op1("arith.floordivsi", [total, n], elt)
+    return [finish(cx, elementwise(cx, [out, counts], elt, mean))]
+
+
+def _reduce_identity(cx, how, elt, ind, signed):
+    """A tensor of `ind`'s sizes holding the identity of scatter_reduce's `how`."""
+    from ..onnx_to_linalg._linalg_util import filled
+    s = scalars(cx)
+    if how == "amax":
+        value = s.lowest(elt) if signed or type(elt) is A.FloatType else s.zero(elt)
+    elif how == "amin":
+        value = s.highest(elt, signed)
+    else:
+        value = s.one(elt) if how == "prod" else s.zero(elt)
+    return filled(cx, sizes(cx, ind), elt, value)
 
 
 @lowering("aten.repeat")

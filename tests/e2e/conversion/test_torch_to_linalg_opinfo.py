@@ -1,0 +1,47 @@
+"""Lowerings of convert-torch-to-linalg that PyTorch's OpInfo conformance run
+(tests/e2e/torch_opinfo_runner.py) found missing or wrong, each checked on both targets
+against eager on small exported modules (the neighbours of the OpInfo samples: other
+dtypes, dims, flags), with `check` of test_torch_to_linalg."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from test_torch_to_linalg import Fn, check  # noqa: E402
+
+TARGETS = ["interpret", "cpu"]
+
+
+def _gen():
+    return torch.Generator().manual_seed(0)
+
+
+# ------------------------------------------------------------------ scatter_reduce
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("how, include_self", list(itertools.product(
+    ["sum", "prod", "amax", "amin", "mean"], [True, False])))
+def test_scatter_reduce(how, include_self, target):
+    """Every reduction with and without include_self; positions hit several times, once
+    and never (mean divides by the count, and leaves a position never hit as it was)."""
+    x = torch.randn(3, 5, generator=_gen())
+    index = torch.tensor([[0, 0, 2, 1], [2, 0, 0, 1]])
+    src = torch.randn(2, 4, generator=_gen()) * 3
+    check(Fn(lambda a, i, b: a.scatter_reduce(0, i, b, how, include_self=include_self)),
+          (x, index, src), target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("how", ["mean", "amax", "amin"])
+def test_scatter_reduce_integers(how, target):
+    """Integer mean rounds down (PyTorch's floor division); amax/amin without include_self
+    start from the type's extremes."""
+    x = torch.randint(-9, 10, (4, 3), generator=_gen())
+    index = torch.tensor([[1, 1, 0], [1, 2, 0]])
+    src = torch.randint(-20, 20, (2, 3), generator=_gen())
+    check(Fn(lambda a, i, b: a.scatter_reduce(1, i, b, how, include_self=False)),
+          (x, index, src), target)
+    check(Fn(lambda a, i, b: a.scatter_reduce(0, i, b, how)), (x, index, src), target)
