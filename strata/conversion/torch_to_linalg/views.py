@@ -43,7 +43,7 @@ from ..onnx_to_linalg._shape_util import (DYN, Ix, extract_slice, finish, reshap
                                           sizes)
 from ..onnx_to_linalg.common import elementwise, ranked, scalars, stretch_if_one
 from ..onnx_to_linalg.data_movement import broadcast_to, concat, slice_dim
-from ..onnx_to_linalg.gather_scatter import gather, gather_elements
+from ..onnx_to_linalg.gather_scatter import gather, gather_elements, nonzero
 from . import DYNAMIC_ARG, NotLowerable, lowering
 
 INT64_MAX = (1 << 63) - 1
@@ -705,6 +705,13 @@ def _reduce_identity(cx, how, elt, ind, signed):
     else:
         value = s.one(elt) if how == "prod" else s.zero(elt)
     return filled(cx, sizes(cx, ind), elt, value)
+
+
+@lowering("aten.nonzero")
+def _nonzero(cx):
+    """nonzero(x): the (N, rank) i64 coordinates of x's nonzero elements, row-major; N
+    known at run time only (one scf.for counts and records them)."""
+    return [nonzero(cx, cx.operands[0], per_row=True)]
 
 
 @lowering("aten.repeat")

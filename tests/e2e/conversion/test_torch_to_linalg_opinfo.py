@@ -45,3 +45,28 @@ def test_scatter_reduce_integers(how, target):
     check(Fn(lambda a, i, b: a.scatter_reduce(1, i, b, how, include_self=False)),
           (x, index, src), target)
     check(Fn(lambda a, i, b: a.scatter_reduce(0, i, b, how)), (x, index, src), target)
+
+
+# ------------------------------------------------------------------ nonzero
+
+def _sparse(*shape, dtype=torch.float32):
+    x = torch.randn(*shape, generator=_gen())
+    x[x.abs() < 0.6] = 0
+    return x.to(dtype)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("x", [_sparse(7), _sparse(3, 4), _sparse(2, 3, 4, dtype=torch.int64),
+                               _sparse(3, 4) != 0, torch.zeros(2, 3), torch.tensor(1.5),
+                               torch.tensor(0.0)],
+                         ids=["1d", "2d", "3d_int", "bool", "all_zero", "scalar",
+                              "scalar_zero"])
+def test_nonzero(x, target):
+    """(N, rank) coordinates, N known at run time only; torch.export's checks of N (the
+    scalar comparisons ge.int / le.int on its size) run too."""
+    check(Fn(torch.nonzero), (x,), target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_argwhere(target):
+    check(Fn(lambda a: torch.argwhere(a > 0)), (_sparse(4, 5),), target)
