@@ -218,15 +218,15 @@ def _expand(cx):
 # ------------------------------------------------------------------ slices
 
 
-@lowering("aten.slice.Tensor")
-def _slice(cx):
-    """slice(x, dim, start?, end?, step): negative starts and ends count from the end,
-    then clamp into [0, size] (ATen's rule, not an error); step must be positive."""
-    x = cx.operands[0]
+def _slice_window(cx, x, first):
+    """(offsets, sizes, strides) of slice(x, dim, start?, end?, step) with `dim` the
+    op's argument `first` and the others after it: negative starts and ends count from
+    the end, then clamp into [0, size] (ATen's rule, not an error); step must be
+    positive."""
     r = ranked(cx, x.type).rank
     if r == 0:
         raise NotLowerable("slice() cannot be applied to a 0-dim tensor")
-    d = _axis(cx.int_(1, "dim"), r)
+    d = _axis(cx.int_(first, "dim"), r) if len(cx.op.operands) > first else 0
     ix = Ix(scalars(cx))
     dims = sizes(cx, x)
 
@@ -237,15 +237,49 @@ def _slice(cx):
         if v is DYNAMIC_ARG:
             return scalars(cx).cast(cx.operands[i], A.index)
         return max(min(v, INT64_MAX), -INT64_MAX)
-    start, end = bound(2, 0), bound(3, INT64_MAX)
-    step = cx.int_(4, "step") if len(cx.op.operands) > 4 else 1
+    start, end = bound(first + 1, 0), bound(first + 2, INT64_MAX)
+    step = cx.int_(first + 3, "step") if len(cx.op.operands) > first + 3 else 1
     if step <= 0:
         raise NotLowerable("slice step must be positive")
     off, n, _ = slice_dim(ix, start, end, step, dims[d])
+    if Ix.known(off, dims[d]) and off >= dims[d]:
+        off, n = 0, 0   # an empty slice at the end: an offset the slice ops accept
     offs, part, strides = [0] * r, list(dims), [1] * r
     offs[d], part[d], strides[d] = off, n, step
+    return offs, part, strides
+
+
+@lowering("aten.slice.Tensor")
+def _slice(cx):
+    """slice(x, dim, start?, end?, step): see _slice_window."""
+    x = cx.operands[0]
+    offs, part, strides = _slice_window(cx, x, 1)
     part, _ = result_sizes(cx, part, what="the sliced sizes")
     return [finish(cx, extract_slice(cx, x, offs, part, strides))]
+
+
+@lowering("aten.slice_scatter")
+def _slice_scatter(cx):
+    """slice_scatter(x, src, dim, start?, end?, step): x with the slice of
+    `aten.slice.Tensor` (the same window) replaced by src, a tensor.insert_slice; src's
+    sizes must be the slice's (checked at run time where unknown: after a failed check
+    nothing is written)."""
+    from ..onnx_to_linalg._index_check import when_ok
+    from ..onnx_to_linalg._shape_util import insert_slice
+    x, src = cx.operands[0], cx.operands[1]
+    elt = x.type.element_type
+    if ranked(cx, src.type, "src").rank != x.type.rank:
+        raise NotLowerable(f"src of rank {src.type.rank} for a rank-{x.type.rank} slice")
+    offs, part, strides = _slice_window(cx, x, 2)
+    if src.type.element_type is not elt:
+        signed = _signed_indices(cx.op.operands[1])
+        src = elementwise(cx, [src], elt, lambda s, v: s.cast(v, elt, signed))
+    src_dims = sizes(cx, src)
+    ok = all_of(cx, check_dims(cx, [(a, b, "eq", f"src dim {j} must be the slice's size")
+                                    for j, (a, b) in enumerate(zip(src_dims, part))]))
+    if ok is not True:
+        src = extract_slice(cx, src, [0] * len(part), when_ok(cx, ok, src_dims))
+    return [finish(cx, insert_slice(cx, src, x, offs, strides))]
 
 
 @lowering("aten.select.int")

@@ -70,3 +70,30 @@ def test_nonzero(x, target):
 @pytest.mark.parametrize("target", TARGETS)
 def test_argwhere(target):
     check(Fn(lambda a: torch.argwhere(a > 0)), (_sparse(4, 5),), target)
+
+
+# ------------------------------------------------------------------ slice_scatter
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dim, start, end, step, src_shape", [
+    (0, None, None, 1, (6, 5)), (1, 1, 4, 1, (6, 3)), (0, 1, None, 2, (3, 5)),
+    (1, -3, -1, 1, (6, 2)), (0, -100, 100, 4, (2, 5)), (1, 5, 9, 1, (6, 0))])
+def test_slice_scatter(dim, start, end, step, src_shape, target):
+    """Negative and out-of-range bounds clamp as slice's do; steps; an empty slice."""
+    x = torch.randn(6, 5, generator=_gen())
+    src = torch.randn(*src_shape, generator=_gen())
+    check(Fn(lambda a, b: torch.slice_scatter(a, b, dim, start, end, step)), (x, src), target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_circular_pad(target):
+    """F.pad(mode="circular") decomposes to slice_scatter."""
+    x = torch.randn(2, 3, 4, 5, generator=_gen())
+    check(Fn(lambda a: torch.nn.functional.pad(a, (1, 2, 2, 1), mode="circular")), (x,),
+          target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_empty_slice_past_the_end(target):
+    x = torch.randn(6, 5, generator=_gen())
+    check(Fn(lambda a: (a[:, 5:9], a[7:])), (x,), target)
