@@ -845,9 +845,10 @@ def _topk(cx):
 
 @lowering("aten.sort", "aten.sort.stable")
 def _sort(cx):
-    """sort(x, dim, descending) / sort.stable(x, stable, dim, descending): topk of all
-    the elements (ties in index order, a stable sort; NaN sorts as the largest)."""
-    from ..onnx_to_linalg.selection import topk
+    """sort(x, dim, descending) / sort.stable(x, stable, dim, descending): the ranked
+    sort of onnx_to_linalg.selection (ties in index order, a stable sort; NaN sorts as
+    the largest)."""
+    from ..onnx_to_linalg.selection import sort
     x = cx.operands[0]
     r = ranked(cx, x.type).rank
     first = 2 if cx.aten == "aten.sort.stable" else 1
@@ -857,8 +858,7 @@ def _sort(cx):
     desc = cx.bool_(first + 1, "descending") if nargs > first + 1 else False
     if r == 0:
         return [x, scalars(cx).const(0, A.RankedTensorType((), A.i64))]
-    n = dim_size(cx, x, d)
-    return topk(cx, x, n, d, desc, not _unsigned(element_type(cx.orig_type(0))))
+    return sort(cx, x, d, desc, not _unsigned(element_type(cx.orig_type(0))))
 
 
 @lowering("aten.native_dropout")
