@@ -748,6 +748,75 @@ def _nonzero(cx):
     return [nonzero(cx, cx.operands[0], per_row=True)]
 
 
+@lowering("aten.as_strided", "aten.as_strided_copy")
+def _as_strided(cx):
+    """as_strided(x, size, stride, storage_offset?): out[i] = x's elements in row-major
+    order at storage_offset + sum(i_d * stride_d), x read as the contiguous tensor it is
+    in value semantics (torch-mlir's reading; a view of a larger storage is a copy by
+    then); the last position read checked within x (at compile time when the sizes are
+    known, else a cf.assert, after which nothing is read)."""
+    from ..onnx_to_linalg._index_check import when_ok
+    from ..onnx_to_linalg._shape_util import collapse, dims_map, index_generic
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    _row_major_storage(cx.op.operands[0])
+    size, stride = cx.ints(1, "size"), cx.ints(2, "stride")
+    offset = cx.int_(3, "storage_offset") if cx.has_operand(3) else 0
+    if len(size) != len(stride):
+        raise NotLowerable(f"{len(size)} sizes and {len(stride)} strides")
+    if any(v < 0 for v in size + stride) or offset < 0:
+        raise NotLowerable("as_strided takes no negative size, stride or storage offset")
+    ix = Ix(scalars(cx))
+    flat = x if r == 1 else (collapse(cx, x, [list(range(r))]) if r else
+                             reshape_to(cx, x, [1]))
+    n = _product(ix, sizes(cx, x))
+    if 0 in size:
+        last_ok = True
+    else:
+        last = offset + sum((k - 1) * st for k, st in zip(size, stride))
+        last_ok = check_dims(cx, [(last + 1, n, "le", "as_strided reads past the end of "
+                                   "the input's storage")])[0]
+    out = when_ok(cx, last_ok, size) if last_ok is not True else size
+    elt = x.type.element_type
+
+    def body(b, idx, args):
+        pos = b.index(offset)
+        for i, st in zip(idx, stride):
+            pos = b.add(pos, b.mul(i, b.index(st)))
+        return b.op1("tensor.extract", [flat, pos], elt)
+    return [finish(cx, index_generic(cx, [], [], out, elt, body))]
+
+
+# views whose elements are their storage's in row-major order (when their input's are)
+_ROW_MAJOR_VIEWS = ("aten.view", "aten._unsafe_view", "aten.reshape", "aten.unsqueeze",
+                    "aten.squeeze", "aten.squeeze.dim", "aten.squeeze.dims", "aten.clone",
+                    "aten.alias", "aten.detach", "aten.contiguous")
+# views with strides of their own (their storage is their input's)
+_STRIDED_VIEWS = ("aten.permute", "aten.transpose.int", "aten.t", "aten.numpy_T",
+                  "aten.expand", "aten.slice.Tensor", "aten.select.int", "aten.diagonal",
+                  "aten.as_strided", "aten.unfold", "aten.split.Tensor",
+                  "aten.split_with_sizes", "aten.unbind.int", "aten.narrow", "aten.real",
+                  "aten.imag", "aten.view_as_real")
+
+
+def _row_major_storage(v):
+    """Refuse torch-level Value `v` when eager's as_strided would read it through a
+    strided view's storage (a permute, slice... of another tensor): in value semantics
+    that storage is gone, and reading the view's own elements would be a wrong answer."""
+    from . import aten_name
+    for _ in range(64):
+        op = v.defining_op
+        if op is None or not op.operands:
+            return
+        name = aten_name(op)
+        if name in _STRIDED_VIEWS:
+            raise NotLowerable(f"as_strided of the view {name!r} reads its base's storage "
+                               "(lowered only for tensors laid out in row-major order)")
+        if name not in _ROW_MAJOR_VIEWS:
+            return
+        v = op.operands[0]
+
+
 @lowering("aten.repeat")
 def _repeat(cx):
     """repeat(x, repeats): x (with leading 1s to len(repeats) dims) broadcast to (r0, n0,

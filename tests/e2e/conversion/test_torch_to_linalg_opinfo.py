@@ -126,3 +126,35 @@ def test_sort_of_thousands_is_fast_on_the_interpreter():
     """The interpreter sorts a 3000-element row in seconds: the ranks are one vectorized
     sum (picking the elements in n rounds of sequential reductions took minutes)."""
     check(Fn(lambda a: torch.sort(a)), (torch.randn(3000, generator=_gen()),), "interpret")
+
+
+# ------------------------------------------------------------------ as_strided
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("size, stride, offset", [
+    ((2, 2), (1, 2), 0), ((2, 2), (1, 2), 1), ((2, 2, 2, 2), (1, 1, 1, 1), 0),
+    ((3,), (0,), 4), ((2, 3), (3, 1), 6), ((4, 0), (1, 1), 100), ((), (), 5)])
+def test_as_strided(size, stride, offset, target):
+    """Overlapping windows, broadcast (stride 0), the last element, empty, 0-d."""
+    x = torch.randn(3, 4, generator=_gen())
+    check(Fn(lambda a: torch.as_strided(a, size, stride, offset)), (x,), target)
+    check(Fn(lambda a: torch.as_strided(a.reshape(4, 3) * 2, size, stride, offset)), (x,),
+          target)
+
+
+def test_as_strided_refusals():
+    """Reading past the storage fails like eager; a strided view's base storage is not
+    read wrongly (a located refusal instead)."""
+    from strata.errors import StrataError
+    x = torch.randn(3, 4, generator=_gen())
+    m = Fn(lambda a: torch.as_strided(a, (3, 3), (4, 4), 0))
+    with pytest.raises(StrataError, match="past the end"):
+        strata_compile(m, (x,))
+    m = Fn(lambda a: torch.as_strided(a.t(), (2, 2), (1, 2), 0))
+    with pytest.raises(StrataError, match="as_strided of the view 'aten.permute'"):
+        strata_compile(m, (x,))
+
+
+def strata_compile(m, args):
+    import strata
+    return strata.compile(m, example_args=args, target="interpret")
