@@ -657,6 +657,42 @@ def _index_put(cx):
     return [finish(cx, loop_nest(cx, guarded(cx, out, ok), [x], body)[0])]
 
 
+@lowering("aten.masked_scatter")
+def _masked_scatter(cx):
+    """masked_scatter(x, mask, source): x and mask broadcast together, then where the
+    mask holds, in row-major order, the next element of source (flattened) replaces x's;
+    one scf.for nest carrying the result and the count taken. Source must hold as many
+    elements as the mask has true ones (checked after the loop, as eager checks before;
+    reads stay in bounds whatever the count: source gets one padding element)."""
+    from ..onnx_to_linalg._linalg_util import filled
+    from ..onnx_to_linalg._shape_util import collapse, insert_slice, loop_nest
+    x, mask, src = cx.operands[0], cx.operands[1], cx.operands[2]
+    elt = x.type.element_type
+    if ranked(cx, src.type, "source").element_type is not elt:
+        raise NotLowerable(f"source of {src.type.element_type}, self of {elt}")
+    bx = elementwise(cx, [x, mask], elt, lambda s, a, m: a)
+    bm = elementwise(cx, [mask, x], A.i1, lambda s, m, a: s.cast(m, A.i1))
+    ix = Ix(scalars(cx))
+    r = src.type.rank
+    flat = src if r == 1 else (collapse(cx, src, [list(range(r))]) if r else
+                               reshape_to(cx, src, [1]))
+    n = _product(ix, sizes(cx, src))
+    padded = insert_slice(cx, flat, filled(cx, [ix.add(n, 1)], elt, 0), [0])
+    n_v = ix.v(n)
+
+    def body(s, ivs, accs):
+        out, k = accs
+        m = s.op1("tensor.extract", [bm, *ivs], A.i1)
+        v = s.op1("tensor.extract", [padded, s.min(k, n_v)], elt)
+        old = s.op1("tensor.extract", [out, *ivs], elt)
+        out = s.op1("tensor.insert", [s.select(m, v, old), out, *ivs], out.type)
+        return [out, s.add(k, s.select(m, s.index(1), s.index(0)))]
+    out, taken = loop_nest(cx, sizes(cx, bx), [bx, scalars(cx).index(0)], body)
+    check_dims(cx, [(taken, n, "le", "mask has more true elements than source has "
+                     "elements")])
+    return [finish(cx, out)]
+
+
 def _signed_indices(v) -> bool:
     """Whether torch-level tensor Value `v` holds signed integers."""
     from .types import signed_tensor_type

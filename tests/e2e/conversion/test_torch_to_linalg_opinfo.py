@@ -158,3 +158,18 @@ def test_as_strided_refusals():
 def strata_compile(m, args):
     import strata
     return strata.compile(m, example_args=args, target="interpret")
+
+
+# ------------------------------------------------------------------ masked_scatter
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("x_shape, mask_shape, src_shape", [
+    ((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), (20,)), ((4,), (3, 4), (2, 7)),
+    ((2, 3), (2, 3), (0,)), ((), (), (1,))])
+def test_masked_scatter(x_shape, mask_shape, src_shape, target):
+    """Broadcast self and mask; source longer than needed, of another shape; an all-false
+    mask with an empty source; 0-d."""
+    x = torch.randn(x_shape, generator=_gen())
+    mask = torch.randn(mask_shape, generator=_gen()) > (0.3 if src_shape != (0,) else 9)
+    src = torch.randn(src_shape, generator=_gen())
+    check(Fn(lambda a, m, b: a.masked_scatter(m, b)), (x, mask, src), target)
