@@ -173,3 +173,17 @@ def test_masked_scatter(x_shape, mask_shape, src_shape, target):
     mask = torch.randn(mask_shape, generator=_gen()) > (0.3 if src_shape != (0,) else 9)
     src = torch.randn(src_shape, generator=_gen())
     check(Fn(lambda a, m, b: a.masked_scatter(m, b)), (x, mask, src), target)
+
+
+# ------------------------------------------------------------------ distances
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("p", [0.0, 1.0, 2.0, 3.0, float("inf")])
+def test_cdist_and_pdist(p, target):
+    """Every p-norm kind: a count (0), sums (1, 2, 3), a max (inf); batched cdist; pdist's
+    pairs in order, and of a single row (no pairs)."""
+    a = torch.randn(2, 5, 3, generator=_gen()).round()
+    b = torch.randn(2, 4, 3, generator=_gen()).round()
+    check(Fn(lambda x, y: torch.cdist(x, y, p=p)), (a, b), target)
+    check(Fn(lambda x: (torch.nn.functional.pdist(x, p=p),
+                        torch.nn.functional.pdist(x[:1], p=p))), (a[0],), target)
