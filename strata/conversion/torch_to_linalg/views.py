@@ -255,6 +255,9 @@ def _slice(cx):
     x = cx.operands[0]
     offs, part, strides = _slice_window(cx, x, 1)
     part, _ = result_sizes(cx, part, what="the sliced sizes")
+    if 0 in part:  # nothing to read (and no offset the slice verifier takes on a 0 dim)
+        from ..onnx_to_linalg.common import empty
+        return [finish(cx, empty(cx, part, x.type.element_type))]
     return [finish(cx, extract_slice(cx, x, offs, part, strides))]
 
 
@@ -277,6 +280,8 @@ def _slice_scatter(cx):
     src_dims = sizes(cx, src)
     ok = all_of(cx, check_dims(cx, [(a, b, "eq", f"src dim {j} must be the slice's size")
                                     for j, (a, b) in enumerate(zip(src_dims, part))]))
+    if 0 in part or 0 in src_dims:  # nothing to write
+        return [finish(cx, x)]
     if ok is not True:
         src = extract_slice(cx, src, [0] * len(part), when_ok(cx, ok, src_dims))
     return [finish(cx, insert_slice(cx, src, x, offs, strides))]

@@ -187,3 +187,12 @@ def test_cdist_and_pdist(p, target):
     check(Fn(lambda x, y: torch.cdist(x, y, p=p)), (a, b), target)
     check(Fn(lambda x: (torch.nn.functional.pdist(x, p=p),
                         torch.nn.functional.pdist(x[:1], p=p))), (a[0],), target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_slices_of_empty_dims(target):
+    """A 0-size dim: slices and slice_scatter into it (no offset the verifier rejects)."""
+    x = torch.randn(0, 5, generator=_gen())
+    check(Fn(lambda a: (a[:, 1:3], torch.slice_scatter(a, a[:, :2], 1, 0, 2),
+                        torch.nn.functional.pad(a[None], (1, 1), mode="circular"))),
+          (x,), target)
