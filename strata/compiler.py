@@ -918,9 +918,28 @@ class TorchCompiledModel(CompiledModel):
         if self._user_outputs is not None:
             results = [results[i] for i in self._user_outputs]
         if given_torch:
-            results = [torch.from_numpy(r) if isinstance(r, np.ndarray) and
-                       r.dtype.isbuiltin == 1 else r for r in results]
+            results = [_to_torch(torch, r) for r in results]
         return results
+
+
+# NumPy extension dtypes (ml_dtypes) -> the torch dtype of the same bits
+_TORCH_EXTENSION_DTYPES = {"bfloat16": "bfloat16", "float8_e4m3fn": "float8_e4m3fn",
+                           "float8_e5m2": "float8_e5m2", "float8_e4m3fnuz": "float8_e4m3fnuz",
+                           "float8_e5m2fnuz": "float8_e5m2fnuz"}
+
+
+def _to_torch(torch, r):
+    """Output `r` as a torch tensor sharing its memory (`torch.from_numpy`; an
+    ml_dtypes array, which torch cannot read, through an unsigned view of its bits)."""
+    if not isinstance(r, np.ndarray):
+        return r
+    if r.dtype.isbuiltin == 1:
+        return torch.from_numpy(r)
+    name = _TORCH_EXTENSION_DTYPES.get(r.dtype.name)
+    if name is None or not hasattr(torch, name):
+        return r
+    bits = r.view(np.uint16 if r.dtype.itemsize == 2 else np.uint8)
+    return torch.from_numpy(bits).view(getattr(torch, name))
 
 
 def _program_input_names(program) -> list:

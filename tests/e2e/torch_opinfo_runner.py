@@ -182,6 +182,9 @@ def _compare(expected, got, rtol, atol):
         return f"shape {tuple(got.shape)} != expected {tuple(expected.shape)}"
     if got.dtype != expected.dtype:
         return f"dtype {got.dtype} != expected {expected.dtype}"
+    if expected.dtype in (torch.bfloat16, torch.float16) or expected.dtype.itemsize == 1 \
+            and expected.dtype.is_floating_point:  # NumPy has no bfloat16 / float8
+        expected, got = expected.float(), got.float()
     e = expected.detach().cpu().numpy()
     g = got.detach().cpu().numpy()
     if e.dtype.kind in "biu":

@@ -178,3 +178,18 @@ def test_torch_pipeline_leaves_out_onnx_passes():
     names = target_pipeline(get_target("cpu"), module)
     assert names[:2] == ("torch-externalize-weights", "convert-torch-to-linalg")
     assert not any(n.startswith("onnx-") or n == "convert-onnx-to-linalg" for n in names)
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_bfloat16_outputs_are_torch_tensors(target):
+    """A bfloat16 output (an ml_dtypes array inside) comes back as a torch.bfloat16
+    tensor, as float32 ones come back as torch tensors."""
+    class ToBf16(nn.Module):
+        def forward(self, x):
+            return x.bfloat16() * 2, x + 1
+
+    x = torch.randn(3, 4)
+    a, b = strata.compile(ToBf16(), example_args=(x,), target=target)(x)
+    assert isinstance(a, torch.Tensor) and a.dtype == torch.bfloat16
+    torch.testing.assert_close(a, x.bfloat16() * 2)
+    torch.testing.assert_close(b, x + 1)

@@ -482,7 +482,13 @@ def _compress(cx):
 
 @lowering("NonZero")
 def _nonzero(cx):
-    x = cx.operands[0]
+    return [nonzero(cx, cx.operands[0])]
+
+
+def nonzero(cx, x, per_row=False):
+    """The coordinates of `x`'s nonzero elements in row-major order, as i64: one row per
+    dim (r, N) as ONNX's NonZero, or with `per_row` one row per element (N, r) as
+    PyTorch's nonzero. The one builder of both frontends; the result typed as result 0."""
     r = ranked(cx, x.type).rank
     dims = sizes(cx, x)
     if r == 0:
@@ -500,11 +506,11 @@ def _nonzero(cx):
         v = b.op1("tensor.extract", [flat, i], elt)
         return b.cmp("ne", v, b.zero(elt))
     pos, count = _select_positions(cx, n, pred)
-    out = out_sizes(cx, [r, count])
-    if r == 0:  # (0, N): no elements
-        return [finish(cx, empty(cx, out, A.i64))]
+    out = out_sizes(cx, [count, r] if per_row else [r, count])
+    if r == 0:  # no coordinates: (0, N) or (N, 0)
+        return finish(cx, empty(cx, out, A.i64))
     pos = extract_slice(cx, pos, [0], [count])
-    # row d of the result: the d-th coordinate of each flat position
+    # coordinate d of each flat position
     strides, acc = [], 1
     for d in reversed(dims):
         strides.append(acc)
@@ -512,16 +518,17 @@ def _nonzero(cx):
     strides.reverse()
     stride_v = [ix.v(v) for v in strides]
     dim_v = [ix.v(v) for v in dims]
+    which, elem = (1, 0) if per_row else (0, 1)
 
     def body(b, idx, args):
         p = args[0]
         st, dm = stride_v[0], dim_v[0]
         for d in range(1, r):
-            hit = b.cmp("eq", idx[0], b.index(d))
+            hit = b.cmp("eq", idx[which], b.index(d))
             st, dm = b.select(hit, stride_v[d], st), b.select(hit, dim_v[d], dm)
         c = b.op1("arith.remsi", [b.op1("arith.divsi", [p, st], A.index), dm], A.index)
         return b.cast(c, A.i64)
-    return [finish(cx, index_generic(cx, [pos], [dims_map(2, [1])], out, A.i64, body))]
+    return finish(cx, index_generic(cx, [pos], [dims_map(2, [elem])], out, A.i64, body))
 
 
 def _expand_scalar(cx, x):

@@ -6,6 +6,13 @@
         in the sort order (value, then lower index first; NaN sorts as the largest, as
         the reference's lexsort); the pick is inserted at position p. O(n k) work, each
         round vectorized over the rows.
+    sort (PyTorch's; a TopK of all n elements would be O(n^2) sequential steps)
+        ranked: one linalg.generic counts, for each element, the elements of its row
+        that sort before it (a sum over the row: its position), an scf.for nest writes
+        each index at its position, then the values are read at the indices. O(n^2)
+        work per row, all of it parallel or an associative sum (vectorized by the
+        reference interpreter's engine, see [Note: the structured-op engine]), and O(n)
+        scalar steps.
     Unique
         pairwise comparisons of the slices along the axis (a reduction over the slice
         elements: the first difference decides), then sums over them: whether a slice
@@ -25,8 +32,9 @@ from ...ir import attributes as A
 from ..scalar_builders import is_float
 from . import NotLowerable, lowering
 from ._linalg_util import filled, map_text
-from ._shape_util import (Ix, collapse, expand, extract_slice, finish, insert_slice,
-                          loop_nest, norm_axis, out_sizes, scalar_of, sizes)
+from ._shape_util import (Ix, collapse, dims_map, expand, extract_slice, finish,
+                          index_generic, insert_slice, loop_nest, norm_axis, out_sizes,
+                          scalar_of, sizes)
 from .common import empty, generic_op, is_unsigned, ranked, scalar_element, scalars
 
 I64 = A.i64
@@ -147,6 +155,41 @@ def topk(cx, x, k, axis, largest=True, signed=True):
         idxs = insert_slice(icx, _unit_axis(icx, bi, r, axis, out), idxs, at)
         return [vals, idxs, bv, bi]
     vals, idxs, _, _ = loop_nest(cx, [k], [vals, idxs, prev_v, prev_i], round_)
+    return [finish(cx, vals, 0), finish(cx, idxs, 1)]
+
+
+def sort(cx, x, axis, largest=False, signed=True):
+    """(values, indices) of `x` sorted along `axis` (ascending, or descending when
+    `largest`; ties: the lower index first, a stable sort; NaN sorts as the largest):
+    PyTorch's sort, ranked rather than picked in rounds (see the module doc); results
+    typed as results 0 and 1."""
+    r = x.type.rank
+    elt = x.type.element_type
+    dims = sizes(cx, x)
+    s = scalars(cx)
+    own = map_text(r + 1, list(range(r)))
+    other = map_text(r + 1, [r if d == axis else d for d in range(r)])
+    iters = ["parallel"] * r + ["reduction"]
+
+    def rank(s, pb, args):   # how many elements of the row sort before this one
+        v, w, acc = args
+        i, j = pb.index(axis), pb.index(r)
+        return [s.add(acc, s.cast(_before(s, w, j, v, i, largest, signed), I64, False))]
+    ranks = generic_op(cx, [x, x], [filled(cx, dims, I64, 0)], [own, other, own], iters,
+                       rank)[0]
+
+    def place(s, ivs, accs):  # the element of position rank goes to index rank
+        at = list(ivs)
+        at[axis] = s.cast(s.op1("tensor.extract", [ranks, *ivs], I64), A.index)
+        i = s.cast(ivs[axis], I64)
+        return [s.op1("tensor.insert", [i, accs[0], *at], accs[0].type)]
+    idxs = loop_nest(cx, dims, [empty(cx, dims, I64)], place)[0]
+
+    def read(b, idx, args):  # indices are a permutation of the row: all in range
+        at = list(idx)
+        at[axis] = b.cast(args[0], A.index)
+        return b.op1("tensor.extract", [x, *at], elt)
+    vals = index_generic(cx, [idxs], [dims_map(r, list(range(r)))], dims, elt, read)
     return [finish(cx, vals, 0), finish(cx, idxs, 1)]
 
 

@@ -592,3 +592,24 @@ _scalar_binary("aten.div.float", lambda s, a, b: s.div(a, b))
 # int / int is a float (Python's true division; symbolic sizes in AOTAutograd's graphs)
 _scalar_binary("aten.div.int", lambda s, a, b: s.div(a, b))
 _scalar_binary("aten.remainder.int", lambda s, a, b: _python_mod(s, a, b, True))
+
+
+def _scalar_compare(pred):
+    """`aten.<pred>.int` / `.float` / `.int_float` / `.float_int` (/ `.bool` for eq and
+    ne): Python numbers compared (symbolic sizes in the run-time checks torch.export
+    writes: `u0 >= 0`), a float when either side is one."""
+    names = [f"aten.{pred}.{k}" for k in ("int", "float", "int_float", "float_int")]
+    if pred in ("eq", "ne"):
+        names.append(f"aten.{pred}.bool")
+
+    @lowering(*names)
+    def lower(cx):
+        s = scalars(cx)
+        a, b = cx.operands[0], cx.operands[1]
+        if is_float(a.type) or is_float(b.type):
+            a, b = s.cast(a, A.f64), s.cast(b, A.f64)
+        return [s.cmp(pred, a, b)]
+
+
+for _p in ("eq", "ne", "lt", "le", "gt", "ge"):
+    _scalar_compare(_p)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ...ir import attributes as A
 from ..onnx_to_linalg._linalg_util import acc_type, dim_size, round_to, transpose, window
+from ..onnx_to_linalg._shape_util import finish
 from ..onnx_to_linalg.attention import softmax
 from ..onnx_to_linalg.common import DYN, elementwise, empty, ranked, scalars, sizes_of
 from ..onnx_to_linalg.contraction import matmul
@@ -845,9 +846,10 @@ def _topk(cx):
 
 @lowering("aten.sort", "aten.sort.stable")
 def _sort(cx):
-    """sort(x, dim, descending) / sort.stable(x, stable, dim, descending): topk of all
-    the elements (ties in index order, a stable sort; NaN sorts as the largest)."""
-    from ..onnx_to_linalg.selection import topk
+    """sort(x, dim, descending) / sort.stable(x, stable, dim, descending): the ranked
+    sort of onnx_to_linalg.selection (ties in index order, a stable sort; NaN sorts as
+    the largest)."""
+    from ..onnx_to_linalg.selection import sort
     x = cx.operands[0]
     r = ranked(cx, x.type).rank
     first = 2 if cx.aten == "aten.sort.stable" else 1
@@ -857,8 +859,7 @@ def _sort(cx):
     desc = cx.bool_(first + 1, "descending") if nargs > first + 1 else False
     if r == 0:
         return [x, scalars(cx).const(0, A.RankedTensorType((), A.i64))]
-    n = dim_size(cx, x, d)
-    return topk(cx, x, n, d, desc, not _unsigned(element_type(cx.orig_type(0))))
+    return sort(cx, x, d, desc, not _unsigned(element_type(cx.orig_type(0))))
 
 
 @lowering("aten.native_dropout")
@@ -910,3 +911,94 @@ def _vector_norm(cx):
     if p == 2:
         return [elementwise(cx, [y], elt, lambda s, v: s.math("sqrt", v))]
     return [elementwise(cx, [y], elt, lambda s, v: s.math("powf", v, s.const(1.0 / p, elt)))]
+
+
+# ------------------------------------------------------------------ distances
+
+
+def _p_distances(cx, a, b, p, batch):
+    """dist[..., i, j] = (sum_k |a[..., i, k] - b[..., j, k]|^p)^(1/p) for tensors of
+    one rank `batch` + 2 (p 0: the count of unequal k; inf: the largest difference):
+    one linalg.generic reducing over k, then the root."""
+    from ..onnx_to_linalg._index_check import check_dims
+    from ..onnx_to_linalg._linalg_util import filled, map_text
+    from ..onnx_to_linalg.common import generic_op
+    elt = a.type.element_type
+    if not is_float(elt):
+        raise NotLowerable("distances of integers")
+    da, db = sizes_of(cx, a), sizes_of(cx, b)
+    check_dims(cx, [(x, y, "eq", f"dim {d} of the inputs must agree")
+                    for d, (x, y) in enumerate(zip(da[:batch] + da[-1:],
+                                                   db[:batch] + db[-1:]))])
+    n = batch + 3
+    bs = list(range(batch))
+    i, j, k = batch, batch + 1, batch + 2
+
+    def body(s, pb, args):
+        x, y, acc = args
+        d = s.math("absf", s.sub(x, y))
+        if p == 0:
+            return [s.add(acc, s.select(s.cmp("ne", d, s.zero(elt)), s.one(elt),
+                                        s.zero(elt)))]
+        if p == float("inf"):
+            return [s.max(acc, d)]
+        if p == 1:
+            return [s.add(acc, d)]
+        if p == 2:
+            return [s.add(acc, s.mul(d, d))]
+        return [s.add(acc, s.math("powf", d, s.const(p, elt)))]
+    out = filled(cx, da[:batch] + [da[-2], db[-2]], elt, 0)
+    dist = generic_op(cx, [a, b], [out], [map_text(n, bs + [i, k]), map_text(n, bs + [j, k]),
+                                          map_text(n, bs + [i, j])],
+                      ["parallel"] * (batch + 2) + ["reduction"], body)[0]
+    if p in (0, 1, float("inf")):
+        return dist
+    if p == 2:
+        return elementwise(cx, [dist], elt, lambda s, v: s.math("sqrt", v))
+    return elementwise(cx, [dist], elt, lambda s, v: s.math("powf", v, s.const(1 / p, elt)))
+
+
+def _norm_order(cx, i):
+    p = cx.float_(i, "p") if cx.has_operand(i) else 2.0
+    if p < 0:
+        raise NotLowerable(f"a p-norm distance of p = {p} (p must be >= 0)")
+    return p
+
+
+@lowering("aten._cdist_forward")
+def _cdist(cx):
+    """_cdist_forward(x1 [..., P, M], x2 [..., R, M], p, compute_mode): the p-norm
+    distance of every pair of rows, [..., P, R] (batch dims equal; compute_mode only
+    picks eager's algorithm for p = 2)."""
+    a, b = cx.operands[0], cx.operands[1]
+    r = ranked(cx, a.type).rank
+    if r < 2 or ranked(cx, b.type).rank != r:
+        raise NotLowerable("cdist of inputs of different ranks, or below 2")
+    return [finish(cx, _p_distances(cx, a, b, _norm_order(cx, 2), r - 2))]
+
+
+@lowering("aten._pdist_forward")
+def _pdist(cx):
+    """_pdist_forward(x [N, M], p): the p-norm distances of the rows i < j, in row-major
+    order of the pairs (N(N-1)/2 of them): the distance matrix, then a gather of the
+    pairs (N static)."""
+    from ..onnx_to_linalg._shape_util import dims_map, index_generic
+    x = cx.operands[0]
+    if ranked(cx, x.type).rank != 2 or x.type.shape[0] == DYN:
+        raise NotLowerable("pdist of a 2-d input with a static number of rows")
+    nrows = x.type.shape[0]
+    elt = x.type.element_type
+    pairs = [(i, j) for i in range(nrows) for j in range(i + 1, nrows)]
+    if not pairs:
+        return [finish(cx, empty(cx, [0], elt))]
+    full = _p_distances(cx, x, x, _norm_order(cx, 1), 0)
+    s = scalars(cx)
+    t = A.RankedTensorType((len(pairs),), A.i64)
+    rows = s.const([i for i, _ in pairs], t)
+    cols = s.const([j for _, j in pairs], t)
+
+    def body(b, idx, args):
+        at = [b.cast(v, A.index) for v in args]
+        return b.op1("tensor.extract", [full, *at], elt)
+    return [finish(cx, index_generic(cx, [rows, cols], [dims_map(1, [0])] * 2,
+                                      [len(pairs)], elt, body))]

@@ -18,6 +18,18 @@ A result dim the result type gives statically is taken from it; a dynamic one fr
 op's arguments (symbolic sizes are run-time `!torch.int` values) or from the input's
 dims. A run-time size that must agree with the input (a view's element count) is
 checked as onnx_to_linalg checks Reshape ([Note: shape checks]).
+
+[Note: scatter_reduce]
+`scatter_reduce(x, dim, index, src, reduce, include_self)` is built from the one scatter
+builder (gather_scatter.scatter_elements), as PyTorch defines it: without include_self
+the positions `index` hits are first set to the reduction's identity (0, 1, -inf, +inf;
+the extremes of the type for integers), so only src's values meet there; "mean" is the
+"sum" divided by a count scattered the same way (starting at 1 with include_self, else
+0; a position never hit divides by 1 and keeps x), with floor division for integers.
+
+    x = [1, 2, 3], index = [0, 0], src = [4, 6], "mean"
+      include_self:    [(1 + 4 + 6) / 3, 2, 3]
+      no include_self: [(4 + 6) / 2, 2, 3]
 """
 from __future__ import annotations
 
@@ -31,7 +43,7 @@ from ..onnx_to_linalg._shape_util import (DYN, Ix, extract_slice, finish, reshap
                                           sizes)
 from ..onnx_to_linalg.common import elementwise, ranked, scalars, stretch_if_one
 from ..onnx_to_linalg.data_movement import broadcast_to, concat, slice_dim
-from ..onnx_to_linalg.gather_scatter import gather, gather_elements
+from ..onnx_to_linalg.gather_scatter import gather, gather_elements, nonzero
 from . import DYNAMIC_ARG, NotLowerable, lowering
 
 INT64_MAX = (1 << 63) - 1
@@ -206,15 +218,15 @@ def _expand(cx):
 # ------------------------------------------------------------------ slices
 
 
-@lowering("aten.slice.Tensor")
-def _slice(cx):
-    """slice(x, dim, start?, end?, step): negative starts and ends count from the end,
-    then clamp into [0, size] (ATen's rule, not an error); step must be positive."""
-    x = cx.operands[0]
+def _slice_window(cx, x, first):
+    """(offsets, sizes, strides) of slice(x, dim, start?, end?, step) with `dim` the
+    op's argument `first` and the others after it: negative starts and ends count from
+    the end, then clamp into [0, size] (ATen's rule, not an error); step must be
+    positive."""
     r = ranked(cx, x.type).rank
     if r == 0:
         raise NotLowerable("slice() cannot be applied to a 0-dim tensor")
-    d = _axis(cx.int_(1, "dim"), r)
+    d = _axis(cx.int_(first, "dim"), r) if len(cx.op.operands) > first else 0
     ix = Ix(scalars(cx))
     dims = sizes(cx, x)
 
@@ -225,15 +237,54 @@ def _slice(cx):
         if v is DYNAMIC_ARG:
             return scalars(cx).cast(cx.operands[i], A.index)
         return max(min(v, INT64_MAX), -INT64_MAX)
-    start, end = bound(2, 0), bound(3, INT64_MAX)
-    step = cx.int_(4, "step") if len(cx.op.operands) > 4 else 1
+    start, end = bound(first + 1, 0), bound(first + 2, INT64_MAX)
+    step = cx.int_(first + 3, "step") if len(cx.op.operands) > first + 3 else 1
     if step <= 0:
         raise NotLowerable("slice step must be positive")
     off, n, _ = slice_dim(ix, start, end, step, dims[d])
+    if Ix.known(off, dims[d]) and off >= dims[d]:
+        off, n = 0, 0   # an empty slice at the end: an offset the slice ops accept
     offs, part, strides = [0] * r, list(dims), [1] * r
     offs[d], part[d], strides[d] = off, n, step
+    return offs, part, strides
+
+
+@lowering("aten.slice.Tensor")
+def _slice(cx):
+    """slice(x, dim, start?, end?, step): see _slice_window."""
+    x = cx.operands[0]
+    offs, part, strides = _slice_window(cx, x, 1)
     part, _ = result_sizes(cx, part, what="the sliced sizes")
+    if 0 in part:  # nothing to read (and no offset the slice verifier takes on a 0 dim)
+        from ..onnx_to_linalg.common import empty
+        return [finish(cx, empty(cx, part, x.type.element_type))]
     return [finish(cx, extract_slice(cx, x, offs, part, strides))]
+
+
+@lowering("aten.slice_scatter")
+def _slice_scatter(cx):
+    """slice_scatter(x, src, dim, start?, end?, step): x with the slice of
+    `aten.slice.Tensor` (the same window) replaced by src, a tensor.insert_slice; src's
+    sizes must be the slice's (checked at run time where unknown: after a failed check
+    nothing is written)."""
+    from ..onnx_to_linalg._index_check import when_ok
+    from ..onnx_to_linalg._shape_util import insert_slice
+    x, src = cx.operands[0], cx.operands[1]
+    elt = x.type.element_type
+    if ranked(cx, src.type, "src").rank != x.type.rank:
+        raise NotLowerable(f"src of rank {src.type.rank} for a rank-{x.type.rank} slice")
+    offs, part, strides = _slice_window(cx, x, 2)
+    if src.type.element_type is not elt:
+        signed = _signed_indices(cx.op.operands[1])
+        src = elementwise(cx, [src], elt, lambda s, v: s.cast(v, elt, signed))
+    src_dims = sizes(cx, src)
+    ok = all_of(cx, check_dims(cx, [(a, b, "eq", f"src dim {j} must be the slice's size")
+                                    for j, (a, b) in enumerate(zip(src_dims, part))]))
+    if 0 in part or 0 in src_dims:  # nothing to write
+        return [finish(cx, x)]
+    if ok is not True:
+        src = extract_slice(cx, src, [0] * len(part), when_ok(cx, ok, src_dims))
+    return [finish(cx, insert_slice(cx, src, x, offs, strides))]
 
 
 @lowering("aten.select.int")
@@ -617,6 +668,42 @@ def _index_put(cx):
     return [finish(cx, loop_nest(cx, guarded(cx, out, ok), [x], body)[0])]
 
 
+@lowering("aten.masked_scatter")
+def _masked_scatter(cx):
+    """masked_scatter(x, mask, source): x and mask broadcast together, then where the
+    mask holds, in row-major order, the next element of source (flattened) replaces x's;
+    one scf.for nest carrying the result and the count taken. Source must hold as many
+    elements as the mask has true ones (checked after the loop, as eager checks before;
+    reads stay in bounds whatever the count: source gets one padding element)."""
+    from ..onnx_to_linalg._linalg_util import filled
+    from ..onnx_to_linalg._shape_util import collapse, insert_slice, loop_nest
+    x, mask, src = cx.operands[0], cx.operands[1], cx.operands[2]
+    elt = x.type.element_type
+    if ranked(cx, src.type, "source").element_type is not elt:
+        raise NotLowerable(f"source of {src.type.element_type}, self of {elt}")
+    bx = elementwise(cx, [x, mask], elt, lambda s, a, m: a)
+    bm = elementwise(cx, [mask, x], A.i1, lambda s, m, a: s.cast(m, A.i1))
+    ix = Ix(scalars(cx))
+    r = src.type.rank
+    flat = src if r == 1 else (collapse(cx, src, [list(range(r))]) if r else
+                               reshape_to(cx, src, [1]))
+    n = _product(ix, sizes(cx, src))
+    padded = insert_slice(cx, flat, filled(cx, [ix.add(n, 1)], elt, 0), [0])
+    n_v = ix.v(n)
+
+    def body(s, ivs, accs):
+        out, k = accs
+        m = s.op1("tensor.extract", [bm, *ivs], A.i1)
+        v = s.op1("tensor.extract", [padded, s.min(k, n_v)], elt)
+        old = s.op1("tensor.extract", [out, *ivs], elt)
+        out = s.op1("tensor.insert", [s.select(m, v, old), out, *ivs], out.type)
+        return [out, s.add(k, s.select(m, s.index(1), s.index(0)))]
+    out, taken = loop_nest(cx, sizes(cx, bx), [bx, scalars(cx).index(0)], body)
+    check_dims(cx, [(taken, n, "le", "mask has more true elements than source has "
+                     "elements")])
+    return [finish(cx, out)]
+
+
 def _signed_indices(v) -> bool:
     """Whether torch-level tensor Value `v` holds signed integers."""
     from .types import signed_tensor_type
@@ -625,22 +712,24 @@ def _signed_indices(v) -> bool:
     return not (type(e) is A.IntegerType and e.signedness == A.IntegerType.UNSIGNED)
 
 
-_SCATTER_REDUCE = {"sum": "add", "prod": "mul", "amax": "max", "amin": "min"}
+_SCATTER_REDUCE = {"sum": "add", "prod": "mul", "amax": "max", "amin": "min",
+                   "mean": "add"}
 
 
 @lowering("aten.scatter.src", "aten.scatter.value", "aten.scatter_add",
           "aten.scatter.reduce", "aten.scatter_reduce.two")
 def _scatter(cx):
     """scatter(x, dim, index, src or value[, reduce]): x with x[..., index[i, j], ...] =
-    src[i, j] along dim (combined by add / multiply / max / min for scatter_add and
-    scatter_reduce with include_self), in index order; the indices checked in range."""
+    src[i, j] along dim (combined by add / multiply / max / min for scatter_add,
+    scatter.reduce and scatter_reduce), in index order; the indices checked in range.
+    See [Note: scatter_reduce] for include_self=False and "mean"."""
     from ..onnx_to_linalg._linalg_util import filled
     from ..onnx_to_linalg.gather_scatter import _REDUCE, scatter_elements
     from . import TorchLowering
     r = ranked(cx, cx.operands[0].type).rank
     d = _axis(cx.int_(1, "dim"), r)
     name = cx.aten
-    combine = None
+    combine, how, include_self = None, None, True
     if name == "aten.scatter_add":
         combine = _REDUCE["add"]
     elif name == "aten.scatter.reduce":
@@ -649,22 +738,130 @@ def _scatter(cx):
             raise NotLowerable(f"scatter reduce {cx.arg(4)!r}")
         combine = _REDUCE[red]
     elif name == "aten.scatter_reduce.two":
-        red = _SCATTER_REDUCE.get(cx.arg(4))
-        if red is None:
-            raise NotLowerable(f"scatter_reduce {cx.arg(4)!r} is not lowered")
-        if len(cx.op.operands) > 5 and not cx.bool_(5, "include_self"):
-            raise NotLowerable("scatter_reduce without include_self is not lowered")
-        combine = _REDUCE[red]
+        how = cx.arg(4)
+        if how not in _SCATTER_REDUCE:
+            raise NotLowerable(f"scatter_reduce {how!r} is not lowered")
+        if len(cx.op.operands) > 5:
+            include_self = cx.bool_(5, "include_self")
+        combine = _REDUCE[_SCATTER_REDUCE[how]]
     operands = list(cx.operands)
+    elt = cx.operands[0].type.element_type
+    ind = cx.operands[2]
     if name == "aten.scatter.value":
-        elt = cx.operands[0].type.element_type
-        ind = cx.operands[2]
         operands[3] = filled(cx, sizes(cx, ind), elt, cx.scalar(3, elt))
-    elif operands[3].type.element_type is not cx.operands[0].type.element_type:
-        elt = cx.operands[0].type.element_type
+    elif operands[3].type.element_type is not elt:
         operands[3] = elementwise(cx, [operands[3]], elt, lambda s, v: s.cast(v, elt))
-    sub = TorchLowering(cx.op, operands, cx.b, cx.tc)
-    return [scatter_elements(sub, d, combine, 0, 2, 3, fit="le")]
+
+    def scatter(data, src, combine):
+        sub = TorchLowering(cx.op, [data, operands[1], ind, src, *operands[4:]], cx.b,
+                            cx.tc)
+        return scatter_elements(sub, d, combine, 0, 2, 3, fit="le")
+    signed = _signed_indices(cx.op.operands[0])
+    if not include_self:
+        operands[0] = scatter(operands[0], _reduce_identity(cx, how, elt, ind, signed),
+                              None)
+    out = scatter(operands[0], operands[3], combine)
+    if how != "mean":
+        return [out]
+    ones = filled(cx, sizes(cx, ind), elt, 1)
+    counts = scatter(filled(cx, sizes(cx, operands[0]), elt, 1 if include_self else 0),
+                     ones, _REDUCE["add"])
+
+    def mean(s, total, n):
+        n = s.max(n, s.one(elt))  # a position nothing was scattered to keeps x
+        if type(elt) is A.FloatType or not signed:
+            return s.div(total, n, signed)
+        return s.op1("arith.floordivsi", [total, n], elt)
+    return [finish(cx, elementwise(cx, [out, counts], elt, mean))]
+
+
+def _reduce_identity(cx, how, elt, ind, signed):
+    """A tensor of `ind`'s sizes holding the identity of scatter_reduce's `how`."""
+    from ..onnx_to_linalg._linalg_util import filled
+    s = scalars(cx)
+    if how == "amax":
+        value = s.lowest(elt) if signed or type(elt) is A.FloatType else s.zero(elt)
+    elif how == "amin":
+        value = s.highest(elt, signed)
+    else:
+        value = s.one(elt) if how == "prod" else s.zero(elt)
+    return filled(cx, sizes(cx, ind), elt, value)
+
+
+@lowering("aten.nonzero")
+def _nonzero(cx):
+    """nonzero(x): the (N, rank) i64 coordinates of x's nonzero elements, row-major; N
+    known at run time only (one scf.for counts and records them)."""
+    return [nonzero(cx, cx.operands[0], per_row=True)]
+
+
+@lowering("aten.as_strided", "aten.as_strided_copy")
+def _as_strided(cx):
+    """as_strided(x, size, stride, storage_offset?): out[i] = x's elements in row-major
+    order at storage_offset + sum(i_d * stride_d), x read as the contiguous tensor it is
+    in value semantics (torch-mlir's reading; a view of a larger storage is a copy by
+    then); the last position read checked within x (at compile time when the sizes are
+    known, else a cf.assert, after which nothing is read)."""
+    from ..onnx_to_linalg._index_check import when_ok
+    from ..onnx_to_linalg._shape_util import collapse, dims_map, index_generic
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    _row_major_storage(cx.op.operands[0])
+    size, stride = cx.ints(1, "size"), cx.ints(2, "stride")
+    offset = cx.int_(3, "storage_offset") if cx.has_operand(3) else 0
+    if len(size) != len(stride):
+        raise NotLowerable(f"{len(size)} sizes and {len(stride)} strides")
+    if any(v < 0 for v in size + stride) or offset < 0:
+        raise NotLowerable("as_strided takes no negative size, stride or storage offset")
+    ix = Ix(scalars(cx))
+    flat = x if r == 1 else (collapse(cx, x, [list(range(r))]) if r else
+                             reshape_to(cx, x, [1]))
+    n = _product(ix, sizes(cx, x))
+    if 0 in size:
+        last_ok = True
+    else:
+        last = offset + sum((k - 1) * st for k, st in zip(size, stride))
+        last_ok = check_dims(cx, [(last + 1, n, "le", "as_strided reads past the end of "
+                                   "the input's storage")])[0]
+    out = when_ok(cx, last_ok, size) if last_ok is not True else size
+    elt = x.type.element_type
+
+    def body(b, idx, args):
+        pos = b.index(offset)
+        for i, st in zip(idx, stride):
+            pos = b.add(pos, b.mul(i, b.index(st)))
+        return b.op1("tensor.extract", [flat, pos], elt)
+    return [finish(cx, index_generic(cx, [], [], out, elt, body))]
+
+
+# views whose elements are their storage's in row-major order (when their input's are)
+_ROW_MAJOR_VIEWS = ("aten.view", "aten._unsafe_view", "aten.reshape", "aten.unsqueeze",
+                    "aten.squeeze", "aten.squeeze.dim", "aten.squeeze.dims", "aten.clone",
+                    "aten.alias", "aten.detach", "aten.contiguous")
+# views with strides of their own (their storage is their input's)
+_STRIDED_VIEWS = ("aten.permute", "aten.transpose.int", "aten.t", "aten.numpy_T",
+                  "aten.expand", "aten.slice.Tensor", "aten.select.int", "aten.diagonal",
+                  "aten.as_strided", "aten.unfold", "aten.split.Tensor",
+                  "aten.split_with_sizes", "aten.unbind.int", "aten.narrow", "aten.real",
+                  "aten.imag", "aten.view_as_real")
+
+
+def _row_major_storage(v):
+    """Refuse torch-level Value `v` when eager's as_strided would read it through a
+    strided view's storage (a permute, slice... of another tensor): in value semantics
+    that storage is gone, and reading the view's own elements would be a wrong answer."""
+    from . import aten_name
+    for _ in range(64):
+        op = v.defining_op
+        if op is None or not op.operands:
+            return
+        name = aten_name(op)
+        if name in _STRIDED_VIEWS:
+            raise NotLowerable(f"as_strided of the view {name!r} reads its base's storage "
+                               "(lowered only for tensors laid out in row-major order)")
+        if name not in _ROW_MAJOR_VIEWS:
+            return
+        v = op.operands[0]
 
 
 @lowering("aten.repeat")

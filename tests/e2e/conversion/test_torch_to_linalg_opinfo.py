@@ -1,0 +1,198 @@
+"""Lowerings of convert-torch-to-linalg that PyTorch's OpInfo conformance run
+(tests/e2e/torch_opinfo_runner.py) found missing or wrong, each checked on both targets
+against eager on small exported modules (the neighbours of the OpInfo samples: other
+dtypes, dims, flags), with `check` of test_torch_to_linalg."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from test_torch_to_linalg import Fn, check  # noqa: E402
+
+TARGETS = ["interpret", "cpu"]
+
+
+def _gen():
+    return torch.Generator().manual_seed(0)
+
+
+# ------------------------------------------------------------------ scatter_reduce
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("how, include_self", list(itertools.product(
+    ["sum", "prod", "amax", "amin", "mean"], [True, False])))
+def test_scatter_reduce(how, include_self, target):
+    """Every reduction with and without include_self; positions hit several times, once
+    and never (mean divides by the count, and leaves a position never hit as it was)."""
+    x = torch.randn(3, 5, generator=_gen())
+    index = torch.tensor([[0, 0, 2, 1], [2, 0, 0, 1]])
+    src = torch.randn(2, 4, generator=_gen()) * 3
+    check(Fn(lambda a, i, b: a.scatter_reduce(0, i, b, how, include_self=include_self)),
+          (x, index, src), target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("how", ["mean", "amax", "amin"])
+def test_scatter_reduce_integers(how, target):
+    """Integer mean rounds down (PyTorch's floor division); amax/amin without include_self
+    start from the type's extremes."""
+    x = torch.randint(-9, 10, (4, 3), generator=_gen())
+    index = torch.tensor([[1, 1, 0], [1, 2, 0]])
+    src = torch.randint(-20, 20, (2, 3), generator=_gen())
+    check(Fn(lambda a, i, b: a.scatter_reduce(1, i, b, how, include_self=False)),
+          (x, index, src), target)
+    check(Fn(lambda a, i, b: a.scatter_reduce(0, i, b, how)), (x, index, src), target)
+
+
+# ------------------------------------------------------------------ nonzero
+
+def _sparse(*shape, dtype=torch.float32):
+    x = torch.randn(*shape, generator=_gen())
+    x[x.abs() < 0.6] = 0
+    return x.to(dtype)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("x", [_sparse(7), _sparse(3, 4), _sparse(2, 3, 4, dtype=torch.int64),
+                               _sparse(3, 4) != 0, torch.zeros(2, 3), torch.tensor(1.5),
+                               torch.tensor(0.0)],
+                         ids=["1d", "2d", "3d_int", "bool", "all_zero", "scalar",
+                              "scalar_zero"])
+def test_nonzero(x, target):
+    """(N, rank) coordinates, N known at run time only; torch.export's checks of N (the
+    scalar comparisons ge.int / le.int on its size) run too."""
+    check(Fn(torch.nonzero), (x,), target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_argwhere(target):
+    check(Fn(lambda a: torch.argwhere(a > 0)), (_sparse(4, 5),), target)
+
+
+# ------------------------------------------------------------------ slice_scatter
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dim, start, end, step, src_shape", [
+    (0, None, None, 1, (6, 5)), (1, 1, 4, 1, (6, 3)), (0, 1, None, 2, (3, 5)),
+    (1, -3, -1, 1, (6, 2)), (0, -100, 100, 4, (2, 5)), (1, 5, 9, 1, (6, 0))])
+def test_slice_scatter(dim, start, end, step, src_shape, target):
+    """Negative and out-of-range bounds clamp as slice's do; steps; an empty slice."""
+    x = torch.randn(6, 5, generator=_gen())
+    src = torch.randn(*src_shape, generator=_gen())
+    check(Fn(lambda a, b: torch.slice_scatter(a, b, dim, start, end, step)), (x, src), target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_circular_pad(target):
+    """F.pad(mode="circular") decomposes to slice_scatter."""
+    x = torch.randn(2, 3, 4, 5, generator=_gen())
+    check(Fn(lambda a: torch.nn.functional.pad(a, (1, 2, 2, 1), mode="circular")), (x,),
+          target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_empty_slice_past_the_end(target):
+    x = torch.randn(6, 5, generator=_gen())
+    check(Fn(lambda a: (a[:, 5:9], a[7:])), (x,), target)
+
+
+# ------------------------------------------------------------------ sort
+
+def _ties_and_nans():
+    x = torch.randint(-3, 4, (4, 6, 5), generator=_gen()).float()
+    x[0, 1, 2] = x[2, 3, 4] = float("nan")
+    x[1, 2, 3] = -0.0
+    return x
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dim, descending", [(-1, False), (0, True), (1, False), (1, True)])
+def test_sort_stable_with_ties_and_nans(dim, descending, target):
+    """Ties keep index order (stable, ascending and descending), NaN sorts as the
+    largest, -0.0 ties with 0.0; sort, argsort and msort."""
+    x = _ties_and_nans()
+    check(Fn(lambda a: (torch.sort(a, dim=dim, descending=descending, stable=True),
+                        torch.argsort(a, dim=dim, descending=descending, stable=True),
+                        torch.msort(a))), (x,), target)
+    xi = torch.randint(-5, 5, (3, 7), generator=_gen())
+    check(Fn(lambda a: torch.sort(a, dim=-1, descending=descending, stable=True)), (xi,),
+          target)
+
+
+def test_sort_of_thousands_is_fast_on_the_interpreter():
+    """The interpreter sorts a 3000-element row in seconds: the ranks are one vectorized
+    sum (picking the elements in n rounds of sequential reductions took minutes)."""
+    check(Fn(lambda a: torch.sort(a)), (torch.randn(3000, generator=_gen()),), "interpret")
+
+
+# ------------------------------------------------------------------ as_strided
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("size, stride, offset", [
+    ((2, 2), (1, 2), 0), ((2, 2), (1, 2), 1), ((2, 2, 2, 2), (1, 1, 1, 1), 0),
+    ((3,), (0,), 4), ((2, 3), (3, 1), 6), ((4, 0), (1, 1), 100), ((), (), 5)])
+def test_as_strided(size, stride, offset, target):
+    """Overlapping windows, broadcast (stride 0), the last element, empty, 0-d."""
+    x = torch.randn(3, 4, generator=_gen())
+    check(Fn(lambda a: torch.as_strided(a, size, stride, offset)), (x,), target)
+    check(Fn(lambda a: torch.as_strided(a.reshape(4, 3) * 2, size, stride, offset)), (x,),
+          target)
+
+
+def test_as_strided_refusals():
+    """Reading past the storage fails like eager; a strided view's base storage is not
+    read wrongly (a located refusal instead)."""
+    from strata.errors import StrataError
+    x = torch.randn(3, 4, generator=_gen())
+    m = Fn(lambda a: torch.as_strided(a, (3, 3), (4, 4), 0))
+    with pytest.raises(StrataError, match="past the end"):
+        strata_compile(m, (x,))
+    m = Fn(lambda a: torch.as_strided(a.t(), (2, 2), (1, 2), 0))
+    with pytest.raises(StrataError, match="as_strided of the view 'aten.permute'"):
+        strata_compile(m, (x,))
+
+
+def strata_compile(m, args):
+    import strata
+    return strata.compile(m, example_args=args, target="interpret")
+
+
+# ------------------------------------------------------------------ masked_scatter
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("x_shape, mask_shape, src_shape", [
+    ((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), (20,)), ((4,), (3, 4), (2, 7)),
+    ((2, 3), (2, 3), (0,)), ((), (), (1,))])
+def test_masked_scatter(x_shape, mask_shape, src_shape, target):
+    """Broadcast self and mask; source longer than needed, of another shape; an all-false
+    mask with an empty source; 0-d."""
+    x = torch.randn(x_shape, generator=_gen())
+    mask = torch.randn(mask_shape, generator=_gen()) > (0.3 if src_shape != (0,) else 9)
+    src = torch.randn(src_shape, generator=_gen())
+    check(Fn(lambda a, m, b: a.masked_scatter(m, b)), (x, mask, src), target)
+
+
+# ------------------------------------------------------------------ distances
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("p", [0.0, 1.0, 2.0, 3.0, float("inf")])
+def test_cdist_and_pdist(p, target):
+    """Every p-norm kind: a count (0), sums (1, 2, 3), a max (inf); batched cdist; pdist's
+    pairs in order, and of a single row (no pairs)."""
+    a = torch.randn(2, 5, 3, generator=_gen()).round()
+    b = torch.randn(2, 4, 3, generator=_gen()).round()
+    check(Fn(lambda x, y: torch.cdist(x, y, p=p)), (a, b), target)
+    check(Fn(lambda x: (torch.nn.functional.pdist(x, p=p),
+                        torch.nn.functional.pdist(x[:1], p=p))), (a[0],), target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_slices_of_empty_dims(target):
+    """A 0-size dim: slices and slice_scatter into it (no offset the verifier rejects)."""
+    x = torch.randn(0, 5, generator=_gen())
+    check(Fn(lambda a: (a[:, 1:3], torch.slice_scatter(a, a[:, :2], 1, 0, 2),
+                        torch.nn.functional.pad(a[None], (1, 1), mode="circular"))),
+          (x,), target)
