@@ -1253,3 +1253,55 @@ func.func @f() {
   %0 = tosa.slice_shape %a, %s, %z : (!tosa.shape<4>, tensor<1xi32>, tensor<1xi32>) -> !tosa.shape<0>
   return
 }
+
+// -----
+
+func.func @f(%a: tensor<1x4x6xf32>, %b: tensor<1x5x7xf32>) -> tensor<1x4x5xf32> {
+  %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  // expected-error @+1 {{'tosa.matmul_t' op expected channels of b to match size 6, got 7}}
+  %0 = tosa.matmul_t %a, %b, %z, %z : (tensor<1x4x6xf32>, tensor<1x5x7xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x5xf32>
+  return %0 : tensor<1x4x5xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<1x4x6xf32>, %b: tensor<1x5x6xf32>) -> tensor<1x4x6xf32> {
+  %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  // expected-error @+1 {{'tosa.matmul_t' op expected output shape 1, 4, 6 to be compatible with inferred shape 1, 4, 5}}
+  %0 = tosa.matmul_t %a, %b, %z, %z : (tensor<1x4x6xf32>, tensor<1x5x6xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x6xf32>
+  return %0 : tensor<1x4x6xf32>
+}
+
+// -----
+
+func.func @f(%v: tensor<2x7x3xf32>, %i: tensor<2x4xi32>) -> tensor<2x7x3xf32> {
+  %r = "tosa.const"() <{values = dense<2> : tensor<1xi32>}> : () -> tensor<1xi32>
+  // expected-error @+1 {{'tosa.row_gather' op requires output dimension to be equal to indices[1]*row_count (8), got 7}}
+  %0 = tosa.row_gather %v, %i, %r : (tensor<2x7x3xf32>, tensor<2x4xi32>, tensor<1xi32>) -> tensor<2x7x3xf32>
+  return %0 : tensor<2x7x3xf32>
+}
+
+// -----
+
+func.func @f(%v: tensor<2x7x3xf32>, %i: tensor<2x4xi32>) -> tensor<2x8x3xf32> {
+  %r = "tosa.const"() <{values = dense<-1> : tensor<1xi32>}> : () -> tensor<1xi32>
+  // expected-error @+1 {{'tosa.row_gather' op requires row_count to be > 0, got -1}}
+  %0 = tosa.row_gather %v, %i, %r : (tensor<2x7x3xf32>, tensor<2x4xi32>, tensor<1xi32>) -> tensor<2x8x3xf32>
+  return %0 : tensor<2x8x3xf32>
+}
+
+// -----
+
+func.func @f(%v: tensor<2x7x3xf32>, %i: tensor<3x4xi32>, %r: tensor<1xi32>) -> tensor<2x8x3xf32> {
+  // expected-error @+1 {{'tosa.row_gather' op expected batch of indices to match size 2, got 3}}
+  %0 = tosa.row_gather %v, %i, %r : (tensor<2x7x3xf32>, tensor<3x4xi32>, tensor<1xi32>) -> tensor<2x8x3xf32>
+  return %0 : tensor<2x8x3xf32>
+}
+
+// -----
+
+func.func @f(%v: tensor<2x7x3xf32>, %i: tensor<2x4xi32>, %r: tensor<1xi32>) -> tensor<2x8x4xf32> {
+  // expected-error @+1 {{'tosa.row_gather' op expected channels of output to match size 3, got 4}}
+  %0 = tosa.row_gather %v, %i, %r : (tensor<2x7x3xf32>, tensor<2x4xi32>, tensor<1xi32>) -> tensor<2x8x4xf32>
+  return %0 : tensor<2x8x4xf32>
+}
