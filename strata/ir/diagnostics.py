@@ -98,11 +98,14 @@ def _loc_prefix(loc: Location) -> str:
 
 
 class DiagnosticError(StrataError):
-    """Raised to abort parsing, verification or a pass with a located diagnostic."""
+    """Raised to abort parsing, verification or a pass with a located diagnostic.
+    `earlier` holds diagnostics emitted before it by the same failure (a custom parser
+    that reports its own error after the one of the attribute it could not parse)."""
 
-    def __init__(self, diag: Diagnostic):
+    def __init__(self, diag: Diagnostic, earlier=()):
         super().__init__(diag.message)
         self.diag = diag
+        self.earlier = list(earlier)
 
     def __str__(self):
         return str(self.diag)

@@ -413,6 +413,8 @@ class FFT2dOp(TosaOp):
 
     def verify_op(self):
         a, b = self.input_real.type, self.input_imag.type
+        if not B.is_float(elt(a)):
+            return "requires a floating point type"
         if not ranked(a) or not ranked(b):
             return None
         h = a.shape[1] if a.shape[1] == DYN else b.shape[1]
@@ -435,6 +437,8 @@ class RFFT2dOp(TosaOp):
         return ["output_real", "output_imag"]
 
     def verify_op(self):
+        if not B.is_float(elt(self.input_real.type)):
+            return "requires a floating point type"
         o1, o2 = self.output_real.type, self.output_imag.type
         if not B.compatible_types(o1, o2):
             return f"expected output shapes to match, got '{o1}', '{o2}'"
