@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 
 from ...ir import attributes as A
+from ...ir.builder import InsertionPoint
 from ...ir.dense import DenseElementsAttr, DenseStringElementsAttr
 from .. import constant_fold as F
 from . import base as B
@@ -40,6 +41,26 @@ def _splat(a):
     if isinstance(a.element_type, A.FloatType):
         return F._values_splat(a)
     return int(a.splat_value)
+
+
+def _largest(t) -> float:
+    """APFloat::getLargest of a float kind that is a Python float."""
+    import numpy as np
+    if t.name in ("f16", "f32", "f64"):
+        return float(np.finfo({"f16": np.float16, "f32": np.float32,
+                               "f64": np.float64}[t.name]).max)
+    return F.float_of(_max_finite_bits(t), t)
+
+
+def _max_finite_bits(t) -> int:
+    """The bit pattern of the largest finite value of float kind `t` (searched down from
+    the exponent's top, as kinds differ in how they spend it on inf / NaN)."""
+    top = (1 << (t.width - 1)) - 1
+    for bits in range(top, max(0, top - 4096), -1):
+        v = F.float_of(bits, t)
+        if v == v and v != math.inf:
+            return bits
+    return 0
 
 
 def _static(t) -> bool:
@@ -504,8 +525,20 @@ def _fold_concat(op, operands):
 # ---------------------------------------------------------------- patterns
 
 
-def _patterns_select():
+def _const_shape(rewriter, values, loc):
+    """getTosaConstShape: a tosa.const_shape of `values`."""
+    from .data_ops import ConstShapeOp
+    n = len(values)
+    return rewriter.create(ConstShapeOp, values=DenseElementsAttr(
+        A.RankedTensorType([n], A.index), list(values)), output=B.ShapeType(n),
+        loc=loc).results[0]
+
+
+def _patterns():
     from ...rewrite.pattern import RewritePattern
+    from . import data_ops as D
+    from . import elementwise as E
+    from . import tensor_ops as TO
 
     class SelectOfNot(RewritePattern):
         """select(logical_not(p), a, b) -> select(p, b, a)."""
@@ -518,7 +551,366 @@ def _patterns_select():
             p, a, b = n.input1, op.input2, op.input3
             rewriter.modify_op_in_place(op, lambda: op.set_operands([p, b, a]))
             return True
-    return [SelectOfNot()]
+
+    class ClampIsNoOp(RewritePattern):
+        """A clamp to the whole range of its type is its input."""
+        root = "tosa.clamp"
+
+        def match_and_rewrite(self, op, rewriter):
+            t = op.input.type
+            if not isinstance(t, A.RankedTensorType):
+                return False
+            et = t.element_type
+            lo, hi = op.min_val, op.max_val
+            if isinstance(et, A.FloatType):
+                if not (lo.value == -math.inf and hi.value == math.inf):
+                    return False
+            elif isinstance(et, A.IntegerType):
+                w = et.width
+                if et.signedness == A.IntegerType.UNSIGNED or w == 1:
+                    a, b, tmin, tmax = F.uint(lo.value, w), F.uint(hi.value, w), 0, \
+                        (1 << w) - 1
+                else:
+                    a, b = F.sint(lo.value, w), F.sint(hi.value, w)
+                    tmin, tmax = -(1 << (w - 1)), (1 << (w - 1)) - 1
+                if not (a <= tmin and b >= tmax):
+                    return False
+            else:
+                return False
+            rewriter.replace_op(op, [op.input])
+            return True
+
+    class ClampOfClamp(RewritePattern):
+        """clamp(clamp(x, a, b), c, d) -> clamp(x, max(a, c), min(b, d)) when the ranges
+        intersect and the NaN modes combine (not IGNORE outside PROPAGATE)."""
+        root = "tosa.clamp"
+
+        def match_and_rewrite(self, op, rewriter):
+            inner = op.input.defining_op
+            if inner is None or inner.name != "tosa.clamp":
+                return False
+            outer_mode = B.enum_value(op.nan_mode) or "PROPAGATE"
+            inner_mode = B.enum_value(inner.nan_mode) or "PROPAGATE"
+            if outer_mode == "IGNORE" and inner_mode == "PROPAGATE":
+                return False
+            et = elt(inner.input.type)
+            if isinstance(et, A.FloatType):
+                a, b = op.min_val.value, op.max_val.value
+                c, d = inner.min_val.value, inner.max_val.value
+                if not (a < d and c < b):
+                    return False
+                lo = op.min_val if a >= c else inner.min_val
+                hi = op.max_val if b <= d else inner.max_val
+                lo, hi = A.FloatAttr(lo.value, et), A.FloatAttr(hi.value, et)
+            elif isinstance(et, A.IntegerType):
+                w = et.width
+                read = F.uint if et.signedness == A.IntegerType.UNSIGNED else F.sint
+                a, b = read(op.min_val.value, w), read(op.max_val.value, w)
+                c, d = read(inner.min_val.value, w), read(inner.max_val.value, w)
+                if not (a < d and c < b):
+                    return False
+                lo, hi = A.IntegerAttr(max(a, c), et), A.IntegerAttr(min(b, d), et)
+            else:
+                return False
+            mode = "IGNORE" if outer_mode != inner_mode else outer_mode
+            rewriter.replace_op_with_new(op, E.ClampOp, input=inner.input, min_val=lo,
+                                         max_val=hi, nan_mode=B.NAN_MODE(mode),
+                                         output=op.output.type)
+            return True
+
+    class ConcatOfOne(RewritePattern):
+        """A concat of one tensor is that tensor (a tensor.cast to another type)."""
+        root = "tosa.concat"
+
+        def match_and_rewrite(self, op, rewriter):
+            if len(op._operands) != 1:
+                return False
+            v = op._operands[0].value
+            if v.type is not op.output.type:
+                from ..tensor import CastOp
+                rewriter.replace_op_with_new(op, CastOp, source=v, dest=op.output.type)
+            else:
+                rewriter.replace_op(op, [v])
+            return True
+
+    class TransposeOfTranspose(RewritePattern):
+        """transpose(transpose(x, p), q) -> transpose(x, p[q])."""
+        root = "tosa.transpose"
+
+        def match_and_rewrite(self, op, rewriter):
+            inner = op.input1.defining_op
+            if inner is None or inner.name != "tosa.transpose":
+                return False
+            q, p = list(op.perms.value), list(inner.perms.value)
+            if len(q) != len(p) or not q:
+                return False
+            perms = A.DenseArrayAttr(A.i32, [p[i] for i in q])
+            rewriter.replace_op_with_new(op, D.TransposeOp, input1=inner.input1,
+                                         perms=perms, output=op.output.type)
+            return True
+
+    class TransposeIsReshape(RewritePattern):
+        """A transpose that only moves size-1 dims (one dynamic dim at most) is a
+        reshape."""
+        root = "tosa.transpose"
+
+        def match_and_rewrite(self, op, rewriter):
+            inner = op.input1.defining_op
+            if inner is not None and inner.name == "tosa.transpose":
+                return False
+            if any(u.name == "tosa.transpose" for u in op.output.users):
+                return False
+            t = op.input1.type
+            if not isinstance(t, A.RankedTensorType):
+                return False
+            if sum(1 for d in t.shape if d == DYN) > 1:
+                return False
+            perms = list(op.perms.value)
+            moved = [i for i in perms if t.shape[i] != 1]
+            if any(moved[k - 1] > moved[k] for k in range(1, len(moved))):
+                return False
+            shape = [t.shape[i] for i in perms]
+            rewriter.ip = InsertionPoint.before_op(op)
+            s = _const_shape(rewriter, shape, op.loc)
+            rewriter.replace_op_with_new(op, D.ReshapeOp, input1=op.input1, shape=s,
+                                         output=op.output.type)
+            return True
+
+    class MaxPool2dIsNoOp(RewritePattern):
+        """A max_pool2d of a static 1x1 image to a 1x1 image is its input."""
+        root = "tosa.max_pool2d"
+
+        def match_and_rewrite(self, op, rewriter):
+            it, ot = op.input.type, op.output.type
+            if not (_static(it) and _static(ot)):
+                return False
+            if ot.shape[1] != 1 or ot.shape[2] != 1 or it.shape[1] != 1 or \
+                    it.shape[2] != 1:
+                return False
+            rewriter.replace_op(op, [op.input])
+            return True
+
+    class NonNarrowingCasts(RewritePattern):
+        """cast(cast(x)) of integers -> cast(x) when neither cast narrows x."""
+        root = "tosa.cast"
+
+        def match_and_rewrite(self, op, rewriter):
+            inner = op.input.defining_op
+            if inner is None or inner.name != "tosa.cast":
+                return False
+            x = inner.input
+            ts = (elt(x.type), elt(inner.output.type), elt(op.output.type))
+            if not all(isinstance(t, A.IntegerType) for t in ts):
+                return False
+            if ts[0].width > ts[1].width or ts[0].width > ts[2].width:
+                return False
+            # (the builder sets input_unsigned to its default, which then prints)
+            rewriter.replace_op_with_new(op, E.CastOp, input=x, output=op.output.type,
+                                         input_unsigned=A.BoolAttr(False))
+            return True
+
+    class SliceDynamicSize(RewritePattern):
+        """A -1 size of a slice whose result dim is static becomes that size."""
+        root = "tosa.slice"
+
+        def match_and_rewrite(self, op, rewriter):
+            sizes = B.const_shape_values(op.size)
+            rt = op.output.type
+            if sizes is None or not isinstance(rt, A.RankedTensorType):
+                return False
+            new = [rt.shape[i] if s == -1 and rt.shape[i] != DYN else s
+                   for i, s in enumerate(sizes)]
+            if new == sizes:
+                return False
+            rewriter.ip = InsertionPoint.before_op(op)
+            s = _const_shape(rewriter, new, op.loc)
+            rewriter.replace_op_with_new(op, D.SliceOp, input1=op.input1, start=op.start,
+                                         size=s, output=rt)
+            return True
+
+    class ConcatSlice(RewritePattern):
+        """A slice of a static concat that lies within one of its inputs slices that
+        input."""
+        root = "tosa.slice"
+
+        def match_and_rewrite(self, op, rewriter):
+            concat = op.input1.defining_op
+            if concat is None or concat.name != "tosa.concat":
+                return False
+            ct = concat.output.type
+            if not _static(ct):
+                return False
+            axis = concat.axis.value
+            starts = B.const_shape_values(op.start)
+            sizes = B.const_shape_values(op.size)
+            if starts is None or sizes is None:
+                return False
+            for o in concat._operands:
+                v = o.value
+                if not _static(v.type):
+                    return False
+                d = v.type.shape[axis]
+                if starts[axis] >= 0 and starts[axis] + sizes[axis] <= d:
+                    rewriter.ip = InsertionPoint.before_op(op)
+                    st = _const_shape(rewriter, starts, op.loc)
+                    sz = _const_shape(rewriter, sizes, op.loc)
+                    rewriter.replace_op_with_new(op, D.SliceOp, input1=v, start=st,
+                                                 size=sz, output=op.output.type)
+                    return True
+                starts[axis] -= d
+            return False
+
+    def pad_const_matches_zp(pad_const, zp) -> bool:
+        """checkMatchingPadConstAndZp: a float pad of 0, an int pad equal to the zp."""
+        a = B.const_elements(pad_const)
+        if a is None or a.num_elements != 1:
+            return False
+        et = a.element_type
+        if isinstance(et, A.FloatType):
+            return F._values_splat(a).value == 0.0 if a.is_splat else \
+                float(a.array.reshape(-1)[0]) == 0.0
+        if isinstance(et, A.IntegerType):
+            z = B.const_elements(zp)
+            if z is None or z.num_elements < 1:
+                return False
+            return int(z.array.reshape(-1)[0]) == int(a.array.reshape(-1)[0])
+        return False
+
+    def pad_const_is_lowest(pad_const) -> bool:
+        """The pad of a max pool must be the lowest value of its type."""
+        a = B.const_elements(pad_const)
+        if a is None or a.num_elements != 1:
+            return False
+        et = a.element_type
+        if isinstance(et, A.FloatType):
+            v = F._values_splat(a) if a.is_splat else None
+            if v is None or not F.foldable_float(et):
+                return False
+            return v.value == -_largest(et)
+        if isinstance(et, A.IntegerType):
+            w = et.width
+            x = int(a.array.reshape(-1)[0])
+            if et.signedness == A.IntegerType.UNSIGNED:
+                return F.uint(x, w) == 0
+            return F.sint(x, w) == -(1 << (w - 1))
+        return False
+
+    class FoldPadIntoOp(RewritePattern):
+        """A tosa.pad of H and W (constant padding, a neutral pad value) folds into the
+        implicit padding of the conv2d / depthwise_conv2d / max_pool2d it feeds."""
+
+        def __init__(self, root):
+            self.root = root
+
+        def match_and_rewrite(self, op, rewriter):
+            pad = op.input.defining_op
+            if pad is None or pad.name != "tosa.pad":
+                return False
+            cur = list(op.pad.value)
+            if len(cur) != 4:
+                return False
+            pp = B.const_shape_values(pad.padding)
+            if pp is None or len(pp) != 8:
+                return False
+            if pp[0] or pp[1] or pp[6] or pp[7]:
+                return False
+            new = [pp[2] + cur[0], pp[3] + cur[1], pp[4] + cur[2], pp[5] + cur[3]]
+            pooling = op.name == "tosa.max_pool2d"
+            if pooling:
+                k = list(op.kernel.value)
+                if new[2] >= k[1] or new[3] >= k[1] or new[0] >= k[0] or new[1] >= k[0]:
+                    return False
+                if not pad_const_is_lowest(pad.pad_const):
+                    return False
+            elif not pad_const_matches_zp(pad.pad_const, op.input_zp):
+                return False
+            if any(v > 8192 for v in new):
+                return False
+            new_pad = A.DenseArrayAttr(A.i64, new)
+            if pooling:
+                rewriter.replace_op_with_new(
+                    op, TO.MaxPool2dOp, input=pad.input1, kernel=op.kernel,
+                    stride=op.stride, pad=new_pad, nan_mode=op.nan_mode,
+                    output=op.output.type)
+            else:
+                lb = op.properties.get("local_bound") or A.BoolAttr(False)
+                rewriter.replace_op_with_new(
+                    op, type(op), input=pad.input1, weight=op.weight, bias=op.bias,
+                    input_zp=op.input_zp, weight_zp=op.weight_zp, pad=new_pad,
+                    stride=op.stride, dilation=op.dilation, acc_type=op.acc_type,
+                    local_bound=lb, output=op.output.type)
+            return True
+
+    class PadSlice(RewritePattern):
+        """A slice of a single-use pad pads only what the slice keeps."""
+        root = "tosa.slice"
+
+        def match_and_rewrite(self, op, rewriter):
+            pad = op.input1.defining_op
+            if pad is None or pad.name != "tosa.pad" or not pad.output.has_one_use():
+                return False
+            it, pt = pad.input1.type, pad.output.type
+            if not (isinstance(it, A.RankedTensorType) and isinstance(pt, A.RankedTensorType)):
+                return False
+            pp = B.const_shape_values(pad.padding)
+            starts = B.const_shape_values(op.start)
+            sizes = B.const_shape_values(op.size)
+            if pp is None or starts is None or sizes is None:
+                return False
+            rank = it.rank
+            if any(it.shape[i] == DYN and (starts[i] != 0 or sizes[i] != -1)
+                   for i in range(rank)):
+                return False
+            new_starts, new_pp, new_shape = [0] * rank, [0] * (2 * rank), [DYN] * rank
+            updated = False
+            for i in range(rank):
+                lo, hi = pp[2 * i], pp[2 * i + 1]
+                st, sz = starts[i], sizes[i]
+                if it.shape[i] == DYN:
+                    new_pp[2 * i], new_pp[2 * i + 1], new_starts[i] = lo, hi, st
+                    continue
+                d = it.shape[i]
+                end = st + sz
+                if st < 0 or end > lo + d + hi:
+                    return False
+                new_starts[i] = max(st - lo, 0)
+                updated |= new_starts[i] != st
+                nlo, nhi = max(lo - st, 0), max(end - (lo + d), 0)
+                new_pp[2 * i], new_pp[2 * i + 1] = nlo, nhi
+                updated |= nlo != lo or nhi != hi
+                new_shape[i] = nlo + d + nhi
+            if not updated:
+                return False
+            paddings = _const_shape(rewriter, new_pp, op.loc)
+            new_pad = rewriter.create(
+                D.PadOp, input1=pad.input1, padding=paddings, pad_const=pad.pad_const,
+                output=A.RankedTensorType(new_shape, it.element_type), loc=pad.loc)
+            st = _const_shape(rewriter, new_starts, op.loc)
+            rewriter.replace_op_with_new(op, D.SliceOp, input1=new_pad.results[0], start=st,
+                                         size=op.size, output=op.output.type)
+            return True
+
+    return {
+        "tosa.select": [SelectOfNot()],
+        "tosa.clamp": [ClampIsNoOp(), ClampOfClamp()],
+        "tosa.concat": [ConcatOfOne()],
+        "tosa.transpose": [TransposeOfTranspose(), TransposeIsReshape()],
+        "tosa.max_pool2d": [MaxPool2dIsNoOp(), FoldPadIntoOp("tosa.max_pool2d")],
+        "tosa.conv2d": [FoldPadIntoOp("tosa.conv2d")],
+        "tosa.depthwise_conv2d": [FoldPadIntoOp("tosa.depthwise_conv2d")],
+        "tosa.cast": [NonNarrowingCasts()],
+        "tosa.slice": [ConcatSlice(), PadSlice(), SliceDynamicSize()],
+    }
+
+
+_PATTERN_TABLE = None
+
+
+def _patterns_of(name):
+    global _PATTERN_TABLE
+    if _PATTERN_TABLE is None:
+        _PATTERN_TABLE = _patterns()
+    return list(_PATTERN_TABLE.get(name, ()))
 
 
 _FOLDS = {
@@ -534,7 +926,9 @@ _FOLDS = {
        for k in ("all", "any", "max", "min", "product", "sum")},
 }
 
-_PATTERNS = {"tosa.select": _patterns_select}
+_PATTERNED = ("tosa.select", "tosa.clamp", "tosa.concat", "tosa.transpose",
+              "tosa.max_pool2d", "tosa.conv2d", "tosa.depthwise_conv2d", "tosa.cast",
+              "tosa.slice")
 
 
 def install(ops):
@@ -543,6 +937,5 @@ def install(ops):
         fn = _FOLDS.get(cls.name)
         if fn is not None:
             cls.fold = fn
-        pats = _PATTERNS.get(cls.name)
-        if pats is not None:
-            cls.canonicalization_patterns = classmethod(lambda c, _p=pats: _p())
+        if cls.name in _PATTERNED:
+            cls.canonicalization_patterns = classmethod(lambda c: _patterns_of(c.name))
