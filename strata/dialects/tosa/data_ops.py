@@ -325,14 +325,18 @@ class TransposeOp(TosaOp):
         return None
 
 
-class GatherOp(TosaOp):
+class _Gather(TosaOp):
+    __slots__ = ()
+    traits = (T.NoMemoryEffect,)
+    values = Operand(B.Tensor3D)
+    indices = Operand(B.IndexTensor2D)
+
+
+class GatherOp(_Gather):
     """`%r = tosa.gather %values, %indices : (tensor<1x5x3xf32>, tensor<1x2xi32>) ->
     tensor<1x2x3xf32>` (values [N,K,C], indices [N,W] -> [N,W,C])"""
 
     name = "tosa.gather"
-    traits = (T.NoMemoryEffect,)
-    values = Operand(B.Tensor3D)
-    indices = Operand(B.IndexTensor2D)
     output = Result(B.Tensor3D)
 
     def verify_op(self):
@@ -357,15 +361,12 @@ class GatherOp(TosaOp):
         return None
 
 
-class RowGatherOp(TosaOp):
+class RowGatherOp(_Gather):
     """`%r = tosa.row_gather %values, %indices, %row_count : (tensor<1x5x3xf32>,
     tensor<1x2xi32>, tensor<1xi32>) -> tensor<1x4x3xf32>`: values [N,K,C], indices [N,W]
     and a row count R gather R consecutive rows from each index, -> [N,W*R,C]."""
 
     name = "tosa.row_gather"
-    traits = (T.NoMemoryEffect,)
-    values = Operand(B.Tensor3D)
-    indices = Operand(B.IndexTensor2D)
     row_count = Operand(B.ScalarInt32Tensor)
     output = Result(B.Tensor3D)
 

@@ -63,6 +63,12 @@ def _max_finite_bits(t) -> int:
     return 0
 
 
+def _defined_by(v, name):
+    """The op defining `v` if it is a `name` op (getDefiningOp<...>), else None."""
+    d = v.defining_op
+    return d if d is not None and d.name == name else None
+
+
 def _static(t) -> bool:
     return isinstance(t, A.RankedTensorType) and t.has_static_shape
 
@@ -356,8 +362,8 @@ def _zero_zps(op) -> bool:
 
 
 def _fold_negate(op, operands):
-    inner = op.input1.defining_op
-    if inner is None or inner.name != "tosa.negate":
+    inner = _defined_by(op.input1, "tosa.negate")
+    if inner is None:
         return None
     if not (_zero_zps(op) and _zero_zps(inner)):
         return None
@@ -365,8 +371,7 @@ def _fold_negate(op, operands):
 
 
 def _fold_abs(op, operands):
-    inner = op.input1.defining_op
-    if inner is not None and inner.name == "tosa.abs":
+    if _defined_by(op.input1, "tosa.abs") is not None:
         return op.input1
     return None
 
@@ -401,8 +406,8 @@ def _fold_reshape(op, operands):
         return None
     if it is ot and sum(1 for d in it.shape if d == DYN) < 2:
         return op.input1
-    inner = op.input1.defining_op
-    if inner is not None and inner.name == "tosa.reshape":
+    inner = _defined_by(op.input1, "tosa.reshape")
+    if inner is not None:
         # reshape(reshape(x)) -> reshape(x), in place
         op.set_operand(0, inner.input1)
         return op.output
@@ -545,8 +550,8 @@ def _patterns():
         root = "tosa.select"
 
         def match_and_rewrite(self, op, rewriter):
-            n = op.input1.defining_op
-            if n is None or n.name != "tosa.logical_not":
+            n = _defined_by(op.input1, "tosa.logical_not")
+            if n is None:
                 return False
             p, a, b = n.input1, op.input2, op.input3
             rewriter.modify_op_in_place(op, lambda: op.set_operands([p, b, a]))
@@ -586,8 +591,8 @@ def _patterns():
         root = "tosa.clamp"
 
         def match_and_rewrite(self, op, rewriter):
-            inner = op.input.defining_op
-            if inner is None or inner.name != "tosa.clamp":
+            inner = _defined_by(op.input, "tosa.clamp")
+            if inner is None:
                 return False
             outer_mode = B.enum_value(op.nan_mode) or "PROPAGATE"
             inner_mode = B.enum_value(inner.nan_mode) or "PROPAGATE"
@@ -638,8 +643,8 @@ def _patterns():
         root = "tosa.transpose"
 
         def match_and_rewrite(self, op, rewriter):
-            inner = op.input1.defining_op
-            if inner is None or inner.name != "tosa.transpose":
+            inner = _defined_by(op.input1, "tosa.transpose")
+            if inner is None:
                 return False
             q, p = list(op.perms.value), list(inner.perms.value)
             if len(q) != len(p) or not q:
@@ -655,8 +660,7 @@ def _patterns():
         root = "tosa.transpose"
 
         def match_and_rewrite(self, op, rewriter):
-            inner = op.input1.defining_op
-            if inner is not None and inner.name == "tosa.transpose":
+            if _defined_by(op.input1, "tosa.transpose") is not None:
                 return False
             if any(u.name == "tosa.transpose" for u in op.output.users):
                 return False
@@ -695,8 +699,8 @@ def _patterns():
         root = "tosa.cast"
 
         def match_and_rewrite(self, op, rewriter):
-            inner = op.input.defining_op
-            if inner is None or inner.name != "tosa.cast":
+            inner = _defined_by(op.input, "tosa.cast")
+            if inner is None:
                 return False
             x = inner.input
             ts = (elt(x.type), elt(inner.output.type), elt(op.output.type))
@@ -734,8 +738,8 @@ def _patterns():
         root = "tosa.slice"
 
         def match_and_rewrite(self, op, rewriter):
-            concat = op.input1.defining_op
-            if concat is None or concat.name != "tosa.concat":
+            concat = _defined_by(op.input1, "tosa.concat")
+            if concat is None:
                 return False
             ct = concat.output.type
             if not _static(ct):
@@ -803,8 +807,8 @@ def _patterns():
             self.root = root
 
         def match_and_rewrite(self, op, rewriter):
-            pad = op.input.defining_op
-            if pad is None or pad.name != "tosa.pad":
+            pad = _defined_by(op.input, "tosa.pad")
+            if pad is None:
                 return False
             cur = list(op.pad.value)
             if len(cur) != 4:
@@ -846,8 +850,8 @@ def _patterns():
         root = "tosa.slice"
 
         def match_and_rewrite(self, op, rewriter):
-            pad = op.input1.defining_op
-            if pad is None or pad.name != "tosa.pad" or not pad.output.has_one_use():
+            pad = _defined_by(op.input1, "tosa.pad")
+            if pad is None or not pad.output.has_one_use():
                 return False
             it, pt = pad.input1.type, pad.output.type
             if not (isinstance(it, A.RankedTensorType) and isinstance(pt, A.RankedTensorType)):
