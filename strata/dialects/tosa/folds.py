@@ -4,10 +4,16 @@ Folders forward a value or compute a constant; patterns rewrite. With `--canonic
 
     %z = "tosa.const"() <{values = dense<0> : tensor<2x3xi32>}> : () -> tensor<2x3xi32>
     %r = tosa.add %x, %z : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>
-    %s = tosa.select %p, %r, %r : (tensor<2x3xi1>, tensor<2x3xi32>, ...) -> tensor<2x3xi32>
+    %s = tosa.select %p, %r, %r : (tensor<2x3xi1>, tensor<2x3xi32>, tensor<2x3xi32>)
+           -> tensor<2x3xi32>
 
-becomes `%x` (add of zero, then select of identical operands). `install` attaches each
-`fold` and `canonicalization_patterns` to its op class; the op classes stay declarative.
+becomes `%x` (add of zero, then select of identical operands). Folders: add, sub, mul,
+intdiv, comparisons, cast, select, negate, abs, argmax, reductions, reshape, pad,
+resize, reverse, slice, tile, transpose, concat. Patterns: select of logical_not,
+clamp (full range, clamp of clamp), concat of one tensor, transposes, 1x1 max_pool2d,
+integer cast chains, slices of concat / pad, static slice sizes, and a pad folded into
+conv2d / depthwise_conv2d / max_pool2d. `install` attaches each `fold` and
+`canonicalization_patterns` to its op class; the op classes stay declarative.
 
 [Note: tosa constant folds]
 As upstream, binary ops fold constants only when both operands are splats (a dense
@@ -112,7 +118,8 @@ def _int_result(v: int, et):
 
 
 def _splat_binary(lhs, rhs, result_type, int_fn, float_op):
-    """binaryFolder: both operands splats of one element type, a static result."""
+    """binaryFolder: both operands splats of one element type, a static result (see
+    [Note: tosa constant folds])."""
     if not (_dense(lhs) and _dense(rhs) and lhs.is_splat and rhs.is_splat):
         return None
     et = lhs.element_type
