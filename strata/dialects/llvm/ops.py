@@ -266,6 +266,14 @@ class FuncOp(Op):
             return None
         if lk == "common":
             return "functions cannot have 'common' linkage"
+        err = _comdat_error(self)
+        if err:
+            return err
+        props = self._props
+        if props.get("no_inline") is not None and props.get("always_inline") is not None:
+            return "no_inline and always_inline attributes are incompatible"
+        if props.get("optimize_none") is not None and props.get("no_inline") is None:
+            return "with optimize_none must also be no_inline"
         entry = body.blocks[0]
         if len(entry.args) != len(ft.params):
             return (f"entry block must have {len(ft.params)} arguments to match function "
@@ -507,9 +515,10 @@ class CallOp(Op):
         ref = self._props.get("callee")
         args = self.call_arg_operands()
         if ref is None:
-            if not self.callee_operands or not isinstance(self.operand(0).type,
-                                                          LLVMPointerType):
-                return "indirect call expects a pointer as callee"
+            if not self.callee_operands:
+                return "must have either a `callee` attribute or at least an operand"
+            if not isinstance(self.operand(0).type, LLVMPointerType):
+                return f"indirect call expects a pointer as callee: '{self.operand(0).type}'"
             ft = None
         else:
             fn = lookup_nearest_symbol_from(self, ref)
@@ -907,7 +916,32 @@ class GlobalOp(Op):
         al = props.get("alignment")
         if al is not None and (al.value <= 0 or al.value & (al.value - 1)):
             return "alignment attribute is not a power of 2"
+        err = _comdat_error(self)
+        if err:
+            return err
+        if r.blocks:
+            for op in r.blocks[0].ops:
+                traits = type(op).traits
+                if not (T.Pure in traits or T.NoMemoryEffect in traits or
+                        T.ConstantLike in traits):
+                    # reported at the op, as upstream's verifyRegions
+                    from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+                    raise DiagnosticError(Diagnostic(
+                        ERROR, op.loc, "ops with side effects not allowed in global "
+                        "initializers"))
         return None
+
+
+def _comdat_error(op):
+    """verifyComdat: a `comdat(@sym)` must name a comdat selector."""
+    ref = op._props.get("comdat")
+    if ref is None:
+        return None
+    from ...ir.symbol_table import lookup_nearest_symbol_from
+    target = lookup_nearest_symbol_from(op, ref)
+    if target is None or target.name != "llvm.comdat_selector":
+        return "expected comdat symbol"
+    return None
 
 
 def _is_zero_value(v):

@@ -381,3 +381,43 @@ llvm.func @f(%a: i32) {
   // expected-note @above {{when returning from function}}
   llvm.return %a : i32
 }
+
+// -----
+
+// expected-error @below {{no_inline and always_inline attributes are incompatible}}
+llvm.func @f() attributes {always_inline, no_inline} {
+  llvm.return
+}
+
+// -----
+
+// expected-error @below {{'llvm.func' op with optimize_none must also be no_inline}}
+llvm.func @f() attributes {optimize_none} {
+  llvm.return
+}
+
+// -----
+
+llvm.mlir.global @g(0 : i32) : i32
+// expected-error @below {{expected comdat symbol}}
+llvm.func @f() comdat(@g) {
+  llvm.return
+}
+
+// -----
+
+llvm.mlir.global internal @g() : i32 {
+  %0 = llvm.mlir.constant(1 : i64) : i64
+  // expected-error @below {{ops with side effects not allowed in global initializers}}
+  %1 = llvm.alloca %0 x i32 : (i64) -> !llvm.ptr
+  %2 = llvm.load %1 : !llvm.ptr -> i32
+  llvm.return %2 : i32
+}
+
+// -----
+
+func.func @f(%callee: !llvm.func<i8 (i8)>, %a: i8) {
+  // expected-error @+1 {{indirect call expects a pointer as callee: '!llvm.func<i8 (i8)>'}}
+  llvm.call %callee(%a) : !llvm.func<i8 (i8)>, (i8) -> (i8)
+  return
+}
