@@ -17,7 +17,8 @@ from ...ir.ods import Op, Operand, Prop, Result
 from ...syntax.asm_format import (AttrFormat, EnumFmt, StrippedAttr, UnitKeyword,
                                   install_format, parse_strict_attr_dict)
 from .ops import I32_0, FastmathAttr, LLVMType
-from .types import FASTMATH_NONE, LLVMPointerType
+from .types import (FASTMATH_NONE, LLVMArrayType, LLVMPointerType, LLVMStructType,
+                    is_compatible_type)
 
 ICMP_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 FCMP_PREDICATES = ["_false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt",
@@ -351,12 +352,18 @@ AddrSpaceCastOp = _cast("llvm.addrspacecast", PtrLike, PtrLike,
                         "`%q = llvm.addrspacecast %p : !llvm.ptr<1> to !llvm.ptr`")
 
 
+# LLVM_AnyNonAggregate: what a bitcast takes and gives
+NonAggregate = C.Constraint(
+    lambda t: is_compatible_type(t) and not isinstance(t, (LLVMStructType, LLVMArrayType)),
+    "LLVM-compatible non-aggregate type")
+
+
 class BitcastOp(_Cast):
     """`%b = llvm.bitcast %f : f32 to i32`"""
 
     name = "llvm.bitcast"
-    arg = Operand(LLVMType)
-    res = Result(LLVMType)
+    arg = Operand(NonAggregate)
+    res = Result(NonAggregate)
 
     def verify_(self):
         a, r = self.operand(0).type, self.results[0].type

@@ -1204,6 +1204,8 @@ class SwitchOp(BranchOpMixin, Op):
         if w is not None and len(w.value) != len(self.successors):
             return "expects number of branch weights to match number of successors: " \
                 f"{len(w.value)} vs {len(self.successors)}"
+        if cv is not None and cv.element_type is not self.operand(0).type:
+            return "expects case value type to match condition value type"
         verify_successor_operands(self)
         return None
 

@@ -421,3 +421,23 @@ func.func @f(%callee: !llvm.func<i8 (i8)>, %a: i8) {
   llvm.call %callee(%a) : !llvm.func<i8 (i8)>, (i8) -> (i8)
   return
 }
+
+// -----
+
+func.func @f(%a: i64) {
+  // expected-error @below {{expects case value type to match condition value type}}
+  "llvm.switch"(%a)[^bb1, ^bb2] <{case_operand_segments = array<i32: 0>, case_values = dense<7> : vector<1xi32>, operandSegmentSizes = array<i32: 1, 0, 0>}> : (i64) -> ()
+^bb1:
+  llvm.return
+^bb2:
+  llvm.return
+}
+
+// -----
+
+func.func @f(%a: vector<2x2xf32>) {
+  // (LLVM vectors have one dimension)
+  // expected-error @below {{op operand #0 must be LLVM-compatible non-aggregate type, but got 'vector<2x2xf32>'}}
+  %0 = llvm.bitcast %a : vector<2x2xf32> to vector<2x2xi32>
+  return
+}
