@@ -441,3 +441,19 @@ func.func @f(%a: vector<2x2xf32>) {
   %0 = llvm.bitcast %a : vector<2x2xf32> to vector<2x2xi32>
   return
 }
+
+// -----
+
+func.func @f(%n: i64) {
+  // expected-error @+1 {{expected trailing function type with one argument and one result}}
+  %0 = llvm.alloca %n x i32 : (i64, i64) -> !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @f(%n: i64) {
+  // expected-error @+1 {{expected integer alignment}}
+  %0 = llvm.alloca %n x i32 {alignment = 2.0} : (i64) -> !llvm.ptr
+  return
+}
