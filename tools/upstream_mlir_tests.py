@@ -152,7 +152,9 @@ def strata(path, *flags):
 _OP_NAME = re.compile(r'^\s*(?:%[^=]*=\s*)?"([A-Za-z_][\w$.]*)"\(', re.M)
 
 
-_DIALECT_ATTR_OR_TYPE = re.compile(r"(?<![\w.$-])[#!]([A-Za-z_]\w*)\.[A-Za-z_]")
+# ... also as the element type of a shaped type: `tensor<2x!quant.uniform<...>>`.
+_DIALECT_ATTR_OR_TYPE = re.compile(
+    r"(?:(?<![\w.$-])|(?<=[\d?*]x))[#!]([A-Za-z_]\w*)\.[A-Za-z_]")
 
 
 def out_of_scope(generic_text, known, unregistered_ok):

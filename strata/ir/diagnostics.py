@@ -98,11 +98,14 @@ def _loc_prefix(loc: Location) -> str:
 
 
 class DiagnosticError(StrataError):
-    """Raised to abort parsing, verification or a pass with a located diagnostic."""
+    """Raised to abort parsing, verification or a pass with a located diagnostic.
+    `earlier` holds diagnostics emitted before it by the same failure (a custom parser
+    that reports its own error after the one of the attribute it could not parse)."""
 
-    def __init__(self, diag: Diagnostic):
+    def __init__(self, diag: Diagnostic, earlier=()):
         super().__init__(diag.message)
         self.diag = diag
+        self.earlier = list(earlier)
 
     def __str__(self):
         return str(self.diag)
@@ -191,10 +194,11 @@ class VerifyDiagnostics:
     """`--verify-diagnostics`: checks the diagnostics of one input file against its
     `expected-*` annotations, as mlir-opt does.
 
-    An annotation names a severity, a line (its own; `@+N`/`@-N`; `@above`; `@below`,
-    the next line without an annotation; `@unknown` for a diagnostic without a file
-    location) and a text the diagnostic's message must contain (`expected-error-re`:
-    with `{{regex}}` parts). Each annotation matches one diagnostic. A diagnostic that
+    An annotation names a severity, a line (its own; `@+N`/`@-N`; `@above`, the previous
+    line without an annotation; `@below`, the next line without an annotation;
+    `@unknown` for a diagnostic without a file location) and a text the diagnostic's
+    message must contain (`expected-error-re`: with `{{regex}}` parts). Each annotation
+    matches one diagnostic (an `@unknown` one, every diagnostic it matches). A diagnostic that
     matches none is reported at once (`unexpected error: ...`, or `'error' diagnostic
     emitted when expecting a 'warning'` when only the severity differs); annotations
     never matched are reported by `finish()`, after all chunks. Either makes the run
@@ -213,6 +217,7 @@ class VerifyDiagnostics:
     def begin_chunk(self, text: str, line_offset: int = 0, col_offset: int = 0) -> None:
         """Read the annotations of a chunk that starts after `line_offset` lines."""
         pending_below = []
+        last_plain = line_offset  # the last line without an annotation
         for i, raw in enumerate(text.split("\n")):
             lineno = i + 1 + line_offset
             line = raw.rstrip()
@@ -221,13 +226,15 @@ class VerifyDiagnostics:
                 for e in pending_below:
                     e.line = lineno
                 pending_below = []
+                last_plain = lineno
                 continue
             sev, is_re, _, where, msg = m.groups()
             col = m.start() + 1 + (col_offset if i == 0 else 0)
             loc = FileLineColLoc(self.filename, lineno, col)
             e = _Expected(sev, lineno, msg, _compile_re(msg) if is_re else None, loc)
             if where == "above":
-                e.line = lineno - 1
+                # the previous line without an annotation, as mlir-opt
+                e.line = last_plain
             elif where == "below":
                 e.line = None
                 pending_below.append(e)
@@ -247,8 +254,10 @@ class VerifyDiagnostics:
     def _process(self, diag: Diagnostic) -> None:
         flc = diag.loc.file_line_col()
         if flc is None or flc.filename != self.filename:
+            # as mlir-opt, an @unknown annotation takes every diagnostic it matches (a
+            # region builder warns once per operand it cannot cast)
             for e in self.unknown:
-                if not e.matched and e.severity == diag.severity and e.matches(diag.message):
+                if e.severity == diag.severity and e.matches(diag.message):
                     e.matched = True
                     return
             self._report(Diagnostic(ERROR, diag.loc,

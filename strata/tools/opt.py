@@ -261,6 +261,8 @@ def process_chunk(text, name, line_offset, ctx, options, verifier, sources, err,
             if timing is not None:
                 timing.stop()
     except DiagnosticError as e:
+        for d in e.earlier:
+            _emit(d, verifier, sources, err, options.debuginfo)
         _emit(e.diag, verifier, sources, err, options.debuginfo)
     except RecursionError:
         _emit(Diagnostic(ERROR, FileLineColLoc(name, line_offset + 1, 1),

@@ -153,3 +153,21 @@ def test_canonical_form_with_foreign_ops_is_out_of_scope(tmp_path):
     p = _run("--dir", str(tmp_path))
     assert p.returncode == 0, p.stderr
     assert "canonicalize 0/0" in p.stdout and "(out of scope: 1)" in p.stdout, p.stdout
+
+
+def test_dialect_types_inside_shaped_types_are_out_of_scope():
+    # `!quant.uniform` as a tensor's element type (tosa's quantized ops): Strata has no
+    # quant dialect, so such a chunk is not Strata's to judge.
+    sys.path.insert(0, os.path.dirname(TOOL))
+    try:
+        import upstream_mlir_tests as U
+    finally:
+        sys.path.pop(0)
+    known = {"builtin", "func", "tosa"}
+    for t in ("tensor<2x14x!quant.uniform<i8:f32, 1.0>>", "tensor<?x!quant.any<i8:f32>>",
+              "tensor<*x!quant.uniform<i8:f32, 1.0>>", "tensor<!quant.uniform<i8:f32, 1.0>>"):
+        generic = f'%0 = "tosa.abs"(%a) : ({t}) -> {t}'
+        assert U.out_of_scope(generic, known, False) == {"quant"}, t
+    # a dialect Strata has, inside a tensor, stays in scope
+    assert U.out_of_scope('%0 = "tosa.abs"(%a) : (tensor<2x!tosa.shape<2>>) -> ()', known,
+                          False) == set()

@@ -129,7 +129,8 @@ class NamedStructuredOp(StructuredOp):
             fill_payload(region, in_types + out_types,
                          lambda b, args: cls.payload(b, args, st.properties))
         except PayloadError as e:
-            p.error(f"custom op '{cls.name}' {e}", start)
+            d = Diagnostic(ERROR, p.loc_at(start).resolve(), f"custom op '{cls.name}' {e}")
+            raise DiagnosticError(d, getattr(e, "warnings", ())) from None
         st.regions.append(region)
         cls.parse_suffix(p, st)
 

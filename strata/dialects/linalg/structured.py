@@ -26,7 +26,7 @@ from ...ir import attributes as A
 from ...ir.affine import AffineDimExpr, AffineMap, AffineMapAttr, parse_affine_map_body
 from ...ir.builder import Builder
 from ...ir.core import Block
-from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+from ...ir.diagnostics import ERROR, WARNING, Diagnostic, DiagnosticError
 from ...ir.enum_attr import EnumAttr
 from ...ir.ods import Op
 from ...syntax.lexer import PUNCT
@@ -415,7 +415,7 @@ class PayloadBuilder(Builder):
         b.constant(FloatAttr(1.0, f32)), b.index(0), b.yield_(v)
     """
 
-    __slots__ = ()
+    __slots__ = ("warnings",)
 
     def _op(self, name, operands, result_type, props=None):
         cls = _op_class(name)
@@ -522,7 +522,13 @@ class PayloadBuilder(Builder):
                 if to_type.width < t.width:
                     return self._op("arith.truncf", [x], to_type)
                 return self._op("arith.convertf", [x], to_type)
-        # Upstream warns "could not cast operand" and goes on with the operand as is.
+        # Upstream warns "could not cast operand" (at an unknown location) and goes on
+        # with the operand as is; the warnings come out with the error that follows.
+        w = getattr(self, "warnings", None)
+        if w is None:
+            w = self.warnings = []
+        w.append(Diagnostic(WARNING, None,
+                            f"could not cast operand of type '{t}' to '{to_type}'"))
         return x
 
 
@@ -582,7 +588,11 @@ def fill_payload(region, operand_types, build, loc=None):
     types = [block_arg_type(t) for t in operand_types]
     block = region.add_block(Block(types, [loc] * len(types)))
     b = PayloadBuilder.at_end(block, loc)
-    values = build(b, list(block.args))
+    try:
+        values = build(b, list(block.args))
+    except PayloadError as e:
+        e.warnings = getattr(b, "warnings", None) or []
+        raise
     if values is not None:
         if not isinstance(values, (list, tuple)):
             values = [values]

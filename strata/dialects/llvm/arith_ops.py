@@ -17,7 +17,8 @@ from ...ir.ods import Op, Operand, Prop, Result
 from ...syntax.asm_format import (AttrFormat, EnumFmt, StrippedAttr, UnitKeyword,
                                   install_format, parse_strict_attr_dict)
 from .ops import I32_0, FastmathAttr, LLVMType
-from .types import FASTMATH_NONE, LLVMPointerType
+from .types import (FASTMATH_NONE, LLVMArrayType, LLVMPointerType, LLVMStructType,
+                    is_compatible_type)
 
 ICMP_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 FCMP_PREDICATES = ["_false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt",
@@ -351,12 +352,18 @@ AddrSpaceCastOp = _cast("llvm.addrspacecast", PtrLike, PtrLike,
                         "`%q = llvm.addrspacecast %p : !llvm.ptr<1> to !llvm.ptr`")
 
 
+# LLVM_AnyNonAggregate: what a bitcast takes and gives
+NonAggregate = C.Constraint(
+    lambda t: is_compatible_type(t) and not isinstance(t, (LLVMStructType, LLVMArrayType)),
+    "LLVM-compatible non-aggregate type")
+
+
 class BitcastOp(_Cast):
     """`%b = llvm.bitcast %f : f32 to i32`"""
 
     name = "llvm.bitcast"
-    arg = Operand(LLVMType)
-    res = Result(LLVMType)
+    arg = Operand(NonAggregate)
+    res = Result(NonAggregate)
 
     def verify_(self):
         a, r = self.operand(0).type, self.results[0].type
@@ -381,18 +388,28 @@ class FreezeOp(Op):
 
 # ---------------------------------------------------------------- vector element ops
 
+def _parse_typed(p, cls, kind):
+    """`parseType<Cls>`: a type of class `cls`, else upstream's error at it."""
+    start = p.tok_start
+    t = p.parse_type()
+    if type(t) is not cls:
+        p.error(p._custom_prefix() + "invalid kind of type specified: expected "
+                f"builtin.{kind}, but found '{t}'", start)
+    return t
+
+
 def _parse_position_operand(p):
     """`[%i : i32]`: the position operand, whose type must be an integer."""
     p.expect("[")
     ref = p.parse_operand()
     p.expect(":")
-    start = p.tok_start
-    t = p.parse_type()
-    if type(t) is not A.IntegerType:
-        p.error(p._custom_prefix() + "invalid kind of type specified: expected "
-                f"builtin.integer, but found '{t}'", start)
+    t = _parse_typed(p, A.IntegerType, "integer")
     p.expect("]")
     return ref, t
+
+
+def _parse_vector_type(p):
+    return _parse_typed(p, A.VectorType, "vector")
 
 
 class ExtractElementOp(Op):
@@ -414,9 +431,9 @@ class ExtractElementOp(Op):
         iref, it = _parse_position_operand(p)
         parse_strict_attr_dict(p, st)
         p.expect(":")
-        vt = p.parse_type()
+        vt = _parse_vector_type(p)
         st.operands = p.resolve_operands([vref, iref], [vt, it])
-        st.types = [vt.element_type if type(vt) is A.VectorType else vt]
+        st.types = [vt.element_type]
 
     def print(self, pr):
         v, i = self.operand(0), self.operand(1)
@@ -426,8 +443,9 @@ class ExtractElementOp(Op):
         pr.out.append(f" : {pr.type_str(v.type)}")
 
     def verify_(self):
+        # TypesMatchWith (an ODS trait: upstream's wording)
         if self.results[0].type is not self.operand(0).type.element_type:
-            return "Type mismatch: extracting from vector should produce its element type"
+            return "failed to verify that result type matches vector element type"
         return None
 
 
@@ -453,8 +471,8 @@ class InsertElementOp(Op):
         iref, it = _parse_position_operand(p)
         parse_strict_attr_dict(p, st)
         p.expect(":")
-        vt = p.parse_type()
-        et = vt.element_type if type(vt) is A.VectorType else vt
+        vt = _parse_vector_type(p)
+        et = vt.element_type
         st.operands = p.resolve_operands([vref, eref, iref], [vt, et, it])
         st.types = [vt]
 
@@ -467,7 +485,7 @@ class InsertElementOp(Op):
 
     def verify_(self):
         if self.operand(1).type is not self.operand(0).type.element_type:
-            return "Type mismatch: cannot insert value into vector of another element type"
+            return "failed to verify that argument type matches vector element type"
         return None
 
 
@@ -501,9 +519,9 @@ class ShuffleVectorOp(Op):
         st.properties["mask"] = A.DenseArrayAttr(A.i32, vals)
         parse_strict_attr_dict(p, st)
         p.expect(":")
-        t = p.parse_type()
+        t = _parse_vector_type(p)
         st.operands = p.resolve_operands([a, b], [t, t])
-        st.types = [A.VectorType([len(vals)], t.element_type)]
+        st.types = [A.VectorType([len(vals)], t.element_type, t.scalable_dims[:1])]
 
     def print(self, pr):
         a, b = self.operand(0), self.operand(1)
@@ -514,7 +532,10 @@ class ShuffleVectorOp(Op):
 
     def verify_(self):
         r = self.results[0].type
-        if r.shape != (len(self._props["mask"].value),) or \
+        mask = self._props["mask"].value
+        if any(self.operand(0).type.scalable_dims) and any(mask):
+            return "expected a splat operation for scalable vectors"
+        if r.shape != (len(mask),) or \
                 r.element_type is not self.operand(0).type.element_type:
             return "expected a vector of the mask's length and the operands' element type"
         return None

@@ -380,8 +380,18 @@ class AllocaOp(Op):
         p.parse_keyword("x")
         st.properties["elem_type"] = A.TypeAttr(p.parse_type())
         p.parse_optional_attr_dict(st)
+        for bag in (st.properties, st.attributes):
+            al = bag.get("alignment")
+            if al is not None and type(al) is not A.IntegerAttr:
+                p.error(p._custom_prefix() + "expected integer alignment", p.custom_op_offset)
         p.expect(":")
-        ft = p.parse_function_type()
+        start = p.tok_start
+        ft = p.parse_type()
+        # any type parses; upstream then asks for `(size type) -> result type`
+        if not isinstance(ft, A.FunctionType) or len(ft.inputs) != 1 or \
+                len(ft.results) != 1:
+            p.error(p._custom_prefix() + "expected trailing function type with one "
+                    "argument and one result", start)
         st.operands = p.resolve_operands([ref], list(ft.inputs))
         st.types = list(ft.results)
 

@@ -28,7 +28,8 @@ from ..cf import BranchOp as _CfBranch, BranchOpMixin, CondBranchOp as _CfCondBr
 from ..cf import SwitchOp as _CfSwitch, verify_successor_operands
 from .types import (CCC, CCONV, EXTERNAL, FASTMATH, FASTMATH_NONE, LINKAGE, TAIL_NONE,
                     TAILCALLKIND, LLVMArrayType, LLVMFunctionType, LLVMPointerType,
-                    LLVMStructType, LLVMVoidType, is_compatible_type, is_enum)
+                    LLVMOpaqueAttr, LLVMStructType, LLVMVoidType, is_compatible_type,
+                    is_enum)
 
 I32_0 = A.IntegerAttr(0, A.i32)
 I64_0 = A.IntegerAttr(0, A.i64)
@@ -178,10 +179,11 @@ class FuncOp(Op):
         if p.consume_if("->"):
             if p.at("("):
                 p._next()
-                result = p.parse_type()
-                d = _opt_dict(p)
-                res_attrs = [d] if d else None
-                p.expect(")")
+                if not p.consume_if(")"):  # `-> ()`: no result, as `-> !llvm.void`
+                    result = p.parse_type()
+                    d = _opt_dict(p)
+                    res_attrs = [d] if d else None
+                    p.expect(")")
             else:
                 result = p.parse_type()
         ft = LLVMFunctionType(result if result is not None else LLVMVoidType(), types, vararg)
@@ -264,6 +266,14 @@ class FuncOp(Op):
             return None
         if lk == "common":
             return "functions cannot have 'common' linkage"
+        err = _comdat_error(self)
+        if err:
+            return err
+        props = self._props
+        if props.get("no_inline") is not None and props.get("always_inline") is not None:
+            return "no_inline and always_inline attributes are incompatible"
+        if props.get("optimize_none") is not None and props.get("no_inline") is None:
+            return "with optimize_none must also be no_inline"
         entry = body.blocks[0]
         if len(entry.args) != len(ft.params):
             return (f"entry block must have {len(ft.params)} arguments to match function "
@@ -455,7 +465,12 @@ class CallOp(Op):
         if not direct:
             types.append(p.parse_type())
             p.expect(",")
+        fstart = p.tok_start
         ft = p.parse_function_type()
+        if len(ft.results) > 1:
+            p.error(p._custom_prefix() + "expected function with 0 or 1 result", fstart)
+        if ft.results and isinstance(ft.results[0], LLVMVoidType):
+            p.error(p._custom_prefix() + "expected a non-void result type", fstart)
         types += list(ft.inputs)
         start = p.tok_start
         st.operands = p.resolve_operands(refs, types, start)
@@ -500,9 +515,10 @@ class CallOp(Op):
         ref = self._props.get("callee")
         args = self.call_arg_operands()
         if ref is None:
-            if not self.callee_operands or not isinstance(self.operand(0).type,
-                                                          LLVMPointerType):
-                return "indirect call expects a pointer as callee"
+            if not self.callee_operands:
+                return "must have either a `callee` attribute or at least an operand"
+            if not isinstance(self.operand(0).type, LLVMPointerType):
+                return f"indirect call expects a pointer as callee: '{self.operand(0).type}'"
             ft = None
         else:
             fn = lookup_nearest_symbol_from(self, ref)
@@ -513,10 +529,9 @@ class CallOp(Op):
             ft = fn.type
         vt = self._props.get("var_callee_type")
         if ft is None:
-            if vt is not None:
-                ft = vt.value
-            else:
-                return None
+            return None  # an indirect call: its var_callee_type is checked by verify_
+        if ft.vararg and vt is None:
+            return "missing var_callee_type attribute for vararg call"
         if ft.vararg:
             if len(args) < len(ft.params):
                 return (f"incorrect number of operands for vararg callee: expected at "
@@ -530,7 +545,7 @@ class CallOp(Op):
                         f"'{a.type}' for operand number {i}")
         if ft.returns_void:
             if self.results:
-                return "expected function call to produce no value"
+                return "calling function with void result must not produce values"
         else:
             if len(self.results) != 1:
                 return "expected function call to produce a value"
@@ -543,8 +558,24 @@ class CallOp(Op):
         if len(self.results) > 1:
             return "expected at most one result"
         vt = self._props.get("var_callee_type")
-        if vt is not None and not vt.value.vararg:
+        if vt is None:
+            return None
+        # verifyCallOpVarCalleeType
+        vt = vt.value
+        if not vt.vararg:
             return "expected var_callee_type to be a variadic function type"
+        args = self.call_arg_operands()
+        if len(vt.params) > len(args):
+            return f"expected var_callee_type to have at most {len(args)} parameters"
+        for t, a in zip(vt.params, args):
+            if t is not a.type:
+                return f"var_callee_type parameter type mismatch: '{t}' != '{a.type}'"
+        if not self.results:
+            if not vt.returns_void:
+                return "expected var_callee_type to return void"
+        elif self.results[0].type is not vt.result:
+            return (f"var_callee_type return type mismatch: '{vt.result}' != "
+                    f"'{self.results[0].type}'")
         return None
 
 
@@ -573,6 +604,8 @@ class ConstantOp(Op):
             if not (isinstance(t, LLVMArrayType) and t.element_type is A.i8 and t.size == n):
                 return f"expected array type of {n} i8 elements for the string constant"
             return None
+        if isinstance(t, LLVMStructType):
+            return _verify_struct_constant(v, t)
         if type(v) is A.IntegerAttr:
             if type(t) is not A.IntegerType:
                 return "expected integer type"
@@ -580,14 +613,125 @@ class ConstantOp(Op):
                 return (f"attribute and type have different integer types: '{v.type}' vs. "
                         f"'{t}'")
             return None
-        if type(v) is A.FloatAttr or isinstance(v, (DenseElementsAttr,
-                                                    DenseResourceElementsAttr)):
-            return None
+        if type(v) is A.FloatAttr:
+            return _float_semantics_error(v.type, t)
+        if isinstance(v, (DenseElementsAttr, DenseResourceElementsAttr)):
+            return _verify_elements_constant(v, t)
         if isinstance(v, A.ArrayAttr):
-            if not isinstance(t, (LLVMStructType, LLVMArrayType)):
+            if not isinstance(t, LLVMArrayType):
                 return "expected array or struct type for array attribute"
-            return None
+            return _verify_array_constant(t, v, 0)
         return "only supports integer, float, string or elements attributes"
+
+
+# [Note: llvm.mlir.constant shapes]
+# As upstream's ConstantOp::verify: a struct takes an array attribute of one integer or
+# float attribute per (integer or float) field, of the field's type; a float attribute
+# (or float elements) goes with a float type of the same semantics or an integer of
+# its width (a bitcast); elements go with a vector or (nested) array of as many
+# elements, a scalable vector only as a splat; an array attribute of an array type
+# nests one array attribute per dimension down to structs (or pointers: symbols,
+# #llvm.zero/undef/poison), where #llvm.zero and #llvm.undef stand for a whole part.
+
+
+def _float_semantics_error(ft, t):
+    """verifyFloatSemantics: the attribute's float kind against an element type."""
+    if isinstance(t, A.FloatType):
+        return None if t is ft else "attribute and type have different float semantics"
+    if isinstance(t, A.IntegerType) and t.width != ft.width:
+        return f"expected integer type of width {ft.width}"
+    return None
+
+
+def _verify_struct_constant(v, t):
+    if not isinstance(v, A.ArrayAttr):
+        return "expected array attribute for struct type"
+    fields = t.types
+    if len(v.value) != len(fields):
+        return f"expected array attribute of size {len(fields)}"
+    for i, (a, ft) in enumerate(zip(v.value, fields)):
+        if not (isinstance(ft, (A.IntegerType, A.IndexType)) and
+                (type(ft) is not A.IntegerType or ft.is_signless)) and \
+                not isinstance(ft, A.FloatType):
+            return "expected struct element types to be floating point type or integer type"
+        if type(a) not in (A.FloatAttr, A.IntegerAttr):
+            return "expected element of array attribute to be floating point or integer"
+        if a.type is not ft:
+            return f"struct element at index {i} is of wrong type"
+    return None
+
+
+def _elements_shape(t):
+    """(number of elements, element type) of a vector or of nested arrays."""
+    if isinstance(t, A.VectorType):
+        return t.num_elements, t.element_type
+    n = 1
+    while isinstance(t, LLVMArrayType):
+        n *= t.size
+        t = t.element_type
+    return n, t
+
+
+def _verify_elements_constant(v, t):
+    if isinstance(t, A.VectorType) and any(t.scalable_dims) and \
+            not (isinstance(v, DenseElementsAttr) and v.is_splat):
+        return "scalable vector type requires a splat attribute"
+    if not isinstance(t, (A.VectorType, LLVMArrayType)):
+        return "expected vector or array type"
+    n, et = _elements_shape(t)
+    if n != v.type.num_elements:
+        return (f"type and attribute have a different number of elements: {n} vs. "
+                f"{v.type.num_elements}")
+    at = v.type.element_type
+    if isinstance(at, A.FloatType):
+        return _float_semantics_error(at, et)
+    if isinstance(at, A.IntegerType) and not isinstance(et, A.IntegerType):
+        return "expected integer element type for integer elements attribute"
+    return None
+
+
+def _is_zero_or_undef(a) -> bool:
+    return isinstance(a, LLVMOpaqueAttr) and a.mnemonic in ("zero", "undef")
+
+
+def _verify_array_constant(t, v, dim):
+    """verifyStructArrayConstant: one array attribute per array dimension."""
+    items = v.value
+    if len(items) != t.size:
+        return (f"array attribute size does not match array type size in dimension {dim}: "
+                f"{len(items)} vs. {t.size}")
+    et = t.element_type
+    if isinstance(et, LLVMArrayType):
+        for i, a in enumerate(items):
+            if _is_zero_or_undef(a):
+                continue
+            if not isinstance(a, A.ArrayAttr):
+                return (f"nested attribute for sub-array in dimension {dim} at index {i} "
+                        "must be a zero, or undef, or array attribute")
+            err = _verify_array_constant(et, a, dim + 1)
+            if err:
+                return err
+        return None
+    if isinstance(et, LLVMPointerType):
+        for i, a in enumerate(items):
+            flat = isinstance(a, A.SymbolRefAttr) and not a.nested
+            if not (flat or (isinstance(a, LLVMOpaqueAttr) and
+                             a.mnemonic in ("zero", "undef", "poison"))):
+                return (f"pointer array element at index {i} must be a flat symbol "
+                        "reference, zero, undef, or poison")
+        return None
+    if not isinstance(et, LLVMStructType):
+        return "for array with an array attribute must have a struct element type"
+    for i, a in enumerate(items):
+        if _is_zero_or_undef(a):
+            continue
+        if not isinstance(a, A.ArrayAttr):
+            return (f"nested attribute for struct element at index {i} must be a zero, or "
+                    "undef, or array attribute")
+        if len(a.value) != len(et.types):
+            return (f"nested array attribute size for struct element at index {i} must "
+                    f"match struct size: {len(a.value)} vs. {len(et.types)}")
+    return None
 
 
 class _NoOperandValue(Op):
@@ -772,7 +916,32 @@ class GlobalOp(Op):
         al = props.get("alignment")
         if al is not None and (al.value <= 0 or al.value & (al.value - 1)):
             return "alignment attribute is not a power of 2"
+        err = _comdat_error(self)
+        if err:
+            return err
+        if r.blocks:
+            for op in r.blocks[0].ops:
+                traits = type(op).traits
+                if not (T.Pure in traits or T.NoMemoryEffect in traits or
+                        T.ConstantLike in traits):
+                    # reported at the op, as upstream's verifyRegions
+                    from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+                    raise DiagnosticError(Diagnostic(
+                        ERROR, op.loc, "ops with side effects not allowed in global "
+                        "initializers"))
         return None
+
+
+def _comdat_error(op):
+    """verifyComdat: a `comdat(@sym)` must name a comdat selector."""
+    ref = op._props.get("comdat")
+    if ref is None:
+        return None
+    from ...ir.symbol_table import lookup_nearest_symbol_from
+    target = lookup_nearest_symbol_from(op, ref)
+    if target is None or target.name != "llvm.comdat_selector":
+        return "expected comdat symbol"
+    return None
 
 
 def _is_zero_value(v):
@@ -1035,6 +1204,8 @@ class SwitchOp(BranchOpMixin, Op):
         if w is not None and len(w.value) != len(self.successors):
             return "expects number of branch weights to match number of successors: " \
                 f"{len(w.value)} vs {len(self.successors)}"
+        if cv is not None and cv.element_type is not self.operand(0).type:
+            return "expects case value type to match condition value type"
         verify_successor_operands(self)
         return None
 

@@ -192,9 +192,11 @@ def is_compatible_type(t) -> bool:
     if type(t) is A.FloatType:
         return t.name in ("f16", "bf16", "f32", "f64", "f80", "f128")
     if type(t) is A.VectorType:
+        # isCompatibleVectorType: one dimension (LLVM has no nested vectors)
         e = t.element_type
-        return (type(e) is A.IntegerType and e.signedness == 0) or type(e) is A.FloatType \
-            or isinstance(e, LLVMPointerType)
+        return len(t.shape) == 1 and (
+            (type(e) is A.IntegerType and e.signedness == 0) or type(e) is A.FloatType
+            or isinstance(e, LLVMPointerType))
     return False
 
 

@@ -12,12 +12,13 @@ ones of the upstream MLIR that iree-opt bundles (see base.py's notes).
 
 Files: base.py (type, enums, constraints, op base), elementwise.py, tensor_ops.py
 (conv, pool, matmul, reductions), data_ops.py (layout, gather/scatter, resize, consts),
-control.py (cond_if, while_loop, variables, custom).
+control.py (cond_if, while_loop, variables, custom), folds.py (folders and
+canonicalization patterns).
 """
 from __future__ import annotations
 
 from ...ir.context import Dialect
-from . import control, data_ops, elementwise, shape_ops, tensor_ops
+from . import control, data_ops, elementwise, folds, shape_ops, tensor_ops
 from .base import ShapeType, finish_class, parse_attribute, parse_type
 
 __all__ = ["TOSA", "ShapeType"]
@@ -26,6 +27,7 @@ _OPS = (elementwise.OPS + tensor_ops.OPS + data_ops.OPS + control.OPS
         + shape_ops.OPS)
 for _c in _OPS:
     finish_class(_c)
+folds.install(_OPS)
 
 
 def _materialize_constant(builder, value, type, loc):

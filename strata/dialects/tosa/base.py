@@ -372,7 +372,9 @@ class _ResultsBroadcastableShape(T.Trait):
                 return "operands don't have broadcast-compatible shapes"
         for r in op.results:
             t = r.type
-            if ranked(t) and not compatible_dims(shape, t.shape):
+            # only the result's trailing dims are compared (a result of another rank is
+            # SameOperandsAndResultRank's to report)
+            if ranked(t) and not compatible_dims(shape, t.shape[max(0, t.rank - len(shape)):]):
                 return (f"result type {shape_str(t.shape)} not broadcast compatible with "
                         f"broadcasted operands's shapes {shape_str(shape)}")
         return None

@@ -19,6 +19,7 @@ from __future__ import annotations
 from ...ir import attributes as A
 from ...ir import constraints as C
 from ...ir import traits as T
+from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ...ir.ods import Operand, Prop, RegionDef, Result, VarOperand, VarResult
 from ...ir.symbol_table import SymbolTable
 from ...syntax.asm_format import SymbolName
@@ -272,18 +273,25 @@ class VariableOp(TosaOp):
         st.properties["sym_name"] = A.StringAttr(p.parse_symbol_name())
         p.parse_optional_attr_dict(st)
         if p.consume_if("="):
-            init = p.parse_attribute()
+            try:
+                init = p.parse_attribute()
+            except DiagnosticError as e:
+                # upstream adds its own error at the token where the attribute stopped
+                d = Diagnostic(ERROR, p.loc_at(p.tok_start).resolve(),
+                               p._custom_prefix() + "expected attribute")
+                raise DiagnosticError(d, e.earlier + [e.diag]) from None
             st.properties["initial_value"] = init
             t = getattr(init, "type", None)
             if not isinstance(t, A.Type):
-                p.error("expected Typed attr")
+                p.error(p._custom_prefix() + "expected Typed attr", p.tok_start)
         else:
             p.expect(":")
             t = p.parse_type()
+        # upstream reports these at the token after the type
         if not isinstance(t, A.ShapedType):
-            p.error("expected shaped type")
+            p.error(p._custom_prefix() + "expected shaped type", p.tok_start)
         if not t.has_rank:
-            p.error("expected ranked type")
+            p.error(p._custom_prefix() + "expected ranked type", p.tok_start)
         shape = [-1 if d == DYN else d for d in t.shape]
         st.properties["var_shape"] = DenseElementsAttr(
             A.RankedTensorType([len(shape)], A.index), shape)

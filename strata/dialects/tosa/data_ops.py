@@ -325,14 +325,18 @@ class TransposeOp(TosaOp):
         return None
 
 
-class GatherOp(TosaOp):
+class _Gather(TosaOp):
+    __slots__ = ()
+    traits = (T.NoMemoryEffect,)
+    values = Operand(B.Tensor3D)
+    indices = Operand(B.IndexTensor2D)
+
+
+class GatherOp(_Gather):
     """`%r = tosa.gather %values, %indices : (tensor<1x5x3xf32>, tensor<1x2xi32>) ->
     tensor<1x2x3xf32>` (values [N,K,C], indices [N,W] -> [N,W,C])"""
 
     name = "tosa.gather"
-    traits = (T.NoMemoryEffect,)
-    values = Operand(B.Tensor3D)
-    indices = Operand(B.IndexTensor2D)
     output = Result(B.Tensor3D)
 
     def verify_op(self):
@@ -354,6 +358,46 @@ class GatherOp(TosaOp):
                 got = ot.shape[i]
                 if want != DYN and got != DYN and want != got:
                     return f"requires output dimension {i} to have size {want}, got {got}"
+        return None
+
+
+class RowGatherOp(_Gather):
+    """`%r = tosa.row_gather %values, %indices, %row_count : (tensor<1x5x3xf32>,
+    tensor<1x2xi32>, tensor<1xi32>) -> tensor<1x4x3xf32>`: values [N,K,C], indices [N,W]
+    and a row count R gather R consecutive rows from each index, -> [N,W*R,C]."""
+
+    name = "tosa.row_gather"
+    row_count = Operand(B.ScalarInt32Tensor)
+    output = Result(B.Tensor3D)
+
+    def verify_op(self):
+        vt, it, ot = self.values.type, self.indices.type, self.output.type
+        err = B.same_element_types(vt, ot)
+        if err:
+            return err
+        rows = B.const_elements(self.row_count)
+        rows = int(rows.array.reshape(-1)[0]) if rows is not None and rows.num_elements \
+            else None
+        if rows is not None and rows <= 0:
+            return f"requires row_count to be > 0, got {rows}"
+        n = c = DYN
+        if ranked(vt):
+            n, c = vt.shape[0], vt.shape[2]
+        if ranked(it):
+            if n != DYN and it.shape[0] != DYN and n != it.shape[0]:
+                return f"expected batch of indices to match size {n}, got {it.shape[0]}"
+            if n == DYN:
+                n = it.shape[0]
+        if not ranked(ot):
+            return None
+        if n != DYN and ot.shape[0] != DYN and n != ot.shape[0]:
+            return f"expected batch of output to match size {n}, got {ot.shape[0]}"
+        if ranked(it) and it.shape[1] != DYN and rows is not None and ot.shape[1] != DYN \
+                and it.shape[1] * rows != ot.shape[1]:
+            return (f"requires output dimension to be equal to indices[1]*row_count "
+                    f"({it.shape[1] * rows}), got {ot.shape[1]}")
+        if c != DYN and ot.shape[2] != DYN and c != ot.shape[2]:
+            return f"expected channels of output to match size {c}, got {ot.shape[2]}"
         return None
 
 
@@ -512,4 +556,5 @@ class ConstShapeOp(TosaOp):
 
 
 OPS = [ConcatOp, PadOp, ReshapeOp, ReverseOp, SliceOp, TileOp, TransposeOp, GatherOp,
+       RowGatherOp,
        ScatterOp, ResizeOp, IdentityOp, ConstOp, ConstShapeOp]

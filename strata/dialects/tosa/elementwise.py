@@ -301,7 +301,8 @@ class MulOp(TosaOp):
     tensor<4xi32>` (the shift applies to i32 data only)"""
 
     name = "tosa.mul"
-    traits = (T.NoMemoryEffect, T.Commutative)
+    # not Commutative (upstream's is not: the shift operand is the third)
+    traits = (T.NoMemoryEffect,)
     input1 = Operand(B.Tensor)
     input2 = Operand(B.Tensor)
     shift = Operand(B.ScalarInt8Tensor)

@@ -62,6 +62,7 @@ class MatMulOp(TosaOp):
     a_zp = Operand(B.ScalarIntOrFloatTensor)
     b_zp = Operand(B.ScalarIntOrFloatTensor)
     output = Result(B.TensorAtLeast2D)
+    b_transposed = False
 
     def verify_op(self):
         a, b = self.a.type, self.b.type
@@ -81,13 +82,23 @@ class MatMulOp(TosaOp):
             return (f"expected batch dimensions of a and b to be broadcast compatible, got "
                     f"a=[{dims_str(ba)}] and b=[{dims_str(bb)}]")
         c = a.shape[-1]
-        cb = b.shape[-2]
+        # b is [..., C, W]; matmul_t's is [..., W, C]
+        cb, w = (b.shape[-1], b.shape[-2]) if self.b_transposed else (b.shape[-2], b.shape[-1])
         if c != DYN and cb != DYN and c != cb:
             return f"expected channels of b to match size {c}, got {cb}"
         rt = self.output.type
         if ranked(rt):
-            return B.output_shape_error(rt.shape, list(batch) + [a.shape[-2], b.shape[-1]])
+            return B.output_shape_error(rt.shape, list(batch) + [a.shape[-2], w])
         return None
+
+
+class MatMulTOp(MatMulOp):
+    """`%c = tosa.matmul_t %a, %b, %a_zp, %b_zp : (tensor<1x2x3xf32>, tensor<1x4x3xf32>,
+    tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x4xf32>`: matmul with b transposed,
+    [..., H, C] x [..., W, C] -> [..., H, W]."""
+
+    name = "tosa.matmul_t"
+    b_transposed = True
 
 
 # ---------------------------------------------------------------- convolutions
@@ -402,6 +413,8 @@ class FFT2dOp(TosaOp):
 
     def verify_op(self):
         a, b = self.input_real.type, self.input_imag.type
+        if not B.is_float(elt(a)):
+            return "requires a floating point type"
         if not ranked(a) or not ranked(b):
             return None
         h = a.shape[1] if a.shape[1] == DYN else b.shape[1]
@@ -424,6 +437,8 @@ class RFFT2dOp(TosaOp):
         return ["output_real", "output_imag"]
 
     def verify_op(self):
+        if not B.is_float(elt(self.input_real.type)):
+            return "requires a floating point type"
         o1, o2 = self.output_real.type, self.output_imag.type
         if not B.compatible_types(o1, o2):
             return f"expected output shapes to match, got '{o1}', '{o2}'"
@@ -516,6 +531,6 @@ class ReduceSumOp(_Reduce):
     traits = (T.NoMemoryEffect,)
 
 
-OPS = [ArgMaxOp, MatMulOp, Conv2DOp, Conv3DOp, DepthwiseConv2DOp, TransposeConv2DOp,
+OPS = [ArgMaxOp, MatMulOp, MatMulTOp, Conv2DOp, Conv3DOp, DepthwiseConv2DOp, TransposeConv2DOp,
        AvgPool2dOp, MaxPool2dOp, FFT2dOp, RFFT2dOp, ReduceAllOp, ReduceAnyOp, ReduceMaxOp,
        ReduceMinOp, ReduceProductOp, ReduceSumOp]

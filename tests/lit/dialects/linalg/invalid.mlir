@@ -451,6 +451,8 @@ func.func @f(%input: tensor<1x4x4x1xf32>, %filter: tensor<2x2xf32>, %init_val: t
 // -----
 
 func.func @f(%a: tensor<4x4xi32>, %b: tensor<4x4xindex>) {
+  // (upstream first warns that it cannot cast the i32 operands to index)
+  // expected-warning @unknown {{could not cast operand of type 'i32' to 'index'}}
   // expected-error @+1 {{custom op 'linalg.matmul' Cannot build binary Linalg operation: expects allComplex, allFloatingPoint, or allInteger, got 'index' and 'i32'}}
   %0 = linalg.matmul ins(%a, %a : tensor<4x4xi32>, tensor<4x4xi32>) outs(%b : tensor<4x4xindex>) -> tensor<4x4xindex>
   return
@@ -1513,4 +1515,15 @@ func.func @winograd_buffers(%f: memref<2x3x3x5xf32>, %e: tensor<6x6x5x2xf32>) ->
   // expected-error @+1 {{'linalg.winograd_filter_transform' op operand #0 must be 4D tensor of any non-token type values, but got 'memref<2x3x3x5xf32>'}}
   %0 = "linalg.winograd_filter_transform"(%f, %e) <{fmr = 1 : i32}> : (memref<2x3x3x5xf32>, tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32>
   return %0 : tensor<6x6x5x2xf32>
+}
+
+// -----
+
+// The payload cannot cast an f16 operand to the vector element type: upstream warns
+// once per operand (at an unknown location), then fails to build the multiplication.
+func.func @matmul_uncastable_operands(%t: tensor<?xf16>, %f: vector<4xf16>) -> tensor<?xf16> {
+  // expected-warning @unknown {{could not cast operand of type 'f16' to 'vector<4xf16>'}}
+  // expected-error @below {{custom op 'linalg.matmul' Cannot build binary Linalg operation: expects allComplex, allFloatingPoint, or allInteger, got 'vector<4xf16>' and 'f16'}}
+  %0 = linalg.matmul ins(%t, %t : tensor<?xf16>, tensor<?xf16>) outs(%f : vector<4xf16>) -> tensor<?xf16>
+  return %0 : tensor<?xf16>
 }

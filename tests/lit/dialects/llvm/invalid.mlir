@@ -206,3 +206,254 @@ llvm.func @extractelement_position(%x: vector<4xf32>, %v: vector<2xf32>) {
   %1 = llvm.extractelement %x[%v : vector<2xf32>] : vector<4xf32>
   llvm.return
 }
+
+// -----
+
+llvm.func @f() -> !llvm.struct<(i32, f32)> {
+  // expected-error @below {{expected array attribute of size 2}}
+  %0 = llvm.mlir.constant([1 : i32]) : !llvm.struct<(i32, f32)>
+  llvm.return %0 : !llvm.struct<(i32, f32)>
+}
+
+// -----
+
+llvm.func @f() -> !llvm.struct<(i32, f32)> {
+  // expected-error @below {{struct element at index 1 is of wrong type}}
+  %0 = llvm.mlir.constant([1 : i32, 2.0 : f64]) : !llvm.struct<(i32, f32)>
+  llvm.return %0 : !llvm.struct<(i32, f32)>
+}
+
+// -----
+
+llvm.func @f() -> !llvm.struct<(i32, array<2 x i8>)> {
+  // expected-error @below {{expected struct element types to be floating point type or integer type}}
+  %0 = llvm.mlir.constant([1 : i32, 2 : i32]) : !llvm.struct<(i32, array<2 x i8>)>
+  llvm.return %0 : !llvm.struct<(i32, array<2 x i8>)>
+}
+
+// -----
+
+llvm.func @f() -> i64 {
+  // expected-error @below {{expected integer type of width 32}}
+  %0 = llvm.mlir.constant(1.0 : f32) : i64
+  llvm.return %0 : i64
+}
+
+// -----
+
+llvm.func @f() -> vector<2xf32> {
+  // expected-error @below {{attribute and type have different float semantics}}
+  %0 = llvm.mlir.constant(dense<1.0> : vector<2xf64>) : vector<2xf32>
+  llvm.return %0 : vector<2xf32>
+}
+
+// -----
+
+llvm.func @f() -> !llvm.array<3 x i32> {
+  // expected-error @below {{type and attribute have a different number of elements: 3 vs. 2}}
+  %0 = llvm.mlir.constant(dense<[1, 2]> : tensor<2xi32>) : !llvm.array<3 x i32>
+  llvm.return %0 : !llvm.array<3 x i32>
+}
+
+// -----
+
+llvm.func @f() -> vector<[2]xi32> {
+  // expected-error @below {{scalable vector type requires a splat attribute}}
+  %0 = llvm.mlir.constant(dense<[1, 2]> : tensor<2xi32>) : vector<[2]xi32>
+  llvm.return %0 : vector<[2]xi32>
+}
+
+// -----
+
+llvm.func @f() -> !llvm.array<2 x struct<(i32)>> {
+  // expected-error @below {{array attribute size does not match array type size in dimension 0: 1 vs. 2}}
+  %0 = llvm.mlir.constant([[1 : i32]]) : !llvm.array<2 x struct<(i32)>>
+  llvm.return %0 : !llvm.array<2 x struct<(i32)>>
+}
+
+// -----
+
+llvm.func @f() -> !llvm.array<1 x struct<(i32, i32)>> {
+  // expected-error @below {{nested array attribute size for struct element at index 0 must match struct size: 1 vs. 2}}
+  %0 = llvm.mlir.constant([[1 : i32]]) : !llvm.array<1 x struct<(i32, i32)>>
+  llvm.return %0 : !llvm.array<1 x struct<(i32, i32)>>
+}
+
+// -----
+
+llvm.func @f() -> !llvm.array<2 x i32> {
+  // expected-error @below {{for array with an array attribute must have a struct element type}}
+  %0 = llvm.mlir.constant([1 : i32, 2 : i32]) : !llvm.array<2 x i32>
+  llvm.return %0 : !llvm.array<2 x i32>
+}
+
+// -----
+
+llvm.func @f() -> !llvm.array<1 x ptr> {
+  // expected-error @below {{pointer array element at index 0 must be a flat symbol reference, zero, undef, or poison}}
+  %0 = llvm.mlir.constant([2 : i32]) : !llvm.array<1 x ptr>
+  llvm.return %0 : !llvm.array<1 x ptr>
+}
+
+// -----
+
+func.func @f(%v: f32, %i: i32) {
+  // expected-error @+1 {{custom op 'llvm.insertelement' invalid kind of type specified: expected builtin.vector, but found 'f32'}}
+  %0 = llvm.insertelement %v, %v[%i : i32] : f32
+  return
+}
+
+// -----
+
+func.func @f(%v: vector<2xf32>, %i: i32) -> vector<2xf32> {
+  // expected-error @+1 {{failed to verify that result type matches vector element type}}
+  %0 = "llvm.extractelement"(%v, %i) : (vector<2xf32>, i32) -> vector<2xf32>
+  return %0 : vector<2xf32>
+}
+
+// -----
+
+func.func @f(%v: vector<[2]xf32>) {
+  // expected-error @+1 {{expected a splat operation for scalable vectors}}
+  %0 = llvm.shufflevector %v, %v [1, 1] : vector<[2]xf32>
+  return
+}
+
+// -----
+
+llvm.func @g(i32, ...)
+
+llvm.func @f(%a: i32) {
+  // expected-error @+1 {{missing var_callee_type attribute for vararg call}}
+  "llvm.call"(%a) <{callee = @g}> {operandSegmentSizes = array<i32: 1, 0>, op_bundle_sizes = array<i32>} : (i32) -> ()
+  llvm.return
+}
+
+// -----
+
+llvm.func @f(%callee: !llvm.ptr, %a: i32) {
+  // expected-error @+1 {{var_callee_type parameter type mismatch: 'i64' != 'i32'}}
+  llvm.call %callee(%a) vararg(!llvm.func<void (i64, ...)>) : !llvm.ptr, (i32) -> ()
+  llvm.return
+}
+
+// -----
+
+llvm.func @f(%callee: !llvm.ptr, %a: i32) {
+  // expected-error @+1 {{expected var_callee_type to have at most 1 parameters}}
+  llvm.call %callee(%a) vararg(!llvm.func<void (i32, i32, ...)>) : !llvm.ptr, (i32) -> ()
+  llvm.return
+}
+
+// -----
+
+llvm.func @g(i32, ...) -> i32
+
+llvm.func @f(%a: i32) {
+  // expected-error @+1 {{var_callee_type return type mismatch: 'i8' != 'i32'}}
+  %0 = llvm.call @g(%a) vararg(!llvm.func<i8 (i32, ...)>) : (i32) -> (i32)
+  llvm.return
+}
+
+// -----
+
+llvm.func @f(%callee: !llvm.ptr) {
+  // expected-error @+1 {{expected function with 0 or 1 result}}
+  %0:2 = llvm.call %callee() : !llvm.ptr, () -> (i32, i32)
+  llvm.return
+}
+
+// -----
+
+llvm.func @f() {
+  // expected-error @+1 {{calling function with void result must not produce values}}
+  %0 = llvm.call @g() : () -> i32
+  llvm.return
+}
+
+// a function returning `()` is a void function
+llvm.func @g() -> ()
+
+// -----
+
+llvm.func @f(%a: i32) {
+  // expected-error @below {{expected no operands}}
+  // expected-note @above {{when returning from function}}
+  llvm.return %a : i32
+}
+
+// -----
+
+// expected-error @below {{no_inline and always_inline attributes are incompatible}}
+llvm.func @f() attributes {always_inline, no_inline} {
+  llvm.return
+}
+
+// -----
+
+// expected-error @below {{'llvm.func' op with optimize_none must also be no_inline}}
+llvm.func @f() attributes {optimize_none} {
+  llvm.return
+}
+
+// -----
+
+llvm.mlir.global @g(0 : i32) : i32
+// expected-error @below {{expected comdat symbol}}
+llvm.func @f() comdat(@g) {
+  llvm.return
+}
+
+// -----
+
+llvm.mlir.global internal @g() : i32 {
+  %0 = llvm.mlir.constant(1 : i64) : i64
+  // expected-error @below {{ops with side effects not allowed in global initializers}}
+  %1 = llvm.alloca %0 x i32 : (i64) -> !llvm.ptr
+  %2 = llvm.load %1 : !llvm.ptr -> i32
+  llvm.return %2 : i32
+}
+
+// -----
+
+func.func @f(%callee: !llvm.func<i8 (i8)>, %a: i8) {
+  // expected-error @+1 {{indirect call expects a pointer as callee: '!llvm.func<i8 (i8)>'}}
+  llvm.call %callee(%a) : !llvm.func<i8 (i8)>, (i8) -> (i8)
+  return
+}
+
+// -----
+
+func.func @f(%a: i64) {
+  // expected-error @below {{expects case value type to match condition value type}}
+  "llvm.switch"(%a)[^bb1, ^bb2] <{case_operand_segments = array<i32: 0>, case_values = dense<7> : vector<1xi32>, operandSegmentSizes = array<i32: 1, 0, 0>}> : (i64) -> ()
+^bb1:
+  llvm.return
+^bb2:
+  llvm.return
+}
+
+// -----
+
+func.func @f(%a: vector<2x2xf32>) {
+  // (LLVM vectors have one dimension)
+  // expected-error @below {{op operand #0 must be LLVM-compatible non-aggregate type, but got 'vector<2x2xf32>'}}
+  %0 = llvm.bitcast %a : vector<2x2xf32> to vector<2x2xi32>
+  return
+}
+
+// -----
+
+func.func @f(%n: i64) {
+  // expected-error @+1 {{expected trailing function type with one argument and one result}}
+  %0 = llvm.alloca %n x i32 : (i64, i64) -> !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @f(%n: i64) {
+  // expected-error @+1 {{expected integer alignment}}
+  %0 = llvm.alloca %n x i32 {alignment = 2.0} : (i64) -> !llvm.ptr
+  return
+}

@@ -1253,3 +1253,117 @@ func.func @f() {
   %0 = tosa.slice_shape %a, %s, %z : (!tosa.shape<4>, tensor<1xi32>, tensor<1xi32>) -> !tosa.shape<0>
   return
 }
+
+// -----
+
+func.func @f(%a: tensor<1x4x6xf32>, %b: tensor<1x5x7xf32>) -> tensor<1x4x5xf32> {
+  %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  // expected-error @+1 {{'tosa.matmul_t' op expected channels of b to match size 6, got 7}}
+  %0 = tosa.matmul_t %a, %b, %z, %z : (tensor<1x4x6xf32>, tensor<1x5x7xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x5xf32>
+  return %0 : tensor<1x4x5xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<1x4x6xf32>, %b: tensor<1x5x6xf32>) -> tensor<1x4x6xf32> {
+  %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  // expected-error @+1 {{'tosa.matmul_t' op expected output shape 1, 4, 6 to be compatible with inferred shape 1, 4, 5}}
+  %0 = tosa.matmul_t %a, %b, %z, %z : (tensor<1x4x6xf32>, tensor<1x5x6xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x6xf32>
+  return %0 : tensor<1x4x6xf32>
+}
+
+// -----
+
+func.func @f(%v: tensor<2x7x3xf32>, %i: tensor<2x4xi32>) -> tensor<2x7x3xf32> {
+  %r = "tosa.const"() <{values = dense<2> : tensor<1xi32>}> : () -> tensor<1xi32>
+  // expected-error @+1 {{'tosa.row_gather' op requires output dimension to be equal to indices[1]*row_count (8), got 7}}
+  %0 = tosa.row_gather %v, %i, %r : (tensor<2x7x3xf32>, tensor<2x4xi32>, tensor<1xi32>) -> tensor<2x7x3xf32>
+  return %0 : tensor<2x7x3xf32>
+}
+
+// -----
+
+func.func @f(%v: tensor<2x7x3xf32>, %i: tensor<2x4xi32>) -> tensor<2x8x3xf32> {
+  %r = "tosa.const"() <{values = dense<-1> : tensor<1xi32>}> : () -> tensor<1xi32>
+  // expected-error @+1 {{'tosa.row_gather' op requires row_count to be > 0, got -1}}
+  %0 = tosa.row_gather %v, %i, %r : (tensor<2x7x3xf32>, tensor<2x4xi32>, tensor<1xi32>) -> tensor<2x8x3xf32>
+  return %0 : tensor<2x8x3xf32>
+}
+
+// -----
+
+func.func @f(%v: tensor<2x7x3xf32>, %i: tensor<3x4xi32>, %r: tensor<1xi32>) -> tensor<2x8x3xf32> {
+  // expected-error @+1 {{'tosa.row_gather' op expected batch of indices to match size 2, got 3}}
+  %0 = tosa.row_gather %v, %i, %r : (tensor<2x7x3xf32>, tensor<3x4xi32>, tensor<1xi32>) -> tensor<2x8x3xf32>
+  return %0 : tensor<2x8x3xf32>
+}
+
+// -----
+
+func.func @f(%v: tensor<2x7x3xf32>, %i: tensor<2x4xi32>, %r: tensor<1xi32>) -> tensor<2x8x4xf32> {
+  // expected-error @+1 {{'tosa.row_gather' op expected channels of output to match size 3, got 4}}
+  %0 = tosa.row_gather %v, %i, %r : (tensor<2x7x3xf32>, tensor<2x4xi32>, tensor<1xi32>) -> tensor<2x8x4xf32>
+  return %0 : tensor<2x8x4xf32>
+}
+
+// -----
+
+module {
+  tosa.variable @stored_var : tensor<*xi8>
+  // expected-error@+1 {{custom op 'tosa.variable' expected ranked type}}
+}
+
+// -----
+
+module {
+  tosa.variable @v : i8
+  // expected-error@+1 {{custom op 'tosa.variable' expected shaped type}}
+}
+
+// -----
+
+module {
+  tosa.variable @v = 3 : i8
+  // expected-error@+1 {{custom op 'tosa.variable' expected shaped type}}
+}
+
+// -----
+
+module {
+  // expected-error@+1 {{elements literal type must have static shape}}
+  tosa.variable @stored_var = dense<0> : tensor<*xi8>
+  // expected-error@+1 {{custom op 'tosa.variable' expected attribute}}
+}
+
+// -----
+
+func.func @f(%a: tensor<1x21x3xf32>, %b: tensor<13x21x3xf32>) -> tensor<1x13x21x3xf32> {
+  // (the result's trailing dims broadcast: its rank is what is wrong)
+  // expected-error @+1 {{'tosa.sub' op result type has different rank than operands}}
+  %0 = tosa.sub %a, %b : (tensor<1x21x3xf32>, tensor<13x21x3xf32>) -> tensor<1x13x21x3xf32>
+  return %0 : tensor<1x13x21x3xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<1x21x3xf32>, %b: tensor<13x21x3xf32>) -> tensor<2x21x3xf32> {
+  // expected-error @+1 {{'tosa.add' op result type '2x21x3' not broadcast compatible with broadcasted operands's shapes '13x21x3'}}
+  %0 = tosa.add %a, %b : (tensor<1x21x3xf32>, tensor<13x21x3xf32>) -> tensor<2x21x3xf32>
+  return %0 : tensor<2x21x3xf32>
+}
+
+// -----
+
+func.func @f(%a: tensor<1x5x8xi16>) -> (tensor<1x4x5xi16>, tensor<1x4x5xi16>) {
+  // expected-error @+1 {{'tosa.rfft2d' op requires a floating point type}}
+  %0, %1 = tosa.rfft2d %a : (tensor<1x5x8xi16>) -> (tensor<1x4x5xi16>, tensor<1x4x5xi16>)
+  return %0, %1 : tensor<1x4x5xi16>, tensor<1x4x5xi16>
+}
+
+// -----
+
+func.func @f(%a: tensor<1x4x8xi32>, %b: tensor<1x4x8xi32>) -> (tensor<1x4x8xi32>, tensor<1x4x8xi32>) {
+  // expected-error @+1 {{'tosa.fft2d' op requires a floating point type}}
+  %0, %1 = tosa.fft2d %a, %b inverse(false) : (tensor<1x4x8xi32>, tensor<1x4x8xi32>) -> (tensor<1x4x8xi32>, tensor<1x4x8xi32>)
+  return %0, %1 : tensor<1x4x8xi32>, tensor<1x4x8xi32>
+}

@@ -334,3 +334,17 @@ func.func @shape_ops(%t: tensor<2x3xf32>, %s0: tensor<1xi32>, %s1: tensor<1xi32>
   tosa.assert_equal_shape %a, %b allow_broadcast(false) {tag} : (!tosa.shape<2>, !tosa.shape<2>) -> ()
   return %12, %13 : !tosa.shape<2>, !tosa.shape<1>
 }
+
+// matmul_t takes b as [N, W, C]; row_gather gathers row_count rows per index.
+// CHECK-LABEL: func.func @matmul_t_row_gather(
+// CHECK: = tosa.matmul_t %arg0, %arg1, %0, %0 : (tensor<2x3x4xf32>, tensor<1x5x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x3x5xf32>
+// CHECK: = tosa.row_gather %arg2, %arg3, %2 : (tensor<2x7x3xf32>, tensor<2x4xi32>, tensor<1xi32>) -> tensor<2x8x3xf32>
+// CHECK: = tosa.row_gather %arg2, %arg3, %arg4 : (tensor<2x7x3xf32>, tensor<2x4xi32>, tensor<1xi32>) -> tensor<2x?x3xf32>
+func.func @matmul_t_row_gather(%a: tensor<2x3x4xf32>, %b: tensor<1x5x4xf32>, %v: tensor<2x7x3xf32>, %i: tensor<2x4xi32>, %n: tensor<1xi32>) -> (tensor<2x3x5xf32>, tensor<2x8x3xf32>, tensor<2x?x3xf32>) {
+  %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.matmul_t %a, %b, %z, %z : (tensor<2x3x4xf32>, tensor<1x5x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x3x5xf32>
+  %r = "tosa.const"() <{values = dense<2> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %1 = tosa.row_gather %v, %i, %r : (tensor<2x7x3xf32>, tensor<2x4xi32>, tensor<1xi32>) -> tensor<2x8x3xf32>
+  %2 = tosa.row_gather %v, %i, %n : (tensor<2x7x3xf32>, tensor<2x4xi32>, tensor<1xi32>) -> tensor<2x?x3xf32>
+  return %0, %1, %2 : tensor<2x3x5xf32>, tensor<2x8x3xf32>, tensor<2x?x3xf32>
+}
