@@ -26,7 +26,6 @@ def run_forked(indices, run_one, jobs: int, died, on_done=None) -> dict:
     """{item: run_one(item, progress)} for every item of `indices`, run in `jobs` forked
     workers; `on_done(item, result)` is called in the parent as each item ends."""
     import multiprocessing as mp
-    from multiprocessing.connection import wait
     indices = list(indices)
     jobs = max(1, min(jobs, len(indices) or 1))
     ctx = mp.get_context("fork")
@@ -41,6 +40,20 @@ def run_forked(indices, run_one, jobs: int, died, on_done=None) -> dict:
         child.close()
         workers[parent] = [proc, list(todo), None]
 
+    # The parent's garbage is collected here, then frozen: a worker's collector must not
+    # run the finalizers of objects it inherited (an onnxruntime session destroyed in a
+    # forked child waits forever on its parent's thread-pool condition variables).
+    import gc
+    gc.collect()
+    gc.freeze()
+    try:
+        return _run(indices, jobs, spawn, workers, results, died, on_done)
+    finally:
+        gc.unfreeze()
+
+
+def _run(indices, jobs, spawn, workers, results, died, on_done):
+    from multiprocessing.connection import wait
     for w in range(jobs):
         spawn(indices[w::jobs])
     while workers:

@@ -197,6 +197,42 @@ def read_xfail(path: Path = XFAIL_FILE) -> dict[str, str]:
     return out
 
 
+def check_shard(target: str, shard: int, shards: int, stale: bool = True) -> None:
+    """The CI gate of one shard (cases shard, shard + shards, ...) for `target`: it must
+    fail exactly as the target's expected-failure list says. Raises AssertionError naming
+    new failures, listed failures that pass now, and (with `stale`) listed names that
+    are no test case. A crash (a Python exception escaping Strata) is a bug unless
+    listed; compiled code killed by a signal is a bug even when listed."""
+    results = run_all(target=target, shard=(shard, shards))
+    names = {name for name, _, _ in results}
+    listed = read_xfail(xfail_file(target))
+    expected = {n: d for n, d in listed.items() if n in names}
+    failed = {name: f"{status}: {detail}" for name, status, detail in results
+              if status != "pass"}
+    new = {n: d for n, d in failed.items() if n not in expected}
+    fixed = sorted(n for n in expected if n not in failed)
+    msg = []
+    if new:
+        msg.append("new failures:\n" + "\n".join(f"  {n}: {d}" for n, d in sorted(new.items())))
+    if fixed:
+        msg.append("expected failures that pass now (remove them from the list):\n"
+                   + "\n".join("  " + n for n in fixed))
+    if stale:
+        cases = {c.name for c in load_cases()}
+        gone = sorted(n for n in listed if n not in cases)
+        if gone:
+            msg.append("listed as expected failures but not a test case:\n"
+                       + "\n".join("  " + n for n in gone))
+    passed = sum(1 for _, status, _ in results if status == "pass")
+    print(f"{target} shard {shard + 1}/{shards}: passed {passed}/{len(results)}")
+    assert not msg, "\n".join(msg)
+    crashes = {n: d for n, d in failed.items() if d.startswith("crash")}
+    signals = {n: d for n, d in failed.items() if d.startswith("signal")}
+    assert len(crashes) <= len([d for d in expected.values() if d.startswith("crash")]), \
+        crashes
+    assert not signals, signals
+
+
 def write_xfail(results, path: Path = XFAIL_FILE, target: str = "interpret"):
     flag = "" if target == "interpret" else f" --target {target}"
     lines = [f"# ONNX node tests expected to fail through Strata ({target} target).",

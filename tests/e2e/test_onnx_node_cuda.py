@@ -13,34 +13,11 @@ import pytest
 
 pytest.importorskip("onnx")
 
-from onnx_node_runner import load_cases, read_xfail, run_all, xfail_file  # noqa: E402
+from onnx_node_runner import check_shard  # noqa: E402
 
 SHARDS, SHARD = 8, 0
 TARGET = "cuda-interpret"
 
 
 def test_onnx_node_suite_through_the_cuda_pipeline():
-    results = run_all(target=TARGET, shard=(SHARD, SHARDS))
-    names = {name for name, _, _ in results}
-    listed = read_xfail(xfail_file(TARGET))
-    expected = {n: d for n, d in listed.items() if n in names}
-    failed = {name: f"{status}: {detail}" for name, status, detail in results
-              if status != "pass"}
-    new = {n: d for n, d in failed.items() if n not in expected}
-    fixed = sorted(n for n in expected if n not in failed)
-    cases = {c.name for c in load_cases()}
-    stale = sorted(n for n in listed if n not in cases)
-    msg = []
-    if new:
-        msg.append("new failures:\n" + "\n".join(f"  {n}: {d}" for n, d in sorted(new.items())))
-    if fixed:
-        msg.append("expected failures that pass now (remove them from the list):\n"
-                   + "\n".join("  " + n for n in fixed))
-    if stale:
-        msg.append("listed as expected failures but not a test case:\n"
-                   + "\n".join("  " + n for n in stale))
-    passed = sum(1 for _, status, _ in results if status == "pass")
-    print(f"{TARGET} shard {SHARD + 1}/{SHARDS}: passed {passed}/{len(results)}")
-    assert not msg, "\n".join(msg)
-    crashes = {n: d for n, d in failed.items() if d.startswith(("crash", "signal"))}
-    assert not crashes, crashes
+    check_shard(TARGET, SHARD, SHARDS)

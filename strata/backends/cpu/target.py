@@ -390,7 +390,8 @@ def mark_straight_line_optnone(module) -> None:
                 _has_cycle(op.regions[0].blocks):
             continue
         props = dict(op.properties)
-        props["optimize_none"] = A.UnitAttr()   # (noinline too, as LLVM requires)
+        # LLVM requires noinline with optnone; so does the llvm dialect's verifier
+        props["optimize_none"] = props["no_inline"] = A.UnitAttr()
         op.properties = props
 
 
