@@ -225,7 +225,7 @@ def conv_row(lib, shape, seconds, use_ort):
     word = tile(lib, kernel, dict(N=1, C=C, H=Hp, W=Wp, F=F, KH=k, KW=k, OH=OH, OW=OW, sh=s,
                                   sw=s, dh=1, dw=1), 1)
     if packed:
-        from strata.conversion.linalg_to_microkernels import pack_a_panels
+        from strata.conversion.cpu_kernel_abi import pack_a_panels
         filt = pack_a_panels(w.reshape(F, -1), lib.isa.mr)
     run = lib.conv2d_nchw_packed if packed else lib.conv2d_nchw
 

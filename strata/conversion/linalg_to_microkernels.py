@@ -102,45 +102,12 @@ from ..dialects.linalg.structured import StructuredOp
 from ..ir import attributes as A
 from ..ir.affine import AffineConstantExpr, AffineDimExpr
 from ..passes.pass_manager import Option, Pass
+from .cpu_kernel_abi import (EPI_BIAS, EPI_RELU, EPI_ROW_BIAS, KERNEL_SIGNATURES, _P,
+                             pack_a_panels, pack_b_panels)
 from .scalar_builders import op_class
 
-__all__ = ["LinalgToMicrokernels", "lower_to_microkernels", "KERNEL_SIGNATURES", "EPI_BIAS",
-           "EPI_RELU", "EPI_ROW_BIAS",
-           "kernels_used", "pack_b_panels", "pack_a_panels", "match_contraction",
-           "match_conv", "global_data"]
-
-_P = "ptr"
-# Argument types of the kernels' C ABI ("ptr" = !llvm.ptr), as kernels.py defines them
-# (all return void).
-# The kernels that reach the blocked GEMM driver end with `i64 tile`, the tile word of
-# the call (blocking and thread split, see [Note: the tile word] in
-# strata/backends/cpu/kernels_gemm.py; 0: the kernels' defaults).
-KERNEL_SIGNATURES = {
-    "strata_sgemm_f32": ["i64"] * 3 + [_P, "i64"] * 3 + ["i32", "i64"],
-    "strata_sgemm_nt_f32": ["i64"] * 3 + [_P, "i64"] * 3 + ["i32", "i64"],
-    "strata_sgemm_packed_f32": ["i64"] * 3 + [_P, "i64", _P, _P, "i64", "i32", "i64"],
-    "strata_sgemm_packed_epi_f32": ["i64"] * 3 + [_P, "i64", _P, _P, "i64", "i32", _P, "i32",
-                                                  "i64"],
-    "strata_sgemm_batched_f32": ["i64"] * 4 + [_P, "i64", "i64"] * 3 + ["i32", "i64"],
-    "strata_sgemm_nt_batched_f32": ["i64"] * 4 + [_P, "i64", "i64"] * 3 + ["i32", "i64"],
-    "strata_sgemm_pack_b_f32": ["i64", "i64", _P, "i64", _P],
-    "strata_conv2d_nchw_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P, "i64", "i32",
-                                              "i64"],
-    "strata_conv2d_nchw_packed_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P, "i64",
-                                                     "i32", "i64"],
-    "strata_conv2d_nchw_packed_epi_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P,
-                                                         "i64", "i32", _P, "i32", "i64"],
-    "strata_conv2d_nhwc_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, "i32", _P, "i64",
-                                              "i32", "i64"],
-    "strata_conv2d_winograd_f32": ["i64"] * 7 + [_P, "i64", "i64", "i64", _P, _P, "i64",
-                                                  "i64", "i64", "i32", _P, _P, "i64", "i64",
-                                                  "i64", "i32"],
-}
-
-# The epilogue flags of strata_sgemm_packed_epi_f32 and strata_conv2d_nchw_packed_epi_f32:
-# C = max(C + bias, 0), with the bias (a float per column of C, or per row: a
-# convolution's per filter) and/or the ReLU.
-EPI_BIAS, EPI_RELU, EPI_ROW_BIAS = 1, 2, 4
+__all__ = ["LinalgToMicrokernels", "lower_to_microkernels", "kernels_used",
+           "match_contraction", "match_conv", "global_data"]
 
 _CONVS = {"linalg.conv_2d_nchw_fchw": "nchw", "linalg.conv_2d_nhwc_hwcf": "hwcf",
           "linalg.conv_2d_nhwc_fhwc": "fhwc"}
@@ -781,42 +748,6 @@ def _lower_contraction(ct: Contraction, weights, choose, on_call) -> str:
     if packed is not None:
         weights.release(b)
     return name
-
-
-def pack_b_panels(b, nr: int):
-    """packed(B) of a K x N float32 array: panel p = B[:, p*NR:(p+1)*NR] as K x NR
-    (zero padded), panels one after another, flat (the layout strata_sgemm_packed_f32
-    reads, see strata/backends/cpu/kernels.py)."""
-    import numpy as np
-    k, n = b.shape
-    p = -(-n // nr)
-    if b.T.flags.c_contiguous and not b.flags.c_contiguous:
-        # B^T held row-major (N x K: an nn.Linear weight, a transposed contraction): the
-        # panels from its rows, one copy reading along K. Padding B first, then
-        # transposing the padded copy, read B down its columns (ViT-B/16's 73 weights:
-        # 2.7 of its 3.6 s in the microkernels pass).
-        rows = b.T
-        if p * nr != n:
-            rows = np.zeros((p * nr, k), np.float32)
-            rows[:n] = b.T
-        return np.ascontiguousarray(rows.reshape(p, nr, k).transpose(0, 2, 1)).reshape(-1)
-    padded = b
-    if p * nr != n:
-        padded = np.zeros((k, p * nr), np.float32)
-        padded[:, :n] = b
-    return np.ascontiguousarray(padded.reshape(k, p, nr).transpose(1, 0, 2)).reshape(-1)
-
-
-def pack_a_panels(a, mr: int):
-    """An F x K float32 array (a convolution's filter, F x C*KH*KW) as MR-row panels of
-    the whole K: panel p = a[p*MR:(p+1)*MR, :] transposed (K x MR, zero padded past F),
-    panels one after another, flat (the A layout strata_conv2d_nchw_packed_f32 reads)."""
-    import numpy as np
-    f, k = a.shape
-    p = -(-f // mr)
-    padded = np.zeros((p * mr, k), np.float32)
-    padded[:f] = a
-    return np.ascontiguousarray(padded.reshape(p, mr, k).transpose(0, 2, 1)).reshape(-1)
 
 
 def global_data(g):

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from strata.backends.cpu.kernels import load_kernels
-from strata.conversion.linalg_to_microkernels import pack_a_panels
+from strata.conversion.cpu_kernel_abi import pack_a_panels
 
 RNG = np.random.default_rng(7)
 
@@ -76,7 +76,7 @@ def test_pack_a_panels():
 def test_conv2d_nchw_packed_epilogue(threads, c, h, f, k, s):
     """strata_conv2d_nchw_packed_epi_f32: + bias[f] (EPI_ROW_BIAS) and/or max(., 0)
     (EPI_RELU) with the last K block, overwriting or accumulating."""
-    from strata.conversion.linalg_to_microkernels import EPI_RELU, EPI_ROW_BIAS
+    from strata.conversion.cpu_kernel_abi import EPI_RELU, EPI_ROW_BIAS
     lib = load_kernels()
     x = RNG.standard_normal((2, c, h, h), np.float32)
     wt = RNG.standard_normal((f, c, k, k), np.float32)

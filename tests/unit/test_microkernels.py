@@ -150,7 +150,7 @@ def test_pack_b_panels_layouts(K, N, layout):
     """pack_b_panels lays out panel p = B[:, p*NR:(p+1)*NR] (zero padded) whatever B's
     memory order: row-major, a transposed view of an N x K array (an nn.Linear weight,
     packed from its rows) or a strided view; N a multiple of NR or not."""
-    from strata.conversion.linalg_to_microkernels import pack_b_panels
+    from strata.conversion.cpu_kernel_abi import pack_b_panels
     W = RNG.standard_normal((N, 2 * K), np.float32)
     B = {"row-major": np.ascontiguousarray(W[:, :K].T),
          "transposed": np.ascontiguousarray(W[:, :K]).T, "strided": W.T[::2]}[layout]
@@ -451,7 +451,7 @@ def test_onnx_models_on_kernels(cpu_with_kernels, name, tmp_path):
 def test_packed_epilogue(lib, threads, M, N, K):
     """strata_sgemm_packed_epi_f32: C = max(C (+ A.B) + bias, 0) with the last K block,
     each flag alone and both, accumulating or not, column tails and slices."""
-    from strata.conversion.linalg_to_microkernels import EPI_BIAS, EPI_RELU
+    from strata.conversion.cpu_kernel_abi import EPI_BIAS, EPI_RELU
     A = RNG.standard_normal((M, K), np.float32)
     B = RNG.standard_normal((K, N), np.float32)
     bias = RNG.standard_normal(N).astype(np.float32)

@@ -205,7 +205,7 @@ def packed_b_size(K: int, N: int, isa: Isa | None = None) -> int:
 def pack_b(b, isa: Isa | None = None):
     """packed(B) of a K x N float32 array (NumPy), as strata_sgemm_pack_b_f32 writes it:
     a flat float32 array of packed_b_size(K, N) elements."""
-    from ...conversion.linalg_to_microkernels import pack_b_panels
+    from ...conversion.cpu_kernel_abi import pack_b_panels
     return pack_b_panels(b, (isa or host_isa()).nr)
 
 
@@ -214,7 +214,7 @@ def pack_b(b, isa: Isa | None = None):
 
 def _ctypes_signatures() -> dict:
     """{public function: (ctypes result type, [ctypes argument types])}."""
-    from ...conversion.linalg_to_microkernels import KERNEL_SIGNATURES
+    from ...conversion.cpu_kernel_abi import KERNEL_SIGNATURES
     from .guard import GUARD_FUNCTIONS
     from .threadpool import POOL_FUNCTIONS
     kinds = {"i64": ctypes.c_int64, "i32": ctypes.c_int32, "ptr": ctypes.c_void_p,

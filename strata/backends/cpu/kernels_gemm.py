@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...conversion.linalg_to_microkernels import EPI_BIAS, EPI_RELU, EPI_ROW_BIAS
+from ...conversion.cpu_kernel_abi import EPI_BIAS, EPI_RELU, EPI_ROW_BIAS
 from .guard import checked_bytes, checked_malloc
 from .kernel_ir import Fn, all_of, fma, lane_mask, splat, vec_type, vload, vstore
 
@@ -27,7 +27,7 @@ BLOCKED_ARGS = _ARGS + ", i1 %acc, ptr %cd, i64 %q0, i64 %tile, ptr %bias, i32 %
 # The epilogue of a product's last K block (`epi` flags; `bias`: a float per column of C):
 # C = max(C + bias, 0) as arith.addf and arith.maximumf (NaN-propagating) would compute.
 # The flags (EPI_BIAS, EPI_RELU, EPI_ROW_BIAS) are the ABI's, defined with the kernels'
-# signatures.
+# signatures in strata/conversion/cpu_kernel_abi.py.
 BLOCKED_KINDS = {"n": 0, "t": 1, "": 2, "conv": 3, "convp": 4, "pp": 5}
 
 
