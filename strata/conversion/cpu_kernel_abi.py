@@ -45,6 +45,14 @@ KERNEL_SIGNATURES = {
                                                      "i32", "i64"],
     "strata_conv2d_nchw_packed_epi_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P,
                                                          "i64", "i32", _P, "i32", "i64"],
+    # grouped (see [Note: grouped convolutions] in kernels_conv.py): N, G, C and F per
+    # group, the window; in, its N, G, C and H strides; filter, out, out's N stride, acc
+    "strata_conv2d_nchw_grouped_f32": ["i64"] * 14 + [_P, "i64", "i64", "i64", "i64", _P,
+                                                      _P, "i64", "i32", "i64"],
+    "strata_conv2d_nchw_grouped_packed_f32": ["i64"] * 14 + [_P, "i64", "i64", "i64", "i64",
+                                                             _P, _P, "i64", "i32", "i64"],
+    "strata_conv2d_nchw_grouped_packed_epi_f32": ["i64"] * 14 + [
+        _P, "i64", "i64", "i64", "i64", _P, _P, "i64", "i32", _P, "i32", "i64"],
     "strata_conv2d_nhwc_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, "i32", _P, "i64",
                                               "i32", "i64"],
     "strata_conv2d_winograd_f32": ["i64"] * 7 + [_P, "i64", "i64", "i64", _P, _P, "i64",
@@ -82,13 +90,18 @@ def pack_b_panels(b, nr: int):
     return np.ascontiguousarray(padded.reshape(k, p, nr).transpose(1, 0, 2)).reshape(-1)
 
 
-def pack_a_panels(a, mr: int):
+def pack_a_panels(a, mr: int, groups: int = 1):
     """An F x K float32 array (a convolution's filter, F x C*KH*KW) as MR-row panels of
     the whole K: panel p = a[p*MR:(p+1)*MR, :] transposed (K x MR, zero padded past F),
-    panels one after another, flat (the A layout strata_conv2d_nchw_packed_f32 reads)."""
+    panels one after another, flat (the A layout strata_conv2d_nchw_packed_f32 reads).
+    `groups` G > 1: the rows are G groups of F/G filters (a grouped convolution's), each
+    packed so on its own, group after group (ceil(F/G/MR)*MR*K floats each: the layout
+    strata_conv2d_nchw_grouped_packed_f32 reads)."""
     import numpy as np
     f, k = a.shape
-    p = -(-f // mr)
-    padded = np.zeros((p * mr, k), np.float32)
-    padded[:f] = a
-    return np.ascontiguousarray(padded.reshape(p, mr, k).transpose(0, 2, 1)).reshape(-1)
+    fg = f // groups
+    p = -(-fg // mr)
+    padded = np.zeros((groups, p * mr, k), np.float32)
+    padded[:, :fg] = a.reshape(groups, fg, k)
+    return np.ascontiguousarray(
+        padded.reshape(groups, p, mr, k).transpose(0, 1, 3, 2)).reshape(-1)

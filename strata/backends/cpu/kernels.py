@@ -18,7 +18,10 @@ calls). The IR is written by kernels_gemm.py and kernels_conv.py (helpers: kerne
                                        strata_conv2d_nchw_packed_f32 (nchw's arguments,
                                        the filter in MR-row panels: pack_a_panels);
                                        strata_conv2d_nchw_packed_epi_f32 (+ bias, flags
-                                       before the tile word: the epilogue, K >= 1)
+                                       before the tile word: the epilogue, K >= 1);
+                                       strata_conv2d_nchw_grouped[_packed[_epi]]_f32
+                                       (the same per image and group, with G and the
+                                       input's group stride: kernels_conv.py)
     the thread pool                    strata_parallel_for(fn, ctx, n, grain),
                                        strata_set_num_threads(n), strata_get_num_threads(),
                                        strata_threads_enter(n), strata_threads_exit(prev)
@@ -155,6 +158,8 @@ KERNELS = ("strata_sgemm_f32", "strata_sgemm_nt_f32", "strata_sgemm_packed_f32",
            "strata_sgemm_batched_f32", "strata_sgemm_nt_batched_f32",
            "strata_sgemm_pack_b_f32", "strata_conv2d_nchw_f32",
            "strata_conv2d_nchw_packed_f32", "strata_conv2d_nchw_packed_epi_f32",
+           "strata_conv2d_nchw_grouped_f32", "strata_conv2d_nchw_grouped_packed_f32",
+           "strata_conv2d_nchw_grouped_packed_epi_f32",
            "strata_conv2d_nhwc_f32",
            "strata_conv2d_winograd_f32",
            "strata_parallel_for", "strata_set_num_threads", "strata_get_num_threads",

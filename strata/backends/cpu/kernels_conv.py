@@ -1,6 +1,25 @@
 """The convolution kernels' LLVM IR: strata_conv2d_nchw_f32 (the blocked GEMM of
-kernels_gemm.py packing B straight from the image: implicit im2col) and
-strata_conv2d_nhwc_f32 (im2col + GEMM). `conv_functions(isa)` is all of it.
+kernels_gemm.py packing B straight from the image: implicit im2col), its grouped form
+strata_conv2d_nchw_grouped_f32 (one such GEMM per image and group, the groups in
+parallel) and strata_conv2d_nhwc_f32 (im2col + GEMM). `conv_functions(isa)` is all of
+it. A 1-D convolution is the 2-D one with H = KH = OH = 1 (the lowering passes its
+buffers as they are: [Note: 1-D convolutions] in linalg_to_microkernels.py).
+
+[Note: grouped convolutions]
+linalg.conv_2d_ngchw_gfchw (ONNX and torch convolutions with 1 < group < channels) is
+G independent convolutions: input channels [g*C, (g+1)*C), filters [g*F, (g+1)*F). The
+grouped kernels take the per-group C and F, the input's group stride `sg` (its channel
+stride times C for a plain NCHW image), and run the ungrouped kernel of the same kind
+(plain, packed filter, packed with the epilogue) on each (image, group) item with
+pointer offsets: the filter by F*C*KH*KW floats (packed: ceil(F/MR)*MR*C*KH*KW, each
+group's filter packed on its own, pack_a_panels(groups=G)), the output by F*OH*OW (its
+images are contiguous), the bias by F. Items are small GEMMs (ResNeXt-50: F = 4..32,
+K = 36..288; RegNet-X: F = 24), too small to split over threads one after the other,
+so `groups_in_parallel` decides, as the batched GEMMs do: when an item is below
+PAR_MIN_MACS, when there are GROUP_ITEMS_PER_THREAD items per thread or more, or the
+tile word says SPLIT_NONE, the items run in parallel chunks of the pool, each on one
+thread (its tile word's split forced to SPLIT_NONE); else one after the other, each
+split as its tile word says. The cost model applies the same rule (cost_model.py).
 """
 from __future__ import annotations
 
@@ -8,12 +27,13 @@ from typing import TYPE_CHECKING
 
 from .guard import checked_bytes, checked_malloc
 from .kernel_ir import Fn, all_of, lane_mask, vec_type, vload, vstore
-from .kernels_gemm import BLOCKED_KINDS
+from .kernels_gemm import (BLOCKED_KINDS, CHUNK_MIN_MACS, PAR_MIN_MACS, SPLIT_NONE,
+                           TILE_FIELDS, _load_work, _store_work)
 
 if TYPE_CHECKING:
     from .kernels import Isa
 
-__all__ = ["conv_functions"]
+__all__ = ["conv_functions", "groups_in_parallel", "GROUP_ITEMS_PER_THREAD"]
 
 def _copy(f: Fn, isa: Isa, src: str, dst: str, n: str) -> None:
     """dst[0:n] = src[0:n]: vectors, then one masked vector."""
@@ -357,6 +377,104 @@ def _conv_body(f: Fn, direct: str, col_dims: list, gemm, im2col) -> None:
     f.do("ret void")
 
 
+# ---------------------------------------------------------------- grouped
+
+# (image, group) items per thread from which a grouped convolution runs its items in
+# parallel whatever their size (see [Note: grouped convolutions]).
+GROUP_ITEMS_PER_THREAD = 4
+
+
+def groups_in_parallel(items: int, item_macs: int, threads: int, split: int = 0) -> bool:
+    """Whether a grouped convolution of `items` (image, group) items of `item_macs`
+    multiply-adds each runs them in parallel, one thread each (see [Note: grouped
+    convolutions]); the kernels compute the same at run time."""
+    return threads > 1 and items > 1 and (
+        split == SPLIT_NONE or item_macs < PAR_MIN_MACS or
+        items >= GROUP_ITEMS_PER_THREAD * threads)
+
+
+_GROUP_FIELDS = ("G", "C", "H", "W", "F", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw",
+                 "in", "sn", "sg", "sc", "shs", "filter", "fg", "out", "osn", "accumulate",
+                 "bias", "epi", "tile")
+_GROUP_TYPES = {"in": "ptr", "filter": "ptr", "out": "ptr", "bias": "ptr",
+                "accumulate": "i32", "epi": "i32"}
+_SPLIT_AT = {name: (lo, bits) for name, lo, bits in TILE_FIELDS}["split"]
+
+
+def _group_item(f: Fn, base: str, epi: bool, v: dict, t: str) -> None:
+    """Call the ungrouped kernel `base` on item t = n * G + g (image n, group g)."""
+    n = f(f"sdiv i64 {t}, {v['G']}")
+    g = f(f"srem i64 {t}, {v['G']}")
+    x = f.gep(v["in"], f.add(f.mul(n, v["sn"]), f.mul(g, v["sg"])))
+    w = f.gep(v["filter"], f.mul(g, v["fg"]))
+    y = f.gep(v["out"], f.add(f.mul(n, v["osn"]),
+                              f.mul(g, f.mul(v["F"], f.mul(v["OH"], v["OW"])))))
+    extra = f"ptr {f.gep(v['bias'], f.mul(g, v['F']))}, i32 {v['epi']}, " if epi else ""
+    dims = ", ".join(f"i64 {v[x_]}" for x_ in ("C", "H", "W", "F", "KH", "KW", "OH", "OW",
+                                                "sh", "sw", "dh", "dw"))
+    f.do(f"call void @{base}(i64 1, {dims}, ptr {x}, i64 {v['sn']}, i64 {v['sc']}, "
+         f"i64 {v['shs']}, ptr {w}, ptr {y}, i64 {v['osn']}, i32 {v['accumulate']}, "
+         f"{extra}i64 {v['tile']})")
+
+
+def _conv_grouped(isa: Isa, base: str, epi: bool) -> str:
+    """strata_conv2d_nchw_grouped[_packed[_epi]]_f32 (`base` the ungrouped kernel it
+    runs per item) and its chunk function (see [Note: grouped convolutions])."""
+    name = base.replace("strata_conv2d_nchw", "strata_conv2d_nchw_grouped")
+    chunk = f"{name}_chunk"
+    out = []
+    f = Fn(f"define internal void @{chunk}(ptr %work, i64 %lo, i64 %hi) #1")
+    v = _load_work(f, _GROUP_FIELDS, _GROUP_TYPES)
+    f.loop("%lo", "%hi", 1, lambda t: _group_item(f, base, epi, v, t))
+    f.do("ret void")
+    out.append(f.text())
+
+    extra = "ptr %bias, i32 %epi, " if epi else ""
+    f = Fn(f"define void @{name}(i64 %N, i64 %G, i64 %C, i64 %H, i64 %W, i64 %F, "
+            f"{_WINDOW}, ptr %in, i64 %sn, i64 %sg, i64 %sc, i64 %shs, ptr %filter, "
+            f"ptr %out, i64 %osn, i32 %accumulate, {extra}i64 %tile) #0")
+    v = {x: f"%{x}" for x in _GROUP_FIELDS}
+    if not epi:
+        v["bias"], v["epi"] = "null", "0"
+    k = f.mul(f.mul("%C", "%KH"), "%KW")
+    # the filter's group stride: F x K floats, or ceil(F/MR)*MR x K packed
+    fg = f.mul("%F", k)
+    if "packed" in base:
+        fg = f.mul(f.mul(f(f"sdiv i64 {f.add('%F', isa.mr - 1)}, {isa.mr}"), isa.mr), k)
+    v["fg"] = fg
+    items = f.mul("%N", "%G")
+    macs = f.mul(f.mul(f.mul("%F", k), "%OH"), "%OW")
+    threads = f(f"sext i32 {f('call i32 @strata_get_num_threads()')} to i64")
+    lo, bits = _SPLIT_AT
+    split = f(f"and i64 {f(f'lshr i64 %tile, {lo}')}, {(1 << bits) - 1}")
+    par = all_of(f, [f.cmp("sgt", threads, 1), f.cmp("sgt", items, 1)])
+    why = f(f"or i1 {f.cmp('eq', split, SPLIT_NONE)}, {f.cmp('slt', macs, PAR_MIN_MACS)}")
+    why = f(f"or i1 {why}, {f.cmp('sge', items, f.mul(threads, GROUP_ITEMS_PER_THREAD))}")
+    par = f(f"and i1 {par}, {why}")
+    many, one, done = f.label("par"), f.label("seq"), f.label("done")
+    f.cbr(par, many, one)
+    f.start(one)        # one item after the other, each split as the tile word says
+    f.loop("0", items, 1, lambda t: _group_item(f, base, epi, v, t))
+    f.br(done)
+    f.start(many)       # items in parallel chunks, each on one thread
+    mask = ((1 << bits) - 1) << lo
+    v["tile"] = f(f"or i64 {f(f'and i64 %tile, {~mask}')}, {SPLIT_NONE << lo}")
+    one_macs = f("call i64 @llvm.smax.i64(i64 " + macs + ", i64 1)")
+    grain = f(f"sdiv i64 {f.add(one_macs, CHUNK_MIN_MACS - 1)}, {one_macs}")
+    work = _store_work(f, _GROUP_FIELDS, _GROUP_TYPES, v)
+    f.do(f"call void @strata_parallel_for(ptr @{chunk}, ptr {work}, i64 {items}, "
+         f"i64 {grain})")
+    f.br(done)
+    f.start(done)
+    f.do("ret void")
+    out.append(f.text())
+    return "\n".join(out)
+
+
 def conv_functions(isa) -> list:
     """Every convolution function for `isa`, as LLVM IR text."""
-    return [_im2col_nhwc(isa), _pack_conv(isa), _conv_public(isa)]
+    return [_im2col_nhwc(isa), _pack_conv(isa), _conv_public(isa),
+            *(_conv_grouped(isa, base, epi) for base, epi in (
+                ("strata_conv2d_nchw_f32", False),
+                ("strata_conv2d_nchw_packed_f32", False),
+                ("strata_conv2d_nchw_packed_epi_f32", True)))]
