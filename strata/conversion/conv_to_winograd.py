@@ -27,8 +27,8 @@ from ..ir import attributes as A
 from ..passes.pass_manager import Option, Pass
 from .linalg_to_microkernels import (_accumulate, _declare, _defined_before,
                                      _drop_if_dead, _elementwise, _Emit, _ready_before,
-                                     _Weights, broadcast_before, global_data, match_conv,
-                                     relu_then_yield)
+                                     _Weights, broadcast_before, global_data, identity_on,
+                                     match_conv, relu_then_yield)
 
 __all__ = ["LinalgConvToWinograd", "conv_to_winograd", "KERNEL"]
 
@@ -69,7 +69,7 @@ def _epilogue_after(op, y):
         return None
     z = g.dps_inits[0]
     if z is y or z.type.shape != y.type.shape or not all(
-            m.is_identity() for m in g.indexing_maps_list()):
+            identity_on(m, v.type) for m, v in zip(g.indexing_maps_list(), g.operands)):
         return None
     # y must be a buffer of its own (not an argument the caller sees written)
     if y.defining_op is None or y.defining_op.name != "memref.alloc" or any(

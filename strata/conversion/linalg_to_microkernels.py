@@ -42,8 +42,22 @@ what is left.
   -> strata_conv2d_nchw_f32 (a GEMM packing B straight from the image: implicit
   im2col; _packed_f32 with a packed constant filter) / strata_conv2d_nhwc_f32 (im2col +
   GEMM); 1x1 stride-1 convolutions are a GEMM on the image itself.
-Anything else (other element types, transposed A, depthwise and grouped convolutions,
-pooling) stays for convert-linalg-to-loops.
+- linalg.conv_1d_ncw_fcw (f32, the same conditions): the NCHW kernels with H = KH =
+  OH = 1 ([Note: 1-D convolutions]).
+- linalg.conv_2d_ngchw_gfchw (f32, the same conditions; grouped convolutions, group
+  < channels): strata_conv2d_nchw_grouped[_packed[_epi]]_f32, one GEMM per image and
+  group ([Note: grouped convolutions] in strata/backends/cpu/kernels_conv.py).
+Anything else (other element types, transposed A, depthwise convolutions, pooling)
+stays for convert-linalg-to-loops.
+
+[Note: 1-D convolutions]
+A conv_1d_ncw_fcw over (N, C, W) by (F, C, KW) into (N, F, OW) is the NCHW kernels'
+convolution with H = KH = OH = 1: the buffers are passed as they are (no copy, no
+view op: a 1-row image), the input's H stride is its W extent (never used to move, it
+only lets the kernel see a contiguous image as its own im2col matrix for 1x1 stride-1
+windows), the window (1, KW), strides (1, s), dilations (1, d). The filter is packed
+and the bias and ReLU fused as for 2-D ones (Whisper's stem: 80 -> 384 k3 and 384 ->
+384 k3 s2 over 3000 frames).
 
 [Note: batches and weights]
 With `weight-panel-width=NR` (the kernels' NR, which the CPU target passes), a B read
@@ -110,7 +124,8 @@ __all__ = ["LinalgToMicrokernels", "lower_to_microkernels", "kernels_used",
            "match_contraction", "match_conv", "global_data"]
 
 _CONVS = {"linalg.conv_2d_nchw_fchw": "nchw", "linalg.conv_2d_nhwc_hwcf": "hwcf",
-          "linalg.conv_2d_nhwc_fhwc": "fhwc"}
+          "linalg.conv_2d_nhwc_fhwc": "fhwc", "linalg.conv_1d_ncw_fcw": "ncw",
+          "linalg.conv_2d_ngchw_gfchw": "ngchw"}
 
 
 def _llvm_ptr():
@@ -504,6 +519,21 @@ def _elementwise(g) -> bool:
             g.num_dps_inits == 1)
 
 
+def identity_on(m, t) -> bool:
+    """Map `m` reads a buffer of type `t` as the identity does: each result the loop of
+    its position, or the constant 0 along a dim of size 1 (the elementwise lowering
+    reads a batch of one so: (d0, d1, d2, d3) -> (0, d1, d2, d3))."""
+    if m.is_identity():
+        return True
+    if len(m.results) != len(t.shape) or m.num_dims != len(t.shape):
+        return False
+    for i, r in enumerate(m.results):
+        if not (type(r) is AffineDimExpr and r.position == i or type(r) is
+                AffineConstantExpr and r.value == 0 and t.shape[i] == 1):
+            return False
+    return True
+
+
 def _drop_if_dead(y) -> None:
     """Erase buffer `y`'s alloc and deallocs when nothing else uses it any more."""
     a = y.defining_op
@@ -580,7 +610,7 @@ def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
     d = g.dps_inits[0]
     maps = g.indexing_maps_list()
     ci = g.dps_inputs.index(c)
-    if d.type != c.type or not maps[ci].is_identity() or not maps[-1].is_identity():
+    if d.type != c.type or not identity_on(maps[ci], c.type) or not maps[-1].is_identity():
         return None
     if d is not c and (c.defining_op is None or c.defining_op.name != "memref.alloc" or any(
             u.owner is not g and u.owner is not op and u.owner.name != "memref.dealloc"
@@ -834,24 +864,26 @@ class _Weights:
         get.parent.insert_before(get, read)
         return read.results[0]
 
-    def filter_panels(self, w, window_is_point: bool):
+    def filter_panels(self, w, window_is_point: bool, groups: int = 1):
         """A value holding convolution filter `w` (F x C x KH x KW, a constant global or a
-        whole view of one) packed as MR-row panels (pack_a_panels), or None: no panel
-        rows set, a 1x1 stride-1 window (its kernel may multiply the filter in place), or
-        not a constant."""
+        whole view of one; G x F x C x KH x KW with `groups` G > 1, each group packed on
+        its own) packed as MR-row panels (pack_a_panels), or None: no panel rows set, a
+        1x1 stride-1 window (its kernel may multiply the filter in place), or not a
+        constant."""
         if not self.mr or window_is_point or not w.type.has_static_shape:
             return None
         src, g = self.global_under(w)
         if g is None:
             return None
-        key = (g, "filter", self.mr)
+        key = (g, "filter", self.mr, groups)
         new = self.made.get(key)
         if new is None:
             data = global_data(g)
             if data is None:
                 return None
+            rows = w.type.shape[0] * (w.type.shape[1] if groups > 1 else 1)
             new = self.made[key] = self._new_global(
-                g, pack_a_panels(data.reshape(w.type.shape[0], -1), self.mr), "_panels")
+                g, pack_a_panels(data.reshape(rows, -1), self.mr, groups), "_panels")
         get = src.defining_op
         read = op_class("memref.get_global").create(
             [], [new.properties["type"].value],
@@ -905,36 +937,141 @@ class _Weights:
                 g.erase()
 
 
+def _nchw_call(em, op, layout, weights, acc):
+    """(kernel, arguments but the tile word, dims, window, packed filter or None, the
+    epilogue or None) of an NCHW-family convolution: conv_2d_nchw_fchw, conv_1d_ncw_fcw
+    ([Note: 1-D convolutions]) or conv_2d_ngchw_gfchw ([Note: grouped convolutions] in
+    kernels_conv.py)."""
+    x, w, y = op.operands
+    s = em.size
+    grouped = layout == "ngchw"
+    if layout == "ncw":
+        (sw,), (dw,) = op._window_values("strides"), op._window_values("dilations")
+        sh = dh = 1
+    else:
+        sh, sw = op._window_values("strides")
+        dh, dw = op._window_values("dilations")
+    wk = w.type.shape[2 if grouped else 1:]         # C, KH, KW (C, KW in 1-D)
+    point = all(k == 1 for k in wk[1:]) and (sh, sw) == (1, 1)
+    groups = w.type.shape[0] if grouped else 1
+    panels = weights.filter_panels(w, point, groups) if groups != A.DYNAMIC else None
+    epi = None
+    if panels is not None and w.type.has_static_shape and _prod(wk) > 0:
+        # the bias broadcast into y before it and a ReLU after it: the epilogue's
+        # (see [Note: epilogues]; the bias is per filter, a row of the GEMM)
+        epi, acc = (_grouped_epilogue(em, op, y, acc) if grouped else
+                    _epilogue_around(em, op, y, 1, None, acc))
+    out = y if epi is None else epi[3]
+    if layout == "ncw":     # one image row: H = KH = OH = 1, H's stride the W extent
+        dims = [s(x, 0), s(x, 1), 1, s(x, 2), s(w, 0), 1, s(w, 2), 1, s(y, 2)]
+        strides = [em.stride(x, 0), em.stride(x, 1), s(x, 2)]
+    elif grouped:           # N, G, C, H, W, F, KH, KW, OH, OW
+        dims = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(x, 4), s(w, 1), s(w, 3), s(w, 4),
+                s(y, 3), s(y, 4)]
+        strides = [em.stride(x, i) for i in range(4)]
+    else:                   # N, C, H, W, F, KH, KW, OH, OW
+        dims = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(w, 0), s(w, 2), s(w, 3), s(y, 2),
+                s(y, 3)]
+        strides = [em.stride(x, i) for i in range(3)]
+    window = [sh, sw, dh, dw]
+    args = dims + window + [em.pointer(x)] + strides + [
+        em.pointer(w if panels is None else panels), em.pointer(out), em.stride(out, 0), acc]
+    kind = "_packed_epi" if epi is not None else "_packed" if panels is not None else ""
+    name = f"strata_conv2d_nchw{'_grouped' if grouped else ''}{kind}_f32"
+    if epi is not None:
+        args += _epilogue_args(em, epi, EPI_ROW_BIAS, out)
+    return name, args, dims, window, panels, epi
+
+
+def _prod(xs) -> int:
+    r = 1
+    for x in xs:
+        r *= x
+    return r
+
+
+def _grouped_epilogue(em, op, y, acc):
+    """The epilogue of grouped convolution `op` writing `y` (N x G x F x OH x OW), as
+    _epilogue_around finds it for ungrouped ones, through the views the grouped lowering
+    puts around it: a (G, F) bias (a view of the per-filter vector) broadcast into y
+    before it (past view and scalar ops), a ReLU after it reading y's collapse to
+    N x (G*F) x OH x OW into a buffer of that type. Returns ((generic after or None, bias
+    or None, relu, output, y) or None, acc)."""
+    zero = em.consts.get((0, A.i32))
+    init = None
+    if acc is not zero:
+        g = op.prev
+        while g is not None and (g.name in _VIEWS or not g.regions and not any(
+                type(t) is A.MemRefType for t in g.operand_types)):
+            g = g.prev
+        if _elementwise(g) and g.num_dps_inputs() == 1 and g.dps_inits[0] is y:
+            b = g.dps_inputs[0]
+            bmap, ymap = g.indexing_maps_list()
+            ops = list(g.body.ops)
+            if type(b.type) is A.MemRefType and \
+                    tuple(b.type.shape) == tuple(y.type.shape[1:3]) and \
+                    A.DYNAMIC not in b.type.shape and b.type.element_type == A.f32 and \
+                    b.type.layout is None and ymap.is_identity() and \
+                    [getattr(r, "position", None) for r in bmap.results] == [1, 2] and \
+                    len(ops) == 1 and ops[0].operands[0] is g.body.args[0]:
+                init = g
+    after = _grouped_relu_after(op, y, init)
+    if after is not None and init is None and acc is not zero:
+        after = None        # y's old value is read: the product must write y
+    if init is None and after is None:
+        return None, acc
+    bias = None
+    if init is not None:
+        bias = init.dps_inputs[0]
+        init.erase()
+        acc = em.i32(0)
+    if after is None:
+        return (None, bias, False, y, y), acc
+    return (after, bias, True, after.dps_inits[0], y), acc
+
+
+def _grouped_relu_after(op, y, init):
+    """The elementwise generic after grouped convolution `op` (past allocs, deallocs of
+    other buffers and the collapse of y it reads) computing max(c, 0) of c, y's
+    collapse to N x (G*F) x OH x OW, into another buffer of c's type; y an alloc that
+    nothing but `op`, `init`, the collapse and deallocs uses. Else None."""
+    if y.defining_op is None or y.defining_op.name != "memref.alloc":
+        return None
+    views = [u.owner for u in y.uses if u.owner.name == "memref.collapse_shape"]
+    if len(views) != 1 or any(u.owner not in (op, init, views[0]) and
+                              u.owner.name != "memref.dealloc" for u in y.uses):
+        return None
+    c = views[0].results[0]
+    g = op.next
+    while g is not None and (g.name == "memref.alloc" or g is views[0] or (
+            g.name == "memref.dealloc" and g.operands[0] is not y)):
+        g = g.next
+    if not _elementwise(g) or g.num_dps_inputs() != 1 or g.dps_inputs[0] is not c or \
+            any(u.owner is not g for u in c.uses) or len(c.type.shape) != 4:
+        return None
+    d = g.dps_inits[0]
+    maps = g.indexing_maps_list()
+    if d is c or d.type != c.type or not identity_on(maps[0], c.type) or \
+            not maps[1].is_identity():
+        return None
+    relu, _ = relu_then_yield(list(g.body.ops), g.body.args[0])
+    if not relu or not _ready_before(d, op):
+        return None
+    return g
+
+
 def _lower_conv(op, layout, weights, choose, on_call) -> str:
     em = _Emit(op)
     x, w, y = op.operands
     acc = _accumulate(em, op, y)
-    sh, sw = op._window_values("strides")
-    dh, dw = op._window_values("dilations")
     s = em.size
-    epi = None
-    if layout == "nchw":
-        point = tuple(w.type.shape[2:]) == (1, 1) and (sh, sw) == (1, 1)
-        panels = weights.filter_panels(w, point)
-        name = "strata_conv2d_nchw_packed_f32" if panels is not None else \
-            "strata_conv2d_nchw_f32"
-        if panels is not None and w.type.has_static_shape and \
-                w.type.shape[1] * w.type.shape[2] * w.type.shape[3] > 0:
-            # the bias broadcast into y before it and a ReLU after it: the epilogue's
-            # (see [Note: epilogues]; the bias is per filter, a row of the GEMM)
-            epi, acc = _epilogue_around(em, op, y, 1, None, acc)
-            if epi is not None:
-                name = "strata_conv2d_nchw_packed_epi_f32"
-                y = epi[3]
-        # N, C, H, W, F, KH, KW, OH, OW
-        dims = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(w, 0), s(w, 2), s(w, 3), s(y, 2),
-                s(y, 3)]
-        args = dims + [sh, sw, dh, dw, em.pointer(x), em.stride(x, 0), em.stride(x, 1),
-                       em.stride(x, 2), em.pointer(w if panels is None else panels),
-                       em.pointer(y), em.stride(y, 0), acc]
-        if epi is not None:
-            args += _epilogue_args(em, epi, EPI_ROW_BIAS, y)
+    epi = panels = None
+    if layout in ("nchw", "ncw", "ngchw"):
+        name, args, dims, window, panels, epi = _nchw_call(em, op, layout, weights, acc)
     else:
+        sh, sw = op._window_values("strides")
+        dh, dw = op._window_values("dilations")
+        window = [sh, sw, dh, dw]
         name = "strata_conv2d_nhwc_f32"
         f = s(w, 3) if layout == "hwcf" else s(w, 0)
         kh, kw = (s(w, 0), s(w, 1)) if layout == "hwcf" else (s(w, 1), s(w, 2))
@@ -943,10 +1080,11 @@ def _lower_conv(op, layout, weights, choose, on_call) -> str:
         args = dims + [sh, sw, dh, dw, em.pointer(x), em.stride(x, 0), em.stride(x, 1),
                        em.stride(x, 2), em.pointer(w), em.i32(layout == "fhwc"),
                        em.pointer(y), em.stride(y, 0), acc]
-    names = ("N", "C", "H", "W") if layout == "nchw" else ("N", "H", "W", "C")
+    names = ("N", "H", "W", "C") if layout in ("hwcf", "fhwc") else \
+        ("N", "G", "C", "H", "W") if layout == "ngchw" else ("N", "C", "H", "W")
     shape = _shape(names + ("F", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw"),
-                   dims + [sh, sw, dh, dw])
-    if layout != "nchw":
+                   dims + window)
+    if layout in ("hwcf", "fhwc"):
         for d in shape:
             d["ftrans"] = int(layout == "fhwc")
     word = choose(name, *shape)
@@ -957,8 +1095,11 @@ def _lower_conv(op, layout, weights, choose, on_call) -> str:
     op.erase()
     if epi is not None and epi[0] is not None:
         epi[0].erase()
+        for u in list(epi[4].uses):     # the view of y the generic read (grouped)
+            if u.owner.name in _VIEWS and not u.owner.results[0].has_uses():
+                u.owner.erase()
         _drop_if_dead(epi[4])
-    if layout == "nchw" and panels is not None:
+    if panels is not None:
         weights.release(w)
     return name
 
