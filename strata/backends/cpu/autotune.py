@@ -162,7 +162,16 @@ class _Call:
             KH, KW, OH, OW = (s[k] for k in ("KH", "KW", "OH", "OW"))
             win = [s[k] for k in ("sh", "sw", "dh", "dw")]
             out = buf(N, F, OH, OW)
-            if kernel.startswith("strata_conv2d_nchw"):
+            if "_grouped" in kernel:      # C and F per group, G groups
+                G = s["G"]
+                rows = -(-F // lib.isa.mr) * lib.isa.mr if "packed" in kernel else F
+                out = buf(N, G * F, OH, OW)
+                args = [N, G, C, H, W, F, KH, KW, OH, OW, *win, buf(N, G * C, H, W),
+                        G * C * H * W, C * H * W, H * W, W, buf(G * rows, C, KH, KW), out,
+                        G * F * OH * OW, 0]
+                if kernel.endswith("_epi_f32"):
+                    args += [buf(G * F), 6]
+            elif kernel.startswith("strata_conv2d_nchw"):
                 # the packed filter: MR-row panels, F rounded up to whole ones
                 rows = -(-F // lib.isa.mr) * lib.isa.mr if "packed" in kernel else F
                 args = [N, C, H, W, F, KH, KW, OH, OW, *win, buf(N, C, H, W), C * H * W,

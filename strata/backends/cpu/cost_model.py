@@ -226,6 +226,13 @@ def gemm_problem(kernel: str, shape: dict, threads: int, isa):
             return _small_or(Problem(kind, P, g("F"), K, threads), isa)
         direct = (g("KH"), g("KW"), g("sh"), g("sw")) == (1, 1, 1, 1) and \
             g("OW") is not None and g("OW") == g("W")
+        if "_grouped" in kernel:
+            # items in parallel, one thread each, as the kernel decides at run time
+            from .kernels_conv import groups_in_parallel
+            items = _prod(g("N") or 1, g("G"))
+            macs = _prod(g("F"), K, P)
+            if items is None or macs is None or groups_in_parallel(items, macs, threads):
+                threads = 1
         return _small_or(Problem("n" if direct else "conv", g("F"), P, K, threads), isa)
     kind = {"strata_sgemm_f32": "n", "strata_sgemm_batched_f32": "n",
             "strata_sgemm_nt_f32": "t", "strata_sgemm_nt_batched_f32": "t",
