@@ -2,7 +2,8 @@
 called directly: output rows shorter and longer than a packed panel (several pieces per
 panel, pieces that start mid-panel), strides 1/2/3, dilation, K across several KC blocks,
 filter-row tails, images of a few panels (packed whole before the product) and of many,
-one and two threads — against NumPy."""
+one and two threads — against NumPy; the grouped kernels (strata_conv2d_nchw_grouped*)
+likewise, with the rule that runs their items in parallel."""
 import numpy as np
 import pytest
 
@@ -142,3 +143,95 @@ def test_compiled_conv_bias_relu_epilogue(tmp_path):
         x = RNG.standard_normal((n, 5, 17, 17)).astype(np.float32)
         for got, want in zip(f(x), sess.run(None, {"x": x})):
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+# ---------------------------------------------------------------- grouped convolutions
+
+
+def _grouped_ref(x, w, groups, s, d):
+    """A grouped convolution in float64: each group's channels by its filters."""
+    fg, cg = w.shape[0] // groups, w.shape[1]
+    outs = [_ref(x[:, g * cg:(g + 1) * cg], w[g * fg:(g + 1) * fg], s, d)
+            for g in range(groups)]
+    return np.concatenate([o for o, _, _ in outs], axis=1), outs[0][1], outs[0][2]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("g,c,f,h,w,k,s,d", [
+    (2, 3, 5, 9, 9, 3, 1, 1),         # F < MR: row tails in every group
+    (4, 8, 8, 12, 11, 3, 2, 1),       # stride 2, odd width
+    (32, 4, 4, 14, 14, 3, 1, 1),      # ResNeXt-like: many tiny groups
+    (3, 24, 24, 10, 10, 3, 1, 2),     # RegNet-X-like, dilation 2
+    (2, 64, 64, 20, 20, 3, 1, 1),     # two big items: one after the other, each split
+    (8, 1, 3, 7, 9, 3, 2, 1),         # one channel per group, three filters each
+    (5, 13, 7, 6, 6, 1, 1, 1),        # 1x1 stride 1: the GEMM on each group in place
+    (3, 40, 9, 11, 11, 3, 1, 1),      # K = 360: two KC blocks per group
+])
+def test_conv2d_nchw_grouped_matches_numpy(threads, g, c, f, h, w, k, s, d):
+    """strata_conv2d_nchw_grouped[_packed[_epi]]_f32: the plain, packed-filter (each
+    group packed on its own) and epilogue kernels against NumPy, overwriting and
+    accumulating, with an input whose channels are a slice of a bigger image (group and
+    image strides not the dense ones), at one and two threads."""
+    from strata.conversion.cpu_kernel_abi import EPI_RELU, EPI_ROW_BIAS
+    lib = load_kernels()
+    big = RNG.standard_normal((2, g * c + 3, h, w), np.float32)
+    x = big[:, 2:2 + g * c]
+    wt = RNG.standard_normal((g * f, c, k, k), np.float32)
+    bias = RNG.standard_normal(g * f).astype(np.float32)
+    want, oh, ow = _grouped_ref(x, wt, g, s, d)
+    packed = pack_a_panels(wt.reshape(g * f, -1), lib.isa.mr, g)
+    assert packed.size == g * -(-f // lib.isa.mr) * lib.isa.mr * c * k * k
+    base = (2, g, c, h, w, f, k, k, oh, ow, s, s, d, d, x.ctypes.data,
+            big.strides[0] // 4, c * h * w, h * w, w)
+    prev = lib.get_num_threads()
+    lib.set_num_threads(threads)
+    try:
+        for acc in (0, 1):
+            for kernel, filt, epi in ((lib.conv2d_nchw_grouped, wt, ()),
+                                      (lib.conv2d_nchw_grouped_packed, packed, ()),
+                                      (lib.conv2d_nchw_grouped_packed_epi, packed,
+                                       (bias.ctypes.data, EPI_ROW_BIAS | EPI_RELU))):
+                out = RNG.standard_normal((2, g * f, oh, ow)).astype(np.float32)
+                expect = want + (out.astype(np.float64) if acc else 0)
+                if epi:
+                    expect = np.maximum(expect + bias[None, :, None, None], 0)
+                kernel(*base, filt.ctypes.data, out.ctypes.data, g * f * oh * ow, acc,
+                       *epi, 0)
+                np.testing.assert_allclose(out, expect, rtol=1e-4, atol=1e-3)
+    finally:
+        lib.set_num_threads(prev)
+
+
+@pytest.mark.parametrize("items,macs,threads,split,parallel", [
+    (32, 450_000, 2, 0, True),          # ResNeXt-50's groups: small items
+    (3, 16_000_000, 2, 0, False),       # RegNet-X's first stage: three big groups
+    (8, 16_000_000, 2, 0, True),        # four big items per thread
+    (3, 16_000_000, 2, 3, True),        # the tile word says SPLIT_NONE
+    (32, 450_000, 1, 0, False),         # one thread
+    (1, 450_000, 2, 0, False),          # one item
+])
+def test_groups_in_parallel(items, macs, threads, split, parallel):
+    from strata.backends.cpu.kernels_conv import groups_in_parallel
+    assert groups_in_parallel(items, macs, threads, split) is parallel
+
+
+def test_conv2d_nchw_grouped_split_none_runs_items_in_parallel():
+    """Big items the tile word runs one per thread (SPLIT_NONE) give the same result as
+    the default (one after the other, each split)."""
+    from strata.backends.cpu.kernels_gemm import SPLIT_NONE, tile_word
+    lib = load_kernels()
+    g, c, f, h = 3, 32, 32, 24
+    x = RNG.standard_normal((1, g * c, h, h), np.float32)
+    wt = RNG.standard_normal((g * f, c, 3, 3), np.float32)
+    want, oh, ow = _grouped_ref(x, wt, g, 1, 1)
+    prev = lib.get_num_threads()
+    lib.set_num_threads(2)
+    try:
+        for word in (0, tile_word(split=SPLIT_NONE)):
+            out = np.zeros((1, g * f, oh, ow), np.float32)
+            lib.conv2d_nchw_grouped(1, g, c, h, h, f, 3, 3, oh, ow, 1, 1, 1, 1,
+                                    x.ctypes.data, g * c * h * h, c * h * h, h * h, h,
+                                    wt.ctypes.data, out.ctypes.data, g * f * oh * ow, 0, word)
+            np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-3)
+    finally:
+        lib.set_num_threads(prev)
