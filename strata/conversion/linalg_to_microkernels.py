@@ -1032,22 +1032,21 @@ def _grouped_epilogue(em, op, y, acc):
 
 def _grouped_relu_after(op, y, init):
     """The elementwise generic after grouped convolution `op` (past allocs, deallocs of
-    other buffers and the collapse of y it reads) computing max(c, 0) of c, y's
+    other buffers and the view of y it reads) computing max(c, 0) of c, y itself or its
     collapse to N x (G*F) x OH x OW, into another buffer of c's type; y an alloc that
-    nothing but `op`, `init`, the collapse and deallocs uses. Else None."""
+    nothing but `op`, `init`, that view and deallocs uses. Else None."""
     if y.defining_op is None or y.defining_op.name != "memref.alloc":
         return None
     views = [u.owner for u in y.uses if u.owner.name == "memref.collapse_shape"]
-    if len(views) != 1 or any(u.owner not in (op, init, views[0]) and
-                              u.owner.name != "memref.dealloc" for u in y.uses):
-        return None
-    c = views[0].results[0]
+    c = views[0].results[0] if len(views) == 1 else y
     g = op.next
-    while g is not None and (g.name == "memref.alloc" or g is views[0] or (
+    while g is not None and (g.name == "memref.alloc" or g in views or (
             g.name == "memref.dealloc" and g.operands[0] is not y)):
         g = g.next
     if not _elementwise(g) or g.num_dps_inputs() != 1 or g.dps_inputs[0] is not c or \
-            any(u.owner is not g for u in c.uses) or len(c.type.shape) != 4:
+            len(views) > 1 or any(u.owner is not g for u in c.uses if c is not y) or \
+            any(u.owner not in (op, init, g, *views) and u.owner.name != "memref.dealloc"
+                for u in y.uses):
         return None
     d = g.dps_inits[0]
     maps = g.indexing_maps_list()
