@@ -115,3 +115,16 @@ def test_conv1d_dynamic_length(tmp_path):
     feeds = [{"x": RNG.standard_normal((1, 6, t)).astype(np.float32), "w": w}
              for t in (5, 33)]
     _check(tmp_path, model, feeds, "strata_conv2d_nchw_f32")
+
+
+@pytest.mark.parametrize("shape,cout,group,k,stride,pad,dil", [
+    ([1, 16, 30], 16, 4, 3, 1, 1, 1),
+    ([2, 12, 41], 24, 3, 5, 2, 2, 2),    # batch 2, stride 2, dilation 2
+], ids=["g4", "g3s2d2"])
+def test_grouped_conv1d_calls_the_grouped_kernel(tmp_path, shape, cout, group, k, stride,
+                                                 pad, dil):
+    """A grouped 1-D convolution is the grouped 2-D one over a one-row image (the ONNX
+    lowering adds a unit H dim by views): the grouped kernels, epilogue included."""
+    model, _ = _conv_model(shape, cout, group, k, stride, pad, dil)
+    _check(tmp_path, model, [{"x": RNG.standard_normal(shape).astype(np.float32)}],
+           "strata_conv2d_nchw_grouped_packed_epi_f32", 6)

@@ -16,7 +16,7 @@ import strata
 @pytest.mark.parametrize("xs,ws,attrs", [
     ([2, 4, 7, 6], [6, 2, 3, 3], dict(group=2, strides=[2, 1], pads=[1, 0, 2, 1],
                                       dilations=[1, 2])),       # conv_2d_ngchw_gfchw
-    ([2, 4, 9], [6, 2, 3], dict(group=2, strides=[2], pads=[1, 2])),      # generic
+    ([2, 4, 9], [6, 2, 3], dict(group=2, strides=[2], pads=[1, 2])),      # 1-D: 2-D, H 1
     ([1, 4, 5, 5, 5], [8, 2, 2, 2, 2], dict(group=2, dilations=[2, 1, 1])),
     ([1, 4, 5, 5, 5], [4, 1, 2, 2, 2], dict(group=4)),               # depthwise 3-D
     ([2, 3, 7, 6], [3, 1, 3, 3], dict(group=3, strides=[2, 2], pads=[1, 1, 1, 1])),

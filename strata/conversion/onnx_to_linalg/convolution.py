@@ -5,7 +5,8 @@ output (or zeros) and accumulates into it with the named op of its shape:
 
     group 1            linalg.conv_{1d_ncw_fcw, 2d_nchw_fchw, 3d_ncdhw_fcdhw}
     depthwise          linalg.depthwise_conv_{1d_ncw_cw, 2d_nchw_chw, 3d_ncdhw_cdhw}
-    grouped 2-D        linalg.conv_2d_ngchw_gfchw (channels expanded to (group, c))
+    grouped 1-D, 2-D   linalg.conv_2d_ngchw_gfchw (channels expanded to (group, c); 1-D:
+                       a unit H dim added)
     otherwise          linalg.generic over (n, g, f, out..., c, window...)
 
 ConvTranspose is the convolution of the input dilated by the strides (zeros between the
@@ -134,6 +135,19 @@ def conv(cx, x, w, init, strides, dilations, group):
         wd = collapse(cx, w, [[0, 1]] + [[i] for i in range(2, n + 2)])
         return named(_DEPTHWISE[n], [x, wd], init)
     x, w, init, cg, mg = _group_channels(cx, x, w, init, group)
+    if n == 1:
+        # a one-row image (unit H views, no copy): the 2-D grouped op, which the CPU
+        # kernels take ([Note: grouped convolutions], backends/cpu/kernels_conv.py)
+        props["strides"], props["dilations"] = (i64_elements([1, v]) for v in
+                                                (strides[0], dilations[0]))
+        xs, os = [dim_size(cx, x, i) for i in range(3)], [dim_size(cx, init, i)
+                                                          for i in range(3)]
+        cw, kw = dim_size(cx, w, 1), dim_size(cx, w, 2)
+        r = named("conv_2d_ngchw_gfchw", [
+            expand(cx, x, [[0], [1, 2], [3, 4]], [xs[0], group, cg, 1, xs[2]]),
+            expand(cx, w, [[0, 1], [2], [3, 4]], [group, mg, cw, 1, kw])],
+            expand(cx, init, [[0], [1, 2], [3, 4]], [os[0], group, mg, 1, os[2]]))
+        return collapse(cx, r, [[0], [1, 2], [3, 4]])
     # channels as (group, channels per group)
     rest = [[i + 1] for i in range(2, n + 2)]
     xs = [dim_size(cx, x, i) for i in range(n + 2)]

@@ -1,7 +1,5 @@
 // RUN: strata-opt %s --convert-onnx-to-linalg | filecheck %s
 
-// The window map of the generic (grouped 1-D) convolution.
-// CHECK-DAG: #[[WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d3 * 2 + d5)>
 
 // Padding by tensor.pad, the bias broadcast as the accumulator, then the named op.
 // CHECK-LABEL: func.func @conv
@@ -23,12 +21,14 @@ func.func @depthwise(%x: tensor<1x3x8x8xf32>, %w: tensor<3x1x3x3xf32>) -> tensor
   return %0 : tensor<1x3x6x6xf32>
 }
 
-// Groups in 1-D: channels expanded to (group, channels), one generic over
-// (n, g, f, ow, c, kw).
+// Groups in 1-D: channels expanded to (group, channels) and a unit H dim added (views),
+// the 2-D grouped op over a one-row image, strides and dilations (1, s), (1, d).
 // CHECK-LABEL: func.func @grouped_1d
-// CHECK: tensor.expand_shape %arg0 {{\[}}[0], [1, 2], [3]] output_shape [1, 2, 2, 9] : tensor<1x4x9xf32> into tensor<1x2x2x9xf32>
-// CHECK: linalg.generic {indexing_maps = [#[[WIN]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
-// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2], [3]] : tensor<1x2x3x4xf32> into tensor<1x6x4xf32>
+// CHECK: %[[X:.*]] = tensor.expand_shape %arg0 {{\[}}[0], [1, 2], [3, 4]] output_shape [1, 2, 2, 1, 9] : tensor<1x4x9xf32> into tensor<1x2x2x1x9xf32>
+// CHECK: %[[W:.*]] = tensor.expand_shape %arg1 {{\[}}[0, 1], [2], [3, 4]] output_shape [2, 3, 2, 1, 3] : tensor<6x2x3xf32> into tensor<2x3x2x1x3xf32>
+// CHECK: %[[O:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2], [3, 4]] output_shape [1, 2, 3, 1, 4] : tensor<1x6x4xf32> into tensor<1x2x3x1x4xf32>
+// CHECK: %[[R:.*]] = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<[1, 2]> : tensor<2xi64>} ins(%[[X]], %[[W]] : tensor<1x2x2x1x9xf32>, tensor<2x3x2x1x3xf32>) outs(%[[O]] : tensor<1x2x3x1x4xf32>)
+// CHECK: tensor.collapse_shape %[[R]] {{\[}}[0], [1, 2], [3, 4]] : tensor<1x2x3x1x4xf32> into tensor<1x6x4xf32>
 func.func @grouped_1d(%x: tensor<1x4x9xf32>, %w: tensor<6x2x3xf32>) -> tensor<1x6x4xf32> {
   %0 = "onnx.Conv"(%x, %w) <{group = 2 : i64, strides = [2]}> : (tensor<1x4x9xf32>, tensor<6x2x3xf32>) -> tensor<1x6x4xf32>
   return %0 : tensor<1x6x4xf32>
