@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from .guard import checked_bytes, checked_malloc
 from .kernel_ir import Fn, all_of, lane_mask, vec_type, vload, vstore
 from .kernels_gemm import (BLOCKED_KINDS, CHUNK_MIN_MACS, PAR_MIN_MACS, SPLIT_NONE,
-                           TILE_FIELDS, _load_work, _store_work)
+                           TILE_FIELDS, _load_work, _store_work, _tile_field)
 
 if TYPE_CHECKING:
     from .kernels import Isa
@@ -445,8 +445,7 @@ def _conv_grouped(isa: Isa, base: str, epi: bool) -> str:
     items = f.mul("%N", "%G")
     macs = f.mul(f.mul(f.mul("%F", k), "%OH"), "%OW")
     threads = f(f"sext i32 {f('call i32 @strata_get_num_threads()')} to i64")
-    lo, bits = _SPLIT_AT
-    split = f(f"and i64 {f(f'lshr i64 %tile, {lo}')}, {(1 << bits) - 1}")
+    split = _tile_field(f, "split", 0)
     par = all_of(f, [f.cmp("sgt", threads, 1), f.cmp("sgt", items, 1)])
     why = f(f"or i1 {f.cmp('eq', split, SPLIT_NONE)}, {f.cmp('slt', macs, PAR_MIN_MACS)}")
     why = f(f"or i1 {why}, {f.cmp('sge', items, f.mul(threads, GROUP_ITEMS_PER_THREAD))}")
@@ -457,6 +456,7 @@ def _conv_grouped(isa: Isa, base: str, epi: bool) -> str:
     f.loop("0", items, 1, lambda t: _group_item(f, base, epi, v, t))
     f.br(done)
     f.start(many)       # items in parallel chunks, each on one thread
+    lo, bits = _SPLIT_AT
     mask = ((1 << bits) - 1) << lo
     v["tile"] = f(f"or i64 {f(f'and i64 %tile, {~mask}')}, {SPLIT_NONE << lo}")
     one_macs = f("call i64 @llvm.smax.i64(i64 " + macs + ", i64 1)")
