@@ -220,8 +220,9 @@ def test_compiled_model_packed_filters(tmp_path):
                            num_threads=threads)
         np.testing.assert_allclose(f(x)[0], want, rtol=1e-4, atol=1e-4)
     opt = next((tmp_path / "dump1").glob("*strata-linalg-conv-to-winograd.mlir")).read_text()
-    # bias (1) + PACKED_U (8); U is 16 x 3 panels x C x NR floats
-    assert opt.count("%c9_i32)") == 1
+    # bias (1) + ReLU (4: the batch of one read as (0, d1, d2, d3) by the Relu is the
+    # identity) + PACKED_U (8); U is 16 x 3 panels x C x NR floats
+    assert opt.count("%c13_i32)") == 1
     assert f"memref<{16 * 3 * c_ * nr}xf32>" in opt
 
 
