@@ -1040,13 +1040,14 @@ def _grouped_relu_after(op, y, init):
     views = [u.owner for u in y.uses if u.owner.name == "memref.collapse_shape"]
     c = views[0].results[0] if len(views) == 1 else y
     g = op.next
-    while g is not None and (g.name == "memref.alloc" or g in views or (
+    while g is not None and (g.name in ("memref.alloc", *_SIZES) or g in views or (
             g.name == "memref.dealloc" and g.operands[0] is not y)):
         g = g.next
     if not _elementwise(g) or g.num_dps_inputs() != 1 or g.dps_inputs[0] is not c or \
-            len(views) > 1 or any(u.owner is not g for u in c.uses if c is not y) or \
+            len(views) > 1 or any(u.owner is not g and u.owner.name not in _SIZES
+                                  for u in c.uses if c is not y) or \
             any(u.owner not in (op, init, g, *views) and u.owner.name != "memref.dealloc"
-                for u in y.uses):
+                and u.owner.name not in _SIZES for u in y.uses):
         return None
     d = g.dps_inits[0]
     maps = g.indexing_maps_list()
@@ -1054,9 +1055,29 @@ def _grouped_relu_after(op, y, init):
             not maps[1].is_identity():
         return None
     relu, _ = relu_then_yield(list(g.body.ops), g.body.args[0])
-    if not relu or not _ready_before(d, op):
+    if not relu:
         return None
-    return g
+    # a dynamic output's sizes, read after op (memref.dim of c), move before it with
+    # its alloc
+    a = d.defining_op
+    if a is not None and a.name == "memref.alloc" and \
+            not all(_hoist(v, op) for v in a.operands):
+        return None
+    return g if _ready_before(d, op) else None
+
+
+def _hoist(v, op) -> bool:
+    """Whether `v` is defined before `op`, or is made so: a view or size read (of
+    values that can be) after it in its block moves before it."""
+    if _defined_before(v, op):
+        return True
+    o = v.defining_op
+    if o is None or o.parent is not op.parent or o.name not in _VIEWS | _SIZES or \
+            o.regions or not all(_hoist(x, op) for x in o.operands):
+        return False
+    o.detach()
+    op.parent.insert_before(op, o)
+    return True
 
 
 def _lower_conv(op, layout, weights, choose, on_call) -> str:

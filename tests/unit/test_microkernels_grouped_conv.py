@@ -128,3 +128,13 @@ def test_grouped_conv1d_calls_the_grouped_kernel(tmp_path, shape, cout, group, k
     model, _ = _conv_model(shape, cout, group, k, stride, pad, dil)
     _check(tmp_path, model, [{"x": RNG.standard_normal(shape).astype(np.float32)}],
            "strata_conv2d_nchw_grouped_packed_epi_f32", 6)
+
+
+def test_grouped_conv_epilogue_with_dynamic_sizes(tmp_path):
+    """A dynamic batch and image size: the ReLU's output is allocated with sizes read
+    from the convolution's output view after it; those reads move before the kernel
+    call, and the bias and ReLU are its epilogue still."""
+    model, _ = _conv_model(["n", 16, "h", "w"], 8, 4, 3, 2, 1, 1)
+    feeds = [{"x": RNG.standard_normal(s).astype(np.float32)}
+             for s in ((1, 16, 9, 11), (2, 16, 12, 7))]
+    _check(tmp_path, model, feeds, "strata_conv2d_nchw_grouped_packed_epi_f32", 6)
