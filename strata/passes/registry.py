@@ -62,6 +62,7 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
              "convert-parallel-loops-to-gpu", "strata-gpu-launch-sequential")},
          "gpu-kernel-outlining": "strata.transforms.gpu_kernel_outlining",
          "convert-gpu-to-nvvm": "strata.conversion.gpu_to_nvvm",
+         "strata-gpu-tile-contractions": "strata.conversion.gpu_contractions",
          "arith-emulate-unsupported-floats": "strata.transforms.arith",
          "arith-expand": "strata.transforms.arith",
          "strata-math-polynomial-approximation": "strata.transforms.math"}

@@ -1,0 +1,494 @@
+"""`strata-gpu-tile-contractions`: contractions on buffers (linalg.matmul, batch_matmul,
+their transposed forms, and any linalg op of one reduction loop whose payload is
+`out + a * b`, with broadcast batch dims) become shared-memory tiled gpu.launch kernels,
+before the GPU pipeline maps what is left to one thread per element.
+
+    linalg.fill ins(%zero) outs(%c)
+    linalg.matmul ins(%a, %b : memref<?x128xf32>, memref<128x128xf32>) outs(%c)
+    linalg.generic ins(%c, %bias) outs(%d) { addf; maximumf }      // bias + ReLU
+=>
+    %gx = ceildiv(N, 64)  %gy = ceildiv(M, 64)  %gz = batch
+    gpu.launch blocks(%bx, %by, %bz) in (%gx, %gy, %gz) threads(%tx, ...) in (256, 1, 1) {
+      %as = memref.alloc() : memref<2x16x64xf32, #gpu.address_space<workgroup>>
+      %bs = memref.alloc() : memref<2x16x64xf32, #gpu.address_space<workgroup>>
+      (tile 0 of A and B -> %as[0], %bs[0]; gpu.barrier)
+      %acc:16 = scf.for %kt = 0 to ceildiv(K, 16) iter_args(16 x %zero) {
+        (tile kt+1 of A and B -> registers, masked: 0 outside the matrices)
+        %acc':16 = scf.for %kk = 0 to 16 iter_args(%acc) {
+          4 values of A from %as[kt % 2, kk, ...], 4 of B from %bs[...], 16 payloads
+        }
+        (the registers -> %as[1 - kt % 2], %bs[...]; gpu.barrier)
+      }
+      (each in-bounds element of the 4x4 micro-tile: the epilogue's payload, a store)
+    }
+
+[Note: the SIMT tiled contraction]
+A block of 256 threads computes a BM x BN = 64 x 64 tile of the output, each thread a
+4 x 4 micro-tile (rows ty + 16 i, columns tx + 16 j, ty = tid / 16, tx = tid % 16: a
+warp reads one A value per row pair (a broadcast) and 16 consecutive B values, and
+stores 16 consecutive columns). The K loop steps by BK = 16 through two shared buffers
+(double buffering): each step first loads the next tile from global memory into
+registers (4 values of A and 4 of B per thread; A's consecutive threads walk K, B's walk
+N), then multiplies the current tile out of shared memory, then stores the registers into
+the other buffer, then one barrier: the buffer written in step t was last read in step
+t - 1, before that step's barrier, and is read in step t + 1, after this one's. Loads
+outside the matrices (rows >= M, columns >= N, k >= K) are never issued: the value is 0,
+so a k past K adds a * 0 = 0 (the payload must be `out + a * b`), and rows or columns
+past the edges are computed but not stored. Any M, N, K (K < 16 and K = 0 too) and any
+batch; the accumulation is in k order, as the loops' (the result is the reference's).
+The accumulators start from the output buffer's contents (a matmul accumulates), or
+from the filled value when a linalg.fill of the whole output buffer precedes it (the
+fill is then dropped).
+
+[Note: fused epilogues]
+When the next op (deallocations aside) is an all-parallel linalg.generic reading the
+contraction's output at identity, writing a buffer at identity over the same loops, and
+the output buffer has no other use (its fill, its deallocation), the kernel computes
+the generic's payload on each accumulator (its other inputs loaded at the element,
+broadcast maps included: a bias, a residual) and stores that instead: bias + ReLU / GELU
+/ residual add in the kernel's store, the intermediate buffer gone.
+"""
+from __future__ import annotations
+
+from ..ir import attributes as A
+from ..ir.affine import DIM
+from ..ir.core import Block
+from ..passes.pass_manager import Option, Pass
+from .scalar_builders import op_class
+from .scf_to_gpu import _B, gpu_attr, new_launch
+
+__all__ = ["TileContractions", "contraction_spec", "BM", "BN", "BK", "THREADS"]
+
+BM, BN, BK = 64, 64, 16          # block tile (see [Note: the SIMT tiled contraction])
+TM, TN = 4, 4                    # micro-tile per thread
+THREADS = (BM // TM) * (BN // TN)   # 256
+_ULT, _SLT = 6, 2
+
+
+class _Spec:
+    """What the kernel needs of a contraction: loop dims m, n, k, the batch dims, the
+    operands and their maps."""
+
+    __slots__ = ("op", "m", "n", "k", "batch", "a", "b", "c", "maps", "sizes")
+
+
+def _dims(m):
+    return [r.position if r.kind == DIM else None for r in m.results]
+
+
+def contraction_spec(op):
+    """A _Spec when `op` is a contraction the tiled kernel takes, else a string saying
+    why not."""
+    if not op.name.startswith("linalg.") or not hasattr(op, "indexing_maps_list"):
+        return "not a linalg structured op"
+    try:
+        n_in = op.num_dps_inputs()
+        maps = op.indexing_maps_list()
+        iters = op.iterator_types_list()
+    except (AttributeError, KeyError, TypeError):
+        return "not a linalg structured op"
+    ops = list(op.operands)
+    if n_in != 2 or len(ops) != 3 or any(type(v.type) is not A.MemRefType for v in ops):
+        return "not two input buffers and one output buffer"
+    its = [str(getattr(i, "value", i)).rsplit(".", 1)[-1].strip("<>#") for i in iters]
+    red = [d for d, i in enumerate(its) if "reduction" in i]
+    if len(red) != 1:
+        return "not one reduction loop"
+    k = red[0]
+    da, db, dc = (_dims(m) for m in maps)
+    if None in da or None in db or None in dc:
+        return "indexing maps are not projections"
+    par = [d for d in range(len(its)) if d != k]
+    if sorted(dc) != par or len(set(da)) != len(da) or len(set(db)) != len(db):
+        return "output not indexed by every parallel loop once"
+    if k not in da or k not in db:
+        return "an input does not read along the reduction"
+    ms = [d for d in par if d in da and d not in db]
+    ns = [d for d in par if d in db and d not in da]
+    if len(ms) != 1 or len(ns) != 1:
+        return "not one row and one column loop"
+    # payload: yield (out + a * b), out used once, the product free of out
+    body = op.body
+    a_arg, b_arg, c_arg = body.args
+    term = body.last
+    if len(term.operands) != 1:
+        return "payload yields more than one value"
+    add = term.operands[0].defining_op
+    if add is None or add.name not in ("arith.addf", "arith.addi") or c_arg not in add.operands \
+            or sum(1 for _ in c_arg.uses) != 1:
+        return "payload is not out + a * b"
+    other = add.operands[1] if add.operands[0] is c_arg else add.operands[0]
+    mul = other.defining_op
+    if mul is None or mul.name not in ("arith.mulf", "arith.muli") or mul.parent is not body:
+        return "payload is not out + a * b"
+    for o in body.ops:
+        if o.name == "linalg.index" or o.regions:
+            return "payload uses loop indices or regions"
+    s = _Spec()
+    s.op, s.k, s.m, s.n = op, k, ms[0], ns[0]
+    s.batch = [d for d in par if d not in (s.m, s.n)]
+    s.a, s.b, s.c = ops
+    s.maps = (da, db, dc)
+    return s
+
+
+def _loop_sizes(b, op, n_loops):
+    """The size of each loop (a value, host side), from the first operand dim it
+    indexes (a constant when static)."""
+    sizes = [None] * n_loops
+    for v, m in zip(op.operands, op.indexing_maps_list()):
+        for i, d in enumerate(_dims(m)):
+            if sizes[d] is None:
+                n = v.type.shape[i]
+                sizes[d] = b.const(n) if n != A.DYNAMIC else \
+                    b.v("memref.dim", [v, b.const(i)])
+    return sizes
+
+
+def _zero(t):
+    if isinstance(t, A.FloatType):
+        return {"value": A.FloatAttr(0.0, t)}
+    return {"value": A.IntegerAttr(0, t)}
+
+
+class _K(_B):
+    """A builder for the kernel body (index arithmetic, masked loads, loops)."""
+
+    __slots__ = ()
+
+    def cmp(self, pred, a, b):
+        return self.v("arith.cmpi", [a, b], A.i1, {"predicate": A.IntegerAttr(pred, A.i64)})
+
+    def and_(self, a, b):
+        return self.v("arith.andi", [a, b], A.i1)
+
+    def div(self, a, n):
+        return self.v("arith.divui", [a, self.const(n)])
+
+    def rem(self, a, n):
+        return self.v("arith.remui", [a, self.const(n)])
+
+    def ceildiv(self, a, n):
+        c = _const_of(a)
+        if c is not None:
+            return self.const(-(-c // n))
+        return self.v("arith.ceildivui", [a, self.const(n)])
+
+    def load(self, mem, idx):
+        return self.v("memref.load", [mem, *idx], mem.type.element_type)
+
+    def store(self, val, mem, idx):
+        self.op("memref.store", [val, mem, *idx])
+
+    def masked_load(self, ok, mem, idx):
+        """mem[idx] where `ok`, else 0 (the load is not issued outside)."""
+        t = mem.type.element_type
+        if_op = self.op("scf.if", [ok], [t], None, 2)
+        then = if_op.regions[0].add_block(Block([], []))
+        tb = _K(then, None, self.loc)
+        v = tb.load(mem, idx)
+        tb.op("scf.yield", [v])
+        els = if_op.regions[1].add_block(Block([], []))
+        eb = _K(els, None, self.loc)
+        eb.op("scf.yield", [eb.v("arith.constant", [], t, _zero(t))])
+        return if_op.results[0]
+
+    def when(self, ok):
+        """An scf.if without results: a builder of its then block."""
+        if_op = self.op("scf.if", [ok], (), None, 2)
+        then = if_op.regions[0].add_block(Block([], []))
+        y = op_class("scf.yield").create((), (), None, None, (), 0, self.loc)
+        then.append(y)
+        return _K(then, y, self.loc)
+
+    def for_(self, lb, ub, step, inits):
+        f = self.op("scf.for", [lb, ub, step, *inits], [v.type for v in inits], None, 1)
+        body = f.regions[0].add_block(Block([A.index] + [v.type for v in inits],
+                                            [self.loc] * (1 + len(inits))))
+        return f, body, _K(body, None, self.loc)
+
+
+def _const_of(v):
+    d = v.defining_op
+    if d is not None and d.name == "arith.constant":
+        a = d.properties.get("value")
+        if isinstance(a, A.IntegerAttr):
+            return a.value
+    return None
+
+
+def _clone_payload(kb, body, args, skip_term=True):
+    """The payload of `body` cloned at `kb` with its block args bound to `args`; the
+    yielded values."""
+    mapping = dict(zip(body.args, args))
+    term = body.last
+    o = body.first
+    while o is not term:
+        c = o.clone(mapping)
+        if kb.anchor is None:
+            kb.block.append(c)
+        else:
+            kb.block.insert_before(kb.anchor, c)
+        for r, n in zip(o.results, c.results):
+            mapping[r] = n
+        o = o.next
+    return [mapping.get(v, v) for v in term.operands]
+
+
+# ---------------------------------------------------------------- fusion analysis
+
+def _uses_in(v):
+    return [u.owner for u in v.uses]
+
+
+def _fill_of(s):
+    """The linalg.fill of the whole output buffer before the contraction (same block,
+    nothing else touching the buffer between), or None."""
+    c = s.c
+    for o in _uses_in(c):
+        if o.name == "linalg.fill" and o.parent is s.op.parent and o.operands[-1] is c \
+                and o.is_before_in_block(s.op):
+            others = [u for u in _uses_in(c) if u is not o and u is not s.op and
+                      u.parent is s.op.parent and o.is_before_in_block(u) and
+                      u.is_before_in_block(s.op)]
+            if not others:
+                return o
+    return None
+
+
+def _epilogue_of(s):
+    """The elementwise linalg.generic fused into the store (see [Note: fused
+    epilogues]), or None."""
+    op = s.op
+    g = op.next
+    while g is not None and (g.name == "memref.alloc" or g.name == "memref.dealloc" and
+                             g.operands[0] is not s.c):
+        g = g.next
+    if g is None or g.name != "linalg.generic":
+        return None
+    if any("parallel" not in str(getattr(i, "value", i)) for i in g.iterator_types_list()):
+        return None
+    n_in = g.num_dps_inputs()
+    ops = list(g.operands)
+    maps = g.indexing_maps_list()
+    if len(ops) - n_in != 1 or s.c not in ops[:n_in] or ops[-1] is s.c:
+        return None
+    rank = len(s.maps[2])
+    if any(type(v.type) is not A.MemRefType for v in ops):
+        return None
+    for v, m in zip(ops, maps):
+        d = _dims(m)
+        if None in d or m.num_dims != rank:
+            return None
+        if (v is s.c or v is ops[-1]) and d != list(range(rank)):
+            return None
+    if len(g.body.last.operands) != 1:
+        return None
+    for o in g.body.ops:
+        if o.name == "linalg.index" or o.regions:
+            return None
+    # the output buffer: used by its allocation, fill, the contraction, g, dealloc only
+    allowed = {op, g}
+    f = _fill_of(s)
+    if f is not None:
+        allowed.add(f)
+    for u in _uses_in(s.c):
+        if u not in allowed and u.name != "memref.dealloc":
+            return None
+    if s.c.defining_op is None or s.c.defining_op.name != "memref.alloc":
+        return None
+    return g
+
+
+# ---------------------------------------------------------------- the kernel
+
+def tile_contraction(s, fuse_epilogues: bool = True) -> None:
+    """Replace the contraction `s` (a _Spec) by the tiled kernel (see the module doc)."""
+    op = s.op
+    loc = op.loc
+    fill = _fill_of(s)
+    epi = _epilogue_of(s) if fuse_epilogues else None
+    if epi is not None:
+        # the kernel goes where the epilogue was (its output buffer is allocated after
+        # the contraction); the buffers freed between are freed after it
+        o = op.next
+        while o is not epi:
+            nxt = o.next
+            if o.name == "memref.dealloc":
+                o.move_after(epi)
+            o = nxt
+    hb = _K(op.parent, epi or op, loc)
+    n_loops = len(s.maps[2]) + 1
+    sizes = _loop_sizes(hb, op, n_loops)
+    M, N, K = sizes[s.m], sizes[s.n], sizes[s.k]
+    bsz = [sizes[d] for d in s.batch]
+    gz = hb.const(1)
+    for v in bsz:
+        gz = hb.mul(gz, v) if _const_of(gz) != 1 else v
+    grid = [hb.ceildiv(N, BN), hb.ceildiv(M, BM), gz]
+    block = [hb.const(THREADS), hb.const(1), hb.const(1)]
+    dynamic = [v for v in grid if _const_of(v) is None]
+    if any(_const_of(v) == 0 for v in grid):
+        _drop(op, fill, epi, s)
+        return
+    lb = hb
+    if dynamic:
+        ok = None
+        for v in dynamic:
+            c = hb.cmp(4, v, hb.const(0))       # sgt: CUDA refuses an empty grid
+            ok = c if ok is None else hb.and_(ok, c)
+        lb = hb.when(ok)
+    launch, body = new_launch(lb, grid, block)
+    kb = _K(body, body.last, loc)
+    bx, by, bz = body.args[0:3]
+    tid = body.args[3]
+    _kernel(kb, s, fill, epi, M, N, K, bsz, bx, by, bz, tid)
+    _drop(op, fill, epi, s)
+
+
+def _drop(op, fill, epi, s):
+    if fill is not None:
+        fill.erase()
+    if epi is not None:
+        c = s.c
+        epi.erase()
+        op.erase()
+        for u in _uses_in(c):
+            u.erase()                              # its deallocation
+        c.defining_op.erase()
+    else:
+        op.erase()
+
+
+def _kernel(kb, s, fill, epi, M, N, K, bsz, bx, by, bz, tid):
+    wg = gpu_attr("#gpu.address_space<workgroup>")
+    ta, tb_ = s.a.type.element_type, s.b.type.element_type
+    tc = s.c.type.element_type
+    as_ = kb.v("memref.alloc", [], A.MemRefType([2, BK, BM], ta, None, wg),
+               {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [0, 0])})
+    bs = kb.v("memref.alloc", [], A.MemRefType([2, BK, BN], tb_, None, wg),
+              {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [0, 0])})
+    tx, ty = kb.rem(tid, BN // TN), kb.div(tid, BN // TN)
+    row0, col0 = kb.mul(by, kb.const(BM)), kb.mul(bx, kb.const(BN))
+    # batch indices from the z block index (row-major over the batch dims)
+    bidx = {}
+    rest = bz
+    for d, n in reversed(list(zip(s.batch, bsz))):
+        if d == s.batch[0]:
+            bidx[d] = rest
+        else:
+            bidx[d] = kb.v("arith.remui", [rest, n])
+            rest = kb.v("arith.divui", [rest, n])
+    da, db, dc = s.maps
+
+    def index(dims, at):
+        return [at[d] for d in dims]
+
+    def load_tiles(b, k0):
+        """This thread's share of the A and B tiles starting at k0: 8 values."""
+        vals = []
+        for r in range(BM * BK // THREADS):
+            e = b.add(tid, b.const(THREADS * r))
+            ml, kl = b.div(e, BK), b.rem(e, BK)
+            m, k = b.add(row0, ml), b.add(k0, kl)
+            ok = b.and_(b.cmp(_ULT, m, M), b.cmp(_ULT, k, K))
+            vals.append(b.masked_load(ok, s.a, index(da, {**bidx, s.m: m, s.k: k})))
+        for r in range(BN * BK // THREADS):
+            e = b.add(tid, b.const(THREADS * r))
+            kl, nl = b.div(e, BN), b.rem(e, BN)
+            n, k = b.add(col0, nl), b.add(k0, kl)
+            ok = b.and_(b.cmp(_ULT, n, N), b.cmp(_ULT, k, K))
+            vals.append(b.masked_load(ok, s.b, index(db, {**bidx, s.n: n, s.k: k})))
+        return vals
+
+    def store_tiles(b, buf, vals):
+        na = BM * BK // THREADS
+        for r, v in enumerate(vals):
+            e = b.add(tid, b.const(THREADS * (r % na)))
+            if r < na:
+                b.store(v, as_, [buf, b.rem(e, BK), b.div(e, BK)])
+            else:
+                b.store(v, bs, [buf, b.div(e, BN), b.rem(e, BN)])
+
+    def barrier(b):
+        b.op("gpu.barrier")
+
+    store_tiles(kb, kb.const(0), load_tiles(kb, kb.const(0)))
+    barrier(kb)
+    rows = [kb.add(row0, kb.add(ty, kb.const(16 * i))) for i in range(TM)]
+    cols = [kb.add(col0, kb.add(tx, kb.const(16 * j))) for j in range(TN)]
+    inb = [[kb.and_(kb.cmp(_ULT, r, M), kb.cmp(_ULT, c, N)) for c in cols] for r in rows]
+    if fill is not None:
+        init = [fill.operands[0]] * (TM * TN)
+    else:
+        init = [kb.masked_load(inb[i][j], s.c, index(dc, {**bidx, s.m: rows[i],
+                                                            s.n: cols[j]}))
+                for i in range(TM) for j in range(TN)]
+    nk = kb.ceildiv(K, BK)
+    loop, lbody, lb = kb.for_(kb.const(0), nk, kb.const(1), init)
+    kt, accs = lbody.args[0], list(lbody.args[1:])
+    cur = lb.rem(kt, 2)
+    nxt = lb.v("arith.subi", [lb.const(1), cur])
+    staged = load_tiles(lb, lb.mul(lb.add(kt, lb.const(1)), lb.const(BK)))
+    inner, ibody, ib = lb.for_(lb.const(0), lb.const(BK), lb.const(1), accs)
+    kk = ibody.args[0]
+    av = [ib.load(as_, [cur, kk, ib.add(ty, ib.const(16 * i))]) for i in range(TM)]
+    bv = [ib.load(bs, [cur, kk, ib.add(tx, ib.const(16 * j))]) for j in range(TN)]
+    new = []
+    for i in range(TM):
+        for j in range(TN):
+            new += _clone_payload(ib, s.op.body, [av[i], bv[j], ibody.args[1 + i * TN + j]])
+    ib.op("scf.yield", new)
+    store_tiles(lb, nxt, staged)
+    barrier(lb)
+    lb.op("scf.yield", list(inner.results))
+    # the store (through the fused epilogue)
+    for i in range(TM):
+        for j in range(TN):
+            wb = kb.when(inb[i][j])
+            acc = loop.results[i * TN + j]
+            at = {**bidx, s.m: rows[i], s.n: cols[j]}
+            if epi is None:
+                wb.store(acc, s.c, index(dc, at))
+                continue
+            # g's loop l is the contraction's output dim l
+            gat = {l: at[d] for l, d in enumerate(dc)}
+            g_ops = list(epi.operands)
+            n_in = epi.num_dps_inputs()
+            args = []
+            for v, m in zip(g_ops, epi.indexing_maps_list()):
+                if v is s.c:
+                    args.append(acc)
+                elif v is g_ops[-1]:
+                    args.append(None)
+                else:
+                    args.append(wb.load(v, [gat[d] for d in _dims(m)]))
+            out = g_ops[-1]
+            if len(epi.body.args) > n_in:
+                # the output's block argument: its current value (rarely read)
+                args[-1] = wb.load(out, [gat[d] for d in _dims(epi.indexing_maps_list()[-1])])
+            val = _clone_payload(wb, epi.body, args)[0]
+            wb.store(val, out, [gat[d] for d in range(len(dc))])
+    del tc
+
+
+class TileContractions(Pass):
+    name = "strata-gpu-tile-contractions"
+    summary = "Contractions on buffers -> shared-memory tiled gpu.launch kernels"
+    fuse_epilogues = Option(bool, True, "Fuse a following elementwise linalg.generic "
+                            "into the kernel's store")
+
+    def run(self, op):
+        todo = []
+        for o in op.walk():
+            if o.name.startswith("linalg."):
+                s = contraction_spec(o)
+                if not isinstance(s, str):
+                    todo.append(s)
+        for s in todo:
+            tile_contraction(s, self.fuse_epilogues)
+
+
+from ..passes.registry import register_pass  # noqa: E402
+
+register_pass(TileContractions)
