@@ -179,11 +179,118 @@ class _LibDevice(LLVMPattern):
         return True
 
 
+# [Note: workgroup memory]
+# Shared memory is a module-level variable in PTX (`.shared`), so, as upstream lowers a
+# gpu.func's workgroup attributions, each workgroup buffer of a kernel (a static
+# memref.alloc / alloca in `#gpu.address_space<workgroup>`, what
+# strata-gpu-tile-contractions makes) becomes `llvm.mlir.global internal @__wg_<kernel>_<i>()
+# {addr_space = 3 : i32, alignment = 16 : i64}` (no initializer: undef, as shared memory
+# is) and the allocation its address in a memref descriptor; its deallocation is nothing.
+# First the gpu address spaces of memref types become NVVM's numbers (global 1,
+# workgroup 3, private 5: upstream's populateGpuMemorySpaceAttributeConversions for
+# NVVM), so the type converter sees integer memory spaces only.
+NVVM_ADDRESS_SPACES = {"global": 1, "workgroup": 3, "private": 5}
+_SHARED_ATTR = "strata.workgroup_global"
+
+
+def _numbered(t):
+    """`t` with a gpu address space replaced by NVVM's number (memrefs only)."""
+    if type(t) is A.MemRefType and t.memory_space is not None and \
+            type(t.memory_space) is not A.IntegerAttr:
+        from ..dialects.gpu import address_space_of
+        space = address_space_of(t)
+        if space in NVVM_ADDRESS_SPACES:
+            return A.MemRefType(t.shape, t.element_type, t.layout,
+                                A.IntegerAttr(NVVM_ADDRESS_SPACES[space], A.i64))
+    return t
+
+
+def _prepare_workgroup_memory(module) -> None:
+    """Number the address spaces, and give each workgroup allocation of the module's
+    kernels its global (see [Note: workgroup memory])."""
+    from ..ir.symbol_table import symbol_name
+    from .to_llvm.builder import llvm_op
+    body = module.regions[0].blocks[0]
+    taken = {symbol_name(o) for o in body.ops if "sym_name" in o.properties}
+    for f in list(body.ops):
+        if f.name != "gpu.func":
+            continue
+        n = 0
+        for o in f.walk():
+            for r in o.regions:
+                for blk in r.blocks:
+                    for a in blk.args:
+                        a.type = _numbered(a.type)
+            for r in o.results:
+                r.type = _numbered(r.type)
+            if o.name not in ("memref.alloc", "memref.alloca") or o.operands:
+                continue
+            t = o.results[0].type
+            if t.memory_space is None or getattr(t.memory_space, "value", 0) != 3:
+                continue
+            name = f"__wg_{symbol_name(f)}_{n}"
+            while name in taken:
+                n += 1
+                name = f"__wg_{symbol_name(f)}_{n}"
+            taken.add(name)
+            n += 1
+            arr = _array_type(t)
+            g = llvm_op("llvm.mlir.global").new(name, arr, linkage="internal",
+                                                alignment=16, loc=o.loc)
+            g.properties["addr_space"] = A.IntegerAttr(3, A.i32)
+            body.insert_before(f, g)
+            o.set_attr(_SHARED_ATTR, A.StringAttr(name))
+
+
+def _array_type(t):
+    """The LLVM array type of a static memref's elements (nested by dims)."""
+    from .to_llvm.memref import _global_type
+    return _global_type(LLVMTypeConverter(64), t)
+
+
+class _WorkgroupAlloc(LLVMPattern):
+    """A workgroup allocation -> the address of its global (see [Note: workgroup
+    memory])."""
+
+    def match_and_rewrite(self, op, operands, rewriter):
+        name = op.attributes.get(_SHARED_ATTR)
+        if name is None:
+            return rewriter.notify_match_failure(op, "not workgroup memory")
+        from .to_llvm.memref import _global_type, descriptor_sizes, make_descriptor
+        t = op.results[0].type
+        b = self.builder(rewriter, op)
+        sizes, strides, _ = descriptor_sizes(b, self.tc, t, [])
+        p = LT.LLVMPointerType(3)
+        addr = b.create("llvm.mlir.addressof", [], [p],
+                        {"global_name": A.SymbolRefAttr(name.value)}).results[0]
+        gep = b.gep(addr, [0] * (len(t.shape) + 1), _global_type(self.tc, t))
+        rewriter.replace_op(op, [make_descriptor(b, self.tc, t, addr, gep, sizes, strides)])
+        return True
+
+
+class _WorkgroupDealloc(LLVMPattern):
+    root = "memref.dealloc"
+
+    def match_and_rewrite(self, op, operands, rewriter):
+        t = op.operands[0].type
+        if type(t) is not A.MemRefType or getattr(t.memory_space, "value", 0) != 3:
+            return rewriter.notify_match_failure(op, "not workgroup memory")
+        rewriter.erase_op(op)
+        return True
+
+
 def gpu_to_nvvm_patterns(tc) -> list:
     """The gpu ops' patterns and the llvm lowerings of the other dialects."""
     from .to_llvm.umbrella import all_patterns
     pats = [_GpuFunc(tc), ReturnLowering(tc, root="gpu.return"), _LaneId(tc), _Barrier(tc),
             _Shuffle(tc)]
+    for name in ("memref.alloc", "memref.alloca"):
+        pat = _WorkgroupAlloc(tc, root=name)
+        pat.benefit = 2
+        pats.append(pat)
+    pat = _WorkgroupDealloc(tc)
+    pat.benefit = 2
+    pats.append(pat)
     for name in ("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim",
                  "gpu.global_id"):
         pats.append(_Sreg(tc, root=name))
@@ -207,6 +314,7 @@ class ConvertGpuToNVVM(Pass):
             [o for o in op.walk() if o.name == "gpu.module"]
         for m in modules:
             lower_asserts(m, fail=_ASSERTFAIL)
+            _prepare_workgroup_memory(m)
             tc = LLVMTypeConverter(self.index_bitwidth or 64)
             target = llvm_target()
             target.add_legal_dialect("nvvm")
