@@ -103,10 +103,14 @@ def contraction_spec(op):
         return "output not indexed by every parallel loop once"
     if k not in da or k not in db:
         return "an input does not read along the reduction"
-    ms = [d for d in par if d in da and d not in db]
-    ns = [d for d in par if d in db and d not in da]
-    if len(ms) != 1 or len(ns) != 1:
-        return "not one row and one column loop"
+    # rows: the last loop of the output only A reads; columns: the last only B reads;
+    # the other parallel loops are batch (one operand's batch loop is a broadcast of
+    # the other's)
+    ms = [d for d in dc if d in da and d not in db]
+    ns = [d for d in dc if d in db and d not in da]
+    if not ms or not ns:
+        return "no row or no column loop"
+    ms, ns = ms[-1:], ns[-1:]
     # payload: yield (out + a * b), out used once, the product free of out
     body = op.body
     a_arg, b_arg, c_arg = body.args
