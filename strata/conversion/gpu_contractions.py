@@ -51,7 +51,7 @@ broadcast maps included: a bias, a residual) and stores that instead: bias + ReL
 from __future__ import annotations
 
 from ..ir import attributes as A
-from ..ir.affine import DIM
+from ..ir.affine import CONSTANT, DIM
 from ..ir.core import Block
 from ..passes.pass_manager import Option, Pass
 from .scalar_builders import op_class
@@ -76,6 +76,13 @@ def _dims(m):
     return [r.position if r.kind == DIM else None for r in m.results]
 
 
+def _operand_dims(m):
+    """The loop each dim of an operand is indexed by, or ("c", n) for a constant index
+    (a size-1 dim broadcast), or None (another expression)."""
+    return [r.position if r.kind == DIM else ("c", r.value) if r.kind == CONSTANT else None
+            for r in m.results]
+
+
 def contraction_spec(op):
     """A _Spec when `op` is a contraction the tiled kernel takes, else a string saying
     why not."""
@@ -95,11 +102,13 @@ def contraction_spec(op):
     if len(red) != 1:
         return "not one reduction loop"
     k = red[0]
-    da, db, dc = (_dims(m) for m in maps)
+    da, db = (_operand_dims(m) for m in maps[:2])
+    dc = _dims(maps[2])
     if None in da or None in db or None in dc:
         return "indexing maps are not projections"
     par = [d for d in range(len(its)) if d != k]
-    if sorted(dc) != par or len(set(da)) != len(da) or len(set(db)) != len(db):
+    la, lb = ([d for d in x if isinstance(d, int)] for x in (da, db))
+    if sorted(dc) != par or len(set(la)) != len(la) or len(set(lb)) != len(lb):
         return "output not indexed by every parallel loop once"
     if k not in da or k not in db:
         return "an input does not read along the reduction"
@@ -142,7 +151,7 @@ def _loop_sizes(b, op, n_loops):
     sizes = [None] * n_loops
     for v, m in zip(op.operands, op.indexing_maps_list()):
         for i, d in enumerate(_dims(m)):
-            if sizes[d] is None:
+            if d is not None and sizes[d] is None:
                 n = v.type.shape[i]
                 sizes[d] = b.const(n) if n != A.DYNAMIC else \
                     b.v("memref.dim", [v, b.const(i)])
@@ -385,8 +394,8 @@ def _kernel(kb, s, fill, epi, M, N, K, bsz, bx, by, bz, tid):
             rest = kb.v("arith.divui", [rest, n])
     da, db, dc = s.maps
 
-    def index(dims, at):
-        return [at[d] for d in dims]
+    def index(dims, at, b=kb):
+        return [at[d] if isinstance(d, int) else b.const(d[1]) for d in dims]
 
     def load_tiles(b, k0):
         """This thread's share of the A and B tiles starting at k0: 8 values."""
@@ -396,13 +405,13 @@ def _kernel(kb, s, fill, epi, M, N, K, bsz, bx, by, bz, tid):
             ml, kl = b.div(e, BK), b.rem(e, BK)
             m, k = b.add(row0, ml), b.add(k0, kl)
             ok = b.and_(b.cmp(_ULT, m, M), b.cmp(_ULT, k, K))
-            vals.append(b.masked_load(ok, s.a, index(da, {**bidx, s.m: m, s.k: k})))
+            vals.append(b.masked_load(ok, s.a, index(da, {**bidx, s.m: m, s.k: k}, b)))
         for r in range(BN * BK // THREADS):
             e = b.add(tid, b.const(THREADS * r))
             kl, nl = b.div(e, BN), b.rem(e, BN)
             n, k = b.add(col0, nl), b.add(k0, kl)
             ok = b.and_(b.cmp(_ULT, n, N), b.cmp(_ULT, k, K))
-            vals.append(b.masked_load(ok, s.b, index(db, {**bidx, s.n: n, s.k: k})))
+            vals.append(b.masked_load(ok, s.b, index(db, {**bidx, s.n: n, s.k: k}, b)))
         return vals
 
     def store_tiles(b, buf, vals):
