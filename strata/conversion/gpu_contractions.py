@@ -51,7 +51,7 @@ broadcast maps included: a bias, a residual) and stores that instead: bias + ReL
 from __future__ import annotations
 
 from ..ir import attributes as A
-from ..ir.affine import CONSTANT, DIM
+from ..ir.affine import ADD, CONSTANT, DIM, MUL
 from ..ir.core import Block
 from ..passes.pass_manager import Option, Pass
 from .scalar_builders import op_class
@@ -76,16 +76,25 @@ def _dims(m):
     return [r.position if r.kind == DIM else None for r in m.results]
 
 
-def _operand_dims(m):
-    """The loop each dim of an operand is indexed by, or ("c", n) for a constant index
-    (a size-1 dim broadcast), or None (another expression)."""
-    return [r.position if r.kind == DIM else ("c", r.value) if r.kind == CONSTANT else None
-            for r in m.results]
+def _expr_dims(e, out) -> bool:
+    """Add the loops affine expression `e` reads to `out`; False unless it is built of
+    loops, constants, sums and products by a constant (what convolutions index by)."""
+    if e.kind == DIM:
+        out.append(e.position)
+        return True
+    if e.kind == CONSTANT:
+        return True
+    if e.kind == ADD:
+        return _expr_dims(e.lhs, out) and _expr_dims(e.rhs, out)
+    if e.kind == MUL:
+        return (e.lhs.kind == CONSTANT or e.rhs.kind == CONSTANT) and \
+            _expr_dims(e.lhs, out) and _expr_dims(e.rhs, out)
+    return False
 
 
 def contraction_spec(op):
     """A _Spec when `op` is a contraction the tiled kernel takes, else a string saying
-    why not."""
+    why not (see [Note: contractions as GEMMs])."""
     if not op.name.startswith("linalg.") or not hasattr(op, "indexing_maps_list"):
         return "not a linalg structured op"
     try:
@@ -97,29 +106,29 @@ def contraction_spec(op):
     ops = list(op.operands)
     if n_in != 2 or len(ops) != 3 or any(type(v.type) is not A.MemRefType for v in ops):
         return "not two input buffers and one output buffer"
-    its = [str(getattr(i, "value", i)).rsplit(".", 1)[-1].strip("<>#") for i in iters]
+    its = [str(getattr(i, "value", i)) for i in iters]
     red = [d for d, i in enumerate(its) if "reduction" in i]
-    if len(red) != 1:
-        return "not one reduction loop"
-    k = red[0]
-    da, db = (_operand_dims(m) for m in maps[:2])
+    par = [d for d, i in enumerate(its) if "parallel" in i]
+    if not red or len(red) + len(par) != len(its):
+        return "no reduction loop"
+    used = []
+    for m in maps[:2]:
+        u = []
+        if not all(_expr_dims(r, u) for r in m.results):
+            return "inputs not indexed by sums of loops"
+        used.append(set(u))
+    ua, ub = used
     dc = _dims(maps[2])
-    if None in da or None in db or None in dc:
-        return "indexing maps are not projections"
-    par = [d for d in range(len(its)) if d != k]
-    la, lb = ([d for d in x if isinstance(d, int)] for x in (da, db))
-    if sorted(dc) != par or len(set(la)) != len(la) or len(set(lb)) != len(lb):
+    if None in dc or sorted(dc) != par:
         return "output not indexed by every parallel loop once"
-    if k not in da or k not in db:
-        return "an input does not read along the reduction"
-    # rows: the last loop of the output only A reads; columns: the last only B reads;
-    # the other parallel loops are batch (one operand's batch loop is a broadcast of
-    # the other's)
-    ms = [d for d in dc if d in da and d not in db]
-    ns = [d for d in dc if d in db and d not in da]
+    if not any(d in ua and d in ub for d in red):
+        return "no reduction loop reads both inputs"
+    # rows: the output's loops only A reads; columns: those only B reads; the other
+    # parallel loops are batch (a loop one operand does not read: a broadcast)
+    ms = [d for d in dc if d in ua and d not in ub]
+    ns = [d for d in dc if d in ub and d not in ua]
     if not ms or not ns:
         return "no row or no column loop"
-    ms, ns = ms[-1:], ns[-1:]
     # payload: yield (out + a * b), out used once, the product free of out
     body = op.body
     a_arg, b_arg, c_arg = body.args
@@ -138,10 +147,10 @@ def contraction_spec(op):
         if o.name == "linalg.index" or o.regions:
             return "payload uses loop indices or regions"
     s = _Spec()
-    s.op, s.k, s.m, s.n = op, k, ms[0], ns[0]
-    s.batch = [d for d in par if d not in (s.m, s.n)]
+    s.op, s.k, s.m, s.n = op, red, ms, ns
+    s.batch = [d for d in par if d not in ms and d not in ns]
     s.a, s.b, s.c = ops
-    s.maps = (da, db, dc)
+    s.maps = (maps[0], maps[1], dc)
     return s
 
 
@@ -331,13 +340,20 @@ def tile_contraction(s, fuse_epilogues: bool = True) -> None:
                 o.move_after(epi)
             o = nxt
     hb = _K(op.parent, epi or op, loc)
-    n_loops = len(s.maps[2]) + 1
-    sizes = _loop_sizes(hb, op, n_loops)
-    M, N, K = sizes[s.m], sizes[s.n], sizes[s.k]
-    bsz = [sizes[d] for d in s.batch]
-    gz = hb.const(1)
-    for v in bsz:
-        gz = hb.mul(gz, v) if _const_of(gz) != 1 else v
+    sizes = _loop_sizes(hb, op, len(op.iterator_types_list()))
+
+    def product(dims):
+        p = None
+        for d in dims:
+            v = sizes[d]
+            if p is None:
+                p = v
+            elif None not in (_const_of(p), _const_of(v)):
+                p = hb.const(_const_of(p) * _const_of(v))
+            else:
+                p = hb.mul(p, v)
+        return p if p is not None else hb.const(1)
+    M, N, K, gz = product(s.m), product(s.n), product(s.k), product(s.batch)
     grid = [hb.ceildiv(N, BN), hb.ceildiv(M, BM), gz]
     block = [hb.const(THREADS), hb.const(1), hb.const(1)]
     dynamic = [v for v in grid if _const_of(v) is None]
@@ -355,7 +371,7 @@ def tile_contraction(s, fuse_epilogues: bool = True) -> None:
     kb = _K(body, body.last, loc)
     bx, by, bz = body.args[0:3]
     tid = body.args[3]
-    _kernel(kb, s, fill, epi, M, N, K, bsz, bx, by, bz, tid)
+    _kernel(kb, s, fill, epi, sizes, M, N, K, bx, by, bz, tid)
     _drop(op, fill, epi, s)
 
 
@@ -373,29 +389,39 @@ def _drop(op, fill, epi, s):
         op.erase()
 
 
-def _kernel(kb, s, fill, epi, M, N, K, bsz, bx, by, bz, tid):
+def _unflatten(b, flat, dims, sizes, at):
+    """at[d] for the loops `dims` of the row-major flat index `flat` (sizes[d] each)."""
+    for d in reversed(dims[1:]):
+        at[d] = b.v("arith.remui", [flat, sizes[d]])
+        flat = b.v("arith.divui", [flat, sizes[d]])
+    at[dims[0]] = flat
+    return at
+
+
+def _expr(b, e, at):
+    """The index value of affine expression `e` (loops, constants, +, *) at `at`."""
+    if e.kind == DIM:
+        return at[e.position]
+    if e.kind == CONSTANT:
+        return b.const(e.value)
+    lhs, rhs = _expr(b, e.lhs, at), _expr(b, e.rhs, at)
+    return b.add(lhs, rhs) if e.kind == ADD else b.mul(lhs, rhs)
+
+
+def _kernel(kb, s, fill, epi, sizes, M, N, K, bx, by, bz, tid):
     wg = gpu_attr("#gpu.address_space<workgroup>")
     ta, tb_ = s.a.type.element_type, s.b.type.element_type
-    tc = s.c.type.element_type
-    as_ = kb.v("memref.alloc", [], A.MemRefType([2, BK, BM], ta, None, wg),
-               {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [0, 0])})
-    bs = kb.v("memref.alloc", [], A.MemRefType([2, BK, BN], tb_, None, wg),
-              {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [0, 0])})
+    seg = {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [0, 0])}
+    as_ = kb.v("memref.alloc", [], A.MemRefType([2, BK, BM], ta, None, wg), seg)
+    bs = kb.v("memref.alloc", [], A.MemRefType([2, BK, BN], tb_, None, wg), seg)
     tx, ty = kb.rem(tid, BN // TN), kb.div(tid, BN // TN)
     row0, col0 = kb.mul(by, kb.const(BM)), kb.mul(bx, kb.const(BN))
-    # batch indices from the z block index (row-major over the batch dims)
-    bidx = {}
-    rest = bz
-    for d, n in reversed(list(zip(s.batch, bsz))):
-        if d == s.batch[0]:
-            bidx[d] = rest
-        else:
-            bidx[d] = kb.v("arith.remui", [rest, n])
-            rest = kb.v("arith.divui", [rest, n])
-    da, db, dc = s.maps
+    # batch indices from the z block index (row-major over the batch loops)
+    bidx = _unflatten(kb, bz, s.batch, sizes, {}) if s.batch else {}
+    ma, mb, dc = s.maps
 
-    def index(dims, at, b=kb):
-        return [at[d] if isinstance(d, int) else b.const(d[1]) for d in dims]
+    def index(m, at, b):
+        return [_expr(b, r, at) for r in m.results]
 
     def load_tiles(b, k0):
         """This thread's share of the A and B tiles starting at k0: 8 values."""
@@ -405,13 +431,15 @@ def _kernel(kb, s, fill, epi, M, N, K, bsz, bx, by, bz, tid):
             ml, kl = b.div(e, BK), b.rem(e, BK)
             m, k = b.add(row0, ml), b.add(k0, kl)
             ok = b.and_(b.cmp(_ULT, m, M), b.cmp(_ULT, k, K))
-            vals.append(b.masked_load(ok, s.a, index(da, {**bidx, s.m: m, s.k: k}, b)))
+            at = _unflatten(b, k, s.k, sizes, _unflatten(b, m, s.m, sizes, dict(bidx)))
+            vals.append(b.masked_load(ok, s.a, index(ma, at, b)))
         for r in range(BN * BK // THREADS):
             e = b.add(tid, b.const(THREADS * r))
             kl, nl = b.div(e, BN), b.rem(e, BN)
             n, k = b.add(col0, nl), b.add(k0, kl)
             ok = b.and_(b.cmp(_ULT, n, N), b.cmp(_ULT, k, K))
-            vals.append(b.masked_load(ok, s.b, index(db, {**bidx, s.n: n, s.k: k}, b)))
+            at = _unflatten(b, k, s.k, sizes, _unflatten(b, n, s.n, sizes, dict(bidx)))
+            vals.append(b.masked_load(ok, s.b, index(mb, at, b)))
         return vals
 
     def store_tiles(b, buf, vals):
@@ -423,19 +451,19 @@ def _kernel(kb, s, fill, epi, M, N, K, bsz, bx, by, bz, tid):
             else:
                 b.store(v, bs, [buf, b.div(e, BN), b.rem(e, BN)])
 
-    def barrier(b):
-        b.op("gpu.barrier")
-
     store_tiles(kb, kb.const(0), load_tiles(kb, kb.const(0)))
-    barrier(kb)
+    kb.op("gpu.barrier")
     rows = [kb.add(row0, kb.add(ty, kb.const(16 * i))) for i in range(TM)]
     cols = [kb.add(col0, kb.add(tx, kb.const(16 * j))) for j in range(TN)]
     inb = [[kb.and_(kb.cmp(_ULT, r, M), kb.cmp(_ULT, c, N)) for c in cols] for r in rows]
+    # the output element of each accumulator: its loops, its indices in C
+    ats = [[_unflatten(kb, c, s.n, sizes, _unflatten(kb, r, s.m, sizes, dict(bidx)))
+            for c in cols] for r in rows]
+    cidx = [[[at[d] for d in dc] for at in row] for row in ats]
     if fill is not None:
         init = [fill.operands[0]] * (TM * TN)
     else:
-        init = [kb.masked_load(inb[i][j], s.c, index(dc, {**bidx, s.m: rows[i],
-                                                            s.n: cols[j]}))
+        init = [kb.masked_load(inb[i][j], s.c, cidx[i][j])
                 for i in range(TM) for j in range(TN)]
     nk = kb.ceildiv(K, BK)
     loop, lbody, lb = kb.for_(kb.const(0), nk, kb.const(1), init)
@@ -453,19 +481,18 @@ def _kernel(kb, s, fill, epi, M, N, K, bsz, bx, by, bz, tid):
             new += _clone_payload(ib, s.op.body, [av[i], bv[j], ibody.args[1 + i * TN + j]])
     ib.op("scf.yield", new)
     store_tiles(lb, nxt, staged)
-    barrier(lb)
+    lb.op("gpu.barrier")
     lb.op("scf.yield", list(inner.results))
     # the store (through the fused epilogue)
     for i in range(TM):
         for j in range(TN):
             wb = kb.when(inb[i][j])
             acc = loop.results[i * TN + j]
-            at = {**bidx, s.m: rows[i], s.n: cols[j]}
             if epi is None:
-                wb.store(acc, s.c, index(dc, at))
+                wb.store(acc, s.c, cidx[i][j])
                 continue
             # g's loop l is the contraction's output dim l
-            gat = {l: at[d] for l, d in enumerate(dc)}
+            gat = dict(enumerate(cidx[i][j]))
             g_ops = list(epi.operands)
             n_in = epi.num_dps_inputs()
             args = []
@@ -482,7 +509,6 @@ def _kernel(kb, s, fill, epi, M, N, K, bsz, bx, by, bz, tid):
                 args[-1] = wb.load(out, [gat[d] for d in _dims(epi.indexing_maps_list()[-1])])
             val = _clone_payload(wb, epi.body, args)[0]
             wb.store(val, out, [gat[d] for d in range(len(dc))])
-    del tc
 
 
 class TileContractions(Pass):

@@ -45,14 +45,16 @@ func.func @gemm_bias_relu(%a: memref<?x64xf32>, %w: memref<64x128xf32>, %bias: m
 // -----
 
 // A batch matmul with B transposed and broadcast over the batch, f16 operands
-// accumulated in f32 (the payload's extf is cloned): the grid's z is the batch, the
-// shared tiles keep f16, the accumulators start from the output (no fill).
+// accumulated in f32 (the payload's extf is cloned): the batch loop only A reads is
+// part of the rows (M = 3 x 5 = 15: one block), the shared tiles keep f16, the
+// accumulators start from the output (no fill).
 
 // CHECK-LABEL: func.func @batch_f16
 // CHECK-NOT: linalg.
-// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c3)
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1)
 // CHECK: memref.alloc() : memref<2x16x64xf16, #gpu.address_space<workgroup>>
 // CHECK: memref.alloc() : memref<2x16x64xf16, #gpu.address_space<workgroup>>
+// CHECK: arith.cmpi ult, %{{.*}}, %c15
 // CHECK: memref.load %arg2[%{{.*}}, %{{.*}}, %{{.*}}] : memref<3x5x9xf32>
 // CHECK: arith.extf %{{.*}} : f16 to f32
 // CHECK: memref.store %{{.*}}, %arg2[%{{.*}}, %{{.*}}, %{{.*}}] : memref<3x5x9xf32>
