@@ -37,8 +37,19 @@ so a k past K adds a * 0 = 0 (the payload must be `out + a * b`), and rows or co
 past the edges are computed but not stored. Any M, N, K (K < 16 and K = 0 too) and any
 batch; the accumulation is in k order, as the loops' (the result is the reference's).
 The accumulators start from the output buffer's contents (a matmul accumulates), or
-from the filled value when a linalg.fill of the whole output buffer precedes it (the
-fill is then dropped).
+from the filled value when a linalg.fill of the whole output buffer precedes it, or from
+the input of a linalg.generic that broadcasts it into the whole buffer (a Gemm's or a
+Conv's bias): that op is then dropped.
+
+[Note: contractions as GEMMs]
+The rows (M) are the output's loops only A reads, the columns (N) those only B reads,
+K every reduction loop, each flattened row-major (the kernel unflattens an index with
+remui / divui by the loops' sizes); the other parallel loops are batch (grid z). Inputs
+may be indexed by sums of loops and loops scaled by constants, so a convolution is an
+implicit GEMM without im2col: conv_2d_nchw_fchw has M = (n, oh, ow), N = (f), K = (c, kh,
+kw), its input read at (n, c, oh * s + kh * d, ow * s + kw * d) as the tile loads go (a
+1x1 convolution is a plain GEMM over the pixels). A batch loop only A reads (a MatMul of
+[b, m, k] by [k, n]) joins the rows.
 
 [Note: fused epilogues]
 When the next op (deallocations aside) is an all-parallel linalg.generic reading the
@@ -263,13 +274,29 @@ def _uses_in(v):
     return [u.owner for u in v.uses]
 
 
+def _is_broadcast_init(o, c) -> bool:
+    """Whether `o` is a linalg.generic writing the whole buffer `c` at identity with
+    the value of its one input (a bias broadcast into a contraction's output)."""
+    if o.name != "linalg.generic" or o.num_dps_inputs() != 1 or len(o.operands) != 2 or \
+            o.operands[1] is not c or o.operands[0] is c:
+        return False
+    if any("parallel" not in str(getattr(i, "value", i)) for i in o.iterator_types_list()):
+        return False
+    mi, mo = o.indexing_maps_list()
+    body = o.body
+    return _dims(mo) == list(range(len(c.type.shape))) and None not in _dims(mi) and \
+        type(o.operands[0].type) is A.MemRefType and \
+        body.first is body.last and body.last.operands[0] is body.args[0]
+
+
 def _fill_of(s):
-    """The linalg.fill of the whole output buffer before the contraction (same block,
-    nothing else touching the buffer between), or None."""
+    """What sets the whole output buffer before the contraction (same block, nothing
+    else touching the buffer between): a linalg.fill, or a broadcast of one input
+    (_is_broadcast_init); else None."""
     c = s.c
     for o in _uses_in(c):
-        if o.name == "linalg.fill" and o.parent is s.op.parent and o.operands[-1] is c \
-                and o.is_before_in_block(s.op):
+        if (o.name == "linalg.fill" and o.operands[-1] is c or _is_broadcast_init(o, c)) \
+                and o.parent is s.op.parent and o.is_before_in_block(s.op):
             others = [u for u in _uses_in(c) if u is not o and u is not s.op and
                       u.parent is s.op.parent and o.is_before_in_block(u) and
                       u.is_before_in_block(s.op)]
@@ -460,8 +487,12 @@ def _kernel(kb, s, fill, epi, sizes, M, N, K, bx, by, bz, tid):
     ats = [[_unflatten(kb, c, s.n, sizes, _unflatten(kb, r, s.m, sizes, dict(bidx)))
             for c in cols] for r in rows]
     cidx = [[[at[d] for d in dc] for at in row] for row in ats]
-    if fill is not None:
+    if fill is not None and fill.name == "linalg.fill":
         init = [fill.operands[0]] * (TM * TN)
+    elif fill is not None:       # a broadcast (the generic's loop l is C's dim l)
+        src, m = fill.operands[0], fill.indexing_maps_list()[0]
+        init = [kb.masked_load(inb[i][j], src, [cidx[i][j][d] for d in _dims(m)])
+                for i in range(TM) for j in range(TN)]
     else:
         init = [kb.masked_load(inb[i][j], s.c, cidx[i][j])
                 for i in range(TM) for j in range(TN)]
