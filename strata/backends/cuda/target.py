@@ -2,6 +2,9 @@
 the CUDA driver (runtime.py).
 
     linalg on tensors ──(the cpu target's bufferization)──> linalg on memref buffers
+      strata-gpu-tile-contractions                   matmuls, convolutions: shared-memory
+                                                     tiled gpu.launch kernels, epilogue
+                                                     fused (conversion/gpu_contractions)
       strata-memref-copy-to-linalg{min-elements=1}   every copy a linalg op (a kernel)
       convert-linalg-to-parallel-loops               scf.parallel over the parallel dims
       strata-gpu-launch-sequential                   host loops (not scf.parallel):
