@@ -66,7 +66,7 @@ from ..ir.affine import ADD, CONSTANT, DIM, MUL
 from ..ir.core import Block
 from ..passes.pass_manager import Option, Pass
 from .scalar_builders import op_class
-from .scf_to_gpu import _B, gpu_attr, new_launch
+from .scf_to_gpu import _B, _const_int as _const_of, gpu_attr, new_launch
 
 __all__ = ["TileContractions", "contraction_spec", "BM", "BN", "BK", "THREADS"]
 
@@ -239,15 +239,6 @@ class _K(_B):
         body = f.regions[0].add_block(Block([A.index] + [v.type for v in inits],
                                             [self.loc] * (1 + len(inits))))
         return f, body, _K(body, None, self.loc)
-
-
-def _const_of(v):
-    d = v.defining_op
-    if d is not None and d.name == "arith.constant":
-        a = d.properties.get("value")
-        if isinstance(a, A.IntegerAttr):
-            return a.value
-    return None
 
 
 def _clone_payload(kb, body, args, skip_term=True):
