@@ -55,6 +55,15 @@ class LdMatrixOp(Op):
     def verify_(self):
         t = self.srcMemref.type
         n = self._props["numTiles"].value
+        from .gpu import address_space_of
+        if address_space_of(t) != "workgroup":
+            # (upstream's emitError: no "'nvgpu.ldmatrix' op" prefix)
+            from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+            d = Diagnostic(ERROR, self.loc, "expected nvgpu.ldmatrix srcMemref must have a "
+                           "memory space attribute of IntegerAttr(3) or "
+                           "gpu::AddressSpaceAttr(Workgroup)")
+            d.op = self
+            raise DiagnosticError(d)
         if len(self.indices) != len(t.shape):
             return f"expected {len(t.shape)} indices, got {len(self.indices)}"
         et = t.element_type
@@ -80,7 +89,8 @@ class MmaSyncOp(Op):
     """`nvgpu.mma.sync(%a, %b, %c) mmaShape = [16, 8, 16] : (vector<4x2xf16>,
     vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>`: D = A * B + C for one warp
     (A row-major m x k, B k x n, C and D m x n), each operand its lane's fragment;
-    f32 operands need `tf32Enabled` (they are rounded to TF32)."""
+    f32 operands run on tensor cores with `tf32Enabled` only (as TF32: upstream's
+    verifier accepts them without it, its lowering and the interpreter refuse them)."""
 
     name = "nvgpu.mma.sync"
     matrixA = Operand(_vector())
@@ -109,8 +119,6 @@ class MmaSyncOp(Op):
         if et not in kinds or tb.element_type is not ta.element_type:
             return f"unsupported element types {ta.element_type}, {tb.element_type} for " \
                 f"mmaShape {list(shape)}"
-        if et == "f32" and "tf32Enabled" not in self._props:
-            return "expected tf32 tensor cores only for F32 operands"
         ra, rb, rc = kinds[et]
         if tc.element_type not in (A.f32, A.f16) or tuple(tc.shape) != rc:
             return f"expected matrixC to be vector<{rc[0]}x{rc[1]}xf32> or xf16"
