@@ -41,6 +41,21 @@ from the filled value when a linalg.fill of the whole output buffer precedes it,
 the input of a linalg.generic that broadcasts it into the whole buffer (a Gemm's or a
 Conv's bias): that op is then dropped.
 
+[Note: the tensor core tiled contraction]
+f16 x f16 -> f32 contractions (the payload exactly out + extf(a) * extf(b): what a
+matmul or convolution of f16 tensors accumulating in f32 is) and, with allow-tf32 (the
+target option allow_tf32, off by default: TF32 keeps 10 mantissa bits), f32 ones run on
+tensor cores through the nvgpu dialect (interpreted with the ISA's fragment layouts,
+lowered to nvvm.ldmatrix / nvvm.mma.sync). Same block tile, shared buffers (A stored
+[buf][m][k]), loads, double buffering, edges and epilogue as the SIMT kernel; the 8
+warps of a block each own a 32 x 16 slice of the 64 x 64 tile: 2 x 2 accumulators
+of m16n8 (vector<2x2xf32>: lane l holds rows g, g + 8, columns 2 t, 2 t + 1 of each,
+g = l / 4, t = l % 4). Per 16-deep step, f16: two `ldmatrix x4` of A (lane l gives row
+l % 16, column 8 (l / 16): the four 8x8 quarters in fragment order), two `ldmatrix x2
+trans` of B (lane l gives row l % 16 of an 8-wide column slice), four m16n8k16 mma;
+TF32: two k8 half-steps, each register loaded from shared memory at its ISA position
+(ldmatrix moves 16-bit elements only), four m16n8k8 mma each.
+
 [Note: contractions as GEMMs]
 The rows (M) are the output's loops only A reads, the columns (N) those only B reads,
 K every reduction loop, each flattened row-major (the kernel unflattens an index with
@@ -68,7 +83,7 @@ from ..passes.pass_manager import Option, Pass
 from .scalar_builders import op_class
 from .scf_to_gpu import _B, _const_int as _const_of, gpu_attr, new_launch
 
-__all__ = ["TileContractions", "contraction_spec", "BM", "BN", "BK", "THREADS"]
+__all__ = ["TileContractions", "contraction_spec", "mma_kind", "BM", "BN", "BK", "THREADS"]
 
 BM, BN, BK = 64, 64, 16          # block tile (see [Note: the SIMT tiled contraction])
 TM, TN = 4, 4                    # micro-tile per thread
@@ -342,7 +357,33 @@ def _epilogue_of(s):
 
 # ---------------------------------------------------------------- the kernel
 
-def tile_contraction(s, fuse_epilogues: bool = True) -> None:
+def mma_kind(s, allow_tf32: bool = False):
+    """"f16" when the contraction `s` runs on tensor cores as f16 x f16 -> f32 (its
+    payload exactly out + extf(a) * extf(b)), "tf32" for f32 x f32 -> f32 (out + a * b)
+    when TF32 is allowed, else None (see [Note: the tensor core tiled contraction])."""
+    ta, tb, tc = (v.type.element_type for v in (s.a, s.b, s.c))
+    body = s.op.body
+    a, b, c = body.args
+    ops = list(body.ops)[:-1]
+    names = [o.name for o in ops]
+    if ta is A.f16 and tb is A.f16 and tc is A.f32 and \
+            names == ["arith.extf", "arith.extf", "arith.mulf", "arith.addf"]:
+        ea, eb, mul, add = ops
+        if {ea.operands[0], eb.operands[0]} == {a, b} and ea.operands[0] is not \
+                eb.operands[0] and set(mul.operands) == {ea.results[0], eb.results[0]} \
+                and mul.results[0] in add.operands and c in add.operands:
+            return "f16"
+    if allow_tf32 and ta is A.f32 and tb is A.f32 and tc is A.f32 and \
+            names == ["arith.mulf", "arith.addf"]:
+        mul, add = ops
+        if set(mul.operands) == {a, b} and a is not b and mul.results[0] in add.operands \
+                and c in add.operands:
+            return "tf32"
+    return None
+
+
+def tile_contraction(s, fuse_epilogues: bool = True, tensor_cores: bool = True,
+                     allow_tf32: bool = False) -> None:
     """Replace the contraction `s` (a _Spec) by the tiled kernel (see the module doc)."""
     op = s.op
     loc = op.loc
@@ -389,7 +430,8 @@ def tile_contraction(s, fuse_epilogues: bool = True) -> None:
     kb = _K(body, body.last, loc)
     bx, by, bz = body.args[0:3]
     tid = body.args[3]
-    _kernel(kb, s, fill, epi, sizes, M, N, K, bx, by, bz, tid)
+    _kernel(kb, s, fill, epi, sizes, M, N, K, bx, by, bz, tid,
+            mma_kind(s, allow_tf32) if tensor_cores else None)
     _drop(op, fill, epi, s)
 
 
@@ -426,13 +468,18 @@ def _expr(b, e, at):
     return b.add(lhs, rhs) if e.kind == ADD else b.mul(lhs, rhs)
 
 
-def _kernel(kb, s, fill, epi, sizes, M, N, K, bx, by, bz, tid):
+def _kernel(kb, s, fill, epi, sizes, M, N, K, bx, by, bz, tid, mma=None):
+    """The kernel body: SIMT micro-tiles (mma None) or tensor cores (mma "f16": m16n8k16,
+    "tf32": m16n8k8), see [Note: the SIMT tiled contraction] and [Note: the tensor core
+    tiled contraction]."""
     wg = gpu_attr("#gpu.address_space<workgroup>")
     ta, tb_ = s.a.type.element_type, s.b.type.element_type
     seg = {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [0, 0])}
-    as_ = kb.v("memref.alloc", [], A.MemRefType([2, BK, BM], ta, None, wg), seg)
+    # A in shared memory: [buf][k][m] for the SIMT kernel (a warp reads along m), [buf][m][k]
+    # for the tensor cores (ldmatrix reads rows of 8 consecutive k)
+    a_shape = [2, BM, BK] if mma else [2, BK, BM]
+    as_ = kb.v("memref.alloc", [], A.MemRefType(a_shape, ta, None, wg), seg)
     bs = kb.v("memref.alloc", [], A.MemRefType([2, BK, BN], tb_, None, wg), seg)
-    tx, ty = kb.rem(tid, BN // TN), kb.div(tid, BN // TN)
     row0, col0 = kb.mul(by, kb.const(BM)), kb.mul(bx, kb.const(BN))
     # batch indices from the z block index (row-major over the batch loops)
     bidx = _unflatten(kb, bz, s.batch, sizes, {}) if s.batch else {}
@@ -465,72 +512,173 @@ def _kernel(kb, s, fill, epi, sizes, M, N, K, bx, by, bz, tid):
         for r, v in enumerate(vals):
             e = b.add(tid, b.const(THREADS * (r % na)))
             if r < na:
-                b.store(v, as_, [buf, b.rem(e, BK), b.div(e, BK)])
+                ml, kl = b.div(e, BK), b.rem(e, BK)
+                b.store(v, as_, [buf, ml, kl] if mma else [buf, kl, ml])
             else:
                 b.store(v, bs, [buf, b.div(e, BN), b.rem(e, BN)])
 
     store_tiles(kb, kb.const(0), load_tiles(kb, kb.const(0)))
     kb.op("gpu.barrier")
-    rows = [kb.add(row0, kb.add(ty, kb.const(16 * i))) for i in range(TM)]
-    cols = [kb.add(col0, kb.add(tx, kb.const(16 * j))) for j in range(TN)]
-    inb = [[kb.and_(kb.cmp(_ULT, r, M), kb.cmp(_ULT, c, N)) for c in cols] for r in rows]
-    # the output element of each accumulator: its loops, its indices in C
-    ats = [[_unflatten(kb, c, s.n, sizes, _unflatten(kb, r, s.m, sizes, dict(bidx)))
-            for c in cols] for r in rows]
-    cidx = [[[at[d] for d in dc] for at in row] for row in ats]
+    tc = s.c.type.element_type
+    # the accumulator elements: (row, col) in the block tile, and how each is held
+    if mma:
+        lane = kb.rem(tid, 32)
+        warp = kb.div(tid, 32)
+        wm, wn = kb.div(warp, 4), kb.rem(warp, 4)            # 2 x 4 warps of 32 x 16
+        g, t4 = kb.div(lane, 4), kb.rem(lane, 4)
+        wrow, wcol = kb.mul(wm, kb.const(32)), kb.mul(wn, kb.const(16))
+        elems = []        # (row, col, tile, register, element)
+        for i in range(2):
+            for j in range(2):
+                for r in range(2):
+                    for e in range(2):
+                        rr = kb.add(row0, kb.add(wrow, kb.add(g, kb.const(16 * i + 8 * r))))
+                        cc = kb.add(col0, kb.add(wcol, kb.add(kb.mul(t4, kb.const(2)),
+                                                            kb.const(8 * j + e))))
+                        elems.append((rr, cc, 2 * i + j, r, e))
+    else:
+        tx, ty = kb.rem(tid, BN // TN), kb.div(tid, BN // TN)
+        elems = [(kb.add(row0, kb.add(ty, kb.const(16 * i))),
+                  kb.add(col0, kb.add(tx, kb.const(16 * j))), i * TN + j, None, None)
+                 for i in range(TM) for j in range(TN)]
+    inb = [kb.and_(kb.cmp(_ULT, r, M), kb.cmp(_ULT, c, N)) for r, c, *_ in elems]
+    ats = [_unflatten(kb, c, s.n, sizes, _unflatten(kb, r, s.m, sizes, dict(bidx)))
+           for r, c, *_ in elems]
+    cidx = [[at[d] for d in dc] for at in ats]
     if fill is not None and fill.name == "linalg.fill":
-        init = [fill.operands[0]] * (TM * TN)
+        vals = [fill.operands[0]] * len(elems)
     elif fill is not None:       # a broadcast (the generic's loop l is C's dim l)
         src, m = fill.operands[0], fill.indexing_maps_list()[0]
-        init = [kb.masked_load(inb[i][j], src, [cidx[i][j][d] for d in _dims(m)])
-                for i in range(TM) for j in range(TN)]
+        vals = [kb.masked_load(ok, src, [ci[d] for d in _dims(m)])
+                for ok, ci in zip(inb, cidx)]
     else:
-        init = [kb.masked_load(inb[i][j], s.c, cidx[i][j])
-                for i in range(TM) for j in range(TN)]
+        vals = [kb.masked_load(ok, s.c, ci) for ok, ci in zip(inb, cidx)]
+    if mma:
+        ft = A.VectorType([2, 2], tc)
+        init = []
+        for tile in range(4):
+            mine = [(el, v) for el, v in zip(elems, vals) if el[2] == tile]
+            if fill is not None and fill.name == "linalg.fill":
+                init.append(kb.v("vector.broadcast", [vals[0]], ft))
+                continue
+            acc = kb.v("vector.broadcast", [kb.v("arith.constant", [], tc, _zero(tc))], ft)
+            for (_, _, _, r, e), v in mine:
+                acc = kb.v("vector.insert", [v, acc], ft,
+                           {"static_position": A.DenseArrayAttr(A.i64, [r, e])})
+            init.append(acc)
+    else:
+        init = vals
     nk = kb.ceildiv(K, BK)
     loop, lbody, lb = kb.for_(kb.const(0), nk, kb.const(1), init)
     kt, accs = lbody.args[0], list(lbody.args[1:])
     cur = lb.rem(kt, 2)
     nxt = lb.v("arith.subi", [lb.const(1), cur])
     staged = load_tiles(lb, lb.mul(lb.add(kt, lb.const(1)), lb.const(BK)))
-    inner, ibody, ib = lb.for_(lb.const(0), lb.const(BK), lb.const(1), accs)
-    kk = ibody.args[0]
-    av = [ib.load(as_, [cur, kk, ib.add(ty, ib.const(16 * i))]) for i in range(TM)]
-    bv = [ib.load(bs, [cur, kk, ib.add(tx, ib.const(16 * j))]) for j in range(TN)]
-    new = []
-    for i in range(TM):
-        for j in range(TN):
-            new += _clone_payload(ib, s.op.body, [av[i], bv[j], ibody.args[1 + i * TN + j]])
-    ib.op("scf.yield", new)
+    if mma:
+        new = _mma_step(lb, mma, as_, bs, cur, accs, lane, g, t4, wrow, wcol)
+    else:
+        inner, ibody, ib = lb.for_(lb.const(0), lb.const(BK), lb.const(1), accs)
+        kk = ibody.args[0]
+        av = [ib.load(as_, [cur, kk, ib.add(ty, ib.const(16 * i))]) for i in range(TM)]
+        bv = [ib.load(bs, [cur, kk, ib.add(tx, ib.const(16 * j))]) for j in range(TN)]
+        prod = []
+        for i in range(TM):
+            for j in range(TN):
+                prod += _clone_payload(ib, s.op.body,
+                                       [av[i], bv[j], ibody.args[1 + i * TN + j]])
+        ib.op("scf.yield", prod)
+        new = list(inner.results)
     store_tiles(lb, nxt, staged)
     lb.op("gpu.barrier")
-    lb.op("scf.yield", list(inner.results))
+    lb.op("scf.yield", new)
     # the store (through the fused epilogue)
-    for i in range(TM):
-        for j in range(TN):
-            wb = kb.when(inb[i][j])
-            acc = loop.results[i * TN + j]
-            if epi is None:
-                wb.store(acc, s.c, cidx[i][j])
-                continue
-            # g's loop l is the contraction's output dim l
-            gat = dict(enumerate(cidx[i][j]))
-            g_ops = list(epi.operands)
-            n_in = epi.num_dps_inputs()
-            args = []
-            for v, m in zip(g_ops, epi.indexing_maps_list()):
-                if v is s.c:
-                    args.append(acc)
-                elif v is g_ops[-1]:
-                    args.append(None)
-                else:
-                    args.append(wb.load(v, [gat[d] for d in _dims(m)]))
-            out = g_ops[-1]
-            if len(epi.body.args) > n_in:
-                # the output's block argument: its current value (rarely read)
-                args[-1] = wb.load(out, [gat[d] for d in _dims(epi.indexing_maps_list()[-1])])
-            val = _clone_payload(wb, epi.body, args)[0]
-            wb.store(val, out, [gat[d] for d in range(len(dc))])
+    for n_el, ((_, _, tile, r, e), ok, ci) in enumerate(zip(elems, inb, cidx)):
+        wb = kb.when(ok)
+        acc = loop.results[tile]
+        if mma:
+            acc = wb.v("vector.extract", [acc], tc,
+                       {"static_position": A.DenseArrayAttr(A.i64, [r, e])})
+        if epi is None:
+            wb.store(acc, s.c, ci)
+            continue
+        # g's loop l is the contraction's output dim l
+        gat = dict(enumerate(ci))
+        g_ops = list(epi.operands)
+        n_in = epi.num_dps_inputs()
+        args = []
+        for v, m in zip(g_ops, epi.indexing_maps_list()):
+            if v is s.c:
+                args.append(acc)
+            elif v is g_ops[-1]:
+                args.append(None)
+            else:
+                args.append(wb.load(v, [gat[d] for d in _dims(m)]))
+        out = g_ops[-1]
+        if len(epi.body.args) > n_in:
+            # the output's block argument: its current value (rarely read)
+            args[-1] = wb.load(out, [gat[d] for d in _dims(epi.indexing_maps_list()[-1])])
+        val = _clone_payload(wb, epi.body, args)[0]
+        wb.store(val, out, [gat[d] for d in range(len(dc))])
+
+
+def _mma_step(b, mma, as_, bs, cur, accs, lane, g, t4, wrow, wcol):
+    """One BK step of a warp's 32 x 16 tile on tensor cores: its 2 x 2 accumulators
+    (vector<2x2xf32>, m16n8 each) after the products of the current shared tiles."""
+    accs = list(accs)
+    if mma == "f16":
+        # A: lane l gives row l % 16 and column 8 (l / 16) of a 16x16 tile (ldmatrix x4:
+        # the four 8x8 quarters in fragment order); B (k x n): lane l gives row l % 16
+        # of an 8-column slice, transposed (x2)
+        r16 = b.rem(lane, 16)
+        c8 = b.mul(b.div(lane, 16), b.const(8))
+        et = as_.type.element_type
+        fa = A.VectorType([4, 2], et)
+        fb = A.VectorType([2, 2], et)
+        a_frags = [b.v("nvgpu.ldmatrix", [as_, cur, b.add(wrow, b.add(r16, b.const(16 * i))), c8],
+                       fa, {"numTiles": A.IntegerAttr(4, A.i32),
+                            "transpose": A.IntegerAttr(0, A.i1)}) for i in range(2)]
+        b_frags = [b.v("nvgpu.ldmatrix", [bs, cur, r16, b.add(wcol, b.const(8 * j))],
+                       fb, {"numTiles": A.IntegerAttr(2, A.i32),
+                            "transpose": A.IntegerAttr(1, A.i1)}) for j in range(2)]
+        shape = [16, 8, 16]
+        steps = [(a_frags, b_frags)]
+    else:
+        # TF32 (32-bit elements: no ldmatrix): each register loaded from shared memory
+        # at the ISA's position (A: row g + 8 (r & 1), col t + 4 (r >> 1); B: row t + 4 r,
+        # col g), two k8 steps per tile
+        steps = []
+        for k0 in (0, 8):
+            a_frags, b_frags = [], []
+            for i in range(2):
+                v = b.v("vector.broadcast", [b.v("arith.constant", [], A.f32, _zero(A.f32))],
+                        A.VectorType([4, 1], A.f32))
+                for r in range(4):
+                    x = b.load(as_, [cur, b.add(wrow, b.add(g, b.const(16 * i + 8 * (r & 1)))),
+                                     b.add(t4, b.const(k0 + 4 * (r >> 1)))])
+                    v = b.v("vector.insert", [x, v], v.type,
+                            {"static_position": A.DenseArrayAttr(A.i64, [r, 0])})
+                a_frags.append(v)
+            for j in range(2):
+                v = b.v("vector.broadcast", [b.v("arith.constant", [], A.f32, _zero(A.f32))],
+                        A.VectorType([2, 1], A.f32))
+                for r in range(2):
+                    x = b.load(bs, [cur, b.add(t4, b.const(k0 + 4 * r)),
+                                    b.add(wcol, b.add(g, b.const(8 * j)))])
+                    v = b.v("vector.insert", [x, v], v.type,
+                            {"static_position": A.DenseArrayAttr(A.i64, [r, 0])})
+                b_frags.append(v)
+            steps.append((a_frags, b_frags))
+        shape = [16, 8, 8]
+    props = {"mmaShape": A.ArrayAttr([A.IntegerAttr(x, A.i64) for x in shape])}
+    if mma == "tf32":
+        props["tf32Enabled"] = A.UnitAttr()
+    for a_frags, b_frags in steps:
+        for i in range(2):
+            for j in range(2):
+                accs[2 * i + j] = b.v("nvgpu.mma.sync", [a_frags[i], b_frags[j],
+                                                         accs[2 * i + j]],
+                                      accs[2 * i + j].type, dict(props))
+    return accs
 
 
 class TileContractions(Pass):
@@ -538,6 +686,10 @@ class TileContractions(Pass):
     summary = "Contractions on buffers -> shared-memory tiled gpu.launch kernels"
     fuse_epilogues = Option(bool, True, "Fuse a following elementwise linalg.generic "
                             "into the kernel's store")
+    tensor_cores = Option(bool, True, "f16 contractions (and f32 ones with allow-tf32) on "
+                          "tensor cores (nvgpu.mma.sync, sm_80+)")
+    allow_tf32 = Option(bool, False, "f32 contractions on tensor cores as TF32 (10-bit "
+                        "mantissa products)")
 
     def run(self, op):
         todo = []
@@ -547,7 +699,7 @@ class TileContractions(Pass):
                 if not isinstance(s, str):
                     todo.append(s)
         for s in todo:
-            tile_contraction(s, self.fuse_epilogues)
+            tile_contraction(s, self.fuse_epilogues, self.tensor_cores, self.allow_tf32)
 
 
 from ..passes.registry import register_pass  # noqa: E402
