@@ -98,10 +98,11 @@ class CudaTarget(Target):
     # The tensor-level pipeline is the cpu target's (what every native target starts from).
     pipeline = CpuTarget.pipeline
     # (strata.compile(m, target="cuda", cuda_arch="sm_80"): Target.with_options)
-    OPTIONS = ("cuda_arch", "opt_level", "verify_each", "block_size")
+    OPTIONS = ("cuda_arch", "opt_level", "verify_each", "block_size", "allow_tf32")
 
     def __init__(self, cuda_arch: str | None = None, opt_level: int = 3,
-                 verify_each: bool = False, block_size: int = 256):
+                 verify_each: bool = False, block_size: int = 256,
+                 allow_tf32: bool = False):
         if cuda_arch is not None:
             check_arch(cuda_arch)
         # None: the device's, else DEFAULT_ARCH (see [Note: the cuda architecture]).
@@ -111,6 +112,8 @@ class CudaTarget(Target):
         # Threads per block of the mapped parallel loops (a multiple of the warp, at most
         # the 1024 threads a block may have).
         self.block_size = int(block_size)
+        # f32 contractions on tensor cores as TF32 (conversion/gpu_contractions.py)
+        self.allow_tf32 = bool(allow_tf32)
         if not 32 <= self.block_size <= 1024 or self.block_size % 32:
             raise StrataError(f"block_size {block_size} is not a multiple of 32 from 32 to "
                               "1024 (threads per CUDA block)")
@@ -123,8 +126,10 @@ class CudaTarget(Target):
         return device_arch() or DEFAULT_ARCH
 
     def gpu_pipeline(self) -> tuple:
-        return tuple(p if p != "strata-gpu-linearize-parallel-loops" else
-                     f"{p}{{block-size={self.block_size}}}" for p in GPU_PIPELINE)
+        opts = {"strata-gpu-linearize-parallel-loops": f"{{block-size={self.block_size}}}",
+                "strata-gpu-tile-contractions":
+                    "{allow-tf32=true}" if self.allow_tf32 else ""}
+        return tuple(p + opts.get(p, "") for p in GPU_PIPELINE)
 
     def passes_before(self, stop: str) -> list:
         """The target's passes from the tensor level up to (not including) the first
@@ -189,18 +194,21 @@ class CudaInterpretTarget(Target):
 
     name = "cuda-interpret"
     pipeline = CpuTarget.pipeline
-    OPTIONS = ("stop", "block_size")
+    OPTIONS = ("stop", "block_size", "allow_tf32")
 
-    def __init__(self, stop: str | None = None, block_size: int = 256):
+    def __init__(self, stop: str | None = None, block_size: int = 256,
+                 allow_tf32: bool = False):
         import os
         self.stop = stop or os.environ.get("STRATA_CUDA_INTERPRET_STOP") or \
             "convert-gpu-to-nvvm"
         self.block_size = int(block_size)
+        self.allow_tf32 = bool(allow_tf32)
         CudaTarget(block_size=self.block_size).passes_before(self.stop)   # checks `stop`
 
     def load(self, module, function: str, instrumentation=None, timings=None):
         from ...interpreter import Interpreter
-        passes = CudaTarget(block_size=self.block_size).passes_before(self.stop)
+        passes = CudaTarget(block_size=self.block_size,
+                            allow_tf32=self.allow_tf32).passes_before(self.stop)
         _run(passes, module, instrumentation, timings, "gpu", False)
         module.verify()
         interp = Interpreter(module)
