@@ -158,3 +158,68 @@ def test_conv_as_implicit_gemm_matches_onnxruntime(k, stride, pad):
     # bias (the output's initial value) and ReLU in the kernel; padding: a fill and a
     # copy before it
     assert _launches(model) == (1 if pad == 0 else 3, 1)
+
+
+def _ir_before_nvvm(model, **options):
+    from strata.backends.cuda.target import CudaTarget
+    from strata.compiler import build_pipeline, load_module, target_pipeline
+    module = load_module(model)
+    t = CudaTarget(cuda_arch="sm_90", **options)
+    build_pipeline(list(target_pipeline(t, module))).run(module)
+    build_pipeline(",".join(t.passes_before("convert-gpu-to-nvvm"))).run(module)
+    return str(module)
+
+
+@pytest.mark.parametrize("a_shape,b_shape", [((19, 40), (40, 21)), ((70, 33), (33, 130)),
+                                             ((5, 7), (7, 9)), ((2, 3, 17, 20), (20, 33))])
+def test_f16_matmul_on_tensor_cores(a_shape, b_shape):
+    # f16 x f16 accumulated in f32 (then rounded to the f16 output): ldmatrix + mma.sync,
+    # within an f16 rounding of the f32 product
+    rng = np.random.default_rng(sum(a_shape))
+    a = rng.standard_normal(a_shape).astype(np.float16)
+    b = rng.standard_normal(b_shape).astype(np.float16)
+    model = _matmul(a_shape, b_shape, TensorProto.FLOAT16)
+    got = _interpret(model, a, b).astype(np.float32)
+    ref = np.matmul(a.astype(np.float32), b.astype(np.float32))
+    np.testing.assert_allclose(got, ref, rtol=1e-3, atol=1e-3)
+    text = _ir_before_nvvm(model)
+    assert text.count("nvgpu.mma.sync") == 4 and text.count("nvgpu.ldmatrix") == 4
+
+
+def test_tf32_only_when_allowed():
+    rng = np.random.default_rng(8)
+    a = rng.standard_normal((37, 50)).astype(np.float32)
+    b = rng.standard_normal((50, 70)).astype(np.float32)
+    model = _matmul([37, 50], [50, 70])
+
+    def tf32(x):
+        return (x.view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)
+    exact = _interpret(model, a, b)
+    np.testing.assert_allclose(exact, a @ b, rtol=1e-5, atol=1e-5)   # default: f32 FMA
+    assert "nvgpu" not in _ir_before_nvvm(model)
+    f = strata.compile(model, target="cuda-interpret", cache=False, allow_tf32=True)
+    out = f(a, b)
+    got = np.asarray(out[0] if isinstance(out, (list, tuple)) else out)
+    np.testing.assert_allclose(got, tf32(a).astype(np.float64) @ tf32(b), rtol=1e-5,
+                               atol=1e-5)
+    assert np.abs(got - a @ b).max() > 1e-3          # (TF32 is visibly less precise)
+    assert _ir_before_nvvm(model, allow_tf32=True).count("tf32Enabled") == 8
+
+
+@pytest.mark.skipif(ptxas.find() is None, reason="ptxas not found: pip install "
+                                                 "nvidia-cuda-nvcc (a test dependency)")
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+@pytest.mark.parametrize("kind", ["f16", "tf32"])
+def test_tensor_core_kernels_assemble(arch, kind):
+    if kind == "f16":
+        program = compile_ahead(_matmul(["N", 64], [64, 96], TensorProto.FLOAT16),
+                                arch=arch)
+        inst, smem = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 2 * 2 * 64 * 16 * 2
+    else:
+        program = compile_ahead(_matmul(["N", 64], [64, 96]), arch=arch, allow_tf32=True)
+        inst, smem = "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 2 * 2 * 64 * 16 * 4
+    (module, text), = program.ptx.items()
+    assert text.count(inst) == (4 if kind == "f16" else 8)
+    (usage,) = ptxas.resources(text, arch, f"{module}.ptx").values()
+    assert usage["smem"] == smem
+    assert usage["spill_stores"] == 0 and usage["spill_loads"] == 0
