@@ -63,6 +63,7 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
          "gpu-kernel-outlining": "strata.transforms.gpu_kernel_outlining",
          "convert-gpu-to-nvvm": "strata.conversion.gpu_to_nvvm",
          "strata-gpu-tile-contractions": "strata.conversion.gpu_contractions",
+         "strata-linalg-widen-reductions": "strata.conversion.linalg_widen_reductions",
          "arith-emulate-unsupported-floats": "strata.transforms.arith",
          "arith-expand": "strata.transforms.arith",
          "strata-math-polynomial-approximation": "strata.transforms.math"}

@@ -47,6 +47,7 @@ __all__ = ["CudaTarget", "CudaInterpretTarget", "CudaProgram", "GPU_PIPELINE", "
 
 # Buffers -> gpu.launch -> outlined kernels (see the module doc).
 GPU_PIPELINE = (
+    "strata-linalg-widen-reductions",
     "strata-gpu-tile-contractions",
     "strata-linalg-fuse-row-reductions",
     "strata-memref-copy-to-linalg{min-elements=1}",
