@@ -64,6 +64,7 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
          "convert-gpu-to-nvvm": "strata.conversion.gpu_to_nvvm",
          "strata-gpu-tile-contractions": "strata.conversion.gpu_contractions",
          "strata-linalg-widen-reductions": "strata.conversion.linalg_widen_reductions",
+         "strata-onnx-to-f16": "strata.transforms.onnx_to_f16",
          "arith-emulate-unsupported-floats": "strata.transforms.arith",
          "arith-expand": "strata.transforms.arith",
          "strata-math-polynomial-approximation": "strata.transforms.math"}

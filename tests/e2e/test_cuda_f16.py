@@ -78,3 +78,28 @@ def test_f16_kernels_assemble(arch):
             ptxas.check(text, arch, f"{name}/{module}.ptx")
         if name == "MLP":
             assert sum("mma.sync.aligned.m16n8k16" in t for t in program.ptx.values()) == 2
+
+
+@pytest.mark.parametrize("name", ["mlp", "cnn"])
+def test_precision_f16_runs_an_f32_model_in_f16(name):
+    import sys
+    import pathlib
+    sys.path.insert(0, str(pathlib.Path(__file__).parent))
+    from models import cnn, mlp
+    model, shape = {"mlp": (mlp(), (3, 64)), "cnn": (cnn(), (2, 3, 16, 16))}[name]
+    x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    ref = ort.InferenceSession(model.SerializeToString(),
+                               providers=["CPUExecutionProvider"]).run(None, {"input": x})[0]
+    out = strata.compile(model, target="cuda-interpret", cache=False, precision="f16")(x)
+    got = np.asarray(out[0] if isinstance(out, (list, tuple)) else out)
+    assert got.dtype == np.float32                    # the model's dtype in and out
+    err = np.abs(got - ref).max() / np.abs(ref).max()
+    assert 1e-6 < err < 2e-3                          # f16's error, not f32's
+    if name == "mlp":
+        program = compile_ahead(model, arch="sm_90", precision="f16")
+        assert sum("mma.sync.aligned.m16n8k16" in t for t in program.ptx.values()) == 3
+
+
+def test_precision_is_checked():
+    with pytest.raises(strata.StrataError, match="precision 'f8' is not 'f32' or 'f16'"):
+        strata.compile(CASES["Relu"], target="cuda-interpret", precision="f8")

@@ -99,11 +99,12 @@ class CudaTarget(Target):
     # The tensor-level pipeline is the cpu target's (what every native target starts from).
     pipeline = CpuTarget.pipeline
     # (strata.compile(m, target="cuda", cuda_arch="sm_80"): Target.with_options)
-    OPTIONS = ("cuda_arch", "opt_level", "verify_each", "block_size", "allow_tf32")
+    OPTIONS = ("cuda_arch", "opt_level", "verify_each", "block_size", "allow_tf32",
+               "precision")
 
     def __init__(self, cuda_arch: str | None = None, opt_level: int = 3,
                  verify_each: bool = False, block_size: int = 256,
-                 allow_tf32: bool = False):
+                 allow_tf32: bool = False, precision: str = "f32"):
         if cuda_arch is not None:
             check_arch(cuda_arch)
         # None: the device's, else DEFAULT_ARCH (see [Note: the cuda architecture]).
@@ -115,6 +116,8 @@ class CudaTarget(Target):
         self.block_size = int(block_size)
         # f32 contractions on tensor cores as TF32 (conversion/gpu_contractions.py)
         self.allow_tf32 = bool(allow_tf32)
+        self.precision = precision
+        self.pipeline = precision_pipeline(precision)
         if not 32 <= self.block_size <= 1024 or self.block_size % 32:
             raise StrataError(f"block_size {block_size} is not a multiple of 32 from 32 to "
                               "1024 (threads per CUDA block)")
@@ -195,15 +198,17 @@ class CudaInterpretTarget(Target):
 
     name = "cuda-interpret"
     pipeline = CpuTarget.pipeline
-    OPTIONS = ("stop", "block_size", "allow_tf32")
+    OPTIONS = ("stop", "block_size", "allow_tf32", "precision")
 
     def __init__(self, stop: str | None = None, block_size: int = 256,
-                 allow_tf32: bool = False):
+                 allow_tf32: bool = False, precision: str = "f32"):
         import os
         self.stop = stop or os.environ.get("STRATA_CUDA_INTERPRET_STOP") or \
             "convert-gpu-to-nvvm"
         self.block_size = int(block_size)
         self.allow_tf32 = bool(allow_tf32)
+        self.precision = precision
+        self.pipeline = precision_pipeline(precision)
         CudaTarget(block_size=self.block_size).passes_before(self.stop)   # checks `stop`
 
     def load(self, module, function: str, instrumentation=None, timings=None):
@@ -217,6 +222,18 @@ class CudaInterpretTarget(Target):
         def run(*values):
             return interp.call(function, *values)
         return run
+
+
+def precision_pipeline(precision: str) -> tuple:
+    """The tensor-level pipeline for `precision`: "f32" (the model's), or "f16" (an f32
+    model run in f16: transforms/onnx_to_f16.py after shape inference)."""
+    base = tuple(CpuTarget.pipeline)
+    if precision == "f32":
+        return base
+    if precision != "f16":
+        raise StrataError(f"precision '{precision}' is not 'f32' or 'f16'")
+    i = base.index("onnx-shape-inference") + 1
+    return base[:i] + ("strata-onnx-to-f16",) + base[i:]
 
 
 def compile_ahead(model, function=None, instrumentation=None, arch=None, opt_level=3,
