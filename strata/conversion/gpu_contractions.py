@@ -358,21 +358,21 @@ def _epilogue_of(s):
 # ---------------------------------------------------------------- the kernel
 
 def mma_kind(s, allow_tf32: bool = False):
-    """"f16" when the contraction `s` runs on tensor cores as f16 x f16 -> f32 (its
-    payload exactly out + extf(a) * extf(b)), "tf32" for f32 x f32 -> f32 (out + a * b)
+    """"f16" when the contraction `s` runs on tensor cores as f16 x f16 -> f32 or bf16 x
+    bf16 -> f32 (its payload exactly out + extf(a) * extf(b)), "tf32" for f32 x f32 -> f32 (out + a * b)
     when TF32 is allowed, else None (see [Note: the tensor core tiled contraction])."""
     ta, tb, tc = (v.type.element_type for v in (s.a, s.b, s.c))
     body = s.op.body
     a, b, c = body.args
     ops = list(body.ops)[:-1]
     names = [o.name for o in ops]
-    if ta is A.f16 and tb is A.f16 and tc is A.f32 and \
+    if ta in (A.f16, A.bf16) and tb is ta and tc is A.f32 and \
             names == ["arith.extf", "arith.extf", "arith.mulf", "arith.addf"]:
         ea, eb, mul, add = ops
         if {ea.operands[0], eb.operands[0]} == {a, b} and ea.operands[0] is not \
                 eb.operands[0] and set(mul.operands) == {ea.results[0], eb.results[0]} \
                 and mul.results[0] in add.operands and c in add.operands:
-            return "f16"
+            return "f16"          # (bf16 too: the same fragments and ldmatrix)
     if allow_tf32 and ta is A.f32 and tb is A.f32 and tc is A.f32 and \
             names == ["arith.mulf", "arith.addf"]:
         mul, add = ops

@@ -285,9 +285,8 @@ class _WorkgroupDealloc(LLVMPattern):
 # nvvm.ldmatrix on the address of the lane's row (layout col when transposed), each i32
 # it returns bitcast to vector<2 x f16>; nvgpu.mma.sync becomes nvvm.mma.sync on the
 # registers (row-major A, column-major B, as the fragments are laid out), TF32 operands
-# bitcast to i32, f32 accumulators passed as four scalars, and the returned struct put
-# back into C's array. bf16 operands are not lowered yet (the intrinsic wants them as
-# i32: a clear error, not a wrong kernel).
+# and bf16 pairs bitcast to i32 (what their intrinsics take), f32 accumulators passed
+# as four scalars, and the returned struct put back into C's array.
 def _nvvm_op(rewriter, name, operands, results, props, loc):
     o = op_class(name).create(list(operands), list(results), props, None, (), 0, loc)
     rewriter.insert(o)
@@ -331,7 +330,7 @@ class _MmaSync(LLVMPattern):
         et = ta.element_type
         if et is A.f32 and "tf32Enabled" not in op.properties:
             return rewriter.notify_match_failure(op, "f32 operands need tf32Enabled")
-        if et not in (A.f16, A.f32):
+        if et not in (A.f16, A.bf16, A.f32):
             return rewriter.notify_match_failure(op, f"{et} operands are not lowered yet")
         b = self.builder(rewriter, op)
         regs = []
@@ -339,6 +338,8 @@ class _MmaSync(LLVMPattern):
             rs = []
             for i in range(t.shape[0]):
                 r = b.extractvalue(v, [i])
+                if et is A.bf16:      # (the bf16 intrinsic takes the pairs as i32)
+                    r = b.cast("llvm.bitcast", r, A.i32)
                 if et is A.f32:       # a TF32 register: the f32's bits
                     r = b.cast("llvm.bitcast", b.create(
                         "llvm.extractelement", [r, b.const(0, A.i32)], [A.f32]).results[0],
@@ -355,7 +356,7 @@ class _MmaSync(LLVMPattern):
             else:
                 cs.append(r)
         rt = LT.LLVMStructType([c.type for c in cs])
-        ptx = "tf32" if et is A.f32 else "f16"
+        ptx = {A.f32: "tf32", A.bf16: "bf16"}.get(et, "f16")
         seg = A.DenseArrayAttr(A.i32, [len(regs[0]), len(regs[1]), len(cs)])
         mma = _nvvm_op(rewriter, "nvvm.mma.sync", regs[0] + regs[1] + cs, [rt], {
             "operandSegmentSizes": seg,

@@ -223,3 +223,17 @@ def test_tensor_core_kernels_assemble(arch, kind):
     (usage,) = ptxas.resources(text, arch, f"{module}.ptx").values()
     assert usage["smem"] == smem
     assert usage["spill_stores"] == 0 and usage["spill_loads"] == 0
+
+
+def test_bf16_matmul_on_tensor_cores():
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    rng = np.random.default_rng(9)
+    a = rng.standard_normal((19, 40)).astype(ml_dtypes.bfloat16)
+    b = rng.standard_normal((40, 21)).astype(ml_dtypes.bfloat16)
+    model = _matmul([19, 40], [40, 21], TensorProto.BFLOAT16)
+    got = _interpret(model, a, b)
+    assert got.dtype == ml_dtypes.bfloat16
+    ref = a.astype(np.float32) @ b.astype(np.float32)
+    # (bf16 keeps 8 mantissa bits: the f32 sum rounded once)
+    np.testing.assert_allclose(got.astype(np.float32), ref, rtol=2 ** -8, atol=1e-2)
+    assert _ir_before_nvvm(model).count("nvgpu.mma.sync") == 4

@@ -35,9 +35,21 @@ def test_tensor_core_kernel_assembles(arch):
     assert usage["spill_stores"] == 0
 
 
-def test_bf16_mma_is_refused_with_a_message():
+@pytest.mark.skipif(ptxas.find() is None, reason="ptxas not found: pip install "
+                                                 "nvidia-cuda-nvcc (a test dependency)")
+def test_bf16_mma_assembles():
     text = KERNEL.read_text().replace("xf16", "xbf16")
     m = parse_source(text, default_context(), "k.mlir")
+    build_pipeline("convert-gpu-to-nvvm,reconcile-unrealized-casts").run(m)
+    (gm,) = [op for op in m.regions[0].ops if op.name == "gpu.module"]
+    ptx = kernel_ptx(gm, "sm_80")
+    assert "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" in ptx
+    ptxas.check(ptx, "sm_80")
+
+
+def test_f32_mma_without_tf32_is_refused_with_a_message():
+    text = KERNEL.read_text().replace(" tf32Enabled", "")
+    m = parse_source(text, default_context(), "k.mlir")
     with pytest.raises(Exception, match="(?s)failed to legalize operation 'nvgpu.mma.sync'"
-                                        ".*bf16 operands are not lowered yet"):
+                                        ".*f32 operands need tf32Enabled"):
         build_pipeline("convert-gpu-to-nvvm,reconcile-unrealized-casts").run(m)
