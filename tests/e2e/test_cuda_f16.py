@@ -103,3 +103,25 @@ def test_precision_f16_runs_an_f32_model_in_f16(name):
 def test_precision_is_checked():
     with pytest.raises(strata.StrataError, match="precision 'f8' is not 'f32' or 'f16'"):
         strata.compile(CASES["Relu"], target="cuda-interpret", precision="f8")
+
+
+def test_f16_conv_on_tensor_cores():
+    # an f16 convolution (implicit GEMM, f32 accumulation) + bias + ReLU: one tensor core
+    # kernel after the padding copy
+    rng = np.random.default_rng(4)
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1] * 4, name="conv"),
+             helper.make_node("Relu", ["c"], ["y"], name="relu")]
+    g = helper.make_graph(nodes, "m", [helper.make_tensor_value_info(
+        "x", TensorProto.FLOAT16, ["N", 3, 11, 13])], [helper.make_tensor_value_info(
+            "y", TensorProto.FLOAT16, None)], [_w(rng, "w", 10, 3, 3, 3, scale=0.3),
+                                               _w(rng, "b", 10)])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
+    x = rng.standard_normal((2, 3, 11, 13)).astype(np.float16)
+    ref = ort.InferenceSession(model.SerializeToString(),
+                               providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+    out = strata.compile(model, target="cuda-interpret", cache=False)(x)
+    got = np.asarray(out[0] if isinstance(out, (list, tuple)) else out)
+    np.testing.assert_allclose(got.astype(np.float32), ref.astype(np.float32), rtol=2e-3,
+                               atol=1e-2)
+    program = compile_ahead(model, arch="sm_80")
+    assert sum("mma.sync.aligned.m16n8k16" in t for t in program.ptx.values()) == 1
