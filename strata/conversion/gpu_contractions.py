@@ -488,23 +488,24 @@ def _kernel(kb, s, fill, epi, sizes, M, N, K, bx, by, bz, tid, mma=None):
     def index(m, at, b):
         return [_expr(b, r, at) for r in m.results]
 
+    def load_one(b, mem, mp, dims, i, bound, k):
+        """mem at row / column `i` (of the loops `dims`) and depth k, 0 outside."""
+        ok = b.and_(b.cmp(_ULT, i, bound), b.cmp(_ULT, k, K))
+        at = _unflatten(b, k, s.k, sizes, _unflatten(b, i, dims, sizes, dict(bidx)))
+        return b.masked_load(ok, mem, index(mp, at, b))
+
     def load_tiles(b, k0):
-        """This thread's share of the A and B tiles starting at k0: 8 values."""
+        """This thread's share of the A and B tiles starting at k0: 8 values (A's
+        consecutive threads walk K, B's walk N)."""
         vals = []
         for r in range(BM * BK // THREADS):
             e = b.add(tid, b.const(THREADS * r))
-            ml, kl = b.div(e, BK), b.rem(e, BK)
-            m, k = b.add(row0, ml), b.add(k0, kl)
-            ok = b.and_(b.cmp(_ULT, m, M), b.cmp(_ULT, k, K))
-            at = _unflatten(b, k, s.k, sizes, _unflatten(b, m, s.m, sizes, dict(bidx)))
-            vals.append(b.masked_load(ok, s.a, index(ma, at, b)))
+            vals.append(load_one(b, s.a, ma, s.m, b.add(row0, b.div(e, BK)), M,
+                                 b.add(k0, b.rem(e, BK))))
         for r in range(BN * BK // THREADS):
             e = b.add(tid, b.const(THREADS * r))
-            kl, nl = b.div(e, BN), b.rem(e, BN)
-            n, k = b.add(col0, nl), b.add(k0, kl)
-            ok = b.and_(b.cmp(_ULT, n, N), b.cmp(_ULT, k, K))
-            at = _unflatten(b, k, s.k, sizes, _unflatten(b, n, s.n, sizes, dict(bidx)))
-            vals.append(b.masked_load(ok, s.b, index(mb, at, b)))
+            vals.append(load_one(b, s.b, mb, s.n, b.add(col0, b.rem(e, BN)), N,
+                                 b.add(k0, b.div(e, BN))))
         return vals
 
     def store_tiles(b, buf, vals):
