@@ -1,4 +1,5 @@
 // RUN: strata-opt %s --split-input-file --strata-gpu-tile-contractions | filecheck %s
+// RUN: strata-opt %s --split-input-file --strata-gpu-tile-contractions=tensor-cores=false | filecheck %s --check-prefix=NOTC
 
 // A matmul whose output is filled with zeros and then read by a bias + ReLU generic:
 // one tiled kernel (64x64 block tile of 256 threads, double-buffered 16-deep K steps
@@ -45,19 +46,33 @@ func.func @gemm_bias_relu(%a: memref<?x64xf32>, %w: memref<64x128xf32>, %bias: m
 // -----
 
 // A batch matmul with B transposed and broadcast over the batch, f16 operands
-// accumulated in f32 (the payload's extf is cloned): the batch loop only A reads is
-// part of the rows (M = 3 x 5 = 15: one block), the shared tiles keep f16, the
-// accumulators start from the output (no fill).
+// accumulated in f32: tensor cores. The batch loop only A reads is part of the rows
+// (M = 3 x 5 = 15: one block); A's shared tiles are [buf][m][k] for ldmatrix, B's
+// [buf][k][n] (ldmatrix transposed); each warp's 2 x 2 m16n8 accumulators start from
+// the output (no fill) and are stored element by element. Without tensor cores
+// (tensor-cores=false): the SIMT kernel, the payload's extf cloned.
 
 // CHECK-LABEL: func.func @batch_f16
 // CHECK-NOT: linalg.
 // CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1)
-// CHECK: memref.alloc() : memref<2x16x64xf16, #gpu.address_space<workgroup>>
+// CHECK: memref.alloc() : memref<2x64x16xf16, #gpu.address_space<workgroup>>
 // CHECK: memref.alloc() : memref<2x16x64xf16, #gpu.address_space<workgroup>>
 // CHECK: arith.cmpi ult, %{{.*}}, %c15
 // CHECK: memref.load %arg2[%{{.*}}, %{{.*}}, %{{.*}}] : memref<3x5x9xf32>
-// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: vector.insert %{{.*}}, %{{.*}} [1, 1] : f32 into vector<2x2xf32>
+// CHECK: scf.for
+// CHECK-COUNT-2: nvgpu.ldmatrix %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] numTiles = 4 transpose = false : memref<2x64x16xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK-COUNT-2: nvgpu.ldmatrix %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] numTiles = 2 transpose = true : memref<2x16x64xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// CHECK-COUNT-4: nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) mmaShape = [16, 8, 16] : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK: gpu.barrier
+// CHECK: vector.extract %{{.*}}[0, 0] : f32 from vector<2x2xf32>
 // CHECK: memref.store %{{.*}}, %arg2[%{{.*}}, %{{.*}}, %{{.*}}] : memref<3x5x9xf32>
+// NOTC-LABEL: func.func @batch_f16
+// NOTC: memref.alloc() : memref<2x16x64xf16, #gpu.address_space<workgroup>>
+// NOTC-NOT: nvgpu
+// NOTC: arith.extf %{{.*}} : f16 to f32
+// NOTC-NOT: nvgpu
+// NOTC-LABEL: func.func @not_contractions
 func.func @batch_f16(%a: memref<3x5x7xf16>, %b: memref<9x7xf16>, %c: memref<3x5x9xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : memref<3x5x7xf16>, memref<9x7xf16>) outs(%c : memref<3x5x9xf32>) {
   ^bb0(%x: f16, %y: f16, %o: f32):
