@@ -300,13 +300,24 @@ def _fill_of(s):
     else touching the buffer between): a linalg.fill, or a broadcast of one input
     (_is_broadcast_init); else None."""
     c = s.c
+    block = s.op.parent
+
+    def used_between(v, first):
+        """Whether an op between `first` and the contraction (or inside one) uses v."""
+        for u in _uses_in(v):
+            a = u
+            while a is not None and a.parent is not block:
+                a = a.parent_op
+            if a is not None and a is not first and a is not s.op and \
+                    first.is_before_in_block(a) and a.is_before_in_block(s.op):
+                return True
+        return False
     for o in _uses_in(c):
         if (o.name == "linalg.fill" and o.operands[-1] is c or _is_broadcast_init(o, c)) \
-                and o.parent is s.op.parent and o.is_before_in_block(s.op):
-            others = [u for u in _uses_in(c) if u is not o and u is not s.op and
-                      u.parent is s.op.parent and o.is_before_in_block(u) and
-                      u.is_before_in_block(s.op)]
-            if not others:
+                and o.parent is block and o.is_before_in_block(s.op) and \
+                not used_between(c, o):
+            # (a broadcast's input is read by the kernel: nothing may write it between)
+            if o.name == "linalg.fill" or not used_between(o.operands[0], o):
                 return o
     return None
 

@@ -109,3 +109,25 @@ func.func @not_contractions(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %s: memref
   }
   return
 }
+
+// -----
+
+// The bias broadcast into the output is the accumulators' initial value only when
+// nothing writes the bias between: here a fill of the bias buffer comes between, so the
+// broadcast stays (its own kernel later) and the kernel reads the output.
+
+// CHECK-LABEL: func.func @bias_written_between
+// CHECK: linalg.generic
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%arg2 : memref<8xf32>)
+// CHECK: gpu.launch
+// CHECK: memref.load %arg3[
+func.func @bias_written_between(%a: memref<4x16xf32>, %b: memref<16x8xf32>, %bias: memref<8xf32>, %c: memref<4x8xf32>) {
+  %one = arith.constant 1.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%bias : memref<8xf32>) outs(%c : memref<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  linalg.fill ins(%one : f32) outs(%bias : memref<8xf32>)
+  linalg.matmul ins(%a, %b : memref<4x16xf32>, memref<16x8xf32>) outs(%c : memref<4x8xf32>)
+  return
+}
