@@ -281,8 +281,9 @@ def _uses_in(v):
 
 
 def _is_broadcast_init(o, c) -> bool:
-    """Whether `o` is a linalg.generic writing the whole buffer `c` at identity with
-    the value of its one input (a bias broadcast into a contraction's output)."""
+    """Whether `o` is a linalg.generic writing the whole buffer `c` at identity with a
+    function of its one input only (a bias broadcast into a contraction's output,
+    extended to the accumulator's type: its payload is cloned into the kernel)."""
     if o.name != "linalg.generic" or o.num_dps_inputs() != 1 or len(o.operands) != 2 or \
             o.operands[1] is not c or o.operands[0] is c:
         return False
@@ -290,9 +291,11 @@ def _is_broadcast_init(o, c) -> bool:
         return False
     mi, mo = o.indexing_maps_list()
     body = o.body
+    if body.args[1].has_uses() or len(body.last.operands) != 1 or \
+            any(x.regions or x.name == "linalg.index" for x in body.ops):
+        return False
     return _dims(mo) == list(range(len(c.type.shape))) and None not in _dims(mi) and \
-        type(o.operands[0].type) is A.MemRefType and \
-        body.first is body.last and body.last.operands[0] is body.args[0]
+        type(o.operands[0].type) is A.MemRefType
 
 
 def _fill_of(s):
@@ -561,7 +564,8 @@ def _kernel(kb, s, fill, epi, sizes, M, N, K, bx, by, bz, tid, mma=None):
         vals = [fill.operands[0]] * len(elems)
     elif fill is not None:       # a broadcast (the generic's loop l is C's dim l)
         src, m = fill.operands[0], fill.indexing_maps_list()[0]
-        vals = [kb.masked_load(ok, src, [ci[d] for d in _dims(m)])
+        vals = [_clone_payload(kb, fill.body, [kb.masked_load(ok, src, [ci[d] for d in
+                                                                         _dims(m)]), None])[0]
                 for ok, ci in zip(inb, cidx)]
     else:
         vals = [kb.masked_load(ok, s.c, ci) for ok, ci in zip(inb, cidx)]
