@@ -179,11 +179,321 @@ class _LibDevice(LLVMPattern):
         return True
 
 
+# [Note: workgroup memory]
+# Shared memory is a module-level variable in PTX (`.shared`), so, as upstream lowers a
+# gpu.func's workgroup attributions, each workgroup buffer of a kernel (a static
+# memref.alloc / alloca in `#gpu.address_space<workgroup>`, what
+# strata-gpu-tile-contractions makes) becomes `llvm.mlir.global internal @__wg_<kernel>_<i>()
+# {addr_space = 3 : i32, alignment = 16 : i64}` (no initializer: undef, as shared memory
+# is) and the allocation its address in a memref descriptor; its deallocation is nothing.
+# First the gpu address spaces of memref types become NVVM's numbers (global 1,
+# workgroup 3, private 5: upstream's populateGpuMemorySpaceAttributeConversions for
+# NVVM), so the type converter sees integer memory spaces only.
+NVVM_ADDRESS_SPACES = {"global": 1, "workgroup": 3, "private": 5}
+_SHARED_ATTR = "strata.workgroup_global"
+
+
+def _numbered(t):
+    """`t` with a gpu address space replaced by NVVM's number (memrefs only)."""
+    if type(t) is A.MemRefType and t.memory_space is not None and \
+            type(t.memory_space) is not A.IntegerAttr:
+        from ..dialects.gpu import address_space_of
+        space = address_space_of(t)
+        if space in NVVM_ADDRESS_SPACES:
+            return A.MemRefType(t.shape, t.element_type, t.layout,
+                                A.IntegerAttr(NVVM_ADDRESS_SPACES[space], A.i64))
+    return t
+
+
+def _prepare_workgroup_memory(module) -> None:
+    """Number the address spaces, and give each workgroup allocation of the module's
+    kernels its global (see [Note: workgroup memory])."""
+    from ..ir.symbol_table import symbol_name
+    from .to_llvm.builder import llvm_op
+    body = module.regions[0].blocks[0]
+    taken = {symbol_name(o) for o in body.ops if "sym_name" in o.properties}
+    for f in list(body.ops):
+        if f.name != "gpu.func":
+            continue
+        n = 0
+        for o in f.walk():
+            for r in o.regions:
+                for blk in r.blocks:
+                    for a in blk.args:
+                        a.type = _numbered(a.type)
+            for r in o.results:
+                r.type = _numbered(r.type)
+            if o.name not in ("memref.alloc", "memref.alloca") or o.operands:
+                continue
+            t = o.results[0].type
+            if t.memory_space is None or getattr(t.memory_space, "value", 0) != 3:
+                continue
+            name = f"__wg_{symbol_name(f)}_{n}"
+            while name in taken:
+                n += 1
+                name = f"__wg_{symbol_name(f)}_{n}"
+            taken.add(name)
+            n += 1
+            arr = _array_type(t)
+            g = llvm_op("llvm.mlir.global").new(name, arr, linkage="internal",
+                                                alignment=16, loc=o.loc)
+            g.properties["addr_space"] = A.IntegerAttr(3, A.i32)
+            body.insert_before(f, g)
+            o.set_attr(_SHARED_ATTR, A.StringAttr(name))
+
+
+def _array_type(t):
+    """The LLVM array type of a static memref's elements (nested by dims)."""
+    from .to_llvm.memref import _global_type
+    return _global_type(LLVMTypeConverter(64), t)
+
+
+class _WorkgroupAlloc(LLVMPattern):
+    """A workgroup allocation -> the address of its global (see [Note: workgroup
+    memory])."""
+
+    def match_and_rewrite(self, op, operands, rewriter):
+        name = op.attributes.get(_SHARED_ATTR)
+        if name is None:
+            return rewriter.notify_match_failure(op, "not workgroup memory")
+        from .to_llvm.memref import _global_type, descriptor_sizes, make_descriptor
+        t = op.results[0].type
+        b = self.builder(rewriter, op)
+        sizes, strides, _ = descriptor_sizes(b, self.tc, t, [])
+        p = LT.LLVMPointerType(3)
+        addr = b.create("llvm.mlir.addressof", [], [p],
+                        {"global_name": A.SymbolRefAttr(name.value)}).results[0]
+        gep = b.gep(addr, [0] * (len(t.shape) + 1), _global_type(self.tc, t))
+        rewriter.replace_op(op, [make_descriptor(b, self.tc, t, addr, gep, sizes, strides)])
+        return True
+
+
+class _WorkgroupDealloc(LLVMPattern):
+    root = "memref.dealloc"
+
+    def match_and_rewrite(self, op, operands, rewriter):
+        t = op.operands[0].type
+        if type(t) is not A.MemRefType or getattr(t.memory_space, "value", 0) != 3:
+            return rewriter.notify_match_failure(op, "not workgroup memory")
+        rewriter.erase_op(op)
+        return True
+
+
+# [Note: nvgpu to nvvm]
+# As upstream's convert-nvgpu-to-nvvm: a fragment vector<R x E x T> is, once converted,
+# an !llvm.array<R x vector<E x T>> (one register per row). nvgpu.ldmatrix becomes
+# nvvm.ldmatrix on the address of the lane's row (layout col when transposed), each i32
+# it returns bitcast to vector<2 x f16>; nvgpu.mma.sync becomes nvvm.mma.sync on the
+# registers (row-major A, column-major B, as the fragments are laid out), TF32 operands
+# and bf16 pairs bitcast to i32 (what their intrinsics take), f32 accumulators passed
+# as four scalars, and the returned struct put back into C's array.
+def _nvvm_op(rewriter, name, operands, results, props, loc):
+    o = op_class(name).create(list(operands), list(results), props, None, (), 0, loc)
+    rewriter.insert(o)
+    return o
+
+
+class _LdMatrix(LLVMPattern):
+    root = "nvgpu.ldmatrix"
+
+    def match_and_rewrite(self, op, operands, rewriter):
+        from ..dialects.nvvm import LD_ST_MATRIX_ELT_TYPE, MMA_LAYOUT, ShapeAttr
+        from .to_llvm.memref import strided_element_ptr
+        mt = op.operands[0].type
+        b = self.builder(rewriter, op)
+        ptr = strided_element_ptr(b, self.tc, mt, operands[0], list(operands[1:]))
+        num = op.properties["numTiles"].value
+        trans = bool(op.properties["transpose"].value)
+        rt = A.i32 if num == 1 else LT.LLVMStructType([A.i32] * num)
+        ld = _nvvm_op(rewriter, "nvvm.ldmatrix", [ptr], [rt], {
+            "num": A.IntegerAttr(num, A.i32),
+            "layout": MMA_LAYOUT("col" if trans else "row"),
+            "shape": ShapeAttr("ld_st_matrix_shape", [("m", 8), ("n", 8)]),
+            "eltType": LD_ST_MATRIX_ELT_TYPE("b16")}, op.loc).results[0]
+        et = op.results[0].type.element_type
+        vt = A.VectorType([2], et)
+        out = b.undef(LT.LLVMArrayType(num, vt))
+        for i in range(num):
+            r = ld if num == 1 else b.extractvalue(ld, [i])
+            out = b.insertvalue(out, b.cast("llvm.bitcast", r, vt), [i])
+        rewriter.replace_op(op, [out])
+        return True
+
+
+class _MmaSync(LLVMPattern):
+    root = "nvgpu.mma.sync"
+
+    def match_and_rewrite(self, op, operands, rewriter):
+        from ..dialects.nvvm import MMA_LAYOUT, MMA_TYPE, ShapeAttr
+        m, n, k = (a.value for a in op.properties["mmaShape"].value)
+        ta, tb, tc_ = (v.type for v in op.operands)
+        et = ta.element_type
+        if et is A.f32 and "tf32Enabled" not in op.properties:
+            return rewriter.notify_match_failure(op, "f32 operands need tf32Enabled")
+        if et not in (A.f16, A.bf16, A.f32):
+            return rewriter.notify_match_failure(op, f"{et} operands are not lowered yet")
+        b = self.builder(rewriter, op)
+        regs = []
+        for v, t in zip(operands[:2], (ta, tb)):
+            rs = []
+            for i in range(t.shape[0]):
+                r = b.extractvalue(v, [i])
+                if et is A.bf16:      # (the bf16 intrinsic takes the pairs as i32)
+                    r = b.cast("llvm.bitcast", r, A.i32)
+                if et is A.f32:       # a TF32 register: the f32's bits
+                    r = b.cast("llvm.bitcast", b.create(
+                        "llvm.extractelement", [r, b.const(0, A.i32)], [A.f32]).results[0],
+                        A.i32)
+                rs.append(r)
+            regs.append(rs)
+        ct = tc_.element_type
+        cs = []
+        for i in range(tc_.shape[0]):
+            r = b.extractvalue(operands[2], [i])
+            if ct is A.f32:
+                cs += [b.create("llvm.extractelement", [r, b.const(e, A.i32)],
+                                [A.f32]).results[0] for e in range(tc_.shape[1])]
+            else:
+                cs.append(r)
+        rt = LT.LLVMStructType([c.type for c in cs])
+        ptx = {A.f32: "tf32", A.bf16: "bf16"}.get(et, "f16")
+        seg = A.DenseArrayAttr(A.i32, [len(regs[0]), len(regs[1]), len(cs)])
+        mma = _nvvm_op(rewriter, "nvvm.mma.sync", regs[0] + regs[1] + cs, [rt], {
+            "operandSegmentSizes": seg,
+            "shape": ShapeAttr("shape", [("m", m), ("n", n), ("k", k)]),
+            "layoutA": MMA_LAYOUT("row"), "layoutB": MMA_LAYOUT("col"),
+            "multiplicandAPtxType": MMA_TYPE(ptx), "multiplicandBPtxType": MMA_TYPE(ptx)},
+            op.loc).results[0]
+        vt = A.VectorType([tc_.shape[1]], ct)
+        out = b.undef(LT.LLVMArrayType(tc_.shape[0], vt))
+        for i in range(tc_.shape[0]):
+            if ct is A.f32:
+                vec = b.undef(vt)
+                for e in range(tc_.shape[1]):
+                    x = b.extractvalue(mma, [i * tc_.shape[1] + e])
+                    vec = b.create("llvm.insertelement", [vec, x, b.const(e, A.i32)],
+                                   [vt]).results[0]
+            else:
+                vec = b.extractvalue(mma, [i])
+            out = b.insertvalue(out, vec, [i])
+        rewriter.replace_op(op, [out])
+        return True
+
+
+# [Note: fragment vectors in kernels]
+# The tensor core fragments are n-D vectors (vector<4x2xf16>), an !llvm.array of 1-D
+# vectors once converted. The few vector ops kernels apply to them are lowered here,
+# as upstream's convert-vector-to-llvm does for n-D vectors: vector.extract and
+# vector.insert at static positions (extractvalue / insertvalue down to the 1-D row,
+# then extractelement / insertelement), vector.broadcast of a scalar, and an n-D splat
+# arith.constant (one splat row, repeated).
+def _static_position(op):
+    if any(True for _ in op.operands[1 if op.name == "vector.extract" else 2:]):
+        return None
+    return list(op.properties["static_position"].value)
+
+
+def _row_type(t):
+    return A.VectorType([t.shape[-1]], t.element_type)
+
+
+class _VectorExtract(LLVMPattern):
+    root = "vector.extract"
+
+    def match_and_rewrite(self, op, operands, rewriter):
+        pos = _static_position(op)
+        st = op.operands[0].type
+        if pos is None or len(st.shape) < 2:
+            return rewriter.notify_match_failure(op, "dynamic position or a 1-D vector")
+        b = self.builder(rewriter, op)
+        if len(pos) < len(st.shape):
+            rewriter.replace_op(op, [b.extractvalue(operands[0], pos)])
+            return True
+        row = b.extractvalue(operands[0], pos[:-1])
+        rewriter.replace_op(op, [b.create("llvm.extractelement", [
+            row, b.const(pos[-1], A.i64)], [op.results[0].type]).results[0]])
+        return True
+
+
+class _VectorInsert(LLVMPattern):
+    root = "vector.insert"
+
+    def match_and_rewrite(self, op, operands, rewriter):
+        pos = _static_position(op)
+        dt = op.operands[1].type
+        if pos is None or len(dt.shape) < 2:
+            return rewriter.notify_match_failure(op, "dynamic position or a 1-D vector")
+        b = self.builder(rewriter, op)
+        v, dest = operands[0], operands[1]
+        if len(pos) < len(dt.shape):
+            rewriter.replace_op(op, [b.insertvalue(dest, v, pos)])
+            return True
+        row = b.extractvalue(dest, pos[:-1])
+        row = b.create("llvm.insertelement", [row, v, b.const(pos[-1], A.i64)],
+                       [row.type]).results[0]
+        rewriter.replace_op(op, [b.insertvalue(dest, row, pos[:-1])])
+        return True
+
+
+def _nd_from_row(b, row, t, tc):
+    """The converted n-D vector of type `t` whose every row is `row`."""
+    out = b.undef(tc.convert_type(t))
+    import itertools
+    for idx in itertools.product(*(range(n) for n in t.shape[:-1])):
+        out = b.insertvalue(out, row, list(idx))
+    return out
+
+
+class _VectorBroadcast(LLVMPattern):
+    root = "vector.broadcast"
+
+    def match_and_rewrite(self, op, operands, rewriter):
+        t = op.results[0].type
+        if len(t.shape) < 2 or type(op.operands[0].type) is A.VectorType:
+            return rewriter.notify_match_failure(op, "a scalar broadcast to n-D only")
+        b = self.builder(rewriter, op)
+        rt = _row_type(t)
+        row = b.undef(rt)
+        for e in range(t.shape[-1]):
+            row = b.create("llvm.insertelement", [row, operands[0], b.const(e, A.i64)],
+                           [rt]).results[0]
+        rewriter.replace_op(op, [_nd_from_row(b, row, t, self.tc)])
+        return True
+
+
+class _NdSplatConstant(LLVMPattern):
+    root = "arith.constant"
+
+    def match_and_rewrite(self, op, operands, rewriter):
+        from ..ir import dense as D
+        t = op.results[0].type
+        a = op.properties.get("value")
+        if type(t) is not A.VectorType or len(t.shape) < 2 or \
+                not isinstance(a, D.DenseElementsAttr) or not a.is_splat:
+            return rewriter.notify_match_failure(op, "not an n-D splat vector constant")
+        b = self.builder(rewriter, op)
+        rt = _row_type(t)
+        row = b.const_attr(D.DenseElementsAttr(rt, a.splat_value), rt)
+        rewriter.replace_op(op, [_nd_from_row(b, row, t, self.tc)])
+        return True
+
+
 def gpu_to_nvvm_patterns(tc) -> list:
     """The gpu ops' patterns and the llvm lowerings of the other dialects."""
     from .to_llvm.umbrella import all_patterns
     pats = [_GpuFunc(tc), ReturnLowering(tc, root="gpu.return"), _LaneId(tc), _Barrier(tc),
             _Shuffle(tc)]
+    for name in ("memref.alloc", "memref.alloca"):
+        pat = _WorkgroupAlloc(tc, root=name)
+        pat.benefit = 2
+        pats.append(pat)
+    pat = _WorkgroupDealloc(tc)
+    pat.benefit = 2
+    pats += [pat, _LdMatrix(tc), _MmaSync(tc), _VectorExtract(tc), _VectorInsert(tc),
+             _VectorBroadcast(tc)]
+    pat = _NdSplatConstant(tc)
+    pat.benefit = 2
+    pats.append(pat)
     for name in ("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim",
                  "gpu.global_id"):
         pats.append(_Sreg(tc, root=name))
@@ -207,12 +517,13 @@ class ConvertGpuToNVVM(Pass):
             [o for o in op.walk() if o.name == "gpu.module"]
         for m in modules:
             lower_asserts(m, fail=_ASSERTFAIL)
+            _prepare_workgroup_memory(m)
             tc = LLVMTypeConverter(self.index_bitwidth or 64)
             target = llvm_target()
             target.add_legal_dialect("nvvm")
             for name in ("gpu.func", "gpu.return", "gpu.thread_id", "gpu.block_id",
                          "gpu.block_dim", "gpu.grid_dim", "gpu.global_id", "gpu.lane_id",
-                         "gpu.barrier", "gpu.shuffle"):
+                         "gpu.barrier", "gpu.shuffle", "nvgpu.ldmatrix", "nvgpu.mma.sync"):
                 target.add_illegal_op(name)
             apply_partial_conversion([m], target, gpu_to_nvvm_patterns(tc))
 

@@ -20,6 +20,7 @@ def all_dialects():
     from .math import MATH
     from .memref import MEMREF
     from .ml_program import ML_PROGRAM
+    from .nvgpu import NVGPU
     from .nvvm import NVVM
     from .onnx import ONNX
     from .scf import SCF
@@ -29,7 +30,7 @@ def all_dialects():
     from .tosa import TOSA
     from .vector import VECTOR
     return [BUILTIN, FUNC, ARITH, MATH, CF, SCF, TENSOR, ML_PROGRAM, ONNX, LINALG, TOSA, LLVM,
-            MEMREF, BUFFERIZATION, STRATA_CPU, TORCH, TORCH_C, GPU, NVVM, VECTOR]
+            MEMREF, BUFFERIZATION, STRATA_CPU, TORCH, TORCH_C, GPU, NVVM, VECTOR, NVGPU]
 
 
 def default_context(allow_unregistered: bool = False) -> Context:

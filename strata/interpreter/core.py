@@ -47,7 +47,7 @@ IMPLS: dict = {}
 # Strata's own implementation modules (strata/interpreter/<name>.py), loaded once.
 _IMPL_MODULES = ("ops_builtin", "ops_arith", "ops_math", "ops_scf", "ops_tensor",
                  "ops_linalg", "ops_onnx", "tosa", "ops_memref", "ops_strata_cpu",
-                 "ops_gpu", "ops_vector")
+                 "ops_gpu", "ops_vector", "ops_nvgpu")
 _loaded = False
 
 

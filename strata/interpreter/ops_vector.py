@@ -270,7 +270,13 @@ def _insert(interp, op, args):
         if not 0 <= p < dt.shape[k]:
             fail(op, f"position {p} is out of bounds for dimension {k} of size "
                      f"{dt.shape[k]}")
-    nb = len(_batch(d, dt))
+    vt = op._operands[0].value.type
+    vb = _batch(v, vt)
+    db = _batch(d, dt)
+    if len(vb) > len(db):           # a varying value into a uniform vector (in a kernel)
+        d = np.broadcast_to(d, tuple(vb) + d.shape[len(db):]).copy()
+        db = vb
+    nb = len(db)
     d[(slice(None),) * nb + tuple(pos)] = v
     return [d]
 

@@ -189,8 +189,10 @@ def _sink_constants(launch):
             body.append(c)
         else:
             body.insert_before(first, c)
+    # (uses in the body only: the launch's own grid and block sizes stay the host's)
     for old, new in mapping.items():
-        old.replace_uses_where(new, lambda use: launch.is_ancestor(use.owner))
+        old.replace_uses_where(new, lambda use: use.owner is not launch and
+                               launch.is_ancestor(use.owner))
 
 
 def _collect(d, order):

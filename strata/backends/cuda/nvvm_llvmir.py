@@ -9,6 +9,10 @@ NVVMToLLVMIRTranslation), registered into the shared translation (backends/cpu/l
     %1 = nvvm.shfl.sync bfly %mask, %v, %off, %clamp : f32 -> f32
       -> %t1 = call float @llvm.nvvm.shfl.sync.bfly.f32(i32 %mask, float %v, i32 %off,
                                                          i32 %clamp)
+    %2 = nvvm.ldmatrix %p, num = 4, layout = <row>, ... -> !llvm.struct<(i32, i32, i32, i32)>
+      -> call {i32, i32, i32, i32} @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3(...)
+    %3 = nvvm.mma.sync A[...] B[...] C[...] shape = <m = 16, n = 8, k = 16>, ... (f32 C)
+      -> call {float, float, float, float} @llvm.nvvm.mma.m16n8k16.row.col.f32.f32(...)
 
 The kernel calling convention (`ptx_kernel` for an llvm.func with `nvvm.kernel`) is the
 translation's own.
@@ -74,6 +78,43 @@ def _shfl_sync(tr, op):
     return f"  {tr.res(op)} = call {rt} @{name}({args})"
 
 
+def _ldmatrix(tr, op):
+    """nvvm.ldmatrix -> llvm.nvvm.ldmatrix.sync.aligned.m8n8.x<num>[.trans].b16.p3."""
+    num = op.properties["num"].value
+    trans = "col" in str(op.properties["layout"])
+    name = f"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x{num}{'.trans' if trans else ''}.b16.p3"
+    rt = tr.ty(op.results[0].type)
+    tr.declare(name, f"declare {rt} @{name}(ptr addrspace(3))")
+    return f"  {tr.res(op)} = call {rt} @{name}({tr.tv(op.operand(0))})"
+
+
+def _mma_sync(tr, op):
+    """nvvm.mma.sync -> llvm.nvvm.mma.m<m>n<n>k<k>.<la>.<lb>.<types> (f16 operands: the
+    D and C types; tf32 and bf16: the operand type)."""
+    p = op.properties
+    dims = dict(p["shape"].dims)
+    la = "col" if "col" in str(p["layoutA"]) else "row"
+    lb = "col" if "col" in str(p["layoutB"]) else "row"
+    ptx = re.search(r"<(\w+)>", str(p.get("multiplicandAPtxType"))).group(1)
+    rt = op.results[0].type
+    if ptx == "f16":
+        seg = p["operandSegmentSizes"].value
+        c = op.operand(seg[0] + seg[1])
+        dt = "f32" if tr.ty(rt.types[0]) == "float" else "f16"
+        ct = "f32" if tr.ty(c.type) == "float" else "f16"
+        types = f"{dt}.{ct}"
+    else:
+        types = ptx
+    name = f"llvm.nvvm.mma.m{dims['m']}n{dims['n']}k{dims['k']}.{la}.{lb}.{types}"
+    rts = tr.ty(rt)
+    tr.declare(name, f"declare {rts} @{name}(" +
+               ", ".join(tr.ty(v.type) for v in op.operands) + ")")
+    args = ", ".join(tr.tv(v) for v in op.operands)
+    return f"  {tr.res(op)} = call {rts} @{name}({args})"
+
+
+register_op_translation("nvvm.ldmatrix", _ldmatrix)
+register_op_translation("nvvm.mma.sync", _mma_sync)
 for _r in SREGS:
     register_op_translation(f"nvvm.read.ptx.sreg.{_r}", _sreg(_r))
 register_op_translation("nvvm.barrier0", _barrier0)

@@ -13,6 +13,7 @@ No CUDA toolkit or GPU is needed.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -20,7 +21,7 @@ import tempfile
 from ...errors import StrataError
 from .ptx import check_arch
 
-__all__ = ["find", "check", "PtxasError", "PtxasMissing"]
+__all__ = ["find", "check", "resources", "PtxasError", "PtxasMissing"]
 
 
 class PtxasError(StrataError):
@@ -55,6 +56,36 @@ def find() -> str | None:
 def check(ptx: str, arch: str = "sm_90", name: str = "kernel.ptx") -> None:
     """Assemble `ptx` for `arch` with ptxas, discarding the output; PtxasError (naming
     `name`) with ptxas's diagnostics if it fails, PtxasMissing if there is no ptxas."""
+    _assemble(ptx, arch, name, ())
+
+
+def resources(ptx: str, arch: str = "sm_90", name: str = "kernel.ptx") -> dict:
+    """What each kernel of `ptx` uses once assembled for `arch` (`ptxas -v`): {kernel:
+    {"registers", "smem", "stack", "spill_stores", "spill_loads"}} (bytes but
+    registers)."""
+    out = _assemble(ptx, arch, name, ("-v",))
+    usage, cur = {}, None
+    for line in out.splitlines():
+        m = re.search(r"(?:Compiling entry function|Function properties for) '?([\w$.]+)'?",
+                      line)
+        if m:
+            cur = usage.setdefault(m.group(1), {"registers": 0, "smem": 0, "stack": 0,
+                                                "spill_stores": 0, "spill_loads": 0})
+            continue
+        if cur is None:
+            continue
+        for key, pat in (("stack", r"(\d+) bytes stack frame"),
+                         ("spill_stores", r"(\d+) bytes spill stores"),
+                         ("spill_loads", r"(\d+) bytes spill loads"),
+                         ("registers", r"Used (\d+) registers"),
+                         ("smem", r"(\d+) bytes smem")):
+            m = re.search(pat, line)
+            if m:
+                cur[key] = int(m.group(1))
+    return usage
+
+
+def _assemble(ptx, arch, name, flags) -> str:
     check_arch(arch)
     exe = find()
     if exe is None:
@@ -65,10 +96,11 @@ def check(ptx: str, arch: str = "sm_90", name: str = "kernel.ptx") -> None:
         with open(src, "w", encoding="utf-8") as f:
             f.write(ptx)
         try:
-            r = subprocess.run([exe, f"-arch={arch}", src, "-o", os.devnull],
+            r = subprocess.run([exe, f"-arch={arch}", *flags, src, "-o", os.devnull],
                                capture_output=True, text=True, timeout=300)
         except (OSError, subprocess.TimeoutExpired) as e:
             raise PtxasError(f"{name}: ptxas could not run: {e}") from None
     if r.returncode != 0:
         msg = (r.stderr or r.stdout).strip().replace(src, name)
         raise PtxasError(f"{name}: ptxas -arch={arch} failed:\n{msg}")
+    return r.stdout + r.stderr

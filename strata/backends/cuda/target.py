@@ -2,6 +2,9 @@
 the CUDA driver (runtime.py).
 
     linalg on tensors ──(the cpu target's bufferization)──> linalg on memref buffers
+      strata-gpu-tile-contractions                   matmuls, convolutions: shared-memory
+                                                     tiled gpu.launch kernels, epilogue
+                                                     fused (conversion/gpu_contractions)
       strata-memref-copy-to-linalg{min-elements=1}   every copy a linalg op (a kernel)
       convert-linalg-to-parallel-loops               scf.parallel over the parallel dims
       strata-gpu-launch-sequential                   host loops (not scf.parallel):
@@ -44,6 +47,8 @@ __all__ = ["CudaTarget", "CudaInterpretTarget", "CudaProgram", "GPU_PIPELINE", "
 
 # Buffers -> gpu.launch -> outlined kernels (see the module doc).
 GPU_PIPELINE = (
+    "strata-linalg-widen-reductions",
+    "strata-gpu-tile-contractions",
     "strata-linalg-fuse-row-reductions",
     "strata-memref-copy-to-linalg{min-elements=1}",
     "convert-linalg-to-parallel-loops",
@@ -94,10 +99,12 @@ class CudaTarget(Target):
     # The tensor-level pipeline is the cpu target's (what every native target starts from).
     pipeline = CpuTarget.pipeline
     # (strata.compile(m, target="cuda", cuda_arch="sm_80"): Target.with_options)
-    OPTIONS = ("cuda_arch", "opt_level", "verify_each", "block_size")
+    OPTIONS = ("cuda_arch", "opt_level", "verify_each", "block_size", "allow_tf32",
+               "precision")
 
     def __init__(self, cuda_arch: str | None = None, opt_level: int = 3,
-                 verify_each: bool = False, block_size: int = 256):
+                 verify_each: bool = False, block_size: int = 256,
+                 allow_tf32: bool = False, precision: str = "f32"):
         if cuda_arch is not None:
             check_arch(cuda_arch)
         # None: the device's, else DEFAULT_ARCH (see [Note: the cuda architecture]).
@@ -107,6 +114,10 @@ class CudaTarget(Target):
         # Threads per block of the mapped parallel loops (a multiple of the warp, at most
         # the 1024 threads a block may have).
         self.block_size = int(block_size)
+        # f32 contractions on tensor cores as TF32 (conversion/gpu_contractions.py)
+        self.allow_tf32 = bool(allow_tf32)
+        self.precision = precision
+        self.pipeline = precision_pipeline(precision)
         if not 32 <= self.block_size <= 1024 or self.block_size % 32:
             raise StrataError(f"block_size {block_size} is not a multiple of 32 from 32 to "
                               "1024 (threads per CUDA block)")
@@ -119,8 +130,10 @@ class CudaTarget(Target):
         return device_arch() or DEFAULT_ARCH
 
     def gpu_pipeline(self) -> tuple:
-        return tuple(p if p != "strata-gpu-linearize-parallel-loops" else
-                     f"{p}{{block-size={self.block_size}}}" for p in GPU_PIPELINE)
+        opts = {"strata-gpu-linearize-parallel-loops": f"{{block-size={self.block_size}}}",
+                "strata-gpu-tile-contractions":
+                    "{allow-tf32=true}" if self.allow_tf32 else ""}
+        return tuple(p + opts.get(p, "") for p in GPU_PIPELINE)
 
     def passes_before(self, stop: str) -> list:
         """The target's passes from the tensor level up to (not including) the first
@@ -185,18 +198,23 @@ class CudaInterpretTarget(Target):
 
     name = "cuda-interpret"
     pipeline = CpuTarget.pipeline
-    OPTIONS = ("stop", "block_size")
+    OPTIONS = ("stop", "block_size", "allow_tf32", "precision")
 
-    def __init__(self, stop: str | None = None, block_size: int = 256):
+    def __init__(self, stop: str | None = None, block_size: int = 256,
+                 allow_tf32: bool = False, precision: str = "f32"):
         import os
         self.stop = stop or os.environ.get("STRATA_CUDA_INTERPRET_STOP") or \
             "convert-gpu-to-nvvm"
         self.block_size = int(block_size)
+        self.allow_tf32 = bool(allow_tf32)
+        self.precision = precision
+        self.pipeline = precision_pipeline(precision)
         CudaTarget(block_size=self.block_size).passes_before(self.stop)   # checks `stop`
 
     def load(self, module, function: str, instrumentation=None, timings=None):
         from ...interpreter import Interpreter
-        passes = CudaTarget(block_size=self.block_size).passes_before(self.stop)
+        passes = CudaTarget(block_size=self.block_size,
+                            allow_tf32=self.allow_tf32).passes_before(self.stop)
         _run(passes, module, instrumentation, timings, "gpu", False)
         module.verify()
         interp = Interpreter(module)
@@ -204,6 +222,18 @@ class CudaInterpretTarget(Target):
         def run(*values):
             return interp.call(function, *values)
         return run
+
+
+def precision_pipeline(precision: str) -> tuple:
+    """The tensor-level pipeline for `precision`: "f32" (the model's), or "f16" (an f32
+    model run in f16: transforms/onnx_to_f16.py after shape inference)."""
+    base = tuple(CpuTarget.pipeline)
+    if precision == "f32":
+        return base
+    if precision != "f16":
+        raise StrataError(f"precision '{precision}' is not 'f32' or 'f16'")
+    i = base.index("onnx-shape-inference") + 1
+    return base[:i] + ("strata-onnx-to-f16",) + base[i:]
 
 
 def compile_ahead(model, function=None, instrumentation=None, arch=None, opt_level=3,
