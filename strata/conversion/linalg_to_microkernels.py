@@ -42,8 +42,10 @@ what is left.
   -> strata_conv2d_nchw_f32 (a GEMM packing B straight from the image: implicit
   im2col; _packed_f32 with a packed constant filter) / strata_conv2d_nhwc_f32 (im2col +
   GEMM); 1x1 stride-1 convolutions are a GEMM on the image itself.
-Anything else (other element types, transposed A, depthwise and grouped convolutions,
-pooling) stays for convert-linalg-to-loops.
+- linalg.depthwise_conv_2d_nchw_chw (f32, rows unit-stride, the filter contiguous)
+  -> strata_dwconv2d_nchw_f32 (see [Note: depthwise convolutions]).
+Anything else (other element types, transposed A, grouped convolutions, pooling) stays
+for convert-linalg-to-loops.
 
 [Note: batches and weights]
 With `weight-panel-width=NR` (the kernels' NR, which the CPU target passes), a B read
@@ -72,6 +74,24 @@ overwriting C. C's old value must not be needed elsewhere: written to another bu
 the product has to overwrite C. NCHW convolutions on packed filters do the same through
 strata_conv2d_nchw_packed_epi_f32, with a bias per filter (a row of their GEMM,
 EPI_ROW_BIAS) from the broadcast before them and a ReLU after them.
+
+[Note: depthwise convolutions]
+A depthwise convolution becomes one call of strata_dwconv2d_nchw_f32
+(strata/backends/cpu/kernels_depthwise.py), which also takes over what surrounds it:
+- the padding: when its input is a fresh buffer filled with +0.0 holding a copy of
+  another at offsets (0, 0, pt, pl) (ONNX's and torch's pads lower so), and nothing else
+  reads it, the kernel reads the copied buffer with pt and pl (the padding is read as
+  zeros) and the fill, the copy and the padded buffer go (deallocs of the source made
+  between the copy and the convolution move after it);
+- a bias broadcast into its init just before it (past the filter's reshape), as for
+  the GEMMs (the kernel then overwrites its output);
+- the elementwise generic right after it, when it computes act(y) or act(y + bias[c])
+  with act one of relu, relu6, hardswish, silu, sigmoid (recognized on the body's
+  expression tree, in the forms the ONNX and torch lowerings give them: relu6 as the
+  clip's selects or max/min, hardswish as x * hardsigmoid(x) or x * relu6(x + 3) / 6,
+  sigmoid as 1 / (1 + exp(-x))), or y + bias[c]: the kernel applies it before its
+  store and writes the generic's output; the generic goes, and y with it unless it is
+  the output. The old value of y must not be needed elsewhere, as for the GEMMs.
 
 [Note: accumulate]
 linalg ops accumulate into their init. When the op before the product (skipping ops
@@ -525,11 +545,13 @@ def _after_scalars(op, step):
     return o
 
 
-def broadcast_before(op, y, dim: int):
-    """The linalg.generic right before `op` (past scalar ops) writing bias[i] into all of
-    `y` (a contiguous f32 vector broadcast along y's dim `dim`: a bias as the product's
-    init), or None."""
+def broadcast_before(op, y, dim: int, skip=frozenset()):
+    """The linalg.generic right before `op` (past scalar ops, and ops named in `skip`)
+    writing bias[i] into all of `y` (a contiguous f32 vector broadcast along y's dim
+    `dim`: a bias as the product's init), or None."""
     g = _after_scalars(op, "prev")
+    while g is not None and g.name in skip:
+        g = _after_scalars(g, "prev")
     if not _elementwise(g) or g.num_dps_inputs() != 1 or g.dps_inits[0] is not y:
         return None
     b = g.dps_inputs[0]
@@ -963,6 +985,273 @@ def _lower_conv(op, layout, weights, choose, on_call) -> str:
     return name
 
 
+# ---------------------------------------------------------------- depthwise convolutions
+# (see [Note: depthwise convolutions])
+
+DEPTHWISE = "depthwise"
+DEPTHWISE_KERNEL = "strata_dwconv2d_nchw_f32"
+
+
+def match_depthwise(op) -> bool:
+    """Whether `op` is a depthwise convolution strata_dwconv2d_nchw_f32 computes:
+    linalg.depthwise_conv_2d_nchw_chw on f32 memrefs, the input's and output's rows
+    unit-stride, the filter contiguous."""
+    from ..dialects.memref import is_contiguous_row_major
+    if op.name != "linalg.depthwise_conv_2d_nchw_chw" or not isinstance(op, StructuredOp) \
+            or len(op.operands) != 3:
+        return False
+    if not all(_f32_memref(t) for t in op.operand_types) or not _is_mac_body(op):
+        return False
+    i, f, o = op.operand_types
+    return _unit_inner(i) and _unit_inner(o) and is_contiguous_row_major(f)
+
+
+_CMPF_NAMES = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt",
+               "uge", "ult", "ule", "une", "uno", "true")
+_EXPR_OPS = frozenset(("arith.addf", "arith.mulf", "arith.divf", "arith.subf", "arith.negf",
+                       "arith.maximumf", "arith.minimumf", "arith.select", "arith.cmpf",
+                       "math.exp"))
+_COMMUTATIVE = frozenset(("arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf"))
+
+
+def _expr(v, leaves: dict, body, depth: int = 0):
+    """The scalar expression computing `v` in generic `body` as a tree: a leaf's name
+    (`leaves`: {block arg: name}), a float (an f32 constant), or (op name, operands...)
+    ((op name, predicate, a, b) for arith.cmpf); None when it holds anything else."""
+    if v in leaves:
+        return leaves[v]
+    d = v.defining_op
+    if d is None or depth > 16:
+        return None
+    if d.name == "arith.constant":
+        val = d.properties.get("value")
+        return float(val.value) if isinstance(val, A.FloatAttr) and \
+            val.type == A.f32 else None
+    if d.name not in _EXPR_OPS or d.parent is not body:
+        return None
+    kids = [_expr(x, leaves, body, depth + 1) for x in d.operands]
+    if any(k is None for k in kids):
+        return None
+    if d.name == "arith.cmpf":
+        return (d.name, _CMPF_NAMES[int(d.properties["predicate"].value)], *kids)
+    return (d.name, *kids)
+
+
+def _same_expr(t, p) -> bool:
+    """Tree `t` is pattern `p` (floats equal as f32, commutative operands either way)."""
+    if isinstance(p, float):
+        import numpy as np
+        return isinstance(t, float) and np.float32(t) == np.float32(p)
+    if isinstance(p, str):
+        return t == p
+    if not isinstance(t, tuple) or len(t) != len(p) or t[0] != p[0]:
+        return False
+    if all(_same_expr(a, b) for a, b in zip(t[1:], p[1:])):
+        return True
+    return p[0] in _COMMUTATIVE and _same_expr(t[1], p[2]) and _same_expr(t[2], p[1])
+
+
+def _activation_patterns(x) -> dict:
+    """{activation: the expression forms the lowerings (ONNX, torch) give it, on x}."""
+    def sel(pred, a, bound):
+        return ("arith.select", ("arith.cmpf", pred, a, bound), bound, a)
+    sigmoid = ("arith.divf", 1.0, ("arith.addf", ("math.exp", ("arith.negf", x)), 1.0))
+    hsig = ("arith.minimumf", ("arith.maximumf", ("arith.addf", ("arith.mulf", x, 1 / 6),
+                                                  0.5), 0.0), 1.0)
+    relu6 = ("arith.minimumf", ("arith.maximumf", ("arith.addf", x, 3.0), 0.0), 6.0)
+    return {"none": [x], "relu": [("arith.maximumf", x, 0.0)],
+            "relu6": [sel("ogt", sel("olt", x, 0.0), 6.0),
+                      ("arith.minimumf", ("arith.maximumf", x, 0.0), 6.0)],
+            "hardswish": [("arith.mulf", x, hsig),
+                          ("arith.divf", ("arith.mulf", x, relu6), 6.0)],
+            "silu": [("arith.mulf", x, sigmoid)], "sigmoid": [sigmoid]}
+
+
+def _walks_whole(m, t) -> bool:
+    """Map `m` reads memref type `t` element for element as the loops go: the identity,
+    but for the constant 0 in dims of size 1 (ONNX's broadcast form of a batch of one)."""
+    if len(m.results) != len(t.shape) or m.num_dims != len(t.shape):
+        return False
+    return all((type(r) is AffineDimExpr and r.position == i) or
+               (type(r) is AffineConstantExpr and r.value == 0 and t.shape[i] == 1)
+               for i, r in enumerate(m.results))
+
+
+def _depthwise_epilogue(op, y, has_bias: bool):
+    """(generic, bias or None, activation, destination) when the op after depthwise
+    convolution `op` (past allocs, and deallocs of other buffers) is an elementwise
+    generic computing act(y) or act(y + bias[c]) (one of DW_ACTS; the bias a constant-
+    size f32 vector along the channels, unless `has_bias`) into y or a buffer of y's
+    type, y then being an alloc nothing else reads; else None."""
+    from ..dialects.memref_layout import is_identity_layout
+    g = op.next
+    while g is not None and (g.name == "memref.alloc" or (
+            g.name == "memref.dealloc" and g.operands[0] is not y)):
+        g = g.next
+    if not _elementwise(g) or g.num_dps_inputs() not in (1, 2) or y not in g.dps_inputs:
+        return None
+    d = g.dps_inits[0]
+    maps = g.indexing_maps_list()
+    yi = g.dps_inputs.index(y)
+    if d.type != y.type or not _walks_whole(maps[yi], y.type) or \
+            not _walks_whole(maps[-1], y.type):
+        return None
+    if d is not y and (y.defining_op is None or y.defining_op.name != "memref.alloc" or any(
+            u.owner is not g and u.owner is not op and u.owner.name != "memref.dealloc"
+            for u in y.uses)):
+        return None
+    args = g.body.args
+    leaves, x, bias = {args[yi]: "x"}, "x", None
+    if g.num_dps_inputs() == 2:
+        b = g.dps_inputs[1 - yi]
+        bmap = maps[1 - yi]
+        if has_bias or b is y or b is d or type(b.type) is not A.MemRefType or \
+                b.type.element_type != A.f32 or tuple(b.type.shape) != (y.type.shape[1],) or \
+                b.type.shape[0] == A.DYNAMIC or not is_identity_layout(b.type) or \
+                len(bmap.results) != 1 or getattr(bmap.results[0], "position", None) != 1:
+            return None
+        leaves[args[1 - yi]] = "b"
+        x, bias = ("arith.addf", "x", "b"), b
+    ops = list(g.body.ops)
+    if not ops or ops[-1].name != "linalg.yield" or len(ops[-1].operands) != 1:
+        return None
+    tree = _expr(ops[-1].operands[0], leaves, g.body)
+    if tree is None:
+        return None
+    act = next((name for name, forms in _activation_patterns(x).items()
+                if any(_same_expr(tree, p) for p in forms)), None)
+    if act is None or (act == "none" and bias is None) or not _ready_before(d, op) or \
+            (bias is not None and not _ready_before(bias, op)):
+        return None
+    return g, bias, act, d
+
+
+def _zero_fill(o) -> bool:
+    """`o` fills its last operand with +0.0 (linalg.fill, or a linalg.map of no input
+    yielding the constant)."""
+    import math
+    if o.name == "linalg.fill" and len(o.operands) == 2:
+        c = o.operands[0].defining_op
+    elif o.name == "linalg.map" and len(o.operands) == 1:
+        ops = list(o.regions[0].blocks[0].ops)
+        if len(ops) != 1 or not ops[0].operands:
+            return False
+        c = ops[0].operands[0].defining_op
+    else:
+        return False
+    val = c.properties.get("value") if c is not None and c.name == "arith.constant" \
+        else None
+    return isinstance(val, A.FloatAttr) and val.value == 0.0 and \
+        math.copysign(1.0, val.value) > 0
+
+
+def _padding_of(op, x):
+    """(source, pad top, pad left, ops to erase, deallocs to move after `op`) when `x`,
+    the input of depthwise convolution `op`, is a fresh buffer filled with +0.0 and
+    holding a copy of `source` at offsets (0, 0, pt, pl), read by nothing but `op` (a
+    padded copy the kernel need not make); else None."""
+    from ..dialects.memref import strides_and_offset
+    alloc = x.defining_op
+    if alloc is None or alloc.name != "memref.alloc" or alloc.parent is not op.parent:
+        return None
+    sv, fills, deallocs = None, [], []
+    for u in x.uses:
+        o = u.owner
+        if o is op:
+            continue
+        if o.name == "memref.dealloc":
+            deallocs.append(o)
+        elif o.name == "memref.subview" and sv is None:
+            sv = o
+        elif _zero_fill(o) and o.operands[-1] is x and o.parent is op.parent and \
+                o.is_before_in_block(op):
+            fills.append(o)
+        else:
+            return None
+    if sv is None or not fills or len(sv.operands) != 1:
+        return None
+    offsets = list(sv.properties["static_offsets"].value)
+    if len(offsets) != 4 or offsets[:2] != [0, 0] or min(offsets) < 0 or \
+            list(sv.properties["static_strides"].value) != [1, 1, 1, 1]:
+        return None
+    uses = list(sv.results[0].uses)
+    if len(uses) != 1 or uses[0].owner.name != "memref.copy":
+        return None
+    copy = uses[0].owner
+    src = copy.operands[0]
+    if copy.operands[1] is not sv.results[0] or copy.parent is not op.parent or \
+            not copy.is_before_in_block(op) or not all(f.is_before_in_block(copy)
+                                                       for f in fills) or \
+            not _f32_memref(src.type) or tuple(src.type.shape) != \
+            tuple(sv.results[0].type.shape) or not _unit_inner(src.type) or \
+            strides_and_offset(src.type) is None:
+        return None
+    # the source must stay as copied until op reads it: between the copy and op, only
+    # its deallocs (which move after op)
+    moved, o = [], copy.next
+    while o is not op:
+        if any(v is src for v in o.operands):
+            if o.name != "memref.dealloc":
+                return None
+            moved.append(o)
+        elif o.regions and any(v is src for inner in o.walk() for v in inner.operands):
+            return None
+        o = o.next
+    return src, offsets[2], offsets[3], [copy, *fills, sv, *deallocs, alloc], moved
+
+
+def _lower_depthwise(op) -> str:
+    """The call of strata_dwconv2d_nchw_f32 replacing depthwise convolution `op`, with
+    the padding, a bias broadcast before and an activation after folded in (see [Note:
+    depthwise convolutions])."""
+    from .cpu_kernel_abi import DW_ACT_SHIFT, DW_ACTS, DW_BIAS
+    em = _Emit(op)
+    x, w, y = op.operands
+    acc = _accumulate(em, op, y)
+    zero = em.i32(0)
+    bias = None
+    if acc is not zero:
+        init = broadcast_before(op, y, 1, _VIEWS)
+        if init is not None:
+            bias = init.dps_inputs[0]
+            init.erase()
+            acc = zero
+    epi = _depthwise_epilogue(op, y, bias is not None)
+    if epi is not None and epi[3] is not y and acc is not zero:
+        epi = None          # y's old value is read: the kernel must write y
+    out, act = y, "none"
+    if epi is not None:
+        out, act = epi[3], epi[2]
+        if epi[1] is not None:
+            bias = epi[1]
+    pad = _padding_of(op, x)
+    pt = pl = 0
+    if pad is not None:
+        x, pt, pl = pad[0], pad[1], pad[2]
+    sh, sw = op._window_values("strides")
+    dh, dw = op._window_values("dilations")
+    s, st = em.size, em.stride
+    out_ptr = em.pointer(out)
+    flags = (DW_BIAS if bias is not None else 0) | (DW_ACTS[act] << DW_ACT_SHIFT)
+    args = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(w, 1), s(w, 2), s(y, 2), s(y, 3),
+            sh, sw, dh, dw, pt, pl, em.pointer(x), st(x, 0), st(x, 1), st(x, 2),
+            em.pointer(w), out_ptr, st(out, 0), st(out, 1), st(out, 2), acc,
+            em.pointer(bias) if bias is not None else out_ptr, em.i32(flags), em.i64(0)]
+    call = em.call(DEPTHWISE_KERNEL, args)
+    op.erase()
+    if pad is not None:
+        for d in reversed(pad[4]):
+            d.detach()
+            call.parent.insert_after(call, d)
+        for o in pad[3]:
+            o.erase()
+    if epi is not None:
+        epi[0].erase()
+        if out is not y:
+            _drop_if_dead(y)
+    return DEPTHWISE_KERNEL
+
+
 def _declare(module, names) -> None:
     """`func.func private @name(...)` for each kernel called, unless declared."""
     from ..ir.symbol_table import symbol_name
@@ -1008,7 +1297,12 @@ def lower_to_microkernels(module, weight_panel_width: int = 0, choose_tile=None,
         layout = match_conv(op)
         if layout is not None:
             todo.append((op, layout))
+        elif match_depthwise(op):
+            todo.append((op, DEPTHWISE))
     for op, how in todo:
+        if how is DEPTHWISE:
+            used.add(_lower_depthwise(op))
+            continue
         used.add(_lower_contraction(how, weights, choose, on_call)
                  if isinstance(how, Contraction) else
                  _lower_conv(op, how, weights, choose, on_call))
