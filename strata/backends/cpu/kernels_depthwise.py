@@ -107,6 +107,19 @@ def _in_row(f: Fn, isa: Isa, pos: str, width: str) -> str:
     return f(f"and <{W} x i1> {lo}, {hi}")
 
 
+def _div_by(f: Fn, a: str, d: str) -> str:
+    """a / d (unsigned; d > 0), without dividing when d is 1."""
+    one, many, done = f.label("d1"), f.label("dn"), f.label("dd")
+    f.cbr(f.cmp("eq", d, 1), one, many)
+    f.start(one)
+    f.br(done)
+    f.start(many)
+    q = f(f"udiv i64 {a}, {d}")
+    f.br(done)
+    f.start(done)
+    return f(f"phi i64 [ {a}, %{one} ], [ {q}, %{many} ]")
+
+
 # ---------------------------------------------------------------- the epilogue
 
 
@@ -227,13 +240,14 @@ def _plane(isa: Isa, variant: int) -> str:
     def row(oh):
         ih0 = f.sub(f.mul(oh, v["sh"]), v["pt"])
         # window rows inside [0, H): kh in [kh0, kh1)
+        # (no division for dilation 1: two per row cost as much as a 7-wide row's taps)
         neg = f.cmp("slt", ih0, 0)
         dh = v["dh"]
-        up = f(f"sdiv i64 {f.add(f.sub('0', ih0), f.sub(dh, 1))}, {dh}")
+        up = _div_by(f, f.add(f.sub("0", ih0), f.sub(dh, 1)), dh)
         kh0 = f(f"select i1 {neg}, i64 {up}, i64 0")
         room = f.sub(f.sub(v["H"], 1), ih0)
         kh1 = f(f"select i1 {f.cmp('slt', room, 0)}, i64 0, i64 "
-                f"{f.min(v['KH'], f.add(f(f'sdiv i64 {room}, {dh}'), 1))}")
+                f"{f.min(v['KH'], f.add(_div_by(f, room, dh), 1))}")
         orow = f.gep(outp, f.mul(oh, v["osh"]))
 
         def chunk(j, nvec, masked):
