@@ -1088,11 +1088,17 @@ def _depthwise_epilogue(op, y, has_bias: bool):
     while g is not None and (g.name == "memref.alloc" or (
             g.name == "memref.dealloc" and g.operands[0] is not y)):
         g = g.next
-    if not _elementwise(g) or g.num_dps_inputs() not in (1, 2) or y not in g.dps_inputs:
+    if not _elementwise(g) or g.num_dps_inputs() > 2:
         return None
     d = g.dps_inits[0]
     maps = g.indexing_maps_list()
-    yi = g.dps_inputs.index(y)
+    args = g.body.args
+    if y in g.dps_inputs:
+        yi = g.dps_inputs.index(y)
+    elif g.num_dps_inputs() == 0 and d is y:    # in place: y's elements read as its init
+        yi = len(args) - 1
+    else:
+        return None
     if d.type != y.type or not _walks_whole(maps[yi], y.type) or \
             not _walks_whole(maps[-1], y.type):
         return None
@@ -1100,7 +1106,6 @@ def _depthwise_epilogue(op, y, has_bias: bool):
             u.owner is not g and u.owner is not op and u.owner.name != "memref.dealloc"
             for u in y.uses)):
         return None
-    args = g.body.args
     leaves, x, bias = {args[yi]: "x"}, "x", None
     if g.num_dps_inputs() == 2:
         b = g.dps_inputs[1 - yi]
