@@ -7,7 +7,8 @@ of convert-linalg-to-loops, the state before it) and onnxruntime, in the same pr
 
 Per layer and thread count: the median ms of each (interleaved rounds: A, B, C, A, B, C
 ...; the medians of the rounds' means) and the ratios new/before and new/onnxruntime.
-Geometric means at the bottom. Timings on a loaded machine are noisy: compare ratios.
+Geometric means at the bottom. One thread is timed in process CPU time, more in wall
+time; timings on a loaded machine are noisy: compare ratios.
 """
 from __future__ import annotations
 
@@ -83,12 +84,12 @@ def _ort(model, threads):
     return lambda x: sess.run(None, {"x": x})[0]
 
 
-def _time(fn, x, repeat):
+def _time(fn, x, repeat, clock):
     fn(x)
-    t = time.perf_counter()
+    t = clock()
     for _ in range(repeat):
         fn(x)
-    return (time.perf_counter() - t) / repeat * 1e3
+    return (clock() - t) / repeat * 1e3
 
 
 def main(argv=None):
@@ -112,9 +113,11 @@ def main(argv=None):
             ref = peers["ort"](x)
             diff = float(np.abs(peers["new"](x) - ref).max() / np.abs(ref).max())
             times = {p: [] for p in peers}
+            # one thread: CPU time (the machine's load does not count), else wall time
+            clock = time.process_time if threads == 1 else time.perf_counter
             for _ in range(args.rounds):
                 for p, fn in peers.items():
-                    times[p].append(_time(fn, x, args.repeat))
+                    times[p].append(_time(fn, x, args.repeat, clock))
             med = {p: statistics.median(v) for p, v in times.items()}
             nb, no = med["new"] / med["before"], med["new"] / med["ort"]
             logs["nb"].append(math.log(nb))

@@ -52,16 +52,18 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
-from .kernel_ir import Fn, fma, lane_mask, splat, vec_type, vload, vstore
+from .kernel_ir import Fn, fma, splat, vec_type, vload, vstore
 from .kernels_gemm import _load_work, _store_work
 
 if TYPE_CHECKING:
     from .kernels import Isa
 
-__all__ = ["depthwise_functions", "DW_VECTORS", "DW_PAR_MIN_MACS"]
+__all__ = ["depthwise_functions", "DW_VECTORS", "DW_CHAINS", "DW_PAR_MIN_MACS"]
 
 # Accumulator vectors of an interior chunk (columns: DW_VECTORS * W).
 DW_VECTORS = 4
+# Independent accumulator vectors a chunk keeps (vectors x partial sums).
+DW_CHAINS = 8
 # Below this many multiply-adds a call runs on the calling thread.
 DW_PAR_MIN_MACS = 1 << 16
 # Items per thread the planes are cut into, at least.
@@ -98,13 +100,22 @@ def _gep(f: Fn, ptr: str, index: str) -> str:
     return f(f"getelementptr float, ptr {ptr}, i64 {index}")
 
 
+def _lanes(f: Fn, isa: Isa, lo: str, hi: str) -> str:
+    """<W x i1>: lane l on iff lo <= l < hi, made as an integer's bits (scalar work: a
+    mask register's move on AVX-512; comparing vectors of 64-bit positions per tap
+    cost more than the tap)."""
+    W = isa.width
+
+    def ones_below(n):      # (1 << clamp(n, 0, W)) - 1
+        n = f(f"call i64 @llvm.smax.i64(i64 {f.min(n, W)}, i64 0)")
+        return f(f"sub i64 {f(f'shl i64 1, {n}')}, 1")
+    bits = f(f"and i64 {ones_below(hi)}, {f(f'xor i64 {ones_below(lo)}, -1')}")
+    return f(f"bitcast i{W} {f(f'trunc i64 {bits} to i{W}')} to <{W} x i1>")
+
+
 def _in_row(f: Fn, isa: Isa, pos: str, width: str) -> str:
     """<W x i1>: lane l on iff 0 <= pos + l < width."""
-    W = isa.width
-    p = f(f"add <{W} x i64> {splat(f, isa, pos, 'i64')}, {_iota(isa)}")
-    lo = f(f"icmp sge <{W} x i64> {p}, zeroinitializer")
-    hi = f(f"icmp slt <{W} x i64> {p}, {splat(f, isa, width, 'i64')}")
-    return f(f"and <{W} x i1> {lo}, {hi}")
+    return _lanes(f, isa, f.sub("0", pos), f.sub(width, pos))
 
 
 def _div_by(f: Fn, a: str, d: str) -> str:
@@ -254,7 +265,7 @@ def _plane(isa: Isa, variant: int) -> str:
             """The chunk of nvec vectors from column j (masked: one vector, `nvalid`
             lanes stored, masked loads)."""
             nvalid = f.min(f.sub(v["OW"], j), W) if masked else None
-            smask = lane_mask(f, isa, nvalid) if masked else None
+            smask = _lanes(f, isa, "0", nvalid) if masked else None
             optr = [f.gep(orow, f.add(j, i * W)) for i in range(nvec)]
             init = []
             for i in range(nvec):
@@ -262,25 +273,34 @@ def _plane(isa: Isa, variant: int) -> str:
                 old = f(f"select i1 {acc_on}, {V} {old}, {V} zeroinitializer")
                 init.append(f(f"fadd {V} {old}, {bvec}"))
 
+            # partial sums: tap kw adds into set kw % sets, so that DW_CHAINS chains of
+            # FMAs are in flight (one vector's 9 or 25 dependent FMAs waited on each
+            # other's latency: small images were latency-bound)
+            sets = 1 if kw_s is None else max(1, min(kw_s, DW_CHAINS // nvec))
+            init += ["zeroinitializer"] * (nvec * (sets - 1))
+
             def khrow(kh, accs):
                 rowp = f.gep(inp, f.mul(f.add(ih0, f.mul(kh, v["dh"])), v["shs"]))
                 taps = f.gep(filt, f.mul(kh, v["KW"]))
 
-                def tap(kw, accs):
+                def tap(kw, accs, at=0):
                     t = splat(f, isa, f(f"load float, ptr {f.gep(taps, kw)}, align 4"))
-                    out = []
+                    out = list(accs)
                     for i in range(nvec):
                         x = _load_taps(f, isa, v, rowp, f.add(j, i * W), kw, sw, s_s,
                                        masked)
-                        out.append(fma(f, isa, x, t, accs[i]))
+                        out[at + i] = fma(f, isa, x, t, accs[at + i])
                     return out
                 if kw_s is None:
                     return f.loop("0", v["KW"], 1, tap, [(V, a) for a in accs])
                 for kw in range(kw_s):
-                    accs = tap(str(kw), accs)
+                    accs = tap(str(kw), accs, (kw % sets) * nvec)
                 return accs
             accs = f.loop(kh0, kh1, 1, khrow, [(V, a) for a in init])
-            _store_epilogue(f, isa, act, accs, optr, smask)
+            for k in range(1, sets):
+                accs[:nvec] = [f(f"fadd {V} {a}, {b}") for a, b in
+                               zip(accs[:nvec], accs[k * nvec:(k + 1) * nvec])]
+            _store_epilogue(f, isa, act, accs[:nvec], optr, smask)
 
         # j: interior chunks of DW_VECTORS vectors, then of one, else masked ones
         pre, head, body, done = f.block, f.label("jh"), f.label("jb"), f.label("je")
