@@ -43,7 +43,8 @@ what is left.
   im2col; _packed_f32 with a packed constant filter) / strata_conv2d_nhwc_f32 (im2col +
   GEMM); 1x1 stride-1 convolutions are a GEMM on the image itself.
 - linalg.depthwise_conv_2d_nchw_chw (f32, rows unit-stride, the filter contiguous)
-  -> strata_dwconv2d_nchw_f32 (see [Note: depthwise convolutions]).
+  -> strata_dwconv2d_nchw_f32 (see [Note: depthwise convolutions]); a per-channel scale
+  before a 1x1 convolution moves onto its filter first (see [Note: channel scales]).
 Anything else (other element types, transposed A, grouped convolutions, pooling) stays
 for convert-linalg-to-loops.
 
@@ -92,6 +93,18 @@ A depthwise convolution becomes one call of strata_dwconv2d_nchw_f32
   sigmoid as 1 / (1 + exp(-x))), or y + bias[c]: the kernel applies it before its
   store and writes the generic's output; the generic goes, and y with it unless it is
   the output. The old value of y must not be needed elsewhere, as for the GEMMs.
+
+[Note: channel scales]
+Squeeze-excitation ends in z = y * sigmoid(t): the image y (a batch of one) scaled per
+channel by a vector t computed from it (pooled, two small products), and z is read by the
+1x1 projection. Elementwise fusion leaves the sigmoid inside that multiply, so it ran
+once per pixel, and the multiply read y and wrote z whole once more. When z is read only
+by a 1x1 stride-1 NCHW convolution, the generic is turned onto that convolution's
+filter instead, w'[f, c] = w[f, c] * e(t[c]) (F x C values, e the generic's expression of
+t, unchanged), and the convolution reads y itself with w': the same sums, one rounding
+apart (MobileNetV3 / EfficientNet blocks of 144 x 56 x 56 measured 17% faster, 240 x 28
+x 28 7%). The pass does this first, before matching the products
+(`fold_channel_scales`); deallocs of y between the two move after the convolution.
 
 [Note: accumulate]
 linalg ops accumulate into their init. When the op before the product (skipping ops
@@ -1257,6 +1270,119 @@ def _lower_depthwise(op) -> str:
     return DEPTHWISE_KERNEL
 
 
+# ---------------------------------------------------------------- channel scales
+# (squeeze-excitation's multiply, see [Note: channel scales])
+
+
+def _scaled_channels(g):
+    """(y, t) when generic `g` computes z = y * e(t) over a batch of one, y an image
+    (1 x C x H x W) read element for element and e an expression of t alone, a value per
+    channel (1 x C x 1 x 1, read as (0, c, 0, 0)); else None."""
+    if not _elementwise(g) or g.num_dps_inputs() != 2:
+        return None
+    z = g.dps_inits[0]
+    zt = z.type
+    if type(zt) is not A.MemRefType or len(zt.shape) != 4 or zt.shape[0] != 1 or \
+            zt.element_type != A.f32 or zt.layout is not None:
+        return None
+    maps = g.indexing_maps_list()
+    args = g.body.args
+    ops = list(g.body.ops)
+    if len(ops) < 2 or ops[-1].name != "linalg.yield" or ops[-2].name != "arith.mulf" or \
+            ops[-1].operands[0] is not ops[-2].results[0] or \
+            not _walks_whole(maps[2], zt):
+        return None
+    for yi in (0, 1):
+        y, t = g.dps_inputs[yi], g.dps_inputs[1 - yi]
+        tm = maps[1 - yi]
+        a, b = ops[-2].operands
+        e = b if a is args[yi] else a if b is args[yi] else None
+        if e is None or y.type != zt or not _walks_whole(maps[yi], zt) or \
+                type(t.type) is not A.MemRefType or \
+                tuple(t.type.shape) != (1, zt.shape[1], 1, 1) or \
+                [getattr(r, "position", None) if type(r) is AffineDimExpr else r.value
+                 for r in tm.results] != [0, 1, 0, 0] or \
+                type(tm.results[1]) is not AffineDimExpr:
+            continue
+        if e is not args[1 - yi] and _expr(e, {args[1 - yi]: "t"}, g.body) is None:
+            continue
+        return y, t
+    return None
+
+
+def fold_channel_scales(module) -> int:
+    """Rewrite each z = y * e(t) (a per-channel scale, _scaled_channels) read only by a
+    1x1 stride-1 NCHW convolution into that convolution of y with its filter scaled,
+    w'[f, c] = w[f, c] * e(t[c]) (see [Note: channel scales]); returns how many."""
+    count = 0
+    for g in [o for o in module.walk() if o.name == "linalg.generic"]:
+        found = _scaled_channels(g)
+        if found is None:
+            continue
+        y, t = found
+        z = g.dps_inits[0]
+        conv, deallocs = None, []
+        for u in z.uses:
+            o = u.owner
+            if o is g:
+                continue
+            if o.name == "memref.dealloc":
+                deallocs.append(o)
+            elif o.name == "linalg.conv_2d_nchw_fchw" and conv is None and \
+                    o.operands[0] is z and o.operands[1] is not z:
+                conv = o
+            else:
+                conv = None
+                break
+        if conv is None or conv.parent is not g.parent or not g.is_before_in_block(conv) or \
+                z.defining_op is None or z.defining_op.name != "memref.alloc":
+            continue
+        w = conv.operands[1]
+        wt = w.type
+        if type(wt) is not A.MemRefType or wt.element_type != A.f32 or \
+                tuple(wt.shape[2:]) != (1, 1) or wt.shape[1] != z.type.shape[1] or \
+                any(n == A.DYNAMIC for n in wt.shape) or \
+                conv._window_values("strides") != [1, 1] or not _defined_before(w, g):
+            continue
+        # y must stay as it is until the convolution reads it: between the two, only its
+        # deallocs (which move after the convolution)
+        moved, o, ok = [], g.next, True
+        while o is not conv:
+            if any(v is y for v in o.operands):
+                if o.name != "memref.dealloc":
+                    ok = False
+                    break
+                moved.append(o)
+            elif o.regions and any(v is y or v is z for inner in o.walk()
+                                   for v in inner.operands):
+                ok = False
+                break
+            o = o.next
+        if not ok:
+            continue
+        # the generic now scales the filter into a new buffer w'
+        from ..ir.affine import AffineMap, AffineMapAttr
+        em = _Emit(g)
+        scaled = em.v("memref.alloc", [], [A.MemRefType(list(wt.shape), A.f32)],
+                      {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [0, 0])})[0]
+        yi = list(g.dps_inputs).index(y)
+        maps = g.indexing_maps_list()
+        maps[yi] = maps[2] = AffineMap.identity(4)
+        g.properties["indexing_maps"] = A.ArrayAttr([AffineMapAttr(m) for m in maps])
+        g.set_operand(yi, w)
+        g.set_operand(2, scaled)
+        conv.set_operand(0, y)
+        conv.set_operand(1, scaled)
+        for d in reversed(moved):
+            d.detach()
+            conv.parent.insert_after(conv, d)
+        free = op_class("memref.dealloc").create([scaled], [], None, None, (), 0, conv.loc)
+        conv.parent.insert_after(conv, free)
+        _drop_if_dead(z)
+        count += 1
+    return count
+
+
 def _declare(module, names) -> None:
     """`func.func private @name(...)` for each kernel called, unless declared."""
     from ..ir.symbol_table import symbol_name
@@ -1290,6 +1416,7 @@ def lower_to_microkernels(module, weight_panel_width: int = 0, choose_tile=None,
     ones) into panels of that many rows for strata_conv2d_nchw_packed_f32."""
     choose = choose_tile or _default_tile
     used = set()
+    fold_channel_scales(module)
     weights = _Weights(module, weight_panel_width, filter_panel_rows)
     todo = []
     for op in module.walk():
