@@ -4,6 +4,10 @@ depthwise kernel (strata_dwconv2d_nchw_f32) against Strata without it (the loop 
 of convert-linalg-to-loops, the state before it) and onnxruntime, in the same process.
 
     python bench/depthwise.py [--threads 1,2] [--rounds 5] [--repeat 20] [--layers REGEX]
+                              [--zoo REGEX]
+
+--zoo times whole models of bench/zoo.py's cache instead (run bench/zoo.py once first),
+"before" then being Strata without the depthwise kernel and the channel-scale fold.
 
 Per layer and thread count: the median ms of each (interleaved rounds: A, B, C, A, B, C
 ...; the medians of the rounds' means) and the ratios new/before and new/onnxruntime.
@@ -62,15 +66,18 @@ def layer_model(c, h, w, k, s, act):
 
 
 def _strata(model, threads, depthwise: bool):
+    """Strata's compile of `model`; depthwise=False: without the depthwise kernel and the
+    channel-scale fold (the state before them)."""
     import strata
     from strata.conversion import linalg_to_microkernels as l2m
-    keep = l2m.match_depthwise
+    keep = l2m.match_depthwise, l2m.fold_channel_scales
     if not depthwise:
         l2m.match_depthwise = lambda op: False
+        l2m.fold_channel_scales = lambda module: 0
     try:
         f = strata.compile(model, num_threads=threads, cache=False)
     finally:
-        l2m.match_depthwise = keep
+        l2m.match_depthwise, l2m.fold_channel_scales = keep
     return lambda x: f(x)[0]
 
 
@@ -81,7 +88,24 @@ def _ort(model, threads):
     so.inter_op_num_threads = 1
     sess = ort.InferenceSession(model.SerializeToString(), so,
                                 providers=["CPUExecutionProvider"])
-    return lambda x: sess.run(None, {"x": x})[0]
+    name = sess.get_inputs()[0].name
+    return lambda x: sess.run(None, {name: x})[0]
+
+
+def _zoo_models(pattern):
+    """(name, ONNX model, input) of the models bench/zoo.py cached whose names match."""
+    import glob
+    import os
+
+    import onnx
+    root = os.environ.get("STRATA_ZOO_CACHE") or os.path.expanduser("~/.cache/strata/zoo")
+    for path in sorted(glob.glob(os.path.join(root, "*", "model.onnx"))):
+        name = os.path.basename(os.path.dirname(path)).rsplit("-", 1)[0]
+        if re.search(pattern, name):
+            m = onnx.load(path)
+            dims = [d.dim_value or 1 for d in m.graph.input[0].type.tensor_type.shape.dim]
+            x = np.random.default_rng(1).standard_normal(dims).astype(np.float32)
+            yield name, m, x
 
 
 def _time(fn, x, repeat, clock):
@@ -98,16 +122,24 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--layers", default="")
+    ap.add_argument("--zoo", default="", help="regex over bench/zoo.py's cached models: "
+                    "time those whole instead of the layers")
     args = ap.parse_args(argv)
     names = [n for n in LAYERS if re.search(args.layers, n)]
+
+    def cases():
+        if args.zoo:
+            yield from _zoo_models(args.zoo)
+            return
+        for name in names:
+            c, h, w, k, s, act = LAYERS[name]
+            x = np.random.default_rng(1).standard_normal((1, c, h, w)).astype(np.float32)
+            yield name, layer_model(c, h, w, k, s, act), x
     print(f"{'layer':18} {'t':>2} {'before':>8} {'new':>8} {'ort':>8} {'new/bef':>8} "
           f"{'new/ort':>8}  maxdiff")
     logs = {"nb": [], "no": []}
     for threads in (int(t) for t in args.threads.split(",")):
-        for name in names:
-            c, h, w, k, s, act = LAYERS[name]
-            m = layer_model(c, h, w, k, s, act)
-            x = np.random.default_rng(1).standard_normal((1, c, h, w)).astype(np.float32)
+        for name, m, x in cases():
             peers = {"before": _strata(m, threads, False), "new": _strata(m, threads, True),
                      "ort": _ort(m, threads)}
             ref = peers["ort"](x)
