@@ -79,7 +79,9 @@ def _check(got, want):
     (4, 20, 37, 3, 2, 1, 1, 1),      # stride 2, a border chunk each side
     (3, 40, 70, 5, 1, 1, 2, 1),      # 5x5: interior chunks of 4 vectors and of 1
     (3, 41, 71, 5, 2, 1, 2, 1),      # 5x5 stride 2
-    (2, 12, 12, 3, 1, 2, 2, 1),      # dilation 2
+    (2, 12, 12, 3, 1, 2, 2, 1),      # dilation 2 (AVX-512: rows in blocks of 4)
+    (3, 13, 13, 3, 2, 1, 1, 1),      # stride 2, OW 7 (AVX-512: rows in blocks of 4)
+    (5, 14, 14, 3, 1, 1, 1, 1),      # 14x14 (MobileNetV2's), OH not a multiple of 4
     (2, 9, 9, 7, 1, 1, 3, 1),        # 7x7: the generic code
     (2, 9, 19, 3, 3, 1, 1, 1),       # stride 3: gathers
     (1, 1, 1, 3, 1, 1, 1, 1),        # a 1x1 image, one channel
@@ -184,3 +186,21 @@ def test_depthwise_reads_only_the_image():
         _run(lib, x, w, None, k_s, 1, 4, 5, oh, ow, out=out)
         assert np.isfinite(out).all()
         _check(out, _ref(np.ascontiguousarray(x), w, None, k_s, 1, 4, 5, oh, ow, "none"))
+
+
+@pytest.mark.parametrize("name", ["avx2", "sse"])
+def test_depthwise_other_isas(name):
+    """The kernel for other vector widths (8, 4) runs here too (LLVM legalizes the
+    vectors): rows longer than a vector, the row blocks of short rows, both strides."""
+    from strata.backends.cpu import kernels
+    host = kernels.host_isa()
+    isa = kernels.isa_for(name, cpu=host.cpu, features=host.features, kc=64, mc=24,
+                          nc=4 * kernels.isa_for(name).nr)
+    lib = kernels.KernelLibrary(isa)
+    for c, h, wd, k, s, d, pad in ((3, 7, 7, 3, 1, 1, 1), (2, 9, 6, 3, 2, 1, 1),
+                                   (3, 11, 29, 5, 1, 1, 2), (2, 12, 40, 3, 2, 1, 1),
+                                   (2, 8, 8, 3, 1, 2, 2)):
+        x, w, b, oh, ow = _case(c, h, wd, k, s, d, pad)
+        for act in ("relu6", "silu"):
+            _check(_run(lib, x, w, b, s, d, pad, pad, oh, ow, act),
+                   _ref(x, w, b, s, d, pad, pad, oh, ow, act))

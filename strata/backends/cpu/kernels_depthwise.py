@@ -30,6 +30,10 @@ sigmoid). Strides in elements; the innermost ones are 1.
   with masked loads (the borders: lanes whose column falls in the padding load nothing
   and count as 0; the row's last chunk also stores masked). Rows of the window outside
   [0, H) are skipped (the range of kh is computed per output row).
+- 3x3 windows whose output rows fit one vector (7x7 and 14x14 images on AVX-512) run
+  DW_SMALL_ROWS rows at a time instead (one masked vector each, the column masks made
+  once per plane, a window row outside the image masked off): row by row, a row's setup
+  cost more than its 9 FMAs.
 - Stride 1: the taps are vectors at consecutive offsets; stride 2: two vectors and their
   even lanes (a shuffle); other strides: masked gathers. Filters 3 and 5 wide (the taps
   of a row unrolled, each broadcast once per chunk and row) have their own code, for
@@ -64,6 +68,8 @@ __all__ = ["depthwise_functions", "DW_VECTORS", "DW_CHAINS", "DW_PAR_MIN_MACS"]
 DW_VECTORS = 4
 # Independent accumulator vectors a chunk keeps (vectors x partial sums).
 DW_CHAINS = 8
+# Rows a plane whose rows fit one vector computes at a time.
+DW_SMALL_ROWS = 4
 # Below this many multiply-adds a call runs on the calling thread.
 DW_PAR_MIN_MACS = 1 << 16
 # Items per thread the planes are cut into, at least.
@@ -195,13 +201,14 @@ def _activation(f: Fn, isa: Isa, act: int, x: str) -> str:
 
 
 def _store_epilogue(f: Fn, isa: Isa, act: str, accs: list, ptrs: list,
-                    mask: str | None) -> None:
-    """Store act(acc) of each accumulator at its pointer (the last masked by `mask`),
-    switching on the activation code `act`."""
+                    mask) -> None:
+    """Store act(acc) of each accumulator at its pointer (the last masked by `mask`, or
+    each by its own when `mask` is a list), switching on the activation code `act`."""
+    masks = mask if isinstance(mask, list) else [None] * (len(accs) - 1) + [mask]
+
     def emit(a):
-        for i, (x, p) in enumerate(zip(accs, ptrs)):
-            vstore(f, isa, _activation(f, isa, a, x), p,
-                   mask if i == len(accs) - 1 else None)
+        for x, p, m in zip(accs, ptrs, masks):
+            vstore(f, isa, _activation(f, isa, a, x), p, m)
     f.switch(act, {a: a for a in range(_N_ACTS)}, emit)
 
 
@@ -331,9 +338,87 @@ def _plane(isa: Isa, variant: int) -> str:
         incoming = ", ".join(f"[ {x}, %{blk} ]" for x, blk in nexts)
         f.out[at] = f"  {j} = phi i64 [ 0, %{pre} ], {incoming}"
         f.start(done)
-    f.loop("%oh0", "%oh1", 1, row)
+    if s_s is None or kw_s != 3:
+        f.loop("%oh0", "%oh1", 1, row)
+    else:
+        # 3x3 windows over rows of one vector or less: DW_SMALL_ROWS rows at a time (see
+        # [Note: depthwise kernel design]), else row by row (5x5 windows on 7x7 images
+        # measured slower so: a third of their window rows are outside the image, which
+        # row by row skips)
+        small, wide, end = f.label("small"), f.label("wide"), f.label("rows")
+        f.cbr(f.cmp("sle", v["OW"], W), small, wide)
+        f.start(small)
+        _small_rows(f, isa, v, inp, outp, filt, bvec, acc_on, act, kw_s, s_s)
+        f.br(end)
+        f.start(wide)
+        f.loop("%oh0", "%oh1", 1, row)
+        f.br(end)
+        f.start(end)
     f.do("ret void")
     return f.text()
+
+
+def _small_rows(f: Fn, isa: Isa, v: dict, inp: str, outp: str, filt: str, bvec: str,
+                acc_on: str, act: str, kw_s: int, s_s: int) -> None:
+    """Rows [oh0, oh1) of a plane whose output rows fit one vector (OW <= W): blocks of
+    DW_SMALL_ROWS rows, one masked vector each, the window rows [0, KH) for all of them
+    (a row outside the image loads nothing: its mask is off), each column mask made
+    once per plane, each tap broadcast once per block. Row by row, the setup of a row
+    cost more than its 9 FMAs (7x7 and 14x14 images)."""
+    W, V = isa.width, vec_type(isa)
+    R = DW_SMALL_ROWS
+    sets = max(1, min(kw_s, DW_CHAINS // R))
+    # column masks of tap kw (stride 2: of its two halves), the same for every row
+    cols = []
+    for kw in range(kw_s):
+        pos = f.add(f.sub("0", v["pl"]), f.mul(kw, v["dw"]))
+        cols.append([(pos, _in_row(f, isa, f.add(pos, h * W), v["W"])) for h in range(s_s)])
+    zero_mask = "zeroinitializer"
+
+    def block(ohb):
+        rows = [f.add(ohb, r) for r in range(R)]
+        live = [f.cmp("slt", oh, "%oh1") for oh in rows]
+        smask = [_lanes(f, isa, "0", f(f"select i1 {ok}, i64 {v['OW']}, i64 0"))
+                 for ok in live]
+        optr = [f.gep(outp, f.mul(oh, v["osh"])) for oh in rows]
+        ih0 = [f.sub(f.mul(oh, v["sh"]), v["pt"]) for oh in rows]
+        init = []
+        for r in range(R):
+            old = vload(f, isa, optr[r], smask[r])
+            old = f(f"select i1 {acc_on}, {V} {old}, {V} zeroinitializer")
+            init.append(f(f"fadd {V} {old}, {bvec}"))
+        init += ["zeroinitializer"] * (R * (sets - 1))
+
+        def khrow(kh, accs):
+            taps = f.gep(filt, f.mul(kh, v["KW"]))
+            rowp, inside = [], []
+            for r in range(R):
+                ih = f.add(ih0[r], f.mul(kh, v["dh"]))
+                inside.append(f(f"and i1 {f.cmp('sge', ih, 0)}, {f.cmp('slt', ih, v['H'])}"))
+                rowp.append(_gep(f, inp, f.mul(ih, v["shs"])))
+            out = list(accs)
+            for kw in range(kw_s):
+                t = splat(f, isa, f(f"load float, ptr {f.gep(taps, str(kw))}, align 4"))
+                at = (kw % sets) * R
+                for r in range(R):
+                    halves = []
+                    for pos, m in cols[kw]:
+                        m = f(f"select i1 {inside[r]}, <{W} x i1> {m}, <{W} x i1> {zero_mask}")
+                        halves.append(vload(f, isa, _gep(f, rowp[r], pos) if not halves else
+                                            _gep(f, rowp[r], f.add(pos, W)), m))
+                    if s_s == 2:
+                        even = ", ".join(f"i32 {2 * i}" for i in range(W))
+                        x = f(f"shufflevector {V} {halves[0]}, {V} {halves[1]}, "
+                              f"<{W} x i32> <{even}>")
+                    else:
+                        x = halves[0]
+                    out[at + r] = fma(f, isa, x, t, out[at + r])
+            return out
+        accs = f.loop("0", v["KH"], 1, khrow, [(V, a) for a in init])
+        for k in range(1, sets):
+            accs[:R] = [f(f"fadd {V} {a}, {b}") for a, b in zip(accs[:R], accs[k * R:(k + 1) * R])]
+        _store_epilogue(f, isa, act, accs[:R], optr, smask)
+    f.loop("%oh0", "%oh1", R, block)
 
 
 def _load_taps(f: Fn, isa: Isa, v: dict, rowp: str, j: str, kw: str, sw: str, s_s,
