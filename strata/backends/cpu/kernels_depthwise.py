@@ -70,8 +70,8 @@ DW_VECTORS = 4
 DW_CHAINS = 8
 # Rows a plane whose rows fit one vector computes at a time.
 DW_SMALL_ROWS = 4
-# Below this many multiply-adds a call runs on the calling thread.
-DW_PAR_MIN_MACS = 1 << 16
+# Below this many multiply-adds a call runs on the calling thread (as the GEMMs' PAR_MIN_MACS).
+DW_PAR_MIN_MACS = 1 << 19
 # Items per thread the planes are cut into, at least.
 _ITEMS_PER_THREAD = 8
 
