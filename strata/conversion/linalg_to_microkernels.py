@@ -1204,18 +1204,25 @@ def _padding_of(op, x):
             tuple(sv.results[0].type.shape) or not _unit_inner(src.type) or \
             strides_and_offset(src.type) is None:
         return None
-    # the source must stay as copied until op reads it: between the copy and op, only
-    # its deallocs (which move after op)
-    moved, o = [], copy.next
-    while o is not op:
-        if any(v is src for v in o.operands):
-            if o.name != "memref.dealloc":
-                return None
+    # the source must stay as copied until op reads it
+    moved = _freed_between(copy, op, (src,))
+    if moved is None:
+        return None
+    return src, offsets[2], offsets[3], [copy, *fills, sv, *deallocs, alloc], moved
+
+
+def _freed_between(first, last, bufs):
+    """The deallocs of bufs[0] between ops `first` and `last` (of one block), which may
+    move after `last`, when nothing else there uses any of `bufs` (none writes them
+    before `last` reads them); else None."""
+    moved, o = [], first.next
+    while o is not last:
+        if any(v is bufs[0] for v in o.operands) and o.name == "memref.dealloc":
             moved.append(o)
-        elif o.regions and any(v is src for inner in o.walk() for v in inner.operands):
+        elif any(v is b for b in bufs for inner in o.walk() for v in inner.operands):
             return None
         o = o.next
-    return src, offsets[2], offsets[3], [copy, *fills, sv, *deallocs, alloc], moved
+    return moved
 
 
 def _lower_depthwise(op) -> str:
@@ -1344,21 +1351,9 @@ def fold_channel_scales(module) -> int:
                 any(n == A.DYNAMIC for n in wt.shape) or \
                 conv._window_values("strides") != [1, 1] or not _defined_before(w, g):
             continue
-        # y must stay as it is until the convolution reads it: between the two, only its
-        # deallocs (which move after the convolution)
-        moved, o, ok = [], g.next, True
-        while o is not conv:
-            if any(v is y for v in o.operands):
-                if o.name != "memref.dealloc":
-                    ok = False
-                    break
-                moved.append(o)
-            elif o.regions and any(v is y or v is z for inner in o.walk()
-                                   for v in inner.operands):
-                ok = False
-                break
-            o = o.next
-        if not ok:
+        # y must stay as it is until the convolution reads it
+        moved = _freed_between(g, conv, (y, z))
+        if moved is None:
             continue
         # the generic now scales the filter into a new buffer w'
         from ..ir.affine import AffineMap, AffineMapAttr
