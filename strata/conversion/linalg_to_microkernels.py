@@ -93,6 +93,12 @@ A depthwise convolution becomes one call of strata_dwconv2d_nchw_f32
   sigmoid as 1 / (1 + exp(-x))), or y + bias[c]: the kernel applies it before its
   store and writes the generic's output; the generic goes, and y with it unless it is
   the output. The old value of y must not be needed elsewhere, as for the GEMMs.
+  What the activation is applied to may also be any a[c] * y + b[c] computed from
+  per-channel constants (an unfolded batch norm, as torch.export leaves it:
+  (y - mean) / sqrt(var + eps) * gamma + beta): with a constant filter (and bias), a
+  and b are computed now (float64) and folded into new constant globals, the filter
+  scaled by a and the bias a * bias + b; the old constants go when nothing else reads
+  them.
 
 [Note: channel scales]
 Squeeze-excitation ends in z = y * sigmoid(t): the image y (a batch of one) scaled per
@@ -1023,7 +1029,7 @@ _CMPF_NAMES = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", 
                "uge", "ult", "ule", "une", "uno", "true")
 _EXPR_OPS = frozenset(("arith.addf", "arith.mulf", "arith.divf", "arith.subf", "arith.negf",
                        "arith.maximumf", "arith.minimumf", "arith.select", "arith.cmpf",
-                       "math.exp"))
+                       "math.exp", "math.sqrt", "math.rsqrt"))
 _COMMUTATIVE = frozenset(("arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf"))
 
 
@@ -1050,18 +1056,70 @@ def _expr(v, leaves: dict, body, depth: int = 0):
     return (d.name, *kids)
 
 
-def _same_expr(t, p) -> bool:
-    """Tree `t` is pattern `p` (floats equal as f32, commutative operands either way)."""
+def _same_expr(t, p, cap=None) -> bool:
+    """Tree `t` is pattern `p` (floats equal as f32, commutative operands either way);
+    the pattern leaf "?" stands for any subtree, the same one wherever it occurs (it is
+    put in `cap`["?"])."""
     if isinstance(p, float):
         import numpy as np
         return isinstance(t, float) and np.float32(t) == np.float32(p)
+    if p == "?" and cap is not None:
+        if "?" in cap:
+            return cap["?"] == t
+        cap["?"] = t
+        return True
     if isinstance(p, str):
         return t == p
     if not isinstance(t, tuple) or len(t) != len(p) or t[0] != p[0]:
         return False
-    if all(_same_expr(a, b) for a, b in zip(t[1:], p[1:])):
+    keep = dict(cap) if cap is not None else None
+    if all(_same_expr(a, b, cap) for a, b in zip(t[1:], p[1:])):
         return True
-    return p[0] in _COMMUTATIVE and _same_expr(t[1], p[2]) and _same_expr(t[2], p[1])
+    if cap is not None:
+        cap.clear()
+        cap.update(keep)
+    if p[0] in _COMMUTATIVE and _same_expr(t[1], p[2], cap) and _same_expr(t[2], p[1], cap):
+        return True
+    if cap is not None:
+        cap.clear()
+        cap.update(keep)
+    return False
+
+
+def _uses_x(t) -> bool:
+    return t == "x" or (isinstance(t, tuple) and any(_uses_x(a) for a in t[1:]))
+
+
+def _affine_in_x(t) -> bool:
+    """Tree `t` is a * x + b for values a, b that do not depend on x (x's coefficient
+    possibly per channel): built by adding, subtracting, negating, and multiplying and
+    dividing by x-free trees."""
+    if t == "x":
+        return True
+    if not isinstance(t, tuple):
+        return False
+    op, args = t[0], t[1:]
+    with_x = [a for a in args if _uses_x(a)]
+    if len(with_x) != 1 or not _affine_in_x(with_x[0]):
+        return False
+    if op in ("arith.addf", "arith.subf", "arith.mulf", "arith.negf"):
+        return True
+    return op == "arith.divf" and _uses_x(args[0])
+
+
+def _evaluate(t, values: dict):
+    """Tree `t` evaluated in float64 NumPy, its leaves' values in `values`."""
+    import numpy as np
+    if isinstance(t, float):
+        return np.float64(t)
+    if isinstance(t, str):
+        return values[t]
+    a = [_evaluate(x, values) for x in t[1:]]
+    fns = {"arith.addf": np.add, "arith.subf": np.subtract, "arith.mulf": np.multiply,
+           "arith.divf": np.divide, "arith.negf": np.negative, "arith.maximumf": np.fmax,
+           "arith.minimumf": np.fmin, "math.exp": np.exp, "math.sqrt": np.sqrt,
+           "math.rsqrt": lambda v: 1 / np.sqrt(v)}
+    return fns[t[0]](*a)
 
 
 def _activation_patterns(x) -> dict:
@@ -1091,17 +1149,20 @@ def _walks_whole(m, t) -> bool:
 
 
 def _depthwise_epilogue(op, y, has_bias: bool):
-    """(generic, bias or None, activation, destination) when the op after depthwise
-    convolution `op` (past allocs, and deallocs of other buffers) is an elementwise
-    generic computing act(y) or act(y + bias[c]) (one of DW_ACTS; the bias a constant-
-    size f32 vector along the channels, unless `has_bias`) into y or a buffer of y's
-    type, y then being an alloc nothing else reads; else None."""
+    """(generic, how, activation, destination) when the op after depthwise convolution
+    `op` (past allocs, reads of globals, and deallocs of other buffers) is an elementwise
+    computing act(y), act(y + bias[c]) or act(a[c] * y + b[c]) (one of DW_ACTS; bias,
+    and the vectors a and b are computed from, constant-size f32 vectors along the
+    channels) into y or a buffer of y's type, y then being an alloc nothing else reads;
+    else None. `how`: None, ("bias", the bias buffer: unless `has_bias`), or ("affine",
+    the tree of a[c] * x + b[c] (an unfolded batch norm), its leaves "p<i>": the
+    generic's inputs in `chans`, a list) for the caller to fold into the filter."""
     from ..dialects.memref_layout import is_identity_layout
     g = op.next
-    while g is not None and (g.name == "memref.alloc" or (
+    while g is not None and (g.name in ("memref.alloc", "memref.get_global") or (
             g.name == "memref.dealloc" and g.operands[0] is not y)):
         g = g.next
-    if not _elementwise(g) or g.num_dps_inputs() > 2:
+    if not _elementwise(g):
         return None
     d = g.dps_inits[0]
     maps = g.indexing_maps_list()
@@ -1119,29 +1180,99 @@ def _depthwise_epilogue(op, y, has_bias: bool):
             u.owner is not g and u.owner is not op and u.owner.name != "memref.dealloc"
             for u in y.uses)):
         return None
-    leaves, x, bias = {args[yi]: "x"}, "x", None
-    if g.num_dps_inputs() == 2:
-        b = g.dps_inputs[1 - yi]
-        bmap = maps[1 - yi]
-        if has_bias or b is y or b is d or type(b.type) is not A.MemRefType or \
+    leaves, chans = {args[yi]: "x"}, []
+    for i, b in enumerate(g.dps_inputs):
+        if i == yi:
+            continue
+        bmap = maps[i]
+        if b is y or b is d or type(b.type) is not A.MemRefType or \
                 b.type.element_type != A.f32 or tuple(b.type.shape) != (y.type.shape[1],) or \
                 b.type.shape[0] == A.DYNAMIC or not is_identity_layout(b.type) or \
-                len(bmap.results) != 1 or getattr(bmap.results[0], "position", None) != 1:
+                len(bmap.results) != 1 or getattr(bmap.results[0], "position", None) != 1 \
+                or not (_ready_before(b, op) or _hoisted_global(b, op)):
             return None
-        leaves[args[1 - yi]] = "b"
-        x, bias = ("arith.addf", "x", "b"), b
+        leaves[args[i]] = f"p{len(chans)}"
+        chans.append(b)
     ops = list(g.body.ops)
     if not ops or ops[-1].name != "linalg.yield" or len(ops[-1].operands) != 1:
         return None
     tree = _expr(ops[-1].operands[0], leaves, g.body)
     if tree is None:
         return None
-    act = next((name for name, forms in _activation_patterns(x).items()
-                if any(_same_expr(tree, p) for p in forms)), None)
-    if act is None or (act == "none" and bias is None) or not _ready_before(d, op) or \
-            (bias is not None and not _ready_before(bias, op)):
+    act = inner = None
+    # ("none" last: its pattern, the wildcard alone, matches any tree)
+    for name, forms in sorted(_activation_patterns("?").items(), key=lambda a: a[0] == "none"):
+        for p in forms:
+            cap = {}
+            if _same_expr(tree, p, cap) and _uses_x(cap.get("?")):
+                act, inner = name, cap["?"]
+                break
+        if act is not None:
+            break
+    if act is None or not _affine_in_x(inner):
         return None
-    return g, bias, act, d
+    how = None
+    if inner != "x":
+        pair = (inner[1:] if inner[0] == "arith.addf" and len(inner) == 3 else ())
+        bias = next((c for c in pair if isinstance(c, str) and c.startswith("p")), None)
+        if "x" in pair and bias is not None and not has_bias:
+            how = ("bias", chans[int(bias[1:])])
+        else:
+            how = ("affine", inner, chans)
+    if (act == "none" and how is None) or not _ready_before(d, op):
+        return None
+    return g, how, act, d
+
+
+def _hoisted_global(v, op) -> bool:
+    """Whether `v` is a memref.get_global after `op` in its block, then moved before it
+    (it reads a symbol: nothing in between changes it)."""
+    g = v.defining_op
+    if g is None or g.name != "memref.get_global" or g.parent is not op.parent or \
+            g.operands:
+        return False
+    g.detach()
+    op.parent.insert_before(op, g)
+    return True
+
+
+def _fold_affine(em, op, weights, w, bias, inner, chans):
+    """(filter, bias) values for act(a[c] * (conv(x, w) + bias[c]) + b[c]) as
+    act(conv(x, w * a) + (a * bias + b)), computed now into new constant globals (w,
+    the bias if any and the vectors a, b are computed from must be constants), or
+    None."""
+    import numpy as np
+    src, g = weights.global_under(w)
+    data = global_data(g) if g is not None else None
+    if data is None:
+        return None
+    values = {}
+    for i, c in enumerate(chans):
+        cg = weights.global_under(c)[1]
+        cd = global_data(cg) if cg is not None else None
+        if cd is None:
+            return None
+        values[f"p{i}"] = cd.reshape(-1).astype(np.float64)
+    b0 = np.zeros(w.type.shape[0])
+    if bias is not None:
+        bg = weights.global_under(bias)[1]
+        bd = global_data(bg) if bg is not None else None
+        if bd is None:
+            return None
+        b0 = bd.reshape(-1).astype(np.float64)
+    zero = _evaluate(inner, dict(values, x=np.zeros(1)))
+    scale = _evaluate(inner, dict(values, x=np.ones(1))) - zero
+    scale, zero = (np.broadcast_to(v, b0.shape) for v in (scale, zero))
+    if not (np.isfinite(scale).all() and np.isfinite(zero).all()):
+        return None
+    filt = (data.reshape(w.type.shape[0], -1).astype(np.float64) * scale[:, None])
+    new_w = weights._new_global(g, filt.astype(np.float32).reshape(-1), "_scaled")
+    new_b = weights._new_global(g, (scale * b0 + zero).astype(np.float32), "_bias")
+
+    def read(glob):
+        return em.v("memref.get_global", [], [glob.properties["type"].value],
+                    {"name": A.SymbolRefAttr(glob.properties["sym_name"].value)})[0]
+    return read(new_w), read(new_b)
 
 
 def _zero_fill(o) -> bool:
@@ -1225,7 +1356,7 @@ def _freed_between(first, last, bufs):
     return moved
 
 
-def _lower_depthwise(op) -> str:
+def _lower_depthwise(op, weights) -> str:
     """The call of strata_dwconv2d_nchw_f32 replacing depthwise convolution `op`, with
     the padding, a bias broadcast before and an activation after folded in (see [Note:
     depthwise convolutions])."""
@@ -1244,11 +1375,21 @@ def _lower_depthwise(op) -> str:
     epi = _depthwise_epilogue(op, y, bias is not None)
     if epi is not None and epi[3] is not y and acc is not zero:
         epi = None          # y's old value is read: the kernel must write y
+    filt, released = w, []
+    if epi is not None and epi[1] is not None and epi[1][0] == "affine":
+        # an unfolded batch norm (torch's): folded into the filter and the bias now
+        folded = _fold_affine(em, op, weights, w, bias, epi[1][1], epi[1][2]) \
+            if acc is zero else None
+        if folded is None:
+            epi = None
+        else:
+            released = [w, *epi[1][2]] + ([bias] if bias is not None else [])
+            filt, bias = folded
     out, act = y, "none"
     if epi is not None:
         out, act = epi[3], epi[2]
-        if epi[1] is not None:
-            bias = epi[1]
+        if epi[1] is not None and epi[1][0] == "bias":
+            bias = epi[1][1]
     pad = _padding_of(op, x)
     pt = pl = 0
     if pad is not None:
@@ -1260,7 +1401,7 @@ def _lower_depthwise(op) -> str:
     flags = (DW_BIAS if bias is not None else 0) | (DW_ACTS[act] << DW_ACT_SHIFT)
     args = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(w, 1), s(w, 2), s(y, 2), s(y, 3),
             sh, sw, dh, dw, pt, pl, em.pointer(x), st(x, 0), st(x, 1), st(x, 2),
-            em.pointer(w), out_ptr, st(out, 0), st(out, 1), st(out, 2), acc,
+            em.pointer(filt), out_ptr, st(out, 0), st(out, 1), st(out, 2), acc,
             em.pointer(bias) if bias is not None else out_ptr, em.i32(flags), em.i64(0)]
     call = em.call(DEPTHWISE_KERNEL, args)
     op.erase()
@@ -1274,6 +1415,8 @@ def _lower_depthwise(op) -> str:
         epi[0].erase()
         if out is not y:
             _drop_if_dead(y)
+    for v in released:      # the constants folded: gone where nothing else reads them
+        weights.release(v)
     return DEPTHWISE_KERNEL
 
 
@@ -1428,7 +1571,7 @@ def lower_to_microkernels(module, weight_panel_width: int = 0, choose_tile=None,
             todo.append((op, DEPTHWISE))
     for op, how in todo:
         if how is DEPTHWISE:
-            used.add(_lower_depthwise(op))
+            used.add(_lower_depthwise(op, weights))
             continue
         used.add(_lower_contraction(how, weights, choose, on_call)
                  if isinstance(how, Contraction) else

@@ -127,6 +127,23 @@ def test_torch_depthwise_matches_eager(k, stride, dilation, act, tmp_path):
         _close(f(x), m(x))
 
 
+@pytest.mark.parametrize("act", [nn.Hardswish(), nn.ReLU(), nn.Identity()])
+def test_torch_batchnorm_folded(act, tmp_path):
+    """torch.export keeps batch norms: (y - mean) / sqrt(var + eps) * gamma + beta then
+    the activation, one generic after the convolution; the filter and bias are scaled
+    at compile time and the generic goes (MobileNetV3's blocks)."""
+    torch.manual_seed(3)
+    m = _bn_random(nn.Sequential(nn.Conv2d(16, 16, 3, 2, 1, groups=16, bias=False),
+                                 nn.BatchNorm2d(16), act))
+    x = torch.randn(1, 16, 15, 15)
+    f, ir = _lowered(lambda d: strata.compile(m, example_args=(x,), dump_dir=d, cache=False),
+                     tmp_path)
+    _folded(ir, 1)
+    assert "linalg.generic" not in ir and "running_var" not in ir
+    with torch.no_grad():
+        _close(f(x), m(x))
+
+
 def test_torch_depthwise_dynamic_batch(tmp_path):
     """A batch known at run time only: the kernel reads N from the buffers."""
     torch.manual_seed(2)
