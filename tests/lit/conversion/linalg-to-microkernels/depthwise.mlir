@@ -175,3 +175,50 @@ func.func @not_an_activation(%x: memref<1x8x7x7xf32>, %w: memref<8x3x3xf32>) -> 
   memref.dealloc %y : memref<1x8x3x3xf32>
   return %z : memref<1x8x3x3xf32>
 }
+
+// An unfolded batch norm then ReLU (torch.export's form) on a constant filter: a[c] =
+// gamma / sqrt(var + eps), b[c] = beta - mean * a[c] are computed now, the filter
+// scaled into a new global, b the bias (flags 1 | 1 << 4 = 17); the batch norm's
+// globals go. Here a = 4 / sqrt(3 + 1) = 2 (the filter of ones becomes twos, f32 0x40000000)
+// and b = 1 - 0.25 * 2 = 0.5 (0x3F000000).
+// CHECK-LABEL: func.func @batch_norm_relu(
+//   CHECK-NOT:   linalg.
+//       CHECK:   memref.get_global @bn_w_scaled : memref<72xf32>
+//       CHECK:   memref.get_global @bn_w_bias : memref<8xf32>
+//       CHECK:   call @strata_dwconv2d_nchw_f32({{.*}}, %c0_i32, %{{.*}}, %c17_i32, %c0_i64)
+//   CHECK-NOT:   linalg.
+//   CHECK-NOT:   @gamma
+memref.global "private" constant @bn_w : memref<8x1x3x3xf32> = dense<1.0>
+memref.global "private" constant @gamma : memref<8xf32> = dense<4.0>
+memref.global "private" constant @beta : memref<8xf32> = dense<1.0>
+memref.global "private" constant @mean : memref<8xf32> = dense<0.25>
+memref.global "private" constant @var : memref<8xf32> = dense<3.0>
+func.func @batch_norm_relu(%x: memref<1x8x6x6xf32>) -> memref<1x8x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %eps = arith.constant 1.0 : f32
+  %w4 = memref.get_global @bn_w : memref<8x1x3x3xf32>
+  %w = memref.collapse_shape %w4 [[0, 1], [2], [3]] : memref<8x1x3x3xf32> into memref<8x3x3xf32>
+  %y = memref.alloc() : memref<1x8x4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x8x4x4xf32>)
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : memref<1x8x6x6xf32>, memref<8x3x3xf32>) outs(%y : memref<1x8x4x4xf32>)
+  %g = memref.get_global @gamma : memref<8xf32>
+  %b = memref.get_global @beta : memref<8xf32>
+  %m = memref.get_global @mean : memref<8xf32>
+  %v = memref.get_global @var : memref<8xf32>
+  %z = memref.alloc() : memref<1x8x4x4xf32>
+  linalg.generic {indexing_maps = [#id, #bias, #bias, #bias, #bias, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%y, %g, %b, %m, %v : memref<1x8x4x4xf32>, memref<8xf32>, memref<8xf32>, memref<8xf32>, memref<8xf32>) outs(%z : memref<1x8x4x4xf32>) {
+  ^bb0(%in: f32, %gi: f32, %bi: f32, %mi: f32, %vi: f32, %o: f32):
+    %0 = arith.addf %vi, %eps : f32
+    %1 = math.sqrt %0 : f32
+    %2 = arith.subf %in, %mi : f32
+    %3 = arith.divf %2, %1 : f32
+    %4 = arith.mulf %3, %gi : f32
+    %5 = arith.addf %4, %bi : f32
+    %6 = arith.maximumf %5, %zero : f32
+    linalg.yield %6 : f32
+  }
+  memref.dealloc %y : memref<1x8x4x4xf32>
+  return %z : memref<1x8x4x4xf32>
+}
+//       CHECK: bn_w_scaled: "0x40000000{{(00000040){72}}}"
+//       CHECK: bn_w_bias: "0x40000000{{(0000003F){8}}}"
