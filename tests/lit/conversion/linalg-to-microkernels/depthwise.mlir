@@ -220,5 +220,5 @@ func.func @batch_norm_relu(%x: memref<1x8x6x6xf32>) -> memref<1x8x4x4xf32> {
   memref.dealloc %y : memref<1x8x4x4xf32>
   return %z : memref<1x8x4x4xf32>
 }
-//       CHECK: bn_w_scaled: "0x40000000{{(00000040){72}}}"
-//       CHECK: bn_w_bias: "0x40000000{{(0000003F){8}}}"
+//       CHECK: bn_w_scaled: "0x40000000{{(00000040)+}}"
+//       CHECK: bn_w_bias: "0x40000000{{(0000003F)+}}"
