@@ -22,7 +22,7 @@ To add a kernel: its signature here, its LLVM IR in a kernels_*.py of the CPU ba
 from __future__ import annotations
 
 __all__ = ["KERNEL_SIGNATURES", "EPI_BIAS", "EPI_RELU", "EPI_ROW_BIAS", "pack_b_panels",
-           "pack_a_panels"]
+           "pack_a_panels", "DW_BIAS", "DW_ACT_SHIFT", "DW_ACTS"]
 
 _P = "ptr"
 # Argument types of the kernels' C ABI ("ptr" = !llvm.ptr), as the kernels define them
@@ -58,12 +58,23 @@ KERNEL_SIGNATURES = {
     "strata_conv2d_winograd_f32": ["i64"] * 7 + [_P, "i64", "i64", "i64", _P, _P, "i64",
                                                   "i64", "i64", "i32", _P, _P, "i64", "i64",
                                                   "i64", "i32"],
+    # N, C, H, W, KH, KW, OH, OW, sh, sw, dh, dw, pad top, pad left, in, its N, C and H
+    # strides, filter (C x KH x KW), out, its N, C and H strides, accumulate, bias, flags
+    # (DW_BIAS | act << DW_ACT_SHIFT), tile (rows per work item; 0: the kernel's choice)
+    "strata_dwconv2d_nchw_f32": ["i64"] * 14 + [_P, "i64", "i64", "i64", _P, _P, "i64",
+                                                "i64", "i64", "i32", _P, "i32", "i64"],
 }
 
 # The epilogue flags of strata_sgemm_packed_epi_f32 and strata_conv2d_nchw_packed_epi_f32:
 # C = max(C + bias, 0), with the bias (a float per column of C, or per row: a
 # convolution's per filter) and/or the ReLU.
 EPI_BIAS, EPI_RELU, EPI_ROW_BIAS = 1, 2, 4
+
+# The flags of strata_dwconv2d_nchw_f32: DW_BIAS (bias[c] added), and the activation
+# applied after it, its code in DW_ACTS shifted left by DW_ACT_SHIFT (see
+# strata/backends/cpu/kernels_depthwise.py for the exact formulas).
+DW_BIAS, DW_ACT_SHIFT = 1, 4
+DW_ACTS = {"none": 0, "relu": 1, "relu6": 2, "hardswish": 3, "silu": 4, "sigmoid": 5}
 
 
 def pack_b_panels(b, nr: int):

@@ -1,0 +1,535 @@
+"""The depthwise convolution kernel's LLVM IR: strata_dwconv2d_nchw_f32, one filter per
+channel over NCHW f32 images, the padding read as zeros (no padded copy), with a bias and
+an activation applied while the output row is in registers. `depthwise_functions(isa)`
+is all of it; strata-linalg-to-microkernels emits the calls
+(linalg.depthwise_conv_2d_nchw_chw, see [Note: depthwise convolutions] there):
+
+    call @strata_dwconv2d_nchw_f32(%N, %C, %H, %W, %KH, %KW, %OH, %OW, %sh, %sw, %dh,
+        %dw, %pt, %pl, %in, %sn, %sc, %shs, %filter, %out, %osn, %osc, %osh,
+        %accumulate, %bias, %flags, %tile)
+
+    out[n, c, oh, ow] = act(bias[c] + (accumulate ? out[n, c, oh, ow] : 0)
+                            + sum_{kh, kw} filter[c, kh, kw]
+                                           * in[n, c, oh*sh - pt + kh*dh, ow*sw - pl + kw*dw])
+
+with `in` read as 0 outside [0, H) x [0, W) (the padding: pt rows above, pl columns to
+the left, as many as the output needs below and to the right), `filter` C x KH x KW
+contiguous, the bias used when `flags` has DW_BIAS, the activation `flags >> 4`
+(DW_ACTS in conversion/cpu_kernel_abi.py: none, relu, relu6, hardswish, silu,
+sigmoid). Strides in elements; the innermost ones are 1.
+
+[Note: depthwise kernel design]
+- Work: an item is a block of output rows of one (image, channel) plane (the whole plane
+  when there are planes enough for the threads: 8 items per thread at least, else rows
+  cut to get there; a non-zero tile word is the rows of an item); the items are split
+  over the thread pool (threadpool.py) from DW_PAR_MIN_MACS multiply-adds on, else run
+  on the calling thread.
+- A row is cut into chunks of output columns: DW_VECTORS vectors of W floats where
+  every input column the chunk reads lies inside the row (the interior: plain vector
+  loads, DW_VECTORS accumulators), else one vector where that holds, else one vector
+  with masked loads (the borders: lanes whose column falls in the padding load nothing
+  and count as 0; the row's last chunk also stores masked). Rows of the window outside
+  [0, H) are skipped (the range of kh is computed per output row).
+- 3x3 windows whose output rows fit one vector (7x7 and 14x14 images on AVX-512) run
+  DW_SMALL_ROWS rows at a time instead (one masked vector each, the column masks made
+  once per plane, a window row outside the image masked off): row by row, a row's setup
+  cost more than its 9 FMAs.
+- Stride 1: the taps are vectors at consecutive offsets; stride 2: two vectors and their
+  even lanes (a shuffle); other strides: masked gathers. Filters 3 and 5 wide (the taps
+  of a row unrolled, each broadcast once per chunk and row) have their own code, for
+  strides 1 and 2; other widths run the generic loop (gathers, one vector).
+- The epilogue runs on the accumulators before the store: + bias[c] (it is the
+  accumulators' initial value, with the old output when accumulating), then the
+  activation: relu max(x, 0) (NaN-propagating, as arith.maximumf), relu6 the clip's
+  compare-and-selects (NaN kept), hardswish x * min(max(x/6 + 1/2, 0), 1), sigmoid
+  1 / (1 + exp(-x)), silu x * sigmoid(x), exp as strata-math-polynomial-approximation
+  computes it (the same reduction and coefficients, transforms/math/polynomial.py).
+- Checked sizes (the kernel is never told an error): N, C, OH, OW <= 0, or H, W, KH,
+  KW < 0, or a stride or dilation <= 0, or an unknown activation: nothing is written.
+  Every input read is inside [0, H) x [0, W) of its plane whatever the other sizes say
+  (the window rows are clamped, the columns masked or proven inside), so no size
+  combination reads outside the image; the output written is N x C x OH x OW through
+  its strides.
+"""
+from __future__ import annotations
+
+import struct
+from typing import TYPE_CHECKING
+
+from .kernel_ir import Fn, fma, splat, vec_type, vload, vstore
+from .kernels_gemm import _load_work, _store_work
+
+if TYPE_CHECKING:
+    from .kernels import Isa
+
+__all__ = ["depthwise_functions", "DW_VECTORS", "DW_CHAINS", "DW_PAR_MIN_MACS"]
+
+# Accumulator vectors of an interior chunk (columns: DW_VECTORS * W).
+DW_VECTORS = 4
+# Independent accumulator vectors a chunk keeps (vectors x partial sums).
+DW_CHAINS = 8
+# Rows a plane whose rows fit one vector computes at a time.
+DW_SMALL_ROWS = 4
+# Below this many multiply-adds a call runs on the calling thread (as the GEMMs' PAR_MIN_MACS).
+DW_PAR_MIN_MACS = 1 << 19
+# Items per thread the planes are cut into, at least.
+_ITEMS_PER_THREAD = 8
+
+_FIELDS = ("N", "C", "H", "W", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw", "pt", "pl",
+           "in", "sn", "sc", "shs", "filter", "out", "osn", "osc", "osh", "acc", "bias",
+           "flags", "rb", "nrb", "variant")
+_TYPES = {"in": "ptr", "filter": "ptr", "out": "ptr", "bias": "ptr", "acc": "i32",
+          "flags": "i32"}
+# (filter width, stride) of the specialized code; the last entry: any (generic).
+_VARIANTS = ((3, 1), (3, 2), (5, 1), (5, 2), (None, None))
+_N_ACTS = 6
+
+
+def _f32(x: float) -> str:
+    """An LLVM float constant (the f32 value of x, as LLVM's hex double form)."""
+    import numpy as np
+    bits, = struct.unpack("<Q", struct.pack("<d", float(np.float32(x))))
+    return f"0x{bits:016X}"
+
+
+def _vsplat(isa: Isa, x: float) -> str:
+    """A constant vector of W copies of float x."""
+    return f"<{', '.join(f'float {_f32(x)}' for _ in range(isa.width))}>"
+
+
+def _iota(isa: Isa) -> str:
+    return f"<{', '.join(f'i64 {i}' for i in range(isa.width))}>"
+
+
+def _gep(f: Fn, ptr: str, index: str) -> str:
+    """ptr + index floats, without `inbounds`: a masked access's base may lie outside."""
+    return f(f"getelementptr float, ptr {ptr}, i64 {index}")
+
+
+def _lanes(f: Fn, isa: Isa, lo: str, hi: str) -> str:
+    """<W x i1>: lane l on iff lo <= l < hi, made as an integer's bits (scalar work: a
+    mask register's move on AVX-512; comparing vectors of 64-bit positions per tap
+    cost more than the tap)."""
+    W = isa.width
+
+    def ones_below(n):      # (1 << clamp(n, 0, W)) - 1
+        n = f(f"call i64 @llvm.smax.i64(i64 {f.min(n, W)}, i64 0)")
+        return f(f"sub i64 {f(f'shl i64 1, {n}')}, 1")
+    bits = f(f"and i64 {ones_below(hi)}, {f(f'xor i64 {ones_below(lo)}, -1')}")
+    return f(f"bitcast i{W} {f(f'trunc i64 {bits} to i{W}')} to <{W} x i1>")
+
+
+def _in_row(f: Fn, isa: Isa, pos: str, width: str) -> str:
+    """<W x i1>: lane l on iff 0 <= pos + l < width."""
+    return _lanes(f, isa, f.sub("0", pos), f.sub(width, pos))
+
+
+def _div_by(f: Fn, a: str, d: str) -> str:
+    """a / d (unsigned; d > 0), without dividing when d is 1."""
+    one, many, done = f.label("d1"), f.label("dn"), f.label("dd")
+    f.cbr(f.cmp("eq", d, 1), one, many)
+    f.start(one)
+    f.br(done)
+    f.start(many)
+    q = f(f"udiv i64 {a}, {d}")
+    f.br(done)
+    f.start(done)
+    return f(f"phi i64 [ {a}, %{one} ], [ {q}, %{many} ]")
+
+
+# ---------------------------------------------------------------- the epilogue
+
+
+def _exp(f: Fn, isa: Isa, x: str) -> str:
+    """exp(x) as strata-math-polynomial-approximation computes it (polynomial.exp)."""
+    from ...transforms.math.polynomial import EXP_Q, LN2_HI, LN2_LO, LOG2E
+    V, W = vec_type(isa), isa.width
+    I = f"<{W} x i32>"
+
+    def clamp(v, pred, bound):
+        c = f(f"fcmp {pred} {V} {v}, {_vsplat(isa, bound)}")
+        return f(f"select <{W} x i1> {c}, {V} {_vsplat(isa, bound)}, {V} {v}")
+    c = clamp(clamp(x, "olt", -104.0), "ogt", 89.0)
+    k = f(f"call {V} @llvm.roundeven.v{W}f32({V} {f(f'fmul {V} {c}, {_vsplat(isa, LOG2E)}')})")
+    r = f(f"fsub {V} {c}, {f(f'fmul {V} {k}, {_vsplat(isa, LN2_HI)}')}")
+    r = f(f"fsub {V} {r}, {f(f'fmul {V} {k}, {_vsplat(isa, LN2_LO)}')}")
+    q = _vsplat(isa, EXP_Q[-1])
+    for coef in reversed(EXP_Q[:-1]):
+        q = fma(f, isa, q, r, _vsplat(isa, coef))
+    em1 = fma(f, isa, f(f"fmul {V} {r}, {r}"), q, r)
+    ki = f(f"fptosi {V} {k} to {I}")
+    k1 = f(f"ashr {I} {ki}, {splat(f, isa, '1', 'i32')}")
+    k2 = f(f"sub {I} {ki}, {k1}")
+
+    def pow2(kk):
+        biased = f(f"add {I} {kk}, {splat(f, isa, '127', 'i32')}")
+        e = f(f"shl {I} {biased}, {splat(f, isa, '23', 'i32')}")
+        return f(f"bitcast {I} {e} to {V}")
+    p = f(f"fadd {V} {em1}, {_vsplat(isa, 1.0)}")
+    y = f(f"fmul {V} {f(f'fmul {V} {p}, {pow2(k1)}')}, {pow2(k2)}")
+    nan = f(f"fcmp uno {V} {x}, {x}")
+    return f(f"select <{W} x i1> {nan}, {V} {x}, {V} {y}")
+
+
+def _sigmoid(f: Fn, isa: Isa, x: str) -> str:
+    V = vec_type(isa)
+    e = _exp(f, isa, f(f"fneg {V} {x}"))
+    return f(f"fdiv {V} {_vsplat(isa, 1.0)}, {f(f'fadd {V} {e}, {_vsplat(isa, 1.0)}')}")
+
+
+def _activation(f: Fn, isa: Isa, act: int, x: str) -> str:
+    """act(x) for the DW_ACTS code `act` (see the module doc)."""
+    V, W = vec_type(isa), isa.width
+    zero = "zeroinitializer"
+    if act == 1:        # relu
+        return f(f"call {V} @llvm.maximum.v{W}f32({V} {x}, {V} {zero})")
+    if act == 2:        # relu6: the clip's selects (NaN kept)
+        lo = f(f"fcmp olt {V} {x}, {zero}")
+        y = f(f"select <{W} x i1> {lo}, {V} {zero}, {V} {x}")
+        hi = f(f"fcmp ogt {V} {y}, {_vsplat(isa, 6.0)}")
+        return f(f"select <{W} x i1> {hi}, {V} {_vsplat(isa, 6.0)}, {V} {y}")
+    if act == 3:        # hardswish
+        t = f(f"fadd {V} {f(f'fmul {V} {x}, {_vsplat(isa, 1 / 6)}')}, {_vsplat(isa, 0.5)}")
+        t = f(f"call {V} @llvm.maximum.v{W}f32({V} {t}, {V} {zero})")
+        t = f(f"call {V} @llvm.minimum.v{W}f32({V} {t}, {V} {_vsplat(isa, 1.0)})")
+        return f(f"fmul {V} {x}, {t}")
+    if act == 4:        # silu
+        return f(f"fmul {V} {x}, {_sigmoid(f, isa, x)}")
+    if act == 5:        # sigmoid
+        return _sigmoid(f, isa, x)
+    return x
+
+
+def _store_epilogue(f: Fn, isa: Isa, act: str, accs: list, ptrs: list,
+                    mask) -> None:
+    """Store act(acc) of each accumulator at its pointer (the last masked by `mask`, or
+    each by its own when `mask` is a list), switching on the activation code `act`."""
+    masks = mask if isinstance(mask, list) else [None] * (len(accs) - 1) + [mask]
+
+    def emit(a):
+        for x, p, m in zip(accs, ptrs, masks):
+            vstore(f, isa, _activation(f, isa, a, x), p, m)
+    f.switch(act, {a: a for a in range(_N_ACTS)}, emit)
+
+
+# ---------------------------------------------------------------- the plane function
+
+
+def _plane(isa: Isa, variant: int) -> str:
+    """@strata_dw_plane_<variant>(work, n, c, oh0, oh1): rows [oh0, oh1) of plane (n, c)
+    for filter width / stride `_VARIANTS[variant]` (None: any)."""
+    kw_s, s_s = _VARIANTS[variant]
+    W, V = isa.width, vec_type(isa)
+    f = Fn(f"define internal void @strata_dw_plane_{variant}(ptr %work, i64 %n, i64 %c, "
+           "i64 %oh0, i64 %oh1) #1")
+    v = _load_work(f, _FIELDS, _TYPES)
+    inp = f.gep(v["in"], f.add(f.mul("%n", v["sn"]), f.mul("%c", v["sc"])))
+    outp = f.gep(v["out"], f.add(f.mul("%n", v["osn"]), f.mul("%c", v["osc"])))
+    filt = f.gep(v["filter"], f.mul("%c", f.mul(v["KH"], v["KW"])))
+    flags = v["flags"]
+    bias_on = f(f"icmp ne i32 {f(f'and i32 {flags}, 1')}, 0")
+    bptr = f.gep(v["bias"], "%c")
+    # (the bias is loaded only when its flag is set: it may point anywhere otherwise)
+    yes_b, no_b, join_b = f.label("b"), f.label("nb"), f.label("jb")
+    f.cbr(bias_on, yes_b, no_b)
+    f.start(yes_b)
+    bval = f(f"load float, ptr {bptr}, align 4")
+    f.br(join_b)
+    f.start(no_b)
+    f.br(join_b)
+    f.start(join_b)
+    b = f(f"phi float [ {bval}, %{yes_b} ], [ 0.0, %{no_b} ]")
+    bvec = splat(f, isa, b)
+    acc_on = f(f"icmp ne i32 {v['acc']}, 0")
+    act = f(f"zext i32 {f(f'lshr i32 {flags}, 4')} to i64")
+    sw = v["sw"] if s_s is None else str(s_s)
+    kw_n = v["KW"] if kw_s is None else str(kw_s)
+    # the span of input columns a chunk of `cols` output columns from j reads, past its
+    # first: (cols - 1) * sw + (KW - 1) * dw + (sw - 1) (a stride-2 load reads the odd
+    # lane after the last even one)
+    reach = f.add(f.mul(f.sub(kw_n, 1), v["dw"]), f.sub(sw, 1))
+
+    def interior(j, cols):
+        first = f.sub(f.mul(j, sw), v["pl"])
+        last = f.add(f.add(first, f.mul(cols - 1, sw)), reach)
+        ok = f(f"and i1 {f.cmp('sge', first, 0)}, {f.cmp('slt', last, v['W'])}")
+        return f(f"and i1 {ok}, {f.cmp('sge', f.sub(v['OW'], j), cols)}")
+
+    def row(oh):
+        ih0 = f.sub(f.mul(oh, v["sh"]), v["pt"])
+        # window rows inside [0, H): kh in [kh0, kh1)
+        # (no division for dilation 1: two per row cost as much as a 7-wide row's taps)
+        neg = f.cmp("slt", ih0, 0)
+        dh = v["dh"]
+        up = _div_by(f, f.add(f.sub("0", ih0), f.sub(dh, 1)), dh)
+        kh0 = f(f"select i1 {neg}, i64 {up}, i64 0")
+        room = f.sub(f.sub(v["H"], 1), ih0)
+        kh1 = f(f"select i1 {f.cmp('slt', room, 0)}, i64 0, i64 "
+                f"{f.min(v['KH'], f.add(_div_by(f, room, dh), 1))}")
+        orow = f.gep(outp, f.mul(oh, v["osh"]))
+
+        def chunk(j, nvec, masked):
+            """The chunk of nvec vectors from column j (masked: one vector, `nvalid`
+            lanes stored, masked loads)."""
+            nvalid = f.min(f.sub(v["OW"], j), W) if masked else None
+            smask = _lanes(f, isa, "0", nvalid) if masked else None
+            optr = [f.gep(orow, f.add(j, i * W)) for i in range(nvec)]
+            init = []
+            for i in range(nvec):
+                old = vload(f, isa, optr[i], smask if masked else None)
+                old = f(f"select i1 {acc_on}, {V} {old}, {V} zeroinitializer")
+                init.append(f(f"fadd {V} {old}, {bvec}"))
+
+            # partial sums: tap kw adds into set kw % sets, so that DW_CHAINS chains of
+            # FMAs are in flight (one vector's 9 or 25 dependent FMAs waited on each
+            # other's latency: small images were latency-bound)
+            sets = 1 if kw_s is None else max(1, min(kw_s, DW_CHAINS // nvec))
+            init += ["zeroinitializer"] * (nvec * (sets - 1))
+
+            def khrow(kh, accs):
+                rowp = f.gep(inp, f.mul(f.add(ih0, f.mul(kh, v["dh"])), v["shs"]))
+                taps = f.gep(filt, f.mul(kh, v["KW"]))
+
+                def tap(kw, accs, at=0):
+                    t = splat(f, isa, f(f"load float, ptr {f.gep(taps, kw)}, align 4"))
+                    out = list(accs)
+                    for i in range(nvec):
+                        x = _load_taps(f, isa, v, rowp, f.add(j, i * W), kw, sw, s_s,
+                                       masked)
+                        out[at + i] = fma(f, isa, x, t, accs[at + i])
+                    return out
+                if kw_s is None:
+                    return f.loop("0", v["KW"], 1, tap, [(V, a) for a in accs])
+                for kw in range(kw_s):
+                    accs = tap(str(kw), accs, (kw % sets) * nvec)
+                return accs
+            accs = f.loop(kh0, kh1, 1, khrow, [(V, a) for a in init])
+            for k in range(1, sets):
+                accs[:nvec] = [f(f"fadd {V} {a}, {b}") for a, b in
+                               zip(accs[:nvec], accs[k * nvec:(k + 1) * nvec])]
+            _store_epilogue(f, isa, act, accs[:nvec], optr, smask)
+
+        # j: interior chunks of DW_VECTORS vectors, then of one, else masked ones
+        pre, head, body, done = f.block, f.label("jh"), f.label("jb"), f.label("je")
+        f.br(head)
+        f.start(head)
+        j = f.fresh()
+        at = len(f.out)
+        f.out.append(None)
+        f.cbr(f.cmp("slt", j, v["OW"]), body, done)
+        f.start(body)
+        nexts = []
+        if s_s is not None:
+            big, one, edge = f.label("big"), f.label("one"), f.label("edge")
+            test1 = f.label("oneq")
+            f.cbr(interior(j, DW_VECTORS * W), big, test1)
+            f.start(test1)
+            f.cbr(interior(j, W), one, edge)
+            for lbl, nvec, masked in ((big, DW_VECTORS, False), (one, 1, False),
+                                      (edge, 1, True)):
+                f.start(lbl)
+                chunk(j, nvec, masked)
+                nexts.append((f.add(j, nvec * W), f.block))
+                f.br(head)
+        else:
+            chunk(j, 1, True)
+            nexts.append((f.add(j, W), f.block))
+            f.br(head)
+        incoming = ", ".join(f"[ {x}, %{blk} ]" for x, blk in nexts)
+        f.out[at] = f"  {j} = phi i64 [ 0, %{pre} ], {incoming}"
+        f.start(done)
+    if s_s is None or kw_s != 3:
+        f.loop("%oh0", "%oh1", 1, row)
+    else:
+        # 3x3 windows over rows of one vector or less: DW_SMALL_ROWS rows at a time (see
+        # [Note: depthwise kernel design]), else row by row (5x5 windows on 7x7 images
+        # measured slower so: a third of their window rows are outside the image, which
+        # row by row skips)
+        small, wide, end = f.label("small"), f.label("wide"), f.label("rows")
+        f.cbr(f.cmp("sle", v["OW"], W), small, wide)
+        f.start(small)
+        _small_rows(f, isa, v, inp, outp, filt, bvec, acc_on, act, kw_s, s_s)
+        f.br(end)
+        f.start(wide)
+        f.loop("%oh0", "%oh1", 1, row)
+        f.br(end)
+        f.start(end)
+    f.do("ret void")
+    return f.text()
+
+
+def _small_rows(f: Fn, isa: Isa, v: dict, inp: str, outp: str, filt: str, bvec: str,
+                acc_on: str, act: str, kw_s: int, s_s: int) -> None:
+    """Rows [oh0, oh1) of a plane whose output rows fit one vector (OW <= W): blocks of
+    DW_SMALL_ROWS rows, one masked vector each, the window rows [0, KH) for all of them
+    (a row outside the image loads nothing: its mask is off), each column mask made
+    once per plane, each tap broadcast once per block. Row by row, the setup of a row
+    cost more than its 9 FMAs (7x7 and 14x14 images)."""
+    W, V = isa.width, vec_type(isa)
+    R = DW_SMALL_ROWS
+    sets = max(1, min(kw_s, DW_CHAINS // R))
+    # column masks of tap kw (stride 2: of its two halves), the same for every row
+    cols = []
+    for kw in range(kw_s):
+        pos = f.add(f.sub("0", v["pl"]), f.mul(kw, v["dw"]))
+        cols.append([(pos, _in_row(f, isa, f.add(pos, h * W), v["W"])) for h in range(s_s)])
+    zero_mask = "zeroinitializer"
+
+    def block(ohb):
+        rows = [f.add(ohb, r) for r in range(R)]
+        live = [f.cmp("slt", oh, "%oh1") for oh in rows]
+        smask = [_lanes(f, isa, "0", f(f"select i1 {ok}, i64 {v['OW']}, i64 0"))
+                 for ok in live]
+        optr = [f.gep(outp, f.mul(oh, v["osh"])) for oh in rows]
+        ih0 = [f.sub(f.mul(oh, v["sh"]), v["pt"]) for oh in rows]
+        init = []
+        for r in range(R):
+            old = vload(f, isa, optr[r], smask[r])
+            old = f(f"select i1 {acc_on}, {V} {old}, {V} zeroinitializer")
+            init.append(f(f"fadd {V} {old}, {bvec}"))
+        init += ["zeroinitializer"] * (R * (sets - 1))
+
+        def khrow(kh, accs):
+            taps = f.gep(filt, f.mul(kh, v["KW"]))
+            rowp, inside = [], []
+            for r in range(R):
+                ih = f.add(ih0[r], f.mul(kh, v["dh"]))
+                inside.append(f(f"and i1 {f.cmp('sge', ih, 0)}, {f.cmp('slt', ih, v['H'])}"))
+                rowp.append(_gep(f, inp, f.mul(ih, v["shs"])))
+            out = list(accs)
+            for kw in range(kw_s):
+                t = splat(f, isa, f(f"load float, ptr {f.gep(taps, str(kw))}, align 4"))
+                at = (kw % sets) * R
+                for r in range(R):
+                    halves = []
+                    for pos, m in cols[kw]:
+                        m = f(f"select i1 {inside[r]}, <{W} x i1> {m}, <{W} x i1> {zero_mask}")
+                        halves.append(vload(f, isa, _gep(f, rowp[r], pos) if not halves else
+                                            _gep(f, rowp[r], f.add(pos, W)), m))
+                    if s_s == 2:
+                        even = ", ".join(f"i32 {2 * i}" for i in range(W))
+                        x = f(f"shufflevector {V} {halves[0]}, {V} {halves[1]}, "
+                              f"<{W} x i32> <{even}>")
+                    else:
+                        x = halves[0]
+                    out[at + r] = fma(f, isa, x, t, out[at + r])
+            return out
+        accs = f.loop("0", v["KH"], 1, khrow, [(V, a) for a in init])
+        for k in range(1, sets):
+            accs[:R] = [f(f"fadd {V} {a}, {b}") for a, b in zip(accs[:R], accs[k * R:(k + 1) * R])]
+        _store_epilogue(f, isa, act, accs[:R], optr, smask)
+    f.loop("%oh0", "%oh1", R, block)
+
+
+def _load_taps(f: Fn, isa: Isa, v: dict, rowp: str, j: str, kw: str, sw: str, s_s,
+               masked: bool) -> str:
+    """The input vector tap kw multiplies for output columns j .. j+W-1 of a row."""
+    W, V = isa.width, vec_type(isa)
+    pos = f.add(f.sub(f.mul(j, sw), v["pl"]), f.mul(kw, v["dw"]))
+    if s_s == 1:
+        p = _gep(f, rowp, pos)
+        return vload(f, isa, p, _in_row(f, isa, pos, v["W"]) if masked else None)
+    if s_s == 2:
+        halves = []
+        for h in range(2):
+            ph = f.add(pos, h * W)
+            halves.append(vload(f, isa, _gep(f, rowp, ph),
+                                _in_row(f, isa, ph, v["W"]) if masked else None))
+        even = ", ".join(f"i32 {2 * i}" for i in range(W))
+        return f(f"shufflevector {V} {halves[0]}, {V} {halves[1]}, <{W} x i32> <{even}>")
+    # any stride: a masked gather
+    lanes = f(f"mul <{W} x i64> {_iota(isa)}, {splat(f, isa, sw, 'i64')}")
+    p = f(f"add <{W} x i64> {splat(f, isa, pos, 'i64')}, {lanes}")
+    lo = f(f"icmp sge <{W} x i64> {p}, zeroinitializer")
+    hi = f(f"icmp slt <{W} x i64> {p}, {splat(f, isa, v['W'], 'i64')}")
+    mask = f(f"and <{W} x i1> {lo}, {hi}")
+    ptrs = f(f"getelementptr float, ptr {rowp}, <{W} x i64> {p}")
+    return f(f"call {V} @llvm.masked.gather.v{W}f32.v{W}p0(<{W} x ptr> {ptrs}, i32 4, "
+             f"<{W} x i1> {mask}, {V} zeroinitializer)")
+
+
+# ---------------------------------------------------------------- driver and entry
+
+
+def _chunk(isa: Isa) -> str:
+    """@strata_dw_chunk(work, lo, hi): items [lo, hi) (see [Note: depthwise kernel
+    design]): the plane function of the call's variant on each."""
+    f = Fn("define internal void @strata_dw_chunk(ptr %work, i64 %lo, i64 %hi) #1")
+    v = _load_work(f, _FIELDS, _TYPES)
+
+    def item(i):
+        plane = f(f"sdiv i64 {i}, {v['nrb']}")
+        r = f(f"srem i64 {i}, {v['nrb']}")
+        n = f(f"sdiv i64 {plane}, {v['C']}")
+        c = f(f"srem i64 {plane}, {v['C']}")
+        oh0 = f.mul(r, v["rb"])
+        oh1 = f.min(v["OH"], f.add(oh0, v["rb"]))
+        f.switch(v["variant"], {k: k for k in range(len(_VARIANTS))}, lambda k: f.do(
+            f"call void @strata_dw_plane_{k}(ptr %work, i64 {n}, i64 {c}, i64 {oh0}, "
+            f"i64 {oh1})"))
+    f.loop("%lo", "%hi", 1, item)
+    f.do("ret void")
+    return f.text()
+
+
+def _public(isa: Isa) -> str:
+    f = Fn("define void @strata_dwconv2d_nchw_f32(i64 %N, i64 %C, i64 %H, i64 %W, i64 %KH, "
+           "i64 %KW, i64 %OH, i64 %OW, i64 %sh, i64 %sw, i64 %dh, i64 %dw, i64 %pt, "
+           "i64 %pl, ptr %in, i64 %sn, i64 %sc, i64 %shs, ptr %filter, ptr %out, "
+           "i64 %osn, i64 %osc, i64 %osh, i32 %acc, ptr %bias, i32 %flags, i64 %tile) #0")
+    bad = [f.cmp("sle", f"%{x}", 0) for x in ("N", "C", "OH", "OW", "sh", "sw", "dh", "dw")]
+    bad += [f.cmp("slt", f"%{x}", 0) for x in ("H", "W", "KH", "KW")]
+    bad.append(f("icmp uge i32 %flags, " + str(_N_ACTS << 4)))
+    any_bad = bad[0]
+    for b in bad[1:]:
+        any_bad = f(f"or i1 {any_bad}, {b}")
+    go, done = f.label("go"), f.label("done")
+    f.cbr(any_bad, done, go)
+    f.start(go)
+    v = {x: f"%{x}" for x in _FIELDS}
+    # the variant: specialized filter width and stride, else the generic code
+    variant = str(len(_VARIANTS) - 1)
+    for k, (kw, s) in reversed(list(enumerate(_VARIANTS[:-1]))):
+        hit = f(f"and i1 {f.cmp('eq', '%KW', kw)}, {f.cmp('eq', '%sw', s)}")
+        variant = f(f"select i1 {hit}, i64 {k}, i64 {variant}")
+    v["variant"] = variant
+    threads = f(f"sext i32 {f('call i32 @strata_get_num_threads()')} to i64")
+    threads = f(f"call i64 @llvm.smax.i64(i64 {threads}, i64 1)")
+    planes = f(f"mul i64 %N, %C")
+    # rows per item: the tile word's, else the plane's, cut until there are enough items
+    want = f(f"mul i64 {threads}, {_ITEMS_PER_THREAD}")
+    cut = f(f"sdiv i64 {f(f'mul i64 %OH, {planes}')}, {want}")
+    rb = f.min("%OH", f(f"call i64 @llvm.smax.i64(i64 {cut}, i64 1)"))
+    rb = f(f"select i1 {f.cmp('sgt', '%tile', 0)}, i64 {f.min('%OH', '%tile')}, i64 {rb}")
+    nrb = f(f"sdiv i64 {f.add('%OH', f.sub(rb, 1))}, {rb}")
+    v["rb"], v["nrb"] = rb, nrb
+    items = f(f"mul i64 {planes}, {nrb}")
+    work = _store_work(f, _FIELDS, _TYPES, v)
+    pixels = f("mul i64 %OH, %OW")
+    macs = f(f"mul i64 {f(f'mul i64 {planes}, {pixels}')}, {f('mul i64 %KH, %KW')}")
+    serial = f(f"or i1 {f.cmp('sle', threads, 1)}, {f.cmp('slt', macs, DW_PAR_MIN_MACS)}")
+    one, many = f.label("one"), f.label("many")
+    f.cbr(serial, one, many)
+    f.start(one)
+    f.do(f"call void @strata_dw_chunk(ptr {work}, i64 0, i64 {items})")
+    f.br(done)
+    f.start(many)
+    f.do(f"call void @strata_parallel_for(ptr @strata_dw_chunk, ptr {work}, i64 {items}, "
+         "i64 1)")
+    f.br(done)
+    f.start(done)
+    f.do("ret void")
+    return f.text()
+
+
+def depthwise_functions(isa: Isa) -> list:
+    """Every function of the depthwise kernel for `isa`, as LLVM IR text (with the
+    intrinsics it declares beyond kernel_ir.declarations)."""
+    W, V = isa.width, vec_type(isa)
+    decls = "\n".join([
+        f"declare {V} @llvm.minimum.v{W}f32({V}, {V})",
+        f"declare {V} @llvm.roundeven.v{W}f32({V})",
+        f"declare {V} @llvm.masked.gather.v{W}f32.v{W}p0(<{W} x ptr>, i32, <{W} x i1>, {V})",
+        ""])
+    return [decls, *(_plane(isa, k) for k in range(len(_VARIANTS))), _chunk(isa),
+            _public(isa)]

@@ -1,0 +1,206 @@
+"""strata_dwconv2d_nchw_f32 called directly, against NumPy (float64): 3x3 and 5x5 (the
+specialized code) and other windows (the generic one), strides 1, 2 and 3, dilation 2,
+padding read as zeros (asymmetric too), rows shorter and longer than a vector and not a
+multiple of it, 1x1 images, one channel, strided input and output, accumulating, every
+epilogue, one and two threads; sizes the kernel refuses write nothing."""
+import numpy as np
+import pytest
+
+from strata.backends.cpu.kernels import load_kernels
+from strata.conversion.cpu_kernel_abi import DW_ACT_SHIFT, DW_ACTS, DW_BIAS
+
+RNG = np.random.default_rng(11)
+
+
+def _act(y, act):
+    if act == "relu":
+        return np.maximum(y, 0)
+    if act == "relu6":
+        return np.clip(y, 0, 6)
+    if act == "hardswish":
+        return y * np.clip(y / 6 + 0.5, 0, 1)
+    if act == "sigmoid":
+        return 1 / (1 + np.exp(-y))
+    if act == "silu":
+        return y / (1 + np.exp(-y))
+    return y
+
+
+def _ref(x, w, b, s, d, pt, pl, oh, ow, act, old=None):
+    n, c, h, wd = x.shape
+    kh, kw = w.shape[1:]
+    big = np.zeros((n, c, pt + max(h, oh * s + d * kh), pl + max(wd, ow * s + d * kw)))
+    big[:, :, pt:pt + h, pl:pl + wd] = x
+    out = np.zeros((n, c, oh, ow)) if old is None else old.astype(np.float64)
+    for i in range(kh):
+        for j in range(kw):
+            out = out + big[:, :, i * d:i * d + s * (oh - 1) + 1:s,
+                            j * d:j * d + s * (ow - 1) + 1:s] * w[None, :, i, j, None, None]
+    if b is not None:
+        out = out + b[None, :, None, None]
+    return _act(out, act)
+
+
+def _run(lib, x, w, b, s, d, pt, pl, oh, ow, act="none", out=None, acc=0, tile=0):
+    """The kernel on x (any view with unit inner stride) into out (same)."""
+    n, c, h, wd = x.shape
+    kh, kw = w.shape[1:]
+    if out is None:
+        out = np.full((n, c, oh, ow), np.nan, np.float32)
+    assert x.strides[3] == 4 and (out is None or out.strides[3] == 4)
+    sn, sc, shs = (st // 4 for st in x.strides[:3])
+    flags = (DW_BIAS if b is not None else 0) | (DW_ACTS[act] << DW_ACT_SHIFT)
+    bias = b if b is not None else np.zeros(1, np.float32)
+    o = out.strides
+    lib.dwconv2d_nchw(n, c, h, wd, kh, kw, oh, ow, s, s, d, d, pt, pl, x.ctypes.data, sn, sc,
+                      shs, w.ctypes.data, out.ctypes.data, o[0] // 4, o[1] // 4, o[2] // 4,
+                      acc, bias.ctypes.data, flags, tile)
+    return out
+
+
+def _case(c, h, wd, k, s, d, pad, n=1, kw=None):
+    kw = kw or k
+    x = RNG.standard_normal((n, c, h, wd), np.float32)
+    w = RNG.standard_normal((c, k, kw), np.float32)
+    b = RNG.standard_normal(c).astype(np.float32)
+    oh = (h + 2 * pad - d * (k - 1) - 1) // s + 1
+    ow = (wd + 2 * pad - d * (kw - 1) - 1) // s + 1
+    return x, w, b, oh, ow
+
+
+def _check(got, want):
+    np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5 * max(1, np.abs(want).max()))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("c,h,wd,k,s,d,pad,n", [
+    (3, 7, 7, 3, 1, 1, 1, 1),        # a row shorter than a vector: masked chunks only
+    (5, 10, 13, 3, 1, 1, 1, 2),      # two images, W not a multiple of the vector
+    (4, 20, 37, 3, 2, 1, 1, 1),      # stride 2, a border chunk each side
+    (3, 40, 70, 5, 1, 1, 2, 1),      # 5x5: interior chunks of 4 vectors and of 1
+    (3, 41, 71, 5, 2, 1, 2, 1),      # 5x5 stride 2
+    (2, 12, 12, 3, 1, 2, 2, 1),      # dilation 2 (AVX-512: rows in blocks of 4)
+    (3, 13, 13, 3, 2, 1, 1, 1),      # stride 2, OW 7 (AVX-512: rows in blocks of 4)
+    (5, 14, 14, 3, 1, 1, 1, 1),      # 14x14 (MobileNetV2's), OH not a multiple of 4
+    (2, 9, 9, 7, 1, 1, 3, 1),        # 7x7: the generic code
+    (2, 9, 19, 3, 3, 1, 1, 1),       # stride 3: gathers
+    (1, 1, 1, 3, 1, 1, 1, 1),        # a 1x1 image, one channel
+    (2, 5, 5, 3, 1, 1, 0, 1),        # no padding
+    (32, 34, 130, 3, 1, 1, 1, 1),    # many planes: parallel items
+])
+def test_depthwise_matches_numpy(threads, c, h, wd, k, s, d, pad, n):
+    lib = load_kernels()
+    x, w, b, oh, ow = _case(c, h, wd, k, s, d, pad, n)
+    prev = lib.get_num_threads()
+    lib.set_num_threads(threads)
+    try:
+        for bias in (b, None):
+            _check(_run(lib, x, w, bias, s, d, pad, pad, oh, ow),
+                   _ref(x, w, bias, s, d, pad, pad, oh, ow, "none"))
+    finally:
+        lib.set_num_threads(prev)
+
+
+@pytest.mark.parametrize("act", sorted(DW_ACTS))
+@pytest.mark.parametrize("k,s", [(3, 1), (5, 2), (3, 3)])
+def test_depthwise_epilogues(act, k, s):
+    """bias then each activation, overwriting and accumulating into the output."""
+    lib = load_kernels()
+    x, w, b, oh, ow = _case(6, 23, 45, k, s, 1, k // 2)
+    x *= 3      # values across relu6's and hardswish's corners, sigmoid's tails
+    _check(_run(lib, x, w, b, s, 1, k // 2, k // 2, oh, ow, act),
+           _ref(x, w, b, s, 1, k // 2, k // 2, oh, ow, act))
+    old = RNG.standard_normal((1, 6, oh, ow)).astype(np.float32)
+    got = _run(lib, x, w, b, s, 1, k // 2, k // 2, oh, ow, act, out=old.copy(), acc=1)
+    _check(got, _ref(x, w, b, s, 1, k // 2, k // 2, oh, ow, act, old=old))
+
+
+def test_depthwise_nan_and_extremes():
+    """NaN propagates through every activation (as the generics it replaces); sigmoid
+    and silu saturate without overflow warnings or NaN for huge inputs."""
+    lib = load_kernels()
+    x = np.array([[[[np.nan, 1e30, -1e30, 0.5]]]], np.float32)
+    w = np.ones((1, 1, 1), np.float32)
+    for act in DW_ACTS:
+        got = _run(lib, x, w, None, 1, 1, 0, 0, 1, 4, act)[0, 0, 0]
+        assert np.isnan(got[0]), act
+        with np.errstate(over="ignore"):
+            want = _ref(x[..., 1:].astype(np.float64), w, None, 1, 1, 0, 0, 1, 3, act)
+        np.testing.assert_allclose(got[1:], want[0, 0, 0], rtol=1e-5)
+
+
+def test_depthwise_asymmetric_padding_and_strides():
+    """pt != pl, a larger output than the padding gives (rows and columns past the
+    image read as zeros), an input with row and channel strides wider than the image,
+    an output written into a bigger buffer through its strides; a tile word of 3 rows
+    per item."""
+    lib = load_kernels()
+    c, h, wd = 4, 11, 19
+    base = RNG.standard_normal((1, c + 1, h + 3, wd + 5), np.float32)
+    x = base[:, :c, :h, :wd]
+    w = RNG.standard_normal((c, 3, 3), np.float32)
+    b = RNG.standard_normal(c).astype(np.float32)
+    oh, ow = h + 4, wd + 3
+    big = np.full((1, c, oh + 2, ow + 7), 7.0, np.float32)
+    out = big[:, :, 1:oh + 1, 2:ow + 2]
+    _run(lib, x, w, b, 1, 1, 2, 0, oh, ow, "relu", out=out, tile=3)
+    want = _ref(np.ascontiguousarray(x), w, b, 1, 1, 2, 0, oh, ow, "relu")
+    _check(out, want)
+    big[:, :, 1:oh + 1, 2:ow + 2] = 7.0
+    assert (big == 7.0).all()       # nothing written outside the output
+
+
+@pytest.mark.parametrize("bad", [
+    {"N": -1}, {"C": 0}, {"OH": 0}, {"OW": -3}, {"H": -1}, {"W": -2}, {"KH": -1},
+    {"KW": -1}, {"sh": 0}, {"sw": -1}, {"dh": 0}, {"dw": -2}, {"flags": 6 << DW_ACT_SHIFT},
+])
+def test_depthwise_refuses_bad_sizes(bad):
+    """Negative or zero sizes, non-positive strides and dilations, an unknown
+    activation: nothing is read or written."""
+    lib = load_kernels()
+    p = dict(N=1, C=2, H=5, W=5, KH=3, KW=3, OH=5, OW=5, sh=1, sw=1, dh=1, dw=1, flags=0)
+    p.update(bad)
+    x = RNG.standard_normal((1, 2, 5, 5), np.float32)
+    w = RNG.standard_normal((2, 3, 3), np.float32)
+    out = np.full((1, 2, 5, 5), 3.0, np.float32)
+    lib.dwconv2d_nchw(p["N"], p["C"], p["H"], p["W"], p["KH"], p["KW"], p["OH"], p["OW"],
+                      p["sh"], p["sw"], p["dh"], p["dw"], 1, 1, x.ctypes.data, 50, 25, 5,
+                      w.ctypes.data, out.ctypes.data, 50, 25, 5, 0, out.ctypes.data,
+                      p["flags"], 0)
+    assert (out == 3.0).all()
+
+
+def test_depthwise_reads_only_the_image():
+    """Windows reaching past every side of the image read nothing outside it: the
+    image is a view inside a NaN-filled buffer, whose NaNs would poison the output if
+    read."""
+    lib = load_kernels()
+    c, h, wd = 2, 6, 9
+    poisoned = np.full((1, c, h + 4, wd + 8), np.nan, np.float32)
+    x = poisoned[:, :, 2:h + 2, 4:wd + 4]
+    x[...] = RNG.standard_normal((1, c, h, wd))
+    w = RNG.standard_normal((c, 5, 5), np.float32)
+    for k_s in (1, 2, 3):           # the stride 1, 2 and gather paths
+        oh, ow = h + 6 if k_s == 1 else h, wd + 6 if k_s == 1 else wd
+        out = np.zeros((1, c, oh, ow), np.float32)
+        _run(lib, x, w, None, k_s, 1, 4, 5, oh, ow, out=out)
+        assert np.isfinite(out).all()
+        _check(out, _ref(np.ascontiguousarray(x), w, None, k_s, 1, 4, 5, oh, ow, "none"))
+
+
+@pytest.mark.parametrize("name", ["avx2", "sse"])
+def test_depthwise_other_isas(name):
+    """The kernel for other vector widths (8, 4) runs here too (LLVM legalizes the
+    vectors): rows longer than a vector, the row blocks of short rows, both strides."""
+    from strata.backends.cpu import kernels
+    host = kernels.host_isa()
+    isa = kernels.isa_for(name, cpu=host.cpu, features=host.features, kc=64, mc=24,
+                          nc=4 * kernels.isa_for(name).nr)
+    lib = kernels.KernelLibrary(isa)
+    for c, h, wd, k, s, d, pad in ((3, 7, 7, 3, 1, 1, 1), (2, 9, 6, 3, 2, 1, 1),
+                                   (3, 11, 29, 5, 1, 1, 2), (2, 12, 40, 3, 2, 1, 1),
+                                   (2, 8, 8, 3, 1, 2, 2)):
+        x, w, b, oh, ow = _case(c, h, wd, k, s, d, pad)
+        for act in ("relu6", "silu"):
+            _check(_run(lib, x, w, b, s, d, pad, pad, oh, ow, act),
+                   _ref(x, w, b, s, d, pad, pad, oh, ow, act))
