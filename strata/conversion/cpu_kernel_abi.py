@@ -88,7 +88,12 @@ def pack_a_panels(a, mr: int):
     panels one after another, flat (the A layout strata_conv2d_nchw_packed_f32 reads)."""
     import numpy as np
     f, k = a.shape
-    p = -(-f // mr)
-    padded = np.zeros((p * mr, k), np.float32)
-    padded[:f] = a
-    return np.ascontiguousarray(padded.reshape(p, mr, k).transpose(0, 2, 1)).reshape(-1)
+    p, full = -(-f // mr), f // mr
+    # one copy: the panels written in place (padding A first, then transposing the
+    # padded copy, copied every filter twice)
+    out = np.empty((p, k, mr), np.float32)
+    out[:full] = a[:full * mr].reshape(full, mr, k).transpose(0, 2, 1)
+    if full < p:
+        out[full] = 0
+        out[full, :, :f - full * mr] = a[full * mr:].T
+    return out.reshape(-1)
