@@ -169,3 +169,32 @@ def test_a_location_with_nul_in_the_model_is_refused(tmp_path):
 def _field(number, payload):
     from strata.frontends.onnx.wire import _encode_varint
     return _encode_varint(number << 3 | 2) + _encode_varint(len(payload)) + payload
+
+
+def test_cpu_binds_weights_read_in_place_aligned(tmp_path):
+    """A weight read in place lies where its bytes lie in the file; the CPU target binds
+    it at an aligned address (a copy when misaligned) and computes with its values."""
+    from strata.backends.cpu.target import WEIGHT_ALIGNMENT
+    n = INLINE_MIN_BYTES // 4 + 1
+    w = RNG.standard_normal((n,)).astype(np.float32)
+    for pad in range(1, 17):       # a name length that puts the bytes off alignment
+        name = "w" * pad
+        g = helper.make_graph(
+            [helper.make_node("Add", ["x", name], ["y"])], "g",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [n])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, [n])],
+            [numpy_helper.from_array(w, name)])
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+        data = m.SerializeToString()
+        view = next(iter(split_weights(data)[1].values()))
+        if np.frombuffer(view, np.uint8).ctypes.data % WEIGHT_ALIGNMENT:
+            break
+    else:
+        pytest.skip("no misaligned placement found")
+    path = tmp_path / "m.onnx"
+    path.write_bytes(data)
+    f = strata.compile(str(path), cache=False)
+    x = RNG.standard_normal((n,)).astype(np.float32)
+    np.testing.assert_array_equal(f(x)[0], x + w)
+    weights = f._run.__self__._owner.weights
+    assert weights and all(a.ctypes.data % WEIGHT_ALIGNMENT == 0 for a in weights.values())
