@@ -732,8 +732,13 @@ def winograd_filter(g, panel_width: int = 0, tile: int = 2):
     u = u.reshape(P, F, C)
     if panel_width <= 0:
         return u
-    panels = -(-F // panel_width)
-    padded = np.zeros((P, panels * panel_width, C), np.float32)
-    padded[:, :F] = u
-    return np.ascontiguousarray(
-        padded.reshape(P, panels, panel_width, C).transpose(0, 1, 3, 2))
+    # the panels written in place, one copy (padding U first, then transposing the
+    # padded copy, copied it twice)
+    panels, full = -(-F // panel_width), F // panel_width
+    out = np.empty((P, panels, C, panel_width), np.float32)
+    out[:, :full] = u[:, :full * panel_width].reshape(
+        P, full, panel_width, C).transpose(0, 1, 3, 2)
+    if full < panels:
+        out[:, full] = 0
+        out[:, full, :, :F - full * panel_width] = u[:, full * panel_width:].transpose(0, 2, 1)
+    return out
