@@ -2,6 +2,7 @@
 
     python bench/compile_time.py [--models mlp1,mlp64,resnet18,minilm,bert,convnext-t,
                                   resnet50] [--runs 3] [--no-peers] [--dir DIR]
+    python bench/compile_time.py --models zoo:vit_b16,zoo:efficientnet_b0   # zoo models
     python bench/compile_time.py --profile minilm      # where a cold compile's time goes
 
 Each model is exported to ONNX once (PyTorch, random weights but MiniLM's; kept in
@@ -25,7 +26,13 @@ translation to LLVM IR, LLVM's parse / optimization / code generation, the colle
 Models: bench/models.py's mlp1, mlp64, resnet18, minilm (all-MiniLM-L6-v2, the real
 weights); from HF transformers configs (random weights, no download): bert (BertModel,
 base, sequence 128), convnext-t (ConvNextModel(ConvNextConfig()), 224x224, opset 18),
-resnet50 (ResNetModel(ResNetConfig())).
+resnet50 (ResNetModel(ResNetConfig())); `zoo:NAME`: model NAME of bench/zoo.py (its
+export, cached where zoo.py keeps it).
+
+The workers keep Python's bytecode (under <--dir>/pycache, or $PYTHONPYCACHEPREFIX) even
+where $PYTHONDONTWRITEBYTECODE is set: an installed Strata has its modules compiled, and
+without it every fresh process compiled ~240 source files first (0.56 s of MiniLM's
+2.2 s). The first run of each model (the warm cache's) writes them.
 """
 from __future__ import annotations
 
@@ -85,7 +92,15 @@ def _hf_case(name, torch, np):
 
 
 def export_model(name: str, folder: str) -> str:
-    """The ONNX file of model `name` in `folder` (exported on first use)."""
+    """The ONNX file of model `name` in `folder` (exported on first use); `zoo:NAME`:
+    bench/zoo.py's export of NAME."""
+    if name.startswith("zoo:"):
+        import torch
+        sys.path.insert(0, HERE)
+        import zoo
+        if name[4:] not in zoo.ZOO:
+            raise SystemExit(f"unknown zoo model {name[4:]!r} (bench/zoo.py --list)")
+        return zoo.prepare(name[4:], torch, zoo.default_cache())[0]
     path = os.path.join(folder, f"{name}.onnx")
     if os.path.isfile(path):
         return path
@@ -274,6 +289,8 @@ def main(argv=None):
         return 0
     env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""),
                STRATA_CACHE="0", STRATA_QUIET="1")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)    # (see the docstring: bytecode kept)
+    env.setdefault("PYTHONPYCACHEPREFIX", os.path.join(args.dir, "pycache"))
     if args.profile:
         path = export_model(args.profile, args.dir)
         measure("strata", path, env)      # the CPU kernels built, if they were not
@@ -299,7 +316,7 @@ def main(argv=None):
                         results[(n, k)].append(r)
     print(f"compile time, s: median wall of {args.runs} fresh processes (CPU s); "
           f"imports included")
-    head = f"{'model':12} {'MB':>6}" + "".join(f" {k:>16}" for k in kinds)
+    head = f"{'model':20} {'MB':>6}" + "".join(f" {k:>16}" for k in kinds)
     print(head)
     colds = []
     for n in names:
@@ -314,7 +331,7 @@ def main(argv=None):
             if k == "strata":
                 colds.append(w)
             cells.append(f" {f'{w:.2f} ({c:.2f})':>16}")
-        print(f"{n:12} {os.path.getsize(paths[n]) / 2**20:6.1f}" + "".join(cells))
+        print(f"{n:20} {os.path.getsize(paths[n]) / 2**20:6.1f}" + "".join(cells))
     if colds:
         print(f"strata cold: median {statistics.median(colds):.2f} s, "
               f"max {max(colds):.2f} s")

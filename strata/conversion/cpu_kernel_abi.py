@@ -111,8 +111,13 @@ def pack_a_panels(a, mr: int, groups: int = 1):
     import numpy as np
     f, k = a.shape
     fg = f // groups
-    p = -(-fg // mr)
-    padded = np.zeros((groups, p * mr, k), np.float32)
-    padded[:, :fg] = a.reshape(groups, fg, k)
-    return np.ascontiguousarray(
-        padded.reshape(groups, p, mr, k).transpose(0, 1, 3, 2)).reshape(-1)
+    p, full = -(-fg // mr), fg // mr
+    # one copy: the panels written in place (padding A first, then transposing the
+    # padded copy, copied every filter twice)
+    g = a.reshape(groups, fg, k)
+    out = np.empty((groups, p, k, mr), np.float32)
+    out[:, :full] = g[:, :full * mr].reshape(groups, full, mr, k).transpose(0, 1, 3, 2)
+    if full < p:
+        out[:, full] = 0
+        out[:, full, :, :fg - full * mr] = g[:, full * mr:].transpose(0, 2, 1)
+    return out.reshape(-1)

@@ -837,13 +837,14 @@ class _Weights:
     """Constant 2-D f32 globals packed for the kernels (one packed global per global and
     layout), and the clean-up of what no longer reads the originals."""
 
-    __slots__ = ("module", "nr", "mr", "globals", "made", "dropped")
+    __slots__ = ("module", "nr", "mr", "globals", "made", "dropped", "_taken")
 
     def __init__(self, module, nr: int, mr: int = 0):
         self.module, self.nr, self.mr = module, nr, mr
         self.globals = None
         self.made = {}
         self.dropped = []
+        self._taken = None      # the module's symbol names, once (then the new ones)
 
     def _global_of(self, value):
         """The constant memref.global (with its data) `value` is read from, or None."""
@@ -934,15 +935,25 @@ class _Weights:
         return read.results[0]
 
     def _new_global(self, g, data, suffix: str = "_packed"):
+        import numpy as np
+
         from ..ir.dense import BLOBS, DenseResourceElementsAttr
         from ..ir.symbol_table import symbol_name
-        taken = {symbol_name(o) for o in self.module.regions[0].blocks[0].ops}
+        taken = self._taken
+        if taken is None:
+            taken = self._taken = {symbol_name(o) for o in
+                                   self.module.regions[0].blocks[0].ops}
         name = f"{symbol_name(g)}{suffix}"
         n = 0
         while name in taken:
             n += 1
             name = f"{symbol_name(g)}{suffix}_{n}"
-        handle = BLOBS.add(name, data.tobytes(), alignment=64)
+        taken.add(name)
+        # the packed array itself, read-only, is the blob (tobytes copied every weight
+        # once more: BERT-base's 340 MB)
+        flat = np.ascontiguousarray(data, np.float32).reshape(-1)
+        flat.flags.writeable = False
+        handle = BLOBS.add(name, memoryview(flat.view(np.uint8)), alignment=64)
         t = A.MemRefType([data.size], A.f32)
         props = {"sym_name": A.StringAttr(name), "sym_visibility": A.StringAttr("private"),
                  "type": A.TypeAttr(t), "constant": A.UnitAttr(),

@@ -679,8 +679,20 @@ def decode_blob(hexstr: str, key: str | None = None) -> tuple[int, bytes]:
     return align, raw[4:]
 
 
+def _blob_bytes(data):
+    """`data` as a blob holds it: bytes, or a read-only flat memoryview of bytes as it is
+    (the weights an ONNX file holds, read in place: no copy; frontends/onnx/wire.py)."""
+    if type(data) is bytes:
+        return data
+    if isinstance(data, memoryview) and data.readonly and data.ndim == 1 and \
+            data.format == "B" and data.c_contiguous:
+        return data
+    return bytes(data)
+
+
 class ResourceBlobs:
-    """The builtin dialect's resources: name -> (alignment, bytes), in insertion order."""
+    """The builtin dialect's resources: name -> (alignment, bytes), in insertion order
+    (a blob's data is bytes or a read-only memoryview of bytes: see _blob_bytes)."""
 
     def __init__(self, entries=None):
         self._blobs: dict[str, tuple[int, bytes]] = {}
@@ -690,7 +702,7 @@ class ResourceBlobs:
     def add(self, name: str, data: bytes, alignment: int = 8) -> str:
         """Add a blob; returns the name used (`name`, or `name_N` when taken by other
         data, as MLIR renames conflicting resources)."""
-        data, base, i = bytes(data), name, 0
+        data, base, i = _blob_bytes(data), name, 0
         while name in self._blobs and self._blobs[name] != (alignment, data):
             i += 1
             name = f"{base}_{i}"

@@ -466,6 +466,24 @@ def _name(op):
     return symbol_name(op)
 
 
+# Weights are bound at addresses aligned to at least this many bytes: a weight read in
+# place from an ONNX file ([Note: weights read in place], frontends/onnx/wire.py) lies
+# wherever its bytes lie in the file, not even at a multiple of its element's size;
+# it is copied when misaligned (a blob of its own, a bytes object, was 16-aligned).
+WEIGHT_ALIGNMENT = 16
+
+
+def _aligned(a: np.ndarray) -> np.ndarray:
+    """`a` (C-contiguous), or a copy of it at an address aligned to WEIGHT_ALIGNMENT."""
+    if a.ctypes.data % WEIGHT_ALIGNMENT == 0:
+        return a
+    raw = np.empty(a.nbytes + WEIGHT_ALIGNMENT, np.uint8)
+    skip = -raw.ctypes.data % WEIGHT_ALIGNMENT
+    out = raw[skip:skip + a.nbytes].view(a.dtype).reshape(a.shape)
+    out[...] = a
+    return out
+
+
 def externalize_weights(module, min_bytes: int, prefix: str) -> dict:
     """Turn constant memref.globals of at least `min_bytes` into external declarations
     named `prefix + i`; returns their data by new symbol (see [Note: weights])."""
@@ -487,7 +505,7 @@ def externalize_weights(module, min_bytes: int, prefix: str) -> dict:
         value = np.asarray(attr_to_value(init, A.RankedTensorType(
             t.shape, t.element_type)))
         new = f"{prefix}{len(weights)}"
-        weights[new] = np.ascontiguousarray(value).reshape(t.shape)
+        weights[new] = _aligned(np.ascontiguousarray(value).reshape(t.shape))
         renamed[symbol_name(op)] = new
         props = dict(op.properties)
         del props["initial_value"]

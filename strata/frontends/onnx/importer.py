@@ -44,11 +44,19 @@ _PROTOBUF_LIMIT = 2 ** 31
 def load_model(model, base_dir=None):
     """(ModelProto, file name or None, base dir or None) of a path, bytes or ModelProto.
     External data is never loaded here (see tensors.DataReader)."""
+    proto, filename, base_dir, _ = _load(model, base_dir, False)
+    return proto, filename, base_dir
+
+
+def _load(model, base_dir, in_place: bool):
+    """load_model's (proto, file name, base dir) and the weights read in place
+    (`in_place`: [Note: weights read in place], wire.py; {} otherwise)."""
     import onnx
     if isinstance(model, onnx.ModelProto):
-        return model, None, os.fspath(base_dir) if base_dir is not None else None
+        return model, None, os.fspath(base_dir) if base_dir is not None else None, {}
     if isinstance(model, (bytes, bytearray, memoryview)):
-        return _parse(bytes(model), None), None, base_dir
+        proto, inline = _parse(bytes(model), None, in_place)
+        return proto, None, base_dir, inline
     if not isinstance(model, (str, os.PathLike)):
         raise OnnxImportError(f"expected a file path, bytes or an onnx.ModelProto, got "
                               f"{type(model).__name__}")
@@ -63,15 +71,20 @@ def load_model(model, base_dir=None):
             data = f.read()
     except OSError as e:
         raise OnnxImportError(f"cannot read the model: {e.strerror}", filename=path) from None
-    proto = _parse(data, path)
+    proto, inline = _parse(data, path, in_place)
     if base_dir is None:
         base_dir = os.path.dirname(os.path.abspath(path))
-    return proto, path, base_dir
+    return proto, path, base_dir, inline
 
 
-def _parse(data: bytes, path):
+def _parse(data: bytes, path, in_place: bool = False):
+    """(ModelProto, weights read in place) of the serialized model `data`."""
     import onnx
     from google.protobuf.message import DecodeError
+    inline = {}
+    if in_place:
+        from .wire import split_weights
+        data, inline = split_weights(data)
     proto = onnx.ModelProto()
     try:
         proto.ParseFromString(data)
@@ -80,7 +93,7 @@ def _parse(data: bytes, path):
                               filename=path) from None
     if not proto.HasField("graph"):
         raise OnnxImportError("not an ONNX model (it has no graph)", filename=path)
-    return proto
+    return proto, inline
 
 
 def import_model(model, *, expand_functions: bool = False, inline_constants: bool = False,
@@ -92,9 +105,9 @@ def import_model(model, *, expand_functions: bool = False, inline_constants: boo
     become the ops of that function); `inline_constants` keeps initializers and large
     constants as `dense<...>` instead of resources. External data is read from files
     under `base_dir` (by default the model file's folder). Raises OnnxImportError."""
-    proto, filename, base_dir = load_model(model, base_dir)
+    proto, filename, base_dir, inline = _load(model, base_dir, True)
     try:
-        module = _ModelImporter(proto, filename, DataReader(base_dir),
+        module = _ModelImporter(proto, filename, DataReader(base_dir, inline),
                                 inline_constants).run()
         if expand_functions:
             from .decompose import decompose_module

@@ -55,12 +55,15 @@ class DataReader:
     """Reads external tensor data from files inside `base_dir` (see [Note: external
     data]); `base_dir` None refuses every external reference."""
 
-    __slots__ = ("base_dir", "_real_base", "_sizes")
+    __slots__ = ("base_dir", "_real_base", "_sizes", "inline")
 
-    def __init__(self, base_dir: str | os.PathLike | None):
+    def __init__(self, base_dir: str | os.PathLike | None, inline=None):
         self.base_dir = os.fspath(base_dir) if base_dir is not None else None
         self._real_base = os.path.realpath(self.base_dir) if self.base_dir else None
         self._sizes: dict = {}
+        # the weights cut out of the model's bytes: location -> memoryview ([Note:
+        # weights read in place], wire.py); their locations start with a NUL byte
+        self.inline = inline or {}
 
     def _path(self, location: str) -> str:
         if self.base_dir is None:
@@ -85,8 +88,11 @@ class DataReader:
         return real
 
     def read(self, t, nbytes: int) -> bytes:
-        """The `nbytes` external bytes of TensorProto `t`."""
+        """The `nbytes` external bytes of TensorProto `t` (a read-only memoryview of the
+        model's bytes for a weight read in place)."""
         location, path, offset, length = self.check(t, nbytes)
+        if path is None:
+            return self.inline[location]
         try:
             with open(path, "rb") as f:
                 f.seek(offset)
@@ -107,6 +113,12 @@ class DataReader:
                 raise TensorError(f"external data key '{e.key}' given twice")
             info[e.key] = e.value
         location = info.get("location", "")
+        data = self.inline.get(location)
+        if data is not None:
+            if len(data) != nbytes:
+                raise TensorError(f"tensor has {len(data)} bytes of data, "
+                                  f"{tensor_type(t)} needs {nbytes}")
+            return location, None, 0, nbytes
         path = self._path(location)
         try:
             offset = int(info.get("offset", "0"))
@@ -285,6 +297,8 @@ def _raw(t, reader: DataReader | None) -> bytes:
     else:
         data = None
     if data is not None:
+        if type(data) is not bytes and (dt == 9 or bits is not None):
+            data = bytes(data)   # a weight read in place (a memoryview): decoded below
         if bits is None:
             if dt == 9 and data.strip(b"\0\1"):
                 return (np.frombuffer(data, np.uint8) != 0).astype(np.uint8).tobytes()
@@ -325,7 +339,7 @@ def tensor_attr(t, reader: DataReader | None, resource: str | None = None,
     raw = _raw(t, reader)
     n = type_.num_elements
     if resource is not None and (not min_elements or n >= min_elements and not (
-            n > 1 and raw == raw[:len(raw) // n] * n)):
+            n > 1 and raw == bytes(raw[:len(raw) // n]) * n)):
         handle = BLOBS.add(resource, raw, alignment=_alignment(t.data_type))
         return DenseResourceElementsAttr(type_, handle)
     return DenseElementsAttr.from_raw(type_, raw)
