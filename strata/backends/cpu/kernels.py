@@ -156,7 +156,7 @@ KERNELS = ("strata_sgemm_f32", "strata_sgemm_nt_f32", "strata_sgemm_packed_f32",
            "strata_sgemm_pack_b_f32", "strata_conv2d_nchw_f32",
            "strata_conv2d_nchw_packed_f32", "strata_conv2d_nchw_packed_epi_f32",
            "strata_conv2d_nhwc_f32",
-           "strata_conv2d_winograd_f32",
+           "strata_conv2d_winograd_f32", "strata_attention_f32",
            "strata_parallel_for", "strata_set_num_threads", "strata_get_num_threads",
            "strata_threads_enter", "strata_threads_exit",
            "strata_alloc", "strata_alloc_or_null", "strata_free", "strata_guard_enter",
@@ -169,6 +169,7 @@ def sgemm_ir(isa: Isa | None = None) -> str:
     """LLVM IR text of a module defining all the KERNELS for `isa` (default: the host's).
     No target triple or data layout: it is meant to be linked into the model's module."""
     from .kernel_ir import attributes, declarations
+    from .kernels_attention import attention_functions
     from .kernels_conv import conv_functions
     from .kernels_gemm import gemm_functions
     from .kernels_winograd import winograd_functions
@@ -177,8 +178,9 @@ def sgemm_ir(isa: Isa | None = None) -> str:
     isa = isa or host_isa()
     head = (f"; Strata fp32 GEMM kernels for {isa.name}: MR={isa.mr} NR={isa.nr} "
             f"KC={isa.kc} MC={isa.mc} NC={isa.nc}\n")
-    return "\n".join([head, declarations(isa), *gemm_functions(isa), *conv_functions(isa),
-                      *winograd_functions(isa),
+    have = declarations(isa)
+    return "\n".join([head, have, *gemm_functions(isa), *conv_functions(isa),
+                      *winograd_functions(isa), *attention_functions(isa, have),
                       threadpool_ir(), guard_ir(), attributes(isa)])
 
 
@@ -218,7 +220,7 @@ def _ctypes_signatures() -> dict:
     from .guard import GUARD_FUNCTIONS
     from .threadpool import POOL_FUNCTIONS
     kinds = {"i64": ctypes.c_int64, "i32": ctypes.c_int32, "ptr": ctypes.c_void_p,
-             "void": None}
+             "f32": ctypes.c_float, "void": None}
     out = {n: (None, [kinds[t] for t in ts]) for n, ts in KERNEL_SIGNATURES.items()}
     out.update({n: (kinds[r], [kinds[t] for t in ts]) for n, (r, ts) in
                 POOL_FUNCTIONS.items()})
