@@ -84,6 +84,7 @@ __all__ = ["Isa", "host_isa", "isa_for", "sgemm_ir", "kernels_fingerprint", "gen
            "kernel_library_ir", "KERNELS",
            "pack_b", "packed_b_size", "kernel_object", "kernel_assembly", "load_kernels",
            "kernel_symbols", "KernelLibrary", "default_threads", "microkernel_pass",
+           "attention_pass",
            "winograd_pass"]
 
 
@@ -291,6 +292,7 @@ def generator_digest(here: str) -> str:
     h = hashlib.sha256()
     paths = sorted(os.path.join(here, n) for n in os.listdir(here) if n.endswith(".py"))
     paths.append(os.path.join(here, "..", "..", "conversion", "linalg_to_microkernels.py"))
+    paths.append(os.path.join(here, "..", "..", "conversion", "cpu_kernel_abi.py"))
     for path in paths:
         with open(path, "rb") as fh:
             h.update(os.path.basename(path).encode() + b"\0" + fh.read() + b"\0")
@@ -434,6 +436,12 @@ def microkernel_pass(isa: Isa | None = None, num_threads: int = 0) -> str:
     isa = isa or host_isa()
     return (f"strata-linalg-to-microkernels{{weight-panel-width={isa.nr} "
             f"filter-panel-rows={isa.mr}{threads}}}")
+
+
+def attention_pass() -> str:
+    """The pipeline entry of strata-linalg-attention-to-microkernels (attention over
+    long sequences as calls of the fused kernel, kernels_attention.py)."""
+    return "strata-linalg-attention-to-microkernels"
 
 
 # Images of this many 4x4 output tiles and up (28x28) run as Winograd F(4x4, 3x3):
