@@ -186,11 +186,18 @@ def _check_fills(chain, v, value, before):
         _need(isinstance(got, A.FloatAttr) and got.value == value and x.type == A.f32)
 
 
-def _writer(v, exclude=()):
-    """The one linalg op (not a fill) writing buffer root `v` as its init."""
+def _writers(v):
+    """The linalg ops (not fills) writing buffer root `v` as their init, in order."""
     users, _ = _uses_through_views(v)
     ws = [o for o in users if isinstance(o, StructuredOp) and o.name != "linalg.fill" and
-          any(_root(x) is v for x in o.dps_inits) and o not in exclude]
+          any(_root(x) is v for x in o.dps_inits)]
+    _need(ws and all(o.parent is ws[0].parent for o in ws), "writers")
+    return sorted(ws, key=lambda o: sum(1 for p in ws if p.is_before_in_block(o)))
+
+
+def _writer(v):
+    """The one linalg op (not a fill) writing buffer root `v` as its init."""
+    ws = _writers(v)
     _need(len(ws) == 1, "no single writer")
     return ws[0]
 
@@ -370,20 +377,35 @@ def _match(pv, min_keys):
               td.properties["value"].value in (1, -1, True))
 
     # x: the scores, or an elementwise op of them
-    writer = _writer(x_buf)
+    writers = _writers(x_buf)
     g_pre = None
-    if match_contraction(writer) is None:
-        g_pre = writer
+    if not any(match_contraction(w) is not None for w in writers):
+        _need(len(writers) == 1, "no single writer")
+        g_pre = writers[0]
         s_buf = _scores_op(chain, g_pre, x_buf, total, N)
     else:
         s_buf = x_buf
-    qk = _writer(s_buf)
+    writers = _writers(s_buf)
+    qk = writers[-1]
     ct1 = match_contraction(qk)
+    g_init = None
+    if len(writers) == 2 and g_pre is None:
+        # the mask as the product's init (strata-linalg-fold-into-contractions)
+        g_init = writers[0]
+        _need(g_init.is_before_in_block(qk))
+        ext, maps = _elementwise(g_init, s_buf, total, N)
+        ops, args = _body(g_init)
+        _need(g_init.num_dps_inputs() == 1 and len(ops) == 1 and
+              _yield_of(ops) is args[0], "init")
+        chain.mask = _mask_of(g_init.dps_inputs[0], maps[0], ext)
+    else:
+        _need(len(writers) == 1, "no single writer")
     _need(ct1 is not None and not ct1.loops and len(ct1.k) == 1 and len(ct1.m) == 1 and
           len(ct1.n) == 1 and all(_static(x.type) for x in ct1.operands), "first product")
     qa, qb_, qc = ct1.pos
     q_buf, k_buf, s_view = ct1.operands
-    _need(_root(s_view) is s_buf and _zero_fill_before(qk, s_buf) is not None,
+    _need(_root(s_view) is s_buf, "S")
+    _need(g_init is not None or _zero_fill_before(qk, s_buf) is not None,
           "S not zero-filled")
     ss, _ = _strides(s_view.type)
     k1, m1, n1 = ct1.k[0], ct1.m[0], ct1.n[0]
@@ -397,16 +419,17 @@ def _match(pv, min_keys):
     D = q_buf.type.shape[qa[k1]]
 
     # the chain's buffers are its own
-    chain_ops = [qk, g_pre, g_max, g_exp, g_sum, g_any, g_div, pv]
+    chain_ops = [g_init, qk, g_pre, g_max, g_exp, g_sum, g_any, g_div, pv]
     chain_ops = [o for o in chain_ops if o is not None]
-    bufs = [s_buf, x_buf, m_buf, e_buf, l_buf, P] + ([any_buf] if any_buf else [])
+    bufs = [s_buf] + ([x_buf] if x_buf is not s_buf else []) + [m_buf, e_buf, l_buf, P] + \
+        ([any_buf] if any_buf else [])
     _need(len({id(b) for b in bufs}) == len(bufs), "buffers shared")
     for buf in bufs:
         _chain_buffer(chain, buf, chain_ops)
     _need(all(o.parent is pv.parent for o in chain_ops))
-    _need(all(qk.is_before_in_block(o) and o.is_before_in_block(pv)
+    _need(all(chain_ops[0].is_before_in_block(o) and o.is_before_in_block(pv)
               for o in chain_ops[1:-1]), "order")
-    _check_fills(chain, s_buf, 0.0, qk)
+    _check_fills(chain, s_buf, None if g_init else 0.0, qk)
     _check_fills(chain, m_buf, float("-inf"), g_max)
     _check_fills(chain, l_buf, 0.0, g_sum)
     if any_buf is not None:
@@ -491,19 +514,23 @@ def _scores_op(chain, g, x_buf, total, N):
     _need(all(a in used for a in args[:len(ins)]), "unused input")
     chain.scale, chain.inverse = scale
     if mask is not None:
-        x = ins[mask]
-        _need(_static(x.type) and x.type.element_type == A.f32)
-        st, _ = _strides(x.type)
-        _need(st is not None and A.DYNAMIC not in st)
-        per_loop = {}
-        for r, s, n in zip(maps[mask].results, st, x.type.shape):
-            if type(r) is AffineDimExpr:
-                _need(r.position not in per_loop)
-                per_loop[r.position] = s if n != 1 else 0
-            else:
-                _need(type(r) is AffineConstantExpr and r.value == 0)
-        chain.mask = (x, per_loop, ext)
+        chain.mask = _mask_of(ins[mask], maps[mask], ext)
     return _root(ins[s_idx])
+
+
+def _mask_of(x, m, ext):
+    """(x, {loop: stride}, loop extents) of a mask `x` read through map `m`."""
+    _need(_static(x.type) and x.type.element_type == A.f32)
+    st, _ = _strides(x.type)
+    _need(st is not None and A.DYNAMIC not in st)
+    per_loop = {}
+    for r, s, n in zip(m.results, st, x.type.shape):
+        if type(r) is AffineDimExpr:
+            _need(r.position not in per_loop)
+            per_loop[r.position] = s if n != 1 else 0
+        else:
+            _need(type(r) is AffineConstantExpr and r.value == 0)
+    return x, per_loop, ext
 
 
 def _split_batch(chain, info):
