@@ -56,7 +56,7 @@ __all__ = ["AttentionToMicrokernels", "fuse_attention", "match_attention", "MIN_
 
 KERNEL = "strata_attention_f32"
 # Keys (N) from which the fused kernel replaces the two GEMMs (see the module doc).
-MIN_KEYS = 256
+MIN_KEYS = 32
 
 _VIEWS = frozenset(("memref.expand_shape", "memref.collapse_shape", "memref.cast"))
 
