@@ -23,7 +23,8 @@ Anchored at the second product (any contraction strata-linalg-to-microkernels ma
 static-shape buffers:
 - P: the product's A, a buffer written only by `e / l`, or `select(any, e / l, 0)`
   (torch's _safe_softmax: `any` the reduction "some score of the row is not -inf" ->
-  ATTN_SAFE_SOFTMAX);
+  ATTN_SAFE_SOFTMAX), or `select(isnan(e / l), 0, e / l)` (the ONNX exporter's SDPA:
+  a row with a NaN, a +inf or no finite score gives 0 -> ATTN_NAN_TO_ZERO);
 - l: the sum of e along the rows (filled with 0 before); e: exp(x - m); m: the max of x
   along the rows (filled with -inf);
 - x: the scores, either the first product's C itself or one elementwise generic of it,
@@ -46,9 +47,9 @@ from __future__ import annotations
 
 from ..dialects.linalg.structured import StructuredOp
 from ..ir import attributes as A
-from ..ir.affine import AffineConstantExpr, AffineDimExpr
+from ..ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from ..passes.pass_manager import Option, Pass
-from .cpu_kernel_abi import ATTN_SAFE_SOFTMAX, KERNEL_SIGNATURES, _P
+from .cpu_kernel_abi import ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX, KERNEL_SIGNATURES, _P
 from .linalg_to_microkernels import _Emit, _strides, _zero_fill_before, match_contraction
 from .scalar_builders import op_class
 
@@ -152,6 +153,8 @@ class _Chain:
         self.inverse = False
         self.mask = None       # (memref value, {loop: stride}, extents) of the scores' op
         self.safe = False
+        self.nan_to_zero = False
+        self.mask_gen = None   # (generic, loops) of a mask computed into S's init
 
 
 def _chain_buffer(chain, v, allowed_ops):
@@ -272,7 +275,7 @@ def match_attention(op, min_keys: int = MIN_KEYS):
 
 def _match(pv, min_keys):
     ct2 = match_contraction(pv)
-    _need(ct2 is not None and not ct2.loops and not ct2.trans_b and len(ct2.k) == 1 and
+    _need(ct2 is not None and not ct2.trans_b and len(ct2.k) == 1 and
           len(ct2.m) == 1 and len(ct2.n) == 1, "second product")
     _need(all(_static(x.type) for x in ct2.operands))
     chain = _Chain()
@@ -288,13 +291,9 @@ def _match(pv, min_keys):
     total = _numel(P.type)
     _need(_local(P) and total % (M * N) == 0)
     bt = total // (M * N)
-    bext = 1
-    for d in ct2.batch:
-        bext *= o_buf.type.shape[pc[d]]
-    _need(bext == bt, "batch")
     ps, _ = _strides(p_view.type)
-    _need(ps[pa[kk]] == 1 and ps[pa[mm]] == N and
-          (not ct2.batch or ps[pa[ct2.batch[-1]]] == M * N), "P layout")
+    _need(ps[pa[kk]] == 1 and ps[pa[mm]] == N, "P layout")
+    _flat_levels(ct2, 0, bt, M * N)
     fill_o = _zero_fill_before(pv, o_buf)
     _need(fill_o is not None, "O not zero-filled")
 
@@ -304,14 +303,25 @@ def _match(pv, min_keys):
     ops, args = _body(g_div)
     y = _yield_of(ops)
     any_arg = None
+    nan_check = False
     if _is(y, "arith.select"):
         c, t, f = y.defining_op.operands
-        _need(_const_value(f) == 0.0 and c in args and _is(t, "arith.divf"))
-        any_arg, y = c, t
-        chain.safe = True
+        if _is(c, "arith.cmpf") and _const_value(t) == 0.0 and _is(f, "arith.divf"):
+            # select(isnan(e / l), 0, e / l): the ONNX exporter's SDPA
+            from ..dialects.arith import CMPF_PREDICATES
+            cd = c.defining_op
+            _need(CMPF_PREDICATES[cd.properties["predicate"].value] == "uno" and
+                  cd.operands[0] is f and cd.operands[1] is f, "nan check")
+            y, nan_check = f, True
+            chain.nan_to_zero = True
+        else:
+            _need(_const_value(f) == 0.0 and c in args and _is(t, "arith.divf"))
+            any_arg, y = c, t
+            chain.safe = True
     _need(_is(y, "arith.divf"))
     e_arg, l_arg = y.defining_op.operands
-    _need(e_arg in args and l_arg in args and len(ops) == (3 if any_arg else 2))
+    _need(e_arg in args and l_arg in args and
+          len(ops) == (4 if nan_check else 3 if any_arg else 2))
     ins = g_div.dps_inputs
     ei, li = args.index(e_arg), args.index(l_arg)
     _need(ei < len(ins) and li < len(ins))
@@ -395,9 +405,11 @@ def _match(pv, min_keys):
         _need(g_init.is_before_in_block(qk))
         ext, maps = _elementwise(g_init, s_buf, total, N)
         ops, args = _body(g_init)
-        _need(g_init.num_dps_inputs() == 1 and len(ops) == 1 and
-              _yield_of(ops) is args[0], "init")
-        chain.mask = _mask_of(g_init.dps_inputs[0], maps[0], ext)
+        nin = g_init.num_dps_inputs()
+        if nin == 1 and len(ops) == 1 and _yield_of(ops) is args[0]:
+            chain.mask = _mask_of(g_init.dps_inputs[0], maps[0], ext)
+        else:
+            _computed_mask(chain, g_init, ext, maps, ops, args)
     else:
         _need(len(writers) == 1, "no single writer")
     _need(ct1 is not None and not ct1.loops and len(ct1.k) == 1 and len(ct1.m) == 1 and
@@ -410,12 +422,8 @@ def _match(pv, min_keys):
     ss, _ = _strides(s_view.type)
     k1, m1, n1 = ct1.k[0], ct1.m[0], ct1.n[0]
     _need(s_view.type.shape[qc[m1]] == M and s_view.type.shape[qc[n1]] == N and
-          ss[qc[n1]] == 1 and ss[qc[m1]] == N and
-          (not ct1.batch or ss[qc[ct1.batch[-1]]] == M * N), "S layout")
-    b1ext = 1
-    for d in ct1.batch:
-        b1ext *= s_view.type.shape[qc[d]]
-    _need(b1ext == bt)
+          ss[qc[n1]] == 1 and ss[qc[m1]] == N, "S layout")
+    _flat_levels(ct1, 2, bt, M * N)
     D = q_buf.type.shape[qa[k1]]
 
     # the chain's buffers are its own
@@ -457,7 +465,6 @@ def _scores_op(chain, g, x_buf, total, N):
     ops, args = _body(g)
     ins = g.dps_inputs
     y = _yield_of(ops)
-    _need(len(ops) <= 3)
     roles = {}      # block arg -> "s" | ("scalar", operand) | ("mask", index)
     s_idx = None
     for i, (x, m) in enumerate(zip(ins, maps)):
@@ -499,23 +506,128 @@ def _scores_op(chain, g, x_buf, total, N):
         a, b = d.operands
         for sv, mv in ((a, b), (b, a)):
             lm = roles.get(mv)
+            try:
+                scale = scaled(sv)
+            except _NoMatch:
+                continue
             if type(lm) is tuple and lm[0] == "mask":
-                try:
-                    scale = scaled(sv)
-                except _NoMatch:
-                    continue
                 mask = lm[1]
+                break
+            cone = _cone(mv, ops, args, len(ins))
+            if cone is not None and all(roles.get(x) != "s" for x in cone[1]):
+                # a mask computed in the body from the other inputs (a causal mask's
+                # index comparison): made into a buffer of its own (_make_mask)
+                mask = "computed"
+                _computed_mask(chain, g, ext, [maps[i] for i in cone[2]], cone[0], [],
+                               check_out=False)
+                chain.mask_gen = (g, chain.mask_gen[1], mv, cone)
                 break
         else:
             raise _NoMatch("scores body")
     else:
         scale = scaled(y)
+    _need(len(ops) <= (3 if mask != "computed" else len(ops)))
     used = {o.operands[k] for o in ops for k in range(len(o.operands))}
     _need(all(a in used for a in args[:len(ins)]), "unused input")
     chain.scale, chain.inverse = scale
-    if mask is not None:
+    if mask is not None and mask != "computed":
         chain.mask = _mask_of(ins[mask], maps[mask], ext)
     return _root(ins[s_idx])
+
+
+def _cone(v, ops, args, nin):
+    """(the body ops `v` is computed by, in order; the block args they read; their input
+    indices), or None if `v` is a block argument or reads the output's."""
+    if v in args:
+        return None
+    need, todo = set(), [v]
+    while todo:
+        x = todo.pop()
+        d = x.defining_op
+        if d is None or d not in ops or d in need:
+            continue
+        need.add(d)
+        todo.extend(d.operands)
+    cone = [o for o in ops if o in need]
+    read = [x for o in cone for x in o.operands if x in args]
+    if any(args.index(x) >= nin for x in read):
+        return None
+    idx = sorted({args.index(x) for x in read})
+    return cone, [args[i] for i in idx], idx
+
+
+def _computed_mask(chain, g, ext, maps, ops, args, check_out=True):
+    """A mask computed into the first product's init (a padding mask's where(m, min, 0),
+    a causal mask from index comparisons, broadcast by the same generic): the generic
+    will write a buffer of only the loops its inputs vary along instead (see _emit)."""
+    nin = g.num_dps_inputs() if check_out else len(maps)
+    _need(not check_out or not args[nin].has_uses(), "the init's generic reads it")
+    _need(all(o.name != "linalg.index" for o in ops), "linalg.index")
+    varying = set()
+    for m in maps[:nin]:
+        for r in m.results:
+            if type(r) is AffineDimExpr:
+                varying.add(r.position)
+            else:
+                _need(type(r) is AffineConstantExpr, "mask map")
+    varying = sorted(varying | {len(ext) - 1})
+    per_loop, stride = {}, 1
+    for d in reversed(varying):
+        per_loop[d] = stride if ext[d] != 1 else 0
+        stride *= ext[d]
+    chain.mask = (None, per_loop, ext)
+    chain.mask_gen = (g, varying)
+
+
+def _make_mask(chain, pv):
+    """Rewrite the generic of _computed_mask to write a new buffer (allocated before it,
+    freed after the kernel's call): its loops are those its inputs vary along."""
+    from ..dialects.linalg.structured import to_iterator_attr
+    from ..ir.affine import AffineMapAttr
+    g, varying = chain.mask_gen[:2]
+    ext = chain.mask[2]
+    em = _Emit(g)
+    t = A.MemRefType([ext[d] for d in varying], A.f32)
+    buf = em.v("memref.alloc", [], [t], {"alignment": A.IntegerAttr(64, A.i64),
+                                        "operandSegmentSizes":
+                                        A.DenseArrayAttr(A.i32, [0, 0])})[0]
+    new = {d: i for i, d in enumerate(varying)}
+    if len(chain.mask_gen) == 4:        # computed inside the scores' generic
+        _, _, mv, (cone, read, idx) = chain.mask_gen
+        from ..dialects.linalg import make_generic
+        from ..ir.builder import Builder
+        old = g.indexing_maps_list()
+        maps = [AffineMap(len(varying), 0, [
+            AffineDimExpr(new[r.position]) if type(r) is AffineDimExpr else r
+            for r in old[i].results]) for i in idx]
+        maps.append(AffineMap(len(varying), 0, [AffineDimExpr(i)
+                                                for i in range(len(varying))]))
+
+        def body(pb, bargs):
+            mapping = dict(zip(read, bargs))
+            for o in cone:
+                c = o.clone(mapping)
+                for r0, r1 in zip(o.results, c.results):
+                    mapping[r0] = r1
+                pb.insert(c)
+            return mapping[mv]
+        make_generic(Builder.before(g), [g.dps_inputs[i] for i in idx], [buf], maps,
+                     ["parallel"] * len(varying), body, [], loc=g.loc)
+        chain.mask = (buf, chain.mask[1], ext)
+        return buf
+    maps = []
+    for m in g.indexing_maps_list()[:-1]:
+        maps.append(AffineMap(len(varying), 0, [
+            AffineDimExpr(new[r.position]) if type(r) is AffineDimExpr else r
+            for r in m.results]))
+    maps.append(AffineMap(len(varying), 0, [AffineDimExpr(i) for i in range(len(varying))]))
+    g.properties["indexing_maps"] = A.ArrayAttr([AffineMapAttr(m) for m in maps])
+    g.properties["iterator_types"] = A.ArrayAttr([to_iterator_attr("parallel")] *
+                                                 len(varying))
+    g.set_operand(len(g.operands) - 1, buf)
+    chain.ops.remove(g)
+    chain.mask = (buf, chain.mask[1], ext)
+    return buf
 
 
 def _mask_of(x, m, ext):
@@ -533,10 +645,58 @@ def _mask_of(x, m, ext):
     return x, per_loop, ext
 
 
+def _levels(ct):
+    """The batch levels of contraction `ct`, outer first: [(extent, [stride of A, B, C])]
+    for its scf-loop dims (`ct.loops`, one loop each) and its collapsed batch group,
+    extent-1 levels left out."""
+    out = []
+    for group in [[d] for d in ct.loops] + ([ct.batch] if ct.batch else []):
+        ext = 1
+        for d in group:
+            x = 2 if ct.pos[2][d] is not None else 0
+            ext *= ct.operands[x].type.shape[ct.pos[x][d]]
+        last = group[-1]
+        st = [0 if ct.pos[x][last] is None else _strides(ct.operands[x].type)[0][ct.pos[x][last]]
+              for x in range(3)]
+        _need(A.DYNAMIC not in st)
+        if ext != 1:
+            out.append((ext, st))
+    _need(len(out) <= 2, "batch levels")
+    return out
+
+
+def _flat_levels(ct, x, bt, rows):
+    """Operand x of `ct` (a whole [batch, M, N] buffer, rows = M * N) is walked by the
+    batch levels in its row-major order."""
+    lv = _levels(ct)
+    total = 1
+    for ext, st in reversed(lv):
+        _need(st[x] == rows * total, "batch layout")
+        total *= ext
+    _need(total == bt, "batch")
+
+
+def _fit(lv, b1, b2, x):
+    """Strides (s1, s2) of operand x for the kernel's (b1, b2) from batch levels `lv`."""
+    if not lv:
+        return 0, 0
+    if len(lv) == 1:
+        return b2 * lv[0][1][x], lv[0][1][x]
+    (e1, s1), (e2, s2) = lv
+    if (e1, e2) == (b1, b2):
+        return s1[x], s2[x]
+    _need(s1[x] == e2 * s2[x], "batch split")      # the two levels collapse
+    return b2 * s2[x], s2[x]
+
+
 def _split_batch(chain, info):
     """(B1, B2, the mask's strides m1, m2, mi, mj) from the scores op's loops."""
     bt, M, N = info["bt"], info["M"], info["N"]
     if chain.mask is None:
+        for ct in (info["ct1"], info["ct2"]):
+            lv = _levels(ct)
+            if len(lv) == 2:
+                return lv[0][0], lv[1][0], (0, 0, 0, 0)
         return 1, bt, (0, 0, 0, 0)
     _, per_loop, ext = chain.mask
     n = len(ext)
@@ -568,18 +728,15 @@ def _emit(chain, info):
         p = ct.pos[x][d]
         return 0 if p is None else _strides(ct.operands[x].type)[0][p]
 
-    def bstride(ct, x):
-        return stride(ct, x, ct.batch[-1]) if ct.batch else 0
-    sq, sk = bstride(ct1, 0), bstride(ct1, 1)
-    sv, so = bstride(ct2, 1), bstride(ct2, 2)
+    lv1, lv2 = _levels(ct1), _levels(ct2)
+    q12, k12 = _fit(lv1, b1, b2, 0), _fit(lv1, b1, b2, 1)
+    v12, o12 = _fit(lv2, b1, b2, 1), _fit(lv2, b1, b2, 2)
     k1, m1, n1 = ct1.k[0], ct1.m[0], ct1.n[0]
     k2, m2, n2 = ct2.k[0], ct2.m[0], ct2.n[0]
     _need(stride(ct2, 2, n2) == 1 and stride(ct1, 0, k1) == 1)
-    for st in (sq, sk, sv, so):
-        _need(st != A.DYNAMIC)
     # Q, K and the mask are read at the second product: nothing between may write them
     inputs = {_root(info["q"]), _root(info["k"])}
-    if chain.mask is not None:
+    if chain.mask is not None and chain.mask[0] is not None:
         inputs.add(_root(chain.mask[0]))
     if chain.scale[0] == "scalar":
         inputs.add(_root(chain.scale[1]))
@@ -599,11 +756,12 @@ def _emit(chain, info):
                 _need(isinstance(o, StructuredOp) or not o.regions, "region in between")
         o = o.next
     q, k, v, out = info["q"], info["k"], info["v"], info["o"]
+    made = _make_mask(chain, pv) if chain.mask_gen is not None else None
     args = [b1, b2, info["M"], info["N"], info["D"], info["E"],
-            em.pointer(q), b2 * sq, sq, stride(ct1, 0, m1),
-            em.pointer(k), b2 * sk, sk, stride(ct1, 1, n1), stride(ct1, 1, k1),
-            em.pointer(v), b2 * sv, sv, stride(ct2, 1, k2), stride(ct2, 1, n2),
-            em.pointer(out), b2 * so, so, stride(ct2, 2, m2)]
+            em.pointer(q), *q12, stride(ct1, 0, m1),
+            em.pointer(k), *k12, stride(ct1, 1, n1), stride(ct1, 1, k1),
+            em.pointer(v), *v12, stride(ct2, 1, k2), stride(ct2, 1, n2),
+            em.pointer(out), *o12, stride(ct2, 2, m2)]
     args = [em.to_i64(a) if isinstance(a, int) else a for a in args]
     kind, val = chain.scale[0], chain.scale[1]
     if kind == "const":
@@ -622,13 +780,17 @@ def _emit(chain, info):
     else:
         args.append(em.v("llvm.mlir.zero", [], [_llvm_ptr()])[0])
     args += [em.i64(s) for s in mstrides]
-    args.append(em.i32(ATTN_SAFE_SOFTMAX if chain.safe else 0))
+    args.append(em.i32((ATTN_SAFE_SOFTMAX if chain.safe else 0) |
+                       (ATTN_NAN_TO_ZERO if chain.nan_to_zero else 0)))
     call = em.call(KERNEL, args)
     at = call
     for d in moved:
         d.detach()
         pv.parent.insert_after(at, d)
         at = d
+    if made is not None:
+        pv.parent.insert_after(at, op_class("memref.dealloc").create(
+            [made], [], None, None, (), 0, pv.loc))
     # remove the chain: its ops, the fills of its buffers (and of O), its buffers
     fill_o = info["fill_o"]
     for o in reversed(chain.ops):

@@ -22,7 +22,8 @@ To add a kernel: its signature here, its LLVM IR in a kernels_*.py of the CPU ba
 from __future__ import annotations
 
 __all__ = ["KERNEL_SIGNATURES", "EPI_BIAS", "EPI_RELU", "EPI_ROW_BIAS", "pack_b_panels",
-           "pack_a_panels", "ATTN_SAFE_SOFTMAX"]
+           "pack_a_panels", "ATTN_SAFE_SOFTMAX",
+           "ATTN_NAN_TO_ZERO"]
 
 _P = "ptr"
 # Argument types of the kernels' C ABI ("ptr" = !llvm.ptr), as the kernels define them
@@ -60,6 +61,9 @@ KERNEL_SIGNATURES = {
 # The flags of strata_attention_f32: a row whose scores are all -inf (every key masked)
 # gives 0 (torch's _safe_softmax) instead of NaN (a plain softmax's 0/0).
 ATTN_SAFE_SOFTMAX = 1
+# ... and a row whose sum is NaN too (a NaN or +inf score: the ONNX exporter's
+# where(isnan(softmax), 0, softmax) zeroes such rows whole)
+ATTN_NAN_TO_ZERO = 2
 
 # The epilogue flags of strata_sgemm_packed_epi_f32 and strata_conv2d_nchw_packed_epi_f32:
 # C = max(C + bias, 0), with the bias (a float per column of C, or per row: a

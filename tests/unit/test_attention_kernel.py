@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from strata.backends.cpu.kernels import load_kernels
-from strata.conversion.cpu_kernel_abi import ATTN_SAFE_SOFTMAX
+from strata.conversion.cpu_kernel_abi import ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX
 
 RNG = np.random.default_rng(3)
 
@@ -162,3 +162,19 @@ def test_k_transposed_and_strided_views():
 def test_value_dim_differs_from_key_dim():
     q, k, v = _qkv(1, 2, 33, 77, 24, e=56)
     _close(_run(q, k, v, None, 0.3), _ref(q, k, v, None, 0.3))
+
+
+def test_nan_to_zero_rows():
+    """ATTN_NAN_TO_ZERO (the ONNX exporter's where(isnan(p), 0, p)): rows with a NaN or
+    +inf score, or none finite, give 0; a NaN in V still reaches the output."""
+    q, k, v = _qkv(1, 1, 5, 80, 32)
+    v[0, 0, 10, 3] = np.nan
+    mask = np.zeros((1, 1, 5, 80), np.float32)
+    mask[0, 0, 1, 70] = np.nan
+    mask[0, 0, 2, 3] = np.inf
+    mask[0, 0, 3] = -np.inf
+    got = _run(q, k, v, mask, 1.0, flags=ATTN_NAN_TO_ZERO)
+    assert not got[0, 0, 1:4].any()
+    assert np.isnan(got[0, 0, 0, 3]) and np.isnan(got[0, 0, 4, 3])
+    want = _ref(q, k, v, mask, 1.0)
+    _close(got[0, 0, [0, 4]][:, [0, 1, 2]], want[0, 0, [0, 4]][:, [0, 1, 2]])

@@ -13,7 +13,9 @@ attention_to_microkernels.py:
                          mask, m1, m2, mi, mj,    an additive mask (null: none; strides may
                                                   be 0: broadcast)
                          flags)                   ATTN_SAFE_SOFTMAX: a row whose scores are
-                                                  all -inf gives 0, not NaN
+                                                  all -inf gives 0, not NaN;
+                                                  ATTN_NAN_TO_ZERO: that, and a row
+                                                  with a NaN or +inf score too
 
     O[b1,b2,i,:] = sum_j softmax_j(scale * Q[i,:].K[j,:] + mask[i,j]) V[j,:]
 
@@ -34,7 +36,8 @@ attention_to_microkernels.py:
   max and the exp of a masked (-inf) score is 0; while every score so far is -inf the
   running max is taken as 0 (exp(-inf - -inf) would be NaN); a row with no finite score
   ends with l = 0: 0/0 = NaN as a plain softmax gives, or 0 with ATTN_SAFE_SOFTMAX
-  (torch's _safe_softmax). A NaN score propagates (llvm.maximum) to the whole row, a
+  (torch's _safe_softmax) or ATTN_NAN_TO_ZERO (the ONNX exporter's where(isnan(p), 0,
+  p), which also zeroes a row whose sum is NaN: a NaN or +inf score). A NaN score propagates (llvm.maximum) to the whole row, a
   +inf score too (inf - inf), as in the reference.
 - exp is a Cephes-style polynomial (range reduction by ln 2 in two parts, degree 6,
   2^n by exponent bits): relative error ~1e-7 over [-87.3, 88.3]; below -87.3 (and at
@@ -44,7 +47,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...conversion.cpu_kernel_abi import ATTN_SAFE_SOFTMAX
+from ...conversion.cpu_kernel_abi import ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX
 from .guard import checked_bytes, checked_malloc
 from .kernel_ir import Fn, lane_mask, splat, vec_type, vload, vstore
 from .kernels_gemm import _load_work, _store_work
@@ -200,6 +203,7 @@ def _tasks(isa: Isa) -> str:
     vscale = splat(f, isa, scale)
     flags = v["flags"]
     safe = f(f"icmp ne i32 {f(f'and i32 {flags}, {ATTN_SAFE_SOFTMAX}')}, 0")
+    nan0 = f(f"icmp ne i32 {f(f'and i32 {flags}, {ATTN_NAN_TO_ZERO}')}, 0")
     has_mask = f(f"icmp ne ptr {v['mask']}, null")
     mj_unit = f.cmp("eq", v["mj"], 1)
     # scratch: S (BM x BN), the running max and sum (BM each)
@@ -341,7 +345,9 @@ def _tasks(isa: Isa) -> str:
         def finish(r):
             lv = f(f"load float, ptr {f.gep(lrow, r)}, align 4")
             lzero = f(f"fcmp oeq float {lv}, 0.0")
-            zero = f(f"and i1 {safe}, {lzero}")
+            zero = f(f"and i1 {f(f'or i1 {safe}, {nan0}')}, {lzero}")
+            lnan = f(f"fcmp uno float {lv}, 0.0")
+            zero = f(f"or i1 {zero}, {f(f'and i1 {nan0}, {lnan}')}")
             inv = f(f"fdiv float 1.0, {lv}")
             orow = f.gep(ob, f.mul(r, v["ldo"]))
             vi = splat(f, isa, inv)
