@@ -178,3 +178,15 @@ def test_nan_to_zero_rows():
     assert np.isnan(got[0, 0, 0, 3]) and np.isnan(got[0, 0, 4, 3])
     want = _ref(q, k, v, mask, 1.0)
     _close(got[0, 0, [0, 4]][:, [0, 1, 2]], want[0, 0, [0, 4]][:, [0, 1, 2]])
+
+
+def test_no_keys_gives_zeros():
+    """N = 0: the product with V is an empty sum (0), not the 0/0 of masked keys; M = 0
+    writes nothing."""
+    q = RNG.standard_normal((1, 2, 3, 8), np.float32)
+    k = np.zeros((1, 2, 0, 8), np.float32)
+    v = np.zeros((1, 2, 0, 8), np.float32)
+    got = _run(q, k, v, None, 1.0)
+    assert not got.any()
+    q0 = np.zeros((1, 2, 0, 8), np.float32)
+    assert _run(q0, q, q, None, 1.0).size == 0
