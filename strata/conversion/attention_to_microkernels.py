@@ -245,6 +245,18 @@ def _reduction(op, extents_total, n):
     return x, y
 
 
+def _row_reduction(out, src, combine, total, n):
+    """The op writing `out` (a buffer): `combine`(in, out) of `src` along its rows."""
+    g = _writer(out)
+    x, y = _reduction(g, total, n)
+    _need(_root(x) is src and _root(y) is out)
+    ops, args = _body(g)
+    r = _yield_of(ops)
+    _need(len(ops) == 2 and _is(r, combine) and set(r.defining_op.operands) ==
+          set(args[:2]))
+    return g
+
+
 def _row_operand(m, t, extents):
     """An operand of an elementwise op holding one value per row."""
     return _static(t) and t.layout is None and _walks_in_order(m, t.shape, extents, True)
@@ -334,14 +346,7 @@ def _match(pv, min_keys):
         _need(ai < len(ins) and _row_operand(maps[ai], ins[ai].type, ext))
         any_buf = _root(ins[ai])
 
-    # l = sum(e)
-    g_sum = _writer(l_buf)
-    x_, y_ = _reduction(g_sum, total, N)
-    _need(_root(x_) is e_buf and _root(y_) is l_buf)
-    ops, args = _body(g_sum)
-    s = _yield_of(ops)
-    _need(len(ops) == 2 and _is(s, "arith.addf") and set(s.defining_op.operands) ==
-          set(args[:2]))
+    g_sum = _row_reduction(l_buf, e_buf, "arith.addf", total, N)      # l = sum(e)
     # e = exp(x - m)
     g_exp = _writer(e_buf)
     ext, maps = _elementwise(g_exp, e_buf, total, N)
@@ -356,14 +361,7 @@ def _match(pv, min_keys):
     _need(xi < len(ins) and mi < len(ins) and _full_operand(maps[xi], ins[xi].type, ext)
           and _row_operand(maps[mi], ins[mi].type, ext))
     x_buf, m_buf = _root(ins[xi]), _root(ins[mi])
-    # m = max(x)
-    g_max = _writer(m_buf)
-    x_, y_ = _reduction(g_max, total, N)
-    _need(_root(x_) is x_buf and _root(y_) is m_buf)
-    ops, args = _body(g_max)
-    mx = _yield_of(ops)
-    _need(len(ops) == 2 and _is(mx, "arith.maximumf") and set(mx.defining_op.operands) ==
-          set(args[:2]))
+    g_max = _row_reduction(m_buf, x_buf, "arith.maximumf", total, N)  # m = max(x)
     g_any = None
     if any_buf is not None:
         g_any = _writer(any_buf)
