@@ -286,7 +286,8 @@ def kernels_fingerprint(isa: Isa | None = None) -> str:
 
 def generator_digest(here: str) -> str:
     """The digest of the kernels' generating sources: the .py files of the package at
-    `here` (strata/backends/cpu) and ../../conversion/linalg_to_microkernels.py."""
+    `here` (strata/backends/cpu), ../../conversion/linalg_to_microkernels.py and
+    ../../conversion/cpu_kernel_abi.py (the flags the kernels read)."""
     import hashlib
     import os
     h = hashlib.sha256()
