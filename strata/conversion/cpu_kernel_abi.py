@@ -22,7 +22,8 @@ To add a kernel: its signature here, its LLVM IR in a kernels_*.py of the CPU ba
 from __future__ import annotations
 
 __all__ = ["KERNEL_SIGNATURES", "EPI_BIAS", "EPI_RELU", "EPI_ROW_BIAS", "pack_b_panels",
-           "pack_a_panels", "DW_BIAS", "DW_ACT_SHIFT", "DW_ACTS"]
+           "pack_a_panels", "DW_BIAS", "DW_ACT_SHIFT", "DW_ACTS", "ATTN_SAFE_SOFTMAX",
+           "ATTN_NAN_TO_ZERO"]
 
 _P = "ptr"
 # Argument types of the kernels' C ABI ("ptr" = !llvm.ptr), as the kernels define them
@@ -63,7 +64,19 @@ KERNEL_SIGNATURES = {
     # (DW_BIAS | act << DW_ACT_SHIFT), tile (rows per work item; 0: the kernel's choice)
     "strata_dwconv2d_nchw_f32": ["i64"] * 14 + [_P, "i64", "i64", "i64", _P, _P, "i64",
                                                 "i64", "i64", "i32", _P, "i32", "i64"],
+    # softmax(Q K^T * scale + mask) V, flash-style (strata/backends/cpu/kernels_attention.py):
+    # B1, B2, M, N, D, E; Q, q1, q2, ldq; K, k1, k2, kj, kd; V, v1, v2, vj, ve;
+    # O, o1, o2, ldo; scale (f32); mask (null: none), m1, m2, mi, mj; flags (i32)
+    "strata_attention_f32": ["i64"] * 6 + [_P] + ["i64"] * 3 + [_P] + ["i64"] * 4 + [_P] +
+    ["i64"] * 4 + [_P] + ["i64"] * 3 + ["f32", _P] + ["i64"] * 4 + ["i32"],
 }
+
+# The flags of strata_attention_f32: a row whose scores are all -inf (every key masked)
+# gives 0 (torch's _safe_softmax) instead of NaN (a plain softmax's 0/0).
+ATTN_SAFE_SOFTMAX = 1
+# ... and a row whose sum is NaN too (a NaN or +inf score: the ONNX exporter's
+# where(isnan(softmax), 0, softmax) zeroes such rows whole)
+ATTN_NAN_TO_ZERO = 2
 
 # The epilogue flags of strata_sgemm_packed_epi_f32 and strata_conv2d_nchw_packed_epi_f32:
 # C = max(C + bias, 0), with the bias (a float per column of C, or per row: a

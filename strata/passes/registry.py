@@ -43,6 +43,8 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
          "convert-linalg-to-loops": "strata.conversion.linalg_to_loops",
          "convert-linalg-to-parallel-loops": "strata.conversion.linalg_to_loops",
          "strata-linalg-to-microkernels": "strata.conversion.linalg_to_microkernels",
+         "strata-linalg-attention-to-microkernels":
+             "strata.conversion.attention_to_microkernels",
          "strata-linalg-fuse-row-reductions": "strata.conversion.linalg_row_fusion",
          "strata-linalg-conv-to-winograd": "strata.conversion.conv_to_winograd",
          **{name: "strata.conversion.tosa_to_linalg" for name in (

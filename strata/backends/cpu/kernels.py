@@ -89,6 +89,7 @@ __all__ = ["Isa", "host_isa", "isa_for", "sgemm_ir", "kernels_fingerprint", "gen
            "kernel_library_ir", "KERNELS",
            "pack_b", "packed_b_size", "kernel_object", "kernel_assembly", "load_kernels",
            "kernel_symbols", "KernelLibrary", "default_threads", "microkernel_pass",
+           "attention_pass",
            "winograd_pass"]
 
 
@@ -163,7 +164,7 @@ KERNELS = ("strata_sgemm_f32", "strata_sgemm_nt_f32", "strata_sgemm_packed_f32",
            "strata_conv2d_nchw_grouped_f32", "strata_conv2d_nchw_grouped_packed_f32",
            "strata_conv2d_nchw_grouped_packed_epi_f32",
            "strata_conv2d_nhwc_f32",
-           "strata_conv2d_winograd_f32", "strata_dwconv2d_nchw_f32",
+           "strata_conv2d_winograd_f32", "strata_dwconv2d_nchw_f32", "strata_attention_f32",
            "strata_parallel_for", "strata_set_num_threads", "strata_get_num_threads",
            "strata_threads_enter", "strata_threads_exit",
            "strata_alloc", "strata_alloc_or_null", "strata_free", "strata_guard_enter",
@@ -176,6 +177,7 @@ def sgemm_ir(isa: Isa | None = None) -> str:
     """LLVM IR text of a module defining all the KERNELS for `isa` (default: the host's).
     No target triple or data layout: it is meant to be linked into the model's module."""
     from .kernel_ir import attributes, declarations
+    from .kernels_attention import attention_functions
     from .kernels_conv import conv_functions
     from .kernels_depthwise import depthwise_functions
     from .kernels_gemm import gemm_functions
@@ -185,8 +187,10 @@ def sgemm_ir(isa: Isa | None = None) -> str:
     isa = isa or host_isa()
     head = (f"; Strata fp32 GEMM kernels for {isa.name}: MR={isa.mr} NR={isa.nr} "
             f"KC={isa.kc} MC={isa.mc} NC={isa.nc}\n")
-    return "\n".join([head, declarations(isa), *gemm_functions(isa), *conv_functions(isa),
+    have = declarations(isa)
+    return "\n".join([head, have, *gemm_functions(isa), *conv_functions(isa),
                       *winograd_functions(isa), *depthwise_functions(isa),
+                      *attention_functions(isa, have),
                       threadpool_ir(), guard_ir(), attributes(isa)])
 
 
@@ -226,7 +230,7 @@ def _ctypes_signatures() -> dict:
     from .guard import GUARD_FUNCTIONS
     from .threadpool import POOL_FUNCTIONS
     kinds = {"i64": ctypes.c_int64, "i32": ctypes.c_int32, "ptr": ctypes.c_void_p,
-             "void": None}
+             "f32": ctypes.c_float, "void": None}
     out = {n: (None, [kinds[t] for t in ts]) for n, ts in KERNEL_SIGNATURES.items()}
     out.update({n: (kinds[r], [kinds[t] for t in ts]) for n, (r, ts) in
                 POOL_FUNCTIONS.items()})
@@ -291,12 +295,14 @@ def kernels_fingerprint(isa: Isa | None = None) -> str:
 
 def generator_digest(here: str) -> str:
     """The digest of the kernels' generating sources: the .py files of the package at
-    `here` (strata/backends/cpu) and ../../conversion/linalg_to_microkernels.py."""
+    `here` (strata/backends/cpu), ../../conversion/linalg_to_microkernels.py and
+    ../../conversion/cpu_kernel_abi.py (the flags the kernels read)."""
     import hashlib
     import os
     h = hashlib.sha256()
     paths = sorted(os.path.join(here, n) for n in os.listdir(here) if n.endswith(".py"))
     paths.append(os.path.join(here, "..", "..", "conversion", "linalg_to_microkernels.py"))
+    paths.append(os.path.join(here, "..", "..", "conversion", "cpu_kernel_abi.py"))
     for path in paths:
         with open(path, "rb") as fh:
             h.update(os.path.basename(path).encode() + b"\0" + fh.read() + b"\0")
@@ -440,6 +446,12 @@ def microkernel_pass(isa: Isa | None = None, num_threads: int = 0) -> str:
     isa = isa or host_isa()
     return (f"strata-linalg-to-microkernels{{weight-panel-width={isa.nr} "
             f"filter-panel-rows={isa.mr}{threads}}}")
+
+
+def attention_pass() -> str:
+    """The pipeline entry of strata-linalg-attention-to-microkernels (attention over
+    long sequences as calls of the fused kernel, kernels_attention.py)."""
+    return "strata-linalg-attention-to-microkernels"
 
 
 # Images of this many 4x4 output tiles and up (28x28) run as Winograd F(4x4, 3x3):

@@ -145,8 +145,9 @@ class CpuTarget(Target):
                         peak = None
                     if peak is not None:
                         timings["peak_buffer_bytes"] = peak
-        from .kernels import microkernel_pass, winograd_pass
-        kernel_passes = (winograd_pass(), microkernel_pass(num_threads=self.num_threads))
+        from .kernels import attention_pass, microkernel_pass, winograd_pass
+        kernel_passes = (attention_pass(), winograd_pass(),
+                         microkernel_pass(num_threads=self.num_threads))
         if self.tune:
             from .autotune import run_tuned
             run_tuned(kernel_passes, module, instrumentation, timings, self.verify_each,

@@ -1,0 +1,468 @@
+"""The fused attention kernel's LLVM IR (flash-style, f32): softmax(Q K^T * scale + mask) V
+without the seq x seq matrix in memory. `attention_functions(isa)` is all of it, as
+function definitions; the signature is `KERNEL_SIGNATURES["strata_attention_f32"]`
+(strata/conversion/cpu_kernel_abi.py), the call comes from strata/conversion/
+attention_to_microkernels.py:
+
+    strata_attention_f32(B1, B2, M, N, D, E,
+                         Q, q1, q2, ldq,          Q[b1,b2,i,d]  at Q + b1 q1 + b2 q2 + i ldq + d
+                         K, k1, k2, kj, kd,       K[b1,b2,j,d]  at K + b1 k1 + b2 k2 + j kj + d kd
+                         V, v1, v2, vj, ve,       V[b1,b2,j,e]  likewise
+                         O, o1, o2, ldo,          O[b1,b2,i,e]  at O + b1 o1 + b2 o2 + i ldo + e
+                         scale,                   f32
+                         mask, m1, m2, mi, mj,    an additive mask (null: none; strides may
+                                                  be 0: broadcast)
+                         flags)                   ATTN_SAFE_SOFTMAX: a row whose scores are
+                                                  all -inf gives 0, not NaN;
+                                                  ATTN_NAN_TO_ZERO: that, and a row
+                                                  with a NaN or +inf score too
+
+    O[b1,b2,i,:] = sum_j softmax_j(scale * Q[i,:].K[j,:] + mask[i,j]) V[j,:]
+
+[Note: flash attention on the CPU]
+- Phase 1 (parallel over the B1*B2 heads): K^T and V of each head are packed into the
+  GEMM micro-kernels' NR-wide panels (kernels_gemm.py): K^T as ceil(N/NR) panels of
+  D x NR (the "B" of S = Q K^T), V as ceil(E/NR) panels of N x NR (the "B" of O += P V),
+  zero padded. Packing once per head (not once per block of queries) keeps its cost at
+  1/(query rows) of the products'.
+- Phase 2 (parallel over heads x blocks of ATTN_BM query rows): the block's output rows
+  are the accumulator. For each block of ATTN_BN keys: S = Q K^T (the micro-kernels
+  strata_ukr_<mr>a, MR rows at a time, S in a BM x BN scratch that stays in L1/L2);
+  per row, s = S * scale + mask, the running max m and sum l updated online (m' =
+  max(m, max_j s), alpha = exp(m - m'), l = l alpha + sum_j exp(s - m'), the row of O
+  scaled by alpha) and P = exp(s - m') written over S; then O += P V (the micro-kernels
+  again, accumulating, K = the block's keys). At the end O /= l.
+- Numerics as the decomposed graph computes them (ONNX Softmax, torch's math SDPA):
+  max and the exp of a masked (-inf) score is 0; while every score so far is -inf the
+  running max is taken as 0 (exp(-inf - -inf) would be NaN); a row with no finite score
+  ends with l = 0: 0/0 = NaN as a plain softmax gives, or 0 with ATTN_SAFE_SOFTMAX
+  (torch's _safe_softmax) or ATTN_NAN_TO_ZERO (the ONNX exporter's where(isnan(p), 0,
+  p), which also zeroes a row whose sum is NaN: a NaN or +inf score). A NaN score propagates (llvm.maximum) to the whole row, a
+  +inf score too (inf - inf), as in the reference.
+- exp is a Cephes-style polynomial (range reduction by ln 2 in two parts, degree 6,
+  2^n by exponent bits): relative error ~1e-7 over [-87.3, 88.3]; below -87.3 (and at
+  -inf) it is 0, NaN stays NaN.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...conversion.cpu_kernel_abi import ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX
+from .guard import checked_bytes, checked_malloc
+from .kernel_ir import Fn, lane_mask, splat, vec_type, vload, vstore
+from .kernels_gemm import _load_work, _store_work
+
+if TYPE_CHECKING:
+    from .kernels import Isa
+
+__all__ = ["attention_functions", "ATTN_BM", "ATTN_BN"]
+
+# Query rows per task and keys per block (multiples of every ISA's MR / NR: 48 = 6*8,
+# 64 = 16*4 = 32*2 = 12*... rounded per ISA below).
+ATTN_BM = 48
+ATTN_BN = 64
+
+_ARGS = ("i64 %B1, i64 %B2, i64 %M, i64 %N, i64 %D, i64 %E, "
+         "ptr %Q, i64 %q1, i64 %q2, i64 %ldq, ptr %K, i64 %k1, i64 %k2, i64 %kj, i64 %kd, "
+         "ptr %V, i64 %v1, i64 %v2, i64 %vj, i64 %ve, ptr %O, i64 %o1, i64 %o2, i64 %ldo, "
+         "float %scale, ptr %mask, i64 %m1, i64 %m2, i64 %mi, i64 %mj, i32 %flags")
+_FIELDS = ("B1", "B2", "M", "N", "D", "E", "Q", "q1", "q2", "ldq", "K", "k1", "k2", "kj",
+           "kd", "V", "v1", "v2", "vj", "ve", "O", "o1", "o2", "ldo", "scale", "mask", "m1",
+           "m2", "mi", "mj", "flags", "KP", "VP", "kpn", "vpn", "bm", "bn")
+_TYPES = {"Q": "ptr", "K": "ptr", "V": "ptr", "O": "ptr", "mask": "ptr", "KP": "ptr",
+          "VP": "ptr", "flags": "i32", "scale": "i32"}
+
+
+def _bn(isa: Isa) -> int:
+    return max(isa.nr, ATTN_BN // isa.nr * isa.nr)
+
+
+def _bm(isa: Isa) -> int:
+    return max(isa.mr, ATTN_BM // isa.mr * isa.mr)
+
+
+def _vexp(f: Fn, isa: Isa, x: str) -> str:
+    """exp of the <W x float> `x` (see [Note: flash attention on the CPU])."""
+    W, V = isa.width, vec_type(isa)
+
+    def c(v):
+        return splat(f, isa, _flt(v))
+    hi = f(f"call {V} @llvm.minimum.v{W}f32({V} {x}, {V} {c(88.3762626647949)})")
+    xc = f(f"call {V} @llvm.maximum.v{W}f32({V} {hi}, {V} {c(-88.3762626647949)})")
+    t = f(f"fmul {V} {xc}, {c(1.44269504088896341)}")
+    t = f(f"fadd {V} {t}, {c(0.5)}")
+    fx = f(f"call {V} @llvm.floor.v{W}f32({V} {t})")
+    t = f(f"fmul {V} {fx}, {c(0.693359375)}")
+    r = f(f"fsub {V} {xc}, {t}")
+    t = f(f"fmul {V} {fx}, {c(-2.12194440e-4)}")
+    r = f(f"fsub {V} {r}, {t}")
+    p = c(1.9875691500E-4)
+    for k in (1.3981999507E-3, 8.3334519073E-3, 4.1665795894E-2, 1.6666665459E-1,
+              5.0000001201E-1):
+        p = f(f"call {V} @llvm.fmuladd.v{W}f32({V} {p}, {V} {r}, {V} {c(k)})")
+    r2 = f(f"fmul {V} {r}, {r}")
+    y = f(f"call {V} @llvm.fmuladd.v{W}f32({V} {p}, {V} {r2}, {V} {r})")
+    y = f(f"fadd {V} {y}, {c(1.0)}")
+    n = f(f"fptosi {V} {fx} to <{W} x i32>")
+    c127, c23 = splat(f, isa, "127", "i32"), splat(f, isa, "23", "i32")
+    bits = f(f"shl <{W} x i32> {f(f'add <{W} x i32> {n}, {c127}')}, {c23}")
+    y = f(f"fmul {V} {y}, {f(f'bitcast <{W} x i32> {bits} to {V}')}")
+    tiny = f(f"fcmp olt {V} {x}, {c(-87.3)}")
+    return f(f"select <{W} x i1> {tiny}, {V} zeroinitializer, {V} {y}")
+
+
+def _flt(v: float) -> str:
+    """An LLVM float literal of the f32 nearest `v` (as the double that is exactly it)."""
+    import struct
+    d = struct.unpack("<f", struct.pack("<f", v))[0]
+    return "0x" + struct.pack(">d", d).hex().upper()
+
+
+def _pack(isa: Isa) -> str:
+    """strata_attn_pack(work, lo, hi): K^T and V panels of heads lo..hi-1 (phase 1)."""
+    nr = isa.nr
+    f = Fn("define internal void @strata_attn_pack(ptr %work, i64 %lo, i64 %hi) #1")
+    v = _load_work(f, _FIELDS, _TYPES)
+
+    def head(h):
+        b1 = f(f"sdiv i64 {h}, {v['B2']}")
+        b2 = f(f"srem i64 {h}, {v['B2']}")
+        kb = f.gep(v["K"], f.add(f.mul(b1, v["k1"]), f.mul(b2, v["k2"])))
+        vb = f.gep(v["V"], f.add(f.mul(b1, v["v1"]), f.mul(b2, v["v2"])))
+        kp = f.gep(v["KP"], f.mul(h, v["kpn"]))
+        vp = f.gep(v["VP"], f.mul(h, v["vpn"]))
+        # K^T: panel p = keys p*NR.., D x NR
+        npk = f(f"sdiv i64 {f.add(v['N'], nr - 1)}, {nr}")
+
+        def kpanel(p):
+            base = f.gep(kp, f.mul(f.mul(p, v["D"]), nr))
+            j0 = f.mul(p, nr)
+            nj = f.min(f.sub(v["N"], j0), nr)
+
+            def dstep(d):
+                row = f.gep(base, f.mul(d, nr))
+                src = f.gep(kb, f.add(f.mul(j0, v["kj"]), f.mul(d, v["kd"])))
+                def copy(jj):
+                    x = f(f"load float, ptr {f.gep(src, f.mul(jj, v['kj']))}, align 4")
+                    f.do(f"store float {x}, ptr {f.gep(row, jj)}, align 4")
+                f.loop("0", nj, 1, copy)
+                f.loop(nj, str(nr), 1, lambda jj: f.do(
+                    f"store float 0.0, ptr {f.gep(row, jj)}, align 4"))
+            f.loop("0", v["D"], 1, dstep)
+        f.loop("0", npk, 1, kpanel)
+        # V: panel q = columns q*NR.., N x NR
+        npv = f(f"sdiv i64 {f.add(v['E'], nr - 1)}, {nr}")
+
+        def vpanel(q):
+            base = f.gep(vp, f.mul(f.mul(q, v["N"]), nr))
+            e0 = f.mul(q, nr)
+            ne = f.min(f.sub(v["E"], e0), nr)
+            unit = f.cmp("eq", v["ve"], 1)
+
+            def jstep(j):
+                row = f.gep(base, f.mul(j, nr))
+                src = f.gep(vb, f.add(f.mul(j, v["vj"]), f.mul(e0, v["ve"])))
+                fast, slow, done = f.label("vf"), f.label("vs"), f.label("vd")
+                f.cbr(unit, fast, slow)
+                f.start(fast)
+                for k in range(isa.nv):
+                    m = lane_mask(f, isa, f.sub(ne, k * isa.width) if k else ne)
+                    x = vload(f, isa, f.gep(src, k * isa.width) if k else src, m)
+                    vstore(f, isa, x, f.gep(row, k * isa.width) if k else row)
+                f.br(done)
+                f.start(slow)
+                def copy(e):
+                    x = f(f"load float, ptr {f.gep(src, f.mul(e, v['ve']))}, align 4")
+                    f.do(f"store float {x}, ptr {f.gep(row, e)}, align 4")
+                f.loop("0", ne, 1, copy)
+                f.loop(ne, str(nr), 1, lambda e: f.do(
+                    f"store float 0.0, ptr {f.gep(row, e)}, align 4"))
+                f.br(done)
+                f.start(done)
+            f.loop("0", v["N"], 1, jstep)
+        f.loop("0", npv, 1, vpanel)
+    f.loop("%lo", "%hi", 1, head)
+    f.do("ret void")
+    return f.text()
+
+
+def _call_ukr(f: Fn, isa: Isa, mr: str, args: str) -> None:
+    """switch on the row count `mr` (1..MR) calling strata_ukr_<mr>a(args)."""
+    f.switch(mr, {k: k for k in range(1, isa.mr + 1)},
+             lambda k: f.do(f"call void @strata_ukr_{k}a({args})"))
+
+
+def _tasks(isa: Isa) -> str:
+    """strata_attn_tasks(work, lo, hi): tasks lo..hi-1 of phase 2 (task t: head t / nqb,
+    query rows (t % nqb) * BM ..)."""
+    W, V, nr, MR = isa.width, vec_type(isa), isa.nr, isa.mr
+    bm, bn = _bm(isa), _bn(isa)
+    f = Fn("define internal void @strata_attn_tasks(ptr %work, i64 %lo, i64 %hi) #1")
+    v = _load_work(f, _FIELDS, _TYPES)
+    scale = f(f"bitcast i32 {v['scale']} to float")
+    vscale = splat(f, isa, scale)
+    flags = v["flags"]
+    safe = f(f"icmp ne i32 {f(f'and i32 {flags}, {ATTN_SAFE_SOFTMAX}')}, 0")
+    nan0 = f(f"icmp ne i32 {f(f'and i32 {flags}, {ATTN_NAN_TO_ZERO}')}, 0")
+    has_mask = f(f"icmp ne ptr {v['mask']}, null")
+    no_keys = f.cmp("sle", v["N"], 0)
+    mj_unit = f.cmp("eq", v["mj"], 1)
+    # scratch: S (BM x BN), the running max and sum (BM each)
+    scratch = checked_malloc(f, str((bm * bn + 2 * bm) * 4 + 64), "attention")
+    S = scratch
+    mrow = f.gep(S, bm * bn)
+    lrow = f.gep(mrow, bm)
+    nqb = f(f"sdiv i64 {f.add(v['M'], bm - 1)}, {bm}")
+    npv = f(f"sdiv i64 {f.add(v['E'], nr - 1)}, {nr}")
+    ninf = "0xFFF0000000000000"
+
+    def task(t):
+        h = f(f"sdiv i64 {t}, {nqb}")
+        i0 = f.mul(f(f"srem i64 {t}, {nqb}"), bm)
+        rows = f.min(f.sub(v["M"], i0), bm)
+        b1 = f(f"sdiv i64 {h}, {v['B2']}")
+        b2 = f(f"srem i64 {h}, {v['B2']}")
+        qb = f.gep(v["Q"], f.add(f.add(f.mul(b1, v["q1"]), f.mul(b2, v["q2"])),
+                                 f.mul(i0, v["ldq"])))
+        ob = f.gep(v["O"], f.add(f.add(f.mul(b1, v["o1"]), f.mul(b2, v["o2"])),
+                                 f.mul(i0, v["ldo"])))
+        mb = f.gep(v["mask"], f.add(f.add(f.mul(b1, v["m1"]), f.mul(b2, v["m2"])),
+                                    f.mul(i0, v["mi"])))
+        kp = f.gep(v["KP"], f.mul(h, v["kpn"]))
+        vp = f.gep(v["VP"], f.mul(h, v["vpn"]))
+
+        def init_row(r):
+            f.do(f"store float {ninf}, ptr {f.gep(mrow, r)}, align 4")
+            f.do(f"store float 0.0, ptr {f.gep(lrow, r)}, align 4")
+            orow = f.gep(ob, f.mul(r, v["ldo"]))
+            _row_vectors(f, isa, v["E"], lambda at, m: vstore(
+                f, isa, "zeroinitializer", f.gep(orow, at), m))
+        f.loop("0", rows, 1, init_row)
+
+        def kblock(j0):
+            n = f.min(f.sub(v["N"], j0), bn)
+            npk = f(f"sdiv i64 {f.add(n, nr - 1)}, {nr}")
+            kp0 = f.gep(kp, f.mul(f(f"sdiv i64 {j0}, {nr}"), f.mul(v["D"], nr)))
+
+            # S = Q K^T for the block
+            def rgroup(r0):
+                mr = f.min(f.sub(rows, r0), MR)
+                a = f.gep(qb, f.mul(r0, v["ldq"]))
+
+                def panel(p):
+                    nv = f.min(f.sub(n, f.mul(p, nr)), nr)
+                    _call_ukr(f, isa, mr,
+                              f"i64 {v['D']}, ptr {a}, i64 {v['ldq']}, "
+                              f"ptr {f.gep(kp0, f.mul(f.mul(p, v['D']), nr))}, "
+                              f"ptr {f.gep(S, f.add(f.mul(r0, bn), f.mul(p, nr)))}, "
+                              f"i64 {bn}, i64 {nv}, i1 false")
+                f.loop("0", npk, 1, panel)
+            f.loop("0", rows, MR, rgroup)
+
+            # the online softmax, row by row
+            def srow(r):
+                srow_p = f.gep(S, f.mul(r, bn))
+                mrow_p = f.gep(mb, f.add(f.mul(r, v["mi"]), f.mul(j0, v["mj"])))
+
+                def score(at, m):
+                    x = f(f"fmul {V} {vload(f, isa, f.gep(srow_p, at), m)}, {vscale}")
+                    yes, no, join = f.label("mk"), f.label("nm"), f.label("jm")
+                    f.cbr(has_mask, yes, no)
+                    f.start(yes)
+                    vec, sc, mjoin = f.label("mv"), f.label("ms"), f.label("mjn")
+                    f.cbr(mj_unit, vec, sc)
+                    f.start(vec)
+                    mv = vload(f, isa, f.gep(mrow_p, at), m)
+                    f.br(mjoin)
+                    f.start(sc)
+                    ms = _gather(f, isa, mrow_p, at, v["mj"], m)
+                    f.br(mjoin)
+                    f.start(mjoin)
+                    mx = f(f"phi {V} [ {mv}, %{vec} ], [ {ms}, %{sc} ]")
+                    x1 = f(f"fadd {V} {x}, {mx}")
+                    f.br(join)
+                    f.start(no)
+                    f.br(join)
+                    f.start(join)
+                    return f(f"phi {V} [ {x1}, %{mjoin} ], [ {x}, %{no} ]")
+
+                # pass 1: scores (scaled, masked) written back, their max
+                def pass1(at, m, acc):
+                    s = score(at, m)
+                    vstore(f, isa, s, f.gep(srow_p, at), m)
+                    s = s if m is None else f(f"select <{W} x i1> {m}, {V} {s}, {V} "
+                                              f"{splat(f, isa, ninf)}")
+                    return f(f"call {V} @llvm.maximum.v{W}f32({V} {acc}, {V} {s})")
+                vmax = _row_fold(f, isa, n, pass1, splat(f, isa, ninf))
+                bmax = f(f"call float @llvm.vector.reduce.fmaximum.v{W}f32({V} {vmax})")
+                m_old = f(f"load float, ptr {f.gep(mrow, r)}, align 4")
+                m_new = f(f"call float @llvm.maximum.f32(float {m_old}, float {bmax})")
+                none = f(f"fcmp oeq float {m_new}, {ninf}")
+                m_safe = f(f"select i1 {none}, float 0.0, float {m_new}")
+                vm = splat(f, isa, m_safe)
+                d = f(f"fsub float {m_old}, {m_safe}")
+                alpha = f(f"extractelement {V} {_vexp(f, isa, splat(f, isa, d))}, i64 0")
+
+                # pass 2: P = exp(s - m) over S, its sum
+                def pass2(at, m, acc):
+                    s = vload(f, isa, f.gep(srow_p, at), m)
+                    p = _vexp(f, isa, f(f"fsub {V} {s}, {vm}"))
+                    if m is not None:
+                        p = f(f"select <{W} x i1> {m}, {V} {p}, {V} zeroinitializer")
+                    vstore(f, isa, p, f.gep(srow_p, at), m)
+                    return f(f"fadd {V} {acc}, {p}")
+                vsum = _row_fold(f, isa, n, pass2, "zeroinitializer")
+                bsum = f(f"call float @llvm.vector.reduce.fadd.v{W}f32(float 0.0, {V} {vsum})")
+                l_old = f(f"load float, ptr {f.gep(lrow, r)}, align 4")
+                l_new = f(f"call float @llvm.fmuladd.f32(float {l_old}, float {alpha}, "
+                          f"float {bsum})")
+                f.do(f"store float {l_new}, ptr {f.gep(lrow, r)}, align 4")
+                f.do(f"store float {m_new}, ptr {f.gep(mrow, r)}, align 4")
+                # O's row *= alpha
+                orow = f.gep(ob, f.mul(r, v["ldo"]))
+                va = splat(f, isa, alpha)
+                def rescale(at, m):
+                    x = vload(f, isa, f.gep(orow, at), m)
+                    vstore(f, isa, f(f"fmul {V} {x}, {va}"), f.gep(orow, at), m)
+                _row_vectors(f, isa, v["E"], rescale)
+            f.loop("0", rows, 1, srow)
+
+            # O += P V_block
+            def rgroup2(r0):
+                mr = f.min(f.sub(rows, r0), MR)
+                a = f.gep(S, f.mul(r0, bn))
+
+                def panel(q):
+                    ne = f.min(f.sub(v["E"], f.mul(q, nr)), nr)
+                    b = f.gep(vp, f.add(f.mul(f.mul(q, v["N"]), nr), f.mul(j0, nr)))
+                    c = f.gep(ob, f.add(f.mul(r0, v["ldo"]), f.mul(q, nr)))
+                    _call_ukr(f, isa, mr, f"i64 {n}, ptr {a}, i64 {bn}, ptr {b}, ptr {c}, "
+                                          f"i64 {v['ldo']}, i64 {ne}, i1 true")
+                f.loop("0", npv, 1, panel)
+            f.loop("0", rows, MR, rgroup2)
+        f.loop("0", v["N"], bn, kblock)
+
+        # O /= l (l = 0: NaN, or 0 with ATTN_SAFE_SOFTMAX)
+        def finish(r):
+            lv = f(f"load float, ptr {f.gep(lrow, r)}, align 4")
+            lzero = f(f"fcmp oeq float {lv}, 0.0")
+            zero = f(f"and i1 {f(f'or i1 {safe}, {nan0}')}, {lzero}")
+            lnan = f(f"fcmp uno float {lv}, 0.0")
+            zero = f(f"or i1 {zero}, {f(f'and i1 {nan0}, {lnan}')}")
+            # no keys at all: an empty sum, 0 (not the 0/0 of masked keys)
+            zero = f(f"or i1 {zero}, {no_keys}")
+            inv = f(f"fdiv float 1.0, {lv}")
+            orow = f.gep(ob, f.mul(r, v["ldo"]))
+            vi = splat(f, isa, inv)
+
+            def scale_row(at, m):
+                x = vload(f, isa, f.gep(orow, at), m)
+                # x / l, as x * (1/l) with 0 * inf = NaN for the 0/0 of an empty row
+                q = f(f"fdiv {V} {x}, {splat(f, isa, lv)}")
+                y = f(f"select i1 {lzero}, {V} {q}, {V} {f(f'fmul {V} {x}, {vi}')}")
+                y = f(f"select i1 {zero}, {V} zeroinitializer, {V} {y}")
+                vstore(f, isa, y, f.gep(orow, at), m)
+            _row_vectors(f, isa, v["E"], scale_row)
+        f.loop("0", rows, 1, finish)
+    f.loop("%lo", "%hi", 1, task)
+    f.do(f"call void @free(ptr {scratch})")
+    f.do("ret void")
+    return f.text()
+
+
+def _gather(f: Fn, isa: Isa, base: str, at: str, stride: str, mask) -> str:
+    """<W x float> of base[(at + l) * stride] for the lanes l (those of `mask` only)."""
+    W, V = isa.width, vec_type(isa)
+    x = "zeroinitializer"
+    for lane in range(W):
+        idx = f.mul(f.add(at, lane) if lane else at, stride)
+        # lanes past the row read lane 0's element (in bounds), then masked off
+        if mask is not None:
+            on = f(f"extractelement <{W} x i1> {mask}, i64 {lane}")
+            idx = f(f"select i1 {on}, i64 {idx}, i64 {f.mul(at, stride)}")
+        e = f(f"load float, ptr {f.gep(base, idx)}, align 4")
+        x = f(f"insertelement {V} {x}, float {e}, i64 {lane}")
+    return x
+
+
+def _row_vectors(f: Fn, isa: Isa, n: str, body) -> None:
+    """body(at, mask) over the vectors of a row of n floats (mask None: whole vectors; the
+    tail with a lane mask)."""
+    W = isa.width
+    main = f.sub(n, f(f"srem i64 {n}, {W}"))
+    f.loop("0", main, W, lambda at: body(at, None))
+    tail, done = f.label("tail"), f.label("tdone")
+    f.cbr(f.cmp("slt", main, n), tail, done)
+    f.start(tail)
+    body(main, lane_mask(f, isa, f.sub(n, main)))
+    f.br(done)
+    f.start(done)
+
+
+def _row_fold(f: Fn, isa: Isa, n: str, body, init: str) -> str:
+    """acc = body(at, mask, acc) over the vectors of a row of n floats; returns acc."""
+    W, V = isa.width, vec_type(isa)
+    main = f.sub(n, f(f"srem i64 {n}, {W}"))
+    (acc,) = f.loop("0", main, W, lambda at, c: [body(at, None, c[0])], [(V, init)])
+    pre = f.block
+    tail, done = f.label("tail"), f.label("tdone")
+    f.cbr(f.cmp("slt", main, n), tail, done)
+    f.start(tail)
+    acc2 = body(main, lane_mask(f, isa, f.sub(n, main)), acc)
+    end = f.block
+    f.br(done)
+    f.start(done)
+    return f(f"phi {V} [ {acc2}, %{end} ], [ {acc}, %{pre} ]")
+
+
+def _public(isa: Isa) -> str:
+    nr = isa.nr
+    f = Fn(f"define void @strata_attention_f32({_ARGS}) #0")
+    v = {x: f"%{x}" for x in _FIELDS}
+    heads = f.mul("%B1", "%B2")
+    empty = f(f"or i1 {f.cmp('sle', heads, 0)}, {f.cmp('sle', '%M', 0)}")
+    empty = f(f"or i1 {empty}, {f.cmp('sle', '%E', 0)}")
+    go, out = f.label("go"), f.label("out")
+    f.cbr(empty, out, go)
+    f.start(go)
+    npk = f(f"sdiv i64 {f.add('%N', nr - 1)}, {nr}")
+    npv = f(f"sdiv i64 {f.add('%E', nr - 1)}, {nr}")
+    v["kpn"] = f.mul(f.mul(npk, "%D"), nr)
+    v["vpn"] = f.mul(f.mul(npv, "%N"), nr)
+    per = f.add(v["kpn"], v["vpn"])
+    buf = checked_malloc(f, checked_bytes(f, [heads, f.add(per, 16), "4"]), "attention_kv")
+    v["KP"] = buf
+    v["VP"] = f.gep(buf, f.mul(heads, v["kpn"]))
+    v["scale"] = f("bitcast float %scale to i32")
+    v["bm"], v["bn"] = str(_bm(isa)), str(_bn(isa))
+    work = _store_work(f, _FIELDS, _TYPES, v)
+    f.do(f"call void @strata_parallel_for(ptr @strata_attn_pack, ptr {work}, i64 {heads}, "
+         f"i64 1)")
+    nqb = f(f"sdiv i64 {f.add('%M', _bm(isa) - 1)}, {_bm(isa)}")
+    f.do(f"call void @strata_parallel_for(ptr @strata_attn_tasks, ptr {work}, "
+         f"i64 {f.mul(heads, nqb)}, i64 1)")
+    f.do(f"call void @free(ptr {buf})")
+    f.br(out)
+    f.start(out)
+    f.do("ret void")
+    return f.text()
+
+
+def attention_declarations(isa: Isa, have: str) -> str:
+    """The intrinsics the attention kernel needs that `have` (declarations made) lacks."""
+    W, V = isa.width, vec_type(isa)
+    need = [f"declare {V} @llvm.minimum.v{W}f32({V}, {V})",
+            f"declare {V} @llvm.maximum.v{W}f32({V}, {V})",
+            f"declare {V} @llvm.floor.v{W}f32({V})",
+            f"declare float @llvm.vector.reduce.fmaximum.v{W}f32({V})",
+            f"declare float @llvm.vector.reduce.fadd.v{W}f32(float, {V})",
+            "declare float @llvm.maximum.f32(float, float)",
+            "declare float @llvm.fmuladd.f32(float, float, float)",
+            f"declare {V} @llvm.fmuladd.v{W}f32({V}, {V}, {V})"]
+    return "\n".join(d for d in need if d.split("(")[0].split()[-1] not in have) + "\n"
+
+
+def attention_functions(isa: Isa, have: str = "") -> list:
+    """The attention kernel for `isa`, as LLVM IR text (declarations missing from `have`
+    first)."""
+    return [attention_declarations(isa, have), _pack(isa), _tasks(isa), _public(isa)]

@@ -1,0 +1,871 @@
+"""`strata-linalg-attention-to-microkernels`: attention on buffers, product -> scale ->
+mask -> softmax -> product, becomes one call of the CPU target's fused attention kernel
+(strata/backends/cpu/kernels_attention.py), which never writes the seq x seq scores.
+
+    linalg.batch_matmul ins(%q, %k : memref<6x1500x64xf32>, memref<6x64x1500xf32>)
+                        outs(%s : memref<6x1500x1500xf32>)
+    linalg.generic {s * 0.125 + mask}            ins(%s, %sc, %mask) outs(%x)
+    linalg.generic {max}  ins(%x) outs(%m)       (after a fill of -inf)
+    linalg.generic {exp(x - m)} ins(%x, %m) outs(%e)
+    linalg.generic {sum}  ins(%e) outs(%l)       (after a fill of 0)
+    linalg.generic {e / l} ins(%e, %l) outs(%p)
+    linalg.batch_matmul ins(%p, %v : ...) outs(%o : memref<6x1500x64xf32>)
+=>
+    call @strata_attention_f32(%c1, %c6, %c1500, %c1500, %c64, %c64, %q, ...,
+                               %scale, %mask, ..., %flags)
+
+It runs after bufferization, before strata-linalg-to-microkernels (which would turn the
+two products into GEMM calls).
+
+[Note: what attention is matched]
+Anchored at the second product (any contraction strata-linalg-to-microkernels matches:
+`match_contraction`), walking back through whole views (expand/collapse_shape, cast) of
+static-shape buffers:
+- P: the product's A, a buffer written only by `e / l`, or `select(any, e / l, 0)`
+  (torch's _safe_softmax: `any` the reduction "some score of the row is not -inf" ->
+  ATTN_SAFE_SOFTMAX), or `select(isnan(e / l), 0, e / l)` (the ONNX exporter's SDPA:
+  a row with a NaN, a +inf or no finite score gives 0 -> ATTN_NAN_TO_ZERO);
+- l: the sum of e along the rows (filled with 0 before); e: exp(x - m); m: the max of x
+  along the rows (filled with -inf);
+- x: the scores, either the first product's C itself or one elementwise generic of it,
+  `s`, `s * c`, `c * s`, `s / c`, each optionally `+ mask` (either side): c a scalar
+  (a rank-0 or one-element buffer, or a constant), the mask any buffer read through a
+  map of loop dims and zeros (its strides per loop: broadcasts are stride 0);
+- the first product S = Q K^T: a contraction whose C is a whole, zero-filled buffer
+  [batch, M, N] (K read through any strides: K or a materialized K^T alike).
+Every intermediate buffer (S, x, m, e, l, P, the flags) must be used by the chain only
+(and its fills, views, deallocs), every elementwise and reduction op must walk them in
+the same row-major order (maps of loop dims in order, zeros on unit dims; rows reduce
+along the last loop, of extent N), and Q, K, the mask and the scale must not be written
+between the two products (the call replaces the second; deallocs of its inputs in
+between move after it). The batch of the products (collapsed) is split into the
+kernel's B1 x B2 as the mask's loops split it (batch and heads: a mask broadcast along
+the heads). Shapes must be static; N must be at least `min-keys` (short sequences keep
+the two GEMMs: measured faster there).
+"""
+from __future__ import annotations
+
+from ..dialects.linalg.structured import StructuredOp
+from ..ir import attributes as A
+from ..ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from ..passes.pass_manager import Option, Pass
+from .cpu_kernel_abi import ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX, KERNEL_SIGNATURES, _P
+from .linalg_to_microkernels import _Emit, _strides, _zero_fill_before, match_contraction
+from .scalar_builders import op_class
+
+__all__ = ["AttentionToMicrokernels", "fuse_attention", "match_attention", "MIN_KEYS"]
+
+KERNEL = "strata_attention_f32"
+# Keys (N) from which the fused kernel replaces the two GEMMs (see the module doc).
+MIN_KEYS = 32
+
+_VIEWS = frozenset(("memref.expand_shape", "memref.collapse_shape", "memref.cast"))
+
+
+class _NoMatch(Exception):
+    pass
+
+
+def _need(cond, why=""):
+    if not cond:
+        raise _NoMatch(why)
+
+
+def _root(v):
+    """The buffer `v` is a whole view of (through _VIEWS), and v itself when not one."""
+    while v.defining_op is not None and v.defining_op.name in _VIEWS:
+        v = v.defining_op.operands[0]
+    return v
+
+
+def _uses_through_views(root):
+    """(ops using `root` or a whole view of it, other than the views; the views)."""
+    users, views, todo = [], [], [root]
+    while todo:
+        v = todo.pop()
+        for u in v.uses:
+            o = u.owner
+            if o.name in _VIEWS and o.operands[0] is v:
+                views.append(o)
+                todo.append(o.results[0])
+            else:
+                users.append(o)
+    return users, views
+
+
+def _static(t) -> bool:
+    return type(t) is A.MemRefType and A.DYNAMIC not in t.shape
+
+
+def _numel(t) -> int:
+    n = 1
+    for d in t.shape:
+        n *= d
+    return n
+
+
+def _local(v) -> bool:
+    """A buffer of the chain: a memref.alloc with the identity layout, static shape."""
+    d = v.defining_op
+    return d is not None and d.name == "memref.alloc" and _static(v.type) and \
+        v.type.layout is None and not d.operands
+
+
+def _walks_in_order(m, shape, extents, skip_last: bool) -> bool:
+    """Map `m` of an operand of shape `shape` walks the loops (of `extents`) in order:
+    each result a loop dim (of the same extent, increasing) or 0 on a unit dim; every
+    loop of extent > 1 walked, but the last when `skip_last` (which must not be)."""
+    last = len(extents) - 1
+    seen = []
+    for r, n in zip(m.results, shape):
+        if type(r) is AffineDimExpr:
+            if extents[r.position] != n or (seen and r.position <= seen[-1]):
+                return False
+            seen.append(r.position)
+        elif not (type(r) is AffineConstantExpr and r.value == 0 and n == 1):
+            return False
+    want = [d for d, e in enumerate(extents) if e != 1 and not (skip_last and d == last)]
+    if skip_last and last in seen:
+        return False
+    return [d for d in seen if extents[d] != 1] == want
+
+
+def _body(op):
+    return list(op.regions[0].blocks[0].ops), op.regions[0].blocks[0].args
+
+
+def _const_value(v):
+    d = v.defining_op
+    if d is None or d.name != "arith.constant":
+        return None
+    a = d.properties.get("value")
+    return a.value if isinstance(a, A.FloatAttr) else None
+
+
+class _Chain:
+    """What a match found: the ops and buffers to remove, and the kernel's operands."""
+
+    def __init__(self):
+        self.ops = []          # linalg ops replaced (the second product last)
+        self.roots = []        # intermediate buffers (allocs) to remove
+        self.fills = []
+        self.scale = ("const", 1.0)   # or ("scalar", a one-element buffer)
+        self.inverse = False
+        self.mask = None       # (memref value, {loop: stride}, extents) of the scores' op
+        self.safe = False
+        self.nan_to_zero = False
+        self.mask_gen = None   # (generic, loops) of a mask computed into S's init
+
+
+def _chain_buffer(chain, v, allowed_ops):
+    """Check intermediate buffer `v` (root) is used only by `allowed_ops`, fills,
+    views and deallocs; record it."""
+    _need(_local(v), "an intermediate that is not a static local buffer")
+    users, _ = _uses_through_views(v)
+    for o in users:
+        if o.name == "memref.dealloc" or o in allowed_ops:
+            continue
+        if o.name == "linalg.fill" and _root(o.operands[1]) is v:
+            chain.fills.append(o)
+            continue
+        raise _NoMatch(f"{o.name} also uses an intermediate")
+    chain.roots.append(v)
+
+
+def _check_fills(chain, v, value, before):
+    """Buffer `v` is filled once, with `value` (None: never), before op `before`."""
+    fills = [f for f in chain.fills if _root(f.operands[1]) is v]
+    if value is None:
+        _need(not fills, "a filled intermediate")
+        return
+    _need(len(fills) == 1 and fills[0].is_before_in_block(before), "fill")
+    x = fills[0].operands[0]
+    d = x.defining_op
+    _need(d is not None and d.name == "arith.constant")
+    got = d.properties["value"]
+    if value is False:
+        _need(isinstance(got, A.IntegerAttr) and got.value == 0 and x.type == A.i1)
+    else:
+        _need(isinstance(got, A.FloatAttr) and got.value == value and x.type == A.f32)
+
+
+def _writers(v):
+    """The linalg ops (not fills) writing buffer root `v` as their init, in order."""
+    users, _ = _uses_through_views(v)
+    ws = [o for o in users if isinstance(o, StructuredOp) and o.name != "linalg.fill" and
+          any(_root(x) is v for x in o.dps_inits)]
+    _need(ws and all(o.parent is ws[0].parent for o in ws), "writers")
+    return sorted(ws, key=lambda o: sum(1 for p in ws if p.is_before_in_block(o)))
+
+
+def _writer(v):
+    """The one linalg op (not a fill) writing buffer root `v` as its init."""
+    ws = _writers(v)
+    _need(len(ws) == 1, "no single writer")
+    return ws[0]
+
+
+def _operand_index(op, root):
+    ins = [i for i, x in enumerate(op.dps_inputs) if _root(x) is root]
+    _need(len(ins) == 1)
+    return ins[0]
+
+
+def _elementwise(op, full_root, total, n):
+    """Check an elementwise generic over the flat [rows, n] space: all parallel, one
+    init (a whole view walked in order). Returns the loop extents."""
+    _need(op.name == "linalg.generic" and op.num_dps_inits == 1, "not a generic")
+    kinds = op.iterator_types_list()
+    _need(all(k == "parallel" for k in kinds))
+    init = op.dps_inits[0]
+    maps = op.indexing_maps_list()
+    extents = list(init.type.shape)
+    _need(_static(init.type) and len(extents) == len(kinds) and _numel(init.type) == total
+          and extents[-1] == n and init.type.layout is None)
+    _need(_walks_in_order(maps[-1], init.type.shape, extents, False))
+    return extents, maps
+
+
+def _reduction(op, extents_total, n):
+    """A rows reduction: loops parallel but the last (reduction, extent n), one input
+    walked whole, one init walked without the last loop. Returns (input, init, body)."""
+    _need(op.name == "linalg.generic" and op.num_dps_inits == 1 and
+          op.num_dps_inputs() == 1)
+    kinds = op.iterator_types_list()
+    _need(kinds[-1] == "reduction" and all(k == "parallel" for k in kinds[:-1]))
+    x, y = op.dps_inputs[0], op.dps_inits[0]
+    _need(_static(x.type) and _static(y.type) and x.type.layout is None and
+          y.type.layout is None)
+    extents = list(x.type.shape)
+    mx, my = op.indexing_maps_list()
+    _need(len(extents) == len(kinds) and extents[-1] == n and
+          _numel(x.type) == extents_total and _numel(y.type) * n == extents_total)
+    _need(_walks_in_order(mx, x.type.shape, extents, False) and
+          _walks_in_order(my, y.type.shape, extents, True))
+    return x, y
+
+
+def _row_reduction(out, src, combine, total, n):
+    """The op writing `out` (a buffer): `combine`(in, out) of `src` along its rows."""
+    g = _writer(out)
+    x, y = _reduction(g, total, n)
+    _need(_root(x) is src and _root(y) is out)
+    ops, args = _body(g)
+    r = _yield_of(ops)
+    _need(len(ops) == 2 and _is(r, combine) and set(r.defining_op.operands) ==
+          set(args[:2]))
+    return g
+
+
+def _row_operand(m, t, extents):
+    """An operand of an elementwise op holding one value per row."""
+    return _static(t) and t.layout is None and _walks_in_order(m, t.shape, extents, True)
+
+
+def _full_operand(m, t, extents):
+    return _static(t) and t.layout is None and _walks_in_order(m, t.shape, extents, False)
+
+
+def _yield_of(ops):
+    _need(ops and ops[-1].name == "linalg.yield" and len(ops[-1].operands) == 1)
+    return ops[-1].operands[0]
+
+
+def _is(v, name):
+    d = v.defining_op
+    return d is not None and d.name == name
+
+
+def match_attention(op, min_keys: int = MIN_KEYS):
+    """(chain, the kernel's operands) if `op` is the second product of an attention the
+    kernel computes (see [Note: what attention is matched]), else None."""
+    try:
+        return _match(op, min_keys)
+    except _NoMatch:
+        return None
+
+
+def _match(pv, min_keys):
+    ct2 = match_contraction(pv)
+    _need(ct2 is not None and not ct2.trans_b and len(ct2.k) == 1 and
+          len(ct2.m) == 1 and len(ct2.n) == 1, "second product")
+    _need(all(_static(x.type) for x in ct2.operands))
+    chain = _Chain()
+    pa, pb, pc = ct2.pos
+    kk, mm, nn = ct2.k[0], ct2.m[0], ct2.n[0]
+    p_view, v_buf, o_buf = ct2.operands
+    N = p_view.type.shape[pa[kk]]
+    M = p_view.type.shape[pa[mm]]
+    E = o_buf.type.shape[pc[nn]]
+    _need(N >= max(min_keys, 1), "too few keys")
+    # P: [batch, M, N] row-major
+    P = _root(p_view)
+    total = _numel(P.type)
+    _need(_local(P) and total % (M * N) == 0)
+    bt = total // (M * N)
+    ps, _ = _strides(p_view.type)
+    _need(ps[pa[kk]] == 1 and ps[pa[mm]] == N, "P layout")
+    _flat_levels(ct2, 0, bt, M * N)
+    fill_o = _zero_fill_before(pv, o_buf)
+    _need(fill_o is not None, "O not zero-filled")
+
+    # P = e / l  (or select(any, e / l, 0))
+    g_div = _writer(P)
+    ext, maps = _elementwise(g_div, P, total, N)
+    ops, args = _body(g_div)
+    y = _yield_of(ops)
+    any_arg = None
+    nan_check = False
+    if _is(y, "arith.select"):
+        c, t, f = y.defining_op.operands
+        if _is(c, "arith.cmpf") and _const_value(t) == 0.0 and _is(f, "arith.divf"):
+            # select(isnan(e / l), 0, e / l): the ONNX exporter's SDPA
+            from ..dialects.arith import CMPF_PREDICATES
+            cd = c.defining_op
+            _need(CMPF_PREDICATES[cd.properties["predicate"].value] == "uno" and
+                  cd.operands[0] is f and cd.operands[1] is f, "nan check")
+            y, nan_check = f, True
+            chain.nan_to_zero = True
+        else:
+            _need(_const_value(f) == 0.0 and c in args and _is(t, "arith.divf"))
+            any_arg, y = c, t
+            chain.safe = True
+    _need(_is(y, "arith.divf"))
+    e_arg, l_arg = y.defining_op.operands
+    _need(e_arg in args and l_arg in args and
+          len(ops) == (4 if nan_check else 3 if any_arg else 2))
+    ins = g_div.dps_inputs
+    ei, li = args.index(e_arg), args.index(l_arg)
+    _need(ei < len(ins) and li < len(ins))
+    e_buf, l_buf = _root(ins[ei]), _root(ins[li])
+    _need(_full_operand(maps[ei], ins[ei].type, ext) and
+          _row_operand(maps[li], ins[li].type, ext))
+    any_buf = None
+    if any_arg is not None:
+        ai = args.index(any_arg)
+        _need(ai < len(ins) and _row_operand(maps[ai], ins[ai].type, ext))
+        any_buf = _root(ins[ai])
+
+    g_sum = _row_reduction(l_buf, e_buf, "arith.addf", total, N)      # l = sum(e)
+    # e = exp(x - m)
+    g_exp = _writer(e_buf)
+    ext, maps = _elementwise(g_exp, e_buf, total, N)
+    ops, args = _body(g_exp)
+    ex = _yield_of(ops)
+    _need(len(ops) == 3 and _is(ex, "math.exp") and _is(ex.defining_op.operands[0],
+                                                         "arith.subf"))
+    xa, ma = ex.defining_op.operands[0].defining_op.operands
+    _need(xa in args and ma in args)
+    ins = g_exp.dps_inputs
+    xi, mi = args.index(xa), args.index(ma)
+    _need(xi < len(ins) and mi < len(ins) and _full_operand(maps[xi], ins[xi].type, ext)
+          and _row_operand(maps[mi], ins[mi].type, ext))
+    x_buf, m_buf = _root(ins[xi]), _root(ins[mi])
+    g_max = _row_reduction(m_buf, x_buf, "arith.maximumf", total, N)  # m = max(x)
+    g_any = None
+    if any_buf is not None:
+        g_any = _writer(any_buf)
+        x_, y_ = _reduction(g_any, total, N)
+        _need(_root(x_) is x_buf and _root(y_) is any_buf)
+        ops, args = _body(g_any)
+        r = _yield_of(ops)
+        # out | (x != -inf), as torch writes it: out | ((x == -inf) ^ true)
+        _need(len(ops) == 4 and _is(r, "arith.ori"))
+        a, b = r.defining_op.operands
+        xo = b if a is args[1] else a
+        _need(args[1] in (a, b) and _is(xo, "arith.xori"))
+        c = xo.defining_op.operands[0]
+        _need(_is(c, "arith.cmpf") and c.defining_op.operands[0] is args[0] and
+              _const_value(c.defining_op.operands[1]) == float("-inf"))
+        from ..dialects.arith import CMPF_PREDICATES
+        _need(CMPF_PREDICATES[c.defining_op.properties["predicate"].value] == "oeq")
+        t = xo.defining_op.operands[1]
+        td = t.defining_op
+        _need(td is not None and td.name == "arith.constant" and
+              td.properties["value"].value in (1, -1, True))
+
+    # x: the scores, or an elementwise op of them
+    writers = _writers(x_buf)
+    g_pre = None
+    if not any(match_contraction(w) is not None for w in writers):
+        _need(len(writers) == 1, "no single writer")
+        g_pre = writers[0]
+        s_buf = _scores_op(chain, g_pre, x_buf, total, N)
+    else:
+        s_buf = x_buf
+    writers = _writers(s_buf)
+    qk = writers[-1]
+    ct1 = match_contraction(qk)
+    g_init = None
+    if len(writers) == 2 and g_pre is None:
+        # the mask as the product's init (strata-linalg-fold-into-contractions)
+        g_init = writers[0]
+        _need(g_init.is_before_in_block(qk))
+        ext, maps = _elementwise(g_init, s_buf, total, N)
+        ops, args = _body(g_init)
+        nin = g_init.num_dps_inputs()
+        if nin == 1 and len(ops) == 1 and _yield_of(ops) is args[0]:
+            chain.mask = _mask_of(g_init.dps_inputs[0], maps[0], ext)
+        else:
+            _computed_mask(chain, g_init, ext, maps, ops, args)
+    else:
+        _need(len(writers) == 1, "no single writer")
+    _need(ct1 is not None and not ct1.loops and len(ct1.k) == 1 and len(ct1.m) == 1 and
+          len(ct1.n) == 1 and all(_static(x.type) for x in ct1.operands), "first product")
+    qa, qb_, qc = ct1.pos
+    q_buf, k_buf, s_view = ct1.operands
+    _need(_root(s_view) is s_buf, "S")
+    _need(g_init is not None or _zero_fill_before(qk, s_buf) is not None,
+          "S not zero-filled")
+    ss, _ = _strides(s_view.type)
+    k1, m1, n1 = ct1.k[0], ct1.m[0], ct1.n[0]
+    _need(s_view.type.shape[qc[m1]] == M and s_view.type.shape[qc[n1]] == N and
+          ss[qc[n1]] == 1 and ss[qc[m1]] == N, "S layout")
+    _flat_levels(ct1, 2, bt, M * N)
+    D = q_buf.type.shape[qa[k1]]
+
+    # the chain's buffers are its own
+    chain_ops = [g_init, qk, g_pre, g_max, g_exp, g_sum, g_any, g_div, pv]
+    chain_ops = [o for o in chain_ops if o is not None]
+    bufs = [s_buf] + ([x_buf] if x_buf is not s_buf else []) + [m_buf, e_buf, l_buf, P] + \
+        ([any_buf] if any_buf else [])
+    _need(len({id(b) for b in bufs}) == len(bufs), "buffers shared")
+    for buf in bufs:
+        _chain_buffer(chain, buf, chain_ops)
+    _need(all(o.parent is pv.parent for o in chain_ops))
+    _need(all(chain_ops[0].is_before_in_block(o) and o.is_before_in_block(pv)
+              for o in chain_ops[1:-1]), "order")
+    _check_fills(chain, s_buf, None if g_init else 0.0, qk)
+    _check_fills(chain, m_buf, float("-inf"), g_max)
+    _check_fills(chain, l_buf, 0.0, g_sum)
+    if any_buf is not None:
+        _check_fills(chain, any_buf, False, g_any)
+    if x_buf is not s_buf:
+        _check_fills(chain, x_buf, None, None)
+    for buf in (e_buf, P):
+        _check_fills(chain, buf, None, None)
+    chain.ops = chain_ops
+    return chain, dict(ct1=ct1, ct2=ct2, M=M, N=N, D=D, E=E, bt=bt, q=q_buf, k=k_buf,
+                       v=v_buf, o=o_buf, fill_o=fill_o)
+
+
+def _written_by_product(v) -> bool:
+    try:
+        return match_contraction(_writer(v)) is not None
+    except _NoMatch:
+        return False
+
+
+def _scores_op(chain, g, x_buf, total, N):
+    """x = f(s) of [Note: what attention is matched]; records the scale and the mask;
+    returns s's buffer."""
+    ext, maps = _elementwise(g, x_buf, total, N)
+    ops, args = _body(g)
+    ins = g.dps_inputs
+    y = _yield_of(ops)
+    roles = {}      # block arg -> "s" | ("scalar", operand) | ("mask", index)
+    s_idx = None
+    for i, (x, m) in enumerate(zip(ins, maps)):
+        if s_idx is None and _full_operand(m, x.type, ext) and _local(_root(x)) and \
+                _numel(_root(x).type) == total and _written_by_product(_root(x)):
+            roles[args[i]] = "s"
+            s_idx = i
+        elif all(type(r) is AffineConstantExpr for r in m.results) and \
+                _numel(x.type) == 1 and _static(x.type):
+            roles[args[i]] = ("scalar", x)
+        else:
+            roles[args[i]] = ("mask", i)
+    _need(s_idx is not None)
+
+    def leaf(v):
+        if v in roles:
+            return roles[v]
+        c = _const_value(v)
+        if c is not None:
+            return ("const", c)
+        raise _NoMatch("scores body")
+
+    def scaled(v):
+        """s, s*c, c*s, s/c -> (scale, inverse)."""
+        if v in roles and roles[v] == "s":
+            return ("const", 1.0), False
+        d = v.defining_op
+        _need(d is not None and d.name in ("arith.mulf", "arith.divf"))
+        a, b = d.operands
+        la, lb = leaf(a), leaf(b)
+        if la == "s" and lb[0] in ("scalar", "const"):
+            return lb, d.name == "arith.divf"
+        if lb == "s" and la[0] in ("scalar", "const") and d.name == "arith.mulf":
+            return la, False
+        raise _NoMatch("scale")
+    mask = None
+    d = y.defining_op
+    if d is not None and d.name == "arith.addf":
+        a, b = d.operands
+        for sv, mv in ((a, b), (b, a)):
+            lm = roles.get(mv)
+            try:
+                scale = scaled(sv)
+            except _NoMatch:
+                continue
+            if type(lm) is tuple and lm[0] == "mask":
+                mask = lm[1]
+                break
+            cone = _cone(mv, ops, args, len(ins))
+            if cone is not None and all(roles.get(x) != "s" for x in cone[1]):
+                # a mask computed in the body from the other inputs (a causal mask's
+                # index comparison): made into a buffer of its own (_make_mask)
+                mask = "computed"
+                _computed_mask(chain, g, ext, [maps[i] for i in cone[2]], cone[0], [],
+                               check_out=False)
+                chain.mask_gen = (g, chain.mask_gen[1], mv, cone)
+                break
+        else:
+            raise _NoMatch("scores body")
+    else:
+        scale = scaled(y)
+    _need(len(ops) <= (3 if mask != "computed" else len(ops)))
+    used = {o.operands[k] for o in ops for k in range(len(o.operands))}
+    _need(all(a in used for a in args[:len(ins)]), "unused input")
+    chain.scale, chain.inverse = scale
+    if mask is not None and mask != "computed":
+        chain.mask = _mask_of(ins[mask], maps[mask], ext)
+    return _root(ins[s_idx])
+
+
+def _cone(v, ops, args, nin):
+    """(the body ops `v` is computed by, in order; the block args they read; their input
+    indices), or None if `v` is a block argument or reads the output's."""
+    if v in args:
+        return None
+    need, todo = set(), [v]
+    while todo:
+        x = todo.pop()
+        d = x.defining_op
+        if d is None or d not in ops or d in need:
+            continue
+        need.add(d)
+        todo.extend(d.operands)
+    cone = [o for o in ops if o in need]
+    read = [x for o in cone for x in o.operands if x in args]
+    if any(args.index(x) >= nin for x in read):
+        return None
+    idx = sorted({args.index(x) for x in read})
+    return cone, [args[i] for i in idx], idx
+
+
+def _computed_mask(chain, g, ext, maps, ops, args, check_out=True):
+    """A mask computed into the first product's init (a padding mask's where(m, min, 0),
+    a causal mask from index comparisons, broadcast by the same generic): the generic
+    will write a buffer of only the loops its inputs vary along instead (see _emit)."""
+    nin = g.num_dps_inputs() if check_out else len(maps)
+    _need(not check_out or not args[nin].has_uses(), "the init's generic reads it")
+    _need(all(o.name != "linalg.index" for o in ops), "linalg.index")
+    varying = set()
+    for m in maps[:nin]:
+        for r in m.results:
+            if type(r) is AffineDimExpr:
+                varying.add(r.position)
+            else:
+                _need(type(r) is AffineConstantExpr, "mask map")
+    varying = sorted(varying | {len(ext) - 1})
+    per_loop, stride = {}, 1
+    for d in reversed(varying):
+        per_loop[d] = stride if ext[d] != 1 else 0
+        stride *= ext[d]
+    chain.mask = (None, per_loop, ext)
+    chain.mask_gen = (g, varying)
+
+
+def _make_mask(chain, pv):
+    """Rewrite the generic of _computed_mask to write a new buffer (allocated before it,
+    freed after the kernel's call): its loops are those its inputs vary along."""
+    from ..dialects.linalg.structured import to_iterator_attr
+    from ..ir.affine import AffineMapAttr
+    g, varying = chain.mask_gen[:2]
+    ext = chain.mask[2]
+    em = _Emit(g)
+    t = A.MemRefType([ext[d] for d in varying], A.f32)
+    buf = em.v("memref.alloc", [], [t], {"alignment": A.IntegerAttr(64, A.i64),
+                                        "operandSegmentSizes":
+                                        A.DenseArrayAttr(A.i32, [0, 0])})[0]
+    new = {d: i for i, d in enumerate(varying)}
+    if len(chain.mask_gen) == 4:        # computed inside the scores' generic
+        _, _, mv, (cone, read, idx) = chain.mask_gen
+        from ..dialects.linalg import make_generic
+        from ..ir.builder import Builder
+        old = g.indexing_maps_list()
+        maps = [AffineMap(len(varying), 0, [
+            AffineDimExpr(new[r.position]) if type(r) is AffineDimExpr else r
+            for r in old[i].results]) for i in idx]
+        maps.append(AffineMap(len(varying), 0, [AffineDimExpr(i)
+                                                for i in range(len(varying))]))
+
+        def body(pb, bargs):
+            mapping = dict(zip(read, bargs))
+            for o in cone:
+                c = o.clone(mapping)
+                for r0, r1 in zip(o.results, c.results):
+                    mapping[r0] = r1
+                pb.insert(c)
+            return mapping[mv]
+        make_generic(Builder.before(g), [g.dps_inputs[i] for i in idx], [buf], maps,
+                     ["parallel"] * len(varying), body, [], loc=g.loc)
+        chain.mask = (buf, chain.mask[1], ext)
+        return buf
+    maps = []
+    for m in g.indexing_maps_list()[:-1]:
+        maps.append(AffineMap(len(varying), 0, [
+            AffineDimExpr(new[r.position]) if type(r) is AffineDimExpr else r
+            for r in m.results]))
+    maps.append(AffineMap(len(varying), 0, [AffineDimExpr(i) for i in range(len(varying))]))
+    g.properties["indexing_maps"] = A.ArrayAttr([AffineMapAttr(m) for m in maps])
+    g.properties["iterator_types"] = A.ArrayAttr([to_iterator_attr("parallel")] *
+                                                 len(varying))
+    g.set_operand(len(g.operands) - 1, buf)
+    chain.ops.remove(g)
+    chain.mask = (buf, chain.mask[1], ext)
+    return buf
+
+
+def _mask_of(x, m, ext):
+    """(x, {loop: stride}, loop extents) of a mask `x` read through map `m`."""
+    _need(_static(x.type) and x.type.element_type == A.f32)
+    st, _ = _strides(x.type)
+    _need(st is not None and A.DYNAMIC not in st)
+    per_loop = {}
+    for r, s, n in zip(m.results, st, x.type.shape):
+        if type(r) is AffineDimExpr:
+            _need(r.position not in per_loop)
+            per_loop[r.position] = s if n != 1 else 0
+        else:
+            _need(type(r) is AffineConstantExpr and r.value == 0)
+    return x, per_loop, ext
+
+
+def _levels(ct):
+    """The batch levels of contraction `ct`, outer first: [(extent, [stride of A, B, C])]
+    for its scf-loop dims (`ct.loops`, one loop each) and its collapsed batch group,
+    extent-1 levels left out."""
+    out = []
+    for group in [[d] for d in ct.loops] + ([ct.batch] if ct.batch else []):
+        ext = 1
+        for d in group:
+            x = 2 if ct.pos[2][d] is not None else 0
+            ext *= ct.operands[x].type.shape[ct.pos[x][d]]
+        last = group[-1]
+        st = [0 if ct.pos[x][last] is None else _strides(ct.operands[x].type)[0][ct.pos[x][last]]
+              for x in range(3)]
+        _need(A.DYNAMIC not in st)
+        if ext != 1:
+            out.append((ext, st))
+    _need(len(out) <= 2, "batch levels")
+    return out
+
+
+def _flat_levels(ct, x, bt, rows):
+    """Operand x of `ct` (a whole [batch, M, N] buffer, rows = M * N) is walked by the
+    batch levels in its row-major order."""
+    lv = _levels(ct)
+    total = 1
+    for ext, st in reversed(lv):
+        _need(st[x] == rows * total, "batch layout")
+        total *= ext
+    _need(total == bt, "batch")
+
+
+def _fit(lv, b1, b2, x):
+    """Strides (s1, s2) of operand x for the kernel's (b1, b2) from batch levels `lv`."""
+    if not lv:
+        return 0, 0
+    if len(lv) == 1:
+        return b2 * lv[0][1][x], lv[0][1][x]
+    (e1, s1), (e2, s2) = lv
+    if (e1, e2) == (b1, b2):
+        return s1[x], s2[x]
+    _need(s1[x] == e2 * s2[x], "batch split")      # the two levels collapse
+    return b2 * s2[x], s2[x]
+
+
+def _split_batch(chain, info):
+    """(B1, B2, the mask's strides m1, m2, mi, mj) from the scores op's loops."""
+    bt, M, N = info["bt"], info["M"], info["N"]
+    if chain.mask is None:
+        for ct in (info["ct1"], info["ct2"]):
+            lv = _levels(ct)
+            if len(lv) == 2:
+                return lv[0][0], lv[1][0], (0, 0, 0, 0)
+        return 1, bt, (0, 0, 0, 0)
+    _, per_loop, ext = chain.mask
+    n = len(ext)
+    _need(n >= 2 and ext[-1] == N and ext[-2] == M, "mask loops")
+    lead = [(ext[d], per_loop.get(d, 0)) for d in range(n - 2) if ext[d] != 1]
+    # merge loops that collapse in the mask (outer stride = inner stride * extent)
+    while len(lead) > 2:
+        for i in range(len(lead) - 1):
+            (eo, so), (ei, si) = lead[i], lead[i + 1]
+            if so == si * ei:
+                lead[i:i + 2] = [(eo * ei, si)]
+                break
+        else:
+            raise _NoMatch("mask batch")
+    while len(lead) < 2:
+        lead.insert(0, (1, 0))
+    (b1, s1), (b2, s2) = lead
+    _need(b1 * b2 == bt)
+    return b1, b2, (s1, s2, per_loop.get(n - 2, 0), per_loop.get(n - 1, 0))
+
+
+def _emit(chain, info):
+    ct1, ct2 = info["ct1"], info["ct2"]
+    pv = chain.ops[-1]
+    b1, b2, mstrides = _split_batch(chain, info)
+    em = _Emit(pv)
+
+    def stride(ct, x, d):
+        p = ct.pos[x][d]
+        return 0 if p is None else _strides(ct.operands[x].type)[0][p]
+
+    lv1, lv2 = _levels(ct1), _levels(ct2)
+    q12, k12 = _fit(lv1, b1, b2, 0), _fit(lv1, b1, b2, 1)
+    v12, o12 = _fit(lv2, b1, b2, 1), _fit(lv2, b1, b2, 2)
+    k1, m1, n1 = ct1.k[0], ct1.m[0], ct1.n[0]
+    k2, m2, n2 = ct2.k[0], ct2.m[0], ct2.n[0]
+    _need(stride(ct2, 2, n2) == 1 and stride(ct1, 0, k1) == 1)
+    # Q, K and the mask are read at the second product: nothing between may write them
+    inputs = {_root(info["q"]), _root(info["k"])}
+    if chain.mask is not None and chain.mask[0] is not None:
+        inputs.add(_root(chain.mask[0]))
+    if chain.scale[0] == "scalar":
+        inputs.add(_root(chain.scale[1]))
+    first = chain.ops[0]
+    moved = []
+    o = first.next
+    while o is not pv:
+        if o not in chain.ops and o not in chain.fills:
+            if o.name == "memref.dealloc":
+                if _root(o.operands[0]) in inputs:
+                    moved.append(o)
+            elif o.name not in _VIEWS and o.name not in ("memref.alloc", "arith.constant"):
+                written = [_root(x) for x in (o.dps_inits if isinstance(o, StructuredOp)
+                                              else o.operands)
+                           if type(x.type) is A.MemRefType]
+                _need(not inputs & set(written), "an input is written in between")
+                _need(isinstance(o, StructuredOp) or not o.regions, "region in between")
+        o = o.next
+    q, k, v, out = info["q"], info["k"], info["v"], info["o"]
+    made = _make_mask(chain, pv) if chain.mask_gen is not None else None
+    args = [b1, b2, info["M"], info["N"], info["D"], info["E"],
+            em.pointer(q), *q12, stride(ct1, 0, m1),
+            em.pointer(k), *k12, stride(ct1, 1, n1), stride(ct1, 1, k1),
+            em.pointer(v), *v12, stride(ct2, 1, k2), stride(ct2, 1, n2),
+            em.pointer(out), *o12, stride(ct2, 2, m2)]
+    args = [em.to_i64(a) if isinstance(a, int) else a for a in args]
+    kind, val = chain.scale[0], chain.scale[1]
+    if kind == "const":
+        scale = 1.0 / val if chain.inverse else val
+        sc = em.v("arith.constant", [], [A.f32], {"value": A.FloatAttr(float(scale), A.f32)})[0]
+    else:
+        buf = val
+        idx = [em.index(0)] * len(buf.type.shape)
+        sc = em.v("memref.load", [buf] + idx, [A.f32])[0]
+        if chain.inverse:
+            one = em.v("arith.constant", [], [A.f32], {"value": A.FloatAttr(1.0, A.f32)})[0]
+            sc = em.v("arith.divf", [one, sc], [A.f32])[0]
+    args.append(sc)
+    if chain.mask is not None:
+        args.append(em.pointer(chain.mask[0]))
+    else:
+        args.append(em.v("llvm.mlir.zero", [], [_llvm_ptr()])[0])
+    args += [em.i64(s) for s in mstrides]
+    args.append(em.i32((ATTN_SAFE_SOFTMAX if chain.safe else 0) |
+                       (ATTN_NAN_TO_ZERO if chain.nan_to_zero else 0)))
+    call = em.call(KERNEL, args)
+    at = call
+    for d in moved:
+        d.detach()
+        pv.parent.insert_after(at, d)
+        at = d
+    if made is not None:
+        pv.parent.insert_after(at, op_class("memref.dealloc").create(
+            [made], [], None, None, (), 0, pv.loc))
+    # remove the chain: its ops, the fills of its buffers (and of O), its buffers
+    fill_o = info["fill_o"]
+    for o in reversed(chain.ops):
+        o.erase()
+    for f in chain.fills:
+        f.erase()
+    if fill_o is not None:
+        fill_o.erase()
+    for r in chain.roots:
+        users, views = _uses_through_views(r)
+        for u in users:
+            u.erase()       # deallocs (everything else is gone)
+        for vw in reversed(views):
+            vw.erase()
+        r.defining_op.erase()
+    return call
+
+
+def _llvm_ptr():
+    from ..dialects.llvm.types import LLVMPointerType
+    return LLVMPointerType()
+
+
+def _arg_type(t):
+    if t == _P:
+        return _llvm_ptr()
+    if t == "f32":
+        return A.f32
+    return A.IntegerType(int(t[1:]))
+
+
+def _declare(module) -> None:
+    from ..ir.symbol_table import symbol_name
+    body = module.regions[0].blocks[0]
+    if any(o.name == "func.func" and symbol_name(o) == KERNEL for o in body.ops):
+        return
+    ftype = A.FunctionType([_arg_type(t) for t in KERNEL_SIGNATURES[KERNEL]], [])
+    decl = op_class("func.func").create(
+        [], [], {"sym_name": A.StringAttr(KERNEL), "function_type": A.TypeAttr(ftype),
+                 "sym_visibility": A.StringAttr("private")}, None, (), 1, module.loc)
+    if body.first is None:
+        body.append(decl)
+    else:
+        body.insert_before(body.first, decl)
+
+
+def fuse_attention(module, min_keys: int = MIN_KEYS) -> int:
+    """Replace every matched attention in `module` by a kernel call; returns how many."""
+    count = 0
+    for op in list(module.walk()):
+        if not isinstance(op, StructuredOp) or op.parent is None:
+            continue
+        m = match_attention(op, min_keys)
+        if m is None:
+            continue
+        try:
+            _emit(*m)
+        except _NoMatch:
+            continue
+        count += 1
+    if count:
+        _declare(module)
+    return count
+
+
+class AttentionToMicrokernels(Pass):
+    name = "strata-linalg-attention-to-microkernels"
+    summary = ("Fuse attention on buffers (product, scale, mask, softmax, product) into "
+               "calls of the CPU's flash-style attention kernel")
+    display_name = "StrataLinalgAttentionToMicrokernelsPass"
+    min_keys = Option(int, MIN_KEYS, "Fuse only attention over at least this many keys "
+                      "(shorter: the two GEMM calls are faster)")
+
+    def run(self, op):
+        fuse_attention(op, self.min_keys)
+
+
+from ..passes.registry import register_pass  # noqa: E402
+
+register_pass(AttentionToMicrokernels)

@@ -1,0 +1,219 @@
+"""Attention through the fused CPU kernel (strata-linalg-attention-to-microkernels and
+strata_attention_f32), whole models against onnxruntime and eager PyTorch: bare ONNX
+attention (scale as Div or Mul, mask or none, fully masked rows: NaN as onnxruntime), a
+Whisper-like encoder layer and a BERT layer with a padded attention mask (HF transformers,
+exported to ONNX), torch SDPA modules (attn_mask with fully masked rows: torch's
+_safe_softmax zeros). Each test also checks the kernel was called (the IR after the pass,
+dump_dir)."""
+import glob
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+import strata
+
+onnx = pytest.importorskip("onnx")
+ort = pytest.importorskip("onnxruntime")
+
+TOLERANCE = 1e-4
+
+
+def _fused(dump) -> bool:
+    (path,) = glob.glob(os.path.join(dump, "*strata-linalg-attention-to-microkernels.mlir"))
+    with open(path) as fh:
+        return "call @strata_attention_f32" in fh.read()
+
+
+def _rel(y, ref):
+    ok = ~np.isnan(ref)
+    np.testing.assert_array_equal(np.isnan(y), ~ok)
+    return float(np.max(np.abs(y[ok].astype(np.float64) - ref[ok])) / np.max(np.abs(ref[ok])))
+
+
+def _attention(b, h, s, d, op="Div", mask=True):
+    from onnx import TensorProto as T
+    from onnx import helper as hp
+    nodes = [hp.make_node("Transpose", ["K"], ["Kt"], perm=[0, 1, 3, 2]),
+             hp.make_node("MatMul", ["Q", "Kt"], ["S"]),
+             hp.make_node(op, ["S", "sc"], ["Ss"])]
+    last = "Ss"
+    if mask:
+        nodes.append(hp.make_node("Add", ["M", "Ss"], ["Sm"]))
+        last = "Sm"
+    nodes += [hp.make_node("Softmax", [last], ["P"], axis=-1),
+              hp.make_node("MatMul", ["P", "V"], ["O"])]
+    ins = [hp.make_tensor_value_info(n, T.FLOAT, [b, h, s, d]) for n in "QKV"]
+    if mask:
+        ins.append(hp.make_tensor_value_info("M", T.FLOAT, [b, 1, 1, s]))
+    scale = np.sqrt(d) if op == "Div" else 1 / np.sqrt(d)
+    g = hp.make_graph(nodes, "attention", ins,
+                      [hp.make_tensor_value_info("O", T.FLOAT, [b, h, s, d])],
+                      initializer=[onnx.numpy_helper.from_array(
+                          np.array(scale, np.float32), "sc")])
+    return hp.make_model(g, opset_imports=[hp.make_opsetid("", 18)])
+
+
+@pytest.mark.parametrize("b,h,s,d,op,mask", [
+    (2, 3, 70, 64, "Div", True),      # BERT-like: scores / sqrt(d) + padding mask
+    (1, 2, 150, 80, "Mul", False),    # scores * (1 / sqrt(d)), no mask, D 80
+    (1, 1, 33, 32, "Mul", True),
+])
+def test_onnx_attention_matches_onnxruntime(tmp_path, b, h, s, d, op, mask):
+    m = _attention(b, h, s, d, op, mask)
+    rng = np.random.default_rng(0)
+    feeds = {n: rng.standard_normal((b, h, s, d), dtype=np.float32) for n in "QKV"}
+    if mask:
+        feeds["M"] = np.zeros((b, 1, 1, s), np.float32)
+        feeds["M"][-1, ..., s // 2:] = -np.inf       # padding of the last sequence
+    f = strata.compile(m, dump_dir=str(tmp_path))
+    assert _fused(str(tmp_path))
+    ref = ort.InferenceSession(m.SerializeToString()).run(None, feeds)[0]
+    assert _rel(f(**feeds)[0], ref) <= TOLERANCE
+
+
+def test_onnx_fully_masked_rows_are_nan_as_onnxruntime(tmp_path):
+    """ONNX Softmax of a row of -inf is NaN (0/0): onnxruntime's answer, and the
+    kernel's without ATTN_SAFE_SOFTMAX."""
+    m = _attention(2, 2, 40, 32)
+    rng = np.random.default_rng(1)
+    feeds = {n: rng.standard_normal((2, 2, 40, 32), dtype=np.float32) for n in "QKV"}
+    feeds["M"] = np.zeros((2, 1, 1, 40), np.float32)
+    feeds["M"][1] = -np.inf
+    f = strata.compile(m, dump_dir=str(tmp_path))
+    assert _fused(str(tmp_path))
+    ref = ort.InferenceSession(m.SerializeToString()).run(None, feeds)[0]
+    y = f(**feeds)[0]
+    assert np.isnan(ref[1]).all() and np.isnan(y[1]).all()
+    assert _rel(y[0], ref[0]) <= TOLERANCE
+
+
+def _export(module, args, names, path):
+    import torch
+    with warnings.catch_warnings(), torch.no_grad():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(module, args, path, input_names=names, opset_version=18,
+                          dynamo=False)
+
+
+class _First:
+    """A module returning its model's first output only (a tensor)."""
+
+    @staticmethod
+    def wrap(model):
+        import torch
+
+        class First(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.model = model
+
+            def forward(self, *args):
+                out = self.model(*args)
+                return out[0] if isinstance(out, (tuple, list)) else \
+                    getattr(out, "last_hidden_state", out)
+        return First().eval()
+
+
+def test_whisper_like_encoder_layer(tmp_path):
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    from transformers.models.whisper.modeling_whisper import WhisperEncoderLayer
+    torch.manual_seed(0)
+    cfg = transformers.WhisperConfig(d_model=64, encoder_attention_heads=4,
+                                     encoder_ffn_dim=128)
+    cfg._attn_implementation = "sdpa"
+    layer = WhisperEncoderLayer(cfg).eval()
+
+    class Layer(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layer = layer
+
+        def forward(self, x):
+            out = self.layer(x, None)
+            return out[0] if isinstance(out, tuple) else out
+    x = torch.randn(1, 150, 64)
+    path = str(tmp_path / "layer.onnx")
+    _export(Layer().eval(), (x,), ["x"], path)
+    dump = tmp_path / "dump"
+    f = strata.compile(path, dump_dir=str(dump))
+    assert _fused(str(dump))
+    y = f(x.numpy())[0]
+    ref = ort.InferenceSession(path).run(None, {"x": x.numpy()})[0]
+    with torch.no_grad():
+        eager = Layer().eval()(x).numpy()
+    assert _rel(y, ref) <= TOLERANCE and _rel(y, eager) <= TOLERANCE
+
+
+def test_bert_layer_with_padding_mask(tmp_path):
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    torch.manual_seed(0)
+    cfg = transformers.BertConfig(hidden_size=64, num_hidden_layers=1, num_attention_heads=4,
+                                  intermediate_size=128, vocab_size=100)
+    model = _First.wrap(transformers.BertModel(cfg).eval())
+    ids = torch.randint(0, 100, (2, 48))
+    mask = torch.ones(2, 48, dtype=torch.int64)
+    mask[1, 30:] = 0
+    path = str(tmp_path / "bert.onnx")
+    _export(model, (ids, mask), ["input_ids", "attention_mask"], path)
+    dump = tmp_path / "dump"
+    f = strata.compile(path, dump_dir=str(dump))
+    assert _fused(str(dump))
+    feeds = {"input_ids": ids.numpy(), "attention_mask": mask.numpy()}
+    y = f(**feeds)[0]
+    ref = ort.InferenceSession(path).run(None, feeds)[0]
+    with torch.no_grad():
+        eager = model(ids, mask).numpy()
+    assert _rel(y, ref) <= TOLERANCE and _rel(y, eager) <= TOLERANCE
+
+
+@pytest.mark.parametrize("masked", [False, True])
+def test_torch_sdpa_module(tmp_path, masked):
+    """torch.export of F.scaled_dot_product_attention (the math decomposition: q and k^T
+    scaled, the mask folded into the first product, _safe_softmax): fully masked rows give
+    0 as eager does."""
+    torch = pytest.importorskip("torch")
+    import torch.nn.functional as F
+
+    class Attention(torch.nn.Module):
+        def forward(self, q, k, v, *m):
+            return F.scaled_dot_product_attention(q, k, v, attn_mask=m[0] if m else None)
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(2, 3, 90, 64) for _ in range(3))
+    args = (q, k, v)
+    if masked:
+        m = torch.zeros(2, 1, 90, 90)
+        m[0, :, :, 60:] = float("-inf")
+        m[1, :, 7, :] = float("-inf")                  # a fully masked row
+        args += (m,)
+    dump = tmp_path / "dump"
+    f = strata.compile(Attention(), example_args=args, dump_dir=str(dump))
+    assert _fused(str(dump))
+    y = f(*args)
+    y = (y[0] if isinstance(y, (list, tuple)) else y).numpy()
+    eager = Attention()(*args).numpy()
+    if masked:
+        assert not eager[1, :, 7].any() and not y[1, :, 7].any()
+    assert _rel(y, eager) <= TOLERANCE
+
+
+def test_torch_sdpa_causal(tmp_path):
+    """is_causal=True: the causal mask computed into the first product's init becomes a
+    seq x seq buffer (not batch x heads x seq x seq) the kernel reads."""
+    torch = pytest.importorskip("torch")
+    import torch.nn.functional as F
+
+    class Causal(torch.nn.Module):
+        def forward(self, q, k, v):
+            return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    torch.manual_seed(0)
+    args = tuple(torch.randn(1, 2, 80, 32) for _ in range(3))
+    dump = tmp_path / "dump"
+    f = strata.compile(Causal(), example_args=args, dump_dir=str(dump))
+    assert _fused(str(dump))
+    y = f(*args)
+    y = (y[0] if isinstance(y, (list, tuple)) else y).numpy()
+    assert _rel(y, Causal()(*args).numpy()) <= TOLERANCE
