@@ -178,10 +178,20 @@ def attributes(isa: Isa) -> str:
 
 
 def declarations(isa: Isa) -> str:
+    """Every intrinsic and libc function the kernels call, declared once for the whole
+    kernel module (each kernels_*.py uses these and declares nothing itself: two
+    declarations of one function do not parse)."""
     W, V = isa.width, vec_type(isa)
     return "\n".join([
         f"declare {V} @llvm.fmuladd.v{W}f32({V}, {V}, {V})",
         f"declare {V} @llvm.maximum.v{W}f32({V}, {V})",
+        f"declare {V} @llvm.minimum.v{W}f32({V}, {V})",
+        f"declare {V} @llvm.roundeven.v{W}f32({V})",
+        f"declare {V} @llvm.floor.v{W}f32({V})",
+        f"declare {V} @llvm.masked.gather.v{W}f32.v{W}p0(<{W} x ptr>, i32, <{W} x i1>, {V})",
+        f"declare float @llvm.vector.reduce.fmaximum.v{W}f32({V})",
+        "declare float @llvm.maximum.f32(float, float)",
+        "declare float @llvm.fmuladd.f32(float, float, float)",
         f"declare {V} @llvm.masked.load.v{W}f32.p0(ptr, <{W} x i1>, {V})",
         f"declare void @llvm.masked.store.v{W}f32.p0({V}, ptr, <{W} x i1>)",
         f"declare float @llvm.vector.reduce.fadd.v{W}f32(float, {V})",

@@ -187,10 +187,9 @@ def sgemm_ir(isa: Isa | None = None) -> str:
     isa = isa or host_isa()
     head = (f"; Strata fp32 GEMM kernels for {isa.name}: MR={isa.mr} NR={isa.nr} "
             f"KC={isa.kc} MC={isa.mc} NC={isa.nc}\n")
-    have = declarations(isa)
-    return "\n".join([head, have, *gemm_functions(isa), *conv_functions(isa),
+    return "\n".join([head, declarations(isa), *gemm_functions(isa), *conv_functions(isa),
                       *winograd_functions(isa), *depthwise_functions(isa),
-                      *attention_functions(isa, have),
+                      *attention_functions(isa),
                       threadpool_ir(), guard_ir(), attributes(isa)])
 
 

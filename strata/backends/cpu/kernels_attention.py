@@ -448,21 +448,7 @@ def _public(isa: Isa) -> str:
     return f.text()
 
 
-def attention_declarations(isa: Isa, have: str) -> str:
-    """The intrinsics the attention kernel needs that `have` (declarations made) lacks."""
-    W, V = isa.width, vec_type(isa)
-    need = [f"declare {V} @llvm.minimum.v{W}f32({V}, {V})",
-            f"declare {V} @llvm.maximum.v{W}f32({V}, {V})",
-            f"declare {V} @llvm.floor.v{W}f32({V})",
-            f"declare float @llvm.vector.reduce.fmaximum.v{W}f32({V})",
-            f"declare float @llvm.vector.reduce.fadd.v{W}f32(float, {V})",
-            "declare float @llvm.maximum.f32(float, float)",
-            "declare float @llvm.fmuladd.f32(float, float, float)",
-            f"declare {V} @llvm.fmuladd.v{W}f32({V}, {V}, {V})"]
-    return "\n".join(d for d in need if d.split("(")[0].split()[-1] not in have) + "\n"
-
-
-def attention_functions(isa: Isa, have: str = "") -> list:
-    """The attention kernel for `isa`, as LLVM IR text (declarations missing from `have`
-    first)."""
-    return [attention_declarations(isa, have), _pack(isa), _tasks(isa), _public(isa)]
+def attention_functions(isa: Isa) -> list:
+    """The attention kernel for `isa`, as LLVM IR text (the intrinsics it calls are
+    declared by kernel_ir.declarations)."""
+    return [_pack(isa), _tasks(isa), _public(isa)]

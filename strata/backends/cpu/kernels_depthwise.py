@@ -523,13 +523,7 @@ def _public(isa: Isa) -> str:
 
 
 def depthwise_functions(isa: Isa) -> list:
-    """Every function of the depthwise kernel for `isa`, as LLVM IR text (with the
-    intrinsics it declares beyond kernel_ir.declarations)."""
-    W, V = isa.width, vec_type(isa)
-    decls = "\n".join([
-        f"declare {V} @llvm.minimum.v{W}f32({V}, {V})",
-        f"declare {V} @llvm.roundeven.v{W}f32({V})",
-        f"declare {V} @llvm.masked.gather.v{W}f32.v{W}p0(<{W} x ptr>, i32, <{W} x i1>, {V})",
-        ""])
-    return [decls, *(_plane(isa, k) for k in range(len(_VARIANTS))), _chunk(isa),
+    """Every function of the depthwise kernel for `isa`, as LLVM IR text (the intrinsics
+    it calls are declared by kernel_ir.declarations)."""
+    return [*(_plane(isa, k) for k in range(len(_VARIANTS))), _chunk(isa),
             _public(isa)]
