@@ -102,10 +102,15 @@ class KeptWhole(nn.Module):
         y = torch.matmul(y, y.t()) + torch.transpose(y, 0, 1)
         y = nn.functional.silu(y) + nn.functional.hardswish(y) + nn.functional.hardsigmoid(y)
         y = y.masked_fill(m, -1.5).masked_fill(~m, torch.tensor(0.25))
-        y = torch.rsub(y, 2.0) + torch.rsub(y, x[:, :1])
+        y = torch.rsub(y, 2.0) + torch.rsub(y, x[:, :1], alpha=3) + \
+            torch.rsub(y, 1.0, alpha=2)
         y = torch.clamp_min(y, -3.0) + torch.clamp_max(y, 3.0)
         y = torch.where(m, 1.0, y) + torch.where(m, y, 2.0) + torch.where(m, 0.5, -0.5)
-        return torch.softmax(y, 1) + torch.log_softmax(y, 0)
+        # with a dtype (Llama's eager attention): the input cast first, integers too
+        z = torch.softmax(y, 1, dtype=torch.float32) + torch.softmax(m.long(), 0,
+                                                                   dtype=torch.float32)
+        z = z + torch.log_softmax(y, 0, dtype=torch.float64).float()
+        return torch.softmax(y, 1) + torch.log_softmax(y, 0) + z
 
 
 def test_ops_kept_whole_run_like_eager():
