@@ -150,9 +150,13 @@ def import_program(ep, *, decompose: bool = True, symbolic_shapes: bool = True):
 # run_decompositions (BERT-base: 1066 -> 718 nodes, 2.2 -> 1.7 s of CPU) and Strata
 # imports and converts fewer ops. Each kept op's lowering uses the builder its
 # decomposition reaches (linear: the matmul of the transposed weight plus the bias, as
-# permute + addmm; softmax.int: the row softmax of _softmax; silu: x * sigmoid(x)), so
-# the linalg and the kernels are the same. An op joins the list only with a lowering of
-# every overload kept (tests/unit/frontends/torch/test_torch_import.py checks this).
+# permute + addmm; softmax.int with a dtype: the cast, then the row softmax of _softmax;
+# silu: x * sigmoid(x)), so the kernels are the same, or better: a 4-d `matmul` of
+# attention meets the batched GEMM as ONNX's MatMul does, reading the transposed key and
+# the value in place, where its decomposition (expand + view + bmm) copied them first
+# (tests/e2e/test_torch_parity.py). An op joins the list only with a lowering of every
+# overload kept and of all its arguments (tests/unit/frontends/torch/test_torch_import.py
+# checks the table and runs each kept op against eager).
 KEPT_WHOLE = ("linear", "matmul", "softmax.int", "log_softmax.int", "t", "transpose.int",
               "silu", "hardswish", "hardsigmoid", "masked_fill.Scalar",
               "masked_fill.Tensor", "rsub.Scalar", "rsub.Tensor", "clamp_min", "clamp_max",
