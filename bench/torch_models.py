@@ -23,7 +23,11 @@ tiny model goes through both Strata paths first so no import lands on a model's 
 Inductor's model is compiled once untimed first, which fills its on-disk cache of compiled
 C++ kernels; then Dynamo is reset and the timed compile runs with Inductor's FX-graph and
 AOTAutograd caches off (on, they would return the whole compiled graph from the first
-compile: not a compile). --cold skips Inductor's untimed compile.
+compile: not a compile). --cold skips Inductor's untimed compile. Likewise strata-ep
+compiles with Strata's compiled-model cache off (`cache=False`; its kernel cache stays):
+a second run of the benchmark would otherwise load the model compiled by the first.
+strata-tc goes through torch.compile's options, which take target options only, so its
+graphs may come from that cache (STRATA_CACHE=0 turns it off for both).
 Then the median latency in ms of each peer over at least --repeat calls and half a second
 of calls, timed in --rounds interleaved rounds (bench/models.py's interleaved_medians_ms:
 each peer in turn, so the slow phases of a shared machine fall on all of them); the ratios
@@ -118,7 +122,7 @@ def bench_model(torch, name, args_ns, errors):
         attempt("strata-tc", lambda: torch.compile(
             model, backend="strata", options={"num_threads": threads, "fallback": False}))
         ep = torch.export.export(model, args)
-        attempt("strata-ep", lambda: strata.compile(ep, num_threads=threads))
+        attempt("strata-ep", lambda: strata.compile(ep, num_threads=threads, cache=False))
         torch._dynamo.config.error_on_recompile = True
         try:
             row.update({k + " ms": v for k, v in interleaved_medians_ms(

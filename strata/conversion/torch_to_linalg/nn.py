@@ -496,14 +496,18 @@ def _layer_norm(cx):
 @lowering("aten._softmax", "aten._log_softmax", "aten.softmax.int",
           "aten.log_softmax.int")
 def _softmax(cx):
+    """softmax(x, dim, dtype?) / _softmax(x, dim, half_to_float): computed in the
+    result's element type, `x` cast to it first (a `dtype`, or half_to_float's f32), as
+    torch's decompositions of both do."""
     x = cx.operands[0]
     t = ranked(cx, x.type)
-    if not is_float(t.element_type):
+    elt = element_type(cx.result_type())
+    if not is_float(elt):
         raise NotLowerable("softmax of integers")
-    if cx.aten.startswith("aten._") and cx.bool_(2, "half_to_float"):
-        raise NotLowerable("half_to_float softmax is not lowered yet")
-    if not cx.aten.startswith("aten._") and len(cx.op.operands) > 2 and not cx.is_none(2):
-        raise NotLowerable("softmax with a dtype is not lowered yet")
+    if t.element_type is not elt:
+        signed = not _unsigned(element_type(cx.orig_type(0)))
+        x = elementwise(cx, [x], elt, lambda s, v: s.cast(v, elt, signed))
+        t = ranked(cx, x.type)
     axis = _axis(cx.int_(1, "dim"), t.rank)
     if t.rank == 0:
         return [elementwise(cx, [x], t.element_type, lambda s, v: s.zero(

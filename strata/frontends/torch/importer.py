@@ -120,7 +120,8 @@ def import_program(ep, *, decompose: bool = True, symbolic_shapes: bool = True):
     """Import `ep`, a torch.export.ExportedProgram, as a module whose `func.func @main`
     is in the torch dialect (see [Note: the imported module]).
 
-    `decompose` first runs `ep.run_decompositions()` (the core ATen opset); with it off
+    `decompose` first runs `ep.run_decompositions()` to the core ATen opset, less the
+    ops Strata lowers whole ([Note: ops Strata lowers whole]); with it off
     the graph is imported as it is. `symbolic_shapes` emits `torch.symbolic_int` and
     `torch.bind_symbolic_shape` for dynamic dims. `ep` itself is left unchanged.
     Raises TorchImportError."""
@@ -133,12 +134,44 @@ def import_program(ep, *, decompose: bool = True, symbolic_shapes: bool = True):
         from torch.nn.attention import SDPBackend, sdpa_kernel
         try:
             with sdpa_kernel(SDPBackend.MATH):  # [Note: attention in run_decompositions]
-                ep = ep.run_decompositions()
+                ep = ep.run_decompositions(decomposition_table())
         except Exception as e:  # torch's own failure, reported with its message
             raise TorchImportError(f"decomposing the program to the core ATen opset "
                                    f"(ExportedProgram.run_decompositions) failed: "
                                    f"{type(e).__name__}: {e}") from None
     return _ProgramImporter(ep, symbolic_shapes).run()
+
+
+# [Note: ops Strata lowers whole]
+# `import_program` decomposes with torch.export's default table (the core ATen opset)
+# less the ops convert-torch-to-linalg lowers itself to the linalg their decomposition
+# would reach (torch-mlir's "backend-legal ops", which its `torch-decompose-complex-ops`
+# leaves alone). Keeping them whole is cheaper twice: torch retraces fewer nodes in
+# run_decompositions (BERT-base: 1066 -> 718 nodes, 2.2 -> 1.7 s of CPU) and Strata
+# imports and converts fewer ops. Each kept op's lowering uses the builder its
+# decomposition reaches (linear: the matmul of the transposed weight plus the bias, as
+# permute + addmm; softmax.int with a dtype: the cast, then the row softmax of _softmax;
+# silu: x * sigmoid(x)), so the kernels are the same, or better: a 4-d `matmul` of
+# attention meets the batched GEMM as ONNX's MatMul does, reading the transposed key and
+# the value in place, where its decomposition (expand + view + bmm) copied them first
+# (tests/e2e/test_torch_parity.py). An op joins the list only with a lowering of every
+# overload kept and of all its arguments (tests/unit/frontends/torch/test_torch_import.py
+# checks the table and runs each kept op against eager).
+KEPT_WHOLE = ("linear", "matmul", "softmax.int", "log_softmax.int", "t", "transpose.int",
+              "silu", "hardswish", "hardsigmoid", "masked_fill.Scalar",
+              "masked_fill.Tensor", "rsub.Scalar", "rsub.Tensor", "clamp_min", "clamp_max",
+              "where.ScalarSelf", "where.ScalarOther", "where.Scalar")
+
+
+def decomposition_table():
+    """The decomposition table `import_program` runs: torch.export's default one without
+    the ops of KEPT_WHOLE ([Note: ops Strata lowers whole])."""
+    import torch
+    table = torch.export.default_decompositions()
+    for name in KEPT_WHOLE:
+        packet, _, overload = name.partition(".")
+        table.pop(getattr(getattr(torch.ops.aten, packet), overload or "default"), None)
+    return table
 
 
 # [Note: attention in run_decompositions]

@@ -38,6 +38,7 @@ class Small(nn.Module):
 
     def forward(self, x):
         y = self.fc(x)
+        y = nn.functional.layer_norm(y, (2,))
         return torch.relu(y)
 
 
@@ -46,10 +47,13 @@ def test_ops_carry_node_name_and_user_line():
     relu = next(op for op in _ops(m) if op.name == "torch.aten.relu")
     assert isinstance(relu.loc, NameLoc) and relu.loc.name == "relu"
     assert relu.loc.child == FileLineColLoc(__file__, _line(Small.forward, "torch.relu"), 0)
-    # the linear layer's ops: at the user's line, not inside torch's linear.py
-    addmm = next(op for op in _ops(m) if op.name == "torch.aten.addmm")
-    assert addmm.loc.name == "addmm"
-    assert addmm.loc.child == FileLineColLoc(__file__, _line(Small.forward, "self.fc(x)"), 0)
+    # an op kept whole ([Note: ops Strata lowers whole]) and one that torch decomposed:
+    # at the user's line, not inside torch's linear.py or functional.py
+    linear = next(op for op in _ops(m) if op.name == "torch.aten.linear")
+    assert linear.loc.name == "linear"
+    assert linear.loc.child == FileLineColLoc(__file__, _line(Small.forward, "self.fc(x)"), 0)
+    norm = next(op for op in _ops(m) if op.name == "torch.aten.native_layer_norm")
+    assert norm.loc.child == FileLineColLoc(__file__, _line(Small.forward, "layer_norm"), 0)
     # constants made for a node share its location; arguments are named after the inputs
     assert all(isinstance(op.loc, NameLoc) for op in _ops(m))
     func = next(op for op in m.walk() if op.name == "func.func")
@@ -60,11 +64,65 @@ def test_ops_carry_node_name_and_user_line():
 def test_decompose_switch():
     ep = torch.export.export(Small(), (torch.randn(4, 3),))
     names = {op.name for op in _ops(import_program(ep, decompose=False))}
-    assert "torch.aten.linear" in names and "torch.aten.addmm" not in names
+    assert "torch.aten.layer_norm" in names and "torch.aten.native_layer_norm" not in names
     names = {op.name for op in _ops(import_program(ep))}
-    assert "torch.aten.addmm" in names and "torch.aten.linear" not in names
+    assert "torch.aten.native_layer_norm" in names and "torch.aten.layer_norm" not in names
+    # linear is kept whole ([Note: ops Strata lowers whole]), not permute + addmm
+    assert "torch.aten.linear" in names and "torch.aten.addmm" not in names
     # the caller's program is left as it was
-    assert any(n.target is torch.ops.aten.linear.default for n in ep.graph.nodes)
+    assert any(n.target is torch.ops.aten.layer_norm.default for n in ep.graph.nodes)
+
+
+def test_ops_kept_whole_have_lowerings():
+    """Every op the decomposition keeps ([Note: ops Strata lowers whole]) is one that
+    convert-torch-to-linalg lowers, and the table really keeps it."""
+    from strata.conversion.torch_to_linalg import LOWERINGS, _load_families
+    from strata.frontends.torch.importer import KEPT_WHOLE, decomposition_table
+    _load_families()
+    table = decomposition_table()
+    default = torch.export.default_decompositions()
+    for name in KEPT_WHOLE:
+        assert f"aten.{name}" in LOWERINGS, name
+        packet, _, overload = name.partition(".")
+        op = getattr(getattr(torch.ops.aten, packet), overload or "default")
+        assert op in default and op not in table, name
+    assert len(default) - len(table) == len(KEPT_WHOLE)
+
+
+class KeptWhole(nn.Module):
+    """The kept ops, run by the CPU target against eager (a lowering that differed from
+    the decomposition would show here)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(6, 6)
+
+    def forward(self, x, m):
+        y = self.fc(x)
+        y = torch.matmul(y, y.t()) + torch.transpose(y, 0, 1)
+        y = nn.functional.silu(y) + nn.functional.hardswish(y) + nn.functional.hardsigmoid(y)
+        y = y.masked_fill(m, -1.5).masked_fill(~m, torch.tensor(0.25))
+        y = torch.rsub(y, 2.0) + torch.rsub(y, x[:, :1], alpha=3) + \
+            torch.rsub(y, 1.0, alpha=2)
+        y = torch.clamp_min(y, -3.0) + torch.clamp_max(y, 3.0)
+        y = torch.where(m, 1.0, y) + torch.where(m, y, 2.0) + torch.where(m, 0.5, -0.5)
+        # with a dtype (Llama's eager attention): the input cast first, integers too
+        z = torch.softmax(y, 1, dtype=torch.float32) + torch.softmax(m.long(), 0,
+                                                                   dtype=torch.float32)
+        z = z + torch.log_softmax(y, 0, dtype=torch.float64).float()
+        return torch.softmax(y, 1) + torch.log_softmax(y, 0) + z
+
+
+def test_ops_kept_whole_run_like_eager():
+    import strata
+    model = KeptWhole().eval()
+    x, m = torch.randn(6, 6), torch.rand(6, 6) > 0.5
+    ep = torch.export.export(model, (x, m))
+    names = {op.name for op in _ops(import_program(ep))}
+    assert {"torch.aten.linear", "torch.aten.matmul", "torch.aten.silu",
+            "torch.aten.softmax.int", "torch.aten.masked_fill.Scalar"} <= names
+    got = strata.compile(ep, cache=False)(x, m)
+    torch.testing.assert_close(got[0], model(x, m), rtol=1e-5, atol=1e-5)
 
 
 class Consts(nn.Module):
@@ -228,7 +286,7 @@ def test_weights_without_data():
     with torch.device("meta"):
         model = Small()
     ep = torch.export.export(model, (torch.randn(4, 3, device="meta"),))
-    with pytest.raises(TorchImportError, match=r"node 'permute' \(aten.permute\): a constant "
+    with pytest.raises(TorchImportError, match=r"node 'linear' \(aten.linear\): a constant "
                                                r"tensor has no data \(a fake or meta tensor\)"):
         import_program(ep)
 
@@ -325,7 +383,8 @@ def test_attention_laid_out_as_the_fused_kernel_decomposes(dynamic):
         dyn = {"x": {0: b, 1: n}, "mask": {0: b, 2: n, 3: n}}
     ep = torch.export.export(m, (x, mask), dynamic_shapes=dyn)
     names = {op.name for op in _ops(import_program(ep))}
-    assert "torch.aten.bmm" in names and "torch.aten._softmax" in names
+    # the math kernel's products and softmax, kept whole ([Note: ops Strata lowers whole])
+    assert "torch.aten.matmul" in names and "torch.aten.softmax.int" in names
     f = strata.compile(ep, target="interpret")
     with torch.no_grad():
         want = m(x, mask)

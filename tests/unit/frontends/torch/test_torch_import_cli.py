@@ -14,7 +14,7 @@ class Small(torch.nn.Module):
         self.fc = torch.nn.Linear(3, 2)
 
     def forward(self, x):
-        return torch.relu(self.fc(x))
+        return torch.relu(torch.nn.functional.layer_norm(self.fc(x), (2,)))
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +29,7 @@ def test_prints_the_module(pt2, capsys):
     out = capsys.readouterr().out
     assert "func.func @main(%arg0: !torch.vtensor<[4,3],f32>) -> !torch.vtensor<[4,2],f32>" \
         in out
-    assert "torch.aten.addmm" in out and "torch.aten.relu" in out
+    assert "torch.aten.native_layer_norm" in out and "torch.aten.relu" in out
     assert "dialect_resources" in out and "loc(" not in out
 
 
@@ -37,7 +37,8 @@ def test_options(pt2, tmp_path, capsys):
     out_file = tmp_path / "small.mlir"
     assert main(["import", str(pt2), "--no-decompose", "-g", "-o", str(out_file)]) == 0
     text = out_file.read_text()
-    assert "torch.aten.linear" in text and 'loc("relu"(' in text
+    assert "torch.aten.layer_norm" in text and "native_layer_norm" not in text
+    assert 'loc("relu"(' in text
     assert main(["import", str(pt2), "--inline-constants"]) == 1
     assert capsys.readouterr().err.startswith("strata: error: --inline-constants is for "
                                               "ONNX models")
