@@ -2,7 +2,7 @@
 
 Types and attributes are in `types.py`, structural ops (functions, globals, calls,
 aggregates, control flow) in `ops.py`, getelementptr, load, store and alloca in
-`memory.py`, arithmetic, casts and vector element ops in
+`memory.py`, atomicrmw, cmpxchg and fence in `atomics.py`, arithmetic, casts and vector element ops in
 `arith_ops.py`, intrinsics in `intrinsics.py`. The dialect is what the `*-to-llvm`
 conversions produce and what strata/backends/cpu/llvmir.py translates to LLVM IR text.
 """
@@ -11,6 +11,8 @@ from __future__ import annotations
 from ...ir.context import Dialect
 from .arith_ops import *  # noqa: F401,F403
 from .arith_ops import ARITH_OPS
+from .atomics import *  # noqa: F401,F403
+from .atomics import ATOMIC_OPS
 from .intrinsics import INTRINSIC_OPS, IntrOp  # noqa: F401
 from .memory import *  # noqa: F401,F403
 from .memory import MEMORY_OPS
@@ -29,6 +31,6 @@ def _materialize_constant(builder, value, result_type, loc=None):
     return builder.create(ConstantOp, value=value, res=result_type, loc=loc)
 
 
-LLVM = Dialect("llvm", STRUCTURE_OPS + MEMORY_OPS + ARITH_OPS + INTRINSIC_OPS,
+LLVM = Dialect("llvm", STRUCTURE_OPS + MEMORY_OPS + ATOMIC_OPS + ARITH_OPS + INTRINSIC_OPS,
                parse_attribute=parse_attribute, parse_type=parse_type,
                materialize_constant=_materialize_constant)

@@ -34,7 +34,9 @@ def print_prop_list(pr, op, skip):
     """` <alignment = 4, nontemporal>`: the properties a format does not spell out."""
     items = []
     defaults = dict(getattr(type(op), "_stored_defaults", ()))
-    for k in sorted(op._props):
+    # Declaration order, as upstream's prop-dict prints (names not declared last).
+    order = {d.name: i for i, d in enumerate(type(op)._prop_defs)}
+    for k in sorted(op._props, key=lambda k: (order.get(k, len(order)), k)):
         if k in skip:
             continue
         v = op._props[k]
