@@ -964,14 +964,16 @@ class AddressOfOp(Op):
         from ...ir.symbol_table import lookup_nearest_symbol_from
         ref = self._props["global_name"]
         target = lookup_nearest_symbol_from(self, ref)
-        if not isinstance(target, (GlobalOp, FuncOp)):
+        alias = target is not None and target.name == "llvm.mlir.alias"
+        if not (isinstance(target, (GlobalOp, FuncOp)) or alias):
             return ("must reference a global defined by 'llvm.mlir.global', "
                     "'llvm.mlir.alias' or 'llvm.func' or 'llvm.mlir.ifunc'")
-        if isinstance(target, GlobalOp):
-            space = target._props.get("addr_space", I32_0).value
+        if isinstance(target, GlobalOp) or alias:
+            space = target.addr_space if alias else \
+                target._props.get("addr_space", I32_0).value
             if self.results[0].type.addr_space != space:
                 return "pointer address space must match address space of the referenced " \
-                    "global"
+                    "global or alias"
         return None
 
 

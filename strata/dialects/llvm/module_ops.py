@@ -1,0 +1,219 @@
+"""The llvm dialect's module-level ops besides functions and globals: static
+constructors and destructors, and global aliases, with upstream's forms and verifiers.
+
+    llvm.mlir.global_ctors ctors = [@init], priorities = [0 : i32], data = [#llvm.zero]
+    llvm.mlir.global_dtors dtors = [@fini], priorities = [0 : i32], data = [@fini]
+    llvm.mlir.alias private thread_local unnamed_addr @y : i32 {
+      %0 = llvm.mlir.addressof @x : !llvm.ptr
+      llvm.return %0 : !llvm.ptr
+    }
+"""
+from __future__ import annotations
+
+from ...ir import attributes as A
+from ...ir import constraints as C
+from ...ir import traits as T
+from ...ir.ods import Op, OptProp, Prop, RegionDef
+from .ops import (EXTERNAL, I64_0, UNNAMED_ADDR, VISIBILITY, LinkageAttr, _i64_enum_prop,
+                  _opt_enum, _opt_keyword)
+from .types import LINKAGE, LLVMPointerType, LLVMSimpleType, LLVMVoidType, is_compatible_type
+
+FlatSymbolRefArray = C.Constraint(
+    lambda a: type(a) is A.ArrayAttr and all(
+        type(x) is A.SymbolRefAttr and not x.nested for x in a.value),
+    "flat symbol ref array attribute")
+I32Array = C.Constraint(
+    lambda a: type(a) is A.ArrayAttr and all(
+        type(x) is A.IntegerAttr and x.type is A.i32 for x in a.value),
+    "32-bit integer array attribute")
+
+
+def _error_at(loc, message):
+    """An error without the `'op' op` prefix (upstream's emitError)."""
+    from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+    raise DiagnosticError(Diagnostic(ERROR, loc, message))
+
+
+def _is_zero(a) -> bool:
+    return getattr(a, "mnemonic", None) == "zero"
+
+
+class _Xtors(Op):
+    """What global_ctors and global_dtors share: `<kind>s = [@f, ...], priorities = [...],
+    data = [...]` (three lists of one length; a data element is a symbol or
+    `#llvm.zero`)."""
+
+    traits = ()
+    priorities = Prop(I32Array)
+    data = Prop(C.ArrayAttrC)
+    _kind = ""
+
+    @classmethod
+    def parse(cls, p, st):
+        for i, key in enumerate((cls._kind + "s", "priorities", "data")):
+            if i:
+                p.expect(",")
+            p.parse_keyword(key)
+            p.expect("=")
+            st.properties[key] = p.parse_attribute()
+        p.parse_optional_attr_dict(st)
+
+    def print(self, pr):
+        props = self._props
+        key = self._kind + "s"
+        pr.out.append(f"{pr.op_name(self)} {key} = {pr.attr_str(props[key])}, priorities = "
+                      f"{pr.attr_str(props['priorities'])}, data = "
+                      f"{pr.attr_str(props['data'])}")
+        pr.print_optional_attr_dict(self._attrs)
+
+    def verify_(self):
+        data = self._props["data"].value
+        for d in data:
+            if not (type(d) is A.SymbolRefAttr or _is_zero(d)):
+                _error_at(self.loc, "data element must be symbol or #llvm.zero")
+        n = len(self._props[self._kind + "s"].value)
+        if not n == len(self._props["priorities"].value) == len(data):
+            _error_at(self.loc, f"{self._kind}s, priorities, and data must have the same "
+                      "number of elements")
+        return None
+
+    def verify_symbol_uses(self):
+        from ...ir.symbol_table import lookup_nearest_symbol_from
+        for ref in self._props[self._kind + "s"].value:
+            f = lookup_nearest_symbol_from(self, ref)
+            name = ref.root
+            if f is None or f.name != "llvm.func":
+                return f"'{name}' does not reference a valid LLVM function"
+            if not f.regions[0].blocks:
+                return f"'{name}' does not have a definition"
+        return None
+
+
+class GlobalCtorsOp(_Xtors):
+    """`llvm.mlir.global_ctors ctors = [@init], priorities = [0 : i32], data =
+    [#llvm.zero]`: the module's static constructors (LLVM's @llvm.global_ctors)."""
+
+    name = "llvm.mlir.global_ctors"
+    ctors = Prop(FlatSymbolRefArray)
+    _kind = "ctor"
+
+
+class GlobalDtorsOp(_Xtors):
+    """`llvm.mlir.global_dtors dtors = [@fini], priorities = [0 : i32], data =
+    [#llvm.zero]`: the module's static destructors."""
+
+    name = "llvm.mlir.global_dtors"
+    dtors = Prop(FlatSymbolRefArray)
+    _kind = "dtor"
+
+
+# LLVM's verifier: the linkages an alias may have.
+_ALIAS_LINKAGES = ("private", "internal", "linkonce", "weak", "linkonce_odr", "weak_odr",
+                   "external", "available_externally")
+_ALIAS_ELIDED = frozenset({"sym_name", "alias_type", "linkage", "visibility_", "tls_mode",
+                           "unnamed_addr"})
+
+
+class AliasOp(Op):
+    """`llvm.mlir.alias external @y : i32 { ... llvm.return %p : !llvm.ptr }`: a symbol for
+    the address its initializer region returns (LLVM's GlobalAlias)."""
+
+    name = "llvm.mlir.alias"
+    traits = (T.IsolatedFromAbove, T.Symbol)
+    alias_type = Prop(C.TypeAttrC)
+    sym_name = Prop(C.StrAttr)
+    linkage = Prop(LinkageAttr, default=EXTERNAL)
+    dso_local = OptProp(C.UnitAttrC)
+    unnamed_addr = _i64_enum_prop()
+    visibility_ = _i64_enum_prop()
+    tls_mode = _i64_enum_prop()
+    initializer = RegionDef()
+    _stored_defaults = (("linkage", EXTERNAL), ("unnamed_addr", I64_0),
+                        ("visibility_", I64_0), ("tls_mode", I64_0))
+
+    @property
+    def type(self):
+        return self._props["alias_type"].value
+
+    @property
+    def addr_space(self) -> int:
+        """The address space of the pointer the initializer returns."""
+        blocks = self.regions[0].blocks
+        ret = blocks[0].terminator if blocks else None
+        if ret is not None:
+            if ret.operands and isinstance(ret.operands[0].type, LLVMPointerType):
+                return ret.operands[0].type.addr_space
+        return 0
+
+    @staticmethod
+    def parse(p, st):
+        props = st.properties
+        lk = _opt_enum(p, LINKAGE)
+        if lk is not None:
+            props["linkage"] = lk
+        vis = _opt_keyword(p, VISIBILITY)
+        if vis:
+            props["visibility_"] = A.IntegerAttr(vis, A.i64)
+        if p.parse_optional_keyword("thread_local"):
+            props["tls_mode"] = A.IntegerAttr(1, A.i64)
+        ua = _opt_keyword(p, UNNAMED_ADDR)
+        if ua:
+            props["unnamed_addr"] = A.IntegerAttr(ua, A.i64)
+        props["sym_name"] = A.StringAttr(p.parse_symbol_name())
+        p.parse_optional_attr_dict(st)
+        p.expect(":")
+        props["alias_type"] = A.TypeAttr(p.parse_type())
+        st.regions.append(p.parse_region(isolated=True, op_cls=st.cls))
+
+    def print(self, pr):
+        out = pr.out
+        props = self._props
+        out.append(pr.op_name(self) + " " + props.get("linkage", EXTERNAL).value)
+        vis = props.get("visibility_")
+        if vis is not None and 0 < vis.value < 3:
+            out.append(" " + VISIBILITY[vis.value])
+        tls = props.get("tls_mode")
+        if tls is not None and tls.value:
+            out.append(" thread_local")
+        ua = props.get("unnamed_addr")
+        if ua is not None and 0 < ua.value < 3:
+            out.append(" " + UNNAMED_ADDR[ua.value])
+        out.append(" " + A.print_symbol_name(props["sym_name"].value))
+        extra = {k: v for k, v in props.items() if k not in _ALIAS_ELIDED}
+        extra.update(self._attrs)
+        pr.print_optional_attr_dict(extra)
+        out.append(" : " + pr.type_str(self.type) + " ")
+        pr.print_region(self.regions[0], print_entry_args=False, print_terminators=True)
+
+    def verify_(self):
+        t = self.type
+        if not is_compatible_type(t) or isinstance(t, LLVMVoidType) or (
+                isinstance(t, LLVMSimpleType) and t.mnemonic in ("token", "label",
+                                                                 "metadata")):
+            return "expects type to be a valid element type for an LLVM global alias"
+        lk = self._props.get("linkage", EXTERNAL).value
+        if lk not in _ALIAS_LINKAGES:
+            return (f"'{lk}' linkage not supported in aliases, available options: private, "
+                    "internal, linkonce, weak, linkonce_odr, weak_odr, external or "
+                    "available_externally")
+        blocks = self.regions[0].blocks
+        if len(blocks) != 1:
+            return "expects region #0 to have 0 or 1 blocks" if blocks else \
+                "initializer region must always return a pointer"
+        ops = list(blocks[0].ops)
+        ret = ops[-1] if ops else None
+        if ret is None or ret.name != "llvm.return" or not ret.operands or \
+                not isinstance(ret.operands[0].type, LLVMPointerType):
+            return "initializer region must always return a pointer"
+        for op in ops:
+            traits = type(op).traits
+            if not (T.Pure in traits or T.NoMemoryEffect in traits or
+                    T.ConstantLike in traits):
+                _error_at(op.loc, "ops with side effects are not allowed in alias "
+                          "initializers")
+        return None
+
+
+MODULE_OPS = [GlobalCtorsOp, GlobalDtorsOp, AliasOp]
+
+__all__ = [c.__name__ for c in MODULE_OPS] + ["MODULE_OPS"]
