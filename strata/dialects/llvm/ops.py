@@ -285,6 +285,14 @@ class FuncOp(Op):
         v = self._props.get("arg_attrs")
         if v is not None and len(v) != len(ft.params):
             return f"expects arg_attrs to have {len(ft.params)} elements, but got {len(v)}"
+        if "personality" in props:
+            # Only functions with a personality may land (the landingpad verifier says
+            # so), so the walk is skipped for the others.
+            from .exceptions import verify_landingpad_types
+            err = verify_landingpad_types(self)
+            if err:
+                from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+                raise DiagnosticError(Diagnostic(ERROR, self.loc, err))
         return None
 
 
