@@ -25,3 +25,19 @@ def test_count_messages_use_the_trait_wording(body, message):
     with pytest.raises(DiagnosticError) as e:
         verify(parse_source(text, CTX))
     assert message in str(e.value)
+
+
+@pytest.mark.parametrize("body,message", [
+    # the count traits come before the properties (a missing `value`, `predicate`,
+    # `kernel` or segment sizes is not what is reported), results before operands
+    ('"arith.constant"(%x) : (i32) -> i32', "'arith.constant' op requires zero operands"),
+    ('%0 = "arith.cmpi"(%x) : (i32) -> i1', "'arith.cmpi' op expected 2 operands, but found 1"),
+    ('%0:2 = "arith.addi"(%x) : (i32) -> (i32, i32)', "'arith.addi' op requires one result"),
+    ('"gpu.launch_func"(%sz, %sz, %sz, %sz, %sz) : (index, index, index, index, index) -> ()',
+     "'gpu.launch_func' op expected 6 or more operands, but found 5"),
+])
+def test_count_traits_come_before_properties(body, message):
+    text = ("func.func @f(%x: i32, %sz: index) {\n  " + body + "\n  return\n}\n")
+    with pytest.raises(DiagnosticError) as e:
+        verify(parse_source(text, CTX))
+    assert message in str(e.value)
