@@ -41,3 +41,13 @@ def test_count_traits_come_before_properties(body, message):
     with pytest.raises(DiagnosticError) as e:
         verify(parse_source(text, CTX))
     assert message in str(e.value)
+
+
+def test_absent_segment_sizes_read_as_zeros():
+    # upstream keeps segment sizes in the properties: a generic op without them holds
+    # zeros, verifies when it has no operands, and prints them
+    from strata.syntax.printer import PrintOptions, print_op
+    m = parse_source('func.func @f() {\n  %0 = "memref.alloc"() : () -> memref<2xf32>\n'
+                     '  return\n}\n', CTX)
+    verify(m)
+    assert "operandSegmentSizes = array<i32: 0, 0>" in print_op(m, PrintOptions(generic=True))

@@ -13,7 +13,6 @@ from ...ir import attributes as A
 from ...ir import constraints as C
 from ...ir.ods import Op, Operand, OptProp, Prop, Result
 from ...syntax.asm_format import custom_op_prefix, parse_strict_attr_dict
-from ...syntax.lexer import PUNCT
 from .memory import ORDERINGS, parse_prop_list, print_prop_list
 from .ops import AnyPtr
 from .types import LLVMPointerType, LLVMStructType, is_compatible_type

@@ -18,13 +18,13 @@ from __future__ import annotations
 from ...ir import attributes as A
 from ...ir import constraints as C
 from ...ir import traits as T
-from ...ir.ods import Op, Operand, OptProp, Prop, Result, Successor, VarOperand, VarResult
+from ...ir.ods import Op, Operand, OptProp, OptResult, Prop, Result, Successor, VarOperand
 from ...syntax.asm_format import install_format
 from ...syntax.lexer import PERCENT
 from ..cf import BranchOpMixin, verify_successor_operands
 from .ops import (CCC, CConvAttr, FuncOp, LLVMType, _CALL_ELIDED, _opt_enum,
-                  add_optional_props)
-from .types import CCONV, LLVMArrayType, LLVMPointerType, LLVMVoidType
+                  add_optional_props, parse_call_types)
+from .types import CCONV, LLVMArrayType, LLVMVoidType
 
 
 def _error_at(loc, message, note=None):
@@ -42,11 +42,11 @@ class InvokeOp(BranchOpMixin, Op):
 
     name = "llvm.invoke"
     traits = (T.AttrSizedOperandSegments, T.Terminator)
-    callee_operands = VarOperand()
+    callee_operands = VarOperand(LLVMType)
     normalDestOperands = VarOperand()
     unwindDestOperands = VarOperand()
-    op_bundle_operands = VarOperand()
-    result_ = VarResult()
+    op_bundle_operands = VarOperand(LLVMType)
+    result_ = OptResult(LLVMType)
     callee = OptProp(C.FlatSymbolRefAttr)
     var_callee_type = OptProp()
     CConv = Prop(CConvAttr, default=CCC)
@@ -86,16 +86,7 @@ class InvokeOp(BranchOpMixin, Op):
         if p.consume_if("["):  # operand bundles are not supported: only `[]`
             p.expect("]")
         p.parse_optional_attr_dict(st)
-        p.expect(":")
-        types = []
-        if not direct:
-            types.append(p.parse_type())
-            p.expect(",")
-        fstart = p.tok_start
-        ft = p.parse_function_type()
-        if len(ft.results) > 1:
-            p.error(p._custom_prefix() + "expected function with 0 or 1 result", fstart)
-        types += list(ft.inputs)
+        types, ft = parse_call_types(p, direct)
         callee_ops = p.resolve_operands(refs, types, p.tok_start)
         st.operands = callee_ops + nvals + uvals
         st.types = [t for t in ft.results if not isinstance(t, LLVMVoidType)]

@@ -19,8 +19,8 @@ from ...ir import attributes as A
 from ...ir import constraints as C
 from ...ir import traits as T
 from ...ir.dense import DenseElementsAttr, DenseResourceElementsAttr
-from ...ir.ods import (Op, Operand, OptOperand, OptProp, Prop, RegionDef, Result,
-                       Successor, VarOperand, VarResult, VarSuccessor)
+from ...ir.ods import (Op, Operand, OptOperand, OptProp, OptResult, Prop, RegionDef, Result,
+                       Successor, VarOperand, VarSuccessor)
 from ...syntax.asm_format import (AttrFormat, SymbolRef, install_format,
                                   parse_strict_attr_dict)
 from ...syntax.lexer import PERCENT, PUNCT
@@ -392,15 +392,46 @@ _CALL_PROPS = ("branch_weights", "memory_effects", "convergent", "no_unwind", "w
                "noalias_scopes", "tbaa", "arg_attrs", "res_attrs", "op_bundle_tags")
 
 
+def parse_call_types(p, direct):
+    """`: (i32) -> i32` (direct) or `: !llvm.ptr, (i32) -> i32` (indirect) after a call or
+    invoke: (the operand types, the function type), with upstream's
+    parseCallTypeAndResolveOperands wording, reported at the colon."""
+    from ...ir.diagnostics import DiagnosticError
+    colon = p.tok_start
+    p.expect(":")
+    types = []
+    if not direct:
+        types.append(p.parse_type())
+        if not p.consume_if(","):
+            p.error(p._custom_prefix() + "expected indirect call to have 2 trailing types",
+                    colon)
+    try:
+        ft = p.parse_function_type()
+    except DiagnosticError as e:
+        # the type parser's error first, then the call's own
+        try:
+            p.error(p._custom_prefix() + ("expected direct call to have 1 trailing type"
+                                          if direct else "expected trailing function type"),
+                    colon)
+        except DiagnosticError as e2:
+            e2.earlier = e.earlier + [e.diag]
+            raise e2 from None
+    if len(ft.results) > 1:
+        p.error(p._custom_prefix() + "expected function with 0 or 1 result", colon)
+    if ft.results and isinstance(ft.results[0], LLVMVoidType):
+        p.error(p._custom_prefix() + "expected a non-void result type", colon)
+    return types + list(ft.inputs), ft
+
+
 class CallOp(Op):
     """`%r = llvm.call @f(%a) : (i32) -> i32`; indirect: `llvm.call %fp(%a) : !llvm.ptr,
     (i32) -> i32`; variadic callees name their type: `vararg(!llvm.func<i32 (ptr, ...)>)`."""
 
     name = "llvm.call"
     traits = (T.AttrSizedOperandSegments,)
-    callee_operands = VarOperand()
-    op_bundle_operands = VarOperand()
-    result_ = VarResult()  # (upstream's `result`: Operation.result is the single result)
+    callee_operands = VarOperand(LLVMType)
+    op_bundle_operands = VarOperand(LLVMType)
+    result_ = OptResult(LLVMType)  # (upstream's `result`: Operation.result is the single one)
     callee = OptProp(C.FlatSymbolRefAttr)
     var_callee_type = OptProp(C.Constraint(
         lambda a: type(a) is A.TypeAttr and isinstance(a.value, LLVMFunctionType),
@@ -468,18 +499,7 @@ class CallOp(Op):
         if p.consume_if("["):  # operand bundles are not supported: only `[]`
             p.expect("]")
         p.parse_optional_attr_dict(st)
-        p.expect(":")
-        types = []
-        if not direct:
-            types.append(p.parse_type())
-            p.expect(",")
-        fstart = p.tok_start
-        ft = p.parse_function_type()
-        if len(ft.results) > 1:
-            p.error(p._custom_prefix() + "expected function with 0 or 1 result", fstart)
-        if ft.results and isinstance(ft.results[0], LLVMVoidType):
-            p.error(p._custom_prefix() + "expected a non-void result type", fstart)
-        types += list(ft.inputs)
+        types, ft = parse_call_types(p, direct)
         start = p.tok_start
         st.operands = p.resolve_operands(refs, types, start)
         st.types = [t for t in ft.results if not isinstance(t, LLVMVoidType)]
