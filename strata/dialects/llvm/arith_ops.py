@@ -15,7 +15,8 @@ from ...ir import constraints as C
 from ...ir import traits as T
 from ...ir.ods import Op, Operand, Prop, Result
 from ...syntax.asm_format import (AttrFormat, EnumFmt, StrippedAttr, UnitKeyword,
-                                  install_format, parse_strict_attr_dict)
+                                  custom_op_prefix, install_format,
+                                  parse_strict_attr_dict)
 from .ops import I32_0, FastmathAttr, LLVMType
 from .types import (FASTMATH_NONE, LLVMArrayType, LLVMPointerType, LLVMStructType,
                     is_compatible_type)
@@ -98,6 +99,17 @@ class QuotedEnumFmt(EnumFmt):
 
     def print(self, pr, a):
         return '"' + super().print(pr, a) + '"'
+
+    def parse(self, p):
+        # upstream parses a string, then converts it (a keyword is "expected string")
+        if p.kind != 9:
+            p.error(custom_op_prefix(p) + "expected string")
+        i = self.index.get(p.tok[1:-1])
+        if i is None:
+            p.error(custom_op_prefix(p) + f"'{p.tok[1:-1]}' is an incorrect value of the "
+                    f"'{self.what}' attribute")
+        p._next()
+        return A.IntegerAttr(i, self.type)
 
     def can_start(self, p):
         return p.kind == 9

@@ -1009,6 +1009,8 @@ class AddressOfOp(Op):
 
 def _position_type(t, pos):
     """The type at `pos` inside aggregate `t`, or an error string."""
+    if not is_compatible_type(t):
+        return None, f"expected LLVM IR Dialect type, got '{t}'"
     for i in pos:
         if isinstance(t, LLVMArrayType):
             if i < 0 or i >= t.size:
@@ -1019,7 +1021,7 @@ def _position_type(t, pos):
                 return None, f"position out of bounds: {i}"
             t = t.types[i]
         else:
-            return None, f"expected LLVM IR structure/array type, got: {t}"
+            return None, f"expected LLVM IR structure/array type, got: '{t}'"
     return t, None
 
 
