@@ -381,6 +381,16 @@ class BitcastOp(_Cast):
         a, r = self.operand(0).type, self.results[0].type
         if _is_ptr_like(a) != _is_ptr_like(r):
             return "can only cast pointers from and to pointers"
+        if not _is_ptr_like(r):
+            return None
+        av, rv = type(a) is A.VectorType, type(r) is A.VectorType
+        if rv and not av:
+            return "cannot cast pointer to vector of pointers"
+        if av and not rv:
+            return "cannot cast vector of pointers to pointer"
+        if (a.element_type if av else a).addr_space != (r.element_type if rv else r).addr_space:
+            return ("cannot cast pointers of different address spaces, use "
+                    "'llvm.addrspacecast' instead")
         return None
 
 

@@ -50,6 +50,7 @@ class LLVMPointerType(_LLVMType):
     """`!llvm.ptr` / `!llvm.ptr<3>`: an opaque pointer."""
 
     __slots__ = ("addr_space",)
+    vector_element = True  # VectorElementTypeInterface: `vector<4x!llvm.ptr>`
 
     def __new__(cls, addr_space: int = 0):
         def init(o):
