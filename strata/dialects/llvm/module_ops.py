@@ -1,5 +1,5 @@
 """The llvm dialect's module-level ops besides functions and globals: static
-constructors and destructors, and global aliases, with upstream's forms and verifiers.
+constructors and destructors, global aliases and module flags, with upstream's forms and verifiers.
 
     llvm.mlir.global_ctors ctors = [@init], priorities = [0 : i32], data = [#llvm.zero]
     llvm.mlir.global_dtors dtors = [@fini], priorities = [0 : i32], data = [@fini]
@@ -7,6 +7,7 @@ constructors and destructors, and global aliases, with upstream's forms and veri
       %0 = llvm.mlir.addressof @x : !llvm.ptr
       llvm.return %0 : !llvm.ptr
     }
+    llvm.module_flags [#llvm.mlir.module_flag<max, "PIC Level", 2 : i32>]
 """
 from __future__ import annotations
 
@@ -214,6 +215,32 @@ class AliasOp(Op):
         return None
 
 
-MODULE_OPS = [GlobalCtorsOp, GlobalDtorsOp, AliasOp]
+def _is_module_flag(a) -> bool:
+    return getattr(a, "mnemonic", None) == "mlir.module_flag"
+
+
+class ModuleFlagsOp(Op):
+    """`llvm.module_flags [#llvm.mlir.module_flag<max, "PIC Level", 2 : i32>]`: LLVM's
+    `!llvm.module.flags` (each flag's key and value are checked as it is parsed)."""
+
+    name = "llvm.module_flags"
+    flags = Prop(C.ArrayAttrC)
+
+    @staticmethod
+    def parse(p, st):
+        st.properties["flags"] = p.parse_attribute()
+        p.parse_optional_attr_dict(st)
+
+    def print(self, pr):
+        pr.out.append(f"{pr.op_name(self)} {pr.attr_str(self._props['flags'])}")
+        pr.print_optional_attr_dict(self._attrs)
+
+    def verify_(self):
+        if not all(_is_module_flag(a) for a in self._props["flags"].value):
+            return "expected a module flag attribute"
+        return None
+
+
+MODULE_OPS = [GlobalCtorsOp, GlobalDtorsOp, AliasOp, ModuleFlagsOp]
 
 __all__ = [c.__name__ for c in MODULE_OPS] + ["MODULE_OPS"]

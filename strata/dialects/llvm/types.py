@@ -309,6 +309,8 @@ def parse_attribute(p, mnemonic):
     kind = ATTR_KINDS.get(mnemonic)
     if kind is not None:
         return kind.parse_body(p)
+    if mnemonic == "mlir.module_flag":
+        return _parse_module_flag(p)
     # Other llvm attributes (memory effects, debug info, loop annotations...) are kept
     # as written.
     return LLVMOpaqueAttr("llvm", "." + mnemonic + p.parse_raw_angle_body())
@@ -403,3 +405,46 @@ def _parse_struct(p):
 
 _MNEMONICS = frozenset(("ptr", "void", "array", "struct", "func") + _SIMPLE)
 
+
+
+# ---------------------------------------------------------------- module flags
+
+MODULE_FLAG_BEHAVIORS = ["error", "warning", "require", "override", "append",
+                         "append_unique", "max", "min"]
+
+
+def _llvm_attr_kind(a):
+    return a.mnemonic if isinstance(a, LLVMOpaqueAttr) else None
+
+
+def _parse_module_flag(p):
+    """`#llvm.mlir.module_flag<max, "PIC Level", 2 : i32>`, checked as upstream's
+    ModuleFlagAttr::verify (at the `<`); kept as text."""
+    start = p.tok_start
+    p.expect("<")
+    bstart = p.tok_start
+    behavior = p.tok if p.kind == BARE else ""
+    if behavior not in MODULE_FLAG_BEHAVIORS:
+        p.error("expected one of [" + ", ".join(MODULE_FLAG_BEHAVIORS) + "] for LLVM "
+                f"Module Flag Behavior, got: {p.tok}", bstart)
+    p._next()
+    p.expect(",")
+    key = p.parse_string()
+    p.expect(",")
+    value = p.parse_attribute()
+    p.expect(">")
+    if key == "CG Profile":
+        if not (type(value) is A.ArrayAttr and all(
+                _llvm_attr_kind(x) == "cgprofile_entry" for x in value.value)):
+            p.error("'CG Profile' key expects an array of '#llvm.cgprofile_entry'", start)
+    elif key == "ProfileSummary":
+        if _llvm_attr_kind(value) != "profile_summary":
+            p.error("'ProfileSummary' key expects a '#llvm.profile_summary' attribute", start)
+    elif not (type(value) in (A.IntegerAttr, A.StringAttr) or (
+            type(value) is A.ArrayAttr and all(type(x) is A.StringAttr
+                                               for x in value.value))):
+        p.error("only integer, integer-like dialect attributes, string, and string-array "
+                f"values are currently supported for unknown key '\"{A.escape_string(key)}"
+                "\"'", start)
+    return LLVMOpaqueAttr("llvm", f'.mlir.module_flag<{behavior}, "{A.escape_string(key)}", '
+                          f"{A.attr_text(value)}>")
