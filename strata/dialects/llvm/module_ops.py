@@ -1,5 +1,5 @@
 """The llvm dialect's module-level ops besides functions and globals: static
-constructors and destructors, global aliases and module flags, with upstream's forms and verifiers.
+constructors and destructors, global aliases, module flags and block addresses, with upstream's forms and verifiers.
 
     llvm.mlir.global_ctors ctors = [@init], priorities = [0 : i32], data = [#llvm.zero]
     llvm.mlir.global_dtors dtors = [@fini], priorities = [0 : i32], data = [@fini]
@@ -8,16 +8,20 @@ constructors and destructors, global aliases and module flags, with upstream's f
       llvm.return %0 : !llvm.ptr
     }
     llvm.module_flags [#llvm.mlir.module_flag<max, "PIC Level", 2 : i32>]
+    %a = llvm.blockaddress <function = @f, tag = <id = 1>> : !llvm.ptr  (in @f: llvm.blocktag <id = 1>)
 """
 from __future__ import annotations
+
+import re
 
 from ...ir import attributes as A
 from ...ir import constraints as C
 from ...ir import traits as T
-from ...ir.ods import Op, OptProp, Prop, RegionDef
-from .ops import (EXTERNAL, I64_0, UNNAMED_ADDR, VISIBILITY, LinkageAttr, _i64_enum_prop,
+from ...ir.ods import Op, OptProp, Prop, RegionDef, Result
+from .ops import (EXTERNAL, I64_0, AnyPtr, UNNAMED_ADDR, VISIBILITY, LinkageAttr, _i64_enum_prop,
                   _opt_enum, _opt_keyword)
-from .types import LINKAGE, LLVMPointerType, LLVMSimpleType, LLVMVoidType, is_compatible_type
+from .types import (LINKAGE, LLVMOpaqueAttr, LLVMPointerType, LLVMSimpleType, LLVMVoidType,
+                    is_compatible_type)
 
 FlatSymbolRefArray = C.Constraint(
     lambda a: type(a) is A.ArrayAttr and all(
@@ -241,6 +245,106 @@ class ModuleFlagsOp(Op):
         return None
 
 
-MODULE_OPS = [GlobalCtorsOp, GlobalDtorsOp, AliasOp, ModuleFlagsOp]
+# ---------------------------------------------------------------- block addresses
+
+_BLOCKADDRESS = re.compile(r"<function = (@\S+?), tag = <id = (\d+)>>$")
+
+
+def _parse_block_tag(p):
+    """`<id = 1>` -> the id."""
+    p.expect("<")
+    p.parse_keyword("id")
+    p.expect("=")
+    i = p.parse_integer()
+    p.expect(">")
+    return i
+
+
+def _tag_id(op) -> int | None:
+    m = re.search(r"<id = (\d+)>", op._props["tag"].body)
+    return int(m.group(1)) if m else None
+
+
+class BlockAddressOp(Op):
+    """`%p = llvm.blockaddress <function = @f, tag = <id = 1>> : !llvm.ptr`: the address
+    of the block of `@f` that holds `llvm.blocktag <id = 1>`."""
+
+    name = "llvm.blockaddress"
+    traits = (T.Pure,)
+    block_addr = Prop(C.Constraint(lambda a: getattr(a, "mnemonic", None) == "blockaddress",
+                                   "LLVM block address attribute"))
+    res = Result(AnyPtr)
+
+    @staticmethod
+    def parse(p, st):
+        p.expect("<")
+        p.parse_keyword("function")
+        p.expect("=")
+        fn = p.parse_symbol_ref()
+        p.expect(",")
+        p.parse_keyword("tag")
+        p.expect("=")
+        i = _parse_block_tag(p)
+        p.expect(">")
+        st.properties["block_addr"] = LLVMOpaqueAttr(
+            "llvm", f".blockaddress<function = {A.attr_text(fn)}, tag = <id = {i}>>")
+        p.parse_optional_attr_dict(st)
+        p.expect(":")
+        st.types = [p.parse_type()]
+
+    def print(self, pr):
+        body = self._props["block_addr"].body[len(".blockaddress"):]
+        pr.out.append(f"{pr.op_name(self)} {body}")
+        pr.print_optional_attr_dict(self._attrs)
+        pr.out.append(" : " + pr.type_str(self.results[0].type))
+
+    def verify_symbol_uses(self):
+        from ...ir.symbol_table import lookup_nearest_symbol_from
+        m = _BLOCKADDRESS.search(self._props["block_addr"].body)
+        fn = None
+        if m:
+            fn = lookup_nearest_symbol_from(self, A.SymbolRefAttr(m.group(1)[1:].strip('"')))
+        if fn is not None and fn.name == "llvm.func":
+            want = int(m.group(2))
+            for op in fn.walk():
+                if op.name == "llvm.blocktag" and _tag_id(op) == want:
+                    return None
+        return "expects an existing block label target in the referenced function"
+
+
+class BlockTagOp(Op):
+    """`llvm.blocktag <id = 1>`: names its block for `llvm.blockaddress` (ids are unique
+    in a function)."""
+
+    name = "llvm.blocktag"
+    tag = Prop(C.Constraint(lambda a: getattr(a, "mnemonic", None) == "blocktag",
+                            "LLVM block tag attribute"))
+
+    @staticmethod
+    def parse(p, st):
+        st.properties["tag"] = LLVMOpaqueAttr("llvm", f".blocktag<id = {_parse_block_tag(p)}>")
+        p.parse_optional_attr_dict(st)
+
+    def print(self, pr):
+        pr.out.append(f"{pr.op_name(self)} {self._props['tag'].body[len('.blocktag'):]}")
+        pr.print_optional_attr_dict(self._attrs)
+
+    def verify_(self):
+        f = self.parent_op
+        while f is not None and f.name != "llvm.func":
+            f = f.parent_op
+        if f is None:
+            return None
+        want = _tag_id(self)
+        for op in f.walk(post_order=False):
+            if op is self:
+                break
+            if op.name == "llvm.blocktag" and _tag_id(op) == want:
+                _error_at(self.loc, f"duplicate block tag '{want}' in the same function: ")
+        return None
+
+
+MODULE_OPS = [GlobalCtorsOp, GlobalDtorsOp, AliasOp, ModuleFlagsOp, BlockAddressOp,
+              BlockTagOp]
 
 __all__ = [c.__name__ for c in MODULE_OPS] + ["MODULE_OPS"]
