@@ -1,5 +1,5 @@
 """The llvm dialect's module-level ops besides functions and globals: static
-constructors and destructors, global aliases, module flags and block addresses, with upstream's forms and verifiers.
+constructors and destructors, global aliases, module flags, comdats and block addresses, with upstream's forms and verifiers.
 
     llvm.mlir.global_ctors ctors = [@init], priorities = [0 : i32], data = [#llvm.zero]
     llvm.mlir.global_dtors dtors = [@fini], priorities = [0 : i32], data = [@fini]
@@ -245,6 +245,67 @@ class ModuleFlagsOp(Op):
         return None
 
 
+# ---------------------------------------------------------------- comdats
+
+COMDAT_KINDS = ["any", "exactmatch", "largest", "nodeduplicate", "samesize"]
+
+
+class ComdatOp(Op):
+    """`llvm.comdat @__llvm_comdat { llvm.comdat_selector @any any }`: a symbol table of
+    comdat selectors, named by globals and functions as `comdat(@__llvm_comdat::@any)`."""
+
+    name = "llvm.comdat"
+    traits = (T.SymbolTable, T.Symbol, T.NoTerminator, T.SingleBlock, T.NoRegionArguments,
+              T.IsolatedFromAbove)
+    sym_name = Prop(C.StrAttr)
+    body = RegionDef(single_block=True)
+
+    @staticmethod
+    def parse(p, st):
+        st.properties["sym_name"] = A.StringAttr(p.parse_symbol_name())
+        st.regions.append(p.parse_region(isolated=True, op_cls=st.cls))
+        p.parse_optional_attr_dict(st)
+
+    def print(self, pr):
+        pr.out.append(f"{pr.op_name(self)} {A.print_symbol_name(self._props['sym_name'].value)} ")
+        pr.print_region(self.regions[0], print_entry_args=False, print_terminators=True)
+        pr.print_optional_attr_dict(self._attrs)
+
+    def verify_regions_(self):
+        for op in self.regions[0].blocks[0].ops if self.regions[0].blocks else ():
+            if op.name != "llvm.comdat_selector":
+                _error_at(op.loc, "only comdat selector symbols can appear in a comdat "
+                          "region")
+        return None
+
+
+class ComdatSelectorOp(Op):
+    """`llvm.comdat_selector @any any`: one comdat and its selection kind."""
+
+    name = "llvm.comdat_selector"
+    traits = (T.Symbol,)
+    sym_name = Prop(C.StrAttr)
+    comdat = Prop(C.Constraint(lambda a: type(a) is A.IntegerAttr and a.type is A.i64 and
+                               0 <= a.value < len(COMDAT_KINDS), "LLVM Comdat Types"))
+
+    @staticmethod
+    def parse(p, st):
+        st.properties["sym_name"] = A.StringAttr(p.parse_symbol_name())
+        kw = p.tok if p.kind == 8 else None
+        if kw not in COMDAT_KINDS:
+            p.error(p._custom_prefix() + "expected string or keyword containing one of the "
+                    "following enum values for attribute 'comdat' [" +
+                    ", ".join(COMDAT_KINDS) + "]")
+        p._next()
+        st.properties["comdat"] = A.IntegerAttr(COMDAT_KINDS.index(kw), A.i64)
+        p.parse_optional_attr_dict(st)
+
+    def print(self, pr):
+        pr.out.append(f"{pr.op_name(self)} {A.print_symbol_name(self._props['sym_name'].value)}"
+                      f" {COMDAT_KINDS[self._props['comdat'].value]}")
+        pr.print_optional_attr_dict(self._attrs)
+
+
 # ---------------------------------------------------------------- block addresses
 
 _BLOCKADDRESS = re.compile(r"<function = (@\S+?), tag = <id = (\d+)>>$")
@@ -344,7 +405,7 @@ class BlockTagOp(Op):
         return None
 
 
-MODULE_OPS = [GlobalCtorsOp, GlobalDtorsOp, AliasOp, ModuleFlagsOp, BlockAddressOp,
-              BlockTagOp]
+MODULE_OPS = [GlobalCtorsOp, GlobalDtorsOp, AliasOp, ModuleFlagsOp, ComdatOp,
+              ComdatSelectorOp, BlockAddressOp, BlockTagOp]
 
 __all__ = [c.__name__ for c in MODULE_OPS] + ["MODULE_OPS"]

@@ -968,7 +968,9 @@ def _comdat_error(op):
     from ...ir.symbol_table import lookup_nearest_symbol_from
     target = lookup_nearest_symbol_from(op, ref)
     if target is None or target.name != "llvm.comdat_selector":
-        return "expected comdat symbol"
+        # upstream's emitError: no "'op' op" prefix
+        from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+        raise DiagnosticError(Diagnostic(ERROR, op.loc, "expected comdat symbol"))
     return None
 
 
