@@ -358,6 +358,24 @@ FPToSIOp = _cast("llvm.fptosi", FloatLike, IntLike, "`%i = llvm.fptosi %f : f32 
 FPToUIOp = _cast("llvm.fptoui", FloatLike, IntLike, "`%i = llvm.fptoui %f : f32 to i32`")
 PtrToIntOp = _cast("llvm.ptrtoint", PtrLike, IntLike,
                    "`%i = llvm.ptrtoint %p : !llvm.ptr to i64`")
+SignlessIntLike = C.Constraint(_scalar_or_vector(_int), "signless integer or LLVM "
+                               "dialect-compatible vector of signless integer")
+
+
+class PtrToAddrOp(_cast("llvm.ptrtoaddr", PtrLike, SignlessIntLike,
+                        "`%a = llvm.ptrtoaddr %p : !llvm.ptr to i64`")):
+    """`%a = llvm.ptrtoaddr %p : !llvm.ptr to i64`: the address bits of a pointer (no
+    provenance), as wide as the data layout's pointers: 64 bits (Strata has no DLTI)."""
+
+    def verify_(self):
+        r = self.results[0].type
+        e = r.element_type if type(r) is A.VectorType else r
+        if e.width != 64:
+            return (f"bit-width of integer result type '{e}' must match the pointer "
+                    "bitwidth (64) specified in the datalayout")
+        return None
+
+
 IntToPtrOp = _cast("llvm.inttoptr", IntLike, PtrLike,
                    "`%p = llvm.inttoptr %i : i64 to !llvm.ptr`")
 AddrSpaceCastOp = _cast("llvm.addrspacecast", PtrLike, PtrLike,
@@ -566,7 +584,7 @@ class ShuffleVectorOp(Op):
 ARITH_OPS = [AddOp, SubOp, MulOp, ShlOp, UDivOp, SDivOp, LShrOp, AShrOp, URemOp, SRemOp,
              AndOp, OrOp, XOrOp, FAddOp, FSubOp, FMulOp, FDivOp, FRemOp, FNegOp, ICmpOp,
              FCmpOp, SelectOp, SExtOp, ZExtOp, TruncOp, FPExtOp, FPTruncOp, SIToFPOp,
-             UIToFPOp, FPToSIOp, FPToUIOp, PtrToIntOp, IntToPtrOp, AddrSpaceCastOp,
+             UIToFPOp, FPToSIOp, FPToUIOp, PtrToIntOp, PtrToAddrOp, IntToPtrOp, AddrSpaceCastOp,
              BitcastOp, FreezeOp, ExtractElementOp, InsertElementOp, ShuffleVectorOp]
 
 for _c in ARITH_OPS:
