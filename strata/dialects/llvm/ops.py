@@ -21,8 +21,8 @@ from ...ir import traits as T
 from ...ir.dense import DenseElementsAttr, DenseResourceElementsAttr
 from ...ir.ods import (Op, Operand, OptOperand, OptProp, OptResult, Prop, RegionDef, Result,
                        Successor, VarOperand, VarSuccessor)
-from ...syntax.asm_format import (AttrFormat, SymbolRef, install_format,
-                                  parse_strict_attr_dict)
+from ...syntax.asm_format import (AttrFormat, EnumFmt, StrippedAttr, SymbolRef, UnitKeyword,
+                                  install_format, parse_strict_attr_dict)
 from ...syntax.lexer import PERCENT, PUNCT
 from ..cf import BranchOp as _CfBranch, BranchOpMixin, CondBranchOp as _CfCondBranch
 from ..cf import SwitchOp as _CfSwitch, verify_successor_operands
@@ -608,6 +608,85 @@ class CallOp(Op):
 
 
 add_optional_props(CallOp, _CALL_PROPS)
+
+
+class InlineAsmOp(Op):
+    """`%r = llvm.inline_asm has_side_effects asm_dialect = intel "mov $0, $1", "=r,r" %a :
+    (i32) -> i32`"""
+
+    name = "llvm.inline_asm"
+    operands_ = VarOperand(LLVMType)
+    res = OptResult(LLVMType)
+    asm_string = Prop(C.StrAttr)
+    constraints = Prop(C.StrAttr)
+    has_side_effects = OptProp(C.UnitAttrC)
+    has_side_effects.fmt = UnitKeyword()
+    is_align_stack = OptProp(C.UnitAttrC)
+    is_align_stack.fmt = UnitKeyword()
+    tail_call_kind = Prop(TailCallAttr, default=TAIL_NONE,
+                          fmt=StrippedAttr("llvm", "tailcallkind"))
+    asm_dialect = OptProp(C.Constraint(lambda a: type(a) is A.IntegerAttr and
+                                       a.type is A.i64 and a.value in (0, 1),
+                                       "ATT (0) or Intel (1) asm dialect"))
+    asm_dialect.fmt = EnumFmt(["att", "intel"], what="asm_dialect")
+    operand_attrs = OptProp(C.ArrayAttrC)
+    _stored_defaults = (("tail_call_kind", TAIL_NONE),)
+
+    @staticmethod
+    def parse(p, st):
+        props = st.properties
+        for kw in ("has_side_effects", "is_align_stack"):
+            if p.parse_optional_keyword(kw):
+                props[kw] = A.UnitAttr()
+        if p.parse_optional_keyword("tail_call_kind"):
+            p.expect("=")
+            tk = InlineAsmOp.tail_call_kind.fmt.parse(p)
+            if tk is not TAIL_NONE:
+                props["tail_call_kind"] = tk
+        if p.parse_optional_keyword("asm_dialect"):
+            p.expect("=")
+            props["asm_dialect"] = InlineAsmOp.asm_dialect.fmt.parse(p)
+        if p.parse_optional_keyword("operand_attrs"):
+            p.expect("=")
+            props["operand_attrs"] = p.parse_attribute()
+        parse_strict_attr_dict(p, st)
+        props["asm_string"] = A.StringAttr(p.parse_string())
+        p.expect(",")
+        props["constraints"] = A.StringAttr(p.parse_string())
+        refs = p.parse_operand_list() if p.kind == PERCENT else []
+        p.expect(":")
+        start = p.tok_start
+        ft = p.parse_function_type()
+        st.operands = p.resolve_operands(refs, list(ft.inputs), start)
+        st.types = list(ft.results)
+
+    def print(self, pr):
+        out = pr.out
+        props = self._props
+        out.append(pr.op_name(self))
+        for kw in ("has_side_effects", "is_align_stack"):
+            if kw in props:
+                out.append(" " + kw)
+        tk = props.get("tail_call_kind")
+        if tk is not None and tk is not TAIL_NONE:
+            out.append(" tail_call_kind = " + InlineAsmOp.tail_call_kind.fmt.print(pr, tk))
+        d = props.get("asm_dialect")
+        if d is not None:
+            out.append(" asm_dialect = " + InlineAsmOp.asm_dialect.fmt.print(pr, d))
+        oa = props.get("operand_attrs")
+        if oa is not None:
+            out.append(" operand_attrs = " + pr.attr_str(oa))
+        pr.print_optional_attr_dict(self._attrs)
+        out.append(f' {pr.attr_str(props["asm_string"])}, {pr.attr_str(props["constraints"])}'
+                   " " + ", ".join(pr.value(v) for v in self.operands))
+        out.append(" : " + pr.type_str(A.FunctionType([v.type for v in self.operands],
+                                                      [r.type for r in self.results])))
+
+    def verify_(self):
+        tk = self._props.get("tail_call_kind", TAIL_NONE).value
+        if tk == "musttail":
+            return f"tail call kind '{tk}' is not supported by this operation"
+        return None
 
 
 # ---------------------------------------------------------------- constants and globals
@@ -1252,11 +1331,12 @@ class UnreachableOp(Op):
     assembly = "attr-dict"
 
 
-for _c in (ReturnOp, ConstantOp, UndefOp, PoisonOp, ZeroOp, AddressOfOp, BrOp, CondBrOp,
-           UnreachableOp):
+for _c in (ReturnOp, ConstantOp, UndefOp, PoisonOp, ZeroOp, AddressOfOp, BrOp,
+           CondBrOp, UnreachableOp):
     install_format(_c)
 
-STRUCTURE_OPS = [FuncOp, ReturnOp, CallOp, ConstantOp, UndefOp, PoisonOp, ZeroOp, GlobalOp,
+STRUCTURE_OPS = [FuncOp, ReturnOp, CallOp, InlineAsmOp, ConstantOp, UndefOp, PoisonOp, ZeroOp,
+                 GlobalOp,
                  AddressOfOp, ExtractValueOp, InsertValueOp, BrOp, CondBrOp, SwitchOp,
                  UnreachableOp]
 
