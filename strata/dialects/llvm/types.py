@@ -19,8 +19,11 @@ attribute is kept verbatim (an OpaqueAttr) so that IR using it still round-trips
 """
 from __future__ import annotations
 
+import re
+
 from ...ir import attributes as A
 from ...ir.attributes import unique
+from ...ir.diagnostics import DiagnosticError
 from ...ir.enum_attr import EnumAttr, EnumAttrKind
 from ...syntax.lexer import BARE, INT, STRING
 
@@ -311,6 +314,8 @@ def parse_attribute(p, mnemonic):
         return kind.parse_body(p)
     if mnemonic == "mlir.module_flag":
         return _parse_module_flag(p)
+    if mnemonic == "profile_summary":
+        return _parse_profile_summary(p)
     # Other llvm attributes (memory effects, debug info, loop annotations...) are kept
     # as written.
     return LLVMOpaqueAttr("llvm", "." + mnemonic + p.parse_raw_angle_body())
@@ -431,7 +436,11 @@ def _parse_module_flag(p):
     p.expect(",")
     key = p.parse_string()
     p.expect(",")
-    value = p.parse_attribute()
+    try:
+        value = p.parse_attribute()
+    except DiagnosticError as e:
+        _chain_error(p, e, "failed to parse ModuleFlagAttr parameter 'value' which is to be a "
+                     "`Attribute`", p.tok_start)
     p.expect(">")
     if key == "CG Profile":
         if not (type(value) is A.ArrayAttr and all(
@@ -448,3 +457,33 @@ def _parse_module_flag(p):
                 "\"'", start)
     return LLVMOpaqueAttr("llvm", f'.mlir.module_flag<{behavior}, "{A.escape_string(key)}", '
                           f"{A.attr_text(value)}>")
+
+
+PROFILE_SUMMARY_FORMATS = ("SampleProfile", "InstrProf", "CSInstrProf")
+
+
+def _chain_error(p, e, message, offset):
+    """Raise `message` at `offset` after the error `e` (and those before it)."""
+    try:
+        p.error(message, offset)
+    except DiagnosticError as e2:
+        e2.earlier = e.earlier + [e.diag]
+        raise e2 from None
+
+
+def _parse_profile_summary(p):
+    """`#llvm.profile_summary<format = "InstrProf", ...>`: kept as text; its format kind is
+    checked, worded as upstream's ModuleFlagProfileSummaryAttr parser."""
+    start = p.tok_start
+    body = p.parse_raw_angle_body(required=True)
+    m = re.search(r'format\s*=\s*"([^"]*)"', body)
+    if m and m.group(1) not in PROFILE_SUMMARY_FORMATS:
+        at = start + m.start(1) - 1
+        try:
+            p.error("expected one of [" + ", ".join(PROFILE_SUMMARY_FORMATS) + "] for LLVM "
+                    f"ProfileSummary format kinds, got: {m.group(1)}", at)
+        except DiagnosticError as e:
+            _chain_error(p, e, "failed to parse ModuleFlagProfileSummaryAttr parameter "
+                         "'format' which is to be a `ProfileSummaryFormatKind`",
+                         start + m.end(1) + 1)
+    return LLVMOpaqueAttr("llvm", ".profile_summary" + body)

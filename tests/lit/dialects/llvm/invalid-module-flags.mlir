@@ -29,3 +29,14 @@ llvm.module_flags [#llvm.mlir.module_flag<append, "x", ["a", 1 : i32]>]
 
 // expected-error @+1 {{'llvm.module_flags' op expected a module flag attribute}}
 llvm.module_flags [1 : i32]
+
+// -----
+
+llvm.module_flags [#llvm.mlir.module_flag<error, "ProfileSummary",
+     // expected-error@below {{expected one of [SampleProfile, InstrProf, CSInstrProf] for LLVM ProfileSummary format kinds, got: YoloFmt}}
+     #llvm.profile_summary<format = "YoloFmt", total_count = 263646, max_count = 86427,
+     // expected-error@above {{failed to parse ModuleFlagProfileSummaryAttr parameter 'format' which is to be a `ProfileSummaryFormatKind`}}
+       max_internal_count = 86427, max_function_count = 4691, num_counts = 3712,
+       num_functions = 796, is_partial_profile = 0
+      // expected-error@below {{failed to parse ModuleFlagAttr parameter 'value' which is to be a `Attribute`}}
+>>]
