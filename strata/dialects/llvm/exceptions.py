@@ -23,17 +23,8 @@ from ...syntax.asm_format import install_format
 from ...syntax.lexer import PERCENT
 from ..cf import BranchOpMixin, verify_successor_operands
 from .ops import (CCC, CConvAttr, FuncOp, LLVMType, _CALL_ELIDED, _opt_enum,
-                  add_optional_props, parse_call_types)
+                  add_optional_props, emit_error, parse_call_types)
 from .types import CCONV, LLVMArrayType, LLVMVoidType
-
-
-def _error_at(loc, message, note=None):
-    """An error without the `'op' op` prefix (upstream's emitError), with a note."""
-    from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
-    d = Diagnostic(ERROR, loc, message)
-    if note is not None:
-        d.attach_note(note[1], note[0])
-    raise DiagnosticError(d)
 
 
 class InvokeOp(BranchOpMixin, Op):
@@ -133,9 +124,9 @@ class InvokeOp(BranchOpMixin, Op):
         unwind = self.successors[1]
         first = unwind.first
         if first is None:
-            _error_at(self.loc, "must have at least one operation in unwind destination")
+            emit_error(self.loc, "must have at least one operation in unwind destination")
         if first.name != "llvm.landingpad":
-            _error_at(self.loc, "first operation in unwind destination should be a "
+            emit_error(self.loc, "first operation in unwind destination should be a "
                       "llvm.landingpad operation")
         verify_successor_operands(self)
         return None
@@ -187,10 +178,10 @@ class LandingpadOp(Op):
         while f is not None and not isinstance(f, FuncOp):
             f = f.parent_op
         if f is not None and "personality" not in f._props:
-            _error_at(self.loc, "llvm.landingpad needs to be in a function with a "
+            emit_error(self.loc, "llvm.landingpad needs to be in a function with a "
                       "personality")
         if "cleanup" not in self._props and not self.operands:
-            _error_at(self.loc, "landingpad instruction expects at least one clause or "
+            emit_error(self.loc, "landingpad instruction expects at least one clause or "
                       "cleanup attribute")
         for i, v in enumerate(self.operands):
             if isinstance(v.type, LLVMArrayType):
@@ -200,12 +191,12 @@ class LandingpadOp(Op):
             if kind == "llvm.bitcast":
                 if getattr(d.operand(0).defining_op, "name", None) == "llvm.mlir.addressof":
                     continue
-                _error_at(self.loc, "constant clauses expected",
+                emit_error(self.loc, "constant clauses expected",
                           (d.loc, "global addresses expected as operand to bitcast used in "
                            "clauses for landingpad"))
             if kind in ("llvm.mlir.zero", "llvm.mlir.addressof"):
                 continue
-            _error_at(self.loc, f"clause #{i} is not a known constant - null, addressof, "
+            emit_error(self.loc, f"clause #{i} is not a known constant - null, addressof, "
                       "bitcast")
         return None
 

@@ -18,8 +18,8 @@ from ...ir import attributes as A
 from ...ir import constraints as C
 from ...ir import traits as T
 from ...ir.ods import Op, OptProp, Prop, RegionDef, Result
-from .ops import (EXTERNAL, I64_0, AnyPtr, UNNAMED_ADDR, VISIBILITY, LinkageAttr, _i64_enum_prop,
-                  _opt_enum, _opt_keyword)
+from .ops import (EXTERNAL, I64_0, UNNAMED_ADDR, VISIBILITY, AnyPtr, LinkageAttr,
+                  _i64_enum_prop, _opt_enum, _opt_keyword, emit_error)
 from .types import (LINKAGE, LLVMOpaqueAttr, LLVMPointerType, LLVMSimpleType, LLVMVoidType,
                     is_compatible_type)
 
@@ -31,12 +31,6 @@ I32Array = C.Constraint(
     lambda a: type(a) is A.ArrayAttr and all(
         type(x) is A.IntegerAttr and x.type is A.i32 for x in a.value),
     "32-bit integer array attribute")
-
-
-def _error_at(loc, message):
-    """An error without the `'op' op` prefix (upstream's emitError)."""
-    from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
-    raise DiagnosticError(Diagnostic(ERROR, loc, message))
 
 
 def _is_zero(a) -> bool:
@@ -75,10 +69,10 @@ class _Xtors(Op):
         data = self._props["data"].value
         for d in data:
             if not (type(d) is A.SymbolRefAttr or _is_zero(d)):
-                _error_at(self.loc, "data element must be symbol or #llvm.zero")
+                emit_error(self.loc, "data element must be symbol or #llvm.zero")
         n = len(self._props[self._kind + "s"].value)
         if not n == len(self._props["priorities"].value) == len(data):
-            _error_at(self.loc, f"{self._kind}s, priorities, and data must have the same "
+            emit_error(self.loc, f"{self._kind}s, priorities, and data must have the same "
                       "number of elements")
         return None
 
@@ -214,7 +208,7 @@ class AliasOp(Op):
             traits = type(op).traits
             if not (T.Pure in traits or T.NoMemoryEffect in traits or
                     T.ConstantLike in traits):
-                _error_at(op.loc, "ops with side effects are not allowed in alias "
+                emit_error(op.loc, "ops with side effects are not allowed in alias "
                           "initializers")
         return None
 
@@ -274,7 +268,7 @@ class ComdatOp(Op):
     def verify_regions_(self):
         for op in self.regions[0].blocks[0].ops if self.regions[0].blocks else ():
             if op.name != "llvm.comdat_selector":
-                _error_at(op.loc, "only comdat selector symbols can appear in a comdat "
+                emit_error(op.loc, "only comdat selector symbols can appear in a comdat "
                           "region")
         return None
 
@@ -401,7 +395,7 @@ class BlockTagOp(Op):
             if op is self:
                 break
             if op.name == "llvm.blocktag" and _tag_id(op) == want:
-                _error_at(self.loc, f"duplicate block tag '{want}' in the same function: ")
+                emit_error(self.loc, f"duplicate block tag '{want}' in the same function: ")
         return None
 
 

@@ -58,6 +58,16 @@ UNNAMED_ADDR = ["", "local_unnamed_addr", "unnamed_addr"]
 VISIBILITY = ["", "hidden", "protected"]
 
 
+def emit_error(loc, message, note=None):
+    """Raise an error at `loc` worded as upstream's `emitError` (no "'op' op" prefix),
+    with an optional `(loc, text)` note."""
+    from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+    d = Diagnostic(ERROR, loc, message)
+    if note is not None:
+        d.attach_note(note[1], note[0])
+    raise DiagnosticError(d)
+
+
 def _i64_enum_prop():
     return Prop(C.I64Attr, default=I64_0)
 
@@ -291,8 +301,7 @@ class FuncOp(Op):
             from .exceptions import verify_landingpad_types
             err = verify_landingpad_types(self)
             if err:
-                from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
-                raise DiagnosticError(Diagnostic(ERROR, self.loc, err))
+                emit_error(self.loc, err)
         return None
 
 
@@ -1032,10 +1041,8 @@ class GlobalOp(Op):
                 if not (T.Pure in traits or T.NoMemoryEffect in traits or
                         T.ConstantLike in traits):
                     # reported at the op, as upstream's verifyRegions
-                    from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
-                    raise DiagnosticError(Diagnostic(
-                        ERROR, op.loc, "ops with side effects not allowed in global "
-                        "initializers"))
+                    emit_error(op.loc, "ops with side effects not allowed in global "
+                               "initializers")
         return None
 
 
@@ -1047,9 +1054,7 @@ def _comdat_error(op):
     from ...ir.symbol_table import lookup_nearest_symbol_from
     target = lookup_nearest_symbol_from(op, ref)
     if target is None or target.name != "llvm.comdat_selector":
-        # upstream's emitError: no "'op' op" prefix
-        from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
-        raise DiagnosticError(Diagnostic(ERROR, op.loc, "expected comdat symbol"))
+        emit_error(op.loc, "expected comdat symbol")
     return None
 
 
