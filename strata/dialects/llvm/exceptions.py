@@ -20,10 +20,10 @@ from ...ir import constraints as C
 from ...ir import traits as T
 from ...ir.ods import Op, Operand, OptProp, OptResult, Prop, Result, Successor, VarOperand
 from ...syntax.asm_format import install_format
-from ...syntax.lexer import PERCENT
 from ..cf import BranchOpMixin, verify_successor_operands
 from .ops import (CCC, CConvAttr, FuncOp, LLVMType, _CALL_ELIDED, _opt_enum,
-                  add_optional_props, emit_error, parse_call_types)
+                  add_optional_props, emit_error, parse_call_types,
+                  parse_callee_and_args, print_call_types, print_callee_and_args)
 from .types import CCONV, LLVMArrayType, LLVMVoidType
 
 
@@ -56,16 +56,7 @@ class InvokeOp(BranchOpMixin, Op):
         cc = _opt_enum(p, CCONV)
         if cc is not None:
             props["CConv"] = cc
-        refs = []
-        direct = p.kind != PERCENT
-        if direct:
-            props["callee"] = p.parse_symbol_ref()
-        else:
-            refs.append(p.parse_operand())
-        p.expect("(")
-        if not p.consume_if(")"):
-            refs += p.parse_operand_list()
-            p.expect(")")
+        direct, refs = parse_callee_and_args(p, props)
         p.parse_keyword("to")
         normal, nvals = p.parse_successor_and_operands()
         p.parse_keyword("unwind")
@@ -93,15 +84,7 @@ class InvokeOp(BranchOpMixin, Op):
         cc = props.get("CConv")
         if cc is not None and cc.value != "ccc":
             out.append(" " + cc.value)
-        ops = self.callee_operands
-        callee = props.get("callee")
-        if callee is not None:
-            out.append(" " + pr.attr_str(callee))
-            args = ops
-        else:
-            out.append(" " + pr.value(ops[0]))
-            args = ops[1:]
-        out.append("(" + ", ".join(pr.value(v) for v in args) + ")")
+        args = print_callee_and_args(pr, self)
         out.append(" to " + pr.successor_with_operands(self.successors[0],
                                                        self.successor_operands(0)))
         out.append(" unwind " + pr.successor_with_operands(self.successors[1],
@@ -112,11 +95,7 @@ class InvokeOp(BranchOpMixin, Op):
         extra = {k: v for k, v in props.items() if k not in _CALL_ELIDED}
         extra.update(self._attrs)
         pr.print_optional_attr_dict(extra)
-        out.append(" : ")
-        if callee is None:
-            out.append(pr.type_str(ops[0].type) + ", ")
-        out.append(pr.type_str(A.FunctionType([v.type for v in args],
-                                              [r.type for r in self.results])))
+        print_call_types(pr, self, args)
 
     def verify_(self):
         if len(self.results) > 1:

@@ -401,6 +401,45 @@ _CALL_PROPS = ("branch_weights", "memory_effects", "convergent", "no_unwind", "w
                "noalias_scopes", "tbaa", "arg_attrs", "res_attrs", "op_bundle_tags")
 
 
+def parse_callee_and_args(p, props):
+    """`@f(%a, %b)` or `%fp(%a, %b)` of a call or invoke: (direct, operand refs), the
+    callee symbol set in `props` (an indirect callee is the first operand)."""
+    refs = []
+    direct = p.kind != PERCENT
+    if direct:
+        props["callee"] = p.parse_symbol_ref()
+    else:
+        refs.append(p.parse_operand())
+    p.expect("(")
+    if not p.consume_if(")"):
+        refs += p.parse_operand_list()
+        p.expect(")")
+    return direct, refs
+
+
+def print_callee_and_args(pr, op):
+    """The printing side of parse_callee_and_args; returns the argument operands."""
+    ops = op.callee_operands
+    callee = op._props.get("callee")
+    if callee is not None:
+        pr.out.append(" " + pr.attr_str(callee))
+        args = ops
+    else:
+        pr.out.append(" " + pr.value(ops[0]))
+        args = ops[1:]
+    pr.out.append("(" + ", ".join(pr.value(v) for v in args) + ")")
+    return args
+
+
+def print_call_types(pr, op, args):
+    """` : (i32) -> i32` (direct) or ` : !llvm.ptr, (i32) -> i32` (indirect)."""
+    pr.out.append(" : ")
+    if "callee" not in op._props:
+        pr.out.append(pr.type_str(op.callee_operands[0].type) + ", ")
+    pr.out.append(pr.type_str(A.FunctionType([v.type for v in args],
+                                             [r.type for r in op.results])))
+
+
 def parse_call_types(p, direct):
     """`: (i32) -> i32` (direct) or `: !llvm.ptr, (i32) -> i32` (indirect) after a call or
     invoke: (the operand types, the function type), with upstream's
@@ -491,16 +530,7 @@ class CallOp(Op):
         tk = _opt_enum(p, TAILCALLKIND)
         if tk is not None:
             props["TailCallKind"] = tk
-        refs = []
-        direct = p.kind != PERCENT
-        if direct:
-            props["callee"] = p.parse_symbol_ref()
-        else:
-            refs.append(p.parse_operand())
-        p.expect("(")
-        if not p.consume_if(")"):
-            refs += p.parse_operand_list()
-            p.expect(")")
+        direct, refs = parse_callee_and_args(p, props)
         if p.parse_optional_keyword("vararg"):
             p.expect("(")
             props["var_callee_type"] = A.TypeAttr(p.parse_type())
@@ -525,15 +555,7 @@ class CallOp(Op):
         tk = props.get("TailCallKind")
         if tk is not None and tk.value != "none":
             out.append(" " + tk.value)
-        ops = self.callee_operands
-        callee = props.get("callee")
-        if callee is not None:
-            out.append(" " + pr.attr_str(callee))
-            args = ops
-        else:
-            out.append(" " + pr.value(ops[0]))
-            args = ops[1:]
-        out.append("(" + ", ".join(pr.value(v) for v in args) + ")")
+        args = print_callee_and_args(pr, self)
         vt = props.get("var_callee_type")
         if vt is not None:
             out.append(f" vararg({pr.type_str(vt.value)})")
@@ -541,11 +563,7 @@ class CallOp(Op):
             k == "fastmathFlags" and v is FASTMATH_NONE)}
         extra.update(self._attrs)
         pr.print_optional_attr_dict(extra)
-        out.append(" : ")
-        if callee is None:
-            out.append(pr.type_str(ops[0].type) + ", ")
-        res = [r.type for r in self.results]
-        out.append(pr.type_str(A.FunctionType([v.type for v in args], res)))
+        print_call_types(pr, self, args)
 
     def verify_symbol_uses(self):
         from ...ir.symbol_table import lookup_nearest_symbol_from
