@@ -18,9 +18,9 @@ from ...ir import attributes as A
 from ...ir import constraints as C
 from ...ir import traits as T
 from ...ir.ods import Op, OptProp, Prop, RegionDef, Result
-from .ops import (EXTERNAL, I64_0, UNNAMED_ADDR, VISIBILITY, AnyPtr, LinkageAttr,
-                  _i64_enum_prop, _opt_enum, _opt_keyword, emit_error)
-from .types import (LINKAGE, LLVMOpaqueAttr, LLVMPointerType, LLVMSimpleType, LLVMVoidType,
+from .ops import (EXTERNAL, I64_0, AnyPtr, LinkageAttr, _i64_enum_prop, emit_error,
+                  parse_global_prefix, print_global_prefix)
+from .types import (LLVMOpaqueAttr, LLVMPointerType, LLVMSimpleType, LLVMVoidType,
                     is_compatible_type)
 
 FlatSymbolRefArray = C.Constraint(
@@ -147,17 +147,7 @@ class AliasOp(Op):
     @staticmethod
     def parse(p, st):
         props = st.properties
-        lk = _opt_enum(p, LINKAGE)
-        if lk is not None:
-            props["linkage"] = lk
-        vis = _opt_keyword(p, VISIBILITY)
-        if vis:
-            props["visibility_"] = A.IntegerAttr(vis, A.i64)
-        if p.parse_optional_keyword("thread_local"):
-            props["tls_mode"] = A.IntegerAttr(1, A.i64)
-        ua = _opt_keyword(p, UNNAMED_ADDR)
-        if ua:
-            props["unnamed_addr"] = A.IntegerAttr(ua, A.i64)
+        parse_global_prefix(p, props)
         props["sym_name"] = A.StringAttr(p.parse_symbol_name())
         p.parse_optional_attr_dict(st)
         p.expect(":")
@@ -167,16 +157,8 @@ class AliasOp(Op):
     def print(self, pr):
         out = pr.out
         props = self._props
-        out.append(pr.op_name(self) + " " + props.get("linkage", EXTERNAL).value)
-        vis = props.get("visibility_")
-        if vis is not None and 0 < vis.value < 3:
-            out.append(" " + VISIBILITY[vis.value])
-        tls = props.get("tls_mode")
-        if tls is not None and tls.value:
-            out.append(" thread_local")
-        ua = props.get("unnamed_addr")
-        if ua is not None and 0 < ua.value < 3:
-            out.append(" " + UNNAMED_ADDR[ua.value])
+        out.append(pr.op_name(self))
+        print_global_prefix(out, props)
         out.append(" " + A.print_symbol_name(props["sym_name"].value))
         extra = {k: v for k, v in props.items() if k not in _ALIAS_ELIDED}
         extra.update(self._attrs)

@@ -896,6 +896,35 @@ _GLOBAL_ELIDED = frozenset({"sym_name", "global_type", "constant", "value", "lin
                             "unnamed_addr", "visibility_", "tls_mode", "comdat"})
 
 
+def parse_global_prefix(p, props):
+    """`internal hidden thread_local unnamed_addr` before a global's or alias's name."""
+    lk = _opt_enum(p, LINKAGE)
+    if lk is not None:
+        props["linkage"] = lk
+    vis = _opt_keyword(p, VISIBILITY)
+    if vis:
+        props["visibility_"] = A.IntegerAttr(vis, A.i64)
+    if p.parse_optional_keyword("thread_local"):
+        props["tls_mode"] = A.IntegerAttr(1, A.i64)
+    ua = _opt_keyword(p, UNNAMED_ADDR)
+    if ua:
+        props["unnamed_addr"] = A.IntegerAttr(ua, A.i64)
+
+
+def print_global_prefix(out, props):
+    """The printing side of parse_global_prefix (the linkage always shown)."""
+    out.append(" " + props.get("linkage", EXTERNAL).value)
+    vis = props.get("visibility_")
+    if vis is not None and 0 < vis.value < 3:
+        out.append(" " + VISIBILITY[vis.value])
+    tls = props.get("tls_mode")
+    if tls is not None and tls.value:
+        out.append(" thread_local")
+    ua = props.get("unnamed_addr")
+    if ua is not None and 0 < ua.value < 3:
+        out.append(" " + UNNAMED_ADDR[ua.value])
+
+
 class GlobalOp(Op):
     """`llvm.mlir.global internal constant @g(dense<...> : tensor<4xf32>) {addr_space = 0 :
     i32} : !llvm.array<4 x f32>`; without value nor region: an external declaration
@@ -943,17 +972,7 @@ class GlobalOp(Op):
     @staticmethod
     def parse(p, st):
         props = st.properties
-        lk = _opt_enum(p, LINKAGE)
-        if lk is not None:
-            props["linkage"] = lk
-        vis = _opt_keyword(p, VISIBILITY)
-        if vis:
-            props["visibility_"] = A.IntegerAttr(vis, A.i64)
-        if p.parse_optional_keyword("thread_local"):
-            props["tls_mode"] = A.IntegerAttr(1, A.i64)
-        ua = _opt_keyword(p, UNNAMED_ADDR)
-        if ua:
-            props["unnamed_addr"] = A.IntegerAttr(ua, A.i64)
+        parse_global_prefix(p, props)
         if p.parse_optional_keyword("constant"):
             props["constant"] = A.UnitAttr()
         props["sym_name"] = A.StringAttr(p.parse_symbol_name())
@@ -991,17 +1010,7 @@ class GlobalOp(Op):
         out = pr.out
         props = self._props
         out.append(pr.op_name(self))
-        lk = props.get("linkage", EXTERNAL)
-        out.append(" " + lk.value)
-        vis = props.get("visibility_")
-        if vis is not None and 0 < vis.value < 3:
-            out.append(" " + VISIBILITY[vis.value])
-        tls = props.get("tls_mode")
-        if tls is not None and tls.value:
-            out.append(" thread_local")
-        ua = props.get("unnamed_addr")
-        if ua is not None and 0 < ua.value < 3:
-            out.append(" " + UNNAMED_ADDR[ua.value])
+        print_global_prefix(out, props)
         if "constant" in props:
             out.append(" constant")
         out.append(" " + A.print_symbol_name(props["sym_name"].value) + "(")
