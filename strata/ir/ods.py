@@ -331,6 +331,19 @@ class Op(Operation):
             err = _region_count_error(rdefs, nreg)
             if err:
                 return err
+        # The count traits (results, then operands: ZeroResults, NOperands,
+        # AtLeastNOperands...) come before the properties, as ODS lists them first.
+        plan = cls.__dict__.get("_count_plan")
+        if plan is None:
+            plan = cls._count_plan = (_count_rule(cls._result_defs),
+                                      _count_rule(cls._operand_defs))
+        (nres, res_var), (nops, ops_var) = plan
+        n = len(self.results)
+        if n != nres and (n < nres or not res_var):
+            return _count_error(cls._result_defs, n, "result")
+        n = len(self._operands)
+        if n != nops and (n < nops or not ops_var):
+            return _count_error(cls._operand_defs, n, "operand")
         props = self._props
         for d in cls._prop_defs:
             v = props.get(d.name)
@@ -501,6 +514,25 @@ def _region_count_error(rdefs, nreg):
 
 
 _ONE = {"result": "requires one result", "operand": "requires a single operand"}
+
+
+def _count_rule(defs):
+    """(number of single values, whether any group is variadic or optional)."""
+    return (sum(1 for d in defs if d.kind == SINGLE),
+            any(d.kind != SINGLE for d in defs))
+
+
+def _count_error(defs, n, what):
+    """The wording of ODS's count traits (ZeroOperands, OneResult, NOperands,
+    AtLeastNOperands...) for `n` values against `defs`."""
+    fixed, variadic = _count_rule(defs)
+    if variadic:
+        return f"expected {fixed} or more {what}s, but found {n}"
+    if not defs:
+        return f"requires zero {what}s"
+    if len(defs) == 1 and what in _ONE:
+        return _ONE[what]
+    return f"expected {len(defs)} {what}s, but found {n}"
 
 
 def _verify_values(op, defs, values, what, seg_trait, seg_name):

@@ -344,7 +344,8 @@ class AttrParser(Lexer):
         if any(d == 0 for d in shape):
             self.error("vector types must have positive constant sizes but got " +
                        ", ".join(map(str, shape)), start)
-        if not isinstance(et, (A.IntegerType, A.IndexType, A.FloatType)):
+        if not isinstance(et, (A.IntegerType, A.IndexType, A.FloatType)) and \
+                not getattr(et, "vector_element", False):  # a dialect type's opt-in
             self.error("failed to verify 'elementType': VectorElementTypeInterface "
                        "instance", start)
         return A.VectorType(shape, et, scal)

@@ -840,6 +840,15 @@ class Parser(AttrParser):
                     if props is None:
                         props = {}
                     props.setdefault(k, attrs.pop(k))
+            segs = _segment_names(cls)
+            if segs and (props is None or not all(k in props for k in segs)):
+                # Segment sizes live in the properties upstream: absent, they read as
+                # zeros (and print so), which the verifier then holds to the counts.
+                props = dict(props) if props else {}
+                for k in segs:
+                    if k not in props:
+                        n = len(cls._operand_defs if k[0] == "o" else cls._result_defs)
+                        props[k] = A.DenseArrayAttr(A.i32, [0] * n)
             if props:
                 for k in props:
                     if k not in pnames and k not in ("operandSegmentSizes",

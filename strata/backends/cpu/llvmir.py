@@ -110,6 +110,8 @@ _IMM_ARGS = {
     "llvm.intr.memmove": (("isVolatile", "i1"),),
     "llvm.intr.memset": (("isVolatile", "i1"),),
     "llvm.intr.prefetch": (("rw", "i32"), ("hint", "i32"), ("cache", "i32")),
+    "llvm.intr.vector.insert": (("pos", "i64"),),
+    "llvm.intr.vector.extract": (("pos", "i64"),),
 }
 
 _LINKAGE_TEXT = {"external": "", "extern_weak": "extern_weak "}

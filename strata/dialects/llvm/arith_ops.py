@@ -15,7 +15,8 @@ from ...ir import constraints as C
 from ...ir import traits as T
 from ...ir.ods import Op, Operand, Prop, Result
 from ...syntax.asm_format import (AttrFormat, EnumFmt, StrippedAttr, UnitKeyword,
-                                  install_format, parse_strict_attr_dict)
+                                  custom_op_prefix, install_format,
+                                  parse_strict_attr_dict)
 from .ops import I32_0, FastmathAttr, LLVMType
 from .types import (FASTMATH_NONE, LLVMArrayType, LLVMPointerType, LLVMStructType,
                     is_compatible_type)
@@ -98,6 +99,17 @@ class QuotedEnumFmt(EnumFmt):
 
     def print(self, pr, a):
         return '"' + super().print(pr, a) + '"'
+
+    def parse(self, p):
+        # upstream parses a string, then converts it (a keyword is "expected string")
+        if p.kind != 9:
+            p.error(custom_op_prefix(p) + "expected string")
+        i = self.index.get(p.tok[1:-1])
+        if i is None:
+            p.error(custom_op_prefix(p) + f"'{p.tok[1:-1]}' is an incorrect value of the "
+                    f"'{self.what}' attribute")
+        p._next()
+        return A.IntegerAttr(i, self.type)
 
     def can_start(self, p):
         return p.kind == 9
@@ -346,6 +358,24 @@ FPToSIOp = _cast("llvm.fptosi", FloatLike, IntLike, "`%i = llvm.fptosi %f : f32 
 FPToUIOp = _cast("llvm.fptoui", FloatLike, IntLike, "`%i = llvm.fptoui %f : f32 to i32`")
 PtrToIntOp = _cast("llvm.ptrtoint", PtrLike, IntLike,
                    "`%i = llvm.ptrtoint %p : !llvm.ptr to i64`")
+SignlessIntLike = C.Constraint(_scalar_or_vector(_int), "signless integer or LLVM "
+                               "dialect-compatible vector of signless integer")
+
+
+class PtrToAddrOp(_cast("llvm.ptrtoaddr", PtrLike, SignlessIntLike,
+                        "`%a = llvm.ptrtoaddr %p : !llvm.ptr to i64`")):
+    """`%a = llvm.ptrtoaddr %p : !llvm.ptr to i64`: the address bits of a pointer (no
+    provenance), as wide as the data layout's pointers: 64 bits (Strata has no DLTI)."""
+
+    def verify_(self):
+        r = self.results[0].type
+        e = r.element_type if type(r) is A.VectorType else r
+        if e.width != 64:
+            return (f"bit-width of integer result type '{e}' must match the pointer "
+                    "bitwidth (64) specified in the datalayout")
+        return None
+
+
 IntToPtrOp = _cast("llvm.inttoptr", IntLike, PtrLike,
                    "`%p = llvm.inttoptr %i : i64 to !llvm.ptr`")
 AddrSpaceCastOp = _cast("llvm.addrspacecast", PtrLike, PtrLike,
@@ -369,6 +399,16 @@ class BitcastOp(_Cast):
         a, r = self.operand(0).type, self.results[0].type
         if _is_ptr_like(a) != _is_ptr_like(r):
             return "can only cast pointers from and to pointers"
+        if not _is_ptr_like(r):
+            return None
+        av, rv = type(a) is A.VectorType, type(r) is A.VectorType
+        if rv and not av:
+            return "cannot cast pointer to vector of pointers"
+        if av and not rv:
+            return "cannot cast vector of pointers to pointer"
+        if (a.element_type if av else a).addr_space != (r.element_type if rv else r).addr_space:
+            return ("cannot cast pointers of different address spaces, use "
+                    "'llvm.addrspacecast' instead")
         return None
 
 
@@ -544,7 +584,7 @@ class ShuffleVectorOp(Op):
 ARITH_OPS = [AddOp, SubOp, MulOp, ShlOp, UDivOp, SDivOp, LShrOp, AShrOp, URemOp, SRemOp,
              AndOp, OrOp, XOrOp, FAddOp, FSubOp, FMulOp, FDivOp, FRemOp, FNegOp, ICmpOp,
              FCmpOp, SelectOp, SExtOp, ZExtOp, TruncOp, FPExtOp, FPTruncOp, SIToFPOp,
-             UIToFPOp, FPToSIOp, FPToUIOp, PtrToIntOp, IntToPtrOp, AddrSpaceCastOp,
+             UIToFPOp, FPToSIOp, FPToUIOp, PtrToIntOp, PtrToAddrOp, IntToPtrOp, AddrSpaceCastOp,
              BitcastOp, FreezeOp, ExtractElementOp, InsertElementOp, ShuffleVectorOp]
 
 for _c in ARITH_OPS:

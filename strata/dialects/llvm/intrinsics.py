@@ -20,7 +20,7 @@ from ...ir.ods import Op, Operand, Prop, Result, VarOperand
 from ...syntax.asm_format import StrippedAttr, install_format
 from .arith_ops import FloatLike, IntLike, VectorC
 from .ops import AnyPtr, FastmathAttr, add_optional_props
-from .types import FASTMATH_NONE
+from .types import FASTMATH_NONE, LLVMStructType
 
 I1Attr = C.Constraint(lambda a: type(a) is A.IntegerAttr and a.type is A.i1,
                       "1-bit signless integer attribute")
@@ -284,13 +284,153 @@ for _n in ("add", "mul", "and", "or", "xor", "smax", "smin", "umax", "umin"):
     _OPS.append(_make(f"llvm.intr.vector.reduce.{_n}", _IntReduce,
                       f'`%r = "llvm.intr.vector.reduce.{_n}"(%v) : (vector<4xi32>) -> i32`'))
 
+# ---------------------------------------------------------------- vector shuffles
+
+_MAX_VECTOR_BITS = 2 ** 17
+
+
+def _vector_bits(t) -> int:
+    """The (minimum) size of a vector in bits: LLVM caps vectors at 2^17 bits."""
+    from .types import type_size_align
+    n = 1
+    for d in t.shape:
+        n *= d
+    e = t.element_type
+    w = e.width if type(e) in (A.IntegerType, A.FloatType) else type_size_align(e)[0] * 8
+    return n * w
+
+
+def _small_vectors(*names):
+    return T.PredTrait("vectors are not bigger than 2^17 bits.", lambda op: all(
+        _vector_bits(op.value_of(n).type) <= _MAX_VECTOR_BITS for n in names))
+
+
+def _scalable(t) -> bool:
+    return any(t.scalable_dims or ())
+
+
+class VectorInsertOp(IntrOp):
+    """`%r = llvm.intr.vector.insert %sub, %v[4] : vector<4xf32> into vector<[8]xf32>`:
+    `%sub` written into `%v` from element `pos` on (generic operand order: dstvec,
+    srcvec)."""
+
+    name = "llvm.intr.vector.insert"
+    traits = (T.Pure, T.AllTypesMatch("dstvec", "res"),
+              _small_vectors("srcvec", "dstvec"),
+              T.PredTrait("it is not inserting scalable into fixed-length vectors.",
+                          lambda op: not _scalable(op.srcvec.type) or
+                          _scalable(op.dstvec.type)))
+    dstvec = Operand(VectorC)
+    srcvec = Operand(VectorC)
+    pos = Prop(C.I64Attr)
+    res = Result(VectorC)
+    overloaded = (0, 1)  # llvm.vector.insert.<dst = result>.<src>
+
+    @staticmethod
+    def parse(p, st):
+        src = p.parse_operand()
+        p.expect(",")
+        dst = p.parse_operand()
+        p.expect("[")
+        st.properties["pos"] = A.IntegerAttr(p.parse_integer(), A.i64)
+        p.expect("]")
+        p.parse_optional_attr_dict(st)
+        p.expect(":")
+        st_ = p.parse_type()
+        p.parse_keyword("into")
+        rt = p.parse_type()
+        st.operands = [p.resolve_operand(dst, rt), p.resolve_operand(src, st_)]
+        st.types = [rt]
+
+    def print(self, pr):
+        d, s = self.operand(0), self.operand(1)
+        pr.out.append(f"{pr.op_name(self)} {pr.value(s)}, {pr.value(d)}"
+                      f"[{self._props['pos'].value}]")
+        extra = {k: v for k, v in self._props.items() if k != "pos"}
+        extra.update(self._attrs)
+        pr.print_optional_attr_dict(extra)
+        pr.out.append(f" : {pr.type_str(s.type)} into {pr.type_str(self.results[0].type)}")
+
+
+class VectorExtractOp(IntrOp):
+    """`%r = llvm.intr.vector.extract %v[0] : vector<4xf32> from vector<[8]xf32>`"""
+
+    name = "llvm.intr.vector.extract"
+    traits = (T.Pure, _small_vectors("srcvec", "res"),
+              T.PredTrait("it is not extracting scalable from fixed-length vectors.",
+                          lambda op: not _scalable(op.res.type) or
+                          _scalable(op.srcvec.type)))
+    srcvec = Operand(VectorC)
+    pos = Prop(C.I64Attr)
+    res = Result(VectorC)
+    overloaded = "res+args"
+
+    @staticmethod
+    def parse(p, st):
+        src = p.parse_operand()
+        p.expect("[")
+        st.properties["pos"] = A.IntegerAttr(p.parse_integer(), A.i64)
+        p.expect("]")
+        p.parse_optional_attr_dict(st)
+        p.expect(":")
+        rt = p.parse_type()
+        p.parse_keyword("from")
+        st.operands = [p.resolve_operand(src, p.parse_type())]
+        st.types = [rt]
+
+    def print(self, pr):
+        s = self.operand(0)
+        pr.out.append(f"{pr.op_name(self)} {pr.value(s)}[{self._props['pos'].value}]")
+        extra = {k: v for k, v in self._props.items() if k != "pos"}
+        extra.update(self._attrs)
+        pr.print_optional_attr_dict(extra)
+        pr.out.append(f" : {pr.type_str(self.results[0].type)} from {pr.type_str(s.type)}")
+
+
+def _twice_vec1(op) -> bool:
+    a, r = op.vec1.type, op.res.type
+    return (type(a) is A.VectorType and type(r) is A.VectorType
+            and r.element_type is a.element_type and len(a.shape) == len(r.shape) == 1
+            and r.shape[0] == 2 * a.shape[0] and _scalable(a) == _scalable(r))
+
+
+class VectorInterleave2Op(IntrOp):
+    """`%r = "llvm.intr.vector.interleave2"(%a, %b) : (vector<4xf32>, vector<4xf32>) ->
+    vector<8xf32>` (generic form only, as upstream)."""
+
+    name = "llvm.intr.vector.interleave2"
+    traits = (T.Pure, T.AllTypesMatch("vec1", "vec2"),
+              T.PredTrait("result has twice as many elements as 'vec1'", _twice_vec1))
+    vec1 = Operand(VectorC)
+    vec2 = Operand(VectorC)
+    res = Result(VectorC)
+    overloaded = "res"
+
+
+StructC = C.Constraint(lambda t: isinstance(t, LLVMStructType), "LLVM structure type")
+
+
+class VectorDeinterleave2Op(IntrOp):
+    """`%s = "llvm.intr.vector.deinterleave2"(%v) : (vector<16xf32>) ->
+    !llvm.struct<(vector<8xf32>, vector<8xf32>)>` (generic form only)."""
+
+    name = "llvm.intr.vector.deinterleave2"
+    traits = (T.Pure,)
+    vec = Operand(VectorC)
+    res = Result(StructC)
+    overloaded = (0,)
+
+
+VECTOR_SHUFFLE_OPS = [VectorInsertOp, VectorExtractOp, VectorInterleave2Op,
+                      VectorDeinterleave2Op]
+
 # Optional memory-access metadata of the memory intrinsics (kept, not translated).
 for _c in (MemcpyOp, MemmoveOp, MemsetOp):
     add_optional_props(_c, ("arg_attrs", "res_attrs", "access_groups", "alias_scopes",
                             "noalias_scopes", "tbaa"))
 
 INTRINSIC_OPS = _OPS + [PowIOp, CtlzOp, CttzOp, AbsOp, IsFPClassOp, MemcpyOp, MemmoveOp,
-                        MemsetOp, AssumeOp, PrefetchOp]
+                        MemsetOp, AssumeOp, PrefetchOp] + VECTOR_SHUFFLE_OPS
 
 for _c in INTRINSIC_OPS:
     if _c.assembly is not None:

@@ -34,7 +34,9 @@ def print_prop_list(pr, op, skip):
     """` <alignment = 4, nontemporal>`: the properties a format does not spell out."""
     items = []
     defaults = dict(getattr(type(op), "_stored_defaults", ()))
-    for k in sorted(op._props):
+    # Declaration order, as upstream's prop-dict prints (names not declared last).
+    order = {d.name: i for i, d in enumerate(type(op)._prop_defs)}
+    for k in sorted(op._props, key=lambda k: (order.get(k, len(order)), k)):
         if k in skip:
             continue
         v = op._props[k]
@@ -148,7 +150,11 @@ class GEPOp(Op):
         st.properties["rawConstantIndices"] = A.DenseArrayAttr(A.i32, raw)
         parse_strict_attr_dict(p, st)
         p.expect(":")
-        ft = p.parse_function_type()
+        start = p.tok_start
+        ft = p.parse_type()
+        if not isinstance(ft, A.FunctionType):
+            p.error(p._custom_prefix() + "invalid kind of type specified: expected "
+                    f"builtin.function, but found '{ft}'", start)
         p.expect(",")
         st.properties["elem_type"] = A.TypeAttr(p.parse_type())
         st.operands = p.resolve_operands([base] + refs, list(ft.inputs))
@@ -171,6 +177,9 @@ class GEPOp(Op):
         out.append(", " + pr.type_str(self._props["elem_type"].value))
 
     def verify_(self):
+        f = self._props.get("noWrapFlags")
+        if f is not None and f.value == _GEP_WORDS["inbounds_flag"]:
+            return "'inbounds_flag' cannot be used directly."
         raw = self._props["rawConstantIndices"].value
         ndyn = sum(1 for i in raw if i == GEP_DYNAMIC)
         if ndyn != len(self.operands) - 1:

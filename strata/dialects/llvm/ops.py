@@ -19,10 +19,10 @@ from ...ir import attributes as A
 from ...ir import constraints as C
 from ...ir import traits as T
 from ...ir.dense import DenseElementsAttr, DenseResourceElementsAttr
-from ...ir.ods import (Op, Operand, OptOperand, OptProp, Prop, RegionDef, Result,
-                       Successor, VarOperand, VarResult, VarSuccessor)
-from ...syntax.asm_format import (AttrFormat, SymbolRef, install_format,
-                                  parse_strict_attr_dict)
+from ...ir.ods import (Op, Operand, OptOperand, OptProp, OptResult, Prop, RegionDef, Result,
+                       Successor, VarOperand, VarSuccessor)
+from ...syntax.asm_format import (AttrFormat, EnumFmt, StrippedAttr, SymbolRef, UnitKeyword,
+                                  install_format, parse_strict_attr_dict)
 from ...syntax.lexer import PERCENT, PUNCT
 from ..cf import BranchOp as _CfBranch, BranchOpMixin, CondBranchOp as _CfCondBranch
 from ..cf import SwitchOp as _CfSwitch, verify_successor_operands
@@ -56,6 +56,16 @@ PtrOrVecOfPtr = C.Constraint(_ptr_or_vec_of_ptr, "LLVM pointer or vector of LLVM
 
 UNNAMED_ADDR = ["", "local_unnamed_addr", "unnamed_addr"]
 VISIBILITY = ["", "hidden", "protected"]
+
+
+def emit_error(loc, message, note=None):
+    """Raise an error at `loc` worded as upstream's `emitError` (no "'op' op" prefix),
+    with an optional `(loc, text)` note."""
+    from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
+    d = Diagnostic(ERROR, loc, message)
+    if note is not None:
+        d.attach_note(note[1], note[0])
+    raise DiagnosticError(d)
 
 
 def _i64_enum_prop():
@@ -285,6 +295,13 @@ class FuncOp(Op):
         v = self._props.get("arg_attrs")
         if v is not None and len(v) != len(ft.params):
             return f"expects arg_attrs to have {len(ft.params)} elements, but got {len(v)}"
+        if "personality" in props:
+            # Only functions with a personality may land (the landingpad verifier says
+            # so), so the walk is skipped for the others.
+            from .exceptions import verify_landingpad_types
+            err = verify_landingpad_types(self)
+            if err:
+                emit_error(self.loc, err)
         return None
 
 
@@ -384,15 +401,85 @@ _CALL_PROPS = ("branch_weights", "memory_effects", "convergent", "no_unwind", "w
                "noalias_scopes", "tbaa", "arg_attrs", "res_attrs", "op_bundle_tags")
 
 
+def parse_callee_and_args(p, props):
+    """`@f(%a, %b)` or `%fp(%a, %b)` of a call or invoke: (direct, operand refs), the
+    callee symbol set in `props` (an indirect callee is the first operand)."""
+    refs = []
+    direct = p.kind != PERCENT
+    if direct:
+        props["callee"] = p.parse_symbol_ref()
+    else:
+        refs.append(p.parse_operand())
+    p.expect("(")
+    if not p.consume_if(")"):
+        refs += p.parse_operand_list()
+        p.expect(")")
+    return direct, refs
+
+
+def print_callee_and_args(pr, op):
+    """The printing side of parse_callee_and_args; returns the argument operands."""
+    ops = op.callee_operands
+    callee = op._props.get("callee")
+    if callee is not None:
+        pr.out.append(" " + pr.attr_str(callee))
+        args = ops
+    else:
+        pr.out.append(" " + pr.value(ops[0]))
+        args = ops[1:]
+    pr.out.append("(" + ", ".join(pr.value(v) for v in args) + ")")
+    return args
+
+
+def print_call_types(pr, op, args):
+    """` : (i32) -> i32` (direct) or ` : !llvm.ptr, (i32) -> i32` (indirect)."""
+    pr.out.append(" : ")
+    if "callee" not in op._props:
+        pr.out.append(pr.type_str(op.callee_operands[0].type) + ", ")
+    pr.out.append(pr.type_str(A.FunctionType([v.type for v in args],
+                                             [r.type for r in op.results])))
+
+
+def parse_call_types(p, direct):
+    """`: (i32) -> i32` (direct) or `: !llvm.ptr, (i32) -> i32` (indirect) after a call or
+    invoke: (the operand types, the function type), with upstream's
+    parseCallTypeAndResolveOperands wording, reported at the colon."""
+    from ...ir.diagnostics import DiagnosticError
+    colon = p.tok_start
+    p.expect(":")
+    types = []
+    if not direct:
+        types.append(p.parse_type())
+        if not p.consume_if(","):
+            p.error(p._custom_prefix() + "expected indirect call to have 2 trailing types",
+                    colon)
+    try:
+        ft = p.parse_function_type()
+    except DiagnosticError as e:
+        # the type parser's error first, then the call's own
+        try:
+            p.error(p._custom_prefix() + ("expected direct call to have 1 trailing type"
+                                          if direct else "expected trailing function type"),
+                    colon)
+        except DiagnosticError as e2:
+            e2.earlier = e.earlier + [e.diag]
+            raise e2 from None
+    if len(ft.results) > 1:
+        p.error(p._custom_prefix() + "expected function with 0 or 1 result", colon)
+    if ft.results and isinstance(ft.results[0], LLVMVoidType):
+        p.error(p._custom_prefix() + "expected a non-void result type", colon)
+    return types + list(ft.inputs), ft
+
+
 class CallOp(Op):
     """`%r = llvm.call @f(%a) : (i32) -> i32`; indirect: `llvm.call %fp(%a) : !llvm.ptr,
     (i32) -> i32`; variadic callees name their type: `vararg(!llvm.func<i32 (ptr, ...)>)`."""
 
     name = "llvm.call"
     traits = (T.AttrSizedOperandSegments,)
-    callee_operands = VarOperand()
-    op_bundle_operands = VarOperand()
-    result_ = VarResult()  # (upstream's `result`: Operation.result is the single result)
+    callee_operands = VarOperand(LLVMType)
+    op_bundle_operands = VarOperand(LLVMType)
+    result_ = OptResult(LLVMType)  # (upstream's `result`: Operation.result is the single one)
     callee = OptProp(C.FlatSymbolRefAttr)
     var_callee_type = OptProp(C.Constraint(
         lambda a: type(a) is A.TypeAttr and isinstance(a.value, LLVMFunctionType),
@@ -443,16 +530,7 @@ class CallOp(Op):
         tk = _opt_enum(p, TAILCALLKIND)
         if tk is not None:
             props["TailCallKind"] = tk
-        refs = []
-        direct = p.kind != PERCENT
-        if direct:
-            props["callee"] = p.parse_symbol_ref()
-        else:
-            refs.append(p.parse_operand())
-        p.expect("(")
-        if not p.consume_if(")"):
-            refs += p.parse_operand_list()
-            p.expect(")")
+        direct, refs = parse_callee_and_args(p, props)
         if p.parse_optional_keyword("vararg"):
             p.expect("(")
             props["var_callee_type"] = A.TypeAttr(p.parse_type())
@@ -460,18 +538,7 @@ class CallOp(Op):
         if p.consume_if("["):  # operand bundles are not supported: only `[]`
             p.expect("]")
         p.parse_optional_attr_dict(st)
-        p.expect(":")
-        types = []
-        if not direct:
-            types.append(p.parse_type())
-            p.expect(",")
-        fstart = p.tok_start
-        ft = p.parse_function_type()
-        if len(ft.results) > 1:
-            p.error(p._custom_prefix() + "expected function with 0 or 1 result", fstart)
-        if ft.results and isinstance(ft.results[0], LLVMVoidType):
-            p.error(p._custom_prefix() + "expected a non-void result type", fstart)
-        types += list(ft.inputs)
+        types, ft = parse_call_types(p, direct)
         start = p.tok_start
         st.operands = p.resolve_operands(refs, types, start)
         st.types = [t for t in ft.results if not isinstance(t, LLVMVoidType)]
@@ -488,15 +555,7 @@ class CallOp(Op):
         tk = props.get("TailCallKind")
         if tk is not None and tk.value != "none":
             out.append(" " + tk.value)
-        ops = self.callee_operands
-        callee = props.get("callee")
-        if callee is not None:
-            out.append(" " + pr.attr_str(callee))
-            args = ops
-        else:
-            out.append(" " + pr.value(ops[0]))
-            args = ops[1:]
-        out.append("(" + ", ".join(pr.value(v) for v in args) + ")")
+        args = print_callee_and_args(pr, self)
         vt = props.get("var_callee_type")
         if vt is not None:
             out.append(f" vararg({pr.type_str(vt.value)})")
@@ -504,11 +563,7 @@ class CallOp(Op):
             k == "fastmathFlags" and v is FASTMATH_NONE)}
         extra.update(self._attrs)
         pr.print_optional_attr_dict(extra)
-        out.append(" : ")
-        if callee is None:
-            out.append(pr.type_str(ops[0].type) + ", ")
-        res = [r.type for r in self.results]
-        out.append(pr.type_str(A.FunctionType([v.type for v in args], res)))
+        print_call_types(pr, self, args)
 
     def verify_symbol_uses(self):
         from ...ir.symbol_table import lookup_nearest_symbol_from
@@ -580,6 +635,85 @@ class CallOp(Op):
 
 
 add_optional_props(CallOp, _CALL_PROPS)
+
+
+class InlineAsmOp(Op):
+    """`%r = llvm.inline_asm has_side_effects asm_dialect = intel "mov $0, $1", "=r,r" %a :
+    (i32) -> i32`"""
+
+    name = "llvm.inline_asm"
+    operands_ = VarOperand(LLVMType)
+    res = OptResult(LLVMType)
+    asm_string = Prop(C.StrAttr)
+    constraints = Prop(C.StrAttr)
+    has_side_effects = OptProp(C.UnitAttrC)
+    has_side_effects.fmt = UnitKeyword()
+    is_align_stack = OptProp(C.UnitAttrC)
+    is_align_stack.fmt = UnitKeyword()
+    tail_call_kind = Prop(TailCallAttr, default=TAIL_NONE,
+                          fmt=StrippedAttr("llvm", "tailcallkind"))
+    asm_dialect = OptProp(C.Constraint(lambda a: type(a) is A.IntegerAttr and
+                                       a.type is A.i64 and a.value in (0, 1),
+                                       "ATT (0) or Intel (1) asm dialect"))
+    asm_dialect.fmt = EnumFmt(["att", "intel"], what="asm_dialect")
+    operand_attrs = OptProp(C.ArrayAttrC)
+    _stored_defaults = (("tail_call_kind", TAIL_NONE),)
+
+    @staticmethod
+    def parse(p, st):
+        props = st.properties
+        for kw in ("has_side_effects", "is_align_stack"):
+            if p.parse_optional_keyword(kw):
+                props[kw] = A.UnitAttr()
+        if p.parse_optional_keyword("tail_call_kind"):
+            p.expect("=")
+            tk = InlineAsmOp.tail_call_kind.fmt.parse(p)
+            if tk is not TAIL_NONE:
+                props["tail_call_kind"] = tk
+        if p.parse_optional_keyword("asm_dialect"):
+            p.expect("=")
+            props["asm_dialect"] = InlineAsmOp.asm_dialect.fmt.parse(p)
+        if p.parse_optional_keyword("operand_attrs"):
+            p.expect("=")
+            props["operand_attrs"] = p.parse_attribute()
+        parse_strict_attr_dict(p, st)
+        props["asm_string"] = A.StringAttr(p.parse_string())
+        p.expect(",")
+        props["constraints"] = A.StringAttr(p.parse_string())
+        refs = p.parse_operand_list() if p.kind == PERCENT else []
+        p.expect(":")
+        start = p.tok_start
+        ft = p.parse_function_type()
+        st.operands = p.resolve_operands(refs, list(ft.inputs), start)
+        st.types = list(ft.results)
+
+    def print(self, pr):
+        out = pr.out
+        props = self._props
+        out.append(pr.op_name(self))
+        for kw in ("has_side_effects", "is_align_stack"):
+            if kw in props:
+                out.append(" " + kw)
+        tk = props.get("tail_call_kind")
+        if tk is not None and tk is not TAIL_NONE:
+            out.append(" tail_call_kind = " + InlineAsmOp.tail_call_kind.fmt.print(pr, tk))
+        d = props.get("asm_dialect")
+        if d is not None:
+            out.append(" asm_dialect = " + InlineAsmOp.asm_dialect.fmt.print(pr, d))
+        oa = props.get("operand_attrs")
+        if oa is not None:
+            out.append(" operand_attrs = " + pr.attr_str(oa))
+        pr.print_optional_attr_dict(self._attrs)
+        out.append(f' {pr.attr_str(props["asm_string"])}, {pr.attr_str(props["constraints"])}'
+                   " " + ", ".join(pr.value(v) for v in self.operands))
+        out.append(" : " + pr.type_str(A.FunctionType([v.type for v in self.operands],
+                                                      [r.type for r in self.results])))
+
+    def verify_(self):
+        tk = self._props.get("tail_call_kind", TAIL_NONE).value
+        if tk == "musttail":
+            return f"tail call kind '{tk}' is not supported by this operation"
+        return None
 
 
 # ---------------------------------------------------------------- constants and globals
@@ -762,6 +896,35 @@ _GLOBAL_ELIDED = frozenset({"sym_name", "global_type", "constant", "value", "lin
                             "unnamed_addr", "visibility_", "tls_mode", "comdat"})
 
 
+def parse_global_prefix(p, props):
+    """`internal hidden thread_local unnamed_addr` before a global's or alias's name."""
+    lk = _opt_enum(p, LINKAGE)
+    if lk is not None:
+        props["linkage"] = lk
+    vis = _opt_keyword(p, VISIBILITY)
+    if vis:
+        props["visibility_"] = A.IntegerAttr(vis, A.i64)
+    if p.parse_optional_keyword("thread_local"):
+        props["tls_mode"] = A.IntegerAttr(1, A.i64)
+    ua = _opt_keyword(p, UNNAMED_ADDR)
+    if ua:
+        props["unnamed_addr"] = A.IntegerAttr(ua, A.i64)
+
+
+def print_global_prefix(out, props):
+    """The printing side of parse_global_prefix (the linkage always shown)."""
+    out.append(" " + props.get("linkage", EXTERNAL).value)
+    vis = props.get("visibility_")
+    if vis is not None and 0 < vis.value < 3:
+        out.append(" " + VISIBILITY[vis.value])
+    tls = props.get("tls_mode")
+    if tls is not None and tls.value:
+        out.append(" thread_local")
+    ua = props.get("unnamed_addr")
+    if ua is not None and 0 < ua.value < 3:
+        out.append(" " + UNNAMED_ADDR[ua.value])
+
+
 class GlobalOp(Op):
     """`llvm.mlir.global internal constant @g(dense<...> : tensor<4xf32>) {addr_space = 0 :
     i32} : !llvm.array<4 x f32>`; without value nor region: an external declaration
@@ -809,17 +972,7 @@ class GlobalOp(Op):
     @staticmethod
     def parse(p, st):
         props = st.properties
-        lk = _opt_enum(p, LINKAGE)
-        if lk is not None:
-            props["linkage"] = lk
-        vis = _opt_keyword(p, VISIBILITY)
-        if vis:
-            props["visibility_"] = A.IntegerAttr(vis, A.i64)
-        if p.parse_optional_keyword("thread_local"):
-            props["tls_mode"] = A.IntegerAttr(1, A.i64)
-        ua = _opt_keyword(p, UNNAMED_ADDR)
-        if ua:
-            props["unnamed_addr"] = A.IntegerAttr(ua, A.i64)
+        parse_global_prefix(p, props)
         if p.parse_optional_keyword("constant"):
             props["constant"] = A.UnitAttr()
         props["sym_name"] = A.StringAttr(p.parse_symbol_name())
@@ -857,17 +1010,7 @@ class GlobalOp(Op):
         out = pr.out
         props = self._props
         out.append(pr.op_name(self))
-        lk = props.get("linkage", EXTERNAL)
-        out.append(" " + lk.value)
-        vis = props.get("visibility_")
-        if vis is not None and 0 < vis.value < 3:
-            out.append(" " + VISIBILITY[vis.value])
-        tls = props.get("tls_mode")
-        if tls is not None and tls.value:
-            out.append(" thread_local")
-        ua = props.get("unnamed_addr")
-        if ua is not None and 0 < ua.value < 3:
-            out.append(" " + UNNAMED_ADDR[ua.value])
+        print_global_prefix(out, props)
         if "constant" in props:
             out.append(" constant")
         out.append(" " + A.print_symbol_name(props["sym_name"].value) + "(")
@@ -925,10 +1068,8 @@ class GlobalOp(Op):
                 if not (T.Pure in traits or T.NoMemoryEffect in traits or
                         T.ConstantLike in traits):
                     # reported at the op, as upstream's verifyRegions
-                    from ...ir.diagnostics import ERROR, Diagnostic, DiagnosticError
-                    raise DiagnosticError(Diagnostic(
-                        ERROR, op.loc, "ops with side effects not allowed in global "
-                        "initializers"))
+                    emit_error(op.loc, "ops with side effects not allowed in global "
+                               "initializers")
         return None
 
 
@@ -940,7 +1081,7 @@ def _comdat_error(op):
     from ...ir.symbol_table import lookup_nearest_symbol_from
     target = lookup_nearest_symbol_from(op, ref)
     if target is None or target.name != "llvm.comdat_selector":
-        return "expected comdat symbol"
+        emit_error(op.loc, "expected comdat symbol")
     return None
 
 
@@ -964,14 +1105,16 @@ class AddressOfOp(Op):
         from ...ir.symbol_table import lookup_nearest_symbol_from
         ref = self._props["global_name"]
         target = lookup_nearest_symbol_from(self, ref)
-        if not isinstance(target, (GlobalOp, FuncOp)):
+        alias = target is not None and target.name == "llvm.mlir.alias"
+        if not (isinstance(target, (GlobalOp, FuncOp)) or alias):
             return ("must reference a global defined by 'llvm.mlir.global', "
                     "'llvm.mlir.alias' or 'llvm.func' or 'llvm.mlir.ifunc'")
-        if isinstance(target, GlobalOp):
-            space = target._props.get("addr_space", I32_0).value
+        if isinstance(target, GlobalOp) or alias:
+            space = target.addr_space if alias else \
+                target._props.get("addr_space", I32_0).value
             if self.results[0].type.addr_space != space:
                 return "pointer address space must match address space of the referenced " \
-                    "global"
+                    "global or alias"
         return None
 
 
@@ -979,6 +1122,8 @@ class AddressOfOp(Op):
 
 def _position_type(t, pos):
     """The type at `pos` inside aggregate `t`, or an error string."""
+    if not is_compatible_type(t):
+        return None, f"expected LLVM IR Dialect type, got '{t}'"
     for i in pos:
         if isinstance(t, LLVMArrayType):
             if i < 0 or i >= t.size:
@@ -989,7 +1134,7 @@ def _position_type(t, pos):
                 return None, f"position out of bounds: {i}"
             t = t.types[i]
         else:
-            return None, f"expected LLVM IR structure/array type, got: {t}"
+            return None, f"expected LLVM IR structure/array type, got: '{t}'"
     return t, None
 
 
@@ -1218,11 +1363,12 @@ class UnreachableOp(Op):
     assembly = "attr-dict"
 
 
-for _c in (ReturnOp, ConstantOp, UndefOp, PoisonOp, ZeroOp, AddressOfOp, BrOp, CondBrOp,
-           UnreachableOp):
+for _c in (ReturnOp, ConstantOp, UndefOp, PoisonOp, ZeroOp, AddressOfOp, BrOp,
+           CondBrOp, UnreachableOp):
     install_format(_c)
 
-STRUCTURE_OPS = [FuncOp, ReturnOp, CallOp, ConstantOp, UndefOp, PoisonOp, ZeroOp, GlobalOp,
+STRUCTURE_OPS = [FuncOp, ReturnOp, CallOp, InlineAsmOp, ConstantOp, UndefOp, PoisonOp, ZeroOp,
+                 GlobalOp,
                  AddressOfOp, ExtractValueOp, InsertValueOp, BrOp, CondBrOp, SwitchOp,
                  UnreachableOp]
 

@@ -19,8 +19,11 @@ attribute is kept verbatim (an OpaqueAttr) so that IR using it still round-trips
 """
 from __future__ import annotations
 
+import re
+
 from ...ir import attributes as A
 from ...ir.attributes import unique
+from ...ir.diagnostics import DiagnosticError
 from ...ir.enum_attr import EnumAttr, EnumAttrKind
 from ...syntax.lexer import BARE, INT, STRING
 
@@ -50,6 +53,7 @@ class LLVMPointerType(_LLVMType):
     """`!llvm.ptr` / `!llvm.ptr<3>`: an opaque pointer."""
 
     __slots__ = ("addr_space",)
+    vector_element = True  # VectorElementTypeInterface: `vector<4x!llvm.ptr>`
 
     def __new__(cls, addr_space: int = 0):
         def init(o):
@@ -308,6 +312,10 @@ def parse_attribute(p, mnemonic):
     kind = ATTR_KINDS.get(mnemonic)
     if kind is not None:
         return kind.parse_body(p)
+    if mnemonic == "mlir.module_flag":
+        return _parse_module_flag(p)
+    if mnemonic == "profile_summary":
+        return _parse_profile_summary(p)
     # Other llvm attributes (memory effects, debug info, loop annotations...) are kept
     # as written.
     return LLVMOpaqueAttr("llvm", "." + mnemonic + p.parse_raw_angle_body())
@@ -402,3 +410,80 @@ def _parse_struct(p):
 
 _MNEMONICS = frozenset(("ptr", "void", "array", "struct", "func") + _SIMPLE)
 
+
+
+# ---------------------------------------------------------------- module flags
+
+MODULE_FLAG_BEHAVIORS = ["error", "warning", "require", "override", "append",
+                         "append_unique", "max", "min"]
+
+
+def _llvm_attr_kind(a):
+    return a.mnemonic if isinstance(a, LLVMOpaqueAttr) else None
+
+
+def _parse_module_flag(p):
+    """`#llvm.mlir.module_flag<max, "PIC Level", 2 : i32>`, checked as upstream's
+    ModuleFlagAttr::verify (at the `<`); kept as text."""
+    start = p.tok_start
+    p.expect("<")
+    bstart = p.tok_start
+    behavior = p.tok if p.kind == BARE else ""
+    if behavior not in MODULE_FLAG_BEHAVIORS:
+        p.error("expected one of [" + ", ".join(MODULE_FLAG_BEHAVIORS) + "] for LLVM "
+                f"Module Flag Behavior, got: {p.tok}", bstart)
+    p._next()
+    p.expect(",")
+    key = p.parse_string()
+    p.expect(",")
+    try:
+        value = p.parse_attribute()
+    except DiagnosticError as e:
+        _chain_error(p, e, "failed to parse ModuleFlagAttr parameter 'value' which is to be a "
+                     "`Attribute`", p.tok_start)
+    p.expect(">")
+    if key == "CG Profile":
+        if not (type(value) is A.ArrayAttr and all(
+                _llvm_attr_kind(x) == "cgprofile_entry" for x in value.value)):
+            p.error("'CG Profile' key expects an array of '#llvm.cgprofile_entry'", start)
+    elif key == "ProfileSummary":
+        if _llvm_attr_kind(value) != "profile_summary":
+            p.error("'ProfileSummary' key expects a '#llvm.profile_summary' attribute", start)
+    elif not (type(value) in (A.IntegerAttr, A.StringAttr) or (
+            type(value) is A.ArrayAttr and all(type(x) is A.StringAttr
+                                               for x in value.value))):
+        p.error("only integer, integer-like dialect attributes, string, and string-array "
+                f"values are currently supported for unknown key '\"{A.escape_string(key)}"
+                "\"'", start)
+    return LLVMOpaqueAttr("llvm", f'.mlir.module_flag<{behavior}, "{A.escape_string(key)}", '
+                          f"{A.attr_text(value)}>")
+
+
+PROFILE_SUMMARY_FORMATS = ("SampleProfile", "InstrProf", "CSInstrProf")
+
+
+def _chain_error(p, e, message, offset):
+    """Raise `message` at `offset` after the error `e` (and those before it)."""
+    try:
+        p.error(message, offset)
+    except DiagnosticError as e2:
+        e2.earlier = e.earlier + [e.diag]
+        raise e2 from None
+
+
+def _parse_profile_summary(p):
+    """`#llvm.profile_summary<format = "InstrProf", ...>`: kept as text; its format kind is
+    checked, worded as upstream's ModuleFlagProfileSummaryAttr parser."""
+    start = p.tok_start
+    body = p.parse_raw_angle_body(required=True)
+    m = re.search(r'format\s*=\s*"([^"]*)"', body)
+    if m and m.group(1) not in PROFILE_SUMMARY_FORMATS:
+        at = start + m.start(1) - 1
+        try:
+            p.error("expected one of [" + ", ".join(PROFILE_SUMMARY_FORMATS) + "] for LLVM "
+                    f"ProfileSummary format kinds, got: {m.group(1)}", at)
+        except DiagnosticError as e:
+            _chain_error(p, e, "failed to parse ModuleFlagProfileSummaryAttr parameter "
+                         "'format' which is to be a `ProfileSummaryFormatKind`",
+                         start + m.end(1) + 1)
+    return LLVMOpaqueAttr("llvm", ".profile_summary" + body)
