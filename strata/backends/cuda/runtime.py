@@ -71,10 +71,29 @@ class CudaDriver:
     def __init__(self, lib):
         self.lib = lib
         for name, argtypes in _SIGNATURES.items():
-            f = getattr(lib, _VERSIONED.get(name, name), None) or getattr(lib, name)
+            f = getattr(lib, _VERSIONED.get(name, name), None) or getattr(lib, name, None)
+            if f is None and name in _OPTIONAL:
+                continue     # (an older driver, a test's fake: the launch plan runs)
+            if f is None:
+                raise AttributeError(name)
             f.restype = ctypes.c_int
             f.argtypes = argtypes
             setattr(self, name, f)
+
+    def has(self, *names) -> bool:
+        return all(hasattr(self, n) for n in names)
+
+    def address(self, name) -> int:
+        """The C address of driver function `name` (what the native host code calls,
+        host.py's [Note: the host runtime shim]); a Python function (a test's fake)
+        gets a C thunk, kept alive by the driver."""
+        f = getattr(self, name)
+        if isinstance(f, ctypes._CFuncPtr):
+            return ctypes.cast(f, ctypes.c_void_p).value
+        thunks = self.__dict__.setdefault("_thunks", {})
+        if name not in thunks:
+            thunks[name] = ctypes.CFUNCTYPE(ctypes.c_int, *_SIGNATURES[name])(f)
+        return ctypes.cast(thunks[name], ctypes.c_void_p).value
 
     def check(self, code, what):
         if code != CUDA_SUCCESS:
@@ -135,7 +154,16 @@ _SIGNATURES = {
     "cuPointerGetAttribute": [_P, ctypes.c_int, ctypes.c_uint64],
     "cuGetErrorName": [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)],
     "cuGetErrorString": [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)],
+    # the stream-ordered allocator the native host code allocates from (CUDA 11.2+)
+    "cuMemAllocAsync": [ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t, _P],
+    "cuMemFreeAsync": [ctypes.c_uint64, _P],
+    "cuDeviceGetDefaultMemPool": [_PP, ctypes.c_int],
+    "cuMemPoolSetAttribute": [_P, ctypes.c_int, _P],
 }
+# Without these the launch plan runs the host function (plan.py).
+_OPTIONAL = frozenset({"cuMemAllocAsync", "cuMemFreeAsync", "cuDeviceGetDefaultMemPool",
+                       "cuMemPoolSetAttribute"})
+_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4
 # The _v2 entry points (64-bit device pointers) behind the plain names.
 _VERSIONED = {"cuMemAlloc": "cuMemAlloc_v2", "cuMemFree": "cuMemFree_v2",
               "cuMemcpyHtoDAsync": "cuMemcpyHtoDAsync_v2",
@@ -273,22 +301,41 @@ class CudaModel:
                 self.modules[name] = self._load_module(name, ptx)
             self.functions = {}
             for launch in self.plan.launches():
-                key = (launch.module, launch.kernel)
-                if key not in self.functions:
-                    f = ctypes.c_void_p()
-                    drv.check(drv.cuModuleGetFunction(ctypes.byref(f), self.modules[
-                        launch.module], launch.kernel.encode()),
-                        f"kernel {launch.module}::{launch.kernel}")
-                    self.functions[key] = f
+                self._function(launch.module, launch.kernel)
+            # the host function as native code (host.py), else the plan in Python
+            host = (getattr(program, "host", None) or {}).get(function)
+            self.native = None
+            self.fallback = host.fallback if host is not None else "no native host code"
+            if host is not None and host.ir is not None and not drv.has(*_OPTIONAL):
+                self.fallback = "the driver lacks the stream-ordered allocator"
+            elif host is not None and host.ir is not None and \
+                    os.environ.get("STRATA_CUDA_HOST") == "plan":
+                self.fallback = "STRATA_CUDA_HOST=plan"
+            elif host is not None and host.ir is not None:
+                self.fallback = None
+            weights = host.weights if self.fallback is None else self.plan.weights
             self.weights = {}
-            for name, array in self.plan.weights.items():
+            for name, array in weights.items():
                 buf = self.pool.alloc(array.nbytes)
                 a = np.ascontiguousarray(array)
                 drv.check(drv.cuMemcpyHtoDAsync(buf.ptr, a.ctypes.data, a.nbytes,
                                                 self.stream), f"uploading weight @{name}")
                 self.weights[name] = buf
             drv.check(drv.cuStreamSynchronize(self.stream), "uploading the weights")
+            if self.fallback is None:
+                self.native = _NativeHost(self, host)
         weakref.finalize(self, _close, drv, self.pool, self.modules, self.stream, self.ctx)
+
+    def _function(self, module, kernel):
+        """The CUfunction of `kernel` of gpu.module `module` (looked up once)."""
+        key = (module, kernel)
+        f = self.functions.get(key)
+        if f is None:
+            f = ctypes.c_void_p()
+            self.drv.check(self.drv.cuModuleGetFunction(ctypes.byref(f), self.modules[
+                module], kernel.encode()), f"kernel {module}::{kernel}")
+            self.functions[key] = f
+        return f
 
     def _load_module(self, name, ptx):
         drv = self.drv
@@ -368,9 +415,12 @@ class CudaModel:
             try:
                 for i, v in enumerate(values):
                     inputs.append(self._input(i, v, staged))
-                results = self.plan.run(self, inputs)
-                outputs = [self._own(r) if isinstance(r, DeviceRef) else r
-                           for r in results]
+                if self.native is not None:
+                    outputs = self.native.call(inputs)
+                else:
+                    results = self.plan.run(self, inputs)
+                    outputs = [self._own(r) if isinstance(r, DeviceRef) else r
+                               for r in results]
                 code = self.drv.cuStreamSynchronize(self.stream)
                 if code != CUDA_SUCCESS:
                     kernels = ", ".join(f"{s.module}::{s.kernel} (from {s.where})"
@@ -394,6 +444,14 @@ class CudaModel:
                     self.pool.free(buf)
             return [DeviceArray(r, self) if isinstance(r, DeviceRef) else r
                     for r in outputs]
+
+    def release(self, buf) -> None:
+        """An output's buffer, no longer used: back to the pool it came from."""
+        if isinstance(buf, DeviceBuffer):
+            self.pool.free(buf)
+            return
+        with self._lock, self._current():
+            self.drv.cuMemFreeAsync(buf.ptr, self.stream)
 
     def _own(self, ref: DeviceRef) -> DeviceRef:
         """`ref` as an output owning its buffer: the buffer this call allocated for it,
@@ -446,6 +504,119 @@ class CudaModel:
                                                       self.stream), "copying an output")
             self.drv.check(self.drv.cuStreamSynchronize(self.stream), "copying an output")
         return out
+
+
+class AsyncBuffer:
+    """Device memory the native host code allocated (cuMemAllocAsync): an output's."""
+
+    __slots__ = ("ptr", "__weakref__")
+
+    def __init__(self, ptr):
+        self.ptr = ptr
+
+
+class _NativeHost:
+    """The host function of a CudaModel as native code (host.py): the shim's state
+    filled (driver entry points, the stream, a CUfunction per launch site), the host
+    module compiled with the shim's functions and the weights' device addresses bound.
+    `call(inputs)` is one native call; outputs are DeviceRefs owning their memory."""
+
+    def __init__(self, model, host):
+        from ..cpu.jit import JitModule
+        from ...runtime import descriptor_type
+        from .host import ASSERT_FAIL, FREE, LAUNCH, MALLOC, SHIM_IR
+        drv = self.drv = model.drv
+        self.model = model
+        self.sites = host.sites
+        pool = ctypes.c_void_p()
+        drv.check(drv.cuDeviceGetDefaultMemPool(ctypes.byref(pool), drv.device(0)),
+                  "cuDeviceGetDefaultMemPool")
+        keep = ctypes.c_uint64((1 << 64) - 1)   # freed memory stays in the pool
+        drv.check(drv.cuMemPoolSetAttribute(pool, _MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                                            ctypes.byref(keep)), "cuMemPoolSetAttribute")
+        shim = self.shim = JitModule(SHIM_IR, opt_level=2)
+        self.kernels = (ctypes.c_void_p * max(len(host.sites), 1))(
+            *[model._function(m, k).value for m, k, _ in host.sites])
+
+        def cell(name, t=ctypes.c_uint64):
+            return t.from_address(shim.address_of(name))
+        cell("__strata_cuda_launch_fn").value = drv.address("cuLaunchKernel")
+        cell("__strata_cuda_alloc_fn").value = drv.address("cuMemAllocAsync")
+        cell("__strata_cuda_free_fn").value = drv.address("cuMemFreeAsync")
+        cell("__strata_cuda_stream").value = model.stream.value or 0
+        cell("__strata_cuda_kernels").value = ctypes.addressof(self.kernels)
+        self.status = cell("__strata_cuda_status", ctypes.c_int32)
+        self.site = cell("__strata_cuda_site", ctypes.c_int64)
+        self.nbytes = cell("__strata_cuda_bytes", ctypes.c_int64)
+        self.message = cell("__strata_cuda_message")
+        self.launches = cell("__strata_cuda_launches", ctypes.c_int64)
+        symbols = {n: shim.address_of(n) for n in (MALLOC, FREE, LAUNCH, ASSERT_FAIL)}
+        symbols.update({n: b.ptr for n, b in model.weights.items()})
+        self.jit = JitModule(host.ir, symbols=symbols)
+        sig = model.signature
+        self.arg_types = [descriptor_type(s.rank) for s in sig.args]
+        self.res_specs = list(sig.results)
+        rts = [descriptor_type(s.rank) for s in sig.results]
+        if len(rts) == 1:
+            self.res_t = rts[0]
+        else:
+            self.res_t = type("Results", (ctypes.Structure,),
+                              {"_fields_": [(f"r{i}", t) for i, t in enumerate(rts)]})
+        self.fn = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * (1 + len(self.arg_types)))(
+            self.jit.address_of(host.entry))
+
+    def call(self, inputs) -> list:
+        descs = []
+        for t, r in zip(self.arg_types, inputs):
+            d = t()
+            d.allocated = d.aligned = r.ptr
+            d.offset = r.offset
+            if r.sizes:
+                d.sizes[:] = list(r.sizes)
+                d.strides[:] = list(r.strides)
+            descs.append(d)
+        res = self.res_t()
+        self.status.value = 0
+        self.site.value = -1
+        self.message.value = 0
+        self.fn(ctypes.addressof(res), *[ctypes.addressof(d) for d in descs])
+        ds = [res] if len(self.res_specs) == 1 else \
+            [getattr(res, f"r{i}") for i in range(len(self.res_specs))]
+        known = {r.ptr for r in inputs} | {b.ptr for b in self.model.weights.values()}
+        owned, drop, out = set(), set(), []
+        for spec, d in zip(self.res_specs, ds):
+            n = len(spec.shape)
+            ref = DeviceRef(d.aligned or 0, d.offset, list(d.sizes) if n else [],
+                            list(d.strides) if n else [], spec.dtype)
+            alloc = d.allocated or 0
+            if alloc and alloc not in known and alloc not in owned and \
+                    ref.is_contiguous():
+                owned.add(alloc)
+                ref.buffer = AsyncBuffer(alloc)
+            elif alloc and alloc not in known and alloc not in owned:
+                drop.add(alloc)
+            out.append(ref)
+        if self.status.value != 0:
+            for a in owned | drop:
+                self.drv.cuMemFreeAsync(a, self.model.stream)
+            raise RuntimeFailure(self._failure())
+        for i, ref in enumerate(out):
+            if ref.buffer is None:
+                out[i] = self.model._own(ref)      # a copy the output owns
+        for a in drop - owned:
+            self.drv.cuMemFreeAsync(a, self.model.stream)
+        return out
+
+    def _failure(self) -> str:
+        code, site = self.status.value, self.site.value
+        if code == -1:
+            return ctypes.string_at(self.message.value).decode(errors="replace") \
+                if self.message.value else "a run-time check failed"
+        text = self.drv.error_text(code)
+        if site >= 0:
+            m, k, where = self.sites[site]
+            return f"kernel {m}::{k} (from {where}) failed to launch: {text}"
+        return f"out of device memory allocating {self.nbytes.value} bytes: {text}"
 
 
 def _close(drv, pool, modules, stream, ctx):
@@ -505,7 +676,7 @@ class DeviceArray:
         self.ref = ref
         self.model = model
         if ref.buffer is not None:
-            weakref.finalize(self, model.pool.free, ref.buffer)
+            weakref.finalize(self, model.release, ref.buffer)
 
     shape = property(lambda self: self.ref.sizes)
     dtype = property(lambda self: self.ref.dtype)

@@ -18,7 +18,9 @@ the CUDA driver (runtime.py).
                  strata-math-polynomial-approximation), convert-gpu-to-nvvm
       reconcile-unrealized-casts
     each gpu.module ──llvmir.py (nvptx64)──> LLVM IR ──llvmlite NVPTX──> PTX (ptx.py)
-    the host function ──plan.py──> a launch plan (allocations, views, kernel launches)
+    the host function ──host.py──> native code calling the driver through a shim
+                      (convert-to-llvm of the CPU backend, gpu.launch_func -> calls);
+                      ──plan.py──> a launch plan run in Python (the fallback)
 
 `CudaTarget.build(module, function)` does all of it without a GPU (ahead of time: CI,
 `strata compile --target cuda`); `load` then needs the driver: with none it fails with
@@ -70,10 +72,12 @@ class CudaProgram:
     gpu.module (by name), the host function's launch plan, the runtime signatures of
     the entry functions, and the constant buffers (weights, by memref.global name)."""
 
-    __slots__ = ("arch", "ptx", "plans", "signatures", "weights", "module")
+    __slots__ = ("arch", "ptx", "plans", "signatures", "weights", "module", "host")
 
-    def __init__(self, arch, ptx, plans, signatures, weights, module):
+    def __init__(self, arch, ptx, plans, signatures, weights, module, host=None):
         self.arch = arch
+        # the host functions as native code (host.py's HostCode, by function)
+        self.host = host or {}
         self.ptx = ptx
         self.plans = plans
         self.signatures = signatures
@@ -162,7 +166,13 @@ class CudaTarget(Target):
         for p in plans.values():
             weights.update(p.weights)
         timings["plan"] = time.perf_counter() - t0
-        return CudaProgram(arch, ptx, plans, signatures, weights, module)
+        t0 = time.perf_counter()
+        host = {}
+        if len(entries) == 1:
+            from .host import lower_host
+            host[symbol_name(entries[0])] = lower_host(module, symbol_name(entries[0]))
+        timings["host"] = time.perf_counter() - t0
+        return CudaProgram(arch, ptx, plans, signatures, weights, module, host)
 
     def load(self, module, function: str, instrumentation=None, timings=None):
         from .runtime import CudaModel, driver
