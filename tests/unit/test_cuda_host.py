@@ -1,0 +1,196 @@
+"""The cuda target's host side as native code (strata/backends/cuda/host.py), checked
+without a GPU against a fake libcuda.so.1 written in C (tests/fakes/fake_libcuda.c,
+built here with cc): the launch sequence one native call makes (grid, block, argument
+words), buffer reuse across calls, failures naming the kernel and its op, the fallback
+to the launch plan."""
+from __future__ import annotations
+
+import ctypes
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from onnx import TensorProto, helper
+
+import strata
+from strata.backends.cuda import runtime as R
+from strata.backends.cuda.host import LAUNCH, lower_host
+from strata.backends.cuda.target import compile_ahead
+from strata.dialects import default_context
+from strata.syntax.parser import parse_source
+
+from test_cuda_runtime import MODEL   # noqa: E402  (tests/unit is on sys.path)
+
+FAKE = Path(__file__).resolve().parents[1] / "fakes" / "fake_libcuda.c"
+
+
+def _cc():
+    return shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+
+
+@pytest.fixture(scope="session")
+def fake_lib(tmp_path_factory):
+    if _cc() is None:
+        pytest.skip("no C compiler (cc) to build the fake libcuda")
+    d = tmp_path_factory.mktemp("fakecuda")
+    out = d / "libcuda.so.1"
+    subprocess.run([_cc(), "-shared", "-fPIC", "-O1", "-o", str(out), str(FAKE)],
+                   check=True)
+    return out
+
+
+@pytest.fixture
+def fake(fake_lib, monkeypatch):
+    monkeypatch.setattr(R, "_DRIVER", [])
+    monkeypatch.setenv("STRATA_LIBCUDA", str(fake_lib))
+    for v in ("FAKE_CUDA_LAUNCH", "FAKE_CUDA_SYNC", "FAKE_CUDA_ALLOC_LIMIT",
+              "STRATA_CUDA_HOST"):
+        monkeypatch.delenv(v, raising=False)
+    lib = ctypes.CDLL(str(fake_lib))
+    lib.fake_cuda_log.restype = ctypes.c_char_p
+    lib.fake_cuda_fresh_allocs.restype = ctypes.c_long
+    lib.fake_cuda_live_bytes.restype = ctypes.c_long
+    return lib
+
+
+def _log(lib):
+    text = lib.fake_cuda_log().decode()
+    lib.fake_cuda_clear()
+    return text.splitlines()
+
+
+def _model(program=None):
+    program = program or compile_ahead(parse_source(MODEL, default_context(), "m.mlir"))
+    return R.CudaModel(R.driver(), program, "main")
+
+
+def test_host_code_calls_the_shim():
+    program = compile_ahead(parse_source(MODEL, default_context(), "m.mlir"))
+    host = program.host["main"]
+    assert host.fallback is None and host.sites == [("main_kernel", "main_kernel", "Mul_0")]
+    assert f"call void @{LAUNCH}(i64 0, i64 5, i64 1, i64 1, i64 256, i64 1, i64 1, i64 0" \
+        in host.ir
+    assert "@__strata_cuda_malloc(" in host.ir and "@malloc(" not in host.ir
+    assert [a.shape for a in host.weights.values()] == [(300,)]
+
+
+def test_one_native_call_launches_with_the_descriptors(fake):
+    model = _model()
+    assert model.native is not None and model.fallback is None
+    w = model.weights[next(iter(model.weights))].ptr
+    _log(fake)
+    x = np.arange(1200, dtype=np.float32).reshape(4, 300)
+    y, = model.run(x)
+    lines = _log(fake)
+    launches = [ln for ln in lines if ln.startswith("launch")]
+    assert len(launches) == 1
+    m = re.match(r"launch main_kernel grid 5 1 1 block 256 1 1 smem 0 args (.*)", launches[0])
+    words = [int(t) for t in m.group(1).split()]
+    out = y.__cuda_array_interface__["data"][0]
+    # input, weight, output: allocated, aligned, offset, sizes, strides
+    assert words[2:7] == [0, 4, 300, 300, 1] and words[0] == words[1]
+    assert words[7:12] == [w, w, 0, 300, 1]
+    assert words[12:] == [out, out, 0, 4, 300, 300, 1]
+    assert lines.index(launches[0]) < lines.index("sync")
+    assert lines[:3] == ["alloc 4800", "htod 4800", "alloc 4864"]   # input, output
+
+
+def test_buffers_are_reused_across_calls(fake):
+    model = _model()
+    x = np.ones((4, 300), np.float32)
+    y, = model.run(x)
+    del y
+    model.run(x)
+    fresh = fake.fake_cuda_fresh_allocs()
+    for _ in range(5):
+        y, = model.run(x)
+        del y
+    assert fake.fake_cuda_fresh_allocs() == fresh
+    assert "free 4864" in _log(fake)
+
+
+def test_launch_failure_names_kernel_and_op(fake, monkeypatch):
+    model = _model()
+    x = np.ones((4, 300), np.float32)
+    model.run(x)
+    live = fake.fake_cuda_live_bytes()
+    monkeypatch.setenv("FAKE_CUDA_LAUNCH", "701")
+    with pytest.raises(R.RuntimeFailure, match=r"kernel main_kernel::main_kernel \(from "
+                                               r"Mul_0\) failed to launch: "
+                                               r"CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"):
+        model.run(x)
+    assert fake.fake_cuda_live_bytes() == live      # the call's output went back
+    monkeypatch.delenv("FAKE_CUDA_LAUNCH")
+    y, = model.run(x)                                # still usable
+    assert y.shape == (4, 300)
+
+
+def test_out_of_memory_is_a_runtime_failure(fake, monkeypatch):
+    model = _model()
+    x = np.ones((4, 300), np.float32)
+    monkeypatch.setenv("FAKE_CUDA_ALLOC_LIMIT", "4800")
+    _log(fake)
+    with pytest.raises(R.RuntimeFailure, match=r"out of device memory allocating 4864 "
+                                               r"bytes: CUDA_ERROR_OUT_OF_MEMORY"):
+        model.run(x)
+    assert not [ln for ln in _log(fake) if ln.startswith("launch")]   # skipped
+    monkeypatch.delenv("FAKE_CUDA_ALLOC_LIMIT")
+    assert model.run(x)[0].shape == (4, 300)
+
+
+def _dynamic_add():
+    g = helper.make_graph(
+        [helper.make_node("Add", ["a", "b"], ["y"], name="add0"),
+         helper.make_node("Relu", ["y"], ["z"], name="relu0")], "g",
+        [helper.make_tensor_value_info("a", TensorProto.FLOAT, ["N", 8]),
+         helper.make_tensor_value_info("b", TensorProto.FLOAT, ["M", 8])],
+        [helper.make_tensor_value_info("z", TensorProto.FLOAT, ["N", 8])])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
+
+
+def test_dynamic_shapes_and_run_time_checks(fake):
+    """Sizes, grids and the run-time shape checks (issue 16) computed by the native
+    host code; a failed check stops the call's launches and is one RuntimeFailure."""
+    program = compile_ahead(_dynamic_add())
+    assert program.host["main"].fallback is None
+    model = _model(program)
+    for n in (3, 700):
+        _log(fake)
+        a = np.ones((n, 8), np.float32)
+        y, = model.run(a, a)
+        assert y.shape == (n, 8)
+        grids = [re.search(r"grid (\d+)", ln).group(1) for ln in _log(fake)
+                 if ln.startswith("launch")]
+        assert grids and all(int(g) == -(-n * 8 // 256) for g in grids)
+    with pytest.raises(R.RuntimeFailure, match="add0"):
+        model.run(np.ones((3, 8), np.float32), np.ones((4, 8), np.float32))
+    assert not [ln for ln in _log(fake) if ln.startswith("launch")]
+    assert model.run(np.ones((2, 8), np.float32), np.ones((1, 8), np.float32))[0].shape \
+        == (2, 8)
+
+
+def test_host_reading_device_memory_falls_back_to_the_plan(fake):
+    g = helper.make_graph(
+        [helper.make_node("Reshape", ["x", "shape"], ["y"], name="r0")], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 6]),
+         helper.make_tensor_value_info("shape", TensorProto.INT64, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
+    program = compile_ahead(model)
+    assert "memref" in program.host["main"].fallback
+    m = _model(program)
+    assert m.native is None
+    y, = m.run(np.zeros((2, 6), np.float32), np.array([3, 4], np.int64))
+    assert y.shape == (3, 4)
+
+
+def test_strata_compile_runs_the_native_host(fake):
+    fn = strata.compile(_dynamic_add(), target="cuda", cache=False)
+    a = np.ones((5, 8), np.float32)
+    _log(fake)
+    z, = fn(a, a)
+    assert z.shape == (5, 8)
+    assert sum(ln.startswith("launch") for ln in _log(fake)) >= 1
