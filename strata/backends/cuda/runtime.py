@@ -19,7 +19,11 @@ loaded modules (cuModuleLoadData of the PTX: the driver JIT-compiles it for the 
 the kernels' function handles, and the weights, uploaded once. Buffers come from a pool
 kept by byte size: a buffer the plan frees (memref.dealloc), an input's copy after the
 call, an output whose DeviceArray is collected all go back to it, so a second call of
-the same shapes allocates nothing. Launches are asynchronous on the model's stream; a
+the same shapes allocates nothing. The host function runs as native code (host.py, [Note: the host runtime shim]; its
+buffers from the device's stream-ordered pool, cuMemAllocAsync, the pool keeping freed
+memory) when the driver has that allocator and the host function only computes sizes
+and addresses; else the launch plan runs it in Python (plan.py; `CudaModel.fallback`
+says why, STRATA_CUDA_HOST=plan forces it). Launches are asynchronous on the model's stream; a
 call synchronizes once, at its end, and a failure there (or at a launch) is a
 RuntimeFailure naming the kernel and the op it came from; the model stays usable.
 
