@@ -172,7 +172,9 @@ def test_dynamic_shapes_and_run_time_checks(fake):
         == (2, 8)
 
 
-def test_host_reading_device_memory_falls_back_to_the_plan(fake):
+def test_reshape_reads_its_shape_back(fake):
+    """A shape tensor read on the host: native code too (the fake's device memory is
+    host memory, so the values read are the input's)."""
     g = helper.make_graph(
         [helper.make_node("Reshape", ["x", "shape"], ["y"], name="r0")], "g",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 6]),
@@ -180,11 +182,32 @@ def test_host_reading_device_memory_falls_back_to_the_plan(fake):
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
     program = compile_ahead(model)
-    assert "memref" in program.host["main"].fallback
+    assert program.host["main"].fallback is None
     m = _model(program)
-    assert m.native is None
     y, = m.run(np.zeros((2, 6), np.float32), np.array([3, 4], np.int64))
     assert y.shape == (3, 4)
+    y, = m.run(np.zeros((2, 6), np.float32), np.array([4, -1], np.int64))
+    assert y.shape == (4, 3)
+    with pytest.raises(R.RuntimeFailure, match="r0"):
+        m.run(np.zeros((2, 6), np.float32), np.array([5, 5], np.int64))
+
+
+HOST_COPY = """
+func.func @main(%a: memref<4xf32>) -> memref<4xf32> {
+  %b = memref.alloc() : memref<4xf32>
+  memref.copy %a, %b : memref<4xf32> to memref<4xf32> loc("copy0")
+  return %b : memref<4xf32>
+}
+"""
+
+
+def test_host_writing_device_memory_falls_back_to_the_plan(fake, monkeypatch):
+    host = lower_host(parse_source(HOST_COPY, default_context(), "m.mlir"), "main")
+    assert host.ir is None and "copy0" in host.fallback and "memref.copy" in host.fallback
+    monkeypatch.setenv("STRATA_CUDA_HOST", "plan")
+    m = _model(compile_ahead(_dynamic_add()))
+    assert m.native is None and m.fallback == "STRATA_CUDA_HOST=plan"
+    assert m.run(np.ones((2, 8), np.float32), np.ones((2, 8), np.float32))[0].shape == (2, 8)
 
 
 def test_strata_compile_runs_the_native_host(fake):
@@ -194,3 +217,28 @@ def test_strata_compile_runs_the_native_host(fake):
     z, = fn(a, a)
     assert z.shape == (5, 8)
     assert sum(ln.startswith("launch") for ln in _log(fake)) >= 1
+
+
+def test_host_reads_device_values_back(fake):
+    """Gather's index check reduces the indices on the device and reads the two
+    results back on the host (memref.load on the host -> __strata_cuda_read): still
+    native code, each read after the work before it (a synchronization)."""
+    from onnx import numpy_helper
+    g = helper.make_graph(
+        [helper.make_node("Gather", ["w", "ids"], ["y"], name="g0")], "g",
+        [helper.make_tensor_value_info("ids", TensorProto.INT64, ["N", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 4, 8])],
+        [numpy_helper.from_array(np.ones((10, 8), np.float32), "w")])
+    program = compile_ahead(helper.make_model(
+        g, opset_imports=[helper.make_opsetid("", 17)]))
+    assert program.host["main"].fallback is None
+    assert "__strata_cuda_read(" in program.host["main"].ir
+    model = _model(program)
+    _log(fake)
+    y, = model.run(np.zeros((3, 4), np.int64))
+    assert y.shape == (3, 4, 8)
+    lines = _log(fake)
+    reads = [i for i, ln in enumerate(lines) if ln == "dtoh 8"]
+    assert len(reads) == 2 and all(lines[i + 1] == "sync" for i in reads)
+    last_launch = max(i for i, ln in enumerate(lines) if ln.startswith("launch"))
+    assert reads[0] < last_launch      # (the gather runs after the check)

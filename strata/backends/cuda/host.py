@@ -32,6 +32,9 @@ gpu.launch_func, so an error names its kernel and the op it came from).
     void __strata_cuda_launch(i64 site, i64 gx, gy, gz, bx, by, bz, i64 smem,
                               i64 params)          cuLaunchKernel (empty grid: nothing)
     void __strata_cuda_assert_fail(ptr message)    a failed run-time check
+    i64  __strata_cuda_read(i64 addr, i64 nbytes)  a device value read back by the
+                                                   host (cuMemcpyDtoHAsync, then
+                                                   cuStreamSynchronize)
 
 The first failure (a launch error, out of memory, a failed check) is kept in
 @__strata_cuda_status / _site / _message and every later allocation or launch of the
@@ -42,9 +45,11 @@ from the device's stream-ordered pool (its release threshold raised by the loade
 a second call of the same shapes reuses the first call's memory.
 
 [Note: host functions the shim cannot run]
-The host code may only compute with sizes and addresses: a host function that reads or
-writes device memory on the host (memref.load / store, memref.copy, memref.reshape's
-shape operand) or holds a host stack buffer (memref.alloca) is left to the launch plan
+The host code computes with sizes and addresses, and reads single device values back
+(memref.load: a run-time check's operand, a size; `__strata_cuda_read`). A host
+function that writes device memory on the host (memref.store, memref.copy), reads a
+shape operand (memref.reshape) or holds a host stack buffer (memref.alloca) is left to
+the launch plan
 interpreted in Python (plan.py), the fallback; `lower_host` says why in
 `HostCode.fallback`.
 """
@@ -61,6 +66,7 @@ LAUNCH = "__strata_cuda_launch"
 MALLOC = "__strata_cuda_malloc"
 FREE = "__strata_cuda_free"
 ASSERT_FAIL = "__strata_cuda_assert_fail"
+READ = "__strata_cuda_read"
 # Calls the CPU lowering makes, and the shim functions they become on the host.
 _RENAMED = {"malloc": MALLOC, "free": FREE, "strata_assert_fail": ASSERT_FAIL}
 _uid = itertools.count()
@@ -106,8 +112,15 @@ def host_blockers(func_op) -> list:
             if name in ("memref.alloc",) and not _identity(op.results[0].type):
                 out.append(f"{op.loc}: {name} of a non-identity layout")
             continue
+        if name == "memref.load" and _readable(op.operands[0].type.element_type):
+            continue     # a device value read back (see _lower_load)
         out.append(f"{op.loc}: {name}")
     return out
+
+
+def _readable(t):
+    return isinstance(t, (A.IndexType, A.IntegerType)) and getattr(t, "width", 64) <= 64 \
+        or isinstance(t, A.FloatType) and t.name in ("f16", "bf16", "f32", "f64")
 
 
 def _identity(t):
@@ -130,7 +143,10 @@ def lower_launches(module) -> list:
         if f.name != "func.func" or not f.regions[0].blocks:
             continue
         entry = f.regions[0].blocks[0]
-        for op in [o for o in f.walk() if o.name == "gpu.launch_func"]:
+        for op in [o for o in f.walk() if o.name in ("gpu.launch_func", "memref.load")]:
+            if op.name == "memref.load":
+                _lower_load(op, op_class)
+                continue
             kernel = op.properties["kernel"]
             kname = kernel.nested[0] if kernel.nested else kernel.root
             sites.append((kernel.root, getattr(kname, "value", kname), _origin(op)))
@@ -141,13 +157,59 @@ def lower_launches(module) -> list:
     attrs = module.attributes
     if "gpu.container_module" in attrs:
         del attrs["gpu.container_module"]
-    if sites and not any(o.name == "func.func" and _sym(o) == LAUNCH for o in body.ops):
-        ft = A.FunctionType([A.i64] * 9, [])
+    for name, ft in ((LAUNCH, A.FunctionType([A.i64] * 9, [])),
+                     (READ, A.FunctionType([A.i64] * 2, [A.i64]))):
+        if any(o.name == "func.func" and _sym(o) == name for o in body.ops):
+            continue
         decl = op_class("func.func").create(
-            [], [], {"sym_name": A.StringAttr(LAUNCH), "function_type": A.TypeAttr(ft),
+            [], [], {"sym_name": A.StringAttr(name), "function_type": A.TypeAttr(ft),
                      "sym_visibility": A.StringAttr("private")}, None, (), 1, module.loc)
         body.insert_before(body.first, decl)
     return sites
+
+
+def _lower_load(op, op_class):
+    """memref.load on the host of a device buffer -> its address computed from the
+    descriptor and a call of @__strata_cuda_read (the stream synchronized, the element
+    copied back: a size or a run-time check's operand, as the plan's "load" step)."""
+    block_, loc = op.parent, op.loc
+    m = op.operands[0]
+    t = m.type
+    et = t.element_type
+
+    def v(name, operands, rt, props=None):
+        o = op_class(name).create(list(operands), [rt], props, None, (), 0, loc)
+        block_.insert_before(op, o)
+        return o.results[0]
+
+    def const(n, ty=A.index):
+        return v("arith.constant", [], ty, {"value": A.IntegerAttr(n, ty)})
+    rank = len(t.shape)
+    base_t = A.MemRefType([], et, None, t.memory_space)
+    meta = op_class("memref.extract_strided_metadata").create(
+        [m], [base_t, A.index] + [A.index] * (2 * rank), None, None, (), 0, loc)
+    block_.insert_before(op, meta)
+    strides = meta.results[2 + rank:]
+    index = meta.results[1]
+    for i, s in zip(op.operands[1:], strides):
+        index = v("arith.addi", [index, v("arith.muli", [i, s], A.index)], A.index)
+    width = 64 if isinstance(et, A.IndexType) else et.width
+    nbytes = max(width // 8, 1)
+    ptr = v("memref.extract_aligned_pointer_as_index", [m], A.index)
+    addr = v("arith.addi", [ptr, v("arith.muli", [index, const(nbytes)], A.index)], A.index)
+    bits = op_class("func.call").create(
+        [v("arith.index_cast", [addr], A.i64), const(nbytes, A.i64)], [A.i64],
+        {"callee": A.SymbolRefAttr(READ)}, None, (), 0, loc)
+    block_.insert_before(op, bits)
+    bits = bits.results[0]
+    if isinstance(et, A.IndexType):
+        val = v("arith.index_cast", [bits], A.index)
+    else:
+        narrow = bits if width == 64 else v("arith.trunci", [bits], A.IntegerType(width))
+        val = narrow if isinstance(et, A.IntegerType) else \
+            v("arith.bitcast", [narrow], et)
+    op.results[0].replace_all_uses_with(val)
+    op.erase()
 
 
 def _sym(op):
@@ -300,6 +362,8 @@ SHIM_IR = r"""
 @__strata_cuda_launch_fn = global ptr null
 @__strata_cuda_alloc_fn = global ptr null
 @__strata_cuda_free_fn = global ptr null
+@__strata_cuda_read_fn = global ptr null
+@__strata_cuda_sync_fn = global ptr null
 @__strata_cuda_stream = global ptr null
 @__strata_cuda_kernels = global ptr null
 @__strata_cuda_status = global i32 0
@@ -402,6 +466,35 @@ set:
   br label %out
 out:
   ret void
+}
+
+define i64 @__strata_cuda_read(i64 %addr, i64 %n) {
+entry:
+  %s = load i32, ptr @__strata_cuda_status
+  %bad = icmp ne i32 %s, 0
+  br i1 %bad, label %zero, label %go
+go:
+  %buf = alloca i64
+  store i64 0, ptr %buf
+  %f = load ptr, ptr @__strata_cuda_read_fn
+  %sync = load ptr, ptr @__strata_cuda_sync_fn
+  %st = load ptr, ptr @__strata_cuda_stream
+  %c = call i32 %f(ptr %buf, i64 %addr, i64 %n, ptr %st)
+  %c2 = call i32 %sync(ptr %st)
+  %e = or i32 %c, %c2
+  %ok = icmp eq i32 %e, 0
+  br i1 %ok, label %done, label %fail
+fail:
+  %first = icmp ne i32 %c, 0
+  %which = select i1 %first, i32 %c, i32 %c2
+  store i32 %which, ptr @__strata_cuda_status
+  store i64 -2, ptr @__strata_cuda_site
+  br label %zero
+done:
+  %v = load i64, ptr %buf
+  ret i64 %v
+zero:
+  ret i64 0
 }
 
 declare i64 @llvm.umax.i64(i64, i64)

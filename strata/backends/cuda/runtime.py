@@ -528,7 +528,7 @@ class _NativeHost:
     def __init__(self, model, host):
         from ..cpu.jit import JitModule
         from ...runtime import descriptor_type
-        from .host import ASSERT_FAIL, FREE, LAUNCH, MALLOC, SHIM_IR
+        from .host import ASSERT_FAIL, FREE, LAUNCH, MALLOC, READ, SHIM_IR
         drv = self.drv = model.drv
         self.model = model
         self.sites = host.sites
@@ -547,6 +547,8 @@ class _NativeHost:
         cell("__strata_cuda_launch_fn").value = drv.address("cuLaunchKernel")
         cell("__strata_cuda_alloc_fn").value = drv.address("cuMemAllocAsync")
         cell("__strata_cuda_free_fn").value = drv.address("cuMemFreeAsync")
+        cell("__strata_cuda_read_fn").value = drv.address("cuMemcpyDtoHAsync")
+        cell("__strata_cuda_sync_fn").value = drv.address("cuStreamSynchronize")
         cell("__strata_cuda_stream").value = model.stream.value or 0
         cell("__strata_cuda_kernels").value = ctypes.addressof(self.kernels)
         self.status = cell("__strata_cuda_status", ctypes.c_int32)
@@ -554,7 +556,7 @@ class _NativeHost:
         self.nbytes = cell("__strata_cuda_bytes", ctypes.c_int64)
         self.message = cell("__strata_cuda_message")
         self.launches = cell("__strata_cuda_launches", ctypes.c_int64)
-        symbols = {n: shim.address_of(n) for n in (MALLOC, FREE, LAUNCH, ASSERT_FAIL)}
+        symbols = {n: shim.address_of(n) for n in (MALLOC, FREE, LAUNCH, ASSERT_FAIL, READ)}
         symbols.update({n: b.ptr for n, b in model.weights.items()})
         self.jit = JitModule(host.ir, symbols=symbols)
         sig = model.signature
@@ -620,6 +622,9 @@ class _NativeHost:
         if site >= 0:
             m, k, where = self.sites[site]
             return f"kernel {m}::{k} (from {where}) failed to launch: {text}"
+        if site == -2:
+            kernels = ", ".join(f"{m}::{k} (from {w})" for m, k, w in self.sites)
+            return f"reading a device value back failed: {text}; kernels: {kernels}"
         return f"out of device memory allocating {self.nbytes.value} bytes: {text}"
 
 
