@@ -23,7 +23,8 @@ As upstream's gpu-to-llvm lowers gpu.launch_func to calls of its runtime wrapper
 (mgpuLaunchKernel, mgpuMemAlloc...), the host code calls four functions of a shim
 (`SHIM_IR`, LLVM IR, compiled once per loaded model), whose state is globals the loader
 fills: the driver's cuLaunchKernel, cuMemAllocAsync and cuMemFreeAsync (function
-pointers resolved once from libcuda.so.1), the model's stream, and the table of
+pointers resolved once from libcuda.so.1), the model's stream, the table of the
+weights' device copies (`HostCode.weights`' order), and the table of
 CUfunction handles, one per launch site (`HostCode.sites`: a site is one
 gpu.launch_func, so an error names its kernel and the op it came from).
 
@@ -32,6 +33,7 @@ gpu.launch_func, so an error names its kernel and the op it came from).
     void __strata_cuda_launch(i64 site, i64 gx, gy, gz, bx, by, bz, i64 smem,
                               i64 params)          cuLaunchKernel (empty grid: nothing)
     void __strata_cuda_assert_fail(ptr message)    a failed run-time check
+    ptr  __strata_cuda_weight(i64 k)               the device copy of weight k
     i64  __strata_cuda_read(i64 addr, i64 nbytes)  a device value read back by the
                                                    host (cuMemcpyDtoHAsync, then
                                                    cuStreamSynchronize)
@@ -67,6 +69,7 @@ MALLOC = "__strata_cuda_malloc"
 FREE = "__strata_cuda_free"
 ASSERT_FAIL = "__strata_cuda_assert_fail"
 READ = "__strata_cuda_read"
+WEIGHT = "__strata_cuda_weight"
 # Calls the CPU lowering makes, and the shim functions they become on the host.
 _RENAMED = {"malloc": MALLOC, "free": FREE, "strata_assert_fail": ASSERT_FAIL}
 _uid = itertools.count()
@@ -332,6 +335,7 @@ def lower_host(module, function: str) -> HostCode:
     entry.set_attr("llvm.emit_c_interface", A.UnitAttr())
     _run(HOST_PIPELINE, module, None, None, "host", False)
     _rename_calls(module)
+    _weights_through_table(module, list(weights))
     module.verify()
     ir = translate_to_llvmir(module, module_name="strata_cuda_host")
     return HostCode(ir, "_mlir_ciface_" + function, sites, weights)
@@ -355,6 +359,38 @@ def _rename_calls(module):
                 op.properties = props
 
 
+def _weights_through_table(module, names):
+    """Each `llvm.mlir.addressof @w` of a weight -> `llvm.call @__strata_cuda_weight(k)`,
+    its device copy's address from the loader's table (a weight lives in device memory,
+    no symbol can point there: see [Note: the host runtime shim]); the weights'
+    declarations are dropped."""
+    from ...conversion.scalar_builders import op_class
+    from ...dialects.llvm import types as LT
+    from ...dialects.llvm.ops import CallOp
+    index = {n: k for k, n in enumerate(names)}
+    body = module.regions[0].blocks[0]
+    for op in list(module.walk()):
+        if op.name != "llvm.mlir.addressof":
+            continue
+        k = index.get(op.properties["global_name"].root)
+        if k is None:
+            continue
+        c = op_class("llvm.mlir.constant").create(
+            [], [A.i64], {"value": A.IntegerAttr(k, A.i64)}, None, (), 0, op.loc)
+        op.parent.insert_before(op, c)
+        call = CallOp.new(WEIGHT, [c.results[0]], LT.ptr, loc=op.loc)
+        op.parent.insert_before(op, call)
+        op.results[0].replace_all_uses_with(call.results[0])
+        op.erase()
+    for op in list(body.ops):
+        if op.name == "llvm.mlir.global" and _sym(op) in index:
+            op.erase()
+    if names:
+        from ...dialects.llvm.ops import FuncOp
+        body.insert_before(body.first, FuncOp.new(
+            WEIGHT, LT.LLVMFunctionType(LT.ptr, [A.i64]), body=False, loc=module.loc))
+
+
 # ---------------------------------------------------------------- the shim
 
 # See [Note: the host runtime shim]. CUresult is i32; CUdeviceptr i64; handles ptr.
@@ -366,6 +402,7 @@ SHIM_IR = r"""
 @__strata_cuda_sync_fn = global ptr null
 @__strata_cuda_stream = global ptr null
 @__strata_cuda_kernels = global ptr null
+@__strata_cuda_weights = global ptr null
 @__strata_cuda_status = global i32 0
 @__strata_cuda_site = global i64 -1
 @__strata_cuda_bytes = global i64 0
@@ -495,6 +532,14 @@ done:
   ret i64 %v
 zero:
   ret i64 0
+}
+
+define ptr @__strata_cuda_weight(i64 %k) {
+entry:
+  %tab = load ptr, ptr @__strata_cuda_weights
+  %slot = getelementptr ptr, ptr %tab, i64 %k
+  %p = load ptr, ptr %slot
+  ret ptr %p
 }
 
 declare i64 @llvm.umax.i64(i64, i64)

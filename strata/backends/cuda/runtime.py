@@ -528,7 +528,7 @@ class _NativeHost:
     def __init__(self, model, host):
         from ..cpu.jit import JitModule
         from ...runtime import descriptor_type
-        from .host import ASSERT_FAIL, FREE, LAUNCH, MALLOC, READ, SHIM_IR
+        from .host import ASSERT_FAIL, FREE, LAUNCH, MALLOC, READ, SHIM_IR, WEIGHT
         drv = self.drv = model.drv
         self.model = model
         self.sites = host.sites
@@ -556,8 +556,11 @@ class _NativeHost:
         self.nbytes = cell("__strata_cuda_bytes", ctypes.c_int64)
         self.message = cell("__strata_cuda_message")
         self.launches = cell("__strata_cuda_launches", ctypes.c_int64)
-        symbols = {n: shim.address_of(n) for n in (MALLOC, FREE, LAUNCH, ASSERT_FAIL, READ)}
-        symbols.update({n: b.ptr for n, b in model.weights.items()})
+        self.weights = (ctypes.c_void_p * max(len(host.weights), 1))(
+            *[model.weights[n].ptr for n in host.weights])
+        cell("__strata_cuda_weights").value = ctypes.addressof(self.weights)
+        symbols = {n: shim.address_of(n) for n in (MALLOC, FREE, LAUNCH, ASSERT_FAIL, READ,
+                                                   WEIGHT)}
         self.jit = JitModule(host.ir, symbols=symbols)
         sig = model.signature
         self.arg_types = [descriptor_type(s.rank) for s in sig.args]
