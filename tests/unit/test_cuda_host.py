@@ -242,3 +242,48 @@ def test_host_reads_device_values_back(fake):
     assert len(reads) == 2 and all(lines[i + 1] == "sync" for i in reads)
     last_launch = max(i for i, ln in enumerate(lines) if ln.startswith("launch"))
     assert reads[0] < last_launch      # (the gather runs after the check)
+
+
+def test_cuda_graphs_capture_once_per_shape(fake):
+    """cuda_graphs=True: the first call of a shape captures the launch sequence and
+    launches the graph; the next calls of that shape only launch it (no kernel launch
+    of their own); another shape drops the graph and captures again."""
+    model = R.CudaModel(R.driver(), compile_ahead(_dynamic_add()), "main", cuda_graphs=True)
+    assert model.graphs == {} and model.graph_fallback is None
+    a = np.ones((3, 8), np.float32)
+    _log(fake)
+    y, = model.run(a, a)
+    first = _log(fake)
+    assert y.shape == (3, 8)
+    begin, end = first.index("capture begin 1"), first.index("capture end")
+    assert any(ln.startswith("launch") for ln in first[begin:end])
+    # the inputs copied into the buffers the graph reads, the graph, the output copied
+    assert first[end + 1:end + 5] == ["graph instantiate", "dtod 96", "dtod 96",
+                                      "graph launch"]
+    assert "dtod 96" in first[end + 5:]
+    for _ in range(3):
+        y2, = model.run(a, a)
+        again = _log(fake)
+        assert "graph launch" in again and not any(
+            ln.startswith(("launch", "capture")) for ln in again)
+        assert y2.__cuda_array_interface__["data"][0] != \
+            y.__cuda_array_interface__["data"][0]      # an output of its own
+    b = np.ones((5, 8), np.float32)
+    assert model.run(b, b)[0].shape == (5, 8)
+    other = _log(fake)
+    assert other.index("graph destroy") < other.index("capture begin 1")
+    with pytest.raises(R.RuntimeFailure, match="add0"):
+        model.run(a, np.ones((4, 8), np.float32))
+    assert model.run(a, a)[0].shape == (3, 8)        # still usable
+
+
+def test_cuda_graphs_need_the_native_host(fake):
+    g = helper.make_graph(
+        [helper.make_node("Reshape", ["x", "shape"], ["y"], name="r0")], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 6]),
+         helper.make_tensor_value_info("shape", TensorProto.INT64, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
+    m = R.CudaModel(R.driver(), compile_ahead(model), "main", cuda_graphs=True)
+    assert m.graphs is None and "reads device values back" in m.graph_fallback
+    assert m.run(np.zeros((2, 6), np.float32), np.array([3, 4], np.int64))[0].shape == (3, 4)

@@ -27,6 +27,17 @@ says why, STRATA_CUDA_HOST=plan forces it). Launches are asynchronous on the mod
 call synchronizes once, at its end, and a failure there (or at a launch) is a
 RuntimeFailure naming the kernel and the op it came from; the model stays usable.
 
+[Note: CUDA graphs]
+With `cuda_graphs=True` (strata.compile(model, target="cuda", cuda_graphs=True)) the
+native host code's launch sequence is captured once per input shapes (stream capture,
+cuGraphInstantiateWithFlags with auto-free-on-launch) and replayed with cuGraphLaunch:
+a call copies its inputs into the buffers the graph reads, launches the graph and copies
+each result out of the graph's memory into a buffer of its own (the next launch frees
+the graph's). Other input shapes: the graph is dropped and the new shapes captured. Not
+for a host that reads device values back (a synchronization, not allowed while
+capturing) nor without the native host code: then calls run as without graphs
+(`CudaModel.graph_fallback` says why).
+
 [Note: outputs on the device]
 Outputs are DeviceArrays: shape, dtype, `__cuda_array_interface__` (version 3; the call
 that made them has synchronized, so no stream is named) and `__dlpack__`/`__dlpack_device__` (kDLCUDA), so torch.as_tensor /
@@ -76,7 +87,7 @@ class CudaDriver:
         self.lib = lib
         for name, argtypes in _SIGNATURES.items():
             f = getattr(lib, _VERSIONED.get(name, name), None) or getattr(lib, name, None)
-            if f is None and name in _OPTIONAL:
+            if f is None and (name in _OPTIONAL or name in _GRAPHS):
                 continue     # (an older driver, a test's fake: the launch plan runs)
             if f is None:
                 raise AttributeError(name)
@@ -164,9 +175,22 @@ _SIGNATURES = {
     "cuDeviceGetDefaultMemPool": [_PP, ctypes.c_int],
     "cuMemPoolSetAttribute": [_P, ctypes.c_int, _P],
 }
+_SIGNATURES.update({
+    "cuStreamBeginCapture": [_P, ctypes.c_int],
+    "cuStreamEndCapture": [_P, _PP],
+    "cuGraphInstantiateWithFlags": [_PP, _P, ctypes.c_ulonglong],
+    "cuGraphLaunch": [_P, _P],
+    "cuGraphExecDestroy": [_P],
+    "cuGraphDestroy": [_P],
+})
 # Without these the launch plan runs the host function (plan.py).
 _OPTIONAL = frozenset({"cuMemAllocAsync", "cuMemFreeAsync", "cuDeviceGetDefaultMemPool",
                        "cuMemPoolSetAttribute"})
+# Without these cuda_graphs=True launches as without it.
+_GRAPHS = ("cuStreamBeginCapture", "cuStreamEndCapture", "cuGraphInstantiateWithFlags",
+           "cuGraphLaunch", "cuGraphExecDestroy", "cuGraphDestroy")
+_CAPTURE_MODE_THREAD_LOCAL = 1
+_GRAPH_AUTO_FREE_ON_LAUNCH = 1
 _MEMPOOL_ATTR_RELEASE_THRESHOLD = 4
 # The _v2 entry points (64-bit device pointers) behind the plain names.
 _VERSIONED = {"cuMemAlloc": "cuMemAlloc_v2", "cuMemFree": "cuMemFree_v2",
@@ -174,7 +198,8 @@ _VERSIONED = {"cuMemAlloc": "cuMemAlloc_v2", "cuMemFree": "cuMemFree_v2",
               "cuMemcpyDtoHAsync": "cuMemcpyDtoHAsync_v2",
               "cuMemcpyDtoDAsync": "cuMemcpyDtoDAsync_v2",
               "cuStreamDestroy": "cuStreamDestroy_v2", "cuCtxPopCurrent": "cuCtxPopCurrent_v2",
-              "cuCtxPushCurrent": "cuCtxPushCurrent_v2"}
+              "cuCtxPushCurrent": "cuCtxPushCurrent_v2",
+              "cuStreamBeginCapture": "cuStreamBeginCapture_v2"}
 
 
 def _load_library():
@@ -284,7 +309,7 @@ class CudaModel:
     # they are (strata.compiler, [Note: the call path]).
     owns_outputs = True
 
-    def __init__(self, drv: CudaDriver, program, function: str):
+    def __init__(self, drv: CudaDriver, program, function: str, cuda_graphs=False):
         self.drv = drv
         self.program = program
         self.plan = program.plans[function]
@@ -328,6 +353,19 @@ class CudaModel:
             drv.check(drv.cuStreamSynchronize(self.stream), "uploading the weights")
             if self.fallback is None:
                 self.native = _NativeHost(self, host)
+        # [Note: CUDA graphs]
+        self.graphs = None
+        self.graph_fallback = None
+        if cuda_graphs:
+            if self.native is None:
+                self.graph_fallback = f"the host runs as a launch plan ({self.fallback})"
+            elif not drv.has(*_GRAPHS):
+                self.graph_fallback = "the driver lacks the graph API"
+            elif "call i64 @__strata_cuda_read(" in host.ir:
+                self.graph_fallback = ("the host reads device values back (a "
+                                       "synchronization: not allowed while capturing)")
+            else:
+                self.graphs = {}
         weakref.finalize(self, _close, drv, self.pool, self.modules, self.stream, self.ctx)
 
     def _function(self, module, kernel):
@@ -419,7 +457,9 @@ class CudaModel:
             try:
                 for i, v in enumerate(values):
                     inputs.append(self._input(i, v, staged))
-                if self.native is not None:
+                if self.graphs is not None:
+                    outputs = self._graph_call(inputs, values)
+                elif self.native is not None:
                     outputs = self.native.call(inputs)
                 else:
                     results = self.plan.run(self, inputs)
@@ -448,6 +488,76 @@ class CudaModel:
                     self.pool.free(buf)
             return [DeviceArray(r, self) if isinstance(r, DeviceRef) else r
                     for r in outputs]
+
+    def _graph_call(self, inputs, values) -> list:
+        """A call through the CUDA graph of these input shapes ([Note: CUDA graphs])."""
+        key = tuple((r.sizes, r.dtype.str) for r in inputs)
+        g = self.graphs.get(key)
+        if g is None:
+            self._drop_graphs()
+            g = self._capture(key, inputs)
+        drv = self.drv
+        for r, buf in zip(inputs, g.inputs):
+            self.copy(buf.ptr, r.ptr + r.offset * r.dtype.itemsize, r.nbytes)
+        code = drv.cuGraphLaunch(g.exec, self.stream)
+        if code != CUDA_SUCCESS:
+            self._drop_graphs()
+            raise RuntimeFailure(f"the CUDA graph of @{self.plan.function} failed to "
+                                 f"launch: {drv.error_text(code)}")
+        outs = []
+        for ref in g.results:      # (graph memory: freed by the next launch)
+            new = self.pool.alloc(ref.nbytes)
+            self.copy(new.ptr, ref.ptr + ref.offset * ref.dtype.itemsize, ref.nbytes)
+            outs.append(DeviceRef(new.ptr, 0, ref.sizes, row_major(ref.sizes), ref.dtype,
+                                  new))
+        return outs
+
+    def _capture(self, key, inputs):
+        drv = self.drv
+        staged = [self.pool.alloc(max(r.nbytes, 1)) for r in inputs]
+        refs = [DeviceRef(b.ptr, 0, r.sizes, row_major(r.sizes), r.dtype, None)
+                for b, r in zip(staged, inputs)]
+        for r in inputs:
+            if not r.is_contiguous():
+                for b in staged:
+                    self.pool.free(b)
+                raise InputError("cuda_graphs=True takes contiguous inputs")
+        drv.check(drv.cuStreamBeginCapture(self.stream, _CAPTURE_MODE_THREAD_LOCAL),
+                  "cuStreamBeginCapture")
+        try:
+            raw = self.native.invoke(refs)
+        finally:
+            graph = ctypes.c_void_p()
+            code = drv.cuStreamEndCapture(self.stream, ctypes.byref(graph))
+        if self.native.status.value != 0 or code != CUDA_SUCCESS:
+            if graph.value:
+                drv.cuGraphDestroy(graph)
+            for b in staged:
+                self.pool.free(b)
+            if self.native.status.value != 0:
+                raise RuntimeFailure(self.native._failure())
+            raise RuntimeFailure(f"capturing the CUDA graph of @{self.plan.function}: "
+                                 f"{drv.error_text(code)}")
+        exe = ctypes.c_void_p()
+        code = drv.cuGraphInstantiateWithFlags(ctypes.byref(exe), graph,
+                                               _GRAPH_AUTO_FREE_ON_LAUNCH)
+        drv.cuGraphDestroy(graph)
+        if code != CUDA_SUCCESS:
+            for b in staged:
+                self.pool.free(b)
+            raise RuntimeFailure(f"instantiating the CUDA graph of @{self.plan.function}: "
+                                 f"{drv.error_text(code)}")
+        g = _Graph(exe, staged, [ref for ref, _ in raw])
+        self.graphs[key] = g
+        return g
+
+    def _drop_graphs(self):
+        """Another input shape: the graph captured for the last one goes."""
+        for g in self.graphs.values():
+            self.drv.cuGraphExecDestroy(g.exec)
+            for b in g.inputs:
+                self.pool.free(b)
+        self.graphs.clear()
 
     def release(self, buf) -> None:
         """An output's buffer, no longer used: back to the pool it came from."""
@@ -519,6 +629,18 @@ class AsyncBuffer:
         self.ptr = ptr
 
 
+class _Graph:
+    """A captured launch sequence: its executable graph, the input buffers it reads,
+    the results it leaves (graph memory)."""
+
+    __slots__ = ("exec", "inputs", "results")
+
+    def __init__(self, exe, inputs, results):
+        self.exec = exe
+        self.inputs = inputs
+        self.results = results
+
+
 class _NativeHost:
     """The host function of a CudaModel as native code (host.py): the shim's state
     filled (driver entry points, the stream, a CUfunction per launch site), the host
@@ -574,7 +696,10 @@ class _NativeHost:
         self.fn = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * (1 + len(self.arg_types)))(
             self.jit.address_of(host.entry))
 
-    def call(self, inputs) -> list:
+    def invoke(self, inputs) -> list:
+        """One native call of the host code on `inputs` (DeviceRefs): [(result
+        DeviceRef without a buffer, its allocated pointer)]; `status` says whether it
+        failed."""
         descs = []
         for t, r in zip(self.arg_types, inputs):
             d = t()
@@ -591,13 +716,22 @@ class _NativeHost:
         self.fn(ctypes.addressof(res), *[ctypes.addressof(d) for d in descs])
         ds = [res] if len(self.res_specs) == 1 else \
             [getattr(res, f"r{i}") for i in range(len(self.res_specs))]
-        known = {r.ptr for r in inputs} | {b.ptr for b in self.model.weights.values()}
-        owned, drop, out = set(), set(), []
+        out = []
         for spec, d in zip(self.res_specs, ds):
             n = len(spec.shape)
-            ref = DeviceRef(d.aligned or 0, d.offset, list(d.sizes) if n else [],
-                            list(d.strides) if n else [], spec.dtype)
-            alloc = d.allocated or 0
+            out.append((DeviceRef(d.aligned or 0, d.offset, list(d.sizes) if n else [],
+                                  list(d.strides) if n else [], spec.dtype),
+                        d.allocated or 0))
+        return out
+
+    def call(self, inputs) -> list:
+        """`invoke`, the outputs owning their memory (a copy where a result is an
+        input, a weight, another result's block or a strided view); RuntimeFailure if
+        the call failed (its memory given back)."""
+        raw = self.invoke(inputs)
+        known = {r.ptr for r in inputs} | {b.ptr for b in self.model.weights.values()}
+        owned, drop, out = set(), set(), []
+        for ref, alloc in raw:
             if alloc and alloc not in known and alloc not in owned and \
                     ref.is_contiguous():
                 owned.add(alloc)

@@ -98,10 +98,11 @@ class CudaTarget(Target):
     # The tensor-level pipeline is the cpu target's (what every native target starts from).
     pipeline = CpuTarget.pipeline
     # (strata.compile(m, target="cuda", cuda_arch="sm_80"): Target.with_options)
-    OPTIONS = ("cuda_arch", "opt_level", "verify_each", "block_size")
+    OPTIONS = ("cuda_arch", "opt_level", "verify_each", "block_size", "cuda_graphs")
 
     def __init__(self, cuda_arch: str | None = None, opt_level: int = 3,
-                 verify_each: bool = False, block_size: int = 256):
+                 verify_each: bool = False, block_size: int = 256,
+                 cuda_graphs: bool = False):
         if cuda_arch is not None:
             check_arch(cuda_arch)
         # None: the device's, else DEFAULT_ARCH (see [Note: the cuda architecture]).
@@ -111,6 +112,9 @@ class CudaTarget(Target):
         # Threads per block of the mapped parallel loops (a multiple of the warp, at most
         # the 1024 threads a block may have).
         self.block_size = int(block_size)
+        # Capture the launch sequence as a CUDA graph per input shape, replay it
+        # (runtime.py, [Note: CUDA graphs]).
+        self.cuda_graphs = bool(cuda_graphs)
         if not 32 <= self.block_size <= 1024 or self.block_size % 32:
             raise StrataError(f"block_size {block_size} is not a multiple of 32 from 32 to "
                               "1024 (threads per CUDA block)")
@@ -181,7 +185,7 @@ class CudaTarget(Target):
         arch = self.cuda_arch or drv.device_arch()
         program = self.build(module, {function}, instrumentation, timings, arch)
         t0 = time.perf_counter()
-        model = CudaModel(drv, program, function)
+        model = CudaModel(drv, program, function, cuda_graphs=self.cuda_graphs)
         timings["load"] = time.perf_counter() - t0
         return model.run
 
