@@ -9,10 +9,12 @@
 #    outputs, buffer reuse, the native host code), through tests/gpu/run.py: pytest when
 #    installed, else a plain script;
 # 3. the ONNX node suite compiled for the device (onnx_node_runner.py --target cuda);
+#    the host library (tools/gpu_library_check.py: examples/c/run_model.c against the
+#    cuda and the cpu library of an MLP);
 # 4. bench/models.py --target cuda: MLP b1/b64, ResNet-50 and BERT-base at b1/b32, f32
 #    (and f16 where the target has a precision option), against PyTorch eager (TF32
 #    off) and torch.compile (inductor) on the GPU.
-# Time limits per step (10 + 120 + 120 + 60 + 165 s) keep the whole under 8 minutes.
+# Time limits per step (110 + 100 + 40 + 60 + 150 s) keep the whole under 8 minutes.
 # Checked without a GPU: `bash -n`, `python tests/gpu/run.py` (skips),
 # `python bench/models.py --target cuda --dry-run` (compiles every model ahead).
 set -u
@@ -32,11 +34,14 @@ print(f"strata: {d.device_count()} device(s), device 0 is {d.device_arch()}")
 PY
 
 echo "== tests/gpu (pytest if installed, else the same tests as a plain script)"
-timeout 120 $PY tests/gpu/run.py || status=1
+timeout 110 $PY tests/gpu/run.py || status=1
 
 echo "== the ONNX node suite on the device (pass rate; failures by op)"
-timeout 120 $PY tests/e2e/onnx_node_runner.py --target cuda -j "$(nproc)" | tail -40 \
+timeout 100 $PY tests/e2e/onnx_node_runner.py --target cuda -j "$(nproc)" | tail -40 \
   || status=1
+
+echo "== the host library (strata compile --target cuda -o model.so) from C vs the cpu one"
+timeout 40 $PY tools/gpu_library_check.py || status=1
 
 # bench/models.py --target cuda (issue 19 item 6): rows are printed as they finish, so a
 # step cut by its time limit still reports what it measured.
@@ -44,7 +49,7 @@ echo "== bench/models.py --target cuda: MLP at batch 1 and 64"
 timeout 60 $PY bench/models.py --target cuda --models mlp1,mlp64 --repeat 20 --rounds 3 \
   || status=1
 echo "== bench/models.py --target cuda: ResNet-50 and BERT-base at batch 1 and 32"
-timeout 165 $PY bench/models.py --target cuda --repeat 10 --rounds 3 \
+timeout 150 $PY bench/models.py --target cuda --repeat 10 --rounds 3 \
   --models resnet50-b1,bert-b1,resnet50-b32,bert-b32 || status=1
 
 echo "== done in $(( $(date +%s) - start )) s, status $status"

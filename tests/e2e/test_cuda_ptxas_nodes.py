@@ -11,7 +11,7 @@ pytest.importorskip("onnx")
 
 from strata.backends.cuda import ptxas  # noqa: E402
 
-SHARDS, SHARD = 80, 3
+SHARDS, SHARD = 160, 3
 
 
 @pytest.mark.skipif(ptxas.find() is None, reason="ptxas not found: pip install "
