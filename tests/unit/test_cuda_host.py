@@ -22,7 +22,7 @@ from strata.backends.cuda.target import compile_ahead
 from strata.dialects import default_context
 from strata.syntax.parser import parse_source
 
-from test_cuda_runtime import MODEL   # noqa: E402  (tests/unit is on sys.path)
+from test_cuda_runtime import MODEL, reshape_model  # noqa: E402  (tests/unit on sys.path)
 
 FAKE = Path(__file__).resolve().parents[1] / "fakes" / "fake_libcuda.c"
 
@@ -175,12 +175,7 @@ def test_dynamic_shapes_and_run_time_checks(fake):
 def test_reshape_reads_its_shape_back(fake):
     """A shape tensor read on the host: native code too (the fake's device memory is
     host memory, so the values read are the input's)."""
-    g = helper.make_graph(
-        [helper.make_node("Reshape", ["x", "shape"], ["y"], name="r0")], "g",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 6]),
-         helper.make_tensor_value_info("shape", TensorProto.INT64, [2])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
-    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
+    model = reshape_model()
     program = compile_ahead(model)
     assert program.host["main"].fallback is None
     m = _model(program)
@@ -278,12 +273,7 @@ def test_cuda_graphs_capture_once_per_shape(fake):
 
 
 def test_cuda_graphs_need_the_native_host(fake):
-    g = helper.make_graph(
-        [helper.make_node("Reshape", ["x", "shape"], ["y"], name="r0")], "g",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 6]),
-         helper.make_tensor_value_info("shape", TensorProto.INT64, [2])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
-    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
+    model = reshape_model()
     m = R.CudaModel(R.driver(), compile_ahead(model), "main", cuda_graphs=True)
     assert m.graphs is None and "reads device values back" in m.graph_fallback
     assert m.run(np.zeros((2, 6), np.float32), np.array([3, 4], np.int64))[0].shape == (3, 4)

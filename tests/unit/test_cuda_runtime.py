@@ -306,19 +306,23 @@ def test_outputs_own_their_buffers(monkeypatch, body, expect):
     assert len(model.pool.all) == held     # the outputs' buffers were reused
 
 
-def test_host_reads_a_shape_from_the_device(monkeypatch):
-    """Reshape to a run-time shape: the plan reads the shape tensor's entries back from
-    the device (after the work before it on the stream) to size the result."""
+def reshape_model():
+    """Reshape of a 2x6 input to a shape given at run time (node r0)."""
     from onnx import TensorProto, helper
-    fake = FakeCuda()
-    monkeypatch.setattr(R, "_load_library", lambda: fake)
     g = helper.make_graph(
         [helper.make_node("Reshape", ["x", "shape"], ["y"], name="r0")], "g",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 6]),
          helper.make_tensor_value_info("shape", TensorProto.INT64, [2])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
-    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
-    fn = strata.compile(model, target="cuda")
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
+
+
+def test_host_reads_a_shape_from_the_device(monkeypatch):
+    """Reshape to a run-time shape: the plan reads the shape tensor's entries back from
+    the device (after the work before it on the stream) to size the result."""
+    fake = FakeCuda()
+    monkeypatch.setattr(R, "_load_library", lambda: fake)
+    fn = strata.compile(reshape_model(), target="cuda")
     x = np.arange(12, dtype=np.float32).reshape(2, 6)
     y, = fn(x, np.array([3, 4], np.int64))
     assert y.shape == (3, 4)
