@@ -212,6 +212,30 @@ def test_strata_compile_runs_the_native_host(fake):
     z, = fn(a, a)
     assert z.shape == (5, 8)
     assert sum(ln.startswith("launch") for ln in _log(fake)) >= 1
+    g = strata.compile(_dynamic_add(), target="cuda", cache=False, cuda_graphs=True)
+    g(a, a)
+    _log(fake)
+    g(a, a)
+    assert "graph launch" in _log(fake)
+
+
+class _OnDevice:
+    """A device array as torch would hand it (the fake's device memory is host memory)."""
+
+    def __init__(self, a):
+        self.a = a
+        self.__cuda_array_interface__ = {
+            "shape": a.shape, "typestr": a.dtype.str, "data": (a.ctypes.data, False),
+            "strides": a.strides, "version": 3}
+
+
+def test_device_inputs_must_be_contiguous(fake):
+    model = _model(compile_ahead(_dynamic_add()))
+    a = np.ones((4, 16), np.float32)
+    y, = model.run(_OnDevice(a[:, :8].copy()), _OnDevice(a[:, :8].copy()))
+    assert y.shape == (4, 8)
+    with pytest.raises(R.InputError, match=r"input #0 on the device is not contiguous"):
+        model.run(_OnDevice(a[:, :8]), _OnDevice(a[:, :8].copy()))
 
 
 def test_host_reads_device_values_back(fake):

@@ -517,11 +517,6 @@ class CudaModel:
         staged = [self.pool.alloc(max(r.nbytes, 1)) for r in inputs]
         refs = [DeviceRef(b.ptr, 0, r.sizes, row_major(r.sizes), r.dtype, None)
                 for b, r in zip(staged, inputs)]
-        for r in inputs:
-            if not r.is_contiguous():
-                for b in staged:
-                    self.pool.free(b)
-                raise InputError("cuda_graphs=True takes contiguous inputs")
         drv.check(drv.cuStreamBeginCapture(self.stream, _CAPTURE_MODE_THREAD_LOCAL),
                   "cuStreamBeginCapture")
         try:
@@ -598,7 +593,13 @@ class CudaModel:
             strides = cai.get("strides")
             strides = row_major(shape) if strides is None else \
                 [s // dtype.itemsize for s in strides]
-            return DeviceRef(ptr, 0, shape, strides, dtype, None)
+            ref = DeviceRef(ptr, 0, shape, strides, dtype, None)
+            if not ref.is_contiguous():
+                # (the compiled code takes row-major buffers at its boundary)
+                raise InputError(f"input #{i} on the device is not contiguous (strides "
+                                 f"{tuple(cai['strides'])} bytes for shape {shape}): "
+                                 "pass a contiguous tensor (.contiguous())")
+            return ref
         if spec is not None and getattr(spec, "scalar", False):
             return np.asarray(v).item()
         a = np.ascontiguousarray(v)
