@@ -301,3 +301,52 @@ def test_cuda_graphs_need_the_native_host(fake):
     m = R.CudaModel(R.driver(), compile_ahead(model), "main", cuda_graphs=True)
     assert m.graphs is None and "reads device values back" in m.graph_fallback
     assert m.run(np.zeros((2, 6), np.float32), np.array([3, 4], np.int64))[0].shape == (3, 4)
+
+
+def _launch_shapes(lines):
+    """The launch lines with pointers (words past 2^32) masked: kernel, grid, block,
+    offsets, sizes and strides."""
+    out = []
+    for ln in lines:
+        if ln.startswith("launch"):
+            out.append(" ".join("P" if w.isdigit() and int(w) >= 1 << 32 else w
+                                for w in ln.split()))
+    return out
+
+
+@pytest.mark.parametrize("name", ["mlp", "cnn", "transformer_encoder", "add", "gather"])
+def test_native_host_launches_as_the_plan_does(fake, monkeypatch, name):
+    """The native host code and the launch plan (the host semantics the interpreter
+    checks) make the same launches: kernels, grids, blocks, argument words (pointers
+    aside), on the same inputs."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+    from models import cnn, mlp, transformer_encoder
+    from onnx import numpy_helper
+    rng = np.random.default_rng(0)
+    if name == "add":
+        model, inputs = _dynamic_add(), [np.ones((5, 8), np.float32)] * 2
+    elif name == "gather":
+        g = helper.make_graph(
+            [helper.make_node("Gather", ["w", "ids"], ["y"], name="g0")], "g",
+            [helper.make_tensor_value_info("ids", TensorProto.INT64, ["N", 4])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 4, 8])],
+            [numpy_helper.from_array(np.ones((10, 8), np.float32), "w")])
+        model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+        inputs = [np.zeros((3, 4), np.int64)]
+    else:
+        model = {"mlp": mlp, "cnn": cnn, "transformer_encoder": transformer_encoder}[name]()
+        shape = {"mlp": (3, 64), "cnn": (2, 3, 16, 16), "transformer_encoder": (2, 7, 32)}
+        inputs = [rng.standard_normal(shape[name]).astype(np.float32)]
+    program = compile_ahead(model)
+    native = _model(program)
+    monkeypatch.setenv("STRATA_CUDA_HOST", "plan")
+    plan = _model(program)
+    assert native.native is not None and plan.native is None
+    got = {}
+    for key, m in (("native", native), ("plan", plan)):
+        _log(fake)
+        y = m.run(*inputs)
+        got[key] = (_launch_shapes(_log(fake)), [o.shape for o in y])
+    assert got["native"][0] and got["native"] == got["plan"]
