@@ -265,6 +265,8 @@ def main(argv=None):
     ap.add_argument("--precision", default="f32,f16",
                     help="--target cuda: the precisions compiled (f16 through the cuda "
                          "target's precision option, where it has one)")
+    ap.add_argument("--cuda-graphs", action="store_true",
+                    help="--target cuda: also time Strata with cuda_graphs=True")
     ap.add_argument("--dry-run", action="store_true",
                     help="--target cuda without a GPU: build, export and compile every "
                          "model ahead of time (PTX), time nothing")
@@ -406,13 +408,20 @@ def main_cuda(args, ap):
                     row["rel_diff"] = float((y - ref).abs().max() / ref.abs().max())
                     inductor = torch.compile(emod)
                     inductor(*eargs)
-                    peers = {"strata": lambda: (f(*sargs), torch.cuda.synchronize()),
+                    peers = {"strata": lambda: (f(*sargs), torch.cuda.synchronize())}
+                    if args.cuda_graphs:
+                        fg = strata.compile(path, target="cuda", cuda_graphs=True, **opts)
+                        fg(*sargs)
+                        peers["graphs"] = lambda: (fg(*sargs), torch.cuda.synchronize())
+                    peers.update({
                              "eager": lambda: (emod(*eargs), torch.cuda.synchronize()),
                              "inductor": lambda: (inductor(*eargs),
-                                                  torch.cuda.synchronize())}
+                                                  torch.cuda.synchronize())})
                     row.update(interleaved_medians_ms(peers, args.repeat, args.rounds))
                 rows.append(row)
-                print(f"  {name} {prec}: strata {row['strata']:.3f} ms, eager "
+                print(f"  {name} {prec}: strata {row['strata']:.3f} ms, " +
+                      (f"graphs {row['graphs']:.3f}, " if "graphs" in row else "") +
+                      f"eager "
                       f"{row['eager']:.3f}, inductor {row['inductor']:.3f}, rel diff "
                       f"{row['rel_diff']:.2e}, compile {row['compile_s']:.1f} s",
                       file=sys.stderr, flush=True)
@@ -421,11 +430,14 @@ def main_cuda(args, ap):
         return rows
     print(f"\nmedian latency, ms ({args.repeat}+ runs in {args.rounds} interleaved rounds;"
           " TF32 off; rel diff: max |strata - eager f32| / max |eager f32|)\n")
-    print(f"{'model':<14} {'prec':<4} {'compile s':>9} {'strata':>9} {'eager':>9} "
-          f"{'inductor':>9} {'/eager':>7} {'ind/eager':>9} {'rel diff':>9}")
+    print(f"{'model':<14} {'prec':<4} {'compile s':>9} {'strata':>9} {'graphs':>9} "
+          f"{'eager':>9} {'inductor':>9} {'/eager':>7} {'graphs/e':>8} {'ind/eager':>9} "
+          f"{'rel diff':>9}")
+    nan = float("nan")
     for r in rows:
         print(f"{r['model']:<14} {r['prec']:<4} {r['compile_s']:9.2f} {r['strata']:9.3f} "
-              f"{r['eager']:9.3f} {r['inductor']:9.3f} {r['strata'] / r['eager']:7.2f} "
+              f"{r.get('graphs', nan):9.3f} {r['eager']:9.3f} {r['inductor']:9.3f} "
+              f"{r['strata'] / r['eager']:7.2f} {r.get('graphs', nan) / r['eager']:8.2f} "
               f"{r['inductor'] / r['eager']:9.2f} {r['rel_diff']:9.2e}")
     return rows
 

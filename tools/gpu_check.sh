@@ -46,7 +46,7 @@ timeout 40 $PY tools/gpu_library_check.py || status=1
 # bench/models.py --target cuda (issue 19 item 6): rows are printed as they finish, so a
 # step cut by its time limit still reports what it measured.
 echo "== bench/models.py --target cuda: MLP at batch 1 and 64"
-timeout 60 $PY bench/models.py --target cuda --models mlp1,mlp64 --repeat 20 --rounds 3 \
+timeout 60 $PY bench/models.py --target cuda --models mlp1,mlp64 --repeat 20 --rounds 3 --cuda-graphs \
   || status=1
 echo "== bench/models.py --target cuda: ResNet-50 and BERT-base at batch 1 and 32"
 timeout 150 $PY bench/models.py --target cuda --repeat 10 --rounds 3 \

@@ -350,3 +350,17 @@ def test_native_host_launches_as_the_plan_does(fake, monkeypatch, name):
         y = m.run(*inputs)
         got[key] = (_launch_shapes(_log(fake)), [o.shape for o in y])
     assert got["native"][0] and got["native"] == got["plan"]
+
+
+def test_cli_run_with_cuda_graphs(fake, tmp_path, capsys):
+    from strata.tools.cli import main
+    path = tmp_path / "add.onnx"
+    path.write_bytes(_dynamic_add().SerializeToString())
+    x = tmp_path / "x.npy"
+    np.save(x, np.ones((2, 8), np.float32))
+    _log(fake)
+    assert main(["run", str(path), "--target", "cuda", "--cuda-graphs", "--input", str(x),
+                 "--input", str(x)]) == 0
+    assert "capture begin 1" in _log(fake)
+    assert main(["run", str(path), "--cuda-graphs", "--input", str(x)]) != 0
+    assert "--cuda-graphs needs --target cuda" in capsys.readouterr().err
