@@ -75,6 +75,8 @@ def test_host_code_calls_the_shim():
         in host.ir
     assert "@__strata_cuda_malloc(" in host.ir and "@malloc(" not in host.ir
     assert [a.shape for a in host.weights.values()] == [(300,)]
+    # (lowered on a copy: the program's module keeps its kernels, --emit=mlir's)
+    assert [o.name for o in program.module.regions[0].ops].count("gpu.module") == 1
 
 
 def test_one_native_call_launches_with_the_descriptors(fake):

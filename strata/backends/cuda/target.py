@@ -174,7 +174,9 @@ class CudaTarget(Target):
         host = {}
         if len(entries) == 1:
             from .host import lower_host
-            host[symbol_name(entries[0])] = lower_host(module, symbol_name(entries[0]))
+            # (on a copy: `module` stays the gpu/nvvm module, what --emit=mlir writes)
+            host[symbol_name(entries[0])] = lower_host(module.clone(),
+                                                       symbol_name(entries[0]))
         timings["host"] = time.perf_counter() - t0
         return CudaProgram(arch, ptx, plans, signatures, weights, module, host)
 
