@@ -78,9 +78,9 @@ _uid = itertools.count()
 class HostCode:
     """The native host side of one entry function: `ir` (LLVM IR of the host module,
     calling the shim), `entry` (its C interface symbol), `sites` (per launch site:
-    (gpu.module, kernel, origin)), `weights` (external symbol -> array, to bind to their
-    device copies). `fallback`: why the host function stays a launch plan (then `ir` is
-    None)."""
+    (gpu.module, kernel, origin)), `weights` (name -> array, in the order of the
+    shim's table of device copies: `__strata_cuda_weight(k)` is the k-th). `fallback`:
+    why the host function stays a launch plan (then `ir` is None)."""
 
     __slots__ = ("ir", "entry", "sites", "weights", "fallback")
 
@@ -122,6 +122,7 @@ def host_blockers(func_op) -> list:
 
 
 def _readable(t):
+    """Whether a device element of type `t` can be read back in one 64-bit word."""
     return isinstance(t, (A.IndexType, A.IntegerType)) and getattr(t, "width", 64) <= 64 \
         or isinstance(t, A.FloatType) and t.name in ("f16", "bf16", "f32", "f64")
 
@@ -131,7 +132,7 @@ def _identity(t):
     return is_identity_layout(t)
 
 
-# ---------------------------------------------------------------- the pass
+# ---------------------------------------------------------------- launches, device reads
 
 def lower_launches(module) -> list:
     """Every gpu.launch_func of the host functions of `module` -> its arguments stored

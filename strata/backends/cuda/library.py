@@ -97,6 +97,9 @@ static CUptr strata_ctx, strata_stream, strata_modules[STRATA_CUDA_MODULES + 1];
 static CUptr strata_kernels[STRATA_CUDA_SITES + 1];
 static uint64_t strata_weight_ptrs[STRATA_CUDA_WEIGHTS + 1];
 static _Thread_local char strata_cuda_message[640];
+/* (the checked entry point's message: "@main: <the driver's failure>", not a check's) */
+#define STRATA_FAILURE_KIND(failure) \
+  ((failure) == strata_cuda_message ? "" : "run-time check failed: ")
 
 static const char *strata_cu_error(CUresult c) {
   const char *name = NULL;
@@ -312,15 +315,11 @@ static void strata_cuda_run(int64_t *results, int64_t *const *args) {
 """
 
 
-def _c_string(text: str) -> str:
-    from ..cpu.aot import _c_string as c
-    return c(text)
-
-
 def cuda_library_c(fname, signature, host, program) -> str:
     """The C part of the host library of entry `fname` (see the module doc): this
     model's tables (modules, launch sites, weights, argument ranks and sizes), the
     engine `_CUDA_C`, and the raw entry point `_mlir_ciface_<fname>` on host memory."""
+    from ..cpu.aot import _c_string
     modules = sorted(program.ptx)
     args, res = signature.args, signature.results
     arg_words = sum(3 + 2 * s.rank for s in args)
