@@ -135,12 +135,25 @@ def test_out_of_memory_is_a_runtime_failure(fake, monkeypatch):
     x = np.ones((4, 300), np.float32)
     monkeypatch.setenv("FAKE_CUDA_ALLOC_LIMIT", "4800")
     _log(fake)
+    # (the op that allocates: MODEL's tensor.empty, line 6)
     with pytest.raises(R.RuntimeFailure, match=r"out of device memory allocating 4864 "
-                                               r"bytes: CUDA_ERROR_OUT_OF_MEMORY"):
+                                               r"bytes for \"m.mlir\":6:8: "
+                                               r"CUDA_ERROR_OUT_OF_MEMORY"):
         model.run(x)
     assert not [ln for ln in _log(fake) if ln.startswith("launch")]   # skipped
     monkeypatch.delenv("FAKE_CUDA_ALLOC_LIMIT")
     assert model.run(x)[0].shape == (4, 300)
+    # an ONNX model: the node by name
+    onnx_model = _model(compile_ahead(_dynamic_add()))
+    monkeypatch.setenv("FAKE_CUDA_ALLOC_LIMIT", "300")     # the inputs fit (256 bytes)
+    a = np.ones((8, 8), np.float32)
+    with pytest.raises(R.RuntimeFailure, match=r"allocating 320 bytes for (add0|relu0): "):
+        onnx_model.run(a, a)
+    monkeypatch.setenv("FAKE_CUDA_ALLOC_LIMIT", "100")
+    b = np.ones((9, 8), np.float32)
+    with pytest.raises(R.RuntimeFailure, match=r"copying input #0 to the device: out of "
+                                               r"device memory allocating 288 bytes"):
+        onnx_model.run(b, b)
 
 
 def _dynamic_add():

@@ -99,3 +99,11 @@ def test_failed_run_time_check(tmp_path, fake_lib):
     assert bad["status"] == 2 and not bad["allocated"]
     assert bad["error"].startswith("@main: run-time check failed: ") and "add0" in bad["error"]
     assert not [ln for ln in bad["log"] if ln.startswith("launch")]
+
+
+def test_out_of_memory_names_the_op(library, fake_lib):
+    out, = _run(library, "4x300", driver=fake_lib, env={"FAKE_CUDA_ALLOC_LIMIT": "4800"})
+    assert out["status"] == 2 and not out["allocated"]
+    assert out["error"].startswith("@main: out of device memory allocating 4864 bytes "
+                                   f'for "{library.parent}')
+    assert out["error"].endswith('m.mlir":6:8: CUDA_ERROR_OUT_OF_MEMORY')

@@ -28,7 +28,8 @@ weights' device copies (`HostCode.weights`' order), and the table of
 CUfunction handles, one per launch site (`HostCode.sites`: a site is one
 gpu.launch_func, so an error names its kernel and the op it came from).
 
-    ptr  __strata_cuda_malloc(i64 nbytes)          cuMemAllocAsync on the stream
+    ptr  __strata_cuda_malloc(i64 nbytes, i64 at)  cuMemAllocAsync on the stream (`at`:
+                                                   the allocation site, for errors)
     void __strata_cuda_free(ptr p)                 cuMemFreeAsync on the stream
     void __strata_cuda_launch(i64 site, i64 gx, gy, gz, bx, by, bz, i64 smem,
                               i64 params)          cuLaunchKernel (empty grid: nothing)
@@ -78,18 +79,21 @@ _uid = itertools.count()
 class HostCode:
     """The native host side of one entry function: `ir` (LLVM IR of the host module,
     calling the shim), `entry` (its C interface symbol), `sites` (per launch site:
-    (gpu.module, kernel, origin)), `weights` (name -> array, in the order of the
+    (gpu.module, kernel, origin)), `allocs` (per allocation site: the origin of the op
+    that allocates), `weights` (name -> array, in the order of the
     shim's table of device copies: `__strata_cuda_weight(k)` is the k-th). `fallback`:
     why the host function stays a launch plan (then `ir` is None)."""
 
-    __slots__ = ("ir", "entry", "sites", "weights", "fallback")
+    __slots__ = ("ir", "entry", "sites", "weights", "fallback", "allocs")
 
-    def __init__(self, ir=None, entry=None, sites=(), weights=None, fallback=None):
+    def __init__(self, ir=None, entry=None, sites=(), weights=None, fallback=None,
+                 allocs=()):
         self.ir = ir
         self.entry = entry
         self.sites = list(sites)
         self.weights = weights or {}
         self.fallback = fallback
+        self.allocs = list(allocs)     # the origin of each allocation site
 
 
 # ---------------------------------------------------------------- which host functions
@@ -336,10 +340,39 @@ def lower_host(module, function: str) -> HostCode:
     entry.set_attr("llvm.emit_c_interface", A.UnitAttr())
     _run(HOST_PIPELINE, module, None, None, "host", False)
     _rename_calls(module)
+    allocs = _number_allocations(module)
     _weights_through_table(module, list(weights))
     module.verify()
     ir = translate_to_llvmir(module, module_name="strata_cuda_host")
-    return HostCode(ir, "_mlir_ciface_" + function, sites, weights)
+    return HostCode(ir, "_mlir_ciface_" + function, sites, weights, allocs=allocs)
+
+
+def _number_allocations(module) -> list:
+    """Each call of @__strata_cuda_malloc gets its allocation site as a second operand
+    (an out-of-memory error then names the op that allocated); the sites' origins."""
+    from ...conversion.scalar_builders import op_class
+    from ...dialects.llvm import types as LT
+    from ...dialects.llvm.ops import CallOp
+    from .plan import _origin
+    origins = []
+    for op in list(module.walk()):
+        if op.name == "llvm.call" and getattr(op.properties.get("callee"), "root",
+                                              None) == MALLOC:
+            c = op_class("llvm.mlir.constant").create(
+                [], [A.i64], {"value": A.IntegerAttr(len(origins), A.i64)}, None, (), 0,
+                op.loc)
+            op.parent.insert_before(op, c)
+            call = CallOp.new(MALLOC, [op.operands[0], c.results[0]], LT.ptr, loc=op.loc)
+            op.parent.insert_before(op, call)
+            op.results[0].replace_all_uses_with(call.results[0])
+            op.erase()
+            origins.append(_origin(call))
+    for op in module.regions[0].blocks[0].ops:
+        if op.name == "llvm.func" and _sym(op) == MALLOC:
+            props = dict(op.properties)
+            props["function_type"] = A.TypeAttr(LT.LLVMFunctionType(LT.ptr, [A.i64, A.i64]))
+            op.properties = props
+    return origins
 
 
 def _rename_calls(module):
@@ -407,10 +440,11 @@ SHIM_IR = r"""
 @__strata_cuda_status = global i32 0
 @__strata_cuda_site = global i64 -1
 @__strata_cuda_bytes = global i64 0
+@__strata_cuda_alloc_site = global i64 -1
 @__strata_cuda_message = global ptr null
 @__strata_cuda_launches = global i64 0
 
-define ptr @__strata_cuda_malloc(i64 %n) {
+define ptr @__strata_cuda_malloc(i64 %n, i64 %at) {
 entry:
   %s = load i32, ptr @__strata_cuda_status
   %bad = icmp ne i32 %s, 0
@@ -428,6 +462,7 @@ fail:
   store i32 %c, ptr @__strata_cuda_status
   store i64 -1, ptr @__strata_cuda_site
   store i64 %n, ptr @__strata_cuda_bytes
+  store i64 %at, ptr @__strata_cuda_alloc_site
   br label %null
 done:
   %v = load i64, ptr %p

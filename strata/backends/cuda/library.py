@@ -59,7 +59,7 @@ extern void *__strata_cuda_launch_fn, *__strata_cuda_alloc_fn, *__strata_cuda_fr
     *__strata_cuda_read_fn, *__strata_cuda_sync_fn, *__strata_cuda_stream,
     *__strata_cuda_kernels, *__strata_cuda_weights;
 extern int32_t __strata_cuda_status;
-extern int64_t __strata_cuda_site, __strata_cuda_bytes;
+extern int64_t __strata_cuda_site, __strata_cuda_bytes, __strata_cuda_alloc_site;
 extern const char *__strata_cuda_message;
 
 static struct {
@@ -249,6 +249,7 @@ static void strata_cuda_run(int64_t *results, int64_t *const *args) {
   if (!failed) {
     __strata_cuda_status = 0;
     __strata_cuda_site = -1;
+    __strata_cuda_alloc_site = -1;
     __strata_cuda_message = NULL;
     STRATA_CUDA_CALL;
     if (__strata_cuda_status == -1) {
@@ -266,8 +267,12 @@ static void strata_cuda_run(int64_t *results, int64_t *const *args) {
         failed = strata_cuda_fail("reading a device value back failed: %s",
                                   strata_cu_error(__strata_cuda_status));
       else
-        failed = strata_cuda_fail("out of device memory allocating %lld bytes: %s",
+        failed = strata_cuda_fail("out of device memory allocating %lld bytes for %s: %s",
                                   (long long)__strata_cuda_bytes,
+                                  __strata_cuda_alloc_site >= 0 &&
+                                  __strata_cuda_alloc_site < STRATA_CUDA_ALLOCS
+                                      ? strata_alloc_origin[__strata_cuda_alloc_site]
+                                      : "a buffer",
                                   strata_cu_error(__strata_cuda_status));
     }
     if ((c = cu.StreamSynchronize(strata_stream)) && !failed)
@@ -329,6 +334,9 @@ def cuda_library_c(fname, signature, host, program) -> str:
         f"#define STRATA_CUDA_MODULES {len(modules)}",
         f"#define STRATA_CUDA_SITES {len(host.sites)}",
         f"#define STRATA_CUDA_WEIGHTS {len(weights)}",
+        f"#define STRATA_CUDA_ALLOCS {len(host.allocs)}",
+        "static const char *const strata_alloc_origin[] = {" +
+        ", ".join([_c_string(w) for w in host.allocs] or ['""']) + "};",
         f"#define STRATA_CUDA_ARGS {len(args)}", f"#define STRATA_CUDA_RESULTS {len(res)}",
         f"#define STRATA_CUDA_ARG_WORDS {arg_words}",
         f"#define STRATA_CUDA_RES_WORDS {res_words}",

@@ -603,7 +603,10 @@ class CudaModel:
         if spec is not None and getattr(spec, "scalar", False):
             return np.asarray(v).item()
         a = np.ascontiguousarray(v)
-        buf = self.pool.alloc(a.nbytes)
+        try:
+            buf = self.pool.alloc(a.nbytes)
+        except CudaError as e:
+            raise CudaError(f"copying input #{i} to the device: {e}", e.code) from None
         staged.append(buf)
         self.drv.check(self.drv.cuMemcpyHtoDAsync(buf.ptr, a.ctypes.data, a.nbytes,
                                                   self.stream), f"copying input #{i}")
@@ -677,6 +680,8 @@ class _NativeHost:
         self.status = cell("__strata_cuda_status", ctypes.c_int32)
         self.site = cell("__strata_cuda_site", ctypes.c_int64)
         self.nbytes = cell("__strata_cuda_bytes", ctypes.c_int64)
+        self.alloc_site = cell("__strata_cuda_alloc_site", ctypes.c_int64)
+        self.allocs = host.allocs
         self.message = cell("__strata_cuda_message")
         self.launches = cell("__strata_cuda_launches", ctypes.c_int64)
         self.weights = (ctypes.c_void_p * max(len(host.weights), 1))(
@@ -712,6 +717,7 @@ class _NativeHost:
             descs.append(d)
         res = self.res_t()
         self.status.value = 0
+        self.alloc_site.value = -1
         self.site.value = -1
         self.message.value = 0
         self.fn(ctypes.addressof(res), *[ctypes.addressof(d) for d in descs])
@@ -763,7 +769,9 @@ class _NativeHost:
         if site == -2:
             kernels = ", ".join(f"{m}::{k} (from {w})" for m, k, w in self.sites)
             return f"reading a device value back failed: {text}; kernels: {kernels}"
-        return f"out of device memory allocating {self.nbytes.value} bytes: {text}"
+        at = self.alloc_site.value
+        where = f" for {self.allocs[at]}" if 0 <= at < len(self.allocs) else ""
+        return f"out of device memory allocating {self.nbytes.value} bytes{where}: {text}"
 
 
 def _close(drv, pool, modules, stream, ctx):
