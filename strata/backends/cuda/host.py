@@ -498,7 +498,28 @@ entry:
   %m5 = call i64 @llvm.smin.i64(i64 %m4, i64 %bz)
   %empty = icmp slt i64 %m5, 1
   %skip = or i1 %bad, %empty
-  br i1 %skip, label %out, label %go
+  br i1 %skip, label %out, label %check
+check:
+  ; sizes past what cuLaunchKernel's unsigned ints hold: CUDA_ERROR_INVALID_VALUE, not
+  ; a grid wrapped around
+  %x1 = icmp ugt i64 %gx, 2147483647
+  %y1 = icmp ugt i64 %gy, 65535
+  %z1 = icmp ugt i64 %gz, 65535
+  %b1 = icmp ugt i64 %bx, 1024
+  %b2 = icmp ugt i64 %by, 1024
+  %b3 = icmp ugt i64 %bz, 64
+  %s1 = icmp ugt i64 %smem, 4294967295
+  %o1 = or i1 %x1, %y1
+  %o2 = or i1 %o1, %z1
+  %o3 = or i1 %o2, %b1
+  %o4 = or i1 %o3, %b2
+  %o5 = or i1 %o4, %b3
+  %o6 = or i1 %o5, %s1
+  br i1 %o6, label %toobig, label %go
+toobig:
+  store i32 1, ptr @__strata_cuda_status
+  store i64 %site, ptr @__strata_cuda_site
+  br label %out
 go:
   %tab = load ptr, ptr @__strata_cuda_kernels
   %slot = getelementptr ptr, ptr %tab, i64 %site

@@ -439,6 +439,12 @@ class CudaModel:
         shared = regs[launch.shared] if launch.shared is not None else 0
         if min(grid) <= 0 or min(block) <= 0:
             return  # nothing to do (an empty tensor)
+        if grid[0] >= 1 << 31 or max(grid[1:]) > 65535 or max(block[:2]) > 1024 or \
+                block[2] > 64 or shared >= 1 << 32:
+            # (as the native shim: not a size wrapped around by the driver's unsigned ints)
+            raise RuntimeFailure(f"kernel {launch.module}::{launch.kernel} (from "
+                                 f"{launch.where}) failed to launch: grid {tuple(grid)}, "
+                                 f"block {tuple(block)} exceed what CUDA launches")
         params, keep = pack_arguments([regs[r] for r in launch.args], launch.types)
         code = self.drv.cuLaunchKernel(self.functions[(launch.module, launch.kernel)],
                                        *grid, *block, shared, self.stream, params, None)
