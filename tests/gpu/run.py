@@ -1,6 +1,6 @@
 """tests/gpu as a plain script, for a device image without pytest (tools/gpu_check.sh):
 runs every test function of tests/gpu/test_*.py with a minimal stand-in for the parts
-of pytest they use (parametrize, skip, importorskip, raises). With pytest installed it
+of pytest they use (parametrize, skip, importorskip, raises, the tmp_path fixture). With pytest installed it
 just runs pytest on tests/gpu.
 
     python tests/gpu/run.py        # exit status 0 when every test passed or skipped
@@ -8,9 +8,11 @@ just runs pytest on tests/gpu.
 from __future__ import annotations
 
 import importlib
+import inspect
 import itertools
 import re
 import sys
+import tempfile
 import traceback
 import types
 from pathlib import Path
@@ -115,7 +117,11 @@ def main() -> int:
                     skipped += 1
                     continue
                 try:
-                    f(**kw)
+                    if "tmp_path" in inspect.signature(f).parameters:
+                        with tempfile.TemporaryDirectory(prefix="strata-gpu-") as d:
+                            f(tmp_path=Path(d), **kw)
+                    else:
+                        f(**kw)
                     print(f"PASS {test}")
                     passed += 1
                 except Skipped as e:

@@ -134,3 +134,48 @@ def test_device_arch_is_the_devices():
     from strata.backends.cuda.target import CudaTarget
     arch = driver().device_arch()
     assert CudaTarget().arch() == arch
+
+
+def test_cuda_graphs_replay_per_shape():
+    """cuda_graphs=True: captured per input shape, replayed; the results of each call
+    are its own (not overwritten by the next replay)."""
+    model = mlp()
+    fn = strata.compile(model, target="cuda", cuda_graphs=True)
+    assert fn._run.__self__.graphs is not None, fn._run.__self__.graph_fallback
+    rng = np.random.default_rng(2)
+    for n in (2, 2, 5, 2):
+        x1 = rng.standard_normal((n, 64)).astype(np.float32)
+        x2 = rng.standard_normal((n, 64)).astype(np.float32)
+        y1 = fn(x1)[0]
+        y2 = fn(x2)[0]
+        np.testing.assert_allclose(y1.numpy(), _ort(model, x1), rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(y2.numpy(), _ort(model, x2), rtol=1e-4, atol=1e-4)
+
+
+def test_host_library_runs_on_the_device(tmp_path):
+    """strata compile --target cuda -o model.so, run through its checked entry point
+    (tools/gpu_library_check.py does the same from C)."""
+    import ctypes
+    from strata.tools.cli import main
+    model = mlp()
+    path = tmp_path / "mlp.onnx"
+    path.write_bytes(model.SerializeToString())
+    assert main(["compile", str(path), "--target", "cuda", "-o", str(tmp_path / "m.so")]) == 0
+    lib = ctypes.CDLL(str(tmp_path / "m.so"))
+    lib.strata_last_error.restype = ctypes.c_char_p
+
+    class Tensor(ctypes.Structure):
+        _fields_ = [("data", ctypes.c_void_p), ("count", ctypes.c_int64),
+                    ("rank", ctypes.c_int64), ("shape", ctypes.c_int64 * 16),
+                    ("strides", ctypes.c_void_p), ("allocated", ctypes.c_void_p),
+                    ("type", ctypes.c_int32)]
+    x = np.random.default_rng(3).standard_normal((3, 64)).astype(np.float32)
+    t = Tensor(x.ctypes.data, x.size, 2)
+    t.shape[0], t.shape[1], t.type = 3, 64, 1
+    out = Tensor()
+    status = lib.strata_model_run(ctypes.byref(t), 1, ctypes.byref(out), 1)
+    assert status == 0, lib.strata_last_error()
+    y = np.ctypeslib.as_array(ctypes.cast(out.data, ctypes.POINTER(ctypes.c_float)),
+                              (out.shape[0], out.shape[1])).copy()
+    ctypes.CDLL(None).free(ctypes.c_void_p(out.allocated))
+    np.testing.assert_allclose(y, _ort(model, x), rtol=1e-4, atol=1e-4)

@@ -221,6 +221,20 @@ def test_launch_failure_names_kernel_and_node(monkeypatch):
         model.run(np.ones((4, 300), np.float32))
 
 
+@pytest.mark.parametrize("grid,block", [((1 << 32) + 1, 256), (1, 2048)])
+def test_plan_refuses_sizes_past_the_drivers(monkeypatch, grid, block):
+    """A grid the driver's unsigned ints cannot hold: an error naming the kernel, not
+    a launch of a grid wrapped around."""
+    fake, model = _model(monkeypatch)
+    launch = model.plan.launches()[0]
+    regs = [1] * 64
+    regs[launch.grid[0]], regs[launch.block[0]] = grid, block
+    with pytest.raises(R.RuntimeFailure, match=r"kernel main_kernel::main_kernel \(from "
+                                               r"Mul_0\) failed to launch: grid"):
+        model.launch(launch, regs)
+    assert fake.launches == []
+
+
 def test_failure_at_sync_names_the_kernels(monkeypatch):
     fake, model = _model(monkeypatch)
     fake.sync_code = 700        # an illegal access found when the call synchronizes
