@@ -394,16 +394,16 @@ def test_shim_refuses_sizes_past_the_drivers(fake):
     kernels = (ctypes.c_void_p * 1)(0x10000)
     cell("__strata_cuda_launch_fn").value = drv.address("cuLaunchKernel")
     cell("__strata_cuda_kernels").value = ctypes.addressof(kernels)
-    launch = ctypes.CFUNCTYPE(None, *[ctypes.c_int64] * 9)(shim.address_of(LAUNCH))
+    launch = ctypes.CFUNCTYPE(None, *[ctypes.c_int64] * 10)(shim.address_of(LAUNCH))
     status = cell("__strata_cuda_status", ctypes.c_int32)
     site = cell("__strata_cuda_site", ctypes.c_int64)
     for sizes in ([(1 << 32) + 1, 1, 1, 256, 1, 1], [1, 65536, 1, 32, 1, 1],
                   [1, 1, 1, 2048, 1, 1], [1, 1, 1, 32, 1, 128]):
         status.value, site.value = 0, -1
         _log(fake)
-        launch(3, *sizes, 0, 0)
+        launch(3, *sizes, 0, 0, 0)
         assert (status.value, site.value) == (1, 3)
         assert not [ln for ln in _log(fake) if ln.startswith("launch")]
     status.value = 0
-    launch(0, 0, 1, 1, 256, 1, 1, 0, 0)      # an empty grid: nothing, no error
+    launch(0, 0, 1, 1, 256, 1, 1, 0, 0, 0)   # an empty grid: nothing, no error
     assert status.value == 0

@@ -11,10 +11,8 @@ the CUDA driver through function pointers. A call of the model is one native cal
     }
 =>  (strata-gpu-host-to-runtime-calls)
     %params = memref.alloca() : memref<16xi64>    // the kernel's argument slots
-    %ptrs = memref.alloca() : memref<16xi64>      // their addresses (cuLaunchKernel's
-                                                  // void **kernelParams)
     ... memref.store of each field (extract_strided_metadata, aligned pointer) ...
-    func.call @__strata_cuda_launch(%site, %gx, %gy, %gz, %bx, %by, %bz, %smem, %p)
+    func.call @__strata_cuda_launch(%site, %gx, %gy, %gz, %bx, %by, %bz, %smem, %p, %c16)
 =>  convert-to-llvm; memref.alloc / dealloc call @__strata_cuda_malloc / _free (device
     memory, stream-ordered), cf.assert calls @__strata_cuda_assert_fail
 
@@ -32,7 +30,8 @@ gpu.launch_func, so an error names its kernel and the op it came from).
                                                    the allocation site, for errors)
     void __strata_cuda_free(ptr p)                 cuMemFreeAsync on the stream
     void __strata_cuda_launch(i64 site, i64 gx, gy, gz, bx, by, bz, i64 smem,
-                              i64 params)          cuLaunchKernel (empty grid: nothing)
+                              i64 params, i64 n)   cuLaunchKernel of the n 8-byte slots
+                                                   at `params` (empty grid: nothing)
     void __strata_cuda_assert_fail(ptr message)    a failed run-time check
     ptr  __strata_cuda_weight(i64 k)               the device copy of weight k
     i64  __strata_cuda_read(i64 addr, i64 nbytes)  a device value read back by the
@@ -165,7 +164,7 @@ def lower_launches(module) -> list:
     attrs = module.attributes
     if "gpu.container_module" in attrs:
         del attrs["gpu.container_module"]
-    for name, ft in ((LAUNCH, A.FunctionType([A.i64] * 9, [])),
+    for name, ft in ((LAUNCH, A.FunctionType([A.i64] * 10, [])),
                      (READ, A.FunctionType([A.i64] * 2, [A.i64]))):
         if any(o.name == "func.func" and _sym(o) == name for o in body.ops):
             continue
@@ -280,25 +279,17 @@ def _lower_launch(op, site, entry, op_class):
     n = max(len(fields), 1)
     slots_t = A.MemRefType([n], A.i64)
     # (at the function's start: a launch in a loop reuses its slots)
-    first = entry.first
     params = op_class("memref.alloca").create(
         [], [slots_t], {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [0, 0]),
                         "alignment": A.IntegerAttr(8, A.i64)}, None, (), 0, loc)
-    ptrs = op_class("memref.alloca").create(
-        [], [slots_t], {"operandSegmentSizes": A.DenseArrayAttr(A.i32, [0, 0]),
-                        "alignment": A.IntegerAttr(8, A.i64)}, None, (), 0, loc)
-    entry.insert_before(first, params)
-    entry.insert_before(first, ptrs)
-    params, ptrs = params.results[0], ptrs.results[0]
-    base = i64(v("memref.extract_aligned_pointer_as_index", [params], A.index))
+    entry.insert_before(entry.first, params)
+    params = params.results[0]
     for i, f in enumerate(fields):
-        ci = const(i)
-        new("memref.store", [f, params, ci], [])
-        addr = v("arith.addi", [base, const(8 * i, A.i64)], A.i64)
-        new("memref.store", [addr, ptrs, ci], [])
-    p = i64(v("memref.extract_aligned_pointer_as_index", [ptrs], A.index))
+        new("memref.store", [f, params, const(i)], [])
+    p = i64(v("memref.extract_aligned_pointer_as_index", [params], A.index))
     smem = i64(shared) if shared is not None else const(0, A.i64)
-    call_args = [const(site, A.i64)] + [i64(x) for x in grid + block] + [smem, p]
+    call_args = [const(site, A.i64)] + [i64(x) for x in grid + block] + \
+        [smem, p, const(len(fields), A.i64)]
     new("func.call", call_args, [], {"callee": A.SymbolRefAttr(LAUNCH)})
     op.erase()
 
@@ -487,7 +478,7 @@ out:
 }
 
 define void @__strata_cuda_launch(i64 %site, i64 %gx, i64 %gy, i64 %gz, i64 %bx, i64 %by,
-                                  i64 %bz, i64 %smem, i64 %params) {
+                                  i64 %bz, i64 %smem, i64 %params, i64 %n) {
 entry:
   %s = load i32, ptr @__strata_cuda_status
   %bad = icmp ne i32 %s, 0
@@ -526,7 +517,20 @@ go:
   %fn = load ptr, ptr %slot
   %launch = load ptr, ptr @__strata_cuda_launch_fn
   %st = load ptr, ptr @__strata_cuda_stream
-  %pp = inttoptr i64 %params to ptr
+  ; cuLaunchKernel's void **kernelParams: the address of each 8-byte slot
+  %slots = inttoptr i64 %params to ptr
+  %n1 = call i64 @llvm.umax.i64(i64 %n, i64 1)
+  %pp = alloca ptr, i64 %n1
+  br label %fill
+fill:
+  %i = phi i64 [ 0, %go ], [ %i1, %fill ]
+  %slot_i = getelementptr i64, ptr %slots, i64 %i
+  %pp_i = getelementptr ptr, ptr %pp, i64 %i
+  store ptr %slot_i, ptr %pp_i
+  %i1 = add i64 %i, 1
+  %more = icmp ult i64 %i1, %n1
+  br i1 %more, label %fill, label %call
+call:
   %gx3 = trunc i64 %gx to i32
   %gy3 = trunc i64 %gy to i32
   %gz3 = trunc i64 %gz to i32
@@ -536,9 +540,9 @@ go:
   %sm3 = trunc i64 %smem to i32
   %c = call i32 %launch(ptr %fn, i32 %gx3, i32 %gy3, i32 %gz3, i32 %bx3, i32 %by3,
                         i32 %bz3, i32 %sm3, ptr %st, ptr %pp, ptr null)
-  %n = load i64, ptr @__strata_cuda_launches
-  %n1 = add i64 %n, 1
-  store i64 %n1, ptr @__strata_cuda_launches
+  %count = load i64, ptr @__strata_cuda_launches
+  %count1 = add i64 %count, 1
+  store i64 %count1, ptr @__strata_cuda_launches
   %ok = icmp eq i32 %c, 0
   br i1 %ok, label %out, label %fail
 fail:

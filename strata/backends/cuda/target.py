@@ -174,9 +174,21 @@ class CudaTarget(Target):
         host = {}
         if len(entries) == 1:
             from .host import lower_host
-            # (on a copy: `module` stays the gpu/nvvm module, what --emit=mlir writes)
-            host[symbol_name(entries[0])] = lower_host(module.clone(),
-                                                       symbol_name(entries[0]))
+            # (on a copy without the kernels: `module` stays the gpu/nvvm module, what
+            # --emit=mlir writes)
+            body = module.regions[0].blocks[0]
+            kernels = [(op, op.next) for op in list(body.ops) if op.name == "gpu.module"]
+            for op, _ in kernels:
+                op.detach()
+            try:
+                copy = module.clone()
+            finally:
+                for op, nxt in reversed(kernels):
+                    if nxt is None:
+                        body.append(op)
+                    else:
+                        body.insert_before(nxt, op)
+            host[symbol_name(entries[0])] = lower_host(copy, symbol_name(entries[0]))
         timings["host"] = time.perf_counter() - t0
         return CudaProgram(arch, ptx, plans, signatures, weights, module, host)
 
