@@ -15,7 +15,7 @@
 # 4. bench/models.py --target cuda: MLP b1/b64, ResNet-50 and BERT-base at b1/b32, f32
 #    (and f16 where the target has a precision option), against PyTorch eager (TF32
 #    off) and torch.compile (inductor) on the GPU.
-# Time limits per step (110 + 100 + 40 + 60 + 150 s) keep the whole under 8 minutes.
+# Time limits per step (110 + 110 + 40 + 60 + 150 s) keep the whole under 8 minutes.
 # Checked without a GPU: `bash -n`, `python tests/gpu/run.py` (skips),
 # `python bench/models.py --target cuda --dry-run` (compiles every model ahead).
 set -u
