@@ -110,6 +110,53 @@ def minilm_module(torch):
     return MeanPooled()
 
 
+def bert_base_module(torch, layers=12, hidden=768, heads=12, ffn=3072, vocab=30522,
+                     max_len=512):
+    """BERT-base (random weights) written here in torch code: embeddings, post-norm
+    encoder layers with GELU, the first token's hidden state (the device image has no
+    transformers)."""
+    nn = torch.nn
+
+    class Layer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.qkv = nn.Linear(hidden, 3 * hidden)
+            self.out = nn.Linear(hidden, hidden)
+            self.ln1 = nn.LayerNorm(hidden, eps=1e-12)
+            self.ff1 = nn.Linear(hidden, ffn)
+            self.ff2 = nn.Linear(ffn, hidden)
+            self.ln2 = nn.LayerNorm(hidden, eps=1e-12)
+
+        def forward(self, x):
+            b, s, _ = x.shape
+            q, k, v = self.qkv(x).reshape(b, s, 3, heads, hidden // heads).permute(
+                2, 0, 3, 1, 4)
+            a = torch.softmax(q @ k.transpose(-1, -2) / (hidden // heads) ** 0.5, -1) @ v
+            x = self.ln1(x + self.out(a.transpose(1, 2).reshape(b, s, hidden)))
+            return self.ln2(x + self.ff2(torch.nn.functional.gelu(self.ff1(x))))
+
+    class Bert(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.words = nn.Embedding(vocab, hidden)
+            self.positions = nn.Parameter(torch.randn(max_len, hidden) * 0.02)
+            self.ln = nn.LayerNorm(hidden, eps=1e-12)
+            self.layers = nn.ModuleList(Layer() for _ in range(layers))
+
+        def forward(self, ids):
+            x = self.ln(self.words(ids) + self.positions[:ids.shape[1]])
+            for layer in self.layers:
+                x = layer(x)
+            return x[:, 0]
+    return Bert()
+
+
+def _batched(name):
+    """("resnet50", 32) for "resnet50-b32"."""
+    base, _, b = name.partition("-b")
+    return base, int(b) if b.isdigit() else 1
+
+
 def model_cases(torch, names):
     rng = np.random.default_rng(0)
     cases = []
@@ -127,6 +174,17 @@ def model_cases(torch, names):
             mask = np.ones((1, 128), np.int64)
             cases.append((name, minilm_module(torch), {"ids": ids, "mask": mask},
                           {"ids": {0: "batch"}, "mask": {0: "batch"}}))
+        elif _batched(name)[0] == "resnet50":
+            sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+            from zoo_architectures import randomize_batch_norms, resnext
+            m = resnext(torch, groups=1, width_per_group=64)     # = ResNet-50
+            randomize_batch_norms(torch, m)
+            cases.append((name, m, {"x": rng.standard_normal(
+                (_batched(name)[1], 3, 224, 224)).astype(np.float32)}, {"x": {0: "batch"}}))
+        elif _batched(name)[0] == "bert":
+            ids = rng.integers(0, 30522, (_batched(name)[1], 128)).astype(np.int64)
+            cases.append((name, bert_base_module(torch), {"ids": ids},
+                          {"ids": {0: "batch"}}))
         else:
             raise SystemExit(f"unknown model {name!r}")
     return cases
@@ -192,7 +250,9 @@ def interleaved_medians_ms(peers: dict, repeat: int, rounds: int = 5, warmup=3,
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--models", default="mlp1,mlp64,resnet18,minilm")
+    ap.add_argument("--models", default=None,
+                    help="default: mlp1,mlp64,resnet18,minilm (cpu); mlp1,mlp64,"
+                         "resnet50-b1,resnet50-b32,bert-b1,bert-b32 (cuda)")
     ap.add_argument("--repeat", type=int, default=30)
     ap.add_argument("--rounds", type=int, default=5,
                     help="interleaved rounds of the peers' timing")
@@ -202,9 +262,19 @@ def main(argv=None):
     ap.add_argument("--target", default="cpu")
     ap.add_argument("--tune", action="store_true",
                     help="compile with tune=True (and compare with the cost model's tiles)")
+    ap.add_argument("--precision", default="f32,f16",
+                    help="--target cuda: the precisions compiled (f16 through the cuda "
+                         "target's precision option, where it has one)")
+    ap.add_argument("--cuda-graphs", action="store_true",
+                    help="--target cuda: also time Strata with cuda_graphs=True")
+    ap.add_argument("--dry-run", action="store_true",
+                    help="--target cuda without a GPU: build, export and compile every "
+                         "model ahead of time (PTX), time nothing")
     args = ap.parse_args(argv)
     if args.rounds < 1:
         ap.error("--rounds must be at least 1")
+    if args.target == "cuda":
+        return main_cuda(args, ap)
     import torch
     torch.set_num_threads(args.threads)
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -212,7 +282,8 @@ def main(argv=None):
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for name, module, inputs, dynamic in model_cases(torch, args.models.split(",")):
+        for name, module, inputs, dynamic in model_cases(
+                torch, (args.models or "mlp1,mlp64,resnet18,minilm").split(",")):
             path = os.path.join(tmp, name + ".onnx")
             export(torch, module, inputs, dynamic, path)
             t = time.perf_counter()
@@ -275,6 +346,105 @@ def main(argv=None):
             rm = r["strata_model"]
             print(f"{r['model'] + '-model':<15} {'':>9} {'':>8} {rm:9.3f} {'':>9} {'':>9} "
                   f"{rm / r['ort'] if 'ort' in r else float('nan'):6.2f}")
+
+
+CUDA_MODELS = "mlp1,mlp64,resnet50-b1,resnet50-b32,bert-b1,bert-b32"
+
+
+def main_cuda(args, ap):
+    """Issue 19's benchmark (item 6): Strata on the GPU (f32, and f16 where the cuda
+    target has a precision option) against PyTorch eager (TF32 off) and torch.compile
+    (inductor) on the same GPU, inputs already on the device, interleaved rounds,
+    medians; accuracy as the max relative difference from eager f32."""
+    import torch
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    import strata
+    from strata.backends.cuda.target import CudaTarget, compile_ahead
+    precisions = [p for p in args.precision.split(",") if p]
+    if any(p not in ("f32", "f16") for p in precisions):
+        ap.error("--precision takes f32 and/or f16")
+    has_f16 = "precision" in CudaTarget.OPTIONS
+    if "f16" in precisions and not has_f16:
+        print("f16: skipped (the cuda target has no precision option yet)", file=sys.stderr)
+        precisions = [p for p in precisions if p != "f16"]
+    dev = None if args.dry_run else "cuda"
+    if not args.dry_run:
+        if not torch.cuda.is_available():
+            raise SystemExit("bench/models.py --target cuda: torch sees no CUDA device")
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, module, inputs, dynamic in model_cases(
+                torch, (args.models or CUDA_MODELS).split(",")):
+            path = os.path.join(tmp, name + ".onnx")
+            export(torch, module, inputs, dynamic, path)
+            module.eval()
+            for prec in precisions:
+                opts = {"precision": prec} if has_f16 else {}
+                t = time.perf_counter()
+                if args.dry_run:
+                    program = compile_ahead(path, **opts)
+                    row = {"model": name, "prec": prec,
+                           "compile_s": time.perf_counter() - t,
+                           "kernels": len(program.kernels),
+                           "host": "native" if program.host["main"].fallback is None
+                           else "plan: " + program.host["main"].fallback[:200]}
+                    rows.append(row)
+                    print(f"  {name} {prec}: compiled ahead ({row['kernels']} kernels, "
+                          f"host {row['host']})", file=sys.stderr, flush=True)
+                    continue
+                f = strata.compile(path, target="cuda", **opts)
+                row = {"model": name, "prec": prec, "compile_s": time.perf_counter() - t}
+                gmod = module.to(dev)
+                targs = tuple(torch.from_numpy(v).to(dev) for v in inputs.values())
+                with torch.inference_mode():
+                    ref = gmod(*targs).float()
+                    emod = gmod if prec == "f32" else _half_copy(torch, gmod)
+                    eargs = targs if prec == "f32" else tuple(
+                        a.half() if a.is_floating_point() else a for a in targs)
+                    sargs = eargs
+                    y = torch.as_tensor(f(*sargs)[0], device=dev).float()
+                    row["rel_diff"] = float((y - ref).abs().max() / ref.abs().max())
+                    inductor = torch.compile(emod)
+                    inductor(*eargs)
+                    peers = {"strata": lambda: (f(*sargs), torch.cuda.synchronize())}
+                    if args.cuda_graphs:
+                        fg = strata.compile(path, target="cuda", cuda_graphs=True, **opts)
+                        fg(*sargs)
+                        peers["graphs"] = lambda: (fg(*sargs), torch.cuda.synchronize())
+                    peers.update({
+                             "eager": lambda: (emod(*eargs), torch.cuda.synchronize()),
+                             "inductor": lambda: (inductor(*eargs),
+                                                  torch.cuda.synchronize())})
+                    row.update(interleaved_medians_ms(peers, args.repeat, args.rounds))
+                rows.append(row)
+                print(f"  {name} {prec}: strata {row['strata']:.3f} ms, " +
+                      (f"graphs {row['graphs']:.3f}, " if "graphs" in row else "") +
+                      f"eager "
+                      f"{row['eager']:.3f}, inductor {row['inductor']:.3f}, rel diff "
+                      f"{row['rel_diff']:.2e}, compile {row['compile_s']:.1f} s",
+                      file=sys.stderr, flush=True)
+    if args.dry_run:
+        print(f"dry run: {len(rows)} model/precision pairs compiled ahead of time")
+        return rows
+    print(f"\nmedian latency, ms ({args.repeat}+ runs in {args.rounds} interleaved rounds;"
+          " TF32 off; rel diff: max |strata - eager f32| / max |eager f32|)\n")
+    print(f"{'model':<14} {'prec':<4} {'compile s':>9} {'strata':>9} {'graphs':>9} "
+          f"{'eager':>9} {'inductor':>9} {'/eager':>7} {'graphs/e':>8} {'ind/eager':>9} "
+          f"{'rel diff':>9}")
+    nan = float("nan")
+    for r in rows:
+        print(f"{r['model']:<14} {r['prec']:<4} {r['compile_s']:9.2f} {r['strata']:9.3f} "
+              f"{r.get('graphs', nan):9.3f} {r['eager']:9.3f} {r['inductor']:9.3f} "
+              f"{r['strata'] / r['eager']:7.2f} {r.get('graphs', nan) / r['eager']:8.2f} "
+              f"{r['inductor'] / r['eager']:9.2f} {r['rel_diff']:9.2e}")
+    return rows
+
+
+def _half_copy(torch, module):
+    import copy
+    return copy.deepcopy(module).half()
 
 
 if __name__ == "__main__":

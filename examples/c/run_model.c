@@ -15,7 +15,12 @@
    running it and returns a status, the message in strata_last_error(); a features
    count the model does not take is reported, not run. Each output comes back as
    contiguous data in a block of its own (`allocated`) that the caller frees.
-   (_mlir_ciface_main, the raw entry point, checks nothing.) */
+   (_mlir_ciface_main, the raw entry point, checks nothing.)
+
+   A library for the GPU has the same entry points and header:
+     strata compile mlp.onnx --target cuda -o mlp.so   # PTX and weights embedded
+   it opens libcuda.so.1 at its first call (no CUDA toolkit needed to build or link);
+   without a driver strata_model_run returns an error status and says so. */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -7,6 +7,9 @@
     strata compile model.onnx -o model.so --tune          # kernel tiles measured here
     strata compile model.onnx --target cuda --cuda-arch sm_80 --emit=ptx -o kernels/
                                   # kernels/<gpu.module>.ptx, no GPU needed
+    strata compile model.onnx --target cuda -o model.so
+                                  # a host library with the PTX and weights embedded
+                                  # (strata/backends/cuda/library.py), same C API
 
 `--tune` times a few tile sizes and thread splits for every matrix product and
 convolution of the model on this machine (a progress bar on stderr) instead of taking
@@ -116,10 +119,17 @@ def _run_cuda(args, inst) -> int:
     import os
 
     from ..backends.cuda.target import compile_ahead
+    if args.emit == "library":
+        from ..backends.cuda.library import build_host_library
+        out = build_host_library(args.model, args.output, args.function, args.header,
+                                 arch=args.cuda_arch, opt_level=args.opt_level,
+                                 instrumentation=inst)
+        print(f"wrote {out['library']} (PTX for {out['arch']}) and {out['header']}")
+        return 0
     if args.emit not in ("ptx", "mlir"):
         from ..errors import StrataError
-        raise StrataError(f"--target cuda writes --emit=ptx or --emit=mlir (a host library "
-                          f"for the cuda target is not built yet), not --emit={args.emit}")
+        raise StrataError(f"--target cuda writes a host library (the default), "
+                          f"--emit=ptx or --emit=mlir, not --emit={args.emit}")
     program = compile_ahead(args.model, args.function, inst, arch=args.cuda_arch,
                             opt_level=args.opt_level)
     if args.emit == "mlir":

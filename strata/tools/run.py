@@ -24,6 +24,9 @@ def add_arguments(p) -> None:
                    help="the compilation target: cpu, cuda or interpret (default: "
                         "strata.compile's default)")
     add_cuda_arguments(p)
+    p.add_argument("--cuda-graphs", action="store_true",
+                   help="with --target cuda: capture the launch sequence as a CUDA graph "
+                        "per input shape and replay it")
     p.add_argument("--function", default=None, help="the function to run (default @main, "
                                                     "or the only function)")
     p.add_argument("--input", action="append", default=[], metavar="[NAME=]FILE.npy",
@@ -47,11 +50,16 @@ def add_cuda_arguments(p) -> None:
 
 def cuda_options(args) -> dict:
     """The target options the cuda flags ask for (none for other targets)."""
-    if getattr(args, "cuda_arch", None) is None:
-        return {}
-    if args.target != "cuda":
-        raise _UsageError("--cuda-arch needs --target cuda")
-    return {"cuda_arch": args.cuda_arch}
+    opts = {}
+    if getattr(args, "cuda_arch", None) is not None:
+        if args.target != "cuda":
+            raise _UsageError("--cuda-arch needs --target cuda")
+        opts["cuda_arch"] = args.cuda_arch
+    if getattr(args, "cuda_graphs", False):
+        if args.target != "cuda":
+            raise _UsageError("--cuda-graphs needs --target cuda")
+        opts["cuda_graphs"] = True
+    return opts
 
 
 def add_ir_arguments(p) -> None:

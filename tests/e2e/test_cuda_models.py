@@ -111,8 +111,10 @@ def test_compile_ahead_from_the_command_line(tmp_path, capsys):
     dumped = sorted(p.name for p in (tmp_path / "dump").iterdir())
     assert any(d.endswith("-gpu-kernel-outlining.mlir") for d in dumped)
     assert sum(d.endswith(".ptx") for d in dumped) == len(files)
-    assert main(["compile", str(path), "--target", "cuda", "-o", str(tmp_path / "m.so")]) == 1
-    assert "a host library for the cuda target is not built yet" in capsys.readouterr().err
+    assert main(["compile", str(path), "--target", "cuda", "-o", str(tmp_path / "m.so")]) == 0
+    assert (tmp_path / "m.so").exists() and "strata_model_run" in (tmp_path / "m.h").read_text()
+    assert main(["compile", str(path), "--target", "cuda", "--emit=asm", "-o", "x.s"]) == 1
+    assert "not --emit=asm" in capsys.readouterr().err
     assert main(["compile", str(path), "--cuda-arch", "sm_80", "-o", "x.so"]) == 1
     assert "--cuda-arch needs --target cuda" in capsys.readouterr().err
     assert main(["compile", str(path), "--target", "cuda", "--cuda-arch", "sm_12",

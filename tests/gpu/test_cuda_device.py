@@ -1,15 +1,36 @@
 """The cuda target on a GPU: models compiled with strata.compile(model, target="cuda")
-against onnxruntime, outputs on the device (DLPack, __cuda_array_interface__), buffers
-reused across calls, failures as RuntimeFailure. Skipped without a device (conftest)."""
+against a reference (onnxruntime where installed, else Strata's cpu target, itself
+checked against onnxruntime in CI: the device image may have no onnxruntime), outputs
+on the device (DLPack, __cuda_array_interface__), buffers reused across calls, the
+native host code, failures as RuntimeFailure. Skipped without a device (conftest).
+Runs under pytest or, where the device image has none, as a plain script:
+`python tests/gpu/run.py` (the same tests)."""
 import numpy as np
 import pytest
 from onnx import TensorProto, helper
 
 import strata
-from models import mlp
-from test_models import CASES, _ort
+from models import cnn, mlp, transformer_encoder
 
-ort = pytest.importorskip("onnxruntime")
+CASES = {
+    "mlp": (mlp, lambda n, rng: rng.standard_normal((n, 64))),
+    "cnn": (cnn, lambda n, rng: rng.standard_normal((n, 3, 16, 16))),
+    "transformer_encoder": (transformer_encoder, lambda n, rng: rng.standard_normal((n, 7, 32))),
+}
+_CPU: dict = {}
+
+
+def _ort(model, x):
+    """The reference output of `model` on input `x`."""
+    try:
+        import onnxruntime as ort
+    except ImportError:
+        key = id(model)
+        if key not in _CPU:
+            _CPU[key] = (model, strata.compile(model, target="cpu"))
+        return np.asarray(_CPU[key][1](x)[0])
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    return sess.run(None, {"input": x})[0]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -76,10 +97,36 @@ def test_buffers_are_reused():
         y = fn(x)[0]
         del y
     n = len(model.pool.all)
+    ptrs = set()
     for _ in range(5):
         y = fn(x)[0]
+        ptrs.add(y.__cuda_array_interface__["data"][0])
         del y
     assert len(model.pool.all) == n
+    assert len(ptrs) <= 2           # the stream-ordered pool hands the memory back
+
+
+def test_the_host_side_is_native_code():
+    """One native call per inference (host.py), and a launch failure of it is a
+    RuntimeFailure naming the kernel, the model staying usable."""
+    fn = strata.compile(mlp(), target="cuda")
+    model = fn._run.__self__
+    assert model.native is not None, model.fallback
+    x = np.random.default_rng(0).standard_normal((3, 64)).astype(np.float32)
+    want = _ort(mlp(), x)
+    np.testing.assert_allclose(fn(x)[0].numpy(), want, rtol=1e-4, atol=1e-4)
+    # too many threads per block: the driver refuses the launch
+    k = model.native
+    site = 0
+    saved = k.kernels[site]
+    m, kern, where = k.sites[site]
+    try:
+        k.kernels[site] = None    # a null CUfunction: CUDA_ERROR_INVALID_HANDLE
+        with pytest.raises(strata.StrataError, match=f"kernel {m}::{kern}"):
+            fn(x)
+    finally:
+        k.kernels[site] = saved
+    np.testing.assert_allclose(fn(x)[0].numpy(), want, rtol=1e-4, atol=1e-4)
 
 
 def test_device_arch_is_the_devices():
@@ -87,3 +134,48 @@ def test_device_arch_is_the_devices():
     from strata.backends.cuda.target import CudaTarget
     arch = driver().device_arch()
     assert CudaTarget().arch() == arch
+
+
+def test_cuda_graphs_replay_per_shape():
+    """cuda_graphs=True: captured per input shape, replayed; the results of each call
+    are its own (not overwritten by the next replay)."""
+    model = mlp()
+    fn = strata.compile(model, target="cuda", cuda_graphs=True)
+    assert fn._run.__self__.graphs is not None, fn._run.__self__.graph_fallback
+    rng = np.random.default_rng(2)
+    for n in (2, 2, 5, 2):
+        x1 = rng.standard_normal((n, 64)).astype(np.float32)
+        x2 = rng.standard_normal((n, 64)).astype(np.float32)
+        y1 = fn(x1)[0]
+        y2 = fn(x2)[0]
+        np.testing.assert_allclose(y1.numpy(), _ort(model, x1), rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(y2.numpy(), _ort(model, x2), rtol=1e-4, atol=1e-4)
+
+
+def test_host_library_runs_on_the_device(tmp_path):
+    """strata compile --target cuda -o model.so, run through its checked entry point
+    (tools/gpu_library_check.py does the same from C)."""
+    import ctypes
+    from strata.tools.cli import main
+    model = mlp()
+    path = tmp_path / "mlp.onnx"
+    path.write_bytes(model.SerializeToString())
+    assert main(["compile", str(path), "--target", "cuda", "-o", str(tmp_path / "m.so")]) == 0
+    lib = ctypes.CDLL(str(tmp_path / "m.so"))
+    lib.strata_last_error.restype = ctypes.c_char_p
+
+    class Tensor(ctypes.Structure):
+        _fields_ = [("data", ctypes.c_void_p), ("count", ctypes.c_int64),
+                    ("rank", ctypes.c_int64), ("shape", ctypes.c_int64 * 16),
+                    ("strides", ctypes.c_void_p), ("allocated", ctypes.c_void_p),
+                    ("type", ctypes.c_int32)]
+    x = np.random.default_rng(3).standard_normal((3, 64)).astype(np.float32)
+    t = Tensor(x.ctypes.data, x.size, 2)
+    t.shape[0], t.shape[1], t.type = 3, 64, 1
+    out = Tensor()
+    status = lib.strata_model_run(ctypes.byref(t), 1, ctypes.byref(out), 1)
+    assert status == 0, lib.strata_last_error()
+    y = np.ctypeslib.as_array(ctypes.cast(out.data, ctypes.POINTER(ctypes.c_float)),
+                              (out.shape[0], out.shape[1])).copy()
+    ctypes.CDLL(None).free(ctypes.c_void_p(out.allocated))
+    np.testing.assert_allclose(y, _ort(model, x), rtol=1e-4, atol=1e-4)

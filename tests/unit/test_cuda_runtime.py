@@ -221,6 +221,20 @@ def test_launch_failure_names_kernel_and_node(monkeypatch):
         model.run(np.ones((4, 300), np.float32))
 
 
+@pytest.mark.parametrize("grid,block", [((1 << 32) + 1, 256), (1, 2048)])
+def test_plan_refuses_sizes_past_the_drivers(monkeypatch, grid, block):
+    """A grid the driver's unsigned ints cannot hold: an error naming the kernel, not
+    a launch of a grid wrapped around."""
+    fake, model = _model(monkeypatch)
+    launch = model.plan.launches()[0]
+    regs = [1] * 64
+    regs[launch.grid[0]], regs[launch.block[0]] = grid, block
+    with pytest.raises(R.RuntimeFailure, match=r"kernel main_kernel::main_kernel \(from "
+                                               r"Mul_0\) failed to launch: grid"):
+        model.launch(launch, regs)
+    assert fake.launches == []
+
+
 def test_failure_at_sync_names_the_kernels(monkeypatch):
     fake, model = _model(monkeypatch)
     fake.sync_code = 700        # an illegal access found when the call synchronizes
@@ -306,19 +320,23 @@ def test_outputs_own_their_buffers(monkeypatch, body, expect):
     assert len(model.pool.all) == held     # the outputs' buffers were reused
 
 
-def test_host_reads_a_shape_from_the_device(monkeypatch):
-    """Reshape to a run-time shape: the plan reads the shape tensor's entries back from
-    the device (after the work before it on the stream) to size the result."""
+def reshape_model():
+    """Reshape of a 2x6 input to a shape given at run time (node r0)."""
     from onnx import TensorProto, helper
-    fake = FakeCuda()
-    monkeypatch.setattr(R, "_load_library", lambda: fake)
     g = helper.make_graph(
         [helper.make_node("Reshape", ["x", "shape"], ["y"], name="r0")], "g",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 6]),
          helper.make_tensor_value_info("shape", TensorProto.INT64, [2])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
-    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
-    fn = strata.compile(model, target="cuda")
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
+
+
+def test_host_reads_a_shape_from_the_device(monkeypatch):
+    """Reshape to a run-time shape: the plan reads the shape tensor's entries back from
+    the device (after the work before it on the stream) to size the result."""
+    fake = FakeCuda()
+    monkeypatch.setattr(R, "_load_library", lambda: fake)
+    fn = strata.compile(reshape_model(), target="cuda")
     x = np.arange(12, dtype=np.float32).reshape(2, 6)
     y, = fn(x, np.array([3, 4], np.int64))
     assert y.shape == (3, 4)

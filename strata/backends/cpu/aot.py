@@ -438,6 +438,12 @@ static int strata_owned(void *alloc, void *const *inputs, int n) {
            (const char *)alloc < strata_weights_end) && !strata_in(inputs, n, alloc);
 }
 
+/* What a failure inside the model is called in its message (the cuda library's own
+   failures, a missing driver say, are not run-time checks: it defines this first). */
+#ifndef STRATA_FAILURE_KIND
+#define STRATA_FAILURE_KIND(failure) "run-time check failed: "
+#endif
+
 /* Makes the outputs the caller's (see [Note: the checked entry point]); `failure`: the
    message of a failed run-time check, if any. */
 static int strata_take_outputs(char *results, strata_tensor *outputs, void *const *inputs,
@@ -445,8 +451,8 @@ static int strata_take_outputs(char *results, strata_tensor *outputs, void *cons
   void *blocks[STRATA_NUM_OUTPUTS + 1], *claimed[STRATA_NUM_OUTPUTS + 1];
   int nblocks = 0, nclaimed = 0, status = STRATA_OK;
   if (failure)
-    status = strata_fail(STRATA_ERROR_RUNTIME, "@%s: run-time check failed: %s",
-                         STRATA_FUNCTION, failure);
+    status = strata_fail(STRATA_ERROR_RUNTIME, "@%s: %s%s", STRATA_FUNCTION,
+                         STRATA_FAILURE_KIND(failure), failure);
   for (int o = 0; o < STRATA_NUM_OUTPUTS; ++o) {
     const strata_out_info *out = &strata_outputs[o];
     strata_tensor *t = &outputs[o];

@@ -7,7 +7,10 @@
     ptx.py      LLVM IR -> PTX text (llvmlite's NVPTX target machine)
     ptxas.py    assembling PTX with ptxas (PyPI nvidia-cuda-nvcc) to check it
     runtime.py  the CUDA driver API through ctypes: modules, buffers, launches
-    plan.py     the host side of a compiled model as a launch plan
+    host.py     the host side as native code (through the CPU backend) calling a
+                small shim that calls the driver: one native call per inference
+    plan.py     the host side as a launch plan run in Python (the fallback)
+    library.py  `strata compile --target cuda -o model.so`: a host library
 
 Nothing here needs a GPU to compile: only `runtime.py` talks to a device.
 """

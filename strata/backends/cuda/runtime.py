@@ -19,9 +19,24 @@ loaded modules (cuModuleLoadData of the PTX: the driver JIT-compiles it for the 
 the kernels' function handles, and the weights, uploaded once. Buffers come from a pool
 kept by byte size: a buffer the plan frees (memref.dealloc), an input's copy after the
 call, an output whose DeviceArray is collected all go back to it, so a second call of
-the same shapes allocates nothing. Launches are asynchronous on the model's stream; a
+the same shapes allocates nothing. The host function runs as native code (host.py, [Note: the host runtime shim]; its
+buffers from the device's stream-ordered pool, cuMemAllocAsync, the pool keeping freed
+memory) when the driver has that allocator and the host function only computes sizes
+and addresses; else the launch plan runs it in Python (plan.py; `CudaModel.fallback`
+says why, STRATA_CUDA_HOST=plan forces it). Launches are asynchronous on the model's stream; a
 call synchronizes once, at its end, and a failure there (or at a launch) is a
 RuntimeFailure naming the kernel and the op it came from; the model stays usable.
+
+[Note: CUDA graphs]
+With `cuda_graphs=True` (strata.compile(model, target="cuda", cuda_graphs=True)) the
+native host code's launch sequence is captured once per input shapes (stream capture,
+cuGraphInstantiateWithFlags with auto-free-on-launch) and replayed with cuGraphLaunch:
+a call copies its inputs into the buffers the graph reads, launches the graph and copies
+each result out of the graph's memory into a buffer of its own (the next launch frees
+the graph's). Other input shapes: the graph is dropped and the new shapes captured. Not
+for a host that reads device values back (a synchronization, not allowed while
+capturing) nor without the native host code: then calls run as without graphs
+(`CudaModel.graph_fallback` says why).
 
 [Note: outputs on the device]
 Outputs are DeviceArrays: shape, dtype, `__cuda_array_interface__` (version 3; the call
@@ -71,10 +86,29 @@ class CudaDriver:
     def __init__(self, lib):
         self.lib = lib
         for name, argtypes in _SIGNATURES.items():
-            f = getattr(lib, _VERSIONED.get(name, name), None) or getattr(lib, name)
+            f = getattr(lib, _VERSIONED.get(name, name), None) or getattr(lib, name, None)
+            if f is None and (name in _OPTIONAL or name in _GRAPHS):
+                continue     # (an older driver, a test's fake: the launch plan runs)
+            if f is None:
+                raise AttributeError(name)
             f.restype = ctypes.c_int
             f.argtypes = argtypes
             setattr(self, name, f)
+
+    def has(self, *names) -> bool:
+        return all(hasattr(self, n) for n in names)
+
+    def address(self, name) -> int:
+        """The C address of driver function `name` (what the native host code calls,
+        host.py's [Note: the host runtime shim]); a Python function (a test's fake)
+        gets a C thunk, kept alive by the driver."""
+        f = getattr(self, name)
+        if isinstance(f, ctypes._CFuncPtr):
+            return ctypes.cast(f, ctypes.c_void_p).value
+        thunks = self.__dict__.setdefault("_thunks", {})
+        if name not in thunks:
+            thunks[name] = ctypes.CFUNCTYPE(ctypes.c_int, *_SIGNATURES[name])(f)
+        return ctypes.cast(thunks[name], ctypes.c_void_p).value
 
     def check(self, code, what):
         if code != CUDA_SUCCESS:
@@ -135,14 +169,37 @@ _SIGNATURES = {
     "cuPointerGetAttribute": [_P, ctypes.c_int, ctypes.c_uint64],
     "cuGetErrorName": [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)],
     "cuGetErrorString": [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)],
+    # the stream-ordered allocator the native host code allocates from (CUDA 11.2+)
+    "cuMemAllocAsync": [ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t, _P],
+    "cuMemFreeAsync": [ctypes.c_uint64, _P],
+    "cuDeviceGetDefaultMemPool": [_PP, ctypes.c_int],
+    "cuMemPoolSetAttribute": [_P, ctypes.c_int, _P],
 }
+_SIGNATURES.update({
+    "cuStreamBeginCapture": [_P, ctypes.c_int],
+    "cuStreamEndCapture": [_P, _PP],
+    "cuGraphInstantiateWithFlags": [_PP, _P, ctypes.c_ulonglong],
+    "cuGraphLaunch": [_P, _P],
+    "cuGraphExecDestroy": [_P],
+    "cuGraphDestroy": [_P],
+})
+# Without these the launch plan runs the host function (plan.py).
+_OPTIONAL = frozenset({"cuMemAllocAsync", "cuMemFreeAsync", "cuDeviceGetDefaultMemPool",
+                       "cuMemPoolSetAttribute"})
+# Without these cuda_graphs=True launches as without it.
+_GRAPHS = ("cuStreamBeginCapture", "cuStreamEndCapture", "cuGraphInstantiateWithFlags",
+           "cuGraphLaunch", "cuGraphExecDestroy", "cuGraphDestroy")
+_CAPTURE_MODE_THREAD_LOCAL = 1
+_GRAPH_AUTO_FREE_ON_LAUNCH = 1
+_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4
 # The _v2 entry points (64-bit device pointers) behind the plain names.
 _VERSIONED = {"cuMemAlloc": "cuMemAlloc_v2", "cuMemFree": "cuMemFree_v2",
               "cuMemcpyHtoDAsync": "cuMemcpyHtoDAsync_v2",
               "cuMemcpyDtoHAsync": "cuMemcpyDtoHAsync_v2",
               "cuMemcpyDtoDAsync": "cuMemcpyDtoDAsync_v2",
               "cuStreamDestroy": "cuStreamDestroy_v2", "cuCtxPopCurrent": "cuCtxPopCurrent_v2",
-              "cuCtxPushCurrent": "cuCtxPushCurrent_v2"}
+              "cuCtxPushCurrent": "cuCtxPushCurrent_v2",
+              "cuStreamBeginCapture": "cuStreamBeginCapture_v2"}
 
 
 def _load_library():
@@ -252,7 +309,7 @@ class CudaModel:
     # they are (strata.compiler, [Note: the call path]).
     owns_outputs = True
 
-    def __init__(self, drv: CudaDriver, program, function: str):
+    def __init__(self, drv: CudaDriver, program, function: str, cuda_graphs=False):
         self.drv = drv
         self.program = program
         self.plan = program.plans[function]
@@ -273,22 +330,54 @@ class CudaModel:
                 self.modules[name] = self._load_module(name, ptx)
             self.functions = {}
             for launch in self.plan.launches():
-                key = (launch.module, launch.kernel)
-                if key not in self.functions:
-                    f = ctypes.c_void_p()
-                    drv.check(drv.cuModuleGetFunction(ctypes.byref(f), self.modules[
-                        launch.module], launch.kernel.encode()),
-                        f"kernel {launch.module}::{launch.kernel}")
-                    self.functions[key] = f
+                self._function(launch.module, launch.kernel)
+            # the host function as native code (host.py), else the plan in Python
+            host = (getattr(program, "host", None) or {}).get(function)
+            self.native = None
+            self.fallback = host.fallback if host is not None else "no native host code"
+            if host is not None and host.ir is not None and not drv.has(*_OPTIONAL):
+                self.fallback = "the driver lacks the stream-ordered allocator"
+            elif host is not None and host.ir is not None and \
+                    os.environ.get("STRATA_CUDA_HOST") == "plan":
+                self.fallback = "STRATA_CUDA_HOST=plan"
+            elif host is not None and host.ir is not None:
+                self.fallback = None
+            weights = host.weights if self.fallback is None else self.plan.weights
             self.weights = {}
-            for name, array in self.plan.weights.items():
+            for name, array in weights.items():
                 buf = self.pool.alloc(array.nbytes)
                 a = np.ascontiguousarray(array)
                 drv.check(drv.cuMemcpyHtoDAsync(buf.ptr, a.ctypes.data, a.nbytes,
                                                 self.stream), f"uploading weight @{name}")
                 self.weights[name] = buf
             drv.check(drv.cuStreamSynchronize(self.stream), "uploading the weights")
+            if self.fallback is None:
+                self.native = _NativeHost(self, host)
+        # [Note: CUDA graphs]
+        self.graphs = None
+        self.graph_fallback = None
+        if cuda_graphs:
+            if self.native is None:
+                self.graph_fallback = f"the host runs as a launch plan ({self.fallback})"
+            elif not drv.has(*_GRAPHS):
+                self.graph_fallback = "the driver lacks the graph API"
+            elif "call i64 @__strata_cuda_read(" in host.ir:
+                self.graph_fallback = ("the host reads device values back (a "
+                                       "synchronization: not allowed while capturing)")
+            else:
+                self.graphs = {}
         weakref.finalize(self, _close, drv, self.pool, self.modules, self.stream, self.ctx)
+
+    def _function(self, module, kernel):
+        """The CUfunction of `kernel` of gpu.module `module` (looked up once)."""
+        key = (module, kernel)
+        f = self.functions.get(key)
+        if f is None:
+            f = ctypes.c_void_p()
+            self.drv.check(self.drv.cuModuleGetFunction(ctypes.byref(f), self.modules[
+                module], kernel.encode()), f"kernel {module}::{kernel}")
+            self.functions[key] = f
+        return f
 
     def _load_module(self, name, ptx):
         drv = self.drv
@@ -350,6 +439,12 @@ class CudaModel:
         shared = regs[launch.shared] if launch.shared is not None else 0
         if min(grid) <= 0 or min(block) <= 0:
             return  # nothing to do (an empty tensor)
+        if grid[0] >= 1 << 31 or max(grid[1:]) > 65535 or max(block[:2]) > 1024 or \
+                block[2] > 64 or shared >= 1 << 32:
+            # (as the native shim: not a size wrapped around by the driver's unsigned ints)
+            raise RuntimeFailure(f"kernel {launch.module}::{launch.kernel} (from "
+                                 f"{launch.where}) failed to launch: grid {tuple(grid)}, "
+                                 f"block {tuple(block)} exceed what CUDA launches")
         params, keep = pack_arguments([regs[r] for r in launch.args], launch.types)
         code = self.drv.cuLaunchKernel(self.functions[(launch.module, launch.kernel)],
                                        *grid, *block, shared, self.stream, params, None)
@@ -368,9 +463,14 @@ class CudaModel:
             try:
                 for i, v in enumerate(values):
                     inputs.append(self._input(i, v, staged))
-                results = self.plan.run(self, inputs)
-                outputs = [self._own(r) if isinstance(r, DeviceRef) else r
-                           for r in results]
+                if self.graphs is not None:
+                    outputs = self._graph_call(inputs, values)
+                elif self.native is not None:
+                    outputs = self.native.call(inputs)
+                else:
+                    results = self.plan.run(self, inputs)
+                    outputs = [self._own(r) if isinstance(r, DeviceRef) else r
+                               for r in results]
                 code = self.drv.cuStreamSynchronize(self.stream)
                 if code != CUDA_SUCCESS:
                     kernels = ", ".join(f"{s.module}::{s.kernel} (from {s.where})"
@@ -394,6 +494,79 @@ class CudaModel:
                     self.pool.free(buf)
             return [DeviceArray(r, self) if isinstance(r, DeviceRef) else r
                     for r in outputs]
+
+    def _graph_call(self, inputs, values) -> list:
+        """A call through the CUDA graph of these input shapes ([Note: CUDA graphs])."""
+        key = tuple((r.sizes, r.dtype.str) for r in inputs)
+        g = self.graphs.get(key)
+        if g is None:
+            self._drop_graphs()
+            g = self._capture(key, inputs)
+        drv = self.drv
+        for r, buf in zip(inputs, g.inputs):
+            self.copy(buf.ptr, r.ptr + r.offset * r.dtype.itemsize, r.nbytes)
+        code = drv.cuGraphLaunch(g.exec, self.stream)
+        if code != CUDA_SUCCESS:
+            self._drop_graphs()
+            raise RuntimeFailure(f"the CUDA graph of @{self.plan.function} failed to "
+                                 f"launch: {drv.error_text(code)}")
+        outs = []
+        for ref in g.results:      # (graph memory: freed by the next launch)
+            new = self.pool.alloc(ref.nbytes)
+            self.copy(new.ptr, ref.ptr + ref.offset * ref.dtype.itemsize, ref.nbytes)
+            outs.append(DeviceRef(new.ptr, 0, ref.sizes, row_major(ref.sizes), ref.dtype,
+                                  new))
+        return outs
+
+    def _capture(self, key, inputs):
+        drv = self.drv
+        staged = [self.pool.alloc(max(r.nbytes, 1)) for r in inputs]
+        refs = [DeviceRef(b.ptr, 0, r.sizes, row_major(r.sizes), r.dtype, None)
+                for b, r in zip(staged, inputs)]
+        drv.check(drv.cuStreamBeginCapture(self.stream, _CAPTURE_MODE_THREAD_LOCAL),
+                  "cuStreamBeginCapture")
+        try:
+            raw = self.native.invoke(refs)
+        finally:
+            graph = ctypes.c_void_p()
+            code = drv.cuStreamEndCapture(self.stream, ctypes.byref(graph))
+        if self.native.status.value != 0 or code != CUDA_SUCCESS:
+            if graph.value:
+                drv.cuGraphDestroy(graph)
+            for b in staged:
+                self.pool.free(b)
+            if self.native.status.value != 0:
+                raise RuntimeFailure(self.native._failure())
+            raise RuntimeFailure(f"capturing the CUDA graph of @{self.plan.function}: "
+                                 f"{drv.error_text(code)}")
+        exe = ctypes.c_void_p()
+        code = drv.cuGraphInstantiateWithFlags(ctypes.byref(exe), graph,
+                                               _GRAPH_AUTO_FREE_ON_LAUNCH)
+        drv.cuGraphDestroy(graph)
+        if code != CUDA_SUCCESS:
+            for b in staged:
+                self.pool.free(b)
+            raise RuntimeFailure(f"instantiating the CUDA graph of @{self.plan.function}: "
+                                 f"{drv.error_text(code)}")
+        g = _Graph(exe, staged, [ref for ref, _ in raw])
+        self.graphs[key] = g
+        return g
+
+    def _drop_graphs(self):
+        """Another input shape: the graph captured for the last one goes."""
+        for g in self.graphs.values():
+            self.drv.cuGraphExecDestroy(g.exec)
+            for b in g.inputs:
+                self.pool.free(b)
+        self.graphs.clear()
+
+    def release(self, buf) -> None:
+        """An output's buffer, no longer used: back to the pool it came from."""
+        if isinstance(buf, DeviceBuffer):
+            self.pool.free(buf)
+            return
+        with self._lock, self._current():
+            self.drv.cuMemFreeAsync(buf.ptr, self.stream)
 
     def _own(self, ref: DeviceRef) -> DeviceRef:
         """`ref` as an output owning its buffer: the buffer this call allocated for it,
@@ -426,11 +599,20 @@ class CudaModel:
             strides = cai.get("strides")
             strides = row_major(shape) if strides is None else \
                 [s // dtype.itemsize for s in strides]
-            return DeviceRef(ptr, 0, shape, strides, dtype, None)
+            ref = DeviceRef(ptr, 0, shape, strides, dtype, None)
+            if not ref.is_contiguous():
+                # (the compiled code takes row-major buffers at its boundary)
+                raise InputError(f"input #{i} on the device is not contiguous (strides "
+                                 f"{tuple(cai['strides'])} bytes for shape {shape}): "
+                                 "pass a contiguous tensor (.contiguous())")
+            return ref
         if spec is not None and getattr(spec, "scalar", False):
             return np.asarray(v).item()
         a = np.ascontiguousarray(v)
-        buf = self.pool.alloc(a.nbytes)
+        try:
+            buf = self.pool.alloc(a.nbytes)
+        except CudaError as e:
+            raise CudaError(f"copying input #{i} to the device: {e}", e.code) from None
         staged.append(buf)
         self.drv.check(self.drv.cuMemcpyHtoDAsync(buf.ptr, a.ctypes.data, a.nbytes,
                                                   self.stream), f"copying input #{i}")
@@ -446,6 +628,156 @@ class CudaModel:
                                                       self.stream), "copying an output")
             self.drv.check(self.drv.cuStreamSynchronize(self.stream), "copying an output")
         return out
+
+
+class AsyncBuffer:
+    """Device memory the native host code allocated (cuMemAllocAsync): an output's."""
+
+    __slots__ = ("ptr", "__weakref__")
+
+    def __init__(self, ptr):
+        self.ptr = ptr
+
+
+class _Graph:
+    """A captured launch sequence: its executable graph, the input buffers it reads,
+    the results it leaves (graph memory)."""
+
+    __slots__ = ("exec", "inputs", "results")
+
+    def __init__(self, exe, inputs, results):
+        self.exec = exe
+        self.inputs = inputs
+        self.results = results
+
+
+class _NativeHost:
+    """The host function of a CudaModel as native code (host.py): the shim's state
+    filled (driver entry points, the stream, a CUfunction per launch site), the host
+    module compiled with the shim's functions and the weights' device addresses bound.
+    `call(inputs)` is one native call; outputs are DeviceRefs owning their memory."""
+
+    def __init__(self, model, host):
+        from ..cpu.jit import JitModule
+        from ...runtime import descriptor_type
+        from .host import ASSERT_FAIL, FREE, LAUNCH, MALLOC, READ, SHIM_IR, WEIGHT
+        drv = self.drv = model.drv
+        self.model = model
+        self.sites = host.sites
+        pool = ctypes.c_void_p()
+        drv.check(drv.cuDeviceGetDefaultMemPool(ctypes.byref(pool), drv.device(0)),
+                  "cuDeviceGetDefaultMemPool")
+        keep = ctypes.c_uint64((1 << 64) - 1)   # freed memory stays in the pool
+        drv.check(drv.cuMemPoolSetAttribute(pool, _MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                                            ctypes.byref(keep)), "cuMemPoolSetAttribute")
+        shim = self.shim = JitModule(SHIM_IR, opt_level=2)
+        self.kernels = (ctypes.c_void_p * max(len(host.sites), 1))(
+            *[model._function(m, k).value for m, k, _ in host.sites])
+
+        def cell(name, t=ctypes.c_uint64):
+            return t.from_address(shim.address_of(name))
+        cell("__strata_cuda_launch_fn").value = drv.address("cuLaunchKernel")
+        cell("__strata_cuda_alloc_fn").value = drv.address("cuMemAllocAsync")
+        cell("__strata_cuda_free_fn").value = drv.address("cuMemFreeAsync")
+        cell("__strata_cuda_read_fn").value = drv.address("cuMemcpyDtoHAsync")
+        cell("__strata_cuda_sync_fn").value = drv.address("cuStreamSynchronize")
+        cell("__strata_cuda_stream").value = model.stream.value or 0
+        cell("__strata_cuda_kernels").value = ctypes.addressof(self.kernels)
+        self.status = cell("__strata_cuda_status", ctypes.c_int32)
+        self.site = cell("__strata_cuda_site", ctypes.c_int64)
+        self.nbytes = cell("__strata_cuda_bytes", ctypes.c_int64)
+        self.alloc_site = cell("__strata_cuda_alloc_site", ctypes.c_int64)
+        self.allocs = host.allocs
+        self.message = cell("__strata_cuda_message")
+        self.launches = cell("__strata_cuda_launches", ctypes.c_int64)
+        self.weights = (ctypes.c_void_p * max(len(host.weights), 1))(
+            *[model.weights[n].ptr for n in host.weights])
+        cell("__strata_cuda_weights").value = ctypes.addressof(self.weights)
+        symbols = {n: shim.address_of(n) for n in (MALLOC, FREE, LAUNCH, ASSERT_FAIL, READ,
+                                                   WEIGHT)}
+        self.jit = JitModule(host.ir, symbols=symbols)
+        sig = model.signature
+        self.arg_types = [descriptor_type(s.rank) for s in sig.args]
+        self.res_specs = list(sig.results)
+        rts = [descriptor_type(s.rank) for s in sig.results]
+        if len(rts) == 1:
+            self.res_t = rts[0]
+        else:
+            self.res_t = type("Results", (ctypes.Structure,),
+                              {"_fields_": [(f"r{i}", t) for i, t in enumerate(rts)]})
+        self.fn = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * (1 + len(self.arg_types)))(
+            self.jit.address_of(host.entry))
+
+    def invoke(self, inputs) -> list:
+        """One native call of the host code on `inputs` (DeviceRefs): [(result
+        DeviceRef without a buffer, its allocated pointer)]; `status` says whether it
+        failed."""
+        descs = []
+        for t, r in zip(self.arg_types, inputs):
+            d = t()
+            d.allocated = d.aligned = r.ptr
+            d.offset = r.offset
+            if r.sizes:
+                d.sizes[:] = list(r.sizes)
+                d.strides[:] = list(r.strides)
+            descs.append(d)
+        res = self.res_t()
+        self.status.value = 0
+        self.alloc_site.value = -1
+        self.site.value = -1
+        self.message.value = 0
+        self.fn(ctypes.addressof(res), *[ctypes.addressof(d) for d in descs])
+        ds = [res] if len(self.res_specs) == 1 else \
+            [getattr(res, f"r{i}") for i in range(len(self.res_specs))]
+        out = []
+        for spec, d in zip(self.res_specs, ds):
+            n = len(spec.shape)
+            out.append((DeviceRef(d.aligned or 0, d.offset, list(d.sizes) if n else [],
+                                  list(d.strides) if n else [], spec.dtype),
+                        d.allocated or 0))
+        return out
+
+    def call(self, inputs) -> list:
+        """`invoke`, the outputs owning their memory (a copy where a result is an
+        input, a weight, another result's block or a strided view); RuntimeFailure if
+        the call failed (its memory given back)."""
+        raw = self.invoke(inputs)
+        known = {r.ptr for r in inputs} | {b.ptr for b in self.model.weights.values()}
+        owned, drop, out = set(), set(), []
+        for ref, alloc in raw:
+            if alloc and alloc not in known and alloc not in owned and \
+                    ref.is_contiguous():
+                owned.add(alloc)
+                ref.buffer = AsyncBuffer(alloc)
+            elif alloc and alloc not in known and alloc not in owned:
+                drop.add(alloc)
+            out.append(ref)
+        if self.status.value != 0:
+            for a in owned | drop:
+                self.drv.cuMemFreeAsync(a, self.model.stream)
+            raise RuntimeFailure(self._failure())
+        for i, ref in enumerate(out):
+            if ref.buffer is None:
+                out[i] = self.model._own(ref)      # a copy the output owns
+        for a in drop - owned:
+            self.drv.cuMemFreeAsync(a, self.model.stream)
+        return out
+
+    def _failure(self) -> str:
+        code, site = self.status.value, self.site.value
+        if code == -1:
+            return ctypes.string_at(self.message.value).decode(errors="replace") \
+                if self.message.value else "a run-time check failed"
+        text = self.drv.error_text(code)
+        if site >= 0:
+            m, k, where = self.sites[site]
+            return f"kernel {m}::{k} (from {where}) failed to launch: {text}"
+        if site == -2:
+            kernels = ", ".join(f"{m}::{k} (from {w})" for m, k, w in self.sites)
+            return f"reading a device value back failed: {text}; kernels: {kernels}"
+        at = self.alloc_site.value
+        where = f" for {self.allocs[at]}" if 0 <= at < len(self.allocs) else ""
+        return f"out of device memory allocating {self.nbytes.value} bytes{where}: {text}"
 
 
 def _close(drv, pool, modules, stream, ctx):
@@ -505,7 +837,7 @@ class DeviceArray:
         self.ref = ref
         self.model = model
         if ref.buffer is not None:
-            weakref.finalize(self, model.pool.free, ref.buffer)
+            weakref.finalize(self, model.release, ref.buffer)
 
     shape = property(lambda self: self.ref.sizes)
     dtype = property(lambda self: self.ref.dtype)

@@ -21,7 +21,9 @@ the CUDA driver (runtime.py).
                  strata-math-polynomial-approximation), convert-gpu-to-nvvm
       reconcile-unrealized-casts
     each gpu.module ──llvmir.py (nvptx64)──> LLVM IR ──llvmlite NVPTX──> PTX (ptx.py)
-    the host function ──plan.py──> a launch plan (allocations, views, kernel launches)
+    the host function ──host.py──> native code calling the driver through a shim
+                      (convert-to-llvm of the CPU backend, gpu.launch_func -> calls);
+                      ──plan.py──> a launch plan run in Python (the fallback)
 
 `CudaTarget.build(module, function)` does all of it without a GPU (ahead of time: CI,
 `strata compile --target cuda`); `load` then needs the driver: with none it fails with
@@ -75,10 +77,12 @@ class CudaProgram:
     gpu.module (by name), the host function's launch plan, the runtime signatures of
     the entry functions, and the constant buffers (weights, by memref.global name)."""
 
-    __slots__ = ("arch", "ptx", "plans", "signatures", "weights", "module")
+    __slots__ = ("arch", "ptx", "plans", "signatures", "weights", "module", "host")
 
-    def __init__(self, arch, ptx, plans, signatures, weights, module):
+    def __init__(self, arch, ptx, plans, signatures, weights, module, host=None):
         self.arch = arch
+        # the host functions as native code (host.py's HostCode, by function)
+        self.host = host or {}
         self.ptx = ptx
         self.plans = plans
         self.signatures = signatures
@@ -100,11 +104,12 @@ class CudaTarget(Target):
     pipeline = CpuTarget.pipeline
     # (strata.compile(m, target="cuda", cuda_arch="sm_80"): Target.with_options)
     OPTIONS = ("cuda_arch", "opt_level", "verify_each", "block_size", "allow_tf32",
-               "precision")
+               "precision", "cuda_graphs")
 
     def __init__(self, cuda_arch: str | None = None, opt_level: int = 3,
                  verify_each: bool = False, block_size: int = 256,
-                 allow_tf32: bool = False, precision: str = "f32"):
+                 allow_tf32: bool = False, precision: str = "f32",
+                 cuda_graphs: bool = False):
         if cuda_arch is not None:
             check_arch(cuda_arch)
         # None: the device's, else DEFAULT_ARCH (see [Note: the cuda architecture]).
@@ -118,6 +123,9 @@ class CudaTarget(Target):
         self.allow_tf32 = bool(allow_tf32)
         self.precision = precision
         self.pipeline = precision_pipeline(precision)
+        # Capture the launch sequence as a CUDA graph per input shape, replay it
+        # (runtime.py, [Note: CUDA graphs]).
+        self.cuda_graphs = bool(cuda_graphs)
         if not 32 <= self.block_size <= 1024 or self.block_size % 32:
             raise StrataError(f"block_size {block_size} is not a multiple of 32 from 32 to "
                               "1024 (threads per CUDA block)")
@@ -175,7 +183,27 @@ class CudaTarget(Target):
         for p in plans.values():
             weights.update(p.weights)
         timings["plan"] = time.perf_counter() - t0
-        return CudaProgram(arch, ptx, plans, signatures, weights, module)
+        t0 = time.perf_counter()
+        host = {}
+        if len(entries) == 1:
+            from .host import lower_host
+            # (on a copy without the kernels: `module` stays the gpu/nvvm module, what
+            # --emit=mlir writes)
+            body = module.regions[0].blocks[0]
+            kernels = [(op, op.next) for op in list(body.ops) if op.name == "gpu.module"]
+            for op, _ in kernels:
+                op.detach()
+            try:
+                copy = module.clone()
+            finally:
+                for op, nxt in reversed(kernels):
+                    if nxt is None:
+                        body.append(op)
+                    else:
+                        body.insert_before(nxt, op)
+            host[symbol_name(entries[0])] = lower_host(copy, symbol_name(entries[0]))
+        timings["host"] = time.perf_counter() - t0
+        return CudaProgram(arch, ptx, plans, signatures, weights, module, host)
 
     def load(self, module, function: str, instrumentation=None, timings=None):
         from .runtime import CudaModel, driver
@@ -184,7 +212,7 @@ class CudaTarget(Target):
         arch = self.cuda_arch or drv.device_arch()
         program = self.build(module, {function}, instrumentation, timings, arch)
         t0 = time.perf_counter()
-        model = CudaModel(drv, program, function)
+        model = CudaModel(drv, program, function, cuda_graphs=self.cuda_graphs)
         timings["load"] = time.perf_counter() - t0
         return model.run
 
