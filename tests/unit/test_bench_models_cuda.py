@@ -22,9 +22,11 @@ _spec.loader.exec_module(bench)
 def test_dry_run_compiles_ahead(capsys):
     rows = bench.main(["--target", "cuda", "--dry-run", "--models", "mlp1",
                        "--cuda-graphs"])
-    assert [(r["model"], r["prec"], r["host"]) for r in rows] == [("mlp1", "f32", "native")]
-    assert rows[0]["kernels"] >= 3
-    assert "dry run: 1 model/precision pairs" in capsys.readouterr().out
+    # both precisions by default: f16 through the cuda target's precision option
+    assert [(r["model"], r["prec"], r["host"]) for r in rows] == [("mlp1", "f32", "native"),
+                                                                 ("mlp1", "f16", "native")]
+    assert all(r["kernels"] >= 3 for r in rows)
+    assert "dry run: 2 model/precision pairs" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         bench.main(["--target", "cuda", "--dry-run", "--precision", "f8"])
 
