@@ -22,7 +22,7 @@ from ...ir.ods import Op, Operand, OptProp, OptResult, Prop, Result, Successor, 
 from ...syntax.asm_format import install_format
 from ..cf import BranchOpMixin, verify_successor_operands
 from .ops import (CCC, CConvAttr, FuncOp, LLVMType, _CALL_ELIDED, _opt_enum,
-                  add_optional_props, emit_error, parse_call_types,
+                  add_optional_props, emit_error, parse_call_types, parse_vararg_and_bundles,
                   parse_callee_and_args, print_call_types, print_callee_and_args)
 from .types import CCONV, LLVMArrayType, LLVMVoidType
 
@@ -61,12 +61,7 @@ class InvokeOp(BranchOpMixin, Op):
         normal, nvals = p.parse_successor_and_operands()
         p.parse_keyword("unwind")
         unwind, uvals = p.parse_successor_and_operands()
-        if p.parse_optional_keyword("vararg"):
-            p.expect("(")
-            props["var_callee_type"] = A.TypeAttr(p.parse_type())
-            p.expect(")")
-        if p.consume_if("["):  # operand bundles are not supported: only `[]`
-            p.expect("]")
+        parse_vararg_and_bundles(p, props)
         p.parse_optional_attr_dict(st)
         types, ft = parse_call_types(p, direct)
         callee_ops = p.resolve_operands(refs, types, p.tok_start)

@@ -440,6 +440,18 @@ def print_call_types(pr, op, args):
                                              [r.type for r in op.results])))
 
 
+def parse_vararg_and_bundles(p, props) -> None:
+    """The part of llvm.call's and llvm.invoke's custom form after the arguments (and
+    invoke's successors): `vararg(<function type>)` and the operand bundles (only `[]`:
+    bundles are not supported)."""
+    if p.parse_optional_keyword("vararg"):
+        p.expect("(")
+        props["var_callee_type"] = A.TypeAttr(p.parse_type())
+        p.expect(")")
+    if p.consume_if("["):
+        p.expect("]")
+
+
 def parse_call_types(p, direct):
     """`: (i32) -> i32` (direct) or `: !llvm.ptr, (i32) -> i32` (indirect) after a call or
     invoke: (the operand types, the function type), with upstream's
@@ -531,12 +543,7 @@ class CallOp(Op):
         if tk is not None:
             props["TailCallKind"] = tk
         direct, refs = parse_callee_and_args(p, props)
-        if p.parse_optional_keyword("vararg"):
-            p.expect("(")
-            props["var_callee_type"] = A.TypeAttr(p.parse_type())
-            p.expect(")")
-        if p.consume_if("["):  # operand bundles are not supported: only `[]`
-            p.expect("]")
+        parse_vararg_and_bundles(p, props)
         p.parse_optional_attr_dict(st)
         types, ft = parse_call_types(p, direct)
         start = p.tok_start
