@@ -392,10 +392,16 @@ class CompiledModel:
                              f"{', '.join(missing)}")
         out, shapes = [], []
         device = getattr(self._target, "device_inputs", False)
+        if device:
+            from .runtime.dlpack import cuda_view, is_cuda_dlpack
         for i, t in enumerate(self.input_types):
             what = f"input #{i} ('{names[i]}')"
             v = vals[i]
             try:
+                if device and is_cuda_dlpack(v):
+                    # DLPack only (JAX...): seen through the CUDA array interface
+                    # ([Note: DLPack device inputs] in strata/runtime/dlpack.py)
+                    v = cuda_view(v, what)
                 if device and hasattr(v, "__cuda_array_interface__"):
                     # on the GPU: checked by its shape and dtype, passed on as it is
                     # (the target takes it without a copy; see [Note: the call path])

@@ -93,7 +93,12 @@ class FakeCuda:
         self.cuCtxPopCurrent_v2 = fn(lambda p: 0)
         self.cuStreamCreate = fn(lambda p, flags: by(p, 0x2000))
         self.sync_code = sync_code
-        self.cuStreamSynchronize = fn(lambda s: self.sync_code)
+        self.synced_streams = []
+
+        def sync(s):
+            self.synced_streams.append(getattr(s, "value", s))
+            return self.sync_code
+        self.cuStreamSynchronize = fn(sync)
         self.cuStreamDestroy_v2 = fn(lambda s: 0)
 
         def load(p, image, n, a, b):
@@ -457,3 +462,49 @@ def test_plan_host_float_math():
     l, p, eq = plan.run(_HostOnly(), [3.0, 0.5])
     assert l == pytest.approx(np.log1p(np.float32(3.0)), rel=1e-6)
     assert p == pytest.approx(np.sqrt(np.float32(3.0)), rel=1e-6) and eq
+
+
+class _DLPackOnDevice:
+    """An array "on the GPU" that speaks DLPack only (no __cuda_array_interface__, as JAX
+    arrays): numpy's own capsule with its device rewritten to cuda:`ordinal` (the fake
+    driver's memory is host memory)."""
+
+    def __init__(self, a, ordinal=0, kind=2):
+        self.a, self.ordinal, self.kind = a, ordinal, kind
+        self.streams = []
+
+    def __dlpack_device__(self):
+        return (self.kind, self.ordinal)
+
+    def __dlpack__(self, stream=None):
+        self.streams.append(stream)
+        cap = self.a.__dlpack__()
+        get = ctypes.pythonapi.PyCapsule_GetPointer
+        get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+        from strata.runtime.dlpack import _DLTensor
+        t = _DLTensor.from_address(get(cap, b"dltensor"))
+        t.device_type, t.device_id = self.kind, self.ordinal
+        return cap
+
+
+def test_dlpack_inputs_on_the_device(monkeypatch):
+    """A DLPack-only GPU object is taken without a copy, on the model's stream; one on
+    another device, or strided, or of an unknown dtype, is refused naming the input."""
+    fake = FakeCuda()
+    monkeypatch.setattr(R, "_load_library", lambda: fake)
+    fn = strata.compile(parse_source(MODEL, default_context(), "m.mlir"), target="cuda")
+    x = np.arange(1200, dtype=np.float32).reshape(4, 300)
+    want = fn(x)[0].numpy()
+    uploads = fake.uploads
+    src = _DLPackOnDevice(x)
+    got = fn(src)[0].numpy()
+    assert fake.uploads == uploads           # read in place
+    np.testing.assert_array_equal(got, want)
+    assert src.streams[-1] == 1              # the legacy default stream, then waited for
+    assert 1 in fake.synced_streams
+    with pytest.raises(R.InputError, match=r"input #0 is on another device \(cuda:1\)"):
+        fn(_DLPackOnDevice(x, ordinal=1))
+    with pytest.raises(R.InputError, match=r"input #0 on the device is not contiguous"):
+        fn(_DLPackOnDevice(np.ones((300, 4), np.float32).T))
+    with pytest.raises(R.InputError, match=r"input #0"):
+        fn(_DLPackOnDevice(np.ones((4, 300), np.complex64)))

@@ -38,6 +38,14 @@ for a host that reads device values back (a synchronization, not allowed while
 capturing) nor without the native host code: then calls run as without graphs
 (`CudaModel.graph_fallback` says why).
 
+[Note: producer streams]
+An input on the device whose `__cuda_array_interface__` names a stream (version 3: 1 the
+legacy default stream, 2 the per-thread one, else a CUstream; torch names the stream
+that wrote the tensor) may still be being written there: the model's own stream is a
+non-blocking one, which does not wait for the legacy default stream, so the call
+synchronizes that stream before it reads the input. No stream named: nothing to wait
+for (the producer says the data is ready).
+
 [Note: outputs on the device]
 Outputs are DeviceArrays: shape, dtype, `__cuda_array_interface__` (version 3; the call
 that made them has synchronized, so no stream is named) and `__dlpack__`/`__dlpack_device__` (kDLCUDA), so torch.as_tensor /
@@ -591,9 +599,15 @@ class CudaModel:
             ordinal = ctypes.c_int()
             code = self.drv.cuPointerGetAttribute(ctypes.byref(ordinal),
                                                   _POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr)
-            if code != CUDA_SUCCESS or ordinal.value != 0:
-                raise InputError(f"input #{i} is on another device (cuda:{ordinal.value}); "
+            ordinal = int(cai.get("device", ordinal.value))  # (a DLPack view knows it)
+            if code != CUDA_SUCCESS or ordinal != 0:
+                raise InputError(f"input #{i} is on another device (cuda:{ordinal}); "
                                  "the model runs on cuda:0")
+            stream = cai.get("stream")
+            if stream is not None:
+                # [Note: producer streams]
+                self.drv.check(self.drv.cuStreamSynchronize(ctypes.c_void_p(int(stream))),
+                               f"waiting for input #{i}'s stream")
             dtype = np.dtype(cai["typestr"])
             shape = tuple(cai["shape"])
             strides = cai.get("strides")
