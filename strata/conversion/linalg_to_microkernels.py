@@ -1514,15 +1514,29 @@ def _padding_of(op, x):
     return src, offsets[2], offsets[3], [copy, *fills, sv, *deallocs, alloc], moved
 
 
+def _view_root(v):
+    """The buffer `v` is a view of (through any chain of view ops), or `v` itself."""
+    from .bufferize.deallocation import VIEW_OPS
+    d = v.defining_op
+    while d is not None and d.name in VIEW_OPS and d.operands:
+        v = d.operands[0]
+        d = v.defining_op
+    return v
+
+
 def _freed_between(first, last, bufs):
-    """The deallocs of bufs[0] between ops `first` and `last` (of one block), which may
-    move after `last`, when nothing else there uses any of `bufs` (none writes them
-    before `last` reads them); else None."""
+    """The deallocs of bufs[0]'s buffer (bufs[0] or the buffer it is a view of) between
+    ops `first` and `last` (of one block), which may move after `last`, when nothing else
+    there uses any of `bufs` or of the buffers they view, or another view of those (none
+    writes them, or frees them, before `last` reads them); else None."""
+    roots = [_view_root(b) for b in bufs]
     moved, o = [], first.next
     while o is not last:
-        if any(v is bufs[0] for v in o.operands) and o.name == "memref.dealloc":
+        if o.name == "memref.dealloc" and o.operands and \
+                _view_root(o.operands[0]) is roots[0]:
             moved.append(o)
-        elif any(v is b for b in bufs for inner in o.walk() for v in inner.operands):
+        elif any(_view_root(v) is r for inner in o.walk() for v in inner.operands
+                 for r in roots):
             return None
         o = o.next
     return moved

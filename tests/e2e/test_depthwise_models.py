@@ -157,3 +157,37 @@ def test_torch_depthwise_dynamic_batch(tmp_path):
         xn = torch.randn(n, 8, 9, 9)
         with torch.no_grad():
             _close(f(xn), m(xn))
+
+
+@pytest.mark.parametrize("act", ["Erf", "Identity"])
+@pytest.mark.parametrize("shape", [(4, 8, 8), (32, 16, 16)])
+def test_padded_input_freed_through_a_view(shape, act):
+    """Segformer's Mix-FFN: tokens (1, N, C) transposed and reshaped into the image the
+    padded depthwise convolution reads. The image is a view of the transpose's buffer,
+    whose dealloc bufferization put before the convolution: folding the padding into the
+    kernel must keep that buffer alive (it read freed memory: wrong answers, crashes)."""
+    from onnx import TensorProto, helper as h, numpy_helper as nh
+    c, hh, ww = shape
+    n = hh * ww
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal((c, 1, 3, 3)).astype(np.float32)
+    b = rng.standard_normal(c).astype(np.float32)
+    nodes = [h.make_node("Transpose", ["x"], ["t"], perm=[0, 2, 1]),
+             h.make_node("Reshape", ["t", "s1"], ["r"]),
+             h.make_node("Conv", ["r", "w", "b"], ["c"], group=c, kernel_shape=[3, 3],
+                         pads=[1, 1, 1, 1]),
+             h.make_node("Reshape", ["c", "s2"], ["f"]),
+             h.make_node("Transpose", ["f"], ["u"], perm=[0, 2, 1]),
+             h.make_node(act, ["u"], ["y"])]
+    g = h.make_graph(nodes, "mixffn", [h.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                                [1, n, c])],
+                     [h.make_tensor_value_info("y", TensorProto.FLOAT, [1, n, c])],
+                     [nh.from_array(w, "w"), nh.from_array(b, "b"),
+                      nh.from_array(np.array([1, c, hh, ww], np.int64), "s1"),
+                      nh.from_array(np.array([1, c, n], np.int64), "s2")])
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 18)])
+    x = rng.standard_normal((1, n, c)).astype(np.float32)
+    want = ort.InferenceSession(m.SerializeToString()).run(None, {"x": x})[0]
+    for threads in (1, 2):
+        got = strata.compile(m, num_threads=threads, cache=False)(x)[0]
+        _close(got, want)
