@@ -207,3 +207,50 @@ def all_of(f: Fn, conds: list) -> str:
     for c in conds[1:]:
         acc = f(f"and i1 {acc}, {c}")
     return acc
+
+
+def f32_const(x: float) -> str:
+    """An LLVM float constant (the f32 value of x, as LLVM's hex double form)."""
+    import struct
+
+    import numpy as np
+    bits, = struct.unpack("<Q", struct.pack("<d", float(np.float32(x))))
+    return f"0x{bits:016X}"
+
+
+def vsplat(isa: Isa, x: float) -> str:
+    """A constant vector of W copies of float x."""
+    return f"<{', '.join(f'float {f32_const(x)}' for _ in range(isa.width))}>"
+
+
+def vexp(f: Fn, isa: Isa, x: str) -> str:
+    """exp of the <W x float> `x` as strata-math-polynomial-approximation computes it
+    (transforms/math/polynomial.py): the one vector exp of the kernels (depthwise
+    epilogues, attention's online softmax); NaN stays NaN."""
+    from ...transforms.math.polynomial import EXP_Q, LN2_HI, LN2_LO, LOG2E
+    V, W = vec_type(isa), isa.width
+    I = f"<{W} x i32>"
+
+    def clamp(v, pred, bound):
+        c = f(f"fcmp {pred} {V} {v}, {vsplat(isa, bound)}")
+        return f(f"select <{W} x i1> {c}, {V} {vsplat(isa, bound)}, {V} {v}")
+    c = clamp(clamp(x, "olt", -104.0), "ogt", 89.0)
+    k = f(f"call {V} @llvm.roundeven.v{W}f32({V} {f(f'fmul {V} {c}, {vsplat(isa, LOG2E)}')})")
+    r = f(f"fsub {V} {c}, {f(f'fmul {V} {k}, {vsplat(isa, LN2_HI)}')}")
+    r = f(f"fsub {V} {r}, {f(f'fmul {V} {k}, {vsplat(isa, LN2_LO)}')}")
+    q = vsplat(isa, EXP_Q[-1])
+    for coef in reversed(EXP_Q[:-1]):
+        q = fma(f, isa, q, r, vsplat(isa, coef))
+    em1 = fma(f, isa, f(f"fmul {V} {r}, {r}"), q, r)
+    ki = f(f"fptosi {V} {k} to {I}")
+    k1 = f(f"ashr {I} {ki}, {splat(f, isa, '1', 'i32')}")
+    k2 = f(f"sub {I} {ki}, {k1}")
+
+    def pow2(kk):
+        biased = f(f"add {I} {kk}, {splat(f, isa, '127', 'i32')}")
+        e = f(f"shl {I} {biased}, {splat(f, isa, '23', 'i32')}")
+        return f(f"bitcast {I} {e} to {V}")
+    p = f(f"fadd {V} {em1}, {vsplat(isa, 1.0)}")
+    y = f(f"fmul {V} {f(f'fmul {V} {p}, {pow2(k1)}')}, {pow2(k2)}")
+    nan = f(f"fcmp uno {V} {x}, {x}")
+    return f(f"select <{W} x i1> {nan}, {V} {x}, {V} {y}")

@@ -39,9 +39,9 @@ attention_to_microkernels.py:
   (torch's _safe_softmax) or ATTN_NAN_TO_ZERO (the ONNX exporter's where(isnan(p), 0,
   p), which also zeroes a row whose sum is NaN: a NaN or +inf score). A NaN score propagates (llvm.maximum) to the whole row, a
   +inf score too (inf - inf), as in the reference.
-- exp is a Cephes-style polynomial (range reduction by ln 2 in two parts, degree 6,
-  2^n by exponent bits): relative error ~1e-7 over [-87.3, 88.3]; below -87.3 (and at
-  -inf) it is 0, NaN stays NaN.
+- exp is the kernels' one vector exp (kernel_ir.vexp: the polynomial of
+  strata-math-polynomial-approximation); below -87.3 (and at -inf) it is exactly 0,
+  NaN stays NaN.
 """
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 
 from ...conversion.cpu_kernel_abi import ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX
 from .guard import checked_bytes, checked_malloc
-from .kernel_ir import Fn, lane_mask, splat, vec_type, vload, vstore
+from .kernel_ir import Fn, lane_mask, splat, vec_type, vexp, vload, vsplat, vstore
 from .kernels_gemm import _load_work, _store_work
 
 if TYPE_CHECKING:
@@ -81,41 +81,12 @@ def _bm(isa: Isa) -> int:
     return max(isa.mr, ATTN_BM // isa.mr * isa.mr)
 
 
-def _vexp(f: Fn, isa: Isa, x: str) -> str:
-    """exp of the <W x float> `x` (see [Note: flash attention on the CPU])."""
+def _exp(f: Fn, isa: Isa, x: str) -> str:
+    """exp of the <W x float> `x` (kernel_ir.vexp), exactly 0 below -87.3: a masked key
+    (-inf) adds nothing to a row's sum, so a row with no finite score sums to 0."""
     W, V = isa.width, vec_type(isa)
-
-    def c(v):
-        return splat(f, isa, _flt(v))
-    hi = f(f"call {V} @llvm.minimum.v{W}f32({V} {x}, {V} {c(88.3762626647949)})")
-    xc = f(f"call {V} @llvm.maximum.v{W}f32({V} {hi}, {V} {c(-88.3762626647949)})")
-    t = f(f"fmul {V} {xc}, {c(1.44269504088896341)}")
-    t = f(f"fadd {V} {t}, {c(0.5)}")
-    fx = f(f"call {V} @llvm.floor.v{W}f32({V} {t})")
-    t = f(f"fmul {V} {fx}, {c(0.693359375)}")
-    r = f(f"fsub {V} {xc}, {t}")
-    t = f(f"fmul {V} {fx}, {c(-2.12194440e-4)}")
-    r = f(f"fsub {V} {r}, {t}")
-    p = c(1.9875691500E-4)
-    for k in (1.3981999507E-3, 8.3334519073E-3, 4.1665795894E-2, 1.6666665459E-1,
-              5.0000001201E-1):
-        p = f(f"call {V} @llvm.fmuladd.v{W}f32({V} {p}, {V} {r}, {V} {c(k)})")
-    r2 = f(f"fmul {V} {r}, {r}")
-    y = f(f"call {V} @llvm.fmuladd.v{W}f32({V} {p}, {V} {r2}, {V} {r})")
-    y = f(f"fadd {V} {y}, {c(1.0)}")
-    n = f(f"fptosi {V} {fx} to <{W} x i32>")
-    c127, c23 = splat(f, isa, "127", "i32"), splat(f, isa, "23", "i32")
-    bits = f(f"shl <{W} x i32> {f(f'add <{W} x i32> {n}, {c127}')}, {c23}")
-    y = f(f"fmul {V} {y}, {f(f'bitcast <{W} x i32> {bits} to {V}')}")
-    tiny = f(f"fcmp olt {V} {x}, {c(-87.3)}")
-    return f(f"select <{W} x i1> {tiny}, {V} zeroinitializer, {V} {y}")
-
-
-def _flt(v: float) -> str:
-    """An LLVM float literal of the f32 nearest `v` (as the double that is exactly it)."""
-    import struct
-    d = struct.unpack("<f", struct.pack("<f", v))[0]
-    return "0x" + struct.pack(">d", d).hex().upper()
+    tiny = f(f"fcmp olt {V} {x}, {vsplat(isa, -87.3)}")
+    return f(f"select <{W} x i1> {tiny}, {V} zeroinitializer, {V} {vexp(f, isa, x)}")
 
 
 def _pack(isa: Isa) -> str:
@@ -301,12 +272,12 @@ def _tasks(isa: Isa) -> str:
                 m_safe = f(f"select i1 {none}, float 0.0, float {m_new}")
                 vm = splat(f, isa, m_safe)
                 d = f(f"fsub float {m_old}, {m_safe}")
-                alpha = f(f"extractelement {V} {_vexp(f, isa, splat(f, isa, d))}, i64 0")
+                alpha = f(f"extractelement {V} {_exp(f, isa, splat(f, isa, d))}, i64 0")
 
                 # pass 2: P = exp(s - m) over S, its sum
                 def pass2(at, m, acc):
                     s = vload(f, isa, f.gep(srow_p, at), m)
-                    p = _vexp(f, isa, f(f"fsub {V} {s}, {vm}"))
+                    p = _exp(f, isa, f(f"fsub {V} {s}, {vm}"))
                     if m is not None:
                         p = f(f"select <{W} x i1> {m}, {V} {p}, {V} zeroinitializer")
                     vstore(f, isa, p, f.gep(srow_p, at), m)

@@ -53,10 +53,10 @@ sigmoid). Strides in elements; the innermost ones are 1.
 """
 from __future__ import annotations
 
-import struct
 from typing import TYPE_CHECKING
 
-from .kernel_ir import Fn, fma, splat, vec_type, vload, vstore
+from .kernel_ir import Fn, fma, splat, vec_type, vexp as _exp, vload, vstore
+from .kernel_ir import vsplat as _vsplat
 from .kernels_gemm import _load_work, _store_work
 
 if TYPE_CHECKING:
@@ -83,18 +83,6 @@ _TYPES = {"in": "ptr", "filter": "ptr", "out": "ptr", "bias": "ptr", "acc": "i32
 # (filter width, stride) of the specialized code; the last entry: any (generic).
 _VARIANTS = ((3, 1), (3, 2), (5, 1), (5, 2), (None, None))
 _N_ACTS = 6
-
-
-def _f32(x: float) -> str:
-    """An LLVM float constant (the f32 value of x, as LLVM's hex double form)."""
-    import numpy as np
-    bits, = struct.unpack("<Q", struct.pack("<d", float(np.float32(x))))
-    return f"0x{bits:016X}"
-
-
-def _vsplat(isa: Isa, x: float) -> str:
-    """A constant vector of W copies of float x."""
-    return f"<{', '.join(f'float {_f32(x)}' for _ in range(isa.width))}>"
 
 
 def _iota(isa: Isa) -> str:
@@ -138,37 +126,6 @@ def _div_by(f: Fn, a: str, d: str) -> str:
 
 
 # ---------------------------------------------------------------- the epilogue
-
-
-def _exp(f: Fn, isa: Isa, x: str) -> str:
-    """exp(x) as strata-math-polynomial-approximation computes it (polynomial.exp)."""
-    from ...transforms.math.polynomial import EXP_Q, LN2_HI, LN2_LO, LOG2E
-    V, W = vec_type(isa), isa.width
-    I = f"<{W} x i32>"
-
-    def clamp(v, pred, bound):
-        c = f(f"fcmp {pred} {V} {v}, {_vsplat(isa, bound)}")
-        return f(f"select <{W} x i1> {c}, {V} {_vsplat(isa, bound)}, {V} {v}")
-    c = clamp(clamp(x, "olt", -104.0), "ogt", 89.0)
-    k = f(f"call {V} @llvm.roundeven.v{W}f32({V} {f(f'fmul {V} {c}, {_vsplat(isa, LOG2E)}')})")
-    r = f(f"fsub {V} {c}, {f(f'fmul {V} {k}, {_vsplat(isa, LN2_HI)}')}")
-    r = f(f"fsub {V} {r}, {f(f'fmul {V} {k}, {_vsplat(isa, LN2_LO)}')}")
-    q = _vsplat(isa, EXP_Q[-1])
-    for coef in reversed(EXP_Q[:-1]):
-        q = fma(f, isa, q, r, _vsplat(isa, coef))
-    em1 = fma(f, isa, f(f"fmul {V} {r}, {r}"), q, r)
-    ki = f(f"fptosi {V} {k} to {I}")
-    k1 = f(f"ashr {I} {ki}, {splat(f, isa, '1', 'i32')}")
-    k2 = f(f"sub {I} {ki}, {k1}")
-
-    def pow2(kk):
-        biased = f(f"add {I} {kk}, {splat(f, isa, '127', 'i32')}")
-        e = f(f"shl {I} {biased}, {splat(f, isa, '23', 'i32')}")
-        return f(f"bitcast {I} {e} to {V}")
-    p = f(f"fadd {V} {em1}, {_vsplat(isa, 1.0)}")
-    y = f(f"fmul {V} {f(f'fmul {V} {p}, {pow2(k1)}')}, {pow2(k2)}")
-    nan = f(f"fcmp uno {V} {x}, {x}")
-    return f(f"select <{W} x i1> {nan}, {V} {x}, {V} {y}")
 
 
 def _sigmoid(f: Fn, isa: Isa, x: str) -> str:

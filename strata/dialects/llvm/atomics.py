@@ -94,6 +94,19 @@ def _check_type(p, t, constraint, name):
                 f"'{t}'", p.custom_op_offset)
 
 
+def _parse_tail(p, st, constraint):
+    """The end both custom forms share: `<{props}> {attrs} : ptr-type, val-type`, the
+    value's type checked against `constraint`; (pointer type, value type)."""
+    parse_prop_list(p, st)
+    parse_strict_attr_dict(p, st)
+    p.expect(":")
+    pt = p.parse_type()
+    p.expect(",")
+    vt = p.parse_type()
+    _check_type(p, vt, constraint, "val")
+    return pt, vt
+
+
 def _atomic_operand_ok(t) -> bool:
     """isTypeCompatibleWithAtomicOp: pointers, LLVM floats, and integers whose width is
     a power of two of at least 8 bits."""
@@ -138,13 +151,7 @@ class AtomicRMWOp(_Atomic):
         vref = p.parse_operand()
         _parse_syncscope(p, props)
         props["ordering"] = _parse_enum(p, ORDERING_CASES, "ordering")
-        parse_prop_list(p, st)
-        parse_strict_attr_dict(p, st)
-        p.expect(":")
-        pt = p.parse_type()
-        p.expect(",")
-        vt = p.parse_type()
-        _check_type(p, vt, AtomicRMWType, "val")
+        pt, vt = _parse_tail(p, st, AtomicRMWType)
         st.operands = [p.resolve_operand(pref, pt), p.resolve_operand(vref, vt)]
         st.types = [vt]
 
@@ -215,13 +222,7 @@ class AtomicCmpXchgOp(_Atomic):
         _parse_syncscope(p, props)
         props["success_ordering"] = _parse_enum(p, ORDERING_CASES, "success_ordering")
         props["failure_ordering"] = _parse_enum(p, ORDERING_CASES, "failure_ordering")
-        parse_prop_list(p, st)
-        parse_strict_attr_dict(p, st)
-        p.expect(":")
-        pt = p.parse_type()
-        p.expect(",")
-        vt = p.parse_type()
-        _check_type(p, vt, CmpXchgType, "val")
+        pt, vt = _parse_tail(p, st, CmpXchgType)
         st.operands = p.resolve_operands(refs, [pt, vt, vt])
         st.types = [LLVMStructType([vt, A.i1])]
 
