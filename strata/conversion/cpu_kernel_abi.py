@@ -13,15 +13,16 @@ changed here and nowhere else. The lowering emits, for example
            i64) -> ()
 
 whose argument types are `KERNEL_SIGNATURES["strata_sgemm_packed_epi_f32"]`, with
-`%flags` a combination of EPI_BIAS / EPI_ROW_BIAS / EPI_RELU and `%Bp` laid out by
-`pack_b_panels`.
+`%flags` a combination of EPI_BIAS / EPI_ROW_BIAS and an activation code (ACTS) shifted
+left by ACT_SHIFT (`epi_flags`), and `%Bp` laid out by `pack_b_panels`.
 
 To add a kernel: its signature here, its LLVM IR in a kernels_*.py of the CPU backend
 (listed by strata/backends/cpu/kernels.py), the call from a lowering in strata/conversion.
 """
 from __future__ import annotations
 
-__all__ = ["KERNEL_SIGNATURES", "EPI_BIAS", "EPI_RELU", "EPI_ROW_BIAS", "pack_b_panels",
+__all__ = ["KERNEL_SIGNATURES", "EPI_BIAS", "EPI_RELU", "EPI_ROW_BIAS", "ACTS", "ACT_SHIFT",
+           "ACT_NAMES", "epi_flags", "pack_b_panels",
            "pack_a_panels", "DW_BIAS", "DW_ACT_SHIFT", "DW_ACTS", "ATTN_SAFE_SOFTMAX",
            "ATTN_NAN_TO_ZERO"]
 
@@ -78,17 +79,43 @@ ATTN_SAFE_SOFTMAX = 1
 # where(isnan(softmax), 0, softmax) zeroes such rows whole)
 ATTN_NAN_TO_ZERO = 2
 
-# The epilogue flags of strata_sgemm_packed_epi_f32 and strata_conv2d_nchw_packed_epi_f32:
-# C = max(C + bias, 0), with the bias (a float per column of C, or per row: a
-# convolution's per filter) and/or the ReLU.
-EPI_BIAS, EPI_RELU, EPI_ROW_BIAS = 1, 2, 4
+# [Note: activation codes]
+# The activation a kernel applies before its store, one code for every kernel that has
+# an epilogue (the GEMM / convolution epilogues and the depthwise kernel), in bits
+# ACT_SHIFT and up of its flags word. Each is the function the ONNX op (and torch's
+# aten op) computes, NaN in giving NaN out (strata/backends/cpu/kernel_ir.py's
+# `vactivation` computes them, linalg_to_microkernels.py's `_activation_of` recognizes
+# them):
+#   relu         max(x, 0)                   relu6        min(max(x, 0), 6) (clip 0..6)
+#   hardswish    x * hardsigmoid(x)          hardsigmoid  min(max(x / 6 + 1/2, 0), 1)
+#   silu         x * sigmoid(x)              sigmoid      1 / (1 + exp(-x))
+#   gelu         x/2 (1 + erf(x / sqrt 2))   gelu_tanh    x/2 (1 + tanh(sqrt(2/pi)
+#                                                                  (x + 0.044715 x^3)))
+ACTS = {"none": 0, "relu": 1, "relu6": 2, "hardswish": 3, "silu": 4, "sigmoid": 5,
+        "hardsigmoid": 6, "gelu": 7, "gelu_tanh": 8}
+ACT_NAMES = {code: name for name, code in ACTS.items()}
+ACT_SHIFT = 4
+
+# The epilogue flags of strata_sgemm_packed_epi_f32 and strata_conv2d_nchw_packed_epi_f32
+# (and the grouped one): C = act(C + bias), with the bias a float per column of C
+# (EPI_BIAS) or per row (EPI_ROW_BIAS: a convolution's per filter), the activation's
+# code (ACTS) shifted left by ACT_SHIFT; EPI_RELU is the ReLU's. A code past the table:
+# the kernel writes nothing.
+EPI_BIAS, EPI_ROW_BIAS = 1, 4
+EPI_RELU = ACTS["relu"] << ACT_SHIFT
+
+
+def epi_flags(bias: int, act: str) -> int:
+    """The flags word of bias flag `bias` (0, EPI_BIAS or EPI_ROW_BIAS) and activation
+    `act` (a name of ACTS)."""
+    return bias | ACTS[act] << ACT_SHIFT
+
 
 # The flags of strata_dwconv2d_nchw_f32: DW_BIAS (bias[c] added), and the activation
-# applied after it, its code in DW_ACTS shifted left by DW_ACT_SHIFT (see
-# strata/backends/cpu/kernels_depthwise.py for the exact formulas).
-DW_BIAS, DW_ACT_SHIFT = 1, 4
-DW_ACTS = {"none": 0, "relu": 1, "relu6": 2, "hardswish": 3, "silu": 4, "sigmoid": 5}
-
+# applied after it, its code (ACTS: the first six) shifted left by DW_ACT_SHIFT (see
+# strata/backends/cpu/kernels_depthwise.py).
+DW_BIAS, DW_ACT_SHIFT = 1, ACT_SHIFT
+DW_ACTS = {name: code for name, code in ACTS.items() if code < 6}
 
 def pack_b_panels(b, nr: int):
     """packed(B) of a K x N float32 array: panel p = B[:, p*NR:(p+1)*NR] as K x NR

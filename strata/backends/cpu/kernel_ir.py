@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .kernels import Isa
 
 __all__ = ["Fn", "vec_type", "splat", "lane_mask", "vload", "vstore", "fma", "all_of",
-           "attributes", "declarations"]
+           "attributes", "declarations", "VecApprox", "vexp", "vactivation"]
 
 class Fn:
     """One LLVM function being written: numbered temporaries and labels, and the block
@@ -188,6 +188,8 @@ def declarations(isa: Isa) -> str:
         f"declare {V} @llvm.minimum.v{W}f32({V}, {V})",
         f"declare {V} @llvm.roundeven.v{W}f32({V})",
         f"declare {V} @llvm.floor.v{W}f32({V})",
+        f"declare {V} @llvm.fabs.v{W}f32({V})",
+        f"declare {V} @llvm.copysign.v{W}f32({V}, {V})",
         f"declare {V} @llvm.masked.gather.v{W}f32.v{W}p0(<{W} x ptr>, i32, <{W} x i1>, {V})",
         f"declare float @llvm.vector.reduce.fmaximum.v{W}f32({V})",
         "declare float @llvm.maximum.f32(float, float)",
@@ -223,34 +225,131 @@ def vsplat(isa: Isa, x: float) -> str:
     return f"<{', '.join(f'float {f32_const(x)}' for _ in range(isa.width))}>"
 
 
+class VecApprox:
+    """The builder interface of strata/transforms/math/polynomial.py (its `Approx`) over
+    <W x float> LLVM IR values of function `f`: polynomial.py's approximations (exp, tanh,
+    erf...) written straight into a kernel, one copy of each computation for the
+    compiled code and the kernels. Operands are values or Python numbers (splatted)."""
+
+    __slots__ = ("fn", "isa", "t", "it", "bt")
+
+    def __init__(self, f: Fn, isa: Isa):
+        W = isa.width
+        self.fn, self.isa = f, isa
+        self.t, self.it, self.bt = f"<{W} x float>", f"<{W} x i32>", f"<{W} x i1>"
+
+    def f(self, value) -> str:
+        return vsplat(self.isa, value)
+
+    def i(self, value) -> str:
+        return f"<{', '.join(f'i32 {int(value)}' for _ in range(self.isa.width))}>"
+
+    def _v(self, x) -> str:
+        return self.f(x) if isinstance(x, (int, float)) else x
+
+    def _bin(self, op, a, b) -> str:
+        return self.fn(f"{op} {self.t} {self._v(a)}, {self._v(b)}")
+
+    def add(self, a, b):
+        return self._bin("fadd", a, b)
+
+    def sub(self, a, b):
+        return self._bin("fsub", a, b)
+
+    def mul(self, a, b):
+        return self._bin("fmul", a, b)
+
+    def div(self, a, b):
+        return self._bin("fdiv", a, b)
+
+    def muladd(self, a, b, c):
+        return fma(self.fn, self.isa, self._v(a), self._v(b), self._v(c))
+
+    def horner(self, x, coeffs):
+        acc = self._v(coeffs[-1])
+        for c in reversed(coeffs[:-1]):
+            acc = self.muladd(acc, x, c)
+        return acc
+
+    def math(self, name, *xs):
+        W, V = self.isa.width, self.t
+        intrinsic = {"absf": "fabs", "roundeven": "roundeven", "copysign": "copysign",
+                     "floor": "floor"}[name]
+        args = ", ".join(f"{V} {self._v(x)}" for x in xs)
+        return self.fn(f"call {V} @llvm.{intrinsic}.v{W}f32({args})")
+
+    def cmp(self, pred, a, b):
+        return self._bin(f"fcmp {pred}", a, b)
+
+    def select(self, c, a, b):
+        return self.fn(f"select {self.bt} {c}, {self.t} {self._v(a)}, {self.t} {self._v(b)}")
+
+    def clamp_below(self, x, lo):
+        return self.select(self.cmp("olt", x, lo), lo, x)
+
+    def clamp_above(self, x, hi):
+        return self.select(self.cmp("ogt", x, hi), hi, x)
+
+    def ibin(self, name, a, b):
+        op = {"arith.shli": "shl", "arith.addi": "add", "arith.subi": "sub",
+              "arith.shrsi": "ashr", "arith.andi": "and"}[name]
+        a, b = (self.i(x) if isinstance(x, int) else x for x in (a, b))
+        return self.fn(f"{op} {self.it} {a}, {b}")
+
+    def op(self, name, operands, rt):
+        conv = {"arith.fptosi": "fptosi", "arith.sitofp": "sitofp",
+                "arith.bitcast": "bitcast"}[name]
+        return self.fn(f"{conv} {self._type_of(operands[0], rt)} {operands[0]} to {rt}")
+
+    def _type_of(self, x, rt):
+        # the operand's type: the other of (float vector, i32 vector) than the result's
+        return self.it if rt == self.t else self.t
+
+    def to_bits(self, x):
+        return self.op("arith.bitcast", [x], self.it)
+
+    def from_bits(self, n):
+        return self.op("arith.bitcast", [n], self.t)
+
+    def pow2(self, k):
+        return self.from_bits(self.ibin("arith.shli", self.ibin("arith.addi", k, 127), 23))
+
+
 def vexp(f: Fn, isa: Isa, x: str) -> str:
     """exp of the <W x float> `x` as strata-math-polynomial-approximation computes it
-    (transforms/math/polynomial.py): the one vector exp of the kernels (depthwise
-    epilogues, attention's online softmax); NaN stays NaN."""
-    from ...transforms.math.polynomial import EXP_Q, LN2_HI, LN2_LO, LOG2E
-    V, W = vec_type(isa), isa.width
-    I = f"<{W} x i32>"
+    (transforms/math/polynomial.py, through VecApprox): the one vector exp of the
+    kernels (epilogues, attention's online softmax); NaN stays NaN."""
+    from ...transforms.math.polynomial import exp
+    return exp(VecApprox(f, isa), x)
 
-    def clamp(v, pred, bound):
-        c = f(f"fcmp {pred} {V} {v}, {vsplat(isa, bound)}")
-        return f(f"select <{W} x i1> {c}, {V} {vsplat(isa, bound)}, {V} {v}")
-    c = clamp(clamp(x, "olt", -104.0), "ogt", 89.0)
-    k = f(f"call {V} @llvm.roundeven.v{W}f32({V} {f(f'fmul {V} {c}, {vsplat(isa, LOG2E)}')})")
-    r = f(f"fsub {V} {c}, {f(f'fmul {V} {k}, {vsplat(isa, LN2_HI)}')}")
-    r = f(f"fsub {V} {r}, {f(f'fmul {V} {k}, {vsplat(isa, LN2_LO)}')}")
-    q = vsplat(isa, EXP_Q[-1])
-    for coef in reversed(EXP_Q[:-1]):
-        q = fma(f, isa, q, r, vsplat(isa, coef))
-    em1 = fma(f, isa, f(f"fmul {V} {r}, {r}"), q, r)
-    ki = f(f"fptosi {V} {k} to {I}")
-    k1 = f(f"ashr {I} {ki}, {splat(f, isa, '1', 'i32')}")
-    k2 = f(f"sub {I} {ki}, {k1}")
 
-    def pow2(kk):
-        biased = f(f"add {I} {kk}, {splat(f, isa, '127', 'i32')}")
-        e = f(f"shl {I} {biased}, {splat(f, isa, '23', 'i32')}")
-        return f(f"bitcast {I} {e} to {V}")
-    p = f(f"fadd {V} {em1}, {vsplat(isa, 1.0)}")
-    y = f(f"fmul {V} {f(f'fmul {V} {p}, {pow2(k1)}')}, {pow2(k2)}")
-    nan = f(f"fcmp uno {V} {x}, {x}")
-    return f(f"select <{W} x i1> {nan}, {V} {x}, {V} {y}")
+def vactivation(f: Fn, isa: Isa, act: str, x: str) -> str:
+    """act(x) of the <W x float> `x`, `act` a name of cpu_kernel_abi.ACTS (see [Note:
+    activation codes] there): the one vector form of every kernel epilogue's activations
+    (GEMM, convolution, depthwise), NaN in giving NaN out."""
+    from ...transforms.math.polynomial import erf, tanh
+    ap = VecApprox(f, isa)
+    if act == "none":
+        return x
+    if act == "relu":
+        return ap.fn(f"call {ap.t} @llvm.maximum.v{isa.width}f32({ap.t} {x}, "
+                     f"{ap.t} zeroinitializer)")
+    if act == "relu6":      # the clip's selects (NaN kept)
+        return ap.clamp_above(ap.clamp_below(x, 0.0), 6.0)
+    if act in ("hardsigmoid", "hardswish"):
+        W, V = isa.width, ap.t
+        t = ap.muladd(x, 1 / 6, 0.5)
+        t = ap.fn(f"call {V} @llvm.maximum.v{W}f32({V} {t}, {V} zeroinitializer)")
+        t = ap.fn(f"call {V} @llvm.minimum.v{W}f32({V} {t}, {V} {ap.f(1.0)})")
+        return t if act == "hardsigmoid" else ap.mul(x, t)
+    if act in ("sigmoid", "silu"):
+        s = ap.div(1.0, ap.add(vexp(f, isa, ap.fn(f"fneg {ap.t} {x}")), 1.0))
+        return s if act == "sigmoid" else ap.mul(x, s)
+    if act == "gelu":
+        t = erf(ap, ap.mul(x, 0.7071067811865476))
+    elif act == "gelu_tanh":
+        t = tanh(ap, ap.mul(ap.add(x, ap.mul(0.044715, ap.mul(x, ap.mul(x, x)))),
+                            0.7978845608028654))
+    else:
+        raise ValueError(f"unknown activation {act!r}")
+    return ap.mul(ap.mul(x, 0.5), ap.add(t, 1.0))

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from .guard import checked_bytes, checked_malloc
 from .kernel_ir import Fn, all_of, lane_mask, vec_type, vload, vstore
 from .kernels_gemm import (BLOCKED_KINDS, CHUNK_MIN_MACS, PAR_MIN_MACS, SPLIT_NONE,
-                           TILE_FIELDS, _load_work, _store_work, _tile_field)
+                           TILE_FIELDS, _load_work, _store_work, _tile_field, bad_epilogue)
 
 if TYPE_CHECKING:
     from .kernels import Isa
@@ -233,6 +233,12 @@ def _conv_nchw(isa: Isa, name: str, kind: str, epi: bool = False) -> str:
     f = Fn(f"define void @{name}(i64 %N, i64 %C, i64 %H, i64 %W, i64 %F, "
             f"{_WINDOW}, ptr %in, i64 %sn, i64 %sc, i64 %shs, ptr %filter, ptr %out, "
             f"i64 %osn, i32 %accumulate, {extra}i64 %tile) #0")
+    if epi:     # an unknown activation code: nothing written
+        ok = f.label("epiok")
+        f.cbr(bad_epilogue(f, "%epi"), f"{ok}x", ok)
+        f.start(f"{ok}x")
+        f.do("ret void")
+        f.start(ok)
     p, k, direct = _conv_sizes(f, f.cmp("eq", "%shs", "%W"),
                                f.cmp("eq", "%sc", f.mul("%H", "%W")))
 

@@ -55,8 +55,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .kernel_ir import Fn, fma, splat, vec_type, vexp as _exp, vload, vstore
-from .kernel_ir import vsplat as _vsplat
+from ...conversion.cpu_kernel_abi import ACT_NAMES, DW_ACTS
+from .kernel_ir import Fn, fma, splat, vactivation, vec_type, vload, vstore
 from .kernels_gemm import _load_work, _store_work
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ _TYPES = {"in": "ptr", "filter": "ptr", "out": "ptr", "bias": "ptr", "acc": "i32
           "flags": "i32"}
 # (filter width, stride) of the specialized code; the last entry: any (generic).
 _VARIANTS = ((3, 1), (3, 2), (5, 1), (5, 2), (None, None))
-_N_ACTS = 6
+_N_ACTS = len(DW_ACTS)
 
 
 def _iota(isa: Isa) -> str:
@@ -128,35 +128,6 @@ def _div_by(f: Fn, a: str, d: str) -> str:
 # ---------------------------------------------------------------- the epilogue
 
 
-def _sigmoid(f: Fn, isa: Isa, x: str) -> str:
-    V = vec_type(isa)
-    e = _exp(f, isa, f(f"fneg {V} {x}"))
-    return f(f"fdiv {V} {_vsplat(isa, 1.0)}, {f(f'fadd {V} {e}, {_vsplat(isa, 1.0)}')}")
-
-
-def _activation(f: Fn, isa: Isa, act: int, x: str) -> str:
-    """act(x) for the DW_ACTS code `act` (see the module doc)."""
-    V, W = vec_type(isa), isa.width
-    zero = "zeroinitializer"
-    if act == 1:        # relu
-        return f(f"call {V} @llvm.maximum.v{W}f32({V} {x}, {V} {zero})")
-    if act == 2:        # relu6: the clip's selects (NaN kept)
-        lo = f(f"fcmp olt {V} {x}, {zero}")
-        y = f(f"select <{W} x i1> {lo}, {V} {zero}, {V} {x}")
-        hi = f(f"fcmp ogt {V} {y}, {_vsplat(isa, 6.0)}")
-        return f(f"select <{W} x i1> {hi}, {V} {_vsplat(isa, 6.0)}, {V} {y}")
-    if act == 3:        # hardswish
-        t = f(f"fadd {V} {f(f'fmul {V} {x}, {_vsplat(isa, 1 / 6)}')}, {_vsplat(isa, 0.5)}")
-        t = f(f"call {V} @llvm.maximum.v{W}f32({V} {t}, {V} {zero})")
-        t = f(f"call {V} @llvm.minimum.v{W}f32({V} {t}, {V} {_vsplat(isa, 1.0)})")
-        return f(f"fmul {V} {x}, {t}")
-    if act == 4:        # silu
-        return f(f"fmul {V} {x}, {_sigmoid(f, isa, x)}")
-    if act == 5:        # sigmoid
-        return _sigmoid(f, isa, x)
-    return x
-
-
 def _store_epilogue(f: Fn, isa: Isa, act: str, accs: list, ptrs: list,
                     mask) -> None:
     """Store act(acc) of each accumulator at its pointer (the last masked by `mask`, or
@@ -165,7 +136,7 @@ def _store_epilogue(f: Fn, isa: Isa, act: str, accs: list, ptrs: list,
 
     def emit(a):
         for x, p, m in zip(accs, ptrs, masks):
-            vstore(f, isa, _activation(f, isa, a, x), p, m)
+            vstore(f, isa, vactivation(f, isa, ACT_NAMES[a], x), p, m)
     f.switch(act, {a: a for a in range(_N_ACTS)}, emit)
 
 

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...conversion.cpu_kernel_abi import EPI_BIAS, EPI_RELU, EPI_ROW_BIAS
+from ...conversion.cpu_kernel_abi import ACT_NAMES, ACT_SHIFT, EPI_BIAS, EPI_RELU, EPI_ROW_BIAS
 from .guard import checked_bytes, checked_malloc
-from .kernel_ir import Fn, all_of, fma, lane_mask, splat, vec_type, vload, vstore
+from .kernel_ir import (Fn, all_of, fma, lane_mask, splat, vactivation, vec_type, vload,
+                        vstore)
 
 if TYPE_CHECKING:
     from .kernels import Isa
 
-__all__ = ["gemm_functions", "ukr_accumulate", "BLOCKED_KINDS", "BLOCKED_ARGS", "EPI_BIAS",
+__all__ = ["gemm_functions", "bad_epilogue", "ukr_accumulate", "BLOCKED_KINDS", "BLOCKED_ARGS", "EPI_BIAS",
            "EPI_RELU", "PAR_MIN_MACS",
            "CHUNK_MIN_MACS", "TILE_FIELDS", "tile_word", "tile_fields", "SPLIT_AUTO",
            "SPLIT_N", "SPLIT_M", "SPLIT_NONE", "SLICES_PER_THREAD", "SLICE_MIN_UNITS",
@@ -24,10 +25,10 @@ _ARGS = "i64 %M, i64 %N, i64 %K, ptr noalias %A, i64 %lda, ptr noalias %B, i64 %
 # The blocked drivers' arguments: a GEMM's, accumulate, the convolution's (see _blocked)
 # and the tile word (see [Note: the tile word]).
 BLOCKED_ARGS = _ARGS + ", i1 %acc, ptr %cd, i64 %q0, i64 %tile, ptr %bias, i32 %epi"
-# The epilogue of a product's last K block (`epi` flags; `bias`: a float per column of C):
-# C = max(C + bias, 0) as arith.addf and arith.maximumf (NaN-propagating) would compute.
-# The flags (EPI_BIAS, EPI_RELU, EPI_ROW_BIAS) are the ABI's, defined with the kernels'
-# signatures in strata/conversion/cpu_kernel_abi.py.
+# The epilogue of a product's last K block (`epi` flags; `bias`: a float per column of C,
+# or per row): C = act(C + bias), computed as the elementwise generic it replaces would.
+# The flags (EPI_BIAS, EPI_ROW_BIAS, the activation code) are the ABI's, defined with the
+# kernels' signatures in strata/conversion/cpu_kernel_abi.py ([Note: activation codes]).
 BLOCKED_KINDS = {"n": 0, "t": 1, "": 2, "conv": 3, "convp": 4, "pp": 5}
 
 
@@ -189,10 +190,10 @@ def _ukr(isa: Isa, mr: int, apack: bool, epi: bool = False, prefetching: int = 0
             f.do(f"call void @llvm.prefetch.p0(ptr {x}, i32 1, i32 3, i32 1)")
     accs = ukr_accumulate(f, isa, mr, arow, (lambda k: f.mul(k, isa.mr)) if apack
                           else (lambda k: k), prefetch_lines=prefetching)
-    finish = _epilogue(f, isa, mr, masks) if epi else (lambda x, i, v: x)
-
     done = f.label("done")
-    for masked in (False, True):
+    if epi:
+        _epilogue_store(f, isa, mr, accs, cptr, masks, full, done)
+    for masked in (False, True) if not epi else ():
         if not masked:
             labels = [f.label(x) for x in ("fa", "fo", "ma", "mo")]
             f.cbr(full, f"{labels[0]}s", f"{labels[2]}s")
@@ -206,47 +207,101 @@ def _ukr(isa: Isa, mr: int, apack: bool, epi: bool = False, prefetching: int = 0
                     x = accs[i * nv + v]
                     if add:
                         x = f(f"fadd {V} {x}, {vload(f, isa, cptr[i][v], m)}")
-                    vstore(f, isa, finish(x, i, v), cptr[i][v], m)
+                    vstore(f, isa, x, cptr[i][v], m)
             f.br(done)
     f.start(done)
     f.do("ret void")
     return f.text()
 
 
-def _epilogue(f: Fn, isa: Isa, mr: int, masks: list):
-    """The micro-kernel's epilogue: loads the bias vectors of its columns (when %epi has
-    EPI_BIAS; masked past nvalid) or the bias of each of its rows (EPI_ROW_BIAS, %bias at
-    its first row) and returns finish(x, i, v), the stored value of row i's vector v."""
+def bad_epilogue(f: Fn, flags: str) -> str:
+    """i1: epilogue flags word `flags` (i32) names an activation past ACTS (the kernels
+    then write nothing)."""
+    return f(f"icmp uge i32 {flags}, {len(ACT_NAMES) << ACT_SHIFT}")
+
+
+def _join(f: Fn, V: str, arms: list) -> list:
+    """Phis of the values of several arms: `arms` a list of (label, values), each arm
+    ending with a branch to the block started now."""
+    return [f(f"phi {V} " + ", ".join(f"[ {vals[k]}, %{lbl} ]" for lbl, vals in arms))
+            for k in range(len(arms[0][1]))]
+
+
+def _epilogue_store(f: Fn, isa: Isa, mr: int, accs: list, cptr: list, masks: list,
+                    full: str, done: str) -> None:
+    """The epilogue micro-kernel's end: x = accs (+ C when %acc), + the bias of its
+    columns (%epi has EPI_BIAS; masked past nvalid) or of each of its rows (EPI_ROW_BIAS,
+    %bias at its first row), the activation of %epi's code (a switch over ACTS, each
+    case on the whole tile in registers: [Note: activation codes] in cpu_kernel_abi.py),
+    then stored (masked past nvalid), branching to `done`."""
     W, V, nv = isa.width, vec_type(isa), isa.nv
+    n = mr * nv
+
+    # C's old value, when accumulating (a masked load past nvalid)
+    ld, no, ldf, ldm, j = (f.label(x) for x in ("ld", "nold", "ldf", "ldm", "ldj"))
+    f.cbr("%acc", ld, no)
+    f.start(ld)
+    f.cbr(full, ldf, ldm)
+    arms = []
+    for lbl, masked in ((ldf, False), (ldm, True)):
+        f.start(lbl)
+        arms.append((lbl, [f(f"fadd {V} {accs[i * nv + v]}, "
+                             f"{vload(f, isa, cptr[i][v], masks[v] if masked else None)}")
+                           for i in range(mr) for v in range(nv)]))
+        f.br(j)
+    f.start(no)
+    arms.append((no, accs))
+    f.br(j)
+    f.start(j)
+    x = _join(f, V, arms)
 
     def flag(bit):
         return f(f"icmp ne i32 {f(f'and i32 %epi, {bit}')}, 0")
-    by_col, by_row, relu = flag(EPI_BIAS), flag(EPI_ROW_BIAS), flag(EPI_RELU)
+    by_col, by_row = flag(EPI_BIAS), flag(EPI_ROW_BIAS)
 
     def guarded(cond, load):
         """load() where cond holds, zeros elsewhere (the bias may be absent)."""
-        yes, no, join = f.label("lb"), f.label("nb"), f.label("jb")
-        f.cbr(cond, yes, no)
+        yes, nb, join = f.label("lb"), f.label("nb"), f.label("jb")
+        f.cbr(cond, yes, nb)
         f.start(yes)
         loaded = load()
         f.br(join)
-        f.start(no)
+        f.start(nb)
         f.br(join)
         f.start(join)
-        return [f(f"phi {V} [ {x}, %{yes} ], [ zeroinitializer, %{no} ]") for x in loaded]
-    # masked loads: the columns past nvalid may lie past the bias (once per micro-tile)
+        return [f(f"phi {V} [ {v}, %{yes} ], [ zeroinitializer, %{nb} ]") for v in loaded]
     col = guarded(by_col, lambda: [vload(f, isa, f.gep("%bias", v * W) if v else "%bias",
                                          masks[v]) for v in range(nv)])
     row = guarded(by_row, lambda: [splat(f, isa, f(
         f"load float, ptr {f.gep('%bias', i) if i else '%bias'}, align 4"))
         for i in range(mr)])
-
-    def finish(x, i, v):
-        x = f(f"select i1 {by_col}, {V} {f(f'fadd {V} {x}, {col[v]}')}, {V} {x}")
-        x = f(f"select i1 {by_row}, {V} {f(f'fadd {V} {x}, {row[i]}')}, {V} {x}")
-        mx = f(f"call {V} @llvm.maximum.v{W}f32({V} {x}, {V} zeroinitializer)")
-        return f(f"select i1 {relu}, {V} {mx}, {V} {x}")
-    return finish
+    for i in range(mr):
+        for v in range(nv):
+            k = i * nv + v
+            y = f(f"select i1 {by_col}, {V} {f(f'fadd {V} {x[k]}, {col[v]}')}, {V} {x[k]}")
+            x[k] = f(f"select i1 {by_row}, {V} {f(f'fadd {V} {y}, {row[i]}')}, {V} {y}")
+    # the activation, one case per code (the kernel's callers check the code)
+    code = f(f"lshr i32 %epi, {ACT_SHIFT}")
+    cases = {c: f.label(f"act{c}") for c in sorted(ACT_NAMES)}
+    after = f.label("acts")
+    table = " ".join(f"i32 {c}, label %{lbl}" for c, lbl in list(cases.items())[1:])
+    f.do(f"switch i32 {code}, label %{cases[0]} [ {table} ]")
+    arms = []
+    for c, lbl in cases.items():
+        f.start(lbl)
+        arms.append((None, [vactivation(f, isa, ACT_NAMES[c], v) for v in x]))
+        arms[-1] = (f.block, arms[-1][1])
+        f.br(after)
+    f.start(after)
+    x = _join(f, V, arms)
+    sf, sm = f.label("sf"), f.label("sm")
+    f.cbr(full, sf, sm)
+    for lbl, masked in ((sf, False), (sm, True)):
+        f.start(lbl)
+        for i in range(mr):
+            for v in range(nv):
+                vstore(f, isa, x[i * nv + v], cptr[i][v], masks[v] if masked else None)
+        f.br(done)
 
 
 def _rows_name(apack: bool) -> str:
@@ -1079,9 +1134,12 @@ def _public(isa: Isa) -> str:
 
 def _prologue(f: Fn, pmin: int, small: str, big: str, bargs: str,
               epi: str = "ptr null, i32 0") -> None:
-    """Empty C -> nothing; K == 0 -> zero C unless accumulating; M < pmin -> `small`,
-    else the blocked driver of kind `big` (through _parallel), with the epilogue `epi`."""
+    """Empty C (or an epilogue's unknown activation code) -> nothing; K == 0 -> zero C
+    unless accumulating; M < pmin -> `small`, else the blocked driver of kind `big`
+    (through _parallel), with the epilogue `epi`."""
     empty = f(f"or i1 {f.cmp('sle', '%M', 0)}, {f.cmp('sle', '%N', 0)}")
+    if "%epi" in epi:
+        empty = f(f"or i1 {empty}, {bad_epilogue(f, '%epi')}")
     acc = f("icmp ne i32 %accumulate, 0")
     ret, go, nok, zero, small_l, big_l = (f.label(s) for s in
                                           ("ret", "go", "nok", "zero", "small", "big"))
