@@ -22,7 +22,7 @@ To add a kernel: its signature here, its LLVM IR in a kernels_*.py of the CPU ba
 from __future__ import annotations
 
 __all__ = ["KERNEL_SIGNATURES", "EPI_BIAS", "EPI_RELU", "EPI_ROW_BIAS", "ACTS", "ACT_SHIFT",
-           "ACT_NAMES", "epi_flags", "pack_b_panels",
+           "ACT_NAMES", "epi_flags", "act_reference", "pack_b_panels",
            "pack_a_panels", "DW_BIAS", "DW_ACT_SHIFT", "DW_ACTS", "ATTN_SAFE_SOFTMAX",
            "ATTN_NAN_TO_ZERO"]
 
@@ -95,6 +95,29 @@ ACTS = {"none": 0, "relu": 1, "relu6": 2, "hardswish": 3, "silu": 4, "sigmoid": 
         "hardsigmoid": 6, "gelu": 7, "gelu_tanh": 8}
 ACT_NAMES = {code: name for name, code in ACTS.items()}
 ACT_SHIFT = 4
+
+
+def act_reference(name: str, x):
+    """The activation `name` (of ACTS) of float64 NumPy array x, as the Note defines it
+    (what the kernels compute to f32 accuracy; the lowering's recognizer compares an
+    elementwise body with it)."""
+    import math
+
+    import numpy as np
+    with np.errstate(over="ignore", invalid="ignore"):
+        if name in ("sigmoid", "silu"):
+            s = 1 / (1 + np.exp(-x))
+            return s if name == "sigmoid" else x * s
+        if name in ("hardsigmoid", "hardswish"):
+            h = np.minimum(np.maximum(x / 6 + 0.5, 0), 1)
+            return h if name == "hardsigmoid" else x * h
+        if name == "gelu":
+            erf = np.vectorize(math.erf, otypes=[np.float64])
+            return 0.5 * x * (1 + erf(x / math.sqrt(2)))
+        if name == "gelu_tanh":
+            return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+        return {"none": lambda: x, "relu": lambda: np.maximum(x, 0),
+                "relu6": lambda: np.minimum(np.maximum(x, 0), 6)}[name]()
 
 # The epilogue flags of strata_sgemm_packed_epi_f32 and strata_conv2d_nchw_packed_epi_f32
 # (and the grouped one): C = act(C + bias), with the bias a float per column of C

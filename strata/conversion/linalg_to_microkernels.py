@@ -155,7 +155,7 @@ from ..dialects.linalg.structured import StructuredOp
 from ..ir import attributes as A
 from ..ir.affine import AffineConstantExpr, AffineDimExpr
 from ..passes.pass_manager import Option, Pass
-from .cpu_kernel_abi import (EPI_BIAS, EPI_RELU, EPI_ROW_BIAS, KERNEL_SIGNATURES, _P,
+from .cpu_kernel_abi import (EPI_BIAS, EPI_ROW_BIAS, KERNEL_SIGNATURES, _P, epi_flags,
                              pack_a_panels, pack_b_panels)
 from .scalar_builders import op_class
 
@@ -635,12 +635,14 @@ def relu_then_yield(ops, val):
 
 
 def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
-    """(generic, bias or None, relu, destination) when the op after `op` (past allocs,
-    and deallocs of other buffers) is an elementwise generic computing max(c + bias, 0),
-    c + bias or max(c, 0) (bias a contiguous f32 vector along c's dim `n_dim`, its last;
-    n_dim None: max(c, 0) only),
+    """(generic, bias or None, act, destination) when the op after `op` (past allocs, and
+    deallocs of other buffers) is an elementwise generic computing act(c + bias) or
+    act(c) (bias a contiguous f32 vector along c's dim `n_dim`, its last; n_dim None: no
+    bias; act one of ACTS, recognized by `_activation_of`, not "none" without a bias),
     into c itself or into a buffer of c's type, c then being an alloc used by nothing
     else but deallocs; else None. The GEMM kernel's epilogue computes it."""
+    from ..dialects.memref_layout import is_identity_layout
+    from .cpu_kernel_abi import ACTS
     g = op.next
     while g is not None and (g.name == "memref.alloc" or (
             g.name == "memref.dealloc" and g.operands[0] is not c)):
@@ -658,34 +660,49 @@ def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
             for u in c.uses)):
         return None
     args = g.body.args
-    val, ops, bias = args[ci], list(g.body.ops), None
+    leaves, bias = {args[ci]: "x"}, None
     if g.num_dps_inputs() == 2:
         b = g.dps_inputs[1 - ci]
         bmap = maps[1 - ci]
         if has_bias or n_dim is None:       # one bias only, along the columns
             return None
-        from ..dialects.memref_layout import is_identity_layout
         if b is c or b is d or type(b.type) is not A.MemRefType or \
                 b.type.element_type != A.f32 or len(b.type.shape) != 1 or \
                 b.type.shape[0] != c.type.shape[n_dim] or b.type.shape[0] == A.DYNAMIC or \
                 not is_identity_layout(b.type) or len(bmap.results) != 1 or \
-                getattr(bmap.results[0], "position", None) != n_dim or not ops or \
-                ops[0].name != "arith.addf" or set(ops[0].operands) != {val, args[1 - ci]}:
+                getattr(bmap.results[0], "position", None) != n_dim:
             return None
-        bias, val, ops = b, ops[0].results[0], ops[1:]
-    relu, val = relu_then_yield(ops, val)
-    if val is None or not relu and bias is None or not _ready_before(d, op) or \
+        bias, leaves[args[1 - ci]] = b, "p0"
+    act = _epilogue_activation(g, leaves, ACTS, bias is not None)
+    if act is None or act == "none" and bias is None or not _ready_before(d, op) or \
             (bias is not None and not _ready_before(bias, op)):
         return None
-    return g, bias, relu, d
+    return g, bias, act, d
+
+
+def _epilogue_activation(g, leaves: dict, names, bias: bool):
+    """The activation (a name of `names`) elementwise generic `g` applies to "x" (its
+    block argument's leaf in `leaves`), or to x + "p0" when `bias`; else None."""
+    ops = list(g.body.ops)
+    if not ops or ops[-1].name != "linalg.yield" or len(ops[-1].operands) != 1:
+        return None
+    tree = _expr(ops[-1].operands[0], leaves, g.body)
+    found = _activation_of(tree, names) if tree is not None else None
+    if found is None:
+        return None
+    act, inner = found
+    if inner != (("arith.addf", "x", "p0") if bias else "x") and \
+            inner != (("arith.addf", "p0", "x") if bias else "x"):
+        return None
+    return act
 
 
 def _epilogue_around(em, op, c, bias_dim: int, after_dim, acc):
     """(epilogue, acc) of product `op` writing `c` (see [Note: epilogues]): a bias
     broadcast along c's `bias_dim` into c right before it (then erased, and the product
-    overwrites: acc 0), and a bias add along `after_dim` (None: none) and/or ReLU after it
-    (_gemm_epilogue). The epilogue: (generic after or None, bias or None, relu, the
-    output, c), or None."""
+    overwrites: acc 0), and a bias add along `after_dim` (None: none) and/or an
+    activation after it (_gemm_epilogue). The epilogue: (generic after or None, bias or
+    None, activation (a name of ACTS), the output, c), or None."""
     zero = em.consts.get((0, A.i32))
     init = broadcast_before(op, c, bias_dim) if acc is not zero else None
     if init is not None:
@@ -696,14 +713,14 @@ def _epilogue_around(em, op, c, bias_dim: int, after_dim, acc):
     if epi is not None and epi[3] is not c and zero is not acc:
         epi = None      # c's old value is read: the product must write c
     if init is not None:
-        epi = (None, bias, False, c) if epi is None else (epi[0], bias, epi[2], epi[3])
+        epi = (None, bias, "none", c) if epi is None else (epi[0], bias, epi[2], epi[3])
     return (None if epi is None else (*epi, c)), acc
 
 
 def _epilogue_args(em, epi, bias_flag: int, out):
     """The epilogue's kernel arguments: the bias (`out` when none: never read) and the
-    flags, `bias_flag` for a bias."""
-    flags = (bias_flag if epi[1] is not None else 0) | (EPI_RELU if epi[2] else 0)
+    flags, `bias_flag` for a bias, the activation's code."""
+    flags = epi_flags(bias_flag if epi[1] is not None else 0, epi[2])
     return [em.pointer(epi[1] if epi[1] is not None else out), em.i32(flags)]
 
 
@@ -1048,7 +1065,7 @@ def _grouped_epilogue(em, op, y, acc):
     puts around it: a (G, F) bias (a view of the per-filter vector) broadcast into y
     before it (past view and scalar ops), a ReLU after it reading y's collapse to
     N x (G*F) x OH x OW into a buffer of that type. Returns ((generic after or None, bias
-    or None, relu, output, y) or None, acc)."""
+    or None, activation, output, y) or None, acc)."""
     zero = em.consts.get((0, A.i32))
     init = None
     if acc is not zero:
@@ -1067,7 +1084,7 @@ def _grouped_epilogue(em, op, y, acc):
                     [getattr(r, "position", None) for r in bmap.results] == [1, 2] and \
                     len(ops) == 1 and ops[0].operands[0] is g.body.args[0]:
                 init = g
-    after = _grouped_relu_after(op, y, init)
+    after = _grouped_activation_after(op, y, init)
     if after is not None and init is None and acc is not zero:
         after = None        # y's old value is read: the product must write y
     if init is None and after is None:
@@ -1078,15 +1095,16 @@ def _grouped_epilogue(em, op, y, acc):
         init.erase()
         acc = em.i32(0)
     if after is None:
-        return (None, bias, False, y, y), acc
-    return (after, bias, True, after.dps_inits[0], y), acc
+        return (None, bias, "none", y, y), acc
+    return (after[0], bias, after[1], after[0].dps_inits[0], y), acc
 
 
-def _grouped_relu_after(op, y, init):
-    """The elementwise generic after grouped convolution `op` (past allocs, deallocs of
-    other buffers and the view of y it reads) computing max(c, 0) of c, y itself or its
-    collapse to N x (G*F) x OH x OW, into another buffer of c's type; y an alloc that
-    nothing but `op`, `init`, that view and deallocs uses. Else None."""
+def _grouped_activation_after(op, y, init):
+    """(generic, act): the elementwise generic after grouped convolution `op` (past
+    allocs, deallocs of other buffers and the view of y it reads) computing act(c) (act
+    of ACTS but "none") of c, y itself or its collapse to N x (G*F) x OH x OW, into
+    another buffer of c's type; y an alloc that nothing but `op`, `init`, that view and
+    deallocs uses. Else None."""
     if y.defining_op is None or y.defining_op.name != "memref.alloc":
         return None
     views = [u.owner for u in y.uses if u.owner.name == "memref.collapse_shape"]
@@ -1106,8 +1124,9 @@ def _grouped_relu_after(op, y, init):
     if d is c or d.type != c.type or not identity_on(maps[0], c.type) or \
             not maps[1].is_identity():
         return None
-    relu, _ = relu_then_yield(list(g.body.ops), g.body.args[0])
-    if not relu:
+    from .cpu_kernel_abi import ACTS
+    act = _epilogue_activation(g, {g.body.args[0]: "x"}, ACTS, False)
+    if act is None or act == "none":
         return None
     # a dynamic output's sizes, read after op (memref.dim of c), move before it with
     # its alloc
@@ -1115,7 +1134,7 @@ def _grouped_relu_after(op, y, init):
     if a is not None and a.name == "memref.alloc" and \
             not all(_hoist(v, op) for v in a.operands):
         return None
-    return g if _ready_before(d, op) else None
+    return (g, act) if _ready_before(d, op) else None
 
 
 def _hoist(v, op) -> bool:
@@ -1201,8 +1220,8 @@ _CMPF_NAMES = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", 
                "uge", "ult", "ule", "une", "uno", "true")
 _EXPR_OPS = frozenset(("arith.addf", "arith.mulf", "arith.divf", "arith.subf", "arith.negf",
                        "arith.maximumf", "arith.minimumf", "arith.select", "arith.cmpf",
-                       "math.exp", "math.sqrt", "math.rsqrt"))
-_COMMUTATIVE = frozenset(("arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf"))
+                       "math.exp", "math.sqrt", "math.rsqrt", "math.erf", "math.tanh",
+                       "math.absf", "math.powf", "math.copysign"))
 
 
 def _expr(v, leaves: dict, body, depth: int = 0):
@@ -1228,36 +1247,6 @@ def _expr(v, leaves: dict, body, depth: int = 0):
     return (d.name, *kids)
 
 
-def _same_expr(t, p, cap=None) -> bool:
-    """Tree `t` is pattern `p` (floats equal as f32, commutative operands either way);
-    the pattern leaf "?" stands for any subtree, the same one wherever it occurs (it is
-    put in `cap`["?"])."""
-    if isinstance(p, float):
-        import numpy as np
-        return isinstance(t, float) and np.float32(t) == np.float32(p)
-    if p == "?" and cap is not None:
-        if "?" in cap:
-            return cap["?"] == t
-        cap["?"] = t
-        return True
-    if isinstance(p, str):
-        return t == p
-    if not isinstance(t, tuple) or len(t) != len(p) or t[0] != p[0]:
-        return False
-    keep = dict(cap) if cap is not None else None
-    if all(_same_expr(a, b, cap) for a, b in zip(t[1:], p[1:])):
-        return True
-    if cap is not None:
-        cap.clear()
-        cap.update(keep)
-    if p[0] in _COMMUTATIVE and _same_expr(t[1], p[2], cap) and _same_expr(t[2], p[1], cap):
-        return True
-    if cap is not None:
-        cap.clear()
-        cap.update(keep)
-    return False
-
-
 def _uses_x(t) -> bool:
     return t == "x" or (isinstance(t, tuple) and any(_uses_x(a) for a in t[1:]))
 
@@ -1279,35 +1268,133 @@ def _affine_in_x(t) -> bool:
     return op == "arith.divf" and _uses_x(args[0])
 
 
+def _cmpf(pred: str, a, b):
+    """arith.cmpf's predicate `pred` on float64 arrays (u...: true where either is NaN)."""
+    import numpy as np
+    nan = np.isnan(a) | np.isnan(b)
+    if pred in ("false", "true"):
+        return np.full(np.broadcast(a, b).shape, pred == "true")
+    if pred in ("ord", "uno"):
+        return ~nan if pred == "ord" else nan
+    base = {"eq": np.equal, "gt": np.greater, "ge": np.greater_equal, "lt": np.less,
+            "le": np.less_equal, "ne": lambda x, y: np.less(x, y) | np.greater(x, y)}
+    r = base[pred[1:]](a, b)
+    return r | nan if pred[0] == "u" else r
+
+
 def _evaluate(t, values: dict):
-    """Tree `t` evaluated in float64 NumPy, its leaves' values in `values`."""
+    """Tree `t` evaluated in float64 NumPy, its leaves' values in `values` (arith and
+    math ops with their semantics: maximumf / minimumf propagate NaN)."""
+    import math
+
     import numpy as np
     if isinstance(t, float):
         return np.float64(t)
     if isinstance(t, str):
         return values[t]
+    if t[0] == "arith.cmpf":
+        return _cmpf(t[1], _evaluate(t[2], values), _evaluate(t[3], values))
     a = [_evaluate(x, values) for x in t[1:]]
     fns = {"arith.addf": np.add, "arith.subf": np.subtract, "arith.mulf": np.multiply,
-           "arith.divf": np.divide, "arith.negf": np.negative, "arith.maximumf": np.fmax,
-           "arith.minimumf": np.fmin, "math.exp": np.exp, "math.sqrt": np.sqrt,
-           "math.rsqrt": lambda v: 1 / np.sqrt(v)}
-    return fns[t[0]](*a)
+           "arith.divf": np.divide, "arith.negf": np.negative, "arith.maximumf": np.maximum,
+           "arith.minimumf": np.minimum, "math.exp": np.exp, "math.sqrt": np.sqrt,
+           "math.rsqrt": lambda v: 1 / np.sqrt(v), "arith.select": np.where,
+           "math.erf": np.vectorize(math.erf, otypes=[np.float64]), "math.tanh": np.tanh,
+           "math.absf": np.abs, "math.powf": np.power, "math.copysign": np.copysign}
+    with np.errstate(all="ignore"):
+        return fns[t[0]](*a)
 
 
-def _activation_patterns(x) -> dict:
-    """{activation: the expression forms the lowerings (ONNX, torch) give it, on x}."""
-    def sel(pred, a, bound):
-        return ("arith.select", ("arith.cmpf", pred, a, bound), bound, a)
-    sigmoid = ("arith.divf", 1.0, ("arith.addf", ("math.exp", ("arith.negf", x)), 1.0))
-    hsig = ("arith.minimumf", ("arith.maximumf", ("arith.addf", ("arith.mulf", x, 1 / 6),
-                                                  0.5), 0.0), 1.0)
-    relu6 = ("arith.minimumf", ("arith.maximumf", ("arith.addf", x, 3.0), 0.0), 6.0)
-    return {"none": [x], "relu": [("arith.maximumf", x, 0.0)],
-            "relu6": [sel("ogt", sel("olt", x, 0.0), 6.0),
-                      ("arith.minimumf", ("arith.maximumf", x, 0.0), 6.0)],
-            "hardswish": [("arith.mulf", x, hsig),
-                          ("arith.divf", ("arith.mulf", x, relu6), 6.0)],
-            "silu": [("arith.mulf", x, sigmoid)], "sigmoid": [sigmoid]}
+# [Note: recognizing activations]
+# An epilogue's generic computes act(inner) with inner an affine function of the
+# product's element x (x itself, x + bias, a[c] * x + b[c]). `_activation_of` finds
+# inner among the affine subtrees around x's occurrences (the smallest one all of them
+# share and outside which no other input is read), then evaluates the body with inner
+# as its variable u on sample points (a grid over [-12, 12], large |u|, +-inf, NaN,
+# +-0) in float64 and compares it with each activation of ACTS (act_reference in
+# cpu_kernel_abi.py: ONNX's definitions), NaN where NaN, within 1e-5. So every
+# algebraic form the ONNX and torch lowerings and exporters give (hardswish as
+# x * hardsigmoid(x) or x * relu6(x + 3) / 6, GELU's x / sqrt 2 or x * (1 / sqrt 2),
+# tanh GELU with x * x * x or pow(x, 3), relu6 as the clip's selects or max / min) is
+# recognized by the function it computes, by one recognizer for the GEMM, convolution
+# and depthwise epilogues; a body whose NaN or infinity handling differs (a ReLU as
+# select(x > 0, x, 0) gives 0 for NaN) is not. Zeros compare equal whatever their sign:
+# relu6 as selects keeps a -0.0 that max / min make +0.0, max(x, -0.0) keeps one that
+# relu's max(x, +0.0) does not; the kernel computes one of the two (as onnxruntime's and
+# torch's fused activations, which do not keep the sign of a zero either).
+
+_ACT_SAMPLES = []
+
+
+def _act_samples():
+    if not _ACT_SAMPLES:
+        import numpy as np
+        _ACT_SAMPLES.append(np.concatenate([
+            np.linspace(-12, 12, 193), [-1e4, -100, -40, -20, 20, 40, 100, 1e4, np.inf,
+                                        -np.inf, np.nan, 0.0, -0.0, 1e-6, -1e-6]]))
+    return _ACT_SAMPLES[0]
+
+
+def _chains(t, above=(), out=None):
+    """For each occurrence of the leaf "x" in tree `t`, its enclosing subtrees that are
+    affine in x, innermost first (up to the first that is not)."""
+    out = [] if out is None else out
+    if t == "x":
+        chain = [t]
+        for s in reversed(above):
+            if not _affine_in_x(s):
+                break
+            chain.append(s)
+        out.append(chain)
+    elif isinstance(t, tuple):
+        for k in (t[2:] if t[0] == "arith.cmpf" else t[1:]):
+            _chains(k, above + (t,), out)
+    return out
+
+
+def _replace(t, inner, leaf: str):
+    """Tree `t` with each copy of subtree `inner` replaced by `leaf`."""
+    if t == inner:
+        return leaf
+    if not isinstance(t, tuple):
+        return t
+    head = 2 if t[0] == "arith.cmpf" else 1
+    return t[:head] + tuple(_replace(k, inner, leaf) for k in t[head:])
+
+
+def _leaves(t, out=None) -> set:
+    out = set() if out is None else out
+    if isinstance(t, str):
+        out.add(t)
+    elif isinstance(t, tuple):
+        for k in (t[2:] if t[0] == "arith.cmpf" else t[1:]):
+            _leaves(k, out)
+    return out
+
+
+def _activation_of(tree, names):
+    """(act, inner) when expression tree `tree` (leaves "x", per-channel inputs "p<i>",
+    floats) computes act(inner) for an activation `act` of `names` (names of ACTS) and
+    inner affine in x (see [Note: recognizing activations]); else None."""
+    import numpy as np
+
+    from .cpu_kernel_abi import act_reference
+    chains = _chains(tree)
+    if not chains:
+        return None
+    u = _act_samples()
+    for inner in [s for s in chains[0] if all(s in c for c in chains[1:])]:
+        body = _replace(tree, inner, "u")
+        if _leaves(body) != {"u"}:
+            continue
+        got = np.broadcast_to(_evaluate(body, {"u": u}), u.shape)
+        for name in sorted(names, key=lambda n: n != "none"):
+            want = act_reference(name, u)
+            nan = np.isnan(want)
+            if np.array_equal(nan, np.isnan(got)) and np.allclose(
+                    got[~nan], want[~nan], rtol=1e-5, atol=1e-6):
+                return name, inner
+    return None
 
 
 def _walks_whole(m, t) -> bool:
@@ -1371,18 +1458,11 @@ def _depthwise_epilogue(op, y, has_bias: bool):
     tree = _expr(ops[-1].operands[0], leaves, g.body)
     if tree is None:
         return None
-    act = inner = None
-    # ("none" last: its pattern, the wildcard alone, matches any tree)
-    for name, forms in sorted(_activation_patterns("?").items(), key=lambda a: a[0] == "none"):
-        for p in forms:
-            cap = {}
-            if _same_expr(tree, p, cap) and _uses_x(cap.get("?")):
-                act, inner = name, cap["?"]
-                break
-        if act is not None:
-            break
-    if act is None or not _affine_in_x(inner):
+    from .cpu_kernel_abi import DW_ACTS
+    found = _activation_of(tree, DW_ACTS)
+    if found is None:
         return None
+    act, inner = found
     how = None
     if inner != "x":
         pair = (inner[1:] if inner[0] == "arith.addf" and len(inner) == 3 else ())

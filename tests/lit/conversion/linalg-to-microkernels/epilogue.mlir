@@ -2,7 +2,7 @@
 
 // A product on packed weights followed by an elementwise bias add and/or ReLU
 // (max(x, +0.0)) of its result calls strata_sgemm_packed_epi_f32: the kernel applies
-// them with its last K block (flags: 1 bias, 2 ReLU) and writes the generic's output;
+// them with its last K block (flags: 1 bias, the activation code << 4: 16 ReLU) and writes the generic's output;
 // the generic and the product's own buffer go. A bias broadcast into the product's init
 // before it becomes the epilogue's bias too (the product then overwrites).
 //       CHECK: func.func private @strata_sgemm_packed_epi_f32(i64, i64, i64, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr, i32, i64)
@@ -15,7 +15,7 @@ memref.global "private" constant @b : memref<6xf32> = dense<0.5>
 //   CHECK-NOT: linalg.
 //       CHECK: %[[B:.*]] = memref.get_global @b : memref<6xf32>
 //       CHECK: %[[D:.*]] = memref.alloc() : memref<4x6xf32>
-//       CHECK: call @strata_sgemm_packed_epi_f32(%c4_i64, %c6_i64, %c8_i64, %{{.*}}, %c8_i64, %{{.*}}, %{{.*}}, %c6_i64, %c0_i32, %{{.*}}, %c3_i32, %c0_i64)
+//       CHECK: call @strata_sgemm_packed_epi_f32(%c4_i64, %c6_i64, %c8_i64, %{{.*}}, %c8_i64, %{{.*}}, %{{.*}}, %c6_i64, %c0_i32, %{{.*}}, %c17_i32, %c0_i64)
 //   CHECK-NOT: linalg.
 //   CHECK-NOT: memref.alloc
 //       CHECK: return %[[D]]
@@ -38,10 +38,10 @@ func.func @bias_relu(%a: memref<4x8xf32>) -> memref<4x6xf32> {
   return %d : memref<4x6xf32>
 }
 
-// The bias as the product's init, then a ReLU in place: flags 3, overwriting.
+// The bias as the product's init, then a ReLU in place: flags 17, overwriting.
 // CHECK-LABEL: func.func @init_bias_relu(
 //   CHECK-NOT: linalg.
-//       CHECK: call @strata_sgemm_packed_epi_f32(%c4_i64, %c6_i64, %c8_i64, %{{.*}}, %c8_i64, %{{.*}}, %{{.*}}, %c6_i64, %c0_i32, %{{.*}}, %c3_i32, %c0_i64)
+//       CHECK: call @strata_sgemm_packed_epi_f32(%c4_i64, %c6_i64, %c8_i64, %{{.*}}, %c8_i64, %{{.*}}, %{{.*}}, %c6_i64, %c0_i32, %{{.*}}, %c17_i32, %c0_i64)
 //   CHECK-NOT: linalg.
 func.func @init_bias_relu(%a: memref<4x8xf32>, %c: memref<4x6xf32>) {
   %w = memref.get_global @w : memref<8x6xf32>
@@ -80,10 +80,12 @@ func.func @accumulating(%a: memref<4x8xf32>, %c: memref<4x6xf32>, %d: memref<4x6
   return
 }
 
-// Not a ReLU (max with -0.0 keeps a -0.0 the kernel's +0.0 would not): not fused.
+// max with -0.0 is a ReLU but for the sign of a zero (it keeps a -0.0 the kernel's +0.0
+// would not): zeros compare equal whatever their sign ([Note: recognizing activations]),
+// so it is fused, flags 16.
 // CHECK-LABEL: func.func @negative_zero(
-//       CHECK: call @strata_sgemm_packed_f32(
-//       CHECK: linalg.generic
+//       CHECK: call @strata_sgemm_packed_epi_f32({{.*}}, %c16_i32, %c0_i64)
+//   CHECK-NOT: linalg.generic
 func.func @negative_zero(%a: memref<4x8xf32>) -> memref<4x6xf32> {
   %w = memref.get_global @w : memref<8x6xf32>
   %zero = arith.constant 0.0 : f32

@@ -39,13 +39,13 @@ func.func @argument(%i: memref<1x4x9x9xf32>, %w: memref<6x4x3x3xf32>, %o: memref
 }
 
 // The bias broadcast into the output before the convolution and a ReLU after it: the
-// epilogue of strata_conv2d_nchw_packed_epi_f32 (flags: 4 a bias per filter, 2 ReLU),
+// epilogue of strata_conv2d_nchw_packed_epi_f32 (flags: 4 a bias per filter, 16 ReLU),
 // writing the ReLU's output; the broadcast, the ReLU and the convolution's own buffer go.
 memref.global "private" constant @cb : memref<6xf32> = dense<0.5>
 // CHECK-LABEL: func.func @bias_relu(
 //   CHECK-NOT: linalg.
 //       CHECK: %[[R:.*]] = memref.alloc() : memref<1x6x4x4xf32>
-//       CHECK: call @strata_conv2d_nchw_packed_epi_f32({{.*}}, %c0_i32, %{{.*}}, %c6_i32, %c0_i64{{(_[0-9]+)?}})
+//       CHECK: call @strata_conv2d_nchw_packed_epi_f32({{.*}}, %c0_i32, %{{.*}}, %c20_i32, %c0_i64{{(_[0-9]+)?}})
 //   CHECK-NOT: linalg.
 //   CHECK-NOT: memref.alloc
 //       CHECK: return %[[R]]

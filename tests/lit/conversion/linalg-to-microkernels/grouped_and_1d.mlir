@@ -28,13 +28,13 @@ func.func @grouped(%i: memref<2x4x4x9x11xf32>, %w: memref<4x4x4x3x3xf32>, %o: me
 
 // A (G, F) view of the per-filter bias broadcast into the output before it, and a ReLU
 // after it reading the output's collapse to N x G*F x OH x OW (the lowering's views around
-// a grouped convolution): the epilogue (flags 6: bias per filter, ReLU), writing the
+// a grouped convolution): the epilogue (flags 20: bias per filter, ReLU), writing the
 // ReLU's buffer; the broadcast, the ReLU and the 5-D buffer go.
 // CHECK-LABEL: func.func @grouped_bias_relu(
 //   CHECK-NOT: linalg.
 //       CHECK: %[[R:.*]] = memref.alloc() : memref<1x16x7x7xf32>
 //       CHECK: %[[B:.*]] = memref.extract_aligned_pointer_as_index %expand_shape : memref<4x4xf32>
-//       CHECK: call @strata_conv2d_nchw_grouped_packed_epi_f32(%c1_i64, %c4_i64, %c4_i64, %c9_i64, %c9_i64, %c4_i64, %c3_i64, %c3_i64, %c7_i64, %c7_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %3, %c1296_i64, %c324_i64, %c81_i64, %c9_i64, %5, %7, %c784_i64, %c0_i32, %9, %c6_i32, %c0_i64)
+//       CHECK: call @strata_conv2d_nchw_grouped_packed_epi_f32(%c1_i64, %c4_i64, %c4_i64, %c9_i64, %c9_i64, %c4_i64, %c3_i64, %c3_i64, %c7_i64, %c7_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %3, %c1296_i64, %c324_i64, %c81_i64, %c9_i64, %5, %7, %c784_i64, %c0_i32, %9, %c20_i32, %c0_i64)
 //   CHECK-NOT: linalg.
 //   CHECK-NOT: memref.alloc
 //   CHECK-NOT: collapse_shape
@@ -77,7 +77,7 @@ func.func @conv1d(%i: memref<2x3x20xf32, strided<[80, 20, 1]>>, %w: memref<5x3x3
 // CHECK-LABEL: func.func @conv1d_bias_relu(
 //   CHECK-NOT: linalg.
 //       CHECK: %[[R:.*]] = memref.alloc() : memref<1x6x10xf32>
-//       CHECK: call @strata_conv2d_nchw_packed_epi_f32(%c1_i64, %c4_i64, %c1_i64, %c12_i64, %c6_i64, %c1_i64, %c3_i64, %c1_i64, %c10_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %3, %c48_i64, %c12_i64, %c12_i64, %5, %7, %c60_i64, %c0_i32, %9, %c6_i32, %c0_i64)
+//       CHECK: call @strata_conv2d_nchw_packed_epi_f32(%c1_i64, %c4_i64, %c1_i64, %c12_i64, %c6_i64, %c1_i64, %c3_i64, %c1_i64, %c10_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %3, %c48_i64, %c12_i64, %c12_i64, %5, %7, %c60_i64, %c0_i32, %9, %c20_i32, %c0_i64)
 //   CHECK-NOT: linalg.
 //       CHECK: return %[[R]]
 func.func @conv1d_bias_relu(%x: memref<1x4x12xf32>) -> memref<1x6x10xf32> {
