@@ -75,8 +75,8 @@ def _lowered(dump):
 def _check_kernels(text, name, kernel, count):
     assert len(re.findall(rf"call @{kernel}\(", text)) == count, name
     assert "linalg.conv" not in text, name
-    if name == "whisper_stem":      # each conv's bias in its epilogue, the GELU one pass
-        assert text.count("linalg.generic") == 2 and text.count("math.erf") == 2
+    if name == "whisper_stem":      # each conv's bias and GELU in its epilogue
+        assert "linalg.generic" not in text and "math.erf" not in text
 
 
 @pytest.mark.parametrize("name", list(MODELS))

@@ -224,9 +224,10 @@ SMALL_IMAGE_PANELS = 4
 
 def _conv_nchw(isa: Isa, name: str, kind: str, epi: bool = False) -> str:
     """strata_conv2d_nchw_f32 (kind "conv"), or strata_conv2d_nchw_packed_f32 (kind
-    "convp": the filter given packed whole in MR-row panels, pack_a_panels, so never the
-    1x1 direct GEMM on the filter in place); `epi`: with the GEMM epilogue's bias (per
-    filter: EPI_ROW_BIAS) and flags before the tile word (K >= 1)."""
+    "convp": the filter given packed whole in MR-row panels, pack_a_panels; a 1x1
+    stride-1 window is then the "np" GEMM of the panels and the image); `epi`: with the
+    GEMM epilogue's bias (per filter: EPI_ROW_BIAS) and flags before the tile word (K >=
+    1)."""
     packed_kind = "pp" if kind == "convp" else ""
     extra = "ptr %bias, i32 %epi, " if epi else ""
     epi_args = "ptr %bias, i32 %epi" if epi else "ptr null, i32 0"
@@ -246,8 +247,18 @@ def _conv_nchw(isa: Isa, name: str, kind: str, epi: bool = False) -> str:
         f.do(f"call void @strata_sgemm_f32(i64 %F, i64 {p}, i64 {k}, ptr %filter, "
              f"i64 {k}, ptr {b}, i64 {p}, ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, "
              "i32 %accumulate, i64 %tile)")
-    # (a packed filter is never multiplied in place: no direct GEMM)
-    done = f.label("ret") if kind == "convp" else _direct_images(f, direct, gemm)
+    def gemm_packed(n, b):
+        f.do(f"call void @strata_gemm_parallel(i64 {BLOCKED_KINDS['np']}, i64 %F, i64 {p}, "
+             f"i64 {k}, ptr %filter, i64 {k}, ptr {b}, i64 {p}, "
+             f"ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, "
+             f"i1 {f('icmp ne i32 %accumulate, 0')}, ptr null, i64 0, i64 %tile, "
+             f"{epi_args})")
+    if kind == "convp":
+        # a 1x1 stride-1 window over a contiguous image: the GEMM of the packed filter
+        # and the image itself (B packed as a plain K x P matrix: no im2col offsets)
+        direct = all_of(f, [direct, f.cmp("sgt", "%F", 0), f.cmp("sgt", p, 0),
+                            f.cmp("sgt", k, 0)])
+    done = _direct_images(f, direct, gemm_packed if kind == "convp" else gemm)
     # the rest: the blocked driver packing B straight from each image (_pack_conv)
     cd = f(f"alloca [{len(_CONV_PARAMS)} x i64], align 8")
     for i, param in enumerate(_CONV_PARAMS):

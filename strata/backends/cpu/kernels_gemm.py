@@ -29,7 +29,7 @@ BLOCKED_ARGS = _ARGS + ", i1 %acc, ptr %cd, i64 %q0, i64 %tile, ptr %bias, i32 %
 # or per row): C = act(C + bias), computed as the elementwise generic it replaces would.
 # The flags (EPI_BIAS, EPI_ROW_BIAS, the activation code) are the ABI's, defined with the
 # kernels' signatures in strata/conversion/cpu_kernel_abi.py ([Note: activation codes]).
-BLOCKED_KINDS = {"n": 0, "t": 1, "": 2, "conv": 3, "convp": 4, "pp": 5}
+BLOCKED_KINDS = {"n": 0, "t": 1, "": 2, "conv": 3, "convp": 4, "pp": 5, "np": 6}
 
 
 # ---------------------------------------------------------------- the tile word
@@ -651,12 +651,13 @@ def _blocked(isa: Isa, kind: str) -> str:
     """The blocked driver (see [Note: GEMM kernel design]). kind "n": B is K x N, "t": B
     is given as Bt (N x K), "": B is already packed(B) (ldb unused), "conv": B is the
     implicit im2col matrix of the NCHW image B (see _pack_conv; %cd its parameters), from
-    its column %q0 on; "convp" and "pp": "conv" and "" with A (a constant filter) packed
-    at compile time whole, MR-row panels of K (pack_a_panels). A blocks are packed too
-    when N is at least isa.pack_a_min_n (else the copy costs more than it saves)."""
+    its column %q0 on; "convp", "pp" and "np": "conv", "" and "n" with A (a constant
+    filter) packed at compile time whole, MR-row panels of K (pack_a_panels; "np": a 1x1
+    stride-1 convolution's, B the image itself). A blocks are packed too when N is at
+    least isa.pack_a_min_n (else the copy costs more than it saves)."""
     mr, nr = isa.mr, isa.nr
-    prepacked = kind in ("convp", "pp")
-    pack = {"convp": "conv", "pp": ""}.get(kind, kind)
+    prepacked = kind in ("convp", "pp", "np")
+    pack = {"convp": "conv", "pp": "", "np": "n"}.get(kind, kind)
     name = f"@strata_gemm_blocked_{_KIND_NAMES[BLOCKED_KINDS[kind]]}"
     f = Fn(f"define internal void {name}({BLOCKED_ARGS}) #1")
     # the blocking, from the tile word (see [Note: the tile word])
@@ -785,7 +786,7 @@ _FIELD_TYPES = {"A": "ptr", "B": "ptr", "C": "ptr", "cd": "ptr", "acc": "i1", "b
                 "bias": "ptr", "epi": "i32"}
 
 
-_KIND_NAMES = {0: "n", 1: "t", 2: "p", 3: "conv", 4: "convp", 5: "pp"}
+_KIND_NAMES = {0: "n", 1: "t", 2: "p", 3: "conv", 4: "convp", 5: "pp", 6: "np"}
 
 
 def _call_blocked(f: Fn, kind: str, v: dict) -> None:
@@ -1182,6 +1183,7 @@ def gemm_functions(isa) -> list:
     parts.extend([_pack_n(isa), _pack_t(isa), _pack_a(isa), _pack_b_public(isa),
                   _zero(isa), _blocked(isa, "n"), _blocked(isa, "t"), _blocked(isa, ""),
                   _blocked(isa, "conv"), _blocked(isa, "convp"), _blocked(isa, "pp"),
+                  _blocked(isa, "np"),
                   _dot_driver(isa), _public(isa), _parallel(isa),
                   _prepack(isa), _slices(), _batch_ir()])
     return parts

@@ -4,13 +4,15 @@
 // With filter-panel-rows=MR, a constant NCHW filter (F x C x KH x KW) is packed at
 // compile time into MR-row panels of the whole K = C*KH*KW (ceil(F/MR) x K x MR floats,
 // zero padded) and the convolution calls strata_conv2d_nchw_packed_f32; the original
-// global goes when nothing reads it. 1x1 stride-1 windows keep the plain kernel (it may
-// multiply such a filter in place), and so do filters that are not constants.
+// global goes when nothing reads it. 1x1 stride-1 windows too (the packed kernel
+// multiplies their panels by the image itself); filters that are not constants keep the
+// plain kernel.
 //   CHECK-DAG: func.func private @strata_conv2d_nchw_packed_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i32, i64)
 //   CHECK-DAG: func.func private @strata_conv2d_nchw_f32(
 //   CHECK-DAG: memref.global "private" constant @w_panels : memref<288xf32> = dense_resource<w_panels> alignment = 64
 //   CHECK-NOT: memref.global "private" constant @w :
-//   CHECK-DAG: memref.global "private" constant @point : memref<8x4x1x1xf32>
+//   CHECK-DAG: memref.global "private" constant @point_panels : memref<32xf32> = dense_resource<point_panels> alignment = 64
+//   CHECK-NOT: memref.global "private" constant @point :
 //      NOPACK: memref.global "private" constant @w : memref<6x4x3x3xf32>
 //  NOPACK-NOT: _panels
 memref.global "private" constant @w : memref<6x4x3x3xf32> = dense<1.0>
@@ -19,7 +21,8 @@ memref.global "private" constant @point : memref<8x4x1x1xf32> = dense<1.0>
 // CHECK-LABEL: func.func @packed(
 //       CHECK: %[[P:.*]] = memref.get_global @w_panels : memref<288xf32>
 //       CHECK: call @strata_conv2d_nchw_packed_f32(
-//       CHECK: call @strata_conv2d_nchw_f32(
+//       CHECK: memref.get_global @point_panels : memref<32xf32>
+//       CHECK: call @strata_conv2d_nchw_packed_f32(
 // NOPACK-LABEL: func.func @packed(
 //   NOPACK-NOT: nchw_packed
 func.func @packed(%i: memref<1x4x9x9xf32>, %o: memref<1x6x4x4xf32>, %p: memref<1x8x9x9xf32>) {
