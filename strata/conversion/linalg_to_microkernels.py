@@ -635,6 +635,43 @@ def relu_then_yield(ops, val):
     return relu, val
 
 
+def _scalar_constant(v, m):
+    """The float a rank-0 f32 input `v` (read by map `m`) of an elementwise generic holds
+    when it is a constant memref.global (ONNX's Clip bounds given as initializers), else
+    None."""
+    t = v.type
+    if type(t) is not A.MemRefType or tuple(t.shape) != () or t.element_type != A.f32 or \
+            m.results:
+        return None
+    get = v.defining_op
+    if get is None or get.name != "memref.get_global":
+        return None
+    from ..ir.symbol_table import symbol_name
+    module = get
+    while module.parent_op is not None:
+        module = module.parent_op
+    name = get.properties["name"].root
+    for o in module.regions[0].blocks[0].ops:
+        if o.name == "memref.global" and symbol_name(o) == name:
+            data = global_data(o) if "constant" in o.properties and \
+                o.properties.get("initial_value") is not None else None
+            return None if data is None or data.size != 1 else float(data.reshape(-1)[0])
+    return None
+
+
+def _scalar_leaves(g, skip) -> dict:
+    """{block argument: float} of generic `g`'s inputs (but those in `skip`) that are
+    constant scalars (_scalar_constant)."""
+    maps = g.indexing_maps_list()
+    out = {}
+    for i, v in enumerate(g.dps_inputs):
+        if v not in skip:
+            x = _scalar_constant(v, maps[i])
+            if x is not None:
+                out[g.body.args[i]] = x
+    return out
+
+
 def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
     """(generic, bias or None, act, destination) when the op after `op` (past allocs, and
     deallocs of other buffers) is an elementwise generic computing act(c + bias) or
@@ -648,8 +685,11 @@ def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
     while g is not None and (g.name == "memref.alloc" or (
             g.name == "memref.dealloc" and g.operands[0] is not c)):
         g = g.next
-    if not _elementwise(g) or g.num_dps_inputs() not in (1, 2) or c not in g.dps_inputs \
-            or n_dim is not None and n_dim != len(c.type.shape) - 1:
+    if not _elementwise(g) or c not in g.dps_inputs or \
+            n_dim is not None and n_dim != len(c.type.shape) - 1:
+        return None
+    scalars = _scalar_leaves(g, (c,))
+    if g.num_dps_inputs() - len(scalars) not in (1, 2):
         return None
     d = g.dps_inits[0]
     maps = g.indexing_maps_list()
@@ -661,10 +701,12 @@ def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
             for u in c.uses)):
         return None
     args = g.body.args
-    leaves, bias = {args[ci]: "x"}, None
-    if g.num_dps_inputs() == 2:
-        b = g.dps_inputs[1 - ci]
-        bmap = maps[1 - ci]
+    leaves, bias = {args[ci]: "x", **scalars}, None
+    rest = [i for i, a in enumerate(args[:g.num_dps_inputs()]) if a not in leaves]
+    if rest:
+        bi = rest[0]
+        b = g.dps_inputs[bi]
+        bmap = maps[bi]
         if has_bias or n_dim is None:       # one bias only, along the columns
             return None
         if b is c or b is d or type(b.type) is not A.MemRefType or \
@@ -673,7 +715,7 @@ def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
                 not is_identity_layout(b.type) or len(bmap.results) != 1 or \
                 getattr(bmap.results[0], "position", None) != n_dim:
             return None
-        bias, leaves[args[1 - ci]] = b, "p0"
+        bias, leaves[args[bi]] = b, "p0"
     act = _epilogue_activation(g, leaves, ACTS, bias is not None)
     if act is None or act == "none" and bias is None or not _ready_before(d, op) or \
             (bias is not None and not _ready_before(bias, op)):
@@ -1112,7 +1154,8 @@ def _grouped_activation_after(op, y, init):
     while g is not None and (g.name in ("memref.alloc", *_SIZES) or g in views or (
             g.name == "memref.dealloc" and g.operands[0] is not y)):
         g = g.next
-    if not _elementwise(g) or g.num_dps_inputs() != 1 or g.dps_inputs[0] is not c or \
+    if not _elementwise(g) or g.num_dps_inputs() != 1 + len(_scalar_leaves(g, (c,))) or \
+            g.dps_inputs[0] is not c or \
             len(views) > 1 or any(u.owner is not g and u.owner.name not in _SIZES
                                   for u in c.uses if c is not y) or \
             any(u.owner not in (op, init, g, *views) and u.owner.name != "memref.dealloc"
@@ -1124,7 +1167,8 @@ def _grouped_activation_after(op, y, init):
             not maps[1].is_identity():
         return None
     from .cpu_kernel_abi import ACTS
-    act = _epilogue_activation(g, {g.body.args[0]: "x"}, ACTS, False)
+    act = _epilogue_activation(g, {g.body.args[0]: "x", **_scalar_leaves(g, (c,))}, ACTS,
+                               False)
     if act is None or act == "none":
         return None
     # a dynamic output's sizes, read after op (memref.dim of c), move before it with
@@ -1438,9 +1482,9 @@ def _depthwise_epilogue(op, y, has_bias: bool):
             u.owner is not g and u.owner is not op and u.owner.name != "memref.dealloc"
             for u in y.uses)):
         return None
-    leaves, chans = {args[yi]: "x"}, []
+    leaves, chans = {args[yi]: "x", **_scalar_leaves(g, (y,))}, []
     for i, b in enumerate(g.dps_inputs):
-        if i == yi:
+        if i == yi or args[i] in leaves:
             continue
         bmap = maps[i]
         if b is y or b is d or type(b.type) is not A.MemRefType or \
