@@ -673,8 +673,8 @@ def _scalar_leaves(g, skip) -> dict:
 
 
 def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
-    """(generic, bias or None, act, destination) when the op after `op` (past allocs, and
-    deallocs of other buffers) is an elementwise generic computing act(c + bias) or
+    """(generic, bias or None, act, destination) when the op after `op` (past allocs,
+    reads of globals, and deallocs of other buffers) is an elementwise generic computing act(c + bias) or
     act(c) (bias a contiguous f32 vector along c's dim `n_dim`, its last; n_dim None: no
     bias; act one of ACTS, recognized by `_activation_of`, not "none" without a bias),
     into c itself or into a buffer of c's type, c then being an alloc used by nothing
@@ -682,7 +682,7 @@ def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
     from ..dialects.memref_layout import is_identity_layout
     from .cpu_kernel_abi import ACTS
     g = op.next
-    while g is not None and (g.name == "memref.alloc" or (
+    while g is not None and (g.name in ("memref.alloc", "memref.get_global") or (
             g.name == "memref.dealloc" and g.operands[0] is not c)):
         g = g.next
     if not _elementwise(g) or c not in g.dps_inputs or \
@@ -718,7 +718,7 @@ def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
         bias, leaves[args[bi]] = b, "p0"
     act = _epilogue_activation(g, leaves, ACTS, bias is not None)
     if act is None or act == "none" and bias is None or not _ready_before(d, op) or \
-            (bias is not None and not _ready_before(bias, op)):
+            (bias is not None and not (_ready_before(bias, op) or _hoisted_global(bias, op))):
         return None
     return g, bias, act, d
 
