@@ -66,17 +66,14 @@ def _check(tmp_path, model, feeds, kernel, epi_flags=None):
     ([2, 16, 11, 10], 12, 4, 3, 2, 1, 1),       # stride 2, F/group 3 < MR, odd sizes
     ([1, 64, 14, 14], 64, 32, 3, 1, 1, 1),      # ResNeXt-like: 32 groups of 2
     ([1, 48, 9, 9], 48, 2, 3, 1, 2, 2),         # 24 a group (RegNet-X), dilation 2
-    ([1, 6, 7, 7], 12, 3, 1, 1, 0, 1),          # 1x1 (filter not packed: in place)
+    ([1, 6, 7, 7], 12, 3, 1, 1, 0, 1),          # 1x1 (packed too: panels x image)
     ([1, 128, 6, 6], 64, 2, 3, 2, 1, 1),        # 64 channels a group
 ], ids=["g2", "g4s2", "g32", "g2d2", "g3_1x1", "g2c64"])
 def test_grouped_conv_calls_the_grouped_kernel(tmp_path, shape, cout, group, k, stride, pad,
                                                dil):
     model, _ = _conv_model(shape, cout, group, k, stride, pad, dil)
-    point = k == 1 and stride == 1
-    kernel = "strata_conv2d_nchw_grouped_f32" if point else \
-        "strata_conv2d_nchw_grouped_packed_epi_f32"
-    _check(tmp_path, model, [{"x": RNG.standard_normal(shape).astype(np.float32)}], kernel,
-           None if point else 6)
+    _check(tmp_path, model, [{"x": RNG.standard_normal(shape).astype(np.float32)}],
+           "strata_conv2d_nchw_grouped_packed_epi_f32", 20)
 
 
 def test_grouped_conv_without_bias_and_relu(tmp_path):
