@@ -15,7 +15,14 @@ Layers (batch 1, ONNX, a bias, then the activation):
     vit_fc1      ViT-B/16's FC1: 197 x 768 . 768 x 3072 + Gelu
     gpt2_fc1     GPT-2's FC1: 128 x 768 . 768 x 3072 + Gelu (tanh form)
 
-Per layer and thread count: median ms of `before`, `fused` and `ort`, the ratios
+    python bench/epilogue_layers.py --zoo REGEX [--threads 1,2] [--rounds 5]
+
+--zoo: whole models of bench/zoo.py instead (their cached ONNX exports under
+`$STRATA_ZOO_CACHE` or ~/.cache/strata/zoo, whose names match REGEX; run bench/zoo.py
+once to make them), timed as bench/models.py times its peers, fused's error against
+eager checked.
+
+Per layer (model) and thread count: median ms of `before`, `fused` and `ort`, the ratios
 fused/before and fused/ort. On a loaded machine the figures move by 2-5x between
 rounds: only the ratios inside one round mean much.
 """
@@ -64,7 +71,6 @@ def _act_nodes(act, x, y):
 
 
 def model(spec):
-    import onnx
     from onnx import TensorProto, helper, numpy_helper
     rng = np.random.default_rng(0)
     kind, a, b, c, act = spec
@@ -83,13 +89,15 @@ def model(spec):
         shape = [1, a, b]
         bias = rng.standard_normal(c).astype(np.float32)
     nodes += _act_nodes(act, "c", "y")
-    inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(bias, "b")] + \
-        [numpy_helper.from_array(v, k) for k, v in consts.items()]
+    # the scalars as Constant nodes, as torch.onnx.export writes them
+    used = {i for n in nodes for i in n.input}
+    nodes = [helper.make_node("Constant", [], [k], value=numpy_helper.from_array(v, k))
+             for k, v in consts.items() if k in used] + nodes
+    inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(bias, "b")]
     g = helper.make_graph(nodes, "layer",
                           [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
                           [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], inits)
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 20)], ir_version=9)
-    onnx.checker.check_model(m)
     return m, rng.standard_normal(shape).astype(np.float32)
 
 
@@ -125,16 +133,59 @@ def median_ms(fn, repeat):
     return 1e3 * statistics.median(times)
 
 
+def zoo(regex, threads_list, rounds, repeat):
+    import glob
+    import os
+    import sys
+
+    import onnxruntime as ort
+
+    import strata
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from models import interleaved_medians_ms
+    cache = os.environ.get("STRATA_ZOO_CACHE", os.path.expanduser("~/.cache/strata/zoo"))
+    print(f"{'model':22} {'thr':>3} {'before':>8} {'fused':>8} {'ort':>8} "
+          f"{'fused/before':>12} {'fused/ort':>9} {'error':>8}")
+    for folder in sorted(glob.glob(os.path.join(cache, "*"))):
+        name = os.path.basename(folder)
+        path = os.path.join(folder, "model.onnx")
+        if not re.search(regex, name) or not os.path.exists(path):
+            continue
+        data = np.load(os.path.join(folder, "io.npz"))
+        feeds = {k[3:]: data[k] for k in data.files if k.startswith("in_")}
+        ref = data["out_0"]
+        for threads in threads_list:
+            before = compile_before(path, threads)
+            fused = strata.compile(path, num_threads=threads, cache=False)
+            so = ort.SessionOptions()
+            so.intra_op_num_threads = threads
+            so.log_severity_level = 3
+            sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+            got = np.asarray(fused(**feeds)[0], np.float64)
+            err = float(np.abs(got - ref).max() / max(np.abs(ref).max(), 1e-30))
+            t = interleaved_medians_ms({"before": lambda: before(**feeds),
+                                        "fused": lambda: fused(**feeds),
+                                        "ort": lambda: sess.run(None, feeds)},
+                                       repeat, rounds)
+            b, f, o = t["before"], t["fused"], t["ort"]
+            print(f"{name:22} {threads:3d} {b:8.2f} {f:8.2f} {o:8.2f} {f / b:12.2f} "
+                  f"{f / o:9.2f} {err:8.1e}", flush=True)
+
+
 def main():
     import onnxruntime as ort
 
     import strata
     ap = argparse.ArgumentParser()
+    ap.add_argument("--zoo", default=None)
     ap.add_argument("--layers", default=".")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--repeat", type=int, default=20)
     args = ap.parse_args()
+    if args.zoo:
+        return zoo(args.zoo, list(map(int, args.threads.split(","))), args.rounds,
+                   args.repeat)
     print(f"{'layer':12} {'thr':>3} {'before':>8} {'fused':>8} {'ort':>8} "
           f"{'fused/before':>12} {'fused/ort':>9}")
     for name, spec in LAYERS.items():
@@ -146,6 +197,7 @@ def main():
             fused = strata.compile(m, num_threads=threads, cache=False)
             so = ort.SessionOptions()
             so.intra_op_num_threads = threads
+            so.log_severity_level = 3
             sess = ort.InferenceSession(m.SerializeToString(), so,
                                         providers=["CPUExecutionProvider"])
             want = sess.run(None, {"x": x})[0]
