@@ -79,17 +79,24 @@ the filter in place, 0.94-1.09x per MobileNetV2 layer), and gets the epilogue.
 
 [Note: epilogues]
 A product on packed weights (2-D: no loops around the kernel, one N dim, last in C) whose
-result the next elementwise generic turns into max(C + bias, 0), C + bias or max(C, 0)
-(bias a constant-size f32 vector along N; the max with +0.0, NaN-propagating) calls
-strata_sgemm_packed_epi_f32 instead: the kernel applies them with its last K block,
-while the tile of C is still in registers, and writes the generic's output (C's type)
-directly; the generic goes, and C with it unless it is the generic's output itself. A
-bias broadcast into C just before the product (its init, from
+result the next elementwise generic turns into act(C + bias) or act(C) (bias a
+constant-size f32 vector along N; act one of the kernels' activations, cpu_kernel_abi's
+ACTS: relu, relu6, hardswish, hardsigmoid, silu, sigmoid, gelu, gelu_tanh, or none with
+a bias; recognized by the function the body computes, see [Note: recognizing
+activations]; constant scalars the body reads, as ONNX Clip's bounds, are constants of
+it) calls strata_sgemm_packed_epi_f32 instead: the kernel applies them with its last K
+block, while the tile of C is still in registers, and writes the generic's output (C's
+type) directly; the generic goes, and C with it unless it is the generic's output
+itself. A bias broadcast into C just before the product (its init, from
 strata-linalg-fold-into-contractions) becomes the epilogue's bias, the product then
 overwriting C. C's old value must not be needed elsewhere: written to another buffer,
-the product has to overwrite C. NCHW convolutions on packed filters do the same through
-strata_conv2d_nchw_packed_epi_f32, with a bias per filter (a row of their GEMM,
-EPI_ROW_BIAS) from the broadcast before them and a ReLU after them.
+the product has to overwrite C. NCHW convolutions on packed filters (1x1 stride-1 ones
+included, grouped ones too) do the same through
+strata_conv2d_nchw[_grouped]_packed_epi_f32, with a bias per filter (a row of their
+GEMM, EPI_ROW_BIAS) from the broadcast before them and the activation after them. Not
+fused: an activation other than these (LeakyRelu, Elu...), a residual add after the
+product with an activation (ResNet's add + ReLU: one generic after the kernel), 3x3
+stride-1 convolutions on the Winograd kernel (its epilogue has ReLU only).
 
 [Note: depthwise convolutions]
 A depthwise convolution becomes one call of strata_dwconv2d_nchw_f32
@@ -102,10 +109,9 @@ A depthwise convolution becomes one call of strata_dwconv2d_nchw_f32
 - a bias broadcast into its init just before it (past the filter's reshape), as for
   the GEMMs (the kernel then overwrites its output);
 - the elementwise generic right after it, when it computes act(y) or act(y + bias[c])
-  with act one of relu, relu6, hardswish, silu, sigmoid (recognized on the body's
-  expression tree, in the forms the ONNX and torch lowerings give them: relu6 as the
-  clip's selects or max/min, hardswish as x * hardsigmoid(x) or x * relu6(x + 3) / 6,
-  sigmoid as 1 / (1 + exp(-x))), or y + bias[c]: the kernel applies it before its
+  with act one of relu, relu6, hardswish, silu, sigmoid (DW_ACTS, recognized by the
+  function the body computes: [Note: recognizing activations]), or y + bias[c]: the
+  kernel applies it before its
   store and writes the generic's output; the generic goes, and y with it unless it is
   the output. The old value of y must not be needed elsewhere, as for the GEMMs.
   What the activation is applied to may also be any a[c] * y + b[c] computed from

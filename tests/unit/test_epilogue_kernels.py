@@ -1,7 +1,7 @@
-"""The activations of the GEMM and convolution kernels' epilogue (strata_sgemm_packed_epi_f32,
-strata_conv2d_nchw[_grouped]_packed_epi_f32): each code of ACTS against NumPy float64, on
-odd M / N / K, with NaN, infinities and large |x| reaching the activation through the
-bias; an unknown code writes nothing."""
+"""The activations of the GEMM and convolution kernels' epilogue
+(strata_sgemm_packed_epi_f32, strata_conv2d_nchw_packed_epi_f32): each code of ACTS
+against NumPy float64, on odd M / N / K, with NaN, infinities and large |x| reaching the
+activation through the bias; an unknown code writes nothing."""
 from __future__ import annotations
 
 import math
@@ -142,7 +142,8 @@ def test_conv_epilogue_activation(lib, act, c, h, f, k, s):
     out = np.empty((2, f, oh, ow), np.float32)
     panels = pack_a_panels(wt.reshape(f, -1), lib.isa.mr)
     lib.conv2d_nchw_packed_epi(2, c, h, h, f, k, k, oh, ow, s, s, 1, 1, x.ctypes.data,
-                               c * h * h, h * h, h, panels.ctypes.data, out.ctypes.data, f * oh * ow, 0, bias.ctypes.data,
+                               c * h * h, h * h, h, panels.ctypes.data, out.ctypes.data,
+                               f * oh * ow, 0, bias.ctypes.data,
                                epi_flags(EPI_ROW_BIAS, act), 0)
     xb = (want + bias[None, :, None, None]).astype(np.float32).astype(np.float64)
     _check(out, xb, act)
@@ -154,5 +155,6 @@ def test_conv_epilogue_unknown_code_writes_nothing(lib):
     out = np.full((1, 4, 5, 5), 7.0, np.float32)
     panels = pack_a_panels(wt.reshape(4, -1), lib.isa.mr)
     lib.conv2d_nchw_packed_epi(1, 3, 5, 5, 4, 1, 1, 5, 5, 1, 1, 1, 1, x.ctypes.data, 75, 25,
-                               5, panels.ctypes.data, out.ctypes.data, 100, 0, 0, 15 << ACT_SHIFT, 0)
+                               5, panels.ctypes.data, out.ctypes.data, 100, 0, 0,
+                               15 << ACT_SHIFT, 0)
     assert (out == 7.0).all()

@@ -8,8 +8,9 @@ calls). The IR is written by kernels_gemm.py and kernels_conv.py (helpers: kerne
     C[M,N] (+)= A[M,K] . Bt[N,K]^T     strata_sgemm_nt_f32(... same arguments ...)
     C[M,N] (+)= A[M,K] . packed(B)     strata_sgemm_packed_f32(M, N, K, A, lda, Bp, C, ldc,
                                                                acc, tile)
-    the same, then C = max(C + bias, 0) strata_sgemm_packed_epi_f32(M, N, K, A, lda, Bp, C,
-    (either; flags EPI_BIAS, EPI_RELU)     ldc, acc, bias, flags, tile); K >= 1
+    the same, then C = act(C + bias)   strata_sgemm_packed_epi_f32(M, N, K, A, lda, Bp, C,
+    (flags: EPI_BIAS, the activation's     ldc, acc, bias, flags, tile); K >= 1
+    code << ACT_SHIFT, cpu_kernel_abi)
     batches of the first two           strata_sgemm[_nt]_batched_f32(batch, M, N, K,
                                            A, lda, strideA, B, ldb, strideB, C, ldc,
                                            strideC, acc, tile)

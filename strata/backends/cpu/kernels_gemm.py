@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...conversion.cpu_kernel_abi import ACT_NAMES, ACT_SHIFT, EPI_BIAS, EPI_RELU, EPI_ROW_BIAS
+from ...conversion.cpu_kernel_abi import (ACT_NAMES, ACT_SHIFT, EPI_BIAS, EPI_RELU,
+                                          EPI_ROW_BIAS)
 from .guard import checked_bytes, checked_malloc
 from .kernel_ir import (Fn, all_of, fma, lane_mask, splat, vactivation, vec_type, vload,
                         vstore)
@@ -14,8 +15,8 @@ from .kernel_ir import (Fn, all_of, fma, lane_mask, splat, vactivation, vec_type
 if TYPE_CHECKING:
     from .kernels import Isa
 
-__all__ = ["gemm_functions", "bad_epilogue", "ukr_accumulate", "BLOCKED_KINDS", "BLOCKED_ARGS", "EPI_BIAS",
-           "EPI_RELU", "PAR_MIN_MACS",
+__all__ = ["gemm_functions", "bad_epilogue", "ukr_accumulate", "BLOCKED_KINDS",
+           "BLOCKED_ARGS", "EPI_BIAS", "EPI_RELU", "PAR_MIN_MACS",
            "CHUNK_MIN_MACS", "TILE_FIELDS", "tile_word", "tile_fields", "SPLIT_AUTO",
            "SPLIT_N", "SPLIT_M", "SPLIT_NONE", "SLICES_PER_THREAD", "SLICE_MIN_UNITS",
            "pf_calls"]
