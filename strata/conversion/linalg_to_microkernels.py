@@ -680,11 +680,12 @@ def _scalar_leaves(g, skip) -> dict:
 
 def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
     """(generic, bias or None, act, destination) when the op after `op` (past allocs,
-    reads of globals, and deallocs of other buffers) is an elementwise generic computing act(c + bias) or
-    act(c) (bias a contiguous f32 vector along c's dim `n_dim`, its last; n_dim None: no
-    bias; act one of ACTS, recognized by `_activation_of`, not "none" without a bias),
-    into c itself or into a buffer of c's type, c then being an alloc used by nothing
-    else but deallocs; else None. The GEMM kernel's epilogue computes it."""
+    reads of globals, and deallocs of other buffers) is an elementwise generic computing
+    act(c + bias) or act(c) (bias a contiguous f32 vector along c's dim `n_dim`, its
+    last; n_dim None: no bias; act one of ACTS, recognized by `_activation_of`, not
+    "none" without a bias), into c itself or into a buffer of c's type, c then being an
+    alloc used by nothing else but deallocs; else None. The GEMM kernel's epilogue
+    computes it."""
     from ..dialects.memref_layout import is_identity_layout
     from .cpu_kernel_abi import ACTS
     g = op.next
