@@ -97,6 +97,23 @@ def test_conv_activation_in_the_epilogue(tmp_path, name):
     _against_ort(f, model, [{"x": x}, {"x": x[:1].copy()}])
 
 
+def test_grouped_conv_activation_in_the_epilogue(tmp_path):
+    """A grouped convolution (RegNet-Y's: groups of 4 channels, 3x3 stride 2) + bias +
+    x * Sigmoid(x): the grouped kernel's epilogue (the same micro-kernels)."""
+    w = RNG.standard_normal((16, 4, 3, 3)) / 6
+    b = RNG.standard_normal(16)
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1] * 4, strides=[2, 2],
+                              group=4),
+             helper.make_node("Sigmoid", ["c"], ["s"]),
+             helper.make_node("Mul", ["c", "s"], ["y"])]
+    model = _model(nodes, [("x", ["n", 16, 9, 9])], {"w": w, "b": b})
+    f, flags, lowered = _flags(tmp_path, model, "strata_conv2d_nchw_grouped_packed_epi_f32")
+    assert flags == [str(epi_flags(EPI_ROW_BIAS, "silu"))], flags
+    assert "linalg.generic" not in lowered
+    _against_ort(f, model, [{"x": RNG.standard_normal((n, 16, 9, 9)).astype(F32)}
+                            for n in (1, 2)])
+
+
 def _gelu_erf_ops():
     """The exporter's GELU: x * 0.5 * (1 + Erf(x / sqrt(2)))."""
     consts = {"s2": np.array(1.4142135381698608), "one": np.array(1.0),
