@@ -225,13 +225,27 @@ def vsplat(isa: Isa, x: float) -> str:
     return f"<{', '.join(f'float {f32_const(x)}' for _ in range(isa.width))}>"
 
 
-class VecApprox:
-    """The builder interface of strata/transforms/math/polynomial.py (its `Approx`) over
-    <W x float> LLVM IR values of function `f`: polynomial.py's approximations (exp, tanh,
-    erf...) written straight into a kernel, one copy of each computation for the
-    compiled code and the kernels. Operands are values or Python numbers (splatted)."""
+def _approx_base():
+    from ...transforms.math.polynomial import Approx
+    return Approx
 
-    __slots__ = ("fn", "isa", "t", "it", "bt")
+
+class VecApprox(_approx_base()):
+    """The builder of strata/transforms/math/polynomial.py (its `Approx`: Horner's rule,
+    clamps, 2**k and the approximations built on them are its) writing <W x float> LLVM
+    IR values of function `f` instead of arith ops: polynomial.py's approximations (exp,
+    tanh, erf...) straight into a kernel, one copy of each computation for the compiled
+    code and the kernels. Operands are values or Python numbers (splatted)."""
+
+    __slots__ = ("fn", "isa")
+
+    _FOPS = {"arith.addf": "fadd", "arith.subf": "fsub", "arith.mulf": "fmul",
+             "arith.divf": "fdiv"}
+    _IOPS = {"arith.shli": "shl", "arith.addi": "add", "arith.subi": "sub",
+             "arith.shrsi": "ashr", "arith.andi": "and"}
+    _CASTS = {"arith.fptosi": "fptosi", "arith.sitofp": "sitofp", "arith.bitcast": "bitcast"}
+    _MATH = {"absf": "fabs", "roundeven": "roundeven", "copysign": "copysign",
+             "floor": "floor"}
 
     def __init__(self, f: Fn, isa: Isa):
         W = isa.width
@@ -244,75 +258,30 @@ class VecApprox:
     def i(self, value) -> str:
         return f"<{', '.join(f'i32 {int(value)}' for _ in range(self.isa.width))}>"
 
-    def _v(self, x) -> str:
-        return self.f(x) if isinstance(x, (int, float)) else x
-
-    def _bin(self, op, a, b) -> str:
-        return self.fn(f"{op} {self.t} {self._v(a)}, {self._v(b)}")
-
-    def add(self, a, b):
-        return self._bin("fadd", a, b)
-
-    def sub(self, a, b):
-        return self._bin("fsub", a, b)
-
-    def mul(self, a, b):
-        return self._bin("fmul", a, b)
-
-    def div(self, a, b):
-        return self._bin("fdiv", a, b)
+    def _fop(self, name, a, b):
+        return self.fn(f"{self._FOPS[name]} {self.t} {a}, {b}")
 
     def muladd(self, a, b, c):
         return fma(self.fn, self.isa, self._v(a), self._v(b), self._v(c))
 
-    def horner(self, x, coeffs):
-        acc = self._v(coeffs[-1])
-        for c in reversed(coeffs[:-1]):
-            acc = self.muladd(acc, x, c)
-        return acc
-
     def math(self, name, *xs):
-        W, V = self.isa.width, self.t
-        intrinsic = {"absf": "fabs", "roundeven": "roundeven", "copysign": "copysign",
-                     "floor": "floor"}[name]
-        args = ", ".join(f"{V} {self._v(x)}" for x in xs)
-        return self.fn(f"call {V} @llvm.{intrinsic}.v{W}f32({args})")
+        args = ", ".join(f"{self.t} {self._v(x)}" for x in xs)
+        return self.fn(f"call {self.t} @llvm.{self._MATH[name]}.v{self.isa.width}f32({args})")
 
     def cmp(self, pred, a, b):
-        return self._bin(f"fcmp {pred}", a, b)
+        return self.fn(f"fcmp {pred} {self.t} {self._v(a)}, {self._v(b)}")
 
     def select(self, c, a, b):
         return self.fn(f"select {self.bt} {c}, {self.t} {self._v(a)}, {self.t} {self._v(b)}")
 
-    def clamp_below(self, x, lo):
-        return self.select(self.cmp("olt", x, lo), lo, x)
-
-    def clamp_above(self, x, hi):
-        return self.select(self.cmp("ogt", x, hi), hi, x)
-
     def ibin(self, name, a, b):
-        op = {"arith.shli": "shl", "arith.addi": "add", "arith.subi": "sub",
-              "arith.shrsi": "ashr", "arith.andi": "and"}[name]
         a, b = (self.i(x) if isinstance(x, int) else x for x in (a, b))
-        return self.fn(f"{op} {self.it} {a}, {b}")
+        return self.fn(f"{self._IOPS[name]} {self.it} {a}, {b}")
 
-    def op(self, name, operands, rt):
-        conv = {"arith.fptosi": "fptosi", "arith.sitofp": "sitofp",
-                "arith.bitcast": "bitcast"}[name]
-        return self.fn(f"{conv} {self._type_of(operands[0], rt)} {operands[0]} to {rt}")
-
-    def _type_of(self, x, rt):
-        # the operand's type: the other of (float vector, i32 vector) than the result's
-        return self.it if rt == self.t else self.t
-
-    def to_bits(self, x):
-        return self.op("arith.bitcast", [x], self.it)
-
-    def from_bits(self, n):
-        return self.op("arith.bitcast", [n], self.t)
-
-    def pow2(self, k):
-        return self.from_bits(self.ibin("arith.shli", self.ibin("arith.addi", k, 127), 23))
+    def op(self, name, operands, rt, props=None):
+        # the operand is the other of (float vector, i32 vector) than the result
+        src = self.it if rt == self.t else self.t
+        return self.fn(f"{self._CASTS[name]} {src} {operands[0]} to {rt}")
 
 
 def vexp(f: Fn, isa: Isa, x: str) -> str:
