@@ -204,3 +204,73 @@ def test_depthwise_other_isas(name):
         for act in ("relu6", "silu"):
             _check(_run(lib, x, w, b, s, d, pad, pad, oh, ow, act),
                    _ref(x, w, b, s, d, pad, pad, oh, ow, act))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("c,n,h,wd,kh,kw,d,pt,pl", [
+    (3, 1, 7, 7, 3, 3, 1, 1, 1),      # 7x7 3x3: flat, 3 wide
+    (4, 2, 7, 7, 5, 5, 1, 2, 2),      # 5x5 on 7x7, two images: flat, 5 wide
+    (2, 1, 14, 14, 3, 5, 1, 1, 2),    # 3 rows x 5 columns
+    (3, 1, 6, 9, 2, 4, 1, 0, 1),      # even windows, asymmetric padding: any width
+    (2, 1, 8, 8, 3, 3, 2, 2, 2),      # dilation 2
+    (2, 1, 16, 16, 3, 3, 1, 1, 1),    # 256 pixels: the largest flat plane (AVX-512)
+    (2, 1, 17, 15, 3, 3, 1, 1, 1),    # 255 pixels, the last vector 15 lanes
+    (2, 1, 17, 16, 3, 3, 1, 1, 1),    # 272 pixels: the row code
+    (1, 1, 1, 1, 3, 3, 1, 1, 1),      # a 1x1 image, one channel
+    (2, 1, 5, 12, 1, 1, 1, 0, 0),     # a 1x1 window
+    (2, 1, 4, 4, 5, 5, 1, 3, 2),      # windows wider than the image, more rows out
+    (1, 1, 3, 3, 5, 5, 1, 0, 4),      # ... than in (taps reading only the padding)
+    (40, 1, 7, 7, 3, 3, 1, 1, 1),     # many planes: parallel items
+])
+def test_depthwise_flat_planes(threads, c, n, h, wd, kh, kw, d, pt, pl):
+    """Stride 1 with the output rows as long as the input's (OW = W) and small planes:
+    the plane's pixels as one row (the flat code, see [Note: depthwise kernel design]),
+    each window shape and padding; against NumPy, and the input inside a NaN-filled
+    buffer (rows above and below each plane), which no read may touch."""
+    lib = load_kernels()
+    oh = h + 2 * pt - d * (kh - 1) if pt * 2 >= d * (kh - 1) else h
+    ow = wd
+    poisoned = np.full((n, c, h + 6, wd), np.nan, np.float32)
+    x = poisoned[:, :, 3:h + 3]
+    x[...] = RNG.standard_normal((n, c, h, wd))
+    w = RNG.standard_normal((c, kh, kw), np.float32)
+    b = RNG.standard_normal(c).astype(np.float32)
+    prev = lib.get_num_threads()
+    lib.set_num_threads(threads)
+    try:
+        for act in ("none", "relu6", "silu"):
+            got = _run_hw(lib, x, w, b, d, pt, pl, oh, ow, act)
+            assert np.isfinite(got).all()
+            _check(got, _ref_hw(np.ascontiguousarray(x), w, b, d, pt, pl, oh, ow, act))
+        old = RNG.standard_normal((n, c, oh, ow)).astype(np.float32)
+        got = _run_hw(lib, x, w, b, d, pt, pl, oh, ow, "relu", out=old.copy(), acc=1)
+        _check(got, _ref_hw(np.ascontiguousarray(x), w, b, d, pt, pl, oh, ow, "relu", old))
+    finally:
+        lib.set_num_threads(prev)
+
+
+def _run_hw(lib, x, w, b, d, pt, pl, oh, ow, act, out=None, acc=0):
+    """Stride 1, windows of any height and width (`_run` takes square ones)."""
+    n, c, h, wd = x.shape
+    kh, kw = w.shape[1:]
+    if out is None:
+        out = np.full((n, c, oh, ow), np.nan, np.float32)
+    sn, sc, shs = (st // 4 for st in x.strides[:3])
+    o = out.strides
+    flags = DW_BIAS | (DW_ACTS[act] << DW_ACT_SHIFT)
+    lib.dwconv2d_nchw(n, c, h, wd, kh, kw, oh, ow, 1, 1, d, d, pt, pl, x.ctypes.data, sn, sc,
+                      shs, w.ctypes.data, out.ctypes.data, o[0] // 4, o[1] // 4, o[2] // 4,
+                      acc, b.ctypes.data, flags, 0)
+    return out
+
+
+def _ref_hw(x, w, b, d, pt, pl, oh, ow, act, old=None):
+    n, c, h, wd = x.shape
+    kh, kw = w.shape[1:]
+    big = np.zeros((n, c, pt + oh + d * kh + h, pl + ow + d * kw + wd))
+    big[:, :, pt:pt + h, pl:pl + wd] = x
+    out = np.zeros((n, c, oh, ow)) if old is None else old.astype(np.float64)
+    for i in range(kh):
+        for j in range(kw):
+            out = out + big[:, :, i * d:i * d + oh, j * d:j * d + ow] * w[None, :, i, j, None, None]
+    return _act(out + b[None, :, None, None], act)
