@@ -34,15 +34,20 @@ sigmoid). Strides in elements; the innermost ones are 1.
   DW_SMALL_ROWS rows at a time instead (one masked vector each, the column masks made
   once per plane, a window row outside the image masked off): row by row, a row's setup
   cost more than its 9 FMAs.
-- Small planes at stride 1 whose output rows are as long as the input's (OW = W, both
-  planes' rows contiguous; at most DW_FLAT_VECTORS vectors of pixels, DW_FLAT_TAPS
-  taps: 7x7 and 14x14 maps) run flat: the plane's pixels are one row, output pixel q's
-  tap (kh, kw) is input pixel q + (kh dh - pt) W + kw dw - pl, a constant shift, so a
-  tap is one masked load per vector of pixels whatever the row boundaries (a 7-wide
-  row wasted 9 of 16 lanes). The lane masks (the tap reads inside the image: no
-  wrap into the next row, no row outside) are the same for every plane: made once per
-  call, a table on the caller's stack. DW_FLAT_GROUP vectors at a time; 3 and 5 wide
-  windows unrolled into two sets of partial sums. An item is a whole plane.
+- Small planes (at most DW_FLAT_VECTORS vectors of output pixels: 7x7 to 32x32 maps;
+  at most DW_FLAT_TAPS taps) run flat: the plane's pixels are one row. At stride 1
+  with the output rows as long as the input's (OW = W, both planes' rows contiguous),
+  output pixel q's tap (kh, kw) is input pixel q + (kh dh - pt) W + kw dw - pl, a
+  constant shift, so a tap is one masked load per vector of pixels whatever the row
+  boundaries (row by row, a 7-wide row wasted 9 of 16 lanes and each 28-wide row took
+  two masked chunks with their set-up). At stride 2 the plane is first copied into its
+  four phases (even/odd rows x even/odd columns, rows OW long, on the stack: one pass
+  of loads and shuffles), where tap (kh, kw) is again a constant shift of q in one
+  phase (two loads and a shuffle per tap and vector before). The lane masks (the tap
+  reads inside the image: no wrap into the next row, no row outside; the rest of a
+  phase is never read) are the same for every plane: made once per call, a table on
+  the caller's stack. DW_FLAT_GROUP vectors at a time; 3 and 5 wide windows unrolled
+  into two sets of partial sums. An item is a whole plane.
 - Stride 1: the taps are vectors at consecutive offsets; stride 2: two vectors and their
   even lanes (a shuffle); other strides: masked gathers. Filters 3 and 5 wide (the taps
   of a row unrolled, each broadcast once per chunk and row) have their own code, for
@@ -85,7 +90,7 @@ DW_PAR_MIN_MACS = 1 << 19
 _ITEMS_PER_THREAD = 8
 # The flat variant (see [Note: depthwise kernel design]): planes of at most this many
 # vectors, windows of at most this many taps; vectors computed at a time.
-DW_FLAT_VECTORS = 16
+DW_FLAT_VECTORS = 64
 DW_FLAT_TAPS = 25
 DW_FLAT_GROUP = 4
 
@@ -96,10 +101,11 @@ _TYPES = {"in": "ptr", "filter": "ptr", "out": "ptr", "bias": "ptr", "acc": "i32
           "flags": "i32", "masks": "ptr"}
 # (filter width, stride) of the specialized code; the last entry: any (generic).
 _VARIANTS = ((3, 1), (3, 2), (5, 1), (5, 2), (None, None))
-# The flat code's variants (numbered after those of _VARIANTS): filter width 3, 5, any.
-_FLAT_WIDTHS = (3, 5, None)
+# The flat code's variants (numbered after those of _VARIANTS): (filter width: 3, 5,
+# any; stride).
+_FLAT_KINDS = ((3, 1), (5, 1), (None, 1), (3, 2), (5, 2), (None, 2))
 _FLAT = len(_VARIANTS)
-_N_VARIANTS = _FLAT + len(_FLAT_WIDTHS)
+_N_VARIANTS = _FLAT + len(_FLAT_KINDS)
 
 
 def _variant_name(k: int) -> str:
@@ -417,8 +423,8 @@ def _flat_masks(f: Fn, isa: Isa, table: str) -> None:
     """Fill `table` (DW_FLAT_VECTORS x DW_FLAT_TAPS masks) for the flat variant (see
     [Note: depthwise kernel design]): entry (j, kh * KW + kw) has lane l on iff output
     pixel q = j W + l of a plane is one (q < OH OW) whose tap (kh, kw) reads inside the
-    image: 0 <= q / OW + kh dh - pt < H and 0 <= q % OW + kw dw - pl < W. Once per call;
-    the same for every plane."""
+    image: 0 <= (q / OW) sh + kh dh - pt < H and 0 <= (q % OW) sw + kw dw - pl < W. Once
+    per call; the same for every plane."""
     W = isa.width
     VI = f"<{W} x i64>"
     pixels = f.mul("%OH", "%OW")
@@ -426,7 +432,8 @@ def _flat_masks(f: Fn, isa: Isa, table: str) -> None:
     taps = f.mul("%KH", "%KW")
     owf = splat(f, isa, f("sitofp i64 %OW to float"))
     mt = _mask_type(isa)
-    ow_v, h_v, w_v = (splat(f, isa, x, "i64") for x in ("%OW", "%H", "%W"))
+    ow_v, h_v, w_v, sh_v, sw_v = (splat(f, isa, x, "i64")
+                                  for x in ("%OW", "%H", "%W", "%sh", "%sw"))
     pix_v = splat(f, isa, pixels, "i64")
 
     def vector(j):
@@ -437,6 +444,8 @@ def _flat_masks(f: Fn, isa: Isa, table: str) -> None:
         oh = f(f"fptosi {vec_type(isa)} {f(f'fdiv {vec_type(isa)} {qf}, {owf}')} to {VI}")
         ow = f(f"sub {VI} {q}, {f(f'mul {VI} {oh}, {ow_v}')}")
         live = f(f"icmp slt {VI} {q}, {pix_v}")
+        oh = f(f"mul {VI} {oh}, {sh_v}")
+        ow = f(f"mul {VI} {ow}, {sw_v}")
         row0 = f.mul(j, taps)
 
         def khrow(kh):
@@ -461,17 +470,32 @@ def _flat_masks(f: Fn, isa: Isa, table: str) -> None:
 
 def _flat(isa: Isa, k: int) -> str:
     """@strata_dw_flat_<k>(work, n, c, oh0, oh1): plane (n, c) whole, its pixels as one
-    row (see [Note: depthwise kernel design]; oh0 and oh1 unused), for filters
-    `_FLAT_WIDTHS[k]` wide (None: any)."""
+    row (see [Note: depthwise kernel design]; oh0 and oh1 unused), for filters and
+    strides `_FLAT_KINDS[k]` (width None: any)."""
     W, V = isa.width, vec_type(isa)
     mt = _mask_type(isa)
-    kw_s = _FLAT_WIDTHS[k]
+    kw_s, stride = _FLAT_KINDS[k]
     f = Fn(f"define internal void @strata_dw_flat_{k}(ptr %work, i64 %n, i64 %c, "
            "i64 %oh0, i64 %oh1) #1")
+    phases = None
+    if stride == 2:
+        phases = f(f"alloca [{4 * DW_FLAT_VECTORS * W} x float], align 64")
     v, inp, outp, filt, bvec, acc_on, act = _plane_setup(f, isa)
     pixels = f.mul(v["OH"], v["OW"])
     nvec = f(f"sdiv i64 {f.add(pixels, W - 1)}, {W}")
     taps = f.mul(v["KH"], v["KW"])
+    if stride == 2:
+        _split_phases(f, isa, v, inp, phases)
+
+    def source(kh, kw):
+        """(base, offset) of tap (kh, kw)'s input for output pixel 0."""
+        dy = f.sub(f.mul(kh, v["dh"]), v["pt"])
+        dx = f.sub(f.mul(kw, v["dw"]), v["pl"])
+        if stride == 1:
+            return inp, f.add(f.mul(dy, v["W"]), dx)
+        phase = f.add(f.mul(f(f"and i64 {dy}, 1"), 2), f(f"and i64 {dx}, 1"))
+        base = f.gep(phases, f.mul(phase, DW_FLAT_VECTORS * W))
+        return base, f.add(f.mul(f(f"ashr i64 {dy}, 1"), v["OW"]), f(f"ashr i64 {dx}, 1"))
 
     def group(j0, g):
         qs = [f.mul(f.add(j0, i), W) for i in range(g)]
@@ -489,13 +513,12 @@ def _flat(isa: Isa, k: int) -> str:
         init += ["zeroinitializer"] * (g * (sets - 1))
 
         def khrow(kh, accs):
-            shift = f.sub(f.mul(f.sub(f.mul(kh, v["dh"]), v["pt"]), v["W"]), v["pl"])
             at = f.mul(kh, v["KW"])
 
             def tap(kw, accs, into=0):
                 t = f.add(at, kw)
                 w = splat(f, isa, f(f"load float, ptr {f.gep(filt, t)}, align 4"))
-                off = f.add(shift, f.mul(kw, v["dw"]))
+                base, off = source(kh, kw)
                 out = list(accs)
                 for i in range(g):
                     bits = f(f"load {mt}, ptr {f.gep(v['masks'], f.add(rows[i], t), mt)}, "
@@ -503,7 +526,7 @@ def _flat(isa: Isa, k: int) -> str:
                     if mt != f"i{W}":
                         bits = f(f"trunc {mt} {bits} to i{W}")
                     m = f(f"bitcast i{W} {bits} to <{W} x i1>")
-                    x = vload(f, isa, _gep(f, inp, f.add(qs[i], off)), m)
+                    x = vload(f, isa, _gep(f, base, f.add(qs[i], off)), m)
                     out[into + i] = fma(f, isa, x, w, accs[into + i])
                 return out
             if kw_s is None:
@@ -521,6 +544,34 @@ def _flat(isa: Isa, k: int) -> str:
     f.loop(main, nvec, 1, lambda j: group(j, 1))
     f.do("ret void")
     return f.text()
+
+
+def _split_phases(f: Fn, isa: Isa, v: dict, inp: str, phases: str) -> None:
+    """Copy the plane at `inp` into its four stride-2 phases: phase 2a + b (at
+    a * 2 + b times DW_FLAT_VECTORS vectors) holds in[2i + a][2j + b] at i OW + j, for
+    j < ceil((W - b) / 2) <= OW (the rest is never read: the taps' masks)."""
+    W, V = isa.width, vec_type(isa)
+    even = ", ".join(f"i32 {2 * i}" for i in range(W))
+    odd = ", ".join(f"i32 {2 * i + 1}" for i in range(W))
+    cols = [f(f"sdiv i64 {f.sub(f.add(v['W'], 1), b)}, 2") for b in (0, 1)]
+
+    def chunk(j0):
+        # the masks of the two loads (input columns 2 j0 ...) and the two stores
+        lm = [_lanes(f, isa, "0", f.sub(v["W"], f.add(f.mul(j0, 2), h * W))) for h in (0, 1)]
+        sm = [_lanes(f, isa, "0", f.sub(cols[b], j0)) for b in (0, 1)]
+
+        def row(y):
+            src = _gep(f, inp, f.add(f.mul(y, v["shs"]), f.mul(j0, 2)))
+            lo = vload(f, isa, src, lm[0])
+            hi = vload(f, isa, _gep(f, src, str(W)), lm[1])
+            a = f(f"and i64 {y}, 1")
+            at = f.add(f.mul(f(f"ashr i64 {y}, 1"), v["OW"]), j0)
+            for b, sel in ((0, even), (1, odd)):
+                x = f(f"shufflevector {V} {lo}, {V} {hi}, <{W} x i32> <{sel}>")
+                base = f.mul(f.add(f.mul(a, 2), b), DW_FLAT_VECTORS * W)
+                vstore(f, isa, x, _gep(f, phases, f.add(base, at)), sm[b])
+        f.loop("0", v["H"], 1, row)
+    f.loop("0", cols[0], W, chunk)
 
 
 def _load_taps(f: Fn, isa: Isa, v: dict, rowp: str, j: str, kw: str, sw: str, s_s,
@@ -618,9 +669,23 @@ def _public(isa: Isa) -> str:
                       f.cmp("sle", pixels, DW_FLAT_VECTORS * isa.width),
                       f.cmp("sle", "%KH", DW_FLAT_TAPS), f.cmp("sle", "%KW", DW_FLAT_TAPS),
                       f.cmp("sle", taps, DW_FLAT_TAPS)])
-    fv = str(_FLAT + len(_FLAT_WIDTHS) - 1)
-    for k, kw in reversed(list(enumerate(_FLAT_WIDTHS[:-1]))):
+    # the stride-2 flat code: planes of at most DW_FLAT_VECTORS vectors of output pixels
+    # whose four phases fit as many (each ceil(H / 2) rows of OW >= ceil(W / 2) pixels)
+    lim = DW_FLAT_VECTORS * isa.width
+    half_h = f(f"sdiv i64 {f('add i64 %H, 1')}, 2")
+    flat2 = all_of(f, [f.cmp("eq", "%sh", 2), f.cmp("eq", "%sw", 2),
+                       f.cmp("eq", "%osh", "%OW"), f.cmp("sle", "%OH", lim),
+                       f.cmp("sle", "%OW", lim), f.cmp("sle", pixels, lim),
+                       f.cmp("sle", "%H", 2 * lim), f.cmp("sle", "%W", 2 * lim),
+                       f.cmp("sle", f(f"sdiv i64 {f('add i64 %W, 1')}, 2"), "%OW"),
+                       f.cmp("sle", f(f"mul i64 {half_h}, %OW"), lim),
+                       f.cmp("sle", "%KH", DW_FLAT_TAPS), f.cmp("sle", "%KW", DW_FLAT_TAPS),
+                       f.cmp("sle", taps, DW_FLAT_TAPS)])
+    fv = str(_FLAT + 2)
+    for k, (kw, _) in reversed(list(enumerate(_FLAT_KINDS[:2]))):
         fv = f(f"select i1 {f.cmp('eq', '%KW', kw)}, i64 {_FLAT + k}, i64 {fv}")
+    fv = f(f"select i1 {flat2}, i64 {f.add(fv, 3)}, i64 {fv}")
+    flat = f(f"or i1 {flat}, {flat2}")
     variant = f(f"select i1 {flat}, i64 {fv}, i64 {variant}")
     v["variant"] = variant
     mt = _mask_type(isa)
@@ -665,5 +730,5 @@ def depthwise_functions(isa: Isa) -> list:
     """Every function of the depthwise kernel for `isa`, as LLVM IR text (the intrinsics
     it calls are declared by kernel_ir.declarations)."""
     return [*(_plane(isa, k) for k in range(len(_VARIANTS))),
-            *(_flat(isa, k) for k in range(len(_FLAT_WIDTHS))), _chunk(isa),
+            *(_flat(isa, k) for k in range(len(_FLAT_KINDS))), _chunk(isa),
             _public(isa)]
