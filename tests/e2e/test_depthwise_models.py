@@ -80,17 +80,23 @@ def _folded(ir, calls):
     dict(),                                              # MobileNetV2, stride 1
     dict(stride=2, c=8, e=4),                            # stride 2
     dict(k=5, stride=2, act=nn.SiLU, se=True, c=8, e=4),  # EfficientNet's MBConv
+    # the flat code's small planes (7x7 5x5, stride 2 into 14x14), on 2 threads
+    dict(k=5, act=nn.Hardswish, c=8, e=4, hw=7, threads=2),
+    dict(stride=2, c=8, e=4, hw=28, threads=2),
 ])
 def test_onnx_block_matches_onnxruntime(block, tmp_path):
+    block = dict(block)
+    hw, threads = block.pop("hw", 14), block.pop("threads", 0)
     m = _bn_random(InvertedResidual(**block))
-    x = torch.randn(1, block.get("c", 16), 14, 14)
+    x = torch.randn(1, block.get("c", 16), hw, hw)
     buf = io.BytesIO()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         torch.onnx.export(m, (x,), buf, opset_version=18, dynamo=False)
     import onnx
     model = onnx.load_from_string(buf.getvalue())
-    f, ir = _lowered(lambda d: strata.compile(model, dump_dir=d, cache=False), tmp_path)
+    f, ir = _lowered(lambda d: strata.compile(model, dump_dir=d, cache=False,
+                                              num_threads=threads), tmp_path)
     _folded(ir, 1)
     sess = ort.InferenceSession(buf.getvalue(), providers=["CPUExecutionProvider"])
     xs = x.numpy()
