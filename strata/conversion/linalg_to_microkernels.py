@@ -104,7 +104,9 @@ A depthwise convolution becomes one call of strata_dwconv2d_nchw_f32
   with act one of relu, relu6, hardswish, silu, sigmoid (recognized on the body's
   expression tree, in the forms the ONNX and torch lowerings give them: relu6 as the
   clip's selects or max/min, hardswish as x * hardsigmoid(x) or x * relu6(x + 3) / 6,
-  sigmoid as 1 / (1 + exp(-x))), or y + bias[c]: the kernel applies it before its
+  sigmoid as 1 / (1 + exp(-x)); a bound or coefficient may be a single-element
+  constant global, as Clip's bounds from initializers lower), or y + bias[c]: the
+  kernel applies it before its
   store and writes the generic's output; the generic goes, and y with it unless it is
   the output. The old value of y must not be needed elsewhere, as for the GEMMs.
   What the activation is applied to may also be any a[c] * y + b[c] computed from
@@ -1320,13 +1322,14 @@ def _walks_whole(m, t) -> bool:
                for i, r in enumerate(m.results))
 
 
-def _depthwise_epilogue(op, y, has_bias: bool):
+def _depthwise_epilogue(op, y, has_bias: bool, weights=None):
     """(generic, how, activation, destination) when the op after depthwise convolution
     `op` (past allocs, reads of globals, and deallocs of other buffers) is an elementwise
     computing act(y), act(y + bias[c]) or act(a[c] * y + b[c]) (one of DW_ACTS; bias,
     and the vectors a and b are computed from, constant-size f32 vectors along the
-    channels) into y or a buffer of y's type, y then being an alloc nothing else reads;
-    else None. `how`: None, ("bias", the bias buffer: unless `has_bias`), or ("affine",
+    channels; a single-element constant global, such as Clip's bounds read from
+    initializers, counts as its value) into y or a buffer of y's type, y then being an
+    alloc nothing else reads; else None. `how`: None, ("bias", the bias buffer: unless `has_bias`), or ("affine",
     the tree of a[c] * x + b[c] (an unfolded batch norm), its leaves "p<i>": the
     generic's inputs in `chans`, a list) for the caller to fold into the filter."""
     from ..dialects.memref_layout import is_identity_layout
@@ -1355,6 +1358,10 @@ def _depthwise_epilogue(op, y, has_bias: bool):
     leaves, chans = {args[yi]: "x"}, []
     for i, b in enumerate(g.dps_inputs):
         if i == yi:
+            continue
+        scalar = _constant_scalar(b, weights)
+        if scalar is not None:
+            leaves[args[i]] = scalar
             continue
         bmap = maps[i]
         if b is y or b is d or type(b.type) is not A.MemRefType or \
@@ -1394,6 +1401,21 @@ def _depthwise_epilogue(op, y, has_bias: bool):
     if (act == "none" and how is None) or not _ready_before(d, op):
         return None
     return g, how, act, d
+
+
+def _constant_scalar(v, weights):
+    """The value (a float) of `v` when it is a single-element f32 constant global (or a
+    whole view of one), else None."""
+    t = v.type
+    if weights is None or type(t) is not A.MemRefType or t.element_type != A.f32 or \
+            not t.has_static_shape or any(n != 1 for n in t.shape):
+        return None
+    _, g = weights.global_under(v)
+    data = global_data(g) if g is not None else None
+    if data is None or data.size != 1:
+        return None
+    import numpy as np
+    return float(np.float32(data.reshape(-1)[0]))
 
 
 def _hoisted_global(v, op) -> bool:
@@ -1558,7 +1580,7 @@ def _lower_depthwise(op, weights) -> str:
             bias = init.dps_inputs[0]
             init.erase()
             acc = zero
-    epi = _depthwise_epilogue(op, y, bias is not None)
+    epi = _depthwise_epilogue(op, y, bias is not None, weights)
     if epi is not None and epi[3] is not y and acc is not zero:
         epi = None          # y's old value is read: the kernel must write y
     filt, released = w, []

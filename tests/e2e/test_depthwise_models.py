@@ -197,3 +197,30 @@ def test_padded_input_freed_through_a_view(shape, act):
     for threads in (1, 2):
         got = strata.compile(m, num_threads=threads, cache=False)(x)[0]
         _close(got, want)
+
+
+@pytest.mark.parametrize("lo,hi,fused", [(0.0, 6.0, True), (0.0, 5.0, False)])
+def test_clip_bounds_from_initializers(lo, hi, fused, tmp_path):
+    """Clip's bounds read from initializers (single-element constant globals, not
+    constants in the payload) are recognized as ReLU6 and fused into the kernel; other
+    bounds leave the clip as it is. Both match onnxruntime."""
+    from onnx import TensorProto, helper, numpy_helper
+    rng = np.random.default_rng(3)
+    c = 12
+    inits = [numpy_helper.from_array(rng.standard_normal((c, 1, 3, 3)).astype(np.float32), "w"),
+             numpy_helper.from_array(rng.standard_normal(c).astype(np.float32), "b"),
+             numpy_helper.from_array(np.array(lo, np.float32), "lo"),
+             numpy_helper.from_array(np.array(hi, np.float32), "hi")]
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["y"], group=c, kernel_shape=[3, 3],
+                              pads=[1, 1, 1, 1]),
+             helper.make_node("Clip", ["y", "lo", "hi"], ["z"])]
+    g = helper.make_graph(nodes, "dw", [helper.make_tensor_value_info(
+        "x", TensorProto.FLOAT, [1, c, 9, 9])], [helper.make_tensor_value_info(
+            "z", TensorProto.FLOAT, [1, c, 9, 9])], inits)
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    f, ir = _lowered(lambda d: strata.compile(model, dump_dir=d, cache=False), tmp_path)
+    _folded(ir, 1)
+    assert ("linalg.generic" not in ir) == fused
+    x = (3 * rng.standard_normal((1, c, 9, 9))).astype(np.float32)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    _close(f(x)[0], sess.run(None, {"x": x})[0])
