@@ -216,9 +216,9 @@ def test_depthwise_other_isas(name):
     (2, 1, 14, 14, 3, 5, 1, 1, 1, 2, 14, 14),  # 3 rows x 5 columns
     (3, 1, 6, 9, 2, 4, 1, 1, 0, 1, 5, 9),      # even windows, asymmetric padding: any width
     (2, 1, 8, 8, 3, 3, 1, 2, 2, 2, 8, 8),      # dilation 2
-    (2, 1, 16, 16, 3, 3, 1, 1, 1, 1, 16, 16),  # 256 pixels: the largest flat plane (AVX-512)
+    (2, 1, 64, 64, 3, 3, 1, 1, 1, 1, 64, 64),  # the largest flat plane (AVX-512)
+    (1, 1, 65, 64, 3, 3, 1, 1, 1, 1, 65, 64),  # one row more: the row code
     (2, 1, 17, 15, 3, 3, 1, 1, 1, 1, 17, 15),  # 255 pixels, the last vector 15 lanes
-    (2, 1, 17, 16, 3, 3, 1, 1, 1, 1, 17, 16),  # 272 pixels: the row code
     (1, 1, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1),      # a 1x1 image, one channel
     (2, 1, 5, 12, 1, 1, 1, 1, 0, 0, 5, 12),    # a 1x1 window
     (2, 1, 4, 4, 5, 5, 1, 1, 3, 2, 6, 4),      # windows wider than the image, more rows out
@@ -229,7 +229,8 @@ def test_depthwise_other_isas(name):
     (2, 1, 13, 15, 3, 3, 2, 1, 1, 1, 7, 8),    # odd sizes: phases of unequal size
     (2, 1, 15, 15, 4, 2, 2, 1, 2, 0, 8, 8),    # even windows, asymmetric padding: any
     (2, 1, 14, 14, 3, 3, 2, 2, 2, 2, 7, 7),    # dilation 2 at stride 2
-    (2, 1, 32, 32, 3, 3, 2, 1, 1, 1, 16, 16),  # 256 pixels out
+    (2, 1, 64, 64, 3, 3, 2, 1, 1, 1, 32, 32),  # the largest phases (AVX-512)
+    (1, 1, 66, 66, 3, 3, 2, 1, 1, 1, 33, 33),  # larger: the row code
     (2, 1, 14, 14, 3, 3, 2, 1, 0, 0, 6, 6),    # OW < ceil(W / 2): the row code
     (1, 1, 1, 1, 3, 3, 2, 1, 1, 1, 1, 1),      # a 1x1 image at stride 2
     (40, 1, 14, 14, 3, 3, 2, 1, 1, 1, 7, 7),   # many planes: parallel items

@@ -30,16 +30,16 @@ sigmoid). Strides in elements; the innermost ones are 1.
   with masked loads (the borders: lanes whose column falls in the padding load nothing
   and count as 0; the row's last chunk also stores masked). Rows of the window outside
   [0, H) are skipped (the range of kh is computed per output row).
-- 3x3 windows whose output rows fit one vector (7x7 and 14x14 images on AVX-512) run
+- 3x3 windows whose output rows fit one vector and that do not run flat (below) run
   DW_SMALL_ROWS rows at a time instead (one masked vector each, the column masks made
   once per plane, a window row outside the image masked off): row by row, a row's setup
   cost more than its 9 FMAs.
-- Small planes (at most DW_FLAT_VECTORS vectors of output pixels: 7x7 to 32x32 maps;
-  at most DW_FLAT_TAPS taps) run flat: the plane's pixels are one row. At stride 1
-  with the output rows as long as the input's (OW = W, both planes' rows contiguous),
-  output pixel q's tap (kh, kw) is input pixel q + (kh dh - pt) W + kw dw - pl, a
-  constant shift, so a tap is one masked load per vector of pixels whatever the row
-  boundaries (row by row, a 7-wide row wasted 9 of 16 lanes and each 28-wide row took
+- Small planes (at most DW_FLAT_VECTORS vectors of output pixels: 7x7 to 64x64 maps on
+  AVX-512, DW_FLAT_PHASE_VECTORS per phase at stride 2; at most DW_FLAT_TAPS taps) run
+  flat: the plane's pixels are one row. At stride 1 with the output rows as long as
+  the input's (OW = W, both planes' rows contiguous), output pixel q's tap (kh, kw) is
+  input pixel q + (kh dh - pt) W + kw dw - pl, a constant shift, so a tap is one
+  masked load per vector of pixels whatever the row boundaries (row by row, a 7-wide row wasted 9 of 16 lanes and each 28-wide row took
   two masked chunks with their set-up). At stride 2 the plane is first copied into its
   four phases (even/odd rows x even/odd columns, rows OW long, on the stack: one pass
   of loads and shuffles), where tap (kh, kw) is again a constant shift of q in one
@@ -90,8 +90,11 @@ DW_PAR_MIN_MACS = 1 << 19
 _ITEMS_PER_THREAD = 8
 # The flat variant (see [Note: depthwise kernel design]): planes of at most this many
 # vectors, windows of at most this many taps; vectors computed at a time.
-DW_FLAT_VECTORS = 64
+DW_FLAT_VECTORS = 256
 DW_FLAT_TAPS = 25
+# Stride 2: at most this many vectors per phase (4 of them on the stack: 16 KiB on
+# AVX-512; larger planes are bound by memory bandwidth, and run no faster flat).
+DW_FLAT_PHASE_VECTORS = 64
 DW_FLAT_GROUP = 4
 
 _FIELDS = ("N", "C", "H", "W", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw", "pt", "pl",
@@ -479,7 +482,7 @@ def _flat(isa: Isa, k: int) -> str:
            "i64 %oh0, i64 %oh1) #1")
     phases = None
     if stride == 2:
-        phases = f(f"alloca [{4 * DW_FLAT_VECTORS * W} x float], align 64")
+        phases = f(f"alloca [{4 * DW_FLAT_PHASE_VECTORS * W} x float], align 64")
     v, inp, outp, filt, bvec, acc_on, act = _plane_setup(f, isa)
     pixels = f.mul(v["OH"], v["OW"])
     nvec = f(f"sdiv i64 {f.add(pixels, W - 1)}, {W}")
@@ -494,7 +497,7 @@ def _flat(isa: Isa, k: int) -> str:
         if stride == 1:
             return inp, f.add(f.mul(dy, v["W"]), dx)
         phase = f.add(f.mul(f(f"and i64 {dy}, 1"), 2), f(f"and i64 {dx}, 1"))
-        base = f.gep(phases, f.mul(phase, DW_FLAT_VECTORS * W))
+        base = f.gep(phases, f.mul(phase, DW_FLAT_PHASE_VECTORS * W))
         return base, f.add(f.mul(f(f"ashr i64 {dy}, 1"), v["OW"]), f(f"ashr i64 {dx}, 1"))
 
     def group(j0, g):
@@ -548,8 +551,8 @@ def _flat(isa: Isa, k: int) -> str:
 
 def _split_phases(f: Fn, isa: Isa, v: dict, inp: str, phases: str) -> None:
     """Copy the plane at `inp` into its four stride-2 phases: phase 2a + b (at
-    a * 2 + b times DW_FLAT_VECTORS vectors) holds in[2i + a][2j + b] at i OW + j, for
-    j < ceil((W - b) / 2) <= OW (the rest is never read: the taps' masks)."""
+    a * 2 + b times DW_FLAT_PHASE_VECTORS vectors) holds in[2i + a][2j + b] at i OW + j,
+    for j < ceil((W - b) / 2) <= OW (the rest is never read: the taps' masks)."""
     W, V = isa.width, vec_type(isa)
     even = ", ".join(f"i32 {2 * i}" for i in range(W))
     odd = ", ".join(f"i32 {2 * i + 1}" for i in range(W))
@@ -568,7 +571,7 @@ def _split_phases(f: Fn, isa: Isa, v: dict, inp: str, phases: str) -> None:
             at = f.add(f.mul(f(f"ashr i64 {y}, 1"), v["OW"]), j0)
             for b, sel in ((0, even), (1, odd)):
                 x = f(f"shufflevector {V} {lo}, {V} {hi}, <{W} x i32> <{sel}>")
-                base = f.mul(f.add(f.mul(a, 2), b), DW_FLAT_VECTORS * W)
+                base = f.mul(f.add(f.mul(a, 2), b), DW_FLAT_PHASE_VECTORS * W)
                 vstore(f, isa, x, _gep(f, phases, f.add(base, at)), sm[b])
         f.loop("0", v["H"], 1, row)
     f.loop("0", cols[0], W, chunk)
@@ -669,9 +672,9 @@ def _public(isa: Isa) -> str:
                       f.cmp("sle", pixels, DW_FLAT_VECTORS * isa.width),
                       f.cmp("sle", "%KH", DW_FLAT_TAPS), f.cmp("sle", "%KW", DW_FLAT_TAPS),
                       f.cmp("sle", taps, DW_FLAT_TAPS)])
-    # the stride-2 flat code: planes of at most DW_FLAT_VECTORS vectors of output pixels
-    # whose four phases fit as many (each ceil(H / 2) rows of OW >= ceil(W / 2) pixels)
-    lim = DW_FLAT_VECTORS * isa.width
+    # the stride-2 flat code: phases of at most DW_FLAT_PHASE_VECTORS vectors (each
+    # ceil(H / 2) rows of OW >= ceil(W / 2) pixels), the output no larger
+    lim = DW_FLAT_PHASE_VECTORS * isa.width
     half_h = f(f"sdiv i64 {f('add i64 %H, 1')}, 2")
     flat2 = all_of(f, [f.cmp("eq", "%sh", 2), f.cmp("eq", "%sw", 2),
                        f.cmp("eq", "%osh", "%OW"), f.cmp("sle", "%OH", lim),
