@@ -39,8 +39,9 @@ sigmoid). Strides in elements; the innermost ones are 1.
   flat: the plane's pixels are one row. At stride 1 with the output rows as long as
   the input's (OW = W, both planes' rows contiguous), output pixel q's tap (kh, kw) is
   input pixel q + (kh dh - pt) W + kw dw - pl, a constant shift, so a tap is one
-  masked load per vector of pixels whatever the row boundaries (row by row, a 7-wide row wasted 9 of 16 lanes and each 28-wide row took
-  two masked chunks with their set-up). At stride 2 the plane is first copied into its
+  masked load per vector of pixels whatever the row boundaries (row by row, a 7-wide
+  row wasted 9 of 16 lanes and a 28-wide one took two masked chunks with their
+  set-up). At stride 2 the plane is first copied into its
   four phases (even/odd rows x even/odd columns, rows OW long, on the stack: one pass
   of loads and shuffles), where tap (kh, kw) is again a constant shift of q in one
   phase (two loads and a shuffle per tap and vector before). The lane masks (the tap
@@ -88,13 +89,15 @@ DW_SMALL_ROWS = 4
 DW_PAR_MIN_MACS = 1 << 19
 # Items per thread the planes are cut into, at least.
 _ITEMS_PER_THREAD = 8
-# The flat variant (see [Note: depthwise kernel design]): planes of at most this many
-# vectors, windows of at most this many taps; vectors computed at a time.
+# The flat code (see [Note: depthwise kernel design]): planes of at most this many
+# vectors of pixels, windows of at most this many taps (the mask table on the stack:
+# 12.5 KiB on AVX-512).
 DW_FLAT_VECTORS = 256
 DW_FLAT_TAPS = 25
 # Stride 2: at most this many vectors per phase (4 of them on the stack: 16 KiB on
 # AVX-512; larger planes are bound by memory bandwidth, and run no faster flat).
 DW_FLAT_PHASE_VECTORS = 64
+# Vectors of pixels the flat code computes at a time.
 DW_FLAT_GROUP = 4
 
 _FIELDS = ("N", "C", "H", "W", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw", "pt", "pl",
