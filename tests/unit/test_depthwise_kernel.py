@@ -274,3 +274,34 @@ def _run_hw(lib, x, w, b, s, d, pt, pl, oh, ow, act, out=None, acc=0):
                       shs, w.ctypes.data, out.ctypes.data, o[0] // 4, o[1] // 4, o[2] // 4,
                       acc, b.ctypes.data, flags, 0)
     return out
+
+
+def test_depthwise_random_shapes():
+    """Random small shapes around the flat code's conditions (OW = W or not, strides 1
+    to 3, dilation 1 and 2, any padding and window up to 6 x 6, planes of 1 to 20
+    rows and columns, strided inputs): every one against NumPy, on 1 and 2 threads."""
+    lib = load_kernels()
+    rng = np.random.default_rng(5)
+    prev = lib.get_num_threads()
+    try:
+        for case in range(160):
+            lib.set_num_threads(1 + case % 2)
+            n, c = int(rng.integers(1, 3)), int(rng.integers(1, 6))
+            h, wd = (int(v) for v in rng.integers(1, 21, 2))
+            kh, kw = (int(v) for v in rng.integers(1, 7, 2))
+            s, d = int(rng.integers(1, 4)), int(rng.integers(1, 3))
+            pt, pl = (int(v) for v in rng.integers(0, 4, 2))
+            oh = max(1, (h + 2 * pt - d * (kh - 1) - 1) // s + 1)
+            ow = max(1, (wd + 2 * pl - d * (kw - 1) - 1) // s + 1)
+            if s == 1 and rng.random() < 0.5:
+                ow = wd                          # the flat code's rows
+            pad = int(rng.integers(0, 3))        # wider input rows: not flat at stride 1
+            base = rng.standard_normal((n, c, h, wd + pad)).astype(np.float32)
+            x = base[..., :wd]
+            w = rng.standard_normal((c, kh, kw)).astype(np.float32)
+            b = rng.standard_normal(c).astype(np.float32)
+            got = _run_hw(lib, x, w, b, s, d, pt, pl, oh, ow, "relu6")
+            want = _ref(np.ascontiguousarray(x), w, b, s, d, pt, pl, oh, ow, "relu6")
+            _check(got, want)
+    finally:
+        lib.set_num_threads(prev)
