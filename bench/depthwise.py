@@ -1,7 +1,8 @@
 """Benchmark: depthwise convolution layers (MobileNetV2's 3x3, EfficientNet-B0's 5x5), each
 an ONNX Conv with group = C, its bias and the activation after it, Strata with the
 depthwise kernel (strata_dwconv2d_nchw_f32) against Strata without it (the loop nests
-of convert-linalg-to-loops, the state before it) and onnxruntime, in the same process.
+of convert-linalg-to-loops, the state before it), onnxruntime and OpenVINO (CPU, f32,
+when installed), in the same process.
 
     python bench/depthwise.py [--threads 1,2] [--rounds 5] [--repeat 20] [--layers REGEX]
                               [--zoo REGEX]
@@ -10,7 +11,8 @@ of convert-linalg-to-loops, the state before it) and onnxruntime, in the same pr
 "before" then being Strata without the depthwise kernel and the channel-scale fold.
 
 Per layer and thread count: the median ms of each (interleaved rounds: A, B, C, A, B, C
-...; the medians of the rounds' means) and the ratios new/before and new/onnxruntime.
+...; the medians of the rounds' means) and the ratios new/before, new/onnxruntime and
+new/OpenVINO.
 Geometric means at the bottom. One thread is timed in process CPU time, more in wall
 time; timings on a loaded machine are noisy: compare ratios.
 """
@@ -38,6 +40,9 @@ LAYERS = {
     "effb0_240x28_5s1": (240, 28, 28, 5, 1, "silu"),
     "effb0_672x14_5s2": (672, 14, 14, 5, 2, "silu"),
     "effb0_1152x7_5s1": (1152, 7, 7, 5, 1, "silu"),
+    "effb0_672x14_5s1": (672, 14, 14, 5, 1, "silu"),
+    "mbv3_672x14_5s1": (672, 14, 14, 5, 1, "hardswish"),
+    "mbv3_960x7_5s1": (960, 7, 7, 5, 1, "hardswish"),
 }
 
 
@@ -55,6 +60,8 @@ def layer_model(c, h, w, k, s, act):
         inits += [numpy_helper.from_array(np.array(0, np.float32), "lo"),
                   numpy_helper.from_array(np.array(6, np.float32), "hi")]
         nodes.append(helper.make_node("Clip", ["y", "lo", "hi"], ["z"]))
+    elif act == "hardswish":
+        nodes.append(helper.make_node("HardSwish", ["y"], ["z"]))
     else:
         nodes += [helper.make_node("Sigmoid", ["y"], ["g"]),
                   helper.make_node("Mul", ["y", "g"], ["z"])]
@@ -90,6 +97,25 @@ def _ort(model, threads):
                                 providers=["CPUExecutionProvider"])
     name = sess.get_inputs()[0].name
     return lambda x: sess.run(None, {name: x})[0]
+
+
+def _openvino(model, threads):
+    """OpenVINO's CPU plugin at f32 on `model`, or None when it is not installed."""
+    try:
+        import openvino as ov
+    except ImportError:
+        return None
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(model.SerializeToString(), b""), "CPU", {
+        "INFERENCE_PRECISION_HINT": "f32", "INFERENCE_NUM_THREADS": threads,
+        "PERFORMANCE_HINT": "LATENCY"})
+    request = compiled.create_infer_request()
+    name = compiled.inputs[0].any_name
+
+    def run(x):
+        request.infer({name: x})
+        return request.get_output_tensor(0).data
+    return run
 
 
 def _zoo_models(pattern):
@@ -135,13 +161,14 @@ def main(argv=None):
             c, h, w, k, s, act = LAYERS[name]
             x = np.random.default_rng(1).standard_normal((1, c, h, w)).astype(np.float32)
             yield name, layer_model(c, h, w, k, s, act), x
-    print(f"{'layer':18} {'t':>2} {'before':>8} {'new':>8} {'ort':>8} {'new/bef':>8} "
-          f"{'new/ort':>8}  maxdiff")
-    logs = {"nb": [], "no": []}
+    print(f"{'layer':18} {'t':>2} {'before':>8} {'new':>8} {'ort':>8} {'ov':>8} "
+          f"{'new/bef':>8} {'new/ort':>8} {'new/ov':>8}  maxdiff")
+    logs = {"before": [], "ort": [], "ov": []}
     for threads in (int(t) for t in args.threads.split(",")):
         for name, m, x in cases():
             peers = {"before": _strata(m, threads, False), "new": _strata(m, threads, True),
-                     "ort": _ort(m, threads)}
+                     "ort": _ort(m, threads), "ov": _openvino(m, threads)}
+            peers = {p: fn for p, fn in peers.items() if fn is not None}
             ref = peers["ort"](x)
             diff = float(np.abs(peers["new"](x) - ref).max() / np.abs(ref).max())
             times = {p: [] for p in peers}
@@ -151,14 +178,15 @@ def main(argv=None):
                 for p, fn in peers.items():
                     times[p].append(_time(fn, x, args.repeat, clock))
             med = {p: statistics.median(v) for p, v in times.items()}
-            nb, no = med["new"] / med["before"], med["new"] / med["ort"]
-            logs["nb"].append(math.log(nb))
-            logs["no"].append(math.log(no))
-            print(f"{name:18} {threads:>2} {med['before']:8.3f} {med['new']:8.3f} "
-                  f"{med['ort']:8.3f} {nb:8.2f} {no:8.2f}  {diff:.1e}", flush=True)
-    n = len(logs["nb"])
-    print(f"geomean new/before {math.exp(sum(logs['nb']) / n):.2f}, "
-          f"new/ort {math.exp(sum(logs['no']) / n):.2f}")
+            ratios = {p: med["new"] / med[p] for p in logs if p in med}
+            for p, r in ratios.items():
+                logs[p].append(math.log(r))
+            cols = " ".join(f"{med[p]:8.3f}" if p in med else f"{'-':>8}"
+                            for p in ("before", "new", "ort", "ov"))
+            rs = " ".join(f"{ratios[p]:8.2f}" if p in ratios else f"{'-':>8}" for p in logs)
+            print(f"{name:18} {threads:>2} {cols} {rs}  {diff:.1e}", flush=True)
+    print("geomean " + ", ".join(f"new/{p} {math.exp(sum(v) / len(v)):.2f}"
+                                 for p, v in logs.items() if v))
 
 
 if __name__ == "__main__":

@@ -80,17 +80,23 @@ def _folded(ir, calls):
     dict(),                                              # MobileNetV2, stride 1
     dict(stride=2, c=8, e=4),                            # stride 2
     dict(k=5, stride=2, act=nn.SiLU, se=True, c=8, e=4),  # EfficientNet's MBConv
+    # the flat code's small planes (7x7 5x5, stride 2 into 14x14), on 2 threads
+    dict(k=5, act=nn.Hardswish, c=8, e=4, hw=7, threads=2),
+    dict(stride=2, c=8, e=4, hw=28, threads=2),
 ])
 def test_onnx_block_matches_onnxruntime(block, tmp_path):
+    block = dict(block)
+    hw, threads = block.pop("hw", 14), block.pop("threads", 0)
     m = _bn_random(InvertedResidual(**block))
-    x = torch.randn(1, block.get("c", 16), 14, 14)
+    x = torch.randn(1, block.get("c", 16), hw, hw)
     buf = io.BytesIO()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         torch.onnx.export(m, (x,), buf, opset_version=18, dynamo=False)
     import onnx
     model = onnx.load_from_string(buf.getvalue())
-    f, ir = _lowered(lambda d: strata.compile(model, dump_dir=d, cache=False), tmp_path)
+    f, ir = _lowered(lambda d: strata.compile(model, dump_dir=d, cache=False,
+                                              num_threads=threads), tmp_path)
     _folded(ir, 1)
     sess = ort.InferenceSession(buf.getvalue(), providers=["CPUExecutionProvider"])
     xs = x.numpy()
@@ -191,3 +197,30 @@ def test_padded_input_freed_through_a_view(shape, act):
     for threads in (1, 2):
         got = strata.compile(m, num_threads=threads, cache=False)(x)[0]
         _close(got, want)
+
+
+@pytest.mark.parametrize("lo,hi,fused", [(0.0, 6.0, True), (0.0, 5.0, False)])
+def test_clip_bounds_from_initializers(lo, hi, fused, tmp_path):
+    """Clip's bounds read from initializers (single-element constant globals, not
+    constants in the payload) are recognized as ReLU6 and fused into the kernel; other
+    bounds leave the clip as it is. Both match onnxruntime."""
+    from onnx import TensorProto, helper, numpy_helper
+    rng = np.random.default_rng(3)
+    c = 12
+    inits = [numpy_helper.from_array(rng.standard_normal((c, 1, 3, 3)).astype(np.float32), "w"),
+             numpy_helper.from_array(rng.standard_normal(c).astype(np.float32), "b"),
+             numpy_helper.from_array(np.array(lo, np.float32), "lo"),
+             numpy_helper.from_array(np.array(hi, np.float32), "hi")]
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["y"], group=c, kernel_shape=[3, 3],
+                              pads=[1, 1, 1, 1]),
+             helper.make_node("Clip", ["y", "lo", "hi"], ["z"])]
+    g = helper.make_graph(nodes, "dw", [helper.make_tensor_value_info(
+        "x", TensorProto.FLOAT, [1, c, 9, 9])], [helper.make_tensor_value_info(
+            "z", TensorProto.FLOAT, [1, c, 9, 9])], inits)
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    f, ir = _lowered(lambda d: strata.compile(model, dump_dir=d, cache=False), tmp_path)
+    _folded(ir, 1)
+    assert ("linalg.generic" not in ir) == fused
+    x = (3 * rng.standard_normal((1, c, 9, 9))).astype(np.float32)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    _close(f(x)[0], sess.run(None, {"x": x})[0])

@@ -191,7 +191,8 @@ def test_depthwise_reads_only_the_image():
 @pytest.mark.parametrize("name", ["avx2", "sse"])
 def test_depthwise_other_isas(name):
     """The kernel for other vector widths (8, 4) runs here too (LLVM legalizes the
-    vectors): rows longer than a vector, the row blocks of short rows, both strides."""
+    vectors): rows longer than a vector, the row blocks of short rows, both strides,
+    small planes flat at strides 1 and 2."""
     from strata.backends.cpu import kernels
     host = kernels.host_isa()
     isa = kernels.isa_for(name, cpu=host.cpu, features=host.features, kc=64, mc=24,
@@ -199,8 +200,108 @@ def test_depthwise_other_isas(name):
     lib = kernels.KernelLibrary(isa)
     for c, h, wd, k, s, d, pad in ((3, 7, 7, 3, 1, 1, 1), (2, 9, 6, 3, 2, 1, 1),
                                    (3, 11, 29, 5, 1, 1, 2), (2, 12, 40, 3, 2, 1, 1),
-                                   (2, 8, 8, 3, 1, 2, 2)):
+                                   (2, 8, 8, 3, 1, 2, 2), (3, 14, 14, 3, 2, 1, 1),
+                                   (2, 13, 13, 5, 2, 1, 2)):
         x, w, b, oh, ow = _case(c, h, wd, k, s, d, pad)
         for act in ("relu6", "silu"):
             _check(_run(lib, x, w, b, s, d, pad, pad, oh, ow, act),
                    _ref(x, w, b, s, d, pad, pad, oh, ow, act))
+
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("c,n,h,wd,kh,kw,s,d,pt,pl,oh,ow", [
+    (3, 1, 7, 7, 3, 3, 1, 1, 1, 1, 7, 7),      # 7x7 3x3: flat, 3 wide
+    (4, 2, 7, 7, 5, 5, 1, 1, 2, 2, 7, 7),      # 5x5 on 7x7, two images: flat, 5 wide
+    (2, 1, 14, 14, 3, 5, 1, 1, 1, 2, 14, 14),  # 3 rows x 5 columns
+    (3, 1, 6, 9, 2, 4, 1, 1, 0, 1, 5, 9),      # even windows, asymmetric padding: any width
+    (2, 1, 8, 8, 3, 3, 1, 2, 2, 2, 8, 8),      # dilation 2
+    (2, 1, 64, 64, 3, 3, 1, 1, 1, 1, 64, 64),  # the largest flat plane (AVX-512)
+    (1, 1, 65, 64, 3, 3, 1, 1, 1, 1, 65, 64),  # one row more: the row code
+    (2, 1, 17, 15, 3, 3, 1, 1, 1, 1, 17, 15),  # 255 pixels, the last vector 15 lanes
+    (1, 1, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1),      # a 1x1 image, one channel
+    (2, 1, 5, 12, 1, 1, 1, 1, 0, 0, 5, 12),    # a 1x1 window
+    (2, 1, 4, 4, 5, 5, 1, 1, 3, 2, 6, 4),      # windows wider than the image, more rows out
+    (1, 1, 3, 3, 5, 5, 1, 1, 0, 4, 3, 3),      # ... than in (taps reading only the padding)
+    (40, 1, 7, 7, 3, 3, 1, 1, 1, 1, 7, 7),     # many planes: parallel items
+    (3, 1, 14, 14, 3, 3, 2, 1, 1, 1, 7, 7),    # stride 2: the four phases, 3 wide
+    (3, 2, 14, 14, 5, 5, 2, 1, 2, 2, 7, 7),    # 5x5 stride 2, two images
+    (2, 1, 13, 15, 3, 3, 2, 1, 1, 1, 7, 8),    # odd sizes: phases of unequal size
+    (2, 1, 15, 15, 4, 2, 2, 1, 2, 0, 8, 8),    # even windows, asymmetric padding: any
+    (2, 1, 14, 14, 3, 3, 2, 2, 2, 2, 7, 7),    # dilation 2 at stride 2
+    (2, 1, 64, 64, 3, 3, 2, 1, 1, 1, 32, 32),  # the largest phases (AVX-512)
+    (1, 1, 66, 66, 3, 3, 2, 1, 1, 1, 33, 33),  # larger: the row code
+    (2, 1, 14, 14, 3, 3, 2, 1, 0, 0, 6, 6),    # OW < ceil(W / 2): the row code
+    (1, 1, 1, 1, 3, 3, 2, 1, 1, 1, 1, 1),      # a 1x1 image at stride 2
+    (40, 1, 14, 14, 3, 3, 2, 1, 1, 1, 7, 7),   # many planes: parallel items
+])
+def test_depthwise_flat_planes(threads, c, n, h, wd, kh, kw, s, d, pt, pl, oh, ow):
+    """Small planes, stride 1 with output rows as long as the input's (OW = W) and
+    stride 2 (the flat code, see [Note: depthwise kernel design]), each window shape and
+    padding; against NumPy, and the input inside a NaN-filled buffer (rows above and
+    below each plane), which no read may touch."""
+    lib = load_kernels()
+    poisoned = np.full((n, c, h + 6, wd), np.nan, np.float32)
+    x = poisoned[:, :, 3:h + 3]
+    x[...] = RNG.standard_normal((n, c, h, wd))
+    w = RNG.standard_normal((c, kh, kw), np.float32)
+    b = RNG.standard_normal(c).astype(np.float32)
+    xc = np.ascontiguousarray(x)
+    prev = lib.get_num_threads()
+    lib.set_num_threads(threads)
+    try:
+        for act in ("none", "relu6", "silu"):
+            got = _run_hw(lib, x, w, b, s, d, pt, pl, oh, ow, act)
+            assert np.isfinite(got).all()
+            _check(got, _ref(xc, w, b, s, d, pt, pl, oh, ow, act))
+        old = RNG.standard_normal((n, c, oh, ow)).astype(np.float32)
+        got = _run_hw(lib, x, w, b, s, d, pt, pl, oh, ow, "relu", out=old.copy(), acc=1)
+        _check(got, _ref(xc, w, b, s, d, pt, pl, oh, ow, "relu", old))
+    finally:
+        lib.set_num_threads(prev)
+
+
+def _run_hw(lib, x, w, b, s, d, pt, pl, oh, ow, act, out=None, acc=0):
+    """`_run` for windows of any height and width."""
+    n, c, h, wd = x.shape
+    kh, kw = w.shape[1:]
+    if out is None:
+        out = np.full((n, c, oh, ow), np.nan, np.float32)
+    sn, sc, shs = (st // 4 for st in x.strides[:3])
+    o = out.strides
+    flags = DW_BIAS | (DW_ACTS[act] << DW_ACT_SHIFT)
+    lib.dwconv2d_nchw(n, c, h, wd, kh, kw, oh, ow, s, s, d, d, pt, pl, x.ctypes.data, sn, sc,
+                      shs, w.ctypes.data, out.ctypes.data, o[0] // 4, o[1] // 4, o[2] // 4,
+                      acc, b.ctypes.data, flags, 0)
+    return out
+
+
+def test_depthwise_random_shapes():
+    """Random small shapes around the flat code's conditions (OW = W or not, strides 1
+    to 3, dilation 1 and 2, any padding and window up to 6 x 6, planes of 1 to 20
+    rows and columns, strided inputs): every one against NumPy, on 1 and 2 threads."""
+    lib = load_kernels()
+    rng = np.random.default_rng(5)
+    prev = lib.get_num_threads()
+    try:
+        for case in range(160):
+            lib.set_num_threads(1 + case % 2)
+            n, c = int(rng.integers(1, 3)), int(rng.integers(1, 6))
+            h, wd = (int(v) for v in rng.integers(1, 21, 2))
+            kh, kw = (int(v) for v in rng.integers(1, 7, 2))
+            s, d = int(rng.integers(1, 4)), int(rng.integers(1, 3))
+            pt, pl = (int(v) for v in rng.integers(0, 4, 2))
+            oh = max(1, (h + 2 * pt - d * (kh - 1) - 1) // s + 1)
+            ow = max(1, (wd + 2 * pl - d * (kw - 1) - 1) // s + 1)
+            if s == 1 and rng.random() < 0.5:
+                ow = wd                          # the flat code's rows
+            pad = int(rng.integers(0, 3))        # wider input rows: not flat at stride 1
+            base = rng.standard_normal((n, c, h, wd + pad)).astype(np.float32)
+            x = base[..., :wd]
+            w = rng.standard_normal((c, kh, kw)).astype(np.float32)
+            b = rng.standard_normal(c).astype(np.float32)
+            got = _run_hw(lib, x, w, b, s, d, pt, pl, oh, ow, "relu6")
+            want = _ref(np.ascontiguousarray(x), w, b, s, d, pt, pl, oh, ow, "relu6")
+            _check(got, want)
+    finally:
+        lib.set_num_threads(prev)

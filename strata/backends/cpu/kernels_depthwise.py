@@ -30,10 +30,25 @@ sigmoid). Strides in elements; the innermost ones are 1.
   with masked loads (the borders: lanes whose column falls in the padding load nothing
   and count as 0; the row's last chunk also stores masked). Rows of the window outside
   [0, H) are skipped (the range of kh is computed per output row).
-- 3x3 windows whose output rows fit one vector (7x7 and 14x14 images on AVX-512) run
+- 3x3 windows whose output rows fit one vector and that do not run flat (below) run
   DW_SMALL_ROWS rows at a time instead (one masked vector each, the column masks made
   once per plane, a window row outside the image masked off): row by row, a row's setup
   cost more than its 9 FMAs.
+- Small planes (at most DW_FLAT_VECTORS vectors of output pixels: 7x7 to 64x64 maps on
+  AVX-512, DW_FLAT_PHASE_VECTORS per phase at stride 2; at most DW_FLAT_TAPS taps) run
+  flat: the plane's pixels are one row. At stride 1 with the output rows as long as
+  the input's (OW = W, both planes' rows contiguous), output pixel q's tap (kh, kw) is
+  input pixel q + (kh dh - pt) W + kw dw - pl, a constant shift, so a tap is one
+  masked load per vector of pixels whatever the row boundaries (row by row, a 7-wide
+  row wasted 9 of 16 lanes and a 28-wide one took two masked chunks with their
+  set-up). At stride 2 the plane is first copied into its
+  four phases (even/odd rows x even/odd columns, rows OW long, on the stack: one pass
+  of loads and shuffles), where tap (kh, kw) is again a constant shift of q in one
+  phase (two loads and a shuffle per tap and vector before). The lane masks (the tap
+  reads inside the image: no wrap into the next row, no row outside; the rest of a
+  phase is never read) are the same for every plane: made once per call, a table on
+  the caller's stack. DW_FLAT_GROUP vectors at a time; 3 and 5 wide windows unrolled
+  into two sets of partial sums. An item is a whole plane.
 - Stride 1: the taps are vectors at consecutive offsets; stride 2: two vectors and their
   even lanes (a shuffle); other strides: masked gathers. Filters 3 and 5 wide (the taps
   of a row unrolled, each broadcast once per chunk and row) have their own code, for
@@ -56,7 +71,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...conversion.cpu_kernel_abi import ACT_NAMES, DW_ACTS
-from .kernel_ir import Fn, fma, splat, vactivation, vec_type, vload, vstore
+from .kernel_ir import Fn, all_of, fma, splat, vactivation, vec_type, vload, vstore
+from .kernel_ir import vsplat as _vsplat
 from .kernels_gemm import _load_work, _store_work
 
 if TYPE_CHECKING:
@@ -74,14 +90,35 @@ DW_SMALL_ROWS = 4
 DW_PAR_MIN_MACS = 1 << 19
 # Items per thread the planes are cut into, at least.
 _ITEMS_PER_THREAD = 8
+# The flat code (see [Note: depthwise kernel design]): planes of at most this many
+# vectors of pixels, windows of at most this many taps (the mask table on the stack:
+# 12.5 KiB on AVX-512).
+DW_FLAT_VECTORS = 256
+DW_FLAT_TAPS = 25
+# Stride 2: at most this many vectors per phase (4 of them on the stack: 16 KiB on
+# AVX-512; larger planes are bound by memory bandwidth, and run no faster flat).
+DW_FLAT_PHASE_VECTORS = 64
+# Vectors of pixels the flat code computes at a time.
+DW_FLAT_GROUP = 4
 
 _FIELDS = ("N", "C", "H", "W", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw", "pt", "pl",
            "in", "sn", "sc", "shs", "filter", "out", "osn", "osc", "osh", "acc", "bias",
-           "flags", "rb", "nrb", "variant")
+           "flags", "rb", "nrb", "variant", "masks")
 _TYPES = {"in": "ptr", "filter": "ptr", "out": "ptr", "bias": "ptr", "acc": "i32",
-          "flags": "i32"}
+          "flags": "i32", "masks": "ptr"}
 # (filter width, stride) of the specialized code; the last entry: any (generic).
 _VARIANTS = ((3, 1), (3, 2), (5, 1), (5, 2), (None, None))
+# The flat code's variants (numbered after those of _VARIANTS): (filter width: 3, 5,
+# any; stride).
+_FLAT_KINDS = ((3, 1), (5, 1), (None, 1), (3, 2), (5, 2), (None, 2))
+_FLAT = len(_VARIANTS)
+_N_VARIANTS = _FLAT + len(_FLAT_KINDS)
+
+
+def _variant_name(k: int) -> str:
+    return f"plane_{k}" if k < _FLAT else f"flat_{k - _FLAT}"
+
+
 _N_ACTS = len(DW_ACTS)
 
 
@@ -143,13 +180,10 @@ def _store_epilogue(f: Fn, isa: Isa, act: str, accs: list, ptrs: list,
 # ---------------------------------------------------------------- the plane function
 
 
-def _plane(isa: Isa, variant: int) -> str:
-    """@strata_dw_plane_<variant>(work, n, c, oh0, oh1): rows [oh0, oh1) of plane (n, c)
-    for filter width / stride `_VARIANTS[variant]` (None: any)."""
-    kw_s, s_s = _VARIANTS[variant]
-    W, V = isa.width, vec_type(isa)
-    f = Fn(f"define internal void @strata_dw_plane_{variant}(ptr %work, i64 %n, i64 %c, "
-           "i64 %oh0, i64 %oh1) #1")
+def _plane_setup(f: Fn, isa: Isa):
+    """The work fields of a plane function (%work, %n, %c) and what every one reads
+    first: (fields, the plane's input, output and filter, the bias splat, whether to
+    accumulate, the activation code)."""
     v = _load_work(f, _FIELDS, _TYPES)
     inp = f.gep(v["in"], f.add(f.mul("%n", v["sn"]), f.mul("%c", v["sc"])))
     outp = f.gep(v["out"], f.add(f.mul("%n", v["osn"]), f.mul("%c", v["osc"])))
@@ -170,6 +204,17 @@ def _plane(isa: Isa, variant: int) -> str:
     bvec = splat(f, isa, b)
     acc_on = f(f"icmp ne i32 {v['acc']}, 0")
     act = f(f"zext i32 {f(f'lshr i32 {flags}, 4')} to i64")
+    return v, inp, outp, filt, bvec, acc_on, act
+
+
+def _plane(isa: Isa, variant: int) -> str:
+    """@strata_dw_plane_<variant>(work, n, c, oh0, oh1): rows [oh0, oh1) of plane (n, c)
+    for filter width / stride `_VARIANTS[variant]` (None: any)."""
+    kw_s, s_s = _VARIANTS[variant]
+    W, V = isa.width, vec_type(isa)
+    f = Fn(f"define internal void @strata_dw_plane_{variant}(ptr %work, i64 %n, i64 %c, "
+           "i64 %oh0, i64 %oh1) #1")
+    v, inp, outp, filt, bvec, acc_on, act = _plane_setup(f, isa)
     sw = v["sw"] if s_s is None else str(s_s)
     kw_n = v["KW"] if kw_s is None else str(kw_s)
     # the span of input columns a chunk of `cols` output columns from j reads, past its
@@ -349,6 +394,166 @@ def _small_rows(f: Fn, isa: Isa, v: dict, inp: str, outp: str, filt: str, bvec: 
     f.loop("%oh0", "%oh1", R, block)
 
 
+def _mask_type(isa: Isa) -> str:
+    """The integer a <W x i1> tap mask is kept in, in the flat variant's table."""
+    return f"i{max(isa.width, 8)}"
+
+
+def _flat_masks(f: Fn, isa: Isa, table: str) -> None:
+    """Fill `table` (DW_FLAT_VECTORS x DW_FLAT_TAPS masks) for the flat variant (see
+    [Note: depthwise kernel design]): entry (j, kh * KW + kw) has lane l on iff output
+    pixel q = j W + l of a plane is one (q < OH OW) whose tap (kh, kw) reads inside the
+    image: 0 <= (q / OW) sh + kh dh - pt < H and 0 <= (q % OW) sw + kw dw - pl < W. Once
+    per call; the same for every plane."""
+    W = isa.width
+    VI = f"<{W} x i64>"
+    pixels = f.mul("%OH", "%OW")
+    nvec = f(f"sdiv i64 {f.add(pixels, W - 1)}, {W}")
+    taps = f.mul("%KH", "%KW")
+    owf = splat(f, isa, f("sitofp i64 %OW to float"))
+    mt = _mask_type(isa)
+    ow_v, h_v, w_v, sh_v, sw_v = (splat(f, isa, x, "i64")
+                                  for x in ("%OW", "%H", "%W", "%sh", "%sw"))
+    pix_v = splat(f, isa, pixels, "i64")
+
+    def vector(j):
+        q = f(f"add {VI} {splat(f, isa, f.mul(j, W), 'i64')}, {_iota(isa)}")
+        # q / OW in floats: q < 2^24 and (q + 1/2) / OW lies 1/(2 OW) from an integer
+        qf = f(f"sitofp {VI} {q} to {vec_type(isa)}")
+        qf = f(f"fadd {vec_type(isa)} {qf}, {_vsplat(isa, 0.5)}")
+        oh = f(f"fptosi {vec_type(isa)} {f(f'fdiv {vec_type(isa)} {qf}, {owf}')} to {VI}")
+        ow = f(f"sub {VI} {q}, {f(f'mul {VI} {oh}, {ow_v}')}")
+        live = f(f"icmp slt {VI} {q}, {pix_v}")
+        oh = f(f"mul {VI} {oh}, {sh_v}")
+        ow = f(f"mul {VI} {ow}, {sw_v}")
+        row0 = f.mul(j, taps)
+
+        def khrow(kh):
+            ih = f(f"add {VI} {oh}, {splat(f, isa, f.sub(f.mul(kh, '%dh'), '%pt'), 'i64')}")
+            ok = f(f"and <{W} x i1> {live}, "
+                   f"{f(f'icmp ult {VI} {ih}, {h_v}')}")
+            at = f.add(row0, f.mul(kh, "%KW"))
+
+            def tap(kw):
+                iw = f(f"add {VI} {ow}, "
+                       f"{splat(f, isa, f.sub(f.mul(kw, '%dw'), '%pl'), 'i64')}")
+                m = f(f"and <{W} x i1> {ok}, "
+                      f"{f(f'icmp ult {VI} {iw}, {w_v}')}")
+                bits = f(f"bitcast <{W} x i1> {m} to i{W}")
+                if mt != f"i{W}":
+                    bits = f(f"zext i{W} {bits} to {mt}")
+                f.do(f"store {mt} {bits}, ptr {f.gep(table, f.add(at, kw), mt)}, align 1")
+            f.loop("0", "%KW", 1, tap)
+        f.loop("0", "%KH", 1, khrow)
+    f.loop("0", nvec, 1, vector)
+
+
+def _flat(isa: Isa, k: int) -> str:
+    """@strata_dw_flat_<k>(work, n, c, oh0, oh1): plane (n, c) whole, its pixels as one
+    row (see [Note: depthwise kernel design]; oh0 and oh1 unused), for filters and
+    strides `_FLAT_KINDS[k]` (width None: any)."""
+    W, V = isa.width, vec_type(isa)
+    mt = _mask_type(isa)
+    kw_s, stride = _FLAT_KINDS[k]
+    f = Fn(f"define internal void @strata_dw_flat_{k}(ptr %work, i64 %n, i64 %c, "
+           "i64 %oh0, i64 %oh1) #1")
+    phases = None
+    if stride == 2:
+        phases = f(f"alloca [{4 * DW_FLAT_PHASE_VECTORS * W} x float], align 64")
+    v, inp, outp, filt, bvec, acc_on, act = _plane_setup(f, isa)
+    pixels = f.mul(v["OH"], v["OW"])
+    nvec = f(f"sdiv i64 {f.add(pixels, W - 1)}, {W}")
+    taps = f.mul(v["KH"], v["KW"])
+    if stride == 2:
+        _split_phases(f, isa, v, inp, phases)
+
+    def source(kh, kw):
+        """(base, offset) of tap (kh, kw)'s input for output pixel 0."""
+        dy = f.sub(f.mul(kh, v["dh"]), v["pt"])
+        dx = f.sub(f.mul(kw, v["dw"]), v["pl"])
+        if stride == 1:
+            return inp, f.add(f.mul(dy, v["W"]), dx)
+        phase = f.add(f.mul(f(f"and i64 {dy}, 1"), 2), f(f"and i64 {dx}, 1"))
+        base = f.gep(phases, f.mul(phase, DW_FLAT_PHASE_VECTORS * W))
+        return base, f.add(f.mul(f(f"ashr i64 {dy}, 1"), v["OW"]), f(f"ashr i64 {dx}, 1"))
+
+    def group(j0, g):
+        qs = [f.mul(f.add(j0, i), W) for i in range(g)]
+        smask = [_lanes(f, isa, "0", f.sub(pixels, q)) for q in qs]
+        optr = [f.gep(outp, q) for q in qs]
+        init = []
+        for i in range(g):
+            old = vload(f, isa, optr[i], smask[i])
+            old = f(f"select i1 {acc_on}, {V} {old}, {V} zeroinitializer")
+            init.append(f(f"fadd {V} {old}, {bvec}"))
+        rows = [f.mul(f.add(j0, i), taps) for i in range(g)]
+        # a known width: its taps unrolled, alternately into two sets of partial sums
+        # (2 g chains of FMAs in flight)
+        sets = 1 if kw_s is None else 2
+        init += ["zeroinitializer"] * (g * (sets - 1))
+
+        def khrow(kh, accs):
+            at = f.mul(kh, v["KW"])
+
+            def tap(kw, accs, into=0):
+                t = f.add(at, kw)
+                w = splat(f, isa, f(f"load float, ptr {f.gep(filt, t)}, align 4"))
+                base, off = source(kh, kw)
+                out = list(accs)
+                for i in range(g):
+                    bits = f(f"load {mt}, ptr {f.gep(v['masks'], f.add(rows[i], t), mt)}, "
+                             "align 1")
+                    if mt != f"i{W}":
+                        bits = f(f"trunc {mt} {bits} to i{W}")
+                    m = f(f"bitcast i{W} {bits} to <{W} x i1>")
+                    x = vload(f, isa, _gep(f, base, f.add(qs[i], off)), m)
+                    out[into + i] = fma(f, isa, x, w, accs[into + i])
+                return out
+            if kw_s is None:
+                return f.loop("0", v["KW"], 1, tap, [(V, a) for a in accs])
+            for kw in range(kw_s):
+                accs = tap(str(kw), accs, (kw % sets) * g)
+            return accs
+        accs = f.loop("0", v["KH"], 1, khrow, [(V, a) for a in init])
+        for m in range(1, sets):
+            accs[:g] = [f(f"fadd {V} {a}, {b}") for a, b in zip(accs[:g], accs[m * g:(m + 1) * g])]
+        _store_epilogue(f, isa, act, accs[:g], optr, smask)
+    G = DW_FLAT_GROUP
+    main = f.sub(nvec, f(f"srem i64 {nvec}, {G}"))
+    f.loop("0", main, G, lambda j: group(j, G))
+    f.loop(main, nvec, 1, lambda j: group(j, 1))
+    f.do("ret void")
+    return f.text()
+
+
+def _split_phases(f: Fn, isa: Isa, v: dict, inp: str, phases: str) -> None:
+    """Copy the plane at `inp` into its four stride-2 phases: phase 2a + b (at
+    a * 2 + b times DW_FLAT_PHASE_VECTORS vectors) holds in[2i + a][2j + b] at i OW + j,
+    for j < ceil((W - b) / 2) <= OW (the rest is never read: the taps' masks)."""
+    W, V = isa.width, vec_type(isa)
+    even = ", ".join(f"i32 {2 * i}" for i in range(W))
+    odd = ", ".join(f"i32 {2 * i + 1}" for i in range(W))
+    cols = [f(f"sdiv i64 {f.sub(f.add(v['W'], 1), b)}, 2") for b in (0, 1)]
+
+    def chunk(j0):
+        # the masks of the two loads (input columns 2 j0 ...) and the two stores
+        lm = [_lanes(f, isa, "0", f.sub(v["W"], f.add(f.mul(j0, 2), h * W))) for h in (0, 1)]
+        sm = [_lanes(f, isa, "0", f.sub(cols[b], j0)) for b in (0, 1)]
+
+        def row(y):
+            src = _gep(f, inp, f.add(f.mul(y, v["shs"]), f.mul(j0, 2)))
+            lo = vload(f, isa, src, lm[0])
+            hi = vload(f, isa, _gep(f, src, str(W)), lm[1])
+            a = f(f"and i64 {y}, 1")
+            at = f.add(f.mul(f(f"ashr i64 {y}, 1"), v["OW"]), j0)
+            for b, sel in ((0, even), (1, odd)):
+                x = f(f"shufflevector {V} {lo}, {V} {hi}, <{W} x i32> <{sel}>")
+                base = f.mul(f.add(f.mul(a, 2), b), DW_FLAT_PHASE_VECTORS * W)
+                vstore(f, isa, x, _gep(f, phases, f.add(base, at)), sm[b])
+        f.loop("0", v["H"], 1, row)
+    f.loop("0", cols[0], W, chunk)
+
+
 def _load_taps(f: Fn, isa: Isa, v: dict, rowp: str, j: str, kw: str, sw: str, s_s,
                masked: bool) -> str:
     """The input vector tap kw multiplies for output columns j .. j+W-1 of a row."""
@@ -385,17 +590,30 @@ def _chunk(isa: Isa) -> str:
     f = Fn("define internal void @strata_dw_chunk(ptr %work, i64 %lo, i64 %hi) #1")
     v = _load_work(f, _FIELDS, _TYPES)
 
-    def item(i):
-        plane = f(f"sdiv i64 {i}, {v['nrb']}")
-        r = f(f"srem i64 {i}, {v['nrb']}")
-        n = f(f"sdiv i64 {plane}, {v['C']}")
-        c = f(f"srem i64 {plane}, {v['C']}")
+    # the first item's (n, c, row block), then counted on: two divisions per item cost
+    # more than a 7x7 plane's taps
+    plane = f(f"sdiv i64 %lo, {v['nrb']}")
+    r0 = f(f"srem i64 %lo, {v['nrb']}")
+    n0 = f(f"sdiv i64 {plane}, {v['C']}")
+    c0 = f(f"srem i64 {plane}, {v['C']}")
+    ty = [("i64", r0), ("i64", c0), ("i64", n0)]
+
+    def item(i, at):
+        r, c, n = at
         oh0 = f.mul(r, v["rb"])
         oh1 = f.min(v["OH"], f.add(oh0, v["rb"]))
-        f.switch(v["variant"], {k: k for k in range(len(_VARIANTS))}, lambda k: f.do(
-            f"call void @strata_dw_plane_{k}(ptr %work, i64 {n}, i64 {c}, i64 {oh0}, "
-            f"i64 {oh1})"))
-    f.loop("%lo", "%hi", 1, item)
+        f.switch(v["variant"], {k: k for k in range(_N_VARIANTS)}, lambda k: f.do(
+            f"call void @strata_dw_{_variant_name(k)}(ptr %work, i64 {n}, i64 {c}, "
+            f"i64 {oh0}, i64 {oh1})"))
+        r1 = f.add(r, 1)
+        wrap = f.cmp("eq", r1, v["nrb"])
+        c1 = f.add(c, 1)
+        c1 = f(f"select i1 {wrap}, i64 {c1}, i64 {c}")
+        wrap_c = f.cmp("eq", c1, v["C"])
+        return [f(f"select i1 {wrap}, i64 0, i64 {r1}"),
+                f(f"select i1 {wrap_c}, i64 0, i64 {c1}"),
+                f(f"select i1 {wrap_c}, i64 {f.add(n, 1)}, i64 {n}")]
+    f.loop("%lo", "%hi", 1, item, ty)
     f.do("ret void")
     return f.text()
 
@@ -420,7 +638,45 @@ def _public(isa: Isa) -> str:
     for k, (kw, s) in reversed(list(enumerate(_VARIANTS[:-1]))):
         hit = f(f"and i1 {f.cmp('eq', '%KW', kw)}, {f.cmp('eq', '%sw', s)}")
         variant = f(f"select i1 {hit}, i64 {k}, i64 {variant}")
+    # the flat code: stride 1, rows as long as the input's, both planes' rows contiguous,
+    # small planes and windows
+    pixels = f("mul i64 %OH, %OW")
+    taps = f("mul i64 %KH, %KW")
+    flat = all_of(f, [f.cmp("eq", "%sh", 1), f.cmp("eq", "%sw", 1), f.cmp("eq", "%OW", "%W"),
+                      f.cmp("eq", "%shs", "%W"), f.cmp("eq", "%osh", "%OW"),
+                      f.cmp("sle", "%OH", DW_FLAT_VECTORS * isa.width),
+                      f.cmp("sle", "%OW", DW_FLAT_VECTORS * isa.width),
+                      f.cmp("sle", pixels, DW_FLAT_VECTORS * isa.width),
+                      f.cmp("sle", "%KH", DW_FLAT_TAPS), f.cmp("sle", "%KW", DW_FLAT_TAPS),
+                      f.cmp("sle", taps, DW_FLAT_TAPS)])
+    # the stride-2 flat code: phases of at most DW_FLAT_PHASE_VECTORS vectors (each
+    # ceil(H / 2) rows of OW >= ceil(W / 2) pixels), the output no larger
+    lim = DW_FLAT_PHASE_VECTORS * isa.width
+    half_h = f(f"sdiv i64 {f('add i64 %H, 1')}, 2")
+    flat2 = all_of(f, [f.cmp("eq", "%sh", 2), f.cmp("eq", "%sw", 2),
+                       f.cmp("eq", "%osh", "%OW"), f.cmp("sle", "%OH", lim),
+                       f.cmp("sle", "%OW", lim), f.cmp("sle", pixels, lim),
+                       f.cmp("sle", "%H", 2 * lim), f.cmp("sle", "%W", 2 * lim),
+                       f.cmp("sle", f(f"sdiv i64 {f('add i64 %W, 1')}, 2"), "%OW"),
+                       f.cmp("sle", f(f"mul i64 {half_h}, %OW"), lim),
+                       f.cmp("sle", "%KH", DW_FLAT_TAPS), f.cmp("sle", "%KW", DW_FLAT_TAPS),
+                       f.cmp("sle", taps, DW_FLAT_TAPS)])
+    fv = str(_FLAT + 2)
+    for k, (kw, _) in reversed(list(enumerate(_FLAT_KINDS[:2]))):
+        fv = f(f"select i1 {f.cmp('eq', '%KW', kw)}, i64 {_FLAT + k}, i64 {fv}")
+    fv = f(f"select i1 {flat2}, i64 {f.add(fv, 3)}, i64 {fv}")
+    flat = f(f"or i1 {flat}, {flat2}")
+    variant = f(f"select i1 {flat}, i64 {fv}, i64 {variant}")
     v["variant"] = variant
+    mt = _mask_type(isa)
+    table = f(f"alloca [{DW_FLAT_VECTORS * DW_FLAT_TAPS} x {mt}], align 64")
+    v["masks"] = table
+    fill, filled = f.label("masks"), f.label("filled")
+    f.cbr(flat, fill, filled)
+    f.start(fill)
+    _flat_masks(f, isa, table)
+    f.br(filled)
+    f.start(filled)
     threads = f(f"sext i32 {f('call i32 @strata_get_num_threads()')} to i64")
     threads = f(f"call i64 @llvm.smax.i64(i64 {threads}, i64 1)")
     planes = f(f"mul i64 %N, %C")
@@ -429,11 +685,11 @@ def _public(isa: Isa) -> str:
     cut = f(f"sdiv i64 {f(f'mul i64 %OH, {planes}')}, {want}")
     rb = f.min("%OH", f(f"call i64 @llvm.smax.i64(i64 {cut}, i64 1)"))
     rb = f(f"select i1 {f.cmp('sgt', '%tile', 0)}, i64 {f.min('%OH', '%tile')}, i64 {rb}")
+    rb = f(f"select i1 {flat}, i64 %OH, i64 {rb}")      # (flat: a plane per item)
     nrb = f(f"sdiv i64 {f.add('%OH', f.sub(rb, 1))}, {rb}")
     v["rb"], v["nrb"] = rb, nrb
     items = f(f"mul i64 {planes}, {nrb}")
     work = _store_work(f, _FIELDS, _TYPES, v)
-    pixels = f("mul i64 %OH, %OW")
     macs = f(f"mul i64 {f(f'mul i64 {planes}, {pixels}')}, {f('mul i64 %KH, %KW')}")
     serial = f(f"or i1 {f.cmp('sle', threads, 1)}, {f.cmp('slt', macs, DW_PAR_MIN_MACS)}")
     one, many = f.label("one"), f.label("many")
@@ -453,5 +709,6 @@ def _public(isa: Isa) -> str:
 def depthwise_functions(isa: Isa) -> list:
     """Every function of the depthwise kernel for `isa`, as LLVM IR text (the intrinsics
     it calls are declared by kernel_ir.declarations)."""
-    return [*(_plane(isa, k) for k in range(len(_VARIANTS))), _chunk(isa),
+    return [*(_plane(isa, k) for k in range(len(_VARIANTS))),
+            *(_flat(isa, k) for k in range(len(_FLAT_KINDS))), _chunk(isa),
             _public(isa)]

@@ -3,14 +3,22 @@
 // Squeeze-excitation's z = y * sigmoid(t) read only by a 1x1 convolution: the generic
 // scales the convolution's filter instead (w' = w * sigmoid(t) per input channel), and
 // the convolution reads y (see [Note: channel scales]); y's dealloc moves after it.
+// sigmoid(t) is computed once per channel first (a copy of the generic over t alone),
+// not once per filter element.
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch = affine_map<(d0, d1, d2, d3) -> (0, d1, 0, 0)>
 
 // CHECK-LABEL: func.func @se_then_project(
 //  CHECK-SAME:     %[[Y:.*]]: memref<1x16x5x5xf32>, %[[T:.*]]: memref<1x16x1x1xf32>, %[[W:.*]]: memref<8x16x1x1xf32>
-//       CHECK:   %[[S:.*]] = memref.alloc() : memref<8x16x1x1xf32>
-//       CHECK:   linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[W]], %[[T]] : memref<8x16x1x1xf32>, memref<1x16x1x1xf32>) outs(%[[S]] : memref<8x16x1x1xf32>)
+//       CHECK:   %[[E:.*]] = memref.alloc() : memref<1x16x1x1xf32>
+//       CHECK:   linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[T]], %[[T]] : memref<1x16x1x1xf32>, memref<1x16x1x1xf32>) outs(%[[E]] : memref<1x16x1x1xf32>)
 //       CHECK:     math.exp
+//       CHECK:   %[[S:.*]] = memref.alloc() : memref<8x16x1x1xf32>
+//       CHECK:   linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[W]], %[[E]] : memref<8x16x1x1xf32>, memref<1x16x1x1xf32>) outs(%[[S]] : memref<8x16x1x1xf32>)
+//  CHECK-NEXT:   ^bb0
+//  CHECK-NEXT:     arith.mulf
+//  CHECK-NEXT:     linalg.yield
+//       CHECK:   memref.dealloc %[[E]]
 //       CHECK:   memref.extract_aligned_pointer_as_index %[[Y]]
 //       CHECK:   memref.extract_aligned_pointer_as_index %[[S]]
 //       CHECK:   call @strata_conv2d_nchw_f32(%c1_i64, %c16_i64, %c5_i64, %c5_i64, %c8_i64,

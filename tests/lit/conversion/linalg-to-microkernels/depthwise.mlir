@@ -176,6 +176,50 @@ func.func @not_an_activation(%x: memref<1x8x7x7xf32>, %w: memref<8x3x3xf32>) -> 
   return %z : memref<1x8x3x3xf32>
 }
 
+// Clip's bounds read from single-element constant globals (ONNX initializers), as the
+// maximum / minimum form: still relu6 (flags 2 << 4 = 32); a bound of another value
+// (5) keeps the generic.
+memref.global "private" constant @lo : memref<f32> = dense<0.0>
+memref.global "private" constant @hi : memref<f32> = dense<6.0>
+memref.global "private" constant @hi5 : memref<1xf32> = dense<5.0>
+#scalar = affine_map<(d0, d1, d2, d3) -> ()>
+#one = affine_map<(d0, d1, d2, d3) -> (0)>
+// CHECK-LABEL: func.func @clip_bounds_from_globals(
+//       CHECK:   call @strata_dwconv2d_nchw_f32({{.*}}, %c32_i32, %c0_i64)
+//   CHECK-NOT:   linalg.generic
+//       CHECK:   call @strata_dwconv2d_nchw_f32({{.*}}, %c0_i32{{[_0-9]*}}, %c0_i64{{[_0-9]*}})
+//       CHECK:   linalg.generic
+//       CHECK:   return
+func.func @clip_bounds_from_globals(%x: memref<1x8x7x7xf32>, %w: memref<8x3x3xf32>) -> (memref<1x8x5x5xf32>, memref<1x8x5x5xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %lo = memref.get_global @lo : memref<f32>
+  %hi = memref.get_global @hi : memref<f32>
+  %hi5 = memref.get_global @hi5 : memref<1xf32>
+  %y = memref.alloc() : memref<1x8x5x5xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x8x5x5xf32>)
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : memref<1x8x7x7xf32>, memref<8x3x3xf32>) outs(%y : memref<1x8x5x5xf32>)
+  %z = memref.alloc() : memref<1x8x5x5xf32>
+  linalg.generic {indexing_maps = [#id, #scalar, #scalar, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%y, %lo, %hi : memref<1x8x5x5xf32>, memref<f32>, memref<f32>) outs(%z : memref<1x8x5x5xf32>) {
+  ^bb0(%v: f32, %l: f32, %h: f32, %o: f32):
+    %0 = arith.maximumf %v, %l : f32
+    %1 = arith.minimumf %0, %h : f32
+    linalg.yield %1 : f32
+  }
+  memref.dealloc %y : memref<1x8x5x5xf32>
+  %y2 = memref.alloc() : memref<1x8x5x5xf32>
+  linalg.fill ins(%zero : f32) outs(%y2 : memref<1x8x5x5xf32>)
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : memref<1x8x7x7xf32>, memref<8x3x3xf32>) outs(%y2 : memref<1x8x5x5xf32>)
+  %z2 = memref.alloc() : memref<1x8x5x5xf32>
+  linalg.generic {indexing_maps = [#id, #scalar, #one, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%y2, %lo, %hi5 : memref<1x8x5x5xf32>, memref<f32>, memref<1xf32>) outs(%z2 : memref<1x8x5x5xf32>) {
+  ^bb0(%v: f32, %l: f32, %h: f32, %o: f32):
+    %0 = arith.maximumf %v, %l : f32
+    %1 = arith.minimumf %0, %h : f32
+    linalg.yield %1 : f32
+  }
+  memref.dealloc %y2 : memref<1x8x5x5xf32>
+  return %z, %z2 : memref<1x8x5x5xf32>, memref<1x8x5x5xf32>
+}
+
 // An unfolded batch norm then ReLU (torch.export's form) on a constant filter: a[c] =
 // gamma / sqrt(var + eps), b[c] = beta - mean * a[c] are computed now, the filter
 // scaled into a new global, b the bias (flags 1 | 1 << 4 = 17); the batch norm's
