@@ -37,6 +37,9 @@ def _ref(x, w, s, d):
     (40, 10, 11, 9, 3, 1, 1),     # K = 360: two KC blocks
     (64, 9, 9, 70, 3, 1, 1),      # K = 576, F = 70 (row tails), OW 7
     (24, 23, 23, 50, 3, 2, 1),    # stride 2, 121 pixels: more panels than packed whole
+    (16, 16, 16, 20, 3, 1, 1),    # 14x14 = 196 pixels: a narrow tail panel (AVX-512),
+    #                               column slices cut mid-panel on 2 threads
+    (48, 28, 28, 24, 1, 1, 1),    # 1x1 over 28x28: 784 = 24 x 32 + 16
 ])
 def test_conv2d_nchw_matches_numpy(packed, threads, c, h, w, f, k, s, d):
     lib = load_kernels()

@@ -46,7 +46,8 @@ In the style of BLIS (Van Zee & van de Geijn) and IREE's microkernels:
   AVX-512 (W=16, 32 registers): 8 x 32; SSE: 6 x 8; NEON (32 registers): 8 x 12. M tails
   use smaller MR variants (one function per mr; with few rows the unrolled K loop
   rotates over several accumulator sets to hide the FMA latency), N tails masked
-  loads/stores (llvm.masked.*).
+  loads/stores (llvm.masked.*), a tail of one vector or less through the narrow
+  micro-kernels (one vector per row, [Note: narrow micro-kernels] in kernels_gemm.py).
 - Big problems (M >= pack_min_m): the blocked driver, loops jc (NC) / pc (KC) / ic (MC)
   / jr (NR) / ir (MR). B[pc:pc+kc, jc:jc+nc] is packed into NR-wide panels (kc x NR
   contiguous, zero padded) that the micro-kernel streams from L1; the A block (mc x kc)
