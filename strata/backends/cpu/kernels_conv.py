@@ -110,14 +110,25 @@ def _pack_conv(isa: Isa) -> str:
     f.br(zdone)
     f.start(zdone)
 
-    def row_offset(k):
-        kk = f.add("%pc", k)
-        r = f(f"srem i64 {kk}, {khw}")
-        off = f.add(f.add(f.mul(f(f"sdiv i64 {kk}, {khw}"), p["sc"]),
-                          f.mul(f.mul(f(f"sdiv i64 {r}, {p['KW']}"), p["dh"]), p["shs"])),
-                    f.mul(f(f"srem i64 {r}, {p['KW']}"), p["dw"]))
+    # row k = (c, kh, kw) of the block: divided out once, then counted (two divisions a
+    # row were most of the packing of small images, packed one panel a call)
+    r0 = f("srem i64 %pc, " + khw)
+    start = (f("sdiv i64 %pc, " + khw), f(f"sdiv i64 {r0}, {p['KW']}"),
+             f(f"srem i64 {r0}, {p['KW']}"))
+    step_h = f.mul(p["dh"], p["shs"])
+
+    def row_offset(k, at):
+        c, kh, kw = at
+        off = f.add(f.add(f.mul(c, p["sc"]), f.mul(kh, step_h)), f.mul(kw, p["dw"]))
         f.do(f"store i64 {off}, ptr {f.gep(offs, k, 'i64')}, align 8")
-    f.loop("0", "%kc", 1, row_offset)
+        kw1 = f.add(kw, 1)
+        wrap_w = f.cmp("eq", kw1, p["KW"])
+        kh1 = f(f"select i1 {wrap_w}, i64 {f.add(kh, 1)}, i64 {kh}")
+        wrap_h = f.cmp("eq", kh1, p["KH"])
+        return [f(f"select i1 {wrap_h}, i64 {f.add(c, 1)}, i64 {c}"),
+                f(f"select i1 {wrap_h}, i64 0, i64 {kh1}"),
+                f(f"select i1 {wrap_w}, i64 0, i64 {kw1}")]
+    f.loop("0", "%kc", 1, row_offset, [("i64", x) for x in start])
 
     def panel(jr):
         width = f.min(f.sub("%nc", jr), nr)

@@ -636,7 +636,7 @@ def _blocked(isa: Isa, kind: str) -> str:
     kc = _tile_field(f, "kc", isa.kc)
     if pack == "conv":
         kc = f.min(kc, isa.kc)
-    if kind == "":
+    if kind in ("", "pp"):      # (pp: a convolution's image packed whole, K x NR panels)
         kc = _packed_b_kc(f, isa, kc)
     mc = _round_up(f, _tile_field(f, "mc", isa.mc), mr)
     nc = _round_up(f, _tile_field(f, "nc", isa.nc), nr)
