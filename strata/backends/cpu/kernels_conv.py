@@ -182,6 +182,7 @@ def _pack_conv(isa: Isa) -> str:
             # row's next piece; a piece that does not start the row would spill into the
             # next row's first pieces, written already: it blends instead.
             blend = f.cmp("ne", d_off, 0)
+            short = f.cmp("sle", n_, W)
             f.do(f"switch i64 {p['sw']}, label %{no} [ i64 1, label %{yes} "
                  f"i64 2, label %{two} ]")
 
@@ -192,13 +193,16 @@ def _pack_conv(isa: Isa) -> str:
                           f"{vec_type(isa)} {old}")
                 vstore(f, isa, x, f.gep(d_, v * W))
 
-            def unit(blended):
+            # (`vecs`: the piece's vectors; a piece of one vector or less, 7 or 14 pixels of
+            # a small image's row, moves its first vector only: the rest would store
+            # what the row's next pieces overwrite, or keep by blending)
+            def unit(blended, vecs):
                 return lambda s_, d_: [put(vload(f, isa, f.gep(s_, v * W), masks[v]), d_, v,
-                                           blended) for v in range(nv)]
+                                           blended) for v in range(vecs)]
 
-            def stride2(blended):
+            def stride2(blended, vecs):
                 def body(s_, d_):
-                    for v in range(nv):
+                    for v in range(vecs):
                         lo, hi = (vload(f, isa, f.gep(s_, (2 * v + h) * W), masks2[2 * v + h])
                                   for h in (0, 1))
                         put(f(f"shufflevector {vec_type(isa)} {lo}, {vec_type(isa)} {hi}, "
@@ -206,12 +210,19 @@ def _pack_conv(isa: Isa) -> str:
                 return body
             for lbl, make in ((yes, unit), (two, stride2)):
                 f.start(lbl)
-                plain, blended = f.label("pp"), f.label("pbl")
-                f.cbr(blend, blended, plain)
-                for b, which in ((plain, False), (blended, True)):
-                    f.start(b)
-                    rows(make(which))
-                    f.br(joined)
+                for vecs in ((1, nv) if nv > 1 else (nv,)):
+                    if nv > 1 and vecs == 1:
+                        one_l, all_l = f.label("p1"), f.label("pn")
+                        f.cbr(short, one_l, all_l)
+                        f.start(one_l)
+                    plain, blended = f.label("pp"), f.label("pbl")
+                    f.cbr(blend, blended, plain)
+                    for b, which in ((plain, False), (blended, True)):
+                        f.start(b)
+                        rows(make(which, vecs))
+                        f.br(joined)
+                    if nv > 1 and vecs == 1:
+                        f.start(all_l)
             f.start(no)
 
             def strided(s_, d_):
