@@ -1,8 +1,9 @@
 """The convolution kernels' LLVM IR: strata_conv2d_nchw_f32 (the blocked GEMM of
 kernels_gemm.py packing B straight from the image: implicit im2col), its grouped form
 strata_conv2d_nchw_grouped_f32 (one such GEMM per image and group, the groups in
-parallel) and strata_conv2d_nhwc_f32 (im2col + GEMM). `conv_functions(isa)` is all of
-it. A 1-D convolution is the 2-D one with H = KH = OH = 1 (the lowering passes its
+parallel) and strata_conv2d_nhwc_f32 (im2col + GEMM). Stride-1 convolutions over narrow
+images are computed over the image's rows as one flat row ([Note: flat rows]).
+`conv_functions(isa)` is all of it. A 1-D convolution is the 2-D one with H = KH = OH = 1 (the lowering passes its
 buffers as they are: [Note: 1-D convolutions] in linalg_to_microkernels.py).
 
 [Note: grouped convolutions]
@@ -356,6 +357,13 @@ def _products(f: Fn, isa: Isa, kind: str, packed_kind: str, p: str, k: str, cd: 
     threads split the filters, and each slice would pack the whole im2col matrix again:
     packed(B) layout, panel j K x NR at j*NR*K); others pack panels as they go."""
     nr = isa.nr
+
+    def product(n, blocked_kind, b, cdp):
+        f.do(f"call void @strata_gemm_parallel(i64 {BLOCKED_KINDS[blocked_kind]}, i64 %F, "
+             f"i64 {p}, i64 {k}, ptr %filter, i64 {k}, ptr {b}, i64 0, ptr {out_of(n)}, "
+             f"i64 {ldc}, i1 {acc}, ptr {cdp}, i64 0, i64 %tile, {epi_args})")
+        if after:
+            after(n)
     few = f.cmp("sle", p, SMALL_IMAGE_PANELS * nr)
     small, large, joined = f.label("few"), f.label("many"), f.label("prod")
     f.cbr(few, small, large)
@@ -373,25 +381,13 @@ def _products(f: Fn, isa: Isa, kind: str, packed_kind: str, p: str, k: str, cd: 
                 f"i64 {ncur}, i64 {pc}, i64 {j}, ptr {img}, ptr {cd}, "
                 f"ptr {f.gep(whole, f.add(f.mul(j, k), f.mul(pc, nr)))})"))
         f.loop("0", p, nr, panel)
-        f.do(f"call void @strata_gemm_parallel(i64 {BLOCKED_KINDS[packed_kind]}, i64 %F, "
-             f"i64 {p}, i64 {k}, ptr %filter, i64 {k}, ptr {whole}, i64 0, "
-             f"ptr {out_of(n)}, i64 {ldc}, i1 {acc}, ptr null, i64 0, "
-             f"i64 %tile, {epi_args})")
-        if after:
-            after(n)
+        product(n, packed_kind, whole, "null")
     f.loop("0", "%N", 1, image_small)
     f.do(f"call void @free(ptr {whole})")
     f.br(joined)
     f.start(large)
 
-    def image_large(n):
-        f.do(f"call void @strata_gemm_parallel(i64 {BLOCKED_KINDS[kind]}, i64 %F, i64 {p}, "
-             f"i64 {k}, ptr %filter, i64 {k}, ptr {f.gep('%in', f.mul(n, '%sn'))}, i64 0, "
-             f"ptr {out_of(n)}, i64 {ldc}, i1 {acc}, ptr {cd}, i64 0, "
-             f"i64 %tile, {epi_args})")
-        if after:
-            after(n)
-    f.loop("0", "%N", 1, image_large)
+    f.loop("0", "%N", 1, lambda n: product(n, kind, f.gep("%in", f.mul(n, "%sn")), cd))
     f.br(joined)
     f.start(joined)
 
