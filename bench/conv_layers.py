@@ -1,26 +1,35 @@
-"""Benchmark: single convolution layers of the zoo's slow models (issue 18), Strata's CPU
-kernels against convert-linalg-to-loops (what these convolutions were before the grouped
-and 1-D matches of strata-linalg-to-microkernels) and onnxruntime, in one process,
-interleaved rounds, medians.
+"""Benchmark: single convolution layers of the zoo's CNNs (issue 18), Strata's CPU kernels
+against onnxruntime and OpenVINO, in one process, interleaved rounds, medians.
 
     python bench/conv_layers.py [--layers REGEX] [--threads 1,2] [--rounds 5] [--repeat 3]
+    python bench/conv_layers.py --model resnet50 [--threads 1,2] ...
 
-Layers (ONNX Conv with a bias, then Relu for the 2-D ones; batch 1; ResNeXt-50 32x4d
-and RegNet-X-1.6GF 3x3 grouped convolutions at 224x224 input, the Whisper encoder's two
-Conv1d over 3000 frames):
+Built-in layers (ONNX Conv with a bias, then Relu for the 2-D ones; batch 1; ResNeXt-50
+32x4d and RegNet-X-1.6GF 3x3 grouped convolutions at 224x224 input, the Whisper
+encoder's two Conv1d over 3000 frames):
 
     resnext_s1 .. resnext_s4[_down]    C = 128 .. 1024, 32 groups, 56x56 .. 7x7
     regnetx_s1 .. regnetx_s4[_down]    C = 72 .. 912, groups of 24, 56x56 .. 7x7
     whisper_conv1, whisper_conv2        80 -> 384 k3, 384 -> 384 k3 stride 2
 
-Per layer and thread count: the median ms of `loops` (the layer compiled with the
-grouped / 1-D matches switched off), `kernel` (as compiled today) and `ort`, and the
-ratios kernel/ort and loops/kernel. `loops` is skipped past --loops-max-gmacs (it takes
-seconds a call).
+`--model NAME` (a zoo model exported by bench/zoo.py, looked up as NAME-*/model.onnx
+with a static batch of 1 under ~/.cache/strata/zoo, or an .onnx path) takes the model's
+distinct Conv nodes instead (each as Conv + bias + Relu, batch 1, with how often it
+occurs), and also times the whole model in the same rounds: the per-layer times
+weighted by their counts, summed, against the whole model's time, say how much of each
+peer's time is convolutions and how much the rest (adds, ReLUs the peers did not fuse,
+pooling, copies, the head).
+
+Per layer and thread count: the median ms of Strata (`strata`, cache off), onnxruntime
+(`ort`) and OpenVINO (`ov`, CPU plugin, f32 hint, latency mode) and the ratios
+strata/ort, strata/ov. Every peer's output is checked against onnxruntime's first.
 """
 from __future__ import annotations
 
 import argparse
+import collections
+import glob
+import os
 import re
 import statistics
 import time
@@ -47,16 +56,18 @@ LAYERS = {
     "whisper_conv1": (80, 384, 1, 3, 1, (3000,)),
     "whisper_conv2": (384, 384, 1, 3, 2, (3000,)),
 }
+PEERS = ("strata", "ort", "ov")
 
 
-def layer_model(cin, cout, group, k, stride, spatial):
+def layer_model(cin, cout, group, k, stride, spatial, pad=None):
     from onnx import TensorProto, helper, numpy_helper
     rng = np.random.default_rng(0)
     nd = len(spatial)
+    pad = k // 2 if pad is None else pad
     w = (rng.standard_normal((cout, cin // group) + (k,) * nd) * 0.1).astype(np.float32)
     b = rng.standard_normal(cout).astype(np.float32)
     nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c" if nd == 2 else "y"],
-                              group=group, strides=[stride] * nd, pads=[k // 2] * 2 * nd)]
+                              group=group, strides=[stride] * nd, pads=[pad] * 2 * nd)]
     if nd == 2:
         nodes.append(helper.make_node("Relu", ["c"], ["y"]))
     g = helper.make_graph(nodes, "layer", [helper.make_tensor_value_info(
@@ -66,18 +77,78 @@ def layer_model(cin, cout, group, k, stride, spatial):
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
 
 
-def _loops(model, threads):
-    """The layer compiled with the grouped and 1-D matches off (the loops they replace)."""
-    import strata
-    from strata.conversion import linalg_to_microkernels as lm
-    saved = dict(lm._CONVS)
-    for name in ("linalg.conv_1d_ncw_fcw", "linalg.conv_2d_ngchw_gfchw"):
-        lm._CONVS.pop(name, None)
-    try:
-        return strata.compile(model, num_threads=threads, cache=False)
-    finally:
-        lm._CONVS.clear()
-        lm._CONVS.update(saved)
+def model_path(name: str) -> str:
+    """The .onnx of zoo model `name` with a static batch of 1 (or `name` itself)."""
+    if name.endswith(".onnx"):
+        return name
+    import onnx
+    root = os.environ.get("STRATA_ZOO_CACHE", os.path.expanduser("~/.cache/strata/zoo"))
+    for p in sorted(glob.glob(os.path.join(root, f"{name}-*", "model.onnx"))):
+        dims = onnx.load(p, load_external_data=False).graph.input[0].type.tensor_type
+        if dims.shape.dim[0].dim_value == 1:
+            return p
+    raise SystemExit(f"no cached zoo model {name!r} with batch 1 under {root} "
+                     f"(run bench/zoo.py --models {name} first)")
+
+
+def model_layers(path: str) -> dict:
+    """{name: (spec, count)} of the distinct Conv nodes of the ONNX model at `path` (2-D,
+    square kernels, strides and symmetric pads), named by their shape."""
+    import onnx
+    from onnx import numpy_helper, shape_inference
+    m = shape_inference.infer_shapes(onnx.load(path))
+    shapes = {v.name: [d.dim_value for d in v.type.tensor_type.shape.dim]
+              for v in list(m.graph.value_info) + list(m.graph.input)}
+    inits = {t.name: t.dims for t in m.graph.initializer}
+    found = collections.Counter()
+    for n in m.graph.node:
+        if n.op_type != "Conv":
+            continue
+        a = {x.name: onnx.helper.get_attribute_value(x) for x in n.attribute}
+        wdims = list(inits[n.input[1]])
+        x = shapes[n.input[0]]
+        k, s, p = wdims[2], a.get("strides", [1, 1]), a.get("pads", [0] * 4)
+        if wdims[2] != wdims[3] or len(set(s)) != 1 or len(set(p)) != 1 or \
+                set(a.get("dilations", [1])) != {1}:
+            continue
+        g = a.get("group", 1)
+        found[(x[1], wdims[0], g, k, s[0], tuple(x[2:]), p[0])] += 1
+    del numpy_helper
+    out = {}
+    for (cin, cout, g, k, s, sp, p), count in found.items():
+        name = f"c{cin}_{cout}{f'_g{g}' if g > 1 else ''}_k{k}s{s}_{sp[0]}px"
+        out[name] = ((cin, cout, g, k, s, sp, p), count)
+    return out
+
+
+def peer(kind: str, model, threads: int):
+    """A callable running `model` (an onnx ModelProto or path) on one input x."""
+    data = model if isinstance(model, str) else model.SerializeToString()
+    if kind == "strata":
+        import strata
+        f = strata.compile(model, num_threads=threads, cache=False)
+        return lambda x: f(x)[0]
+    if kind == "ort":
+        import onnxruntime as ort
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        sess = ort.InferenceSession(data, opts, providers=["CPUExecutionProvider"])
+        name = sess.get_inputs()[0].name
+        return lambda x: sess.run(None, {name: x})[0]
+    import openvino as ov
+    core = ov.Core()
+    ovm = core.read_model(model) if isinstance(model, str) else core.read_model(
+        data, ov.Tensor(np.zeros(0, np.uint8)))
+    compiled = core.compile_model(ovm, "CPU", {
+        "INFERENCE_PRECISION_HINT": "f32", "INFERENCE_NUM_THREADS": threads,
+        "PERFORMANCE_HINT": "LATENCY"})
+    req = compiled.create_infer_request()
+
+    def run(x):
+        req.infer({0: x})
+        return req.get_output_tensor(0).data
+    return run
 
 
 def _time(fn, repeat):
@@ -89,54 +160,72 @@ def _time(fn, repeat):
     return best * 1e3
 
 
+def measure(model, x, threads, rounds, repeat, peers=PEERS):
+    """{peer: median ms} of `model` on x, the peers interleaved; outputs checked."""
+    runs = {p: peer(p, model, threads) for p in peers}
+    want = runs["ort"](x) if "ort" in runs else None
+    for p, f in runs.items():
+        got = f(x)
+        if want is not None:
+            err = np.abs(got - want).max() / max(np.abs(want).max(), 1e-30)
+            assert err < 1e-4, (p, err)
+    times = {p: [] for p in runs}
+    for _ in range(rounds):
+        for p, f in runs.items():
+            times[p].append(_time(lambda f=f: f(x), repeat))
+    return {p: statistics.median(v) for p, v in times.items()}
+
+
+def _row(name, t, gmacs, count, med):
+    s = med["strata"]
+    cols = " ".join(f"{med[p]:8.3f}" for p in PEERS)
+    return (f"{name:26} {t:>2} {gmacs:6.3f} {count:>3} {cols} {s / med['ort']:6.2f} "
+            f"{s / med['ov']:6.2f}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--layers", default=".")
+    ap.add_argument("--model", default=None)
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--loops-max-gmacs", type=float, default=0.2)
     args = ap.parse_args(argv)
-    import onnxruntime as ort
-
-    import strata
-    print(f"{'layer':18} {'t':>2} {'GMAC':>6} {'loops':>9} {'kernel':>8} {'ort':>8} "
-          f"{'k/ort':>6} {'loops/k':>8}")
-    for name, spec in LAYERS.items():
+    if args.model:
+        path = model_path(args.model)
+        layers = model_layers(path)
+    else:
+        path, layers = None, {n: ((*s, None), 1) for n, s in LAYERS.items()}
+    threads = [int(v) for v in args.threads.split(",")]
+    print(f"{'layer':26} {'t':>2} {'GMAC':>6} {'n':>3} " +
+          " ".join(f"{p:>8}" for p in PEERS) + f" {'s/ort':>6} {'s/ov':>6}", flush=True)
+    total = {t: dict.fromkeys(PEERS, 0.0) for t in threads}
+    for name, (spec, count) in layers.items():
         if not re.search(args.layers, name):
             continue
-        cin, cout, group, k, stride, spatial = spec
+        cin, cout, group, k, stride, spatial, pad = spec
         model = layer_model(*spec)
-        out = [(s + 2 * (k // 2) - k) // stride + 1 for s in spatial]
+        pad = k // 2 if pad is None else pad
+        out = [(s + 2 * pad - k) // stride + 1 for s in spatial]
         gmacs = cout * cin // group * k ** len(spatial) * int(np.prod(out)) / 1e9
         x = np.random.default_rng(1).standard_normal((1, cin, *spatial)).astype(np.float32)
-        for t in [int(v) for v in args.threads.split(",")]:
-            opts = ort.SessionOptions()
-            opts.intra_op_num_threads = t
-            sess = ort.InferenceSession(model.SerializeToString(), opts,
-                                        providers=["CPUExecutionProvider"])
-            runs = {"kernel": strata.compile(model, num_threads=t, cache=False)}
-            if gmacs <= args.loops_max_gmacs:
-                runs["loops"] = _loops(model, t)
-            runs["ort"] = lambda: sess.run(None, {"x": x})
-            want = sess.run(None, {"x": x})[0]
-            for key in ("kernel", "loops"):
-                if key in runs:
-                    f = runs[key]
-                    got = f(x)[0]
-                    err = np.abs(got - want).max() / np.abs(want).max()
-                    assert err < 1e-4, (name, key, err)
-                    runs[key] = (lambda f=f: f(x))
-            times = {key: [] for key in runs}
-            for _ in range(args.rounds):
-                for key, fn in runs.items():
-                    times[key].append(_time(fn, args.repeat))
-            med = {key: statistics.median(v) for key, v in times.items()}
-            kern, loops = med["kernel"], med.get("loops")
-            lcol = f"{loops:9.2f}" if loops else f"{'-':>9}"
-            speedup = f"{loops / kern:8.1f}" if loops else f"{'-':>8}"
-            print(f"{name:18} {t:>2} {gmacs:6.3f} {lcol} {kern:8.2f} {med['ort']:8.2f} "
-                  f"{kern / med['ort']:6.2f} {speedup}", flush=True)
+        for t in threads:
+            med = measure(model, x, t, args.rounds, args.repeat)
+            for p in PEERS:
+                total[t][p] += count * med[p]
+            print(_row(name, t, gmacs, count, med), flush=True)
+    if path:
+        import onnx
+        inp = onnx.load(path, load_external_data=False).graph.input[0].type.tensor_type
+        x = np.random.default_rng(1).standard_normal(
+            [d.dim_value for d in inp.shape.dim]).astype(np.float32)
+        for t in threads:
+            whole = measure(path, x, t, args.rounds, args.repeat)
+            print(f"{'whole model':26} {t:>2} " + " ".join(
+                f"{p}={whole[p]:.2f} ms (convs {total[t][p]:.2f}, rest "
+                f"{whole[p] - total[t][p]:.2f})" for p in PEERS) +
+                f"; strata/ort {whole['strata'] / whole['ort']:.2f}, strata/ov "
+                f"{whole['strata'] / whole['ov']:.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -120,11 +120,37 @@ def _large_tiles(out_shape, min_tiles: int) -> bool:
         -(-OH // 4) * -(-OW // 4) >= min_tiles
 
 
+def _streams_u(filter_shape, out_shape, few_tiles: int, few_tiles_max_u: int) -> bool:
+    """Whether Winograd would lose to the direct product ([Note: Winograd on small
+    images]): an image of fewer than `few_tiles` 2x2 output tiles whose U (16 x F x C
+    floats) is larger than `few_tiles_max_u` floats (0 / 0: never)."""
+    OH, OW = out_shape[2], out_shape[3]
+    if few_tiles <= 0 or A.DYNAMIC in (OH, OW):
+        return False
+    return -(-OH // 2) * -(-OW // 2) < few_tiles and \
+        16 * filter_shape[0] * filter_shape[1] > few_tiles_max_u
+
+
+# [Note: Winograd on small images]
+# Each element of U serves one multiply-add per 2x2 tile of the image, each element of
+# the direct filter one per output pixel; U is 16/9 the size of the filter. On a 7x7
+# output (16 tiles, padded to 8x8) a deep layer's U no longer fits in the core's caches
+# and the products stream it from memory: F(2x2, 3x3) loses to the direct product there
+# (1 thread, interleaved, per layer, Winograd / direct: 7x7 512 -> 512 1.13-1.14, 256 ->
+# 512 1.12; it still wins on 7x7 256 -> 256 0.77, 128 -> 128 0.65, and on 9x9 512 -> 512,
+# 25 tiles, 0.59). So the CPU target keeps the direct product for images of fewer than
+# 25 tiles whose U is over 4 MiB (few-tiles / few-tiles-max-u, kernels.winograd_pass):
+# ResNet-50's and ResNet-18's last stage.
+
+
 def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True,
-                     panel_width: int = 0, tile4_min_tiles: int = 0) -> int:
+                     panel_width: int = 0, tile4_min_tiles: int = 0, few_tiles: int = 0,
+                     few_tiles_max_u: int = 0) -> int:
     """Rewrite the matched convolutions of `module`; returns how many. `panel_width` > 0:
     the CPU kernels' NR, for the PACKED_U filter layout (see _packed_filters);
-    `tile4_min_tiles` > 0: F(4x4, 3x3) on images of that many 4x4 tiles (_large_tiles)."""
+    `tile4_min_tiles` > 0: F(4x4, 3x3) on images of that many 4x4 tiles (_large_tiles);
+    `few_tiles` > 0: images of fewer 2x2 tiles keep the direct product when U is over
+    `few_tiles_max_u` floats (_streams_u)."""
     from ..backends.cpu.kernels_winograd import (BIAS, PACKED_U, RELU, RESIDUAL, TILE4,
                                                  winograd_filter)
     from ..transforms.memref_copy_to_linalg import fill_border_only
@@ -134,7 +160,7 @@ def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True,
     for op in [o for o in module.walk() if _matches(o, min_channels)]:
         x, w, y = op.operands
         g, data = _filter_data(weights, w)
-        if g is None:
+        if g is None or _streams_u(data.shape, y.type.shape, few_tiles, few_tiles_max_u):
             continue
         packed = _packed_filters(data.shape, panel_width)
         tile = 4 if _large_tiles(y.type.shape, tile4_min_tiles) else 2
@@ -273,10 +299,15 @@ class LinalgConvToWinograd(Pass):
     tile4_min_tiles = Option(int, 0, "Images of at least this many 4x4 output tiles run "
                              "as F(4x4, 3x3): fewer multiplies, a larger U, ~10x the "
                              "rounding error (0: never)")
+    few_tiles = Option(int, 0, "Images of fewer 2x2 output tiles than this keep the "
+                       "direct product when U is larger than few-tiles-max-u floats "
+                       "(0: never)")
+    few_tiles_max_u = Option(int, 0, "The largest U (16 x F x C floats) an image of fewer "
+                             "than few-tiles tiles runs as Winograd with")
 
     def run(self, op):
         conv_to_winograd(op, self.min_channels, self.fuse, self.panel_width,
-                         self.tile4_min_tiles)
+                         self.tile4_min_tiles, self.few_tiles, self.few_tiles_max_u)
 
 
 from ..passes.registry import register_pass  # noqa: E402

@@ -448,3 +448,19 @@ def test_neighbours():
     # a call that never reaches the blocked driver: nothing to time
     assert cost_model.neighbours(0, "strata_sgemm_f32", dict(batch=1, M=1, N=8, K=8), 2,
                                  isa) == [0]
+
+
+def test_cost_model_counts_narrow_tails():
+    """The cost model computes what the kernels run ([Note: narrow micro-kernels]): a
+    last panel of one vector or less costs a vector, not NR columns (and column slices of
+    a B packed at run time are cut in vectors, as _parallel cuts them)."""
+    isa = kernels.isa_for("avx512")
+    assert cost_model._cols(196, isa) == 208 and cost_model._cols(784, isa) == 784
+    assert cost_model._cols(49, isa) == 64 and cost_model._cols(8, isa) == 16
+    assert cost_model._cols(196, kernels.isa_for("avx2")) == 200
+    p = cost_model.Problem("conv", 256, 196, 288, 2)
+    caches = cost_model.Caches(48 << 10, 2 << 20, 32 << 20, 1)
+    slow = cost_model._slice_cycles(p, 256, 224, 256, 256, 224, isa)
+    assert cost_model._slice_cycles(p, 256, 196, 256, 256, 224, isa) < slow
+    splits = cost_model._product_splits(p, 256, isa, caches)
+    assert any(s[1] == SPLIT_N for s in splits)

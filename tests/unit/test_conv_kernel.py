@@ -37,6 +37,9 @@ def _ref(x, w, s, d):
     (40, 10, 11, 9, 3, 1, 1),     # K = 360: two KC blocks
     (64, 9, 9, 70, 3, 1, 1),      # K = 576, F = 70 (row tails), OW 7
     (24, 23, 23, 50, 3, 2, 1),    # stride 2, 121 pixels: more panels than packed whole
+    (16, 16, 16, 20, 3, 1, 1),    # 14x14 = 196 pixels: a narrow tail panel (AVX-512),
+    #                               column slices cut mid-panel on 2 threads
+    (48, 28, 28, 24, 1, 1, 1),    # 1x1 over 28x28: 784 = 24 x 32 + 16
 ])
 def test_conv2d_nchw_matches_numpy(packed, threads, c, h, w, f, k, s, d):
     lib = load_kernels()
@@ -233,5 +236,46 @@ def test_conv2d_nchw_grouped_split_none_runs_items_in_parallel():
                                     x.ctypes.data, g * c * h * h, c * h * h, h * h, h,
                                     wt.ctypes.data, out.ctypes.data, g * f * oh * ow, 0, word)
             np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-3)
+    finally:
+        lib.set_num_threads(prev)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("c,h,w,f,k,d", [
+    (16, 16, 16, 20, 3, 1),      # 14x14 output
+    (32, 9, 9, 24, 3, 1),        # 7x7 output
+    (8, 14, 12, 40, 1, 1),       # 1x1 over rows of 12
+    (4, 13, 15, 6, 3, 2),        # dilation 2
+    (5, 6, 20, 7, 5, 1),         # a wide row: not flat
+])
+def test_conv2d_flat_rows_strided_input(threads, c, h, w, f, k, d):
+    """[Note: flat rows]: stride-1 convolutions over an image whose rows and channels are
+    padded in memory (shs > W, sc > H * shs, the last channel ending the buffer), batch
+    2, overwriting (flat) and accumulating (row by row), packed filters with the
+    epilogue's per-filter bias and ReLU; the padding of the output is not written."""
+    from strata.conversion.cpu_kernel_abi import EPI_RELU, EPI_ROW_BIAS
+    lib = load_kernels()
+    shs, sc = w + 3, (h + 1) * (w + 3)
+    buf = RNG.standard_normal(2 * c * sc, np.float32)
+    x = np.lib.stride_tricks.as_strided(buf, (2, c, h, w), (c * sc * 4, sc * 4, shs * 4, 4))
+    wt = RNG.standard_normal((f, c, k, k), np.float32)
+    bias = RNG.standard_normal(f).astype(np.float32)
+    want, oh, ow = _ref(np.array(x), wt, 1, d)
+    packed = pack_a_panels(wt.reshape(f, -1), lib.isa.mr)
+    prev = lib.get_num_threads()
+    lib.set_num_threads(threads)
+    try:
+        for acc in (0, 1):
+            out = RNG.standard_normal((2, f * oh * ow + 5)).astype(np.float32)
+            before = out.copy()
+            lib.conv2d_nchw_packed_epi(2, c, h, w, f, k, k, oh, ow, 1, 1, d, d,
+                                       buf.ctypes.data, c * sc, sc, shs, packed.ctypes.data,
+                                       out.ctypes.data, f * oh * ow + 5, acc,
+                                       bias.ctypes.data, EPI_ROW_BIAS | EPI_RELU, 0)
+            got = out[:, :f * oh * ow].reshape(2, f, oh, ow)
+            base = before[:, :f * oh * ow].reshape(2, f, oh, ow) if acc else 0.0
+            np.testing.assert_allclose(
+                got, np.maximum(want + base + bias[:, None, None], 0), rtol=1e-4, atol=1e-3)
+            assert np.array_equal(out[:, f * oh * ow:], before[:, f * oh * ow:])
     finally:
         lib.set_num_threads(prev)

@@ -501,3 +501,49 @@ def test_kernels_fingerprint(tmp_path):
         digest = kernels.generator_digest(cpu)
         assert digest not in seen
         seen.add(digest)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("M,N,K", [(9, 16, 40), (17, 48, 33), (16, 196, 144), (3, 36, 70),
+                                   (150, 784, 65), (70, 8, 300), (8, 1, 9)])
+def test_narrow_tails(lib, threads, M, N, K):
+    """[Note: narrow micro-kernels]: N tails of one vector or less (196 = 6 x 32 + 4 on
+    AVX-512) through the narrow variants, every M tail, accumulating or not, B as given,
+    transposed and packed (with the epilogue's bias per column, masked), column slices
+    cut in vectors on 2 and 3 threads; nothing past N is written."""
+    from strata.conversion.cpu_kernel_abi import EPI_BIAS, EPI_RELU
+    prev = lib.get_num_threads()
+    lib.set_num_threads(threads)
+    try:
+        for nt in (False, True):
+            for acc in (False, True):
+                assert _run(lib, M, N, K, nt=nt, acc=acc, pad=(1, 3, 5)) < 1e-5
+        A = RNG.standard_normal((M, K), np.float32)
+        B = RNG.standard_normal((K, N), np.float32)
+        bias = RNG.standard_normal(N).astype(np.float32)
+        packed = kernels.pack_b(B, lib.isa)
+        C = RNG.standard_normal((M, N + 7)).astype(np.float32)
+        C0 = C.copy()
+        lib.sgemm_packed_epi(M, N, K, A.ctypes.data, K, packed.ctypes.data, C.ctypes.data,
+                             N + 7, 1, bias.ctypes.data, EPI_BIAS | EPI_RELU, 0)
+        want = np.maximum(A.astype(np.float64) @ B + C0[:, :N] + bias, 0)
+        np.testing.assert_allclose(C[:, :N], want, rtol=1e-4, atol=1e-3)
+        assert np.array_equal(C[:, N:], C0[:, N:])
+    finally:
+        lib.set_num_threads(prev)
+
+
+def test_narrow_variants_built():
+    """The rows driver calls a narrow variant (one vector per row) for every row count,
+    packed and in-place A, with and without the epilogue, where NR is several vectors;
+    NEON's NR of 3 vectors too; never for an ISA of one vector per row."""
+    from strata.backends.cpu.kernels_gemm import _rows, gemm_functions
+    for name in ("avx512", "avx2", "neon"):
+        isa = kernels.isa_for(name)
+        text = "\n".join(gemm_functions(isa))
+        for mr in range(1, isa.mr + 1):
+            for kind in ("p", "a", "pe", "ae"):
+                assert f"define internal void @strata_ukr_{mr}{kind}_n1(" in text
+        assert "_n1(" in _rows(isa, True) and "_n1(" in _rows(isa, False)
+    one = dataclasses.replace(kernels.isa_for("sse"), nv=1)
+    assert "_n1" not in "\n".join(gemm_functions(one))

@@ -250,3 +250,26 @@ def test_compiled_model_large_tiles(tmp_path):
     # F(2x2): U 16 x 16 x 16
     assert opt.count("%c17_i32)") == 1
     assert "memref<9216xf32>" in opt and "memref<4096xf32>" in opt
+
+
+def test_compiled_model_small_deep_images_stay_direct(tmp_path):
+    """[Note: Winograd on small images]: in the CPU pipeline a 7x7 output (16 tiles) with
+    U over WINOGRAD_FEW_TILES_MAX_U floats keeps the direct product; a 9x9 output (25
+    tiles) of the same filter runs as Winograd; both match onnxruntime."""
+    helper = pytest.importorskip("onnx.helper")
+    import strata
+    from strata.backends.cpu.kernels import WINOGRAD_FEW_TILES, WINOGRAD_FEW_TILES_MAX_U
+    c = 264
+    assert 16 * c * c > WINOGRAD_FEW_TILES_MAX_U and 16 < WINOGRAD_FEW_TILES <= 25
+    for side, wino in ((7, False), (9, True)):
+        w = RNG.standard_normal((c, c, 3, 3), np.float32) * 0.05
+        nodes = [helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+                 helper.make_node("Relu", ["c"], ["y"])]
+        path, x, want = _onnx_case(tmp_path, f"wino_small{side}", nodes,
+                                   (1, c, side, side), (1, c, side, side), {"w": w})
+        dump = tmp_path / f"dump{side}"
+        f = strata.compile(str(path), dump_dir=str(dump), cache=False)
+        np.testing.assert_allclose(f(x)[0], want, rtol=1e-4, atol=1e-4)
+        ll = next(dump.glob("*module.ll")).read_text()
+        assert ("call void @strata_conv2d_winograd_f32(" in ll) is wino
+        assert ("@strata_conv2d_nchw" in ll) is not wino

@@ -50,6 +50,7 @@ from __future__ import annotations
 import functools
 import os
 
+from .kernels_conv import SMALL_IMAGE_PANELS
 from .kernels_gemm import (PAR_MIN_MACS, SLICE_MIN_UNITS, SLICES_PER_THREAD, SPLIT_AUTO,
                            SPLIT_M, SPLIT_N, SPLIT_NONE, tile_fields, tile_word)
 
@@ -313,7 +314,7 @@ def _slice_cycles(p: Problem, m: int, n: int, kc: int, mc: int, nc: int, isa) ->
     """Estimated cycles of the blocked driver on an m x n slice (see [Note: the cost
     model])."""
     W, mr, nr, K = isa.width, isa.mr, isa.nr, p.K
-    compute = _up(m, mr) * _up(n, nr) * K / (2 * W)
+    compute = _up(m, mr) * _cols(n, isa) * K / (2 * W)
     if p.kind == "packed":
         pack_b = 0.0
     else:
@@ -321,6 +322,16 @@ def _slice_cycles(p: Problem, m: int, n: int, kc: int, mc: int, nc: int, isa) ->
     pack_a = m * K * _cdiv(n, nc) * PACK_A_CYCLES if n >= isa.pack_a_min_n else 0.0
     c_traffic = m * n * _cdiv(K, kc) * 2 / W
     return compute + pack_b + pack_a + c_traffic + SLICE_CYCLES
+
+
+def _cols(n: int, isa) -> int:
+    """The columns the micro-kernels compute for n: whole NR panels, but a last panel of
+    one vector or less through the narrow micro-kernels ([Note: narrow micro-kernels]
+    in kernels_gemm.py)."""
+    tail = n % isa.nr
+    if isa.nv > 1 and 0 < tail <= isa.width:
+        return n - tail + isa.width
+    return _up(n, isa.nr)
 
 
 def _makespan(costs: list, threads: int) -> float:
@@ -368,6 +379,10 @@ def _product_splits(p: Problem, kc: int, isa, caches):
             units = _cdiv(size, unit)
             # as the kernel computes it (min_units = 1: exactly k per thread if it can)
             k_rt = max(1, min(units // (t * min_units), k))
+            if split == SPLIT_N and p.kind in ("n", "t", "conv") and isa.nv > 1 and \
+                    not (p.kind == "conv" and size <= SMALL_IMAGE_PANELS * unit):
+                unit = isa.width    # cut in vectors (B packed at run time, not whole)
+                units = _cdiv(size, unit)
             per = _cdiv(units, t * k_rt) * unit
             pieces = [min(per, size - lo) for lo in range(0, size, per)]
             if k_rt != k and not auto:

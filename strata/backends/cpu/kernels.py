@@ -47,7 +47,8 @@ In the style of BLIS (Van Zee & van de Geijn) and IREE's microkernels:
   AVX-512 (W=16, 32 registers): 8 x 32; SSE: 6 x 8; NEON (32 registers): 8 x 12. M tails
   use smaller MR variants (one function per mr; with few rows the unrolled K loop
   rotates over several accumulator sets to hide the FMA latency), N tails masked
-  loads/stores (llvm.masked.*).
+  loads/stores (llvm.masked.*), a tail of one vector or less through the narrow
+  micro-kernels (one vector per row, [Note: narrow micro-kernels] in kernels_gemm.py).
 - Big problems (M >= pack_min_m): the blocked driver, loops jc (NC) / pc (KC) / ic (MC)
   / jr (NR) / ir (MR). B[pc:pc+kc, jc:jc+nc] is packed into NR-wide panels (kc x NR
   contiguous, zero padded) that the micro-kernel streams from L1; the A block (mc x kc)
@@ -457,6 +458,10 @@ def attention_pass() -> str:
 # Images of this many 4x4 output tiles and up (28x28) run as Winograd F(4x4, 3x3):
 # measured 1.2-1.9x faster than F(2x2, 3x3) there, slower on 14x14 (16 tiles) and below
 WINOGRAD_TILE4_MIN_TILES = 49
+# Images of fewer 2x2 output tiles than this (7x7 and below) whose U is over
+# WINOGRAD_FEW_TILES_MAX_U floats (4 MiB: 256 x 256 channels) keep the direct product
+# ([Note: Winograd on small images] in conv_to_winograd.py)
+WINOGRAD_FEW_TILES, WINOGRAD_FEW_TILES_MAX_U = 25, 1 << 20
 
 
 def winograd_pass(isa: Isa | None = None) -> str:
@@ -464,7 +469,8 @@ def winograd_pass(isa: Isa | None = None) -> str:
     packed for their NR-filter panels where the transposed products pay, F(4x4, 3x3) on
     large images)."""
     return (f"strata-linalg-conv-to-winograd{{panel-width={(isa or host_isa()).nr} "
-            f"tile4-min-tiles={WINOGRAD_TILE4_MIN_TILES}}}")
+            f"tile4-min-tiles={WINOGRAD_TILE4_MIN_TILES} few-tiles={WINOGRAD_FEW_TILES} "
+            f"few-tiles-max-u={WINOGRAD_FEW_TILES_MAX_U}}}")
 
 
 def kernel_symbols() -> dict:

@@ -95,9 +95,11 @@ def _round_up(f: Fn, x: str, m: int) -> str:
 _MIN_CHAINS = 8
 
 
-def _ukr_name(mr: int, apack: bool, epi: bool = False, prefetching: int = 0) -> str:
+def _ukr_name(mr: int, apack: bool, epi: bool = False, prefetching: int = 0,
+              narrow: bool = False) -> str:
     return f"@strata_ukr_{mr}{'p' if apack else 'a'}{'e' if epi else ''}" \
-        f"{'_pf' if prefetching else ''}{prefetching if prefetching > 1 else ''}"
+        f"{'_pf' if prefetching else ''}{prefetching if prefetching > 1 else ''}" \
+        f"{'_n1' if narrow else ''}"
 
 
 def pf_calls(isa: Isa) -> int:
@@ -113,13 +115,14 @@ def pf_a_lines(isa: Isa) -> int:
 
 
 def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step,
-                   prefetch_lines: int = 0) -> list:
+                   prefetch_lines: int = 0, nv: int = 0) -> list:
     """The K loop of a micro-kernel: the mr x NR product A[mr, K] . Bp[K, NR] (%K, %B: a
     packed panel, rows of NR floats) as mr * NV vector accumulators, which it returns.
     A's element (i, k) is at arow[i] + a_step(k) floats. prefetch_lines L > 0: each
     iteration of the unrolled loop (k its first step) also prefetches L consecutive
-    64-byte lines from %P into L2, lines L k / unroll on: L K / unroll in all."""
-    W, V, nv, nr = isa.width, vec_type(isa), isa.nv, isa.nr
+    64-byte lines from %P into L2, lines L k / unroll on: L K / unroll in all. `nv` > 0:
+    the first nv vectors of each panel row only (the narrow micro-kernels)."""
+    W, V, nv, nr = isa.width, vec_type(isa), nv or isa.nv, isa.nr
     acc0 = ["zeroinitializer"] * (mr * nv)
 
     def step(k, accs):
@@ -163,17 +166,31 @@ def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step,
     return f.loop(kmain, "%K", 1, step, [(V, a) for a in accs[:n]])
 
 
-def _ukr(isa: Isa, mr: int, apack: bool, epi: bool = False, prefetching: int = 0) -> str:
+# [Note: narrow micro-kernels]
+# A panel of NR columns whose valid columns fit in one vector (nvalid <= W: N tails such
+# as 14x14 = 196 = 6 x 32 + 4 output pixels, 28x28 = 784 = 24 x 32 + 16) runs through
+# the variants strata_ukr_<mr>p|a[e]_n1 (`narrow`), which load, multiply and store the
+# first vector of each panel row only: half the multiply-adds of the masked full tile
+# on AVX-512 (the packed layout is the same, rows of NR floats). The rows driver picks
+# them by nvalid (_rows); the column slices of the threads are cut in vectors, not NR
+# panels, where B is packed at run time (_parallel), so that two threads on 7 panels
+# take 3.5 each instead of 4 and 3.
+
+
+def _ukr(isa: Isa, mr: int, apack: bool, epi: bool = False, prefetching: int = 0,
+         narrow: bool = False) -> str:
     """C[mr, :nvalid] (+)= A[mr, K] . Bp[K, NR], Bp a packed panel (rows of NR floats,
     zero padded past nvalid). A is packed (element (i, k) at A + k*MR + i) or in place
     (at A + i*lda + k). `epi`: the variant with the epilogue (%epi flags, %bias the
     columns' floats) applied to what is stored. `prefetching` L > 0: the variant
     strata_ukr_<mr>p[e]_pf[L](.., P) that also prefetches L * K / unroll consecutive
     64-byte lines from P into L2, L per unrolled K step (a part of the next B panel, or
-    the next panel of A, see _rows)."""
-    W, V, nv, nr = isa.width, vec_type(isa), isa.nv, isa.nr
+    the next panel of A, see _rows). `narrow`: the variant strata_ukr_<mr>p|a[e]_n1 for
+    panels of at most one vector of valid columns (nvalid <= W), which multiplies and
+    stores that vector only ([Note: narrow micro-kernels])."""
+    W, V, nv = isa.width, vec_type(isa), 1 if narrow else isa.nv
     extra = (", ptr %bias, i32 %epi" if epi else "") + (", ptr %P" if prefetching else "")
-    f = Fn(f"define internal void {_ukr_name(mr, apack, epi, prefetching)}(i64 %K, "
+    f = Fn(f"define internal void {_ukr_name(mr, apack, epi, prefetching, narrow)}(i64 %K, "
             f"ptr noalias %A, "
             f"i64 %lda, ptr noalias %B, ptr noalias %C, i64 %ldc, i64 %nvalid, i1 %acc"
             f"{extra}) #1")
@@ -181,16 +198,16 @@ def _ukr(isa: Isa, mr: int, apack: bool, epi: bool = False, prefetching: int = 0
     crow = [f.gep("%C", f.mul("%ldc", i)) if i else "%C" for i in range(mr)]
     masks = [lane_mask(f, isa, f.sub("%nvalid", v * W) if v else "%nvalid")
              for v in range(nv)]
-    full = f.cmp("eq", "%nvalid", nr)
+    full = f.cmp("eq", "%nvalid", nv * W)
     cptr = [[f.gep(crow[i], v * W) if v else crow[i] for v in range(nv)] for i in range(mr)]
 
     # The accumulators start at zero; C, prefetched now, is added at the end (its lines
     # arrive while the K loop runs, as BLIS does).
     for i in range(mr):
-        for x in [cptr[i][v] for v in range(nv)] + [f.gep(crow[i], nr - 1)]:
+        for x in [cptr[i][v] for v in range(nv)] + [f.gep(crow[i], nv * W - 1)]:
             f.do(f"call void @llvm.prefetch.p0(ptr {x}, i32 1, i32 3, i32 1)")
     accs = ukr_accumulate(f, isa, mr, arow, (lambda k: f.mul(k, isa.mr)) if apack
-                          else (lambda k: k), prefetch_lines=prefetching)
+                          else (lambda k: k), prefetch_lines=prefetching, nv=nv)
     done = f.label("done")
     if epi:
         _epilogue_store(f, isa, mr, accs, cptr, masks, full, done)
@@ -234,9 +251,9 @@ def _epilogue_store(f: Fn, isa: Isa, mr: int, accs: list, cptr: list, masks: lis
     columns (%epi has EPI_BIAS; masked past nvalid) or of each of its rows (EPI_ROW_BIAS,
     %bias at its first row), the activation of %epi's code (a switch over ACTS, each
     case on the whole tile in registers: [Note: activation codes] in cpu_kernel_abi.py),
-    then stored (masked past nvalid), branching to `done`."""
-    W, V, nv = isa.width, vec_type(isa), isa.nv
-    n = mr * nv
+    then stored (masked past nvalid), branching to `done`. One vector of masks per
+    vector of a row (one for the narrow variants)."""
+    W, V, nv = isa.width, vec_type(isa), len(masks)
 
     # C's old value, when accumulating (a masked load past nvalid)
     ld, no, ldf, ldm, j = (f.label(x) for x in ("ld", "nold", "ldf", "ldm", "ldj"))
@@ -329,7 +346,7 @@ def _rows(isa: Isa, apack: bool) -> str:
     with_epi = f("icmp ne i32 %epi, 0")
     by_row = f(f"icmp ne i32 {f(f'and i32 %epi, {EPI_ROW_BIAS}')}, 0")
 
-    def body(i):
+    def body(i, narrow=False):
         rows = f.min(f.sub("%M", i), mr)
         a = f.gep("%A", f.mul(i, "%lda"))
         c = f.gep("%C", f.mul(i, "%ldc"))
@@ -343,7 +360,7 @@ def _rows(isa: Isa, apack: bool) -> str:
                 bias = f(f"getelementptr float, ptr %bias, i64 "
                          f"{f(f'select i1 {by_row}, i64 {i}, i64 0')}")
                 extra = f", ptr {bias}, i32 %epi"
-            if apack:
+            if apack and not narrow:
                 whole = f.cmp("eq", rows, mr)
                 ga, nga = f.label("pa"), f.label("npa")
                 joined = f.label("jpf")
@@ -365,13 +382,24 @@ def _rows(isa: Isa, apack: bool) -> str:
                 f.br(joined)
                 f.start(plain)
             f.switch(rows, {m: m for m in range(1, mr + 1)}, lambda m, epi=epi, extra=extra:
-                     f.do(f"call void {_ukr_name(m, apack, epi)}({args}{extra})"))
-            if apack:
+                     f.do(f"call void {_ukr_name(m, apack, epi, narrow=narrow)}"
+                          f"({args}{extra})"))
+            if apack and not narrow:
                 f.br(joined)
                 f.start(joined)
             f.br(join)
         f.start(join)
+    if isa.nv > 1:      # panels of one vector of valid columns: the narrow micro-kernels
+        thin, wide, end = f.label("thin"), f.label("wide"), f.label("end")
+        f.cbr(f.cmp("sle", "%nvalid", isa.width), thin, wide)
+        f.start(thin)
+        f.loop("0", "%M", mr, lambda i: body(i, True))
+        f.br(end)
+        f.start(wide)
     f.loop("0", "%M", mr, body)
+    if isa.nv > 1:
+        f.br(end)
+        f.start(end)
     f.do("ret void")
     return f.text()
 
@@ -665,7 +693,7 @@ def _blocked(isa: Isa, kind: str) -> str:
     kc = _tile_field(f, "kc", isa.kc)
     if pack == "conv":
         kc = f.min(kc, isa.kc)
-    if kind == "":
+    if kind in ("", "pp"):      # (pp: a convolution's image packed whole, K x NR panels)
         kc = _packed_b_kc(f, isa, kc)
     mc = _round_up(f, _tile_field(f, "mc", isa.mc), mr)
     nc = _round_up(f, _tile_field(f, "nc", isa.nc), nr)
@@ -864,6 +892,15 @@ def _parallel(isa: Isa) -> str:
     k = f.min(k, _tile_field(f, "slices", SLICES_PER_THREAD))
     k = f(f"call i64 @llvm.smax.i64(i64 {k}, i64 1)")
     want = f.mul(t_req, k)
+    # column slices of a B packed at run time are cut in vectors (the narrow
+    # micro-kernels take a half panel: [Note: narrow micro-kernels]); pre-packed B in
+    # whole NR panels
+    if isa.nv > 1:
+        packed = f(f"or i1 {f.cmp('eq', '%kind', BLOCKED_KINDS[''])}, "
+                   f"{f.cmp('eq', '%kind', BLOCKED_KINDS['pp'])}")
+        fine = f(f"and i1 {by_n}, {f('xor i1 ' + packed + ', true')}")
+        unit = f(f"select i1 {fine}, i64 {isa.width}, i64 {unit}")
+        units = f(f"sdiv i64 {f.sub(f.add(size, unit), 1)}, {unit}")
     per = f.mul(f(f"sdiv i64 {f.sub(f.add(units, want), 1)}, {want}"), unit)
     slices = f(f"sdiv i64 {f.sub(f.add(size, per), 1)}, {per}")
     v["by_n"], v["per"] = by_n, per
@@ -1174,6 +1211,9 @@ def gemm_functions(isa) -> list:
     for apack in (True, False):
         parts.extend(_ukr(isa, mr, apack, epi) for mr in range(1, isa.mr + 1)
                      for epi in (False, True))
+        if isa.nv > 1:
+            parts.extend(_ukr(isa, mr, apack, epi, narrow=True)
+                         for mr in range(1, isa.mr + 1) for epi in (False, True))
         if apack:
             parts.extend(_ukr(isa, isa.mr, True, epi, lines) for epi in (False, True)
                          for lines in sorted({1, pf_a_lines(isa)}))
