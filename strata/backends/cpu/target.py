@@ -43,6 +43,7 @@ from ...errors import StrataError
 WEIGHT_MIN_BYTES = 256
 
 BUFFERIZE_PIPELINE = (
+    "strata-linalg-depthwise-channels-last",
     "linalg-fuse-elementwise-ops{keep-contractions=true}",
     "strata-linalg-fold-into-contractions",
     "one-shot-bufferize{bufferize-function-boundaries=true "
