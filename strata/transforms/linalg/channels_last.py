@@ -101,6 +101,81 @@ def _permuted_copy(rewriter, v, perm, loc):
                         ["parallel"] * n, lambda b, args: args[0], loc=loc).results[0]
 
 
+def _channel_last_source(v):
+    """(y, expand) when static `v` = transpose(y', [0, 3, 1, 2]) with y' = y (expand
+    None) or y' = expand_shape(y, groups) (expand = (groups, shape of y')): the ONNX
+    form `Reshape(Transpose(x [N, HW, C], [0, 2, 1]), [N, C, H, W])`, the expand
+    swapped above the transpose. The transpose and the expand have no other user."""
+    from ...dialects.tensor import ExpandShapeOp
+    from ...syntax.dynamic_index_list import reassociation_indices
+    d = v.defining_op
+    if _sole_user(v) is None:
+        return None
+    if _permutation_of(d) == _TO_NCHW:
+        y = d.operand(0)
+        return (y, None) if _static(y.type) else None
+    if type(d) is not ExpandShapeOp:
+        return None
+    t_val = d.operand(0)
+    t = t_val.defining_op
+    p = _permutation_of(t)
+    if p is None or _sole_user(t_val) is None or not _static(t_val.type):
+        return None
+    groups = reassociation_indices(d.properties["reassociation"])  # per dim of t
+    y = t.operand(0)
+    # y dim p[i] is t dim i, expanded to v's dims groups[i]
+    where = {p[i]: i for i in range(len(p))}
+    start, shape, ygroups = {}, [], []
+    for j in range(len(p)):
+        g = groups[where[j]]
+        start[j] = len(shape)
+        ygroups.append(list(range(len(shape), len(shape) + len(g))))
+        shape.extend(v.type.shape[k] for k in g)
+    perm = [start[p[i]] + m for i in range(len(p)) for m in range(len(groups[i]))]
+    if perm != _TO_NCHW:
+        return None
+    return y, (ygroups, shape)
+
+
+class SwapCollapseWithTranspose(RewritePattern):
+    """collapse_shape(transpose(z, p)) read only by a transpose is transpose(
+    collapse_shape(z), p') (each group from consecutive dims of z), so that the two
+    transposes compose: the token-major `flatten(2).transpose(1, 2)` after a
+    convolution made channel-last."""
+
+    root = "tensor.collapse_shape"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        from ...syntax.dynamic_index_list import reassociation_indices
+        from .contraction_fusion import _swap_with_collapse
+        from .reshape_fusion import _collapse
+        user = _sole_user(op.results[0])
+        if _permutation_of(user) is None or not _static(op.results[0].type):
+            return False
+        t_val = op.operand(0)
+        p = _permutation_of(t_val.defining_op)
+        if p is None or _sole_user(t_val) is not op or type(t_val.defining_op) is not \
+                TransposeOp:
+            return False
+        swapped = _swap_with_collapse(reassociation_indices(op.properties["reassociation"]),
+                                      p)
+        if swapped is None:
+            return False
+        zgroups, q = swapped
+        z = t_val.defining_op.operand(0)
+        shape = []
+        for g in zgroups:
+            n = 1
+            for j in g:
+                n *= z.type.shape[j]
+            shape.append(n)
+        rewriter.ip = InsertionPoint.before_op(op)
+        c = _collapse(rewriter, z, zgroups, A.RankedTensorType(shape, z.type.element_type),
+                      op.loc)
+        rewriter.replace_op(op, [_transposed(rewriter, c, q, op.loc)])
+        return True
+
+
 class DepthwiseToChannelsLast(RewritePattern):
     """See [Note: channel-last depthwise convolutions]."""
 
@@ -135,14 +210,17 @@ class DepthwiseToChannelsLast(RewritePattern):
             t_val = pad.operand(0)
         else:
             pad = None
-        t = t_val.defining_op
-        if _permutation_of(t) != _TO_NCHW or _sole_user(t_val) is None:
+        found = _channel_last_source(t_val)
+        if found is None:
             return False
-        src = t.operand(0)
-        if not _static(src.type):
-            return False
+        src, expand = found
         loc = op.loc
         rewriter.ip = InsertionPoint.before_op(op)
+        if expand is not None:
+            from .reshape_fusion import _expand
+            groups, shape = expand
+            src = _expand(rewriter, src, groups, shape,
+                          A.RankedTensorType(shape, src.type.element_type), loc)
         image = src
         if pad is not None:
             image = self._pad(rewriter, pad, src, [low[p] for p in _TO_NHWC],
@@ -151,7 +229,8 @@ class DepthwiseToChannelsLast(RewritePattern):
         props = {k: op.properties[k] for k in ("strides", "dilations")
                  if k in op.properties}
         wt = _transposed(rewriter, w, [1, 2, 0], loc)
-        it = _permuted_copy(rewriter, init, _TO_NHWC, loc)
+        fill = init.defining_op is not None and init.defining_op.name == "linalg.fill"
+        it = (_transposed if fill else _permuted_copy)(rewriter, init, _TO_NHWC, loc)
         conv = rewriter.insert(named_op_class("depthwise_conv_2d_nhwc_hwc").new(
             [image, wt], [it], loc=loc, **props)).results[0]
         rewriter.replace_op(op, [_transposed(rewriter, conv, _TO_NCHW, loc)])
@@ -177,7 +256,8 @@ class DepthwiseToChannelsLast(RewritePattern):
 def channels_last_patterns(min_channels: int = 16) -> list:
     """The pattern and the transpose canonicalizations that cancel what it leaves."""
     from ...dialects.linalg.canonical import FoldFillWithTranspose, FoldTransposeWithTranspose
-    return [DepthwiseToChannelsLast(min_channels), FoldTransposeWithTranspose(),
+    return [DepthwiseToChannelsLast(min_channels), SwapCollapseWithTranspose(),
+            FoldTransposeWithTranspose(),
             FoldFillWithTranspose()]
 
 
