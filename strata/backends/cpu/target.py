@@ -296,6 +296,8 @@ def _native_run(jit, signatures, weights, function):
     strata.compile has checked the arguments against the signature already (see
     NativeFunction.run)."""
     from ...runtime import NativeModule
+    from .heap import keep_freed_memory
+    keep_freed_memory()     # [Note: freed memory kept]
     fn = NativeModule(jit, signatures, weights).function(function)
     _THREAD_COUNTS[fn] = jit.address_of(NUM_THREADS_SYMBOL)
     return fn.run
