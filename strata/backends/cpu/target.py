@@ -63,6 +63,7 @@ LLVM_PIPELINE = (
     "strata-linalg-fuse-row-reductions",
     "strata-memref-copy-to-linalg",
     "strata-outline-linalg-ops",
+    "strata-linalg-block-transposes",
     "convert-linalg-to-parallel-loops{interchange-for-locality=true}",
     "strata-outline-loop-nests",
     "convert-scf-to-strata-cpu",
