@@ -24,7 +24,7 @@ def _close(got, want):
     assert err <= TOLERANCE, err
 
 
-def _mixffn(c, e, hh, ww, seed=0):
+def _mixffn(c, e, hh, ww, seed=0, batch=1):
     from onnx import TensorProto, helper as h, numpy_helper as nh
     rng = np.random.default_rng(seed)
     n, f = hh * ww, c * e
@@ -32,8 +32,8 @@ def _mixffn(c, e, hh, ww, seed=0):
           "wd": rng.standard_normal((f, 1, 3, 3)) / 3, "bd": rng.standard_normal(f),
           "w2": rng.standard_normal((f, c)) / f ** 0.5, "b2": rng.standard_normal(c)}
     inits = [nh.from_array(v.astype(np.float32), k) for k, v in ws.items()] + [
-        nh.from_array(np.array([1, f, hh, ww], np.int64), "s1"),
-        nh.from_array(np.array([1, f, n], np.int64), "s2"),
+        nh.from_array(np.array([-1, f, hh, ww], np.int64), "s1"),
+        nh.from_array(np.array([-1, f, n], np.int64), "s2"),
         nh.from_array(np.array(2 ** 0.5, np.float32), "sq2"),
         nh.from_array(np.array(1, np.float32), "one"),
         nh.from_array(np.array(0.5, np.float32), "half")]
@@ -50,8 +50,8 @@ def _mixffn(c, e, hh, ww, seed=0):
              h.make_node("Mul", ["g3", "half"], ["g4"]),
              h.make_node("MatMul", ["g4", "w2"], ["m2"]), h.make_node("Add", ["m2", "b2"], ["y"])]
     g = h.make_graph(nodes, "mixffn", [h.make_tensor_value_info("x", TensorProto.FLOAT,
-                                                                [1, n, c])],
-                     [h.make_tensor_value_info("y", TensorProto.FLOAT, [1, n, c])], inits)
+                                                                [batch, n, c])],
+                     [h.make_tensor_value_info("y", TensorProto.FLOAT, [batch, n, c])], inits)
     m = h.make_model(g, opset_imports=[h.make_opsetid("", 18)])
     return m, rng.standard_normal((1, n, c)).astype(np.float32)
 
@@ -90,3 +90,18 @@ def test_image_side_strided():
     want = ort.InferenceSession(m.SerializeToString()).run(None, {"x": x})[0]
     for threads in (1, 2):
         _close(strata.compile(m, num_threads=threads, cache=False)(x)[0], want)
+
+
+def test_mixffn_block_dynamic_batch(tmp_path):
+    """The same with the batch a dim_param (zoo exports with --dynamic): converted too,
+    right at batch 1 and 3."""
+    m, _ = _mixffn(16, 4, 8, 8, batch="N")
+    rng = np.random.default_rng(2)
+    f = strata.compile(m, num_threads=2, cache=False, dump_dir=str(tmp_path))
+    after = open(glob.glob(str(tmp_path / "*-strata-linalg-depthwise-channels-last.mlir"))[0]
+                 ).read()
+    assert "depthwise_conv_2d_nhwc_hwc" in after and after.count("linalg.transpose") == 1
+    sess = ort.InferenceSession(m.SerializeToString())
+    for n in (1, 3):
+        x = rng.standard_normal((n, 64, 16)).astype(np.float32)
+        _close(f(x)[0], sess.run(None, {"x": x})[0])

@@ -36,7 +36,8 @@ the result has other users the transpose moved from the image to the result, no 
 On buffers the channel-last convolution is a loop nest whose innermost loop walks the
 channels, contiguous in image, filter and result alike, so LLVM vectorizes it (1 thread,
 128 channels at 128x128 px, 3x3: 4.2 ms against 19.8 for transpose, NCHW kernel and
-transpose back). It runs from 16 channels on: with fewer the vector loop is mostly
+transpose back). The batch may be dynamic (its size read with tensor.dim); the other
+sizes must be static. It runs from 16 channels on: with fewer the vector loop is mostly
 remainder, and the NCHW kernel vectorizes along the rows instead.
 """
 from __future__ import annotations
@@ -57,7 +58,20 @@ _TO_NHWC = [0, 2, 3, 1]
 
 
 def _static(t) -> bool:
-    return type(t) is A.RankedTensorType and A.DYNAMIC not in t.shape
+    """A ranked tensor whose sizes are static but for the first (a dynamic batch)."""
+    return type(t) is A.RankedTensorType and A.DYNAMIC not in t.shape[1:]
+
+
+def _size(rewriter, v, i, loc):
+    """Dim `i` of `v`: an int, or a tensor.dim Value where it is dynamic."""
+    n = v.type.shape[i]
+    if n != A.DYNAMIC:
+        return n
+    from ...dialects.arith import ConstantOp
+    from ...dialects.tensor import DimOp
+    c = rewriter.insert(ConstantOp.create([], [A.index], {"value": A.IntegerAttr(i, A.index)},
+                                          None, (), 0, loc)).results[0]
+    return rewriter.insert(DimOp.create([v, c], [A.index], None, None, (), 0, loc)).results[0]
 
 
 def _permutation_of(op):
@@ -72,14 +86,16 @@ def _sole_user(v):
 
 
 def _empty(rewriter, shape, elt, loc):
-    t = A.RankedTensorType(list(shape), elt)
-    return rewriter.insert(EmptyOp.create([], [t], None, None, (), 0, loc)).results[0]
+    """tensor.empty of mixed sizes `shape` (ints and index Values)."""
+    t = A.RankedTensorType([n if isinstance(n, int) else A.DYNAMIC for n in shape], elt)
+    dyn = [n for n in shape if not isinstance(n, int)]
+    return rewriter.insert(EmptyOp.create(dyn, [t], None, None, (), 0, loc)).results[0]
 
 
 def _transposed(rewriter, v, perm, loc):
     """linalg.transpose of static tensor `v` by `perm` (result dim i = input dim
     perm[i])."""
-    shape = [v.type.shape[p] for p in perm]
+    shape = [_size(rewriter, v, p, loc) for p in perm]
     init = _empty(rewriter, shape, v.type.element_type, loc)
     return rewriter.insert(TransposeOp.new(v, init, list(perm), loc)).results[0]
 
@@ -90,7 +106,7 @@ def _permuted_copy(rewriter, v, perm, loc):
     from ...dialects.linalg.generic import make_generic
     from ...ir.affine import AffineDimExpr, AffineMap
     n = len(perm)
-    shape = [v.type.shape[p] for p in perm]
+    shape = [_size(rewriter, v, p, loc) for p in perm]
     init = _empty(rewriter, shape, v.type.element_type, loc)
     # loop i is result dim i = input dim perm[i]: the input is read at (.., d_i at perm[i])
     res = [None] * n
@@ -130,7 +146,12 @@ def _channel_last_source(v):
         g = groups[where[j]]
         start[j] = len(shape)
         ygroups.append(list(range(len(shape), len(shape) + len(g))))
-        shape.extend(v.type.shape[k] for k in g)
+        sizes = [v.type.shape[k] for k in g]
+        if A.DYNAMIC in sizes:
+            if len(g) != 1 or y.type.shape[j] != A.DYNAMIC:
+                return None
+            sizes = [("dim", j)]   # y's own dim j, read when the expand is built
+        shape.extend(sizes)
     perm = [start[p[i]] + m for i in range(len(p)) for m in range(len(groups[i]))]
     if perm != _TO_NCHW:
         return None
@@ -167,7 +188,9 @@ class SwapCollapseWithTranspose(RewritePattern):
         for g in zgroups:
             n = 1
             for j in g:
-                n *= z.type.shape[j]
+                if z.type.shape[j] == A.DYNAMIC and len(g) > 1:
+                    return False
+                n = A.DYNAMIC if z.type.shape[j] == A.DYNAMIC else n * z.type.shape[j]
             shape.append(n)
         rewriter.ip = InsertionPoint.before_op(op)
         c = _collapse(rewriter, z, zgroups, A.RankedTensorType(shape, z.type.element_type),
@@ -189,7 +212,7 @@ class DepthwiseToChannelsLast(RewritePattern):
             return False
         x, w = op.dps_inputs
         init = op.dps_inits[0]
-        if not all(_static(v.type) for v in (x, w, init)) or \
+        if not all(_static(v.type) for v in (x, w, init)) or A.DYNAMIC in w.type.shape or \
                 x.type.shape[1] < self.min_channels:
             return False
         pad = x.defining_op
@@ -219,8 +242,11 @@ class DepthwiseToChannelsLast(RewritePattern):
         if expand is not None:
             from .reshape_fusion import _expand
             groups, shape = expand
-            src = _expand(rewriter, src, groups, shape,
-                          A.RankedTensorType(shape, src.type.element_type), loc)
+            shape = [_size(rewriter, src, n[1], loc) if isinstance(n, tuple) else n
+                     for n in shape]
+            src = _expand(rewriter, src, groups, shape, A.RankedTensorType(
+                [n if isinstance(n, int) else A.DYNAMIC for n in shape],
+                src.type.element_type), loc)
         image = src
         if pad is not None:
             image = self._pad(rewriter, pad, src, [low[p] for p in _TO_NHWC],
@@ -239,7 +265,8 @@ class DepthwiseToChannelsLast(RewritePattern):
     @staticmethod
     def _pad(rewriter, pad, src, low, high):
         from ...ir.core import Block
-        shape = [d + a + b for d, a, b in zip(src.type.shape, low, high)]
+        shape = [A.DYNAMIC if d == A.DYNAMIC else d + a + b
+                 for d, a, b in zip(src.type.shape, low, high)]
         rt = A.RankedTensorType(shape, src.type.element_type)
         new = PadOp.build(source=src, low=[], high=[],
                           static_low=A.DenseArrayAttr(A.i64, low),
@@ -253,12 +280,50 @@ class DepthwiseToChannelsLast(RewritePattern):
         return rewriter.insert(new).results[0]
 
 
+class DimOfReshape(RewritePattern):
+    """tensor.dim of an expand_shape at a dynamic dim is its output_shape operand, of a
+    collapse_shape at a one-dim group its source's dim (upstream's FoldDimOfExpandShape
+    and FoldDimOfCollapseShape, for the dynamic batch): the reshapes around the
+    convolution then have no reader but the transposes the pass cancels."""
+
+    root = "tensor.dim"
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        from ...dialects.tensor import CollapseShapeOp, ExpandShapeOp
+        from ...rewrite.folding import constant_value
+        e = op.operand(0).defining_op
+        i = constant_value(op.operand(1))
+        if type(i) is not A.IntegerAttr:
+            return False
+        if type(e) is CollapseShapeOp:
+            # a dim of its own group: the source's dim (upstream's FoldDimOfCollapseShape
+            # for one-dim groups)
+            from ...syntax.dynamic_index_list import reassociation_indices
+            groups = reassociation_indices(e.properties["reassociation"])
+            if not 0 <= i.value < len(groups) or len(groups[i.value]) != 1:
+                return False
+            rewriter.ip = InsertionPoint.before_op(op)
+            rewriter.replace_op(op, [_size(rewriter, e.operand(0), groups[i.value][0],
+                                           op.loc)])
+            return True
+        if type(e) is not ExpandShapeOp:
+            return False
+        shape = list(e.properties["static_output_shape"].value)
+        if not 0 <= i.value < len(shape) or shape[i.value] != A.DYNAMIC:
+            return False
+        k = sum(1 for n in shape[:i.value] if n == A.DYNAMIC)
+        rewriter.replace_op(op, [e.output_shape[k]])
+        return True
+
+
 def channels_last_patterns(min_channels: int = 16) -> list:
-    """The pattern and the transpose canonicalizations that cancel what it leaves."""
+    """The pattern, the transpose canonicalizations that cancel what it leaves, and
+    tensor.dim's (a dynamic batch size read where it is known, not off a dead op)."""
     from ...dialects.linalg.canonical import FoldFillWithTranspose, FoldTransposeWithTranspose
+    from ...dialects.tensor import DimOp
     return [DepthwiseToChannelsLast(min_channels), SwapCollapseWithTranspose(),
-            FoldTransposeWithTranspose(),
-            FoldFillWithTranspose()]
+            FoldTransposeWithTranspose(), FoldFillWithTranspose(), DimOfReshape(),
+            *DimOp.canonicalization_patterns()]
 
 
 class DepthwiseChannelsLast(Pass):

@@ -93,3 +93,36 @@ func.func @kept(%x: tensor<1x16x8x8xf32>, %y: tensor<1x8x8x16xf32>, %s: tensor<1
   %d = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w18 : tensor<1x18x10x10xf32>, tensor<18x3x3xf32>) outs(%zp : tensor<1x18x8x8xf32>) -> tensor<1x18x8x8xf32>
   return %a, %b, %t, %c, %d : tensor<1x16x6x6xf32>, tensor<1x16x6x6xf32>, tensor<1x16x8x8xf32>, tensor<1x8x6x6xf32>, tensor<1x18x8x8xf32>
 }
+
+// -----
+
+// A dynamic batch (the zoo's --dynamic exports): its size is read off the input, and
+// the tensor.dim ops of the reshapes around the convolution do not keep them alive.
+// CHECK-LABEL: func.func @dynamic_batch(
+//   CHECK-NOT: permutation = [0, 2, 1]
+//       CHECK: %[[X:.*]] = tensor.expand_shape %arg0 {{\[\[}}0], [1, 2], [3]] output_shape [%{{.*}}, 16, 16, 32] : tensor<?x256x32xf32> into tensor<?x16x16x32xf32>
+//       CHECK: %[[C:.*]] = linalg.depthwise_conv_2d_nhwc_hwc {{.*}} ins(%{{.*}}, %{{.*}} : tensor<?x18x18x32xf32>, tensor<3x3x32xf32>) outs(%{{.*}} : tensor<?x16x16x32xf32>)
+//  CHECK-NEXT: %[[R:.*]] = tensor.collapse_shape %[[C]] {{\[\[}}0], [1, 2], [3]] : tensor<?x16x16x32xf32> into tensor<?x256x32xf32>
+//  CHECK-NEXT: return %[[R]]
+//   CHECK-NOT: permutation = [0, 2, 1]
+func.func @dynamic_batch(%x: tensor<?x256x32xf32>, %w: tensor<32x3x3xf32>) -> tensor<?x256x32xf32> {
+  %cst = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x256x32xf32>
+  %e = tensor.empty(%n) : tensor<?x32x256xf32>
+  %t = linalg.transpose ins(%x : tensor<?x256x32xf32>) outs(%e : tensor<?x32x256xf32>) permutation = [0, 2, 1]
+  %v = tensor.expand_shape %t [[0], [1], [2, 3]] output_shape [%n, 32, 16, 16] : tensor<?x32x256xf32> into tensor<?x32x16x16xf32>
+  %p = tensor.pad %v low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %cst : f32
+  } : tensor<?x32x16x16xf32> to tensor<?x32x18x18xf32>
+  %nv = tensor.dim %v, %c0 : tensor<?x32x16x16xf32>
+  %e1 = tensor.empty(%nv) : tensor<?x32x16x16xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e1 : tensor<?x32x16x16xf32>) -> tensor<?x32x16x16xf32>
+  %c = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w : tensor<?x32x18x18xf32>, tensor<32x3x3xf32>) outs(%z : tensor<?x32x16x16xf32>) -> tensor<?x32x16x16xf32>
+  %f = tensor.collapse_shape %c [[0], [1], [2, 3]] : tensor<?x32x16x16xf32> into tensor<?x32x256xf32>
+  %nf = tensor.dim %f, %c0 : tensor<?x32x256xf32>
+  %e2 = tensor.empty(%nf) : tensor<?x256x32xf32>
+  %t2 = linalg.transpose ins(%f : tensor<?x32x256xf32>) outs(%e2 : tensor<?x256x32xf32>) permutation = [0, 2, 1]
+  return %t2 : tensor<?x256x32xf32>
+}
