@@ -476,3 +476,52 @@ def test_fusion_on_lowered_onnx_models(name):
     check_pass_preserves_semantics(text, f"{FUSE},{UNIT}")
     fused = _run(_parse(text), FUSE)
     assert _count(fused) <= n_after
+
+
+# ---------------------------------------------------------- strata-linalg-depthwise-channels-last
+
+_CHANNELS_LAST = """
+func.func @tokens(%x: tensor<1x48x16xf32>, %w: tensor<16x3x3xf32>, %bias: tensor<16xf32>) -> tensor<1x48x16xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x48xf32>
+  %t = linalg.transpose ins(%x : tensor<1x48x16xf32>) outs(%e : tensor<1x16x48xf32>) permutation = [0, 2, 1]
+  %v = tensor.expand_shape %t [[0], [1], [2, 3]] output_shape [1, 16, 6, 8] : tensor<1x16x48xf32> into tensor<1x16x6x8xf32>
+  %p = tensor.pad %v low[0, 0, 1, 2] high[0, 0, 1, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %cst : f32
+  } : tensor<1x16x6x8xf32> to tensor<1x16x8x10xf32>
+  %e1 = tensor.empty() : tensor<1x16x6x8xf32>
+  %i = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (c)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<16xf32>) outs(%e1 : tensor<1x16x6x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x16x6x8xf32>
+  %c = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w : tensor<1x16x8x10xf32>, tensor<16x3x3xf32>) outs(%i : tensor<1x16x6x8xf32>) -> tensor<1x16x6x8xf32>
+  %f = tensor.collapse_shape %c [[0], [1], [2, 3]] : tensor<1x16x6x8xf32> into tensor<1x16x48xf32>
+  %e2 = tensor.empty() : tensor<1x48x16xf32>
+  %t2 = linalg.transpose ins(%f : tensor<1x16x48xf32>) outs(%e2 : tensor<1x48x16xf32>) permutation = [0, 2, 1]
+  return %t2 : tensor<1x48x16xf32>
+}
+
+func.func @image(%x: tensor<1x9x11x16xf32>, %w: tensor<16x3x3xf32>) -> tensor<1x16x4x3xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x9x11xf32>
+  %t = linalg.transpose ins(%x : tensor<1x9x11x16xf32>) outs(%e : tensor<1x16x9x11xf32>) permutation = [0, 3, 1, 2]
+  %e1 = tensor.empty() : tensor<1x16x4x3xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e1 : tensor<1x16x4x3xf32>) -> tensor<1x16x4x3xf32>
+  %c = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<[1, 2]> : tensor<2xi64>, strides = dense<[2, 3]> : tensor<2xi64>} ins(%t, %w : tensor<1x16x9x11xf32>, tensor<16x3x3xf32>) outs(%z : tensor<1x16x4x3xf32>) -> tensor<1x16x4x3xf32>
+  return %c : tensor<1x16x4x3xf32>
+}
+"""
+
+
+def test_depthwise_channels_last_preserves_semantics():
+    """Token-major image with an uneven padding and a bias init; an NHWC image with
+    strides and dilations whose NCHW result is returned."""
+    results = check_pass_preserves_semantics(_CHANNELS_LAST,
+                                             "strata-linalg-depthwise-channels-last")
+    assert set(results) == {"tokens", "image"}
+    m = _run(_parse(_CHANNELS_LAST), "strata-linalg-depthwise-channels-last")
+    assert _count(m, {"linalg.depthwise_conv_2d_nhwc_hwc"}) == 2
+    assert _count(m, {"linalg.depthwise_conv_2d_nchw_chw"}) == 0
+    # the filters' transposes and @image's result (returned as NCHW)
+    assert _count(m, {"linalg.transpose"}) == 3

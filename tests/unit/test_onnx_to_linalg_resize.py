@@ -12,6 +12,7 @@ import pytest
 from onnx_node_models import F, F16, I64, I8, U8, check, ints, model, rand
 
 import strata
+from strata.runtime import RuntimeFailure
 from strata.testing import check_pass_preserves_semantics
 
 REF = dict(ref="reference", rtol=1e-4, atol=1e-5)
@@ -230,3 +231,36 @@ def test_roi_align_opset10_and_dynamic():
     check(model("RoiAlign", [("x", F, ["N", "C", "H", "W"]), ("r", F, ["R", 4]),
                              ("b", I64, ["R"])], [("y", F, None)], opset=16,
                 output_height=2, output_width=3), XR, ROIS, BATCH, rtol=1e-4, atol=1e-5)
+
+
+def _gathers(m):
+    """The resampling generics (a reduction over taps) of `m` lowered to linalg."""
+    from strata.compiler import build_pipeline
+    from strata.frontends.onnx import import_model
+    mod = import_model(m)
+    build_pipeline("onnx-decompose{keep-lowered=true},onnx-fold-constants,"
+                   "onnx-shape-inference,convert-onnx-to-linalg,canonicalize").run(mod)
+    return sum(1 for op in mod.walk() if op.name == "linalg.generic" and
+               "reduction" in str(op.properties["iterator_types"]))
+
+
+def test_resize_run_time_sizes_equal_to_the_input_skip_their_axes():
+    """Segformer's decoder: sizes computed at run time, the result type static. The
+    axes whose size does not change are not resampled (only W here; none when no size
+    changes), and the sizes are still checked against the type."""
+    for coord in ("half_pixel", "align_corners", "pytorch_half_pixel"):
+        m = model("Resize", [("x", F, [1, 2, 5, 7]), None, None, ("z", I64, [4])],
+                  [("y", F, [1, 2, 5, 11])], mode="linear",
+                  coordinate_transformation_mode=coord)
+        sizes = np.array([1, 2, 5, 11], np.int64)
+        check(m, X4, sizes, rtol=1e-4)
+        assert _gathers(m) == 1
+        f = strata.compile(m, cache=False)
+        np.testing.assert_allclose(f(X4, sizes)[0], check(m, X4, sizes, rtol=1e-4)[0],
+                                   rtol=1e-5, atol=1e-6)
+        with pytest.raises(RuntimeFailure, match="output size of axis 2"):
+            f(X4, np.array([1, 2, 6, 11], np.int64))
+    same = model("Resize", [("x", F, [1, 2, 5, 7]), None, None, ("z", I64, [4])],
+                 [("y", F, [1, 2, 5, 7])], mode="linear")
+    check(same, X4, np.array([1, 2, 5, 7], np.int64), rtol=1e-6)
+    assert _gathers(same) == 0

@@ -43,6 +43,7 @@ from ...errors import StrataError
 WEIGHT_MIN_BYTES = 256
 
 BUFFERIZE_PIPELINE = (
+    "strata-linalg-depthwise-channels-last",
     "linalg-fuse-elementwise-ops{keep-contractions=true}",
     "strata-linalg-fold-into-contractions",
     "one-shot-bufferize{bufferize-function-boundaries=true "
@@ -62,6 +63,7 @@ LLVM_PIPELINE = (
     "strata-linalg-fuse-row-reductions",
     "strata-memref-copy-to-linalg",
     "strata-outline-linalg-ops",
+    "strata-linalg-block-transposes",
     "convert-linalg-to-parallel-loops{interchange-for-locality=true}",
     "strata-outline-loop-nests",
     "convert-scf-to-strata-cpu",
@@ -295,6 +297,8 @@ def _native_run(jit, signatures, weights, function):
     strata.compile has checked the arguments against the signature already (see
     NativeFunction.run)."""
     from ...runtime import NativeModule
+    from .heap import keep_freed_memory
+    keep_freed_memory()     # [Note: freed memory kept]
     fn = NativeModule(jit, signatures, weights).function(function)
     _THREAD_COUNTS[fn] = jit.address_of(NUM_THREADS_SYMBOL)
     return fn.run

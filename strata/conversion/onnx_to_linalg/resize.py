@@ -81,13 +81,16 @@ class _Operand:
 
 class _Axis:
     """One resized axis: sizes (mixed), the scale (f64 Value, and Python float when
-    known), the fractional output width `scale * in` and the roi terms."""
+    known), the fractional output width `scale * in` and the roi terms. `sized`: the
+    scale is out / in, from a `sizes` element (stretched), so that equal sizes make it
+    exactly 1 even when the element is only known at run time."""
 
     __slots__ = ("dim", "n_in", "n_out", "scale", "scale_py", "width", "roi_len",
-                 "roi_start", "checks")
+                 "roi_start", "checks", "sized")
 
     def __init__(self, dim, n_in):
         self.dim, self.n_in = dim, n_in
+        self.sized = False
         self.n_out = self.scale = self.scale_py = self.width = None
         self.roi_len = self.roi_start = None
         self.checks = []    # run-time conditions on the sizes: see [Note: Resize checks]
@@ -155,7 +158,7 @@ def _resize(cx):
         py = None if None in known else (min if policy == "not_larger" else max)(known)
         for d in axes:
             ax = spec[d]
-            ax.scale, ax.scale_py = one, py
+            ax.scale, ax.scale_py, ax.sized = one, py, False
             if py is not None and ix.known(ax.n_in):
                 ax.n_out = _floor_size(cx, ax, py * ax.n_in + 0.5)
             else:
@@ -201,6 +204,7 @@ def _size_of(cx, ax, py, v):
     if py is None:
         ax.checks.append((0, ax.n_out, "le", "sizes must be non-negative"))
     ax.scale = s.div(_f64(s, ax.n_out), _f64(s, ax.n_in))
+    ax.sized = True
     if py is not None and Ix.known(ax.n_in) and ax.n_in:
         ax.scale_py = int(py) / ax.n_in
 
@@ -393,12 +397,16 @@ def _check(sp):
 
 def _is_identity(ax, sp):
     """Whether resizing along `ax` is statically the identity (the reference skips such
-    axes; computing them would give the same values)."""
+    axes; computing them would give the same values). A size given at run time that
+    the result type fixes (checked equal to it, see _checked_sizes) makes a scale of
+    exactly 1 where it equals the input's size: Segformer's decoder resizes every map
+    to the first one's size with a computed `sizes`, the first map (and the batch and
+    channel axes of all four) to its own size."""
     if not (Ix.known(ax.n_in, ax.n_out) and ax.n_in == ax.n_out):
         return False
     if ax.n_in == 1:  # every tap reads the one element; the weights sum to 1
         return not sp.exclude
-    return ax.scale_py == 1.0 and sp.coord != "tf_crop_and_resize"
+    return (ax.scale_py == 1.0 or ax.sized) and sp.coord != "tf_crop_and_resize"
 
 
 def _resample(cx, x, spec, order, sp, static):

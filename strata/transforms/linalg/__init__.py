@@ -8,10 +8,13 @@
     unit_dims.py           linalg-fold-unit-extent-dims
     contraction_fusion.py  strata-linalg-fold-into-contractions: transposes of operands and
                            additions to the result folded into contractions
+    channels_last.py       strata-linalg-depthwise-channels-last: depthwise convolutions of
+                           transposed channel-last images run channel-last
 """
 from __future__ import annotations
 
 from ...passes.registry import register_pass
+from .channels_last import DepthwiseChannelsLast
 from .contraction_fusion import FoldIntoContractions
 from .elementwise_fusion import LinalgElementwiseOpFusion, fuse_elementwise_ops
 from .generalize import LinalgGeneralizeNamedOps, generalize, generalization_patterns
@@ -19,8 +22,8 @@ from .unit_dims import LinalgFoldUnitExtentDims, drop_unit_dims
 
 __all__ = ["generalize", "generalization_patterns", "fuse_elementwise_ops", "drop_unit_dims",
            "LinalgGeneralizeNamedOps", "LinalgElementwiseOpFusion", "LinalgFoldUnitExtentDims",
-           "FoldIntoContractions"]
+           "FoldIntoContractions", "DepthwiseChannelsLast"]
 
 for _p in (LinalgGeneralizeNamedOps, LinalgElementwiseOpFusion, LinalgFoldUnitExtentDims,
-           FoldIntoContractions):
+           FoldIntoContractions, DepthwiseChannelsLast):
     register_pass(_p)

@@ -1,0 +1,107 @@
+"""strata-linalg-depthwise-channels-last through the whole CPU pipeline: a Segformer-style
+Mix-FFN block (Linear -> tokens reshaped to an NCHW image -> depthwise 3x3 -> back to
+tokens -> GELU -> Linear, as the ONNX exporter writes it) and an image-side variant
+(stride 2, no padding, the NCHW result read by the next op) against onnxruntime at 1 and
+2 threads. The Mix-FFN block must lose both activation transposes (the convolution runs
+channel-last) and match within 1e-4 of the output's largest magnitude."""
+from __future__ import annotations
+
+import glob
+
+import numpy as np
+import pytest
+
+ort = pytest.importorskip("onnxruntime")
+onnx = pytest.importorskip("onnx")
+
+import strata  # noqa: E402
+
+TOLERANCE = 1e-4
+
+
+def _close(got, want):
+    err = float(np.abs(np.asarray(got) - want).max() / np.abs(want).max())
+    assert err <= TOLERANCE, err
+
+
+def _mixffn(c, e, hh, ww, seed=0, batch=1):
+    from onnx import TensorProto, helper as h, numpy_helper as nh
+    rng = np.random.default_rng(seed)
+    n, f = hh * ww, c * e
+    ws = {"w1": rng.standard_normal((c, f)) / c ** 0.5, "b1": rng.standard_normal(f),
+          "wd": rng.standard_normal((f, 1, 3, 3)) / 3, "bd": rng.standard_normal(f),
+          "w2": rng.standard_normal((f, c)) / f ** 0.5, "b2": rng.standard_normal(c)}
+    inits = [nh.from_array(v.astype(np.float32), k) for k, v in ws.items()] + [
+        nh.from_array(np.array([-1, f, hh, ww], np.int64), "s1"),
+        nh.from_array(np.array([-1, f, n], np.int64), "s2"),
+        nh.from_array(np.array(2 ** 0.5, np.float32), "sq2"),
+        nh.from_array(np.array(1, np.float32), "one"),
+        nh.from_array(np.array(0.5, np.float32), "half")]
+    nodes = [h.make_node("MatMul", ["x", "w1"], ["m1"]), h.make_node("Add", ["m1", "b1"], ["a1"]),
+             h.make_node("Transpose", ["a1"], ["t"], perm=[0, 2, 1]),
+             h.make_node("Reshape", ["t", "s1"], ["r"]),
+             h.make_node("Conv", ["r", "wd", "bd"], ["cv"], group=f, kernel_shape=[3, 3],
+                         pads=[1, 1, 1, 1]),
+             h.make_node("Reshape", ["cv", "s2"], ["fl"]),
+             h.make_node("Transpose", ["fl"], ["u"], perm=[0, 2, 1]),
+             # GELU as the exporter writes it: x * 0.5 * (1 + erf(x / sqrt 2))
+             h.make_node("Div", ["u", "sq2"], ["g0"]), h.make_node("Erf", ["g0"], ["g1"]),
+             h.make_node("Add", ["g1", "one"], ["g2"]), h.make_node("Mul", ["u", "g2"], ["g3"]),
+             h.make_node("Mul", ["g3", "half"], ["g4"]),
+             h.make_node("MatMul", ["g4", "w2"], ["m2"]), h.make_node("Add", ["m2", "b2"], ["y"])]
+    g = h.make_graph(nodes, "mixffn", [h.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                                [batch, n, c])],
+                     [h.make_tensor_value_info("y", TensorProto.FLOAT, [batch, n, c])], inits)
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 18)])
+    return m, rng.standard_normal((1, n, c)).astype(np.float32)
+
+
+@pytest.mark.parametrize("c,e,hh,ww", [(32, 4, 16, 16), (16, 4, 12, 20)])
+def test_mixffn_block(c, e, hh, ww, tmp_path):
+    m, x = _mixffn(c, e, hh, ww)
+    want = ort.InferenceSession(m.SerializeToString()).run(None, {"x": x})[0]
+    got = strata.compile(m, num_threads=1, cache=False, dump_dir=str(tmp_path))(x)[0]
+    _close(got, want)
+    after = open(glob.glob(str(tmp_path / "*-strata-linalg-depthwise-channels-last.mlir"))[0]
+                 ).read()
+    assert "depthwise_conv_2d_nhwc_hwc" in after and "depthwise_conv_2d_nchw" not in after
+    # the filter's transpose only: the activations' two are gone
+    assert after.count("linalg.transpose") == 1
+    _close(strata.compile(m, num_threads=2, cache=False)(x)[0], want)
+
+
+def test_image_side_strided():
+    """NHWC input transposed to NCHW, a stride-2 depthwise convolution without padding,
+    its NCHW result read by a ReLU: the transpose moves to the result."""
+    from onnx import TensorProto, helper as h, numpy_helper as nh
+    rng = np.random.default_rng(1)
+    c = 24
+    w = rng.standard_normal((c, 1, 3, 3)).astype(np.float32)
+    nodes = [h.make_node("Transpose", ["x"], ["t"], perm=[0, 3, 1, 2]),
+             h.make_node("Conv", ["t", "w"], ["cv"], group=c, kernel_shape=[3, 3],
+                         strides=[2, 2]),
+             h.make_node("Relu", ["cv"], ["y"])]
+    g = h.make_graph(nodes, "img", [h.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                             [1, 15, 17, c])],
+                     [h.make_tensor_value_info("y", TensorProto.FLOAT, [1, c, 7, 8])],
+                     [nh.from_array(w, "w")])
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 18)])
+    x = rng.standard_normal((1, 15, 17, c)).astype(np.float32)
+    want = ort.InferenceSession(m.SerializeToString()).run(None, {"x": x})[0]
+    for threads in (1, 2):
+        _close(strata.compile(m, num_threads=threads, cache=False)(x)[0], want)
+
+
+def test_mixffn_block_dynamic_batch(tmp_path):
+    """The same with the batch a dim_param (zoo exports with --dynamic): converted too,
+    right at batch 1 and 3."""
+    m, _ = _mixffn(16, 4, 8, 8, batch="N")
+    rng = np.random.default_rng(2)
+    f = strata.compile(m, num_threads=2, cache=False, dump_dir=str(tmp_path))
+    after = open(glob.glob(str(tmp_path / "*-strata-linalg-depthwise-channels-last.mlir"))[0]
+                 ).read()
+    assert "depthwise_conv_2d_nhwc_hwc" in after and after.count("linalg.transpose") == 1
+    sess = ort.InferenceSession(m.SerializeToString())
+    for n in (1, 3):
+        x = rng.standard_normal((n, 64, 16)).astype(np.float32)
+        _close(f(x)[0], sess.run(None, {"x": x})[0])
