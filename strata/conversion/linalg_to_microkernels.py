@@ -1601,11 +1601,14 @@ def _zero_fill(o) -> bool:
         math.copysign(1.0, val.value) > 0
 
 
-def _padding_of(op, x):
+def _padding_of(op, x, written=()):
     """(source, pad top, pad left, ops to erase, deallocs to move after `op`) when `x`,
     the input of depthwise convolution `op`, is a fresh buffer filled with +0.0 and
     holding a copy of `source` at offsets (0, 0, pt, pl), read by nothing but `op` (a
-    padded copy the kernel need not make); else None."""
+    padded copy the kernel need not make), and `source` is no view of a buffer the
+    kernel writes (`written`: bufferization may give the convolution's output the
+    buffer the copy was made from, the padded copy then being the only one of the old
+    values); else None."""
     from ..dialects.memref import strides_and_offset
     alloc = x.defining_op
     if alloc is None or alloc.name != "memref.alloc" or alloc.parent is not op.parent:
@@ -1641,6 +1644,8 @@ def _padding_of(op, x):
             not _f32_memref(src.type) or tuple(src.type.shape) != \
             tuple(sv.results[0].type.shape) or not _unit_inner(src.type) or \
             strides_and_offset(src.type) is None:
+        return None
+    if any(_view_root(v) is _view_root(src) for v in written):
         return None
     # the source must stay as copied until op reads it
     moved = _freed_between(copy, op, (src,))
@@ -1711,7 +1716,7 @@ def _lower_depthwise(op, weights) -> str:
         out, act = epi[3], epi[2]
         if epi[1] is not None and epi[1][0] == "bias":
             bias = epi[1][1]
-    pad = _padding_of(op, x)
+    pad = _padding_of(op, x, (y, out))
     pt = pl = 0
     if pad is not None:
         x, pt, pl = pad[0], pad[1], pad[2]

@@ -224,3 +224,45 @@ def test_clip_bounds_from_initializers(lo, hi, fused, tmp_path):
     x = (3 * rng.standard_normal((1, c, 9, 9))).astype(np.float32)
     sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     _close(f(x)[0], sess.run(None, {"x": x})[0])
+
+
+_SHARED_EMPTY = """
+func.func @main(%x: tensor<1x32x16x16xf32>, %w: tensor<32x3x3xf32>) -> tensor<1x32x16x16xf32> {
+  %e = tensor.empty() : tensor<1x32x16x16xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                        affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x32x16x16xf32>) outs(%e : tensor<1x32x16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %t = math.exp %in : f32
+    linalg.yield %t : f32
+  } -> tensor<1x32x16x16xf32>
+  %cst = arith.constant 0.0 : f32
+  %p = tensor.pad %a low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %cst : f32
+  } : tensor<1x32x16x16xf32> to tensor<1x32x18x18xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
+  %c = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>,
+                                         strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x32x18x18xf32>, tensor<32x3x3xf32>)
+      outs(%f : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
+  return %c : tensor<1x32x16x16xf32>
+}
+"""
+
+
+def test_padding_fold_source_is_the_output_buffer(tmp_path):
+    """One tensor.empty feeds both the padded image's producer and the convolution's
+    init: bufferization gives the convolution's output the buffer the padded copy was
+    made from. Folding the padding into the kernel would make it read the buffer it
+    overwrites (wrong answers): the copy must stay."""
+    path = tmp_path / "shared.mlir"
+    path.write_text(_SHARED_EMPTY)
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal((1, 32, 16, 16)) * 0.3).astype(np.float32)
+    w = rng.standard_normal((32, 3, 3)).astype(np.float32)
+    want = strata.compile(str(path), target="interpret")(x, w)[0]
+    for threads in (1, 2):
+        got = strata.compile(str(path), num_threads=threads, cache=False)(x, w)[0]
+        _close(got, want)
