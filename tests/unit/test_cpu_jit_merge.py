@@ -31,31 +31,24 @@ done:
 }}"""
 
 
+def recursive(name):
+    return f"""define i64 @{name}(i64 %n) noinline {{
+  %z = icmp eq i64 %n, 0
+  br i1 %z, label %end, label %more
+more:
+  %m = sub i64 %n, 1
+  %r = call i64 @{name}(i64 %m)
+  %s = add i64 %r, 1
+  ret i64 %s
+end:
+  ret i64 0
+}}"""
+
+
 IR = "; module\n" + "\n\n".join([
     nest("f0", 3), nest("f1", 3), nest("f2", 5), nest("f3", 3),
     "@fp = global ptr @f3",
-    """define i64 @rec(i64 %n) noinline {
-  %z = icmp eq i64 %n, 0
-  br i1 %z, label %end, label %more
-more:
-  %m = sub i64 %n, 1
-  %r = call i64 @rec(i64 %m)
-  %s = add i64 %r, 1
-  ret i64 %s
-end:
-  ret i64 0
-}""",
-    """define i64 @rec2(i64 %n) noinline {
-  %z = icmp eq i64 %n, 0
-  br i1 %z, label %end, label %more
-more:
-  %m = sub i64 %n, 1
-  %r = call i64 @rec2(i64 %m)
-  %s = add i64 %r, 1
-  ret i64 %s
-end:
-  ret i64 0
-}""",
+    recursive("rec"), recursive("rec2"),
     nest("entry", 3),
     """define i64 @main(i64 %n) {
   %a = call i64 @f0(i64 %n)
