@@ -7,6 +7,13 @@ when it is defined and leaves when the walk leaves its block's dominator subtree
 Entering an op's regions keeps the set (outer values dominate nested uses); an op that
 is IsolatedFromAbove starts a fresh set. Graph regions make all of their block's values
 visible up front. This checks every use in O(1), so verification is linear.
+
+[Note: symbol lookups while verifying]
+The IR does not change while it is verified, so symbol lookups inside (an op's own
+`verify_` resolving the global or function it names) read each symbol table from a dict
+built once (frozen_symbol_lookups) instead of scanning the table's ops per lookup: the
+scan made verification quadratic in the number of globals (DenseNet-121's 858
+`ml_program.global_load`s over ~1000 globals: a sixth of its tensor-level verify).
 """
 from __future__ import annotations
 
@@ -15,6 +22,7 @@ from .core import Block, Operation, UnregisteredOp
 from .diagnostics import ERROR, Diagnostic, DiagnosticError
 from . import traits as T
 from .gc_pause import gc_paused
+from .symbol_table import frozen_symbol_lookups
 
 __all__ = ["verify", "VerifyError"]
 
@@ -31,7 +39,7 @@ def _fail(op: Operation, message: str, notes=()):
 
 def verify(op: Operation) -> None:
     """Verify `op` and all nested ops; raise DiagnosticError on the first error."""
-    with gc_paused():
+    with gc_paused(), frozen_symbol_lookups():  # [Note: symbol lookups while verifying]
         if op._attrs:
             _verify_dialect_attrs(op)
         _verify_op(op, set(), 0)

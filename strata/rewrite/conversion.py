@@ -954,6 +954,15 @@ def _run(ops, target, patterns, type_converter, config, mode) -> ConversionResul
         return _run_paused(ops, target, patterns, type_converter, config, mode)
 
 
+def _release(impl, legalizer) -> None:
+    """Drop what one conversion kept (its journal, value mapping, legality records)
+    once it is over. They hang off the rewriter and legalizer, which refer to each
+    other, so without this they waited for the cyclic collector: a model's
+    convert-to-llvm left ~100,000 such objects for the next collection to trace."""
+    impl.__dict__.clear()
+    legalizer.__dict__.clear()
+
+
 def _run_paused(ops, target, patterns, type_converter, config, mode) -> ConversionResult:
     if isinstance(ops, Operation):
         ops = [ops]
@@ -967,6 +976,14 @@ def _run_paused(ops, target, patterns, type_converter, config, mode) -> Conversi
         to_convert.extend(_preorder_ops(op, target))
     unlegalized, legalizable = [], set()
     try:
+        return _convert(to_convert, legalizer, rw, impl, config, mode, unlegalized,
+                        legalizable)
+    finally:
+        _release(impl, legalizer)
+
+
+def _convert(to_convert, legalizer, rw, impl, config, mode, unlegalized, legalizable):
+    try:
         for op in to_convert:
             if legalizer.legalize(op, rw):
                 if mode == _ANALYSIS:
@@ -974,7 +991,8 @@ def _run_paused(ops, target, patterns, type_converter, config, mode) -> Conversi
                 continue
             if mode == _FULL:
                 diag = _failure(op, f"failed to legalize operation '{op.name}'", legalizer)
-            elif mode == _PARTIAL and config.fail_on_illegal and target.is_illegal(op):
+            elif mode == _PARTIAL and config.fail_on_illegal and \
+                    legalizer.target.is_illegal(op):
                 diag = _failure(op, f"failed to legalize operation '{op.name}' that was "
                                     "explicitly marked illegal", legalizer)
             else:

@@ -28,3 +28,36 @@ def test_frozen_lookups_agree_with_the_scan():
     ops[1].erase()
     assert lookup_symbol_in(m, "g") is None
 
+
+
+def _globals_module(n, missing=False):
+    lines = [f'ml_program.global private @w{i}(dense<{i}.0> : tensor<2xf32>) : tensor<2xf32>'
+             for i in range(n)]
+    body = [f"  %v{i} = ml_program.global_load_const @w{i} : tensor<2xf32>" for i in range(n)]
+    if missing:
+        body.append("  %bad = ml_program.global_load_const @nowhere : tensor<2xf32>")
+    src = "\n".join(lines) + "\nfunc.func @main() {\n" + "\n".join(body) + "\n  return\n}\n"
+    return parse_source(src, default_context(), "t.mlir")
+
+
+def test_verifying_reads_each_table_once(monkeypatch):
+    # [Note: symbol lookups while verifying]: the ops' own verifiers resolving their
+    # globals scanned the module per lookup (quadratic in the number of globals)
+    import strata.ir.symbol_table as st
+    m = _globals_module(300)      # (parsing verifies it a first time)
+    calls = [0]
+    real = st.symbol_name
+
+    def counted(op):
+        calls[0] += 1
+        return real(op)
+    monkeypatch.setattr(st, "symbol_name", counted)
+    m.verify()
+    assert calls[0] < 3 * 301, calls[0]     # a scan per load: ~45,000
+
+
+def test_verifying_still_reports_an_undefined_global():
+    import pytest
+    from strata.ir.diagnostics import DiagnosticError
+    with pytest.raises(DiagnosticError, match="undefined global: @nowhere"):
+        _globals_module(3, missing=True)     # (the parser verifies)

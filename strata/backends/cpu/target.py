@@ -183,6 +183,11 @@ class CpuTarget(Target):
         signatures, weights = self.lower(module, functions, instrumentation, timings)
         t0 = time.perf_counter()
         ir = llvmir.translate_to_llvmir(module)
+        # [Note: identical functions merged] (jit.py): callers find the entry points
+        # and their C interfaces by name
+        from .jit import merge_identical_functions
+        ir, timings["merged_functions"] = merge_identical_functions(
+            ir, frozenset(functions) | {"_mlir_ciface_" + f for f in functions})
         timings["translate"] = time.perf_counter() - t0
         _report(instrumentation, "artefact", "module.ll", ir)
         return ir, signatures, weights

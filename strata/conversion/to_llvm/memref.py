@@ -59,12 +59,32 @@ def strided_element_ptr(b, tc, mtype, desc, indices, flags=0):
     props = {"overflowFlags": NSW_NUW} if flags else None
     index = None
     for i, idx in enumerate(indices):
+        if tc.fold_aggregates and _is_zero_const(idx):
+            # (fold-aggregates, ours: [Note: fold-aggregates] in umbrella.py) a constant
+            # 0 index adds nothing: no `0 * stride` term. A batch-1 image's index 0
+            # times its batch stride, which differs with the channel count, made
+            # otherwise identical loop nests differ, so that they were not merged
+            # ([Note: identical functions merged] in backends/cpu/jit.py).
+            continue
         inc = idx
         if strides[i] != 1:
             st = d.stride(b, i) if strides[i] == DYN else b.index_const(strides[i], it)
             inc = b.mul(inc, st, props)
         index = b.add(index, inc, props) if index is not None else inc
     return b.gep(base, [index], et, flags) if index is not None else base
+
+
+def _is_zero_const(v) -> bool:
+    """Whether `v` is the integer constant 0 (an llvm.mlir.constant or arith.constant,
+    through the casts a conversion leaves between them)."""
+    d = v.defining_op
+    while d is not None and d.name == "builtin.unrealized_conversion_cast" and \
+            len(d.operands) == 1:
+        d = d.operands[0].defining_op
+    if d is None or d.name not in ("llvm.mlir.constant", "arith.constant"):
+        return False
+    a = d.properties.get("value")
+    return isinstance(a, A.IntegerAttr) and a.value == 0
 
 
 def descriptor_sizes(b, tc, mtype, dynamic, in_bytes=True):
