@@ -108,7 +108,7 @@ class _Size:
 
     def __init__(self, c: int, syms=()):
         self.c = c
-        self.syms = tuple(sorted(syms, key=lambda s: s[0]))   # ((key, what), ...)
+        self.syms = tuple(sorted(syms, key=lambda s: repr(s[0])))   # ((key, what), ...)
 
     @property
     def static(self) -> bool:
@@ -182,12 +182,41 @@ def _dim(v, i: int) -> _Size:
                         return _dim(d.operands[0], j)
                     x = d.mixed_output_shape[i]
                     return _Size(x) if isinstance(x, int) else _value_size(x)
+        if d.name == "memref.subview":
+            from ..dialects.memref import _static as _static_list, mixed_values
+            sizes = mixed_values(_static_list(d, "static_sizes"), d.sizes)
+            if len(sizes) == len(v.type.shape):       # no dim dropped
+                x = sizes[i]
+                return _Size(x) if isinstance(x, int) else _value_size(x)
         if d.name == "memref.collapse_shape":
             size = _Size(1)
             for j in d.reassociation_indices[i]:
                 size = size * _dim(d.operands[0], j)
             return size
+    name = _dim_param(v, i)
+    if name:
+        # inputs naming a dim alike are checked equal at the entry (the runtime's and
+        # the library's input checks): one size
+        return _Size(1, [(("param", name), ("dim", v, i))])
     return _Size(1, [((id(v), i), ("dim", v, i))])
+
+
+def _dim_param(v, i: int):
+    """The `onnx.dim_params` name of dim i of `v`, an argument of a func.func."""
+    if type(v).__name__ != "BlockArgument":
+        return None
+    fn = v.owner.parent_op
+    if fn is None or fn.name != "func.func" or fn.regions[0].blocks[0] is not v.owner:
+        return None
+    attrs = fn._props.get("arg_attrs")
+    if attrs is None or v.index >= len(attrs.value):
+        return None
+    d = attrs.value[v.index]
+    names = d.value.get("onnx.dim_params") if type(d) is A.DictionaryAttr else None
+    if type(names) is not A.ArrayAttr or len(names.value) != len(v.type.shape):
+        return None
+    n = names.value[i]
+    return n.value if type(n) is A.StringAttr else None
 
 
 def _shape(v) -> list:
@@ -561,6 +590,8 @@ def _match(pv, min_keys):
     _need(ss is not None and _dim(s_view, qc[m1]) == M and _dim(s_view, qc[n1]) == N and
           ss[qc[n1]] == 1 and ss[qc[m1]] == N, "S layout")
     _flat_levels(ct1, 2, bt, M * N)
+    _sizes_agree(ct1)
+    _sizes_agree(ct2)
     D = _dim(q_buf, qa[k1])
 
     # the chain's buffers are its own
@@ -586,6 +617,18 @@ def _match(pv, min_keys):
     chain.ops = chain_ops
     return chain, dict(ct1=ct1, ct2=ct2, M=M, N=N, D=D, E=E, bt=bt, q=q_buf, k=k_buf,
                        v=v_buf, o=o_buf, fill_o=fill_o)
+
+
+def _sizes_agree(ct) -> None:
+    """Every operand of contraction `ct` walking a loop has the same size along it (run-
+    time sizes too, symbolically: the kernel reads them all with one size)."""
+    seen = {}
+    for x, v in enumerate(ct.operands):
+        for d, p in enumerate(ct.pos[x]):
+            if p is None:
+                continue
+            n = _dim(v, p)
+            _need(seen.setdefault(d, n) == n, "sizes differ")
 
 
 def _written_by_product(v) -> bool:
@@ -776,7 +819,8 @@ def _mask_of(x, m, ext):
     per_loop = {}
     for r, s, n in zip(m.results, st, _shape(x)):
         if type(r) is AffineDimExpr:
-            _need(r.position not in per_loop)
+            _need(r.position not in per_loop and (n == 1 or n == ext[r.position]),
+                  "mask size")
             per_loop[r.position] = s if n != 1 else 0
         else:
             _need(type(r) is AffineConstantExpr and r.value == 0)
