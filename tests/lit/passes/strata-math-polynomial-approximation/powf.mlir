@@ -15,9 +15,9 @@
 //       CHECK: %[[X2:.*]] = arith.mulf %[[X]], %[[X]] : f32
 //       CHECK: %[[ONE2:.*]] = arith.constant 1.000000e+00 : f32
 //       CHECK: %[[INV2:.*]] = arith.divf %[[ONE2]], %[[X2]] : f32
+//       CHECK: %[[P25:.*]] = math.powf %[[X]], %{{.*}} : f32
 //       CHECK: %[[V2:.*]] = arith.mulf %[[V]], %[[V]] : vector<8xf32>
 //       CHECK: %[[V3:.*]] = arith.mulf %[[V2]], %[[V]] : vector<8xf32>
-//       CHECK: %[[P25:.*]] = math.powf %[[X]], %{{.*}} : f32
 //       CHECK: %[[PX:.*]] = math.powf %[[X]], %[[X]] : f32
 //       CHECK: %[[PV:.*]] = math.powf %[[V]], %{{.*}} : vector<8xf32>
 //       CHECK: return %[[SQ]], %[[CUBE]], %[[INV]], %[[Y4]], %[[INV2]], %[[P25]], %[[V3]], %[[PX]], %[[PV]]
