@@ -221,16 +221,8 @@ def _dim(v, i: int) -> _Size:
 
 def _dim_param(v, i: int):
     """The `onnx.dim_params` name of dim i of `v`, an argument of a func.func."""
-    if type(v).__name__ != "BlockArgument":
-        return None
-    fn = v.owner.parent_op
-    if fn is None or fn.name != "func.func" or fn.regions[0].blocks[0] is not v.owner:
-        return None
-    attrs = fn._props.get("arg_attrs")
-    if attrs is None or v.index >= len(attrs.value):
-        return None
-    d = attrs.value[v.index]
-    names = d.value.get("onnx.dim_params") if type(d) is A.DictionaryAttr else None
+    from ..dialects.func import entry_argument_attr
+    names = entry_argument_attr(v, "onnx.dim_params")
     if type(names) is not A.ArrayAttr or len(names.value) != len(v.type.shape):
         return None
     n = names.value[i]
