@@ -1,6 +1,7 @@
 """Attention on the CPU: the fused flash-style kernel (strata-linalg-attention-to-
 microkernels) against the two GEMM calls with a row-fused softmax between (the same
-model compiled with the pass off) and onnxruntime, in interleaved rounds, medians.
+model compiled with the pass off), onnxruntime and OpenVINO (where installed), in
+interleaved rounds, medians.
 
     python bench/attention.py                       # attention alone, seq 128..4096
     python bench/attention.py --whisper-layer       # one Whisper-tiny encoder layer, 1500
@@ -8,11 +9,14 @@ model compiled with the pass off) and onnxruntime, in interleaved rounds, median
 
 Attention alone: Q, K, V of [1, 6, seq, 64] (Whisper-tiny's heads), scores / 8 + an
 additive mask [1, 1, 1, seq], ONNX opset 18 (MatMul, Div, Add, Softmax, MatMul).
-Not a test: it prints a table (ms; ratios to onnxruntime measured in the same loop).
+--dynamic exports the attention with run-time sequence sizes (the fused kernel takes
+them at run time). Not a test: it prints a table (ms; ratios to onnxruntime and to
+OpenVINO measured in the same loop).
 """
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import sys
@@ -25,7 +29,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 
-def attention_model(heads, seq, dim, mask=True):
+def attention_model(heads, seq, dim, mask=True, dynamic=False):
     import onnx
     from onnx import TensorProto as T
     from onnx import helper as h
@@ -38,11 +42,12 @@ def attention_model(heads, seq, dim, mask=True):
         last = "Sm"
     nodes += [h.make_node("Softmax", [last], ["P"], axis=-1),
               h.make_node("MatMul", ["P", "V"], ["O"])]
-    ins = [h.make_tensor_value_info(n, T.FLOAT, [1, heads, seq, dim]) for n in "QKV"]
+    s = "s" if dynamic else seq
+    ins = [h.make_tensor_value_info(n, T.FLOAT, [1, heads, s, dim]) for n in "QKV"]
     if mask:
-        ins.append(h.make_tensor_value_info("M", T.FLOAT, [1, 1, 1, seq]))
+        ins.append(h.make_tensor_value_info("M", T.FLOAT, [1, 1, 1, s]))
     g = h.make_graph(nodes, "attention", ins,
-                     [h.make_tensor_value_info("O", T.FLOAT, [1, heads, seq, dim])],
+                     [h.make_tensor_value_info("O", T.FLOAT, [1, heads, s, dim])],
                      initializer=[onnx.numpy_helper.from_array(
                          np.array(np.sqrt(dim), np.float32), "sc")])
     m = h.make_model(g, opset_imports=[h.make_opsetid("", 18)])
@@ -98,6 +103,23 @@ def compiled(model_bytes, threads, fused):
         kernels.attention_pass = saved
 
 
+def openvino_call(model_bytes, feeds, threads):
+    """OpenVINO's CPU plugin at f32 (as bench/zoo.py runs it), or None if not installed."""
+    try:
+        import openvino as ov
+    except ImportError:
+        return None
+    path = os.path.join(tempfile.mkdtemp(), "model.onnx")
+    with open(path, "wb") as fh:
+        fh.write(model_bytes)
+    core = ov.Core()
+    compiled_model = core.compile_model(core.read_model(path), "CPU", {
+        "INFERENCE_PRECISION_HINT": "f32", "INFERENCE_NUM_THREADS": threads,
+        "PERFORMANCE_HINT": "LATENCY"})
+    request = compiled_model.create_infer_request()
+    return lambda: request.infer(feeds)
+
+
 def measure(name, model_bytes, feeds, threads, rounds, check=True):
     import onnxruntime as ort
     so = ort.SessionOptions()
@@ -108,6 +130,9 @@ def measure(name, model_bytes, feeds, threads, rounds, check=True):
             "gemms": compiled(model_bytes, threads, False)}
     ref = sess.run(None, feeds)[0]
     calls = {"ort": lambda: sess.run(None, feeds)}
+    ov_call = openvino_call(model_bytes, feeds, threads)
+    if ov_call is not None:
+        calls["ov"] = ov_call
     for k, f in runs.items():
         y = f(**feeds)[0]
         if check:
@@ -121,8 +146,10 @@ def measure(name, model_bytes, feeds, threads, rounds, check=True):
             c()
             times[k].append(time.perf_counter() - t0)
     med = {k: statistics.median(v) * 1e3 for k, v in times.items()}
-    print(f"{name:28s} {threads:2d}  {med['ort']:9.2f} {med['gemms']:9.2f} {med['fused']:9.2f}"
-          f"   {med['gemms'] / med['ort']:5.2f} {med['fused'] / med['ort']:5.2f}"
+    ov = med.get("ov", math.nan)
+    print(f"{name:28s} {threads:2d}  {med['ort']:9.2f} {ov:9.2f} {med['gemms']:9.2f} "
+          f"{med['fused']:9.2f}   {med['gemms'] / med['ort']:5.2f} "
+          f"{med['fused'] / med['ort']:5.2f} {med['fused'] / ov:5.2f}"
           f"   {med['gemms'] / med['fused']:5.2f}", flush=True)
 
 
@@ -135,15 +162,18 @@ def main(argv=None):
                     help="one Whisper-tiny encoder layer at 1500 frames as well")
     ap.add_argument("--heads", type=int, default=6)
     ap.add_argument("--dim", type=int, default=64)
+    ap.add_argument("--dynamic", action="store_true",
+                    help="the attention alone with a run-time sequence (same sizes run)")
     args = ap.parse_args(argv)
-    print(f"{'model':28s} thr  {'ort ms':>9s} {'gemms ms':>9s} {'fused ms':>9s}   "
-          f"gem/o fus/o   gem/fus")
+    print(f"{'model':28s} thr  {'ort ms':>9s} {'ov ms':>9s} {'gemms ms':>9s} "
+          f"{'fused ms':>9s}   gem/o fus/o fus/ov   gem/fus")
     cases = []
     if args.whisper_layer:
         cases.append(("whisper-tiny layer 1500", *whisper_layer()))
     for s in args.seqs:
-        cases.append((f"attention {args.heads}x{s}x{args.dim}",
-                      *attention_model(args.heads, s, args.dim)))
+        dyn = " dyn" if args.dynamic else ""
+        cases.append((f"attention {args.heads}x{s}x{args.dim}{dyn}",
+                      *attention_model(args.heads, s, args.dim, dynamic=args.dynamic)))
     for name, m, feeds in cases:
         for t in args.threads:
             measure(name, m, feeds, t, args.rounds)

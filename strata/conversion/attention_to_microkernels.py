@@ -40,8 +40,26 @@ along the last loop, of extent N), and Q, K, the mask and the scale must not be 
 between the two products (the call replaces the second; deallocs of its inputs in
 between move after it). The batch of the products (collapsed) is split into the
 kernel's B1 x B2 as the mask's loops split it (batch and heads: a mask broadcast along
-the heads). Shapes must be static; N must be at least `min-keys` (short sequences keep
-the two GEMMs: measured faster there).
+the heads). A static N must be at least `min-keys` (short sequences keep the two
+GEMMs: measured faster there); sizes may be run-time ones ([Note: dynamic sizes]).
+
+[Note: dynamic sizes]
+The matcher reasons on sizes as `_Size`s: an int times a product of run-time sizes,
+each named by where it comes from, so that equal sizes compare equal however they are
+read. A run-time dim is traced through whole views, rank-preserving subviews and
+`memref.dim` to the alloc operand (or expand_shape output size) that sets it; a
+function argument's dim named in `onnx.dim_params` is that name (the runtime's and the
+native library's entry checks make inputs naming a dim alike agree); any other is its
+own. Every size the kernel reads must agree where two operands share a loop (Q's rows
+and O's, K's and V's keys, D, E; a mask's dims are 1 or the loop's): what cannot be
+shown equal is not fused, and the two products keep the checks their lowering made.
+Strides of identity-layout buffers are products of those sizes; the call computes the
+run-time ones (memref.extract_strided_metadata, arith.muli), and the memref.dim ops
+that read an intermediate's sizes read them from where they come. A run-time N cannot
+be compared with `min-keys` here, so it always takes the kernel: below 32 keys the
+kernel is about 15-25% slower than the two GEMMs (microseconds: 6 heads x 16 keys,
+0.07 vs 0.06 ms at 1 thread; bench/attention.py --seqs 8 16 24 32), equal from ~128.
+Masks computed in place get a buffer of run-time size (_make_mask).
 """
 from __future__ import annotations
 
@@ -60,6 +78,9 @@ KERNEL = "strata_attention_f32"
 MIN_KEYS = 32
 
 _VIEWS = frozenset(("memref.expand_shape", "memref.collapse_shape", "memref.cast"))
+# Ops that may stand between the two products without writing Q, K, the mask or the scale
+_READ_ONLY = frozenset(("memref.alloc", "arith.constant", "memref.dim",
+                        "memref.extract_strided_metadata"))
 
 
 class _NoMatch(Exception):
@@ -97,18 +118,169 @@ def _static(t) -> bool:
     return type(t) is A.MemRefType and A.DYNAMIC not in t.shape
 
 
-def _numel(t) -> int:
-    n = 1
-    for d in t.shape:
-        n *= d
+class _Size:
+    """A size or stride as the matcher reasons about it: c times a product of run-time
+    sizes (see [Note: dynamic sizes]). Equal to an int when it has no run-time factor."""
+
+    __slots__ = ("c", "syms")
+
+    def __init__(self, c: int, syms=()):
+        self.c = c
+        self.syms = tuple(sorted(syms, key=lambda s: repr(s[0])))   # ((key, what), ...)
+
+    @property
+    def static(self) -> bool:
+        return not self.syms
+
+    def _keys(self):
+        return tuple(k for k, _ in self.syms)
+
+    def __eq__(self, o):
+        if isinstance(o, int):
+            return not self.syms and self.c == o
+        if isinstance(o, _Size):
+            return self.c == o.c and (self.c == 0 or self._keys() == o._keys())
+        return NotImplemented
+
+    def __hash__(self):
+        return hash((self.c, self._keys()))
+
+    def __mul__(self, o):
+        if isinstance(o, int):
+            return _Size(self.c * o, self.syms)
+        return _Size(self.c * o.c, self.syms + o.syms)
+
+    __rmul__ = __mul__
+
+    def div(self, o):
+        """self / o, exact (else no match)."""
+        o = o if isinstance(o, _Size) else _Size(o)
+        _need(o.c != 0 and self.c % o.c == 0, "sizes")
+        rest = list(self.syms)
+        for k, w in o.syms:
+            at = [i for i, (k2, _) in enumerate(rest) if k2 == k]
+            _need(at, "sizes")
+            del rest[at[0]]
+        return _Size(self.c // o.c, rest)
+
+    def __repr__(self):
+        return f"_Size({self.c}, {self._keys()})"
+
+
+def _value_size(x) -> _Size:
+    """The size an index value holds: a memref.dim of a buffer is that buffer's size
+    (so the same run-time size read twice compares equal), a constant its value."""
+    d = x.defining_op
+    if d is not None and d.name == "memref.dim":
+        c = d.operands[1].defining_op
+        if c is not None and c.name == "arith.constant":
+            return _dim(d.operands[0], c.properties["value"].value)
+    if d is not None and d.name == "arith.constant" and x.type is A.index:
+        return _Size(d.properties["value"].value)
+    return _Size(1, [((id(x), -1), x)])
+
+
+def _dim(v, i: int) -> _Size:
+    """Dim i of memref `v`: static, or traced through views to the alloc (or the
+    expand_shape) that sets it, else v's own run-time size."""
+    n = v.type.shape[i]
+    if n != A.DYNAMIC:
+        return _Size(n)
+    d = v.defining_op
+    if d is not None:
+        if d.name == "memref.alloc":
+            return _value_size(d.operands[sum(1 for x in v.type.shape[:i]
+                                              if x == A.DYNAMIC)])
+        if d.name == "memref.cast":
+            return _dim(d.operands[0], i)
+        if d.name == "memref.expand_shape":
+            for j, g in enumerate(d.reassociation_indices):
+                if i in g:
+                    if all(v.type.shape[x] == 1 for x in g if x != i):
+                        return _dim(d.operands[0], j)
+                    x = d.mixed_output_shape[i]
+                    return _Size(x) if isinstance(x, int) else _value_size(x)
+        if d.name == "memref.subview":
+            from ..dialects.memref import _static as _static_list, mixed_values
+            sizes = mixed_values(_static_list(d, "static_sizes"), d.sizes)
+            if len(sizes) == len(v.type.shape):       # no dim dropped
+                x = sizes[i]
+                return _Size(x) if isinstance(x, int) else _value_size(x)
+        if d.name == "memref.collapse_shape":
+            size = _Size(1)
+            for j in d.reassociation_indices[i]:
+                size = size * _dim(d.operands[0], j)
+            return size
+    name = _dim_param(v, i)
+    if name:
+        # inputs naming a dim alike are checked equal at the entry (the runtime's and
+        # the library's input checks): one size
+        return _Size(1, [(("param", name), ("dim", v, i))])
+    return _Size(1, [((id(v), i), ("dim", v, i))])
+
+
+def _dim_param(v, i: int):
+    """The `onnx.dim_params` name of dim i of `v`, an argument of a func.func."""
+    from ..dialects.func import entry_argument_attr
+    names = entry_argument_attr(v, "onnx.dim_params")
+    if type(names) is not A.ArrayAttr or len(names.value) != len(v.type.shape):
+        return None
+    n = names.value[i]
+    return n.value if type(n) is A.StringAttr else None
+
+
+def _shape(v) -> list:
+    return [_dim(v, i) for i in range(len(v.type.shape))]
+
+
+def _numel(v) -> _Size:
+    n = _Size(1)
+    for d in _shape(v):
+        n = n * d
     return n
 
 
+def _sym_strides(v):
+    """The strides of memref `v` as _Sizes: the identity layout's from its (symbolic)
+    shape; a strided layout's, each static or v's own run-time stride."""
+    t = v.type
+    if type(t) is not A.MemRefType:
+        return None
+    if t.layout is None:
+        out, s = [], _Size(1)
+        for d in reversed(_shape(v)):
+            out.append(s)
+            s = s * d
+        return out[::-1]
+    st, _ = _strides(t)
+    if st is None:
+        return None
+    return [_Size(x) if x != A.DYNAMIC else _Size(1, [((id(v), -2 - i), ("stride", v, i))])
+            for i, x in enumerate(st)]
+
+
+def _value(em, size):
+    """An int or an index value holding `size` (an int or a _Size), made with `em`."""
+    if isinstance(size, int):
+        return size
+    out = size.c
+    for _, w in size.syms:
+        if type(w) is tuple:
+            w = em.size(w[1], w[2]) if w[0] == "dim" else em.stride(w[1], w[2])
+        out = em.mul(out, w)
+    return out
+
+
+def _index(em, x):
+    """An index value from an int or an index value."""
+    return em.index(x) if isinstance(x, int) else x
+
+
 def _local(v) -> bool:
-    """A buffer of the chain: a memref.alloc with the identity layout, static shape."""
+    """A buffer of the chain: a memref.alloc with the identity layout."""
     d = v.defining_op
-    return d is not None and d.name == "memref.alloc" and _static(v.type) and \
-        v.type.layout is None and not d.operands
+    return d is not None and d.name == "memref.alloc" and \
+        type(v.type) is A.MemRefType and v.type.layout is None
 
 
 def _walks_in_order(m, shape, extents, skip_last: bool) -> bool:
@@ -155,15 +327,19 @@ class _Chain:
         self.safe = False
         self.nan_to_zero = False
         self.mask_gen = None   # (generic, loops) of a mask computed into S's init
+        self.dims = []         # memref.dim ops reading an intermediate's sizes
 
 
 def _chain_buffer(chain, v, allowed_ops):
     """Check intermediate buffer `v` (root) is used only by `allowed_ops`, fills,
     views and deallocs; record it."""
-    _need(_local(v), "an intermediate that is not a static local buffer")
+    _need(_local(v), "an intermediate that is not a local buffer")
     users, _ = _uses_through_views(v)
     for o in users:
         if o.name == "memref.dealloc" or o in allowed_ops:
+            continue
+        if o.name == "memref.dim":
+            chain.dims.append(o)
             continue
         if o.name == "linalg.fill" and _root(o.operands[1]) is v:
             chain.fills.append(o)
@@ -219,10 +395,10 @@ def _elementwise(op, full_root, total, n):
     _need(all(k == "parallel" for k in kinds))
     init = op.dps_inits[0]
     maps = op.indexing_maps_list()
-    extents = list(init.type.shape)
-    _need(_static(init.type) and len(extents) == len(kinds) and _numel(init.type) == total
-          and extents[-1] == n and init.type.layout is None)
-    _need(_walks_in_order(maps[-1], init.type.shape, extents, False))
+    _need(type(init.type) is A.MemRefType and init.type.layout is None)
+    extents = _shape(init)
+    _need(len(extents) == len(kinds) and _numel(init) == total and extents[-1] == n)
+    _need(_walks_in_order(maps[-1], extents, extents, False))
     return extents, maps
 
 
@@ -234,14 +410,14 @@ def _reduction(op, extents_total, n):
     kinds = op.iterator_types_list()
     _need(kinds[-1] == "reduction" and all(k == "parallel" for k in kinds[:-1]))
     x, y = op.dps_inputs[0], op.dps_inits[0]
-    _need(_static(x.type) and _static(y.type) and x.type.layout is None and
-          y.type.layout is None)
-    extents = list(x.type.shape)
+    _need(type(x.type) is A.MemRefType and type(y.type) is A.MemRefType and
+          x.type.layout is None and y.type.layout is None)
+    extents = _shape(x)
     mx, my = op.indexing_maps_list()
     _need(len(extents) == len(kinds) and extents[-1] == n and
-          _numel(x.type) == extents_total and _numel(y.type) * n == extents_total)
-    _need(_walks_in_order(mx, x.type.shape, extents, False) and
-          _walks_in_order(my, y.type.shape, extents, True))
+          _numel(x) == extents_total and _numel(y) * n == extents_total)
+    _need(_walks_in_order(mx, extents, extents, False) and
+          _walks_in_order(my, _shape(y), extents, True))
     return x, y
 
 
@@ -257,13 +433,15 @@ def _row_reduction(out, src, combine, total, n):
     return g
 
 
-def _row_operand(m, t, extents):
-    """An operand of an elementwise op holding one value per row."""
-    return _static(t) and t.layout is None and _walks_in_order(m, t.shape, extents, True)
+def _row_operand(m, v, extents):
+    """An operand (a memref value) of an elementwise op holding one value per row."""
+    return type(v.type) is A.MemRefType and v.type.layout is None and \
+        _walks_in_order(m, _shape(v), extents, True)
 
 
-def _full_operand(m, t, extents):
-    return _static(t) and t.layout is None and _walks_in_order(m, t.shape, extents, False)
+def _full_operand(m, v, extents):
+    return type(v.type) is A.MemRefType and v.type.layout is None and \
+        _walks_in_order(m, _shape(v), extents, False)
 
 
 def _yield_of(ops):
@@ -289,22 +467,22 @@ def _match(pv, min_keys):
     ct2 = match_contraction(pv)
     _need(ct2 is not None and not ct2.trans_b and len(ct2.k) == 1 and
           len(ct2.m) == 1 and len(ct2.n) == 1, "second product")
-    _need(all(_static(x.type) for x in ct2.operands))
     chain = _Chain()
     pa, pb, pc = ct2.pos
     kk, mm, nn = ct2.k[0], ct2.m[0], ct2.n[0]
     p_view, v_buf, o_buf = ct2.operands
-    N = p_view.type.shape[pa[kk]]
-    M = p_view.type.shape[pa[mm]]
-    E = o_buf.type.shape[pc[nn]]
-    _need(N >= max(min_keys, 1), "too few keys")
+    N = _dim(p_view, pa[kk])
+    M = _dim(p_view, pa[mm])
+    E = _dim(o_buf, pc[nn])
+    # a run-time N: the kernel (see [Note: dynamic sizes])
+    _need(not N.static or N.c >= max(min_keys, 1), "too few keys")
     # P: [batch, M, N] row-major
     P = _root(p_view)
-    total = _numel(P.type)
-    _need(_local(P) and total % (M * N) == 0)
-    bt = total // (M * N)
-    ps, _ = _strides(p_view.type)
-    _need(ps[pa[kk]] == 1 and ps[pa[mm]] == N, "P layout")
+    _need(_local(P))
+    total = _numel(P)
+    bt = total.div(M * N)
+    ps = _sym_strides(p_view)
+    _need(ps is not None and ps[pa[kk]] == 1 and ps[pa[mm]] == N, "P layout")
     _flat_levels(ct2, 0, bt, M * N)
     fill_o = _zero_fill_before(pv, o_buf)
     _need(fill_o is not None, "O not zero-filled")
@@ -338,12 +516,12 @@ def _match(pv, min_keys):
     ei, li = args.index(e_arg), args.index(l_arg)
     _need(ei < len(ins) and li < len(ins))
     e_buf, l_buf = _root(ins[ei]), _root(ins[li])
-    _need(_full_operand(maps[ei], ins[ei].type, ext) and
-          _row_operand(maps[li], ins[li].type, ext))
+    _need(_full_operand(maps[ei], ins[ei], ext) and
+          _row_operand(maps[li], ins[li], ext))
     any_buf = None
     if any_arg is not None:
         ai = args.index(any_arg)
-        _need(ai < len(ins) and _row_operand(maps[ai], ins[ai].type, ext))
+        _need(ai < len(ins) and _row_operand(maps[ai], ins[ai], ext))
         any_buf = _root(ins[ai])
 
     g_sum = _row_reduction(l_buf, e_buf, "arith.addf", total, N)      # l = sum(e)
@@ -358,8 +536,8 @@ def _match(pv, min_keys):
     _need(xa in args and ma in args)
     ins = g_exp.dps_inputs
     xi, mi = args.index(xa), args.index(ma)
-    _need(xi < len(ins) and mi < len(ins) and _full_operand(maps[xi], ins[xi].type, ext)
-          and _row_operand(maps[mi], ins[mi].type, ext))
+    _need(xi < len(ins) and mi < len(ins) and _full_operand(maps[xi], ins[xi], ext)
+          and _row_operand(maps[mi], ins[mi], ext))
     x_buf, m_buf = _root(ins[xi]), _root(ins[mi])
     g_max = _row_reduction(m_buf, x_buf, "arith.maximumf", total, N)  # m = max(x)
     g_any = None
@@ -411,18 +589,20 @@ def _match(pv, min_keys):
     else:
         _need(len(writers) == 1, "no single writer")
     _need(ct1 is not None and not ct1.loops and len(ct1.k) == 1 and len(ct1.m) == 1 and
-          len(ct1.n) == 1 and all(_static(x.type) for x in ct1.operands), "first product")
+          len(ct1.n) == 1, "first product")
     qa, qb_, qc = ct1.pos
     q_buf, k_buf, s_view = ct1.operands
     _need(_root(s_view) is s_buf, "S")
     _need(g_init is not None or _zero_fill_before(qk, s_buf) is not None,
           "S not zero-filled")
-    ss, _ = _strides(s_view.type)
+    ss = _sym_strides(s_view)
     k1, m1, n1 = ct1.k[0], ct1.m[0], ct1.n[0]
-    _need(s_view.type.shape[qc[m1]] == M and s_view.type.shape[qc[n1]] == N and
+    _need(ss is not None and _dim(s_view, qc[m1]) == M and _dim(s_view, qc[n1]) == N and
           ss[qc[n1]] == 1 and ss[qc[m1]] == N, "S layout")
     _flat_levels(ct1, 2, bt, M * N)
-    D = q_buf.type.shape[qa[k1]]
+    _sizes_agree(ct1)
+    _sizes_agree(ct2)
+    D = _dim(q_buf, qa[k1])
 
     # the chain's buffers are its own
     chain_ops = [g_init, qk, g_pre, g_max, g_exp, g_sum, g_any, g_div, pv]
@@ -449,6 +629,18 @@ def _match(pv, min_keys):
                        v=v_buf, o=o_buf, fill_o=fill_o)
 
 
+def _sizes_agree(ct) -> None:
+    """Every operand of contraction `ct` walking a loop has the same size along it (run-
+    time sizes too, symbolically: the kernel reads them all with one size)."""
+    seen = {}
+    for x, v in enumerate(ct.operands):
+        for d, p in enumerate(ct.pos[x]):
+            if p is None:
+                continue
+            n = _dim(v, p)
+            _need(seen.setdefault(d, n) == n, "sizes differ")
+
+
 def _written_by_product(v) -> bool:
     try:
         return match_contraction(_writer(v)) is not None
@@ -466,12 +658,12 @@ def _scores_op(chain, g, x_buf, total, N):
     roles = {}      # block arg -> "s" | ("scalar", operand) | ("mask", index)
     s_idx = None
     for i, (x, m) in enumerate(zip(ins, maps)):
-        if s_idx is None and _full_operand(m, x.type, ext) and _local(_root(x)) and \
-                _numel(_root(x).type) == total and _written_by_product(_root(x)):
+        if s_idx is None and _full_operand(m, x, ext) and _local(_root(x)) and \
+                _numel(_root(x)) == total and _written_by_product(_root(x)):
             roles[args[i]] = "s"
             s_idx = i
         elif all(type(r) is AffineConstantExpr for r in m.results) and \
-                _numel(x.type) == 1 and _static(x.type):
+                _static(x.type) and _numel(x) == 1:
             roles[args[i]] = ("scalar", x)
         else:
             roles[args[i]] = ("mask", i)
@@ -585,10 +777,11 @@ def _make_mask(chain, pv):
     g, varying = chain.mask_gen[:2]
     ext = chain.mask[2]
     em = _Emit(g)
-    t = A.MemRefType([ext[d] for d in varying], A.f32)
-    buf = em.v("memref.alloc", [], [t], {"alignment": A.IntegerAttr(64, A.i64),
-                                        "operandSegmentSizes":
-                                        A.DenseArrayAttr(A.i32, [0, 0])})[0]
+    t = A.MemRefType([ext[d].c if ext[d].static else A.DYNAMIC for d in varying], A.f32)
+    sizes = [_index(em, _value(em, ext[d])) for d in varying if not ext[d].static]
+    buf = em.v("memref.alloc", sizes, [t], {"alignment": A.IntegerAttr(64, A.i64),
+                                           "operandSegmentSizes":
+                                           A.DenseArrayAttr(A.i32, [len(sizes), 0])})[0]
     new = {d: i for i, d in enumerate(varying)}
     if len(chain.mask_gen) == 4:        # computed inside the scores' generic
         _, _, mv, (cone, read, idx) = chain.mask_gen
@@ -630,13 +823,14 @@ def _make_mask(chain, pv):
 
 def _mask_of(x, m, ext):
     """(x, {loop: stride}, loop extents) of a mask `x` read through map `m`."""
-    _need(_static(x.type) and x.type.element_type == A.f32)
-    st, _ = _strides(x.type)
-    _need(st is not None and A.DYNAMIC not in st)
+    _need(type(x.type) is A.MemRefType and x.type.element_type == A.f32)
+    st = _sym_strides(x)
+    _need(st is not None)
     per_loop = {}
-    for r, s, n in zip(m.results, st, x.type.shape):
+    for r, s, n in zip(m.results, st, _shape(x)):
         if type(r) is AffineDimExpr:
-            _need(r.position not in per_loop)
+            _need(r.position not in per_loop and (n == 1 or n == ext[r.position]),
+                  "mask size")
             per_loop[r.position] = s if n != 1 else 0
         else:
             _need(type(r) is AffineConstantExpr and r.value == 0)
@@ -649,14 +843,15 @@ def _levels(ct):
     extent-1 levels left out."""
     out = []
     for group in [[d] for d in ct.loops] + ([ct.batch] if ct.batch else []):
-        ext = 1
+        ext = _Size(1)
         for d in group:
             x = 2 if ct.pos[2][d] is not None else 0
-            ext *= ct.operands[x].type.shape[ct.pos[x][d]]
+            ext = ext * _dim(ct.operands[x], ct.pos[x][d])
         last = group[-1]
-        st = [0 if ct.pos[x][last] is None else _strides(ct.operands[x].type)[0][ct.pos[x][last]]
+        strides = [_sym_strides(x) for x in ct.operands]
+        _need(None not in strides)
+        st = [0 if ct.pos[x][last] is None else strides[x][ct.pos[x][last]]
               for x in range(3)]
-        _need(A.DYNAMIC not in st)
         if ext != 1:
             out.append((ext, st))
     _need(len(out) <= 2, "batch levels")
@@ -667,7 +862,7 @@ def _flat_levels(ct, x, bt, rows):
     """Operand x of `ct` (a whole [batch, M, N] buffer, rows = M * N) is walked by the
     batch levels in its row-major order."""
     lv = _levels(ct)
-    total = 1
+    total = _Size(1)
     for ext, st in reversed(lv):
         _need(st[x] == rows * total, "batch layout")
         total *= ext
@@ -724,7 +919,7 @@ def _emit(chain, info):
 
     def stride(ct, x, d):
         p = ct.pos[x][d]
-        return 0 if p is None else _strides(ct.operands[x].type)[0][p]
+        return 0 if p is None else _sym_strides(ct.operands[x])[p]
 
     lv1, lv2 = _levels(ct1), _levels(ct2)
     q12, k12 = _fit(lv1, b1, b2, 0), _fit(lv1, b1, b2, 1)
@@ -746,7 +941,7 @@ def _emit(chain, info):
             if o.name == "memref.dealloc":
                 if _root(o.operands[0]) in inputs:
                     moved.append(o)
-            elif o.name not in _VIEWS and o.name not in ("memref.alloc", "arith.constant"):
+            elif o.name not in _VIEWS and o.name not in _READ_ONLY:
                 written = [_root(x) for x in (o.dps_inits if isinstance(o, StructuredOp)
                                               else o.operands)
                            if type(x.type) is A.MemRefType]
@@ -760,7 +955,7 @@ def _emit(chain, info):
             em.pointer(k), *k12, stride(ct1, 1, n1), stride(ct1, 1, k1),
             em.pointer(v), *v12, stride(ct2, 1, k2), stride(ct2, 1, n2),
             em.pointer(out), *o12, stride(ct2, 2, m2)]
-    args = [em.to_i64(a) if isinstance(a, int) else a for a in args]
+    args = [em.to_i64(_value(em, a)) if isinstance(a, (int, _Size)) else a for a in args]
     kind, val = chain.scale[0], chain.scale[1]
     if kind == "const":
         scale = 1.0 / val if chain.inverse else val
@@ -777,7 +972,7 @@ def _emit(chain, info):
         args.append(em.pointer(chain.mask[0]))
     else:
         args.append(em.v("llvm.mlir.zero", [], [_llvm_ptr()])[0])
-    args += [em.i64(s) for s in mstrides]
+    args += [em.to_i64(_value(em, s)) for s in mstrides]
     args.append(em.i32((ATTN_SAFE_SOFTMAX if chain.safe else 0) |
                        (ATTN_NAN_TO_ZERO if chain.nan_to_zero else 0)))
     call = em.call(KERNEL, args)
@@ -797,6 +992,14 @@ def _emit(chain, info):
         f.erase()
     if fill_o is not None:
         fill_o.erase()
+    for d in chain.dims:
+        # the intermediates' sizes read elsewhere: from where they come (see
+        # [Note: dynamic sizes])
+        c = d.operands[1].defining_op
+        dem = _Emit(d)
+        d.results[0].replace_all_uses_with(_index(dem, _value(dem, _dim(
+            d.operands[0], c.properties["value"].value))))
+        d.erase()
     for r in chain.roots:
         users, views = _uses_through_views(r)
         for u in users:

@@ -284,6 +284,21 @@ class ConstantOp(Op):
         return self.properties["value"]
 
 
+def entry_argument_attr(v, name: str):
+    """Attribute `name` of function argument `v` (its `arg_attrs` entry), when `v` is an
+    argument of a func.func's entry block; else None."""
+    if type(v).__name__ != "BlockArgument":
+        return None
+    fn = v.owner.parent_op
+    if fn is None or fn.name != "func.func" or fn.regions[0].blocks[0] is not v.owner:
+        return None
+    attrs = fn._props.get("arg_attrs")
+    if attrs is None or v.index >= len(attrs.value):
+        return None
+    d = attrs.value[v.index]
+    return d.value.get(name) if type(d) is A.DictionaryAttr else None
+
+
 def materialize_constant(builder, value, type, loc=None):
     """The func dialect's constant materializer: func.constant for a function symbol."""
     if not isinstance(value, A.SymbolRefAttr) or value.nested or \

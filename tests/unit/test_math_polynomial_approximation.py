@@ -184,3 +184,59 @@ def test_onnx_activations_on_cpu():
     for (op, attrs), g, w in zip(ops, got, want):
         np.testing.assert_allclose(g, w.astype(np.float32), rtol=2e-6, atol=4e-7,
                                    err_msg=f"{op} {attrs}")
+
+
+def test_powers_by_products():
+    """math.powf by a constant 2, 3, 4, -1, -2 becomes products ([Note: powers by
+    products]): no pow call left; other exponents and run-time ones stay."""
+    m = _parse("""
+    func.func @f(%x: f32, %v: vector<4xf32>) -> (f32, f32, vector<4xf32>, f32, f32) {
+      %c3 = arith.constant 3.0 : f32
+      %cm1 = arith.constant -1.0 : f32
+      %v4 = arith.constant dense<4.0> : vector<4xf32>
+      %c25 = arith.constant 2.5 : f32
+      %0 = math.powf %x, %c3 : f32
+      %1 = math.powf %x, %cm1 : f32
+      %2 = math.powf %v, %v4 : vector<4xf32>
+      %3 = math.powf %x, %c25 : f32
+      %4 = math.powf %x, %x : f32
+      return %0, %1, %2, %3, %4 : f32, f32, vector<4xf32>, f32, f32
+    }""")
+    build_pipeline(PASS).run(m)
+    assert str(m).count("math.powf") == 2
+    for x in (0.3, -2.5, 7.0, 0.0):
+        r = Interpreter(m).call("f", np.float32(x), np.full(4, x, np.float32))
+        with np.errstate(divide="ignore"):
+            want = [np.float32(x) ** 3, np.float32(1) / np.float32(x)]
+        assert r[0] == want[0] and r[1] == want[1]
+        np.testing.assert_allclose(r[2], np.float32(x) ** 4, rtol=2e-7)
+
+
+def test_onnx_pow_by_constants_on_cpu():
+    """ONNX Pow by constant 2, 3, 4, -1, -2 compiled for the CPU (products, no libm call)
+    vs NumPy float64: within 2 ulp, and the special values (NaN, +-inf, +-0, overflow)
+    as pow gives them."""
+    pytest.importorskip("onnx")
+    pytest.importorskip("llvmlite")
+    import strata
+    from onnx import TensorProto, helper, numpy_helper
+    powers = [2.0, 3.0, 4.0, -1.0, -2.0]
+    nodes = [helper.make_node("Pow", ["x", f"p{i}"], [f"y{i}"]) for i in range(5)]
+    inits = [numpy_helper.from_array(np.array(p, np.float32), f"p{i}")
+             for i, p in enumerate(powers)]
+    outs = [helper.make_tensor_value_info(f"y{i}", TensorProto.FLOAT, ["n"])
+            for i in range(5)]
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info(
+        "x", TensorProto.FLOAT, ["n"])], outs, initializer=inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    x = np.concatenate([np.linspace(-50, 50, 2001), [0.0, -0.0, np.inf, -np.inf, np.nan,
+                                                     1e-30, 3e12, -3e12]]).astype(np.float32)
+    got = strata.compile(model, target="cpu", cache=False)(x)
+    for p, g in zip(powers, got):
+        with np.errstate(all="ignore"):
+            want = np.power(x.astype(np.float64), p).astype(np.float32)
+        fin = np.isfinite(want) & (want != 0)
+        ulp = np.abs(g[fin].astype(np.float64) - want[fin]) / np.spacing(np.abs(want[fin]))
+        assert ulp.max() <= 2, (p, ulp.max())
+        np.testing.assert_array_equal(g[~fin], want[~fin], err_msg=str(p))
+        np.testing.assert_array_equal(np.signbit(g[~fin]), np.signbit(want[~fin]))

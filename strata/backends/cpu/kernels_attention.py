@@ -31,14 +31,19 @@ attention_to_microkernels.py:
   per row, s = S * scale + mask, the running max m and sum l updated online (m' =
   max(m, max_j s), alpha = exp(m - m'), l = l alpha + sum_j exp(s - m'), the row of O
   scaled by alpha) and P = exp(s - m') written over S; then O += P V (the micro-kernels
-  again, accumulating, K = the block's keys). At the end O /= l.
+  again, accumulating, K = the block's keys). At the end O /= l. The rows of a block
+  run in one of three loops, chosen once: no mask, a contiguous mask row, a strided
+  one (gathered).
 - Numerics as the decomposed graph computes them (ONNX Softmax, torch's math SDPA):
   max and the exp of a masked (-inf) score is 0; while every score so far is -inf the
   running max is taken as 0 (exp(-inf - -inf) would be NaN); a row with no finite score
   ends with l = 0: 0/0 = NaN as a plain softmax gives, or 0 with ATTN_SAFE_SOFTMAX
   (torch's _safe_softmax) or ATTN_NAN_TO_ZERO (the ONNX exporter's where(isnan(p), 0,
-  p), which also zeroes a row whose sum is NaN: a NaN or +inf score). A NaN score propagates (llvm.maximum) to the whole row, a
-  +inf score too (inf - inf), as in the reference.
+  p), which also zeroes a row whose sum is NaN: a NaN or +inf score). A NaN score makes
+  the whole row NaN, as in the reference: the running max skips it (a compare and
+  select per vector, one vmaxps, not llvm.maximum's NaN-propagating expansion), but its
+  exp(NaN - m) is NaN, so is the row's sum and every output of the row (NaN * V);
+  a +inf score gives max +inf and inf - inf = NaN likewise.
 - exp is the kernels' one vector exp (kernel_ir.vexp: the polynomial of
   strata-math-polynomial-approximation); below -87.3 (and at -inf) it is exactly 0,
   NaN stays NaN.
@@ -231,31 +236,19 @@ def _tasks(isa: Isa) -> str:
             f.loop("0", rows, MR, rgroup)
 
             # the online softmax, row by row
-            def srow(r):
+            def srow(r, mode):
                 srow_p = f.gep(S, f.mul(r, bn))
                 mrow_p = f.gep(mb, f.add(f.mul(r, v["mi"]), f.mul(j0, v["mj"])))
 
                 def score(at, m):
+                    # mode: no mask / a contiguous row of it / a strided one (gathered),
+                    # decided once per block, not per vector
                     x = f(f"fmul {V} {vload(f, isa, f.gep(srow_p, at), m)}, {vscale}")
-                    yes, no, join = f.label("mk"), f.label("nm"), f.label("jm")
-                    f.cbr(has_mask, yes, no)
-                    f.start(yes)
-                    vec, sc, mjoin = f.label("mv"), f.label("ms"), f.label("mjn")
-                    f.cbr(mj_unit, vec, sc)
-                    f.start(vec)
-                    mv = vload(f, isa, f.gep(mrow_p, at), m)
-                    f.br(mjoin)
-                    f.start(sc)
-                    ms = _gather(f, isa, mrow_p, at, v["mj"], m)
-                    f.br(mjoin)
-                    f.start(mjoin)
-                    mx = f(f"phi {V} [ {mv}, %{vec} ], [ {ms}, %{sc} ]")
-                    x1 = f(f"fadd {V} {x}, {mx}")
-                    f.br(join)
-                    f.start(no)
-                    f.br(join)
-                    f.start(join)
-                    return f(f"phi {V} [ {x1}, %{mjoin} ], [ {x}, %{no} ]")
+                    if mode == "none":
+                        return x
+                    mx = vload(f, isa, f.gep(mrow_p, at), m) if mode == "unit" else \
+                        _gather(f, isa, mrow_p, at, v["mj"], m)
+                    return f(f"fadd {V} {x}, {mx}")
 
                 # pass 1: scores (scaled, masked) written back, their max
                 def pass1(at, m, acc):
@@ -263,7 +256,10 @@ def _tasks(isa: Isa) -> str:
                     vstore(f, isa, s, f.gep(srow_p, at), m)
                     s = s if m is None else f(f"select <{W} x i1> {m}, {V} {s}, {V} "
                                               f"{splat(f, isa, ninf)}")
-                    return f(f"call {V} @llvm.maximum.v{W}f32({V} {acc}, {V} {s})")
+                    # the running max without NaN: one vmaxps, not maximum's expansion
+                    # ([Note: flash attention on the CPU]: a NaN still reaches the row)
+                    gt = f(f"fcmp ogt {V} {s}, {acc}")
+                    return f(f"select <{W} x i1> {gt}, {V} {s}, {V} {acc}")
                 vmax = _row_fold(f, isa, n, pass1, splat(f, isa, ninf))
                 bmax = f(f"call float @llvm.vector.reduce.fmaximum.v{W}f32({V} {vmax})")
                 m_old = f(f"load float, ptr {f.gep(mrow, r)}, align 4")
@@ -296,7 +292,18 @@ def _tasks(isa: Isa) -> str:
                     x = vload(f, isa, f.gep(orow, at), m)
                     vstore(f, isa, f(f"fmul {V} {x}, {va}"), f.gep(orow, at), m)
                 _row_vectors(f, isa, v["E"], rescale)
-            f.loop("0", rows, 1, srow)
+            unit = f(f"and i1 {has_mask}, {mj_unit}")
+            modes = {"none": f.label("nomask"), "unit": f.label("umask"),
+                     "gather": f.label("gmask")}
+            done, pick = f.label("rowsdone"), f.label("pickmask")
+            f.cbr(unit, modes["unit"], pick)
+            f.start(pick)
+            f.cbr(has_mask, modes["gather"], modes["none"])
+            for mode, lab in modes.items():
+                f.start(lab)
+                f.loop("0", rows, 1, lambda r, mode=mode: srow(r, mode))
+                f.br(done)
+            f.start(done)
 
             # O += P V_block
             def rgroup2(r0):

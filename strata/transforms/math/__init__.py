@@ -5,7 +5,10 @@
         become polynomial approximations written in arith and math ops that lower to
         instructions (polynomial.py), instead of calls of the C math library that keep
         LLVM from vectorizing the loops computing them. f64 is left to the library.
-        Option `ops`: the functions to rewrite (default: all of the above).
+        Option `ops`: the functions to rewrite (default: all of the above, and powf).
+        math.powf by a constant exponent 2, 3, 4, -1 or -2 (any float type) becomes
+        products (and a division), as upstream's algebraic simplification does: a
+        GELU's x^3 (GPT-2's tanh form) was a scalar libm call per element.
 
 Upstream MLIR has such patterns (populateMathPolynomialApproximationPatterns) but
 registers them only as a test pass (`test-math-polynomial-approximation`), hence a
@@ -82,6 +85,52 @@ def approximate(op) -> bool:
     return True
 
 
+# [Note: powers by products]
+# pow(x, 2) = x*x and pow(x, -1) = 1/x are correctly rounded as pow is; x^3, x^4 and
+# x^-2 round twice (within an ulp or so). The special values agree: NaN stays NaN,
+# pow(+-inf, n) and pow(+-0, -n) come out as the products and quotients give them
+# (pow(-0, -1) = 1/-0 = -inf, pow(-inf, 3) = -inf).
+_POWERS = (2.0, 3.0, 4.0, -1.0, -2.0)
+
+
+def _constant_exponent(v):
+    """The exponent `v` holds when it is a constant (a scalar or a splat vector)."""
+    d = v.defining_op
+    if d is None or d.name != "arith.constant":
+        return None
+    a = d.properties.get("value")
+    if isinstance(a, A.FloatAttr):
+        return a.value
+    from ...ir.dense import DenseElementsAttr
+    if isinstance(a, DenseElementsAttr) and a.is_splat:
+        return float(a.splat_value)
+    return None
+
+
+def pow_by_products(op) -> bool:
+    """Replace math.powf `op` by products if its exponent is one of _POWERS."""
+    n = _constant_exponent(op.operands[1])
+    if n not in _POWERS:
+        return False
+    x, t = op.operands[0], op.results[0].type
+    if n < 0 and type(t) is not A.FloatType:
+        return False                    # 1/x^n of vectors: left to the library
+    b = Builder(InsertionPoint.before_op(op), op.loc)
+
+    def binary(name, a, c):
+        return b.insert(op_class(name).create([a, c], [t], loc=op.loc)).results[0]
+    y = x if n == -1.0 else binary("arith.mulf", x, x)
+    if n in (3.0, 4.0):
+        y = binary("arith.mulf", y, x if n == 3.0 else y)
+    if n < 0:
+        one = {"value": A.FloatAttr(1.0, t)}
+        c = b.insert(op_class("arith.constant").create([], [t], one, loc=op.loc)).results[0]
+        y = binary("arith.divf", c, y)
+    op.replace_all_uses_with([y])
+    op.erase()
+    return True
+
+
 class MathPolynomialApproximation(Pass):
     name = "strata-math-polynomial-approximation"
     summary = ("Approximate math functions of f32 (f16, bf16) by polynomials in arith ops "
@@ -94,6 +143,9 @@ class MathPolynomialApproximation(Pass):
         names = {"math." + n for n in (self.ops or APPROXIMATIONS)}
         for o in [o for o in op.walk() if o.name in names]:
             approximate(o)
+        if not self.ops:
+            for o in [o for o in op.walk() if o.name == "math.powf"]:
+                pow_by_products(o)
 
 
 register_pass(MathPolynomialApproximation)

@@ -89,12 +89,12 @@ def test_onnx_fully_masked_rows_are_nan_as_onnxruntime(tmp_path):
     assert _rel(y[0], ref[0]) <= TOLERANCE
 
 
-def _export(module, args, names, path):
+def _export(module, args, names, path, dynamic_axes=None):
     import torch
     with warnings.catch_warnings(), torch.no_grad():
         warnings.simplefilter("ignore")
         torch.onnx.export(module, args, path, input_names=names, opset_version=18,
-                          dynamo=False)
+                          dynamo=False, dynamic_axes=dynamic_axes)
 
 
 class _First:
@@ -217,3 +217,86 @@ def test_torch_sdpa_causal(tmp_path):
     y = f(*args)
     y = (y[0] if isinstance(y, (list, tuple)) else y).numpy()
     assert _rel(y, Causal()(*args).numpy()) <= TOLERANCE
+
+
+@pytest.mark.parametrize("batch", [1, 2])
+def test_onnx_attention_dynamic_sequence(tmp_path, batch):
+    """Q [b, 2, s, 8], K and V [b, 2, t, 8], mask [b, 1, 1, t] with s, t (and b) run-time
+    sizes: fused, and right at any length (fewer keys than min-keys too, one key, more
+    queries than keys); the inputs disagreeing on t is the entry check's error."""
+    from onnx import TensorProto as T
+    from onnx import helper as hp
+    m = _attention(batch, 2, 16, 8, op="Mul")
+    b = "b" if batch == 2 else 1
+    for i, v in enumerate(m.graph.input):
+        dims = [b, 2, "s" if v.name == "Q" else "t", 8] if v.name != "M" else [b, 1, 1, "t"]
+        m.graph.input[i].CopyFrom(hp.make_tensor_value_info(v.name, T.FLOAT, dims))
+    m.graph.output[0].CopyFrom(hp.make_tensor_value_info("O", T.FLOAT, [b, 2, "s", 8]))
+    f = strata.compile(m, dump_dir=str(tmp_path))
+    assert _fused(str(tmp_path))
+    sess = ort.InferenceSession(m.SerializeToString())
+    rng = np.random.default_rng(2)
+    for s, t in ((5, 7), (40, 40), (70, 33), (1, 1), (3, 100)):
+        feeds = {"Q": rng.standard_normal((batch, 2, s, 8), dtype=np.float32),
+                 "K": rng.standard_normal((batch, 2, t, 8), dtype=np.float32),
+                 "V": rng.standard_normal((batch, 2, t, 8), dtype=np.float32),
+                 "M": np.where(rng.random((batch, 1, 1, t)) < 0.2, -1e4, 0).astype(
+                     np.float32)}
+        y = f(**feeds)[0]
+        assert y.shape == (batch, 2, s, 8)
+        assert _rel(y, sess.run(None, feeds)[0]) <= TOLERANCE, (s, t)
+    feeds["V"] = feeds["V"][:, :, :50]
+    from strata.runtime import InputError
+    with pytest.raises(InputError, match="dynamic dim 't'"):
+        f(**feeds)
+
+
+def _text_model(kind):
+    import torch
+    transformers = pytest.importorskip("transformers")
+    torch.manual_seed(0)
+    if kind == "bert":
+        cfg = transformers.BertConfig(hidden_size=64, num_hidden_layers=1,
+                                      num_attention_heads=4, intermediate_size=128,
+                                      vocab_size=100)
+        return _First.wrap(transformers.BertModel(cfg).eval())
+    cfg = transformers.GPT2Config(n_embd=64, n_layer=1, n_head=4, vocab_size=100,
+                                  n_positions=256, bos_token_id=0, eos_token_id=0)
+    gpt2 = transformers.GPT2Model(cfg).eval()
+
+    class GPT2(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.model = gpt2
+
+        def forward(self, ids, mask):
+            return self.model(input_ids=ids, attention_mask=mask)[0]
+    return GPT2().eval()
+
+
+@pytest.mark.parametrize("kind", ["bert", "gpt2"])
+def test_text_layer_dynamic_sequence(tmp_path, kind):
+    """A BERT layer (padding mask) and a GPT-2 layer (causal mask and padding mask, Q, K,
+    V column slices of the QKV product) exported with a run-time sequence: the attention
+    is fused, and matches onnxruntime and eager at several lengths."""
+    torch = pytest.importorskip("torch")
+    ids = torch.randint(0, 100, (1, 48))
+    mask = torch.ones(1, 48, dtype=torch.int64)
+    model = _text_model(kind)
+    path = str(tmp_path / f"{kind}.onnx")
+    _export(model, (ids, mask), ["input_ids", "attention_mask"], path,
+            dynamic_axes={"input_ids": {1: "seq"}, "attention_mask": {1: "seq"}})
+    dump = tmp_path / "dump"
+    f = strata.compile(path, dump_dir=str(dump))
+    assert _fused(str(dump))
+    sess = ort.InferenceSession(path)
+    for seq in (9, 40, 77):
+        ids = torch.randint(0, 100, (1, seq))
+        mask = torch.ones(1, seq, dtype=torch.int64)
+        mask[0, seq * 3 // 4:] = 0
+        feeds = {"input_ids": ids.numpy(), "attention_mask": mask.numpy()}
+        y = f(**feeds)[0]
+        with torch.no_grad():
+            eager = model(ids, mask).numpy()
+        assert _rel(y, sess.run(None, feeds)[0]) <= TOLERANCE, seq
+        assert _rel(y, eager) <= TOLERANCE, seq
