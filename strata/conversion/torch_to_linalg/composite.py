@@ -216,3 +216,45 @@ def _safe(cx, x, p, r, elt):
     masked = keep_dims(cx, masked, r, [r - 1], rows)
     return elementwise(cx, [masked, p], elt,
                        lambda b, m, a: b.select(m, b.zero(elt), a), result_shape=p.type.shape)
+
+
+# ------------------------------------------------------------------ differences
+
+
+@lowering("aten.diff")
+def _diff(cx):
+    """diff(x, n, dim, prepend?, append?): x with prepend before it and append after it
+    along `dim` (concat), then n times a[1:] - a[:-1] along it (!= for bools), as
+    ATen's diff."""
+    from ..onnx_to_linalg.data_movement import concat
+    from ..onnx_to_linalg._shape_util import extract_slice
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    if r == 0:
+        raise NotLowerable("diff expects input to be at least one-dimensional")
+    times = cx.int_(1, "n")
+    d = cx.int_(2, "dim")
+    if not -r <= d < r:
+        raise NotLowerable(f"dim {d} out of range for rank {r}")
+    d %= r
+    if times < 0:
+        raise NotLowerable("order must be non-negative")
+    elt = x.type.element_type
+    parts = [x]
+    for i, before in ((3, True), (4, False)):
+        if cx.has_operand(i):
+            p = cx.operands[i]
+            if ranked(cx, p.type).rank != r or p.type.element_type is not elt:
+                raise NotLowerable("prepend / append of the input's rank and type")
+            parts.insert(0, p) if before else parts.append(p)
+    a = concat(cx, parts, d) if len(parts) > 1 else x
+    ix = Ix(scalars(cx))
+    for _ in range(times):
+        dims = sizes(cx, a)
+        n = ix.max(ix.sub(dims[d], 1), 0)
+        part = dims[:d] + [n] + dims[d + 1:]
+        hi = extract_slice(cx, a, [0] * d + [1] + [0] * (r - d - 1), part)
+        lo = extract_slice(cx, a, [0] * r, part)
+        a = elementwise(cx, [hi, lo], elt, lambda b, u, v: b.xor(u, v) if elt is A.i1
+                        else b.sub(u, v))
+    return [finish(cx, a)]
