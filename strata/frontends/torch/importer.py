@@ -319,7 +319,14 @@ def decomposition_table():
     """The decomposition table `import_program` runs: torch.export's default one without
     the ops of KEPT_WHOLE ([Note: ops Strata lowers whole])."""
     import torch
-    table = torch.export.default_decompositions()
+    return without_kept_whole(torch.export.default_decompositions())
+
+
+def without_kept_whole(table):
+    """`table` (op -> decomposition) without the ops of KEPT_WHOLE, which Strata lowers
+    itself ([Note: ops Strata lowers whole]); the torch.compile backend trims its
+    AOTAutograd table with it too."""
+    import torch
     for name in KEPT_WHOLE:
         packet, _, overload = name.partition(".")
         table.pop(getattr(getattr(torch.ops.aten, packet), overload or "default"), None)
