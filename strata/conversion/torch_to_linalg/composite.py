@@ -24,8 +24,10 @@ computes what torch's math kernel (`_scaled_dot_product_attention_math`, the one
 run_decompositions leaves) does, in the form strata-linalg-attention-to-microkernels
 fuses: S = q @ k^T, x = S * scale (+ mask: a float mask added, a bool one as 0 / -inf),
 softmax along the keys and, with a mask, torch's _safe_softmax (a row whose scores are
-all -inf gives zeros, not NaN), then P @ v. Dropout (p > 0), is_causal and grouped
-query attention are not lowered here (the importer decomposes programs that hold them).
+all -inf gives zeros, not NaN), then P @ v. `is_causal` masks key j of query i where
+j > i (the top-left aligned lower triangle of torch's math kernel; no row is all
+masked) in the scaling generic itself. Dropout (p > 0) and grouped query attention
+are not lowered here (the importer decomposes programs that hold them).
 """
 from __future__ import annotations
 
@@ -173,9 +175,7 @@ def _sdpa(cx):
         raise NotLowerable("attention needs q, k and v of one rank >= 2")
     if cx.float_(4, "dropout_p") != 0.0:
         raise NotLowerable("attention with dropout is not lowered")
-    if cx.bool_(5, "is_causal"):
-        raise NotLowerable("causal attention (is_causal) is lowered from its "
-                           "decomposition")
+    causal = cx.bool_(5, "is_causal")
     if len(cx.op.operands) > 7 and cx.bool_(7, "enable_gqa"):
         raise NotLowerable("grouped query attention is lowered from its decomposition")
     elt = element_type(cx.result_type())
@@ -192,7 +192,17 @@ def _sdpa(cx):
     kt = transpose(cx, k, list(range(r - 2)) + [r - 1, r - 2])
     s = matmul(cx, q, kt, elt)
     mask = cx.operands[3] if cx.has_operand(3) else None
-    if mask is None:
+    if causal and mask is not None:
+        raise NotLowerable("_scaled_dot_product_attention: Explicit attn_mask should "
+                           "not be set when is_causal=True")
+    if causal:
+        def causal_body(b, a):
+            i, j = (b.op1("linalg.index", [], A.index, {"dim": A.IntegerAttr(d, A.i64)})
+                    for d in (r - 2, r - 1))
+            return b.select(b.cmp("le", j, i), b.mul(a, b.const(scale, elt)),
+                            b.const(float("-inf"), elt))
+        x = elementwise(cx, [s], elt, causal_body)
+    elif mask is None:
         x = elementwise(cx, [s], elt, lambda b, a: b.mul(a, b.const(scale, elt)))
     else:
         if element_type(mask.type) is A.i1:

@@ -159,7 +159,7 @@ def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool =
 # reach), so `direct_plan` imports the program as it is when
 # - every ATen op of the graph has a lowering, and the arguments of the few whose
 #   lowering covers one mode only are in it (`_DIRECT_REFUSALS`: batch norm and dropout
-#   in training mode, attention with dropout, causal or grouped heads);
+#   in training mode, attention with dropout or grouped heads);
 # - nothing is mutated but intermediate values an in-place op then replaces: for
 #   `y = x.add_(z)` where x is made by an op that is not a view, x has no view, and no
 #   use of x comes after the in-place op, `add_` reads as `add` (its value is y, the
@@ -275,14 +275,14 @@ def _batch_norm_refusal(node):
 
 
 def _sdpa_refusal(node):
-    """Attention with dropout, causal or grouped heads ([Note: attention lowered whole]
-    in conversion/torch_to_linalg/composite.py)."""
+    """Attention with dropout or grouped heads ([Note: attention lowered whole] in
+    conversion/torch_to_linalg/composite.py)."""
     names = ("query", "key", "value", "attn_mask", "dropout_p", "is_causal", "scale",
              "enable_gqa")
     given = dict(zip(names, node.args))
     given.update(node.kwargs)
-    return given.get("dropout_p", 0.0) != 0.0 or given.get("is_causal", False) is not \
-        False or given.get("enable_gqa", False) is not False
+    return given.get("dropout_p", 0.0) != 0.0 or \
+        given.get("enable_gqa", False) is not False
 
 
 # aten op ("aten::name.overload") -> whether a node of it is outside its lowering's mode

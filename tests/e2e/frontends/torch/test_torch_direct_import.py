@@ -3,7 +3,7 @@ strata/frontends/torch/importer.py): torch.export's training IR compiled as it i
 composite ops lowered whole (conversion/torch_to_linalg/composite.py), in-place ops on
 intermediate values read as their functional forms; and the programs that must still
 be decomposed (mutated inputs, in-place ops on views or read after, training-mode
-batch norm, causal attention), each against eager PyTorch.
+batch norm, grouped-query attention), each against eager PyTorch.
 """
 from __future__ import annotations
 
@@ -173,10 +173,28 @@ class Causal(nn.Module):
         return F.scaled_dot_product_attention(q, k, v, is_causal=True)
 
 
+class GroupedHeads(nn.Module):
+    def forward(self, q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+
+
+@pytest.mark.parametrize("target", ["cpu", "interpret"])
+@pytest.mark.parametrize("queries,keys", [(5, 5), (3, 6), (6, 3)])
+def test_causal_attention_imported_whole(target, queries, keys):
+    """is_causal: key j of query i masked where j > i (top-left, as torch's kernels),
+    fewer or more queries than keys too."""
+    torch.manual_seed(0)
+    args = (torch.randn(2, 2, queries, 4), torch.randn(2, 2, keys, 4),
+            torch.randn(2, 2, keys, 4))
+    ep = _check(Causal(), args, direct=True, target=target)
+    assert "torch.aten.scaled_dot_product_attention" in _names(ep)
+
+
 @pytest.mark.parametrize("model,args", [
     (MutatesView(), (torch.randn(2, 3),)),
-    (Causal(), (torch.randn(1, 2, 5, 4), torch.randn(1, 2, 5, 4), torch.randn(1, 2, 5, 4))),
-], ids=["view", "causal"])
+    (GroupedHeads(), (torch.randn(1, 4, 5, 4), torch.randn(1, 2, 5, 4),
+                      torch.randn(1, 2, 5, 4))),
+], ids=["view", "grouped-heads"])
 def test_programs_that_need_the_decomposition(model, args):
     _check(model.eval(), args, direct=False)
 

@@ -233,3 +233,24 @@ func.func @diff(%arg0: !torch.vtensor<[2,5],f32>, %arg1: !torch.vtensor<[2,1],f3
   %0 = torch.operator "torch.aten.diff"(%arg0, %int2, %int1, %arg1, %none) : (!torch.vtensor<[2,5],f32>, !torch.int, !torch.int, !torch.vtensor<[2,1],f32>, !torch.none) -> !torch.vtensor<[2,4],f32> 
   return %0 : !torch.vtensor<[2,4],f32>
 }
+// -----
+
+// is_causal: key j of query i masked (-inf) where j > i, in the scaling generic.
+// CHECK-LABEL: func.func @sdpa_causal
+// CHECK:         linalg.batch_matmul
+// CHECK:         linalg.index 1 : index
+// CHECK:         linalg.index 2 : index
+// CHECK:         arith.cmpi sle
+// CHECK:         arith.select
+// CHECK:         math.exp
+// CHECK:         linalg.batch_matmul
+// CHECK-NOT:     torch.
+func.func @sdpa_causal(%arg0: !torch.vtensor<[2,3,4],f32>, %arg1: !torch.vtensor<[2,5,4],f32>, %arg2: !torch.vtensor<[2,5,4],f32>) -> !torch.vtensor<[2,3,4],f32> {
+  %none = torch.constant.none
+  %float0.000000e00 = torch.constant.float 0.000000e+00
+  %true = torch.constant.bool true
+  %none_0 = torch.constant.none
+  %false = torch.constant.bool false
+  %0 = torch.aten.scaled_dot_product_attention %arg0, %arg1, %arg2, %none, %float0.000000e00, %true, %none_0, %false : !torch.vtensor<[2,3,4],f32>, !torch.vtensor<[2,5,4],f32>, !torch.vtensor<[2,5,4],f32>, !torch.none, !torch.float, !torch.bool, !torch.none, !torch.bool -> !torch.vtensor<[2,3,4],f32>
+  return %0 : !torch.vtensor<[2,3,4],f32>
+}
