@@ -209,3 +209,14 @@ def test_mutated_inputs_and_buffers_are_decomposed():
         got = strata.compile(ep, cache=False)(x)
     want = TrainingBatchNorm().train()(x)
     torch.testing.assert_close(torch.as_tensor(got[0]), want, rtol=1e-5, atol=1e-5)
+
+
+class Flattens(nn.Module):
+    def forward(self, x, y):
+        return torch.flatten(x), torch.flatten(y, 0, -1), torch.flatten(y, -2), \
+            torch.flatten(y, 1, 1)
+
+
+def test_flatten_of_a_scalar_and_negative_dims():
+    _check(Flattens(), (torch.tensor(3.0), torch.randn(2, 3, 4)), direct=True,
+           target="interpret")
