@@ -103,29 +103,49 @@ def _per_dim(values, n, what):
 def _convolution(cx):
     """convolution(x, w, bias?, stride, padding, dilation, transposed, output_padding,
     groups)."""
-    x, w = cx.operands[0], cx.operands[1]
-    tx, tw = ranked(cx, x.type), ranked(cx, w.type)
+    n = _conv_rank(cx)
+    pads = _per_dim(cx.ints(4, "padding"), n, "padding")
+    return convolve(cx, cx.ints(3, "stride"), pads + pads, cx.ints(5, "dilation"),
+                    cx.int_(8, "groups"), cx.bool_(6, "transposed"),
+                    cx.ints(7, "output_padding"))
+
+
+def _conv_rank(cx) -> int:
+    """The spatial rank of the convolution `cx` lowers (input and filter of one rank)."""
+    tx, tw = ranked(cx, cx.operands[0].type), ranked(cx, cx.operands[1].type)
     n = tx.rank - 2
     if n < 1 or tw.rank != tx.rank:
         raise NotLowerable(f"convolution of ranks {tx.rank} and {tw.rank}")
-    kernel = list(tw.shape[2:])
+    return n
+
+
+def convolve(cx, strides, pads, dilations, groups, transposed=False, out_pad=(0,)):
+    """The convolution of operands 0 (x), 1 (w) and 2 (bias?) of `cx`, by the one
+    builder of both frontends (padded_conv / conv_transpose); `pads` are the begin
+    pads of every spatial dim then the end pads (ints or one int per dim otherwise).
+    aten.convolution and the conv{1,2,3}d / conv_transpose ops of torch.export's
+    training IR (composite.py) lower through it."""
+    x, w = cx.operands[0], cx.operands[1]
+    n = _conv_rank(cx)
+    kernel = list(ranked(cx, w.type).shape[2:])
     if DYN in kernel:
         raise NotLowerable("the kernel sizes must be static")
-    strides = _per_dim(cx.ints(3, "stride"), n, "stride")
-    pads = _per_dim(cx.ints(4, "padding"), n, "padding")
-    dilations = _per_dim(cx.ints(5, "dilation"), n, "dilation")
-    groups = cx.int_(8, "groups")
+    strides = _per_dim(strides, n, "stride")
+    pads = list(pads) if len(pads) == 2 * n else _per_dim(pads, n, "padding") * 2
+    dilations = _per_dim(dilations, n, "dilation")
     if groups < 1:
         raise NotLowerable(f"groups must be positive, not {groups}")
     if any(v <= 0 for v in strides + dilations) or any(p < 0 for p in pads):
         raise NotLowerable("strides and dilations must be positive, padding not negative")
     elt = element_type(cx.result_type())
     bias = cx.operands[2] if cx.has_operand(2) else None
-    if cx.bool_(6, "transposed"):
-        return [_transposed(cx, x, w, bias, kernel, groups, strides, pads, dilations,
-                            _per_dim(cx.ints(7, "output_padding"), n, "output_padding"))]
+    if transposed:
+        if pads[:n] != pads[n:]:
+            raise NotLowerable("a transposed convolution pads both ends alike")
+        return [_transposed(cx, x, w, bias, kernel, groups, strides, pads[:n], dilations,
+                            _per_dim(list(out_pad), n, "output_padding"))]
     r = padded_conv(cx, x, w, bias, acc_type(elt), kernel, groups, strides, dilations,
-                    pads + pads)
+                    pads)
     return [round_to(cx, r, elt)]
 
 

@@ -19,7 +19,7 @@ __all__ = ["import_program", "import_graph", "load_program", "export_module",
            "TorchImportError"]
 
 
-def import_program(exported_program, *, decompose: bool = True,
+def import_program(exported_program, *, decompose: bool | None = None,
                    symbolic_shapes: bool = True):
     """See strata.frontends.torch.importer.import_program."""
     from .importer import import_program as _import

@@ -107,13 +107,16 @@ def strata_backend(gm, example_inputs, options=None, mode=None):
 
 
 def decompositions() -> dict:
-    """The decomposition table AOTAutograd traces with: the core ATen opset, the
-    backward ops whose decomposition torch has outside it (max_pool2d_with_indices_
-    backward: a scatter_add of the gradient at the forward's indices), and
-    nn.TransformerEncoderLayer's fused inference op (_encoder_layer)."""
+    """The decomposition table AOTAutograd traces with: the core ATen opset less the
+    ops Strata lowers whole (the table import_program trims, [Note: ops Strata lowers
+    whole] in importer.py), the backward ops whose decomposition torch has outside it
+    (max_pool2d_with_indices_backward: a scatter_add of the gradient at the forward's
+    indices), and nn.TransformerEncoderLayer's fused inference op (_encoder_layer)."""
     import torch
     from torch._decomp import core_aten_decompositions, get_decompositions
-    table = core_aten_decompositions()
+
+    from .importer import without_kept_whole
+    table = without_kept_whole(core_aten_decompositions())
     table.update(get_decompositions([torch.ops.aten.max_pool2d_with_indices_backward]))
     table[torch.ops.aten._transformer_encoder_layer_fwd.default] = _encoder_layer
     return table

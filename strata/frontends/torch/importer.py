@@ -116,13 +116,15 @@ class _Unsupported(Exception):
     """Something of one node the importer cannot take (becomes a TorchImportError)."""
 
 
-def import_program(ep, *, decompose: bool = True, symbolic_shapes: bool = True):
+def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool = True):
     """Import `ep`, a torch.export.ExportedProgram, as a module whose `func.func @main`
     is in the torch dialect (see [Note: the imported module]).
 
-    `decompose` first runs `ep.run_decompositions()` to the core ATen opset, less the
-    ops Strata lowers whole ([Note: ops Strata lowers whole]); with it off
-    the graph is imported as it is. `symbolic_shapes` emits `torch.symbolic_int` and
+    `decompose`: True runs `ep.run_decompositions()` to the core ATen opset first, less
+    the ops Strata lowers whole ([Note: ops Strata lowers whole]); False imports the
+    graph as it is; None (the default) imports it as it is when every op has a lowering
+    and in-place ops are only rebindings, else decomposes ([Note: importing without
+    decomposing]). `symbolic_shapes` emits `torch.symbolic_int` and
     `torch.bind_symbolic_shape` for dynamic dims. `ep` itself is left unchanged.
     Raises TorchImportError."""
     import torch
@@ -130,6 +132,10 @@ def import_program(ep, *, decompose: bool = True, symbolic_shapes: bool = True):
         raise TorchImportError(f"expected a torch.export.ExportedProgram, got "
                                f"{type(ep).__name__} (export a module with "
                                "torch.export.export first)")
+    functional = None
+    if decompose is None:
+        functional = direct_plan(ep)
+        decompose = functional is None
     if decompose:
         from torch.nn.attention import SDPBackend, sdpa_kernel
         try:
@@ -139,7 +145,153 @@ def import_program(ep, *, decompose: bool = True, symbolic_shapes: bool = True):
             raise TorchImportError(f"decomposing the program to the core ATen opset "
                                    f"(ExportedProgram.run_decompositions) failed: "
                                    f"{type(e).__name__}: {e}") from None
-    return _ProgramImporter(ep, symbolic_shapes).run()
+    return _ProgramImporter(ep, symbolic_shapes, functional).run()
+
+
+# [Note: importing without decomposing]
+# `torch.export.export` gives the "training IR": ATen ops as the model called them,
+# composite ones kept (conv2d, batch_norm, layer_norm, dropout, linear,
+# scaled_dot_product_attention...), in-place ops not functionalized. Decomposing it
+# (run_decompositions: a functionalizing retrace of the whole program) was 30-45% of a
+# compile (ResNet-50: 1.43 of 3.19 s of CPU from the program to the first call).
+# convert-torch-to-linalg lowers the composite ops of such programs itself
+# (conversion/torch_to_linalg/composite.py, to the builders their decompositions
+# reach), so `direct_plan` imports the program as it is when
+# - every ATen op of the graph has a lowering, and the arguments of the few whose
+#   lowering covers one mode only are in it (`_DIRECT_REFUSALS`: batch norm and dropout
+#   in training mode, attention with dropout or grouped heads);
+# - nothing is mutated but intermediate values an in-place op then replaces: for
+#   `y = x.add_(z)` where x is made by an op that is not a view, x has no view, and no
+#   use of x comes after the in-place op, `add_` reads as `add` (its value is y, the
+#   node, which later uses already name). Mutated inputs or buffers (the signature's
+#   mutations), in-place ops on views and `copy_` keep the decomposition, whose
+#   functionalization writes them as outputs;
+# - no higher-order op (torch.cond...) is in it.
+# Otherwise (or when the check itself fails) the program is decomposed as before. The
+# imported module then holds the training IR's ops (`torch.aten.conv2d`, ...), not the
+# core opset's: the FxImporter referee compares decomposed programs
+# (`decompose=True`), which stay the same.
+
+
+def direct_plan(ep):
+    """{node: functional overload} of the in-place nodes to import as their functional
+    form, when `ep` can be imported without decomposing ([Note: importing without
+    decomposing]); None when it must be decomposed first."""
+    import torch
+    from ...conversion.torch_to_linalg import LOWERINGS, _load_families
+    _load_families()
+    sig = ep.graph_signature
+    if getattr(sig, "buffers_to_mutate", None) or getattr(sig, "user_inputs_to_mutate",
+                                                          None):
+        return None
+    functional = {}
+    order = {n: i for i, n in enumerate(ep.graph.nodes)}
+    for node in ep.graph.nodes:
+        if node.op != "call_function":
+            continue
+        target = node.target
+        if not isinstance(target, torch._ops.OpOverload):
+            if isinstance(target, torch._ops.HigherOrderOperator):
+                return None
+            continue   # getitem, arithmetic on sizes: the importer's own
+        if target in _symbolic_ops():
+            continue
+        target = _canonical(node)[0]
+        if target is None:
+            continue
+        schema = target._schema
+        if schema.is_mutable:
+            target = _functional_form(node, target, order, functional)
+            if target is None:
+                return None
+            functional[node] = target
+            schema = target._schema
+        if _op_name(schema)[len("torch."):] not in LOWERINGS and \
+                _op_name(schema)[len("torch."):].removesuffix(".default") not in LOWERINGS:
+            return None
+        refusal = _DIRECT_REFUSALS.get(schema.name + "." + schema.overload_name)
+        if refusal is not None and refusal(node):
+            return None
+    return functional
+
+
+def _functional_form(node, target, order, functional):
+    """The functional overload that in-place `node` (`target`) is imported as, when the
+    value it mutates is only rebound ([Note: importing without decomposing]); else
+    None."""
+    import torch
+    schema = target._schema
+    args = schema.arguments
+    writes = [i for i, a in enumerate(args) if a.alias_info is not None and
+              a.alias_info.is_write]
+    if writes != [0] or not node.args or schema.name.startswith("aten::copy_"):
+        return None
+    base = schema.name.partition("::")[2]
+    if not base.endswith("_") or base.endswith("__"):
+        return None
+    packet = getattr(torch.ops.aten, base[:-1], None)
+    overload = getattr(packet, schema.overload_name or "default", None) \
+        if packet is not None else None
+    if overload is None or overload._schema.is_mutable or \
+            len(overload._schema.arguments) != len(args):
+        return None
+    x = node.args[0]
+    if not isinstance(x, torch.fx.Node) or x.op != "call_function" or \
+            not isinstance(x.target, torch._ops.OpOverload):
+        return None
+    if x not in functional and any(r.alias_info is not None
+                                   for r in x.target._schema.returns):
+        return None   # a view (or an in-place op not rebound): the mutation shows
+    for user in x.users:
+        if user is node:
+            continue
+        if order[user] > order[node]:
+            return None   # x read after the mutation
+        if user.op == "call_function" and isinstance(user.target, torch._ops.OpOverload) \
+                and any(r.alias_info is not None for r in user.target._schema.returns):
+            return None   # a view of x sees the mutation
+    return overload
+
+
+def _argument(node, i, name, default):
+    """Argument `i` (keyword `name`) of call `node`, `default` when not given."""
+    if len(node.args) > i:
+        return node.args[i]
+    return node.kwargs.get(name, default)
+
+
+def _training(i, name):
+    """A refusal: argument `i` (`train` / `training`) is not false."""
+    def refuse(node):
+        return _argument(node, i, name, True) is not False
+    return refuse
+
+
+def _batch_norm_refusal(node):
+    """Batch norm in training mode or without running statistics."""
+    return _argument(node, 5, "training", True) is not False or \
+        _argument(node, 3, "running_mean", None) is None or \
+        _argument(node, 4, "running_var", None) is None
+
+
+def _sdpa_refusal(node):
+    """Attention with dropout or grouped heads ([Note: attention lowered whole] in
+    conversion/torch_to_linalg/composite.py)."""
+    names = ("query", "key", "value", "attn_mask", "dropout_p", "is_causal", "scale",
+             "enable_gqa")
+    given = dict(zip(names, node.args))
+    given.update(node.kwargs)
+    return given.get("dropout_p", 0.0) != 0.0 or \
+        given.get("enable_gqa", False) is not False
+
+
+# aten op ("aten::name.overload") -> whether a node of it is outside its lowering's mode
+_DIRECT_REFUSALS = {"aten::batch_norm.": _batch_norm_refusal,
+                    "aten::dropout.": _training(2, "train"),
+                    "aten::feature_dropout.": _training(2, "train"),
+                    "aten::alpha_dropout.": _training(2, "train"),
+                    "aten::feature_alpha_dropout.": _training(2, "train"),
+                    "aten::scaled_dot_product_attention.": _sdpa_refusal}
 
 
 # [Note: ops Strata lowers whole]
@@ -167,7 +319,14 @@ def decomposition_table():
     """The decomposition table `import_program` runs: torch.export's default one without
     the ops of KEPT_WHOLE ([Note: ops Strata lowers whole])."""
     import torch
-    table = torch.export.default_decompositions()
+    return without_kept_whole(torch.export.default_decompositions())
+
+
+def without_kept_whole(table):
+    """`table` (op -> decomposition) without the ops of KEPT_WHOLE, which Strata lowers
+    itself ([Note: ops Strata lowers whole]); the torch.compile backend trims its
+    AOTAutograd table with it too."""
+    import torch
     for name in KEPT_WHOLE:
         packet, _, overload = name.partition(".")
         table.pop(getattr(getattr(torch.ops.aten, packet), overload or "default"), None)
@@ -219,8 +378,9 @@ class _ProgramImporter:
     """One ExportedProgram -> module. Node values live in `values` under (node, result);
     parameters, buffers and constants in `state` under their placeholder node."""
 
-    def __init__(self, ep, symbolic_shapes: bool):
+    def __init__(self, ep, symbolic_shapes: bool, functional=None):
         self.ep = ep
+        self.functional = functional or {}   # in-place node -> its functional overload
         self.graph = ep.graph
         self.symbolic_shapes = symbolic_shapes
         self.values: dict = {}
@@ -550,6 +710,8 @@ class _ProgramImporter:
         if target is operator.getitem:
             return self._getitem(node)
         if isinstance(target, torch._ops.OpOverload):
+            if node in self.functional:  # [Note: importing without decomposing]
+                return self._overload(node, self.functional[node], node.args, node.kwargs)
             if target in _symbolic_ops():
                 return self._overload(node, _symbolic_ops()[target], node.args, node.kwargs)
             return self._overload(node, *_canonical(node))

@@ -379,3 +379,44 @@ def test_backend_by_name():
         torch.testing.assert_close(torch.compile(m, backend="strata")(x), m(x),
                                    atol=1e-5, rtol=1e-5)
     assert dynamo.COUNTERS["inference"] == 1
+
+
+class KeptWhole(nn.Module):
+    """Ops the backend's table keeps whole, as import_program's does ([Note: ops Strata
+    lowers whole])."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(6, 6)
+
+    def forward(self, x):
+        y = self.fc(x)
+        y = F.silu(y) + F.hardswish(y) + F.hardsigmoid(y) + torch.clamp_min(y, -0.5)
+        return torch.softmax(y.masked_fill(y > 1.0, -2.0), -1)
+
+
+def test_ops_kept_whole_reach_strata_whole(monkeypatch):
+    from strata.frontends.torch.importer import KEPT_WHOLE, decomposition_table
+    table = dynamo.decompositions()
+    for op in (torch.ops.aten.silu.default, torch.ops.aten.hardswish.default,
+               torch.ops.aten.masked_fill.Scalar, torch.ops.aten.clamp_min.default):
+        assert op not in table and op not in decomposition_table()
+    from torch._decomp import core_aten_decompositions
+    core = core_aten_decompositions()
+    kept = {getattr(getattr(torch.ops.aten, n.partition(".")[0]),
+                    n.partition(".")[2] or "default") for n in KEPT_WHOLE}
+    assert set(core) - set(table) == kept & set(core)   # nothing else left out
+    seen = []
+    compile_ = dynamo._compile
+
+    def spy(gm, inputs, options):
+        seen.extend(str(n.target) for n in gm.graph.nodes if n.op == "call_function")
+        return compile_(gm, inputs, options)
+    monkeypatch.setattr(dynamo, "_compile", spy)
+    model, x = KeptWhole().eval(), torch.randn(4, 6)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(model)(x), model(x), rtol=1e-5, atol=1e-5)
+    assert {"aten.silu.default", "aten.hardswish.default", "aten.hardsigmoid.default",
+            "aten.clamp_min.default", "aten.masked_fill.Scalar"} <= set(seen)
+    # and trained: the backward of a kept op is its own (silu_backward, decomposed)
+    check_training(KeptWhole(), [(torch.randn(8, 6), torch.randint(0, 6, (8,)))], steps=5)

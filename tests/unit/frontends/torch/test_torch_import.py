@@ -43,7 +43,12 @@ class Small(nn.Module):
 
 
 def test_ops_carry_node_name_and_user_line():
-    m = import_program(torch.export.export(Small(), (torch.randn(4, 3),)))
+    ep = torch.export.export(Small(), (torch.randn(4, 3),))
+    # imported without decomposing ([Note: importing without decomposing]): the
+    # training IR's layer_norm at the user's line too
+    direct = next(op for op in _ops(import_program(ep)) if op.name == "torch.aten.layer_norm")
+    assert direct.loc.child == FileLineColLoc(__file__, _line(Small.forward, "layer_norm"), 0)
+    m = import_program(ep, decompose=True)
     relu = next(op for op in _ops(m) if op.name == "torch.aten.relu")
     assert isinstance(relu.loc, NameLoc) and relu.loc.name == "relu"
     assert relu.loc.child == FileLineColLoc(__file__, _line(Small.forward, "torch.relu"), 0)
@@ -65,8 +70,12 @@ def test_decompose_switch():
     ep = torch.export.export(Small(), (torch.randn(4, 3),))
     names = {op.name for op in _ops(import_program(ep, decompose=False))}
     assert "torch.aten.layer_norm" in names and "torch.aten.native_layer_norm" not in names
-    names = {op.name for op in _ops(import_program(ep))}
+    names = {op.name for op in _ops(import_program(ep, decompose=True))}
     assert "torch.aten.native_layer_norm" in names and "torch.aten.layer_norm" not in names
+    # by default a program whose ops all have lowerings is imported as it is
+    # ([Note: importing without decomposing])
+    assert {op.name for op in _ops(import_program(ep))} == \
+        {op.name for op in _ops(import_program(ep, decompose=False))}
     # linear is kept whole ([Note: ops Strata lowers whole]), not permute + addmm
     assert "torch.aten.linear" in names and "torch.aten.addmm" not in names
     # the caller's program is left as it was
@@ -382,13 +391,19 @@ def test_attention_laid_out_as_the_fused_kernel_decomposes(dynamic):
         b, n = torch.export.Dim("b", max=16), torch.export.Dim("n", max=64)
         dyn = {"x": {0: b, 1: n}, "mask": {0: b, 2: n, 3: n}}
     ep = torch.export.export(m, (x, mask), dynamic_shapes=dyn)
-    names = {op.name for op in _ops(import_program(ep))}
+    names = {op.name for op in _ops(import_program(ep, decompose=True))}
     # the math kernel's products and softmax, kept whole ([Note: ops Strata lowers whole])
     assert "torch.aten.matmul" in names and "torch.aten.softmax.int" in names
-    f = strata.compile(ep, target="interpret")
-    with torch.no_grad():
-        want = m(x, mask)
-        torch.testing.assert_close(f(x, mask)[0], want, rtol=1e-5, atol=1e-5)
-        if dynamic:
-            x3, mask3 = torch.randn(3, 7, 8), torch.ones(3, 1, 7, 7, dtype=torch.bool).tril()
-            torch.testing.assert_close(f(x3, mask3)[0], m(x3, mask3), rtol=1e-5, atol=1e-5)
+    # by default the attention op is imported whole ([Note: attention lowered whole])
+    assert "torch.aten.scaled_dot_product_attention" in {op.name for op in
+                                                         _ops(import_program(ep))}
+    decomposed = strata.compile(import_program(ep, decompose=True), target="interpret")
+    for f in (strata.compile(ep, target="interpret"), decomposed):
+        with torch.no_grad():
+            want = m(x, mask)
+            torch.testing.assert_close(f(x, mask)[0], want, rtol=1e-5, atol=1e-5)
+            if dynamic:
+                x3 = torch.randn(3, 7, 8)
+                mask3 = torch.ones(3, 1, 7, 7, dtype=torch.bool).tril()
+                torch.testing.assert_close(f(x3, mask3)[0], m(x3, mask3), rtol=1e-5,
+                                           atol=1e-5)
