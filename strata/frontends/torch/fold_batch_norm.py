@@ -132,10 +132,11 @@ def _bool_constant(v):
 class _Globals:
     """New constant globals of the module (unique names, data in the resource blobs)."""
 
-    __slots__ = ("block", "taken")
+    __slots__ = ("block", "taken", "released")
 
     def __init__(self, module):
         self.block = module.regions[0].block
+        self.released = set()   # globals a fold stopped reading
         self.taken = {op.properties["sym_name"].value for op in self.block.ops
                       if "sym_name" in op.properties}
 
@@ -225,6 +226,8 @@ def _fold(bn, globals_) -> bool:
     wname, wt = globals_.new(wg.properties["sym_name"].value + "_bn", new_w, wg, loc)
     bname, bt = globals_.new(wname + "_bias", new_b, wg, loc)
     old = list(conv.operands[1:3]) + list(bn.operands[1:])
+    globals_.released.update(g.properties["sym_name"].value
+                             for g, _ in (w, b, *stats) if g is not None)
     conv.set_operand(1, _load(conv, wname, wt, conv.operands[1].type, loc))
     conv.set_operand(2, _load(conv, bname, bt, D.vtensor([f], A.f32), loc))
     bn.results[0].replace_all_uses_with(y)
@@ -243,7 +246,26 @@ def fold_batch_norms(module) -> int:
             continue
         for op in [o for o in top.walk() if _is_batch_norm(o)]:
             count += _fold(op, globals_)
+    if count:
+        _drop_unread(globals_)
     return count
+
+
+def _drop_unread(globals_) -> None:
+    """Erase the globals the folds stopped reading (old filters, biases, statistics)
+    that nothing else refers to."""
+    read = set()
+    for top in globals_.block.ops:
+        if top.name == "ml_program.global":
+            continue
+        for op in top.walk():
+            for a in (*op.properties.values(), *op.attributes.values()):
+                if isinstance(a, A.SymbolRefAttr):
+                    read.add(a.root)
+    for g in [o for o in globals_.block.ops if o.name == "ml_program.global"]:
+        name = g.properties["sym_name"].value
+        if name in globals_.released and name not in read:
+            g.erase()
 
 
 @register_pass

@@ -4,6 +4,8 @@ as the ONNX exporter folds it; what it cannot fold is left to the lowering. Each
 checks the IR and the numbers against eager."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -136,3 +138,23 @@ def test_a_shared_filter_keeps_its_global():
     names, got, want = _folded(model, torch.randn(1, 3, 6, 6))
     assert BN not in names
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_folded_weights_leave_no_unread_globals():
+    """The old filter, bias and statistics go with the fold (they would be bound with
+    the model's weights for nothing); a parameter still read elsewhere stays."""
+    class AlsoReadsMean(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv, self.bn = nn.Conv2d(3, 4, 1), nn.BatchNorm2d(4)
+
+        def forward(self, x):
+            return self.bn(self.conv(x)) + self.bn.running_mean[None, :, None, None]
+    torch.manual_seed(0)
+    model = _randomized(AlsoReadsMean())
+    m = import_program(torch.export.export(model, (torch.randn(1, 3, 4, 4),)))
+    parse_pipeline("builtin.module(torch-externalize-weights,torch-fold-batch-norm)").run(m)
+    # (names get a _N suffix where this process already has a blob of that name)
+    names = sorted(re.sub(r"_\d+", "", op.properties["sym_name"].value)
+                   for op in m.walk() if op.name == "ml_program.global")
+    assert names == ["bn.running_mean", "conv.weight_bn", "conv.weight_bn_bias"]
