@@ -208,10 +208,13 @@ def _load(model, example_args=None, example_kwargs=None, dynamic_shapes=None):
 
 # [Note: the torch pipeline]
 # A module in the torch dialect (a PyTorch model) reaches linalg on tensors through its
-# own passes: weights into ml_program globals (as ONNX initializers are), then
-# convert-torch-to-linalg. The rest of the target's pipeline then runs as for ONNX; its
+# own passes: weights into ml_program globals (as ONNX initializers are), inference
+# batch norms folded into the convolutions before them (as the ONNX exporter folds them:
+# [Note: batch norm folded into the convolution] in frontends/torch/fold_batch_norm.py),
+# then convert-torch-to-linalg. The rest of the target's pipeline then runs as for ONNX; its
 # ONNX-only passes are left out.
-TORCH_PIPELINE = ("torch-externalize-weights", "convert-torch-to-linalg")
+TORCH_PIPELINE = ("torch-externalize-weights", "torch-fold-batch-norm",
+                  "convert-torch-to-linalg")
 _ONNX_PASSES = frozenset({"onnx-decompose", "onnx-fold-constants", "onnx-shape-inference",
                           "convert-onnx-to-linalg"})
 

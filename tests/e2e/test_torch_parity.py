@@ -92,3 +92,55 @@ def test_attention_reaches_the_kernels_as_the_onnx_path_does(tmp_path):
     # one generic more at most: native_layer_norm divides the variance (a [b, n] row
     # statistic) in a generic of its own where ONNX's decomposition fuses it
     assert ep_generics <= onnx_generics + 1
+
+
+class ConvBlock(nn.Module):
+    """A ResNet stem and a MobileNet projection: convolutions followed by eval-mode
+    batch norms (with ReLU, and without an activation)."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 16, 7, stride=2, padding=3, bias=False),
+                                  nn.BatchNorm2d(16), nn.ReLU())
+        self.down = nn.Sequential(nn.Conv2d(16, 32, 3, stride=2, padding=1, bias=False),
+                                  nn.BatchNorm2d(32), nn.ReLU())
+        self.project = nn.Sequential(nn.Conv2d(32, 24, 1, bias=False), nn.BatchNorm2d(24))
+
+    def forward(self, x):
+        return self.project(self.down(self.stem(x)))
+
+
+def test_conv_batch_norm_reaches_the_kernels_as_the_onnx_path_does(tmp_path):
+    """torch.export keeps each batch norm after its convolution; the ONNX exporter folds
+    it into the convolution's weights. torch-fold-batch-norm folds it too, so both
+    paths make the same kernel calls (the stem and the stride-2 convolution on the
+    packed kernel with bias and ReLU in its epilogue) and the same elementwise ops."""
+    torch.manual_seed(0)
+    model = ConvBlock()
+    g = torch.Generator().manual_seed(1)
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            c = m.num_features
+            m.running_mean.copy_(torch.randn(c, generator=g) * 0.3)
+            m.running_var.copy_(torch.rand(c, generator=g) + 0.5)
+            m.weight.data.copy_(torch.randn(c, generator=g))
+            m.bias.data.copy_(torch.randn(c, generator=g))
+    model.eval()
+    x = torch.randn(1, 3, 64, 64)
+    with torch.no_grad():
+        want = model(x).numpy()
+    onnx_path = str(tmp_path / "conv.onnx")
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
+            contextlib.redirect_stderr(io.StringIO()):
+        warnings.simplefilter("ignore")
+        torch.onnx.export(model, (x,), onnx_path, opset_version=18, dynamo=False)
+    ep = torch.export.export(model, (x,))
+    from_ep = strata.compile(ep, cache=False, dump_dir=str(tmp_path / "ep"))
+    from_onnx = strata.compile(onnx_path, cache=False, dump_dir=str(tmp_path / "onnx"))
+    np.testing.assert_allclose(from_ep(x)[0].numpy(), want, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(from_onnx(x.numpy())[0], want, rtol=1e-4, atol=1e-5)
+    ep_calls, ep_transposes, ep_generics = _counts(_kernel_ir(tmp_path / "ep"))
+    onnx_calls, onnx_transposes, onnx_generics = _counts(_kernel_ir(tmp_path / "onnx"))
+    assert ep_calls == onnx_calls
+    assert sum("_epi_" in c for c in ep_calls) >= 2
+    assert ep_generics <= onnx_generics

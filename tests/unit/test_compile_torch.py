@@ -176,7 +176,8 @@ def test_torch_pipeline_leaves_out_onnx_passes():
     from strata.frontends.torch import import_program
     module = import_program(torch.export.export(_model(), (X, Y)))
     names = target_pipeline(get_target("cpu"), module)
-    assert names[:2] == ("torch-externalize-weights", "convert-torch-to-linalg")
+    assert names[:3] == ("torch-externalize-weights", "torch-fold-batch-norm",
+                         "convert-torch-to-linalg")
     assert not any(n.startswith("onnx-") or n == "convert-onnx-to-linalg" for n in names)
 
 
