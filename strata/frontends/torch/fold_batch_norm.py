@@ -41,7 +41,9 @@ has none), computed in float64 and rounded once to the filter's type, each in a 
 It applies when:
 - the batch norm is `aten._native_batch_norm_legit_no_training` (what
   run_decompositions leaves of eval-mode batch norm) whose statistics outputs are
-  unused, and its input is the result of a non-transposed `aten.convolution` read by
+  unused, or `aten.batch_norm` with training false (what torch.export's program holds,
+  imported as it is: [Note: importing without decomposing]), and its input is the
+  result of a non-transposed `aten.convolution` or an `aten.conv1d/2d/3d` read by
   nothing else (the output channels are then the filter's dim 0, whatever the groups);
 - the filter, the convolution's bias (or none), and the batch norm's weight, bias (or
   none), running mean and variance are constants: `torch_c.from_builtin_tensor` of an
@@ -61,16 +63,30 @@ from . import _dialect as D
 
 __all__ = ["TorchFoldBatchNorm", "fold_batch_norms"]
 
-_BATCH_NORM = "torch.aten._native_batch_norm_legit_no_training"
+# the batch norms folded: {name: (operand count, index of eps, index of `training`)}
+_BATCH_NORMS = {
+    # what run_decompositions leaves of an eval-mode batch norm (3 results)
+    "torch.aten._native_batch_norm_legit_no_training": (7, 6, None),
+    # what torch.export's program holds, imported without decomposing
+    "torch.aten.batch_norm": (9, 7, 5),
+}
+# the convolutions a batch norm folds into: {name: index of `transposed` or None}
+_CONVOLUTIONS = {"torch.aten.convolution": 6, "torch.aten.conv1d": None,
+                 "torch.aten.conv2d": None, "torch.aten.conv3d": None,
+                 "torch.aten.conv1d.padding": None, "torch.aten.conv2d.padding": None,
+                 "torch.aten.conv3d.padding": None}
+
+
+def _op_name(op) -> str:
+    """The op's name, or the one a `torch.operator` carries."""
+    if op.name != "torch.operator":
+        return op.name
+    n = op.properties.get("name")
+    return n.value if n is not None else op.name
 
 
 def _is_batch_norm(op) -> bool:
-    if op.name == _BATCH_NORM:
-        return True
-    if op.name != "torch.operator":
-        return False
-    n = op.properties.get("name")
-    return n is not None and n.value == _BATCH_NORM
+    return _op_name(op) in _BATCH_NORMS
 
 
 def _constant_global(v):
@@ -192,12 +208,16 @@ def _erase_dead(values) -> None:
 
 def _fold(bn, globals_) -> bool:
     import numpy as np
-    if any(r.has_uses() for r in bn.results[1:]) or len(bn.operands) != 7:
+    count, eps_at, training_at = _BATCH_NORMS[_op_name(bn)]
+    if any(r.has_uses() for r in bn.results[1:]) or len(bn.operands) != count or \
+            training_at is not None and _bool_constant(bn.operands[training_at]) is not False:
         return False
     y = bn.operands[0]
     conv = y.defining_op
-    if conv is None or conv.name != "torch.aten.convolution" or not y.has_one_use() or \
-            _bool_constant(conv.operands[6]) is not False:
+    if conv is None or _op_name(conv) not in _CONVOLUTIONS or not y.has_one_use():
+        return False
+    transposed_at = _CONVOLUTIONS[_op_name(conv)]
+    if transposed_at is not None and _bool_constant(conv.operands[transposed_at]) is not False:
         return False
     x_t, bn_t = y.type, bn.results[0].type
     if x_t != bn_t:
@@ -206,7 +226,7 @@ def _fold(bn, globals_) -> bool:
     b = _optional_constant(conv.operands[2])
     stats = [_optional_constant(v) for v in bn.operands[1:3]] + \
         [_constant_global(v) for v in bn.operands[3:5]]
-    eps = _float_constant(bn.operands[6])
+    eps = _float_constant(bn.operands[eps_at])
     if w is None or b is None or any(s is None for s in stats) or eps is None:
         return False
     (wg, wd), (_, bd) = w, b

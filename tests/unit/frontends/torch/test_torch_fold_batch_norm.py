@@ -40,10 +40,12 @@ def _names(module):
     return out
 
 
-def _folded(model, *args):
-    """(names of the ops after the fold, the compiled model's first output, eager's)."""
+def _folded(model, *args, decompose=None):
+    """(names of the ops after the fold, the compiled model's first output, eager's).
+    `decompose`: import_program's (None: the program as torch.export gives it where it
+    can, aten.batch_norm and aten.conv2d; True: run_decompositions' forms)."""
     ep = torch.export.export(model, args)
-    m = import_program(ep)
+    m = import_program(ep, decompose=decompose)
     parse_pipeline("builtin.module(torch-externalize-weights,torch-fold-batch-norm)").run(m)
     m.verify()
     with torch.no_grad():
@@ -54,6 +56,11 @@ def _folded(model, *args):
 
 
 BN = "torch.aten._native_batch_norm_legit_no_training"
+# the batch norms of both import modes
+BATCH_NORMS = (BN, "torch.aten.batch_norm")
+CONVOLUTIONS = ("torch.aten.convolution", "torch.aten.conv1d", "torch.aten.conv2d",
+                "torch.aten.conv3d")
+both_imports = pytest.mark.parametrize("decompose", [None, True])
 
 
 @pytest.mark.parametrize("conv,bn", [
@@ -63,14 +70,15 @@ BN = "torch.aten._native_batch_norm_legit_no_training"
     (lambda: nn.Conv1d(3, 6, 5), lambda: nn.BatchNorm1d(6, eps=1e-3)),
     (lambda: nn.Conv3d(2, 4, 3), lambda: nn.BatchNorm3d(4)),
 ])
-def test_batch_norm_after_a_convolution_is_folded(conv, bn):
+@both_imports
+def test_batch_norm_after_a_convolution_is_folded(conv, bn, decompose):
     torch.manual_seed(0)
     c = conv()
     model = _randomized(nn.Sequential(c, bn(), nn.ReLU()))
     shape = (1, c.in_channels) + (9,) * (c.weight.dim() - 2)
-    names, got, want = _folded(model, torch.randn(*shape))
-    assert BN not in names
-    assert names.count("torch.aten.convolution") == 1
+    names, got, want = _folded(model, torch.randn(*shape), decompose=decompose)
+    assert not set(BATCH_NORMS) & set(names)
+    assert sum(names.count(c) for c in CONVOLUTIONS) == 1
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
@@ -115,10 +123,11 @@ class Transposed(nn.Module):
     (Transposed, (torch.randn(1, 4, 5, 5),)),
     (lambda: nn.Sequential(nn.ReLU(), nn.BatchNorm2d(4)), (torch.randn(1, 4, 5, 5),)),
 ])
-def test_batch_norm_that_cannot_be_folded_stays(model, args):
+@both_imports
+def test_batch_norm_that_cannot_be_folded_stays(model, args, decompose):
     torch.manual_seed(0)
-    names, got, want = _folded(_randomized(model()), *args)
-    assert BN in names
+    names, got, want = _folded(_randomized(model()), *args, decompose=decompose)
+    assert set(BATCH_NORMS) & set(names)
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
@@ -136,7 +145,7 @@ def test_a_shared_filter_keeps_its_global():
     torch.manual_seed(0)
     model = _randomized(Shared())
     names, got, want = _folded(model, torch.randn(1, 3, 6, 6))
-    assert BN not in names
+    assert not set(BATCH_NORMS) & set(names)
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
