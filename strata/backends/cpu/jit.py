@@ -25,7 +25,7 @@ from ...errors import StrataError
 
 __all__ = ["JitModule", "emit_object", "emit_objects", "emit_assembly",
            "host_target_machine", "optimize", "host_triple_and_layout", "LLVMError",
-           "compile_jobs", "merge_identical_functions"]
+           "compile_jobs", "merge_identical_functions", "mcjit_engine"]
 
 
 class LLVMError(StrataError):
@@ -68,6 +68,39 @@ def host_target_machine(opt_level: int = 3, reloc: str = "pic", jit: bool = Fals
         if not jit:
             _STATE[key] = tm
     return tm
+
+
+# [Note: a JIT'd object's sections kept together]
+# An object file loaded into MCJIT is placed section by section by the engine's memory
+# manager: LLVM's default one (SectionMemoryManager) maps the code, the read-only data
+# and the writable data (and the GOT RuntimeDyld adds for calls to external functions)
+# as separate blocks, wherever mmap puts each. The kernel library (kernels.py) is a
+# position-independent object of the small code model, built once for `cc -shared` and
+# the JIT alike: its code reaches its constant pools, its globals (the thread pool's
+# state) and its GOT by 32-bit PC-relative offsets (3,600 relocations), which only
+# holds if all of them lie within 2 GiB of each other. In a process whose address space
+# is fragmented (PyTorch loaded, large weights allocated and freed), the code block and
+# a data block can land further apart: RuntimeDyld then aborts the process
+# (`resolveX86_64Relocation: Assertion isInt<32>(RealOffset)`), or, in an LLVM built
+# without assertions, truncates the offset and the code reads the wrong memory.
+# Every engine is therefore made with llvmlite's memory manager (`use_lmm`, the default
+# on AArch64 only), which maps all the sections of an object (stubs and GOT included) as
+# one block: whatever the object's code model, its internal references stay in range.
+# References between objects (the parts of [Note: parallel code generation], a model's
+# calls to the kernels, its weights bound by address) never rely on placement: model
+# code is compiled for the JIT's code model (`codemodel="jitdefault"`: the large one on
+# x86-64 and AArch64), so they are 64-bit absolute (tests/unit/test_cpu_jit_reloc.py
+# checks both halves under a deliberately fragmented address space).
+
+
+def mcjit_engine(target_machine, module=None):
+    """A new MCJIT engine for `target_machine` (which it then owns) over `module` (default:
+    an empty module; add object files to it), with each object's sections mapped as one
+    block ([Note: a JIT'd object's sections kept together])."""
+    llvm = _llvm()
+    if module is None:
+        module = llvm.parse_assembly(f'target triple = "{target_machine.triple}"\n')
+    return llvm.create_mcjit_compiler(module, target_machine, use_lmm=True)
 
 
 def host_triple_and_layout() -> tuple[str, str]:
@@ -162,7 +195,7 @@ class JitModule:
         self.timings["optimize"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         try:
-            engine = llvm.create_mcjit_compiler(mod, tm)
+            engine = mcjit_engine(tm, mod)
             if keep_object:
                 def keep(_module, buf):
                     self.objects = [bytes(buf)]
@@ -185,8 +218,7 @@ class JitModule:
         t0 = time.perf_counter()
         tm = host_target_machine(reloc="default", jit=True)
         try:
-            engine = llvm.create_mcjit_compiler(
-                llvm.parse_assembly(f'target triple = "{tm.triple}"\n'), tm)
+            engine = mcjit_engine(tm)
             for obj in objects:
                 engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
             engine.finalize_object()
@@ -258,8 +290,9 @@ class JitModule:
 # their bodies as `available_externally` made every part optimize every function),
 # globals defined in the first part only (`available_externally` in the others: their
 # values still fold), and local symbols made external so that parts reach each other's.
-# The objects are loaded into one MCJIT engine, which links them (and the compiled-model
-# cache keeps them as they are). Forking needs a POSIX system
+# The objects are loaded into one MCJIT engine, which links them (by 64-bit addresses:
+# [Note: a JIT'd object's sections kept together]; the compiled-model cache keeps them
+# as they are). Forking needs a POSIX system
 # (Linux); the fork happens holding llvmlite's lock, so no other thread is inside LLVM.
 # $STRATA_COMPILE_JOBS sets the number of parts (1: one piece, in this process).
 PARALLEL_MIN_BYTES = 64 * 1024

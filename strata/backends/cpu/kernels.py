@@ -376,8 +376,10 @@ class KernelLibrary:
         from ...runtime import runtime_symbols
         from .guard import OOM_REPORT
         llvm.add_symbol(OOM_REPORT, runtime_symbols()[OOM_REPORT])
-        self._engine = llvm.create_mcjit_compiler(
-            llvm.parse_assembly(f'target triple = "{tm.triple}"\n'), tm)
+        # one block for the object's code, data and GOT: its 32-bit PC-relative
+        # references need it ([Note: a JIT'd object's sections kept together], jit.py)
+        from .jit import mcjit_engine
+        self._engine = mcjit_engine(tm)
         self._engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
         self._engine.finalize_object()
         _LOADED.append(self._engine)
