@@ -107,7 +107,8 @@ out:
     mod = llvm.parse_assembly(ir)
     tm = llvm.Target.from_default_triple().create_target_machine(
         cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=3)
-    eng = llvm.create_mcjit_compiler(mod, tm)
+    from strata.backends.cpu.jit import mcjit_engine
+    eng = mcjit_engine(tm, mod)   # [Note: a JIT'd object's sections kept together]
     eng.finalize_object()
     fn = ctypes.CFUNCTYPE(ctypes.c_float, ctypes.c_int64, ctypes.c_float)(
         eng.get_function_address("fmaloop"))
