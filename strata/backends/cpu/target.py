@@ -61,6 +61,7 @@ BUFFERIZE_PIPELINE = (
 LLVM_PIPELINE = (
     "strata-linalg-fuse-row-reductions",
     "strata-memref-copy-to-linalg",
+    "strata-linalg-collapse-dims",
     "strata-outline-linalg-ops",
     "convert-linalg-to-parallel-loops{interchange-for-locality=true}",
     "strata-outline-loop-nests",
