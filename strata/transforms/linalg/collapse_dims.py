@@ -151,8 +151,11 @@ def collapse_plan(op):
     dropped = {d for d in range(n) if sizes[d] == 1}
     if len(dropped) == n:
         dropped.discard(n - 1)
-    repl = [(_ZERO if d in dropped else AffineDimExpr(d)) for d in range(n)]
-    exprs = [[e.replace_dims_and_symbols(repl, ()) for e in m.results] for m in maps]
+    if dropped:
+        repl = [(_ZERO if d in dropped else AffineDimExpr(d)) for d in range(n)]
+        exprs = [[e.replace_dims_and_symbols(repl, ()) for e in m.results] for m in maps]
+    else:
+        exprs = [list(m.results) for m in maps]
     unit = [[isinstance(t, A.ShapedType) and t.shape[k] == 1 and
              type(e) is AffineConstantExpr and e.value == 0
              for k, e in enumerate(es)] for t, es in zip(types, exprs)]
