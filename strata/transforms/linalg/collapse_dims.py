@@ -80,27 +80,16 @@ def _uses_dim(e, d: int) -> bool:
     return any(type(x) is AffineDimExpr and x.position == d for x in e.walk())
 
 
-def _indexed_loops(op) -> set:
-    """Loops the payload reads with linalg.index (in any nested region)."""
-    out = set()
-    for r in op.regions:
-        for b in r.blocks:
-            for o in b.ops:
-                if o.name == "linalg.index":
-                    out.add(o.properties["dim"].value)
-                elif o.regions:
-                    out |= _indexed_loops(o)
-    return out
-
-
 def _index_ops(op) -> list:
+    """The linalg.index ops reading `op`'s loops (in nested regions too, but not in a
+    linalg op nested in the payload: those read its own loops)."""
     out = []
     for r in op.regions:
         for b in r.blocks:
             for o in b.ops:
                 if o.name == "linalg.index":
                     out.append(o)
-                elif o.regions:
+                elif o.regions and not o.name.startswith("linalg."):
                     out.extend(_index_ops(o))
     return out
 
@@ -160,7 +149,7 @@ def collapse_plan(op):
              type(e) is AffineConstantExpr and e.value == 0
              for k, e in enumerate(es)] for t, es in zip(types, exprs)]
     # 2. adjacent loops merged (see [Note: when two loops merge])
-    indexed = _indexed_loops(op)
+    indexed = {ix.properties["dim"].value for ix in _index_ops(op)}
     loops = [d for d in range(n) if d not in dropped]
     groups = [[loops[0]]]
     for a, b in zip(loops, loops[1:]):
