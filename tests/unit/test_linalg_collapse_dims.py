@@ -145,7 +145,16 @@ func.func @f(%x: memref<2x3x6x6xf32>) -> memref<2x3x4x4xf32> {
 }
 """
 
-_CASES = {"bias": _BIAS, "views": _VIEWS, "transpose_and_broadcast": _TRANSPOSE_AND_BROADCAST,
+_NHWC = """
+func.func @f(%x: memref<1x5x3x4xf32>) -> memref<1x3x4x5xf32> {
+  %y = memref.alloc() : memref<1x3x4x5xf32>
+  linalg.transpose ins(%x : memref<1x5x3x4xf32>) outs(%y : memref<1x3x4x5xf32>)
+      permutation = [0, 2, 3, 1]
+  return %y : memref<1x3x4x5xf32>
+}
+"""
+
+_CASES = {"nhwc": _NHWC, "bias": _BIAS, "views": _VIEWS, "transpose_and_broadcast": _TRANSPOSE_AND_BROADCAST,
           "dynamic": _DYNAMIC, "reduction_and_index": _REDUCTION_AND_INDEX, "pool": _POOL}
 
 
@@ -187,6 +196,8 @@ def test_what_merges():
     assert _loops_after(_DYNAMIC) == [1]
     # fill 1; sum over H, W: (C, H*W); indexed loops stay apart, the unit one dropped
     assert _loops_after(_REDUCTION_AND_INDEX) == [1, 2, 2]
+    # NCHW -> NHWC: (H*W, C)
+    assert _loops_after(_NHWC) == [2]
     # pooling: batch and channel merge, windows stay
     assert _loops_after(_POOL) == [1, 5]
 

@@ -9,6 +9,7 @@
 // CHECK-DAG: #[[$SCALAR2:.*]] = affine_map<(d0, d1) -> ()>
 // CHECK-DAG: #[[$ID1:.*]] = affine_map<(d0) -> (d0)>
 // CHECK-DAG: #[[$SCALAR1:.*]] = affine_map<(d0) -> ()>
+// CHECK-DAG: #[[$T2:.*]] = affine_map<(d0, d1) -> (d1, d0)>
 
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #b4 = affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3)>
@@ -196,5 +197,15 @@ func.func @tensors(%a: tensor<1x8x16xf32>) -> tensor<1x8x16xf32> {
 //       CHECK: iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]
 func.func @pool(%a: memref<2x8x9x9xf32>, %w: memref<3x3xf32>, %o: memref<2x8x7x7xf32>) {
   linalg.pooling_nchw_max ins(%a, %w : memref<2x8x9x9xf32>, memref<3x3xf32>) outs(%o : memref<2x8x7x7xf32>)
+  return
+}
+
+// NCHW -> NHWC: H and W stay one run in both operands and merge; C does not.
+// CHECK-LABEL: func.func @nchw_to_nhwc(
+//       CHECK: memref.collapse_shape %arg0 {{\[}}[0, 1], [2, 3]] : memref<1x32x7x7xf32> into memref<32x49xf32>
+//       CHECK: memref.collapse_shape %arg1 {{\[}}[0, 1, 2], [3]] : memref<1x7x7x32xf32> into memref<49x32xf32>
+//       CHECK: linalg.generic {indexing_maps = [#[[$T2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]}
+func.func @nchw_to_nhwc(%x: memref<1x32x7x7xf32>, %y: memref<1x7x7x32xf32>) {
+  linalg.transpose ins(%x : memref<1x32x7x7xf32>) outs(%y : memref<1x7x7x32xf32>) permutation = [0, 2, 3, 1]
   return
 }
