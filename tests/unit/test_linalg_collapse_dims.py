@@ -1,5 +1,6 @@
 """strata-linalg-collapse-dims: each case runs in the interpreter before and after the pass
-(functions return their buffers, so every value written is compared); the plan merges
+(functions return their buffers, so every value written is compared; ops on tensors
+too); the plan merges
 exactly the loops [Note: when two loops merge] allows; the CPU pipeline runs the pass
 after the kernels' matching and before the loops."""
 from __future__ import annotations
@@ -154,7 +155,31 @@ func.func @f(%x: memref<1x5x3x4xf32>) -> memref<1x3x4x5xf32> {
 }
 """
 
-_CASES = {"nhwc": _NHWC, "bias": _BIAS, "views": _VIEWS, "transpose_and_broadcast": _TRANSPOSE_AND_BROADCAST,
+_TENSORS = """
+func.func @f(%a: tensor<1x?x3x4xf32>, %b: tensor<?x1x1xf32>, %s: tensor<2x5x6xf32>)
+    -> (tensor<1x?x3x4xf32>, tensor<2xf32>) {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                        affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>,
+                                        affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%a, %b : tensor<1x?x3x4xf32>, tensor<?x1x1xf32>) outs(%a : tensor<1x?x3x4xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %1 = arith.mulf %in, %in_0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<1x?x3x4xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2xf32>
+  %i = linalg.fill ins(%z : f32) outs(%e : tensor<2xf32>) -> tensor<2xf32>
+  %r = linalg.reduce ins(%s : tensor<2x5x6xf32>) outs(%i : tensor<2xf32>) dimensions = [1, 2]
+    (%in: f32, %init: f32) {
+      %1 = arith.addf %in, %init : f32
+      linalg.yield %1 : f32
+    }
+  return %0, %r : tensor<1x?x3x4xf32>, tensor<2xf32>
+}
+"""
+
+_CASES = {"nhwc": _NHWC, "tensors": _TENSORS, "bias": _BIAS, "views": _VIEWS, "transpose_and_broadcast": _TRANSPOSE_AND_BROADCAST,
           "dynamic": _DYNAMIC, "reduction_and_index": _REDUCTION_AND_INDEX, "pool": _POOL}
 
 
@@ -181,8 +206,13 @@ def test_values_kept(case):
 
 def test_dynamic_values_kept_at_other_sizes():
     import numpy as np
-    x = np.random.default_rng(1).standard_normal((5, 2, 3)).astype(np.float32)
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((5, 2, 3)).astype(np.float32)
     check_pass_preserves_semantics(_DYNAMIC, _PASS, inputs=[x])
+    a = rng.standard_normal((1, 6, 3, 4)).astype(np.float32)
+    b = rng.standard_normal((6, 1, 1)).astype(np.float32)
+    s = rng.standard_normal((2, 5, 6)).astype(np.float32)
+    check_pass_preserves_semantics(_TENSORS, _PASS, inputs=[a, b, s])
 
 
 def test_what_merges():
@@ -196,6 +226,8 @@ def test_what_merges():
     assert _loops_after(_DYNAMIC) == [1]
     # fill 1; sum over H, W: (C, H*W); indexed loops stay apart, the unit one dropped
     assert _loops_after(_REDUCTION_AND_INDEX) == [1, 2, 2]
+    # tensors: (C, H*W); the fill of a rank-1 init stays; the reduction (2, 30)
+    assert _loops_after(_TENSORS) == [2, 1, 2]
     # NCHW -> NHWC: (H*W, C)
     assert _loops_after(_NHWC) == [2]
     # pooling: batch and channel merge, windows stay

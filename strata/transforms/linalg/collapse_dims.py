@@ -45,10 +45,13 @@ strict `isGuaranteedCollapsible`), and a view whose collapse would lose a static
 is left alone.
 
 Named structured ops (linalg.fill, linalg.copy, linalg.transpose, pooling...) that have
-something to collapse become linalg.generic first (`generalize`). Ops on tensors are
-left to linalg-fold-unit-extent-dims and the fusion's reshape propagation; this pass is
-for the CPU pipeline, after the kernels took the contractions and before the loops
-(backends/cpu/target.py).
+something to collapse become linalg.generic first (`generalize`). Ops on tensors collapse
+too, as upstream's collapseOpIterationDims does them: operands through
+tensor.collapse_shape, results expanded back with tensor.expand_shape (any adjacent dims
+of a tensor are contiguous); the compile pipelines leave tensors to
+linalg-fold-unit-extent-dims and the fusion's reshape propagation, and run this pass on
+buffers only: in the CPU pipeline after the kernels took the contractions and before the
+loops (backends/cpu/target.py).
 """
 from __future__ import annotations
 
@@ -97,7 +100,7 @@ def _index_ops(op) -> list:
 def _contiguous(t, p: int, q: int) -> bool:
     """Whether dims p < q of memref type `t` (only unit dims between) are one run."""
     from ...dialects.memref_layout import is_identity_layout, strides_and_offset
-    if is_identity_layout(t):
+    if type(t) is A.RankedTensorType or is_identity_layout(t):
         return True
     so = strides_and_offset(t)
     if so is None:
@@ -112,9 +115,14 @@ def collapse_plan(op):
     memrefs), or None when no loop would be dropped or merged (see the module doc)."""
     from ...dialects.linalg.structured import StructuredOp
     from ...dialects.memref_layout import collapsed_type, strides_and_offset
-    if not isinstance(op, StructuredOp) or op.results or not op.regions or \
-            not op.regions[0].blocks:
+    if not isinstance(op, StructuredOp) or not op.regions or not op.regions[0].blocks:
         return None
+    # on buffers, or on tensors (every init a tensor with its result)
+    shaped = A.MemRefType
+    if op.results:
+        if len(op.results) != op.num_dps_inits or not op.has_pure_tensor_semantics():
+            return None
+        shaped = A.RankedTensorType
     try:
         maps = op.indexing_maps_list()
         iters = op.iterator_types_list()
@@ -127,7 +135,8 @@ def collapse_plan(op):
     types = [v.type for v in operands]
     for t, m in zip(types, maps):
         if isinstance(t, A.ShapedType):
-            if type(t) is not A.MemRefType or len(t.shape) != m.num_results:
+            if type(t) is not shaped or len(t.shape) != m.num_results or \
+                    shaped is A.RankedTensorType and t.encoding is not None:
                 return None
         elif m.num_results:
             return None
@@ -204,14 +213,25 @@ def collapse_plan(op):
             operand_groups.append(None)
             new_types.append(t)
             continue
-        ct = collapsed_type(t, ogroups)
-        if ct is None:
-            return None
-        if not _keeps_strides(t, ct, ogroups, strides_and_offset):
-            return None
+        if shaped is A.RankedTensorType:
+            ct = A.RankedTensorType(_collapsed_shape(t.shape, ogroups), t.element_type)
+        else:
+            ct = collapsed_type(t, ogroups)
+            if ct is None or not _keeps_strides(t, ct, ogroups, strides_and_offset):
+                return None
         operand_groups.append(ogroups)
         new_types.append(ct)
     return _Plan(groups, dropped, operand_groups, new_maps, new_types)
+
+
+def _collapsed_shape(shape, groups) -> list:
+    out = []
+    for g in groups:
+        n = 1
+        for k in g:
+            n = DYN if DYN in (n, shape[k]) else n * shape[k]
+        out.append(n)
+    return out
 
 
 def _loop_sizes(maps, types, n) -> list:
@@ -274,14 +294,16 @@ def apply_plan(op, plan, rewriter=None):
     from ...dialects.linalg import GenericOp
     from ...dialects.linalg.structured import to_iterator_attr
     from ...dialects.memref import CollapseShapeOp
-    from ...ir.builder import Builder, InsertionPoint
+    from ...ir.builder import Builder
     from ...rewrite.pattern import PatternRewriter
     from .generalize import generalize
-    from .reshape_fusion import _index_constant, _reassociation_attr
+    from .reshape_fusion import _reassociation_attr
     iters = op.iterator_types_list()
     if type(op) is not GenericOp:
         rewriter = rewriter or PatternRewriter()
         op = generalize(op, rewriter)
+    if op.results:
+        return _apply_on_tensors(op, plan, iters, rewriter or PatternRewriter())
     b = Builder.before(op, op.loc)
     for i, (g, t) in enumerate(zip(plan.operand_groups, plan.types)):
         if g is None:
@@ -296,6 +318,47 @@ def apply_plan(op, plan, rewriter=None):
                                            for g in plan.loop_groups])
     if "linalg.memoized_indexing_maps" in op.attributes:
         del op.attributes["linalg.memoized_indexing_maps"]
+    _renumber_index_ops(op, plan)
+    return op
+
+
+def _apply_on_tensors(op, plan, iters, rewriter):
+    """Operands through tensor.collapse_shape, a new generic op, its results expanded
+    back to the old types (tensor.expand_shape; dynamic sizes from the inits)."""
+    from ...dialects.linalg.structured import to_iterator_attr
+    from ...ir.builder import InsertionPoint
+    from .elementwise_fusion import _new_generic, _take_block, pruned_attributes
+    from .reshape_fusion import _collapse, _expand
+    from .unit_dims import _dest_dim
+    loc = op.loc
+    rewriter.ip = InsertionPoint.before_op(op)
+    vals = op.operands
+    operands = [v if g is None else _collapse(rewriter, v, g, t, loc)
+                for v, g, t in zip(vals, plan.operand_groups, plan.types)]
+    n_in = op.num_dps_inputs()
+    its = A.ArrayAttr([to_iterator_attr(iters[g[0]]) for g in plan.loop_groups])
+    new = _new_generic(rewriter, op, operands[:n_in], operands[n_in:], plan.maps, its,
+                       [v.type for v in operands[n_in:]], _take_block(op), loc,
+                       pruned_attributes(op))
+    _renumber_index_ops(new, plan)
+    rewriter.ip = InsertionPoint.before_op(op)
+    out = []
+    for k, r in enumerate(new.results):
+        g, dest = plan.operand_groups[n_in + k], vals[n_in + k]
+        if g is None:
+            out.append(r)
+            continue
+        shape = [d if d != DYN else _dest_dim(rewriter, dest, i, loc)
+                 for i, d in enumerate(dest.type.shape)]
+        out.append(_expand(rewriter, r, g, shape, dest.type, loc))
+    rewriter.replace_op(op, out)
+    return new
+
+
+def _renumber_index_ops(op, plan):
+    """linalg.index of a dropped loop is 0; the others read their new loop."""
+    from ...ir.builder import Builder, InsertionPoint
+    from .reshape_fusion import _index_constant
     new_of = {d: j for j, g in enumerate(plan.loop_groups) for d in g}
     for ix in _index_ops(op):
         d = ix.properties["dim"].value
@@ -306,7 +369,6 @@ def apply_plan(op, plan, rewriter=None):
             ix.erase()
         else:
             ix.properties["dim"] = A.IntegerAttr(new_of[d], A.i64)
-    return op
 
 
 def collapse_dims(root) -> tuple:

@@ -177,10 +177,14 @@ func.func @named(%a: memref<4x8x16xf32>, %b: memref<4x8x16xf32>, %v: f32) {
   return
 }
 
-// Ops on tensors are left alone (linalg-fold-unit-extent-dims is theirs).
+// On tensors: operands through tensor.collapse_shape, the result expanded back.
 // CHECK-LABEL: func.func @tensors(
-//   CHECK-NOT: tensor.collapse_shape
-//       CHECK: iterator_types = ["parallel", "parallel", "parallel"]
+//  CHECK-NEXT: %[[A:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1, 2]] : tensor<1x8x16xf32> into tensor<128xf32>
+//  CHECK-NEXT: %[[I:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1, 2]] : tensor<1x8x16xf32> into tensor<128xf32>
+//  CHECK-NEXT: %[[R:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[A]] : tensor<128xf32>) outs(%[[I]] : tensor<128xf32>)
+//       CHECK: } -> tensor<128xf32>
+//  CHECK-NEXT: %[[E:.*]] = tensor.expand_shape %[[R]] {{\[}}[0, 1, 2]] output_shape [1, 8, 16] : tensor<128xf32> into tensor<1x8x16xf32>
+//  CHECK-NEXT: return %[[E]]
 func.func @tensors(%a: tensor<1x8x16xf32>) -> tensor<1x8x16xf32> {
   %0 = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a : tensor<1x8x16xf32>) outs(%a : tensor<1x8x16xf32>) {
   ^bb0(%in: f32, %out: f32):
@@ -208,4 +212,34 @@ func.func @pool(%a: memref<2x8x9x9xf32>, %w: memref<3x3xf32>, %o: memref<2x8x7x7
 func.func @nchw_to_nhwc(%x: memref<1x32x7x7xf32>, %y: memref<1x7x7x32xf32>) {
   linalg.transpose ins(%x : memref<1x32x7x7xf32>) outs(%y : memref<1x7x7x32xf32>) permutation = [0, 2, 3, 1]
   return
+}
+
+// Dynamic sizes on tensors: the expand_shape takes them from the init.
+// CHECK-LABEL: func.func @tensors_dynamic(
+//       CHECK: tensor.collapse_shape %arg0 {{\[}}[0, 1], [2, 3]] : tensor<1x?x7x7xf32> into tensor<?x49xf32>
+//       CHECK: tensor.collapse_shape %arg1 {{\[}}[0, 1, 2]] : tensor<?x1x1xf32> into tensor<?xf32>
+//       CHECK: iterator_types = ["parallel", "parallel"]
+//       CHECK: %[[D:.*]] = tensor.dim %arg0, %{{.*}} : tensor<1x?x7x7xf32>
+//  CHECK-NEXT: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2, 3]] output_shape [1, %[[D]], 7, 7] : tensor<?x49xf32> into tensor<1x?x7x7xf32>
+func.func @tensors_dynamic(%a: tensor<1x?x7x7xf32>, %b: tensor<?x1x1xf32>) -> tensor<1x?x7x7xf32> {
+  %0 = linalg.generic {indexing_maps = [#id4, #bias, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a, %b : tensor<1x?x7x7xf32>, tensor<?x1x1xf32>) outs(%a : tensor<1x?x7x7xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %1 = arith.addf %in, %in_0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<1x?x7x7xf32>
+  return %0 : tensor<1x?x7x7xf32>
+}
+
+// linalg.reduce on tensors: the two reduced dims merge; the init is not reshaped.
+// CHECK-LABEL: func.func @tensors_reduce(
+//       CHECK: %[[C:.*]] = tensor.collapse_shape %arg0 {{\[}}[0], [1, 2]] : tensor<4x5x6xf32> into tensor<4x30xf32>
+//  CHECK-NEXT: linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[C]] : tensor<4x30xf32>) outs(%arg1 : tensor<4xf32>)
+//   CHECK-NOT: tensor.expand_shape
+func.func @tensors_reduce(%a: tensor<4x5x6xf32>, %i: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = linalg.reduce ins(%a : tensor<4x5x6xf32>) outs(%i : tensor<4xf32>) dimensions = [1, 2]
+    (%in: f32, %init: f32) {
+      %1 = arith.addf %in, %init : f32
+      linalg.yield %1 : f32
+    }
+  return %0 : tensor<4xf32>
 }
