@@ -179,7 +179,30 @@ func.func @f(%a: tensor<1x?x3x4xf32>, %b: tensor<?x1x1xf32>, %s: tensor<2x5x6xf3
 }
 """
 
-_CASES = {"nhwc": _NHWC, "tensors": _TENSORS, "bias": _BIAS, "views": _VIEWS, "transpose_and_broadcast": _TRANSPOSE_AND_BROADCAST,
+# ONNX's maxpool_2d_ceil_output_size_reduce_by_one: a 1x1 window at stride 2, every loop
+# of trip count one; the window loop must not become a 2-iteration loop over the image.
+_UNIT_WINDOW = """
+func.func @f(%x: memref<1x1x2x2xf32>) -> memref<1x1x1x1xf32> {
+  %lo = arith.constant -1.0e30 : f32
+  %w = memref.alloc() : memref<1x1xf32>
+  %y = memref.alloc() : memref<1x1x1x1xf32>
+  linalg.fill ins(%lo : f32) outs(%y : memref<1x1x1x1xf32>)
+  linalg.generic {indexing_maps = [
+      affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>,
+      affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>,
+      affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction",
+                        "reduction"]}
+      ins(%x, %w : memref<1x1x2x2xf32>, memref<1x1xf32>) outs(%y : memref<1x1x1x1xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %0 = arith.maximumf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  return %y : memref<1x1x1x1xf32>
+}
+"""
+
+_CASES = {"nhwc": _NHWC, "unit_window": _UNIT_WINDOW, "tensors": _TENSORS, "bias": _BIAS, "views": _VIEWS, "transpose_and_broadcast": _TRANSPOSE_AND_BROADCAST,
           "dynamic": _DYNAMIC, "reduction_and_index": _REDUCTION_AND_INDEX, "pool": _POOL}
 
 

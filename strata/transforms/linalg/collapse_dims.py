@@ -152,6 +152,8 @@ def collapse_plan(op):
     if dropped:
         repl = [(_ZERO if d in dropped else AffineDimExpr(d)) for d in range(n)]
         exprs = [[e.replace_dims_and_symbols(repl, ()) for e in m.results] for m in maps]
+        if not _ranges_kept(maps, exprs, types, sizes):
+            return None
     else:
         exprs = [list(m.results) for m in maps]
     unit = [[isinstance(t, A.ShapedType) and t.shape[k] == 1 and
@@ -244,6 +246,19 @@ def _loop_sizes(maps, types, n) -> list:
             if type(e) is AffineDimExpr and sizes[e.position] == DYN and t.shape[k] != DYN:
                 sizes[e.position] = t.shape[k]
     return sizes
+
+
+def _ranges_kept(maps, exprs, types, sizes) -> bool:
+    """Whether no window expression became a plain loop index over a dim that is not
+    that loop's extent: the loops take their ranges from the plain dims of the operands,
+    so a max-pool window `d2 * 2 + d5` over a 2-wide image with d2 dropped must not
+    become a 2-iteration loop `d5` when the window is 1 wide."""
+    for t, m, es in zip(types, maps, exprs):
+        for k, (old, e) in enumerate(zip(m.results, es)):
+            if type(e) is AffineDimExpr and type(old) is not AffineDimExpr and \
+                    (t.shape[k] == DYN or t.shape[k] != sizes[e.position]):
+                return False
+    return True
 
 
 def _mergeable(a, b, iters, indexed, types, exprs, unit) -> bool:

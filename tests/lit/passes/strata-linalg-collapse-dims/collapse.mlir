@@ -243,3 +243,19 @@ func.func @tensors_reduce(%a: tensor<4x5x6xf32>, %i: tensor<4xf32>) -> tensor<4x
     }
   return %0 : tensor<4xf32>
 }
+
+// A 1x1 max-pool window at stride 2 over a 2x2 image, all loops of trip count one (ONNX's
+// maxpool_2d_ceil_output_size_reduce_by_one): dropping the output loops would make the
+// window loop a plain index over the 2-wide image dim, and the loop would take that dim's
+// extent (2 iterations, not 1). Left alone.
+// CHECK-LABEL: func.func @unit_window_at_stride_2(
+//   CHECK-NOT: memref.collapse_shape
+//       CHECK: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+func.func @unit_window_at_stride_2(%x: memref<1x1x2x2xf32>, %w: memref<1x1xf32>, %y: memref<1x1x1x1xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %w : memref<1x1x2x2xf32>, memref<1x1xf32>) outs(%y : memref<1x1x1x1xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %0 = arith.maxnumf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
