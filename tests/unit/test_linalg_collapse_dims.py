@@ -258,12 +258,13 @@ def test_what_merges():
 
 
 def test_cpu_pipeline_order():
-    """After the kernels' matching and the copy rewrite (whose copies it collapses),
-    before outlining and the loops."""
+    """After the kernels' matching, the copy rewrite (whose copies it collapses) and
+    every pass that matches linalg ops by name or shape (outlining compares the ops'
+    text), just before the loops."""
     from strata.backends.cpu.target import LLVM_PIPELINE
     names = [p.split("{")[0] for p in LLVM_PIPELINE]
     i = names.index(_PASS)
     assert names.index("strata-memref-copy-to-linalg") < i
     assert names.index("strata-linalg-fuse-row-reductions") < i
-    assert i < names.index("strata-outline-linalg-ops")
-    assert i < names.index("convert-linalg-to-parallel-loops")
+    assert names.index("strata-outline-linalg-ops") < i
+    assert names[i + 1] == "convert-linalg-to-parallel-loops"

@@ -62,8 +62,8 @@ BUFFERIZE_PIPELINE = (
 LLVM_PIPELINE = (
     "strata-linalg-fuse-row-reductions",
     "strata-memref-copy-to-linalg",
-    "strata-linalg-collapse-dims",
     "strata-outline-linalg-ops",
+    "strata-linalg-collapse-dims",
     "convert-linalg-to-parallel-loops{interchange-for-locality=true}",
     "strata-outline-loop-nests",
     "convert-scf-to-strata-cpu",

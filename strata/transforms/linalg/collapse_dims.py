@@ -50,8 +50,10 @@ too, as upstream's collapseOpIterationDims does them: operands through
 tensor.collapse_shape, results expanded back with tensor.expand_shape (any adjacent dims
 of a tensor are contiguous); the compile pipelines leave tensors to
 linalg-fold-unit-extent-dims and the fusion's reshape propagation, and run this pass on
-buffers only: in the CPU pipeline after the kernels took the contractions and before the
-loops (backends/cpu/target.py).
+buffers only: in the CPU pipeline, the last pass before the loops (backends/cpu/target.py):
+the passes that match linalg ops by name or shape (the kernels' contractions, outlining,
+blocked transposes of linalg.transpose) see them as they were. Merging adjacent loops
+never changes the order of the iterations, only how the loops count them.
 """
 from __future__ import annotations
 
