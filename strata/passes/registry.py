@@ -56,7 +56,7 @@ _LAZY = {"onnx-decompose": "strata.frontends.onnx.decompose",
              "linalg-generalize-named-ops", "linalg-fuse-elementwise-ops",
              "linalg-fold-unit-extent-dims",
              "strata-linalg-fold-into-contractions",
-             "strata-linalg-depthwise-channels-last")},
+             "strata-linalg-depthwise-channels-last", "strata-linalg-collapse-dims")},
          **{name: "strata.conversion.to_llvm" for name in (
              "convert-arith-to-llvm", "convert-math-to-llvm", "convert-index-to-llvm",
              "convert-cf-to-llvm", "finalize-memref-to-llvm", "convert-func-to-llvm",

@@ -58,12 +58,14 @@ BUFFERIZE_PIPELINE = (
 # convert-scf-to-strata-cpu; CpuTarget(parallel=False) keeps every loop sequential.
 # Chains of ops over the same rows (softmax, layer norm) run as one loop over the rows
 # first (strata-linalg-fuse-row-reductions, linalg_row_fusion.py); large buffer copies
-# (padding) become linalg copies, parallel loops too (strata-memref-copy-to-linalg).
+# (padding) become linalg copies, parallel loops too (strata-memref-copy-to-linalg). Loops
+# over contiguous memory merge (strata-linalg-collapse-dims): long inner loops LLVM vectorizes.
 LLVM_PIPELINE = (
     "strata-linalg-fuse-row-reductions",
     "strata-memref-copy-to-linalg",
     "strata-outline-linalg-ops",
     "strata-linalg-block-transposes",
+    "strata-linalg-collapse-dims",
     "convert-linalg-to-parallel-loops{interchange-for-locality=true}",
     "strata-outline-loop-nests",
     "convert-scf-to-strata-cpu",
