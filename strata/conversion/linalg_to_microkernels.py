@@ -100,18 +100,19 @@ convolutions on the Winograd kernel (its epilogue has ReLU only).
 
 [Note: residual epilogues]
 A product that overwrites C (a zero fill or a bias broadcast before it), followed by an
-elementwise generic computing act(C + r) (act any of ACTS, or none: ResNet's Add +
-Relu after its last 1x1 convolution, MobileNetV2's Add alone), with r a buffer of C's
-type read as the identity does (so of C's sizes), is computed by the kernel accumulating into r's
-buffer (accumulate = 1: C = act(r + A.B + bias) in the epilogue, [Note: activation
+elementwise generic computing act(C + r) (act any of ACTS, or none: ResNet's Add + Relu
+after its last 1x1 convolution, MobileNetV2's Add alone), with r a buffer of C's type
+read as the identity does (so of C's sizes), is computed by the kernel accumulating into
+r's buffer (accumulate = 1: C = act(r + A.B + bias) in the epilogue, [Note: activation
 codes] in cpu_kernel_abi.py), r's buffer then standing for the generic's output: one
 read and one write of the feature map, against a write of C, and a read of C and r and
 a write of the output. Only where that is safe: r, C and the output are allocs of the
-product's block, r is read only before the product (the kernel overwrites it; no views
-of it), and the output is used only after the generic (its uses then read r, whose
-deallocs go: the output's free it). r a function argument, a view, or read later: the
-generic stays. A transformer's residual without an activation is folded earlier, on
-tensors ([Note: addends] in strata-linalg-fold-into-contractions).
+product's block, r is read only before the product (the kernel overwrites it; views of
+it read only there too, so the product's input is no view of it), and the output is
+used only after the generic (its uses then read r, whose deallocs go: the output's free
+it). r a function argument, or read later: the generic stays. A transformer's residual
+without an activation is folded earlier, on tensors ([Note: addends] in
+strata-linalg-fold-into-contractions).
 
 [Note: depthwise convolutions]
 A depthwise convolution becomes one call of strata_dwconv2d_nchw_f32
@@ -810,11 +811,12 @@ def _residual_after(op, c):
     """(generic, act, r) when the op after product `op` (past allocs, reads of globals
     and deallocs of other buffers) is an elementwise generic computing act(c + r) (act
     one of ACTS, "none" too) of c and a residual r, both buffers of c's type read as the
-    identity does (so of its sizes), into a buffer d of that type, and the product may accumulate
-    into r (see [Note: residual epilogues]): c, r and d allocs of op's block; c used by
-    nothing else but deallocs; r by ops before `op` (views of it read only there), size
-    reads, the generic and deallocs after it; d by nothing before the generic. Then r takes d's
-    place (d's uses read r, r's deallocs and d's alloc go). Else None."""
+    identity does (so of its sizes), into a buffer d of that type, and the product may
+    accumulate into r (see [Note: residual epilogues]): c, r and d allocs of op's block;
+    c used by nothing else but deallocs; r by ops before `op` (views of it read only
+    there), size reads, the generic and deallocs after it; d by nothing before the
+    generic. Then r takes d's place (d's uses read r, r's deallocs and d's alloc go).
+    Else None."""
     from ..dialects.memref_layout import is_identity_layout
     from .cpu_kernel_abi import ACTS
     g = op.next
