@@ -1234,7 +1234,7 @@ def _grouped_epilogue(em, op, y, acc):
                     [getattr(r, "position", None) for r in bmap.results] == [1, 2] and \
                     len(ops) == 1 and ops[0].operands[0] is g.body.args[0]:
                 init = g
-    after = _grouped_activation_after(op, y, init)
+    after = _grouped_activation_after(op, y, init, em)
     if after is not None and init is None and acc is not zero:
         after = None        # y's old value is read: the product must write y
     if init is None and after is None:
@@ -1249,9 +1249,10 @@ def _grouped_epilogue(em, op, y, acc):
     return (after[0], bias, after[1], after[0].dps_inits[0], y), acc
 
 
-def _grouped_activation_after(op, y, init):
+def _grouped_activation_after(op, y, init, em=None):
     """(generic, act): the elementwise generic after grouped convolution `op` (past
-    allocs, deallocs of other buffers and the view of y it reads) computing act(c) (act
+    allocs, deallocs of other buffers, views and size reads: the view of y it reads, and
+    bufferization's dead ones of other buffers) computing act(c) (act
     of ACTS but "none") of c, y itself or its collapse to N x (G*F) x OH x OW, into
     another buffer of c's type; y an alloc that nothing but `op`, `init`, that view and
     deallocs uses. Else None."""
@@ -1260,7 +1261,7 @@ def _grouped_activation_after(op, y, init):
     views = [u.owner for u in y.uses if u.owner.name == "memref.collapse_shape"]
     c = views[0].results[0] if len(views) == 1 else y
     g = op.next
-    while g is not None and (g.name in ("memref.alloc", *_SIZES) or g in views or (
+    while g is not None and (g.name in ("memref.alloc", *_SIZES, *_VIEWS) or (
             g.name == "memref.dealloc" and g.operands[0] is not y)):
         g = g.next
     if not _elementwise(g) or g.num_dps_inputs() != 1 + len(_scalar_leaves(g, (c,))) or \
@@ -1281,11 +1282,16 @@ def _grouped_activation_after(op, y, init):
     if act is None or act == "none":
         return None
     # a dynamic output's sizes, read after op (memref.dim of c), move before it with
-    # its alloc
+    # its alloc; sizes that cannot (read through a view of a buffer allocated after op)
+    # are y's own, read before op (d is of y's type, the generic's maps identities)
     a = d.defining_op
-    if a is not None and a.name == "memref.alloc" and \
-            not all(_hoist(v, op) for v in a.operands):
-        return None
+    if a is not None and a.name == "memref.alloc":
+        dyn = [i for i, n in enumerate(d.type.shape) if n == A.DYNAMIC]
+        for j, v in enumerate(a.operands):
+            if not _hoist(v, op):
+                if c is not y or j >= len(dyn) or em is None:
+                    return None
+                a.set_operand(j, em.size(y, dyn[j]))
     return (g, act) if _ready_before(d, op) else None
 
 
