@@ -112,7 +112,8 @@ it read only there too, so the product's input is no view of it), and the output
 used only after the generic (its uses then read r, whose deallocs go: the output's free
 it). r a function argument, or read later: the generic stays. A transformer's residual
 without an activation is folded earlier, on tensors ([Note: addends] in
-strata-linalg-fold-into-contractions).
+strata-linalg-fold-into-contractions); 3x3 stride-1 convolutions on the Winograd kernel
+take theirs through its residual pointer (conversion/conv_to_winograd.py).
 
 [Note: depthwise convolutions]
 A depthwise convolution becomes one call of strata_dwconv2d_nchw_f32
