@@ -93,10 +93,27 @@ overwriting C. C's old value must not be needed elsewhere: written to another bu
 the product has to overwrite C. NCHW convolutions on packed filters (1x1 stride-1 ones
 included, grouped ones too) do the same through
 strata_conv2d_nchw[_grouped]_packed_epi_f32, with a bias per filter (a row of their
-GEMM, EPI_ROW_BIAS) from the broadcast before them and the activation after them. Not
-fused: an activation other than these (LeakyRelu, Elu...), a residual add after the
-product with an activation (ResNet's add + ReLU: one generic after the kernel), 3x3
-stride-1 convolutions on the Winograd kernel (its epilogue has ReLU only).
+GEMM, EPI_ROW_BIAS) from the broadcast before them and the activation after them. A
+residual add after the product (with or without an activation): see [Note: residual
+epilogues]. Not fused: an activation other than these (LeakyRelu, Elu...), 3x3 stride-1
+convolutions on the Winograd kernel (its epilogue has ReLU only).
+
+[Note: residual epilogues]
+A product that overwrites C (a zero fill or a bias broadcast before it), followed by an
+elementwise generic computing act(C + r) (act any of ACTS, or none: ResNet's Add + Relu
+after its last 1x1 convolution, MobileNetV2's Add alone), with r a buffer of C's type
+read as the identity does (so of C's sizes), is computed by the kernel accumulating into
+r's buffer (accumulate = 1: C = act(r + A.B + bias) in the epilogue, [Note: activation
+codes] in cpu_kernel_abi.py), r's buffer then standing for the generic's output: one
+read and one write of the feature map, against a write of C, and a read of C and r and
+a write of the output. Only where that is safe: r, C and the output are allocs of the
+product's block, r is read only before the product (the kernel overwrites it; views of
+it read only there too, so the product's input is no view of it), and the output is
+used only after the generic (its uses then read r, whose deallocs go: the output's free
+it). r a function argument, or read later: the generic stays. A transformer's residual
+without an activation is folded earlier, on tensors ([Note: addends] in
+strata-linalg-fold-into-contractions); 3x3 stride-1 convolutions on the Winograd kernel
+take theirs through its residual pointer (conversion/conv_to_winograd.py).
 
 [Note: depthwise convolutions]
 A depthwise convolution becomes one call of strata_dwconv2d_nchw_f32
@@ -766,9 +783,91 @@ def _epilogue_around(em, op, c, bias_dim: int, after_dim, acc):
     epi = _gemm_epilogue(op, c, after_dim, init is not None)
     if epi is not None and epi[3] is not c and zero is not acc:
         epi = None      # c's old value is read: the product must write c
+    if epi is None and acc is zero:
+        res = _residual_after(op, c)
+        if res is not None:     # accumulate into the residual's buffer (it is the output)
+            epi, acc = (res[0], None, res[1], res[2]), em.i32(1)
     if init is not None:
         epi = (None, bias, "none", c) if epi is None else (epi[0], bias, epi[2], epi[3])
     return (None if epi is None else (*epi, c)), acc
+
+
+def _in_block_after(o, anchor) -> bool:
+    """Whether op `o` (or the op of `anchor`'s block it is nested in) comes after op
+    `anchor` in its block."""
+    while o is not None and o.parent is not anchor.parent:
+        o = o.parent_op
+    return o is not None and o is not anchor and anchor.is_before_in_block(o)
+
+
+def _before(o, anchor) -> bool:
+    """Whether op `o` (or the op of `anchor`'s block it is nested in) comes before op
+    `anchor` in its block."""
+    while o is not None and o.parent is not anchor.parent:
+        o = o.parent_op
+    return o is not None and o is not anchor and o.is_before_in_block(anchor)
+
+
+def _residual_after(op, c):
+    """(generic, act, r) when the op after product `op` (past allocs, reads of globals
+    and deallocs of other buffers) is an elementwise generic computing act(c + r) (act
+    one of ACTS, "none" too) of c and a residual r, both buffers of c's type read as the
+    identity does (so of its sizes), into a buffer d of that type, and the product may
+    accumulate into r (see [Note: residual epilogues]): c, r and d allocs of op's block;
+    c used by nothing else but deallocs; r by ops before `op` (views of it read only
+    there), size reads, the generic and deallocs after it; d by nothing before the
+    generic. Then r takes d's place (d's uses read r, r's deallocs and d's alloc go).
+    Else None."""
+    from ..dialects.memref_layout import is_identity_layout
+    from .cpu_kernel_abi import ACTS
+    g = op.next
+    while g is not None and (g.name in ("memref.alloc", "memref.get_global") or (
+            g.name == "memref.dealloc" and g.operands[0] is not c)):
+        g = g.next
+    if not _elementwise(g) or c not in g.dps_inputs or \
+            type(c.type) is not A.MemRefType or not is_identity_layout(c.type):
+        return None
+    scalars = _scalar_leaves(g, (c,))
+    args, maps = g.body.args, g.indexing_maps_list()
+    rest = [i for i, a in enumerate(args[:g.num_dps_inputs()]) if a not in scalars]
+    if len(rest) != 2:
+        return None
+    ci = g.dps_inputs.index(c)
+    ri = rest[1] if rest[0] == ci else rest[0]
+    r, d = g.dps_inputs[ri], g.dps_inits[0]
+    if r is c or d is c or d is r or r.type != c.type or d.type != c.type or \
+            not identity_on(maps[ci], c.type) or not identity_on(maps[ri], c.type) or \
+            not maps[-1].is_identity():
+        return None
+    for v in (c, r, d):
+        a = v.defining_op
+        if a is None or a.name != "memref.alloc" or a.parent is not op.parent:
+            return None
+    if any(u.owner is not op and u.owner is not g and u.owner.name != "memref.dealloc"
+           for u in c.uses):
+        return None
+    for u in r.uses:
+        o = u.owner
+        if o is g or o.name == "memref.dim" or \
+                o.name == "memref.dealloc" and _in_block_after(o, g):
+            continue
+        if o.parent is not op.parent or not o.is_before_in_block(op) or any(
+                type(x.type) is A.MemRefType and any(not _before(v.owner, op)
+                                                     for v in x.uses)
+                for x in o.results):
+            return None     # read after op (which overwrites it), or a view read there
+    if any(u.owner is not g and not _in_block_after(u.owner, g) for u in d.uses):
+        return None
+    act = _epilogue_activation(g, {args[ci]: "x", args[ri]: "p0", **scalars}, ACTS, True)
+    if act is None:
+        return None
+    for u in list(r.uses):
+        if u.owner.name == "memref.dealloc":
+            u.owner.erase()
+    alloc = d.defining_op
+    d.replace_all_uses_with(r)
+    alloc.erase()
+    return g, act, r
 
 
 def _epilogue_args(em, epi, bias_flag: int, out):
@@ -1136,7 +1235,7 @@ def _grouped_epilogue(em, op, y, acc):
                     [getattr(r, "position", None) for r in bmap.results] == [1, 2] and \
                     len(ops) == 1 and ops[0].operands[0] is g.body.args[0]:
                 init = g
-    after = _grouped_activation_after(op, y, init)
+    after = _grouped_activation_after(op, y, init, em)
     if after is not None and init is None and acc is not zero:
         after = None        # y's old value is read: the product must write y
     if init is None and after is None:
@@ -1151,9 +1250,10 @@ def _grouped_epilogue(em, op, y, acc):
     return (after[0], bias, after[1], after[0].dps_inits[0], y), acc
 
 
-def _grouped_activation_after(op, y, init):
+def _grouped_activation_after(op, y, init, em=None):
     """(generic, act): the elementwise generic after grouped convolution `op` (past
-    allocs, deallocs of other buffers and the view of y it reads) computing act(c) (act
+    allocs, deallocs of other buffers, views and size reads: the view of y it reads, and
+    bufferization's dead ones of other buffers) computing act(c) (act
     of ACTS but "none") of c, y itself or its collapse to N x (G*F) x OH x OW, into
     another buffer of c's type; y an alloc that nothing but `op`, `init`, that view and
     deallocs uses. Else None."""
@@ -1162,7 +1262,7 @@ def _grouped_activation_after(op, y, init):
     views = [u.owner for u in y.uses if u.owner.name == "memref.collapse_shape"]
     c = views[0].results[0] if len(views) == 1 else y
     g = op.next
-    while g is not None and (g.name in ("memref.alloc", *_SIZES) or g in views or (
+    while g is not None and (g.name in ("memref.alloc", *_SIZES, *_VIEWS) or (
             g.name == "memref.dealloc" and g.operands[0] is not y)):
         g = g.next
     if not _elementwise(g) or g.num_dps_inputs() != 1 + len(_scalar_leaves(g, (c,))) or \
@@ -1183,11 +1283,16 @@ def _grouped_activation_after(op, y, init):
     if act is None or act == "none":
         return None
     # a dynamic output's sizes, read after op (memref.dim of c), move before it with
-    # its alloc
+    # its alloc; sizes that cannot (read through a view of a buffer allocated after op)
+    # are y's own, read before op (d is of y's type, the generic's maps identities)
     a = d.defining_op
-    if a is not None and a.name == "memref.alloc" and \
-            not all(_hoist(v, op) for v in a.operands):
-        return None
+    if a is not None and a.name == "memref.alloc":
+        dyn = [i for i, n in enumerate(d.type.shape) if n == A.DYNAMIC]
+        for j, v in enumerate(a.operands):
+            if not _hoist(v, op):
+                if c is not y or j >= len(dyn) or em is None:
+                    return None
+                a.set_operand(j, em.size(y, dyn[j]))
     return (g, act) if _ready_before(d, op) else None
 
 

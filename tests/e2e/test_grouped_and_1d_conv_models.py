@@ -55,10 +55,10 @@ def _stem():
 
 
 # (builder, the kernel its convolutions call from ONNX, from torch, how many calls). The
-# ONNX exporter folds each BatchNorm into its convolution (a bias: the epilogue); the
-# torch path keeps it as an elementwise op after the product.
+# ONNX exporter folds each BatchNorm into its convolution (a bias: the epilogue), and so
+# does the torch path (torch-fold-batch-norm).
 MODELS = {"resnext": (_resnext, "strata_conv2d_nchw_grouped_packed_epi_f32",
-                      "strata_conv2d_nchw_grouped_packed_f32", 2),
+                      "strata_conv2d_nchw_grouped_packed_epi_f32", 2),
           "whisper_stem": (_stem, "strata_conv2d_nchw_packed_epi_f32",
                            "strata_conv2d_nchw_packed_epi_f32", 2)}
 

@@ -158,3 +158,34 @@ def test_conv_epilogue_unknown_code_writes_nothing(lib):
                                5, panels.ctypes.data, out.ctypes.data, 100, 0, 0,
                                15 << ACT_SHIFT, 0)
     assert (out == 7.0).all()
+
+
+@pytest.mark.parametrize("act", sorted(ACTS))
+@pytest.mark.parametrize("c,h,f,k,s", [(24, 7, 21, 1, 1), (40, 11, 13, 3, 2),
+                                       (16, 30, 35, 1, 1)])
+def test_conv_epilogue_residual(lib, act, c, h, f, k, s):
+    """The residual epilogue ([Note: residual epilogues] in linalg_to_microkernels.py):
+    out = act(r + conv + bias[f]) accumulating into out holding r (accumulate = 1), the
+    residual added once over K blocks (40 x 3 x 3 = 360), 1x1 stride-1 (packed "np"),
+    3x3 stride 2 and many pixels, 1 and 2 threads, with and without the bias."""
+    x = RNG.standard_normal((2, c, h, h)).astype(np.float32)
+    wt = (RNG.standard_normal((f, c, k, k)) / np.sqrt(c * k * k)).astype(np.float32)
+    bias = (RNG.standard_normal(f) * 2).astype(np.float32)
+    want, oh, ow = _conv_ref(x, wt, s)
+    panels = pack_a_panels(wt.reshape(f, -1), lib.isa.mr)
+    prev = lib.get_num_threads()
+    try:
+        for threads, flag in ((1, EPI_ROW_BIAS), (2, 0)):
+            lib.set_num_threads(threads)
+            r = (RNG.standard_normal((2, f, oh, ow)) * 3).astype(np.float32)
+            r[0, 0, 0, :min(ow, len(SPECIAL))] = SPECIAL[:ow]
+            out = r.copy()
+            lib.conv2d_nchw_packed_epi(2, c, h, h, f, k, k, oh, ow, s, s, 1, 1,
+                                       x.ctypes.data, c * h * h, h * h, h, panels.ctypes.data,
+                                       out.ctypes.data, f * oh * ow, 1, bias.ctypes.data,
+                                       epi_flags(flag, act), 0)
+            b = bias[None, :, None, None] if flag else 0
+            xb = (want + r + b).astype(np.float32).astype(np.float64)
+            _check(out, xb, act)
+    finally:
+        lib.set_num_threads(prev)
