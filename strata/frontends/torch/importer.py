@@ -951,9 +951,13 @@ class _GraphImporter(_ProgramImporter):
     def _bind_state(self):
         """Every placeholder is an input, but for the `constants`."""
         for i, (tensor, name) in self.constants.items():
-            if not 0 <= i < len(self.places):
-                raise TorchImportError(f"constant input {i} is not an input of the graph "
-                                       f"({len(self.places)} inputs)")
+            if not isinstance(i, int) or not 0 <= i < len(self.places):
+                raise TorchImportError(f"constant input {i!r} is not an input of the "
+                                       f"graph ({len(self.places)} inputs)")
+            import torch
+            if not isinstance(tensor, torch.Tensor):
+                raise TorchImportError(f"constant input {i} ('{self.places[i].name}') is "
+                                       f"a {type(tensor).__name__}, not a tensor")
             self.state[self.places[i]] = (tensor, name)
 
     def _outputs(self, node) -> list:
