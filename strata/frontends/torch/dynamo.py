@@ -55,7 +55,16 @@ it froze:
 - They are imported as weights (import_graph's `constants`: `torch.vtensor.literal`s
   named after the parameter, `fc.weight`), so the torch pipeline externalizes them to
   `ml_program.global`s and the target packs and folds them as on the
-  strata.compile(ExportedProgram) path; the compiled function takes the other inputs.
+  strata.compile(ExportedProgram) path; the compiled function takes the other inputs:
+
+      def forward(self, arg0_1, arg1_1, arg2_1):     # fc.weight, fc.bias, x
+          permute = torch.ops.aten.permute.default(arg0_1, [1, 0])
+          addmm = torch.ops.aten.addmm.default(arg1_1, arg2_1, permute) ...
+    ->
+      ml_program.global private @fc.weight(dense_resource<fc.weight> : tensor<3x4xf32>)
+      ml_program.global private @fc.bias(dense_resource<fc.bias> : tensor<3xf32>) ...
+      func.func @main(%arg0: !torch.vtensor<[2,4],f32>) -> !torch.vtensor<[2,3],f32> {
+        %0 = ml_program.global_load_const @fc.weight : tensor<3x4xf32> ...
 - The guard: Dynamo still passes every input on every call (it does not guard on
   parameters by default), so each call checks, for each frozen input, that it is the
   same tensor with the same data pointer and version counter (`_version`: every
