@@ -102,6 +102,7 @@ that fell back ("fallback"), as torch._dynamo.utils.counters does for Dynamo.
 from __future__ import annotations
 
 import collections
+import operator
 import warnings
 
 from ...errors import StrataError
@@ -365,7 +366,8 @@ class _FrozenGraph:
     they are unchanged, then runs the compiled graph on the other inputs ([Note: frozen
     parameters])."""
 
-    __slots__ = ("gm", "inputs", "options", "names", "checks", "kept", "run", "changes")
+    __slots__ = ("gm", "inputs", "options", "names", "frozen", "tensors", "versions",
+                 "pointers", "pointer_of", "kept", "run", "changes")
     _boxed_call = True
 
     def __init__(self, gm, inputs, options, constants):
@@ -377,21 +379,32 @@ class _FrozenGraph:
     def _freeze(self, constants):
         self.run, compiled = _compile_graph(self.gm, self.inputs, self.options,
                                             "inference", constants)
-        if compiled:
-            self.checks = tuple((i, t, t._version, t.data_ptr())
-                                for i, (t, _) in sorted(constants.items()))
-            self.kept = [i for i in range(len(self.inputs)) if i not in constants]
-            COUNTERS["frozen"] += 1
-        else:  # it runs eagerly, on every input
-            self.checks, self.kept = (), list(range(len(self.inputs)))
+        if not compiled:  # it runs eagerly, on every input
+            self._unfreeze()
+            return
+        import torch
+        indices = sorted(constants)
+        self.pointer_of = torch.Tensor.data_ptr
+        self.frozen = _taker(indices)
+        self.tensors = tuple(constants[i][0] for i in indices)
+        # (the check maps C functions over the tensors: half the time of a Python loop)
+        self.versions = list(map(_VERSION, self.tensors))
+        self.pointers = list(map(self.pointer_of, self.tensors))
+        self.kept = _taker([i for i in range(len(self.inputs)) if i not in constants])
+        COUNTERS["frozen"] += 1
+
+    def _unfreeze(self):
+        self.frozen = None
+        self.kept = _taker(range(len(self.inputs)))
 
     def __call__(self, args):
-        for i, t, version, ptr in self.checks:
-            a = args[i]
-            if a is not t or a._version != version or a.data_ptr() != ptr:
+        if self.frozen is not None:
+            got = self.frozen(args)
+            if not (all(map(operator.is_, got, self.tensors))
+                    and list(map(_VERSION, got)) == self.versions
+                    and list(map(self.pointer_of, got)) == self.pointers):
                 self._changed(args)
-                break
-        kept = [args[i] for i in self.kept]
+        kept = list(self.kept(args))
         args.clear()  # the boxed convention: the inputs are ours to free
         return self.run(kept)
 
@@ -407,4 +420,16 @@ class _FrozenGraph:
             return
         COUNTERS["unfrozen"] += 1
         self.run = compile_graph(self.gm, self.inputs, self.options, "inference")
-        self.checks, self.kept = (), list(range(len(self.inputs)))
+        self._unfreeze()
+
+
+def _taker(indices):
+    """A C-level `args -> tuple(args[i] for i in indices)`."""
+    indices = list(indices)
+    if len(indices) == 1:
+        i = indices[0]
+        return lambda args: (args[i],)
+    return operator.itemgetter(*indices) if indices else (lambda args: ())
+
+
+_VERSION = operator.attrgetter("_version")
