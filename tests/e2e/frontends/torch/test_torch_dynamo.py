@@ -322,6 +322,34 @@ def test_frozen_graph_with_dynamic_batch_compiles_once():
     assert dynamo.COUNTERS["inference"] == 1 and dynamo.COUNTERS["frozen"] == 1
 
 
+class Buffers(nn.Module):
+    """bool and int64 buffers (frozen as weights of their dtypes) and outputs that are
+    the module's own tensors (aliases: not frozen, returned as the tensors themselves)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.register_buffer("mask", torch.tensor([True, False, True, False]))
+        self.register_buffer("order", torch.tensor([3, 1, 0, 2]))
+
+    def forward(self, x):
+        y = self.fc(x).masked_fill(self.mask, -1.0)[:, self.order]
+        return y, self.fc.weight, self.fc.bias.view(2, 2)
+
+
+def test_frozen_buffers_of_other_dtypes_and_aliased_outputs():
+    torch.manual_seed(0)
+    m, x = Buffers().eval(), torch.randn(2, 4)
+    f = compiled(m, options={"fallback": False})
+    with torch.no_grad():
+        for step in range(2):
+            y, w, b = f(x)
+            torch.testing.assert_close(y, m(x)[0])
+            assert w is m.fc.weight and b._base is m.fc.bias
+            m.mask.logical_not_()     # a frozen bool buffer changed in place
+    assert dynamo.COUNTERS["frozen"] == 2 and dynamo.COUNTERS["refrozen"] == 1
+
+
 @pytest.mark.parametrize("key", ["freeze", "fallback"])
 def test_bool_options_refuse_other_values(key):
     f = torch.compile(MLP(), backend=dynamo.strata_backend, options={key: "yes"})
