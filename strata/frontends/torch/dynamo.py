@@ -69,8 +69,10 @@ it froze:
   parameters by default), so each call checks, for each frozen input, that it is the
   same tensor with the same data pointer and version counter (`_version`: every
   in-place write bumps it: `p.add_()`, `optimizer.step()`, `load_state_dict`'s copies;
-  `p.data = t` changes the data pointer; a new nn.Parameter is another tensor), a few
-  attribute reads per weight (~0.1 us each). A change never gives a stale answer: the
+  `p.data = t` changes the data pointer; a new nn.Parameter is another tensor): three
+  C-level reads per frozen tensor, ~0.75 us a tensor on this project's loaded 2-core
+  machine (~0.2 ms a call for ResNet-50's 267, well under 1% of its latency;
+  Inductor checks nothing). A change never gives a stale answer: the
   first time, the graph is frozen again with the new values (recompiled); if they change
   again, it is recompiled once more with the parameters as inputs, unfrozen for good
   (weights that keep changing are not constants). COUNTERS counts "frozen" graphs,
