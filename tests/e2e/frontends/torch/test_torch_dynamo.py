@@ -207,7 +207,8 @@ def _dump(path, pass_name) -> str:
 
 
 def _kernel_calls(path):
-    return sorted(re.findall(r"call @(strata_\w+)", _dump(path, "strata-linalg-to-microkernels")))
+    text = _dump(path, "strata-linalg-to-microkernels")
+    return sorted(re.findall(r"call @(strata_\w+)", text))
 
 
 @pytest.mark.parametrize("freeze", [True, False])
