@@ -26,10 +26,12 @@ def import_program(exported_program, *, decompose: bool | None = None,
     return _import(exported_program, decompose=decompose, symbolic_shapes=symbolic_shapes)
 
 
-def import_graph(gm, example_inputs=None, *, symbolic_shapes: bool = True):
+def import_graph(gm, example_inputs=None, *, symbolic_shapes: bool = True,
+                 constants=None):
     """See strata.frontends.torch.importer.import_graph."""
     from .importer import import_graph as _import
-    return _import(gm, example_inputs, symbolic_shapes=symbolic_shapes)
+    return _import(gm, example_inputs, symbolic_shapes=symbolic_shapes,
+                   constants=constants)
 
 
 def load_program(path):

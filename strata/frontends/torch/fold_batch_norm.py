@@ -51,8 +51,9 @@ It applies when:
   torch-externalize-weights makes of frozen parameters and buffers), eps a constant;
 - the folded values are finite (a zero variance with eps 0 is left as it is).
 Anything else is left for convert-torch-to-linalg, which lowers batch norm itself.
-The graphs of torch.compile (AOTAutograd) take the parameters as arguments, not
-constants: nothing is folded there.
+torch.compile's inference graphs get here with their parameters frozen into such globals
+([Note: frozen parameters] in dynamo.py); its training graphs take them as arguments, and
+nothing is folded there.
 """
 from __future__ import annotations
 

@@ -896,14 +896,17 @@ class _ProgramImporter:
                   {"shape_expressions": AffineMapAttr(amap)})
 
 
-def import_graph(gm, example_inputs=None, *, symbolic_shapes: bool = True):
+def import_graph(gm, example_inputs=None, *, symbolic_shapes: bool = True,
+                 constants=None):
     """Import `gm`, a torch.fx.GraphModule of ATen ops (what AOTAutograd hands a
     torch.compile backend), as a module whose `func.func @main` is in the torch dialect;
-    see [Note: importing a graph module]. Raises TorchImportError."""
+    see [Note: importing a graph module]. `constants` ({placeholder index: (tensor,
+    name)}) are inputs imported as weights instead of arguments ([Note: frozen
+    parameters] in dynamo.py). Raises TorchImportError."""
     import torch.fx
     if not isinstance(gm, torch.fx.GraphModule):
         raise TorchImportError(f"expected a torch.fx.GraphModule, got {type(gm).__name__}")
-    return _GraphImporter(gm, example_inputs, symbolic_shapes).run()
+    return _GraphImporter(gm, example_inputs, symbolic_shapes, constants).run()
 
 
 # [Note: importing a graph module]
@@ -913,10 +916,13 @@ def import_graph(gm, example_inputs=None, *, symbolic_shapes: bool = True):
 # each symbolic size a shape uses as an int input, `primals_3: Sym(s33)` ->
 # `%arg2: !torch.int`); `get_attr` nodes (tensor constants) are literals; `None`
 # outputs (the gradients of inputs that need none) are left out of @main's results, so
-# the caller puts them back. The value of each placeholder comes from its
-# meta["val"] (a FakeTensor or SymInt), else from the matching `example_inputs`; the
-# ranges of the symbols come from the ShapeEnv of their fake tensors, as an
-# ExportedProgram's range_constraints:
+# the caller puts them back. Placeholders given as `constants` (the frozen parameters
+# of an inference graph) are not arguments: each use reads its tensor as a
+# `torch.vtensor.literal` named after it, as an ExportedProgram's parameters are, so the
+# weights are externalized, packed and folded the same way. The value of each
+# placeholder comes from its meta["val"] (a FakeTensor or SymInt), else from the
+# matching `example_inputs`; the ranges of the symbols come from the ShapeEnv of their
+# fake tensors, as an ExportedProgram's range_constraints:
 #
 #     func.func @main(%arg0: !torch.int, %arg1: !torch.vtensor<[?,4],f32>) -> ... {
 #       %0 = torch.symbolic_int "s33" {min_val = 2, max_val = 9223372036854775806}
@@ -926,8 +932,9 @@ def import_graph(gm, example_inputs=None, *, symbolic_shapes: bool = True):
 class _GraphImporter(_ProgramImporter):
     """One fx.GraphModule -> module ([Note: importing a graph module])."""
 
-    def __init__(self, gm, example_inputs, symbolic_shapes: bool):
+    def __init__(self, gm, example_inputs, symbolic_shapes: bool, constants=None):
         self.gm = gm
+        self.constants = dict(constants or {})
         super().__init__(gm, symbolic_shapes)
         self.ep = None
         places = [n for n in gm.graph.nodes if n.op == "placeholder"]
@@ -942,7 +949,16 @@ class _GraphImporter(_ProgramImporter):
         self.places = places
 
     def _bind_state(self):
-        pass  # every placeholder is an input
+        """Every placeholder is an input, but for the `constants`."""
+        for i, (tensor, name) in self.constants.items():
+            if not isinstance(i, int) or not 0 <= i < len(self.places):
+                raise TorchImportError(f"constant input {i!r} is not an input of the "
+                                       f"graph ({len(self.places)} inputs)")
+            import torch
+            if not isinstance(tensor, torch.Tensor):
+                raise TorchImportError(f"constant input {i} ('{self.places[i].name}') is "
+                                       f"a {type(tensor).__name__}, not a tensor")
+            self.state[self.places[i]] = (tensor, name)
 
     def _outputs(self, node) -> list:
         out = node.args[0]

@@ -1,12 +1,16 @@
 """torch.compile(model, backend="strata") (strata/frontends/torch/dynamo.py): inference,
-training (the backward graphs compiled by Strata too), the eager fallback of a graph
-with an op Strata does not lower, dynamic shapes compiled once, the backend's options
-and its registration as a torch_dynamo_backends entry point."""
+training (the backward graphs compiled by Strata too), the frozen parameters of
+inference graphs and their guard, the eager fallback of a graph with an op Strata does
+not lower, dynamic shapes compiled once, the backend's options and its registration as
+a torch_dynamo_backends entry point."""
 from __future__ import annotations
 
 import copy
+import glob
 import importlib
+import os
 import pathlib
+import re
 import tomllib
 import warnings
 
@@ -85,6 +89,7 @@ def sgd_losses(model, batches, steps=20, lr=0.05):
 def check_training(model, batches, steps=20):
     eager = copy.deepcopy(model)
     want = sgd_losses(eager, batches, steps)
+    frozen = dynamo.COUNTERS["frozen"]
     with warnings.catch_warnings():
         warnings.simplefilter("error", dynamo.StrataFallbackWarning)
         got = sgd_losses(compiled(model), batches, steps)
@@ -92,6 +97,7 @@ def check_training(model, batches, steps=20):
     assert want[-1] < want[0]  # it learns: the comparison is not of constants
     assert dynamo.COUNTERS["forward"] >= 1 and dynamo.COUNTERS["backward"] >= 1
     assert dynamo.COUNTERS["fallback"] == 0
+    assert dynamo.COUNTERS["frozen"] == frozen   # training graphs take their parameters
     for p, q in zip(model.parameters(), eager.parameters()):
         torch.testing.assert_close(p, q, atol=1e-4, rtol=1e-4)
 
@@ -161,6 +167,198 @@ def test_graph_of_several_outputs_and_scalars():
         a, b = compiled(f)(x, y)
     torch.testing.assert_close(a, x * 2 + y)
     torch.testing.assert_close(b, (x - y).sum(1) / 3)
+
+
+# ------------------------------------------------------------------ frozen parameters
+
+
+class ConvNet(nn.Module):
+    """Convolutions with eval-mode batch norms, and a classifier: what freezing is for
+    (filters packed at compile time, batch norms folded into the convolutions)."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(3, 16, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(16)
+        self.c2 = nn.Conv2d(16, 32, 3, stride=2, bias=False)
+        self.bn2 = nn.BatchNorm2d(32)
+        self.fc = nn.Linear(32, 5)
+
+    def forward(self, x):
+        x = torch.relu(self.bn1(self.c1(x)))
+        x = torch.relu(self.bn2(self.c2(x)))
+        return self.fc(x.mean((2, 3)))
+
+
+def conv_net():
+    torch.manual_seed(0)
+    m = ConvNet()
+    for bn in (m.bn1, m.bn2):   # statistics that are not the identity
+        bn.running_mean.uniform_(-0.5, 0.5)
+        bn.running_var.uniform_(0.5, 2.0)
+        bn.weight.data.uniform_(0.5, 1.5)
+        bn.bias.data.uniform_(-0.5, 0.5)
+    return m.eval()
+
+
+def _dump(path, pass_name) -> str:
+    (f,) = glob.glob(os.path.join(path, f"*-{pass_name}.mlir"))
+    return pathlib.Path(f).read_text()
+
+
+def _kernel_calls(path):
+    text = _dump(path, "strata-linalg-to-microkernels")
+    return sorted(re.findall(r"call @(strata_\w+)", text))
+
+
+@pytest.mark.parametrize("freeze", [True, False])
+def test_inference_freezes_the_parameters(tmp_path, freeze):
+    m, x = conv_net(), torch.randn(1, 3, 16, 16)
+    f = torch.compile(m, backend=dynamo.strata_backend,
+                      options={"cache": False, "dump_dir": str(tmp_path), "freeze": freeze})
+    with torch.no_grad():
+        torch.testing.assert_close(f(x), m(x), atol=1e-5, rtol=1e-5)
+        torch.testing.assert_close(f(x + 1), m(x + 1), atol=1e-5, rtol=1e-5)
+    assert dynamo.COUNTERS["inference"] == 1 and dynamo.COUNTERS["fallback"] == 0
+    weights = _dump(tmp_path, "torch-externalize-weights")
+    main = re.search(r"func.func @main\(([^)]*)\)", weights).group(1)
+    calls = _kernel_calls(tmp_path)
+    folded = _dump(tmp_path, "torch-fold-batch-norm")
+    if freeze:
+        assert dynamo.COUNTERS["frozen"] == 1
+        # the image is the only argument; the weights are globals named as the module's
+        assert main.count("%arg") == 1, main
+        # (named after the blob: fc.weight, or fc.weight_1... after other compiles)
+        for name in ("fc.weight", "fc.bias"):
+            assert re.search(rf"ml_program.global private @{re.escape(name)}(_\d+)?"
+                             r"\(dense_resource<", weights), weights
+        # both batch norms folded; each convolution and the classifier on a kernel that
+        # reads filters packed at compile time, bias and ReLU in its epilogue
+        assert "batch_norm" not in folded
+        assert re.search(r"@c1\.weight(_\d+)?_bn\(", folded), folded
+        assert re.search(r"@c2\.weight(_\d+)?_bn\(", folded), folded
+        assert len(calls) == 3 and all("_packed" in c for c in calls), calls
+    else:
+        assert dynamo.COUNTERS["frozen"] == 0
+        assert main.count("%arg") == 13 and "ml_program.global" not in weights
+        assert "batch_norm" in folded
+        assert not any("_packed" in c for c in calls), calls
+
+
+def test_frozen_weights_changed_in_place_are_seen():
+    m, x = conv_net(), torch.randn(1, 3, 16, 16)
+    f = compiled(m)
+    with torch.no_grad():
+        torch.testing.assert_close(f(x), m(x), atol=1e-5, rtol=1e-5)
+        assert dynamo.COUNTERS["frozen"] == 1
+        m.fc.weight.mul_(-2.0)                # an in-place write: a new version
+        torch.testing.assert_close(f(x), m(x), atol=1e-5, rtol=1e-5)
+        assert dynamo.COUNTERS["refrozen"] == 1 and dynamo.COUNTERS["frozen"] == 2
+        m.bn1.running_var.add_(1.0)           # a buffer, folded into c1's filter
+        torch.testing.assert_close(f(x), m(x), atol=1e-5, rtol=1e-5)
+        assert dynamo.COUNTERS["unfrozen"] == 1   # changed twice: no longer frozen
+        m.c2.weight.data = torch.randn(32, 16, 3, 3) * 0.1   # another tensor's data
+        torch.testing.assert_close(f(x), m(x), atol=1e-5, rtol=1e-5)
+        m.load_state_dict(conv_net().state_dict())
+        torch.testing.assert_close(f(x), m(x), atol=1e-5, rtol=1e-5)
+    assert dynamo.COUNTERS["unfrozen"] == 1 and dynamo.COUNTERS["fallback"] == 0
+
+
+@pytest.mark.parametrize("change", ["data", "parameter", "state_dict"])
+def test_frozen_weights_replaced_are_seen(change):
+    m, x = conv_net(), torch.randn(1, 3, 16, 16)
+    f = compiled(m)
+    with torch.no_grad():
+        before = f(x)
+        torch.testing.assert_close(before, m(x), atol=1e-5, rtol=1e-5)
+        new = torch.randn(5, 32)
+        if change == "data":          # same tensor, other data (no version bump)
+            m.fc.weight.data = new
+        elif change == "parameter":   # another nn.Parameter in its place
+            m.fc.weight = nn.Parameter(new)
+        else:                          # copies in place
+            m.load_state_dict({**m.state_dict(), "fc.weight": new})
+        got = f(x)
+    torch.testing.assert_close(got, m(x), atol=1e-5, rtol=1e-5)
+    assert not torch.allclose(got, before)
+
+
+def test_buffers_the_graph_mutates_stay_inputs():
+    # batch norm in training mode under no_grad updates its running statistics: those
+    # inputs are mutated by the graph, so they are not frozen
+    torch.manual_seed(0)
+    m = ConvNet().train()
+    eager = copy.deepcopy(m)
+    f = compiled(m)
+    with torch.no_grad():
+        for i in range(3):
+            x = torch.randn(2, 3, 16, 16)
+            torch.testing.assert_close(f(x), eager(x), atol=1e-4, rtol=1e-4)
+    torch.testing.assert_close(m.bn1.running_mean, eager.bn1.running_mean)
+    torch.testing.assert_close(m.bn2.running_var, eager.bn2.running_var)
+    assert m.bn1.num_batches_tracked.item() == 3
+
+
+def test_inference_without_no_grad_freezes_parameters_that_need_no_grad():
+    m, x = conv_net(), torch.randn(1, 3, 16, 16)
+    m.requires_grad_(False)
+    y = compiled(m)(x)
+    assert not y.requires_grad
+    torch.testing.assert_close(y, m(x), atol=1e-5, rtol=1e-5)
+    assert dynamo.COUNTERS["frozen"] == 1
+
+
+def test_inference_tensors_are_not_frozen():
+    # parameters made under inference_mode have no version counter to guard
+    with torch.inference_mode():
+        m, x = conv_net(), torch.randn(1, 3, 16, 16)
+        torch.testing.assert_close(compiled(m)(x), m(x), atol=1e-5, rtol=1e-5)
+    assert dynamo.COUNTERS["inference"] == 1 and dynamo.COUNTERS["frozen"] == 0
+
+
+def test_frozen_graph_with_dynamic_batch_compiles_once():
+    m = conv_net()
+    f = compiled(m, dynamic=True)
+    with torch.no_grad():
+        for b in (2, 3, 5):
+            x = torch.randn(b, 3, 16, 16)
+            torch.testing.assert_close(f(x), m(x), atol=1e-5, rtol=1e-5)
+    assert dynamo.COUNTERS["inference"] == 1 and dynamo.COUNTERS["frozen"] == 1
+
+
+class Buffers(nn.Module):
+    """bool and int64 buffers (frozen as weights of their dtypes) and outputs that are
+    the module's own tensors (aliases: not frozen, returned as the tensors themselves)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.register_buffer("mask", torch.tensor([True, False, True, False]))
+        self.register_buffer("order", torch.tensor([3, 1, 0, 2]))
+
+    def forward(self, x):
+        y = self.fc(x).masked_fill(self.mask, -1.0)[:, self.order]
+        return y, self.fc.weight, self.fc.bias.view(2, 2)
+
+
+def test_frozen_buffers_of_other_dtypes_and_aliased_outputs():
+    torch.manual_seed(0)
+    m, x = Buffers().eval(), torch.randn(2, 4)
+    f = compiled(m, options={"fallback": False})
+    with torch.no_grad():
+        for step in range(2):
+            y, w, b = f(x)
+            torch.testing.assert_close(y, m(x)[0])
+            assert w is m.fc.weight and b._base is m.fc.bias
+            m.mask.logical_not_()     # a frozen bool buffer changed in place
+    assert dynamo.COUNTERS["frozen"] == 2 and dynamo.COUNTERS["refrozen"] == 1
+
+
+@pytest.mark.parametrize("key", ["freeze", "fallback"])
+def test_bool_options_refuse_other_values(key):
+    f = torch.compile(MLP(), backend=dynamo.strata_backend, options={key: "yes"})
+    with pytest.raises(Exception, match=f"option '{key}' takes True or False"):
+        f(torch.randn(2, 6))
 
 
 # ------------------------------------------------------------------ training
@@ -409,10 +607,11 @@ def test_ops_kept_whole_reach_strata_whole(monkeypatch):
     seen = []
     compile_ = dynamo._compile
 
-    def spy(gm, inputs, options):
+    def spy(gm, inputs, options, constants=None):
         seen.extend(str(n.target) for n in gm.graph.nodes if n.op == "call_function")
-        return compile_(gm, inputs, options)
+        return compile_(gm, inputs, options, constants)
     monkeypatch.setattr(dynamo, "_compile", spy)
+    torch.manual_seed(3)   # (a seed whose model learns in the 5 steps checked below)
     model, x = KeptWhole().eval(), torch.randn(4, 6)
     with torch.no_grad():
         torch.testing.assert_close(compiled(model)(x), model(x), rtol=1e-5, atol=1e-5)

@@ -2,6 +2,7 @@
 -> the torch dialect ([Note: importing a graph module] in importer.py)."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 
@@ -81,3 +82,41 @@ def test_a_graph_of_python_calls_is_refused_naming_the_node():
     gm = torch.fx.symbolic_trace(M())
     with pytest.raises(TorchImportError, match="node 'relu'"):
         import_graph(gm, (torch.randn(2),))
+
+
+def test_constants_are_weights_not_arguments():
+    # what the torch.compile backend does with the frozen parameters of an inference
+    # graph ([Note: frozen parameters] in dynamo.py)
+    import numpy as np
+
+    import strata
+
+    def f(w, x, b, scale):
+        return torch.relu(x @ w.t() + b) * scale
+    w, x, b, scale = torch.randn(4, 3), torch.randn(2, 3), torch.randn(4), torch.tensor(3.0)
+    gm = make_fx(f)(w, x, b, scale)
+    module = import_graph(gm, constants={0: (w, "fc.weight"), 2: (b, "fc.bias"),
+                                         3: (scale, "scale")})
+    text = _text(module)
+    assert "func.func @main(%arg0: !torch.vtensor<[2,3],f32>) -> " \
+           "!torch.vtensor<[2,4],f32>" in text, text
+    # (blob names are unique in the process: fc.weight, or fc.weight_1... after others)
+    assert re.search(r"dense_resource<fc\.weight(_\d+)?> : tensor<4x3xf32>", text), text
+    assert re.search(r"dense_resource<fc\.bias(_\d+)?> : tensor<4xf32>", text), text
+    assert "dense<3.000000e+00> : tensor<f32>" in text   # one element: a dense literal
+    _iree_accepts(text)
+    got = strata.compile(module, cache=False)(x)[0]
+    np.testing.assert_allclose(np.asarray(got), f(w, x, b, scale).numpy(), rtol=1e-6,
+                               atol=1e-6)
+
+
+@pytest.mark.parametrize("constants, message",
+                         [({2: (torch.randn(2), "w")}, "constant input 2 is not an input "
+                                                       "of the graph \\(2 inputs\\)"),
+                          ({"w": (torch.randn(2), "w")}, "constant input 'w' is not"),
+                          ({1: (3, "w")}, "constant input 1 \\('.*'\\) is a int, not a "
+                                          "tensor")])
+def test_bad_constants(constants, message):
+    gm = make_fx(lambda x, w: x + w)(torch.randn(2), torch.randn(2))
+    with pytest.raises(TorchImportError, match=message):
+        import_graph(gm, constants=constants)
