@@ -247,6 +247,23 @@ def test_full_conversion_with_recursive_legalization():
 """
 
 
+def test_ops_replaced_by_a_conversion_are_taken_apart_at_commit():
+    # [Note: erased ops are freed by reference counting] (ir/core.py): the conversion's
+    # commit takes its erased ops apart; the ops it rolled back stay whole and usable
+    m = parse(SRC)
+    old = [op for op in m.walk() if op.name.startswith("toy.")]
+    apply_full_conversion(m, toy_target(), [LowerAdd(), LowerMul(), LowerTwice()])
+    m.verify()
+    assert all(op.parent is None and op.results[0].owner is None and not op.operands
+               for op in old)
+    m2 = parse(SRC)
+    kept = [op for op in m2.walk() if op.name.startswith("toy.")]
+    with pytest.raises(DiagnosticError):
+        apply_full_conversion(m2, toy_target(), [LowerAdd(), LowerMul()])
+    assert all(op.parent is not None and op.results[0].owner is op for op in kept)
+    m2.verify()
+
+
 def test_full_conversion_failure_rolls_back_and_reports():
     m = parse(SRC)
     before = both(m)
