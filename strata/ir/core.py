@@ -106,6 +106,8 @@ class OpResult(Value):
     @property
     def index(self) -> int:
         """Position among the owner's results (computed: not stored, to save memory)."""
+        if self.owner is None:
+            raise IRError("result of an erased op")
         res = self.owner.results
         if res[0] is self:
             return 0
@@ -123,6 +125,8 @@ class OpResult(Value):
         return self.owner.parent
 
     def __repr__(self):
+        if self.owner is None:
+            return f"<OpResult of an erased op: {self.type}>"
         return f"<OpResult #{self.index} of {self.owner.name}: {self.type}>"
 
 

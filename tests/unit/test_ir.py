@@ -184,7 +184,12 @@ func.func @f(%a: i32, %b: i32) -> i32 {
         for op in reversed(ops):
             op.erase()
         assert [op.name for op in body.ops] == ["func.return"]
-        assert ops[1].results[0].owner is None and not ops[1].regions[0].blocks
+        dead = ops[1].results[0]
+        assert dead.owner is None and not ops[1].regions[0].blocks
+        assert "erased" in repr(dead)
+        with pytest.raises(IRError, match="erased op"):
+            dead.index
+        del dead
         del ops
 
     assert _garbage_after(erase_all_but_return) == 0
