@@ -109,6 +109,10 @@ class LegalOpDetails:
         self.is_recursively_legal = is_recursively_legal
 
 
+# What `is_legal` answers for a legal op that is not recursively legal (read only).
+_LEGAL = LegalOpDetails(False)
+
+
 class ConversionTarget:
     """Which ops may remain after a conversion.
 
@@ -124,22 +128,32 @@ class ConversionTarget:
         self._dialects: dict[str, tuple] = {}  # dialect name -> (action, callback)
         self._unknown_fn = None
         self._recursive: dict[str, object] = {}  # op name -> callback or True
+        # [Note: statically legal op names]
+        # Most ops a conversion meets (all it creates: convert-to-llvm makes ~3 per op
+        # it converts) are legal by name alone: an op or dialect action LEGAL, no
+        # callback, not recursively legal. `is_legal` remembers those names, so that
+        # checking one is a set lookup; every change to the target forgets them.
+        self._legal_names: set[str] = set()
 
     # ------------------------------------------------------------ ops
     def set_op_action(self, op, action: LegalizationAction, fn=None):
+        self._legal_names.clear()
         self._ops[_op_name(op)] = (action, fn)
 
     def add_legal_op(self, *ops):
+        self._legal_names.clear()
         for n in _names(ops):
             self._ops[n] = (LEGAL, None)
 
     def add_illegal_op(self, *ops):
+        self._legal_names.clear()
         for n in _names(ops):
             self._ops[n] = (ILLEGAL, None)
 
     def add_dynamically_legal_op(self, ops, fn):
         """`fn(op)` returns True (legal), False (illegal) or None (ask the dialect's
         callback, then the unknown-op callback)."""
+        self._legal_names.clear()
         for n in _names([ops]):
             prev = self._ops.get(n)
             if prev is not None and prev[0] is DYNAMIC and prev[1] is not None:
@@ -149,6 +163,7 @@ class ConversionTarget:
     def mark_op_recursively_legal(self, ops, fn=None):
         """Legal instances of these ops are legal with everything nested in them (when
         `fn(op)`, if given, returns True); nested ops are then not converted."""
+        self._legal_names.clear()
         for n in _names([ops]):
             if n not in self._ops:
                 self._ops[n] = (LEGAL, None)
@@ -156,14 +171,17 @@ class ConversionTarget:
 
     # ------------------------------------------------------------ dialects
     def add_legal_dialect(self, *names):
+        self._legal_names.clear()
         for n in names:
             self._dialects[n] = (LEGAL, None)
 
     def add_illegal_dialect(self, *names):
+        self._legal_names.clear()
         for n in names:
             self._dialects[n] = (ILLEGAL, None)
 
     def add_dynamically_legal_dialect(self, names, fn):
+        self._legal_names.clear()
         if isinstance(names, str):
             names = [names]
         for n in names:
@@ -171,6 +189,7 @@ class ConversionTarget:
 
     def mark_unknown_op_dynamically_legal(self, fn):
         """Decide ops with no op or dialect action: `fn(op) -> bool | None`."""
+        self._legal_names.clear()
         self._unknown_fn = fn
 
     # ------------------------------------------------------------ queries
@@ -213,6 +232,8 @@ class ConversionTarget:
 
     def is_legal(self, op) -> LegalOpDetails | None:
         """Details if `op` is legal, else None (illegal or of unknown legality)."""
+        if op.name in self._legal_names:
+            return _LEGAL
         action = self._action(op)
         if action is None or action is ILLEGAL:
             return None
@@ -220,7 +241,9 @@ class ConversionTarget:
             return None
         rec = self._recursive.get(op.name)
         if rec is None:
-            return LegalOpDetails(False)
+            if action is LEGAL:
+                self._legal_names.add(op.name)
+            return _LEGAL
         return LegalOpDetails(True if rec is True else bool(rec(op)))
 
     def is_illegal(self, op) -> bool:

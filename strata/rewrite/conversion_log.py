@@ -427,8 +427,13 @@ class _Journal:
         self.erased = set()
 
     def finish(self):
-        for op in self.erased:
+        # uses unlinked by `erase` already: forget them first, then take the ops apart
+        # ([Note: erased ops are freed by reference counting] in ir/core.py)
+        erased = self.erased
+        for op in erased:
             op._operands = []
+        for op in erased:
+            op._forget()
 
 
 class _JournalListener(Listener):

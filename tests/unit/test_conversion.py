@@ -179,6 +179,38 @@ def test_conversion_target_legality():
     assert t.is_legal(ops["builtin.module"]).is_recursively_legal
 
 
+def test_legality_remembered_by_name_follows_changes_to_the_target():
+    # [Note: statically legal op names]: every change to the target is seen, whichever
+    # op or dialect action made a name legal before
+    m = parse(SRC)
+    ops = {op.name: op for op in m.walk()}
+    add, ret, mod = ops["toy.add"], ops["func.return"], ops["builtin.module"]
+    t = ConversionTarget()
+    t.add_legal_dialect("toy", "func", "builtin")
+    assert t.is_legal(add) and t.is_legal(ret) and t.is_legal(mod)
+    t.add_illegal_op("toy.add")
+    assert t.is_legal(add) is None and t.is_legal(ops["toy.mul"])
+    t.add_legal_op("toy.add")
+    assert t.is_legal(add)
+    t.set_op_action("toy.add", LegalizationAction.ILLEGAL)
+    assert t.is_legal(add) is None
+    t.add_illegal_dialect("func")
+    assert t.is_legal(ret) is None
+    t.add_dynamically_legal_dialect("func", lambda op: op.name == "func.return")
+    assert t.is_legal(ret) and t.is_legal(ops["func.func"]) is None
+    t.add_legal_dialect("func")
+    assert t.is_legal(ops["func.func"])
+    t.add_dynamically_legal_op("func.func", lambda op: False)
+    assert t.is_legal(ops["func.func"]) is None
+    assert not t.is_legal(mod).is_recursively_legal
+    t.mark_op_recursively_legal("builtin.module")
+    assert t.is_legal(mod).is_recursively_legal
+    t2 = ConversionTarget()
+    assert t2.is_legal(mod) is None
+    t2.mark_unknown_op_dynamically_legal(lambda op: True)
+    assert t2.is_legal(mod) and not t2.is_legal(mod).is_recursively_legal
+
+
 # ---------------------------------------------------------------- type converter
 
 
@@ -245,6 +277,23 @@ def test_full_conversion_with_recursive_legalization():
   }
 }
 """
+
+
+def test_ops_replaced_by_a_conversion_are_taken_apart_at_commit():
+    # [Note: erased ops are freed by reference counting] (ir/core.py): the conversion's
+    # commit takes its erased ops apart; the ops it rolled back stay whole and usable
+    m = parse(SRC)
+    old = [op for op in m.walk() if op.name.startswith("toy.")]
+    apply_full_conversion(m, toy_target(), [LowerAdd(), LowerMul(), LowerTwice()])
+    m.verify()
+    assert all(op.parent is None and op.results[0].owner is None and not op.operands
+               for op in old)
+    m2 = parse(SRC)
+    kept = [op for op in m2.walk() if op.name.startswith("toy.")]
+    with pytest.raises(DiagnosticError):
+        apply_full_conversion(m2, toy_target(), [LowerAdd(), LowerMul()])
+    assert all(op.parent is not None and op.results[0].owner is op for op in kept)
+    m2.verify()
 
 
 def test_full_conversion_failure_rolls_back_and_reports():
