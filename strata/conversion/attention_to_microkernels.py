@@ -752,8 +752,13 @@ def _computed_mask(chain, g, ext, maps, ops, args, check_out=True):
     will write a buffer of only the loops its inputs vary along instead (see _emit)."""
     nin = g.num_dps_inputs() if check_out else len(maps)
     _need(not check_out or not args[nin].has_uses(), "the init's generic reads it")
-    _need(all(o.name != "linalg.index" for o in ops), "linalg.index")
+    # loops the mask varies along: those its inputs' maps read, and those a linalg.index
+    # of its body reads (a causal mask's j <= i, computed in the scores' generic)
     varying = set()
+    for o in ops:
+        if o.name == "linalg.index":
+            _need(not check_out, "linalg.index")
+            varying.add(o.properties["dim"].value)
     for m in maps[:nin]:
         for r in m.results:
             if type(r) is AffineDimExpr:
@@ -798,6 +803,9 @@ def _make_mask(chain, pv):
             mapping = dict(zip(read, bargs))
             for o in cone:
                 c = o.clone(mapping)
+                if o.name == "linalg.index":     # the loop's place in the new generic
+                    c.properties["dim"] = A.IntegerAttr(new[o.properties["dim"].value],
+                                                        A.i64)
                 for r0, r1 in zip(o.results, c.results):
                     mapping[r0] = r1
                 pb.insert(c)

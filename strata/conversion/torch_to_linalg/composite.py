@@ -24,9 +24,11 @@ computes what torch's math kernel (`_scaled_dot_product_attention_math`, the one
 run_decompositions leaves) does, in the form strata-linalg-attention-to-microkernels
 fuses: S = q @ k^T, x = S * scale (+ mask: a float mask added, a bool one as 0 / -inf),
 softmax along the keys and, with a mask, torch's _safe_softmax (a row whose scores are
-all -inf gives zeros, not NaN), then P @ v. `is_causal` masks key j of query i where
-j > i (the top-left aligned lower triangle of torch's math kernel; no row is all
-masked) in the scaling generic itself. Dropout (p > 0) and grouped query attention
+all -inf gives zeros, not NaN), then P @ v. `is_causal` adds -inf to the score of key j
+for query i where j > i (0 elsewhere: the top-left aligned lower triangle of torch's
+math kernel, which adds its masked-filled bias the same way; no row is all masked), in
+the scaling generic itself (a mask computed from linalg.index, which the attention
+match makes a seq x seq buffer). Dropout (p > 0) and grouped query attention
 are not lowered here (the importer decomposes programs that hold them).
 """
 from __future__ import annotations
@@ -199,8 +201,8 @@ def _sdpa(cx):
         def causal_body(b, a):
             i, j = (b.op1("linalg.index", [], A.index, {"dim": A.IntegerAttr(d, A.i64)})
                     for d in (r - 2, r - 1))
-            return b.select(b.cmp("le", j, i), b.mul(a, b.const(scale, elt)),
-                            b.const(float("-inf"), elt))
+            return b.add(b.mul(a, b.const(scale, elt)),
+                         b.select(b.cmp("le", j, i), b.zero(elt), b.const(float("-inf"), elt)))
         x = elementwise(cx, [s], elt, causal_body)
     elif mask is None:
         x = elementwise(cx, [s], elt, lambda b, a: b.mul(a, b.const(scale, elt)))
@@ -218,14 +220,17 @@ def _sdpa(cx):
 
 def _safe(cx, x, p, r, elt):
     """torch's _safe_softmax after softmax `p` of scores `x`: zeros where a row of `x`
-    is all -inf (its decomposition: all(x == -inf) along the row, then where)."""
+    is all -inf. Written as run_decompositions writes it (some score of the row is not
+    -inf: any((x == -inf) ^ true), then where(any, p, 0)), the form
+    strata-linalg-attention-to-microkernels fuses ([Note: what attention is matched])."""
     rows = sizes(cx, x)
-    masked = reduce_tensor(cx, x, [r - 1], A.i1, lambda b, e: b.const(1, e),
-                           lambda b, acc, v: b.and_(acc, v),
-                           lambda b, v: b.cmp("eq", v, b.const(float("-inf"), elt)))
-    masked = keep_dims(cx, masked, r, [r - 1], rows)
-    return elementwise(cx, [masked, p], elt,
-                       lambda b, m, a: b.select(m, b.zero(elt), a), result_shape=p.type.shape)
+    live = reduce_tensor(cx, x, [r - 1], A.i1, lambda b, e: b.const(0, e),
+                         lambda b, acc, v: b.or_(acc, v),
+                         lambda b, v: b.xor(b.cmp("eq", v, b.const(float("-inf"), elt)),
+                                            b.const(1, A.i1)))
+    live = keep_dims(cx, live, r, [r - 1], rows)
+    return elementwise(cx, [live, p], elt,
+                       lambda b, m, a: b.select(m, a, b.zero(elt)), result_shape=p.type.shape)
 
 
 # ------------------------------------------------------------------ differences

@@ -132,7 +132,8 @@ func.func @dropout_flatten(%arg0: !torch.vtensor<[2,3,4,5],f32>) -> !torch.vtens
 
 // scaled_dot_product_attention with a bool mask ([Note: attention lowered whole]): q @ k^T,
 // the mask as 0 / -inf, scale and mask in one generic, softmax, zeros for rows that
-// are all -inf (torch's _safe_softmax), then @ v.
+// are all -inf (torch's _safe_softmax, as its decomposition writes it: some score of the
+// row is not -inf), then @ v.
 // CHECK-LABEL: func.func @sdpa_bool_mask
 // CHECK:         linalg.transpose ins(%arg1 : tensor<1x2x6x8xf32>) outs(%{{.*}} : tensor<1x2x8x6xf32>) permutation = [0, 1, 3, 2]
 // CHECK:         linalg.batch_matmul
@@ -142,7 +143,8 @@ func.func @dropout_flatten(%arg0: !torch.vtensor<[2,3,4,5],f32>) -> !torch.vtens
 // CHECK:         arith.maximumf
 // CHECK:         math.exp
 // CHECK:         arith.cmpf oeq
-// CHECK:         arith.andi
+// CHECK:         arith.xori
+// CHECK:         arith.ori
 // CHECK:         arith.select
 // CHECK:         linalg.batch_matmul
 // CHECK:         return %{{.*}} : tensor<1x2x4x8xf32>
@@ -235,13 +237,16 @@ func.func @diff(%arg0: !torch.vtensor<[2,5],f32>, %arg1: !torch.vtensor<[2,1],f3
 }
 // -----
 
-// is_causal: key j of query i masked (-inf) where j > i, in the scaling generic.
+// is_causal: -inf added to the score of key j for query i where j > i, in the scaling
+// generic (as torch's math kernel adds its bias).
 // CHECK-LABEL: func.func @sdpa_causal
 // CHECK:         linalg.batch_matmul
 // CHECK:         linalg.index 1 : index
 // CHECK:         linalg.index 2 : index
+// CHECK:         arith.mulf
 // CHECK:         arith.cmpi sle
 // CHECK:         arith.select
+// CHECK:         arith.addf
 // CHECK:         math.exp
 // CHECK:         linalg.batch_matmul
 // CHECK-NOT:     torch.
