@@ -795,7 +795,10 @@ class _AffineParser:
             self.advance()
             return e
         if k == "int":
-            v = int(self.spelling, 0)
+            # decimal with leading zeros allowed (`03` is 3, as MLIR's lexer reads it),
+            # or hexadecimal
+            sp = self.spelling
+            v = int(sp, 16) if sp[:2] in ("0x", "0X") else int(sp, 10)
             if v > 1 << 63:
                 self.error("constant too large for index")
             self.advance()

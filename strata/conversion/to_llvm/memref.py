@@ -721,7 +721,13 @@ class ReshapeLowering(_MemRefPattern):
                 if r_strides[j] != DYN:
                     d.set_constant_stride(b, j, r_strides[j])
                 else:
-                    d.set_stride(b, j, src_stride(g[-1]) if g else b.index_const(1, it))
+                    # the stride of the group's innermost dim that is not of size 1
+                    # (trailing unit dims' strides say nothing), as collapsed_layout
+                    # and upstream's expand-strided-metadata take it
+                    inner = list(g)
+                    while len(inner) > 1 and st.shape[inner[-1]] == 1:
+                        inner.pop()
+                    d.set_stride(b, j, src_stride(inner[-1]) if g else b.index_const(1, it))
         else:
             dyn = iter(list(operands)[1:])
             sizes = [next(dyn) if n == DYN else None for n in op._props[
