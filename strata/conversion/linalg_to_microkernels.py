@@ -699,6 +699,16 @@ def _scalar_leaves(g, skip) -> dict:
     return out
 
 
+def _op_after(op, c):
+    """The op after `op`, past allocs, reads of globals and deallocs of buffers other
+    than `c` (the generic an epilogue may take in)."""
+    g = op.next
+    while g is not None and (g.name in ("memref.alloc", "memref.get_global") or (
+            g.name == "memref.dealloc" and g.operands[0] is not c)):
+        g = g.next
+    return g
+
+
 def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
     """(generic, bias or None, act, destination) when the op after `op` (past allocs,
     reads of globals, and deallocs of other buffers) is an elementwise generic computing
@@ -709,10 +719,7 @@ def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
     computes it."""
     from ..dialects.memref_layout import is_identity_layout
     from .cpu_kernel_abi import ACTS
-    g = op.next
-    while g is not None and (g.name in ("memref.alloc", "memref.get_global") or (
-            g.name == "memref.dealloc" and g.operands[0] is not c)):
-        g = g.next
+    g = _op_after(op, c)
     if not _elementwise(g) or c not in g.dps_inputs or \
             n_dim is not None and n_dim != len(c.type.shape) - 1:
         return None
@@ -820,10 +827,7 @@ def _residual_after(op, c):
     Else None."""
     from ..dialects.memref_layout import is_identity_layout
     from .cpu_kernel_abi import ACTS
-    g = op.next
-    while g is not None and (g.name in ("memref.alloc", "memref.get_global") or (
-            g.name == "memref.dealloc" and g.operands[0] is not c)):
-        g = g.next
+    g = _op_after(op, c)
     if not _elementwise(g) or c not in g.dps_inputs or \
             type(c.type) is not A.MemRefType or not is_identity_layout(c.type):
         return None
