@@ -105,3 +105,81 @@ def test_mixffn_block_dynamic_batch(tmp_path):
     for n in (1, 3):
         x = rng.standard_normal((n, 64, 16)).astype(np.float32)
         _close(f(x)[0], sess.run(None, {"x": x})[0])
+
+
+def _convnext(c, hh, blocks=(2, 1), batch=1, seed=3):
+    """A ConvNeXt stem and two stages as HF's export writes them: an NCHW image, per
+    block depthwise 7x7 -> Transpose to NHWC -> LayerNormalization -> MatMul + bias ->
+    GELU (erf) -> MatMul + bias -> layer scale -> Transpose back -> residual add; a 2x2
+    stride-2 convolution between the stages."""
+    from onnx import TensorProto, helper as h, numpy_helper as nh
+    rng = np.random.default_rng(seed)
+    inits, nodes = [], []
+
+    def w(name, *shape, scale=1.0):
+        inits.append(nh.from_array((rng.standard_normal(shape) * scale).astype(np.float32),
+                                   name))
+        return name
+
+    inits += [nh.from_array(np.array(2 ** 0.5, np.float32), "sq2"),
+              nh.from_array(np.array(1, np.float32), "one"),
+              nh.from_array(np.array(0.5, np.float32), "half")]
+    nodes.append(h.make_node("Conv", ["x", w("ws", c, 3, 4, 4, scale=0.2), w("bs", c)],
+                             ["s0"], kernel_shape=[4, 4], strides=[4, 4]))
+    x, k = "s0", 0
+    for stage, n in enumerate(blocks):
+        if stage:
+            nodes.append(h.make_node("Conv", [x, w(f"wd{stage}", 2 * c, c, 2, 2,
+                                                   scale=c ** -0.5), w(f"bd{stage}", 2 * c)],
+                                     [f"d{stage}"], kernel_shape=[2, 2], strides=[2, 2]))
+            x, c = f"d{stage}", 2 * c
+        for _ in range(n):
+            k += 1
+            p = f"b{k}_"
+            nodes += [
+                h.make_node("Conv", [x, w(p + "dw", c, 1, 7, 7, scale=1 / 7), w(p + "db", c)],
+                            [p + "cv"], group=c, kernel_shape=[7, 7], pads=[3] * 4),
+                h.make_node("Transpose", [p + "cv"], [p + "t"], perm=[0, 2, 3, 1]),
+                h.make_node("LayerNormalization", [p + "t", w(p + "g", c), w(p + "be", c)],
+                            [p + "ln"], axis=-1, epsilon=1e-6),
+                h.make_node("MatMul", [p + "ln", w(p + "w1", c, 4 * c, scale=c ** -0.5)],
+                            [p + "m1"]),
+                h.make_node("Add", [p + "m1", w(p + "b1", 4 * c)], [p + "a1"]),
+                h.make_node("Div", [p + "a1", "sq2"], [p + "g0"]),
+                h.make_node("Erf", [p + "g0"], [p + "g1"]),
+                h.make_node("Add", [p + "g1", "one"], [p + "g2"]),
+                h.make_node("Mul", [p + "a1", p + "g2"], [p + "g3"]),
+                h.make_node("Mul", [p + "g3", "half"], [p + "g4"]),
+                h.make_node("MatMul", [p + "g4", w(p + "w2", 4 * c, c, scale=(4 * c) ** -0.5)],
+                            [p + "m2"]),
+                h.make_node("Add", [p + "m2", w(p + "b2", c)], [p + "a2"]),
+                h.make_node("Mul", [p + "a2", w(p + "ls", c)], [p + "sc"]),
+                h.make_node("Transpose", [p + "sc"], [p + "u"], perm=[0, 3, 1, 2]),
+                h.make_node("Add", [x, p + "u"], [p + "y"])]
+            x = p + "y"
+    out = hh // 4 // 2 ** (len(blocks) - 1)
+    g = h.make_graph(nodes, "convnext", [h.make_tensor_value_info(
+        "x", TensorProto.FLOAT, [batch, 3, hh, hh])], [h.make_tensor_value_info(
+            x, TensorProto.FLOAT, [batch, c, out, out])], inits)
+    return h.make_model(g, opset_imports=[h.make_opsetid("", 18)])
+
+
+@pytest.mark.parametrize("batch", [1, "N"])
+def test_convnext_stages_channel_last(batch, tmp_path):
+    """Every 7x7 depthwise convolution runs channel-last and the stages' residual adds
+    with them (see [Note: channel-last residual streams]): the transposes left are the
+    filters' and one pair per stage boundary (the 2x2 convolutions read NCHW)."""
+    m = _convnext(32, 64, batch=batch)
+    rng = np.random.default_rng(4)
+    f = strata.compile(m, num_threads=1, cache=False, dump_dir=str(tmp_path))
+    after = open(glob.glob(str(tmp_path / "*-strata-linalg-depthwise-channels-last.mlir"))[0]
+                 ).read()
+    assert after.count("depthwise_conv_2d_nhwc_hwc") == 3
+    assert "depthwise_conv_2d_nchw" not in after
+    assert after.count("linalg.transpose") == 3 + 2 * 2
+    sess = ort.InferenceSession(m.SerializeToString())
+    for n in ((1,) if batch == 1 else (1, 2)):
+        x = rng.standard_normal((n, 3, 64, 64)).astype(np.float32)
+        want = sess.run(None, {"x": x})[0]
+        _close(f(x)[0], want)
+        _close(strata.compile(m, num_threads=2, cache=False)(x)[0], want)
