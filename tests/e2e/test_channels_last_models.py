@@ -183,3 +183,46 @@ def test_convnext_stages_channel_last(batch, tmp_path):
         want = sess.run(None, {"x": x})[0]
         _close(f(x)[0], want)
         _close(strata.compile(m, num_threads=2, cache=False)(x)[0], want)
+
+
+@pytest.mark.parametrize("case", ["bias_relu", "row_broadcast", "scalar", "shared", "mixed"])
+def test_elementwise_on_transposed_images(case):
+    """Elementwise ops of NHWC tensors transposed to NCHW, with broadcasts of every kind
+    ([C, 1, 1], [1, C, 1, W], a scalar), a transpose with another reader, and a full NCHW
+    operand: the transposes sunk or kept, the result as onnxruntime's."""
+    from onnx import TensorProto, helper as h, numpy_helper as nh
+    rng = np.random.default_rng(5)
+    c, hh, ww = 24, 6, 10
+    inits = [nh.from_array(rng.standard_normal((c, 1, 1)).astype(np.float32), "bc"),
+             nh.from_array(rng.standard_normal((1, c, 1, ww)).astype(np.float32), "br"),
+             nh.from_array(np.array(1.5, np.float32), "s")]
+    nodes = [h.make_node("Transpose", ["x"], ["tx"], perm=[0, 3, 1, 2]),
+             h.make_node("Transpose", ["y"], ["ty"], perm=[0, 3, 1, 2])]
+    outs = ["o"]
+    if case == "bias_relu":
+        nodes += [h.make_node("Mul", ["ty", "bc"], ["m"]), h.make_node("Add", ["tx", "m"], ["a"]),
+                  h.make_node("Relu", ["a"], ["o"])]
+    elif case == "row_broadcast":
+        nodes += [h.make_node("Add", ["tx", "br"], ["a"]), h.make_node("Mul", ["a", "ty"], ["o"])]
+    elif case == "scalar":
+        nodes += [h.make_node("Mul", ["tx", "s"], ["o"])]
+    elif case == "shared":      # tx also an output: its transpose stays for it
+        nodes += [h.make_node("Add", ["tx", "ty"], ["o"])]
+        outs.append("tx")
+    else:                       # a full NCHW input: nothing to gain, kept
+        nodes += [h.make_node("Add", ["tx", "z"], ["a"]), h.make_node("Add", ["a", "ty"], ["o"])]
+    shape = [1, hh, ww, c]
+    ins = [h.make_tensor_value_info("x", TensorProto.FLOAT, shape),
+           h.make_tensor_value_info("y", TensorProto.FLOAT, shape),
+           h.make_tensor_value_info("z", TensorProto.FLOAT, [1, c, hh, ww])]
+    g = h.make_graph(nodes, "ew", ins, [h.make_tensor_value_info(o, TensorProto.FLOAT,
+                                                                 [1, c, hh, ww]) for o in outs],
+                     inits)
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 18)])
+    feed = {"x": rng.standard_normal(shape).astype(np.float32),
+            "y": rng.standard_normal(shape).astype(np.float32),
+            "z": rng.standard_normal((1, c, hh, ww)).astype(np.float32)}
+    want = ort.InferenceSession(m.SerializeToString()).run(None, feed)
+    got = strata.compile(m, num_threads=1, cache=False)(*feed.values())
+    for gv, wv in zip(got, want):
+        _close(gv, wv)
