@@ -190,3 +190,55 @@ def test_no_keys_gives_zeros():
     assert not got.any()
     q0 = np.zeros((1, 2, 0, 8), np.float32)
     assert _run(q0, q, q, None, 1.0).size == 0
+
+
+def _jit_softmax_exp2(isa):
+    """void exp2s(ptr x, ptr y, i64 n): y = kernel_ir.vsoftmax_exp2(x), n a multiple of W."""
+    import llvmlite.binding as llvm
+
+    from strata.backends.cpu.jit import mcjit_engine
+    from strata.backends.cpu.kernel_ir import Fn, declarations, vload, vsoftmax_exp2, vstore
+    f = Fn("define void @exp2s(ptr %x, ptr %y, i64 %n)")
+    f.loop("0", "%n", isa.width, lambda i: vstore(
+        f, isa, vsoftmax_exp2(f, isa, vload(f, isa, f.gep("%x", i), None)), f.gep("%y", i)))
+    f.do("ret void")
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    mod = llvm.parse_assembly(declarations(isa) + "\n" + f.text())
+    mod.verify()
+    engine = mcjit_engine(llvm.Target.from_default_triple().create_target_machine(), mod)
+    engine.finalize_object()
+    import ctypes
+    fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)(
+        engine.get_function_address("exp2s"))
+
+    def run(x):
+        x = np.ascontiguousarray(x, np.float32)
+        y = np.empty_like(x)
+        fn(x.ctypes.data, y.ctypes.data, x.size)
+        return y
+    run.engine = engine
+    return run
+
+
+@pytest.mark.parametrize("isa_name", ["host", "sse"])
+def test_softmax_exp2_accuracy_and_specials(isa_name):
+    """The online softmax's exp2 (polynomial.softmax_exp2): <= 2e-7 relative on x <= 0
+    (and the small positive x a recomputed max can give), exactly 0 below -126 (never a
+    subnormal) and at -inf, NaN kept, 1 at 0."""
+    from strata.backends.cpu.kernels import host_isa, isa_for
+    isa = host_isa() if isa_name == "host" else isa_for("sse")
+    run = _jit_softmax_exp2(isa)
+    x = np.concatenate([np.linspace(-126.0, 0.25, 1 << 18, dtype=np.float32),
+                        -np.abs(RNG.standard_normal(1 << 14, np.float32)) * 8,
+                        np.float32([0.0, -0.0, -0.5, 0.5, -1.5, -125.5, -126.0])])
+    x = x[: x.size // 16 * 16]
+    y = run(x)
+    want = np.exp2(x.astype(np.float64))
+    rel = np.abs(y / want - 1)
+    assert rel.max() <= 2e-7, (rel.max(), x[rel.argmax()])
+    assert np.all(y >= np.finfo(np.float32).tiny)        # normal: no subnormal ever
+    special = np.float32([-np.inf, -126.01, -200.0, -1e30, np.nan, 0.0, -0.0, -1.0] * 2)
+    got = run(special)
+    np.testing.assert_array_equal(got[:4], 0.0)
+    assert np.isnan(got[4]) and got[5] == 1.0 and got[6] == 1.0 and got[7] == 0.5
