@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from strata.backends.cpu.kernels import load_kernels
-from strata.conversion.cpu_kernel_abi import ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX
+from strata.conversion.cpu_kernel_abi import ATTN_CAUSAL, ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX
 
 RNG = np.random.default_rng(3)
 
@@ -242,3 +242,40 @@ def test_softmax_exp2_accuracy_and_specials(isa_name):
     got = run(special)
     np.testing.assert_array_equal(got[:4], 0.0)
     assert np.isnan(got[4]) and got[5] == 1.0 and got[6] == 1.0 and got[7] == 0.5
+
+
+def _causal(m, n):
+    """torch's is_causal bias: key j of query row i masked when j > i (top-left)."""
+    return np.where(np.arange(n)[None, :] > np.arange(m)[:, None], -np.inf, 0.0)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("m,n", [(1, 1), (1, 9), (7, 7), (100, 100), (130, 70), (70, 130),
+                                 (200, 200), (49, 300)])
+def test_causal_flag(threads, m, n):
+    """ATTN_CAUSAL without a mask buffer: rows shorter and longer than a key block, query
+    blocks ending inside a key block, more keys than queries and fewer."""
+    q, k, v = _qkv(1, 3, m, n, 64)
+    got = _run(q, k, v, scale=0.125, flags=ATTN_CAUSAL, threads=threads)
+    _close(got, _ref(q, k, v, _causal(m, n), 0.125))
+
+
+@pytest.mark.parametrize("mj", ["unit", "gather"])
+def test_causal_flag_with_a_mask(mj):
+    """The flag and a mask buffer together (a padding mask, a contiguous row or read
+    with a stride): both apply; a row whose every allowed key is padding is NaN, or 0
+    with ATTN_SAFE_SOFTMAX."""
+    m = n = 150
+    q, k, v = _qkv(2, 2, m, n, 32)
+    pad = np.zeros((2, 1, 1, n), np.float32)
+    pad[0, ..., :3] = -np.inf          # batch 0: the first rows see only padding
+    pad[1, ..., 120:] = -np.inf
+    mask = pad if mj == "unit" else \
+        np.ascontiguousarray(np.broadcast_to(pad, (2, 1, 2, n)).transpose(0, 1, 3, 2)
+                             ).transpose(0, 1, 3, 2)[:, :, :1, :]
+    assert mj == "unit" or mask.strides[-1] != 4
+    want = _ref(q, k, v, pad + _causal(m, n), 0.5)
+    _close(_run(q, k, v, mask=mask, scale=0.5, flags=ATTN_CAUSAL), want)
+    got = _run(q, k, v, mask=mask, scale=0.5, flags=ATTN_CAUSAL | ATTN_SAFE_SOFTMAX)
+    assert np.isnan(want[0, :, :3]).all() and not got[0, :, :3].any()
+    _close(got[:, :, 3:], want[:, :, 3:])

@@ -15,7 +15,9 @@ attention_to_microkernels.py:
                          flags)                   ATTN_SAFE_SOFTMAX: a row whose scores are
                                                   all -inf gives 0, not NaN;
                                                   ATTN_NAN_TO_ZERO: that, and a row
-                                                  with a NaN or +inf score too
+                                                  with a NaN or +inf score too;
+                                                  ATTN_CAUSAL: key j of row i masked
+                                                  when j > i (no mask read for it)
 
     O[b1,b2,i,:] = sum_j softmax_j(scale * Q[i,:].K[j,:] + mask[i,j]) V[j,:]
 
@@ -34,6 +36,10 @@ attention_to_microkernels.py:
   (the micro-kernels again, accumulating, K = the block's keys). At the end O /= l. The rows of a block
   run in one of three loops, chosen once: no mask, a contiguous mask row, a strided
   one (gathered).
+- Causal (ATTN_CAUSAL, torch's is_causal: key j of query row i masked when j > i): a
+  task stops at the key block after its last row, so about half the products and
+  softmax work is never done; the blocks the task's diagonal crosses run the row loops
+  with a lane compare (key index > row index -> -inf) in the score, the others none.
 - Numerics as the decomposed graph computes them (ONNX Softmax, torch's math SDPA):
   max and the exp of a masked (-inf) score is 0; while every score so far is -inf the
   running max is taken as 0 (exp(-inf - -inf) would be NaN); a row with no finite score
@@ -60,7 +66,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ...conversion.cpu_kernel_abi import ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX
+from ...conversion.cpu_kernel_abi import ATTN_CAUSAL, ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX
 from .guard import checked_bytes, checked_malloc
 from .kernel_ir import (Fn, f32_const, fma, lane_mask, splat, vec_type, vload, vsoftmax_exp2, vsplat,
                         vstore)
@@ -182,6 +188,8 @@ def _tasks(isa: Isa) -> str:
     flags = v["flags"]
     safe = f(f"icmp ne i32 {f(f'and i32 {flags}, {ATTN_SAFE_SOFTMAX}')}, 0")
     nan0 = f(f"icmp ne i32 {f(f'and i32 {flags}, {ATTN_NAN_TO_ZERO}')}, 0")
+    causal = f(f"icmp ne i32 {f(f'and i32 {flags}, {ATTN_CAUSAL}')}, 0")
+    lanes = f"<{', '.join(f'i32 {k}' for k in range(W))}>"
     has_mask = f(f"icmp ne ptr {v['mask']}, null")
     no_keys = f.cmp("sle", v["N"], 0)
     mj_unit = f.cmp("eq", v["mj"], 1)
@@ -239,9 +247,15 @@ def _tasks(isa: Isa) -> str:
 
             # the online softmax, row by row, in the log2 domain ([Note: flash
             # attention on the CPU]: scores * log2(e), exp2)
-            def srow(r, mode):
+            def srow(r, mode, diag):
                 srow_p = f.gep(S, f.mul(r, bn))
                 mrow_p = f.gep(mb, f.add(f.mul(r, v["mi"]), f.mul(j0, v["mj"])))
+                if diag:
+                    # causal, a block the row's diagonal crosses: keys at > i - j0 masked
+                    # (the limit clamped to [-1, BN]: i32 lanes)
+                    lim = f.min(f.sub(f.add(i0, r), j0), bn)
+                    lim = f(f"call i64 @llvm.smax.i64(i64 {lim}, i64 -1)")
+                    vlim = splat(f, isa, f(f"trunc i64 {lim} to i32"), "i32")
 
                 def score(at, m, shift=None):
                     # (s * scale + mask) * log2(e) - shift; mode: no mask / a contiguous
@@ -249,11 +263,16 @@ def _tasks(isa: Isa) -> str:
                     s = vload(f, isa, f.gep(srow_p, at), m)
                     x = f(f"fmul {V} {s}, {vscale}") if shift is None else \
                         fma(f, isa, s, vscale, shift)
-                    if mode == "none":
-                        return x
-                    mx = vload(f, isa, f.gep(mrow_p, at), m) if mode == "unit" else \
-                        _gather(f, isa, mrow_p, at, v["mj"], m)
-                    return fma(f, isa, mx, vlog2e, x)
+                    if mode != "none":
+                        mx = vload(f, isa, f.gep(mrow_p, at), m) if mode == "unit" else \
+                            _gather(f, isa, mrow_p, at, v["mj"], m)
+                        x = fma(f, isa, mx, vlog2e, x)
+                    if diag:
+                        j = f(f"add <{W} x i32> {splat(f, isa, f(f'trunc i64 {at} to i32'), 'i32')}, "
+                              f"{lanes}")
+                        after = f(f"icmp sgt <{W} x i32> {j}, {vlim}")
+                        x = f(f"select <{W} x i1> {after}, {V} {splat(f, isa, ninf)}, {V} {x}")
+                    return x
 
                 # pass 1: the scores' max (a gathered mask's scores written back: read
                 # once); the others are computed again in pass 2 (cheaper than a store)
@@ -311,16 +330,24 @@ def _tasks(isa: Isa) -> str:
                 f.br(skip)
                 f.start(skip)
             unit = f(f"and i1 {has_mask}, {mj_unit}")
-            modes = {"none": f.label("nomask"), "unit": f.label("umask"),
-                     "gather": f.label("gmask")}
-            done, pick = f.label("rowsdone"), f.label("pickmask")
-            f.cbr(unit, modes["unit"], pick)
-            f.start(pick)
-            f.cbr(has_mask, modes["gather"], modes["none"])
-            for mode, lab in modes.items():
-                f.start(lab)
-                f.loop("0", rows, 1, lambda r, mode=mode: srow(r, mode))
-                f.br(done)
+            # causal: the block crosses the diagonal of a row of the task (a key after
+            # the first row's own)
+            diag = f(f"and i1 {causal}, {f.cmp('sgt', f.add(j0, f.sub(n, 1)), i0)}")
+            done = f.label("rowsdone")
+            plain, diagonal = f.label("plain"), f.label("diagonal")
+            f.cbr(diag, diagonal, plain)
+            for is_diag, start in ((False, plain), (True, diagonal)):
+                f.start(start)
+                modes = {"none": f.label("nomask"), "unit": f.label("umask"),
+                         "gather": f.label("gmask")}
+                pick = f.label("pickmask")
+                f.cbr(unit, modes["unit"], pick)
+                f.start(pick)
+                f.cbr(has_mask, modes["gather"], modes["none"])
+                for mode, lab in modes.items():
+                    f.start(lab)
+                    f.loop("0", rows, 1, lambda r, mode=mode, d=is_diag: srow(r, mode, d))
+                    f.br(done)
             f.start(done)
 
             # O += P V_block
@@ -336,7 +363,9 @@ def _tasks(isa: Isa) -> str:
                                           f"i64 {v['ldo']}, i64 {ne}, i1 true")
                 f.loop("0", npv, 1, panel)
             f.loop("0", rows, MR, rgroup2)
-        f.loop("0", v["N"], bn, kblock)
+        # causal: no key after the task's last row is read (every one is masked)
+        kend = f(f"select i1 {causal}, i64 {f.min(v['N'], f.add(i0, rows))}, i64 {v['N']}")
+        f.loop("0", kend, bn, kblock)
 
         # O /= l (l = 0: NaN, or 0 with ATTN_SAFE_SOFTMAX)
         def finish(r):
