@@ -77,7 +77,9 @@ def _close(got, want):
 @pytest.mark.parametrize("b1,b2,m,n,d", [
     (1, 1, 1, 1, 32),       # one query, one key
     (1, 2, 7, 7, 64),       # shorter than a key block and a row panel
-    (2, 3, 64, 64, 80),     # one key block exactly, D = 80 (not a panel multiple)
+    (2, 3, 64, 64, 80),     # D = 80 (not a panel multiple)
+    (1, 2, 50, 256, 64),    # one key block exactly (ATTN_BN)
+    (1, 1, 49, 513, 32),    # two key blocks and one key, one row past a task block
     (1, 2, 100, 130, 32),   # a partial last key block, rows past a task block
     (1, 1, 5, 300, 17),     # odd D
 ])
