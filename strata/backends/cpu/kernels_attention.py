@@ -40,6 +40,9 @@ attention_to_microkernels.py:
   task stops at the key block after its last row, so about half the products and
   softmax work is never done; the blocks the task's diagonal crosses run the row loops
   with a lane compare (key index > row index -> -inf) in the score, the others none.
+  A NaN in a masked key's score or value therefore never reaches the row (torch's own
+  CPU flash kernel for is_causal skips those blocks likewise; its math form, bias added
+  to every score, would give NaN).
 - Numerics as the decomposed graph computes them (ONNX Softmax, torch's math SDPA):
   max and the exp of a masked (-inf) score is 0; while every score so far is -inf the
   running max is taken as 0 (exp(-inf - -inf) would be NaN); a row with no finite score

@@ -60,6 +60,7 @@ def _attention(b, h, s, d, op="Div", mask=True):
     (2, 3, 70, 64, "Div", True),      # BERT-like: scores / sqrt(d) + padding mask
     (1, 2, 150, 80, "Mul", False),    # scores * (1 / sqrt(d)), no mask, D 80
     (1, 1, 33, 32, "Mul", True),
+    (1, 2, 600, 64, "Div", True),     # three key blocks of 256, the last partial
 ])
 def test_onnx_attention_matches_onnxruntime(tmp_path, b, h, s, d, op, mask):
     m = _attention(b, h, s, d, op, mask)
