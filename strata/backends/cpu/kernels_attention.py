@@ -33,9 +33,9 @@ attention_to_microkernels.py:
   per row, s = S * scale + mask, the running max m and sum l updated online (m' =
   max(m, max_j s), alpha = exp(m - m'), l = l alpha + sum_j exp(s - m'), the row of O
   scaled by alpha) and P = exp(s - m') written over S (exp as below); then O += P V
-  (the micro-kernels again, accumulating, K = the block's keys). At the end O /= l. The rows of a block
-  run in one of three loops, chosen once: no mask, a contiguous mask row, a strided
-  one (gathered).
+  (the micro-kernels again, accumulating, K = the block's keys). At the end O /= l.
+  The rows of a block run in one of three loops, chosen once: no mask, a contiguous
+  mask row, a strided one (gathered).
 - Causal (ATTN_CAUSAL, torch's is_causal: key j of query row i masked when j > i): a
   task stops at the key block after its last row, so about half the products and
   softmax work is never done; the blocks the task's diagonal crosses run the row loops
@@ -54,10 +54,10 @@ attention_to_microkernels.py:
   exp(NaN - m) is NaN, so is the row's sum and every output of the row (NaN * V);
   a +inf score gives max +inf and inf - inf = NaN likewise.
 - The softmax runs in the log2 domain: the scale is multiplied by log2(e) once, the
-  mask by it in the score's FMA, and exp(s - m) is 2**(s' - m') (kernel_ir.vsoftmax_exp2:
-  polynomial.py's softmax_exp2, a degree-5 polynomial and one product, 1.1e-7
-  relative, exactly 0 below 2**-126 (the least normal) and at -inf, NaN kept): about half the operations
-  of the general exp, and no subnormal is ever produced (each costs a microcode assist:
+  mask by it in the score's FMA, and exp(s - m) is 2**(s' - m')
+  (kernel_ir.vsoftmax_exp2: polynomial.py's softmax_exp2, a degree-5 polynomial and
+  one product, 1.1e-7 relative, exactly 0 below 2**-126, the least normal, and at
+  -inf, NaN kept): about half the operations of the general exp, and no subnormal is ever produced (each costs a microcode assist:
   a quarter of the keys masked made the old kernel 30% slower). Pass 1 takes the max of
   the scores without storing them (pass 2 computes them again: an FMA is cheaper than
   a store and a load), except a gathered mask's, written back once. The row of O is
@@ -71,8 +71,8 @@ from typing import TYPE_CHECKING
 
 from ...conversion.cpu_kernel_abi import ATTN_CAUSAL, ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX
 from .guard import checked_bytes, checked_malloc
-from .kernel_ir import (Fn, f32_const, fma, lane_mask, splat, vec_type, vload, vsoftmax_exp2, vsplat,
-                        vstore)
+from .kernel_ir import (Fn, f32_const, fma, lane_mask, splat, vec_type, vload,
+                        vsoftmax_exp2, vsplat, vstore)
 from .kernels_gemm import _load_work, _store_work
 
 if TYPE_CHECKING:
@@ -197,6 +197,7 @@ def _tasks(isa: Isa) -> str:
     nan0 = f(f"icmp ne i32 {f(f'and i32 {flags}, {ATTN_NAN_TO_ZERO}')}, 0")
     causal = f(f"icmp ne i32 {f(f'and i32 {flags}, {ATTN_CAUSAL}')}, 0")
     lanes = f"<{', '.join(f'i32 {k}' for k in range(W))}>"
+    vninf = vsplat(isa, -math.inf)
     has_mask = f(f"icmp ne ptr {v['mask']}, null")
     no_keys = f.cmp("sle", v["N"], 0)
     mj_unit = f.cmp("eq", v["mj"], 1)
@@ -275,10 +276,10 @@ def _tasks(isa: Isa) -> str:
                             _gather(f, isa, mrow_p, at, v["mj"], m)
                         x = fma(f, isa, mx, vlog2e, x)
                     if diag:
-                        j = f(f"add <{W} x i32> {splat(f, isa, f(f'trunc i64 {at} to i32'), 'i32')}, "
-                              f"{lanes}")
+                        at32 = splat(f, isa, f(f"trunc i64 {at} to i32"), "i32")
+                        j = f(f"add <{W} x i32> {at32}, {lanes}")
                         after = f(f"icmp sgt <{W} x i32> {j}, {vlim}")
-                        x = f(f"select <{W} x i1> {after}, {V} {splat(f, isa, ninf)}, {V} {x}")
+                        x = f(f"select <{W} x i1> {after}, {V} {vninf}, {V} {x}")
                     return x
 
                 # pass 1: the scores' max (a gathered mask's scores written back: read

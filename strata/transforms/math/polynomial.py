@@ -17,8 +17,8 @@ fit_coefficients.py derives them.
   two factors 2**(k>>1) * 2**(k - (k>>1)) so that the products near overflow and in the
   subnormal range round once, at the end.
 - softmax_exp2 (2**x for x <= 0 only: a softmax's shifted scores in the log2 domain):
-  x = k + r, k = x rounded to an integer (to even), |r| <= 1/2 (exact); 2**r = 1 + r p(r), one product by
-  2**k built from the exponent bits. x is clamped to -126 and the result is 0 below it
+  x = k + r, k = x rounded to an integer (to even), |r| <= 1/2 (exact); 2**r =
+  1 + r p(r), one product by 2**k built from the exponent bits. x is clamped to -126 and the result is 0 below it
   (2**-126 is the smallest normal float: nothing subnormal is ever computed, stored or
   summed, which would cost a microcode assist per operation on x86): about half the
   operations of exp.

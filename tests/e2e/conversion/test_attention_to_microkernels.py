@@ -217,7 +217,8 @@ def test_torch_sdpa_causal(tmp_path, lq, lk):
     args = (torch.randn(1, 2, lq, 32), torch.randn(1, 2, lk, 32), torch.randn(1, 2, lk, 32))
     dump = tmp_path / "dump"
     f = strata.compile(Causal(), example_args=args, dump_dir=str(dump))
-    (path,) = glob.glob(os.path.join(str(dump), "*strata-linalg-attention-to-microkernels.mlir"))
+    (path,) = glob.glob(os.path.join(str(dump),
+                                     "*strata-linalg-attention-to-microkernels.mlir"))
     text = open(path).read()
     assert re.search(r"call @strata_attention_f32\(.*%c4_i32\)", text)
     assert "linalg.index" not in text
