@@ -30,7 +30,12 @@ static-shape buffers:
 - x: the scores, either the first product's C itself or one elementwise generic of it,
   `s`, `s * c`, `c * s`, `s / c`, each optionally `+ mask` (either side): c a scalar
   (a rank-0 or one-element buffer, or a constant), the mask any buffer read through a
-  map of loop dims and zeros (its strides per loop: broadcasts are stride 0);
+  map of loop dims and zeros (its strides per loop: broadcasts are stride 0), or
+  torch's is_causal bias computed in the body, `select(j <= i, 0, -inf)` of the
+  linalg.index values of the key loop (the last) and the row loop (the one before;
+  either operand order, signed or unsigned, or `select(j > i, -inf, 0)`), which
+  becomes ATTN_CAUSAL, no buffer (any other mask computed in the body is written to a
+  buffer of the loops it varies along);
 - the first product S = Q K^T: a contraction whose C is a whole, zero-filled buffer
   [batch, M, N] (K read through any strides: K or a materialized K^T alike).
 Every intermediate buffer (S, x, m, e, l, P, the flags) must be used by the chain only
@@ -63,11 +68,15 @@ Masks computed in place get a buffer of run-time size (_make_mask).
 """
 from __future__ import annotations
 
+import math
+
+from ..dialects.arith import CMPI_PREDICATES
 from ..dialects.linalg.structured import StructuredOp
 from ..ir import attributes as A
 from ..ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from ..passes.pass_manager import Option, Pass
-from .cpu_kernel_abi import ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX, KERNEL_SIGNATURES, _P
+from .cpu_kernel_abi import (ATTN_CAUSAL, ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX,
+                             KERNEL_SIGNATURES, _P)
 from .linalg_to_microkernels import _Emit, _strides, _zero_fill_before, match_contraction
 from .scalar_builders import op_class
 
@@ -327,6 +336,8 @@ class _Chain:
         self.safe = False
         self.nan_to_zero = False
         self.mask_gen = None   # (generic, loops) of a mask computed into S's init
+        self.causal = False    # torch's is_causal bias in the scores' op: ATTN_CAUSAL
+        self.causal_loops = None   # the scores' op's loop extents (rows, keys last)
         self.dims = []         # memref.dim ops reading an intermediate's sizes
 
 
@@ -704,6 +715,10 @@ def _scores_op(chain, g, x_buf, total, N):
                 mask = lm[1]
                 break
             cone = _cone(mv, ops, args, len(ins))
+            if cone is not None and _is_causal(mv, cone[0], len(ext)):
+                mask = "causal"     # ATTN_CAUSAL: no buffer
+                chain.causal = True
+                break
             if cone is not None and all(roles.get(x) != "s" for x in cone[1]):
                 # a mask computed in the body from the other inputs (a causal mask's
                 # index comparison): made into a buffer of its own (_make_mask)
@@ -716,13 +731,45 @@ def _scores_op(chain, g, x_buf, total, N):
             raise _NoMatch("scores body")
     else:
         scale = scaled(y)
-    _need(len(ops) <= (3 if mask != "computed" else len(ops)))
+    _need(len(ops) <= (3 if mask not in ("computed", "causal") else len(ops)))
     used = {o.operands[k] for o in ops for k in range(len(o.operands))}
     _need(all(a in used for a in args[:len(ins)]), "unused input")
     chain.scale, chain.inverse = scale
-    if mask is not None and mask != "computed":
+    if mask == "causal":
+        chain.causal_loops = ext
+    elif mask is not None and mask != "computed":
         chain.mask = _mask_of(ins[mask], maps[mask], ext)
     return _root(ins[s_idx])
+
+
+def _is_causal(mv, cone, nloops):
+    """Whether the body value `mv` is torch's is_causal bias over the scores' loops (rows
+    the one before last, keys the last): select(j <= i, 0, -inf) or select(j > i, -inf,
+    0) of linalg.index values, in any operand order and signedness."""
+    if [o.name for o in cone if o.name != "linalg.index"] != ["arith.cmpi", "arith.select"]:
+        return False
+    sel = cone[-1]
+    if sel.results[0] is not mv:
+        return False
+    cmp_, on_true, on_false = sel.operands
+    d = cmp_.defining_op
+    if d is None or d.name != "arith.cmpi":
+        return False
+    dims = []
+    for x in d.operands:
+        o = x.defining_op
+        if o is None or o.name != "linalg.index":
+            return False
+        dims.append(o.properties["dim"].value)
+    pred = CMPI_PREDICATES[d.properties["predicate"].value]
+    if dims == [nloops - 2, nloops - 1]:            # i REL j: as j REL' i
+        pred = {"sge": "sle", "uge": "ule", "slt": "sgt", "ult": "ugt"}.get(pred)
+    elif dims != [nloops - 1, nloops - 2]:
+        return False
+    t, f = _const_value(on_true), _const_value(on_false)
+    if (t, f) == (0.0, -math.inf):                  # kept where j REL i
+        return pred in ("sle", "ule")
+    return (t, f) == (-math.inf, 0.0) and pred in ("sgt", "ugt")
 
 
 def _cone(v, ops, args, nin):
@@ -893,6 +940,9 @@ def _fit(lv, b1, b2, x):
 def _split_batch(chain, info):
     """(B1, B2, the mask's strides m1, m2, mi, mj) from the scores op's loops."""
     bt, M, N = info["bt"], info["M"], info["N"]
+    if chain.causal:        # the bias's loops are the kernel's rows and keys
+        ext = chain.causal_loops
+        _need(len(ext) >= 2 and ext[-1] == N and ext[-2] == M, "causal loops")
     if chain.mask is None:
         for ct in (info["ct1"], info["ct2"]):
             lv = _levels(ct)
@@ -982,7 +1032,8 @@ def _emit(chain, info):
         args.append(em.v("llvm.mlir.zero", [], [_llvm_ptr()])[0])
     args += [em.to_i64(_value(em, s)) for s in mstrides]
     args.append(em.i32((ATTN_SAFE_SOFTMAX if chain.safe else 0) |
-                       (ATTN_NAN_TO_ZERO if chain.nan_to_zero else 0)))
+                       (ATTN_NAN_TO_ZERO if chain.nan_to_zero else 0) |
+                       (ATTN_CAUSAL if chain.causal else 0)))
     call = em.call(KERNEL, args)
     at = call
     for d in moved:

@@ -24,7 +24,7 @@ from __future__ import annotations
 __all__ = ["KERNEL_SIGNATURES", "EPI_BIAS", "EPI_RELU", "EPI_ROW_BIAS", "ACTS", "ACT_SHIFT",
            "ACT_NAMES", "epi_flags", "act_reference", "pack_b_panels",
            "pack_a_panels", "DW_BIAS", "DW_ACT_SHIFT", "DW_ACTS", "ATTN_SAFE_SOFTMAX",
-           "ATTN_NAN_TO_ZERO"]
+           "ATTN_NAN_TO_ZERO", "ATTN_CAUSAL"]
 
 _P = "ptr"
 # Argument types of the kernels' C ABI ("ptr" = !llvm.ptr), as the kernels define them
@@ -78,6 +78,9 @@ ATTN_SAFE_SOFTMAX = 1
 # ... and a row whose sum is NaN too (a NaN or +inf score: the ONNX exporter's
 # where(isnan(softmax), 0, softmax) zeroes such rows whole)
 ATTN_NAN_TO_ZERO = 2
+# ... and key j of query row i is masked (-inf added) when j > i: torch's is_causal
+# (top-left aligned), read from the flags, not from a mask buffer; any mask is added too
+ATTN_CAUSAL = 4
 
 # [Note: activation codes]
 # The activation a kernel applies before its store, one code for every kernel that has

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from strata.backends.cpu.kernels import load_kernels
-from strata.conversion.cpu_kernel_abi import ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX
+from strata.conversion.cpu_kernel_abi import ATTN_CAUSAL, ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX
 
 RNG = np.random.default_rng(3)
 
@@ -77,7 +77,9 @@ def _close(got, want):
 @pytest.mark.parametrize("b1,b2,m,n,d", [
     (1, 1, 1, 1, 32),       # one query, one key
     (1, 2, 7, 7, 64),       # shorter than a key block and a row panel
-    (2, 3, 64, 64, 80),     # one key block exactly, D = 80 (not a panel multiple)
+    (2, 3, 64, 64, 80),     # D = 80 (not a panel multiple)
+    (1, 2, 50, 256, 64),    # one key block exactly (ATTN_BN)
+    (1, 1, 49, 513, 32),    # two key blocks and one key, one row past a task block
     (1, 2, 100, 130, 32),   # a partial last key block, rows past a task block
     (1, 1, 5, 300, 17),     # odd D
 ])
@@ -190,3 +192,92 @@ def test_no_keys_gives_zeros():
     assert not got.any()
     q0 = np.zeros((1, 2, 0, 8), np.float32)
     assert _run(q0, q, q, None, 1.0).size == 0
+
+
+def _jit_softmax_exp2(isa):
+    """void exp2s(ptr x, ptr y, i64 n): y = kernel_ir.vsoftmax_exp2(x), n a multiple of W."""
+    import llvmlite.binding as llvm
+
+    from strata.backends.cpu.jit import mcjit_engine
+    from strata.backends.cpu.kernel_ir import Fn, declarations, vload, vsoftmax_exp2, vstore
+    f = Fn("define void @exp2s(ptr %x, ptr %y, i64 %n)")
+    f.loop("0", "%n", isa.width, lambda i: vstore(
+        f, isa, vsoftmax_exp2(f, isa, vload(f, isa, f.gep("%x", i), None)), f.gep("%y", i)))
+    f.do("ret void")
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    mod = llvm.parse_assembly(declarations(isa) + "\n" + f.text())
+    mod.verify()
+    engine = mcjit_engine(llvm.Target.from_default_triple().create_target_machine(), mod)
+    engine.finalize_object()
+    import ctypes
+    fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)(
+        engine.get_function_address("exp2s"))
+
+    def run(x):
+        x = np.ascontiguousarray(x, np.float32)
+        y = np.empty_like(x)
+        fn(x.ctypes.data, y.ctypes.data, x.size)
+        return y
+    run.engine = engine
+    return run
+
+
+@pytest.mark.parametrize("isa_name", ["host", "sse"])
+def test_softmax_exp2_accuracy_and_specials(isa_name):
+    """The online softmax's exp2 (polynomial.softmax_exp2): <= 2e-7 relative on x <= 0
+    (and the small positive x a recomputed max can give), exactly 0 below -126 (never a
+    subnormal) and at -inf, NaN kept, 1 at 0."""
+    from strata.backends.cpu.kernels import host_isa, isa_for
+    isa = host_isa() if isa_name == "host" else isa_for("sse")
+    run = _jit_softmax_exp2(isa)
+    x = np.concatenate([np.linspace(-126.0, 0.25, 1 << 18, dtype=np.float32),
+                        -np.abs(RNG.standard_normal(1 << 14, np.float32)) * 8,
+                        np.float32([0.0, -0.0, -0.5, 0.5, -1.5, -125.5, -126.0])])
+    x = x[: x.size // 16 * 16]
+    y = run(x)
+    want = np.exp2(x.astype(np.float64))
+    rel = np.abs(y / want - 1)
+    assert rel.max() <= 2e-7, (rel.max(), x[rel.argmax()])
+    assert np.all(y >= np.finfo(np.float32).tiny)        # normal: no subnormal ever
+    special = np.float32([-np.inf, -126.01, -200.0, -1e30, np.nan, 0.0, -0.0, -1.0] * 2)
+    got = run(special)
+    np.testing.assert_array_equal(got[:4], 0.0)
+    assert np.isnan(got[4]) and got[5] == 1.0 and got[6] == 1.0 and got[7] == 0.5
+
+
+def _causal(m, n):
+    """torch's is_causal bias: key j of query row i masked when j > i (top-left)."""
+    return np.where(np.arange(n)[None, :] > np.arange(m)[:, None], -np.inf, 0.0)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("m,n", [(1, 1), (1, 9), (7, 7), (100, 100), (130, 70), (70, 130),
+                                 (200, 200), (49, 300)])
+def test_causal_flag(threads, m, n):
+    """ATTN_CAUSAL without a mask buffer: rows shorter and longer than a key block, query
+    blocks ending inside a key block, more keys than queries and fewer."""
+    q, k, v = _qkv(1, 3, m, n, 64)
+    got = _run(q, k, v, scale=0.125, flags=ATTN_CAUSAL, threads=threads)
+    _close(got, _ref(q, k, v, _causal(m, n), 0.125))
+
+
+@pytest.mark.parametrize("mj", ["unit", "gather"])
+def test_causal_flag_with_a_mask(mj):
+    """The flag and a mask buffer together (a padding mask, a contiguous row or read
+    with a stride): both apply; a row whose every allowed key is padding is NaN, or 0
+    with ATTN_SAFE_SOFTMAX."""
+    m = n = 150
+    q, k, v = _qkv(2, 2, m, n, 32)
+    pad = np.zeros((2, 1, 1, n), np.float32)
+    pad[0, ..., :3] = -np.inf          # batch 0: the first rows see only padding
+    pad[1, ..., 120:] = -np.inf
+    mask = pad if mj == "unit" else \
+        np.ascontiguousarray(np.broadcast_to(pad, (2, 1, 2, n)).transpose(0, 1, 3, 2)
+                             ).transpose(0, 1, 3, 2)[:, :, :1, :]
+    assert mj == "unit" or mask.strides[-1] != 4
+    want = _ref(q, k, v, pad + _causal(m, n), 0.5)
+    _close(_run(q, k, v, mask=mask, scale=0.5, flags=ATTN_CAUSAL), want)
+    got = _run(q, k, v, mask=mask, scale=0.5, flags=ATTN_CAUSAL | ATTN_SAFE_SOFTMAX)
+    assert np.isnan(want[0, :, :3]).all() and not got[0, :, :3].any()
+    _close(got[:, :, 3:], want[:, :, 3:])

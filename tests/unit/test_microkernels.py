@@ -477,8 +477,9 @@ def test_packed_epilogue(lib, threads, M, N, K):
 def test_kernels_fingerprint(tmp_path):
     """The kernel object's cache key follows the sources that generate the kernels (not the
     1.4 MB IR text, which took 0.28 s a process to make): per Isa, and changed by an edit
-    to any module of the package, to linalg_to_microkernels or to cpu_kernel_abi (the
-    kernels' flags: epilogues, attention)."""
+    to any module of the package, to linalg_to_microkernels, to cpu_kernel_abi (the
+    kernels' flags: epilogues, attention) or to polynomial.py (exp, the activations and
+    the softmax's exp2 that kernel_ir writes into the kernels)."""
     import os
     import shutil
     assert kernels.kernels_fingerprint(kernels.isa_for("avx2")) != \
@@ -490,13 +491,17 @@ def test_kernels_fingerprint(tmp_path):
     (tree / "conversion").mkdir()
     for name in ("linalg_to_microkernels.py", "cpu_kernel_abi.py"):
         shutil.copy(os.path.join(here, "..", "..", "conversion", name), tree / "conversion")
+    (tree / "transforms" / "math").mkdir(parents=True)
+    shutil.copy(os.path.join(here, "..", "..", "transforms", "math", "polynomial.py"),
+                tree / "transforms" / "math")
     cpu = str(tree / "backends" / "cpu")
     first = kernels.generator_digest(cpu)
     assert first == kernels.generator_digest(here)
     seen = {first}
     for edited in (tree / "backends" / "cpu" / "kernels_gemm.py",
                    tree / "conversion" / "linalg_to_microkernels.py",
-                   tree / "conversion" / "cpu_kernel_abi.py"):
+                   tree / "conversion" / "cpu_kernel_abi.py",
+                   tree / "transforms" / "math" / "polynomial.py"):
         edited.write_text(edited.read_text() + "\nEPI_NEW = 64\n")
         digest = kernels.generator_digest(cpu)
         assert digest not in seen

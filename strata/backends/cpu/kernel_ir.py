@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from .kernels import Isa
 
 __all__ = ["Fn", "vec_type", "splat", "lane_mask", "vload", "vstore", "fma", "all_of",
-           "attributes", "declarations", "VecApprox", "vexp", "vactivation"]
+           "attributes", "declarations", "VecApprox", "vexp", "vsoftmax_exp2",
+           "vactivation"]
 
 class Fn:
     """One LLVM function being written: numbered temporaries and labels, and the block
@@ -290,6 +291,14 @@ def vexp(f: Fn, isa: Isa, x: str) -> str:
     kernels (epilogues, attention's online softmax); NaN stays NaN."""
     from ...transforms.math.polynomial import exp
     return exp(VecApprox(f, isa), x)
+
+
+def vsoftmax_exp2(f: Fn, isa: Isa, x: str) -> str:
+    """2**x of the <W x float> `x`, x <= 0 (a softmax's shifted scores in the log2
+    domain): polynomial.py's softmax_exp2, 0 below -126, NaN kept; about half the work
+    of vexp (the attention kernel's online softmax)."""
+    from ...transforms.math.polynomial import softmax_exp2
+    return softmax_exp2(VecApprox(f, isa), x)
 
 
 def vactivation(f: Fn, isa: Isa, act: str, x: str) -> str:

@@ -296,14 +296,17 @@ def kernels_fingerprint(isa: Isa | None = None) -> str:
 
 def generator_digest(here: str) -> str:
     """The digest of the kernels' generating sources: the .py files of the package at
-    `here` (strata/backends/cpu), ../../conversion/linalg_to_microkernels.py and
-    ../../conversion/cpu_kernel_abi.py (the flags the kernels read)."""
+    `here` (strata/backends/cpu), ../../conversion/linalg_to_microkernels.py,
+    ../../conversion/cpu_kernel_abi.py (the flags the kernels read) and
+    ../../transforms/math/polynomial.py (the approximations kernel_ir writes into them)."""
     import hashlib
     import os
     h = hashlib.sha256()
     paths = sorted(os.path.join(here, n) for n in os.listdir(here) if n.endswith(".py"))
     paths.append(os.path.join(here, "..", "..", "conversion", "linalg_to_microkernels.py"))
     paths.append(os.path.join(here, "..", "..", "conversion", "cpu_kernel_abi.py"))
+    # kernel_ir's vector exp, activations and the softmax's exp2 are its polynomials
+    paths.append(os.path.join(here, "..", "..", "transforms", "math", "polynomial.py"))
     for path in paths:
         with open(path, "rb") as fh:
             h.update(os.path.basename(path).encode() + b"\0" + fh.read() + b"\0")

@@ -15,7 +15,9 @@ attention_to_microkernels.py:
                          flags)                   ATTN_SAFE_SOFTMAX: a row whose scores are
                                                   all -inf gives 0, not NaN;
                                                   ATTN_NAN_TO_ZERO: that, and a row
-                                                  with a NaN or +inf score too
+                                                  with a NaN or +inf score too;
+                                                  ATTN_CAUSAL: key j of row i masked
+                                                  when j > i (no mask read for it)
 
     O[b1,b2,i,:] = sum_j softmax_j(scale * Q[i,:].K[j,:] + mask[i,j]) V[j,:]
 
@@ -30,10 +32,17 @@ attention_to_microkernels.py:
   strata_ukr_<mr>a, MR rows at a time, S in a BM x BN scratch that stays in L1/L2);
   per row, s = S * scale + mask, the running max m and sum l updated online (m' =
   max(m, max_j s), alpha = exp(m - m'), l = l alpha + sum_j exp(s - m'), the row of O
-  scaled by alpha) and P = exp(s - m') written over S; then O += P V (the micro-kernels
-  again, accumulating, K = the block's keys). At the end O /= l. The rows of a block
-  run in one of three loops, chosen once: no mask, a contiguous mask row, a strided
-  one (gathered).
+  scaled by alpha) and P = exp(s - m') written over S (exp as below); then O += P V
+  (the micro-kernels again, accumulating, K = the block's keys). At the end O /= l.
+  The rows of a block run in one of three loops, chosen once: no mask, a contiguous
+  mask row, a strided one (gathered).
+- Causal (ATTN_CAUSAL, torch's is_causal: key j of query row i masked when j > i): a
+  task stops at the key block after its last row, so about half the products and
+  softmax work is never done; the blocks the task's diagonal crosses run the row loops
+  with a lane compare (key index > row index -> -inf) in the score, the others none.
+  A NaN in a masked key's score or value therefore never reaches the row (torch's own
+  CPU flash kernel for is_causal skips those blocks likewise; its math form, bias added
+  to every score, would give NaN).
 - Numerics as the decomposed graph computes them (ONNX Softmax, torch's math SDPA):
   max and the exp of a masked (-inf) score is 0; while every score so far is -inf the
   running max is taken as 0 (exp(-inf - -inf) would be NaN); a row with no finite score
@@ -44,17 +53,26 @@ attention_to_microkernels.py:
   select per vector, one vmaxps, not llvm.maximum's NaN-propagating expansion), but its
   exp(NaN - m) is NaN, so is the row's sum and every output of the row (NaN * V);
   a +inf score gives max +inf and inf - inf = NaN likewise.
-- exp is the kernels' one vector exp (kernel_ir.vexp: the polynomial of
-  strata-math-polynomial-approximation); below -87.3 (and at -inf) it is exactly 0,
-  NaN stays NaN.
+- The softmax runs in the log2 domain: the scale is multiplied by log2(e) once, the
+  mask by it in the score's FMA, and exp(s - m) is 2**(s' - m')
+  (kernel_ir.vsoftmax_exp2: polynomial.py's softmax_exp2, a degree-5 polynomial and
+  one product, 1.1e-7 relative, exactly 0 below 2**-126, the least normal, and at
+  -inf, NaN kept): about half the operations of the general exp, and no subnormal is ever produced (each costs a microcode assist:
+  a quarter of the keys masked made the old kernel 30% slower). Pass 1 takes the max of
+  the scores without storing them (pass 2 computes them again: an FMA is cheaper than
+  a store and a load), except a gathered mask's, written back once. The row of O is
+  rescaled only when its max grew (alpha exactly 1 otherwise: most key blocks after
+  the first few).
 """
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
-from ...conversion.cpu_kernel_abi import ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX
+from ...conversion.cpu_kernel_abi import ATTN_CAUSAL, ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX
 from .guard import checked_bytes, checked_malloc
-from .kernel_ir import Fn, lane_mask, splat, vec_type, vexp, vload, vsplat, vstore
+from .kernel_ir import (Fn, f32_const, fma, lane_mask, splat, vec_type, vload,
+                        vsoftmax_exp2, vsplat, vstore)
 from .kernels_gemm import _load_work, _store_work
 
 if TYPE_CHECKING:
@@ -63,9 +81,13 @@ if TYPE_CHECKING:
 __all__ = ["attention_functions", "ATTN_BM", "ATTN_BN"]
 
 # Query rows per task and keys per block (multiples of every ISA's MR / NR: 48 = 6*8,
-# 64 = 16*4 = 32*2 = 12*... rounded per ISA below).
+# 256 = 16*16 = 32*8 = 12*...; rounded per ISA below). 256 keys, not 64: the per row and
+# block work (two horizontal reductions, alpha, O's rescale, the accumulator tile of
+# O += P V loaded and stored) is a quarter; S (48 x 256 floats, 48 KiB) stays in L2.
+# Attention alone at 1 thread, 6 heads of 64, vs OpenVINO in the same loop: seq 1500
+# 1.22 -> 0.96, 512 1.00 -> 0.85 (BN 128 1.06 / 0.91, 512 like 256).
 ATTN_BM = 48
-ATTN_BN = 64
+ATTN_BN = 256
 
 _ARGS = ("i64 %B1, i64 %B2, i64 %M, i64 %N, i64 %D, i64 %E, "
          "ptr %Q, i64 %q1, i64 %q2, i64 %ldq, ptr %K, i64 %k1, i64 %k2, i64 %kj, i64 %kd, "
@@ -84,14 +106,6 @@ def _bn(isa: Isa) -> int:
 
 def _bm(isa: Isa) -> int:
     return max(isa.mr, ATTN_BM // isa.mr * isa.mr)
-
-
-def _exp(f: Fn, isa: Isa, x: str) -> str:
-    """exp of the <W x float> `x` (kernel_ir.vexp), exactly 0 below -87.3: a masked key
-    (-inf) adds nothing to a row's sum, so a row with no finite score sums to 0."""
-    W, V = isa.width, vec_type(isa)
-    tiny = f(f"fcmp olt {V} {x}, {vsplat(isa, -87.3)}")
-    return f(f"select <{W} x i1> {tiny}, {V} zeroinitializer, {V} {vexp(f, isa, x)}")
 
 
 def _pack(isa: Isa) -> str:
@@ -176,10 +190,14 @@ def _tasks(isa: Isa) -> str:
     f = Fn("define internal void @strata_attn_tasks(ptr %work, i64 %lo, i64 %hi) #1")
     v = _load_work(f, _FIELDS, _TYPES)
     scale = f(f"bitcast i32 {v['scale']} to float")
-    vscale = splat(f, isa, scale)
+    vscale = splat(f, isa, f(f"fmul float {scale}, {f32_const(math.log2(math.e))}"))
+    vlog2e = vsplat(isa, math.log2(math.e))
     flags = v["flags"]
     safe = f(f"icmp ne i32 {f(f'and i32 {flags}, {ATTN_SAFE_SOFTMAX}')}, 0")
     nan0 = f(f"icmp ne i32 {f(f'and i32 {flags}, {ATTN_NAN_TO_ZERO}')}, 0")
+    causal = f(f"icmp ne i32 {f(f'and i32 {flags}, {ATTN_CAUSAL}')}, 0")
+    lanes = f"<{', '.join(f'i32 {k}' for k in range(W))}>"
+    vninf = vsplat(isa, -math.inf)
     has_mask = f(f"icmp ne ptr {v['mask']}, null")
     no_keys = f.cmp("sle", v["N"], 0)
     mj_unit = f.cmp("eq", v["mj"], 1)
@@ -235,25 +253,41 @@ def _tasks(isa: Isa) -> str:
                 f.loop("0", npk, 1, panel)
             f.loop("0", rows, MR, rgroup)
 
-            # the online softmax, row by row
-            def srow(r, mode):
+            # the online softmax, row by row, in the log2 domain ([Note: flash
+            # attention on the CPU]: scores * log2(e), exp2)
+            def srow(r, mode, diag):
                 srow_p = f.gep(S, f.mul(r, bn))
                 mrow_p = f.gep(mb, f.add(f.mul(r, v["mi"]), f.mul(j0, v["mj"])))
+                if diag:
+                    # causal, a block the row's diagonal crosses: keys at > i - j0 masked
+                    # (the limit clamped to [-1, BN]: i32 lanes)
+                    lim = f.min(f.sub(f.add(i0, r), j0), bn)
+                    lim = f(f"call i64 @llvm.smax.i64(i64 {lim}, i64 -1)")
+                    vlim = splat(f, isa, f(f"trunc i64 {lim} to i32"), "i32")
 
-                def score(at, m):
-                    # mode: no mask / a contiguous row of it / a strided one (gathered),
-                    # decided once per block, not per vector
-                    x = f(f"fmul {V} {vload(f, isa, f.gep(srow_p, at), m)}, {vscale}")
-                    if mode == "none":
-                        return x
-                    mx = vload(f, isa, f.gep(mrow_p, at), m) if mode == "unit" else \
-                        _gather(f, isa, mrow_p, at, v["mj"], m)
-                    return f(f"fadd {V} {x}, {mx}")
+                def score(at, m, shift=None):
+                    # (s * scale + mask) * log2(e) - shift; mode: no mask / a contiguous
+                    # row of it / a strided one (gathered), decided once per block
+                    s = vload(f, isa, f.gep(srow_p, at), m)
+                    x = f(f"fmul {V} {s}, {vscale}") if shift is None else \
+                        fma(f, isa, s, vscale, shift)
+                    if mode != "none":
+                        mx = vload(f, isa, f.gep(mrow_p, at), m) if mode == "unit" else \
+                            _gather(f, isa, mrow_p, at, v["mj"], m)
+                        x = fma(f, isa, mx, vlog2e, x)
+                    if diag:
+                        at32 = splat(f, isa, f(f"trunc i64 {at} to i32"), "i32")
+                        j = f(f"add <{W} x i32> {at32}, {lanes}")
+                        after = f(f"icmp sgt <{W} x i32> {j}, {vlim}")
+                        x = f(f"select <{W} x i1> {after}, {V} {vninf}, {V} {x}")
+                    return x
 
-                # pass 1: scores (scaled, masked) written back, their max
+                # pass 1: the scores' max (a gathered mask's scores written back: read
+                # once); the others are computed again in pass 2 (cheaper than a store)
                 def pass1(at, m, acc):
                     s = score(at, m)
-                    vstore(f, isa, s, f.gep(srow_p, at), m)
+                    if mode == "gather":
+                        vstore(f, isa, s, f.gep(srow_p, at), m)
                     s = s if m is None else f(f"select <{W} x i1> {m}, {V} {s}, {V} "
                                               f"{splat(f, isa, ninf)}")
                     # the running max without NaN: one vmaxps, not maximum's expansion
@@ -267,13 +301,18 @@ def _tasks(isa: Isa) -> str:
                 none = f(f"fcmp oeq float {m_new}, {ninf}")
                 m_safe = f(f"select i1 {none}, float 0.0, float {m_new}")
                 vm = splat(f, isa, m_safe)
+                neg_vm = f(f"fneg {V} {vm}")
                 d = f(f"fsub float {m_old}, {m_safe}")
-                alpha = f(f"extractelement {V} {_exp(f, isa, splat(f, isa, d))}, i64 0")
+                alpha = f(f"extractelement {V} {vsoftmax_exp2(f, isa, splat(f, isa, d))}, "
+                          f"i64 0")
 
-                # pass 2: P = exp(s - m) over S, its sum
+                # pass 2: P = 2**(s - m) over S, its sum
                 def pass2(at, m, acc):
-                    s = vload(f, isa, f.gep(srow_p, at), m)
-                    p = _exp(f, isa, f(f"fsub {V} {s}, {vm}"))
+                    if mode == "gather":
+                        x = f(f"fsub {V} {vload(f, isa, f.gep(srow_p, at), m)}, {vm}")
+                    else:
+                        x = score(at, m, neg_vm)
+                    p = vsoftmax_exp2(f, isa, x)
                     if m is not None:
                         p = f(f"select <{W} x i1> {m}, {V} {p}, {V} zeroinitializer")
                     vstore(f, isa, p, f.gep(srow_p, at), m)
@@ -285,24 +324,38 @@ def _tasks(isa: Isa) -> str:
                           f"float {bsum})")
                 f.do(f"store float {l_new}, ptr {f.gep(lrow, r)}, align 4")
                 f.do(f"store float {m_new}, ptr {f.gep(mrow, r)}, align 4")
-                # O's row *= alpha
+                # O's row *= alpha, unless the max stayed (alpha exactly 1: most blocks
+                # after the first few)
                 orow = f.gep(ob, f.mul(r, v["ldo"]))
                 va = splat(f, isa, alpha)
                 def rescale(at, m):
                     x = vload(f, isa, f.gep(orow, at), m)
                     vstore(f, isa, f(f"fmul {V} {x}, {va}"), f.gep(orow, at), m)
+                go, skip = f.label("rescale"), f.label("kept")
+                f.cbr(f(f"fcmp oeq float {d}, 0.0"), skip, go)
+                f.start(go)
                 _row_vectors(f, isa, v["E"], rescale)
+                f.br(skip)
+                f.start(skip)
             unit = f(f"and i1 {has_mask}, {mj_unit}")
-            modes = {"none": f.label("nomask"), "unit": f.label("umask"),
-                     "gather": f.label("gmask")}
-            done, pick = f.label("rowsdone"), f.label("pickmask")
-            f.cbr(unit, modes["unit"], pick)
-            f.start(pick)
-            f.cbr(has_mask, modes["gather"], modes["none"])
-            for mode, lab in modes.items():
-                f.start(lab)
-                f.loop("0", rows, 1, lambda r, mode=mode: srow(r, mode))
-                f.br(done)
+            # causal: the block crosses the diagonal of a row of the task (a key after
+            # the first row's own)
+            diag = f(f"and i1 {causal}, {f.cmp('sgt', f.add(j0, f.sub(n, 1)), i0)}")
+            done = f.label("rowsdone")
+            plain, diagonal = f.label("plain"), f.label("diagonal")
+            f.cbr(diag, diagonal, plain)
+            for is_diag, start in ((False, plain), (True, diagonal)):
+                f.start(start)
+                modes = {"none": f.label("nomask"), "unit": f.label("umask"),
+                         "gather": f.label("gmask")}
+                pick = f.label("pickmask")
+                f.cbr(unit, modes["unit"], pick)
+                f.start(pick)
+                f.cbr(has_mask, modes["gather"], modes["none"])
+                for mode, lab in modes.items():
+                    f.start(lab)
+                    f.loop("0", rows, 1, lambda r, mode=mode, d=is_diag: srow(r, mode, d))
+                    f.br(done)
             f.start(done)
 
             # O += P V_block
@@ -318,7 +371,9 @@ def _tasks(isa: Isa) -> str:
                                           f"i64 {v['ldo']}, i64 {ne}, i1 true")
                 f.loop("0", npv, 1, panel)
             f.loop("0", rows, MR, rgroup2)
-        f.loop("0", v["N"], bn, kblock)
+        # causal: no key after the task's last row is read (every one is masked)
+        kend = f(f"select i1 {causal}, i64 {f.min(v['N'], f.add(i0, rows))}, i64 {v['N']}")
+        f.loop("0", kend, bn, kblock)
 
         # O /= l (l = 0: NaN, or 0 with ATTN_SAFE_SOFTMAX)
         def finish(r):

@@ -64,6 +64,13 @@ def fit_exp(degree=4):
                    range(degree + 1))
 
 
+def fit_exp2_shifted(degree=5):
+    """2**r = 1 + r p(r) on |r| <= 1/2 (the softmax exp2's reduction, exact); error
+    relative to 2**r."""
+    r = _nonzero(-0.5, 0.5)
+    return fit_f32(r, 2.0 ** r - 1.0, 1.0 / 2.0 ** r, range(1, degree + 1))
+
+
 def fit_log(degree=8):
     """log1p(f) = f + f**2 * q(f) on sqrt(1/2) - 1 <= f < sqrt(2) - 1; error relative to
     log1p(f)."""
@@ -115,7 +122,8 @@ def fit_erf(splits=(0.0, 1.0, 2.2, 3.92), degree=9):
 
 def main():
     for name, (coeffs, err) in (("EXP_Q", fit_exp()), ("LOG_Q", fit_log()),
-                                ("TANH_P", fit_tanh())):
+                                ("TANH_P", fit_tanh()),
+                                ("EXP2_P", fit_exp2_shifted())):
         print(f"{name} = ({', '.join(repr(c) for c in coeffs)})  # max error {err:.2e}")
     pieces, errors = fit_erf()
     for (m, c0, p), e in zip(pieces, errors):

@@ -16,6 +16,12 @@ fit_coefficients.py derives them.
   |k| < 2**9); exp(r) = 1 + (r + r**2 q(r)); 2**k is built from the exponent bits, in
   two factors 2**(k>>1) * 2**(k - (k>>1)) so that the products near overflow and in the
   subnormal range round once, at the end.
+- softmax_exp2 (2**x for x <= 0 only: a softmax's shifted scores in the log2 domain):
+  x = k + r, k = x rounded to an integer (to even), |r| <= 1/2 (exact); 2**r =
+  1 + r p(r), one product by 2**k built from the exponent bits. x is clamped to -126 and the result is 0 below it
+  (2**-126 is the smallest normal float: nothing subnormal is ever computed, stored or
+  summed, which would cost a microcode assist per operation on x86): about half the
+  operations of exp.
 - log: x = 2**k * m with m in [sqrt(1/2), sqrt(2)) (subtracting the bits of sqrt(1/2)
   from x's bits puts k in the exponent field and m's mantissa below it); subnormal x is
   scaled by 2**23 first. log(x) = k ln2 + log1p(f), f = m - 1 (exact), log1p(f) =
@@ -46,6 +52,9 @@ __all__ = ["Approx", "emit", "APPROXIMATIONS"]
 # expm1(r) ~ r + r**2 * q(r), |r| <= ln2/2: max error 1.8e-8 relative to expm1(r).
 EXP_Q = (0.4999999701976776, 0.1666654348373413, 0.04166720062494278,
          0.008366584777832031, 0.0013882503844797611)
+# 2**r ~ 1 + r * p(r), |r| <= 1/2: max error 1.1e-7 relative (softmax_exp2).
+EXP2_P = (0.6931470036506653, 0.24022242426872253, 0.05550733953714371,
+          0.009671519510447979, 0.0013264705194160342)
 # log1p(f) ~ f + f**2 * q(f), sqrt(1/2) - 1 <= f < sqrt(2) - 1: 5.6e-9 relative.
 LOG_Q = (-0.49999988079071045, 0.33333325386047363, -0.2500159442424774,
          0.2000199556350708, -0.16608770191669464, 0.14181207120418549,
@@ -79,6 +88,7 @@ LOG10_2_HI = 0.301025390625       # log10(2) to 12 significant bits
 LOG10_2_LO = 4.605039066518657e-06  # f32(log10(2) - LOG10_2_HI)
 LOG10E = 0.4342944819032518
 SQRT_HALF_BITS = 0x3F3504F3       # f32 sqrt(1/2)
+ROUND_MAGIC = 12582912.0          # 1.5 * 2**23: x + it rounds x to an integer in its bits
 TINY = 2.0 ** -25                 # below it, expm1(x) and log1p(x) round to x
 INF = math.inf
 
@@ -231,6 +241,21 @@ def exp2(ap, x):
     r = ap.mul(ap.sub(c, k), LN2)
     y = _exp_scaled(ap, k, _expm1_poly(ap, r))
     return ap.select(ap.cmp("uno", x, x), x, y)
+
+
+def softmax_exp2(ap, x):
+    """2**x for x <= 0, -inf and NaN ([Note: range reductions]): 0 below -126, NaN kept
+    (it reaches the product). Positive x is not its domain (2**k overflows the exponent
+    field above 127)."""
+    below = ap.cmp("olt", x, -126.0)
+    c = ap.select(below, -126.0, x)
+    # k = roundeven(c) by adding 1.5 * 2**23 (the sum's last bits are k): no float to
+    # int conversion, whose NaN would be poison; 2**k from the sum's bits (pow2 keeps
+    # the low ones)
+    t = ap.add(c, ROUND_MAGIC)
+    k = ap.sub(t, ROUND_MAGIC)
+    p = ap.horner(ap.sub(c, k), (1.0, *EXP2_P))
+    return ap.select(below, 0.0, ap.mul(p, ap.pow2(ap.to_bits(t))))
 
 
 def expm1(ap, x):

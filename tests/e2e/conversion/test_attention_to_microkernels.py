@@ -7,6 +7,7 @@ _safe_softmax zeros). Each test also checks the kernel was called (the IR after 
 dump_dir)."""
 import glob
 import os
+import re
 import warnings
 
 import numpy as np
@@ -59,6 +60,7 @@ def _attention(b, h, s, d, op="Div", mask=True):
     (2, 3, 70, 64, "Div", True),      # BERT-like: scores / sqrt(d) + padding mask
     (1, 2, 150, 80, "Mul", False),    # scores * (1 / sqrt(d)), no mask, D 80
     (1, 1, 33, 32, "Mul", True),
+    (1, 2, 600, 64, "Div", True),     # three key blocks of 256, the last partial
 ])
 def test_onnx_attention_matches_onnxruntime(tmp_path, b, h, s, d, op, mask):
     m = _attention(b, h, s, d, op, mask)
@@ -200,9 +202,11 @@ def test_torch_sdpa_module(tmp_path, masked):
     assert _rel(y, eager) <= TOLERANCE
 
 
-def test_torch_sdpa_causal(tmp_path):
-    """is_causal=True: the causal mask computed into the first product's init becomes a
-    seq x seq buffer (not batch x heads x seq x seq) the kernel reads."""
+@pytest.mark.parametrize("lq,lk", [(80, 80), (50, 130), (130, 50)])
+def test_torch_sdpa_causal(tmp_path, lq, lk):
+    """is_causal=True (top-left: key j of row i masked when j > i, also with fewer or
+    more queries than keys): the bias computed from linalg.index in the scores' generic
+    becomes the kernel's ATTN_CAUSAL flag, no mask buffer."""
     torch = pytest.importorskip("torch")
     import torch.nn.functional as F
 
@@ -210,10 +214,14 @@ def test_torch_sdpa_causal(tmp_path):
         def forward(self, q, k, v):
             return F.scaled_dot_product_attention(q, k, v, is_causal=True)
     torch.manual_seed(0)
-    args = tuple(torch.randn(1, 2, 80, 32) for _ in range(3))
+    args = (torch.randn(1, 2, lq, 32), torch.randn(1, 2, lk, 32), torch.randn(1, 2, lk, 32))
     dump = tmp_path / "dump"
     f = strata.compile(Causal(), example_args=args, dump_dir=str(dump))
-    assert _fused(str(dump))
+    (path,) = glob.glob(os.path.join(str(dump),
+                                     "*strata-linalg-attention-to-microkernels.mlir"))
+    text = open(path).read()
+    assert re.search(r"call @strata_attention_f32\(.*%c4_i32\)", text)
+    assert "linalg.index" not in text
     y = f(*args)
     y = (y[0] if isinstance(y, (list, tuple)) else y).numpy()
     assert _rel(y, Causal()(*args).numpy()) <= TOLERANCE
