@@ -41,19 +41,23 @@ KERNEL_SIGNATURES = {
     "strata_sgemm_batched_f32": ["i64"] * 4 + [_P, "i64", "i64"] * 3 + ["i32", "i64"],
     "strata_sgemm_nt_batched_f32": ["i64"] * 4 + [_P, "i64", "i64"] * 3 + ["i32", "i64"],
     "strata_sgemm_pack_b_f32": ["i64", "i64", _P, "i64", _P],
-    "strata_conv2d_nchw_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P, "i64", "i32",
+    # NCHW: N, C, H, W, F, KH, KW, OH, OW, sh, sw, dh, dw, pad top, pad left (the
+    # unpadded image is read, taps outside it are zeros: [Note: padding in the packing]
+    # in kernels_conv.py); in, its N, C and H strides; filter, out, out's N stride, acc
+    "strata_conv2d_nchw_f32": ["i64"] * 15 + [_P, "i64", "i64", "i64", _P, _P, "i64", "i32",
                                               "i64"],
-    "strata_conv2d_nchw_packed_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P, "i64",
+    "strata_conv2d_nchw_packed_f32": ["i64"] * 15 + [_P, "i64", "i64", "i64", _P, _P, "i64",
                                                      "i32", "i64"],
-    "strata_conv2d_nchw_packed_epi_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P,
+    "strata_conv2d_nchw_packed_epi_f32": ["i64"] * 15 + [_P, "i64", "i64", "i64", _P, _P,
                                                          "i64", "i32", _P, "i32", "i64"],
     # grouped (see [Note: grouped convolutions] in kernels_conv.py): N, G, C and F per
-    # group, the window; in, its N, G, C and H strides; filter, out, out's N stride, acc
-    "strata_conv2d_nchw_grouped_f32": ["i64"] * 14 + [_P, "i64", "i64", "i64", "i64", _P,
+    # group, the window and padding; in, its N, G, C and H strides; filter, out, out's N
+    # stride, acc
+    "strata_conv2d_nchw_grouped_f32": ["i64"] * 16 + [_P, "i64", "i64", "i64", "i64", _P,
                                                       _P, "i64", "i32", "i64"],
-    "strata_conv2d_nchw_grouped_packed_f32": ["i64"] * 14 + [_P, "i64", "i64", "i64", "i64",
+    "strata_conv2d_nchw_grouped_packed_f32": ["i64"] * 16 + [_P, "i64", "i64", "i64", "i64",
                                                              _P, _P, "i64", "i32", "i64"],
-    "strata_conv2d_nchw_grouped_packed_epi_f32": ["i64"] * 14 + [
+    "strata_conv2d_nchw_grouped_packed_epi_f32": ["i64"] * 16 + [
         _P, "i64", "i64", "i64", "i64", _P, _P, "i64", "i32", _P, "i32", "i64"],
     "strata_conv2d_nhwc_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, "i32", _P, "i64",
                                               "i32", "i64"],

@@ -1186,9 +1186,20 @@ def _nchw_call(em, op, layout, weights, acc):
         epi, acc = (_grouped_epilogue(em, op, y, acc) if grouped else
                     _epilogue_around(em, op, y, 1, None, acc))
     out = y if epi is None else epi[3]
+    # the padded copy the input is: the kernel reads its source ([Note: padding in the
+    # packing] in kernels_conv.py)
+    pad = _padding_of(op, x, (y, out), grouped)
+    pt = pl = 0
+    if pad is not None:
+        x, pt, pl = pad[0], pad[1], pad[2]
     if layout == "ncw":     # one image row: H = KH = OH = 1, H's stride the W extent
         dims = [s(x, 0), s(x, 1), 1, s(x, 2), s(w, 0), 1, s(w, 2), 1, s(y, 2)]
         strides = [em.stride(x, 0), em.stride(x, 1), s(x, 2)]
+    elif grouped and pad is not None:   # the source: N x (G*C) x H x W
+        sc = em.stride(x, 1)
+        dims = [s(x, 0), s(w, 0), s(w, 2), s(x, 2), s(x, 3), s(w, 1), s(w, 3), s(w, 4),
+                s(y, 3), s(y, 4)]
+        strides = [em.stride(x, 0), em.mul(dims[2], sc), sc, em.stride(x, 2)]
     elif grouped:           # N, G, C, H, W, F, KH, KW, OH, OW
         dims = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(x, 4), s(w, 1), s(w, 3), s(w, 4),
                 s(y, 3), s(y, 4)]
@@ -1197,14 +1208,14 @@ def _nchw_call(em, op, layout, weights, acc):
         dims = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(w, 0), s(w, 2), s(w, 3), s(y, 2),
                 s(y, 3)]
         strides = [em.stride(x, i) for i in range(3)]
-    window = [sh, sw, dh, dw]
+    window = [sh, sw, dh, dw, pt, pl]
     args = dims + window + [em.pointer(x)] + strides + [
         em.pointer(w if panels is None else panels), em.pointer(out), em.stride(out, 0), acc]
     kind = "_packed_epi" if epi is not None else "_packed" if panels is not None else ""
     name = f"strata_conv2d_nchw{'_grouped' if grouped else ''}{kind}_f32"
     if epi is not None:
         args += _epilogue_args(em, epi, EPI_ROW_BIAS, out)
-    return name, args, dims, window, panels, epi
+    return name, args, dims, window, panels, epi, pad
 
 
 def _prod(xs) -> int:
@@ -1319,9 +1330,10 @@ def _lower_conv(op, layout, weights, choose, on_call) -> str:
     x, w, y = op.operands
     acc = _accumulate(em, op, y)
     s = em.size
-    epi = panels = None
+    epi = panels = pad = None
     if layout in ("nchw", "ncw", "ngchw"):
-        name, args, dims, window, panels, epi = _nchw_call(em, op, layout, weights, acc)
+        name, args, dims, window, panels, epi, pad = _nchw_call(em, op, layout, weights,
+                                                                acc)
     else:
         sh, sw = op._window_values("strides")
         dh, dw = op._window_values("dilations")
@@ -1336,8 +1348,9 @@ def _lower_conv(op, layout, weights, choose, on_call) -> str:
                        em.pointer(y), em.stride(y, 0), acc]
     names = ("N", "H", "W", "C") if layout in ("hwcf", "fhwc") else \
         ("N", "G", "C", "H", "W") if layout == "ngchw" else ("N", "C", "H", "W")
-    shape = _shape(names + ("F", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw"),
-                   dims + window)
+    # (NHWC's window has no padding: zip stops at its dw)
+    shape = _shape(names + ("F", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw", "pt",
+                            "pl"), dims + window)
     if layout in ("hwcf", "fhwc"):
         for d in shape:
             d["ftrans"] = int(layout == "fhwc")
@@ -1347,6 +1360,7 @@ def _lower_conv(op, layout, weights, choose, on_call) -> str:
     if on_call is not None:
         on_call(call, name, *shape, word)
     op.erase()
+    _drop_padded_copy(call, pad)
     if epi is not None and epi[0] is not None:
         epi[0].erase()
         for u in list(epi[4].uses):     # the view of y the generic read (grouped)
@@ -1710,22 +1724,31 @@ def _zero_fill(o) -> bool:
         math.copysign(1.0, val.value) > 0
 
 
-def _padding_of(op, x, written=()):
+def _padding_of(op, x, written=(), grouped: bool = False):
     """(source, pad top, pad left, ops to erase, deallocs to move after `op`) when `x`,
-    the input of depthwise convolution `op`, is a fresh buffer filled with +0.0 and
-    holding a copy of `source` at offsets (0, 0, pt, pl), read by nothing but `op` (a
-    padded copy the kernel need not make), and `source` is no view of a buffer the
-    kernel writes (`written`: bufferization may give the convolution's output the
-    buffer the copy was made from, the padded copy then being the only one of the old
-    values); else None."""
+    the input of convolution `op` (depthwise, NCHW, 1-D NCW), is a fresh buffer filled
+    with +0.0 and holding a copy of `source` at offsets (0, 0, pt, pl) ((0, 0, pl) in
+    1-D: pt is 0), read by nothing but `op` (a padded copy the kernel need not make), and
+    `source` is no view of a buffer the kernel writes (`written`: bufferization may give
+    the convolution's output the buffer the copy was made from, the padded copy then
+    being the only one of the old values); else None. A `grouped` convolution's `x` is
+    such a buffer's expand_shape to N x G x C x H x W (read by nothing but `op`), the
+    source then N x (G*C) x H x W."""
     from ..dialects.memref import strides_and_offset
-    alloc = x.defining_op
+    alloc, expand = x.defining_op, None
+    if grouped:
+        if alloc is None or alloc.name != "memref.expand_shape" or \
+                alloc.reassociation_indices != [[0], [1, 2], [3], [4]] or \
+                not all(u.owner is op for u in x.uses):
+            return None
+        expand, x = alloc, alloc.operands[0]
+        alloc = x.defining_op
     if alloc is None or alloc.name != "memref.alloc" or alloc.parent is not op.parent:
         return None
     sv, fills, deallocs = None, [], []
     for u in x.uses:
         o = u.owner
-        if o is op:
+        if o is op or o is expand:
             continue
         if o.name == "memref.dealloc":
             deallocs.append(o)
@@ -1739,8 +1762,9 @@ def _padding_of(op, x, written=()):
     if sv is None or not fills or len(sv.operands) != 1:
         return None
     offsets = list(sv.properties["static_offsets"].value)
-    if len(offsets) != 4 or offsets[:2] != [0, 0] or min(offsets) < 0 or \
-            list(sv.properties["static_strides"].value) != [1, 1, 1, 1]:
+    rank = len(x.type.shape)
+    if rank not in (3, 4) or len(offsets) != rank or offsets[:2] != [0, 0] or \
+            min(offsets) < 0 or list(sv.properties["static_strides"].value) != [1] * rank:
         return None
     uses = list(sv.results[0].uses)
     if len(uses) != 1 or uses[0].owner.name != "memref.copy":
@@ -1760,7 +1784,21 @@ def _padding_of(op, x, written=()):
     moved = _freed_between(copy, op, (src,))
     if moved is None:
         return None
-    return src, offsets[2], offsets[3], [copy, *fills, sv, *deallocs, alloc], moved
+    pt, pl = (0, offsets[2]) if rank == 3 else (offsets[2], offsets[3])
+    return src, pt, pl, [copy, *fills, sv, *deallocs, *([expand] if expand else []),
+                         alloc], moved
+
+
+def _drop_padded_copy(call, pad) -> None:
+    """After `call` reads the source of padded copy `pad` (_padding_of's) in its place:
+    the source's deallocs move after the call, the fill, copy and buffer go."""
+    if pad is None:
+        return
+    for d in reversed(pad[4]):
+        d.detach()
+        call.parent.insert_after(call, d)
+    for o in pad[3]:
+        o.erase()
 
 
 def _view_root(v):
@@ -1840,12 +1878,7 @@ def _lower_depthwise(op, weights) -> str:
             em.pointer(bias) if bias is not None else out_ptr, em.i32(flags), em.i64(0)]
     call = em.call(DEPTHWISE_KERNEL, args)
     op.erase()
-    if pad is not None:
-        for d in reversed(pad[4]):
-            d.detach()
-            call.parent.insert_after(call, d)
-        for o in pad[3]:
-            o.erase()
+    _drop_padded_copy(call, pad)
     if epi is not None:
         epi[0].erase()
         if out is not y:

@@ -121,7 +121,7 @@ def test_convs_under_tile_words(lib, threads, word):
         wt = RNG.standard_normal((f, c, k, k), np.float32)
         want, oh, ow = _conv_ref(x, wt, s)
         out = np.empty((2, f, oh, ow), np.float32)
-        lib.conv2d_nchw(2, c, h, h, f, k, k, oh, ow, s, s, 1, 1, x.ctypes.data, c * h * h,
+        lib.conv2d_nchw(2, c, h, h, f, k, k, oh, ow, s, s, 1, 1, 0, 0, x.ctypes.data, c * h * h,
                         h * h, h, wt.ctypes.data, out.ctypes.data, f * oh * ow, 0, w_)
         np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-3)
         xh = np.ascontiguousarray(x.transpose(0, 2, 3, 1))
