@@ -1759,7 +1759,8 @@ def _padding_of(op, x, written=(), grouped: bool = False):
             fills.append(o)
         else:
             return None
-    if sv is None or not fills or len(sv.operands) != 1:
+    # (dynamic sizes are the copy's source's: a dynamic batch; offsets and strides static)
+    if sv is None or not fills or sv.operands[0] is not x:
         return None
     offsets = list(sv.properties["static_offsets"].value)
     rank = len(x.type.shape)
@@ -1815,13 +1816,16 @@ def _freed_between(first, last, bufs):
     """The deallocs of bufs[0]'s buffer (bufs[0] or the buffer it is a view of) between
     ops `first` and `last` (of one block), which may move after `last`, when nothing else
     there uses any of `bufs` or of the buffers they view, or another view of those (none
-    writes them, or frees them, before `last` reads them); else None."""
+    writes them, or frees them, before `last` reads them; size reads may: a dynamic
+    batch's memref.dim); else None."""
     roots = [_view_root(b) for b in bufs]
     moved, o = [], first.next
     while o is not last:
         if o.name == "memref.dealloc" and o.operands and \
                 _view_root(o.operands[0]) is roots[0]:
             moved.append(o)
+        elif o.name in _SIZES:
+            pass
         elif any(_view_root(v) is r for inner in o.walk() for v in inner.operands
                  for r in roots):
             return None

@@ -608,8 +608,8 @@ def groups_in_parallel(items: int, item_macs: int, threads: int, split: int = 0)
 
 
 _GROUP_FIELDS = ("G", "C", "H", "W", "F", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw",
-                 "pt", "pl", "in", "sn", "sg", "sc", "shs", "filter", "fg", "out", "osn", "accumulate",
-                 "bias", "epi", "tile")
+                 "pt", "pl", "in", "sn", "sg", "sc", "shs", "filter", "fg", "out", "osn",
+                 "accumulate", "bias", "epi", "tile")
 _GROUP_TYPES = {"in": "ptr", "filter": "ptr", "out": "ptr", "bias": "ptr",
                 "accumulate": "i32", "epi": "i32"}
 _SPLIT_AT = {name: (lo, bits) for name, lo, bits in TILE_FIELDS}["split"]
@@ -645,8 +645,8 @@ def _conv_grouped(isa: Isa, base: str, epi: bool) -> str:
 
     extra = "ptr %bias, i32 %epi, " if epi else ""
     f = Fn(f"define void @{name}(i64 %N, i64 %G, i64 %C, i64 %H, i64 %W, i64 %F, "
-            f"{_WINDOW}, i64 %pt, i64 %pl, ptr %in, i64 %sn, i64 %sg, i64 %sc, i64 %shs, ptr %filter, "
-            f"ptr %out, i64 %osn, i32 %accumulate, {extra}i64 %tile) #0")
+            f"{_WINDOW}, i64 %pt, i64 %pl, ptr %in, i64 %sn, i64 %sg, i64 %sc, i64 %shs, "
+            f"ptr %filter, ptr %out, i64 %osn, i32 %accumulate, {extra}i64 %tile) #0")
     v = {x: f"%{x}" for x in _GROUP_FIELDS}
     if not epi:
         v["bias"], v["epi"] = "null", "0"
