@@ -222,19 +222,42 @@ def _pack_conv(isa: Isa, padded: bool = False) -> str:
                 ih0, iw0 = (f(f"load i64, ptr {f.gep(pieces[x], i, 'i64')}, align 8")
                             for x in ("ih", "iw"))
 
+            if padded:      # the piece's last element, from its first
+                reach = f.mul(f.sub(n_, 1), p["sw"])
+
             def rows(body):
                 def row(k):
                     off = f(f"load i64, ptr {f.gep(offs, k, 'i64')}, align 8")
-                    span = None
-                    if padded:      # the lanes [lo, hi) of elements inside the image
-                        th, tw = (f(f"load i64, ptr {f.gep(taps[x], k, 'i64')}, align 8")
-                                  for x in ("th", "tw"))
-                        inside = f(f"icmp ult i64 {f.add(ih0, th)}, {p['H']}")
-                        iw_ = f.add(iw0, tw)
-                        lo = f(f"call i64 @llvm.smax.i64(i64 {f.sub('0', iw_)}, i64 0)")
-                        hi = f(f"select i1 {inside}, i64 {f.sub(p['W'], iw_)}, i64 0")
-                        span = (lo, hi, iw_, inside)
-                    body(gep(in_p, off), f.gep(out_p, f.mul(k, nr)), span)
+                    s_, d_ = gep(in_p, off), f.gep(out_p, f.mul(k, nr))
+                    if not padded:
+                        body(s_, d_, None)
+                        return
+                    # the row's piece inside the image (the unpadded body), outside it
+                    # (zeros), or across its edge: the lanes [lo, hi) of the elements
+                    # inside
+                    th, tw = (f(f"load i64, ptr {f.gep(taps[x], k, 'i64')}, align 8")
+                              for x in ("th", "tw"))
+                    inside = f(f"icmp ult i64 {f.add(ih0, th)}, {p['H']}")
+                    iw_ = f.add(iw0, tw)
+                    end = f.add(iw_, reach)
+                    full = all_of(f, [inside, f.cmp("sge", iw_, 0), f.cmp("slt", end, p["W"])])
+                    away = f(f"or i1 {f.cmp('slt', end, 0)}, {f.cmp('sge', iw_, p['W'])}")
+                    none = f(f"or i1 {f(f'xor i1 {inside}, true')}, {away}")
+                    in_l, out_l, edge_l, done_l = (f.label(x) for x in ("ri", "ro", "re", "rd"))
+                    f.cbr(full, in_l, f"{in_l}n")
+                    f.start(f"{in_l}n")
+                    f.cbr(none, out_l, edge_l)
+                    f.start(in_l)
+                    body(s_, d_, None)
+                    f.br(done_l)
+                    f.start(out_l)
+                    body(s_, d_, "zero")
+                    f.br(done_l)
+                    f.start(edge_l)
+                    lo = f(f"call i64 @llvm.smax.i64(i64 {f.sub('0', iw_)}, i64 0)")
+                    body(s_, d_, (lo, f.sub(p["W"], iw_), iw_, inside))
+                    f.br(done_l)
+                    f.start(done_l)
                 f.loop("0", "%kc", 1, row)
 
             def range_masks(span, count, limit):
@@ -242,7 +265,7 @@ def _pack_conv(isa: Isa, padded: bool = False) -> str:
                 e < limit (the unpadded masks when not padded)."""
                 if span is None:
                     return None
-                lo, hi = span[0], f.min(span[1], limit)
+                lo, hi = span[0], f.min(span[1], limit)     # (inside: hi is W - iw)
                 true = "<" + ", ".join(["i1 true"] * W) + ">"
                 out = []
                 for v in range(count):
@@ -276,6 +299,10 @@ def _pack_conv(isa: Isa, padded: bool = False) -> str:
             # what the row's next pieces overwrite, or keep by blending)
             def unit(blended, vecs):
                 def body(s_, d_, span):
+                    if span == "zero":
+                        for v in range(vecs):
+                            put("zeroinitializer", d_, v, blended)
+                        return
                     lm = range_masks(span, vecs, n_) or masks
                     for v in range(vecs):
                         put(vload(f, isa, gep(s_, v * W), lm[v]), d_, v, blended)
@@ -283,6 +310,8 @@ def _pack_conv(isa: Isa, padded: bool = False) -> str:
 
             def stride2(blended, vecs):
                 def body(s_, d_, span):
+                    if span == "zero":
+                        return unit(blended, vecs)(s_, d_, span)
                     lm = range_masks(span, 2 * vecs, m2) or masks2
                     for v in range(vecs):
                         lo, hi = (vload(f, isa, gep(s_, (2 * v + h) * W), lm[2 * v + h])
@@ -310,8 +339,10 @@ def _pack_conv(isa: Isa, padded: bool = False) -> str:
             def strided(s_, d_, span):
                 def one(t):
                     e = f.mul(t, p["sw"])
-                    if span is None:
-                        x = f(f"load float, ptr {f.gep(s_, e)}, align 4")
+                    if span == "zero":
+                        x = "0.0"
+                    elif span is None:
+                        x = f(f"load float, ptr {gep(s_, e)}, align 4")
                     else:       # a tap outside the image reads nothing: zero
                         col = f(f"icmp ult i64 {f.add(span[2], e)}, {p['W']}")
                         ok = f(f"and i1 {span[3]}, {col}")
