@@ -41,7 +41,10 @@ what is left.
   innermost dim unit-stride, the filter contiguous, each output image contiguous.
   -> strata_conv2d_nchw_f32 (a GEMM packing B straight from the image: implicit
   im2col; _packed_f32 with a packed constant filter) / strata_conv2d_nhwc_f32 (im2col +
-  GEMM); 1x1 stride-1 convolutions are a GEMM on the image itself.
+  GEMM); 1x1 stride-1 convolutions are a GEMM on the image itself. A zero-padded copy
+  of the input is read through the NCHW kernels' pad top / left instead, as the
+  depthwise kernel does (see [Note: depthwise convolutions]; [Note: padding in the
+  packing] in strata/backends/cpu/kernels_conv.py), grouped and 1-D ones too.
 - linalg.conv_1d_ncw_fcw (f32, the same conditions): the NCHW kernels with H = KH =
   OH = 1 ([Note: 1-D convolutions]).
 - linalg.conv_2d_ngchw_gfchw (f32, the same conditions; grouped convolutions, group
@@ -1080,23 +1083,28 @@ class _Weights:
         get.parent.insert_before(get, read)
         return read.results[0]
 
-    def filter_panels(self, w, groups: int = 1):
+    def filter_panels(self, w, groups: int = 1, taps=None):
         """A value holding convolution filter `w` (F x C x KH x KW, a constant global or a
         whole view of one; G x F x C x KH x KW with `groups` G > 1, each group packed on
         its own) packed as MR-row panels (pack_a_panels), or None: no panel rows set, or
-        not a constant."""
+        not a constant. `taps` (kh0, kh1, kw0, kw1): only the window's rows kh0..kh1 and
+        columns kw0..kw1 ([Note: dead taps])."""
         if not self.mr or not w.type.has_static_shape:
             return None
         src, g = self.global_under(w)
         if g is None:
             return None
-        key = (g, "filter", self.mr, groups)
+        key = (g, "filter", self.mr, groups, taps)
         new = self.made.get(key)
         if new is None:
             data = global_data(g)
             if data is None:
                 return None
             rows = w.type.shape[0] * (w.type.shape[1] if groups > 1 else 1)
+            if taps is not None:
+                kh0, kh1, kw0, kw1 = taps
+                data = data.reshape(rows, *w.type.shape[-3:])[:, :, kh0:kh1 + 1,
+                                                              kw0:kw1 + 1]
             new = self.made[key] = self._new_global(
                 g, pack_a_panels(data.reshape(rows, -1), self.mr, groups), "_panels")
         get = src.defining_op
@@ -1178,7 +1186,11 @@ def _nchw_call(em, op, layout, weights, acc):
         dh, dw = op._window_values("dilations")
     wk = w.type.shape[2 if grouped else 1:]         # C, KH, KW (C, KW in 1-D)
     groups = w.type.shape[0] if grouped else 1
-    panels = weights.filter_panels(w, groups) if groups != A.DYNAMIC else None
+    # the taps every output reads in the padding: left out of the packed filter
+    taps = _live_taps(op, x, y, grouped) if layout != "ncw" else None
+    panels = weights.filter_panels(w, groups, taps) if groups != A.DYNAMIC else None
+    if panels is None:
+        taps = None
     epi = None
     if panels is not None and w.type.has_static_shape and _prod(wk) > 0:
         # the bias broadcast into y before it and a ReLU after it: the epilogue's
@@ -1208,14 +1220,68 @@ def _nchw_call(em, op, layout, weights, acc):
         dims = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(w, 0), s(w, 2), s(w, 3), s(y, 2),
                 s(y, 3)]
         strides = [em.stride(x, i) for i in range(3)]
+    xp = None
+    if taps is not None:    # [Note: dead taps]: the window's live rows and columns
+        kh0, kh1, kw0, kw1 = taps
+        at = 3 if grouped else 2    # H's place in dims; W, then KH, KW at +1, +3, +4
+        dims[at + 3], dims[at + 4] = kh1 - kh0 + 1, kw1 - kw0 + 1
+        if pad is not None:
+            pt, pl = pt - kh0 * dh, pl - kw0 * dw
+        else:   # the padded buffer itself, read from its row kh0*dh, column kw0*dw
+            dims[at], dims[at + 1] = dims[at] - kh0 * dh, dims[at + 1] - kw0 * dw
+            # (x: a static-sized alloc, or its expand: its H stride static)
+            shift = kh0 * dh * strides[-1] + kw0 * dw
+            xp = em.ptr(em.add(em.address(x), em.bytes(shift)))
     window = [sh, sw, dh, dw, pt, pl]
-    args = dims + window + [em.pointer(x)] + strides + [
+    args = dims + window + [xp or em.pointer(x)] + strides + [
         em.pointer(w if panels is None else panels), em.pointer(out), em.stride(out, 0), acc]
     kind = "_packed_epi" if epi is not None else "_packed" if panels is not None else ""
     name = f"strata_conv2d_nchw{'_grouped' if grouped else ''}{kind}_f32"
     if epi is not None:
         args += _epilogue_args(em, epi, EPI_ROW_BIAS, out)
     return name, args, dims, window, panels, epi, pad
+
+
+# [Note: dead taps]
+# A dilated convolution on a small map reads some rows (or columns) of its window in the
+# padding for every output: DeepLab's ASPP 3x3 at dilation 12 or 18 on a 14x14 or 33x33
+# map, where every tap but the centre row and column, or all but the centre, is such a
+# "dead" tap (ih = oh*sh + kh*dh - pt outside [0, H) for every oh). With a padded copy
+# folded ([Note: padding in the packing] in kernels_conv.py), a constant filter and
+# static sizes, the live rows kh0..kh1 and columns kw0..kw1 (an interval: ih grows with
+# kh) are all the kernel is given: the filter packed with those taps only (K smaller by
+# KH*KW / live taps), the window KH' = kh1 - kh0 + 1, the padding pt - kh0*dh (the same
+# for W); a 3x3 whose live tap is the centre alone becomes a 1x1 (with padding 0 and
+# stride 1: the GEMM on the image itself). When the padded copy must stay after all
+# (the product's epilogue writes its source), the kernel reads the padded buffer from
+# its row kh0*dh and column kw0*dw. Not when a new padding would be negative, or no tap
+# is live (then every output is the bias).
+
+
+def _live_taps(op, x, y, grouped: bool):
+    """(kh0, kh1, kw0, kw1), the live rows and columns of the window of NCHW or grouped
+    convolution `op` reading `x`, a padded copy _padding_of folds, into `y` when some
+    are dead ([Note: dead taps]); else None."""
+    pad = _padding_of(op, x, (y,), grouped)
+    if pad is None:
+        return None
+    src, pt, pl = pad[0], pad[1], pad[2]
+    sh, sw = op._window_values("strides")
+    dh, dw = op._window_values("dilations")
+    h, w_ = src.type.shape[-2:]
+    kh, kw = op.operands[1].type.shape[-2:]
+    oh, ow = y.type.shape[-2:]
+    if A.DYNAMIC in (h, w_, kh, kw, oh, ow) or not x.type.has_static_shape and \
+            A.DYNAMIC in x.type.shape[-2:]:
+        return None
+
+    def live(n, k, o, st, d, p):
+        ts = [t for t in range(k) if t * d - p <= n - 1 and (o - 1) * st + t * d - p >= 0]
+        return (ts[0], ts[-1]) if ts and ts[0] * d <= p else None
+    rows, cols = live(h, kh, oh, sh, dh, pt), live(w_, kw, ow, sw, dw, pl)
+    if rows is None or cols is None or (rows, cols) == ((0, kh - 1), (0, kw - 1)):
+        return None
+    return rows + cols
 
 
 def _prod(xs) -> int:

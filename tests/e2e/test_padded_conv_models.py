@@ -80,3 +80,35 @@ def test_padded_conv_matches_onnxruntime(tmp_path, name):
         ref = sess.run(None, {"x": x})[0]
         assert got.shape == ref.shape
         np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-4 * np.abs(ref).max())
+
+
+# [Note: dead taps]: (C in, C out, kernel, pads, dilations, spatial, group, the window and
+# the padding the call passes: KH, KW, pt, pl)
+DEAD_TAPS = {
+    # ASPP's rate 18 on a 14x14 map: only the centre tap is live: a 1x1, no padding
+    "centre_only": (16, 12, (3, 3), [18, 18, 18, 18], [18, 18], (14, 14), 1, (1, 1, 0, 0)),
+    # 5x5 at dilation 3, padding 6 on a 5x7 map: rows 1..3 live (pt 6 - 3), every
+    # column (the last output column's first tap reads column 0)
+    "partial": (6, 5, (5, 5), [6, 6, 6, 6], [3, 3], (5, 7), 1, (3, 5, 3, 6)),
+    # grouped, rows dead only (a wide map): 1 x 3, pt 0
+    "grouped_rows": (8, 8, (3, 3), [8, 2, 8, 2], [8, 2], (6, 20), 2, (1, 3, 0, 2)),
+}
+
+
+@pytest.mark.parametrize("name", list(DEAD_TAPS))
+def test_dead_taps_left_out(tmp_path, name):
+    cin, cout, kernel, pads, dil, spatial, group, want = DEAD_TAPS[name]
+    path = tmp_path / f"{name}.onnx"
+    _conv_model(path, cin, cout, kernel, pads, [1, 1], dil, group, spatial)
+    f = strata.compile(str(path), dump_dir=str(tmp_path / "dump"), cache=False)
+    lowered = next((tmp_path / "dump").glob("*strata-linalg-to-microkernels.mlir")) \
+        .read_text()
+    call = re.search(r"call @strata_conv2d_nchw\w*\(([^)]*)\)", lowered)
+    args = [re.sub(r"_i64.*", "", a) for a in call.group(1).split(", ")]
+    at = 6 if group > 1 else 5
+    assert args[at:at + 2] + args[at + 8:at + 10] == [f"%c{v}" for v in want]
+    x = RNG.standard_normal((1, cin, *spatial)).astype(np.float32)
+    got = f(x)
+    got = np.asarray(got[0] if isinstance(got, (list, tuple)) else got)
+    ref = ort.InferenceSession(str(path)).run(None, {"x": x})[0]
+    np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-4 * np.abs(ref).max())

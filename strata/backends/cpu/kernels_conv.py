@@ -2,7 +2,8 @@
 kernels_gemm.py packing B straight from the image: implicit im2col), its grouped form
 strata_conv2d_nchw_grouped_f32 (one such GEMM per image and group, the groups in
 parallel) and strata_conv2d_nhwc_f32 (im2col + GEMM). Stride-1 convolutions over narrow
-images are computed over the image's rows as one flat row ([Note: flat rows]).
+images are computed over the image's rows as one flat row ([Note: flat rows]). The NCHW
+kernels take the padding and read the unpadded image ([Note: padding in the packing]).
 `conv_functions(isa)` is all of it. A 1-D convolution is the 2-D one with H = KH = OH = 1 (the lowering passes its
 buffers as they are: [Note: 1-D convolutions] in linalg_to_microkernels.py).
 
