@@ -405,19 +405,30 @@ def test_conv2d_nchw_outputs_past_the_image_read_zeros():
     np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-3)
 
 
-@pytest.mark.parametrize("pads", [(-1, 0), (0, -2)])
-def test_conv2d_nchw_refuses_negative_padding(pads):
-    """Negative padding: nothing read or written (as the depthwise kernel refuses bad
-    sizes)."""
+@pytest.mark.parametrize("bad", [
+    {"pt": -1}, {"pl": -2}, {"H": -1}, {"W": -5}, {"OH": -5, "OW": -5}, {"C": -2, "KH": -3},
+    {"N": -1}, {"F": -3}, {"sh": 0}, {"sw": -1}, {"dh": 0}, {"dw": -2}, {"G": -1, "N": -1},
+])
+def test_conv2d_nchw_refuses_bad_sizes(bad):
+    """Negative sizes or padding (two negative sizes whose product is positive
+    included), strides and dilations below 1: nothing read or written (as the depthwise
+    kernel refuses bad sizes)."""
     lib = load_kernels()
+    p = dict(N=1, G=1, C=2, H=5, W=5, F=3, KH=3, KW=3, OH=5, OW=5, sh=1, sw=1, dh=1, dw=1,
+             pt=1, pl=1)
+    p.update(bad)
     x = RNG.standard_normal((1, 2, 5, 5), np.float32)
     wt = RNG.standard_normal((3, 2, 3, 3), np.float32)
+    sizes = [p[k] for k in ("C", "H", "W", "F", "KH", "KW", "OH", "OW", "sh", "sw", "dh",
+                            "dw", "pt", "pl")]
     for kernel in (lib.conv2d_nchw, lib.conv2d_nchw_grouped):
         out = np.full((1, 3, 5, 5), 3.0, np.float32)
         if kernel is lib.conv2d_nchw:
-            kernel(1, 2, 5, 5, 3, 3, 3, 5, 5, 1, 1, 1, 1, *pads, x.ctypes.data, 50, 25, 5,
-                   wt.ctypes.data, out.ctypes.data, 75, 0, 0)
+            if "G" in bad:
+                continue
+            kernel(p["N"], *sizes, x.ctypes.data, 50, 25, 5, wt.ctypes.data,
+                   out.ctypes.data, 75, 0, 0)
         else:
-            kernel(1, 1, 2, 5, 5, 3, 3, 3, 5, 5, 1, 1, 1, 1, *pads, x.ctypes.data, 50, 50,
-                   25, 5, wt.ctypes.data, out.ctypes.data, 75, 0, 0)
+            kernel(p["N"], p["G"], *sizes, x.ctypes.data, 50, 50, 25, 5, wt.ctypes.data,
+                   out.ctypes.data, 75, 0, 0)
         assert (out == 3.0).all()

@@ -382,8 +382,13 @@ def _conv_nchw(isa: Isa, name: str, kind: str, epi: bool = False) -> str:
     f = Fn(f"define void @{name}(i64 %N, i64 %C, i64 %H, i64 %W, i64 %F, "
             f"{_WINDOW}, i64 %pt, i64 %pl, ptr %in, i64 %sn, i64 %sc, i64 %shs, "
             f"ptr %filter, ptr %out, i64 %osn, i32 %accumulate, {extra}i64 %tile) #0")
-    # an unknown activation code, negative padding: nothing written
-    bad = f(f"or i1 {f.cmp('slt', '%pt', 0)}, {f.cmp('slt', '%pl', 0)}")
+    # an unknown activation code, a negative size or padding, a stride or dilation
+    # below 1: nothing written
+    bad = "false"
+    for x in ("N", "C", "H", "W", "F", "KH", "KW", "OH", "OW", "pt", "pl"):
+        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 0)}")
+    for x in ("sh", "sw", "dh", "dw"):
+        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 1)}")
     if epi:
         bad = f(f"or i1 {bad}, {bad_epilogue(f, '%epi')}")
     ok = f.label("ok")
@@ -680,6 +685,13 @@ def _conv_grouped(isa: Isa, base: str, epi: bool) -> str:
             f"{_WINDOW}, i64 %pt, i64 %pl, ptr %in, i64 %sn, i64 %sg, i64 %sc, i64 %shs, "
             f"ptr %filter, ptr %out, i64 %osn, i32 %accumulate, {extra}i64 %tile) #0")
     v = {x: f"%{x}" for x in _GROUP_FIELDS}
+    # negative image or group counts: nothing written (each item's kernel checks the
+    # rest)
+    ok = f.label("ok")
+    f.cbr(f(f"or i1 {f.cmp('slt', '%N', 0)}, {f.cmp('slt', '%G', 0)}"), f"{ok}x", ok)
+    f.start(f"{ok}x")
+    f.do("ret void")
+    f.start(ok)
     if not epi:
         v["bias"], v["epi"] = "null", "0"
     k = f.mul(f.mul("%C", "%KH"), "%KW")
