@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .guard import checked_bytes, checked_malloc
-from .kernel_ir import Fn, all_of, lane_mask, vec_type, vload, vstore
+from .kernel_ir import Fn, all_of, lane_mask, splat, vec_type, vload, vstore
 from .kernels_gemm import (BLOCKED_KINDS, CHUNK_MIN_MACS, PAR_MIN_MACS, SPLIT_NONE,
                            TILE_FIELDS, _load_work, _store_work, _tile_field, bad_epilogue)
 
@@ -266,14 +266,16 @@ def _pack_conv(isa: Isa, padded: bool = False) -> str:
                 e < limit (the unpadded masks when not padded)."""
                 if span is None:
                     return None
-                lo, hi = span[0], f.min(span[1], limit)     # (inside: hi is W - iw)
-                true = "<" + ", ".join(["i1 true"] * W) + ">"
+                # lo and hi clamped to [0, limit] (hi is W - iw: iw < W here), so i32
+                # lanes: a compare per bound and vector, the bounds splat once a row
+                lo, hi = (f(f"trunc i64 {f.min(x, limit)} to i32") for x in span[:2])
+                lo, hi = (splat(f, isa, x, "i32") for x in (lo, hi))
+                vi = f"<{W} x i32>"
                 out = []
                 for v in range(count):
-                    below = lane_mask(f, isa, f.sub(hi, v * W))
-                    before = lane_mask(f, isa, f.sub(lo, v * W))
-                    out.append(f(f"and <{W} x i1> {below}, "
-                                 f"{f(f'xor <{W} x i1> {before}, {true}')}"))
+                    iota = vi + " <" + ", ".join(f"i32 {v * W + t}" for t in range(W)) + ">"
+                    out.append(f(f"and <{W} x i1> {f(f'icmp sge {iota}, {lo}')}, "
+                                 f"{f(f'icmp slt {iota}, {hi}')}"))
                 return out
             yes, two, no, joined = (f.label(x) for x in ("pu", "p2", "ps", "pj"))
             masks = [lane_mask(f, isa, f.sub(n_, v * W) if v else n_) for v in range(nv)]
