@@ -148,6 +148,27 @@ def test_compiled_conv_bias_relu_epilogue(tmp_path):
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
 
 
+def _three_kernels(lib, threads, kernels, want, bias, call):
+    """Each of `kernels` ((kernel, filter, with the epilogue) triples: plain, packed,
+    packed with the bias and ReLU) overwriting and accumulating, at `threads` threads:
+    call(kernel, filter, out, acc, epilogue args) against `want` (float64)."""
+    from strata.conversion.cpu_kernel_abi import EPI_RELU, EPI_ROW_BIAS
+    prev = lib.get_num_threads()
+    lib.set_num_threads(threads)
+    try:
+        for acc in (0, 1):
+            for kernel, filt, epi in kernels:
+                epi = (bias.ctypes.data, EPI_ROW_BIAS | EPI_RELU) if epi else ()
+                out = RNG.standard_normal(want.shape).astype(np.float32)
+                expect = want + (out.astype(np.float64) if acc else 0)
+                if epi:
+                    expect = np.maximum(expect + bias[None, :, None, None], 0)
+                call(kernel, filt, out, acc, epi)
+                np.testing.assert_allclose(out, expect, rtol=1e-4, atol=1e-3)
+    finally:
+        lib.set_num_threads(prev)
+
+
 # ---------------------------------------------------------------- grouped convolutions
 
 
@@ -175,7 +196,6 @@ def test_conv2d_nchw_grouped_matches_numpy(threads, g, c, f, h, w, k, s, d):
     group packed on its own) and epilogue kernels against NumPy, overwriting and
     accumulating, with an input whose channels are a slice of a bigger image (group and
     image strides not the dense ones), at one and two threads."""
-    from strata.conversion.cpu_kernel_abi import EPI_RELU, EPI_ROW_BIAS
     lib = load_kernels()
     big = RNG.standard_normal((2, g * c + 3, h, w), np.float32)
     x = big[:, 2:2 + g * c]
@@ -186,23 +206,12 @@ def test_conv2d_nchw_grouped_matches_numpy(threads, g, c, f, h, w, k, s, d):
     assert packed.size == g * -(-f // lib.isa.mr) * lib.isa.mr * c * k * k
     base = (2, g, c, h, w, f, k, k, oh, ow, s, s, d, d, 0, 0, x.ctypes.data,
             big.strides[0] // 4, c * h * w, h * w, w)
-    prev = lib.get_num_threads()
-    lib.set_num_threads(threads)
-    try:
-        for acc in (0, 1):
-            for kernel, filt, epi in ((lib.conv2d_nchw_grouped, wt, ()),
-                                      (lib.conv2d_nchw_grouped_packed, packed, ()),
-                                      (lib.conv2d_nchw_grouped_packed_epi, packed,
-                                       (bias.ctypes.data, EPI_ROW_BIAS | EPI_RELU))):
-                out = RNG.standard_normal((2, g * f, oh, ow)).astype(np.float32)
-                expect = want + (out.astype(np.float64) if acc else 0)
-                if epi:
-                    expect = np.maximum(expect + bias[None, :, None, None], 0)
-                kernel(*base, filt.ctypes.data, out.ctypes.data, g * f * oh * ow, acc,
-                       *epi, 0)
-                np.testing.assert_allclose(out, expect, rtol=1e-4, atol=1e-3)
-    finally:
-        lib.set_num_threads(prev)
+    _three_kernels(lib, threads, ((lib.conv2d_nchw_grouped, wt, False),
+                                  (lib.conv2d_nchw_grouped_packed, packed, False),
+                                  (lib.conv2d_nchw_grouped_packed_epi, packed, True)),
+                   want, bias, lambda kernel, filt, out, acc, epi: kernel(
+                       *base, filt.ctypes.data, out.ctypes.data, g * f * oh * ow, acc,
+                       *epi, 0))
 
 
 @pytest.mark.parametrize("items,macs,threads,split,parallel", [
@@ -324,32 +333,20 @@ def test_conv2d_nchw_padded_matches_numpy(threads, c, h, w, f, kh, kw, s, d, pad
     """The NCHW kernels given the padding read the unpadded image (a view in a
     NaN-filled buffer: nothing outside it read) and match NumPy on the zero-padded one:
     plain, packed and packed with the epilogue, overwriting and accumulating."""
-    from strata.conversion.cpu_kernel_abi import EPI_RELU, EPI_ROW_BIAS
     lib = load_kernels()
     buf, x = _poisoned(c, h, w)
     wt = RNG.standard_normal((f, c, kh, kw), np.float32)
     bias = RNG.standard_normal(f).astype(np.float32)
     want, oh, ow = _padded_ref(x, wt, s, d, pads)
     packed = pack_a_panels(wt.reshape(f, -1), lib.isa.mr)
-    prev = lib.get_num_threads()
-    lib.set_num_threads(threads)
     st = [v // 4 for v in x.strides[:3]]
-    try:
-        for acc in (0, 1):
-            for kernel, filt, epi in ((lib.conv2d_nchw, wt, ()),
-                                      (lib.conv2d_nchw_packed, packed, ()),
-                                      (lib.conv2d_nchw_packed_epi, packed,
-                                       (bias.ctypes.data, EPI_ROW_BIAS | EPI_RELU))):
-                out = RNG.standard_normal((2, f, oh, ow)).astype(np.float32)
-                expect = want + (out.astype(np.float64) if acc else 0)
-                if epi:
-                    expect = np.maximum(expect + bias[None, :, None, None], 0)
-                kernel(2, c, h, w, f, kh, kw, oh, ow, s, s, d, d, pads[0], pads[1],
+    _three_kernels(lib, threads, ((lib.conv2d_nchw, wt, False),
+                                  (lib.conv2d_nchw_packed, packed, False),
+                                  (lib.conv2d_nchw_packed_epi, packed, True)),
+                   want, bias, lambda kernel, filt, out, acc, epi: kernel(
+                       2, c, h, w, f, kh, kw, oh, ow, s, s, d, d, pads[0], pads[1],
                        x.ctypes.data, *st, filt.ctypes.data, out.ctypes.data, f * oh * ow,
-                       acc, *epi, 0)
-                np.testing.assert_allclose(out, expect, rtol=1e-4, atol=1e-3)
-    finally:
-        lib.set_num_threads(prev)
+                       acc, *epi, 0))
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -362,7 +359,6 @@ def test_conv2d_nchw_padded_matches_numpy(threads, c, h, w, f, kh, kw, s, d, pad
 def test_conv2d_nchw_grouped_padded_matches_numpy(threads, g, c, f, h, k, s, d, pads):
     """The grouped kernels given the padding: each group reads its channels of the
     unpadded image (nothing outside it: NaNs around it)."""
-    from strata.conversion.cpu_kernel_abi import EPI_RELU, EPI_ROW_BIAS
     lib = load_kernels()
     buf, x = _poisoned(g * c, h, h)
     wt = RNG.standard_normal((g * f, c, k, k), np.float32)
@@ -371,24 +367,13 @@ def test_conv2d_nchw_grouped_padded_matches_numpy(threads, g, c, f, h, k, s, d, 
     want, oh, ow = _grouped_ref(xp, wt, g, s, d)
     packed = pack_a_panels(wt.reshape(g * f, -1), lib.isa.mr, g)
     st = [v // 4 for v in x.strides[:3]]
-    prev = lib.get_num_threads()
-    lib.set_num_threads(threads)
-    try:
-        for acc in (0, 1):
-            for kernel, filt, epi in ((lib.conv2d_nchw_grouped, wt, ()),
-                                      (lib.conv2d_nchw_grouped_packed, packed, ()),
-                                      (lib.conv2d_nchw_grouped_packed_epi, packed,
-                                       (bias.ctypes.data, EPI_ROW_BIAS | EPI_RELU))):
-                out = RNG.standard_normal((2, g * f, oh, ow)).astype(np.float32)
-                expect = want + (out.astype(np.float64) if acc else 0)
-                if epi:
-                    expect = np.maximum(expect + bias[None, :, None, None], 0)
-                kernel(2, g, c, h, h, f, k, k, oh, ow, s, s, d, d, pads[0], pads[1],
+    _three_kernels(lib, threads, ((lib.conv2d_nchw_grouped, wt, False),
+                                  (lib.conv2d_nchw_grouped_packed, packed, False),
+                                  (lib.conv2d_nchw_grouped_packed_epi, packed, True)),
+                   want, bias, lambda kernel, filt, out, acc, epi: kernel(
+                       2, g, c, h, h, f, k, k, oh, ow, s, s, d, d, pads[0], pads[1],
                        x.ctypes.data, st[0], c * st[1], st[1], st[2], filt.ctypes.data,
-                       out.ctypes.data, g * f * oh * ow, acc, *epi, 0)
-                np.testing.assert_allclose(out, expect, rtol=1e-4, atol=1e-3)
-    finally:
-        lib.set_num_threads(prev)
+                       out.ctypes.data, g * f * oh * ow, acc, *epi, 0))
 
 
 def test_conv2d_nchw_outputs_past_the_image_read_zeros():
