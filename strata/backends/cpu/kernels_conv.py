@@ -96,11 +96,15 @@ _CONV_PARAMS = ("C", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw", "sc", "shs"
 # not 0 or its windows reach past the image's last row or column ((OH-1)*sh + (KH-1)*dh
 # >= H, the same for W): then strata_pack_conv_pad packs it, whose rows (c, kh, kw)
 # read, for a piece of an output row (oh, ow0 .. ow0+n), the image row ih = oh*sh +
-# kh*dh - pt (all lanes off when outside [0, H)) at columns iw + t*sw, iw = ow0*sw +
-# kw*dw - pl, lanes on where 0 <= iw + t*sw < W: masked loads (zeros elsewhere) over a
-# lane range computed once per row and piece (two compares a vector more than the
-# unpadded packing), the stores as there. Flat rows ([Note: flat rows]) and the direct
-# 1x1 GEMM on the image are off when padded. Every tap is checked against H and W, so
+# kh*dh - pt at columns iw + t*sw, iw = ow0*sw + kw*dw - pl. Each row of each piece is
+# one of three: wholly inside the image (the unpadded copy, its masks hoisted per
+# piece: most rows of a large image), wholly outside (zeros stored: ih outside [0, H),
+# or every column), or across the left or right edge: masked loads (zeros elsewhere)
+# over the lanes [lo, hi) of the elements inside, on i32 lanes (a compare per bound and
+# vector); the stores as in the unpadded packing. (Masks computed for every row made
+# the fold 1.06-1.34x slower than the padded copy on ResNet's stem and ResNeXt's
+# grouped stride-2 layers.) Flat rows ([Note: flat rows]) and the direct 1x1 GEMM on
+# the image are off when padded. Every tap is checked against H and W, so
 # a padded convolution reads nothing outside the image whatever its sizes: sizes that
 # do not fit the image (OH larger than the image gives) are read as padding, never out
 # of bounds; negative padding is refused (nothing written), as the depthwise kernel
