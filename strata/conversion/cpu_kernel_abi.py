@@ -24,7 +24,7 @@ from __future__ import annotations
 __all__ = ["KERNEL_SIGNATURES", "EPI_BIAS", "EPI_RELU", "EPI_ROW_BIAS", "ACTS", "ACT_SHIFT",
            "ACT_NAMES", "epi_flags", "act_reference", "pack_b_panels",
            "pack_a_panels", "DW_BIAS", "DW_ACT_SHIFT", "DW_ACTS", "ATTN_SAFE_SOFTMAX",
-           "ATTN_NAN_TO_ZERO"]
+           "ATTN_NAN_TO_ZERO", "conv_flat_rows"]
 
 _P = "ptr"
 # Argument types of the kernels' C ABI ("ptr" = !llvm.ptr), as the kernels define them
@@ -188,3 +188,16 @@ def pack_a_panels(a, mr: int, groups: int = 1):
         out[:, full] = 0
         out[:, full, :, :fg - full * mr] = g[:, full * mr:].transpose(0, 2, 1)
     return out.reshape(-1)
+
+
+def conv_flat_rows(f: int, oh: int, ow: int, shs: int, nr: int) -> bool:
+    """Whether the NCHW convolution kernels run a stride-1, overwriting, unpadded
+    convolution of `f` filters (a group's, grouped) into oh x ow outputs, over an image
+    whose rows are `shs` floats apart, as flat rows ([Note: flat rows] in
+    strata/backends/cpu/kernels_conv.py; the kernels decide so at run time, with `nr`
+    their NR): rows of NR/2 pixels or less, and ceil(pf/NR) (F + 2) < ceil(P/NR) (F + 3
+    (NR/OW + 1)), pf = (OH-1) shs + OW, P = OH OW. The lowering keeps a padded copy
+    these read flat rather than folding its padding ([Note: padding in the packing])."""
+    pf, p = (oh - 1) * shs + ow, oh * ow
+    pieces = nr // max(ow, 1) + 1
+    return 2 * ow <= nr and -(-pf // nr) * (f + 2) < -(-p // nr) * (f + 3 * pieces)

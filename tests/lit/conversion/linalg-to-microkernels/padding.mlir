@@ -1,4 +1,5 @@
 // RUN: strata-opt %s --strata-linalg-to-microkernels="tile-choice=default" | filecheck %s
+// RUN: strata-opt %s --strata-linalg-to-microkernels="tile-choice=default weight-panel-width=32" | filecheck %s --check-prefix=FLAT
 
 // An NCHW convolution (dense, grouped, 1-D) whose input is a zero-padded copy of another
 // buffer reads that buffer with the kernel's pad top / left arguments (after the
@@ -60,6 +61,9 @@ func.func @asymmetric_freed(%x: memref<1x3x9x10xf32>, %w: memref<5x3x3x3xf32>) -
 // N x G x C x H x W: the kernel reads the 4-D source, its group stride C x its channel
 // stride (8 x 196).
 // CHECK-LABEL: func.func @grouped(
+//  FLAT-LABEL: func.func @grouped(
+//    FLAT-NOT:   memref.copy
+//        FLAT:   call @strata_conv2d_nchw_grouped_f32(%c1_i64, %c4_i64, %c8_i64, %c14_i64, %c14_i64, %c8_i64, %c3_i64, %c3_i64, %c7_i64, %c7_i64, %c2_i64, %c2_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64,
 //   CHECK-NOT:   memref.copy
 //   CHECK-NOT:   memref.expand_shape
 //       CHECK:   call @strata_conv2d_nchw_grouped_f32(%c1_i64, %c4_i64, %c8_i64, %c14_i64, %c14_i64, %c8_i64, %c3_i64, %c3_i64, %c7_i64, %c7_i64, %c2_i64, %c2_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %{{.*}}, %c6272_i64, %c1568_i64, %c196_i64, %c14_i64,
@@ -150,4 +154,28 @@ func.func @dynamic_batch(%x: memref<?x5x9x11xf32>, %w: memref<7x5x3x3xf32>) -> m
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<[1, 2]> : tensor<2xi64>} ins(%p, %w : memref<?x5x11x14xf32>, memref<7x5x3x3xf32>) outs(%y : memref<?x7x9x6xf32>)
   memref.dealloc %p : memref<?x5x11x14xf32>
   return %y : memref<?x7x9x6xf32>
+}
+
+// ResNeXt's grouped stride-1 3x3 at 7x7 (groups of 8 filters): with the kernels' NR
+// given (weight-panel-width), the lowering knows it runs as flat rows on the padded
+// copy ([Note: flat rows], cpu_kernel_abi.conv_flat_rows): the copy stays, read flat
+// (pads 0); without NR it folds.
+// CHECK-LABEL: func.func @grouped_flat(
+//   CHECK-NOT:   memref.copy
+//       CHECK:   call @strata_conv2d_nchw_grouped_f32(%c1_i64, %c4_i64, %c8_i64, %c7_i64, %c7_i64, %c8_i64, %c3_i64, %c3_i64, %c7_i64, %c7_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64,
+//  FLAT-LABEL: func.func @grouped_flat(
+//        FLAT:   memref.copy
+//        FLAT:   call @strata_conv2d_nchw_grouped_f32(%c1_i64, %c4_i64, %c8_i64, %c9_i64, %c9_i64, %c8_i64, %c3_i64, %c3_i64, %c7_i64, %c7_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c0_i64, %c0_i64,
+func.func @grouped_flat(%x: memref<1x32x7x7xf32>, %w: memref<4x8x8x3x3xf32>) -> memref<1x4x8x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<1x32x9x9xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<1x32x9x9xf32>)
+  %in = memref.subview %p[0, 0, 1, 1] [1, 32, 7, 7] [1, 1, 1, 1] : memref<1x32x9x9xf32> to memref<1x32x7x7xf32, strided<[2592, 81, 9, 1], offset: 10>>
+  memref.copy %x, %in : memref<1x32x7x7xf32> to memref<1x32x7x7xf32, strided<[2592, 81, 9, 1], offset: 10>>
+  %e = memref.expand_shape %p [[0], [1, 2], [3], [4]] output_shape [1, 4, 8, 9, 9] : memref<1x32x9x9xf32> into memref<1x4x8x9x9xf32>
+  %y = memref.alloc() : memref<1x4x8x7x7xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x4x8x7x7xf32>)
+  linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%e, %w : memref<1x4x8x9x9xf32>, memref<4x8x8x3x3xf32>) outs(%y : memref<1x4x8x7x7xf32>)
+  memref.dealloc %p : memref<1x32x9x9xf32>
+  return %y : memref<1x4x8x7x7xf32>
 }
