@@ -59,7 +59,7 @@ LAYERS = {
 PEERS = ("strata", "ort", "ov")
 
 
-def layer_model(cin, cout, group, k, stride, spatial, pad=None):
+def layer_model(cin, cout, group, k, stride, spatial, pad=None, dilation=1):
     from onnx import TensorProto, helper, numpy_helper
     rng = np.random.default_rng(0)
     nd = len(spatial)
@@ -67,7 +67,8 @@ def layer_model(cin, cout, group, k, stride, spatial, pad=None):
     w = (rng.standard_normal((cout, cin // group) + (k,) * nd) * 0.1).astype(np.float32)
     b = rng.standard_normal(cout).astype(np.float32)
     nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c" if nd == 2 else "y"],
-                              group=group, strides=[stride] * nd, pads=[pad] * 2 * nd)]
+                              group=group, strides=[stride] * nd, pads=[pad] * 2 * nd,
+                              dilations=[dilation] * nd)]
     if nd == 2:
         nodes.append(helper.make_node("Relu", ["c"], ["y"]))
     g = helper.make_graph(nodes, "layer", [helper.make_tensor_value_info(
@@ -93,7 +94,7 @@ def model_path(name: str) -> str:
 
 def model_layers(path: str) -> dict:
     """{name: (spec, count)} of the distinct Conv nodes of the ONNX model at `path` (2-D,
-    square kernels, strides and symmetric pads), named by their shape."""
+    square kernels, strides, dilations and symmetric pads), named by their shape."""
     import onnx
     from onnx import numpy_helper, shape_inference
     m = shape_inference.infer_shapes(onnx.load(path))
@@ -108,16 +109,17 @@ def model_layers(path: str) -> dict:
         wdims = list(inits[n.input[1]])
         x = shapes[n.input[0]]
         k, s, p = wdims[2], a.get("strides", [1, 1]), a.get("pads", [0] * 4)
-        if wdims[2] != wdims[3] or len(set(s)) != 1 or len(set(p)) != 1 or \
-                set(a.get("dilations", [1])) != {1}:
+        d = a.get("dilations", [1, 1])
+        if wdims[2] != wdims[3] or len(set(s)) != 1 or len(set(p)) != 1 or len(set(d)) != 1:
             continue
         g = a.get("group", 1)
-        found[(x[1], wdims[0], g, k, s[0], tuple(x[2:]), p[0])] += 1
+        found[(x[1], wdims[0], g, k, s[0], tuple(x[2:]), p[0], d[0])] += 1
     del numpy_helper
     out = {}
-    for (cin, cout, g, k, s, sp, p), count in found.items():
-        name = f"c{cin}_{cout}{f'_g{g}' if g > 1 else ''}_k{k}s{s}_{sp[0]}px"
-        out[name] = ((cin, cout, g, k, s, sp, p), count)
+    for (cin, cout, g, k, s, sp, p, d), count in found.items():
+        name = f"c{cin}_{cout}{f'_g{g}' if g > 1 else ''}_k{k}s{s}" \
+               f"{f'd{d}' if d > 1 else ''}_{sp[0]}px"
+        out[name] = ((cin, cout, g, k, s, sp, p, d), count)
     return out
 
 
@@ -195,7 +197,7 @@ def main(argv=None):
         path = model_path(args.model)
         layers = model_layers(path)
     else:
-        path, layers = None, {n: ((*s, None), 1) for n, s in LAYERS.items()}
+        path, layers = None, {n: ((*s, None, 1), 1) for n, s in LAYERS.items()}
     threads = [int(v) for v in args.threads.split(",")]
     print(f"{'layer':26} {'t':>2} {'GMAC':>6} {'n':>3} " +
           " ".join(f"{p:>8}" for p in PEERS) + f" {'s/ort':>6} {'s/ov':>6}", flush=True)
@@ -203,10 +205,10 @@ def main(argv=None):
     for name, (spec, count) in layers.items():
         if not re.search(args.layers, name):
             continue
-        cin, cout, group, k, stride, spatial, pad = spec
+        cin, cout, group, k, stride, spatial, pad, dil = spec
         model = layer_model(*spec)
         pad = k // 2 if pad is None else pad
-        out = [(s + 2 * pad - k) // stride + 1 for s in spatial]
+        out = [(s + 2 * pad - dil * (k - 1) - 1) // stride + 1 for s in spatial]
         gmacs = cout * cin // group * k ** len(spatial) * int(np.prod(out)) / 1e9
         x = np.random.default_rng(1).standard_normal((1, cin, *spatial)).astype(np.float32)
         for t in threads:

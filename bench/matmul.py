@@ -208,8 +208,8 @@ def row(lib, shape, seconds, use_ort):
 
 
 def conv_row(lib, shape, seconds, use_ort):
-    """strata_conv2d_nchw_f32 on the padded image (the compiled model pads in an op of its
-    own) vs onnxruntime's Conv with pads, one thread each."""
+    """strata_conv2d_nchw_f32 given the padding (it reads the unpadded image, as the
+    compiled model calls it) vs onnxruntime's Conv with pads, one thread each."""
     C, H, W, F, k, s, pad = shape
     rng = np.random.default_rng(0)
     x = rng.standard_normal((1, C, H, W), np.float32)
@@ -223,16 +223,16 @@ def conv_row(lib, shape, seconds, use_ort):
     # for a 1x1 stride-1 window, a GEMM on the filter in place)
     packed = not (k == 1 and s == 1)
     kernel = "strata_conv2d_nchw_packed_f32" if packed else "strata_conv2d_nchw_f32"
-    word = tile(lib, kernel, dict(N=1, C=C, H=Hp, W=Wp, F=F, KH=k, KW=k, OH=OH, OW=OW, sh=s,
-                                  sw=s, dh=1, dw=1), 1)
+    word = tile(lib, kernel, dict(N=1, C=C, H=H, W=W, F=F, KH=k, KW=k, OH=OH, OW=OW, sh=s,
+                                  sw=s, dh=1, dw=1, pt=pad, pl=pad), 1)
     if packed:
         from strata.conversion.cpu_kernel_abi import pack_a_panels
         filt = pack_a_panels(w.reshape(F, -1), lib.isa.mr)
     run = lib.conv2d_nchw_packed if packed else lib.conv2d_nchw
 
     def ours():
-        run(1, C, Hp, Wp, F, k, k, OH, OW, s, s, 1, 1, xp.ctypes.data, C * Hp * Wp,
-            Hp * Wp, Wp, (filt if packed else w).ctypes.data, out.ctypes.data, F * OH * OW, 0,
+        run(1, C, H, W, F, k, k, OH, OW, s, s, 1, 1, pad, pad, x.ctypes.data, C * H * W,
+            H * W, W, (filt if packed else w).ctypes.data, out.ctypes.data, F * OH * OW, 0,
             word)
     lib.set_num_threads(1)
     res = {"ours": flop / best(ours, seconds) / 1e9}

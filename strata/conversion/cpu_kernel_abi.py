@@ -24,7 +24,7 @@ from __future__ import annotations
 __all__ = ["KERNEL_SIGNATURES", "EPI_BIAS", "EPI_RELU", "EPI_ROW_BIAS", "ACTS", "ACT_SHIFT",
            "ACT_NAMES", "epi_flags", "act_reference", "pack_b_panels",
            "pack_a_panels", "DW_BIAS", "DW_ACT_SHIFT", "DW_ACTS", "ATTN_SAFE_SOFTMAX",
-           "ATTN_NAN_TO_ZERO", "ATTN_CAUSAL"]
+           "ATTN_NAN_TO_ZERO", "ATTN_CAUSAL", "conv_flat_rows"]
 
 _P = "ptr"
 # Argument types of the kernels' C ABI ("ptr" = !llvm.ptr), as the kernels define them
@@ -41,19 +41,23 @@ KERNEL_SIGNATURES = {
     "strata_sgemm_batched_f32": ["i64"] * 4 + [_P, "i64", "i64"] * 3 + ["i32", "i64"],
     "strata_sgemm_nt_batched_f32": ["i64"] * 4 + [_P, "i64", "i64"] * 3 + ["i32", "i64"],
     "strata_sgemm_pack_b_f32": ["i64", "i64", _P, "i64", _P],
-    "strata_conv2d_nchw_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P, "i64", "i32",
+    # NCHW: N, C, H, W, F, KH, KW, OH, OW, sh, sw, dh, dw, pad top, pad left (the
+    # unpadded image is read, taps outside it are zeros: [Note: padding in the packing]
+    # in kernels_conv.py); in, its N, C and H strides; filter, out, out's N stride, acc
+    "strata_conv2d_nchw_f32": ["i64"] * 15 + [_P, "i64", "i64", "i64", _P, _P, "i64", "i32",
                                               "i64"],
-    "strata_conv2d_nchw_packed_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P, "i64",
+    "strata_conv2d_nchw_packed_f32": ["i64"] * 15 + [_P, "i64", "i64", "i64", _P, _P, "i64",
                                                      "i32", "i64"],
-    "strata_conv2d_nchw_packed_epi_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, _P,
+    "strata_conv2d_nchw_packed_epi_f32": ["i64"] * 15 + [_P, "i64", "i64", "i64", _P, _P,
                                                          "i64", "i32", _P, "i32", "i64"],
     # grouped (see [Note: grouped convolutions] in kernels_conv.py): N, G, C and F per
-    # group, the window; in, its N, G, C and H strides; filter, out, out's N stride, acc
-    "strata_conv2d_nchw_grouped_f32": ["i64"] * 14 + [_P, "i64", "i64", "i64", "i64", _P,
+    # group, the window and padding; in, its N, G, C and H strides; filter, out, out's N
+    # stride, acc
+    "strata_conv2d_nchw_grouped_f32": ["i64"] * 16 + [_P, "i64", "i64", "i64", "i64", _P,
                                                       _P, "i64", "i32", "i64"],
-    "strata_conv2d_nchw_grouped_packed_f32": ["i64"] * 14 + [_P, "i64", "i64", "i64", "i64",
+    "strata_conv2d_nchw_grouped_packed_f32": ["i64"] * 16 + [_P, "i64", "i64", "i64", "i64",
                                                              _P, _P, "i64", "i32", "i64"],
-    "strata_conv2d_nchw_grouped_packed_epi_f32": ["i64"] * 14 + [
+    "strata_conv2d_nchw_grouped_packed_epi_f32": ["i64"] * 16 + [
         _P, "i64", "i64", "i64", "i64", _P, _P, "i64", "i32", _P, "i32", "i64"],
     "strata_conv2d_nhwc_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, "i32", _P, "i64",
                                               "i32", "i64"],
@@ -187,3 +191,16 @@ def pack_a_panels(a, mr: int, groups: int = 1):
         out[:, full] = 0
         out[:, full, :, :fg - full * mr] = g[:, full * mr:].transpose(0, 2, 1)
     return out.reshape(-1)
+
+
+def conv_flat_rows(f: int, oh: int, ow: int, shs: int, nr: int) -> bool:
+    """Whether the NCHW convolution kernels run a stride-1, overwriting, unpadded
+    convolution of `f` filters (a group's, grouped) into oh x ow outputs, over an image
+    whose rows are `shs` floats apart, as flat rows ([Note: flat rows] in
+    strata/backends/cpu/kernels_conv.py; the kernels decide so at run time, with `nr`
+    their NR): rows of NR/2 pixels or less, and ceil(pf/NR) (F + 2) < ceil(P/NR) (F + 3
+    (NR/OW + 1)), pf = (OH-1) shs + OW, P = OH OW. The lowering keeps a padded copy
+    these read flat rather than folding its padding ([Note: padding in the packing])."""
+    pf, p = (oh - 1) * shs + ow, oh * ow
+    pieces = nr // max(ow, 1) + 1
+    return 2 * ow <= nr and -(-pf // nr) * (f + 2) < -(-p // nr) * (f + 3 * pieces)

@@ -41,7 +41,10 @@ what is left.
   innermost dim unit-stride, the filter contiguous, each output image contiguous.
   -> strata_conv2d_nchw_f32 (a GEMM packing B straight from the image: implicit
   im2col; _packed_f32 with a packed constant filter) / strata_conv2d_nhwc_f32 (im2col +
-  GEMM); 1x1 stride-1 convolutions are a GEMM on the image itself.
+  GEMM); 1x1 stride-1 convolutions are a GEMM on the image itself. A zero-padded copy
+  of the input is read through the NCHW kernels' pad top / left instead, as the
+  depthwise kernel does (see [Note: depthwise convolutions]; [Note: padding in the
+  packing] in strata/backends/cpu/kernels_conv.py), grouped and 1-D ones too.
 - linalg.conv_1d_ncw_fcw (f32, the same conditions): the NCHW kernels with H = KH =
   OH = 1 ([Note: 1-D convolutions]).
 - linalg.conv_2d_ngchw_gfchw (f32, the same conditions; grouped convolutions, group
@@ -1080,23 +1083,28 @@ class _Weights:
         get.parent.insert_before(get, read)
         return read.results[0]
 
-    def filter_panels(self, w, groups: int = 1):
+    def filter_panels(self, w, groups: int = 1, taps=None):
         """A value holding convolution filter `w` (F x C x KH x KW, a constant global or a
         whole view of one; G x F x C x KH x KW with `groups` G > 1, each group packed on
         its own) packed as MR-row panels (pack_a_panels), or None: no panel rows set, or
-        not a constant."""
+        not a constant. `taps` (kh0, kh1, kw0, kw1): only the window's rows kh0..kh1 and
+        columns kw0..kw1 ([Note: dead taps])."""
         if not self.mr or not w.type.has_static_shape:
             return None
         src, g = self.global_under(w)
         if g is None:
             return None
-        key = (g, "filter", self.mr, groups)
+        key = (g, "filter", self.mr, groups, taps)
         new = self.made.get(key)
         if new is None:
             data = global_data(g)
             if data is None:
                 return None
             rows = w.type.shape[0] * (w.type.shape[1] if groups > 1 else 1)
+            if taps is not None:
+                kh0, kh1, kw0, kw1 = taps
+                data = data.reshape(rows, *w.type.shape[-3:])[:, :, kh0:kh1 + 1,
+                                                              kw0:kw1 + 1]
             new = self.made[key] = self._new_global(
                 g, pack_a_panels(data.reshape(rows, -1), self.mr, groups), "_panels")
         get = src.defining_op
@@ -1178,7 +1186,11 @@ def _nchw_call(em, op, layout, weights, acc):
         dh, dw = op._window_values("dilations")
     wk = w.type.shape[2 if grouped else 1:]         # C, KH, KW (C, KW in 1-D)
     groups = w.type.shape[0] if grouped else 1
-    panels = weights.filter_panels(w, groups) if groups != A.DYNAMIC else None
+    # the taps every output reads in the padding: left out of the packed filter
+    taps = _live_taps(op, x, y, grouped) if layout != "ncw" else None
+    panels = weights.filter_panels(w, groups, taps) if groups != A.DYNAMIC else None
+    if panels is None:
+        taps = None
     epi = None
     if panels is not None and w.type.has_static_shape and _prod(wk) > 0:
         # the bias broadcast into y before it and a ReLU after it: the epilogue's
@@ -1186,9 +1198,22 @@ def _nchw_call(em, op, layout, weights, acc):
         epi, acc = (_grouped_epilogue(em, op, y, acc) if grouped else
                     _epilogue_around(em, op, y, 1, None, acc))
     out = y if epi is None else epi[3]
+    # the padded copy the input is: the kernel reads its source ([Note: padding in the
+    # packing] in kernels_conv.py), unless the copy is what flat rows read
+    pad = _padding_of(op, x, (y, out), grouped)
+    if pad is not None and _flat_on_copy(op, x, y, grouped, acc, em, weights.nr):
+        pad = None
+    pt = pl = 0
+    if pad is not None:
+        x, pt, pl = pad[0], pad[1], pad[2]
     if layout == "ncw":     # one image row: H = KH = OH = 1, H's stride the W extent
         dims = [s(x, 0), s(x, 1), 1, s(x, 2), s(w, 0), 1, s(w, 2), 1, s(y, 2)]
         strides = [em.stride(x, 0), em.stride(x, 1), s(x, 2)]
+    elif grouped and pad is not None:   # the source: N x (G*C) x H x W
+        sc = em.stride(x, 1)
+        dims = [s(x, 0), s(w, 0), s(w, 2), s(x, 2), s(x, 3), s(w, 1), s(w, 3), s(w, 4),
+                s(y, 3), s(y, 4)]
+        strides = [em.stride(x, 0), em.mul(dims[2], sc), sc, em.stride(x, 2)]
     elif grouped:           # N, G, C, H, W, F, KH, KW, OH, OW
         dims = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(x, 4), s(w, 1), s(w, 3), s(w, 4),
                 s(y, 3), s(y, 4)]
@@ -1197,14 +1222,84 @@ def _nchw_call(em, op, layout, weights, acc):
         dims = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(w, 0), s(w, 2), s(w, 3), s(y, 2),
                 s(y, 3)]
         strides = [em.stride(x, i) for i in range(3)]
-    window = [sh, sw, dh, dw]
-    args = dims + window + [em.pointer(x)] + strides + [
+    xp = None
+    if taps is not None:    # [Note: dead taps]: the window's live rows and columns
+        kh0, kh1, kw0, kw1 = taps
+        at = 3 if grouped else 2    # H's place in dims; W, then KH, KW at +1, +3, +4
+        dims[at + 3], dims[at + 4] = kh1 - kh0 + 1, kw1 - kw0 + 1
+        if pad is not None:
+            pt, pl = pt - kh0 * dh, pl - kw0 * dw
+        else:   # the padded buffer itself, read from its row kh0*dh, column kw0*dw
+            dims[at], dims[at + 1] = dims[at] - kh0 * dh, dims[at + 1] - kw0 * dw
+            # (x: a static-sized alloc, or its expand: its H stride static)
+            shift = kh0 * dh * strides[-1] + kw0 * dw
+            xp = em.ptr(em.add(em.address(x), em.bytes(shift)))
+    window = [sh, sw, dh, dw, pt, pl]
+    args = dims + window + [xp or em.pointer(x)] + strides + [
         em.pointer(w if panels is None else panels), em.pointer(out), em.stride(out, 0), acc]
     kind = "_packed_epi" if epi is not None else "_packed" if panels is not None else ""
     name = f"strata_conv2d_nchw{'_grouped' if grouped else ''}{kind}_f32"
     if epi is not None:
         args += _epilogue_args(em, epi, EPI_ROW_BIAS, out)
-    return name, args, dims, window, panels, epi
+    return name, args, dims, window, panels, epi, pad
+
+
+# [Note: dead taps]
+# A dilated convolution on a small map reads some rows (or columns) of its window in the
+# padding for every output: DeepLab's ASPP 3x3 at dilation 12 or 18 on a 14x14 or 33x33
+# map, where every tap but the centre row and column, or all but the centre, is such a
+# "dead" tap (ih = oh*sh + kh*dh - pt outside [0, H) for every oh). With a padded copy
+# folded ([Note: padding in the packing] in kernels_conv.py), a constant filter and
+# static sizes, the live rows kh0..kh1 and columns kw0..kw1 (an interval: ih grows with
+# kh) are all the kernel is given: the filter packed with those taps only (K smaller by
+# KH*KW / live taps), the window KH' = kh1 - kh0 + 1, the padding pt - kh0*dh (the same
+# for W); a 3x3 whose live tap is the centre alone becomes a 1x1 (with padding 0 and
+# stride 1: the GEMM on the image itself). When the padded copy must stay after all
+# (the product's epilogue writes its source), the kernel reads the padded buffer from
+# its row kh0*dh and column kw0*dw. Not when a new padding would be negative, or no tap
+# is live (then every output is the bias).
+
+
+def _live_taps(op, x, y, grouped: bool):
+    """(kh0, kh1, kw0, kw1), the live rows and columns of the window of NCHW or grouped
+    convolution `op` reading `x`, a padded copy _padding_of folds, into `y` when some
+    are dead ([Note: dead taps]); else None."""
+    pad = _padding_of(op, x, (y,), grouped)
+    if pad is None:
+        return None
+    src, pt, pl = pad[0], pad[1], pad[2]
+    sh, sw = op._window_values("strides")
+    dh, dw = op._window_values("dilations")
+    h, w_ = src.type.shape[-2:]
+    kh, kw = op.operands[1].type.shape[-2:]
+    oh, ow = y.type.shape[-2:]
+    if A.DYNAMIC in (h, w_, kh, kw, oh, ow) or not x.type.has_static_shape and \
+            A.DYNAMIC in x.type.shape[-2:]:
+        return None
+
+    def live(n, k, o, st, d, p):
+        ts = [t for t in range(k) if t * d - p <= n - 1 and (o - 1) * st + t * d - p >= 0]
+        return (ts[0], ts[-1]) if ts and ts[0] * d <= p else None
+    rows, cols = live(h, kh, oh, sh, dh, pt), live(w_, kw, ow, sw, dw, pl)
+    if rows is None or cols is None or (rows, cols) == ((0, kh - 1), (0, kw - 1)):
+        return None
+    return rows + cols
+
+
+def _flat_on_copy(op, x, y, grouped: bool, acc, em, nr: int) -> bool:
+    """Whether NCHW or grouped convolution `op`, overwriting `y` (`acc` the constant 0),
+    runs as flat rows on its padded input `x` ([Note: flat rows] in kernels_conv.py:
+    stride 1, narrow rows, few filters): the padded copy is then kept, the flat rows
+    reading it as one contiguous row per channel (folded, the kernel packs row by row:
+    ResNeXt's grouped 3x3 at 7x7 measured 1.15x slower)."""
+    from .cpu_kernel_abi import conv_flat_rows
+    if not nr or acc is not em.consts.get((0, A.i32)) or \
+            op._window_values("strides") != [1, 1]:
+        return False
+    f = op.operands[1].type.shape[1 if grouped else 0]
+    oh, ow = y.type.shape[-2:]
+    shs = x.type.shape[-1]
+    return A.DYNAMIC not in (f, oh, ow, shs) and conv_flat_rows(f, oh, ow, shs, nr)
 
 
 def _prod(xs) -> int:
@@ -1319,9 +1414,10 @@ def _lower_conv(op, layout, weights, choose, on_call) -> str:
     x, w, y = op.operands
     acc = _accumulate(em, op, y)
     s = em.size
-    epi = panels = None
+    epi = panels = pad = None
     if layout in ("nchw", "ncw", "ngchw"):
-        name, args, dims, window, panels, epi = _nchw_call(em, op, layout, weights, acc)
+        name, args, dims, window, panels, epi, pad = _nchw_call(em, op, layout, weights,
+                                                                acc)
     else:
         sh, sw = op._window_values("strides")
         dh, dw = op._window_values("dilations")
@@ -1336,8 +1432,9 @@ def _lower_conv(op, layout, weights, choose, on_call) -> str:
                        em.pointer(y), em.stride(y, 0), acc]
     names = ("N", "H", "W", "C") if layout in ("hwcf", "fhwc") else \
         ("N", "G", "C", "H", "W") if layout == "ngchw" else ("N", "C", "H", "W")
-    shape = _shape(names + ("F", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw"),
-                   dims + window)
+    # (NHWC's window has no padding: zip stops at its dw)
+    shape = _shape(names + ("F", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw", "pt",
+                            "pl"), dims + window)
     if layout in ("hwcf", "fhwc"):
         for d in shape:
             d["ftrans"] = int(layout == "fhwc")
@@ -1347,6 +1444,7 @@ def _lower_conv(op, layout, weights, choose, on_call) -> str:
     if on_call is not None:
         on_call(call, name, *shape, word)
     op.erase()
+    _drop_padded_copy(call, pad)
     if epi is not None and epi[0] is not None:
         epi[0].erase()
         for u in list(epi[4].uses):     # the view of y the generic read (grouped)
@@ -1710,22 +1808,31 @@ def _zero_fill(o) -> bool:
         math.copysign(1.0, val.value) > 0
 
 
-def _padding_of(op, x, written=()):
+def _padding_of(op, x, written=(), grouped: bool = False):
     """(source, pad top, pad left, ops to erase, deallocs to move after `op`) when `x`,
-    the input of depthwise convolution `op`, is a fresh buffer filled with +0.0 and
-    holding a copy of `source` at offsets (0, 0, pt, pl), read by nothing but `op` (a
-    padded copy the kernel need not make), and `source` is no view of a buffer the
-    kernel writes (`written`: bufferization may give the convolution's output the
-    buffer the copy was made from, the padded copy then being the only one of the old
-    values); else None."""
+    the input of convolution `op` (depthwise, NCHW, 1-D NCW), is a fresh buffer filled
+    with +0.0 and holding a copy of `source` at offsets (0, 0, pt, pl) ((0, 0, pl) in
+    1-D: pt is 0), read by nothing but `op` (a padded copy the kernel need not make), and
+    `source` is no view of a buffer the kernel writes (`written`: bufferization may give
+    the convolution's output the buffer the copy was made from, the padded copy then
+    being the only one of the old values); else None. A `grouped` convolution's `x` is
+    such a buffer's expand_shape to N x G x C x H x W (read by nothing but `op`), the
+    source then N x (G*C) x H x W."""
     from ..dialects.memref import strides_and_offset
-    alloc = x.defining_op
+    alloc, expand = x.defining_op, None
+    if grouped:
+        if alloc is None or alloc.name != "memref.expand_shape" or \
+                alloc.reassociation_indices != [[0], [1, 2], [3], [4]] or \
+                not all(u.owner is op for u in x.uses):
+            return None
+        expand, x = alloc, alloc.operands[0]
+        alloc = x.defining_op
     if alloc is None or alloc.name != "memref.alloc" or alloc.parent is not op.parent:
         return None
     sv, fills, deallocs = None, [], []
     for u in x.uses:
         o = u.owner
-        if o is op:
+        if o is op or o is expand:
             continue
         if o.name == "memref.dealloc":
             deallocs.append(o)
@@ -1736,11 +1843,13 @@ def _padding_of(op, x, written=()):
             fills.append(o)
         else:
             return None
-    if sv is None or not fills or len(sv.operands) != 1:
+    # (dynamic sizes are the copy's source's: a dynamic batch; offsets and strides static)
+    if sv is None or not fills or sv.operands[0] is not x:
         return None
     offsets = list(sv.properties["static_offsets"].value)
-    if len(offsets) != 4 or offsets[:2] != [0, 0] or min(offsets) < 0 or \
-            list(sv.properties["static_strides"].value) != [1, 1, 1, 1]:
+    rank = len(x.type.shape)
+    if rank not in (3, 4) or len(offsets) != rank or offsets[:2] != [0, 0] or \
+            min(offsets) < 0 or list(sv.properties["static_strides"].value) != [1] * rank:
         return None
     uses = list(sv.results[0].uses)
     if len(uses) != 1 or uses[0].owner.name != "memref.copy":
@@ -1760,7 +1869,21 @@ def _padding_of(op, x, written=()):
     moved = _freed_between(copy, op, (src,))
     if moved is None:
         return None
-    return src, offsets[2], offsets[3], [copy, *fills, sv, *deallocs, alloc], moved
+    pt, pl = (0, offsets[2]) if rank == 3 else (offsets[2], offsets[3])
+    return src, pt, pl, [copy, *fills, sv, *deallocs, *([expand] if expand else []),
+                         alloc], moved
+
+
+def _drop_padded_copy(call, pad) -> None:
+    """After `call` reads the source of padded copy `pad` (_padding_of's) in its place:
+    the source's deallocs move after the call, the fill, copy and buffer go."""
+    if pad is None:
+        return
+    for d in reversed(pad[4]):
+        d.detach()
+        call.parent.insert_after(call, d)
+    for o in pad[3]:
+        o.erase()
 
 
 def _view_root(v):
@@ -1777,13 +1900,16 @@ def _freed_between(first, last, bufs):
     """The deallocs of bufs[0]'s buffer (bufs[0] or the buffer it is a view of) between
     ops `first` and `last` (of one block), which may move after `last`, when nothing else
     there uses any of `bufs` or of the buffers they view, or another view of those (none
-    writes them, or frees them, before `last` reads them); else None."""
+    writes them, or frees them, before `last` reads them; size reads may: a dynamic
+    batch's memref.dim); else None."""
     roots = [_view_root(b) for b in bufs]
     moved, o = [], first.next
     while o is not last:
         if o.name == "memref.dealloc" and o.operands and \
                 _view_root(o.operands[0]) is roots[0]:
             moved.append(o)
+        elif o.name in _SIZES:
+            pass
         elif any(_view_root(v) is r for inner in o.walk() for v in inner.operands
                  for r in roots):
             return None
@@ -1840,12 +1966,7 @@ def _lower_depthwise(op, weights) -> str:
             em.pointer(bias) if bias is not None else out_ptr, em.i32(flags), em.i64(0)]
     call = em.call(DEPTHWISE_KERNEL, args)
     op.erase()
-    if pad is not None:
-        for d in reversed(pad[4]):
-            d.detach()
-            call.parent.insert_after(call, d)
-        for o in pad[3]:
-            o.erase()
+    _drop_padded_copy(call, pad)
     if epi is not None:
         epi[0].erase()
         if out is not y:

@@ -121,7 +121,7 @@ def test_convs_under_tile_words(lib, threads, word):
         wt = RNG.standard_normal((f, c, k, k), np.float32)
         want, oh, ow = _conv_ref(x, wt, s)
         out = np.empty((2, f, oh, ow), np.float32)
-        lib.conv2d_nchw(2, c, h, h, f, k, k, oh, ow, s, s, 1, 1, x.ctypes.data, c * h * h,
+        lib.conv2d_nchw(2, c, h, h, f, k, k, oh, ow, s, s, 1, 1, 0, 0, x.ctypes.data, c * h * h,
                         h * h, h, wt.ctypes.data, out.ctypes.data, f * oh * ow, 0, w_)
         np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-3)
         xh = np.ascontiguousarray(x.transpose(0, 2, 3, 1))
@@ -152,8 +152,23 @@ GEMMS = [("strata_sgemm_f32", dict(batch=1, M=64, N=1024, K=784)),
                                          OW=112, sh=2, sw=2, dh=1, dw=1)),
          ("strata_conv2d_nchw_f32", dict(N=1, C=256, H=14, W=14, F=1024, KH=1, KW=1,
                                          OH=14, OW=14, sh=1, sw=1, dh=1, dw=1)),
+         ("strata_conv2d_nchw_f32", dict(N=1, C=64, H=56, W=56, F=64, KH=3, KW=3, OH=56,
+                                         OW=56, sh=1, sw=1, dh=6, dw=6, pt=6, pl=6)),
          ("strata_conv2d_nhwc_f32", dict(N=1, H=30, W=30, C=32, F=48, KH=3, KW=3, OH=28,
                                          OW=28, sh=1, sw=1, dh=1, dw=1, ftrans=1))]
+
+
+def test_cost_model_padded_1x1_is_no_direct_gemm():
+    """A padded 1x1 stride-1 NCHW convolution packs its im2col matrix (the kernel's
+    direct GEMM on the image is off when padded): the model's problem is "conv"."""
+    isa = kernels.isa_for("avx2")
+    shape = dict(N=1, C=32, H=14, W=14, F=64, KH=1, KW=1, OH=14, OW=14, sh=1, sw=1, dh=1,
+                 dw=1)
+    assert cost_model.gemm_problem("strata_conv2d_nchw_f32", shape, 1, isa).kind == "n"
+    shape.update(OH=16, pt=1, pl=0)
+    assert cost_model.gemm_problem("strata_conv2d_nchw_f32", shape, 1, isa).kind == "conv"
+    shape.update(pt=0)      # padded below only: OH past the image
+    assert cost_model.gemm_problem("strata_conv2d_nchw_f32", shape, 1, isa).kind == "conv"
 
 
 @pytest.mark.parametrize("isa_name", ["avx2", "avx512", "neon"])

@@ -54,7 +54,7 @@ def test_conv2d_nchw_matches_numpy(packed, threads, c, h, w, f, k, s, d):
         for acc in (0, 1):
             out = RNG.standard_normal((2, f, oh, ow)).astype(np.float32)
             base = out.astype(np.float64) if acc else 0.0
-            kernel(2, c, h, w, f, k, k, oh, ow, s, s, d, d, x.ctypes.data,
+            kernel(2, c, h, w, f, k, k, oh, ow, s, s, d, d, 0, 0, x.ctypes.data,
                    c * h * w, h * w, w, filt.ctypes.data, out.ctypes.data,
                    f * oh * ow, acc, 0)
             np.testing.assert_allclose(out, want + base, rtol=1e-4, atol=1e-3)
@@ -98,7 +98,7 @@ def test_conv2d_nchw_packed_epilogue(threads, c, h, f, k, s):
                     expect = expect + bias[None, :, None, None]
                 if flags & EPI_RELU:
                     expect = np.maximum(expect, 0)
-                lib.conv2d_nchw_packed_epi(2, c, h, h, f, k, k, oh, ow, s, s, 1, 1,
+                lib.conv2d_nchw_packed_epi(2, c, h, h, f, k, k, oh, ow, s, s, 1, 1, 0, 0,
                                            x.ctypes.data, c * h * h, h * h, h,
                                            filt.ctypes.data, out.ctypes.data, f * oh * ow,
                                            acc, bias.ctypes.data, flags, 0)
@@ -148,6 +148,27 @@ def test_compiled_conv_bias_relu_epilogue(tmp_path):
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
 
 
+def _three_kernels(lib, threads, kernels, want, bias, call):
+    """Each of `kernels` ((kernel, filter, with the epilogue) triples: plain, packed,
+    packed with the bias and ReLU) overwriting and accumulating, at `threads` threads:
+    call(kernel, filter, out, acc, epilogue args) against `want` (float64)."""
+    from strata.conversion.cpu_kernel_abi import EPI_RELU, EPI_ROW_BIAS
+    prev = lib.get_num_threads()
+    lib.set_num_threads(threads)
+    try:
+        for acc in (0, 1):
+            for kernel, filt, epi in kernels:
+                epi = (bias.ctypes.data, EPI_ROW_BIAS | EPI_RELU) if epi else ()
+                out = RNG.standard_normal(want.shape).astype(np.float32)
+                expect = want + (out.astype(np.float64) if acc else 0)
+                if epi:
+                    expect = np.maximum(expect + bias[None, :, None, None], 0)
+                call(kernel, filt, out, acc, epi)
+                np.testing.assert_allclose(out, expect, rtol=1e-4, atol=1e-3)
+    finally:
+        lib.set_num_threads(prev)
+
+
 # ---------------------------------------------------------------- grouped convolutions
 
 
@@ -175,7 +196,6 @@ def test_conv2d_nchw_grouped_matches_numpy(threads, g, c, f, h, w, k, s, d):
     group packed on its own) and epilogue kernels against NumPy, overwriting and
     accumulating, with an input whose channels are a slice of a bigger image (group and
     image strides not the dense ones), at one and two threads."""
-    from strata.conversion.cpu_kernel_abi import EPI_RELU, EPI_ROW_BIAS
     lib = load_kernels()
     big = RNG.standard_normal((2, g * c + 3, h, w), np.float32)
     x = big[:, 2:2 + g * c]
@@ -184,25 +204,14 @@ def test_conv2d_nchw_grouped_matches_numpy(threads, g, c, f, h, w, k, s, d):
     want, oh, ow = _grouped_ref(x, wt, g, s, d)
     packed = pack_a_panels(wt.reshape(g * f, -1), lib.isa.mr, g)
     assert packed.size == g * -(-f // lib.isa.mr) * lib.isa.mr * c * k * k
-    base = (2, g, c, h, w, f, k, k, oh, ow, s, s, d, d, x.ctypes.data,
+    base = (2, g, c, h, w, f, k, k, oh, ow, s, s, d, d, 0, 0, x.ctypes.data,
             big.strides[0] // 4, c * h * w, h * w, w)
-    prev = lib.get_num_threads()
-    lib.set_num_threads(threads)
-    try:
-        for acc in (0, 1):
-            for kernel, filt, epi in ((lib.conv2d_nchw_grouped, wt, ()),
-                                      (lib.conv2d_nchw_grouped_packed, packed, ()),
-                                      (lib.conv2d_nchw_grouped_packed_epi, packed,
-                                       (bias.ctypes.data, EPI_ROW_BIAS | EPI_RELU))):
-                out = RNG.standard_normal((2, g * f, oh, ow)).astype(np.float32)
-                expect = want + (out.astype(np.float64) if acc else 0)
-                if epi:
-                    expect = np.maximum(expect + bias[None, :, None, None], 0)
-                kernel(*base, filt.ctypes.data, out.ctypes.data, g * f * oh * ow, acc,
-                       *epi, 0)
-                np.testing.assert_allclose(out, expect, rtol=1e-4, atol=1e-3)
-    finally:
-        lib.set_num_threads(prev)
+    _three_kernels(lib, threads, ((lib.conv2d_nchw_grouped, wt, False),
+                                  (lib.conv2d_nchw_grouped_packed, packed, False),
+                                  (lib.conv2d_nchw_grouped_packed_epi, packed, True)),
+                   want, bias, lambda kernel, filt, out, acc, epi: kernel(
+                       *base, filt.ctypes.data, out.ctypes.data, g * f * oh * ow, acc,
+                       *epi, 0))
 
 
 @pytest.mark.parametrize("items,macs,threads,split,parallel", [
@@ -232,7 +241,7 @@ def test_conv2d_nchw_grouped_split_none_runs_items_in_parallel():
     try:
         for word in (0, tile_word(split=SPLIT_NONE)):
             out = np.zeros((1, g * f, oh, ow), np.float32)
-            lib.conv2d_nchw_grouped(1, g, c, h, h, f, 3, 3, oh, ow, 1, 1, 1, 1,
+            lib.conv2d_nchw_grouped(1, g, c, h, h, f, 3, 3, oh, ow, 1, 1, 1, 1, 0, 0,
                                     x.ctypes.data, g * c * h * h, c * h * h, h * h, h,
                                     wt.ctypes.data, out.ctypes.data, g * f * oh * ow, 0, word)
             np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-3)
@@ -268,7 +277,7 @@ def test_conv2d_flat_rows_strided_input(threads, c, h, w, f, k, d):
         for acc in (0, 1):
             out = RNG.standard_normal((2, f * oh * ow + 5)).astype(np.float32)
             before = out.copy()
-            lib.conv2d_nchw_packed_epi(2, c, h, w, f, k, k, oh, ow, 1, 1, d, d,
+            lib.conv2d_nchw_packed_epi(2, c, h, w, f, k, k, oh, ow, 1, 1, d, d, 0, 0,
                                        buf.ctypes.data, c * sc, sc, shs, packed.ctypes.data,
                                        out.ctypes.data, f * oh * ow + 5, acc,
                                        bias.ctypes.data, EPI_ROW_BIAS | EPI_RELU, 0)
@@ -279,3 +288,132 @@ def test_conv2d_flat_rows_strided_input(threads, c, h, w, f, k, d):
             assert np.array_equal(out[:, f * oh * ow:], before[:, f * oh * ow:])
     finally:
         lib.set_num_threads(prev)
+
+
+# ---------------------------------------------------------------- padding
+# ([Note: padding in the packing] in kernels_conv.py)
+
+
+def _padded_ref(x, w, s, d, pads, oh=None, ow=None):
+    """The convolution of x zero-padded by pads = (top, left, bottom, right) (float64),
+    cropped to oh x ow when given (OH, OW reaching past the padded image read zeros)."""
+    pt, pl, pb, pr = pads
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pt, pb + 64), (pl, pr + 64)))
+    want, oh0, ow0 = _ref(xp[:, :, :x.shape[2] + pt + pb, :x.shape[3] + pl + pr], w, s, d)
+    if oh is None:
+        return want, oh0, ow0
+    full, _, _ = _ref(xp, w, s, d)
+    return full[:, :, :oh, :ow], oh, ow
+
+
+def _poisoned(c, h, w, n=2):
+    """An image (n, c, h, w) as a view inside a NaN-filled buffer (rows and channels
+    apart in memory): a read outside the image poisons the output."""
+    buf = np.full((n, c + 1, h + 6, w + 9), np.nan, np.float32)
+    x = buf[:, 1:, 3:h + 3, 4:w + 4]
+    x[...] = RNG.standard_normal((n, c, h, w))
+    return buf, x
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("c,h,w,f,kh,kw,s,d,pads", [
+    (3, 32, 32, 16, 7, 7, 2, 1, (3, 3, 3, 3)),       # a ResNet stem (OW 16)
+    (8, 14, 14, 12, 3, 3, 2, 1, (1, 1, 1, 1)),       # stride 2, 7x7 out: short pieces
+    (6, 9, 11, 5, 3, 3, 1, 1, (1, 2, 0, 3)),         # asymmetric padding
+    (5, 20, 20, 8, 3, 3, 1, 6, (6, 6, 6, 6)),        # DeepLab's dilated 3x3, d = 6
+    (4, 10, 12, 7, 3, 3, 1, 12, (12, 12, 12, 12)),   # d = 12: most taps padding
+    (4, 30, 30, 9, 3, 3, 1, 2, (2, 2, 2, 2)),        # d = 2, OW 30: two pieces a panel
+    (7, 5, 6, 9, 1, 1, 1, 1, (1, 0, 2, 1)),          # a padded 1x1: no direct GEMM
+    (3, 13, 40, 6, 3, 3, 3, 1, (1, 1, 1, 1)),        # stride 3 (the strided path)
+    (40, 10, 11, 9, 3, 3, 1, 1, (1, 1, 1, 1)),       # K = 360: two KC blocks
+    (24, 23, 23, 50, 3, 3, 2, 1, (1, 1, 1, 1)),      # more panels than packed whole
+    (2, 4, 5, 3, 3, 3, 2, 3, (5, 4, 6, 7)),          # padding wider than the image
+])
+def test_conv2d_nchw_padded_matches_numpy(threads, c, h, w, f, kh, kw, s, d, pads):
+    """The NCHW kernels given the padding read the unpadded image (a view in a
+    NaN-filled buffer: nothing outside it read) and match NumPy on the zero-padded one:
+    plain, packed and packed with the epilogue, overwriting and accumulating."""
+    lib = load_kernels()
+    buf, x = _poisoned(c, h, w)
+    wt = RNG.standard_normal((f, c, kh, kw), np.float32)
+    bias = RNG.standard_normal(f).astype(np.float32)
+    want, oh, ow = _padded_ref(x, wt, s, d, pads)
+    packed = pack_a_panels(wt.reshape(f, -1), lib.isa.mr)
+    st = [v // 4 for v in x.strides[:3]]
+    _three_kernels(lib, threads, ((lib.conv2d_nchw, wt, False),
+                                  (lib.conv2d_nchw_packed, packed, False),
+                                  (lib.conv2d_nchw_packed_epi, packed, True)),
+                   want, bias, lambda kernel, filt, out, acc, epi: kernel(
+                       2, c, h, w, f, kh, kw, oh, ow, s, s, d, d, pads[0], pads[1],
+                       x.ctypes.data, *st, filt.ctypes.data, out.ctypes.data, f * oh * ow,
+                       acc, *epi, 0))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("g,c,f,h,k,s,d,pads", [
+    (4, 8, 8, 14, 3, 2, 1, (1, 1, 1, 1)),      # ResNeXt's grouped stride-2 3x3
+    (32, 4, 4, 14, 3, 2, 1, (1, 1, 1, 1)),     # 32 groups of 4: items in parallel
+    (3, 5, 6, 9, 3, 1, 2, (2, 2, 2, 2)),       # dilated, stride 1
+    (2, 3, 5, 7, 3, 1, 1, (0, 1, 2, 0)),       # asymmetric
+])
+def test_conv2d_nchw_grouped_padded_matches_numpy(threads, g, c, f, h, k, s, d, pads):
+    """The grouped kernels given the padding: each group reads its channels of the
+    unpadded image (nothing outside it: NaNs around it)."""
+    lib = load_kernels()
+    buf, x = _poisoned(g * c, h, h)
+    wt = RNG.standard_normal((g * f, c, k, k), np.float32)
+    bias = RNG.standard_normal(g * f).astype(np.float32)
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+    want, oh, ow = _grouped_ref(xp, wt, g, s, d)
+    packed = pack_a_panels(wt.reshape(g * f, -1), lib.isa.mr, g)
+    st = [v // 4 for v in x.strides[:3]]
+    _three_kernels(lib, threads, ((lib.conv2d_nchw_grouped, wt, False),
+                                  (lib.conv2d_nchw_grouped_packed, packed, False),
+                                  (lib.conv2d_nchw_grouped_packed_epi, packed, True)),
+                   want, bias, lambda kernel, filt, out, acc, epi: kernel(
+                       2, g, c, h, h, f, k, k, oh, ow, s, s, d, d, pads[0], pads[1],
+                       x.ctypes.data, st[0], c * st[1], st[1], st[2], filt.ctypes.data,
+                       out.ctypes.data, g * f * oh * ow, acc, *epi, 0))
+
+
+def test_conv2d_nchw_outputs_past_the_image_read_zeros():
+    """Sizes that do not fit the image (OH, OW larger than the image gives, no padding
+    given) read nothing outside it: the taps past it are zeros."""
+    lib = load_kernels()
+    buf, x = _poisoned(3, 6, 7, n=1)
+    wt = RNG.standard_normal((4, 3, 3, 3), np.float32)
+    want, oh, ow = _padded_ref(x, wt, 1, 1, (0, 0, 0, 0), 9, 11)
+    out = np.zeros((1, 4, oh, ow), np.float32)
+    st = [v // 4 for v in x.strides[:3]]
+    lib.conv2d_nchw(1, 3, 6, 7, 4, 3, 3, oh, ow, 1, 1, 1, 1, 0, 0, x.ctypes.data, *st,
+                    wt.ctypes.data, out.ctypes.data, 4 * oh * ow, 0, 0)
+    np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("bad", [
+    {"pt": -1}, {"pl": -2}, {"H": -1}, {"W": -5}, {"OH": -5, "OW": -5}, {"C": -2, "KH": -3},
+    {"N": -1}, {"F": -3}, {"sh": 0}, {"sw": -1}, {"dh": 0}, {"dw": -2}, {"G": -1, "N": -1},
+])
+def test_conv2d_nchw_refuses_bad_sizes(bad):
+    """Negative sizes or padding (two negative sizes whose product is positive
+    included), strides and dilations below 1: nothing read or written (as the depthwise
+    kernel refuses bad sizes)."""
+    lib = load_kernels()
+    p = dict(N=1, G=1, C=2, H=5, W=5, F=3, KH=3, KW=3, OH=5, OW=5, sh=1, sw=1, dh=1, dw=1,
+             pt=1, pl=1)
+    p.update(bad)
+    x = RNG.standard_normal((1, 2, 5, 5), np.float32)
+    wt = RNG.standard_normal((3, 2, 3, 3), np.float32)
+    sizes = [p[k] for k in ("C", "H", "W", "F", "KH", "KW", "OH", "OW", "sh", "sw", "dh",
+                            "dw", "pt", "pl")]
+    for kernel in (lib.conv2d_nchw, lib.conv2d_nchw_grouped):
+        out = np.full((1, 3, 5, 5), 3.0, np.float32)
+        if kernel is lib.conv2d_nchw:
+            if "G" in bad:
+                continue
+            kernel(p["N"], *sizes, x.ctypes.data, 50, 25, 5, wt.ctypes.data,
+                   out.ctypes.data, 75, 0, 0)
+        else:
+            kernel(p["N"], p["G"], *sizes, x.ctypes.data, 50, 50, 25, 5, wt.ctypes.data,
+                   out.ctypes.data, 75, 0, 0)
+        assert (out == 3.0).all()

@@ -141,7 +141,7 @@ def test_conv_epilogue_activation(lib, act, c, h, f, k, s):
     want, oh, ow = _conv_ref(x, wt, s)
     out = np.empty((2, f, oh, ow), np.float32)
     panels = pack_a_panels(wt.reshape(f, -1), lib.isa.mr)
-    lib.conv2d_nchw_packed_epi(2, c, h, h, f, k, k, oh, ow, s, s, 1, 1, x.ctypes.data,
+    lib.conv2d_nchw_packed_epi(2, c, h, h, f, k, k, oh, ow, s, s, 1, 1, 0, 0, x.ctypes.data,
                                c * h * h, h * h, h, panels.ctypes.data, out.ctypes.data,
                                f * oh * ow, 0, bias.ctypes.data,
                                epi_flags(EPI_ROW_BIAS, act), 0)
@@ -154,8 +154,8 @@ def test_conv_epilogue_unknown_code_writes_nothing(lib):
     wt = RNG.standard_normal((4, 3, 1, 1)).astype(np.float32)
     out = np.full((1, 4, 5, 5), 7.0, np.float32)
     panels = pack_a_panels(wt.reshape(4, -1), lib.isa.mr)
-    lib.conv2d_nchw_packed_epi(1, 3, 5, 5, 4, 1, 1, 5, 5, 1, 1, 1, 1, x.ctypes.data, 75, 25,
-                               5, panels.ctypes.data, out.ctypes.data, 100, 0, 0,
+    lib.conv2d_nchw_packed_epi(1, 3, 5, 5, 4, 1, 1, 5, 5, 1, 1, 1, 1, 0, 0, x.ctypes.data,
+                               75, 25, 5, panels.ctypes.data, out.ctypes.data, 100, 0, 0,
                                15 << ACT_SHIFT, 0)
     assert (out == 7.0).all()
 
@@ -180,7 +180,7 @@ def test_conv_epilogue_residual(lib, act, c, h, f, k, s):
             r = (RNG.standard_normal((2, f, oh, ow)) * 3).astype(np.float32)
             r[0, 0, 0, :min(ow, len(SPECIAL))] = SPECIAL[:ow]
             out = r.copy()
-            lib.conv2d_nchw_packed_epi(2, c, h, h, f, k, k, oh, ow, s, s, 1, 1,
+            lib.conv2d_nchw_packed_epi(2, c, h, h, f, k, k, oh, ow, s, s, 1, 1, 0, 0,
                                        x.ctypes.data, c * h * h, h * h, h, panels.ctypes.data,
                                        out.ctypes.data, f * oh * ow, 1, bias.ctypes.data,
                                        epi_flags(flag, act), 0)

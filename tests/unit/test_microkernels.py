@@ -82,7 +82,7 @@ def test_threads(lib, threads):
         x = RNG.standard_normal((1, 16, 34, 34), np.float32)
         w = RNG.standard_normal((32, 16, 3, 3), np.float32)
         o = np.zeros((1, 32, 32, 32), np.float32)
-        lib.conv2d_nchw(1, 16, 34, 34, 32, 3, 3, 32, 32, 1, 1, 1, 1, x.ctypes.data,
+        lib.conv2d_nchw(1, 16, 34, 34, 32, 3, 3, 32, 32, 1, 1, 1, 1, 0, 0, x.ctypes.data,
                         16 * 34 * 34, 34 * 34, 34, w.ctypes.data, o.ctypes.data,
                         32 * 32 * 32, 0, 0)
         np.testing.assert_allclose(o, _conv_nchw_ref(x, w, (1, 1), (1, 1)), rtol=1e-4,

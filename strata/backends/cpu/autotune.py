@@ -161,12 +161,13 @@ class _Call:
             N, C, H, W, F = (s[k] for k in ("N", "C", "H", "W", "F"))
             KH, KW, OH, OW = (s[k] for k in ("KH", "KW", "OH", "OW"))
             win = [s[k] for k in ("sh", "sw", "dh", "dw")]
+            pad = [s.get(k) or 0 for k in ("pt", "pl")]     # NCHW's padding
             out = buf(N, F, OH, OW)
             if "_grouped" in kernel:      # C and F per group, G groups
                 G = s["G"]
                 rows = -(-F // lib.isa.mr) * lib.isa.mr if "packed" in kernel else F
                 out = buf(N, G * F, OH, OW)
-                args = [N, G, C, H, W, F, KH, KW, OH, OW, *win, buf(N, G * C, H, W),
+                args = [N, G, C, H, W, F, KH, KW, OH, OW, *win, *pad, buf(N, G * C, H, W),
                         G * C * H * W, C * H * W, H * W, W, buf(G * rows, C, KH, KW), out,
                         G * F * OH * OW, 0]
                 if kernel.endswith("_epi_f32"):
@@ -174,7 +175,7 @@ class _Call:
             elif kernel.startswith("strata_conv2d_nchw"):
                 # the packed filter: MR-row panels, F rounded up to whole ones
                 rows = -(-F // lib.isa.mr) * lib.isa.mr if "packed" in kernel else F
-                args = [N, C, H, W, F, KH, KW, OH, OW, *win, buf(N, C, H, W), C * H * W,
+                args = [N, C, H, W, F, KH, KW, OH, OW, *win, *pad, buf(N, C, H, W), C * H * W,
                         H * W, W, buf(rows, C, KH, KW), out, F * OH * OW, 0]
                 if kernel.endswith("_epi_f32"):     # bias per filter and ReLU
                     args += [buf(F), 6]

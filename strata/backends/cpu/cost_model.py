@@ -225,8 +225,10 @@ def gemm_problem(kernel: str, shape: dict, threads: int, isa):
         if kernel == "strata_conv2d_nhwc_f32":
             kind = "t" if g("ftrans") else "n"
             return _small_or(Problem(kind, P, g("F"), K, threads), isa)
+        # (padded NCHW ones never: [Note: padding in the packing] in kernels_conv.py)
         direct = (g("KH"), g("KW"), g("sh"), g("sw")) == (1, 1, 1, 1) and \
-            g("OW") is not None and g("OW") == g("W")
+            g("OW") is not None and g("OW") == g("W") and not (g("pt") or g("pl")) and \
+            not (g("OH") is not None and g("H") is not None and g("OH") > g("H"))
         if "_grouped" in kernel:
             # items in parallel, one thread each, as the kernel decides at run time
             from .kernels_conv import groups_in_parallel

@@ -2,7 +2,8 @@
 kernels_gemm.py packing B straight from the image: implicit im2col), its grouped form
 strata_conv2d_nchw_grouped_f32 (one such GEMM per image and group, the groups in
 parallel) and strata_conv2d_nhwc_f32 (im2col + GEMM). Stride-1 convolutions over narrow
-images are computed over the image's rows as one flat row ([Note: flat rows]).
+images are computed over the image's rows as one flat row ([Note: flat rows]). The NCHW
+kernels take the padding and read the unpadded image ([Note: padding in the packing]).
 `conv_functions(isa)` is all of it. A 1-D convolution is the 2-D one with H = KH = OH = 1 (the lowering passes its
 buffers as they are: [Note: 1-D convolutions] in linalg_to_microkernels.py).
 
@@ -27,7 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .guard import checked_bytes, checked_malloc
-from .kernel_ir import Fn, all_of, lane_mask, vec_type, vload, vstore
+from .kernel_ir import Fn, all_of, lane_mask, splat, vec_type, vload, vstore
 from .kernels_gemm import (BLOCKED_KINDS, CHUNK_MIN_MACS, PAR_MIN_MACS, SPLIT_NONE,
                            TILE_FIELDS, _load_work, _store_work, _tile_field, bad_epilogue)
 
@@ -79,11 +80,38 @@ def _im2col_nhwc(isa: Isa) -> str:
     return f.text()
 
 
-# The parameters of an NCHW convolution the implicit-im2col packing reads (i64 each).
-_CONV_PARAMS = ("C", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw", "sc", "shs")
+# The parameters of an NCHW convolution the implicit-im2col packing reads (i64 each):
+# the last five only when padded (see [Note: padding in the packing]).
+_CONV_PARAMS = ("C", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw", "sc", "shs", "H", "W",
+                "pt", "pl", "pad")
 
 
-def _pack_conv(isa: Isa) -> str:
+# [Note: padding in the packing]
+# The NCHW kernels take the padding (pt, pl: rows above, columns left of the image; what
+# lies below and right is whatever OH and OW reach past the image) and read the
+# unpadded image: the packing writes zeros for the taps outside it, and no padded copy
+# of the image is made (ONNX's and torch's padded convolutions lowered to a zero fill
+# and a copy into a larger buffer: ~13% of a grouped stride-2 layer, and DeepLab's
+# dilated 3x3s copied their whole input). A convolution is "padded" when pt or pl is
+# not 0 or its windows reach past the image's last row or column ((OH-1)*sh + (KH-1)*dh
+# >= H, the same for W): then strata_pack_conv_pad packs it, whose rows (c, kh, kw)
+# read, for a piece of an output row (oh, ow0 .. ow0+n), the image row ih = oh*sh +
+# kh*dh - pt at columns iw + t*sw, iw = ow0*sw + kw*dw - pl. Each row of each piece is
+# one of three: wholly inside the image (the unpadded copy, its masks hoisted per
+# piece: most rows of a large image), wholly outside (zeros stored: ih outside [0, H),
+# or every column), or across the left or right edge: masked loads (zeros elsewhere)
+# over the lanes [lo, hi) of the elements inside, on i32 lanes (a compare per bound and
+# vector); the stores as in the unpadded packing. (Masks computed for every row made
+# the fold 1.06-1.34x slower than the padded copy on ResNet's stem and ResNeXt's
+# grouped stride-2 layers.) Flat rows ([Note: flat rows]) and the direct 1x1 GEMM on
+# the image are off when padded. Every tap is checked against H and W, so
+# a padded convolution reads nothing outside the image whatever its sizes: sizes that
+# do not fit the image (OH larger than the image gives) are read as padding, never out
+# of bounds; negative padding is refused (nothing written), as the depthwise kernel
+# does.
+
+
+def _pack_conv(isa: Isa, padded: bool = False) -> str:
     """Pack block [pc, pc+kc) x [jc, jc+nc) of the im2col matrix of an NCHW image as
     _pack_n packs B, straight from the image (no im2col buffer): row k = (c, kh, kw),
     column q = (oh, ow), element in[c, oh*sh + kh*dh, ow*sw + kw*dw]. The image offset of
@@ -91,14 +119,34 @@ def _pack_conv(isa: Isa) -> str:
     pieces that stay in one output row; then every row of the panel copies its pieces
     (sw = 1 or 2: masked loads, for 2 their even lanes, whole-vector stores in increasing
     order, each store's excess overwritten by the next one; the buffer has NR floats of
-    slack at its end; other strides one element at a time)."""
+    slack at its end; other strides one element at a time). `padded`:
+    strata_pack_conv_pad, which strata_pack_conv calls when the parameters say padded:
+    the taps outside the image are zeros ([Note: padding in the packing])."""
     W, nv, nr = isa.width, isa.nv, isa.nr
-    f = Fn("define internal void @strata_pack_conv(i64 %kc, i64 %nc, i64 %pc, i64 %jc, "
-            "ptr noalias %in, ptr noalias %cd, ptr noalias %Bp) #1")
+    name = "strata_pack_conv_pad" if padded else "strata_pack_conv"
+    sig = "(i64 %kc, i64 %nc, i64 %pc, i64 %jc, ptr noalias %in, ptr noalias %cd, " \
+          "ptr noalias %Bp)"
+    f = Fn(f"define internal void @{name}{sig} #1")
     p = {n: f(f"load i64, ptr {f.gep('%cd', i, 'i64')}, align 8")
          for i, n in enumerate(_CONV_PARAMS)}
+    if not padded:
+        pad_l, go = f.label("padded"), f.label("plain")
+        f.cbr(f.cmp("ne", p["pad"], 0), pad_l, go)
+        f.start(pad_l)
+        f.do("call void @strata_pack_conv_pad(i64 %kc, i64 %nc, i64 %pc, i64 %jc, "
+             "ptr %in, ptr %cd, ptr %Bp)")
+        f.do("ret void")
+        f.start(go)
     offs = f(f"alloca [{isa.kc} x i64], align 8")
-    pieces = {x: f(f"alloca [{nr} x i64], align 8") for x in ("src", "dst", "len")}
+    # padded: each row's kh*dh and kw*dw; each piece's first image row and column
+    taps = {x: f(f"alloca [{isa.kc} x i64], align 8") for x in ("th", "tw")} \
+        if padded else {}
+    pieces = {x: f(f"alloca [{nr} x i64], align 8")
+              for x in ("src", "dst", "len") + (("ih", "iw") if padded else ())}
+
+    def gep(ptr, index):        # outside the image when padded: no inbounds
+        return f(f"getelementptr float, ptr {ptr}, i64 {index}") if padded else \
+            f.gep(ptr, index)
     khw = f.mul(p["KH"], p["KW"])
     # the last panel's columns past nc are zeroed (strided copies do not write them)
     tail = f(f"srem i64 %nc, {nr}")
@@ -122,6 +170,9 @@ def _pack_conv(isa: Isa) -> str:
         c, kh, kw = at
         off = f.add(f.add(f.mul(c, p["sc"]), f.mul(kh, step_h)), f.mul(kw, p["dw"]))
         f.do(f"store i64 {off}, ptr {f.gep(offs, k, 'i64')}, align 8")
+        for x, v in taps.items():
+            f.do(f"store i64 {f.mul(kh if x == 'th' else kw, p['d' + x[1]])}, "
+                 f"ptr {f.gep(v, k, 'i64')}, align 8")
         kw1 = f.add(kw, 1)
         wrap_w = f.cmp("eq", kw1, p["KW"])
         kh1 = f(f"select i1 {wrap_w}, i64 {f.add(kh, 1)}, i64 {kh}")
@@ -146,9 +197,13 @@ def _pack_conv(isa: Isa) -> str:
         f.cbr(f.cmp("slt", j, width), body, done)
         f.start(body)
         n = f.min(f.sub(p["OW"], ow), f.sub(width, j))
-        src = f.add(f.mul(f.mul(oh, p["sh"]), p["shs"]), f.mul(ow, p["sw"]))
-        for x, v in (("src", src), ("dst", j), ("len", n)):
-            f.do(f"store i64 {v}, ptr {f.gep(pieces[x], cnt, 'i64')}, align 8")
+        ih, iw = f.mul(oh, p["sh"]), f.mul(ow, p["sw"])
+        if padded:
+            ih, iw = f.sub(ih, p["pt"]), f.sub(iw, p["pl"])
+        src = f.add(f.mul(ih, p["shs"]), iw)
+        for x, v in (("src", src), ("dst", j), ("len", n), ("ih", ih), ("iw", iw)):
+            if x in pieces:
+                f.do(f"store i64 {v}, ptr {f.gep(pieces[x], cnt, 'i64')}, align 8")
         ow1 = f.add(ow, n)
         wrap = f.cmp("eq", ow1, p["OW"])
         nxt = (f.add(j, n), f(f"select i1 {wrap}, i64 {f.add(oh, 1)}, i64 {oh}"),
@@ -166,14 +221,66 @@ def _pack_conv(isa: Isa) -> str:
             s_off = f(f"load i64, ptr {f.gep(pieces['src'], i, 'i64')}, align 8")
             d_off = f(f"load i64, ptr {f.gep(pieces['dst'], i, 'i64')}, align 8")
             n_ = f(f"load i64, ptr {f.gep(pieces['len'], i, 'i64')}, align 8")
-            in_p = f.gep("%in", s_off)
+            in_p = gep("%in", s_off)
             out_p = f.gep(dst_panel, d_off)
+            if padded:
+                ih0, iw0 = (f(f"load i64, ptr {f.gep(pieces[x], i, 'i64')}, align 8")
+                            for x in ("ih", "iw"))
+
+            if padded:      # the piece's last element, from its first
+                reach = f.mul(f.sub(n_, 1), p["sw"])
 
             def rows(body):
                 def row(k):
                     off = f(f"load i64, ptr {f.gep(offs, k, 'i64')}, align 8")
-                    body(f.gep(in_p, off), f.gep(out_p, f.mul(k, nr)))
+                    s_, d_ = gep(in_p, off), f.gep(out_p, f.mul(k, nr))
+                    if not padded:
+                        body(s_, d_, None)
+                        return
+                    # the row's piece inside the image (the unpadded body), outside it
+                    # (zeros), or across its edge: the lanes [lo, hi) of the elements
+                    # inside
+                    th, tw = (f(f"load i64, ptr {f.gep(taps[x], k, 'i64')}, align 8")
+                              for x in ("th", "tw"))
+                    inside = f(f"icmp ult i64 {f.add(ih0, th)}, {p['H']}")
+                    iw_ = f.add(iw0, tw)
+                    end = f.add(iw_, reach)
+                    full = all_of(f, [inside, f.cmp("sge", iw_, 0), f.cmp("slt", end, p["W"])])
+                    away = f(f"or i1 {f.cmp('slt', end, 0)}, {f.cmp('sge', iw_, p['W'])}")
+                    none = f(f"or i1 {f(f'xor i1 {inside}, true')}, {away}")
+                    in_l, out_l, edge_l, done_l = (f.label(x) for x in ("ri", "ro", "re", "rd"))
+                    f.cbr(full, in_l, f"{in_l}n")
+                    f.start(f"{in_l}n")
+                    f.cbr(none, out_l, edge_l)
+                    f.start(in_l)
+                    body(s_, d_, None)
+                    f.br(done_l)
+                    f.start(out_l)
+                    body(s_, d_, "zero")
+                    f.br(done_l)
+                    f.start(edge_l)
+                    lo = f(f"call i64 @llvm.smax.i64(i64 {f.sub('0', iw_)}, i64 0)")
+                    body(s_, d_, (lo, f.sub(p["W"], iw_), iw_, inside))
+                    f.br(done_l)
+                    f.start(done_l)
                 f.loop("0", "%kc", 1, row)
+
+            def range_masks(span, count, limit):
+                """Load masks of `count` vectors: element e on iff lo <= e < hi and
+                e < limit (the unpadded masks when not padded)."""
+                if span is None:
+                    return None
+                # lo and hi clamped to [0, limit] (hi is W - iw: iw < W here), so i32
+                # lanes: a compare per bound and vector, the bounds splat once a row
+                lo, hi = (f(f"trunc i64 {f.min(x, limit)} to i32") for x in span[:2])
+                lo, hi = (splat(f, isa, x, "i32") for x in (lo, hi))
+                vi = f"<{W} x i32>"
+                out = []
+                for v in range(count):
+                    iota = vi + " <" + ", ".join(f"i32 {v * W + t}" for t in range(W)) + ">"
+                    out.append(f(f"and <{W} x i1> {f(f'icmp sge {iota}, {lo}')}, "
+                                 f"{f(f'icmp slt {iota}, {hi}')}"))
+                return out
             yes, two, no, joined = (f.label(x) for x in ("pu", "p2", "ps", "pj"))
             masks = [lane_mask(f, isa, f.sub(n_, v * W) if v else n_) for v in range(nv)]
             m2 = f.sub(f.add(n_, n_), 1)     # stride 2 reads elements 0 .. 2n-2
@@ -198,13 +305,23 @@ def _pack_conv(isa: Isa) -> str:
             # a small image's row, moves its first vector only: the rest would store
             # what the row's next pieces overwrite, or keep by blending)
             def unit(blended, vecs):
-                return lambda s_, d_: [put(vload(f, isa, f.gep(s_, v * W), masks[v]), d_, v,
-                                           blended) for v in range(vecs)]
+                def body(s_, d_, span):
+                    if span == "zero":
+                        for v in range(vecs):
+                            put("zeroinitializer", d_, v, blended)
+                        return
+                    lm = range_masks(span, vecs, n_) or masks
+                    for v in range(vecs):
+                        put(vload(f, isa, gep(s_, v * W), lm[v]), d_, v, blended)
+                return body
 
             def stride2(blended, vecs):
-                def body(s_, d_):
+                def body(s_, d_, span):
+                    if span == "zero":
+                        return unit(blended, vecs)(s_, d_, span)
+                    lm = range_masks(span, 2 * vecs, m2) or masks2
                     for v in range(vecs):
-                        lo, hi = (vload(f, isa, f.gep(s_, (2 * v + h) * W), masks2[2 * v + h])
+                        lo, hi = (vload(f, isa, gep(s_, (2 * v + h) * W), lm[2 * v + h])
                                   for h in (0, 1))
                         put(f(f"shufflevector {vec_type(isa)} {lo}, {vec_type(isa)} {hi}, "
                               f"<{W} x i32> <{even}>"), d_, v, blended)
@@ -226,9 +343,23 @@ def _pack_conv(isa: Isa) -> str:
                         f.start(all_l)
             f.start(no)
 
-            def strided(s_, d_):
+            def strided(s_, d_, span):
                 def one(t):
-                    x = f(f"load float, ptr {f.gep(s_, f.mul(t, p['sw']))}, align 4")
+                    e = f.mul(t, p["sw"])
+                    if span == "zero":
+                        x = "0.0"
+                    elif span is None:
+                        x = f(f"load float, ptr {gep(s_, e)}, align 4")
+                    else:       # a tap outside the image reads nothing: zero
+                        col = f(f"icmp ult i64 {f.add(span[2], e)}, {p['W']}")
+                        ok = f(f"and i1 {span[3]}, {col}")
+                        pre, yes_, join = f.block, f.label("in"), f.label("inj")
+                        f.cbr(ok, yes_, join)
+                        f.start(yes_)
+                        y = f(f"load float, ptr {gep(s_, e)}, align 4")
+                        f.br(join)
+                        f.start(join)
+                        x = f(f"phi float [ 0.0, %{pre} ], [ {y}, %{yes_} ]")
                     f.do(f"store float {x}, ptr {f.gep(d_, t)}, align 4")
                 f.loop("0", n_, 1, one)
             rows(strided)
@@ -255,16 +386,30 @@ def _conv_nchw(isa: Isa, name: str, kind: str, epi: bool = False) -> str:
     extra = "ptr %bias, i32 %epi, " if epi else ""
     epi_args = "ptr %bias, i32 %epi" if epi else "ptr null, i32 0"
     f = Fn(f"define void @{name}(i64 %N, i64 %C, i64 %H, i64 %W, i64 %F, "
-            f"{_WINDOW}, ptr %in, i64 %sn, i64 %sc, i64 %shs, ptr %filter, ptr %out, "
-            f"i64 %osn, i32 %accumulate, {extra}i64 %tile) #0")
-    if epi:     # an unknown activation code: nothing written
-        ok = f.label("epiok")
-        f.cbr(bad_epilogue(f, "%epi"), f"{ok}x", ok)
-        f.start(f"{ok}x")
-        f.do("ret void")
-        f.start(ok)
+            f"{_WINDOW}, i64 %pt, i64 %pl, ptr %in, i64 %sn, i64 %sc, i64 %shs, "
+            f"ptr %filter, ptr %out, i64 %osn, i32 %accumulate, {extra}i64 %tile) #0")
+    # an unknown activation code, a negative size or padding, a stride or dilation
+    # below 1: nothing written
+    bad = "false"
+    for x in ("N", "C", "H", "W", "F", "KH", "KW", "OH", "OW", "pt", "pl"):
+        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 0)}")
+    for x in ("sh", "sw", "dh", "dw"):
+        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 1)}")
+    if epi:
+        bad = f(f"or i1 {bad}, {bad_epilogue(f, '%epi')}")
+    ok = f.label("ok")
+    f.cbr(bad, f"{ok}x", ok)
+    f.start(f"{ok}x")
+    f.do("ret void")
+    f.start(ok)
+    # [Note: padding in the packing]: padded when a tap may fall outside the image
+    last_h = f.add(f.mul(f.sub("%OH", 1), "%sh"), f.mul(f.sub("%KH", 1), "%dh"))
+    last_w = f.add(f.mul(f.sub("%OW", 1), "%sw"), f.mul(f.sub("%KW", 1), "%dw"))
+    past = f(f"or i1 {f.cmp('sge', last_h, '%H')}, {f.cmp('sge', last_w, '%W')}")
+    padded = f(f"or i1 {f.cmp('ne', f('or i64 %pt, %pl'), 0)}, {past}")
+    unpadded = f(f"xor i1 {padded}, true")
     p, k, direct = _conv_sizes(f, f.cmp("eq", "%shs", "%W"),
-                               f.cmp("eq", "%sc", f.mul("%H", "%W")))
+                               f.cmp("eq", "%sc", f.mul("%H", "%W")), unpadded)
 
     def gemm(n, b):
         f.do(f"call void @strata_sgemm_f32(i64 %F, i64 {p}, i64 {k}, ptr %filter, "
@@ -284,8 +429,10 @@ def _conv_nchw(isa: Isa, name: str, kind: str, epi: bool = False) -> str:
     done = _direct_images(f, direct, gemm_packed if kind == "convp" else gemm)
     # the rest: the blocked driver packing B straight from each image (_pack_conv)
     cd = f(f"alloca [{len(_CONV_PARAMS)} x i64], align 8")
+    pad = f(f"zext i1 {padded} to i64")
     for i, param in enumerate(_CONV_PARAMS):
-        f.do(f"store i64 %{param}, ptr {f.gep(cd, i, 'i64')}, align 8")
+        val = pad if param == "pad" else f"%{param}"
+        f.do(f"store i64 {val}, ptr {f.gep(cd, i, 'i64')}, align 8")
     acc = f("icmp ne i32 %accumulate, 0")
     nothing = f(f"or i1 {f.cmp('sle', '%F', 0)}, {f.cmp('sle', p, 0)}")
     go, zero, done2 = f.label("go"), f.label("k0"), f.label("skip")
@@ -308,7 +455,7 @@ def _conv_nchw(isa: Isa, name: str, kind: str, epi: bool = False) -> str:
     pieces = f.add(f(f"sdiv i64 {nr}, {f('call i64 @llvm.smax.i64(i64 %OW, i64 1)')}"), 1)
     cheaper = f.cmp("slt", f.mul(pf_, f.add("%F", 2)),
                     f.mul(pn_, f.add("%F", f.mul(pieces, 3))))
-    flat = all_of(f, [f.cmp("eq", "%sh", 1), f.cmp("eq", "%sw", 1),
+    flat = all_of(f, [f.cmp("eq", "%sh", 1), f.cmp("eq", "%sw", 1), unpadded,
                       f("icmp eq i32 %accumulate, 0"),
                       f.cmp("sle", f.add("%OW", "%OW"), nr), cheaper])
     flat_l, rows_l = f.label("flat"), f.label("rows")
@@ -319,7 +466,7 @@ def _conv_nchw(isa: Isa, name: str, kind: str, epi: bool = False) -> str:
     # are copied out
     cdf = f(f"alloca [{len(_CONV_PARAMS)} x i64], align 8")
     for i, param in enumerate(_CONV_PARAMS):
-        val = {"OH": "1", "OW": pf}.get(param, f"%{param}")
+        val = {"OH": "1", "OW": pf, "pad": "0"}.get(param, f"%{param}")
         f.do(f"store i64 {val}, ptr {f.gep(cdf, i, 'i64')}, align 8")
     tmp = checked_malloc(f, f.mul(f.mul("%F", pf), 4), "conv_flat")
 
@@ -450,7 +597,8 @@ _WINDOW = ("i64 %KH, i64 %KW, i64 %OH, i64 %OW, i64 %sh, i64 %sw, i64 %dh, i64 %
 
 def _conv_sizes(f: Fn, *contiguous) -> tuple:
     """(output pixels, C*KH*KW, whether the image is its own im2col matrix: a 1x1,
-    stride-1 window over an image whose `contiguous` stride checks hold)."""
+    stride-1 window over an image whose `contiguous` checks hold: its strides, and for
+    NCHW no padding)."""
     p = f.mul("%OH", "%OW")
     k = f.mul(f.mul("%C", "%KH"), "%KW")
     direct = all_of(f, [f.cmp("eq", "%KH", 1), f.cmp("eq", "%KW", 1), f.cmp("eq", "%sh", 1),
@@ -503,8 +651,8 @@ def groups_in_parallel(items: int, item_macs: int, threads: int, split: int = 0)
 
 
 _GROUP_FIELDS = ("G", "C", "H", "W", "F", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw",
-                 "in", "sn", "sg", "sc", "shs", "filter", "fg", "out", "osn", "accumulate",
-                 "bias", "epi", "tile")
+                 "pt", "pl", "in", "sn", "sg", "sc", "shs", "filter", "fg", "out", "osn",
+                 "accumulate", "bias", "epi", "tile")
 _GROUP_TYPES = {"in": "ptr", "filter": "ptr", "out": "ptr", "bias": "ptr",
                 "accumulate": "i32", "epi": "i32"}
 _SPLIT_AT = {name: (lo, bits) for name, lo, bits in TILE_FIELDS}["split"]
@@ -520,7 +668,7 @@ def _group_item(f: Fn, base: str, epi: bool, v: dict, t: str) -> None:
                               f.mul(g, f.mul(v["F"], f.mul(v["OH"], v["OW"])))))
     extra = f"ptr {f.gep(v['bias'], f.mul(g, v['F']))}, i32 {v['epi']}, " if epi else ""
     dims = ", ".join(f"i64 {v[x_]}" for x_ in ("C", "H", "W", "F", "KH", "KW", "OH", "OW",
-                                                "sh", "sw", "dh", "dw"))
+                                                "sh", "sw", "dh", "dw", "pt", "pl"))
     f.do(f"call void @{base}(i64 1, {dims}, ptr {x}, i64 {v['sn']}, i64 {v['sc']}, "
          f"i64 {v['shs']}, ptr {w}, ptr {y}, i64 {v['osn']}, i32 {v['accumulate']}, "
          f"{extra}i64 {v['tile']})")
@@ -540,9 +688,16 @@ def _conv_grouped(isa: Isa, base: str, epi: bool) -> str:
 
     extra = "ptr %bias, i32 %epi, " if epi else ""
     f = Fn(f"define void @{name}(i64 %N, i64 %G, i64 %C, i64 %H, i64 %W, i64 %F, "
-            f"{_WINDOW}, ptr %in, i64 %sn, i64 %sg, i64 %sc, i64 %shs, ptr %filter, "
-            f"ptr %out, i64 %osn, i32 %accumulate, {extra}i64 %tile) #0")
+            f"{_WINDOW}, i64 %pt, i64 %pl, ptr %in, i64 %sn, i64 %sg, i64 %sc, i64 %shs, "
+            f"ptr %filter, ptr %out, i64 %osn, i32 %accumulate, {extra}i64 %tile) #0")
     v = {x: f"%{x}" for x in _GROUP_FIELDS}
+    # negative image or group counts: nothing written (each item's kernel checks the
+    # rest)
+    ok = f.label("ok")
+    f.cbr(f(f"or i1 {f.cmp('slt', '%N', 0)}, {f.cmp('slt', '%G', 0)}"), f"{ok}x", ok)
+    f.start(f"{ok}x")
+    f.do("ret void")
+    f.start(ok)
     if not epi:
         v["bias"], v["epi"] = "null", "0"
     k = f.mul(f.mul("%C", "%KH"), "%KW")
@@ -582,7 +737,7 @@ def _conv_grouped(isa: Isa, base: str, epi: bool) -> str:
 
 def conv_functions(isa) -> list:
     """Every convolution function for `isa`, as LLVM IR text."""
-    return [_im2col_nhwc(isa), _pack_conv(isa), _conv_public(isa),
+    return [_im2col_nhwc(isa), _pack_conv(isa), _pack_conv(isa, True), _conv_public(isa),
             *(_conv_grouped(isa, base, epi) for base, epi in (
                 ("strata_conv2d_nchw_f32", False),
                 ("strata_conv2d_nchw_packed_f32", False),

@@ -1,7 +1,7 @@
 // RUN: strata-opt %s --strata-linalg-to-microkernels=tile-choice=default | filecheck %s
 
 // CHECK-LABEL: module {
-//  CHECK-NEXT: func.func private @strata_conv2d_nchw_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i32, i64)
+//  CHECK-NEXT: func.func private @strata_conv2d_nchw_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i32, i64)
 //  CHECK-NEXT: func.func private @strata_conv2d_nhwc_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, i32, !llvm.ptr, i64, i32, i64)
 
 // NCHW / FCHW (ONNX Conv): N, C, H, W, F, KH, KW, OH, OW, strides, dilations, the
@@ -18,7 +18,7 @@
 //  CHECK-NEXT: %c330_i64 = arith.constant 330 : i64
 //  CHECK-NEXT: %c110_i64 = arith.constant 110 : i64
 //  CHECK-NEXT: %c120_i64 = arith.constant 120 : i64
-//  CHECK-NEXT: call @strata_conv2d_nchw_f32(%c1_i64, %c3_i64, %c11_i64, %c10_i64, %c6_i64, %c3_i64, %c2_i64, %c5_i64, %c4_i64, %c2_i64, %c2_i64, %c1_i64, %c2_i64, %1, %c330_i64, %c110_i64, %c10_i64, %3, %5, %c120_i64, %c1_i32, %c0_i64{{(_[0-9]+)?}})
+//  CHECK-NEXT: call @strata_conv2d_nchw_f32(%c1_i64, %c3_i64, %c11_i64, %c10_i64, %c6_i64, %c3_i64, %c2_i64, %c5_i64, %c4_i64, %c2_i64, %c2_i64, %c1_i64, %c2_i64, %c0_i64, %c0_i64, %1, %c330_i64, %c110_i64, %c10_i64, %3, %5, %c120_i64, %c1_i32, %c0_i64{{(_[0-9]+)?}})
 func.func @nchw(%i: memref<1x3x11x10xf32>, %w: memref<6x3x3x2xf32>, %o: memref<1x6x5x4xf32>) {
   linalg.conv_2d_nchw_fchw {dilations = dense<[1, 2]> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%i, %w : memref<1x3x11x10xf32>, memref<6x3x3x2xf32>) outs(%o : memref<1x6x5x4xf32>)
   return
@@ -27,7 +27,7 @@ func.func @nchw(%i: memref<1x3x11x10xf32>, %w: memref<6x3x3x2xf32>, %o: memref<1
 // A dynamic batch: its size and the batch strides from the metadata.
 // CHECK-LABEL: func.func @nchw_dynamic_batch(
 //       CHECK: %base_buffer, %offset, %sizes:4, %strides:4 = memref.extract_strided_metadata %arg0
-//       CHECK: call @strata_conv2d_nchw_f32(%{{.*}}, %c4_i64, %c8_i64, %c8_i64, %c16_i64, %c1_i64, %c1_i64, %c8_i64, %c8_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %1, %{{.*}}, %c64_i64, %c8_i64, %3, %5, %{{.*}}, %c0_i32, %c0_i64{{(_[0-9]+)?}})
+//       CHECK: call @strata_conv2d_nchw_f32(%{{.*}}, %c4_i64, %c8_i64, %c8_i64, %c16_i64, %c1_i64, %c1_i64, %c8_i64, %c8_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c0_i64, %c0_i64, %1, %{{.*}}, %c64_i64, %c8_i64, %3, %5, %{{.*}}, %c0_i32, %c0_i64{{(_[0-9]+)?}})
 func.func @nchw_dynamic_batch(%i: memref<?x4x8x8xf32>, %w: memref<16x4x1x1xf32>, %o: memref<?x16x8x8xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%o : memref<?x16x8x8xf32>)

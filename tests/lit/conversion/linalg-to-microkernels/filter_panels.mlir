@@ -7,7 +7,7 @@
 // global goes when nothing reads it. 1x1 stride-1 windows too (the packed kernel
 // multiplies their panels by the image itself); filters that are not constants keep the
 // plain kernel.
-//   CHECK-DAG: func.func private @strata_conv2d_nchw_packed_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i32, i64)
+//   CHECK-DAG: func.func private @strata_conv2d_nchw_packed_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i32, i64)
 //   CHECK-DAG: func.func private @strata_conv2d_nchw_f32(
 //   CHECK-DAG: memref.global "private" constant @w_panels : memref<288xf32> = dense_resource<w_panels> alignment = 64
 //   CHECK-NOT: memref.global "private" constant @w :

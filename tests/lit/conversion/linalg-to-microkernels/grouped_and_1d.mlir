@@ -6,8 +6,8 @@
 // on its own when constant: ceil(F/MR)*MR x K floats a group), the output and its N
 // stride. 1-D convolutions (linalg.conv_1d_ncw_fcw) call the NCHW kernels with
 // H = KH = OH = 1, the input's H stride its W extent.
-//   CHECK-DAG: func.func private @strata_conv2d_nchw_grouped_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i32, i64)
-//   CHECK-DAG: func.func private @strata_conv2d_nchw_grouped_packed_epi_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr, i32, i64)
+//   CHECK-DAG: func.func private @strata_conv2d_nchw_grouped_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i32, i64)
+//   CHECK-DAG: func.func private @strata_conv2d_nchw_grouped_packed_epi_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr, i32, i64)
 //   CHECK-DAG: memref.global "private" constant @w_panels : memref<576xf32>
 //   CHECK-NOT: memref.global "private" constant @w :
 //   CHECK-DAG: memref.global "private" constant @w1_panels : memref<96xf32>
@@ -19,7 +19,7 @@ memref.global "private" constant @w1 : memref<6x4x3xf32> = dense<1.0>
 memref.global "private" constant @b1 : memref<6xf32> = dense<0.5>
 
 // CHECK-LABEL: func.func @grouped(
-//       CHECK: call @strata_conv2d_nchw_grouped_f32(%c2_i64, %c4_i64, %c4_i64, %c9_i64, %c11_i64, %c4_i64, %c3_i64, %c3_i64, %c4_i64, %c4_i64, %c2_i64, %c2_i64, %c1_i64, %c2_i64, %1, %c1584_i64, %c396_i64, %c99_i64, %c11_i64, %3, %5, %c256_i64, %c1_i32, %c0_i64)
+//       CHECK: call @strata_conv2d_nchw_grouped_f32(%c2_i64, %c4_i64, %c4_i64, %c9_i64, %c11_i64, %c4_i64, %c3_i64, %c3_i64, %c4_i64, %c4_i64, %c2_i64, %c2_i64, %c1_i64, %c2_i64, %c0_i64, %c0_i64, %1, %c1584_i64, %c396_i64, %c99_i64, %c11_i64, %3, %5, %c256_i64, %c1_i32, %c0_i64)
 //   CHECK-NOT: linalg.
 func.func @grouped(%i: memref<2x4x4x9x11xf32>, %w: memref<4x4x4x3x3xf32>, %o: memref<2x4x4x4x4xf32>) {
   linalg.conv_2d_ngchw_gfchw {dilations = dense<[1, 2]> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%i, %w : memref<2x4x4x9x11xf32>, memref<4x4x4x3x3xf32>) outs(%o : memref<2x4x4x4x4xf32>)
@@ -34,7 +34,7 @@ func.func @grouped(%i: memref<2x4x4x9x11xf32>, %w: memref<4x4x4x3x3xf32>, %o: me
 //   CHECK-NOT: linalg.
 //       CHECK: %[[R:.*]] = memref.alloc() : memref<1x16x7x7xf32>
 //       CHECK: %[[B:.*]] = memref.extract_aligned_pointer_as_index %expand_shape : memref<4x4xf32>
-//       CHECK: call @strata_conv2d_nchw_grouped_packed_epi_f32(%c1_i64, %c4_i64, %c4_i64, %c9_i64, %c9_i64, %c4_i64, %c3_i64, %c3_i64, %c7_i64, %c7_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %3, %c1296_i64, %c324_i64, %c81_i64, %c9_i64, %5, %7, %c784_i64, %c0_i32, %9, %c20_i32, %c0_i64)
+//       CHECK: call @strata_conv2d_nchw_grouped_packed_epi_f32(%c1_i64, %c4_i64, %c4_i64, %c9_i64, %c9_i64, %c4_i64, %c3_i64, %c3_i64, %c7_i64, %c7_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c0_i64, %c0_i64, %3, %c1296_i64, %c324_i64, %c81_i64, %c9_i64, %5, %7, %c784_i64, %c0_i32, %9, %c20_i32, %c0_i64)
 //   CHECK-NOT: linalg.
 //   CHECK-NOT: memref.alloc
 //   CHECK-NOT: collapse_shape
@@ -66,7 +66,7 @@ func.func @grouped_bias_relu(%x: memref<1x16x9x9xf32>) -> memref<1x16x7x7xf32> {
 }
 
 // CHECK-LABEL: func.func @conv1d(
-//       CHECK: call @strata_conv2d_nchw_f32(%c2_i64, %c3_i64, %c1_i64, %c20_i64, %c5_i64, %c1_i64, %c3_i64, %c1_i64, %c8_i64, %c1_i64, %c2_i64, %c1_i64, %c2_i64, %1, %c80_i64, %c20_i64, %c20_i64, %3, %5, %c40_i64, %c1_i32, %c0_i64)
+//       CHECK: call @strata_conv2d_nchw_f32(%c2_i64, %c3_i64, %c1_i64, %c20_i64, %c5_i64, %c1_i64, %c3_i64, %c1_i64, %c8_i64, %c1_i64, %c2_i64, %c1_i64, %c2_i64, %c0_i64, %c0_i64, %1, %c80_i64, %c20_i64, %c20_i64, %3, %5, %c40_i64, %c1_i32, %c0_i64)
 func.func @conv1d(%i: memref<2x3x20xf32, strided<[80, 20, 1]>>, %w: memref<5x3x3xf32>, %o: memref<2x5x8xf32>) {
   linalg.conv_1d_ncw_fcw {dilations = dense<2> : tensor<1xi64>, strides = dense<2> : tensor<1xi64>} ins(%i, %w : memref<2x3x20xf32, strided<[80, 20, 1]>>, memref<5x3x3xf32>) outs(%o : memref<2x5x8xf32>)
   return
@@ -77,7 +77,7 @@ func.func @conv1d(%i: memref<2x3x20xf32, strided<[80, 20, 1]>>, %w: memref<5x3x3
 // CHECK-LABEL: func.func @conv1d_bias_relu(
 //   CHECK-NOT: linalg.
 //       CHECK: %[[R:.*]] = memref.alloc() : memref<1x6x10xf32>
-//       CHECK: call @strata_conv2d_nchw_packed_epi_f32(%c1_i64, %c4_i64, %c1_i64, %c12_i64, %c6_i64, %c1_i64, %c3_i64, %c1_i64, %c10_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %3, %c48_i64, %c12_i64, %c12_i64, %5, %7, %c60_i64, %c0_i32, %9, %c20_i32, %c0_i64)
+//       CHECK: call @strata_conv2d_nchw_packed_epi_f32(%c1_i64, %c4_i64, %c1_i64, %c12_i64, %c6_i64, %c1_i64, %c3_i64, %c1_i64, %c10_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c0_i64, %c0_i64, %3, %c48_i64, %c12_i64, %c12_i64, %5, %7, %c60_i64, %c0_i32, %9, %c20_i32, %c0_i64)
 //   CHECK-NOT: linalg.
 //       CHECK: return %[[R]]
 func.func @conv1d_bias_relu(%x: memref<1x4x12xf32>) -> memref<1x6x10xf32> {
