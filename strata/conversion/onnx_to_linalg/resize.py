@@ -86,11 +86,12 @@ class _Axis:
     exactly 1 even when the element is only known at run time."""
 
     __slots__ = ("dim", "n_in", "n_out", "scale", "scale_py", "width", "roi_len",
-                 "roi_start", "checks", "sized")
+                 "roi_start", "checks", "sized", "kept")
 
     def __init__(self, dim, n_in):
         self.dim, self.n_in = dim, n_in
         self.sized = False
+        self.kept = False   # the size is the input's (one dim symbol): see _keeps_size
         self.n_out = self.scale = self.scale_py = self.width = None
         self.roi_len = self.roi_start = None
         self.checks = []    # run-time conditions on the sizes: see [Note: Resize checks]
@@ -149,6 +150,8 @@ def _resize(cx):
             _scale_of(cx, ax, py, v)
         else:
             _size_of(cx, ax, *sizes_op.get(s, k))
+    if sizes_op is not None and policy == "stretch":
+        _keeps_size(cx, x, spec)
     if sizes_op is not None and policy != "stretch":
         pick = s.min if policy == "not_larger" else s.max
         one = spec[axes[0]].scale
@@ -192,6 +195,20 @@ def _static_sizes(cx, r):
     rt = cx.result_type()
     return [d if d != A.DYNAMIC else None for d in rt.shape] \
         if type(rt) is A.RankedTensorType and rt.rank == r else [None] * r
+
+
+def _keeps_size(cx, x, spec):
+    """Mark the axes whose `sizes` element is the input's own dynamic size: the result's
+    dim has the input dim's symbol (onnx-shape-inference follows `Shape(x)` into
+    `sizes`; Segformer's decoder resizes [batch, C, h, w] to `Concat(Shape(x)[0:2],
+    hw)`). Such an axis is the identity and needs no run-time check."""
+    from .common import operand_symbols, result_symbols
+    ins, outs = operand_symbols(cx, x), result_symbols(cx)
+    if ins is None or outs is None:
+        return
+    for d, ax in spec.items():
+        if ins[d] is not None and ins[d] == outs[d]:
+            ax.kept = True
 
 
 def _size_of(cx, ax, py, v):
@@ -344,6 +361,9 @@ def _checked_sizes(cx, spec, static):
     ix = Ix(s)
     empty_in = None
     for d, ax in spec.items():
+        if ax.kept:
+            ax.n_out = ax.n_in
+            continue
         oks = []
         for a, b, pred, message in ax.checks:
             if pred == "flag":
@@ -402,6 +422,8 @@ def _is_identity(ax, sp):
     exactly 1 where it equals the input's size: Segformer's decoder resizes every map
     to the first one's size with a computed `sizes`, the first map (and the batch and
     channel axes of all four) to its own size."""
+    if ax.kept:
+        return sp.coord != "tf_crop_and_resize"
     if not (Ix.known(ax.n_in, ax.n_out) and ax.n_in == ax.n_out):
         return False
     if ax.n_in == 1:  # every tap reads the one element; the weights sum to 1
