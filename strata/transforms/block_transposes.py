@@ -23,9 +23,10 @@ must be multiples of it) through `memref.expand_shape` views (no copy), and orde
 loops: the result's other dims, then the block of a, the block of b, the T rows of the
 tile along b and the T elements along a innermost. A block of T input rows (T x 256
 floats) then feeds all of the result's rows at once, each written T contiguous floats at
-a time: 9 ms instead of 33 on that transpose. Only static, identity-layout buffers of
-at least `min-elements` elements are rewritten; convert-linalg-to-loops keeps the order
-(the result's innermost loop is innermost already).
+a time: 9 ms instead of 33 on that transpose. Only identity-layout buffers of at least
+`min-elements` elements (dynamic dims counted as 1) are rewritten, the two tiled dims
+static, the others static or dynamic (an export with a dynamic batch); convert-linalg-
+to-loops keeps the order (the result's innermost loop is innermost already).
 """
 from __future__ import annotations
 
@@ -36,9 +37,8 @@ __all__ = ["BlockTransposes", "block_transposes"]
 
 
 def _plain(t) -> bool:
-    """A static memref with the identity layout."""
-    return type(t) is A.MemRefType and bool(t.shape) and A.DYNAMIC not in t.shape and \
-        t.layout is None
+    """A ranked memref with the identity layout (the tiled dims are checked static)."""
+    return type(t) is A.MemRefType and bool(t.shape) and t.layout is None
 
 
 def _tile(*sizes) -> int:
@@ -48,10 +48,20 @@ def _tile(*sizes) -> int:
     return 0
 
 
+def _dim(builder, v, d, loc):
+    """`memref.dim %v, d`."""
+    from ..dialects.arith import ConstantOp
+    from ..dialects.memref import DimOp
+    c = builder.insert(ConstantOp.create([], [A.index], {"value": A.IntegerAttr(d, A.index)},
+                                         None, (), 0, loc)).results[0]
+    return builder.insert(DimOp.create([v, c], [A.index], None, None, (), 0, loc)).results[0]
+
+
 def _expand(builder, v, split, t, loc):
-    """memref.expand_shape of `v` with each dim d in `split` as (size / t, t)."""
+    """memref.expand_shape of `v` with each dim d in `split` (static) as (size / t, t);
+    the other dims as they are (a dynamic one sized by memref.dim)."""
     from ..dialects.memref import ExpandShapeOp
-    shape, groups = [], []
+    shape, groups, dynamic = [], [], []
     for d, n in enumerate(v.type.shape):
         if d in split:
             groups.append([len(shape), len(shape) + 1])
@@ -59,9 +69,11 @@ def _expand(builder, v, split, t, loc):
         else:
             groups.append([len(shape)])
             shape.append(n)
+            if n == A.DYNAMIC:
+                dynamic.append(_dim(builder, v, d, loc))
     rt = A.MemRefType(shape, v.type.element_type, None, v.type.memory_space)
     reassoc = A.ArrayAttr([A.ArrayAttr([A.IntegerAttr(i, A.i64) for i in g]) for g in groups])
-    op = ExpandShapeOp.create([v], [rt], {"reassociation": reassoc,
+    op = ExpandShapeOp.create([v, *dynamic], [rt], {"reassociation": reassoc,
                                           "static_output_shape": A.DenseArrayAttr(A.i64, shape)},
                               None, (), 0, loc)
     return builder.insert(op).results[0]
@@ -80,13 +92,15 @@ def block_transposes(module, min_elements: int = 16384) -> int:
             continue
         perm = list(op._props["permutation"].value)
         r = len(perm)
-        n = 1
+        n = 1       # (a dynamic dim counted as 1)
         for s in y.type.shape:
-            n *= s
+            n *= 1 if s == A.DYNAMIC else s
         a = perm[r - 1]             # the input dim that is the result's innermost
         if r < 2 or a == r - 1 or n < min_elements:
             continue
         b = perm.index(r - 1)       # the result dim that is the input's innermost
+        if A.DYNAMIC in (x.type.shape[a], x.type.shape[r - 1]):
+            continue
         t = _tile(x.type.shape[a], x.type.shape[r - 1])
         if not t:
             continue

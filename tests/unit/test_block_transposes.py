@@ -66,3 +66,40 @@ def test_compiled(shape, perm):
     for threads in (1, 2):
         f = strata.compile(m, num_threads=threads, cache=False)
         assert np.array_equal(np.asarray(f(x)[0]), x.transpose(perm))
+
+
+@pytest.mark.parametrize("shape,perm", [(("?", 32, 40, 16), (0, 3, 1, 2)),
+                                        (("?", 8, "?", 16, 32), (0, 4, 2, 1, 3))])
+def test_dynamic_untiled_dims(shape, perm):
+    """Dynamic dims outside the two tiled ones (a dynamic batch): blocked, sized by
+    memref.dim, and the same copy under the interpreter and compiled, for several
+    sizes of the dynamic dims."""
+    from strata.transforms.block_transposes import block_transposes
+    m = parse_source(_text("memref", shape, perm), default_context(), "<t>")
+    assert block_transposes(m, min_elements=1) == 1
+    assert "memref.dim" in str(m)
+    rng = np.random.default_rng(0)
+    for fill in (1, 3):
+        x = rng.standard_normal([fill if d == "?" else d for d in shape]).astype(np.float32)
+        check_pass_preserves_semantics(_text("memref", shape, perm),
+                                       "strata-linalg-block-transposes{min-elements=1}",
+                                       inputs=[x, np.zeros(x.transpose(perm).shape, np.float32)])
+        for threads in (1, 2):
+            f = strata.compile(parse_source(_dynamic_tensor_text(shape, perm),
+                                            default_context(), "<t>"),
+                               num_threads=threads, cache=False)
+            assert np.array_equal(np.asarray(f(x)[0]), x.transpose(perm))
+
+
+def _dynamic_tensor_text(shape, perm):
+    out = [shape[p] for p in perm]
+    dims = "\n".join(f"  %c{p} = arith.constant {p} : index\n"
+                      f"  %d{p} = tensor.dim %x, %c{p} : {_ty('tensor', shape)}"
+                      for p in perm if shape[p] == "?")
+    sizes = ", ".join(f"%d{p}" for p in perm if shape[p] == "?")
+    return f"""func.func @main(%x: {_ty('tensor', shape)}) -> {_ty('tensor', out)} {{
+{dims}
+  %e = tensor.empty({sizes}) : {_ty('tensor', out)}
+  %t = linalg.transpose ins(%x : {_ty('tensor', shape)}) outs(%e : {_ty('tensor', out)}) permutation = {list(perm)}
+  return %t : {_ty('tensor', out)}
+}}"""

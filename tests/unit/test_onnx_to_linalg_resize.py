@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from onnx_node_models import F, F16, I64, I8, U8, check, ints, model, rand
+from onnx_node_models import F, F16, I64, I8, U8, check, expected, ints, model, rand
 
 import strata
 from strata.runtime import RuntimeFailure
@@ -234,14 +234,15 @@ def test_roi_align_opset10_and_dynamic():
 
 
 def _gathers(m):
-    """The resampling generics (a reduction over taps) of `m` lowered to linalg."""
+    """The resampling generics (those reading the input with tensor.extract) of `m`
+    lowered to linalg."""
     from strata.compiler import build_pipeline
     from strata.frontends.onnx import import_model
     mod = import_model(m)
     build_pipeline("onnx-decompose{keep-lowered=true},onnx-fold-constants,"
                    "onnx-shape-inference,convert-onnx-to-linalg,canonicalize").run(mod)
     return sum(1 for op in mod.walk() if op.name == "linalg.generic" and
-               "reduction" in str(op.properties["iterator_types"]))
+               any(o.name == "tensor.extract" for o in op.walk()))
 
 
 def test_resize_run_time_sizes_equal_to_the_input_skip_their_axes():
@@ -264,3 +265,40 @@ def test_resize_run_time_sizes_equal_to_the_input_skip_their_axes():
                  [("y", F, [1, 2, 5, 7])], mode="linear")
     check(same, X4, np.array([1, 2, 5, 7], np.int64), rtol=1e-6)
     assert _gathers(same) == 0
+
+
+def _decoder_resize(mode="linear", coord="half_pixel", out_hw=(9, 4), rank_names=("N", "C")):
+    """Segformer's decoder form: Resize(x, sizes=Concat(Shape(x)[0:2], hw)) of an input
+    with named dynamic batch and channel dims."""
+    import onnx
+    from onnx import helper
+    x = helper.make_tensor_value_info("x", F, [*rank_names, 5, 7])
+    y = helper.make_tensor_value_info("y", F, None)
+    inits = [onnx.numpy_helper.from_array(np.array(v, np.int64), n) for n, v in
+             (("zero", [0]), ("two", [2]), ("hw", list(out_hw)))]
+    nodes = [helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("Slice", ["s", "zero", "two", "zero"], ["nc"]),
+             helper.make_node("Concat", ["nc", "hw"], ["z"], axis=0),
+             helper.make_node("Resize", ["x", "", "", "z"], ["y"], mode=mode,
+                              coordinate_transformation_mode=coord)]
+    g = helper.make_graph(nodes, "g", [x], [y], inits)
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 19)], ir_version=8)
+
+
+@pytest.mark.parametrize("mode,coord", [("linear", "half_pixel"),
+                                        ("linear", "align_corners"),
+                                        ("nearest", "asymmetric"),
+                                        ("cubic", "pytorch_half_pixel")])
+def test_resize_sizes_from_the_input_shape_skip_batch_and_channels(mode, coord):
+    """sizes = Concat(Shape(x)[0:2], hw) with dynamic N and C: shape inference gives the
+    result N and C's symbols, and the lowering resamples H and W only (two gathers for
+    linear / cubic; nearest is one gather over all axes), on any batch and channels."""
+    m = _decoder_resize(mode, coord)
+    if mode != "nearest":
+        assert _gathers(m) == 2
+    f = strata.compile(m, cache=False)
+    for shape in ((1, 2, 5, 7), (3, 4, 5, 7)):
+        x = rand(*shape)
+        want = check(m, x, rtol=1e-4)[0]
+        np.testing.assert_allclose(f(x)[0], want, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(f(x)[0], expected(m, [x])[0], rtol=1e-4, atol=1e-5)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...ir.affine import AffineConstantExpr, AffineMap
 from ..scalar_builders import element_type
 from . import NotLowerable, lowering
+from ._linalg_util import filled, map_text
 from .common import axis_map, elementwise, ranked, scalars, sizes_of
 from .reduction import element_count, keep_dims, reduce_tensor
 
@@ -150,3 +151,124 @@ def _lp_norm(cx):
     # a zero norm gives 0, not 0/0 (as ONNX's reference)
     return [elementwise(cx, [x, nk], elt, lambda s, v, d: s.select(
         s.cmp("eq", d, s.zero(elt)), s.zero(elt), s.div(v, d)))]
+
+
+# ------------------------------------------------------------------ LayerNormalization
+# [Note: LayerNormalization lowered whole]
+# ONNX defines LayerNormalization by a function that flattens X to [outer, inner],
+# normalizes the rows and reshapes back to Shape(X). Lowered whole instead (onnx-decompose
+# keeps the ops that have a lowering), the statistics are reductions over the normalized
+# dims of X itself: no flatten, no reshape back, whose result size (the batch of
+# [batch * tokens, C] -> [batch, tokens, C]) would be a quotient computed and checked at
+# run time, a size of its own that later ops (the attention match, Segformer's reduced
+# K/V) cannot tell equal to the batch. The arithmetic is the function's: mean, variance
+# as the mean of (x - mean)^2 (see [Note: stable variance] in onnx-decompose),
+# InvStdDev = 1 / sqrt(var + epsilon), in the stash type (double data in double, as
+# onnxruntime and the reference compute it); then (x - mean) * InvStdDev
+# cast to X's type, times Scale, plus B (Scale and B read right-aligned against X, as
+# the function's broadcasting Mul and Add).
+
+_STASH_TYPES = {1: "f32", 10: "f16", 11: "f64", 16: "bf16"}
+
+
+def _trailing_map(v, x_shape, rank):
+    """The map text reading `v` (Scale or B) right-aligned against a rank-`rank` X of
+    dims `x_shape`: a static 1 against any other size is broadcast (read at 0)."""
+    vr = v.type.rank
+    return map_text(rank, [("0" if n == 1 and x_shape[rank - vr + j] != 1 else rank - vr + j)
+                           for j, n in enumerate(v.type.shape)])
+
+
+def _reads_agree(v, x_shape, rank):
+    """Whether `v` (Scale or B) read right-aligned fits X's dims statically (each dim 1 or
+    X's static size): no run-time check needed."""
+    vr = v.type.rank
+    return all(n == 1 or n == x_shape[rank - vr + j] for j, n in enumerate(v.type.shape))
+
+
+@lowering("LayerNormalization")
+def _layer_norm(cx):
+    from ...ir import attributes as A
+    from ._shape_util import finish
+    from .common import empty, generic_op
+    x, scale = cx.operands[0], cx.operands[1]
+    bias = cx.operands[2] if cx.has_operand(2) else None
+    t = ranked(cx, x.type)
+    rank = t.rank
+    elt = t.element_type
+    if not isinstance(elt, A.FloatType):
+        raise NotLowerable(f"LayerNormalization of {elt} elements")
+    axis = cx.attr("axis", -1)
+    if not -rank <= axis < rank:
+        raise NotLowerable(f"axis {axis} is out of range for rank {rank}")
+    axis %= rank
+    eps = float(cx.attr("epsilon", 1e-5))
+    stash = cx.attr("stash_type", 1)
+    if stash not in _STASH_TYPES:
+        raise NotLowerable(f"stash_type {stash} is not a float type")
+    ct = getattr(A, _STASH_TYPES[stash])
+    if elt.width > ct.width:    # double data: double statistics (onnxruntime, reference)
+        ct = elt
+    params = [v for v in (scale, bias) if v is not None]
+    for name, v in zip(("Scale", "B"), params):
+        vt = ranked(cx, v.type, name)
+        if vt.rank > rank - axis:
+            raise NotLowerable(f"{name} of rank {vt.rank} for {rank - axis} normalized dims")
+        if vt.element_type is not elt:
+            raise NotLowerable(f"{name} has elements {vt.element_type}, X {elt}")
+    axes = list(range(axis, rank))
+    sizes = sizes_of(cx, x)
+    outer = [sizes[d] for d in range(axis)]
+    cnt = element_count(scalars(cx), sizes, axes, ct)
+    full = map_text(rank, list(range(rank)))
+    rows = map_text(rank, list(range(axis)))
+    red = ["parallel"] * axis + ["reduction"] * (rank - axis)
+
+    def up(s, v):
+        return v if v.type is ct else s.cast(v, ct)
+    total = generic_op(cx, [x], [filled(cx, outer, ct, 0.0)], [full, rows], red,
+                       lambda s, b, a: [s.add(a[1], up(s, a[0]))])[0]
+    mean = elementwise(cx, [total], ct, lambda s, v: s.div(v, cnt))
+
+    def dev2(s, b, a):
+        d = s.sub(up(s, a[0]), a[1])
+        return [s.add(a[2], s.mul(d, d))]
+    sq = generic_op(cx, [x, mean], [filled(cx, outer, ct, 0.0)], [full, rows, rows], red,
+                    dev2)[0]
+    inv = elementwise(cx, [sq], ct, lambda s, v: s.div(s.one(ct), s.math(
+        "sqrt", s.add(s.div(v, cnt), s.const(eps, ct)))))
+
+    def norm(s, b, a):
+        y = s.mul(s.sub(up(s, a[0]), a[1]), a[2])
+        if ct is not elt:
+            y = s.cast(y, elt)
+        if len(a) > 4:
+            y = s.mul(y, a[3])
+        return [s.add(y, a[4]) if len(a) > 5 else y]
+    if all(_reads_agree(v, t.shape, rank) for v in params):
+        y = generic_op(cx, [x, mean, inv] + params, [empty(cx, sizes, elt)],
+                       [full, rows, rows] + [_trailing_map(v, t.shape, rank) for v in params]
+                       + [full], ["parallel"] * rank, norm)[0]
+    else:   # Scale or B against dynamic dims of X: NumPy broadcasting, checked
+        y = generic_op(cx, [x, mean, inv], [empty(cx, sizes, elt)], [full, rows, rows, full],
+                       ["parallel"] * rank, lambda s, b, a: [_plain_norm(s, a, up, ct, elt)])[0]
+        y = elementwise(cx, [y] + params, elt, lambda s, v, *p: _affine(s, v, p))
+    out = [y]
+    for i, v in enumerate([mean, inv][:len(cx.op.results) - 1], 1):
+        want = element_type(cx.result_type(i))
+        if want is not ct:   # the stash type's statistics of double data
+            v = elementwise(cx, [v], want, lambda s, a, w=want: s.cast(a, w))
+        out.append(keep_dims(cx, v, rank, axes, sizes))
+    return [finish(cx, v, i) for i, v in enumerate(out)]
+
+
+def _plain_norm(s, a, up, ct, elt):
+    """(x - mean) * InvStdDev in X's type."""
+    y = s.mul(s.sub(up(s, a[0]), a[1]), a[2])
+    return s.cast(y, elt) if ct is not elt else y
+
+
+def _affine(s, v, p):
+    """v * Scale (+ B)."""
+    y = s.mul(v, p[0])
+    return s.add(y, p[1]) if len(p) > 1 else y

@@ -9,6 +9,17 @@ by 1/scale with `antialias`), the edge clamping, `exclude_outside`'s renormaliza
 `tf_crop_and_resize`'s extrapolation mask. One linalg.generic per axis then gathers and
 sums the taps (`tensor.extract` at the tabled position, a reduction loop over taps).
 The number of taps is static except for antialiasing with a run-time scale.
+
+[Note: resampling loops]
+An axis's pass is one parallel linalg.generic over its result, the taps unrolled in the
+body (w0 * x[i0] + w1 * x[i1] for linear: no zero fill, no reduction loop), so that a
+pass along an outer axis (H of NCHW) reads whole rows at two tabled positions and its
+inner loop is a vector lerp; only a pass along the innermost axis gathers. Static sizes
+order the passes to make the least work: the most shrinking axis first (the next pass
+then reads less), and, where ratios are equal (a 2-D upsampling), the innermost axis
+first, so its gathers fill the input's rows only (16 rows, not 128, for Segformer's
+16x16 -> 128x128) and the outer pass, vectorized, writes the full result. The sums
+differ from axis order by rounding only.
 Nearest mode needs no weights: one table of positions per axis and one gather over all
 axes. Coordinates are computed in f64 as the reference does (ties of nearest rounding
 and exact integer positions then agree); sums are in f32 (f64 for f64 data) and the
@@ -86,11 +97,12 @@ class _Axis:
     exactly 1 even when the element is only known at run time."""
 
     __slots__ = ("dim", "n_in", "n_out", "scale", "scale_py", "width", "roi_len",
-                 "roi_start", "checks", "sized")
+                 "roi_start", "checks", "sized", "kept")
 
     def __init__(self, dim, n_in):
         self.dim, self.n_in = dim, n_in
         self.sized = False
+        self.kept = False   # the size is the input's (one dim symbol): see _keeps_size
         self.n_out = self.scale = self.scale_py = self.width = None
         self.roi_len = self.roi_start = None
         self.checks = []    # run-time conditions on the sizes: see [Note: Resize checks]
@@ -149,6 +161,8 @@ def _resize(cx):
             _scale_of(cx, ax, py, v)
         else:
             _size_of(cx, ax, *sizes_op.get(s, k))
+    if sizes_op is not None and policy == "stretch":
+        _keeps_size(cx, x, spec)
     if sizes_op is not None and policy != "stretch":
         pick = s.min if policy == "not_larger" else s.max
         one = spec[axes[0]].scale
@@ -192,6 +206,20 @@ def _static_sizes(cx, r):
     rt = cx.result_type()
     return [d if d != A.DYNAMIC else None for d in rt.shape] \
         if type(rt) is A.RankedTensorType and rt.rank == r else [None] * r
+
+
+def _keeps_size(cx, x, spec):
+    """Mark the axes whose `sizes` element is the input's own dynamic size: the result's
+    dim has the input dim's symbol (onnx-shape-inference follows `Shape(x)` into
+    `sizes`; Segformer's decoder resizes [batch, C, h, w] to `Concat(Shape(x)[0:2],
+    hw)`). Such an axis is the identity and needs no run-time check."""
+    from .common import operand_symbols, result_symbols
+    ins, outs = operand_symbols(cx, x), result_symbols(cx)
+    if ins is None or outs is None:
+        return
+    for d, ax in spec.items():
+        if ins[d] is not None and ins[d] == outs[d]:
+            ax.kept = True
 
 
 def _size_of(cx, ax, py, v):
@@ -344,6 +372,9 @@ def _checked_sizes(cx, spec, static):
     ix = Ix(s)
     empty_in = None
     for d, ax in spec.items():
+        if ax.kept:
+            ax.n_out = ax.n_in
+            continue
         oks = []
         for a, b, pred, message in ax.checks:
             if pred == "flag":
@@ -402,6 +433,8 @@ def _is_identity(ax, sp):
     exactly 1 where it equals the input's size: Segformer's decoder resizes every map
     to the first one's size with a computed `sizes`, the first map (and the batch and
     channel axes of all four) to its own size."""
+    if ax.kept:
+        return sp.coord != "tf_crop_and_resize"
     if not (Ix.known(ax.n_in, ax.n_out) and ax.n_in == ax.n_out):
         return False
     if ax.n_in == 1:  # every tap reads the one element; the weights sum to 1
@@ -437,12 +470,23 @@ def _resample_axes(cx, x, spec, order, sp, out):
         return finish(cx, _nearest(cx, x, order, out, sp))
     acc = F64 if elt is F64 else A.f32
     y = x
-    for ax in order:
+    for ax in _pass_order(order, sp):
         y = _interp_axis(cx, y, ax, sp, acc, out)
     out_unsigned = is_unsigned(cx.op.results[0].type)
     if element_type(y.type) is not elt:
         y = _to_elt(cx, y, elt, out_unsigned)
     return finish(cx, y)
+
+
+def _pass_order(order, sp):
+    """The axes in the order their passes run (see [Note: resampling loops]): the most
+    shrinking first, then, among equal ratios, the inner axis first; the given order
+    where a size is dynamic, and with tf_crop_and_resize (its extrapolated values are
+    the reference's only when its passes run in axis order)."""
+    if sp.coord == "tf_crop_and_resize" or \
+            not all(Ix.known(ax.n_in, ax.n_out) and ax.n_in for ax in order):
+        return order
+    return sorted(order, key=lambda ax: (ax.n_out / ax.n_in, -ax.dim))
 
 
 def _to_elt(cx, y, elt, unsigned):
@@ -711,27 +755,48 @@ def _extrapolated(s, b, ext, w, value):
 
 
 def _interp_axis(cx, src, ax, sp, acc, out):
-    """Resize `src` along `ax` only: one gather-and-sum generic over (result, taps)."""
+    """Resize `src` along `ax` only: one gather-and-sum generic over the result, the
+    taps unrolled in its body where their number is static (see [Note: resampling
+    loops]), else a reduction loop over them."""
     idx, w, ext = _weights(cx, ax, sp, acc)
     rank = src.type.rank
     shape = [ax.n_out if d == ax.dim else n for d, n in enumerate(sizes(cx, src))]
-    init = filled(cx, shape, acc, 0.0)
     src_elt = src.type.element_type
     signed = not is_unsigned(cx.orig_type(0))
-    tap = map_text(rank + 1, [f"d{ax.dim}", f"d{rank}"])
     ins = [idx, w] + ([ext] if ext is not None else [])
+    taps = idx.type.shape[1]
 
-    def body(s, b, args):
-        at = [args[0] if d == ax.dim else b.index(d) for d in range(rank)]
+    def term(s, at_tap, args):
+        i, wt = args[0], args[1]
+        at = [i if d == ax.dim else at_tap(d) for d in range(rank)]
         v = s.op1("tensor.extract", [src, *at], src_elt)
         v = s.cast(v, acc, signed) if src_elt is not acc else v
-        c = s.mul(args[1], v)
+        c = s.mul(wt, v)
         if ext is not None:
-            c = s.select(args[2], args[1], c)
-        return [s.add(args[-1], c)]
+            c = s.select(args[2], wt, c)
+        return c
+    out_map = map_text(rank, [f"d{d}" for d in range(rank)])
+    if taps != A.DYNAMIC:
+        maps = [map_text(rank, [f"d{ax.dim}", str(j)]) for j in range(taps) for _ in ins]
+
+        def unrolled(s, b, args):
+            k = len(ins)
+            total = None
+            for j in range(taps):
+                c = term(s, b.index, args[j * k:(j + 1) * k])
+                total = c if total is None else s.add(total, c)
+            return [total]
+        return generic_op(cx, [t for _ in range(taps) for t in ins],
+                          [empty(cx, shape, acc)], maps + [out_map],
+                          ["parallel"] * rank, unrolled)[0]
+    init = filled(cx, shape, acc, 0.0)
+    tap = map_text(rank + 1, [f"d{ax.dim}", f"d{rank}"])
+
+    def body(s, b, args):
+        return [s.add(args[-1], term(s, b.index, args))]
     return generic_op(cx, ins, [init], [tap] * len(ins) +
-                    [map_text(rank + 1, [f"d{d}" for d in range(rank)])],
-                    ["parallel"] * rank + ["reduction"], body)[0]
+                      [map_text(rank + 1, [f"d{d}" for d in range(rank)])],
+                      ["parallel"] * rank + ["reduction"], body)[0]
 
 
 # ------------------------------------------------------------------ GridSample

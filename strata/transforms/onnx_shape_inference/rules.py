@@ -916,6 +916,33 @@ def _depth_space(cx):
     return [(n, S.mul(c, b * b), _div_dim(h, b), _div_dim(w, b))]
 
 
+@rule("Resize")
+def _resize(cx):
+    """Resize to `sizes` (opset >= 11, "stretch" policy): each resized axis takes its
+    `sizes` element, a symbol too (`Concat(Shape(x)[0:2], hw)`, Segformer's decoder:
+    the batch and channel dims stay the input's, which lets the lowering skip them).
+    Scales and the aspect-ratio policies go to onnx's inference."""
+    x = cx.shape(0)
+    if cx.version < 11 or x is None or not cx.has(3) or cx.length(3) in (0, None):
+        return None
+    if cx.attr("keep_aspect_ratio_policy") not in (None, "stretch"):
+        return None
+    sizes = cx.dims_value(3)
+    if sizes is None:
+        return None
+    axes = cx.attr("axes")
+    try:
+        axes = list(range(len(x))) if axes is None else [norm_axis(a, len(x)) for a in axes]
+    except Conflict:
+        return None    # (the lowering reports bad axes at the node)
+    if len(sizes) != len(axes) or len(set(axes)) != len(axes):
+        return None
+    out = list(x)
+    for a, d in zip(axes, sizes):
+        out[a] = None if type(d) is int and d < 0 else d
+    return [tuple(out)]
+
+
 def _div_dim(d, k):
     """d // k for static sizes; exact division where a symbol is involved (else
     unknown)."""

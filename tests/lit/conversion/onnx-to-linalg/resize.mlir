@@ -6,7 +6,11 @@
 // CHECK-DAG: #[[TAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
 
 // Linear resize along one axis: a table of source positions and weights per output
-// position and tap ([3, 2], coordinates in f64), then a gather-and-sum over the taps.
+// position and tap ([3, 2], coordinates in f64), then one parallel generic over the
+// result reading the table at taps 0 and 1 and summing both weighted reads (no fill,
+// no reduction loop: [Note: resampling loops]).
+// CHECK-DAG: #[[TAP0:.*]] = affine_map<(d0, d1, d2, d3) -> (d3, 0)>
+// CHECK-DAG: #[[TAP1:.*]] = affine_map<(d0, d1, d2, d3) -> (d3, 1)>
 // CHECK-LABEL: func.func @resize_linear
 // CHECK: %[[T:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} outs(%{{.*}}, %{{.*}} : tensor<3x2xindex>, tensor<3x2xf32>)
 // CHECK: linalg.index 0 : index
@@ -17,16 +21,38 @@
 // CHECK: arith.minsi
 // CHECK: arith.truncf %{{.*}} : f64 to f32
 // CHECK: linalg.yield %{{.*}}, %{{.*}} : index, f32
-// CHECK: linalg.fill
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[T]]#0, %[[T]]#1 : tensor<3x2xindex>, tensor<3x2xf32>)
-// CHECK: %[[E:.*]] = tensor.extract %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %in] : tensor<1x1x4x6xf32>
-// CHECK: arith.mulf %{{.*}}, %[[E]] : f32
-// CHECK: arith.addf
+// CHECK-NOT: linalg.fill
+// CHECK: linalg.generic {indexing_maps = [#[[TAP0]], #[[TAP0]], #[[TAP1]], #[[TAP1]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[T]]#0, %[[T]]#1, %[[T]]#0, %[[T]]#1 : tensor<3x2xindex>, tensor<3x2xf32>, tensor<3x2xindex>, tensor<3x2xf32>)
+// CHECK-NEXT: ^bb0(%[[I0:.*]]: index, %[[W0:.*]]: f32, %[[I1:.*]]: index, %[[W1:.*]]: f32, %{{.*}}: f32):
+// CHECK: %[[E0:.*]] = tensor.extract %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %[[I0]]] : tensor<1x1x4x6xf32>
+// CHECK: %[[P0:.*]] = arith.mulf %[[W0]], %[[E0]] : f32
+// CHECK: %[[E1:.*]] = tensor.extract %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %[[I1]]] : tensor<1x1x4x6xf32>
+// CHECK: %[[P1:.*]] = arith.mulf %[[W1]], %[[E1]] : f32
+// CHECK: %[[S:.*]] = arith.addf %[[P0]], %[[P1]] : f32
+// CHECK: linalg.yield %[[S]] : f32
 func.func @resize_linear(%x: tensor<1x1x4x6xf32>) -> tensor<1x1x4x3xf32> {
   %n = "onnx.NoValue"() : () -> none
   %s = "onnx.Constant"() <{value = dense<[1.0, 1.0, 1.0, 0.5]> : tensor<4xf32>}> : () -> tensor<4xf32>
   %0 = "onnx.Resize"(%x, %n, %s) <{mode = "linear"}> : (tensor<1x1x4x6xf32>, none, tensor<4xf32>) -> tensor<1x1x4x3xf32>
   return %0 : tensor<1x1x4x3xf32>
+}
+
+// A 2-D upsampling by equal factors resizes W (the inner axis, gathers) first, on the
+// input's 4 rows, then H (reads whole rows at two positions) into the result; a
+// shrinking axis goes first whatever its place (here H, 8 -> 4, before W, 4 -> 8).
+// CHECK-LABEL: func.func @resize_order
+// CHECK: tensor.empty() : tensor<1x2x4x16xf32>
+// CHECK: tensor.empty() : tensor<1x2x16x16xf32>
+// CHECK: tensor.empty() : tensor<1x2x4x8xf32>
+// CHECK: tensor.empty() : tensor<1x2x4x16xf32>
+// CHECK: return
+func.func @resize_order(%x: tensor<1x2x4x4xf32>, %y: tensor<1x2x8x8xf32>) -> (tensor<1x2x16x16xf32>, tensor<1x2x4x16xf32>) {
+  %n = "onnx.NoValue"() : () -> none
+  %s = "onnx.Constant"() <{value = dense<[1.0, 1.0, 4.0, 4.0]> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %0 = "onnx.Resize"(%x, %n, %s) <{mode = "linear"}> : (tensor<1x2x4x4xf32>, none, tensor<4xf32>) -> tensor<1x2x16x16xf32>
+  %t = "onnx.Constant"() <{value = dense<[1.0, 1.0, 0.5, 2.0]> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %1 = "onnx.Resize"(%y, %n, %t) <{mode = "linear"}> : (tensor<1x2x8x8xf32>, none, tensor<4xf32>) -> tensor<1x2x4x16xf32>
+  return %0, %1 : tensor<1x2x16x16xf32>, tensor<1x2x4x16xf32>
 }
 
 // Nearest: one table of positions per resized axis, then one gather over the result.

@@ -43,3 +43,33 @@ func.func @kept(%a: memref<32x32xf32>, %b: memref<32x32xf32>, %c: memref<64x64x3
   linalg.transpose ins(%h : memref<256x128xf32, strided<[256, 1]>>) outs(%i : memref<128x256xf32>) permutation = [1, 0]
   return %1 : tensor<256x256xf32>
 }
+
+// -----
+
+// A dynamic batch (an export with a dynamic batch dim): the untiled dims keep their
+// size, read by memref.dim; dynamic dims count as 1 toward min-elements.
+// CHECK-LABEL: func.func @dynamic_batch(
+//       CHECK: %[[N:.*]] = memref.dim %arg0, %c0
+//       CHECK: memref.expand_shape %arg0 {{\[\[}}0], [1], [2, 3], [4, 5]] output_shape [%[[N]], 128, 8, 16, 16, 16] : memref<?x128x128x256xf32> into memref<?x128x8x16x16x16xf32>
+//       CHECK: %[[M:.*]] = memref.dim %arg1, %c0
+//       CHECK: memref.expand_shape %arg1 {{\[\[}}0], [1, 2], [3], [4, 5]] output_shape [%[[M]], 16, 16, 128, 8, 16] : memref<?x256x128x128xf32> into memref<?x16x16x128x8x16xf32>
+//       CHECK: linalg.generic
+//   CHECK-NOT: linalg.transpose
+func.func @dynamic_batch(%x: memref<?x128x128x256xf32>, %y: memref<?x256x128x128xf32>) {
+  linalg.transpose ins(%x : memref<?x128x128x256xf32>) outs(%y : memref<?x256x128x128xf32>) permutation = [0, 3, 1, 2]
+  return
+}
+
+// -----
+
+// Left alone: a tiled dim dynamic (the input's innermost, or the result's), or too few
+// static elements.
+// CHECK-LABEL: func.func @dynamic_kept(
+//   CHECK-NOT: expand_shape
+//       CHECK: return
+func.func @dynamic_kept(%a: memref<?x?x256xf32>, %b: memref<?x256x?xf32>, %c: memref<?x64x?xf32>, %d: memref<?x?x64xf32>, %e: memref<?x16x64xf32>, %f: memref<?x64x16xf32>) {
+  linalg.transpose ins(%a : memref<?x?x256xf32>) outs(%b : memref<?x256x?xf32>) permutation = [0, 2, 1]
+  linalg.transpose ins(%c : memref<?x64x?xf32>) outs(%d : memref<?x?x64xf32>) permutation = [0, 2, 1]
+  linalg.transpose ins(%e : memref<?x16x64xf32>) outs(%f : memref<?x64x16xf32>) permutation = [0, 2, 1]
+  return
+}
