@@ -1,0 +1,290 @@
+"""`strata-concat-in-place`: a buffer copied whole into a view of a new buffer is
+written there from the start (concatenations written in place).
+
+One-shot-bufferize gives `tensor.concat` a new buffer and a copy of each input into its
+slice of it (rules.py). When an input is itself a new buffer of the same block that
+nothing writes after the copy, its producers can write straight into that slice: the
+input's allocation becomes a subview of the concatenation's buffer (whose allocation
+moves up to before it), and the copy goes. A chain of concatenations (DenseNet's dense
+blocks: each layer's output joined to the block's running concatenation) so becomes one
+buffer sized for the block's last concatenation, which every layer writes its channels
+into, with no copy of the earlier channels (they were O(L^2) bytes per block):
+
+    %a = memref.alloc() : memref<1x64x56x56xf32>
+    linalg.generic ... outs(%a : memref<1x64x56x56xf32>)          // pooling
+    %c = memref.alloc() : memref<1x96x56x56xf32>
+    %v = memref.subview %c[0, 0, 0, 0] [1, 64, 56, 56] [1, 1, 1, 1] : ...
+    memref.copy %a, %v : ...
+=>
+    %c = memref.alloc() : memref<1x96x56x56xf32>
+    %v = memref.subview %c[0, 0, 0, 0] [1, 64, 56, 56] [1, 1, 1, 1] : ...
+    linalg.generic ... outs(%v : memref<1x64x56x56xf32, strided<[301056, 3136, 56, 1]>>)
+
+It runs right after one-shot-bufferize, before buffer-deallocation-simple (which then
+frees the big buffer after the last use of any of its views). See [Note: copies placed
+in place] for when it applies.
+
+[Note: copies placed in place]
+`memref.copy %src, %view` is removed, and %src's allocation replaced by a view of %view's
+buffer, when:
+  * %src is a memref.alloc with a static shape and the identity layout (not a function
+    argument, a global, a constant or a view: their contents are not ours to move) in the
+    copy's block, and is not freed there (the pass runs before deallocation);
+  * %view is a chain of memref.subviews with static offsets, unit strides and no rank
+    reduction of a memref.alloc %big of the same block (its box in %big is known) whose
+    dynamic sizes, if any, are defined before %src's allocation (%big's allocation moves
+    up to there when it is after it);
+  * every use of %src or of a subview of it is an op whose effects are known (linalg
+    structured ops: inputs read, inits written; memref.copy, load, store, dim); an op
+    using it after the copy only reads it (what it reads is then the slice of %big,
+    which must still hold the copied values); no other use (a return, a call, a yield,
+    a cast or reshape: it would escape or need a new type);
+  * no other access to %big's box (through %big or any view of it whose box overlaps)
+    comes before the copy, and every one after it only reads: the slice holds %src's
+    values from %src's first write to the end of the block;
+  * a convolution writing %src keeps its kernel: the view must then keep each image
+    contiguous (a channel slice of NCHW: full extents after dim 1), which the conv
+    kernels require of their output (linalg_to_microkernels.match_conv).
+An input concatenated twice is placed once (the second copy's source is then a view, not
+an allocation, and stays a copy). Positions are compared in the copy's block (an op
+nested in a loop counts at its ancestor there).
+"""
+from __future__ import annotations
+
+from ...ir import attributes as A
+from ...passes.pass_manager import Pass, Statistic
+
+__all__ = ["ConcatInPlace", "place_copies_in_place"]
+
+_VIEW = "memref.subview"
+# Ops whose effects on a memref operand are known: name -> indices of operands only read.
+_READS = {"memref.copy": (0,), "memref.load": (0,), "memref.dim": (0,)}
+_WRITES = {"memref.copy": (1,), "memref.store": (1,)}
+
+
+def _static_box(sv):
+    """(source, offsets, sizes) of a memref.subview with static offsets and sizes, unit
+    strides and no rank reduction, else None."""
+    p = sv.properties
+    offs = list(p["static_offsets"].value)
+    sizes = list(p["static_sizes"].value)
+    strides = list(p["static_strides"].value)
+    if len(sv.operands) != 1 or any(s != 1 for s in strides) or \
+            A.DYNAMIC in offs or A.DYNAMIC in sizes or \
+            list(sv.results[0].type.shape) != sizes:
+        return None
+    return sv.operands[0], offs, sizes
+
+
+def _root_box(v):
+    """(alloc op, offsets, sizes) of `v`, a memref.alloc or a chain of static subviews of
+    one, else None."""
+    offs = None
+    while True:
+        d = v.defining_op
+        if d is None:
+            return None
+        if d.name == "memref.alloc":
+            t = v.type
+            if t.layout is not None:
+                return None
+            shape = list(t.shape)
+            if offs is None:
+                return d, [0] * len(shape), shape
+            return d, offs, sizes
+        if d.name != _VIEW:
+            return None
+        box = _static_box(d)
+        if box is None:
+            return None
+        v, o, s = box
+        if offs is None:
+            offs, sizes = o, s
+        else:
+            offs = [a + b for a, b in zip(offs, o)]
+
+
+def _overlaps(o1, s1, o2, s2) -> bool:
+    return all(a < b + n and b < a + m for a, m, b, n in zip(o1, s1, o2, s2))
+
+
+def _accesses(value, offs, sizes, out):
+    """Append (op, operand index, offsets, sizes) for every non-view use of `value` or of
+    views of it; a view whose box is not static counts as the whole of `value`'s box."""
+    for u in list(value.uses):
+        o = u.owner
+        if o.name == _VIEW and u.index == 0:
+            box = _static_box(o)
+            if box is None:
+                _accesses(o.results[0], offs, sizes, out)
+            else:
+                _, so, ss = box
+                _accesses(o.results[0], [a + b for a, b in zip(offs, so)], ss, out)
+        else:
+            out.append((o, u.index, offs, sizes))
+    return out
+
+
+def _effect(op, i):
+    """'r' if `op` only reads its operand `i`, 'w' if it may write it (inits, copy
+    targets, stores), None if its effect is unknown (or the buffer may escape)."""
+    n = getattr(op, "num_dps_inputs", None)
+    if n is not None and op.name.startswith("linalg."):
+        return "r" if i < n() else "w"
+    if i in _READS.get(op.name, ()):
+        return "r"
+    if i in _WRITES.get(op.name, ()):
+        return "w"
+    return None
+
+
+class _Order:
+    """Positions of the ops of one block (ops moved or created by the rewrite get
+    positions between their neighbours')."""
+
+    __slots__ = ("block", "pos")
+
+    def __init__(self, block):
+        self.block = block
+        self.pos = {op: float(i) for i, op in enumerate(block.ops)}
+
+    def of(self, op):
+        """The position of `op`'s ancestor in the block, or None (not in it)."""
+        while op is not None and op.parent is not self.block:
+            op = op.parent_op
+        return None if op is None else self.pos.get(op)
+
+
+def _is_conv(op) -> bool:
+    n = op.name
+    return n.startswith("linalg.conv_") or n.startswith("linalg.depthwise_conv")
+
+
+def _images_contiguous(big_shape, sizes) -> bool:
+    return all(s == b for s, b in zip(sizes[2:], big_shape[2:]))
+
+
+def _place(copy, order) -> bool:
+    src, view = copy.operands[0], copy.operands[1]
+    sa = src.defining_op
+    block = order.block
+    if sa is None or sa.name != "memref.alloc" or sa.parent is not block or \
+            type(src.type) is not A.MemRefType or src.type.layout is not None or \
+            not src.type.has_static_shape or view is src:
+        return False
+    root = _root_box(view)
+    if root is None:
+        return False
+    ba, offs, sizes = root
+    big = ba.results[0]
+    if ba.parent is not block or ba is sa or sizes != list(src.type.shape) or \
+            big.type.element_type != src.type.element_type:
+        return False
+    p_src, p_copy = order.pos[sa], order.pos[copy]
+    if p_src > p_copy:
+        return False
+    for d in ba.operands:           # the big buffer's dynamic sizes, where it would move
+        dop = d.defining_op
+        if dop is not None and dop.parent is block and order.pos[dop] >= p_src:
+            return False
+    # What uses %src: known effects, only reads after the copy.
+    conv_writes = False
+    for o, i, _, _ in _accesses(src, [0] * len(sizes), sizes, []):
+        if o is copy:
+            continue
+        e = _effect(o, i)
+        p = order.of(o)
+        if e is None or p is None or p > p_copy and e != "r":
+            return False
+        if e == "w" and _is_conv(o):
+            conv_writes = True
+    if conv_writes and not _images_contiguous(list(big.type.shape), sizes):
+        return False
+    # What else touches the box of %big: nothing before the copy, only reads after it.
+    for o, i, bo, bs in _accesses(big, [0] * len(big.type.shape), list(big.type.shape), []):
+        if o is copy or not _overlaps(offs, sizes, bo, bs):
+            continue
+        e = _effect(o, i)
+        p = order.of(o)
+        if e != "r" or p is None or p < p_copy:
+            return False
+    _rewrite(copy, sa, ba, offs, sizes, order)
+    return True
+
+
+def _rewrite(copy, sa, ba, offs, sizes, order):
+    from ...dialects.memref import SubViewOp
+    from ...dialects.memref_layout import subview_type
+    from ...ir.builder import Builder
+    src, view, big = sa.results[0], copy.operands[1], ba.results[0]
+    if order.pos[ba] > order.pos[sa]:
+        ba.move_before(sa)
+        order.pos[ba] = order.pos[sa] - 0.5
+    b = Builder.before(sa, sa.loc)
+    rank = len(sizes)
+    vt = subview_type(big.type, offs, sizes, [1] * rank)
+    new = b.insert(SubViewOp.create(
+        [big], [vt], {"static_offsets": A.DenseArrayAttr(A.i64, offs),
+                      "static_sizes": A.DenseArrayAttr(A.i64, sizes),
+                      "static_strides": A.DenseArrayAttr(A.i64, [1] * rank),
+                      "operandSegmentSizes": A.DenseArrayAttr(A.i32, [1, 0, 0, 0])},
+        None, (), 0, sa.loc))
+    order.pos[new] = order.pos[sa] - 0.25
+    copy.erase()
+    _retarget(src, new.results[0], order)
+    sa.erase()
+    vop = view.defining_op
+    while vop is not None and vop.name == _VIEW and not vop.results[0].has_uses():
+        nxt = vop.operands[0].defining_op
+        vop.erase()
+        vop = nxt
+
+
+def _retarget(old, new, order):
+    """Every use of `old` now uses `new` (a view of the same shape); subviews of `old`
+    are made again on `new` (their layout follows their source's)."""
+    from ...dialects.memref_layout import rank_reduced_subview_type
+    for u in list(old.uses):
+        o = u.owner
+        if o.name == _VIEW and u.index == 0:
+            p = o.properties
+            st = rank_reduced_subview_type(
+                list(o.results[0].type.shape), new.type, list(p["static_offsets"].value),
+                list(p["static_sizes"].value), list(p["static_strides"].value))
+            clone = o.clone()
+            o.parent.insert_before(o, clone)
+            clone.set_operand(0, new)
+            clone.results[0].type = st
+            if o in order.pos:
+                order.pos[clone] = order.pos[o]
+            _retarget(o.results[0], clone.results[0], order)
+            o.erase()
+        else:
+            u.set(new)
+
+
+def place_copies_in_place(func_op) -> int:
+    """Rewrite the copies of `func_op` that [Note: copies placed in place] allows; the
+    number rewritten."""
+    count = 0
+    orders = {}
+    for copy in [o for o in func_op.walk() if o.name == "memref.copy"]:
+        blk = copy.parent
+        order = orders.get(blk)
+        if order is None:
+            order = orders[blk] = _Order(blk)
+        if _place(copy, order):
+            count += 1
+    return count
+
+
+class ConcatInPlace(Pass):
+    name = "strata-concat-in-place"
+    summary = ("Producers of a buffer copied whole into a view of a new buffer write into "
+               "that view (concatenations in place); before buffer deallocation")
+    num_placed = Statistic("num-placed", "Number of copies removed")
+
+    def run(self, op):
+        funcs = [op] if op.name == "func.func" else \
+            [o for o in op.walk() if o.name == "func.func" and o.regions[0].blocks]
+        self.stat("num-placed", sum(place_copies_in_place(f) for f in funcs))
