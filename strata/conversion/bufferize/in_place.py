@@ -40,8 +40,9 @@ buffer, when:
     which must still hold the copied values); no other use (a return, a call, a yield,
     a cast or reshape: it would escape or need a new type);
   * no other access to %big's box (through %big or any view of it whose box overlaps)
-    comes before the copy, and every one after it only reads: the slice holds %src's
-    values from %src's first write to the end of the block;
+    comes before the copy, and every one after it only reads (or is the block's
+    terminator returning or yielding %big): the slice holds %src's values from %src's
+    first write to the end of the block;
   * a convolution writing %src keeps its kernel: the view must then keep each image
     contiguous (a channel slice of NCHW: full extents after dim 1), which the conv
     kernels require of their output (linalg_to_microkernels.match_conv).
@@ -60,6 +61,9 @@ _VIEW = "memref.subview"
 # Ops whose effects on a memref operand are known: name -> indices of operands only read.
 _READS = {"memref.copy": (0,), "memref.load": (0,), "memref.dim": (0,)}
 _WRITES = {"memref.copy": (1,), "memref.store": (1,)}
+# Terminators that hand the big buffer on (returned, yielded) as the block's last op: the
+# block wrote everything before them; its next run allocates the buffer anew.
+_HANDED_ON = ("func.return", "scf.yield")
 
 
 def _static_box(sv):
@@ -204,7 +208,7 @@ def _place(copy, order) -> bool:
     for o, i, bo, bs in _accesses(big, [0] * len(big.type.shape), list(big.type.shape), []):
         if o is copy or not _overlaps(offs, sizes, bo, bs):
             continue
-        e = _effect(o, i)
+        e = "r" if o.name in _HANDED_ON and o.parent is block else _effect(o, i)
         p = order.of(o)
         if e != "r" or p is None or p < p_copy:
             return False

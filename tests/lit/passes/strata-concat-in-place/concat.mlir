@@ -1,0 +1,231 @@
+// RUN: strata-opt %s --split-input-file --strata-concat-in-place | filecheck %s
+
+// The inputs of a concatenation (copies into slices of a new buffer, as
+// one-shot-bufferize writes tensor.concat) are written in their slices: the new buffer
+// is allocated first, each input's buffer becomes a subview of it, the copies go.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @concat(
+//  CHECK-NEXT:   %[[CST:.*]] = arith.constant
+//  CHECK-NEXT:   %[[C:.*]] = memref.alloc() : memref<4x12xf32>
+//  CHECK-NEXT:   %[[S0:.*]] = memref.subview %[[C]][0, 0] [4, 8] [1, 1] : memref<4x12xf32> to memref<4x8xf32, strided<[12, 1]>>
+//  CHECK-NEXT:   linalg.generic {{.*}} ins(%arg0 : memref<4x8xf32>) outs(%[[S0]] : memref<4x8xf32, strided<[12, 1]>>)
+//       CHECK:   %[[S1:.*]] = memref.subview %[[C]][0, 8] [4, 4] [1, 1] : memref<4x12xf32> to memref<4x4xf32, strided<[12, 1], offset: 8>>
+//  CHECK-NEXT:   linalg.fill ins(%[[CST]] : f32) outs(%[[S1]] : memref<4x4xf32, strided<[12, 1], offset: 8>>)
+//   CHECK-NOT:   memref.copy
+//       CHECK:   return %[[C]]
+func.func @concat(%x: memref<4x8xf32>) -> memref<4x12xf32> {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<4x8xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<4x8xf32>) outs(%a : memref<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = arith.addf %in, %cst : f32
+    linalg.yield %e : f32
+  }
+  %b = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%cst : f32) outs(%b : memref<4x4xf32>)
+  %c = memref.alloc() : memref<4x12xf32>
+  %s0 = memref.subview %c[0, 0] [4, 8] [1, 1] : memref<4x12xf32> to memref<4x8xf32, strided<[12, 1]>>
+  memref.copy %a, %s0 : memref<4x8xf32> to memref<4x8xf32, strided<[12, 1]>>
+  %s1 = memref.subview %c[0, 8] [4, 4] [1, 1] : memref<4x12xf32> to memref<4x4xf32, strided<[12, 1], offset: 8>>
+  memref.copy %b, %s1 : memref<4x4xf32> to memref<4x4xf32, strided<[12, 1], offset: 8>>
+  return %c : memref<4x12xf32>
+}
+
+// -----
+
+// A chain (DenseNet): the first concatenation, read by an op and then copied into the
+// second, becomes a view of the second's buffer; so do its own inputs. One buffer.
+// CHECK-LABEL: func.func @chain(
+//  CHECK-NEXT:   %[[CST:.*]] = arith.constant
+//  CHECK-NEXT:   %[[BIG:.*]] = memref.alloc() : memref<6x4xf32>
+//  CHECK-NEXT:   %[[V1:.*]] = memref.subview %[[BIG]][0, 0] [4, 4] [1, 1]
+//  CHECK-NEXT:   %[[V0:.*]] = memref.subview %[[V1]][0, 0] [2, 4] [1, 1]
+//  CHECK-NEXT:   linalg.fill ins(%[[CST]] : f32) outs(%[[V0]] :
+//  CHECK-NEXT:   %[[V2:.*]] = memref.subview %[[V1]][2, 0] [2, 4] [1, 1]
+//  CHECK-NEXT:   linalg.fill ins(%[[CST]] : f32) outs(%[[V2]] :
+//  CHECK-NEXT:   %[[R:.*]] = memref.alloc() : memref<4x4xf32>
+//  CHECK-NEXT:   linalg.copy ins(%[[V1]] : memref<4x4xf32, strided<[4, 1]>>) outs(%[[R]] : memref<4x4xf32>)
+//  CHECK-NEXT:   %[[V3:.*]] = memref.subview %[[BIG]][4, 0] [2, 4] [1, 1]
+//  CHECK-NEXT:   linalg.fill ins(%[[CST]] : f32) outs(%[[V3]] :
+//   CHECK-NOT:   memref.copy
+//       CHECK:   return %[[BIG]], %[[R]]
+func.func @chain() -> (memref<6x4xf32>, memref<4x4xf32>) {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<2x4xf32>)
+  %b = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%cst : f32) outs(%b : memref<2x4xf32>)
+  %c1 = memref.alloc() : memref<4x4xf32>
+  %s0 = memref.subview %c1[0, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+  memref.copy %a, %s0 : memref<2x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+  %s1 = memref.subview %c1[2, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 8>>
+  memref.copy %b, %s1 : memref<2x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 8>>
+  %r = memref.alloc() : memref<4x4xf32>
+  linalg.copy ins(%c1 : memref<4x4xf32>) outs(%r : memref<4x4xf32>)
+  %d = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%cst : f32) outs(%d : memref<2x4xf32>)
+  %c2 = memref.alloc() : memref<6x4xf32>
+  %t0 = memref.subview %c2[0, 0] [4, 4] [1, 1] : memref<6x4xf32> to memref<4x4xf32, strided<[4, 1]>>
+  memref.copy %c1, %t0 : memref<4x4xf32> to memref<4x4xf32, strided<[4, 1]>>
+  %t1 = memref.subview %c2[4, 0] [2, 4] [1, 1] : memref<6x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 16>>
+  memref.copy %d, %t1 : memref<2x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 16>>
+  return %c2, %r : memref<6x4xf32>, memref<4x4xf32>
+}
+
+// -----
+
+// Not in place: an input written after the copy (the slice would change), an input
+// that is a function argument or a global (not ours to move), an input returned (it
+// escapes), the big buffer written over the slice after the copy.
+// CHECK-LABEL: func.func @written_after(
+//  CHECK: memref.copy
+//  CHECK: linalg.fill
+func.func @written_after() -> memref<4x4xf32> {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<2x4xf32>)
+  %c = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%cst : f32) outs(%c : memref<4x4xf32>)
+  %s = memref.subview %c[0, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+  memref.copy %a, %s : memref<2x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+  %r = memref.alloc() : memref<4x4xf32>
+  linalg.copy ins(%c : memref<4x4xf32>) outs(%r : memref<4x4xf32>)
+  linalg.fill ins(%cst : f32) outs(%a : memref<2x4xf32>)
+  return %r : memref<4x4xf32>
+}
+
+// CHECK-LABEL: func.func @argument(
+//  CHECK: memref.copy %arg0
+func.func @argument(%a: memref<2x4xf32>) -> memref<4x4xf32> {
+  %c = memref.alloc() : memref<4x4xf32>
+  %s = memref.subview %c[0, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+  memref.copy %a, %s : memref<2x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+  %t = memref.subview %c[2, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 8>>
+  memref.copy %a, %t : memref<2x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 8>>
+  return %c : memref<4x4xf32>
+}
+
+memref.global "private" constant @k : memref<2x4xf32> = dense<2.0>
+// CHECK-LABEL: func.func @global(
+//  CHECK: %[[G:.*]] = memref.get_global @k
+//  CHECK: memref.copy %[[G]]
+func.func @global() -> memref<4x4xf32> {
+  %g = memref.get_global @k : memref<2x4xf32>
+  %c = memref.alloc() : memref<4x4xf32>
+  %s = memref.subview %c[0, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+  memref.copy %g, %s : memref<2x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+  %t = memref.subview %c[2, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 8>>
+  memref.copy %g, %t : memref<2x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 8>>
+  return %c : memref<4x4xf32>
+}
+
+// CHECK-LABEL: func.func @returned(
+//  CHECK: memref.copy %[[A:.*]], %{{.*}}
+//  CHECK: return %{{.*}}, %[[A]]
+func.func @returned() -> (memref<4x4xf32>, memref<2x4xf32>) {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<2x4xf32>)
+  %c = memref.alloc() : memref<4x4xf32>
+  %s = memref.subview %c[0, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+  memref.copy %a, %s : memref<2x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+  %t = memref.subview %c[2, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 8>>
+  linalg.fill ins(%cst : f32) outs(%t : memref<2x4xf32, strided<[4, 1], offset: 8>>)
+  return %c, %a : memref<4x4xf32>, memref<2x4xf32>
+}
+
+// The big buffer overwritten in place after the concatenation (a ReLU on it) while the
+// input is still read: the input must keep its own values.
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @big_written_after(
+//  CHECK: memref.copy
+func.func @big_written_after() -> (memref<4x4xf32>, memref<2x4xf32>) {
+  %cst = arith.constant -1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %a = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<2x4xf32>)
+  %c = memref.alloc() : memref<4x4xf32>
+  %s = memref.subview %c[0, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+  memref.copy %a, %s : memref<2x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+  %t = memref.subview %c[2, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 8>>
+  linalg.fill ins(%cst : f32) outs(%t : memref<2x4xf32, strided<[4, 1], offset: 8>>)
+  linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]} outs(%c : memref<4x4xf32>) {
+  ^bb0(%out: f32):
+    %m = arith.maximumf %out, %zero : f32
+    linalg.yield %m : f32
+  }
+  %r = memref.alloc() : memref<2x4xf32>
+  linalg.copy ins(%a : memref<2x4xf32>) outs(%r : memref<2x4xf32>)
+  return %c, %r : memref<4x4xf32>, memref<2x4xf32>
+}
+
+// -----
+
+// An input concatenated twice: its first copy is placed, the second stays (a copy from
+// the first slice). An input read after the copy is read from its slice.
+// CHECK-LABEL: func.func @twice(
+//  CHECK-NEXT:   %[[CST:.*]] = arith.constant
+//  CHECK-NEXT:   %[[C:.*]] = memref.alloc() : memref<4x4xf32>
+//  CHECK-NEXT:   %[[A:.*]] = memref.subview %[[C]][0, 0] [2, 4] [1, 1]
+//  CHECK-NEXT:   linalg.fill ins(%[[CST]] : f32) outs(%[[A]] :
+//  CHECK-NEXT:   %[[T:.*]] = memref.subview %[[C]][2, 0] [2, 4] [1, 1]
+//  CHECK-NEXT:   memref.copy %[[A]], %[[T]]
+//  CHECK-NEXT:   %[[R:.*]] = memref.alloc() : memref<2x4xf32>
+//  CHECK-NEXT:   linalg.copy ins(%[[A]] : {{.*}}) outs(%[[R]] :
+func.func @twice() -> (memref<4x4xf32>, memref<2x4xf32>) {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<2x4xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<2x4xf32>)
+  %c = memref.alloc() : memref<4x4xf32>
+  %s = memref.subview %c[0, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+  memref.copy %a, %s : memref<2x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+  %t = memref.subview %c[2, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 8>>
+  memref.copy %a, %t : memref<2x4xf32> to memref<2x4xf32, strided<[4, 1], offset: 8>>
+  %r = memref.alloc() : memref<2x4xf32>
+  linalg.copy ins(%a : memref<2x4xf32>) outs(%r : memref<2x4xf32>)
+  return %c, %r : memref<4x4xf32>, memref<2x4xf32>
+}
+
+// -----
+
+// A convolution keeps its kernel's output form (each image contiguous): its output may
+// be a channel slice (dim 1), not a slice of rows (dim 2); any other producer may write
+// a slice along any dim (the fill of @rows).
+// CHECK-LABEL: func.func @conv_channels(
+//       CHECK: linalg.conv_2d_nchw_fchw {{.*}} outs(%{{.*}} : memref<1x2x4x4xf32, strided<[80, 16, 4, 1], offset: 48>>)
+//  CHECK-NEXT: memref.subview
+//  CHECK-NEXT: memref.copy %arg0
+//  CHECK-NEXT: return
+func.func @conv_channels(%x: memref<1x3x4x4xf32>, %w: memref<2x3x1x1xf32>) -> memref<1x5x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %y = memref.alloc() : memref<1x2x4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x2x4x4xf32>)
+  linalg.conv_2d_nchw_fchw ins(%x, %w : memref<1x3x4x4xf32>, memref<2x3x1x1xf32>) outs(%y : memref<1x2x4x4xf32>)
+  %c = memref.alloc() : memref<1x5x4x4xf32>
+  %s = memref.subview %c[0, 0, 0, 0] [1, 3, 4, 4] [1, 1, 1, 1] : memref<1x5x4x4xf32> to memref<1x3x4x4xf32, strided<[80, 16, 4, 1]>>
+  memref.copy %x, %s : memref<1x3x4x4xf32> to memref<1x3x4x4xf32, strided<[80, 16, 4, 1]>>
+  %t = memref.subview %c[0, 3, 0, 0] [1, 2, 4, 4] [1, 1, 1, 1] : memref<1x5x4x4xf32> to memref<1x2x4x4xf32, strided<[80, 16, 4, 1], offset: 48>>
+  memref.copy %y, %t : memref<1x2x4x4xf32> to memref<1x2x4x4xf32, strided<[80, 16, 4, 1], offset: 48>>
+  return %c : memref<1x5x4x4xf32>
+}
+
+// CHECK-LABEL: func.func @rows(
+//       CHECK: linalg.conv_2d_nchw_fchw {{.*}} outs(%[[Y:.*]] : memref<1x2x4x4xf32>)
+//  CHECK-NEXT: %[[C:.*]] = memref.alloc() : memref<1x2x8x4xf32>
+//  CHECK-NEXT: %[[V:.*]] = memref.subview %[[C]][0, 0, 4, 0] [1, 2, 4, 4] [1, 1, 1, 1]
+//  CHECK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[V]] :
+//       CHECK: memref.copy %[[Y]]
+func.func @rows(%x: memref<1x3x4x4xf32>, %w: memref<2x3x1x1xf32>) -> memref<1x2x8x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %y = memref.alloc() : memref<1x2x4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x2x4x4xf32>)
+  linalg.conv_2d_nchw_fchw ins(%x, %w : memref<1x3x4x4xf32>, memref<2x3x1x1xf32>) outs(%y : memref<1x2x4x4xf32>)
+  %z = memref.alloc() : memref<1x2x4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%z : memref<1x2x4x4xf32>)
+  %c = memref.alloc() : memref<1x2x8x4xf32>
+  %s = memref.subview %c[0, 0, 0, 0] [1, 2, 4, 4] [1, 1, 1, 1] : memref<1x2x8x4xf32> to memref<1x2x4x4xf32, strided<[64, 32, 4, 1]>>
+  memref.copy %y, %s : memref<1x2x4x4xf32> to memref<1x2x4x4xf32, strided<[64, 32, 4, 1]>>
+  %t = memref.subview %c[0, 0, 4, 0] [1, 2, 4, 4] [1, 1, 1, 1] : memref<1x2x8x4xf32> to memref<1x2x4x4xf32, strided<[64, 32, 4, 1], offset: 16>>
+  memref.copy %z, %t : memref<1x2x4x4xf32> to memref<1x2x4x4xf32, strided<[64, 32, 4, 1], offset: 16>>
+  return %c : memref<1x2x8x4xf32>
+}
