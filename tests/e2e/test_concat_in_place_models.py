@@ -76,7 +76,7 @@ def segformer_decoder(c=8, hw=16):
     return _model(nodes, ins, [("y", [1, c, hw, hw])], inits)
 
 
-def aspp(c=16, hw=12):
+def aspp(c=16, hw=12, n=1):
     nodes, inits, outs = [], [], []
     for i, d in enumerate((1, 2, 3)):
         k = 1 if d == 1 else 3
@@ -88,7 +88,12 @@ def aspp(c=16, hw=12):
     inits.append(("wf", _w(c, 3 * c, 1, 1)))
     nodes += [h.make_node("Concat", outs, ["cat"], axis=1),
               h.make_node("Conv", ["cat", "wf"], ["y"])]
-    return _model(nodes, [("x", [1, c, hw, hw])], [("y", [1, c, hw, hw])], inits)
+    return _model(nodes, [("x", [n, c, hw, hw])], [("y", [n, c, hw, hw])], inits)
+
+
+def aspp_batch2():
+    # the convolutions' ReLU epilogues write channel slices whose images lie apart
+    return aspp(n=2)
 
 
 def other_axes(c=6, hw=10):
@@ -113,7 +118,7 @@ def outputs_and_reuse(c=6, hw=10):
                   [("cat", [1, 3 * c, hw, hw]), ("r", [1, c, hw, hw]), ("nn", [1, c, hw, hw])])
 
 
-_MODELS = [dense_block, segformer_decoder, aspp, other_axes, outputs_and_reuse]
+_MODELS = [dense_block, segformer_decoder, aspp, aspp_batch2, other_axes, outputs_and_reuse]
 
 
 @pytest.mark.parametrize("build", _MODELS, ids=lambda f: f.__name__)
