@@ -70,27 +70,33 @@ def _map(rank):
     return f"affine_map<({d}) -> ({d})>"
 
 
-def dense_block(layers=4, c0=3, growth=2):
+def dense_block(layers=4, c0=3, growth=2, n=1):
     """DenseNet's block: each layer's output joined to the running concatenation, which
     the next layer reads (here: an elementwise op into a new tensor, then a reduction
-    over the channels into `growth` channels, standing for the convolutions)."""
-    body, cur, c = ["  %zero = arith.constant 0.0 : f32", "  %one = arith.constant 1.0 : f32"], \
-        "%arg0", c0
+    over the channels into `growth` channels, standing for the convolutions). `n`: the
+    batch, "?" for a run-time one."""
+    body = ["  %zero = arith.constant 0.0 : f32", "  %one = arith.constant 1.0 : f32",
+            "  %i0 = arith.constant 0 : index",
+            f"  %n = tensor.dim %arg0, %i0 : {_t([n, c0, 4, 4])}"]
+    cur, c = "%arg0", c0
+    dyn = "%n" if n == "?" else ""
     for i in range(layers):
-        t = _t([1, c, 4, 4])
-        body.append(f"  %e{i} = tensor.empty() : {t}")
+        t = _t([n, c, 4, 4])
+        body.append(f"  %e{i} = tensor.empty({dyn}) : {t}")
         body.append(_ELEMENTWISE.format(r=f"a{i}", a=cur[1:], o=f"e{i}", t=t, m=_map(4),
                                         it=", ".join(['"parallel"'] * 4), y="%one"))
-        body.append(_REDUCE.format(i=i, t=t, to=_t([1, growth, 4, 4])))
+        body.append(_REDUCE.format(i=i, t=t, to=_t([n, growth, 4, 4])).replace(
+            "tensor.empty()", f"tensor.empty({dyn})"))
         body.append(f"  %c{i} = tensor.concat dim(1) {cur}, %y{i} : ({t}, "
-                    f"{_t([1, growth, 4, 4])}) -> {_t([1, c + growth, 4, 4])}")
+                    f"{_t([n, growth, 4, 4])}) -> {_t([n, c + growth, 4, 4])}")
         cur, c = f"%c{i}", c + growth
-    return (f"func.func @block(%arg0: {_t([1, c0, 4, 4])}) -> {_t([1, c, 4, 4])} {{\n" +
-            "\n".join(body) + f"\n  return {cur} : {_t([1, c, 4, 4])}\n}}\n")
+    return (f"func.func @block(%arg0: {_t([n, c0, 4, 4])}) -> {_t([n, c, 4, 4])} {{\n" +
+            "\n".join(body) + f"\n  return {cur} : {_t([n, c, 4, 4])}\n}}\n")
 
 
-def test_dense_block_one_buffer():
-    src = dense_block()
+@pytest.mark.parametrize("n", [1, "?"])
+def test_dense_block_one_buffer(n):
+    src = dense_block(n=n)
     # every layer's new channels and every earlier concatenation go in place; the
     # block's input, a function argument, is copied once
     assert _check(src) == 7
@@ -99,11 +105,12 @@ def test_dense_block_one_buffer():
     fn = next(op for op in m.walk() if op.name == "func.func")
     copies = [op for op in m.walk() if op.name == "memref.copy"]
     assert len(copies) == 1 and copies[0].operands[0] is fn.regions[0].blocks[0].args[0]
-    shapes = [list(op.results[0].type.shape) for op in m.walk() if op.name == "memref.alloc"]
+    shapes = [list(op.results[0].type.shape)[1:] for op in m.walk()
+              if op.name == "memref.alloc"]
     # the concatenations of 5, 7, 9 channels are views of the one of 11 (the other
     # buffers of those sizes are the elementwise ops' outputs)
-    assert shapes.count([1, 11, 4, 4]) == 1
-    assert all(shapes.count([1, c, 4, 4]) == 1 for c in (5, 7, 9))
+    assert shapes.count([11, 4, 4]) == 1
+    assert all(shapes.count([c, 4, 4]) == 1 for c in (5, 7, 9))
 
 
 SEGFORMER = """

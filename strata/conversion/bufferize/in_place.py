@@ -27,13 +27,15 @@ in place] for when it applies.
 [Note: copies placed in place]
 `memref.copy %src, %view` is removed, and %src's allocation replaced by a view of %view's
 buffer, when:
-  * %src is a memref.alloc with a static shape and the identity layout (not a function
-    argument, a global, a constant or a view: their contents are not ours to move) in the
-    copy's block, and is not freed there (the pass runs before deallocation);
+  * %src is a memref.alloc with the identity layout (not a function argument, a
+    global, a constant or a view: their contents are not ours to move) in the copy's
+    block, and is not freed there (the pass runs before deallocation);
   * %view is a chain of memref.subviews with static offsets, unit strides and no rank
-    reduction of a memref.alloc %big of the same block (its box in %big is known) whose
+    reduction of a memref.alloc %big of the same block (its box in %big is known, but
+    for run-time sizes, which count as overlapping anything along their dim), whose
     dynamic sizes, if any, are defined before %src's allocation (%big's allocation moves
-    up to there when it is after it);
+    up to there when it is after it); the slice's run-time sizes are %src's (a copy
+    joins buffers of one shape), so the view of %big replacing %src takes them;
   * every use of %src or of a subview of it is an op whose effects are known (linalg
     structured ops: inputs read, inits written; memref.copy, load, store, dim); an op
     using it after the copy only reads it (what it reads is then the slice of %big,
@@ -67,14 +69,14 @@ _HANDED_ON = ("func.return", "scf.yield")
 
 
 def _static_box(sv):
-    """(source, offsets, sizes) of a memref.subview with static offsets and sizes, unit
-    strides and no rank reduction, else None."""
+    """(source, offsets, sizes) of a memref.subview with static offsets, unit strides
+    and no rank reduction (sizes DYNAMIC where they are run-time values), else None."""
     p = sv.properties
     offs = list(p["static_offsets"].value)
     sizes = list(p["static_sizes"].value)
     strides = list(p["static_strides"].value)
-    if len(sv.operands) != 1 or any(s != 1 for s in strides) or \
-            A.DYNAMIC in offs or A.DYNAMIC in sizes or \
+    if any(s != 1 for s in strides) or A.DYNAMIC in offs or \
+            len(sv.operands) != 1 + sizes.count(A.DYNAMIC) or \
             list(sv.results[0].type.shape) != sizes:
         return None
     return sv.operands[0], offs, sizes
@@ -109,7 +111,9 @@ def _root_box(v):
 
 
 def _overlaps(o1, s1, o2, s2) -> bool:
-    return all(a < b + n and b < a + m for a, m, b, n in zip(o1, s1, o2, s2))
+    """Whether two boxes may meet (a run-time size: they may along its dim)."""
+    return all(m == A.DYNAMIC or n == A.DYNAMIC or a < b + n and b < a + m
+               for a, m, b, n in zip(o1, s1, o2, s2))
 
 
 def _accesses(value, offs, sizes, out):
@@ -165,7 +169,7 @@ def _is_conv(op) -> bool:
 
 
 def _images_contiguous(big_shape, sizes) -> bool:
-    return all(s == b for s, b in zip(sizes[2:], big_shape[2:]))
+    return all(s == b != A.DYNAMIC for s, b in zip(sizes[2:], big_shape[2:]))
 
 
 def _place(copy, order) -> bool:
@@ -174,7 +178,7 @@ def _place(copy, order) -> bool:
     block = order.block
     if sa is None or sa.name != "memref.alloc" or sa.parent is not block or \
             type(src.type) is not A.MemRefType or src.type.layout is not None or \
-            not src.type.has_static_shape or view is src:
+            view is src:
         return False
     root = _root_box(view)
     if root is None:
@@ -187,10 +191,11 @@ def _place(copy, order) -> bool:
     p_src, p_copy = order.pos[sa], order.pos[copy]
     if p_src > p_copy:
         return False
-    for d in ba.operands:           # the big buffer's dynamic sizes, where it would move
-        dop = d.defining_op
-        if dop is not None and dop.parent is block and order.pos[dop] >= p_src:
-            return False
+    # the big buffer's dynamic sizes, where its allocation would move
+    moves = []
+    early = [_size_before(d, block, order, p_src, moves) for d in ba.operands]
+    if any(v is None for v in early):
+        return False
     # What uses %src: known effects, only reads after the copy.
     conv_writes = False
     for o, i, _, _ in _accesses(src, [0] * len(sizes), sizes, []):
@@ -212,8 +217,42 @@ def _place(copy, order) -> bool:
         p = order.of(o)
         if e != "r" or p is None or p < p_copy:
             return False
+    for m in moves:                 # sizes read before %src's allocation
+        m.move_before(sa)
+        order.pos[m] = order.pos[sa] - 0.75
+    for i, v in enumerate(early):
+        ba.set_operand(i, v)
     _rewrite(copy, sa, ba, offs, sizes, order)
     return True
+
+
+def _size_before(v, block, order, limit, moves):
+    """`v` (an index) if it is defined before position `limit` of `block`, or the same
+    size made available there, else None: a memref.dim of an allocation (bufferization
+    sizes a concatenation by its first input's dims) is that allocation's size operand;
+    a memref.dim by a constant of a buffer defined before `limit` moves there with its
+    constant (appended to `moves`)."""
+    from .models import constant_int
+    d = v.defining_op
+    if d is None or d.parent is not block or order.pos[d] < limit:
+        return v
+    if d.name != "memref.dim":
+        return None
+    src, idx = d.operands
+    a, k = src.defining_op, constant_int(idx)
+    if k is None:
+        return None
+    if a is not None and a.name == "memref.alloc" and \
+            0 <= k < len(src.type.shape) and src.type.shape[k] == A.DYNAMIC:
+        n = sum(x == A.DYNAMIC for x in src.type.shape[:k])
+        return _size_before(a.operands[n], block, order, limit, moves)
+    if a is None or a.parent is not block or order.pos[a] < limit:
+        c = idx.defining_op
+        if c.parent is block and order.pos[c] >= limit:
+            moves.append(c)
+        moves.append(d)
+        return v
+    return None
 
 
 def _rewrite(copy, sa, ba, offs, sizes, order):
@@ -226,12 +265,14 @@ def _rewrite(copy, sa, ba, offs, sizes, order):
         order.pos[ba] = order.pos[sa] - 0.5
     b = Builder.before(sa, sa.loc)
     rank = len(sizes)
+    dyn = list(sa.operands)         # %src's run-time sizes: its slice's
     vt = subview_type(big.type, offs, sizes, [1] * rank)
     new = b.insert(SubViewOp.create(
-        [big], [vt], {"static_offsets": A.DenseArrayAttr(A.i64, offs),
-                      "static_sizes": A.DenseArrayAttr(A.i64, sizes),
-                      "static_strides": A.DenseArrayAttr(A.i64, [1] * rank),
-                      "operandSegmentSizes": A.DenseArrayAttr(A.i32, [1, 0, 0, 0])},
+        [big] + dyn, [vt], {"static_offsets": A.DenseArrayAttr(A.i64, offs),
+                            "static_sizes": A.DenseArrayAttr(A.i64, sizes),
+                            "static_strides": A.DenseArrayAttr(A.i64, [1] * rank),
+                            "operandSegmentSizes": A.DenseArrayAttr(A.i32,
+                                                                    [1, 0, len(dyn), 0])},
         None, (), 0, sa.loc))
     order.pos[new] = order.pos[sa] - 0.25
     copy.erase()
