@@ -229,3 +229,58 @@ func.func @rows(%x: memref<1x3x4x4xf32>, %w: memref<2x3x1x1xf32>) -> memref<1x2x
   memref.copy %z, %t : memref<1x2x4x4xf32> to memref<1x2x4x4xf32, strided<[64, 32, 4, 1], offset: 16>>
   return %c : memref<1x2x8x4xf32>
 }
+
+// -----
+
+// A run-time batch: the slice takes its input's size; the big buffer, sized by a
+// memref.dim of its first input (as bufferization writes it), takes that input's
+// size operand.
+// CHECK-LABEL: func.func @dynamic(
+//  CHECK-SAME:     %[[X:.*]]: memref<?x3xf32>, %[[N:.*]]: index
+//  CHECK-NEXT:   arith.constant
+//  CHECK-NEXT:   %[[BIG:.*]] = memref.alloc(%[[N]]) : memref<?x5xf32>
+//  CHECK-NEXT:   %[[A:.*]] = memref.subview %[[BIG]][0, 0] [%[[N]], 2] [1, 1] : memref<?x5xf32> to memref<?x2xf32, strided<[5, 1]>>
+//  CHECK-NEXT:   linalg.fill ins(%{{.*}} : f32) outs(%[[A]] :
+//       CHECK:   memref.copy %[[X]]
+//       CHECK:   return %[[BIG]]
+func.func @dynamic(%x: memref<?x3xf32>, %n: index) -> memref<?x5xf32> {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc(%n) : memref<?x2xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?x2xf32>)
+  %c0 = arith.constant 0 : index
+  %d = memref.dim %a, %c0 : memref<?x2xf32>
+  %big = memref.alloc(%d) : memref<?x5xf32>
+  %s = memref.subview %big[0, 0] [%d, 2] [1, 1] : memref<?x5xf32> to memref<?x2xf32, strided<[5, 1]>>
+  memref.copy %a, %s : memref<?x2xf32> to memref<?x2xf32, strided<[5, 1]>>
+  %e = memref.dim %x, %c0 : memref<?x3xf32>
+  %t = memref.subview %big[0, 2] [%e, 3] [1, 1] : memref<?x5xf32> to memref<?x3xf32, strided<[5, 1], offset: 2>>
+  memref.copy %x, %t : memref<?x3xf32> to memref<?x3xf32, strided<[5, 1], offset: 2>>
+  return %big : memref<?x5xf32>
+}
+
+// The big buffer sized by a memref.dim of an argument read after the input's
+// allocation: the dim moves up with its constant.
+// CHECK-LABEL: func.func @dynamic_dim_moves(
+//  CHECK-SAME:     %[[X:.*]]: memref<?x3xf32>, %[[N:.*]]: index
+//  CHECK-NEXT:   arith.constant 1.0
+//  CHECK-NEXT:   %[[C0:.*]] = arith.constant 0 : index
+//  CHECK-NEXT:   %[[E:.*]] = memref.dim %[[X]], %[[C0]]
+//  CHECK-NEXT:   %[[BIG:.*]] = memref.alloc(%[[E]]) : memref<?x5xf32>
+//  CHECK-NEXT:   %[[A:.*]] = memref.subview %[[BIG]][0, 3] [%[[N]], 2] [1, 1]
+//  CHECK-NEXT:   linalg.fill ins(%{{.*}} : f32) outs(%[[A]] :
+//  CHECK-NEXT:   %[[T:.*]] = memref.subview %[[BIG]][0, 0] [%[[E]], 3] [1, 1]
+//  CHECK-NEXT:   memref.copy %[[X]], %[[T]]
+//  CHECK-NEXT:   return %[[BIG]]
+func.func @dynamic_dim_moves(%x: memref<?x3xf32>, %n: index) -> memref<?x5xf32> {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc(%n) : memref<?x2xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<?x2xf32>)
+  %c0 = arith.constant 0 : index
+  %e = memref.dim %x, %c0 : memref<?x3xf32>
+  %big = memref.alloc(%e) : memref<?x5xf32>
+  %t = memref.subview %big[0, 0] [%e, 3] [1, 1] : memref<?x5xf32> to memref<?x3xf32, strided<[5, 1]>>
+  memref.copy %x, %t : memref<?x3xf32> to memref<?x3xf32, strided<[5, 1]>>
+  %s = memref.subview %big[0, 3] [%n, 2] [1, 1] : memref<?x5xf32> to memref<?x2xf32, strided<[5, 1], offset: 3>>
+  memref.copy %a, %s : memref<?x2xf32> to memref<?x2xf32, strided<[5, 1], offset: 3>>
+  return %big : memref<?x5xf32>
+}
