@@ -230,3 +230,25 @@ func.func @f(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> (tensor<4x3xf32>, tens
 
 def test_input_overwritten_after_the_concatenation_stays_a_copy():
     assert _check(WRITTEN_AFTER) == 0
+
+
+RESHAPED = """
+func.func @f(%x: tensor<1x2x6xf32>, %y: tensor<1x2x2x3xf32>) -> tensor<1x4x2x3xf32> {
+  %e = tensor.empty() : tensor<1x2x6xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>, affine_map<(i, j, k) -> (i, j, k)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x2x6xf32>) outs(%e : tensor<1x2x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.mulf %in, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x6xf32>
+  %m = tensor.expand_shape %a [[0], [1], [2, 3]] output_shape [1, 2, 2, 3] : tensor<1x2x6xf32> into tensor<1x2x2x3xf32>
+  %c = tensor.concat dim(1) %y, %m : (tensor<1x2x2x3xf32>, tensor<1x2x2x3xf32>) -> tensor<1x4x2x3xf32>
+  return %c : tensor<1x4x2x3xf32>
+}
+"""
+
+
+def test_reshaped_input_written_in_its_slice():
+    # Segformer's decoder: a map computed as [N, HW, C]-like, expanded, concatenated
+    assert _check(RESHAPED) == 1

@@ -29,7 +29,12 @@ in place] for when it applies.
 buffer, when:
   * %src is a memref.alloc with the identity layout (not a function argument, a
     global, a constant or a view: their contents are not ours to move) in the copy's
-    block, and is not freed there (the pass runs before deallocation);
+    block, and is not freed there (the pass runs before deallocation); or a
+    memref.expand_shape of such an alloc of a static shape (Segformer's decoder: a
+    transposed [N, HW, C] map expanded to [N, C, H, W]), which then becomes the slice
+    collapsed by the expansion's groups (when the slice collapses so: a channel slice
+    does, a slice of the width does not), the expansion's users reading the slice;
+    no other reshape of it (its type would change);
   * %view is a chain of memref.subviews with static offsets, unit strides and no rank
     reduction of a memref.alloc %big of the same block (its box in %big is known, but
     for run-time sizes, which count as overlapping anything along their dim), whose
@@ -60,6 +65,7 @@ from ...passes.pass_manager import Pass, Statistic
 __all__ = ["ConcatInPlace", "place_copies_in_place"]
 
 _VIEW = "memref.subview"
+_RESHAPES = ("memref.expand_shape", "memref.collapse_shape")
 # Ops whose effects on a memref operand are known: name -> indices of operands only read.
 _READS = {"memref.copy": (0,), "memref.load": (0,), "memref.dim": (0,)}
 _WRITES = {"memref.copy": (1,), "memref.store": (1,)}
@@ -116,21 +122,34 @@ def _overlaps(o1, s1, o2, s2) -> bool:
                for a, m, b, n in zip(o1, s1, o2, s2))
 
 
-def _accesses(value, offs, sizes, out):
+def _accesses(value, offs, sizes, out, fixed=False):
     """Append (op, operand index, offsets, sizes) for every non-view use of `value` or of
-    views of it; a view whose box is not static counts as the whole of `value`'s box."""
+    views of it; a view whose box is not static, or any view under a reshape
+    (`fixed`), counts as the whole of its source's box."""
     for u in list(value.uses):
         o = u.owner
         if o.name == _VIEW and u.index == 0:
-            box = _static_box(o)
+            box = None if fixed else _static_box(o)
             if box is None:
-                _accesses(o.results[0], offs, sizes, out)
+                _accesses(o.results[0], offs, sizes, out, fixed)
             else:
                 _, so, ss = box
                 _accesses(o.results[0], [a + b for a, b in zip(offs, so)], ss, out)
+        elif o.name in _RESHAPES:      # the same elements, other dims
+            _accesses(o.results[0], offs, sizes, out, True)
         else:
             out.append((o, u.index, offs, sizes))
     return out
+
+
+def _reshaped(value, allowed) -> bool:
+    """Whether a reshape but `allowed` takes `value` or a subview of it."""
+    for u in value.uses:
+        o = u.owner
+        if o.name in _RESHAPES and o is not allowed or \
+                o.name == _VIEW and _reshaped(o.results[0], None):
+            return True
+    return False
 
 
 def _effect(op, i):
@@ -176,6 +195,14 @@ def _place(copy, order) -> bool:
     src, view = copy.operands[0], copy.operands[1]
     sa = src.defining_op
     block = order.block
+    expand = None
+    if sa is not None and sa.name == "memref.expand_shape" and sa.parent is block and \
+            src.type.has_static_shape:     # a reshaped buffer (a transpose's [N, HW, C])
+        expand, src = sa, sa.operands[0]
+        sa = src.defining_op
+        if not src.type.has_static_shape or any(
+                u.owner is not expand and u.owner.name in _RESHAPES for u in src.uses):
+            return False
     if sa is None or sa.name != "memref.alloc" or sa.parent is not block or \
             type(src.type) is not A.MemRefType or src.type.layout is not None or \
             view is src:
@@ -185,9 +212,17 @@ def _place(copy, order) -> bool:
         return False
     ba, offs, sizes = root
     big = ba.results[0]
-    if ba.parent is not block or ba is sa or sizes != list(src.type.shape) or \
+    shape = list((src if expand is None else expand.results[0]).type.shape)
+    if ba.parent is not block or ba is sa or sizes != shape or \
             big.type.element_type != src.type.element_type:
         return False
+    if expand is not None:
+        from ...dialects.memref_layout import collapsed_type, subview_type
+        from ...dialects.memref import reassociation_indices
+        vt = subview_type(big.type, offs, sizes, [1] * len(sizes))
+        ct = collapsed_type(vt, reassociation_indices(expand.properties["reassociation"]))
+        if ct is None or list(ct.shape) != list(src.type.shape):
+            return False                # the slice does not collapse back
     p_src, p_copy = order.pos[sa], order.pos[copy]
     if p_src > p_copy:
         return False
@@ -196,9 +231,12 @@ def _place(copy, order) -> bool:
     early = [_size_before(d, block, order, p_src, moves) for d in ba.operands]
     if any(v is None for v in early):
         return False
-    # What uses %src: known effects, only reads after the copy.
+    # What uses %src: views made again on the slice (no reshape: its type would change),
+    # ops of known effects, only reads after the copy.
+    if _reshaped(src, expand) or expand is not None and _reshaped(expand.results[0], None):
+        return False
     conv_writes = False
-    for o, i, _, _ in _accesses(src, [0] * len(sizes), sizes, []):
+    for o, i, _, _ in _accesses(src, [0] * len(src.type.shape), list(src.type.shape), []):
         if o is copy:
             continue
         e = _effect(o, i)
@@ -222,7 +260,7 @@ def _place(copy, order) -> bool:
         order.pos[m] = order.pos[sa] - 0.75
     for i, v in enumerate(early):
         ba.set_operand(i, v)
-    _rewrite(copy, sa, ba, offs, sizes, order)
+    _rewrite(copy, sa, ba, offs, sizes, order, expand)
     return True
 
 
@@ -255,9 +293,9 @@ def _size_before(v, block, order, limit, moves):
     return None
 
 
-def _rewrite(copy, sa, ba, offs, sizes, order):
-    from ...dialects.memref import SubViewOp
-    from ...dialects.memref_layout import subview_type
+def _rewrite(copy, sa, ba, offs, sizes, order, expand=None):
+    from ...dialects.memref import CollapseShapeOp, SubViewOp, reassociation_indices
+    from ...dialects.memref_layout import collapsed_type, subview_type
     from ...ir.builder import Builder
     src, view, big = sa.results[0], copy.operands[1], ba.results[0]
     if order.pos[ba] > order.pos[sa]:
@@ -276,6 +314,15 @@ def _rewrite(copy, sa, ba, offs, sizes, order):
         None, (), 0, sa.loc))
     order.pos[new] = order.pos[sa] - 0.25
     copy.erase()
+    if expand is not None:          # %src = expand_shape %alloc: %alloc is the slice,
+        r = expand.properties["reassociation"]      # collapsed as the expansion groups
+        flat = b.insert(CollapseShapeOp.create(
+            [new.results[0]], [collapsed_type(new.results[0].type, reassociation_indices(r))],
+            {"reassociation": r}, None, (), 0, sa.loc))
+        order.pos[flat] = order.pos[sa] - 0.2
+        _retarget(expand.results[0], new.results[0], order)
+        expand.erase()
+        new = flat
     _retarget(src, new.results[0], order)
     sa.erase()
     vop = view.defining_op

@@ -284,3 +284,69 @@ func.func @dynamic_dim_moves(%x: memref<?x3xf32>, %n: index) -> memref<?x5xf32> 
   memref.copy %a, %s : memref<?x2xf32> to memref<?x2xf32, strided<[5, 1], offset: 3>>
   return %big : memref<?x5xf32>
 }
+
+// -----
+
+// An input that is a reshaped buffer (Segformer's decoder: a [N, HW, C] map expanded
+// to [N, C, H, W] after a transpose): the buffer becomes the slice collapsed as the
+// expansion groups it; the expansion's users read the slice.
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @reshaped(
+//  CHECK-NEXT:   %[[CST:.*]] = arith.constant
+//  CHECK-NEXT:   %[[BIG:.*]] = memref.alloc() : memref<1x4x2x3xf32>
+//  CHECK-NEXT:   %[[V:.*]] = memref.subview %[[BIG]][0, 2, 0, 0] [1, 2, 2, 3] [1, 1, 1, 1] : memref<1x4x2x3xf32> to memref<1x2x2x3xf32, strided<[24, 6, 3, 1], offset: 12>>
+//  CHECK-NEXT:   %[[F:.*]] = memref.collapse_shape %[[V]] {{\[}}[0], [1], [2, 3]] : memref<1x2x2x3xf32, strided<[24, 6, 3, 1], offset: 12>> into memref<1x2x6xf32, strided<[24, 6, 1], offset: 12>>
+//  CHECK-NEXT:   linalg.fill ins(%[[CST]] : f32) outs(%[[F]] :
+//  CHECK-NEXT:   %[[R:.*]] = memref.alloc() : memref<1x2x2x3xf32>
+//  CHECK-NEXT:   linalg.copy ins(%[[V]] : {{.*}}) outs(%[[R]] :
+//       CHECK:   memref.copy %arg0
+//   CHECK-NOT:   memref.copy
+//       CHECK:   return %[[BIG]], %[[R]]
+func.func @reshaped(%x: memref<1x2x2x3xf32>) -> (memref<1x4x2x3xf32>, memref<1x2x2x3xf32>) {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<1x2x6xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<1x2x6xf32>)
+  %e = memref.expand_shape %a [[0], [1], [2, 3]] output_shape [1, 2, 2, 3] : memref<1x2x6xf32> into memref<1x2x2x3xf32>
+  %r = memref.alloc() : memref<1x2x2x3xf32>
+  linalg.copy ins(%e : memref<1x2x2x3xf32>) outs(%r : memref<1x2x2x3xf32>)
+  %big = memref.alloc() : memref<1x4x2x3xf32>
+  %s = memref.subview %big[0, 0, 0, 0] [1, 2, 2, 3] [1, 1, 1, 1] : memref<1x4x2x3xf32> to memref<1x2x2x3xf32, strided<[24, 6, 3, 1]>>
+  memref.copy %x, %s : memref<1x2x2x3xf32> to memref<1x2x2x3xf32, strided<[24, 6, 3, 1]>>
+  %t = memref.subview %big[0, 2, 0, 0] [1, 2, 2, 3] [1, 1, 1, 1] : memref<1x4x2x3xf32> to memref<1x2x2x3xf32, strided<[24, 6, 3, 1], offset: 12>>
+  memref.copy %e, %t : memref<1x2x2x3xf32> to memref<1x2x2x3xf32, strided<[24, 6, 3, 1], offset: 12>>
+  return %big, %r : memref<1x4x2x3xf32>, memref<1x2x2x3xf32>
+}
+
+// Not when the slice does not collapse back (a slice of the width: the group [2, 3] of
+// the expansion is not contiguous in it), nor when the buffer has another reshape.
+// CHECK-LABEL: func.func @reshaped_width(
+//       CHECK:   memref.copy %{{.*}}, %{{.*}} : memref<1x2x2x3xf32> to
+// CHECK-LABEL: func.func @reshaped_twice(
+//       CHECK:   memref.copy %{{.*}}, %{{.*}} : memref<1x2x2x3xf32> to
+func.func @reshaped_width() -> memref<1x2x2x6xf32> {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<1x2x6xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<1x2x6xf32>)
+  %e = memref.expand_shape %a [[0], [1], [2, 3]] output_shape [1, 2, 2, 3] : memref<1x2x6xf32> into memref<1x2x2x3xf32>
+  %big = memref.alloc() : memref<1x2x2x6xf32>
+  %t = memref.subview %big[0, 0, 0, 3] [1, 2, 2, 3] [1, 1, 1, 1] : memref<1x2x2x6xf32> to memref<1x2x2x3xf32, strided<[24, 12, 6, 1], offset: 3>>
+  memref.copy %e, %t : memref<1x2x2x3xf32> to memref<1x2x2x3xf32, strided<[24, 12, 6, 1], offset: 3>>
+  %u = memref.subview %big[0, 0, 0, 0] [1, 2, 2, 3] [1, 1, 1, 1] : memref<1x2x2x6xf32> to memref<1x2x2x3xf32, strided<[24, 12, 6, 1]>>
+  linalg.fill ins(%cst : f32) outs(%u : memref<1x2x2x3xf32, strided<[24, 12, 6, 1]>>)
+  return %big : memref<1x2x2x6xf32>
+}
+func.func @reshaped_twice() -> (memref<1x4x2x3xf32>, memref<12xf32>) {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<1x2x6xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<1x2x6xf32>)
+  %e = memref.expand_shape %a [[0], [1], [2, 3]] output_shape [1, 2, 2, 3] : memref<1x2x6xf32> into memref<1x2x2x3xf32>
+  %f = memref.collapse_shape %a [[0, 1, 2]] : memref<1x2x6xf32> into memref<12xf32>
+  %r = memref.alloc() : memref<12xf32>
+  linalg.copy ins(%f : memref<12xf32>) outs(%r : memref<12xf32>)
+  %big = memref.alloc() : memref<1x4x2x3xf32>
+  %t = memref.subview %big[0, 2, 0, 0] [1, 2, 2, 3] [1, 1, 1, 1] : memref<1x4x2x3xf32> to memref<1x2x2x3xf32, strided<[24, 6, 3, 1], offset: 12>>
+  memref.copy %e, %t : memref<1x2x2x3xf32> to memref<1x2x2x3xf32, strided<[24, 6, 3, 1], offset: 12>>
+  %u = memref.subview %big[0, 0, 0, 0] [1, 2, 2, 3] [1, 1, 1, 1] : memref<1x4x2x3xf32> to memref<1x2x2x3xf32, strided<[24, 6, 3, 1]>>
+  linalg.fill ins(%cst : f32) outs(%u : memref<1x2x2x3xf32, strided<[24, 6, 3, 1]>>)
+  return %big, %r : memref<1x4x2x3xf32>, memref<12xf32>
+}
