@@ -16,7 +16,6 @@ see the pipeline change).
 from __future__ import annotations
 
 import argparse
-import glob
 import os
 import sys
 
@@ -25,18 +24,10 @@ import numpy as np
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, _HERE)
 from models import interleaved_medians_ms  # noqa: E402
+from residual_epilogue import _model  # noqa: E402  (the batch-1 export's path)
+from zoo import compile_peer  # noqa: E402
 
-ZOO = os.path.expanduser("~/.cache/strata/zoo")
 PASS = "strata-concat-in-place"
-
-
-def _model(name):
-    import onnx
-    for p in sorted(glob.glob(os.path.join(ZOO, f"{name}-*", "model.onnx"))):
-        dim = onnx.load(p, load_external_data=False).graph.input[0].type.tensor_type.shape.dim
-        if dim and dim[0].dim_value == 1:
-            return p
-    raise SystemExit(f"no batch-1 export of {name} under {ZOO}: run bench/zoo.py first")
 
 
 def _strata(path, threads, with_pass):
@@ -52,32 +43,21 @@ def _strata(path, threads, with_pass):
 
 
 def run(name, threads, rounds, repeat):
-    import onnxruntime as ort
-    import openvino as ov
     path = _model(name)
     io = np.load(os.path.join(os.path.dirname(path), "io.npz"))
-    ins = [io[k] for k in io.files if k.startswith("in_")]
-    so = ort.SessionOptions()
-    so.intra_op_num_threads = threads
-    so.inter_op_num_threads = 1
-    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
-    feed = dict(zip((i.name for i in sess.get_inputs()), ins))
-    core = ov.Core()
-    comp = core.compile_model(core.read_model(path), "CPU", {
-        "INFERENCE_PRECISION_HINT": "f32", "INFERENCE_NUM_THREADS": threads,
-        "PERFORMANCE_HINT": "LATENCY"})
-    req = comp.create_infer_request()
-    ov_feed = dict(zip((p.any_name for p in comp.inputs), ins))
+    inputs = {k: io[k] for k in io.files if k.startswith("in_")}
+    ins = list(inputs.values())
+    ort_run = compile_peer("ort", path, inputs, threads)
+    ov_run = compile_peer("openvino", path, inputs, threads)
     on, off = _strata(path, threads, True), _strata(path, threads, False)
-    ref = sess.run(None, feed)[0]
+    ref = ort_run()[0]
     for label, f in (("in place", on), ("copies", off)):
         y = np.asarray(f(*ins)[0])
         err = float(np.abs(y - ref).max() / max(np.abs(ref).max(), 1e-30))
         print(f"{name}: Strata {label} max rel err vs ort {err:.2e}")
-    ms = interleaved_medians_ms({
-        "in place": lambda: on(*ins), "copies": lambda: off(*ins),
-        "ort": lambda: sess.run(None, feed), "openvino": lambda: req.infer(ov_feed)},
-        repeat=repeat, rounds=rounds)
+    ms = interleaved_medians_ms({"in place": lambda: on(*ins), "copies": lambda: off(*ins),
+                                 "ort": ort_run, "openvino": ov_run},
+                                repeat=repeat, rounds=rounds)
     print(f"{name} ({threads} thread(s)): " + ", ".join(f"{k} {v:.2f} ms" for k, v in ms.items()))
     print(f"  in place / copies {ms['in place'] / ms['copies']:.3f}, "
           f"/ ort {ms['in place'] / ms['ort']:.3f} (copies {ms['copies'] / ms['ort']:.3f}), "

@@ -43,7 +43,8 @@ def dense_block(layers=3, c0=20, growth=8, hw=8):
         p = f"l{i}_"
         inits += [(p + "s", 1 + 0.1 * _RNG.standard_normal((c, 1, 1))),
                   (p + "t", 0.1 * _RNG.standard_normal((c, 1, 1))),
-                  (p + "w1", _w(4 * growth, c, 1, 1)), (p + "b1", 0.1 * _RNG.standard_normal(4 * growth)),
+                  (p + "w1", _w(4 * growth, c, 1, 1)),
+                  (p + "b1", 0.1 * _RNG.standard_normal(4 * growth)),
                   (p + "w3", _w(growth, 4 * growth, 3, 3))]
         nodes += [h.make_node("Mul", [cur, p + "s"], [p + "m"]),
                   h.make_node("Add", [p + "m", p + "t"], [p + "a"]),

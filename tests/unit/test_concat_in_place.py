@@ -116,7 +116,8 @@ def test_dense_block_one_buffer(n):
 SEGFORMER = """
 func.func @decoder(%a: tensor<1x2x4x4xf32>, %b: tensor<1x2x2x2xf32>) -> tensor<1x6x4x4xf32> {
   %e0 = tensor.empty() : tensor<1x2x4x4xf32>
-  %u0 = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h floordiv 2, w floordiv 2)>,
+  %u0 = linalg.generic {indexing_maps = [
+                            affine_map<(n, c, h, w) -> (n, c, h floordiv 2, w floordiv 2)>,
                                          affine_map<(n, c, h, w) -> (n, c, h, w)>],
                         iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
       ins(%b : tensor<1x2x2x2xf32>) outs(%e0 : tensor<1x2x4x4xf32>) {
@@ -235,15 +236,18 @@ def test_input_overwritten_after_the_concatenation_stays_a_copy():
 RESHAPED = """
 func.func @f(%x: tensor<1x2x6xf32>, %y: tensor<1x2x2x3xf32>) -> tensor<1x4x2x3xf32> {
   %e = tensor.empty() : tensor<1x2x6xf32>
-  %a = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>, affine_map<(i, j, k) -> (i, j, k)>],
+  %a = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>,
+                                        affine_map<(i, j, k) -> (i, j, k)>],
                        iterator_types = ["parallel", "parallel", "parallel"]}
       ins(%x : tensor<1x2x6xf32>) outs(%e : tensor<1x2x6xf32>) {
   ^bb0(%in: f32, %out: f32):
     %s = arith.mulf %in, %in : f32
     linalg.yield %s : f32
   } -> tensor<1x2x6xf32>
-  %m = tensor.expand_shape %a [[0], [1], [2, 3]] output_shape [1, 2, 2, 3] : tensor<1x2x6xf32> into tensor<1x2x2x3xf32>
-  %c = tensor.concat dim(1) %y, %m : (tensor<1x2x2x3xf32>, tensor<1x2x2x3xf32>) -> tensor<1x4x2x3xf32>
+  %m = tensor.expand_shape %a [[0], [1], [2, 3]] output_shape [1, 2, 2, 3]
+      : tensor<1x2x6xf32> into tensor<1x2x2x3xf32>
+  %c = tensor.concat dim(1) %y, %m : (tensor<1x2x2x3xf32>, tensor<1x2x2x3xf32>)
+      -> tensor<1x4x2x3xf32>
   return %c : tensor<1x4x2x3xf32>
 }
 """
