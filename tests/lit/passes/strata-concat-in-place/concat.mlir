@@ -350,3 +350,22 @@ func.func @reshaped_twice() -> (memref<1x4x2x3xf32>, memref<12xf32>) {
   linalg.fill ins(%cst : f32) outs(%u : memref<1x2x2x3xf32, strided<[24, 6, 3, 1]>>)
   return %big, %r : memref<1x4x2x3xf32>, memref<12xf32>
 }
+
+// -----
+
+// A transpose keeps its own buffer (strata-linalg-block-transposes takes identity
+// layouts only): its copy stays.
+// CHECK-LABEL: func.func @transposed(
+//       CHECK:   linalg.transpose ins(%arg0 : memref<2x3xf32>) outs(%[[T:.*]] : memref<3x2xf32>)
+//       CHECK:   memref.copy %[[T]]
+func.func @transposed(%x: memref<2x3xf32>) -> memref<6x2xf32> {
+  %cst = arith.constant 1.0 : f32
+  %t = memref.alloc() : memref<3x2xf32>
+  linalg.transpose ins(%x : memref<2x3xf32>) outs(%t : memref<3x2xf32>) permutation = [1, 0]
+  %big = memref.alloc() : memref<6x2xf32>
+  %s = memref.subview %big[0, 0] [3, 2] [1, 1] : memref<6x2xf32> to memref<3x2xf32, strided<[2, 1]>>
+  memref.copy %t, %s : memref<3x2xf32> to memref<3x2xf32, strided<[2, 1]>>
+  %u = memref.subview %big[3, 0] [3, 2] [1, 1] : memref<6x2xf32> to memref<3x2xf32, strided<[2, 1], offset: 6>>
+  linalg.fill ins(%cst : f32) outs(%u : memref<3x2xf32, strided<[2, 1], offset: 6>>)
+  return %big : memref<6x2xf32>
+}
