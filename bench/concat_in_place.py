@@ -9,7 +9,9 @@ interleaved rounds, medians.
 
 Models are the batch-1 ONNX exports bench/zoo.py caches under ~/.cache/strata/zoo
 (NAME-*/model.onnx with io.npz). Prints per model how many copies the pass removed,
-each build's error against onnxruntime, the median ms of each peer and the ratios.
+each build's error against onnxruntime, the median ms of each peer and the ratios: wall
+time in interleaved rounds, and process CPU time of calls in turn (the steadier figure on
+a loaded machine; at more threads it also counts spinning pool threads).
 Both Strata builds compile cold (cache=False: the compiled-model cache's key does not
 see the pipeline change).
 """
@@ -55,14 +57,31 @@ def run(name, threads, rounds, repeat):
         y = np.asarray(f(*ins)[0])
         err = float(np.abs(y - ref).max() / max(np.abs(ref).max(), 1e-30))
         print(f"{name}: Strata {label} max rel err vs ort {err:.2e}")
-    ms = interleaved_medians_ms({"in place": lambda: on(*ins), "copies": lambda: off(*ins),
-                                 "ort": ort_run, "openvino": ov_run},
-                                repeat=repeat, rounds=rounds)
-    print(f"{name} ({threads} thread(s)): " + ", ".join(f"{k} {v:.2f} ms" for k, v in ms.items()))
-    print(f"  in place / copies {ms['in place'] / ms['copies']:.3f}, "
-          f"/ ort {ms['in place'] / ms['ort']:.3f} (copies {ms['copies'] / ms['ort']:.3f}), "
-          f"/ openvino {ms['in place'] / ms['openvino']:.3f} "
-          f"(copies {ms['copies'] / ms['openvino']:.3f})")
+    peers = {"in place": lambda: on(*ins), "copies": lambda: off(*ins), "ort": ort_run,
+             "openvino": ov_run}
+    for label, ms in (("wall", interleaved_medians_ms(peers, repeat=repeat, rounds=rounds)),
+                      ("process CPU", _cpu_medians_ms(peers, repeat))):
+        print(f"{name} ({threads} thread(s), {label}): " +
+              ", ".join(f"{k} {v:.2f} ms" for k, v in ms.items()))
+        print(f"  in place / copies {ms['in place'] / ms['copies']:.3f}, "
+              f"/ ort {ms['in place'] / ms['ort']:.3f} (copies {ms['copies'] / ms['ort']:.3f}), "
+              f"/ openvino {ms['in place'] / ms['openvino']:.3f} "
+              f"(copies {ms['copies'] / ms['openvino']:.3f})")
+
+
+def _cpu_medians_ms(peers, repeat):
+    """{peer: median process CPU ms of a call}, the peers called in turn `repeat` times:
+    on a loaded machine a call's CPU time varies far less than its wall time (it counts
+    every thread of the process: at 1 thread, the work of the call)."""
+    import statistics
+    import time
+    got = {k: [] for k in peers}
+    for _ in range(repeat):
+        for k, fn in peers.items():
+            t = time.process_time()
+            fn()
+            got[k].append(time.process_time() - t)
+    return {k: statistics.median(v) * 1e3 for k, v in got.items()}
 
 
 def main():
