@@ -703,10 +703,12 @@ def _scalar_leaves(g, skip) -> dict:
 
 
 def _op_after(op, c):
-    """The op after `op`, past allocs, reads of globals and deallocs of buffers other
+    """The op after `op`, past allocs, views of them (a slice of a concatenation's
+    buffer: strata-concat-in-place), reads of globals and deallocs of buffers other
     than `c` (the generic an epilogue may take in)."""
     g = op.next
-    while g is not None and (g.name in ("memref.alloc", "memref.get_global") or (
+    while g is not None and (g.name in ("memref.alloc", "memref.get_global",
+                                        "memref.subview") or (
             g.name == "memref.dealloc" and g.operands[0] is not c)):
         g = g.next
     return g
@@ -732,7 +734,8 @@ def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
     d = g.dps_inits[0]
     maps = g.indexing_maps_list()
     ci = g.dps_inputs.index(c)
-    if d.type != c.type or not identity_on(maps[ci], c.type) or not maps[-1].is_identity():
+    if d.type != c.type and not _image_strided_output(op, d, c) or \
+            not identity_on(maps[ci], c.type) or not maps[-1].is_identity():
         return None
     if d is not c and (c.defining_op is None or c.defining_op.name != "memref.alloc" or any(
             u.owner is not g and u.owner is not op and u.owner.name != "memref.dealloc"
@@ -759,6 +762,16 @@ def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
             (bias is not None and not (_ready_before(bias, op) or _hoisted_global(bias, op))):
         return None
     return g, bias, act, d
+
+
+def _image_strided_output(op, d, c) -> bool:
+    """An NCHW-family convolution's epilogue may write a `d` of c's shape whose images
+    are each contiguous but lie apart (a channel slice of a concatenation's buffer:
+    strata-concat-in-place): the conv kernels take the output's image stride alone
+    (`_nchw_call`). GEMMs read their strides from c, so they need d of c's type."""
+    return _CONVS.get(op.name) in ("nchw", "ncw") and type(d.type) is A.MemRefType and \
+        list(d.type.shape) == list(c.type.shape) and \
+        d.type.element_type == c.type.element_type and _per_image_contiguous(d.type)
 
 
 def _epilogue_activation(g, leaves: dict, names, bias: bool):
@@ -893,10 +906,17 @@ def _defined_before(v, op) -> bool:
 
 def _ready_before(v, op) -> bool:
     """Whether `v` can be used before `op`: defined before it, or a memref.alloc after it
-    (in its block) whose operands are, which then moves before it."""
+    (in its block) whose operands are, or a subview of such a value, which then move
+    before it."""
     if _defined_before(v, op):
         return True
     a = v.defining_op
+    if a is not None and a.name == "memref.subview" and a.parent is op.parent and \
+            all(_defined_before(x, op) for x in a.operands[1:]) and \
+            _ready_before(a.operands[0], op):     # a view of such an alloc
+        a.detach()
+        op.parent.insert_before(op, a)
+        return True
     if a is None or a.name != "memref.alloc" or a.parent is not op.parent or \
             not all(_defined_before(x, op) for x in a.operands):
         return False

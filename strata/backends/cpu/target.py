@@ -49,6 +49,7 @@ BUFFERIZE_PIPELINE = (
     "one-shot-bufferize{bufferize-function-boundaries=true "
     "function-boundary-type-conversion=identity-layout-map "
     "allow-return-allocs-from-loops=true}",
+    "strata-concat-in-place",
     "buffer-deallocation-simple",
     "canonicalize",
 )

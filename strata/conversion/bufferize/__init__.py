@@ -3,6 +3,8 @@
     one-shot-bufferize          analysis.py (in-place decisions), bufferize.py (driver,
                                 functions, ownership), rules.py and scf_rules.py (the
                                 memref form of each op)
+    strata-concat-in-place      in_place.py (a buffer copied whole into a view of a new
+                                buffer is written there instead: concatenations)
     buffer-deallocation-simple  deallocation.py (a memref.dealloc after each owned
                                 buffer's last use)
     buffer-usage-report         usage.py (allocations, copies, peak live bytes)
@@ -19,11 +21,13 @@ from ...passes.pass_manager import Option, Pass, PassFailure
 from .analysis import BufferizationError
 from .bufferize import BufferizeOptions, run_one_shot_bufferize
 from .deallocation import check_deallocation, deallocate
+from .in_place import ConcatInPlace, place_copies_in_place
 from .usage import buffer_usage, global_bytes, peak_buffer_bytes
 
 __all__ = ["OneShotBufferize", "BufferDeallocationSimple", "BufferUsageReport",
            "BufferizeOptions", "run_one_shot_bufferize", "deallocate",
-           "check_deallocation", "peak_buffer_bytes", "buffer_usage", "BufferizationError"]
+           "check_deallocation", "peak_buffer_bytes", "buffer_usage", "BufferizationError",
+           "ConcatInPlace", "place_copies_in_place"]
 
 _LAYOUTS = ("infer-layout-map", "identity-layout-map", "fully-dynamic-layout-map")
 
@@ -127,5 +131,5 @@ class BufferUsageReport(Pass):
 
 from ...passes.registry import register_pass  # noqa: E402
 
-for _p in (OneShotBufferize, BufferDeallocationSimple, BufferUsageReport):
+for _p in (OneShotBufferize, ConcatInPlace, BufferDeallocationSimple, BufferUsageReport):
     register_pass(_p)
