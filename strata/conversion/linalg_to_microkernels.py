@@ -1960,7 +1960,9 @@ def fold_channel_scales(module, weights=None) -> int:
         if moved is None:
             continue
         et = _channel_values_first(em, g, yi, t)
-        panels = weights.filter_panels(w) if weights is not None else None
+        # (only for a convolution the kernels take: one left to the loops must read w')
+        panels = weights.filter_panels(w) if weights is not None and \
+            match_conv(conv) == "nchw" else None
         if panels is None:
             # the generic now scales the filter into a new buffer w'
             scaled = _scale_into(em, g, yi, w, list(wt.shape), None)

@@ -103,3 +103,27 @@ func.func @image_scaled(%y: memref<1x8x3x3xf32>, %t: memref<1x8x1x1xf32>) -> mem
   memref.dealloc %z : memref<1x8x3x3xf32>
   return %out : memref<1x12x3x3xf32>
 }
+
+// A convolution the kernels do not take (its output a strided view, no image of it
+// contiguous) stays for the loops: its filter is scaled as it is, never as panels only
+// a kernel call would read.
+// CHECK-LABEL: func.func @unmatched_output(
+//  CHECK-SAME:     %[[Y:.*]]: memref<1x8x5x5xf32>
+//   CHECK-NOT:   memref.expand_shape
+//       CHECK:   %[[S:.*]] = memref.alloc() : memref<6x8x1x1xf32>
+//       CHECK:   linalg.generic {{.*}} outs(%[[S]] : memref<6x8x1x1xf32>)
+//       CHECK:   linalg.conv_2d_nchw_fchw {{.*}} ins(%[[Y]], %[[S]] : memref<1x8x5x5xf32>, memref<6x8x1x1xf32>)
+//       CHECK:   memref.dealloc %[[S]]
+func.func @unmatched_output(%y: memref<1x8x5x5xf32>, %t: memref<1x8x1x1xf32>, %big: memref<1x6x5x10xf32>) {
+  %w = memref.get_global @f : memref<6x8x1x1xf32>
+  %z = memref.alloc() : memref<1x8x5x5xf32>
+  linalg.generic {indexing_maps = [#id4, #ch, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%y, %t : memref<1x8x5x5xf32>, memref<1x8x1x1xf32>) outs(%z : memref<1x8x5x5xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %0 = arith.mulf %a, %s : f32
+    linalg.yield %0 : f32
+  }
+  %out = memref.subview %big[0, 0, 0, 0] [1, 6, 5, 5] [1, 1, 1, 2] : memref<1x6x5x10xf32> to memref<1x6x5x5xf32, strided<[300, 50, 10, 2]>>
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%z, %w : memref<1x8x5x5xf32>, memref<6x8x1x1xf32>) outs(%out : memref<1x6x5x5xf32, strided<[300, 50, 10, 2]>>)
+  memref.dealloc %z : memref<1x8x5x5xf32>
+  return
+}
