@@ -33,9 +33,10 @@ read nor write memory (allocations, views, memref.dim, scalar arithmetic) and
 deallocations (moved after the fused loop); anything else ends the group. Loops of size 1
 are dropped (their index is 0). The rows of a group are the first k remaining loops of
 every op, all parallel. Where two ops of the group touch one buffer and one of them
-writes it, both must index its leading k dims by the rows, in order (through
-expand_shape / collapse_shape / cast views whose reshaping only adds or drops size-1
-dims), and its other dims by the other loops only: then every row reads what earlier ops
+writes it, both must index its leading k dims by the rows, in order (past the buffer's
+leading size-1 dims, which every access reads at 0: a batch of one, as a [1, C] pool sum
+whose rows are its C channels; through expand_shape / collapse_shape / cast views whose
+reshaping only adds or drops size-1 dims), and its other dims by the other loops only: then every row reads what earlier ops
 wrote to that same row, and the rows are independent; every write of the group is so
 indexed. A buffer the ops read and nobody in the group writes may be indexed in any way.
 The group is split into its connected parts (ops linked by a buffer indexed by rows);
@@ -158,7 +159,8 @@ class _Access:
         self.value = value      # the memref the op names
         self.exprs = exprs      # its indices, affine in the op's loops (size-1 loops: 0)
         self.root = root        # the allocation / argument / global the view comes from
-        self.base = base        # the indices in the root's dims, or None if unknown
+        self.base = base        # the indices in the root's dims past its leading size-1
+                                # ones (_past_unit_dims), or None if unknown
         self.write = write
         self.read = read
 
@@ -189,6 +191,7 @@ class _Info:
             write = i >= n_in
             read = not write or body.args[i].first_use is not None
             root, base = _resolve(v, exprs)
+            base = _past_unit_dims(root, base)
             self.accesses.append(_Access(i, v, exprs, root, base, write, read))
         k = 0
         while k < len(self.loops) and kinds[self.loops[k]] == "parallel":
@@ -257,6 +260,32 @@ def _resolve(v, exprs):
             v = d.operand(0)
         else:
             return v, exprs
+
+
+def _unit_lead(root) -> int:
+    """How many leading size-1 dims `root` has (all but its last, at most)."""
+    shape = root.type.shape
+    lead = 0
+    while lead < len(shape) - 1 and shape[lead] == 1:
+        lead += 1
+    return lead
+
+
+def _past_unit_dims(root, base):
+    """`base` without the root's leading size-1 dims, which it indexes by 0 (ONNX's batch
+    of one: a [1, C] pool sum's rows are its C), or None when it indexes them otherwise
+    (see [Note: what a group is])."""
+    lead = _unit_lead(root)
+    if base is None or not lead:
+        return base
+    if any(type(e) is not AffineConstantExpr or e.value != 0 for e in base[:lead]):
+        return None
+    return base[lead:]
+
+
+def _row_shape(root, k):
+    """The shape of one row of `root`: its dims after its leading size-1 ones and k rows."""
+    return list(root.type.shape[_unit_lead(root) + k:])
 
 
 def _expanded_to_source(op, exprs):
@@ -461,7 +490,7 @@ class _Fuser:
         shrink, budget = {}, MAX_ROW_BYTES
         for root in cands:
             t = root.type
-            row = list(t.shape[k:])
+            row = _row_shape(root, k)
             n = None if A.DYNAMIC in row else math.prod(row)
             if n == 1:
                 shrink[root] = _SCALAR
