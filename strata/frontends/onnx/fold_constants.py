@@ -192,7 +192,7 @@ class _Folder:
             x = op._operands[0].value
             try:
                 stand_in = np.broadcast_to(np.zeros((), dtype_of(x.type)), x.type.shape)
-            except TypeError:
+            except (TypeError, ValueError):  # no NumPy dtype; more elements than NumPy counts
                 return False
             env[x] = stand_in
             try:

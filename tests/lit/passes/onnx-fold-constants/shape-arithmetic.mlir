@@ -60,3 +60,18 @@ func.func @kept(%x: tensor<?x3xf32>, %z: tensor<2x3xf32>) -> (tensor<2xi64>, ten
   return %a, %b : tensor<2xi64>, tensor<?xi64>
 }
 }
+
+// -----
+
+// A tensor NumPy cannot describe (2^80 elements, no stand-in array): its Shape and
+// Size stay as they are (no crash of the pass).
+module attributes {onnx.opset_import = {ai.onnx = 18 : i64}} {
+// CHECK-LABEL: func.func @huge
+func.func @huge(%x: tensor<1099511627776x1099511627776xf32>) -> (tensor<2xi64>, tensor<i64>) {
+  // CHECK-NEXT: "onnx.Shape"(%arg0)
+  // CHECK-NEXT: "onnx.Size"(%arg0)
+  %a = "onnx.Shape"(%x) : (tensor<1099511627776x1099511627776xf32>) -> tensor<2xi64>
+  %b = "onnx.Size"(%x) : (tensor<1099511627776x1099511627776xf32>) -> tensor<i64>
+  return %a, %b : tensor<2xi64>, tensor<i64>
+}
+}
