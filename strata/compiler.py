@@ -87,8 +87,10 @@ class InterpretTarget(Target):
     """The NumPy reference interpreter, on the module lowered to linalg."""
 
     name = "interpret"
+    # (fold again once shapes are inferred: [Note: shape arithmetic], fold_constants.py)
     pipeline = ("onnx-decompose{keep-lowered=true}", "onnx-fold-constants",
-                "onnx-shape-inference", "convert-onnx-to-linalg", "canonicalize")
+                "onnx-shape-inference", "onnx-fold-constants", "convert-onnx-to-linalg",
+                "canonicalize")
 
     def load(self, module, function: str, instrumentation=None, timings=None):
         from .interpreter import Interpreter

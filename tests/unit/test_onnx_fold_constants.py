@@ -132,3 +132,70 @@ def test_interpret_pipeline_folds(tmp_path):
     out = compiled(a)
     got = out[0] if isinstance(out, (list, tuple)) else out
     np.testing.assert_array_equal(got, a.reshape(3, 4) + 1)
+
+
+# The exporter's form (swin_t's window reshapes): the data is typed only by its function
+# argument; the results on the way (Transpose, Shape, Unsqueeze, Concat) have unknown
+# types until onnx-shape-inference. See [Note: shape arithmetic] in fold_constants.py.
+EXPORTER_CHAIN = """
+module attributes {onnx.opset_import = {ai.onnx = 18 : i64}} {
+func.func @main(%x: tensor<1x4x6x8xf32>) -> tensor<*xf32> {
+  %perm = "onnx.Transpose"(%x) <{perm = [0, 2, 1, 3]}> : (tensor<1x4x6x8xf32>) -> tensor<*xf32>
+  %s = "onnx.Shape"(%perm) : (tensor<*xf32>) -> tensor<*xi64>
+  %c0 = "onnx.Constant"() <{value = dense<0> : tensor<i64>}> : () -> tensor<i64>
+  %c3 = "onnx.Constant"() <{value = dense<3> : tensor<i64>}> : () -> tensor<i64>
+  %ax = "onnx.Constant"() <{value = dense<0> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %m1 = "onnx.Constant"() <{value = dense<-1> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %n = "onnx.Gather"(%s, %c0) <{axis = 0 : i64}> : (tensor<*xi64>, tensor<i64>) -> tensor<*xi64>
+  %c = "onnx.Gather"(%s, %c3) <{axis = 0 : i64}> : (tensor<*xi64>, tensor<i64>) -> tensor<*xi64>
+  %un = "onnx.Unsqueeze"(%n, %ax) : (tensor<*xi64>, tensor<1xi64>) -> tensor<*xi64>
+  %uc = "onnx.Unsqueeze"(%c, %ax) : (tensor<*xi64>, tensor<1xi64>) -> tensor<*xi64>
+  %t = "onnx.Concat"(%un, %m1, %uc) <{axis = 0 : i64}> : (tensor<*xi64>, tensor<1xi64>, tensor<*xi64>) -> tensor<*xi64>
+  %r = "onnx.Reshape"(%perm, %t) : (tensor<*xf32>, tensor<*xi64>) -> tensor<*xf32>
+  %y = "onnx.Relu"(%r) : (tensor<*xf32>) -> tensor<*xf32>
+  return %y : tensor<*xf32>
+}
+}
+"""
+
+
+def test_shape_arithmetic_of_static_data_folds():
+    # One fold on its own: the Shape of the argument's Transpose is not known yet.
+    assert "onnx.Shape" in _op_names(_folded(EXPORTER_CHAIN))
+    # The tensor-level pipelines fold again after shape inference: only the data ops
+    # are left, the Reshape with a constant shape of static type.
+    from strata.backends.cpu.target import CpuTarget
+    from strata.compiler import InterpretTarget
+    for target in (CpuTarget, InterpretTarget):
+        i = target.pipeline.index("onnx-shape-inference")
+        m = _folded(EXPORTER_CHAIN, list(target.pipeline[:i + 2]))
+        names = _op_names(m)
+        assert sorted(set(names)) == ["onnx.Constant", "onnx.Relu", "onnx.Reshape",
+                                      "onnx.Transpose"], names
+        reshape = next(op for op in m.walk() if op.name == "onnx.Reshape")
+        shape = reshape.operands[1].defining_op
+        assert shape.name == "onnx.Constant"
+        assert str(shape.results[0].type) == "tensor<3xi64>"
+        assert shape.properties["value"].array.tolist() == [1, -1, 8]
+    check_pass_preserves_semantics(
+        EXPORTER_CHAIN, "onnx-decompose,onnx-fold-constants,onnx-shape-inference,"
+        "onnx-fold-constants")
+
+
+def test_shape_of_static_data_keeps_the_data():
+    # The folded Shape's data is not a constant: its producer and its other uses stay.
+    text = """
+module attributes {onnx.opset_import = {ai.onnx = 18 : i64}} {
+func.func @main(%a: tensor<2x3xf32>) -> (tensor<3x2xf32>, tensor<2x3xf32>) {
+  %n = "onnx.Neg"(%a) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %s = "onnx.Shape"(%n) : (tensor<2x3xf32>) -> tensor<2xi64>
+  %i = "onnx.Constant"() <{value = dense<[1, 0]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %g = "onnx.Gather"(%s, %i) <{axis = 0 : i64}> : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+  %r = "onnx.Reshape"(%n, %g) : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<3x2xf32>
+  return %r, %n : tensor<3x2xf32>, tensor<2x3xf32>
+}
+}
+"""
+    assert sorted(set(_op_names(_folded(text)))) == ["onnx.Constant", "onnx.Neg",
+                                                     "onnx.Reshape"]
+    check_pass_preserves_semantics(text, "onnx-fold-constants")

@@ -96,8 +96,10 @@ class CpuTarget(Target):
     name = "cpu"
     # The tensor-level pipeline is the interpreter's (see strata.compiler); this target's
     # own passes run in `lower`.
+    # onnx-fold-constants runs again after shape inference, which makes the exporter's
+    # shape arithmetic static ([Note: shape arithmetic] in frontends/onnx/fold_constants.py)
     pipeline = ("onnx-decompose{keep-lowered=true}", "onnx-fold-constants",
-                "onnx-shape-inference", "convert-onnx-to-linalg",
+                "onnx-shape-inference", "onnx-fold-constants", "convert-onnx-to-linalg",
                 # arith/math on tensors (hand-written MLIR): bufferization knows linalg
                 "convert-elementwise-to-linalg", "canonicalize")
 

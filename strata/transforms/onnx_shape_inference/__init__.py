@@ -44,6 +44,21 @@ defining op carries.
 A refined result used by an op outside the onnx dialect gets a `tensor.cast` back to its
 old type for that use; a function returning refined values gets the refined result
 types, unless a symbol use refers to it (then the return casts back).
+
+[Note: known values become constants]
+A result whose every element the `Partial` values know (numbers, no symbol) is a
+compile-time constant even where the op's operands are not: `Gather(Shape(x), 1)` of
+`x: ?x128x768` is 128. With `fold-known` (the default) such a result of an onnx op
+(default domain, no region, static type, not inside a Loop/Scan body whose types are
+still assumptions) is replaced by an `onnx.Constant` holding it, at the op's location,
+and the op is erased once nothing uses it: the exporter's shape arithmetic on the static
+dims of a dynamically shaped model (GPT-2: ~500 ops) does not reach the lowerings. What
+still depends on a `?` dim stays, its known parts constants.
+
+    %s = "onnx.Shape"(%x) : (tensor<?x128x768xf32>) -> tensor<3xi64>
+    %d = "onnx.Gather"(%s, %c1) <{axis = 0 : i64}> : (tensor<3xi64>, tensor<i64>) -> tensor<i64>
+      becomes
+    %d = "onnx.Constant"() <{value = dense<128> : tensor<i64>}> : () -> tensor<i64>
 """
 from __future__ import annotations
 
@@ -65,6 +80,9 @@ _NONE = A.NoneType()
 _TENSOR = (A.RankedTensorType, A.UnrankedTensorType)
 _DYN = A.DYNAMIC
 DIM_PARAMS = "onnx.dim_params"
+# Ops erased with the last use of their results by a folded op ([Note: known values
+# become constants]).
+_DEAD_WHEN_UNUSED = frozenset({"onnx.Constant", "onnx.Shape", "onnx.Size"})
 # Constants with more elements are not read (weights say nothing about shapes).
 MAX_CONSTANT = 1 << 16
 
@@ -80,8 +98,12 @@ class OnnxShapeInference(Pass):
                                     "every op it can take; for testing)")
     num_refined = Statistic("num-refined", "Number of result types refined")
     num_onnx = Statistic("num-onnx-inferred", "Number of ops given to onnx's inference")
+    fold_known = Option(bool, True, help="Replace results whose every element is known "
+                                         "by onnx.Constant ops")
     num_if_inlined = Statistic("num-if-inlined", "Number of Ifs replaced by the branch "
                                                   "their known condition takes")
+    num_folded = Statistic("num-known-folded", "Number of ops whose known results became "
+                                               "constants")
 
     def run(self, op):
         inference = _Inference(self, op)
@@ -126,6 +148,8 @@ class _Inference:
             self.infer(op)
             if op.name == "onnx.If" and self.held is None:
                 self._inline_known_if(op)
+            elif self.held is None and self.pass_.fold_known and not op.regions:
+                self._fold_known(op)
         elif op.name == "func.func" and op.regions and op.regions[0].blocks:
             self.update_signature(op)
 
@@ -194,6 +218,55 @@ class _Inference:
         op.replace_all_uses_with(values)
         op.erase()
         self.pass_.stat("num-if-inlined")
+
+    def _fold_known(self, op):
+        """Results of `op` whose every element is known become onnx.Constant ops (see
+        [Note: known values become constants])."""
+        cls = type(op)
+        if cls.domain != "" or cls.op_type == "Constant" or op.parent is None:
+            return
+        found = []
+        for r in op.results:
+            p = self.partials.get(r)
+            t = r.type
+            if p is None or not r.has_uses() or not p.known or \
+                    type(t) is not A.RankedTensorType or _DYN in t.shape or \
+                    tuple(t.shape) != p.shape:
+                continue
+            try:
+                value = np.array(p.vals, dtype=O.numpy_dtype_of(t.element_type))
+            except (TypeError, ValueError, OverflowError):
+                continue
+            found.append((r, value.reshape(p.shape), p))
+        if not found:
+            return
+        const = O.onnx_op_class("Constant")
+        for r, value, p in found:
+            c = const.create((), [r.type], {"value": O.elements_from_numpy(value, r.type)},
+                             None, (), 0, op.loc)
+            op.parent.insert_before(op, c)
+            new = c.results[0]
+            r.replace_all_uses_with(new)
+            self.partials[new] = p
+            self.constants[new] = (value, c._props["value"])
+        if not any(r.has_uses() for r in op.results):
+            defs = [o.value.defining_op for o in op._operands]
+            self._erase(op)
+            # operands only this op used: constants, and Shape/Size ops (the data
+            # they read stays)
+            for d in defs:
+                if d is not None and d.parent is not None and \
+                        d.name in _DEAD_WHEN_UNUSED and \
+                        not any(r.has_uses() for r in d.results):
+                    self._erase(d)
+        self.pass_.stat("num-known-folded")
+
+    def _erase(self, op):
+        for r in op.results:
+            self.partials.pop(r, None)
+            self.syms.pop(r, None)
+            self.constants.pop(r, None)
+        op.erase()
 
     def warn(self, message, op):
         if self.held is not None:
