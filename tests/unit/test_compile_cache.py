@@ -397,3 +397,33 @@ def test_unwritable_cache_is_no_error(cache_dir, model_file, monkeypatch, tmp_pa
         assert not f.from_cache
         np.testing.assert_allclose(f(X)[0], ref(X), rtol=1e-5, atol=1e-5)
     cache.flush()
+
+
+def test_types_numpy_lacks_survive_the_cache(cache_dir):
+    """bfloat16 inputs, weights and outputs (ml_dtypes' type, whose dtype.str is a bare
+    '<V2') come back from a cache hit as bfloat16, not as raw two-byte voids."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    bf16 = np.dtype(ml_dtypes.bfloat16)
+    w = np.arange(64, dtype=np.float32).reshape(8, 8).astype(bf16)
+    t = helper.make_tensor("w", TensorProto.BFLOAT16, [8, 8],
+                           w.astype(np.float32).reshape(-1).tolist())
+    nodes = [helper.make_node("Add", ["x", "w"], ["s"], name="add"),
+             helper.make_node("Cast", ["s"], ["y"], to=TensorProto.FLOAT, name="cast"),
+             helper.make_node("Identity", ["s"], ["z"], name="keep")]
+    g = helper.make_graph(
+        nodes, "bf16", [helper.make_tensor_value_info("x", TensorProto.BFLOAT16, [8, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [8, 8]),
+         helper.make_tensor_value_info("z", TensorProto.BFLOAT16, [8, 8])], [t])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    x = np.ones((8, 8), np.float32).astype(bf16)
+    first = strata.compile(m)
+    assert not first.from_cache
+    entries(cache_dir)
+    again = strata.compile(m)
+    assert again.from_cache
+    for f in (first, again):
+        y, z = f(x)
+        assert y.dtype == np.float32 and z.dtype == bf16
+        np.testing.assert_array_equal(y, (w.astype(np.float32) + 1).astype(bf16)
+                                      .astype(np.float32))
+        np.testing.assert_array_equal(z.astype(np.float32), y)

@@ -247,7 +247,8 @@ class CpuTarget(Target):
         weights = []
         for i, (name, a) in enumerate(native.weights.items()):
             blobs[f"w{i}"] = np.ascontiguousarray(a).view(np.uint8).reshape(-1)
-            weights.append({"symbol": name, "dtype": a.dtype.str, "shape": list(a.shape)})
+            weights.append({"symbol": name, "dtype": _dtype_to_json(a.dtype),
+                            "shape": list(a.shape)})
         sig = fn.signature
         return ({"function": fn.name, "weights": weights,
                  "objects": len(blobs) - len(weights),
@@ -261,8 +262,8 @@ class CpuTarget(Target):
         from .jit import JitModule
         weights = {}
         for i, w in enumerate(manifest["weights"]):
-            dtype = np.dtype(w["dtype"])
-            if dtype.kind not in "biufc":
+            dtype = _dtype_from_json(w["dtype"])
+            if dtype.kind not in "biufc" and dtype.isbuiltin != 2:
                 raise ValueError(f"weights of dtype {dtype}")
             a = blobs[f"w{i}"].view(dtype)
             weights[str(w["symbol"])] = a.reshape([int(n) for n in w["shape"]])
@@ -314,14 +315,34 @@ def _native_run(jit, signatures, weights, function):
     return fn.run
 
 
+def _dtype_to_json(dtype) -> str:
+    """How a manifest names `dtype`: NumPy's own by its byte-order string ('<f4'), a
+    type NumPy lacks (ml_dtypes' bfloat16, float8_*, int4: their `str` is a bare '<V2')
+    by its name."""
+    return dtype.name if dtype.isbuiltin == 2 else dtype.str
+
+
+def _dtype_from_json(text: str):
+    """The dtype `_dtype_to_json` wrote as `text` (ValueError or TypeError otherwise):
+    ml_dtypes' names are looked up as its attributes, never evaluated."""
+    text = str(text)
+    if text[:1] in "<>|=":
+        return np.dtype(text)
+    import ml_dtypes
+    t = getattr(ml_dtypes, text, None) if text.isidentifier() else None
+    if not (isinstance(t, type) and issubclass(t, np.generic)):
+        raise ValueError(f"unknown dtype {text!r}")
+    return np.dtype(t)
+
+
 def _spec_to_json(s) -> dict:
-    return {"dtype": s.dtype.str, "shape": list(s.shape), "dims": list(s.dims),
+    return {"dtype": _dtype_to_json(s.dtype), "shape": list(s.shape), "dims": list(s.dims),
             "scalar": s.scalar}
 
 
 def _spec_from_json(d):
     from ...runtime import MemRefSpec
-    return MemRefSpec(np.dtype(d["dtype"]),
+    return MemRefSpec(_dtype_from_json(d["dtype"]),
                       [None if n is None else int(n) for n in d["shape"]],
                       [None if n is None else str(n) for n in d["dims"]], bool(d["scalar"]))
 
