@@ -18,8 +18,9 @@ import pytest
 pytest.importorskip("llvmlite")
 
 from strata.backends.cpu import autotune, cost_model, kernels  # noqa: E402
-from strata.backends.cpu.kernels_gemm import (SPLIT_AUTO, SPLIT_M, SPLIT_N,  # noqa: E402
-                                              SPLIT_NONE, tile_fields, tile_word)
+from strata.backends.cpu.kernels_gemm import (APACK_NO, APACK_YES, SPLIT_AUTO,  # noqa: E402
+                                              SPLIT_M, SPLIT_N, SPLIT_NONE, tile_fields,
+                                              tile_word)
 
 RNG = np.random.default_rng(11)
 
@@ -29,7 +30,12 @@ WORDS = [{}, dict(kc=1), dict(kc=7, mc=1, nc=1), dict(kc=16, mc=6, nc=16),
          dict(kc=300, mc=500, nc=5000), dict(kc=65535, mc=65535, nc=65535),
          dict(split=SPLIT_N, slices=1, min_units=1), dict(split=SPLIT_M, slices=15, min_units=1),
          dict(split=SPLIT_NONE), dict(kc=33, mc=13, nc=40, split=SPLIT_N, slices=4, min_units=63),
-         dict(kc=24, mc=9, nc=17, split=SPLIT_M, slices=2, min_units=1)]
+         dict(kc=24, mc=9, nc=17, split=SPLIT_M, slices=2, min_units=1),
+         # A in place / packed whatever N is (the shared packing of column slices too);
+         # 3 reads as the kernels' rule
+         dict(apack=APACK_NO), dict(apack=APACK_NO, split=SPLIT_N, slices=2, min_units=1),
+         dict(apack=APACK_YES, kc=24, mc=9, split=SPLIT_N, slices=2, min_units=1),
+         dict(apack=3, mc=16, split=SPLIT_M, slices=1, min_units=1)]
 WORD_IDS = [",".join(f"{k}={v}" for k, v in w.items()) or "0" for w in WORDS]
 
 
@@ -48,7 +54,10 @@ def threads(lib, request):
 
 def test_word_fields_round_trip():
     w = tile_word(kc=200, mc=66, nc=512, slices=3, split=SPLIT_M, min_units=1)
-    assert tile_fields(w) == dict(kc=200, mc=66, nc=512, slices=3, split=SPLIT_M, min_units=1)
+    assert tile_fields(w) == dict(kc=200, mc=66, nc=512, slices=3, split=SPLIT_M, min_units=1,
+                                  apack=0)
+    assert tile_fields(tile_word(apack=APACK_NO, min_units=63)) == \
+        dict(kc=0, mc=0, nc=0, slices=0, split=0, min_units=63, apack=APACK_NO)
     assert tile_word() == 0 and tile_fields(0)["kc"] == 0
     with pytest.raises(ValueError, match="does not fit"):
         tile_word(kc=1 << 16)
@@ -243,6 +252,34 @@ def test_resident_b_words_compute_the_product(lib, threads):
             assert np.array_equal(C[:, N:], C0[:, N:])
     finally:
         lib.set_num_threads(prev)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_cost_model_a_in_place(threads):
+    """[Note: the cost model]: a strata_sgemm* product of few column panels reads A in
+    place (apack = APACK_NO: packing it would cost more than the in-place micro-kernel
+    loses), a wide one keeps the kernels' rule (0), as do products the rule already runs
+    in place (N < pack_a_min_n, M < MR) and convolutions."""
+    caches = cost_model.Caches(48 << 10, 2 << 20, 32 << 20, 1)
+    for isa_name, narrow, wide in (("avx512", (96, 192, 288), (384, 768, 1536)),
+                                   ("avx2", (96, 144), (192, 384, 768))):
+        isa = kernels.isa_for(isa_name)
+        for kernel in ("strata_sgemm_packed_epi_f32", "strata_sgemm_f32",
+                       "strata_sgemm_nt_f32", "strata_sgemm_batched_f32"):
+            for N in narrow + wide:
+                for M, K in ((3136, 96), (784, 768), (200, 33)):
+                    f = tile_fields(cost_model.choose_tile(
+                        kernel, dict(batch=2, M=M, N=N, K=K), threads, isa, caches))
+                    assert f["apack"] == (APACK_NO if N in narrow else 0), \
+                        (isa_name, kernel, M, N, K)
+            for M, N in ((3136, 32), (4, 96)):      # in place already / the small path
+                assert tile_fields(cost_model.choose_tile(
+                    kernel, dict(batch=1, M=M, N=N, K=64), threads, isa, caches))["apack"] == 0
+        conv = dict(N=1, C=96, H=56, W=56, F=96, KH=1, KW=1, OH=56, OW=56, sh=1, sw=1,
+                    dh=1, dw=1, ftrans=1)
+        for kernel in ("strata_conv2d_nchw_f32", "strata_conv2d_nhwc_f32"):
+            assert tile_fields(cost_model.choose_tile(kernel, conv, threads, isa,
+                                                      caches))["apack"] == 0
 
 
 def test_cost_model_blocks_and_unknown_sizes():

@@ -31,6 +31,14 @@ high-performance BLIS", 2016), simplified:
   one thread on AVX-512 (3136 x 96 x 384: 146 -> 161 GFLOP/s; 784 x 192 x 768: 166 ->
   178); a B block of 1.2 MB (196 x 384 x 1536) keeps the L2 rule (MC 200: 179 against
   154 at MC 32).
+- A in place: the micro-kernels read MR strided rows of A instead of its packed panel,
+  measured ~10% slower per multiply-add on AVX-512 (196 x 384 x 1536: 177 -> 161
+  GFLOP/s), IN_PLACE_A_COST of the compute; packing A costs m x K x PACK_A_CYCLES per
+  NC block. A strata_sgemm* product reads A in place (the word's apack = APACK_NO)
+  where that costs less: few column panels (N < 2W / IN_PLACE_A_COST, 320 on AVX-512:
+  3136 x 384 x 96 137 -> 154 GFLOP/s, 784 x 768 x 192 159 -> 164 at one thread);
+  convolutions keep the kernels' rule (N >= Isa.pack_a_min_n). The split is chosen
+  without it (A packed once either way).
 - NC: the packed B block (KC x NC) stays in the thread's share of half of L3, NC at most
   NC_MAX columns (every NC block packs A again); the columns of a slice are cut into
   equal blocks of NR multiples.
@@ -59,7 +67,7 @@ import functools
 import os
 
 from .kernels_conv import SMALL_IMAGE_PANELS
-from .kernels_gemm import (PAR_MIN_MACS, SLICE_MIN_UNITS, SLICES_PER_THREAD, SPLIT_AUTO,
+from .kernels_gemm import (APACK_NO, PAR_MIN_MACS, SLICE_MIN_UNITS, SLICES_PER_THREAD, SPLIT_AUTO,
                            SPLIT_M, SPLIT_N, SPLIT_NONE, tile_fields, tile_word)
 
 __all__ = ["Caches", "host_caches", "tile_chooser", "choose_tile", "explain",
@@ -81,6 +89,9 @@ MAX_SLICES_PER_THREAD = 3
 # A B block (KC x NC) of at most this share of L2 stays there for all the A blocks: the
 # A blocks then take MC_RESIDENT_B rows at most (see [Note: the cost model]).
 RESIDENT_B_SHARE, MC_RESIDENT_B = 0.5, 128
+# What reading A in place (MR strided rows per micro-kernel) costs, as a fraction of the
+# product's FMA cycles (see [Note: the cost model]).
+IN_PLACE_A_COST = 0.1
 # Another split replaces the kernels' run-time rule when it is estimated this much faster.
 AUTO_MARGIN = 0.15
 
@@ -206,11 +217,13 @@ class Problem:
     that runs them one after the other, each split, or in parallel chunks of the batch
     (SPLIT_NONE), 1 for the others."""
 
-    __slots__ = ("kind", "M", "N", "K", "threads", "batch")
+    __slots__ = ("kind", "M", "N", "K", "threads", "batch", "gemm")
 
-    def __init__(self, kind, M, N, K, threads, batch=1):
+    def __init__(self, kind, M, N, K, threads, batch=1, gemm=False):
         self.kind, self.M, self.N, self.K, self.threads = kind, M, N, K, threads
         self.batch = batch
+        # a strata_sgemm* call: the word's apack field is the model's to choose
+        self.gemm = gemm
 
     def __repr__(self):
         return (f"Problem({self.kind}, M={self.M}, N={self.N}, K={self.K}, "
@@ -261,7 +274,7 @@ def gemm_problem(kernel: str, shape: dict, threads: int, isa):
             threads = 1
         else:
             batch = g("batch") or 1
-    return _small_or(Problem(kind, M, N, K, threads, batch), isa)
+    return _small_or(Problem(kind, M, N, K, threads, batch, gemm=True), isa)
 
 
 def reaches_blocked(kernel: str, shape: dict, isa) -> bool:
@@ -339,6 +352,17 @@ def _slice_cycles(p: Problem, m: int, n: int, kc: int, mc: int, nc: int, isa) ->
     pack_a = m * K * _cdiv(n, nc) * PACK_A_CYCLES if n >= isa.pack_a_min_n else 0.0
     c_traffic = m * n * _cdiv(K, kc) * 2 / W
     return compute + pack_b + pack_a + c_traffic + SLICE_CYCLES
+
+
+def _a_in_place(p: Problem, isa) -> bool:
+    """Whether a strata_sgemm* product reads A in place (APACK_NO) where the kernels' rule
+    would pack it: packing A (once: NC blocks are the whole N on one thread, column
+    slices share one packing) costs more than the in-place micro-kernel loses on the
+    whole product (see [Note: the cost model])."""
+    if not p.gemm or p.N < isa.pack_a_min_n or p.M < isa.mr:
+        return False
+    compute = _up(p.M, isa.mr) * _cols(p.N, isa) * p.K / (2 * isa.width)
+    return p.M * p.K * PACK_A_CYCLES > compute * IN_PLACE_A_COST
 
 
 def _cols(n: int, isa) -> int:
@@ -471,6 +495,8 @@ def _decide(kernel, shape, threads, isa, caches) -> dict:
     # shared machines; the model's margins are not that precise)
     cycles, split, k, mc, nc = best if best[0] * (1 + AUTO_MARGIN) < auto[0] else auto
     fields = dict(kc=kc, mc=mc, nc=nc, split=split)
+    if _a_in_place(p, isa):
+        fields["apack"] = APACK_NO
     if split not in (SPLIT_NONE, SPLIT_AUTO):
         fields.update(slices=k, min_units=1)
     return {"word": tile_word(**fields), "problem": p, "cycles": cycles, "ways": ways}
