@@ -541,6 +541,12 @@ def test_neighbours():
     assert full[:2] == [w, 0] and len(set(full)) == len(full) > 8
     assert {tile_fields(x)["split"] for x in full} == {SPLIT_AUTO, SPLIT_N, SPLIT_M,
                                                        SPLIT_NONE}
+    # A read in place tried against the model's packing, and the other way
+    assert {tile_fields(x)["apack"] for x in full} == {0, APACK_NO}
+    narrow = dict(batch=1, M=3136, N=96, K=384)
+    w2 = cost_model.choose_tile("strata_sgemm_f32", narrow, 1, isa, CACHES)
+    assert {tile_fields(x)["apack"] for x in cost_model.neighbours(
+        w2, "strata_sgemm_f32", narrow, 1, isa)} == {0, APACK_NO, APACK_YES}
     # dynamic dims: no bigger KC than the model's, the run-time split rule
     few = cost_model.neighbours(w, "strata_sgemm_f32", shape, 2, isa, dynamic=True)
     assert set(few) < set(full)

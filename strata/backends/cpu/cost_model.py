@@ -67,7 +67,7 @@ import functools
 import os
 
 from .kernels_conv import SMALL_IMAGE_PANELS
-from .kernels_gemm import (APACK_NO, PAR_MIN_MACS, SLICE_MIN_UNITS, SLICES_PER_THREAD, SPLIT_AUTO,
+from .kernels_gemm import (APACK_NO, APACK_YES, PAR_MIN_MACS, SLICE_MIN_UNITS, SLICES_PER_THREAD, SPLIT_AUTO,
                            SPLIT_M, SPLIT_N, SPLIT_NONE, tile_fields, tile_word)
 
 __all__ = ["Caches", "host_caches", "tile_chooser", "choose_tile", "explain",
@@ -524,7 +524,7 @@ def neighbours(word: int, kernel: str, shape: dict, threads: int, isa,
                dynamic: bool = False) -> list:
     """Tile words around `word` for the autotuner: `word` first, the kernels' defaults
     (0), then one change each: KC halved or doubled (or all of K), MC halved or doubled,
-    the other splits and slices per thread. Distinct, valid words. `dynamic`: the sizes
+    A in place or packed (strata_sgemm* products, [Note: the tile word]), the other splits and slices per thread. Distinct, valid words. `dynamic`: the sizes
     `shape` gives are guesses for dims known at run time only (timed at 1): only changes
     that stay good at other sizes (smaller KC, MC halved or doubled; the run-time split
     rule), since a block grown past a cache or a fixed split that pays at the guess
@@ -546,6 +546,9 @@ def neighbours(word: int, kernel: str, shape: dict, threads: int, isa,
         out.append(tile_word(**dict(f, kc=min(k, 4096))))
     for m in (max(mr, _up(mc // 2, mr)), _up(mc * 2, mr)):
         out.append(tile_word(**dict(f, mc=min(m, 4096))))
+    if p.gemm and not dynamic:     # A in place where it was packed, or the other way
+        out.append(tile_word(**dict(f, apack=APACK_YES if f["apack"] == APACK_NO
+                                    else APACK_NO)))
     if threads > 1 and p.M is not None and p.N is not None and not dynamic:
         for split in (SPLIT_N, SPLIT_M):
             for k in (1, 2, 3):
