@@ -27,16 +27,16 @@ high-performance BLIS", 2016), simplified:
   and N: ConvNeXt's and Swin's MLPs, 3136 x 96 x 384, 784 x 768 x 192), B stays in L2
   for every A block anyway, and a big A block only spreads each B panel's pass over C
   across many rows (likely: a TLB page per row of C, and C's lines leave L1 and L2
-  before the next panel writes beside them): MC is then at most MC_RESIDENT_B rows, measured 4-10% faster at
-  one thread on AVX-512 (3136 x 96 x 384: 146 -> 161 GFLOP/s; 784 x 192 x 768: 166 ->
-  178); a B block of 1.2 MB (196 x 384 x 1536) keeps the L2 rule (MC 200: 179 against
-  154 at MC 32).
+  before the next panel writes beside them): MC is then at most MC_RESIDENT_B rows
+  (rounded up to MR), measured 4-10% faster at one thread on AVX-512 (3136 x 96 x 384:
+  146 -> 161 GFLOP/s; 784 x 192 x 768: 166 -> 178); a B block of 1.2 MB (196 x 384 x
+  1536) keeps the L2 rule (MC 200: 179 against 154 at MC 32).
 - A in place: the micro-kernels read MR strided rows of A instead of its packed panel,
   measured ~10% slower per multiply-add on AVX-512 (196 x 384 x 1536: 177 -> 161
   GFLOP/s), IN_PLACE_A_COST of the compute; packing A costs m x K x PACK_A_CYCLES per
   NC block. A strata_sgemm* product reads A in place (the word's apack = APACK_NO)
   where that costs less: few column panels (N < 2W / IN_PLACE_A_COST, 320 on AVX-512:
-  3136 x 384 x 96 137 -> 154 GFLOP/s, 784 x 768 x 192 159 -> 164 at one thread);
+  3136 x 384 x 96 151 -> 173 GFLOP/s, 784 x 768 x 192 169 -> 174 at one thread);
   convolutions keep the kernels' rule (N >= Isa.pack_a_min_n). The split is chosen
   without it (A packed once either way).
 - NC: the packed B block (KC x NC) stays in the thread's share of half of L3, NC at most
@@ -67,8 +67,9 @@ import functools
 import os
 
 from .kernels_conv import SMALL_IMAGE_PANELS
-from .kernels_gemm import (APACK_NO, APACK_YES, PAR_MIN_MACS, SLICE_MIN_UNITS, SLICES_PER_THREAD, SPLIT_AUTO,
-                           SPLIT_M, SPLIT_N, SPLIT_NONE, tile_fields, tile_word)
+from .kernels_gemm import (APACK_NO, APACK_YES, PAR_MIN_MACS, SLICE_MIN_UNITS,
+                           SLICES_PER_THREAD, SPLIT_AUTO, SPLIT_M, SPLIT_N, SPLIT_NONE,
+                           tile_fields, tile_word)
 
 __all__ = ["Caches", "host_caches", "tile_chooser", "choose_tile", "explain",
            "gemm_problem", "neighbours", "reaches_blocked"]
@@ -322,12 +323,12 @@ def _kc(p: Problem, isa, caches) -> int:
 
 def _mc_most(kc: int, isa, caches, nc: int = 0) -> int:
     """The most rows of an A block (MC) for K blocks of kc; with `nc`, the columns of the
-    B block: one that stays in L2 takes MC_RESIDENT_B rows at most ([Note: the cost
-    model])."""
+    B block: one that stays in L2 takes MC_RESIDENT_B rows at most, rounded up to MR
+    ([Note: the cost model])."""
     mr = isa.mr
     most = min(int(caches.l2 * L2_SHARE) // (4 * kc), 4096)
     if nc and 4 * kc * nc <= caches.l2 * RESIDENT_B_SHARE:
-        most = min(most, MC_RESIDENT_B)
+        most = min(most, _up(MC_RESIDENT_B, mr))     # (128 rows: one block on AVX2)
     return max(mr, most // mr * mr)
 
 
@@ -524,9 +525,10 @@ def neighbours(word: int, kernel: str, shape: dict, threads: int, isa,
                dynamic: bool = False) -> list:
     """Tile words around `word` for the autotuner: `word` first, the kernels' defaults
     (0), then one change each: KC halved or doubled (or all of K), MC halved or doubled,
-    A in place or packed (strata_sgemm* products, [Note: the tile word]), the other splits and slices per thread. Distinct, valid words. `dynamic`: the sizes
-    `shape` gives are guesses for dims known at run time only (timed at 1): only changes
-    that stay good at other sizes (smaller KC, MC halved or doubled; the run-time split
+    A in place or packed (strata_sgemm* products, [Note: the tile word]), the other
+    splits and slices per thread. Distinct, valid words. `dynamic`: the sizes `shape`
+    gives are guesses for dims known at run time only (timed at 1): only changes that stay
+    good at other sizes (smaller KC, MC halved or doubled; the run-time split
     rule), since a block grown past a cache or a fixed split that pays at the guess
     loses at the real size (a batch of 64 where 1 was timed)."""
     f = tile_fields(word)
