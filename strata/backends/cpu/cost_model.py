@@ -23,6 +23,22 @@ high-performance BLIS", 2016), simplified:
 - MC: the packed A block (MC x KC) stays in L2 while all of B's panels stream past: at
   most 30% of L2 (BLIS's ratio for Zen: B's panel, C's lines and the prefetches share
   the rest); the rows (of a thread's slice) are cut into equal blocks of MR multiples.
+  But where the whole B block (KC x NC) takes at most RESIDENT_B_SHARE of L2 (small K
+  and N: ConvNeXt's and Swin's MLPs, 3136 x 96 x 384, 784 x 768 x 192), B stays in L2
+  for every A block anyway, and a big A block only spreads each B panel's pass over C
+  across many rows (likely: a TLB page per row of C, and C's lines leave L1 and L2
+  before the next panel writes beside them): MC is then at most MC_RESIDENT_B rows
+  (rounded up to MR), measured 4-10% faster at one thread on AVX-512 (3136 x 96 x 384:
+  146 -> 161 GFLOP/s; 784 x 192 x 768: 166 -> 178); a B block of 1.2 MB (196 x 384 x
+  1536) keeps the L2 rule (MC 200: 179 against 154 at MC 32).
+- A in place: the micro-kernels read MR strided rows of A instead of its packed panel,
+  measured ~10% slower per multiply-add on AVX-512 (196 x 384 x 1536: 177 -> 161
+  GFLOP/s), IN_PLACE_A_COST of the compute; packing A costs m x K x PACK_A_CYCLES per
+  NC block. A strata_sgemm* product reads A in place (the word's apack = APACK_NO)
+  where that costs less: few column panels (N < 2W / IN_PLACE_A_COST, 320 on AVX-512:
+  3136 x 384 x 96 151 -> 173 GFLOP/s, 784 x 768 x 192 169 -> 174 at one thread);
+  convolutions keep the kernels' rule (N >= Isa.pack_a_min_n). The split is chosen
+  without it (A packed once either way).
 - NC: the packed B block (KC x NC) stays in the thread's share of half of L3, NC at most
   NC_MAX columns (every NC block packs A again); the columns of a slice are cut into
   equal blocks of NR multiples.
@@ -51,8 +67,9 @@ import functools
 import os
 
 from .kernels_conv import SMALL_IMAGE_PANELS
-from .kernels_gemm import (PAR_MIN_MACS, SLICE_MIN_UNITS, SLICES_PER_THREAD, SPLIT_AUTO,
-                           SPLIT_M, SPLIT_N, SPLIT_NONE, tile_fields, tile_word)
+from .kernels_gemm import (APACK_NO, APACK_YES, PAR_MIN_MACS, SLICE_MIN_UNITS,
+                           SLICES_PER_THREAD, SPLIT_AUTO, SPLIT_M, SPLIT_N, SPLIT_NONE,
+                           tile_fields, tile_word)
 
 __all__ = ["Caches", "host_caches", "tile_chooser", "choose_tile", "explain",
            "gemm_problem", "neighbours", "reaches_blocked"]
@@ -70,6 +87,12 @@ PACK_B_CYCLES, PACK_A_CYCLES = 0.5, 1.0
 SLICE_CYCLES = 2000
 PARALLEL_CYCLES = 8000
 MAX_SLICES_PER_THREAD = 3
+# A B block (KC x NC) of at most this share of L2 stays there for all the A blocks: the
+# A blocks then take MC_RESIDENT_B rows at most (see [Note: the cost model]).
+RESIDENT_B_SHARE, MC_RESIDENT_B = 0.5, 128
+# What reading A in place (MR strided rows per micro-kernel) costs, as a fraction of the
+# product's FMA cycles (see [Note: the cost model]).
+IN_PLACE_A_COST = 0.1
 # Another split replaces the kernels' run-time rule when it is estimated this much faster.
 AUTO_MARGIN = 0.15
 
@@ -195,11 +218,13 @@ class Problem:
     that runs them one after the other, each split, or in parallel chunks of the batch
     (SPLIT_NONE), 1 for the others."""
 
-    __slots__ = ("kind", "M", "N", "K", "threads", "batch")
+    __slots__ = ("kind", "M", "N", "K", "threads", "batch", "gemm")
 
-    def __init__(self, kind, M, N, K, threads, batch=1):
+    def __init__(self, kind, M, N, K, threads, batch=1, gemm=False):
         self.kind, self.M, self.N, self.K, self.threads = kind, M, N, K, threads
         self.batch = batch
+        # a strata_sgemm* call: the word's apack field is the model's to choose
+        self.gemm = gemm
 
     def __repr__(self):
         return (f"Problem({self.kind}, M={self.M}, N={self.N}, K={self.K}, "
@@ -252,7 +277,7 @@ def gemm_problem(kernel: str, shape: dict, threads: int, isa):
             threads = 1
         else:
             batch = g("batch") or 1
-    return _small_or(Problem(kind, M, N, K, threads, batch), isa)
+    return _small_or(Problem(kind, M, N, K, threads, batch, gemm=True), isa)
 
 
 def reaches_blocked(kernel: str, shape: dict, isa) -> bool:
@@ -298,9 +323,15 @@ def _kc(p: Problem, isa, caches) -> int:
     return min(_even_blocks(p.K, most, W), most if p.kind == "conv" else 1 << 16)
 
 
-def _mc_most(kc: int, isa, caches) -> int:
+def _mc_most(kc: int, isa, caches, nc: int = 0) -> int:
+    """The most rows of an A block (MC) for K blocks of kc; with `nc`, the columns of the
+    B block: one that stays in L2 takes MC_RESIDENT_B rows at most, rounded up to MR
+    ([Note: the cost model])."""
     mr = isa.mr
-    return max(mr, min(int(caches.l2 * L2_SHARE) // (4 * kc), 4096) // mr * mr)
+    most = min(int(caches.l2 * L2_SHARE) // (4 * kc), 4096)
+    if nc and 4 * kc * nc <= caches.l2 * RESIDENT_B_SHARE:
+        most = min(most, _up(MC_RESIDENT_B, mr))     # (128 rows: one block on AVX2)
+    return max(mr, most // mr * mr)
 
 
 def _nc_most(kc: int, threads: int, isa, caches) -> int:
@@ -324,6 +355,17 @@ def _slice_cycles(p: Problem, m: int, n: int, kc: int, mc: int, nc: int, isa) ->
     pack_a = m * K * _cdiv(n, nc) * PACK_A_CYCLES if n >= isa.pack_a_min_n else 0.0
     c_traffic = m * n * _cdiv(K, kc) * 2 / W
     return compute + pack_b + pack_a + c_traffic + SLICE_CYCLES
+
+
+def _a_in_place(p: Problem, isa) -> bool:
+    """Whether a strata_sgemm* product reads A in place (APACK_NO) where the kernels' rule
+    would pack it: packing A (once: NC blocks are the whole N on one thread, column
+    slices share one packing) costs more than the in-place micro-kernel loses on the
+    whole product (see [Note: the cost model])."""
+    if not p.gemm or p.N < isa.pack_a_min_n or p.M < isa.mr:
+        return False
+    compute = _up(p.M, isa.mr) * _cols(p.N, isa) * p.K / (2 * isa.width)
+    return p.M * p.K * PACK_A_CYCLES > compute * IN_PLACE_A_COST
 
 
 def _cols(n: int, isa) -> int:
@@ -394,10 +436,10 @@ def _product_splits(p: Problem, kc: int, isa, caches):
             m, n = (p.M, piece) if split == SPLIT_N else \
                 ((piece, p.N) if split == SPLIT_M else (p.M, p.N))
             threads = 1 if split == SPLIT_NONE else t
-            mc = min(_even_blocks(m, _mc_most(kc, isa, caches), isa.mr),
-                     _mc_most(kc, isa, caches))
             nc = min(_even_blocks(n, _nc_most(kc, threads, isa, caches), isa.nr),
                      _nc_most(kc, threads, isa, caches))
+            most = _mc_most(kc, isa, caches, nc)
+            mc = min(_even_blocks(m, most, isa.mr), most)
             costs.append((_slice_cycles(p, m, n, kc, mc, nc, isa), mc, nc))
         total = _makespan([c for c, _, _ in costs], 1 if split == SPLIT_NONE else t)
         if split != SPLIT_NONE:
@@ -456,6 +498,8 @@ def _decide(kernel, shape, threads, isa, caches) -> dict:
     # shared machines; the model's margins are not that precise)
     cycles, split, k, mc, nc = best if best[0] * (1 + AUTO_MARGIN) < auto[0] else auto
     fields = dict(kc=kc, mc=mc, nc=nc, split=split)
+    if _a_in_place(p, isa):
+        fields["apack"] = APACK_NO
     if split not in (SPLIT_NONE, SPLIT_AUTO):
         fields.update(slices=k, min_units=1)
     return {"word": tile_word(**fields), "problem": p, "cycles": cycles, "ways": ways}
@@ -483,9 +527,10 @@ def neighbours(word: int, kernel: str, shape: dict, threads: int, isa,
                dynamic: bool = False) -> list:
     """Tile words around `word` for the autotuner: `word` first, the kernels' defaults
     (0), then one change each: KC halved or doubled (or all of K), MC halved or doubled,
-    the other splits and slices per thread. Distinct, valid words. `dynamic`: the sizes
-    `shape` gives are guesses for dims known at run time only (timed at 1): only changes
-    that stay good at other sizes (smaller KC, MC halved or doubled; the run-time split
+    A in place or packed (strata_sgemm* products, [Note: the tile word]), the other
+    splits and slices per thread. Distinct, valid words. `dynamic`: the sizes `shape`
+    gives are guesses for dims known at run time only (timed at 1): only changes that stay
+    good at other sizes (smaller KC, MC halved or doubled; the run-time split
     rule), since a block grown past a cache or a fixed split that pays at the guess
     loses at the real size (a batch of 64 where 1 was timed)."""
     f = tile_fields(word)
@@ -505,6 +550,9 @@ def neighbours(word: int, kernel: str, shape: dict, threads: int, isa,
         out.append(tile_word(**dict(f, kc=min(k, 4096))))
     for m in (max(mr, _up(mc // 2, mr)), _up(mc * 2, mr)):
         out.append(tile_word(**dict(f, mc=min(m, 4096))))
+    if p.gemm and not dynamic:     # A in place where it was packed, or the other way
+        out.append(tile_word(**dict(f, apack=APACK_YES if f["apack"] == APACK_NO
+                                    else APACK_NO)))
     if threads > 1 and p.M is not None and p.N is not None and not dynamic:
         for split in (SPLIT_N, SPLIT_M):
             for k in (1, 2, 3):

@@ -53,11 +53,12 @@ In the style of BLIS (Van Zee & van de Geijn) and IREE's microkernels:
 - Big problems (M >= pack_min_m): the blocked driver, loops jc (NC) / pc (KC) / ic (MC)
   / jr (NR) / ir (MR). B[pc:pc+kc, jc:jc+nc] is packed into NR-wide panels (kc x NR
   contiguous, zero padded) that the micro-kernel streams from L1; the A block (mc x kc)
-  is packed into MR-row panels (when N >= pack_a_min_n) and stays in L2; C accumulates
-  over the pc blocks. A.B^T only packs differently (W x W transposes in registers), and
-  so does a convolution (B packed straight from the image: implicit im2col; an image of
-  a few panels is packed whole once, not once per slice of the filters; a constant
-  filter comes packed in MR-row panels of the whole K).
+  is packed into MR-row panels (when N >= pack_a_min_n, or as the tile word's apack
+  field says: the cost model reads A in place for few column panels) and stays in L2;
+  C accumulates over the pc blocks. A.B^T only packs differently (W x W transposes in
+  registers), and so does a convolution (B packed straight from the image: implicit
+  im2col; an image of a few panels is packed whole once, not once per slice of the
+  filters; a constant filter comes packed in MR-row panels of the whole K).
 - Small M (batch 1, a few rows): packing B would cost as much as the product. A.B runs
   as rows of C updated by a few rows of B at a time (axpy-like, all streams contiguous);
   A.B^T as dot products vectorized along K with a horizontal sum at the end.

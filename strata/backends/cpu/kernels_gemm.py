@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 __all__ = ["gemm_functions", "bad_epilogue", "ukr_accumulate", "BLOCKED_KINDS",
            "BLOCKED_ARGS", "EPI_BIAS", "EPI_RELU", "PAR_MIN_MACS",
            "CHUNK_MIN_MACS", "TILE_FIELDS", "tile_word", "tile_fields", "SPLIT_AUTO",
-           "SPLIT_N", "SPLIT_M", "SPLIT_NONE", "SLICES_PER_THREAD", "SLICE_MIN_UNITS",
+           "SPLIT_N", "SPLIT_M", "SPLIT_NONE", "APACK_AUTO", "APACK_YES", "APACK_NO",
+           "SLICES_PER_THREAD", "SLICE_MIN_UNITS",
            "pf_calls"]
 
 _ARGS = "i64 %M, i64 %N, i64 %K, ptr noalias %A, i64 %lda, ptr noalias %B, i64 %ldb, " \
@@ -50,12 +51,18 @@ BLOCKED_KINDS = {"n": 0, "t": 1, "": 2, "conv": 3, "convp": 4, "pp": 5, "np": 6}
 #              SPLIT_NONE: one thread (batched kernels: one per product, the products
 #              in parallel chunks of the batch)
 #   min_units  NR columns (MR rows) a slice keeps at least (default SLICE_MIN_UNITS)
+#   apack      APACK_AUTO: A blocks packed in MR-row panels when N >= Isa.pack_a_min_n
+#              (and a panel of rows at least); APACK_YES: packed whenever M >= MR;
+#              APACK_NO: read in place (the micro-kernels' MR strided rows; the column
+#              slices of the threads then share no packing of A either). Filters
+#              packed at compile time ("convp", "pp", "np") are packed whatever it says.
 # A word of 0 is the defaults. The buffers are sized at run time (no more than the
 # problem needs), so any word computes the same product; the cost model
 # (cost_model.py) and the autotuner (autotune.py) choose it per call.
 TILE_FIELDS = (("kc", 0, 16), ("mc", 16, 16), ("nc", 32, 16), ("slices", 48, 4),
-               ("split", 52, 2), ("min_units", 54, 6))
+               ("split", 52, 2), ("min_units", 54, 6), ("apack", 60, 2))
 SPLIT_AUTO, SPLIT_N, SPLIT_M, SPLIT_NONE = 0, 1, 2, 3
+APACK_AUTO, APACK_YES, APACK_NO = 0, 1, 2
 _TILE_AT = {name: (lo, bits) for name, lo, bits in TILE_FIELDS}
 
 
@@ -82,6 +89,14 @@ def _tile_field(f: Fn, name: str, default: int, word: str = "%tile") -> str:
     x = f(f"lshr i64 {word}, {lo}") if lo else word
     x = f(f"and i64 {x}, {(1 << bits) - 1}")
     return f(f"select i1 {f.cmp('eq', x, 0)}, i64 {default}, i64 {x}")
+
+
+def _apack(f: Fn) -> str:
+    """The tile word's `apack` field (APACK_AUTO, APACK_YES or APACK_NO; 3 reads as
+    APACK_AUTO)."""
+    lo, bits = _TILE_AT["apack"]
+    x = f(f"and i64 {f(f'lshr i64 %tile, {lo}')}, {(1 << bits) - 1}")
+    return f(f"select i1 {f.cmp('ugt', x, APACK_NO)}, i64 {APACK_AUTO}, i64 {x}")
 
 
 def _round_up(f: Fn, x: str, m: int) -> str:
@@ -711,8 +726,15 @@ def _blocked(isa: Isa, kind: str) -> str:
     abuf = f.gep(buf, b_floats)
     # (fewer rows than a panel: read in place, each row one stream; packed, they would
     # be strided by MR)
-    packa = "true" if prepacked else f(f"and i1 {f.cmp('sge', '%N', isa.pack_a_min_n)}, "
-                                       f"{f.cmp('sge', '%M', mr)}")
+    # (the tile word's apack field may force either: [Note: the tile word])
+    if prepacked:
+        packa = "true"
+    else:
+        ap = _apack(f)
+        wide = f.cmp("sge", "%N", isa.pack_a_min_n)
+        rule = f(f"select i1 {f.cmp('eq', ap, APACK_AUTO)}, i1 {wide}, "
+                 f"i1 {f.cmp('eq', ap, APACK_YES)}")
+        packa = f(f"and i1 {rule}, {f.cmp('sge', '%M', mr)}")
     if pack != "conv" and not prepacked:
         # %cd, when not null: A packed whole by strata_gemm_parallel (block (ic, pc) at
         # cd + pc * Mp + ic * kcur, see _prepack_a): the slices share it
@@ -909,7 +931,7 @@ def _parallel(isa: Isa) -> str:
     # MiniLM's pack_a 3.7% -> 2.7% of samples; not for convolutions: %cd is theirs)
     share = all_of(f, [by_n, f.cmp("slt", "%kind", BLOCKED_KINDS["conv"]),
                        f.cmp("sge", per, isa.pack_a_min_n), f.cmp("sgt", slices, 1),
-                       f.cmp("sge", "%M", mr)])
+                       f.cmp("sge", "%M", mr), f.cmp("ne", _apack(f), APACK_NO)])
     pre_l, run_l = f.label("prepack"), f.label("slices")
     entry = f.block
     f.cbr(share, pre_l, run_l)

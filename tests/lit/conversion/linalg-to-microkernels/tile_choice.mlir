@@ -4,7 +4,7 @@
 // The cost model's tile word of each call (strata/backends/cpu/cost_model.py), for AVX2
 // kernels (MR x NR = 6 x 16), 2 threads and 32 KiB / 512 KiB / 32 MiB caches. Fields
 // (see [Note: the tile word] in kernels_gemm.py): kc | mc << 16 | nc << 32 |
-// slices << 48 | split << 52 | min_units << 54.
+// slices << 48 | split << 52 | min_units << 54 | apack << 60.
 
 // K = 384: two K blocks of 192 (not 256 + 128); 128 rows in one M block of 132;
 // columns split by the run-time rule (its slices of 128 columns as the N block):
@@ -46,5 +46,17 @@ func.func @conv(%x: memref<1x64x58x58xf32>, %w: memref<64x64x3x3xf32>, %y: memre
 }
 
 // tile-choice=default: 0 everywhere (the kernels' built-in blocking and split).
-// DEFAULT-COUNT-4: call @strata_{{.*}}, %c0_i64{{(_[0-9]+)?}}) :
+// DEFAULT-COUNT-5: call @strata_{{.*}}, %c0_i64{{(_[0-9]+)?}}) :
 // DEFAULT-NOT: arith.constant {{[1-9][0-9]*}} : i64{{$}}
+
+// Few column panels (N = 96 < 2W / IN_PLACE_A_COST): A is read in place, the word's
+// apack field APACK_NO on top of the blocks (K = 384 in two blocks of 192; the B block
+// stays in L2, so A blocks of 132 rows) and the split (column slices of one panel, 3 a
+// thread): 192 | 132 << 16 | 16 << 32 | 3 << 48 | 1 << 52 | 1 << 54 | 2 << 60.
+// CHECK-LABEL: func.func @narrow(
+//       CHECK: %[[W:.*]] = arith.constant 2329205501008806080 : i64
+//       CHECK: call @strata_sgemm_f32({{.*}}, %c1_i32, %[[W]])
+func.func @narrow(%A: memref<3136x384xf32>, %B: memref<384x96xf32>, %C: memref<3136x96xf32>) {
+  linalg.matmul ins(%A, %B : memref<3136x384xf32>, memref<384x96xf32>) outs(%C : memref<3136x96xf32>)
+  return
+}
