@@ -24,10 +24,11 @@ Inductor's model is compiled once untimed first, which fills its on-disk cache o
 C++ kernels; then Dynamo is reset and the timed compile runs with Inductor's FX-graph and
 AOTAutograd caches off (on, they would return the whole compiled graph from the first
 compile: not a compile). --cold skips Inductor's untimed compile. Likewise strata-ep
-compiles with Strata's compiled-model cache off (`cache=False`; its kernel cache stays):
-a second run of the benchmark would otherwise load the model compiled by the first.
-strata-tc goes through torch.compile's options, which take target options only, so its
-graphs may come from that cache (STRATA_CACHE=0 turns it off for both).
+and strata-tc compile with Strata's compiled-model cache off (`cache=False`, for
+strata-tc the backend option "cache"; the kernel cache stays): a second run of the
+benchmark would otherwise load the models compiled by the first. strata-tc's inference
+graphs go through torch.export ([Note: inference graphs exported, not traced by
+AOTAutograd] in strata/frontends/torch/dynamo.py).
 Then the median latency in ms of each peer over at least --repeat calls and half a second
 of calls, timed in --rounds interleaved rounds (bench/models.py's interleaved_medians_ms:
 each peer in turn, so the slow phases of a shared machine fall on all of them); the ratios
@@ -120,7 +121,8 @@ def bench_model(torch, name, args_ns, errors):
             with _InductorGraphCachesOff():
                 attempt("inductor", lambda: torch.compile(model))
         attempt("strata-tc", lambda: torch.compile(
-            model, backend="strata", options={"num_threads": threads, "fallback": False}))
+            model, backend="strata", options={"num_threads": threads, "fallback": False,
+                                              "cache": False}))
         ep = torch.export.export(model, args)
         attempt("strata-ep", lambda: strata.compile(ep, num_threads=threads, cache=False))
         torch._dynamo.config.error_on_recompile = True
@@ -171,12 +173,15 @@ def print_tables(rows, errors, args_ns, out=sys.stdout):
     print("\ncompile s (to the end of the first call, kernel caches warm) and max|a-b|/max|b| "
           "against eager\n", file=out)
     print(f"{'model':<13}" + "".join(f"{p + ' s':>13}" for p in COMPILED) + f"{'ep/ind':>7}"
-          + "".join(f"{p + ' diff':>16}" for p in COMPILED), file=out)
+          + f"{'tc/ind':>7}" + "".join(f"{p + ' diff':>16}" for p in COMPILED), file=out)
+
+    def compile_ratio(r, peer):
+        return (f"{r[peer + ' s'] / r['inductor s']:7.2f}"
+                if peer + " s" in r and "inductor s" in r else "      -")
     for r in rows:
-        cr = (f"{r['strata-ep s'] / r['inductor s']:7.2f}"
-              if "strata-ep s" in r and "inductor s" in r else "      -")
         print(f"{r['model']:<13}" + "".join(cell(r, p + " s", "13.2f", 13) for p in COMPILED)
-              + cr + "".join(cell(r, p + " diff", "16.2e", 16) for p in COMPILED), file=out)
+              + compile_ratio(r, "strata-ep") + compile_ratio(r, "strata-tc")
+              + "".join(cell(r, p + " diff", "16.2e", 16) for p in COMPILED), file=out)
     if errors:
         print("\nerrors:", file=out)
         for e in errors:

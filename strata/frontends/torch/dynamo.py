@@ -7,11 +7,13 @@
 
 The backend is registered under the name "strata" through the `torch_dynamo_backends`
 entry point (pyproject.toml), so torch finds it without `import strata`. Dynamo hands it
-each FX graph it captured; AOTAutograd (`aot_autograd`, the core ATen decompositions)
-splits it into a forward and a backward graph of ATen ops, and `compile_graph` compiles
-each: import (strata.frontends.torch.importer.import_graph, [Note: importing a graph
-module]) to the torch dialect, then `strata.compile` on the chosen target (the torch
-pipeline, convert-torch-to-linalg and the target's own):
+each FX graph it captured. An inference graph of static shapes goes through torch.export
+and the strata.compile(ExportedProgram) path ([Note: inference graphs exported, not
+traced by AOTAutograd]). Any other graph: AOTAutograd (`aot_autograd`, the core ATen
+decompositions) splits it into a forward and a backward graph of ATen ops, and
+`compile_graph` compiles each: import (strata.frontends.torch.importer.import_graph,
+[Note: importing a graph module]) to the torch dialect, then `strata.compile` on the
+chosen target (the torch pipeline, convert-torch-to-linalg and the target's own):
 
     def forward(self, primals_1, primals_2, primals_3, primals_4):    # AOTAutograd's
         permute = torch.ops.aten.permute.default(primals_1, [1, 0])
@@ -105,6 +107,7 @@ from __future__ import annotations
 
 import collections
 import operator
+import re
 import warnings
 
 from ...errors import StrataError
@@ -140,6 +143,9 @@ def strata_backend(gm, example_inputs, options=None, mode=None):
     freeze = options.pop("freeze", True)
     real_inputs = list(example_inputs)   # Dynamo's: the module's own tensors
     sources = [_source_name(n) for n in gm.graph.nodes if n.op == "placeholder"]
+    direct = _direct_inference(gm, real_inputs, sources, options, freeze)
+    if direct is not None:
+        return direct
 
     def forward(fx, inputs):
         return compile_graph(fx, inputs, options, "forward")
@@ -245,13 +251,18 @@ def _compile_graph(gm, example_inputs, options, kind, constants):
     except StrataError as e:
         if not fallback:
             raise
-        COUNTERS["fallback"] += 1
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        warnings.warn(f"strata: the {kind} graph runs eagerly: {first}",
-                      StrataFallbackWarning, stacklevel=3)
+        _warn_fallback(kind, e)
         return make_boxed_func(gm.forward), False
     COUNTERS[kind] += 1
     return run, True
+
+
+def _warn_fallback(kind, e):
+    """Count a graph that runs eagerly and warn once for it ([Note: eager fallback])."""
+    COUNTERS["fallback"] += 1
+    first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    warnings.warn(f"strata: the {kind} graph runs eagerly: {first}",
+                  StrataFallbackWarning, stacklevel=4)
 
 
 def _compile(gm, example_inputs, options, constants=None):
@@ -303,6 +314,257 @@ def _compile(gm, example_inputs, options, constants=None):
 
     run._boxed_call = True
     return run
+
+
+# ------------------------------------------------------------------ direct inference
+
+# [Note: inference graphs exported, not traced by AOTAutograd]
+# An inference graph needs none of AOTAutograd's work: no joint graph, no partition, no
+# gradients; its metadata pass runs the graph once more under fake tensors, its trace
+# decomposes every op the table names (linear, layer_norm, conv2d and the attention
+# reach Strata as their pieces, which the lowering then has to match back together).
+# Inductor takes AOTAutograd's path for inference too; this backend does not where the
+# graph allows: it hands Dynamo's graph to torch.export (non-strict: one pre-dispatch
+# trace, no second Dynamo), and compiles the ExportedProgram as
+# strata.compile(ExportedProgram) does, with its direct import ([Note: importing
+# without decomposing] in importer.py: the ops Strata lowers whole stay whole). BERT's
+# graph (1 thread, process CPU): AOTAutograd + Strata ~3.9-4.4 s, export + Strata
+# ~2.6-3.3 s; the latency is the ep path's.
+# The graph goes this way when
+# - it is an inference graph: grad mode off, or no input requires grad;
+# - every input is a tensor of static shape (a symbolic size, an int input: AOTAutograd's
+#   path, which knows Dynamo's symbols), and it has no get_attr (weights Dynamo did not
+#   lift to inputs, which the guard of [Note: frozen parameters] could not watch);
+# - it returns tensors only, none of them an input or a view of one (AOTAutograd
+#   regenerates such outputs as views; Strata's would be copies), and the exported
+#   program mutates no input (export would move the write into an output).
+# The static inputs (Dynamo's `_dynamo_static_input_type`: the modules' parameters and
+# buffers) are frozen as on AOTAutograd's path ([Note: frozen parameters], same guard,
+# counters and options): export sees them as buffers of a wrapper module, so they become
+# the program's weights. Anything else, or an export or compile that fails, takes
+# AOTAutograd's path as before (with its fallback): a graph is never worse off.
+# COUNTERS counts the graphs compiled this way as "direct" (and "inference").
+
+
+def _direct_inference(gm, inputs, sources, options, freeze):
+    """The callable Dynamo runs for `gm` compiled through torch.export ([Note: inference
+    graphs exported, not traced by AOTAutograd]); None where the graph does not qualify
+    or the first compile fails."""
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensor
+    if not _direct_eligible(torch, gm, inputs, FakeTensor):
+        return None
+    places = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    constants = {}
+    if freeze:
+        for i, (t, node) in enumerate(zip(inputs, places)):
+            static = (node.meta.get("tensor_dict") or {}).get("_dynamo_static_input_type")
+            if static and _freezable(t, t):
+                constants[i] = (t, sources[i] or node.name)
+    opts = dict(options)
+    opts.pop("fallback", None)
+
+    def compile(c):
+        run = _compile_direct(gm, inputs, opts, c or {})
+        COUNTERS["inference"] += 1
+        COUNTERS["direct"] += 1
+        return run, True
+
+    try:
+        first = compile(constants)
+    except (_NotDirect, StrataError):
+        return None
+    if constants:
+        graph = _FrozenGraph(gm, inputs, options, constants,
+                             compile=lambda c: _recompile_direct(gm, compile, c),
+                             first=first)
+    else:
+        graph = first[0]
+    return lambda *args: graph(list(args))
+
+
+def _direct_eligible(torch, gm, inputs, FakeTensor) -> bool:
+    if torch.is_grad_enabled() and any(getattr(t, "requires_grad", False) for t in inputs):
+        return False
+    places = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    if len(places) != len(inputs) or any(n.op == "get_attr" for n in gm.graph.nodes):
+        return False
+    for t, node in zip(inputs, places):
+        val = node.meta.get("example_value")
+        if type(t) not in (torch.Tensor, torch.nn.Parameter) or isinstance(t, FakeTensor) \
+                or not isinstance(val, torch.Tensor) \
+                or not all(type(d) is int for d in val.shape):
+            return False
+    out = next(n for n in gm.graph.nodes if n.op == "output").args[0]
+    out = out if isinstance(out, (list, tuple)) else [out]
+    if not all(isinstance(a, torch.fx.Node) and isinstance(
+            a.meta.get("example_value"), torch.Tensor) for a in out):
+        return False
+    # the inputs' storages (Dynamo's fake tensors: a view shares its base's): no output
+    # in one, no in-place op writing one (torch.export may drop such a write)
+    from torch.multiprocessing.reductions import StorageWeakRef
+
+    def storage(node):
+        v = node.meta.get("example_value") if isinstance(node, torch.fx.Node) else None
+        return StorageWeakRef(v.untyped_storage()) if isinstance(v, torch.Tensor) else None
+    held = {storage(n) for n in places}
+    if any(storage(a) in held for a in out):
+        return False
+    return not any(_in_place(n) and n.args and storage(n.args[0]) in held
+                   for n in gm.graph.nodes)
+
+
+_IN_PLACE_OPERATORS = frozenset({
+    operator.setitem, operator.iadd, operator.isub, operator.imul, operator.itruediv,
+    operator.ifloordiv, operator.imod, operator.ipow, operator.iand, operator.ior,
+    operator.ixor, operator.ilshift, operator.irshift, operator.imatmul})
+_IN_PLACE_METHODS = frozenset(f"__{f.__name__}__" for f in _IN_PLACE_OPERATORS)
+
+
+def _in_place(node) -> bool:
+    """Whether a Dynamo graph node writes its first argument: `x.mul_(2)`, `x[i] = v`,
+    `x += y`, F.relu(x, inplace=True), an `out=`, an ATen op with a mutable schema."""
+    if node.op not in ("call_method", "call_function"):
+        return False
+    if node.kwargs.get("inplace") or "out" in node.kwargs:
+        return True
+    if node.op == "call_function" and node.target in _IN_PLACE_OPERATORS:
+        return True
+    schema = getattr(node.target, "_schema", None)
+    if schema is not None and schema.is_mutable:
+        return True
+    name = node.target if node.op == "call_method" else \
+        getattr(node.target, "__name__", "")
+    return isinstance(name, str) and (
+        name.endswith("_") and not name.endswith("__")
+        or name in _IN_PLACE_METHODS)
+
+
+class _NotDirect(Exception):
+    """The graph cannot take the direct path (export failed, or its program mutates or
+    aliases an input)."""
+
+
+class _Wrapper:
+    """Built on first use: an nn.Module that calls the graph with the frozen tensors as
+    its own buffers, at their modules' names (`fc.weight`), so torch.export makes them
+    the program's weights under those names."""
+    cls = None
+
+    @classmethod
+    def make(cls, gm, n, constants):
+        import torch
+        if cls.cls is None:
+            class Frozen(torch.nn.Module):
+                def __init__(self, gm, n, constants):
+                    super().__init__()
+                    self._strata_gm, self.slots = gm, []
+                    for i in range(n):
+                        t, name = constants.get(i, (None, None))
+                        self.slots.append(None if t is None else
+                                          _place(self, name, t.detach())
+                                          or _place(self, f"frozen_{i}", t.detach()))
+
+                def forward(self, *args):
+                    it = iter(args)
+                    return self._strata_gm(*[next(it) if a is None else self.get_buffer(a)
+                                             for a in self.slots])
+            cls.cls = Frozen
+        return cls.cls(gm, n, constants)
+
+
+def _place(root, name, t):
+    """Register `t` as a buffer of `root` at the dotted `name`, making the modules on the
+    way; its path, or None where the name is taken."""
+    import torch
+    parts = [re.sub(r"\W", "_", p) or "_" for p in name.split(".")]
+    if parts[0] in ("_strata_gm", "slots"):
+        return None
+    owner = root
+    for p in parts[:-1]:
+        sub = owner._modules.get(p)
+        if sub is None:
+            if hasattr(owner, p):
+                return None
+            sub = torch.nn.Module()
+            owner.add_module(p, sub)
+        owner = sub
+    if hasattr(owner, parts[-1]):
+        return None
+    owner.register_buffer(parts[-1], t)
+    return ".".join(parts)
+
+
+def _compile_direct(gm, inputs, options, constants):
+    """The boxed callable of the inputs not in `constants`: `gm` exported around its
+    frozen inputs and compiled by strata.compile. Raises _NotDirect or StrataError."""
+    import torch
+
+    from ...compiler import DEFAULT_TARGET
+    from ...compiler import compile as strata_compile
+    options = dict(options)
+    target = options.pop("target", DEFAULT_TARGET)
+    options.pop("symbolic_shapes", None)
+    args = tuple(t for i, t in enumerate(inputs) if i not in constants)
+    module = _Wrapper.make(gm, len(inputs), constants)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ep = torch.export.export(module, args, strict=False)
+    except Exception as e:  # torch's own failure: AOTAutograd's path will say
+        raise _NotDirect(f"{type(e).__name__}: {e}") from None
+    sig = ep.graph_signature
+    if sig.buffers_to_mutate or sig.user_inputs_to_mutate or _aliases_input(torch, ep):
+        raise _NotDirect("the program mutates or returns an input")
+    compiled = strata_compile(ep, target=target, cache=options.pop("cache", None),
+                              dump_dir=options.pop("dump_dir", None), **options)
+    single = not isinstance(next(n for n in gm.graph.nodes if n.op == "output").args[0],
+                            (list, tuple))
+
+    def run(args):
+        values = compiled(*args)
+        args.clear()  # the boxed convention: the inputs are ours to free
+        return values[0] if single else tuple(values)
+
+    run._boxed_call = True
+    return run
+
+
+def _aliases_input(torch, ep) -> bool:
+    """Whether an output of `ep` is an input or a view of one (a chain of ops whose
+    schema says their result aliases their first argument: view, permute, slice...)."""
+    out = next(n for n in ep.graph.nodes if n.op == "output").args[0]
+    for a in (out if isinstance(out, (list, tuple)) else [out]):
+        while isinstance(a, torch.fx.Node) and a.op == "call_function":
+            target = a.target
+            if target is operator.getitem:
+                a = a.args[0]
+                continue
+            schema = getattr(target, "_schema", None)
+            rets = schema.returns if schema is not None else ()
+            if not rets or rets[0].alias_info is None or rets[0].alias_info.is_write:
+                break
+            a = a.args[0]
+        if isinstance(a, torch.fx.Node) and a.op == "placeholder":
+            return True
+    return False
+
+
+def _recompile_direct(gm, compile, constants):
+    """A recompile of a direct graph ([Note: frozen parameters]: new values, or none
+    frozen); the graph runs eagerly, with a warning, should it fail where it compiled
+    before."""
+    try:
+        return compile(constants)
+    except (_NotDirect, StrataError) as e:
+        _warn_fallback("inference", e)
+
+        def run(args):
+            values = gm(*args)
+            args.clear()
+            return values
+        run._boxed_call = True
+        return run, False
 
 
 # ------------------------------------------------------------------ frozen parameters
@@ -368,19 +630,23 @@ class _FrozenGraph:
     they are unchanged, then runs the compiled graph on the other inputs ([Note: frozen
     parameters])."""
 
-    __slots__ = ("gm", "inputs", "options", "names", "frozen", "tensors", "versions",
+    __slots__ = ("compile", "inputs", "names", "frozen", "tensors", "versions",
                  "pointers", "pointer_of", "kept", "run", "changes")
     _boxed_call = True
 
-    def __init__(self, gm, inputs, options, constants):
-        self.gm, self.inputs, self.options = gm, list(inputs), options
+    def __init__(self, gm, inputs, options, constants, compile=None, first=None):
+        """`compile(constants)` -> (boxed callable of the inputs left, whether Strata
+        compiled it); constants None: none frozen. By default AOTAutograd's graph `gm`
+        through compile_graph; `first`: compile(constants)'s result, already made."""
+        self.compile = compile or (lambda c: _compile_graph(gm, self.inputs, options,
+                                                            "inference", c))
+        self.inputs = list(inputs)
         self.names = {i: name for i, (_, name) in constants.items()}
         self.changes = 0
-        self._freeze(constants)
+        self._freeze(constants, first)
 
-    def _freeze(self, constants):
-        self.run, compiled = _compile_graph(self.gm, self.inputs, self.options,
-                                            "inference", constants)
+    def _freeze(self, constants, first=None):
+        self.run, compiled = first or self.compile(constants)
         if not compiled:  # it runs eagerly, on every input
             self._unfreeze()
             return
@@ -421,7 +687,7 @@ class _FrozenGraph:
             self._freeze(new)
             return
         COUNTERS["unfrozen"] += 1
-        self.run = compile_graph(self.gm, self.inputs, self.options, "inference")
+        self.run = self.compile(None)[0]
         self._unfreeze()
 
 

@@ -611,6 +611,9 @@ def test_ops_kept_whole_reach_strata_whole(monkeypatch):
         seen.extend(str(n.target) for n in gm.graph.nodes if n.op == "call_function")
         return compile_(gm, inputs, options, constants)
     monkeypatch.setattr(dynamo, "_compile", spy)
+    # AOTAutograd's table is under test: this inference graph takes its path, not the
+    # direct one ([Note: inference graphs exported, not traced by AOTAutograd])
+    monkeypatch.setattr(dynamo, "_direct_inference", lambda *a: None)
     torch.manual_seed(3)   # (a seed whose model learns in the 5 steps checked below)
     model, x = KeptWhole().eval(), torch.randn(4, 6)
     with torch.no_grad():
@@ -619,3 +622,92 @@ def test_ops_kept_whole_reach_strata_whole(monkeypatch):
             "aten.clamp_min.default", "aten.masked_fill.Scalar"} <= set(seen)
     # and trained: the backward of a kept op is its own (silu_backward, decomposed)
     check_training(KeptWhole(), [(torch.randn(8, 6), torch.randint(0, 6, (8,)))], steps=5)
+
+
+# ------------------------------------------------------------------ direct inference
+# [Note: inference graphs exported, not traced by AOTAutograd]
+
+
+class Block(nn.Module):
+    """Linear, LayerNorm, GELU and attention: ops AOTAutograd's table decomposes and the
+    direct import keeps whole."""
+
+    def __init__(self):
+        super().__init__()
+        self.qkv, self.norm, self.out = nn.Linear(8, 24), nn.LayerNorm(8), nn.Linear(8, 8)
+
+    def forward(self, x):
+        q, k, v = self.qkv(self.norm(x)).view(1, -1, 3, 2, 4).permute(2, 0, 3, 1, 4)
+        a = F.scaled_dot_product_attention(q, k, v).transpose(1, 2).reshape(1, -1, 8)
+        return x + F.gelu(self.out(a))
+
+
+def test_inference_graph_is_exported_not_traced_by_aot_autograd(monkeypatch):
+    torch.manual_seed(0)
+    m = Block().eval()
+    x = torch.randn(1, 6, 8)
+
+    def no_aot(*a, **k):
+        raise AssertionError("AOTAutograd traced an inference graph")
+    monkeypatch.setattr(dynamo, "decompositions", no_aot)   # AOTAutograd's table
+    with torch.no_grad():
+        f = compiled(m)
+        torch.testing.assert_close(f(x), m(x), atol=1e-5, rtol=1e-5)
+        torch.testing.assert_close(f(x + 1), m(x + 1), atol=1e-5, rtol=1e-5)
+    assert dynamo.COUNTERS["direct"] == 1 and dynamo.COUNTERS["frozen"] == 1
+    assert dynamo.COUNTERS["inference"] == 1 and dynamo.COUNTERS["fallback"] == 0
+
+
+def test_direct_graph_guard_sees_a_changed_parameter():
+    torch.manual_seed(0)
+    m = Block().eval()
+    x = torch.randn(1, 6, 8)
+    with torch.no_grad():
+        f = compiled(m)
+        f(x)
+        for n in (1, 2, 3):
+            m.out.bias.add_(1.0)   # refrozen once, then unfrozen: never stale
+            torch.testing.assert_close(f(x), m(x), atol=1e-5, rtol=1e-5)
+    assert dynamo.COUNTERS["direct"] == 3 and dynamo.COUNTERS["refrozen"] == 1
+    assert dynamo.COUNTERS["unfrozen"] == 1 and dynamo.COUNTERS["fallback"] == 0
+
+
+class Views(nn.Module):
+    def forward(self, x):
+        return x.t(), torch.relu(x)
+
+
+class Mutates(nn.Module):
+    def forward(self, x):
+        x.mul_(2.0)
+        return x + 1.0
+
+
+@pytest.mark.parametrize("case", ["view of an input", "input mutated", "dynamic",
+                                  "grad"])
+def test_graphs_the_direct_path_leaves_to_aot_autograd(case):
+    torch.manual_seed(0)
+    x = torch.randn(3, 4)
+    if case == "view of an input":   # AOTAutograd returns it as a view of x
+        with torch.no_grad():
+            a, b = compiled(Views())(x)
+        assert a._base is x and a.data_ptr() == x.data_ptr()
+        torch.testing.assert_close(b, torch.relu(x))
+    elif case == "input mutated":
+        want = x.clone()
+        with torch.no_grad():
+            y = compiled(Mutates())(x)
+        torch.testing.assert_close(x, want * 2.0)
+        torch.testing.assert_close(y, want * 2.0 + 1.0)
+    elif case == "dynamic":
+        m = MLP().eval()
+        with torch.no_grad():
+            f = compiled(m, dynamic=True)
+            for n in (3, 5):
+                xn = torch.randn(n, 6)
+                torch.testing.assert_close(f(xn), m(xn), atol=1e-5, rtol=1e-5)
+    else:                            # parameters that need grad, grad mode on
+        m = MLP()
+        y = compiled(m)(torch.randn(4, 6))
+        assert y.requires_grad
+    assert dynamo.COUNTERS["direct"] == 0 and dynamo.COUNTERS["fallback"] == 0
