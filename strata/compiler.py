@@ -654,7 +654,8 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
         if hit is not None:
             if _is_torch_module(module):
                 return TorchCompiledModel(None, None, None, t, None, program,
-                                          _torch_dim_names(module, function), cached=hit)
+                                          _torch_dim_names(module, function), cached=hit,
+                                          mutations=_torch_input_mutations(module))
             return CompiledModel(None, None, None, t, cached=hit)
     compiled = _compile_module(module, program, t, function, pipeline, print_ir_after_all,
                                dump_dir, out)
@@ -898,7 +899,11 @@ class TorchCompiledModel(CompiledModel):
     """A compiled PyTorch program (see [Note: torch tensors in and out])."""
 
     def __init__(self, module, interface_op, function_op, target, instrumentation=None,
-                 program=None, dim_names=None, cached=None):
+                 program=None, dim_names=None, cached=None, mutations=None):
+        # the results that are inputs' new contents ([Note: mutated inputs written back]),
+        # of the imported module: `module` itself, or given with a cached model
+        self._mutations = mutations if mutations is not None else \
+            _torch_input_mutations(module) if module is not None else ()
         super().__init__(module, interface_op, function_op, target, instrumentation,
                          cached)
         if dim_names:
@@ -923,14 +928,47 @@ class TorchCompiledModel(CompiledModel):
                     given_torch = True
                     return v.detach() if v.requires_grad else v
                 return v
+            given = (args, kwargs)
             args = tuple(unwrap(a) for a in args)
             kwargs = {k: unwrap(v) for k, v in kwargs.items()}
+        else:
+            given = (args, kwargs)
         results = super().__call__(*args, **kwargs)
+        if self._mutations:
+            self._write_back(given, results)
         if self._user_outputs is not None:
             results = [results[i] for i in self._user_outputs]
         if given_torch:
             results = [_to_torch(torch, r) for r in results]
         return results
+
+
+    def _write_back(self, given, results) -> None:
+        """Copy the new contents of the inputs the program writes in place into what the
+        caller passed for them ([Note: mutated inputs written back] in
+        frontends/torch/importer.py): a torch tensor or a writable NumPy array; a Python
+        value has no memory to write."""
+        args, kwargs = given
+        for r, i in self._mutations:
+            if i < len(args):
+                target = args[i]
+            elif i < len(self.input_names) and self.input_names[i] in kwargs:
+                target = kwargs[self.input_names[i]]
+            else:
+                continue
+            new = results[r]
+            if isinstance(target, np.ndarray):
+                if target.flags.writeable:
+                    np.copyto(target, new, casting="unsafe")
+            elif hasattr(target, "copy_") and hasattr(target, "detach"):
+                import torch
+                with torch.no_grad():
+                    target.copy_(torch.from_numpy(np.ascontiguousarray(new)))
+
+
+def _torch_input_mutations(module) -> tuple:
+    from .frontends.torch import input_mutations
+    return input_mutations(module)
 
 
 # NumPy extension dtypes (ml_dtypes) -> the torch dtype of the same bits

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .errors import TorchImportError
 
-__all__ = ["import_program", "import_graph", "load_program", "export_module",
+__all__ = ["import_program", "import_graph", "input_mutations", "load_program", "export_module",
            "TorchImportError"]
 
 
@@ -24,6 +24,12 @@ def import_program(exported_program, *, decompose: bool | None = None,
     """See strata.frontends.torch.importer.import_program."""
     from .importer import import_program as _import
     return _import(exported_program, decompose=decompose, symbolic_shapes=symbolic_shapes)
+
+
+def input_mutations(module) -> tuple:
+    """See strata.frontends.torch.importer.input_mutations."""
+    from .importer import input_mutations as _mutations
+    return _mutations(module)
 
 
 def import_graph(gm, example_inputs=None, *, symbolic_shapes: bool = True,

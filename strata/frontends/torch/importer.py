@@ -71,6 +71,7 @@ from __future__ import annotations
 
 import math
 import operator
+import weakref
 
 from ...ir import attributes as A
 from ...ir.affine import AffineConstantExpr, AffineMap, AffineMapAttr, AffineSymbolExpr
@@ -83,7 +84,7 @@ from .literals import (LAYOUT_CODES, MEMORY_FORMAT_CODES, SCALAR_TYPE_CODES, dty
                        tensor_literal_attr)
 from .locations import node_location, stack_location, user_frame
 
-__all__ = ["import_program", "import_graph"]
+__all__ = ["import_program", "import_graph", "input_mutations"]
 
 _I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -145,7 +146,41 @@ def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool =
             raise TorchImportError(f"decomposing the program to the core ATen opset "
                                    f"(ExportedProgram.run_decompositions) failed: "
                                    f"{type(e).__name__}: {e}") from None
-    return _ProgramImporter(ep, symbolic_shapes, functional).run()
+    module = _ProgramImporter(ep, symbolic_shapes, functional).run()
+    _record_input_mutations(module, ep)
+    return module
+
+
+# [Note: mutated inputs written back]
+# A program that writes one of its inputs in place (`x.mul_(2)` in forward) is exported
+# with the write as an extra graph output once functionalized (run_decompositions: an
+# output spec USER_INPUT_MUTATION naming the input; the direct import refuses such
+# programs, [Note: importing without decomposing]). The imported @main returns the new
+# value like any result; `input_mutations(module)` says which results are which inputs'
+# new contents, and the compiled model (strata.compiler.TorchCompiledModel) copies each
+# into the tensor or array the caller passed, as eager PyTorch and torch-mlir's
+# `torch.overwrite.tensor.contents` do, before returning the user outputs only.
+# Buffer mutations (training-mode batch norm's running statistics) are not written back:
+# the weights are frozen constants of the compiled model.
+
+_INPUT_MUTATIONS = weakref.WeakKeyDictionary()
+
+
+def _record_input_mutations(module, ep) -> None:
+    sig = ep.graph_signature
+    users = [getattr(s.arg, "name", None) for s in sig.input_specs
+             if s.kind.name == "USER_INPUT"]
+    found = tuple((i, users.index(s.target)) for i, s in enumerate(sig.output_specs)
+                  if s.kind.name == "USER_INPUT_MUTATION" and s.target in users)
+    if found:
+        _INPUT_MUTATIONS[module] = found
+
+
+def input_mutations(module) -> tuple:
+    """((result position, user input position), ...): the results of @main of `module`
+    (as import_program returned it) that are the new contents of an input the program
+    writes in place ([Note: mutated inputs written back]); () when none."""
+    return _INPUT_MUTATIONS.get(module, ())
 
 
 # [Note: importing without decomposing]

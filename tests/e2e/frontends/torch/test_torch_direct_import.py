@@ -220,3 +220,39 @@ class Flattens(nn.Module):
 def test_flatten_of_a_scalar_and_negative_dims():
     _check(Flattens(), (torch.tensor(3.0), torch.randn(2, 3, 4)), direct=True,
            target="interpret")
+
+
+class WritesInputs(nn.Module):
+    def forward(self, x, y):
+        x.mul_(2)
+        y[0].fill_(7.0)               # through a view: the whole y is written back
+        return x + 1, y.sum(0, keepdim=True)
+
+
+@pytest.mark.parametrize("cache", [False, True])
+def test_mutated_inputs_are_written_back(cache, tmp_path, monkeypatch):
+    """[Note: mutated inputs written back]: the caller's tensors and arrays hold what
+    eager PyTorch leaves in them, on a compile and on a compiled-model cache hit; the
+    results are the user outputs only."""
+    monkeypatch.setenv("STRATA_CACHE_DIR", str(tmp_path))
+    from strata.frontends.torch import input_mutations
+    x0, y0 = torch.randn(3), torch.randn(2, 3)
+    ex, ey = x0.clone(), y0.clone()
+    with torch.no_grad():
+        want = WritesInputs()(ex, ey)
+        ep = torch.export.export(WritesInputs(), (x0.clone(), y0.clone()))
+    assert len(input_mutations(import_program(ep))) == 2
+    for _ in range(2 if cache else 1):     # the second compile a cache hit
+        f = strata.compile(ep, cache=cache)
+        x, y = x0.clone(), y0.clone()
+        got = f(x, y)
+        assert len(got) == 2
+        for g, w in zip(got, want):
+            torch.testing.assert_close(g, w)
+        torch.testing.assert_close(x, ex)
+        torch.testing.assert_close(y, ey)
+        xn, yn = x0.numpy().copy(), y0.numpy().copy()
+        f(x=xn, y=yn)
+        torch.testing.assert_close(torch.from_numpy(xn), ex)
+        torch.testing.assert_close(torch.from_numpy(yn), ey)
+    assert f.from_cache is cache
