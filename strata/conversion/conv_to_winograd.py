@@ -1,4 +1,4 @@
-"""`strata-linalg-conv-to-winograd`: 3x3, stride-1, undilated f32 NCHW convolutions with
+"""`strata-linalg-conv-to-winograd`: 3x3, stride-1 f32 NCHW convolutions with
 a constant filter become calls of the CPU target's Winograd kernel,
 strata_conv2d_winograd_f32 ([Note: Winograd convolution] in
 strata/backends/cpu/kernels_winograd.py), with the filter transformed now, once.
@@ -14,9 +14,11 @@ strata/backends/cpu/kernels_winograd.py), with the filter transformed now, once.
 
 Matched: what strata-linalg-to-microkernels would lower to strata_conv2d_nchw_f32
 (match_conv: unit inner stride input, contiguous filter and output images), with a 3x3
-window, strides and dilations 1, a filter read from a constant memref.global with its
-data (or a whole view of one), and at least `min-channels` input and output channels
-(with fewer, the transforms cost more than the products save). The output is
+window, strides 1, a filter read from a constant memref.global with its data (or a
+whole view of one), and at least `min-channels` input and output channels (with fewer,
+the transforms cost more than the products save). Dilations 1, or static sizes whose
+phases make a mosaic of little waste: the kernel then runs on the mosaic ([Note:
+dilated convolutions as a mosaic]). The output is
 overwritten when a zero fill precedes the convolution (erased), else accumulated into,
 as strata-linalg-to-microkernels does. Runs after bufferization, before
 strata-linalg-to-microkernels (which takes the convolutions left).
@@ -55,19 +57,25 @@ def _matches(op, min_channels: int) -> bool:
 # input rows y, y + d, y + 2d: the outputs of one phase a = y mod d read only the input
 # rows of that phase. So the input (already padded) is cut into its d x d phases, each
 # laid out as a block of a mosaic image Q, block (a, b) = x[a::d, b::d] (the first q + 2
-# rows and columns of each phase, q = ceil(OH / d), the rest zeros), and the undilated
-# "valid" 3x3 convolution of Q computes every output: out[a + d*i, b + d*j] =
-# R[a*(q+2) + i, b*(q+2) + j]; the outputs that straddle two blocks are computed and
-# dropped. Q is made by d*d strided copies (after a zero fill), the outputs by d*d
-# strided copies out of R, and the convolution is the Winograd kernel's, ~1.8x faster
-# than the direct (implicit im2col) product the dilated convolution took (DeepLab's
-# 128-channel 3x3 on 32x32 at dilation 2, 1 thread). The price is the blocks' seams:
-# R is (d*(q+2) - 2)^2 outputs for OH^2 (d = 2 on 32x32: 1.13x; d = 4: 1.41x; d = 6:
-# 2.07x) and the copies; the mosaic is taken where R is at most MOSAIC_MAX_AREA times
-# the output (the direct product keeps larger dilations: DeepLab-v3's rates 6 to 36 on
-# 33x33 or 65x65 maps). The epilogue (bias, ReLU) is elementwise and runs on R; a
-# residual would have to be read through the mosaic too, and an accumulated output
-# (no zero fill, no bias) cannot be written through R: those stay direct.
+# rows and columns of each phase, q = ceil(OH / d)), and the undilated "valid" 3x3
+# convolution of Q computes every output: out[a + d*i, b + d*j] = R[a*(q+2) + i,
+# b*(q+2) + j]; the outputs that straddle two blocks are computed and dropped. Where
+# the image fills every block (its size d*(q+2): DeepLab's padded maps) one generic
+# copies all phases (the image viewed N x C x (q+2) x d x (q+2) x d, the mosaic
+# N x C x d x (q+2) x d x (q+2)), and where OH = d*q one generic copies the outputs
+# back (R's buffer holds whole blocks, the kernel writing through its row stride);
+# otherwise the blocks are zero-filled (never garbage: a Winograd tile mixes all 16
+# inputs of its patch) and each phase is copied on its own. The convolution is then
+# the Winograd kernel's: DeepLab's 128-channel 3x3 on 32x32, 1 thread, process time,
+# direct (implicit im2col) product / mosaic: d = 2 1.99 -> 1.59 ms, d = 3 2.14 -> 1.96,
+# d = 4 2.17 -> 1.96 (onnxruntime ~1.8); the whole DeepLab head 1.08 -> 1.00 x
+# onnxruntime. The price is the seams: R is (d*(q+2) - 2)^2 outputs for OH^2 (d = 2 on
+# 32x32: 1.13x; d = 4: 1.41x; d = 6: 2.07x) and the copies; the mosaic is taken where R
+# is at most MOSAIC_MAX_AREA times the output (larger dilations keep the direct
+# product, with its dead taps: DeepLab-v3's rates 6 to 36 on 33x33 or 65x65 maps). The
+# epilogue (bias, ReLU) is elementwise and runs on R; a residual would have to be read
+# through the mosaic too, and an accumulated output (no zero fill, no bias) cannot be
+# written through R: those stay direct (a residual add stays a generic after).
 MOSAIC_MAX_AREA = 1.5
 
 
@@ -266,12 +274,13 @@ def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True,
         read = em.v("memref.get_global", [], [u.properties["type"].value],
                     {"name": A.SymbolRefAttr(u.properties["sym_name"].value)})[0]
         s, st = em.size, em.stride
-        final, result = out, y
+        final = out
         if mosaic is not None:
             x = _mosaic_image(em, x, mosaic)
-            out = result = _alloc(em, rshape)
+            out = _alloc(em, list(rshape[:2]) + mosaic.image())
         out_ptr = em.pointer(out)
-        args = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(w, 0), s(result, 2), s(result, 3),
+        oh, ow = (s(y, 2), s(y, 3)) if mosaic is None else rshape[2:]
+        args = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(w, 0), oh, ow,
                 em.pointer(x), st(x, 0), st(x, 1), st(x, 2), em.pointer(read),
                 out_ptr, st(out, 0), st(out, 1), st(out, 2), acc,
                 em.pointer(bias_value) if bias is not None else out_ptr,
@@ -339,6 +348,37 @@ def _phases(mosaic, in_sizes=None):
                 yield a, b, n, m
 
 
+def _expand(em, m, rows, cols):
+    """NCHW memref `m` (H = rows[0]*rows[1], W = cols[0]*cols[1]) viewed 6-D as
+    N x C x rows x cols, each axis split in two."""
+    from ..dialects.memref_layout import expanded_type
+    shape = list(m.type.shape[:2]) + list(rows) + list(cols)
+    groups = [[0], [1], [2, 3], [4, 5]]
+    reassoc = A.ArrayAttr([A.ArrayAttr([A.IntegerAttr(k, A.i64) for k in g]) for g in groups])
+    return em.v("memref.expand_shape", [m], [expanded_type(m.type, shape, groups)],
+                {"reassociation": reassoc,
+                 "static_output_shape": A.DenseArrayAttr(A.i64, shape)})[0]
+
+
+def _phase_copy(em, image, mosaic_view, rows, cols, into_mosaic):
+    """One linalg.generic copying every phase at once: the image's element
+    (i*dh + a, j*dw + b) is the mosaic's (a*P + i, b*Q + j) (`rows` = (dh, i's extent),
+    `cols` the same; `mosaic_view` already 6-D, N x C x dh x . x dw x .). One parallel
+    loop nest, where the copies of each phase on its own were d*d (each a parallel
+    region: on a loaded machine each one waits for a late thread)."""
+    from ..dialects.linalg import make_generic
+    from ..ir.builder import Builder
+    (dh, ih), (dw, jw) = rows, cols
+    view = _expand(em, image, (ih, dh), (jw, dw))
+    dims = "(d0, d1, d2, d3, d4, d5)"
+    ident = f"{dims} -> (d0, d1, d2, d3, d4, d5)"
+    swapped = f"{dims} -> (d0, d1, d3, d2, d5, d4)"
+    src, dst = (view, mosaic_view) if into_mosaic else (mosaic_view, view)
+    maps = [swapped, ident] if into_mosaic else [ident, swapped]
+    b = Builder.before(em.before, em.loc)
+    make_generic(b, [src], [dst], maps, ["parallel"] * 6, lambda pb, args: args[0])
+
+
 def _mosaic_image(em, x, mosaic):
     """The mosaic Q of image `x` (see [Note: dilated convolutions as a mosaic]): a fresh
     buffer, zero-filled, each phase copied into its block."""
@@ -346,6 +386,13 @@ def _mosaic_image(em, x, mosaic):
     N, C, H, W = x.type.shape
     q = _alloc(em, [N, C] + mosaic.image())
     (dh, qh), (dw, qw) = mosaic.axes
+    if H >= dh * (qh + 2) and W >= dw * (qw + 2):
+        # every block full: one copy of all phases (see _phase_copy)
+        if (H, W) != (dh * (qh + 2), dw * (qw + 2)):
+            x = _subview(em, x, [0] * 4, [N, C, dh * (qh + 2), dw * (qw + 2)], [1] * 4)
+        _phase_copy(em, x, _expand(em, q, (dh, qh + 2), (dw, qw + 2)), (dh, qh + 2),
+                    (dw, qw + 2), True)
+        return q
     phases = list(_phases(mosaic, (H, W)))
     if len(phases) < dh * dw or any(n < qh + 2 or m < qw + 2 for _, _, n, m in phases):
         # blocks the image does not fill (its rows past the last output's window):
@@ -363,6 +410,12 @@ def _mosaic_result(em, r, out, mosaic):
     """The outputs in `r` (the mosaic's convolution) copied to their places in `out`."""
     N, F = out.type.shape[:2]
     (dh, qh), (dw, qw) = mosaic.axes
+    if mosaic.n == [dh * qh, dw * qw]:
+        # the result's buffer holds whole blocks (see _result_buffer)
+        blocks = _expand(em, r, (dh, qh + 2), (dw, qw + 2))
+        blocks = _subview(em, blocks, [0] * 6, [N, F, dh, qh, dw, qw], [1] * 6)
+        _phase_copy(em, out, blocks, (dh, qh), (dw, qw), False)
+        return
     for a, b, n, m in _phases(mosaic):
         src = _subview(em, r, [0, 0, a * (qh + 2), b * (qw + 2)], [N, F, n, m], [1] * 4)
         dst = _subview(em, out, [0, 0, a, b], [N, F, n, m], [1, 1, dh, dw])
