@@ -348,6 +348,11 @@ def _phases(mosaic, in_sizes=None):
                 yield a, b, n, m
 
 
+def _strided(m) -> bool:
+    from ..dialects.memref_layout import strides_and_offset
+    return strides_and_offset(m.type) is not None
+
+
 def _expand(em, m, rows, cols):
     """NCHW memref `m` (H = rows[0]*rows[1], W = cols[0]*cols[1]) viewed 6-D as
     N x C x rows x cols, each axis split in two."""
@@ -386,7 +391,7 @@ def _mosaic_image(em, x, mosaic):
     N, C, H, W = x.type.shape
     q = _alloc(em, [N, C] + mosaic.image())
     (dh, qh), (dw, qw) = mosaic.axes
-    if H >= dh * (qh + 2) and W >= dw * (qw + 2):
+    if H >= dh * (qh + 2) and W >= dw * (qw + 2) and _strided(x):
         # every block full: one copy of all phases (see _phase_copy)
         if (H, W) != (dh * (qh + 2), dw * (qw + 2)):
             x = _subview(em, x, [0] * 4, [N, C, dh * (qh + 2), dw * (qw + 2)], [1] * 4)
@@ -410,7 +415,7 @@ def _mosaic_result(em, r, out, mosaic):
     """The outputs in `r` (the mosaic's convolution) copied to their places in `out`."""
     N, F = out.type.shape[:2]
     (dh, qh), (dw, qw) = mosaic.axes
-    if mosaic.n == [dh * qh, dw * qw]:
+    if mosaic.n == [dh * qh, dw * qw] and _strided(out):
         # the result's buffer holds whole blocks (see _result_buffer)
         blocks = _expand(em, r, (dh, qh + 2), (dw, qw + 2))
         blocks = _subview(em, blocks, [0] * 6, [N, F, dh, qh, dw, qw], [1] * 6)
