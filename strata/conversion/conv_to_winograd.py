@@ -368,9 +368,8 @@ def _expand(em, m, rows, cols):
 def _phase_copy(em, image, mosaic_view, rows, cols, into_mosaic):
     """One linalg.generic copying every phase at once: the image's element
     (i*dh + a, j*dw + b) is the mosaic's (a*P + i, b*Q + j) (`rows` = (dh, i's extent),
-    `cols` the same; `mosaic_view` already 6-D, N x C x dh x . x dw x .). One parallel
-    loop nest, where the copies of each phase on its own were d*d (each a parallel
-    region: on a loaded machine each one waits for a late thread)."""
+    `cols` the same; `mosaic_view` already 6-D, N x C x dh x . x dw x .): one parallel
+    loop nest where the copies of each phase on its own are d*d of them."""
     from ..dialects.linalg import make_generic
     from ..ir.builder import Builder
     (dh, ih), (dw, jw) = rows, cols
@@ -386,7 +385,8 @@ def _phase_copy(em, image, mosaic_view, rows, cols, into_mosaic):
 
 def _mosaic_image(em, x, mosaic):
     """The mosaic Q of image `x` (see [Note: dilated convolutions as a mosaic]): a fresh
-    buffer, zero-filled, each phase copied into its block."""
+    buffer, each phase copied into its block (zero-filled first where the image does
+    not fill the blocks)."""
     from ..dialects.linalg import FillOp
     N, C, H, W = x.type.shape
     q = _alloc(em, [N, C] + mosaic.image())
@@ -416,7 +416,8 @@ def _mosaic_result(em, r, out, mosaic):
     N, F = out.type.shape[:2]
     (dh, qh), (dw, qw) = mosaic.axes
     if mosaic.n == [dh * qh, dw * qw] and _strided(out):
-        # the result's buffer holds whole blocks (see _result_buffer)
+        # r holds whole blocks (d*(q+2) rows and columns; the kernel wrote the first
+        # d*(q+2) - 2 of each through its strides)
         blocks = _expand(em, r, (dh, qh + 2), (dw, qw + 2))
         blocks = _subview(em, blocks, [0] * 6, [N, F, dh, qh, dw, qw], [1] * 6)
         _phase_copy(em, out, blocks, (dh, qh), (dw, qw), False)
