@@ -273,3 +273,60 @@ def test_compiled_model_small_deep_images_stay_direct(tmp_path):
         ll = next(dump.glob("*module.ll")).read_text()
         assert ("call void @strata_conv2d_winograd_f32(" in ll) is wino
         assert ("@strata_conv2d_nchw" in ll) is not wino
+
+
+@pytest.mark.parametrize("dil,pads,hw,epilogue", [
+    ((2, 2), (2, 2, 2, 2), (16, 16), "bias_relu"),    # full blocks, no fill
+    ((2, 2), (2, 2, 2, 2), (13, 10), "none"),         # odd sizes: zero-filled blocks
+    ((3, 3), (3, 3, 3, 3), (24, 27), "bias_relu"),
+    ((2, 1), (2, 1, 1, 1), (15, 12), "residual"),     # dilated along H only, asymmetric
+    ((1, 2), (0, 1, 2, 3), (12, 16), "bias_relu"),    # pads, outputs past the image
+])
+def test_compiled_model_dilated_mosaic(tmp_path, dil, pads, hw, epilogue):
+    """[Note: dilated convolutions as a mosaic]: dilated 3x3 stride-1 convolutions run as
+    Winograd on the mosaic of the image's phases and match onnxruntime (batch 2, bias and
+    ReLU fused, a residual added after, none)."""
+    helper = pytest.importorskip("onnx.helper")
+    import strata
+    c, f_ = 8, 16
+    w = RNG.standard_normal((f_, c, 3, 3), np.float32) * 0.2
+    b = RNG.standard_normal(f_).astype(np.float32)
+    h, wd = hw
+    oh = h + pads[0] + pads[2] - 2 * dil[0]
+    ow = wd + pads[1] + pads[3] - 2 * dil[1]
+    conv_in = ["x", "w"] + (["b"] if epilogue != "none" else [])
+    out = "y" if epilogue == "none" else "c"
+    nodes = [helper.make_node("Conv", conv_in, [out], dilations=list(dil),
+                              pads=list(pads))]
+    inits = {"w": w, "b": b} if epilogue != "none" else {"w": w}
+    if epilogue == "bias_relu":
+        nodes.append(helper.make_node("Relu", ["c"], ["y"]))
+    elif epilogue == "residual":
+        inits["r"] = RNG.standard_normal((2, f_, oh, ow)).astype(np.float32)
+        nodes += [helper.make_node("Add", ["c", "r"], ["a"]),
+                  helper.make_node("Relu", ["a"], ["y"])]
+    path, x, want = _onnx_case(tmp_path, "dilated", nodes, (2, c, h, wd), (2, f_, oh, ow),
+                               inits)
+    dump = tmp_path / "dump"
+    got = strata.compile(str(path), dump_dir=str(dump), cache=False)(x)[0]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    ll = next(dump.glob("*module.ll")).read_text()
+    assert "call void @strata_conv2d_winograd_f32(" in ll
+    assert "@strata_conv2d_nchw" not in ll
+
+
+def test_compiled_model_wide_dilation_stays_direct(tmp_path):
+    """A dilation whose mosaic would waste more than MOSAIC_MAX_AREA (6 on a 12x12
+    output) keeps the direct product, and matches onnxruntime."""
+    helper = pytest.importorskip("onnx.helper")
+    import strata
+    w = RNG.standard_normal((16, 8, 3, 3), np.float32) * 0.2
+    nodes = [helper.make_node("Conv", ["x", "w"], ["y"], dilations=[6, 6],
+                              pads=[6, 6, 6, 6])]
+    path, x, want = _onnx_case(tmp_path, "wide", nodes, (1, 8, 12, 12), (1, 16, 12, 12),
+                               {"w": w})
+    dump = tmp_path / "dump"
+    got = strata.compile(str(path), dump_dir=str(dump), cache=False)(x)[0]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    ll = next(dump.glob("*module.ll")).read_text()
+    assert "call void @strata_conv2d_winograd_f32(" not in ll
