@@ -77,7 +77,8 @@ from ..ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from ..passes.pass_manager import Option, Pass
 from .cpu_kernel_abi import (ATTN_CAUSAL, ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX,
                              KERNEL_SIGNATURES, _P)
-from .linalg_to_microkernels import _Emit, _strides, _zero_fill_before, match_contraction
+from .linalg_to_microkernels import (_Emit, _strides, _zero_fill_before, global_data,
+                                     match_contraction)
 from .scalar_builders import op_class
 
 __all__ = ["AttentionToMicrokernels", "fuse_attention", "match_attention", "MIN_KEYS"]
@@ -876,6 +877,112 @@ def _make_mask(chain, pv):
     return buf
 
 
+def _causal_in_mask(chain):
+    """[Note: a causal mask in a mask buffer] (g, the and op or None, the constant's block
+    arg) when the mask buffer the scores read is `select(tril & p, 0, -inf)` or
+    `select(tril, 0, -inf)` of a constant lower-triangular i1 (HF's causal mask combined
+    with the padding mask, exported as one run-time mask), else None."""
+    if chain.mask is None or chain.mask[0] is None or chain.mask_gen is not None:
+        return None
+    buf, per_loop, ext = chain.mask
+    n = len(ext)
+    root = _root(buf)
+    if root is not buf or not _local(buf) or len(buf.type.shape) < 2:
+        return None
+    # the buffer's last two dims are the scores' rows and keys, contiguous
+    if per_loop.get(n - 1) != 1 or per_loop.get(n - 2) != ext[n - 1]:
+        return None
+    try:
+        g = _writer(buf)
+    except _NoMatch:
+        return None
+    users, _ = _uses_through_views(buf)
+    if any(u is not g and u.name != "memref.dealloc" and u not in chain.ops for u in users):
+        return None     # read elsewhere too (another layer's attention): kept whole
+    if g.name != "linalg.generic" or g.num_dps_inits != 1 or g.dps_inits[0] is not buf or \
+            any(k != "parallel" for k in g.iterator_types_list()):
+        return None
+    maps = g.indexing_maps_list()
+    k = len(g.iterator_types_list())
+    ident = [AffineDimExpr(i) for i in range(k)]
+    if list(maps[-1].results) != ident or k != len(buf.type.shape):
+        return None
+    ops, args = _body(g)
+    try:
+        y = _yield_of(ops)
+    except _NoMatch:
+        return None
+    d = y.defining_op
+    if d is None or d.name != "arith.select" or _const_value(d.operands[1]) != 0.0 or \
+            _const_value(d.operands[2]) != -math.inf:
+        return None
+    c = d.operands[0]
+    cands = [(None, c)]
+    if _is(c, "arith.andi") and len(ops) == 3:
+        a, b = c.defining_op.operands
+        cands = [(c.defining_op, a), (c.defining_op, b)]
+    elif len(ops) != 2:
+        return None
+    nin = g.num_dps_inputs()
+    for andop, x in cands:
+        if x not in args[:nin]:
+            continue
+        i = args.index(x)
+        if _is_tril(g.dps_inputs[i], maps[i], k, buf.type.shape):
+            return g, andop, x
+    return None
+
+
+def _is_tril(v, m, k, shape):
+    """`v` (read by map `m` of a k-loop generic writing `shape`) is a constant i1 that is
+    true exactly where the last loop <= the one before (both loops its last two dims)."""
+    import numpy as np
+    t = v.type
+    if type(t) is not A.MemRefType or t.element_type != A.i1 or len(t.shape) < 2:
+        return None
+    res = list(m.results)
+    if res[-2:] != [AffineDimExpr(k - 2), AffineDimExpr(k - 1)] or any(
+            not (type(r) is AffineConstantExpr and r.value == 0 and n == 1)
+            for r, n in zip(res[:-2], t.shape[:-2])):
+        return False
+    src = _root(v)
+    get = src.defining_op
+    if get is None or get.name != "memref.get_global" or src is not v:
+        return False
+    from ..ir.symbol_table import symbol_name
+    module = get
+    while module.parent_op is not None:
+        module = module.parent_op
+    name = get.properties["name"].root
+    glob = next((o for o in module.regions[0].blocks[0].ops if o.name == "memref.global"
+                 and symbol_name(o) == name), None)
+    if glob is None or "constant" not in glob.properties or \
+            glob.properties.get("initial_value") is None:
+        return False
+    data = global_data(glob)
+    if data is None:
+        return False
+    rows, keys = shape[-2], shape[-1]
+    if tuple(data.shape[-2:]) != (rows, keys):
+        return False
+    want = np.tril(np.ones((rows, keys), dtype=bool))
+    return bool(np.array_equal(data.reshape(-1, rows, keys)[0].astype(bool), want))
+
+
+def _drop_causal_part(g, andop, arg):
+    """The mask generic of _causal_in_mask without its causal part (ATTN_CAUSAL does it):
+    select(p, 0, -inf), or, with no other part, select(true, ...) = 0 everywhere."""
+    if andop is not None:
+        a, b = andop.operands
+        andop.results[0].replace_all_uses_with(b if a is arg else a)
+        andop.erase()
+    else:
+        em = _Emit(g)
+        one = em.v("arith.constant", [], [A.i1], {"value": A.IntegerAttr(1, A.i1)})[0]
+        sel = _yield_of(_body(g)[0]).defining_op
+        sel.set_operand(0, one)
+
+
 def _mask_of(x, m, ext):
     """(x, {loop: stride}, loop extents) of a mask `x` read through map `m`."""
     _need(type(x.type) is A.MemRefType and x.type.element_type == A.f32)
@@ -972,6 +1079,10 @@ def _split_batch(chain, info):
 def _emit(chain, info):
     ct1, ct2 = info["ct1"], info["ct2"]
     pv = chain.ops[-1]
+    causal_mask = None if chain.causal else _causal_in_mask(chain)
+    if causal_mask is not None:
+        chain.causal = True
+        chain.causal_loops = chain.mask[2]
     b1, b2, mstrides = _split_batch(chain, info)
     em = _Emit(pv)
 
@@ -1035,6 +1146,8 @@ def _emit(chain, info):
                        (ATTN_NAN_TO_ZERO if chain.nan_to_zero else 0) |
                        (ATTN_CAUSAL if chain.causal else 0)))
     call = em.call(KERNEL, args)
+    if causal_mask is not None:
+        _drop_causal_part(*causal_mask)
     at = call
     for d in moved:
         d.detach()
