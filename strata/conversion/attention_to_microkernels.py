@@ -884,10 +884,10 @@ def _causal_in_mask(chain):
     with the padding mask, exported as one run-time mask), else None."""
     if chain.mask is None or chain.mask[0] is None or chain.mask_gen is not None:
         return None
-    buf, per_loop, ext = chain.mask
+    view, per_loop, ext = chain.mask
     n = len(ext)
-    root = _root(buf)
-    if root is not buf or not _local(buf) or len(buf.type.shape) < 2:
+    buf = _root(view)       # the scores may read it through a whole view
+    if not _local(buf) or len(buf.type.shape) < 2:
         return None
     # the buffer's last two dims are the scores' rows and keys, contiguous
     if per_loop.get(n - 1) != 1 or per_loop.get(n - 2) != ext[n - 1]:
@@ -896,9 +896,8 @@ def _causal_in_mask(chain):
         g = _writer(buf)
     except _NoMatch:
         return None
-    users, _ = _uses_through_views(buf)
-    if any(u is not g and u.name != "memref.dealloc" and u not in chain.ops for u in users):
-        return None     # read elsewhere too (another layer's attention): kept whole
+    if not any(u.owner.name == "memref.dealloc" for u in buf.uses):
+        return None
     if g.name != "linalg.generic" or g.num_dps_inits != 1 or g.dps_inits[0] is not buf or \
             any(k != "parallel" for k in g.iterator_types_list()):
         return None
@@ -931,6 +930,71 @@ def _causal_in_mask(chain):
         if _is_tril(g.dps_inputs[i], maps[i], k, buf.type.shape):
             return g, andop, x
     return None
+
+
+def _causal_in_init(chain):
+    """The mask computed into the first product's init (_computed_mask) as HF's export
+    folds it there: `select(tril & p, 0, -inf)` of a constant lower-triangular i1 over
+    the scores' rows and keys. Returns (generic, its and op, the tril's input index) or
+    None; nothing is changed."""
+    if chain.mask_gen is None:
+        return None
+    g = chain.mask_gen[0]
+    ops, args = _body(g)
+    nin = g.num_dps_inputs()
+    maps = g.indexing_maps_list()
+    k = len(g.iterator_types_list())
+    if len(chain.mask_gen) == 4:        # computed in the scores' generic: its cone
+        mv, (cone, _, _) = chain.mask_gen[2:]
+        if [o.name for o in cone] != ["arith.andi", "arith.select"] or \
+                cone[-1].results[0] is not mv:
+            return None
+        ops = cone + [ops[-1]]
+    elif len(ops) != 3 or not _is(ops[-1].operands[0], "arith.select"):
+        return None
+    sel = ops[-2]
+    c = sel.operands[0]
+    if not (_is(c, "arith.andi") and _const_value(sel.operands[1]) == 0.0 and
+            _const_value(sel.operands[2]) == -math.inf):
+        return None
+    ext = chain.mask[2]
+    for x in c.defining_op.operands:
+        if x in args[:nin]:
+            i = args.index(x)
+            if ext[k - 1] == ext[-1] and ext[k - 2] == ext[-2] and _is_tril(
+                    g.dps_inputs[i], maps[i], k, [ext[-2].c, ext[-1].c]):
+                return g, c.defining_op, i
+    return None
+
+
+def _drop_causal_input(chain, g, andop, i):
+    """Remove the tril (input i) of the init's mask generic: select(p, 0, -inf), over the
+    loops p varies along (_computed_mask again)."""
+    from ..ir.affine import AffineMapAttr
+    args = g.regions[0].blocks[0].args
+    a, b = andop.operands
+    andop.results[0].replace_all_uses_with(b if a is args[i] else a)
+    andop.erase()
+    if len(chain.mask_gen) == 4:
+        # the scores' generic (erased with the chain): the cone without the tril
+        ops, args = _body(g)
+        maps = g.indexing_maps_list()
+        mv = chain.mask_gen[2]
+        cone = _cone(mv, ops, args, g.num_dps_inputs())
+        _computed_mask(chain, g, chain.mask[2], [maps[j] for j in cone[2]], cone[0], [],
+                       check_out=False)
+        chain.mask_gen = (g, chain.mask_gen[1], mv, cone)
+        return
+    maps = g.indexing_maps_list()
+    del maps[i]
+    operands = list(g.operands)
+    del operands[i]
+    g.set_operands(operands)
+    g.properties["operandSegmentSizes"] = A.DenseArrayAttr(A.i32, [len(operands) - 1, 1])
+    g.properties["indexing_maps"] = A.ArrayAttr([AffineMapAttr(m) for m in maps])
+    g.regions[0].blocks[0].erase_argument(i)
+    ops, args = _body(g)
+    _computed_mask(chain, g, chain.mask[2], maps, ops, args)
 
 
 def _is_tril(v, m, k, shape):
@@ -969,18 +1033,55 @@ def _is_tril(v, m, k, shape):
     return bool(np.array_equal(data.reshape(-1, rows, keys)[0].astype(bool), want))
 
 
-def _drop_causal_part(g, andop, arg):
-    """The mask generic of _causal_in_mask without its causal part (ATTN_CAUSAL does it):
-    select(p, 0, -inf), or, with no other part, select(true, ...) = 0 everywhere."""
+def _drop_causal_part(chain, parts, g, andop, arg):
+    """The padding part of the mask generic `g` of _causal_in_mask (ATTN_CAUSAL does the
+    causal one) into a buffer of its own, made once per mask generic (every layer's
+    attention reads the same mask): a clone of `g` writing a new buffer, select(p, 0,
+    -inf) (or, causal alone, select(true, ...) = 0). The clone goes before `g`, its
+    dealloc after the mask's (placed by the caller: returns [(the mask's dealloc, the new
+    buffer)]); `g` itself is left to its other readers (erased after the
+    call when none is left: _erase_if_unread)."""
+    buf = g.dps_inits[0]
+    if id(g) in parts and parts[id(g)][0] is g:
+        chain.mask = (parts[id(g)][1], chain.mask[1], chain.mask[2])
+        return []
+    frees = [u.owner for u in buf.uses if u.owner.name == "memref.dealloc"]
+    em = _Emit(g)
+    new = em.v("memref.alloc", [], [buf.type], {"alignment": A.IntegerAttr(64, A.i64),
+                                                "operandSegmentSizes":
+                                                A.DenseArrayAttr(A.i32, [0, 0])})[0]
+    one = None if andop is not None else \
+        em.v("arith.constant", [], [A.i1], {"value": A.IntegerAttr(1, A.i1)})[0]
+    c = g.clone({})
+    g.parent.insert_before(g, c)
+    c.set_operand(len(c.operands) - 1, new)
+    ops, args = _body(c)
+    x = c.regions[0].blocks[0].args[g.regions[0].blocks[0].args.index(arg)]
     if andop is not None:
-        a, b = andop.operands
-        andop.results[0].replace_all_uses_with(b if a is arg else a)
-        andop.erase()
+        a = next(o for o in ops if o.name == "arith.andi")
+        l, r = a.operands
+        a.results[0].replace_all_uses_with(r if l is x else l)
+        a.erase()
     else:
-        em = _Emit(g)
-        one = em.v("arith.constant", [], [A.i1], {"value": A.IntegerAttr(1, A.i1)})[0]
-        sel = _yield_of(_body(g)[0]).defining_op
-        sel.set_operand(0, one)
+        _yield_of(ops).defining_op.set_operand(0, one)
+    parts[id(g)] = (g, new)
+    chain.mask = (new, chain.mask[1], chain.mask[2])
+    return [(f, new) for f in frees]
+
+
+def _erase_if_unread(g):
+    """Erase mask generic `g` and its buffer once nothing but deallocs reads it."""
+    buf = g.dps_inits[0]
+    users, views = _uses_through_views(buf)
+    if any(u is not g and u.name != "memref.dealloc" for u in users):
+        return
+    for u in users:
+        if u is not g:
+            u.erase()
+    g.erase()
+    for vw in reversed(views):
+        vw.erase()
+    buf.defining_op.erase()
 
 
 def _mask_of(x, m, ext):
@@ -1076,11 +1177,12 @@ def _split_batch(chain, info):
     return b1, b2, (s1, s2, per_loop.get(n - 2, 0), per_loop.get(n - 1, 0))
 
 
-def _emit(chain, info):
+def _emit(chain, info, parts=None):
     ct1, ct2 = info["ct1"], info["ct2"]
     pv = chain.ops[-1]
     causal_mask = None if chain.causal else _causal_in_mask(chain)
-    if causal_mask is not None:
+    causal_init = None if chain.causal or causal_mask else _causal_in_init(chain)
+    if causal_mask is not None or causal_init is not None:
         chain.causal = True
         chain.causal_loops = chain.mask[2]
     b1, b2, mstrides = _split_batch(chain, info)
@@ -1118,7 +1220,13 @@ def _emit(chain, info):
                 _need(isinstance(o, StructuredOp) or not o.regions, "region in between")
         o = o.next
     q, k, v, out = info["q"], info["k"], info["v"], info["o"]
+    if causal_init is not None:
+        _drop_causal_input(chain, *causal_init)
+        b1, b2, mstrides = _split_batch(chain, info)
     made = _make_mask(chain, pv) if chain.mask_gen is not None else None
+    frees = []
+    if causal_mask is not None:
+        frees = _drop_causal_part(chain, {} if parts is None else parts, *causal_mask)
     args = [b1, b2, info["M"], info["N"], info["D"], info["E"],
             em.pointer(q), *q12, stride(ct1, 0, m1),
             em.pointer(k), *k12, stride(ct1, 1, n1), stride(ct1, 1, k1),
@@ -1146,13 +1254,14 @@ def _emit(chain, info):
                        (ATTN_NAN_TO_ZERO if chain.nan_to_zero else 0) |
                        (ATTN_CAUSAL if chain.causal else 0)))
     call = em.call(KERNEL, args)
-    if causal_mask is not None:
-        _drop_causal_part(*causal_mask)
     at = call
     for d in moved:
         d.detach()
         pv.parent.insert_after(at, d)
         at = d
+    for f, new in frees:
+        f.parent.insert_after(f, op_class("memref.dealloc").create(
+            [new], [], None, None, (), 0, f.loc))
     if made is not None:
         pv.parent.insert_after(at, op_class("memref.dealloc").create(
             [made], [], None, None, (), 0, pv.loc))
@@ -1179,6 +1288,8 @@ def _emit(chain, info):
         for vw in reversed(views):
             vw.erase()
         r.defining_op.erase()
+    if causal_mask is not None:
+        _erase_if_unread(causal_mask[0])
     return call
 
 
@@ -1213,6 +1324,7 @@ def _declare(module) -> None:
 def fuse_attention(module, min_keys: int = MIN_KEYS) -> int:
     """Replace every matched attention in `module` by a kernel call; returns how many."""
     count = 0
+    parts = {}          # mask generic -> its padding part's buffer (_drop_causal_part)
     for op in list(module.walk()):
         if not isinstance(op, StructuredOp) or op.parent is None:
             continue
@@ -1220,7 +1332,7 @@ def fuse_attention(module, min_keys: int = MIN_KEYS) -> int:
         if m is None:
             continue
         try:
-            _emit(*m)
+            _emit(*m, parts)
         except _NoMatch:
             continue
         count += 1
