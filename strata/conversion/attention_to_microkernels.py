@@ -65,6 +65,20 @@ be compared with `min-keys` here, so it always takes the kernel: below 32 keys t
 kernel is about 15-25% slower than the two GEMMs (microseconds: 6 heads x 16 keys,
 0.07 vs 0.06 ms at 1 thread; bench/attention.py --seqs 8 16 24 32), equal from ~128.
 Masks computed in place get a buffer of run-time size (_make_mask).
+
+[Note: a causal mask in a mask buffer]
+HF decoders (GPT-2) exported to ONNX build one run-time mask, select(tril & padding, 0,
+-inf): a constant lower-triangular i1 initializer (true where key j <= row i) and the
+padding mask. Wherever it lies (a buffer of its own, the first product's init, or, after
+fusion, computed in the scores' generic), when the tril is read over the scores' rows
+and keys the match drops it from the and: the kernel runs causal (ATTN_CAUSAL) and the
+mask keeps select(padding, 0, -inf), over the padding's loops only ([S], not [S, S]).
+Exact: a masked score is -inf either way (-inf + -inf = -inf), a row masked whole is
+all -inf either way. Only -inf fills: with a finite fill (finfo.min) a row masked whole
+is a uniform softmax over every key, not over keys <= i, so such a mask is kept whole;
+likewise a triu, a strict triangle or any other constant. A mask buffer read by several
+attentions (one per layer) gets its padding part made once (`parts`), the original
+erased when no reader is left.
 """
 from __future__ import annotations
 
@@ -878,7 +892,7 @@ def _make_mask(chain, pv):
 
 
 def _causal_in_mask(chain):
-    """[Note: a causal mask in a mask buffer] (g, the and op or None, the constant's block
+    """See [Note: a causal mask in a mask buffer]. (g, the and op or None, the constant's block
     arg) when the mask buffer the scores read is `select(tril & p, 0, -inf)` or
     `select(tril, 0, -inf)` of a constant lower-triangular i1 (HF's causal mask combined
     with the padding mask, exported as one run-time mask), else None."""
