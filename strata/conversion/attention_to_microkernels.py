@@ -65,6 +65,20 @@ be compared with `min-keys` here, so it always takes the kernel: below 32 keys t
 kernel is about 15-25% slower than the two GEMMs (microseconds: 6 heads x 16 keys,
 0.07 vs 0.06 ms at 1 thread; bench/attention.py --seqs 8 16 24 32), equal from ~128.
 Masks computed in place get a buffer of run-time size (_make_mask).
+
+[Note: a causal mask in a mask buffer]
+HF decoders (GPT-2) exported to ONNX build one run-time mask, select(tril & padding, 0,
+-inf): a constant lower-triangular i1 initializer (true where key j <= row i) and the
+padding mask. Wherever it lies (a buffer of its own, the first product's init, or, after
+fusion, computed in the scores' generic), when the tril is read over the scores' rows
+and keys the match drops it from the and: the kernel runs causal (ATTN_CAUSAL) and the
+mask keeps select(padding, 0, -inf), over the padding's loops only ([S], not [S, S]).
+Exact: a masked score is -inf either way (-inf + -inf = -inf), a row masked whole is
+all -inf either way. Only -inf fills: with a finite fill (finfo.min) a row masked whole
+is a uniform softmax over every key, not over keys <= i, so such a mask is kept whole;
+likewise a triu, a strict triangle or any other constant. A mask buffer read by several
+attentions (one per layer) gets its padding part made once (`parts`), the original
+erased when no reader is left.
 """
 from __future__ import annotations
 
@@ -77,7 +91,8 @@ from ..ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from ..passes.pass_manager import Option, Pass
 from .cpu_kernel_abi import (ATTN_CAUSAL, ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX,
                              KERNEL_SIGNATURES, _P)
-from .linalg_to_microkernels import _Emit, _strides, _zero_fill_before, match_contraction
+from .linalg_to_microkernels import (_Emit, _strides, _zero_fill_before, global_data,
+                                     match_contraction)
 from .scalar_builders import op_class
 
 __all__ = ["AttentionToMicrokernels", "fuse_attention", "match_attention", "MIN_KEYS"]
@@ -876,6 +891,213 @@ def _make_mask(chain, pv):
     return buf
 
 
+def _causal_in_mask(chain):
+    """See [Note: a causal mask in a mask buffer]. (g, the and op or None, the constant's block
+    arg) when the mask buffer the scores read is `select(tril & p, 0, -inf)` or
+    `select(tril, 0, -inf)` of a constant lower-triangular i1 (HF's causal mask combined
+    with the padding mask, exported as one run-time mask), else None."""
+    if chain.mask is None or chain.mask[0] is None or chain.mask_gen is not None:
+        return None
+    view, per_loop, ext = chain.mask
+    n = len(ext)
+    buf = _root(view)       # the scores may read it through a whole view
+    if not _local(buf) or len(buf.type.shape) < 2:
+        return None
+    # the buffer's last two dims are the scores' rows and keys, contiguous
+    if per_loop.get(n - 1) != 1 or per_loop.get(n - 2) != ext[n - 1]:
+        return None
+    try:
+        g = _writer(buf)
+    except _NoMatch:
+        return None
+    if not any(u.owner.name == "memref.dealloc" for u in buf.uses):
+        return None
+    if g.name != "linalg.generic" or g.num_dps_inits != 1 or g.dps_inits[0] is not buf or \
+            any(k != "parallel" for k in g.iterator_types_list()):
+        return None
+    maps = g.indexing_maps_list()
+    k = len(g.iterator_types_list())
+    ident = [AffineDimExpr(i) for i in range(k)]
+    if list(maps[-1].results) != ident or k != len(buf.type.shape):
+        return None
+    ops, args = _body(g)
+    try:
+        y = _yield_of(ops)
+    except _NoMatch:
+        return None
+    d = y.defining_op
+    if d is None or d.name != "arith.select" or _const_value(d.operands[1]) != 0.0 or \
+            _const_value(d.operands[2]) != -math.inf:
+        return None
+    c = d.operands[0]
+    cands = [(None, c)]
+    if _is(c, "arith.andi") and len(ops) == 3:
+        a, b = c.defining_op.operands
+        cands = [(c.defining_op, a), (c.defining_op, b)]
+    elif len(ops) != 2:
+        return None
+    nin = g.num_dps_inputs()
+    for andop, x in cands:
+        if x not in args[:nin]:
+            continue
+        i = args.index(x)
+        if _is_tril(g.dps_inputs[i], maps[i], k, buf.type.shape):
+            return g, andop, x
+    return None
+
+
+def _causal_in_init(chain):
+    """The mask computed into the first product's init (_computed_mask) as HF's export
+    folds it there: `select(tril & p, 0, -inf)` of a constant lower-triangular i1 over
+    the scores' rows and keys. Returns (generic, its and op, the tril's input index) or
+    None; nothing is changed."""
+    if chain.mask_gen is None:
+        return None
+    g = chain.mask_gen[0]
+    ops, args = _body(g)
+    nin = g.num_dps_inputs()
+    maps = g.indexing_maps_list()
+    k = len(g.iterator_types_list())
+    if len(chain.mask_gen) == 4:        # computed in the scores' generic: its cone
+        mv, (cone, _, _) = chain.mask_gen[2:]
+        if [o.name for o in cone] != ["arith.andi", "arith.select"] or \
+                cone[-1].results[0] is not mv:
+            return None
+        ops = cone + [ops[-1]]
+    elif len(ops) != 3 or not _is(ops[-1].operands[0], "arith.select"):
+        return None
+    sel = ops[-2]
+    c = sel.operands[0]
+    if not (_is(c, "arith.andi") and _const_value(sel.operands[1]) == 0.0 and
+            _const_value(sel.operands[2]) == -math.inf):
+        return None
+    ext = chain.mask[2]
+    for x in c.defining_op.operands:
+        if x in args[:nin]:
+            i = args.index(x)
+            if ext[k - 1] == ext[-1] and ext[k - 2] == ext[-2] and _is_tril(
+                    g.dps_inputs[i], maps[i], k, [ext[-2].c, ext[-1].c]):
+                return g, c.defining_op, i
+    return None
+
+
+def _drop_causal_input(chain, g, andop, i):
+    """Remove the tril (input i) of the init's mask generic: select(p, 0, -inf), over the
+    loops p varies along (_computed_mask again)."""
+    from ..ir.affine import AffineMapAttr
+    args = g.regions[0].blocks[0].args
+    a, b = andop.operands
+    andop.results[0].replace_all_uses_with(b if a is args[i] else a)
+    andop.erase()
+    if len(chain.mask_gen) == 4:
+        # the scores' generic (erased with the chain): the cone without the tril
+        ops, args = _body(g)
+        maps = g.indexing_maps_list()
+        mv = chain.mask_gen[2]
+        cone = _cone(mv, ops, args, g.num_dps_inputs())
+        _computed_mask(chain, g, chain.mask[2], [maps[j] for j in cone[2]], cone[0], [],
+                       check_out=False)
+        chain.mask_gen = (g, chain.mask_gen[1], mv, cone)
+        return
+    maps = g.indexing_maps_list()
+    del maps[i]
+    operands = list(g.operands)
+    del operands[i]
+    g.set_operands(operands)
+    g.properties["operandSegmentSizes"] = A.DenseArrayAttr(A.i32, [len(operands) - 1, 1])
+    g.properties["indexing_maps"] = A.ArrayAttr([AffineMapAttr(m) for m in maps])
+    g.regions[0].blocks[0].erase_argument(i)
+    ops, args = _body(g)
+    _computed_mask(chain, g, chain.mask[2], maps, ops, args)
+
+
+def _is_tril(v, m, k, shape):
+    """`v` (read by map `m` of a k-loop generic writing `shape`) is a constant i1 that is
+    true exactly where the last loop <= the one before (both loops its last two dims)."""
+    import numpy as np
+    t = v.type
+    if type(t) is not A.MemRefType or t.element_type != A.i1 or len(t.shape) < 2:
+        return None
+    res = list(m.results)
+    if res[-2:] != [AffineDimExpr(k - 2), AffineDimExpr(k - 1)] or any(
+            not (type(r) is AffineConstantExpr and r.value == 0 and n == 1)
+            for r, n in zip(res[:-2], t.shape[:-2])):
+        return False
+    src = _root(v)
+    get = src.defining_op
+    if get is None or get.name != "memref.get_global" or src is not v:
+        return False
+    from ..ir.symbol_table import symbol_name
+    module = get
+    while module.parent_op is not None:
+        module = module.parent_op
+    name = get.properties["name"].root
+    glob = next((o for o in module.regions[0].blocks[0].ops if o.name == "memref.global"
+                 and symbol_name(o) == name), None)
+    if glob is None or "constant" not in glob.properties or \
+            glob.properties.get("initial_value") is None:
+        return False
+    data = global_data(glob)
+    if data is None:
+        return False
+    rows, keys = shape[-2], shape[-1]
+    if tuple(data.shape[-2:]) != (rows, keys):
+        return False
+    want = np.tril(np.ones((rows, keys), dtype=bool))
+    return bool(np.array_equal(data.reshape(-1, rows, keys)[0].astype(bool), want))
+
+
+def _drop_causal_part(chain, parts, g, andop, arg):
+    """The padding part of the mask generic `g` of _causal_in_mask (ATTN_CAUSAL does the
+    causal one) into a buffer of its own, made once per mask generic (every layer's
+    attention reads the same mask): a clone of `g` writing a new buffer, select(p, 0,
+    -inf) (or, causal alone, select(true, ...) = 0). The clone goes before `g`, its
+    dealloc after the mask's (placed by the caller: returns [(the mask's dealloc, the new
+    buffer)]); `g` itself is left to its other readers (erased after the
+    call when none is left: _erase_if_unread)."""
+    buf = g.dps_inits[0]
+    if id(g) in parts and parts[id(g)][0] is g:
+        chain.mask = (parts[id(g)][1], chain.mask[1], chain.mask[2])
+        return []
+    frees = [u.owner for u in buf.uses if u.owner.name == "memref.dealloc"]
+    em = _Emit(g)
+    new = em.v("memref.alloc", [], [buf.type], {"alignment": A.IntegerAttr(64, A.i64),
+                                                "operandSegmentSizes":
+                                                A.DenseArrayAttr(A.i32, [0, 0])})[0]
+    one = None if andop is not None else \
+        em.v("arith.constant", [], [A.i1], {"value": A.IntegerAttr(1, A.i1)})[0]
+    c = g.clone({})
+    g.parent.insert_before(g, c)
+    c.set_operand(len(c.operands) - 1, new)
+    ops, args = _body(c)
+    x = c.regions[0].blocks[0].args[g.regions[0].blocks[0].args.index(arg)]
+    if andop is not None:
+        a = next(o for o in ops if o.name == "arith.andi")
+        l, r = a.operands
+        a.results[0].replace_all_uses_with(r if l is x else l)
+        a.erase()
+    else:
+        _yield_of(ops).defining_op.set_operand(0, one)
+    parts[id(g)] = (g, new)
+    chain.mask = (new, chain.mask[1], chain.mask[2])
+    return [(f, new) for f in frees]
+
+
+def _erase_if_unread(g):
+    """Erase mask generic `g` and its buffer once nothing but deallocs reads it."""
+    buf = g.dps_inits[0]
+    users, views = _uses_through_views(buf)
+    if any(u is not g and u.name != "memref.dealloc" for u in users):
+        return
+    for u in users:
+        if u is not g:
+            u.erase()
+    g.erase()
+    for vw in reversed(views):
+        vw.erase()
+    buf.defining_op.erase()
+
+
 def _mask_of(x, m, ext):
     """(x, {loop: stride}, loop extents) of a mask `x` read through map `m`."""
     _need(type(x.type) is A.MemRefType and x.type.element_type == A.f32)
@@ -969,9 +1191,14 @@ def _split_batch(chain, info):
     return b1, b2, (s1, s2, per_loop.get(n - 2, 0), per_loop.get(n - 1, 0))
 
 
-def _emit(chain, info):
+def _emit(chain, info, parts=None):
     ct1, ct2 = info["ct1"], info["ct2"]
     pv = chain.ops[-1]
+    causal_mask = None if chain.causal else _causal_in_mask(chain)
+    causal_init = None if chain.causal or causal_mask else _causal_in_init(chain)
+    if causal_mask is not None or causal_init is not None:
+        chain.causal = True
+        chain.causal_loops = chain.mask[2]
     b1, b2, mstrides = _split_batch(chain, info)
     em = _Emit(pv)
 
@@ -1007,7 +1234,13 @@ def _emit(chain, info):
                 _need(isinstance(o, StructuredOp) or not o.regions, "region in between")
         o = o.next
     q, k, v, out = info["q"], info["k"], info["v"], info["o"]
+    if causal_init is not None:
+        _drop_causal_input(chain, *causal_init)
+        b1, b2, mstrides = _split_batch(chain, info)
     made = _make_mask(chain, pv) if chain.mask_gen is not None else None
+    frees = []
+    if causal_mask is not None:
+        frees = _drop_causal_part(chain, {} if parts is None else parts, *causal_mask)
     args = [b1, b2, info["M"], info["N"], info["D"], info["E"],
             em.pointer(q), *q12, stride(ct1, 0, m1),
             em.pointer(k), *k12, stride(ct1, 1, n1), stride(ct1, 1, k1),
@@ -1040,6 +1273,9 @@ def _emit(chain, info):
         d.detach()
         pv.parent.insert_after(at, d)
         at = d
+    for f, new in frees:
+        f.parent.insert_after(f, op_class("memref.dealloc").create(
+            [new], [], None, None, (), 0, f.loc))
     if made is not None:
         pv.parent.insert_after(at, op_class("memref.dealloc").create(
             [made], [], None, None, (), 0, pv.loc))
@@ -1066,6 +1302,8 @@ def _emit(chain, info):
         for vw in reversed(views):
             vw.erase()
         r.defining_op.erase()
+    if causal_mask is not None:
+        _erase_if_unread(causal_mask[0])
     return call
 
 
@@ -1100,6 +1338,7 @@ def _declare(module) -> None:
 def fuse_attention(module, min_keys: int = MIN_KEYS) -> int:
     """Replace every matched attention in `module` by a kernel call; returns how many."""
     count = 0
+    parts = {}          # mask generic -> its padding part's buffer (_drop_causal_part)
     for op in list(module.walk()):
         if not isinstance(op, StructuredOp) or op.parent is None:
             continue
@@ -1107,7 +1346,7 @@ def fuse_attention(module, min_keys: int = MIN_KEYS) -> int:
         if m is None:
             continue
         try:
-            _emit(*m)
+            _emit(*m, parts)
         except _NoMatch:
             continue
         count += 1

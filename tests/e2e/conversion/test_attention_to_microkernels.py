@@ -308,3 +308,30 @@ def test_text_layer_dynamic_sequence(tmp_path, kind):
             eager = model(ids, mask).numpy()
         assert _rel(y, sess.run(None, feeds)[0]) <= TOLERANCE, seq
         assert _rel(y, eager) <= TOLERANCE, seq
+
+
+def test_gpt2_causal_mask_becomes_the_causal_flag(tmp_path):
+    """HF GPT-2's mask, exported as one select(tril & padding, 0, -inf): the kernel runs
+    causal (flags 4 or'ed in), the padding part a [S] buffer; left padding masks whole
+    rows (NaN -> 0 as onnxruntime's where(isnan)), a gap in the middle some keys."""
+    torch = pytest.importorskip("torch")
+    model = _text_model("gpt2")
+    ids = torch.randint(0, 100, (1, 64))
+    mask = torch.ones(1, 64, dtype=torch.int64)
+    path = str(tmp_path / "gpt2.onnx")
+    _export(model, (ids, mask), ["input_ids", "attention_mask"], path)
+    dump = tmp_path / "dump"
+    f = strata.compile(path, dump_dir=str(dump), cache=False)
+    (ir,) = glob.glob(os.path.join(str(dump), "*strata-linalg-attention-to-microkernels.mlir"))
+    with open(ir) as fh:
+        calls = [ln for ln in fh if "call @strata_attention_f32" in ln]
+    assert len(calls) == 1
+    flags = int(re.search(r"%c(\d+)_i32\)", calls[0]).group(1))
+    assert flags & 4, calls[0]
+    sess = ort.InferenceSession(path)
+    for lo, hi in ((0, 0), (0, 5), (30, 40)):
+        m = mask.clone()
+        m[0, lo:hi] = 0
+        feeds = {"input_ids": ids.numpy(), "attention_mask": m.numpy()}
+        y = f(**feeds)[0]
+        assert _rel(y, sess.run(None, feeds)[0]) <= TOLERANCE, (lo, hi)
