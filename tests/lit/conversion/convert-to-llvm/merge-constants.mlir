@@ -39,6 +39,8 @@ func.func @same_block() {
 
 // CHECK-LABEL: llvm.func @blocks(
 // CHECK-NEXT:    %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK-NEXT:    %[[ONE32:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT:    llvm.call @use(%[[ONE]], %[[ONE]], %[[ONE32]])
 // CHECK-NEXT:    llvm.cond_br
 // CHECK:       ^bb1:
 // CHECK-NEXT:    %[[TWO:.*]] = llvm.mlir.constant(2 : i64) : i64
@@ -50,6 +52,8 @@ func.func @same_block() {
 // CHECK-NEXT:    llvm.call @use(%[[TWOB]], %[[TWOB]], %[[TWO32B]])
 func.func @blocks(%f: i1) {
   %a = arith.constant 1 : i64
+  %a32 = arith.constant 1 : i32
+  call @use(%a, %a, %a32) : (i64, i64, i32) -> ()
   cf.cond_br %f, ^bb1, ^bb2
 ^bb1:
   %b = arith.constant 1 : i64
