@@ -200,7 +200,10 @@ def _post_order_blocks(region):
 
 def _propagate_region(region, live: _Live) -> None:
     entry = region.blocks[0] if region.blocks else None
-    for b in _post_order_blocks(region):
+    blocks = _post_order_blocks(region)
+    if len(blocks) != len(region.blocks):
+        live.dead_seen = True  # unreachable blocks: their arguments are not looked at
+    for b in blocks:
         op = b.last
         while op is not None:
             _propagate_op(op, live)

@@ -79,3 +79,20 @@ def test_dead_op_in_a_nested_region_is_erased():
         "scf.yield %x : i32\n  }\n  return",
         "%w = arith.subi %x, %a : i32\n    scf.yield %x : i32\n  }\n  return"))
     assert changed and "arith.subi" not in names
+
+
+def test_unreachable_block_arguments_still_erased():
+    # Called alone (simplify_regions erases unreachable blocks first): the sweep does not
+    # reach ^bb2, so it is not "all live", and ^bb2's unused argument goes as before.
+    text = """
+    func.func @f(%a: i32) -> i32 {
+      cf.br ^bb1
+    ^bb1:
+      return %a : i32
+    ^bb2(%x: i32):
+      cf.br ^bb1
+    }
+    """
+    changed, _, f = _dce(text)
+    assert changed
+    assert not f.regions[0].blocks[2].args
