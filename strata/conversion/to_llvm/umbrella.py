@@ -67,12 +67,15 @@ def merge_llvm_constants(root) -> int:
     Patterns build the constants they need where they need them (an index, a stride,
     a global's address), as upstream's do, and leave the repeats to CSE: after lowering
     RegNet-Y-400MF, 1,365 of the 6,407 llvm ops were a constant repeated in its block,
-    which verification, translation and LLVM's parser then read one by one. Under
-    fold-aggregates they are merged as the lowering finishes: within a block the first
-    of equal constants (same op, properties and type) serves the later ones; the entry
-    block's constants also serve the region's other blocks (the entry block dominates
-    them). Nested regions start afresh (a constant of theirs never replaces an outer
-    one). The result is the same program with fewer ops."""
+    which verification and translation then read one by one (LLVM itself never sees
+    them: its constants are operands). Under fold-aggregates they are merged as the
+    lowering finishes: within a block the first of equal constants (same op, properties
+    and type) serves the later ones; the entry block's constants also serve the
+    region's other blocks (the entry block dominates them). Nested regions start afresh
+    (a constant of theirs never replaces an outer one). The result is the same program
+    with a quarter fewer ops (RegNet-Y 6,407 -> 4,906, MiniLM 5,471 -> 4,027): the
+    llvm-dialect verification took 15-20% less CPU and the translation 10-20% less, for
+    ~5 ms of merging (RegNet-Y, MiniLM, DeiT-S; a few ms a model in all)."""
     n = 0
     stack = [root]
     while stack:
