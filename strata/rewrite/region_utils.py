@@ -84,14 +84,16 @@ def _drop_defined_value_uses(block) -> None:
 
 
 class _Live:
-    """The values and ops proven live so far; `changed` tracks the fixed point."""
+    """The values and ops proven live so far; `changed` tracks the fixed point,
+    `dead_seen` whether a sweep left an op or block argument not (yet) live."""
 
-    __slots__ = ("ops", "args", "changed")
+    __slots__ = ("ops", "args", "changed", "dead_seen")
 
     def __init__(self):
         self.ops = set()
         self.args = set()
         self.changed = False
+        self.dead_seen = False
 
     def value_live(self, v) -> bool:
         if isinstance(v, OpResult):
@@ -172,6 +174,7 @@ def _propagate_op(op, live: _Live) -> None:
         _process_value(r, live)
         if op in live.ops:
             return
+    live.dead_seen = True
 
 
 def _post_order_blocks(region):
@@ -197,7 +200,10 @@ def _post_order_blocks(region):
 
 def _propagate_region(region, live: _Live) -> None:
     entry = region.blocks[0] if region.blocks else None
-    for b in _post_order_blocks(region):
+    blocks = _post_order_blocks(region)
+    if len(blocks) != len(region.blocks):
+        live.dead_seen = True  # unreachable blocks: their arguments are not looked at
+    for b in blocks:
         op = b.last
         while op is not None:
             _propagate_op(op, live)
@@ -207,6 +213,8 @@ def _propagate_region(region, live: _Live) -> None:
         for a in b.args:
             if a not in live.args:
                 _process_value(a, live)
+                if a not in live.args:
+                    live.dead_seen = True
 
 
 def _erase_dead_successor_operands(term, live: _Live) -> None:
@@ -257,8 +265,16 @@ def run_region_dce(regions, rewriter) -> bool:
     live = _Live()
     while True:
         live.changed = False
+        live.dead_seen = False
         for r in regions:
             _propagate_region(r, live)
+        if not live.dead_seen:
+            # [Note: region DCE stops when all is live]
+            # A sweep that found every op and argument live has reached the fixed point
+            # (liveness only grows) and leaves nothing to erase: the confirming sweep
+            # and the deletion walk are skipped. This is the usual case in
+            # canonicalize, whose worklist has already erased the trivially dead ops.
+            return False
         if not live.changed:
             break
     return _delete_dead(regions, live, rewriter)
