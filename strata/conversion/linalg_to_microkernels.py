@@ -544,11 +544,17 @@ _VIEWS = frozenset(("memref.expand_shape", "memref.collapse_shape", "memref.cast
 _SIZES = frozenset(("memref.dim", "memref.extract_strided_metadata"))
 
 
+def _whole_root(v):
+    """The buffer `v` is a whole view of (through _VIEWS), or v."""
+    while v.defining_op is not None and v.defining_op.name in _VIEWS:
+        v = v.defining_op.operands[0]
+    return v
+
+
 def _zero_fill_before(op, c):
-    """The `linalg.fill` of +0.0 into `c` (or the buffer `c` views) that `op` follows
-    (see [Note: accumulate])."""
-    while c.defining_op is not None and c.defining_op.name in _VIEWS:
-        c = c.defining_op.operands[0]
+    """The `linalg.fill` of +0.0 into `c` (or the buffer `c` views, filled through any
+    whole view of it) that `op` follows (see [Note: accumulate])."""
+    c = _whole_root(c)
     prev = op.prev
     while prev is not None:
         if prev.name == "linalg.fill":
@@ -557,7 +563,7 @@ def _zero_fill_before(op, c):
                             any(type(t) is A.MemRefType for t in prev.operand_types)):
             return None
         prev = prev.prev
-    if prev is None or len(prev.operands) != 2 or prev.operands[1] is not c:
+    if prev is None or len(prev.operands) != 2 or _whole_root(prev.operands[1]) is not c:
         return None
     cst = prev.operands[0].defining_op
     if cst is None or cst.name != "arith.constant":
@@ -1073,9 +1079,7 @@ class _Weights:
     def global_under(self, value):
         """(the buffer `value` is a whole view of, or itself; the constant global with its
         data that buffer is read from, or None)."""
-        src = value
-        while src.defining_op is not None and src.defining_op.name in _VIEWS:
-            src = src.defining_op.operands[0]
+        src = _whole_root(value)
         return src, self._global_of(src)
 
     def packed(self, ct: Contraction):
