@@ -787,8 +787,11 @@ class ContractionOp(Op):
                 if x.value not in ITERATOR_TYPE.cases:
                     p.error(f"unexpected iterator_type ({x.value})", start)
                 conv.append(ITERATOR_TYPE(x.value))
-            else:
+            elif _is_iterator_type(x):
                 conv.append(x)
+            else:
+                p.error(custom_op_prefix(p) + "expected iterator_types to hold iterator "
+                        f"types, got {x}", start)
         d["iterator_types"] = A.ArrayAttr(conv)
         for k, v in d.items():
             if k in ("indexing_maps", "iterator_types", "kind", "fastmath"):
@@ -833,6 +836,10 @@ class ContractionOp(Op):
         its = self._props["iterator_types"]
         if len(maps) != 3:
             return "expected an indexing map for each vector operand"
+        if not all(_is_iterator_type(x) for x in its):
+            return "expected iterator_types to hold iterator types"
+        if not all(isinstance(m, AffineMapAttr) for m in maps):
+            return "expected indexing_maps to hold affine maps"
         n = len(its)
         for i, m in enumerate(maps):
             m = m.value
@@ -841,6 +848,11 @@ class ContractionOp(Op):
             if m.num_dims != n:
                 return (f"expected indexing map {i} to have {n} number of inputs")
         return None
+
+
+def _is_iterator_type(x) -> bool:
+    """`x` is a #vector.iterator_type attribute."""
+    return type(x) is type(ITERATOR_TYPE("parallel"))
 
 
 class PrintOp(Op):
