@@ -263,12 +263,16 @@ def _resolve(v, exprs):
 
 
 def _unit_lead(root) -> int:
-    """How many leading size-1 dims `root` has (all but its last, at most)."""
+    """How many leading size-1 dims `root` has when at most two dims follow them (a
+    [1, C] pool sum, a [1, S, C] softmax); else 0. Past a batch of one with more dims
+    after it (ConvNeXt's [1, H, W, C] layer norms, whose rows would be the H image rows)
+    the fused loops ran 1.5x slower than the ops apart, so those keep the batch dim as
+    the rows' first."""
     shape = root.type.shape
     lead = 0
     while lead < len(shape) - 1 and shape[lead] == 1:
         lead += 1
-    return lead
+    return lead if len(shape) - lead <= 2 else 0
 
 
 def _past_unit_dims(root, base):

@@ -283,3 +283,22 @@ def test_a_row_read_through_a_collapse_to_rank_0():
     for w, o in zip(want, got):
         np.testing.assert_allclose(o, w, rtol=1e-6)
     assert onnx is not None
+
+
+def test_rows_past_a_batch_of_one_only_for_narrow_buffers():
+    """[1, C] and [1, S, C] buffers have their rows past the batch of one; [1, H, W, C]
+    keeps the batch as the rows' first dim (ConvNeXt's layer norms ran 1.5x slower
+    fused with rows of H)."""
+    from strata.conversion.linalg_row_fusion import _unit_lead
+    from strata.ir import attributes as A
+
+    class _V:
+        def __init__(self, shape):
+            self.type = A.MemRefType(shape, A.f32)
+
+    assert _unit_lead(_V([1, 16])) == 1
+    assert _unit_lead(_V([1, 1, 16])) == 2
+    assert _unit_lead(_V([1, 2, 8])) == 1
+    assert _unit_lead(_V([1, 56, 56, 96])) == 0
+    assert _unit_lead(_V([16])) == 0
+    assert _unit_lead(_V([4, 16])) == 0
