@@ -16,6 +16,16 @@ def _init(name, a):
     return numpy_helper.from_array(np.asarray(a, dtype=np.float32), name)
 
 
+def float_graph(nodes, inputs, outputs, inits=(), opset=18):
+    """A model of `nodes` with f32 `inputs` / `outputs` ([(name, shape)]: dims ints or
+    names) and f32 initializers `inits` ([(name, array)])."""
+    g = helper.make_graph(
+        nodes, "g", [helper.make_tensor_value_info(n, TensorProto.FLOAT, s) for n, s in inputs],
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, s) for n, s in outputs],
+        [_init(n, a) for n, a in inits])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+
+
 class _Graph:
     def __init__(self, seed):
         self.rng = np.random.default_rng(seed)

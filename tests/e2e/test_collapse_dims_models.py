@@ -16,18 +16,10 @@ ort = pytest.importorskip("onnxruntime")
 onnx = pytest.importorskip("onnx")
 
 import strata  # noqa: E402
-from onnx import TensorProto as T  # noqa: E402
+from models import float_graph as _model  # noqa: E402
 from onnx import helper as h  # noqa: E402
-from onnx import numpy_helper as nh  # noqa: E402
 
 _RNG = np.random.default_rng(0)
-
-
-def _model(nodes, inputs, outputs, inits=()):
-    g = h.make_graph(nodes, "g", [h.make_tensor_value_info(n, T.FLOAT, s) for n, s in inputs],
-                     [h.make_tensor_value_info(n, T.FLOAT, s) for n, s in outputs],
-                     [nh.from_array(np.asarray(a, np.float32), n) for n, a in inits])
-    return h.make_model(g, opset_imports=[h.make_opsetid("", 18)])
 
 
 def conv_silu(c, hw):
