@@ -921,6 +921,7 @@ class TorchCompiledModel(CompiledModel):
         import sys
         torch = sys.modules.get("torch")
         given_torch = False
+        given = (args, kwargs)      # what a mutated input is written back into
         if torch is not None:
             def unwrap(v):
                 nonlocal given_torch
@@ -928,11 +929,8 @@ class TorchCompiledModel(CompiledModel):
                     given_torch = True
                     return v.detach() if v.requires_grad else v
                 return v
-            given = (args, kwargs)
             args = tuple(unwrap(a) for a in args)
             kwargs = {k: unwrap(v) for k, v in kwargs.items()}
-        else:
-            given = (args, kwargs)
         results = super().__call__(*args, **kwargs)
         if self._mutations:
             self._write_back(given, results)

@@ -16,6 +16,28 @@ def _init(name, a):
     return numpy_helper.from_array(np.asarray(a, dtype=np.float32), name)
 
 
+def onnxruntime_outputs(model, feeds):
+    """onnxruntime's outputs of `model` (a ModelProto) on `feeds`, on one thread."""
+    import onnxruntime as ort
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 1
+    return ort.InferenceSession(model.SerializeToString(), so,
+                                providers=["CPUExecutionProvider"]).run(None, feeds)
+
+
+def randomize_batch_norms(m):
+    """Torch module `m` in eval mode, its BatchNorm2d statistics and affine parameters
+    drawn from torch's generator (so that folding them is not a no-op)."""
+    import torch
+    for p in m.modules():
+        if isinstance(p, torch.nn.BatchNorm2d):
+            p.running_mean.uniform_(-1, 1)
+            p.running_var.uniform_(0.5, 2)
+            p.weight.data.uniform_(0.5, 1.5)
+            p.bias.data.uniform_(-1, 1)
+    return m.eval()
+
+
 def float_graph(nodes, inputs, outputs, inits=(), opset=18):
     """A model of `nodes` with f32 `inputs` / `outputs` ([(name, shape)]: dims ints or
     names) and f32 initializers `inits` ([(name, array)])."""

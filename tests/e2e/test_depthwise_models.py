@@ -18,6 +18,7 @@ ort = pytest.importorskip("onnxruntime")
 torch = pytest.importorskip("torch")
 
 import strata  # noqa: E402
+from models import randomize_batch_norms  # noqa: E402
 
 TOLERANCE = 1e-4
 nn = torch.nn
@@ -25,13 +26,7 @@ nn = torch.nn
 
 def _bn_random(m):
     torch.manual_seed(0)
-    for p in m.modules():
-        if isinstance(p, nn.BatchNorm2d):
-            p.running_mean.uniform_(-1, 1)
-            p.running_var.uniform_(0.5, 2)
-            p.weight.data.uniform_(0.5, 1.5)
-            p.bias.data.uniform_(-1, 1)
-    return m.eval()
+    return randomize_batch_norms(m)
 
 
 class InvertedResidual(nn.Module):

@@ -19,6 +19,7 @@ ort = pytest.importorskip("onnxruntime")
 torch = pytest.importorskip("torch")
 
 import strata  # noqa: E402
+from models import randomize_batch_norms  # noqa: E402
 
 TOLERANCE = 1e-4
 nn = torch.nn
@@ -42,14 +43,7 @@ class RegNetYBlock(nn.Module):
 
 def _model(w, hw):
     torch.manual_seed(0)
-    m = RegNetYBlock(w)
-    for p in m.modules():
-        if isinstance(p, nn.BatchNorm2d):
-            p.running_mean.uniform_(-1, 1)
-            p.running_var.uniform_(0.5, 2)
-            p.weight.data.uniform_(0.5, 1.5)
-            p.bias.data.uniform_(-1, 1)
-    m.eval()
+    m = randomize_batch_norms(RegNetYBlock(w))
     x = torch.randn(1, w, hw, hw)
     buf = io.BytesIO()
     with warnings.catch_warnings():
