@@ -37,6 +37,7 @@ __all__ = [
     "rank_reduced_subview_type", "expanded_type", "collapsed_type", "collapsed_layout",
     "transposed_type", "canonical_strided_layout", "element_size_bits",
     "ATOMIC_RMW_KINDS", "is_contiguous_row_major", "sat_add", "sat_mul",
+    "size_key", "same_size",
 ]
 
 # ==================================================================== constraints
@@ -766,6 +767,79 @@ class DimOp(Op):
                 v = src.mixed_sizes[kept[k]]
                 return v if not isinstance(v, int) else A.IntegerAttr(v, A.index)
         return _fold_memref_cast(self, 0)
+
+
+def size_key(v):
+    """What index value `v` holds, as a key that compares equal for two values holding
+    the same size: ("const", n) for a constant or a static dim, ("dim", buffer, i) for
+    dim i of a buffer read by memref.dim (traced as DimOp.fold traces it: to the size
+    operand of an alloc or view, the size of a subview, through casts), else `v`.
+
+        %d0 = memref.dim %arg0, %c0 : memref<?x3x224x224xf32>
+        %p = memref.alloc(%d0) : memref<?x3x226x226xf32>
+        %d1 = memref.dim %arg0, %c0 : memref<?x3x224x224xf32>
+        %d2 = memref.dim %p, %c0 : memref<?x3x226x226xf32>
+
+    %d0, %d1 and %d2 have one key: the batch of %arg0. A dynamic batch is read once per
+    op that needs it (bufferization does not share the reads), so code that asks "is
+    this the whole dim?" compares keys, not values ([Note: dynamic sizes compared])."""
+    for _ in range(16):
+        d = v.defining_op
+        if d is None:
+            return v
+        if T.ConstantLike in d.traits:
+            a = d._props.get("value")
+            return ("const", a.value) if type(a) is A.IntegerAttr else v
+        if type(d) is not DimOp:
+            return v
+        c = d.index.defining_op
+        i = c._props.get("value") if c is not None and T.ConstantLike in c.traits else None
+        t = d.source.type
+        if type(i) is not A.IntegerAttr or type(t) is not A.MemRefType or \
+                not 0 <= i.value < len(t.shape):
+            return v
+        k = i.value
+        if t.shape[k] != DYN:
+            return ("const", t.shape[k])
+        src = d.source
+        while isinstance(src.defining_op, CastOp) and \
+                type(src.defining_op.source.type) is A.MemRefType:
+            src = src.defining_op.source
+            if src.type.shape[k] != DYN:
+                return ("const", src.type.shape[k])
+        o = src.defining_op
+        pos = sum(1 for x in src.type.shape[:k] if x == DYN)
+        if isinstance(o, _AllocLike):
+            v = o.dynamicSizes[pos]
+        elif isinstance(o, ViewOp):
+            v = o.sizes[pos]
+        elif isinstance(o, SubViewOp):
+            dropped = o.dropped_dims()
+            kept = [j for j in range(len(o.mixed_sizes)) if j not in dropped]
+            v = o.mixed_sizes[kept[k]]
+            if isinstance(v, int):
+                return ("const", v)
+        else:
+            return ("dim", src, k)
+    return v
+
+
+def same_size(a, b) -> bool:
+    """Whether index values `a` and `b` hold the same size (see size_key): the same
+    value, equal constants, or reads of one buffer's dim."""
+    return a is b or size_key(a) == size_key(b)
+
+
+# [Note: dynamic sizes compared]
+# The CPU passes after bufferization ask of a dynamic size whether it is the whole of a
+# buffer's dim (a fill kept to the border of a padded image, a view that covers its
+# buffer). Bufferization reads a dynamic batch with a memref.dim per op that needs it,
+# and no CSE runs between it and those passes: comparing the Values themselves found
+# the batch of a padded image and the batch of its interior different, and a model
+# compiled with a dynamic batch filled its padded images whole, where the same model
+# with a static batch filled only their borders. size_key / same_size compare what the
+# values hold; a pass that needs more (products of sizes: the attention match) builds
+# on its own keys.
 
 
 class RankOp(Op):

@@ -41,7 +41,7 @@ def fill_border_only(fill, interior) -> bool:
     rewrite it to fill the rest only, the slabs before and after the interior along each
     dim it does not span (ResNet's padded images: the one-element border, not the whole
     image). Returns whether it did."""
-    from ..dialects.memref import SubViewOp
+    from ..dialects.memref import SubViewOp, same_size
     from ..dialects.memref_layout import subview_type
     from ..ir.builder import Builder
     big = fill.operands[-1]
@@ -62,9 +62,9 @@ def fill_border_only(fill, interior) -> bool:
     for d, (o, n, m) in enumerate(zip(offsets, sizes, shape)):
         if n == A.DYNAMIC:
             k = sizes[:d].count(A.DYNAMIC)
-            if o != 0 or m != A.DYNAMIC or \
-                    dyn_sizes[k] is not alloc_dyn[shape[:d].count(A.DYNAMIC)]:
-                return False
+            if o != 0 or m != A.DYNAMIC or not same_size(
+                    dyn_sizes[k], alloc_dyn[shape[:d].count(A.DYNAMIC)]):
+                return False    # (a dynamic batch read twice: [Note: dynamic sizes compared])
             full.append(True)
         else:
             if m == A.DYNAMIC:
@@ -86,8 +86,8 @@ def fill_border_only(fill, interior) -> bool:
                 elif e < d or full[e]:
                     offs.append(offsets[e])
                     szs.append(sizes[e])
-                    if sizes[e] == A.DYNAMIC:
-                        dyn.append(dyn_sizes[sizes[:e].count(A.DYNAMIC)])
+                    if sizes[e] == A.DYNAMIC:   # a whole dim: the alloc's size (it
+                        dyn.append(alloc_dyn[shape[:e].count(A.DYNAMIC)])  # dominates)
                 else:
                     offs.append(0)
                     szs.append(shape[e])

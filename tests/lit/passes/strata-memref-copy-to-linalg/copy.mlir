@@ -75,3 +75,47 @@ func.func @read_between(%a: memref<64x56x56xf32>, %o: memref<64x58x58xf32>) -> m
   memref.copy %a, %s : memref<64x56x56xf32> to memref<64x56x56xf32, strided<[3364, 58, 1], offset: 59>>
   return %p : memref<64x58x58xf32>
 }
+
+// A dynamic batch read by two memref.dim ops (as bufferization leaves it: one read per
+// op that needs it) is the same size: the fill keeps to the border, as with a static
+// batch ([Note: dynamic sizes compared]).
+// CHECK-LABEL: func.func @pad_dynamic_batch(
+//       CHECK: %[[D0:.*]] = memref.dim %arg0, %c0
+//       CHECK: %[[P:.*]] = memref.alloc(%[[D0]])
+//  CHECK-NEXT: %[[TOP:.*]] = memref.subview %[[P]][0, 0, 0, 0] [%[[D0]], 8, 1, 34] [1, 1, 1, 1]
+//  CHECK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[TOP]] :
+//  CHECK-NEXT: memref.subview %[[P]][0, 0, 33, 0] [%[[D0]], 8, 1, 34]
+//  CHECK-NEXT: linalg.fill
+//  CHECK-NEXT: memref.subview %[[P]][0, 0, 1, 0] [%[[D0]], 8, 32, 1]
+//  CHECK-NEXT: linalg.fill
+//  CHECK-NEXT: memref.subview %[[P]][0, 0, 1, 33] [%[[D0]], 8, 32, 1]
+//  CHECK-NEXT: linalg.fill
+//  CHECK-NEXT: %[[D1:.*]] = memref.dim %arg0, %c0
+//  CHECK-NEXT: memref.subview %[[P]][0, 0, 1, 1] [%[[D1]], 8, 32, 32]
+//  CHECK-NEXT: linalg.generic {{.*}} ins(%arg0 : memref<?x8x32x32xf32>)
+func.func @pad_dynamic_batch(%a: memref<?x8x32x32xf32>) -> memref<?x8x34x34xf32> {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0.0 : f32
+  %d0 = memref.dim %a, %c0 : memref<?x8x32x32xf32>
+  %p = memref.alloc(%d0) : memref<?x8x34x34xf32>
+  linalg.fill ins(%z : f32) outs(%p : memref<?x8x34x34xf32>)
+  %d1 = memref.dim %a, %c0 : memref<?x8x32x32xf32>
+  %s = memref.subview %p[0, 0, 1, 1] [%d1, 8, 32, 32] [1, 1, 1, 1] : memref<?x8x34x34xf32> to memref<?x8x32x32xf32, strided<[9248, 1156, 34, 1], offset: 35>>
+  memref.copy %a, %s : memref<?x8x32x32xf32> to memref<?x8x32x32xf32, strided<[9248, 1156, 34, 1], offset: 35>>
+  return %p : memref<?x8x34x34xf32>
+}
+
+// Another buffer's batch is not the padded buffer's: the fill stays whole.
+// CHECK-LABEL: func.func @pad_other_batch(
+//       CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<?x8x34x34xf32>)
+func.func @pad_other_batch(%a: memref<?x8x32x32xf32>, %b: memref<?x8x32x32xf32>) -> memref<?x8x34x34xf32> {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0.0 : f32
+  %d0 = memref.dim %b, %c0 : memref<?x8x32x32xf32>
+  %p = memref.alloc(%d0) : memref<?x8x34x34xf32>
+  linalg.fill ins(%z : f32) outs(%p : memref<?x8x34x34xf32>)
+  %d1 = memref.dim %a, %c0 : memref<?x8x32x32xf32>
+  %s = memref.subview %p[0, 0, 1, 1] [%d1, 8, 32, 32] [1, 1, 1, 1] : memref<?x8x34x34xf32> to memref<?x8x32x32xf32, strided<[9248, 1156, 34, 1], offset: 35>>
+  memref.copy %a, %s : memref<?x8x32x32xf32> to memref<?x8x32x32xf32, strided<[9248, 1156, 34, 1], offset: 35>>
+  return %p : memref<?x8x34x34xf32>
+}
