@@ -16,7 +16,7 @@ Per model: Strata's compile time (ONNX file -> callable, dynamic batch) and the 
 of the intermediate buffers its compiled code keeps live at once (the static buffer plan of
 the model compiled at the benchmark's shapes), then the
 median latency in ms over `--repeat` calls and at least half a second of calls (after
-warm-up) for Strata, onnxruntime
+warm-up) for Strata (num_threads = --threads), onnxruntime
 (intra-op threads = --threads) and PyTorch eager (torch.set_num_threads(--threads)),
 timed in `--rounds` interleaved rounds (each peer in turn: the machine's slow phases
 fall on all of them), with the ratios Strata/onnxruntime and Strata/torch, and the max
@@ -286,12 +286,16 @@ def main(argv=None):
                 torch, (args.models or "mlp1,mlp64,resnet18,minilm").split(",")):
             path = os.path.join(tmp, name + ".onnx")
             export(torch, module, inputs, dynamic, path)
+            # Strata runs on --threads threads like its peers (the default would be
+            # every CPU of the process, whatever --threads says)
+            opts = {"num_threads": args.threads} if args.target == "cpu" else {}
             t = time.perf_counter()
-            f = strata.compile(path, target=args.target, **({"tune": True} if args.tune else {}))
+            f = strata.compile(path, target=args.target,
+                               **({"tune": True} if args.tune else {}), **opts)
             compile_s = time.perf_counter() - t
-            untuned = strata.compile(path, target=args.target) if args.tune else None
+            untuned = strata.compile(path, target=args.target, **opts) if args.tune else None
             # The plan's peak needs static shapes: compile the model at these inputs' shapes.
-            static = strata.compile(_static_copy(path, inputs), target=args.target)
+            static = strata.compile(_static_copy(path, inputs), target=args.target, **opts)
             peak = static.timings.get("peak_buffer_bytes", float("nan"))
             values = list(inputs.values())
             y = np.asarray(f(*values)[0])   # (the cuda target's outputs: on the device)
@@ -329,7 +333,7 @@ def main(argv=None):
     def cell(r, k, fmt):
         return format(r[k], fmt) if k in r else "-"
     print(f"\nmedian latency, ms ({args.repeat}+ runs in {args.rounds} interleaved rounds, "
-          f"{args.threads} threads for peers)\n")
+          f"{args.threads} threads for every peer)\n")
     print(f"{'model':<15} {'compile s':>9} {'peak MB':>8} {'strata':>9} {'ort':>9} "
           f"{'torch':>9} {'/ort':>6} {'/torch':>7} {'max|diff|':>10}"
           + (f" {'tune s':>7} {'tuned/model':>11}" if args.tune else ""))
