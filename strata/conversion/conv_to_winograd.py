@@ -16,8 +16,8 @@ Matched: what strata-linalg-to-microkernels would lower to strata_conv2d_nchw_f3
 (match_conv: unit inner stride input, contiguous filter and output images), with a 3x3
 window, strides 1, a filter read from a constant memref.global with its data (or a
 whole view of one), and at least `min-channels` input and output channels (with fewer,
-the transforms cost more than the products save). Dilations 1, or static sizes whose
-phases make a mosaic of little waste: the kernel then runs on the mosaic ([Note:
+the transforms cost more than the products save). Dilations 1, or static sizes (but
+the batch) whose phases make a mosaic of little waste: the kernel then runs on the mosaic ([Note:
 dilated convolutions as a mosaic]). The output is
 overwritten when a zero fill precedes the convolution (erased), else accumulated into,
 as strata-linalg-to-microkernels does. Runs after bufferization, before
@@ -75,7 +75,9 @@ def _matches(op, min_channels: int) -> bool:
 # product, with its dead taps: DeepLab-v3's rates 6 to 36 on 33x33 or 65x65 maps). The
 # epilogue (bias, ReLU) is elementwise and runs on R; a residual would have to be read
 # through the mosaic too, and an accumulated output (no zero fill, no bias) cannot be
-# written through R: those stay direct (a residual add stays a generic after).
+# written through R: those stay direct (a residual add stays a generic after). A dynamic
+# batch is only a size: the scratch buffers, views and copies take the image's batch
+# (em.size), as the kernel does (a model exported with batch `N` got the direct product).
 MOSAIC_MAX_AREA = 1.5
 
 
@@ -101,11 +103,12 @@ class _Mosaic:
 
 
 def _mosaic(op):
-    """The _Mosaic of a dilated convolution `op` (static sizes, the seams' waste at most
-    MOSAIC_MAX_AREA), or None (see [Note: dilated convolutions as a mosaic])."""
+    """The _Mosaic of a dilated convolution `op` (static sizes but the batch, the seams'
+    waste at most MOSAIC_MAX_AREA), or None (see [Note: dilated convolutions as a
+    mosaic]; a dynamic batch is a size of the buffers and copies, as for the kernel)."""
     x, y = op.operand_types[0], op.operand_types[2]
     dil = tuple(op._window_values("dilations"))
-    if A.DYNAMIC in tuple(x.shape) + tuple(y.shape) or len(dil) != 2 or \
+    if A.DYNAMIC in tuple(x.shape[1:]) + tuple(y.shape[1:]) or len(dil) != 2 or \
             min(dil) < 1 or dil == (1, 1):
         return None
     axes = []
@@ -277,7 +280,7 @@ def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True,
         final = out
         if mosaic is not None:
             x = _mosaic_image(em, x, mosaic)
-            out = _alloc(em, list(rshape[:2]) + mosaic.image())
+            out = _alloc(em, [s(x, 0), rshape[1]] + mosaic.image())
         out_ptr = em.pointer(out)
         oh, ow = (s(y, 2), s(y, 3)) if mosaic is None else rshape[2:]
         args = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(w, 0), oh, ow,
@@ -316,20 +319,29 @@ def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True,
     return count
 
 
+def _split(sizes):
+    """(static sizes, the dynamic ones' values) of sizes given as ints or index values
+    (a dynamic batch: em.size)."""
+    return ([n if isinstance(n, int) else A.DYNAMIC for n in sizes],
+            [n for n in sizes if not isinstance(n, int)])
+
+
 def _alloc(em, shape):
-    return em.v("memref.alloc", [], [A.MemRefType(list(shape), A.f32)],
+    static, dyn = _split(shape)
+    return em.v("memref.alloc", dyn, [A.MemRefType(static, A.f32)],
                 {"alignment": A.IntegerAttr(64, A.i64),
-                 "operandSegmentSizes": A.DenseArrayAttr(A.i32, [0, 0])})[0]
+                 "operandSegmentSizes": A.DenseArrayAttr(A.i32, [len(dyn), 0])})[0]
 
 
 def _subview(em, src, offsets, sizes, strides):
     from ..dialects.memref_layout import subview_type
-    t = subview_type(src.type, offsets, sizes, strides)
+    static, dyn = _split(sizes)
+    t = subview_type(src.type, offsets, static, strides)
     props = {"static_offsets": A.DenseArrayAttr(A.i64, offsets),
-             "static_sizes": A.DenseArrayAttr(A.i64, sizes),
+             "static_sizes": A.DenseArrayAttr(A.i64, static),
              "static_strides": A.DenseArrayAttr(A.i64, strides),
-             "operandSegmentSizes": A.DenseArrayAttr(A.i32, [1, 0, 0, 0])}
-    return em.v("memref.subview", [src], [t], props)[0]
+             "operandSegmentSizes": A.DenseArrayAttr(A.i32, [1, 0, len(dyn), 0])}
+    return em.v("memref.subview", [src] + dyn, [t], props)[0]
 
 
 def _phases(mosaic, in_sizes=None):
@@ -357,10 +369,10 @@ def _expand(em, m, rows, cols):
     """NCHW memref `m` (H = rows[0]*rows[1], W = cols[0]*cols[1]) viewed 6-D as
     N x C x rows x cols, each axis split in two."""
     from ..dialects.memref_layout import expanded_type
-    shape = list(m.type.shape[:2]) + list(rows) + list(cols)
+    shape, dyn = _split([em.size(m, 0), em.size(m, 1)] + list(rows) + list(cols))
     groups = [[0], [1], [2, 3], [4, 5]]
     reassoc = A.ArrayAttr([A.ArrayAttr([A.IntegerAttr(k, A.i64) for k in g]) for g in groups])
-    return em.v("memref.expand_shape", [m], [expanded_type(m.type, shape, groups)],
+    return em.v("memref.expand_shape", [m] + dyn, [expanded_type(m.type, shape, groups)],
                 {"reassociation": reassoc,
                  "static_output_shape": A.DenseArrayAttr(A.i64, shape)})[0]
 
@@ -388,7 +400,8 @@ def _mosaic_image(em, x, mosaic):
     buffer, each phase copied into its block (zero-filled first where the image does
     not fill the blocks)."""
     from ..dialects.linalg import FillOp
-    N, C, H, W = x.type.shape
+    _, C, H, W = x.type.shape
+    N = em.size(x, 0)       # an int, or a dynamic batch's value
     q = _alloc(em, [N, C] + mosaic.image())
     (dh, qh), (dw, qw) = mosaic.axes
     if H >= dh * (qh + 2) and W >= dw * (qw + 2) and _strided(x):
@@ -413,7 +426,7 @@ def _mosaic_image(em, x, mosaic):
 
 def _mosaic_result(em, r, out, mosaic):
     """The outputs in `r` (the mosaic's convolution) copied to their places in `out`."""
-    N, F = out.type.shape[:2]
+    N, F = em.size(out, 0), out.type.shape[1]
     (dh, qh), (dw, qw) = mosaic.axes
     if mosaic.n == [dh * qh, dw * qw] and _strided(out):
         # r holds whole blocks (d*(q+2) rows and columns; the kernel wrote the first

@@ -100,3 +100,45 @@ func.func @kept(%x: memref<1x8x44x44xf32>, %y: memref<1x8x32x32xf32>,
     ins(%x2, %w : memref<1x8x20x20xf32>, memref<8x8x3x3xf32>) outs(%y2 : memref<1x8x16x16xf32>)
   return
 }
+
+// A dynamic batch: the same mosaic, the batch read once from the image and given to the
+// scratch buffers, the views and the kernel (whole blocks: one generic each way).
+// CHECK-LABEL: func.func @mosaic_dynamic_batch
+//       CHECK: %{{[a-z_0-9]*}}, %{{[a-z_0-9]*}}, %[[M:[a-z_0-9]*]]:4, %{{.*}}:4 = memref.extract_strided_metadata %arg0
+//       CHECK: %[[Q:.*]] = memref.alloc(%[[M]]#0) {{.*}} : memref<?x8x20x20xf32>
+//       CHECK: memref.expand_shape %[[Q]] {{\[\[}}0], [1], [2, 3], [4, 5]] output_shape [%{{.*}}, 8, 2, 10, 2, 10]
+//       CHECK: memref.expand_shape %arg0 {{\[\[}}0], [1], [2, 3], [4, 5]] output_shape [%[[M]]#0, 8, 10, 2, 10, 2]
+//       CHECK: linalg.generic
+//       CHECK: %[[R:.*]] = memref.alloc(%{{.*}}) {{.*}} : memref<?x8x20x20xf32>
+//       CHECK: call @strata_conv2d_winograd_f32(%{{.*}}, %c8_i64, %c20_i64, %c20_i64, %c8_i64, %c18_i64, %c18_i64,
+//       CHECK: memref.expand_shape %[[R]]
+//       CHECK: memref.expand_shape %arg1
+//       CHECK: linalg.generic
+//   CHECK-NOT: linalg.conv_2d_nchw_fchw
+func.func @mosaic_dynamic_batch(%x: memref<?x8x20x20xf32>, %y: memref<?x8x16x16xf32>) {
+  %w = memref.get_global @w : memref<8x8x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<?x8x16x16xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<?x8x20x20xf32>, memref<8x8x3x3xf32>) outs(%y : memref<?x8x16x16xf32>)
+  return
+}
+
+// A dynamic batch on the odd path: the zero-filled blocks and the copies of each phase
+// take the batch as their size.
+// CHECK-LABEL: func.func @odd_dynamic_batch
+//       CHECK: %{{[a-z_0-9]*}}, %{{[a-z_0-9]*}}, %[[M:[a-z_0-9]*]]:4, %{{.*}}:4 = memref.extract_strided_metadata %arg0
+//       CHECK: %[[Q:.*]] = memref.alloc(%[[M]]#0) {{.*}} : memref<?x8x20x18xf32>
+//       CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[Q]] : memref<?x8x20x18xf32>)
+//       CHECK: memref.subview %arg0[0, 0, 0, 0] [%[[M]]#0, 8, 10, 18] [1, 1, 2, 1]
+//       CHECK: memref.subview %arg0[0, 0, 1, 0] [%[[M]]#0, 8, 9, 18] [1, 1, 2, 1]
+//       CHECK: call @strata_conv2d_winograd_f32(
+//       CHECK: memref.subview %{{.*}}[0, 0, 1, 0] [%{{.*}}, 8, 7, 16] [1, 1, 2, 1]
+func.func @odd_dynamic_batch(%x: memref<?x8x19x18xf32>, %y: memref<?x8x15x16xf32>) {
+  %w = memref.get_global @w : memref<8x8x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<?x8x15x16xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<?x8x19x18xf32>, memref<8x8x3x3xf32>) outs(%y : memref<?x8x15x16xf32>)
+  return
+}
