@@ -736,14 +736,19 @@ class DimOp(Op):
         from .memref_canonicalize import patterns_for
         return patterns_for(cls.name)
 
-    def speculatability(self) -> str:
+    def constant_dim(self):
+        """The dim this op reads: its index when a constant within a ranked memref's
+        rank, else None."""
         c = self.index.defining_op
         i = c._props.get("value") if c is not None and T.ConstantLike in c.traits else None
         t = self.source.type
         if type(i) is not A.IntegerAttr or type(t) is not A.MemRefType or \
                 not 0 <= i.value < len(t.shape):
-            return "not"
-        return "speculatable"
+            return None
+        return i.value
+
+    def speculatability(self) -> str:
+        return "not" if self.constant_dim() is None else "speculatable"
 
     def fold(self, operands):
         """DimOp::fold: a static size; the dynamic size operand of an alloc/alloca/view/
@@ -751,22 +756,32 @@ class DimOp(Op):
         i = operands[1]
         t = self.source.type
         if type(i) is A.IntegerAttr and type(t) is A.MemRefType:
-            k = i.value
-            if not 0 <= k < len(t.shape):
+            if not 0 <= i.value < len(t.shape):
                 return None
-            if t.shape[k] != DYN:
-                return A.IntegerAttr(t.shape[k], A.index)
-            src = self.source.defining_op
-            dyn_pos = sum(1 for d in t.shape[:k] if d == DYN)
-            if isinstance(src, (_AllocLike, ViewOp)):
-                return src.dynamicSizes[dyn_pos] if isinstance(src, _AllocLike) \
-                    else src.sizes[dyn_pos]
-            if isinstance(src, SubViewOp):
-                dropped = src.dropped_dims()
-                kept = [j for j in range(len(src.mixed_sizes)) if j not in dropped]
-                v = src.mixed_sizes[kept[k]]
-                return v if not isinstance(v, int) else A.IntegerAttr(v, A.index)
+            v = _size_of(self.source, i.value)
+            if v is not None:
+                return A.IntegerAttr(v, A.index) if isinstance(v, int) else v
         return _fold_memref_cast(self, 0)
+
+
+def _size_of(m, k):
+    """Dim k of memref `m` where its defining op says it: a static size (an int), the
+    size operand of an alloc/alloca/view, the size of a subview (an int or a Value);
+    else None."""
+    t = m.type
+    if t.shape[k] != DYN:
+        return t.shape[k]
+    src = m.defining_op
+    dyn_pos = sum(1 for d in t.shape[:k] if d == DYN)
+    if isinstance(src, _AllocLike):
+        return src.dynamicSizes[dyn_pos]
+    if isinstance(src, ViewOp):
+        return src.sizes[dyn_pos]
+    if isinstance(src, SubViewOp):
+        dropped = src.dropped_dims()
+        kept = [j for j in range(len(src.mixed_sizes)) if j not in dropped]
+        return src.mixed_sizes[kept[k]]
+    return None
 
 
 def size_key(v):
@@ -790,37 +805,20 @@ def size_key(v):
         if T.ConstantLike in d.traits:
             a = d._props.get("value")
             return ("const", a.value) if type(a) is A.IntegerAttr else v
-        if type(d) is not DimOp:
+        k = d.constant_dim() if type(d) is DimOp else None
+        if k is None:
             return v
-        c = d.index.defining_op
-        i = c._props.get("value") if c is not None and T.ConstantLike in c.traits else None
-        t = d.source.type
-        if type(i) is not A.IntegerAttr or type(t) is not A.MemRefType or \
-                not 0 <= i.value < len(t.shape):
-            return v
-        k = i.value
-        if t.shape[k] != DYN:
-            return ("const", t.shape[k])
-        src = d.source
+        src = d.source      # through casts between ranked memrefs (of one rank)
         while isinstance(src.defining_op, CastOp) and \
-                type(src.defining_op.source.type) is A.MemRefType:
+                type(src.defining_op.source.type) is A.MemRefType and \
+                _size_of(src, k) is None:
             src = src.defining_op.source
-            if src.type.shape[k] != DYN:
-                return ("const", src.type.shape[k])
-        o = src.defining_op
-        pos = sum(1 for x in src.type.shape[:k] if x == DYN)
-        if isinstance(o, _AllocLike):
-            v = o.dynamicSizes[pos]
-        elif isinstance(o, ViewOp):
-            v = o.sizes[pos]
-        elif isinstance(o, SubViewOp):
-            dropped = o.dropped_dims()
-            kept = [j for j in range(len(o.mixed_sizes)) if j not in dropped]
-            v = o.mixed_sizes[kept[k]]
-            if isinstance(v, int):
-                return ("const", v)
-        else:
+        n = _size_of(src, k)
+        if n is None:
             return ("dim", src, k)
+        if isinstance(n, int):
+            return ("const", n)
+        v = n
     return v
 
 
