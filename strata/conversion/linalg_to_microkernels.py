@@ -1316,6 +1316,17 @@ def _nchw_call(em, op, layout, weights, acc):
 # output (the kernel reads x0 while it writes). g and x are erased.
 
 
+def _along_channels(t, m, c: int) -> bool:
+    """Map `m` reads memref type `t` of `c` elements by the channel loop (d1) alone: a
+    [C] vector, or ONNX's broadcast [C, 1, 1] / [1, C, 1, 1] initializers."""
+    if t.shape.count(A.DYNAMIC) or _prod(t.shape) != c or len(m.results) != len(t.shape):
+        return False
+    dims = [r for r in m.results if type(r) is AffineDimExpr]
+    return len(dims) == 1 and dims[0].position == 1 and all(
+        (type(r) is AffineDimExpr) or (type(r) is AffineConstantExpr and r.value == 0 and
+                                       t.shape[i] == 1) for i, r in enumerate(m.results))
+
+
 def _input_prologue(op, x, out, weights):
     """(x0, generic, scale global, shift global, act, deallocs to move) when input `x`
     of packed NCHW convolution `op` (writing `out`) is the batch norm + activation of
@@ -1351,9 +1362,7 @@ def _input_prologue(op, x, out, weights):
             x0 = b
             leaves[args[i]] = "x"
             continue
-        m = maps[i]
-        if tuple(b.type.shape) != (x.type.shape[1],) or len(m.results) != 1 or \
-                getattr(m.results[0], "position", None) != 1:
+        if not _along_channels(b.type, maps[i], x.type.shape[1]):
             return None
         data = weights.global_under(b)[1]
         data = global_data(data) if data is not None else None
