@@ -138,3 +138,15 @@ def test_bad_codes_and_sizes_write_nothing(bad):
                                bias.ctypes.data, epi, scale.ctypes.data, shift.ctypes.data,
                                pro, 0)
     assert (out == 7.0).all()
+
+
+def test_tuner_calls_the_prologue_kernel():
+    """The autotuner times the kernel with its whole argument list (scale, shift and
+    code after the epilogue's), on a DenseNet bottleneck's shape and other tile words."""
+    from strata.backends.cpu import autotune
+    from strata.backends.cpu.kernels_gemm import SPLIT_M, tile_word
+    shape = dict(N=1, C=96, H=14, W=14, F=128, KH=1, KW=1, OH=14, OW=14, sh=1, sw=1, dh=1,
+                 dw=1, pt=0, pl=0)
+    call = autotune._Call(load_kernels(), "strata_conv2d_nchw_packed_pro_f32", shape)
+    for word in (0, tile_word(kc=32, split=SPLIT_M)):
+        assert call.run(word) >= 0
