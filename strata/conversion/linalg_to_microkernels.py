@@ -791,14 +791,21 @@ def _image_strided_output(op, d, c) -> bool:
         d.type.element_type == c.type.element_type and _per_image_contiguous(d.type)
 
 
-def _epilogue_activation(g, leaves: dict, names, bias: bool):
-    """The activation (a name of `names`) elementwise generic `g` applies to "x" (its
-    block argument's leaf in `leaves`), or to x + "p0" when `bias`; else None."""
+def _yield_activation(g, leaves: dict, names):
+    """(act, inner) when the one value generic `g` yields is act(inner) for an activation
+    of `names` and inner affine in "x" (`_activation_of`, its leaves `leaves`); else
+    None."""
     ops = list(g.body.ops)
     if not ops or ops[-1].name != "linalg.yield" or len(ops[-1].operands) != 1:
         return None
     tree = _expr(ops[-1].operands[0], leaves, g.body)
-    found = _activation_of(tree, names) if tree is not None else None
+    return _activation_of(tree, names) if tree is not None else None
+
+
+def _epilogue_activation(g, leaves: dict, names, bias: bool):
+    """The activation (a name of `names`) elementwise generic `g` applies to "x" (its
+    block argument's leaf in `leaves`), or to x + "p0" when `bias`; else None."""
+    found = _yield_activation(g, leaves, names)
     if found is None:
         return None
     act, inner = found
@@ -1370,11 +1377,8 @@ def _input_prologue(op, x, out, weights):
             return None
         leaves[args[i]] = f"p{len(chans)}"
         chans.append(data.reshape(-1).astype(np.float64))
-    ops = list(g.body.ops)
-    if x0 is None or args[-1].has_uses() or not ops or ops[-1].name != "linalg.yield":
-        return None
-    tree = _expr(ops[-1].operands[0], leaves, g.body)
-    found = _activation_of(tree, PRO_ACTS) if tree is not None else None
+    found = None if x0 is None or args[-1].has_uses() else \
+        _yield_activation(g, leaves, PRO_ACTS)
     if found is None:
         return None
     act, inner = found

@@ -31,6 +31,7 @@ from ...conversion.cpu_kernel_abi import PRO_ACTS
 from .guard import checked_bytes, checked_malloc
 from .kernel_ir import (Fn, all_of, fma, lane_mask, splat, vactivation, vec_type, vload,
                         vstore)
+from .kernels_attention import _row_vectors
 from .kernels_gemm import (BLOCKED_KINDS, CHUNK_MIN_MACS, PAR_MIN_MACS, SPLIT_NONE,
                            TILE_FIELDS, _load_work, _store_work, _tile_field, bad_epilogue)
 
@@ -760,22 +761,12 @@ def _conv_grouped(isa: Isa, base: str, epi: bool) -> str:
 
 def _pro_rows(f: Fn, isa: Isa, act: str, src: str, dst: str, n: str, s_: str,
               t_: str) -> None:
-    """dst[0:n] = act(src[0:n] * s + t) (s, t: splatted vectors): vectors, then one
-    masked vector."""
-    W = isa.width
-    nmain = f.sub(n, f(f"srem i64 {n}, {W}"))
-
-    def one(j, mask=None):
+    """dst[0:n] = act(src[0:n] * s + t) (s, t: splatted vectors)."""
+    def one(j, mask):
         x = vload(f, isa, f.gep(src, j), mask)
         vstore(f, isa, vactivation(f, isa, act, fma(f, isa, x, s_, t_)), f.gep(dst, j),
                mask)
-    f.loop("0", nmain, W, one)
-    tail, done = f.label("pt"), f.label("pd")
-    f.cbr(f.cmp("slt", nmain, n), tail, done)
-    f.start(tail)
-    one(nmain, lane_mask(f, isa, f.sub(n, nmain)))
-    f.br(done)
-    f.start(done)
+    _row_vectors(f, isa, n, one)
 
 
 def _conv_pro(isa: Isa) -> str:
