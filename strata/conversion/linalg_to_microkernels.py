@@ -44,7 +44,10 @@ what is left.
   GEMM); 1x1 stride-1 convolutions are a GEMM on the image itself. A zero-padded copy
   of the input is read through the NCHW kernels' pad top / left instead, as the
   depthwise kernel does (see [Note: depthwise convolutions]; [Note: padding in the
-  packing] in strata/backends/cpu/kernels_conv.py), grouped and 1-D ones too.
+  packing] in strata/backends/cpu/kernels_conv.py), grouped and 1-D ones too. A batch
+  norm + ReLU / ReLU6 writing a packed 1x1 convolution's input (DenseNet's
+  pre-activation layers) becomes the kernel's input prologue,
+  strata_conv2d_nchw_packed_pro_f32 (see [Note: input prologues, the match]).
 - linalg.conv_1d_ncw_fcw (f32, the same conditions): the NCHW kernels with H = KH =
   OH = 1 ([Note: 1-D convolutions]).
 - linalg.conv_2d_ngchw_gfchw (f32, the same conditions; grouped convolutions, group
