@@ -3,7 +3,9 @@ kernels_gemm.py packing B straight from the image: implicit im2col), its grouped
 strata_conv2d_nchw_grouped_f32 (one such GEMM per image and group, the groups in
 parallel) and strata_conv2d_nhwc_f32 (im2col + GEMM). Stride-1 convolutions over narrow
 images are computed over the image's rows as one flat row ([Note: flat rows]). The NCHW
-kernels take the padding and read the unpadded image ([Note: padding in the packing]).
+kernels take the padding and read the unpadded image ([Note: padding in the packing]);
+strata_conv2d_nchw_packed_pro_f32 reads it as act(x * scale[c] + shift[c]) ([Note:
+input prologues]: DenseNet's batch norm + ReLU before each 1x1, applied while packing).
 `conv_functions(isa)` is all of it. A 1-D convolution is the 2-D one with H = KH = OH = 1 (the lowering passes its
 buffers as they are: [Note: 1-D convolutions] in linalg_to_microkernels.py).
 
