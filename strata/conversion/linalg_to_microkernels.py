@@ -1347,7 +1347,7 @@ def _input_prologue(op, x, out, weights):
             tuple(op._window_values("strides")) == (1, 1)):
         return None
     a = x.defining_op
-    if a is None or a.name != "memref.alloc" or not x.type.has_static_shape:
+    if a is None or a.name != "memref.alloc" or x.type.shape[1] == A.DYNAMIC:
         return None
     users = [u.owner for u in x.uses]
     gens = [u for u in users if u is not op and u.name != "memref.dealloc"]

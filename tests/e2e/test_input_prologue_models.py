@@ -45,8 +45,9 @@ def _bn(nodes, inits, x, c, name, form):
     return name + "r"
 
 
-def dense_net(form="bn", layers=3, c0=16, growth=8, hw=9):
-    """A dense block of `layers` pre-activation layers and a transition."""
+def dense_net(form="bn", layers=3, c0=16, growth=8, hw=9, batch=1):
+    """A dense block of `layers` pre-activation layers and a transition (`batch`: an int,
+    or a name: a run-time batch)."""
     nodes, inits, cur, c = [], [], "x", c0
     for i in range(layers):
         p = f"l{i}_"
@@ -62,8 +63,8 @@ def dense_net(form="bn", layers=3, c0=16, growth=8, hw=9):
     inits.append(("tr_w", _RNG.standard_normal((c // 2, c, 1, 1)) / np.sqrt(c)))
     nodes += [h.make_node("Conv", [r, "tr_w"], ["tr_c"]),
               h.make_node("AveragePool", ["tr_c"], ["y"], kernel_shape=[2, 2], strides=[2, 2])]
-    return float_graph(nodes, [("x", [1, c0, hw, hw])],
-                       [("y", [1, c // 2, hw // 2, hw // 2])], inits)
+    return float_graph(nodes, [("x", [batch, c0, hw, hw])],
+                       [("y", [batch, c // 2, hw // 2, hw // 2])], inits)
 
 
 def _check(model, x):
@@ -101,3 +102,13 @@ def test_nan_in_the_image_as_onnxruntime():
     assert np.array_equal(np.isnan(got), np.isnan(want)) and np.isnan(want).any()
     ok = ~np.isnan(want)
     np.testing.assert_allclose(got[ok], want[ok], rtol=1e-4, atol=1e-5)
+
+
+def test_run_time_batch_matches_onnxruntime(tmp_path):
+    """A dynamic batch (the kernel loops over the images), two images; its three
+    pre-activation 1x1s read through the prologue."""
+    model = dense_net("bn", layers=2, batch="N")
+    _check(model, _RNG.standard_normal((2, 16, 9, 9)).astype(np.float32))
+    strata.compile(model, cache=False, dump_dir=tmp_path)
+    path, = glob.glob(str(tmp_path / "*strata-linalg-to-microkernels.mlir"))
+    assert open(path).read().count("call @strata_conv2d_nchw_packed_pro_f32(") == 3

@@ -308,3 +308,52 @@ func.func @runtime_scale(%x: memref<1x8x5x5xf32>, %arg: memref<8xf32>) -> memref
   memref.dealloc %n : memref<1x8x5x5xf32>
   return %y : memref<1x6x5x5xf32>
 }
+
+// a run-time batch (the kernel loops over the images)
+// CHECK-LABEL: func.func @dynamic_batch(
+//   CHECK-NOT: linalg.generic
+//       CHECK: call @strata_conv2d_nchw_packed_pro_f32
+//   CHECK-NOT: linalg.generic
+//       CHECK: return
+func.func @dynamic_batch(%x: memref<?x8x5x5xf32>) -> memref<?x6x5x5xf32> {
+  %c0 = arith.constant 0 : index
+  %nb = memref.dim %x, %c0 : memref<?x8x5x5xf32>
+  %g = memref.get_global @gamma : memref<8xf32>
+  %b = memref.get_global @beta : memref<8xf32>
+  %zero = arith.constant 0.0 : f32
+  %n = memref.alloc(%nb) : memref<?x8x5x5xf32>
+  linalg.generic {indexing_maps = [#id4, #chan, #chan, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %g, %b : memref<?x8x5x5xf32>, memref<8xf32>, memref<8xf32>) outs(%n : memref<?x8x5x5xf32>) {
+  ^bb0(%in: f32, %gi: f32, %bi: f32, %o: f32):
+    %0 = arith.mulf %in, %gi : f32
+    %1 = arith.addf %0, %bi : f32
+    %r = arith.maximumf %1, %zero : f32
+    linalg.yield %r : f32
+  }
+  %w = memref.get_global @f : memref<6x8x1x1xf32>
+  %y = memref.alloc(%nb) : memref<?x6x5x5xf32>
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%n, %w : memref<?x8x5x5xf32>, memref<6x8x1x1xf32>) outs(%y : memref<?x6x5x5xf32>)
+  memref.dealloc %n : memref<?x8x5x5xf32>
+  return %y : memref<?x6x5x5xf32>
+}
+
+// NEAR MISS: a per-pixel (not per-channel) operand
+// CHECK-LABEL: func.func @per_pixel(
+//       CHECK: linalg.generic
+//       CHECK: call @strata_conv2d_nchw_packed_f32
+func.func @per_pixel(%x: memref<1x8x5x5xf32>, %s: memref<1x8x5x5xf32>) -> memref<1x6x5x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = memref.alloc() : memref<1x8x5x5xf32>
+  linalg.generic {indexing_maps = [#id4, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %s : memref<1x8x5x5xf32>, memref<1x8x5x5xf32>) outs(%n : memref<1x8x5x5xf32>) {
+  ^bb0(%in: f32, %si: f32, %o: f32):
+    %0 = arith.mulf %in, %si : f32
+    %r = arith.maximumf %0, %zero : f32
+    linalg.yield %r : f32
+  }
+  %w = memref.get_global @f : memref<6x8x1x1xf32>
+  %y = memref.alloc() : memref<1x6x5x5xf32>
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%n, %w : memref<1x8x5x5xf32>, memref<6x8x1x1xf32>) outs(%y : memref<1x6x5x5xf32>)
+  memref.dealloc %n : memref<1x8x5x5xf32>
+  return %y : memref<1x6x5x5xf32>
+}
