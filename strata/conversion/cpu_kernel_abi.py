@@ -24,7 +24,7 @@ from __future__ import annotations
 __all__ = ["KERNEL_SIGNATURES", "EPI_BIAS", "EPI_RELU", "EPI_ROW_BIAS", "ACTS", "ACT_SHIFT",
            "ACT_NAMES", "epi_flags", "act_reference", "pack_b_panels",
            "pack_a_panels", "DW_BIAS", "DW_ACT_SHIFT", "DW_ACTS", "ATTN_SAFE_SOFTMAX",
-           "ATTN_NAN_TO_ZERO", "ATTN_CAUSAL", "conv_flat_rows"]
+           "ATTN_NAN_TO_ZERO", "ATTN_CAUSAL", "conv_flat_rows", "PRO_ACTS"]
 
 _P = "ptr"
 # Argument types of the kernels' C ABI ("ptr" = !llvm.ptr), as the kernels define them
@@ -50,6 +50,13 @@ KERNEL_SIGNATURES = {
                                                      "i32", "i64"],
     "strata_conv2d_nchw_packed_epi_f32": ["i64"] * 15 + [_P, "i64", "i64", "i64", _P, _P,
                                                          "i64", "i32", _P, "i32", "i64"],
+    # ... and an input prologue ([Note: input prologues] in kernels_conv.py): the
+    # image read as act(in[c] * scale[c] + shift[c]) (a batch norm and ReLU before the
+    # convolution), after the epilogue's bias and flags: scale, shift (C floats each),
+    # the prologue's activation code (PRO_ACTS), then the tile word
+    "strata_conv2d_nchw_packed_pro_f32": ["i64"] * 15 + [_P, "i64", "i64", "i64", _P, _P,
+                                                         "i64", "i32", _P, "i32", _P, _P,
+                                                         "i32", "i64"],
     # grouped (see [Note: grouped convolutions] in kernels_conv.py): N, G, C and F per
     # group, the window and padding; in, its N, G, C and H strides; filter, out, out's N
     # stride, acc
@@ -140,6 +147,11 @@ def epi_flags(bias: int, act: str) -> int:
     `act` (a name of ACTS)."""
     return bias | ACTS[act] << ACT_SHIFT
 
+
+# The activations an input prologue applies (strata_conv2d_nchw_packed_pro_f32's last
+# i32, a code of ACTS): the cheap ones a batch norm is followed by. Another code: the
+# kernel writes nothing.
+PRO_ACTS = {name: ACTS[name] for name in ("none", "relu", "relu6")}
 
 # The flags of strata_dwconv2d_nchw_f32: DW_BIAS (bias[c] added), and the activation
 # applied after it, its code (ACTS: the first six) shifted left by DW_ACT_SHIFT (see

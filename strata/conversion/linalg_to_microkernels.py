@@ -44,7 +44,10 @@ what is left.
   GEMM); 1x1 stride-1 convolutions are a GEMM on the image itself. A zero-padded copy
   of the input is read through the NCHW kernels' pad top / left instead, as the
   depthwise kernel does (see [Note: depthwise convolutions]; [Note: padding in the
-  packing] in strata/backends/cpu/kernels_conv.py), grouped and 1-D ones too.
+  packing] in strata/backends/cpu/kernels_conv.py), grouped and 1-D ones too. A batch
+  norm + ReLU / ReLU6 writing a packed 1x1 convolution's input (DenseNet's
+  pre-activation layers) becomes the kernel's input prologue,
+  strata_conv2d_nchw_packed_pro_f32 (see [Note: input prologues, the match]).
 - linalg.conv_1d_ncw_fcw (f32, the same conditions): the NCHW kernels with H = KH =
   OH = 1 ([Note: 1-D convolutions]).
 - linalg.conv_2d_ngchw_gfchw (f32, the same conditions; grouped convolutions, group
@@ -196,8 +199,8 @@ from ..dialects.linalg.structured import StructuredOp
 from ..ir import attributes as A
 from ..ir.affine import AffineConstantExpr, AffineDimExpr
 from ..passes.pass_manager import Option, Pass
-from .cpu_kernel_abi import (EPI_BIAS, EPI_ROW_BIAS, KERNEL_SIGNATURES, _P, epi_flags,
-                             pack_a_panels, pack_b_panels)
+from .cpu_kernel_abi import (EPI_BIAS, EPI_ROW_BIAS, KERNEL_SIGNATURES, PRO_ACTS, _P,
+                             epi_flags, pack_a_panels, pack_b_panels)
 from .scalar_builders import op_class
 
 __all__ = ["LinalgToMicrokernels", "lower_to_microkernels", "kernels_used",
@@ -425,12 +428,13 @@ def match_conv(op):
 class _Emit:
     """Creates ops before the matched op; values of operands' metadata made once."""
 
-    __slots__ = ("block", "before", "loc", "meta", "consts")
+    __slots__ = ("block", "before", "loc", "meta", "consts", "prologue")
 
     def __init__(self, op):
         self.block, self.before, self.loc = op.parent, op, op.loc
         self.meta = {}
         self.consts = {}
+        self.prologue = None    # a convolution's input prologue (_input_prologue)
 
     def v(self, name, operands, result_types, props=None):
         o = op_class(name).create(list(operands), list(result_types), props, None, (), 0,
@@ -790,14 +794,21 @@ def _image_strided_output(op, d, c) -> bool:
         d.type.element_type == c.type.element_type and _per_image_contiguous(d.type)
 
 
-def _epilogue_activation(g, leaves: dict, names, bias: bool):
-    """The activation (a name of `names`) elementwise generic `g` applies to "x" (its
-    block argument's leaf in `leaves`), or to x + "p0" when `bias`; else None."""
+def _yield_activation(g, leaves: dict, names):
+    """(act, inner) when the one value generic `g` yields is act(inner) for an activation
+    of `names` and inner affine in "x" (`_activation_of`, its leaves `leaves`); else
+    None."""
     ops = list(g.body.ops)
     if not ops or ops[-1].name != "linalg.yield" or len(ops[-1].operands) != 1:
         return None
     tree = _expr(ops[-1].operands[0], leaves, g.body)
-    found = _activation_of(tree, names) if tree is not None else None
+    return _activation_of(tree, names) if tree is not None else None
+
+
+def _epilogue_activation(g, leaves: dict, names, bias: bool):
+    """The activation (a name of `names`) elementwise generic `g` applies to "x" (its
+    block argument's leaf in `leaves`), or to x + "p0" when `bias`; else None."""
+    found = _yield_activation(g, leaves, names)
     if found is None:
         return None
     act, inner = found
@@ -1245,6 +1256,13 @@ def _nchw_call(em, op, layout, weights, acc):
     pt = pl = 0
     if pad is not None:
         x, pt, pl = pad[0], pad[1], pad[2]
+    # the batch norm + ReLU making the input: the kernel's prologue ([Note: input
+    # prologues] in kernels_conv.py)
+    pro = None
+    if layout == "nchw" and panels is not None and pad is None and taps is None:
+        pro = _input_prologue(op, x, out, weights)
+        if pro is not None:
+            x = pro[0]
     if layout == "ncw":     # one image row: H = KH = OH = 1, H's stride the W extent
         dims = [s(x, 0), s(x, 1), 1, s(x, 2), s(w, 0), 1, s(w, 2), 1, s(y, 2)]
         strides = [em.stride(x, 0), em.stride(x, 1), s(x, 2)]
@@ -1277,10 +1295,112 @@ def _nchw_call(em, op, layout, weights, acc):
     args = dims + window + [xp or em.pointer(x)] + strides + [
         em.pointer(w if panels is None else panels), em.pointer(out), em.stride(out, 0), acc]
     kind = "_packed_epi" if epi is not None else "_packed" if panels is not None else ""
+    if pro is not None:
+        kind = "_packed_pro"
     name = f"strata_conv2d_nchw{'_grouped' if grouped else ''}{kind}_f32"
     if epi is not None:
         args += _epilogue_args(em, epi, EPI_ROW_BIAS, out)
+    elif pro is not None:   # no epilogue: the bias never read
+        args += [em.pointer(out), em.i32(0)]
+    if pro is not None:
+        scale, shift = (em.v("memref.get_global", [], [g.properties["type"].value],
+                             {"name": A.SymbolRefAttr(g.properties["sym_name"].value)})[0]
+                        for g in pro[2:4])
+        args += [em.pointer(scale), em.pointer(shift), em.i32(PRO_ACTS[pro[4]])]
+        em.prologue = pro
     return name, args, dims, window, panels, epi, pad
+
+
+# [Note: input prologues, the match]
+# A packed 1x1, stride-1, unpadded NCHW convolution whose input x is a fresh buffer
+# written whole by an elementwise generic g just before (x read by nothing but g, the
+# convolution and its deallocs) computing act(a[c] * x0 + b[c]) from one image x0 of
+# x's shape (read element for element), a and b computed from constant f32 vectors
+# along the channels (and constant scalars: a batch norm's weight, bias, mean and
+# variance), act one of PRO_ACTS (recognized by `_activation_of`: NaN kept, so a
+# select-based or maxnumf ReLU is not), reads x0 itself with the kernel's prologue:
+# scale = a, shift = b, computed now in float64 into two new constant globals, finite
+# (a division by a zero variance is not folded: x * inf + -inf is not (x - m) / 0). x0
+# must keep its values from g to the convolution (nothing in between uses its buffer;
+# its deallocs there move after the call) and not share a buffer with the convolution's
+# output (the kernel reads x0 while it writes). g and x are erased.
+
+
+def _along_channels(t, m, c: int) -> bool:
+    """Map `m` reads memref type `t` of `c` elements by the channel loop (d1) alone: a
+    [C] vector, or ONNX's broadcast [C, 1, 1] / [1, C, 1, 1] initializers."""
+    if t.shape.count(A.DYNAMIC) or _prod(t.shape) != c or len(m.results) != len(t.shape):
+        return False
+    dims = [r for r in m.results if type(r) is AffineDimExpr]
+    return len(dims) == 1 and dims[0].position == 1 and all(
+        (type(r) is AffineDimExpr) or (type(r) is AffineConstantExpr and r.value == 0 and
+                                       t.shape[i] == 1) for i, r in enumerate(m.results))
+
+
+def _input_prologue(op, x, out, weights):
+    """(x0, generic, scale global, shift global, act, deallocs to move) when input `x`
+    of packed NCHW convolution `op` (writing `out`) is the batch norm + activation of
+    [Note: input prologues, the match]; else None."""
+    import numpy as np
+    _, w, _ = op.operands
+    if not (w.type.has_static_shape and tuple(w.type.shape[2:]) == (1, 1) and
+            tuple(op._window_values("strides")) == (1, 1)):
+        return None
+    a = x.defining_op
+    if a is None or a.name != "memref.alloc" or x.type.shape[1] == A.DYNAMIC:
+        return None
+    users = [u.owner for u in x.uses]
+    gens = [u for u in users if u is not op and u.name != "memref.dealloc"]
+    if len(gens) != 1 or not _elementwise(gens[0]):
+        return None
+    g = gens[0]
+    if g.parent is not op.parent or not _before(g, op) or g.dps_inits[0] is not x:
+        return None
+    maps = g.indexing_maps_list()
+    if not _walks_whole(maps[-1], x.type):
+        return None
+    args = g.body.args
+    leaves = _scalar_leaves(g, ())
+    x0, chans = None, []
+    for i, b in enumerate(g.dps_inputs):
+        if args[i] in leaves:
+            continue
+        if b is x or type(b.type) is not A.MemRefType or b.type.element_type != A.f32:
+            return None
+        if tuple(b.type.shape) == tuple(x.type.shape) and x0 is None and \
+                identity_on(maps[i], b.type):
+            x0 = b
+            leaves[args[i]] = "x"
+            continue
+        if not _along_channels(b.type, maps[i], x.type.shape[1]):
+            return None
+        data = weights.global_under(b)[1]
+        data = global_data(data) if data is not None else None
+        if data is None:
+            return None
+        leaves[args[i]] = f"p{len(chans)}"
+        chans.append(data.reshape(-1).astype(np.float64))
+    found = None if x0 is None or args[-1].has_uses() else \
+        _yield_activation(g, leaves, PRO_ACTS)
+    if found is None:
+        return None
+    act, inner = found
+    values = {f"p{i}": c for i, c in enumerate(chans)}
+    c = x.type.shape[1]
+    zero = np.broadcast_to(_evaluate(inner, dict(values, x=np.zeros(1))), (c,))
+    scale = np.broadcast_to(_evaluate(inner, dict(values, x=np.ones(1))), (c,)) - zero
+    if not (np.isfinite(scale).all() and np.isfinite(zero).all()):
+        return None
+    if _view_root(x0) is _view_root(out):
+        return None
+    moved = _freed_between(g, op, [x0])
+    if moved is None:
+        return None
+    src = weights.global_under(w)[1]
+    if src is None:
+        return None
+    return (x0, g, weights._new_global(src, scale.astype(np.float32), "_pro_scale"),
+            weights._new_global(src, zero.astype(np.float32), "_pro_shift"), act, moved)
 
 
 # [Note: dead taps]
@@ -1484,6 +1604,14 @@ def _lower_conv(op, layout, weights, choose, on_call) -> str:
         on_call(call, name, *shape, word)
     op.erase()
     _drop_padded_copy(call, pad)
+    pro = em.prologue
+    if pro is not None:     # the normalized copy is not made
+        xn = pro[1].dps_inits[0]
+        pro[1].erase()
+        _drop_if_dead(xn)
+        for d in pro[5]:
+            d.detach()
+            call.parent.insert_after(call, d)
     if epi is not None and epi[0] is not None:
         epi[0].erase()
         for u in list(epi[4].uses):     # the view of y the generic read (grouped)

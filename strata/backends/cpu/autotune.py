@@ -177,8 +177,10 @@ class _Call:
                 rows = -(-F // lib.isa.mr) * lib.isa.mr if "packed" in kernel else F
                 args = [N, C, H, W, F, KH, KW, OH, OW, *win, *pad, buf(N, C, H, W), C * H * W,
                         H * W, W, buf(rows, C, KH, KW), out, F * OH * OW, 0]
-                if kernel.endswith("_epi_f32"):     # bias per filter and ReLU
+                if kernel.endswith(("_epi_f32", "_pro_f32")):     # bias per filter and ReLU
                     args += [buf(F), 6]
+                if kernel.endswith("_pro_f32"):     # the input prologue: scale, shift, ReLU
+                    args += [buf(C), buf(C), 1]
             else:
                 args = [N, H, W, C, F, KH, KW, OH, OW, *win, buf(N, H, W, C), H * W * C,
                         W * C, C, buf(F * KH * KW * C), int(s.get("ftrans", 0)), out,

@@ -158,6 +158,7 @@ KERNEL_SITES = {"gemm": "the packed blocks of a GEMM kernel",
                 "conv_image": "the packed image of a convolution kernel",
                 "conv_col": "the im2col buffer of a convolution kernel",
                 "conv_flat": "the output rows of a convolution kernel",
+                "conv_prologue": "the normalized image of a convolution kernel",
                 "winograd": "the transformed tiles of a Winograd convolution kernel",
                 "attention": "the scores of an attention kernel",
                 "attention_kv": "the packed keys and values of an attention kernel"}

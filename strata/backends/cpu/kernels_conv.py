@@ -3,7 +3,9 @@ kernels_gemm.py packing B straight from the image: implicit im2col), its grouped
 strata_conv2d_nchw_grouped_f32 (one such GEMM per image and group, the groups in
 parallel) and strata_conv2d_nhwc_f32 (im2col + GEMM). Stride-1 convolutions over narrow
 images are computed over the image's rows as one flat row ([Note: flat rows]). The NCHW
-kernels take the padding and read the unpadded image ([Note: padding in the packing]).
+kernels take the padding and read the unpadded image ([Note: padding in the packing]);
+strata_conv2d_nchw_packed_pro_f32 reads it as act(x * scale[c] + shift[c]) ([Note:
+input prologues]: DenseNet's batch norm + ReLU before each 1x1, applied while packing).
 `conv_functions(isa)` is all of it. A 1-D convolution is the 2-D one with H = KH = OH = 1 (the lowering passes its
 buffers as they are: [Note: 1-D convolutions] in linalg_to_microkernels.py).
 
@@ -27,8 +29,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...conversion.cpu_kernel_abi import PRO_ACTS
 from .guard import checked_bytes, checked_malloc
-from .kernel_ir import Fn, all_of, lane_mask, splat, vec_type, vload, vstore
+from .kernel_ir import (Fn, all_of, fma, lane_mask, splat, vactivation, vec_type, vload,
+                        vstore)
+from .kernels_attention import _row_vectors
 from .kernels_gemm import (BLOCKED_KINDS, CHUNK_MIN_MACS, PAR_MIN_MACS, SPLIT_NONE,
                            TILE_FIELDS, _load_work, _store_work, _tile_field, bad_epilogue)
 
@@ -735,9 +740,122 @@ def _conv_grouped(isa: Isa, base: str, epi: bool) -> str:
     return "\n".join(out)
 
 
+# [Note: input prologues]
+# DenseNet's layers are pre-activation: BN -> ReLU -> 1x1 convolution, on the
+# concatenation of every earlier map of the block (strata-concat-in-place: one buffer).
+# As a separate elementwise pass, the BN + ReLU reads the growing concatenation and
+# writes a normalized copy of it for each layer (O(L^2) traffic per block).
+# strata_conv2d_nchw_packed_pro_f32 takes it as a prologue instead: the image is read as
+# act(in[c] * scale[c] + shift[c]) (scale, shift: C floats; act a code of PRO_ACTS) and
+# no normalized copy is written. For a 1x1, stride-1, unpadded convolution over a
+# contiguous image (the GEMM on the image itself: DenseNet's bottlenecks and
+# transitions) the prologue is applied where the GEMM packs B anyway: the blocked kind
+# "npa" packs each K x NR panel with strata_pack_n_<act> (an FMA and the activation per
+# vector; %cd holds scale, shift and the code). Every other convolution the kernel is
+# called with (a window, a stride, padding: the padding's zeros are not transformed,
+# as the padded normalized map's are not) is computed on a normalized copy of the image
+# made first, then the packed-epilogue kernel: the same values, the old cost. The fold
+# (linalg_to_microkernels.py's `_input_prologue`) keeps the rounding of x * s + t with
+# s, t computed in float64 from the batch norm's constants (as onnxruntime's and
+# OpenVINO's folded batch norms), NaN and infinities as the elementwise op gives them
+# (the activation keeps NaN; s and t finite).
+
+
+def _pro_rows(f: Fn, isa: Isa, act: str, src: str, dst: str, n: str, s_: str,
+              t_: str) -> None:
+    """dst[0:n] = act(src[0:n] * s + t) (s, t: splatted vectors)."""
+    def one(j, mask):
+        x = vload(f, isa, f.gep(src, j), mask)
+        vstore(f, isa, vactivation(f, isa, act, fma(f, isa, x, s_, t_)), f.gep(dst, j),
+               mask)
+    _row_vectors(f, isa, n, one)
+
+
+def _conv_pro(isa: Isa) -> str:
+    """strata_conv2d_nchw_packed_pro_f32: strata_conv2d_nchw_packed_epi_f32 on the image
+    act(in[c] * scale[c] + shift[c]) ([Note: input prologues])."""
+    f = Fn("define void @strata_conv2d_nchw_packed_pro_f32(i64 %N, i64 %C, i64 %H, i64 %W, "
+           f"i64 %F, {_WINDOW}, i64 %pt, i64 %pl, ptr %in, i64 %sn, i64 %sc, i64 %shs, "
+           "ptr %filter, ptr %out, i64 %osn, i32 %accumulate, ptr %bias, i32 %epi, "
+           "ptr %scale, ptr %shift, i32 %pro, i64 %tile) #0")
+    # an unknown prologue or epilogue code, a negative size: nothing written (the
+    # packed-epilogue kernel checks the rest)
+    bad = f(f"icmp uge i32 %pro, {len(PRO_ACTS)}")
+    bad = f(f"or i1 {bad}, {bad_epilogue(f, '%epi')}")
+    for x in ("N", "C", "H", "W", "F", "OH", "OW"):
+        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 0)}")
+    ok = f.label("ok")
+    f.cbr(bad, f"{ok}x", ok)
+    f.start(f"{ok}x")
+    f.do("ret void")
+    f.start(ok)
+    code = f("zext i32 %pro to i64")
+    # the GEMM on the image itself: 1x1, stride 1, unpadded, contiguous rows and planes
+    p, k, direct = _conv_sizes(f, f.cmp("eq", "%shs", "%W"),
+                               f.cmp("eq", "%sc", f.mul("%H", "%W")),
+                               f.cmp("eq", f("or i64 %pt, %pl"), 0),
+                               f.cmp("sle", "%OH", "%H"))
+    direct = all_of(f, [direct, f.cmp("sge", "%dh", 1), f.cmp("sge", "%dw", 1),
+                        f.cmp("sgt", "%F", 0), f.cmp("sgt", p, 0), f.cmp("sgt", k, 0)])
+    cd = f("alloca [3 x i64], align 8")
+    for i, v in enumerate((f("ptrtoint ptr %scale to i64"), f("ptrtoint ptr %shift to i64"),
+                           code)):
+        f.do(f"store i64 {v}, ptr {f.gep(cd, i, 'i64')}, align 8")
+    acc = f("icmp ne i32 %accumulate, 0")
+
+    def gemm(n, b):
+        f.do(f"call void @strata_gemm_parallel(i64 {BLOCKED_KINDS['npa']}, i64 %F, "
+             f"i64 {p}, i64 {k}, ptr %filter, i64 {k}, ptr {b}, i64 {p}, "
+             f"ptr {f.gep('%out', f.mul(n, '%osn'))}, i64 {p}, i1 {acc}, ptr {cd}, i64 0, "
+             "i64 %tile, ptr %bias, i32 %epi)")
+    done = _direct_images(f, direct, gemm)
+    # the rest: a normalized copy of the image (N x C x H x W, contiguous), then the
+    # packed-epilogue kernel on it
+    plane = f.mul("%H", "%W")
+    # (no element, or no output: the packed-epilogue kernel on the image as it is)
+    empty = f(f"or i1 {f.cmp('eq', f.mul(f.mul('%N', '%C'), plane), 0)}, "
+              f"{f.cmp('eq', f.mul('%F', f.mul('%OH', '%OW')), 0)}")
+    window = ", ".join(f"i64 %{x}" for x in ("KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw",
+                                             "pt", "pl"))
+
+    def base(img, sn, sc, shs):
+        f.do(f"call void @strata_conv2d_nchw_packed_epi_f32(i64 %N, i64 %C, i64 %H, "
+             f"i64 %W, i64 %F, {window}, ptr {img}, i64 {sn}, i64 {sc}, i64 {shs}, "
+             "ptr %filter, ptr %out, i64 %osn, i32 %accumulate, ptr %bias, i32 %epi, "
+             "i64 %tile)")
+    as_is, copy = f.label("asis"), f.label("copy")
+    f.cbr(empty, as_is, copy)
+    f.start(as_is)
+    base("%in", "%sn", "%sc", "%shs")
+    f.br(done)
+    f.start(copy)
+    tmp = checked_malloc(f, checked_bytes(f, ["%N", "%C", plane, "4"]), "conv_prologue")
+
+    def normalize(act):
+        def image(n):
+            def chan(c):
+                s_, t_ = (splat(f, isa, f(f"load float, ptr {f.gep(v, c)}, align 4"))
+                          for v in ("%scale", "%shift"))
+                src = f.gep("%in", f.add(f.mul(n, "%sn"), f.mul(c, "%sc")))
+                dst = f.gep(tmp, f.mul(f.add(f.mul(n, "%C"), c), plane))
+                f.loop("0", "%H", 1, lambda h: _pro_rows(
+                    f, isa, act, f.gep(src, f.mul(h, "%shs")), f.gep(dst, f.mul(h, "%W")),
+                    "%W", s_, t_))
+            f.loop("0", "%C", 1, chan)
+        f.loop("0", "%N", 1, image)
+    f.switch(code, {c: name for name, c in PRO_ACTS.items()}, normalize)
+    base(tmp, f.mul("%C", plane), plane, "%W")
+    f.do(f"call void @free(ptr {tmp})")
+    f.br(done)
+    f.start(done)
+    f.do("ret void")
+    return f.text()
+
+
 def conv_functions(isa) -> list:
     """Every convolution function for `isa`, as LLVM IR text."""
     return [_im2col_nhwc(isa), _pack_conv(isa), _pack_conv(isa, True), _conv_public(isa),
+            _conv_pro(isa),
             *(_conv_grouped(isa, base, epi) for base, epi in (
                 ("strata_conv2d_nchw_f32", False),
                 ("strata_conv2d_nchw_packed_f32", False),

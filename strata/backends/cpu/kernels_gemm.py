@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...conversion.cpu_kernel_abi import (ACT_NAMES, ACT_SHIFT, EPI_BIAS, EPI_RELU,
-                                          EPI_ROW_BIAS)
+                                          EPI_ROW_BIAS, PRO_ACTS)
 from .guard import checked_bytes, checked_malloc
 from .kernel_ir import (Fn, all_of, fma, lane_mask, splat, vactivation, vec_type, vload,
                         vstore)
@@ -31,7 +31,9 @@ BLOCKED_ARGS = _ARGS + ", i1 %acc, ptr %cd, i64 %q0, i64 %tile, ptr %bias, i32 %
 # or per row): C = act(C + bias), computed as the elementwise generic it replaces would.
 # The flags (EPI_BIAS, EPI_ROW_BIAS, the activation code) are the ABI's, defined with the
 # kernels' signatures in strata/conversion/cpu_kernel_abi.py ([Note: activation codes]).
-BLOCKED_KINDS = {"n": 0, "t": 1, "": 2, "conv": 3, "convp": 4, "pp": 5, "np": 6}
+# ("npa": "np" with the input prologue of strata_conv2d_nchw_packed_pro_f32, %cd its
+# scale, shift and code: see [Note: input prologues] in kernels_conv.py)
+BLOCKED_KINDS = {"n": 0, "t": 1, "": 2, "conv": 3, "convp": 4, "pp": 5, "np": 6, "npa": 7}
 
 
 # ---------------------------------------------------------------- the tile word
@@ -444,12 +446,23 @@ def _transpose(f: Fn, isa: Isa, rows: list) -> list:
     return rows
 
 
-def _pack_n(isa: Isa) -> str:
+def _pack_n(isa: Isa, pro: str | None = None) -> str:
     """Bp[p][k][0:NR] = B[k, p*NR : p*NR+NR] (zero padded) for k < kc, columns < nc;
-    panel p at Bp + p*kc*NR."""
+    panel p at Bp + p*kc*NR. `pro` (a name of PRO_ACTS): strata_pack_n_<pro>, which
+    packs act(B[k, j] * scale[k] + shift[k]) instead ([Note: input prologues] in
+    kernels_conv.py; its lanes past nc are act(shift[k]), products nobody stores)."""
     W, nv, nr = isa.width, isa.nv, isa.nr
-    f = Fn("define internal void @strata_pack_n(i64 %kc, i64 %nc, ptr noalias %B, i64 %ldb, "
-            "ptr noalias %Bp) #1")
+    name = f"strata_pack_n_{pro}" if pro else "strata_pack_n"
+    extra = ", ptr noalias %scale, ptr noalias %shift" if pro else ""
+    f = Fn(f"define internal void @{name}(i64 %kc, i64 %nc, ptr noalias %B, i64 %ldb, "
+           f"ptr noalias %Bp{extra}) #1")
+
+    def prologue(k):
+        if not pro:
+            return lambda x: x
+        s_, t_ = (splat(f, isa, f(f"load float, ptr {f.gep(v, k)}, align 4"))
+                  for v in ("%scale", "%shift"))
+        return lambda x: vactivation(f, isa, pro, fma(f, isa, x, s_, t_))
 
     def panel(j):
         dst = f.gep("%Bp", f.mul(j, "%kc"))
@@ -465,9 +478,10 @@ def _pack_n(isa: Isa) -> str:
             def row(k):
                 s = f.gep(src, f.mul(k, "%ldb"))
                 d = f.gep(dst, f.mul(k, nr))
+                pro_k = prologue(k)
                 for v in range(nv):
                     x = vload(f, isa, f.gep(s, v * W), masks[v] if masked else None)
-                    vstore(f, isa, x, f.gep(d, v * W))
+                    vstore(f, isa, pro_k(x), f.gep(d, v * W))
             f.loop("0", "%kc", 1, row)
             f.br(done)
         f.start(done)
@@ -700,8 +714,8 @@ def _blocked(isa: Isa, kind: str) -> str:
     stride-1 convolution's, B the image itself). A blocks are packed too when N is at
     least isa.pack_a_min_n (else the copy costs more than it saves)."""
     mr, nr = isa.mr, isa.nr
-    prepacked = kind in ("convp", "pp", "np")
-    pack = {"convp": "conv", "pp": "", "np": "n"}.get(kind, kind)
+    prepacked = kind in ("convp", "pp", "np", "npa")
+    pack = {"convp": "conv", "pp": "", "np": "n", "npa": "n"}.get(kind, kind)
     name = f"@strata_gemm_blocked_{_KIND_NAMES[BLOCKED_KINDS[kind]]}"
     f = Fn(f"define internal void {name}({BLOCKED_ARGS}) #1")
     # the blocking, from the tile word (see [Note: the tile word])
@@ -754,7 +768,17 @@ def _blocked(isa: Isa, kind: str) -> str:
                 src = f.gep("%B", f.add(f.mul(pc, "%ldb"), jc))
             elif pack == "t":
                 src = f.gep("%B", f.add(f.mul(jc, "%ldb"), pc))
-            if pack == "conv":
+            if kind == "npa":   # %cd: scale, shift, the code ([Note: input prologues])
+                pro = [f(f"load i64, ptr {f.gep('%cd', i, 'i64')}, align 8")
+                       for i in range(3)]
+                rows = "".join(
+                    f", ptr {f.gep(f(f'inttoptr i64 {pro[i]} to ptr'), pc)}"
+                    for i in range(2))
+                f.switch(pro[2], {code: name for name, code in PRO_ACTS.items()},
+                         lambda name: f.do(
+                             f"call void @strata_pack_n_{name}(i64 {kcur}, i64 {ncur}, "
+                             f"ptr {src}, i64 %ldb, ptr {buf}{rows})"))
+            elif pack == "conv":
                 f.do(f"call void @strata_pack_conv(i64 {kcur}, i64 {ncur}, i64 {pc}, "
                      f"i64 {f.add(jc, '%q0')}, ptr %B, ptr %cd, ptr {buf})")
             elif pack:
@@ -837,7 +861,7 @@ _FIELD_TYPES = {"A": "ptr", "B": "ptr", "C": "ptr", "cd": "ptr", "acc": "i1", "b
                 "bias": "ptr", "epi": "i32"}
 
 
-_KIND_NAMES = {0: "n", 1: "t", 2: "p", 3: "conv", 4: "convp", 5: "pp", 6: "np"}
+_KIND_NAMES = {0: "n", 1: "t", 2: "p", 3: "conv", 4: "convp", 5: "pp", 6: "np", 7: "npa"}
 
 
 def _call_blocked(f: Fn, kind: str, v: dict) -> None:
@@ -1243,10 +1267,11 @@ def gemm_functions(isa) -> list:
     parts.extend(_dot(isa, dm, dn) for dm, dn in _DOT_TILES)
     parts.extend(_axpy(isa, m, kb) for m, _ in _AXPY_TILES for kb in (_, 1))
     parts.append(_small(isa))
+    parts.extend(_pack_n(isa, pro) for pro in PRO_ACTS)
     parts.extend([_pack_n(isa), _pack_t(isa), _pack_a(isa), _pack_b_public(isa),
                   _zero(isa), _blocked(isa, "n"), _blocked(isa, "t"), _blocked(isa, ""),
                   _blocked(isa, "conv"), _blocked(isa, "convp"), _blocked(isa, "pp"),
-                  _blocked(isa, "np"),
+                  _blocked(isa, "np"), _blocked(isa, "npa"),
                   _dot_driver(isa), _public(isa), _parallel(isa),
                   _prepack(isa), _slices(), _batch_ir()])
     return parts
