@@ -20,6 +20,12 @@ weighted by their counts, summed, against the whole model's time, say how much o
 peer's time is convolutions and how much the rest (adds, ReLUs the peers did not fuse,
 pooling, copies, the head).
 
+Reading the `ort` column: onnxruntime (graph optimizations at ORT_ENABLE_ALL, its
+default) runs CNNs in its blocked NCHWc layout (channels in vectors of 16 on AVX-512),
+reordering at the graph's edges: a single layer pays a reorder in and out, a chain of
+layers does not, so the per-layer times overstate its convolutions inside the model
+(MobileNetV2 at 1 thread: 7.9 ms whole, 17.3 ms at ORT_ENABLE_EXTENDED, NCHW; Strata 8.2).
+
 Per layer and thread count: the median ms of Strata (`strata`, cache off), onnxruntime
 (`ort`) and OpenVINO (`ov`, CPU plugin, f32 hint, latency mode) and the ratios
 strata/ort, strata/ov. Every peer's output is checked against onnxruntime's first.
