@@ -20,6 +20,12 @@ weighted by their counts, summed, against the whole model's time, say how much o
 peer's time is convolutions and how much the rest (adds, ReLUs the peers did not fuse,
 pooling, copies, the head).
 
+Reading the `ort` column: onnxruntime (graph optimizations at ORT_ENABLE_ALL, its
+default) runs CNNs in its blocked NCHWc layout (channels in vectors of 16 on AVX-512),
+reordering at the graph's edges: a single layer pays a reorder in and out, a chain of
+layers does not, so the per-layer times overstate its convolutions inside the model
+(MobileNetV2 at 1 thread: 7.9 ms whole, 17.3 ms at ORT_ENABLE_EXTENDED, NCHW; Strata 8.2).
+
 Per layer and thread count: the median ms of Strata (`strata`, cache off), onnxruntime
 (`ort`) and OpenVINO (`ov`, CPU plugin, f32 hint, latency mode) and the ratios
 strata/ort, strata/ov. Every peer's output is checked against onnxruntime's first.
@@ -100,6 +106,9 @@ def model_layers(path: str) -> dict:
     m = shape_inference.infer_shapes(onnx.load(path))
     shapes = {v.name: [d.dim_value for d in v.type.tensor_type.shape.dim]
               for v in list(m.graph.value_info) + list(m.graph.input)}
+    convs = [n.input[0] for n in m.graph.node if n.op_type == "Conv"]
+    if any(0 in shapes.get(v, [0]) for v in convs):
+        shapes.update(_run_shapes(m, convs))
     inits = {t.name: t.dims for t in m.graph.initializer}
     found = collections.Counter()
     for n in m.graph.node:
@@ -121,6 +130,23 @@ def model_layers(path: str) -> dict:
                f"{f'd{d}' if d > 1 else ''}_{sp[0]}px"
         out[name] = ((cin, cout, g, k, s, sp, p, d), count)
     return out
+
+
+def _run_shapes(m, names) -> dict:
+    """{name: shape} of the values `names` of model `m`, found by running it once in
+    onnxruntime (shapes the exporter computes at run time, as HF's TF-style padding's
+    Pad before every Conv, leave ONNX's shape inference with none)."""
+    import onnx
+    import onnxruntime as ort
+    m = onnx.ModelProto.FromString(m.SerializeToString())
+    have = {o.name for o in m.graph.output}
+    m.graph.output.extend(onnx.helper.make_empty_tensor_value_info(v) for v in
+                          dict.fromkeys(names) if v not in have)
+    sess = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+    feeds = {i.name: np.zeros([d if isinstance(d, int) else 1 for d in i.shape], np.float32)
+             for i in sess.get_inputs()}
+    outs = sess.run(None, feeds)
+    return {o.name: list(v.shape) for o, v in zip(sess.get_outputs(), outs)}
 
 
 def peer(kind: str, model, threads: int):

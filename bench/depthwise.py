@@ -80,7 +80,7 @@ def _strata(model, threads, depthwise: bool):
     keep = l2m.match_depthwise, l2m.fold_channel_scales
     if not depthwise:
         l2m.match_depthwise = lambda op: False
-        l2m.fold_channel_scales = lambda module: 0
+        l2m.fold_channel_scales = lambda module, *weights: 0
     try:
         f = strata.compile(model, num_threads=threads, cache=False)
     finally:

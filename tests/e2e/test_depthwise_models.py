@@ -78,6 +78,10 @@ def _folded(ir, calls):
     # the flat code's small planes (7x7 5x5, stride 2 into 14x14), on 2 threads
     dict(k=5, act=nn.Hardswish, c=8, e=4, hw=7, threads=2),
     dict(stride=2, c=8, e=4, hw=28, threads=2),
+    # MobileNetV2's last stage (960 planes of 7x7) and its stride-2 576 -> 7x7 depthwise
+    # on 2 threads: few multiply-adds (254k-423k), split over the pool all the same
+    dict(c=160, hw=7, threads=2),
+    dict(stride=2, c=96, hw=14, threads=2),
 ])
 def test_onnx_block_matches_onnxruntime(block, tmp_path):
     block = dict(block)

@@ -40,6 +40,7 @@ def _ref(x, w, s, d):
     (16, 16, 16, 20, 3, 1, 1),    # 14x14 = 196 pixels: a narrow tail panel (AVX-512),
     #                               column slices cut mid-panel on 2 threads
     (48, 28, 28, 24, 1, 1, 1),    # 1x1 over 28x28: 784 = 24 x 32 + 16
+    (20, 50, 50, 16, 1, 1, 1),    # 1x1, 2500 pixels: N blocks, B panel by panel
 ])
 def test_conv2d_nchw_matches_numpy(packed, threads, c, h, w, f, k, s, d):
     lib = load_kernels()

@@ -7,9 +7,13 @@ import numpy as np
 import pytest
 
 from strata.backends.cpu.kernels import load_kernels
+from strata.backends.cpu.kernels_depthwise import DW_PAR_MIN_MACS
 from strata.conversion.cpu_kernel_abi import DW_ACT_SHIFT, DW_ACTS, DW_BIAS
 
 RNG = np.random.default_rng(11)
+# Channels enough for a 3x3 window on a 7x7 output to reach DW_PAR_MIN_MACS: the items
+# then run on the thread pool (on one thread below it, whatever the thread count).
+PAR_C = DW_PAR_MIN_MACS // (7 * 7 * 9) + 1
 
 
 def _act(y, act):
@@ -223,7 +227,9 @@ def test_depthwise_other_isas(name):
     (2, 1, 5, 12, 1, 1, 1, 1, 0, 0, 5, 12),    # a 1x1 window
     (2, 1, 4, 4, 5, 5, 1, 1, 3, 2, 6, 4),      # windows wider than the image, more rows out
     (1, 1, 3, 3, 5, 5, 1, 1, 0, 4, 3, 3),      # ... than in (taps reading only the padding)
-    (40, 1, 7, 7, 3, 3, 1, 1, 1, 1, 7, 7),     # many planes: parallel items
+    (PAR_C, 1, 7, 7, 3, 3, 1, 1, 1, 1, 7, 7),  # many planes: parallel items
+    (PAR_C // 2, 1, 7, 7, 3, 3, 1, 1, 1, 1, 7, 7),  # half as many: one thread
+    (PAR_C, 1, 7, 7, 5, 5, 1, 1, 2, 2, 7, 7),  # 5x5, parallel
     (3, 1, 14, 14, 3, 3, 2, 1, 1, 1, 7, 7),    # stride 2: the four phases, 3 wide
     (3, 2, 14, 14, 5, 5, 2, 1, 2, 2, 7, 7),    # 5x5 stride 2, two images
     (2, 1, 13, 15, 3, 3, 2, 1, 1, 1, 7, 8),    # odd sizes: phases of unequal size
@@ -233,7 +239,9 @@ def test_depthwise_other_isas(name):
     (1, 1, 66, 66, 3, 3, 2, 1, 1, 1, 33, 33),  # larger: the row code
     (2, 1, 14, 14, 3, 3, 2, 1, 0, 0, 6, 6),    # OW < ceil(W / 2): the row code
     (1, 1, 1, 1, 3, 3, 2, 1, 1, 1, 1, 1),      # a 1x1 image at stride 2
-    (40, 1, 14, 14, 3, 3, 2, 1, 1, 1, 7, 7),   # many planes: parallel items
+    (PAR_C, 1, 14, 14, 3, 3, 2, 1, 1, 1, 7, 7),  # many planes: parallel items
+    (PAR_C, 1, 14, 14, 3, 3, 2, 1, 0, 0, 7, 7),  # ... TF-style padding (0 top/left)
+    (PAR_C, 1, 14, 14, 5, 5, 2, 1, 2, 2, 7, 7),  # 5x5 stride 2, parallel
 ])
 def test_depthwise_flat_planes(threads, c, n, h, wd, kh, kw, s, d, pt, pl, oh, ow):
     """Small planes, stride 1 with output rows as long as the input's (OW = W) and

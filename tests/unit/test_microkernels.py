@@ -63,6 +63,28 @@ def test_blocked_sizes(lib, nt):
     assert _run(lib, 150, 2100, 300, nt=nt) < 1e-5
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("M,N,K,mc", [
+    (24, 2100, 300, 0),      # one row block: B packed panel by panel, 2 N and 2 K blocks
+    (144, 70, 20, 0),        # M = MC: still one block
+    (145, 70, 20, 0),        # one row more: the block packed whole, two row blocks
+    (24, 2100, 300, 16),     # a tile word's MC of 16: two row blocks, the whole block
+    (9, 33, 300, 144),       # one row panel and a tail, N tail of 1 column
+])
+def test_b_packed_panel_by_panel(lib, threads, M, N, K, mc):
+    """[Note: B packed panel by panel] (kernels_gemm.py): a single row block packs each
+    B panel just before its use, else the whole block once; across N and K blocks,
+    accumulating, leading dimensions padded (nothing read or written past N)."""
+    from strata.backends.cpu.kernels_gemm import tile_word
+    prev = lib.get_num_threads()
+    lib.set_num_threads(threads)
+    try:
+        for acc in (False, True):
+            assert _run(lib, M, N, K, acc=acc, pad=(1, 3, 5), tile=tile_word(mc=mc)) < 1e-5
+    finally:
+        lib.set_num_threads(prev)
+
+
 @pytest.mark.parametrize("threads", [1, 3])
 def test_threads(lib, threads):
     """The same results on 1 and 3 threads: slices of columns (wide C), of rows (narrow

@@ -55,7 +55,9 @@ In the style of BLIS (Van Zee & van de Geijn) and IREE's microkernels:
   micro-kernels (one vector per row, [Note: narrow micro-kernels] in kernels_gemm.py).
 - Big problems (M >= pack_min_m): the blocked driver, loops jc (NC) / pc (KC) / ic (MC)
   / jr (NR) / ir (MR). B[pc:pc+kc, jc:jc+nc] is packed into NR-wide panels (kc x NR
-  contiguous, zero padded) that the micro-kernel streams from L1; the A block (mc x kc)
+  contiguous, zero padded; panel by panel, each just before its use, when A has one
+  block of rows: [Note: B packed panel by panel] in kernels_gemm.py) that the
+  micro-kernel streams from L1; the A block (mc x kc)
   is packed into MR-row panels (when N >= pack_a_min_n, or as the tile word's apack
   field says: the cost model reads A in place for few column panels) and stays in L2;
   C accumulates over the pc blocks. A.B^T only packs differently (W x W transposes in

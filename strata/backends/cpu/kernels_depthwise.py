@@ -23,7 +23,12 @@ sigmoid). Strides in elements; the innermost ones are 1.
   when there are planes enough for the threads: 8 items per thread at least, else rows
   cut to get there; a non-zero tile word is the rows of an item); the items are split
   over the thread pool (threadpool.py) from DW_PAR_MIN_MACS multiply-adds on, else run
-  on the calling thread.
+  on the calling thread. The threshold is the GEMMs' PAR_MIN_MACS in time, not in
+  multiply-adds: a depthwise multiply-add costs about 8 of the GEMMs' (7-8 G/s on one
+  AVX-512 core against 60-65 G/s: 9 taps per output and a load per tap, no reuse
+  across channels), so 2^16 of them take as long as the GEMMs' 2^19 (~8 us). At 2^19
+  every depthwise layer of MobileNetV1/V2 on 7x7 maps and the stride-2 ones onto
+  14x14 and 7x7 (226k-452k multiply-adds, 45-58 us each) ran on one thread of two.
 - A row is cut into chunks of output columns: DW_VECTORS vectors of W floats where
   every input column the chunk reads lies inside the row (the interior: plain vector
   loads, DW_VECTORS accumulators), else one vector where that holds, else one vector
@@ -86,8 +91,9 @@ DW_VECTORS = 4
 DW_CHAINS = 8
 # Rows a plane whose rows fit one vector computes at a time.
 DW_SMALL_ROWS = 4
-# Below this many multiply-adds a call runs on the calling thread (as the GEMMs' PAR_MIN_MACS).
-DW_PAR_MIN_MACS = 1 << 19
+# Below this many multiply-adds a call runs on the calling thread (the GEMMs' PAR_MIN_MACS
+# in time: see [Note: depthwise kernel design]).
+DW_PAR_MIN_MACS = 1 << 16
 # Items per thread the planes are cut into, at least.
 _ITEMS_PER_THREAD = 8
 # The flat code (see [Note: depthwise kernel design]): planes of at most this many
