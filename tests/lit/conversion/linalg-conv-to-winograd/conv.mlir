@@ -221,3 +221,22 @@ func.func @padded_input(%a: memref<1x8x4x5xf32>, %y: memref<1x8x4x6xf32>) {
   memref.dealloc %p : memref<1x8x6x8xf32>
   return
 }
+
+// The padded copy's source is the buffer the convolution writes (bufferization reusing
+// it): the copy is the only one of the old values, so it stays and the kernel reads it.
+// CHECK-LABEL: func.func @padded_source_written
+//       CHECK: memref.copy %arg0, %{{.*}} : memref<1x8x4x4xf32> to memref<1x8x4x4xf32, strided
+//       CHECK: call @strata_conv2d_winograd_f32(%c1_i64, %c8_i64, %c6_i64, %c6_i64, %c8_i64, %c4_i64, %c4_i64, %c0_i64, %c0_i64,
+func.func @padded_source_written(%a: memref<1x8x4x4xf32>) {
+  %w = memref.get_global @w : memref<8x8x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<1x8x6x6xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<1x8x6x6xf32>)
+  %s = memref.subview %p[0, 0, 1, 1] [1, 8, 4, 4] [1, 1, 1, 1] : memref<1x8x6x6xf32> to memref<1x8x4x4xf32, strided<[288, 36, 6, 1], offset: 7>>
+  memref.copy %a, %s : memref<1x8x4x4xf32> to memref<1x8x4x4xf32, strided<[288, 36, 6, 1], offset: 7>>
+  linalg.fill ins(%zero : f32) outs(%a : memref<1x8x4x4xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%p, %w : memref<1x8x6x6xf32>, memref<8x8x3x3xf32>) outs(%a : memref<1x8x4x4xf32>)
+  memref.dealloc %p : memref<1x8x6x6xf32>
+  return
+}
