@@ -2,7 +2,7 @@
 against onnxruntime and OpenVINO, in one process, interleaved rounds, medians.
 
     python bench/conv_layers.py [--layers REGEX] [--threads 1,2] [--rounds 5] [--repeat 3]
-    python bench/conv_layers.py --model resnet50 [--threads 1,2] ...
+    python bench/conv_layers.py --model resnet50 [--threads 1,2] [--clock cpu] [--cold] ...
 
 Built-in layers (ONNX Conv with a bias, then Relu for the 2-D ones; batch 1; ResNeXt-50
 32x4d and RegNet-X-1.6GF 3x3 grouped convolutions at 224x224 input, the Whisper
@@ -179,16 +179,36 @@ def peer(kind: str, model, threads: int):
     return run
 
 
-def _time(fn, repeat):
+# The clock _time reads: wall time, or the process's CPU time (`--clock cpu`: on a loaded
+# machine at 1 thread, what each peer computes whatever the other processes do; at 2
+# threads it also counts a peer's spinning threads).
+CLOCK = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+# `--cold`: before each timed run, every cache line of this many bytes is written, so
+# that the layer's filter and image come from the last-level cache or memory, as in a
+# whole model (where 25-100 MB of weights pass between two runs of a layer), not from
+# the core's L2 where a layer run again and again keeps them.
+EVICT_BYTES = 64 << 20
+_evict = None
+
+
+def _time(fn, repeat, clock=time.perf_counter, cold=False):
+    global _evict
+    if cold and _evict is None:
+        _evict = np.zeros(EVICT_BYTES // 4, np.float32)
     best = float("inf")
     for _ in range(repeat):
-        t = time.perf_counter()
+        if cold:
+            _evict[::16] += 1.0
+        t = clock()
         fn()
-        best = min(best, time.perf_counter() - t)
+        best = min(best, clock() - t)
     return best * 1e3
 
 
-def measure(model, x, threads, rounds, repeat, peers=PEERS):
+def measure(model, x, threads, rounds, repeat, peers=PEERS, clock=time.perf_counter,
+            cold=False):
     """{peer: median ms} of `model` on x, the peers interleaved; outputs checked."""
     runs = {p: peer(p, model, threads) for p in peers}
     want = runs["ort"](x) if "ort" in runs else None
@@ -200,7 +220,7 @@ def measure(model, x, threads, rounds, repeat, peers=PEERS):
     times = {p: [] for p in runs}
     for _ in range(rounds):
         for p, f in runs.items():
-            times[p].append(_time(lambda f=f: f(x), repeat))
+            times[p].append(_time(lambda f=f: f(x), repeat, clock, cold))
     return {p: statistics.median(v) for p, v in times.items()}
 
 
@@ -218,7 +238,11 @@ def main(argv=None):
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--clock", choices=sorted(CLOCK), default="wall")
+    ap.add_argument("--cold", action="store_true", help="evict the caches before each "
+                    "timed run of a layer (see EVICT_BYTES)")
     args = ap.parse_args(argv)
+    clock = CLOCK[args.clock]
     if args.model:
         path = model_path(args.model)
         layers = model_layers(path)
@@ -238,7 +262,7 @@ def main(argv=None):
         gmacs = cout * cin // group * k ** len(spatial) * int(np.prod(out)) / 1e9
         x = np.random.default_rng(1).standard_normal((1, cin, *spatial)).astype(np.float32)
         for t in threads:
-            med = measure(model, x, t, args.rounds, args.repeat)
+            med = measure(model, x, t, args.rounds, args.repeat, clock=clock, cold=args.cold)
             for p in PEERS:
                 total[t][p] += count * med[p]
             print(_row(name, t, gmacs, count, med), flush=True)
@@ -248,7 +272,7 @@ def main(argv=None):
         x = np.random.default_rng(1).standard_normal(
             [d.dim_value for d in inp.shape.dim]).astype(np.float32)
         for t in threads:
-            whole = measure(path, x, t, args.rounds, args.repeat)
+            whole = measure(path, x, t, args.rounds, args.repeat, clock=clock)
             print(f"{'whole model':26} {t:>2} " + " ".join(
                 f"{p}={whole[p]:.2f} ms (convs {total[t][p]:.2f}, rest "
                 f"{whole[p] - total[t][p]:.2f})" for p in PEERS) +

@@ -251,7 +251,7 @@ def conv_row(lib, shape, seconds, use_ort):
         wout = np.empty_like(out)
 
         def wino():
-            lib.conv2d_winograd(1, C, Hp, Wp, F, OH, OW, xp.ctypes.data, C * Hp * Wp,
+            lib.conv2d_winograd(1, C, Hp, Wp, F, OH, OW, 0, 0, xp.ctypes.data, C * Hp * Wp,
                                 Hp * Wp, Wp, u.ctypes.data, wout.ctypes.data, F * OH * OW,
                                 OH * OW, OW, 0, 0, 0, 0, 0, 0, flags)
         res["wino"] = flop / best(wino, seconds) / 1e9

@@ -9,8 +9,9 @@ strata/backends/cpu/kernels_winograd.py), with the filter transformed now, once.
         outs(%y : memref<1x64x56x56xf32>)
 =>
     %u = memref.get_global @w_winograd : memref<65536xf32>     (16 x F x C: G g G^T)
-    call @strata_conv2d_winograd_f32(%N, %C, %H, %W, %F, %OH, %OW, %x_ptr, <x's strides>,
-                                     %u_ptr, %y_ptr, <y's batch stride>, %accumulate)
+    call @strata_conv2d_winograd_f32(%N, %C, %H, %W, %F, %OH, %OW, %pt, %pl, %x_ptr,
+                                     <x's strides>, %u_ptr, %y_ptr, <y's strides>,
+                                     %accumulate, <epilogue>)
 
 Matched: what strata-linalg-to-microkernels would lower to strata_conv2d_nchw_f32
 (match_conv: unit inner stride input, contiguous filter and output images), with a 3x3
@@ -20,7 +21,10 @@ the transforms cost more than the products save). Dilations 1, or static sizes (
 the batch) whose phases make a mosaic of little waste: the kernel then runs on the mosaic ([Note:
 dilated convolutions as a mosaic]). The output is
 overwritten when a zero fill precedes the convolution (erased), else accumulated into,
-as strata-linalg-to-microkernels does. Runs after bufferization, before
+as strata-linalg-to-microkernels does. An input that is a zero-filled copy of an image
+with padding around it (ONNX's and torch's padded convolutions, once bufferized) is not
+made: the kernel reads the image and its pt / pl ([Note: Winograd's padding] in
+kernels_winograd.py), as the direct kernels do. Runs after bufferization, before
 strata-linalg-to-microkernels (which takes the convolutions left).
 """
 from __future__ import annotations
@@ -28,8 +32,9 @@ from __future__ import annotations
 from ..ir import attributes as A
 from ..passes.pass_manager import Option, Pass
 from .linalg_to_microkernels import (_accumulate, _declare, _defined_before,
-                                     _drop_if_dead, _elementwise, _Emit, _ready_before,
-                                     _Weights, _zero_fill_before, broadcast_before,
+                                     _drop_if_dead, _drop_padded_copy, _elementwise, _Emit,
+                                     _padding_of, _ready_before, _Weights,
+                                     _zero_fill_before, broadcast_before,
                                      global_data, identity_on, match_conv,
                                      relu_then_yield)
 
@@ -278,12 +283,18 @@ def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True,
                     {"name": A.SymbolRefAttr(u.properties["sym_name"].value)})[0]
         s, st = em.size, em.stride
         final = out
+        inpad, pt, pl = None, 0, 0
         if mosaic is not None:
             x = _mosaic_image(em, x, mosaic)
             out = _alloc(em, [s(x, 0), rshape[1]] + mosaic.image())
+        else:
+            # the padded copy the input is: the kernel reads its source
+            inpad = _padding_of(op, x, (y, out, res) if res is not None else (y, out))
+            if inpad is not None:
+                x, pt, pl = inpad[0], inpad[1], inpad[2]
         out_ptr = em.pointer(out)
         oh, ow = (s(y, 2), s(y, 3)) if mosaic is None else rshape[2:]
-        args = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(w, 0), oh, ow,
+        args = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(w, 0), oh, ow, pt, pl,
                 em.pointer(x), st(x, 0), st(x, 1), st(x, 2), em.pointer(read),
                 out_ptr, st(out, 0), st(out, 1), st(out, 2), acc,
                 em.pointer(bias_value) if bias is not None else out_ptr,
@@ -296,6 +307,7 @@ def conv_to_winograd(module, min_channels: int = 8, fuse: bool = True,
             em.v("memref.dealloc", [x], [])
             em.v("memref.dealloc", [out], [])
         op.erase()
+        _drop_padded_copy(call, inpad)
         if epi is not None:
             epi[0].erase()
             _drop_if_dead(y)

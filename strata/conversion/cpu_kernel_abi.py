@@ -68,7 +68,7 @@ KERNEL_SIGNATURES = {
         _P, "i64", "i64", "i64", "i64", _P, _P, "i64", "i32", _P, "i32", "i64"],
     "strata_conv2d_nhwc_f32": ["i64"] * 13 + [_P, "i64", "i64", "i64", _P, "i32", _P, "i64",
                                               "i32", "i64"],
-    "strata_conv2d_winograd_f32": ["i64"] * 7 + [_P, "i64", "i64", "i64", _P, _P, "i64",
+    "strata_conv2d_winograd_f32": ["i64"] * 9 + [_P, "i64", "i64", "i64", _P, _P, "i64",
                                                   "i64", "i64", "i32", _P, _P, "i64", "i64",
                                                   "i64", "i32"],
     # N, C, H, W, KH, KW, OH, OW, sh, sw, dh, dw, pad top, pad left, in, its N, C and H

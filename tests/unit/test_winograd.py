@@ -3,6 +3,8 @@ called directly (odd and even output sizes, tiles past the image's edge, more ti
 a vector, accumulation, one and two threads), and strata-linalg-conv-to-winograd end to
 end: an ONNX model of 3x3 convolutions compiled for the CPU matches onnxruntime and
 calls the kernel."""
+import re
+
 import numpy as np
 import pytest
 
@@ -95,12 +97,55 @@ def test_kernel_matches_numpy(tile, packed, threads, n, c, h, w, f):
         for acc in (0, 1):
             out = RNG.standard_normal((n, f, oh, ow)).astype(np.float32)
             base = out.astype(np.float64) if acc else 0.0
-            lib.conv2d_winograd(n, c, h, w, f, oh, ow, x.ctypes.data, c * h * w, h * w, w,
-                                u.ctypes.data, out.ctypes.data, f * oh * ow, oh * ow, ow,
+            lib.conv2d_winograd(n, c, h, w, f, oh, ow, 0, 0, x.ctypes.data, c * h * w,
+                                h * w, w, u.ctypes.data, out.ctypes.data, f * oh * ow, oh * ow, ow,
                                 acc, 0, 0, 0, 0, 0, layout)
             _close(out, want + base, tile)
     finally:
         lib.set_num_threads(prev)
+
+
+@pytest.mark.parametrize("tile", [2, 4])
+@pytest.mark.parametrize("packed", [False, True])
+@pytest.mark.parametrize("h,w,pads", [
+    (14, 14, (1, 1, 1, 1)),     # ResNet's 3x3 "same" padding, 49 tiles
+    (12, 21, (1, 1, 1, 1)),     # a vector of tiles and a tail a row
+    (9, 8, (2, 0, 0, 2)),       # only above / only right
+    (6, 40, (0, 2, 1, 0)),      # only left / only below: two columns of W tiles
+    (8, 70, (1, 1, 1, 1)),      # a whole column of W tiles inside (the unmasked path)
+    (7, 9, (3, 4, 2, 3)),       # pt > 2: the masked path throughout
+    (2, 2, (1, 1, 1, 1)),       # an image smaller than a tile's patch
+])
+def test_padding_read_as_zeros(tile, packed, h, w, pads):
+    """pt, pl ([Note: Winograd's padding]): the kernel reads the unpadded image and
+    computes what it computes on the zero-padded copy (below and right: what OH and OW
+    reach past the image)."""
+    lib = load_kernels()
+    pt, pl, pb, pr = pads
+    n, c, f = 2, 19, 33
+    x = RNG.standard_normal((n, c, h, w), np.float32)
+    g = RNG.standard_normal((f, c, 3, 3), np.float32)
+    want = _ref(np.pad(x, ((0, 0), (0, 0), (pt, pb), (pl, pr))), g)
+    oh, ow = want.shape[2:]
+    u, layout = _filter(g, packed, tile)
+    out = np.full((n, f, oh, ow), np.nan, np.float32)
+    lib.conv2d_winograd(n, c, h, w, f, oh, ow, pt, pl, x.ctypes.data, c * h * w, h * w, w,
+                        u.ctypes.data, out.ctypes.data, f * oh * ow, oh * ow, ow, 0, 0, 0,
+                        0, 0, 0, layout)
+    _close(out, want, tile)
+
+
+def test_negative_padding_refused():
+    """Negative padding: nothing written (the other convolution kernels' rule)."""
+    lib = load_kernels()
+    x = RNG.standard_normal((1, 8, 6, 6), np.float32)
+    u, layout = _filter(RNG.standard_normal((8, 8, 3, 3), np.float32), False)
+    for pt, pl in ((-1, 0), (0, -1), (-(1 << 62), 1)):
+        out = np.full((1, 8, 6, 6), 7.0, np.float32)
+        lib.conv2d_winograd(1, 8, 6, 6, 8, 6, 6, pt, pl, x.ctypes.data, 288, 36, 6,
+                            u.ctypes.data, out.ctypes.data, 288, 36, 6, 0, 0, 0, 0, 0, 0,
+                            layout)
+        assert (out == 7.0).all()
 
 
 @pytest.mark.parametrize("tile", [2, 4])
@@ -112,7 +157,7 @@ def test_strided_input_rows(tile):
     g = RNG.standard_normal((8, 8, 3, 3), np.float32)
     out = np.zeros((1, 8, 8, 9), np.float32)
     u, flags = _filter(g, False, tile)
-    lib.conv2d_winograd(1, 8, 10, 11, 8, 8, 9, x.ctypes.data, 8 * 160, 160, 16,
+    lib.conv2d_winograd(1, 8, 10, 11, 8, 8, 9, 0, 0, x.ctypes.data, 8 * 160, 160, 16,
                         u.ctypes.data, out.ctypes.data, 8 * 72, 72, 9, 0, 0, 0, 0, 0, 0,
                         flags)
     _close(out, _ref(np.ascontiguousarray(x), g), tile)
@@ -148,8 +193,8 @@ def test_epilogue(flags, packed, tile):
         expect = want + (inner.astype(np.float64) if acc else 0)
         if flags & 4:
             expect = np.maximum(expect, 0)
-        lib.conv2d_winograd(n, c, h, w, f, oh, ow, x.ctypes.data, c * h * w, h * w, w,
-                            u.ctypes.data, inner.ctypes.data, f * (oh + 2) * (ow + 2),
+        lib.conv2d_winograd(n, c, h, w, f, oh, ow, 0, 0, x.ctypes.data, c * h * w,
+                            h * w, w, u.ctypes.data, inner.ctypes.data, f * (oh + 2) * (ow + 2),
                             (oh + 2) * (ow + 2), ow + 2, acc, bias.ctypes.data,
                             res.ctypes.data, f * (oh + 1) * (ow + 3),
                             (oh + 1) * (ow + 3), ow + 3, flags | layout)
@@ -200,6 +245,37 @@ def test_compiled_model_uses_winograd(tmp_path):
     opt = next(dump.glob("*strata-linalg-conv-to-winograd.mlir")).read_text()
     assert "linalg.generic" not in opt and "i32 5)" not in opt
     assert opt.count("%c5_i32)") == 1 and opt.count("%c6_i32)") == 1
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_compiled_model_padding_read_in_place(tmp_path, threads):
+    """Padded 3x3s ([Note: Winograd's padding]): a ResNet bottleneck's 1x1 + ReLU, then a
+    3x3 with uneven pads reading it (F(4x4, 3x3)) and a padded 3x3 after that: the
+    first kernel reads its image with pt / pl (no padded copy), the second the padded
+    buffer the first writes into, and the model matches onnxruntime."""
+    helper = pytest.importorskip("onnx.helper")
+    import strata
+    w0 = RNG.standard_normal((24, 16, 1, 1), np.float32) * 0.2
+    w1 = RNG.standard_normal((24, 24, 3, 3), np.float32) * 0.1
+    b1 = RNG.standard_normal(24).astype(np.float32)
+    w2 = RNG.standard_normal((16, 24, 3, 3), np.float32) * 0.1
+    nodes = [helper.make_node("Conv", ["x", "w0"], ["c0"]),
+             helper.make_node("Relu", ["c0"], ["r0"]),
+             helper.make_node("Conv", ["r0", "w1", "b1"], ["c1"], pads=[2, 1, 0, 2]),
+             helper.make_node("Relu", ["c1"], ["r1"]),
+             helper.make_node("Conv", ["r1", "w2"], ["y"], pads=[1, 1, 1, 1])]
+    path, x, want = _onnx_case(tmp_path, "wino_pad", nodes, (1, 16, 28, 28),
+                               (1, 16, 28, 29), {"w0": w0, "w1": w1, "b1": b1, "w2": w2})
+    f = strata.compile(str(path), dump_dir=str(tmp_path / "dump"), num_threads=threads)
+    np.testing.assert_allclose(f(x)[0], want, rtol=1e-4, atol=1e-4)
+    opt = next((tmp_path / "dump").glob("*strata-linalg-conv-to-winograd.mlir")).read_text()
+    assert opt.count("call @strata_conv2d_winograd_f32(") == 2
+    assert "memref.copy" not in opt
+    # (H, W, F, OH, OW, pt, pl): the first reads the 28x28 image unpadded, the second
+    # the 30x31 buffer the first wrote the inside of (constants' names unsuffixed)
+    opt = re.sub(r"(%c\d+_i64)_\d+", r"\1", opt)
+    assert "%c28_i64, %c28_i64, %c24_i64, %c28_i64, %c29_i64, %c2_i64, %c1_i64," in opt
+    assert "%c30_i64, %c31_i64, %c16_i64, %c28_i64, %c29_i64, %c0_i64, %c0_i64," in opt
 
 
 def test_compiled_model_packed_filters(tmp_path):

@@ -3,10 +3,12 @@ undilated NCHW convolution as Winograd's minimal filtering F(2x2, 3x3) or, with 
 16 (TILE4), F(4x4, 3x3) (Lavin & Gray, "Fast Algorithms for Convolutional Neural
 Networks", 2016). `winograd_functions(isa)` is all of it.
 
-    strata_conv2d_winograd_f32(N, C, H, W, F, OH, OW, in, sn, sc, sh, U,
+    strata_conv2d_winograd_f32(N, C, H, W, F, OH, OW, pt, pl, in, sn, sc, sh, U,
                                out, osn, osc, osh, acc, bias, res, rsn, rsc, rsh, flags)
 
-`in` is the (already padded) image, NCHW with unit W stride and strides sn / sc / sh;
+`in` is the unpadded H x W image, NCHW with unit W stride and strides sn / sc / sh;
+output (oh, ow) reads the 3x3 window from row oh - pt, column ow - pl, the taps outside
+the image being zeros ([Note: Winograd's padding]);
 `out` is N x F x OH x OW with unit W stride and strides osn / osc / osh. U is the
 transformed filter, 16 x F x C (U[4*i + j] = (G g G^T)[i][j] for each filter g,
 computed at compile time by strata-linalg-conv-to-winograd; 36 x F x C with TILE4).
@@ -24,8 +26,9 @@ M[xi] (F x T) = U[xi] (F x C) . V[xi] (C x T), T = the tiles of the image. So pe
 1. input transform (parallel over channels): V[xi][c][t] = (B^T d B)[xi] for every tile
    t = th * TW + tw, W tiles of a tile row per vector (the patch columns of adjacent
    tiles are two apart: even lanes of two loads), down a column of tiles carrying the
-   row transforms of the two input rows adjacent tile rows share; input past the image
-   reads as zeros (masked loads); whole-vector stores only (see column_either);
+   row transforms of the two input rows adjacent tile rows share; input outside the
+   image (its padding, [Note: Winograd's padding]) reads as zeros (masked loads);
+   whole-vector stores only (see column_either);
 2. the 16 products in parallel, each on the calling thread's GEMM kernel
    (strata_wino_gemm: strata_sgemm_f32 inside a pool chunk runs inline); or, with U
    given in the PACKED_U layout (flags & 8), transposed: M[xi]^T = V[xi]^T . U[xi]^T,
@@ -59,8 +62,27 @@ if TYPE_CHECKING:
 __all__ = ["winograd_functions", "winograd_filter", "BIAS", "RESIDUAL", "RELU", "PACKED_U",
            "TILE4"]
 
+# [Note: Winograd's padding]
+# The kernel reads the unpadded image; its padding (pt rows above, pl columns left;
+# below and right, whatever OH and OW reach past the image) is zeros. ONNX's and torch's
+# padded 3x3s were lowered to a zero-filled buffer and a copy of the image into it
+# before the call (ResNet-50: 11 copies of 0.4-0.8 MB). The input transform reads patch
+# row m th + r - pt, columns m tw + j - pl of each tile: rows outside the image are
+# masked off whole (an unsigned compare against H), columns by a range mask per load
+# (lanes [pl - m tw - j, W + pl - m tw - j) of the load at m tw + j - pl), as the image's
+# right and bottom edges were before. The unmasked path ("full") stays for columns of
+# tiles wholly inside; pt <= 2 keeps every row of the tile rows after the first (m th +
+# 2 - pt on) inside the top, so the first tile row's two carried rows (-pt, 1 - pt) are
+# the only ones that may lie above: loaded from row 0 and replaced by zeros. Negative
+# padding is refused (nothing written), as the other convolution kernels do; a padding
+# of 3 rows or more runs the masked path. Measured, 1 thread, process time, in one
+# process, read in place / padded copy: DenseNet-121 0.875 (its 3x3s read BN + ReLU
+# outputs, each copied before), ResNet-18 0.95, ResNet-50 1.00 (its 56-14 px layers
+# 0.99-1.04: the copies were L2-resident); compile CPU time ResNet-50 1.75 -> 1.60 s,
+# ResNet-18 1.02 -> 0.86 s (medians of 4: a fill and a copy loop nest less per 3x3).
+
 # The fields of the parallel chunk functions' context (i64 each; pointers as integers).
-_IN_FIELDS = ("img", "sc", "sh", "H", "W", "TH", "TW", "V", "C")
+_IN_FIELDS = ("img", "sc", "sh", "H", "W", "TH", "TW", "V", "C", "pt", "pl")
 _OUT_FIELDS = ("M", "out", "osc", "osh", "OH", "OW", "TH", "TW", "F", "MF", "acc", "bias",
                "res", "rsc", "rsh", "flags")
 # The 16 planes of V and of M are this many floats (a cache line) more apart than their
@@ -116,8 +138,9 @@ def _either(f: Fn, full: str, emit) -> None:
 def _columns(f: Fn, isa: Isa, p: dict, m: int, column) -> None:
     """column(tw, full) for each column of W tiles of an input transform with m x m
     output tiles, full where no load needs a mask: W whole tiles (tw + W <= TW), the
-    last load's end (m tw + (m + 1) + mW - 1, patch column m + 1 of the last tile, read
-    by a whole vector) inside the row, and every input row inside (m TH + 1 < H).
+    first load's start (m tw - pl) and the last load's end (m tw + (m + 1) + mW - 1 - pl,
+    patch column m + 1 of the last tile, read by a whole vector) inside the row, and
+    every input row inside (m TH + 1 - pt < H; pt <= 2: [Note: Winograd's padding]).
     Whole-vector stores (masked stores are slow on some CPUs): the tiles past a tile
     row's end land on the next tile row's first ones, so the columns go right to left
     (column 0, last, overwrites them); the last tile row's land in the W floats of slack
@@ -125,38 +148,62 @@ def _columns(f: Fn, isa: Isa, p: dict, m: int, column) -> None:
     W = isa.width
 
     def column_either(tw):
+        left = f.sub(f.mul(tw, m), p["pl"])
         full = all_of(f, [f.cmp("sle", f.add(tw, W), p["TW"]),
-                          f.cmp("slt", f.add(f.mul(tw, m), m * W + m), p["W"]),
-                          f.cmp("slt", f.add(f.mul(p["TH"], m), 1), p["H"])])
+                          f.cmp("sge", left, 0),
+                          f.cmp("slt", f.add(left, m * W + m), p["W"]),
+                          f.cmp("slt", f.sub(f.add(f.mul(p["TH"], m), 1), p["pt"]), p["H"]),
+                          f.cmp("sle", p["pt"], 2)])
         _either(f, full, lambda which: column(tw, which))
     last_col = f.mul(f(f"sdiv i64 {f.sub(p['TW'], 1)}, {W}"), W)
     f.loop("0", f.add(last_col, W), W, lambda i: column_either(f.sub(last_col, i)))
 
 
-def _patch_loads(f: Fn, isa: Isa, p: dict, base, row, tw, full, m: int, last_row):
+def _patch_loads(f: Fn, isa: Isa, p: dict, base, row, tw, full, m: int, last_row,
+                 above: bool = False):
     """For each patch column j (0 .. m + 1) of W tiles from tw with m x m outputs, the m
-    vectors loaded from input row `row` at m tw + j on (lane t of the k-th: column
-    m (tw + t) + j for the lanes that are that tile's); past the image, zeros (masked
-    loads where not `full`)."""
-    W = isa.width
+    vectors loaded from input row `row` at m tw + j - pl on (lane t of the k-th: column
+    m (tw + t) + j - pl for the lanes that are that tile's); outside the image, zeros
+    (masked loads where not `full`; `above`: a `full` row that may lie above the image,
+    read from row 0 and zeroed; see [Note: Winograd's padding])."""
+    W, V = isa.width, vec_type(isa)
+    zero = None
     if full:
+        if above:
+            zero = f.cmp("slt", row, 0)
+            row = f(f"call i64 @llvm.smax.i64(i64 {row}, i64 0)")
         rp = f.gep(base, f.mul(row, p["sh"]))
     else:
-        inside = f.cmp("slt", row, p["H"])
-        rp = f.gep(base, f.mul(f.min(row, last_row), p["sh"]))
+        inside = f(f"icmp ult i64 {row}, {p['H']}")
+        clamped = f(f"call i64 @llvm.smax.i64(i64 {f.min(row, last_row)}, i64 0)")
+        rp = f.gep(base, f.mul(clamped, p["sh"]))
     cols = []
     for j in range(m + 2):
-        start = f.add(f.mul(tw, m), j)
+        start = f.sub(f.add(f.mul(tw, m), j), p["pl"])
         if full:
             src = f.gep(rp, start)
-            cols.append([vload(f, isa, f.gep(src, k * W) if k else src) for k in range(m)])
+            vecs = [vload(f, isa, f.gep(src, k * W) if k else src) for k in range(m)]
+            if zero is not None:
+                vecs = [f(f"select i1 {zero}, {V} zeroinitializer, {V} {v}") for v in vecs]
+            cols.append(vecs)
         else:
-            avail = f(f"select i1 {inside}, i64 {f.sub(p['W'], start)}, i64 0")
-            src = f.gep(rp, f.min(start, f.sub(p["W"], 1)))
-            cols.append([vload(f, isa, f(f"getelementptr float, ptr {src}, i64 {k * W}")
-                               if k else src,
-                               lane_mask(f, isa, f.sub(avail, k * W) if k else avail))
-                         for k in range(m)])
+            # the elements inside: lanes [lo, hi) of the loads from start on (none when
+            # the row is outside), clamped to [0, mW] (i32 lanes)
+            hi = f(f"select i1 {inside}, i64 {f.sub(p['W'], start)}, i64 0")
+            lo = f.sub("0", start)
+            lo, hi = (f("trunc i64 " + f(f"call i64 @llvm.smax.i64(i64 {f.min(x, m * W)}, "
+                                          "i64 0)") + " to i32") for x in (lo, hi))
+            lo, hi = (splat(f, isa, x, "i32") for x in (lo, hi))
+            # (no inbounds: the first lanes' addresses may lie before the row, masked)
+            src = f(f"getelementptr float, ptr {rp}, i64 {start}")
+            vecs = []
+            for k in range(m):
+                iota = f"<{W} x i32> <" + ", ".join(f"i32 {k * W + t}" for t in range(W)) + ">"
+                mask = f(f"and <{W} x i1> {f(f'icmp sge {iota}, {lo}')}, "
+                         f"{f(f'icmp slt {iota}, {hi}')}")
+                vecs.append(vload(f, isa, f(f"getelementptr float, ptr {src}, i64 {k * W}")
+                                  if k else src, mask))
+            cols.append(vecs)
     return cols
 
 
@@ -169,12 +216,13 @@ def _input_transform(isa: Isa) -> str:
     even = ", ".join(f"i32 {2 * t}" for t in range(W))
     last_row = f.sub(p["H"], 1)
 
-    def row_t(base, row, tw, full):
-        """t = d B of input row `row` (zeros past the image) for W tiles from tw:
+    def row_t(base, row, tw, full, above=False):
+        """t = d B of input row `row` (zeros outside the image) for W tiles from tw:
         [d0 - d2, d1 + d2, d2 - d1, d1 - d3], d_j the patch column j of each tile (the
         even lanes of two loads: adjacent tiles' columns are two apart)."""
         d = [f(f"shufflevector {V} {lo_}, {V} {hi_}, <{W} x i32> <{even}>")
-             for lo_, hi_ in _patch_loads(f, isa, p, base, row, tw, full, 2, last_row)]
+             for lo_, hi_ in _patch_loads(f, isa, p, base, row, tw, full, 2, last_row,
+                                          above)]
         return _bt2(f, isa, d)
 
     _transform_channels(f, isa, p, 2, row_t, _bt2)
@@ -191,11 +239,12 @@ def _bt2(f: Fn, isa: Isa, d: list) -> list:
 
 def _transform_channels(f: Fn, isa: Isa, p: dict, m: int, row_t, col_t) -> None:
     """The loop over channels lo..hi-1 of an input transform with m x m output tiles
-    ((m + 2)^2 planes of V): row_t(base, row, tw, full) is B^T applied along input row
-    `row` for W tiles from tw (m + 2 vectors), col_t(f, isa, vectors) the same down a
-    column of them. Tile rows go top to bottom: tile row th reads input rows m th ..
-    m th + m + 1, the next one from m th + m on: the row transforms of its last two
-    rows are carried to it (each input row is loaded and transformed once)."""
+    ((m + 2)^2 planes of V): row_t(base, row, tw, full, above) is B^T applied along
+    input row `row` for W tiles from tw (m + 2 vectors), col_t(f, isa, vectors) the same
+    down a column of them. Tile rows go top to bottom: tile row th reads input rows
+    m th - pt .. m th + m + 1 - pt, the next one from m th + m - pt on: the row
+    transforms of its last two rows are carried to it (each input row is loaded and
+    transformed once)."""
     W, V, n = isa.width, vec_type(isa), m + 2
     Tp = f.add(f.mul(p["TH"], p["TW"]), W)      # floats per channel row of V
     plane = f.add(f.mul(p["C"], Tp), _SKEW)     # floats per xi plane of V
@@ -205,10 +254,12 @@ def _transform_channels(f: Fn, isa: Isa, p: dict, m: int, row_t, col_t) -> None:
         vc = f.gep(p["V"], f.mul(c, Tp))
 
         def column(tw, full):
-            first = row_t(base, "0", tw, full) + row_t(base, "1", tw, full)
+            top = f.sub("0", p["pt"])
+            first = row_t(base, top, tw, full, True) + \
+                row_t(base, f.add(top, 1), tw, full, True)
 
             def tile_row(th, carried):
-                r2 = f.add(f.mul(th, m), 2)
+                r2 = f.add(f.mul(th, m), f.sub("2", p["pt"]))
                 new = []
                 for r in range(m):
                     new += row_t(base, f.add(r2, r) if r else r2, tw, full)
@@ -416,11 +467,11 @@ def _input_transform4(isa: Isa) -> str:
     half = f"<{2 * q} x float>"
     last_row = f.sub(p["H"], 1)
 
-    def row_t(base, row, tw, full):
+    def row_t(base, row, tw, full, above=False):
         """B^T applied along the row: d_j = column j of the patches of W tiles from tw
-        (lanes 0, 4, .. of four loads from 4 tw + j)."""
+        (lanes 0, 4, .. of four loads from 4 tw + j - pl)."""
         d = []
-        for ld in _patch_loads(f, isa, p, base, row, tw, full, 4, last_row):
+        for ld in _patch_loads(f, isa, p, base, row, tw, full, 4, last_row, above):
             lo_ = f(f"shufflevector {V} {ld[0]}, {V} {ld[1]}, <{2 * q} x i32> <{pick}>")
             hi_ = f(f"shufflevector {V} {ld[2]}, {V} {ld[3]}, <{2 * q} x i32> <{pick}>")
             d.append(f(f"shufflevector {half} {lo_}, {half} {hi_}, <{W} x i32> <{cat}>"))
@@ -627,7 +678,8 @@ def _products_transposed(isa: Isa) -> str:
 
 def _winograd_public(isa: Isa) -> str:
     f = Fn("define void @strata_conv2d_winograd_f32(i64 %N, i64 %C, i64 %H, i64 %W, "
-           "i64 %F, i64 %OH, i64 %OW, ptr %in, i64 %sn, i64 %sc, i64 %sh, ptr %U, "
+           "i64 %F, i64 %OH, i64 %OW, i64 %pt, i64 %pl, ptr %in, i64 %sn, i64 %sc, "
+           "i64 %sh, ptr %U, "
            "ptr %out, i64 %osn, i64 %osc, i64 %osh, i32 %acc, ptr %bias, ptr %res, "
            "i64 %rsn, i64 %rsc, i64 %rsh, i32 %flags) #0")
     tile4 = f(f"icmp ne i32 {f(f'and i32 %flags, {TILE4}')}, 0")
@@ -636,7 +688,9 @@ def _winograd_public(isa: Isa) -> str:
     th = f(f"sdiv i64 {f.add('%OH', f.sub(tm, 1))}, {tm}")
     tw = f(f"sdiv i64 {f.add('%OW', f.sub(tm, 1))}, {tm}")
     T = f.mul(th, tw)
+    # nothing to compute, or negative padding (refused: nothing written)
     empty = f(f"or i1 {f.cmp('sle', T, 0)}, {f.cmp('sle', '%F', 0)}")
+    empty = f(f"or i1 {empty}, {f.cmp('slt', f('or i64 %pt, %pl'), 0)}")
     go, done = f.label("go"), f.label("done")
     f.cbr(empty, done, go)
     f.start(go)
@@ -657,7 +711,8 @@ def _winograd_public(isa: Isa) -> str:
     def image(n):
         img = f.gep("%in", f.mul(n, "%sn"))
         ctx = _context(f, _IN_FIELDS, {"img": img, "sc": "%sc", "sh": "%sh", "H": "%H",
-                                       "W": "%W", "TH": th, "TW": tw, "V": v, "C": "%C"})
+                                       "W": "%W", "TH": th, "TW": tw, "V": v, "C": "%C",
+                                       "pt": "%pt", "pl": "%pl"})
         _either(f, tile4, lambda yes: f.do(
             f"call void @strata_parallel_for(ptr @strata_wino{'4' if yes else ''}_in, "
             f"ptr {ctx}, i64 %C, i64 {grain_in})"))

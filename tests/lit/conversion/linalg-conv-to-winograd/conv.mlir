@@ -10,7 +10,7 @@
 // A 3x3 stride-1 convolution with a constant filter calls the Winograd kernel with the
 // filter transformed at compile time (16 x F x C floats, a new global; the original
 // stays: @kept reads it); the zero fill before it is erased (overwrite).
-//       CHECK: func.func private @strata_conv2d_winograd_f32(i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32)
+//       CHECK: func.func private @strata_conv2d_winograd_f32(i64, i64, i64, i64, i64, i64, i64, i64, i64, !llvm.ptr, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32)
 //  CHECK-NEXT: memref.global "private" constant @w_winograd : memref<1024xf32> = dense_resource<w_winograd> alignment = 64
 //  CHECK-NEXT: memref.global "private" constant @w : memref<8x8x3x3xf32>
 //  CHECK-NEXT: memref.global "private" constant @small : memref<4x8x3x3xf32>
@@ -21,7 +21,7 @@ memref.global "private" constant @small : memref<4x8x3x3xf32> = dense<1.0>
 // CHECK-LABEL: func.func @overwrite
 //   CHECK-NOT: linalg.
 //       CHECK: %[[U:.*]] = memref.get_global @w_winograd : memref<1024xf32>
-//       CHECK: call @strata_conv2d_winograd_f32(%c2_i64, %c8_i64, %c10_i64, %c12_i64, %c8_i64, %c8_i64, %c10_i64, %{{.*}}, %c960_i64, %c120_i64, %c12_i64, %{{.*}}, %[[Y:.*]], %c640_i64, %c80_i64, %c10_i64, %c0_i32, %[[Y]], %[[Y]], %c0_i64, %c0_i64, %c0_i64, %c0_i32)
+//       CHECK: call @strata_conv2d_winograd_f32(%c2_i64, %c8_i64, %c10_i64, %c12_i64, %c8_i64, %c8_i64, %c10_i64, %c0_i64, %c0_i64, %{{.*}}, %c960_i64, %c120_i64, %c12_i64, %{{.*}}, %[[Y:.*]], %c640_i64, %c80_i64, %c10_i64, %c0_i32, %[[Y]], %[[Y]], %c0_i64, %c0_i64, %c0_i64, %c0_i32)
 func.func @overwrite(%x: memref<2x8x10x12xf32>, %y: memref<2x8x8x10xf32>) {
   %w = memref.get_global @w : memref<8x8x3x3xf32>
   %zero = arith.constant 0.0 : f32
@@ -75,7 +75,7 @@ func.func @kept(%x: memref<1x8x9x9xf32>, %arg: memref<8x8x3x3xf32>, %y: memref<1
 //       CHECK: %[[Z:.*]] = memref.alloc() : memref<1x8x4x4xf32>
 //       CHECK: %[[BI:.*]] = memref.extract_aligned_pointer_as_index %[[B]]
 //       CHECK: %[[RI:.*]] = memref.extract_aligned_pointer_as_index %arg1
-//       CHECK: call @strata_conv2d_winograd_f32(%c1_i64, %c8_i64, %c6_i64, %c6_i64, %c8_i64, %c4_i64, %c4_i64, %{{.*}}, %c288_i64, %c36_i64, %c6_i64, %{{.*}}, %{{.*}}, %c128_i64, %c16_i64, %c4_i64, %c0_i32, %{{.*}}, %{{.*}}, %c128_i64, %c16_i64, %c4_i64, %c7_i32)
+//       CHECK: call @strata_conv2d_winograd_f32(%c1_i64, %c8_i64, %c6_i64, %c6_i64, %c8_i64, %c4_i64, %c4_i64, %c0_i64, %c0_i64, %{{.*}}, %c288_i64, %c36_i64, %c6_i64, %{{.*}}, %{{.*}}, %c128_i64, %c16_i64, %c4_i64, %c0_i32, %{{.*}}, %{{.*}}, %c128_i64, %c16_i64, %c4_i64, %c7_i32)
 //   CHECK-NOT: linalg.generic
 //       CHECK: return %[[Z]]
 memref.global "private" constant @bias : memref<8xf32> = dense<0.5>
@@ -162,7 +162,7 @@ func.func @accumulating(%x: memref<1x8x6x6xf32>, %y: memref<1x8x4x4xf32>, %z: me
 //  CHECK-NEXT: linalg.fill ins(%{{.*}} : f32) outs(%[[R]] :
 //  CHECK-NEXT: %[[S:.*]] = memref.subview %[[P]][0, 0, 1, 1] [1, 8, 4, 4] [1, 1, 1, 1]
 //       CHECK: memref.extract_aligned_pointer_as_index %[[S]]
-//       CHECK: call @strata_conv2d_winograd_f32(%c1_i64, %c8_i64, %c6_i64, %c6_i64, %c8_i64, %c4_i64, %c4_i64, %{{.*}}, %c288_i64, %c36_i64, %c6_i64, %{{.*}}, %{{.*}}, %c288_i64, %c36_i64, %c6_i64, %c0_i32, %{{.*}}, %{{.*}}, %c0_i64, %c0_i64, %c0_i64, %c4_i32)
+//       CHECK: call @strata_conv2d_winograd_f32(%c1_i64, %c8_i64, %c6_i64, %c6_i64, %c8_i64, %c4_i64, %c4_i64, %c0_i64, %c0_i64, %{{.*}}, %c288_i64, %c36_i64, %c6_i64, %{{.*}}, %{{.*}}, %c288_i64, %c36_i64, %c6_i64, %c0_i32, %{{.*}}, %{{.*}}, %c0_i64, %c0_i64, %c0_i64, %c4_i32)
 //   CHECK-NOT: memref.copy
 //   CHECK-NOT: memref.alloc
 //       CHECK: return %[[P]]
@@ -188,4 +188,55 @@ func.func @padded(%x: memref<1x8x6x6xf32>) -> memref<1x8x6x6xf32> {
   memref.copy %z, %s : memref<1x8x4x4xf32> to memref<1x8x4x4xf32, strided<[288, 36, 6, 1], offset: 7>>
   memref.dealloc %z : memref<1x8x4x4xf32>
   return %p : memref<1x8x6x6xf32>
+}
+
+// An input that is a zero-filled copy of an image with its padding around it (a padded
+// ONNX Conv, bufferized): the kernel reads the image (H = 4, W = 5: the source's) with
+// pt = 1, pl = 2 ([Note: Winograd's padding]); the fill, the copy and the padded buffer
+// go, the source's dealloc moves after the call.
+// CHECK-LABEL: func.func @padded_input
+//       CHECK: %[[X:.*]] = memref.alloc() : memref<1x8x4x5xf32>
+//  CHECK-NEXT: memref.copy %arg0, %[[X]]
+//   CHECK-NOT: memref.copy
+//   CHECK-NOT: linalg.fill
+//   CHECK-NOT: memref.alloc
+//       CHECK: memref.extract_aligned_pointer_as_index %[[X]] :
+//       CHECK: call @strata_conv2d_winograd_f32(%c1_i64, %c8_i64, %c4_i64, %c5_i64, %c8_i64, %c4_i64, %c6_i64, %c1_i64, %c2_i64, %{{.*}}, %c160_i64, %c20_i64, %c5_i64,
+//  CHECK-NEXT: memref.dealloc %[[X]] : memref<1x8x4x5xf32>
+//   CHECK-NOT: memref.alloc() : memref<1x8x6x8xf32>
+//       CHECK: return
+func.func @padded_input(%a: memref<1x8x4x5xf32>, %y: memref<1x8x4x6xf32>) {
+  %w = memref.get_global @w : memref<8x8x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %x = memref.alloc() : memref<1x8x4x5xf32>
+  memref.copy %a, %x : memref<1x8x4x5xf32> to memref<1x8x4x5xf32>
+  %p = memref.alloc() : memref<1x8x6x8xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<1x8x6x8xf32>)
+  %s = memref.subview %p[0, 0, 1, 2] [1, 8, 4, 5] [1, 1, 1, 1] : memref<1x8x6x8xf32> to memref<1x8x4x5xf32, strided<[384, 48, 8, 1], offset: 10>>
+  memref.copy %x, %s : memref<1x8x4x5xf32> to memref<1x8x4x5xf32, strided<[384, 48, 8, 1], offset: 10>>
+  memref.dealloc %x : memref<1x8x4x5xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x8x4x6xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%p, %w : memref<1x8x6x8xf32>, memref<8x8x3x3xf32>) outs(%y : memref<1x8x4x6xf32>)
+  memref.dealloc %p : memref<1x8x6x8xf32>
+  return
+}
+
+// The padded copy's source is the buffer the convolution writes (bufferization reusing
+// it): the copy is the only one of the old values, so it stays and the kernel reads it.
+// CHECK-LABEL: func.func @padded_source_written
+//       CHECK: memref.copy %arg0, %{{.*}} : memref<1x8x4x4xf32> to memref<1x8x4x4xf32, strided
+//       CHECK: call @strata_conv2d_winograd_f32(%c1_i64, %c8_i64, %c6_i64, %c6_i64, %c8_i64, %c4_i64, %c4_i64, %c0_i64, %c0_i64,
+func.func @padded_source_written(%a: memref<1x8x4x4xf32>) {
+  %w = memref.get_global @w : memref<8x8x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<1x8x6x6xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<1x8x6x6xf32>)
+  %s = memref.subview %p[0, 0, 1, 1] [1, 8, 4, 4] [1, 1, 1, 1] : memref<1x8x6x6xf32> to memref<1x8x4x4xf32, strided<[288, 36, 6, 1], offset: 7>>
+  memref.copy %a, %s : memref<1x8x4x4xf32> to memref<1x8x4x4xf32, strided<[288, 36, 6, 1], offset: 7>>
+  linalg.fill ins(%zero : f32) outs(%a : memref<1x8x4x4xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%p, %w : memref<1x8x6x6xf32>, memref<8x8x3x3xf32>) outs(%a : memref<1x8x4x4xf32>)
+  memref.dealloc %p : memref<1x8x6x6xf32>
+  return
 }
