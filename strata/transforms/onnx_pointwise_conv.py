@@ -28,7 +28,8 @@ applied before the resize, and to the projection's weights (constants computed h
 [Note: a pointwise convolution before the resize]
 A 1x1 convolution (stride 1, no padding, one group) is a matrix W [M, C] applied to
 every pixel's channel vector; Resize (modes nearest, linear, cubic; antialiased or not)
-is a linear map applied to every channel's image alike. The two commute. A convolution of
+is a linear map applied to every channel's image alike, and so is an Expand that
+broadcasts only the spatial dims. They commute. A convolution of
 a channel concatenation is the sum of each part's convolution by its columns of W. So
 
     conv(concat(resize(y_1), ..., resize(y_n)), W) + B = sum_i resize(conv(y_i, W_i)) + B
@@ -46,7 +47,9 @@ It applies when:
   VALID), group 1, an f32 constant filter [M, C, 1, 1] (an onnx.Constant or a load of an
   immutable ml_program.global) and a constant bias or none; static shapes of rank 4;
 - its input is an onnx.Concat on axis 1 read only by it;
-- a concat input is hoisted when it is an onnx.Resize read only by the Concat, of mode
+- a concat input is hoisted when it is an onnx.Expand (a broadcast: DeepLab's image
+  pooling branch, 1x1 -> H x W) keeping the batch and channel dims, or an onnx.Resize
+  read only by the Concat, of mode
   nearest, linear or cubic and coordinate mode not tf_crop_and_resize (whose
   extrapolated pixels are a constant, not a resize of the map), aspect policy stretch,
   keeping the batch and channel dims (a scales entry of exactly 1 for the channels,
@@ -156,32 +159,37 @@ def _pointwise_conv(op):
     return np.asarray(w, np.float64).reshape(m, c), bias
 
 
-def _hoistable_resize(a, m: int):
-    """The Resize defining concat input `a` when the Note lets the convolution move
-    before it (M output channels), else None."""
+def _channelwise_resize(r) -> bool:
+    """Whether Resize `r` maps every channel's image alike and keeps the channel count
+    whatever it is (the Note's mode, coordinate, policy and channel-scale rules)."""
     import numpy as np
-    r = a.defining_op
-    if not _onnx(r, "Resize") or not a.has_one_use() or not _f32(a):
-        return None
-    y = r.operands[0]
-    y_t, a_t = y.type, a.type
-    if not _static4(y_t) or not _static4(a_t) or tuple(y_t.shape[:2]) != tuple(a_t.shape[:2]):
-        return None
     if (attr(r, "mode") or "nearest") not in ("nearest", "linear", "cubic") or \
             (attr(r, "coordinate_transformation_mode") or "half_pixel") == \
             "tf_crop_and_resize" or \
             (attr(r, "keep_aspect_ratio_policy") or "stretch") != "stretch":
-        return None
+        return False
     axes = attr(r, "axes")
     axes = list(range(4)) if axes is None else [x % 4 for x in axes]
     if len(r.operands) > 2 and not isinstance(r.operands[2].type, A.NoneType):
         scales = constant_array(r.operands[2])
         if scales is None or (1 in axes and float(np.asarray(scales).reshape(-1)[
                 axes.index(1)]) != 1.0):
-            return None
+            return False
     if len(r.operands) > 3 and not isinstance(r.operands[3].type, A.NoneType):
-        if constant_array(r.operands[3]) is None:
-            return None
+        return constant_array(r.operands[3]) is not None
+    return True
+
+
+def _hoistable(a, m: int):
+    """The Resize or Expand defining concat input `a` when the Note lets the convolution
+    move before it (M output channels), else None."""
+    r = a.defining_op
+    if not a.has_one_use() or not _f32(a) or \
+            not (_onnx(r, "Expand") or _onnx(r, "Resize") and _channelwise_resize(r)):
+        return None
+    y_t, a_t = r.operands[0].type, a.type
+    if not _static4(y_t) or not _static4(a_t) or tuple(y_t.shape[:2]) != tuple(a_t.shape[:2]):
+        return None
     c, (h, w), (hh, ww) = y_t.shape[1], y_t.shape[2:], a_t.shape[2:]
     if h * w > hh * ww:
         return None
@@ -326,7 +334,7 @@ def _rewrite(conv, rw) -> bool:
                 tuple(a.type.shape[2:]) != tuple(x.type.shape[2:]):
             return False
         ci = a.type.shape[1]
-        parts.append((a, off, ci, _hoistable_resize(a, m)))
+        parts.append((a, off, ci, _hoistable(a, m)))
         off += ci
     if off != W.shape[1] or all(r is None for *_, r in parts):
         return False
@@ -350,6 +358,10 @@ def _rewrite(conv, rw) -> bool:
             continue
         y = r.operands[0]
         z = _conv_term(rw, y, W[:, o:o + ci], name)
+        if _onnx(r, "Expand"):
+            terms.append(rw.onnx("Expand", [z, rw.shape_constant([n, m, hh, ww])],
+                                 [n, m, hh, ww]))
+            continue
         ops = list(r.operands)
         ops[0] = z
         if len(ops) > 3 and not isinstance(ops[3].type, A.NoneType):

@@ -64,9 +64,10 @@ def _decoder(stages, size, m, classes, mode, seed=0):
     return model, feeds
 
 
-def _aspp(c, m, size, seed=0):
+def _aspp(c, m, size, seed=0, upsample="Resize"):
     """ASPP: a 1x1 branch, a dilated 3x3 branch, and global pool -> 1x1 -> ReLU ->
-    Resize to size x size; concat; 1x1 projection + ReLU."""
+    `upsample` (Resize, or Expand as bench/zoo_architectures.py's head writes it) to size
+    x size; concat; 1x1 projection + ReLU."""
     from onnx import helper as h
     rng = np.random.default_rng(seed)
     inits = [("w0", rng.standard_normal((m, c, 1, 1)) / c ** 0.5),
@@ -84,7 +85,8 @@ def _aspp(c, m, size, seed=0):
              h.make_node("Relu", ["cp"], ["rp"]),
              _ints("sz", [1, m, size, size]),
              h.make_node("Resize", ["rp", "", "", "sz"], ["up"], mode="linear",
-                         coordinate_transformation_mode="half_pixel"),
+                         coordinate_transformation_mode="half_pixel")
+             if upsample == "Resize" else h.make_node("Expand", ["rp", "sz"], ["up"]),
              h.make_node("Concat", ["r0", "r1", "up"], ["cat"], axis=1),
              h.make_node("Conv", ["cat", "W", "B"], ["p"], kernel_shape=[1, 1]),
              h.make_node("Relu", ["p"], ["y"])]
@@ -116,8 +118,9 @@ def test_segformer_decoder(mode, threads):
     _check(model, feeds, threads)
 
 
-def test_aspp_head():
-    model, feeds = _aspp(24, 32, 12)
+@pytest.mark.parametrize("upsample", ["Resize", "Expand"])
+def test_aspp_head(upsample):
+    model, feeds = _aspp(24, 32, 12, upsample=upsample)
     assert _hoisted(model) == 1
     _check(model, feeds, 1)
 

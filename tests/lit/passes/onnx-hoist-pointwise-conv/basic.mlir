@@ -135,3 +135,39 @@ func.func @near_misses(%a: tensor<1x2x2x2xf32>, %z: tensor<1x2x4x4xf32>, %wa: te
   return %o1, %o2, %o3, %o4, %o5, %c5, %o7, %o8, %o9 : tensor<1x2x4x4xf32>, tensor<1x2x2x2xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x4x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
 }
 }
+
+// -----
+
+// DeepLab's image-pooling branch: an Expand of the pooled [1, 2, 1, 1] to 4x4 takes its
+// slice of the projection at 1x1 and broadcasts the M = 3 channels after it; the conv
+// branch keeps a Conv (with the bias). An Expand that also broadcasts the channels
+// ([1, 1, 1, 1] -> [1, 2, 4, 4]) is not channelwise and is left.
+// CHECK-LABEL: func.func @expand(
+//       CHECK:   %[[K:.*]] = "onnx.Conv"(%arg1, %{{.*}}, %{{.*}}) {{.*}} -> tensor<1x3x4x4xf32>
+//       CHECK:   %[[P:.*]] = "onnx.Conv"(%arg0, %{{.*}}) <{kernel_shape = [1, 1]}> : (tensor<1x2x1x1xf32>, tensor<3x2x1x1xf32>) -> tensor<1x3x1x1xf32>
+//  CHECK-NEXT:   %[[S:.*]] = "onnx.Constant"() <{value = dense<[1, 3, 4, 4]> : tensor<4xi64>}>
+//  CHECK-NEXT:   %[[E:.*]] = "onnx.Expand"(%[[P]], %[[S]]) : (tensor<1x3x1x1xf32>, tensor<4xi64>) -> tensor<1x3x4x4xf32>
+//  CHECK-NEXT:   %[[O:.*]] = "onnx.Add"(%[[K]], %[[E]])
+//  CHECK-NEXT:   return %[[O]]
+// CHECK-LABEL: func.func @expand_channels(
+//   CHECK-NOT:   "onnx.Add"
+//       CHECK:   "onnx.Concat"
+module attributes {onnx.opset_import = {ai.onnx = 18 : i64}} {
+func.func @expand(%g: tensor<1x2x1x1xf32>, %z: tensor<1x2x4x4xf32>) -> tensor<1x3x4x4xf32> {
+  %W = "onnx.Constant"() <{value = dense<1.0> : tensor<3x4x1x1xf32>}> : () -> tensor<3x4x1x1xf32>
+  %B = "onnx.Constant"() <{value = dense<[1.0, 2.0, 3.0]> : tensor<3xf32>}> : () -> tensor<3xf32>
+  %s = "onnx.Constant"() <{value = dense<[1, 2, 4, 4]> : tensor<4xi64>}> : () -> tensor<4xi64>
+  %e = "onnx.Expand"(%g, %s) : (tensor<1x2x1x1xf32>, tensor<4xi64>) -> tensor<1x2x4x4xf32>
+  %c = "onnx.Concat"(%z, %e) <{axis = 1 : i64}> : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %o = "onnx.Conv"(%c, %W, %B) <{kernel_shape = [1, 1]}> : (tensor<1x4x4x4xf32>, tensor<3x4x1x1xf32>, tensor<3xf32>) -> tensor<1x3x4x4xf32>
+  return %o : tensor<1x3x4x4xf32>
+}
+func.func @expand_channels(%g: tensor<1x1x1x1xf32>, %z: tensor<1x2x4x4xf32>) -> tensor<1x3x4x4xf32> {
+  %W = "onnx.Constant"() <{value = dense<1.0> : tensor<3x4x1x1xf32>}> : () -> tensor<3x4x1x1xf32>
+  %s = "onnx.Constant"() <{value = dense<[1, 2, 4, 4]> : tensor<4xi64>}> : () -> tensor<4xi64>
+  %e = "onnx.Expand"(%g, %s) : (tensor<1x1x1x1xf32>, tensor<4xi64>) -> tensor<1x2x4x4xf32>
+  %c = "onnx.Concat"(%z, %e) <{axis = 1 : i64}> : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %o = "onnx.Conv"(%c, %W) <{kernel_shape = [1, 1]}> : (tensor<1x4x4x4xf32>, tensor<3x4x1x1xf32>) -> tensor<1x3x4x4xf32>
+  return %o : tensor<1x3x4x4xf32>
+}
+}
