@@ -13,8 +13,11 @@ The number of taps is static except for antialiasing with a run-time scale.
 [Note: resampling loops]
 An axis's pass is one parallel linalg.generic over its result, the taps unrolled in the
 body (w0 * x[i0] + w1 * x[i1] for linear: no zero fill, no reduction loop), so that a
-pass along an outer axis (H of NCHW) reads whole rows at two tabled positions and its
-inner loop is a vector lerp; only a pass along the innermost axis gathers. Static sizes
+pass along an outer axis (H of NCHW) reads whole rows at two positions and its inner
+loop is a vector lerp; only a pass along the innermost axis gathers. The outer pass
+computes its positions and weights in its body from the row index (`_inline_taps`):
+loads from tables, buffers the result's store might alias, would stay in the inner loop
+and keep it scalar. Static sizes
 order the passes to make the least work: the most shrinking axis first (the next pass
 then reads less), and, where ratios are equal (a 2-D upsampling), the innermost axis
 first, so its gathers fill the input's rows only (16 rows, not 128, for Segformer's
