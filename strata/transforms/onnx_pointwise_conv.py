@@ -92,33 +92,25 @@ def _static(t, rank: int) -> bool:
 
 
 def constant_array(value):
-    """The data of `value` as a NumPy array when it is a compile-time constant (an
-    onnx.Constant's `value`, or a load of an immutable ml_program.global), else None."""
+    """The data of `value`, of its static shape, when it is a compile-time constant (the
+    onnx lowering's `constant_array`: an onnx.Constant, a load of an immutable
+    ml_program.global...), else None."""
     import numpy as np
 
-    from ..dialects.onnx.types import elements_to_numpy
-    from ..ir.dense import DenseElementsAttr, DenseResourceElementsAttr
-    op = value.defining_op
-    if op is None:
+    from ..conversion.onnx_to_linalg.common import constant_array as known
+    a = known(value)
+    t = value.type
+    if a is None or not isinstance(t, A.RankedTensorType) or \
+            any(d < 0 for d in t.shape):
         return None
-    if _onnx(op, "Constant"):
-        a = op.properties.get("value")
-    elif op.name == "ml_program.global_load_const":
-        g = op.referenced_global()
-        if g is None or g.mutable:
+    a = np.asarray(a)
+    shape = tuple(t.shape)
+    if a.shape != shape:
+        try:
+            a = np.broadcast_to(a, shape)    # a splat
+        except ValueError:
             return None
-        a = g.properties.get("value")
-    else:
-        return None
-    if not isinstance(a, (DenseElementsAttr, DenseResourceElementsAttr)):
-        return None
-    try:
-        data = elements_to_numpy(a)
-    except (KeyError, ValueError, TypeError):   # a blob not loaded, or of the wrong size
-        return None
-    shape = tuple(a.type.shape)
-    return np.broadcast_to(np.asarray(data), shape) if np.asarray(data).shape != shape \
-        else np.asarray(data)
+    return a
 
 
 def _f32(value) -> bool:
