@@ -408,25 +408,9 @@ def hoist_pointwise_convs(module) -> int:
             if op.parent is not None:
                 count += _rewrite(op, rw)
     if count:
-        _drop_unread_globals(block, rw.released)
+        from ..dialects.ml_program import drop_unread_globals
+        drop_unread_globals(block, rw.released)
     return count
-
-
-def _drop_unread_globals(block, released) -> None:
-    """Erase the globals of `released` (filters and projections a rewrite replaced by
-    new ones) that nothing refers to any more."""
-    read = set()
-    for top in block.ops:
-        if top.name == "ml_program.global":
-            continue
-        for op in top.walk():
-            for a in (*op.properties.values(), *op.attributes.values()):
-                if isinstance(a, A.SymbolRefAttr):
-                    read.add(a.root)
-    for g in [o for o in block.ops if o.name == "ml_program.global"]:
-        name = g.properties["sym_name"].value
-        if name in released and name not in read:
-            g.erase()
 
 
 @register_pass
