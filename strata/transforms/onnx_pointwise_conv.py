@@ -311,14 +311,14 @@ def _conv_term(rw, y, w_i, name):
 
 def _rewrite(conv, rw) -> bool:
     import numpy as np
-    got = _pointwise_conv(conv)
-    if got is None:
-        return False
-    W, bias = got
     x = conv.operands[0]
     cat = x.defining_op
     if not _onnx(cat, "Concat") or not x.has_one_use() or (attr(cat, "axis") % 4) != 1:
         return False
+    got = _pointwise_conv(conv)
+    if got is None:
+        return False
+    W, bias = got
     m = W.shape[0]
     parts, off = [], 0
     for a in cat.operands:
