@@ -218,7 +218,7 @@ def _load(model, example_args=None, example_kwargs=None, dynamic_shapes=None):
 TORCH_PIPELINE = ("torch-externalize-weights", "torch-fold-batch-norm",
                   "convert-torch-to-linalg")
 _ONNX_PASSES = frozenset({"onnx-decompose", "onnx-fold-constants", "onnx-shape-inference",
-                          "convert-onnx-to-linalg"})
+                          "onnx-hoist-pointwise-conv", "convert-onnx-to-linalg"})
 
 
 def _is_torch_module(module) -> bool:

@@ -225,6 +225,23 @@ class GlobalOp(Op):
         return None
 
 
+def drop_unread_globals(block, names) -> None:
+    """Erase the `ml_program.global`s of module body `block` named in `names` that no op
+    outside the globals refers to any more (weights a compile-time fold replaced)."""
+    read = set()
+    for top in block.ops:
+        if top.name == "ml_program.global":
+            continue
+        for op in top.walk():
+            for a in (*op.properties.values(), *op.attributes.values()):
+                if isinstance(a, A.SymbolRefAttr):
+                    read.add(a.root)
+    for g in [o for o in block.ops if o.name == "ml_program.global"]:
+        name = g.properties["sym_name"].value
+        if name in names and name not in read:
+            g.erase()
+
+
 def _global_prop():
     return Prop(C.SymbolRefAttrC, fmt=SymbolRef())
 

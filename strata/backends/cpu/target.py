@@ -98,8 +98,11 @@ class CpuTarget(Target):
     # own passes run in `lower`.
     # onnx-fold-constants runs again after shape inference, which makes the exporter's
     # shape arithmetic static ([Note: shape arithmetic] in frontends/onnx/fold_constants.py)
+    # onnx-hoist-pointwise-conv: [Note: a pointwise convolution before the resize]
+    # (transforms/onnx_pointwise_conv.py; needs the static shapes and constant sizes).
     pipeline = ("onnx-decompose{keep-lowered=true}", "onnx-fold-constants",
-                "onnx-shape-inference", "onnx-fold-constants", "convert-onnx-to-linalg",
+                "onnx-shape-inference", "onnx-fold-constants", "onnx-hoist-pointwise-conv",
+                "convert-onnx-to-linalg",
                 # arith/math on tensors (hand-written MLIR): bufferization knows linalg
                 "convert-elementwise-to-linalg", "canonicalize")
 

@@ -13,8 +13,11 @@ The number of taps is static except for antialiasing with a run-time scale.
 [Note: resampling loops]
 An axis's pass is one parallel linalg.generic over its result, the taps unrolled in the
 body (w0 * x[i0] + w1 * x[i1] for linear: no zero fill, no reduction loop), so that a
-pass along an outer axis (H of NCHW) reads whole rows at two tabled positions and its
-inner loop is a vector lerp; only a pass along the innermost axis gathers. Static sizes
+pass along an outer axis (H of NCHW) reads whole rows at two positions and its inner
+loop is a vector lerp; only a pass along the innermost axis gathers. The outer pass
+computes its positions and weights in its body from the row index (`_inline_taps`):
+loads from tables, buffers the result's store might alias, would stay in the inner loop
+and keep it scalar. Static sizes
 order the passes to make the least work: the most shrinking axis first (the next pass
 then reads less), and, where ratios are equal (a 2-D upsampling), the innermost axis
 first, so its gathers fill the input's rows only (16 rows, not 128, for Segformer's
@@ -709,15 +712,7 @@ def _weights(cx, ax, sp, acc):
     def body(s, b, args):
         xo, ext = _x_ori(s, ax, sp, s.cast(b.index(0), F64))
         first, ratio = _neighbours(s, xo, n)
-        k = b.index(1)
-        i = Ix(s).add(k, start)
-        src = s.add(first, k)
-        dist = s.math("absf", s.sub(s.cast(Ix(s).v(i), F64), ratio))
-        if sp.antialias:
-            dist = s.mul(dist, s.min(ax.scale, s.const(1.0, F64)))
-        w = _kernel(s, sp.mode, sp.cubic_a, dist)
-        if sp.exclude:
-            w = s.select(_outside(s, src, ax.n_in), s.const(0.0, F64), w)
+        src, w = _tap(s, ax, sp, first, ratio, b.index(1), start)
         if tf and not normalize:
             w = _extrapolated(s, b, ext, w, sp.extrap)
         res = [_clamp_index(s, src, ax.n_in), s.cast(w, acc)]
@@ -747,6 +742,32 @@ def _weights(cx, ax, sp, acc):
     return tables[0], w, tables[2] if tf else None
 
 
+def _tap(s, ax, sp, first, ratio, k, start):
+    """(source position, unclamped; f64 weight before normalizing) of tap `k` (index
+    Value) of the position whose neighbours are (`first`, `ratio`); `start` is the first
+    tap's offset from the left middle tap."""
+    i = Ix(s).add(k, start)
+    src = s.add(first, k)
+    dist = s.math("absf", s.sub(s.cast(Ix(s).v(i), F64), ratio))
+    if sp.antialias:
+        dist = s.mul(dist, s.min(ax.scale, s.const(1.0, F64)))
+    w = _kernel(s, sp.mode, sp.cubic_a, dist)
+    if sp.exclude:
+        w = s.select(_outside(s, src, ax.n_in), s.const(0.0, F64), w)
+    return src, w
+
+
+def _inline_taps(cx, ax, sp, rank) -> bool:
+    """Whether the pass along `ax` computes its taps in its body instead of reading
+    tables: along an outer axis (not the innermost), with a static number of taps and
+    weights that need no normalizing or extrapolation flags. The positions and weights
+    then depend on the outer loop's index only, so LLVM hoists them out of the inner
+    loop and vectorizes it (tables are buffers the result's store might alias: their
+    loads stayed in the inner loop, which ran scalar; see [Note: resampling loops])."""
+    return ax.dim != rank - 1 and not sp.antialias and not sp.exclude and \
+        sp.coord != "tf_crop_and_resize" and isinstance(_taps(cx, ax, sp), int)
+
+
 def _extrapolated(s, b, ext, w, value):
     """`w`, or on an extrapolated position `value` on tap 0 and 0 on the others."""
     first = s.cmp("eq", b.index(1), s.index(0))
@@ -758,13 +779,11 @@ def _interp_axis(cx, src, ax, sp, acc, out):
     """Resize `src` along `ax` only: one gather-and-sum generic over the result, the
     taps unrolled in its body where their number is static (see [Note: resampling
     loops]), else a reduction loop over them."""
-    idx, w, ext = _weights(cx, ax, sp, acc)
     rank = src.type.rank
     shape = [ax.n_out if d == ax.dim else n for d, n in enumerate(sizes(cx, src))]
     src_elt = src.type.element_type
     signed = not is_unsigned(cx.orig_type(0))
-    ins = [idx, w] + ([ext] if ext is not None else [])
-    taps = idx.type.shape[1]
+    ext = None
 
     def term(s, at_tap, args):
         i, wt = args[0], args[1]
@@ -776,6 +795,24 @@ def _interp_axis(cx, src, ax, sp, acc, out):
             c = s.select(args[2], wt, c)
         return c
     out_map = map_text(rank, [f"d{d}" for d in range(rank)])
+    if _inline_taps(cx, ax, sp, rank):
+        n = _taps(cx, ax, sp)
+        start = 1 - n // 2
+
+        def inline(s, b, args):
+            xo, _ = _x_ori(s, ax, sp, s.cast(b.index(ax.dim), F64))
+            first, ratio = _neighbours(s, xo, n)
+            total = None
+            for j in range(n):
+                at, w = _tap(s, ax, sp, first, ratio, s.index(j), start)
+                c = term(s, b.index, [_clamp_index(s, at, ax.n_in), s.cast(w, acc)])
+                total = c if total is None else s.add(total, c)
+            return [total]
+        return generic_op(cx, [], [empty(cx, shape, acc)], [out_map], ["parallel"] * rank,
+                          inline)[0]
+    idx, w, ext = _weights(cx, ax, sp, acc)
+    ins = [idx, w] + ([ext] if ext is not None else [])
+    taps = idx.type.shape[1]
     if taps != A.DYNAMIC:
         maps = [map_text(rank, [f"d{ax.dim}", str(j)]) for j in range(taps) for _ in ins]
 

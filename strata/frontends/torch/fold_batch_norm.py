@@ -268,25 +268,9 @@ def fold_batch_norms(module) -> int:
         for op in [o for o in top.walk() if _is_batch_norm(o)]:
             count += _fold(op, globals_)
     if count:
-        _drop_unread(globals_)
+        from ...dialects.ml_program import drop_unread_globals
+        drop_unread_globals(globals_.block, globals_.released)
     return count
-
-
-def _drop_unread(globals_) -> None:
-    """Erase the globals the folds stopped reading (old filters, biases, statistics)
-    that nothing else refers to."""
-    read = set()
-    for top in globals_.block.ops:
-        if top.name == "ml_program.global":
-            continue
-        for op in top.walk():
-            for a in (*op.properties.values(), *op.attributes.values()):
-                if isinstance(a, A.SymbolRefAttr):
-                    read.add(a.root)
-    for g in [o for o in globals_.block.ops if o.name == "ml_program.global"]:
-        name = g.properties["sym_name"].value
-        if name in globals_.released and name not in read:
-            g.erase()
 
 
 @register_pass

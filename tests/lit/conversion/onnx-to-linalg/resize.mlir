@@ -55,6 +55,36 @@ func.func @resize_order(%x: tensor<1x2x4x4xf32>, %y: tensor<1x2x8x8xf32>) -> (te
   return %0, %1 : tensor<1x2x16x16xf32>, tensor<1x2x4x16xf32>
 }
 
+// A pass along an outer axis (H of a 2-D linear upsampling, after W's tabled gathers)
+// computes its two taps' positions and weights in its body from the row index alone (no
+// table operands: LLVM hoists them out of the inner loop over W, which it vectorizes);
+// with exclude_outside the weights are normalized over the taps and the H pass reads
+// tables as the inner pass does.
+// CHECK-LABEL: func.func @resize_outer_inline
+// CHECK: linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : tensor<8x2xindex>, tensor<8x2xf32>)
+// CHECK: %[[W:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<8x2xindex>, tensor<8x2xf32>, tensor<8x2xindex>, tensor<8x2xf32>) outs(%{{.*}} : tensor<1x2x4x8xf32>)
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%{{.*}} : tensor<1x2x8x8xf32>)
+// CHECK-NEXT: ^bb0(%{{.*}}: f32):
+// CHECK: %[[R:.*]] = linalg.index 2 : index
+// CHECK: math.floor
+// CHECK: tensor.extract %[[W]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : tensor<1x2x4x8xf32>
+// CHECK: tensor.extract %[[W]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : tensor<1x2x4x8xf32>
+// CHECK: linalg.yield
+// CHECK-LABEL: func.func @resize_outer_normalized
+// CHECK: linalg.generic {{.*}} ins({{.*}} : tensor<8x4xindex>, tensor<8x4xf32>, {{.*}}) outs(%{{.*}} : tensor<1x2x8x8xf32>)
+func.func @resize_outer_inline(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x8x8xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  %s = "onnx.Constant"() <{value = dense<[1.0, 1.0, 2.0, 2.0]> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %0 = "onnx.Resize"(%x, %n, %s) <{mode = "linear"}> : (tensor<1x2x4x4xf32>, none, tensor<4xf32>) -> tensor<1x2x8x8xf32>
+  return %0 : tensor<1x2x8x8xf32>
+}
+func.func @resize_outer_normalized(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x8x8xf32> {
+  %n = "onnx.NoValue"() : () -> none
+  %s = "onnx.Constant"() <{value = dense<[1.0, 1.0, 2.0, 2.0]> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %0 = "onnx.Resize"(%x, %n, %s) <{mode = "cubic", exclude_outside = 1 : i64}> : (tensor<1x2x4x4xf32>, none, tensor<4xf32>) -> tensor<1x2x8x8xf32>
+  return %0 : tensor<1x2x8x8xf32>
+}
+
 // Nearest: one table of positions per resized axis, then one gather over the result.
 // CHECK-LABEL: func.func @resize_nearest
 // CHECK: %[[H:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4xindex>)
