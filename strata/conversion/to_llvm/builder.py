@@ -77,12 +77,18 @@ class LLVMBuilder:
     # ------------------------------------------------------------ plumbing
     def create(self, name, operands=(), results=(), props=None, attrs=None, successors=(),
                regions=0):
-        op = llvm_op(name).create(list(operands), list(results), props, attrs,
-                                  successors=successors, regions=regions, loc=self.loc)
+        cls = _OPS.get(name) or llvm_op(name)
+        op = cls.create(operands if type(operands) in (list, tuple) else list(operands),
+                        results if type(results) in (list, tuple) else list(results),
+                        props, attrs, successors, regions, self.loc)
         return self.b.insert(op)
 
     def op1(self, name, operands, result, props=None):
-        return self.create(name, operands, [result], props).results[0]
+        """The result of a new op `name` with one result (the common case, called
+        directly: op creation is most of a lowering's time)."""
+        cls = _OPS.get(name) or llvm_op(name)
+        op = cls.create(operands, (result,), props, None, (), 0, self.loc)
+        return self.b.insert(op).results[0]
 
     # ------------------------------------------------------------ constants
     def const_attr(self, attr, t):
