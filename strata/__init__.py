@@ -10,7 +10,8 @@ def compile(model, target: str = "cpu", function: str | None = None, pipeline=No
     module) for `target`; returns a callable: `outputs = f(*arrays, **by_input_name)`.
     See strata/compiler.py (imported on first use: `import strata` stays light)."""
     from .ir.gc_pause import gc_paused
-    with gc_paused():   # the compiler's first import too ([Note: no collector while compiling])
+    # the compiler's first import too ([Note: no collector while compiling])
+    with gc_paused(promote=True):
         from .compiler import compile as _compile
         return _compile(model, target=target, function=function, pipeline=pipeline,
                         **options)

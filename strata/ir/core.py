@@ -239,20 +239,27 @@ class Operation:
         else:
             op = object.__new__(cls)
         op._operands = link_operands(op, operands) if operands else []
-        op.results = tuple(OpResult(t, op, i) for i, t in enumerate(result_types)) \
-            if result_types else _EMPTY
+        if not result_types:
+            op.results = _EMPTY
+        elif type(result_types) in (list, tuple) and len(result_types) == 1:
+            op.results = (OpResult(result_types[0], op, 0),)   # (most ops: one result)
+        else:
+            op.results = tuple(OpResult(t, op, i) for i, t in enumerate(result_types))
         op._props = dict(properties) if properties else EMPTY_DICT
         op._attrs = dict(attributes) if attributes else EMPTY_DICT
         op.successors = list(successors) if successors else _EMPTY
-        if isinstance(regions, int):
-            regs = tuple(Region() for _ in range(regions))
+        if regions == 0:
+            op.regions = _EMPTY
         else:
-            regs = tuple(regions)
-        for r in regs:
-            if r.parent is not None:
-                raise IRError("region already belongs to an operation")
-            r.parent = op
-        op.regions = regs
+            if isinstance(regions, int):
+                regs = tuple(Region() for _ in range(regions))
+            else:
+                regs = tuple(regions)
+            for r in regs:
+                if r.parent is not None:
+                    raise IRError("region already belongs to an operation")
+                r.parent = op
+            op.regions = regs
         op.parent = op.prev = op.next = None
         op.loc = loc if loc is not None else UnknownLoc()
         return op

@@ -118,3 +118,45 @@ def test_inputs_by_name_and_checks():
         f(a, b.astype(np.float64))
     with pytest.raises(strata.StrataError, match="missing: B"):
         f(a)
+
+
+# ---------------------------------------------------------------- reference classes
+
+
+def test_reference_classes_are_loaded_once_per_op_type_and_version(monkeypatch):
+    # [Note: reference classes loaded once]: ops of one type differ only by their
+    # attributes, which the instances keep
+    import onnx.reference.ops as ref_ops
+
+    import strata.interpreter.ops_onnx as ops_onnx
+    m = model([h.make_node("Transpose", ["X"], ["T1"], perm=[1, 0, 2]),
+               h.make_node("Transpose", ["T1"], ["T2"], perm=[2, 1, 0]),
+               h.make_node("Transpose", ["T2"], ["T3"], perm=[0, 2, 1]),
+               h.make_node("Cast", ["T3"], ["C1"], to=TP.INT32),
+               h.make_node("Cast", ["C1"], ["Y"], to=TP.DOUBLE)],
+              [vi("X", TP.FLOAT, [2, 3, 4])], [vi("Y", TP.DOUBLE, [4, 3, 2])])
+    x = RNG.standard_normal((2, 3, 4)).astype(np.float32) * 10
+    expected, = ReferenceEvaluator(m).run(None, {"X": x})
+    monkeypatch.setattr(ops_onnx, "_CLASSES", {})
+    loads = []
+    real = ref_ops.load_op
+
+    def counting(domain, op_type, *a, **k):
+        loads.append(op_type)
+        return real(domain, op_type, *a, **k)
+    monkeypatch.setattr(ref_ops, "load_op", counting)
+    for _ in range(2):      # a second compile (a new interpreter) finds them loaded too
+        got, = strata.compile(m, target="interpret", pipeline="")(x)
+        np.testing.assert_array_equal(got, expected)
+    assert sorted(loads) == ["Cast", "Transpose"]
+
+
+def test_context_dependent_and_function_ops_are_not_shared():
+    # Gelu (opset 20) has a function built per node and input types, Mish a function
+    # body: each op keeps its own, attributes included
+    m = model([h.make_node("Gelu", ["X"], ["G1"], approximate="tanh"),
+               h.make_node("Gelu", ["G1"], ["G2"]),
+               h.make_node("Mish", ["G2"], ["M1"]),
+               h.make_node("Mish", ["M1"], ["Y"])],
+              [vi("X", TP.FLOAT, [6])], [vi("Y", TP.FLOAT, [6])], opset=20)
+    check(m, np.linspace(-3, 3, 6).astype(np.float32), rtol=1e-5, atol=1e-6)

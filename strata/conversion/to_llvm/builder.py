@@ -47,30 +47,48 @@ def inserted_value(agg, pos):
     return None
 
 
+_POSITIONS: dict = {}
+
+
 def _i64a(values):
-    return A.DenseArrayAttr(A.i64, list(values))
+    """`array<i64: ...>` of an aggregate position (a few distinct ones a model: looked up
+    by the tuple, not built and uniqued again per op)."""
+    key = tuple(values)
+    a = _POSITIONS.get(key)
+    if a is None:
+        a = _POSITIONS[key] = A.DenseArrayAttr(A.i64, key)
+    return a
 
 
 class LLVMBuilder:
     """`fold`: extractvalue of a field that an insertvalue chain sets is that value,
-    no op (see convert-to-llvm's fold-aggregates)."""
+    no op (see convert-to-llvm's fold-aggregates). `consts`: a dict shared by the
+    builders of one conversion, through which integer constants are reused within a
+    block ([Note: constants reused while lowering])."""
 
-    __slots__ = ("b", "loc", "fold")
+    __slots__ = ("b", "loc", "fold", "consts")
 
-    def __init__(self, builder, loc=None, fold=False):
+    def __init__(self, builder, loc=None, fold=False, consts=None):
         self.b = builder
         self.loc = loc
         self.fold = fold
+        self.consts = consts
 
     # ------------------------------------------------------------ plumbing
     def create(self, name, operands=(), results=(), props=None, attrs=None, successors=(),
                regions=0):
-        op = llvm_op(name).create(list(operands), list(results), props, attrs,
-                                  successors=successors, regions=regions, loc=self.loc)
+        cls = _OPS.get(name) or llvm_op(name)
+        op = cls.create(operands if type(operands) in (list, tuple) else list(operands),
+                        results if type(results) in (list, tuple) else list(results),
+                        props, attrs, successors, regions, self.loc)
         return self.b.insert(op)
 
     def op1(self, name, operands, result, props=None):
-        return self.create(name, operands, [result], props).results[0]
+        """The result of a new op `name` with one result (the common case, called
+        directly: op creation is most of a lowering's time)."""
+        cls = _OPS.get(name) or llvm_op(name)
+        op = cls.create(operands, (result,), props, None, (), 0, self.loc)
+        return self.b.insert(op).results[0]
 
     # ------------------------------------------------------------ constants
     def const_attr(self, attr, t):
@@ -80,11 +98,41 @@ class LLVMBuilder:
         """`llvm.mlir.constant(value : t) : t` for an integer or float type."""
         if type(t) is A.FloatType:
             return self.const_attr(A.FloatAttr(float(value), t), t)
-        return self.const_attr(A.IntegerAttr(int(value), t), t)
+        return self.int_const(int(value), t)
 
     def index_const(self, value, t):
         """An index-typed constant of the converted index type `t`."""
-        return self.const_attr(A.IntegerAttr(int(value), t), t)
+        return self.int_const(int(value), t)
+
+    def int_const(self, value: int, t):
+        """`llvm.mlir.constant(value : t) : t`, an integer; with `consts`, the one made
+        before in this block where there is one.
+
+        [Note: constants reused while lowering]
+        Lowering a model's memrefs asks for the same few integers (sizes, strides, 0, 1,
+        element sizes) again and again: DenseNet-121's convert-to-llvm made 10,608
+        llvm.mlir.constant ops, of which merge_llvm_constants ([Note: one constant per
+        value]) then erased 9,000. Under fold-aggregates the builders of one conversion
+        share a dict (value, type) -> the last constant made, and reuse it where it is
+        still in the block being built (a pattern that failed took its ops back: their
+        parent is None) and the insertion point is before an op: the conversion goes
+        forward through each block, so that constant is above it. At the end of a
+        block (a new block being filled) or in another block a new one is made, as
+        before; the merge that follows still makes one per value and region. The
+        program is the same as what the merge made of the repeats."""
+        cache = self.consts
+        if cache is not None:
+            ip = self.b.ip
+            if ip.before is not None:
+                key = (value, t)
+                v = cache.get(key)
+                if v is not None:
+                    d = v.owner
+                    if d is not None and d.parent is ip.block:
+                        return v
+                v = cache[key] = self.const_attr(A.IntegerAttr(value, t), t)
+                return v
+        return self.const_attr(A.IntegerAttr(value, t), t)
 
     def bool_const(self, value):
         return self.const_attr(A.IntegerAttr(int(bool(value)), A.i1), A.i1)

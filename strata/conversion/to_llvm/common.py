@@ -23,7 +23,9 @@ class LLVMPattern(ConversionPattern):
         self.options = options
 
     def builder(self, rewriter, op):
-        return LLVMBuilder(rewriter, op.loc, self.tc.fold_aggregates)
+        tc = self.tc
+        return LLVMBuilder(rewriter, op.loc, tc.fold_aggregates,
+                           tc.constants if tc.fold_aggregates else None)
 
     @property
     def index_type(self):

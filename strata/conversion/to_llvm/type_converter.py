@@ -65,6 +65,9 @@ class LLVMTypeConverter(TypeConverter):
         # Patterns' builders read fields of descriptors they see built (convert-to-llvm's
         # fold-aggregates).
         self.fold_aggregates = False
+        # with it, the integer constants made so far ([Note: constants reused while
+        # lowering] in builder.py)
+        self.constants: dict = {}
         # functions declared by the conversion (common.lookup_or_declare)
         self.declared: dict = {}
         self.add_conversion(self._convert)
