@@ -735,6 +735,21 @@ def _scaled_operand(v, product):
     return g, src, float(_const_value(c))
 
 
+def _written_after(g, root, last) -> bool:
+    """Whether an op after `g`, before `last` (same block), may write buffer `root`."""
+    o = g.next
+    while o is not None and o is not last:
+        if o.name != "memref.dealloc" and o.name not in _VIEWS and \
+                o.name not in _READ_ONLY:
+            if o.regions and not isinstance(o, StructuredOp):
+                return True
+            written = o.dps_inits if isinstance(o, StructuredOp) else o.operands
+            if any(type(x.type) is A.MemRefType and _root(x) is root for x in written):
+                return True
+        o = o.next
+    return o is None
+
+
 def _in_between(o, first, last) -> bool:
     return o.parent is first.parent and first.is_before_in_block(o) and \
         o.is_before_in_block(last)
@@ -1300,20 +1315,10 @@ def _emit(chain, info, parts=None):
     _need(stride(ct2, 2, n2) == 1 and stride(ct1, 0, k1) == 1)
     # Q and K scaled by constants before the first product: the sources, the scale
     # multiplied ([Note: Q and K scaled before the product])
-    qk = ct1.op
-    scaled = [f for f in (_scaled_operand(info[x], qk) for x in ("q", "k")) if f]
+    scaled = [f for f in (_scaled_operand(info[x], ct1.op) for x in ("q", "k"))
+              if f and not _written_after(f[0], _root(f[1]), pv)]
     # Q, K and the mask are read at the second product: nothing between may write them
     inputs = {_root(info["q"]), _root(info["k"])} | {_root(f[1]) for f in scaled}
-    for g, src, _ in scaled:        # nor between the scaling and the chain
-        o = g.next
-        while o is not chain.ops[0]:
-            if o.name != "memref.dealloc" and o.name not in _VIEWS and \
-                    o.name not in _READ_ONLY:
-                written = o.dps_inits if isinstance(o, StructuredOp) else o.operands
-                _need(not o.regions or isinstance(o, StructuredOp), "region in between")
-                _need(all(_root(x) is not _root(src) for x in written
-                          if type(x.type) is A.MemRefType), "a scaled input is written")
-            o = o.next
     if chain.mask is not None and chain.mask[0] is not None:
         inputs.add(_root(chain.mask[0]))
     if chain.scale[0] == "scalar":
