@@ -81,9 +81,13 @@ multiplies the panels by the image itself (its "np" GEMM, as fast as the plain G
 the filter in place, 0.94-1.09x per MobileNetV2 layer), and gets the epilogue.
 
 [Note: epilogues]
-A product on packed weights (2-D: no loops around the kernel, one N dim, last in C) whose
-result the next elementwise generic turns into act(C + bias) or act(C) (bias a
-constant-size f32 vector along N; act one of the kernels' activations, cpu_kernel_abi's
+A product on packed weights (2-D: no loops around the kernel, loops of one step aside,
+one N dim, last in C) whose result the next elementwise generic turns into act(C + bias)
+or act(C) (bias a constant-size f32 vector along N, or a constant c, C + c or C - c: a
+global of N copies of c or -c, one per value and size, made the epilogue's bias, so the
+kernel computes what the generic does, x + 0.0 making a -0.0 sum +0.0 too: HF's freshly
+initialized Linear layers share one zero bias that the importer folds to a scalar; act
+one of the kernels' activations, cpu_kernel_abi's
 ACTS: relu, relu6, hardswish, hardsigmoid, silu, sigmoid, gelu, gelu_tanh, or none with
 a bias; recognized by the function the body computes, see [Note: recognizing
 activations]; constant scalars the body reads, as ONNX Clip's bounds, are constants of
