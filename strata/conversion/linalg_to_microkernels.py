@@ -1076,6 +1076,15 @@ def global_data(g):
     return None
 
 
+def _read_global(g, before):
+    """A memref.get_global of global `g`, inserted before op `before` (at its location)."""
+    read = op_class("memref.get_global").create(
+        [], [g.properties["type"].value],
+        {"name": A.SymbolRefAttr(g.properties["sym_name"].value)}, None, (), 0, before.loc)
+    before.parent.insert_before(before, read)
+    return read.results[0]
+
+
 class _Weights:
     """Constant 2-D f32 globals packed for the kernels (one packed global per global and
     layout), and the clean-up of what no longer reads the originals."""
@@ -1141,13 +1150,7 @@ class _Weights:
             data = data.reshape((-1, k) if ct.trans_b else (k, -1))
             new = self.made[key] = self._new_global(g, pack_b_panels(
                 data.T if ct.trans_b else data, self.nr))
-        get = src.defining_op
-        t = new.properties["type"].value
-        read = op_class("memref.get_global").create(
-            [], [t], {"name": A.SymbolRefAttr(new.properties["sym_name"].value)}, None, (),
-            0, get.loc)
-        get.parent.insert_before(get, read)
-        return read.results[0]
+        return _read_global(new, src.defining_op)
 
     def filter_panels(self, w, groups: int = 1, taps=None):
         """A value holding convolution filter `w` (F x C x KH x KW, a constant global or a
@@ -1173,13 +1176,7 @@ class _Weights:
                                                               kw0:kw1 + 1]
             new = self.made[key] = self._new_global(
                 g, pack_a_panels(data.reshape(rows, -1), self.mr, groups), "_panels")
-        get = src.defining_op
-        read = op_class("memref.get_global").create(
-            [], [new.properties["type"].value],
-            {"name": A.SymbolRefAttr(new.properties["sym_name"].value)}, None, (), 0,
-            get.loc)
-        get.parent.insert_before(get, read)
-        return read.results[0]
+        return _read_global(new, src.defining_op)
 
     def _new_global(self, g, data, suffix: str = "_packed"):
         import numpy as np
@@ -1222,12 +1219,7 @@ class _Weights:
         if new is None:
             new = self.made[key] = self._new_global(self.global_under(like)[1],
                                                     np.full(n, value, np.float32), "_bias")
-        t = new.properties["type"].value
-        read = op_class("memref.get_global").create(
-            [], [t], {"name": A.SymbolRefAttr(new.properties["sym_name"].value)}, None, (),
-            0, before.loc)
-        before.parent.insert_before(before, read)
-        return read.results[0]
+        return _read_global(new, before)
 
     def release(self, b):
         """After `b`'s product no longer reads it: drop its views and get_global if
