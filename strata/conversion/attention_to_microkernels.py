@@ -48,6 +48,19 @@ kernel's B1 x B2 as the mask's loops split it (batch and heads: a mask broadcast
 the heads). A static N must be at least `min-keys` (short sequences keep the two
 GEMMs: measured faster there); sizes may be run-time ones ([Note: dynamic sizes]).
 
+[Note: Q and K scaled before the product]
+The ONNX exporter's SDPA (and HF's exports of it) scales Q and K by sqrt(scale) each
+before the first product (softmax(Q sqrt(s) . (K sqrt(s))^T)), two elementwise
+generics over [batch, heads, seq, dim] buffers that keep the transposes before them
+from folding into the product: a buffer read only by the first product and written only
+by `source * c` (c an f32 constant, the identity walk, the source of the same type and
+not written before the chain) is dropped, the product reading the source, and the
+kernel's scale becomes scale * c_q * c_k (q c_q . k c_k rounds differently from
+(q . k) c_q c_k: by an ulp or so of the scores, as onnxruntime's attention fusion does).
+The source must be an alloc of the block read by nothing after the scaling (its deallocs
+go, and the scaled buffer's, after the call, free it) or an argument (the scaled
+buffer's deallocs go).
+
 [Note: dynamic sizes]
 The matcher reasons on sizes as `_Size`s: an int times a product of run-time sizes,
 each named by where it comes from, so that equal sizes compare equal however they are
@@ -92,7 +105,7 @@ from ..passes.pass_manager import Option, Pass
 from .cpu_kernel_abi import (ATTN_CAUSAL, ATTN_NAN_TO_ZERO, ATTN_SAFE_SOFTMAX,
                              KERNEL_SIGNATURES, _P)
 from .linalg_to_microkernels import (_Emit, _strides, _zero_fill_before, global_data,
-                                     match_contraction)
+                                     identity_on, match_contraction)
 from .scalar_builders import op_class
 
 __all__ = ["AttentionToMicrokernels", "fuse_attention", "match_attention", "MIN_KEYS"]
@@ -674,6 +687,94 @@ def _written_by_product(v) -> bool:
         return False
 
 
+def _scaled_operand(v, product):
+    """(generic, source, c) when buffer `v` (Q or K, whole views of it read by `product`)
+    is written only by an elementwise generic computing source * c (c an f32 constant,
+    either side; source a buffer of v's type, both walked as the identity does), and
+    nothing else reads v: the ONNX exporter's SDPA scaling Q and K by sqrt(scale) each
+    (see [Note: Q and K scaled before the product]); else None."""
+    root = _root(v)
+    try:
+        g = _writer(root)
+    except _NoMatch:
+        return None
+    if g.name != "linalg.generic" or g.num_dps_inputs() != 1 or g.num_dps_inits != 1 or \
+            g.dps_inits[0] is not root or g.parent is not product.parent or \
+            not g.is_before_in_block(product) or \
+            any(k != "parallel" for k in g.iterator_types_list()) or \
+            not all(identity_on(m, root.type) for m in g.indexing_maps_list()):
+        return None
+    src = g.dps_inputs[0]
+    if src.type != root.type or _root(src) is root:
+        return None
+    ops, args = _body(g)
+    if len(ops) != 2 or ops[-1].name != "linalg.yield" or not _is(ops[-1].operands[0],
+                                                                    "arith.mulf"):
+        return None
+    a, b = ops[0].operands
+    x, c = (a, b) if a is args[0] else (b, a)
+    if x is not args[0] or c is args[0] or c.type != A.f32 or _const_value(c) is None:
+        return None
+    users, _ = _uses_through_views(root)
+    if any(u is not g and u is not product and u.name != "memref.dealloc" for u in users):
+        return None
+    # the source an alloc of the block whose last reader is g: its deallocs between g and
+    # the product go, v's (after the product) free it instead
+    a = src.defining_op
+    if a is None:       # an argument: never freed here (v's deallocs go)
+        return None if any(u.owner.name == "memref.dealloc" for u in src.uses) else \
+            (g, src, float(_const_value(c)))
+    if a.name != "memref.alloc" or a.parent is not g.parent or \
+            not any(u.owner.name == "memref.dealloc" for u in root.uses):
+        return None
+    for u in src.uses:
+        o = u.owner
+        if o is not g and not (o.name == "memref.dealloc" and _in_between(o, g, product)) \
+                and not (o.parent is g.parent and o.is_before_in_block(g)):
+            return None
+    return g, src, float(_const_value(c))
+
+
+def _written_after(g, root, last) -> bool:
+    """Whether an op after `g`, before `last` (same block), may write buffer `root`."""
+    o = g.next
+    while o is not None and o is not last:
+        if o.name != "memref.dealloc" and o.name not in _VIEWS and \
+                o.name not in _READ_ONLY:
+            if o.regions and not isinstance(o, StructuredOp):
+                return True
+            written = o.dps_inits if isinstance(o, StructuredOp) else o.operands
+            if any(type(x.type) is A.MemRefType and _root(x) is root for x in written):
+                return True
+        o = o.next
+    return o is None
+
+
+def _in_between(o, first, last) -> bool:
+    return o.parent is first.parent and first.is_before_in_block(o) and \
+        o.is_before_in_block(last)
+
+
+def _fold_scaled_operands(found, moved):
+    """Drop the generics of `found` (_scaled_operand's, checked): the product reads each
+    source in place of the scaled buffer, whose alloc goes; an alloc's deallocs (its
+    last reader was the generic) go, the scaled buffer's (after the product, moved after
+    the call) free it instead; with an argument, the scaled buffer's go (from `moved`
+    too)."""
+    for g, src, _ in found:
+        root = g.dps_inits[0]
+        frees = [u.owner for u in (src.uses if src.defining_op is not None else root.uses)
+                 if u.owner.name == "memref.dealloc"]
+        for d in frees:
+            if d in moved:
+                moved.remove(d)
+            d.erase()
+        g.erase()
+        alloc = root.defining_op
+        root.replace_all_uses_with(src)
+        alloc.erase()
+
+
 def _scores_op(chain, g, x_buf, total, N):
     """x = f(s) of [Note: what attention is matched]; records the scale and the mask;
     returns s's buffer."""
@@ -1212,8 +1313,12 @@ def _emit(chain, info, parts=None):
     k1, m1, n1 = ct1.k[0], ct1.m[0], ct1.n[0]
     k2, m2, n2 = ct2.k[0], ct2.m[0], ct2.n[0]
     _need(stride(ct2, 2, n2) == 1 and stride(ct1, 0, k1) == 1)
+    # Q and K scaled by constants before the first product: the sources, the scale
+    # multiplied ([Note: Q and K scaled before the product])
+    scaled = [f for f in (_scaled_operand(info[x], ct1.op) for x in ("q", "k"))
+              if f and not _written_after(f[0], _root(f[1]), pv)]
     # Q, K and the mask are read at the second product: nothing between may write them
-    inputs = {_root(info["q"]), _root(info["k"])}
+    inputs = {_root(info["q"]), _root(info["k"])} | {_root(f[1]) for f in scaled}
     if chain.mask is not None and chain.mask[0] is not None:
         inputs.add(_root(chain.mask[0]))
     if chain.scale[0] == "scalar":
@@ -1241,6 +1346,7 @@ def _emit(chain, info, parts=None):
     frees = []
     if causal_mask is not None:
         frees = _drop_causal_part(chain, {} if parts is None else parts, *causal_mask)
+    _fold_scaled_operands(scaled, moved)
     args = [b1, b2, info["M"], info["N"], info["D"], info["E"],
             em.pointer(q), *q12, stride(ct1, 0, m1),
             em.pointer(k), *k12, stride(ct1, 1, n1), stride(ct1, 1, k1),
@@ -1248,8 +1354,9 @@ def _emit(chain, info, parts=None):
             em.pointer(out), *o12, stride(ct2, 2, m2)]
     args = [em.to_i64(_value(em, a)) if isinstance(a, (int, _Size)) else a for a in args]
     kind, val = chain.scale[0], chain.scale[1]
+    factor = math.prod(f[2] for f in scaled)
     if kind == "const":
-        scale = 1.0 / val if chain.inverse else val
+        scale = (1.0 / val if chain.inverse else val) * factor
         sc = em.v("arith.constant", [], [A.f32], {"value": A.FloatAttr(float(scale), A.f32)})[0]
     else:
         buf = val
@@ -1258,6 +1365,9 @@ def _emit(chain, info, parts=None):
         if chain.inverse:
             one = em.v("arith.constant", [], [A.f32], {"value": A.FloatAttr(1.0, A.f32)})[0]
             sc = em.v("arith.divf", [one, sc], [A.f32])[0]
+        if scaled:
+            fc = em.v("arith.constant", [], [A.f32], {"value": A.FloatAttr(factor, A.f32)})[0]
+            sc = em.v("arith.mulf", [sc, fc], [A.f32])[0]
     args.append(sc)
     if chain.mask is not None:
         args.append(em.pointer(chain.mask[0]))

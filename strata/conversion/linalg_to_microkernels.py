@@ -84,9 +84,13 @@ multiplies the panels by the image itself (its "np" GEMM, as fast as the plain G
 the filter in place, 0.94-1.09x per MobileNetV2 layer), and gets the epilogue.
 
 [Note: epilogues]
-A product on packed weights (2-D: no loops around the kernel, one N dim, last in C) whose
-result the next elementwise generic turns into act(C + bias) or act(C) (bias a
-constant-size f32 vector along N; act one of the kernels' activations, cpu_kernel_abi's
+A product on packed weights (2-D: no loops around the kernel, loops of one step aside,
+one N dim, last in C) whose result the next elementwise generic turns into act(C + bias)
+or act(C) (bias a constant-size f32 vector along N, or a constant c, C + c or C - c: a
+global of N copies of c or -c, one per value and size, made the epilogue's bias, so the
+kernel computes what the generic does, x + 0.0 making a -0.0 sum +0.0 too: HF's freshly
+initialized Linear layers share one zero bias that the importer folds to a scalar; act
+one of the kernels' activations, cpu_kernel_abi's
 ACTS: relu, relu6, hardswish, hardsigmoid, silu, sigmoid, gelu, gelu_tanh, or none with
 a bias; recognized by the function the body computes, see [Note: recognizing
 activations]; constant scalars the body reads, as ONNX Clip's bounds, are constants of
@@ -777,9 +781,14 @@ def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
                 getattr(bmap.results[0], "position", None) != n_dim:
             return None
         bias, leaves[args[bi]] = b, "p0"
-    act = _epilogue_activation(g, leaves, ACTS, bias is not None)
+    scalar = [] if bias is None and not has_bias and n_dim is not None and \
+        c.type.shape[n_dim] != A.DYNAMIC else None
+    act = _epilogue_activation(g, leaves, ACTS, bias is not None, scalar)
+    if scalar:      # act(c + constant): the bias is that constant along N
+        bias = scalar[0]
     if act is None or act == "none" and bias is None or not _ready_before(d, op) or \
-            (bias is not None and not (_ready_before(bias, op) or _hoisted_global(bias, op))):
+            (type(bias) is not float and bias is not None and
+             not (_ready_before(bias, op) or _hoisted_global(bias, op))):
         return None
     return g, bias, act, d
 
@@ -794,28 +803,50 @@ def _image_strided_output(op, d, c) -> bool:
         d.type.element_type == c.type.element_type and _per_image_contiguous(d.type)
 
 
+def _yield_tree(g, leaves: dict):
+    """The expression tree (`_expr`, leaves `leaves`) of the one value elementwise
+    generic `g` yields, or None."""
+    ops = list(g.body.ops)
+    if not ops or ops[-1].name != "linalg.yield" or len(ops[-1].operands) != 1:
+        return None
+    return _expr(ops[-1].operands[0], leaves, g.body)
+
+
 def _yield_activation(g, leaves: dict, names):
     """(act, inner) when the one value generic `g` yields is act(inner) for an activation
     of `names` and inner affine in "x" (`_activation_of`, its leaves `leaves`); else
     None."""
-    ops = list(g.body.ops)
-    if not ops or ops[-1].name != "linalg.yield" or len(ops[-1].operands) != 1:
-        return None
-    tree = _expr(ops[-1].operands[0], leaves, g.body)
+    tree = _yield_tree(g, leaves)
     return _activation_of(tree, names) if tree is not None else None
 
 
-def _epilogue_activation(g, leaves: dict, names, bias: bool):
+def _epilogue_activation(g, leaves: dict, names, bias: bool, scalar: list | None = None):
     """The activation (a name of `names`) elementwise generic `g` applies to "x" (its
-    block argument's leaf in `leaves`), or to x + "p0" when `bias`; else None."""
-    found = _yield_activation(g, leaves, names)
+    block argument's leaf in `leaves`), or to x + "p0" when `bias`; else None. With a
+    list `scalar` (and no `bias`), also to x + c or x - c for a constant float c, whose
+    bias value (c, or -c: x - c is x + -c exactly) is appended to it ([Note: epilogues])."""
+    tree = _yield_tree(g, leaves)
+    found = _activation_of(tree, names) if tree is not None else None
     if found is None:
         return None
     act, inner = found
-    if inner != (("arith.addf", "x", "p0") if bias else "x") and \
-            inner != (("arith.addf", "p0", "x") if bias else "x"):
+    if inner == "x" and scalar is not None and not bias:
+        # x + 0.0 computes x but for a zero's sign: the kernel adds the 0 (exact)
+        chains = _chains(tree)
+        inner = chains[0][1] if len(chains) == 1 and len(chains[0]) > 1 and \
+            chains[0][1][0] in ("arith.addf", "arith.subf") else inner
+    if inner in ((("arith.addf", "x", "p0"), ("arith.addf", "p0", "x")) if bias else ("x",)):
+        return act
+    if scalar is None or bias or not isinstance(inner, tuple) or len(inner) != 3:
         return None
-    return act
+    if inner[0] == "arith.addf" and "x" in inner[1:] and \
+            type(inner[2 if inner[1] == "x" else 1]) is float:
+        scalar.append(inner[2 if inner[1] == "x" else 1])
+        return act
+    if inner[0] == "arith.subf" and inner[1] == "x" and type(inner[2]) is float:
+        scalar.append(-inner[2])
+        return act
+    return None
 
 
 def _epilogue_around(em, op, c, bias_dim: int, after_dim, acc):
@@ -987,7 +1018,10 @@ def _lower_contraction(ct: Contraction, weights, choose, on_call) -> str:
         return r
     packed = weights.packed(ct)
     if packed is not None:  # B the same for every batch: loops around the packed kernel
-        ct.loops, ct.batch = sorted(ct.loops + ct.batch, key=lambda d: pc[d]), []
+        # (but for those of one step: a [1, S, K] . [K, N] product is 2-D, and so may take
+        # an epilogue)
+        ct.loops, ct.batch = sorted((d for d in ct.loops + ct.batch if static([d]) != 1),
+                                    key=lambda d: pc[d]), []
     # An elementwise bias add and/or ReLU after a product on packed weights: the kernel's
     # epilogue, writing the generic's output (c then unused) when c is overwritten.
     # And a bias broadcast into c before it (its init): the epilogue adds it instead.
@@ -996,6 +1030,9 @@ def _lower_contraction(ct: Contraction, weights, choose, on_call) -> str:
         epi, acc = _epilogue_around(em, op, c, pc[ct.n[0]], pc[ct.n[0]], acc)
     if epi is not None:
         c = epi[3]      # the output: c's type, so sizes and strides read alike
+        if type(epi[1]) is float:   # a constant bias: N copies of it, one global
+            epi = (epi[0], weights.splat(epi[1], c.type.shape[pc[ct.n[0]]], b, op),
+                   *epi[2:])
     batch = product(ct.batch)
     M, N, K = product(ct.m), product(ct.n), product(ct.k)
     lda = stride(0, ct.m[-1]) if ct.m else K
@@ -1055,6 +1092,15 @@ def global_data(g):
     if isinstance(init, DenseElementsAttr):
         return init.array
     return None
+
+
+def _read_global(g, before):
+    """A memref.get_global of global `g`, inserted before op `before` (at its location)."""
+    read = op_class("memref.get_global").create(
+        [], [g.properties["type"].value],
+        {"name": A.SymbolRefAttr(g.properties["sym_name"].value)}, None, (), 0, before.loc)
+    before.parent.insert_before(before, read)
+    return read.results[0]
 
 
 class _Weights:
@@ -1122,13 +1168,7 @@ class _Weights:
             data = data.reshape((-1, k) if ct.trans_b else (k, -1))
             new = self.made[key] = self._new_global(g, pack_b_panels(
                 data.T if ct.trans_b else data, self.nr))
-        get = src.defining_op
-        t = new.properties["type"].value
-        read = op_class("memref.get_global").create(
-            [], [t], {"name": A.SymbolRefAttr(new.properties["sym_name"].value)}, None, (),
-            0, get.loc)
-        get.parent.insert_before(get, read)
-        return read.results[0]
+        return _read_global(new, src.defining_op)
 
     def filter_panels(self, w, groups: int = 1, taps=None):
         """A value holding convolution filter `w` (F x C x KH x KW, a constant global or a
@@ -1154,13 +1194,7 @@ class _Weights:
                                                               kw0:kw1 + 1]
             new = self.made[key] = self._new_global(
                 g, pack_a_panels(data.reshape(rows, -1), self.mr, groups), "_panels")
-        get = src.defining_op
-        read = op_class("memref.get_global").create(
-            [], [new.properties["type"].value],
-            {"name": A.SymbolRefAttr(new.properties["sym_name"].value)}, None, (), 0,
-            get.loc)
-        get.parent.insert_before(get, read)
-        return read.results[0]
+        return _read_global(new, src.defining_op)
 
     def _new_global(self, g, data, suffix: str = "_packed"):
         import numpy as np
@@ -1192,6 +1226,18 @@ class _Weights:
         g.parent.insert_before(g, new)
         self.globals[name] = new
         return new
+
+    def splat(self, value: float, n: int, like, before):
+        """A value read before op `before` holding `n` copies of `value` (a constant
+        global, one per value and size), named after constant global `like` is read from
+        (an epilogue's constant bias, [Note: epilogues])."""
+        import numpy as np
+        key = ("splat", np.float32(value).tobytes(), n)
+        new = self.made.get(key)
+        if new is None:
+            new = self.made[key] = self._new_global(self.global_under(like)[1],
+                                                    np.full(n, value, np.float32), "_bias")
+        return _read_global(new, before)
 
     def release(self, b):
         """After `b`'s product no longer reads it: drop its views and get_global if

@@ -177,6 +177,35 @@ def test_matmul_silu_three_dims(tmp_path):
     _against_ort(f, model, [{"x": RNG.standard_normal((2, 5, 16)).astype(F32)}])
 
 
+@pytest.mark.parametrize("bias, act, flags", [
+    (np.zeros(40), [], EPI_BIAS),                       # a zero bias (a fresh HF Linear)
+    (np.full(40, -1.5), [helper.make_node("Relu", ["g"], ["a"])],
+     epi_flags(EPI_BIAS, "relu"))])
+def test_matmul_constant_bias_in_the_epilogue(tmp_path, bias, act, flags):
+    """A [1, S, K] . [K, N] MatMul (a batch of one: still one 2-D product, so it takes an
+    epilogue) + a bias of one value along N read through an Identity (the exporter
+    shares one zero initializer between layers), then the heads' Reshape + Transpose of
+    an attention: the importer folds the splat into a scalar of the elementwise body,
+    and the epilogue's bias is all that value (a constant global of N copies), no loop
+    left after the product; the zero bias makes a -0.0 sum +0.0 as onnxruntime's Add."""
+    w = RNG.standard_normal((16, 40)) / 4
+    w[:, 3] = 0.0               # column 3: -0.0 products of negative inputs
+    nodes = [helper.make_node("Identity", ["b"], ["bq"]),
+             helper.make_node("MatMul", ["x", "w"], ["p"]),
+             helper.make_node("Add", ["bq", "p"], ["g"])] + act + [
+             helper.make_node("Reshape", ["a" if act else "g", "heads"], ["r"]),
+             helper.make_node("Transpose", ["r"], ["y"], perm=[0, 2, 1, 3])]
+    model = _model(nodes, [("x", [1, 5, 16])], {"w": w, "b": bias})
+    model.graph.initializer.append(numpy_helper.from_array(np.array([1, 5, 4, 10]), "heads"))
+    f, got, lowered = _flags(tmp_path, model, "strata_sgemm_packed_epi_f32")
+    assert got == [str(flags)], got
+    assert "linalg.generic" not in lowered
+    x = RNG.standard_normal((1, 5, 16)).astype(F32)
+    _against_ort(f, model, [{"x": x}])
+    y, = f(x=x)
+    assert not np.signbit(y[:, 0, :, 3]).any()
+
+
 def test_leaky_relu_is_not_an_epilogue(tmp_path):
     """An activation the kernels do not have (LeakyRelu) stays an elementwise op after the
     product, with the right answer."""

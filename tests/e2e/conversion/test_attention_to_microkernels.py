@@ -335,3 +335,41 @@ def test_gpt2_causal_mask_becomes_the_causal_flag(tmp_path):
         feeds = {"input_ids": ids.numpy(), "attention_mask": m.numpy()}
         y = f(**feeds)[0]
         assert _rel(y, sess.run(None, feeds)[0]) <= TOLERANCE, (lo, hi)
+
+
+_SCALED = re.compile(r"linalg\.generic \{[^\n]*\n\s*\^bb0\(%in: f32, %out: f32\):\n"
+                     r"\s*%\w+ = arith\.mulf %in, %\w+ : f32\n\s*linalg\.yield")
+
+
+def test_vit_layer_q_and_k_scaling_goes_into_the_kernel(tmp_path):
+    """HF ViT (sdpa) exported by the TorchScript exporter scales Q and K by sqrt(scale)
+    each before the product: the two scaling passes over [1, heads, seq, dim] go, the
+    kernel's scale is their product ([Note: Q and K scaled before the product]), the
+    answer that of onnxruntime and eager."""
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    torch.manual_seed(0)
+    cfg = transformers.ViTConfig(hidden_size=64, num_hidden_layers=1, num_attention_heads=4,
+                                 intermediate_size=128, image_size=48, patch_size=8)
+    cfg._attn_implementation = "sdpa"
+    model = _First.wrap(transformers.ViTModel(cfg, add_pooling_layer=False).eval())
+    x = torch.randn(1, 3, 48, 48)
+    path = str(tmp_path / "vit.onnx")
+    _export(model, (x,), ["pixel_values"], path)
+    dump = tmp_path / "dump"
+    f = strata.compile(path, dump_dir=str(dump), cache=False)
+    assert _fused(str(dump))
+    before, = glob.glob(os.path.join(str(dump), "14-*.mlir"))
+    after, = glob.glob(os.path.join(str(dump), "*strata-linalg-attention-to-microkernels.mlir"))
+    n_before = len(_SCALED.findall(open(before).read()))
+    n_after = len(_SCALED.findall(open(after).read()))
+    assert n_before >= 2 and n_after == n_before - 2, (n_before, n_after)
+    call = re.search(r"call @strata_attention_f32\(([^)]*)\)", open(after).read()).group(1)
+    scale = call.split(", ")[24]
+    assert re.search(rf"{re.escape(scale)} = arith\.constant 2\.500000e-01 : f32",
+                     open(after).read()), scale
+    y = f(x.numpy())[0]
+    ref = ort.InferenceSession(path).run(None, {"pixel_values": x.numpy()})[0]
+    with torch.no_grad():
+        eager = model(x).numpy()
+    assert _rel(y, ref) <= TOLERANCE and _rel(y, eager) <= TOLERANCE

@@ -3,10 +3,14 @@
 // torch's SDPA with a [1, 1, 16, 16] attn_mask added after the product (16 keys: with
 // min-keys=16), and _safe_softmax: the "some score is not -inf" reduction and the select
 // after the division go with the rest (flags 1: ATTN_SAFE_SOFTMAX); mask strides 0, 0,
-// 16, 1; the scale (1) as a constant.
+// 16, 1; Q (an argument) and K^T (a transpose) scaled by sqrt(scale) = 0.5946 each
+// before the product: the scalings go, the kernel reads the argument and the
+// transpose, and its scale is their product 0.3536 ([Note: Q and K scaled before the
+// product]).
 // CHECK-LABEL: func.func @main(
-//       CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
-//       CHECK: call @strata_attention_f32(%c1_i64, %c2_i64, %c16_i64, %c16_i64, %c8_i64, %c8_i64, %1, %c256_i64, %c128_i64, %c8_i64, %3, %c256_i64, %c128_i64, %c1_i64, %c16_i64, %5, %c256_i64, %c128_i64, %c8_i64, %c1_i64, %7, %c256_i64, %c128_i64, %c8_i64, %[[ONE]], %9, %c0_i64, %c0_i64, %c16_i64, %c1_i64, %c1_i32)
+//   CHECK-NOT: arith.mulf
+//       CHECK: %[[SC:.*]] = arith.constant 0.353553355 : f32
+//       CHECK: call @strata_attention_f32(%c1_i64, %c2_i64, %c16_i64, %c16_i64, %c8_i64, %c8_i64, %1, %c256_i64, %c128_i64, %c8_i64, %3, %c256_i64, %c128_i64, %c1_i64, %c16_i64, %5, %c256_i64, %c128_i64, %c8_i64, %c1_i64, %7, %c256_i64, %c128_i64, %c8_i64, %[[SC]], %9, %c0_i64, %c0_i64, %c16_i64, %c1_i64, %c1_i32)
 //   CHECK-NOT: xi1>
 //   CHECK-NOT: linalg.generic
 //       CHECK: return
