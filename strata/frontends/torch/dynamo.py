@@ -533,8 +533,10 @@ def _compile_direct(gm, inputs, options, constants):
 # tracing_mode="fake", pre_dispatch=True)`, the same pre-dispatch tracer export runs,
 # gives the same ATen ops (linear, conv2d, layer_norm, scaled_dot_product_attention
 # kept whole; the seven models of bench/torch_models.py: the same ops but export's
-# `_assert_tensor_metadata` checks) in about half the time (BERT-base 0.5-0.7 s,
-# ResNet-50 0.6). The graph module is then imported as AOTAutograd's graphs are
+# `_assert_tensor_metadata` checks) for less (1 thread, process CPU, medians of 4
+# interleaved rounds in one process on a loaded machine: GPT-2 trace + import 1.7 s vs
+# export 3.7 s, the whole direct compile 0.60x; ResNet-50 2.2 vs 2.2 s, whole 0.86x;
+# standalone traces BERT-base 0.8 vs 1.4 s). The graph module is then imported as AOTAutograd's graphs are
 # (import_graph, [Note: importing a graph module]), with the frozen parameters as its
 # `constants` and in-place ops that only rebind a value read as their functional form
 # (graph_plan, [Note: importing without decomposing]). Where that trace does not do --
