@@ -33,11 +33,11 @@ def input_mutations(module) -> tuple:
 
 
 def import_graph(gm, example_inputs=None, *, symbolic_shapes: bool = True,
-                 constants=None):
+                 constants=None, functional=None):
     """See strata.frontends.torch.importer.import_graph."""
     from .importer import import_graph as _import
     return _import(gm, example_inputs, symbolic_shapes=symbolic_shapes,
-                   constants=constants)
+                   constants=constants, functional=functional)
 
 
 def load_program(path):

@@ -7,9 +7,10 @@
 
 The backend is registered under the name "strata" through the `torch_dynamo_backends`
 entry point (pyproject.toml), so torch finds it without `import strata`. Dynamo hands it
-each FX graph it captured. An inference graph of static shapes goes through torch.export
-and the strata.compile(ExportedProgram) path ([Note: inference graphs exported, not
-traced by AOTAutograd]). Any other graph: AOTAutograd (`aot_autograd`, the core ATen
+each FX graph it captured. An inference graph of static shapes is traced to ATen ops
+by make_fx (or else torch.export) and compiled as strata.compile(ExportedProgram)
+compiles a program ([Note: inference graphs exported, not traced by AOTAutograd],
+[Note: the pre-dispatch trace]). Any other graph: AOTAutograd (`aot_autograd`, the core ATen
 decompositions) splits it into a forward and a backward graph of ATen ops, and
 `compile_graph` compiles each: import (strata.frontends.torch.importer.import_graph,
 [Note: importing a graph module]) to the torch dialect, then `strata.compile` on the
@@ -324,9 +325,10 @@ def _compile(gm, example_inputs, options, constants=None):
 # decomposes every op the table names (linear, layer_norm, conv2d and the attention
 # reach Strata as their pieces, which the lowering then has to match back together).
 # Inductor takes AOTAutograd's path for inference too; this backend does not where the
-# graph allows: it hands Dynamo's graph to torch.export (non-strict: one pre-dispatch
-# trace, no second Dynamo), and compiles the ExportedProgram as
-# strata.compile(ExportedProgram) does, with its direct import ([Note: importing
+# graph allows: it traces Dynamo's graph once before dispatch (make_fx, [Note: the
+# pre-dispatch trace]; else torch.export, non-strict: the same trace, no second
+# Dynamo), and compiles it as strata.compile(ExportedProgram) does, with its direct
+# import ([Note: importing
 # without decomposing] in importer.py: the ops Strata lowers whole stay whole). BERT's
 # graph (1 thread, process CPU): AOTAutograd + Strata ~3.9-4.4 s, export + Strata
 # ~2.6-3.3 s; the latency is the ep path's.
@@ -496,8 +498,9 @@ def _place(root, name, t):
 
 
 def _compile_direct(gm, inputs, options, constants):
-    """The boxed callable of the inputs not in `constants`: `gm` exported around its
-    frozen inputs and compiled by strata.compile. Raises _NotDirect or StrataError."""
+    """The boxed callable of the inputs not in `constants`: `gm` traced to ATen ops
+    ([Note: the pre-dispatch trace]) or else exported around its frozen inputs, and
+    compiled by strata.compile. Raises _NotDirect or StrataError."""
     import torch
 
     from ...compiler import DEFAULT_TARGET
@@ -505,18 +508,10 @@ def _compile_direct(gm, inputs, options, constants):
     options = dict(options)
     target = options.pop("target", DEFAULT_TARGET)
     options.pop("symbolic_shapes", None)
-    args = tuple(t for i, t in enumerate(inputs) if i not in constants)
-    module = _Wrapper.make(gm, len(inputs), constants)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ep = torch.export.export(module, args, strict=False)
-    except Exception as e:  # torch's own failure: AOTAutograd's path will say
-        raise _NotDirect(f"{type(e).__name__}: {e}") from None
-    sig = ep.graph_signature
-    if sig.buffers_to_mutate or sig.user_inputs_to_mutate or _aliases_input(torch, ep):
-        raise _NotDirect("the program mutates or returns an input")
-    compiled = strata_compile(ep, target=target, cache=options.pop("cache", None),
+    model = _pre_dispatch_module(torch, gm, inputs, constants)
+    if model is None:
+        model = _exported(torch, gm, inputs, constants)
+    compiled = strata_compile(model, target=target, cache=options.pop("cache", None),
                               dump_dir=options.pop("dump_dir", None), **options)
     single = not isinstance(next(n for n in gm.graph.nodes if n.op == "output").args[0],
                             (list, tuple))
@@ -530,10 +525,69 @@ def _compile_direct(gm, inputs, options, constants):
     return run
 
 
-def _aliases_input(torch, ep) -> bool:
-    """Whether an output of `ep` is an input or a view of one (a chain of ops whose
+# [Note: the pre-dispatch trace]
+# torch.export of the Dynamo graph (non-strict) was a third of a direct compile's CPU
+# (BERT-base, 1 thread: ~1.5 of ~3.8 s; GPT-2 ~2.2 s): besides its trace it fakifies the
+# inputs and parameters anew, builds a graph signature, lifts and checks the state and
+# runs its verifier and passes. What the import needs is only its trace: `make_fx(gm,
+# tracing_mode="fake", pre_dispatch=True)`, the same pre-dispatch tracer export runs,
+# gives the same ATen ops (linear, conv2d, layer_norm, scaled_dot_product_attention
+# kept whole; the seven models of bench/torch_models.py: the same ops but export's
+# `_assert_tensor_metadata` checks) for less (1 thread, process CPU, medians of 4
+# interleaved rounds in one process on a loaded machine: GPT-2 trace + import 1.7 s vs
+# export 3.7 s, the whole direct compile 0.60x; ResNet-50 2.2 vs 2.2 s, whole 0.86x;
+# standalone traces BERT-base 0.8 vs 1.4 s). The graph module is then imported as AOTAutograd's graphs are
+# (import_graph, [Note: importing a graph module]), with the frozen parameters as its
+# `constants` and in-place ops that only rebind a value read as their functional form
+# (graph_plan, [Note: importing without decomposing]). Where that trace does not do --
+# it fails, a node has no lowering as it is (it needs the core ATen decomposition), a
+# call is not an ATen op (`torch._C._set_grad_enabled` of a grad-mode switch inside the
+# graph), or an output aliases an input -- the graph is exported as before, and
+# strata.compile(ExportedProgram) decomposes what needs it.
+
+
+def _pre_dispatch_module(torch, gm, inputs, constants):
+    """`gm` traced to pre-dispatch ATen ops and imported with its frozen `constants`
+    ([Note: the pre-dispatch trace]); None where it must be exported instead."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    from .importer import graph_plan, import_graph
+    try:
+        # outside Dynamo's TracingContext: make_fx would trace in Dynamo's fake mode,
+        # whose ShapeEnv makes the real inputs' sizes symbols (and guards on them)
+        with warnings.catch_warnings(), torch._guards.tracing(None):
+            warnings.simplefilter("ignore")
+            traced = make_fx(gm, tracing_mode="fake", pre_dispatch=True)(*inputs)
+    except Exception:  # torch's own failure: the export will say
+        return None
+    plan = graph_plan(traced.graph, strict=True)
+    if plan is None or _aliases_input(torch, traced.graph):
+        return None
+    return import_graph(traced, symbolic_shapes=False, constants=constants,
+                        functional=plan)
+
+
+def _exported(torch, gm, inputs, constants):
+    """`gm` exported around its frozen inputs (torch.export.export, non-strict)."""
+    args = tuple(t for i, t in enumerate(inputs) if i not in constants)
+    module = _Wrapper.make(gm, len(inputs), constants)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ep = torch.export.export(module, args, strict=False)
+    except Exception as e:  # torch's own failure: AOTAutograd's path will say
+        raise _NotDirect(f"{type(e).__name__}: {e}") from None
+    sig = ep.graph_signature
+    if sig.buffers_to_mutate or sig.user_inputs_to_mutate or \
+            _aliases_input(torch, ep.graph):
+        raise _NotDirect("the program mutates or returns an input")
+    return ep
+
+
+def _aliases_input(torch, graph) -> bool:
+    """Whether an output of `graph` is an input or a view of one (a chain of ops whose
     schema says their result aliases their first argument: view, permute, slice...)."""
-    out = next(n for n in ep.graph.nodes if n.op == "output").args[0]
+    out = next(n for n in graph.nodes if n.op == "output").args[0]
     for a in (out if isinstance(out, (list, tuple)) else [out]):
         while isinstance(a, torch.fx.Node) and a.op == "call_function":
             target = a.target

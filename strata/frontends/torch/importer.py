@@ -84,7 +84,8 @@ from .literals import (LAYOUT_CODES, MEMORY_FORMAT_CODES, SCALAR_TYPE_CODES, dty
                        tensor_literal_attr)
 from .locations import node_location, stack_location, user_frame
 
-__all__ = ["import_program", "import_graph", "input_mutations"]
+__all__ = ["import_program", "import_graph", "input_mutations", "direct_plan",
+           "graph_plan"]
 
 _I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -212,21 +213,31 @@ def direct_plan(ep):
     """{node: functional overload} of the in-place nodes to import as their functional
     form, when `ep` can be imported without decomposing ([Note: importing without
     decomposing]); None when it must be decomposed first."""
-    import torch
-    from ...conversion.torch_to_linalg import LOWERINGS, _load_families
-    _load_families()
     sig = ep.graph_signature
     if getattr(sig, "buffers_to_mutate", None) or getattr(sig, "user_inputs_to_mutate",
                                                           None):
         return None
+    return graph_plan(ep.graph)
+
+
+def graph_plan(graph, *, strict: bool = False):
+    """direct_plan's check of the nodes of an FX graph of ATen ops (torch.export's
+    training IR, or make_fx's pre-dispatch trace of it): {in-place node: functional
+    overload}, or None when a node needs the decomposition. `strict`: any call that is
+    not an ATen op or `operator.getitem` also needs it (a graph with no signature to
+    say what its Python calls are: `torch._C._set_grad_enabled`...)."""
+    import torch
+    from ...conversion.torch_to_linalg import LOWERINGS, _load_families
+    _load_families()
     functional = {}
-    order = {n: i for i, n in enumerate(ep.graph.nodes)}
-    for node in ep.graph.nodes:
+    order = {n: i for i, n in enumerate(graph.nodes)}
+    for node in graph.nodes:
         if node.op != "call_function":
             continue
         target = node.target
         if not isinstance(target, torch._ops.OpOverload):
-            if isinstance(target, torch._ops.HigherOrderOperator):
+            if isinstance(target, torch._ops.HigherOrderOperator) or \
+                    strict and target is not operator.getitem:
                 return None
             continue   # getitem, arithmetic on sizes: the importer's own
         if target in _symbolic_ops():
@@ -932,16 +943,17 @@ class _ProgramImporter:
 
 
 def import_graph(gm, example_inputs=None, *, symbolic_shapes: bool = True,
-                 constants=None):
+                 constants=None, functional=None):
     """Import `gm`, a torch.fx.GraphModule of ATen ops (what AOTAutograd hands a
     torch.compile backend), as a module whose `func.func @main` is in the torch dialect;
     see [Note: importing a graph module]. `constants` ({placeholder index: (tensor,
     name)}) are inputs imported as weights instead of arguments ([Note: frozen
-    parameters] in dynamo.py). Raises TorchImportError."""
+    parameters] in dynamo.py). `functional`: graph_plan's {in-place node: functional
+    overload} ([Note: importing without decomposing]). Raises TorchImportError."""
     import torch.fx
     if not isinstance(gm, torch.fx.GraphModule):
         raise TorchImportError(f"expected a torch.fx.GraphModule, got {type(gm).__name__}")
-    return _GraphImporter(gm, example_inputs, symbolic_shapes, constants).run()
+    return _GraphImporter(gm, example_inputs, symbolic_shapes, constants, functional).run()
 
 
 # [Note: importing a graph module]
@@ -967,10 +979,11 @@ def import_graph(gm, example_inputs=None, *, symbolic_shapes: bool = True,
 class _GraphImporter(_ProgramImporter):
     """One fx.GraphModule -> module ([Note: importing a graph module])."""
 
-    def __init__(self, gm, example_inputs, symbolic_shapes: bool, constants=None):
+    def __init__(self, gm, example_inputs, symbolic_shapes: bool, constants=None,
+                 functional=None):
         self.gm = gm
         self.constants = dict(constants or {})
-        super().__init__(gm, symbolic_shapes)
+        super().__init__(gm, symbolic_shapes, functional)
         self.ep = None
         places = [n for n in gm.graph.nodes if n.op == "placeholder"]
         if example_inputs is not None:

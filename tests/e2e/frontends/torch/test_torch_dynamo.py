@@ -672,6 +672,66 @@ def test_direct_graph_guard_sees_a_changed_parameter():
     assert dynamo.COUNTERS["unfrozen"] == 1 and dynamo.COUNTERS["fallback"] == 0
 
 
+class Residual(nn.Module):
+    """An in-place add on an intermediate value (ResNet's `out += identity`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, x):
+        h = self.fc(x)
+        h += x
+        return torch.relu(h)
+
+
+class GroupNormNet(nn.Module):
+    """aten.group_norm, which Strata lowers only decomposed (native_group_norm)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 8, 3, padding=1)
+
+    def forward(self, x):
+        return F.group_norm(self.conv(x), 2)
+
+
+def test_direct_graph_is_traced_not_exported(monkeypatch):
+    # [Note: the pre-dispatch trace]: no torch.export, no AOTAutograd
+    def refuse(*a, **k):
+        raise AssertionError("the graph was exported or traced by AOTAutograd")
+    monkeypatch.setattr(torch.export, "export", refuse)
+    monkeypatch.setattr(dynamo, "decompositions", refuse)
+    torch.manual_seed(0)
+    for m, x in ((Block().eval(), torch.randn(1, 6, 8)),
+                 (Residual().eval(), torch.randn(4, 8)), (CNN().eval(), torch.randn(2, 3, 12, 12))):
+        torch._dynamo.reset()
+        with torch.no_grad():
+            f = compiled(m)
+            torch.testing.assert_close(f(x), m(x), atol=1e-5, rtol=1e-5)
+            torch.testing.assert_close(f(x * 2), m(x * 2), atol=1e-5, rtol=1e-5)
+    assert dynamo.COUNTERS["direct"] == 3 and dynamo.COUNTERS["frozen"] == 3
+    assert dynamo.COUNTERS["fallback"] == 0
+
+
+def test_direct_graph_needing_decomposition_is_exported(monkeypatch):
+    # a node with no lowering as it is: the trace is left for torch.export, whose
+    # program strata.compile decomposes ([Note: the pre-dispatch trace])
+    exports = []
+    export = torch.export.export
+
+    def spy(*a, **k):
+        exports.append(1)
+        return export(*a, **k)
+    monkeypatch.setattr(torch.export, "export", spy)
+    torch.manual_seed(0)
+    m, x = GroupNormNet().eval(), torch.randn(1, 4, 6, 6)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(m)(x), m(x), atol=1e-5, rtol=1e-5)
+    assert exports == [1]
+    assert dynamo.COUNTERS["direct"] == 1 and dynamo.COUNTERS["fallback"] == 0
+
+
 class Views(nn.Module):
     def forward(self, x):
         return x.t(), torch.relu(x)

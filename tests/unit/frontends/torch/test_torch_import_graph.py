@@ -120,3 +120,53 @@ def test_bad_constants(constants, message):
     gm = make_fx(lambda x, w: x + w)(torch.randn(2), torch.randn(2))
     with pytest.raises(TorchImportError, match=message):
         import_graph(gm, constants=constants)
+
+
+def test_graph_plan_of_a_pre_dispatch_trace():
+    # the torch.compile backend's direct path ([Note: the pre-dispatch trace] in
+    # dynamo.py): in-place ops that only rebind a value import as their functional form
+    from strata.frontends.torch.importer import graph_plan
+
+    def f(x, w):
+        h = torch.nn.functional.linear(x, w)
+        h += x
+        return torch.relu(h)
+    x, w = torch.randn(2, 3), torch.randn(3, 3)
+    gm = make_fx(f, tracing_mode="fake", pre_dispatch=True)(x, w)
+    plan = graph_plan(gm.graph, strict=True)
+    assert [str(n.target) for n in plan] == ["aten.add_.Tensor"]
+    assert [str(t) for t in plan.values()] == ["aten.add.Tensor"]
+    text = _text(import_graph(gm, functional=plan))
+    assert "torch.aten.linear" in text and "torch.aten.add.Tensor" in text
+    assert "add_" not in text
+    _iree_accepts(text)
+    # the trace names the written value by the in-place node (y below is `add_`)...
+    def g(x):
+        y = x.exp()
+        return y.add_(1), y
+    gm = make_fx(g, pre_dispatch=True)(x)
+    assert len(graph_plan(gm.graph, strict=True)) == 1
+    # ...but a view taken before the write sees it: not a rebinding
+    def h(x):
+        y = x.exp()
+        v = y.view(-1)
+        y.add_(1)
+        return v
+    assert graph_plan(make_fx(h, pre_dispatch=True)(x).graph, strict=True) is None
+
+
+def test_graph_plan_strict_refuses_python_calls():
+    # a call that is not an ATen op (a grad-mode switch a pre-dispatch trace records)
+    # needs the export: strict plans say so; non-strict ones leave it to the importer
+    from strata.frontends.torch.importer import graph_plan
+    graph = torch.fx.Graph()
+    x = graph.placeholder("x")
+    graph.call_function(torch._C._set_grad_enabled, (False,))
+    graph.output(graph.call_function(torch.ops.aten.relu.default, (x,)))
+    assert graph_plan(graph) == {}
+    assert graph_plan(graph, strict=True) is None
+    # no lowering as it is (group_norm is lowered once decomposed): None either way
+    graph = torch.fx.Graph()
+    x = graph.placeholder("x")
+    graph.output(graph.call_function(torch.ops.aten.group_norm.default, (x, 2)))
+    assert graph_plan(graph) is None and graph_plan(graph, strict=True) is None
