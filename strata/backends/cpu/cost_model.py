@@ -39,6 +39,16 @@ high-performance BLIS", 2016), simplified:
   3136 x 384 x 96 151 -> 173 GFLOP/s, 784 x 768 x 192 169 -> 174 at one thread);
   convolutions keep the kernels' rule (N >= Isa.pack_a_min_n). The split is chosen
   without it (A packed once either way).
+- A convolution's filter (A) is weights: it comes from L3 or memory on every call (a
+  model's other layers pass between two calls), and every slice of a thread split that
+  uses its rows reads them again: m x K x FILTER_READ_CYCLES per slice and NC block where
+  A is not packed at run time (a filter packed at compile time, the `_packed` kernels,
+  or read in place), the packing's cost otherwise (which reads it). The packed kernels
+  pack nothing: the model once charged them the packing of A for every column slice of
+  64 columns or more and nothing for narrower ones, so it cut 14x14 images' 1x1
+  convolutions into five column slices of 48, 48, 48, 48 and 4 pixels at 2 threads,
+  each reading the whole filter (1 MB for ResNet-50's 1024 -> 256) from L3
+  ([Note: the filter's reads], below, for what was measured).
 - NC: the packed B block (KC x NC) stays in the thread's share of half of L3, NC at most
   NC_MAX columns (every NC block packs A again); the columns of a slice are cut into
   equal blocks of NR multiples.
@@ -48,9 +58,12 @@ high-performance BLIS", 2016), simplified:
               tails cost whole micro-tiles: tail waste)
     packing   B: K x n x PACK_B_CYCLES per slice (twice that for a convolution's
               implicit im2col, nothing for a pre-packed B), A: m x K x PACK_A_CYCLES
-              per slice and NC block (when N >= Isa.pack_a_min_n): slicing along N
-              packs A again per slice, along M packs B again per slice (the cycles
-              per element measured on a Zen 3 core: B 0.4 to 0.6, A 0.9 to 1.2)
+              per slice and NC block (when N >= Isa.pack_a_min_n, nothing for a
+              filter packed at compile time): slicing along N packs A again per
+              slice, along M packs B again per slice (the cycles per element
+              measured on a Zen 3 core: B 0.4 to 0.6, A 0.9 to 1.2)
+    filter    m x K x FILTER_READ_CYCLES per slice and NC block, a convolution's A
+              not packed at run time (read from L3 by each slice)
     C         m x n x (K blocks) x 2 / W (read and written once per K block)
     overhead  SLICE_CYCLES per slice, PARALLEL_CYCLES to wake the pool
   Slices are claimed by the threads as they finish (threadpool.py), so the time of a
@@ -82,6 +95,9 @@ STRAGGLE = 0.25
 NC_MAX = 4096
 # Cycles per element packed (B: vector copies, A: scalar copies).
 PACK_B_CYCLES, PACK_A_CYCLES = 0.5, 1.0
+# Cycles per float of a convolution's filter read from L3 by a slice that does not pack
+# it (~16 bytes a cycle; see [Note: the cost model]).
+FILTER_READ_CYCLES = 0.25
 # Cycles of fixed cost: one slice (a call of the blocked driver: its buffers, the
 # micro-kernel calls' set-up), waking the pool's workers for a parallel call.
 SLICE_CYCLES = 2000
@@ -218,13 +234,16 @@ class Problem:
     that runs them one after the other, each split, or in parallel chunks of the batch
     (SPLIT_NONE), 1 for the others."""
 
-    __slots__ = ("kind", "M", "N", "K", "threads", "batch", "gemm")
+    __slots__ = ("kind", "M", "N", "K", "threads", "batch", "gemm", "filter")
 
-    def __init__(self, kind, M, N, K, threads, batch=1, gemm=False):
+    def __init__(self, kind, M, N, K, threads, batch=1, gemm=False, filter=None):
         self.kind, self.M, self.N, self.K, self.threads = kind, M, N, K, threads
         self.batch = batch
         # a strata_sgemm* call: the word's apack field is the model's to choose
         self.gemm = gemm
+        # a convolution's: None (A is not a filter), "packed" (packed at compile time:
+        # the `_packed` kernels) or "raw" (packed at run time or read in place)
+        self.filter = filter
 
     def __repr__(self):
         return (f"Problem({self.kind}, M={self.M}, N={self.N}, K={self.K}, "
@@ -261,7 +280,8 @@ def gemm_problem(kernel: str, shape: dict, threads: int, isa):
             macs = _prod(g("F"), K, P)
             if items is None or macs is None or groups_in_parallel(items, macs, threads):
                 threads = 1
-        return _small_or(Problem("n" if direct else "conv", g("F"), P, K, threads), isa)
+        return _small_or(Problem("n" if direct else "conv", g("F"), P, K, threads,
+                                 filter="packed" if "_packed" in kernel else "raw"), isa)
     kind = {"strata_sgemm_f32": "n", "strata_sgemm_batched_f32": "n",
             "strata_sgemm_nt_f32": "t", "strata_sgemm_nt_batched_f32": "t",
             "strata_sgemm_packed_f32": "packed",
@@ -352,9 +372,13 @@ def _slice_cycles(p: Problem, m: int, n: int, kc: int, mc: int, nc: int, isa) ->
         pack_b = 0.0
     else:
         pack_b = K * _up(n, nr) * PACK_B_CYCLES * (2.0 if p.kind == "conv" else 1.0)
-    pack_a = m * K * _cdiv(n, nc) * PACK_A_CYCLES if n >= isa.pack_a_min_n else 0.0
+    packs_a = n >= isa.pack_a_min_n and p.filter != "packed"
+    pack_a = m * K * _cdiv(n, nc) * PACK_A_CYCLES if packs_a else 0.0
+    # a filter this slice does not pack: read from L3 all the same
+    filter_reads = m * K * _cdiv(n, nc) * FILTER_READ_CYCLES \
+        if p.filter and not packs_a else 0.0
     c_traffic = m * n * _cdiv(K, kc) * 2 / W
-    return compute + pack_b + pack_a + c_traffic + SLICE_CYCLES
+    return compute + pack_b + pack_a + filter_reads + c_traffic + SLICE_CYCLES
 
 
 def _a_in_place(p: Problem, isa) -> bool:
