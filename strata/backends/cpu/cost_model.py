@@ -48,7 +48,7 @@ high-performance BLIS", 2016), simplified:
   64 columns or more and nothing for narrower ones, so it cut 14x14 images' 1x1
   convolutions into five column slices of 48, 48, 48, 48 and 4 pixels at 2 threads,
   each reading the whole filter (1 MB for ResNet-50's 1024 -> 256) from L3
-  ([Note: the filter's reads], below, for what was measured).
+  ([Note: the filter's reads] for what was measured).
 - NC: the packed B block (KC x NC) stays in the thread's share of half of L3, NC at most
   NC_MAX columns (every NC block packs A again); the columns of a slice are cut into
   equal blocks of NR multiples.
@@ -73,6 +73,24 @@ high-performance BLIS", 2016), simplified:
   are safer, at the price of packing A, or B, again for each).
 A size known only at run time (None) keeps the kernels' defaults for what depends on it
 (the run-time split rule, SPLIT_AUTO, and the largest block that fits).
+
+[Note: the filter's reads]
+What changed at 2 threads (AVX-512, 2 MB L2; 1 thread: no word changed): ResNet-50's
+1024 -> 256 and 28 -> 14 stride-2 3x3 convolutions from 5 column slices to the run-time
+rule (one column slice per thread: 112 + 84 pixels), 256 -> 1024 at 14x14 to row
+slices (2 per thread), ResNeXt-50's 14x14 1x1s likewise; 7x7 layers kept their splits.
+Measured per layer at 2 threads (process CPU time, the caches evicted before each run as
+in a whole model, 30 interleaved rounds, medians against the old 5-slice word) on a
+machine of 2 cores at load 17-21, where the same word timed twice differed by up to
+15%: the stride-2 3x3 1.00 against 1.22 (best runs 1.00 against 1.20); 1024 -> 256:
+one column slice per thread 0.91 and 1.03 in two runs; 256 -> 1024: rows 0.87-1.07,
+one column slice per thread 0.80-1.02. Whole models, new against old words, same
+process, interleaved: ResNet-50 CPU 0.95 (10 rounds) and 1.00 (25 rounds), wall 1.03
+and 1.05; ResNeXt-50 CPU 0.88, wall 0.87 (15 rounds): no loss measurable at that load,
+the gain on ResNeXt-50 larger than the noise. FILTER_READ_CYCLES (~16 bytes a cycle from
+L3) is an estimate, not a measurement (no hardware counters on that machine).
+The same holds for a product's pre-packed B (strata_sgemm_packed*: weights, read again
+by each row slice), which the model does not charge yet.
 """
 from __future__ import annotations
 
