@@ -86,8 +86,10 @@ machine of 2 cores at load 17-21, where the same word timed twice differed by up
 one column slice per thread 0.91 and 1.03 in two runs; 256 -> 1024: rows 0.87-1.07,
 one column slice per thread 0.80-1.02. Whole models, new against old words, same
 process, interleaved: ResNet-50 CPU 0.95 (10 rounds) and 1.00 (25 rounds), wall 1.03
-and 1.05; ResNeXt-50 CPU 0.88, wall 0.87 (15 rounds): no loss measurable at that load,
-the gain on ResNeXt-50 larger than the noise. FILTER_READ_CYCLES (~16 bytes a cycle from
+and 1.05; ResNeXt-50 CPU 0.88, wall 0.87 (15 rounds); but at 1 thread, where the two
+compiles' words are the same, the same comparison read 1.05 (ResNet-50) and 0.91
+(ResNeXt-50): whole-model effects of these layers are within that load's noise, neither
+a gain nor a loss shown. FILTER_READ_CYCLES (~16 bytes a cycle from
 L3) is an estimate, not a measurement (no hardware counters on that machine).
 The same holds for a product's pre-packed B (strata_sgemm_packed*: weights, read again
 by each row slice), which the model does not charge yet.
