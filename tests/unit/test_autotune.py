@@ -594,7 +594,9 @@ def _column_slices(word, threads, isa, N):
     reads the whole filter), as strata_gemm_parallel cuts them; 0 for a rows split or
     one thread."""
     f = tile_fields(word)
-    split, k, min_units = f["split"], f["slices"] or 3, f["min_units"] or 8
+    from strata.backends.cpu.kernels_gemm import SLICE_MIN_UNITS, SLICES_PER_THREAD
+    split = f["split"]
+    k, min_units = f["slices"] or SLICES_PER_THREAD, f["min_units"] or SLICE_MIN_UNITS
     if split == SPLIT_AUTO:
         if N < threads * 2 * isa.nr:
             return 0
