@@ -643,3 +643,29 @@ def test_cost_model_counts_the_filter_reads(threads):
                 cost_model._slice_cycles(gemm, F, 48, kc, 128, 48, isa)
     assert cost_model.gemm_problem("strata_sgemm_f32", dict(M=196, N=196, K=64), 2,
                                    isa).filter is None
+
+
+def test_cost_model_small_images_packed_once():
+    """A convolution over an image of SMALL_IMAGE_PANELS panels or less packs its im2col
+    matrix whole, once, before the product (_products in kernels_conv.py): the model
+    charges that packing once for every split, not again for each slice (ResNet-50's
+    7x7 layers: a row slice re-packed nothing)."""
+    from strata.backends.cpu.kernels_conv import SMALL_IMAGE_PANELS
+    isa = kernels.isa_for("avx512")
+    caches = cost_model.Caches(48 << 10, 2 << 20, 32 << 20, 2)
+    for n, whole in ((49, True), (SMALL_IMAGE_PANELS * isa.nr, True), (196, False)):
+        conv = cost_model.Problem("conv", 512, n, 4608, 2, filter="packed")
+        bare = cost_model.Problem("packed", 512, n, 4608, 2, filter="packed")
+        args = (256, n, 192, 128, 64, isa)
+        if whole:
+            assert cost_model._slice_cycles(conv, *args) == \
+                cost_model._slice_cycles(bare, *args)
+        else:
+            assert cost_model._slice_cycles(conv, *args) > \
+                cost_model._slice_cycles(bare, *args)
+    conv = cost_model.Problem("conv", 512, 49, 4608, 2, filter="packed")
+    bare = cost_model.Problem("packed", 512, 49, 4608, 2, filter="packed")
+    once = 4608 * 49 * cost_model.PACK_B_CYCLES * 2
+    ways = {(w[1], w[2]): w[0] for w in cost_model._product_splits(conv, 192, isa, caches)}
+    for w in cost_model._product_splits(bare, 192, isa, caches):
+        assert ways[(w[1], w[2])] == pytest.approx(w[0] + once)

@@ -61,7 +61,10 @@ high-performance BLIS", 2016), simplified:
               per slice and NC block (when N >= Isa.pack_a_min_n, nothing for a
               filter packed at compile time): slicing along N packs A again per
               slice, along M packs B again per slice (the cycles per element
-              measured on a Zen 3 core: B 0.4 to 0.6, A 0.9 to 1.2)
+              measured on a Zen 3 core: B 0.4 to 0.6, A 0.9 to 1.2); a convolution
+              over an image of SMALL_IMAGE_PANELS panels or less packs it whole,
+              once, on the calling thread before the slices: charged once, outside
+              the slices (7x7 images: row slices looked dearer than they are)
     filter    m x K x FILTER_READ_CYCLES per slice and NC block, a convolution's A
               not packed at run time (read from L3 by each slice)
     C         m x n x (K blocks) x 2 / W (read and written once per K block)
@@ -388,7 +391,7 @@ def _slice_cycles(p: Problem, m: int, n: int, kc: int, mc: int, nc: int, isa) ->
     model])."""
     W, mr, nr, K = isa.width, isa.mr, isa.nr, p.K
     compute = _up(m, mr) * _cols(n, isa) * K / (2 * W)
-    if p.kind == "packed":
+    if p.kind == "packed" or _image_packed_whole(p, isa):
         pack_b = 0.0
     else:
         pack_b = K * _up(n, nr) * PACK_B_CYCLES * (2.0 if p.kind == "conv" else 1.0)
@@ -399,6 +402,13 @@ def _slice_cycles(p: Problem, m: int, n: int, kc: int, mc: int, nc: int, isa) ->
         if p.filter and not packs_a else 0.0
     c_traffic = m * n * _cdiv(K, kc) * 2 / W
     return compute + pack_b + pack_a + filter_reads + c_traffic + SLICE_CYCLES
+
+
+def _image_packed_whole(p: Problem, isa) -> bool:
+    """Whether a convolution's im2col matrix is packed whole before the product, on the
+    calling thread, once (images of SMALL_IMAGE_PANELS panels or less: _products in
+    kernels_conv.py), not by each slice."""
+    return p.kind == "conv" and p.N <= SMALL_IMAGE_PANELS * isa.nr
 
 
 def _a_in_place(p: Problem, isa) -> bool:
@@ -486,6 +496,8 @@ def _product_splits(p: Problem, kc: int, isa, caches):
             mc = min(_even_blocks(m, most, isa.mr), most)
             costs.append((_slice_cycles(p, m, n, kc, mc, nc, isa), mc, nc))
         total = _makespan([c for c, _, _ in costs], 1 if split == SPLIT_NONE else t)
+        if _image_packed_whole(p, isa):     # before the slices, once
+            total += p.K * p.N * PACK_B_CYCLES * 2.0
         if split != SPLIT_NONE:
             total += PARALLEL_CYCLES + STRAGGLE * max(c for c, _, _ in costs)
         mc = max(c[1] for c in costs)
