@@ -587,3 +587,85 @@ def test_cost_model_counts_narrow_tails():
     assert cost_model._slice_cycles(p, 256, 196, 256, 256, 224, isa) < slow
     splits = cost_model._product_splits(p, 256, isa, caches)
     assert any(s[1] == SPLIT_N for s in splits)
+
+
+def _column_slices(word, threads, isa, N):
+    """How many slices of C's columns a call of N columns runs under `word` (each one
+    reads the whole filter), as strata_gemm_parallel cuts them; 0 for a rows split or
+    one thread."""
+    f = tile_fields(word)
+    from strata.backends.cpu.kernels_gemm import SLICE_MIN_UNITS, SLICES_PER_THREAD
+    split = f["split"]
+    k, min_units = f["slices"] or SLICES_PER_THREAD, f["min_units"] or SLICE_MIN_UNITS
+    if split == SPLIT_AUTO:
+        if N < threads * 2 * isa.nr:
+            return 0
+        split = SPLIT_N
+    if split != SPLIT_N or threads < 2:
+        return 0
+    k = max(1, min(-(-N // isa.nr) // (threads * min_units), k))
+    per = -(-(-(-N // isa.width)) // (threads * k)) * isa.width
+    return -(-N // per)
+
+
+@pytest.mark.parametrize("threads", [2, 4])
+def test_cost_model_counts_the_filter_reads(threads):
+    """[Note: the cost model]: a convolution's filter comes from L3 on every call and
+    each column slice reads it whole; a filter packed at compile time (the `_packed`
+    kernels) is not packed again. ResNet-50's 1x1 and stride-2 convolutions onto 14x14
+    images (196 pixels) got five column slices (48, 48, 48, 48 and 4 pixels) at 2
+    threads, each reading the whole filter: now no more column slices than threads."""
+    isa = kernels.isa_for("avx512")
+    caches = cost_model.Caches(48 << 10, 2 << 20, 32 << 20, 2)
+    layers = [(1024, 256, 14, 1, 1), (256, 1024, 14, 1, 1), (256, 256, 28, 3, 2),
+              (512, 1024, 28, 1, 2)]
+    for C, F, H, k, s in layers:
+        OH = (H + 2 * (k // 2) - k) // s + 1
+        shape = dict(N=1, C=C, H=H, W=H, F=F, KH=k, KW=k, OH=OH, OW=OH, sh=s, sw=s, dh=1,
+                     dw=1, pt=k // 2, pl=k // 2)
+        for kernel in ("strata_conv2d_nchw_packed_epi_f32", "strata_conv2d_nchw_packed_f32"):
+            p = cost_model.gemm_problem(kernel, shape, threads, isa)
+            assert p.filter == "packed"
+            word = cost_model.choose_tile(kernel, shape, threads, isa, caches)
+            assert _column_slices(word, threads, isa, OH * OH) <= threads, \
+                (C, F, H, tile_fields(word))
+            # a packed filter is read, not packed: a 112-pixel column slice costs less
+            # than the same slice packing its rows of the filter
+            raw = cost_model.gemm_problem("strata_conv2d_nchw_f32", shape, threads, isa)
+            assert raw.filter == "raw"
+            kc = 128
+            assert cost_model._slice_cycles(p, F, 112, kc, 128, 112, isa) < \
+                cost_model._slice_cycles(raw, F, 112, kc, 128, 112, isa)
+            # and reading it costs: a slice of 48 pixels more than its share of the
+            # compute, unlike a product whose A is no filter
+            gemm = cost_model.Problem(p.kind, p.M, p.N, p.K, threads)
+            assert cost_model._slice_cycles(p, F, 48, kc, 128, 48, isa) > \
+                cost_model._slice_cycles(gemm, F, 48, kc, 128, 48, isa)
+    assert cost_model.gemm_problem("strata_sgemm_f32", dict(M=196, N=196, K=64), 2,
+                                   isa).filter is None
+
+
+def test_cost_model_small_images_packed_once():
+    """A convolution over an image of SMALL_IMAGE_PANELS panels or less packs its im2col
+    matrix whole, once, before the product (_products in kernels_conv.py): the model
+    charges that packing once for every split, not again for each slice (ResNet-50's
+    7x7 layers: a row slice re-packed nothing)."""
+    from strata.backends.cpu.kernels_conv import SMALL_IMAGE_PANELS
+    isa = kernels.isa_for("avx512")
+    caches = cost_model.Caches(48 << 10, 2 << 20, 32 << 20, 2)
+    for n, whole in ((49, True), (SMALL_IMAGE_PANELS * isa.nr, True), (196, False)):
+        conv = cost_model.Problem("conv", 512, n, 4608, 2, filter="packed")
+        bare = cost_model.Problem("packed", 512, n, 4608, 2, filter="packed")
+        args = (256, n, 192, 128, 64, isa)
+        if whole:
+            assert cost_model._slice_cycles(conv, *args) == \
+                cost_model._slice_cycles(bare, *args)
+        else:
+            assert cost_model._slice_cycles(conv, *args) > \
+                cost_model._slice_cycles(bare, *args)
+    conv = cost_model.Problem("conv", 512, 49, 4608, 2, filter="packed")
+    bare = cost_model.Problem("packed", 512, 49, 4608, 2, filter="packed")
+    once = 4608 * 49 * cost_model.PACK_B_CYCLES * 2
+    ways = {(w[1], w[2]): w[0] for w in cost_model._product_splits(conv, 192, isa, caches)}
+    for w in cost_model._product_splits(bare, 192, isa, caches):
+        assert ways[(w[1], w[2])] == pytest.approx(w[0] + once)

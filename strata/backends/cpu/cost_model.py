@@ -39,6 +39,16 @@ high-performance BLIS", 2016), simplified:
   3136 x 384 x 96 151 -> 173 GFLOP/s, 784 x 768 x 192 169 -> 174 at one thread);
   convolutions keep the kernels' rule (N >= Isa.pack_a_min_n). The split is chosen
   without it (A packed once either way).
+- A convolution's filter (A) is weights: it comes from L3 or memory on every call (a
+  model's other layers pass between two calls), and every slice of a thread split that
+  uses its rows reads them again: m x K x FILTER_READ_CYCLES per slice and NC block where
+  A is not packed at run time (a filter packed at compile time, the `_packed` kernels,
+  or read in place), the packing's cost otherwise (which reads it). The packed kernels
+  pack nothing: the model once charged them the packing of A for every column slice of
+  64 columns or more and nothing for narrower ones, so it cut 14x14 images' 1x1
+  convolutions into five column slices of 48, 48, 48, 48 and 4 pixels at 2 threads,
+  each reading the whole filter (1 MB for ResNet-50's 1024 -> 256) from L3
+  ([Note: the filter's reads] for what was measured).
 - NC: the packed B block (KC x NC) stays in the thread's share of half of L3, NC at most
   NC_MAX columns (every NC block packs A again); the columns of a slice are cut into
   equal blocks of NR multiples.
@@ -48,9 +58,15 @@ high-performance BLIS", 2016), simplified:
               tails cost whole micro-tiles: tail waste)
     packing   B: K x n x PACK_B_CYCLES per slice (twice that for a convolution's
               implicit im2col, nothing for a pre-packed B), A: m x K x PACK_A_CYCLES
-              per slice and NC block (when N >= Isa.pack_a_min_n): slicing along N
-              packs A again per slice, along M packs B again per slice (the cycles
-              per element measured on a Zen 3 core: B 0.4 to 0.6, A 0.9 to 1.2)
+              per slice and NC block (when N >= Isa.pack_a_min_n, nothing for a
+              filter packed at compile time): slicing along N packs A again per
+              slice, along M packs B again per slice (the cycles per element
+              measured on a Zen 3 core: B 0.4 to 0.6, A 0.9 to 1.2); a convolution
+              over an image of SMALL_IMAGE_PANELS panels or less packs it whole,
+              once, on the calling thread before the slices: charged once, outside
+              the slices (7x7 images: row slices looked dearer than they are)
+    filter    m x K x FILTER_READ_CYCLES per slice and NC block, a convolution's A
+              not packed at run time (read from L3 by each slice)
     C         m x n x (K blocks) x 2 / W (read and written once per K block)
     overhead  SLICE_CYCLES per slice, PARALLEL_CYCLES to wake the pool
   Slices are claimed by the threads as they finish (threadpool.py), so the time of a
@@ -60,6 +76,26 @@ high-performance BLIS", 2016), simplified:
   are safer, at the price of packing A, or B, again for each).
 A size known only at run time (None) keeps the kernels' defaults for what depends on it
 (the run-time split rule, SPLIT_AUTO, and the largest block that fits).
+
+[Note: the filter's reads]
+What changed at 2 threads (AVX-512, 2 MB L2; 1 thread: no word changed): ResNet-50's
+1024 -> 256 and 28 -> 14 stride-2 3x3 convolutions from 5 column slices to the run-time
+rule (one column slice per thread: 112 + 84 pixels), 256 -> 1024 at 14x14 to row
+slices (2 per thread), ResNeXt-50's 14x14 1x1s likewise; 7x7 layers kept their splits.
+Measured per layer at 2 threads (process CPU time, the caches evicted before each run as
+in a whole model, 30 interleaved rounds, medians against the old 5-slice word) on a
+machine of 2 cores at load 17-21, where the same word timed twice differed by up to
+15%: the stride-2 3x3 1.00 against 1.22 (best runs 1.00 against 1.20); 1024 -> 256:
+one column slice per thread 0.91 and 1.03 in two runs; 256 -> 1024: rows 0.87-1.07,
+one column slice per thread 0.80-1.02. Whole models, new against old words, same
+process, interleaved: ResNet-50 CPU 0.95 (10 rounds) and 1.00 (25 rounds), wall 1.03
+and 1.05; ResNeXt-50 CPU 0.88, wall 0.87 (15 rounds); but at 1 thread, where the two
+compiles' words are the same, the same comparison read 1.05 (ResNet-50) and 0.91
+(ResNeXt-50): whole-model effects of these layers are within that load's noise, neither
+a gain nor a loss shown. FILTER_READ_CYCLES (~16 bytes a cycle from
+L3) is an estimate, not a measurement (no hardware counters on that machine).
+The same holds for a product's pre-packed B (strata_sgemm_packed*: weights, read again
+by each row slice), which the model does not charge yet.
 """
 from __future__ import annotations
 
@@ -82,6 +118,9 @@ STRAGGLE = 0.25
 NC_MAX = 4096
 # Cycles per element packed (B: vector copies, A: scalar copies).
 PACK_B_CYCLES, PACK_A_CYCLES = 0.5, 1.0
+# Cycles per float of a convolution's filter read from L3 by a slice that does not pack
+# it (~16 bytes a cycle; see [Note: the cost model]).
+FILTER_READ_CYCLES = 0.25
 # Cycles of fixed cost: one slice (a call of the blocked driver: its buffers, the
 # micro-kernel calls' set-up), waking the pool's workers for a parallel call.
 SLICE_CYCLES = 2000
@@ -218,13 +257,16 @@ class Problem:
     that runs them one after the other, each split, or in parallel chunks of the batch
     (SPLIT_NONE), 1 for the others."""
 
-    __slots__ = ("kind", "M", "N", "K", "threads", "batch", "gemm")
+    __slots__ = ("kind", "M", "N", "K", "threads", "batch", "gemm", "filter")
 
-    def __init__(self, kind, M, N, K, threads, batch=1, gemm=False):
+    def __init__(self, kind, M, N, K, threads, batch=1, gemm=False, filter=None):
         self.kind, self.M, self.N, self.K, self.threads = kind, M, N, K, threads
         self.batch = batch
         # a strata_sgemm* call: the word's apack field is the model's to choose
         self.gemm = gemm
+        # a convolution's: None (A is not a filter), "packed" (packed at compile time:
+        # the `_packed` kernels) or "raw" (packed at run time or read in place)
+        self.filter = filter
 
     def __repr__(self):
         return (f"Problem({self.kind}, M={self.M}, N={self.N}, K={self.K}, "
@@ -261,7 +303,8 @@ def gemm_problem(kernel: str, shape: dict, threads: int, isa):
             macs = _prod(g("F"), K, P)
             if items is None or macs is None or groups_in_parallel(items, macs, threads):
                 threads = 1
-        return _small_or(Problem("n" if direct else "conv", g("F"), P, K, threads), isa)
+        return _small_or(Problem("n" if direct else "conv", g("F"), P, K, threads,
+                                 filter="packed" if "_packed" in kernel else "raw"), isa)
     kind = {"strata_sgemm_f32": "n", "strata_sgemm_batched_f32": "n",
             "strata_sgemm_nt_f32": "t", "strata_sgemm_nt_batched_f32": "t",
             "strata_sgemm_packed_f32": "packed",
@@ -348,13 +391,24 @@ def _slice_cycles(p: Problem, m: int, n: int, kc: int, mc: int, nc: int, isa) ->
     model])."""
     W, mr, nr, K = isa.width, isa.mr, isa.nr, p.K
     compute = _up(m, mr) * _cols(n, isa) * K / (2 * W)
-    if p.kind == "packed":
+    if p.kind == "packed" or _image_packed_whole(p, isa):
         pack_b = 0.0
     else:
         pack_b = K * _up(n, nr) * PACK_B_CYCLES * (2.0 if p.kind == "conv" else 1.0)
-    pack_a = m * K * _cdiv(n, nc) * PACK_A_CYCLES if n >= isa.pack_a_min_n else 0.0
+    packs_a = n >= isa.pack_a_min_n and p.filter != "packed"
+    pack_a = m * K * _cdiv(n, nc) * PACK_A_CYCLES if packs_a else 0.0
+    # a filter this slice does not pack: read from L3 all the same
+    filter_reads = m * K * _cdiv(n, nc) * FILTER_READ_CYCLES \
+        if p.filter and not packs_a else 0.0
     c_traffic = m * n * _cdiv(K, kc) * 2 / W
-    return compute + pack_b + pack_a + c_traffic + SLICE_CYCLES
+    return compute + pack_b + pack_a + filter_reads + c_traffic + SLICE_CYCLES
+
+
+def _image_packed_whole(p: Problem, isa) -> bool:
+    """Whether a convolution's im2col matrix is packed whole before the product, on the
+    calling thread, once (images of SMALL_IMAGE_PANELS panels or less: _products in
+    kernels_conv.py), not by each slice."""
+    return p.kind == "conv" and p.N <= SMALL_IMAGE_PANELS * isa.nr
 
 
 def _a_in_place(p: Problem, isa) -> bool:
@@ -442,6 +496,8 @@ def _product_splits(p: Problem, kc: int, isa, caches):
             mc = min(_even_blocks(m, most, isa.mr), most)
             costs.append((_slice_cycles(p, m, n, kc, mc, nc, isa), mc, nc))
         total = _makespan([c for c, _, _ in costs], 1 if split == SPLIT_NONE else t)
+        if _image_packed_whole(p, isa):     # before the slices, once
+            total += p.K * p.N * PACK_B_CYCLES * 2.0
         if split != SPLIT_NONE:
             total += PARALLEL_CYCLES + STRAGGLE * max(c for c, _, _ in costs)
         mc = max(c[1] for c in costs)
