@@ -50,7 +50,10 @@ It applies when:
   `ml_program.global_load_const` of an immutable global holding f32 data (what
   torch-externalize-weights makes of frozen parameters and buffers), eps a constant;
 - the folded values are finite (a zero variance with eps 0 is left as it is).
-Anything else is left for convert-torch-to-linalg, which lowers batch norm itself.
+Anything else is left for convert-torch-to-linalg, which lowers batch norm itself (with
+constant statistics as one multiply-add per element: [Note: batch norm with constant
+statistics] in conversion/onnx_to_linalg/normalization.py; onnx-fold-batch-norm is this
+pass for ONNX models, with Gemm, MatMul and ConvTranspose too).
 torch.compile's inference graphs get here with their parameters frozen into such globals
 ([Note: frozen parameters] in dynamo.py); its training graphs take them as arguments, and
 nothing is folded there.
@@ -60,6 +63,7 @@ from __future__ import annotations
 from ...ir import attributes as A
 from ...passes.pass_manager import Pass, Statistic
 from ...passes.registry import register_pass
+from ...transforms.constant_globals import ConstantGlobals
 from . import _dialect as D
 
 __all__ = ["TorchFoldBatchNorm", "fold_batch_norms"]
@@ -146,48 +150,11 @@ def _bool_constant(v):
     return bool(a.value) if a is not None else None
 
 
-class _Globals:
-    """New constant globals of the module (unique names, data in the resource blobs)."""
-
-    __slots__ = ("block", "taken", "released")
-
-    def __init__(self, module):
-        self.block = module.regions[0].block
-        self.released = set()   # globals a fold stopped reading
-        self.taken = {op.properties["sym_name"].value for op in self.block.ops
-                      if "sym_name" in op.properties}
-
-    def new(self, base: str, data, before, loc):
-        """A private constant global named after `base` holding f32 `data` (put before
-        global `before`), and its type."""
-        import numpy as np
-
-        from ...dialects.ml_program import GlobalOp
-        from ...ir.dense import BLOBS, DenseResourceElementsAttr
-        name, i = base, 0
-        while name in self.taken:
-            i += 1
-            name = f"{base}_{i}"
-        self.taken.add(name)
-        flat = np.ascontiguousarray(data, np.float32).reshape(-1)
-        flat.flags.writeable = False
-        handle = BLOBS.add(name, memoryview(flat.view(np.uint8)), alignment=64)
-        t = A.RankedTensorType(list(data.shape), A.f32)
-        g = GlobalOp.new(name, t, value=DenseResourceElementsAttr(t, handle),
-                         visibility="private", loc=loc)
-        self.block.insert_before(before, g)
-        return name, t
-
-
 def _load(where, sym: str, t, torch_type, loc):
     """`torch_c.from_builtin_tensor(ml_program.global_load_const @sym)` before op
     `where`; returns the torch value."""
-    from ...dialects.ml_program import GlobalLoadConstOp
-    load = GlobalLoadConstOp.build(loc=loc, result_types=[t],
-                                   **{"global": A.SymbolRefAttr(sym)})
-    cast = D.create_op("torch_c.from_builtin_tensor", [load.results[0]], [torch_type],
-                       loc=loc)
-    where.parent.insert_before(where, load)
+    load = ConstantGlobals.load(sym, t, where, loc)
+    cast = D.create_op("torch_c.from_builtin_tensor", [load], [torch_type], loc=loc)
     where.parent.insert_before(where, cast)
     return cast.results[0]
 
@@ -209,6 +176,8 @@ def _erase_dead(values) -> None:
 
 def _fold(bn, globals_) -> bool:
     import numpy as np
+
+    from ...conversion.onnx_to_linalg.normalization import batch_norm_affine
     count, eps_at, training_at = _BATCH_NORMS[_op_name(bn)]
     if any(r.has_uses() for r in bn.results[1:]) or len(bn.operands) != count or \
             training_at is not None and _bool_constant(bn.operands[training_at]) is not False:
@@ -236,11 +205,10 @@ def _fold(bn, globals_) -> bool:
     vectors = [v for v in (bd, gamma, beta, mean, var) if v is not None]
     if f == 0 or any(v.shape != (f,) for v in vectors):
         return False
-    scale = (1.0 if gamma is None else gamma) / np.sqrt(var + eps)
-    shift = (0.0 if bd is None else bd) - mean
-    new_w = wd * np.asarray(scale).reshape((f,) + (1,) * (wd.ndim - 1))
-    new_b = shift * scale + (0.0 if beta is None else beta)
-    new_b = np.broadcast_to(new_b, (f,))
+    scale, shift = batch_norm_affine(gamma, beta, mean, var, eps)
+    with np.errstate(all="ignore"):
+        new_w = wd * np.broadcast_to(scale, (f,)).reshape((f,) + (1,) * (wd.ndim - 1))
+        new_b = np.broadcast_to((0.0 if bd is None else bd) * scale + shift, (f,))
     if not (np.isfinite(new_w).all() and np.isfinite(new_b).all()):
         return False
     loc = conv.loc
@@ -260,7 +228,7 @@ def _fold(bn, globals_) -> bool:
 def fold_batch_norms(module) -> int:
     """Fold each batch norm [Note: batch norm folded into the convolution] allows into
     its convolution; returns how many."""
-    globals_ = _Globals(module)
+    globals_ = ConstantGlobals(module)
     count = 0
     for top in list(globals_.block.ops):
         if top.name == "builtin.module":
@@ -268,25 +236,8 @@ def fold_batch_norms(module) -> int:
         for op in [o for o in top.walk() if _is_batch_norm(o)]:
             count += _fold(op, globals_)
     if count:
-        _drop_unread(globals_)
+        globals_.drop_unread()
     return count
-
-
-def _drop_unread(globals_) -> None:
-    """Erase the globals the folds stopped reading (old filters, biases, statistics)
-    that nothing else refers to."""
-    read = set()
-    for top in globals_.block.ops:
-        if top.name == "ml_program.global":
-            continue
-        for op in top.walk():
-            for a in (*op.properties.values(), *op.attributes.values()):
-                if isinstance(a, A.SymbolRefAttr):
-                    read.add(a.root)
-    for g in [o for o in globals_.block.ops if o.name == "ml_program.global"]:
-        name = g.properties["sym_name"].value
-        if name in globals_.released and name not in read:
-            g.erase()
 
 
 @register_pass
