@@ -99,7 +99,8 @@ class CpuTarget(Target):
     # onnx-fold-constants runs again after shape inference, which makes the exporter's
     # shape arithmetic static ([Note: shape arithmetic] in frontends/onnx/fold_constants.py)
     pipeline = ("onnx-decompose{keep-lowered=true}", "onnx-fold-constants",
-                "onnx-shape-inference", "onnx-fold-constants", "convert-onnx-to-linalg",
+                "onnx-shape-inference", "onnx-fold-constants", "onnx-fold-batch-norm",
+                "convert-onnx-to-linalg",
                 # arith/math on tensors (hand-written MLIR): bufferization knows linalg
                 "convert-elementwise-to-linalg", "canonicalize")
 
