@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..ir import attributes as A
 
-__all__ = ["ConstantGlobals"]
+__all__ = ["ConstantGlobals", "fold_each"]
 
 _DTYPES = {"f16": "float16", "f32": "float32", "f64": "float64"}
 
@@ -86,3 +86,19 @@ class ConstantGlobals:
             name = g.properties["sym_name"].value
             if name in self.released and name not in read:
                 g.erase()
+
+
+def fold_each(module, matches, fold) -> int:
+    """Call `fold(op, globals)` (True when it folded) on each op of the module's functions
+    for which `matches(op)`, then erase the globals the folds released and nothing reads;
+    returns how many folded."""
+    globals_ = ConstantGlobals(module)
+    count = 0
+    for top in list(globals_.block.ops):
+        if top.name == "builtin.module":
+            continue
+        for op in [o for o in top.walk() if matches(o)]:
+            count += bool(fold(op, globals_))
+    if count:
+        globals_.drop_unread()
+    return count

@@ -206,17 +206,8 @@ def _erase_dead(values) -> None:
 def fold_batch_norms(module) -> int:
     """Fold each batch norm [Note: batch norm folded into the weights] allows into the
     op before it; returns how many."""
-    from ...transforms.constant_globals import ConstantGlobals
-    globals_ = ConstantGlobals(module)
-    count = 0
-    for top in list(globals_.block.ops):
-        if top.name == "builtin.module":
-            continue
-        for op in [o for o in top.walk() if _onnx_type(o) == "BatchNormalization"]:
-            count += _fold(op, globals_)
-    if count:
-        globals_.drop_unread()
-    return count
+    from ...transforms.constant_globals import fold_each
+    return fold_each(module, lambda o: _onnx_type(o) == "BatchNormalization", _fold)
 
 
 @register_pass

@@ -63,7 +63,7 @@ from __future__ import annotations
 from ...ir import attributes as A
 from ...passes.pass_manager import Pass, Statistic
 from ...passes.registry import register_pass
-from ...transforms.constant_globals import ConstantGlobals
+from ...transforms.constant_globals import ConstantGlobals, fold_each
 from . import _dialect as D
 
 __all__ = ["TorchFoldBatchNorm", "fold_batch_norms"]
@@ -228,16 +228,7 @@ def _fold(bn, globals_) -> bool:
 def fold_batch_norms(module) -> int:
     """Fold each batch norm [Note: batch norm folded into the convolution] allows into
     its convolution; returns how many."""
-    globals_ = ConstantGlobals(module)
-    count = 0
-    for top in list(globals_.block.ops):
-        if top.name == "builtin.module":
-            continue
-        for op in [o for o in top.walk() if _is_batch_norm(o)]:
-            count += _fold(op, globals_)
-    if count:
-        globals_.drop_unread()
-    return count
+    return fold_each(module, _is_batch_norm, _fold)
 
 
 @register_pass
