@@ -122,6 +122,22 @@ def batch_norm_affine(gamma, beta, mean, var, eps):
         return np.asarray(scale, np.float64), np.asarray(shift, np.float64)
 
 
+def scale_output_channels(w, s, axis: int, groups: int = 1):
+    """Weight `w` (float64 NumPy) with each output channel c scaled by s[c]: the channels
+    run along dim `axis` (a Conv filter's 0, a (K, M) matrix's 1), or, with `groups` > 1
+    and `axis` 1, a transposed convolution's (C_in, C_out / groups, ...) filter, whose
+    output channel g * (C_out / groups) + j is W[g * (C_in / groups) + i, j]. The folds of
+    a batch norm into the weights before it use it ([Note: batch norm folded into the
+    weights] in frontends/onnx/fold_batch_norm.py)."""
+    if groups > 1:
+        grouped = w.reshape((groups, w.shape[0] // groups) + w.shape[1:])
+        return (grouped * s.reshape((groups, 1, w.shape[1]) + (1,) * (w.ndim - 2))
+                ).reshape(w.shape)
+    shape = [1] * w.ndim
+    shape[axis] = s.shape[0]
+    return w * s.reshape(shape)
+
+
 def _constant_affine(cx, x, params, eps):
     """(scale, shift) as arith.constant tensors of x's element type when every present
     parameter of `params` (gamma, beta, mean, var) is a compile-time constant and the

@@ -107,17 +107,11 @@ def _channels(kind, op, w) -> int:
 def _scaled(kind, op, w, s):
     """Weight `w` (float64) with each output channel c scaled by s[c] ([Note: batch norm
     folded into the weights])."""
-    f = s.shape[0]
-    if kind == "Conv":
-        return w * s.reshape((f,) + (1,) * (w.ndim - 1))
+    from ...conversion.onnx_to_linalg.normalization import scale_output_channels
     if kind == "ConvTranspose":
-        g = int(_prop(op, "group", 1))
-        grouped = w.reshape((g, w.shape[0] // g) + w.shape[1:])
-        return (grouped * s.reshape((g, 1, w.shape[1]) + (1,) * (w.ndim - 2))
-                ).reshape(w.shape)
-    if kind == "Gemm" and int(_prop(op, "transB", 0)):
-        return w * s[:, None]
-    return w * s[None, :]
+        return scale_output_channels(w, s, 1, int(_prop(op, "group", 1)))
+    transposed = kind == "Gemm" and int(_prop(op, "transB", 0))
+    return scale_output_channels(w, s, 0 if kind == "Conv" or transposed else 1)
 
 
 def _fold(bn, globals_) -> bool:

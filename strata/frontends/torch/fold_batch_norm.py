@@ -1,5 +1,6 @@
-"""`torch-fold-batch-norm`: an inference batch norm right after a convolution with
-constant weights is folded into the convolution's filter and bias, at compile time.
+"""`torch-fold-batch-norm`: an inference batch norm right after a convolution (or a
+transposed one, or a linear layer) with constant weights is folded into its filter and
+bias, at compile time.
 
     strata-opt model.mlir --torch-externalize-weights --torch-fold-batch-norm
 
@@ -43,8 +44,12 @@ It applies when:
   run_decompositions leaves of eval-mode batch norm) whose statistics outputs are
   unused, or `aten.batch_norm` with training false (what torch.export's program holds,
   imported as it is: [Note: importing without decomposing]), and its input is the
-  result of a non-transposed `aten.convolution` or an `aten.conv1d/2d/3d` read by
-  nothing else (the output channels are then the filter's dim 0, whatever the groups);
+  result, read by nothing else, of an `aten.convolution` or an `aten.conv1d/2d/3d` (the
+  output channels are the filter's dim 0, whatever the groups), a transposed one
+  (`aten.convolution` with transposed true, `aten.conv_transpose1d/2d/3d`: output channel
+  g * (C_out / groups) + j is the filter's [g * (C_in / groups) + i, j]), or an
+  `aten.linear` of a rank-2 result (BatchNorm1d after nn.Linear: the features are the
+  weight's dim 0);
 - the filter, the convolution's bias (or none), and the batch norm's weight, bias (or
   none), running mean and variance are constants: `torch_c.from_builtin_tensor` of an
   `ml_program.global_load_const` of an immutable global holding f32 data (what
@@ -75,11 +80,15 @@ _BATCH_NORMS = {
     # what torch.export's program holds, imported without decomposing
     "torch.aten.batch_norm": (9, 7, 5),
 }
-# the convolutions a batch norm folds into: {name: index of `transposed` or None}
-_CONVOLUTIONS = {"torch.aten.convolution": 6, "torch.aten.conv1d": None,
-                 "torch.aten.conv2d": None, "torch.aten.conv3d": None,
-                 "torch.aten.conv1d.padding": None, "torch.aten.conv2d.padding": None,
-                 "torch.aten.conv3d.padding": None}
+# the ops a batch norm folds into: {name: (index of `transposed` or None, index of
+# `groups` of a transposed convolution or None, whether a linear layer)}
+_PRODUCERS = {"torch.aten.convolution": (6, 8, False),
+              **{f"torch.aten.conv{n}d{p}": (None, None, False)
+                 for n in (1, 2, 3) for p in ("", ".padding")},
+              "torch.aten.conv_transpose1d": (None, 6, False),
+              "torch.aten.conv_transpose2d.input": (None, 6, False),
+              "torch.aten.conv_transpose3d.input": (None, 6, False),
+              "torch.aten.linear": (None, None, True)}
 
 
 def _op_name(op) -> str:
@@ -177,20 +186,32 @@ def _erase_dead(values) -> None:
 def _fold(bn, globals_) -> bool:
     import numpy as np
 
-    from ...conversion.onnx_to_linalg.normalization import batch_norm_affine
+    from ...conversion.onnx_to_linalg.normalization import batch_norm_affine, \
+        scale_output_channels
     count, eps_at, training_at = _BATCH_NORMS[_op_name(bn)]
     if any(r.has_uses() for r in bn.results[1:]) or len(bn.operands) != count or \
             training_at is not None and _bool_constant(bn.operands[training_at]) is not False:
         return False
     y = bn.operands[0]
     conv = y.defining_op
-    if conv is None or _op_name(conv) not in _CONVOLUTIONS or not y.has_one_use():
+    if conv is None or _op_name(conv) not in _PRODUCERS or not y.has_one_use():
         return False
-    transposed_at = _CONVOLUTIONS[_op_name(conv)]
-    if transposed_at is not None and _bool_constant(conv.operands[transposed_at]) is not False:
-        return False
+    transposed_at, groups_at, linear = _PRODUCERS[_op_name(conv)]
+    transposed = groups_at is not None
+    if transposed_at is not None:
+        transposed = _bool_constant(conv.operands[transposed_at])
+        if transposed is None:
+            return False
+    groups = 1
+    if transposed:
+        groups = _float_constant(conv.operands[groups_at])
+        if groups is None or groups != int(groups) or groups < 1:
+            return False
+        groups = int(groups)
     x_t, bn_t = y.type, bn.results[0].type
-    if x_t != bn_t:
+    if x_t != bn_t or linear and len(getattr(x_t, "sizes", None) or ()) != 2:
+        return False    # (a linear layer's features are BN's channels at rank 2 only)
+    if len(conv.operands) < 3:
         return False
     w = _constant_global(conv.operands[1])
     b = _optional_constant(conv.operands[2])
@@ -200,14 +221,17 @@ def _fold(bn, globals_) -> bool:
     if w is None or b is None or any(s is None for s in stats) or eps is None:
         return False
     (wg, wd), (_, bd) = w, b
-    f = wd.shape[0] if wd.ndim >= 1 else 0
+    if wd.ndim < (2 if linear else 3) or transposed and wd.shape[0] % groups:
+        return False
+    f = wd.shape[1] * groups if transposed else wd.shape[0]
     (_, gamma), (_, beta), (_, mean), (_, var) = stats
     vectors = [v for v in (bd, gamma, beta, mean, var) if v is not None]
     if f == 0 or any(v.shape != (f,) for v in vectors):
         return False
     scale, shift = batch_norm_affine(gamma, beta, mean, var, eps)
     with np.errstate(all="ignore"):
-        new_w = wd * np.broadcast_to(scale, (f,)).reshape((f,) + (1,) * (wd.ndim - 1))
+        new_w = scale_output_channels(wd, np.broadcast_to(scale, (f,)), int(transposed),
+                                      groups)
         new_b = np.broadcast_to((0.0 if bd is None else bd) * scale + shift, (f,))
     if not (np.isfinite(new_w).all() and np.isfinite(new_b).all()):
         return False
