@@ -89,7 +89,8 @@ class InterpretTarget(Target):
     name = "interpret"
     # (fold again once shapes are inferred: [Note: shape arithmetic], fold_constants.py)
     pipeline = ("onnx-decompose{keep-lowered=true}", "onnx-fold-constants",
-                "onnx-shape-inference", "onnx-fold-constants", "convert-onnx-to-linalg",
+                "onnx-shape-inference", "onnx-fold-constants", "onnx-fold-batch-norm",
+                "convert-onnx-to-linalg",
                 "canonicalize")
 
     def load(self, module, function: str, instrumentation=None, timings=None):
@@ -218,7 +219,8 @@ def _load(model, example_args=None, example_kwargs=None, dynamic_shapes=None):
 TORCH_PIPELINE = ("torch-externalize-weights", "torch-fold-batch-norm",
                   "convert-torch-to-linalg")
 _ONNX_PASSES = frozenset({"onnx-decompose", "onnx-fold-constants", "onnx-shape-inference",
-                          "onnx-hoist-pointwise-conv", "convert-onnx-to-linalg"})
+                          "onnx-fold-batch-norm", "onnx-hoist-pointwise-conv",
+                          "convert-onnx-to-linalg"})
 
 
 def _is_torch_module(module) -> bool:

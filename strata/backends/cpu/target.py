@@ -101,7 +101,8 @@ class CpuTarget(Target):
     # onnx-hoist-pointwise-conv: [Note: a pointwise convolution before the resize]
     # (transforms/onnx_pointwise_conv.py; needs the static shapes and constant sizes).
     pipeline = ("onnx-decompose{keep-lowered=true}", "onnx-fold-constants",
-                "onnx-shape-inference", "onnx-fold-constants", "onnx-hoist-pointwise-conv",
+                "onnx-shape-inference", "onnx-fold-constants", "onnx-fold-batch-norm",
+                "onnx-hoist-pointwise-conv",
                 "convert-onnx-to-linalg",
                 # arith/math on tensors (hand-written MLIR): bufferization knows linalg
                 "convert-elementwise-to-linalg", "canonicalize")

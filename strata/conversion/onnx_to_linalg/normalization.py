@@ -2,6 +2,7 @@
 LpNormalization — as reductions (reduction.py) and per-channel elementwise generics."""
 from __future__ import annotations
 
+from ...ir import attributes as A
 from ...ir.affine import AffineConstantExpr, AffineMap
 from ..scalar_builders import element_type
 from . import NotLowerable, lowering
@@ -86,13 +87,103 @@ def _batch_norm(cx):
     return results
 
 
+# [Note: batch norm with constant statistics]
+# Inference batch normalization is a per-channel affine map:
+#     y = (x - mean) / sqrt(var + eps) * gamma + beta = x * s + t,
+#     s = gamma / sqrt(var + eps),  t = beta - mean * s.
+# Where gamma, beta, mean and var are compile-time constants (weights: ONNX initializers,
+# frozen PyTorch buffers), s and t are computed once, here, in float64 and rounded once to
+# the data's type (as onnxruntime's BatchNorm kernel computes its scale and bias per
+# channel), and the lowering is one multiply-add per element instead of a subtraction, a
+# square root, a division, a multiply and an add: a per-channel affine the elementwise
+# fusion and the convolution kernels' epilogues / input prologues take as they take a
+# bias. NaN in x still propagates (x * s + t); a zero variance with eps > 0 is an ordinary
+# large s. Where s or t is not finite (a zero variance with eps 0, an infinite or NaN
+# statistic) the defining formula is kept, as it orders inf and NaN its own way; it is kept
+# too where a statistic is a run-time value (a function argument, training mode's batch
+# statistics). A batch norm right after a convolution or a matrix product with constant
+# weights is folded further, into those weights, before lowering: onnx-fold-batch-norm,
+# torch-fold-batch-norm ([Note: batch norm folded into the convolution]).
+
+_NUMPY_FLOATS = {"f16": "float16", "f32": "float32", "f64": "float64"}
+
+
+def batch_norm_affine(gamma, beta, mean, var, eps):
+    """The per-channel (scale, shift) of inference batch normalization, float64 NumPy
+    arrays (gamma, beta None: 1 and 0), so that y = x * scale + shift ([Note: batch norm
+    with constant statistics]); NaN / inf where the statistics make them so."""
+    import numpy as np
+    with np.errstate(all="ignore"):
+        mean = np.asarray(mean, np.float64)
+        var = np.asarray(var, np.float64)
+        scale = (1.0 if gamma is None else np.asarray(gamma, np.float64)) / \
+            np.sqrt(var + float(eps))
+        shift = (0.0 if beta is None else np.asarray(beta, np.float64)) - mean * scale
+        return np.asarray(scale, np.float64), np.asarray(shift, np.float64)
+
+
+def scale_output_channels(w, s, axis: int, groups: int = 1):
+    """Weight `w` (float64 NumPy) with each output channel c scaled by s[c]: the channels
+    run along dim `axis` (a Conv filter's 0, a (K, M) matrix's 1), or, with `groups` > 1
+    and `axis` 1, a transposed convolution's (C_in, C_out / groups, ...) filter, whose
+    output channel g * (C_out / groups) + j is W[g * (C_in / groups) + i, j]. The folds of
+    a batch norm into the weights before it use it ([Note: batch norm folded into the
+    weights] in frontends/onnx/fold_batch_norm.py)."""
+    if groups > 1:
+        grouped = w.reshape((groups, w.shape[0] // groups) + w.shape[1:])
+        return (grouped * s.reshape((groups, 1, w.shape[1]) + (1,) * (w.ndim - 2))
+                ).reshape(w.shape)
+    shape = [1] * w.ndim
+    shape[axis] = s.shape[0]
+    return w * s.reshape(shape)
+
+
+def _constant_affine(cx, x, params, eps):
+    """(scale, shift) as arith.constant tensors of x's element type when every present
+    parameter of `params` (gamma, beta, mean, var) is a compile-time constant and the
+    affine form is finite; else None."""
+    import numpy as np
+
+    from ...ir.dense import DenseElementsAttr
+    from .common import constant_array
+    elt = x.type.element_type
+    dtype = _NUMPY_FLOATS.get(getattr(elt, "name", None))
+    if dtype is None:
+        return None
+    arrays = []
+    for v in params:
+        a = None if v is None else constant_array(v)
+        if v is not None and (a is None or a.ndim != 1 or
+                              not np.issubdtype(np.asarray(a).dtype, np.floating)):
+            return None
+        arrays.append(a)
+    scale, shift = batch_norm_affine(*arrays, eps)
+    n = max(scale.size, shift.size)
+    if scale.ndim != 1 or shift.ndim != 1 or \
+            not (np.isfinite(scale).all() and np.isfinite(shift).all()):
+        return None
+    s = scalars(cx)
+    out = []
+    for a in (scale, shift):
+        a = np.broadcast_to(a, (n,)).astype(dtype)
+        t = A.RankedTensorType((n,), elt)
+        out.append(s.op1("arith.constant", [], t, {"value": DenseElementsAttr(t, a)}))
+    return out
+
+
 def batch_norm(cx, x, scale, bias, mean, var, eps):
     """`(x - mean) / sqrt(var + eps) * scale + bias` of `x` (N, C, ...) with per-channel
     (C,) `mean`, `var`, and `scale`, `bias` (None: 1 and 0), computed in the element
     type of `x`: inference-mode batch normalization, the one builder of both
-    frontends."""
+    frontends. With constant parameters, `x * s + t` ([Note: batch norm with constant
+    statistics])."""
     rank = x.type.rank
     elt = x.type.element_type
+    affine = _constant_affine(cx, x, (scale, bias, mean, var), eps)
+    if affine is not None:
+        maps = [AffineMap.identity(rank)] + [_channel_map(v, rank) for v in affine]
+        return elementwise(cx, [x] + affine, elt,
+                           lambda s, v, a, b: s.add(s.mul(v, a), b), maps=maps)
     ins = [v for v in (scale, bias) if v is not None]
     has_scale, has_bias = scale is not None, bias is not None
 

@@ -1,5 +1,6 @@
-"""`torch-fold-batch-norm`: an inference batch norm right after a convolution with
-constant weights is folded into the convolution's filter and bias, at compile time.
+"""`torch-fold-batch-norm`: an inference batch norm right after a convolution (or a
+transposed one, or a linear layer) with constant weights is folded into its filter and
+bias, at compile time.
 
     strata-opt model.mlir --torch-externalize-weights --torch-fold-batch-norm
 
@@ -43,14 +44,21 @@ It applies when:
   run_decompositions leaves of eval-mode batch norm) whose statistics outputs are
   unused, or `aten.batch_norm` with training false (what torch.export's program holds,
   imported as it is: [Note: importing without decomposing]), and its input is the
-  result of a non-transposed `aten.convolution` or an `aten.conv1d/2d/3d` read by
-  nothing else (the output channels are then the filter's dim 0, whatever the groups);
+  result, read by nothing else, of an `aten.convolution` or an `aten.conv1d/2d/3d` (the
+  output channels are the filter's dim 0, whatever the groups), a transposed one
+  (`aten.convolution` with transposed true, `aten.conv_transpose1d/2d/3d`: output channel
+  g * (C_out / groups) + j is the filter's [g * (C_in / groups) + i, j]), or an
+  `aten.linear` of a rank-2 result (BatchNorm1d after nn.Linear: the features are the
+  weight's dim 0);
 - the filter, the convolution's bias (or none), and the batch norm's weight, bias (or
   none), running mean and variance are constants: `torch_c.from_builtin_tensor` of an
   `ml_program.global_load_const` of an immutable global holding f32 data (what
   torch-externalize-weights makes of frozen parameters and buffers), eps a constant;
 - the folded values are finite (a zero variance with eps 0 is left as it is).
-Anything else is left for convert-torch-to-linalg, which lowers batch norm itself.
+Anything else is left for convert-torch-to-linalg, which lowers batch norm itself (with
+constant statistics as one multiply-add per element: [Note: batch norm with constant
+statistics] in conversion/onnx_to_linalg/normalization.py; onnx-fold-batch-norm is this
+pass for ONNX models, with Gemm, MatMul and ConvTranspose too).
 torch.compile's inference graphs get here with their parameters frozen into such globals
 ([Note: frozen parameters] in dynamo.py); its training graphs take them as arguments, and
 nothing is folded there.
@@ -60,6 +68,7 @@ from __future__ import annotations
 from ...ir import attributes as A
 from ...passes.pass_manager import Pass, Statistic
 from ...passes.registry import register_pass
+from ...transforms.constant_globals import ConstantGlobals, fold_each
 from . import _dialect as D
 
 __all__ = ["TorchFoldBatchNorm", "fold_batch_norms"]
@@ -71,11 +80,15 @@ _BATCH_NORMS = {
     # what torch.export's program holds, imported without decomposing
     "torch.aten.batch_norm": (9, 7, 5),
 }
-# the convolutions a batch norm folds into: {name: index of `transposed` or None}
-_CONVOLUTIONS = {"torch.aten.convolution": 6, "torch.aten.conv1d": None,
-                 "torch.aten.conv2d": None, "torch.aten.conv3d": None,
-                 "torch.aten.conv1d.padding": None, "torch.aten.conv2d.padding": None,
-                 "torch.aten.conv3d.padding": None}
+# the ops a batch norm folds into: {name: (index of `transposed` or None, index of
+# `groups` of a transposed convolution or None, whether a linear layer)}
+_PRODUCERS = {"torch.aten.convolution": (6, 8, False),
+              **{f"torch.aten.conv{n}d{p}": (None, None, False)
+                 for n in (1, 2, 3) for p in ("", ".padding")},
+              "torch.aten.conv_transpose1d": (None, 6, False),
+              "torch.aten.conv_transpose2d.input": (None, 6, False),
+              "torch.aten.conv_transpose3d.input": (None, 6, False),
+              "torch.aten.linear": (None, None, True)}
 
 
 def _op_name(op) -> str:
@@ -146,48 +159,11 @@ def _bool_constant(v):
     return bool(a.value) if a is not None else None
 
 
-class _Globals:
-    """New constant globals of the module (unique names, data in the resource blobs)."""
-
-    __slots__ = ("block", "taken", "released")
-
-    def __init__(self, module):
-        self.block = module.regions[0].block
-        self.released = set()   # globals a fold stopped reading
-        self.taken = {op.properties["sym_name"].value for op in self.block.ops
-                      if "sym_name" in op.properties}
-
-    def new(self, base: str, data, before, loc):
-        """A private constant global named after `base` holding f32 `data` (put before
-        global `before`), and its type."""
-        import numpy as np
-
-        from ...dialects.ml_program import GlobalOp
-        from ...ir.dense import BLOBS, DenseResourceElementsAttr
-        name, i = base, 0
-        while name in self.taken:
-            i += 1
-            name = f"{base}_{i}"
-        self.taken.add(name)
-        flat = np.ascontiguousarray(data, np.float32).reshape(-1)
-        flat.flags.writeable = False
-        handle = BLOBS.add(name, memoryview(flat.view(np.uint8)), alignment=64)
-        t = A.RankedTensorType(list(data.shape), A.f32)
-        g = GlobalOp.new(name, t, value=DenseResourceElementsAttr(t, handle),
-                         visibility="private", loc=loc)
-        self.block.insert_before(before, g)
-        return name, t
-
-
 def _load(where, sym: str, t, torch_type, loc):
     """`torch_c.from_builtin_tensor(ml_program.global_load_const @sym)` before op
     `where`; returns the torch value."""
-    from ...dialects.ml_program import GlobalLoadConstOp
-    load = GlobalLoadConstOp.build(loc=loc, result_types=[t],
-                                   **{"global": A.SymbolRefAttr(sym)})
-    cast = D.create_op("torch_c.from_builtin_tensor", [load.results[0]], [torch_type],
-                       loc=loc)
-    where.parent.insert_before(where, load)
+    load = ConstantGlobals.load(sym, t, where, loc)
+    cast = D.create_op("torch_c.from_builtin_tensor", [load], [torch_type], loc=loc)
     where.parent.insert_before(where, cast)
     return cast.results[0]
 
@@ -209,19 +185,33 @@ def _erase_dead(values) -> None:
 
 def _fold(bn, globals_) -> bool:
     import numpy as np
+
+    from ...conversion.onnx_to_linalg.normalization import batch_norm_affine, \
+        scale_output_channels
     count, eps_at, training_at = _BATCH_NORMS[_op_name(bn)]
     if any(r.has_uses() for r in bn.results[1:]) or len(bn.operands) != count or \
             training_at is not None and _bool_constant(bn.operands[training_at]) is not False:
         return False
     y = bn.operands[0]
     conv = y.defining_op
-    if conv is None or _op_name(conv) not in _CONVOLUTIONS or not y.has_one_use():
+    if conv is None or _op_name(conv) not in _PRODUCERS or not y.has_one_use():
         return False
-    transposed_at = _CONVOLUTIONS[_op_name(conv)]
-    if transposed_at is not None and _bool_constant(conv.operands[transposed_at]) is not False:
-        return False
+    transposed_at, groups_at, linear = _PRODUCERS[_op_name(conv)]
+    transposed = groups_at is not None
+    if transposed_at is not None:
+        transposed = _bool_constant(conv.operands[transposed_at])
+        if transposed is None:
+            return False
+    groups = 1
+    if transposed:
+        groups = _float_constant(conv.operands[groups_at])
+        if groups is None or groups != int(groups) or groups < 1:
+            return False
+        groups = int(groups)
     x_t, bn_t = y.type, bn.results[0].type
-    if x_t != bn_t:
+    if x_t != bn_t or linear and len(getattr(x_t, "sizes", None) or ()) != 2:
+        return False    # (a linear layer's features are BN's channels at rank 2 only)
+    if len(conv.operands) < 3:
         return False
     w = _constant_global(conv.operands[1])
     b = _optional_constant(conv.operands[2])
@@ -231,16 +221,18 @@ def _fold(bn, globals_) -> bool:
     if w is None or b is None or any(s is None for s in stats) or eps is None:
         return False
     (wg, wd), (_, bd) = w, b
-    f = wd.shape[0] if wd.ndim >= 1 else 0
+    if wd.ndim < (2 if linear else 3) or transposed and wd.shape[0] % groups:
+        return False
+    f = wd.shape[1] * groups if transposed else wd.shape[0]
     (_, gamma), (_, beta), (_, mean), (_, var) = stats
     vectors = [v for v in (bd, gamma, beta, mean, var) if v is not None]
     if f == 0 or any(v.shape != (f,) for v in vectors):
         return False
-    scale = (1.0 if gamma is None else gamma) / np.sqrt(var + eps)
-    shift = (0.0 if bd is None else bd) - mean
-    new_w = wd * np.asarray(scale).reshape((f,) + (1,) * (wd.ndim - 1))
-    new_b = shift * scale + (0.0 if beta is None else beta)
-    new_b = np.broadcast_to(new_b, (f,))
+    scale, shift = batch_norm_affine(gamma, beta, mean, var, eps)
+    with np.errstate(all="ignore"):
+        new_w = scale_output_channels(wd, np.broadcast_to(scale, (f,)), int(transposed),
+                                      groups)
+        new_b = np.broadcast_to((0.0 if bd is None else bd) * scale + shift, (f,))
     if not (np.isfinite(new_w).all() and np.isfinite(new_b).all()):
         return False
     loc = conv.loc
@@ -260,17 +252,7 @@ def _fold(bn, globals_) -> bool:
 def fold_batch_norms(module) -> int:
     """Fold each batch norm [Note: batch norm folded into the convolution] allows into
     its convolution; returns how many."""
-    globals_ = _Globals(module)
-    count = 0
-    for top in list(globals_.block.ops):
-        if top.name == "builtin.module":
-            continue
-        for op in [o for o in top.walk() if _is_batch_norm(o)]:
-            count += _fold(op, globals_)
-    if count:
-        from ...dialects.ml_program import drop_unread_globals
-        drop_unread_globals(globals_.block, globals_.released)
-    return count
+    return fold_each(module, _is_batch_norm, _fold)
 
 
 @register_pass

@@ -82,6 +82,24 @@ def test_batch_norm_after_a_convolution_is_folded(conv, bn, decompose):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("layer,bn,shape", [
+    (lambda: nn.ConvTranspose2d(4, 6, 3), lambda: nn.BatchNorm2d(6), (1, 4, 5, 5)),
+    (lambda: nn.ConvTranspose2d(4, 6, 2, stride=2, groups=2, bias=False),
+     lambda: nn.BatchNorm2d(6), (1, 4, 5, 5)),
+    (lambda: nn.Linear(7, 5), lambda: nn.BatchNorm1d(5), (3, 7)),
+])
+@both_imports
+def test_batch_norm_after_a_transposed_convolution_or_linear_is_folded(layer, bn, shape,
+                                                                       decompose):
+    """Output channel g * (C_out / groups) + j of a transposed convolution is its filter's
+    [g * (C_in / groups) + i, j]; a linear layer's features are its weight's rows."""
+    torch.manual_seed(0)
+    model = _randomized(nn.Sequential(layer(), bn(), nn.ReLU()))
+    names, got, want = _folded(model, torch.randn(*shape), decompose=decompose)
+    assert not set(BATCH_NORMS) & set(names)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
 class TwoReaders(nn.Module):
     """The convolution's output is read by the batch norm and by the residual add: the
     fold would change the add's operand, so it is left."""
@@ -108,19 +126,22 @@ class InputScale(nn.Module):
         return torch.nn.functional.batch_norm(self.conv(x), self.mean, self.var, gamma)
 
 
-class Transposed(nn.Module):
+class LinearRows(nn.Module):
+    """A linear layer of a rank-3 input: the batch norm's channels (dim 1) are rows, not
+    the layer's features, so nothing is folded."""
+
     def __init__(self):
         super().__init__()
-        self.conv, self.bn = nn.ConvTranspose2d(4, 6, 3), nn.BatchNorm2d(6)
+        self.fc, self.bn = nn.Linear(5, 5), nn.BatchNorm1d(4)
 
     def forward(self, x):
-        return self.bn(self.conv(x))
+        return self.bn(self.fc(x))
 
 
 @pytest.mark.parametrize("model,args", [
     (TwoReaders, (torch.randn(1, 4, 5, 5),)),
     (InputScale, (torch.randn(1, 4, 5, 5), torch.randn(4))),
-    (Transposed, (torch.randn(1, 4, 5, 5),)),
+    (LinearRows, (torch.randn(2, 4, 5),)),
     (lambda: nn.Sequential(nn.ReLU(), nn.BatchNorm2d(4)), (torch.randn(1, 4, 5, 5),)),
 ])
 @both_imports
