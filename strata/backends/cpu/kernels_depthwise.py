@@ -712,3 +712,191 @@ def depthwise_functions(isa: Isa) -> list:
     return [*(_plane(isa, k) for k in range(len(_VARIANTS))),
             *(_flat(isa, k) for k in range(len(_FLAT_KINDS))), _chunk(isa),
             _public(isa)]
+
+
+# ---------------------------------------------------------------- the channel-last kernel
+# (see [Note: channel-last depthwise kernel])
+
+# Output pixels of a row the channel-last interior code computes at a time (accumulator
+# vectors; with a 7-wide window's filter vectors and the input vector: 20 registers).
+DWN_TILE = 12
+# ... where the window is not unrolled (any width, stride or dilation).
+DWN_TILE_ANY = 4
+# Channel vectors of an item (a row of output pixels), unless the tile word says.
+DWN_CHUNK_VECTORS = 4
+# Windows 3, 5 and 7 wide at stride 1, dilation 1: the unrolled row-reuse code.
+_NHWC_WIDTHS = (3, 5, 7)
+_NFIELDS = ("N", "H", "W", "C", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw", "pt", "pl",
+            "in", "sn", "shs", "sws", "filter", "out", "osn", "osh", "osw", "acc", "bias",
+            "flags", "cch", "nch", "variant")
+
+
+def _window_rows(f: Fn, v: dict, oh: str):
+    """(ih0, kh0, kh1) of output row `oh`: its window's first input row and the window
+    rows [kh0, kh1) inside [0, H) (no division for dilation 1)."""
+    ih0 = f.sub(f.mul(oh, v["sh"]), v["pt"])
+    dh = v["dh"]
+    up = _div_by(f, f.add(f.sub("0", ih0), f.sub(dh, 1)), dh)
+    kh0 = f(f"select i1 {f.cmp('slt', ih0, 0)}, i64 {up}, i64 0")
+    room = f.sub(f.sub(v["H"], 1), ih0)
+    kh1 = f(f"select i1 {f.cmp('slt', room, 0)}, i64 0, i64 "
+            f"{f.min(v['KH'], f.add(_div_by(f, room, dh), 1))}")
+    return ih0, kh0, kh1
+
+
+def _nhwc_row(isa: Isa, variant: int) -> str:
+    """@strata_dwn_row_<variant>(work, n, oh, c0): output row oh of image n, the channel
+    vectors of [c0, c0 + cch) (clipped at C), for the window `_NHWC_WIDTHS[variant]` at
+    stride 1 and dilation 1 (the last variant: any window, stride, dilation)."""
+    W, V = isa.width, vec_type(isa)
+    K = _NHWC_WIDTHS[variant] if variant < len(_NHWC_WIDTHS) else None
+    f = Fn(f"define internal void @strata_dwn_row_{variant}(ptr %work, i64 %n, i64 %oh, "
+           "i64 %c0) #1")
+    v = _load_work(f, _NFIELDS, _TYPES)
+    inp = f.gep(v["in"], f.mul("%n", v["sn"]))
+    orow = f.gep(v["out"], f.add(f.mul("%n", v["osn"]), f.mul("%oh", v["osh"])))
+    flags = v["flags"]
+    bias_on = f(f"icmp ne i32 {f(f'and i32 {flags}, 1')}, 0")
+    acc_on = f(f"icmp ne i32 {v['acc']}, 0")
+    act = f(f"zext i32 {f(f'lshr i32 {flags}, 4')} to i64")
+    ih0, kh0, kh1 = _window_rows(f, v, "%oh")
+    sw, dw, pl, sws = v["sw"], v["dw"], v["pl"], v["sws"]
+    # the interior columns [owl, owr): every tap's column inside [0, W)
+    owl = f.min(_div_by(f, f.add(pl, f.sub(sw, 1)), sw), v["OW"])
+    room = f.add(f.sub(f.sub(v["W"], 1), f.mul(f.sub(v["KW"], 1), dw)), pl)
+    owr = f(f"select i1 {f.cmp('slt', room, 0)}, i64 0, i64 "
+            f"{f.add(_div_by(f, room, sw), 1)}")
+    owr = f(f"call i64 @llvm.smax.i64(i64 {f.min(owr, v['OW'])}, i64 {owl})")
+    c1 = f.min(v["C"], f.add("%c0", v["cch"]))
+
+    def channels(c):
+        cm = _lanes(f, isa, "0", f.sub(c1, c))
+        none = "zeroinitializer"
+        bm = f(f"select i1 {bias_on}, <{W} x i1> {cm}, <{W} x i1> {none}")
+        bvec = vload(f, isa, f.gep(v["bias"], c), bm)
+        filt = f.gep(v["filter"], c)
+
+        def pixels(ow, T, inside):
+            """Output pixels [ow, ow + T) of the row; `inside`: all their taps' columns
+            are inside the image (else one pixel, its taps outside masked off)."""
+            optr = [f.gep(orow, f.add(f.mul(f.add(ow, t), v["osw"]), c)) for t in range(T)]
+            init = []
+            for p in optr:
+                old = vload(f, isa, p, cm)
+                old = f(f"select i1 {acc_on}, {V} {old}, {V} zeroinitializer")
+                init.append(f(f"fadd {V} {old}, {bvec}"))
+
+            def khrow(kh, accs):
+                rowp = f.gep(inp, f.add(f.mul(f.add(ih0, f.mul(kh, v["dh"])), v["shs"]), c))
+                ftaps = f.gep(filt, f.mul(f.mul(kh, v["KW"]), v["C"]))
+                first = f.sub(f.mul(ow, sw), pl)
+                if K is not None and inside:
+                    # row reuse: input column j feeds output t with tap j - t
+                    fk = [vload(f, isa, f.gep(ftaps, f.mul(kw, v["C"])), cm)
+                          for kw in range(K)]
+                    out = list(accs)
+                    for j in range(T + K - 1):
+                        x = vload(f, isa, f.gep(rowp, f.mul(f.add(first, j), sws)), cm)
+                        for t in range(max(0, j - K + 1), min(T, j + 1)):
+                            out[t] = fma(f, isa, x, fk[j - t], out[t])
+                    return out
+
+                def tap(kw, accs):
+                    w = vload(f, isa, f.gep(ftaps, f.mul(kw, v["C"])), cm)
+                    out = list(accs)
+                    for t in range(T):
+                        col = f.add(f.add(first, f.mul(t, sw)), f.mul(kw, dw))
+                        m = cm
+                        if not inside:
+                            ok = f(f"and i1 {f.cmp('sge', col, 0)}, "
+                                   f"{f.cmp('slt', col, v['W'])}")
+                            m = f(f"select i1 {ok}, <{W} x i1> {cm}, <{W} x i1> {none}")
+                        # (a masked-off column's address is never dereferenced)
+                        x = vload(f, isa, _gep(f, rowp, f(f"mul i64 {col}, {sws}")), m)
+                        out[t] = fma(f, isa, x, w, accs[t])
+                    return out
+                return f.loop("0", v["KW"], 1, tap, [(V, a) for a in accs])
+            accs = f.loop(kh0, kh1, 1, khrow, [(V, a) for a in init])
+            _store_epilogue(f, isa, act, accs, optr, [cm] * T)
+
+        f.loop("0", owl, 1, lambda ow: pixels(ow, 1, False))
+        T = DWN_TILE if K is not None else DWN_TILE_ANY
+        main = f.sub(owr, f(f"srem i64 {f.sub(owr, owl)}, {T}"))
+        f.loop(owl, main, T, lambda ow: pixels(ow, T, True))
+        f.loop(main, owr, 1, lambda ow: pixels(ow, 1, True))
+        f.loop(owr, v["OW"], 1, lambda ow: pixels(ow, 1, False))
+    f.loop("%c0", c1, W, channels)
+    f.do("ret void")
+    return f.text()
+
+
+def _nhwc_chunk(isa: Isa) -> str:
+    """@strata_dwn_chunk(work, lo, hi): items [lo, hi), item i = ((n, oh), channel chunk)
+    = (i / nch, i % nch): the row function of the call's variant on each."""
+    f = Fn("define internal void @strata_dwn_chunk(ptr %work, i64 %lo, i64 %hi) #1")
+    v = _load_work(f, _NFIELDS, _TYPES)
+
+    def item(i):
+        row = f(f"sdiv i64 {i}, {v['nch']}")
+        c0 = f.mul(f(f"srem i64 {i}, {v['nch']}"), v["cch"])
+        n = f(f"sdiv i64 {row}, {v['OH']}")
+        oh = f(f"srem i64 {row}, {v['OH']}")
+        n_var = len(_NHWC_WIDTHS) + 1
+        f.switch(v["variant"], {k: k for k in range(n_var)}, lambda k: f.do(
+            f"call void @strata_dwn_row_{k}(ptr %work, i64 {n}, i64 {oh}, i64 {c0})"))
+    f.loop("%lo", "%hi", 1, item)
+    f.do("ret void")
+    return f.text()
+
+
+def _nhwc_public(isa: Isa) -> str:
+    W = isa.width
+    f = Fn("define void @strata_dwconv2d_nhwc_f32(i64 %N, i64 %H, i64 %W, i64 %C, i64 %KH, "
+           "i64 %KW, i64 %OH, i64 %OW, i64 %sh, i64 %sw, i64 %dh, i64 %dw, i64 %pt, "
+           "i64 %pl, ptr %in, i64 %sn, i64 %shs, i64 %sws, ptr %filter, ptr %out, "
+           "i64 %osn, i64 %osh, i64 %osw, i32 %acc, ptr %bias, i32 %flags, i64 %tile) #0")
+    bad = [f.cmp("sle", f"%{x}", 0) for x in ("N", "C", "OH", "OW", "sh", "sw", "dh", "dw")]
+    bad += [f.cmp("slt", f"%{x}", 0) for x in ("H", "W", "KH", "KW", "pt", "pl")]
+    bad.append(f("icmp uge i32 %flags, " + str(_N_ACTS << 4)))
+    any_bad = bad[0]
+    for b in bad[1:]:
+        any_bad = f(f"or i1 {any_bad}, {b}")
+    go, done = f.label("go"), f.label("done")
+    f.cbr(any_bad, done, go)
+    f.start(go)
+    v = {x: f"%{x}" for x in _NFIELDS}
+    unrolled = all_of(f, [f.cmp("eq", "%sw", 1), f.cmp("eq", "%dw", 1)])
+    variant = str(len(_NHWC_WIDTHS))
+    for k, kw in reversed(list(enumerate(_NHWC_WIDTHS))):
+        hit = f(f"and i1 {unrolled}, {f.cmp('eq', '%KW', kw)}")
+        variant = f(f"select i1 {hit}, i64 {k}, i64 {variant}")
+    v["variant"] = variant
+    # channels per item: the tile word's (whole vectors), else DWN_CHUNK_VECTORS vectors
+    vecs = f(f"sdiv i64 {f.add('%tile', W - 1)}, {W}")
+    vecs = f(f"select i1 {f.cmp('sgt', '%tile', 0)}, i64 {vecs}, i64 {DWN_CHUNK_VECTORS}")
+    cch = f.mul(vecs, W)
+    nch = f(f"sdiv i64 {f.add('%C', f.sub(cch, 1))}, {cch}")
+    v["cch"], v["nch"] = cch, nch
+    items = f.mul(f.mul("%N", "%OH"), nch)
+    work = _store_work(f, _NFIELDS, _TYPES, v)
+    threads = f(f"sext i32 {f('call i32 @strata_get_num_threads()')} to i64")
+    macs = f.mul(f.mul(f.mul("%N", "%C"), f.mul("%OH", "%OW")), f.mul("%KH", "%KW"))
+    serial = f(f"or i1 {f.cmp('sle', threads, 1)}, {f.cmp('slt', macs, DW_PAR_MIN_MACS)}")
+    one, many = f.label("one"), f.label("many")
+    f.cbr(serial, one, many)
+    f.start(one)
+    f.do(f"call void @strata_dwn_chunk(ptr {work}, i64 0, i64 {items})")
+    f.br(done)
+    f.start(many)
+    f.do(f"call void @strata_parallel_for(ptr @strata_dwn_chunk, ptr {work}, i64 {items}, "
+         "i64 1)")
+    f.br(done)
+    f.start(done)
+    f.do("ret void")
+    return f.text()
+
+
+def depthwise_nhwc_functions(isa: Isa) -> list:
+    """Every function of the channel-last depthwise kernel for `isa`, as LLVM IR text."""
+    return [*(_nhwc_row(isa, k) for k in range(len(_NHWC_WIDTHS) + 1)), _nhwc_chunk(isa),
+            _nhwc_public(isa)]
