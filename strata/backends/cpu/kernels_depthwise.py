@@ -778,25 +778,40 @@ def _nhwc_row(isa: Isa, variant: int) -> str:
 
         def pixels(ow, T, inside):
             """Output pixels [ow, ow + T) of the row; `inside`: all their taps' columns
-            are inside the image (else one pixel, its taps outside masked off)."""
-            optr = [f.gep(orow, f.add(f.mul(f.add(ow, t), v["osw"]), c)) for t in range(T)]
+            are inside the image, else the columns outside are masked off (and, with an
+            unrolled window, the pixels past OW: a guarded tile)."""
+            guarded = K is not None and not inside
+            pm = [cm] * T
+            if guarded:
+                pm = [f(f"select i1 {f.cmp('slt', f.add(ow, t), v['OW'])}, <{W} x i1> {cm}, "
+                        f"<{W} x i1> {none}") for t in range(T)]
+            optr = [f.add(f.mul(f.add(ow, t), v["osw"]), c) for t in range(T)]
+            optr = [_gep(f, orow, q) if guarded else f.gep(orow, q) for q in optr]
             init = []
-            for p in optr:
-                old = vload(f, isa, p, cm)
+            for p, m in zip(optr, pm):
+                old = vload(f, isa, p, m)
                 old = f(f"select i1 {acc_on}, {V} {old}, {V} zeroinitializer")
                 init.append(f(f"fadd {V} {old}, {bvec}"))
+
+            def column_mask(col):
+                if inside:
+                    return cm
+                ok = f(f"and i1 {f.cmp('sge', col, 0)}, {f.cmp('slt', col, v['W'])}")
+                return f(f"select i1 {ok}, <{W} x i1> {cm}, <{W} x i1> {none}")
 
             def khrow(kh, accs):
                 rowp = f.gep(inp, f.add(f.mul(f.add(ih0, f.mul(kh, v["dh"])), v["shs"]), c))
                 ftaps = f.gep(filt, f.mul(f.mul(kh, v["KW"]), v["C"]))
                 first = f.sub(f.mul(ow, sw), pl)
-                if K is not None and inside:
+                if K is not None:
                     # row reuse: input column j feeds output t with tap j - t
                     fk = [vload(f, isa, f.gep(ftaps, f.mul(kw, v["C"])), cm)
                           for kw in range(K)]
                     out = list(accs)
                     for j in range(T + K - 1):
-                        x = vload(f, isa, f.gep(rowp, f.mul(f.add(first, j), sws)), cm)
+                        col = f.add(first, j)
+                        # (a masked-off column's address is never dereferenced)
+                        x = vload(f, isa, _gep(f, rowp, f.mul(col, sws)), column_mask(col))
                         for t in range(max(0, j - K + 1), min(T, j + 1)):
                             out[t] = fma(f, isa, x, fk[j - t], out[t])
                     return out
@@ -806,21 +821,33 @@ def _nhwc_row(isa: Isa, variant: int) -> str:
                     out = list(accs)
                     for t in range(T):
                         col = f.add(f.add(first, f.mul(t, sw)), f.mul(kw, dw))
-                        m = cm
-                        if not inside:
-                            ok = f(f"and i1 {f.cmp('sge', col, 0)}, "
-                                   f"{f.cmp('slt', col, v['W'])}")
-                            m = f(f"select i1 {ok}, <{W} x i1> {cm}, <{W} x i1> {none}")
-                        # (a masked-off column's address is never dereferenced)
-                        x = vload(f, isa, _gep(f, rowp, f(f"mul i64 {col}, {sws}")), m)
+                        x = vload(f, isa, _gep(f, rowp, f(f"mul i64 {col}, {sws}")),
+                                  column_mask(col))
                         out[t] = fma(f, isa, x, w, accs[t])
                     return out
                 return f.loop("0", v["KW"], 1, tap, [(V, a) for a in accs])
             accs = f.loop(kh0, kh1, 1, khrow, [(V, a) for a in init])
-            _store_epilogue(f, isa, act, accs, optr, [cm] * T)
+            _store_epilogue(f, isa, act, accs, optr, pm)
 
+        if K is not None:
+            # tiles of DWN_TILE pixels, guarded where a tap or a pixel is outside
+            T = DWN_TILE
+
+            def tile(ow):
+                yes, no, join = f.label("in"), f.label("edge"), f.label("tiled")
+                ok = f(f"and i1 {f.cmp('sge', ow, owl)}, {f.cmp('sle', f.add(ow, T), owr)}")
+                f.cbr(ok, yes, no)
+                f.start(yes)
+                pixels(ow, T, True)
+                f.br(join)
+                f.start(no)
+                pixels(ow, T, False)
+                f.br(join)
+                f.start(join)
+            f.loop("0", v["OW"], T, tile)
+            return
         f.loop("0", owl, 1, lambda ow: pixels(ow, 1, False))
-        T = DWN_TILE if K is not None else DWN_TILE_ANY
+        T = DWN_TILE_ANY
         main = f.sub(owr, f(f"srem i64 {f.sub(owr, owl)}, {T}"))
         f.loop(owl, main, T, lambda ow: pixels(ow, T, True))
         f.loop(main, owr, 1, lambda ow: pixels(ow, 1, True))
