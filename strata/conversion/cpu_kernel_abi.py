@@ -159,9 +159,9 @@ def epi_flags(bias: int, act: str) -> int:
 # kernel writes nothing.
 PRO_ACTS = {name: ACTS[name] for name in ("none", "relu", "relu6")}
 
-# The flags of strata_dwconv2d_nchw_f32 and strata_dwconv2d_nhwc_f32: DW_BIAS (bias[c] added), and the activation
-# applied after it, its code (ACTS: the first six) shifted left by DW_ACT_SHIFT (see
-# strata/backends/cpu/kernels_depthwise.py).
+# The flags of strata_dwconv2d_nchw_f32 and strata_dwconv2d_nhwc_f32: DW_BIAS (bias[c]
+# added), and the activation applied after it, its code (ACTS: the first six) shifted
+# left by DW_ACT_SHIFT (see strata/backends/cpu/kernels_depthwise.py).
 DW_BIAS, DW_ACT_SHIFT = 1, ACT_SHIFT
 DW_ACTS = {name: code for name, code in ACTS.items() if code < 6}
 

@@ -54,7 +54,9 @@ what is left.
   < channels): strata_conv2d_nchw_grouped[_packed[_epi]]_f32, one GEMM per image and
   group ([Note: grouped convolutions] in strata/backends/cpu/kernels_conv.py).
 - linalg.depthwise_conv_2d_nchw_chw (f32, rows unit-stride, the filter contiguous)
-  -> strata_dwconv2d_nchw_f32 (see [Note: depthwise convolutions]); a per-channel scale
+  -> strata_dwconv2d_nchw_f32, linalg.depthwise_conv_2d_nhwc_hwc (f32, channels
+  unit-stride, the filter contiguous) -> strata_dwconv2d_nhwc_f32 (see [Note: depthwise
+  convolutions]); a per-channel scale
   before a 1x1 convolution moves onto its filter first (see [Note: channel scales]).
 Anything else (other element types, transposed A, pooling) stays for
 convert-linalg-to-loops.
@@ -122,10 +124,14 @@ strata-linalg-fold-into-contractions); 3x3 stride-1 convolutions on the Winograd
 take theirs through its residual pointer (conversion/conv_to_winograd.py).
 
 [Note: depthwise convolutions]
-A depthwise convolution becomes one call of strata_dwconv2d_nchw_f32
-(strata/backends/cpu/kernels_depthwise.py), which also takes over what surrounds it:
+A depthwise convolution becomes one call of strata_dwconv2d_nchw_f32, or of
+strata_dwconv2d_nhwc_f32 for a channel-last one (linalg.depthwise_conv_2d_nhwc_hwc, made
+by strata-linalg-depthwise-channels-last: ConvNeXt, Segformer;
+strata/backends/cpu/kernels_depthwise.py), which also takes over what surrounds it (the
+same matches for both layouts, the channels dim 1 or 3):
 - the padding: when its input is a fresh buffer filled with +0.0 holding a copy of
-  another at offsets (0, 0, pt, pl) (ONNX's and torch's pads lower so), and nothing else
+  another at offsets (0, 0, pt, pl) ((0, pt, pl, 0) channel-last; ONNX's and torch's
+  pads lower so), and nothing else
   reads it, the kernel reads the copied buffer with pt and pl (the padding is read as
   zeros) and the fill, the copy and the padded buffer go (deallocs of the source made
   between the copy and the convolution move after it);
@@ -1632,12 +1638,14 @@ DEPTHWISE_NHWC_KERNEL = "strata_dwconv2d_nhwc_f32"
 
 
 def match_depthwise(op) -> bool:
-    """Whether `op` is a depthwise convolution strata_dwconv2d_nchw_f32 computes:
-    linalg.depthwise_conv_2d_nchw_chw on f32 memrefs, the input's and output's rows
-    unit-stride, the filter contiguous."""
+    """Whether `op` is a depthwise convolution a depthwise kernel computes:
+    linalg.depthwise_conv_2d_nchw_chw (strata_dwconv2d_nchw_f32) or
+    linalg.depthwise_conv_2d_nhwc_hwc (strata_dwconv2d_nhwc_f32) on f32 memrefs, the
+    input's and output's innermost dim (rows; channels) unit-stride, the filter
+    contiguous."""
     from ..dialects.memref import is_contiguous_row_major
-    if op.name != "linalg.depthwise_conv_2d_nchw_chw" or not isinstance(op, StructuredOp) \
-            or len(op.operands) != 3:
+    if op.name not in _DEPTHWISE_OPS or not isinstance(op, StructuredOp) or \
+            len(op.operands) != 3:
         return False
     if not all(_f32_memref(t) for t in op.operand_types) or not _is_mac_body(op):
         return False
@@ -1645,18 +1653,7 @@ def match_depthwise(op) -> bool:
     return _unit_inner(i) and _unit_inner(o) and is_contiguous_row_major(f)
 
 
-def match_depthwise_nhwc(op) -> bool:
-    """Whether `op` is a depthwise convolution strata_dwconv2d_nhwc_f32 computes:
-    linalg.depthwise_conv_2d_nhwc_hwc on f32 memrefs, the input's and output's channels
-    unit-stride, the filter contiguous (see [Note: depthwise convolutions])."""
-    from ..dialects.memref import is_contiguous_row_major
-    if op.name != "linalg.depthwise_conv_2d_nhwc_hwc" or not isinstance(op, StructuredOp) \
-            or len(op.operands) != 3:
-        return False
-    if not all(_f32_memref(t) for t in op.operand_types) or not _is_mac_body(op):
-        return False
-    i, f, o = op.operand_types
-    return _unit_inner(i) and _unit_inner(o) and is_contiguous_row_major(f)
+_DEPTHWISE_OPS = ("linalg.depthwise_conv_2d_nchw_chw", "linalg.depthwise_conv_2d_nhwc_hwc")
 
 
 _CMPF_NAMES = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt",
@@ -1857,9 +1854,10 @@ def _depthwise_epilogue(op, y, has_bias: bool, weights=None, cdim: int = 1):
     and the vectors a and b are computed from, constant-size f32 vectors along the
     channels; a single-element constant global, such as Clip's bounds read from
     initializers, counts as its value) into y or a buffer of y's type, y then being an
-    alloc nothing else reads (the channels: y's dim `cdim`); else None. `how`: None, ("bias", the bias buffer: unless `has_bias`), or ("affine",
-    the tree of a[c] * x + b[c] (an unfolded batch norm), its leaves "p<i>": the
-    generic's inputs in `chans`, a list) for the caller to fold into the filter."""
+    alloc nothing else reads (the channels: y's dim `cdim`); else None. `how`: None,
+    ("bias", the bias buffer: unless `has_bias`), or ("affine", the tree of a[c] * x +
+    b[c] (an unfolded batch norm), its leaves "p<i>": the generic's inputs in `chans`, a
+    list) for the caller to fold into the filter."""
     from ..dialects.memref_layout import is_identity_layout
     g = op.next
     while g is not None and (g.name in ("memref.alloc", "memref.get_global") or (
@@ -2409,7 +2407,7 @@ def lower_to_microkernels(module, weight_panel_width: int = 0, choose_tile=None,
         layout = match_conv(op)
         if layout is not None:
             todo.append((op, layout))
-        elif match_depthwise(op) or match_depthwise_nhwc(op):
+        elif match_depthwise(op):
             todo.append((op, DEPTHWISE))
     for op, how in todo:
         if how is DEPTHWISE:

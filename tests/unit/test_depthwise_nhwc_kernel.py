@@ -9,6 +9,7 @@ import pytest
 
 from strata.backends.cpu.kernels import load_kernels
 from strata.conversion.cpu_kernel_abi import DW_ACT_SHIFT, DW_ACTS, DW_BIAS
+from test_depthwise_kernel import _case as _nchw_case, _check
 
 RNG = np.random.default_rng(12)
 
@@ -49,17 +50,10 @@ def _run(lib, x, w, b, s, d, pt, pl, oh, ow, act="none", out=None, acc=0, tile=0
 
 
 def _case(c, h, wd, k, s, d, pad, n=1, kw=None):
-    kw = kw or k
-    x = RNG.standard_normal((n, h, wd, c), np.float32)
-    w = RNG.standard_normal((k, kw, c), np.float32)
-    b = RNG.standard_normal(c).astype(np.float32)
-    oh = (h + 2 * pad - d * (k - 1) - 1) // s + 1
-    ow = (wd + 2 * pad - d * (kw - 1) - 1) // s + 1
-    return x, w, b, oh, ow
-
-
-def _check(got, want):
-    np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5 * max(1, np.abs(want).max()))
+    """test_depthwise_kernel's case, channel-last: x (N, H, W, C), w (KH, KW, C)."""
+    x, w, b, oh, ow = _nchw_case(c, h, wd, k, s, d, pad, n, kw)
+    return (np.ascontiguousarray(x.transpose(0, 2, 3, 1)),
+            np.ascontiguousarray(w.transpose(1, 2, 0)), b, oh, ow)
 
 
 @pytest.mark.parametrize("threads", [1, 2])

@@ -15,8 +15,9 @@ calls). The IR is written by kernels_gemm.py and kernels_conv.py (helpers: kerne
                                            A, lda, strideA, B, ldb, strideB, C, ldc,
                                            strideC, acc, tile)
     B -> packed(B) (once, for weights) strata_sgemm_pack_b_f32(K, N, B, ldb, Bp)
-    depthwise 2-D convolutions         strata_dwconv2d_nchw_f32 / _nhwc_f32 (kernels_depthwise.py: the
-                                       padding read as zeros, bias and activation)
+    depthwise 2-D convolutions         strata_dwconv2d_nchw_f32 / _nhwc_f32
+                                       (kernels_depthwise.py: the padding read as
+                                       zeros, bias and activation)
     2-D convolutions                   strata_conv2d_nchw_f32 / strata_conv2d_nhwc_f32
                                        (NCHW: the padding read as zeros);
                                        strata_conv2d_nchw_packed_f32 (nchw's arguments,
