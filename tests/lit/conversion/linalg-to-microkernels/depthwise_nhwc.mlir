@@ -101,3 +101,47 @@ func.func @not_contiguous(%x: memref<1x6x6x8xf32>, %w: memref<3x3x16xf32>, %x2: 
   linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%xv, %w2 : memref<1x6x6x8xf32, strided<[576, 96, 16, 2]>>, memref<3x3x8xf32>) outs(%y2 : memref<1x4x4x8xf32>)
   return %y, %y2 : memref<1x4x4x8xf32>, memref<1x4x4x8xf32>
 }
+
+// An unfolded batch norm then ReLU after a channel-last convolution on a constant HWC
+// filter: a[c] = gamma / sqrt(var + 1) = (2, 4) scales the filter along its last dim
+// (ones become 2, 4, 2, 4, ...: f32 0x40000000, 0x40800000), the bias is
+// beta - mean * a = (0.5, 0) (0x3F000000, 0), flags 1 | 1 << 4 = 17.
+// CHECK-LABEL: func.func @batch_norm_relu_hwc(
+//   CHECK-NOT:   linalg.
+//       CHECK:   memref.get_global @hwc_w_scaled : memref<18xf32>
+//       CHECK:   memref.get_global @hwc_w_bias : memref<2xf32>
+//       CHECK:   call @strata_dwconv2d_nhwc_f32({{.*}}, %c0_i32, %{{.*}}, %c17_i32, %c0_i64)
+//   CHECK-NOT:   linalg.
+memref.global "private" constant @hwc_w : memref<3x3x2xf32> = dense<1.0>
+memref.global "private" constant @hwc_gamma : memref<2xf32> = dense<[4.0, 8.0]>
+memref.global "private" constant @hwc_beta : memref<2xf32> = dense<1.0>
+memref.global "private" constant @hwc_mean : memref<2xf32> = dense<0.25>
+memref.global "private" constant @hwc_var : memref<2xf32> = dense<3.0>
+func.func @batch_norm_relu_hwc(%x: memref<1x6x6x2xf32>) -> memref<1x4x4x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %eps = arith.constant 1.0 : f32
+  %w = memref.get_global @hwc_w : memref<3x3x2xf32>
+  %y = memref.alloc() : memref<1x4x4x2xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x4x4x2xf32>)
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : memref<1x6x6x2xf32>, memref<3x3x2xf32>) outs(%y : memref<1x4x4x2xf32>)
+  %g = memref.get_global @hwc_gamma : memref<2xf32>
+  %b = memref.get_global @hwc_beta : memref<2xf32>
+  %m = memref.get_global @hwc_mean : memref<2xf32>
+  %v = memref.get_global @hwc_var : memref<2xf32>
+  %z = memref.alloc() : memref<1x4x4x2xf32>
+  linalg.generic {indexing_maps = [#id, #c, #c, #c, #c, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%y, %g, %b, %m, %v : memref<1x4x4x2xf32>, memref<2xf32>, memref<2xf32>, memref<2xf32>, memref<2xf32>) outs(%z : memref<1x4x4x2xf32>) {
+  ^bb0(%in: f32, %gi: f32, %bi: f32, %mi: f32, %vi: f32, %o: f32):
+    %0 = arith.addf %vi, %eps : f32
+    %1 = math.sqrt %0 : f32
+    %2 = arith.subf %in, %mi : f32
+    %3 = arith.divf %2, %1 : f32
+    %4 = arith.mulf %3, %gi : f32
+    %5 = arith.addf %4, %bi : f32
+    %6 = arith.maximumf %5, %zero : f32
+    linalg.yield %6 : f32
+  }
+  memref.dealloc %y : memref<1x4x4x2xf32>
+  return %z : memref<1x4x4x2xf32>
+}
+//       CHECK: hwc_w_scaled: "0x40000000{{(0000004000008040)+}}"
+//       CHECK: hwc_w_bias: "0x400000000000003F00000000"
