@@ -89,7 +89,8 @@ item (0: the kernel's choice); see [Note: channel-last depthwise kernel].
   DW_PAR_MIN_MACS multiply-adds on. Window rows outside [0, H) are skipped, as in the
   NCHW kernel.
 - Windows 3, 5 and 7 wide at stride 1 and dilation 1 (ConvNeXt, Segformer) run
-  unrolled, DWN_TILE output pixels at a time: per window row the K filter vectors are
+  unrolled, T output pixels at a time (of DWN_TILES: 8, or 7 where a row's last tile
+  then wastes fewer pixels): per window row the K filter vectors are
   loaded once, and each of the T + K - 1 input columns the tile reads is loaded once
   and multiplied into every output it feeds (T independent accumulators; a pixel-at-a-
   time loop loaded each column K times and ran one dependent chain, latency-bound on
@@ -103,9 +104,10 @@ item (0: the kernel's choice); see [Note: channel-last depthwise kernel].
   activation), on vectors of channels.
 - Checked sizes: as the NCHW kernel's, and a negative padding: nothing is written.
   Measured (1 thread, 7x7 with bias, ConvNeXt-T's four stages, against the loop nest it
-  replaces): 96 ch at 56x56 0.42 ms (loop nest 1.54, onnxruntime 0.62, OpenVINO 1.19),
-  192 at 28x28 0.25 (0.86, 0.31, 0.77), 384 at 14x14 0.16 (0.42, 0.16, 0.43), 768 at
-  7x7 0.10 (0.23, 0.09, 0.26).
+  replaced, onnxruntime and OpenVINO in the same process; a loaded machine): 96 ch at
+  56x56 0.37 ms (loop nest 1.20, onnxruntime 0.50, OpenVINO 0.76), 192 at 28x28 0.16
+  (0.69, 0.25, 0.48), 384 at 14x14 0.088 (0.35, 0.13, 0.26), 768 at 7x7 0.064 (0.19,
+  0.075, 0.18).
 """
 from __future__ import annotations
 
@@ -120,7 +122,7 @@ if TYPE_CHECKING:
     from .kernels import Isa
 
 __all__ = ["depthwise_functions", "depthwise_nhwc_functions", "DW_VECTORS", "DW_CHAINS",
-           "DW_PAR_MIN_MACS", "DWN_TILE"]
+           "DW_PAR_MIN_MACS", "DWN_TILES"]
 
 # Accumulator vectors of an interior chunk (columns: DW_VECTORS * W).
 DW_VECTORS = 4
@@ -779,15 +781,21 @@ def depthwise_functions(isa: Isa) -> list:
 # ---------------------------------------------------------------- the channel-last kernel
 # (see [Note: channel-last depthwise kernel])
 
-# Output pixels of a row the channel-last interior code computes at a time (accumulator
-# vectors; with a 7-wide window's filter vectors and the input vector: 20 registers).
-DWN_TILE = 12
+# Output pixels of a row the unrolled channel-last code computes at a time (accumulator
+# vectors; with a 7-wide window's filter vectors and the input vector: 16 registers),
+# the one of the two that wastes fewer pixels of the row's last tile (7 for ConvNeXt's
+# 56, 28, 14 and 7 wide maps). 1 thread, 7x7, against onnxruntime: tiles of 12 pixels
+# 0.67 / 0.79 / 0.98 / 1.17x on ConvNeXt-T's four stages, of 8 0.69 / 0.70 / 0.87 /
+# 0.80x, of 7 0.76 / 0.64 / 0.70 / 0.79x.
+DWN_TILES = (8, 7)
 # ... where the window is not unrolled (any width, stride or dilation).
 DWN_TILE_ANY = 4
 # Channel vectors of an item (a row of output pixels), unless the tile word says.
 DWN_CHUNK_VECTORS = 4
-# Windows 3, 5 and 7 wide at stride 1, dilation 1: the unrolled row-reuse code.
+# Windows 3, 5 and 7 wide at stride 1, dilation 1: the unrolled row-reuse code, a
+# variant per (window width, tile).
 _NHWC_WIDTHS = (3, 5, 7)
+_NHWC_KINDS = tuple((k, t) for t in DWN_TILES for k in _NHWC_WIDTHS)
 _NFIELDS = ("N", "H", "W", "C", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw", "pt", "pl",
             "in", "sn", "shs", "sws", "filter", "out", "osn", "osh", "osw", "acc", "bias",
             "flags", "cch", "nch", "variant")
@@ -795,10 +803,11 @@ _NFIELDS = ("N", "H", "W", "C", "KH", "KW", "OH", "OW", "sh", "sw", "dh", "dw", 
 
 def _nhwc_row(isa: Isa, variant: int) -> str:
     """@strata_dwn_row_<variant>(work, n, oh, c0): output row oh of image n, the channel
-    vectors of [c0, c0 + cch) (clipped at C), for the window `_NHWC_WIDTHS[variant]` at
-    stride 1 and dilation 1 (the last variant: any window, stride, dilation)."""
+    vectors of [c0, c0 + cch) (clipped at C), for the window width and pixel tile
+    `_NHWC_KINDS[variant]` at stride 1 and dilation 1 (the last variant: any window,
+    stride, dilation)."""
     W, V = isa.width, vec_type(isa)
-    K = _NHWC_WIDTHS[variant] if variant < len(_NHWC_WIDTHS) else None
+    K, T = _NHWC_KINDS[variant] if variant < len(_NHWC_KINDS) else (None, DWN_TILE_ANY)
     f = Fn(f"define internal void @strata_dwn_row_{variant}(ptr %work, i64 %n, i64 %oh, "
            "i64 %c0) #1")
     v = _load_work(f, _NFIELDS, _TYPES)
@@ -879,8 +888,7 @@ def _nhwc_row(isa: Isa, variant: int) -> str:
             _store_epilogue(f, isa, act, accs, optr, pm)
 
         if K is not None:
-            # tiles of DWN_TILE pixels, guarded where a tap or a pixel is outside
-            T = DWN_TILE
+            # tiles of T pixels, guarded where a tap or a pixel is outside
 
             def tile(ow):
                 yes, no, join = f.label("in"), f.label("edge"), f.label("tiled")
@@ -896,7 +904,6 @@ def _nhwc_row(isa: Isa, variant: int) -> str:
             f.loop("0", v["OW"], T, tile)
             return
         f.loop("0", owl, 1, lambda ow: pixels(ow, 1, False))
-        T = DWN_TILE_ANY
         main = f.sub(owr, f(f"srem i64 {f.sub(owr, owl)}, {T}"))
         f.loop(owl, main, T, lambda ow: pixels(ow, T, True))
         f.loop(main, owr, 1, lambda ow: pixels(ow, 1, True))
@@ -917,7 +924,7 @@ def _nhwc_chunk(isa: Isa) -> str:
         c0 = f.mul(f(f"srem i64 {i}, {v['nch']}"), v["cch"])
         n = f(f"sdiv i64 {row}, {v['OH']}")
         oh = f(f"srem i64 {row}, {v['OH']}")
-        n_var = len(_NHWC_WIDTHS) + 1
+        n_var = len(_NHWC_KINDS) + 1
         f.switch(v["variant"], {k: k for k in range(n_var)}, lambda k: f.do(
             f"call void @strata_dwn_row_{k}(ptr %work, i64 {n}, i64 {oh}, i64 {c0})"))
     f.loop("%lo", "%hi", 1, item)
@@ -934,10 +941,17 @@ def _nhwc_public(isa: Isa) -> str:
     done = _refuse_bad_sizes(f, ("H", "W", "KH", "KW", "pt", "pl"))
     v = {x: f"%{x}" for x in _NFIELDS}
     unrolled = all_of(f, [f.cmp("eq", "%sw", 1), f.cmp("eq", "%dw", 1)])
-    variant = str(len(_NHWC_WIDTHS))
+    # the tile wasting fewer pixels of a row: the second when strictly fewer
+    waste = []
+    for t in DWN_TILES:
+        r = f(f"srem i64 %OW, {t}")
+        waste.append(f(f"select i1 {f.cmp('eq', r, 0)}, i64 0, i64 {f.sub(str(t), r)}"))
+    second = f(f"zext i1 {f.cmp('slt', waste[1], waste[0])} to i64")
+    variant = str(len(_NHWC_KINDS))
     for k, kw in reversed(list(enumerate(_NHWC_WIDTHS))):
         hit = f(f"and i1 {unrolled}, {f.cmp('eq', '%KW', kw)}")
-        variant = f(f"select i1 {hit}, i64 {k}, i64 {variant}")
+        at = f.add(str(k), f.mul(second, len(_NHWC_WIDTHS)))
+        variant = f(f"select i1 {hit}, i64 {at}, i64 {variant}")
     v["variant"] = variant
     # channels per item: the tile word's (whole vectors), else DWN_CHUNK_VECTORS vectors
     vecs = f(f"sdiv i64 {f.add('%tile', W - 1)}, {W}")
@@ -954,5 +968,5 @@ def _nhwc_public(isa: Isa) -> str:
 
 def depthwise_nhwc_functions(isa: Isa) -> list:
     """Every function of the channel-last depthwise kernel for `isa`, as LLVM IR text."""
-    return [*(_nhwc_row(isa, k) for k in range(len(_NHWC_WIDTHS) + 1)), _nhwc_chunk(isa),
+    return [*(_nhwc_row(isa, k) for k in range(len(_NHWC_KINDS) + 1)), _nhwc_chunk(isa),
             _nhwc_public(isa)]
