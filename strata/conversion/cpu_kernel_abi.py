@@ -76,6 +76,12 @@ KERNEL_SIGNATURES = {
     # (DW_BIAS | act << DW_ACT_SHIFT), tile (rows per work item; 0: the kernel's choice)
     "strata_dwconv2d_nchw_f32": ["i64"] * 14 + [_P, "i64", "i64", "i64", _P, _P, "i64",
                                                 "i64", "i64", "i32", _P, "i32", "i64"],
+    # channel-last: N, H, W, C, KH, KW, OH, OW, sh, sw, dh, dw, pad top, pad left, in, its
+    # N, H and W strides (C unit-stride), filter (KH x KW x C), out, its N, H and W
+    # strides, accumulate, bias, flags (as nchw's), tile (channels per work item; 0: the
+    # kernel's choice)
+    "strata_dwconv2d_nhwc_f32": ["i64"] * 14 + [_P, "i64", "i64", "i64", _P, _P, "i64",
+                                                "i64", "i64", "i32", _P, "i32", "i64"],
     # softmax(Q K^T * scale + mask) V, flash-style (strata/backends/cpu/kernels_attention.py):
     # B1, B2, M, N, D, E; Q, q1, q2, ldq; K, k1, k2, kj, kd; V, v1, v2, vj, ve;
     # O, o1, o2, ldo; scale (f32); mask (null: none), m1, m2, mi, mj; flags (i32)
@@ -153,9 +159,9 @@ def epi_flags(bias: int, act: str) -> int:
 # kernel writes nothing.
 PRO_ACTS = {name: ACTS[name] for name in ("none", "relu", "relu6")}
 
-# The flags of strata_dwconv2d_nchw_f32: DW_BIAS (bias[c] added), and the activation
-# applied after it, its code (ACTS: the first six) shifted left by DW_ACT_SHIFT (see
-# strata/backends/cpu/kernels_depthwise.py).
+# The flags of strata_dwconv2d_nchw_f32 and strata_dwconv2d_nhwc_f32: DW_BIAS (bias[c]
+# added), and the activation applied after it, its code (ACTS: the first six) shifted
+# left by DW_ACT_SHIFT (see strata/backends/cpu/kernels_depthwise.py).
 DW_BIAS, DW_ACT_SHIFT = 1, ACT_SHIFT
 DW_ACTS = {name: code for name, code in ACTS.items() if code < 6}
 

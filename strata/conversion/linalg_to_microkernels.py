@@ -54,7 +54,9 @@ what is left.
   < channels): strata_conv2d_nchw_grouped[_packed[_epi]]_f32, one GEMM per image and
   group ([Note: grouped convolutions] in strata/backends/cpu/kernels_conv.py).
 - linalg.depthwise_conv_2d_nchw_chw (f32, rows unit-stride, the filter contiguous)
-  -> strata_dwconv2d_nchw_f32 (see [Note: depthwise convolutions]); a per-channel scale
+  -> strata_dwconv2d_nchw_f32, linalg.depthwise_conv_2d_nhwc_hwc (f32, channels
+  unit-stride, the filter contiguous) -> strata_dwconv2d_nhwc_f32 (see [Note: depthwise
+  convolutions]); a per-channel scale
   before a 1x1 convolution moves onto its filter first (see [Note: channel scales]).
 Anything else (other element types, transposed A, pooling) stays for
 convert-linalg-to-loops.
@@ -126,10 +128,14 @@ strata-linalg-fold-into-contractions); 3x3 stride-1 convolutions on the Winograd
 take theirs through its residual pointer (conversion/conv_to_winograd.py).
 
 [Note: depthwise convolutions]
-A depthwise convolution becomes one call of strata_dwconv2d_nchw_f32
-(strata/backends/cpu/kernels_depthwise.py), which also takes over what surrounds it:
+A depthwise convolution becomes one call of strata_dwconv2d_nchw_f32, or of
+strata_dwconv2d_nhwc_f32 for a channel-last one (linalg.depthwise_conv_2d_nhwc_hwc, made
+by strata-linalg-depthwise-channels-last: ConvNeXt, Segformer;
+strata/backends/cpu/kernels_depthwise.py), which also takes over what surrounds it (the
+same matches for both layouts, the channels dim 1 or 3):
 - the padding: when its input is a fresh buffer filled with +0.0 holding a copy of
-  another at offsets (0, 0, pt, pl) (ONNX's and torch's pads lower so), and nothing else
+  another at offsets (0, 0, pt, pl) ((0, pt, pl, 0) channel-last; ONNX's and torch's
+  pads lower so), and nothing else
   reads it, the kernel reads the copied buffer with pt and pl (the padding is read as
   zeros) and the fill, the copy and the padded buffer go (deallocs of the source made
   between the copy and the convolution move after it);
@@ -1674,20 +1680,26 @@ def _lower_conv(op, layout, weights, choose, on_call) -> str:
 
 DEPTHWISE = "depthwise"
 DEPTHWISE_KERNEL = "strata_dwconv2d_nchw_f32"
+DEPTHWISE_NHWC_KERNEL = "strata_dwconv2d_nhwc_f32"
 
 
 def match_depthwise(op) -> bool:
-    """Whether `op` is a depthwise convolution strata_dwconv2d_nchw_f32 computes:
-    linalg.depthwise_conv_2d_nchw_chw on f32 memrefs, the input's and output's rows
-    unit-stride, the filter contiguous."""
+    """Whether `op` is a depthwise convolution a depthwise kernel computes:
+    linalg.depthwise_conv_2d_nchw_chw (strata_dwconv2d_nchw_f32) or
+    linalg.depthwise_conv_2d_nhwc_hwc (strata_dwconv2d_nhwc_f32) on f32 memrefs, the
+    input's and output's innermost dim (rows; channels) unit-stride, the filter
+    contiguous."""
     from ..dialects.memref import is_contiguous_row_major
-    if op.name != "linalg.depthwise_conv_2d_nchw_chw" or not isinstance(op, StructuredOp) \
-            or len(op.operands) != 3:
+    if op.name not in _DEPTHWISE_OPS or not isinstance(op, StructuredOp) or \
+            len(op.operands) != 3:
         return False
     if not all(_f32_memref(t) for t in op.operand_types) or not _is_mac_body(op):
         return False
     i, f, o = op.operand_types
     return _unit_inner(i) and _unit_inner(o) and is_contiguous_row_major(f)
+
+
+_DEPTHWISE_OPS = ("linalg.depthwise_conv_2d_nchw_chw", "linalg.depthwise_conv_2d_nhwc_hwc")
 
 
 _CMPF_NAMES = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt",
@@ -1881,16 +1893,17 @@ def _walks_whole(m, t) -> bool:
                for i, r in enumerate(m.results))
 
 
-def _depthwise_epilogue(op, y, has_bias: bool, weights=None):
+def _depthwise_epilogue(op, y, has_bias: bool, weights=None, cdim: int = 1):
     """(generic, how, activation, destination) when the op after depthwise convolution
     `op` (past allocs, reads of globals, and deallocs of other buffers) is an elementwise
     computing act(y), act(y + bias[c]) or act(a[c] * y + b[c]) (one of DW_ACTS; bias,
     and the vectors a and b are computed from, constant-size f32 vectors along the
     channels; a single-element constant global, such as Clip's bounds read from
     initializers, counts as its value) into y or a buffer of y's type, y then being an
-    alloc nothing else reads; else None. `how`: None, ("bias", the bias buffer: unless `has_bias`), or ("affine",
-    the tree of a[c] * x + b[c] (an unfolded batch norm), its leaves "p<i>": the
-    generic's inputs in `chans`, a list) for the caller to fold into the filter."""
+    alloc nothing else reads (the channels: y's dim `cdim`); else None. `how`: None,
+    ("bias", the bias buffer: unless `has_bias`), or ("affine", the tree of a[c] * x +
+    b[c] (an unfolded batch norm), its leaves "p<i>": the generic's inputs in `chans`, a
+    list) for the caller to fold into the filter."""
     from ..dialects.memref_layout import is_identity_layout
     g = op.next
     while g is not None and (g.name in ("memref.alloc", "memref.get_global") or (
@@ -1920,9 +1933,9 @@ def _depthwise_epilogue(op, y, has_bias: bool, weights=None):
             continue
         bmap = maps[i]
         if b is y or b is d or type(b.type) is not A.MemRefType or \
-                b.type.element_type != A.f32 or tuple(b.type.shape) != (y.type.shape[1],) or \
+                b.type.element_type != A.f32 or tuple(b.type.shape) != (y.type.shape[cdim],) or \
                 b.type.shape[0] == A.DYNAMIC or not is_identity_layout(b.type) or \
-                len(bmap.results) != 1 or getattr(bmap.results[0], "position", None) != 1 \
+                len(bmap.results) != 1 or getattr(bmap.results[0], "position", None) != cdim \
                 or not (_ready_before(b, op) or _hoisted_global(b, op)):
             return None
         leaves[args[i]] = f"p{len(chans)}"
@@ -1963,11 +1976,11 @@ def _hoisted_global(v, op) -> bool:
     return True
 
 
-def _fold_affine(em, op, weights, w, bias, inner, chans):
+def _fold_affine(em, op, weights, w, bias, inner, chans, channels_last: bool = False):
     """(filter, bias) values for act(a[c] * (conv(x, w) + bias[c]) + b[c]) as
     act(conv(x, w * a) + (a * bias + b)), computed now into new constant globals (w,
     the bias if any and the vectors a, b are computed from must be constants), or
-    None."""
+    None. The filter is C x KH x KW, or KH x KW x C when `channels_last`."""
     import numpy as np
     src, g = weights.global_under(w)
     data = global_data(g) if g is not None else None
@@ -1980,7 +1993,8 @@ def _fold_affine(em, op, weights, w, bias, inner, chans):
         if cd is None:
             return None
         values[f"p{i}"] = cd.reshape(-1).astype(np.float64)
-    b0 = np.zeros(w.type.shape[0])
+    nc = w.type.shape[-1 if channels_last else 0]
+    b0 = np.zeros(nc)
     if bias is not None:
         bg = weights.global_under(bias)[1]
         bd = global_data(bg) if bg is not None else None
@@ -1992,7 +2006,8 @@ def _fold_affine(em, op, weights, w, bias, inner, chans):
     scale, zero = (np.broadcast_to(v, b0.shape) for v in (scale, zero))
     if not (np.isfinite(scale).all() and np.isfinite(zero).all()):
         return None
-    filt = (data.reshape(w.type.shape[0], -1).astype(np.float64) * scale[:, None])
+    filt = (data.reshape(-1, nc).astype(np.float64) * scale[None, :] if channels_last else
+            data.reshape(nc, -1).astype(np.float64) * scale[:, None])
     new_w = weights._new_global(g, filt.astype(np.float32).reshape(-1), "_scaled")
     new_b = weights._new_global(g, (scale * b0 + zero).astype(np.float32), "_bias")
 
@@ -2021,7 +2036,7 @@ def _zero_fill(o) -> bool:
         math.copysign(1.0, val.value) > 0
 
 
-def _padding_of(op, x, written=(), grouped: bool = False):
+def _padding_of(op, x, written=(), grouped: bool = False, channels_last: bool = False):
     """(source, pad top, pad left, ops to erase, deallocs to move after `op`) when `x`,
     the input of convolution `op` (depthwise, NCHW, 1-D NCW), is a fresh buffer filled
     with +0.0 and holding a copy of `source` at offsets (0, 0, pt, pl) ((0, 0, pl) in
@@ -2030,7 +2045,8 @@ def _padding_of(op, x, written=(), grouped: bool = False):
     the convolution's output the buffer the copy was made from, the padded copy then
     being the only one of the old values); else None. A `grouped` convolution's `x` is
     such a buffer's expand_shape to N x G x C x H x W (read by nothing but `op`), the
-    source then N x (G*C) x H x W."""
+    source then N x (G*C) x H x W. A `channels_last` one (NHWC) holds the copy at
+    offsets (0, pt, pl, 0)."""
     from ..dialects.memref import strides_and_offset
     alloc, expand = x.defining_op, None
     if grouped:
@@ -2061,8 +2077,10 @@ def _padding_of(op, x, written=(), grouped: bool = False):
         return None
     offsets = list(sv.properties["static_offsets"].value)
     rank = len(x.type.shape)
-    if rank not in (3, 4) or len(offsets) != rank or offsets[:2] != [0, 0] or \
-            min(offsets) < 0 or list(sv.properties["static_strides"].value) != [1] * rank:
+    lead = [offsets[0], offsets[-1]] if channels_last else offsets[:2]
+    if rank not in (3, 4) or len(offsets) != rank or lead != [0, 0] or \
+            (channels_last and rank != 4) or min(offsets) < 0 or \
+            list(sv.properties["static_strides"].value) != [1] * rank:
         return None
     uses = list(sv.results[0].uses)
     if len(uses) != 1 or uses[0].owner.name != "memref.copy":
@@ -2082,7 +2100,8 @@ def _padding_of(op, x, written=(), grouped: bool = False):
     moved = _freed_between(copy, op, (src,))
     if moved is None:
         return None
-    pt, pl = (0, offsets[2]) if rank == 3 else (offsets[2], offsets[3])
+    pt, pl = (0, offsets[2]) if rank == 3 else \
+        (offsets[1], offsets[2]) if channels_last else (offsets[2], offsets[3])
     return src, pt, pl, [copy, *fills, sv, *deallocs, *([expand] if expand else []),
                          alloc], moved
 
@@ -2131,28 +2150,30 @@ def _freed_between(first, last, bufs):
 
 
 def _lower_depthwise(op, weights) -> str:
-    """The call of strata_dwconv2d_nchw_f32 replacing depthwise convolution `op`, with
-    the padding, a bias broadcast before and an activation after folded in (see [Note:
-    depthwise convolutions])."""
+    """The call of strata_dwconv2d_nchw_f32 (strata_dwconv2d_nhwc_f32 for a channel-last
+    one) replacing depthwise convolution `op`, with the padding, a bias broadcast before
+    and an activation after folded in (see [Note: depthwise convolutions])."""
     from .cpu_kernel_abi import DW_ACT_SHIFT, DW_ACTS, DW_BIAS
+    nhwc = op.name == "linalg.depthwise_conv_2d_nhwc_hwc"
+    cdim = 3 if nhwc else 1
     em = _Emit(op)
     x, w, y = op.operands
     acc = _accumulate(em, op, y)
     zero = em.i32(0)
     bias = None
     if acc is not zero:
-        init = broadcast_before(op, y, 1, _VIEWS)
+        init = broadcast_before(op, y, cdim, _VIEWS)
         if init is not None:
             bias = init.dps_inputs[0]
             init.erase()
             acc = zero
-    epi = _depthwise_epilogue(op, y, bias is not None, weights)
+    epi = _depthwise_epilogue(op, y, bias is not None, weights, cdim)
     if epi is not None and epi[3] is not y and acc is not zero:
         epi = None          # y's old value is read: the kernel must write y
     filt, released = w, []
     if epi is not None and epi[1] is not None and epi[1][0] == "affine":
         # an unfolded batch norm (torch's): folded into the filter and the bias now
-        folded = _fold_affine(em, op, weights, w, bias, epi[1][1], epi[1][2]) \
+        folded = _fold_affine(em, op, weights, w, bias, epi[1][1], epi[1][2], nhwc) \
             if acc is zero else None
         if folded is None:
             epi = None
@@ -2164,7 +2185,7 @@ def _lower_depthwise(op, weights) -> str:
         out, act = epi[3], epi[2]
         if epi[1] is not None and epi[1][0] == "bias":
             bias = epi[1][1]
-    pad = _padding_of(op, x, (y, out))
+    pad = _padding_of(op, x, (y, out), channels_last=nhwc)
     pt = pl = 0
     if pad is not None:
         x, pt, pl = pad[0], pad[1], pad[2]
@@ -2173,11 +2194,15 @@ def _lower_depthwise(op, weights) -> str:
     s, st = em.size, em.stride
     out_ptr = em.pointer(out)
     flags = (DW_BIAS if bias is not None else 0) | (DW_ACTS[act] << DW_ACT_SHIFT)
-    args = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), s(w, 1), s(w, 2), s(y, 2), s(y, 3),
+    # (both kernels take the image's sizes and strides in its dims' order, then the
+    # window's and the output's rows and columns; NCHW: N, C, H, W; NHWC: N, H, W, C)
+    sizes = ((w, 0), (w, 1), (y, 1), (y, 2)) if nhwc else ((w, 1), (w, 2), (y, 2), (y, 3))
+    args = [s(x, 0), s(x, 1), s(x, 2), s(x, 3), *(s(v, i) for v, i in sizes),
             sh, sw, dh, dw, pt, pl, em.pointer(x), st(x, 0), st(x, 1), st(x, 2),
             em.pointer(filt), out_ptr, st(out, 0), st(out, 1), st(out, 2), acc,
             em.pointer(bias) if bias is not None else out_ptr, em.i32(flags), em.i64(0)]
-    call = em.call(DEPTHWISE_KERNEL, args)
+    kernel = DEPTHWISE_NHWC_KERNEL if nhwc else DEPTHWISE_KERNEL
+    call = em.call(kernel, args)
     op.erase()
     _drop_padded_copy(call, pad)
     if epi is not None:
@@ -2186,7 +2211,7 @@ def _lower_depthwise(op, weights) -> str:
             _drop_if_dead(y)
     for v in released:      # the constants folded: gone where nothing else reads them
         weights.release(v)
-    return DEPTHWISE_KERNEL
+    return kernel
 
 
 # ---------------------------------------------------------------- channel scales

@@ -168,7 +168,8 @@ def _convnext(c, hh, blocks=(2, 1), batch=1, seed=3):
 def test_convnext_stages_channel_last(batch, tmp_path):
     """Every 7x7 depthwise convolution runs channel-last and the stages' residual adds
     with them (see [Note: channel-last residual streams]): the transposes left are the
-    filters' and one pair per stage boundary (the 2x2 convolutions read NCHW)."""
+    filters' and one pair per stage boundary (the 2x2 convolutions read NCHW); each is a
+    call of strata_dwconv2d_nhwc_f32."""
     m = _convnext(32, 64, batch=batch)
     rng = np.random.default_rng(4)
     f = strata.compile(m, num_threads=1, cache=False, dump_dir=str(tmp_path))
@@ -177,6 +178,10 @@ def test_convnext_stages_channel_last(batch, tmp_path):
     assert after.count("depthwise_conv_2d_nhwc_hwc") == 3
     assert "depthwise_conv_2d_nchw" not in after
     assert after.count("linalg.transpose") == 3 + 2 * 2
+    # each runs the channel-last kernel, its padding, bias and window taken over
+    lowered = open(glob.glob(str(tmp_path / "*-strata-linalg-to-microkernels.mlir"))[0]).read()
+    assert lowered.count("call @strata_dwconv2d_nhwc_f32") == 3
+    assert "depthwise_conv_2d" not in lowered
     sess = ort.InferenceSession(m.SerializeToString())
     for n in ((1,) if batch == 1 else (1, 2)):
         x = rng.standard_normal((n, 3, 64, 64)).astype(np.float32)

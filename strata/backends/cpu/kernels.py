@@ -15,8 +15,9 @@ calls). The IR is written by kernels_gemm.py and kernels_conv.py (helpers: kerne
                                            A, lda, strideA, B, ldb, strideB, C, ldc,
                                            strideC, acc, tile)
     B -> packed(B) (once, for weights) strata_sgemm_pack_b_f32(K, N, B, ldb, Bp)
-    depthwise 2-D convolutions         strata_dwconv2d_nchw_f32 (kernels_depthwise.py: the
-                                       padding read as zeros, bias and activation)
+    depthwise 2-D convolutions         strata_dwconv2d_nchw_f32 / _nhwc_f32
+                                       (kernels_depthwise.py: the padding read as
+                                       zeros, bias and activation)
     2-D convolutions                   strata_conv2d_nchw_f32 / strata_conv2d_nhwc_f32
                                        (NCHW: the padding read as zeros);
                                        strata_conv2d_nchw_packed_f32 (nchw's arguments,
@@ -174,7 +175,8 @@ KERNELS = ("strata_sgemm_f32", "strata_sgemm_nt_f32", "strata_sgemm_packed_f32",
            "strata_conv2d_nchw_grouped_f32", "strata_conv2d_nchw_grouped_packed_f32",
            "strata_conv2d_nchw_grouped_packed_epi_f32",
            "strata_conv2d_nhwc_f32",
-           "strata_conv2d_winograd_f32", "strata_dwconv2d_nchw_f32", "strata_attention_f32",
+           "strata_conv2d_winograd_f32", "strata_dwconv2d_nchw_f32", "strata_dwconv2d_nhwc_f32",
+           "strata_attention_f32",
            "strata_parallel_for", "strata_set_num_threads", "strata_get_num_threads",
            "strata_threads_enter", "strata_threads_exit",
            "strata_alloc", "strata_alloc_or_null", "strata_free", "strata_guard_enter",
@@ -189,7 +191,7 @@ def sgemm_ir(isa: Isa | None = None) -> str:
     from .kernel_ir import attributes, declarations
     from .kernels_attention import attention_functions
     from .kernels_conv import conv_functions
-    from .kernels_depthwise import depthwise_functions
+    from .kernels_depthwise import depthwise_functions, depthwise_nhwc_functions
     from .kernels_gemm import gemm_functions
     from .kernels_winograd import winograd_functions
     from .guard import guard_ir
@@ -199,6 +201,7 @@ def sgemm_ir(isa: Isa | None = None) -> str:
             f"KC={isa.kc} MC={isa.mc} NC={isa.nc}\n")
     return "\n".join([head, declarations(isa), *gemm_functions(isa), *conv_functions(isa),
                       *winograd_functions(isa), *depthwise_functions(isa),
+                      *depthwise_nhwc_functions(isa),
                       *attention_functions(isa),
                       threadpool_ir(), guard_ir(), attributes(isa)])
 

@@ -33,11 +33,11 @@ gives the convolution's users the `[0, 3, 1, 2]` transpose of its result. The us
 own `[0, 2, 3, 1]` transpose then composes with it to the identity (upstream's
 transpose(transpose) canonicalization, run by the pass): no transpose is left. Where
 the result has other users the transpose moved from the image to the result, no worse.
-On buffers the channel-last convolution is a loop nest whose innermost loop walks the
-channels, contiguous in image, filter and result alike, so LLVM vectorizes it (1 thread,
-128 channels at 128x128 px, 3x3: 4.2 ms against 19.8 for transpose, NCHW kernel and
-transpose back). The batch may be dynamic (its size read with tensor.dim); the other
-sizes must be static. It runs from 16 channels on: with fewer the vector loop is mostly
+On buffers the channel-last convolution is a call of strata_dwconv2d_nhwc_f32 (vectors
+of channels, contiguous in image, filter and result alike; it was a loop nest LLVM
+vectorized along the channels: 1 thread, 128 channels at 128x128 px, 3x3: 4.2 ms against
+19.8 for transpose, NCHW kernel and transpose back). The batch may be dynamic (its size
+read with tensor.dim); the other sizes must be static. It runs from 16 channels on: with fewer the vector loop is mostly
 remainder, and the NCHW kernel vectorizes along the rows instead.
 
 [Note: channel-last residual streams]
