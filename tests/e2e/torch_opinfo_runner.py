@@ -22,6 +22,12 @@ or uninitialized memory: the empty family).
     python tests/e2e/torch_opinfo_runner.py -k 'conv|norm' -v
     python tests/e2e/torch_opinfo_runner.py --shard ci       # the CI shard only
     python tests/e2e/torch_opinfo_runner.py --write-xfail    # rewrite the xfail list
+    python tests/e2e/torch_opinfo_runner.py --shard 3/5 --log /tmp/s3.log   # ops 3, 8, ...
+    python tests/e2e/torch_opinfo_runner.py --from-log /tmp/s*.log   # shards' table, totals
+
+The totals give, per target, the counted samples that pass (`cpu: passed 520/540
+(96.3%)`) and those passing on both targets (the issue's figure); from several logs,
+each log's figures too.
 
 Expected failures are in torch_opinfo_xfail.txt, one case and target per line:
 `op_name variant sample_index target status: detail` (variant `-` when the OpInfo has
@@ -313,6 +319,22 @@ def run_all(pattern: str | None = None, jobs: int | None = None, targets=TARGETS
     return [r for i in idx for r in results[i]]
 
 
+def read_logs(paths) -> list[list[tuple]]:
+    """The results each --log file of `paths` holds, one list per file. A log line is
+    one run of one op; an op run again later (after a fix, in the same log or a later
+    one) replaces its earlier results."""
+    seen = {}  # op key -> (file number, that run's results)
+    for n, path in enumerate(paths):
+        for line in Path(path).read_text().splitlines():
+            rs = [tuple(r) for r in json.loads(line)] if line.strip() else []
+            if rs:
+                seen[rs[0][0]] = (n, rs)
+    per_file = [[] for _ in paths]
+    for n, rs in seen.values():
+        per_file[n].extend(rs)
+    return per_file
+
+
 def case_name(key: str, si: int, target: str) -> str:
     return f"{key} {si} {target}"
 
@@ -364,6 +386,10 @@ def failure_class(status: str, detail: str) -> str:
     return f"{status}: {detail[:90]}"
 
 
+def _pct(k: int, n: int) -> str:
+    return f"{100.0 * k / max(n, 1):.1f}%"
+
+
 def summary(results) -> str:
     by_op = defaultdict(lambda: {"n": set(), "skip": Counter(), **{t: Counter()
                                                                     for t in TARGETS}})
@@ -395,19 +421,23 @@ def summary(results) -> str:
 
 
 def totals(results) -> list[str]:
+    """The closing figures: samples counted and not (by reason), then per target the
+    samples passed of those run, then the samples passed on every target run."""
     counted = {(k, si) for k, si, t, _, _ in results if t is not None}
     skipped = Counter(s for _, _, t, s, _ in results if t is None)
     lines = [f"ops {len({r[0] for r in results})}, counted samples {len(counted)}, "
              f"not counted {sum(skipped.values())} ("
              + ", ".join(f"{k} {v}" for k, v in sorted(skipped.items())) + ")"]
-    both = {c for c in counted}
-    for t in TARGETS:
+    ran = [t for t in TARGETS if any(r[2] == t for r in results)]
+    both = set(counted)
+    for t in ran:
         rs = [r for r in results if r[2] == t]
         ok = sum(1 for r in rs if r[3] == "pass")
         both &= {(r[0], r[1]) for r in rs if r[3] == "pass"}
-        lines.append(f"{t}: passed {ok}/{len(rs)} ({100.0 * ok / max(len(rs), 1):.1f}%)")
-    lines.append(f"both targets: passed {len(both)}/{len(counted)} "
-                 f"({100.0 * len(both) / max(len(counted), 1):.1f}%)")
+        lines.append(f"{t}: passed {ok}/{len(rs)} ({_pct(ok, len(rs))})")
+    if len(ran) > 1:
+        lines.append(f"both targets: passed {len(both)}/{len(counted)} "
+                     f"({_pct(len(both), len(counted))})")
     causes = Counter(failure_class(s, d) for _, _, t, s, d in results
                      if t is not None and s != "pass")
     if causes:
@@ -429,16 +459,21 @@ def main(argv=None) -> int:
     ap.add_argument("--write-xfail", action="store_true",
                     help="rewrite tests/e2e/torch_opinfo_xfail.txt from this run")
     ap.add_argument("--log", help="append each op's results to this file (JSON lines)")
-    ap.add_argument("--from-log", help="no run: the table (and --write-xfail) from a log")
+    ap.add_argument("--from-log", nargs="+", metavar="LOG",
+                    help="no run: the table (and --write-xfail) from logs of --log, "
+                    "the figures of each log too when there are several (the shards)")
     args = ap.parse_args(argv)
     if args.from_log:
-        by_op = {}  # an op run again later (after a fix) replaces its earlier lines
-        for line in Path(args.from_log).read_text().splitlines():
-            rs = [tuple(r) for r in json.loads(line)] if line.strip() else []
-            if rs:
-                by_op[rs[0][0]] = rs
-        results = [r for rs in by_op.values() for r in rs]
+        missing = [f for f in args.from_log if not Path(f).is_file()]
+        if missing:
+            ap.error("no such log: " + ", ".join(missing))
+        per_log = read_logs(args.from_log)
+        results = [r for rs in per_log for r in rs]
         print(summary(results))
+        if len(per_log) > 1:
+            print("per log:")
+            for f, rs in zip(args.from_log, per_log):
+                print(f"  {f}: " + "; ".join(totals(rs)[:4]))
         if args.write_xfail:
             write_xfail(results)
         return 0
