@@ -155,3 +155,46 @@ def test_read_logs_keep_each_ops_last_run(tmp_path):
     assert sorted(per_file[0]) == [("add -", 0, "cpu", "mismatch", "y")]
     assert sorted(per_file[1]) == [("mul -", 0, "cpu", "run", "z"),
                                    ("sub -", 0, "cpu", "pass", "")]
+
+
+def test_timeouts_count_cpu_time_not_waiting(monkeypatch):
+    """A case's time limit is CPU time (a loaded machine's waiting does not time a case
+    out), with a wall-clock limit WALL_FACTOR times longer for a case that hangs."""
+    import signal
+    import time
+    old = signal.signal(signal.SIGALRM, runner._alarm), \
+        signal.signal(signal.SIGPROF, runner._alarm)
+    try:
+        runner._arm(1)
+        time.sleep(0.3)  # waiting: no CPU time spent, under the wall-clock limit
+        runner._arm(0)
+        monkeypatch.setattr(runner, "WALL_FACTOR", 10 ** 4)  # a loaded machine's CPU share
+        t0 = time.process_time()
+        with pytest.raises(runner._Timeout):
+            runner._arm(0.2)
+            while time.process_time() - t0 < 30:
+                pass
+        assert time.process_time() - t0 >= 0.15
+        monkeypatch.setattr(runner, "WALL_FACTOR", 10)
+        with pytest.raises(runner._Timeout):
+            runner._arm(0.02)  # 0.2 s of wall-clock time
+            time.sleep(5)
+    finally:
+        runner._arm(0)
+        signal.signal(signal.SIGALRM, old[0])
+        signal.signal(signal.SIGPROF, old[1])
+
+
+def test_resume_skips_the_ops_the_log_holds(tmp_path, capsys):
+    """--resume with --log runs only the ops of the shard that the log does not hold
+    yet (here: none), and the table still covers what the log holds."""
+    import json
+    log = tmp_path / "s.log"
+    key = runner.op_key(runner.load_ops()[0])
+    log.write_text(json.dumps([[key, 0, "interpret", "pass", ""],
+                               [key, 0, "cpu", "pass", ""]]) + "\n")
+    assert runner.main(["--shard", "0/100000", "--log", str(log), "--resume"]) == 0
+    assert "ops 0, counted samples 0" in capsys.readouterr().out
+    assert len(log.read_text().splitlines()) == 1
+    assert runner.main(["--from-log", str(log)]) == 0
+    assert "interpret: passed 1/1 (100.0%)" in capsys.readouterr().out

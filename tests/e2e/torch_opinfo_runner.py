@@ -23,6 +23,7 @@ or uninitialized memory: the empty family).
     python tests/e2e/torch_opinfo_runner.py --shard ci       # the CI shard only
     python tests/e2e/torch_opinfo_runner.py --write-xfail    # rewrite the xfail list
     python tests/e2e/torch_opinfo_runner.py --shard 3/5 --log /tmp/s3.log   # ops 3, 8, ...
+    python tests/e2e/torch_opinfo_runner.py --shard 3/5 --log /tmp/s3.log --resume  # go on
     python tests/e2e/torch_opinfo_runner.py --from-log /tmp/s*.log   # shards' table, totals
 
 The totals give, per target, the counted samples that pass (`cpu: passed 520/540
@@ -34,6 +35,8 @@ Expected failures are in torch_opinfo_xfail.txt, one case and target per line:
 none). tests/e2e/test_torch_opinfo.py runs the CI shard (every CI_STRIDE-th op) and fails
 on a new failure and on an expected failure that passes. Cases run in forked worker
 processes, one op at a time; a worker killed by a signal fails the case it was running.
+A case times out after TIMEOUT_S seconds of CPU time (the worker's, per target), or ten
+times as long on the clock: a loaded machine slows a case down, it does not fail it.
 """
 from __future__ import annotations
 
@@ -54,7 +57,8 @@ HERE = Path(__file__).resolve().parent
 XFAIL_FILE = HERE / "torch_opinfo_xfail.txt"
 SAMPLES_PER_OP = 4
 CI_STRIDE = 30          # the CI shard: ops 0, 30, 60, ... of the float32 op list
-TIMEOUT_S = 90          # per sample: export, then each target
+TIMEOUT_S = 90          # CPU seconds per sample: export, then each target
+WALL_FACTOR = 10        # and TIMEOUT_S * WALL_FACTOR seconds of wall-clock time
 TARGETS = ("interpret", "cpu")
 DEFAULT_TOL = (1e-5, 1e-5)  # (rtol, atol)
 SKIP_REASONS = ("export", "noncore", "random", "eager", "output")
@@ -122,6 +126,15 @@ class _Timeout(Exception):
 
 def _alarm(signum, frame):
     raise _Timeout()
+
+
+def _arm(seconds: float) -> None:
+    """Raise _Timeout after `seconds` of the worker's CPU time (all its threads), or
+    WALL_FACTOR times as long on the clock (a case that waits without computing); 0
+    disarms both. CPU time, not wall time, decides: on a loaded machine a case gets a
+    fraction of a core, and a wall-clock limit failed cases that merely waited."""
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds * WALL_FACTOR)
 
 
 _LOCATION = re.compile(r"(?:\S+:\d+:\d+: )?(?:error|note|warning):(?: |$)")
@@ -207,7 +220,7 @@ def _run_target(ep, inputs, expected, target, tol):
     """(status, detail) of `ep` compiled for `target` and run on `inputs`."""
     import strata
     stage = "compile"
-    signal.alarm(TIMEOUT_S)  # each target has its own time
+    _arm(TIMEOUT_S)  # each target has its own time
     try:
         fn = strata.compile(ep, target=target, progress=False)
         stage = "run"
@@ -222,10 +235,10 @@ def _run_target(ep, inputs, expected, target, tol):
                 return "mismatch", f"output #{i}: {r}"
         return "pass", ""
     except _Timeout:
-        return "timeout", f"over {TIMEOUT_S} s in {stage}"
+        return "timeout", f"over {TIMEOUT_S} CPU s in {stage}"
     except strata.StrataError as e:
         if "_Timeout" in str(e):  # the alarm went off inside Strata, which wrapped it
-            return "timeout", f"over {TIMEOUT_S} s in {stage}"
+            return "timeout", f"over {TIMEOUT_S} CPU s in {stage}"
         diag = getattr(e, "diag", None)
         notes = [n.message for n in getattr(diag, "notes", ()) or ()
                  if "while running pass" not in n.message]
@@ -244,22 +257,23 @@ def run_op(index: int, targets=TARGETS, report=None):
         cases = samples(op)
     except Exception as e:  # noqa: BLE001 - OpInfo's own sample generator failed
         return [(key, -1, None, "eager", _one_line(f"sample_inputs: {e}"))]
-    old = signal.signal(signal.SIGALRM, _alarm)
+    old = signal.signal(signal.SIGALRM, _alarm), signal.signal(signal.SIGPROF, _alarm)
     try:
         for si, sample in enumerate(cases):
             if report:
                 report(si)
-            signal.alarm(TIMEOUT_S)
+            _arm(TIMEOUT_S)
             try:
                 out.extend(_run_sample(key, si, op, sample, targets, tol))
             except _Timeout:
                 done = {r[2] for r in out if r[1] == si}
-                out.extend((key, si, t, "timeout", f"over {TIMEOUT_S} s")
+                out.extend((key, si, t, "timeout", f"over {TIMEOUT_S} CPU s")
                            for t in targets if t not in done)
             finally:
-                signal.alarm(0)
+                _arm(0)
     finally:
-        signal.signal(signal.SIGALRM, old)
+        signal.signal(signal.SIGALRM, old[0])
+        signal.signal(signal.SIGPROF, old[1])
     return out
 
 
@@ -459,6 +473,9 @@ def main(argv=None) -> int:
     ap.add_argument("--write-xfail", action="store_true",
                     help="rewrite tests/e2e/torch_opinfo_xfail.txt from this run")
     ap.add_argument("--log", help="append each op's results to this file (JSON lines)")
+    ap.add_argument("--resume", action="store_true",
+                    help="with --log: skip the ops that log already holds (a long run "
+                    "stopped part way goes on where it stopped)")
     ap.add_argument("--from-log", nargs="+", metavar="LOG",
                     help="no run: the table (and --write-xfail) from logs of --log, "
                     "the figures of each log too when there are several (the shards)")
@@ -488,6 +505,14 @@ def main(argv=None) -> int:
     else:
         offset, _, stride = args.shard.partition("/")
         ops = shard_ops(int(offset), int(stride))
+    if args.resume:
+        if not args.log:
+            ap.error("--resume needs --log")
+        if Path(args.log).is_file():
+            done = {r[0] for rs in read_logs([args.log]) for r in rs}
+            all_ops = load_ops()
+            ops = [i for i in (range(len(all_ops)) if ops is None else ops)
+                   if op_key(all_ops[i]) not in done]
     log = open(args.log, "a") if args.log else None
     try:
         results = run_all(args.pattern, args.jobs, targets, ops, log)
