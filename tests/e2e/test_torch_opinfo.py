@@ -123,3 +123,78 @@ def test_wrap_makes_every_tensor_an_input():
     assert len(inputs) == 4 and all(x is y for x, y in zip(inputs, (a, b, c, w)))
     (out,) = module(*inputs)
     torch.testing.assert_close(out, torch.cat([a, b, c], 0) * w.sum())
+
+
+def test_totals_give_samples_and_pass_rate_per_target():
+    """The closing figures: counted samples, and per target the samples passed of those
+    run with the percentage; 'both targets' only when both ran (a --target run gives
+    its one target's figure, not a 0% for the other)."""
+    results = [("add -", 0, "interpret", "pass", ""), ("add -", 0, "cpu", "pass", ""),
+               ("add -", 1, "interpret", "pass", ""), ("add -", 1, "cpu", "run", "x"),
+               ("add -", 2, None, "export", "z")]
+    lines = runner.totals(results)
+    assert lines[0] == "ops 1, counted samples 2, not counted 1 (export 1)"
+    assert lines[1:4] == ["interpret: passed 2/2 (100.0%)", "cpu: passed 1/2 (50.0%)",
+                          "both targets: passed 1/2 (50.0%)"]
+    only_cpu = runner.totals([r for r in results if r[2] != "interpret"])
+    assert only_cpu[1] == "cpu: passed 1/2 (50.0%)"
+    assert not any(ln.startswith(("interpret", "both")) for ln in only_cpu)
+
+
+def test_read_logs_keep_each_ops_last_run(tmp_path):
+    """Several --log files (the shards) read together: each file keeps its ops, and an
+    op run again (later in a log, or in a later log) counts once, with its last run."""
+    import json
+    a, b = tmp_path / "a.log", tmp_path / "b.log"
+    a.write_text(json.dumps([["add -", 0, "cpu", "run", "x"]]) + "\n"
+                 + json.dumps([["mul -", 0, "cpu", "pass", ""]]) + "\n\n"
+                 + json.dumps([["add -", 0, "cpu", "mismatch", "y"]]) + "\n")
+    b.write_text(json.dumps([["sub -", 0, "cpu", "pass", ""]]) + "\n"
+                 + json.dumps([["mul -", 0, "cpu", "run", "z"]]) + "\n")
+    per_file = runner.read_logs([a, b])
+    assert sorted(per_file[0]) == [("add -", 0, "cpu", "mismatch", "y")]
+    assert sorted(per_file[1]) == [("mul -", 0, "cpu", "run", "z"),
+                                   ("sub -", 0, "cpu", "pass", "")]
+
+
+def test_timeouts_count_cpu_time_not_waiting(monkeypatch):
+    """A case's time limit is CPU time (a loaded machine's waiting does not time a case
+    out), with a wall-clock limit WALL_FACTOR times longer for a case that hangs."""
+    import signal
+    import time
+    old = signal.signal(signal.SIGALRM, runner._alarm), \
+        signal.signal(signal.SIGPROF, runner._alarm)
+    try:
+        runner._arm(1)
+        time.sleep(0.3)  # waiting: no CPU time spent, under the wall-clock limit
+        runner._arm(0)
+        monkeypatch.setattr(runner, "WALL_FACTOR", 10 ** 4)  # a loaded machine's CPU share
+        t0 = time.process_time()
+        with pytest.raises(runner._Timeout):
+            runner._arm(0.2)
+            while time.process_time() - t0 < 30:
+                pass
+        assert time.process_time() - t0 >= 0.15
+        monkeypatch.setattr(runner, "WALL_FACTOR", 10)
+        with pytest.raises(runner._Timeout):
+            runner._arm(0.02)  # 0.2 s of wall-clock time
+            time.sleep(5)
+    finally:
+        runner._arm(0)
+        signal.signal(signal.SIGALRM, old[0])
+        signal.signal(signal.SIGPROF, old[1])
+
+
+def test_resume_skips_the_ops_the_log_holds(tmp_path, capsys):
+    """--resume with --log runs only the ops of the shard that the log does not hold
+    yet (here: none), and the table still covers what the log holds."""
+    import json
+    log = tmp_path / "s.log"
+    key = runner.op_key(runner.load_ops()[0])
+    log.write_text(json.dumps([[key, 0, "interpret", "pass", ""],
+                               [key, 0, "cpu", "pass", ""]]) + "\n")
+    assert runner.main(["--shard", "0/100000", "--log", str(log), "--resume"]) == 0
+    assert "ops 0, counted samples 0" in capsys.readouterr().out
+    assert len(log.read_text().splitlines()) == 1
+    assert runner.main(["--from-log", str(log)]) == 0
+    assert "interpret: passed 1/1 (100.0%)" in capsys.readouterr().out

@@ -22,12 +22,21 @@ or uninitialized memory: the empty family).
     python tests/e2e/torch_opinfo_runner.py -k 'conv|norm' -v
     python tests/e2e/torch_opinfo_runner.py --shard ci       # the CI shard only
     python tests/e2e/torch_opinfo_runner.py --write-xfail    # rewrite the xfail list
+    python tests/e2e/torch_opinfo_runner.py --shard 3/5 --log /tmp/s3.log   # ops 3, 8, ...
+    python tests/e2e/torch_opinfo_runner.py --shard 3/5 --log /tmp/s3.log --resume  # go on
+    python tests/e2e/torch_opinfo_runner.py --from-log /tmp/s*.log   # shards' table, totals
+
+The totals give, per target, the counted samples that pass (`cpu: passed 520/540
+(96.3%)`) and those passing on both targets (the issue's figure); from several logs,
+each log's figures too.
 
 Expected failures are in torch_opinfo_xfail.txt, one case and target per line:
 `op_name variant sample_index target status: detail` (variant `-` when the OpInfo has
 none). tests/e2e/test_torch_opinfo.py runs the CI shard (every CI_STRIDE-th op) and fails
 on a new failure and on an expected failure that passes. Cases run in forked worker
 processes, one op at a time; a worker killed by a signal fails the case it was running.
+A case times out after TIMEOUT_S seconds of CPU time (the worker's, per target), or ten
+times as long on the clock: a loaded machine slows a case down, it does not fail it.
 """
 from __future__ import annotations
 
@@ -48,7 +57,8 @@ HERE = Path(__file__).resolve().parent
 XFAIL_FILE = HERE / "torch_opinfo_xfail.txt"
 SAMPLES_PER_OP = 4
 CI_STRIDE = 30          # the CI shard: ops 0, 30, 60, ... of the float32 op list
-TIMEOUT_S = 90          # per sample: export, then each target
+TIMEOUT_S = 90          # CPU seconds per sample: export, then each target
+WALL_FACTOR = 10        # and TIMEOUT_S * WALL_FACTOR seconds of wall-clock time
 TARGETS = ("interpret", "cpu")
 DEFAULT_TOL = (1e-5, 1e-5)  # (rtol, atol)
 SKIP_REASONS = ("export", "noncore", "random", "eager", "output")
@@ -116,6 +126,15 @@ class _Timeout(Exception):
 
 def _alarm(signum, frame):
     raise _Timeout()
+
+
+def _arm(seconds: float) -> None:
+    """Raise _Timeout after `seconds` of the worker's CPU time (all its threads), or
+    WALL_FACTOR times as long on the clock (a case that waits without computing); 0
+    disarms both. CPU time, not wall time, decides: on a loaded machine a case gets a
+    fraction of a core, and a wall-clock limit failed cases that merely waited."""
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds * WALL_FACTOR)
 
 
 _LOCATION = re.compile(r"(?:\S+:\d+:\d+: )?(?:error|note|warning):(?: |$)")
@@ -201,7 +220,7 @@ def _run_target(ep, inputs, expected, target, tol):
     """(status, detail) of `ep` compiled for `target` and run on `inputs`."""
     import strata
     stage = "compile"
-    signal.alarm(TIMEOUT_S)  # each target has its own time
+    _arm(TIMEOUT_S)  # each target has its own time
     try:
         fn = strata.compile(ep, target=target, progress=False)
         stage = "run"
@@ -216,10 +235,10 @@ def _run_target(ep, inputs, expected, target, tol):
                 return "mismatch", f"output #{i}: {r}"
         return "pass", ""
     except _Timeout:
-        return "timeout", f"over {TIMEOUT_S} s in {stage}"
+        return "timeout", f"over {TIMEOUT_S} CPU s in {stage}"
     except strata.StrataError as e:
         if "_Timeout" in str(e):  # the alarm went off inside Strata, which wrapped it
-            return "timeout", f"over {TIMEOUT_S} s in {stage}"
+            return "timeout", f"over {TIMEOUT_S} CPU s in {stage}"
         diag = getattr(e, "diag", None)
         notes = [n.message for n in getattr(diag, "notes", ()) or ()
                  if "while running pass" not in n.message]
@@ -238,22 +257,23 @@ def run_op(index: int, targets=TARGETS, report=None):
         cases = samples(op)
     except Exception as e:  # noqa: BLE001 - OpInfo's own sample generator failed
         return [(key, -1, None, "eager", _one_line(f"sample_inputs: {e}"))]
-    old = signal.signal(signal.SIGALRM, _alarm)
+    old = signal.signal(signal.SIGALRM, _alarm), signal.signal(signal.SIGPROF, _alarm)
     try:
         for si, sample in enumerate(cases):
             if report:
                 report(si)
-            signal.alarm(TIMEOUT_S)
+            _arm(TIMEOUT_S)
             try:
                 out.extend(_run_sample(key, si, op, sample, targets, tol))
             except _Timeout:
                 done = {r[2] for r in out if r[1] == si}
-                out.extend((key, si, t, "timeout", f"over {TIMEOUT_S} s")
+                out.extend((key, si, t, "timeout", f"over {TIMEOUT_S} CPU s")
                            for t in targets if t not in done)
             finally:
-                signal.alarm(0)
+                _arm(0)
     finally:
-        signal.signal(signal.SIGALRM, old)
+        signal.signal(signal.SIGALRM, old[0])
+        signal.signal(signal.SIGPROF, old[1])
     return out
 
 
@@ -313,6 +333,22 @@ def run_all(pattern: str | None = None, jobs: int | None = None, targets=TARGETS
     return [r for i in idx for r in results[i]]
 
 
+def read_logs(paths) -> list[list[tuple]]:
+    """The results each --log file of `paths` holds, one list per file. A log line is
+    one run of one op; an op run again later (after a fix, in the same log or a later
+    one) replaces its earlier results."""
+    seen = {}  # op key -> (file number, that run's results)
+    for n, path in enumerate(paths):
+        for line in Path(path).read_text().splitlines():
+            rs = [tuple(r) for r in json.loads(line)] if line.strip() else []
+            if rs:
+                seen[rs[0][0]] = (n, rs)
+    per_file = [[] for _ in paths]
+    for n, rs in seen.values():
+        per_file[n].extend(rs)
+    return per_file
+
+
 def case_name(key: str, si: int, target: str) -> str:
     return f"{key} {si} {target}"
 
@@ -364,6 +400,10 @@ def failure_class(status: str, detail: str) -> str:
     return f"{status}: {detail[:90]}"
 
 
+def _pct(k: int, n: int) -> str:
+    return f"{100.0 * k / max(n, 1):.1f}%"
+
+
 def summary(results) -> str:
     by_op = defaultdict(lambda: {"n": set(), "skip": Counter(), **{t: Counter()
                                                                     for t in TARGETS}})
@@ -395,19 +435,23 @@ def summary(results) -> str:
 
 
 def totals(results) -> list[str]:
+    """The closing figures: samples counted and not (by reason), then per target the
+    samples passed of those run, then the samples passed on every target run."""
     counted = {(k, si) for k, si, t, _, _ in results if t is not None}
     skipped = Counter(s for _, _, t, s, _ in results if t is None)
     lines = [f"ops {len({r[0] for r in results})}, counted samples {len(counted)}, "
              f"not counted {sum(skipped.values())} ("
              + ", ".join(f"{k} {v}" for k, v in sorted(skipped.items())) + ")"]
-    both = {c for c in counted}
-    for t in TARGETS:
+    ran = [t for t in TARGETS if any(r[2] == t for r in results)]
+    both = set(counted)
+    for t in ran:
         rs = [r for r in results if r[2] == t]
         ok = sum(1 for r in rs if r[3] == "pass")
         both &= {(r[0], r[1]) for r in rs if r[3] == "pass"}
-        lines.append(f"{t}: passed {ok}/{len(rs)} ({100.0 * ok / max(len(rs), 1):.1f}%)")
-    lines.append(f"both targets: passed {len(both)}/{len(counted)} "
-                 f"({100.0 * len(both) / max(len(counted), 1):.1f}%)")
+        lines.append(f"{t}: passed {ok}/{len(rs)} ({_pct(ok, len(rs))})")
+    if len(ran) > 1:
+        lines.append(f"both targets: passed {len(both)}/{len(counted)} "
+                     f"({_pct(len(both), len(counted))})")
     causes = Counter(failure_class(s, d) for _, _, t, s, d in results
                      if t is not None and s != "pass")
     if causes:
@@ -429,16 +473,24 @@ def main(argv=None) -> int:
     ap.add_argument("--write-xfail", action="store_true",
                     help="rewrite tests/e2e/torch_opinfo_xfail.txt from this run")
     ap.add_argument("--log", help="append each op's results to this file (JSON lines)")
-    ap.add_argument("--from-log", help="no run: the table (and --write-xfail) from a log")
+    ap.add_argument("--resume", action="store_true",
+                    help="with --log: skip the ops that log already holds (a long run "
+                    "stopped part way goes on where it stopped)")
+    ap.add_argument("--from-log", nargs="+", metavar="LOG",
+                    help="no run: the table (and --write-xfail) from logs of --log, "
+                    "the figures of each log too when there are several (the shards)")
     args = ap.parse_args(argv)
     if args.from_log:
-        by_op = {}  # an op run again later (after a fix) replaces its earlier lines
-        for line in Path(args.from_log).read_text().splitlines():
-            rs = [tuple(r) for r in json.loads(line)] if line.strip() else []
-            if rs:
-                by_op[rs[0][0]] = rs
-        results = [r for rs in by_op.values() for r in rs]
+        missing = [f for f in args.from_log if not Path(f).is_file()]
+        if missing:
+            ap.error("no such log: " + ", ".join(missing))
+        per_log = read_logs(args.from_log)
+        results = [r for rs in per_log for r in rs]
         print(summary(results))
+        if len(per_log) > 1:
+            print("per log:")
+            for f, rs in zip(args.from_log, per_log):
+                print(f"  {f}: " + "; ".join(totals(rs)[:4]))
         if args.write_xfail:
             write_xfail(results)
         return 0
@@ -453,6 +505,14 @@ def main(argv=None) -> int:
     else:
         offset, _, stride = args.shard.partition("/")
         ops = shard_ops(int(offset), int(stride))
+    if args.resume:
+        if not args.log:
+            ap.error("--resume needs --log")
+        if Path(args.log).is_file():
+            done = {r[0] for rs in read_logs([args.log]) for r in rs}
+            all_ops = load_ops()
+            ops = [i for i in (range(len(all_ops)) if ops is None else ops)
+                   if op_key(all_ops[i]) not in done]
     log = open(args.log, "a") if args.log else None
     try:
         results = run_all(args.pattern, args.jobs, targets, ops, log)
