@@ -96,6 +96,9 @@ def test_nothing_to_merge_is_the_same_text():
 def test_a_model_with_repeated_nests_compiles_fewer_functions():
     # the same batch norm + ReLU on two batch-1 images with different channel counts:
     # each channel's loop nest is the same, the batch strides (times index 0) differed
+    # (64x64 images: the nests are split over the threads by channel, whose chunk
+    # functions repeat; a constant batch norm is a cheap multiply-add, and on 20x20
+    # images each nest ran whole, its channel count a loop bound)
     onnx = pytest.importorskip("onnx")
     from onnx import TensorProto, helper
 
@@ -115,11 +118,11 @@ def test_a_model_with_repeated_nests_compiles_fewer_functions():
         nodes.append(helper.make_node("Relu", [f"bn{i}"], [f"r{i}"]))
         prev = f"r{i}"
     graph = helper.make_graph(
-        nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8, 20, 20])],
-        [helper.make_tensor_value_info(prev, TensorProto.FLOAT, [1, 16, 20, 20])], inits)
+        nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8, 64, 64])],
+        [helper.make_tensor_value_info(prev, TensorProto.FLOAT, [1, 16, 64, 64])], inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
     f = strata.compile(model, cache=False)
-    x = np.random.default_rng(0).standard_normal((1, 8, 20, 20)).astype(np.float32)
+    x = np.random.default_rng(0).standard_normal((1, 8, 64, 64)).astype(np.float32)
     ref = strata.compile(model, target="interpret")(x)[0]
     np.testing.assert_allclose(f(x)[0], ref, rtol=1e-5, atol=1e-5)
     assert f.timings["merged_functions"] >= 1
