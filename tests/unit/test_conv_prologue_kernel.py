@@ -11,6 +11,7 @@ import pytest
 from strata.backends.cpu.kernels import load_kernels
 from strata.conversion.cpu_kernel_abi import (ACTS, EPI_ROW_BIAS, PRO_ACTS, epi_flags,
                                               pack_a_panels)
+from test_epilogue_kernels import _conv_ref
 
 RNG = np.random.default_rng(11)
 PRO = {"none": lambda v: v, "relu": lambda v: np.maximum(v, 0),
@@ -19,16 +20,7 @@ PRO = {"none": lambda v: v, "relu": lambda v: np.maximum(v, 0),
 
 def _ref(x, w, s, pad):
     """conv of float64 x (N C H W) with w (F C K K), stride s, zero padding pad."""
-    x = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
-    n, c, h, wd = x.shape
-    f, _, k, _ = w.shape
-    oh, ow = (h - k) // s + 1, (wd - k) // s + 1
-    out = np.zeros((n, f, oh, ow))
-    for i in range(k):
-        for j in range(k):
-            patch = x[:, :, i:i + s * (oh - 1) + 1:s, j:j + s * (ow - 1) + 1:s]
-            out += np.einsum("nchw,fc->nfhw", patch, w[:, :, i, j].astype(np.float64))
-    return out, oh, ow
+    return _conv_ref(np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad))), w, s)
 
 
 def _run(lib, x, wt, scale, shift, pro, s=1, pad=0, act="none", bias=None, acc=0,
