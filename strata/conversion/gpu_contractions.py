@@ -180,16 +180,20 @@ def contraction_spec(op):
     return s
 
 
-def _loop_sizes(b, op, n_loops):
+def _loop_sizes(b, op, n_loops, same_shape=None):
     """The size of each loop (a value, host side), from the first operand dim it
-    indexes (a constant when static)."""
+    indexes (a constant when static). `same_shape` maps an operand that is erased with
+    the contraction (the output of a fused epilogue) to a buffer of its shape that
+    stays (the epilogue's output): a dynamic size is read from that one (a
+    convolution's output rows and columns are known from its output buffer only)."""
     sizes = [None] * n_loops
     for v, m in zip(op.operands, op.indexing_maps_list()):
         for i, d in enumerate(_dims(m)):
             if d is not None and sizes[d] is None:
                 n = v.type.shape[i]
+                src = (same_shape or {}).get(v, v)
                 sizes[d] = b.const(n) if n != A.DYNAMIC else \
-                    b.v("memref.dim", [v, b.const(i)])
+                    b.v("memref.dim", [src, b.const(i)])
     return sizes
 
 
@@ -413,7 +417,8 @@ def tile_contraction(s, fuse_epilogues: bool = True, tensor_cores: bool = True,
                 o.move_after(epi)
             o = nxt
     hb = _K(op.parent, epi or op, loc)
-    sizes = _loop_sizes(hb, op, len(op.iterator_types_list()))
+    sizes = _loop_sizes(hb, op, len(op.iterator_types_list()),
+                        {s.c: epi.operands[-1]} if epi is not None else None)
 
     def product(dims):
         p = None

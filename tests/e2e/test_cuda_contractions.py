@@ -133,7 +133,7 @@ def test_tiled_kernels_assemble(arch):
     assert usage["registers"] <= 128
 
 
-def _conv(cin=3, cout=10, k=3, stride=1, pad=1, relu=True, seed=4):
+def _conv(cin=3, cout=10, k=3, stride=1, pad=1, relu=True, seed=4, dims=("N", 11, 13)):
     rng = np.random.default_rng(seed)
     w = numpy_helper.from_array(
         (rng.standard_normal((cout, cin, k, k)) * 0.3).astype(np.float32), "w")
@@ -142,7 +142,7 @@ def _conv(cin=3, cout=10, k=3, stride=1, pad=1, relu=True, seed=4):
                               pads=[pad] * 4, strides=[stride] * 2, name="conv")]
     if relu:
         nodes.append(helper.make_node("Relu", ["c"], ["output"], name="relu"))
-    return _model(nodes, [("x", TensorProto.FLOAT, ["N", cin, 11, 13])],
+    return _model(nodes, [("x", TensorProto.FLOAT, [dims[0], cin, *dims[1:]])],
                   (TensorProto.FLOAT, None), [w, bias])
 
 
@@ -159,6 +159,23 @@ def test_conv_as_implicit_gemm_matches_onnxruntime(k, stride, pad):
     # it and a fill of the padded buffer's border (four pieces: a dynamic batch is
     # filled as a static one, [Note: dynamic sizes compared])
     assert _launches(model) == (1 if pad == 0 else 6, 1)
+
+
+@pytest.mark.parametrize("k,stride,pad", [(3, 1, 1), (1, 2, 0)])
+def test_conv_with_epilogue_and_runtime_image_size(k, stride, pad):
+    """A convolution's output rows and columns are known from its output buffer only:
+    with a fused epilogue (ReLU) that buffer is gone, and the kernel's loop sizes are
+    read from the epilogue's output (the pass failed with an internal error)."""
+    ort = pytest.importorskip("onnxruntime")
+    model = _conv(k=k, stride=stride, pad=pad, dims=("N", "H", "W"))
+    f = strata.compile(model, target="cuda-interpret", cache=False)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    for shape in [(1, 3, 9, 12), (2, 3, 6, 5)]:
+        x = np.random.default_rng(sum(shape)).standard_normal(shape).astype(np.float32)
+        out = f(x)
+        got = np.asarray(out[0] if isinstance(out, (list, tuple)) else out)
+        np.testing.assert_allclose(got, sess.run(None, {"x": x})[0], rtol=1e-5, atol=1e-5)
+    assert _launches(model)[1] == 1          # one tiled kernel, ReLU in its store
 
 
 def _ir_before_nvvm(model, **options):
