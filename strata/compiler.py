@@ -881,8 +881,12 @@ def _parse_types(texts) -> list:
 # objects), and with torch tensors: a CPU tensor is read in place (`Tensor.numpy()`, the
 # same memory; one that requires grad is detached first: the compiled code computes no
 # gradient), a non-contiguous one is copied to a contiguous array by the runtime. When
-# any input is a torch tensor the outputs are torch tensors sharing the outputs' memory
-# (`torch.from_numpy`, no copy). The inputs are checked against the program's tensor
+# any input is a torch tensor the outputs are torch tensors on the device of the first
+# tensor input, as eager PyTorch gives them: sharing the outputs' memory where they are
+# already there (`torch.from_numpy` of a CPU output, `torch.from_dlpack` of a cuda
+# target's DeviceArray when the inputs are CUDA tensors, no copy), else copied there (a
+# cuda target's output downloaded for CPU inputs: what follows in the user's program, or
+# in AOTAutograd's graph under torch.compile, runs on the inputs' device). The inputs are checked against the program's tensor
 # types (dtype, rank, static dims; dynamic dims that torch.export named by one symbol
 # must agree, [Note: symbolic dims]) and an InputError names the input by its Python
 # name; the outputs are the program's user outputs (buffers that a training-mode
@@ -924,13 +928,14 @@ class TorchCompiledModel(CompiledModel):
     def __call__(self, *args, **kwargs) -> list:
         import sys
         torch = sys.modules.get("torch")
-        given_torch = False
+        given_torch = None          # the device of the first torch tensor input
         given = (args, kwargs)      # what a mutated input is written back into
         if torch is not None:
             def unwrap(v):
                 nonlocal given_torch
                 if isinstance(v, torch.Tensor):
-                    given_torch = True
+                    if given_torch is None:
+                        given_torch = v.device
                     return v.detach() if v.requires_grad else v
                 return v
             args = tuple(unwrap(a) for a in args)
@@ -940,8 +945,8 @@ class TorchCompiledModel(CompiledModel):
             self._write_back(given, results)
         if self._user_outputs is not None:
             results = [results[i] for i in self._user_outputs]
-        if given_torch:
-            results = [_to_torch(torch, r) for r in results]
+        if given_torch is not None:
+            results = [_to_torch(torch, r, given_torch) for r in results]
         return results
 
 
@@ -979,18 +984,32 @@ _TORCH_EXTENSION_DTYPES = {"bfloat16": "bfloat16", "float8_e4m3fn": "float8_e4m3
                            "float8_e5m2fnuz": "float8_e5m2fnuz"}
 
 
-def _to_torch(torch, r):
-    """Output `r` as a torch tensor sharing its memory (`torch.from_numpy`; an
-    ml_dtypes array, which torch cannot read, through an unsigned view of its bits)."""
+def _to_torch(torch, r, device=None):
+    """Output `r` as a torch tensor on `device` ([Note: torch tensors in and out]):
+    sharing its memory where it is there already (`torch.from_numpy`; an ml_dtypes
+    array, which torch cannot read, through an unsigned view of its bits; a device
+    output through DLPack), copied to `device` otherwise."""
+    on_host = device is None or device.type == "cpu"
     if not isinstance(r, np.ndarray):
-        return r
+        if not hasattr(r, "__dlpack_device__"):
+            return r                                   # a Python scalar
+        if r.__dlpack_device__()[0] == 1:              # kDLCPU
+            t = torch.from_dlpack(r)
+        elif not on_host:
+            t = torch.from_dlpack(r)                   # device memory, no copy
+        else:
+            r = np.asarray(r)                          # downloaded for CPU inputs
+            return _to_torch(torch, r, device)
+        return t if on_host or t.device == device else t.to(device)
     if r.dtype.isbuiltin == 1:
-        return torch.from_numpy(r)
-    name = _TORCH_EXTENSION_DTYPES.get(r.dtype.name)
-    if name is None or not hasattr(torch, name):
-        return r
-    bits = r.view(np.uint16 if r.dtype.itemsize == 2 else np.uint8)
-    return torch.from_numpy(bits).view(getattr(torch, name))
+        t = torch.from_numpy(r)
+    else:
+        name = _TORCH_EXTENSION_DTYPES.get(r.dtype.name)
+        if name is None or not hasattr(torch, name):
+            return r
+        bits = r.view(np.uint16 if r.dtype.itemsize == 2 else np.uint8)
+        t = torch.from_numpy(bits).view(getattr(torch, name))
+    return t if on_host else t.to(device)
 
 
 def _program_input_names(program) -> list:

@@ -179,3 +179,53 @@ def test_host_library_runs_on_the_device(tmp_path):
                               (out.shape[0], out.shape[1])).copy()
     ctypes.CDLL(None).free(ctypes.c_void_p(out.allocated))
     np.testing.assert_allclose(y, _ort(model, x), rtol=1e-4, atol=1e-4)
+
+
+def _torch_block(torch):
+    torch.manual_seed(0)
+    return torch.nn.Sequential(
+        torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
+        torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(), torch.nn.Linear(8, 5)).eval()
+
+
+def test_torch_module_on_the_device():
+    """strata.compile(nn_module, target="cuda"): torch tensors out on the inputs'
+    device (CPU inputs: CPU tensors; CUDA inputs: CUDA tensors, no copy)."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("this torch has no CUDA")
+    m = _torch_block(torch)
+    x = torch.randn(2, 3, 12, 12)
+    fn = strata.compile(m, example_args=(x,), target="cuda")
+    with torch.no_grad():
+        ref = m(x)
+    (y,) = fn(x)
+    assert isinstance(y, torch.Tensor) and y.device.type == "cpu"
+    torch.testing.assert_close(y, ref, rtol=1e-4, atol=1e-4)
+    (yc,) = fn(x.cuda())
+    assert isinstance(yc, torch.Tensor) and yc.is_cuda
+    torch.testing.assert_close(yc.cpu(), ref, rtol=1e-4, atol=1e-4)
+
+
+def test_torch_compile_with_the_cuda_target():
+    """torch.compile(backend="strata", options={"target": "cuda"}): no fallback to
+    eager, outputs where eager puts them, a run-time image size (dynamic=True)."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("this torch has no CUDA")
+    import warnings
+    import torch._dynamo
+    from strata.frontends.torch.dynamo import StrataFallbackWarning, strata_backend
+    torch._dynamo.register_backend(name="strata")(strata_backend)
+    m = _torch_block(torch)
+    for dynamic in (False, True):
+        torch._dynamo.reset()
+        cm = torch.compile(m, backend="strata", dynamic=dynamic, options={"target": "cuda"})
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", StrataFallbackWarning)
+            for shape in ((2, 3, 12, 12), (3, 3, 10, 14)):
+                x = torch.randn(*shape)
+                with torch.no_grad():
+                    y, ref = cm(x), m(x)
+                assert y.device.type == "cpu"
+                torch.testing.assert_close(y, ref, rtol=1e-4, atol=1e-4)

@@ -194,3 +194,34 @@ def test_bfloat16_outputs_are_torch_tensors(target):
     assert isinstance(a, torch.Tensor) and a.dtype == torch.bfloat16
     torch.testing.assert_close(a, x.bfloat16() * 2)
     torch.testing.assert_close(b, x + 1)
+
+
+class _FakeDeviceArray:
+    """A cuda target's output as the runtime's DeviceArray presents it (DLPack device
+    kDLCUDA, `__array__` downloads), for the conversion without a GPU."""
+    def __init__(self, a):
+        self.a = a
+        self.downloads = 0
+
+    def __dlpack_device__(self):
+        return (2, 0)
+
+    def __array__(self, dtype=None, copy=None):
+        self.downloads += 1
+        return self.a
+
+
+def test_device_outputs_come_back_on_the_inputs_device():
+    """torch tensors in, torch tensors out on the inputs' device ([Note: torch tensors
+    in and out]): a cuda target's output for CPU inputs is downloaded into a CPU
+    tensor (torch.compile's graph and the user's next op run on the CPU), never
+    handed back as the runtime's own device array."""
+    from strata.compiler import _to_torch
+    out = _FakeDeviceArray(np.arange(6, dtype=np.float32).reshape(2, 3))
+    t = _to_torch(torch, out, torch.device("cpu"))
+    assert isinstance(t, torch.Tensor) and t.device.type == "cpu" and out.downloads == 1
+    torch.testing.assert_close(t, torch.arange(6.0).reshape(2, 3))
+    # host outputs stay zero-copy; Python scalars pass through
+    a = np.ones(4, np.float32)
+    assert _to_torch(torch, a, torch.device("cpu")).data_ptr() == a.ctypes.data
+    assert _to_torch(torch, 3, torch.device("cpu")) == 3
