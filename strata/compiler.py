@@ -554,7 +554,10 @@ def _may_retype(src, dst) -> bool:
 def _retype(v, src, dst):
     """A value of type `src` as one of type `dst` where a lowering changed only the
     signedness of integer elements (uiN <-> iN: the same bits); else unchanged."""
-    if src is dst or not isinstance(v, (np.ndarray, np.generic)):
+    if src is dst:
+        return v
+    device = not isinstance(v, (np.ndarray, np.generic))
+    if device and not hasattr(v, "as_dtype"):
         return v
     from .interpreter.values import dtype_of, element_type, wrap
     try:
@@ -565,6 +568,8 @@ def _retype(v, src, dst):
     a, b = element_type(src), element_type(dst)
     from .ir import attributes as A
     if isinstance(a, A.IntegerType) and isinstance(b, A.IntegerType) and a.width == b.width:
+        if device:              # an output on a device: the same bits, viewed
+            return v.as_dtype(dtype_of(dst))
         r = wrap(v, dst)
         return r if isinstance(dst, A.ShapedType) else r[()]
     return v
@@ -576,6 +581,8 @@ def _output(v):
         return v
     if isinstance(v, np.ndarray):
         return v if v.flags.writeable else np.array(v)
+    if hasattr(v, "__dlpack_device__") and not isinstance(v, np.generic):
+        return v                # an array on a device stays there
     return np.asarray(v)
 
 

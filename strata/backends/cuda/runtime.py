@@ -622,7 +622,9 @@ class CudaModel:
             return ref
         if spec is not None and getattr(spec, "scalar", False):
             return np.asarray(v).item()
-        a = np.ascontiguousarray(v)
+        a = np.asarray(v)       # (not ascontiguousarray: it makes a 0-d array 1-d)
+        if not a.flags.c_contiguous:
+            a = np.ascontiguousarray(a)
         try:
             buf = self.pool.alloc(a.nbytes)
         except CudaError as e:
@@ -859,6 +861,15 @@ class DeviceArray:
 
     def numpy(self) -> np.ndarray:
         return self.model.download(self.ref)
+
+    def as_dtype(self, dtype) -> "DeviceArray":
+        """This array with its elements read as `dtype` of the same size (a lowering
+        made ui8 outputs i8: the caller gets the interface's uint8); the same buffer."""
+        dtype = np.dtype(dtype)
+        if dtype.itemsize != self.ref.dtype.itemsize:
+            raise StrataError(f"cannot view {self.ref.dtype} elements as {dtype}")
+        self.ref.dtype = dtype
+        return self
 
     def __array__(self, dtype=None, copy=None):
         a = self.numpy()
