@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ...passes.pass_manager import Option, Pass
 from .arith import arith_patterns
+from .builder import is_packed, unpack_packed_structs
 from .cf import cf_patterns, lower_asserts
 from .common import run_llvm_conversion
 from .func import func_patterns
@@ -49,8 +50,10 @@ class ConvertToLLVM(Pass):
                                              self.checked_alloc))
         if self.fold_aggregates:
             # dead ones first: fewer for the merge to look at (3,148 -> 1,501 merges on
-            # RegNet-Y-400MF), the same result
+            # RegNet-Y-400MF), the same result; then the packed structs still read whole
+            # become their insertvalue chains ([Note: structs packed lazily])
             erase_dead_llvm_ops(op)
+            unpack_packed_structs(op)
             merge_llvm_constants(op)
 
 
@@ -136,7 +139,8 @@ def erase_dead_llvm_ops(root) -> int:
                     prev = o.prev
                     if o.regions:
                         stack.append(o)
-                    elif o.name.startswith("llvm.") and is_trivially_dead(o):
+                    elif (o.name.startswith("llvm.") or is_packed(o)) and \
+                            is_trivially_dead(o):
                         o.erase()
                         n += 1
                     o = prev
