@@ -13,7 +13,7 @@ from ...ir import attributes as A
 
 __all__ = ["LLVMBuilder", "llvm_op", "GEP_DYNAMIC", "INBOUNDS_NUW", "icmp_predicate",
            "fcmp_predicate", "inserted_value", "PACKED", "flat_field", "is_packed",
-           "unpack_packed_structs"]
+           "unpack_packed_struct"]
 
 GEP_DYNAMIC = -(2 ** 31)  # rawConstantIndices marker of a dynamic index
 INBOUNDS_NUW = 7  # GEPNoWrapFlags `inbounds|nuw` (inbounds = 3, nuw = 4)
@@ -74,7 +74,7 @@ _CAST = "builtin.unrealized_conversion_cast"
 # passes fields), and such an op, left unread, is erased with the dead llvm ops as the
 # conversion ends; the few read whole (a returned memref, a block argument, a C
 # interface's stack copy) then become the insertvalue chain they stood for
-# (unpack_packed_structs), so the output is the program the chains made before.
+# (erase_dead_llvm_ops in umbrella.py), so the output is the program the chains made before.
 # DenseNet-121: 4,302 insertvalues and 381 poisons made while converting before, of
 # which half were erased again unread.
 # The discardable attribute marking an unrealized_conversion_cast that stands for a
@@ -107,32 +107,15 @@ def flat_field(st, pos):
     return k if len(pos) == 1 else None
 
 
-def unpack_packed_structs(root) -> int:
-    """Replace every lazily packed struct under `root` ([Note: structs packed lazily])
-    that something still reads by its llvm.mlir.poison + llvm.insertvalue chain, and
-    erase the unread ones; returns how many chains were built."""
+def unpack_packed_struct(op) -> None:
+    """Replace the lazily packed struct `op` ([Note: structs packed lazily]) by its
+    llvm.mlir.poison + llvm.insertvalue chain (built before it) and erase it."""
     from ...ir.builder import Builder, InsertionPoint
-    n = 0
-    stack = [root]
-    while stack:
-        op = stack.pop()
-        for r in op.regions:
-            for b in r.blocks:
-                o = b.first
-                while o is not None:
-                    nxt = o.next
-                    if o.regions:
-                        stack.append(o)
-                    elif o.name == _CAST and PACKED in o._attrs:
-                        res = o.results[0]
-                        if res.has_uses():
-                            lb = LLVMBuilder(Builder(InsertionPoint.before_op(o)), o.loc)
-                            res.replace_all_uses_with(
-                                lb.pack(res.type, [x.value for x in o._operands]))
-                            n += 1
-                        o.erase()
-                    o = nxt
-    return n
+    res = op.results[0]
+    if res.has_uses():
+        lb = LLVMBuilder(Builder(InsertionPoint.before_op(op)), op.loc)
+        res.replace_all_uses_with(lb.pack(res.type, [x.value for x in op._operands]))
+    op.erase()
 
 
 _POSITIONS: dict = {}

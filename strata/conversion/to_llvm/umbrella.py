@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...passes.pass_manager import Option, Pass
 from .arith import arith_patterns
-from .builder import is_packed, unpack_packed_structs
+from .builder import is_packed, unpack_packed_struct
 from .cf import cf_patterns, lower_asserts
 from .common import run_llvm_conversion
 from .func import func_patterns
@@ -58,10 +58,9 @@ class ConvertToLLVM(Pass):
         lower_globals(op, tc)
         if self.fold_aggregates:
             # dead ones first: fewer for the merge to look at (3,148 -> 1,501 merges on
-            # RegNet-Y-400MF), the same result; then the packed structs still read whole
+            # RegNet-Y-400MF), the same result; the packed structs still read whole
             # become their insertvalue chains ([Note: structs packed lazily])
             erase_dead_llvm_ops(op)
-            unpack_packed_structs(op)
             merge_llvm_constants(op)
 
 
@@ -133,7 +132,9 @@ _NONE: dict = {}
 
 def erase_dead_llvm_ops(root) -> int:
     """Erase the llvm dialect ops without effects whose results are unused, in every
-    block under `root` (last to first, so chains go at once); returns how many.
+    block under `root` (last to first, so chains go at once); returns how many. Lazily
+    packed structs ([Note: structs packed lazily]) are erased when unread and become
+    their insertvalue chains where read.
 
     [Note: fold-aggregates]
     Lowering a model's entry function builds a descriptor (an insertvalue chain) for each
@@ -156,9 +157,12 @@ def erase_dead_llvm_ops(root) -> int:
                     prev = o.prev
                     if o.regions:
                         stack.append(o)
-                    elif (o.name.startswith("llvm.") or is_packed(o)) and \
-                            is_trivially_dead(o):
+                    elif o.name.startswith("llvm.") and is_trivially_dead(o):
                         o.erase()
                         n += 1
+                    elif is_packed(o):
+                        # unread: erased; read whole: its insertvalue chain, which this
+                        # walk (going up from `prev`) does not see again
+                        unpack_packed_struct(o)
                     o = prev
     return n
