@@ -125,3 +125,20 @@ def test_upstream_operand_names_do_not_shadow_operation_methods():
         for d in cls._operand_defs + cls._result_defs + cls._prop_defs:
             assert not hasattr(Operation, d.name), (cls.name, d.name)
     assert Block  # (imported for the builders above)
+
+
+def test_aggregate_compatibility_asked_again_gives_the_same_answer():
+    # is_compatible_type remembers its answer per (uniqued) aggregate type: a struct
+    # or array holding a signed integer is not compatible, however often it is asked,
+    # and one holding only LLVM types is
+    from strata.dialects.llvm import types as LT
+    si32 = A.IntegerType(32, signedness=1)
+    ok = LT.LLVMStructType([LT.ptr, A.i64, LT.LLVMArrayType(2, A.i64)])
+    for _ in range(3):
+        assert LT.is_compatible_type(ok)
+        assert LT.is_compatible_type(LT.LLVMArrayType(4, ok))
+    bad = LT.LLVMStructType([LT.ptr, LT.LLVMArrayType(2, si32)])
+    for _ in range(3):
+        assert not LT.is_compatible_type(bad)
+        assert not LT.is_compatible_type(LT.LLVMArrayType(3, bad))
+        assert LT.is_compatible_type(LT.LLVMStructType(None, name="opaque_s"))

@@ -76,7 +76,8 @@ LLVM_PIPELINE = (
     "strata-math-polynomial-approximation",
     "arith-expand",
     "convert-strata-cpu-to-llvm",
-    "convert-to-llvm{safe-division=true fold-aggregates=true checked-alloc=true}",
+    "convert-to-llvm{safe-division=true fold-aggregates=true checked-alloc=true "
+    "fold-ops=false}",
     "reconcile-unrealized-casts",
     "strata-cpu-fold-trampolines",
 )

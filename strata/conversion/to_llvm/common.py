@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ...dialects.llvm import types as LT
 from ...ir import attributes as A
-from ...rewrite.conversion import (ConversionPattern, ConversionTarget,
-                                   apply_partial_conversion)
+from ...rewrite.conversion import (ConversionConfig, ConversionPattern,
+                                   ConversionTarget, apply_partial_conversion)
 from .builder import LLVMBuilder
 from .type_converter import LLVMTypeConverter
 
@@ -40,9 +40,10 @@ def llvm_target() -> ConversionTarget:
     return t
 
 
-def run_llvm_conversion(op, patterns, illegal=(), legal=(), dynamic=None):
+def run_llvm_conversion(op, patterns, illegal=(), legal=(), dynamic=None, fold=True):
     """Partial conversion of `op` with `patterns`: the ops (or dialects, by bare name)
-    in `illegal` must all be converted, `legal` ones stay."""
+    in `illegal` must all be converted, `legal` ones stay; `fold`: each op's folder is
+    tried before its patterns (the driver's default, as upstream)."""
     target = llvm_target()
     for x in illegal:
         if "." in x:
@@ -54,7 +55,8 @@ def run_llvm_conversion(op, patterns, illegal=(), legal=(), dynamic=None):
     if dynamic:
         for name, fn in dynamic.items():
             target.add_dynamically_legal_op(name, fn)
-    apply_partial_conversion([op], target, patterns)
+    apply_partial_conversion([op], target, patterns,
+                             config=None if fold else ConversionConfig(fold=False))
 
 
 # ---------------------------------------------------------------- flags

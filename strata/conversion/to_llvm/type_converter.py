@@ -214,7 +214,8 @@ class LLVMTypeConverter(TypeConverter):
                 [v.type for v in inputs] != self._flat_fields(types):
             return None
         from .builder import LLVMBuilder
-        return _pack_struct(LLVMBuilder(builder, loc), types, inputs)
+        return _pack_struct(LLVMBuilder(builder, loc, self.fold_aggregates), types,
+                            inputs)
 
     def _flat_fields(self, st):
         out = []
@@ -230,22 +231,12 @@ class LLVMTypeConverter(TypeConverter):
         if st is None or [v.type for v in inputs] != self._flat_fields(st):
             return None
         from .builder import LLVMBuilder
-        return _pack_struct(LLVMBuilder(builder, loc), st, inputs)
+        return _pack_struct(LLVMBuilder(builder, loc, self.fold_aggregates), st, inputs)
 
 
 def _pack_struct(b, st, values):
-    """poison + insertvalue of `values` (the struct's fields, arrays flattened)."""
-    d = b.poison(st)
-    k = 0
-    for i, t in enumerate(st.types):
-        if isinstance(t, LT.LLVMArrayType):
-            for j in range(t.size):
-                d = b.insertvalue(d, values[k], [i, j])
-                k += 1
-        else:
-            d = b.insertvalue(d, values[k], [i])
-            k += 1
-    return d
+    """Struct `st` of `values` (its fields, arrays flattened): see LLVMBuilder.pack."""
+    return b.pack(st, values)
 
 
 # ============================================================================ descriptors
@@ -258,39 +249,78 @@ class MemRefDescriptor:
         d = MemRefDescriptor.poison(b, struct_type)
         d.set_allocated_ptr(b, p); d.set_aligned_ptr(b, p); d.set_constant_offset(b, 0)
         n = d.size(b, 0)
-    """
 
-    __slots__ = ("value",)
+    A descriptor begun by `poison` with a folding builder (convert-to-llvm's
+    fold-aggregates) keeps its fields in a list instead; reading `value` then packs
+    them into one struct value ([Note: structs packed lazily] in builder.py)."""
+
+    __slots__ = ("_value", "_fields", "_type", "_b")
 
     def __init__(self, value):
-        self.value = value
+        self._value = value
+        self._fields = None
+
+    @property
+    def value(self):
+        f = self._fields
+        if f is not None:
+            self._fields = None
+            b = self._b
+            if None in f:       # not every field set: the insertvalue chain
+                v = b.poison(self._type)
+                for k, x in enumerate(f):
+                    if x is not None:
+                        v = b.insertvalue(v, x, _position(k, self._type))
+                self._value = v
+            else:
+                self._value = b.pack(self._type, f)
+        return self._value
 
     @property
     def type(self):
-        return self.value.type
+        return self._type if self._fields is not None else self._value.type
 
     @property
     def rank(self):
-        ts = self.value.type.types
+        ts = self.type.types
         return ts[3].size if len(ts) > 3 else 0
 
     @property
     def index_type(self):
-        return self.value.type.types[2]
+        return self.type.types[2]
 
     @property
     def element_ptr_type(self):
-        return self.value.type.types[1]
+        return self.type.types[1]
 
     @classmethod
     def poison(cls, b, struct_type):
+        if getattr(b, "fold", False):
+            d = cls.__new__(cls)
+            d._value = None
+            d._type = struct_type
+            d._b = b
+            ts = struct_type.types
+            d._fields = [None] * (3 + 2 * ts[3].size if len(ts) > 3 else 3)
+            return d
         return cls(b.poison(struct_type))
 
     def _get(self, b, pos):
+        f = self._fields
+        if f is not None:
+            k = _field_index(f, pos)
+            if k is not None and f[k] is not None:
+                return f[k]
         return b.extractvalue(self.value, pos)
 
     def _set(self, b, pos, v):
-        self.value = b.insertvalue(self.value, v, pos)
+        f = self._fields
+        if f is not None:
+            k = _field_index(f, pos)
+            if k is not None:
+                f[k] = v
+                return
+        self._value = b.insertvalue(self.value, v, pos)
 
     def allocated_ptr(self, b):
         return self._get(b, [0])
@@ -359,6 +389,23 @@ class MemRefDescriptor:
             d.set_constant_size(b, i, n)
             d.set_constant_stride(b, i, strides[i])
         return d
+
+
+def _field_index(fields, pos):
+    """Index in a descriptor's field list (allocated, aligned, offset, sizes, strides)
+    of the field at struct position `pos`, or None (a whole array)."""
+    if len(pos) == 1:
+        return pos[0] if pos[0] < 3 else None
+    r = (len(fields) - 3) // 2
+    return 3 + pos[1] if pos[0] == 3 else 3 + r + pos[1]
+
+
+def _position(k, struct_type):
+    """The struct position of field `k` of a descriptor (the inverse of _field_index)."""
+    if k < 3:
+        return [k]
+    r = struct_type.types[3].size
+    return [3, k - 3] if k < 3 + r else [4, k - 3 - r]
 
 
 class UnrankedMemRefDescriptor:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from ...passes.pass_manager import Option, Pass
 from .arith import arith_patterns
+from .builder import is_packed, unpack_packed_struct
 from .cf import cf_patterns, lower_asserts
 from .common import run_llvm_conversion
 from .func import func_patterns
 from .index import index_patterns
 from .math import math_patterns
-from .memref import memref_patterns
+from .memref import lower_globals, memref_patterns
 from .type_converter import LLVMTypeConverter
 
 __all__ = ["ConvertToLLVM", "all_patterns", "erase_dead_llvm_ops"]
@@ -35,6 +36,10 @@ class ConvertToLLVM(Pass):
     fold_aggregates = Option(bool, False, "(Strata) read the fields of memref descriptors "
                              "from the values they were built of; erase what is left "
                              "unused")
+    fold_ops = Option(bool, True, "(Strata) try each op's folder before its patterns, as "
+                      "upstream's conversion driver; false where the input was just "
+                      "canonicalized (the CPU target: no folder ever applied there, see "
+                      "[Note: no folding while lowering])")
     checked_alloc = Option(bool, False, "(Strata) checked allocations, and failed "
                            "cf.asserts that stop the call, under the CPU runtime's guard: "
                            "see finalize-memref-to-llvm and convert-cf-to-llvm")
@@ -45,14 +50,30 @@ class ConvertToLLVM(Pass):
         lower_asserts(op, self.checked_alloc)
         tc = LLVMTypeConverter(self.index_bitwidth or 64)
         tc.fold_aggregates = self.fold_aggregates
+        # memref.global: lowered once the driver is done ([Note: globals lowered
+        # directly] in memref.py); fold-ops=false: no folder tried first
         run_llvm_conversion(op, all_patterns(tc, self.safe_division, self.emit_c_wrappers,
-                                             self.checked_alloc))
+                                             self.checked_alloc), legal=("memref.global",),
+                            fold=self.fold_ops)
+        lower_globals(op, tc)
         if self.fold_aggregates:
             # dead ones first: fewer for the merge to look at (3,148 -> 1,501 merges on
-            # RegNet-Y-400MF), the same result
+            # RegNet-Y-400MF), the same result; the packed structs still read whole
+            # become their insertvalue chains ([Note: structs packed lazily])
             erase_dead_llvm_ops(op)
             merge_llvm_constants(op)
 
+
+# [Note: no folding while lowering]
+# Upstream's conversion driver tries an illegal op's folder before its patterns. On the
+# CPU target convert-to-llvm runs on IR canonicalized a few passes before, and the
+# attempt (a snapshot of the op for a rollback, the folder, the rollback) cost 8% of the
+# pass for nothing: over MobileNetV2, ResNet-50, DenseNet-121, EfficientNet-B0, DeiT-S,
+# MiniLM and Swin-T, 15,000 attempts, of which 12 folded, in place: EfficientNet-B0's
+# `c * x` became `x * c` (the constant moved to the right). LLVM orders the operands
+# of its fmul itself: EfficientNet-B0's, DenseNet-121's and MiniLM's machine code is
+# the same byte for byte without the attempts. The CPU target sets fold-ops=false:
+# every op goes to its patterns.
 
 # llvm ops without operands or effects whose result only depends on their properties and
 # type: one per value suffices (see [Note: one constant per value])
@@ -113,7 +134,9 @@ _NONE: dict = {}
 
 def erase_dead_llvm_ops(root) -> int:
     """Erase the llvm dialect ops without effects whose results are unused, in every
-    block under `root` (last to first, so chains go at once); returns how many.
+    block under `root` (last to first, so chains go at once); returns how many. Lazily
+    packed structs ([Note: structs packed lazily]) are erased when unread and become
+    their insertvalue chains where read.
 
     [Note: fold-aggregates]
     Lowering a model's entry function builds a descriptor (an insertvalue chain) for each
@@ -139,5 +162,9 @@ def erase_dead_llvm_ops(root) -> int:
                     elif o.name.startswith("llvm.") and is_trivially_dead(o):
                         o.erase()
                         n += 1
+                    elif is_packed(o):
+                        # unread: erased; read whole: its insertvalue chain, which this
+                        # walk (going up from `prev`) does not see again
+                        unpack_packed_struct(o)
                     o = prev
     return n
