@@ -1251,8 +1251,9 @@ def _dot_driver(isa: Isa) -> str:
 # parallel; one stream crosses a 4 KB page every 32 k and waits for each), the rows'
 # accumulators of all of them in registers for the whole K (no K blocks: C is written
 # once, by strata_gemv_store_<m>, the micro-kernels' epilogue), allocating nothing.
-# Threads split the panels (strata_parallel_for over panel indices, chunks of at least
-# GEMV_CHUNK_MIN_FLOATS of B), from GEMV_PAR_MIN_FLOATS of packed B (smaller products
+# Threads split the panels (strata_parallel_for over groups of the widest block's
+# panels, chunks of at least GEMV_CHUNK_MIN_FLOATS of B: a chunk ends on a whole group),
+# from GEMV_PAR_MIN_FLOATS of packed B (smaller products
 # run on the calling thread: waking the pool costs more than half of their stream), or
 # never when the tile word's split field says SPLIT_NONE; the word's blocking does not
 # apply (nothing is blocked). Measured on the MLP's three layers at 1 thread (AVX-512,
@@ -1375,10 +1376,15 @@ def _gemv_driver(isa: Isa) -> str:
     its chunk function for the pool: see [Note: few rows on packed B]."""
     nr = isa.nr
     out = []
+    # the pool hands out units of `unit` panels (a group of the widest block), so that
+    # the chunks' groups are whole but for the last panels
+    unit = gemv_panels(isa, 1)
     f = Fn("define internal void @strata_gemv_chunk(ptr %work, i64 %lo, i64 %hi) #1")
     v = _load_work(f, _GEMV_FIELDS, _GEMV_TYPES)
+    panels = f(f"sdiv i64 {f.add(v['N'], nr - 1)}, {nr}")
     f.do("call void @strata_gemv_range(" + ", ".join(
-        f"{_GEMV_TYPES.get(x, 'i64')} {v[x]}" for x in _GEMV_FIELDS) + ", i64 %lo, i64 %hi)")
+        f"{_GEMV_TYPES.get(x, 'i64')} {v[x]}" for x in _GEMV_FIELDS) +
+        f", i64 {f.mul('%lo', unit)}, i64 {f.min(f.mul('%hi', unit), panels)})")
     f.do("ret void")
     out.append(f.text())
 
@@ -1387,7 +1393,7 @@ def _gemv_driver(isa: Isa) -> str:
     floats = f.mul(f.mul(panels, nr), "%K")
     t = f(f"sext i32 {f('call i32 @strata_get_num_threads()')} to i64")
     split = _tile_field(f, "split", SPLIT_AUTO)
-    par = all_of(f, [f.cmp("sgt", t, 1), f.cmp("sgt", panels, 1),
+    par = all_of(f, [f.cmp("sgt", t, 1), f.cmp("sgt", panels, unit),
                      f.cmp("sge", floats, GEMV_PAR_MIN_FLOATS),
                      f.cmp("ne", split, SPLIT_NONE)])
     one, many, done = f.label("one"), f.label("many"), f.label("done")
@@ -1397,12 +1403,12 @@ def _gemv_driver(isa: Isa) -> str:
          f"i64 {panels})")
     f.br(done)
     f.start(many)
-    per_panel = f.mul("%K", nr)
-    grain = f(f"sdiv i64 {f.add(per_panel, GEMV_CHUNK_MIN_FLOATS - 1)}, {per_panel}")
-    grain = f(f"call i64 @llvm.smax.i64(i64 {grain}, i64 {gemv_panels(isa, 1)})")
+    per_unit = f.mul("%K", nr * unit)
+    grain = f(f"sdiv i64 {f.add(per_unit, GEMV_CHUNK_MIN_FLOATS - 1)}, {per_unit}")
+    units = f(f"sdiv i64 {f.add(panels, unit - 1)}, {unit}")
     work = _store_work(f, _GEMV_FIELDS, _GEMV_TYPES, {x: f"%{x}" for x in _GEMV_FIELDS})
     f.do(f"call void @strata_parallel_for(ptr @strata_gemv_chunk, ptr {work}, "
-         f"i64 {panels}, i64 {grain})")
+         f"i64 {units}, i64 {grain})")
     f.br(done)
     f.start(done)
     f.do("ret void")
