@@ -1256,10 +1256,15 @@ def _dot_driver(isa: Isa) -> str:
 # from GEMV_PAR_MIN_FLOATS of packed B (smaller products
 # run on the calling thread: waking the pool costs more than half of their stream), or
 # never when the tile word's split field says SPLIT_NONE; the word's blocking does not
-# apply (nothing is blocked). Measured on the MLP's three layers at 1 thread (AVX-512,
-# process CPU time, interleaved, weights out of L2): blocked driver 18.1 GB/s, one
-# panel at a time without its set-up 19.0, 2 panels 20.3, 4 panels 20.6-21.2 (OpenBLAS's
-# sgemv on the unpacked weights 20.3-20.5).
+# apply (nothing is blocked). Measured on the MLP's three products at 1 thread (AVX-512,
+# process CPU time, same process, interleaved, 7.3 MB of weights out of L2, a machine at
+# load 10-14): weights 64-byte aligned as a compiled model's are, 0.975-0.985 of the
+# blocked driver's time (it streamed ~21.5 GB/s already: bandwidth-bound both); 16-byte
+# aligned (NumPy's), where the single stream's loads split cache lines, 0.88 (blocked
+# 18.1 GB/s, one panel at a time without its set-up 19.0, 2 panels 20.3, 4 panels
+# 20.6-21.2; OpenBLAS's sgemv on the unpacked weights 20.3-20.5). The whole MLP at
+# batch 1 (bench/models.py's mlp1), 1 thread: 0.96-0.98 of before, 0.91-0.92 x
+# onnxruntime.
 GEMV_MAX_ROWS = 4
 GEMV_PAR_MIN_FLOATS = 1 << 17
 GEMV_CHUNK_MIN_FLOATS = 1 << 15
