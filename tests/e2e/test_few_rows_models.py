@@ -68,7 +68,8 @@ def test_few_rows_match_onnxruntime(tmp_path, name, threads):
     assert re.findall(r"call @(strata_\w+)\(", text.split("{-#")[0]) == \
         ["strata_sgemm_packed_epi_f32"] * (3 if name == "mlp" else 1)
     static = strata.compile(build(1), num_threads=threads, cache=False)
-    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    sess = ort.InferenceSession(model.SerializeToString(),
+                                providers=["CPUExecutionProvider"])
     for n in (1, 2, 3, GEMV_MAX_ROWS, GEMV_MAX_ROWS + 1, 9, 0):
         x = RNG.standard_normal((n, *shape)).astype(np.float32)
         ref = sess.run(None, {"x": x})[0]

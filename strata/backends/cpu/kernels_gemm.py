@@ -1246,25 +1246,29 @@ def _dot_driver(isa: Isa) -> str:
 # packed panels from L3 or memory (4 MB for 1024 x 1024: MLP 784-1024-1024-10 runs
 # 7.3 MB of weights per call), not of the multiply-adds. The blocked driver ran it one
 # NR panel after the other (one stream), with a scratch buffer malloc'd per slice and
-# the per-panel set-up of the rows driver. strata_gemv_packed instead streams GEMV_PANELS
-# panels at once (several sequential streams, which the hardware prefetchers run in
-# parallel; one stream crosses a 4 KB page every 32 k and waits for each), the rows'
-# accumulators of all of them in registers for the whole K (no K blocks: C is written
-# once, by strata_gemv_store_<m>, the micro-kernels' epilogue), allocating nothing.
-# Threads split the panels (strata_parallel_for over groups of the widest block's
-# panels, chunks of at least GEMV_CHUNK_MIN_FLOATS of B: a chunk ends on a whole group),
-# from GEMV_PAR_MIN_FLOATS of packed B (smaller products
-# run on the calling thread: waking the pool costs more than half of their stream), or
-# never when the tile word's split field says SPLIT_NONE; the word's blocking does not
-# apply (nothing is blocked). Measured on the MLP's three products at 1 thread (AVX-512,
-# process CPU time, same process, interleaved, 7.3 MB of weights out of L2, a machine at
-# load 10-14): weights 64-byte aligned as a compiled model's are, 0.975-0.985 of the
-# blocked driver's time (it streamed ~21.5 GB/s already: bandwidth-bound both); 16-byte
-# aligned (NumPy's), where the single stream's loads split cache lines, 0.88 (blocked
-# 18.1 GB/s, one panel at a time without its set-up 19.0, 2 panels 20.3, 4 panels
-# 20.6-21.2; OpenBLAS's sgemv on the unpacked weights 20.3-20.5). The whole MLP at
-# batch 1 (bench/models.py's mlp1), 1 thread: 0.96-0.98 of before, 0.91-0.92 x
-# onnxruntime.
+# the per-panel set-up of the rows driver. strata_gemv_packed instead streams
+# gemv_panels panels at once (4 on AVX-512: several sequential streams, which the
+# hardware prefetchers run in parallel), the rows' accumulators of all of them in
+# registers for the whole K (no K blocks: C is written once, by strata_gemv_store_<m>,
+# the micro-kernels' epilogue), allocating nothing. Threads split the panels
+# (strata_parallel_for over the panels, chunks of at least GEMV_CHUNK_MIN_FLOATS of B,
+# each cut into groups of 4, 2, then single panels) from GEMV_PAR_MIN_FLOATS of packed
+# B; smaller products run on the calling thread (waking the pool costs more than half
+# of their stream), as do all when the tile word's split field says SPLIT_NONE; the
+# word's blocking does not apply (nothing is blocked). The guided schedule's last
+# claims are single panels (128 KB at K = 1024), so the threads finish within a few
+# microseconds of each other; claims of whole groups of 4 (512 KB) could leave one
+# thread idle for ~25 us at the end of each layer (reasoned, not measured: the machine
+# was never quiet).
+# Measured on the MLP's three products at 1 thread (AVX-512, process CPU time, same
+# process, interleaved, 7.3 MB of weights out of L2, a machine at load 10-14): weights
+# 64-byte aligned (as a model loaded from the compiled-model cache has them), 0.975-0.985
+# of the blocked driver's time (which streamed ~21.5 GB/s already: both bandwidth-bound);
+# 16-byte aligned (NumPy's, and a fresh compile's: target.WEIGHT_ALIGNMENT), where the
+# single stream's loads split cache lines, 0.88 (blocked 18.1 GB/s, one panel at a time
+# without its set-up 19.0, 2 panels 20.3, 4 panels 20.6-21.2; OpenBLAS's sgemv on the
+# unpacked weights 20.3-20.5). The whole MLP at batch 1 (bench/models.py's mlp1), fresh
+# compiles, 1 thread: 0.96-0.98 of before, 0.91-0.92 x onnxruntime.
 GEMV_MAX_ROWS = 4
 GEMV_PAR_MIN_FLOATS = 1 << 17
 GEMV_CHUNK_MIN_FLOATS = 1 << 15
@@ -1282,6 +1286,16 @@ def gemv_panels(isa: Isa, m: int) -> int:
     while p > 1 and m * p * isa.nv + p * isa.nv + 1 > regs:
         p //= 2
     return p
+
+
+def _gemv_groups(p: int) -> list:
+    """The group sizes a range of panels is cut into, from the widest block's `p` down
+    to 2 (then single panels): 4, 2 for 4."""
+    out = []
+    while p > 1:
+        out.append(p)
+        p //= 2
+    return out
 
 
 def _gemv_store(isa: Isa, m: int, narrow: bool) -> str:
@@ -1338,8 +1352,9 @@ def _gemv_block(isa: Isa, m: int, p: int, narrow: bool) -> str:
 
 def _gemv_range(isa: Isa) -> str:
     """strata_gemv_range(<_GEMV_ARGS>, lo, hi): the panels lo..hi-1 of the product, by
-    the block of its row count (1..GEMV_MAX_ROWS): groups of gemv_panels, then one at a
-    time (a last panel of one vector or less through the narrow block)."""
+    the blocks of its row count (1..GEMV_MAX_ROWS): groups of gemv_panels, then of half
+    as many..., then one at a time (a last panel of one vector or less through the
+    narrow block)."""
     nr, W = isa.nr, isa.width
     f = Fn(f"define internal void @strata_gemv_range({_GEMV_ARGS}, i64 %lo, i64 %hi) #1")
 
@@ -1353,11 +1368,12 @@ def _gemv_range(isa: Isa) -> str:
             f.do(f"call void @strata_gemv_{m}x{q}{'_n1' if narrow else ''}({args}, "
                  f"ptr {f.gep('%B', f.mul(col, '%K'))}, ptr {f.gep('%C', col)}, "
                  + tail.format(col=col) + ")")
-        grouped = "%lo"     # (the end of the groups: where the single panels start)
-        if p > 1:
-            n = f.sub("%hi", "%lo")
-            grouped = f.add("%lo", f.sub(n, f(f"srem i64 {n}, {p}")))
-            f.loop("%lo", grouped, p, lambda at: call(p, at))
+        grouped = "%lo"     # (the end of the groups: where the next ones start)
+        for q in _gemv_groups(p):
+            n = f.sub("%hi", grouped)
+            end = f.add(grouped, f.sub(n, f(f"srem i64 {n}, {q}")))
+            f.loop(grouped, end, q, lambda at, q=q: call(q, at))
+            grouped = end
 
         def one(at):
             if isa.nv == 1:
@@ -1381,15 +1397,11 @@ def _gemv_driver(isa: Isa) -> str:
     its chunk function for the pool: see [Note: few rows on packed B]."""
     nr = isa.nr
     out = []
-    # the pool hands out units of `unit` panels (a group of the widest block), so that
-    # the chunks' groups are whole but for the last panels
-    unit = gemv_panels(isa, 1)
     f = Fn("define internal void @strata_gemv_chunk(ptr %work, i64 %lo, i64 %hi) #1")
     v = _load_work(f, _GEMV_FIELDS, _GEMV_TYPES)
-    panels = f(f"sdiv i64 {f.add(v['N'], nr - 1)}, {nr}")
     f.do("call void @strata_gemv_range(" + ", ".join(
         f"{_GEMV_TYPES.get(x, 'i64')} {v[x]}" for x in _GEMV_FIELDS) +
-        f", i64 {f.mul('%lo', unit)}, i64 {f.min(f.mul('%hi', unit), panels)})")
+        ", i64 %lo, i64 %hi)")
     f.do("ret void")
     out.append(f.text())
 
@@ -1398,7 +1410,7 @@ def _gemv_driver(isa: Isa) -> str:
     floats = f.mul(f.mul(panels, nr), "%K")
     t = f(f"sext i32 {f('call i32 @strata_get_num_threads()')} to i64")
     split = _tile_field(f, "split", SPLIT_AUTO)
-    par = all_of(f, [f.cmp("sgt", t, 1), f.cmp("sgt", panels, unit),
+    par = all_of(f, [f.cmp("sgt", t, 1), f.cmp("sgt", panels, 1),
                      f.cmp("sge", floats, GEMV_PAR_MIN_FLOATS),
                      f.cmp("ne", split, SPLIT_NONE)])
     one, many, done = f.label("one"), f.label("many"), f.label("done")
@@ -1408,12 +1420,11 @@ def _gemv_driver(isa: Isa) -> str:
          f"i64 {panels})")
     f.br(done)
     f.start(many)
-    per_unit = f.mul("%K", nr * unit)
-    grain = f(f"sdiv i64 {f.add(per_unit, GEMV_CHUNK_MIN_FLOATS - 1)}, {per_unit}")
-    units = f(f"sdiv i64 {f.add(panels, unit - 1)}, {unit}")
+    per_panel = f.mul("%K", nr)
+    grain = f(f"sdiv i64 {f.add(per_panel, GEMV_CHUNK_MIN_FLOATS - 1)}, {per_panel}")
     work = _store_work(f, _GEMV_FIELDS, _GEMV_TYPES, {x: f"%{x}" for x in _GEMV_FIELDS})
     f.do(f"call void @strata_parallel_for(ptr @strata_gemv_chunk, ptr {work}, "
-         f"i64 {units}, i64 {grain})")
+         f"i64 {panels}, i64 {grain})")
     f.br(done)
     f.start(done)
     f.do("ret void")
@@ -1426,8 +1437,7 @@ def gemv_functions(isa: Isa) -> list:
     parts = []
     for m in range(1, GEMV_MAX_ROWS + 1):
         parts += [_gemv_store(isa, m, False), _gemv_block(isa, m, 1, False)]
-        if gemv_panels(isa, m) > 1:
-            parts.append(_gemv_block(isa, m, gemv_panels(isa, m), False))
+        parts += [_gemv_block(isa, m, q, False) for q in _gemv_groups(gemv_panels(isa, m))]
         if isa.nv > 1:
             parts += [_gemv_store(isa, m, True), _gemv_block(isa, m, 1, True)]
     parts += [_gemv_range(isa), _gemv_driver(isa)]
