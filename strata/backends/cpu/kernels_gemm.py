@@ -934,6 +934,15 @@ def _store_work(f: Fn, fields, types, v: dict) -> str:
     return work
 
 
+def _pool_call(f: Fn, chunk: str, fields, types, v: dict, n: str, per_item: str,
+               min_work: int) -> None:
+    """strata_parallel_for of `chunk` over n items of `per_item` work each, the values `v`
+    of `fields` its context (_store_work), chunks of at least `min_work`."""
+    grain = f(f"sdiv i64 {f.add(per_item, min_work - 1)}, {per_item}")
+    work = _store_work(f, fields, types, v)
+    f.do(f"call void @strata_parallel_for(ptr {chunk}, ptr {work}, i64 {n}, i64 {grain})")
+
+
 def _load_work(f: Fn, fields, types) -> dict:
     """The fields stored by _store_work at %work, as values."""
     v = {}
@@ -1160,10 +1169,8 @@ def _batch_ir() -> str:
         f.do(f"call void @strata_batch_range({_batch_args(v)})")
         f.br(done)
         f.start(many)       # small ones: chunks of the batch in parallel
-        grain = f(f"sdiv i64 {f.add(item, CHUNK_MIN_MACS - 1)}, {item}")
-        work = _store_work(f, _BATCH_FIELDS, _BATCH_TYPES, v)
-        f.do(f"call void @strata_parallel_for(ptr @strata_batch_chunk, ptr {work}, "
-             f"i64 %batch, i64 {grain})")
+        _pool_call(f, "@strata_batch_chunk", _BATCH_FIELDS, _BATCH_TYPES, v, "%batch",
+                   item, CHUNK_MIN_MACS)
         f.br(done)
         f.start(done)
         f.do("ret void")
@@ -1420,11 +1427,9 @@ def _gemv_driver(isa: Isa) -> str:
          f"i64 {panels})")
     f.br(done)
     f.start(many)
-    per_panel = f.mul("%K", nr)
-    grain = f(f"sdiv i64 {f.add(per_panel, GEMV_CHUNK_MIN_FLOATS - 1)}, {per_panel}")
-    work = _store_work(f, _GEMV_FIELDS, _GEMV_TYPES, {x: f"%{x}" for x in _GEMV_FIELDS})
-    f.do(f"call void @strata_parallel_for(ptr @strata_gemv_chunk, ptr {work}, "
-         f"i64 {panels}, i64 {grain})")
+    _pool_call(f, "@strata_gemv_chunk", _GEMV_FIELDS, _GEMV_TYPES,
+               {x: f"%{x}" for x in _GEMV_FIELDS}, panels, f.mul("%K", nr),
+               GEMV_CHUNK_MIN_FLOATS)
     f.br(done)
     f.start(done)
     f.do("ret void")
