@@ -311,9 +311,18 @@ def test_cost_model_blocks_and_unknown_sizes():
     w = cost_model.choose_tile("strata_sgemm_f32", dict(batch=1, M=None, N=1024, K=784), 2,
                                isa, CACHES)
     assert tile_fields(w)["split"] == SPLIT_AUTO and tile_fields(w)["mc"] > 0
-    # a few rows never reach the blocked driver: 0
+    # a few rows never reach the blocked driver: 0 (on pre-packed B: up to
+    # GEMV_MAX_ROWS, the few-rows path, which splits as it decides at run time)
     assert cost_model.choose_tile("strata_sgemm_f32", dict(batch=1, M=1, N=1024, K=784), 2,
                                   isa, CACHES) == 0
+    from strata.backends.cpu.kernels_gemm import GEMV_MAX_ROWS
+    for kernel in ("strata_sgemm_packed_f32", "strata_sgemm_packed_epi_f32"):
+        for M in range(1, GEMV_MAX_ROWS + 1):
+            shape = dict(batch=1, M=M, N=1024, K=1024)
+            assert cost_model.choose_tile(kernel, shape, 2, isa, CACHES) == 0
+            assert not cost_model.reaches_blocked(kernel, shape, isa)
+        assert cost_model.reaches_blocked(kernel, dict(batch=1, M=GEMV_MAX_ROWS + 1,
+                                                       N=1024, K=1024), isa)
     # a wide product on 2 threads is split; a tiny one is not worth it
     big = tile_fields(cost_model.choose_tile("strata_sgemm_f32", dict(
         batch=1, M=512, N=512, K=512), 2, isa, CACHES))

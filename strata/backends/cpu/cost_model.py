@@ -103,7 +103,8 @@ import functools
 import os
 
 from .kernels_conv import SMALL_IMAGE_PANELS
-from .kernels_gemm import (APACK_NO, APACK_YES, PAR_MIN_MACS, SLICE_MIN_UNITS,
+from .kernels_gemm import (APACK_NO, APACK_YES, GEMV_MAX_ROWS, PAR_MIN_MACS,
+                           SLICE_MIN_UNITS,
                            SLICES_PER_THREAD, SPLIT_AUTO, SPLIT_M, SPLIT_N, SPLIT_NONE,
                            tile_fields, tile_word)
 
@@ -330,7 +331,10 @@ def reaches_blocked(kernel: str, shape: dict, isa) -> bool:
 
 
 def _small_or(p: Problem, isa):
-    pmin = {"n": isa.pack_min_m, "t": isa.pack_min_m_nt}.get(p.kind, 0)
+    # (pre-packed B: the few-rows path up to GEMV_MAX_ROWS rows, [Note: few rows on
+    # packed B] in kernels_gemm.py, blocks nothing and splits as the kernel decides)
+    pmin = {"n": isa.pack_min_m, "t": isa.pack_min_m_nt,
+            "packed": GEMV_MAX_ROWS + 1}.get(p.kind, 0)
     if p.M is not None and p.M < pmin:
         return None
     if 0 in (p.M, p.N, p.K):

@@ -67,7 +67,10 @@ In the style of BLIS (Van Zee & van de Geijn) and IREE's microkernels:
   filters; a constant filter comes packed in MR-row panels of the whole K).
 - Small M (batch 1, a few rows): packing B would cost as much as the product. A.B runs
   as rows of C updated by a few rows of B at a time (axpy-like, all streams contiguous);
-  A.B^T as dot products vectorized along K with a horizontal sum at the end.
+  A.B^T as dot products vectorized along K with a horizontal sum at the end; A.packed(B)
+  (weights) with at most GEMV_MAX_ROWS rows streams several packed panels at once, the
+  whole K in registers, the threads splitting the panels ([Note: few rows on packed B]
+  in kernels_gemm.py).
 - packed(B) is the panel layout for the whole K (panel p = B[:, p*NR:(p+1)*NR] as
   K x NR, zero padded), so weights are packed once at compile time (the pass, with
   `weight-panel-width`) and strata_sgemm_packed_f32 skips the packing step. With an A

@@ -20,7 +20,7 @@ __all__ = ["gemm_functions", "bad_epilogue", "ukr_accumulate", "BLOCKED_KINDS",
            "CHUNK_MIN_MACS", "TILE_FIELDS", "tile_word", "tile_fields", "SPLIT_AUTO",
            "SPLIT_N", "SPLIT_M", "SPLIT_NONE", "APACK_AUTO", "APACK_YES", "APACK_NO",
            "SLICES_PER_THREAD", "SLICE_MIN_UNITS",
-           "pf_calls"]
+           "pf_calls", "GEMV_MAX_ROWS", "GEMV_PAR_MIN_FLOATS", "gemv_panels"]
 
 _ARGS = "i64 %M, i64 %N, i64 %K, ptr noalias %A, i64 %lda, ptr noalias %B, i64 %ldb, " \
         "ptr noalias %C, i64 %ldc"
@@ -132,34 +132,39 @@ def pf_a_lines(isa: Isa) -> int:
 
 
 def ukr_accumulate(f: Fn, isa: Isa, mr: int, arow: list, a_step,
-                   prefetch_lines: int = 0, nv: int = 0) -> list:
+                   prefetch_lines: int = 0, nv: int = 0, panels=("%B",)) -> list:
     """The K loop of a micro-kernel: the mr x NR product A[mr, K] . Bp[K, NR] (%K, %B: a
     packed panel, rows of NR floats) as mr * NV vector accumulators, which it returns.
     A's element (i, k) is at arow[i] + a_step(k) floats. prefetch_lines L > 0: each
     iteration of the unrolled loop (k its first step) also prefetches L consecutive
     64-byte lines from %P into L2, lines L k / unroll on: L K / unroll in all. `nv` > 0:
-    the first nv vectors of each panel row only (the narrow micro-kernels)."""
+    the first nv vectors of each panel row only (the narrow micro-kernels). `panels`:
+    several packed panels at once (the few-rows path, [Note: few rows on packed B]),
+    one stream each, the accumulators of row i and panel j at (i * P + j) * nv."""
     W, V, nv, nr = isa.width, vec_type(isa), nv or isa.nv, isa.nr
-    acc0 = ["zeroinitializer"] * (mr * nv)
+    P = len(panels)
+    acc0 = ["zeroinitializer"] * (mr * nv * P)
 
     def step(k, accs):
         ak = a_step(k)
-        b_k = f.gep("%B", f.mul(k, nr))
-        bv = [vload(f, isa, f.gep(b_k, v * W) if v else b_k) for v in range(nv)]
+        bv = []
+        for b in panels:
+            b_k = f.gep(b, f.mul(k, nr))
+            bv += [vload(f, isa, f.gep(b_k, v * W) if v else b_k) for v in range(nv)]
         out = list(accs)
         for i in range(mr):
             a = splat(f, isa, f(f"load float, ptr {f.gep(arow[i], ak)}, align 4"))
-            for v in range(nv):
-                out[i * nv + v] = fma(f, isa, a, bv[v], out[i * nv + v])
+            for v in range(nv * P):
+                out[i * nv * P + v] = fma(f, isa, a, bv[v], out[i * nv * P + v])
         return out
 
     # Few rows: too few accumulators to hide the FMA latency, so the unrolled k steps
     # rotate over `sets` independent sets of them, summed after the loop.
     u = max(isa.unroll, 1)
-    sets = max(1, min(u, _MIN_CHAINS // (mr * nv)))
+    sets = max(1, min(u, _MIN_CHAINS // (mr * nv * P)))
     while u % sets:
         sets -= 1
-    n = mr * nv
+    n = mr * nv * P
     carried = [(V, a) for a in acc0] + [(V, "zeroinitializer")] * (n * (sets - 1))
     if u == 1:
         return f.loop("0", "%K", 1, step, carried)
@@ -929,6 +934,15 @@ def _store_work(f: Fn, fields, types, v: dict) -> str:
     return work
 
 
+def _pool_call(f: Fn, chunk: str, fields, types, v: dict, n: str, per_item: str,
+               min_work: int) -> None:
+    """strata_parallel_for of `chunk` over n items of `per_item` work each, the values `v`
+    of `fields` its context (_store_work), chunks of at least `min_work`."""
+    grain = f(f"sdiv i64 {f.add(per_item, min_work - 1)}, {per_item}")
+    work = _store_work(f, fields, types, v)
+    f.do(f"call void @strata_parallel_for(ptr {chunk}, ptr {work}, i64 {n}, i64 {grain})")
+
+
 def _load_work(f: Fn, fields, types) -> dict:
     """The fields stored by _store_work at %work, as values."""
     v = {}
@@ -1155,10 +1169,8 @@ def _batch_ir() -> str:
         f.do(f"call void @strata_batch_range({_batch_args(v)})")
         f.br(done)
         f.start(many)       # small ones: chunks of the batch in parallel
-        grain = f(f"sdiv i64 {f.add(item, CHUNK_MIN_MACS - 1)}, {item}")
-        work = _store_work(f, _BATCH_FIELDS, _BATCH_TYPES, v)
-        f.do(f"call void @strata_parallel_for(ptr @strata_batch_chunk, ptr {work}, "
-             f"i64 %batch, i64 {grain})")
+        _pool_call(f, "@strata_batch_chunk", _BATCH_FIELDS, _BATCH_TYPES, v, "%batch",
+                   item, CHUNK_MIN_MACS)
         f.br(done)
         f.start(done)
         f.do("ret void")
@@ -1234,6 +1246,209 @@ def _dot_driver(isa: Isa) -> str:
     return f.text()
 
 
+# [Note: few rows on packed B]
+# A product of at most GEMV_MAX_ROWS rows on pre-packed B (strata_sgemm_packed[_epi]_f32
+# at batch 1: an MLP's Linear layers, a classifier head) is a matrix-vector product:
+# each weight is used by those rows only, once, so the time is that of streaming the
+# packed panels from L3 or memory (4 MB for 1024 x 1024: MLP 784-1024-1024-10 runs
+# 7.3 MB of weights per call), not of the multiply-adds. The blocked driver ran it one
+# NR panel after the other (one stream), with a scratch buffer malloc'd per slice and
+# the per-panel set-up of the rows driver. strata_gemv_packed instead streams
+# gemv_panels panels at once (4 on AVX-512: several sequential streams, which the
+# hardware prefetchers run in parallel), the rows' accumulators of all of them in
+# registers for the whole K (no K blocks: C is written once, by strata_gemv_store_<m>,
+# the micro-kernels' epilogue), allocating nothing. Threads split the panels
+# (strata_parallel_for over the panels, chunks of at least GEMV_CHUNK_MIN_FLOATS of B,
+# each cut into groups of 4, 2, then single panels) from GEMV_PAR_MIN_FLOATS of packed
+# B; smaller products run on the calling thread (waking the pool costs more than half
+# of their stream), as do all when the tile word's split field says SPLIT_NONE; the
+# word's blocking does not apply (nothing is blocked). The guided schedule's last
+# claims are single panels (128 KB at K = 1024), so the threads finish within a few
+# microseconds of each other; claims of whole groups of 4 (512 KB) could leave one
+# thread idle for ~25 us at the end of each layer (reasoned, not measured: the machine
+# was never quiet).
+# Measured on the MLP's three products at 1 thread (AVX-512, process CPU time, same
+# process, interleaved, 7.3 MB of weights out of L2, a machine at load 10-14): weights
+# 64-byte aligned (as a model loaded from the compiled-model cache has them), 0.975-0.985
+# of the blocked driver's time (which streamed ~21.5 GB/s already: both bandwidth-bound);
+# 16-byte aligned (NumPy's, and a fresh compile's: target.WEIGHT_ALIGNMENT), where the
+# single stream's loads split cache lines, 0.88 (blocked 18.1 GB/s, one panel at a time
+# without its set-up 19.0, 2 panels 20.3, 4 panels 20.6-21.2; OpenBLAS's sgemv on the
+# unpacked weights 20.3-20.5). The whole MLP at batch 1 (bench/models.py's mlp1), fresh
+# compiles, 1 thread: 0.96-0.98 of before, 0.91-0.92 x onnxruntime.
+GEMV_MAX_ROWS = 4
+GEMV_PAR_MIN_FLOATS = 1 << 17
+GEMV_CHUNK_MIN_FLOATS = 1 << 15
+_GEMV_FIELDS = ("M", "N", "K", "A", "lda", "B", "C", "ldc", "acc", "bias", "epi")
+_GEMV_TYPES = {"A": "ptr", "B": "ptr", "C": "ptr", "bias": "ptr", "acc": "i1", "epi": "i32"}
+_GEMV_ARGS = ("i64 %M, i64 %N, i64 %K, ptr noalias %A, i64 %lda, ptr noalias %B, "
+              "ptr noalias %C, i64 %ldc, i1 %acc, ptr %bias, i32 %epi")
+
+
+def gemv_panels(isa: Isa, m: int) -> int:
+    """Panels a few-rows block of `m` rows streams at once: 4 (2 for 3 or 4 rows), as
+    many as leave room in the vector registers for the accumulators (m x panels x NV)."""
+    regs = 32 if isa.name in ("avx512", "neon") else 16
+    p = 4 if m <= 2 else 2
+    while p > 1 and m * p * isa.nv + p * isa.nv + 1 > regs:
+        p //= 2
+    return p
+
+
+def _gemv_groups(p: int) -> list:
+    """The group sizes a range of panels is cut into, from the widest block's `p` down
+    to 2 (then single panels): 4, 2 for 4."""
+    out = []
+    while p > 1:
+        out.append(p)
+        p //= 2
+    return out
+
+
+def _gemv_store(isa: Isa, m: int, narrow: bool) -> str:
+    """strata_gemv_store_<m>[_n1](C, ldc, nvalid, acc, bias, epi, x...): the m x NR tile
+    of accumulators x (m x NV vectors, one per row for _n1) to C as the micro-kernels'
+    epilogue stores it (+ C when acc, bias, activation, masked past nvalid)."""
+    V, W = vec_type(isa), isa.width
+    nv = 1 if narrow else isa.nv
+    xs = ", ".join(f"{V} %x{k}" for k in range(m * nv))
+    f = Fn(f"define internal void @strata_gemv_store_{m}{'_n1' if narrow else ''}(ptr %C, "
+           f"i64 %ldc, i64 %nvalid, i1 %acc, ptr %bias, i32 %epi, {xs}) #1")
+    crow = [f.gep("%C", f.mul("%ldc", i)) if i else "%C" for i in range(m)]
+    cptr = [[f.gep(crow[i], v * W) if v else crow[i] for v in range(nv)] for i in range(m)]
+    masks = [lane_mask(f, isa, f.sub("%nvalid", v * W) if v else "%nvalid")
+             for v in range(nv)]
+    done = f.label("done")
+    _epilogue_store(f, isa, m, [f"%x{k}" for k in range(m * nv)], cptr, masks,
+                    f.cmp("eq", "%nvalid", nv * W), done)
+    f.start(done)
+    f.do("ret void")
+    return f.text()
+
+
+def _gemv_block(isa: Isa, m: int, p: int, narrow: bool) -> str:
+    """strata_gemv_<m>x<p>[_n1](K, A, lda, B, C, ldc, N, col, acc, bias, epi): C's m rows
+    at the p panels of columns col.. (B and C: at the first of them; B's panels K x NR
+    apart) over the whole K, then each panel's tile stored (its valid columns: N - its
+    first; the bias of its columns, or of the rows)."""
+    nr = isa.nr
+    nv = 1 if narrow else isa.nv
+    name = f"@strata_gemv_{m}x{p}{'_n1' if narrow else ''}"
+    f = Fn(f"define internal void {name}(i64 %K, ptr noalias %A, i64 %lda, ptr noalias %B, "
+           f"ptr noalias %C, i64 %ldc, i64 %N, i64 %col, i1 %acc, ptr %bias, i32 %epi) #1")
+    step = f.mul("%K", nr)
+    panels = ["%B"] + [f.gep("%B", f.mul(step, j)) for j in range(1, p)]
+    arow = [f.gep("%A", f.mul("%lda", i)) if i else "%A" for i in range(m)]
+    accs = ukr_accumulate(f, isa, m, arow, lambda k: k, nv=nv, panels=panels)
+    by_row = f(f"icmp ne i32 {f(f'and i32 %epi, {EPI_ROW_BIAS}')}, 0")
+    V = vec_type(isa)
+    for j in range(p):
+        c0 = f.add("%col", j * nr) if j else "%col"
+        nvalid = f.min(f.sub("%N", c0), nr)
+        bias = f(f"getelementptr float, ptr %bias, i64 "
+                 f"{f(f'select i1 {by_row}, i64 0, i64 {c0}')}")
+        xs = ", ".join(f"{V} {accs[(i * p + j) * nv + v]}" for i in range(m)
+                       for v in range(nv))
+        f.do(f"call void @strata_gemv_store_{m}{'_n1' if narrow else ''}"
+             f"(ptr {f.gep('%C', j * nr) if j else '%C'}, i64 %ldc, i64 {nvalid}, "
+             f"i1 %acc, ptr {bias}, "
+             f"i32 %epi, {xs})")
+    f.do("ret void")
+    return f.text()
+
+
+def _gemv_range(isa: Isa) -> str:
+    """strata_gemv_range(<_GEMV_ARGS>, lo, hi): the panels lo..hi-1 of the product, by
+    the blocks of its row count (1..GEMV_MAX_ROWS): groups of gemv_panels, then of half
+    as many..., then one at a time (a last panel of one vector or less through the
+    narrow block)."""
+    nr, W = isa.nr, isa.width
+    f = Fn(f"define internal void @strata_gemv_range({_GEMV_ARGS}, i64 %lo, i64 %hi) #1")
+
+    def rows(m):
+        p = gemv_panels(isa, m)
+        args = "i64 %K, ptr %A, i64 %lda"
+        tail = "i64 %ldc, i64 %N, i64 {col}, i1 %acc, ptr %bias, i32 %epi"
+
+        def call(q, at, narrow=False):
+            col = f.mul(at, nr)
+            f.do(f"call void @strata_gemv_{m}x{q}{'_n1' if narrow else ''}({args}, "
+                 f"ptr {f.gep('%B', f.mul(col, '%K'))}, ptr {f.gep('%C', col)}, "
+                 + tail.format(col=col) + ")")
+        grouped = "%lo"     # (the end of the groups: where the next ones start)
+        for q in _gemv_groups(p):
+            n = f.sub("%hi", grouped)
+            end = f.add(grouped, f.sub(n, f(f"srem i64 {n}, {q}")))
+            f.loop(grouped, end, q, lambda at, q=q: call(q, at))
+            grouped = end
+
+        def one(at):
+            if isa.nv == 1:
+                call(1, at)
+                return
+            thin, wide, done = f.label("thin"), f.label("wide"), f.label("one")
+            f.cbr(f.cmp("sle", f.sub("%N", f.mul(at, nr)), W), thin, wide)
+            for lbl, narrow in ((thin, True), (wide, False)):
+                f.start(lbl)
+                call(1, at, narrow)
+                f.br(done)
+            f.start(done)
+        f.loop(grouped, "%hi", 1, one)
+    f.switch("%M", {m: m for m in range(1, GEMV_MAX_ROWS + 1)}, rows)
+    f.do("ret void")
+    return f.text()
+
+
+def _gemv_driver(isa: Isa) -> str:
+    """strata_gemv_packed(<_GEMV_ARGS>, tile) (1 <= M <= GEMV_MAX_ROWS, N, K >= 1) and
+    its chunk function for the pool: see [Note: few rows on packed B]."""
+    nr = isa.nr
+    out = []
+    f = Fn("define internal void @strata_gemv_chunk(ptr %work, i64 %lo, i64 %hi) #1")
+    v = _load_work(f, _GEMV_FIELDS, _GEMV_TYPES)
+    f.do("call void @strata_gemv_range(" + ", ".join(
+        f"{_GEMV_TYPES.get(x, 'i64')} {v[x]}" for x in _GEMV_FIELDS) +
+        ", i64 %lo, i64 %hi)")
+    f.do("ret void")
+    out.append(f.text())
+
+    f = Fn(f"define internal void @strata_gemv_packed({_GEMV_ARGS}, i64 %tile) #1")
+    panels = f(f"sdiv i64 {f.add('%N', nr - 1)}, {nr}")
+    floats = f.mul(f.mul(panels, nr), "%K")
+    t = f(f"sext i32 {f('call i32 @strata_get_num_threads()')} to i64")
+    split = _tile_field(f, "split", SPLIT_AUTO)
+    par = all_of(f, [f.cmp("sgt", t, 1), f.cmp("sgt", panels, 1),
+                     f.cmp("sge", floats, GEMV_PAR_MIN_FLOATS),
+                     f.cmp("ne", split, SPLIT_NONE)])
+    one, many, done = f.label("one"), f.label("many"), f.label("done")
+    f.cbr(par, many, one)
+    f.start(one)
+    f.do(f"call void @strata_gemv_range({_GEMV_ARGS.replace('noalias ', '')}, i64 0, "
+         f"i64 {panels})")
+    f.br(done)
+    f.start(many)
+    _pool_call(f, "@strata_gemv_chunk", _GEMV_FIELDS, _GEMV_TYPES,
+               {x: f"%{x}" for x in _GEMV_FIELDS}, panels, f.mul("%K", nr),
+               GEMV_CHUNK_MIN_FLOATS)
+    f.br(done)
+    f.start(done)
+    f.do("ret void")
+    out.append(f.text())
+    return "\n".join(out)
+
+
+def gemv_functions(isa: Isa) -> list:
+    """The few-rows path's functions ([Note: few rows on packed B])."""
+    parts = []
+    for m in range(1, GEMV_MAX_ROWS + 1):
+        parts += [_gemv_store(isa, m, False), _gemv_block(isa, m, 1, False)]
+        parts += [_gemv_block(isa, m, q, False) for q in _gemv_groups(gemv_panels(isa, m))]
+        if isa.nv > 1:
+            parts += [_gemv_store(isa, m, True), _gemv_block(isa, m, 1, True)]
+    parts += [_gemv_range(isa), _gemv_driver(isa)]
+    return parts
+
+
 def _public(isa: Isa) -> str:
     out = []
     for name, small, big, pmin in (("strata_sgemm_f32", "@strata_gemm_small", "n",
@@ -1246,22 +1461,23 @@ def _public(isa: Isa) -> str:
     f = Fn("define void @strata_sgemm_packed_f32(i64 %M, i64 %N, i64 %K, ptr noalias %A, "
             "i64 %lda, ptr noalias %B, ptr noalias %C, i64 %ldc, i32 %accumulate, "
             "i64 %tile) #0")
-    _prologue(f, 0, "", "", "%B, i64 0")
+    _prologue(f, 0, "", "", "%B, i64 0", few=True)
     out.append(f.text())
     # with the epilogue (K >= 1: it is applied with the last K block)
     f = Fn("define void @strata_sgemm_packed_epi_f32(i64 %M, i64 %N, i64 %K, "
             "ptr noalias %A, i64 %lda, ptr noalias %B, ptr noalias %C, i64 %ldc, "
             "i32 %accumulate, ptr %bias, i32 %epi, i64 %tile) #0")
-    _prologue(f, 0, "", "", "%B, i64 0", "ptr %bias, i32 %epi")
+    _prologue(f, 0, "", "", "%B, i64 0", "ptr %bias, i32 %epi", few=True)
     out.append(f.text())
     return "\n".join(out)
 
 
 def _prologue(f: Fn, pmin: int, small: str, big: str, bargs: str,
-              epi: str = "ptr null, i32 0") -> None:
+              epi: str = "ptr null, i32 0", few: bool = False) -> None:
     """Empty C (or an epilogue's unknown activation code) -> nothing; K == 0 -> zero C
     unless accumulating; M < pmin -> `small`, else the blocked driver of kind `big`
-    (through _parallel), with the epilogue `epi`."""
+    (through _parallel), with the epilogue `epi`; `few` (B pre-packed): M <=
+    GEMV_MAX_ROWS -> strata_gemv_packed ([Note: few rows on packed B])."""
     empty = f(f"or i1 {f.cmp('sle', '%M', 0)}, {f.cmp('sle', '%N', 0)}")
     if "%epi" in epi:
         empty = f(f"or i1 {empty}, {bad_epilogue(f, '%epi')}")
@@ -1284,6 +1500,14 @@ def _prologue(f: Fn, pmin: int, small: str, big: str, bargs: str,
         f.do(f"call void {small}({args})")
         f.br(ret)
     f.start(big_l)
+    if few:
+        gemv, blocked = f.label("gemv"), f.label("blocked")
+        f.cbr(f.cmp("sle", "%M", GEMV_MAX_ROWS), gemv, blocked)
+        f.start(gemv)
+        f.do(f"call void @strata_gemv_packed(i64 %M, i64 %N, i64 %K, ptr %A, i64 %lda, "
+             f"ptr %B, ptr %C, i64 %ldc, i1 {acc}, {epi}, i64 %tile)")
+        f.br(ret)
+        f.start(blocked)
     f.do(f"call void @strata_gemm_parallel(i64 {BLOCKED_KINDS[big]}, {args}, ptr null, "
          f"i64 0, i64 %tile, {epi})")
     f.br(ret)
@@ -1312,6 +1536,6 @@ def gemm_functions(isa) -> list:
                   _zero(isa), _blocked(isa, "n"), _blocked(isa, "t"), _blocked(isa, ""),
                   _blocked(isa, "conv"), _blocked(isa, "convp"), _blocked(isa, "pp"),
                   _blocked(isa, "np"), _blocked(isa, "npa"),
-                  _dot_driver(isa), _public(isa), _parallel(isa),
+                  _dot_driver(isa), *gemv_functions(isa), _public(isa), _parallel(isa),
                   _prepack(isa), _slices(), _batch_ir()])
     return parts
