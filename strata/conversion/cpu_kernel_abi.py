@@ -50,6 +50,11 @@ KERNEL_SIGNATURES = {
                                                      "i32", "i64"],
     "strata_conv2d_nchw_packed_epi_f32": ["i64"] * 15 + [_P, "i64", "i64", "i64", _P, _P,
                                                          "i64", "i32", _P, "i32", "i64"],
+    # ... the filter packed as NR-filter panels of its K x F transpose (pack_b_panels), the
+    # product computed transposed ([Note: small images, filters along the vectors] in
+    # kernels_conv.py)
+    "strata_conv2d_nchw_packed_t_f32": ["i64"] * 15 + [_P, "i64", "i64", "i64", _P, _P,
+                                                       "i64", "i32", _P, "i32", "i64"],
     # ... and an input prologue ([Note: input prologues] in kernels_conv.py): the
     # image read as act(in[c] * scale[c] + shift[c]) (a batch norm and ReLU before the
     # convolution), after the epilogue's bias and flags: scale, shift (C floats each),

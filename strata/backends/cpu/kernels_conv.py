@@ -29,13 +29,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...conversion.cpu_kernel_abi import PRO_ACTS
+from ...conversion.cpu_kernel_abi import ACT_SHIFT, ACTS, EPI_BIAS, EPI_ROW_BIAS, PRO_ACTS
 from .guard import checked_bytes, checked_malloc
 from .kernel_ir import (Fn, all_of, fma, lane_mask, splat, vactivation, vec_type, vload,
                         vstore)
 from .kernels_attention import _row_vectors
 from .kernels_gemm import (BLOCKED_KINDS, CHUNK_MIN_MACS, PAR_MIN_MACS, SPLIT_NONE,
-                           TILE_FIELDS, _load_work, _store_work, _tile_field, bad_epilogue)
+                           TILE_FIELDS, _load_work, _store_work, _tile_field, bad_epilogue,
+                           pf_calls)
 
 if TYPE_CHECKING:
     from .kernels import Isa
@@ -852,10 +853,210 @@ def _conv_pro(isa: Isa) -> str:
     return f.text()
 
 
+# [Note: small images, filters along the vectors]
+# A convolution over a small image (ResNet's 7x7 stage: 49 output pixels, K = 512 x 9)
+# is, in the products above, a GEMM of F filter rows by P = 49 pixel columns: two NR = 32
+# pixel panels, the second 17/32 empty (1.31x the multiply-adds), and each MR-row panel
+# of the filter streamed from memory (9.4 MB for 512 -> 512: weights a model reads once a
+# call) for two micro-kernel calls only. strata_conv2d_nchw_packed_t_f32 computes its
+# transpose instead, out^T (P x F) = im2col^T . filter^T, with the filter packed at compile
+# time as NR-filter panels of the K x F matrix filter^T (pack_b_panels): each panel
+# is one sequential stream of K x NR floats, fetched into L2 while the previous panel's
+# products run (the prefetching micro-kernel), and reused from there for every MR pixels
+# (49 = 6 x 8 + 1: no empty lanes but the last call's 7 rows). The im2col matrix is
+# packed whole first, panel by panel in parallel (strata_pack_conv: its NR-pixel panels
+# hold MR-pixel rows at k * NR + i, the micro-kernel's A read in place with lda = NR),
+# then the units (NR-filter panels) run in parallel: the products of a unit land in a
+# scratch panel (NR x P), whose rows get the epilogue (+ bias, + the output's old value,
+# the activation of [Note: activation codes]) on their way out, hot in L1. The micro-
+# kernels are the Winograd kernel's transposed ones (strata_wino_ukr_<mr>[_pf], in the
+# same module: kernels_winograd.py), whose products this is with one plane.
+# The lowering (linalg_to_microkernels.py) takes this kernel for images of
+# SMALL_IMAGE_PANELS panels or fewer and at least T_MIN_PANELS filter panels.
+T_MIN_PANELS = 2
+
+_T_FIELDS = ("F", "K", "P", "Bp", "filter", "M", "out", "bias", "epi", "acc", "units")
+_T_TYPES = {"Bp": "ptr", "filter": "ptr", "M": "ptr", "out": "ptr", "bias": "ptr",
+            "epi": "i32"}
+_TP_FIELDS = ("K", "P", "img", "cd", "Bp")
+_TP_TYPES = {"img": "ptr", "cd": "ptr", "Bp": "ptr"}
+
+
+def _conv_t_pack(isa: Isa) -> str:
+    """strata_conv_t_pack(work, lo, hi): NR-pixel panels lo..hi-1 of an image's im2col
+    matrix, packed whole (panel j K x NR at j * NR * K, strata_pack_conv's layout)."""
+    f = Fn("define internal void @strata_conv_t_pack(ptr %work, i64 %lo, i64 %hi) #1")
+    v = _load_work(f, _TP_FIELDS, _TP_TYPES)
+    nr, k = isa.nr, v["K"]
+
+    def panel(jp):
+        j = f.mul(jp, nr)
+        ncur = f.min(f.sub(v["P"], j), nr)
+        f.loop("0", k, isa.kc, lambda pc: f.do(
+            f"call void @strata_pack_conv(i64 {f.min(f.sub(k, pc), isa.kc)}, i64 {ncur}, "
+            f"i64 {pc}, i64 {j}, ptr {v['img']}, ptr {v['cd']}, "
+            f"ptr {f.gep(v['Bp'], f.add(f.mul(j, k), f.mul(pc, nr)))})"))
+    f.loop("%lo", "%hi", 1, panel)
+    f.do("ret void")
+    return f.text()
+
+
+def _conv_t_units(isa: Isa) -> str:
+    """strata_conv_t_units(work, lo, hi): units (NR-filter panels) lo..hi-1 of
+    strata_conv2d_nchw_packed_t_f32 ([Note: small images, filters along the vectors]):
+    scratch rows M[u*NR ..][0:P] = (im2col^T . filter panel u)^T, then out's rows of the
+    unit's filters = act(M + bias (+ out))."""
+    mr, nr = isa.mr, isa.nr
+    f = Fn("define internal void @strata_conv_t_units(ptr %work, i64 %lo, i64 %hi) #1")
+    v = _load_work(f, _T_FIELDS, _T_TYPES)
+    k, P = v["K"], v["P"]
+    tmain = f.sub(P, f(f"srem i64 {P}, {mr}"))
+    rem = f.sub(P, tmain)
+    last = f.sub(v["units"], 1)
+    part = f.mul(f(f"sdiv i64 {k}, {max(isa.unroll, 1)}"), 16)
+    panel_floats = f.mul(k, nr)
+    epi = v["epi"]
+    row_bias = f(f"icmp ne i32 {f(f'and i32 {epi}, {EPI_ROW_BIAS}')}, 0")
+    col_bias = f(f"icmp ne i32 {f(f'and i32 {epi}, {EPI_BIAS}')}, 0")
+    code = f(f"lshr i32 {epi}, {ACT_SHIFT}")
+    acc = f(f"icmp ne i64 {v['acc']}, 0")
+
+    def unit(u):
+        up = f.gep(v["filter"], f.mul(u, panel_floats))
+        nxt = f.gep(v["filter"], f.mul(f.min(f.add(u, 1), last), panel_floats))
+        m = f.gep(v["M"], f.mul(f.mul(u, nr), P))
+
+        def call(rows, t0, pf=None):
+            a = f.gep(v["Bp"], f.add(f.mul(f(f"sdiv i64 {t0}, {nr}"), panel_floats),
+                                     f(f"srem i64 {t0}, {nr}")))
+            f.do(f"call void @strata_wino_ukr_{rows}{'' if pf is None else '_pf'}("
+                 f"i64 {k}, ptr {a}, i64 {nr}, ptr {up}, ptr {f.gep(m, t0)}, i64 {P}"
+                 f"{'' if pf is None else f', ptr {pf}'})")
+
+        # the first pf_calls calls of MR pixels prefetch a part of the next panel each
+        def tiles(t0):
+            c = f(f"sdiv i64 {t0}, {mr}")
+            yes, no, join = f.label("pf"), f.label("npf"), f.label("jpf")
+            f.cbr(f.cmp("slt", c, pf_calls(isa)), yes, no)
+            f.start(yes)
+            call(mr, t0, f.gep(nxt, f.mul(c, part)))
+            f.br(join)
+            f.start(no)
+            call(mr, t0)
+            f.br(join)
+            f.start(join)
+        f.loop("0", tmain, mr, tiles)
+        f.switch(rem, {r: r for r in range(mr)}, lambda r: call(r, tmain) if r else None)
+        # the epilogue, row by row of the unit's filters
+        f0 = f.mul(u, nr)
+        f1 = f.min(f.add(f0, nr), v["F"])
+
+        def epilogue(act):
+            def rows(col):
+                def row(j):
+                    src = f.gep(v["M"], f.mul(j, P))
+                    dst = f.gep(v["out"], f.mul(j, P))
+                    pre, yes, join = f.block, f.label("rb"), f.label("rbj")
+                    f.cbr(row_bias, yes, join)
+                    f.start(yes)
+                    rb = f(f"load float, ptr {f.gep(v['bias'], j)}, align 4")
+                    f.br(join)
+                    f.start(join)
+                    rbv = splat(f, isa, f(f"phi float [ 0.0, %{pre} ], [ {rb}, %{yes} ]"))
+                    V = vec_type(isa)
+
+                    def one(at, mask):
+                        x = f(f"fadd {V} {vload(f, isa, f.gep(src, at), mask)}, {rbv}")
+                        if col:
+                            x = f(f"fadd {V} {x}, {vload(f, isa, f.gep(v['bias'], at), mask)}")
+                        old = vload(f, isa, f.gep(dst, at), mask)
+                        x = f(f"select i1 {acc}, {V} {f(f'fadd {V} {x}, {old}')}, {V} {x}")
+                        vstore(f, isa, vactivation(f, isa, act, x), f.gep(dst, at), mask)
+                    _row_vectors(f, isa, P, one)
+                f.loop(f0, f1, 1, row)
+            cy, cn, cj = f.label("cb"), f.label("ncb"), f.label("cbj")
+            f.cbr(col_bias, cy, cn)
+            for lbl, col in ((cy, True), (cn, False)):
+                f.start(lbl)
+                rows(col)
+                f.br(cj)
+            f.start(cj)
+        f.switch(f(f"zext i32 {code} to i64"), {c: name for name, c in ACTS.items()},
+                 epilogue)
+    f.loop("%lo", "%hi", 1, unit)
+    f.do("ret void")
+    return f.text()
+
+
+def _conv_t(isa: Isa) -> str:
+    """strata_conv2d_nchw_packed_t_f32: strata_conv2d_nchw_packed_epi_f32's arguments, the
+    filter packed as NR-filter panels of filter^T (K x F: pack_b_panels), computed as
+    out^T = im2col^T . filter^T ([Note: small images, filters along the vectors])."""
+    nr = isa.nr
+    f = Fn("define void @strata_conv2d_nchw_packed_t_f32(i64 %N, i64 %C, i64 %H, i64 %W, "
+           f"i64 %F, {_WINDOW}, i64 %pt, i64 %pl, ptr %in, i64 %sn, i64 %sc, i64 %shs, "
+           "ptr %filter, ptr %out, i64 %osn, i32 %accumulate, ptr %bias, i32 %epi, "
+           "i64 %tile) #0")
+    # an unknown activation code, a negative size or padding, a stride or dilation
+    # below 1: nothing written (as strata_conv2d_nchw_packed_epi_f32)
+    bad = bad_epilogue(f, "%epi")
+    for x in ("N", "C", "H", "W", "F", "KH", "KW", "OH", "OW", "pt", "pl"):
+        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 0)}")
+    for x in ("sh", "sw", "dh", "dw"):
+        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 1)}")
+    p = f.mul("%OH", "%OW")
+    k = f.mul(f.mul("%C", "%KH"), "%KW")
+    # nothing to write: no filter or no pixel
+    bad = f(f"or i1 {bad}, {f.cmp('eq', f.mul('%F', p), 0)}")
+    ok = f.label("ok")
+    f.cbr(bad, f"{ok}x", ok)
+    f.start(f"{ok}x")
+    f.do("ret void")
+    f.start(ok)
+    last_h = f.add(f.mul(f.sub("%OH", 1), "%sh"), f.mul(f.sub("%KH", 1), "%dh"))
+    last_w = f.add(f.mul(f.sub("%OW", 1), "%sw"), f.mul(f.sub("%KW", 1), "%dw"))
+    past = f(f"or i1 {f.cmp('sge', last_h, '%H')}, {f.cmp('sge', last_w, '%W')}")
+    padded = f(f"or i1 {f.cmp('ne', f('or i64 %pt, %pl'), 0)}, {past}")
+    cd = f(f"alloca [{len(_CONV_PARAMS)} x i64], align 8")
+    for i, param in enumerate(_CONV_PARAMS):
+        val = f(f"zext i1 {padded} to i64") if param == "pad" else f"%{param}"
+        f.do(f"store i64 {val}, ptr {f.gep(cd, i, 'i64')}, align 8")
+    panels = f(f"sdiv i64 {f.add(p, nr - 1)}, {nr}")
+    units = f(f"sdiv i64 {f.add('%F', nr - 1)}, {nr}")
+    # the packed image (K x NR panels, NR floats of slack: the packing's whole-vector
+    # stores) and the scratch rows (units * NR x P)
+    whole = checked_malloc(f, checked_bytes(f, [f.add(f.mul(k, f.mul(panels, nr)), nr),
+                                                "4"]), "conv_image")
+    scratch = checked_malloc(f, checked_bytes(f, [units, str(nr), p, "4"]), "conv_image")
+    acc = f("zext i32 %accumulate to i64")
+    # chunks of at least ~2^16 multiply-adds of packing or products
+    grain_p = f("call i64 @llvm.smax.i64(i64 " +
+                f(f"sdiv i64 2048, {f('call i64 @llvm.smax.i64(i64 ' + k + ', i64 1)')}") +
+                ", i64 1)")
+
+    def image(n):
+        img = f.gep("%in", f.mul(n, "%sn"))
+        work = _store_work(f, _TP_FIELDS, _TP_TYPES, {"K": k, "P": p, "img": img, "cd": cd,
+                                                      "Bp": whole})
+        f.do(f"call void @strata_parallel_for(ptr @strata_conv_t_pack, ptr {work}, "
+             f"i64 {panels}, i64 {grain_p})")
+        work = _store_work(f, _T_FIELDS, _T_TYPES, {
+            "F": "%F", "K": k, "P": p, "Bp": whole, "filter": "%filter", "M": scratch,
+            "out": f.gep("%out", f.mul(n, "%osn")), "bias": "%bias", "epi": "%epi",
+            "acc": acc, "units": units})
+        f.do(f"call void @strata_parallel_for(ptr @strata_conv_t_units, ptr {work}, "
+             f"i64 {units}, i64 1)")
+    f.loop("0", "%N", 1, image)
+    f.do(f"call void @free(ptr {whole})")
+    f.do(f"call void @free(ptr {scratch})")
+    f.do("ret void")
+    return f.text()
+
+
 def conv_functions(isa) -> list:
     """Every convolution function for `isa`, as LLVM IR text."""
     return [_im2col_nhwc(isa), _pack_conv(isa), _pack_conv(isa, True), _conv_public(isa),
-            _conv_pro(isa),
+            _conv_pro(isa), _conv_t_pack(isa), _conv_t_units(isa), _conv_t(isa),
             *(_conv_grouped(isa, base, epi) for base, epi in (
                 ("strata_conv2d_nchw_f32", False),
                 ("strata_conv2d_nchw_packed_f32", False),
