@@ -871,9 +871,10 @@ def _conv_pro(isa: Isa) -> str:
 # the activation of [Note: activation codes]) on their way out, hot in L1. The micro-
 # kernels are the Winograd kernel's transposed ones (strata_wino_ukr_<mr>[_pf], in the
 # same module: kernels_winograd.py), whose products this is with one plane.
-# The lowering (linalg_to_microkernels.py) takes this kernel for images of
-# SMALL_IMAGE_PANELS panels or fewer and at least T_MIN_PANELS filter panels.
-T_MIN_PANELS = 2
+# The lowering takes this kernel where cpu_kernel_abi.conv_transposed says.
+# K blocks of the transposed products: a block of the filter panel (T_KC x NR floats,
+# 16 KB) and the MR-pixel rows it meets stay in L1 (KC = 256 measured no faster)
+T_KC = 128
 
 _T_FIELDS = ("F", "K", "P", "Bp", "filter", "M", "out", "bias", "epi", "acc", "units")
 _T_TYPES = {"Bp": "ptr", "filter": "ptr", "M": "ptr", "out": "ptr", "bias": "ptr",
@@ -913,7 +914,8 @@ def _conv_t_units(isa: Isa) -> str:
     tmain = f.sub(P, f(f"srem i64 {P}, {mr}"))
     rem = f.sub(P, tmain)
     last = f.sub(v["units"], 1)
-    part = f.mul(f(f"sdiv i64 {k}, {max(isa.unroll, 1)}"), 16)
+    kc = T_KC
+    part = (kc // max(isa.unroll, 1)) * 16
     panel_floats = f.mul(k, nr)
     epi = v["epi"]
     row_bias = f(f"icmp ne i32 {f(f'and i32 {epi}, {EPI_ROW_BIAS}')}, 0")
@@ -925,28 +927,41 @@ def _conv_t_units(isa: Isa) -> str:
         up = f.gep(v["filter"], f.mul(u, panel_floats))
         nxt = f.gep(v["filter"], f.mul(f.min(f.add(u, 1), last), panel_floats))
         m = f.gep(v["M"], f.mul(f.mul(u, nr), P))
+        # the unit's scratch rows start at zero: the K blocks accumulate
+        f.loop("0", f.mul(P, nr), isa.width,
+               lambda i: vstore(f, isa, "zeroinitializer", f.gep(m, i)))
 
-        def call(rows, t0, pf=None):
-            a = f.gep(v["Bp"], f.add(f.mul(f(f"sdiv i64 {t0}, {nr}"), panel_floats),
-                                     f(f"srem i64 {t0}, {nr}")))
-            f.do(f"call void @strata_wino_ukr_{rows}{'' if pf is None else '_pf'}("
-                 f"i64 {k}, ptr {a}, i64 {nr}, ptr {up}, ptr {f.gep(m, t0)}, i64 {P}"
-                 f"{'' if pf is None else f', ptr {pf}'})")
+        def block(kb):
+            kcur = f.min(f.sub(k, kb), kc)
+            bp = f.gep(up, f.mul(kb, nr))
+            # the next K block of the panel (the next panel's first after the last)
+            kn = f.add(kb, kc)
+            pf_at = f(f"select i1 {f.cmp('slt', kn, k)}, ptr {f.gep(up, f.mul(kn, nr))}, "
+                      f"ptr {nxt}")
 
-        # the first pf_calls calls of MR pixels prefetch a part of the next panel each
-        def tiles(t0):
-            c = f(f"sdiv i64 {t0}, {mr}")
-            yes, no, join = f.label("pf"), f.label("npf"), f.label("jpf")
-            f.cbr(f.cmp("slt", c, pf_calls(isa)), yes, no)
-            f.start(yes)
-            call(mr, t0, f.gep(nxt, f.mul(c, part)))
-            f.br(join)
-            f.start(no)
-            call(mr, t0)
-            f.br(join)
-            f.start(join)
-        f.loop("0", tmain, mr, tiles)
-        f.switch(rem, {r: r for r in range(mr)}, lambda r: call(r, tmain) if r else None)
+            def call(rows, t0, pf=None):
+                a = f.gep(v["Bp"], f.add(f.add(f.mul(f(f"sdiv i64 {t0}, {nr}"), panel_floats),
+                                               f(f"srem i64 {t0}, {nr}")), f.mul(kb, nr)))
+                f.do(f"call void @strata_wino_ukr_{rows}{'' if pf is None else '_pf'}_acc("
+                     f"i64 {kcur}, ptr {a}, i64 {nr}, ptr {bp}, ptr {f.gep(m, t0)}, i64 {P}"
+                     f"{'' if pf is None else f', ptr {pf}'})")
+
+            # the first pf_calls calls of MR pixels prefetch a part of the next block each
+            def tiles(t0):
+                c = f(f"sdiv i64 {t0}, {mr}")
+                yes, no, join = f.label("pf"), f.label("npf"), f.label("jpf")
+                f.cbr(f.cmp("slt", c, pf_calls(isa)), yes, no)
+                f.start(yes)
+                call(mr, t0, f.gep(pf_at, f.mul(c, part)))
+                f.br(join)
+                f.start(no)
+                call(mr, t0)
+                f.br(join)
+                f.start(join)
+            f.loop("0", tmain, mr, tiles)
+            f.switch(rem, {r: r for r in range(mr)},
+                     lambda r: call(r, tmain) if r else None)
+        f.loop("0", k, kc, block)
         # the epilogue, row by row of the unit's filters
         f0 = f.mul(u, nr)
         f1 = f.min(f.add(f0, nr), v["F"])

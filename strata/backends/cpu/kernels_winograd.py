@@ -564,16 +564,19 @@ def _products(isa: Isa) -> str:
 
 
 
-def _wino_ukr(isa: Isa, mr: int, prefetching: bool = False) -> str:
+def _wino_ukr(isa: Isa, mr: int, prefetching: bool = False,
+              accumulate: bool = False) -> str:
     """strata_wino_ukr_<mr>(K, A, lda, B, C, ldc): C^T[NR, mr] = (A[mr, K] . Bp[K, NR])^T,
     A read in place column by column (element (i, k) at A + k*lda + i: mr tiles of a V
     plane's row k), Bp a packed panel of U^T; C's row j (a filter) gets the mr values of
     column j at C + j*ldc (mr tiles of an M plane's row). prefetching: the variant
     strata_wino_ukr_<mr>_pf(.., P) also prefetches K / unroll consecutive 64-byte lines
     from P into L2, one per unrolled K step (a part of the next unit's panel, see
-    _products_transposed)."""
+    _products_transposed). accumulate: strata_wino_ukr_<mr>[_pf]_acc adds to C's values
+    (a product over K blocks: kernels_conv.py's transposed convolution)."""
     W, nv = isa.width, isa.nv
-    f = Fn(f"define internal void @strata_wino_ukr_{mr}{'_pf' if prefetching else ''}("
+    f = Fn(f"define internal void @strata_wino_ukr_{mr}{'_pf' if prefetching else ''}"
+           f"{'_acc' if accumulate else ''}("
            "i64 %K, ptr noalias %A, i64 %lda, ptr noalias %B, ptr noalias %C, i64 %ldc"
            f"{', ptr %P' if prefetching else ''}) #1")
     arow = [f.gep("%A", i) if i else "%A" for i in range(mr)]
@@ -605,9 +608,13 @@ def _wino_ukr(isa: Isa, mr: int, prefetching: bool = False) -> str:
             dst = f.gep("%C", f.mul("%ldc", v * W + lane))
             if mr == 1:
                 x = f(f"extractelement {V} {rows[lane]}, i64 0")
+                if accumulate:
+                    x = f(f"fadd float {x}, {f(f'load float, ptr {dst}, align 4')}")
                 f.do(f"store float {x}, ptr {dst}, align 4")
             else:
                 x = f(f"shufflevector {V} {rows[lane]}, {V} poison, <{mr} x i32> <{first}>")
+                if accumulate:
+                    x = f(f"fadd {row_t} {x}, {f(f'load {row_t}, ptr {dst}, align 4')}")
                 f.do(f"store {row_t} {x}, ptr {dst}, align 4")
     f.do("ret void")
     return f.text()
@@ -749,8 +756,10 @@ def winograd_functions(isa) -> list:
     return [_input_transform(isa), _output_transform(isa),
             _input_transform4(isa), _output_transform4(isa),
             _products(isa), _products_transposed(isa),
-            *(_wino_ukr(isa, mr) for mr in range(1, isa.mr + 1)),
-            _wino_ukr(isa, isa.mr, prefetching=True), _winograd_public(isa)]
+            *(_wino_ukr(isa, mr, accumulate=acc) for mr in range(1, isa.mr + 1)
+              for acc in (False, True)),
+            _wino_ukr(isa, isa.mr, prefetching=True),
+            _wino_ukr(isa, isa.mr, prefetching=True, accumulate=True), _winograd_public(isa)]
 
 
 # Filters per matrix product of winograd_filter (36 x 9 x 512 stays under OpenBLAS's
