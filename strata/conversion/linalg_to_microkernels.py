@@ -1313,9 +1313,11 @@ def _nchw_call(em, op, layout, weights, acc):
                     _epilogue_around(em, op, y, 1, None, acc))
     out = y if epi is None else epi[3]
     # the padded copy the input is: the kernel reads its source ([Note: padding in the
-    # packing] in kernels_conv.py), unless the copy is what flat rows read
+    # packing] in kernels_conv.py), unless the copy is what flat rows read (the
+    # transposed kernel has none)
     pad = _padding_of(op, x, (y, out), grouped)
-    if pad is not None and _flat_on_copy(op, x, y, grouped, acc, em, weights.nr):
+    if pad is not None and not transposed and \
+            _flat_on_copy(op, x, y, grouped, acc, em, weights.nr):
         pad = None
     pt = pl = 0
     if pad is not None:
