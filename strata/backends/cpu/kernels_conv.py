@@ -35,8 +35,8 @@ from .kernel_ir import (Fn, all_of, fma, lane_mask, splat, vactivation, vec_type
                         vstore)
 from .kernels_attention import _row_vectors
 from .kernels_gemm import (BLOCKED_KINDS, CHUNK_MIN_MACS, PAR_MIN_MACS, SPLIT_NONE,
-                           TILE_FIELDS, _load_work, _store_work, _tile_field, bad_epilogue,
-                           pf_calls)
+                           TILE_FIELDS, _load_work, _store_work, _tile_field, bad_epilogue)
+from .kernels_winograd import _either, transposed_rows
 
 if TYPE_CHECKING:
     from .kernels import Isa
@@ -56,6 +56,17 @@ def _copy(f: Fn, isa: Isa, src: str, dst: str, n: str) -> None:
     vstore(f, isa, vload(f, isa, f.gep(src, nmain), mask), f.gep(dst, nmain), mask)
     f.br(done)
     f.start(done)
+
+
+def _load_or_zero(f: Fn, cond: str, ptr: str) -> str:
+    """The float at `ptr` where i1 `cond` holds (nothing read elsewhere), else 0.0."""
+    pre, yes, join = f.block, f.label("in"), f.label("inj")
+    f.cbr(cond, yes, join)
+    f.start(yes)
+    y = f(f"load float, ptr {ptr}, align 4")
+    f.br(join)
+    f.start(join)
+    return f(f"phi float [ 0.0, %{pre} ], [ {y}, %{yes} ]")
 
 
 def _im2col_nhwc(isa: Isa) -> str:
@@ -359,13 +370,7 @@ def _pack_conv(isa: Isa, padded: bool = False) -> str:
                     else:       # a tap outside the image reads nothing: zero
                         col = f(f"icmp ult i64 {f.add(span[2], e)}, {p['W']}")
                         ok = f(f"and i1 {span[3]}, {col}")
-                        pre, yes_, join = f.block, f.label("in"), f.label("inj")
-                        f.cbr(ok, yes_, join)
-                        f.start(yes_)
-                        y = f(f"load float, ptr {gep(s_, e)}, align 4")
-                        f.br(join)
-                        f.start(join)
-                        x = f(f"phi float [ 0.0, %{pre} ], [ {y}, %{yes_} ]")
+                        x = _load_or_zero(f, ok, gep(s_, e))
                     f.do(f"store float {x}, ptr {f.gep(d_, t)}, align 4")
                 f.loop("0", n_, 1, one)
             rows(strided)
@@ -382,6 +387,29 @@ def _pack_conv(isa: Isa, padded: bool = False) -> str:
 SMALL_IMAGE_PANELS = 4
 
 
+def _refuse_bad_window(f: Fn, bad: str = "false") -> None:
+    """Return at once (nothing written) when `bad` (i1) or a size or padding of the NCHW
+    kernels' window arguments is negative or a stride or dilation below 1."""
+    for x in ("N", "C", "H", "W", "F", "KH", "KW", "OH", "OW", "pt", "pl"):
+        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 0)}")
+    for x in ("sh", "sw", "dh", "dw"):
+        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 1)}")
+    ok = f.label("ok")
+    f.cbr(bad, f"{ok}x", ok)
+    f.start(f"{ok}x")
+    f.do("ret void")
+    f.start(ok)
+
+
+def _padded(f: Fn) -> str:
+    """i1: whether a tap of the window may fall outside the image ([Note: padding in the
+    packing])."""
+    last_h = f.add(f.mul(f.sub("%OH", 1), "%sh"), f.mul(f.sub("%KH", 1), "%dh"))
+    last_w = f.add(f.mul(f.sub("%OW", 1), "%sw"), f.mul(f.sub("%KW", 1), "%dw"))
+    past = f(f"or i1 {f.cmp('sge', last_h, '%H')}, {f.cmp('sge', last_w, '%W')}")
+    return f(f"or i1 {f.cmp('ne', f('or i64 %pt, %pl'), 0)}, {past}")
+
+
 def _conv_nchw(isa: Isa, name: str, kind: str, epi: bool = False) -> str:
     """strata_conv2d_nchw_f32 (kind "conv"), or strata_conv2d_nchw_packed_f32 (kind
     "convp": the filter given packed whole in MR-row panels, pack_a_panels; a 1x1
@@ -396,23 +424,8 @@ def _conv_nchw(isa: Isa, name: str, kind: str, epi: bool = False) -> str:
             f"ptr %filter, ptr %out, i64 %osn, i32 %accumulate, {extra}i64 %tile) #0")
     # an unknown activation code, a negative size or padding, a stride or dilation
     # below 1: nothing written
-    bad = "false"
-    for x in ("N", "C", "H", "W", "F", "KH", "KW", "OH", "OW", "pt", "pl"):
-        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 0)}")
-    for x in ("sh", "sw", "dh", "dw"):
-        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 1)}")
-    if epi:
-        bad = f(f"or i1 {bad}, {bad_epilogue(f, '%epi')}")
-    ok = f.label("ok")
-    f.cbr(bad, f"{ok}x", ok)
-    f.start(f"{ok}x")
-    f.do("ret void")
-    f.start(ok)
-    # [Note: padding in the packing]: padded when a tap may fall outside the image
-    last_h = f.add(f.mul(f.sub("%OH", 1), "%sh"), f.mul(f.sub("%KH", 1), "%dh"))
-    last_w = f.add(f.mul(f.sub("%OW", 1), "%sw"), f.mul(f.sub("%KW", 1), "%dw"))
-    past = f(f"or i1 {f.cmp('sge', last_h, '%H')}, {f.cmp('sge', last_w, '%W')}")
-    padded = f(f"or i1 {f.cmp('ne', f('or i64 %pt, %pl'), 0)}, {past}")
+    _refuse_bad_window(f, bad_epilogue(f, "%epi") if epi else "false")
+    padded = _padded(f)
     unpadded = f(f"xor i1 {padded}, true")
     p, k, direct = _conv_sizes(f, f.cmp("eq", "%shs", "%W"),
                                f.cmp("eq", "%sc", f.mul("%H", "%W")), unpadded)
@@ -779,17 +792,9 @@ def _conv_pro(isa: Isa) -> str:
            f"i64 %F, {_WINDOW}, i64 %pt, i64 %pl, ptr %in, i64 %sn, i64 %sc, i64 %shs, "
            "ptr %filter, ptr %out, i64 %osn, i32 %accumulate, ptr %bias, i32 %epi, "
            "ptr %scale, ptr %shift, i32 %pro, i64 %tile) #0")
-    # an unknown prologue or epilogue code, a negative size: nothing written (the
-    # packed-epilogue kernel checks the rest)
-    bad = f(f"icmp uge i32 %pro, {len(PRO_ACTS)}")
-    bad = f(f"or i1 {bad}, {bad_epilogue(f, '%epi')}")
-    for x in ("N", "C", "H", "W", "F", "OH", "OW"):
-        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 0)}")
-    ok = f.label("ok")
-    f.cbr(bad, f"{ok}x", ok)
-    f.start(f"{ok}x")
-    f.do("ret void")
-    f.start(ok)
+    # an unknown prologue or epilogue code, a bad size: nothing written
+    _refuse_bad_window(f, f(f"or i1 {f(f'icmp uge i32 %pro, {len(PRO_ACTS)}')}, "
+                            f"{bad_epilogue(f, '%epi')}"))
     code = f("zext i32 %pro to i64")
     # the GEMM on the image itself: 1x1, stride 1, unpadded, contiguous rows and planes
     p, k, direct = _conv_sizes(f, f.cmp("eq", "%shs", "%W"),
@@ -907,12 +912,10 @@ def _conv_t_units(isa: Isa) -> str:
     strata_conv2d_nchw_packed_t_f32 ([Note: small images, filters along the vectors]):
     scratch rows M[u*NR ..][0:P] = (im2col^T . filter panel u)^T, then out's rows of the
     unit's filters = act(M + bias (+ out))."""
-    mr, nr = isa.mr, isa.nr
+    nr = isa.nr
     f = Fn("define internal void @strata_conv_t_units(ptr %work, i64 %lo, i64 %hi) #1")
     v = _load_work(f, _T_FIELDS, _T_TYPES)
     k, P = v["K"], v["P"]
-    tmain = f.sub(P, f(f"srem i64 {P}, {mr}"))
-    rem = f.sub(P, tmain)
     last = f.sub(v["units"], 1)
     kc = T_KC
     part = (kc // max(isa.unroll, 1)) * 16
@@ -946,21 +949,8 @@ def _conv_t_units(isa: Isa) -> str:
                      f"i64 {kcur}, ptr {a}, i64 {nr}, ptr {bp}, ptr {f.gep(m, t0)}, i64 {P}"
                      f"{'' if pf is None else f', ptr {pf}'})")
 
-            # the first pf_calls calls of MR pixels prefetch a part of the next block each
-            def tiles(t0):
-                c = f(f"sdiv i64 {t0}, {mr}")
-                yes, no, join = f.label("pf"), f.label("npf"), f.label("jpf")
-                f.cbr(f.cmp("slt", c, pf_calls(isa)), yes, no)
-                f.start(yes)
-                call(mr, t0, f.gep(pf_at, f.mul(c, part)))
-                f.br(join)
-                f.start(no)
-                call(mr, t0)
-                f.br(join)
-                f.start(join)
-            f.loop("0", tmain, mr, tiles)
-            f.switch(rem, {r: r for r in range(mr)},
-                     lambda r: call(r, tmain) if r else None)
+            # the first calls of MR pixels prefetch a part of the next block each
+            transposed_rows(f, isa, P, call, pf_at, part)
         f.loop("0", k, kc, block)
         # the epilogue, row by row of the unit's filters
         f0 = f.mul(u, nr)
@@ -971,13 +961,7 @@ def _conv_t_units(isa: Isa) -> str:
                 def row(j):
                     src = f.gep(v["M"], f.mul(j, P))
                     dst = f.gep(v["out"], f.mul(j, P))
-                    pre, yes, join = f.block, f.label("rb"), f.label("rbj")
-                    f.cbr(row_bias, yes, join)
-                    f.start(yes)
-                    rb = f(f"load float, ptr {f.gep(v['bias'], j)}, align 4")
-                    f.br(join)
-                    f.start(join)
-                    rbv = splat(f, isa, f(f"phi float [ 0.0, %{pre} ], [ {rb}, %{yes} ]"))
+                    rbv = splat(f, isa, _load_or_zero(f, row_bias, f.gep(v["bias"], j)))
                     V = vec_type(isa)
 
                     def one(at, mask):
@@ -989,13 +973,7 @@ def _conv_t_units(isa: Isa) -> str:
                         vstore(f, isa, vactivation(f, isa, act, x), f.gep(dst, at), mask)
                     _row_vectors(f, isa, P, one)
                 f.loop(f0, f1, 1, row)
-            cy, cn, cj = f.label("cb"), f.label("ncb"), f.label("cbj")
-            f.cbr(col_bias, cy, cn)
-            for lbl, col in ((cy, True), (cn, False)):
-                f.start(lbl)
-                rows(col)
-                f.br(cj)
-            f.start(cj)
+            _either(f, col_bias, rows)
         f.switch(f(f"zext i32 {code} to i64"), {c: name for name, c in ACTS.items()},
                  epilogue)
     f.loop("%lo", "%hi", 1, unit)
@@ -1014,24 +992,12 @@ def _conv_t(isa: Isa) -> str:
            "i64 %tile) #0")
     # an unknown activation code, a negative size or padding, a stride or dilation
     # below 1: nothing written (as strata_conv2d_nchw_packed_epi_f32)
-    bad = bad_epilogue(f, "%epi")
-    for x in ("N", "C", "H", "W", "F", "KH", "KW", "OH", "OW", "pt", "pl"):
-        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 0)}")
-    for x in ("sh", "sw", "dh", "dw"):
-        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 1)}")
     p = f.mul("%OH", "%OW")
     k = f.mul(f.mul("%C", "%KH"), "%KW")
-    # nothing to write: no filter or no pixel
-    bad = f(f"or i1 {bad}, {f.cmp('eq', f.mul('%F', p), 0)}")
-    ok = f.label("ok")
-    f.cbr(bad, f"{ok}x", ok)
-    f.start(f"{ok}x")
-    f.do("ret void")
-    f.start(ok)
-    last_h = f.add(f.mul(f.sub("%OH", 1), "%sh"), f.mul(f.sub("%KH", 1), "%dh"))
-    last_w = f.add(f.mul(f.sub("%OW", 1), "%sw"), f.mul(f.sub("%KW", 1), "%dw"))
-    past = f(f"or i1 {f.cmp('sge', last_h, '%H')}, {f.cmp('sge', last_w, '%W')}")
-    padded = f(f"or i1 {f.cmp('ne', f('or i64 %pt, %pl'), 0)}, {past}")
+    # (nothing to write: no filter or no pixel)
+    _refuse_bad_window(f, f(f"or i1 {bad_epilogue(f, '%epi')}, "
+                            f"{f.cmp('eq', f.mul('%F', p), 0)}"))
+    padded = _padded(f)
     cd = f(f"alloca [{len(_CONV_PARAMS)} x i64], align 8")
     for i, param in enumerate(_CONV_PARAMS):
         val = f(f"zext i1 {padded} to i64") if param == "pad" else f"%{param}"

@@ -59,7 +59,7 @@ from .kernels_gemm import pf_calls, ukr_accumulate
 if TYPE_CHECKING:
     from .kernels import Isa
 
-__all__ = ["winograd_functions", "winograd_filter", "BIAS", "RESIDUAL", "RELU", "PACKED_U",
+__all__ = ["winograd_functions", "winograd_filter", "transposed_rows", "BIAS", "RESIDUAL", "RELU", "PACKED_U",
            "TILE4"]
 
 # [Note: Winograd's padding]
@@ -620,20 +620,43 @@ def _wino_ukr(isa: Isa, mr: int, prefetching: bool = False,
     return f.text()
 
 
+def transposed_rows(f: Fn, isa: Isa, T: str, call, pf_base: str, part) -> None:
+    """The calls of a transposed product's unit over its T rows (tiles, pixels):
+    call(MR, t0, prefetch pointer) for the first pf_calls groups of MR rows (each
+    prefetching `part` floats on from pf_base: a part of the next panel), call(MR, t0)
+    for the other groups, call(r, t0) for the last r < MR rows."""
+    mr = isa.mr
+    tmain = f.sub(T, f(f"srem i64 {T}, {mr}"))
+
+    def tiles(t0):
+        c = f(f"sdiv i64 {t0}, {mr}")
+        yes, no, join = f.label("pf"), f.label("npf"), f.label("jpf")
+        f.cbr(f.cmp("slt", c, pf_calls(isa)), yes, no)
+        f.start(yes)
+        call(mr, t0, f.gep(pf_base, f.mul(c, part)))
+        f.br(join)
+        f.start(no)
+        call(mr, t0)
+        f.br(join)
+        f.start(join)
+    f.loop("0", tmain, mr, tiles)
+    if mr > 1:
+        f.switch(f.sub(T, tmain), {r: r for r in range(mr)},
+                 lambda r: call(r, tmain) if r else None)
+
+
 def _products_transposed(isa: Isa) -> str:
     """strata_wino_gemm_t(ctx, lo, hi): the products as M[xi]^T = V[xi]^T . U[xi]^T for the
     units u in lo..hi-1 (u = xi * P + p: product xi, NR-filter panel p of the P = MF / NR),
     with U^T packed at compile time (winograd_filter(.., panel_width=NR)): each unit
     streams its panel of U once, C x NR floats in a row, and reuses it for every MR tiles
     of V (read in place), writing M[xi][p*NR .. p*NR + NR][t] (M has MF >= F rows)."""
-    mr, nr, W = isa.mr, isa.nr, isa.width
+    nr, W = isa.nr, isa.width
     f = Fn("define internal void @strata_wino_gemm_t(ptr %ctx, i64 %lo, i64 %hi) #1")
     p = _fields(f, _GEMM_FIELDS)
     C, T = p["C"], p["T"]
     panels = f(f"sdiv i64 {p['MF']}, {nr}")
     tp = f.add(T, W)
-    tmain = f.sub(T, f(f"srem i64 {T}, {mr}"))
-    rem = f.sub(T, tmain)
 
     def panel(u):
         """U^T's panel of unit u."""
@@ -663,21 +686,7 @@ def _products_transposed(isa: Isa) -> str:
         # panel each (C / unroll lines): the memory stays busy through the unit (the
         # first call prefetching the whole panel left it idle in the others: three
         # 512-channel 7x7 convolutions, U from memory, 5.60 -> 4.91 ms)
-        def tiles(t0):
-            c = f(f"sdiv i64 {t0}, {mr}")
-            yes, no, join = f.label("pf"), f.label("npf"), f.label("jpf")
-            f.cbr(f.cmp("slt", c, pf_calls(isa)), yes, no)
-            f.start(yes)
-            call(mr, t0, f.gep(nxt, f.mul(c, part)))
-            f.br(join)
-            f.start(no)
-            call(mr, t0)
-            f.br(join)
-            f.start(join)
-        f.loop("0", tmain, mr, tiles)
-        if mr > 1:
-            f.switch(rem, {r: r for r in range(mr)},
-                     lambda r: call(r, tmain) if r else None)
+        transposed_rows(f, isa, T, call, nxt, part)
     f.loop("%lo", "%hi", 1, unit)
     f.do("ret void")
     return f.text()
