@@ -5,7 +5,10 @@ parallel) and strata_conv2d_nhwc_f32 (im2col + GEMM). Stride-1 convolutions over
 images are computed over the image's rows as one flat row ([Note: flat rows]). The NCHW
 kernels take the padding and read the unpadded image ([Note: padding in the packing]);
 strata_conv2d_nchw_packed_pro_f32 reads it as act(x * scale[c] + shift[c]) ([Note:
-input prologues]: DenseNet's batch norm + ReLU before each 1x1, applied while packing).
+input prologues]: DenseNet's batch norm + ReLU before each 1x1, applied while packing);
+strata_conv2d_nchw_packed_t_f32 computes a small image's convolution transposed, pixels
+along the micro-tile's rows and filters along its vectors ([Note: small images, filters
+along the vectors]: ResNet's 7x7 stage).
 `conv_functions(isa)` is all of it. A 1-D convolution is the 2-D one with H = KH = OH = 1 (the lowering passes its
 buffers as they are: [Note: 1-D convolutions] in linalg_to_microkernels.py).
 
@@ -866,19 +869,30 @@ def _conv_pro(isa: Isa) -> str:
 # call) for two micro-kernel calls only. strata_conv2d_nchw_packed_t_f32 computes its
 # transpose instead, out^T (P x F) = im2col^T . filter^T, with the filter packed at compile
 # time as NR-filter panels of the K x F matrix filter^T (pack_b_panels): each panel
-# is one sequential stream of K x NR floats, fetched into L2 while the previous panel's
-# products run (the prefetching micro-kernel), and reused from there for every MR pixels
-# (49 = 6 x 8 + 1: no empty lanes but the last call's 7 rows). The im2col matrix is
-# packed whole first, panel by panel in parallel (strata_pack_conv: its NR-pixel panels
-# hold MR-pixel rows at k * NR + i, the micro-kernel's A read in place with lda = NR),
-# then the units (NR-filter panels) run in parallel: the products of a unit land in a
-# scratch panel (NR x P), whose rows get the epilogue (+ bias, + the output's old value,
-# the activation of [Note: activation codes]) on their way out, hot in L1. The micro-
-# kernels are the Winograd kernel's transposed ones (strata_wino_ukr_<mr>[_pf], in the
-# same module: kernels_winograd.py), whose products this is with one plane.
-# The lowering takes this kernel where cpu_kernel_abi.conv_transposed says.
-# K blocks of the transposed products: a block of the filter panel (T_KC x NR floats,
-# 16 KB) and the MR-pixel rows it meets stay in L1 (KC = 256 measured no faster)
+# is one sequential stream of K x NR floats, read once (the prefetching micro-kernel
+# fetches its next block into L2 while the current one's products run) and reused for
+# every MR pixels (49 = 6 x 8 + 1: no empty lanes but the last call's 7 rows). The K
+# loop is cut into blocks of T_KC: a block of the panel (T_KC x NR floats, 16 KB) and
+# the MR-pixel rows it meets stay in L1 across the image's pixels (the whole K at once,
+# 590 KB a panel, streamed from L2 by each of the 7 calls: 1.41x slower than before;
+# 256: 1.0-1.1x; 128: 0.99-1.0x on 512 -> 512, 0.81-0.86x on the 256 -> 512 stride 2).
+# The im2col matrix is packed whole first, panel by panel in parallel (strata_pack_conv:
+# its NR-pixel panels hold MR-pixel rows at k * NR + i, the micro-kernel's A read in
+# place with lda = NR; the other kernels pack a small image on the calling thread), then
+# the units (NR-filter panels) run in parallel: the products of a unit accumulate in a
+# scratch panel (NR x P; strata_wino_ukr_<mr>[_pf]_acc, the Winograd kernel's transposed
+# micro-kernels adding to C), whose rows get the epilogue (+ bias, + the output's old
+# value, the activation of [Note: activation codes]) on their way out, hot in L1. The
+# lowering takes this kernel where cpu_kernel_abi.conv_transposed says, and reads the
+# image unpadded (no padded copy kept for flat rows, which this kernel has not).
+# Measured (2 cores shared by 8 sessions at load 11-21: ratios in one process,
+# interleaved, medians of 160 calls each, two compiles of each variant), bench/models.py's
+# ResNet-18 (5 such layers: three 512 -> 512 3x3 at 7x7, the 3x3 and the 1x1 stride 2
+# down to them), this kernel / the old products: 1 thread process CPU 0.95 and 0.99;
+# 2 threads process CPU 0.89 and 0.91, wall 0.90 and 0.94. ResNet-50 (zoo, batch 1):
+# 1 thread 0.97 and 1.01, 2 threads CPU 0.96 and 0.97: no loss. Per layer, 1 thread,
+# caches evicted: 512 -> 512 3x3 at 7x7 0.99-1.02 (the filter's 9.4 MB from memory
+# bounds both), 256 -> 512 3x3 stride 2 0.81-0.86, 1x1 stride 2 1.0.
 T_KC = 128
 
 _T_FIELDS = ("F", "K", "P", "Bp", "filter", "M", "out", "bias", "epi", "acc", "units")
