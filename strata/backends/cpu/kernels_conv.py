@@ -892,7 +892,9 @@ def _conv_pro(isa: Isa) -> str:
 # 2 threads process CPU 0.89 and 0.91, wall 0.90 and 0.94. ResNet-50 (zoo, batch 1):
 # 1 thread 0.97 and 1.01, 2 threads CPU 0.96 and 0.97: no loss. Per layer, 1 thread,
 # caches evicted: 512 -> 512 3x3 at 7x7 0.99-1.02 (the filter's 9.4 MB from memory
-# bounds both), 256 -> 512 3x3 stride 2 0.81-0.86, 1x1 stride 2 1.0.
+# bounds both), 256 -> 512 3x3 stride 2 0.81-0.86, 1x1 stride 2 1.0; on larger images
+# it loses (so the rule stops at four pixel panels): 14x14 outputs (128 -> 256 stride
+# 2, 3x3 and 1x1) 1.12-1.2, 28x28 1.4-1.6.
 T_KC = 128
 
 _T_FIELDS = ("F", "K", "P", "Bp", "filter", "M", "out", "bias", "epi", "acc", "units")
