@@ -50,6 +50,11 @@ KERNEL_SIGNATURES = {
                                                      "i32", "i64"],
     "strata_conv2d_nchw_packed_epi_f32": ["i64"] * 15 + [_P, "i64", "i64", "i64", _P, _P,
                                                          "i64", "i32", _P, "i32", "i64"],
+    # ... the filter packed as NR-filter panels of its K x F transpose (pack_b_panels), the
+    # product computed transposed ([Note: small images, filters along the vectors] in
+    # kernels_conv.py)
+    "strata_conv2d_nchw_packed_t_f32": ["i64"] * 15 + [_P, "i64", "i64", "i64", _P, _P,
+                                                       "i64", "i32", _P, "i32", "i64"],
     # ... and an input prologue ([Note: input prologues] in kernels_conv.py): the
     # image read as act(in[c] * scale[c] + shift[c]) (a batch norm and ReLU before the
     # convolution), after the epilogue's bias and flags: scale, shift (C floats each),
@@ -209,6 +214,23 @@ def pack_a_panels(a, mr: int, groups: int = 1):
         out[:, full] = 0
         out[:, full, :, :fg - full * mr] = g[:, full * mr:].transpose(0, 2, 1)
     return out.reshape(-1)
+
+
+# strata_conv2d_nchw_packed_t_f32 ([Note: small images, filters along the vectors] in
+# strata/backends/cpu/kernels_conv.py) runs convolutions of at least CONV_T_MIN_PANELS
+# NR-filter panels over at most CONV_T_MAX_PANELS NR-pixel panels of output (the NCHW
+# kernels' SMALL_IMAGE_PANELS: images packed whole)
+CONV_T_MIN_PANELS, CONV_T_MAX_PANELS = 2, 4
+
+
+def conv_transposed(f: int, oh: int, ow: int, window: tuple, nr: int) -> bool:
+    """Whether an NCHW convolution of `f` filters into oh x ow outputs, `window` its (KH,
+    KW, sh, sw), runs transposed, strata_conv2d_nchw_packed_t_f32 on its filter packed as
+    pack_b_panels(filter^T): a small image (ResNet's 7x7 stage) and filters for two
+    panels or more; not a 1x1 stride-1 window, which the other kernels compute on the
+    image itself (no im2col to pack)."""
+    return nr > 0 and f >= CONV_T_MIN_PANELS * nr and \
+        0 < oh * ow <= CONV_T_MAX_PANELS * nr and tuple(window) != (1, 1, 1, 1)
 
 
 def conv_flat_rows(f: int, oh: int, ow: int, shs: int, nr: int) -> bool:

@@ -210,7 +210,7 @@ from ..ir import attributes as A
 from ..ir.affine import AffineConstantExpr, AffineDimExpr
 from ..passes.pass_manager import Option, Pass
 from .cpu_kernel_abi import (EPI_BIAS, EPI_ROW_BIAS, KERNEL_SIGNATURES, PRO_ACTS, _P,
-                             epi_flags, pack_a_panels, pack_b_panels)
+                             conv_transposed, epi_flags, pack_a_panels, pack_b_panels)
 from .scalar_builders import op_class
 
 __all__ = ["LinalgToMicrokernels", "lower_to_microkernels", "kernels_used",
@@ -1176,18 +1176,20 @@ class _Weights:
                 data.T if ct.trans_b else data, self.nr))
         return _read_global(new, src.defining_op)
 
-    def filter_panels(self, w, groups: int = 1, taps=None):
+    def filter_panels(self, w, groups: int = 1, taps=None, transposed: bool = False):
         """A value holding convolution filter `w` (F x C x KH x KW, a constant global or a
         whole view of one; G x F x C x KH x KW with `groups` G > 1, each group packed on
         its own) packed as MR-row panels (pack_a_panels), or None: no panel rows set, or
         not a constant. `taps` (kh0, kh1, kw0, kw1): only the window's rows kh0..kh1 and
-        columns kw0..kw1 ([Note: dead taps])."""
+        columns kw0..kw1 ([Note: dead taps]). `transposed` (ungrouped): NR-filter
+        panels of the K x F transpose instead (pack_b_panels: the layout of
+        strata_conv2d_nchw_packed_t_f32)."""
         if not self.mr or not w.type.has_static_shape:
             return None
         src, g = self.global_under(w)
         if g is None:
             return None
-        key = (g, "filter", self.mr, groups, taps)
+        key = (g, "filter", self.mr, groups, taps, transposed)
         new = self.made.get(key)
         if new is None:
             data = global_data(g)
@@ -1198,8 +1200,11 @@ class _Weights:
                 kh0, kh1, kw0, kw1 = taps
                 data = data.reshape(rows, *w.type.shape[-3:])[:, :, kh0:kh1 + 1,
                                                               kw0:kw1 + 1]
-            new = self.made[key] = self._new_global(
-                g, pack_a_panels(data.reshape(rows, -1), self.mr, groups), "_panels")
+            data = data.reshape(rows, -1)
+            new = self.made[key] = self._new_global(g, pack_b_panels(data.T, self.nr) if
+                                                    transposed else
+                                                    pack_a_panels(data, self.mr, groups),
+                                                    "_panels")
         return _read_global(new, src.defining_op)
 
     def _new_global(self, g, data, suffix: str = "_packed"):
@@ -1288,11 +1293,18 @@ def _nchw_call(em, op, layout, weights, acc):
     # a filter scaled at run time ([Note: channel scales]) is packed whole; otherwise
     # the taps every output reads in the padding are left out of the packed filter
     panels, taps = weights.scaled.pop(op, None), None
+    transposed = False
     if panels is None and groups != A.DYNAMIC:
         taps = _live_taps(op, x, y, grouped) if layout != "ncw" else None
-        panels = weights.filter_panels(w, groups, taps)
+        # a small image: the product transposed ([Note: small images, filters along the
+        # vectors] in kernels_conv.py)
+        transposed = layout == "nchw" and A.DYNAMIC not in y.type.shape[1:] and \
+            w.type.has_static_shape and conv_transposed(
+                w.type.shape[0], y.type.shape[2], y.type.shape[3],
+                (*w.type.shape[2:], sh, sw), weights.nr)
+        panels = weights.filter_panels(w, groups, taps, transposed)
         if panels is None:
-            taps = None
+            taps, transposed = None, False
     epi = None
     if panels is not None and w.type.has_static_shape and _prod(wk) > 0:
         # the bias broadcast into y before it and a ReLU after it: the epilogue's
@@ -1301,9 +1313,11 @@ def _nchw_call(em, op, layout, weights, acc):
                     _epilogue_around(em, op, y, 1, None, acc))
     out = y if epi is None else epi[3]
     # the padded copy the input is: the kernel reads its source ([Note: padding in the
-    # packing] in kernels_conv.py), unless the copy is what flat rows read
+    # packing] in kernels_conv.py), unless the copy is what flat rows read (the
+    # transposed kernel has none)
     pad = _padding_of(op, x, (y, out), grouped)
-    if pad is not None and _flat_on_copy(op, x, y, grouped, acc, em, weights.nr):
+    if pad is not None and not transposed and \
+            _flat_on_copy(op, x, y, grouped, acc, em, weights.nr):
         pad = None
     pt = pl = 0
     if pad is not None:
@@ -1311,7 +1325,8 @@ def _nchw_call(em, op, layout, weights, acc):
     # the batch norm + ReLU making the input: the kernel's prologue ([Note: input
     # prologues] in kernels_conv.py)
     pro = None
-    if layout == "nchw" and panels is not None and pad is None and taps is None:
+    if layout == "nchw" and panels is not None and pad is None and taps is None and \
+            not transposed:
         pro = _input_prologue(op, x, out, weights)
         if pro is not None:
             x = pro[0]
@@ -1349,9 +1364,13 @@ def _nchw_call(em, op, layout, weights, acc):
     kind = "_packed_epi" if epi is not None else "_packed" if panels is not None else ""
     if pro is not None:
         kind = "_packed_pro"
+    elif transposed:
+        kind = "_packed_t"
     name = f"strata_conv2d_nchw{'_grouped' if grouped else ''}{kind}_f32"
     if epi is not None:
         args += _epilogue_args(em, epi, EPI_ROW_BIAS, out)
+    elif transposed:        # no epilogue: the bias never read
+        args += [em.pointer(out), em.i32(0)]
     elif pro is not None:   # no epilogue: the bias never read
         args += [em.pointer(out), em.i32(0)]
     if pro is not None:

@@ -287,6 +287,8 @@ def gemm_problem(kernel: str, shape: dict, threads: int, isa):
     """The Problem the call of `kernel` with sizes `shape` runs on the blocked driver, or
     None when it never reaches it (a few rows: the small-M paths)."""
     g = shape.get
+    if kernel == "strata_conv2d_nchw_packed_t_f32":
+        return None     # its own loops (kernels_conv.py), no tile word read
     if kernel.startswith("strata_conv2d_"):
         P = _prod(g("OH"), g("OW"))
         K = _prod(g("C"), g("KH"), g("KW"))

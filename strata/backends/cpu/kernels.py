@@ -27,6 +27,10 @@ calls). The IR is written by kernels_gemm.py and kernels_conv.py (helpers: kerne
                                        strata_conv2d_nchw_packed_pro_f32 (+ scale,
                                        shift, code: the image read as act(x * s + t),
                                        kernels_conv.py's [Note: input prologues]);
+                                       strata_conv2d_nchw_packed_t_f32 (the epi
+                                       kernel's arguments, the filter as NR-filter
+                                       panels of its transpose: pack_b_panels; small
+                                       images, kernels_conv.py);
                                        strata_conv2d_nchw_grouped[_packed[_epi]]_f32
                                        (the same per image and group, with G and the
                                        input's group stride: kernels_conv.py)
@@ -175,6 +179,7 @@ KERNELS = ("strata_sgemm_f32", "strata_sgemm_nt_f32", "strata_sgemm_packed_f32",
            "strata_sgemm_pack_b_f32", "strata_conv2d_nchw_f32",
            "strata_conv2d_nchw_packed_f32", "strata_conv2d_nchw_packed_epi_f32",
            "strata_conv2d_nchw_packed_pro_f32",
+           "strata_conv2d_nchw_packed_t_f32",
            "strata_conv2d_nchw_grouped_f32", "strata_conv2d_nchw_grouped_packed_f32",
            "strata_conv2d_nchw_grouped_packed_epi_f32",
            "strata_conv2d_nhwc_f32",

@@ -5,7 +5,10 @@ parallel) and strata_conv2d_nhwc_f32 (im2col + GEMM). Stride-1 convolutions over
 images are computed over the image's rows as one flat row ([Note: flat rows]). The NCHW
 kernels take the padding and read the unpadded image ([Note: padding in the packing]);
 strata_conv2d_nchw_packed_pro_f32 reads it as act(x * scale[c] + shift[c]) ([Note:
-input prologues]: DenseNet's batch norm + ReLU before each 1x1, applied while packing).
+input prologues]: DenseNet's batch norm + ReLU before each 1x1, applied while packing);
+strata_conv2d_nchw_packed_t_f32 computes a small image's convolution transposed, pixels
+along the micro-tile's rows and filters along its vectors ([Note: small images, filters
+along the vectors]: ResNet's 7x7 stage).
 `conv_functions(isa)` is all of it. A 1-D convolution is the 2-D one with H = KH = OH = 1 (the lowering passes its
 buffers as they are: [Note: 1-D convolutions] in linalg_to_microkernels.py).
 
@@ -29,13 +32,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...conversion.cpu_kernel_abi import PRO_ACTS
+from ...conversion.cpu_kernel_abi import ACT_SHIFT, ACTS, EPI_BIAS, EPI_ROW_BIAS, PRO_ACTS
 from .guard import checked_bytes, checked_malloc
 from .kernel_ir import (Fn, all_of, fma, lane_mask, splat, vactivation, vec_type, vload,
                         vstore)
 from .kernels_attention import _row_vectors
 from .kernels_gemm import (BLOCKED_KINDS, CHUNK_MIN_MACS, PAR_MIN_MACS, SPLIT_NONE,
                            TILE_FIELDS, _load_work, _store_work, _tile_field, bad_epilogue)
+from .kernels_winograd import _either, transposed_rows
 
 if TYPE_CHECKING:
     from .kernels import Isa
@@ -55,6 +59,17 @@ def _copy(f: Fn, isa: Isa, src: str, dst: str, n: str) -> None:
     vstore(f, isa, vload(f, isa, f.gep(src, nmain), mask), f.gep(dst, nmain), mask)
     f.br(done)
     f.start(done)
+
+
+def _load_or_zero(f: Fn, cond: str, ptr: str) -> str:
+    """The float at `ptr` where i1 `cond` holds (nothing read elsewhere), else 0.0."""
+    pre, yes, join = f.block, f.label("in"), f.label("inj")
+    f.cbr(cond, yes, join)
+    f.start(yes)
+    y = f(f"load float, ptr {ptr}, align 4")
+    f.br(join)
+    f.start(join)
+    return f(f"phi float [ 0.0, %{pre} ], [ {y}, %{yes} ]")
 
 
 def _im2col_nhwc(isa: Isa) -> str:
@@ -358,13 +373,7 @@ def _pack_conv(isa: Isa, padded: bool = False) -> str:
                     else:       # a tap outside the image reads nothing: zero
                         col = f(f"icmp ult i64 {f.add(span[2], e)}, {p['W']}")
                         ok = f(f"and i1 {span[3]}, {col}")
-                        pre, yes_, join = f.block, f.label("in"), f.label("inj")
-                        f.cbr(ok, yes_, join)
-                        f.start(yes_)
-                        y = f(f"load float, ptr {gep(s_, e)}, align 4")
-                        f.br(join)
-                        f.start(join)
-                        x = f(f"phi float [ 0.0, %{pre} ], [ {y}, %{yes_} ]")
+                        x = _load_or_zero(f, ok, gep(s_, e))
                     f.do(f"store float {x}, ptr {f.gep(d_, t)}, align 4")
                 f.loop("0", n_, 1, one)
             rows(strided)
@@ -381,6 +390,29 @@ def _pack_conv(isa: Isa, padded: bool = False) -> str:
 SMALL_IMAGE_PANELS = 4
 
 
+def _refuse_bad_window(f: Fn, bad: str = "false") -> None:
+    """Return at once (nothing written) when `bad` (i1) or a size or padding of the NCHW
+    kernels' window arguments is negative or a stride or dilation below 1."""
+    for x in ("N", "C", "H", "W", "F", "KH", "KW", "OH", "OW", "pt", "pl"):
+        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 0)}")
+    for x in ("sh", "sw", "dh", "dw"):
+        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 1)}")
+    ok = f.label("ok")
+    f.cbr(bad, f"{ok}x", ok)
+    f.start(f"{ok}x")
+    f.do("ret void")
+    f.start(ok)
+
+
+def _padded(f: Fn) -> str:
+    """i1: whether a tap of the window may fall outside the image ([Note: padding in the
+    packing])."""
+    last_h = f.add(f.mul(f.sub("%OH", 1), "%sh"), f.mul(f.sub("%KH", 1), "%dh"))
+    last_w = f.add(f.mul(f.sub("%OW", 1), "%sw"), f.mul(f.sub("%KW", 1), "%dw"))
+    past = f(f"or i1 {f.cmp('sge', last_h, '%H')}, {f.cmp('sge', last_w, '%W')}")
+    return f(f"or i1 {f.cmp('ne', f('or i64 %pt, %pl'), 0)}, {past}")
+
+
 def _conv_nchw(isa: Isa, name: str, kind: str, epi: bool = False) -> str:
     """strata_conv2d_nchw_f32 (kind "conv"), or strata_conv2d_nchw_packed_f32 (kind
     "convp": the filter given packed whole in MR-row panels, pack_a_panels; a 1x1
@@ -395,23 +427,8 @@ def _conv_nchw(isa: Isa, name: str, kind: str, epi: bool = False) -> str:
             f"ptr %filter, ptr %out, i64 %osn, i32 %accumulate, {extra}i64 %tile) #0")
     # an unknown activation code, a negative size or padding, a stride or dilation
     # below 1: nothing written
-    bad = "false"
-    for x in ("N", "C", "H", "W", "F", "KH", "KW", "OH", "OW", "pt", "pl"):
-        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 0)}")
-    for x in ("sh", "sw", "dh", "dw"):
-        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 1)}")
-    if epi:
-        bad = f(f"or i1 {bad}, {bad_epilogue(f, '%epi')}")
-    ok = f.label("ok")
-    f.cbr(bad, f"{ok}x", ok)
-    f.start(f"{ok}x")
-    f.do("ret void")
-    f.start(ok)
-    # [Note: padding in the packing]: padded when a tap may fall outside the image
-    last_h = f.add(f.mul(f.sub("%OH", 1), "%sh"), f.mul(f.sub("%KH", 1), "%dh"))
-    last_w = f.add(f.mul(f.sub("%OW", 1), "%sw"), f.mul(f.sub("%KW", 1), "%dw"))
-    past = f(f"or i1 {f.cmp('sge', last_h, '%H')}, {f.cmp('sge', last_w, '%W')}")
-    padded = f(f"or i1 {f.cmp('ne', f('or i64 %pt, %pl'), 0)}, {past}")
+    _refuse_bad_window(f, bad_epilogue(f, "%epi") if epi else "false")
+    padded = _padded(f)
     unpadded = f(f"xor i1 {padded}, true")
     p, k, direct = _conv_sizes(f, f.cmp("eq", "%shs", "%W"),
                                f.cmp("eq", "%sc", f.mul("%H", "%W")), unpadded)
@@ -778,17 +795,9 @@ def _conv_pro(isa: Isa) -> str:
            f"i64 %F, {_WINDOW}, i64 %pt, i64 %pl, ptr %in, i64 %sn, i64 %sc, i64 %shs, "
            "ptr %filter, ptr %out, i64 %osn, i32 %accumulate, ptr %bias, i32 %epi, "
            "ptr %scale, ptr %shift, i32 %pro, i64 %tile) #0")
-    # an unknown prologue or epilogue code, a negative size: nothing written (the
-    # packed-epilogue kernel checks the rest)
-    bad = f(f"icmp uge i32 %pro, {len(PRO_ACTS)}")
-    bad = f(f"or i1 {bad}, {bad_epilogue(f, '%epi')}")
-    for x in ("N", "C", "H", "W", "F", "OH", "OW"):
-        bad = f(f"or i1 {bad}, {f.cmp('slt', '%' + x, 0)}")
-    ok = f.label("ok")
-    f.cbr(bad, f"{ok}x", ok)
-    f.start(f"{ok}x")
-    f.do("ret void")
-    f.start(ok)
+    # an unknown prologue or epilogue code, a bad size: nothing written
+    _refuse_bad_window(f, f(f"or i1 {f(f'icmp uge i32 %pro, {len(PRO_ACTS)}')}, "
+                            f"{bad_epilogue(f, '%epi')}"))
     code = f("zext i32 %pro to i64")
     # the GEMM on the image itself: 1x1, stride 1, unpadded, contiguous rows and planes
     p, k, direct = _conv_sizes(f, f.cmp("eq", "%shs", "%W"),
@@ -852,10 +861,199 @@ def _conv_pro(isa: Isa) -> str:
     return f.text()
 
 
+# [Note: small images, filters along the vectors]
+# A convolution over a small image (ResNet's 7x7 stage: 49 output pixels, K = 512 x 9)
+# is, in the products above, a GEMM of F filter rows by P = 49 pixel columns: two NR = 32
+# pixel panels, the second 17/32 empty (1.31x the multiply-adds), and each MR-row panel
+# of the filter streamed from memory (9.4 MB for 512 -> 512: weights a model reads once a
+# call) for two micro-kernel calls only. strata_conv2d_nchw_packed_t_f32 computes its
+# transpose instead, out^T (P x F) = im2col^T . filter^T, with the filter packed at compile
+# time as NR-filter panels of the K x F matrix filter^T (pack_b_panels): each panel
+# is one sequential stream of K x NR floats, read once (the prefetching micro-kernel
+# fetches its next block into L2 while the current one's products run) and reused for
+# every MR pixels (49 = 6 x 8 + 1: no empty lanes but the last call's 7 rows). The K
+# loop is cut into blocks of T_KC: a block of the panel (T_KC x NR floats, 16 KB) and
+# the MR-pixel rows it meets stay in L1 across the image's pixels (the whole K at once,
+# 590 KB a panel, streamed from L2 by each of the 7 calls: 1.41x slower than before;
+# 256: 1.0-1.1x; 128: 0.99-1.0x on 512 -> 512, 0.81-0.86x on the 256 -> 512 stride 2).
+# The im2col matrix is packed whole first, panel by panel in parallel (strata_pack_conv:
+# its NR-pixel panels hold MR-pixel rows at k * NR + i, the micro-kernel's A read in
+# place with lda = NR; the other kernels pack a small image on the calling thread), then
+# the units (NR-filter panels) run in parallel: the products of a unit accumulate in a
+# scratch panel (NR x P; strata_wino_ukr_<mr>[_pf]_acc, the Winograd kernel's transposed
+# micro-kernels adding to C), whose rows get the epilogue (+ bias, + the output's old
+# value, the activation of [Note: activation codes]) on their way out, hot in L1. The
+# lowering takes this kernel where cpu_kernel_abi.conv_transposed says, and reads the
+# image unpadded (no padded copy kept for flat rows, which this kernel has not).
+# Measured (2 cores shared by 8 sessions at load 11-21: ratios in one process,
+# interleaved, medians of 160 calls each, two compiles of each variant), bench/models.py's
+# ResNet-18 (5 such layers: three 512 -> 512 3x3 at 7x7, the 3x3 and the 1x1 stride 2
+# down to them), this kernel / the old products: 1 thread process CPU 0.95 and 0.99;
+# 2 threads process CPU 0.89 and 0.91, wall 0.90 and 0.94. ResNet-50 (zoo, batch 1):
+# 1 thread 0.97 and 1.01, 2 threads CPU 0.96 and 0.97: no loss. Per layer, 1 thread,
+# caches evicted: 512 -> 512 3x3 at 7x7 0.99-1.02 (the filter's 9.4 MB from memory
+# bounds both), 256 -> 512 3x3 stride 2 0.81-0.86, 1x1 stride 2 1.0; on larger images
+# it loses (so the rule stops at four pixel panels): 14x14 outputs (128 -> 256 stride
+# 2, 3x3 and 1x1) 1.12-1.2, 28x28 1.4-1.6.
+T_KC = 128
+
+_T_FIELDS = ("F", "K", "P", "Bp", "filter", "M", "out", "bias", "epi", "acc", "units")
+_T_TYPES = {"Bp": "ptr", "filter": "ptr", "M": "ptr", "out": "ptr", "bias": "ptr",
+            "epi": "i32"}
+_TP_FIELDS = ("K", "P", "img", "cd", "Bp")
+_TP_TYPES = {"img": "ptr", "cd": "ptr", "Bp": "ptr"}
+
+
+def _conv_t_pack(isa: Isa) -> str:
+    """strata_conv_t_pack(work, lo, hi): NR-pixel panels lo..hi-1 of an image's im2col
+    matrix, packed whole (panel j K x NR at j * NR * K, strata_pack_conv's layout)."""
+    f = Fn("define internal void @strata_conv_t_pack(ptr %work, i64 %lo, i64 %hi) #1")
+    v = _load_work(f, _TP_FIELDS, _TP_TYPES)
+    nr, k = isa.nr, v["K"]
+
+    def panel(jp):
+        j = f.mul(jp, nr)
+        ncur = f.min(f.sub(v["P"], j), nr)
+        f.loop("0", k, isa.kc, lambda pc: f.do(
+            f"call void @strata_pack_conv(i64 {f.min(f.sub(k, pc), isa.kc)}, i64 {ncur}, "
+            f"i64 {pc}, i64 {j}, ptr {v['img']}, ptr {v['cd']}, "
+            f"ptr {f.gep(v['Bp'], f.add(f.mul(j, k), f.mul(pc, nr)))})"))
+    f.loop("%lo", "%hi", 1, panel)
+    f.do("ret void")
+    return f.text()
+
+
+def _conv_t_units(isa: Isa) -> str:
+    """strata_conv_t_units(work, lo, hi): units (NR-filter panels) lo..hi-1 of
+    strata_conv2d_nchw_packed_t_f32 ([Note: small images, filters along the vectors]):
+    scratch rows M[u*NR ..][0:P] = (im2col^T . filter panel u)^T, then out's rows of the
+    unit's filters = act(M + bias (+ out))."""
+    nr = isa.nr
+    f = Fn("define internal void @strata_conv_t_units(ptr %work, i64 %lo, i64 %hi) #1")
+    v = _load_work(f, _T_FIELDS, _T_TYPES)
+    k, P = v["K"], v["P"]
+    last = f.sub(v["units"], 1)
+    kc = T_KC
+    part = (kc // max(isa.unroll, 1)) * 16
+    panel_floats = f.mul(k, nr)
+    epi = v["epi"]
+    row_bias = f(f"icmp ne i32 {f(f'and i32 {epi}, {EPI_ROW_BIAS}')}, 0")
+    col_bias = f(f"icmp ne i32 {f(f'and i32 {epi}, {EPI_BIAS}')}, 0")
+    code = f(f"lshr i32 {epi}, {ACT_SHIFT}")
+    acc = f(f"icmp ne i64 {v['acc']}, 0")
+
+    def unit(u):
+        up = f.gep(v["filter"], f.mul(u, panel_floats))
+        nxt = f.gep(v["filter"], f.mul(f.min(f.add(u, 1), last), panel_floats))
+        m = f.gep(v["M"], f.mul(f.mul(u, nr), P))
+        # the unit's scratch rows start at zero: the K blocks accumulate
+        f.loop("0", f.mul(P, nr), isa.width,
+               lambda i: vstore(f, isa, "zeroinitializer", f.gep(m, i)))
+
+        def block(kb):
+            kcur = f.min(f.sub(k, kb), kc)
+            bp = f.gep(up, f.mul(kb, nr))
+            # the next K block of the panel (the next panel's first after the last)
+            kn = f.add(kb, kc)
+            pf_at = f(f"select i1 {f.cmp('slt', kn, k)}, ptr {f.gep(up, f.mul(kn, nr))}, "
+                      f"ptr {nxt}")
+
+            def call(rows, t0, pf=None):
+                a = f.gep(v["Bp"], f.add(f.add(f.mul(f(f"sdiv i64 {t0}, {nr}"), panel_floats),
+                                               f(f"srem i64 {t0}, {nr}")), f.mul(kb, nr)))
+                f.do(f"call void @strata_wino_ukr_{rows}{'' if pf is None else '_pf'}_acc("
+                     f"i64 {kcur}, ptr {a}, i64 {nr}, ptr {bp}, ptr {f.gep(m, t0)}, i64 {P}"
+                     f"{'' if pf is None else f', ptr {pf}'})")
+
+            # the first calls of MR pixels prefetch a part of the next block each
+            transposed_rows(f, isa, P, call, pf_at, part)
+        f.loop("0", k, kc, block)
+        # the epilogue, row by row of the unit's filters
+        f0 = f.mul(u, nr)
+        f1 = f.min(f.add(f0, nr), v["F"])
+
+        def epilogue(act):
+            def rows(col):
+                def row(j):
+                    src = f.gep(v["M"], f.mul(j, P))
+                    dst = f.gep(v["out"], f.mul(j, P))
+                    rbv = splat(f, isa, _load_or_zero(f, row_bias, f.gep(v["bias"], j)))
+                    V = vec_type(isa)
+
+                    def one(at, mask):
+                        x = f(f"fadd {V} {vload(f, isa, f.gep(src, at), mask)}, {rbv}")
+                        if col:
+                            x = f(f"fadd {V} {x}, {vload(f, isa, f.gep(v['bias'], at), mask)}")
+                        old = vload(f, isa, f.gep(dst, at), mask)
+                        x = f(f"select i1 {acc}, {V} {f(f'fadd {V} {x}, {old}')}, {V} {x}")
+                        vstore(f, isa, vactivation(f, isa, act, x), f.gep(dst, at), mask)
+                    _row_vectors(f, isa, P, one)
+                f.loop(f0, f1, 1, row)
+            _either(f, col_bias, rows)
+        f.switch(f(f"zext i32 {code} to i64"), {c: name for name, c in ACTS.items()},
+                 epilogue)
+    f.loop("%lo", "%hi", 1, unit)
+    f.do("ret void")
+    return f.text()
+
+
+def _conv_t(isa: Isa) -> str:
+    """strata_conv2d_nchw_packed_t_f32: strata_conv2d_nchw_packed_epi_f32's arguments, the
+    filter packed as NR-filter panels of filter^T (K x F: pack_b_panels), computed as
+    out^T = im2col^T . filter^T ([Note: small images, filters along the vectors])."""
+    nr = isa.nr
+    f = Fn("define void @strata_conv2d_nchw_packed_t_f32(i64 %N, i64 %C, i64 %H, i64 %W, "
+           f"i64 %F, {_WINDOW}, i64 %pt, i64 %pl, ptr %in, i64 %sn, i64 %sc, i64 %shs, "
+           "ptr %filter, ptr %out, i64 %osn, i32 %accumulate, ptr %bias, i32 %epi, "
+           "i64 %tile) #0")
+    # an unknown activation code, a negative size or padding, a stride or dilation
+    # below 1: nothing written (as strata_conv2d_nchw_packed_epi_f32)
+    p = f.mul("%OH", "%OW")
+    k = f.mul(f.mul("%C", "%KH"), "%KW")
+    # (nothing to write: no filter or no pixel)
+    _refuse_bad_window(f, f(f"or i1 {bad_epilogue(f, '%epi')}, "
+                            f"{f.cmp('eq', f.mul('%F', p), 0)}"))
+    padded = _padded(f)
+    cd = f(f"alloca [{len(_CONV_PARAMS)} x i64], align 8")
+    for i, param in enumerate(_CONV_PARAMS):
+        val = f(f"zext i1 {padded} to i64") if param == "pad" else f"%{param}"
+        f.do(f"store i64 {val}, ptr {f.gep(cd, i, 'i64')}, align 8")
+    panels = f(f"sdiv i64 {f.add(p, nr - 1)}, {nr}")
+    units = f(f"sdiv i64 {f.add('%F', nr - 1)}, {nr}")
+    # the packed image (K x NR panels, NR floats of slack: the packing's whole-vector
+    # stores) and the scratch rows (units * NR x P)
+    whole = checked_malloc(f, checked_bytes(f, [f.add(f.mul(k, f.mul(panels, nr)), nr),
+                                                "4"]), "conv_image")
+    scratch = checked_malloc(f, checked_bytes(f, [units, str(nr), p, "4"]), "conv_image")
+    acc = f("zext i32 %accumulate to i64")
+    # chunks of at least ~2^16 multiply-adds of packing or products
+    grain_p = f("call i64 @llvm.smax.i64(i64 " +
+                f(f"sdiv i64 2048, {f('call i64 @llvm.smax.i64(i64 ' + k + ', i64 1)')}") +
+                ", i64 1)")
+
+    def image(n):
+        img = f.gep("%in", f.mul(n, "%sn"))
+        work = _store_work(f, _TP_FIELDS, _TP_TYPES, {"K": k, "P": p, "img": img, "cd": cd,
+                                                      "Bp": whole})
+        f.do(f"call void @strata_parallel_for(ptr @strata_conv_t_pack, ptr {work}, "
+             f"i64 {panels}, i64 {grain_p})")
+        work = _store_work(f, _T_FIELDS, _T_TYPES, {
+            "F": "%F", "K": k, "P": p, "Bp": whole, "filter": "%filter", "M": scratch,
+            "out": f.gep("%out", f.mul(n, "%osn")), "bias": "%bias", "epi": "%epi",
+            "acc": acc, "units": units})
+        f.do(f"call void @strata_parallel_for(ptr @strata_conv_t_units, ptr {work}, "
+             f"i64 {units}, i64 1)")
+    f.loop("0", "%N", 1, image)
+    f.do(f"call void @free(ptr {whole})")
+    f.do(f"call void @free(ptr {scratch})")
+    f.do("ret void")
+    return f.text()
+
+
 def conv_functions(isa) -> list:
     """Every convolution function for `isa`, as LLVM IR text."""
     return [_im2col_nhwc(isa), _pack_conv(isa), _pack_conv(isa, True), _conv_public(isa),
-            _conv_pro(isa),
+            _conv_pro(isa), _conv_t_pack(isa), _conv_t_units(isa), _conv_t(isa),
             *(_conv_grouped(isa, base, epi) for base, epi in (
                 ("strata_conv2d_nchw_f32", False),
                 ("strata_conv2d_nchw_packed_f32", False),

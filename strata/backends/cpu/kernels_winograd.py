@@ -59,7 +59,7 @@ from .kernels_gemm import pf_calls, ukr_accumulate
 if TYPE_CHECKING:
     from .kernels import Isa
 
-__all__ = ["winograd_functions", "winograd_filter", "BIAS", "RESIDUAL", "RELU", "PACKED_U",
+__all__ = ["winograd_functions", "winograd_filter", "transposed_rows", "BIAS", "RESIDUAL", "RELU", "PACKED_U",
            "TILE4"]
 
 # [Note: Winograd's padding]
@@ -564,16 +564,19 @@ def _products(isa: Isa) -> str:
 
 
 
-def _wino_ukr(isa: Isa, mr: int, prefetching: bool = False) -> str:
+def _wino_ukr(isa: Isa, mr: int, prefetching: bool = False,
+              accumulate: bool = False) -> str:
     """strata_wino_ukr_<mr>(K, A, lda, B, C, ldc): C^T[NR, mr] = (A[mr, K] . Bp[K, NR])^T,
     A read in place column by column (element (i, k) at A + k*lda + i: mr tiles of a V
     plane's row k), Bp a packed panel of U^T; C's row j (a filter) gets the mr values of
     column j at C + j*ldc (mr tiles of an M plane's row). prefetching: the variant
     strata_wino_ukr_<mr>_pf(.., P) also prefetches K / unroll consecutive 64-byte lines
     from P into L2, one per unrolled K step (a part of the next unit's panel, see
-    _products_transposed)."""
+    _products_transposed). accumulate: strata_wino_ukr_<mr>[_pf]_acc adds to C's values
+    (a product over K blocks: kernels_conv.py's transposed convolution)."""
     W, nv = isa.width, isa.nv
-    f = Fn(f"define internal void @strata_wino_ukr_{mr}{'_pf' if prefetching else ''}("
+    f = Fn(f"define internal void @strata_wino_ukr_{mr}{'_pf' if prefetching else ''}"
+           f"{'_acc' if accumulate else ''}("
            "i64 %K, ptr noalias %A, i64 %lda, ptr noalias %B, ptr noalias %C, i64 %ldc"
            f"{', ptr %P' if prefetching else ''}) #1")
     arow = [f.gep("%A", i) if i else "%A" for i in range(mr)]
@@ -605,12 +608,41 @@ def _wino_ukr(isa: Isa, mr: int, prefetching: bool = False) -> str:
             dst = f.gep("%C", f.mul("%ldc", v * W + lane))
             if mr == 1:
                 x = f(f"extractelement {V} {rows[lane]}, i64 0")
+                if accumulate:
+                    x = f(f"fadd float {x}, {f(f'load float, ptr {dst}, align 4')}")
                 f.do(f"store float {x}, ptr {dst}, align 4")
             else:
                 x = f(f"shufflevector {V} {rows[lane]}, {V} poison, <{mr} x i32> <{first}>")
+                if accumulate:
+                    x = f(f"fadd {row_t} {x}, {f(f'load {row_t}, ptr {dst}, align 4')}")
                 f.do(f"store {row_t} {x}, ptr {dst}, align 4")
     f.do("ret void")
     return f.text()
+
+
+def transposed_rows(f: Fn, isa: Isa, T: str, call, pf_base: str, part) -> None:
+    """The calls of a transposed product's unit over its T rows (tiles, pixels):
+    call(MR, t0, prefetch pointer) for the first pf_calls groups of MR rows (each
+    prefetching `part` floats on from pf_base: a part of the next panel), call(MR, t0)
+    for the other groups, call(r, t0) for the last r < MR rows."""
+    mr = isa.mr
+    tmain = f.sub(T, f(f"srem i64 {T}, {mr}"))
+
+    def tiles(t0):
+        c = f(f"sdiv i64 {t0}, {mr}")
+        yes, no, join = f.label("pf"), f.label("npf"), f.label("jpf")
+        f.cbr(f.cmp("slt", c, pf_calls(isa)), yes, no)
+        f.start(yes)
+        call(mr, t0, f.gep(pf_base, f.mul(c, part)))
+        f.br(join)
+        f.start(no)
+        call(mr, t0)
+        f.br(join)
+        f.start(join)
+    f.loop("0", tmain, mr, tiles)
+    if mr > 1:
+        f.switch(f.sub(T, tmain), {r: r for r in range(mr)},
+                 lambda r: call(r, tmain) if r else None)
 
 
 def _products_transposed(isa: Isa) -> str:
@@ -619,14 +651,12 @@ def _products_transposed(isa: Isa) -> str:
     with U^T packed at compile time (winograd_filter(.., panel_width=NR)): each unit
     streams its panel of U once, C x NR floats in a row, and reuses it for every MR tiles
     of V (read in place), writing M[xi][p*NR .. p*NR + NR][t] (M has MF >= F rows)."""
-    mr, nr, W = isa.mr, isa.nr, isa.width
+    nr, W = isa.nr, isa.width
     f = Fn("define internal void @strata_wino_gemm_t(ptr %ctx, i64 %lo, i64 %hi) #1")
     p = _fields(f, _GEMM_FIELDS)
     C, T = p["C"], p["T"]
     panels = f(f"sdiv i64 {p['MF']}, {nr}")
     tp = f.add(T, W)
-    tmain = f.sub(T, f(f"srem i64 {T}, {mr}"))
-    rem = f.sub(T, tmain)
 
     def panel(u):
         """U^T's panel of unit u."""
@@ -656,21 +686,7 @@ def _products_transposed(isa: Isa) -> str:
         # panel each (C / unroll lines): the memory stays busy through the unit (the
         # first call prefetching the whole panel left it idle in the others: three
         # 512-channel 7x7 convolutions, U from memory, 5.60 -> 4.91 ms)
-        def tiles(t0):
-            c = f(f"sdiv i64 {t0}, {mr}")
-            yes, no, join = f.label("pf"), f.label("npf"), f.label("jpf")
-            f.cbr(f.cmp("slt", c, pf_calls(isa)), yes, no)
-            f.start(yes)
-            call(mr, t0, f.gep(nxt, f.mul(c, part)))
-            f.br(join)
-            f.start(no)
-            call(mr, t0)
-            f.br(join)
-            f.start(join)
-        f.loop("0", tmain, mr, tiles)
-        if mr > 1:
-            f.switch(rem, {r: r for r in range(mr)},
-                     lambda r: call(r, tmain) if r else None)
+        transposed_rows(f, isa, T, call, nxt, part)
     f.loop("%lo", "%hi", 1, unit)
     f.do("ret void")
     return f.text()
@@ -749,8 +765,10 @@ def winograd_functions(isa) -> list:
     return [_input_transform(isa), _output_transform(isa),
             _input_transform4(isa), _output_transform4(isa),
             _products(isa), _products_transposed(isa),
-            *(_wino_ukr(isa, mr) for mr in range(1, isa.mr + 1)),
-            _wino_ukr(isa, isa.mr, prefetching=True), _winograd_public(isa)]
+            *(_wino_ukr(isa, mr, accumulate=acc) for mr in range(1, isa.mr + 1)
+              for acc in (False, True)),
+            _wino_ukr(isa, isa.mr, prefetching=True),
+            _wino_ukr(isa, isa.mr, prefetching=True, accumulate=True), _winograd_public(isa)]
 
 
 # Filters per matrix product of winograd_filter (36 x 9 x 512 stays under OpenBLAS's
