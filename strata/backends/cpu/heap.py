@@ -20,13 +20,46 @@ Segformer-B0 412 -> 333 ms of CPU per call (1 thread, same machine, one run afte
 other). The price is the process keeps the memory its largest call needed, as the
 peers do. Only glibc (mallopt exists and the C library says it is glibc);
 $STRATA_KEEP_FREED_MEMORY=0 leaves the heap as it is.
+
+    from strata.backends.cpu.heap import place_weights
+    w1, w2 = place_weights([a1, a2])   # copies, each at a multiple of 64 bytes, in one
+                                       # block (huge pages where the system has them)
+
+[Note: weights placed alike in every process]
+A compiled model's weights (target.py, [Note: weights]) were bound where they lay: in
+the ONNX file's bytes ([Note: weights read in place], at any multiple of 16 bytes), or in
+arrays NumPy allocated, whose pages depended on the process's past: allocated before the
+first CPU model set the heap up (above) they came from fresh mmaps, which NumPy advises
+onto transparent huge pages (madvise, from 4 MiB); afterwards from a heap whose pages
+earlier models had already faulted in as 4 KiB pages. So the same model's weights were
+on huge pages in one compile and not in the next: the first model in a process found
+its weights with fewer TLB misses than the same model compiled later (measured: ResNet-18
+at 1 thread 7.5% less CPU per call with its 45 MB of weights on huge pages, process CPU,
+interleaved in one process; DeiT-S 1-2%, within the noise), and what a model's speed
+was depended on what the process ran before it (issue 18's one-process effect). Now the
+weights of a model are copied into one block of their own, each at a multiple of 64
+bytes (no vector load of a weight splits a cache line), the block aligned to 2 MiB and
+advised onto huge pages (madvise(MADV_HUGEPAGE): the kernel's THP setting `madvise` or
+`always` honours it) when it holds at least 2 MiB: the same placement in every process,
+first model or last, compiled or loaded from the compiled-model cache. The price is one
+copy of the weights when a model is loaded (what ONNX's bytes or the cache file held
+is not read in place any more: DeiT-S's 86 MB ~20 ms) and, for a cached model, its own
+memory instead of the OS's file cache pages. $STRATA_HUGE_WEIGHTS=0: no huge-page
+advice (64-byte placement stays).
 """
 from __future__ import annotations
 
 import os
 import sys
 
-__all__ = ["keep_freed_memory"]
+import numpy as np
+
+__all__ = ["keep_freed_memory", "place_weights", "WEIGHT_ALIGNMENT", "HUGE_PAGE"]
+
+# Every weight starts at a multiple of this (a cache line) in its block
+WEIGHT_ALIGNMENT = 64
+# A block of weights at least this big is aligned to it and advised onto huge pages
+HUGE_PAGE = 2 << 20
 
 _M_TRIM_THRESHOLD = -1
 _M_MMAP_THRESHOLD = -3
@@ -58,3 +91,42 @@ def keep_freed_memory() -> bool:
             ok = False
     _DONE.append(ok)
     return ok
+
+
+def place_weights(arrays) -> list:
+    """Copies of `arrays` (NumPy arrays) in one new block of memory, each at a multiple
+    of WEIGHT_ALIGNMENT bytes, the block on huge pages where the system gives them when
+    it holds at least HUGE_PAGE bytes ([Note: weights placed alike in every process])."""
+    arrays = [np.asarray(a) for a in arrays]
+    offsets, end = [], 0
+    for a in arrays:
+        offsets.append(end)
+        end += -(-max(a.nbytes, 1) // WEIGHT_ALIGNMENT) * WEIGHT_ALIGNMENT
+    block = _block(end)
+    out = []
+    for a, at in zip(arrays, offsets):
+        v = block[at:at + a.nbytes].view(a.dtype).reshape(a.shape)
+        np.copyto(v, a, casting="no")
+        out.append(v)
+    return out
+
+
+def _block(nbytes: int) -> np.ndarray:
+    """`nbytes` of uint8 at a multiple of WEIGHT_ALIGNMENT; from HUGE_PAGE bytes on, an
+    anonymous mapping of its own, aligned to HUGE_PAGE and advised onto huge pages (where
+    the platform has madvise(MADV_HUGEPAGE) and $STRATA_HUGE_WEIGHTS is not 0)."""
+    if nbytes >= HUGE_PAGE and os.environ.get("STRATA_HUGE_WEIGHTS", "1") != "0":
+        import mmap
+        advice = getattr(mmap, "MADV_HUGEPAGE", None)
+        if advice is not None:
+            try:
+                m = mmap.mmap(-1, nbytes + HUGE_PAGE)
+                raw = np.frombuffer(m, np.uint8)
+                skip = -raw.ctypes.data % HUGE_PAGE   # a multiple of the page size
+                m.madvise(advice, skip, nbytes)
+                return raw[skip:skip + nbytes]
+            except (OSError, ValueError):
+                pass       # no such mapping or advice here: the plain block below
+    raw = np.empty(nbytes + WEIGHT_ALIGNMENT, np.uint8)
+    skip = -raw.ctypes.data % WEIGHT_ALIGNMENT
+    return raw[skip:skip + nbytes]
