@@ -107,9 +107,23 @@ def test_place_weights_large_block_on_huge_pages(monkeypatch):
         pytest.skip("no /proc/self/smaps or MADV_HUGEPAGE here")
     assert b.ctypes.data % HUGE_PAGE == 0
     assert "hg" in flags           # advised: madvise(MADV_HUGEPAGE)
+    assert "sh" not in flags       # private (shared anonymous memory is shmem: no THP)
     monkeypatch.setenv("STRATA_HUGE_WEIGHTS", "0")
     (d,) = place_weights([a])
-    assert (d == a).all() and "hg" not in (_vm_flags(d.ctypes.data) or ["hg"])
+    assert (d == a).all() and "nh" in (_vm_flags(d.ctypes.data) or [])
+
+
+def test_place_weights_leaves_many_bytes_in_place(monkeypatch):
+    from strata.backends.cpu import heap
+    monkeypatch.setattr(heap, "PLACE_MAX_BYTES", 1000)
+    raw = np.zeros(4096, np.uint8)
+    at = -raw.ctypes.data % 64
+    aligned = raw[at:at + 800].view(np.float32)
+    odd = raw[at + 1000 + 4:at + 1000 + 4 + 800].view(np.float32)
+    odd[:] = 3
+    a, b = heap.place_weights([aligned, odd])
+    assert a is aligned                               # bound where it lies
+    assert b.ctypes.data % 64 == 0 and (b == 3).all() and not np.shares_memory(b, odd)
 
 
 def _onnx_model(path):
@@ -127,8 +141,9 @@ def _onnx_model(path):
 
 @pytest.mark.parametrize("cached", [False, True])
 def test_compiled_model_weights_placed(tmp_path, monkeypatch, cached):
-    """A compiled model's weights sit in one block at 64-byte multiples, and so do those
-    of the same model loaded from the compiled-model cache (copied off the cache file)."""
+    """A compiled model's weights sit in one block at 64-byte multiples (private memory);
+    those of the same model loaded from the compiled-model cache at 64-byte multiples of
+    the cache file's pages."""
     import strata
     from strata.backends.cpu.heap import WEIGHT_ALIGNMENT
     monkeypatch.setenv("STRATA_CACHE_DIR", str(tmp_path / "cache"))
@@ -145,5 +160,5 @@ def test_compiled_model_weights_placed(tmp_path, monkeypatch, cached):
     for a in weights.values():
         assert a.ctypes.data % WEIGHT_ALIGNMENT == 0
         flags = _vm_flags(a.ctypes.data)
-        if flags is not None:      # private writable memory, not the cache file's pages
-            assert "mw" in flags
+        if flags is not None and not cached:   # a copy: private writable memory
+            assert "mw" in flags and "sh" not in flags

@@ -41,11 +41,15 @@ weights of a model are copied into one block of their own, each at a multiple of
 bytes (no vector load of a weight splits a cache line), the block aligned to 2 MiB and
 advised onto huge pages (madvise(MADV_HUGEPAGE): the kernel's THP setting `madvise` or
 `always` honours it) when it holds at least 2 MiB: the same placement in every process,
-first model or last, compiled or loaded from the compiled-model cache. The price is one
-copy of the weights when a model is loaded (what ONNX's bytes or the cache file held
-is not read in place any more: DeiT-S's 86 MB ~20 ms) and, for a cached model, its own
-memory instead of the OS's file cache pages. $STRATA_HUGE_WEIGHTS=0: no huge-page
-advice (64-byte placement stays).
+first model or last (ResNet-18, 1 thread, interleaved in one process: 0.97x the CPU per
+call of the old placement, MobileNetV2 0.99x). The price is one copy of the weights at
+compile time (45-86 MB: 20-60 ms of CPU; more where the kernel must compact memory to
+find huge pages), so models with more than PLACE_MAX_BYTES of weights (BERT-base's
+415 MB: 0.25-1.1 s measured) keep them where they are, only those not at a multiple of
+64 bytes copied. A model loaded from the compiled-model cache binds the cache file's
+pages (blobs at multiples of 64 bytes, shared with the OS's file cache, 4 KiB pages:
+the same placement at every load; a copy would cost the cached load its 0.3 s budget).
+$STRATA_HUGE_WEIGHTS=0 advises the block off huge pages (the 64-byte placement stays).
 """
 from __future__ import annotations
 
@@ -54,12 +58,15 @@ import sys
 
 import numpy as np
 
-__all__ = ["keep_freed_memory", "place_weights", "WEIGHT_ALIGNMENT", "HUGE_PAGE"]
+__all__ = ["keep_freed_memory", "place_weights", "WEIGHT_ALIGNMENT", "HUGE_PAGE",
+           "PLACE_MAX_BYTES"]
 
 # Every weight starts at a multiple of this (a cache line) in its block
 WEIGHT_ALIGNMENT = 64
 # A block of weights at least this big is aligned to it and advised onto huge pages
 HUGE_PAGE = 2 << 20
+# Weights past this many bytes in all are not copied into a block (the copy's time)
+PLACE_MAX_BYTES = 128 << 20
 
 _M_TRIM_THRESHOLD = -1
 _M_MMAP_THRESHOLD = -3
@@ -96,12 +103,17 @@ def keep_freed_memory() -> bool:
 def place_weights(arrays) -> list:
     """Copies of `arrays` (NumPy arrays) in one new block of memory, each at a multiple
     of WEIGHT_ALIGNMENT bytes, the block on huge pages where the system gives them when
-    it holds at least HUGE_PAGE bytes ([Note: weights placed alike in every process])."""
+    it holds at least HUGE_PAGE bytes ([Note: weights placed alike in every process]);
+    past PLACE_MAX_BYTES in all, the arrays themselves (a copy of those not at a
+    multiple of WEIGHT_ALIGNMENT, each on its own)."""
     arrays = [np.asarray(a) for a in arrays]
     offsets, end = [], 0
     for a in arrays:
         offsets.append(end)
         end += -(-max(a.nbytes, 1) // WEIGHT_ALIGNMENT) * WEIGHT_ALIGNMENT
+    if end > PLACE_MAX_BYTES:
+        return [a if a.ctypes.data % WEIGHT_ALIGNMENT == 0 and a.flags.c_contiguous
+                else place_weights([a])[0] for a in arrays]
     block = _block(end)
     out = []
     for a, at in zip(arrays, offsets):
@@ -112,15 +124,19 @@ def place_weights(arrays) -> list:
 
 
 def _block(nbytes: int) -> np.ndarray:
-    """`nbytes` of uint8 at a multiple of WEIGHT_ALIGNMENT; from HUGE_PAGE bytes on, an
-    anonymous mapping of its own, aligned to HUGE_PAGE and advised onto huge pages (where
-    the platform has madvise(MADV_HUGEPAGE) and $STRATA_HUGE_WEIGHTS is not 0)."""
-    if nbytes >= HUGE_PAGE and os.environ.get("STRATA_HUGE_WEIGHTS", "1") != "0":
+    """`nbytes` of uint8 at a multiple of WEIGHT_ALIGNMENT; from HUGE_PAGE bytes on, a
+    private anonymous mapping of its own, aligned to HUGE_PAGE and advised onto huge
+    pages (madvise(MADV_HUGEPAGE); with $STRATA_HUGE_WEIGHTS=0, advised off them)."""
+    if nbytes >= HUGE_PAGE:
         import mmap
-        advice = getattr(mmap, "MADV_HUGEPAGE", None)
+        huge = os.environ.get("STRATA_HUGE_WEIGHTS", "1") != "0"
+        advice = getattr(mmap, "MADV_HUGEPAGE" if huge else "MADV_NOHUGEPAGE", None)
         if advice is not None:
             try:
-                m = mmap.mmap(-1, nbytes + HUGE_PAGE)
+                # private: a shared anonymous mapping is shmem, whose huge pages
+                # follow another setting (shmem_enabled, `never` by default)
+                m = mmap.mmap(-1, nbytes + HUGE_PAGE,
+                              flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
                 raw = np.frombuffer(m, np.uint8)
                 skip = -raw.ctypes.data % HUGE_PAGE   # a multiple of the page size
                 m.madvise(advice, skip, nbytes)

@@ -272,9 +272,6 @@ class CpuTarget(Target):
                 raise ValueError(f"weights of dtype {dtype}")
             a = blobs[f"w{i}"].view(dtype)
             weights[str(w["symbol"])] = a.reshape([int(n) for n in w["shape"]])
-        # copied off the cache file: placed as a compile places them ([Note: weights
-        # placed alike in every process], heap.py)
-        weights = dict(zip(weights, place_weights(weights.values())))
         function = str(manifest["function"])
         sig = Signature([_spec_from_json(s) for s in manifest["args"]],
                         [_spec_from_json(s) for s in manifest["results"]])
