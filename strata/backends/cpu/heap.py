@@ -32,11 +32,12 @@ arrays NumPy allocated, whose pages depended on the process's past: allocated be
 first CPU model set the heap up (above) they came from fresh mmaps, which NumPy advises
 onto transparent huge pages (madvise, from 4 MiB); afterwards from a heap whose pages
 earlier models had already faulted in as 4 KiB pages. So the same model's weights were
-on huge pages in one compile and not in the next: the first model in a process found
-its weights with fewer TLB misses than the same model compiled later (measured: ResNet-18
-at 1 thread 7.5% less CPU per call with its 45 MB of weights on huge pages, process CPU,
-interleaved in one process; DeiT-S 1-2%, within the noise), and what a model's speed
-was depended on what the process ran before it (issue 18's one-process effect). Now the
+on huge pages in one compile and not in the next (ResNet-18's 45 MB: 48% of them on
+huge pages when compiled second in a process, none of DeiT-S's when compiled first), and
+what a model's speed was could depend on what the process ran before it (issue 18's
+one-process effect; measured with ResNet-18's weights all on huge pages at 1 thread,
+process CPU, interleaved in one process: 0.925x and 0.97x the CPU per call in two
+runs; DeiT-S 0.98x, within the noise). Now the
 weights of a model are copied into one block of their own, each at a multiple of 64
 bytes (no vector load of a weight splits a cache line), the block aligned to 2 MiB and
 advised onto huge pages (madvise(MADV_HUGEPAGE): the kernel's THP setting `madvise` or
