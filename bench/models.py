@@ -38,6 +38,7 @@ import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import warnings
 
@@ -219,15 +220,73 @@ def _static_copy(path, inputs):
     return m
 
 
+def other_threads_cpu_s():
+    """CPU seconds used so far by this process's threads other than the calling one (a
+    peer's thread pool, Strata's workers...), from /proc/self/task/*/schedstat; None
+    where that cannot be read (not Linux)."""
+    me = str(threading.get_native_id())
+    total = 0
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return None
+    for t in tasks:
+        if t == me:
+            continue
+        try:
+            with open(f"/proc/self/task/{t}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass           # a thread that ended meanwhile
+    return total / 1e9
+
+
+def settle(pause_s=0.05, quiet=0.05, window_s=0.01, max_s=1.0, read=other_threads_cpu_s,
+           sleep=time.sleep, clock=time.perf_counter) -> float:
+    """Wait until the process's other threads are idle, before a peer is timed; returns
+    the seconds waited. At least `pause_s`; then windows of `window_s` until one in which
+    the other threads used under `quiet` of a CPU (spinning threads gone to sleep), at
+    most `max_s` in all (a thread that never stops is not waited for forever; without
+    /proc, the pause alone). See [Note: peers' threads between peers]."""
+    t0 = clock()
+    sleep(pause_s)
+    before = read()
+    if before is None:
+        return clock() - t0
+    while clock() - t0 < max_s:
+        w = clock()
+        sleep(window_s)
+        after = read()
+        if after is None or after - before <= quiet * (clock() - w):
+            break
+        before = after
+    return clock() - t0
+
+
+# [Note: peers' threads between peers]
+# A peer's thread pool may go on spinning after its calls return: onnxruntime's
+# intra-op workers spin (session.intra_op.allow_spinning, on by default) for a while
+# before they block; measured here (2 threads, MobileNetV2) its workers burnt 20-25 ms
+# of CPU in the 200 ms after the last call, against <0.5 ms for OpenVINO's, Strata's
+# and libgomp's (PyTorch) threads. With a fixed 50 ms pause that spin fell on the peer
+# timed next (the benches time peers in rounds, ort first): on a 2-core machine at 2
+# threads the next peer ran its first calls with a core taken. Each peer keeps its own
+# defaults (its spinning helps its own back-to-back calls, which is what its users
+# get); only the spin left over from another peer is waited out, by `settle` before
+# every timed block, and the longest wait per peer is reported (`settled`).
+
+
 def interleaved_medians_ms(peers: dict, repeat: int, rounds: int = 5, warmup=3,
-                           min_s=0.5, pause_s=0.05) -> dict:
+                           min_s=0.5, pause_s=0.05, settled=None) -> dict:
     """{peer: median ms} of each callable of `peers`, timed in `rounds` interleaved rounds
     (each peer in turn, a pause between peers), at least `repeat` calls and `min_s`
     seconds in all for each, after `warmup` calls and a tenth of that time of warm-up.
     A shared machine's slow phases last seconds: peers timed one after the other would
     each catch a different phase (the ratio of two runs swung 0.8-1.45x), in rounds they
-    share them. The pause lets a peer's spinning pool threads go idle before the next
-    one runs (onnxruntime's spin for a while after each call). A model of a tenth of a
+    share them. Before each peer, `settle` waits at least `pause_s` and until the other
+    threads of the process are idle (a peer's pool spinning after its calls, [Note:
+    peers' threads between peers]); `settled`, a dict, receives per peer the longest
+    wait after its block. A model of a tenth of a
     millisecond needs thousands of calls to reach its steady state (caches refilled, the
     thread pools awake): each round warms its peer up again for a tenth of its time."""
     times = {k: [] for k in peers}
@@ -236,9 +295,13 @@ def interleaved_medians_ms(peers: dict, repeat: int, rounds: int = 5, warmup=3,
             fn()
     per_round_s = min_s / rounds
     per_round_n = -(-repeat // rounds)
+    previous = None
     for _ in range(rounds):
         for name, fn in peers.items():
-            time.sleep(pause_s)
+            waited = settle(pause_s)
+            if settled is not None and previous is not None:
+                settled[previous] = max(settled.get(previous, 0.0), waited)
+            previous = name
             t0 = time.perf_counter()
             while time.perf_counter() - t0 < per_round_s / 10:
                 fn()

@@ -31,7 +31,9 @@ graphs go through torch.export ([Note: inference graphs exported, not traced by
 AOTAutograd] in strata/frontends/torch/dynamo.py).
 Then the median latency in ms of each peer over at least --repeat calls and half a second
 of calls, timed in --rounds interleaved rounds (bench/models.py's interleaved_medians_ms:
-each peer in turn, so the slow phases of a shared machine fall on all of them); the ratios
+each peer in turn, so the slow phases of a shared machine fall on all of them, another
+peer's threads still spinning waited out before each: [Note: peers' threads between
+peers] there); the ratios
 of strata-ep and strata-tc to inductor and to eager; and the largest relative difference
 of each compiled peer's output from eager's, max|a - b| / max|b|. A peer that fails (an
 Inductor that cannot build its C++ on this machine, say) shows its error under the table

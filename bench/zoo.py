@@ -26,6 +26,14 @@ ratio to the fastest other peer, and each peer's accuracy: the largest differenc
 eager over all outputs, relative to the output's largest magnitude
 (max|y - ref| / max|ref|; the target is 1e-4). Geometric means at the bottom.
 
+Fairness between peers in one process: each peer runs with its own defaults (onnxruntime's
+intra-op workers spin after each call, as its users get them); what one peer's threads
+still burn after its calls is waited out before the next peer is timed (bench/models.py's
+`settle`, [Note: peers' threads between peers]: onnxruntime's spin used to fall on the
+peer timed after it), and a wait over 0.1 s is reported on stderr. All models run in one
+process, as a user's several models would; bench/one_process.py measures what a model
+loses to the models and peers run before it in its process.
+
 --compile-only compiles every peer and checks its accuracy, without timing (for a loaded
 machine). A peer that fails to compile or run a model shows `FAIL` and its error under
 the table; the exit status is 1 when Strata failed or missed 1e-4 on any model.
@@ -374,8 +382,14 @@ def main(argv=None):
                     if peer in fns else "FAIL")
             print(f"  {name}: {peer} {done}", file=sys.stderr, flush=True)
         if not args.compile_only and fns:
+            settled = {}
             with torch.inference_mode():
-                row.update(interleaved_medians_ms(fns, args.repeat, args.rounds))
+                row.update(interleaved_medians_ms(fns, args.repeat, args.rounds,
+                                                  settled=settled))
+            spun = ", ".join(f"{p} {s * 1e3:.0f} ms" for p, s in settled.items() if s > 0.1)
+            if spun:   # [Note: peers' threads between peers] (bench/models.py)
+                print(f"  {name}: threads still busy after a peer's calls (waited out): "
+                      f"{spun}", file=sys.stderr, flush=True)
         fns.clear()
 
     print_table(rows, peers, args)

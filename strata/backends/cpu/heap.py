@@ -20,13 +20,54 @@ Segformer-B0 412 -> 333 ms of CPU per call (1 thread, same machine, one run afte
 other). The price is the process keeps the memory its largest call needed, as the
 peers do. Only glibc (mallopt exists and the C library says it is glibc);
 $STRATA_KEEP_FREED_MEMORY=0 leaves the heap as it is.
+
+    from strata.backends.cpu.heap import place_weights
+    w1, w2 = place_weights([a1, a2])   # copies, each at a multiple of 64 bytes, in one
+                                       # block (huge pages where the system has them)
+
+[Note: weights placed alike in every process]
+A compiled model's weights (target.py, [Note: weights]) were bound where they lay: in
+the ONNX file's bytes ([Note: weights read in place], at any multiple of 16 bytes), or in
+arrays NumPy allocated, whose pages depended on the process's past: allocated before the
+first CPU model set the heap up (above) they came from fresh mmaps, which NumPy advises
+onto transparent huge pages (madvise, from 4 MiB); afterwards from a heap whose pages
+earlier models had already faulted in as 4 KiB pages. So the same model's weights were
+on huge pages in one compile and not in the next (ResNet-18's 45 MB: 48% of them on
+huge pages when compiled second in a process, none of DeiT-S's when compiled first), and
+what a model's speed was could depend on what the process ran before it (issue 18's
+one-process effect; measured with ResNet-18's weights all on huge pages at 1 thread,
+process CPU, interleaved in one process: 0.925x and 0.97x the CPU per call in two
+runs; DeiT-S 0.98x, within the noise). Now the
+weights of a model are copied into one block of their own, each at a multiple of 64
+bytes (no vector load of a weight splits a cache line), the block aligned to 2 MiB and
+advised onto huge pages (madvise(MADV_HUGEPAGE): the kernel's THP setting `madvise` or
+`always` honours it) when it holds at least 2 MiB: the same placement in every process,
+first model or last (ResNet-18, 1 thread, interleaved in one process: 0.97x the CPU per
+call of the old placement, MobileNetV2 0.99x). The price is one copy of the weights at
+compile time (45-86 MB: 20-60 ms of CPU; more where the kernel must compact memory to
+find huge pages), so models with more than PLACE_MAX_BYTES of weights (BERT-base's
+415 MB: 0.25-1.1 s measured) keep them where they are, only those not at a multiple of
+64 bytes copied. A model loaded from the compiled-model cache binds the cache file's
+pages (blobs at multiples of 64 bytes, shared with the OS's file cache, 4 KiB pages:
+the same placement at every load; a copy would cost the cached load its 0.3 s budget).
+$STRATA_HUGE_WEIGHTS=0 advises the block off huge pages (the 64-byte placement stays).
 """
 from __future__ import annotations
 
 import os
 import sys
 
-__all__ = ["keep_freed_memory"]
+import numpy as np
+
+__all__ = ["keep_freed_memory", "place_weights", "WEIGHT_ALIGNMENT", "HUGE_PAGE",
+           "PLACE_MAX_BYTES"]
+
+# Every weight starts at a multiple of this (a cache line) in its block
+WEIGHT_ALIGNMENT = 64
+# A block of weights at least this big is aligned to it and advised onto huge pages
+HUGE_PAGE = 2 << 20
+# Weights past this many bytes in all are not copied into a block (the copy's time)
+PLACE_MAX_BYTES = 128 << 20
 
 _M_TRIM_THRESHOLD = -1
 _M_MMAP_THRESHOLD = -3
@@ -58,3 +99,51 @@ def keep_freed_memory() -> bool:
             ok = False
     _DONE.append(ok)
     return ok
+
+
+def place_weights(arrays) -> list:
+    """Copies of `arrays` (NumPy arrays) in one new block of memory, each at a multiple
+    of WEIGHT_ALIGNMENT bytes, the block on huge pages where the system gives them when
+    it holds at least HUGE_PAGE bytes ([Note: weights placed alike in every process]);
+    past PLACE_MAX_BYTES in all, the arrays themselves (a copy of those not at a
+    multiple of WEIGHT_ALIGNMENT, each on its own)."""
+    arrays = [np.asarray(a) for a in arrays]
+    offsets, end = [], 0
+    for a in arrays:
+        offsets.append(end)
+        end += -(-max(a.nbytes, 1) // WEIGHT_ALIGNMENT) * WEIGHT_ALIGNMENT
+    if end > PLACE_MAX_BYTES:
+        return [a if a.ctypes.data % WEIGHT_ALIGNMENT == 0 and a.flags.c_contiguous
+                else place_weights([a])[0] for a in arrays]
+    block = _block(end)
+    out = []
+    for a, at in zip(arrays, offsets):
+        v = block[at:at + a.nbytes].view(a.dtype).reshape(a.shape)
+        np.copyto(v, a, casting="no")
+        out.append(v)
+    return out
+
+
+def _block(nbytes: int) -> np.ndarray:
+    """`nbytes` of uint8 at a multiple of WEIGHT_ALIGNMENT; from HUGE_PAGE bytes on, a
+    private anonymous mapping of its own, aligned to HUGE_PAGE and advised onto huge
+    pages (madvise(MADV_HUGEPAGE); with $STRATA_HUGE_WEIGHTS=0, advised off them)."""
+    if nbytes >= HUGE_PAGE:
+        import mmap
+        huge = os.environ.get("STRATA_HUGE_WEIGHTS", "1") != "0"
+        advice = getattr(mmap, "MADV_HUGEPAGE" if huge else "MADV_NOHUGEPAGE", None)
+        if advice is not None:
+            try:
+                # private: a shared anonymous mapping is shmem, whose huge pages
+                # follow another setting (shmem_enabled, `never` by default)
+                m = mmap.mmap(-1, nbytes + HUGE_PAGE,
+                              flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+                raw = np.frombuffer(m, np.uint8)
+                skip = -raw.ctypes.data % HUGE_PAGE   # a multiple of the page size
+                m.madvise(advice, skip, nbytes)
+                return raw[skip:skip + nbytes]
+            except (OSError, ValueError):
+                pass       # no such mapping or advice here: the plain block below
+    raw = np.empty(nbytes + WEIGHT_ALIGNMENT, np.uint8)
+    skip = -raw.ctypes.data % WEIGHT_ALIGNMENT
+    return raw[skip:skip + nbytes]

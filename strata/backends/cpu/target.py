@@ -37,6 +37,7 @@ import numpy as np
 
 from ...compiler import Target, build_pipeline
 from ...errors import StrataError
+from .heap import WEIGHT_ALIGNMENT, place_weights  # noqa: F401 (WEIGHT_ALIGNMENT: tests)
 
 # Constant buffers at least this big are bound at load time instead of being compiled
 # into the code (see [Note: weights]).
@@ -507,27 +508,12 @@ def _name(op):
     return symbol_name(op)
 
 
-# Weights are bound at addresses aligned to at least this many bytes: a weight read in
-# place from an ONNX file ([Note: weights read in place], frontends/onnx/wire.py) lies
-# wherever its bytes lie in the file, not even at a multiple of its element's size;
-# it is copied when misaligned (a blob of its own, a bytes object, was 16-aligned).
-WEIGHT_ALIGNMENT = 16
-
-
-def _aligned(a: np.ndarray) -> np.ndarray:
-    """`a` (C-contiguous), or a copy of it at an address aligned to WEIGHT_ALIGNMENT."""
-    if a.ctypes.data % WEIGHT_ALIGNMENT == 0:
-        return a
-    raw = np.empty(a.nbytes + WEIGHT_ALIGNMENT, np.uint8)
-    skip = -raw.ctypes.data % WEIGHT_ALIGNMENT
-    out = raw[skip:skip + a.nbytes].view(a.dtype).reshape(a.shape)
-    out[...] = a
-    return out
-
-
 def externalize_weights(module, min_bytes: int, prefix: str) -> dict:
     """Turn constant memref.globals of at least `min_bytes` into external declarations
-    named `prefix + i`; returns their data by new symbol (see [Note: weights])."""
+    named `prefix + i`; returns their data by new symbol (see [Note: weights]), copied
+    into one block, each at a multiple of WEIGHT_ALIGNMENT bytes ([Note: weights placed
+    alike in every process], heap.py; a weight read in place from an ONNX file, [Note:
+    weights read in place], lay wherever its bytes lay in the file)."""
     from ...interpreter.values import attr_to_value, dtype_of
     from ...ir import attributes as A
     from ...ir.symbol_table import symbol_name
@@ -546,7 +532,7 @@ def externalize_weights(module, min_bytes: int, prefix: str) -> dict:
         value = np.asarray(attr_to_value(init, A.RankedTensorType(
             t.shape, t.element_type)))
         new = f"{prefix}{len(weights)}"
-        weights[new] = _aligned(np.ascontiguousarray(value).reshape(t.shape))
+        weights[new] = np.ascontiguousarray(value).reshape(t.shape)
         renamed[symbol_name(op)] = new
         props = dict(op.properties)
         del props["initial_value"]
@@ -562,7 +548,7 @@ def externalize_weights(module, min_bytes: int, prefix: str) -> dict:
                     props = dict(op.properties)
                     props["name"] = A.SymbolRefAttr(new)
                     op.properties = props
-    return weights
+    return dict(zip(weights, place_weights(weights.values())))
 
 
 
