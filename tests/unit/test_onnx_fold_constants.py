@@ -248,6 +248,23 @@ _NATIVE_CASES = [
     ('"onnx.Cast"(%v) <{to = 9 : i64}> : (tensor<4xi64>) -> tensor<4xi1>', True),
     ('"onnx.Cast"(%n) <{to = 7 : i64}> : (tensor<2xf32>) -> tensor<2xi64>', False),
     ('"onnx.Identity"(%v) : (tensor<4xi64>) -> tensor<4xi64>', True),
+    ('"onnx.Add"(%v, %i1) : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>', True),
+    ('"onnx.Sub"(%x, %x) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>', True),
+    ('"onnx.Mul"(%u, %v) : (tensor<1x4xi64>, tensor<4xi64>) -> tensor<1x4xi64>', True),
+    ('"onnx.Mod"(%v, %i2) : (tensor<4xi64>, tensor<2xi64>) -> tensor<4xi64>', False),
+    ('"onnx.Mod"(%v, %im) : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>', True),
+    ('"onnx.Mod"(%v, %im) <{fmod = 1 : i64}> : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>',
+     True),
+    ('"onnx.Mod"(%v, %zero) : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>', False),
+    ('"onnx.Equal"(%v, %i1) : (tensor<4xi64>, tensor<i64>) -> tensor<4xi1>', True),
+    ('"onnx.GreaterOrEqual"(%v, %i1) : (tensor<4xi64>, tensor<i64>) -> tensor<4xi1>', True),
+    ('"onnx.Less"(%x, %x) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>', True),
+    ('"onnx.Not"(%b) : (tensor<4xi1>) -> tensor<4xi1>', True),
+    ('"onnx.And"(%b, %b) : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>', True),
+    ('"onnx.Where"(%b, %v, %i1) : (tensor<4xi1>, tensor<4xi64>, tensor<i64>) -> tensor<4xi64>',
+     True),
+    ('"onnx.Expand"(%v, %s24) : (tensor<4xi64>, tensor<2xi64>) -> tensor<2x4xi64>', True),
+    ('"onnx.Expand"(%v, %s23) : (tensor<4xi64>, tensor<2xi64>) -> tensor<?x?xi64>', False),
 ]
 
 _NATIVE_PRELUDE = """
@@ -270,6 +287,9 @@ _NATIVE_PRELUDE = """
   %en = "onnx.Constant"() <{value = dense<[100]> : tensor<1xi64>}> : () -> tensor<1xi64>
   %big = "onnx.Constant"() <{value = dense<[-9223372036854775807]> : tensor<1xi64>}> : () -> tensor<1xi64>
   %neg = "onnx.Constant"() <{value = dense<[-100]> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %zero = "onnx.Constant"() <{value = dense<0> : tensor<i64>}> : () -> tensor<i64>
+  %b = "onnx.Constant"() <{value = dense<[true, false, true, true]> : tensor<4xi1>}> : () -> tensor<4xi1>
+  %s24 = "onnx.Constant"() <{value = dense<[2, 4]> : tensor<2xi64>}> : () -> tensor<2xi64>
 """
 
 

@@ -49,9 +49,11 @@ as after onnx-shape-inference). The `Reshape` is left with a constant shape, whi
 lowering turns into a static expand/collapse. The data `%x` is not a constant and stays.
 
 [Note: data movement folded natively]
-The ops that shape arithmetic and the exporter's padding code fold most (Shape, Gather,
-Unsqueeze, Squeeze, Concat, Reshape, Slice, Transpose, ConstantOfShape, Identity, and
-Cast between the common integer, float and bool types) are computed here with NumPy,
+The ops that shape arithmetic, masks and the exporter's padding code fold most (Shape,
+Gather, Unsqueeze, Squeeze, Concat, Reshape, Slice, Transpose, ConstantOfShape, Expand,
+Identity, Cast between the common integer, float and bool types; Add, Sub, Mul, integer
+Mod, the comparisons, Not/And/Or/Xor and Where on operands of one dtype: Swin-T's window
+masks) are computed here with NumPy,
 as onnx.reference computes them (`_NATIVE`), rather than through the reference
 interpreter: a reference op costs a NodeProto and an evaluator instance, and the first
 one imports onnx.reference with its ~200 op modules (0.06-0.09 s of CPU, 5% of a
@@ -352,6 +354,66 @@ def _identity(op, args, version):
     return [args[0]]
 
 
+def _binary(fn_name, kinds):
+    """A rule for an elementwise binary op that NumPy's `fn_name` computes on operands
+    of one dtype (of the `kinds`), with NumPy's broadcasting (ONNX's)."""
+    def rule(op, args, version):
+        import numpy as np
+        a, b = args
+        if a.dtype != b.dtype or a.dtype.kind not in kinds or a.dtype.type not in _PLAIN:
+            return None
+        try:
+            np.broadcast_shapes(a.shape, b.shape)
+        except ValueError:
+            return None
+        return [getattr(np, fn_name)(a, b)]
+    return rule
+
+
+def _mod(op, args, version):
+    import numpy as np
+    a, b = args
+    fmod = _int_attr(op, "fmod", 0)
+    if fmod not in (0, 1) or a.dtype != b.dtype or a.dtype.kind not in "iu" or \
+            a.dtype.type not in _PLAIN or (b == 0).any():
+        return None
+    try:
+        np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        return None
+    return [np.fmod(a, b) if fmod else np.mod(a, b)]
+
+
+def _not(op, args, version):
+    import numpy as np
+    return [np.logical_not(args[0])] if args[0].dtype.kind == "b" else None
+
+
+def _where(op, args, version):
+    import numpy as np
+    c, x, y = args
+    if c.dtype.kind != "b" or x.dtype != y.dtype or x.dtype.type not in _PLAIN:
+        return None
+    try:
+        np.broadcast_shapes(c.shape, x.shape, y.shape)
+    except ValueError:
+        return None
+    return [np.where(c, x, y).astype(x.dtype)]
+
+
+def _expand(op, args, version):
+    import numpy as np
+    x, shape = args
+    if shape.ndim != 1 or shape.dtype.kind not in "iu" or (shape < 0).any() or \
+            x.dtype.kind not in "biuf" or x.dtype.type not in _PLAIN:
+        return None
+    try:
+        np.broadcast_shapes(x.shape, tuple(shape.tolist()))
+    except ValueError:
+        return None
+    return [x * np.ones(shape, dtype=x.dtype)]
+
+
 def _plain_types():
     import numpy as np
     return frozenset({np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
@@ -365,7 +427,14 @@ _NATIVE_CAST_TO: dict = {}
 _NATIVE = {"Shape": _shape, "Gather": _gather, "Unsqueeze": _unsqueeze,
            "Squeeze": _squeeze, "Concat": _concat, "Reshape": _reshape, "Slice": _slice,
            "Transpose": _transpose, "ConstantOfShape": _constant_of_shape, "Cast": _cast,
-           "Identity": _identity}
+           "Identity": _identity, "Add": _binary("add", "iuf"),
+           "Sub": _binary("subtract", "iuf"), "Mul": _binary("multiply", "iuf"),
+           "Mod": _mod, "Equal": _binary("equal", "biuf"),
+           "Less": _binary("less", "iuf"), "LessOrEqual": _binary("less_equal", "iuf"),
+           "Greater": _binary("greater", "iuf"),
+           "GreaterOrEqual": _binary("greater_equal", "iuf"), "Not": _not,
+           "And": _binary("logical_and", "b"), "Or": _binary("logical_or", "b"),
+           "Xor": _binary("logical_xor", "b"), "Where": _where, "Expand": _expand}
 
 
 def _init_native():
