@@ -297,9 +297,28 @@ _NATIVE_PRELUDE = """
                          ids=[f"{i}-{c[0].split(chr(40))[0][6:-1]}" for i, c in
                               enumerate(_NATIVE_CASES)])
 def test_native_rule_matches_reference(text, want):
+    _check_native(text, want, 18)
+
+
+def test_native_binary_rules_leave_legacy_broadcast_to_the_reference():
+    """Before opset 7, Add/Mul/... broadcast by their `broadcast` and `axis`
+    attributes: those ops go to the reference."""
+    _check_native('"onnx.Add"(%x, %x) <{broadcast = 1 : i64}> : (tensor<2x3xf32>, '
+                  'tensor<2x3xf32>) -> tensor<2x3xf32>', False, 6, _F32_PRELUDE)
+    _check_native('"onnx.Add"(%x, %x) : (tensor<2x3xf32>, tensor<2x3xf32>) -> '
+                  'tensor<2x3xf32>', False, 6, _F32_PRELUDE)
+    _check_native('"onnx.Add"(%x, %x) : (tensor<2x3xf32>, tensor<2x3xf32>) -> '
+                  'tensor<2x3xf32>', True, 7, _F32_PRELUDE)
+
+
+# (opset 6's Constant takes floats only)
+_F32_PRELUDE = _NATIVE_PRELUDE.splitlines(keepends=True)[1]
+
+
+def _check_native(text, want, opset, prelude=None):
     from strata.frontends.onnx.fold_constants import run_native
-    src = ("module attributes {onnx.opset_import = {ai.onnx = 18 : i64}} {\n"
-           "func.func @main() {\n" + _NATIVE_PRELUDE + "  %r = " + text +
+    src = ("module attributes {onnx.opset_import = {ai.onnx = %d : i64}} {\n" % opset +
+           "func.func @main() {\n" + (prelude or _NATIVE_PRELUDE) + "  %r = " + text +
            "\n  return\n}\n}\n")
     m = parse_source(src, default_context(), "<test>")
     func = next(iter(m.regions[0].blocks[0].ops))

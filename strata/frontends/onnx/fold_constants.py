@@ -360,6 +360,8 @@ def _binary(fn_name, kinds):
     def rule(op, args, version):
         import numpy as np
         a, b = args
+        if version < 7 or op._props:  # (opsets 1-6: the `broadcast` / `axis` attributes)
+            return None
         if a.dtype != b.dtype or a.dtype.kind not in kinds or a.dtype.type not in _PLAIN:
             return None
         try:
