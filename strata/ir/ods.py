@@ -182,6 +182,20 @@ def VarSuccessor():
     return Successor(None, VARIADIC)
 
 
+# The declared fields (_Def instances) each class defines itself, by class: a subclass's
+# fields are its bases' (from here) and its own, so that the ~800 op classes made on
+# import do not each rescan the large dicts of Operation and the ODS base classes.
+# (A class's own dict is read when its first subclass is made: fields are declared in
+# the class body.)
+_OWN_DEFS: dict = {}
+
+
+def _own_defs(cls) -> tuple:
+    defs = _OWN_DEFS[cls] = tuple((k, v) for k, v in cls.__dict__.items()
+                                  if isinstance(v, _Def))
+    return defs
+
+
 class Op(Operation):
     """Base of registered ops; subclasses declare their parts as class attributes."""
 
@@ -205,10 +219,12 @@ class Op(Operation):
         super().__init_subclass__(**kw)
         operands, results, props, regions, succs = [], [], [], [], []
         seen = {}
-        for base in reversed(cls.__mro__):
-            for k, v in base.__dict__.items():
-                if isinstance(v, _Def):
-                    seen[k] = v
+        for base in reversed(cls.__mro__[1:]):
+            defs = _OWN_DEFS.get(base)
+            if defs is None:
+                defs = _own_defs(base)
+            seen.update(defs)
+        seen.update(_own_defs(cls))
         for k, v in seen.items():
             v.name = (v.key or k) if isinstance(v, Prop) else k
             if isinstance(v, Operand):

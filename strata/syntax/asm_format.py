@@ -22,7 +22,7 @@ from .lexer import BARE, PERCENT, PUNCT, CARET
 
 __all__ = ["compile_format", "AttrFormat", "GenericAttr", "SymbolName", "TypeAttrFmt",
            "BareInt", "DenseArrayFmt", "EnumFmt", "StrippedAttr", "UnitKeyword",
-           "FormatError", "install_format"]
+           "FormatError", "install_format", "uniform_binary", "format_pending"]
 
 
 class FormatError(Exception):
@@ -921,8 +921,50 @@ def _is_uniform_binary(cls, elems):
             ty.value not in ("operands", "results") and a.value is not b.value)
 
 
+# [Note: formats compiled when first used]
+# Compiling the assembly formats of every op class at import took a fifth of importing
+# Strata's dialects (546 formats, ~0.07 s of CPU per process), and a compile from ONNX
+# or PyTorch never parses or prints most of them (often none). `install_format` gives
+# the class stand-ins for `parse` and `print` that compile its format when one is first
+# called and then put the compiled pair in their place. `uniform_binary(cls)` (the
+# parser's fast path for `%r = name %a, %b : t` lines) compiles it too, so the fast path
+# sees every class the eager compilation did. A format with an error is reported when
+# the op is first parsed or printed (every registered op's format is compiled by
+# tests/unit/test_asm_format_lazy.py, so a bad one still fails the tests).
+
+
 def install_format(cls):
-    parse, print_ = compile_format(cls)
+    """Give `cls` a custom form from its `assembly` (compiled on first use: see
+    [Note: formats compiled when first used])."""
+    def parse(p, st):
+        return _compile_installed(cls)[0](p, st)
+
+    def print_(op, pr):
+        return _compile_installed(cls)[1](op, pr)
+    parse._format_pending = print_._format_pending = True
     cls.parse = staticmethod(parse)
     cls.print = print_
     return cls
+
+
+def format_pending(cls) -> bool:
+    """Whether `cls`'s own assembly format is installed but not compiled yet."""
+    f = cls.__dict__.get("print")
+    return getattr(f, "_format_pending", False)
+
+
+def _compile_installed(cls):
+    parse, print_ = compile_format(cls)
+    cls.parse = staticmethod(parse)
+    cls.print = print_
+    return parse, print_
+
+
+def uniform_binary(cls) -> bool:
+    """Whether `cls`'s format is the uniform binary one (asm_format._is_uniform_binary),
+    compiling an installed format first."""
+    if "_uniform_binary" not in cls.__dict__:
+        if not format_pending(cls):
+            return False
+        _compile_installed(cls)
+    return cls.__dict__["_uniform_binary"]

@@ -17,6 +17,7 @@ from ..ir.core import (EMPTY_DICT, Block, BlockArgument, Operation, OpResult, Re
 from ..ir.diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..ir.gc_pause import gc_paused
 from .attr_parser import _SIMPLE_TYPES, AttrParser, _DeferredLoc
+from .asm_format import uniform_binary
 from .lexer import (BARE, CARET, EOF, EXCL, HASH, INT, PERCENT, PUNCT, STRING, SourceLoc,
                     int_literal)
 
@@ -560,7 +561,8 @@ class Parser(AttrParser):
                     cls = ops_get(name)
                     if cls is None and dd and "." not in name:
                         cls = ops_get(dd + "." + name)
-                    if cls is None or not cls.__dict__.get("_uniform_binary", False):
+                    if cls is None or not (cls.__dict__.get("_uniform_binary") or
+                                           uniform_binary(cls)):
                         break
                     resolved[name] = cls
                 rtype = t0 = t1 = simple_types.get(tname)

@@ -199,3 +199,167 @@ func.func @main(%a: tensor<2x3xf32>) -> (tensor<3x2xf32>, tensor<2x3xf32>) {
     assert sorted(set(_op_names(_folded(text)))) == ["onnx.Constant", "onnx.Neg",
                                                      "onnx.Reshape"]
     check_pass_preserves_semantics(text, "onnx-fold-constants")
+
+
+# ---------------------------------------------------------------- native rules
+# [Note: data movement folded natively]: each rule gives onnx.reference's answer, or
+# None (the op then goes to the reference); `want` says which cases must be native.
+
+_NATIVE_CASES = [
+    # (op text on %x: tensor<2x3xf32> = [[1,-2,3],[4,5,-6]], %v: tensor<4xi64> =
+    # [5,-1,7,2], %n: tensor<2xf32> = [nan, 1]; native expected?)
+    ('"onnx.Shape"(%x) : (tensor<2x3xf32>) -> tensor<2xi64>', True),
+    ('"onnx.Shape"(%x) <{start = 1 : i64}> : (tensor<2x3xf32>) -> tensor<1xi64>', True),
+    ('"onnx.Shape"(%x) <{end = -1 : i64}> : (tensor<2x3xf32>) -> tensor<1xi64>', True),
+    ('"onnx.Shape"(%x) <{start = -5 : i64}> : (tensor<2x3xf32>) -> tensor<?xi64>', False),
+    ('"onnx.Gather"(%v, %i1) <{axis = 0 : i64}> : (tensor<4xi64>, tensor<i64>) -> tensor<i64>',
+     True),
+    ('"onnx.Gather"(%v, %im) <{axis = 0 : i64}> : (tensor<4xi64>, tensor<i64>) -> tensor<i64>',
+     True),
+    ('"onnx.Gather"(%x, %i2) <{axis = 1 : i64}> : (tensor<2x3xf32>, tensor<2xi64>) -> '
+     'tensor<2x2xf32>', True),
+    ('"onnx.Gather"(%v, %i9) <{axis = 0 : i64}> : (tensor<4xi64>, tensor<i64>) -> tensor<i64>',
+     False),
+    ('"onnx.Unsqueeze"(%v, %a0) : (tensor<4xi64>, tensor<1xi64>) -> tensor<1x4xi64>', True),
+    ('"onnx.Unsqueeze"(%x, %a02) : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<1x2x1x3xf32>',
+     True),
+    ('"onnx.Unsqueeze"(%v, %am1) : (tensor<4xi64>, tensor<1xi64>) -> tensor<4x1xi64>', True),
+    ('"onnx.Squeeze"(%u, %a0) : (tensor<1x4xi64>, tensor<1xi64>) -> tensor<4xi64>', True),
+    ('"onnx.Squeeze"(%u) : (tensor<1x4xi64>) -> tensor<4xi64>', True),
+    ('"onnx.Concat"(%v, %v) <{axis = 0 : i64}> : (tensor<4xi64>, tensor<4xi64>) -> '
+     'tensor<8xi64>', True),
+    ('"onnx.Concat"(%x, %x) <{axis = -1 : i64}> : (tensor<2x3xf32>, tensor<2x3xf32>) -> '
+     'tensor<2x6xf32>', True),
+    ('"onnx.Reshape"(%x, %s0m1) : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>', True),
+    ('"onnx.Reshape"(%x, %s6) : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<6xf32>', True),
+    ('"onnx.Slice"(%v, %st, %en) : (tensor<4xi64>, tensor<1xi64>, tensor<1xi64>) -> '
+     'tensor<?xi64>', True),
+    ('"onnx.Slice"(%x, %st, %big, %am1, %stm1) : (tensor<2x3xf32>, tensor<1xi64>, '
+     'tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x?xf32>', True),
+    ('"onnx.Slice"(%v, %stm1, %neg, %a0, %stm1) : (tensor<4xi64>, tensor<1xi64>, tensor<1xi64>, '
+     'tensor<1xi64>, tensor<1xi64>) -> tensor<?xi64>', True),
+    ('"onnx.Transpose"(%x) : (tensor<2x3xf32>) -> tensor<3x2xf32>', True),
+    ('"onnx.Transpose"(%x) <{perm = [1, 0]}> : (tensor<2x3xf32>) -> tensor<3x2xf32>', True),
+    ('"onnx.ConstantOfShape"(%s23) : (tensor<2xi64>) -> tensor<2x3xf32>', True),
+    ('"onnx.ConstantOfShape"(%s23) <{value = dense<7> : tensor<1xi64>}> : (tensor<2xi64>) -> '
+     'tensor<2x3xi64>', True),
+    ('"onnx.Cast"(%v) <{to = 1 : i64}> : (tensor<4xi64>) -> tensor<4xf32>', True),
+    ('"onnx.Cast"(%x) <{to = 6 : i64}> : (tensor<2x3xf32>) -> tensor<2x3xi32>', True),
+    ('"onnx.Cast"(%v) <{to = 9 : i64}> : (tensor<4xi64>) -> tensor<4xi1>', True),
+    ('"onnx.Cast"(%n) <{to = 7 : i64}> : (tensor<2xf32>) -> tensor<2xi64>', False),
+    ('"onnx.Identity"(%v) : (tensor<4xi64>) -> tensor<4xi64>', True),
+    ('"onnx.Add"(%v, %i1) : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>', True),
+    ('"onnx.Sub"(%x, %x) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>', True),
+    ('"onnx.Mul"(%u, %v) : (tensor<1x4xi64>, tensor<4xi64>) -> tensor<1x4xi64>', True),
+    ('"onnx.Mod"(%v, %i2) : (tensor<4xi64>, tensor<2xi64>) -> tensor<4xi64>', False),
+    ('"onnx.Mod"(%v, %im) : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>', True),
+    ('"onnx.Mod"(%v, %im) <{fmod = 1 : i64}> : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>',
+     True),
+    ('"onnx.Mod"(%v, %zero) : (tensor<4xi64>, tensor<i64>) -> tensor<4xi64>', False),
+    ('"onnx.Equal"(%v, %i1) : (tensor<4xi64>, tensor<i64>) -> tensor<4xi1>', True),
+    ('"onnx.GreaterOrEqual"(%v, %i1) : (tensor<4xi64>, tensor<i64>) -> tensor<4xi1>', True),
+    ('"onnx.Less"(%x, %x) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>', True),
+    ('"onnx.Not"(%b) : (tensor<4xi1>) -> tensor<4xi1>', True),
+    ('"onnx.And"(%b, %b) : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>', True),
+    ('"onnx.Where"(%b, %v, %i1) : (tensor<4xi1>, tensor<4xi64>, tensor<i64>) -> tensor<4xi64>',
+     True),
+    ('"onnx.Expand"(%v, %s24) : (tensor<4xi64>, tensor<2xi64>) -> tensor<2x4xi64>', True),
+    ('"onnx.Expand"(%v, %s23) : (tensor<4xi64>, tensor<2xi64>) -> tensor<?x?xi64>', False),
+]
+
+_NATIVE_PRELUDE = """
+  %x = "onnx.Constant"() <{value = dense<[[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]]> : tensor<2x3xf32>}> : () -> tensor<2x3xf32>
+  %v = "onnx.Constant"() <{value = dense<[5, -1, 7, 2]> : tensor<4xi64>}> : () -> tensor<4xi64>
+  %u = "onnx.Constant"() <{value = dense<[[5, -1, 7, 2]]> : tensor<1x4xi64>}> : () -> tensor<1x4xi64>
+  %n = "onnx.Constant"() <{value = dense<[0x7FC00000, 1.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %i1 = "onnx.Constant"() <{value = dense<1> : tensor<i64>}> : () -> tensor<i64>
+  %im = "onnx.Constant"() <{value = dense<-1> : tensor<i64>}> : () -> tensor<i64>
+  %i9 = "onnx.Constant"() <{value = dense<9> : tensor<i64>}> : () -> tensor<i64>
+  %i2 = "onnx.Constant"() <{value = dense<[2, -3]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %a0 = "onnx.Constant"() <{value = dense<[0]> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %am1 = "onnx.Constant"() <{value = dense<[-1]> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %a02 = "onnx.Constant"() <{value = dense<[0, 2]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %s0m1 = "onnx.Constant"() <{value = dense<[0, -1]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %s6 = "onnx.Constant"() <{value = dense<[6]> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %s23 = "onnx.Constant"() <{value = dense<[2, 3]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %st = "onnx.Constant"() <{value = dense<[1]> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %stm1 = "onnx.Constant"() <{value = dense<[-1]> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %en = "onnx.Constant"() <{value = dense<[100]> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %big = "onnx.Constant"() <{value = dense<[-9223372036854775807]> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %neg = "onnx.Constant"() <{value = dense<[-100]> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %zero = "onnx.Constant"() <{value = dense<0> : tensor<i64>}> : () -> tensor<i64>
+  %b = "onnx.Constant"() <{value = dense<[true, false, true, true]> : tensor<4xi1>}> : () -> tensor<4xi1>
+  %s24 = "onnx.Constant"() <{value = dense<[2, 4]> : tensor<2xi64>}> : () -> tensor<2xi64>
+"""
+
+
+@pytest.mark.parametrize("text,want", _NATIVE_CASES,
+                         ids=[f"{i}-{c[0].split(chr(40))[0][6:-1]}" for i, c in
+                              enumerate(_NATIVE_CASES)])
+def test_native_rule_matches_reference(text, want):
+    _check_native(text, want, 18)
+
+
+def test_native_binary_rules_leave_legacy_broadcast_to_the_reference():
+    """Before opset 7, Add/Mul/... broadcast by their `broadcast` and `axis`
+    attributes: those ops go to the reference."""
+    _check_native('"onnx.Add"(%x, %x) <{broadcast = 1 : i64}> : (tensor<2x3xf32>, '
+                  'tensor<2x3xf32>) -> tensor<2x3xf32>', False, 6, _F32_PRELUDE)
+    _check_native('"onnx.Add"(%x, %x) : (tensor<2x3xf32>, tensor<2x3xf32>) -> '
+                  'tensor<2x3xf32>', False, 6, _F32_PRELUDE)
+    _check_native('"onnx.Add"(%x, %x) : (tensor<2x3xf32>, tensor<2x3xf32>) -> '
+                  'tensor<2x3xf32>', True, 7, _F32_PRELUDE)
+
+
+# (opset 6's Constant takes floats only)
+_F32_PRELUDE = _NATIVE_PRELUDE.splitlines(keepends=True)[1]
+
+
+def _check_native(text, want, opset, prelude=None):
+    from strata.frontends.onnx.fold_constants import run_native
+    src = ("module attributes {onnx.opset_import = {ai.onnx = %d : i64}} {\n" % opset +
+           "func.func @main() {\n" + (prelude or _NATIVE_PRELUDE) + "  %r = " + text +
+           "\n  return\n}\n}\n")
+    m = parse_source(src, default_context(), "<test>")
+    func = next(iter(m.regions[0].blocks[0].ops))
+    interp = Interpreter(m)
+    ops = list(func.regions[0].blocks[0].ops)
+    for op in ops[:-2]:
+        interp.run_op(op)
+    op = ops[-2]
+    args = [interp.env[v] for v in op.operands]
+    native = run_native(op, args)
+    assert (native is not None) == want
+    if native is None:
+        return
+    ref = interp.run_op(op)  # onnx.reference's
+    for a, b in zip(native, ref):
+        b = np.asarray(b)
+        assert a.dtype == b.dtype and a.shape == b.shape
+        np.testing.assert_array_equal(a, b)
+
+
+def test_native_folds_do_not_load_the_reference():
+    """A module whose folds are all native folds without importing onnx.reference."""
+    import subprocess
+    import sys
+    src = ("module attributes {onnx.opset_import = {ai.onnx = 18 : i64}} {\n"
+           "func.func @main(%a: tensor<2x3xf32>) -> tensor<6x1xf32> {\n" +
+           _NATIVE_PRELUDE +
+           '  %s = "onnx.Shape"(%x) : (tensor<2x3xf32>) -> tensor<2xi64>\n'
+           '  %c = "onnx.Concat"(%s6, %st) <{axis = 0 : i64}> : (tensor<1xi64>, '
+           'tensor<1xi64>) -> tensor<2xi64>\n'
+           '  %k = "onnx.Cast"(%c) <{to = 7 : i64}> : (tensor<2xi64>) -> tensor<2xi64>\n'
+           '  %r = "onnx.Reshape"(%a, %k) : (tensor<2x3xf32>, tensor<2xi64>) -> '
+           'tensor<6x1xf32>\n'
+           "  return %r : tensor<6x1xf32>\n}\n}\n")
+    code = ("import sys\n"
+            "from strata.dialects import default_context\n"
+            "from strata.syntax.parser import parse_source\n"
+            "from strata.frontends.onnx.fold_constants import fold_constants\n"
+            f"m = parse_source({src!r}, default_context(), '<t>')\n"
+            "n = fold_constants(m)\n"
+            "print(n, 'onnx.reference' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["3", "False"], out

@@ -47,6 +47,21 @@ intermediate results with `?` dims (tensor<?xi64>) or not at all; their values a
 known here, so the constants get static types (onnx ops take refined operand types,
 as after onnx-shape-inference). The `Reshape` is left with a constant shape, which its
 lowering turns into a static expand/collapse. The data `%x` is not a constant and stays.
+
+[Note: data movement folded natively]
+The ops that shape arithmetic, masks and the exporter's padding code fold most (Shape,
+Gather, Unsqueeze, Squeeze, Concat, Reshape, Slice, Transpose, ConstantOfShape, Expand,
+Identity, Cast between the common integer, float and bool types; Add, Sub, Mul, integer
+Mod, the comparisons, Not/And/Or/Xor and Where on operands of one dtype: Swin-T's window
+masks) are computed here with NumPy,
+as onnx.reference computes them (`_NATIVE`), rather than through the reference
+interpreter: a reference op costs a NodeProto and an evaluator instance, and the first
+one imports onnx.reference with its ~200 op modules (0.06-0.09 s of CPU, 5% of a
+MobileNetV2 compile, whose folds are all of these kinds). A native rule answers None
+for anything unusual (an old opset's attribute form, an index out of range, a dtype it
+does not know, a result dtype other than the result type's), and the op then goes to
+the reference as before, which also reports the errors. tests/unit/
+test_onnx_fold_constants.py checks each rule against onnx.reference.
 """
 from __future__ import annotations
 
@@ -152,6 +167,319 @@ def _training_dropout(op, interp) -> bool:
     return mode is not None and bool(np.any(mode))
 
 
+# ---------------------------------------------------------------- native rules
+# [Note: data movement folded natively]: fn(op, args, version) -> list of arrays or None
+
+
+def _int_attr(op, name, default):
+    a = op._props.get(name)
+    if a is None:
+        return default
+    return a.value if isinstance(a, A.IntegerAttr) else None
+
+
+def _ints_attr(op, name):
+    a = op._props.get(name)
+    if a is None:
+        return None
+    return [x.value for x in a.value] if isinstance(a, A.ArrayAttr) else False
+
+
+def _axes_list(axes, rank):
+    import numpy as np
+    if axes.ndim > 1 or axes.dtype.kind not in "iu":
+        return None
+    out = []
+    for a in np.atleast_1d(axes).tolist():
+        if not -rank <= a < rank:
+            return None
+        out.append(a + rank if a < 0 else a)
+    return out if len(set(out)) == len(out) else None
+
+
+def _shape(op, args, version):
+    import numpy as np
+    start, end = _int_attr(op, "start", 0), _int_attr(op, "end", None)
+    n = args[0].ndim
+    if start is None or (end is None and "end" in op._props) or not -n <= start <= n or \
+            (end is not None and not -n <= end <= n):
+        return None  # (the reference does not clamp as ONNX says: left to it)
+    return [np.array(args[0].shape[start:end], dtype=np.int64)]
+
+
+def _gather(op, args, version):
+    import numpy as np
+    x, idx = args
+    axis = _int_attr(op, "axis", 0)
+    if axis is None or not -x.ndim <= axis < x.ndim or idx.dtype.kind not in "iu":
+        return None
+    n = x.shape[axis]
+    if idx.size and (idx.min() < -n or idx.max() >= n):
+        return None
+    return [np.take(x, idx, axis=axis)]
+
+
+def _unsqueeze(op, args, version):
+    import numpy as np
+    if version < 13 or len(args) != 2 or "axes" in op._props:
+        return None
+    x = args[0]
+    axes = _axes_list(args[1], x.ndim + np.atleast_1d(args[1]).size)
+    if axes is None:
+        return None
+    for a in sorted(axes):
+        x = np.expand_dims(x, a)
+    return [x]
+
+
+def _squeeze(op, args, version):
+    import numpy as np
+    if version < 13 or "axes" in op._props:
+        return None
+    x = args[0]
+    if len(args) < 2 or args[1] is None:
+        axes = [i for i, d in enumerate(x.shape) if d == 1]
+    else:
+        axes = _axes_list(args[1], x.ndim)
+        if axes is None or any(x.shape[a] != 1 for a in axes):
+            return None
+    return [np.squeeze(x, axis=tuple(axes))]
+
+
+def _concat(op, args, version):
+    import numpy as np
+    axis = _int_attr(op, "axis", None)
+    if axis is None or not args or any(a.dtype != args[0].dtype or a.ndim != args[0].ndim
+                                       for a in args):
+        return None
+    if not -args[0].ndim <= axis < args[0].ndim:
+        return None
+    try:
+        return [np.concatenate(args, axis)]
+    except ValueError:
+        return None
+
+
+def _reshape(op, args, version):
+    import numpy as np
+    if version < 5 or len(args) != 2:
+        return None
+    x, shape = args
+    if shape.ndim != 1 or shape.dtype.kind not in "iu":
+        return None
+    new = shape.astype(np.int64)
+    allowzero = _int_attr(op, "allowzero", 0)
+    if allowzero is None or (allowzero and (new == 0).any() and (new == -1).any()):
+        return None
+    if not allowzero:
+        zeros = np.nonzero(new == 0)[0]
+        if zeros.size and zeros.max() >= x.ndim:
+            return None
+        new[zeros] = np.array(x.shape, dtype=np.int64)[zeros]
+    if (new < -1).any() or (new == -1).sum() > 1:
+        return None
+    try:
+        return [np.reshape(x, tuple(new.tolist()))]
+    except ValueError:
+        return None
+
+
+def _slice(op, args, version):
+    import numpy as np
+    if version < 10 or not 3 <= len(args) <= 5:
+        return None
+    x, starts, ends = args[:3]
+    axes = args[3] if len(args) > 3 else None
+    steps = args[4] if len(args) > 4 else None
+    vecs = [starts, ends] + [v for v in (axes, steps) if v is not None]
+    if any(v.ndim != 1 or v.dtype.kind not in "iu" or v.size != starts.size for v in vecs):
+        return None
+    axes = list(range(starts.size)) if axes is None else _axes_list(axes, x.ndim)
+    if axes is None or len(axes) > x.ndim:
+        return None
+    steps = [1] * starts.size if steps is None else steps.tolist()
+    if 0 in steps:
+        return None
+    slices = [slice(None)] * x.ndim
+    for a, b, e, d in zip(axes, starts.tolist(), ends.tolist(), steps):
+        slices[a] = slice(b, e, d)
+    return [x[tuple(slices)]]
+
+
+def _transpose(op, args, version):
+    import numpy as np
+    x = args[0]
+    perm = _ints_attr(op, "perm")
+    if perm is False or (perm is not None and sorted(perm) != list(range(x.ndim))):
+        return None
+    return [np.transpose(x, perm)]
+
+
+def _constant_of_shape(op, args, version):
+    import numpy as np
+
+    from ...dialects.onnx import elements_to_numpy
+    shape = args[0]
+    if version < 9 or shape.ndim != 1 or shape.dtype.kind not in "iu" or (shape < 0).any():
+        return None
+    v = op._props.get("value")
+    if v is None:
+        value = np.array(0, dtype=np.float32)
+    elif isinstance(v, DenseElementsAttr):
+        value = elements_to_numpy(v)
+        if value.size != 1 or value.dtype.kind not in "biuf":
+            return None
+        value = value.reshape(())
+    else:
+        return None
+    return [np.full(tuple(shape.tolist()), value, dtype=value.dtype)]
+
+
+_CAST_KINDS = frozenset("biuf")
+
+
+def _cast(op, args, version):
+    import numpy as np
+    x = args[0]
+    dt = _NATIVE_CAST_TO.get(_int_attr(op, "to", None))
+    if dt is None or x.dtype.kind not in _CAST_KINDS or x.dtype.itemsize > 8 or \
+            x.dtype.type not in _PLAIN:
+        return None
+    if x.dtype.kind == "f" and dt.kind in "iub" and not np.isfinite(x).all():
+        return None  # (NaN / infinity to an integer: left to the reference)
+    return [x.astype(dt)]
+
+
+def _identity(op, args, version):
+    return [args[0]]
+
+
+def _binary(fn_name, kinds):
+    """A rule for an elementwise binary op that NumPy's `fn_name` computes on operands
+    of one dtype (of the `kinds`), with NumPy's broadcasting (ONNX's)."""
+    def rule(op, args, version):
+        import numpy as np
+        a, b = args
+        if version < 7 or op._props:  # (opsets 1-6: the `broadcast` / `axis` attributes)
+            return None
+        if a.dtype != b.dtype or a.dtype.kind not in kinds or a.dtype.type not in _PLAIN:
+            return None
+        try:
+            np.broadcast_shapes(a.shape, b.shape)
+        except ValueError:
+            return None
+        return [getattr(np, fn_name)(a, b)]
+    return rule
+
+
+def _mod(op, args, version):
+    import numpy as np
+    a, b = args
+    fmod = _int_attr(op, "fmod", 0)
+    if fmod not in (0, 1) or a.dtype != b.dtype or a.dtype.kind not in "iu" or \
+            a.dtype.type not in _PLAIN or (b == 0).any():
+        return None
+    try:
+        np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        return None
+    return [np.fmod(a, b) if fmod else np.mod(a, b)]
+
+
+def _not(op, args, version):
+    import numpy as np
+    return [np.logical_not(args[0])] if args[0].dtype.kind == "b" else None
+
+
+def _where(op, args, version):
+    import numpy as np
+    c, x, y = args
+    if c.dtype.kind != "b" or x.dtype != y.dtype or x.dtype.type not in _PLAIN:
+        return None
+    try:
+        np.broadcast_shapes(c.shape, x.shape, y.shape)
+    except ValueError:
+        return None
+    return [np.where(c, x, y).astype(x.dtype)]
+
+
+def _expand(op, args, version):
+    import numpy as np
+    x, shape = args
+    if shape.ndim != 1 or shape.dtype.kind not in "iu" or (shape < 0).any() or \
+            x.dtype.kind not in "biuf" or x.dtype.type not in _PLAIN:
+        return None
+    try:
+        np.broadcast_shapes(x.shape, tuple(shape.tolist()))
+    except ValueError:
+        return None
+    return [x * np.ones(shape, dtype=x.dtype)]
+
+
+def _plain_types():
+    import numpy as np
+    return frozenset({np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
+                      np.uint16, np.uint32, np.uint64, np.float16, np.float32,
+                      np.float64})
+
+
+_PLAIN: frozenset = frozenset()
+# onnx TensorProto data types -> dtype, for Cast (float8, bfloat16, strings: reference)
+_NATIVE_CAST_TO: dict = {}
+_NATIVE = {"Shape": _shape, "Gather": _gather, "Unsqueeze": _unsqueeze,
+           "Squeeze": _squeeze, "Concat": _concat, "Reshape": _reshape, "Slice": _slice,
+           "Transpose": _transpose, "ConstantOfShape": _constant_of_shape, "Cast": _cast,
+           "Identity": _identity, "Add": _binary("add", "iuf"),
+           "Sub": _binary("subtract", "iuf"), "Mul": _binary("multiply", "iuf"),
+           "Mod": _mod, "Equal": _binary("equal", "biuf"),
+           "Less": _binary("less", "iuf"), "LessOrEqual": _binary("less_equal", "iuf"),
+           "Greater": _binary("greater", "iuf"),
+           "GreaterOrEqual": _binary("greater_equal", "iuf"), "Not": _not,
+           "And": _binary("logical_and", "b"), "Or": _binary("logical_or", "b"),
+           "Xor": _binary("logical_xor", "b"), "Where": _where, "Expand": _expand}
+
+
+def _init_native():
+    import numpy as np
+    global _PLAIN
+    _PLAIN = _plain_types()
+    # (TensorProto: FLOAT 1, UINT8 2, INT8 3, UINT16 4, INT16 5, INT32 6, INT64 7,
+    # BOOL 9, FLOAT16 10, DOUBLE 11, UINT32 12, UINT64 13)
+    _NATIVE_CAST_TO.update({1: np.dtype(np.float32), 2: np.dtype(np.uint8),
+                            3: np.dtype(np.int8), 4: np.dtype(np.uint16),
+                            5: np.dtype(np.int16), 6: np.dtype(np.int32),
+                            7: np.dtype(np.int64), 9: np.dtype(np.bool_),
+                            10: np.dtype(np.float16), 11: np.dtype(np.float64),
+                            12: np.dtype(np.uint32), 13: np.dtype(np.uint64)})
+
+
+def run_native(op, args):
+    """The results of default-domain onnx op `op` on NumPy `args` by a native rule
+    ([Note: data movement folded natively]), or None: no rule, or one that leaves this
+    case to onnx.reference. Results have the dtypes of `op`'s result types."""
+    cls = type(op)
+    fn = _NATIVE.get(cls.op_type) if cls.domain == "" else None
+    if fn is None or not args or args[0] is None:
+        return None
+    if fn is not _slice and fn is not _squeeze and any(a is None for a in args):
+        return None  # (an omitted optional operand: only Slice and Squeeze take one)
+    if not _PLAIN:
+        _init_native()
+    if any(a is not None and not hasattr(a, "dtype") for a in args):
+        return None
+    out = fn(op, args, opset_version(op))
+    if out is None:
+        return None
+    from ...interpreter.values import dtype_of
+    for r, v in zip(op.results, out):
+        try:
+            if v.dtype != dtype_of(r.type):
+                return None
+        except TypeError:
+            return None
+    return out
+
+
 class _Folder:
     """Folds the ops of one module (see the module docstring)."""
 
@@ -179,6 +507,18 @@ class _Folder:
                 return False
         return True
 
+    def _run(self, op):
+        """The results of `op` on the values in the frame (recorded there): a native
+        rule's, else the reference interpreter's ([Note: data movement folded
+        natively])."""
+        env = self.interp.env
+        out = run_native(op, [env[o.value] for o in op._operands])
+        if out is None:
+            return self.interp.run_op(op)
+        for r, v in zip(op.results, out):
+            env[r] = v
+        return out
+
     def fold(self, op) -> bool:
         import numpy as np
 
@@ -196,7 +536,7 @@ class _Folder:
                 return False
             env[x] = stand_in
             try:
-                values = self.interp.run_op(op)
+                values = self._run(op)
             except InterpreterError:
                 return False
             finally:
@@ -208,7 +548,7 @@ class _Folder:
                 return False
             try:
                 with np.errstate(all="ignore"):
-                    values = self.interp.run_op(op)
+                    values = self._run(op)
             except InterpreterError:
                 return False  # left for the run to report
         types = []
