@@ -537,3 +537,34 @@ def test_runs_merge_dimensions():
     assert R._runs(ref) == ([5, 105], 12)
     ref = DeviceRef(0, 0, (3, 1, 2), (2, 7, 6), np.float32)     # inner stride 6
     assert R._runs(ref) == ([0, 6, 2, 8, 4, 10], 1)
+
+
+def _capsule_dtype(capsule):
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype = ctypes.c_void_p
+    get.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    m = R._DLManagedTensor.from_address(get(capsule, b"dltensor"))
+    t = m.dl_tensor
+    return t.dtype.code, t.dtype.bits, t.dtype.lanes, list(t.shape[:t.ndim])
+
+
+@pytest.mark.parametrize("name,code,bits", [
+    ("float32", 2, 32), ("float16", 2, 16), ("int64", 0, 64), ("uint8", 1, 8),
+    ("bool", 6, 8), ("complex64", 5, 64), ("bfloat16", 4, 16), ("float8_e4m3fn", 10, 8),
+    ("float8_e5m2", 12, 8), ("float8_e5m2fnuz", 13, 8), ("int4", None, None),
+    ("float4_e2m1fn", None, None)])
+def test_dlpack_type_codes(fake, name, code, bits):
+    """An output's DLPack type is dlpack.h's code for it: bfloat16 and the float8 types
+    had none or a wrong one (float8_e5m2's NumPy kind is "f": it went out as an 8-bit
+    IEEE float); a 4-bit type (a byte an element here, packed in DLPack) is refused."""
+    import ml_dtypes
+    from strata.backends.cuda.plan import DeviceRef
+    dt = np.dtype(getattr(ml_dtypes, name, None) or name)
+    model = _model()
+    buf = model.pool.alloc(6 * dt.itemsize)
+    a = R.DeviceArray(DeviceRef(buf.ptr, 0, (2, 3), (3, 1), dt, buf), model)
+    if code is None:
+        with pytest.raises(strata.StrataError, match=f"no DLPack type for {name}"):
+            a.__dlpack__()
+        return
+    assert _capsule_dtype(a.__dlpack__()) == (code, bits, 1, [2, 3])

@@ -902,7 +902,15 @@ _DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(_DLManagedTensor))
 _DLManagedTensor._fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p),
                              ("deleter", _DELETER)]
 _KDLCUDA = 2
-_DL_CODES = {"i": 0, "u": 1, "f": 2, "b": 6}
+_DL_CODES = {"i": 0, "u": 1, "f": 2, "c": 5, "b": 6}
+# DLPack's codes of the ml_dtypes types (dlpack.h's DLDataTypeCode): by name, before
+# the kind (float8_e5m2's kind is "f", which would say an 8-bit IEEE float). The 4-bit
+# types (one element a byte in NumPy, packed in DLPack) have none.
+_DL_NAMED = {"bfloat16": 4, "float8_e4m3fn": 10, "float8_e4m3fnuz": 11,
+             "float8_e5m2": 12, "float8_e5m2fnuz": 13}
+_NO_DL = frozenset({"float4_e2m1fn", "int4", "uint4", "int2", "uint2", "float8_e8m0fnu",
+                    "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float6_e2m3fn",
+                    "float6_e3m2fn"})
 _LIVE_CAPSULES: dict = {}
 
 
@@ -956,7 +964,9 @@ class DeviceArray:
 
     def __dlpack__(self, stream=None, **kwargs):
         r = self.ref
-        code = _DL_CODES.get(r.dtype.kind)
+        code = _DL_NAMED.get(r.dtype.name)
+        if code is None and r.dtype.kind != "V" and r.dtype.name not in _NO_DL:
+            code = _DL_CODES.get(r.dtype.kind)
         if code is None:
             raise StrataError(f"no DLPack type for {r.dtype}")
         n = len(r.sizes)
