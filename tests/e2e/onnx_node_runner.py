@@ -129,9 +129,12 @@ def _one_line(msg: str, limit: int = 160) -> str:
     return msg if len(msg) <= limit else msg[:limit - 3] + "..."
 
 
-def run_case(index: int, target: str = "interpret"):
+def run_case(index: int, target: str = "interpret", compare=None):
     """(name, status, detail) for case `index`: status is pass, compile, run, mismatch,
-    timeout or crash (a Python exception escaping Strata: always a bug)."""
+    timeout or crash (a Python exception escaping Strata: always a bug). `compare`
+    (expected, got, rtol, atol) -> None or a reason replaces _compare (a tool's own
+    tolerances: tools/gpu_node_suite.py)."""
+    compare = compare or _compare
     import strata
     case = load_cases()[index]
     old = signal.signal(signal.SIGALRM, _alarm)
@@ -150,7 +153,7 @@ def run_case(index: int, target: str = "interpret"):
         if len(got) != len(expected):
             return case.name, "mismatch", f"{len(got)} outputs, expected {len(expected)}"
         for i, (e, g) in enumerate(zip(expected, got)):
-            r = _compare(e, g, case.rtol, case.atol)
+            r = compare(e, g, case.rtol, case.atol)
             if r:
                 return case.name, "mismatch", f"output #{i}: {r}"
         return case.name, "pass", ""
@@ -169,7 +172,7 @@ def run_case(index: int, target: str = "interpret"):
 
 
 def run_all(pattern: str | None = None, jobs: int | None = None, target="interpret",
-            shard: tuple[int, int] | None = None):
+            shard: tuple[int, int] | None = None, compare=None):
     """(name, status, detail) of every case (matching `pattern`; of shard k of n, the
     cases whose index is k modulo n, with `shard=(k, n)`)."""
     cases = load_cases()
@@ -179,7 +182,7 @@ def run_all(pattern: str | None = None, jobs: int | None = None, target="interpr
     import strata.compiler  # noqa: F401 - imported once here: forked workers (a fresh
     import strata.frontends.onnx  # noqa: F401 - set per shard) inherit it
     from forked_pool import run_forked
-    results = run_forked(idx, lambda i, progress: run_case(i, target), jobs,
+    results = run_forked(idx, lambda i, progress: run_case(i, target, compare), jobs,
                          lambda i, _, why: (cases[i].name, "signal",
                                             f"the process died ({why})"))
     return [results[i] for i in idx]

@@ -107,3 +107,15 @@ def test_out_of_memory_names_the_op(library, fake_lib):
     assert out["error"].startswith("@main: out of device memory allocating 4864 bytes "
                                    f'for "{library.parent}')
     assert out["error"].endswith('m.mlir":6:8: CUDA_ERROR_OUT_OF_MEMORY')
+
+
+def test_empty_view_output(tmp_path, fake_lib):
+    """An empty output (a slice starting past the end: an empty view whose strides are
+    not row-major) comes back as an empty tensor, not "a strided view" error."""
+    from test_cuda_host import _slice_model
+    path = tmp_path / "s.onnx"
+    path.write_bytes(_slice_model([7], [9], [1], [1]).SerializeToString())
+    assert main(["compile", str(path), "--target", "cuda", "-o", str(tmp_path / "s.so")]) == 0
+    out, = _run(tmp_path / "s.so", "4x6x5", driver=fake_lib)
+    assert out["status"] == 0 and out["error"] is None
+    assert out["shape"] == [4, 0, 5] and out["count"] == 0

@@ -206,6 +206,7 @@ static int64_t strata_count(const int64_t *d, int rank, int *row_major) {
     expect *= d[3 + k];
     n *= d[3 + k];
   }
+  if (n == 0) *row_major = 1;   /* (an empty view: no element to address) */
   return n;
 }
 

@@ -62,6 +62,10 @@ class DeviceRef:
         return math.prod(self.sizes) * self.dtype.itemsize
 
     def is_contiguous(self) -> bool:
+        """Row-major over its elements: a size-1 dimension's stride and an empty
+        array's strides (no element to address) do not matter."""
+        if 0 in self.sizes:
+            return True
         expect = 1
         for n, s in zip(reversed(self.sizes), reversed(self.strides)):
             if n != 1 and s != expect:

@@ -46,6 +46,15 @@ non-blocking one, which does not wait for the legacy default stream, so the call
 synchronizes that stream before it reads the input. No stream named: nothing to wait
 for (the producer says the data is ready).
 
+[Note: strided outputs]
+The compiled code may return a view: a slice with steps, a transpose folded into a
+layout, an empty slice. The call hands out a row-major copy of it in a buffer of its own
+(never the view: it may alias an input or a weight, which the caller could then write
+through): the view's contiguous runs copied device to device, one copy each (a slice of
+rows is a few), or past _MAX_RUNS runs (a transpose: one element each) its span read to
+the host once, the elements picked there and the result uploaded. Empty: nothing to
+copy. The graph path copies its results out the same way.
+
 [Note: outputs on the device]
 Outputs are DeviceArrays: shape, dtype, `__cuda_array_interface__` (version 3; the call
 that made them has synchronized, so no stream is named) and `__dlpack__`/`__dlpack_device__` (kDLCUDA), so torch.as_tensor /
@@ -54,6 +63,7 @@ torch.from_dlpack take them without a copy; `.numpy()` copies to the host.
 from __future__ import annotations
 
 import ctypes
+import math
 import os
 import threading
 import weakref
@@ -518,13 +528,9 @@ class CudaModel:
             self._drop_graphs()
             raise RuntimeFailure(f"the CUDA graph of @{self.plan.function} failed to "
                                  f"launch: {drv.error_text(code)}")
-        outs = []
-        for ref in g.results:      # (graph memory: freed by the next launch)
-            new = self.pool.alloc(ref.nbytes)
-            self.copy(new.ptr, ref.ptr + ref.offset * ref.dtype.itemsize, ref.nbytes)
-            outs.append(DeviceRef(new.ptr, 0, ref.sizes, row_major(ref.sizes), ref.dtype,
-                                  new))
-        return outs
+        # (graph memory, freed by the next launch: each result copied out, a strided
+        # one gathered row-major)
+        return [self._copy_out(ref) for ref in g.results]
 
     def _capture(self, key, inputs):
         drv = self.drv
@@ -584,12 +590,44 @@ class CudaModel:
                 ref.offset == 0 and buf.nbytes >= ref.nbytes:
             self._live.pop(id(buf))      # the output's now (see the finally above)
             return ref
-        if not ref.is_contiguous():
-            raise StrataError("an output that is a strided view cannot be returned by "
-                              "the cuda target yet")
+        return self._copy_out(ref)
+
+    def _copy_out(self, ref: DeviceRef) -> DeviceRef:
+        """A row-major copy of the view `ref` in a buffer of the pool, which the
+        returned DeviceRef owns ([Note: strided outputs])."""
         new = self.pool.alloc(ref.nbytes)
-        self.copy(new.ptr, ref.ptr + ref.offset * ref.dtype.itemsize, ref.nbytes)
-        return DeviceRef(new.ptr, 0, ref.sizes, ref.strides, ref.dtype, new)
+        out = DeviceRef(new.ptr, 0, ref.sizes, row_major(ref.sizes), ref.dtype, new)
+        if ref.nbytes == 0:
+            return out
+        item = ref.dtype.itemsize
+        runs = _runs(ref)
+        if runs is not None:
+            starts, width = runs
+            for k, start in enumerate(starts):
+                self.copy(new.ptr + k * width * item, ref.ptr + start * item, width * item)
+            return out
+        host = self._read_view(ref)
+        self.drv.check(self.drv.cuMemcpyHtoDAsync(new.ptr, host.ctypes.data, host.nbytes,
+                                                  self.stream), "copying a strided output")
+        # (the host array must outlive the asynchronous copy)
+        self.drv.check(self.drv.cuStreamSynchronize(self.stream), "copying a strided output")
+        return out
+
+    def _read_view(self, ref: DeviceRef) -> np.ndarray:
+        """The view `ref` as a row-major host array: the device bytes it spans read back
+        (one copy, waiting for the stream), its elements picked on the host."""
+        item = ref.dtype.itemsize
+        lo = ref.offset + sum(min(0, (n - 1) * s) for n, s in zip(ref.sizes, ref.strides))
+        hi = ref.offset + sum(max(0, (n - 1) * s) for n, s in zip(ref.sizes, ref.strides))
+        span = np.empty(hi - lo + 1, ref.dtype)
+        self.drv.check(self.drv.cuMemcpyDtoHAsync(span.ctypes.data, ref.ptr + lo * item,
+                                                  span.nbytes, self.stream),
+                       "copying an output")
+        self.drv.check(self.drv.cuStreamSynchronize(self.stream), "copying an output")
+        view = np.lib.stride_tricks.as_strided(
+            span[ref.offset - lo:], ref.sizes, [s * item for s in ref.strides],
+            writeable=False)
+        return np.ascontiguousarray(view).reshape(ref.sizes)
 
     def _input(self, i, v, staged):
         spec = self.signature.args[i] if i < len(self.signature.args) else None
@@ -635,15 +673,45 @@ class CudaModel:
         return DeviceRef(buf.ptr, 0, a.shape, row_major(a.shape), a.dtype, None)
 
     def download(self, ref: DeviceRef) -> np.ndarray:
-        out = np.empty(ref.sizes, ref.dtype)
         if not ref.is_contiguous():
-            raise StrataError("a strided device array cannot be copied to the host yet")
+            with self._lock, self._current():
+                return self._read_view(ref)
+        out = np.empty(ref.sizes, ref.dtype)
+        if out.nbytes == 0:
+            return out
         with self._lock, self._current():
             src = ref.ptr + ref.offset * ref.dtype.itemsize
             self.drv.check(self.drv.cuMemcpyDtoHAsync(out.ctypes.data, src, out.nbytes,
                                                       self.stream), "copying an output")
             self.drv.check(self.drv.cuStreamSynchronize(self.stream), "copying an output")
         return out
+
+
+# At most this many device-to-device copies gather a strided output (one per
+# contiguous run of its elements); past it, one read of its span to the host.
+_MAX_RUNS = 64
+
+
+def _runs(ref: DeviceRef):
+    """(start offsets in elements, run length) of the contiguous runs of the view
+    `ref`, row-major order, or None past _MAX_RUNS ([Note: strided outputs])."""
+    dims = [(n, s) for n, s in zip(ref.sizes, ref.strides) if n != 1]
+    merged = []            # adjacent dimensions that step as one (stride = next's span)
+    for n, s in dims:
+        if merged and merged[-1][1] == s * n:
+            merged[-1] = (merged[-1][0] * n, s)
+        else:
+            merged.append((n, s))
+    width = 1
+    if merged and merged[-1][1] == 1:
+        width = merged.pop()[0]
+    count = math.prod(n for n, _ in merged)
+    if count > _MAX_RUNS:
+        return None
+    starts = np.full(1, ref.offset, np.int64)
+    for n, s in merged:
+        starts = (starts[:, None] + np.arange(n, dtype=np.int64) * s).reshape(-1)
+    return [int(v) for v in starts], width
 
 
 class AsyncBuffer:
@@ -834,7 +902,15 @@ _DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(_DLManagedTensor))
 _DLManagedTensor._fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p),
                              ("deleter", _DELETER)]
 _KDLCUDA = 2
-_DL_CODES = {"i": 0, "u": 1, "f": 2, "b": 6}
+_DL_CODES = {"i": 0, "u": 1, "f": 2, "c": 5, "b": 6}
+# DLPack's codes of the ml_dtypes types (dlpack.h's DLDataTypeCode): by name, before
+# the kind (float8_e5m2's kind is "f", which would say an 8-bit IEEE float). The 4-bit
+# types (one element a byte in NumPy, packed in DLPack) have none.
+_DL_NAMED = {"bfloat16": 4, "float8_e4m3fn": 10, "float8_e4m3fnuz": 11,
+             "float8_e5m2": 12, "float8_e5m2fnuz": 13}
+_NO_DL = frozenset({"float4_e2m1fn", "int4", "uint4", "int2", "uint2", "float8_e8m0fnu",
+                    "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float6_e2m3fn",
+                    "float6_e3m2fn"})
 _LIVE_CAPSULES: dict = {}
 
 
@@ -888,7 +964,9 @@ class DeviceArray:
 
     def __dlpack__(self, stream=None, **kwargs):
         r = self.ref
-        code = _DL_CODES.get(r.dtype.kind)
+        code = _DL_NAMED.get(r.dtype.name)
+        if code is None and r.dtype.kind != "V" and r.dtype.name not in _NO_DL:
+            code = _DL_CODES.get(r.dtype.kind)
         if code is None:
             raise StrataError(f"no DLPack type for {r.dtype}")
         n = len(r.sizes)
