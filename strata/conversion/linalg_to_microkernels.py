@@ -752,7 +752,6 @@ def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
     "none" without a bias), into c itself or into a buffer of c's type, c then being an
     alloc used by nothing else but deallocs; else None. The GEMM kernel's epilogue
     computes it."""
-    from ..dialects.memref_layout import is_identity_layout
     from .cpu_kernel_abi import ACTS
     g = _op_after(op, c)
     if not _elementwise(g) or c not in g.dps_inputs or \
@@ -780,11 +779,7 @@ def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
         bmap = maps[bi]
         if has_bias or n_dim is None:       # one bias only, along the columns
             return None
-        if b is c or b is d or type(b.type) is not A.MemRefType or \
-                b.type.element_type != A.f32 or len(b.type.shape) != 1 or \
-                b.type.shape[0] != c.type.shape[n_dim] or b.type.shape[0] == A.DYNAMIC or \
-                not is_identity_layout(b.type) or len(bmap.results) != 1 or \
-                getattr(bmap.results[0], "position", None) != n_dim:
+        if b is c or b is d or not _bias_along(b, bmap, c, n_dim):
             return None
         bias, leaves[args[bi]] = b, "p0"
     scalar = [] if bias is None and not has_bias and n_dim is not None and \
@@ -871,9 +866,9 @@ def _epilogue_around(em, op, c, bias_dim: int, after_dim, acc):
     if epi is not None and epi[3] is not c and zero is not acc:
         epi = None      # c's old value is read: the product must write c
     if epi is None and acc is zero:
-        res = _residual_after(op, c)
+        res = _residual_after(op, c, None if init is not None else after_dim)
         if res is not None:     # accumulate into the residual's buffer (it is the output)
-            epi, acc = (res[0], None, res[1], res[2]), em.i32(1)
+            epi, acc = (res[0], res[3], res[1], res[2]), em.i32(1)
     if init is not None:
         epi = (None, bias, "none", c) if epi is None else (epi[0], bias, epi[2], epi[3])
     return (None if epi is None else (*epi, c)), acc
@@ -895,16 +890,18 @@ def _before(o, anchor) -> bool:
     return o is not None and o is not anchor and o.is_before_in_block(anchor)
 
 
-def _residual_after(op, c):
-    """(generic, act, r) when the op after product `op` (past allocs, reads of globals
-    and deallocs of other buffers) is an elementwise generic computing act(c + r) (act
-    one of ACTS, "none" too) of c and a residual r, both buffers of c's type read as the
-    identity does (so of its sizes), into a buffer d of that type, and the product may
-    accumulate into r (see [Note: residual epilogues]): c, r and d allocs of op's block;
-    c used by nothing else but deallocs; r by ops before `op` (views of it read only
-    there), size reads, the generic and deallocs after it; d by nothing before the
-    generic. Then r takes d's place (d's uses read r, r's deallocs and d's alloc go).
-    Else None."""
+def _residual_after(op, c, n_dim=None):
+    """(generic, act, r, bias or None) when the op after product `op` (past allocs,
+    reads of globals and deallocs of other buffers) is an elementwise generic computing
+    act(c + r) or act(c + r + bias) in any order (act one of ACTS, "none" too) of c and a
+    residual r, both buffers of c's type read as the identity does (so of its sizes),
+    into a buffer d of that type, and the product may accumulate into r (see [Note:
+    residual epilogues]): c, r and d allocs of op's block; c used by nothing else but
+    deallocs; r by ops before `op` (views of it read only there), size reads, the generic
+    and deallocs after it; d by nothing before the generic. The bias (only with `n_dim`,
+    c's last dim, its N): a contiguous f32 vector along it, or a constant (a float: ViT's
+    and BERT's x + 0.0 + r, HF's zero biases folded). Then r takes d's place (d's uses
+    read r, r's deallocs and d's alloc go). Else None."""
     from ..dialects.memref_layout import is_identity_layout
     from .cpu_kernel_abi import ACTS
     g = _op_after(op, c)
@@ -914,11 +911,21 @@ def _residual_after(op, c):
     scalars = _scalar_leaves(g, (c,))
     args, maps = g.body.args, g.indexing_maps_list()
     rest = [i for i, a in enumerate(args[:g.num_dps_inputs()]) if a not in scalars]
-    if len(rest) != 2:
+    if len(rest) not in (2, 3) or n_dim is not None and n_dim != len(c.type.shape) - 1:
         return None
     ci = g.dps_inputs.index(c)
-    ri = rest[1] if rest[0] == ci else rest[0]
-    r, d = g.dps_inputs[ri], g.dps_inits[0]
+    rest.remove(ci)
+    ri, d = rest[0], g.dps_inits[0]
+    r = g.dps_inputs[ri]
+    if len(rest) == 2:      # r, and a bias vector along N: which is which
+        if r.type != c.type:
+            ri = rest[1]
+            r = g.dps_inputs[ri]
+        bi = rest[1] if ri == rest[0] else rest[0]
+        if n_dim is None or not _bias_along(g.dps_inputs[bi], maps[bi], c, n_dim) or \
+                not (_ready_before(g.dps_inputs[bi], op) or
+                     _hoisted_global(g.dps_inputs[bi], op)):
+            return None
     if r is c or d is c or d is r or r.type != c.type or d.type != c.type or \
             not identity_on(maps[ci], c.type) or not identity_on(maps[ri], c.type) or \
             not maps[-1].is_identity():
@@ -942,16 +949,49 @@ def _residual_after(op, c):
             return None     # read after op (which overwrites it), or a view read there
     if any(u.owner is not g and not _in_block_after(u.owner, g) for u in d.uses):
         return None
-    act = _epilogue_activation(g, {args[ci]: "x", args[ri]: "p0", **scalars}, ACTS, True)
-    if act is None:
+    leaves = {args[ci]: "x", args[ri]: "p0", **scalars}
+    if len(rest) == 2:
+        leaves[args[bi]] = "p1"
+    found = _yield_activation(g, leaves, ACTS)
+    terms = _sum_terms(found[1]) if found is not None else None
+    if terms is None or sorted(t for t in terms if type(t) is str) != \
+            (["p0", "p1", "x"] if len(rest) == 2 else ["p0", "x"]):
         return None
+    consts = [t for t in terms if type(t) is float]
+    if len(consts) > 1 or consts and (n_dim is None or c.type.shape[n_dim] == A.DYNAMIC):
+        return None
+    bias = g.dps_inputs[bi] if len(rest) == 2 else consts[0] if consts else None
     for u in list(r.uses):
         if u.owner.name == "memref.dealloc":
             u.owner.erase()
     alloc = d.defining_op
     d.replace_all_uses_with(r)
     alloc.erase()
-    return g, act, r
+    return g, found[0], r, bias
+
+
+def _sum_terms(t):
+    """The terms of tree `t` when it is a sum (arith.addf, and arith.subf of a float:
+    x - c is x + -c exactly) of leaves and floats, else None."""
+    if not isinstance(t, tuple):
+        return [t]
+    if t[0] == "arith.subf" and type(t[2]) is float:
+        left = _sum_terms(t[1])
+        return None if left is None else left + [-t[2]]
+    if t[0] != "arith.addf":
+        return None
+    a, b = _sum_terms(t[1]), _sum_terms(t[2])
+    return None if a is None or b is None else a + b
+
+
+def _bias_along(b, bmap, c, n_dim: int) -> bool:
+    """Buffer `b` read by map `bmap` is a bias vector along c's dim `n_dim`: a contiguous
+    f32 vector of its static size, read along that loop."""
+    from ..dialects.memref_layout import is_identity_layout
+    return type(b.type) is A.MemRefType and b.type.element_type == A.f32 and \
+        len(b.type.shape) == 1 and b.type.shape[0] == c.type.shape[n_dim] and \
+        b.type.shape[0] != A.DYNAMIC and is_identity_layout(b.type) and \
+        len(bmap.results) == 1 and getattr(bmap.results[0], "position", None) == n_dim
 
 
 def _epilogue_args(em, epi, bias_flag: int, out):
