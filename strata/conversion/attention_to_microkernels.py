@@ -54,7 +54,8 @@ before the first product (softmax(Q sqrt(s) . (K sqrt(s))^T)), two elementwise
 generics over [batch, heads, seq, dim] buffers that keep the transposes before them
 from folding into the product: a buffer read only by the first product and written only
 by `source * c` (c an f32 constant, the identity walk, the source of the same type and
-not written before the chain) is dropped, the product reading the source, and the
+not written before the chain; or a plain copy, c = 1: HF Whisper's SDPA, whose scale 1.0
+the exporter's sqrt folds away) is dropped, the product reading the source, and the
 kernel's scale becomes scale * c_q * c_k (q c_q . k c_k rounds differently from
 (q . k) c_q c_k: by an ulp or so of the scores, as onnxruntime's attention fusion does).
 The source must be an alloc of the block read by nothing after the scaling (its deallocs
@@ -708,13 +709,17 @@ def _scaled_operand(v, product):
     if src.type != root.type or _root(src) is root:
         return None
     ops, args = _body(g)
-    if len(ops) != 2 or ops[-1].name != "linalg.yield" or not _is(ops[-1].operands[0],
-                                                                    "arith.mulf"):
-        return None
-    a, b = ops[0].operands
-    x, c = (a, b) if a is args[0] else (b, a)
-    if x is not args[0] or c is args[0] or c.type != A.f32 or _const_value(c) is None:
-        return None
+    if len(ops) == 1 and ops[0].name == "linalg.yield" and ops[0].operands[0] is args[0]:
+        factor = 1.0    # a copy: a scaling by sqrt(1.0) folded (HF Whisper's SDPA scale 1)
+    else:
+        if len(ops) != 2 or ops[-1].name != "linalg.yield" or \
+                not _is(ops[-1].operands[0], "arith.mulf"):
+            return None
+        a, b = ops[0].operands
+        x, c = (a, b) if a is args[0] else (b, a)
+        if x is not args[0] or c is args[0] or c.type != A.f32 or _const_value(c) is None:
+            return None
+        factor = float(_const_value(c))
     users, _ = _uses_through_views(root)
     if any(u is not g and u is not product and u.name != "memref.dealloc" for u in users):
         return None
@@ -723,7 +728,7 @@ def _scaled_operand(v, product):
     a = src.defining_op
     if a is None:       # an argument: never freed here (v's deallocs go)
         return None if any(u.owner.name == "memref.dealloc" for u in src.uses) else \
-            (g, src, float(_const_value(c)))
+            (g, src, factor)
     if a.name != "memref.alloc" or a.parent is not g.parent or \
             not any(u.owner.name == "memref.dealloc" for u in root.uses):
         return None
@@ -732,7 +737,7 @@ def _scaled_operand(v, product):
         if o is not g and not (o.name == "memref.dealloc" and _in_between(o, g, product)) \
                 and not (o.parent is g.parent and o.is_before_in_block(g)):
             return None
-    return g, src, float(_const_value(c))
+    return g, src, factor
 
 
 def _written_after(g, root, last) -> bool:
