@@ -54,7 +54,8 @@ before the first product (softmax(Q sqrt(s) . (K sqrt(s))^T)), two elementwise
 generics over [batch, heads, seq, dim] buffers that keep the transposes before them
 from folding into the product: a buffer read only by the first product and written only
 by `source * c` (c an f32 constant, the identity walk, the source of the same type and
-not written before the chain) is dropped, the product reading the source, and the
+not written before the chain; or a plain copy, c = 1: HF Whisper's SDPA, whose scale 1.0
+the exporter's sqrt folds away) is dropped, the product reading the source, and the
 kernel's scale becomes scale * c_q * c_k (q c_q . k c_k rounds differently from
 (q . k) c_q c_k: by an ulp or so of the scores, as onnxruntime's attention fusion does).
 The source must be an alloc of the block read by nothing after the scaling (its deallocs
@@ -708,13 +709,17 @@ def _scaled_operand(v, product):
     if src.type != root.type or _root(src) is root:
         return None
     ops, args = _body(g)
-    if len(ops) != 2 or ops[-1].name != "linalg.yield" or not _is(ops[-1].operands[0],
-                                                                    "arith.mulf"):
-        return None
-    a, b = ops[0].operands
-    x, c = (a, b) if a is args[0] else (b, a)
-    if x is not args[0] or c is args[0] or c.type != A.f32 or _const_value(c) is None:
-        return None
+    if len(ops) == 1 and ops[0].name == "linalg.yield" and ops[0].operands[0] is args[0]:
+        factor = 1.0    # a copy: a scaling by sqrt(1.0) folded (HF Whisper's SDPA scale 1)
+    else:
+        if len(ops) != 2 or ops[-1].name != "linalg.yield" or \
+                not _is(ops[-1].operands[0], "arith.mulf"):
+            return None
+        a, b = ops[0].operands
+        x, c = (a, b) if a is args[0] else (b, a)
+        if x is not args[0] or c is args[0] or c.type != A.f32 or _const_value(c) is None:
+            return None
+        factor = float(_const_value(c))
     users, _ = _uses_through_views(root)
     if any(u is not g and u is not product and u.name != "memref.dealloc" for u in users):
         return None
@@ -723,7 +728,7 @@ def _scaled_operand(v, product):
     a = src.defining_op
     if a is None:       # an argument: never freed here (v's deallocs go)
         return None if any(u.owner.name == "memref.dealloc" for u in src.uses) else \
-            (g, src, float(_const_value(c)))
+            (g, src, factor)
     if a.name != "memref.alloc" or a.parent is not g.parent or \
             not any(u.owner.name == "memref.dealloc" for u in root.uses):
         return None
@@ -732,7 +737,7 @@ def _scaled_operand(v, product):
         if o is not g and not (o.name == "memref.dealloc" and _in_between(o, g, product)) \
                 and not (o.parent is g.parent and o.is_before_in_block(g)):
             return None
-    return g, src, float(_const_value(c))
+    return g, src, factor
 
 
 def _written_after(g, root, last) -> bool:
@@ -1215,10 +1220,11 @@ def _mask_of(x, m, ext):
     return x, per_loop, ext
 
 
-def _levels(ct):
+def _levels(ct, placed=None):
     """The batch levels of contraction `ct`, outer first: [(extent, [stride of A, B, C])]
     for its scf-loop dims (`ct.loops`, one loop each) and its collapsed batch group,
-    extent-1 levels left out."""
+    extent-1 levels left out (an operand of `placed` read with its strides there:
+    [Note: Q, K and O in place])."""
     out = []
     for group in [[d] for d in ct.loops] + ([ct.batch] if ct.batch else []):
         ext = _Size(1)
@@ -1226,7 +1232,7 @@ def _levels(ct):
             x = 2 if ct.pos[2][d] is not None else 0
             ext = ext * _dim(ct.operands[x], ct.pos[x][d])
         last = group[-1]
-        strides = [_sym_strides(x) for x in ct.operands]
+        strides = [_operand_strides(x, placed) for x in ct.operands]
         _need(None not in strides)
         st = [0 if ct.pos[x][last] is None else strides[x][ct.pos[x][last]]
               for x in range(3)]
@@ -1303,15 +1309,19 @@ def _emit(chain, info, parts=None):
     b1, b2, mstrides = _split_batch(chain, info)
     em = _Emit(pv)
 
-    def stride(ct, x, d):
-        p = ct.pos[x][d]
-        return 0 if p is None else _sym_strides(ct.operands[x])[p]
-
-    lv1, lv2 = _levels(ct1), _levels(ct2)
-    q12, k12 = _fit(lv1, b1, b2, 0), _fit(lv1, b1, b2, 1)
-    v12, o12 = _fit(lv2, b1, b2, 1), _fit(lv2, b1, b2, 2)
     k1, m1, n1 = ct1.k[0], ct1.m[0], ct1.n[0]
     k2, m2, n2 = ct2.k[0], ct2.m[0], ct2.n[0]
+    placed = {}
+
+    def stride(ct, x, d):
+        p = ct.pos[x][d]
+        return 0 if p is None else _operand_strides(ct.operands[x], placed)[p]
+
+    def batch_strides():
+        lv1, lv2 = _levels(ct1, placed), _levels(ct2, placed)
+        return (_fit(lv1, b1, b2, 0), _fit(lv1, b1, b2, 1), _fit(lv2, b1, b2, 1),
+                _fit(lv2, b1, b2, 2))
+    q12, k12, v12, o12 = batch_strides()
     _need(stride(ct2, 2, n2) == 1 and stride(ct1, 0, k1) == 1)
     # Q and K scaled by constants before the first product: the sources, the scale
     # multiplied ([Note: Q and K scaled before the product])
@@ -1347,11 +1357,27 @@ def _emit(chain, info, parts=None):
     if causal_mask is not None:
         frees = _drop_causal_part(chain, {} if parts is None else parts, *causal_mask)
     _fold_scaled_operands(scaled, moved)
+    # Q and K read where a transpose read them from, O written where a transpose after
+    # would have moved it ([Note: Q, K and O in place]): after the scalings went
+    for x, ct, i, unit in (("q", ct1, 0, k1), ("k", ct1, 1, None), ("o", ct2, 2, n2)):
+        found = _in_place(info[x], ct1.op if i < 2 else pv, pv, i == 2)
+        if found is not None and (unit is None or found.strides[ct.pos[i][unit]] == 1):
+            placed[info[x]] = found     # (Q and O read along D, E contiguously)
+    if placed:
+        try:
+            q12, k12, v12, o12 = batch_strides()
+        except _NoMatch:        # the heads do not split so in place: the copies stay
+            placed.clear()
+    for x in placed.values():
+        x.take(em)
+
+    def pointer(x):
+        return em.pointer(placed[x].buffer if x in placed else x)
     args = [b1, b2, info["M"], info["N"], info["D"], info["E"],
-            em.pointer(q), *q12, stride(ct1, 0, m1),
-            em.pointer(k), *k12, stride(ct1, 1, n1), stride(ct1, 1, k1),
-            em.pointer(v), *v12, stride(ct2, 1, k2), stride(ct2, 1, n2),
-            em.pointer(out), *o12, stride(ct2, 2, m2)]
+            pointer(q), *q12, stride(ct1, 0, m1),
+            pointer(k), *k12, stride(ct1, 1, n1), stride(ct1, 1, k1),
+            pointer(v), *v12, stride(ct2, 1, k2), stride(ct2, 1, n2),
+            pointer(out), *o12, stride(ct2, 2, m2)]
     args = [em.to_i64(_value(em, a)) if isinstance(a, (int, _Size)) else a for a in args]
     kind, val = chain.scale[0], chain.scale[1]
     factor = math.prod(f[2] for f in scaled)
@@ -1414,7 +1440,192 @@ def _emit(chain, info, parts=None):
         r.defining_op.erase()
     if causal_mask is not None:
         _erase_if_unread(causal_mask[0])
+    for x in placed.values():
+        x.finish(call)
     return call
+
+
+# [Note: Q, K and O in place]
+# HF attention exported to ONNX splits the heads with Reshape + Transpose: Q, K and V are
+# [S, H, D] rows of their projections' outputs, transposed into [H, S, D] (K into
+# [H, D, S]) copies before the products, and the output transposed back from [H, S, D]
+# into [S, H, D] for the output projection (V's transpose folds into the second product's
+# map already, strata-linalg-fold-into-contractions). The kernel reads Q, K, V and
+# writes O through strides (the innermost dim of Q and O of stride 1), so it reads Q and
+# K where the transposes read them and writes O where the transpose after it writes:
+# three copies of [S, H*D] per layer go. Matched on static shapes: an operand whose
+# buffer (an alloc of the block; the operand a whole view of it) is written only by a
+# linalg.transpose before the product from a source not written from there to the call
+# (deallocs of the source in between move after it), read by nothing else; O's buffer
+# read only by one linalg.transpose after the call into a fresh alloc (it moves before
+# the call) that nothing uses before the transpose. The operand's strides are the
+# source's (the destination's) permuted, then carried through the views between
+# (_restride: unit dims and contiguous groups, as a reshape without a copy).
+
+
+class _Placed:
+    """An attention operand read (written) in place of a transposed copy: `buffer` the
+    kernel's pointer, `strides` the operand's strides over it (see [Note: Q, K and O in
+    place])."""
+    __slots__ = ("buffer", "strides", "transpose", "root", "out", "moved")
+
+    def __init__(self, buffer, strides, transpose, root, out, moved):
+        self.buffer, self.strides, self.transpose = buffer, strides, transpose
+        self.root, self.out, self.moved = root, out, moved
+
+    def take(self, em):
+        """Before the call: O's destination made before it."""
+        if self.out:
+            a = self.buffer.defining_op
+            a.detach()
+            em.block.insert_before(em.before, a)
+
+    def finish(self, call):
+        """After the call: the transpose, the copy's buffer and views go; deallocs of the
+        source move after the call."""
+        at = call
+        for d in self.moved:
+            d.detach()
+            call.parent.insert_after(at, d)
+            at = d
+        self.transpose.erase()
+        users, views = _uses_through_views(self.root)
+        for u in users:
+            u.erase()       # deallocs (the chain and the transpose are gone)
+        for vw in reversed(views):
+            vw.erase()
+        self.root.defining_op.erase()
+
+
+def _restride(shape, strides, new_shape):
+    """The strides of a reshape of a (shape, strides) buffer into `new_shape` without a
+    copy (dims of size 1 dropped or added, a group of dims merged or split where it is
+    contiguous), or None. Static ints."""
+    old = [(n, s) for n, s in zip(shape, strides) if n != 1]
+    new = [None] * len(new_shape)
+    live = [i for i, n in enumerate(new_shape) if n != 1]
+    oi = ni = 0
+    while oi < len(old) or ni < len(live):
+        if oi >= len(old) or ni >= len(live):
+            return None
+        og, ng = [oi], [live[ni]]
+        po, pn = old[oi][0], new_shape[live[ni]]
+        while po != pn:
+            if po < pn:
+                oi += 1
+                if oi >= len(old):
+                    return None
+                og.append(oi)
+                po *= old[oi][0]
+            else:
+                ni += 1
+                if ni >= len(live):
+                    return None
+                ng.append(live[ni])
+                pn *= new_shape[live[ni]]
+        for a, b in zip(og, og[1:]):        # contiguous within the group
+            if old[a][1] != old[b][1] * old[b][0]:
+                return None
+        s = old[og[-1]][1]
+        for i in reversed(ng):
+            new[i] = s
+            s *= new_shape[i]
+        oi += 1
+        ni += 1
+    return [1 if x is None else x for x in new]
+
+
+def _int_strides(v):
+    st = _sym_strides(v)
+    if st is None or not all(x.static for x in st):
+        return None
+    return [x.c for x in st]
+
+
+def _operand_strides(v, placed):
+    """The strides of attention operand `v`: its own, or where `placed` puts it."""
+    if placed and v in placed:
+        return [_Size(x) for x in placed[v].strides]
+    return _sym_strides(v)
+
+
+def _touches(o, root) -> bool:
+    """Whether op `o` may write buffer `root` (or free it)."""
+    if o.name == "memref.dealloc":
+        return _root(o.operands[0]) is root
+    if o.name in _VIEWS or o.name in _READ_ONLY or o.name == "memref.get_global":
+        return False
+    if o.regions and not isinstance(o, StructuredOp):
+        return True
+    written = o.dps_inits if isinstance(o, StructuredOp) else o.operands
+    return any(type(x.type) is A.MemRefType and _root(x) is root for x in written)
+
+
+def _in_place(v, product, last, output: bool):
+    """A _Placed for operand `v` of `product` when it is a transposed copy the kernel can
+    read in place (`output`: written, then transposed after `last`), else None (see
+    [Note: Q, K and O in place])."""
+    from ..dialects.memref_layout import is_identity_layout
+    root = _root(v)
+    a = root.defining_op
+    if a is None or a.name != "memref.alloc" or a.parent is not product.parent or \
+            not _static(v.type) or not _static(root.type) or \
+            not is_identity_layout(root.type):
+        return None
+    users, _ = _uses_through_views(root)
+    ts = [u for u in users if u.name == "linalg.transpose"]
+    if len(ts) != 1:
+        return None
+    t = ts[0]
+    src, dst = t.dps_inputs[0], t.dps_inits[0]
+    mine = dst if not output else src     # the copy's side: a whole view of root
+    other = src if not output else dst
+    if _root(mine) is not root or _root(other) is root or t.parent is not product.parent \
+            or not _static(other.type) or not _static(mine.type):
+        return None
+    perm = [int(x) for x in t.properties["permutation"].value]
+    ost = _int_strides(other)
+    if ost is None:
+        return None
+    mst = [0] * len(perm)
+    for i, p in enumerate(perm):    # dst dim i is src dim perm[i]
+        if output:
+            mst[p] = ost[i]
+        else:
+            mst[i] = ost[p]
+    strides = _restride(list(mine.type.shape), mst, list(v.type.shape))
+    if strides is None:
+        return None
+    moved = []
+    if output:
+        # O: read only by the transpose after the call into a fresh alloc used by nothing
+        # before the transpose
+        if any(u is not product and u is not t and u.name not in ("memref.dealloc",
+                                                                  "linalg.fill")
+               for u in users) or not last.is_before_in_block(t):
+            return None
+        b = dst.defining_op
+        if b is None or b.name != "memref.alloc" or b.parent is not t.parent or b.operands \
+                or any(u.owner is not t and not t.is_before_in_block(u.owner)
+                       for u in dst.uses if u.owner.parent is t.parent) or \
+                any(u.owner.parent is not t.parent for u in dst.uses):
+            return None
+        return _Placed(dst, strides, t, root, True, [])
+    # Q or K: written only by the transpose before the product, read only by it
+    if any(u is not product and u is not t and u.name != "memref.dealloc" for u in users) \
+            or not t.is_before_in_block(product):
+        return None
+    sroot = _root(src)
+    o = t.next
+    while o is not None and o is not last:
+        if o is not product and _touches(o, sroot):
+            if o.name != "memref.dealloc":
+                return None
+            moved.append(o)
+        o = o.next
+    if o is None:
+        return None
+    return _Placed(src, strides, t, root, False, moved)
 
 
 def _llvm_ptr():

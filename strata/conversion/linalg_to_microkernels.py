@@ -122,10 +122,26 @@ a write of the output. Only where that is safe: r, C and the output are allocs o
 product's block, r is read only before the product (the kernel overwrites it; views of
 it read only there too, so the product's input is no view of it), and the output is
 used only after the generic (its uses then read r, whose deallocs go: the output's free
-it). r a function argument, or read later: the generic stays. A transformer's residual
-without an activation is folded earlier, on tensors ([Note: addends] in
-strata-linalg-fold-into-contractions); 3x3 stride-1 convolutions on the Winograd kernel
-take theirs through its residual pointer (conversion/conv_to_winograd.py).
+it). r a function argument, or read later: the generic stays. A GEMM's generic may also add
+a bias, in any order: act(C + bias + r), the bias an f32 vector along N or a constant
+(ViT's, DeiT's and BERT's (x + 0.0) + r after the attention output and FC2 projections,
+HF's zero biases folded to a scalar, read as a batch of one: (0, d1, d2)), which then is
+the epilogue's bias (a constant: N copies of it, as in [Note: epilogues]). A
+transformer's residual without an activation is otherwise folded earlier, on tensors
+([Note: addends] in strata-linalg-fold-into-contractions); 3x3 stride-1 convolutions on
+the Winograd kernel take theirs through its residual pointer
+(conversion/conv_to_winograd.py).
+
+[Note: epilogues through reshapes]
+An ONNX MatMul of a [1, H, W, C] image (ConvNeXt's Linear layers, channel-last) or of a
+[B, S, K] batch by a constant [K, N] weight is a product on a collapsed view, whose
+output the importer expands back: the generic after reads the product's C through a
+memref.expand_shape (or collapse_shape) of it. When that view keeps N as its last dim
+(its own reassociation group), is static and read only by the generic, and C is read by
+nothing else, the epilogue is matched on the view as on C (bias along the view's last
+dim, the activation, the output of the view's type), and the kernel writes the
+generic's output through the reversed reshape of it (a view of C's type made before the
+call); the generic, the view and C go. Residual adds through a reshape are not matched.
 
 [Note: depthwise convolutions]
 A depthwise convolution becomes one call of strata_dwconv2d_nchw_f32, or of
@@ -739,7 +755,9 @@ def _op_after(op, c):
     g = op.next
     while g is not None and (g.name in ("memref.alloc", "memref.get_global",
                                         "memref.subview") or (
-            g.name == "memref.dealloc" and g.operands[0] is not c)):
+            g.name == "memref.dealloc" and g.operands[0] is not c) or (
+            g.name in ("memref.expand_shape", "memref.collapse_shape") and
+            g.operands[0] is c)):
         g = g.next
     return g
 
@@ -752,24 +770,82 @@ def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
     "none" without a bias), into c itself or into a buffer of c's type, c then being an
     alloc used by nothing else but deallocs; else None. The GEMM kernel's epilogue
     computes it."""
-    from ..dialects.memref_layout import is_identity_layout
-    from .cpu_kernel_abi import ACTS
     g = _op_after(op, c)
-    if not _elementwise(g) or c not in g.dps_inputs or \
-            n_dim is not None and n_dim != len(c.type.shape) - 1:
+    if not _elementwise(g) or n_dim is not None and n_dim != len(c.type.shape) - 1:
         return None
-    scalars = _scalar_leaves(g, (c,))
+    c_read = c      # c, or the reshape of it g reads ([Note: epilogues through reshapes])
+    if c not in g.dps_inputs:
+        c_read = _reshape_read(g, op, c)
+        if c_read is None:
+            return None
+        if n_dim is not None:
+            n_dim = len(c_read.type.shape) - 1
+    found = _gemm_epilogue_of(g, op, c, c_read, n_dim, has_bias)
+    if found is None or c_read is c:
+        return found
+    g, bias, act, d = found
+    return g, bias, act, c if d is c_read else _reshaped_like(d, c, c_read, op)
+
+
+def _reshape_read(g, op, c):
+    """The whole view of `c` (one expand_shape or collapse_shape of it, static shapes, the
+    last dim kept: N) that elementwise generic `g` reads, used by g alone, when c is an
+    identity-layout buffer used by nothing but `op`, that view and deallocs; else None
+    (see [Note: epilogues through reshapes])."""
+    from ..dialects.memref_layout import is_identity_layout
+    t = c.type
+    if type(t) is not A.MemRefType or not is_identity_layout(t) or A.DYNAMIC in t.shape:
+        return None
+    for v in g.dps_inputs:
+        r = v.defining_op
+        if r is None or r.name not in ("memref.expand_shape", "memref.collapse_shape") or \
+                r.operands[0] is not c or not is_identity_layout(v.type) or \
+                A.DYNAMIC in v.type.shape or v.type.shape[-1] != t.shape[-1] or \
+                r.reassociation_indices[-1] != [len((v.type if r.name == "memref.expand_shape"
+                                                     else t).shape) - 1] or \
+                any(u.owner is not g for u in v.uses) or \
+                any(u.owner is not op and u.owner is not r and
+                    u.owner.name != "memref.dealloc" for u in c.uses):
+            continue
+        return v
+    return None
+
+
+def _reshaped_like(d, c, c_read, op):
+    """A view of the epilogue's output `d` (of c_read's type) with c's type, made before
+    `op`: the reshape c_read is of c, reversed."""
+    r = c_read.defining_op
+    groups = A.ArrayAttr([A.ArrayAttr([A.IntegerAttr(i, A.i64) for i in g])
+                          for g in r.reassociation_indices])
+    if r.name == "memref.expand_shape":      # c expanded: d collapsed back
+        view = op_class("memref.collapse_shape").create(
+            [d], [c.type], {"reassociation": groups}, None, (), 0, op.loc)
+    else:                                    # c collapsed: d expanded back
+        view = op_class("memref.expand_shape").create(
+            [d], [c.type], {"reassociation": groups, "static_output_shape":
+                            A.DenseArrayAttr(A.i64, list(c.type.shape))}, None, (), 0,
+            op.loc)
+    op.parent.insert_before(op, view)
+    return view.results[0]
+
+
+def _gemm_epilogue_of(g, op, c, c_read, n_dim, has_bias):
+    """_gemm_epilogue's match of generic `g` reading the product's output `c` as
+    `c_read` (c, or a reshape of it)."""
+    from .cpu_kernel_abi import ACTS
+    scalars = _scalar_leaves(g, (c_read,))
     if g.num_dps_inputs() - len(scalars) not in (1, 2):
         return None
     d = g.dps_inits[0]
     maps = g.indexing_maps_list()
-    ci = g.dps_inputs.index(c)
-    if d.type != c.type and not _image_strided_output(op, d, c) or \
-            not identity_on(maps[ci], c.type) or not maps[-1].is_identity():
+    ci = g.dps_inputs.index(c_read)
+    if d.type != c_read.type and not _image_strided_output(op, d, c) or \
+            not identity_on(maps[ci], c_read.type) or not maps[-1].is_identity():
         return None
-    if d is not c and (c.defining_op is None or c.defining_op.name != "memref.alloc" or any(
-            u.owner is not g and u.owner is not op and u.owner.name != "memref.dealloc"
-            for u in c.uses)):
+    if d is not c_read and (c.defining_op is None or c.defining_op.name != "memref.alloc" or
+                            any(u.owner is not g and u.owner is not op and
+                                u.owner is not c_read.defining_op and
+                                u.owner.name != "memref.dealloc" for u in c.uses)):
         return None
     args = g.body.args
     leaves, bias = {args[ci]: "x", **scalars}, None
@@ -780,15 +856,11 @@ def _gemm_epilogue(op, c, n_dim: int, has_bias: bool = False):
         bmap = maps[bi]
         if has_bias or n_dim is None:       # one bias only, along the columns
             return None
-        if b is c or b is d or type(b.type) is not A.MemRefType or \
-                b.type.element_type != A.f32 or len(b.type.shape) != 1 or \
-                b.type.shape[0] != c.type.shape[n_dim] or b.type.shape[0] == A.DYNAMIC or \
-                not is_identity_layout(b.type) or len(bmap.results) != 1 or \
-                getattr(bmap.results[0], "position", None) != n_dim:
+        if b is c_read or b is d or not _bias_along(b, bmap, c_read, n_dim):
             return None
         bias, leaves[args[bi]] = b, "p0"
     scalar = [] if bias is None and not has_bias and n_dim is not None and \
-        c.type.shape[n_dim] != A.DYNAMIC else None
+        c_read.type.shape[n_dim] != A.DYNAMIC else None
     act = _epilogue_activation(g, leaves, ACTS, bias is not None, scalar)
     if scalar:      # act(c + constant): the bias is that constant along N
         bias = scalar[0]
@@ -869,11 +941,14 @@ def _epilogue_around(em, op, c, bias_dim: int, after_dim, acc):
         acc = zero = em.i32(0)
     epi = _gemm_epilogue(op, c, after_dim, init is not None)
     if epi is not None and epi[3] is not c and zero is not acc:
+        v = epi[3].defining_op
+        if v is not None and v.name in _VIEWS and not epi[3].has_uses():
+            v.erase()   # the output's reshape _gemm_epilogue made
         epi = None      # c's old value is read: the product must write c
     if epi is None and acc is zero:
-        res = _residual_after(op, c)
+        res = _residual_after(op, c, None if init is not None else after_dim)
         if res is not None:     # accumulate into the residual's buffer (it is the output)
-            epi, acc = (res[0], None, res[1], res[2]), em.i32(1)
+            epi, acc = (res[0], res[3], res[1], res[2]), em.i32(1)
     if init is not None:
         epi = (None, bias, "none", c) if epi is None else (epi[0], bias, epi[2], epi[3])
     return (None if epi is None else (*epi, c)), acc
@@ -895,16 +970,18 @@ def _before(o, anchor) -> bool:
     return o is not None and o is not anchor and o.is_before_in_block(anchor)
 
 
-def _residual_after(op, c):
-    """(generic, act, r) when the op after product `op` (past allocs, reads of globals
-    and deallocs of other buffers) is an elementwise generic computing act(c + r) (act
-    one of ACTS, "none" too) of c and a residual r, both buffers of c's type read as the
-    identity does (so of its sizes), into a buffer d of that type, and the product may
-    accumulate into r (see [Note: residual epilogues]): c, r and d allocs of op's block;
-    c used by nothing else but deallocs; r by ops before `op` (views of it read only
-    there), size reads, the generic and deallocs after it; d by nothing before the
-    generic. Then r takes d's place (d's uses read r, r's deallocs and d's alloc go).
-    Else None."""
+def _residual_after(op, c, n_dim=None):
+    """(generic, act, r, bias or None) when the op after product `op` (past allocs,
+    reads of globals and deallocs of other buffers) is an elementwise generic computing
+    act(c + r) or act(c + r + bias) in any order (act one of ACTS, "none" too) of c and a
+    residual r, both buffers of c's type read as the identity does (so of its sizes),
+    into a buffer d of that type, and the product may accumulate into r (see [Note:
+    residual epilogues]): c, r and d allocs of op's block; c used by nothing else but
+    deallocs; r by ops before `op` (views of it read only there), size reads, the generic
+    and deallocs after it; d by nothing before the generic. The bias (only with `n_dim`,
+    c's last dim, its N): a contiguous f32 vector along it, or a constant (a float: ViT's
+    and BERT's x + 0.0 + r, HF's zero biases folded). Then r takes d's place (d's uses
+    read r, r's deallocs and d's alloc go). Else None."""
     from ..dialects.memref_layout import is_identity_layout
     from .cpu_kernel_abi import ACTS
     g = _op_after(op, c)
@@ -914,11 +991,21 @@ def _residual_after(op, c):
     scalars = _scalar_leaves(g, (c,))
     args, maps = g.body.args, g.indexing_maps_list()
     rest = [i for i, a in enumerate(args[:g.num_dps_inputs()]) if a not in scalars]
-    if len(rest) != 2:
+    if len(rest) not in (2, 3) or n_dim is not None and n_dim != len(c.type.shape) - 1:
         return None
     ci = g.dps_inputs.index(c)
-    ri = rest[1] if rest[0] == ci else rest[0]
-    r, d = g.dps_inputs[ri], g.dps_inits[0]
+    rest.remove(ci)
+    ri, d = rest[0], g.dps_inits[0]
+    r = g.dps_inputs[ri]
+    if len(rest) == 2:      # r, and a bias vector along N: which is which
+        if r.type != c.type:
+            ri = rest[1]
+            r = g.dps_inputs[ri]
+        bi = rest[1] if ri == rest[0] else rest[0]
+        if n_dim is None or not _bias_along(g.dps_inputs[bi], maps[bi], c, n_dim) or \
+                not (_ready_before(g.dps_inputs[bi], op) or
+                     _hoisted_global(g.dps_inputs[bi], op)):
+            return None
     if r is c or d is c or d is r or r.type != c.type or d.type != c.type or \
             not identity_on(maps[ci], c.type) or not identity_on(maps[ri], c.type) or \
             not maps[-1].is_identity():
@@ -942,16 +1029,49 @@ def _residual_after(op, c):
             return None     # read after op (which overwrites it), or a view read there
     if any(u.owner is not g and not _in_block_after(u.owner, g) for u in d.uses):
         return None
-    act = _epilogue_activation(g, {args[ci]: "x", args[ri]: "p0", **scalars}, ACTS, True)
-    if act is None:
+    leaves = {args[ci]: "x", args[ri]: "p0", **scalars}
+    if len(rest) == 2:
+        leaves[args[bi]] = "p1"
+    found = _yield_activation(g, leaves, ACTS)
+    terms = _sum_terms(found[1]) if found is not None else None
+    if terms is None or sorted(t for t in terms if type(t) is str) != \
+            (["p0", "p1", "x"] if len(rest) == 2 else ["p0", "x"]):
         return None
+    consts = [t for t in terms if type(t) is float]
+    if len(consts) > 1 or consts and (n_dim is None or c.type.shape[n_dim] == A.DYNAMIC):
+        return None
+    bias = g.dps_inputs[bi] if len(rest) == 2 else consts[0] if consts else None
     for u in list(r.uses):
         if u.owner.name == "memref.dealloc":
             u.owner.erase()
     alloc = d.defining_op
     d.replace_all_uses_with(r)
     alloc.erase()
-    return g, act, r
+    return g, found[0], r, bias
+
+
+def _sum_terms(t):
+    """The terms of tree `t` when it is a sum (arith.addf, and arith.subf of a float:
+    x - c is x + -c exactly) of leaves and floats, else None."""
+    if not isinstance(t, tuple):
+        return [t]
+    if t[0] == "arith.subf" and type(t[2]) is float:
+        left = _sum_terms(t[1])
+        return None if left is None else left + [-t[2]]
+    if t[0] != "arith.addf":
+        return None
+    a, b = _sum_terms(t[1]), _sum_terms(t[2])
+    return None if a is None or b is None else a + b
+
+
+def _bias_along(b, bmap, c, n_dim: int) -> bool:
+    """Buffer `b` read by map `bmap` is a bias vector along c's dim `n_dim`: a contiguous
+    f32 vector of its static size, read along that loop."""
+    from ..dialects.memref_layout import is_identity_layout
+    return type(b.type) is A.MemRefType and b.type.element_type == A.f32 and \
+        len(b.type.shape) == 1 and b.type.shape[0] == c.type.shape[n_dim] and \
+        b.type.shape[0] != A.DYNAMIC and is_identity_layout(b.type) and \
+        len(bmap.results) == 1 and getattr(bmap.results[0], "position", None) == n_dim
 
 
 def _epilogue_args(em, epi, bias_flag: int, out):
@@ -1082,6 +1202,9 @@ def _lower_contraction(ct: Contraction, weights, choose, on_call) -> str:
     op.erase()
     if epi is not None and epi[0] is not None:
         epi[0].erase()
+        for u in list(epi[4].uses):     # the reshape the generic read c through
+            if u.owner.name in _VIEWS and not u.owner.results[0].has_uses():
+                u.owner.erase()
         _drop_if_dead(epi[4])
     if packed is not None:
         weights.release(b)

@@ -177,6 +177,25 @@ def test_matmul_silu_three_dims(tmp_path):
     _against_ort(f, model, [{"x": RNG.standard_normal((2, 5, 16)).astype(F32)}])
 
 
+@pytest.mark.parametrize("kind", ["gelu", "relu", "bias"])
+def test_channel_last_linear_through_a_reshape(tmp_path, kind):
+    """ConvNeXt's Linear on a [1, H, W, C] image: MatMul by a constant [C, N] (the product
+    on [H, W, C], its output expanded back into [1, H, W, N]), + bias, then Gelu (erf),
+    Relu or nothing: the generic reads the product through the reshape, and the epilogue
+    writes its output through the reversed one ([Note: epilogues through reshapes])."""
+    w = RNG.standard_normal((16, 40)) / 4
+    b = RNG.standard_normal(40)
+    act = {"gelu": [helper.make_node("Gelu", ["g"], ["y"])],
+           "relu": [helper.make_node("Relu", ["g"], ["y"])], "bias": []}[kind]
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["p"]),
+             helper.make_node("Add", ["p", "b"], ["g" if act else "y"])] + act
+    model = _model(nodes, [("x", [1, 6, 6, 16])], {"w": w, "b": b})
+    f, flags, lowered = _flags(tmp_path, model, "strata_sgemm_packed_epi_f32")
+    assert flags == [str(epi_flags(EPI_BIAS, "none" if kind == "bias" else kind))], flags
+    assert "linalg.generic" not in lowered
+    _against_ort(f, model, [{"x": RNG.standard_normal((1, 6, 6, 16)).astype(F32)}])
+
+
 @pytest.mark.parametrize("bias, act, flags", [
     (np.zeros(40), [], EPI_BIAS),                       # a zero bias (a fresh HF Linear)
     (np.full(40, -1.5), [helper.make_node("Relu", ["g"], ["a"])],

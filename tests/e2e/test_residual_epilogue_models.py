@@ -171,3 +171,29 @@ def test_residual_is_the_convolution_input(tmp_path):
     f, calls, lowered = _calls(tmp_path, model, CONV)
     assert all(a == 0 for a, _ in calls), calls
     _against_ort(f, model, [{"x": RNG.standard_normal((1, 16, 6, 6)).astype(F32)}])
+
+
+@pytest.mark.parametrize("bias", ["vector", "zero", "scalar"])
+@pytest.mark.parametrize("act", [None, "Relu"])
+def test_projection_bias_residual(tmp_path, bias, act):
+    """A transformer's output projection: y = act(t . W + b + h) over [1, S, N] (h a
+    buffer of the model, another projection's output): b a vector along N, HF's zero
+    bias (folded to x + 0.0), or a scalar; the GEMM accumulates into h with b in its
+    epilogue, no elementwise pass left."""
+    S, K, N = 12, 20, 24
+    b = {"vector": RNG.standard_normal(N), "zero": np.zeros(N), "scalar": np.full((), 0.5)}
+    nodes = [helper.make_node("MatMul", ["x", "w0"], ["h"]),
+             helper.make_node("MatMul", ["x", "w2"], ["t"]),
+             helper.make_node("MatMul", ["t", "w1"], ["c"]),
+             helper.make_node("Add", ["c", "b"], ["cb"]),
+             helper.make_node("Add", ["cb", "h"], ["y" if act is None else "s"])]
+    if act is not None:
+        nodes.append(helper.make_node(act, ["s"], ["y"]))
+    model = _model(nodes, [("x", [1, S, K])],
+                   {"w0": RNG.standard_normal((K, N)) / np.sqrt(K),
+                    "w1": RNG.standard_normal((N, N)) / np.sqrt(N), "b": b[bias],
+                    "w2": RNG.standard_normal((K, N)) / np.sqrt(K)})
+    f, calls, lowered = _calls(tmp_path, model, "strata_sgemm_packed_epi_f32")
+    assert (1, epi_flags(1, "none" if act is None else "relu")) in calls, calls
+    assert "linalg.generic" not in lowered.split("func.func")[-1]
+    _against_ort(f, model, [{"x": RNG.standard_normal((1, S, K)).astype(F32)}])

@@ -140,8 +140,12 @@ def test_whisper_like_encoder_layer(tmp_path):
     path = str(tmp_path / "layer.onnx")
     _export(Layer().eval(), (x,), ["x"], path)
     dump = tmp_path / "dump"
-    f = strata.compile(path, dump_dir=str(dump))
+    f = strata.compile(path, dump_dir=str(dump), cache=False)
     assert _fused(str(dump))
+    # SDPA's scale 1.0: Q's and K's scalings are copies, which go; then the heads'
+    # transposes ([Note: Q, K and O in place])
+    after, = glob.glob(os.path.join(str(dump), "*strata-linalg-attention-to-microkernels.mlir"))
+    assert not _HEAD_TRANSPOSE.findall(open(after).read())
     y = f(x.numpy())[0]
     ref = ort.InferenceSession(path).run(None, {"x": x.numpy()})[0]
     with torch.no_grad():
@@ -372,4 +376,49 @@ def test_vit_layer_q_and_k_scaling_goes_into_the_kernel(tmp_path):
     ref = ort.InferenceSession(path).run(None, {"pixel_values": x.numpy()})[0]
     with torch.no_grad():
         eager = model(x).numpy()
+    assert _rel(y, ref) <= TOLERANCE and _rel(y, eager) <= TOLERANCE
+
+
+_HEAD_TRANSPOSE = re.compile(r"linalg\.transpose ins\(%\w+ : memref<1x\d+x\d+x\d+xf32>\)")
+
+
+@pytest.mark.parametrize("kind", ["vit", "bert"])
+def test_q_k_and_o_read_and_written_in_place(tmp_path, kind):
+    """HF ViT and BERT layers split the heads with Reshape + Transpose: the kernel reads Q
+    and K where the transposes read them (the projections' outputs) and writes O where
+    the transpose after it writes: no head transpose is left around the call ([Note: Q,
+    K and O in place]), the answer that of onnxruntime and eager."""
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    torch.manual_seed(0)
+    if kind == "vit":
+        cfg = transformers.ViTConfig(hidden_size=64, num_hidden_layers=1,
+                                     num_attention_heads=4, intermediate_size=128,
+                                     image_size=48, patch_size=8)
+        cfg._attn_implementation = "sdpa"
+        model = _First.wrap(transformers.ViTModel(cfg, add_pooling_layer=False).eval())
+        args, names = (torch.randn(1, 3, 48, 48),), ["pixel_values"]
+    else:
+        cfg = transformers.BertConfig(hidden_size=64, num_hidden_layers=1,
+                                      num_attention_heads=4, intermediate_size=128,
+                                      vocab_size=100)
+        model = _First.wrap(transformers.BertModel(cfg).eval())
+        args, names = (torch.randint(0, 100, (1, 40)), torch.ones(1, 40, dtype=torch.int64)), \
+            ["input_ids", "attention_mask"]
+    path = str(tmp_path / "m.onnx")
+    _export(model, args, names, path)
+    dump = tmp_path / "dump"
+    f = strata.compile(path, dump_dir=str(dump), cache=False)
+    assert _fused(str(dump))
+    after, = glob.glob(os.path.join(str(dump), "*strata-linalg-attention-to-microkernels.mlir"))
+    stem = os.path.basename(after).split("-")[0]
+    prev, = glob.glob(os.path.join(str(dump), f"{int(stem) - 1:02d}-*.mlir"))
+    n_before = len(_HEAD_TRANSPOSE.findall(open(prev).read()))
+    n_after = len(_HEAD_TRANSPOSE.findall(open(after).read()))
+    assert n_after == n_before - 3, (n_before, n_after)     # Q's, K's and O's
+    feeds = {n: a.numpy() for n, a in zip(names, args)}
+    y = f(**feeds)[0]
+    ref = ort.InferenceSession(path).run(None, feeds)[0]
+    with torch.no_grad():
+        eager = model(*args).numpy()
     assert _rel(y, ref) <= TOLERANCE and _rel(y, eager) <= TOLERANCE

@@ -4,15 +4,16 @@
 // min-keys=16), and _safe_softmax: the "some score is not -inf" reduction and the select
 // after the division go with the rest (flags 1: ATTN_SAFE_SOFTMAX); mask strides 0, 0,
 // 16, 1; Q (an argument) and K^T (a transpose) scaled by sqrt(scale) = 0.5946 each
-// before the product: the scalings go, the kernel reads the argument and the
-// transpose, and its scale is their product 0.3536 ([Note: Q and K scaled before the
-// product]).
+// before the product: the scalings go, the kernel reads the argument Q, and K in place
+// of its transpose (K's strides 8, 1: [Note: Q, K and O in place]), and its scale is
+// their product 0.3536 ([Note: Q and K scaled before the product]).
 // CHECK-LABEL: func.func @main(
 //   CHECK-NOT: arith.mulf
 //       CHECK: %[[SC:.*]] = arith.constant 0.353553355 : f32
-//       CHECK: call @strata_attention_f32(%c1_i64, %c2_i64, %c16_i64, %c16_i64, %c8_i64, %c8_i64, %1, %c256_i64, %c128_i64, %c8_i64, %3, %c256_i64, %c128_i64, %c1_i64, %c16_i64, %5, %c256_i64, %c128_i64, %c8_i64, %c1_i64, %7, %c256_i64, %c128_i64, %c8_i64, %[[SC]], %9, %c0_i64, %c0_i64, %c16_i64, %c1_i64, %c1_i32)
+//       CHECK: call @strata_attention_f32(%c1_i64, %c2_i64, %c16_i64, %c16_i64, %c8_i64, %c8_i64, %1, %c256_i64, %c128_i64, %c8_i64, %3, %c256_i64, %c128_i64, %c8_i64, %c1_i64, %5, %c256_i64, %c128_i64, %c8_i64, %c1_i64, %7, %c256_i64, %c128_i64, %c8_i64, %[[SC]], %9, %c0_i64, %c0_i64, %c16_i64, %c1_i64, %c1_i32)
 //   CHECK-NOT: xi1>
 //   CHECK-NOT: linalg.generic
+//   CHECK-NOT: linalg.transpose
 //       CHECK: return
 
 #map = affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3)>
