@@ -536,7 +536,8 @@ def _compile_direct(gm, inputs, options, constants):
 # `_assert_tensor_metadata` checks) for less (1 thread, process CPU, medians of 4
 # interleaved rounds in one process on a loaded machine: GPT-2 trace + import 1.7 s vs
 # export 3.7 s, the whole direct compile 0.60x; ResNet-50 2.2 vs 2.2 s, whole 0.86x;
-# standalone traces BERT-base 0.8 vs 1.4 s). The graph module is then imported as AOTAutograd's graphs are
+# standalone traces BERT-base 0.8 vs 1.4 s). The trace runs on Dynamo's own fake tensors
+# ([Note: traced on Dynamo's fake tensors]). The graph module is then imported as AOTAutograd's graphs are
 # (import_graph, [Note: importing a graph module]), with the frozen parameters as its
 # `constants` and in-place ops that only rebind a value read as their functional form
 # (graph_plan, [Note: importing without decomposing]). Where that trace does not do --
