@@ -584,7 +584,10 @@ def _pre_dispatch_module(torch, gm, inputs, constants):
 # propagation computed (its fake-kernel dispatch cache and meta kernels warm). Same ATen
 # graph, same node metadata. Measured in fresh processes, 1 thread, process CPU, on
 # ResNet-50's Dynamo graph: the first trace of a process 0.53 vs 0.90 s (later ones
-# 0.28-0.33 vs 0.34-0.39 s). Only the direct path's graphs take it: static sizes (no
+# 0.28-0.33 vs 0.34-0.39 s; one run each, loaded machine). Within a whole first call
+# (bench/torch_compile_stages.py, after Inductor's compile in the same process) the
+# trace stage read 1.51 s before and 1.69 s after, at load 10-15: no gain shown above
+# that noise (Dynamo's own stage read 2.8 and 4.6 s in the same two runs). Only the direct path's graphs take it: static sizes (no
 # symbol to make, no guard to add to Dynamo's ShapeEnv), every input a plain tensor
 # whose fake has its shape, dtype and device; otherwise the real inputs are fakified
 # as before.
