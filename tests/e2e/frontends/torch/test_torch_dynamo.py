@@ -771,3 +771,29 @@ def test_graphs_the_direct_path_leaves_to_aot_autograd(case):
         y = compiled(m)(torch.randn(4, 6))
         assert y.requires_grad
     assert dynamo.COUNTERS["direct"] == 0 and dynamo.COUNTERS["fallback"] == 0
+
+
+def test_direct_graph_is_traced_on_dynamos_fake_tensors(monkeypatch):
+    # [Note: traced on Dynamo's fake tensors]: make_fx traces Dynamo's own fakes in
+    # Dynamo's fake mode, not a new fake mode's copies of the real inputs
+    import torch.fx.experimental.proxy_tensor as pt
+    from torch._subclasses.fake_tensor import FakeTensor
+    make_fx, seen = pt.make_fx, []
+
+    def spy(gm, **kw):
+        trace = make_fx(gm, **kw)
+
+        def traced(*args):
+            places = [n for n in gm.graph.nodes if n.op == "placeholder"]
+            seen.append((kw.get("tracing_mode"), [
+                a is n.meta["example_value"] and isinstance(a, FakeTensor)
+                for a, n in zip(args, places)]))
+            return trace(*args)
+        return traced
+    monkeypatch.setattr(pt, "make_fx", spy)
+    torch.manual_seed(0)
+    m, x = CNN().eval(), torch.randn(2, 3, 12, 12)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(m)(x), m(x), atol=1e-5, rtol=1e-5)
+    assert len(seen) == 1 and seen[0][0] == "real" and seen[0][1] and all(seen[0][1])
+    assert dynamo.COUNTERS["direct"] == 1 and dynamo.COUNTERS["frozen"] == 1
