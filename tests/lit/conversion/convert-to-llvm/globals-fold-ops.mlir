@@ -53,7 +53,7 @@ func.func @f() -> i32 {
   return %c : i32
 }
 memref.global @state : memref<4xi32> = uninitialized
-memref.global "private" @s : memref<i64> = dense<7> {alignment = 64 : i64}
+memref.global "private" @s : memref<i64> = dense<7> alignment = 64
 module @inner {
   memref.global "private" constant @v : memref<2xi8> = dense<[1, 2]>
 }
