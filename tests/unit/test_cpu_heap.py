@@ -126,6 +126,21 @@ def test_place_weights_leaves_many_bytes_in_place(monkeypatch):
     assert b.ctypes.data % 64 == 0 and (b == 3).all() and not np.shares_memory(b, odd)
 
 
+def test_place_weights_one_misplaced_array_past_the_limit(monkeypatch):
+    """One array alone past PLACE_MAX_BYTES and not on a cache line (GPT-2's 154 MB
+    embedding read from the ONNX file) is copied into a block of its own (it recursed
+    without end)."""
+    from strata.backends.cpu import heap
+    monkeypatch.setattr(heap, "PLACE_MAX_BYTES", 1000)
+    raw = np.zeros(8192, np.uint8)
+    at = -raw.ctypes.data % 64 + 4
+    odd = raw[at:at + 4000].view(np.float32)
+    odd[:] = np.arange(1000)
+    (b,) = heap.place_weights([odd])
+    assert b.ctypes.data % 64 == 0 and (b == np.arange(1000)).all()
+    assert not np.shares_memory(b, odd)
+
+
 def _onnx_model(path):
     onnx = pytest.importorskip("onnx")
     from onnx import TensorProto, helper, numpy_helper

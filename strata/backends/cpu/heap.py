@@ -113,15 +113,19 @@ def place_weights(arrays) -> list:
         offsets.append(end)
         end += -(-max(a.nbytes, 1) // WEIGHT_ALIGNMENT) * WEIGHT_ALIGNMENT
     if end > PLACE_MAX_BYTES:
+        # (each misplaced one copied into a block of its own: one array alone may be
+        # past the limit, GPT-2's 154 MB embedding)
         return [a if a.ctypes.data % WEIGHT_ALIGNMENT == 0 and a.flags.c_contiguous
-                else place_weights([a])[0] for a in arrays]
+                else _copy_into(_block(max(a.nbytes, 1)), 0, a) for a in arrays]
     block = _block(end)
-    out = []
-    for a, at in zip(arrays, offsets):
-        v = block[at:at + a.nbytes].view(a.dtype).reshape(a.shape)
-        np.copyto(v, a, casting="no")
-        out.append(v)
-    return out
+    return [_copy_into(block, at, a) for a, at in zip(arrays, offsets)]
+
+
+def _copy_into(block: np.ndarray, at: int, a: np.ndarray) -> np.ndarray:
+    """A copy of `a` in `block` (uint8) from byte `at`."""
+    v = block[at:at + a.nbytes].view(a.dtype).reshape(a.shape)
+    np.copyto(v, a, casting="no")
+    return v
 
 
 def _block(nbytes: int) -> np.ndarray:
