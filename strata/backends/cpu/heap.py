@@ -113,10 +113,12 @@ def place_weights(arrays) -> list:
         offsets.append(end)
         end += -(-max(a.nbytes, 1) // WEIGHT_ALIGNMENT) * WEIGHT_ALIGNMENT
     if end > PLACE_MAX_BYTES:
-        # (each misplaced one copied into a block of its own: one array alone may be
-        # past the limit, GPT-2's 154 MB embedding)
+        # (each misplaced one copied into a plain block of its own: one array alone
+        # may be past the limit, GPT-2's 154 MB embedding; not advised onto huge pages,
+        # whose compaction cost ViT-B/16's compile 1.7-2.3 s of CPU)
         return [a if a.ctypes.data % WEIGHT_ALIGNMENT == 0 and a.flags.c_contiguous
-                else _copy_into(_block(max(a.nbytes, 1)), 0, a) for a in arrays]
+                else _copy_into(_block(max(a.nbytes, 1), huge=False), 0, a)
+                for a in arrays]
     block = _block(end)
     return [_copy_into(block, at, a) for a, at in zip(arrays, offsets)]
 
@@ -128,11 +130,12 @@ def _copy_into(block: np.ndarray, at: int, a: np.ndarray) -> np.ndarray:
     return v
 
 
-def _block(nbytes: int) -> np.ndarray:
-    """`nbytes` of uint8 at a multiple of WEIGHT_ALIGNMENT; from HUGE_PAGE bytes on, a
-    private anonymous mapping of its own, aligned to HUGE_PAGE and advised onto huge
-    pages (madvise(MADV_HUGEPAGE); with $STRATA_HUGE_WEIGHTS=0, advised off them)."""
-    if nbytes >= HUGE_PAGE:
+def _block(nbytes: int, huge: bool = True) -> np.ndarray:
+    """`nbytes` of uint8 at a multiple of WEIGHT_ALIGNMENT; from HUGE_PAGE bytes on
+    (`huge`), a private anonymous mapping of its own, aligned to HUGE_PAGE and advised
+    onto huge pages (madvise(MADV_HUGEPAGE); with $STRATA_HUGE_WEIGHTS=0, advised off
+    them)."""
+    if huge and nbytes >= HUGE_PAGE:
         import mmap
         huge = os.environ.get("STRATA_HUGE_WEIGHTS", "1") != "0"
         advice = getattr(mmap, "MADV_HUGEPAGE" if huge else "MADV_NOHUGEPAGE", None)
