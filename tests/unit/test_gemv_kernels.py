@@ -21,17 +21,8 @@ from strata.conversion.cpu_kernel_abi import (ACT_NAMES, ACT_SHIFT, EPI_BIAS,  #
 RNG = np.random.default_rng(7)
 
 
-@pytest.fixture(scope="module")
-def lib():
-    return kernels.load_kernels()
-
-
-@pytest.fixture
-def threads(lib, request):
-    prev = lib.get_num_threads()
-    lib.set_num_threads(request.param)
-    yield request.param
-    lib.set_num_threads(prev)
+# the kernel library and a thread count set per test, as the autotune tests take them
+from test_autotune import lib, threads  # noqa: E402,F401  (fixtures)
 
 
 _PACKED: dict = {}
