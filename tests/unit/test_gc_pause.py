@@ -75,7 +75,10 @@ def test_a_programs_own_freeze_is_kept(collector_on):
         assert promote_to_oldest() is False
         with gc_paused(promote=True):
             young = _Node()
-        assert gc.get_freeze_count() == before      # still frozen, none unfrozen
+        # still frozen, none unfrozen (an unfreeze empties the permanent generation;
+        # a frozen object that reference counting frees meanwhile leaves it: a few
+        # of the test run's own objects can, so not an exact count)
+        assert gc.get_freeze_count() >= before - 64
         assert _generation_of(young) in (0, 1)
         assert _generation_of(frozen) is None       # in the permanent generation
     finally:
