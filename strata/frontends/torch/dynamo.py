@@ -186,9 +186,11 @@ def decompositions() -> dict:
     import torch
     from torch._decomp import core_aten_decompositions, get_decompositions
 
+    from . import training
     from .importer import without_kept_whole
     table = without_kept_whole(core_aten_decompositions())
     table.update(get_decompositions([torch.ops.aten.max_pool2d_with_indices_backward]))
+    table.update(training.decompositions())   # [Note: optimizer graphs], training.py
     table[torch.ops.aten._transformer_encoder_layer_fwd.default] = _encoder_layer
     return table
 
@@ -275,6 +277,12 @@ def _compile(gm, example_inputs, options, constants=None):
     target = options.pop("target", DEFAULT_TARGET)
     symbolic = options.pop("symbolic_shapes", True)
     from torch._subclasses.fake_tensor import unset_fake_temporarily
+
+    from .training import hoist_random
+    # random ops drawn by torch ([Note: random draws by torch's generator], training.py)
+    gm, draws = hoist_random(gm, constants or {})
+    if draws and example_inputs is not None:
+        example_inputs = list(example_inputs) + [None] * len(draws)
     # AOTAutograd calls the compilers under its FakeTensorMode; frozen tensors are read
     # for their data, outside it
     with unset_fake_temporarily():
@@ -299,7 +307,7 @@ def _compile(gm, example_inputs, options, constants=None):
                             (list, tuple))
 
     def run(args):
-        values = compiled(*args)
+        values = compiled(*args, *[d(args) for d in draws])
         args.clear()  # the boxed convention: the inputs are ours to free
         results, it = [], iter(values)
         for s in slots:

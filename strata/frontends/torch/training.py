@@ -1,0 +1,304 @@
+"""What training graphs need beyond inference ones, for torch.compile(backend="strata")
+(strata/frontends/torch/dynamo.py): random ops drawn by torch's own generator, and the
+decompositions of the ops an optimizer step traces to.
+
+Random draws ([Note: random draws by torch's generator]): `hoist_random(gm)` takes each
+random ATen op of AOTAutograd's graph out of it; the draw becomes a graph input that
+the compiled callable fills, on each call, by the same ATen call eager makes:
+
+    native_dropout = torch.ops.aten.native_dropout.default(relu, 0.3, True)
+    getitem = native_dropout[0];  getitem_1 = native_dropout[1]
+  ->
+    strata_draw_0 = placeholder            # torch.empty_like(relu).bernoulli_(0.7)
+    mul = torch.ops.aten.mul.Tensor(strata_draw_0, 1.4285714285714286)
+    getitem = torch.ops.aten.mul.Tensor(relu, mul)
+    getitem_1 = torch.ops.aten.ne.Scalar(strata_draw_0, 0)
+
+Optimizer steps ([Note: optimizer graphs]): `decompositions()` is the table the
+backend adds to AOTAutograd's: `lerp` (Adam's moving averages) in ops of the core
+opset that Strata lowers, computed as ATen's CPU kernel does, where torch's own
+decomposition leaves `prims.fma`, which the torch dialect has no op for.
+"""
+from __future__ import annotations
+
+from ...errors import StrataError
+
+__all__ = ["hoist_random", "decompositions"]
+
+
+# [Note: random draws by torch's generator]
+# A compiled graph that draws random numbers (dropout in training mode, rand_like...)
+# cannot draw them as eager does inside Strata's code: CPU ATen draws from its
+# mt19937 generator through MKL's Bernoulli, and a Strata RNG would give other masks
+# (Inductor's own philox does too; its `fallback_random` calls the ATen ops). Here the
+# draw stays ATen's: each random op of the graph becomes an input (`strata_draw_k`),
+# and the compiled callable makes it before running the compiled code, with the ATen
+# call eager makes for that op, in graph order (a graph's random ops run in its order
+# in eager too, and nothing else draws between them): `torch.empty_like(x).bernoulli_
+# (1 - p)` for dropout (what ATen's CPU dropout, `_dropout_impl`, draws: F.dropout
+# reaches AOTAutograd as native_dropout), the op itself on an empty tensor of the
+# argument's shape for rand_like, randn_like, randint_like and bernoulli.p, and on the
+# evaluated sizes for rand, randn and randint. So under the same seed the compiled model
+# draws exactly the masks eager draws and its losses match eager's, dropout included;
+# the values the op computes from its draw (x * mask / (1 - p), the saved mask the
+# backward graph reads) are Strata's. A dropout of p = 1 draws nothing (ATen's neither):
+# its result is zeros. Sizes that are symbols (dynamic shapes) are evaluated on each
+# call from the inputs' sizes (each symbol is the size of an input dim or an int input
+# of the graph); a random op with an explicit generator, or a size bound to nothing, is
+# left as it is (the lowering then names it, and the graph falls back to eager).
+
+
+def _random_ops():
+    import torch
+    aten = torch.ops.aten
+    # op -> (the index of the argument whose shape the draw has, or None: a size list
+    # at `size_at`), as the draw is made
+    like = {aten.rand_like.default, aten.randn_like.default, aten.randint_like.default,
+            aten.randint_like.low_dtype, aten.bernoulli.p}
+    sized = {aten.rand.default: 0, aten.randn.default: 0, aten.randint.default: 1,
+             aten.randint.low: 2}
+    return aten, like, sized
+
+
+def hoist_random(gm, constants=()):
+    """(`gm`, []) when `gm` has no random op it takes, else (a copy of `gm` whose random
+    ops read new trailing inputs, [one draw(args) -> tensor per new input]) ([Note:
+    random draws by torch's generator]). The new placeholders carry fake values, so the
+    importer types them. A draw reads the sizes it needs from the call's inputs: those
+    of `gm` less the `constants` (placeholder indices the compiled code holds)."""
+    import torch
+    aten, like, sized = _random_ops()
+
+    def takes(n):
+        if n.op != "call_function" or n.kwargs.get("generator") is not None:
+            return False
+        if n.target is aten.native_dropout.default:
+            return len(n.args) < 3 or n.args[2] is not False
+        return n.target in like or n.target in sized
+    if not any(takes(n) for n in gm.graph.nodes):
+        return gm, []
+    graph = torch.fx.Graph()
+    out = graph.graph_copy(gm.graph, {})
+    graph.output(out)
+    places = [n for n in graph.nodes if n.op == "placeholder"]
+    bind = _symbol_places([n for i, n in enumerate(places) if i not in constants])
+    last = places[-1] if places else None
+    draws = []
+    for node in list(graph.nodes):
+        if not takes(node):
+            continue
+        val = node.meta.get("val")
+        if node.target is aten.native_dropout.default:
+            val = val[0] if isinstance(val, (tuple, list)) else val
+        if not isinstance(val, torch.Tensor):
+            continue
+        try:
+            shape = _run_shape(val.shape, bind)
+        except _Unbound:
+            continue
+        if node.target is aten.native_dropout.default:
+            if float(node.args[1]) >= 1.0:
+                _dropout_all(graph, node)
+                continue
+            draw = _dropout_draw(float(node.args[1]), val.dtype, shape)
+        else:
+            draw = _op_draw(node, shape, bind, like)
+        with graph.inserting_after(last) if last is not None else \
+                graph.inserting_before(next(iter(graph.nodes))):
+            place = graph.placeholder(f"strata_draw_{len(draws)}")
+        place.meta["val"] = _fake_like(val)
+        last = place
+        draws.append(draw)
+        if node.target is aten.native_dropout.default:
+            _dropout_from(graph, node, place)
+        else:
+            node.replace_all_uses_with(place)
+            graph.erase_node(node)
+    if not draws:
+        return gm, []
+    graph.lint()
+    return torch.fx.GraphModule(gm, graph), draws
+
+
+class _Unbound(Exception):
+    """A size of the draw is a symbol no input gives."""
+
+
+def _symbol_places(places):
+    """{sympy symbol: (placeholder index, dim or None)}: where each symbol of the graph
+    is found on a call (an int input, or a dim of a tensor input)."""
+    import torch
+    bind = {}
+    for i, n in enumerate(places):
+        val = n.meta.get("val")
+        if isinstance(val, torch.SymInt) and val.node.expr.is_Symbol:
+            bind.setdefault(val.node.expr, (i, None))
+        elif isinstance(val, torch.Tensor):
+            for d, s in enumerate(val.shape):
+                if isinstance(s, torch.SymInt) and s.node.expr.is_Symbol:
+                    bind.setdefault(s.node.expr, (i, d))
+    return bind
+
+
+def _run_shape(shape, bind):
+    """A callable args -> the concrete sizes of `shape` on a call (its symbols read
+    from the inputs that `bind` names); raises _Unbound."""
+    import torch
+    dims = []
+    for s in shape:
+        if isinstance(s, torch.SymInt):
+            expr = s.node.expr
+            if not expr.free_symbols <= set(bind):
+                raise _Unbound()
+            dims.append(expr)
+        else:
+            dims.append(int(s))
+    if all(isinstance(d, int) for d in dims):
+        return lambda args: dims
+
+    def sizes(args):
+        values = {}
+        for sym, (i, d) in bind.items():
+            a = args[i]
+            values[sym] = int(a) if d is None else a.shape[d]
+        return [d if isinstance(d, int) else int(d.xreplace(values)) for d in dims]
+    return sizes
+
+
+def _dropout_draw(p, dtype, shape):
+    import torch
+    keep = 1.0 - p
+
+    def draw(args):
+        return torch.empty(shape(args), dtype=dtype).bernoulli_(keep)
+    return draw
+
+
+def _op_draw(node, shape, bind, like):
+    """The draw of a random op: the op itself, called as the graph calls it, with an
+    empty tensor of the draw's shape for its tensor argument (like ops) or the sizes
+    evaluated (sized ops)."""
+    import torch
+    target, args, kwargs = node.target, list(node.args), dict(node.kwargs)
+    if target in like:
+        dtype = node.args[0].meta["val"].dtype
+
+        def draw(call):
+            a = list(args)
+            a[0] = torch.empty(shape(call), dtype=dtype)
+            return target(*a, **kwargs)
+        return draw
+    _, _, sized = _random_ops()
+    at = sized[target]
+
+    def draw(call):
+        a = list(args)
+        a[at] = shape(call)
+        return target(*a, **kwargs)
+    return draw
+
+
+def _fake_like(val):
+    """A fake tensor of `val`'s shape and dtype, contiguous, in its fake mode."""
+    import torch
+    mode = getattr(val, "fake_mode", None)
+    if mode is None:
+        return torch.empty(val.shape, dtype=val.dtype)
+    with mode:
+        return torch.empty(val.shape, dtype=val.dtype)
+
+
+def _dropout_from(graph, node, draw):
+    """native_dropout(x, p, True) -> (x * (draw * 1/(1-p)), draw != 0): its two results
+    (getitem users) rebound to ops of the drawn Bernoulli tensor."""
+    import operator
+
+    import torch
+    aten = torch.ops.aten
+    x, p = node.args[0], float(node.args[1])
+    with graph.inserting_before(node):
+        scaled = _call(graph, aten.mul.Tensor, draw, 1.0 / (1.0 - p))
+        out = _call(graph, aten.mul.Tensor, x, scaled)
+        mask = _call(graph, aten.ne.Scalar, draw, 0)
+    _rebind(graph, node, (out, mask), operator)
+
+
+def _dropout_all(graph, node):
+    """native_dropout of p >= 1: (x * 0, all false), no draw (ATen's CPU dropout draws
+    none either)."""
+    import operator
+
+    import torch
+    aten = torch.ops.aten
+    x = node.args[0]
+    with graph.inserting_before(node):
+        out = _call(graph, aten.mul.Tensor, x, 0.0)
+        # x * 0 is 0 or NaN: never 1, the mask all false
+        mask = _call(graph, aten.eq.Scalar, out, 1.0)
+    _rebind(graph, node, (out, mask), operator)
+
+
+def _call(graph, target, *args):
+    """A node of `target(*args)` with its fake value (the importer types it)."""
+    import torch
+    node = graph.call_function(target, args)
+    vals = [a.meta["val"] if isinstance(a, torch.fx.Node) else a for a in args]
+    mode = next(v.fake_mode for v in vals if hasattr(v, "fake_mode"))
+    with mode:
+        node.meta["val"] = target(*vals)
+    return node
+
+
+def _rebind(graph, node, results, operator):
+    for user in list(node.users):
+        if user.op != "call_function" or user.target is not operator.getitem:
+            raise StrataError(f"native_dropout's result used whole by {user.name}")
+        user.replace_all_uses_with(results[user.args[1]])
+        graph.erase_node(user)
+    graph.erase_node(node)
+
+
+# [Note: optimizer graphs]
+# A compiled function that calls `optimizer.step()` (or a model whose forward updates
+# state) hands the backend a graph of the step's arithmetic, with the parameters and
+# the optimizer's state as inputs AOTAutograd writes back (input mutations). SGD with
+# momentum traces to mul/add; Adam and AdamW trace `exp_avg.lerp_(grad, 1 - beta1)`,
+# whose decomposition in the core table computes with `prims.fma`: that op is no ATen
+# op, the torch dialect does not have it, and the graph fell back. Here lerp is
+# decomposed into core ATen ops as ATen's CPU kernel computes it (aten/src/ATen/native/
+# Lerp.h): for |weight| < 0.5, start + weight * (end - start), else end - (end - start)
+# * (1 - weight); so the step is compiled and matches eager's to rounding (ATen's
+# vectorized kernel fuses the multiply-add: one rounding less).
+
+
+def decompositions() -> dict:
+    """{op: decomposition} for the ops of training graphs ([Note: optimizer graphs])."""
+    import torch
+    aten = torch.ops.aten
+    table = {aten.lerp.Scalar: _lerp, aten.lerp.Tensor: _lerp,
+             aten.lerp_.Scalar: _lerp_, aten.lerp_.Tensor: _lerp_}
+    # Dynamo's own: registered where Dynamo traced an addcmul_ / addcdiv_ / add_
+    fma = getattr(getattr(torch.ops.prims, "fma", None), "default", None) \
+        if hasattr(torch.ops.prims, "fma") else None
+    if fma is not None:
+        table[fma] = _fma
+    return table
+
+
+def _fma(a, b, c):
+    """prims.fma(a, b, c) = a * b + c (Dynamo's form of `c.addcmul_(x, y, value=v)`:
+    fma(x * y, v, c)), rounded after the product as ATen's addcmul on the CPU."""
+    return a * b + c
+
+
+def _lerp_(start, end, weight):
+    return start.copy_(_lerp(start, end, weight))
+
+
+def _lerp(start, end, weight):
+    import torch
+    diff = end - start
+    if isinstance(weight, torch.Tensor):
+        small = weight.abs() < 0.5
+        return torch.where(small, start + weight * diff, end - diff * (1 - weight))
+    return start + weight * diff if abs(weight) < 0.5 else end - diff * (1 - weight)
