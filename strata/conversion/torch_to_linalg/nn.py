@@ -440,28 +440,36 @@ def _group_norm(cx):
     """native_group_norm(x, w?, b?, N, C, HxW, group, eps) -> (y, mean (N, G), rstd
     (N, G)): x viewed as (N, G, C/G * HxW), normalized over its last dim, then scaled
     and shifted per channel."""
-    from ..onnx_to_linalg._shape_util import reshape_to
+    from ..onnx_to_linalg._shape_util import collapse, expand, reshape_to
     from ..onnx_to_linalg.common import axis_map
     from ...ir.affine import AffineMap
     x = cx.operands[0]
     t = ranked(cx, x.type)
-    if t.rank < 2 or DYN in t.shape:
-        raise NotLowerable("group norm of dynamic shapes is not lowered yet")
+    if t.rank < 2 or t.shape[1] == DYN:
+        raise NotLowerable("group norm needs a static channel dim")
     g = cx.int_(6, "group")
     n, c = t.shape[0], t.shape[1]
     if g <= 0 or c % g:
         raise NotLowerable(f"{g} groups do not divide {c} channels")
-    rest = 1
-    for d in t.shape[2:]:
-        rest *= d
     elt = t.element_type
     eps = _eps(cx, 7)
-    xg = reshape_to(cx, x, [n, g, c // g * rest])
-    mean, mean_k, var, var_k = mean_var(cx, xg, [2], elt, [n, g, c // g * rest])
+    if DYN not in t.shape:
+        rest = 1
+        for d in t.shape[2:]:
+            rest *= d
+        gshape, axes = [n, g, c // g * rest], [2]
+        xg = reshape_to(cx, x, gshape)
+    else:  # dynamic batch or spatial sizes: (N, G, C/G, spatial...), reduced over 2..
+        sizes = sizes_of(cx, x)
+        groups = [[0], [1, 2]] + [[d + 1] for d in range(2, t.rank)]
+        gshape, axes = [sizes[0], g, c // g] + sizes[2:], list(range(2, t.rank + 1))
+        xg = expand(cx, x, groups, gshape)
+    mean, mean_k, var, var_k = mean_var(cx, xg, axes, elt, gshape)
     rstd_k = _rstd(cx, var_k, eps)
     yg = elementwise(cx, [xg, mean_k, rstd_k], elt,
                      lambda s, v, m, r: s.mul(s.sub(v, m), r))
-    y = reshape_to(cx, yg, list(t.shape))
+    y = reshape_to(cx, yg, list(t.shape)) if DYN not in t.shape else \
+        collapse(cx, yg, groups)
     has_w, has_b = cx.has_operand(1), cx.has_operand(2)
     if has_w or has_b:
         vals = [y] + [cx.operands[i] for i, h in ((1, has_w), (2, has_b)) if h]

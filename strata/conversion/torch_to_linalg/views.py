@@ -870,10 +870,10 @@ def _repeat(cx):
     r1, n1, ...), then reshaped to (r0 n0, r1 n1, ...)."""
     x = cx.operands[0]
     r = ranked(cx, x.type).rank
-    reps = cx.ints(1, "repeats")
+    reps = cx.sizes(1, "repeats")  # symbolic counts: instance norm's weight, N times
     if len(reps) < r:
         raise NotLowerable(f"{len(reps)} repeats for a rank-{r} tensor")
-    if any(k < 0 for k in reps):
+    if any(isinstance(k, int) and k < 0 for k in reps):
         raise NotLowerable(f"repeats {reps} has a negative value")
     dims = [1] * (len(reps) - r) + sizes(cx, x)
     ix = Ix(scalars(cx))
