@@ -83,7 +83,7 @@ def hoist_random(gm, constants=()):
     places = [n for n in graph.nodes if n.op == "placeholder"]
     bind = _symbol_places([n for i, n in enumerate(places) if i not in constants])
     last = places[-1] if places else None
-    draws = []
+    draws, changed = [], False
     for node in list(graph.nodes):
         if not takes(node):
             continue
@@ -99,6 +99,7 @@ def hoist_random(gm, constants=()):
         if node.target is aten.native_dropout.default:
             if float(node.args[1]) >= 1.0:
                 _dropout_all(graph, node)
+                changed = True
                 continue
             draw = _dropout_draw(float(node.args[1]), val.dtype, shape)
         else:
@@ -114,7 +115,7 @@ def hoist_random(gm, constants=()):
         else:
             node.replace_all_uses_with(place)
             graph.erase_node(node)
-    if not draws:
+    if not draws and not changed:
         return gm, []
     graph.lint()
     return torch.fx.GraphModule(gm, graph), draws
