@@ -1,0 +1,96 @@
+"""strata/frontends/torch/training.py on ATen graphs traced by make_fx, without
+compiling: hoist_random's rewrite ([Note: random draws by torch's generator]) and the
+optimizer decompositions ([Note: optimizer graphs])."""
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from strata.frontends.torch.training import decompositions, hoist_random  # noqa: E402
+
+aten = torch.ops.aten
+
+
+def trace(fn, *args, mode="fake"):
+    from torch.fx.experimental.proxy_tensor import make_fx
+    return make_fx(fn, tracing_mode=mode)(*args)
+
+
+def targets(gm):
+    return [n.target for n in gm.graph.nodes if n.op == "call_function"]
+
+
+def test_dropout_becomes_an_input_drawn_as_eager_draws():
+    def fn(x):
+        return aten.native_dropout(x.relu(), 0.3, True)
+    gm = trace(fn, torch.randn(3, 4))
+    new, draws = hoist_random(gm)
+    assert aten.native_dropout.default in targets(gm)      # the original is untouched
+    assert aten.native_dropout.default not in targets(new) and len(draws) == 1
+    places = [n for n in new.graph.nodes if n.op == "placeholder"]
+    assert [p.name for p in places][-1] == "strata_draw_0"
+    assert tuple(places[-1].meta["val"].shape) == (3, 4)
+    x = torch.randn(3, 4)
+    torch.manual_seed(0)
+    out, mask = new(x, draws[0]([x]))
+    torch.manual_seed(0)
+    want = torch.nn.functional.dropout(x.relu(), 0.3)   # ATen's CPU dropout
+    torch.testing.assert_close(out, want)
+    torch.manual_seed(0)
+    keep = torch.empty(3, 4).bernoulli_(0.7) != 0
+    assert mask.dtype == torch.bool and torch.equal(mask, keep)
+
+
+def test_symbolic_sizes_are_read_from_the_inputs():
+    def fn(x, y):
+        return torch.rand_like(x) + y.sum(), torch.randn(x.shape[0] * 2, 3)
+    gm = trace(fn, torch.randn(5, 3), torch.randn(2), mode="symbolic")
+    new, draws = hoist_random(gm)
+    assert len(draws) == 2 and not {aten.rand_like.default, aten.randn.default} & set(
+        targets(new))
+    x, y = torch.randn(7, 3), torch.randn(4)
+    assert draws[0]([x, y]).shape == (7, 3) and draws[1]([x, y]).shape == (14, 3)
+    torch.manual_seed(1)
+    got = new(x, y, *[d([x, y]) for d in draws])
+    torch.manual_seed(1)
+    want = fn(x, y)
+    for a, b in zip(got, want):
+        torch.testing.assert_close(a, b)
+
+
+def test_inputs_held_as_constants_are_skipped_when_binding_sizes():
+    # the compiled code of a graph with frozen inputs takes the others only
+    def fn(w, x):
+        return torch.rand_like(x) * w.sum()
+    gm = trace(fn, torch.randn(2), torch.randn(5, 3), mode="symbolic")
+    new, draws = hoist_random(gm, constants={0: None})
+    assert draws[0]([torch.randn(6, 3)]).shape == (6, 3)
+
+
+def test_graphs_without_random_ops_or_with_a_generator_are_kept():
+    gm = trace(lambda x: x * 2, torch.randn(3))
+    assert hoist_random(gm) == (gm, [])
+    gen = torch.Generator().manual_seed(0)
+    gm = trace(lambda x: torch.rand(3, generator=gen) + x, torch.randn(3), mode="real")
+    new, draws = hoist_random(gm)
+    assert draws == [] and new is gm
+
+
+def test_dropout_in_eval_is_not_a_draw():
+    gm = trace(lambda x: aten.native_dropout(x, 0.5, False), torch.randn(3))
+    assert hoist_random(gm) == (gm, [])
+
+
+@pytest.mark.parametrize("weight", [0.1, 0.9, -0.7])
+def test_lerp_decomposition_is_atens(weight):
+    table = decompositions()
+    start, end = torch.randn(64), torch.randn(64)
+    got = table[aten.lerp.Scalar](start, end, weight)
+    torch.testing.assert_close(got, torch.lerp(start, end, weight), atol=1e-6, rtol=1e-6)
+    w = torch.rand(64) * 2 - 0.5
+    torch.testing.assert_close(table[aten.lerp.Tensor](start, end, w),
+                               torch.lerp(start, end, w), atol=1e-6, rtol=1e-6)
+    s = start.clone()
+    table[aten.lerp_.Scalar](s, end, weight)
+    torch.testing.assert_close(s, torch.lerp(start, end, weight), atol=1e-6, rtol=1e-6)
