@@ -8,7 +8,10 @@ forward builders: the gradients of a convolution are convolutions.
                              (padded_conv, [Note: the weight gradient as a
                              convolution]; one linalg.generic when the spatial sizes
                              are dynamic); grad_bias:
-                             the sum of grad_output over all but its channel dim
+                             the sum of grad_output over all but its channel dim; of a
+                             transposed convolution: a convolution and the weight
+                             gradient with input and grad_output swapped ([Note: the
+                             transposed convolution's gradients])
     avg_pool{1,2,3}d_backward  grad_output / divisor, spread over each window by a
                              transposed depthwise convolution of ones
 
@@ -47,8 +50,7 @@ def _convolution_backward(cx):
     if n < 1 or tw.rank != tx.rank or tg.rank != tx.rank:
         raise NotLowerable(f"convolution_backward of ranks {tg.rank}, {tx.rank} and "
                            f"{tw.rank}")
-    if cx.bool_(7, "transposed"):
-        raise NotLowerable("the backward of a transposed convolution is not lowered yet")
+    transposed = cx.bool_(7, "transposed")
     kernel = list(tw.shape[2:])
     if DYN in kernel or DYN in (tx.shape[1], tg.shape[1]):
         raise NotLowerable("convolution_backward needs static channels and kernel")
@@ -62,10 +64,13 @@ def _convolution_backward(cx):
     acc = acc_type(elt)
     results = [None, None, None]
     if _used(cx, 0):
-        results[0] = round_to(cx, _input_grad(cx, go, x, w, kernel, groups, strides, pads,
-                                              dilations), elt)
+        grad = _transposed_input_grad if transposed else _input_grad
+        results[0] = round_to(cx, grad(cx, go, x, w, kernel, groups, strides, pads,
+                                       dilations), elt)
     if _used(cx, 1):
-        results[1] = round_to(cx, _weight_grad(cx, go, x, kernel, groups, strides, pads,
+        # [Note: the transposed convolution's gradients]: input and grad_output swap
+        a, b = (x, go) if transposed else (go, x)
+        results[1] = round_to(cx, _weight_grad(cx, a, b, kernel, groups, strides, pads,
                                                dilations, acc), element_type(w.type))
     if _used(cx, 2):
         axes = [0] + list(range(2, tg.rank))
@@ -94,6 +99,27 @@ def _input_grad(cx, go, x, w, kernel, groups, strides, pads, dilations):
     r = _transposed(cx, go, w, None, kernel, groups, strides, pads, dilations,
                     [s - 1 for s in strides])
     return extract_slice(cx, r, [0] * (n + 2), [dim_size(cx, x, d) for d in range(n + 2)])
+
+
+# [Note: the transposed convolution's gradients]
+# A transposed convolution y = conv_transpose(x, w) is the adjoint of the convolution
+# by the same weights: <conv_transpose(x, w), g> = <x, conv(g, w)> for every g, with
+# w (C_in, C_out/groups, k...) read as a convolution's (out = C_in, in/groups =
+# C_out/groups) and the same stride, padding, dilation and groups. So grad_input is
+# conv(grad_output, w), cut to the input's sizes (output_padding's trailing rows are
+# read by no window: floor(op / stride) extra outputs), and grad_weight is the weight
+# gradient of that convolution, of input grad_output and output gradient x: [Note: the
+# weight gradient as a convolution] with the two swapped.
+
+
+def _transposed_input_grad(cx, go, x, w, kernel, groups, strides, pads, dilations):
+    """grad_input of a transposed convolution: conv(grad_output, w), as large as x."""
+    n = len(kernel)
+    r = padded_conv(cx, go, w, None, acc_type(element_type(go.type)), kernel, groups,
+                    strides=strides, dilations=dilations, pads=pads + pads)
+    if DYN in x.type.shape or list(r.type.shape) != list(x.type.shape):
+        r = extract_slice(cx, r, [0] * (n + 2), [dim_size(cx, x, d) for d in range(n + 2)])
+    return r
 
 
 # [Note: the weight gradient as a convolution]

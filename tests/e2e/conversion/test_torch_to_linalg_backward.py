@@ -26,6 +26,20 @@ CASES = {
                                     (2, 3, 6, 7)),
     "conv1d_stride": (lambda: nn.Conv1d(2, 4, 3, stride=2), (3, 2, 9)),
     "conv3d_groups": (lambda: nn.Conv3d(2, 4, 2, groups=2), (1, 2, 4, 4, 4)),
+    # transposed: grad_input a convolution by the same weights, grad_weight the
+    # convolution's weight gradient with input and grad_output swapped
+    "conv_transpose2d_stride_output_padding": (
+        lambda: nn.ConvTranspose2d(3, 4, 3, stride=2, padding=1, output_padding=1),
+        (2, 3, 5, 4)),
+    "conv_transpose2d_groups_no_bias": (
+        lambda: nn.ConvTranspose2d(4, 6, 2, groups=2, bias=False), (1, 4, 3, 5)),
+    # output_padding 2 >= stride 1 (allowed below the dilation): trailing outputs that
+    # no input position reaches
+    "conv_transpose1d_dilation_output_padding": (
+        lambda: nn.ConvTranspose1d(2, 3, 3, stride=1, dilation=3, output_padding=2),
+        (2, 2, 6)),
+    "conv_transpose3d_stride": (lambda: nn.ConvTranspose3d(2, 2, 2, stride=2),
+                                (1, 2, 2, 3, 2)),
     "avg_pool2d_pad": (lambda: nn.AvgPool2d(3, stride=2, padding=1), (2, 3, 8, 8)),
     "avg_pool2d_exclude_pad": (lambda: nn.AvgPool2d(3, stride=2, padding=1,
                                                     count_include_pad=False), (2, 3, 9, 8)),
@@ -84,7 +98,9 @@ def test_conv_backward_dynamic_spatial_sizes(target):
     # grad_weight one linalg.generic (a named convolution needs a static window)
     torch.manual_seed(0)
     m = nn.Sequential(nn.Conv2d(4, 6, 3, stride=2, padding=1, groups=2),
-                      nn.Conv2d(6, 2, 2, stride=1, dilation=2))
+                      nn.Conv2d(6, 2, 2, stride=1, dilation=2),
+                      nn.ConvTranspose2d(2, 4, 3, stride=2, padding=1, output_padding=1,
+                                         groups=2))
     e = copy.deepcopy(m)
     f = torch.compile(m, backend=dynamo.strata_backend,
                       options={"fallback": False, "target": target})
