@@ -134,6 +134,10 @@ _FACTORIES = {
     "aten.ones_like": ("like", 1), "aten.empty_like": ("like", None),
     "aten.new_full": (1, ("arg", 2)), "aten.new_zeros": (1, 0), "aten.new_ones": (1, 1),
     "aten.new_empty": (1, None),
+    # a layout (permutation, strides) is no value: empty of the logical sizes (the
+    # cosine-embedding loss's backward graph holds an empty_permuted)
+    "aten.empty_permuted": (0, None), "aten.empty_strided": (0, None),
+    "aten.new_empty_strided": (1, None),
 }
 
 

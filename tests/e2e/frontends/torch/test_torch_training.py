@@ -273,6 +273,22 @@ def test_dropout_edge_probabilities(p):
     torch.testing.assert_close(x.grad, torch.full_like(x, 1 - p))
 
 
+def test_losses_of_several_kinds():
+    # one graph of many losses' backward ops (cosine_embedding_loss's holds an
+    # empty_permuted); the loss of label smoothing / ignore_index: TinyGPT's test
+    torch.manual_seed(1)
+    batches = [(torch.randn(6, 5), torch.rand(6, 4)) for _ in range(2)]
+    ones = torch.ones(6)
+
+    def loss(out, t):
+        return (F.cosine_embedding_loss(out, t, ones) + F.smooth_l1_loss(out, t)
+                + F.binary_cross_entropy_with_logits(out, t)
+                + F.kl_div(F.log_softmax(out, -1), F.softmax(t, -1), reduction="batchmean")
+                + F.triplet_margin_loss(out, t, out.flip(0)))
+    check(lambda: nn.Sequential(nn.Linear(5, 8), nn.Mish(), nn.Linear(8, 4)), batches,
+          loss_fn=loss, steps=8)
+
+
 @pytest.mark.parametrize("kind", ["sgd", "adam", "adamw"])
 def test_optimizer_step_compiled(kind):
     # [Note: optimizer graphs]: the step's graph compiled by Strata too (Adam's lerp_,
