@@ -283,7 +283,84 @@ def decompositions() -> dict:
         if hasattr(torch.ops.prims, "fma") else None
     if fma is not None:
         table[fma] = _fma
+    table.update(_foreach_decompositions())
     return table
+
+
+_FOREACH_TABLE = None
+# `_foreach_<name>` ops whose element op is not `torch.<name>`
+_FOREACH_SPECIAL = {"norm": "vector_norm", "max": "amax"}
+
+
+def _foreach_decompositions() -> dict:
+    """{aten._foreach_*: the op mapped over its lists} ([Note: optimizer graphs]):
+    torch decomposes none of the `_foreach_` ops (clip_grad_norm_'s _foreach_norm and
+    _foreach_mul_, the steps of optimizers made with foreach=True)."""
+    global _FOREACH_TABLE
+    if _FOREACH_TABLE is not None:
+        return _FOREACH_TABLE
+    import torch
+    table = {}
+    names = {n.split("::")[1].split(".")[0] for n in torch._C._dispatch_get_all_op_names()
+             if n.startswith("aten::_foreach_")}
+    for name in names:
+        base = name[len("_foreach_"):]
+        in_place = base.endswith("_")
+        base = base.rstrip("_")
+        if base in ("powsum", "mm"):
+            continue
+        packet = getattr(torch.ops.aten, name)
+        for overload in packet.overloads():
+            if overload.endswith("out"):
+                continue
+            table[getattr(packet, overload)] = _foreach(base, in_place)
+    _FOREACH_TABLE = table
+    return table
+
+
+def _foreach(base, in_place):
+    """The decomposition of `_foreach_<base>` (`_` after: in place): the element op on
+    each position of its lists (a list of scalars, or of tensors, zipped; any other
+    argument the same for every position)."""
+    def element(i, args, n):
+        return [a[i] if isinstance(a, (list, tuple)) and len(a) == n else a for a in args]
+
+    def decomposition(*args, **kwargs):
+        import torch
+        n = next(len(a) for a in args if isinstance(a, (list, tuple)))
+        out = []
+        for i in range(n):
+            a = element(i, args, n)
+            if base in ("addcmul", "addcdiv") and len(a) > 3:   # value: ScalarList/Tensor
+                v = a.pop(3)
+                kwargs = dict(kwargs, value=v.item() if isinstance(v, torch.Tensor) and
+                              v.dim() == 0 else v)
+            if in_place:
+                first, rest = a[0], a[1:]
+                if base == "zero":
+                    first.zero_()
+                elif base in ("maximum", "minimum") and not isinstance(rest[0],
+                                                                       torch.Tensor):
+                    getattr(first, "clamp_min_" if base == "maximum" else
+                            "clamp_max_")(*rest)
+                else:
+                    getattr(first, base + "_")(*rest, **kwargs)
+                continue
+            if base == "zero":
+                out.append(torch.zeros_like(a[0]))
+            elif base == "copy":
+                out.append(torch.ops.aten.copy(a[0], a[1]))
+            elif base == "clone":
+                out.append(a[0].clone())
+            elif base == "norm":
+                out.append(torch.linalg.vector_norm(*a, **kwargs))
+            elif base in ("maximum", "minimum") and not isinstance(a[1], torch.Tensor):
+                out.append((torch.clamp_min if base == "maximum" else torch.clamp_max)(*a))
+            else:
+                fn = getattr(torch, _FOREACH_SPECIAL.get(base, base))
+                out.append(fn(*a, **kwargs))
+        return None if in_place else out
+    return decomposition
 
 
 def _fma(a, b, c):

@@ -34,12 +34,14 @@ def compiled(model, **kw):
     return torch.compile(model, backend=dynamo.strata_backend, options=STRICT, **kw)
 
 
-def make_opt(kind, params):
+def make_opt(kind, params, foreach=None):
     if kind == "sgd":
-        return torch.optim.SGD(params, lr=0.05, momentum=0.9)
+        return torch.optim.SGD(params, lr=0.05, momentum=0.9, foreach=foreach)
     if kind == "adam":
-        return torch.optim.Adam(params, lr=1e-2)
-    return torch.optim.AdamW(params, lr=1e-2, weight_decay=0.1)
+        return torch.optim.Adam(params, lr=1e-2, foreach=foreach)
+    if kind == "rmsprop":
+        return torch.optim.RMSprop(params, lr=1e-2, momentum=0.5, foreach=foreach)
+    return torch.optim.AdamW(params, lr=1e-2, weight_decay=0.1, foreach=foreach)
 
 
 def train(model, batches, *, compile=False, opt="sgd", loss_fn=F.cross_entropy,
@@ -289,14 +291,17 @@ def test_losses_of_several_kinds():
           loss_fn=loss, steps=8)
 
 
-@pytest.mark.parametrize("kind", ["sgd", "adam", "adamw"])
-def test_optimizer_step_compiled(kind):
+@pytest.mark.parametrize("kind,foreach", [("sgd", False), ("adam", False),
+                                          ("adamw", True), ("rmsprop", True)])
+def test_optimizer_step_compiled(kind, foreach):
     # [Note: optimizer graphs]: the step's graph compiled by Strata too (Adam's lerp_,
-    # Dynamo's prims.fma of addcmul_ decomposed into core ops)
+    # Dynamo's prims.fma of addcmul_, the _foreach_ ops of foreach=True decomposed into
+    # core ops)
     torch.manual_seed(0)
     model = nn.Linear(6, 3)
     eager = copy.deepcopy(model)
-    opt, opt_e = make_opt(kind, model.parameters()), make_opt(kind, eager.parameters())
+    opt = make_opt(kind, model.parameters(), foreach)
+    opt_e = make_opt(kind, eager.parameters(), foreach)
     step = torch.compile(opt.step, backend=dynamo.strata_backend, options=STRICT)
     x, y = torch.randn(8, 6), torch.randn(8, 3)
     for _ in range(4):
@@ -308,6 +313,29 @@ def test_optimizer_step_compiled(kind):
     for p, q in zip(model.parameters(), eager.parameters()):
         torch.testing.assert_close(p, q, atol=1e-5, rtol=1e-5)
     assert dynamo.COUNTERS["inference"] >= 1 and dynamo.COUNTERS["fallback"] == 0
+
+
+def test_whole_train_step_compiled_with_gradient_clipping():
+    # Dynamo breaks the graph at backward(): forward, backward, then clip_grad_norm_
+    # (_foreach_norm, _foreach_mul_) and the optimizer step, each compiled
+    def step(model, opt, x, y):
+        opt.zero_grad()
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+        opt.step()
+        return loss
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(6, 16), nn.SiLU(), nn.Linear(16, 3))
+    eager = copy.deepcopy(model)
+    opt, opt_e = make_opt("adam", model.parameters()), make_opt("adam", eager.parameters())
+    f = torch.compile(step, backend=dynamo.strata_backend, options=STRICT)
+    for x, y in batches_of((8, 6), 3) * 2:
+        a, b = f(model, opt, x, y).item(), step(eager, opt_e, x, y).item()
+        assert abs(a - b) <= 1e-4 * abs(b)
+    for p, q in zip(model.parameters(), eager.parameters()):
+        torch.testing.assert_close(p, q, atol=1e-5, rtol=1e-5)
+    assert dynamo.COUNTERS["backward"] >= 1 and dynamo.COUNTERS["fallback"] == 0
 
 
 def test_mixed_requires_grad_inputs():

@@ -94,3 +94,35 @@ def test_lerp_decomposition_is_atens(weight):
     s = start.clone()
     table[aten.lerp_.Scalar](s, end, weight)
     torch.testing.assert_close(s, torch.lerp(start, end, weight), atol=1e-6, rtol=1e-6)
+
+
+@pytest.mark.parametrize("op,extra", [
+    ("_foreach_norm.Scalar", ()), ("_foreach_mul.Tensor", ("t",)),
+    ("_foreach_add.List", ("list",)), ("_foreach_div.ScalarList", ("scalars",)),
+    ("_foreach_addcmul.Scalar", ("list", "list", 0.3)),
+    ("_foreach_addcdiv.ScalarList", ("list", "pos", "scalars")),
+    ("_foreach_maximum.Scalar", (0.1,)), ("_foreach_sqrt.default", ()),
+    ("_foreach_lerp.Scalar", ("list", 0.2)), ("_foreach_pow.ScalarAndTensor", ())])
+def test_foreach_decompositions_map_the_element_op(op, extra):
+    torch.manual_seed(0)
+    packet, _, overload = op.partition(".")
+    target = getattr(getattr(aten, packet), overload)
+    xs = [torch.rand(3) + 0.5, torch.rand(2, 2) + 0.5]
+
+    def arg(kind):
+        return {"t": torch.tensor(1.5), "list": [torch.randn_like(x) for x in xs],
+                "pos": [torch.rand_like(x) + 0.5 for x in xs],
+                "scalars": [0.5, 2.0]}.get(kind, kind) if isinstance(kind, str) else kind
+    args = [2.0, xs] if op.endswith("ScalarAndTensor") else [xs] + [arg(k) for k in extra]
+    got = decompositions()[target](*args)
+    want = target(*args)
+    for a, b in zip(got, want, strict=True):
+        torch.testing.assert_close(a, b)
+
+
+def test_foreach_in_place_decomposition_writes_its_tensors():
+    xs = [torch.randn(3), torch.randn(4)]
+    want = [x * 0.5 for x in xs]
+    assert decompositions()[aten._foreach_mul_.Scalar](xs, 0.5) is None
+    for a, b in zip(xs, want):
+        torch.testing.assert_close(a, b)
