@@ -15,9 +15,14 @@ the compiled callable fills, on each call, by the same ATen call eager makes:
     getitem_1 = torch.ops.aten.ne.Scalar(strata_draw_0, 0)
 
 Optimizer steps ([Note: optimizer graphs]): `decompositions()` is the table the
-backend adds to AOTAutograd's: `lerp` (Adam's moving averages) in ops of the core
-opset that Strata lowers, computed as ATen's CPU kernel does, where torch's own
-decomposition leaves `prims.fma`, which the torch dialect has no op for.
+backend adds to AOTAutograd's: Dynamo's `prims.fma` (its form of addcmul_, which the
+torch dialect has no op for), and the `_foreach_` ops (clip_grad_norm_, foreach=True
+optimizers) as their element op over the lists:
+
+    _foreach_norm = torch.ops.aten._foreach_norm.Scalar([g1, g2], 2)
+  ->
+    linalg_vector_norm = torch.ops.aten.linalg_vector_norm.default(g1, 2)
+    linalg_vector_norm_1 = torch.ops.aten.linalg_vector_norm.default(g2, 2)
 """
 from __future__ import annotations
 
@@ -263,21 +268,24 @@ def _rebind(graph, node, results, operator):
 # A compiled function that calls `optimizer.step()` (or a model whose forward updates
 # state) hands the backend a graph of the step's arithmetic, with the parameters and
 # the optimizer's state as inputs AOTAutograd writes back (input mutations). SGD with
-# momentum traces to mul/add; Adam and AdamW trace `exp_avg.lerp_(grad, 1 - beta1)`,
-# whose decomposition in the core table computes with `prims.fma`: that op is no ATen
-# op, the torch dialect does not have it, and the graph fell back. Here lerp is
-# decomposed into core ATen ops as ATen's CPU kernel computes it (aten/src/ATen/native/
-# Lerp.h): for |weight| < 0.5, start + weight * (end - start), else end - (end - start)
-# * (1 - weight); so the step is compiled and matches eager's to rounding (ATen's
-# vectorized kernel fuses the multiply-add: one rounding less).
+# momentum traces to mul/add, Adam's moving averages to lerp (the core table's
+# decomposition: where, mul, add). Dynamo itself writes `addcmul_`, `addcdiv_` and
+# `add_` of a tensor alpha (Adam's second moment, Adagrad, RMSprop...) as `prims.fma`
+# of Inductor's prims (torch/_dynamo/variables/tensor.py, under
+# `enable_dynamo_decompositions`): no ATen op, the torch dialect has none, and the
+# graph fell back; decomposed here as a * b + c (ATen's addcmul rounds the product
+# too). Torch decomposes none of the `_foreach_` ops that clip_grad_norm_
+# (`_foreach_norm`, `_foreach_mul_`) and the foreach=True optimizers trace to; each is
+# its element op (`torch.<name>`; norm: vector_norm) on each position of its lists, the
+# other arguments the same for every position, as ATen's slow path
+# (ForeachOpsKernels.cpp) computes it; the in-place ones write each tensor in place,
+# which AOTAutograd then functionalizes.
 
 
 def decompositions() -> dict:
     """{op: decomposition} for the ops of training graphs ([Note: optimizer graphs])."""
     import torch
-    aten = torch.ops.aten
-    table = {aten.lerp.Scalar: _lerp, aten.lerp.Tensor: _lerp,
-             aten.lerp_.Scalar: _lerp_, aten.lerp_.Tensor: _lerp_}
+    table = {}
     # Dynamo's own: registered where Dynamo traced an addcmul_ / addcdiv_ / add_
     fma = getattr(getattr(torch.ops.prims, "fma", None), "default", None) \
         if hasattr(torch.ops.prims, "fma") else None
@@ -289,7 +297,7 @@ def decompositions() -> dict:
 
 _FOREACH_TABLE = None
 # `_foreach_<name>` ops whose element op is not `torch.<name>`
-_FOREACH_SPECIAL = {"norm": "vector_norm", "max": "amax"}
+_FOREACH_SPECIAL = {"max": "amax"}
 
 
 def _foreach_decompositions() -> dict:
@@ -369,14 +377,3 @@ def _fma(a, b, c):
     return a * b + c
 
 
-def _lerp_(start, end, weight):
-    return start.copy_(_lerp(start, end, weight))
-
-
-def _lerp(start, end, weight):
-    import torch
-    diff = end - start
-    if isinstance(weight, torch.Tensor):
-        small = weight.abs() < 0.5
-        return torch.where(small, start + weight * diff, end - diff * (1 - weight))
-    return start + weight * diff if abs(weight) < 0.5 else end - diff * (1 - weight)

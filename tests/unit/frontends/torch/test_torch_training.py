@@ -1,6 +1,6 @@
 """strata/frontends/torch/training.py on ATen graphs traced by make_fx, without
 compiling: hoist_random's rewrite ([Note: random draws by torch's generator]) and the
-optimizer decompositions ([Note: optimizer graphs])."""
+decompositions of the `_foreach_` ops ([Note: optimizer graphs])."""
 from __future__ import annotations
 
 import pytest
@@ -80,20 +80,6 @@ def test_graphs_without_random_ops_or_with_a_generator_are_kept():
 def test_dropout_in_eval_is_not_a_draw():
     gm = trace(lambda x: aten.native_dropout(x, 0.5, False), torch.randn(3))
     assert hoist_random(gm) == (gm, [])
-
-
-@pytest.mark.parametrize("weight", [0.1, 0.9, -0.7])
-def test_lerp_decomposition_is_atens(weight):
-    table = decompositions()
-    start, end = torch.randn(64), torch.randn(64)
-    got = table[aten.lerp.Scalar](start, end, weight)
-    torch.testing.assert_close(got, torch.lerp(start, end, weight), atol=1e-6, rtol=1e-6)
-    w = torch.rand(64) * 2 - 0.5
-    torch.testing.assert_close(table[aten.lerp.Tensor](start, end, w),
-                               torch.lerp(start, end, w), atol=1e-6, rtol=1e-6)
-    s = start.clone()
-    table[aten.lerp_.Scalar](s, end, weight)
-    torch.testing.assert_close(s, torch.lerp(start, end, weight), atol=1e-6, rtol=1e-6)
 
 
 @pytest.mark.parametrize("op,extra", [
