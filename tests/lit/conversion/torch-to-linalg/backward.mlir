@@ -101,3 +101,31 @@ func.func @conv_backward_dynamic(%go: !torch.vtensor<[?,2,?,?],f32>, %x: !torch.
   %r0, %r1, %r2 = torch.aten.convolution_backward %go, %x, %w, %none, %0, %1, %1, %false, %2, %int1, %3 : !torch.vtensor<[?,2,?,?],f32>, !torch.vtensor<[?,2,?,?],f32>, !torch.vtensor<[2,2,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int, !torch.list<bool> -> !torch.vtensor<[?,2,?,?],f32>, !torch.vtensor<[2,2,3,3],f32>, !torch.none
   return %r0, %r1 : !torch.vtensor<[?,2,?,?],f32>, !torch.vtensor<[2,2,3,3],f32>
 }
+
+// -----
+
+// The backward of a transposed convolution ([Note: the transposed convolution's
+// gradients]): grad_input is the convolution of grad_output by the same weights
+// (stride 2, no insert_slice spreading it), grad_weight the convolution's weight
+// gradient with input and grad_output swapped (grad_output's channels the batch, the
+// input the filters, stride and dilation swapped), transposed to (C_in, C_out, k...).
+// CHECK-LABEL: func.func @conv_transpose_backward
+// CHECK-NOT:     tensor.insert_slice
+// CHECK:         linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%arg0, %arg2 : tensor<1x3x6x6xf32>, tensor<2x3x2x2xf32>) outs(%{{.*}} : tensor<1x2x3x3xf32>)
+// CHECK:         linalg.conv_2d_nchw_fchw {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<3x1x6x6xf32>, tensor<2x1x3x3xf32>) outs(%{{.*}} : tensor<3x2x2x2xf32>)
+// CHECK:         linalg.transpose ins(%{{.*}} : tensor<3x2x2x2xf32>) outs(%{{.*}} : tensor<2x3x2x2xf32>) permutation = [1, 0, 2, 3]
+// CHECK-NOT:     torch.
+func.func @conv_transpose_backward(%go: !torch.vtensor<[1,3,6,6],f32>, %x: !torch.vtensor<[1,2,3,3],f32>, %w: !torch.vtensor<[2,3,2,2],f32>) -> (!torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[2,3,2,2],f32>) {
+  %none = torch.constant.none
+  %int2 = torch.constant.int 2
+  %0 = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %int0 = torch.constant.int 0
+  %1 = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %int1 = torch.constant.int 1
+  %2 = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %true = torch.constant.bool true
+  %false = torch.constant.bool false
+  %3 = torch.prim.ListConstruct %true, %true, %false : (!torch.bool, !torch.bool, !torch.bool) -> !torch.list<bool>
+  %r0, %r1, %r2 = torch.aten.convolution_backward %go, %x, %w, %none, %0, %1, %2, %true, %1, %int1, %3 : !torch.vtensor<[1,3,6,6],f32>, !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[2,3,2,2],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int, !torch.list<bool> -> !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[2,3,2,2],f32>, !torch.none
+  return %r0, %r1 : !torch.vtensor<[1,2,3,3],f32>, !torch.vtensor<[2,3,2,2],f32>
+}
