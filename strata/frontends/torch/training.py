@@ -106,7 +106,7 @@ def hoist_random(gm, constants=()):
                 _dropout_all(graph, node)
                 changed = True
                 continue
-            draw = _dropout_draw(float(node.args[1]), val.dtype, shape)
+            draw = _dropout_draw(float(node.args[1]), val.dtype, val.device, shape)
         else:
             draw = _op_draw(node, shape, bind, like)
         with graph.inserting_after(last) if last is not None else \
@@ -171,12 +171,12 @@ def _run_shape(shape, bind):
     return sizes
 
 
-def _dropout_draw(p, dtype, shape):
+def _dropout_draw(p, dtype, device, shape):
     import torch
     keep = 1.0 - p
 
     def draw(args):
-        return torch.empty(shape(args), dtype=dtype).bernoulli_(keep)
+        return torch.empty(shape(args), dtype=dtype, device=device).bernoulli_(keep)
     return draw
 
 
@@ -187,11 +187,12 @@ def _op_draw(node, shape, bind, like):
     import torch
     target, args, kwargs = node.target, list(node.args), dict(node.kwargs)
     if target in like:
-        dtype = node.args[0].meta["val"].dtype
+        like_val = node.args[0].meta["val"]
+        dtype, device = like_val.dtype, like_val.device
 
         def draw(call):
             a = list(args)
-            a[0] = torch.empty(shape(call), dtype=dtype)
+            a[0] = torch.empty(shape(call), dtype=dtype, device=device)
             return target(*a, **kwargs)
         return draw
     _, _, sized = _random_ops()
@@ -209,9 +210,9 @@ def _fake_like(val):
     import torch
     mode = getattr(val, "fake_mode", None)
     if mode is None:
-        return torch.empty(val.shape, dtype=val.dtype)
+        return torch.empty(val.shape, dtype=val.dtype, device=val.device)
     with mode:
-        return torch.empty(val.shape, dtype=val.dtype)
+        return torch.empty(val.shape, dtype=val.dtype, device=val.device)
 
 
 def _dropout_from(graph, node, draw):
