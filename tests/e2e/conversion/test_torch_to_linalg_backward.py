@@ -50,12 +50,7 @@ CASES = {
 }
 
 
-@pytest.fixture(autouse=True)
-def fresh():
-    torch._dynamo.reset()
-    dynamo.COUNTERS.clear()
-    yield
-    torch._dynamo.reset()
+pytestmark = pytest.mark.usefixtures("fresh_dynamo")   # tests/e2e/conftest.py
 
 
 @pytest.mark.parametrize("target", ["interpret", "cpu"])

@@ -22,12 +22,7 @@ F = torch.nn.functional
 STRICT = {"fallback": False}
 
 
-@pytest.fixture(autouse=True)
-def fresh():
-    torch._dynamo.reset()
-    dynamo.COUNTERS.clear()
-    yield
-    torch._dynamo.reset()
+pytestmark = pytest.mark.usefixtures("fresh_dynamo")   # tests/e2e/conftest.py
 
 
 def compiled(model, **kw):
