@@ -1,6 +1,7 @@
 """What training graphs need beyond inference ones, for torch.compile(backend="strata")
-(strata/frontends/torch/dynamo.py): random ops drawn by torch's own generator, and the
-decompositions of the ops an optimizer step traces to.
+(strata/frontends/torch/dynamo.py): random ops drawn by torch's own generator, the
+decompositions of the ops an optimizer step traces to, and of the backward ops torch
+decomposes nowhere (replication padding's, [Note: replication padding's gradient]).
 
 Random draws ([Note: random draws by torch's generator]): `hoist_random(gm)` takes each
 random ATen op of AOTAutograd's graph out of it; the draw becomes a graph input that
@@ -293,7 +294,37 @@ def decompositions() -> dict:
     if fma is not None:
         table[fma] = _fma
     table.update(_foreach_decompositions())
+    for n in (1, 2, 3):   # [Note: replication padding's gradient]
+        table[getattr(torch.ops.aten, f"replication_pad{n}d_backward").default] = \
+            _replication_pad_backward
     return table
+
+
+# [Note: replication padding's gradient]
+# replication_pad{1,2,3}d_backward (a convolution of padding_mode="replicate", F.pad
+# mode "replicate"), which torch decomposes nowhere: along each padded dim of size W
+# (its output W' = lo + W + hi), input 0 takes the gradient of output positions 0..lo
+# (all clamp to it), input W - 1 those of lo + W - 1..W' - 1, every other input i the
+# one of position lo + i; dim by dim from the last, as sums of slices and a concat.
+
+
+def _replication_pad_backward(grad, x, padding):
+    import torch
+    n = len(padding) // 2
+    if any(p < 0 for p in padding):
+        return NotImplemented
+    g = grad
+    for k in range(n):
+        dim = g.dim() - 1 - k
+        lo, hi = padding[2 * k], padding[2 * k + 1]
+        w = x.shape[dim]
+        if w == 1:
+            g = g.sum(dim, keepdim=True)
+            continue
+        first = g.narrow(dim, 0, lo + 1).sum(dim, keepdim=True)
+        last = g.narrow(dim, lo + w - 1, hi + 1).sum(dim, keepdim=True)
+        g = torch.cat([first, g.narrow(dim, lo + 1, w - 2), last], dim)
+    return g
 
 
 _FOREACH_TABLE = None

@@ -40,6 +40,12 @@ CASES = {
         (2, 2, 6)),
     "conv_transpose3d_stride": (lambda: nn.ConvTranspose3d(2, 2, 2, stride=2),
                                 (1, 2, 2, 3, 2)),
+    # replication_pad{n}d_backward, decomposed ([Note: replication padding's gradient]
+    # in frontends/torch/training.py); a dim of size 1 takes every position's gradient
+    "conv2d_replicate_padding": (lambda: nn.Conv2d(3, 4, 3, padding=1,
+                                                   padding_mode="replicate"), (2, 3, 6, 5)),
+    "replication_pad3d_asymmetric": (lambda: nn.ReplicationPad3d((1, 2, 0, 1, 2, 0)),
+                                     (1, 2, 3, 1, 4)),
     "avg_pool2d_pad": (lambda: nn.AvgPool2d(3, stride=2, padding=1), (2, 3, 8, 8)),
     "avg_pool2d_exclude_pad": (lambda: nn.AvgPool2d(3, stride=2, padding=1,
                                                     count_include_pad=False), (2, 3, 9, 8)),
