@@ -1,7 +1,8 @@
 """What training graphs need beyond inference ones, for torch.compile(backend="strata")
 (strata/frontends/torch/dynamo.py): random ops drawn by torch's own generator, the
-decompositions of the ops an optimizer step traces to, and of the backward ops torch
-decomposes nowhere (replication padding's, [Note: replication padding's gradient]).
+decompositions of the ops an optimizer step traces to, and of ops torch decomposes
+nowhere that Strata does not lower (nn.EmbeddingBag's and its gradient, [Note: bags of
+embeddings]; replication padding's gradient, [Note: replication padding's gradient]).
 
 Random draws ([Note: random draws by torch's generator]): `hoist_random(gm)` takes each
 random ATen op of AOTAutograd's graph out of it; the draw becomes a graph input that
@@ -294,10 +295,97 @@ def decompositions() -> dict:
     if fma is not None:
         table[fma] = _fma
     table.update(_foreach_decompositions())
+    aten = torch.ops.aten
+    for op in (aten._embedding_bag, aten._embedding_bag_forward_only):
+        table[op.default] = _embedding_bag          # [Note: bags of embeddings]
+    table[aten._embedding_bag_backward.default] = _embedding_bag_backward
+    table[aten._embedding_bag_dense_backward.default] = _embedding_bag_dense_backward
+    table[aten._embedding_bag_per_sample_weights_backward.default] = \
+        _embedding_bag_per_sample_weights_backward
     for n in (1, 2, 3):   # [Note: replication padding's gradient]
         table[getattr(torch.ops.aten, f"replication_pad{n}d_backward").default] = \
             _replication_pad_backward
     return table
+
+
+# [Note: bags of embeddings]
+# nn.EmbeddingBag (F.embedding_bag: the sums or means of bags of embedding rows, a bag
+# the indices from one offset to the next) reaches AOTAutograd as `_embedding_bag`,
+# with `_embedding_bag_backward` for its gradient; torch decomposes neither, and
+# Strata lowers neither. Both are decomposed here, as a pair (the backward reads what
+# the forward returns: offset2bag, each index's bag, and bag_size, each bag's count
+# of indices that are not padding_idx), for the modes sum and mean of dense gradients:
+#   offset2bag = the count of bag starts (offsets[1:]) at or before each position
+#   out        = onehot(bag of each index, less the padding) @ weight[indices]
+#                (times per_sample_weights), divided by max(bag_size, 1) for a mean
+#                (an empty bag gives 0, as ATen)
+#   grad_w     = zeros(num_weights, D).index_put(indices, grad[offset2bag] (/ the
+#                bag's size; * per_sample_weights; 0 at padding_idx), accumulate)
+# The one-hot product costs bags x indices; the max mode, sparse gradients and
+# scale_grad_by_freq are left as they are (NotImplemented: the graph falls back).
+
+
+def _embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0,
+                   sparse=False, per_sample_weights=None, include_last_offset=False,
+                   padding_idx=-1):
+    import torch
+    if mode not in (0, 1) or indices.dim() != 1 or offsets.dim() != 1:
+        return NotImplemented
+    n = indices.shape[0]
+    nb = offsets.shape[0] - (1 if include_last_offset else 0)
+    pos = torch.arange(n, device=indices.device)
+    offset2bag = (offsets[1:nb].unsqueeze(0) <= pos.unsqueeze(1)).sum(1)
+    member = offset2bag.unsqueeze(0) == torch.arange(nb, device=indices.device).unsqueeze(1)
+    if padding_idx >= 0:
+        member = member & (indices != padding_idx).unsqueeze(0)
+    rows = weight.index_select(0, indices)
+    if per_sample_weights is not None:
+        rows = rows * per_sample_weights.unsqueeze(1).to(rows.dtype)
+    out = member.to(weight.dtype) @ rows
+    bag_size = member.sum(1)
+    if mode == 1:
+        out = out / bag_size.clamp_min(1).unsqueeze(1).to(out.dtype)
+    return out, offset2bag, bag_size, torch.zeros_like(bag_size)
+
+
+def _embedding_bag_backward(grad, indices, offsets, offset2bag, bag_size,
+                            maximum_indices, num_weights, scale_grad_by_freq, mode,
+                            sparse, per_sample_weights, padding_idx=-1):
+    if sparse:
+        return NotImplemented
+    return _embedding_bag_dense_backward(grad, indices, offset2bag, bag_size,
+                                         maximum_indices, num_weights,
+                                         scale_grad_by_freq, mode, per_sample_weights,
+                                         padding_idx)
+
+
+def _embedding_bag_dense_backward(grad, indices, offset2bag, bag_size, maximum_indices,
+                                  num_weights, scale_grad_by_freq, mode,
+                                  per_sample_weights, padding_idx=-1):
+    import torch
+    if mode not in (0, 1) or scale_grad_by_freq:
+        return NotImplemented
+    g = grad.index_select(0, offset2bag)
+    if mode == 1:
+        g = g / bag_size.index_select(0, offset2bag).clamp_min(1).unsqueeze(1).to(g.dtype)
+    if per_sample_weights is not None:
+        g = g * per_sample_weights.unsqueeze(1).to(g.dtype)
+    if padding_idx >= 0:
+        g = g * (indices != padding_idx).unsqueeze(1).to(g.dtype)
+    zeros = torch.zeros(num_weights, grad.shape[1], dtype=grad.dtype, device=grad.device)
+    return torch.index_put(zeros, (indices,), g, accumulate=True)
+
+
+def _embedding_bag_per_sample_weights_backward(grad, weight, indices, offsets,
+                                               offset2bag, mode, padding_idx=-1):
+    """d out / d per_sample_weights[i] = grad[bag of i] . weight[indices[i]] (sum mode
+    only, as ATen)."""
+    if mode != 0:
+        return NotImplemented
+    r = (grad.index_select(0, offset2bag) * weight.index_select(0, indices)).sum(1)
+    if padding_idx >= 0:
+        r = r * (indices != padding_idx).to(r.dtype)
+    return r
 
 
 # [Note: replication padding's gradient]

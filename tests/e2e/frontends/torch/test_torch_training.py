@@ -161,6 +161,21 @@ class DropMLP(nn.Module):
         return self.fc2(self.drop(F.gelu(self.fc1(x))))
 
 
+class BagClassifier(nn.Module):
+    """The text classifier of PyTorch's tutorial: the mean of each text's token
+    embeddings (nn.EmbeddingBag over one flat list of tokens and the texts' offsets),
+    then a linear layer."""
+
+    def __init__(self, vocab=30, d=8, classes=3):
+        super().__init__()
+        self.bag = nn.EmbeddingBag(vocab, d, mode="mean", padding_idx=0)
+        self.fc = nn.Linear(d, classes)
+
+    def forward(self, batch):
+        tokens, offsets = batch
+        return self.fc(self.bag(tokens, offsets))
+
+
 class FrozenHead(nn.Module):
     """A frozen feature extractor (requires_grad=False) under a trained head."""
 
@@ -209,6 +224,24 @@ def test_tied_gpt_causal_attention_label_smoothing_ignore_index():
         return F.cross_entropy(out, y, label_smoothing=0.1, ignore_index=-100)
     model, _ = check(TinyGPT, batches, opt="adamw", loss_fn=loss)
     assert model.head.weight is model.tok.weight
+
+
+def test_embedding_bag_text_classifier():
+    # [Note: bags of embeddings]: _embedding_bag and its backward decomposed; texts of
+    # different lengths (an empty one too) and padding tokens
+    torch.manual_seed(1)
+    batches = []
+    for _ in range(3):
+        lengths = torch.tensor([3, 0, 5, 2])
+        tokens = torch.randint(0, 30, (int(lengths.sum()),))
+        tokens[::4] = 0
+        offsets = torch.cat([torch.zeros(1, dtype=torch.long), lengths.cumsum(0)[:-1]])
+        batches.append(((tokens, offsets), torch.randint(0, 3, (4,))))
+    model, eager = check(BagClassifier, batches, opt="sgd")
+    model.eval(), eager.eval()
+    with torch.no_grad():
+        x = batches[0][0]
+        torch.testing.assert_close(compiled(model)(x), eager(x), atol=1e-5, rtol=1e-5)
 
 
 def test_frozen_submodule_gradient_accumulation_mse():

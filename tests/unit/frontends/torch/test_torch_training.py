@@ -112,3 +112,28 @@ def test_foreach_in_place_decomposition_writes_its_tensors():
     assert decompositions()[aten._foreach_mul_.Scalar](xs, 0.5) is None
     for a, b in zip(xs, want):
         torch.testing.assert_close(a, b)
+
+
+@pytest.mark.parametrize("mode,last,psw", [(0, False, True), (1, False, False),
+                                           (1, True, False), (0, True, False)])
+def test_embedding_bag_decomposition_is_atens(mode, last, psw):
+    # [Note: bags of embeddings]: the sum / mean of each bag (an empty one: 0), less the
+    # padding rows; the weight gradient against ATen's dense backward
+    torch.manual_seed(0)
+    weight = torch.randn(10, 4)
+    indices = torch.tensor([1, 0, 3, 3, 7, 0, 9])
+    offsets = torch.tensor([0, 2, 2, 5] + ([7] if last else []))
+    weights = torch.rand(7) if psw else None
+    table = decompositions()
+    got = table[aten._embedding_bag.default](weight, indices, offsets, False, mode, False,
+                                             weights, last, 0)
+    want = aten._embedding_bag(weight, indices, offsets, False, mode, False, weights,
+                               last, 0)
+    torch.testing.assert_close(got[0], want[0])
+    grad = torch.randn_like(want[0])
+    mine = table[aten._embedding_bag_dense_backward.default](
+        grad, indices, got[1], got[2], got[3], 10, False, mode, weights, 0)
+    theirs = torch.func.vjp(lambda w: torch.nn.functional.embedding_bag(
+        indices, w, offsets, mode="sum" if mode == 0 else "mean",
+        per_sample_weights=weights, include_last_offset=last, padding_idx=0), weight)[1]
+    torch.testing.assert_close(mine, theirs(grad)[0])
