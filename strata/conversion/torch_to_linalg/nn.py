@@ -269,16 +269,22 @@ def _adaptive_avg_pool(cx):
         raise NotLowerable(f"adaptive pooling of {n} dims of a rank-{t.rank} tensor")
     batched = t.rank == n + 2
     ins = list(t.shape[-n:])
-    if DYN in ins:
-        raise NotLowerable("adaptive pooling of dynamic spatial sizes is not lowered yet")
     out = [i if o is None else o for o, i in zip(out, ins)]
+    if DYN in out:
+        raise NotLowerable("an output size of None keeps a dynamic input size")
     if any(o <= 0 for o in out):
         raise NotLowerable(f"output sizes {out} must be positive")
     elt = element_type(x.type)
     if all(o == 1 for o in out):
         return [_mean(cx, x, list(range(t.rank - n, t.rank)), True, elt)]
     xb = x if batched else _with_batch(cx, x)
-    if all(i % o == 0 for i, o in zip(ins, out)):
+    if DYN in ins:   # sizes known at run time: the windows' bounds computed from them
+        from ..onnx_to_linalg._index_check import check_dims
+        ins = [dim_size(cx, xb, 2 + j) for j in range(n)]
+        check_dims(cx, [(1, a, "le", "adaptive pooling of an empty input dim")
+                        for a in ins if not isinstance(a, int)])
+        y = _adaptive_windows(cx, xb, ins, out)
+    elif all(i % o == 0 for i, o in zip(ins, out)):
         k = [i // o for i, o in zip(ins, out)]
         win = window(cx, ins, k, False, strides=k, dilations=[1] * n, pads=[0] * (2 * n))
         y = average_pool(cx, xb, n, win, False)
@@ -301,22 +307,32 @@ def _without_batch(cx, y):
 
 
 def _adaptive_windows(cx, x, ins, out):
-    """The adaptive average of (N, C, in...) `x` over irregular windows (static sizes)."""
+    """The adaptive average of (N, C, in...) `x` over irregular windows; `ins` the input
+    sizes, ints or index Values (then the windows are at most ceil(in / out) + 1 long,
+    none for an empty input, whose positions are not read)."""
     from ...dialects.linalg import make_generic
     from ..onnx_to_linalg._linalg_util import filled, generic_maps, map_text
     n = len(ins)
     elt = element_type(x.type)
+    s0 = scalars(cx)
     kmax = [max(-(-((i + 1) * a) // o) - (i * a) // o for i in range(o))
+            if isinstance(a, int) else
+            s0.add(s0.op1("arith.ceildivsi", [a, s0.index(o)], A.index),
+                   s0.min(a, s0.index(1)))
             for a, o in zip(ins, out)]
+    last = [a - 1 if isinstance(a, int) else s0.sub(a, s0.index(1)) for a in ins]
     nl = 2 + 2 * n
     outs, ks = list(range(2, 2 + n)), list(range(2 + n, 2 + 2 * n))
     sizes = [dim_size(cx, x, 0), dim_size(cx, x, 1)] + out
     init = filled(cx, sizes, elt, 0.0)
     shape = empty(cx, kmax, elt)
 
+    def ix(s, a):
+        return s.index(a) if isinstance(a, int) else a
+
     def bounds(s, i, a, o):
-        start = s.op1("arith.floordivsi", [s.mul(i, s.index(a)), s.index(o)], A.index)
-        end = s.op1("arith.ceildivsi", [s.mul(s.add(i, s.index(1)), s.index(a)),
+        start = s.op1("arith.floordivsi", [s.mul(i, ix(s, a)), s.index(o)], A.index)
+        end = s.op1("arith.ceildivsi", [s.mul(s.add(i, s.index(1)), ix(s, a)),
                                         s.index(o)], A.index)
         return start, end
 
@@ -329,7 +345,7 @@ def _adaptive_windows(cx, x, ins, out):
             p = s.add(start, b.index(ks[j]))
             ok = s.cmp("lt", p, end)
             valid = ok if valid is None else s.and_(valid, ok)
-            at.append(s.min(p, s.index(a - 1)))
+            at.append(s.min(p, ix(s, last[j])))
         v = s.op1("tensor.extract", [x, *at], elt)
         return s.add(args[-1], s.select(valid, v, s.zero(elt)))
     sums = make_generic(cx.b, [shape], [init], generic_maps([map_text(nl, ks),
