@@ -824,14 +824,14 @@ def _upsample(name):
             if given and all(isinstance(v, (int, float)) and not isinstance(v, bool)
                              for v in given):
                 scales = _per_dim([float(v) for v in given], n, "scales")
-        out = None if cx.is_none(1) else _per_dim(cx.ints(1, "output_size"), n,
-                                                   "output_size")
+        out = None if cx.is_none(1) else _per_dim(cx.sizes(1, "output_size"), n,
+                                                   "output_size")   # symbolic too
         if scales is None and out is None:
             raise NotLowerable("resampling needs output_size or scale factors")
         if scales is not None and out is not None:
             # ATen: the sizes given, the coordinates by the scales
             if any(o != int(i * sc) for o, i, sc in zip(out, t.shape[2:], scales)
-                   if i != DYN):
+                   if i != DYN and isinstance(o, int)):
                 raise NotLowerable("output sizes other than floor(input * scale) with "
                                    "scales are not lowered")
         if mode == "nearest":
