@@ -75,11 +75,13 @@ class ShapeGuard:
                                        None if hi >= _UNBOUNDED else hi))
                     positions.append(index[name])
                 amap = op.properties["shape_expressions"].value
+                shape = getattr(arg.type, "sizes", None) or ()
                 for dim, e in enumerate(amap.results):
                     used = _symbols_of(e)
-                    if not used or any(p >= len(positions) or positions[p] is None
-                                       for p in used):
-                        continue   # static (the type checks it), or not understood
+                    if not used and (dim >= len(shape) or shape[dim] >= 0):
+                        continue   # static: the type checks it
+                    if any(p >= len(positions) or positions[p] is None for p in used):
+                        continue   # not understood
                     if type(e) is AffineSymbolExpr:
                         plain.append((i, dim, positions[e.position]))
                     else:
@@ -132,6 +134,9 @@ class ShapeGuard:
             want = e.eval((), [0 if p is None or known[p] is None else known[p]
                                for p in positions])
             n = int(shapes[i][d])
+            if n != want and not _symbols_of(e):
+                raise InputError(f"{what(i, d)} is {n}, but the program was exported for "
+                                 f"{want} there (a dim torch.export specialized)")
             if n != want:
                 got = ", ".join(f"{self.symbols[positions[p]]} = {known[positions[p]]} "
                                 f"from {what(*source[positions[p]])}"
