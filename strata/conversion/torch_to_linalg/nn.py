@@ -459,25 +459,29 @@ def _group_norm(cx):
     from ..onnx_to_linalg._shape_util import reshape_to
     from ..onnx_to_linalg.common import axis_map
     from ...ir.affine import AffineMap
+    from ..onnx_to_linalg._shape_util import Ix
     x = cx.operands[0]
     t = ranked(cx, x.type)
-    if t.rank < 2 or DYN in t.shape:
-        raise NotLowerable("group norm of dynamic shapes is not lowered yet")
+    if t.rank < 2 or t.shape[1] == DYN:
+        raise NotLowerable("group norm needs a static channel dim")
     g = cx.int_(6, "group")
-    n, c = t.shape[0], t.shape[1]
+    c = t.shape[1]
     if g <= 0 or c % g:
         raise NotLowerable(f"{g} groups do not divide {c} channels")
-    rest = 1
-    for d in t.shape[2:]:
-        rest *= d
+    sizes = sizes_of(cx, x)       # batch and spatial sizes may be symbolic
+    ix = Ix(scalars(cx))
+    rest = c // g
+    for d in sizes[2:]:
+        rest = ix.mul(rest, d)
     elt = t.element_type
     eps = _eps(cx, 7)
-    xg = reshape_to(cx, x, [n, g, c // g * rest])
-    mean, mean_k, var, var_k = mean_var(cx, xg, [2], elt, [n, g, c // g * rest])
+    grouped = [sizes[0], g, rest]
+    xg = reshape_to(cx, x, grouped, sizes)
+    mean, mean_k, var, var_k = mean_var(cx, xg, [2], elt, grouped)
     rstd_k = _rstd(cx, var_k, eps)
     yg = elementwise(cx, [xg, mean_k, rstd_k], elt,
                      lambda s, v, m, r: s.mul(s.sub(v, m), r))
-    y = reshape_to(cx, yg, list(t.shape))
+    y = reshape_to(cx, yg, sizes, grouped)
     has_w, has_b = cx.has_operand(1), cx.has_operand(2)
     if has_w or has_b:
         vals = [y] + [cx.operands[i] for i, h in ((1, has_w), (2, has_b)) if h]
