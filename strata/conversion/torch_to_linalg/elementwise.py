@@ -592,6 +592,8 @@ _scalar_binary("aten.div.float", lambda s, a, b: s.div(a, b))
 # int / int is a float (Python's true division; symbolic sizes in AOTAutograd's graphs)
 _scalar_binary("aten.div.int", lambda s, a, b: s.div(a, b))
 _scalar_binary("aten.remainder.int", lambda s, a, b: _python_mod(s, a, b, True))
+# math.fmod of ints, a float (the dividend's sign: torch.roll by a symbolic size)
+_scalar_binary("aten.fmod.int", lambda s, a, b: s.rem(a, b))
 
 
 def _scalar_compare(pred):
