@@ -936,7 +936,13 @@ class _ProgramImporter:
             raise _Unsupported(f"its shape uses the symbol(s) {', '.join(missing)}, which "
                                "the program's range constraints do not define")
         position = {s: i for i, s in enumerate(names)}
-        amap = AffineMap(0, len(names), [_affine(e, position) for e in exprs])
+        try:
+            amap = AffineMap(0, len(names), [_affine(e, position) for e in exprs])
+        except _Unsupported:
+            # a size no affine map can say (TruncToInt(1.5*s0): interpolate by a
+            # fractional scale): the value is left unbound, its dims plain `?`s (the
+            # binding only names sizes; the lowering computes them from the op)
+            return
         self.emit("torch.bind_symbolic_shape",
                   [self.node_value(node)] + [self.symbols[s] for s in names], (),
                   {"shape_expressions": AffineMapAttr(amap)})
