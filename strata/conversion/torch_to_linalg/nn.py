@@ -18,6 +18,8 @@ reductions, each built by the builder onnx_to_linalg uses for the same computati
 """
 from __future__ import annotations
 
+import math
+
 from ...ir import attributes as A
 from ..onnx_to_linalg._linalg_util import acc_type, dim_size, round_to, transpose, window
 from ..onnx_to_linalg._shape_util import finish
@@ -844,7 +846,7 @@ def _upsample(name):
             coord = "align_corners" if align else "pytorch_half_pixel"
             if align:
                 scales = None     # align_corners reads only the sizes
-                out = out or [int(i * sc) for i, sc in zip(t.shape[2:], _req(cx, rest, n))]
+                out = out or _scaled_sizes(cx, rest, n)
         return [resample(cx, x, axes, mode, coord, rounding or "floor", scales,
                          None if scales is not None else out)]
 
@@ -857,10 +859,22 @@ def _numbers(cx, i):
     return v
 
 
-def _req(cx, i, n):
-    if DYN in ranked(cx, cx.operands[0].type).shape[2:]:
-        raise NotLowerable("align_corners resampling by scale of dynamic sizes")
-    return _per_dim([float(v) for v in _numbers(cx, i)], n, "scale_factors")
+def _scaled_sizes(cx, i, n):
+    """ATen's output sizes for scale factors (argument `i`): floor(in * scale), in
+    double, computed at run time for dynamic input sizes."""
+    from ..onnx_to_linalg.resize import _f64
+    x = cx.operands[0]
+    scales = _per_dim([float(v) for v in _numbers(cx, i)], n, "scale_factors")
+    s = scalars(cx)
+    out = []
+    for k, sc in enumerate(scales):
+        d = dim_size(cx, x, 2 + k)
+        if isinstance(d, int):
+            out.append(int(math.floor(d * sc)))
+        else:
+            w = s.op1("math.floor", [s.mul(_f64(s, d), s.const(sc, A.f64))], A.f64)
+            out.append(s.cast(s.op1("arith.fptosi", [w], A.i64), A.index))
+    return out
 
 
 for _n in _UPSAMPLE:
