@@ -219,7 +219,8 @@ def _divide(s, a, b, mode, signed):
 
 
 @lowering("aten.div.Tensor", "aten.div.Scalar", "aten.div.Tensor_mode",
-          "aten.div.Scalar_mode", "aten.floor_divide", "aten.floor_divide.Scalar")
+          "aten.div.Scalar_mode", "aten.floor_divide", "aten.floor_divide.Scalar",
+          "aten.true_divide.Tensor", "aten.true_divide.Scalar")  # (div's alias)
 def _div(cx):
     if cx.aten.startswith("aten.floor_divide"):
         mode = "floor"
