@@ -110,6 +110,8 @@ _SYM_FUNCTIONS = {"sym_float": ("aten", "Float", {"int": "Scalar", "float": "Sca
                   "sym_min": ("prim", "min", {"int": "int", "float": "float"}),
                   "sym_not": ("aten", "__not__", {"bool": "default"})}
 
+_TRUNC = ("aten", "Int", {"float": "float", "int": "Scalar"})   # math.trunc
+
 _LIST_ELEMENT_TYPES = {"IntType": "int", "SymIntType": "int", "FloatType": "float",
                        "StringType": "str", "BoolType": "bool", "TensorType": "vtensor"}
 
@@ -824,6 +826,10 @@ class _ProgramImporter:
         """Python arithmetic on symbolic scalars: `operator.add(s, 1)` -> aten.add.int."""
         import torch
         import torch.fx
+        if node.target.__name__ == "trunc":
+            # math.trunc of a symbolic float (Dynamo's graph of interpolate by a
+            # fractional scale: TruncToInt(1.5*s0)): int(), aten.Int.float
+            return self._sym_function(node, _TRUNC)
         fam = _BUILTIN_OPS.get(node.target.__name__)
         if fam is None:
             raise _Unsupported(f"'{node.target.__name__}' on symbolic values cannot be "
