@@ -92,22 +92,25 @@ def check(model, example, dynamic_shapes, runs, targets=TARGETS, rtol=1e-5):
 
 class ConvStage(nn.Module):
     """A CNN stage over a dynamic batch, height and width: convolutions (strided,
-    grouped), batch norm, max pooling, adaptive pooling to a fixed size and
-    to 1, interpolation to twice the input's size and to a size computed from it."""
+    grouped), batch and group norm, max pooling, adaptive pooling to a fixed size and
+    to 1, interpolation by scales (align_corners too: the sizes floor(in * scale) at
+    run time) and to a size computed from the input's."""
 
     def __init__(self):
         super().__init__()
         self.conv = nn.Conv2d(3, 8, 3, stride=2, padding=1)
         self.bn = nn.BatchNorm2d(8)
         self.dw = nn.Conv2d(8, 8, 3, padding=1, groups=8)
+        self.gn = nn.GroupNorm(2, 8)
 
     def forward(self, x):
         y = self.dw(F.relu(self.bn(self.conv(x))))
         p = F.max_pool2d(y, 2)
         up = F.interpolate(p, size=(x.shape[2], x.shape[3]), mode="nearest")
         bil = F.interpolate(y, scale_factor=2, mode="bilinear", align_corners=False)
+        corners = F.interpolate(p, scale_factor=1.5, mode="bilinear", align_corners=True)
         return (F.adaptive_avg_pool2d(y, (3, 2)), F.adaptive_avg_pool2d(y, 1).flatten(1),
-                up, bil)
+                up, bil, corners, self.gn(y))
 
 
 def test_conv_stage_dynamic_batch_height_width():
@@ -152,7 +155,8 @@ def test_attention_dynamic_batch_and_sequence():
 
 class Views(nn.Module):
     """cat / split / reshape / view / expand / slicing with symbolic sizes and ends;
-    sizes derived inside the program (2*s, s+1, s//2) and several independent symbols."""
+    sizes derived inside the program (2*s, s+1, s//2), roll along a symbolic dim
+    (math.fmod of sizes), several independent symbols."""
 
     def forward(self, x, y):
         n, s = x.shape[0], x.shape[1]
@@ -165,7 +169,7 @@ class Views(nn.Module):
         tail = x[:, 1:]                                           # symbolic end
         steps = x[:, ::2]                                         # ceil(s/2)
         outer = x.sum(-1)[:, :, None] * y.sum(-1)[None, None, :]  # (n, s, m)
-        return (b - a, pad, firsts, flat, e, tail, steps, outer,
+        return (b - a, pad, firsts, flat, e, tail, steps, outer, torch.roll(x, 1, 1),
                 torch.arange(s * 2 + 1), torch.ones(n, s // 2).cumsum(1))
 
 
