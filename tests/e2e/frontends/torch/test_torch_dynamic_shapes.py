@@ -261,6 +261,31 @@ def test_sizes_outside_the_program_refused():
         g(randn(18, 3), randn(19, 3))
 
 
+def test_checks_kept_by_the_compiled_model_cache(tmp_path, monkeypatch):
+    """A program loaded from the compiled-model cache checks its sizes as the one
+    compiled (the guard is read from the imported module, which the cache key is of)."""
+    import glob
+    from strata import cache
+    from strata.backends.cpu.kernels import kernel_object
+    kernel_object()       # the CPU kernels, built once in the usual cache, linked here
+    before = cache.cache_dir()
+    for o in glob.glob(os.path.join(before, "sgemm-*.o")) if before else ():
+        os.symlink(o, tmp_path / os.path.basename(o))
+    monkeypatch.setenv("STRATA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("STRATA_CACHE", "1")
+    ep = _derived_program()
+    first = strata.compile(ep, target="cpu")
+    cache.flush()
+    again = strata.compile(ep, target="cpu")
+    assert again.from_cache and not first.from_cache
+    args = _derived_args(4, 2)
+    compare(again(*args), Derived()(*args))
+    with pytest.raises(InputError, match=r"input #0 \('x'\) dim 0 .* in \[1, 12\]"):
+        again(*_derived_args(13, 2))
+    with pytest.raises(InputError, match=r"input #1 \('y'\) dim 0 is 7"):
+        again(*(_derived_args(3, 2)[:1] + (randn(7, 3),) + _derived_args(3, 2)[2:]))
+
+
 def test_dim_specialized_by_export():
     """A dim export finds to be one size (Dim.AUTO on an example of 1, or a size the
     program fixes) is static: another size is an InputError naming the input."""
