@@ -904,8 +904,10 @@ def _parse_types(texts) -> list:
 # cuda target's output downloaded for CPU inputs: what follows in the user's program, or
 # in AOTAutograd's graph under torch.compile, runs on the inputs' device). The inputs are checked against the program's tensor
 # types (dtype, rank, static dims; dynamic dims that torch.export named by one symbol
-# must agree, [Note: symbolic dims]) and an InputError names the input by its Python
-# name; the outputs are the program's user outputs (buffers that a training-mode
+# must agree, [Note: symbolic dims]; each symbol within its Dim's range and every
+# derived dim, 2*s or s+1, as the symbols make it: [Note: input sizes checked against
+# the symbols] in frontends/torch/shape_guard.py) and an InputError names the input
+# by its Python name; the outputs are the program's user outputs (buffers that a training-mode
 # module mutates are returned by the exported graph too, and left out here).
 
 

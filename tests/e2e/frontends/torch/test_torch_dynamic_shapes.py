@@ -233,7 +233,8 @@ def test_sizes_outside_the_program_refused():
     InputError naming the input and the dim, before the native call."""
     f = strata.compile(_derived_program(), target="cpu")
     bad = {
-        "past max": (_derived_args(13, 2), r"input #0 \('x'\) dim 0 .*s\d+ = 13.* in \[1, 12\]"),
+        "past max": (_derived_args(13, 2),
+                     r"input #0 \('x'\) dim 0 .*s\d+ = 13.* in \[1, 12\]"),
         "under min": (_derived_args(0, 2), r"input #0 \('x'\) dim 0 .*= 0.* in \[1, 12\]"),
         "t past max": (_derived_args(2, 10), r"input #4 \('u'\) dim 0 .*= 10.* in \[0, 9\]"),
         "2s wrong": (_derived_args(3, 2)[:1] + (randn(7, 3),) + _derived_args(3, 2)[2:],
@@ -253,7 +254,8 @@ def test_sizes_outside_the_program_refused():
                              dynamic_shapes=({0: 2 * s}, {0: 2 * s + 1}))
     g = strata.compile(ep, target="interpret")
     compare(g(randn(16, 3), randn(17, 3)), OnlyDerived()(randn(16, 3), randn(17, 3)))
-    with pytest.raises(InputError, match=r"input #0 \('y'\) dim 0 is 7, which is no size of the form"):
+    with pytest.raises(InputError,
+                       match=r"input #0 \('y'\) dim 0 is 7, which is no size of the form"):
         g(randn(7, 3), randn(8, 3))
     with pytest.raises(InputError, match=r"input #1 \('w'\) dim 0 is 8, .* = 7"):
         g(randn(6, 3), randn(8, 3))
