@@ -270,6 +270,7 @@ def _compile(gm, example_inputs, options, constants=None):
     import torch
 
     from ...compiler import DEFAULT_TARGET
+    from ...compiler import _to_torch as to_torch
     from ...compiler import compile as strata_compile
     from .importer import import_graph
     target = options.pop("target", DEFAULT_TARGET)
@@ -325,7 +326,10 @@ def _compile(gm, example_inputs, options, constants=None):
             if s is None:
                 results.append(None)
             elif s == "tensor":
-                results.append(next(it))
+                v = next(it)
+                # a graph of int inputs only (torch.arange(n) of a symbolic size): the
+                # compiled model saw no tensor, and gave NumPy arrays
+                results.append(v if isinstance(v, torch.Tensor) else to_torch(torch, v))
             else:
                 v = next(it)
                 v = v.item() if hasattr(v, "item") else v

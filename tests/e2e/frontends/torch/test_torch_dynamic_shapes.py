@@ -544,3 +544,19 @@ def test_dynamo_outputs_that_view_an_input(counted):
             compare(got[4:], want[4:])
             assert got[0].data_ptr() == x[:, 1:].data_ptr()
     assert len(calls) == 1
+
+
+def test_dynamo_graph_of_sizes_only(counted):
+    """A graph whose only inputs are symbolic sizes (torch.arange(n) under dynamic=True)
+    gives torch tensors back, as Dynamo expects (it got NumPy arrays, and failed)."""
+    backend, calls, counters = counted
+
+    def f(n):
+        return torch.arange(n) * 2, torch.ones(n, 2).cumsum(0)
+    g = torch.compile(f, backend=backend, dynamic=True, options={"fallback": False})
+    with torch.no_grad():
+        for n in (5, 8, 13):
+            got = g(n)
+            assert all(isinstance(t, torch.Tensor) for t in got)
+            compare(list(got), f(n))
+    assert len(calls) == 1
