@@ -597,6 +597,18 @@ _scalar_binary("aten.remainder.int", lambda s, a, b: _python_mod(s, a, b, True))
 _scalar_binary("aten.fmod.int", lambda s, a, b: s.rem(a, b))
 
 
+@lowering("aten.ceil.float", "aten.floor.float", "aten.ceil.int", "aten.floor.int")
+def _scalar_round(cx):
+    """math.ceil / math.floor of a Python number: an int (sizes such as ceil(s / 3))."""
+    s = scalars(cx)
+    v = cx.operands[0]
+    t = cx.result_type()
+    if not is_float(v.type):
+        return [s.cast(v, t)]
+    r = s.op1("math.ceil" if cx.aten.startswith("aten.ceil") else "math.floor", [v], v.type)
+    return [s.cast(r, t)]
+
+
 def _scalar_compare(pred):
     """`aten.<pred>.int` / `.float` / `.int_float` / `.float_int` (/ `.bool` for eq and
     ne): Python numbers compared (symbolic sizes in the run-time checks torch.export
