@@ -110,7 +110,10 @@ _SYM_FUNCTIONS = {"sym_float": ("aten", "Float", {"int": "Scalar", "float": "Sca
                   "sym_min": ("prim", "min", {"int": "int", "float": "float"}),
                   "sym_not": ("aten", "__not__", {"bool": "default"})}
 
-_TRUNC = ("aten", "Int", {"float": "float", "int": "Scalar"})   # math.trunc
+# math.trunc / ceil / floor of symbolic numbers -> (namespace, op, overloads)
+_ROUNDING = {"trunc": ("aten", "Int", {"float": "float", "int": "Scalar"}),
+             "ceil": ("aten", "ceil", {"float": "float", "int": "int"}),
+             "floor": ("aten", "floor", {"float": "float", "int": "int"})}
 
 _LIST_ELEMENT_TYPES = {"IntType": "int", "SymIntType": "int", "FloatType": "float",
                        "StringType": "str", "BoolType": "bool", "TensorType": "vtensor"}
@@ -826,10 +829,11 @@ class _ProgramImporter:
         """Python arithmetic on symbolic scalars: `operator.add(s, 1)` -> aten.add.int."""
         import torch
         import torch.fx
-        if node.target.__name__ == "trunc":
-            # math.trunc of a symbolic float (Dynamo's graph of interpolate by a
-            # fractional scale: TruncToInt(1.5*s0)): int(), aten.Int.float
-            return self._sym_function(node, _TRUNC)
+        if node.target.__name__ in _ROUNDING:
+            # math.trunc / ceil / floor of a symbolic float (Dynamo's graph of
+            # interpolate by a fractional scale: TruncToInt(1.5*s0); x[:, :ceil(s / 3)]):
+            # aten.Int.float, aten.ceil.float, aten.floor.float
+            return self._sym_function(node, _ROUNDING[node.target.__name__])
         fam = _BUILTIN_OPS.get(node.target.__name__)
         if fam is None:
             raise _Unsupported(f"'{node.target.__name__}' on symbolic values cannot be "

@@ -560,3 +560,20 @@ def test_dynamo_graph_of_sizes_only(counted):
             assert all(isinstance(t, torch.Tensor) for t in got)
             compare(list(got), f(n))
     assert len(calls) == 1
+
+
+def test_dynamo_rounded_sizes(counted):
+    """math.ceil / math.floor of symbolic sizes (aten.ceil.float, aten.floor.float):
+    slices whose ends are computed so. Dynamo itself makes two graphs for the three
+    sizes (a backend that runs the graph eagerly gets two too): no more."""
+    import math
+    backend, calls, counters = counted
+
+    def f(x):
+        return (x[:, : math.ceil(x.shape[1] / 3)] * 2, x[:, : math.floor(x.shape[1] / 3)] + 1)
+    g = torch.compile(f, backend=backend, dynamic=True, options={"fallback": False})
+    with torch.no_grad():
+        for t in (5, 8, 13):
+            x = randn(2, t, 3, seed=t)
+            compare(list(g(x)), f(x))
+    assert len(calls) == 2 and counters["fallback"] == 0
