@@ -44,7 +44,8 @@ class ShapeGuard:
         self.symbols = symbols   # [symbol name]
         self.ranges = ranges     # [(min, max or None)] per symbol
         self.plain = plain       # ((input, dim, symbol index), ...)
-        self.derived = derived   # ((input, dim, AffineExpr, (symbol index, ...)), ...)
+        # ((input, dim, AffineExpr, (symbol index per position), (positions used)), ...)
+        self.derived = derived
 
     @classmethod
     def of(cls, func_op):
@@ -85,7 +86,7 @@ class ShapeGuard:
                     if type(e) is AffineSymbolExpr:
                         plain.append((i, dim, positions[e.position]))
                     else:
-                        derived.append((i, dim, e, tuple(positions)))
+                        derived.append((i, dim, e, tuple(positions), tuple(sorted(used))))
                 break
         if not plain and not derived:
             return None
@@ -107,9 +108,8 @@ class ShapeGuard:
             elif known[s] != n:
                 raise InputError(f"{what(i, d)} is {n}, but {what(*source[s])} is "
                                  f"{known[s]}: both are the size {self.symbols[s]}")
-        for i, d, e, positions in self.derived:
-            unknown = {positions[p] for p in _symbols_of(e)
-                       if known[positions[p]] is None}
+        for i, d, e, positions, used in self.derived:
+            unknown = {positions[p] for p in used if known[positions[p]] is None}
             if len(unknown) == 1:
                 s = unknown.pop()
                 value = _solve(e, positions, s, known, int(shapes[i][d]))
@@ -128,19 +128,19 @@ class ShapeGuard:
             raise InputError(f"{what(i, d)} gives the size {self.symbols[s]} = {n}"
                              f"{derived_from}, but the program was exported for "
                              f"{self.symbols[s]} {allowed}")
-        for i, d, e, positions in self.derived:
-            if any(known[positions[p]] is None for p in _symbols_of(e)):
+        for i, d, e, positions, used in self.derived:
+            if any(known[positions[p]] is None for p in used):
                 continue
             want = e.eval((), [0 if p is None or known[p] is None else known[p]
                                for p in positions])
             n = int(shapes[i][d])
-            if n != want and not _symbols_of(e):
+            if n != want and not used:
                 raise InputError(f"{what(i, d)} is {n}, but the program was exported for "
                                  f"{want} there (a dim torch.export specialized)")
             if n != want:
                 got = ", ".join(f"{self.symbols[positions[p]]} = {known[positions[p]]} "
                                 f"from {what(*source[positions[p]])}"
-                                for p in sorted(_symbols_of(e)))
+                                for p in used)
                 raise InputError(f"{what(i, d)} is {n}, but the program's shapes make it "
                                  f"{self._text(e, positions)} = {want} ({got})")
 
