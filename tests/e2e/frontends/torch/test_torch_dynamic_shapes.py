@@ -219,9 +219,14 @@ def _derived_program():
 
 
 def test_derived_dims_and_independent_symbols():
-    ep = _derived_program()
-    for target in TARGETS:
-        f = strata.compile(ep, target=target)
+    """The program on the interpreter; the module itself with its dynamic_shapes
+    (strata.compile exports it) on the CPU."""
+    s, t = Dim("s", min=1, max=12), Dim("t", max=9)
+    compiled = [strata.compile(_derived_program(), target="interpret"),
+                strata.compile(Derived(), example_args=_derived_args(3, 4), target="cpu",
+                               dynamic_shapes=({0: s}, {0: 2 * s}, {0: s + 1},
+                                               {0: 2 * s + 1}, {0: t}))]
+    for f in compiled:
         for s, t in ((3, 4), (1, 0), (12, 9), (5, 1)):
             args = _derived_args(s, t, seed=s)
             compare(f(*args), Derived()(*args))
