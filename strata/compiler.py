@@ -305,6 +305,10 @@ class CompiledModel:
     linalg), so inputs are checked against the original types, passed on in the lowered
     ones, and outputs given back in the original ones (the same bits)."""
 
+    # a check of the inputs' sizes beyond their types (a compiled PyTorch program's
+    # symbolic shapes: [Note: input sizes checked against the symbols]), or None
+    _shape_guard = None
+
     def __init__(self, module, interface_op, function_op, target: Target,
                  instrumentation=None, cached=None):
         from .interpreter.core import arg_names, result_names
@@ -435,6 +439,8 @@ class CompiledModel:
             values = match_inputs(args, self._specs, self._groups)
         if values is None:  # converts, or explains what does not fit
             values = self.bind(args, kwargs)
+        if self._shape_guard is not None:
+            self._shape_guard(values, self.input_names)
         for i, a, b in self._retype_in:
             values[i] = _retype(values[i], a, b)
         results = self._run(*values)
@@ -665,7 +671,7 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
         if hit is not None:
             if _is_torch_module(module):
                 return TorchCompiledModel(None, None, None, t, None, program,
-                                          _torch_dim_names(module, function), cached=hit,
+                                          _torch_input_shapes(module, function), cached=hit,
                                           mutations=_torch_input_mutations(module))
             return CompiledModel(None, None, None, t, cached=hit)
     compiled = _compile_module(module, program, t, function, pipeline, print_ir_after_all,
@@ -675,13 +681,16 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
     return compiled
 
 
-def _torch_dim_names(module, function):
-    """Per input of the entry of torch-dialect `module`, torch.export's symbol per dim."""
+def _torch_input_shapes(module, function):
+    """Per input of the entry of torch-dialect `module`, torch.export's symbol per dim,
+    and the check of the inputs' sizes against the symbols (a ShapeGuard or None)."""
     entry = _entry(module, function)
     if not entry.regions[0].blocks:
         return None
     from .conversion.torch_to_linalg import symbolic_dims
-    return [symbolic_dims(a) for a in entry.regions[0].blocks[0].args]
+    from .frontends.torch.shape_guard import ShapeGuard
+    return [symbolic_dims(a) for a in entry.regions[0].blocks[0].args], \
+        ShapeGuard.of(entry)
 
 
 def _compile_module(module, program, t, function, pipeline, print_ir_after_all, dump_dir,
@@ -694,7 +703,7 @@ def _compile_module(module, program, t, function, pipeline, print_ir_after_all, 
     if torch_module:
         props["function_type"] = _torch_interface_type(props["function_type"].value)
     interface = type(entry).create(properties=props, loc=entry.loc)
-    dim_names = _torch_dim_names(module, function) if torch_module else None
+    shapes = _torch_input_shapes(module, function) if torch_module else None
     inst = CompileInstrumentation(print_ir_after_all, dump_dir, out) \
         if print_ir_after_all or dump_dir else None
     pm = build_pipeline(_available_passes(target_pipeline(t, module)) if pipeline is None
@@ -708,7 +717,7 @@ def _compile_module(module, program, t, function, pipeline, print_ir_after_all, 
     if lowered is None:
         raise StrataError(f"the pipeline removed the entry function @{symbol_name(entry)}")
     if torch_module:
-        return TorchCompiledModel(module, interface, lowered, t, inst, program, dim_names)
+        return TorchCompiledModel(module, interface, lowered, t, inst, program, shapes)
     return CompiledModel(module, interface, lowered, t, inst)
 
 
@@ -895,8 +904,10 @@ def _parse_types(texts) -> list:
 # cuda target's output downloaded for CPU inputs: what follows in the user's program, or
 # in AOTAutograd's graph under torch.compile, runs on the inputs' device). The inputs are checked against the program's tensor
 # types (dtype, rank, static dims; dynamic dims that torch.export named by one symbol
-# must agree, [Note: symbolic dims]) and an InputError names the input by its Python
-# name; the outputs are the program's user outputs (buffers that a training-mode
+# must agree, [Note: symbolic dims]; each symbol within its Dim's range and every
+# derived dim, 2*s or s+1, as the symbols make it: [Note: input sizes checked against
+# the symbols] in frontends/torch/shape_guard.py) and an InputError names the input
+# by its Python name; the outputs are the program's user outputs (buffers that a training-mode
 # module mutates are returned by the exported graph too, and left out here).
 
 
@@ -914,13 +925,16 @@ class TorchCompiledModel(CompiledModel):
     """A compiled PyTorch program (see [Note: torch tensors in and out])."""
 
     def __init__(self, module, interface_op, function_op, target, instrumentation=None,
-                 program=None, dim_names=None, cached=None, mutations=None):
+                 program=None, shapes=None, cached=None, mutations=None):
         # the results that are inputs' new contents ([Note: mutated inputs written back]),
         # of the imported module: `module` itself, or given with a cached model
         self._mutations = mutations if mutations is not None else \
             _torch_input_mutations(module) if module is not None else ()
         super().__init__(module, interface_op, function_op, target, instrumentation,
                          cached)
+        dim_names = None
+        if shapes:   # (torch.export's symbol per input dim, their ShapeGuard)
+            dim_names, self._shape_guard = shapes
         if dim_names:
             # inputs whose dims torch.export named by one symbol must agree on them
             self._dim_groups = _named_dim_groups(dim_names, self.input_types)

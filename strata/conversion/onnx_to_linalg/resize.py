@@ -241,7 +241,8 @@ def _size_of(cx, ax, py, v):
 
 
 def resample(cx, x, axes, mode, coord, nearest="floor", scales=None, out=None):
-    """`x` resized along `axes` by `scales` (Python numbers) or to sizes `out` (ints):
+    """`x` resized along `axes` by `scales` (Python numbers) or to sizes `out` (ints,
+    or index Values: sizes known at run time, checked non-negative there):
     Resize's interpolation `mode` ("nearest", "linear", "cubic") and coordinate
     transformation `coord` (ONNX's names: PyTorch's nearest is "asymmetric" with
     `nearest` "floor", its bilinear "pytorch_half_pixel" or "align_corners"). The one
@@ -259,7 +260,10 @@ def resample(cx, x, axes, mode, coord, nearest="floor", scales=None, out=None):
         if scales is not None:
             _scale_of(cx, ax, float(scales[k]), s.const(float(scales[k]), F64))
         else:
-            _size_of(cx, ax, int(out[k]), None)
+            if isinstance(out[k], int):
+                _size_of(cx, ax, out[k], None)
+            else:
+                _size_of(cx, ax, None, out[k])
             ax.width = s.mul(ax.scale, _f64(s, ax.n_in))
     return _resample(cx, x, spec, [spec[d] for d in axes], sp, static)
 

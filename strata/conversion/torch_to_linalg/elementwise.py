@@ -593,6 +593,20 @@ _scalar_binary("aten.div.float", lambda s, a, b: s.div(a, b))
 # int / int is a float (Python's true division; symbolic sizes in AOTAutograd's graphs)
 _scalar_binary("aten.div.int", lambda s, a, b: s.div(a, b))
 _scalar_binary("aten.remainder.int", lambda s, a, b: _python_mod(s, a, b, True))
+# math.fmod of ints, a float (the dividend's sign: torch.roll by a symbolic size)
+_scalar_binary("aten.fmod.int", lambda s, a, b: s.rem(a, b))
+
+
+@lowering("aten.ceil.float", "aten.floor.float", "aten.ceil.int", "aten.floor.int")
+def _scalar_round(cx):
+    """math.ceil / math.floor of a Python number: an int (sizes such as ceil(s / 3))."""
+    s = scalars(cx)
+    v = cx.operands[0]
+    t = cx.result_type()
+    if not is_float(v.type):
+        return [s.cast(v, t)]
+    r = s.op1("math.ceil" if cx.aten.startswith("aten.ceil") else "math.floor", [v], v.type)
+    return [s.cast(r, t)]
 
 
 def _scalar_compare(pred):

@@ -18,6 +18,8 @@ reductions, each built by the builder onnx_to_linalg uses for the same computati
 """
 from __future__ import annotations
 
+import math
+
 from ...ir import attributes as A
 from ..onnx_to_linalg._linalg_util import acc_type, dim_size, round_to, transpose, window
 from ..onnx_to_linalg._shape_util import finish
@@ -269,16 +271,22 @@ def _adaptive_avg_pool(cx):
         raise NotLowerable(f"adaptive pooling of {n} dims of a rank-{t.rank} tensor")
     batched = t.rank == n + 2
     ins = list(t.shape[-n:])
-    if DYN in ins:
-        raise NotLowerable("adaptive pooling of dynamic spatial sizes is not lowered yet")
     out = [i if o is None else o for o, i in zip(out, ins)]
+    if DYN in out:
+        raise NotLowerable("an output size of None keeps a dynamic input size")
     if any(o <= 0 for o in out):
         raise NotLowerable(f"output sizes {out} must be positive")
     elt = element_type(x.type)
     if all(o == 1 for o in out):
         return [_mean(cx, x, list(range(t.rank - n, t.rank)), True, elt)]
     xb = x if batched else _with_batch(cx, x)
-    if all(i % o == 0 for i, o in zip(ins, out)):
+    if DYN in ins:   # sizes known at run time: the windows' bounds computed from them
+        from ..onnx_to_linalg._index_check import check_dims
+        ins = [dim_size(cx, xb, 2 + j) for j in range(n)]
+        check_dims(cx, [(1, a, "le", "adaptive pooling of an empty input dim")
+                        for a in ins if not isinstance(a, int)])
+        y = _adaptive_windows(cx, xb, ins, out)
+    elif all(i % o == 0 for i, o in zip(ins, out)):
         k = [i // o for i, o in zip(ins, out)]
         win = window(cx, ins, k, False, strides=k, dilations=[1] * n, pads=[0] * (2 * n))
         y = average_pool(cx, xb, n, win, False)
@@ -301,22 +309,32 @@ def _without_batch(cx, y):
 
 
 def _adaptive_windows(cx, x, ins, out):
-    """The adaptive average of (N, C, in...) `x` over irregular windows (static sizes)."""
+    """The adaptive average of (N, C, in...) `x` over irregular windows; `ins` the input
+    sizes, ints or index Values (then the windows are at most ceil(in / out) + 1 long,
+    none for an empty input, whose positions are not read)."""
     from ...dialects.linalg import make_generic
     from ..onnx_to_linalg._linalg_util import filled, generic_maps, map_text
     n = len(ins)
     elt = element_type(x.type)
+    s0 = scalars(cx)
     kmax = [max(-(-((i + 1) * a) // o) - (i * a) // o for i in range(o))
+            if isinstance(a, int) else
+            s0.add(s0.op1("arith.ceildivsi", [a, s0.index(o)], A.index),
+                   s0.min(a, s0.index(1)))
             for a, o in zip(ins, out)]
+    last = [a - 1 if isinstance(a, int) else s0.sub(a, s0.index(1)) for a in ins]
     nl = 2 + 2 * n
     outs, ks = list(range(2, 2 + n)), list(range(2 + n, 2 + 2 * n))
     sizes = [dim_size(cx, x, 0), dim_size(cx, x, 1)] + out
     init = filled(cx, sizes, elt, 0.0)
     shape = empty(cx, kmax, elt)
 
+    def ix(s, a):
+        return s.index(a) if isinstance(a, int) else a
+
     def bounds(s, i, a, o):
-        start = s.op1("arith.floordivsi", [s.mul(i, s.index(a)), s.index(o)], A.index)
-        end = s.op1("arith.ceildivsi", [s.mul(s.add(i, s.index(1)), s.index(a)),
+        start = s.op1("arith.floordivsi", [s.mul(i, ix(s, a)), s.index(o)], A.index)
+        end = s.op1("arith.ceildivsi", [s.mul(s.add(i, s.index(1)), ix(s, a)),
                                         s.index(o)], A.index)
         return start, end
 
@@ -329,7 +347,7 @@ def _adaptive_windows(cx, x, ins, out):
             p = s.add(start, b.index(ks[j]))
             ok = s.cmp("lt", p, end)
             valid = ok if valid is None else s.and_(valid, ok)
-            at.append(s.min(p, s.index(a - 1)))
+            at.append(s.min(p, ix(s, last[j])))
         v = s.op1("tensor.extract", [x, *at], elt)
         return s.add(args[-1], s.select(valid, v, s.zero(elt)))
     sums = make_generic(cx.b, [shape], [init], generic_maps([map_text(nl, ks),
@@ -440,36 +458,32 @@ def _group_norm(cx):
     """native_group_norm(x, w?, b?, N, C, HxW, group, eps) -> (y, mean (N, G), rstd
     (N, G)): x viewed as (N, G, C/G * HxW), normalized over its last dim, then scaled
     and shifted per channel."""
-    from ..onnx_to_linalg._shape_util import collapse, expand, reshape_to
+    from ..onnx_to_linalg._shape_util import reshape_to
     from ..onnx_to_linalg.common import axis_map
     from ...ir.affine import AffineMap
+    from ..onnx_to_linalg._shape_util import Ix
     x = cx.operands[0]
     t = ranked(cx, x.type)
     if t.rank < 2 or t.shape[1] == DYN:
         raise NotLowerable("group norm needs a static channel dim")
     g = cx.int_(6, "group")
-    n, c = t.shape[0], t.shape[1]
+    c = t.shape[1]
     if g <= 0 or c % g:
         raise NotLowerable(f"{g} groups do not divide {c} channels")
+    sizes = sizes_of(cx, x)       # batch and spatial sizes may be symbolic
+    ix = Ix(scalars(cx))
+    rest = c // g
+    for d in sizes[2:]:
+        rest = ix.mul(rest, d)
     elt = t.element_type
     eps = _eps(cx, 7)
-    if DYN not in t.shape:
-        rest = 1
-        for d in t.shape[2:]:
-            rest *= d
-        gshape, axes = [n, g, c // g * rest], [2]
-        xg = reshape_to(cx, x, gshape)
-    else:  # dynamic batch or spatial sizes: (N, G, C/G, spatial...), reduced over 2..
-        sizes = sizes_of(cx, x)
-        groups = [[0], [1, 2]] + [[d + 1] for d in range(2, t.rank)]
-        gshape, axes = [sizes[0], g, c // g] + sizes[2:], list(range(2, t.rank + 1))
-        xg = expand(cx, x, groups, gshape)
-    mean, mean_k, var, var_k = mean_var(cx, xg, axes, elt, gshape)
+    grouped = [sizes[0], g, rest]
+    xg = reshape_to(cx, x, grouped, sizes)
+    mean, mean_k, var, var_k = mean_var(cx, xg, [2], elt, grouped)
     rstd_k = _rstd(cx, var_k, eps)
     yg = elementwise(cx, [xg, mean_k, rstd_k], elt,
                      lambda s, v, m, r: s.mul(s.sub(v, m), r))
-    y = reshape_to(cx, yg, list(t.shape)) if DYN not in t.shape else \
-        collapse(cx, yg, groups)
+    y = reshape_to(cx, yg, sizes, grouped)
     has_w, has_b = cx.has_operand(1), cx.has_operand(2)
     if has_w or has_b:
         vals = [y] + [cx.operands[i] for i, h in ((1, has_w), (2, has_b)) if h]
@@ -816,14 +830,14 @@ def _upsample(name):
             if given and all(isinstance(v, (int, float)) and not isinstance(v, bool)
                              for v in given):
                 scales = _per_dim([float(v) for v in given], n, "scales")
-        out = None if cx.is_none(1) else _per_dim(cx.ints(1, "output_size"), n,
-                                                   "output_size")
+        out = None if cx.is_none(1) else _per_dim(cx.sizes(1, "output_size"), n,
+                                                   "output_size")   # symbolic too
         if scales is None and out is None:
             raise NotLowerable("resampling needs output_size or scale factors")
         if scales is not None and out is not None:
             # ATen: the sizes given, the coordinates by the scales
             if any(o != int(i * sc) for o, i, sc in zip(out, t.shape[2:], scales)
-                   if i != DYN):
+                   if i != DYN and isinstance(o, int)):
                 raise NotLowerable("output sizes other than floor(input * scale) with "
                                    "scales are not lowered")
         if mode == "nearest":
@@ -832,7 +846,7 @@ def _upsample(name):
             coord = "align_corners" if align else "pytorch_half_pixel"
             if align:
                 scales = None     # align_corners reads only the sizes
-                out = out or [int(i * sc) for i, sc in zip(t.shape[2:], _req(cx, rest, n))]
+                out = out or _scaled_sizes(cx, rest, n)
         return [resample(cx, x, axes, mode, coord, rounding or "floor", scales,
                          None if scales is not None else out)]
 
@@ -845,10 +859,22 @@ def _numbers(cx, i):
     return v
 
 
-def _req(cx, i, n):
-    if DYN in ranked(cx, cx.operands[0].type).shape[2:]:
-        raise NotLowerable("align_corners resampling by scale of dynamic sizes")
-    return _per_dim([float(v) for v in _numbers(cx, i)], n, "scale_factors")
+def _scaled_sizes(cx, i, n):
+    """ATen's output sizes for scale factors (argument `i`): floor(in * scale), in
+    double, computed at run time for dynamic input sizes."""
+    from ..onnx_to_linalg.resize import _f64
+    x = cx.operands[0]
+    scales = _per_dim([float(v) for v in _numbers(cx, i)], n, "scale_factors")
+    s = scalars(cx)
+    out = []
+    for k, sc in enumerate(scales):
+        d = dim_size(cx, x, 2 + k)
+        if isinstance(d, int):
+            out.append(int(math.floor(d * sc)))
+        else:
+            w = s.op1("math.floor", [s.mul(_f64(s, d), s.const(sc, A.f64))], A.f64)
+            out.append(s.cast(s.op1("arith.fptosi", [w], A.i64), A.index))
+    return out
 
 
 for _n in _UPSAMPLE:

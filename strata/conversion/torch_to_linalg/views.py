@@ -338,25 +338,41 @@ def _parts(cx, x, d, lengths):
     return out
 
 
-def _split_lengths(cx, x):
-    """The part lengths and dim of split_with_sizes / split.Tensor op `cx.op`."""
+def _split_lengths(cx, x, parts):
+    """The part lengths (ints, or index Values for symbolic sizes) and dim of
+    split_with_sizes / split.Tensor op `cx.op`, which has `parts` results (or list
+    items). A dynamic dim split by a size makes `parts` parts: the dim is checked at run
+    time to give that many (as torch.export's guards assumed), the last one the rest."""
     r = ranked(cx, x.type).rank
     d = _axis(cx.int_(2, "dim"), r) if len(cx.op.operands) > 2 else 0
     n = sizes(cx, x)[d]
+    ix = Ix(scalars(cx))
     if cx.aten.startswith("aten.split_with_sizes"):
-        lengths = cx.ints(1, "split_sizes")
-        total = sum(lengths)
-        if Ix.known(n):
+        lengths = cx.sizes(1, "split_sizes")    # symbolic sizes (split([s, s])) too
+        if any(Ix.known(k) and k < 0 for k in lengths):
+            raise NotLowerable(f"split sizes {lengths} must be non-negative")
+        total = 0
+        for k in lengths:
+            total = ix.add(total, k)
+        if Ix.known(n, total):
             if n != total:
                 raise NotLowerable(f"split sizes {lengths} do not add up to dim {d}'s {n}")
         else:
-            check_dims(cx, [(n, total, "eq", f"split sizes {lengths} must add up to dim "
-                                             f"{d}")])
+            check_dims(cx, [(0, k, "le", "split sizes must be non-negative")
+                            for k in lengths if not Ix.known(k)] +
+                       [(n, total, "eq", f"split sizes must add up to dim {d}")])
         return lengths, d
     size = cx.int_(1, "split_size")
-    if not Ix.known(n) or size <= 0:
-        raise NotLowerable("split of a dynamic dim or by a non-positive size")
-    return [min(size, n - k) for k in range(0, n, size)] or [0], d
+    if size <= 0:
+        raise NotLowerable("split by a non-positive size")
+    if Ix.known(n):
+        return [min(size, n - k) for k in range(0, n, size)] or [0], d
+    before = size * (parts - 1)   # the sizes of all but the last part
+    check_dims(cx, [(before + (parts > 1), n, "le",
+                     f"dim {d} split by {size} must give {parts} parts"),
+                    (n, size * parts, "le", f"dim {d} split by {size} must give {parts} "
+                                            "parts")])
+    return [size] * (parts - 1) + [ix.sub(n, before)], d
 
 
 _SPLITS = ("aten.split_with_sizes", "aten.split_with_sizes_copy", "aten.split.Tensor",
@@ -373,7 +389,7 @@ def _split(cx):
             raise NotLowerable("the list of parts is used other than by prim.ListUnpack")
         return [None]
     x = cx.operands[0]
-    lengths, d = _split_lengths(cx, x)
+    lengths, d = _split_lengths(cx, x, len(cx.op.results))
     if len(lengths) != len(cx.op.results):
         raise NotLowerable(f"{len(lengths)} parts for {len(cx.op.results)} results")
     return _parts(cx, x, d, lengths)
@@ -394,7 +410,7 @@ def _list_unpack(cx):
                                                            A.ShapedType) else None
                               for v in src.operands], cx.b, cx.tc)
     x = pcx.operands[0]
-    lengths, d = _split_lengths(pcx, x)
+    lengths, d = _split_lengths(pcx, x, len(cx.op.results))
     if len(lengths) != len(cx.op.results):
         raise NotLowerable(f"{len(lengths)} parts for {len(cx.op.results)} results")
     return _parts(cx, x, d, lengths)

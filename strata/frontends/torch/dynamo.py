@@ -272,6 +272,7 @@ def _compile(gm, example_inputs, options, constants=None):
     import torch
 
     from ...compiler import DEFAULT_TARGET
+    from ...compiler import _to_torch as to_torch
     from ...compiler import compile as strata_compile
     from .importer import import_graph
     target = options.pop("target", DEFAULT_TARGET)
@@ -305,8 +306,27 @@ def _compile(gm, example_inputs, options, constants=None):
                      "float" if isinstance(val, (float, torch.SymFloat)) else "tensor")
     single = not isinstance(next(n for n in gm.graph.nodes if n.op == "output").args[0],
                             (list, tuple))
+    views = [k for k, a in enumerate(out) if _view_of_input(torch, a)]
+    view_gm = _views_module(torch, gm, views) if views else None
+    if view_gm is not None and constants:
+        places = sum(1 for n in gm.graph.nodes if n.op == "placeholder")
+        given = [i for i in range(places) if i not in constants]
+
+        def all_inputs(args):
+            full = [None] * places
+            for i, a in zip(given, args):
+                full[i] = a
+            for i, (t, _) in constants.items():
+                full[i] = t
+            return full
+    else:
+        def all_inputs(args):
+            return args
 
     def run(args):
+        # outputs that are views of inputs: the views themselves ([Note: outputs
+        # that view an input])
+        seen = view_gm(*all_inputs(args)) if view_gm is not None else None
         values = compiled(*args, *[d(args) for d in draws])
         args.clear()  # the boxed convention: the inputs are ours to free
         results, it = [], iter(values)
@@ -314,11 +334,17 @@ def _compile(gm, example_inputs, options, constants=None):
             if s is None:
                 results.append(None)
             elif s == "tensor":
-                results.append(next(it))
+                v = next(it)
+                # a graph of int inputs only (torch.arange(n) of a symbolic size): the
+                # compiled model saw no tensor, and gave NumPy arrays
+                results.append(v if isinstance(v, torch.Tensor) else to_torch(torch, v))
             else:
                 v = next(it)
                 v = v.item() if hasattr(v, "item") else v
                 results.append({"int": int, "float": float, "bool": bool}[s](v))
+        if seen is not None:
+            for k, v in zip(views, seen):
+                results[k] = v
         return results[0] if single else results
 
     run._boxed_call = True
@@ -633,23 +659,49 @@ def _exported(torch, gm, inputs, constants):
 
 
 def _aliases_input(torch, graph) -> bool:
-    """Whether an output of `graph` is an input or a view of one (a chain of ops whose
-    schema says their result aliases their first argument: view, permute, slice...)."""
+    """Whether an output of `graph` is an input or a view of one."""
     out = next(n for n in graph.nodes if n.op == "output").args[0]
-    for a in (out if isinstance(out, (list, tuple)) else [out]):
-        while isinstance(a, torch.fx.Node) and a.op == "call_function":
-            target = a.target
-            if target is operator.getitem:
-                a = a.args[0]
-                continue
-            schema = getattr(target, "_schema", None)
-            rets = schema.returns if schema is not None else ()
-            if not rets or rets[0].alias_info is None or rets[0].alias_info.is_write:
-                break
+    return any(_view_of_input(torch, a)
+               for a in (out if isinstance(out, (list, tuple)) else [out]))
+
+
+def _view_of_input(torch, a) -> bool:
+    """Whether graph value `a` is an input or a view of one (a chain of ops whose
+    schema says their result aliases their first argument: view, permute, slice...)."""
+    while isinstance(a, torch.fx.Node) and a.op == "call_function":
+        target = a.target
+        if target is operator.getitem:
             a = a.args[0]
-        if isinstance(a, torch.fx.Node) and a.op == "placeholder":
-            return True
-    return False
+            continue
+        schema = getattr(target, "_schema", None)
+        rets = schema.returns if schema is not None else ()
+        if not rets or rets[0].alias_info is None or rets[0].alias_info.is_write:
+            break
+        a = a.args[0]
+    return isinstance(a, torch.fx.Node) and a.op == "placeholder"
+
+
+# [Note: outputs that view an input]
+# AOTAutograd gives back an output that is a view of an input (x.narrow(1, 1, n - 1),
+# x.t()) as a view of the caller's tensor: it replays the view ops on the input, or,
+# where their arguments are symbolic (a dynamic graph), takes `as_strided` of the input
+# with the size, strides and storage offset of what the compiled graph returned. Strata
+# returns a new contiguous tensor, whose strides and zero offset then read the input
+# wrongly (x.narrow(1, 1, s - 1) came back shifted by a row). Such outputs are computed
+# as the views they are instead: the graph's nodes that lead to them (view ops and size
+# arithmetic only: no data is touched) run eagerly on the inputs, as Inductor's code
+# returns them (reinterpret_tensor of the input).
+
+
+def _views_module(torch, gm, positions):
+    """A GraphModule computing only the outputs at `positions` of `gm` (views of its
+    inputs: [Note: outputs that view an input]), from all of `gm`'s inputs."""
+    graph = torch.fx.Graph()
+    mapped = graph.graph_copy(gm.graph, {})
+    mapped = mapped if isinstance(mapped, (list, tuple)) else [mapped]
+    graph.output(tuple(mapped[k] for k in positions))
+    graph.eliminate_dead_code()
+    return torch.fx.GraphModule(gm, graph)
 
 
 def _recompile_direct(gm, compile, constants):

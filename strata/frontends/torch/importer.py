@@ -110,6 +110,11 @@ _SYM_FUNCTIONS = {"sym_float": ("aten", "Float", {"int": "Scalar", "float": "Sca
                   "sym_min": ("prim", "min", {"int": "int", "float": "float"}),
                   "sym_not": ("aten", "__not__", {"bool": "default"})}
 
+# math.trunc / ceil / floor of symbolic numbers -> (namespace, op, overloads)
+_ROUNDING = {"trunc": ("aten", "Int", {"float": "float", "int": "Scalar"}),
+             "ceil": ("aten", "ceil", {"float": "float", "int": "int"}),
+             "floor": ("aten", "floor", {"float": "float", "int": "int"})}
+
 _LIST_ELEMENT_TYPES = {"IntType": "int", "SymIntType": "int", "FloatType": "float",
                        "StringType": "str", "BoolType": "bool", "TensorType": "vtensor"}
 
@@ -824,6 +829,11 @@ class _ProgramImporter:
         """Python arithmetic on symbolic scalars: `operator.add(s, 1)` -> aten.add.int."""
         import torch
         import torch.fx
+        if node.target.__name__ in _ROUNDING:
+            # math.trunc / ceil / floor of a symbolic float (Dynamo's graph of
+            # interpolate by a fractional scale: TruncToInt(1.5*s0); x[:, :ceil(s / 3)]):
+            # aten.Int.float, aten.ceil.float, aten.floor.float
+            return self._sym_function(node, _ROUNDING[node.target.__name__])
         fam = _BUILTIN_OPS.get(node.target.__name__)
         if fam is None:
             raise _Unsupported(f"'{node.target.__name__}' on symbolic values cannot be "
@@ -936,7 +946,13 @@ class _ProgramImporter:
             raise _Unsupported(f"its shape uses the symbol(s) {', '.join(missing)}, which "
                                "the program's range constraints do not define")
         position = {s: i for i, s in enumerate(names)}
-        amap = AffineMap(0, len(names), [_affine(e, position) for e in exprs])
+        try:
+            amap = AffineMap(0, len(names), [_affine(e, position) for e in exprs])
+        except _Unsupported:
+            # a size no affine map can say (TruncToInt(1.5*s0): interpolate by a
+            # fractional scale): the value is left unbound, its dims plain `?`s (the
+            # binding only names sizes; the lowering computes them from the op)
+            return
         self.emit("torch.bind_symbolic_shape",
                   [self.node_value(node)] + [self.symbols[s] for s in names], (),
                   {"shape_expressions": AffineMapAttr(amap)})
