@@ -676,12 +676,29 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
 
 
 def _torch_dim_names(module, function):
-    """Per input of the entry of torch-dialect `module`, torch.export's symbol per dim."""
+    """Per input of the entry of torch-dialect `module`, torch.export's symbol per dim;
+    with the range of each symbol, `{name: (min, max)}` of its `torch.symbolic_int`
+    ([Note: dynamic dims in range])."""
     entry = _entry(module, function)
     if not entry.regions[0].blocks:
         return None
     from .conversion.torch_to_linalg import symbolic_dims
-    return [symbolic_dims(a) for a in entry.regions[0].blocks[0].args]
+    block = entry.regions[0].blocks[0]
+    ranges = {}
+    for op in block.ops:
+        if op.name == "torch.symbolic_int":
+            p = op.properties
+            ranges[p["symbol_name"].value] = (p["min_val"].value, p["max_val"].value)
+    return _DimNames([symbolic_dims(a) for a in block.args], ranges)
+
+
+class _DimNames(list):
+    """Per input, torch.export's symbol per dim (None where a dim has none), and
+    `ranges`: {symbol: (min, max)} ([Note: dynamic dims in range])."""
+
+    def __init__(self, names, ranges):
+        super().__init__(names)
+        self.ranges = ranges
 
 
 def _compile_module(module, program, t, function, pipeline, print_ir_after_all, dump_dir,
@@ -926,11 +943,17 @@ class TorchCompiledModel(CompiledModel):
             self._dim_groups = _named_dim_groups(dim_names, self.input_types)
             self._prepare_calls()
         self._user_outputs = None
+        self._in_spec = self._out_spec = None
         if program is not None:
             names = _program_input_names(program)
             if len(names) == len(self.input_names):
                 self.input_names = names
             self._user_outputs = _program_user_outputs(program, len(self.output_types))
+            self._in_spec, self._out_spec = _program_specs(program, len(self.input_names))
+        ranges = getattr(dim_names, "ranges", None) or {}
+        self._range_checks = tuple(
+            (i, d, name, *ranges[name]) for i, dims in enumerate(dim_names or ())
+            for d, name in enumerate(dims or ()) if name in ranges)
 
     def __call__(self, *args, **kwargs) -> list:
         import sys
@@ -945,8 +968,13 @@ class TorchCompiledModel(CompiledModel):
                         given_torch = v.device
                     return v.detach() if v.requires_grad else v
                 return v
+            if self._in_spec is not None:
+                args, kwargs = self._flatten_inputs(torch, args, kwargs)
+                given = (args, kwargs)
             args = tuple(unwrap(a) for a in args)
             kwargs = {k: unwrap(v) for k, v in kwargs.items()}
+        if self._range_checks:
+            self._check_ranges(args, kwargs)
         results = super().__call__(*args, **kwargs)
         if self._mutations:
             self._write_back(given, results)
@@ -954,7 +982,41 @@ class TorchCompiledModel(CompiledModel):
             results = [results[i] for i in self._user_outputs]
         if given_torch is not None:
             results = [_to_torch(torch, r, given_torch) for r in results]
+        if self._out_spec is not None:
+            from torch.utils._pytree import tree_unflatten
+            return tree_unflatten(results, self._out_spec)
         return results
+
+    def _flatten_inputs(self, torch, args, kwargs):
+        """The user's nested inputs (a list or dict of tensors for one argument) as the
+        program's flat inputs, when they have the structure it was exported with
+        ([Note: the user's structure in and out])."""
+        from torch.utils._pytree import tree_flatten
+        try:
+            flat, spec = tree_flatten((tuple(args), dict(kwargs)))
+        except Exception:  # noqa: BLE001 - not a pytree: the plain checks explain
+            return args, kwargs
+        if spec != self._in_spec:
+            return args, kwargs
+        return tuple(flat), {}
+
+    def _check_ranges(self, args, kwargs) -> None:
+        """Dynamic dims within their torch.export.Dim's min and max ([Note: dynamic
+        dims in range])."""
+        names = self.input_names
+        for i, d, sym, lo, hi in self._range_checks:
+            v = args[i] if i < len(args) else kwargs.get(names[i]) \
+                if i < len(names) else None
+            shape = getattr(v, "shape", None)
+            if shape is None or len(shape) <= d:
+                continue   # not a tensor, or the wrong rank: the input checks say so
+            size = int(shape[d])
+            if not lo <= size <= hi:
+                name = f" ('{names[i]}')" if i < len(names) else ""
+                top = "inf" if hi >= (1 << 63) - 2 else str(hi)
+                raise InputError(f"input #{i}{name}: dim {d} is {size}, outside the "
+                                 f"range [{lo}, {top}] the program was exported for "
+                                 f"(its dynamic dim '{sym}', torch.export.Dim min/max)")
 
 
     def _write_back(self, given, results) -> None:
@@ -1026,6 +1088,40 @@ def _program_input_names(program) -> list:
         if spec.kind.name == "USER_INPUT":
             names.append(getattr(spec.arg, "name", f"arg{len(names)}"))
     return names
+
+
+# [Note: the user's structure in and out]
+# torch.export flattens a model's inputs and outputs (tuples, lists, dicts, dataclasses
+# registered with torch.export.register_dataclass, HF's ModelOutput) into the graph's
+# flat inputs and outputs, and keeps their structure as the program's pytree specs
+# (`ep.call_spec.in_spec`, `out_spec`). A compiled program gives its outputs back in
+# that structure, as the model returns them (a tensor, a tuple, a dict...), and takes
+# inputs in the structure it was exported with (a list of tensors for one argument) as
+# well as flat. A module imported without its program (an .mlir file) returns the list
+# of outputs, as every compiled model does.
+
+
+def _program_specs(program, n_inputs):
+    """(in_spec or None, out_spec or None) of an ExportedProgram ([Note: the user's
+    structure in and out]): in_spec only when the user's inputs are nested (a flat call
+    needs no flattening), out_spec when it fits the program's user outputs."""
+    spec = getattr(program, "call_spec", None)
+    in_spec, out_spec = getattr(spec, "in_spec", None), getattr(spec, "out_spec", None)
+    try:
+        users = sum(1 for s in program.graph_signature.output_specs
+                    if s.kind.name == "USER_OUTPUT")
+        if out_spec is not None and out_spec.num_leaves != users:
+            out_spec = None
+        if in_spec is not None:
+            args, kwargs = in_spec.children() if in_spec.num_children == 2 else \
+                (None, None)
+            flat = args is not None and all(c.is_leaf() for c in args.children()) and \
+                all(c.is_leaf() for c in kwargs.children())
+            if flat or in_spec.num_leaves != n_inputs:
+                in_spec = None
+    except Exception:  # noqa: BLE001 - a spec of another torch: the flat interface
+        return None, None
+    return in_spec, out_spec
 
 
 def _program_user_outputs(program, n):
