@@ -914,7 +914,15 @@ def _parse_types(texts) -> list:
 # types (dtype, rank, static dims; dynamic dims that torch.export named by one symbol
 # must agree, [Note: symbolic dims]) and an InputError names the input by its Python
 # name; the outputs are the program's user outputs (buffers that a training-mode
-# module mutates are returned by the exported graph too, and left out here).
+# module mutates are returned by the exported graph too, and left out here), in the
+# model's own structure ([Note: the user's structure in and out]).
+#
+# [Note: dynamic dims in range]
+# A dim that torch.export named by one symbol (`torch.export.Dim("b", min=2, max=8)`)
+# was exported, guarded and lowered for the sizes of the symbol's range (the
+# `min_val`/`max_val` of its `torch.symbolic_int`; torch's own `ep.module()` refuses a
+# size past the max): a call with a size outside it is an InputError naming the input
+# and the dim, before anything runs, as a static dim of the wrong size is.
 
 
 def _torch_interface_type(ft):
