@@ -958,12 +958,31 @@ class TorchCompiledModel(CompiledModel):
                 self.input_names = names
             self._user_outputs = _program_user_outputs(program, len(self.output_types))
             self._in_spec, self._out_spec = _program_specs(program, len(self.input_names))
+            if self._out_spec is not None:
+                n = len(self._user_outputs) if self._user_outputs is not None else \
+                    len(self.output_names)
+                keys = _output_keys(self._out_spec)
+                if len(keys) == n:
+                    base = self.output_names[-n:] if n else []
+                    self.output_names = self.output_names[:len(self.output_names) - n] + \
+                        [k or b for k, b in zip(keys, base)]
         ranges = getattr(dim_names, "ranges", None) or {}
         self._range_checks = tuple(
             (i, d, name, *ranges[name]) for i, dims in enumerate(dim_names or ())
             for d, name in enumerate(dims or ()) if name in ranges)
 
-    def __call__(self, *args, **kwargs) -> list:
+    def __call__(self, *args, **kwargs):
+        """The model's outputs, in its own structure ([Note: the user's structure in and
+        out]); a module compiled without its program gives the list of outputs."""
+        results = self.flat(*args, **kwargs)
+        if self._out_spec is not None:
+            from torch.utils._pytree import tree_unflatten
+            return tree_unflatten(results, self._out_spec)
+        return results
+
+    def flat(self, *args, **kwargs) -> list:
+        """The list of the program's user outputs, flattened in the order of its
+        out_spec (what `strata run` prints, named by `output_names`)."""
         import sys
         torch = sys.modules.get("torch")
         given_torch = None          # the device of the first torch tensor input
@@ -990,9 +1009,6 @@ class TorchCompiledModel(CompiledModel):
             results = [results[i] for i in self._user_outputs]
         if given_torch is not None:
             results = [_to_torch(torch, r, given_torch) for r in results]
-        if self._out_spec is not None:
-            from torch.utils._pytree import tree_unflatten
-            return tree_unflatten(results, self._out_spec)
         return results
 
     def _flatten_inputs(self, torch, args, kwargs):
@@ -1130,6 +1146,27 @@ def _program_specs(program, n_inputs):
     except Exception:  # noqa: BLE001 - a spec of another torch: the flat interface
         return None, None
     return in_spec, out_spec
+
+
+def _output_keys(spec) -> list:
+    """Per leaf of output spec `spec`, its path as a name where a dict key or a field
+    names it (`logits`, `hidden.0`), else None ([Note: the user's structure in and
+    out])."""
+    from torch.utils import _pytree as P
+    try:
+        tree = P.tree_unflatten(list(range(spec.num_leaves)), spec)
+        paths = P.tree_flatten_with_path(tree)[0]
+    except Exception:  # noqa: BLE001 - a container that will not hold ints: no names
+        return [None] * spec.num_leaves
+    keys = []
+    for path, _ in paths:
+        if not any(isinstance(k, (P.MappingKey, P.GetAttrKey)) for k in path):
+            keys.append(None)
+            continue
+        keys.append(".".join(str(k.key) if isinstance(k, P.MappingKey) else
+                             k.name if isinstance(k, P.GetAttrKey) else
+                             str(getattr(k, "idx", k)) for k in path))
+    return keys
 
 
 def _program_user_outputs(program, n):
