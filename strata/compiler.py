@@ -952,12 +952,15 @@ class TorchCompiledModel(CompiledModel):
             self._prepare_calls()
         self._user_outputs = None
         self._in_spec = self._out_spec = None
+        self._constants = ()
         if program is not None:
             names = _program_input_names(program)
             if len(names) == len(self.input_names):
                 self.input_names = names
             self._user_outputs = _program_user_outputs(program, len(self.output_types))
             self._in_spec, self._out_spec = _program_specs(program, len(self.input_names))
+            self._constants = _program_constant_inputs(program) \
+                if len(names) == len(self.input_names) else ()
             if self._out_spec is not None:
                 n = len(self._user_outputs) if self._user_outputs is not None else \
                     len(self.output_names)
@@ -1002,6 +1005,8 @@ class TorchCompiledModel(CompiledModel):
             kwargs = {k: unwrap(v) for k, v in kwargs.items()}
         if self._range_checks:
             self._check_ranges(args, kwargs)
+        if self._constants:
+            self._check_constants(args, kwargs)
         results = super().__call__(*args, **kwargs)
         if self._mutations:
             self._write_back(given, results)
@@ -1023,6 +1028,27 @@ class TorchCompiledModel(CompiledModel):
         if spec != self._in_spec:
             return args, kwargs
         return tuple(flat), {}
+
+    def _check_constants(self, args, kwargs) -> None:
+        """The int, float, bool and str inputs torch.export specialized are given their
+        exported values ([Note: specialized scalar inputs])."""
+        names = self.input_names
+        for i, value in self._constants:
+            if i < len(args):
+                v = args[i]
+            elif names[i] in kwargs:
+                v = kwargs[names[i]]
+            else:
+                continue        # missing: bind() says so
+            if type(v) is not type(value) and not (
+                    isinstance(v, (int, float)) and isinstance(value, (int, float)) and
+                    not isinstance(v, bool) and not isinstance(value, bool)) or v != value:
+                raise InputError(
+                    f"input #{i} ('{names[i]}'): the program was exported with "
+                    f"{names[i]} = {value!r}, a constant of the program (torch.export "
+                    f"specializes {type(value).__name__} inputs), got {v!r}; export it "
+                    f"with this value, or mark the input dynamic (dynamic_shapes: "
+                    f"torch.export.Dim.DYNAMIC)")
 
     def _check_ranges(self, args, kwargs) -> None:
         """Dynamic dims within their torch.export.Dim's min and max ([Note: dynamic
@@ -1167,6 +1193,26 @@ def _output_keys(spec) -> list:
                              k.name if isinstance(k, P.GetAttrKey) else
                              str(getattr(k, "idx", k)) for k in path))
     return keys
+
+
+# [Note: specialized scalar inputs]
+# torch.export keeps an int, float, bool or str argument of forward as an input of the
+# program, but as the constant it was given (a ConstantArgument: the graph computes
+# with that value, and torch's own `ep.module()` refuses another one). The compiled
+# program's input is there, unused: a call with another value would silently compute
+# with the exported one, so it is an InputError naming the input, as torch's guard is.
+
+
+def _program_constant_inputs(program) -> tuple:
+    """((user input position, value), ...) of the inputs torch.export specialized
+    ([Note: specialized scalar inputs])."""
+    out = []
+    users = [s for s in program.graph_signature.input_specs if s.kind.name == "USER_INPUT"]
+    for i, s in enumerate(users):
+        if type(s.arg).__name__ == "ConstantArgument" and \
+                isinstance(s.arg.value, (bool, int, float, str)):
+            out.append((i, s.arg.value))
+    return tuple(out)
 
 
 def _program_user_outputs(program, n):

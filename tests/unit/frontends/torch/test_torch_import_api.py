@@ -210,3 +210,23 @@ def test_cli_runs_a_pt2_file_with_named_outputs(tmp_path):
     assert r.returncode == 1
     assert "dim 0 is 9, outside the range [0, 8]" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_specialized_scalar_inputs_hold_their_exported_value():
+    """torch.export makes int / float / str inputs constants of the program: another
+    value is an InputError (it was silently computed with the exported one)."""
+    class Scaled(nn.Module):
+        def forward(self, x, n: int, f: float, mode: str):
+            return x * f + n if mode == "affine" else x
+
+    x = torch.randn(3)
+    f = strata.compile(Scaled(), example_args=(x, 3, 0.5, "affine"), target="interpret",
+                       cache=False)
+    torch.testing.assert_close(f(x, 3, 0.5, "affine"), x * 0.5 + 3)
+    torch.testing.assert_close(f(x, n=3, f=0.5, mode="affine"), x * 0.5 + 3)
+    for bad, words in (((x, 4, 0.5, "affine"), r"input #1 \('n'\).*n = 3.*got 4"),
+                       ((x, 3, 0.25, "affine"), r"'f'.*f = 0.5.*got 0.25"),
+                       ((x, 3, 0.5, "plain"), r"'mode'.*'affine'.*got 'plain'"),
+                       ((x, True, 0.5, "affine"), r"'n'.*got True")):
+        with pytest.raises(InputError, match=words):
+            f(*bad)
