@@ -684,21 +684,36 @@ def _torch_dim_names(module, function):
         return None
     from .conversion.torch_to_linalg import symbolic_dims
     block = entry.regions[0].blocks[0]
-    ranges = {}
+    ranges, derived = {}, []
     for op in block.ops:
         if op.name == "torch.symbolic_int":
             p = op.properties
             ranges[p["symbol_name"].value] = (p["min_val"].value, p["max_val"].value)
-    return _DimNames([symbolic_dims(a) for a in block.args], ranges)
+        elif op.name == "torch.bind_symbolic_shape" and op.operands[0] in block.args:
+            # dims that are expressions of the symbols (2*s0, s0 + 1)
+            from .ir.affine import AffineConstantExpr, AffineSymbolExpr
+            names = []
+            for v in op.operands[1:]:
+                d = v.defining_op
+                n = d.properties.get("symbol_name") if d is not None else None
+                names.append(n.value if n is not None else None)
+            if None in names:
+                continue
+            i = block.args.index(op.operands[0])
+            for k, e in enumerate(op.properties["shape_expressions"].value.results):
+                if not isinstance(e, (AffineSymbolExpr, AffineConstantExpr)):
+                    derived.append((i, k, e, tuple(names)))
+    return _DimNames([symbolic_dims(a) for a in block.args], ranges, derived)
 
 
 class _DimNames(list):
     """Per input, torch.export's symbol per dim (None where a dim has none), and
     `ranges`: {symbol: (min, max)} ([Note: dynamic dims in range])."""
 
-    def __init__(self, names, ranges):
+    def __init__(self, names, ranges, derived=()):
         super().__init__(names)
         self.ranges = ranges
+        self.derived = tuple(derived)   # (input, dim, affine expr, symbol names)
 
 
 def _compile_module(module, program, t, function, pipeline, print_ir_after_all, dump_dir,
@@ -922,7 +937,10 @@ def _parse_types(texts) -> list:
 # was exported, guarded and lowered for the sizes of the symbol's range (the
 # `min_val`/`max_val` of its `torch.symbolic_int`; torch's own `ep.module()` refuses a
 # size past the max): a call with a size outside it is an InputError naming the input
-# and the dim, before anything runs, as a static dim of the wrong size is.
+# and the dim, before anything runs, as a static dim of the wrong size is. A dim that
+# export derived from the symbols (`2 * s`, `s + 1`: a bind_symbolic_shape expression)
+# must be that expression of the sizes the symbols have in the call (where each symbol
+# also names a dim alone).
 
 
 def _torch_interface_type(ft):
@@ -970,6 +988,12 @@ class TorchCompiledModel(CompiledModel):
                     self.output_names = self.output_names[:len(self.output_names) - n] + \
                         [k or b for k, b in zip(keys, base)]
         ranges = getattr(dim_names, "ranges", None) or {}
+        self._derived = getattr(dim_names, "derived", ())
+        self._symbol_at = {}        # symbol -> (input, dim) of a dim it names alone
+        for i, dims in enumerate(dim_names or ()):
+            for d, name in enumerate(dims or ()):
+                if name:
+                    self._symbol_at.setdefault(name, (i, d))
         self._range_checks = tuple(
             (i, d, name, *ranges[name]) for i, dims in enumerate(dim_names or ())
             for d, name in enumerate(dims or ()) if name in ranges)
@@ -1007,6 +1031,8 @@ class TorchCompiledModel(CompiledModel):
             self._check_ranges(args, kwargs)
         if self._constants:
             self._check_constants(args, kwargs)
+        if self._derived:
+            self._check_derived(args, kwargs)
         results = super().__call__(*args, **kwargs)
         if self._mutations:
             self._write_back(given, results)
@@ -1049,6 +1075,39 @@ class TorchCompiledModel(CompiledModel):
                     f"specializes {type(value).__name__} inputs), got {v!r}; export it "
                     f"with this value, or mark the input dynamic (dynamic_shapes: "
                     f"torch.export.Dim.DYNAMIC)")
+
+    def _shape(self, i, args, kwargs):
+        names = self.input_names
+        v = args[i] if i < len(args) else kwargs.get(names[i]) if i < len(names) else None
+        return getattr(v, "shape", None)
+
+    def _check_derived(self, args, kwargs) -> None:
+        """Dims torch.export derived from others (`2 * s`, `s + 1`) of the sizes the
+        symbols have in the call ([Note: dynamic dims in range])."""
+        names = self.input_names
+        for i, d, expr, syms in self._derived:
+            shape = self._shape(i, args, kwargs)
+            if shape is None or len(shape) <= d:
+                continue
+            values = []
+            for s in syms:
+                at = self._symbol_at.get(s)
+                other = self._shape(at[0], args, kwargs) if at is not None else None
+                if other is None or len(other) <= at[1]:
+                    break
+                values.append(int(other[at[1]]))
+            else:
+                want = expr.eval((), values)
+                if int(shape[d]) != want:
+                    import re
+                    text = re.sub(r"\bs(\d+)\b", lambda m: syms[int(m.group(1))],
+                                  str(expr))
+                    given = ", ".join(
+                        f"{s} = {v}: input '{names[self._symbol_at[s][0]]}' dim "
+                        f"{self._symbol_at[s][1]}" for s, v in zip(syms, values))
+                    raise InputError(f"input #{i} ('{names[i]}'): dim {d} is "
+                                     f"{int(shape[d])}, expected {text} = {want} as "
+                                     f"exported ({given})")
 
     def _check_ranges(self, args, kwargs) -> None:
         """Dynamic dims within their torch.export.Dim's min and max ([Note: dynamic

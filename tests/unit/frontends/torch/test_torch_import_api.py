@@ -136,6 +136,29 @@ def test_dynamic_dims_held_to_their_range():
         f(torch.randn(5, 5))            # the static dim
 
 
+class Doubled(nn.Module):
+    def forward(self, x, y, z):
+        return torch.cat([x, x]) + y, z[1:] * 2
+
+
+def test_derived_dims_follow_their_symbols():
+    """y's dim is 2*s and z's s+1 for x's s: another size is an InputError naming the
+    input and the expression (it failed inside the program, naming an op)."""
+    s = Dim("s", min=1, max=10)
+    f = strata.compile(Doubled(), example_args=(torch.randn(3), torch.randn(6),
+                                                torch.randn(4)),
+                       dynamic_shapes=({0: s}, {0: 2 * s}, {0: s + 1}),
+                       target="interpret", cache=False)
+    a, b = f(torch.randn(4), torch.randn(8), torch.randn(5))
+    assert a.shape == (8,) and b.shape == (4,)
+    with pytest.raises(InputError, match=r"input #1 \('y'\): dim 0 is 7, expected "
+                                         r"\w+ \* 2 = 8 as exported"):
+        f(torch.randn(4), torch.randn(7), torch.randn(5))
+    with pytest.raises(InputError, match=r"input #2 \('z'\): dim 0 is 4, expected "
+                                         r"\w+ \+ 1 = 5"):
+        f(torch.randn(4), torch.randn(8), torch.randn(4))
+
+
 @pytest.mark.parametrize("bad, words", [
     ((torch.randn(2, 4, dtype=torch.float64),), "'x'.*dtype float32"),
     ((torch.randn(2, 4).to(torch.int64),), "'x'.*dtype float32"),
