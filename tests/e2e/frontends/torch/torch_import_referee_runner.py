@@ -144,14 +144,16 @@ def program_cases(pattern=None):
         yield f"programs/{name}", make
 
 
-def opinfo_cases(pattern=None, shard=(0, 1)):
-    """(name, thunk) of every OpInfo sample the OpInfo runner counts; the thunk returns
-    None for a sample it does not count."""
+def opinfo_cases(pattern=None, shard=(0, 1), start=0):
+    """(name, thunk) of every OpInfo sample the OpInfo runner counts (of the ops from
+    index `start` on); the thunk returns None for a sample it does not count."""
     import torch
     import torch_opinfo_runner as O
     ops = O.load_ops()
     k, n = shard
     for index in range(k, len(ops), n):
+        if index < start:
+            continue
         op = ops[index]
         key = O.op_key(op)
         if pattern and not re.search(pattern, key):
@@ -212,10 +214,11 @@ def model_cases(pattern=None):
 
 # ---------------------------------------------------------------- running
 
-def run(cases, verbose=False, iree_opt=False, stages=STAGES):
-    """Run (name, thunk) cases; returns [(name, stage, status, detail)]."""
+def run(cases, verbose=False, iree_opt=False, stages=STAGES, out=None):
+    """Run (name, thunk) cases; returns [(name, stage, status, detail)] (appended to
+    `out` as they come, when given)."""
     import torch
-    out = []
+    out = [] if out is None else out
     for name, make in cases:
         t0 = time.process_time()
         with warnings.catch_warnings():
@@ -268,6 +271,7 @@ def main(argv=None) -> int:
     p.add_argument("--no-programs", action="store_true", help="skip the referee's programs")
     p.add_argument("-k", default=None, help="a regex on the case names")
     p.add_argument("--shard", default="0/1", help="k/n: OpInfo ops k, k+n, ... (1-based k)")
+    p.add_argument("--start", type=int, default=0, help="OpInfo ops from this index on")
     p.add_argument("--stage", choices=STAGES, action="append", help="raw and/or dec")
     p.add_argument("--iree-opt", action="store_true", help="print through iree-opt")
     p.add_argument("-v", "--verbose", action="store_true")
@@ -279,12 +283,15 @@ def main(argv=None) -> int:
     if not a.no_programs:
         cases.append(program_cases(a.k))
     if a.opinfo:
-        cases.append(opinfo_cases(a.k, (max(k - 1, 0), n)))
+        cases.append(opinfo_cases(a.k, (max(k - 1, 0), n), a.start))
     if a.models:
         cases.append(model_cases(a.k))
     results = []
-    for c in cases:
-        results += run(c, a.verbose, a.iree_opt, tuple(a.stage or STAGES))
+    try:
+        for c in cases:
+            run(c, a.verbose, a.iree_opt, tuple(a.stage or STAGES), results)
+    except KeyboardInterrupt:  # the counts so far
+        print("interrupted", flush=True)
     print(summary(results))
     return 0 if all(r[2] in ("pass", "skip", "both", "referee", "export")
                     for r in results) else 1
