@@ -908,7 +908,8 @@ def _parse_types(texts) -> list:
 # derived dim, 2*s or s+1, as the symbols make it: [Note: input sizes checked against
 # the symbols] in frontends/torch/shape_guard.py) and an InputError names the input
 # by its Python name; the outputs are the program's user outputs (buffers that a training-mode
-# module mutates are returned by the exported graph too, and left out here).
+# module mutates are returned by the exported graph too, and left out here), in the
+# model's own structure ([Note: the user's structure in and out]).
 
 
 def _torch_interface_type(ft):
@@ -940,13 +941,37 @@ class TorchCompiledModel(CompiledModel):
             self._dim_groups = _named_dim_groups(dim_names, self.input_types)
             self._prepare_calls()
         self._user_outputs = None
+        self._in_spec = self._out_spec = None
+        self._constants = ()
         if program is not None:
             names = _program_input_names(program)
             if len(names) == len(self.input_names):
                 self.input_names = names
             self._user_outputs = _program_user_outputs(program, len(self.output_types))
+            self._in_spec, self._out_spec = _program_specs(program, len(self.input_names))
+            self._constants = _program_constant_inputs(program) \
+                if len(names) == len(self.input_names) else ()
+            if self._out_spec is not None:
+                n = len(self._user_outputs) if self._user_outputs is not None else \
+                    len(self.output_names)
+                keys = _output_keys(self._out_spec)
+                if len(keys) == n:
+                    base = self.output_names[-n:] if n else []
+                    self.output_names = self.output_names[:len(self.output_names) - n] + \
+                        [k or b for k, b in zip(keys, base)]
 
-    def __call__(self, *args, **kwargs) -> list:
+    def __call__(self, *args, **kwargs):
+        """The model's outputs, in its own structure ([Note: the user's structure in and
+        out]); a module compiled without its program gives the list of outputs."""
+        results = self.flat(*args, **kwargs)
+        if self._out_spec is not None:
+            from torch.utils._pytree import tree_unflatten
+            return tree_unflatten(results, self._out_spec)
+        return results
+
+    def flat(self, *args, **kwargs) -> list:
+        """The list of the program's user outputs, flattened in the order of its
+        out_spec (what `strata run` prints, named by `output_names`)."""
         import sys
         torch = sys.modules.get("torch")
         given_torch = None          # the device of the first torch tensor input
@@ -959,8 +984,13 @@ class TorchCompiledModel(CompiledModel):
                         given_torch = v.device
                     return v.detach() if v.requires_grad else v
                 return v
+            if self._in_spec is not None:
+                args, kwargs = self._flatten_inputs(torch, args, kwargs)
+                given = (args, kwargs)
             args = tuple(unwrap(a) for a in args)
             kwargs = {k: unwrap(v) for k, v in kwargs.items()}
+        if self._constants:
+            self._check_constants(args, kwargs)
         results = super().__call__(*args, **kwargs)
         if self._mutations:
             self._write_back(given, results)
@@ -970,6 +1000,39 @@ class TorchCompiledModel(CompiledModel):
             results = [_to_torch(torch, r, given_torch) for r in results]
         return results
 
+    def _flatten_inputs(self, torch, args, kwargs):
+        """The user's nested inputs (a list or dict of tensors for one argument) as the
+        program's flat inputs, when they have the structure it was exported with
+        ([Note: the user's structure in and out])."""
+        from torch.utils._pytree import tree_flatten
+        try:
+            flat, spec = tree_flatten((tuple(args), dict(kwargs)))
+        except Exception:  # noqa: BLE001 - not a pytree: the plain checks explain
+            return args, kwargs
+        if spec != self._in_spec:
+            return args, kwargs
+        return tuple(flat), {}
+
+    def _check_constants(self, args, kwargs) -> None:
+        """The int, float, bool and str inputs torch.export specialized are given their
+        exported values ([Note: specialized scalar inputs])."""
+        names = self.input_names
+        for i, value in self._constants:
+            if i < len(args):
+                v = args[i]
+            elif names[i] in kwargs:
+                v = kwargs[names[i]]
+            else:
+                continue        # missing: bind() says so
+            if type(v) is not type(value) and not (
+                    isinstance(v, (int, float)) and isinstance(value, (int, float)) and
+                    not isinstance(v, bool) and not isinstance(value, bool)) or v != value:
+                raise InputError(
+                    f"input #{i} ('{names[i]}'): the program was exported with "
+                    f"{names[i]} = {value!r}, a constant of the program (torch.export "
+                    f"specializes {type(value).__name__} inputs), got {v!r}; export it "
+                    f"with this value, or mark the input dynamic (dynamic_shapes: "
+                    f"torch.export.Dim.DYNAMIC)")
 
     def _write_back(self, given, results) -> None:
         """Copy the new contents of the inputs the program writes in place into what the
@@ -1040,6 +1103,81 @@ def _program_input_names(program) -> list:
         if spec.kind.name == "USER_INPUT":
             names.append(getattr(spec.arg, "name", f"arg{len(names)}"))
     return names
+
+
+# [Note: the user's structure in and out]
+# torch.export flattens a model's inputs and outputs (tuples, lists, dicts, dataclasses
+# registered with torch.export.register_dataclass, HF's ModelOutput) into the graph's
+# flat inputs and outputs, and keeps their structure as the program's pytree specs
+# (`ep.call_spec.in_spec`, `out_spec`). A compiled program gives its outputs back in
+# that structure, as the model returns them (a tensor, a tuple, a dict...), and takes
+# inputs in the structure it was exported with (a list of tensors for one argument) as
+# well as flat. A module imported without its program (an .mlir file) returns the list
+# of outputs, as every compiled model does.
+
+
+def _program_specs(program, n_inputs):
+    """(in_spec or None, out_spec or None) of an ExportedProgram ([Note: the user's
+    structure in and out]): in_spec only when the user's inputs are nested (a flat call
+    needs no flattening), out_spec when it fits the program's user outputs."""
+    spec = getattr(program, "call_spec", None)
+    in_spec, out_spec = getattr(spec, "in_spec", None), getattr(spec, "out_spec", None)
+    try:
+        users = sum(1 for s in program.graph_signature.output_specs
+                    if s.kind.name == "USER_OUTPUT")
+        if out_spec is not None and out_spec.num_leaves != users:
+            out_spec = None
+        if in_spec is not None:
+            args, kwargs = in_spec.children() if in_spec.num_children == 2 else \
+                (None, None)
+            flat = args is not None and all(c.is_leaf() for c in args.children()) and \
+                all(c.is_leaf() for c in kwargs.children())
+            if flat or in_spec.num_leaves != n_inputs:
+                in_spec = None
+    except Exception:  # noqa: BLE001 - a spec of another torch: the flat interface
+        return None, None
+    return in_spec, out_spec
+
+
+def _output_keys(spec) -> list:
+    """Per leaf of output spec `spec`, its path as a name where a dict key or a field
+    names it (`logits`, `hidden.0`), else None ([Note: the user's structure in and
+    out])."""
+    from torch.utils import _pytree as P
+    try:
+        tree = P.tree_unflatten(list(range(spec.num_leaves)), spec)
+        paths = P.tree_flatten_with_path(tree)[0]
+    except Exception:  # noqa: BLE001 - a container that will not hold ints: no names
+        return [None] * spec.num_leaves
+    keys = []
+    for path, _ in paths:
+        if not any(isinstance(k, (P.MappingKey, P.GetAttrKey)) for k in path):
+            keys.append(None)
+            continue
+        keys.append(".".join(str(k.key) if isinstance(k, P.MappingKey) else
+                             k.name if isinstance(k, P.GetAttrKey) else
+                             str(getattr(k, "idx", k)) for k in path))
+    return keys
+
+
+# [Note: specialized scalar inputs]
+# torch.export keeps an int, float, bool or str argument of forward as an input of the
+# program, but as the constant it was given (a ConstantArgument: the graph computes
+# with that value, and torch's own `ep.module()` refuses another one). The compiled
+# program's input is there, unused: a call with another value would silently compute
+# with the exported one, so it is an InputError naming the input, as torch's guard is.
+
+
+def _program_constant_inputs(program) -> tuple:
+    """((user input position, value), ...) of the inputs torch.export specialized
+    ([Note: specialized scalar inputs])."""
+    out = []
+    users = [s for s in program.graph_signature.input_specs if s.kind.name == "USER_INPUT"]
+    for i, s in enumerate(users):
+        if type(s.arg).__name__ == "ConstantArgument" and \
+                isinstance(s.arg.value, (bool, int, float, str)):
+            out.append((i, s.arg.value))
+    return tuple(out)
 
 
 def _program_user_outputs(program, n):

@@ -116,7 +116,8 @@ def run(args) -> int:
                            cache=False if args.no_cache else None,
                            **cuda_options(args))
         with np.errstate(all="ignore"):
-            outputs = f(*positional, **named)
+            # (a PyTorch program's outputs as a flat list, not in the model's structure)
+            outputs = getattr(f, "flat", f)(*positional, **named)
     except (strata.StrataError, _UsageError) as e:
         from ..ir.diagnostics import DiagnosticError
         # Located diagnostics speak for themselves; other errors get the command's name.

@@ -77,7 +77,7 @@ def test_attention_reaches_the_kernels_as_the_onnx_path_does(tmp_path):
     ep = torch.export.export(model, (x, mask))
     from_ep = strata.compile(ep, cache=False, dump_dir=str(tmp_path / "ep"))
     from_onnx = strata.compile(onnx_path, cache=False, dump_dir=str(tmp_path / "onnx"))
-    np.testing.assert_allclose(from_ep(x, mask)[0].numpy(), want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(from_ep(x, mask).numpy(), want, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(from_onnx(x.numpy(), mask.numpy())[0], want, rtol=1e-5,
                                atol=1e-5)
     ep_calls, ep_transposes, ep_generics = _counts(_kernel_ir(tmp_path / "ep"))
@@ -137,7 +137,7 @@ def test_conv_batch_norm_reaches_the_kernels_as_the_onnx_path_does(tmp_path):
     ep = torch.export.export(model, (x,))
     from_ep = strata.compile(ep, cache=False, dump_dir=str(tmp_path / "ep"))
     from_onnx = strata.compile(onnx_path, cache=False, dump_dir=str(tmp_path / "onnx"))
-    np.testing.assert_allclose(from_ep(x)[0].numpy(), want, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(from_ep(x).numpy(), want, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(from_onnx(x.numpy())[0], want, rtol=1e-4, atol=1e-5)
     ep_calls, ep_transposes, ep_generics = _counts(_kernel_ir(tmp_path / "ep"))
     onnx_calls, onnx_transposes, onnx_generics = _counts(_kernel_ir(tmp_path / "onnx"))

@@ -351,14 +351,14 @@ def test_torch_module_and_mlir_file_hit(cache_dir, tmp_path):
     g = strata.compile(net, example_args=(x,), dynamic_shapes=dyn)
     assert not f.from_cache and g.from_cache
     assert g.input_names == f.input_names and type(g) is type(f)
-    y = g(x[:2])[0]
+    y = g(x[:2])       # one tensor, as the module returns it
     assert isinstance(y, torch.Tensor)
     np.testing.assert_allclose(y.numpy(), net(x[:2]).detach().numpy(), rtol=1e-5, atol=1e-5)
     with torch.no_grad():
         net[0].bias.add_(1.0)       # other weights: another key
     h = strata.compile(net, example_args=(x,), dynamic_shapes=dyn)
     assert not h.from_cache
-    np.testing.assert_allclose(h(x)[0].numpy(), net(x).detach().numpy(), rtol=1e-5,
+    np.testing.assert_allclose(h(x).numpy(), net(x).detach().numpy(), rtol=1e-5,
                                atol=1e-5)
     # an .mlir file: its bytes
     p = tmp_path / "m.mlir"

@@ -35,7 +35,8 @@ users are lowered.
 An op without a lowering fails the pass before anything is converted, with a
 diagnostic at the op's location, which the importer made the user's Python line fused
 with the FX node name: `model.py:12:0: error: no lowering to linalg for the ATen op
-'aten.histc' (torch.operator)`. One whose lowering declines (an argument it needs
+'aten.histc' (torch.operator, FX node 'histc')` (the message names the node: a
+rendered location shows only the file position). One whose lowering declines (an argument it needs
 constant, an unsupported case) fails the conversion there: `failed to legalize
 operation 'torch.aten.view'` and a note with the reason.
 """
@@ -158,6 +159,14 @@ def symbolic_dims(value):
                 names.append(None)
         return names if any(names) else None
     return None
+
+
+def _fx_node(op) -> str:
+    """`, FX node 'add_1'` when `op`'s location is the importer's name of an FX node
+    ([Note: unlowered torch ops]), else ""."""
+    from ...ir.location import NameLoc
+    loc = op.loc
+    return f", FX node '{loc.name}'" if isinstance(loc, NameLoc) else ""
 
 
 class TorchLowering(Lowering):
@@ -368,12 +377,13 @@ class ConvertTorchToLinalg(Pass):
                 if _is_torch(o) and o.name not in _NO_VALUE and \
                         aten_name(o) not in LOWERINGS:
                     self.signal_failure(f"no lowering to linalg for the ATen op "
-                                        f"'{aten_name(o)}' ({o.name})", o)
+                                        f"'{aten_name(o)}' ({o.name}{_fx_node(o)})", o)
                 if _is_torch(o):
                     complex_type = _complex_tensor_type(o)
                     if complex_type is not None:
                         self.signal_failure(f"complex tensors are not lowered to linalg: "
-                                            f"'{aten_name(o)}' ({o.name}) takes or gives "
+                                            f"'{aten_name(o)}' ({o.name}{_fx_node(o)}) "
+                                            f"takes or gives "
                                             f"{complex_type}", o)
             apply_full_conversion([op], target, patterns, type_converter=tc)
             return

@@ -44,6 +44,8 @@ gives FxImporter's default, without the symbolic shape ops):
   range constraints at the top, then a `torch.bind_symbolic_shape` after every value
   whose shape has a symbolic dim, its dims as an affine map of the symbols.
 - Every op carries its FX node's location ([Note: node locations] in locations.py).
+- `aten.as_strided` reads the tensor owning the storage through index tensors, as
+  FxImporter rewrites it ([Note: as_strided read through its base] in strided_reads.py).
 
 [Note: op names]
 An ATen overload `aten::add.Tensor` is the op `torch.aten.add.Tensor` (`aten::relu` with
@@ -83,6 +85,7 @@ from .errors import TorchImportError
 from .literals import (LAYOUT_CODES, MEMORY_FORMAT_CODES, SCALAR_TYPE_CODES, dtype_info,
                        tensor_literal_attr)
 from .locations import node_location, stack_location, user_frame
+from .strided_reads import strided_reads
 
 __all__ = ["import_program", "import_graph", "input_mutations", "direct_plan",
            "graph_plan"]
@@ -440,6 +443,7 @@ class _ProgramImporter:
         self.state: dict = {}       # placeholder node -> (tensor, state name)
         self.literals: dict = {}    # id(tensor) -> (tensor, attribute)
         self.symbols: dict = {}     # sympy symbol name -> torch.symbolic_int value
+        self.strided: dict = {}     # as_strided node -> (base node, index tensors)
         self.block = None
         self.loc = UnknownLoc()
 
@@ -469,8 +473,12 @@ class _ProgramImporter:
         module.block.append(func)
         if self.symbolic_shapes:
             self._symbolic_ints()
+        # [Note: as_strided read through its base] (strided_reads.py)
+        self.strided, dead = strided_reads(graph)
         results = None
         for node in graph.nodes:
+            if node in dead:
+                continue
             self.loc = node_location(node)
             try:
                 if node.op == "output":
@@ -760,6 +768,10 @@ class _ProgramImporter:
         target = node.target
         if target is operator.getitem:
             return self._getitem(node)
+        if node in self.strided:
+            base, coordinates = self.strided[node]
+            return self._overload(node, torch.ops.aten.index.Tensor,
+                                  (base, list(coordinates)), {})
         if isinstance(target, torch._ops.OpOverload):
             if node in self.functional:  # [Note: importing without decomposing]
                 return self._overload(node, self.functional[node], node.args, node.kwargs)
