@@ -847,6 +847,31 @@ for _n in _UPSAMPLE:
     _upsample(_n)
 
 
+_GRID_MODES = ("linear", "nearest", "cubic")          # interpolation_mode 0, 1, 2
+_GRID_PADS = ("zeros", "border", "reflection")          # padding_mode 0, 1, 2
+
+
+@lowering("aten.grid_sampler_2d", "aten.grid_sampler_3d", "aten.grid_sampler")
+def _grid_sampler(cx):
+    """grid_sampler_{2,3}d(input [N, C, D...], grid [N, Dout..., k], interpolation_mode,
+    padding_mode, align_corners): resize.grid_sample, ONNX GridSample's builder. ATen
+    moves a bilinear or nearest source coordinate inside before taking the taps, a
+    bicubic one not: each of its four taps is clamped or reflected alone."""
+    from ..onnx_to_linalg.resize import grid_sample
+    mode, pad = cx.int_(2, "interpolation_mode"), cx.int_(3, "padding_mode")
+    if not 0 <= mode < 3 or not 0 <= pad < 3:
+        raise NotLowerable(f"grid_sampler of interpolation_mode {mode} and padding_mode "
+                           f"{pad} (each must be 0, 1 or 2)")
+    if not is_float(element_type(cx.operands[0].type)):
+        raise NotLowerable("grid_sampler of a tensor that is not floating point")
+    mode = _GRID_MODES[mode]
+    if mode == "cubic" and ranked(cx, cx.operands[0].type).rank != 4:
+        raise NotLowerable("bicubic grid sampling of a 5-d input")
+    return [finish(cx, grid_sample(cx, cx.operands[0], cx.operands[1], mode,
+                                   _GRID_PADS[pad], cx.bool_(4, "align_corners"),
+                                   pad_source=mode != "cubic"))]
+
+
 @lowering("aten.topk")
 def _topk(cx):
     """topk(x, k, dim=-1, largest=True, sorted=True) -> (values, indices), in order
