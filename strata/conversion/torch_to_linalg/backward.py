@@ -16,8 +16,11 @@ forward builders: the gradients of a convolution are convolutions.
              %false, %opad, %int1, %mask : ... -> !torch.vtensor<[2,3,8,8],f32>,
              !torch.vtensor<[4,3,3,3],f32>, !torch.vtensor<[4],f32>
 
-(max_pool2d_with_indices_backward is decomposed to scatter_add by the backend, see
-strata/frontends/torch/dynamo.py.)
+    max_pool{2,3}d_with_indices_backward  each input position gathers the gradient
+                             of the windows whose argmax it is ([Note: max pooling's
+                             gradient as a gather]); torch.compile's backend decomposes
+                             the 2-d one to a scatter_add (strata/frontends/torch/
+                             dynamo.py), torch.export keeps it
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ from ..onnx_to_linalg._shape_util import collapse, expand, extract_slice
 from ..onnx_to_linalg.common import DYN, elementwise, ranked, scalars, tensor_type
 from ..onnx_to_linalg.convolution import padded_conv
 from ..onnx_to_linalg.reduction import reduce_tensor
+from ...ir import attributes as A
 from ..scalar_builders import element_type, is_float
 from . import NotLowerable, lowering
 from .nn import _per_dim, _transposed
@@ -228,6 +232,93 @@ def _avg_pool_backward(n):
             raise NotLowerable("windows that skip the input's end are not lowered yet")
         return [_transposed(cx, scaled, ones, None, kernel, c, strides, pads, [1] * n,
                             out_pad)]
+
+
+def _max_pool_backward(n):
+    @lowering(f"aten.max_pool{n}d_with_indices_backward")
+    def lower(cx):
+        """max_pool{n}d_with_indices_backward(grad_output, input, kernel_size, stride,
+        padding, dilation, ceil_mode, indices): [Note: max pooling's gradient as a
+        gather]."""
+        go, x, indices = cx.operands[0], cx.operands[1], cx.operands[7]
+        tg, tx, ti = ranked(cx, go.type), ranked(cx, x.type), ranked(cx, indices.type)
+        if tx.rank not in (n + 1, n + 2) or tg.rank != tx.rank or ti.rank != tx.rank:
+            raise NotLowerable(f"max_pool{n}d backward of ranks {tg.rank}, {tx.rank} and "
+                               f"{ti.rank}")
+        elt = element_type(cx.result_type(0))
+        if not is_float(elt):
+            raise NotLowerable("the gradient of an integer max pooling")
+        kernel = _per_dim(cx.ints(2, "kernel_size"), n, "kernel_size")
+        strides = cx.ints(3, "stride")
+        strides = _per_dim(strides, n, "stride") if strides else list(kernel)
+        pads = _per_dim(cx.ints(4, "padding"), n, "padding")
+        dilations = _per_dim(cx.ints(5, "dilation"), n, "dilation")
+        if min(kernel + strides + dilations) < 1 or min(pads) < 0:
+            raise NotLowerable("kernel, stride and dilation must be positive and padding "
+                               "not negative")
+        return [round_to(cx, max_pool_backward(cx, go, x, indices, kernel, strides, pads,
+                                               dilations, acc_type(elt)), elt)]
+
+
+for _n in (2, 3):        # ATen has no 1-d one: max_pool1d pools a 2-d view
+    _max_pool_backward(_n)
+
+
+# [Note: max pooling's gradient as a gather]
+# ATen scatters: grad_input.flat[indices[o]] += grad_output[o] (torch's decomposition is
+# a scatter_add). Here each input position gathers instead, so the loop nest is parallel
+# over the input and needs no atomics: one linalg.generic over (leading dims, input
+# positions i, taps k), the taps a reduction. Along an axis, tap k of the window at
+# output position o covers i = o * stride - pad + k * dilation; so i is covered by tap k
+# of the window o = (i + pad - k * dilation) / stride when that divides exactly and
+# 0 <= o < out. Each such window whose recorded argmax (indices, flat over the input's
+# spatial dims) is i gives it its gradient. A window's tap is found once per position,
+# so overlapping windows (stride < kernel) all count, as ATen's sum does.
+#     grad_input[l, i] = sum_k (valid(k) and indices[l, o(k)] == flat(i)) ? go[l, o(k)] : 0
+
+
+def max_pool_backward(cx, go, x, indices, kernel, strides, pads, dilations, acc):
+    """The gradient of a max pooling over the last len(kernel) dims of `x`, from the
+    gradient of its result `go` and the argmax positions `indices` it recorded ([Note:
+    max pooling's gradient as a gather]); in `acc`."""
+    from ..onnx_to_linalg._linalg_util import map_text
+    from ..onnx_to_linalg._shape_util import Ix
+    from ..onnx_to_linalg.common import empty, generic_op
+    n = len(kernel)
+    rank = x.type.rank
+    lead = rank - n
+    xs, os_ = [dim_size(cx, x, d) for d in range(rank)], [dim_size(cx, go, d)
+                                                          for d in range(rank)]
+    loops = rank + n
+    taps = empty(cx, kernel, A.i8)             # gives the tap loops their bounds
+    init = filled(cx, xs, acc, 0)
+    out_map = map_text(loops, list(range(rank)))
+    gelt, ielt = element_type(go.type), element_type(indices.type)
+
+    def body(s, b, args):
+        ix = Ix(s)
+
+        def flag(c):            # Ix's comparisons known statically are Python bools
+            return s.const(c, A.i1) if isinstance(c, bool) else c
+        valid, at, flat = None, [], 0
+        for a in range(n):
+            i, k = b.index(lead + a), b.index(rank + a)
+            t = ix.sub(ix.add(i, pads[a]), ix.mul(k, dilations[a]))
+            o = ix.floordiv(t, strides[a])
+            ok = s.and_(flag(ix.cmp("ge", t, 0)), flag(ix.cmp("lt", o, os_[lead + a])))
+            if strides[a] > 1:
+                ok = s.and_(ok, flag(ix.cmp("eq", ix.mod(t, strides[a]), 0)))
+            valid = ok if valid is None else s.and_(valid, ok)
+            at.append(ix.v(ix.clamp(o, 0, ix.sub(os_[lead + a], 1))))
+            flat = ix.add(ix.mul(flat, xs[lead + a]), i)
+        pos = [b.index(d) for d in range(lead)] + at
+        g = s.cast(s.op1("tensor.extract", [go, *pos], gelt), acc)
+        hit = s.op1("tensor.extract", [indices, *pos], ielt)
+        valid = s.and_(valid, s.cmp("eq", hit, s.cast(ix.v(flat), ielt)))
+        return [s.add(args[-1], s.select(valid, g, s.zero(acc)))]
+    return generic_op(cx, [taps], [init],
+                      [map_text(loops, list(range(rank, loops))), out_map],
+                      ["parallel"] * rank + ["reduction"] * n, body)[0]
 
 
 def _positions(sizes):

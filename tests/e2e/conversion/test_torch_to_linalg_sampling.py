@@ -62,3 +62,54 @@ def test_grid_sample_3d(target):
                       ("nearest", "border")]:
         _compare(Fn(lambda a, g: F.grid_sample(a, g, mode=mode, padding_mode=pad,
                                                align_corners=False)), (x, grid), target)
+
+
+# ------------------------------------------------------------------ max pooling backward
+
+_MAX_POOL_BACKWARD = {
+    # n, input shape, kernel, stride, padding, dilation, ceil_mode
+    "2d_overlapping": (2, (2, 3, 8, 8), [3, 3], [2, 2], [1, 1], [1, 1], False),
+    "2d_dilated_ceil": (2, (1, 2, 7, 9), [2, 3], [1, 2], [0, 1], [2, 1], True),
+    "2d_unbatched_ceil": (2, (3, 7, 7), [3, 3], [3, 3], [1, 1], [1, 1], True),
+    # stride 3 past a kernel of 2 skips input positions: their gradient is 0
+    "2d_gaps": (2, (1, 1, 8, 8), [2, 2], [3, 3], [0, 0], [1, 1], False),
+    "3d": (3, (1, 2, 5, 6, 5), [2, 2, 2], [2, 1, 2], [1, 0, 1], [1, 1, 1], False),
+}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("name", sorted(_MAX_POOL_BACKWARD))
+def test_max_pool_with_indices_backward(name, target):
+    """The op as torch.export keeps it, fed the forward's own indices; ties (a constant
+    plane) send the gradient to the first maximum only, as the indices say."""
+    n, shape, k, s, p, d, ceil = _MAX_POOL_BACKWARD[name]
+    aten = torch.ops.aten
+    fwd = aten.max_pool2d_with_indices if n == 2 else aten.max_pool3d_with_indices
+    bwd = (aten.max_pool2d_with_indices_backward if n == 2 else
+           aten.max_pool3d_with_indices_backward)
+    x = torch.randn(*shape, generator=_gen())
+    x[..., 0, :] = 0.5
+    _, idx = fwd(x, k, s, p, d, ceil)
+    go = torch.randn(*idx.shape, generator=_gen(1))
+    _compare(Fn(lambda g, a, i: bwd(g, a, k, s, p, d, ceil, i)), (go, x, idx), target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_max_pool3d_training(target):
+    """torch.compile training through a 3-d max pooling: its backward op is lowered, not
+    decomposed (the backend decomposes only the 2-d one)."""
+    import copy
+
+    from strata.frontends.torch import dynamo
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(torch.nn.Conv3d(2, 3, 2), torch.nn.MaxPool3d(2, stride=1))
+    e = copy.deepcopy(m)
+    x = torch.randn(1, 2, 5, 5, 4)
+    f = torch.compile(m, backend=dynamo.strata_backend,
+                      options={"fallback": False, "target": target})
+    f(x).square().sum().backward()
+    e(x).square().sum().backward()
+    torch._dynamo.reset()
+    for p, q in zip(m.parameters(), e.parameters()):
+        torch.testing.assert_close(p.grad, q.grad, atol=1e-4, rtol=1e-4)
