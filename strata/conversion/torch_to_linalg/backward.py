@@ -11,6 +11,8 @@ forward builders: the gradients of a convolution are convolutions.
                              the sum of grad_output over all but its channel dim
     avg_pool{1,2,3}d_backward  grad_output / divisor, spread over each window by a
                              transposed depthwise convolution of ones
+    _adaptive_avg_pool{2,3}d_backward  grad_output contracted along each axis with the
+                             static matrix of its windows' 1 / length
 
     %r:3 = torch.aten.convolution_backward %go, %x, %w, %bias_sizes, %stride, %pad, %dil,
              %false, %opad, %int1, %mask : ... -> !torch.vtensor<[2,3,8,8],f32>,
@@ -224,14 +226,71 @@ def _avg_pool_backward(n):
         ones = filled(cx, [c, 1] + kernel, elt, 1)
         out_pad = [i + 2 * p - (k - 1) - 1 - (o - 1) * s for i, o, k, s, p in
                    zip(ins, outs, kernel, strides, pads)]
-        if any(r < 0 for r in out_pad):
-            # ceil_mode windows that start in the padding past the end: gradient dropped
-            # there, as ATen; the full transposed result is cropped below
-            raise NotLowerable("ceil_mode windows past the input are not lowered yet")
-        if any(r >= s for r, s in zip(out_pad, strides)):
-            raise NotLowerable("windows that skip the input's end are not lowered yet")
-        return [_transposed(cx, scaled, ones, None, kernel, c, strides, pads, [1] * n,
-                            out_pad)]
+        # r < 0: ceil_mode windows reach past the input's end, into padding whose
+        # gradient ATen drops: the transposed result is cropped there; r >= stride:
+        # the windows end before the input does, its last positions get 0
+        fit = [min(max(r, 0), s - 1) for r, s in zip(out_pad, strides)]
+        y = _transposed(cx, scaled, ones, None, kernel, c, strides, pads, [1] * n, fit)
+        full = list(y.type.shape)
+        if full[2:] != ins:
+            lead = [dim_size(cx, y, 0), c]
+            y = extract_slice(cx, y, [0] * (n + 2), lead + [min(f, i) for f, i in
+                                                            zip(full[2:], ins)])
+            y = pad(cx, y, [0] * (n + 2), [0, 0] + [max(i - f, 0) for f, i in
+                                                    zip(full[2:], ins)],
+                    scalars(cx).zero(elt))
+        return [y]
+
+
+@lowering("aten._adaptive_avg_pool2d_backward", "aten._adaptive_avg_pool3d_backward")
+def _adaptive_avg_pool_backward(cx):
+    """_adaptive_avg_pool{2,3}d_backward(grad_output, input): output position o of an
+    axis of in size I and out size O averages [floor(o I / O), ceil((o + 1) I / O)) (the
+    forward's windows, nn._adaptive_avg_pool); a window's count is the product of its
+    lengths along the axes, so the gradient is separable: grad_output contracted along
+    each axis with the static [I, O] matrix of 1 / length inside the windows."""
+    n = 2 if "2d" in cx.aten else 3
+    go, x = cx.operands[0], cx.operands[1]
+    tg, tx = ranked(cx, go.type), ranked(cx, x.type)
+    if tx.rank not in (n + 1, n + 2) or tg.rank != tx.rank:
+        raise NotLowerable(f"adaptive pooling backward of ranks {tg.rank} and {tx.rank}")
+    ins, outs = list(tx.shape[-n:]), list(tg.shape[-n:])
+    if DYN in ins or DYN in outs:
+        raise NotLowerable("adaptive pooling backward needs static spatial sizes")
+    elt = element_type(cx.result_type(0))
+    if not is_float(elt):
+        raise NotLowerable("the gradient of an integer adaptive pooling")
+    acc = acc_type(elt)
+    y = go
+    for a, (size, o) in enumerate(zip(ins, outs)):
+        weights = [[0.0] * o for _ in range(size)]
+        for j in range(o):
+            start, end = j * size // o, -(-(j + 1) * size // o)
+            for i in range(start, end):
+                weights[i][j] = 1.0 / (end - start)
+        y = _contract_axis(cx, y, _dense(cx, [size, o], acc, weights), tx.rank - n + a,
+                           acc)
+    return [round_to(cx, y, elt)]
+
+
+def _contract_axis(cx, y, w, axis, acc):
+    """y with dim `axis` (size O) replaced by size I: sum_o y[..., o, ...] * w[i, o]."""
+    from ..onnx_to_linalg._linalg_util import map_text
+    from ..onnx_to_linalg.common import generic_op
+    rank = y.type.rank
+    out = [dim_size(cx, y, d) for d in range(rank)]
+    out[axis] = w.type.shape[0]
+    init = filled(cx, out, acc, 0)
+    ydims = list(range(rank))
+    ydims[axis] = rank
+
+    def body(s, b, args):
+        v, c, a = args
+        return [s.add(a, s.mul(s.cast(v, acc), c))]
+    return generic_op(cx, [y, w], [init], [map_text(rank + 1, ydims),
+                                           map_text(rank + 1, [axis, rank]),
+                                           map_text(rank + 1, list(range(rank)))],
+                      ["parallel"] * rank + ["reduction"], body)[0]
 
 
 def _max_pool_backward(n):

@@ -1,7 +1,9 @@
 """Sampling ATen ops and their gradients through convert-torch-to-linalg, against eager
 on both targets: grid_sampler_2d/3d (F.grid_sample: every interpolation and padding
 mode, align_corners both ways, points inside, on and past the borders) and the pooling
-backward ops that export keeps (max_pool{1,2,3}d_with_indices_backward)."""
+backward ops that torch.export keeps and AOTAutograd's backward graphs hold
+(max_pool{2,3}d_with_indices_backward, avg_pool{2,3}d_backward in ceil_mode,
+_adaptive_avg_pool{2,3}d_backward)."""
 from __future__ import annotations
 
 import itertools
@@ -113,3 +115,46 @@ def test_max_pool3d_training(target):
     torch._dynamo.reset()
     for p, q in zip(m.parameters(), e.parameters()):
         torch.testing.assert_close(p.grad, q.grad, atol=1e-4, rtol=1e-4)
+
+
+# ------------------------------------------------------------------ average pooling backward
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("shape, out", [((2, 3, 9, 10), (4, 3)), ((3, 7, 5), (3, 5)),
+                                        ((1, 2, 5, 6, 7), (2, 4, 3)),
+                                        ((1, 2, 4, 4), (8, 4))],
+                         ids=["2d_irregular", "2d_unbatched", "3d", "2d_upsampling"])
+def test_adaptive_avg_pool_backward(shape, out, target):
+    """Overlapping windows of different lengths, output sizes above the input's (windows
+    of one position read by several outputs), and no batch dim."""
+    aten = torch.ops.aten
+    bwd = (aten._adaptive_avg_pool2d_backward if len(out) == 2 else
+           aten._adaptive_avg_pool3d_backward)
+    x = torch.randn(*shape, generator=_gen())
+    go = torch.randn(*shape[:-len(out)], *out, generator=_gen(1))
+    _compare(Fn(lambda g, a: bwd(g, a)), (go, x), target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("n, shape, k, s, p, count_pad", [
+    (2, (1, 2, 8, 8), [3, 3], [2, 2], [0, 0], True),
+    (2, (2, 3, 9, 6), [3, 2], [2, 3], [1, 1], False),
+    (1, (2, 3, 6), [4], [3], [1], True),
+    (3, (1, 2, 5, 4, 6), [2, 2, 3], [2, 2, 2], [0, 1, 1], False)],
+    ids=["2d", "2d_pad_exclude", "1d_pad", "3d"])
+def test_avg_pool_backward_ceil_mode(n, shape, k, s, p, count_pad, target):
+    """ceil_mode windows that start inside the input and end past it (in the padding
+    or beyond): ATen drops their gradient there and divides by what they cover."""
+    aten = torch.ops.aten
+    fwd = {1: aten.avg_pool1d, 2: aten.avg_pool2d, 3: aten.avg_pool3d}[n]
+    x = torch.randn(*shape, generator=_gen())
+    y = fwd(x, k, s, p, True, count_pad)
+    go = torch.randn(*y.shape, generator=_gen(1))
+    if n == 1:   # ATen has no avg_pool1d_backward: autograd runs the 2-d one
+        m = Fn(lambda g, a: aten.avg_pool2d_backward(g.unsqueeze(-2), a.unsqueeze(-2),
+                                                     [1] + k, [1] + s, [0] + p, True,
+                                                     count_pad, None).squeeze(-2))
+    else:
+        bwd = aten.avg_pool2d_backward if n == 2 else aten.avg_pool3d_backward
+        m = Fn(lambda g, a: bwd(g, a, k, s, p, True, count_pad, None))
+    _compare(m, (go, x), target)
