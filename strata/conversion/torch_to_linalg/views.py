@@ -10,6 +10,8 @@ embedding as onnx_to_linalg's gather.
     split_with_sizes, split.Tensor tensor.extract_slice per part
     cat                            tensor.concat (concat)
     embedding, index_select        gather (indices checked in range at run time)
+    sym_storage_offset             of a chain of slices and selects, at run time
+                                   ([Note: storage offsets of slices])
 
     %1 = torch.aten.view %0, %list : !torch.vtensor<[2,3],f32>, !torch.list<int>
            -> !torch.vtensor<[6],f32>
@@ -44,7 +46,7 @@ from ..onnx_to_linalg._shape_util import (DYN, Ix, extract_slice, finish, reshap
 from ..onnx_to_linalg.common import elementwise, ranked, scalars, stretch_if_one
 from ..onnx_to_linalg.data_movement import broadcast_to, concat, slice_dim
 from ..onnx_to_linalg.gather_scatter import gather, gather_elements, nonzero
-from . import DYNAMIC_ARG, NotLowerable, lowering
+from . import DYNAMIC_ARG, NotLowerable, _const_arg, lowering
 
 INT64_MAX = (1 << 63) - 1
 
@@ -259,6 +261,86 @@ def _slice(cx):
         from ..onnx_to_linalg.common import empty
         return [finish(cx, empty(cx, part, x.type.element_type))]
     return [finish(cx, extract_slice(cx, x, offs, part, strides))]
+
+
+# [Note: storage offsets of slices]
+# torch.export checks the storage offset of a view whose start is known at run time only
+# (tensor_split by a tensor of indices: `sym_storage_offset(slice(x, 1, u0, u1)) >= 0`).
+# Strata's tensors are values, but the offset ATen means is defined by the view chain:
+# a function argument or the result of an op that is not a view starts at 0 with
+# contiguous strides; slice.Tensor adds start * stride(dim) (start clamped as slicing
+# clamps it) and multiplies the dim's stride by the step; select.int adds index *
+# stride(dim) and drops the dim. Other views (permute, expand, as_strided...) are not
+# followed: the op is refused there, never given a made-up offset.
+
+_OFFSET_VIEWS = ("torch.aten.slice.Tensor", "torch.aten.select.int")
+
+
+@lowering("aten.sym_storage_offset")
+def _storage_offset(cx):
+    """[Note: storage offsets of slices]."""
+    chain, v = [], cx.op.operands[0]
+    while v.defining_op is not None and v.defining_op.name in _OFFSET_VIEWS:
+        chain.append(v.defining_op)
+        v = v.defining_op.operands[0]
+    base = v.defining_op
+    if base is not None and _is_view(base):
+        raise NotLowerable(f"the storage offset of a view made by {base.name}")
+    s = scalars(cx)
+    ix = Ix(s)
+
+    def value(x):
+        if x.defining_op is None or x.type is None or not _const_int(x):
+            got = cx.b.get_remapped_value(x)
+            return s.cast(got if got is not None else x, A.index)
+        return _const_arg(x)
+    src = cx.b.get_remapped_value(v)
+    if src is None:
+        raise NotLowerable("the storage offset of a value not yet lowered")
+    dims = sizes(cx, src)
+    strides = [1] * len(dims)
+    for d in range(len(dims) - 2, -1, -1):
+        strides[d] = ix.mul(strides[d + 1], dims[d + 1])
+    off = 0
+    for op in reversed(chain):
+        r = len(dims)
+        d = _const_arg(op.operands[1])
+        if not isinstance(d, int) or r == 0:
+            raise NotLowerable("a view along a dim not known at compile time")
+        d %= r
+        if op.name == "torch.aten.select.int":
+            i = value(op.operands[2])
+            i = ix.select(ix.cmp("lt", i, 0), ix.add(i, dims[d]), i)
+            off = ix.add(off, ix.mul(i, strides[d]))
+            del dims[d], strides[d]
+            continue
+        ops = list(op.operands)
+        start = 0 if len(ops) < 3 or _const_arg(ops[2]) is None else value(ops[2])
+        end = INT64_MAX if len(ops) < 4 or _const_arg(ops[3]) is None else value(ops[3])
+        step = _const_arg(ops[4]) if len(ops) > 4 else 1
+        if not isinstance(step, int) or step <= 0:
+            raise NotLowerable("a slice step not known at compile time")
+        if Ix.known(end):
+            end = min(end, INT64_MAX)
+        st, n, _ = slice_dim(ix, start, end, step, dims[d])
+        off = ix.add(off, ix.mul(st, strides[d]))
+        dims[d], strides[d] = n, ix.mul(strides[d], step)
+    return [s.const(off, A.i64) if Ix.known(off) else s.cast(ix.v(off), A.i64)]
+
+
+def _const_int(x) -> bool:
+    return isinstance(_const_arg(x), int)
+
+
+def _is_view(op) -> bool:
+    """Whether torch op `op` may return a view of an operand: its schema's alias
+    annotation on a result (`-> Tensor(a)`), or no schema known."""
+    from ...dialects.torch.table import lookup
+    from . import aten_name
+    if not op.name.startswith("torch."):
+        return False
+    schema = lookup("torch." + aten_name(op))
+    return schema is None or any(r.alias is not None for r in schema.returns)
 
 
 @lowering("aten.slice_scatter")

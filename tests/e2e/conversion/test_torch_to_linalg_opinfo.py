@@ -197,3 +197,50 @@ def test_slices_of_empty_dims(target):
     check(Fn(lambda a: (a[:, 1:3], torch.slice_scatter(a, a[:, :2], 1, 0, 2),
                         torch.nn.functional.pad(a[None], (1, 1), mode="circular"))),
           (x,), target)
+
+
+# ------------------------------------------------------------------ storage offsets
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dim, indices", [(1, [1, 3]), (0, [1, 2, 3]), (-1, [-4, 2, 4]),
+                                          (2, [0, 9])])
+def test_tensor_split_by_a_tensor(dim, indices, target):
+    """tensor_split at run-time indices: torch.export checks the storage offset of each
+    slice (aten.sym_storage_offset); indices negative and past the end clamp."""
+    x = torch.randn(5, 6, 5, generator=_gen())
+    check(Fn(lambda a, t: torch.tensor_split(a, t, dim)), (x, torch.tensor(indices)),
+          target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_storage_offset_of_slices_and_selects(target):
+    """The offset ATen gives a view chain (slice by run-time starts, then select at a
+    negative run-time index), computed for other indices than the traced ones."""
+    import strata
+
+    class M(torch.nn.Module):
+        def forward(self, x, t):
+            y = x[1:, t[0].item():][:, :, t[1].item()]
+            return torch.full((2,), y.storage_offset()), y
+    x = torch.randn(5, 6, 5, generator=_gen())
+    ep = torch.export.export(M(), (x, torch.tensor([2, 3])))
+    f = strata.compile(ep, target=target)
+    for t in ([4, -2], [0, 4], [6, 0]):
+        got, want = f(x, torch.tensor(t)), M()(x, torch.tensor(t))
+        assert got[0].tolist() == want[0].tolist()
+        assert torch.equal(got[1], want[1])
+
+
+def test_storage_offset_of_other_views_is_refused():
+    """A view the offset is not followed through (a transpose) is refused with the op's
+    name, never given an offset of 0."""
+    import strata
+    from strata.errors import StrataError
+
+    class M(torch.nn.Module):
+        def forward(self, x, t):
+            y = x.transpose(0, 1)[t.item():]
+            return torch.full((1,), y.storage_offset()), y
+    ep = torch.export.export(M(), (torch.randn(4, 5), torch.tensor(1)))
+    with pytest.raises(StrataError, match="storage offset of a view made by"):
+        strata.compile(ep, target="interpret")
