@@ -710,7 +710,6 @@ def _index_put(cx):
     from ..onnx_to_linalg._shape_util import loop_nest
     x = cx.operands[0]
     ranked(cx, x.type)
-    ix_ = _Indexing(cx, x, cx.op.operands[1])
     values = cx.operands[2]
     vt = ranked(cx, values.type, "values")
     accumulate = cx.bool_(3, "accumulate") if len(cx.op.operands) > 3 else False
@@ -718,6 +717,10 @@ def _index_put(cx):
     if vt.element_type is not elt:
         signed = _signed_indices(cx.op.operands[2])
         values = elementwise(cx, [values], elt, lambda s, v: s.cast(v, elt, signed))
+    mask = _mask_index(cx, x, cx.op.operands[1])
+    if mask is not None:
+        return [finish(cx, _index_put_mask(cx, x, *mask, values, accumulate))]
+    ix_ = _Indexing(cx, x, cx.op.operands[1])
     out = ix_.out
     rank = len(out)
     if vt.rank > rank:
@@ -750,6 +753,85 @@ def _index_put(cx):
     return [finish(cx, loop_nest(cx, guarded(cx, out, ok), [x], body)[0])]
 
 
+def _mask_index(cx, x, list_value):
+    """(mask, first dim) when the indices are Nones then one bool tensor (a mask over
+    dims first .. first + mask rank of x), else None."""
+    lst = list_value.defining_op
+    if lst is None or lst.name != "torch.prim.ListConstruct":
+        return None
+    items = [v for v in lst.operands if v.defining_op is None or
+             v.defining_op.name != "torch.constant.none"]
+    if len(items) != 1:
+        return None
+    m = cx.remapped(items[0])
+    if not isinstance(m.type, A.RankedTensorType) or m.type.element_type is not A.i1:
+        return None
+    first = list(lst.operands).index(items[0])
+    if first + m.type.rank > x.type.rank:
+        raise NotLowerable(f"a rank-{m.type.rank} mask from dim {first} of a "
+                           f"rank-{x.type.rank} tensor")
+    dims = sizes(cx, x)
+    check_dims(cx, [(a, b, "eq", f"mask dim {j} must be the indexed dim's size")
+                    for j, (a, b) in enumerate(zip(sizes(cx, m), dims[first:]))])
+    return m, first
+
+
+def _index_put_mask(cx, x, mask, first, values, accumulate):
+    """index_put by a bool mask over dims [first, first + k) of x: the indexed shape is
+    x's dims before first, the count K of true elements, then x's dims after the mask;
+    values broadcast to it. Values without a K dim of their own (a K dim of static size
+    1, or a rank below the dims after the mask) are the same for every true position:
+    an elementwise select. Values with it (mask from dim 0: [K, rest...] exactly) are
+    taken in row-major order of the true positions: masked_scatter, which checks that
+    K is the count."""
+    from ..onnx_to_linalg._linalg_util import filled, map_text
+    r, k, vr = x.type.rank, mask.type.rank, values.type.rank
+    if k == 0:
+        raise NotLowerable("index_put by a 0-d mask")
+    rest = r - first - k
+    ir = first + 1 + rest                      # the indexed shape's rank
+    if vr > ir:
+        raise NotLowerable(f"values of rank {vr} for an indexed shape of rank {ir}")
+    elt = x.type.element_type
+    dims, vdims = sizes(cx, x), sizes(cx, values)
+    q0 = ir - vr                               # the indexed dim values' dim 0 stands for
+    own_k = first >= q0 and not (Ix.known(vdims[first - q0]) and vdims[first - q0] == 1)
+    if own_k:
+        if first != 0 or vr != ir:
+            raise NotLowerable("values with a dim per true mask element are lowered for "
+                               "a mask from dim 0 and values of the indexed rank")
+        check_dims(cx, [(vdims[1 + j], dims[k + j], "eq",
+                         f"values dim {1 + j} must be the indexed size")
+                        for j in range(rest)])
+        m = reshape_to(cx, mask, sizes(cx, mask) + [1] * rest) if rest else mask
+        base = x if not accumulate else filled(cx, dims, elt, 0)
+        put = masked_scatter(cx, base, m, values, exact=True)
+        if not accumulate:
+            return put
+        return elementwise(cx, [x, put], elt, lambda s, a, b: s.or_(a, b) if elt is A.i1
+                           else s.add(a, b))
+    vmap, pairs = [], []
+    for j, d in enumerate(vdims):
+        q = q0 + j
+        if Ix.known(d) and d == 1:
+            vmap.append("0")
+            continue
+        xd = q if q < first else q - 1 + k
+        vmap.append(xd)
+        pairs.append((d, dims[xd], "eq", f"values dim {j} must be 1 or the indexed size"))
+    check_dims(cx, pairs)
+
+    def body(s, a, m, v):
+        if accumulate:
+            v = s.or_(a, v) if elt is A.i1 else s.add(a, v)
+        return s.select(m, v, a)
+    return elementwise(cx, [x, mask, values], elt, body,
+                       maps=[map_text(r, list(range(r))),
+                             map_text(r, list(range(first, first + k))),
+                             map_text(r, vmap)],
+                       result_sizes=dims)
+
+
 @lowering("aten.masked_scatter")
 def _masked_scatter(cx):
     """masked_scatter(x, mask, source): x and mask broadcast together, then where the
@@ -757,12 +839,20 @@ def _masked_scatter(cx):
     one scf.for nest carrying the result and the count taken. Source must hold as many
     elements as the mask has true ones (checked after the loop, as eager checks before;
     reads stay in bounds whatever the count: source gets one padding element)."""
-    from ..onnx_to_linalg._linalg_util import filled
-    from ..onnx_to_linalg._shape_util import collapse, insert_slice, loop_nest
     x, mask, src = cx.operands[0], cx.operands[1], cx.operands[2]
     elt = x.type.element_type
     if ranked(cx, src.type, "source").element_type is not elt:
         raise NotLowerable(f"source of {src.type.element_type}, self of {elt}")
+    return [finish(cx, masked_scatter(cx, x, mask, src))]
+
+
+def masked_scatter(cx, x, mask, src, exact=False):
+    """x where the mask (broadcast with x) is false; the next element of src, in
+    row-major order, where it is true. `exact`: src must hold as many elements as the
+    mask has true ones (index_put by a mask), else at least as many."""
+    from ..onnx_to_linalg._linalg_util import filled
+    from ..onnx_to_linalg._shape_util import collapse, insert_slice, loop_nest
+    elt = x.type.element_type
     bx = elementwise(cx, [x, mask], elt, lambda s, a, m: a)
     bm = elementwise(cx, [mask, x], A.i1, lambda s, m, a: s.cast(m, A.i1))
     ix = Ix(scalars(cx))
@@ -781,9 +871,13 @@ def _masked_scatter(cx):
         out = s.op1("tensor.insert", [s.select(m, v, old), out, *ivs], out.type)
         return [out, s.add(k, s.select(m, s.index(1), s.index(0)))]
     out, taken = loop_nest(cx, sizes(cx, bx), [bx, scalars(cx).index(0)], body)
-    check_dims(cx, [(taken, n, "le", "mask has more true elements than source has "
-                     "elements")])
-    return [finish(cx, out)]
+    if exact:
+        check_dims(cx, [(taken, n, "eq", "values must have one row per true element "
+                         "of the mask")])
+    else:
+        check_dims(cx, [(taken, n, "le", "mask has more true elements than source has "
+                         "elements")])
+    return out
 
 
 def _signed_indices(v) -> bool:
