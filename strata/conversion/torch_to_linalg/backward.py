@@ -340,44 +340,85 @@ def max_pool_backward(cx, go, x, indices, kernel, strides, pads, dilations, acc)
     """The gradient of a max pooling over the last len(kernel) dims of `x`, from the
     gradient of its result `go` and the argmax positions `indices` it recorded ([Note:
     max pooling's gradient as a gather]); in `acc`."""
+    def window(s, ix, a, i, k, n_out):
+        t = ix.sub(ix.add(i, pads[a]), ix.mul(k, dilations[a]))
+        o = ix.floordiv(t, strides[a])
+        ok = [ix.cmp("ge", t, 0), ix.cmp("lt", o, n_out)]
+        if strides[a] > 1:
+            ok.append(ix.cmp("eq", ix.mod(t, strides[a]), 0))
+        return o, ok
+    return argmax_gradient(cx, go, x, indices, kernel, window, acc)
+
+
+def argmax_gradient(cx, go, x, indices, taps, window, acc):
+    """sum over the windows o holding input position i of go[o] where indices[o] (flat
+    over the last len(taps) dims) is i ([Note: max pooling's gradient as a gather]):
+    `window(s, ix, axis, i, k, out size)` gives tap k's window along an axis and the
+    conditions of its being one (Ix comparisons), `taps` the number of taps per axis."""
     from ..onnx_to_linalg._linalg_util import map_text
     from ..onnx_to_linalg._shape_util import Ix
     from ..onnx_to_linalg.common import empty, generic_op
-    n = len(kernel)
+    n = len(taps)
     rank = x.type.rank
     lead = rank - n
     xs, os_ = [dim_size(cx, x, d) for d in range(rank)], [dim_size(cx, go, d)
                                                           for d in range(rank)]
     loops = rank + n
-    taps = empty(cx, kernel, A.i8)             # gives the tap loops their bounds
+    window_taps = empty(cx, taps, A.i8)         # gives the tap loops their bounds
     init = filled(cx, xs, acc, 0)
-    out_map = map_text(loops, list(range(rank)))
     gelt, ielt = element_type(go.type), element_type(indices.type)
 
     def body(s, b, args):
         ix = Ix(s)
-
-        def flag(c):            # Ix's comparisons known statically are Python bools
-            return s.const(c, A.i1) if isinstance(c, bool) else c
-        valid, at, flat = None, [], 0
+        valid, at, flat = [], [], 0
         for a in range(n):
-            i, k = b.index(lead + a), b.index(rank + a)
-            t = ix.sub(ix.add(i, pads[a]), ix.mul(k, dilations[a]))
-            o = ix.floordiv(t, strides[a])
-            ok = s.and_(flag(ix.cmp("ge", t, 0)), flag(ix.cmp("lt", o, os_[lead + a])))
-            if strides[a] > 1:
-                ok = s.and_(ok, flag(ix.cmp("eq", ix.mod(t, strides[a]), 0)))
-            valid = ok if valid is None else s.and_(valid, ok)
+            i = b.index(lead + a)
+            o, ok = window(s, ix, a, i, b.index(rank + a), os_[lead + a])
+            valid += ok
             at.append(ix.v(ix.clamp(o, 0, ix.sub(os_[lead + a], 1))))
             flat = ix.add(ix.mul(flat, xs[lead + a]), i)
         pos = [b.index(d) for d in range(lead)] + at
         g = s.cast(s.op1("tensor.extract", [go, *pos], gelt), acc)
         hit = s.op1("tensor.extract", [indices, *pos], ielt)
-        valid = s.and_(valid, s.cmp("eq", hit, s.cast(ix.v(flat), ielt)))
-        return [s.add(args[-1], s.select(valid, g, s.zero(acc)))]
-    return generic_op(cx, [taps], [init],
-                      [map_text(loops, list(range(rank, loops))), out_map],
+        cond = s.cmp("eq", hit, s.cast(ix.v(flat), ielt))
+        for c in valid:     # Ix's comparisons known statically are Python bools
+            if c is False:
+                return [args[-1]]
+            if c is not True:
+                cond = s.and_(cond, c)
+        return [s.add(args[-1], s.select(cond, g, s.zero(acc)))]
+    return generic_op(cx, [window_taps], [init],
+                      [map_text(loops, list(range(rank, loops))),
+                       map_text(loops, list(range(rank)))],
                       ["parallel"] * rank + ["reduction"] * n, body)[0]
+
+
+@lowering("aten.adaptive_max_pool2d_backward", "aten.adaptive_max_pool3d_backward")
+def _adaptive_max_pool_backward(cx):
+    """adaptive_max_pool{2,3}d_backward(grad_output, input, indices)."""
+    n = 2 if "2d" in cx.aten else 3
+    go, x, indices = cx.operands[0], cx.operands[1], cx.operands[2]
+    tg, tx, ti = ranked(cx, go.type), ranked(cx, x.type), ranked(cx, indices.type)
+    if tx.rank not in (n + 1, n + 2) or tg.rank != tx.rank or ti.rank != tx.rank:
+        raise NotLowerable(f"adaptive max pooling backward of ranks {tg.rank}, {tx.rank} "
+                           f"and {ti.rank}")
+    if DYN in tx.shape[-n:] or DYN in tg.shape[-n:]:
+        raise NotLowerable("adaptive max pooling backward needs static spatial sizes")
+    elt = element_type(cx.result_type(0))
+    if not is_float(elt):
+        raise NotLowerable("the gradient of an integer adaptive max pooling")
+    ins, outs = list(tx.shape[-n:]), list(tg.shape[-n:])
+    taps = []
+    for size, o in zip(ins, outs):
+        taps.append(max(sum(1 for j in range(o) if j * size // o <= i <
+                            -(-(j + 1) * size // o)) for i in range(size)))
+
+    def window(s, ix, a, i, k, n_out):
+        o = ix.add(ix.floordiv(ix.mul(i, outs[a]), ins[a]), k)
+        return o, [ix.cmp("lt", o, outs[a]),
+                   ix.cmp("le", ix.floordiv(ix.mul(o, ins[a]), outs[a]), i)]
+    return [round_to(cx, argmax_gradient(cx, go, x, indices, taps, window,
+                                         acc_type(elt)), elt)]
 
 
 def _positions(sizes):

@@ -7,6 +7,8 @@ reductions, each built by the builder onnx_to_linalg uses for the same computati
     max_pool{1,2,3}d           pooling.max_pool (NaN propagates, as in ATen)
     avg_pool{1,2,3}d           pooling.average_pool
     adaptive_avg_pool          average_pool where the windows are regular, else mean
+    adaptive_max_pool          max and argmax over ATen's windows (one generic)
+    grid_sampler_2d/3d         resize.grid_sample (ONNX GridSample's builder)
     batch norm (inference)     normalization.batch_norm
     native_layer_norm          normalization.mean_var
     _softmax, _log_softmax     attention.softmax
@@ -285,6 +287,71 @@ def _adaptive_avg_pool(cx):
     else:
         y = _adaptive_windows(cx, xb, ins, out)
     return [y if batched else _without_batch(cx, y)]
+
+
+@lowering("aten.adaptive_max_pool1d", "aten.adaptive_max_pool2d",
+          "aten.adaptive_max_pool3d")
+def _adaptive_max_pool(cx):
+    """adaptive_max_pool{1,2,3}d(x, output_size) -> (values, indices): the windows of
+    _adaptive_avg_pool, each's largest element and its position (flat over the pooled
+    dims); ties give the first, NaN propagates (the last NaN's position), as ATen's
+    scan. One linalg.generic over (leading dims, outputs, taps up to the longest
+    window), the taps a reduction whose combine does not depend on their order."""
+    from ..onnx_to_linalg._linalg_util import filled, map_text
+    from ..onnx_to_linalg.common import generic_op
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    out = cx.ints(1, "output_size")
+    n = len(out)
+    if t.rank not in (n + 1, n + 2):
+        raise NotLowerable(f"adaptive pooling of {n} dims of a rank-{t.rank} tensor")
+    ins = list(t.shape[-n:])
+    if DYN in ins:
+        raise NotLowerable("adaptive pooling of dynamic spatial sizes is not lowered yet")
+    out = [i if o is None else o for o, i in zip(out, ins)]
+    if any(o <= 0 for o in out):
+        raise NotLowerable(f"output sizes {out} must be positive")
+    elt = element_type(x.type)
+    if not is_float(elt):
+        raise NotLowerable("adaptive max pooling of integers")
+    lead = t.rank - n
+    kmax = [max(-(-((i + 1) * a) // o) - (i * a) // o for i in range(o))
+            for a, o in zip(ins, out)]
+    loops = t.rank + n
+    sizes = [dim_size(cx, x, d) for d in range(lead)] + out
+    best = filled(cx, sizes, elt, float("-inf"))
+    where = filled(cx, sizes, A.i64, 2 ** 63 - 1)
+    taps = empty(cx, kmax, A.i8)
+
+    def body(s, b, args):
+        _, v_best, i_best = args
+        at, valid, flat = [b.index(d) for d in range(lead)], None, None
+        for j, (a, o) in enumerate(zip(ins, out)):
+            i = b.index(lead + j)
+            start = s.op1("arith.floordivsi", [s.mul(i, s.index(a)), s.index(o)], A.index)
+            end = s.op1("arith.ceildivsi", [s.mul(s.add(i, s.index(1)), s.index(a)),
+                                            s.index(o)], A.index)
+            p = s.add(start, b.index(t.rank + j))
+            ok = s.cmp("lt", p, end)
+            valid = ok if valid is None else s.and_(valid, ok)
+            p = s.min(p, s.index(a - 1))
+            at.append(p)
+            flat = p if flat is None else s.add(s.mul(flat, s.index(a)), p)
+        v = s.op1("tensor.extract", [x, *at], elt)
+        k = s.cast(flat, A.i64)
+        nan, nan_best = s.cmp("uno", v, v), s.cmp("uno", v_best, v_best)
+        better = s.or_(s.cmp("gt", v, v_best),
+                       s.and_(s.cmp("eq", v, v_best), s.cmp("lt", k, i_best)))
+        better = s.and_(better, s.not_(nan_best))
+        take_nan = s.and_(nan, s.or_(s.not_(nan_best), s.cmp("gt", k, i_best)))
+        take = s.and_(valid, s.or_(better, take_nan))
+        return [s.select(take, v, v_best), s.select(take, k, i_best)]
+    res = generic_op(cx, [taps], [best, where],
+                     [map_text(loops, list(range(t.rank, loops))),
+                      map_text(loops, list(range(t.rank))),
+                      map_text(loops, list(range(t.rank)))],
+                     ["parallel"] * t.rank + ["reduction"] * n, body)
+    return [finish(cx, res[0]), finish(cx, res[1], 1)]
 
 
 def _with_batch(cx, x):

@@ -158,3 +158,50 @@ def test_avg_pool_backward_ceil_mode(n, shape, k, s, p, count_pad, target):
         bwd = aten.avg_pool2d_backward if n == 2 else aten.avg_pool3d_backward
         m = Fn(lambda g, a: bwd(g, a, k, s, p, True, count_pad, None))
     _compare(m, (go, x), target)
+
+
+# ------------------------------------------------------------------ adaptive max pooling
+
+def _adaptive_max_cases():
+    x = torch.randn(2, 3, 9, 10, generator=_gen())
+    x[0, 0, 0, :3] = 5.0                      # a tie inside one window: the first wins
+    x[1, 1, 4, 4] = x[1, 1, 6, 6] = float("nan")  # NaN propagates, the last one's index
+    return {
+        "2d": (lambda a: F.adaptive_max_pool2d(a, (4, 3), return_indices=True), x),
+        "2d_more_outputs": (lambda a: F.adaptive_max_pool2d(a, (12, 10),
+                                                            return_indices=True), x),
+        "1d": (lambda a: F.adaptive_max_pool1d(a, 4, return_indices=True),
+               torch.randn(2, 3, 11, generator=_gen())),
+        "3d_unbatched": (lambda a: F.adaptive_max_pool3d(a, (2, 3, 2), return_indices=True),
+                         torch.randn(2, 5, 6, 7, generator=_gen())),
+        "all_minus_inf": (lambda a: F.adaptive_max_pool2d(a, 2, return_indices=True),
+                          torch.full((1, 1, 5, 5), -float("inf"))),
+    }
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("name", sorted(_adaptive_max_cases()))
+def test_adaptive_max_pool(name, target):
+    f, x = _adaptive_max_cases()[name]
+    got = strata.compile(Fn(f), example_args=(x,), target=target)(x)
+    want = f(x)
+    torch.testing.assert_close(got[0], want[0], equal_nan=True, rtol=0, atol=0)
+    assert torch.equal(got[1], want[1])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("shape, out", [((2, 3, 9, 10), (4, 3)), ((3, 5, 4), (7, 3)),
+                                        ((1, 2, 5, 6, 7), (2, 4, 3))],
+                         ids=["2d", "2d_unbatched_more_outputs", "3d"])
+def test_adaptive_max_pool_backward(shape, out, target):
+    """Windows that overlap (an input position is the argmax of several: its gradients
+    add up) and more outputs than inputs."""
+    n = len(out)
+    aten = torch.ops.aten
+    fwd = aten.adaptive_max_pool2d if n == 2 else aten.adaptive_max_pool3d
+    bwd = (aten.adaptive_max_pool2d_backward if n == 2 else
+           aten.adaptive_max_pool3d_backward)
+    x = torch.randn(*shape, generator=_gen())
+    _, idx = fwd(x, out)
+    go = torch.randn(*idx.shape, generator=_gen(1))
+    _compare(Fn(lambda g, a, i: bwd(g, a, i)), (go, x, idx), target)
