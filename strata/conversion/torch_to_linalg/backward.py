@@ -35,7 +35,7 @@ from ..onnx_to_linalg.reduction import reduce_tensor
 from ...ir import attributes as A
 from ..scalar_builders import element_type, is_float
 from . import NotLowerable, lowering
-from .nn import _per_dim, _transposed
+from .nn import _per_dim, _transposed, adaptive_window
 
 
 def _used(cx, i) -> bool:
@@ -182,6 +182,15 @@ def _weight_grad_generic(cx, go, x, kernel, groups, strides, pads, dilations, ac
     return collapse(cx, r, [[0, 1], [2]] + [[d + 1] for d in spatial])
 
 
+def _pool_args(cx, n):
+    """(kernel, strides, pads) of a pooling backward op's arguments 2-4 (an empty stride:
+    the kernel's)."""
+    kernel = _per_dim(cx.ints(2, "kernel_size"), n, "kernel_size")
+    strides = cx.ints(3, "stride")
+    strides = _per_dim(strides, n, "stride") if strides else list(kernel)
+    return kernel, strides, _per_dim(cx.ints(4, "padding"), n, "padding")
+
+
 def _avg_pool_backward(n):
     @lowering(f"aten.avg_pool{n}d_backward")
     def lower(cx):
@@ -196,10 +205,7 @@ def _avg_pool_backward(n):
         elt = element_type(tx)
         if not is_float(elt):
             raise NotLowerable("average pooling of integers")
-        kernel = _per_dim(cx.ints(2, "kernel_size"), n, "kernel_size")
-        strides = cx.ints(3, "stride")
-        strides = _per_dim(strides, n, "stride") if strides else list(kernel)
-        pads = _per_dim(cx.ints(4, "padding"), n, "padding")
+        kernel, strides, pads = _pool_args(cx, n)
         ins, outs = list(tx.shape[2:]), list(tg.shape[2:])
         count_pad = cx.bool_(6, "count_include_pad")
         divisor = None
@@ -265,7 +271,7 @@ def _adaptive_avg_pool_backward(cx):
     for a, (size, o) in enumerate(zip(ins, outs)):
         weights = [[0.0] * o for _ in range(size)]
         for j in range(o):
-            start, end = j * size // o, -(-(j + 1) * size // o)
+            start, end = adaptive_window(j, size, o)
             for i in range(start, end):
                 weights[i][j] = 1.0 / (end - start)
         y = _contract_axis(cx, y, _dense(cx, [size, o], acc, weights), tx.rank - n + a,
@@ -307,10 +313,7 @@ def _max_pool_backward(n):
         elt = element_type(cx.result_type(0))
         if not is_float(elt):
             raise NotLowerable("the gradient of an integer max pooling")
-        kernel = _per_dim(cx.ints(2, "kernel_size"), n, "kernel_size")
-        strides = cx.ints(3, "stride")
-        strides = _per_dim(strides, n, "stride") if strides else list(kernel)
-        pads = _per_dim(cx.ints(4, "padding"), n, "padding")
+        kernel, strides, pads = _pool_args(cx, n)
         dilations = _per_dim(cx.ints(5, "dilation"), n, "dilation")
         if min(kernel + strides + dilations) < 1 or min(pads) < 0:
             raise NotLowerable("kernel, stride and dilation must be positive and padding "
@@ -410,8 +413,8 @@ def _adaptive_max_pool_backward(cx):
     ins, outs = list(tx.shape[-n:]), list(tg.shape[-n:])
     taps = []
     for size, o in zip(ins, outs):
-        taps.append(max(sum(1 for j in range(o) if j * size // o <= i <
-                            -(-(j + 1) * size // o)) for i in range(size)))
+        windows = [adaptive_window(j, size, o) for j in range(o)]
+        taps.append(max(sum(1 for b, e in windows if b <= i < e) for i in range(size)))
 
     def window(s, ix, a, i, k, n_out):
         o = ix.add(ix.floordiv(ix.mul(i, outs[a]), ins[a]), k)

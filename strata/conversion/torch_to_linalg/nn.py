@@ -263,19 +263,9 @@ def _adaptive_avg_pool(cx):
     the mean; regular windows (I a multiple of O) an average pool with kernel = stride =
     I / O; others a generic over the largest window, positions past each window's end
     left out. A 3-d input (no batch dim) is pooled as a batch of one."""
-    x = cx.operands[0]
-    t = ranked(cx, x.type)
-    out = cx.ints(1, "output_size")
+    x, t, ins, out = _adaptive_args(cx)
     n = len(out)
-    if t.rank not in (n + 1, n + 2):
-        raise NotLowerable(f"adaptive pooling of {n} dims of a rank-{t.rank} tensor")
     batched = t.rank == n + 2
-    ins = list(t.shape[-n:])
-    if DYN in ins:
-        raise NotLowerable("adaptive pooling of dynamic spatial sizes is not lowered yet")
-    out = [i if o is None else o for o, i in zip(out, ins)]
-    if any(o <= 0 for o in out):
-        raise NotLowerable(f"output sizes {out} must be positive")
     elt = element_type(x.type)
     if all(o == 1 for o in out):
         return [_mean(cx, x, list(range(t.rank - n, t.rank)), True, elt)]
@@ -289,16 +279,9 @@ def _adaptive_avg_pool(cx):
     return [y if batched else _without_batch(cx, y)]
 
 
-@lowering("aten.adaptive_max_pool1d", "aten.adaptive_max_pool2d",
-          "aten.adaptive_max_pool3d")
-def _adaptive_max_pool(cx):
-    """adaptive_max_pool{1,2,3}d(x, output_size) -> (values, indices): the windows of
-    _adaptive_avg_pool, each's largest element and its position (flat over the pooled
-    dims); ties give the first, NaN propagates (the last NaN's position), as ATen's
-    scan. One linalg.generic over (leading dims, outputs, taps up to the longest
-    window), the taps a reduction whose combine does not depend on their order."""
-    from ..onnx_to_linalg._linalg_util import filled, map_text
-    from ..onnx_to_linalg.common import generic_op
+def _adaptive_args(cx):
+    """(x, its type, the pooled static sizes, the output sizes) of adaptive_*_pool(x,
+    output_size): the last len(output_size) dims pooled, with or without a batch dim."""
     x = cx.operands[0]
     t = ranked(cx, x.type)
     out = cx.ints(1, "output_size")
@@ -311,12 +294,45 @@ def _adaptive_max_pool(cx):
     out = [i if o is None else o for o, i in zip(out, ins)]
     if any(o <= 0 for o in out):
         raise NotLowerable(f"output sizes {out} must be positive")
+    return x, t, ins, out
+
+
+def adaptive_window(j, size, out):
+    """[start, end) of output position j of an adaptive pooling of `size` into `out`
+    (ATen's windows)."""
+    return j * size // out, -(-(j + 1) * size // out)
+
+
+def _window_bounds(s, i, a, o):
+    """adaptive_window of run-time index Value `i` (index Values)."""
+    start = s.op1("arith.floordivsi", [s.mul(i, s.index(a)), s.index(o)], A.index)
+    end = s.op1("arith.ceildivsi", [s.mul(s.add(i, s.index(1)), s.index(a)), s.index(o)],
+                A.index)
+    return start, end
+
+
+def _longest_windows(ins, outs):
+    return [max(e - b for b, e in (adaptive_window(j, a, o) for j in range(o)))
+            for a, o in zip(ins, outs)]
+
+
+@lowering("aten.adaptive_max_pool1d", "aten.adaptive_max_pool2d",
+          "aten.adaptive_max_pool3d")
+def _adaptive_max_pool(cx):
+    """adaptive_max_pool{1,2,3}d(x, output_size) -> (values, indices): the windows of
+    _adaptive_avg_pool, each's largest element and its position (flat over the pooled
+    dims); ties give the first, NaN propagates (the last NaN's position), as ATen's
+    scan. One linalg.generic over (leading dims, outputs, taps up to the longest
+    window), the taps a reduction whose combine does not depend on their order."""
+    from ..onnx_to_linalg._linalg_util import filled, map_text
+    from ..onnx_to_linalg.common import generic_op
+    x, t, ins, out = _adaptive_args(cx)
+    n = len(out)
     elt = element_type(x.type)
     if not is_float(elt):
         raise NotLowerable("adaptive max pooling of integers")
     lead = t.rank - n
-    kmax = [max(-(-((i + 1) * a) // o) - (i * a) // o for i in range(o))
-            for a, o in zip(ins, out)]
+    kmax = _longest_windows(ins, out)
     loops = t.rank + n
     sizes = [dim_size(cx, x, d) for d in range(lead)] + out
     best = filled(cx, sizes, elt, float("-inf"))
@@ -328,9 +344,7 @@ def _adaptive_max_pool(cx):
         at, valid, flat = [b.index(d) for d in range(lead)], None, None
         for j, (a, o) in enumerate(zip(ins, out)):
             i = b.index(lead + j)
-            start = s.op1("arith.floordivsi", [s.mul(i, s.index(a)), s.index(o)], A.index)
-            end = s.op1("arith.ceildivsi", [s.mul(s.add(i, s.index(1)), s.index(a)),
-                                            s.index(o)], A.index)
+            start, end = _window_bounds(s, i, a, o)
             p = s.add(start, b.index(t.rank + j))
             ok = s.cmp("lt", p, end)
             valid = ok if valid is None else s.and_(valid, ok)
@@ -373,26 +387,19 @@ def _adaptive_windows(cx, x, ins, out):
     from ..onnx_to_linalg._linalg_util import filled, generic_maps, map_text
     n = len(ins)
     elt = element_type(x.type)
-    kmax = [max(-(-((i + 1) * a) // o) - (i * a) // o for i in range(o))
-            for a, o in zip(ins, out)]
+    kmax = _longest_windows(ins, out)
     nl = 2 + 2 * n
     outs, ks = list(range(2, 2 + n)), list(range(2 + n, 2 + 2 * n))
     sizes = [dim_size(cx, x, 0), dim_size(cx, x, 1)] + out
     init = filled(cx, sizes, elt, 0.0)
     shape = empty(cx, kmax, elt)
 
-    def bounds(s, i, a, o):
-        start = s.op1("arith.floordivsi", [s.mul(i, s.index(a)), s.index(o)], A.index)
-        end = s.op1("arith.ceildivsi", [s.mul(s.add(i, s.index(1)), s.index(a)),
-                                        s.index(o)], A.index)
-        return start, end
-
     def body(b, args):
         from ..scalar_builders import ScalarBuilder
         s = ScalarBuilder(b, cx.loc)
         at, valid = [b.index(0), b.index(1)], None
         for j, (a, o) in enumerate(zip(ins, out)):
-            start, end = bounds(s, b.index(outs[j]), a, o)
+            start, end = _window_bounds(s, b.index(outs[j]), a, o)
             p = s.add(start, b.index(ks[j]))
             ok = s.cmp("lt", p, end)
             valid = ok if valid is None else s.and_(valid, ok)
@@ -408,7 +415,7 @@ def _adaptive_windows(cx, x, ins, out):
         count = s.index(1)
         for j, (a, o) in enumerate(zip(ins, out)):
             i = s.op1("linalg.index", [], A.index, {"dim": A.IntegerAttr(2 + j, A.i64)})
-            start, end = bounds(s, i, a, o)
+            start, end = _window_bounds(s, i, a, o)
             count = s.mul(count, s.sub(end, start))
         return s.div(v, s.cast(count, elt))
     return elementwise(cx, [sums], elt, average)
