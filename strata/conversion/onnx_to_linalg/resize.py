@@ -850,20 +850,28 @@ def _interp_axis(cx, src, ax, sp, acc, out):
 
 @lowering("GridSample")
 def _grid_sample(cx):
-    x, grid = cx.operands[0], cx.operands[1]
+    mode = {"bilinear": "linear", "bicubic": "cubic"}.get(cx.attr("mode", "linear"),
+                                                          cx.attr("mode", "linear"))
+    from ...dialects.onnx import opset_version
+    if opset_version(cx.op) < 20 and cx.attr("mode", None) is None:
+        mode = "linear"
+    return [finish(cx, grid_sample(cx, cx.operands[0], cx.operands[1], mode,
+                                   cx.attr("padding_mode", "zeros"),
+                                   bool(cx.attr("align_corners", 0))))]
+
+
+def grid_sample(cx, x, grid, mode, pad, align, pad_source=True):
+    """`x` [N, C, D...] sampled at the normalized points of `grid` [N, Dout..., k]:
+    mode "nearest" / "linear" / "cubic", pad "zeros" / "border" / "reflection" (ONNX's
+    GridSample and ATen's grid_sampler_2d/3d). `pad_source`: border and reflection move
+    the source coordinate inside before the taps are taken (ONNX, and ATen but for
+    bicubic, which clamps or reflects each tap alone)."""
     xt, gt = ranked(cx, x.type), ranked(cx, grid.type, "grid")
     k = xt.rank - 2
     if k < 1 or gt.rank != k + 2:
         raise NotLowerable(f"GridSample of a rank-{xt.rank} input with a rank-{gt.rank} grid")
     if gt.shape[-1] != k:
         raise NotLowerable(f"the grid's last dim must be {k} (static)")
-    mode = {"bilinear": "linear", "bicubic": "cubic"}.get(cx.attr("mode", "linear"),
-                                                          cx.attr("mode", "linear"))
-    from ...dialects.onnx import opset_version
-    if opset_version(cx.op) < 20 and cx.attr("mode", None) is None:
-        mode = "linear"
-    pad = cx.attr("padding_mode", "zeros")
-    align = bool(cx.attr("align_corners", 0))
     if mode not in ("nearest", "linear", "cubic"):
         raise NotLowerable(f"GridSample mode '{mode}'")
     if pad not in ("zeros", "border", "reflection"):
@@ -894,7 +902,8 @@ def _grid_sample(cx):
         idx, valid, weight = [], None, None
         for a in range(k):
             tap = None if mode == "nearest" else b.index(k + 2 + a)
-            i, ok, w = _gs_axis(s, args[a], xs[2 + a], tap, mode, pad, align, gelt)
+            i, ok, w = _gs_axis(s, args[a], xs[2 + a], tap, mode, pad, align, gelt,
+                                pad_source)
             idx.append(i)
             if ok is not None:
                 valid = ok if valid is None else s.and_(valid, ok)
@@ -911,10 +920,10 @@ def _grid_sample(cx):
     y = generic_op(cx, inputs, [init], maps, iters, body)[0]
     if element_type(y.type) is not elt:
         y = _to_elt(cx, y, elt, False)
-    return [finish(cx, y)]
+    return y
 
 
-def _gs_axis(s, g, size, tap, mode, pad, align, gelt):
+def _gs_axis(s, g, size, tap, mode, pad, align, gelt, pad_source=True):
     """(index, in-range flag or None, f32 weight or None) of tap `tap` along one axis
     for normalized grid coordinate `g` over `size` positions."""
     c = lambda v, t=A.f32: s.const(v, t)  # noqa: E731
@@ -931,7 +940,7 @@ def _gs_axis(s, g, size, tap, mode, pad, align, gelt):
     x = s.cast(x, A.f32)
     if mode == "nearest":
         x = s.math("roundeven", x)
-    if pad != "zeros":
+    if pad != "zeros" and pad_source:
         xd = s.cast(x, F64)
         out = s.or_(s.cmp("lt", xd, lo), s.cmp("gt", xd, hi))
         if pad == "border":

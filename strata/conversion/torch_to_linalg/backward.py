@@ -14,13 +14,18 @@ forward builders: the gradients of a convolution are convolutions.
                              transposed convolution's gradients])
     avg_pool{1,2,3}d_backward  grad_output / divisor, spread over each window by a
                              transposed depthwise convolution of ones
+    _adaptive_avg_pool{2,3}d_backward  grad_output contracted along each axis with the
+                             static matrix of its windows' 1 / length
 
     %r:3 = torch.aten.convolution_backward %go, %x, %w, %bias_sizes, %stride, %pad, %dil,
              %false, %opad, %int1, %mask : ... -> !torch.vtensor<[2,3,8,8],f32>,
              !torch.vtensor<[4,3,3,3],f32>, !torch.vtensor<[4],f32>
 
-(max_pool2d_with_indices_backward is decomposed to scatter_add by the backend, see
-strata/frontends/torch/dynamo.py.)
+    max_pool{2,3}d_with_indices_backward  each input position gathers the gradient
+                             of the windows whose argmax it is ([Note: max pooling's
+                             gradient as a gather]); torch.compile's backend decomposes
+                             the 2-d one to a scatter_add (strata/frontends/torch/
+                             dynamo.py), torch.export keeps it
 """
 from __future__ import annotations
 
@@ -30,9 +35,10 @@ from ..onnx_to_linalg._shape_util import collapse, expand, extract_slice
 from ..onnx_to_linalg.common import DYN, elementwise, ranked, scalars, tensor_type
 from ..onnx_to_linalg.convolution import padded_conv
 from ..onnx_to_linalg.reduction import reduce_tensor
+from ...ir import attributes as A
 from ..scalar_builders import element_type, is_float
 from . import NotLowerable, lowering
-from .nn import _per_dim, _transposed
+from .nn import _per_dim, _transposed, adaptive_window
 
 
 def _used(cx, i) -> bool:
@@ -202,6 +208,15 @@ def _weight_grad_generic(cx, go, x, kernel, groups, strides, pads, dilations, ac
     return collapse(cx, r, [[0, 1], [2]] + [[d + 1] for d in spatial])
 
 
+def _pool_args(cx, n):
+    """(kernel, strides, pads) of a pooling backward op's arguments 2-4 (an empty stride:
+    the kernel's)."""
+    kernel = _per_dim(cx.ints(2, "kernel_size"), n, "kernel_size")
+    strides = cx.ints(3, "stride")
+    strides = _per_dim(strides, n, "stride") if strides else list(kernel)
+    return kernel, strides, _per_dim(cx.ints(4, "padding"), n, "padding")
+
+
 def _avg_pool_backward(n):
     @lowering(f"aten.avg_pool{n}d_backward")
     def lower(cx):
@@ -216,10 +231,7 @@ def _avg_pool_backward(n):
         elt = element_type(tx)
         if not is_float(elt):
             raise NotLowerable("average pooling of integers")
-        kernel = _per_dim(cx.ints(2, "kernel_size"), n, "kernel_size")
-        strides = cx.ints(3, "stride")
-        strides = _per_dim(strides, n, "stride") if strides else list(kernel)
-        pads = _per_dim(cx.ints(4, "padding"), n, "padding")
+        kernel, strides, pads = _pool_args(cx, n)
         ins, outs = list(tx.shape[2:]), list(tg.shape[2:])
         count_pad = cx.bool_(6, "count_include_pad")
         divisor = None
@@ -246,14 +258,196 @@ def _avg_pool_backward(n):
         ones = filled(cx, [c, 1] + kernel, elt, 1)
         out_pad = [i + 2 * p - (k - 1) - 1 - (o - 1) * s for i, o, k, s, p in
                    zip(ins, outs, kernel, strides, pads)]
-        if any(r < 0 for r in out_pad):
-            # ceil_mode windows that start in the padding past the end: gradient dropped
-            # there, as ATen; the full transposed result is cropped below
-            raise NotLowerable("ceil_mode windows past the input are not lowered yet")
-        if any(r >= s for r, s in zip(out_pad, strides)):
-            raise NotLowerable("windows that skip the input's end are not lowered yet")
-        return [_transposed(cx, scaled, ones, None, kernel, c, strides, pads, [1] * n,
-                            out_pad)]
+        # r < 0: ceil_mode windows reach past the input's end, into padding whose
+        # gradient ATen drops: the transposed result is cropped there; r >= stride:
+        # the windows end before the input does, its last positions get 0
+        fit = [min(max(r, 0), s - 1) for r, s in zip(out_pad, strides)]
+        y = _transposed(cx, scaled, ones, None, kernel, c, strides, pads, [1] * n, fit)
+        full = list(y.type.shape)
+        if full[2:] != ins:
+            lead = [dim_size(cx, y, 0), c]
+            y = extract_slice(cx, y, [0] * (n + 2), lead + [min(f, i) for f, i in
+                                                            zip(full[2:], ins)])
+            y = pad(cx, y, [0] * (n + 2), [0, 0] + [max(i - f, 0) for f, i in
+                                                    zip(full[2:], ins)],
+                    scalars(cx).zero(elt))
+        return [y]
+
+
+@lowering("aten._adaptive_avg_pool2d_backward", "aten._adaptive_avg_pool3d_backward")
+def _adaptive_avg_pool_backward(cx):
+    """_adaptive_avg_pool{2,3}d_backward(grad_output, input): output position o of an
+    axis of in size I and out size O averages [floor(o I / O), ceil((o + 1) I / O)) (the
+    forward's windows, nn._adaptive_avg_pool); a window's count is the product of its
+    lengths along the axes, so the gradient is separable: grad_output contracted along
+    each axis with the static [I, O] matrix of 1 / length inside the windows."""
+    n = 2 if "2d" in cx.aten else 3
+    go, x = cx.operands[0], cx.operands[1]
+    tg, tx = ranked(cx, go.type), ranked(cx, x.type)
+    if tx.rank not in (n + 1, n + 2) or tg.rank != tx.rank:
+        raise NotLowerable(f"adaptive pooling backward of ranks {tg.rank} and {tx.rank}")
+    ins, outs = list(tx.shape[-n:]), list(tg.shape[-n:])
+    if DYN in ins or DYN in outs:
+        raise NotLowerable("adaptive pooling backward needs static spatial sizes")
+    elt = element_type(cx.result_type(0))
+    if not is_float(elt):
+        raise NotLowerable("the gradient of an integer adaptive pooling")
+    acc = acc_type(elt)
+    y = go
+    for a, (size, o) in enumerate(zip(ins, outs)):
+        weights = [[0.0] * o for _ in range(size)]
+        for j in range(o):
+            start, end = adaptive_window(j, size, o)
+            for i in range(start, end):
+                weights[i][j] = 1.0 / (end - start)
+        y = _contract_axis(cx, y, _dense(cx, [size, o], acc, weights), tx.rank - n + a,
+                           acc)
+    return [round_to(cx, y, elt)]
+
+
+def _contract_axis(cx, y, w, axis, acc):
+    """y with dim `axis` (size O) replaced by size I: sum_o y[..., o, ...] * w[i, o]."""
+    from ..onnx_to_linalg._linalg_util import map_text
+    from ..onnx_to_linalg.common import generic_op
+    rank = y.type.rank
+    out = [dim_size(cx, y, d) for d in range(rank)]
+    out[axis] = w.type.shape[0]
+    init = filled(cx, out, acc, 0)
+    ydims = list(range(rank))
+    ydims[axis] = rank
+
+    def body(s, b, args):
+        v, c, a = args
+        return [s.add(a, s.mul(s.cast(v, acc), c))]
+    return generic_op(cx, [y, w], [init], [map_text(rank + 1, ydims),
+                                           map_text(rank + 1, [axis, rank]),
+                                           map_text(rank + 1, list(range(rank)))],
+                      ["parallel"] * rank + ["reduction"], body)[0]
+
+
+def _max_pool_backward(n):
+    @lowering(f"aten.max_pool{n}d_with_indices_backward")
+    def lower(cx):
+        """max_pool{n}d_with_indices_backward(grad_output, input, kernel_size, stride,
+        padding, dilation, ceil_mode, indices): [Note: max pooling's gradient as a
+        gather]."""
+        go, x, indices = cx.operands[0], cx.operands[1], cx.operands[7]
+        tg, tx, ti = ranked(cx, go.type), ranked(cx, x.type), ranked(cx, indices.type)
+        if tx.rank not in (n + 1, n + 2) or tg.rank != tx.rank or ti.rank != tx.rank:
+            raise NotLowerable(f"max_pool{n}d backward of ranks {tg.rank}, {tx.rank} and "
+                               f"{ti.rank}")
+        elt = element_type(cx.result_type(0))
+        if not is_float(elt):
+            raise NotLowerable("the gradient of an integer max pooling")
+        kernel, strides, pads = _pool_args(cx, n)
+        dilations = _per_dim(cx.ints(5, "dilation"), n, "dilation")
+        if min(kernel + strides + dilations) < 1 or min(pads) < 0:
+            raise NotLowerable("kernel, stride and dilation must be positive and padding "
+                               "not negative")
+        return [round_to(cx, max_pool_backward(cx, go, x, indices, kernel, strides, pads,
+                                               dilations, acc_type(elt)), elt)]
+
+
+for _n in (2, 3):        # ATen has no 1-d one: max_pool1d pools a 2-d view
+    _max_pool_backward(_n)
+
+
+# [Note: max pooling's gradient as a gather]
+# ATen scatters: grad_input.flat[indices[o]] += grad_output[o] (torch's decomposition is
+# a scatter_add). Here each input position gathers instead, so the loop nest is parallel
+# over the input and needs no atomics: one linalg.generic over (leading dims, input
+# positions i, taps k), the taps a reduction. Along an axis, tap k of the window at
+# output position o covers i = o * stride - pad + k * dilation; so i is covered by tap k
+# of the window o = (i + pad - k * dilation) / stride when that divides exactly and
+# 0 <= o < out. Each such window whose recorded argmax (indices, flat over the input's
+# spatial dims) is i gives it its gradient. A window's tap is found once per position,
+# so overlapping windows (stride < kernel) all count, as ATen's sum does.
+#     grad_input[l, i] = sum_k (valid(k) and indices[l, o(k)] == flat(i)) ? go[l, o(k)] : 0
+
+
+def max_pool_backward(cx, go, x, indices, kernel, strides, pads, dilations, acc):
+    """The gradient of a max pooling over the last len(kernel) dims of `x`, from the
+    gradient of its result `go` and the argmax positions `indices` it recorded ([Note:
+    max pooling's gradient as a gather]); in `acc`."""
+    def window(s, ix, a, i, k, n_out):
+        t = ix.sub(ix.add(i, pads[a]), ix.mul(k, dilations[a]))
+        o = ix.floordiv(t, strides[a])
+        ok = [ix.cmp("ge", t, 0), ix.cmp("lt", o, n_out)]
+        if strides[a] > 1:
+            ok.append(ix.cmp("eq", ix.mod(t, strides[a]), 0))
+        return o, ok
+    return argmax_gradient(cx, go, x, indices, kernel, window, acc)
+
+
+def argmax_gradient(cx, go, x, indices, taps, window, acc):
+    """sum over the windows o holding input position i of go[o] where indices[o] (flat
+    over the last len(taps) dims) is i ([Note: max pooling's gradient as a gather]):
+    `window(s, ix, axis, i, k, out size)` gives tap k's window along an axis and the
+    conditions of its being one (Ix comparisons), `taps` the number of taps per axis."""
+    from ..onnx_to_linalg._linalg_util import map_text
+    from ..onnx_to_linalg._shape_util import Ix
+    from ..onnx_to_linalg.common import empty, generic_op
+    n = len(taps)
+    rank = x.type.rank
+    lead = rank - n
+    xs, os_ = [dim_size(cx, x, d) for d in range(rank)], [dim_size(cx, go, d)
+                                                          for d in range(rank)]
+    loops = rank + n
+    window_taps = empty(cx, taps, A.i8)         # gives the tap loops their bounds
+    init = filled(cx, xs, acc, 0)
+    gelt, ielt = element_type(go.type), element_type(indices.type)
+
+    def body(s, b, args):
+        ix = Ix(s)
+        valid, at, flat = [], [], 0
+        for a in range(n):
+            i = b.index(lead + a)
+            o, ok = window(s, ix, a, i, b.index(rank + a), os_[lead + a])
+            valid += ok
+            at.append(ix.v(ix.clamp(o, 0, ix.sub(os_[lead + a], 1))))
+            flat = ix.add(ix.mul(flat, xs[lead + a]), i)
+        pos = [b.index(d) for d in range(lead)] + at
+        g = s.cast(s.op1("tensor.extract", [go, *pos], gelt), acc)
+        hit = s.op1("tensor.extract", [indices, *pos], ielt)
+        cond = s.cmp("eq", hit, s.cast(ix.v(flat), ielt))
+        for c in valid:     # Ix's comparisons known statically are Python bools
+            if c is False:
+                return [args[-1]]
+            if c is not True:
+                cond = s.and_(cond, c)
+        return [s.add(args[-1], s.select(cond, g, s.zero(acc)))]
+    return generic_op(cx, [window_taps], [init],
+                      [map_text(loops, list(range(rank, loops))),
+                       map_text(loops, list(range(rank)))],
+                      ["parallel"] * rank + ["reduction"] * n, body)[0]
+
+
+@lowering("aten.adaptive_max_pool2d_backward", "aten.adaptive_max_pool3d_backward")
+def _adaptive_max_pool_backward(cx):
+    """adaptive_max_pool{2,3}d_backward(grad_output, input, indices)."""
+    n = 2 if "2d" in cx.aten else 3
+    go, x, indices = cx.operands[0], cx.operands[1], cx.operands[2]
+    tg, tx, ti = ranked(cx, go.type), ranked(cx, x.type), ranked(cx, indices.type)
+    if tx.rank not in (n + 1, n + 2) or tg.rank != tx.rank or ti.rank != tx.rank:
+        raise NotLowerable(f"adaptive max pooling backward of ranks {tg.rank}, {tx.rank} "
+                           f"and {ti.rank}")
+    if DYN in tx.shape[-n:] or DYN in tg.shape[-n:]:
+        raise NotLowerable("adaptive max pooling backward needs static spatial sizes")
+    elt = element_type(cx.result_type(0))
+    if not is_float(elt):
+        raise NotLowerable("the gradient of an integer adaptive max pooling")
+    ins, outs = list(tx.shape[-n:]), list(tg.shape[-n:])
+    taps = []
+    for size, o in zip(ins, outs):
+        windows = [adaptive_window(j, size, o) for j in range(o)]
+        taps.append(max(sum(1 for b, e in windows if b <= i < e) for i in range(size)))
+
+    def window(s, ix, a, i, k, n_out):
+        o = ix.add(ix.floordiv(ix.mul(i, outs[a]), ins[a]), k)
+        return o, [ix.cmp("lt", o, outs[a]),
+                   ix.cmp("le", ix.floordiv(ix.mul(o, ins[a]), outs[a]), i)]
+    return [round_to(cx, argmax_gradient(cx, go, x, indices, taps, window,
+                                         acc_type(elt)), elt)]
 
 
 def _positions(sizes):

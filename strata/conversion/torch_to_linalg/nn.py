@@ -7,6 +7,8 @@ reductions, each built by the builder onnx_to_linalg uses for the same computati
     max_pool{1,2,3}d           pooling.max_pool (NaN propagates, as in ATen)
     avg_pool{1,2,3}d           pooling.average_pool
     adaptive_avg_pool          average_pool where the windows are regular, else mean
+    adaptive_max_pool          max and argmax over ATen's windows (one generic)
+    grid_sampler_2d/3d         resize.grid_sample (ONNX GridSample's builder)
     batch norm (inference)     normalization.batch_norm
     native_layer_norm          normalization.mean_var
     _softmax, _log_softmax     attention.softmax
@@ -263,19 +265,9 @@ def _adaptive_avg_pool(cx):
     the mean; regular windows (I a multiple of O) an average pool with kernel = stride =
     I / O; others a generic over the largest window, positions past each window's end
     left out. A 3-d input (no batch dim) is pooled as a batch of one."""
-    x = cx.operands[0]
-    t = ranked(cx, x.type)
-    out = cx.ints(1, "output_size")
+    x, t, ins, out = _adaptive_args(cx)
     n = len(out)
-    if t.rank not in (n + 1, n + 2):
-        raise NotLowerable(f"adaptive pooling of {n} dims of a rank-{t.rank} tensor")
     batched = t.rank == n + 2
-    ins = list(t.shape[-n:])
-    out = [i if o is None else o for o, i in zip(out, ins)]
-    if DYN in out:
-        raise NotLowerable("an output size of None keeps a dynamic input size")
-    if any(o <= 0 for o in out):
-        raise NotLowerable(f"output sizes {out} must be positive")
     elt = element_type(x.type)
     if all(o == 1 for o in out):
         return [_mean(cx, x, list(range(t.rank - n, t.rank)), True, elt)]
@@ -293,6 +285,102 @@ def _adaptive_avg_pool(cx):
     else:
         y = _adaptive_windows(cx, xb, ins, out)
     return [y if batched else _without_batch(cx, y)]
+
+
+def _adaptive_args(cx):
+    """(x, its type, the pooled static sizes, the output sizes) of adaptive_*_pool(x,
+    output_size): the last len(output_size) dims pooled, with or without a batch dim."""
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    out = cx.ints(1, "output_size")
+    n = len(out)
+    if t.rank not in (n + 1, n + 2):
+        raise NotLowerable(f"adaptive pooling of {n} dims of a rank-{t.rank} tensor")
+    ins = list(t.shape[-n:])      # DYN where a size is known at run time only
+    out = [i if o is None else o for o, i in zip(out, ins)]
+    if DYN in out:
+        raise NotLowerable("an output size of None keeps a dynamic input size")
+    if any(o <= 0 for o in out):
+        raise NotLowerable(f"output sizes {out} must be positive")
+    return x, t, ins, out
+
+
+def adaptive_window(j, size, out):
+    """[start, end) of output position j of an adaptive pooling of `size` into `out`
+    (ATen's windows)."""
+    return j * size // out, -(-(j + 1) * size // out)
+
+
+def _ix(s, a):
+    return s.index(a) if isinstance(a, int) else a
+
+
+def _window_bounds(s, i, a, o):
+    """adaptive_window of run-time index Value `i` (index Values) over an input of size
+    `a` (an int or an index Value)."""
+    start = s.op1("arith.floordivsi", [s.mul(i, _ix(s, a)), s.index(o)], A.index)
+    end = s.op1("arith.ceildivsi", [s.mul(s.add(i, s.index(1)), _ix(s, a)),
+                                    s.index(o)], A.index)
+    return start, end
+
+
+def _longest_windows(ins, outs):
+    return [max(e - b for b, e in (adaptive_window(j, a, o) for j in range(o)))
+            for a, o in zip(ins, outs)]
+
+
+@lowering("aten.adaptive_max_pool1d", "aten.adaptive_max_pool2d",
+          "aten.adaptive_max_pool3d")
+def _adaptive_max_pool(cx):
+    """adaptive_max_pool{1,2,3}d(x, output_size) -> (values, indices): the windows of
+    _adaptive_avg_pool, each's largest element and its position (flat over the pooled
+    dims); ties give the first, NaN propagates (the last NaN's position), as ATen's
+    scan. One linalg.generic over (leading dims, outputs, taps up to the longest
+    window), the taps a reduction whose combine does not depend on their order."""
+    from ..onnx_to_linalg._linalg_util import filled, map_text
+    from ..onnx_to_linalg.common import generic_op
+    x, t, ins, out = _adaptive_args(cx)
+    if DYN in ins:
+        raise NotLowerable("adaptive max pooling of dynamic spatial sizes")
+    n = len(out)
+    elt = element_type(x.type)
+    if not is_float(elt):
+        raise NotLowerable("adaptive max pooling of integers")
+    lead = t.rank - n
+    kmax = _longest_windows(ins, out)
+    loops = t.rank + n
+    sizes = [dim_size(cx, x, d) for d in range(lead)] + out
+    best = filled(cx, sizes, elt, float("-inf"))
+    where = filled(cx, sizes, A.i64, 2 ** 63 - 1)
+    taps = empty(cx, kmax, A.i8)
+
+    def body(s, b, args):
+        _, v_best, i_best = args
+        at, valid, flat = [b.index(d) for d in range(lead)], None, None
+        for j, (a, o) in enumerate(zip(ins, out)):
+            i = b.index(lead + j)
+            start, end = _window_bounds(s, i, a, o)
+            p = s.add(start, b.index(t.rank + j))
+            ok = s.cmp("lt", p, end)
+            valid = ok if valid is None else s.and_(valid, ok)
+            p = s.min(p, s.index(a - 1))
+            at.append(p)
+            flat = p if flat is None else s.add(s.mul(flat, s.index(a)), p)
+        v = s.op1("tensor.extract", [x, *at], elt)
+        k = s.cast(flat, A.i64)
+        nan, nan_best = s.cmp("uno", v, v), s.cmp("uno", v_best, v_best)
+        better = s.or_(s.cmp("gt", v, v_best),
+                       s.and_(s.cmp("eq", v, v_best), s.cmp("lt", k, i_best)))
+        better = s.and_(better, s.not_(nan_best))
+        take_nan = s.and_(nan, s.or_(s.not_(nan_best), s.cmp("gt", k, i_best)))
+        take = s.and_(valid, s.or_(better, take_nan))
+        return [s.select(take, v, v_best), s.select(take, k, i_best)]
+    res = generic_op(cx, [taps], [best, where],
+                     [map_text(loops, list(range(t.rank, loops))),
+                      map_text(loops, list(range(t.rank))),
+                      map_text(loops, list(range(t.rank)))],
+                     ["parallel"] * t.rank + ["reduction"] * n, body)
+    return [finish(cx, res[0]), finish(cx, res[1], 1)]
 
 
 def _with_batch(cx, x):
@@ -329,25 +417,16 @@ def _adaptive_windows(cx, x, ins, out):
     init = filled(cx, sizes, elt, 0.0)
     shape = empty(cx, kmax, elt)
 
-    def ix(s, a):
-        return s.index(a) if isinstance(a, int) else a
-
-    def bounds(s, i, a, o):
-        start = s.op1("arith.floordivsi", [s.mul(i, ix(s, a)), s.index(o)], A.index)
-        end = s.op1("arith.ceildivsi", [s.mul(s.add(i, s.index(1)), ix(s, a)),
-                                        s.index(o)], A.index)
-        return start, end
-
     def body(b, args):
         from ..scalar_builders import ScalarBuilder
         s = ScalarBuilder(b, cx.loc)
         at, valid = [b.index(0), b.index(1)], None
         for j, (a, o) in enumerate(zip(ins, out)):
-            start, end = bounds(s, b.index(outs[j]), a, o)
+            start, end = _window_bounds(s, b.index(outs[j]), a, o)
             p = s.add(start, b.index(ks[j]))
             ok = s.cmp("lt", p, end)
             valid = ok if valid is None else s.and_(valid, ok)
-            at.append(s.min(p, ix(s, last[j])))
+            at.append(s.min(p, _ix(s, last[j])))
         v = s.op1("tensor.extract", [x, *at], elt)
         return s.add(args[-1], s.select(valid, v, s.zero(elt)))
     sums = make_generic(cx.b, [shape], [init], generic_maps([map_text(nl, ks),
@@ -359,7 +438,7 @@ def _adaptive_windows(cx, x, ins, out):
         count = s.index(1)
         for j, (a, o) in enumerate(zip(ins, out)):
             i = s.op1("linalg.index", [], A.index, {"dim": A.IntegerAttr(2 + j, A.i64)})
-            start, end = bounds(s, i, a, o)
+            start, end = _window_bounds(s, i, a, o)
             count = s.mul(count, s.sub(end, start))
         return s.div(v, s.cast(count, elt))
     return elementwise(cx, [sums], elt, average)
@@ -879,6 +958,31 @@ def _scaled_sizes(cx, i, n):
 
 for _n in _UPSAMPLE:
     _upsample(_n)
+
+
+_GRID_MODES = ("linear", "nearest", "cubic")          # interpolation_mode 0, 1, 2
+_GRID_PADS = ("zeros", "border", "reflection")          # padding_mode 0, 1, 2
+
+
+@lowering("aten.grid_sampler_2d", "aten.grid_sampler_3d", "aten.grid_sampler")
+def _grid_sampler(cx):
+    """grid_sampler_{2,3}d(input [N, C, D...], grid [N, Dout..., k], interpolation_mode,
+    padding_mode, align_corners): resize.grid_sample, ONNX GridSample's builder. ATen
+    moves a bilinear or nearest source coordinate inside before taking the taps, a
+    bicubic one not: each of its four taps is clamped or reflected alone."""
+    from ..onnx_to_linalg.resize import grid_sample
+    mode, pad = cx.int_(2, "interpolation_mode"), cx.int_(3, "padding_mode")
+    if not 0 <= mode < 3 or not 0 <= pad < 3:
+        raise NotLowerable(f"grid_sampler of interpolation_mode {mode} and padding_mode "
+                           f"{pad} (each must be 0, 1 or 2)")
+    if not is_float(element_type(cx.operands[0].type)):
+        raise NotLowerable("grid_sampler of a tensor that is not floating point")
+    mode = _GRID_MODES[mode]
+    if mode == "cubic" and ranked(cx, cx.operands[0].type).rank != 4:
+        raise NotLowerable("bicubic grid sampling of a 5-d input")
+    return [finish(cx, grid_sample(cx, cx.operands[0], cx.operands[1], mode,
+                                   _GRID_PADS[pad], cx.bool_(4, "align_corners"),
+                                   pad_source=mode != "cubic"))]
 
 
 @lowering("aten.topk")

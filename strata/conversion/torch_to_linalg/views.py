@@ -10,6 +10,8 @@ embedding as onnx_to_linalg's gather.
     split_with_sizes, split.Tensor tensor.extract_slice per part
     cat                            tensor.concat (concat)
     embedding, index_select        gather (indices checked in range at run time)
+    sym_storage_offset             of a chain of slices and selects, at run time
+                                   ([Note: storage offsets of slices])
 
     %1 = torch.aten.view %0, %list : !torch.vtensor<[2,3],f32>, !torch.list<int>
            -> !torch.vtensor<[6],f32>
@@ -44,7 +46,7 @@ from ..onnx_to_linalg._shape_util import (DYN, Ix, extract_slice, finish, reshap
 from ..onnx_to_linalg.common import elementwise, ranked, scalars, stretch_if_one
 from ..onnx_to_linalg.data_movement import broadcast_to, concat, slice_dim
 from ..onnx_to_linalg.gather_scatter import gather, gather_elements, nonzero
-from . import DYNAMIC_ARG, NotLowerable, lowering
+from . import DYNAMIC_ARG, NotLowerable, _const_arg, lowering
 
 INT64_MAX = (1 << 63) - 1
 
@@ -259,6 +261,86 @@ def _slice(cx):
         from ..onnx_to_linalg.common import empty
         return [finish(cx, empty(cx, part, x.type.element_type))]
     return [finish(cx, extract_slice(cx, x, offs, part, strides))]
+
+
+# [Note: storage offsets of slices]
+# torch.export checks the storage offset of a view whose start is known at run time only
+# (tensor_split by a tensor of indices: `sym_storage_offset(slice(x, 1, u0, u1)) >= 0`).
+# Strata's tensors are values, but the offset ATen means is defined by the view chain:
+# a function argument or the result of an op that is not a view starts at 0 with
+# contiguous strides; slice.Tensor adds start * stride(dim) (start clamped as slicing
+# clamps it) and multiplies the dim's stride by the step; select.int adds index *
+# stride(dim) and drops the dim. Other views (permute, expand, as_strided...) are not
+# followed: the op is refused there, never given a made-up offset.
+
+_OFFSET_VIEWS = ("torch.aten.slice.Tensor", "torch.aten.select.int")
+
+
+@lowering("aten.sym_storage_offset")
+def _storage_offset(cx):
+    """[Note: storage offsets of slices]."""
+    chain, v = [], cx.op.operands[0]
+    while v.defining_op is not None and v.defining_op.name in _OFFSET_VIEWS:
+        chain.append(v.defining_op)
+        v = v.defining_op.operands[0]
+    base = v.defining_op
+    if base is not None and _is_view(base):
+        raise NotLowerable(f"the storage offset of a view made by {base.name}")
+    s = scalars(cx)
+    ix = Ix(s)
+
+    def value(x):
+        if x.defining_op is None or x.type is None or not _const_int(x):
+            got = cx.b.get_remapped_value(x)
+            return s.cast(got if got is not None else x, A.index)
+        return _const_arg(x)
+    src = cx.b.get_remapped_value(v)
+    if src is None:
+        raise NotLowerable("the storage offset of a value not yet lowered")
+    dims = sizes(cx, src)
+    strides = [1] * len(dims)
+    for d in range(len(dims) - 2, -1, -1):
+        strides[d] = ix.mul(strides[d + 1], dims[d + 1])
+    off = 0
+    for op in reversed(chain):
+        r = len(dims)
+        d = _const_arg(op.operands[1])
+        if not isinstance(d, int) or r == 0:
+            raise NotLowerable("a view along a dim not known at compile time")
+        d %= r
+        if op.name == "torch.aten.select.int":
+            i = value(op.operands[2])
+            i = ix.select(ix.cmp("lt", i, 0), ix.add(i, dims[d]), i)
+            off = ix.add(off, ix.mul(i, strides[d]))
+            del dims[d], strides[d]
+            continue
+        ops = list(op.operands)
+        start = 0 if len(ops) < 3 or _const_arg(ops[2]) is None else value(ops[2])
+        end = INT64_MAX if len(ops) < 4 or _const_arg(ops[3]) is None else value(ops[3])
+        step = _const_arg(ops[4]) if len(ops) > 4 else 1
+        if not isinstance(step, int) or step <= 0:
+            raise NotLowerable("a slice step not known at compile time")
+        if Ix.known(end):
+            end = min(end, INT64_MAX)
+        st, n, _ = slice_dim(ix, start, end, step, dims[d])
+        off = ix.add(off, ix.mul(st, strides[d]))
+        dims[d], strides[d] = n, ix.mul(strides[d], step)
+    return [s.const(off, A.i64) if Ix.known(off) else s.cast(ix.v(off), A.i64)]
+
+
+def _const_int(x) -> bool:
+    return isinstance(_const_arg(x), int)
+
+
+def _is_view(op) -> bool:
+    """Whether torch op `op` may return a view of an operand: its schema's alias
+    annotation on a result (`-> Tensor(a)`), or no schema known."""
+    from ...dialects.torch.table import lookup
+    from . import aten_name
+    if not op.name.startswith("torch."):
+        return False
+    schema = lookup("torch." + aten_name(op))
+    return schema is None or any(r.alias is not None for r in schema.returns)
 
 
 @lowering("aten.slice_scatter")
@@ -644,7 +726,6 @@ def _index_put(cx):
     from ..onnx_to_linalg._shape_util import loop_nest
     x = cx.operands[0]
     ranked(cx, x.type)
-    ix_ = _Indexing(cx, x, cx.op.operands[1])
     values = cx.operands[2]
     vt = ranked(cx, values.type, "values")
     accumulate = cx.bool_(3, "accumulate") if len(cx.op.operands) > 3 else False
@@ -652,6 +733,10 @@ def _index_put(cx):
     if vt.element_type is not elt:
         signed = _signed_indices(cx.op.operands[2])
         values = elementwise(cx, [values], elt, lambda s, v: s.cast(v, elt, signed))
+    mask = _mask_index(cx, x, cx.op.operands[1])
+    if mask is not None:
+        return [finish(cx, _index_put_mask(cx, x, *mask, values, accumulate))]
+    ix_ = _Indexing(cx, x, cx.op.operands[1])
     out = ix_.out
     rank = len(out)
     if vt.rank > rank:
@@ -684,6 +769,85 @@ def _index_put(cx):
     return [finish(cx, loop_nest(cx, guarded(cx, out, ok), [x], body)[0])]
 
 
+def _mask_index(cx, x, list_value):
+    """(mask, first dim) when the indices are Nones then one bool tensor (a mask over
+    dims first .. first + mask rank of x), else None."""
+    lst = list_value.defining_op
+    if lst is None or lst.name != "torch.prim.ListConstruct":
+        return None
+    items = [v for v in lst.operands if v.defining_op is None or
+             v.defining_op.name != "torch.constant.none"]
+    if len(items) != 1:
+        return None
+    m = cx.remapped(items[0])
+    if not isinstance(m.type, A.RankedTensorType) or m.type.element_type is not A.i1:
+        return None
+    first = list(lst.operands).index(items[0])
+    if first + m.type.rank > x.type.rank:
+        raise NotLowerable(f"a rank-{m.type.rank} mask from dim {first} of a "
+                           f"rank-{x.type.rank} tensor")
+    dims = sizes(cx, x)
+    check_dims(cx, [(a, b, "eq", f"mask dim {j} must be the indexed dim's size")
+                    for j, (a, b) in enumerate(zip(sizes(cx, m), dims[first:]))])
+    return m, first
+
+
+def _index_put_mask(cx, x, mask, first, values, accumulate):
+    """index_put by a bool mask over dims [first, first + k) of x: the indexed shape is
+    x's dims before first, the count K of true elements, then x's dims after the mask;
+    values broadcast to it. Values without a K dim of their own (a K dim of static size
+    1, or a rank below the dims after the mask) are the same for every true position:
+    an elementwise select. Values with it (mask from dim 0: [K, rest...] exactly) are
+    taken in row-major order of the true positions: masked_scatter, which checks that
+    K is the count."""
+    from ..onnx_to_linalg._linalg_util import filled, map_text
+    r, k, vr = x.type.rank, mask.type.rank, values.type.rank
+    if k == 0:
+        raise NotLowerable("index_put by a 0-d mask")
+    rest = r - first - k
+    ir = first + 1 + rest                      # the indexed shape's rank
+    if vr > ir:
+        raise NotLowerable(f"values of rank {vr} for an indexed shape of rank {ir}")
+    elt = x.type.element_type
+    dims, vdims = sizes(cx, x), sizes(cx, values)
+    q0 = ir - vr                               # the indexed dim values' dim 0 stands for
+    own_k = first >= q0 and not (Ix.known(vdims[first - q0]) and vdims[first - q0] == 1)
+    if own_k:
+        if first != 0 or vr != ir:
+            raise NotLowerable("values with a dim per true mask element are lowered for "
+                               "a mask from dim 0 and values of the indexed rank")
+        check_dims(cx, [(vdims[1 + j], dims[k + j], "eq",
+                         f"values dim {1 + j} must be the indexed size")
+                        for j in range(rest)])
+        m = reshape_to(cx, mask, sizes(cx, mask) + [1] * rest) if rest else mask
+        base = x if not accumulate else filled(cx, dims, elt, 0)
+        put = masked_scatter(cx, base, m, values, exact=True)
+        if not accumulate:
+            return put
+        return elementwise(cx, [x, put], elt, lambda s, a, b: s.or_(a, b) if elt is A.i1
+                           else s.add(a, b))
+    vmap, pairs = [], []
+    for j, d in enumerate(vdims):
+        q = q0 + j
+        if Ix.known(d) and d == 1:
+            vmap.append("0")
+            continue
+        xd = q if q < first else q - 1 + k
+        vmap.append(xd)
+        pairs.append((d, dims[xd], "eq", f"values dim {j} must be 1 or the indexed size"))
+    check_dims(cx, pairs)
+
+    def body(s, a, m, v):
+        if accumulate:
+            v = s.or_(a, v) if elt is A.i1 else s.add(a, v)
+        return s.select(m, v, a)
+    return elementwise(cx, [x, mask, values], elt, body,
+                       maps=[map_text(r, list(range(r))),
+                             map_text(r, list(range(first, first + k))),
+                             map_text(r, vmap)],
+                       result_sizes=dims)
+
+
 @lowering("aten.masked_scatter")
 def _masked_scatter(cx):
     """masked_scatter(x, mask, source): x and mask broadcast together, then where the
@@ -691,12 +855,20 @@ def _masked_scatter(cx):
     one scf.for nest carrying the result and the count taken. Source must hold as many
     elements as the mask has true ones (checked after the loop, as eager checks before;
     reads stay in bounds whatever the count: source gets one padding element)."""
-    from ..onnx_to_linalg._linalg_util import filled
-    from ..onnx_to_linalg._shape_util import collapse, insert_slice, loop_nest
     x, mask, src = cx.operands[0], cx.operands[1], cx.operands[2]
     elt = x.type.element_type
     if ranked(cx, src.type, "source").element_type is not elt:
         raise NotLowerable(f"source of {src.type.element_type}, self of {elt}")
+    return [finish(cx, masked_scatter(cx, x, mask, src))]
+
+
+def masked_scatter(cx, x, mask, src, exact=False):
+    """x where the mask (broadcast with x) is false; the next element of src, in
+    row-major order, where it is true. `exact`: src must hold as many elements as the
+    mask has true ones (index_put by a mask), else at least as many."""
+    from ..onnx_to_linalg._linalg_util import filled
+    from ..onnx_to_linalg._shape_util import collapse, insert_slice, loop_nest
+    elt = x.type.element_type
     bx = elementwise(cx, [x, mask], elt, lambda s, a, m: a)
     bm = elementwise(cx, [mask, x], A.i1, lambda s, m, a: s.cast(m, A.i1))
     ix = Ix(scalars(cx))
@@ -715,9 +887,13 @@ def _masked_scatter(cx):
         out = s.op1("tensor.insert", [s.select(m, v, old), out, *ivs], out.type)
         return [out, s.add(k, s.select(m, s.index(1), s.index(0)))]
     out, taken = loop_nest(cx, sizes(cx, bx), [bx, scalars(cx).index(0)], body)
-    check_dims(cx, [(taken, n, "le", "mask has more true elements than source has "
-                     "elements")])
-    return [finish(cx, out)]
+    if exact:
+        check_dims(cx, [(taken, n, "eq", "values must have one row per true element "
+                         "of the mask")])
+    else:
+        check_dims(cx, [(taken, n, "le", "mask has more true elements than source has "
+                         "elements")])
+    return out
 
 
 def _signed_indices(v) -> bool:

@@ -197,3 +197,111 @@ def test_slices_of_empty_dims(target):
     check(Fn(lambda a: (a[:, 1:3], torch.slice_scatter(a, a[:, :2], 1, 0, 2),
                         torch.nn.functional.pad(a[None], (1, 1), mode="circular"))),
           (x,), target)
+
+
+# ------------------------------------------------------------------ storage offsets
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dim, indices", [(1, [1, 3]), (-1, [-4, 9])])
+def test_tensor_split_by_a_tensor(dim, indices, target):
+    """tensor_split at run-time indices: torch.export checks the storage offset of each
+    slice (aten.sym_storage_offset); indices negative and past the end clamp."""
+    x = torch.randn(5, 6, 5, generator=_gen())
+    check(Fn(lambda a, t: torch.tensor_split(a, t, dim)), (x, torch.tensor(indices)),
+          target)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_storage_offset_of_slices_and_selects(target):
+    """The offset ATen gives a view chain (slice by run-time starts, then select at a
+    negative run-time index), computed for other indices than the traced ones."""
+    import strata
+
+    class M(torch.nn.Module):
+        def forward(self, x, t):
+            y = x[1:, t[0].item():][:, :, t[1].item()]
+            return torch.full((2,), y.storage_offset()), y
+    x = torch.randn(5, 6, 5, generator=_gen())
+    ep = torch.export.export(M(), (x, torch.tensor([2, 3])))
+    f = strata.compile(ep, target=target)
+    for t in ([4, -2], [0, 4], [6, 0]):
+        got, want = f(x, torch.tensor(t)), M()(x, torch.tensor(t))
+        assert got[0].tolist() == want[0].tolist()
+        assert torch.equal(got[1], want[1])
+
+
+def test_storage_offset_of_other_views_is_refused():
+    """A view the offset is not followed through (a transpose) is refused with the op's
+    name, never given an offset of 0."""
+    import strata
+    from strata.errors import StrataError
+
+    class M(torch.nn.Module):
+        def forward(self, x, t):
+            y = x.transpose(0, 1)[t.item():]
+            return torch.full((1,), y.storage_offset()), y
+    ep = torch.export.export(M(), (torch.randn(4, 5), torch.tensor(1)))
+    with pytest.raises(StrataError, match="storage offset of a view made by"):
+        strata.compile(ep, target="interpret")
+
+
+# ------------------------------------------------------------------ index_put by a mask
+
+def _put_after_dim0(x, m, v):
+    y = x.clone()
+    y[:, m] = v
+    return y
+
+
+def _mask_cases():
+    g = _gen()
+    x = torch.randn(5, 4, 3, generator=g)
+    rows = torch.tensor([True, False, True, True, False])
+    cells = torch.randn(5, 4, generator=g) > 0
+    inner = torch.randn(4, 3, generator=g) > 0
+    put = torch.index_put
+    return {
+        "same_for_every_row": (lambda a, m, v: put(a, [m], v), (x, rows, torch.randn(4, 3))),
+        "broadcast_accumulate": (lambda a, m, v: put(a, [m], v, accumulate=True),
+                                 (x, rows, torch.randn(3))),
+        "scalar_by_2d_mask": (lambda a, m, v: put(a, [m], v), (x, cells, torch.tensor(2.5))),
+        "one_row_per_true": (lambda a, m, v: put(a, [m], v),
+                             (x, rows, torch.randn(int(rows.sum()), 4, 3))),
+        "one_row_per_true_accumulate": (lambda a, m, v: put(a, [m], v, accumulate=True),
+                                        (x, cells, torch.randn(int(cells.sum()), 3))),
+        "k_dim_of_1": (lambda a, m, v: put(a, [m], v), (x, rows, torch.randn(1, 4, 1))),
+        "mask_after_dim0": (_put_after_dim0, (x, inner, torch.randn(5, 1))),
+        "all_false": (lambda a, m, v: put(a, [m], v), (x, rows & False, torch.randn(3))),
+    }
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_index_put_by_a_bool_mask(target):
+    """index_put whose index is a bool mask (OpInfo's index_put samples 1 and 3): values
+    the same for every true position (broadcast), or one row per true position in
+    row-major order; accumulate adds. Every case in one module (one compile per
+    target)."""
+    cases = _mask_cases()
+    fns = [f for f, _ in cases.values()]
+    counts = [len(a) for _, a in cases.values()]
+    args = tuple(t for _, a in cases.values() for t in a)
+
+    def every(*a):
+        out, k = [], 0
+        for f, n in zip(fns, counts):
+            out.append(f(*a[k:k + n]))
+            k += n
+        return tuple(out)
+    check(Fn(every), args, target)
+
+
+def test_index_put_by_a_mask_checks_the_row_count():
+    """One row per true element: a mask with another count at run time is an error, as
+    in eager, never a partial write."""
+    import strata
+    x = torch.randn(5, 3, generator=_gen())
+    rows = torch.tensor([True, False, True, True, False])
+    m = Fn(lambda a, k, v: torch.index_put(a, [k], v))
+    f = strata.compile(m, example_args=(x, rows, torch.randn(3, 3)), target="interpret")
+    with pytest.raises(Exception, match="one row per true element"):
+        f(x, torch.tensor([True, False, True, False, False]), torch.randn(3, 3))
