@@ -554,6 +554,10 @@ def _pre_dispatch_module(torch, gm, inputs, constants):
 
     from .importer import graph_plan, import_graph
     fakes, mode = _dynamo_fakes(torch, gm)
+    if mode is not None:   # [Note: rewriting Dynamo's graph] (dynamo_graph.py)
+        module = _rewritten_module(torch, gm, constants)
+        if module is not None:
+            return module
     try:
         # outside Dynamo's TracingContext: make_fx would fakify the real inputs in
         # Dynamo's fake mode, whose ShapeEnv makes their sizes symbols (and guards on
@@ -573,6 +577,27 @@ def _pre_dispatch_module(torch, gm, inputs, constants):
         return None
     return import_graph(traced, symbolic_shapes=False, constants=constants,
                         functional=plan)
+
+
+def _rewritten_module(torch, gm, constants):
+    """`gm` rewritten to ATen ops call by call and imported ([Note: rewriting Dynamo's
+    graph] in dynamo_graph.py); None where a call is not in the rewrite's table, or the
+    rewritten graph would not import as it is (the trace then decides)."""
+    from .dynamo_graph import aten_graph
+    from .importer import graph_plan, import_graph
+    rewritten = aten_graph(gm)
+    if rewritten is None:
+        return None
+    plan = graph_plan(rewritten.graph, strict=True)
+    if plan is None or _aliases_input(torch, rewritten.graph):
+        return None
+    try:
+        module = import_graph(rewritten, symbolic_shapes=False, constants=constants,
+                              functional=plan)
+    except StrataError:   # the trace's graph may import where this one does not
+        return None
+    COUNTERS["rewritten"] += 1
+    return module
 
 
 # [Note: traced on Dynamo's fake tensors]
