@@ -7,8 +7,9 @@
 
 The backend is registered under the name "strata" through the `torch_dynamo_backends`
 entry point (pyproject.toml), so torch finds it without `import strata`. Dynamo hands it
-each FX graph it captured. An inference graph of static shapes is traced to ATen ops
-by make_fx (or else torch.export) and compiled as strata.compile(ExportedProgram)
+each FX graph it captured. An inference graph of static shapes is rewritten to ATen ops
+call by call ([Note: rewriting Dynamo's graph] in dynamo_graph.py), else traced to them
+by make_fx (or else torch.export), and compiled as strata.compile(ExportedProgram)
 compiles a program ([Note: inference graphs exported, not traced by AOTAutograd],
 [Note: the pre-dispatch trace]). Any other graph: AOTAutograd (`aot_autograd`, the core ATen
 decompositions) splits it into a forward and a backward graph of ATen ops, and
@@ -544,7 +545,9 @@ def _compile_direct(gm, inputs, options, constants):
 # it fails, a node has no lowering as it is (it needs the core ATen decomposition), a
 # call is not an ATen op (`torch._C._set_grad_enabled` of a grad-mode switch inside the
 # graph), or an output aliases an input -- the graph is exported as before, and
-# strata.compile(ExportedProgram) decomposes what needs it.
+# strata.compile(ExportedProgram) decomposes what needs it. Before the trace, a graph
+# whose calls are all in dynamo_graph.py's table is rewritten to the same ATen graph
+# without it ([Note: rewriting Dynamo's graph]); the trace is for the rest.
 
 
 def _pre_dispatch_module(torch, gm, inputs, constants):
