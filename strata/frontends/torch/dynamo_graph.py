@@ -236,12 +236,41 @@ def _unary(name):
 
 
 def _activation(name):
-    """F.relu / hardswish / silu...: (input, inplace=False)."""
+    """F.relu / hardswish / silu...: (input, inplace=False); in place, the ATen op's
+    in-place form, which import_graph's plan reads as the functional one where only
+    the value is rebound (else the graph is traced)."""
     def rule(r, x, inplace=False):
-        if inplace is not False or not r.tensor(x):
-            raise _Unknown(f"in-place {name}")
-        return r.emit(getattr(r.aten, name).default, (x,))
+        if not r.tensor(x) or type(inplace) is not bool:
+            raise _Unknown(f"{name} of these arguments")
+        return r.emit(getattr(r.aten, name + "_" if inplace else name).default, (x,))
     return rule
+
+
+def _batch_norm(r, x, running_mean, running_var, weight=None, bias=None, training=False,
+                momentum=0.1, eps=1e-5):
+    return r.emit(r.aten.batch_norm.default,
+                  (x, weight, bias, running_mean, running_var, training, momentum, eps,
+                   r.torch.backends.cudnn.enabled))
+
+
+def _pair(v) -> list:
+    return _ints([v, v]) if type(v) is int else _ints((v,))
+
+
+def _max_pool2d(r, x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                return_indices=False):
+    if return_indices is not False:
+        raise _Unknown("max_pool2d with indices")
+    return r.emit(r.aten.max_pool2d.default,
+                  (x, _pair(kernel_size), [] if stride is None else _pair(stride),
+                   _pair(padding), _pair(dilation), ceil_mode))
+
+
+def _adaptive_avg_pool2d(r, x, output_size):
+    size = [output_size, output_size] if type(output_size) is int else list(output_size)
+    shape = r.fake(x).shape
+    size = [shape[len(shape) - 2 + i] if s is None else s for i, s in enumerate(size)]
+    return r.emit(r.aten.adaptive_avg_pool2d.default, (x, _ints((size,))))
 
 
 def _gelu(r, x, approximate="none"):
@@ -253,10 +282,8 @@ def _conv2d(r, x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     if isinstance(padding, str):
         raise _Unknown("conv2d with a padding mode")
 
-    def pair(v):
-        return _ints([v, v]) if isinstance(v, int) else _ints((v,))
-    return r.emit(r.aten.conv2d.default, (x, weight, bias, pair(stride), pair(padding),
-                                          pair(dilation), groups))
+    return r.emit(r.aten.conv2d.default, (x, weight, bias, _pair(stride), _pair(padding),
+                                          _pair(dilation), groups))
 
 
 def _cat(r, tensors, dim=0):
@@ -316,6 +343,18 @@ def _binary(fn):
 
 def rule_of(fn):
     return _OPERATORS[fn]
+
+
+# in-place operators on a tensor: the ATen op's in-place form (see _activation)
+_IN_PLACE = {operator.iadd: "add_", operator.isub: "sub_", operator.imul: "mul_"}
+
+
+def _in_place(fn):
+    def rule(r, a, b):
+        if not r.tensor(a) or not (r.tensor(b) or _scalar(b)):
+            raise _Unknown(f"{fn.__name__} of these operands")
+        return r.emit(getattr(r.aten, _IN_PLACE[fn]).Tensor, (a, b))
+    return rule
 
 
 def _neg(r, x):
@@ -504,6 +543,11 @@ def _tables():
         F.relu: _activation("relu"),
         F.silu: _activation("silu"),
         F.softmax: _softmax("softmax"),
+        F.hardswish: _activation("hardswish"),
+        F.hardsigmoid: _activation("hardsigmoid"),
+        F.batch_norm: _batch_norm,
+        F.max_pool2d: _max_pool2d,
+        F.adaptive_avg_pool2d: _adaptive_avg_pool2d,
         torch.addmm: _schema_call(aten.addmm.default),
         torch.matmul: _schema_call(aten.matmul.default),
         torch.arange: _arange,
@@ -519,6 +563,7 @@ def _tables():
         torch.gather: _gather,
     }
     operators = {fn: _binary(fn) for fn in _BINARY}
+    operators.update({fn: _in_place(fn) for fn in _IN_PLACE})
     operators[operator.neg] = _neg
     operators[operator.getitem] = _getitem
     methods = {
