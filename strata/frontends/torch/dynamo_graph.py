@@ -76,7 +76,8 @@ def aten_graph(gm):
                 env[node] = _Rewriter(torch, graph, env, node).run()
             else:
                 return None
-    except _Unknown:
+    except (_Unknown, TypeError, ValueError, IndexError, KeyError, AttributeError):
+        # (a call of a form the rules do not expect: an argument they do not take...)
         return None
     return torch.fx.GraphModule(gm, graph)
 
@@ -375,7 +376,8 @@ def _getitem(r, x, index):
     if any(r.tensor(i) for i in items):
         # advanced indexing: tensors, and full slices before them
         if not all(r.tensor(i) or i == full for i in items) or \
-                any(r.fake(i).dtype == r.torch.bool for i in items if r.tensor(i)):
+                any(r.fake(i).dtype in (r.torch.bool, r.torch.uint8)
+                    for i in items if r.tensor(i)):   # masks: a size known by running
             raise _Unknown("this mix of indices")
         indices = [i if r.tensor(i) else None for i in items]
         while indices and indices[-1] is None:
@@ -565,6 +567,7 @@ def _tables():
     operators = {fn: _binary(fn) for fn in _BINARY}
     operators.update({fn: _in_place(fn) for fn in _IN_PLACE})
     operators[operator.neg] = _neg
+    operators[operator.pow] = _pow
     operators[operator.getitem] = _getitem
     methods = {
         "view": _view("view"), "reshape": _view("reshape"), "transpose": _transpose,

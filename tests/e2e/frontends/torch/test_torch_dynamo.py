@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import glob
 import importlib
+import operator
 import os
 import pathlib
 import re
@@ -826,7 +827,7 @@ class Calls(nn.Module):
         h = x + F.dropout(F.gelu(self.out(a)), 0.1, False)
         h = torch.addmm(self.b, h.view(-1, 8), self.w).view((2, 6, 8))
         h = 0.5 * h * (1.0 + torch.tanh(torch.pow(h, 3.0) * 0.04))
-        h = (2 - (h - 1)) / 3 + F.silu(-h) * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + 1)
+        h = (2 - (h - 1)) / 3 + F.silu(-h) * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + (h ** 2).mean())
         first, second = h.split(4, dim=2)
         tail = second[:, -2:, ::2].mean(1, keepdim=True).expand(2, 6, 2)
         y = torch.cat([first, second[..., 1:3], tail, h[:, :, 7:].cos().sin()], dim=-1)
@@ -960,3 +961,34 @@ def test_rewritten_indexing_matches_eager(index):
     with torch.no_grad():
         torch.testing.assert_close(compiled(fn)(x), fn(x))
     assert dynamo.COUNTERS["rewritten"] == 1
+
+
+def test_rewrite_refuses_what_its_rules_do_not_take():
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    from strata.frontends.torch.dynamo_graph import aten_graph
+    with FakeTensorMode():
+        fake, mask = torch.empty(2, 4), torch.empty(2, dtype=torch.bool)
+
+    def rewrite(op, target, args, kwargs, val=fake):
+        g = torch.fx.Graph()
+        x = g.placeholder("x")
+        x.meta["example_value"] = fake
+        m = g.placeholder("m")
+        m.meta["example_value"] = mask
+        y = g.create_node(op, target, tuple(x if a == "x" else m if a == "m" else a
+                                            for a in args), kwargs)
+        y.meta["example_value"] = val
+        g.output(y)
+        return aten_graph(torch.fx.GraphModule(torch.nn.Module(), g))
+    for case in (("call_method", "view", ("x", torch.float16), {}),    # another dtype
+                 ("call_function", F.dropout, ("x", 0.1), {"bogus": 1}),
+                 ("call_function", F.dropout, ("x", 0.1, False, True), {}),  # in place
+                 ("call_function", torch.cumprod, ("x", 1), {}),       # not in the table
+                 ("call_method", "to", ("x", "meta"), {}),              # another device
+                 ("call_function", operator.getitem, ("x", "m"), {}),  # a bool mask
+                 ("call_function", operator.truediv, (2.0, "x"), {})):  # reciprocal
+        assert rewrite(*case) is None, case
+    gm = rewrite("call_method", "transpose", ("x", 0, 1), {}, val=fake.t())
+    assert [n.target for n in gm.graph.nodes if n.op == "call_function"] == \
+        [torch.ops.aten.transpose.int]
