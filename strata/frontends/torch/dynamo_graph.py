@@ -45,8 +45,14 @@ _I64_MAX = (1 << 63) - 1
 # size -- makes the whole graph go the make_fx way, as before: the rewrite is an
 # optimization, never a second semantics. Calls returning their input unchanged in
 # value (`contiguous()`, `.to` of the tensor's own dtype and device) are dropped, as the
-# trace drops them. tests/e2e/frontends/torch/test_torch_dynamo.py compares, per call
-# form, the module imported from the rewrite with the one imported from the trace.
+# trace drops `contiguous()` (it keeps `.to` as an alias, a copy in value semantics).
+# tests/e2e/frontends/torch/test_torch_dynamo.py compares, per call form, the module
+# imported from the rewrite with the one imported from the trace; the graphs of the
+# seven models of bench/torch_models.py import the same ops both ways (Llama's one
+# whole-dim slice, an `alias` in the trace, is dropped). Measured (1 thread, process
+# CPU, loaded machine): BERT-base's graph 0.43-0.46 s traced, 0.04 s rewritten (3 runs
+# each, one process); bench/torch_compile_stages.py's trace stage ViT-B/16 0.32 ->
+# 0.04 s, GPT-2 0.40 -> 0.06 s.
 
 
 class _Unknown(Exception):
