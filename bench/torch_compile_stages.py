@@ -13,7 +13,8 @@ machine's load does not count):
              AOTAutograd caches off, as bench/torch_models.py times it)
   strata-tc  torch.compile(model, backend="strata") to the end of its first call,
              split into stages: Dynamo (the compile call to the backend's entry, summed
-             over graphs), trace (make_fx / torch.export of Dynamo's graph), import
+             over graphs), trace (Dynamo's graph rewritten to ATen ops, or else
+             make_fx / torch.export of it), import
              (import_graph / import_program), each pass of the pipeline, the target's
              phases (weights, translate, llvm...), the first run, and the rest
   strata-ep  torch.export.export(model) (not part of bench/torch_models.py's figure) and
@@ -101,6 +102,8 @@ def _instrument(stages):
         return holder.trace
     pt.make_fx = make_fx_timed
     stages.wrap(torch.export, "export", "trace (torch.export)")
+    import strata.frontends.torch.dynamo_graph as rewrite
+    stages.wrap(rewrite, "aten_graph", "trace (rewrite)")
     stages.wrap(imp, "import_graph", "import")
     stages.wrap(imp, "import_program", "import")
     stages.wrap(F, "import_program", "import")

@@ -27,10 +27,12 @@ compile: not a compile). --cold skips Inductor's untimed compile. Likewise strat
 and strata-tc compile with Strata's compiled-model cache off (`cache=False`, for
 strata-tc the backend option "cache"; the kernel cache stays): a second run of the
 benchmark would otherwise load the models compiled by the first. strata-tc's inference
-graphs are traced by make_fx, not AOTAutograd ([Note: inference graphs exported, not
-traced by AOTAutograd] and [Note: the pre-dispatch trace] in
-strata/frontends/torch/dynamo.py). Where that compile time goes, stage by stage, in
-process CPU: bench/torch_compile_stages.py.
+graphs are rewritten from Dynamo's graph to ATen ops (the seven models' graphs all are;
+else traced by make_fx), not traced by AOTAutograd ([Note: inference graphs exported,
+not traced by AOTAutograd] and [Note: the pre-dispatch trace] in
+strata/frontends/torch/dynamo.py, [Note: rewriting Dynamo's graph] in dynamo_graph.py).
+Where that compile time goes, stage by stage, in process CPU:
+bench/torch_compile_stages.py.
 Then the median latency in ms of each peer over at least --repeat calls and half a second
 of calls, timed in --rounds interleaved rounds (bench/models.py's interleaved_medians_ms:
 each peer in turn, so the slow phases of a shared machine fall on all of them, another

@@ -7,8 +7,9 @@
 
 The backend is registered under the name "strata" through the `torch_dynamo_backends`
 entry point (pyproject.toml), so torch finds it without `import strata`. Dynamo hands it
-each FX graph it captured. An inference graph of static shapes is traced to ATen ops
-by make_fx (or else torch.export) and compiled as strata.compile(ExportedProgram)
+each FX graph it captured. An inference graph of static shapes is rewritten to ATen ops
+call by call ([Note: rewriting Dynamo's graph] in dynamo_graph.py), else traced to them
+by make_fx (or else torch.export), and compiled as strata.compile(ExportedProgram)
 compiles a program ([Note: inference graphs exported, not traced by AOTAutograd],
 [Note: the pre-dispatch trace]). Any other graph: AOTAutograd (`aot_autograd`, the core ATen
 decompositions) splits it into a forward and a backward graph of ATen ops, and
@@ -578,7 +579,9 @@ def _compile_direct(gm, inputs, options, constants):
 # it fails, a node has no lowering as it is (it needs the core ATen decomposition), a
 # call is not an ATen op (`torch._C._set_grad_enabled` of a grad-mode switch inside the
 # graph), or an output aliases an input -- the graph is exported as before, and
-# strata.compile(ExportedProgram) decomposes what needs it.
+# strata.compile(ExportedProgram) decomposes what needs it. Before the trace, a graph
+# whose calls are all in dynamo_graph.py's table is rewritten to the same ATen graph
+# without it ([Note: rewriting Dynamo's graph]); the trace is for the rest.
 
 
 def _pre_dispatch_module(torch, gm, inputs, constants):
@@ -588,6 +591,10 @@ def _pre_dispatch_module(torch, gm, inputs, constants):
 
     from .importer import graph_plan, import_graph
     fakes, mode = _dynamo_fakes(torch, gm)
+    if mode is not None:   # [Note: rewriting Dynamo's graph] (dynamo_graph.py)
+        module = _rewritten_module(torch, gm, constants)
+        if module is not None:
+            return module
     try:
         # outside Dynamo's TracingContext: make_fx would fakify the real inputs in
         # Dynamo's fake mode, whose ShapeEnv makes their sizes symbols (and guards on
@@ -607,6 +614,27 @@ def _pre_dispatch_module(torch, gm, inputs, constants):
         return None
     return import_graph(traced, symbolic_shapes=False, constants=constants,
                         functional=plan)
+
+
+def _rewritten_module(torch, gm, constants):
+    """`gm` rewritten to ATen ops call by call and imported ([Note: rewriting Dynamo's
+    graph] in dynamo_graph.py); None where a call is not in the rewrite's table, or the
+    rewritten graph would not import as it is (the trace then decides)."""
+    from .dynamo_graph import aten_graph
+    from .importer import graph_plan, import_graph
+    rewritten = aten_graph(gm)
+    if rewritten is None:
+        return None
+    plan = graph_plan(rewritten.graph, strict=True)
+    if plan is None or _aliases_input(torch, rewritten.graph):
+        return None
+    try:
+        module = import_graph(rewritten, symbolic_shapes=False, constants=constants,
+                              functional=plan)
+    except StrataError:   # the trace's graph may import where this one does not
+        return None
+    COUNTERS["rewritten"] += 1
+    return module
 
 
 # [Note: traced on Dynamo's fake tensors]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import glob
 import importlib
+import operator
 import os
 import pathlib
 import re
@@ -774,6 +775,8 @@ def test_graphs_the_direct_path_leaves_to_aot_autograd(case):
 
 
 def test_direct_graph_is_traced_on_dynamos_fake_tensors(monkeypatch):
+    import strata.frontends.torch.dynamo_graph as rewrite
+    monkeypatch.setattr(rewrite, "aten_graph", lambda gm: None)   # the trace, not the rewrite
     # [Note: traced on Dynamo's fake tensors]: make_fx traces Dynamo's own fakes in
     # Dynamo's fake mode, not a new fake mode's copies of the real inputs
     import torch.fx.experimental.proxy_tensor as pt
@@ -797,3 +800,195 @@ def test_direct_graph_is_traced_on_dynamos_fake_tensors(monkeypatch):
         torch.testing.assert_close(compiled(m)(x), m(x), atol=1e-5, rtol=1e-5)
     assert len(seen) == 1 and seen[0][0] == "real" and seen[0][1] and all(seen[0][1])
     assert dynamo.COUNTERS["direct"] == 1 and dynamo.COUNTERS["frozen"] == 1
+
+
+# ------------------------------------------------------------------ rewriting Dynamo's graph
+# [Note: rewriting Dynamo's graph] (strata/frontends/torch/dynamo_graph.py)
+
+
+class Calls(nn.Module):
+    """Every call form the rewrite's table takes, in one inference graph."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(11, 8, padding_idx=0)
+        self.qkv, self.norm, self.out = nn.Linear(8, 24), nn.LayerNorm(8), nn.Linear(8, 8)
+        self.w, self.b = nn.Parameter(torch.randn(8, 8) / 3), nn.Parameter(torch.randn(8))
+        self.conv = nn.Conv2d(2, 3, 3, padding=1)
+
+    def forward(self, ids):
+        x = self.emb(ids)                                          # [2, 6, 8]
+        pos = torch.arange(6, device=ids.device)
+        mask = pos[None, :] <= pos[:, None]
+        mask = mask.new_ones((), dtype=torch.bool) & mask.to(ids.device)
+        q, k, v = self.qkv(self.norm(x)).view(2, -1, 3, 2, 4).permute(2, 0, 3, 1, 4)
+        a = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=0.3)
+        a = a.transpose(1, 2).contiguous().reshape(2, 6, 8)
+        h = x + F.dropout(F.gelu(self.out(a)), 0.1, False)
+        h = torch.addmm(self.b, h.view(-1, 8), self.w).view((2, 6, 8))
+        h = 0.5 * h * (1.0 + torch.tanh(torch.pow(h, 3.0) * 0.04))
+        h = (2 - (h - 1)) / 3 + F.silu(-h) * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + (h ** 2).mean())
+        first, second = h.split(4, dim=2)
+        tail = second[:, -2:, ::2].mean(1, keepdim=True).expand(2, 6, 2)
+        y = torch.cat([first, second[..., 1:3], tail, h[:, :, 7:].cos().sin()], dim=-1)
+        idx = (ids > 5).to(torch.int64)[..., None]
+        g = y.gather(2, idx) + torch.gather(y, 2, idx * 2)
+        z = y[torch.arange(2)[:, None], pos[None, :]]               # index.Tensor
+        d = torch.diff(ids.float(), dim=-1, prepend=ids[:, :1].float())
+        c = (ids != 3).cumsum(-1)
+        img = self.conv(z[:, None, :, :8].reshape(2, 2, 3, 8))
+        s = F.softmax(torch.flatten(img, 1), dim=-1) + F.relu(img).flatten(1).mean()
+        return g.flatten(1) + d + c, s, torch.matmul(z, z.transpose(1, 2))[0, 1:]
+
+
+class VisionCalls(nn.Module):
+    """The vision models' call forms: batch norm, pooling, in-place activations and
+    adds."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1, self.bn = nn.Conv2d(3, 8, 3, stride=2, padding=1), nn.BatchNorm2d(8)
+        self.c2 = nn.Conv2d(8, 8, 3, padding=1, groups=8)
+        self.fc = nn.Linear(8, 4)
+
+    def forward(self, x):
+        h = F.relu(self.bn(self.c1(x)), inplace=True)
+        h = F.max_pool2d(h, 3, stride=2, padding=1)
+        r = F.hardswish(self.c2(h))
+        r += h
+        r *= F.hardsigmoid(F.adaptive_avg_pool2d(r, 1))
+        h = F.relu(r + F.adaptive_avg_pool2d(r, (None, 2)).mean(-1, keepdim=True))
+        return self.fc(torch.flatten(F.max_pool2d(h, 4), 1))
+
+
+def _calls_input(vision=False):
+    torch.manual_seed(0)
+    if vision:
+        m = VisionCalls().eval()
+        with torch.no_grad():   # running statistics that are not 0 and 1
+            m.bn.running_mean.uniform_(-1, 1)
+            m.bn.running_var.uniform_(0.5, 2)
+        return m, torch.randn(2, 3, 16, 16)
+    return Calls().eval(), torch.randint(0, 11, (2, 6))
+
+
+@pytest.mark.parametrize("vision", [False, True], ids=["text", "vision"])
+def test_direct_graph_is_rewritten_not_traced(monkeypatch, vision):
+    import torch.fx.experimental.proxy_tensor as pt
+
+    def refuse(*a, **k):
+        raise AssertionError("the graph was traced")
+    monkeypatch.setattr(pt, "make_fx", refuse)
+    monkeypatch.setattr(torch.export, "export", refuse)
+    m, ids = _calls_input(vision)
+    with torch.no_grad():
+        want = m(ids)
+        got = compiled(m)(ids)
+    if vision:
+        got, want = [got], [want]
+    for a, b in zip(got, want):
+        torch.testing.assert_close(a, b, atol=1e-5, rtol=1e-5)
+    assert dynamo.COUNTERS["rewritten"] == 1 and dynamo.COUNTERS["direct"] == 1
+    assert dynamo.COUNTERS["frozen"] == 1 and dynamo.COUNTERS["fallback"] == 0
+
+
+def _ops(module) -> list:
+    """(op name, result type) of each op of an imported module but constants and lists
+    (the rewrite drops `.to` of a tensor's own dtype and device, as a value)."""
+    ops = []
+    for line in str(module).splitlines():
+        m = re.match(r'\s*(?:%\S+ = )?(torch\.operator "[\w.]+"|[\w.]+)', line)
+        if m is None or m.group(1).startswith(("torch.constant.", "torch.prim.ListConstruct",
+                                               "torch.aten.to.")):
+            continue
+        ops.append((m.group(1), line.rsplit("->", 1)[-1].strip() if "->" in line else ""))
+    return ops
+
+
+@pytest.mark.parametrize("vision", [False, True], ids=["text", "vision"])
+def test_rewrite_imports_the_ops_of_the_trace(vision):
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    from strata.frontends.torch.dynamo_graph import aten_graph
+    from strata.frontends.torch.importer import graph_plan, import_graph
+    imported = []
+
+    def backend(gm, inputs):
+        fakes, mode = dynamo._dynamo_fakes(torch, gm)
+        with torch._guards.tracing(None), mode:
+            traced = make_fx(gm, tracing_mode="real", pre_dispatch=True)(*fakes)
+        rewritten = aten_graph(gm)
+        assert rewritten is not None
+        imported.append([_ops(import_graph(g, symbolic_shapes=False,
+                                           functional=graph_plan(g.graph, strict=True)))
+                         for g in (traced, rewritten)])
+        return gm.forward
+    m, ids = _calls_input(vision)
+    with torch.no_grad():
+        torch.compile(m, backend=backend)(ids)
+    (traced, rewritten), = imported
+    assert len(traced) > 15 and rewritten == traced
+
+
+class Untabled(nn.Module):
+    """Calls the rewrite leaves to the trace: an in-place method, a function outside its
+    table."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        h = self.fc(x)
+        h.mul_(2.0)
+        return torch.cumprod(h, 1)
+
+
+def test_calls_outside_the_table_are_traced():
+    torch.manual_seed(0)
+    m, x = Untabled().eval(), torch.randn(3, 4)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(m)(x), m(x), atol=1e-5, rtol=1e-5)
+    assert dynamo.COUNTERS["rewritten"] == 0 and dynamo.COUNTERS["direct"] == 1
+    assert dynamo.COUNTERS["fallback"] == 0
+
+
+@pytest.mark.parametrize("index", ["[1:, None, -1]", "[..., 0]", "[:, 1:3:2]",
+                                   "[None, ..., None]", "[-2:, :]", "[:]"])
+def test_rewritten_indexing_matches_eager(index):
+    fn = eval(f"lambda x: torch.relu(x{index}) * 2")   # noqa: S307 - the test's own text
+    x = torch.randn(3, 4, 5)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(fn)(x), fn(x))
+    assert dynamo.COUNTERS["rewritten"] == 1
+
+
+def test_rewrite_refuses_what_its_rules_do_not_take():
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    from strata.frontends.torch.dynamo_graph import aten_graph
+    with FakeTensorMode():
+        fake, mask = torch.empty(2, 4), torch.empty(2, dtype=torch.bool)
+
+    def rewrite(op, target, args, kwargs, val=fake):
+        g = torch.fx.Graph()
+        x = g.placeholder("x")
+        x.meta["example_value"] = fake
+        m = g.placeholder("m")
+        m.meta["example_value"] = mask
+        y = g.create_node(op, target, tuple(x if a == "x" else m if a == "m" else a
+                                            for a in args), kwargs)
+        y.meta["example_value"] = val
+        g.output(y)
+        return aten_graph(torch.fx.GraphModule(torch.nn.Module(), g))
+    for case in (("call_method", "view", ("x", torch.float16), {}),    # another dtype
+                 ("call_function", F.dropout, ("x", 0.1), {"bogus": 1}),
+                 ("call_function", F.dropout, ("x", 0.1, False, True), {}),  # in place
+                 ("call_function", torch.cumprod, ("x", 1), {}),       # not in the table
+                 ("call_method", "to", ("x", "meta"), {}),              # another device
+                 ("call_function", operator.getitem, ("x", "m"), {}),  # a bool mask
+                 ("call_function", operator.truediv, (2.0, "x"), {})):  # reciprocal
+        assert rewrite(*case) is None, case
+    gm = rewrite("call_method", "transpose", ("x", 0, 1), {}, val=fake.t())
+    assert [n.target for n in gm.graph.nodes if n.op == "call_function"] == \
+        [torch.ops.aten.transpose.int]
