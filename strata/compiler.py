@@ -897,7 +897,22 @@ def _parse_types(texts) -> list:
 # types (dtype, rank, static dims; dynamic dims that torch.export named by one symbol
 # must agree, [Note: symbolic dims]) and an InputError names the input by its Python
 # name; the outputs are the program's user outputs (buffers that a training-mode
-# module mutates are returned by the exported graph too, and left out here).
+# module mutates are returned by the exported graph too, and left out here), in the
+# structure the module returns them ([Note: the output's structure]).
+
+# [Note: the output's structure]
+# torch.export records how the module's outputs nest (`call_spec.out_spec`, a pytree
+# spec), and `ep.module()` gives them back in that structure, as eager PyTorch and
+# torch.compile do. Where that structure says more than the order of the tensors -- an
+# HF transformers ModelOutput (a dataclass and an OrderedDict, its None fields left
+# out), a dict, a namedtuple, nested containers -- the compiled program returns it too:
+#
+#     out = strata.compile(BertModel(config), (ids,), {"attention_mask": mask})(ids, ...)
+#     out.last_hidden_state, out["pooler_output"], out[0]   # as eager's ModelOutput
+#
+# A tensor, or a flat tuple or list of tensors, comes back as the list of outputs that
+# every compiled model returns (`f(x)[0]`): the same tensors in the same order. A spec
+# whose leaves do not match the outputs (a Python constant among them) is not applied.
 
 
 def _torch_interface_type(ft):
@@ -925,12 +940,15 @@ class TorchCompiledModel(CompiledModel):
             # inputs whose dims torch.export named by one symbol must agree on them
             self._dim_groups = _named_dim_groups(dim_names, self.input_types)
             self._prepare_calls()
-        self._user_outputs = None
+        self._user_outputs = self._out_spec = None
         if program is not None:
             names = _program_input_names(program)
             if len(names) == len(self.input_names):
                 self.input_names = names
             self._user_outputs = _program_user_outputs(program, len(self.output_types))
+            users = len(self.output_types) if self._user_outputs is None else \
+                len(self._user_outputs)
+            self._out_spec = _program_output_spec(program, users)
 
     def __call__(self, *args, **kwargs) -> list:
         import sys
@@ -954,6 +972,9 @@ class TorchCompiledModel(CompiledModel):
             results = [results[i] for i in self._user_outputs]
         if given_torch is not None:
             results = [_to_torch(torch, r, given_torch) for r in results]
+        if self._out_spec is not None:
+            from torch.utils._pytree import tree_unflatten
+            return tree_unflatten(results, self._out_spec)
         return results
 
 
@@ -1038,6 +1059,18 @@ def _program_user_outputs(program, n):
     if users >= n:
         return None
     return list(range(n - users, n))
+
+
+def _program_output_spec(program, n):
+    """The pytree spec to give an ExportedProgram's `n` user outputs back in ([Note: the
+    output's structure]), or None where they come back as a list."""
+    spec = getattr(getattr(program, "call_spec", None), "out_spec", None)
+    if spec is None or spec.num_leaves != n:
+        return None
+    if spec.is_leaf() or spec.type in (tuple, list) and \
+            all(c.is_leaf() for c in spec.children()):
+        return None
+    return spec
 
 
 class CompileInstrumentation(Instrumentation):

@@ -126,6 +126,9 @@ def run(args) -> int:
     except (TypeError, ValueError, OSError) as e:
         print(f"strata run: error: {e}", file=sys.stderr)
         return 1
+    if not isinstance(outputs, list):  # a torch program's ModelOutput, dict... in order
+        from torch.utils._pytree import tree_leaves
+        outputs = tree_leaves(outputs)
     for i, (name, value) in enumerate(zip(f.output_names, outputs)):
         if args.output_dir:
             os.makedirs(args.output_dir, exist_ok=True)
