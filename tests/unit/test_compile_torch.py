@@ -224,6 +224,18 @@ def test_strata_run_prints_every_output_of_a_structured_program(tmp_path, capsys
     assert "result0: float32[2, 3]" in printed and "result1: float32[2, 3]" in printed
 
 
+def test_no_array_inputs_give_torch_tensors():
+    """A program with no array input (none at all here; Dynamo's graph of constants
+    before a graph break) returns torch tensors, as eager does, not NumPy arrays."""
+    class Positions(nn.Module):
+        def forward(self):
+            return torch.arange(4)[:, None] - torch.arange(4)
+    m = Positions()
+    (got,) = strata.compile(m, example_args=(), target="interpret")()
+    assert isinstance(got, torch.Tensor)
+    assert torch.equal(got, m())
+
+
 def test_flat_outputs_stay_a_list():
     """A tensor, or a flat tuple of tensors, comes back as the list every compiled model
     returns."""
