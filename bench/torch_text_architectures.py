@@ -164,7 +164,109 @@ TEXT = {
     "mpt": (_decoder("MptConfig", "MptForCausalLM", vocab_size=VOCAB, d_model=HIDDEN,
                      n_layers=LAYERS, n_heads=HEADS, max_seq_len=POSITIONS),
             ("eager",), False),
+    # more decoders
+    "gemma2": (_decoder("Gemma2Config", "Gemma2ForCausalLM", head_dim=HIDDEN // HEADS,
+                        sliding_window=8, **_LLAMA_LIKE), ("eager",), False),
+    "gemma3": (_decoder("Gemma3TextConfig", "Gemma3ForCausalLM", head_dim=HIDDEN // HEADS,
+                        sliding_window=8, **_LLAMA_LIKE), ("eager", "sdpa"), False),
+    "qwen3": (_decoder("Qwen3Config", "Qwen3ForCausalLM", head_dim=HIDDEN // HEADS,
+                       **_LLAMA_LIKE), ("eager", "sdpa"), False),
+    "qwen2_moe": (_decoder("Qwen2MoeConfig", "Qwen2MoeForCausalLM", num_experts=4,
+                           num_experts_per_tok=2, moe_intermediate_size=32,
+                           shared_expert_intermediate_size=32, **_LLAMA_LIKE),
+                  ("eager", "sdpa"), False),
+    "mixtral": (_decoder("MixtralConfig", "MixtralForCausalLM", num_local_experts=4,
+                         num_experts_per_tok=2, **_LLAMA_LIKE), ("eager", "sdpa"), False),
+    # [Note: mixtures of experts]
+    "qwen2_moe_batched": (_decoder("Qwen2MoeConfig", "Qwen2MoeForCausalLM", num_experts=4,
+                                   num_experts_per_tok=2, moe_intermediate_size=32,
+                                   shared_expert_intermediate_size=32,
+                                   experts_implementation="batched_mm", **_LLAMA_LIKE),
+                          ("sdpa",), False),
+    "mixtral_batched": (_decoder("MixtralConfig", "MixtralForCausalLM", num_local_experts=4,
+                                 num_experts_per_tok=2, experts_implementation="batched_mm",
+                                 **_LLAMA_LIKE), ("eager", "sdpa"), False),
+    "phi3": (_decoder("Phi3Config", "Phi3ForCausalLM", pad_token_id=0, **_LLAMA_LIKE),
+             ("eager", "sdpa"), False),
+    "olmo": (_decoder("OlmoConfig", "OlmoForCausalLM", **_LLAMA_LIKE), ("eager", "sdpa"),
+             False),
+    "olmo2": (_decoder("Olmo2Config", "Olmo2ForCausalLM", **_LLAMA_LIKE), ("eager", "sdpa"),
+              False),
+    "starcoder2": (_decoder("Starcoder2Config", "Starcoder2ForCausalLM", **_LLAMA_LIKE),
+                   ("eager", "sdpa"), False),
+    "cohere": (_decoder("CohereConfig", "CohereForCausalLM", **_LLAMA_LIKE),
+               ("eager", "sdpa"), False),
+    "granite": (_decoder("GraniteConfig", "GraniteForCausalLM", **_LLAMA_LIKE),
+                ("eager", "sdpa"), False),
+    "persimmon": (_decoder("PersimmonConfig", "PersimmonForCausalLM", **_LLAMA_LIKE),
+                  ("eager", "sdpa"), False),
+    "gpt_bigcode": (_decoder("GPTBigCodeConfig", "GPTBigCodeForCausalLM", vocab_size=VOCAB,
+                             n_embd=HIDDEN, n_layer=LAYERS, n_head=HEADS,
+                             n_positions=POSITIONS, multi_query=True), ("eager", "sdpa"),
+                    False),
+    "xglm": (_decoder("XGLMConfig", "XGLMForCausalLM", vocab_size=VOCAB, d_model=HIDDEN,
+                      num_layers=LAYERS, attention_heads=HEADS, ffn_dim=FFN,
+                      max_position_embeddings=POSITIONS), ("eager",), False),
+    "biogpt": (_decoder("BioGptConfig", "BioGptForCausalLM", vocab_size=VOCAB,
+                        hidden_size=HIDDEN, num_hidden_layers=LAYERS,
+                        num_attention_heads=HEADS, intermediate_size=FFN,
+                        max_position_embeddings=POSITIONS), ("eager", "sdpa"), False),
+    "openai_gpt": (_decoder("OpenAIGPTConfig", "OpenAIGPTLMHeadModel", vocab_size=VOCAB,
+                            n_embd=HIDDEN, n_layer=LAYERS, n_head=HEADS,
+                            n_positions=POSITIONS), ("eager",), False),
+    "mamba": (_decoder("MambaConfig", "MambaForCausalLM", vocab_size=VOCAB,
+                       hidden_size=HIDDEN, num_hidden_layers=LAYERS, state_size=8,
+                       expand=2, conv_kernel=4), ("eager",), False),
+    # more encoders, and task heads
+    "camembert": (_bert_like("CamembertConfig", "CamembertModel"), ("eager", "sdpa"), False),
+    "ernie": (_bert_like("ErnieConfig", "ErnieModel"), ("eager", "sdpa"), False),
+    "roformer": (_bert_like("RoFormerConfig", "RoFormerModel"), ("eager",), False),
+    "megatron_bert": (_bert_like("MegatronBertConfig", "MegatronBertModel"), ("eager",),
+                      False),
+    "deberta": (_bert_like("DebertaConfig", "DebertaModel", relative_attention=True,
+                           max_relative_positions=32, pos_att_type=["p2c", "c2p"]),
+                ("eager",), False),
+    "convbert": (_bert_like("ConvBertConfig", "ConvBertModel", embedding_size=HIDDEN),
+                 ("eager",), False),
+    "squeezebert": (_bert_like("SqueezeBertConfig", "SqueezeBertModel",
+                               embedding_size=HIDDEN), ("eager",), False),
+    "funnel": (lambda attn: _transformers().FunnelModel(_transformers().FunnelConfig(
+        vocab_size=VOCAB, d_model=HIDDEN, n_head=HEADS, d_head=HIDDEN // HEADS,
+        d_inner=FFN, block_sizes=[1, 1], num_decoder_layers=1,
+        attn_implementation=attn)), ("eager",), False),
+    "modernbert": (_bert_like("ModernBertConfig", "ModernBertModel", global_attn_every_n_layers=2,
+                              local_attention=8, pad_token_id=0, bos_token_id=1,
+                              eos_token_id=2, sep_token_id=2, cls_token_id=1), ("eager", "sdpa"), False),
+    "bert_seqcls": (_bert_like("BertConfig", "BertForSequenceClassification", num_labels=3),
+                    ("eager", "sdpa"), False),
+    "bert_qa": (_bert_like("BertConfig", "BertForQuestionAnswering"), ("eager", "sdpa"),
+                False),
+    "roberta_mlm": (_bert_like("RobertaConfig", "RobertaForMaskedLM"), ("eager", "sdpa"),
+                    False),
+    "llama_seqcls": (_decoder("LlamaConfig", "LlamaForSequenceClassification", num_labels=3,
+                              pad_token_id=0, **_LLAMA_LIKE), ("eager", "sdpa"), False),
+    # more encoder-decoders
+    "pegasus": (_seq2seq("PegasusConfig", "PegasusModel"), ("eager", "sdpa"), True),
+    "m2m100": (_seq2seq("M2M100Config", "M2M100Model"), ("eager", "sdpa"), True),
+    "blenderbot": (_seq2seq("BlenderbotConfig", "BlenderbotModel"), ("eager", "sdpa"), True),
+    "plbart": (_seq2seq("PLBartConfig", "PLBartModel"), ("eager", "sdpa"), True),
+    "mt5": (lambda attn: _transformers().MT5Model(_transformers().MT5Config(
+        vocab_size=VOCAB, d_model=HIDDEN, d_kv=HIDDEN // HEADS, d_ff=FFN, num_layers=LAYERS,
+        num_heads=HEADS, use_cache=False, attn_implementation=attn)), ("eager", "sdpa"),
+        True),
 }
+
+
+# [Note: mixtures of experts]
+# transformers' default experts implementation ("grouped_mm") calls, when traced in
+# float32 (torch.export, Dynamo), its own custom operator `transformers::grouped_mm_fallback`,
+# a Python loop over the experts' row ranges read from a tensor (`offs.tolist()`): no
+# ATen op, nothing Strata can compile (the import names the node and the operator).
+# Inductor runs such an operator as an opaque call back into Python; Strata does not. The
+# "batched_mm" implementation (each token's experts' weights gathered, one batched
+# product) is ATen ops of static shapes, and passes both paths (`*_batched` rows);
+# "eager" (a loop over the experts hit, sized by `nonzero`) fails torch.export on its
+# data-dependent sizes (torch's own error) and runs under torch.compile with graph breaks.
 
 
 def build(name, attn):
