@@ -898,7 +898,11 @@ def _parse_types(texts) -> list:
 # same memory; one that requires grad is detached first: the compiled code computes no
 # gradient), a non-contiguous one is copied to a contiguous array by the runtime. When
 # any input is a torch tensor the outputs are torch tensors on the device of the first
-# tensor input, as eager PyTorch gives them: sharing the outputs' memory where they are
+# tensor input, as eager PyTorch gives them (and CPU torch tensors when no input is an
+# array at all: a program of Python numbers or of no inputs, such as the graph of
+# constants Dynamo hands over before a graph break, `torch.arange(n)[:, None] -
+# torch.arange(n)` in DeBERTa's relative positions; a NumPy array there would reach the
+# user's torch code): sharing the outputs' memory where they are
 # already there (`torch.from_numpy` of a CPU output, `torch.from_dlpack` of a cuda
 # target's DeviceArray when the inputs are CUDA tensors, no copy), else copied there (a
 # cuda target's output downloaded for CPU inputs: what follows in the user's program, or
@@ -989,6 +993,10 @@ class TorchCompiledModel(CompiledModel):
                 given = (args, kwargs)
             args = tuple(unwrap(a) for a in args)
             kwargs = {k: unwrap(v) for k, v in kwargs.items()}
+            if given_torch is None and not any(
+                    isinstance(v, np.ndarray) or hasattr(v, "__dlpack__")
+                    for v in (*args, *kwargs.values())):
+                given_torch = torch.device("cpu")   # no array in: torch tensors out
         if self._constants:
             self._check_constants(args, kwargs)
         results = super().__call__(*args, **kwargs)

@@ -71,9 +71,12 @@ def leaves(out) -> list:
 def check_both_paths(model, args, kwargs):
     """strata.compile and torch.compile(backend="strata") of `model` against eager."""
     with torch.no_grad():
-        want = leaves(model(*args, **kwargs))
+        eager = model(*args, **kwargs)
+        want = leaves(eager)
         f = strata.compile(model, example_args=args, example_kwargs=kwargs)
-        got = leaves(f(*args, **kwargs))   # the model's own output structure
+        out = f(*args, **kwargs)
+        assert type(out) is type(eager)  # the ModelOutput ([Note: the user's structure in and out])
+        got = leaves(out)
         assert len(got) == len(want)
         rel = [max_rel(g, w) for g, w in zip(got, want)]
         assert max(rel) < RTOL, ("strata.compile", rel)

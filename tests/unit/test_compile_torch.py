@@ -155,6 +155,99 @@ def test_training_mode_buffers_not_returned():
     torch.testing.assert_close(out, m(x).detach(), rtol=1e-5, atol=1e-5)
 
 
+class _Nested(nn.Module):
+    """Outputs in a dict, a namedtuple and nested containers ([Note: the output's
+    structure]); `kind` picks one."""
+    Pair = __import__("collections").namedtuple("Pair", "total scaled")
+
+    def __init__(self, kind):
+        super().__init__()
+        self.kind = kind
+
+    def forward(self, x, y):
+        a, b = x + y, x * 2
+        if self.kind == "dict":
+            return {"sum": a, "twice": b}
+        if self.kind == "namedtuple":
+            return self.Pair(a, b)
+        return a, (b, [x - y])           # nested
+
+
+@pytest.mark.parametrize("kind", ["dict", "namedtuple", "nested"])
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_outputs_keep_the_modules_structure(kind, target):
+    from torch.utils._pytree import tree_flatten
+    m = _Nested(kind)
+    x, y = torch.randn(2, 3), torch.randn(2, 3)
+    want = m(x, y)
+    got = strata.compile(m, example_args=(x, y), target=target)(x, y)
+    assert type(got) is type(want)
+    got_leaves, got_spec = tree_flatten(got)
+    want_leaves, want_spec = tree_flatten(want)
+    assert got_spec == want_spec
+    for g, w in zip(got_leaves, want_leaves, strict=True):
+        torch.testing.assert_close(g, w)
+    if kind == "dict":
+        assert list(got) == ["sum", "twice"]
+
+
+def test_model_output_comes_back_a_model_output():
+    """An HF transformers ModelOutput (a dataclass whose None fields are left out) comes
+    back as that class, its fields by name and by position, as eager gives it."""
+    transformers = pytest.importorskip("transformers")
+    from transformers.modeling_outputs import BaseModelOutputWithPooling
+
+    class Encoder(nn.Module):
+        def forward(self, x):
+            return BaseModelOutputWithPooling(last_hidden_state=x * 2,
+                                              pooler_output=x.mean(1))
+    x = torch.randn(2, 4, 3)
+    got = strata.compile(Encoder(), example_args=(x,), target="interpret")(x)
+    assert type(got) is BaseModelOutputWithPooling
+    assert list(got.keys()) == ["last_hidden_state", "pooler_output"]
+    assert got.hidden_states is None
+    torch.testing.assert_close(got.last_hidden_state, x * 2)
+    torch.testing.assert_close(got[1], x.mean(1))
+
+
+def test_strata_run_prints_every_output_of_a_structured_program(tmp_path, capsys):
+    """`strata run model.pt2` of a module returning a dict prints each of its outputs."""
+    from strata.tools.cli import main
+    m = _Nested("dict")
+    x = torch.randn(2, 3)
+    path = tmp_path / "nested.pt2"
+    torch.export.save(torch.export.export(m, (x, x)), str(path))
+    np.save(tmp_path / "x.npy", x.numpy())
+    assert main(["run", str(path), "--interpret", "--input", str(tmp_path / "x.npy"),
+                 "--input", str(tmp_path / "x.npy")]) == 0
+    printed = capsys.readouterr().out
+    assert "result0: float32[2, 3]" in printed and "result1: float32[2, 3]" in printed
+
+
+def test_no_array_inputs_give_torch_tensors():
+    """A program with no array input (none at all here; Dynamo's graph of constants
+    before a graph break) returns torch tensors, as eager does, not NumPy arrays."""
+    class Positions(nn.Module):
+        def forward(self):
+            return torch.arange(4)[:, None] - torch.arange(4)
+    m = Positions()
+    (got,) = strata.compile(m, example_args=(), target="interpret")()
+    assert isinstance(got, torch.Tensor)
+    assert torch.equal(got, m())
+
+
+def test_flat_outputs_stay_a_list():
+    """A tensor, or a flat tuple of tensors, comes back as the list every compiled model
+    returns."""
+    m = nn.Module()
+    m.forward = lambda x: x + 1
+    x = torch.randn(3)
+    got = strata.compile(m, example_args=(x,), target="interpret")(x)
+    assert isinstance(got, list) and len(got) == 1
+    got = strata.compile(_model(), example_args=(X, Y), target="interpret")(X, Y)
+    assert isinstance(got, list) and len(got) == 2
+
+
 def test_module_needs_example_inputs():
     with pytest.raises(StrataError, match="example inputs"):
         strata.compile(_model())

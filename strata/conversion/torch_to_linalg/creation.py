@@ -179,12 +179,31 @@ def _arange(cx):
             consts.append(v)
         else:
             raise NotLowerable(f"arange's argument #{i} must be a number")
+    n = None
+    if not is_float(elt):
+        # [Note: arange of an integer type]
+        counted = [int(c) if isinstance(c, float) else c for c in consts]
+        if counted[2] == 0:
+            raise NotLowerable("arange's step must not be 0 (in the result's integers)")
+        if None not in consts and elt.width != 64:
+            n = max(math.ceil((consts[1] - consts[0]) / consts[2]), 0)
+        consts = counted
     if consts[2] == 0:
         raise NotLowerable("arange's step must not be 0")
     if None not in consts and is_float(elt):
         # ATen counts in double: ceil((end - start) / step)
         n = max(math.ceil((consts[1] - consts[0]) / consts[2]), 0)
+    if n is not None:
         if rt.shape[0] not in (DYN, n):
             raise NotLowerable(f"arange gives {n} elements where the result is typed {rt}")
         return [finish(cx, range_tensor(cx, values[0], values[2], [n], elt))]
     return [checked_range(cx, *values, consts)]
+
+
+# [Note: arange of an integer type]
+# An integer arange's Python-float arguments (`torch.arange(0, n, 1.0, dtype=torch.long)`,
+# HF Funnel's positions) are what ATen's `Scalar.to<int64_t>()` makes of them, truncated
+# towards zero: the start and the step of the values, and, for int64 results, of the
+# count too (ceil((end - start) / step) on the truncated numbers: arange(0, 2.5, 1) is
+# [0, 1]); the other integer types count in double on the arguments as given (three
+# elements there: [0, 1, 2]). A step that truncates to 0 is refused, as ATen refuses it.

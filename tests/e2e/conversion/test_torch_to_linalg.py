@@ -254,6 +254,15 @@ CASES = {
              torch.full_like(a, 2), (X,)),
     "arange": (lambda a: a + torch.arange(4), (X,)),
     "arange_float": (lambda a: a + torch.arange(0, 2, 0.5), (X,)),
+    # integer results of float arguments ([Note: arange of an integer type]): HF Funnel's
+    # arange(0, n, 1.0, dtype=long); int64 counts the truncated numbers, int32 in double
+    "arange_int_of_floats": (lambda a: (a[0, 0] + torch.arange(0, 16, 1.0,
+                                                               dtype=torch.long),
+                                        torch.arange(0, 2.5, 1, dtype=torch.long),
+                                        torch.arange(0.5, 4, 1.5, dtype=torch.long),
+                                        torch.arange(0, 2.5, 1, dtype=torch.int32),
+                                        torch.arange(0.7, 3.6, 1.2, dtype=torch.int32)),
+                             (torch.arange(12).reshape(3, 4),)),
     # attention
     "multihead_attention": (lambda: nn.MultiheadAttention(8, 2, batch_first=True).eval(),
                             (randn(2, 5, 8),) * 3),
@@ -273,7 +282,8 @@ CPU_CASES = ["add_alpha", "div_trunc_int", "remainder_int", "unary", "activation
              "sum_bool", "max_dim", "argmax_argmin", "var_std", "any_all", "cumsum", "topk",
              "permute", "expand_new_dim", "slice", "select", "cat_promoted", "chunk",
              "embedding", "gather", "index_broadcast", "index_apart", "interpolate_nearest",
-             "interpolate_bilinear", "scatter_add", "index_put_accumulate", "repeat", "flip", "sort", "constant_pad", "arange", "multihead_attention",
+             "interpolate_bilinear", "scatter_add", "index_put_accumulate", "repeat", "flip", "sort", "constant_pad", "arange", "arange_int_of_floats",
+             "multihead_attention",
              "sdpa_causal"]
 
 
