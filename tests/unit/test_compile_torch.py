@@ -156,8 +156,8 @@ def test_training_mode_buffers_not_returned():
 
 
 class _Nested(nn.Module):
-    """Outputs in a dict, a namedtuple and nested containers ([Note: the output's
-    structure]); `kind` picks one."""
+    """Outputs in a dict, a namedtuple and nested containers ([Note: the user's
+    structure in and out] in strata/compiler.py); `kind` picks one."""
     Pair = __import__("collections").namedtuple("Pair", "total scaled")
 
     def __init__(self, kind):
@@ -211,7 +211,8 @@ def test_model_output_comes_back_a_model_output():
 
 
 def test_strata_run_prints_every_output_of_a_structured_program(tmp_path, capsys):
-    """`strata run model.pt2` of a module returning a dict prints each of its outputs."""
+    """`strata run model.pt2` of a module returning a dict prints each of its outputs,
+    named by its key."""
     from strata.tools.cli import main
     m = _Nested("dict")
     x = torch.randn(2, 3)
@@ -221,7 +222,7 @@ def test_strata_run_prints_every_output_of_a_structured_program(tmp_path, capsys
     assert main(["run", str(path), "--interpret", "--input", str(tmp_path / "x.npy"),
                  "--input", str(tmp_path / "x.npy")]) == 0
     printed = capsys.readouterr().out
-    assert "result0: float32[2, 3]" in printed and "result1: float32[2, 3]" in printed
+    assert "sum: float32[2, 3]" in printed and "twice: float32[2, 3]" in printed
 
 
 def test_no_array_inputs_give_torch_tensors():
@@ -231,21 +232,24 @@ def test_no_array_inputs_give_torch_tensors():
         def forward(self):
             return torch.arange(4)[:, None] - torch.arange(4)
     m = Positions()
-    (got,) = strata.compile(m, example_args=(), target="interpret")()
+    got = strata.compile(m, example_args=(), target="interpret")()
     assert isinstance(got, torch.Tensor)
     assert torch.equal(got, m())
 
 
-def test_flat_outputs_stay_a_list():
-    """A tensor, or a flat tuple of tensors, comes back as the list every compiled model
-    returns."""
+def test_flat_outputs_come_back_as_the_module_returns_them():
+    """A tensor comes back a tensor, a flat tuple of tensors a tuple, as eager gives them
+    (not the list of outputs an ONNX model's compiled function returns)."""
     m = nn.Module()
     m.forward = lambda x: x + 1
     x = torch.randn(3)
     got = strata.compile(m, example_args=(x,), target="interpret")(x)
-    assert isinstance(got, list) and len(got) == 1
-    got = strata.compile(_model(), example_args=(X, Y), target="interpret")(X, Y)
-    assert isinstance(got, list) and len(got) == 2
+    assert isinstance(got, torch.Tensor)
+    torch.testing.assert_close(got, x + 1)
+    model = _model()
+    got = strata.compile(model, example_args=(X, Y), target="interpret")(X, Y)
+    want = model(X, Y)
+    assert type(got) is type(want) and len(got) == len(want) == 2
 
 
 def test_module_needs_example_inputs():
