@@ -298,8 +298,11 @@ def _compile(gm, example_inputs, options, constants=None):
     single = not isinstance(next(n for n in gm.graph.nodes if n.op == "output").args[0],
                             (list, tuple))
 
+    flat = getattr(compiled, "flat", compiled)   # the outputs as a list, not the
+                                                 # program's own structure
+
     def run(args):
-        values = compiled(*args)
+        values = flat(*args)
         args.clear()  # the boxed convention: the inputs are ours to free
         results, it = [], iter(values)
         for s in slots:
@@ -516,8 +519,11 @@ def _compile_direct(gm, inputs, options, constants):
     single = not isinstance(next(n for n in gm.graph.nodes if n.op == "output").args[0],
                             (list, tuple))
 
+    flat = getattr(compiled, "flat", compiled)   # the outputs as a list, not the
+                                                 # program's own structure
+
     def run(args):
-        values = compiled(*args)
+        values = flat(*args)
         args.clear()  # the boxed convention: the inputs are ours to free
         return values[0] if single else tuple(values)
 
