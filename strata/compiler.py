@@ -599,7 +599,8 @@ def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
             **target_options) -> CompiledModel:
     """Compile `model` (a path to an .onnx, .pt2 or .mlir file, an onnx.ModelProto, a
     torch.nn.Module, a torch.export.ExportedProgram or a Strata module) for `target`;
-    returns a callable on NumPy arrays (and PyTorch tensors: see TorchCompiledModel). A
+    returns a callable on NumPy arrays (and PyTorch tensors: see TorchCompiledModel,
+    whose outputs come in the model's own structure, a tensor, tuple, dict...). A
     torch.nn.Module is exported with torch.export.export(model, `example_args`,
     `example_kwargs`, dynamic_shapes=`dynamic_shapes`). `function` picks the entry
     function (default @main, or the only one); `pipeline` replaces the pass pipeline to

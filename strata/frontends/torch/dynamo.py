@@ -324,11 +324,14 @@ def _compile(gm, example_inputs, options, constants=None):
         def all_inputs(args):
             return args
 
+    flat = getattr(compiled, "flat", compiled)   # the outputs as a list, not the
+                                                 # program's own structure
+
     def run(args):
         # outputs that are views of inputs: the views themselves ([Note: outputs
         # that view an input])
         seen = view_gm(*all_inputs(args)) if view_gm is not None else None
-        values = compiled(*args, *[d(args) for d in draws])
+        values = flat(*args, *[d(args) for d in draws])
         args.clear()  # the boxed convention: the inputs are ours to free
         results, it = [], iter(values)
         for s in slots:
@@ -551,8 +554,11 @@ def _compile_direct(gm, inputs, options, constants):
     single = not isinstance(next(n for n in gm.graph.nodes if n.op == "output").args[0],
                             (list, tuple))
 
+    flat = getattr(compiled, "flat", compiled)   # the outputs as a list, not the
+                                                 # program's own structure
+
     def run(args):
-        values = compiled(*args)
+        values = flat(*args)
         args.clear()  # the boxed convention: the inputs are ours to free
         return values[0] if single else tuple(values)
 
