@@ -330,8 +330,9 @@ def _compile(gm, example_inputs, options, constants=None):
     def run(args):
         # outputs that are views of inputs: the views themselves ([Note: outputs
         # that view an input])
-        seen = view_gm(*all_inputs(args)) if view_gm is not None else None
-        values = flat(*args, *[d(args) for d in draws])
+        drawn = [d(args) for d in draws]     # once: the graph's placeholders last
+        seen = view_gm(*all_inputs([*args, *drawn])) if view_gm is not None else None
+        values = flat(*args, *drawn)
         args.clear()  # the boxed convention: the inputs are ours to free
         results, it = [], iter(values)
         for s in slots:
