@@ -13,8 +13,8 @@ scale, and the output in eager's structure (the same ModelOutput class and field
 The rows here are a spread of what differs between architectures: learned, rotary,
 disentangled-relative (DeBERTa-v2) and ALiBi (BLOOM) positions; post- and pre-norm,
 RMSNorm, grouped-query attention (Mistral, with its sliding window), an encoder-decoder
-(BART) with decoder ids; eager attention and SDPA. `python bench/torch_text_architectures.py` runs all the
-architectures it has, and prints the table.
+(BART) with decoder ids; eager attention and SDPA. `python bench/torch_text_architectures.py`
+runs all the architectures it has, and prints the table.
 """
 from __future__ import annotations
 
