@@ -926,16 +926,23 @@ class TorchCompiledModel(CompiledModel):
             self._dim_groups = _named_dim_groups(dim_names, self.input_types)
             self._prepare_calls()
         self._user_outputs = None
+        self._in_spec = None        # [Note: structured and constant torch inputs]
+        self._constants = {}
         if program is not None:
             names = _program_input_names(program)
             if len(names) == len(self.input_names):
                 self.input_names = names
+                self._in_spec = program.call_spec.in_spec
+                self._constants = _program_constant_inputs(program)
             self._user_outputs = _program_user_outputs(program, len(self.output_types))
 
     def __call__(self, *args, **kwargs) -> list:
         import sys
         torch = sys.modules.get("torch")
         given_torch = None          # the device of the first torch tensor input
+        if self._in_spec is not None and (self._constants or any(
+                isinstance(v, (list, tuple, dict)) for v in (*args, *kwargs.values()))):
+            args, kwargs = self._flatten(args, kwargs)
         given = (args, kwargs)      # what a mutated input is written back into
         if torch is not None:
             def unwrap(v):
@@ -956,6 +963,33 @@ class TorchCompiledModel(CompiledModel):
             results = [_to_torch(torch, r, given_torch) for r in results]
         return results
 
+
+    def _flatten(self, args, kwargs):
+        """(args, kwargs) as the program's flat user inputs ([Note: structured and
+        constant torch inputs]); raises InputError for a constant given another value."""
+        from torch.utils._pytree import tree_flatten
+        spec = self._in_spec
+        if kwargs and set(kwargs) == set(spec.child(1).context or ()):
+            kwargs = {k: kwargs[k] for k in spec.child(1).context}
+        flat, given_spec = tree_flatten((args, kwargs))
+        if given_spec != spec:
+            if any(isinstance(v, (list, tuple, dict)) for v in (*args, *kwargs.values())):
+                raise InputError(f"@{self.function}: the inputs' structure differs from "
+                                 f"the example inputs' the program was exported with:\n"
+                                 f"  given:    {given_spec}\n  exported: {spec}")
+            flat = None     # flat inputs, by position or by the inputs' names
+        else:
+            args, kwargs = tuple(flat), {}
+        for i, want in self._constants.items():
+            got = flat[i] if flat is not None else \
+                kwargs.get(self.input_names[i], args[i] if i < len(args) else want)
+            if not isinstance(got, type(want)) or isinstance(got, bool) != \
+                    isinstance(want, bool) or got != want:
+                raise InputError(
+                    f"input '{self.input_names[i]}' was specialized to {want!r} by "
+                    f"torch.export (a Python {type(want).__name__} is a constant of the "
+                    f"exported program); got {got!r}: compile again with that value")
+        return args, kwargs
 
     def _write_back(self, given, results) -> None:
         """Copy the new contents of the inputs the program writes in place into what the
@@ -1026,6 +1060,30 @@ def _program_input_names(program) -> list:
         if spec.kind.name == "USER_INPUT":
             names.append(getattr(spec.arg, "name", f"arg{len(names)}"))
     return names
+
+
+# [Note: structured and constant torch inputs]
+# torch.export flattens the example inputs with torch's pytree: a tuple, list or dict
+# input (an LSTM's (h, c), a dict of tensors) becomes one program input per tensor
+# (named args_0_b_1 for args[0]["b"][1]), in the order of the call's in_spec. A compiled
+# program is called as the module was: structured inputs are flattened by the same
+# pytree and checked against the exported structure (keyword inputs in the exported
+# order), as ExportedProgram.module() does; flat inputs by position or by name still
+# work. A Python int, float, bool or str input is a constant of the program (torch.export
+# specializes it: the graph holds its value, the input is left unused); the call
+# refuses another value with an InputError rather than computing with the exported one.
+
+
+def _program_constant_inputs(program) -> dict:
+    """{position among the user inputs: value} of an ExportedProgram's constant user
+    inputs (Python scalars torch.export specialized)."""
+    out, i = {}, 0
+    for spec in program.graph_signature.input_specs:
+        if spec.kind.name == "USER_INPUT":
+            if type(spec.arg).__name__ == "ConstantArgument":
+                out[i] = spec.arg.value
+            i += 1
+    return out
 
 
 def _program_user_outputs(program, n):
