@@ -287,6 +287,45 @@ def _adaptive_avg_pool(cx):
     return [y if batched else _without_batch(cx, y)]
 
 
+@lowering("aten.adaptive_max_pool1d", "aten.adaptive_max_pool2d",
+          "aten.adaptive_max_pool3d")
+def _adaptive_max_pool(cx):
+    """(values, indices) over ATen's adaptive windows (see _adaptive_avg_pool): regular
+    windows (I a multiple of O) are a max pool with kernel = stride = I / O, indices
+    included; others a generic over the largest window taking the maximum (NaN
+    propagating, as ATen's), their indices not lowered. A rank n + 1 input (no batch
+    dim) is pooled as a batch of one."""
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    out = cx.ints(1, "output_size")
+    n = len(out)
+    if t.rank not in (n + 1, n + 2):
+        raise NotLowerable(f"adaptive pooling of {n} dims of a rank-{t.rank} tensor")
+    batched = t.rank == n + 2
+    ins = list(t.shape[-n:])
+    if DYN in ins:
+        raise NotLowerable("adaptive pooling of dynamic spatial sizes is not lowered yet")
+    out = [i if o is None else o for o, i in zip(out, ins)]
+    if any(o <= 0 for o in out):
+        raise NotLowerable(f"output sizes {out} must be positive")
+    xb = x if batched else _with_batch(cx, x)
+    unsigned = _unsigned(element_type(cx.orig_type(0)))
+    indices = len(cx.op.results) > 1 and cx.op.results[1].has_uses()
+    if all(i % o == 0 for i, o in zip(ins, out)):
+        k = [i // o for i, o in zip(ins, out)]
+        win = window(cx, ins, k, False, strides=k, dilations=[1] * n, pads=[0] * (2 * n))
+        if indices:
+            return _unbatched(cx, list(max_pool_with_indices(cx, xb, n, win, unsigned)),
+                              batched)
+        y = max_pool(cx, xb, n, win, unsigned, nan_propagates=True)
+    elif indices:
+        raise NotLowerable("the indices of adaptive max pooling over windows of "
+                           "different sizes (an input size not a multiple of the output's)")
+    else:
+        y = _adaptive_windows(cx, xb, ins, out, "max", unsigned)
+    return _unbatched(cx, [y], batched) + [None] * (len(cx.op.results) - 1)
+
+
 def _with_batch(cx, x):
     from ..onnx_to_linalg._shape_util import expand
     r = x.type.rank
@@ -300,8 +339,9 @@ def _without_batch(cx, y):
     return collapse(cx, y, [[0, 1]] + [[k] for k in range(2, r)])
 
 
-def _adaptive_windows(cx, x, ins, out):
-    """The adaptive average of (N, C, in...) `x` over irregular windows (static sizes)."""
+def _adaptive_windows(cx, x, ins, out, kind="average", unsigned=False):
+    """The adaptive average (or maximum, `kind` "max") of (N, C, in...) `x` over
+    irregular windows (static sizes)."""
     from ...dialects.linalg import make_generic
     from ..onnx_to_linalg._linalg_util import filled, generic_maps, map_text
     n = len(ins)
@@ -311,7 +351,9 @@ def _adaptive_windows(cx, x, ins, out):
     nl = 2 + 2 * n
     outs, ks = list(range(2, 2 + n)), list(range(2 + n, 2 + 2 * n))
     sizes = [dim_size(cx, x, 0), dim_size(cx, x, 1)] + out
-    init = filled(cx, sizes, elt, 0.0)
+    s0 = scalars(cx)   # max starts from -inf (maximumf propagates NaN, as ATen)
+    init = filled(cx, sizes, elt, 0.0 if kind == "average" else
+                  s0.zero(elt) if unsigned else s0.lowest(elt))
     shape = empty(cx, kmax, elt)
 
     def bounds(s, i, a, o):
@@ -331,11 +373,15 @@ def _adaptive_windows(cx, x, ins, out):
             valid = ok if valid is None else s.and_(valid, ok)
             at.append(s.min(p, s.index(a - 1)))
         v = s.op1("tensor.extract", [x, *at], elt)
+        if kind == "max":
+            return s.select(valid, s.max(args[-1], v, not unsigned), args[-1])
         return s.add(args[-1], s.select(valid, v, s.zero(elt)))
     sums = make_generic(cx.b, [shape], [init], generic_maps([map_text(nl, ks),
                                                             map_text(nl, [0, 1] + outs)]),
                         ["parallel"] * (2 + n) + ["reduction"] * n, body, [init.type],
                         loc=cx.loc).results[0]
+    if kind == "max":
+        return sums
 
     def average(s, v):
         count = s.index(1)
