@@ -517,20 +517,30 @@ class _Indexing:
         if len(items) > r:
             raise NotLowerable(f"{len(items)} indices for a rank-{r} tensor")
         self.axes, self.tensors, self.origs = [], [], []
-        for d, v in enumerate(items):
+        d = 0
+        for v in items:
             op = v.defining_op
             if op is not None and op.name == "torch.constant.none":
+                d += 1
                 continue
             t = cx.remapped(v)
             if not isinstance(t.type, A.RankedTensorType) or \
-                    not isinstance(t.type.element_type, A.IntegerType) or \
-                    t.type.element_type.width == 1:
-                raise NotLowerable("only integer index tensors are lowered (a bool mask "
-                                   "gives a run-time number of elements)")
+                    not isinstance(t.type.element_type, A.IntegerType):
+                raise NotLowerable("index tensors must be integer or bool tensors")
+            if t.type.element_type.width == 1:   # [Note: bool masks as indices]
+                for j, col in enumerate(_mask_coordinates(cx, x, t, d)):
+                    self.axes.append(d + j)
+                    self.tensors.append(col)
+                    self.origs.append(None)
+                d += t.type.rank
+                continue
             self.axes.append(d)
             self.tensors.append(t)
             self.origs.append(v)
-        self.signs = [_signed_indices(v) for v in self.origs]
+            d += 1
+        if d > r:
+            raise NotLowerable(f"indices for {d} dims of a rank-{r} tensor")
+        self.signs = [v is None or _signed_indices(v) for v in self.origs]
         self.dims = dims = sizes(cx, x)
         if not self.axes:
             self.bshape, self.out, self.start, self.ok = [], list(dims), 0, True
@@ -597,6 +607,41 @@ class _Indexing:
             else:
                 at.append(idx[self.where[d]])
         return at
+
+
+# [Note: bool masks as indices]
+# x[mask] (and x[mask] = v, index_put) with a bool mask over k dims of x is x indexed
+# by the k coordinate columns of mask.nonzero(), as ATen computes it (its index op
+# expands a bool index the same way): the result's size along them is the number of
+# true elements, known at run time only (torch.export names it by an unbacked symbol,
+# u0). The mask's static dims must be x's there; dynamic ones are checked at run time.
+
+
+def _mask_coordinates(cx, x, mask, d):
+    """The coordinates (one (N,) i64 column per dim) of the true elements of bool
+    `mask`, indexing x's dims d, d+1, ..."""
+    from ..onnx_to_linalg._shape_util import collapse
+    k, r = mask.type.rank, x.type.rank
+    if k == 0:
+        raise NotLowerable("a 0-d bool index (x[True]) is not lowered")
+    if d + k > r:
+        raise NotLowerable(f"a {k}-d bool mask at dim {d} of a rank-{r} tensor")
+    xs = sizes(cx, x)
+    for j, (m, n) in enumerate(zip(mask.type.shape, x.type.shape[d:d + k])):
+        if m != DYN and n != DYN and m != n:
+            raise NotLowerable(f"the mask's shape {list(mask.type.shape)} does not match "
+                               f"the indexed tensor's dims {list(x.type.shape[d:d + k])} "
+                               f"(at mask dim {j})")
+    ms = sizes(cx, mask)
+    for j in range(k):
+        if mask.type.shape[j] == DYN or x.type.shape[d + j] == DYN:
+            s = scalars(cx)
+            assert_ok(cx, s.cmp("eq", Ix(s).v(ms[j]), Ix(s).v(xs[d + j])),
+                      f"the bool mask's dim {j} does not match the indexed dim {d + j}")
+    coords = nonzero(cx, mask, per_row=False, typed=False)      # (k, N)
+    n = sizes(cx, coords)[1]
+    return [collapse(cx, extract_slice(cx, coords, [j, 0], [1, n]), [[0, 1]])
+            for j in range(k)]
 
 
 @lowering("aten.index.Tensor", "aten.index.Tensor_hacked_twin", "aten._unsafe_index.Tensor")

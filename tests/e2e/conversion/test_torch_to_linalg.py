@@ -211,6 +211,12 @@ CASES = {
                                                   torch.tensor([1, -1, 3]))),
     "index_middle_dim": (lambda a, i: a[:, i] + 0, (X4, torch.tensor([2, 0]))),
     "index_apart": (lambda a, i: a[i, :, i], (X4, torch.tensor([1, 0]))),
+    # [Note: bool masks as indices]: a run-time number of elements
+    "index_bool_mask": (lambda a: a[a > 0], (X4,)),
+    "index_bool_mask_2d": (lambda a, m: a[m], (X4, X4[:, :, 0, 0] > 0)),
+    "index_bool_mask_dim1": (lambda a, m: a[:, m] * 2,
+                             (X4, torch.tensor([True, False, True]))),
+    "index_bool_mask_none_true": (lambda a: a[a > 100], (X4,)),
     "index_put": (lambda a, i, v: a.index_put((i,), v), (X, torch.tensor([2, 0]),
                                                         randn(2, 4))),
     "index_put_accumulate": (lambda a, i, v: a.index_put((i,), v, accumulate=True),
@@ -280,7 +286,8 @@ CPU_CASES = ["add_alpha", "div_trunc_int", "remainder_int", "unary", "activation
              "batch_norm", "batch_norm_training", "layer_norm", "group_norm", "softmax",
              "sum_bool", "max_dim", "argmax_argmin", "var_std", "any_all", "cumsum", "topk",
              "permute", "expand_new_dim", "slice", "select", "cat_promoted", "chunk",
-             "embedding", "gather", "index_broadcast", "index_apart", "interpolate_nearest",
+             "embedding", "gather", "index_broadcast", "index_apart",
+             "index_bool_mask", "index_bool_mask_2d", "interpolate_nearest",
              "interpolate_bilinear", "scatter_add", "index_put_accumulate", "repeat", "flip", "sort", "constant_pad", "arange", "multihead_attention",
              "sdpa_causal"]
 
