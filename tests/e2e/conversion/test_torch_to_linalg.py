@@ -45,6 +45,16 @@ X, Y, V = randn(3, 4), randn(3, 4) + 0.5, randn(4)
 XI, YI = randint(-5, 6, (3, 4)), randint(1, 6, (3, 4))
 XB = X > 0
 X4 = randn(2, 3, 8, 8)
+BAG_I, BAG_O = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9, 0, 0]), torch.tensor([0, 4, 4, 8])
+
+
+class _Bag(nn.Module):
+    def __init__(self, bag):
+        super().__init__()
+        self.bag = bag
+
+    def forward(self, i, o=None, w=None):
+        return self.bag(i, o, per_sample_weights=w)
 
 
 def _seeded(make):
@@ -211,6 +221,16 @@ CASES = {
                                                   torch.tensor([1, -1, 3]))),
     "index_middle_dim": (lambda a, i: a[:, i] + 0, (X4, torch.tensor([2, 0]))),
     "index_apart": (lambda a, i: a[i, :, i], (X4, torch.tensor([1, 0]))),
+    # nn.EmbeddingBag (aten._embedding_bag): an empty bag (offsets 4, 4), padding_idx
+    "embedding_bag_mean": (lambda: _Bag(nn.EmbeddingBag(10, 6, mode="mean")),
+                           (BAG_I, BAG_O)),
+    "embedding_bag_max_2d": (lambda: _Bag(nn.EmbeddingBag(10, 6, mode="max")),
+                             (BAG_I.view(2, 5),)),
+    "embedding_bag_sum_weights_last": (
+        lambda: _Bag(nn.EmbeddingBag(10, 6, mode="sum", include_last_offset=True)),
+        (BAG_I, BAG_O, torch.rand(10, generator=torch.Generator().manual_seed(1)))),
+    "embedding_bag_padding_idx": (
+        lambda: _Bag(nn.EmbeddingBag(10, 6, mode="mean", padding_idx=4)), (BAG_I, BAG_O)),
     # [Note: bool masks as indices]: a run-time number of elements
     "index_bool_mask": (lambda a: a[a > 0], (X4,)),
     "index_bool_mask_2d": (lambda a, m: a[m], (X4, X4[:, :, 0, 0] > 0)),
@@ -287,7 +307,8 @@ CPU_CASES = ["add_alpha", "div_trunc_int", "remainder_int", "unary", "activation
              "sum_bool", "max_dim", "argmax_argmin", "var_std", "any_all", "cumsum", "topk",
              "permute", "expand_new_dim", "slice", "select", "cat_promoted", "chunk",
              "embedding", "gather", "index_broadcast", "index_apart",
-             "index_bool_mask", "index_bool_mask_2d", "interpolate_nearest",
+             "index_bool_mask", "index_bool_mask_2d",
+             "embedding_bag_mean", "embedding_bag_max_2d", "interpolate_nearest",
              "interpolate_bilinear", "scatter_add", "index_put_accumulate", "repeat", "flip", "sort", "constant_pad", "arange", "multihead_attention",
              "sdpa_causal"]
 
