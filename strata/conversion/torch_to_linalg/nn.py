@@ -7,6 +7,7 @@ reductions, each built by the builder onnx_to_linalg uses for the same computati
     max_pool{1,2,3}d           pooling.max_pool (NaN propagates, as in ATen)
     avg_pool{1,2,3}d           pooling.average_pool
     adaptive_avg_pool          average_pool where the windows are regular, else mean
+    adaptive_max_pool          max_pool (with indices) where regular, else a generic
     batch norm (inference)     normalization.batch_norm
     native_layer_norm          normalization.mean_var
     _softmax, _log_softmax     attention.softmax

@@ -10,6 +10,9 @@ embedding as onnx_to_linalg's gather.
     split_with_sizes, split.Tensor tensor.extract_slice per part
     cat                            tensor.concat (concat)
     embedding, index_select        gather (indices checked in range at run time)
+    index.Tensor                   a gathering generic; a bool mask as its nonzero
+                                   coordinates ([Note: bool masks as indices])
+    _embedding_bag                 a generic over (bag, index, column)
 
     %1 = torch.aten.view %0, %list : !torch.vtensor<[2,3],f32>, !torch.list<int>
            -> !torch.vtensor<[6],f32>
