@@ -253,6 +253,31 @@ for _n in (1, 2, 3):
     _avg_pool(_n)
 
 
+def _adaptive_args(cx):
+    """(x, its type, n, whether x has a batch dim, the n static input sizes, the n
+    output sizes) of an adaptive pooling op."""
+    x = cx.operands[0]
+    t = ranked(cx, x.type)
+    out = cx.ints(1, "output_size")
+    n = len(out)
+    if t.rank not in (n + 1, n + 2):
+        raise NotLowerable(f"adaptive pooling of {n} dims of a rank-{t.rank} tensor")
+    ins = list(t.shape[-n:])
+    if DYN in ins:
+        raise NotLowerable("adaptive pooling of dynamic spatial sizes is not lowered yet")
+    out = [i if o is None else o for o, i in zip(out, ins)]
+    if any(o <= 0 for o in out):
+        raise NotLowerable(f"output sizes {out} must be positive")
+    return x, t, n, t.rank == n + 2, ins, out
+
+
+def _regular_window(cx, ins, out):
+    """The pooling window of adaptive windows that are regular: kernel = stride = I / O."""
+    n = len(ins)
+    k = [i // o for i, o in zip(ins, out)]
+    return window(cx, ins, k, False, strides=k, dilations=[1] * n, pads=[0] * (2 * n))
+
+
 @lowering("aten.adaptive_avg_pool1d", "aten.adaptive_avg_pool2d",
           "aten._adaptive_avg_pool2d", "aten.adaptive_avg_pool3d",
           "aten._adaptive_avg_pool3d")
@@ -262,26 +287,13 @@ def _adaptive_avg_pool(cx):
     the mean; regular windows (I a multiple of O) an average pool with kernel = stride =
     I / O; others a generic over the largest window, positions past each window's end
     left out. A 3-d input (no batch dim) is pooled as a batch of one."""
-    x = cx.operands[0]
-    t = ranked(cx, x.type)
-    out = cx.ints(1, "output_size")
-    n = len(out)
-    if t.rank not in (n + 1, n + 2):
-        raise NotLowerable(f"adaptive pooling of {n} dims of a rank-{t.rank} tensor")
-    batched = t.rank == n + 2
-    ins = list(t.shape[-n:])
-    if DYN in ins:
-        raise NotLowerable("adaptive pooling of dynamic spatial sizes is not lowered yet")
-    out = [i if o is None else o for o, i in zip(out, ins)]
-    if any(o <= 0 for o in out):
-        raise NotLowerable(f"output sizes {out} must be positive")
+    x, t, n, batched, ins, out = _adaptive_args(cx)
     elt = element_type(x.type)
     if all(o == 1 for o in out):
         return [_mean(cx, x, list(range(t.rank - n, t.rank)), True, elt)]
     xb = x if batched else _with_batch(cx, x)
     if all(i % o == 0 for i, o in zip(ins, out)):
-        k = [i // o for i, o in zip(ins, out)]
-        win = window(cx, ins, k, False, strides=k, dilations=[1] * n, pads=[0] * (2 * n))
+        win = _regular_window(cx, ins, out)
         y = average_pool(cx, xb, n, win, False)
     else:
         y = _adaptive_windows(cx, xb, ins, out)
@@ -296,25 +308,12 @@ def _adaptive_max_pool(cx):
     included; others a generic over the largest window taking the maximum (NaN
     propagating, as ATen's), their indices not lowered. A rank n + 1 input (no batch
     dim) is pooled as a batch of one."""
-    x = cx.operands[0]
-    t = ranked(cx, x.type)
-    out = cx.ints(1, "output_size")
-    n = len(out)
-    if t.rank not in (n + 1, n + 2):
-        raise NotLowerable(f"adaptive pooling of {n} dims of a rank-{t.rank} tensor")
-    batched = t.rank == n + 2
-    ins = list(t.shape[-n:])
-    if DYN in ins:
-        raise NotLowerable("adaptive pooling of dynamic spatial sizes is not lowered yet")
-    out = [i if o is None else o for o, i in zip(out, ins)]
-    if any(o <= 0 for o in out):
-        raise NotLowerable(f"output sizes {out} must be positive")
+    x, t, n, batched, ins, out = _adaptive_args(cx)
     xb = x if batched else _with_batch(cx, x)
     unsigned = _unsigned(element_type(cx.orig_type(0)))
     indices = len(cx.op.results) > 1 and cx.op.results[1].has_uses()
     if all(i % o == 0 for i, o in zip(ins, out)):
-        k = [i // o for i, o in zip(ins, out)]
-        win = window(cx, ins, k, False, strides=k, dilations=[1] * n, pads=[0] * (2 * n))
+        win = _regular_window(cx, ins, out)
         if indices:
             return _unbatched(cx, list(max_pool_with_indices(cx, xb, n, win, unsigned)),
                               batched)
