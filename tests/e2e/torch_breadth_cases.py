@@ -122,7 +122,7 @@ def mobilenet_v2_seg():
 def efficientnet():
     return _hf("EfficientNetForImageClassification", "EfficientNetConfig", num_labels=10,
                image_size=32, width_coefficient=0.25, depth_coefficient=0.25,
-               hidden_dim=64)
+               hidden_dim=320)  # round_filters(1280) at width 0.25
 
 
 def mobilevit():
