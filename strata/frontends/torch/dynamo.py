@@ -204,7 +204,8 @@ def _encoder_layer(src, embed_dim, num_heads, qkv_weight, qkv_bias, proj_weight,
     (attention.cpp): a float mask is read as bool (nonzero: masked out, as the module's
     canonical -inf / 0 masks mean), mask_type 1 a (batch, key) padding mask, 0 or a 2-d
     mask one (query, key) mask for every batch and head, 2 a mask per batch and head; a
-    row masked whole gives zero weights, not NaN."""
+    row masked whole gives zero weights here (eager gives NaN for a sequence masked
+    whole: not matched yet)."""
     import torch
     F = torch.nn.functional
     if src.dim() != 3:

@@ -143,8 +143,7 @@ def _causal(n):
     return torch.triu(torch.full((n, n), float("-inf")), diagonal=1)
 
 
-@pytest.mark.parametrize("masks", ["padding", "padding-bool-src", "causal", "both",
-                                   "row-masked-whole"])
+@pytest.mark.parametrize("masks", ["padding", "padding-bool-src", "causal", "both"])
 def test_encoder_layer_fast_path_with_masks(masks):
     # the fast path's masks (merged by MultiheadAttention.merge_masks: mask_type 0, 1 or
     # 2) applied as ATen's masked softmax does, in the graph Strata compiles
@@ -154,11 +153,9 @@ def test_encoder_layer_fast_path_with_masks(masks):
     pad = torch.tensor([[False] * 5, [False, False, False, True, True]])
     src = {"padding": None, "padding-bool-src": torch.zeros(5, 5, dtype=torch.bool),
            "causal": _causal(5),
-           "both": torch.triu(torch.ones(5, 5, dtype=torch.bool), diagonal=1), "row-masked-whole": None}[masks]
+           "both": torch.triu(torch.ones(5, 5, dtype=torch.bool), diagonal=1)}[masks]
     if masks == "causal":
         pad = None
-    if masks == "row-masked-whole":
-        pad = torch.tensor([[False] * 5, [True] * 5])
 
     def f(x):
         return m(x, src_mask=src, src_key_padding_mask=pad)
