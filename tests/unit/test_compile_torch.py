@@ -252,6 +252,47 @@ def test_flat_outputs_come_back_as_the_module_returns_them():
     assert type(got) is type(want) and len(got) == len(want) == 2
 
 
+class _Structured(nn.Module):
+    """Inputs in a dict of a tensor and a list, and a (tensor, tuple) state, as an
+    LSTM's (h, c) or a dict of features reach a module."""
+
+    def forward(self, feats, state, scale=1.0):
+        h, (c, d) = state
+        return feats["a"] * scale + feats["b"][0] - feats["b"][1] * h, c @ d
+
+
+def _structured_inputs():
+    g = torch.Generator().manual_seed(3)
+    r = lambda *s: torch.randn(*s, generator=g)  # noqa: E731
+    return ({"a": r(2, 3), "b": [r(2, 3), r(2, 3)]}, (r(2, 3), (r(2, 2), r(2, 4))))
+
+
+def test_structured_inputs_are_flattened_as_exported():
+    # [Note: structured and constant torch inputs]: the compiled model is called as
+    # the module is, with the pytree structure of the example inputs
+    args = _structured_inputs()
+    f = strata.compile(_Structured(), example_args=args, example_kwargs={"scale": 2.0},
+                       target="interpret")
+    want = _Structured()(*args, scale=2.0)
+    got = f(*args, scale=2.0)
+    for g_, w in zip(got, want):
+        torch.testing.assert_close(g_, w)
+    feats, state = args
+    with pytest.raises(InputError, match="structure"):
+        f({"a": feats["a"], "b": feats["b"][:1]}, state, scale=2.0)
+
+
+@pytest.mark.parametrize("scale", [3.0, 2, True])
+def test_specialized_python_scalar_refuses_another_value(scale):
+    # torch.export bakes a Python number into the program: another value is an
+    # InputError, not a result computed with the exported one
+    args = _structured_inputs()
+    f = strata.compile(_Structured(), example_args=args, example_kwargs={"scale": 2.0},
+                       target="interpret")
+    with pytest.raises(InputError, match="'scale' was specialized to 2.0"):
+        f(*args, scale=scale)
+
+
 def test_module_needs_example_inputs():
     with pytest.raises(StrataError, match="example inputs"):
         strata.compile(_model())

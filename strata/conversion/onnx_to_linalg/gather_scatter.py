@@ -485,10 +485,11 @@ def _nonzero(cx):
     return [nonzero(cx, cx.operands[0])]
 
 
-def nonzero(cx, x, per_row=False):
+def nonzero(cx, x, per_row=False, typed=True):
     """The coordinates of `x`'s nonzero elements in row-major order, as i64: one row per
     dim (r, N) as ONNX's NonZero, or with `per_row` one row per element (N, r) as
-    PyTorch's nonzero. The one builder of both frontends; the result typed as result 0."""
+    PyTorch's nonzero. The one builder of both frontends; the result typed as result 0
+    (`typed`), else as computed (a bool mask's coordinates inside aten.index)."""
     r = ranked(cx, x.type).rank
     dims = sizes(cx, x)
     if r == 0:
@@ -506,9 +507,12 @@ def nonzero(cx, x, per_row=False):
         v = b.op1("tensor.extract", [flat, i], elt)
         return b.cmp("ne", v, b.zero(elt))
     pos, count = _select_positions(cx, n, pred)
-    out = out_sizes(cx, [count, r] if per_row else [r, count])
+    out = [count, r] if per_row else [r, count]
+    done = (lambda v: v) if not typed else (lambda v: finish(cx, v))
+    if typed:
+        out = out_sizes(cx, out)
     if r == 0:  # no coordinates: (0, N) or (N, 0)
-        return finish(cx, empty(cx, out, A.i64))
+        return done(empty(cx, out, A.i64))
     pos = extract_slice(cx, pos, [0], [count])
     # coordinate d of each flat position
     strides, acc = [], 1
@@ -528,7 +532,7 @@ def nonzero(cx, x, per_row=False):
             st, dm = b.select(hit, stride_v[d], st), b.select(hit, dim_v[d], dm)
         c = b.op1("arith.remsi", [b.op1("arith.divsi", [p, st], A.index), dm], A.index)
         return b.cast(c, A.i64)
-    return finish(cx, index_generic(cx, [pos], [dims_map(2, [elem])], out, A.i64, body))
+    return done(index_generic(cx, [pos], [dims_map(2, [elem])], out, A.i64, body))
 
 
 def _expand_scalar(cx, x):

@@ -12,6 +12,9 @@ embedding as onnx_to_linalg's gather.
     embedding, index_select        gather (indices checked in range at run time)
     sym_storage_offset             of a chain of slices and selects, at run time
                                    ([Note: storage offsets of slices])
+    index.Tensor                   a gathering generic; a bool mask as its nonzero
+                                   coordinates ([Note: bool masks as indices])
+    _embedding_bag                 a generic over (bag, index, column)
 
     %1 = torch.aten.view %0, %list : !torch.vtensor<[2,3],f32>, !torch.list<int>
            -> !torch.vtensor<[6],f32>
@@ -522,6 +525,110 @@ def _embedding(cx):
     return [gather(cx, 0)]
 
 
+@lowering("aten._embedding_bag", "aten._embedding_bag_forward_only")
+def _embedding_bag(cx):
+    """_embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, sparse,
+    per_sample_weights, include_last_offset, padding_idx): per bag b (the indices in
+    [offsets[b], offsets[b + 1]), the last bag to the end unless include_last_offset),
+    the sum (mode 0, each row times its per-sample weight if given), mean (1) or
+    maximum (2) of weight's rows at those indices, padding_idx's rows left out (and out
+    of the mean's count); an empty bag gives zeros, as ATen. One generic over (bag,
+    index, column) with the bag's bounds read per element (a bag's length is known at
+    run time only); the indices checked in range. The op's other results (offset2bag,
+    bag_size, max_indices: what its backward reads) are not lowered."""
+    from ...dialects.linalg import make_generic
+    from ..onnx_to_linalg._index_check import range_text, values_in_ranges
+    from ..onnx_to_linalg._linalg_util import filled, generic_maps, map_text
+    from ..scalar_builders import ScalarBuilder
+    if any(r.has_uses() for r in cx.op.results[1:]):
+        raise NotLowerable("only the first result of _embedding_bag (the bags) is lowered")
+    weight, indices, offsets = cx.operands[:3]
+    nargs = len(cx.op.operands)
+    mode = cx.int_(4, "mode") if nargs > 4 else 0
+    psw = cx.operands[6] if nargs > 6 and not cx.is_none(6) else None
+    last = cx.bool_(7, "include_last_offset") if nargs > 7 else False
+    pad = cx.int_(8, "padding_idx") if nargs > 8 and not cx.is_none(8) else -1
+    wt, it, ot = (ranked(cx, v.type) for v in (weight, indices, offsets))
+    if wt.rank != 2 or it.rank != 1 or ot.rank != 1:
+        raise NotLowerable("_embedding_bag of a 2-d weight, 1-d indices and 1-d offsets")
+    if mode not in (0, 1, 2):
+        raise NotLowerable(f"embedding_bag mode {mode} (0: sum, 1: mean, 2: max)")
+    elt = wt.element_type
+    s = scalars(cx)
+    ws, (n,), (nb,) = sizes(cx, weight), sizes(cx, indices), sizes(cx, offsets)
+    rows = ws[0]
+    (flag,) = values_in_ranges(cx, indices, [(0, rows)], True, cx.op.operands[1])
+    assert_ok(cx, flag, f"embedding_bag index out of range {range_text(0, rows)}")
+    bags = Ix(s).sub(nb, 1) if last else nb
+    out = [bags, ws[1]]
+    if DYN not in cx.result_type().shape:
+        out = list(cx.result_type().shape)
+    idx_elt, off_elt = it.element_type, ot.element_type
+
+    def bounds(p, b):
+        """(start, end, valid) of index position j for bag b."""
+        start = p.cast(p.op1("tensor.extract", [offsets, b], off_elt), A.index)
+        nxt = p.add(b, p.index(1))
+        if last:
+            end = p.cast(p.op1("tensor.extract", [offsets, nxt], off_elt), A.index)
+        else:
+            has = p.cmp("lt", nxt, Ix(p).v(nb))
+            end_at = p.select(has, nxt, p.index(0))
+            end = p.select(has, p.cast(p.op1("tensor.extract", [offsets, end_at], off_elt),
+                                       A.index), Ix(p).v(n))
+        return start, end
+
+    def valid_at(p, b, j, row):
+        start, end = bounds(p, b)
+        ok = p.and_(p.cmp("ge", j, start), p.cmp("lt", j, end))
+        if pad >= 0:   # (F.embedding_bag passes a negative padding_idx made positive)
+            ok = p.and_(ok, p.cmp("ne", row, p.const(pad, idx_elt)))
+        return ok
+
+    zero_init = filled(cx, out, elt, 0.0)
+    init = zero_init if mode != 2 else filled(cx, out, elt, s.lowest(elt))
+    ins = [indices] + ([psw] if psw is not None and mode == 0 else [])
+
+    def body(b, args):
+        p = ScalarBuilder(b, cx.loc)
+        bag, j, col = b.index(0), b.index(1), b.index(2)
+        row = args[0]
+        ok = valid_at(p, bag, j, row)
+        r = p.min(p.max(p.cast(row, A.index), p.index(0)), p.sub(Ix(p).v(rows), p.index(1)))
+        v = p.op1("tensor.extract", [weight, r, col], elt)
+        if len(args) > 2:
+            v = p.mul(v, args[1])
+        acc = args[-1]
+        if mode == 2:
+            return p.select(ok, p.max(acc, v), acc)
+        return p.select(ok, p.add(acc, v), acc)
+    maps = [map_text(3, [1])] * len(ins) + [map_text(3, [0, 2])]
+    red = make_generic(cx.b, ins, [init], generic_maps(maps),
+                       ["parallel", "reduction", "parallel"], body, [init.type],
+                       loc=cx.loc).results[0]
+    if mode == 0:
+        return [red] + [None] * (len(cx.op.results) - 1)
+    # the number of rows in each bag: the mean's divisor; an empty max bag is 0
+    count_init = filled(cx, [out[0]], A.i64, 0)
+
+    def count(b, args):
+        p = ScalarBuilder(b, cx.loc)
+        ok = valid_at(p, b.index(0), b.index(1), args[0])
+        return p.select(ok, p.add(args[-1], p.const(1, A.i64)), args[-1])
+    counts = make_generic(cx.b, [indices], [count_init],
+                          generic_maps([map_text(2, [1]), map_text(2, [0])]),
+                          ["parallel", "reduction"], count, [count_init.type],
+                          loc=cx.loc).results[0]
+
+    def final(p, v, c):
+        if mode == 1:
+            return p.div(v, p.cast(p.max(c, p.const(1, A.i64)), elt))
+        return p.select(p.cmp("eq", c, p.const(0, A.i64)), p.zero(elt), v)
+    y = elementwise(cx, [red, counts], elt, final, maps=generic_maps(
+        [map_text(2, [0, 1]), map_text(2, [0])]), result_sizes=out)
+    return [y] + [None] * (len(cx.op.results) - 1)
+
+
 def _as_vectors(cx, build):
     """`build(sub)` on a context whose 0-d tensor operands are 1-element vectors (ATen
     reads a 0-d tensor as one of shape [1] in gather and index_select), its result
@@ -615,20 +722,30 @@ class _Indexing:
         if len(items) > r:
             raise NotLowerable(f"{len(items)} indices for a rank-{r} tensor")
         self.axes, self.tensors, self.origs = [], [], []
-        for d, v in enumerate(items):
+        d = 0
+        for v in items:
             op = v.defining_op
             if op is not None and op.name == "torch.constant.none":
+                d += 1
                 continue
             t = cx.remapped(v)
             if not isinstance(t.type, A.RankedTensorType) or \
-                    not isinstance(t.type.element_type, A.IntegerType) or \
-                    t.type.element_type.width == 1:
-                raise NotLowerable("only integer index tensors are lowered (a bool mask "
-                                   "gives a run-time number of elements)")
+                    not isinstance(t.type.element_type, A.IntegerType):
+                raise NotLowerable("index tensors must be integer or bool tensors")
+            if t.type.element_type.width == 1:   # [Note: bool masks as indices]
+                for j, col in enumerate(_mask_coordinates(cx, x, t, d)):
+                    self.axes.append(d + j)
+                    self.tensors.append(col)
+                    self.origs.append(None)
+                d += t.type.rank
+                continue
             self.axes.append(d)
             self.tensors.append(t)
             self.origs.append(v)
-        self.signs = [_signed_indices(v) for v in self.origs]
+            d += 1
+        if d > r:
+            raise NotLowerable(f"indices for {d} dims of a rank-{r} tensor")
+        self.signs = [v is None or _signed_indices(v) for v in self.origs]
         self.dims = dims = sizes(cx, x)
         if not self.axes:
             self.bshape, self.out, self.start, self.ok = [], list(dims), 0, True
@@ -695,6 +812,41 @@ class _Indexing:
             else:
                 at.append(idx[self.where[d]])
         return at
+
+
+# [Note: bool masks as indices]
+# x[mask] (and x[mask] = v, index_put) with a bool mask over k dims of x is x indexed
+# by the k coordinate columns of mask.nonzero(), as ATen computes it (its index op
+# expands a bool index the same way): the result's size along them is the number of
+# true elements, known at run time only (torch.export names it by an unbacked symbol,
+# u0). The mask's static dims must be x's there; dynamic ones are checked at run time.
+
+
+def _mask_coordinates(cx, x, mask, d):
+    """The coordinates (one (N,) i64 column per dim) of the true elements of bool
+    `mask`, indexing x's dims d, d+1, ..."""
+    from ..onnx_to_linalg._shape_util import collapse
+    k, r = mask.type.rank, x.type.rank
+    if k == 0:
+        raise NotLowerable("a 0-d bool index (x[True]) is not lowered")
+    if d + k > r:
+        raise NotLowerable(f"a {k}-d bool mask at dim {d} of a rank-{r} tensor")
+    xs = sizes(cx, x)
+    for j, (m, n) in enumerate(zip(mask.type.shape, x.type.shape[d:d + k])):
+        if m != DYN and n != DYN and m != n:
+            raise NotLowerable(f"the mask's shape {list(mask.type.shape)} does not match "
+                               f"the indexed tensor's dims {list(x.type.shape[d:d + k])} "
+                               f"(at mask dim {j})")
+    ms = sizes(cx, mask)
+    for j in range(k):
+        if mask.type.shape[j] == DYN or x.type.shape[d + j] == DYN:
+            s = scalars(cx)
+            assert_ok(cx, s.cmp("eq", Ix(s).v(ms[j]), Ix(s).v(xs[d + j])),
+                      f"the bool mask's dim {j} does not match the indexed dim {d + j}")
+    coords = nonzero(cx, mask, per_row=False, typed=False)      # (k, N)
+    n = sizes(cx, coords)[1]
+    return [collapse(cx, extract_slice(cx, coords, [j, 0], [1, n]), [[0, 1]])
+            for j in range(k)]
 
 
 @lowering("aten.index.Tensor", "aten.index.Tensor_hacked_twin", "aten._unsafe_index.Tensor")

@@ -203,15 +203,25 @@ def _encoder_layer(src, embed_dim, num_heads, qkv_weight, qkv_bias, proj_weight,
     """aten._transformer_encoder_layer_fwd (nn.TransformerEncoderLayer's inference fast
     path, which torch decomposes nowhere) in ops of the core opset, as ATen computes it
     (transformer.cpp): attention of one fused qkv projection, residuals and layer norms
-    before or after each block. An attention mask falls back (NotImplemented: the op
-    stays and the graph runs eagerly)."""
+    before or after each block. A mask is applied as ATen's masked softmax does
+    (attention.cpp): a float mask is read as bool (nonzero: masked out, as the module's
+    canonical -inf / 0 masks mean), mask_type 1 a (batch, key) padding mask, 0 or a 2-d
+    mask one (query, key) mask for every batch and head, 2 a mask per batch and head; a
+    row masked whole gives zero weights here (eager gives NaN for a sequence masked
+    whole: not matched yet)."""
     import torch
     F = torch.nn.functional
-    if mask is not None or src.dim() != 3:
+    if src.dim() != 3:
         return NotImplemented
     b, n, e = src.shape
     h = num_heads
     d = embed_dim // h
+    if mask is not None:
+        masked = mask if mask.dtype == torch.bool else mask != 0
+        if mask_type == 1 or (mask_type is None and masked.shape == (b, n)):
+            masked = masked.view(b, 1, 1, n)
+        elif masked.dim() == 3:
+            masked = masked.view(b, -1, n, n)
 
     def norm(x, w, bias):
         return F.layer_norm(x, (embed_dim,), w, bias, eps)
@@ -219,7 +229,12 @@ def _encoder_layer(src, embed_dim, num_heads, qkv_weight, qkv_bias, proj_weight,
     def attention(x):
         q, k, v = F.linear(x, qkv_weight, qkv_bias).split(embed_dim, dim=-1)
         q, k, v = (t.reshape(b, n, h, d).transpose(1, 2) for t in (q, k, v))
-        w = torch.softmax(q @ k.transpose(-2, -1) / (d ** 0.5), dim=-1)
+        scores = q @ k.transpose(-2, -1) / (d ** 0.5)
+        if mask is None:
+            w = torch.softmax(scores, dim=-1)
+        else:
+            w = torch.softmax(scores.masked_fill(masked, float("-inf")), dim=-1)
+            w = w.masked_fill(masked, 0.0)
         return F.linear((w @ v).transpose(1, 2).reshape(b, n, e), proj_weight, proj_bias)
 
     def ffn(x):

@@ -45,6 +45,16 @@ X, Y, V = randn(3, 4), randn(3, 4) + 0.5, randn(4)
 XI, YI = randint(-5, 6, (3, 4)), randint(1, 6, (3, 4))
 XB = X > 0
 X4 = randn(2, 3, 8, 8)
+BAG_I, BAG_O = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9, 0, 0]), torch.tensor([0, 4, 4, 8])
+
+
+class _Bag(nn.Module):
+    def __init__(self, bag):
+        super().__init__()
+        self.bag = bag
+
+    def forward(self, i, o=None, w=None):
+        return self.bag(i, o, per_sample_weights=w)
 
 
 def _seeded(make):
@@ -149,6 +159,13 @@ CASES = {
     "adaptive_avg_pool2d_irregular": (lambda a: F.adaptive_avg_pool2d(a, (5, 3)), (X4,)),
     "adaptive_avg_pool2d_no_batch": (lambda a: F.adaptive_avg_pool2d(a, (3, None)),
                                      (randn(3, 7, 6),)),
+    "adaptive_max_pool2d_irregular": (lambda a: F.adaptive_max_pool2d(a, (5, 3)), (X4,)),
+    "adaptive_max_pool2d_indices": (lambda a: F.adaptive_max_pool2d(a, (2, 4), True),
+                                    (X4,)),
+    "adaptive_max_pool1d_no_batch": (lambda a: F.adaptive_max_pool1d(a, 3),
+                                     (randn(3, 7),)),
+    "adaptive_max_pool3d": (lambda a: F.adaptive_max_pool3d(a, (2, 3, 3)),
+                            (randn(1, 2, 4, 6, 5),)),
     # normalization, softmax
     "batch_norm": (lambda: nn.BatchNorm2d(3).eval(), (X4,)),
     "batch_norm_no_affine": (lambda: nn.BatchNorm2d(3, affine=False).eval(), (X4,)),
@@ -204,6 +221,22 @@ CASES = {
                                                   torch.tensor([1, -1, 3]))),
     "index_middle_dim": (lambda a, i: a[:, i] + 0, (X4, torch.tensor([2, 0]))),
     "index_apart": (lambda a, i: a[i, :, i], (X4, torch.tensor([1, 0]))),
+    # nn.EmbeddingBag (aten._embedding_bag): an empty bag (offsets 4, 4), padding_idx
+    "embedding_bag_mean": (lambda: _Bag(nn.EmbeddingBag(10, 6, mode="mean")),
+                           (BAG_I, BAG_O)),
+    "embedding_bag_max_2d": (lambda: _Bag(nn.EmbeddingBag(10, 6, mode="max")),
+                             (BAG_I.view(2, 5),)),
+    "embedding_bag_sum_weights_last": (
+        lambda: _Bag(nn.EmbeddingBag(10, 6, mode="sum", include_last_offset=True)),
+        (BAG_I, BAG_O, torch.rand(10, generator=torch.Generator().manual_seed(1)))),
+    "embedding_bag_padding_idx": (
+        lambda: _Bag(nn.EmbeddingBag(10, 6, mode="mean", padding_idx=4)), (BAG_I, BAG_O)),
+    # [Note: bool masks as indices]: a run-time number of elements
+    "index_bool_mask": (lambda a: a[a > 0], (X4,)),
+    "index_bool_mask_2d": (lambda a, m: a[m], (X4, X4[:, :, 0, 0] > 0)),
+    "index_bool_mask_dim1": (lambda a, m: a[:, m] * 2,
+                             (X4, torch.tensor([True, False, True]))),
+    "index_bool_mask_none_true": (lambda a: a[a > 100], (X4,)),
     "index_put": (lambda a, i, v: a.index_put((i,), v), (X, torch.tensor([2, 0]),
                                                         randn(2, 4))),
     "index_put_accumulate": (lambda a, i, v: a.index_put((i,), v, accumulate=True),
@@ -278,12 +311,15 @@ CPU_CASES = ["add_alpha", "div_trunc_int", "remainder_int", "unary", "activation
              "conv2d_strided_dilated_grouped", "conv1d", "conv_transpose2d_grouped",
              "adaptive_avg_pool2d_irregular", "max_pool2d_ceil", "max_pool2d_indices", "max_pool2d_nan",
              "avg_pool2d_exclude_pad", "adaptive_avg_pool2d",
+             "adaptive_max_pool2d_irregular", "adaptive_max_pool2d_indices",
              "batch_norm", "batch_norm_training", "layer_norm", "group_norm", "softmax",
              "sum_bool", "max_dim", "argmax_argmin", "var_std", "any_all", "cumsum", "topk",
              "permute", "expand_new_dim", "slice", "select", "cat_promoted", "chunk",
-             "embedding", "gather", "index_broadcast", "index_apart", "interpolate_nearest",
-             "interpolate_bilinear", "scatter_add", "index_put_accumulate", "repeat", "flip", "sort", "constant_pad", "arange", "arange_int_of_floats",
-             "multihead_attention",
+             "embedding", "gather", "index_broadcast", "index_apart",
+             "index_bool_mask", "index_bool_mask_2d",
+             "embedding_bag_mean", "embedding_bag_max_2d", "interpolate_nearest",
+             "interpolate_bilinear", "scatter_add", "index_put_accumulate", "repeat", "flip",
+             "sort", "constant_pad", "arange", "arange_int_of_floats", "multihead_attention",
              "sdpa_causal"]
 
 
