@@ -1019,7 +1019,11 @@ class TorchCompiledModel(CompiledModel):
         except Exception:  # noqa: BLE001 - not a pytree: the plain checks explain
             return args, kwargs
         if spec != self._in_spec:
-            return args, kwargs
+            if any(isinstance(v, (list, tuple, dict)) for v in (*args, *kwargs.values())):
+                raise InputError(f"@{self.function}: the inputs' structure differs from "
+                                 f"the example inputs' the program was exported with:\n"
+                                 f"  given:    {spec}\n  exported: {self._in_spec}")
+            return args, kwargs     # flat inputs, by position or by name
         return tuple(flat), {}
 
     def _check_constants(self, args, kwargs) -> None:
