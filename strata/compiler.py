@@ -172,9 +172,13 @@ def _load(model, example_args=None, example_kwargs=None, dynamic_shapes=None):
                                   "strata.compile(model, example_args=(x,))")
             ep = export_module(model, example_args if example_args is not None else (),
                                example_kwargs, dynamic_shapes)
-        else:
-            ep = model
-        return import_program(ep), ep
+            module = import_program(ep)
+            # the user's Dim names in the size checks' messages ([Note: Dim names])
+            from .frontends.torch.shape_guard import name_dims
+            name_dims(module, ep, model, example_args if example_args is not None else (),
+                      example_kwargs, dynamic_shapes)
+            return module, ep
+        return import_program(model), model
     if isinstance(model, (str, os.PathLike)):
         path = os.fspath(model)
         ext = os.path.splitext(path)[1].lower()

@@ -5,6 +5,7 @@ driver, each case in its own process (a crash fails the case, not pytest), built
 AddressSanitizer where the compiler has it (a leak or a bad free fails it too)."""
 from __future__ import annotations
 
+import ctypes
 import shutil
 import subprocess
 from pathlib import Path
@@ -87,6 +88,79 @@ def test_shared_library_of_a_pytorch_program(tmp_path):
         assert np.max(np.abs(got - ref)) <= 1e-5
     r = subprocess.run([str(exe), "2", "5"], capture_output=True, text=True)
     assert r.returncode == 1 and "dim 1 is 5, expected 4" in r.stderr
+
+class _Tensor(ctypes.Structure):
+    """strata_tensor (the header's struct, STRATA_MAX_RANK 16)."""
+    _fields_ = [("data", ctypes.c_void_p), ("count", ctypes.c_int64),
+                ("rank", ctypes.c_int64), ("shape", ctypes.c_int64 * 16),
+                ("strides", ctypes.c_void_p), ("allocated", ctypes.c_void_p),
+                ("type", ctypes.c_int32)]
+
+
+def _run_library(lib, arrays):
+    """strata_model_run of `lib` (a ctypes CDLL) on float32 `arrays`, one output:
+    (status, strata_last_error(), the output array or None)."""
+    ins = (_Tensor * len(arrays))()
+    for t, a in zip(ins, arrays):
+        t.data, t.count, t.rank = a.ctypes.data, a.size, a.ndim
+        for d, n in enumerate(a.shape):
+            t.shape[d] = n
+    out = (_Tensor * 1)()
+    status = lib.strata_model_run(ins, len(arrays), out, 1)
+    message = lib.strata_last_error()
+    if status != 0:
+        assert not out[0].data and not out[0].allocated and out[0].count == 0
+        return status, message.decode() if message else None, None
+    o = out[0]
+    shape = tuple(o.shape[d] for d in range(o.rank))
+    got = np.ctypeslib.as_array(ctypes.cast(o.data, ctypes.POINTER(ctypes.c_float)),
+                                shape=shape).copy()
+    ctypes.CDLL(None).free(ctypes.c_void_p(o.allocated))
+    return status, message, got
+
+
+def test_shared_library_checks_symbolic_sizes(tmp_path):
+    """A .pt2 with a Dim(min, max) and a derived dim (y has 2*s rows), compiled to a
+    library: the generated code checks the sizes itself ([Note: symbolic sizes checked
+    in the generated code]), so a size past the Dim's range and a y of the wrong size
+    give STRATA_ERROR_RUNTIME and the check's message, no output; the good sizes
+    answer as eager."""
+    torch = pytest.importorskip("torch")
+
+    class Pair(torch.nn.Module):
+        def forward(self, x, y):
+            return x.repeat(2, 1) + y
+
+    s = torch.export.Dim("s", min=2, max=6)
+    ep = torch.export.export(Pair(), (torch.randn(3, 4), torch.randn(6, 4)),
+                             dynamic_shapes=({0: s}, {0: 2 * s}))
+    torch.export.save(ep, tmp_path / "pair.pt2")
+    assert cli(["compile", str(tmp_path / "pair.pt2"), "-o", str(tmp_path / "pair.so")]) == 0
+    lib = ctypes.CDLL(str(tmp_path / "pair.so"))
+    lib.strata_last_error.restype = ctypes.c_char_p
+
+    def arrays(n, m):
+        return (_pattern(n, 4), _pattern(m, 4) * 2)
+    for n in (2, 5, 6):
+        x, y = arrays(n, 2 * n)
+        status, message, got = _run_library(lib, (x, y))
+        assert (status, message) == (0, None)
+        np.testing.assert_allclose(got, np.tile(x, (2, 1)) + y, rtol=1e-6)
+    sym = str(next(iter(ep.range_constraints)))
+    status, message, got = _run_library(lib, arrays(7, 14))
+    assert (status, got) == (2, None)
+    assert message == (f"@main: run-time check failed: input #0 ('x') dim 0 is the size "
+                       f"{sym}, but the program was exported for {sym} in [2, 6]")
+    status, message, got = _run_library(lib, arrays(1, 2))
+    assert (status, got) == (2, None) and f"{sym} in [2, 6]" in message
+    status, message, got = _run_library(lib, arrays(3, 7))
+    assert (status, got) == (2, None)
+    assert message == (f"@main: run-time check failed: input #1 ('y') dim 0 must be "
+                       f"{sym} * 2 as the program's shapes make it ({sym} from input "
+                       f"#0 ('x') dim 0)")
+    # and the next call works
+    assert _run_library(lib, arrays(4, 8))[:2] == (0, None)
+
 
 def test_emit_llvm_and_mlir(tmp_path):
     path = tmp_path / "mlp.onnx"

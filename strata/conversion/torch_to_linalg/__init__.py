@@ -370,6 +370,11 @@ class ConvertTorchToLinalg(Pass):
         target.add_illegal_dialect("torch", "torch_c")
         patterns = [_LowerTorchOp(tc)]
         populate_function_signature_conversion(patterns, tc, target)
+        # [Note: symbolic sizes checked in the generated code]: read from the bindings
+        # the conversion erases, emitted at the lowered entries
+        from .symbols import SymbolicSizes
+        sized = [(f, s) for f in _functions(op)
+                 for s in (SymbolicSizes.of(f),) if s is not None]
         if not self.partial:
             # [Note: unlowered torch ops]: an ATen op without any lowering is named at
             # once, as what it is (a generic torch.operator too)
@@ -386,14 +391,39 @@ class ConvertTorchToLinalg(Pass):
                                             f"takes or gives "
                                             f"{complex_type}", o)
             apply_full_conversion([op], target, patterns, type_converter=tc)
+            _emit_size_checks(sized)
             return
         config = ConversionConfig(fail_on_illegal=False)
         result = apply_partial_conversion([op], target, patterns, type_converter=tc,
                                           config=config)
+        _emit_size_checks(sized)
         left = sorted({aten_name(o) for o in result.unlegalized_ops if _is_torch(o)})
         if left:
             self.emit_warning(f"{len(left)} torch op kinds left unlowered: "
                               + ", ".join(left), op)
+
+
+def _functions(op):
+    """The func.func ops directly in module `op` (or `op` itself)."""
+    if op.name == "func.func":
+        return [op]
+    if not op.regions or not op.regions[0].blocks:
+        return []
+    return [o for o in op.regions[0].blocks[0].ops if o.name == "func.func"]
+
+
+def _emit_size_checks(sized):
+    """The checks of each (function, SymbolicSizes) at its lowered entry (one whose
+    arguments are still torch types, in a partial conversion, gets none)."""
+    from .symbols import emit_size_checks
+    for f, sizes in sized:
+        if not f.regions or not f.regions[0].blocks:
+            continue
+        block = f.regions[0].blocks[0]
+        used = {i for i, *_ in sizes.plain} | {i for i, *_ in sizes.derived}
+        if all(i < len(block.args) and type(block.args[i].type) is A.RankedTensorType
+               for i in used):
+            emit_size_checks(sizes, block, f.loc)
 
 
 from ...passes.registry import register_pass  # noqa: E402

@@ -271,6 +271,80 @@ def test_sizes_outside_the_program_refused():
         g(randn(18, 3), randn(19, 3))
 
 
+def test_sizes_checked_by_the_generated_code():
+    """The generated code holds the checks on its own ([Note: symbolic sizes checked
+    in the generated code]): with the Python guard taken away, the interpreter (on the
+    linalg level) and the CPU code refuse a size past the Dim's range, a derived dim
+    its symbol does not give, a size no value of the symbol gives; the message names
+    the input, the dim and the range or the expression."""
+    from strata.errors import StrataError
+    ep = _derived_program()
+    sym = next(str(k) for k, r in ep.range_constraints.items() if int(r.upper) == 12)
+    bad = {
+        "past max": (_derived_args(13, 2),
+                     rf"input #0 \('x'\) dim 0 is the size {sym}, but the program was "
+                     rf"exported for {sym} in \[1, 12\]"),
+        "t past max": (_derived_args(2, 10), r"input #4 \('u'\) dim 0 .* in \[0, 9\]"),
+        "2s wrong": (_derived_args(3, 2)[:1] + (randn(7, 3),) + _derived_args(3, 2)[2:],
+                     rf"input #1 \('y'\) dim 0 must be {sym} \* 2 as the program's "
+                     rf"shapes make it \({sym} from input #0 \('x'\) dim 0\)"),
+    }
+    for target in TARGETS:
+        f = strata.compile(ep, target=target)
+        f._shape_guard = None   # (the Python runtime's own check, see shape_guard.py)
+        for name, (args, message) in bad.items():
+            with pytest.raises(StrataError, match=message):
+                f(*args)
+        compare(f(*_derived_args(4, 2)), Derived()(*_derived_args(4, 2)))
+
+    class OnlyDerived(nn.Module):
+        def forward(self, y, w):
+            return y.sum(0) + w.sum(0)
+    s = Dim("s", min=2, max=8)
+    g = strata.compile(OnlyDerived(), example_args=(randn(6, 3), randn(7, 3)),
+                       dynamic_shapes=({0: 2 * s}, {0: 2 * s + 1}), target="interpret")
+    g._shape_guard = None
+    with pytest.raises(StrataError, match=r"input #0 \('y'\) dim 0 must be a size of "
+                                          r"the form s\d+ \* 2"):
+        g(randn(7, 3), randn(8, 3))
+    with pytest.raises(StrataError, match=r"input #0 \('y'\) dim 0 is the size Dim 's' "
+                                          r"\(s\d+\) \(solved from s\d+ \* 2\), but the "
+                                          r"program was exported for s\d+ in \[2, 8\]"):
+        g(randn(18, 3), randn(19, 3))
+    with pytest.raises(StrataError, match=r"input #1 \('w'\) dim 0 must be s\d+ \* 2 \+ 1"):
+        g(randn(6, 3), randn(8, 3))
+
+
+def test_dim_names_in_messages():
+    """[Note: Dim names]: when Strata exports the module itself, the messages name the
+    user's Dims (a derived Dim names its root), by position or by keyword, in the
+    Python guard's InputError and in the generated code's check alike."""
+    from strata.errors import StrataError
+
+    class K(nn.Module):
+        def forward(self, a, b=None):
+            return a.sum(0) + b.sum(0)
+    batch = Dim("batch", min=2, max=8)
+    f = strata.compile(K(), example_args=(randn(3, 2),), example_kwargs={"b": randn(6, 2)},
+                       dynamic_shapes={"a": {0: batch}, "b": {0: 2 * batch}},
+                       target="interpret")
+    with pytest.raises(InputError, match=r"input #0 \('a'\) dim 0 gives the size Dim "
+                                         r"'batch' \(s\d+\) = 9, .* in \[2, 8\]"):
+        f(randn(9, 2), b=randn(18, 2))
+    with pytest.raises(InputError, match=r"\(Dim 'batch' \(s\d+\) = 3 from input #0"):
+        f(randn(3, 2), b=randn(7, 2))
+    f._shape_guard = None
+    with pytest.raises(StrataError, match=r"input #0 \('a'\) dim 0 is the size Dim "
+                                          r"'batch' \(s\d+\), but .* in \[2, 8\]"):
+        f(randn(9, 2), b=randn(18, 2))
+    # an ExportedProgram has no Dim names: the symbol and the input dim it came from
+    ep = torch.export.export(K(), (randn(3, 2), randn(6, 2)),
+                             dynamic_shapes=({0: batch}, {0: 2 * batch}))
+    g = strata.compile(ep, target="interpret")
+    with pytest.raises(InputError, match=r"input #0 \('a'\) dim 0 gives the size s\d+ = 9"):
+        g(randn(9, 2), randn(18, 2))
+
+
 def test_checks_kept_by_the_compiled_model_cache(tmp_path, monkeypatch):
     """A program loaded from the compiled-model cache checks its sizes as the one
     compiled (the guard is read from the imported module, which the cache key is of)."""
