@@ -36,8 +36,12 @@ CASES = [
     ("dict_list_input", "export"),           # a dict of a tensor and a list
     ("bool_mask_index", "export"),           # x[x > 0]: a run-time number of elements
     ("bool_mask_index", "dynamo"),
-    ("embedding_bag_mean", "export"),        # aten._embedding_bag
+    ("embedding_bag_mean", "export"),        # aten._embedding_bag, every mode, both paths
+    ("embedding_bag_mean", "dynamo"),
+    ("embedding_bag_max", "export"),
     ("embedding_bag_max", "dynamo"),
+    ("embedding_bag_sum_weights", "export"),  # per_sample_weights, include_last_offset,
+    ("embedding_bag_sum_weights", "dynamo"),  # padding_idx
     ("adaptive_max_pool2d", "export"),       # aten.adaptive_max_pool2d
     ("adaptive_max_pool2d", "dynamo"),
     ("transformer_encoder_masked", "dynamo"),  # the fast path with a padding mask

@@ -14,7 +14,7 @@ embedding as onnx_to_linalg's gather.
                                    ([Note: storage offsets of slices])
     index.Tensor                   a gathering generic; a bool mask as its nonzero
                                    coordinates ([Note: bool masks as indices])
-    _embedding_bag                 a generic over (bag, index, column)
+    _embedding_bag                 a generic over (bag, index, column), all four results
 
     %1 = torch.aten.view %0, %list : !torch.vtensor<[2,3],f32>, !torch.list<int>
            -> !torch.vtensor<[6],f32>
@@ -525,29 +525,59 @@ def _embedding(cx):
     return [gather(cx, 0)]
 
 
-@lowering("aten._embedding_bag", "aten._embedding_bag_forward_only")
+@lowering("aten._embedding_bag", "aten._embedding_bag_forward_only",
+          "aten.embedding_bag.padding_idx")
 def _embedding_bag(cx):
     """_embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, sparse,
-    per_sample_weights, include_last_offset, padding_idx): per bag b (the indices in
-    [offsets[b], offsets[b + 1]), the last bag to the end unless include_last_offset),
-    the sum (mode 0, each row times its per-sample weight if given), mean (1) or
-    maximum (2) of weight's rows at those indices, padding_idx's rows left out (and out
-    of the mean's count); an empty bag gives zeros, as ATen. One generic over (bag,
-    index, column) with the bag's bounds read per element (a bag's length is known at
-    run time only); the indices checked in range. The op's other results (offset2bag,
-    bag_size, max_indices: what its backward reads) are not lowered."""
-    from ...dialects.linalg import make_generic
-    from ..onnx_to_linalg._index_check import range_text, values_in_ranges
-    from ..onnx_to_linalg._linalg_util import filled, generic_maps, map_text
-    from ..scalar_builders import ScalarBuilder
-    if any(r.has_uses() for r in cx.op.results[1:]):
-        raise NotLowerable("only the first result of _embedding_bag (the bags) is lowered")
+    per_sample_weights, include_last_offset, padding_idx): see [Note: bags of
+    embeddings, lowered]. (`embedding_bag.padding_idx`, torch-mlir's name, is the one
+    the importer gives `_embedding_bag_forward_only`: the same arguments.)"""
     weight, indices, offsets = cx.operands[:3]
     nargs = len(cx.op.operands)
     mode = cx.int_(4, "mode") if nargs > 4 else 0
     psw = cx.operands[6] if nargs > 6 and not cx.is_none(6) else None
     last = cx.bool_(7, "include_last_offset") if nargs > 7 else False
     pad = cx.int_(8, "padding_idx") if nargs > 8 and not cx.is_none(8) else -1
+    if psw is not None and mode != 0:
+        raise NotLowerable("embedding_bag's per_sample_weights need mode 'sum' (as ATen)")
+    wanted = [i == 0 or (i < len(cx.op.results) and cx.op.results[i].has_uses())
+              for i in range(4)]
+    return embedding_bag(cx, weight, indices, offsets, mode, psw, last, pad, wanted)
+
+
+# [Note: bags of embeddings, lowered]
+# nn.EmbeddingBag (F.embedding_bag) reaches Strata as `aten._embedding_bag` from both
+# frontends: torch.export's default decompositions make it of `embedding_bag`, and the
+# torch.compile backend keeps it whole (only its backward is decomposed, [Note: bags of
+# embeddings] in frontends/torch/training.py), so `embedding_bag` below is the one
+# computation of the op's four results:
+#   out[b, :]          per bag b (the indices in [offsets[b], offsets[b + 1]), the last
+#                      bag to the end unless include_last_offset), the sum (mode 0,
+#                      each row times its per-sample weight if given), mean (1) or
+#                      maximum (2) of weight's rows at those indices, padding_idx's
+#                      rows left out (and out of the mean's count); an empty bag gives
+#                      zeros, as ATen
+#   offset2bag[j]      the bag of index position j: the count of bag starts
+#                      offsets[1:bags] at or before j (ATen's; empty where ATen's type
+#                      is, the sum mode without padding_idx)
+#   bag_size[b]        the count of b's indices that are not padding_idx (ATen gives
+#                      it for mean and max; here for every mode)
+#   max_indices[b, c]  max mode: the weight row the maximum of column c came from (the
+#                      first, on ties; 0 for a bag without rows, as ATen); other
+#                      modes: bag_size, as ATen's mean gives it
+# The bags (and the max's rows) are one generic over (bag, index, column) with the
+# bag's bounds read per element (a bag's length is known at run time only); the
+# indices are checked in range and clamped for the read ([Note: index checks]).
+# The backward (training.py) reads offset2bag, bag_size and max_indices.
+
+
+def embedding_bag(cx, weight, indices, offsets, mode, psw, last, pad, wanted):
+    """The results of _embedding_bag ([Note: bags of embeddings, lowered]) that
+    `wanted` asks for (None for the others)."""
+    from ...dialects.linalg import make_generic
+    from ..onnx_to_linalg._index_check import range_text, values_in_ranges
+    from ..onnx_to_linalg._linalg_util import filled, generic_maps, map_text
+    from ..scalar_builders import ScalarBuilder
     wt, it, ot = (ranked(cx, v.type) for v in (weight, indices, offsets))
     if wt.rank != 2 or it.rank != 1 or ot.rank != 1:
         raise NotLowerable("_embedding_bag of a 2-d weight, 1-d indices and 1-d offsets")
@@ -565,17 +595,18 @@ def _embedding_bag(cx):
         out = list(cx.result_type().shape)
     idx_elt, off_elt = it.element_type, ot.element_type
 
+    def offset(p, b):
+        return p.cast(p.op1("tensor.extract", [offsets, b], off_elt), A.index)
+
     def bounds(p, b):
-        """(start, end, valid) of index position j for bag b."""
-        start = p.cast(p.op1("tensor.extract", [offsets, b], off_elt), A.index)
+        """(start, end) of bag b's index positions."""
+        start = offset(p, b)
         nxt = p.add(b, p.index(1))
         if last:
-            end = p.cast(p.op1("tensor.extract", [offsets, nxt], off_elt), A.index)
+            end = offset(p, nxt)
         else:
             has = p.cmp("lt", nxt, Ix(p).v(nb))
-            end_at = p.select(has, nxt, p.index(0))
-            end = p.select(has, p.cast(p.op1("tensor.extract", [offsets, end_at], off_elt),
-                                       A.index), Ix(p).v(n))
+            end = p.select(has, offset(p, p.select(has, nxt, p.index(0))), Ix(p).v(n))
         return start, end
 
     def valid_at(p, b, j, row):
@@ -585,8 +616,27 @@ def _embedding_bag(cx):
             ok = p.and_(ok, p.cmp("ne", row, p.const(pad, idx_elt)))
         return ok
 
-    zero_init = filled(cx, out, elt, 0.0)
-    init = zero_init if mode != 2 else filled(cx, out, elt, s.lowest(elt))
+    results = [None] * 4
+    need_counts = mode != 0 or wanted[2] or (wanted[3] and mode != 2)
+    counts = None
+    if need_counts:
+        # the rows in each bag less the padding: the mean's divisor, bag_size; an
+        # empty max bag is 0
+        count_init = filled(cx, [out[0]], A.i64, 0)
+
+        def count(b, args):
+            p = ScalarBuilder(b, cx.loc)
+            ok = valid_at(p, b.index(0), b.index(1), args[0])
+            return p.select(ok, p.add(args[-1], p.const(1, A.i64)), args[-1])
+        counts = make_generic(cx.b, [indices], [count_init],
+                              generic_maps([map_text(2, [1]), map_text(2, [0])]),
+                              ["parallel", "reduction"], count, [count_init.type],
+                              loc=cx.loc).results[0]
+    init = filled(cx, out, elt, 0.0) if mode != 2 else filled(cx, out, elt, s.lowest(elt))
+    inits = [init]
+    argmax = mode == 2 and wanted[3]
+    if argmax:
+        inits.append(filled(cx, out, A.i64, -1))
     ins = [indices] + ([psw] if psw is not None and mode == 0 else [])
 
     def body(b, args):
@@ -596,37 +646,62 @@ def _embedding_bag(cx):
         ok = valid_at(p, bag, j, row)
         r = p.min(p.max(p.cast(row, A.index), p.index(0)), p.sub(Ix(p).v(rows), p.index(1)))
         v = p.op1("tensor.extract", [weight, r, col], elt)
-        if len(args) > 2:
+        if len(ins) > 1:
             v = p.mul(v, args[1])
-        acc = args[-1]
-        if mode == 2:
+        acc = args[len(ins)]
+        if mode != 2:
+            return p.select(ok, p.add(acc, v), acc)
+        if not argmax:
             return p.select(ok, p.max(acc, v), acc)
-        return p.select(ok, p.add(acc, v), acc)
-    maps = [map_text(3, [1])] * len(ins) + [map_text(3, [0, 2])]
-    red = make_generic(cx.b, ins, [init], generic_maps(maps),
-                       ["parallel", "reduction", "parallel"], body, [init.type],
-                       loc=cx.loc).results[0]
+        at = args[len(ins) + 1]
+        # the first row of the maximum: a greater value, or the bag's first row
+        take = p.and_(ok, p.or_(p.cmp("lt", at, p.const(0, A.i64)), p.cmp("gt", v, acc)))
+        return [p.select(take, v, acc), p.select(take, p.cast(row, A.i64), at)]
+    maps = [map_text(3, [1])] * len(ins) + [map_text(3, [0, 2])] * len(inits)
+    red = make_generic(cx.b, ins, inits, generic_maps(maps),
+                       ["parallel", "reduction", "parallel"], body,
+                       [v.type for v in inits], loc=cx.loc).results
     if mode == 0:
-        return [red] + [None] * (len(cx.op.results) - 1)
-    # the number of rows in each bag: the mean's divisor; an empty max bag is 0
-    count_init = filled(cx, [out[0]], A.i64, 0)
+        results[0] = red[0]
+    else:
+        def final(p, v, c):
+            if mode == 1:
+                return p.div(v, p.cast(p.max(c, p.const(1, A.i64)), elt))
+            return p.select(p.cmp("eq", c, p.const(0, A.i64)), p.zero(elt), v)
+        results[0] = elementwise(cx, [red[0], counts], elt, final, maps=generic_maps(
+            [map_text(2, [0, 1]), map_text(2, [0])]), result_sizes=out)
+    if wanted[1]:
+        results[1] = _offset2bag(cx, offsets, n, nb, bags, cx.result_type(1))
+    if wanted[2]:
+        results[2] = counts
+    if wanted[3]:
+        results[3] = elementwise(cx, [red[1]], A.i64, lambda p, i: p.max(
+            i, p.const(0, A.i64))) if argmax else counts
+    return results
 
-    def count(b, args):
+
+def _offset2bag(cx, offsets, n, nb, bags, rt):
+    """offset2bag (see [Note: bags of embeddings, lowered]) of type `rt`'s i64 elements:
+    for each index position j, the count of offsets[b] <= j for b in [1, bags)."""
+    from ...dialects.linalg import make_generic
+    from ..onnx_to_linalg._linalg_util import filled, generic_maps, map_text
+    from ..onnx_to_linalg.common import empty
+    from ..scalar_builders import ScalarBuilder
+    if type(rt) is A.RankedTensorType and rt.rank == 1 and rt.shape[0] == 0:
+        return empty(cx, [0], A.i64)   # ATen's: none in the sum mode without padding
+    init = filled(cx, [n], A.i64, 0)
+
+    def body(b, args):
         p = ScalarBuilder(b, cx.loc)
-        ok = valid_at(p, b.index(0), b.index(1), args[0])
-        return p.select(ok, p.add(args[-1], p.const(1, A.i64)), args[-1])
-    counts = make_generic(cx.b, [indices], [count_init],
-                          generic_maps([map_text(2, [1]), map_text(2, [0])]),
-                          ["parallel", "reduction"], count, [count_init.type],
-                          loc=cx.loc).results[0]
-
-    def final(p, v, c):
-        if mode == 1:
-            return p.div(v, p.cast(p.max(c, p.const(1, A.i64)), elt))
-        return p.select(p.cmp("eq", c, p.const(0, A.i64)), p.zero(elt), v)
-    y = elementwise(cx, [red, counts], elt, final, maps=generic_maps(
-        [map_text(2, [0, 1]), map_text(2, [0])]), result_sizes=out)
-    return [y] + [None] * (len(cx.op.results) - 1)
+        j, k = b.index(0), b.index(1)
+        start = p.cast(args[0], A.index)
+        ok = p.and_(p.and_(p.cmp("ge", k, p.index(1)), p.cmp("lt", k, Ix(p).v(bags))),
+                    p.cmp("le", start, j))
+        return p.select(ok, p.add(args[1], p.const(1, A.i64)), args[1])
+    return make_generic(cx.b, [offsets], [init],
+                        generic_maps([map_text(2, [1]), map_text(2, [0])]),
+                        ["parallel", "reduction"], body, [init.type],
+                        loc=cx.loc).results[0]
 
 
 def _as_vectors(cx, build):

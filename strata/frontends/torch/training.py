@@ -1,7 +1,7 @@
 """What training graphs need beyond inference ones, for torch.compile(backend="strata")
 (strata/frontends/torch/dynamo.py): random ops drawn by torch's own generator, the
 decompositions of the ops an optimizer step traces to, and of ops torch decomposes
-nowhere that Strata does not lower (nn.EmbeddingBag's and its gradient, [Note: bags of
+nowhere that Strata does not lower (nn.EmbeddingBag's gradient, [Note: bags of
 embeddings]; replication padding's gradient, [Note: replication padding's gradient]).
 
 Random draws ([Note: random draws by torch's generator]): `hoist_random(gm)` takes each
@@ -296,8 +296,7 @@ def decompositions() -> dict:
         table[fma] = _fma
     table.update(_foreach_decompositions())
     aten = torch.ops.aten
-    for op in (aten._embedding_bag, aten._embedding_bag_forward_only):
-        table[op.default] = _embedding_bag          # [Note: bags of embeddings]
+    # [Note: bags of embeddings]: the forward is lowered whole, its gradient decomposed
     table[aten._embedding_bag_backward.default] = _embedding_bag_backward
     table[aten._embedding_bag_dense_backward.default] = _embedding_bag_dense_backward
     table[aten._embedding_bag_per_sample_weights_backward.default] = \
@@ -309,43 +308,34 @@ def decompositions() -> dict:
 
 
 # [Note: bags of embeddings]
-# nn.EmbeddingBag (F.embedding_bag: the sums or means of bags of embedding rows, a bag
-# the indices from one offset to the next) reaches AOTAutograd as `_embedding_bag`,
-# with `_embedding_bag_backward` for its gradient; torch decomposes neither, and
-# Strata lowers neither. Both are decomposed here, as a pair (the backward reads what
-# the forward returns: offset2bag, each index's bag, and bag_size, each bag's count
-# of indices that are not padding_idx), for the modes sum and mean of dense gradients:
-#   offset2bag = the count of bag starts (offsets[1:]) at or before each position
-#   out        = onehot(bag of each index, less the padding) @ weight[indices]
-#                (times per_sample_weights), divided by max(bag_size, 1) for a mean
-#                (an empty bag gives 0, as ATen)
-#   grad_w     = zeros(num_weights, D).index_put(indices, grad[offset2bag] (/ the
-#                bag's size; * per_sample_weights; 0 at padding_idx), accumulate)
-# The one-hot product costs bags x indices; the max mode, sparse gradients and
-# scale_grad_by_freq are left as they are (NotImplemented: the graph falls back).
+# nn.EmbeddingBag (F.embedding_bag: the sums, means or maxima of bags of embedding rows,
+# a bag the indices from one offset to the next) reaches AOTAutograd as
+# `_embedding_bag`, with `_embedding_bag_backward` for its gradient; torch decomposes
+# neither. The forward is kept whole: convert-torch-to-linalg lowers all four of its
+# results with the builder the export path uses ([Note: bags of embeddings, lowered]
+# in conversion/torch_to_linalg/views.py: the bags, offset2bag, bag_size and
+# max_indices), so both frontends compute nn.EmbeddingBag once. The backward is
+# decomposed here from what the forward returned, for dense gradients of every mode:
+#   offset2bag  as the forward gave it; where the forward gave none (ATen's sum mode
+#               without padding_idx), the count of bag starts (offsets[1:]) at or
+#               before each position, as ATen's backward makes it
+#   sum, mean   grad_w = zeros(num_weights, D).index_put(indices, grad[offset2bag] (/
+#               the bag's size for a mean; * per_sample_weights; 0 at padding_idx),
+#               accumulate)
+#   max         grad_w[max_indices[b, c], c] += grad[b, c] for the bags with rows
+#               (a scatter_add; an empty bag's max_indices, 0, adds 0)
+# sparse gradients and scale_grad_by_freq are left as they are (NotImplemented: the
+# graph falls back).
 
 
-def _embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0,
-                   sparse=False, per_sample_weights=None, include_last_offset=False,
-                   padding_idx=-1):
+def _offset2bag(indices, offsets, offset2bag, include_last_offset=False):
+    """offset2bag as the forward gave it, or made from the offsets where it is empty."""
     import torch
-    if mode not in (0, 1) or indices.dim() != 1 or offsets.dim() != 1:
-        return NotImplemented
-    n = indices.shape[0]
+    if offset2bag.numel() == indices.numel():
+        return offset2bag
     nb = offsets.shape[0] - (1 if include_last_offset else 0)
-    pos = torch.arange(n, device=indices.device)
-    offset2bag = (offsets[1:nb].unsqueeze(0) <= pos.unsqueeze(1)).sum(1)
-    member = offset2bag.unsqueeze(0) == torch.arange(nb, device=indices.device).unsqueeze(1)
-    if padding_idx >= 0:
-        member = member & (indices != padding_idx).unsqueeze(0)
-    rows = weight.index_select(0, indices)
-    if per_sample_weights is not None:
-        rows = rows * per_sample_weights.unsqueeze(1).to(rows.dtype)
-    out = member.to(weight.dtype) @ rows
-    bag_size = member.sum(1)
-    if mode == 1:
-        out = out / bag_size.clamp_min(1).unsqueeze(1).to(out.dtype)
-    return out, offset2bag, bag_size, torch.zeros_like(bag_size)
+    pos = torch.arange(indices.shape[0], device=indices.device)
+    return (offsets[1:nb].unsqueeze(0) <= pos.unsqueeze(1)).sum(1)
 
 
 def _embedding_bag_backward(grad, indices, offsets, offset2bag, bag_size,
@@ -353,8 +343,11 @@ def _embedding_bag_backward(grad, indices, offsets, offset2bag, bag_size,
                             sparse, per_sample_weights, padding_idx=-1):
     if sparse:
         return NotImplemented
-    return _embedding_bag_dense_backward(grad, indices, offset2bag, bag_size,
-                                         maximum_indices, num_weights,
+    nb = grad.shape[0]
+    last = offsets.shape[0] == nb + 1
+    return _embedding_bag_dense_backward(grad, indices,
+                                         _offset2bag(indices, offsets, offset2bag, last),
+                                         bag_size, maximum_indices, num_weights,
                                          scale_grad_by_freq, mode, per_sample_weights,
                                          padding_idx)
 
@@ -363,8 +356,12 @@ def _embedding_bag_dense_backward(grad, indices, offset2bag, bag_size, maximum_i
                                   num_weights, scale_grad_by_freq, mode,
                                   per_sample_weights, padding_idx=-1):
     import torch
-    if mode not in (0, 1) or scale_grad_by_freq:
+    if mode not in (0, 1, 2) or scale_grad_by_freq:
         return NotImplemented
+    zeros = torch.zeros(num_weights, grad.shape[1], dtype=grad.dtype, device=grad.device)
+    if mode == 2:
+        nonempty = (bag_size > 0).unsqueeze(1).to(grad.dtype)
+        return zeros.scatter_add(0, maximum_indices.clamp_min(0), grad * nonempty)
     g = grad.index_select(0, offset2bag)
     if mode == 1:
         g = g / bag_size.index_select(0, offset2bag).clamp_min(1).unsqueeze(1).to(g.dtype)
@@ -372,7 +369,6 @@ def _embedding_bag_dense_backward(grad, indices, offset2bag, bag_size, maximum_i
         g = g * per_sample_weights.unsqueeze(1).to(g.dtype)
     if padding_idx >= 0:
         g = g * (indices != padding_idx).unsqueeze(1).to(g.dtype)
-    zeros = torch.zeros(num_weights, grad.shape[1], dtype=grad.dtype, device=grad.device)
     return torch.index_put(zeros, (indices,), g, accumulate=True)
 
 
@@ -382,7 +378,9 @@ def _embedding_bag_per_sample_weights_backward(grad, weight, indices, offsets,
     only, as ATen)."""
     if mode != 0:
         return NotImplemented
-    r = (grad.index_select(0, offset2bag) * weight.index_select(0, indices)).sum(1)
+    last = offsets.shape[0] == grad.shape[0] + 1
+    o2b = _offset2bag(indices, offsets, offset2bag, last)
+    r = (grad.index_select(0, o2b) * weight.index_select(0, indices)).sum(1)
     if padding_idx >= 0:
         r = r * (indices != padding_idx).to(r.dtype)
     return r

@@ -231,6 +231,18 @@ CASES = {
         (BAG_I, BAG_O, torch.rand(10, generator=torch.Generator().manual_seed(1)))),
     "embedding_bag_padding_idx": (
         lambda: _Bag(nn.EmbeddingBag(10, 6, mode="mean", padding_idx=4)), (BAG_I, BAG_O)),
+    # all four results of _embedding_bag ([Note: bags of embeddings, lowered]): the
+    # bags, offset2bag, bag_size (less padding_idx) and max_indices (ties: the first)
+    "embedding_bag_results_max": (
+        lambda w, i, o: torch.ops.aten._embedding_bag(w, i, o, False, 2, False, None,
+                                                      False, 4),
+        (torch.randn(10, 3, generator=torch.Generator().manual_seed(2)).round(), BAG_I,
+         BAG_O)),
+    "embedding_bag_results_mean_last": (
+        lambda w, i, o: torch.ops.aten._embedding_bag(w, i, o, False, 1, False, None,
+                                                      True, 0),
+        (torch.randn(10, 3, generator=torch.Generator().manual_seed(3)), BAG_I,
+         torch.tensor([0, 4, 4, 8, 10]))),
     # [Note: bool masks as indices]: a run-time number of elements
     "index_bool_mask": (lambda a: a[a > 0], (X4,)),
     "index_bool_mask_2d": (lambda a, m: a[m], (X4, X4[:, :, 0, 0] > 0)),
@@ -317,7 +329,8 @@ CPU_CASES = ["add_alpha", "div_trunc_int", "remainder_int", "unary", "activation
              "permute", "expand_new_dim", "slice", "select", "cat_promoted", "chunk",
              "embedding", "gather", "index_broadcast", "index_apart",
              "index_bool_mask", "index_bool_mask_2d",
-             "embedding_bag_mean", "embedding_bag_max_2d", "interpolate_nearest",
+             "embedding_bag_mean", "embedding_bag_max_2d", "embedding_bag_results_max",
+             "interpolate_nearest",
              "interpolate_bilinear", "scatter_add", "index_put_accumulate", "repeat", "flip",
              "sort", "constant_pad", "arange", "arange_int_of_floats", "multihead_attention",
              "sdpa_causal"]

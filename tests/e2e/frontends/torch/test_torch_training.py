@@ -164,16 +164,22 @@ class DropMLP(nn.Module):
 class BagClassifier(nn.Module):
     """The text classifier of PyTorch's tutorial: the mean of each text's token
     embeddings (nn.EmbeddingBag over one flat list of tokens and the texts' offsets),
-    then a linear layer."""
+    then a linear layer; `mode`, `last` (include_last_offset: the offsets end with the
+    token count) and per-sample weights (sum mode: a weight per token) as given."""
 
-    def __init__(self, vocab=30, d=8, classes=3):
+    def __init__(self, vocab=30, d=8, classes=3, mode="mean", last=False, weighted=False):
         super().__init__()
-        self.bag = nn.EmbeddingBag(vocab, d, mode="mean", padding_idx=0)
+        self.bag = nn.EmbeddingBag(vocab, d, mode=mode, padding_idx=0,
+                                   include_last_offset=last)
         self.fc = nn.Linear(d, classes)
+        self.last, self.weighted = last, weighted
 
     def forward(self, batch):
         tokens, offsets = batch
-        return self.fc(self.bag(tokens, offsets))
+        if self.last:
+            offsets = torch.cat([offsets, offsets.new_tensor([tokens.shape[0]])])
+        weights = (tokens % 3 + 1).to(torch.float32) / 2 if self.weighted else None
+        return self.fc(self.bag(tokens, offsets, per_sample_weights=weights))
 
 
 class FrozenHead(nn.Module):
@@ -226,9 +232,12 @@ def test_tied_gpt_causal_attention_label_smoothing_ignore_index():
     assert model.head.weight is model.tok.weight
 
 
-def test_embedding_bag_text_classifier():
-    # [Note: bags of embeddings]: _embedding_bag and its backward decomposed; texts of
-    # different lengths (an empty one too) and padding tokens
+@pytest.mark.parametrize("mode, last, weighted", [("mean", False, False),
+                                                   ("sum", True, True), ("max", False, False)])
+def test_embedding_bag_text_classifier(mode, last, weighted):
+    # [Note: bags of embeddings]: _embedding_bag lowered whole (the builder of the
+    # export path, all four results), its backward decomposed; texts of different
+    # lengths (an empty one too) and padding tokens, every mode
     torch.manual_seed(1)
     batches = []
     for _ in range(3):
@@ -237,7 +246,8 @@ def test_embedding_bag_text_classifier():
         tokens[::4] = 0
         offsets = torch.cat([torch.zeros(1, dtype=torch.long), lengths.cumsum(0)[:-1]])
         batches.append(((tokens, offsets), torch.randint(0, 3, (4,))))
-    model, eager = check(BagClassifier, batches, opt="sgd")
+    model, eager = check(lambda: BagClassifier(mode=mode, last=last, weighted=weighted),
+                         batches, opt="sgd")
     model.eval(), eager.eval()
     with torch.no_grad():
         x = batches[0][0]

@@ -114,26 +114,37 @@ def test_foreach_in_place_decomposition_writes_its_tensors():
         torch.testing.assert_close(a, b)
 
 
-@pytest.mark.parametrize("mode,last,psw", [(0, False, True), (1, False, False),
-                                           (1, True, False), (0, True, False)])
-def test_embedding_bag_decomposition_is_atens(mode, last, psw):
-    # [Note: bags of embeddings]: the sum / mean of each bag (an empty one: 0), less the
-    # padding rows; the weight gradient against ATen's dense backward
+@pytest.mark.parametrize("mode,last,psw,pad", [(0, False, True, 0), (0, False, False, -1),
+                                               (1, False, False, 0), (1, True, False, -1),
+                                               (0, True, False, 0), (2, False, False, 0),
+                                               (2, True, False, -1)])
+def test_embedding_bag_backward_decomposition_is_atens(mode, last, psw, pad):
+    # [Note: bags of embeddings]: the weight gradient (and the per-sample weights'),
+    # from what ATen's own forward returns (an offset2bag ATen leaves empty in the sum
+    # mode without padding_idx made from the offsets), against autograd's
     torch.manual_seed(0)
     weight = torch.randn(10, 4)
     indices = torch.tensor([1, 0, 3, 3, 7, 0, 9])
     offsets = torch.tensor([0, 2, 2, 5] + ([7] if last else []))
     weights = torch.rand(7) if psw else None
     table = decompositions()
-    got = table[aten._embedding_bag.default](weight, indices, offsets, False, mode, False,
-                                             weights, last, 0)
-    want = aten._embedding_bag(weight, indices, offsets, False, mode, False, weights,
-                               last, 0)
-    torch.testing.assert_close(got[0], want[0])
-    grad = torch.randn_like(want[0])
-    mine = table[aten._embedding_bag_dense_backward.default](
-        grad, indices, got[1], got[2], got[3], 10, False, mode, weights, 0)
-    theirs = torch.func.vjp(lambda w: torch.nn.functional.embedding_bag(
-        indices, w, offsets, mode="sum" if mode == 0 else "mean",
-        per_sample_weights=weights, include_last_offset=last, padding_idx=0), weight)[1]
-    torch.testing.assert_close(mine, theirs(grad)[0])
+    assert aten._embedding_bag.default not in table   # lowered whole
+    fwd = aten._embedding_bag(weight, indices, offsets, False, mode, False, weights, last,
+                              pad)
+    grad = torch.randn_like(fwd[0])
+    mine = table[aten._embedding_bag_backward.default](
+        grad, indices, offsets, fwd[1], fwd[2], fwd[3], 10, False, mode, False, weights,
+        pad)
+    names = {0: "sum", 1: "mean", 2: "max"}
+
+    def f(w, p):
+        return torch.nn.functional.embedding_bag(
+            indices, w, offsets, mode=names[mode], per_sample_weights=p,
+            include_last_offset=last, padding_idx=pad if pad >= 0 else None)
+    theirs = torch.func.vjp(f, weight, weights)[1](grad) if psw else \
+        torch.func.vjp(lambda w: f(w, None), weight)[1](grad)
+    torch.testing.assert_close(mine, theirs[0])
+    if psw:
+        got = table[aten._embedding_bag_per_sample_weights_backward.default](
+            grad, weight, indices, offsets, fwd[1], mode, pad)
+        torch.testing.assert_close(got, theirs[1])
