@@ -79,3 +79,38 @@ def test_unexportable_module_gives_torchs_message():
     model, args, kwargs = C.NN["transformer_decoder"]()
     with pytest.raises(StrataError, match="torch.export.export failed: .*data-dependent"):
         strata.compile(model, example_args=args)
+
+
+@pytest.mark.parametrize("norm_first", [False, True])
+def test_transformer_encoder_fully_padded_sequence(norm_first):
+    """A sequence whose key_padding_mask masks every position: each path does what
+    eager does for the ops it traces. Under torch.compile, eval mode and no_grad take
+    nn.TransformerEncoderLayer's fast path, aten._transformer_encoder_layer_fwd, whose
+    masked softmax gives NaN for a row masked whole (ATen's _masked_softmax), so that
+    sequence is NaN everywhere, as eager's (Strata's decomposition of the op, dynamo.py's
+    _encoder_layer, zeroed such rows before); torch.export traces the slow path
+    (scaled_dot_product_attention, whose math form gives such a row zero weights):
+    finite, as eager's. The other sequence agrees with eager on both paths."""
+    from strata.frontends.torch import dynamo
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True,
+                                             norm_first=norm_first).eval()
+    x = torch.randn(2, 4, 8)
+    mask = torch.tensor([[False, False, True, True], [True, True, True, True]])
+    model = C._Wrap(lambda s, x, p: s.layer(x, src_key_padding_mask=p), layer=layer).eval()
+    with torch.no_grad():
+        fast = model(x, mask)
+        assert fast[1].isnan().all() and not fast[0].isnan().any()   # eager's fast path
+        torch._dynamo.reset()
+        try:
+            got = torch.compile(model, backend=lambda gm, ex: dynamo.strata_backend(
+                gm, ex, options={"fallback": False}))(x, mask)
+        finally:
+            torch._dynamo.reset()
+        assert got[1].isnan().all()
+        torch.testing.assert_close(got[0], fast[0], atol=1e-5, rtol=1e-5)
+        ep = torch.export.export(model, (x, mask))
+        slow = ep.module()(x, mask)
+        assert not slow.isnan().any()
+        torch.testing.assert_close(torch.as_tensor(strata.compile(ep)(x, mask)), slow,
+                                   atol=1e-5, rtol=1e-5)

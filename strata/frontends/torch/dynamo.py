@@ -207,8 +207,9 @@ def _encoder_layer(src, embed_dim, num_heads, qkv_weight, qkv_bias, proj_weight,
     (attention.cpp): a float mask is read as bool (nonzero: masked out, as the module's
     canonical -inf / 0 masks mean), mask_type 1 a (batch, key) padding mask, 0 or a 2-d
     mask one (query, key) mask for every batch and head, 2 a mask per batch and head; a
-    row masked whole gives zero weights here (eager gives NaN for a sequence masked
-    whole: not matched yet)."""
+    row masked whole is all -inf, whose softmax is NaN, as ATen's _masked_softmax gives
+    it (so a sequence masked whole is NaN, as eager's fast path; the slow path that
+    torch.export traces, scaled_dot_product_attention, gives it zero weights instead)."""
     import torch
     F = torch.nn.functional
     if src.dim() != 3:
@@ -234,7 +235,6 @@ def _encoder_layer(src, embed_dim, num_heads, qkv_weight, qkv_bias, proj_weight,
             w = torch.softmax(scores, dim=-1)
         else:
             w = torch.softmax(scores.masked_fill(masked, float("-inf")), dim=-1)
-            w = w.masked_fill(masked, 0.0)
         return F.linear((w @ v).transpose(1, 2).reshape(b, n, e), proj_weight, proj_bias)
 
     def ffn(x):
