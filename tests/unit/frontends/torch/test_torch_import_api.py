@@ -130,8 +130,9 @@ def test_dynamic_dims_held_to_their_range():
                        target="interpret", cache=False)
     assert f(torch.randn(8, 4)).shape == (8, 3)
     for n in (2, 9, 0):
-        with pytest.raises(InputError, match=rf"input #0 \('x'\) dim 0 gives the size \w+ = "
-                                             rf"{n}, but .* in \[3, 8\]"):
+        # (the user's Dim named: [Note: Dim names] in frontends/torch/shape_guard.py)
+        with pytest.raises(InputError, match=rf"input #0 \('x'\) dim 0 gives the size Dim "
+                                             rf"'batch' \(s\d+\) = {n}, but .* in \[3, 8\]"):
             f(torch.randn(n, 4))
     with pytest.raises(InputError, match=r"'x'.*\(\?, 4\)"):
         f(torch.randn(5, 5))            # the static dim
