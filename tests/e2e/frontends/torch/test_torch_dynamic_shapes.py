@@ -18,7 +18,10 @@ ResNet, MobileNetV3, ConvNeXt: dynamic batch and image size; ViT: dynamic batch)
 
 Bad sizes: outside a Dim's range, disagreeing with a derived dim, or a dim export
 specialized: an InputError naming the input, before anything runs ([Note: input sizes
-checked against the symbols] in strata/frontends/torch/shape_guard.py).
+checked against the symbols] in strata/frontends/torch/shape_guard.py), and the
+generated code's own checks without that guard ([Note: symbolic sizes checked in the
+generated code] in strata/conversion/torch_to_linalg/symbols.py); the user's Dim names
+in the messages where Strata exported the module ([Note: Dim names]).
 
 Dynamo: `dynamic=True` compiles a graph once for every size; automatic dynamic shapes
 compile the static graph for the first size and one dynamic graph at the second, then
