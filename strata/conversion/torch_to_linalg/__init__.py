@@ -31,6 +31,11 @@ defining `torch.prim.ListConstruct` / `torch.constant.*` ops (lists of ints may 
 run-time `!torch.int` values: symbolic sizes), and those ops are erased once their
 users are lowered.
 
+torch.export's symbols (`torch.symbolic_int`, `torch.bind_symbolic_shape` on the
+function's arguments) have no run-time form either: what they say of the inputs' sizes
+(each Dim's range, the derived dims, the dims of one symbol alike) becomes `cf.assert`s
+at the lowered entry ([Note: symbolic sizes checked in the generated code], symbols.py).
+
 [Note: unlowered torch ops]
 An op without a lowering fails the pass before anything is converted, with a
 diagnostic at the op's location, which the importer made the user's Python line fused
@@ -73,7 +78,7 @@ def lowering(*names: str):
 
 
 def _load_families():
-    load_families(__name__, __path__, skip=("types",))
+    load_families(__name__, __path__, skip=("types", "symbols"))
 
 
 def aten_name(op) -> str:
