@@ -274,6 +274,11 @@ def test_sizes_outside_the_program_refused():
         g(randn(18, 3), randn(19, 3))
 
 
+class _Add(nn.Module):
+    def forward(self, a, b):
+        return a + b
+
+
 def test_sizes_checked_by_the_generated_code():
     """The generated code holds the checks on its own ([Note: symbolic sizes checked
     in the generated code]): with the Python guard taken away, the interpreter (on the
@@ -299,6 +304,17 @@ def test_sizes_checked_by_the_generated_code():
             with pytest.raises(StrataError, match=message):
                 f(*args)
         compare(f(*_derived_args(4, 2)), Derived()(*_derived_args(4, 2)))
+
+    # two dims of one symbol that disagree: the add, lowered for equal dims (no
+    # broadcast check, [Note: symbolic dims]), must not run on them
+    n = Dim("n", max=64)
+    same = strata.compile(_Add(), example_args=(randn(4, 3), randn(4, 3)),
+                          dynamic_shapes=({0: n}, {0: n}), target="cpu")
+    same._shape_guard = None
+    same._dim_groups, same._groups = (), ()   # (the runtime's agreement check, too)
+    with pytest.raises(StrataError, match=r"input #1 \('b'\) dim 0 must equal input #0 "
+                                          r"\('a'\) dim 0: both are the size Dim 'n'"):
+        same(randn(64, 3), randn(4, 3))   # (the add would read b past its end)
 
     class OnlyDerived(nn.Module):
         def forward(self, y, w):
