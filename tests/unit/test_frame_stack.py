@@ -78,3 +78,18 @@ def test_pass_manager_runs_passes_on_a_fresh_frame_stack():
     pm = PassManager("builtin.module", [_Calls()])
     pm.verify_each = False
     assert _worst(lambda: pm.run(module)) < CALLS // 4
+
+
+def test_strata_compile_runs_on_a_fresh_frame_stack(monkeypatch):
+    # The import, verification and translation around the passes too: strata.compile
+    # calls its worker through the big frame (it is the worker's caller).
+    import strata.compiler as C
+    import strata.ir.frame_stack as F
+    seen = []
+
+    def worker(*args):
+        seen.append(sys._getframe(1).f_code)
+        return "compiled"
+    monkeypatch.setattr(C, "_compile", worker)
+    assert C.compile("unused.mlir", cache=False) == "compiled"
+    assert seen and seen[0].co_nlocals > 10000 and seen[0].co_filename == F.__file__
