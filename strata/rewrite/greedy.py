@@ -408,7 +408,6 @@ class _Driver(Listener):
 
     def _seed_preorder(self, region, folder):
         add = self.add
-        scope = self.scope
         wl = self.worklist
         items, index = wl.items, wl.index
         direct = self.strict_ops is None
@@ -434,7 +433,10 @@ class _Driver(Listener):
                     value = constant_value(op.results[0])
                     if value is not None and not folder.insert_known_constant(op, value):
                         continue
-            if direct and op.parent.parent is scope:  # add(op), the common case
+            if direct:
+                # add(op): in pre-order every op's ancestors up to the scope were pushed
+                # before it (a constant merged away is not descended into), so pushing
+                # the op alone is what add's walk up its ancestors came to
                 if op not in index:
                     index[op] = len(items)
                     items.append(op)
