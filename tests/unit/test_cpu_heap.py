@@ -126,6 +126,22 @@ def test_place_weights_leaves_many_bytes_in_place(monkeypatch):
     assert b.ctypes.data % 64 == 0 and (b == 3).all() and not np.shares_memory(b, odd)
 
 
+def test_place_weights_copies_lent_arrays_past_the_limit(monkeypatch):
+    """Past PLACE_MAX_BYTES an array on a cache line is bound where it lies, unless it
+    is lent (a torch tensor's storage, [Note: lent blobs]): that one is copied."""
+    from strata.backends.cpu import heap
+    monkeypatch.setattr(heap, "PLACE_MAX_BYTES", 1000)
+    raw = np.zeros(4096, np.uint8)
+    at = -raw.ctypes.data % 64
+    a = raw[at:at + 800].view(np.float32)
+    b = raw[at + 1024:at + 1024 + 800].view(np.float32)
+    b[:] = 5
+    kept, copied = heap.place_weights([a, b], lent=[1])
+    assert kept is a
+    assert copied.ctypes.data % 64 == 0 and (copied == 5).all()
+    assert not np.shares_memory(copied, b)
+
+
 def test_place_weights_one_misplaced_array_past_the_limit(monkeypatch):
     """One array alone past PLACE_MAX_BYTES and not on a cache line (GPT-2's 154 MB
     embedding read from the ONNX file) is copied into a block of its own (it recursed

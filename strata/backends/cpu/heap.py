@@ -101,13 +101,16 @@ def keep_freed_memory() -> bool:
     return ok
 
 
-def place_weights(arrays) -> list:
+def place_weights(arrays, lent=()) -> list:
     """Copies of `arrays` (NumPy arrays) in one new block of memory, each at a multiple
     of WEIGHT_ALIGNMENT bytes, the block on huge pages where the system gives them when
     it holds at least HUGE_PAGE bytes ([Note: weights placed alike in every process]);
     past PLACE_MAX_BYTES in all, the arrays themselves (a copy of those not at a
-    multiple of WEIGHT_ALIGNMENT, each on its own)."""
+    multiple of WEIGHT_ALIGNMENT and of those whose positions are in `lent`, memory
+    others may write after the compile: [Note: lent blobs] in strata/ir/dense.py, each
+    on its own)."""
     arrays = [np.asarray(a) for a in arrays]
+    lent = frozenset(lent)
     offsets, end = [], 0
     for a in arrays:
         offsets.append(end)
@@ -117,8 +120,9 @@ def place_weights(arrays) -> list:
         # may be past the limit, GPT-2's 154 MB embedding; not advised onto huge pages,
         # whose compaction cost ViT-B/16's compile 1.7-2.3 s of CPU)
         return [a if a.ctypes.data % WEIGHT_ALIGNMENT == 0 and a.flags.c_contiguous
+                and i not in lent
                 else _copy_into(_block(max(a.nbytes, 1), huge=False), 0, a)
-                for a in arrays]
+                for i, a in enumerate(arrays)]
     block = _block(end)
     return [_copy_into(block, at, a) for a, at in zip(arrays, offsets)]
 
