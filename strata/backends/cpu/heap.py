@@ -47,7 +47,14 @@ call of the old placement, MobileNetV2 0.99x). The price is one copy of the weig
 compile time (45-86 MB: 20-60 ms of CPU; more where the kernel must compact memory to
 find huge pages), so models with more than PLACE_MAX_BYTES of weights (BERT-base's
 415 MB: 0.25-1.1 s measured) keep them where they are, only those not at a multiple of
-64 bytes copied. A model loaded from the compiled-model cache binds the cache file's
+64 bytes copied, and those lent (a torch tensor's storage, read in place: [Note: lent
+blobs] in strata/ir/dense.py; the copy is the compiled model's snapshot of them), into
+one block of their own mapping, off huge pages (the C heap's fresh pages cost 5x the
+CPU to fault in: 0.93 against 0.19 s for 490 MB). Packed weights are placed already:
+the microkernels pass writes them into mappings of their own, on huge pages up to the
+same PLACE_MAX_BYTES of weights ([Note: packed weights written once] in
+strata/conversion/cpu_kernel_abi.py), and they are bound there, not copied again.
+A model loaded from the compiled-model cache binds the cache file's
 pages (blobs at multiples of 64 bytes, shared with the OS's file cache, 4 KiB pages:
 the same placement at every load; a copy would cost the cached load its 0.3 s budget).
 $STRATA_HUGE_WEIGHTS=0 advises the block off huge pages (the 64-byte placement stays).

@@ -20,10 +20,10 @@ as torch-mlir's FxImporter freezes them:
   as torch-mlir names it; a name already taken gets `_1`, `_2`... as MLIR renames.
 - A bool tensor is stored as `ui8` and converted back by `torch.prims.convert_element_type`
   (MLIR has no byte-per-element i1 blobs), as FxImporter does.
-- A blob is the tensor's own storage, read in place, not a copy ([Note: weights read in
+- A blob is the tensor's own storage, read in place, not a copy ([Note: tensors read in
   place] below).
 
-[Note: weights read in place]
+[Note: tensors read in place]
 The blob of a CPU tensor whose elements lie contiguous in its storage (a parameter,
 almost always) is a read-only view of that storage: importing GPT-2's 500 MB of weights
 copied them all once (`tobytes`: 0.2-0.8 s of CPU), and the copy, 32 bytes into a bytes
@@ -89,7 +89,7 @@ def tensor_literal_attr(tensor, element_type, name: str | None = None):
     """The `value` of the literal for a (non-bool, dense, CPU-readable) torch tensor: a
     `dense<...>` of one element, else a new `dense_resource` blob named after `name` (see
     [Note: tensor literals]), the tensor's storage read in place where it can be ([Note:
-    weights read in place]). `element_type` is its dtype as the dialect spells it."""
+    tensors read in place]). `element_type` is its dtype as the dialect spells it."""
     import torch
     type_ = A.RankedTensorType(list(tensor.shape), element_type)
     t = tensor.detach()
