@@ -142,6 +142,44 @@ def test_place_weights_copies_lent_arrays_past_the_limit(monkeypatch):
     assert not np.shares_memory(copied, b)
 
 
+@pytest.mark.parametrize("limit", [1 << 30, 1000])
+def test_place_weights_binds_panel_memory_where_it_is(monkeypatch, limit):
+    """Packed weights written into panel memory are placed already: bound as they are
+    under PLACE_MAX_BYTES (the others copied into the block) and past it."""
+    from strata.backends.cpu import heap
+    from strata.conversion.cpu_kernel_abi import PanelMemory
+    monkeypatch.setattr(heap, "PLACE_MAX_BYTES", limit)
+    packed = PanelMemory(huge=False).empty(300)
+    packed[:] = np.arange(300)
+    other = np.arange(7, dtype=np.float32)
+    # (`other` copied: into the block under the limit, as lent past it)
+    a, b = heap.place_weights([packed, other], lent=[1])
+    assert a is packed
+    assert (b == other).all() and b.ctypes.data % 64 == 0
+    assert not np.shares_memory(b, other)
+
+
+def test_compiled_model_binds_packed_weights_where_they_were_written():
+    """The GEMM weight of a compiled model is the packed array the microkernels pass
+    wrote (in panel memory), not a copy of it."""
+    import strata
+    from strata.conversion.cpu_kernel_abi import in_panel_memory
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+    w = np.random.default_rng(1).standard_normal((64, 40)).astype(np.float32)
+    g = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 64])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 40])],
+        [numpy_helper.from_array(w, "w")])
+    f = strata.compile(helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)]),
+                       cache=False)
+    x = np.random.default_rng(2).standard_normal((3, 64)).astype(np.float32)
+    np.testing.assert_allclose(f(x)[0], x @ w, rtol=1e-4, atol=1e-4)
+    weights = f._run.__self__._owner.weights
+    assert any(in_panel_memory(a) for a in weights.values())
+
+
 def test_place_weights_one_misplaced_array_past_the_limit(monkeypatch):
     """One array alone past PLACE_MAX_BYTES and not on a cache line (GPT-2's 154 MB
     embedding read from the ONNX file) is copied into a block of its own (it recursed
