@@ -219,38 +219,49 @@ def _panel_map_type():
 class PanelMemory:
     """Memory for packed weights ([Note: packed weights written once]): `empty(n)` is a
     new array of n float32 (or `dtype`) at a multiple of PANEL_ALIGNMENT bytes, cut from
-    private anonymous mappings of at least 32 MiB, each aligned to 2 MiB and advised
-    onto huge pages (`huge`, and $STRATA_HUGE_WEIGHTS is not 0) or off them. A mapping
-    lives as long as an array cut from it."""
+    private anonymous mappings aligned to 2 MiB and advised onto huge pages (`huge`, and
+    $STRATA_HUGE_WEIGHTS is not 0) or off them, each of at least `expect` bytes less
+    those handed out before (what the caller expects to ask for in all: a model's
+    weights), and 32 MiB. Expecting less than a huge page in all (a small model, or a
+    test's), the arrays are cut from NumPy's heap instead, not panel memory: a mapping
+    of its own for each would hold a huge page. A mapping lives as long as an array cut
+    from it."""
 
-    __slots__ = ("_raw", "_at", "huge")
+    __slots__ = ("_raw", "_at", "_given", "huge", "expect")
 
-    def __init__(self, huge: bool = True):
+    def __init__(self, huge: bool = True, expect: int = _CHUNK):
         self._raw = None        # the current mapping's bytes (uint8), or None
         self._at = 0            # the first free byte in it
-        self.huge = huge
+        self._given = 0         # bytes handed out so far
+        self.huge, self.expect = huge, expect
 
     def empty(self, n: int, dtype="float32"):
         import numpy as np
         dtype = np.dtype(dtype)
-        nbytes = max(n * dtype.itemsize, 1)
+        nbytes = -(-max(n * dtype.itemsize, 1) // PANEL_ALIGNMENT) * PANEL_ALIGNMENT
         if self._raw is None or self._at + nbytes > self._raw.size:
             self._raw, self._at = self._map(nbytes), 0
         out = self._raw[self._at:self._at + n * dtype.itemsize].view(dtype)
-        self._at += -(-nbytes // PANEL_ALIGNMENT) * PANEL_ALIGNMENT
+        self._at += nbytes
+        self._given += nbytes
         return out
 
     def _map(self, nbytes: int):
         import os
 
         import numpy as np
-        size = max(_CHUNK, -(-nbytes // _HUGE_PAGE) * _HUGE_PAGE)
-        try:
-            import mmap
-            m = _panel_map_type()(-1, size + _HUGE_PAGE,
-                                  flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-        except (ImportError, OSError, ValueError, AttributeError):
-            raw = np.empty(size + PANEL_ALIGNMENT, np.uint8)   # no such mapping here
+        size = max(nbytes, self.expect - self._given)
+        m = None
+        if self.expect >= _HUGE_PAGE:
+            size = max(_CHUNK, -(-size // _HUGE_PAGE) * _HUGE_PAGE)
+            try:
+                import mmap
+                m = _panel_map_type()(-1, size + _HUGE_PAGE,
+                                      flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+            except (ImportError, OSError, ValueError, AttributeError):
+                m = None        # no such mapping here
+        if m is None:
+            raw = np.empty(size + PANEL_ALIGNMENT, np.uint8)
             skip = -raw.ctypes.data % PANEL_ALIGNMENT
             return raw[skip:skip + size]
         raw = np.frombuffer(m, np.uint8)

@@ -1343,7 +1343,8 @@ class _Weights:
         """n new float32 where the compiled model will bind them ([Note: packed weights
         written once] in cpu_kernel_abi.py)."""
         if self._memory is None:
-            self._memory = PanelMemory(huge=self._weight_bytes() <= PANEL_HUGE_BYTES)
+            total = self._weight_bytes()
+            self._memory = PanelMemory(huge=total <= PANEL_HUGE_BYTES, expect=total)
         return self._memory.empty(n)
 
     def _weight_bytes(self) -> int:

@@ -160,21 +160,22 @@ def test_place_weights_binds_panel_memory_where_it_is(monkeypatch, limit):
 
 
 def test_compiled_model_binds_packed_weights_where_they_were_written():
-    """The GEMM weight of a compiled model is the packed array the microkernels pass
-    wrote (in panel memory), not a copy of it."""
+    """The GEMM weight of a compiled model (2.5 MB: models of less than a huge page
+    pack into NumPy's heap) is the packed array the microkernels pass wrote (in panel
+    memory), not a copy of it."""
     import strata
     from strata.conversion.cpu_kernel_abi import in_panel_memory
     onnx = pytest.importorskip("onnx")
     from onnx import TensorProto, helper, numpy_helper
-    w = np.random.default_rng(1).standard_normal((64, 40)).astype(np.float32)
+    w = np.random.default_rng(1).standard_normal((1024, 640)).astype(np.float32)
     g = helper.make_graph(
         [helper.make_node("MatMul", ["x", "w"], ["y"])], "g",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 64])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 40])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 1024])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 640])],
         [numpy_helper.from_array(w, "w")])
     f = strata.compile(helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)]),
                        cache=False)
-    x = np.random.default_rng(2).standard_normal((3, 64)).astype(np.float32)
+    x = np.random.default_rng(2).standard_normal((3, 1024)).astype(np.float32)
     np.testing.assert_allclose(f(x)[0], x @ w, rtol=1e-4, atol=1e-4)
     weights = f._run.__self__._owner.weights
     assert any(in_panel_memory(a) for a in weights.values())

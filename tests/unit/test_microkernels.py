@@ -199,6 +199,8 @@ def test_pack_b_panels_into_panel_memory(K, N, nr, layout):
     B = np.ascontiguousarray(W.T) if layout == "row-major" else W.T
     want = pack_b_panels(np.ascontiguousarray(B), nr)
     mem = PanelMemory(huge=False)
+    small = PanelMemory(huge=False, expect=1000)     # a small model's: NumPy's heap
+    assert not in_panel_memory(small.empty(10)) and small.empty(3).ctypes.data % 64 == 0
     p = -(-N // nr)
     first = mem.empty(5)
     out = mem.empty(p * nr * K)
