@@ -690,6 +690,21 @@ def _blob_bytes(data):
     return bytes(data)
 
 
+def _same_bytes(a, b) -> bool:
+    """Whether blob data `a` and `b` hold the same bytes: a memcmp-speed comparison, a
+    MiB at a time (memoryviews compare element by element: 0.12 s for the 154 MB of a
+    packed GPT-2 lm_head compiled twice in one process)."""
+    if a is b:
+        return True
+    if len(a) != len(b):
+        return False
+    if type(a) is bytes and type(b) is bytes:
+        return a == b
+    x, y = np.frombuffer(a, np.uint8), np.frombuffer(b, np.uint8)
+    step = 1 << 20
+    return all(np.array_equal(x[i:i + step], y[i:i + step]) for i in range(0, x.size, step))
+
+
 class ResourceBlobs:
     """The builtin dialect's resources: name -> (alignment, bytes), in insertion order
     (a blob's data is bytes or a read-only memoryview of bytes: see _blob_bytes).
@@ -713,7 +728,8 @@ class ResourceBlobs:
         """Add a blob; returns the name used (`name`, or `name_N` when taken by other
         data, as MLIR renames conflicting resources)."""
         data, base, i = _blob_bytes(data), name, 0
-        while name in self._blobs and self._blobs[name] != (alignment, data):
+        while name in self._blobs and not (self._blobs[name][0] == alignment and
+                                           _same_bytes(self._blobs[name][1], data)):
             i += 1
             name = f"{base}_{i}"
         self._blobs[name] = (alignment, data)
