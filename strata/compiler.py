@@ -54,6 +54,12 @@ class Target:
     # Pass names run in order after import, from the pass registry: they bring the
     # model to the tensor level (linalg on tensors), the level every target starts from.
     pipeline: tuple[str, ...] = ()
+    # Whether the callable `load` returns reads the module's constants when it runs (an
+    # interpreter): the module's lent blobs are then copied before `load`, so that the
+    # compiled model keeps the weights of compile time ([Note: lent blobs] in
+    # strata/ir/dense.py; a target that binds or uploads its weights at load copies
+    # them itself).
+    reads_ir_constants: bool = False
     # Whether that pipeline verifies the IR after each pass (False: once, at its end).
     verify_each: bool = True
 
@@ -87,6 +93,7 @@ class InterpretTarget(Target):
     """The NumPy reference interpreter, on the module lowered to linalg."""
 
     name = "interpret"
+    reads_ir_constants = True
     # (fold again once shapes are inferred: [Note: shape arithmetic], fold_constants.py)
     pipeline = ("onnx-decompose{keep-lowered=true}", "onnx-fold-constants",
                 "onnx-shape-inference", "onnx-fold-constants", "onnx-fold-batch-norm",
@@ -340,6 +347,9 @@ class CompiledModel:
                             list(ftype.results), arg_names(interface_op),
                             result_names(interface_op), list(lowered.inputs),
                             list(lowered.results), _dim_groups(interface_op))
+        if target.reads_ir_constants:
+            from .ir.dense import own_lent_blobs
+            own_lent_blobs(module)
         self._run = target.load(module, self.function, instrumentation, self.timings)
         self._prepare_calls()
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 __all__ = ["KERNEL_SIGNATURES", "EPI_BIAS", "EPI_RELU", "EPI_ROW_BIAS", "ACTS", "ACT_SHIFT",
            "ACT_NAMES", "epi_flags", "act_reference", "pack_b_panels",
            "pack_a_panels", "DW_BIAS", "DW_ACT_SHIFT", "DW_ACTS", "ATTN_SAFE_SOFTMAX",
-           "ATTN_NAN_TO_ZERO", "ATTN_CAUSAL", "conv_flat_rows", "PRO_ACTS"]
+           "ATTN_NAN_TO_ZERO", "ATTN_CAUSAL", "conv_flat_rows", "PRO_ACTS",
+           "PanelMemory", "in_panel_memory", "PANEL_ALIGNMENT", "PANEL_HUGE_BYTES"]
 
 _P = "ptr"
 # Argument types of the kernels' C ABI ("ptr" = !llvm.ptr), as the kernels define them
@@ -170,37 +171,166 @@ PRO_ACTS = {name: ACTS[name] for name in ("none", "relu", "relu6")}
 DW_BIAS, DW_ACT_SHIFT = 1, ACT_SHIFT
 DW_ACTS = {name: code for name, code in ACTS.items() if code < 6}
 
-def pack_b_panels(b, nr: int):
+# [Note: packed weights written once]
+# The packers write the panels straight into the memory the compiled model binds them
+# at (`out`, from a PanelMemory), one pass over the weight: no padded copy first, no
+# contiguous copy after. Each is one or two NumPy copies whose destination is
+# contiguous (numpy's strided copy, measured against a plain copy of the weight on this
+# project's machine, warm: 0.27-0.48 ms for GPT-2's 768 x 2304 against 0.22 ms, 19-27 ms
+# for its 154 MB lm_head against 13 ms: a native packing kernel would save little). What
+# cost the packing its time was the memory written: fresh pages of the C heap, each
+# faulted in (GPT-2's 490 MB of packed weights: 0.93 s of CPU into np.empty arrays,
+# 0.19 s into private anonymous mappings, 0.07 s into mappings advised onto huge pages).
+# So a PanelMemory hands out 64-byte-aligned pieces of mappings of its own, on huge pages
+# for a model of at most PANEL_HUGE_BYTES of weights (as the CPU target's weight block
+# is, heap.py: the same placement, so the same run-time speed) and off them past it
+# (GPT-2's 490 MB on huge pages: 0.79 s of CPU to pack, the kernel compacting memory,
+# against 0.15 s off them; NumPy's arrays had put 77% of GPT-2's weights and 59% of
+# BERT's on huge pages, NumPy advising its large arrays onto them, but they bought little
+# at run time: 0.7% and 0.4% of the CPU per call, interleaved in one process, 2 threads,
+# within the noise), and the CPU target binds the arrays lying there where they are
+# (`in_panel_memory`): placed already ([Note: weights placed alike in every process] in
+# strata/backends/cpu/heap.py).
+
+# Every array a PanelMemory hands out starts at a multiple of this (a cache line)
+PANEL_ALIGNMENT = 64
+# The granule of its mappings (a huge page), and what it maps at least at once
+_HUGE_PAGE = 2 << 20
+_CHUNK = 32 << 20
+# A model with at most this many bytes of weights has them on huge pages (the CPU
+# target's PLACE_MAX_BYTES)
+PANEL_HUGE_BYTES = 128 << 20
+
+
+def _mapping_class():
+    import mmap
+
+    class _PanelMap(mmap.mmap):
+        """A private anonymous mapping of a PanelMemory (its type marks its arrays)."""
+    return _PanelMap
+
+
+_PANEL_MAP = []
+
+
+def _panel_map_type():
+    if not _PANEL_MAP:
+        _PANEL_MAP.append(_mapping_class())
+    return _PANEL_MAP[0]
+
+
+class PanelMemory:
+    """Memory for packed weights ([Note: packed weights written once]): `empty(n)` is a
+    new array of n float32 (or `dtype`) at a multiple of PANEL_ALIGNMENT bytes, cut from
+    private anonymous mappings aligned to 2 MiB and advised onto huge pages (`huge`, and
+    $STRATA_HUGE_WEIGHTS is not 0) or off them, each of at least `expect` bytes less
+    those handed out before (what the caller expects to ask for in all: a model's
+    weights), and 32 MiB. Expecting less than a huge page in all (a small model, or a
+    test's), the arrays are cut from NumPy's heap instead, not panel memory: a mapping
+    of its own for each would hold a huge page. A mapping lives as long as an array cut
+    from it."""
+
+    __slots__ = ("_raw", "_at", "_given", "huge", "expect")
+
+    def __init__(self, huge: bool = True, expect: int = _CHUNK):
+        self._raw = None        # the current mapping's bytes (uint8), or None
+        self._at = 0            # the first free byte in it
+        self._given = 0         # bytes handed out so far
+        self.huge, self.expect = huge, expect
+
+    def empty(self, n: int, dtype="float32"):
+        import numpy as np
+        dtype = np.dtype(dtype)
+        nbytes = -(-max(n * dtype.itemsize, 1) // PANEL_ALIGNMENT) * PANEL_ALIGNMENT
+        if self._raw is None or self._at + nbytes > self._raw.size:
+            self._raw, self._at = self._map(nbytes), 0
+        out = self._raw[self._at:self._at + n * dtype.itemsize].view(dtype)
+        self._at += nbytes
+        self._given += nbytes
+        return out
+
+    def _map(self, nbytes: int):
+        import os
+
+        import numpy as np
+        size = max(nbytes, self.expect - self._given)
+        m = None
+        if self.expect >= _HUGE_PAGE:
+            size = max(_CHUNK, -(-size // _HUGE_PAGE) * _HUGE_PAGE)
+            try:
+                import mmap
+                m = _panel_map_type()(-1, size + _HUGE_PAGE,
+                                      flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+            except (ImportError, OSError, ValueError, AttributeError):
+                m = None        # no such mapping here
+        if m is None:
+            raw = np.empty(size + PANEL_ALIGNMENT, np.uint8)
+            skip = -raw.ctypes.data % PANEL_ALIGNMENT
+            return raw[skip:skip + size]
+        raw = np.frombuffer(m, np.uint8)
+        skip = -raw.ctypes.data % _HUGE_PAGE
+        huge = self.huge and os.environ.get("STRATA_HUGE_WEIGHTS", "1") != "0"
+        advice = getattr(mmap, "MADV_HUGEPAGE" if huge else "MADV_NOHUGEPAGE", None)
+        if advice is not None:
+            try:
+                m.madvise(advice, skip, size)
+            except (OSError, ValueError):
+                pass
+        return raw[skip:skip + size]
+
+
+def in_panel_memory(a) -> bool:
+    """Whether NumPy array `a` lies in memory a PanelMemory handed out (through views
+    and memoryviews of it)."""
+    if not _PANEL_MAP:
+        return False
+    obj = a
+    while True:
+        base = getattr(obj, "base", None) if not isinstance(obj, memoryview) else obj.obj
+        if base is None or base is obj:
+            return False
+        if isinstance(base, _PANEL_MAP[0]):
+            return True
+        obj = base
+
+
+def pack_b_panels(b, nr: int, out=None):
     """packed(B) of a K x N float32 array: panel p = B[:, p*NR:(p+1)*NR] as K x NR
     (zero padded), panels one after another, flat (the layout strata_sgemm_packed_f32
-    reads, see strata/backends/cpu/kernels.py)."""
+    reads, see strata/backends/cpu/kernels.py), written into `out` (ceil(N/NR)*NR*K
+    float32, contiguous; default a new array) and returned ([Note: packed weights
+    written once])."""
     import numpy as np
     k, n = b.shape
-    p = -(-n // nr)
+    p, full = -(-n // nr), n // nr
+    if out is None:
+        out = np.empty(p * nr * k, np.float32)
+    panels = out.reshape(p, k, nr)
     if b.T.flags.c_contiguous and not b.flags.c_contiguous:
         # B^T held row-major (N x K: an nn.Linear weight, a transposed contraction): the
-        # panels from its rows, one copy reading along K. Padding B first, then
-        # transposing the padded copy, read B down its columns (ViT-B/16's 73 weights:
-        # 2.7 of its 3.6 s in the microkernels pass).
+        # panels from its rows, reading along K (reading B down its columns: ViT-B/16's
+        # 73 weights took 2.7 of its 3.6 s in the microkernels pass)
         rows = b.T
-        if p * nr != n:
-            rows = np.zeros((p * nr, k), np.float32)
-            rows[:n] = b.T
-        return np.ascontiguousarray(rows.reshape(p, nr, k).transpose(0, 2, 1)).reshape(-1)
-    padded = b
-    if p * nr != n:
-        padded = np.zeros((k, p * nr), np.float32)
-        padded[:, :n] = b
-    return np.ascontiguousarray(padded.reshape(k, p, nr).transpose(1, 0, 2)).reshape(-1)
+        np.copyto(panels[:full], rows[:full * nr].reshape(full, nr, k).transpose(0, 2, 1))
+        if full < p:
+            panels[full, :, n - full * nr:] = 0
+            np.copyto(panels[full, :, :n - full * nr], rows[full * nr:].T)
+        return out
+    np.copyto(panels[:full], b[:, :full * nr].reshape(k, full, nr).transpose(1, 0, 2))
+    if full < p:
+        panels[full, :, n - full * nr:] = 0
+        np.copyto(panels[full, :, :n - full * nr], b[:, full * nr:])
+    return out
 
 
-def pack_a_panels(a, mr: int, groups: int = 1):
+def pack_a_panels(a, mr: int, groups: int = 1, out=None):
     """An F x K float32 array (a convolution's filter, F x C*KH*KW) as MR-row panels of
     the whole K: panel p = a[p*MR:(p+1)*MR, :] transposed (K x MR, zero padded past F),
-    panels one after another, flat (the A layout strata_conv2d_nchw_packed_f32 reads).
+    panels one after another, flat (the layout strata_conv2d_nchw_packed_f32 reads).
     `groups` G > 1: the rows are G groups of F/G filters (a grouped convolution's), each
     packed so on its own, group after group (ceil(F/G/MR)*MR*K floats each: the layout
-    strata_conv2d_nchw_grouped_packed_f32 reads)."""
+    strata_conv2d_nchw_grouped_packed_f32 reads). Written into `out` (that many float32,
+    contiguous; default a new array) and returned."""
     import numpy as np
     f, k = a.shape
     fg = f // groups
@@ -208,12 +338,14 @@ def pack_a_panels(a, mr: int, groups: int = 1):
     # one copy: the panels written in place (padding A first, then transposing the
     # padded copy, copied every filter twice)
     g = a.reshape(groups, fg, k)
-    out = np.empty((groups, p, k, mr), np.float32)
-    out[:, :full] = g[:, :full * mr].reshape(groups, full, mr, k).transpose(0, 1, 3, 2)
+    if out is None:
+        out = np.empty(groups * p * k * mr, np.float32)
+    panels = out.reshape(groups, p, k, mr)
+    panels[:, :full] = g[:, :full * mr].reshape(groups, full, mr, k).transpose(0, 1, 3, 2)
     if full < p:
-        out[:, full] = 0
-        out[:, full, :, :fg - full * mr] = g[:, full * mr:].transpose(0, 2, 1)
-    return out.reshape(-1)
+        panels[:, full] = 0
+        panels[:, full, :, :fg - full * mr] = g[:, full * mr:].transpose(0, 2, 1)
+    return out
 
 
 # strata_conv2d_nchw_packed_t_f32 ([Note: small images, filters along the vectors] in

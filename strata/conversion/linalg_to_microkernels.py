@@ -226,7 +226,8 @@ from ..ir import attributes as A
 from ..ir.affine import AffineConstantExpr, AffineDimExpr
 from ..passes.pass_manager import Option, Pass
 from .cpu_kernel_abi import (EPI_BIAS, EPI_ROW_BIAS, KERNEL_SIGNATURES, PRO_ACTS, _P,
-                             conv_transposed, epi_flags, pack_a_panels, pack_b_panels)
+                             conv_transposed, epi_flags, in_panel_memory,
+                             pack_a_panels, pack_b_panels, PanelMemory, PANEL_HUGE_BYTES)
 from .scalar_builders import op_class
 
 __all__ = ["LinalgToMicrokernels", "lower_to_microkernels", "kernels_used",
@@ -1236,10 +1237,12 @@ class _Weights:
     """Constant 2-D f32 globals packed for the kernels (one packed global per global and
     layout), and the clean-up of what no longer reads the originals."""
 
-    __slots__ = ("module", "nr", "mr", "globals", "made", "dropped", "_taken", "scaled")
+    __slots__ = ("module", "nr", "mr", "globals", "made", "dropped", "_taken", "scaled",
+                 "_memory")
 
     def __init__(self, module, nr: int, mr: int = 0):
         self.module, self.nr, self.mr = module, nr, mr
+        self._memory = None     # the PanelMemory the new globals' data lies in
         self.globals = None
         # {convolution: its packed filter scaled at run time} ([Note: channel scales])
         self.scaled = {}
@@ -1295,8 +1298,9 @@ class _Weights:
             if data is None:
                 return None
             data = data.reshape((-1, k) if ct.trans_b else (k, -1))
+            b2 = data.T if ct.trans_b else data
             new = self.made[key] = self._new_global(g, pack_b_panels(
-                data.T if ct.trans_b else data, self.nr))
+                b2, self.nr, self.empty(-(-b2.shape[1] // self.nr) * self.nr * k)))
         return _read_global(new, src.defining_op)
 
     def filter_panels(self, w, groups: int = 1, taps=None, transposed: bool = False):
@@ -1324,11 +1328,38 @@ class _Weights:
                 data = data.reshape(rows, *w.type.shape[-3:])[:, :, kh0:kh1 + 1,
                                                               kw0:kw1 + 1]
             data = data.reshape(rows, -1)
-            new = self.made[key] = self._new_global(g, pack_b_panels(data.T, self.nr) if
-                                                    transposed else
-                                                    pack_a_panels(data, self.mr, groups),
-                                                    "_panels")
+            k = data.shape[1]
+            if transposed:
+                packed = pack_b_panels(data.T, self.nr,
+                                       self.empty(-(-rows // self.nr) * self.nr * k))
+            else:
+                fg = rows // groups
+                packed = pack_a_panels(data, self.mr, groups,
+                                       self.empty(groups * -(-fg // self.mr) * self.mr * k))
+            new = self.made[key] = self._new_global(g, packed, "_panels")
         return _read_global(new, src.defining_op)
+
+    def empty(self, n: int):
+        """n new float32 where the compiled model will bind them ([Note: packed weights
+        written once] in cpu_kernel_abi.py)."""
+        if self._memory is None:
+            total = self._weight_bytes()
+            self._memory = PanelMemory(huge=total <= PANEL_HUGE_BYTES, expect=total)
+        return self._memory.empty(n)
+
+    def _weight_bytes(self) -> int:
+        """Bytes of the module's constant globals with data (its weights)."""
+        total = 0
+        for o in self.module.regions[0].blocks[0].ops:
+            if o.name == "memref.global" and "constant" in o.properties and \
+                    o.properties.get("initial_value") is not None:
+                t = o.properties["type"].value
+                if t.has_static_shape:
+                    n = 1
+                    for d in t.shape:
+                        n *= d
+                    total += n * max(getattr(t.element_type, "width", 64), 8) // 8
+        return total
 
     def _new_global(self, g, data, suffix: str = "_packed"):
         import numpy as np
@@ -1346,8 +1377,12 @@ class _Weights:
             name = f"{symbol_name(g)}{suffix}_{n}"
         taken.add(name)
         # the packed array itself, read-only, is the blob (tobytes copied every weight
-        # once more: BERT-base's 340 MB)
-        flat = np.ascontiguousarray(data, np.float32).reshape(-1)
+        # once more: BERT-base's 340 MB); data made elsewhere is copied into panel memory
+        flat = data.reshape(-1) if data.dtype == np.float32 and data.flags.c_contiguous \
+            and in_panel_memory(data) else None
+        if flat is None:
+            flat = self.empty(data.size)
+            np.copyto(flat, np.asarray(data).reshape(-1), casting="same_kind")
         flat.flags.writeable = False
         handle = BLOBS.add(name, memoryview(flat.view(np.uint8)), alignment=64)
         t = A.MemRefType([data.size], A.f32)

@@ -126,6 +126,61 @@ def test_place_weights_leaves_many_bytes_in_place(monkeypatch):
     assert b.ctypes.data % 64 == 0 and (b == 3).all() and not np.shares_memory(b, odd)
 
 
+def test_place_weights_copies_lent_arrays_past_the_limit(monkeypatch):
+    """Past PLACE_MAX_BYTES an array on a cache line is bound where it lies, unless it
+    is lent (a torch tensor's storage, [Note: lent blobs]): that one is copied."""
+    from strata.backends.cpu import heap
+    monkeypatch.setattr(heap, "PLACE_MAX_BYTES", 1000)
+    raw = np.zeros(4096, np.uint8)
+    at = -raw.ctypes.data % 64
+    a = raw[at:at + 800].view(np.float32)
+    b = raw[at + 1024:at + 1024 + 800].view(np.float32)
+    b[:] = 5
+    kept, copied = heap.place_weights([a, b], lent=[1])
+    assert kept is a
+    assert copied.ctypes.data % 64 == 0 and (copied == 5).all()
+    assert not np.shares_memory(copied, b)
+
+
+@pytest.mark.parametrize("limit", [1 << 30, 1000])
+def test_place_weights_binds_panel_memory_where_it_is(monkeypatch, limit):
+    """Packed weights written into panel memory are placed already: bound as they are
+    under PLACE_MAX_BYTES (the others copied into the block) and past it."""
+    from strata.backends.cpu import heap
+    from strata.conversion.cpu_kernel_abi import PanelMemory
+    monkeypatch.setattr(heap, "PLACE_MAX_BYTES", limit)
+    packed = PanelMemory(huge=False).empty(300)
+    packed[:] = np.arange(300)
+    other = np.arange(7, dtype=np.float32)
+    # (`other` copied: into the block under the limit, as lent past it)
+    a, b = heap.place_weights([packed, other], lent=[1])
+    assert a is packed
+    assert (b == other).all() and b.ctypes.data % 64 == 0
+    assert not np.shares_memory(b, other)
+
+
+def test_compiled_model_binds_packed_weights_where_they_were_written():
+    """The GEMM weight of a compiled model (2.5 MB: models of less than a huge page
+    pack into NumPy's heap) is the packed array the microkernels pass wrote (in panel
+    memory), not a copy of it."""
+    import strata
+    from strata.conversion.cpu_kernel_abi import in_panel_memory
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+    w = np.random.default_rng(1).standard_normal((1024, 640)).astype(np.float32)
+    g = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 1024])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 640])],
+        [numpy_helper.from_array(w, "w")])
+    f = strata.compile(helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)]),
+                       cache=False)
+    x = np.random.default_rng(2).standard_normal((3, 1024)).astype(np.float32)
+    np.testing.assert_allclose(f(x)[0], x @ w, rtol=1e-4, atol=1e-4)
+    weights = f._run.__self__._owner.weights
+    assert any(in_panel_memory(a) for a in weights.values())
+
+
 def test_place_weights_one_misplaced_array_past_the_limit(monkeypatch):
     """One array alone past PLACE_MAX_BYTES and not on a cache line (GPT-2's 154 MB
     embedding read from the ONNX file) is copied into a block of its own (it recursed

@@ -237,6 +237,31 @@ def test_parse_literal_then_type():
 # ----------------------------------------------------------------- resources
 
 
+def test_lent_blobs_kept_in_place_and_owned_on_request():
+    """A read-only memoryview blob is kept as it is (no copy) and may be lent ([Note:
+    lent blobs]): `own_lent_blobs` gives the blobs a module reads copies of their own;
+    `add` knows a name holds the same bytes when they are in another buffer."""
+    from strata.dialects import default_context
+    from strata.ir.dense import own_lent_blobs
+    from strata.syntax.parser import parse_source
+    blobs = ResourceBlobs()
+    owner = np.arange(6, dtype=np.float32)
+    view = owner.view(np.uint8)
+    view.flags.writeable = False
+    blobs.set("w", memoryview(view), alignment=4, lent=True)
+    assert blobs.lent("w") and np.frombuffer(blobs["w"], np.float32).ctypes.data == \
+        owner.ctypes.data
+    m = parse_source("ml_program.global private @w(dense_resource<w> : tensor<6xf32>) "
+                     ": tensor<6xf32>", default_context())
+    assert own_lent_blobs(m, blobs) == 1 and not blobs.lent("w")
+    owner[0] = 9       # the owner writes its memory: the blob keeps the old bytes
+    assert np.frombuffer(blobs["w"], np.float32).tolist() == list(range(6))
+    assert own_lent_blobs(m, blobs) == 0
+    assert blobs.add("w", memoryview(np.arange(6, dtype=np.float32).view(np.uint8)),
+                     alignment=4) == "w"
+    assert blobs.add("w", np.ones(6, np.float32).tobytes(), alignment=4) == "w_1"
+
+
 def test_blobs_and_dense_resource():
     blobs = ResourceBlobs()
     data = np.array([1, 2, 3], np.int32).tobytes()

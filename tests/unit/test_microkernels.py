@@ -186,6 +186,54 @@ def test_pack_b_panels_layouts(K, N, layout):
         np.testing.assert_array_equal(pack_b_panels(B, nr), want.reshape(-1))
 
 
+@pytest.mark.parametrize("K,N,nr", [(7, 33, 16), (65, 47, 8), (3, 64, 32), (300, 31, 32)])
+@pytest.mark.parametrize("layout", ["row-major", "transposed"])
+def test_pack_b_panels_into_panel_memory(K, N, nr, layout):
+    """pack_b_panels writes into the `out` it is given (panel memory: [Note: packed
+    weights written once]), tails of N past a multiple of NR zero padded, whatever was
+    in the memory before; the arrays a PanelMemory hands out lie at 64-byte multiples,
+    apart, and are known as panel memory through views and memoryviews."""
+    from strata.conversion.cpu_kernel_abi import (PanelMemory, in_panel_memory,
+                                                  pack_b_panels)
+    W = RNG.standard_normal((N, K), np.float32)
+    B = np.ascontiguousarray(W.T) if layout == "row-major" else W.T
+    want = pack_b_panels(np.ascontiguousarray(B), nr)
+    mem = PanelMemory(huge=False)
+    small = PanelMemory(huge=False, expect=1000)     # a small model's: NumPy's heap
+    assert not in_panel_memory(small.empty(10)) and small.empty(3).ctypes.data % 64 == 0
+    p = -(-N // nr)
+    first = mem.empty(5)
+    out = mem.empty(p * nr * K)
+    out[:] = np.nan                     # the padding must be written, not assumed
+    assert pack_b_panels(B, nr, out) is out
+    np.testing.assert_array_equal(out, want)
+    assert out.ctypes.data % 64 == 0 and first.ctypes.data % 64 == 0
+    assert out.ctypes.data >= first.ctypes.data + 64
+    assert in_panel_memory(out) and in_panel_memory(out[3:].reshape(-1, 1))
+    assert in_panel_memory(np.frombuffer(memoryview(out.view(np.uint8)), np.float32))
+    assert not in_panel_memory(want) and not in_panel_memory(np.ones(3))
+
+
+@pytest.mark.parametrize("F,K,mr,groups", [(13, 7, 8, 1), (16, 9, 4, 2), (30, 5, 8, 3)])
+def test_pack_a_panels_into_panel_memory(F, K, mr, groups):
+    """pack_a_panels into a given `out` equals the panels built one by one: per group,
+    ceil(F/G/MR) panels of K x MR, rows past F/G zero (`out` filled with NaN first)."""
+    from strata.conversion.cpu_kernel_abi import PanelMemory, pack_a_panels
+    a = RNG.standard_normal((F, K), np.float32)
+    fg = F // groups
+    p = -(-fg // mr)
+    want = np.zeros((groups, p, K, mr), np.float32)
+    for g in range(groups):
+        for i in range(p):
+            rows = a[g * fg + i * mr:g * fg + min((i + 1) * mr, fg)]
+            want[g, i, :, :rows.shape[0]] = rows.T
+    out = PanelMemory(huge=False).empty(want.size)
+    out[:] = np.nan
+    assert pack_a_panels(a, mr, groups, out) is out
+    np.testing.assert_array_equal(out, want.reshape(-1))
+    np.testing.assert_array_equal(pack_a_panels(a, mr, groups), want.reshape(-1))
+
+
 @pytest.mark.parametrize("threads", [1, 2, 3])
 @pytest.mark.parametrize("M,N,K", [(64, 1024, 784), (131, 400, 1000), (600, 900, 880)])
 def test_packed_b_k_blocks(lib, threads, M, N, K):

@@ -47,7 +47,14 @@ call of the old placement, MobileNetV2 0.99x). The price is one copy of the weig
 compile time (45-86 MB: 20-60 ms of CPU; more where the kernel must compact memory to
 find huge pages), so models with more than PLACE_MAX_BYTES of weights (BERT-base's
 415 MB: 0.25-1.1 s measured) keep them where they are, only those not at a multiple of
-64 bytes copied. A model loaded from the compiled-model cache binds the cache file's
+64 bytes copied, and those lent (a torch tensor's storage, read in place: [Note: lent
+blobs] in strata/ir/dense.py; the copy is the compiled model's snapshot of them), into
+one block of their own mapping, off huge pages (the C heap's fresh pages cost 5x the
+CPU to fault in: 0.93 against 0.19 s for 490 MB). Packed weights are placed already:
+the microkernels pass writes them into mappings of their own, on huge pages up to the
+same PLACE_MAX_BYTES of weights ([Note: packed weights written once] in
+strata/conversion/cpu_kernel_abi.py), and they are bound there, not copied again.
+A model loaded from the compiled-model cache binds the cache file's
 pages (blobs at multiples of 64 bytes, shared with the OS's file cache, 4 KiB pages:
 the same placement at every load; a copy would cost the cached load its 0.3 s budget).
 $STRATA_HUGE_WEIGHTS=0 advises the block off huge pages (the 64-byte placement stays).
@@ -59,6 +66,8 @@ import sys
 
 import numpy as np
 
+from ...conversion.cpu_kernel_abi import PANEL_HUGE_BYTES
+
 __all__ = ["keep_freed_memory", "place_weights", "WEIGHT_ALIGNMENT", "HUGE_PAGE",
            "PLACE_MAX_BYTES"]
 
@@ -66,8 +75,9 @@ __all__ = ["keep_freed_memory", "place_weights", "WEIGHT_ALIGNMENT", "HUGE_PAGE"
 WEIGHT_ALIGNMENT = 64
 # A block of weights at least this big is aligned to it and advised onto huge pages
 HUGE_PAGE = 2 << 20
-# Weights past this many bytes in all are not copied into a block (the copy's time)
-PLACE_MAX_BYTES = 128 << 20
+# Weights past this many bytes in all are not copied into a block (the copy's time; the
+# packed ones are on huge pages up to the same size: cpu_kernel_abi.PanelMemory)
+PLACE_MAX_BYTES = PANEL_HUGE_BYTES
 
 _M_TRIM_THRESHOLD = -1
 _M_MMAP_THRESHOLD = -3
@@ -101,26 +111,42 @@ def keep_freed_memory() -> bool:
     return ok
 
 
-def place_weights(arrays) -> list:
-    """Copies of `arrays` (NumPy arrays) in one new block of memory, each at a multiple
-    of WEIGHT_ALIGNMENT bytes, the block on huge pages where the system gives them when
-    it holds at least HUGE_PAGE bytes ([Note: weights placed alike in every process]);
-    past PLACE_MAX_BYTES in all, the arrays themselves (a copy of those not at a
-    multiple of WEIGHT_ALIGNMENT, each on its own)."""
+def place_weights(arrays, lent=()) -> list:
+    """`arrays` (NumPy arrays) placed for a compiled model ([Note: weights placed alike
+    in every process]): copies in one new block of memory, each at a multiple of
+    WEIGHT_ALIGNMENT bytes, the block on huge pages where the system gives them when it
+    holds at least HUGE_PAGE bytes; past PLACE_MAX_BYTES in all, the arrays themselves,
+    but for those not at a multiple of WEIGHT_ALIGNMENT and those whose positions are
+    in `lent` (memory others may write after the compile: [Note: lent blobs] in
+    strata/ir/dense.py), copied into one block off huge pages. Arrays in panel memory
+    (packed weights, [Note: packed weights written once] in cpu_kernel_abi.py) are
+    placed already: kept as they are."""
+    from ...conversion.cpu_kernel_abi import in_panel_memory
     arrays = [np.asarray(a) for a in arrays]
-    offsets, end = [], 0
-    for a in arrays:
+    lent = frozenset(lent)
+    total = sum(_padded(a.nbytes) for a in arrays)
+    past = total > PLACE_MAX_BYTES
+    copied, offsets, end = [], [], 0
+    for i, a in enumerate(arrays):
+        if a.ctypes.data % WEIGHT_ALIGNMENT == 0 and a.flags.c_contiguous and \
+                i not in lent and (past or in_panel_memory(a)):
+            continue
+        copied.append(i)
         offsets.append(end)
-        end += -(-max(a.nbytes, 1) // WEIGHT_ALIGNMENT) * WEIGHT_ALIGNMENT
-    if end > PLACE_MAX_BYTES:
-        # (each misplaced one copied into a plain block of its own: one array alone
-        # may be past the limit, GPT-2's 154 MB embedding; not advised onto huge pages,
-        # whose compaction cost ViT-B/16's compile 1.7-2.3 s of CPU)
-        return [a if a.ctypes.data % WEIGHT_ALIGNMENT == 0 and a.flags.c_contiguous
-                else _copy_into(_block(max(a.nbytes, 1), huge=False), 0, a)
-                for a in arrays]
-    block = _block(end)
-    return [_copy_into(block, at, a) for a, at in zip(arrays, offsets)]
+        end += _padded(a.nbytes)
+    out = list(arrays)
+    if copied:
+        # (past the limit not advised onto huge pages, whose compaction cost ViT-B/16's
+        # compile 1.7-2.3 s of CPU; one array alone may be past it, GPT-2's 154 MB
+        # embedding)
+        block = _block(end, huge=not past)
+        for i, at in zip(copied, offsets):
+            out[i] = _copy_into(block, at, arrays[i])
+    return out
+
+
+def _padded(nbytes: int) -> int:
+    return -(-max(nbytes, 1) // WEIGHT_ALIGNMENT) * WEIGHT_ALIGNMENT
 
 
 def _copy_into(block: np.ndarray, at: int, a: np.ndarray) -> np.ndarray:
@@ -131,13 +157,14 @@ def _copy_into(block: np.ndarray, at: int, a: np.ndarray) -> np.ndarray:
 
 
 def _block(nbytes: int, huge: bool = True) -> np.ndarray:
-    """`nbytes` of uint8 at a multiple of WEIGHT_ALIGNMENT; from HUGE_PAGE bytes on
-    (`huge`), a private anonymous mapping of its own, aligned to HUGE_PAGE and advised
-    onto huge pages (madvise(MADV_HUGEPAGE); with $STRATA_HUGE_WEIGHTS=0, advised off
-    them)."""
-    if huge and nbytes >= HUGE_PAGE:
+    """`nbytes` of uint8 at a multiple of WEIGHT_ALIGNMENT; from HUGE_PAGE bytes on, a
+    private anonymous mapping of its own, aligned to HUGE_PAGE and (`huge`) advised onto
+    huge pages (madvise(MADV_HUGEPAGE); with $STRATA_HUGE_WEIGHTS=0, advised off them).
+    (A mapping even off huge pages: the C heap's fresh pages cost 5x the CPU to fault in,
+    0.93 against 0.19 s for 490 MB on this project's machine.)"""
+    if nbytes >= HUGE_PAGE:
         import mmap
-        huge = os.environ.get("STRATA_HUGE_WEIGHTS", "1") != "0"
+        huge = huge and os.environ.get("STRATA_HUGE_WEIGHTS", "1") != "0"
         advice = getattr(mmap, "MADV_HUGEPAGE" if huge else "MADV_NOHUGEPAGE", None)
         if advice is not None:
             try:

@@ -513,12 +513,14 @@ def externalize_weights(module, min_bytes: int, prefix: str) -> dict:
     named `prefix + i`; returns their data by new symbol (see [Note: weights]), copied
     into one block, each at a multiple of WEIGHT_ALIGNMENT bytes ([Note: weights placed
     alike in every process], heap.py; a weight read in place from an ONNX file, [Note:
-    weights read in place], lay wherever its bytes lay in the file)."""
+    weights read in place], lay wherever its bytes lay in the file; one read in place
+    from a torch tensor, lent, is copied: [Note: lent blobs] in strata/ir/dense.py)."""
     from ...interpreter.values import attr_to_value, dtype_of
     from ...ir import attributes as A
+    from ...ir.dense import BLOBS, DenseResourceElementsAttr
     from ...ir.symbol_table import symbol_name
     body = module.regions[0].blocks[0]
-    renamed, weights = {}, {}
+    renamed, weights, lent = {}, {}, []
     for op in list(body.ops):
         if op.name != "memref.global" or "constant" not in op.properties:
             continue
@@ -532,6 +534,8 @@ def externalize_weights(module, min_bytes: int, prefix: str) -> dict:
         value = np.asarray(attr_to_value(init, A.RankedTensorType(
             t.shape, t.element_type)))
         new = f"{prefix}{len(weights)}"
+        if isinstance(init, DenseResourceElementsAttr) and BLOBS.lent(init.handle):
+            lent.append(len(weights))   # a torch tensor's storage: copied (a snapshot)
         weights[new] = np.ascontiguousarray(value).reshape(t.shape)
         renamed[symbol_name(op)] = new
         props = dict(op.properties)
@@ -548,7 +552,7 @@ def externalize_weights(module, min_bytes: int, prefix: str) -> dict:
                     props = dict(op.properties)
                     props["name"] = A.SymbolRefAttr(new)
                     op.properties = props
-    return dict(zip(weights, place_weights(weights.values())))
+    return dict(zip(weights, place_weights(weights.values(), lent)))
 
 
 

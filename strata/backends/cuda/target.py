@@ -225,6 +225,7 @@ class CudaInterpretTarget(Target):
     the outlined kernels: the gpu dialect)."""
 
     name = "cuda-interpret"
+    reads_ir_constants = True
     pipeline = CpuTarget.pipeline
     OPTIONS = ("stop", "block_size", "allow_tf32", "precision")
 
