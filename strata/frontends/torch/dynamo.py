@@ -290,6 +290,7 @@ def _compile(gm, example_inputs, options, constants=None):
     from ...compiler import DEFAULT_TARGET
     from ...compiler import _to_torch as to_torch
     from ...compiler import compile as strata_compile
+    from ...ir.frame_room import with_frame_room
     from .importer import import_graph
     target = options.pop("target", DEFAULT_TARGET)
     symbolic = options.pop("symbolic_shapes", True)
@@ -302,9 +303,9 @@ def _compile(gm, example_inputs, options, constants=None):
         example_inputs = list(example_inputs) + [None] * len(draws)
     # AOTAutograd calls the compilers under its FakeTensorMode; frozen tensors are read
     # for their data, outside it
-    with unset_fake_temporarily():
-        module = import_graph(gm, example_inputs, symbolic_shapes=symbolic,
-                              constants=constants)
+    with unset_fake_temporarily():   # ([Note: frame-stack room], ir/frame_room.py)
+        module = with_frame_room(import_graph, gm, example_inputs,
+                                 symbolic_shapes=symbolic, constants=constants)
     compiled = strata_compile(module, target=target, cache=options.pop("cache", None),
                               dump_dir=options.pop("dump_dir", None), **options)
     # Where each output of the graph comes from: a result of @main, a None (left out
@@ -611,6 +612,7 @@ def _pre_dispatch_module(torch, gm, inputs, constants):
     ([Note: the pre-dispatch trace]); None where it must be exported instead."""
     from torch.fx.experimental.proxy_tensor import make_fx
 
+    from ...ir.frame_room import with_frame_room
     from .importer import graph_plan, import_graph
     fakes, mode = _dynamo_fakes(torch, gm)
     if mode is not None:   # [Note: rewriting Dynamo's graph] (dynamo_graph.py)
@@ -634,14 +636,15 @@ def _pre_dispatch_module(torch, gm, inputs, constants):
     plan = graph_plan(traced.graph, strict=True)
     if plan is None or _aliases_input(torch, traced.graph):
         return None
-    return import_graph(traced, symbolic_shapes=False, constants=constants,
-                        functional=plan)
+    return with_frame_room(import_graph, traced, symbolic_shapes=False,
+                           constants=constants, functional=plan)
 
 
 def _rewritten_module(torch, gm, constants):
     """`gm` rewritten to ATen ops call by call and imported ([Note: rewriting Dynamo's
     graph] in dynamo_graph.py); None where a call is not in the rewrite's table, or the
     rewritten graph would not import as it is (the trace then decides)."""
+    from ...ir.frame_room import with_frame_room
     from .dynamo_graph import aten_graph
     from .importer import graph_plan, import_graph
     rewritten = aten_graph(gm)
@@ -651,8 +654,8 @@ def _rewritten_module(torch, gm, constants):
     if plan is None or _aliases_input(torch, rewritten.graph):
         return None
     try:
-        module = import_graph(rewritten, symbolic_shapes=False, constants=constants,
-                              functional=plan)
+        module = with_frame_room(import_graph, rewritten, symbolic_shapes=False,
+                                 constants=constants, functional=plan)
     except StrataError:   # the trace's graph may import where this one does not
         return None
     COUNTERS["rewritten"] += 1
