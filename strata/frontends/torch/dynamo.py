@@ -131,6 +131,14 @@ class StrataFallbackWarning(UserWarning):
 def strata_backend(gm, example_inputs, options=None, mode=None):
     """The torch.compile backend "strata": AOTAutograd with Strata as forward and
     backward compiler (see the module docstring and [Note: backend options])."""
+    # Dynamo calls it ~50 frames deep: all of it (the trace, AOTAutograd's, the import,
+    # strata.compile) on a frame-stack chunk of its own ([Note: frame-stack room],
+    # ir/frame_room.py)
+    from ...ir.frame_room import with_frame_room
+    return with_frame_room(_backend, gm, example_inputs, options)
+
+
+def _backend(gm, example_inputs, options):
     from torch._dynamo.backends.common import aot_autograd
     from torch.nn.attention import SDPBackend, sdpa_kernel
     from ...compiler import DEFAULT_TARGET, get_target
@@ -303,7 +311,9 @@ def _compile(gm, example_inputs, options, constants=None):
         example_inputs = list(example_inputs) + [None] * len(draws)
     # AOTAutograd calls the compilers under its FakeTensorMode; frozen tensors are read
     # for their data, outside it
-    with unset_fake_temporarily():   # ([Note: frame-stack room], ir/frame_room.py)
+    # (a backward graph is compiled at the first backward call, outside the backend:
+    # on a frame-stack chunk of its own too, [Note: frame-stack room])
+    with unset_fake_temporarily():
         module = with_frame_room(import_graph, gm, example_inputs,
                                  symbolic_shapes=symbolic, constants=constants)
     compiled = strata_compile(module, target=target, cache=options.pop("cache", None),
@@ -612,7 +622,6 @@ def _pre_dispatch_module(torch, gm, inputs, constants):
     ([Note: the pre-dispatch trace]); None where it must be exported instead."""
     from torch.fx.experimental.proxy_tensor import make_fx
 
-    from ...ir.frame_room import with_frame_room
     from .importer import graph_plan, import_graph
     fakes, mode = _dynamo_fakes(torch, gm)
     if mode is not None:   # [Note: rewriting Dynamo's graph] (dynamo_graph.py)
@@ -636,15 +645,14 @@ def _pre_dispatch_module(torch, gm, inputs, constants):
     plan = graph_plan(traced.graph, strict=True)
     if plan is None or _aliases_input(torch, traced.graph):
         return None
-    return with_frame_room(import_graph, traced, symbolic_shapes=False,
-                           constants=constants, functional=plan)
+    return import_graph(traced, symbolic_shapes=False, constants=constants,
+                        functional=plan)
 
 
 def _rewritten_module(torch, gm, constants):
     """`gm` rewritten to ATen ops call by call and imported ([Note: rewriting Dynamo's
     graph] in dynamo_graph.py); None where a call is not in the rewrite's table, or the
     rewritten graph would not import as it is (the trace then decides)."""
-    from ...ir.frame_room import with_frame_room
     from .dynamo_graph import aten_graph
     from .importer import graph_plan, import_graph
     rewritten = aten_graph(gm)
@@ -654,8 +662,8 @@ def _rewritten_module(torch, gm, constants):
     if plan is None or _aliases_input(torch, rewritten.graph):
         return None
     try:
-        module = with_frame_room(import_graph, rewritten, symbolic_shapes=False,
-                                 constants=constants, functional=plan)
+        module = import_graph(rewritten, symbolic_shapes=False, constants=constants,
+                              functional=plan)
     except StrataError:   # the trace's graph may import where this one does not
         return None
     COUNTERS["rewritten"] += 1

@@ -541,9 +541,11 @@ def test_mark_dynamic_cnn_training_compiles_once():
 
 def test_backend_imports_and_compiles_with_frame_stack_room(monkeypatch):
     # [Note: frame-stack room] (ir/frame_room.py): the backend runs ~50 frames deep in
-    # Dynamo's; its import and strata.compile run on a frame-stack chunk of their own,
-    # in the direct path and in AOTAutograd's
+    # Dynamo's; its work (the rewrite, the import, strata.compile) runs on a
+    # frame-stack chunk of its own, in the direct path and in AOTAutograd's (whose
+    # backward graph is compiled at the first backward call, outside the backend)
     import strata.compiler
+    import strata.frontends.torch.dynamo_graph as dynamo_graph
     import strata.frontends.torch.importer as importer
     seen = []
 
@@ -561,6 +563,8 @@ def test_backend_imports_and_compiles_with_frame_stack_room(monkeypatch):
                         probing("compile", strata.compiler._compile))
     monkeypatch.setattr(importer, "import_graph",
                         probing("import", importer.import_graph))
+    monkeypatch.setattr(dynamo_graph, "aten_graph",
+                        probing("rewrite", dynamo_graph.aten_graph))
     torch.manual_seed(0)
     m, x = MLP(), torch.randn(2, 6)
     with torch.no_grad():                        # the direct path
@@ -569,7 +573,8 @@ def test_backend_imports_and_compiles_with_frame_stack_room(monkeypatch):
     compiled(m)(x).sum().backward()              # AOTAutograd's forward and backward
     assert dynamo.COUNTERS["direct"] == 1 and dynamo.COUNTERS["backward"] == 1
     assert dynamo.COUNTERS["fallback"] == 0
-    assert sorted(seen) == [("compile", True)] * 3 + [("import", True)] * 3, seen
+    assert sorted(seen) == [("compile", True)] * 3 + [("import", True)] * 3 + \
+        [("rewrite", True)], seen
 
 
 # ------------------------------------------------------------------ options
