@@ -21,14 +21,14 @@ backend's work and strata.compile run as below, the backend's share of the first
 of torch.compile(model, backend="strata") went (process CPU, one run each on the loaded
 machine, the same processes' strata.compile(ep) in brackets) for GPT-2 from 3.58 to
 1.88 s (2.68, 2.36), BERT-base 2.48 to 1.14 s (1.35, 1.13), Llama 1.10 to 0.96 s (0.93,
-0.80); a training step's first forward and backward of Llama through AOTAutograd 5.4-5.6 to
-3.9-4.3 s, its system time 1.6-1.75 to 0.34-0.45 s.
+0.80); a training step's first forward and backward of Llama through AOTAutograd
+5.4-5.6 to 3.9-4.3 s, its system time 1.6-1.75 to 0.34-0.45 s.
 
 `with_frame_room(fn, ...)` calls `fn` from a frame that declares a value stack of ~1 MiB
 (a copy of a two-line function's code with a larger co_stacksize): no 16 KiB chunk
-has room for it, so CPython maps one of 2 MiB (a chunk is at least the frame plus 1,000 slots,
-rounded up to a power-of-two multiple of 16 KiB) and the frames of the call stack after
-it, in the ~1 MiB left: hundreds of frames deep before a chunk ends (the passes' frames
+has room for it, so CPython maps one of 2 MiB (a chunk is at least the frame plus 1,000
+slots, rounded up to a power-of-two multiple of 16 KiB) and the frames of the call stack
+after it, in the ~1 MiB left: hundreds of frames deep before a chunk ends (the passes' frames
 are 0.1-0.5 KiB). The frame itself costs nothing to push (the value stack is not
 cleared; only its pages touched are mapped in), one mmap and munmap of the chunk per
 call. A frame object made for it (a traceback through it, sys._getframe) is allocated
