@@ -631,7 +631,7 @@ def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
     there (None: unless $STRATA_CACHE=0; see [Note: the compiled-model cache] in
     strata/cache.py); printing or dumping the IR compiles anyway."""
     from . import progress as _progress
-    from .ir.frame_stack import on_fresh_frame_stack
+    from .ir.frame_room import with_frame_room
     from .ir.gc_pause import gc_paused
     # [Note: no collector while compiling]
     # A compile builds and drops IR (ops, values, uses: reference cycles) by the hundred
@@ -643,13 +643,13 @@ def compile(model, target: str = DEFAULT_TARGET, function: str | None = None,
     # to the oldest generation as the pause ends, not scanned by a young collection
     # ([Note: what a pause leaves], ir/gc_pause.py: 0.05-0.1 s less per compile).
     # (the notice is made inside `settings`: it reads whether notices are on when made)
-    # The compile's calls stay in one frame stack chunk, however deep the caller is
-    # (torch.compile): [Note: frame stack chunks] in ir/frame_stack.py.
+    # (on a frame-stack chunk of its own, whatever the caller's depth: [Note: frame-stack
+    # room] in ir/frame_room.py; torch.compile's backend runs ~50 frames deep)
     with _progress.settings(progress), gc_paused(promote=True), \
             _progress.step(f"compiling {_model_label(model)}", after=_progress.LONG_COMPILE_S):
-        return on_fresh_frame_stack(
-            _compile, model, target, function, pipeline, print_ir_after_all, dump_dir,
-            out, target_options, (example_args, example_kwargs, dynamic_shapes), cache)
+        return with_frame_room(_compile, model, target, function, pipeline,
+                               print_ir_after_all, dump_dir, out, target_options,
+                               (example_args, example_kwargs, dynamic_shapes), cache)
 
 
 def _model_label(model) -> str:

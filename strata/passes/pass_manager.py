@@ -34,7 +34,7 @@ from ..ir import traits as T
 from ..ir.core import Operation, UnregisteredOp
 from ..errors import StrataError
 from ..ir.diagnostics import ERROR, WARNING, Diagnostic, DiagnosticError
-from ..ir.frame_stack import on_fresh_frame_stack
+from ..ir.frame_room import with_frame_room
 from ..ir.gc_pause import gc_paused
 
 __all__ = ["Pass", "Option", "Statistic", "PassManager", "PassFailure", "AnalysisManager",
@@ -505,11 +505,11 @@ class PassManager:
                     ERROR, op.loc, f"pass '{p.name}' failed to initialize with an internal "
                     f"error: {type(e).__name__}: {e}"), "crash", p, op) from e
         try:
-            # [Note: frame stack chunks] (ir/frame_stack.py): the passes' calls never
+            # [Note: frame-stack room] (ir/frame_room.py): the passes' calls never
             # straddle a chunk boundary, however deep the caller (torch.compile) is
-            on_fresh_frame_stack(self._run_on, op, inst,
-                                 AnalysisManager(op, instrumentation=inst),
-                                 self.verify_each and inst.verify_each)
+            with_frame_room(self._run_on, op, inst,
+                            AnalysisManager(op, instrumentation=inst),
+                            self.verify_each and inst.verify_each)
         finally:
             inst.finish(self)
 

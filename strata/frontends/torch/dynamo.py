@@ -131,6 +131,14 @@ class StrataFallbackWarning(UserWarning):
 def strata_backend(gm, example_inputs, options=None, mode=None):
     """The torch.compile backend "strata": AOTAutograd with Strata as forward and
     backward compiler (see the module docstring and [Note: backend options])."""
+    # Dynamo calls it ~50 frames deep: all of it (the trace, AOTAutograd's, the import,
+    # strata.compile) on a frame-stack chunk of its own ([Note: frame-stack room],
+    # ir/frame_room.py)
+    from ...ir.frame_room import with_frame_room
+    return with_frame_room(_backend, gm, example_inputs, options)
+
+
+def _backend(gm, example_inputs, options):
     from torch._dynamo.backends.common import aot_autograd
     from torch.nn.attention import SDPBackend, sdpa_kernel
     from ...compiler import DEFAULT_TARGET, get_target
@@ -290,6 +298,7 @@ def _compile(gm, example_inputs, options, constants=None):
     from ...compiler import DEFAULT_TARGET
     from ...compiler import _to_torch as to_torch
     from ...compiler import compile as strata_compile
+    from ...ir.frame_room import with_frame_room
     from .importer import import_graph
     target = options.pop("target", DEFAULT_TARGET)
     symbolic = options.pop("symbolic_shapes", True)
@@ -302,9 +311,11 @@ def _compile(gm, example_inputs, options, constants=None):
         example_inputs = list(example_inputs) + [None] * len(draws)
     # AOTAutograd calls the compilers under its FakeTensorMode; frozen tensors are read
     # for their data, outside it
+    # (a backward graph is compiled at the first backward call, outside the backend:
+    # on a frame-stack chunk of its own too, [Note: frame-stack room])
     with unset_fake_temporarily():
-        module = import_graph(gm, example_inputs, symbolic_shapes=symbolic,
-                              constants=constants)
+        module = with_frame_room(import_graph, gm, example_inputs,
+                                 symbolic_shapes=symbolic, constants=constants)
     compiled = strata_compile(module, target=target, cache=options.pop("cache", None),
                               dump_dir=options.pop("dump_dir", None), **options)
     # Where each output of the graph comes from: a result of @main, a None (left out

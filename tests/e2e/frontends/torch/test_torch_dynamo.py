@@ -12,6 +12,7 @@ import operator
 import os
 import pathlib
 import re
+import sys
 import tomllib
 import warnings
 
@@ -533,6 +534,47 @@ def test_mark_dynamic_cnn_training_compiles_once():
     for p, q in zip(m.parameters(), e.parameters()):
         torch.testing.assert_close(p.grad, q.grad, atol=1e-4, rtol=1e-4)
     assert dynamo.COUNTERS["forward"] == 1 and dynamo.COUNTERS["backward"] == 1
+
+
+# ------------------------------------------------------------------ frame-stack room
+
+
+def test_backend_imports_and_compiles_with_frame_stack_room(monkeypatch):
+    # [Note: frame-stack room] (ir/frame_room.py): the backend runs ~50 frames deep in
+    # Dynamo's; its work (the rewrite, the import, strata.compile) runs on a
+    # frame-stack chunk of its own, in the direct path and in AOTAutograd's (whose
+    # backward graph is compiled at the first backward call, outside the backend)
+    import strata.compiler
+    import strata.frontends.torch.dynamo_graph as dynamo_graph
+    import strata.frontends.torch.importer as importer
+    seen = []
+
+    def probing(name, real):
+        def probe(*a, **k):
+            f, room = sys._getframe(), False
+            while f is not None and not room:
+                room = f.f_code.co_name == "_call_with_room" and \
+                    f.f_code.co_stacksize >= 1 << 16
+                f = f.f_back
+            seen.append((name, room))
+            return real(*a, **k)
+        return probe
+    monkeypatch.setattr(strata.compiler, "_compile",
+                        probing("compile", strata.compiler._compile))
+    monkeypatch.setattr(importer, "import_graph",
+                        probing("import", importer.import_graph))
+    monkeypatch.setattr(dynamo_graph, "aten_graph",
+                        probing("rewrite", dynamo_graph.aten_graph))
+    torch.manual_seed(0)
+    m, x = MLP(), torch.randn(2, 6)
+    with torch.no_grad():                        # the direct path
+        torch.testing.assert_close(compiled(m)(x), m(x), atol=1e-5, rtol=1e-5)
+    torch._dynamo.reset()
+    compiled(m)(x).sum().backward()              # AOTAutograd's forward and backward
+    assert dynamo.COUNTERS["direct"] == 1 and dynamo.COUNTERS["backward"] == 1
+    assert dynamo.COUNTERS["fallback"] == 0
+    assert sorted(seen) == [("compile", True)] * 3 + [("import", True)] * 3 + \
+        [("rewrite", True)], seen
 
 
 # ------------------------------------------------------------------ options
