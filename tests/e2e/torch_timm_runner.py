@@ -111,6 +111,41 @@ _add("mvitv2_tiny", 64, img_size=64)
 _add("efficientformerv2_s0", 64, img_size=64)
 _add("nextvit_small", 64)
 
+# --- options users set on the models above (named <model>:<what>)
+_add("vit_tiny:dynamic_img_size", 64, "vit_tiny_patch16_224", dynamic_img_size=True)
+_add("vit_tiny:gap_no_cls", 64, "vit_tiny_patch16_224", img_size=64, class_token=False,
+     global_pool="avg", fc_norm=True)
+_add("resnet18:features_only", 64, "resnet18", features_only=True)
+_add("resnet18:output_stride8", 64, "resnet18", output_stride=8)
+_add("efficientnet_b0:features_only", 64, "efficientnet_b0", features_only=True,
+     out_indices=(2, 4))
+_add("vit_base_rope:depth2", 64, "vit_base_patch16_rope_224", img_size=64, depth=2)
+_add("vit_base_siglip_map:depth2", 64, "vit_base_patch16_siglip_224", img_size=64, depth=2)
+_add("samvit_base:depth2", 64, "samvit_base_patch16", img_size=64, depth=2)
+for _n in ("vit_little_patch16_reg4_gap_256", "vit_pwee_patch16_reg1_gap_256",
+           "vit_dwee_patch16_reg1_gap_256"):
+    _add(_n, 64, img_size=64)
+for _n in ("convnext_atto_rms", "convnext_atto_ols", "resnetv2_50d_frn", "regnetz_b16_evos",
+           "test_efficientnet_evos", "efficientnet_b0_gn", "densenetblur121d",
+           "resnetblur18", "tf_efficientnet_b0", "tf_mobilenetv3_small_minimal_100",
+           "ghostnetv3_050", "fastvit_mci0", "test_vit", "test_vit2", "test_vit4",
+           "test_byobnet", "test_convnext", "test_convnext2", "test_convnext3",
+           "test_efficientnet", "test_efficientnet_ln", "test_efficientnet_gn",
+           "test_nfnet", "test_resnet", "test_mambaout"):
+    _add(_n, 64)
+_add("levit_conv_128s", 64, img_size=64)
+_add("gmixer_12_224", 64, img_size=64)
+_add("test_vit3", 64, img_size=64)
+_add("test_vit_relpos", 64, img_size=64)
+_add("test_maxvit", 160)
+_add("test_coatnet", 160)
+_add("maxvit_rmlp_nano_rw_256", 64, img_size=64)
+_add("swin_s3_tiny_224", 128, img_size=128)
+_add("hieradet_small", 64)
+_add("skresnext50_32x4d", 64)
+_add("lambda_resnet26rpt_256", 64, img_size=64)
+_add("vit_relpos_small:rpn", 64, "vit_relpos_small_patch16_rpn_224", img_size=64)
+
 # the shard tests/e2e/test_torch_timm_models.py runs (both paths): small models that
 # together exercise what timm brings beyond the HF and torch.nn breadth cases
 CI = ()
