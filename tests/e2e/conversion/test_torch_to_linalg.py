@@ -255,6 +255,14 @@ CASES = {
                                                            align_corners=True), (X4,)),
     "interpolate_bicubic": (lambda a: F.interpolate(a, scale_factor=1.5, mode="bicubic"),
                             (X4,)),
+    # antialiased (Pillow's filters; timm resamples position embeddings so): shrinking
+    # stretches the filter, taps past the edges are dropped and the rest renormalized
+    "interpolate_bilinear_antialias": (lambda a: F.interpolate(
+        a, size=(3, 5), mode="bilinear", antialias=True), (X4,)),
+    "interpolate_bicubic_antialias": (lambda a: F.interpolate(
+        a, size=(5, 13), mode="bicubic", antialias=True), (X4,)),
+    "interpolate_bicubic_antialias_scale": (lambda a: F.interpolate(
+        a, scale_factor=(0.37, 1.7), mode="bicubic", antialias=True), (randn(2, 3, 14, 9),)),
     "interpolate_linear1d_align": (lambda a: F.interpolate(a, scale_factor=2, mode="linear",
                                                            align_corners=True),
                                    (randn(2, 3, 7),)),
@@ -318,7 +326,7 @@ CPU_CASES = ["add_alpha", "div_trunc_int", "remainder_int", "unary", "activation
              "embedding", "gather", "index_broadcast", "index_apart",
              "index_bool_mask", "index_bool_mask_2d",
              "embedding_bag_mean", "embedding_bag_max_2d", "interpolate_nearest",
-             "interpolate_bilinear", "scatter_add", "index_put_accumulate", "repeat", "flip",
+             "interpolate_bilinear", "interpolate_bicubic_antialias", "scatter_add", "index_put_accumulate", "repeat", "flip",
              "sort", "constant_pad", "arange", "arange_int_of_floats", "multihead_attention",
              "sdpa_causal"]
 
