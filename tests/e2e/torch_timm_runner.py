@@ -93,6 +93,8 @@ _add("crossvit_tiny_240", 120, img_size=120)
 _add("swin_tiny_patch4_window7_224", 128, img_size=128, window_size=4)
 _add("swinv2_tiny_window8_256", 128, img_size=128, window_size=4)
 _add("swinv2_cr_tiny_ns_224", 128, img_size=128, window_size=4)
+_add("swin_tiny:narrow", 64, "swin_tiny_patch4_window7_224", img_size=64, window_size=4,
+     embed_dim=16, depths=(1, 1, 2, 1), num_heads=(1, 2, 2, 4))
 _add("pvt_v2_b0", 64)
 _add("twins_svt_small", 64)
 _add("twins_pcpvt_small", 64)
@@ -115,7 +117,9 @@ _add("nextvit_small", 64)
 _add("vit_tiny:dynamic_img_size", 64, "vit_tiny_patch16_224", dynamic_img_size=True)
 _add("vit_tiny:gap_no_cls", 64, "vit_tiny_patch16_224", img_size=64, class_token=False,
      global_pool="avg", fc_norm=True)
+_add("test_vit:dynamic_img_size", 64, "test_vit", dynamic_img_size=True)
 _add("resnet18:features_only", 64, "resnet18", features_only=True)
+_add("test_resnet:features_only", 64, "test_resnet", features_only=True)
 _add("resnet18:output_stride8", 64, "resnet18", output_stride=8)
 _add("efficientnet_b0:features_only", 64, "efficientnet_b0", features_only=True,
      out_indices=(2, 4))
@@ -148,7 +152,13 @@ _add("vit_relpos_small:rpn", 64, "vit_relpos_small_patch16_rpn_224", img_size=64
 
 # the shard tests/e2e/test_torch_timm_models.py runs (both paths): small models that
 # together exercise what timm brings beyond the HF and torch.nn breadth cases
-CI = ()
+CI = ("test_vit:dynamic_img_size",    # F.interpolate(antialias=True) of position embeddings
+      "swin_tiny:narrow",             # torch.roll, window partition/reverse, rel-pos table
+      "test_efficientnet_evos",       # EvoNorm-S (grouped std), SE, drop path in eval
+      "test_nfnet",                   # ScaledStdConv (weight standardization), GELU
+      "test_convnext",                # LayerNorm2d, layer scale, depthwise 7x7
+      "test_byobnet",                 # RepVGG / bottleneck / self-attn blocks mixed
+      "test_resnet:features_only")    # FeatureListNet: a list of five feature maps
 
 
 # ---------------------------------------------------------------- timm import
