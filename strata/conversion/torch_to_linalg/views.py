@@ -1276,3 +1276,47 @@ def _diagonal(cx):
         at[d2] = ix2.v(ix2.add(i, off)) if off >= 0 else i
         return s.op1("tensor.extract", [x, *at], elt)
     return [finish(cx, index_generic(cx, [], [], out, elt, body))]
+
+
+@lowering("aten.unfold", "aten.unfold_copy")
+def _unfold(cx):
+    """unfold(x, dimension, size, step) (Tensor.unfold: the sliding windows along one
+    dim, a view in eager): x's dims with dims[d] -> (n - size) // step + 1 windows, and
+    a last dim of `size`: out[.., w, .., k] = x[.., w * step + k, ..]. `size` <= n
+    (ATen's rule) is checked, at run time for a dynamic dim (cf.assert, after which
+    nothing is read); a rank-0 x is one window of size <= 1.
+
+        %w = torch.aten.unfold %x, %int2, %int4, %int2 : !torch.vtensor<[2,3,8],f32>, ...
+               -> !torch.vtensor<[2,3,3,4],f32>
+    """
+    from ..onnx_to_linalg._index_check import when_ok
+    from ..onnx_to_linalg._shape_util import index_generic
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    size, step = cx.int_(2, "size"), cx.int_(3, "step")
+    if size < 0:
+        raise NotLowerable(f"unfold: size is {size}, must be non-negative")
+    if step <= 0:
+        raise NotLowerable(f"unfold: step is {step}, must be positive")
+    elt = x.type.element_type
+    if r == 0:
+        if size > 1:
+            raise NotLowerable(f"unfold: a 0-d tensor has windows of size <= 1, not {size}")
+        from ..onnx_to_linalg.common import empty
+        return [finish(cx, reshape_to(cx, x, [1]) if size else empty(cx, [0], elt))]
+    d = _axis(cx.int_(1, "dimension"), r)
+    dims = sizes(cx, x)
+    ix = Ix(scalars(cx))
+    ok = check_dims(cx, [(size, dims[d], "le", f"unfold: size {size} exceeds the "
+                          f"size of dimension {d}")])[0]
+    count = ix.add(ix.floordiv(ix.sub(dims[d], size), step), 1)
+    out = dims[:d] + [count] + dims[d + 1:] + [size]
+    if ok is not True:
+        out = when_ok(cx, ok, out)
+
+    def body(s, idx, args):
+        i2 = Ix(s)
+        at = list(idx[:r])
+        at[d] = i2.v(i2.add(i2.mul(idx[d], step), idx[r]))
+        return s.op1("tensor.extract", [x, *at], elt)
+    return [finish(cx, index_generic(cx, [], [], out, elt, body))]

@@ -266,6 +266,11 @@ CASES = {
     "interpolate_linear1d_align": (lambda a: F.interpolate(a, scale_factor=2, mode="linear",
                                                            align_corners=True),
                                    (randn(2, 3, 7),)),
+    # Tensor.unfold: sliding windows along one dim (timm's HaloNet blocks), the
+    # window dim appended last; a step past the size skips elements
+    "unfold_windows": (lambda a: a.unfold(2, 3, 2) * 2, (X4,)),
+    "unfold_negative_dim_step_past_size": (lambda a: a.unfold(-1, 2, 3) + 1, (X4,)),
+    "unfold_whole_dim": (lambda a: a.unfold(0, 3, 1) - 1, (X,)),
     "scatter": (lambda a, i, b: a.scatter(1, i, b),
                 (X, torch.tensor([[0, 1], [2, 3], [3, 0]]), Y)),
     "scatter_value": (lambda a, i: a.scatter(0, i, 2.5), (X, torch.tensor([[0, 1, 2, 0]]))),
@@ -326,7 +331,8 @@ CPU_CASES = ["add_alpha", "div_trunc_int", "remainder_int", "unary", "activation
              "embedding", "gather", "index_broadcast", "index_apart",
              "index_bool_mask", "index_bool_mask_2d",
              "embedding_bag_mean", "embedding_bag_max_2d", "interpolate_nearest",
-             "interpolate_bilinear", "interpolate_bicubic_antialias", "scatter_add", "index_put_accumulate", "repeat", "flip",
+             "interpolate_bilinear", "interpolate_bicubic_antialias", "unfold_windows",
+             "scatter_add", "index_put_accumulate", "repeat", "flip",
              "sort", "constant_pad", "arange", "arange_int_of_floats", "multihead_attention",
              "sdpa_causal"]
 
@@ -489,6 +495,17 @@ def test_dynamic_models(target):
         x = randn(n, 3, 16, 16)
         with torch.no_grad():
             np.testing.assert_allclose(f(x).numpy(), m(x).numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_unfold_of_a_dynamic_dim():
+    """Tensor.unfold along a symbolic dim: the number of windows computed at run time
+    ((n - size) // step + 1), every size the Dim allows."""
+    m = Fn(lambda a: a.unfold(1, 4, 3) * 2)
+    n = torch.export.Dim("n", min=7, max=64)
+    f = strata.compile(m, example_args=(randn(2, 10),), dynamic_shapes=({1: n},))
+    for size in (7, 8, 13, 64):
+        x = randn(2, size)
+        assert torch.equal(f(x), m(x)), size
 
 
 class DynamicIndex(nn.Module):
