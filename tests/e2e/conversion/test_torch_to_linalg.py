@@ -500,7 +500,10 @@ def test_dynamic_models(target):
 def test_unfold_of_a_dynamic_dim():
     """Tensor.unfold along a symbolic dim: the number of windows computed at run time
     ((n - size) // step + 1), every size the Dim allows."""
-    m = Fn(lambda a: a.unfold(1, 4, 3) * 2)
+    class Unfold(nn.Module):
+        def forward(self, a):
+            return a.unfold(1, 4, 3) * 2
+    m = Unfold()
     n = torch.export.Dim("n", min=7, max=64)
     f = strata.compile(m, example_args=(randn(2, 10),), dynamic_shapes=({1: n},))
     for size in (7, 8, 13, 64):
