@@ -497,6 +497,28 @@ def test_dynamic_models(target):
             np.testing.assert_allclose(f(x).numpy(), m(x).numpy(), rtol=1e-5, atol=1e-6)
 
 
+def test_antialiased_resampling_to_dynamic_sizes():
+    """F.interpolate(antialias=True) of a parameter to the input's symbolic H and W (a
+    timm ViT with dynamic_img_size resamples its position embeddings so): the taps of a
+    run-time scale, shrinking and enlarging, within 1e-5 of eager at every size."""
+    class PosEmbed(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.pos = nn.Parameter(randn(1, 4, 10, 10))
+
+        def forward(self, a):
+            return a + F.interpolate(self.pos, size=a.shape[-2:], mode="bicubic",
+                                     antialias=True)
+    m = PosEmbed()
+    h, w = torch.export.Dim("h", min=2, max=32), torch.export.Dim("w", min=2, max=32)
+    f = strata.compile(m, example_args=(randn(2, 4, 6, 7),),
+                       dynamic_shapes=({2: h, 3: w},))
+    with torch.no_grad():
+        for shape in ((2, 4, 6, 7), (2, 4, 3, 17), (2, 4, 10, 10), (2, 4, 31, 2)):
+            x = randn(*shape)
+            np.testing.assert_allclose(f(x).numpy(), m(x).numpy(), rtol=1e-5, atol=1e-5)
+
+
 def test_unfold_of_a_dynamic_dim():
     """Tensor.unfold along a symbolic dim: the number of windows computed at run time
     ((n - size) // step + 1), every size the Dim allows."""
