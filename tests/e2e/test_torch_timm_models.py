@@ -41,3 +41,32 @@ if os.environ.get("STRATA_TEST_ALL_MODELS"):
 @pytest.mark.parametrize("name, path", CASES, ids=[f"{n}-{p}" for n, p in CASES])
 def test_timm_model(name, path):
     assert R.check(name, path) <= R.RTOL
+
+
+def test_timm_training_step_with_drop_path():
+    """A training step of timm's ConvNeXt with stochastic depth (drop path draws a
+    per-sample mask) through torch.compile(backend=strata): under one seed the loss and
+    every gradient are eager's. Its backward writes the pooled gradient through
+    aten.as_strided_scatter, which had no lowering."""
+    import copy
+
+    from strata.frontends.torch import dynamo
+    timm = R.import_timm()
+    torch.manual_seed(0)
+    eager = timm.create_model("test_convnext", pretrained=False, drop_path_rate=0.2).train()
+    model = copy.deepcopy(eager)
+    x = torch.randn(2, 3, 64, 64, generator=torch.Generator().manual_seed(1))
+    compiled = torch.compile(model, backend=lambda gm, ex: dynamo.strata_backend(
+        gm, ex, options={"fallback": False}))
+    try:
+        torch.manual_seed(2)
+        want = eager(x).logsumexp(-1).sum()
+        want.backward()
+        torch.manual_seed(2)
+        got = compiled(x).logsumexp(-1).sum()
+        got.backward()
+    finally:
+        torch._dynamo.reset()
+    assert abs(float(got - want)) <= 1e-4 * abs(float(want))
+    for (name, p), q in zip(eager.named_parameters(), model.parameters()):
+        assert float((p.grad - q.grad).abs().max()) <= 1e-4 * float(p.grad.abs().max()), name

@@ -1178,6 +1178,54 @@ def _as_strided(cx):
     return [finish(cx, index_generic(cx, [], [], out, elt, body))]
 
 
+@lowering("aten.as_strided_scatter")
+def _as_strided_scatter(cx):
+    """as_strided_scatter(x, src, size, stride, storage_offset?): x with the elements
+    as_strided(x, size, stride, storage_offset) reads replaced by src's (AOTAutograd's
+    backward writes a gradient into a strided view so), x read as the contiguous tensor
+    it is in value semantics, as _as_strided does: a loop over src's positions
+    writing x's storage at storage_offset + sum(i_d * stride_d), in row-major order
+    (an element two positions alias gets the last one's, as eager's copy does); the
+    last position checked within x and src's sizes equal to `size` (at compile time
+    when known, else a cf.assert, after which nothing is written)."""
+    from ..onnx_to_linalg._index_check import all_of, guarded
+    from ..onnx_to_linalg._shape_util import collapse, loop_nest
+    x, src = cx.operands[0], cx.operands[1]
+    r = ranked(cx, x.type).rank
+    _row_major_storage(cx.op.operands[0])
+    size, stride = cx.ints(2, "size"), cx.ints(3, "stride")
+    offset = cx.int_(4, "storage_offset") if cx.has_operand(4) else 0
+    if len(size) != len(stride) or ranked(cx, src.type).rank != len(size):
+        raise NotLowerable(f"{len(size)} sizes, {len(stride)} strides and a rank-"
+                           f"{src.type.rank} src")
+    if any(v < 0 for v in size + stride) or offset < 0:
+        raise NotLowerable("as_strided_scatter takes no negative size, stride or "
+                           "storage offset")
+    ix = Ix(scalars(cx))
+    dims = sizes(cx, x)
+    flat = x if r == 1 else (collapse(cx, x, [list(range(r))]) if r else
+                             reshape_to(cx, x, [1]))
+    n = _product(ix, dims)
+    checks = [(k, d, "eq", "as_strided_scatter: src's sizes differ from size")
+              for k, d in zip(size, sizes(cx, src))]
+    if 0 not in size:
+        last = offset + sum((k - 1) * st for k, st in zip(size, stride))
+        checks.append((last + 1, n, "le", "as_strided_scatter writes past the end of "
+                       "the input's storage"))
+    ok = all_of(cx, check_dims(cx, checks))
+    elt = x.type.element_type
+
+    def body(s, ivs, accs):
+        ivs = ivs[:len(size)]          # (a 0-d view: one loop of one iteration)
+        pos = s.index(offset)
+        for i, st in zip(ivs, stride):
+            pos = s.add(pos, s.mul(i, s.index(st)))
+        v = s.op1("tensor.extract", [src, *ivs], elt)
+        return [s.op1("tensor.insert", [v, accs[0], pos], accs[0].type)]
+    out = loop_nest(cx, guarded(cx, size or [1], ok), [flat], body)[0]
+    return [finish(cx, reshape_to(cx, out, dims))]
+
+
 # views whose elements are their storage's in row-major order (when their input's are)
 _ROW_MAJOR_VIEWS = ("aten.view", "aten._unsafe_view", "aten.reshape", "aten.unsqueeze",
                     "aten.squeeze", "aten.squeeze.dim", "aten.squeeze.dims", "aten.clone",

@@ -271,6 +271,16 @@ CASES = {
     "unfold_windows": (lambda a: a.unfold(2, 3, 2) * 2, (X4,)),
     "unfold_negative_dim_step_past_size": (lambda a: a.unfold(-1, 2, 3) + 1, (X4,)),
     "unfold_whole_dim": (lambda a: a.unfold(0, 3, 1) - 1, (X,)),
+    # as_strided_scatter (AOTAutograd's backward writes gradients into strided views):
+    # a strided window, a transposed one, a 0-d view, an empty one
+    "as_strided_scatter": (lambda a, b: torch.as_strided_scatter(a * 1, b, (2, 3), (6, 2), 1),
+                           (randn(4, 6), randn(2, 3))),
+    "as_strided_scatter_transposed": (lambda a, b: torch.as_strided_scatter(
+        a + 0, b, (4, 3), (1, 4), 0), (randn(3, 4), randn(4, 3))),
+    "as_strided_scatter_0d": (lambda a, b: torch.as_strided_scatter(a * 1, b, (), (), 3),
+                              (randn(5), randn(()))),
+    "as_strided_scatter_empty": (lambda a, b: torch.as_strided_scatter(
+        a * 1, b, (0, 2), (4, 1), 0), (randn(4, 4), randn(0, 2))),
     "scatter": (lambda a, i, b: a.scatter(1, i, b),
                 (X, torch.tensor([[0, 1], [2, 3], [3, 0]]), Y)),
     "scatter_value": (lambda a, i: a.scatter(0, i, 2.5), (X, torch.tensor([[0, 1, 2, 0]]))),
@@ -332,7 +342,7 @@ CPU_CASES = ["add_alpha", "div_trunc_int", "remainder_int", "unary", "activation
              "index_bool_mask", "index_bool_mask_2d",
              "embedding_bag_mean", "embedding_bag_max_2d", "interpolate_nearest",
              "interpolate_bilinear", "interpolate_bicubic_antialias", "unfold_windows",
-             "scatter_add", "index_put_accumulate", "repeat", "flip",
+             "as_strided_scatter", "scatter_add", "index_put_accumulate", "repeat", "flip",
              "sort", "constant_pad", "arange", "arange_int_of_floats", "multihead_attention",
              "sdpa_causal"]
 
