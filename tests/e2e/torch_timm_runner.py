@@ -155,7 +155,6 @@ _add("vit_relpos_small:rpn", 64, "vit_relpos_small_patch16_rpn_224", img_size=64
 CI = ("test_vit:dynamic_img_size",    # F.interpolate(antialias=True) of position embeddings
       "swin_tiny:narrow",             # torch.roll, window partition/reverse, rel-pos table
       "test_efficientnet_evos",       # EvoNorm-S (grouped std), SE, drop path in eval
-      "test_nfnet",                   # ScaledStdConv (weight standardization), GELU
       "test_convnext",                # LayerNorm2d, layer scale, depthwise 7x7
       "test_byobnet",                 # RepVGG / bottleneck / self-attn blocks mixed
       "test_resnet:features_only")    # FeatureListNet: a list of five feature maps
