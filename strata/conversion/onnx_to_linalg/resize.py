@@ -240,16 +240,19 @@ def _size_of(cx, ax, py, v):
         ax.scale_py = int(py) / ax.n_in
 
 
-def resample(cx, x, axes, mode, coord, nearest="floor", scales=None, out=None):
+def resample(cx, x, axes, mode, coord, nearest="floor", scales=None, out=None, *,
+             antialias=False, cubic_a=-0.75, exclude=False):
     """`x` resized along `axes` by `scales` (Python numbers) or to sizes `out` (ints,
     or index Values: sizes known at run time, checked non-negative there):
     Resize's interpolation `mode` ("nearest", "linear", "cubic") and coordinate
     transformation `coord` (ONNX's names: PyTorch's nearest is "asymmetric" with
-    `nearest` "floor", its bilinear "pytorch_half_pixel" or "align_corners"). The one
-    resampling builder of both frontends; the result typed as result 0."""
+    `nearest` "floor", its bilinear "pytorch_half_pixel" or "align_corners"), and its
+    `antialias`, `cubic_coeff_a` and `exclude_outside` (PyTorch's antialiased modes
+    are "half_pixel" with both, Keys' a = -0.5 as Pillow's). The one resampling
+    builder of both frontends; the result typed as result 0."""
     sp = _Spec()
     sp.mode, sp.coord, sp.nearest = mode, coord, nearest
-    sp.cubic_a, sp.exclude, sp.extrap, sp.antialias = -0.75, False, 0.0, False
+    sp.cubic_a, sp.exclude, sp.extrap, sp.antialias = cubic_a, exclude, 0.0, antialias
     s = scalars(cx)
     dims = sizes(cx, x)
     r = x.type.rank

@@ -874,19 +874,35 @@ def _cumsum(cx):
 
 # ------------------------------------------------------------------ resampling
 
-# op -> (Resize mode, index of align_corners or None, nearest rounding)
+# op -> (Resize mode, index of align_corners or None, nearest rounding, antialiased)
 _UPSAMPLE = {}
 for _n in (1, 2, 3):
-    _UPSAMPLE[f"upsample_nearest{_n}d"] = ("nearest", None, "floor")
-    _UPSAMPLE[f"_upsample_nearest_exact{_n}d"] = ("nearest", None, "round_prefer_ceil")
-_UPSAMPLE.update({"upsample_linear1d": ("linear", 2, None),
-                  "upsample_bilinear2d": ("linear", 2, None),
-                  "upsample_trilinear3d": ("linear", 2, None),
-                  "upsample_bicubic2d": ("cubic", 2, None)})
+    _UPSAMPLE[f"upsample_nearest{_n}d"] = ("nearest", None, "floor", False)
+    _UPSAMPLE[f"_upsample_nearest_exact{_n}d"] = ("nearest", None, "round_prefer_ceil",
+                                                  False)
+_UPSAMPLE.update({"upsample_linear1d": ("linear", 2, None, False),
+                  "upsample_bilinear2d": ("linear", 2, None, False),
+                  "upsample_trilinear3d": ("linear", 2, None, False),
+                  "upsample_bicubic2d": ("cubic", 2, None, False),
+                  "_upsample_bilinear2d_aa": ("linear", 2, None, True),
+                  "_upsample_bicubic2d_aa": ("cubic", 2, None, True)})
+
+# [Note: antialiased interpolation]
+# F.interpolate(..., antialias=True) (`aten._upsample_{bilinear,bicubic}2d_aa`; timm
+# resamples position embeddings with it) is Pillow's resampling: output i reads the
+# inputs j in [0, n_in) with |j - x| < support around x = s * (i + 0.5) - 0.5, where
+# s = 1 / scale (given) or n_in / n_out, the filter stretched by s when shrinking
+# (support s * (1 or 2)), weighted filter((j - x) / max(s, 1)) and divided by the sum
+# of the weights read; bicubic's filter is Keys' with a = -0.5 (Pillow's), not -0.75.
+# That is ONNX Resize with antialias=1, exclude_outside=1 (taps outside the input
+# dropped, the rest renormalized), cubic_coeff_a=-0.5 and half_pixel coordinates
+# (ATen's formula, also for a one-pixel output), so the shared resampling builder
+# computes it. align_corners=True (s = (n_in - 1) / (n_out - 1) in the same formula)
+# is no Resize coordinate mode and is refused.
 
 
 def _upsample(name):
-    mode, align_i, rounding = _UPSAMPLE[name]
+    mode, align_i, rounding, antialias = _UPSAMPLE[name]
 
     @lowering(f"aten.{name}", f"aten.{name}.vec")
     def lower(cx):
@@ -919,6 +935,13 @@ def _upsample(name):
                    if i != DYN and isinstance(o, int)):
                 raise NotLowerable("output sizes other than floor(input * scale) with "
                                    "scales are not lowered")
+        if antialias:
+            if align:
+                raise NotLowerable("antialiased interpolation with align_corners=True "
+                                   "is not lowered")
+            return [resample(cx, x, axes, mode, "half_pixel", "floor", scales,
+                             None if scales is not None else out, antialias=True,
+                             cubic_a=-0.5, exclude=True)]
         if mode == "nearest":
             coord = "asymmetric" if rounding == "floor" else "half_pixel"
         else:

@@ -1253,6 +1253,54 @@ def _as_strided(cx):
     return [finish(cx, index_generic(cx, [], [], out, elt, body))]
 
 
+@lowering("aten.as_strided_scatter")
+def _as_strided_scatter(cx):
+    """as_strided_scatter(x, src, size, stride, storage_offset?): x with the elements
+    as_strided(x, size, stride, storage_offset) reads replaced by src's (AOTAutograd's
+    backward writes a gradient into a strided view so), x read as the contiguous tensor
+    it is in value semantics, as _as_strided does: a loop over src's positions
+    writing x's storage at storage_offset + sum(i_d * stride_d), in row-major order
+    (an element two positions alias gets the last one's, as eager's copy does); the
+    last position checked within x and src's sizes equal to `size` (at compile time
+    when known, else a cf.assert, after which nothing is written)."""
+    from ..onnx_to_linalg._index_check import all_of, guarded
+    from ..onnx_to_linalg._shape_util import collapse, loop_nest
+    x, src = cx.operands[0], cx.operands[1]
+    r = ranked(cx, x.type).rank
+    _row_major_storage(cx.op.operands[0])
+    size, stride = cx.ints(2, "size"), cx.ints(3, "stride")
+    offset = cx.int_(4, "storage_offset") if cx.has_operand(4) else 0
+    if len(size) != len(stride) or ranked(cx, src.type).rank != len(size):
+        raise NotLowerable(f"{len(size)} sizes, {len(stride)} strides and a rank-"
+                           f"{src.type.rank} src")
+    if any(v < 0 for v in size + stride) or offset < 0:
+        raise NotLowerable("as_strided_scatter takes no negative size, stride or "
+                           "storage offset")
+    ix = Ix(scalars(cx))
+    dims = sizes(cx, x)
+    flat = x if r == 1 else (collapse(cx, x, [list(range(r))]) if r else
+                             reshape_to(cx, x, [1]))
+    n = _product(ix, dims)
+    checks = [(k, d, "eq", "as_strided_scatter: src's sizes differ from size")
+              for k, d in zip(size, sizes(cx, src))]
+    if 0 not in size:
+        last = offset + sum((k - 1) * st for k, st in zip(size, stride))
+        checks.append((last + 1, n, "le", "as_strided_scatter writes past the end of "
+                       "the input's storage"))
+    ok = all_of(cx, check_dims(cx, checks))
+    elt = x.type.element_type
+
+    def body(s, ivs, accs):
+        ivs = ivs[:len(size)]          # (a 0-d view: one loop of one iteration)
+        pos = s.index(offset)
+        for i, st in zip(ivs, stride):
+            pos = s.add(pos, s.mul(i, s.index(st)))
+        v = s.op1("tensor.extract", [src, *ivs], elt)
+        return [s.op1("tensor.insert", [v, accs[0], pos], accs[0].type)]
+    out = loop_nest(cx, guarded(cx, size or [1], ok), [flat], body)[0]
+    return [finish(cx, reshape_to(cx, out, dims))]
+
+
 # views whose elements are their storage's in row-major order (when their input's are)
 _ROW_MAJOR_VIEWS = ("aten.view", "aten._unsafe_view", "aten.reshape", "aten.unsqueeze",
                     "aten.squeeze", "aten.squeeze.dim", "aten.squeeze.dims", "aten.clone",
@@ -1349,5 +1397,49 @@ def _diagonal(cx):
             at[d] = idx[k]
         at[d1] = i if off >= 0 else ix2.v(ix2.sub(i, off))
         at[d2] = ix2.v(ix2.add(i, off)) if off >= 0 else i
+        return s.op1("tensor.extract", [x, *at], elt)
+    return [finish(cx, index_generic(cx, [], [], out, elt, body))]
+
+
+@lowering("aten.unfold", "aten.unfold_copy")
+def _unfold(cx):
+    """unfold(x, dimension, size, step) (Tensor.unfold: the sliding windows along one
+    dim, a view in eager): x's dims with dims[d] -> (n - size) // step + 1 windows, and
+    a last dim of `size`: out[.., w, .., k] = x[.., w * step + k, ..]. `size` <= n
+    (ATen's rule) is checked, at run time for a dynamic dim (cf.assert, after which
+    nothing is read); a rank-0 x is one window of size <= 1.
+
+        %w = torch.aten.unfold %x, %int2, %int4, %int2 : !torch.vtensor<[2,3,8],f32>, ...
+               -> !torch.vtensor<[2,3,3,4],f32>
+    """
+    from ..onnx_to_linalg._index_check import when_ok
+    from ..onnx_to_linalg._shape_util import index_generic
+    x = cx.operands[0]
+    r = ranked(cx, x.type).rank
+    size, step = cx.int_(2, "size"), cx.int_(3, "step")
+    if size < 0:
+        raise NotLowerable(f"unfold: size is {size}, must be non-negative")
+    if step <= 0:
+        raise NotLowerable(f"unfold: step is {step}, must be positive")
+    elt = x.type.element_type
+    if r == 0:
+        if size > 1:
+            raise NotLowerable(f"unfold: a 0-d tensor has windows of size <= 1, not {size}")
+        from ..onnx_to_linalg.common import empty
+        return [finish(cx, reshape_to(cx, x, [1]) if size else empty(cx, [0], elt))]
+    d = _axis(cx.int_(1, "dimension"), r)
+    dims = sizes(cx, x)
+    ix = Ix(scalars(cx))
+    ok = check_dims(cx, [(size, dims[d], "le", f"unfold: size {size} exceeds the "
+                          f"size of dimension {d}")])[0]
+    count = ix.add(ix.floordiv(ix.sub(dims[d], size), step), 1)
+    out = dims[:d] + [count] + dims[d + 1:] + [size]
+    if ok is not True:
+        out = when_ok(cx, ok, out)
+
+    def body(s, idx, args):
+        i2 = Ix(s)
+        at = list(idx[:r])
+        at[d] = i2.v(i2.add(i2.mul(idx[d], step), idx[r]))
         return s.op1("tensor.extract", [x, *at], elt)
     return [finish(cx, index_generic(cx, [], [], out, elt, body))]

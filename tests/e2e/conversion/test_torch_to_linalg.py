@@ -267,9 +267,32 @@ CASES = {
                                                            align_corners=True), (X4,)),
     "interpolate_bicubic": (lambda a: F.interpolate(a, scale_factor=1.5, mode="bicubic"),
                             (X4,)),
+    # antialiased (Pillow's filters; timm resamples position embeddings so): shrinking
+    # stretches the filter, taps past the edges are dropped and the rest renormalized
+    "interpolate_bilinear_antialias": (lambda a: F.interpolate(
+        a, size=(3, 5), mode="bilinear", antialias=True), (X4,)),
+    "interpolate_bicubic_antialias": (lambda a: F.interpolate(
+        a, size=(5, 13), mode="bicubic", antialias=True), (X4,)),
+    "interpolate_bicubic_antialias_scale": (lambda a: F.interpolate(
+        a, scale_factor=(0.37, 1.7), mode="bicubic", antialias=True), (randn(2, 3, 14, 9),)),
     "interpolate_linear1d_align": (lambda a: F.interpolate(a, scale_factor=2, mode="linear",
                                                            align_corners=True),
                                    (randn(2, 3, 7),)),
+    # Tensor.unfold: sliding windows along one dim (timm's HaloNet blocks), the
+    # window dim appended last; a step past the size skips elements
+    "unfold_windows": (lambda a: a.unfold(2, 3, 2) * 2, (X4,)),
+    "unfold_negative_dim_step_past_size": (lambda a: a.unfold(-1, 2, 3) + 1, (X4,)),
+    "unfold_whole_dim": (lambda a: a.unfold(0, 3, 1) - 1, (X,)),
+    # as_strided_scatter (AOTAutograd's backward writes gradients into strided views):
+    # a strided window, a transposed one, a 0-d view, an empty one
+    "as_strided_scatter": (lambda a, b: torch.as_strided_scatter(a * 1, b, (2, 3), (6, 2), 1),
+                           (randn(4, 6), randn(2, 3))),
+    "as_strided_scatter_transposed": (lambda a, b: torch.as_strided_scatter(
+        a + 0, b, (4, 3), (1, 4), 0), (randn(3, 4), randn(4, 3))),
+    "as_strided_scatter_0d": (lambda a, b: torch.as_strided_scatter(a * 1, b, (), (), 3),
+                              (randn(5), randn(()))),
+    "as_strided_scatter_empty": (lambda a, b: torch.as_strided_scatter(
+        a * 1, b, (0, 2), (4, 1), 0), (randn(4, 4), randn(0, 2))),
     "scatter": (lambda a, i, b: a.scatter(1, i, b),
                 (X, torch.tensor([[0, 1], [2, 3], [3, 0]]), Y)),
     "scatter_value": (lambda a, i: a.scatter(0, i, 2.5), (X, torch.tensor([[0, 1, 2, 0]]))),
@@ -331,7 +354,8 @@ CPU_CASES = ["add_alpha", "div_trunc_int", "remainder_int", "unary", "activation
              "index_bool_mask", "index_bool_mask_2d",
              "embedding_bag_mean", "embedding_bag_max_2d", "embedding_bag_results_max",
              "interpolate_nearest",
-             "interpolate_bilinear", "scatter_add", "index_put_accumulate", "repeat", "flip",
+             "interpolate_bilinear", "interpolate_bicubic_antialias", "unfold_windows",
+             "as_strided_scatter", "scatter_add", "index_put_accumulate", "repeat", "flip",
              "sort", "constant_pad", "arange", "arange_int_of_floats", "multihead_attention",
              "sdpa_causal"]
 
@@ -494,6 +518,42 @@ def test_dynamic_models(target):
         x = randn(n, 3, 16, 16)
         with torch.no_grad():
             np.testing.assert_allclose(f(x).numpy(), m(x).numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_antialiased_resampling_to_dynamic_sizes():
+    """F.interpolate(antialias=True) of a parameter to the input's symbolic H and W (a
+    timm ViT with dynamic_img_size resamples its position embeddings so): the taps of a
+    run-time scale, shrinking and enlarging, within 1e-5 of eager at every size."""
+    class PosEmbed(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.pos = nn.Parameter(randn(1, 4, 10, 10))
+
+        def forward(self, a):
+            return a + F.interpolate(self.pos, size=a.shape[-2:], mode="bicubic",
+                                     antialias=True)
+    m = PosEmbed()
+    h, w = torch.export.Dim("h", min=2, max=32), torch.export.Dim("w", min=2, max=32)
+    f = strata.compile(m, example_args=(randn(2, 4, 6, 7),),
+                       dynamic_shapes=({2: h, 3: w},))
+    with torch.no_grad():
+        for shape in ((2, 4, 6, 7), (2, 4, 3, 17), (2, 4, 10, 10), (2, 4, 31, 2)):
+            x = randn(*shape)
+            np.testing.assert_allclose(f(x).numpy(), m(x).numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_unfold_of_a_dynamic_dim():
+    """Tensor.unfold along a symbolic dim: the number of windows computed at run time
+    ((n - size) // step + 1), every size the Dim allows."""
+    class Unfold(nn.Module):
+        def forward(self, a):
+            return a.unfold(1, 4, 3) * 2
+    m = Unfold()
+    n = torch.export.Dim("n", min=7, max=64)
+    f = strata.compile(m, example_args=(randn(2, 10),), dynamic_shapes=({1: n},))
+    for size in (7, 8, 13, 64):
+        x = randn(2, size)
+        assert torch.equal(f(x), m(x)), size
 
 
 class DynamicIndex(nn.Module):
