@@ -46,9 +46,15 @@ def _one(name, path, queue):
 
 
 def run(name, path, timeout):
+    return run_forked(_one, (name, path), timeout)
+
+
+def run_forked(one, args, timeout):
+    """`one(*args, queue)` in a forked child that puts its (status, text, seconds) row on
+    the queue: the row, or a FAIL row for a timeout or a crash."""
     ctx = mp.get_context("fork")
     queue = ctx.Queue()
-    p = ctx.Process(target=_one, args=(name, path, queue))
+    p = ctx.Process(target=one, args=(*args, queue))
     p.start()
     p.join(timeout)
     if p.is_alive():

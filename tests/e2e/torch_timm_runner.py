@@ -27,7 +27,6 @@ tests/e2e/test_torch_timm_models.py.
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
 import os
 import re
 import sys
@@ -268,18 +267,8 @@ def _one(name, path, queue):
 
 
 def run(name, path, timeout):
-    ctx = mp.get_context("fork")
-    queue = ctx.Queue()
-    p = ctx.Process(target=_one, args=(name, path, queue))
-    p.start()
-    p.join(timeout)
-    if p.is_alive():
-        p.kill()
-        p.join()
-        return "FAIL", f"timeout after {timeout} s", timeout
-    if queue.empty():
-        return "FAIL", f"crashed (exit code {p.exitcode})", 0.0
-    return queue.get()
+    from torch_breadth_runner import run_forked
+    return run_forked(_one, (name, path), timeout)
 
 
 def main(argv=None):
