@@ -33,6 +33,16 @@ not traced by AOTAutograd] and [Note: the pre-dispatch trace] in
 strata/frontends/torch/dynamo.py, [Note: rewriting Dynamo's graph] in dynamo_graph.py).
 Where that compile time goes, stage by stage, in process CPU:
 bench/torch_compile_stages.py.
+
+[Note: each compile on a collected heap]
+Each timed compile starts right after an untimed gc.collect(). Without it, the garbage
+of the compile before (Inductor's: its untimed and timed compiles leave hundreds of
+thousands of objects) was collected by a full collection inside whichever compile came
+next: measured in one process, torch.compile(backend="strata")'s GPT-2 first call took
+3.3 s after Inductor's compile against 2.3-2.7 s when run first (a profile showed a
+full collection of 0.5 s, 173k objects, landing in Dynamo's trace). A user's first
+compile pays no other compiler's garbage; each peer is timed the same way.
+
 Then the median latency in ms of each peer over at least --repeat calls and half a second
 of calls, timed in --rounds interleaved rounds (bench/models.py's interleaved_medians_ms:
 each peer in turn, so the slow phases of a shared machine fall on all of them, another
@@ -59,6 +69,7 @@ then sleeps (strata/backends/cpu/threadpool.py) and needs no setting.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import time
@@ -76,7 +87,9 @@ COMPILED = PEERS[1:]
 
 
 def _timed_first_call(make, args):
-    """(compiled callable, seconds from `make()` to the end of its first call on `args`)."""
+    """(compiled callable, seconds from `make()` to the end of its first call on `args`).
+    The heap is collected first, untimed: [Note: each compile on a collected heap]."""
+    gc.collect()
     t = time.perf_counter()
     fn = make()
     fn(*args)
