@@ -575,7 +575,7 @@ def embedding_bag(cx, weight, indices, offsets, mode, psw, last, pad, wanted):
     """The results of _embedding_bag ([Note: bags of embeddings, lowered]) that
     `wanted` asks for (None for the others)."""
     from ...dialects.linalg import make_generic
-    from ..onnx_to_linalg._index_check import range_text, values_in_ranges
+    from ..onnx_to_linalg._index_check import range_text, values_in_ranges, when
     from ..onnx_to_linalg._linalg_util import filled, generic_maps, map_text
     from ..scalar_builders import ScalarBuilder
     wt, it, ot = (ranked(cx, v.type) for v in (weight, indices, offsets))
@@ -589,6 +589,18 @@ def embedding_bag(cx, weight, indices, offsets, mode, psw, last, pad, wanted):
     rows = ws[0]
     (flag,) = values_in_ranges(cx, indices, [(0, rows)], True, cx.op.operands[1])
     assert_ok(cx, flag, f"embedding_bag index out of range {range_text(0, rows)}")
+    # ATen's checks of the offsets (else the bags are ones ATen refuses to make):
+    # offsets[0] is 0 and offsets[-1] is at most the number of indices
+    ix = Ix(s)
+
+    def ends_ok():
+        first, last_ = (s.cast(s.op1("tensor.extract", [offsets, ix.v(i)], ot.element_type),
+                               A.index) for i in (0, ix.sub(nb, 1)))
+        return s.and_(s.cmp("eq", first, ix.v(0)), s.cmp("le", last_, ix.v(n)))
+    assert_ok(cx, when(cx, nb > 0 if Ix.known(nb) else s.cmp("gt", ix.v(nb), ix.v(0)),
+                       ends_ok),
+              "embedding_bag's offsets must start at 0 and end at most at the number of "
+              "indices (as ATen checks them)")
     bags = Ix(s).sub(nb, 1) if last else nb
     out = [bags, ws[1]]
     if DYN not in cx.result_type().shape:

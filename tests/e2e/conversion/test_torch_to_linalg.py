@@ -681,3 +681,30 @@ def test_integer_division_by_zero_fails_at_run_time(target):
     with pytest.raises((RuntimeFailure, InterpreterError)) as e:
         f(a, torch.tensor([2, 0, 4]))
     assert "aten.div.Tensor_mode" in str(e.value) and "division by zero" in str(e.value)
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_embedding_bag_offsets_checked_as_aten_does(target):
+    """ATen refuses offsets that do not start at 0 or end past the indices; the compiled
+    code checks them too (static and symbolic bag counts) instead of making other bags."""
+    from strata.interpreter.core import InterpreterError
+    from strata.runtime import RuntimeFailure
+    class Bags(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = nn.Parameter(randn(10, 3))
+
+        def forward(self, i, o):
+            return nn.functional.embedding_bag(i, self.w, o, mode="mean")
+    m = Bags().eval()
+    i, o = torch.tensor([1, 2, 4, 5, 4, 3]), torch.tensor([0, 2, 4])
+    for dynamic in (None, ({0: torch.export.Dim("n")}, {0: torch.export.Dim("b")})):
+        f = strata.compile(m, example_args=(i, o), dynamic_shapes=dynamic, target=target,
+                           cache=False)
+        torch.testing.assert_close(f(i, o), m(i, o))
+        for bad in ([1, 2, 4], [0, 2, 7]):
+            with pytest.raises(RuntimeError):
+                m(i, torch.tensor(bad))
+            with pytest.raises((RuntimeFailure, InterpreterError)) as e:
+                f(i, torch.tensor(bad))
+            assert "offsets must start at 0" in str(e.value)
