@@ -60,7 +60,7 @@ from .types import converted_type, signed_tensor_type
 
 __all__ = ["lowering", "TorchLowering", "NotLowerable", "LOWERINGS",
            "ConvertTorchToLinalg", "make_type_converter", "aten_name", "DYNAMIC_ARG",
-           "symbolic_dims"]
+           "symbolic_dims", "lowers"]
 
 # "aten.add.Tensor" -> lowering function
 LOWERINGS: dict = {}
@@ -79,6 +79,14 @@ def lowering(*names: str):
 
 def _load_families():
     load_families(__name__, __path__, skip=("types", "symbols"))
+
+
+def lowers(name: str) -> bool:
+    """Whether ops named `name` ("transformers.grouped_mm_fallback") have a lowering:
+    the importer's test for a custom operator ([Note: op names] in
+    frontends/torch/importer.py)."""
+    _load_families()
+    return name in LOWERINGS
 
 
 def aten_name(op) -> str:

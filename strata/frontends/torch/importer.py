@@ -55,7 +55,11 @@ generator: `strata.dialects.torch.table.in_torch_mlir`): an operator outside tha
 is written as upstream writes it,
 `torch.operator "torch.aten._native_batch_norm_legit_no_training"(...)`, so that the
 module stays readable by upstream tools. An operator the dialect does not have at all
-(a custom op, a namespace it does not cover) is an import error naming the node.
+(a custom op, a namespace it does not cover) is an import error naming the node, but for
+the custom operators convert-torch-to-linalg lowers by name (transformers'
+`grouped_mm_fallback` of mixtures of experts): those are written as torch-mlir's
+FxImporter writes any op it has no registration for,
+`torch.operator "torch.transformers.grouped_mm_fallback"(...)`.
 A few nodes are rewritten first, as upstream does: `lift_fresh_copy` is a `clone`,
 `_local_scalar_dense` an `Int.Tensor` / `Float.Tensor`, `_assert_async.msg` is dropped,
 `_unsafe_index_put` is its `hacked_twin`, and `mul/div/add/sub.Tensor` given a scalar
@@ -419,6 +423,13 @@ def _is_symbolic(x) -> bool:
 def _op_name(schema) -> str:
     ns, _, name = schema.name.partition("::")
     return f"torch.{ns}.{name}" + (f".{schema.overload_name}" if schema.overload_name else "")
+
+
+def _lowered_custom_op(name: str) -> bool:
+    """A custom operator Strata lowers by its qualified name (transformers'
+    `grouped_mm_fallback`: [Note: op names])."""
+    from ...conversion.torch_to_linalg import lowers
+    return lowers(name[len("torch."):])
 
 
 def describe(node) -> str:
@@ -806,11 +817,10 @@ class _ProgramImporter:
             packet, overload = swap
             schema = getattr(getattr(torch.ops.aten, packet), overload)._schema
             name = _op_name(schema)
-        if not D.known_op(name):
+        custom = not name.startswith(("torch.aten.", "torch.prims.", "torch.prim."))
+        if not D.known_op(name) and not (custom and _lowered_custom_op(name)):
             raise _Unsupported(f"the torch dialect has no op '{name}'"
-                               + (" (custom operators are not supported)"
-                                  if not name.startswith(("torch.aten.", "torch.prims.",
-                                                          "torch.prim."))
+                               + (" (custom operators are not supported)" if custom
                                   else ""))
         n = len(schema.returns)
         if n == 1:
@@ -830,7 +840,7 @@ class _ProgramImporter:
                 operands.append(self.default(param.default_value, param.type))
             else:
                 raise _Unsupported(f"argument '{param.name}' of {schema.name} is not given")
-        if D.in_torch_mlir(name):
+        if D.known_op(name) and D.in_torch_mlir(name):
             op = self.emit(name, operands, result_types)
         else:
             op = self.emit("torch.operator", operands, result_types,
