@@ -23,12 +23,13 @@ the output has eager's structure (the same ModelOutput class and keys).
 
 The builders are shared with tests/e2e/test_torch_text_architectures.py (TEXT).
 
-Last run (transformers 5.24, torch 2.13, 2026-11-30): 114 rows x 2 paths, 220 of 228
-pass; the 8 failures are Qwen2-MoE and Mixtral with transformers' default experts
-implementation, both attentions, both paths ([Note: mixtures of experts]); their
-batched_mm rows pass. Two classes of bug this runner found are fixed: HF Funnel's
-integer arange of float arguments ([Note: arange of an integer type]) and DeBERTa's graph
-of constants under torch.compile (a NumPy output: [Note: torch tensors in and out]).
+Last run (transformers 5.24, torch 2.13, 2026-11-30): 114 rows x 2 paths, 228 of 228
+pass, Qwen2-MoE and Mixtral with transformers' default experts implementation among
+them (their 8 cells failed before its grouped product was lowered: [Note: mixtures of
+experts]). Three classes of bug this runner found are fixed: HF Funnel's integer arange
+of float arguments ([Note: arange of an integer type]), DeBERTa's graph of constants
+under torch.compile (a NumPy output: [Note: torch tensors in and out]) and the MoE's
+custom operator.
 """
 from __future__ import annotations
 
@@ -266,15 +267,19 @@ TEXT = {
 
 
 # [Note: mixtures of experts]
-# transformers' default experts implementation ("grouped_mm") calls, when traced in
-# float32 (torch.export, Dynamo), its own custom operator `transformers::grouped_mm_fallback`,
-# a Python loop over the experts' row ranges read from a tensor (`offs.tolist()`): no
-# ATen op, nothing Strata can compile (the import names the node and the operator).
-# Inductor runs such an operator as an opaque call back into Python; Strata does not. The
-# "batched_mm" implementation (each token's experts' weights gathered, one batched
-# product) is ATen ops of static shapes, and passes both paths (`*_batched` rows);
-# "eager" (a loop over the experts hit, sized by `nonzero`) fails torch.export on its
-# data-dependent sizes (torch's own error) and runs under torch.compile with graph breaks.
+# transformers' default experts implementation ("grouped_mm") sorts the tokens' (token,
+# expert) pairs by expert, counts them per expert (`histc`, `cumsum`: the offsets) and
+# calls, when traced in float32 (torch.export, Dynamo), its own custom operator
+# `transformers::grouped_mm_fallback` (eager Python: a loop over the experts' row ranges
+# read by `offs.tolist()`) where bfloat16 and eager use ATen's `_grouped_mm`. Strata
+# imports the custom operator as torch-mlir does an op it has no registration for
+# (`torch.operator "torch.transformers.grouped_mm_fallback"`) and lowers it, ATen's op
+# and the fallback's backward by one builder (strata/conversion/torch_to_linalg/
+# grouped_mm.py: each row's expert found from the offsets in the generated code, which
+# checks them). The "batched_mm" implementation (each token's experts' weights gathered,
+# one batched product) passes too (`*_batched` rows); "eager" (a loop over the experts
+# hit, sized by `nonzero`) fails torch.export on its data-dependent sizes (torch's own
+# error) and runs under torch.compile with graph breaks.
 
 
 def build(name, attn):

@@ -232,6 +232,23 @@ def test_op_the_dialect_lacks_is_a_located_error():
     assert e.value.node == "node 'twice' (strata_test.twice)"
 
 
+def test_custom_op_with_a_lowering_is_a_torch_operator():
+    """A custom operator Strata lowers by name (transformers' grouped_mm_fallback) is
+    written as torch-mlir's FxImporter writes an op it has no registration for."""
+    pytest.importorskip("transformers")
+    import transformers.integrations.moe  # noqa: F401  (registers the op)
+
+    class Experts(nn.Module):
+        def forward(self, x, w, offs):
+            return torch.ops.transformers.grouped_mm_fallback(x, w, offs) + 1
+    args = (torch.randn(5, 4), torch.randn(2, 4, 3), torch.tensor([2, 5], dtype=torch.int32))
+    m = import_program(torch.export.export(Experts(), args))
+    (op,) = [o for o in _ops(m) if o.name == "torch.operator" and
+             o.properties["name"].value == "torch.transformers.grouped_mm_fallback"]
+    assert len(op.operands) == 3 and op.loc.name == "grouped_mm_fallback"
+    assert 'torch.operator "torch.transformers.grouped_mm_fallback"' in print_op(m)
+
+
 class Cond(nn.Module):
     def forward(self, x):
         return torch.cond(x.sum() > 0, lambda t: t + 1, lambda t: t - 1, (x,))
