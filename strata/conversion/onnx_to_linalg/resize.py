@@ -248,15 +248,24 @@ def resample(cx, x, axes, mode, coord, nearest="floor", scales=None, out=None, *
     transformation `coord` (ONNX's names: PyTorch's nearest is "asymmetric" with
     `nearest` "floor", its bilinear "pytorch_half_pixel" or "align_corners"), and its
     `antialias`, `cubic_coeff_a` and `exclude_outside` (PyTorch's antialiased modes
-    are "half_pixel" with both, Keys' a = -0.5 as Pillow's). The one resampling
-    builder of both frontends; the result typed as result 0."""
+    are "half_pixel" with both, Keys' a = -0.5 as Pillow's; with "align_corners" they
+    are ATen's antialiased align_corners, [Note: antialiased align_corners]). The one
+    resampling builder of both frontends; the result typed as result 0."""
+    sp = _spec(mode, coord, nearest, antialias, cubic_a, exclude)
+    spec = _axes_spec(cx, sizes(cx, x), axes, scales, out, sp)
+    return _resample(cx, x, spec, [spec[d] for d in axes], sp, _static_sizes(cx, x.type.rank))
+
+
+def _spec(mode, coord, nearest, antialias, cubic_a, exclude):
     sp = _Spec()
     sp.mode, sp.coord, sp.nearest = mode, coord, nearest
     sp.cubic_a, sp.exclude, sp.extrap, sp.antialias = cubic_a, exclude, 0.0, antialias
+    return sp
+
+
+def _axes_spec(cx, dims, axes, scales, out, sp):
+    """{axis: _Axis} of `resample`'s arguments, for an input of mixed sizes `dims`."""
     s = scalars(cx)
-    dims = sizes(cx, x)
-    r = x.type.rank
-    static = _static_sizes(cx, r)
     spec = {}
     for k, d in enumerate(axes):
         ax = spec[d] = _Axis(d, dims[d])
@@ -268,7 +277,110 @@ def resample(cx, x, axes, mode, coord, nearest="floor", scales=None, out=None, *
             else:
                 _size_of(cx, ax, None, out[k])
             ax.width = s.mul(ax.scale, _f64(s, ax.n_in))
-    return _resample(cx, x, spec, [spec[d] for d in axes], sp, static)
+        if sp.antialias and sp.coord == "align_corners":
+            _aa_align_corners(cx, ax)
+    if sp.antialias and sp.coord == "align_corners":
+        sp.coord = "half_pixel"
+    return spec
+
+
+# [Note: antialiased align_corners]
+# ATen's antialiased kernels (UpSampleKernel.cpp, `_compute_indices_min_size_weights_aa`)
+# take align_corners only through the ratio s of area_pixel_compute_scale: (n_in - 1) /
+# (n_out - 1), 0 for a one-pixel output (the given scale factors are ignored, as
+# without antialias); the window's centre stays s * (i + 0.5) and the filter stretches
+# by s when s > 1. That is the half_pixel antialiased resampling with the axis's scale
+# 1 / s (+inf for s = 0: every centre at 0, the filter not stretched, as ATen's).
+
+
+def _aa_align_corners(cx, ax):
+    """Set `ax`'s scale (out / in) to 1 / s of [Note: antialiased align_corners]."""
+    s = scalars(cx)
+    ix = Ix(s)
+    if Ix.known(ax.n_in, ax.n_out):
+        ratio = (ax.n_in - 1) / (ax.n_out - 1) if ax.n_out > 1 else 0.0
+        ax.scale_py = 1.0 / ratio if ratio else float("inf")
+        ax.scale = s.const(ax.scale_py, F64)
+    else:
+        from ._index_check import all_of
+        some = all_of(cx, [ix.cmp("gt", ax.n_out, 1), ix.cmp("gt", ax.n_in, 1)])
+        ratio = s.div(_f64(s, ix.sub(ax.n_out, 1)), _f64(s, ix.sub(ax.n_in, 1)))
+        ax.scale = ratio if some is True else s.const(float("inf"), F64) if some is False \
+            else s.select(some, ratio, s.const(float("inf"), F64))
+        ax.scale_py = None
+    ax.sized = ax.n_in == ax.n_out if Ix.known(ax.n_in, ax.n_out) else False
+    ax.width = s.mul(ax.scale, _f64(s, ax.n_in))
+
+
+def resample_adjoint(cx, g, in_dims, axes, mode, coord, scales=None, out=None, *,
+                     antialias=False, cubic_a=-0.75, exclude=False):
+    """The gradient of `resample` (the same arguments, for an input of mixed sizes
+    `in_dims`) with respect to its input, given `g`, that of its result: each resized
+    axis's weights, transposed ([Note: the resampling adjoint]). Linear and cubic
+    modes; the result typed as result 0."""
+    from ._index_check import check_dims
+    sp = _spec(mode, coord, "floor", antialias, cubic_a, exclude)
+    _check(sp)
+    if sp.mode == "nearest":
+        raise NotLowerable("the adjoint of nearest resampling is not built here")
+    t = ranked(cx, g.type)
+    elt = t.element_type
+    if not isinstance(elt, A.FloatType):
+        raise NotLowerable(f"the gradient of a resampling of {elt} elements")
+    spec = _axes_spec(cx, in_dims, axes, scales, out, sp)
+    gs = sizes(cx, g)
+    static = [d if d != A.DYNAMIC else None for d in t.shape]
+    _checked_sizes(cx, spec, static)
+    check_dims(cx, [(gs[d], spec[d].n_out if d in spec else in_dims[d], "eq",
+                     f"grad_output's size {d} differs from the resampled output's")
+                    for d in range(t.rank)])
+    acc = F64 if elt is F64 else A.f32
+    y = g
+    for d in axes:
+        ax = spec[d]
+        if not _is_identity(ax, sp):
+            y = _adjoint_axis(cx, y, ax, sp, acc)
+    if element_type(y.type) is not elt:
+        y = _to_elt(cx, y, elt, False)
+    return finish(cx, y)
+
+
+# [Note: the resampling adjoint]
+# A linear or cubic resampling is, per axis, y[.., o, ..] = sum over taps k of
+# w[o, k] * x[.., idx[o, k], ..] with the tables of `_weights` (clamped positions,
+# normalized weights). Its gradient is the transposed map: per axis, the tables become
+# the dense matrix M[o, j] = sum of w[o, k] over the taps k with idx[o, k] = j (one
+# generic: [n_out, n_in], a tap reduction), and x's gradient along the axis is
+# sum over o of M[o, j] * g[.., o, ..] (a contraction over the output positions). The
+# axes are independent (the weights of one do not depend on the others), so their
+# order does not matter but for rounding. ATen's antialiased backward kernels sum the
+# same products per output position.
+
+
+def _adjoint_axis(cx, y, ax, sp, acc):
+    """`y` (the gradient of a result along `ax`) spread back to `ax`'s input size."""
+    idx, w, _ = _weights(cx, ax, sp, acc)
+    mat = filled(cx, [ax.n_out, ax.n_in], acc, 0.0)
+
+    def spread(s, b, a):
+        mine = s.cmp("eq", a[0], b.index(1))
+        return [s.select(mine, s.add(a[2], a[1]), a[2])]
+    mat = generic_op(cx, [idx, w], [mat], [map_text(3, ["d0", "d2"])] * 2 +
+                     [map_text(3, ["d0", "d1"])], ["parallel", "parallel", "reduction"],
+                     spread)[0]
+    rank = y.type.rank
+    shape = [ax.n_in if d == ax.dim else n for d, n in enumerate(sizes(cx, y))]
+    init = filled(cx, shape, acc, 0.0)
+    src_elt = y.type.element_type
+    ys = [f"d{rank}" if d == ax.dim else f"d{d}" for d in range(rank)]
+
+    def body(s, b, a):
+        v = s.cast(a[0], acc) if src_elt is not acc else a[0]
+        return [s.add(a[2], s.mul(v, a[1]))]
+    return generic_op(cx, [y, mat], [init],
+                      [map_text(rank + 1, ys), map_text(rank + 1, [f"d{rank}", f"d{ax.dim}"]),
+                       map_text(rank + 1, [f"d{d}" for d in range(rank)])],
+                      ["parallel"] * rank + ["reduction"], body)[0]
 
 
 def _resize_v10(cx, scales_attr=None):

@@ -897,8 +897,10 @@ _UPSAMPLE.update({"upsample_linear1d": ("linear", 2, None, False),
 # That is ONNX Resize with antialias=1, exclude_outside=1 (taps outside the input
 # dropped, the rest renormalized), cubic_coeff_a=-0.5 and half_pixel coordinates
 # (ATen's formula, also for a one-pixel output), so the shared resampling builder
-# computes it. align_corners=True (s = (n_in - 1) / (n_out - 1) in the same formula)
-# is no Resize coordinate mode and is refused.
+# computes it. align_corners=True is s = (n_in - 1) / (n_out - 1) in the same formula
+# (ATen accepts it: [Note: antialiased align_corners] in onnx_to_linalg/resize.py). The
+# gradients (`_upsample_*2d_aa_backward`) are the adjoint of the same weights
+# (resize.resample_adjoint).
 
 
 def _upsample(name):
@@ -936,11 +938,11 @@ def _upsample(name):
                 raise NotLowerable("output sizes other than floor(input * scale) with "
                                    "scales are not lowered")
         if antialias:
-            if align:
-                raise NotLowerable("antialiased interpolation with align_corners=True "
-                                   "is not lowered")
-            return [resample(cx, x, axes, mode, "half_pixel", "floor", scales,
-                             None if scales is not None else out, antialias=True,
+            if align:   # [Note: antialiased align_corners]: the sizes only
+                out = out or _scaled_sizes(cx, rest, n)
+            return [resample(cx, x, axes, mode, "align_corners" if align else "half_pixel",
+                             "floor", None if align else scales,
+                             out if align or scales is None else None, antialias=True,
                              cubic_a=-0.5, exclude=True)]
         if mode == "nearest":
             coord = "asymmetric" if rounding == "floor" else "half_pixel"
@@ -951,6 +953,36 @@ def _upsample(name):
                 out = out or _scaled_sizes(cx, rest, n)
         return [resample(cx, x, axes, mode, coord, rounding or "floor", scales,
                          None if scales is not None else out)]
+
+
+@lowering("aten._upsample_bilinear2d_aa_backward", "aten._upsample_bicubic2d_aa_backward")
+def _upsample_aa_backward(cx):
+    """_upsample_{bilinear,bicubic}2d_aa_backward(grad_output, output_size, input_size,
+    align_corners, scales_h?, scales_w?): the adjoint of the forward's weights
+    ([Note: antialiased interpolation]; resize.resample_adjoint), the same scales and
+    coordinates as the forward lowering reads."""
+    from ..onnx_to_linalg.resize import resample_adjoint
+    g = cx.operands[0]
+    mode = "linear" if "bilinear" in cx.aten else "cubic"
+    out = _per_dim(cx.sizes(1, "output_size"), 2, "output_size")
+    in_dims = cx.sizes(2, "input_size")
+    if len(in_dims) != 4 or ranked(cx, g.type).rank != 4:
+        raise NotLowerable("the antialiased resampling's gradient of a 4-d input")
+    align = cx.bool_(3, "align_corners")
+    given = [cx.arg(i) for i in range(4, len(cx.op.operands))]
+    scales = None
+    if not align and len(given) == 2 and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in given):
+        scales = [float(v) for v in given]
+        # ATen: the sizes given, the coordinates by the scales
+        if any(o != int(i * sc) for o, i, sc in zip(out, in_dims[2:], scales)
+               if isinstance(i, int) and isinstance(o, int)):
+            raise NotLowerable("output sizes other than floor(input * scale) with "
+                               "scales are not lowered")
+    return [resample_adjoint(cx, g, in_dims, [2, 3], mode,
+                             "align_corners" if align else "half_pixel", scales,
+                             None if scales is not None else out, antialias=True,
+                             cubic_a=-0.5, exclude=True)]
 
 
 def _numbers(cx, i):
