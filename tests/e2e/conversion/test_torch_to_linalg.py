@@ -275,6 +275,9 @@ CASES = {
         a, size=(5, 13), mode="bicubic", antialias=True), (X4,)),
     "interpolate_bicubic_antialias_scale": (lambda a: F.interpolate(
         a, scale_factor=(0.37, 1.7), mode="bicubic", antialias=True), (randn(2, 3, 14, 9),)),
+    # with align_corners (ATen's ratio (in - 1) / (out - 1) in the same centres)
+    "interpolate_bilinear_antialias_align_corners": (lambda a: F.interpolate(
+        a, size=(3, 11), mode="bilinear", antialias=True, align_corners=True), (X4,)),
     "interpolate_linear1d_align": (lambda a: F.interpolate(a, scale_factor=2, mode="linear",
                                                            align_corners=True),
                                    (randn(2, 3, 7),)),

@@ -53,7 +53,25 @@ CASES = {
     "avg_pool1d_drops_tail": (lambda: nn.AvgPool1d(2), (2, 3, 7)),
     "avg_pool3d": (lambda: nn.AvgPool3d(2, stride=1), (1, 2, 3, 4, 4)),
     "max_pool2d": (lambda: nn.MaxPool2d(3, stride=2, padding=1), (2, 3, 8, 8)),
+    # _upsample_{bilinear,bicubic}2d_aa_backward: the adjoint of the antialiased
+    # weights (shrinking stretches the filter), by sizes, by scales (the scales decide
+    # the coordinates), and with align_corners
+    "interpolate_bilinear_antialias": (lambda: _Resample(size=(4, 11), mode="bilinear"),
+                                       (2, 3, 9, 7)),
+    "interpolate_bicubic_antialias_scales": (
+        lambda: _Resample(scale_factor=(0.45, 1.6), mode="bicubic"), (1, 2, 11, 6)),
+    "interpolate_bicubic_antialias_align_corners": (
+        lambda: _Resample(size=(5, 9), mode="bicubic", align_corners=True), (1, 2, 12, 4)),
 }
+
+
+class _Resample(nn.Module):
+    def __init__(self, **kw):
+        super().__init__()
+        self.kw = kw
+
+    def forward(self, x):
+        return nn.functional.interpolate(x, antialias=True, **self.kw)
 
 
 pytestmark = pytest.mark.usefixtures("fresh_dynamo")   # tests/e2e/conftest.py
