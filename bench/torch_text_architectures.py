@@ -185,6 +185,27 @@ TEXT = {
                   ("eager", "sdpa"), False),
     "mixtral": (_decoder("MixtralConfig", "MixtralForCausalLM", num_local_experts=4,
                          num_experts_per_tok=2, **_LLAMA_LIKE), ("eager", "sdpa"), False),
+    # more mixtures of experts, transformers' default experts: routing by groups and
+    # shared experts (DeepSeek-V3), expert biases, transposed weights and a clamped
+    # gate (GPT-OSS), the others' softmax / sparsemixer / sigmoid routers
+    "olmoe": (_decoder("OlmoeConfig", "OlmoeForCausalLM", num_experts=4,
+                       num_experts_per_tok=2, **_LLAMA_LIKE), ("sdpa",), False),
+    "qwen3_moe": (_decoder("Qwen3MoeConfig", "Qwen3MoeForCausalLM", num_experts=4,
+                           num_experts_per_tok=2, moe_intermediate_size=32,
+                           head_dim=HIDDEN // HEADS, **_LLAMA_LIKE), ("sdpa",), False),
+    "gpt_oss": (_decoder("GptOssConfig", "GptOssForCausalLM", num_local_experts=4,
+                         num_experts_per_tok=2, head_dim=HIDDEN // HEADS, sliding_window=8,
+                         **_LLAMA_LIKE), ("eager",), False),
+    "deepseek_v3": (_decoder("DeepseekV3Config", "DeepseekV3ForCausalLM", n_routed_experts=4,
+                             num_experts_per_tok=2, moe_intermediate_size=32, n_group=1,
+                             topk_group=1, first_k_dense_replace=0, q_lora_rank=None,
+                             kv_lora_rank=16, qk_rope_head_dim=8, qk_nope_head_dim=8,
+                             v_head_dim=16, **dict(_LLAMA_LIKE, num_key_value_heads=HEADS)),
+                    ("sdpa",), False),
+    "phimoe": (_decoder("PhimoeConfig", "PhimoeForCausalLM", num_local_experts=4,
+                        num_experts_per_tok=2, **_LLAMA_LIKE), ("sdpa",), False),
+    "granitemoe": (_decoder("GraniteMoeConfig", "GraniteMoeForCausalLM", num_local_experts=4,
+                            num_experts_per_tok=2, **_LLAMA_LIKE), ("sdpa",), False),
     # [Note: mixtures of experts]
     "qwen2_moe_batched": (_decoder("Qwen2MoeConfig", "Qwen2MoeForCausalLM", num_experts=4,
                                    num_experts_per_tok=2, moe_intermediate_size=32,

@@ -134,3 +134,36 @@ def test_histc_as_aten_bins(target):
     with pytest.raises(_errors()) as e:
         f(torch.tensor([1., float("inf"), 0., 2.]))
     assert "histc's range" in str(e.value) and "not finite" in str(e.value)
+
+
+def test_mixtral_experts_training_under_torch_compile():
+    """Mixtral's sparse MoE block (router, top-k, the sorted tokens' grouped products)
+    trained under torch.compile: the backward graph's grouped_mm_fallback_backward and
+    the routing's gradients give eager's gradients, of the input and every weight."""
+    import copy
+    pytest.importorskip("transformers")
+    import transformers
+    from transformers.models.mixtral.modeling_mixtral import MixtralSparseMoeBlock
+    from strata.frontends.torch import dynamo
+    torch.manual_seed(0)
+    config = transformers.MixtralConfig(hidden_size=16, intermediate_size=32,
+                                        num_local_experts=4, num_experts_per_tok=2)
+    m = MixtralSparseMoeBlock(config)
+    g = _gen()
+    with torch.no_grad():   # (the experts' weights are made uninitialized)
+        for p in m.parameters():
+            p.copy_(torch.randn(p.shape, generator=g) * 0.2)
+    e = copy.deepcopy(m)
+    x = torch.randn(2, 5, 16, generator=g, requires_grad=True)
+    xe = x.detach().clone().requires_grad_()
+    torch._dynamo.reset()
+    try:
+        f = torch.compile(m, backend=dynamo.strata_backend, options={"fallback": False})
+        f(x).square().sum().backward()
+    finally:
+        torch._dynamo.reset()
+    e(xe).square().sum().backward()
+    assert m.experts.gate_up_proj.grad.abs().sum() > 0
+    torch.testing.assert_close(x.grad, xe.grad, rtol=1e-4, atol=1e-6)
+    for (name, p), q in zip(m.named_parameters(), e.parameters()):
+        torch.testing.assert_close(p.grad, q.grad, rtol=1e-4, atol=1e-6, msg=name)
