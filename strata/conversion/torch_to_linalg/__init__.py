@@ -40,10 +40,10 @@ at the lowered entry ([Note: symbolic sizes checked in the generated code], symb
 An op without a lowering fails the pass before anything is converted, with a
 diagnostic at the op's location, which the importer made the user's Python line fused
 with the FX node name: `model.py:12:0: error: no lowering to linalg for the ATen op
-'aten.histc' (torch.operator, FX node 'histc')` (the message names the node: a
-rendered location shows only the file position). One whose lowering declines (an argument it needs
-constant, an unsupported case) fails the conversion there: `failed to legalize
-operation 'torch.aten.view'` and a note with the reason.
+'aten.special_bessel_j0' (torch.operator, FX node 'special_bessel_j0')` (the message
+names the node: a rendered location shows only the file position). One whose lowering
+declines (an argument it needs constant, an unsupported case) fails the conversion
+there: `failed to legalize operation 'torch.aten.view'` and a note with the reason.
 """
 from __future__ import annotations
 
