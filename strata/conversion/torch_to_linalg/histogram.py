@@ -52,6 +52,9 @@ def _histc(cx):
         p = ScalarBuilder(b, cx.loc)
         v = args[0]
         inside = p.and_(p.cmp("ge", v, lo), p.cmp("le", v, hi))
+        # (the bin of an element inside only: NaN or a huge value made an integer is
+        # poison, which `and` would spread past the select)
+        v = p.select(inside, v, lo)
         pos = p.cast(p.div(p.mul(p.sub(v, lo), n_bins), p.sub(hi, lo)), A.i64)
         pos = p.min(pos, p.const(bins - 1, A.i64))
         mine = p.and_(inside, p.cmp("eq", pos, p.cast(b.index(0), A.i64)))
