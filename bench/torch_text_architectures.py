@@ -23,9 +23,10 @@ the output has eager's structure (the same ModelOutput class and keys).
 
 The builders are shared with tests/e2e/test_torch_text_architectures.py (TEXT).
 
-Last run (transformers 5.24, torch 2.13, 2026-11-30): 114 rows x 2 paths, 228 of 228
-pass, Qwen2-MoE and Mixtral with transformers' default experts implementation among
-them (their 8 cells failed before its grouped product was lowered: [Note: mixtures of
+Last run (transformers 5.24, torch 2.13, 2026-11-30): 120 rows x 2 paths, 240 of 240
+pass, eight mixtures of experts with transformers' default experts implementation among
+them (Qwen2-MoE and Mixtral, whose 8 cells failed before its grouped product was
+lowered, OLMoE, Qwen3-MoE, GPT-OSS, DeepSeek-V3, PhiMoE, GraniteMoE: [Note: mixtures of
 experts]). Three classes of bug this runner found are fixed: HF Funnel's integer arange
 of float arguments ([Note: arange of an integer type]), DeBERTa's graph of constants
 under torch.compile (a NumPy output: [Note: torch tensors in and out]) and the MoE's
