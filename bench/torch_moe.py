@@ -10,17 +10,22 @@ moe       strata.compile of the block (float32: the traced graph calls transform
           `grouped_mm_fallback`, lowered in strata/conversion/torch_to_linalg/
           grouped_mm.py: a matmul per expert of its rows) against eager (ATen's
           `_grouped_mm`); the first figure is the compile, in CPU seconds
+grouped   the grouped product alone (transformers' grouped_mm_fallback: the block's
+          tokens x 2 rows split evenly over the experts, by (experts, hidden,
+          4 x hidden) weights) against transformers' eager loop over the experts
 aa-train  one step (forward, backward) of a position embedding (1, 384, 14, 14)
           resampled to 24x24 by F.interpolate(bicubic, antialias=True) under
           torch.compile(backend=strata) against eager: the backward is
           `_upsample_bicubic2d_aa_backward` (resize.resample_adjoint)
 
-Figures of 2026-11-30 (2-core machine shared with other jobs, load ~8; torch with one
-thread; --calls 30): moe, 128 tokens, hidden 256, 8 experts: compile 0.9 s, eager
-3.4 ms, Strata 6.2 ms per call (it was 173 ms when each row's expert was read per
-element instead of a matmul per expert); aa-train: eager 2.9 ms, Strata 1.8 ms per
-step. (With torch's default threads on the loaded machine eager's CPU time is
-inflated by its threads' spinning: 104 ms for aa-train.)
+Figures of 2026-11-30 (2-core machine shared with other jobs, load ~7; torch with one
+thread; --calls 50, two runs): moe, 128 tokens, hidden 256, 8 experts: compile 1.0 s,
+eager 3.5-3.8 ms, Strata 6.1 ms per call (it was 173 ms when each row's expert was read
+per element instead of a matmul per expert); grouped: eager loop 1.75 ms, Strata
+1.4-1.5 ms, so most of the block's time is its routing (top-k, sort, gathers, the
+inverse permutation's index_put), not the experts' products; aa-train: eager 2.8 ms,
+Strata 1.8 ms per step. (With torch's default threads on the loaded machine, eager's
+CPU time is inflated by its threads' spinning: 104 ms for aa-train.)
 """
 from __future__ import annotations
 
@@ -65,6 +70,24 @@ def moe(tokens, hidden, experts, calls):
           f"per call (max diff {diff:.1e})")
 
 
+def grouped(tokens, hidden, experts, calls):
+    import torch
+    import transformers.integrations.moe  # noqa: F401  (registers the op)
+
+    import strata
+
+    class Fallback(torch.nn.Module):
+        def forward(self, x, w, offs):
+            return torch.ops.transformers.grouped_mm_fallback(x, w, offs)
+    rows = 2 * tokens
+    x, w = torch.randn(rows, hidden), torch.randn(experts, hidden, 4 * hidden)
+    offs = torch.linspace(rows / experts, rows, experts).round().to(torch.int32)
+    f = strata.compile(Fallback(), example_args=(x, w, offs), cache=False)
+    eager = _per_call(lambda: Fallback()(x, w, offs), calls)
+    ours = _per_call(lambda: f(x, w, offs), calls)
+    print(f"grouped: eager loop {eager:.2f} ms, strata {ours:.2f} ms per call")
+
+
 def aa_train(calls):
     import torch
     import torch.nn.functional as F
@@ -99,6 +122,7 @@ def main(argv=None):
     import torch
     torch.set_num_threads(1)
     moe(a.tokens, a.hidden, a.experts, a.calls)
+    grouped(a.tokens, a.hidden, a.experts, a.calls)
     aa_train(a.calls)
 
 
