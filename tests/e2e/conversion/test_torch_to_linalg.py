@@ -523,10 +523,12 @@ def test_dynamic_models(target):
             np.testing.assert_allclose(f(x).numpy(), m(x).numpy(), rtol=1e-5, atol=1e-6)
 
 
-def test_antialiased_resampling_to_dynamic_sizes():
+@pytest.mark.parametrize("align", [False, True])
+def test_antialiased_resampling_to_dynamic_sizes(align):
     """F.interpolate(antialias=True) of a parameter to the input's symbolic H and W (a
     timm ViT with dynamic_img_size resamples its position embeddings so): the taps of a
-    run-time scale, shrinking and enlarging, within 1e-5 of eager at every size."""
+    run-time scale, shrinking and enlarging, within 1e-5 of eager at every size; with
+    align_corners the run-time ratio (in - 1) / (out - 1), 0 for a one-pixel output."""
     class PosEmbed(nn.Module):
         def __init__(self):
             super().__init__()
@@ -534,13 +536,15 @@ def test_antialiased_resampling_to_dynamic_sizes():
 
         def forward(self, a):
             return a + F.interpolate(self.pos, size=a.shape[-2:], mode="bicubic",
-                                     antialias=True)
+                                     antialias=True, align_corners=align)
     m = PosEmbed()
-    h, w = torch.export.Dim("h", min=2, max=32), torch.export.Dim("w", min=2, max=32)
+    lo = 1 if align else 2
+    h, w = torch.export.Dim("h", min=lo, max=32), torch.export.Dim("w", min=lo, max=32)
     f = strata.compile(m, example_args=(randn(2, 4, 6, 7),),
                        dynamic_shapes=({2: h, 3: w},))
     with torch.no_grad():
-        for shape in ((2, 4, 6, 7), (2, 4, 3, 17), (2, 4, 10, 10), (2, 4, 31, 2)):
+        for shape in ((2, 4, 6, 7), (2, 4, 3, 17), (2, 4, 10, 10), (2, 4, 31, 2)) + (
+                ((2, 4, 1, 5),) if align else ()):
             x = randn(*shape)
             np.testing.assert_allclose(f(x).numpy(), m(x).numpy(), rtol=1e-5, atol=1e-5)
 
