@@ -243,7 +243,8 @@ def _size_of(cx, ax, py, v):
 def resample(cx, x, axes, mode, coord, nearest="floor", scales=None, out=None, *,
              antialias=False, cubic_a=-0.75, exclude=False):
     """`x` resized along `axes` by `scales` (Python numbers) or to sizes `out` (ints,
-    or index Values: sizes known at run time, checked non-negative there):
+    or index Values: sizes known at run time, checked non-negative there), or, both
+    given, to sizes `out` with the coordinates of `scales` (ATen's rule):
     Resize's interpolation `mode` ("nearest", "linear", "cubic") and coordinate
     transformation `coord` (ONNX's names: PyTorch's nearest is "asymmetric" with
     `nearest` "floor", its bilinear "pytorch_half_pixel" or "align_corners"), and its
@@ -271,6 +272,12 @@ def _axes_spec(cx, dims, axes, scales, out, sp):
         ax = spec[d] = _Axis(d, dims[d])
         if scales is not None:
             _scale_of(cx, ax, float(scales[k]), s.const(float(scales[k]), F64))
+            if out is not None:   # the size given, the coordinates by the scale
+                if not isinstance(out[k], int):
+                    ax.checks.append((0, out[k], "le", "sizes must be non-negative"))
+                elif out[k] < 0:
+                    raise NotLowerable(f"sizes must be non-negative (axis {d}: {out[k]})")
+                ax.n_out = out[k]
         else:
             if isinstance(out[k], int):
                 _size_of(cx, ax, out[k], None)

@@ -931,19 +931,21 @@ def _upsample(name):
                                                    "output_size")   # symbolic too
         if scales is None and out is None:
             raise NotLowerable("resampling needs output_size or scale factors")
+        if antialias:
+            # ATen: the sizes given, the coordinates by the scales (both may be given:
+            # resample takes both); align_corners reads the sizes only ([Note:
+            # antialiased align_corners])
+            if align:
+                out, scales = out or _scaled_sizes(cx, rest, n), None
+            return [resample(cx, x, axes, mode, "align_corners" if align else "half_pixel",
+                             "floor", scales, out, antialias=True, cubic_a=-0.5,
+                             exclude=True)]
         if scales is not None and out is not None:
             # ATen: the sizes given, the coordinates by the scales
             if any(o != int(i * sc) for o, i, sc in zip(out, t.shape[2:], scales)
                    if i != DYN and isinstance(o, int)):
                 raise NotLowerable("output sizes other than floor(input * scale) with "
                                    "scales are not lowered")
-        if antialias:
-            if align:   # [Note: antialiased align_corners]: the sizes only
-                out = out or _scaled_sizes(cx, rest, n)
-            return [resample(cx, x, axes, mode, "align_corners" if align else "half_pixel",
-                             "floor", None if align else scales,
-                             out if align or scales is None else None, antialias=True,
-                             cubic_a=-0.5, exclude=True)]
         if mode == "nearest":
             coord = "asymmetric" if rounding == "floor" else "half_pixel"
         else:
@@ -973,16 +975,10 @@ def _upsample_aa_backward(cx):
     scales = None
     if not align and len(given) == 2 and all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in given):
-        scales = [float(v) for v in given]
-        # ATen: the sizes given, the coordinates by the scales
-        if any(o != int(i * sc) for o, i, sc in zip(out, in_dims[2:], scales)
-               if isinstance(i, int) and isinstance(o, int)):
-            raise NotLowerable("output sizes other than floor(input * scale) with "
-                               "scales are not lowered")
+        scales = [float(v) for v in given]   # the coordinates by the scales, as ATen
     return [resample_adjoint(cx, g, in_dims, [2, 3], mode,
-                             "align_corners" if align else "half_pixel", scales,
-                             None if scales is not None else out, antialias=True,
-                             cubic_a=-0.5, exclude=True)]
+                             "align_corners" if align else "half_pixel", scales, out,
+                             antialias=True, cubic_a=-0.5, exclude=True)]
 
 
 def _numbers(cx, i):

@@ -275,6 +275,10 @@ CASES = {
         a, size=(5, 13), mode="bicubic", antialias=True), (X4,)),
     "interpolate_bicubic_antialias_scale": (lambda a: F.interpolate(
         a, scale_factor=(0.37, 1.7), mode="bicubic", antialias=True), (randn(2, 3, 14, 9),)),
+    # sizes and scales both given: the sizes, the coordinates by the scales (ATen's
+    # rule; an OpInfo sample of _upsample_bilinear2d_aa)
+    "interpolate_antialias_sizes_and_scales": (
+        lambda a: torch.ops.aten._upsample_bilinear2d_aa(a, [3, 5], False, 1.7, 0.9), (X4,)),
     # with align_corners (ATen's ratio (in - 1) / (out - 1) in the same centres)
     "interpolate_bilinear_antialias_align_corners": (lambda a: F.interpolate(
         a, size=(3, 11), mode="bilinear", antialias=True, align_corners=True), (X4,)),

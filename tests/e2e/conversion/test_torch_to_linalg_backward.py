@@ -60,6 +60,8 @@ CASES = {
                                        (2, 3, 9, 7)),
     "interpolate_bicubic_antialias_scales": (
         lambda: _Resample(scale_factor=(0.45, 1.6), mode="bicubic"), (1, 2, 11, 6)),
+    "aa_backward_sizes_and_scales": (lambda: _Resample(size=(3, 5), scales=(1.7, 0.9)),
+                                     (1, 2, 8, 8)),
     "interpolate_bicubic_antialias_align_corners": (
         lambda: _Resample(size=(5, 9), mode="bicubic", align_corners=True), (1, 2, 12, 4)),
 }
@@ -71,6 +73,9 @@ class _Resample(nn.Module):
         self.kw = kw
 
     def forward(self, x):
+        if "scales" in self.kw:   # the op itself: sizes and scales both given
+            return torch.ops.aten._upsample_bilinear2d_aa(x, self.kw["size"], False,
+                                                         *self.kw["scales"])
         return nn.functional.interpolate(x, antialias=True, **self.kw)
 
 
