@@ -41,7 +41,7 @@ from ...ir import attributes as A
 from ..onnx_to_linalg._index_check import assert_ok, check_dims
 from ..onnx_to_linalg._linalg_util import (acc_type, filled, generic_maps, map_text,
                                            round_to, transpose)
-from ..onnx_to_linalg._shape_util import Ix, finish, sizes
+from ..onnx_to_linalg._shape_util import DYN, Ix, finish, sizes
 from ..onnx_to_linalg.common import ranked, scalars, tensor_type
 from ..onnx_to_linalg.contraction import matmul
 from ..scalar_builders import ScalarBuilder
@@ -185,7 +185,7 @@ def _group_loop(cx, a, b, offs, form, out, acc, total, sa, sb):
         n = s.sub(hi, lo)
 
         def group(v, shape):   # v[g] of a 3-d operand
-            t = tensor_type(shape, v.type.element_type)
+            t = tensor_type([d if Ix.known(d) else DYN for d in shape], v.type.element_type)
             return extract_slice(inner, v, [g, 0, 0], [1, *shape], result_type=t)
         if form == (2, 3):
             rows = extract_slice(inner, a, [lo, 0], [n, sa[1]])

@@ -76,19 +76,23 @@ class Fallback(nn.Module):
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_transformers_fallback_dynamic_rows_and_bad_offs(target):
-    """transformers' grouped_mm_fallback with a symbolic row count: rows past offs[-1]
-    are zeros as its loop leaves them; offs that decrease or end past the rows are a
-    run-time error naming the op (eager's loop reads garbage or fails)."""
+def test_transformers_fallback_dynamic_sizes_and_bad_offs(target):
+    """transformers' grouped_mm_fallback with symbolic rows, widths and expert count:
+    rows past offs[-1] are zeros as its loop leaves them; offs that decrease or end past
+    the rows are a run-time error naming the op (eager's loop reads garbage or fails)."""
     g = _gen()
     x, w = torch.randn(9, 8, generator=g), torch.randn(3, 8, 4, generator=g)
     offs = torch.tensor([3, 3, 7], dtype=torch.int32)
     m = Fallback()
+    rows, k, n, e = (torch.export.Dim(d) for d in ("rows", "k", "n", "e"))
     f = strata.compile(m, example_args=(x, w, offs), target=target, cache=False,
-                       dynamic_shapes=({0: torch.export.Dim("rows")}, None, None))
+                       dynamic_shapes=({0: rows, 1: k}, {0: e, 1: k, 2: n}, {0: e}))
     torch.testing.assert_close(f(x, w, offs), m(x, w, offs))
     x2, offs2 = x[:5], torch.tensor([0, 4, 5], dtype=torch.int32)
     torch.testing.assert_close(f(x2, w, offs2), m(x2, w, offs2))
+    x3, w3 = torch.randn(6, 3, generator=g), torch.randn(4, 3, 5, generator=g)
+    offs3 = torch.tensor([1, 1, 4, 5], dtype=torch.int32)
+    torch.testing.assert_close(f(x3, w3, offs3), m(x3, w3, offs3))
     for bad in ([3, 2, 7], [3, 3, 10], [-1, 3, 7]):
         with pytest.raises(_errors()) as e:
             f(x, w, torch.tensor(bad, dtype=torch.int32))
