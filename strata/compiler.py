@@ -573,9 +573,12 @@ def _may_retype(src, dst) -> bool:
 
 def _retype(v, src, dst):
     """A value of type `src` as one of type `dst` where a lowering changed only the
-    signedness of integer elements (uiN <-> iN: the same bits); else unchanged."""
+    signedness of integer elements (uiN <-> iN: the same bits) or made complex elements
+    real pairs (`_complex_pairs`); else unchanged."""
     if src is dst:
         return v
+    if _complex_elements(src) or _complex_elements(dst):
+        return _complex_pairs(v, src, dst)
     device = not isinstance(v, (np.ndarray, np.generic))
     if device and not hasattr(v, "as_dtype"):
         return v
@@ -593,6 +596,30 @@ def _retype(v, src, dst):
         r = wrap(v, dst)
         return r if isinstance(dst, A.ShapedType) else r[()]
     return v
+
+
+def _complex_elements(t) -> bool:
+    from .ir import attributes as A
+    return type(getattr(t, "element_type", None)) is A.ComplexType
+
+
+def _complex_pairs(v, src, dst):
+    """[Note: complex inputs and outputs as pairs]
+    A lowered PyTorch program takes and gives complex tensors as their real pairs
+    (`tensor<3x4xcomplex<f32>>` as `tensor<3x4x2xf32>`, torch's `view_as_real`: [Note:
+    complex as real pairs] in conversion/torch_to_linalg/complex.py). A complex array
+    (a torch tensor read in place, a NumPy array) is passed as the view of its pairs,
+    no copy (a non-contiguous one copied first); a result's pairs are given back as the
+    complex view of them (a torch tensor through `torch.from_numpy`, no copy)."""
+    if not isinstance(v, np.ndarray):
+        return v
+    if _complex_elements(src):      # complex -> pairs
+        v = np.ascontiguousarray(v)
+        return v.view(v.real.dtype).reshape(v.shape + (2,))
+    if v.ndim == 0 or v.shape[-1] != 2:
+        return v
+    v = np.ascontiguousarray(v)
+    return v.view(np.result_type(v.dtype, np.complex64)).reshape(v.shape[:-1])
 
 
 def _output(v):

@@ -42,6 +42,12 @@ def _twiddle(s, k, n, length):
 def _finish_signal(cx, y, elt, scale=None):
     """The f64 sums `y` (times `scale`, an f64 Value, when given) in element type
     `elt`, as the op's result."""
+    return finish(cx, _scaled(cx, y, elt, scale))
+
+
+def _scaled(cx, y, elt, scale=None):
+    """The f64 sums `y` (times `scale`, an f64 Value, when given) in element type
+    `elt`."""
     from .common import elementwise
 
     def body(s, v):
@@ -49,8 +55,8 @@ def _finish_signal(cx, y, elt, scale=None):
             v = s.mul(v, scale)
         return s.cast(v, elt)
     if scale is None and elt is F64:
-        return finish(cx, y)
-    return finish(cx, elementwise(cx, [y], elt, body, result_shape=y.type.shape))
+        return y
+    return elementwise(cx, [y], elt, body, result_shape=y.type.shape)
 
 
 # ------------------------------------------------------------------ DFT
@@ -142,17 +148,36 @@ def _switch(cx, key, cases, build, result_type):
 
 
 def _dft_along(cx, x, axis, inverse, onesided):
-    """The DFT of `x` along `axis`, as the op's result."""
+    """The DFT of `x` along `axis`, as the op's result (inverse: divided by N)."""
+    length = _at_least(cx, scalar_of(cx, 1), 1, "dft_length must be positive", 1) \
+        if cx.has_operand(1) else None
+    return finish(cx, dft(cx, x, axis, inverse, onesided, length,
+                          scale="1/n" if inverse else None, fit_result=True))
+
+
+def dft(cx, x, axis, inverse=False, onesided=False, length=None, elt=None, scale=None,
+        fit_result=False):
+    """[Note: one DFT builder] The DFT along `axis` of signals `x`, real (a last dim of
+    1) or complex (a last dim of 2, the real and imaginary parts): ONNX's DFT and
+    torch's FFTs (`aten._fft_r2c/_c2c/_c2r`, torch_to_linalg/complex.py) both build it
+    here. `length` (mixed; default: the input's, or 2 * (bins - 1) for a one-sided
+    inverse) is the transform's size N, the input cut or zero-padded to it. A
+    one-sided forward DFT gives the first N/2 + 1 bins; a one-sided inverse reads the
+    first N/2 + 1 bins of a Hermitian spectrum and gives the real signal (a last dim
+    of 1). The sums are in f64, then times `scale` (a float, or "1/n": divided by N)
+    and rounded to `elt` (default: `x`'s). `fit_result`: the sizes the op's result type
+    knows are the output's."""
     t = x.type
-    r, elt = t.rank, t.element_type
+    r = t.rank
+    elt = elt or t.element_type
     cplx = t.shape[-1] == 2
     irfft = inverse and onesided
     s = scalars(cx)
     ix = Ix(s)
     dims = sizes(cx, x)
     n_in = dims[axis]
-    if cx.has_operand(1):
-        n = _at_least(cx, scalar_of(cx, 1), 1, "dft_length must be positive", 1)
+    if length is not None:
+        n = length
     else:
         n = ix.mul(ix.sub(n_in, 1), 2) if irfft else n_in
     half = ix.add(ix.floordiv(n, 2), 1)
@@ -165,7 +190,8 @@ def _dft_along(cx, x, axis, inverse, onesided):
     out = list(dims)
     out[axis] = half if onesided and not inverse else n
     out[-1] = 1 if irfft else 2
-    out = out_sizes(cx, out)
+    if fit_result:
+        out = out_sizes(cx, out)
     red = r  # the reduction loop: the input sample
     pos = [red if d == axis else d for d in range(r - 1)]
     maps = [map_text(r + 1, pos + ["0"])] + ([map_text(r + 1, pos + ["1"])] if cplx else [])
@@ -196,8 +222,11 @@ def _dft_along(cx, x, axis, inverse, onesided):
         return [s.add(a[-1], s.select(real, re, im))]
     y = generic_op(cx, ins, [filled(cx, out, F64, 0.0)], maps,
                    ["parallel"] * r + ["reduction"], body)[0]
-    scale = s.div(s.const(1.0, F64), s.cast(ix.v(n), F64)) if inverse else None
-    return _finish_signal(cx, y, elt, scale)
+    if scale == "1/n":
+        scale = s.div(s.const(1.0, F64), s.cast(ix.v(n), F64))
+    elif scale is not None:
+        scale = s.const(float(scale), F64)
+    return _scaled(cx, y, elt, scale)
 
 
 # ------------------------------------------------------------------ STFT
