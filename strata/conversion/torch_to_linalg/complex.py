@@ -47,7 +47,7 @@ from ..onnx_to_linalg._shape_util import Ix, finish, sizes
 from ..onnx_to_linalg.common import (DYN, broadcast_groups, broadcast_shapes, empty,
                                      generic_op, ranked, scalars)
 from ..scalar_builders import is_float
-from . import DYNAMIC_ARG, LOWERINGS, NotLowerable, TorchLowering
+from . import DYNAMIC_ARG, LOWERINGS, NotLowerable, TorchLowering, lowering
 
 __all__ = ["COMPLEX_LOWERINGS", "complex_lowering", "is_complex", "has_complex",
            "celementwise"]
@@ -526,6 +526,19 @@ _unary(("aten.abs",), cabs, out_complex=False)
 _unary(("aten.angle",), lambda s, z: s.op1("math.atan2", [_im(s, z), z[0]], z[0].type),
        out_complex=False)
 _unary(("aten.real",), lambda s, z: z[0], out_complex=False)
+
+
+@lowering("aten.angle")
+def _real_angle(cx):
+    """angle of real numbers: pi below 0, else 0 (NaN stays NaN), in the result's
+    (floating) type."""
+    from .elementwise import ew
+
+    def body(s, x):
+        zero = s.zero(x.type)
+        pi = s.select(s.cmp("lt", x, zero), s.const(math.pi, x.type), zero)
+        return s.select(s.cmp("uno", x, x), x, pi)
+    return [ew(cx, [0], body)]
 _unary(("aten.imag",), lambda s, z: _im(s, z), out_complex=False)
 
 
@@ -549,7 +562,7 @@ def _eq(cx):
 
     def fn(s, *parts):
         a, b = [parts[p] if kind == "t" else p for kind, p in plan]
-        same = s.and_(s.cmp("oeq", a[0], b[0]), s.cmp("oeq", _im(s, a), _im(s, b)))
+        same = s.and_(s.cmp("eq", a[0], b[0]), s.cmp("eq", _im(s, a), _im(s, b)))
         return s.not_(same) if ne else same
     return [celementwise(cx, items, fn, elt, out_complex=False, out=A.i1)]
 
