@@ -39,6 +39,34 @@ def _twiddle(s, k, n, length):
     return s.math("cos", theta), s.math("sin", theta)
 
 
+# [Note: twiddle tables]
+# With N and the bins static, the twiddle factors are two f64 constants built at compile
+# time, cos and sin of 2*pi*((k*n) mod N)/N for each output bin k and input sample n,
+# read by the DFT's generic along (k, n): the transform is then a product with those
+# matrices, no trigonometry at run time (per element, cos and sin cost more than the
+# multiply-adds). Up to TWIDDLE_TABLE_MAX entries each; larger or run-time sizes compute
+# the factors in the loop (`_twiddle`), the same values.
+TWIDDLE_TABLE_MAX = 1 << 18
+
+
+def _twiddle_tables(cx, n, bins, samples):
+    """(cos, sin) f64 constant tensors [bins, samples] of [Note: twiddle tables], or
+    None when a size is known at run time only or the tables would be too large."""
+    if not Ix.known(n, bins, samples) or bins * samples > TWIDDLE_TABLE_MAX or \
+            bins * samples == 0:
+        return None
+    import numpy as np
+
+    from ...ir.dense import DenseElementsAttr
+    k = np.arange(bins, dtype=np.int64)[:, None]
+    i = np.arange(samples, dtype=np.int64)[None, :]
+    theta = 2 * np.pi * ((k * i) % n).astype(np.float64) / n
+    t = A.RankedTensorType((bins, samples), F64)
+    s = scalars(cx)
+    return [s.op1("arith.constant", [], t, {"value": DenseElementsAttr(t, np.cos(theta))}),
+            s.op1("arith.constant", [], t, {"value": DenseElementsAttr(t, np.sin(theta))})]
+
+
 def _finish_signal(cx, y, elt, scale=None):
     """The f64 sums `y` (times `scale`, an f64 Value, when given) in element type
     `elt`, as the op's result."""
@@ -195,14 +223,21 @@ def dft(cx, x, axis, inverse=False, onesided=False, length=None, elt=None, scale
     red = r  # the reduction loop: the input sample
     pos = [red if d == axis else d for d in range(r - 1)]
     maps = [map_text(r + 1, pos + ["0"])] + ([map_text(r + 1, pos + ["1"])] if cplx else [])
-    maps.append(map_text(r + 1, list(range(r))))
     ins = [x, x] if cplx else [x]
+    tables = _twiddle_tables(cx, n, out[axis], used)
+    if tables is not None:
+        maps += [map_text(r + 1, [axis, red])] * 2
+        ins += tables
+    maps.append(map_text(r + 1, list(range(r))))
 
     def body(s, b, a):
         k, i = b.index(axis), b.index(red)
         xr = s.cast(a[0], F64)
         xi = s.cast(a[1], F64) if cplx else None
-        cos, sin = _twiddle(s, k, i, n)
+        if tables is not None:
+            cos, sin = a[-3], a[-2]
+        else:
+            cos, sin = _twiddle(s, k, i, n)
         if irfft:
             # the other half's conjugates double every bin but 0 and N/2
             edge = s.or_(s.cmp("eq", i, s.index(0)),
