@@ -315,7 +315,7 @@ def _items(cx, indices):
 
 def _operand_parts(cx, indices, elt):
     """For each operand at `indices`: ("t", k) for the k-th tensor item, or ("s",
-    (re, im)) for a scalar argument (complex Python constants included)."""
+    (re, im)) for a scalar argument."""
     plan, k = [], 0
     for i in indices:
         v = cx.operands[i]
@@ -328,12 +328,8 @@ def _operand_parts(cx, indices, elt):
 
 
 def _scalar_pair(cx, i, elt):
-    """Scalar argument `i` as (re, im) Values of `elt` (im None when real)."""
-    s = scalars(cx)
-    d = cx.op.operands[i].defining_op
-    if d is not None and d.name == "torch.constant.complex":
-        c = complex(d.properties["value"].value)
-        return s.const(c.real, elt), s.const(c.imag, elt)
+    """Scalar argument `i` as (re, im) Values of `elt` (im None: a real number; Python
+    complex constants are not imported, as torch-mlir's importer does not)."""
     return cx.scalar(i, elt), None
 
 
@@ -517,7 +513,8 @@ _unary(("aten.sgn", "aten.sign"), _csgn)
 _unary(("aten.sin",), _csin)
 _unary(("aten.cos",), _ccos)
 _unary(("aten.neg",), lambda s, z: (s.neg(z[0]), s.neg(_im(s, z))))
-_unary(("aten._conj", "aten.conj_physical", "aten.conj", "aten._conj_copy"),
+_unary(("aten._conj", "aten.conj_physical", "aten._conj_physical", "aten.conj",
+        "aten._conj_copy"),
        lambda s, z: (z[0], s.neg(_im(s, z))))
 _unary(("aten.resolve_conj", "aten.resolve_neg", "aten.positive"),
        lambda s, z: (z[0], _im(s, z)))
