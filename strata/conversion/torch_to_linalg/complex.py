@@ -173,6 +173,7 @@ _LAYOUT = {
     "aten.index_select": lambda cx, r: {1: _dims_arg(cx, 1, r)},
     "aten.flip": lambda cx, r: {1: _dims_arg(cx, 1, r)},
     "aten.repeat": lambda cx, r: {1: cx.ints(1, "repeats") + [1]},
+    "aten.cumsum": lambda cx, r: {1: _dims_arg(cx, 1, r)},
     "aten.clone": lambda cx, r: {},
     "aten.alias": lambda cx, r: {},
     "aten.detach": lambda cx, r: {},
@@ -184,7 +185,6 @@ _LAYOUT = {
     "aten._index_put_impl": lambda cx, r: {},
     "aten.copy": lambda cx, r: {},
     "aten._assert_tensor_metadata": lambda cx, r: {},
-    "prim.ListUnpack": lambda cx, r: {},
 }
 for _n in ("aten._unsafe_view", "aten.reshape"):
     _LAYOUT[_n] = _LAYOUT["aten.view"]
@@ -237,6 +237,27 @@ def _layout(cx):
 
 for _n in _LAYOUT:
     complex_lowering(_n)(_layout)
+
+
+@complex_lowering("prim.ListUnpack")
+def _list_unpack(cx):
+    """The complex tensors of a list: a ListConstruct's items, or the parts of a split
+    (its dim read against the complex rank)."""
+    from . import aten_name
+    from .views import _SPLITS, _parts, _split_lengths
+    src = cx.op.operands[0].defining_op
+    if src is None or aten_name(src) not in _SPLITS:
+        return LOWERINGS["prim.ListUnpack"](cx)
+    operands = [cx.remapped(v) if isinstance(cx.tc.convert_type(v.type), A.ShapedType)
+                else None for v in src.operands]
+    pcx = PairLowering(src, operands, cx.b, cx.tc)
+    pcx.given = _LAYOUT[aten_name(src)](TorchLowering(src, operands, cx.b, cx.tc),
+                                        _rank(src.operands[0]))
+    x = operands[0]
+    lengths, d = _split_lengths(pcx, x, len(cx.op.results))
+    if len(lengths) != len(cx.op.results):
+        raise NotLowerable(f"{len(lengths)} parts for {len(cx.op.results)} results")
+    return _parts(cx, x, d, lengths)
 
 
 # ------------------------------------------------------------------ elementwise
@@ -505,7 +526,88 @@ def _ccos(s, z):
             s.neg(s.mul(s.math("sin", x), s.math("sinh", y))))
 
 
+def _ctanh(s, z):
+    """(sinh 2x + i sin 2y) / (cosh 2x + cos 2y); tanh(x) +- 0i beyond |x| = 20, where
+    the quotient overflows and tanh is 1 to the last bit."""
+    x, y = z[0], _im(s, z)
+    two = s.const(2.0, x.type)
+    den = s.add(s.math("cosh", s.mul(two, x)), s.math("cos", s.mul(two, y)))
+    re = s.div(s.math("sinh", s.mul(two, x)), den)
+    im = s.div(s.math("sin", s.mul(two, y)), den)
+    far = s.cmp("gt", s.math("absf", x), s.const(20.0, x.type))
+    return (s.select(far, s.math("tanh", x), re),
+            s.select(far, s.math("copysign", s.zero(x.type), im), im))
+
+
+def _csigmoid(s, z):
+    one = (s.one(z[0].type), s.zero(z[0].type))
+    e = _cexp(s, (s.neg(z[0]), s.neg(_im(s, z))))
+    return cdiv(s, one, cadd(s, one, e))
+
+
+def _clog1p(s, z):
+    """log(1 + z) without the cancellation of 1 + z for small z: log|1 + z| as
+    log1p(2x + x^2 + y^2) / 2."""
+    x, y = z[0], _im(s, z)
+    t = s.add(s.mul(s.const(2.0, x.type), x), s.add(s.mul(x, x), s.mul(y, y)))
+    near = s.cmp("lt", s.math("absf", t), s.const(0.5, x.type))
+    far = cabs(s, (s.add(x, s.one(x.type)), y))
+    re = s.select(near, s.mul(s.const(0.5, x.type), s.math("log1p", t)),
+                  s.math("log", far))
+    return re, s.op1("math.atan2", [y, s.add(x, s.one(x.type))], x.type)
+
+
+def _cexpm1(s, z):
+    """exp(z) - 1: expm1(x) cos y - 2 sin^2(y / 2) + i e^x sin y."""
+    x, y = z[0], _im(s, z)
+    h = s.math("sin", s.mul(y, s.const(0.5, x.type)))
+    re = s.sub(s.mul(s.math("expm1", x), s.math("cos", y)),
+               s.mul(s.const(2.0, x.type), s.mul(h, h)))
+    return re, s.mul(s.math("exp", x), s.math("sin", y))
+
+
+def _cpow_real(s, z, p):
+    """z ** p for a real exponent: |z|^p (cos p*arg z + i sin p*arg z); 0 ** p is 0
+    for p > 0, 1 for p = 0."""
+    x, y = z[0], _im(s, z)
+    r = cabs(s, (x, y))
+    t = s.op1("math.atan2", [y, x], x.type)
+    m = s.math("powf", r, p)
+    pt = s.mul(p, t)
+    re, im = s.mul(m, s.math("cos", pt)), s.mul(m, s.math("sin", pt))
+    zero = s.zero(x.type)
+    is_zero = s.and_(s.cmp("eq", r, zero), s.cmp("gt", p, zero))
+    return s.select(is_zero, zero, re), s.select(is_zero, zero, im)
+
+
+@complex_lowering("aten.pow.Tensor_Scalar")
+def _pow(cx):
+    """z ** p, p a real number: the products torch gives for p = 2 and 3, the root for
+    0.5, the reciprocal for -1, else the polar form."""
+    v = cx.arg(1)
+    if v is not DYNAMIC_ARG and not isinstance(v, (int, float)):
+        raise NotLowerable("a complex power of a non-number")
+    if v == 1:
+        return _binary(cx, lambda s, z: (z[0], _im(s, z)), (0,))
+    if v == 2:
+        return _binary(cx, lambda s, z: cmul(s, z, z), (0,))
+    if v == 3:
+        return _binary(cx, lambda s, z: cmul(s, cmul(s, z, z), z), (0,))
+    if v == 0.5:
+        return _binary(cx, _csqrt, (0,))
+    if v == -1:
+        return _binary(cx, _crecip, (0,))
+    elt = _pair_elt(cx)
+    p = cx.scalar(1, elt)
+    return _binary(cx, lambda s, z: _cpow_real(s, z, p), (0,))
+
+
 _unary(("aten.exp",), _cexp)
+_unary(("aten.tanh",), _ctanh)
+_unary(("aten.sigmoid",), _csigmoid)
+_unary(("aten.log1p",), _clog1p)
+_unary(("aten.expm1",), _cexpm1)
+_unary(("aten.rsqrt",), lambda s, z: _crecip(s, _csqrt(s, z)))
 _unary(("aten.log",), _clog)
 _unary(("aten.sqrt",), _csqrt)
 _unary(("aten.reciprocal",), _crecip)
@@ -645,14 +747,16 @@ _FILLS = {"aten.full": (0, ("arg", 1)), "aten.zeros": (0, 0), "aten.ones": (0, 1
           "aten.new_full": (1, ("arg", 2)), "aten.new_zeros": (1, 0),
           "aten.new_ones": (1, 1), "aten.new_empty": (1, None),
           "aten.empty_strided": (0, None), "aten.empty_permuted": (0, None),
-          "aten.new_empty_strided": (1, None)}
+          "aten.new_empty_strided": (1, None), "aten.scalar_tensor": ("scalar", ("arg", 0))}
 
 
 @complex_lowering(*_FILLS)
 def _factory(cx):
     where, fill = _FILLS[cx.aten]
     elt = _pair_elt(cx)
-    if where == "like":
+    if where == "scalar":
+        sz = [2]
+    elif where == "like":
         sz = sizes(cx, cx.operands[0])
         if not is_complex(cx.op.operands[0].type):
             sz = sz + [2]
@@ -758,18 +862,45 @@ def _pairs(cx, re, im):
 @complex_lowering("aten.mm", "aten.bmm", "aten.matmul")
 def _matmul(cx):
     """(ar + i ai)(br + i bi) = (ar br - ai bi) + i (ar bi + ai br): four real
-    products."""
-    from ..onnx_to_linalg.contraction import matmul
+    products (two for a real operand)."""
     elt = _pair_elt(cx)
+    pairs = [is_complex(cx.op.operands[i].type) for i in (0, 1)]
+    return [finish(cx, _complex_product(cx, cx.operands[0], cx.operands[1], pairs, elt))]
+
+
+@complex_lowering("aten.addmm")
+def _addmm(cx):
+    """beta * bias + alpha * (a @ b), on complex values (real beta and alpha)."""
+    from .nn import _number
+    elt = _pair_elt(cx)
+    prod = _complex_product(cx, cx.operands[1], cx.operands[2],
+                            [is_complex(cx.op.operands[i].type) for i in (1, 2)], elt)
+    beta, alpha = _number(cx, 3), _number(cx, 4)
+    items = [(prod, True)]
+    if beta != 0:
+        items.append((cx.operands[0], is_complex(cx.op.operands[0].type)))
+    s = scalars(cx)
+    a_ = s.const(float(alpha if alpha is not None else 1), elt)
+    b_ = s.const(float(beta if beta is not None else 1), elt)
+
+    def fn(s, p, *bias):
+        y = (s.mul(p[0], a_), s.mul(p[1], a_))
+        if bias:
+            y = cadd(s, y, (s.mul(bias[0][0], b_),
+                            s.mul(_im(s, bias[0]), b_)))
+        return y
+    return [celementwise(cx, items, fn, elt)]
+
+
+def _complex_product(cx, a, b, pairs, elt):
+    """a @ b (matmul's broadcasting) of converted operands, complex where `pairs` says:
+    the pairs of the product."""
+    from ..onnx_to_linalg.contraction import matmul
     parts = []
-    for i in (0, 1):
-        v = cx.operands[i]
+    for v, pair in zip((a, b), pairs):
         if v.type.element_type is not elt:
             v = _cast_pairs(cx, v, elt)
-        if is_complex(cx.op.operands[i].type):
-            parts.append((_component(cx, v, 0), _component(cx, v, 1)))
-        else:
-            parts.append((v, None))
+        parts.append((_component(cx, v, 0), _component(cx, v, 1)) if pair else (v, None))
     (ar, ai), (br, bi) = parts
     re = matmul(cx, ar, br, elt)
     im = None
@@ -780,7 +911,7 @@ def _matmul(cx):
     if ai is not None:
         t = matmul(cx, ai, br, elt)
         im = t if im is None else _combine(cx, im, t, False)
-    return [finish(cx, _pairs(cx, re, im))]
+    return _pairs(cx, re, im)
 
 
 def _combine(cx, a, b, sub):

@@ -73,6 +73,15 @@ CASES = {
     "conj": (lambda a: (a.conj() * a, a.conj_physical()), (Z,)),
     "neg_square": (lambda a: (-a, a * a), (Z,)),
     "sin_cos": (lambda a: (torch.sin(a), torch.cos(a)), (Z,)),
+    "tanh_sigmoid": (lambda a: (torch.tanh(a), torch.sigmoid(a), torch.tanh(a * 30)), (Z,)),
+    "log1p_expm1_rsqrt": (lambda a: (a.log1p(), (a * 1e-3).log1p(), a.expm1(),
+                                     (a * 1e-4).expm1(), a.rsqrt()), (Z,)),
+    "pow": (lambda a: (a ** 2, a ** 3, a.pow(0.5), a ** -1, a ** 2.5, a ** 0), (Z,)),
+    "cumsum": (lambda a: a.cumsum(-1), (Z,)),
+    "chunk_unbind": (lambda a: (*a.chunk(2, -1), *a.unbind(0)), (Z,)),
+    "where_scalar": (lambda a, x: torch.where(x > 0, a, 0), (Z, X)),
+    "addmm": (lambda a, b: torch.addmm(a[0, :, :3], a[0], b[0, :, :3], beta=0.5,
+                                       alpha=2), (ZB, WB)),
     "permute_reshape": ((lambda a: a.permute(1, 0).reshape(2, 6)), (Z,), "cpu"),
     "slice_select_flip": (lambda a: (a[:, 1:3], a[-1], a.flip(-1), a.select(-1, 2)), (Z,)),
     "cat_stack": (lambda a, b: (torch.cat([a, b], -1), torch.stack([a, b], 0)), (Z, W)),
@@ -132,6 +141,15 @@ FFT_CASES = {
     "length_one": (lambda x: (FFT.fft(x), FFT.rfft(x)), randn(3, 1)),
     "stft_like": (lambda x: FFT.rfft(x.unfold(-1, 8, 4) * torch.hann_window(8)).abs(),
                   randn(2, 32)),
+    # an audio front end: torch.stft (centred, reflect-padded frames) and its magnitude,
+    # and istft back
+    "stft_istft": (lambda x: (torch.stft(x, 16, hop_length=4, window=torch.hann_window(16),
+                                         return_complex=True).abs(),
+                              torch.istft(torch.stft(x, 16, hop_length=4,
+                                                     window=torch.hann_window(16),
+                                                     return_complex=True),
+                                          16, hop_length=4, window=torch.hann_window(16),
+                                          length=48)), randn(2, 48)),
 }
 
 
