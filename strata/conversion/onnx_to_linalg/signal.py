@@ -40,33 +40,73 @@ def _twiddle(s, k, n, length):
 
 
 # [Note: twiddle tables]
-# With N and the bins static, the twiddle factors are two f64 constants built at compile
-# time, cos and sin of 2*pi*((k*n) mod N)/N for each output bin k and input sample n,
-# read by the DFT's generic along (k, n): the transform is then a product with those
-# matrices, no trigonometry at run time (per element, cos and sin cost more than the
-# multiply-adds). Up to TWIDDLE_TABLE_MAX entries each; larger or run-time sizes compute
-# the factors in the loop (`_twiddle`), the same values.
-TWIDDLE_TABLE_MAX = 1 << 18
+# With N and the bins static, the transform is a matrix product with a constant built at
+# compile time: the signals, the transformed dim moved last beside the real/imaginary
+# dim and the other dims collapsed, [M, samples * C] times a table [samples * C, bins *
+# C'] of cos and sin of 2*pi*((k*n) mod N)/N (C, C' the 1 or 2 parts in and out; for a
+# one-sided inverse, the doubling of the bins but 0 and N/2 and the zero imaginary parts
+# at those two are in the table, and the scale too): one `matmul`, the contraction
+# path's packed microkernels, no trigonometry at run time. The product is in the
+# signal's own type (f32 sums; the table's values rounded once). Up to
+# TWIDDLE_TABLE_MAX table entries; larger or run-time sizes build the DFT as a
+# reduction with f64 sums and the factors computed in the loop (`_twiddle`).
+TWIDDLE_TABLE_MAX = 1 << 22
 
 
-def _twiddle_tables(cx, n, bins, samples):
-    """(cos, sin) f64 constant tensors [bins, samples] of [Note: twiddle tables], or
-    None when a size is known at run time only or the tables would be too large."""
-    if not Ix.known(n, bins, samples) or bins * samples > TWIDDLE_TABLE_MAX or \
-            bins * samples == 0:
+def _dft_product(cx, x, axis, n, out, used, cplx, inverse, irfft, elt, scale):
+    """The DFT of [Note: twiddle tables] as a product, or None when the sizes are not
+    static or the table would be too large."""
+    bins = out[axis]
+    c_in, c_out = (2 if cplx else 1), (1 if irfft else 2)
+    if not Ix.known(n, bins, used) or not bins or not used or \
+            used * c_in * bins * c_out > TWIDDLE_TABLE_MAX or \
+            elt not in (A.f32, F64) or x.type.element_type is not elt:
         return None
     import numpy as np
 
     from ...ir.dense import DenseElementsAttr
-    k = np.arange(bins, dtype=np.int64)[:, None]
-    i = np.arange(samples, dtype=np.int64)[None, :]
+    from ._linalg_util import transpose
+    from ._shape_util import reshape_to
+    from .contraction import matmul
+    r = x.type.rank
+    if scale == "1/n":
+        scale = 1.0 / n
+    i = np.arange(used, dtype=np.int64)[:, None]
+    k = np.arange(bins, dtype=np.int64)[None, :]
     theta = 2 * np.pi * ((k * i) % n).astype(np.float64) / n
-    t = A.RankedTensorType((bins, samples), F64)
-    s = scalars(cx)
-    return [s.op1("arith.constant", [], t, {"value": DenseElementsAttr(t, np.cos(theta))}),
-            s.op1("arith.constant", [], t, {"value": DenseElementsAttr(t, np.sin(theta))})]
-
-
+    cos, sin = np.cos(theta), np.sin(theta)            # [samples, bins]
+    table = np.zeros((used, c_in, bins, c_out))
+    if irfft:
+        # the other half's conjugates double every bin but 0 and N/2, whose imaginary
+        # parts are ignored
+        edge = ((i == 0) | (2 * i == n))[:, 0]
+        w = np.where(edge, 1.0, 2.0)[:, None]
+        table[:, 0, :, 0] = w * cos
+        if cplx:
+            table[:, 1, :, 0] = np.where(edge[:, None], 0.0, -2.0 * sin)
+    else:
+        sign = -1.0 if inverse else 1.0
+        table[:, 0, :, 0], table[:, 0, :, 1] = cos, -sign * sin
+        if cplx:
+            table[:, 1, :, 0], table[:, 1, :, 1] = sign * sin, cos
+    if scale is not None:
+        table *= float(scale)
+    tt = A.RankedTensorType((used * c_in, bins * c_out), elt)
+    t = scalars(cx).op1("arith.constant", [], tt,
+                        {"value": DenseElementsAttr(tt, table.reshape(tt.shape).astype(
+                            np.float64 if elt is F64 else np.float32))})
+    # the transformed dim last, beside the parts; the others collapsed
+    perm = [d for d in range(r - 1) if d != axis] + [axis, r - 1]
+    xt = transpose(cx, x, perm)
+    dims = sizes(cx, xt)
+    ix = Ix(scalars(cx))
+    m = 1
+    for d in dims[:-2]:
+        m = ix.mul(m, d)
+    y = matmul(cx, reshape_to(cx, xt, [m, used * c_in], dims), t, elt)
+    y = reshape_to(cx, y, dims[:-2] + [bins, c_out], [m, bins * c_out])
+    inv = [perm.index(d) for d in range(r)]
+    return transpose(cx, y, inv)
 def _finish_signal(cx, y, elt, scale=None):
     """The f64 sums `y` (times `scale`, an f64 Value, when given) in element type
     `elt`, as the op's result."""
@@ -220,24 +260,20 @@ def dft(cx, x, axis, inverse=False, onesided=False, length=None, elt=None, scale
     out[-1] = 1 if irfft else 2
     if fit_result:
         out = out_sizes(cx, out)
+    product = _dft_product(cx, x, axis, n, out, used, cplx, inverse, irfft, elt, scale)
+    if product is not None:
+        return product
     red = r  # the reduction loop: the input sample
     pos = [red if d == axis else d for d in range(r - 1)]
     maps = [map_text(r + 1, pos + ["0"])] + ([map_text(r + 1, pos + ["1"])] if cplx else [])
     ins = [x, x] if cplx else [x]
-    tables = _twiddle_tables(cx, n, out[axis], used)
-    if tables is not None:
-        maps += [map_text(r + 1, [axis, red])] * 2
-        ins += tables
     maps.append(map_text(r + 1, list(range(r))))
 
     def body(s, b, a):
         k, i = b.index(axis), b.index(red)
         xr = s.cast(a[0], F64)
         xi = s.cast(a[1], F64) if cplx else None
-        if tables is not None:
-            cos, sin = a[-3], a[-2]
-        else:
-            cos, sin = _twiddle(s, k, i, n)
+        cos, sin = _twiddle(s, k, i, n)
         if irfft:
             # the other half's conjugates double every bin but 0 and N/2
             edge = s.or_(s.cmp("eq", i, s.index(0)),

@@ -367,10 +367,6 @@ def _binary(cx, fn, indices=(0, 1), out_complex=True):
     return [celementwise(cx, items, body, elt, out_complex)]
 
 
-def _zero(s, x):
-    return s.zero(x.type)
-
-
 def _im(s, z):
     return z[1] if z[1] is not None else s.zero(z[0].type)
 

@@ -326,3 +326,17 @@ def test_unlowered_complex_op_is_located():
         strata.compile(m, example_args=(Z,), target="interpret")
     assert "'aten.tanh' on complex tensors" in str(e.value)
     assert "test_torch_complex.py:" in str(e.value)
+
+
+def test_dynamic_sizes():
+    """A symbolic batch dim through complex inputs, pairs and an FFT over a static dim:
+    one compile serves every size (the pairs' dims read against the complex rank carry
+    the symbols)."""
+    s = torch.export.Dim("s", min=2, max=64)
+    m = Fn(lambda a, b: (a * b).sum(-1, keepdim=True) + torch.fft.fft(a, dim=1,
+                                                                        norm="ortho"))
+    f = strata.compile(m, example_args=(crandn(4, 5), crandn(4, 5, seed=1)),
+                       dynamic_shapes=(({0: s}, {0: s}),), target="cpu")
+    for n in (3, 7):
+        a, b = crandn(n, 5), crandn(n, 5, seed=1)
+        torch.testing.assert_close(f(a, b), m(a, b), rtol=1e-5, atol=1e-5)
