@@ -340,3 +340,15 @@ def test_dynamic_sizes():
     for n in (3, 7):
         a, b = crandn(n, 5), crandn(n, 5, seed=1)
         torch.testing.assert_close(f(a, b), m(a, b), rtol=1e-5, atol=1e-5)
+
+
+def test_torch_compile_complex_inputs_and_outputs():
+    """torch.compile's graphs with complex inputs and outputs: passed as their pairs and
+    returned as complex tensors, no fallback to eager."""
+    from strata.frontends.torch import dynamo
+    torch._dynamo.reset()
+    m = Fn(lambda a, b: (a * b + 1, (a.conj() * a).real, torch.fft.ifft(a, norm="ortho")))
+    f = torch.compile(m, backend=dynamo.strata_backend, options={"fallback": False})
+    for g, w in zip(f(Z, W), m(Z, W)):
+        assert g.dtype == w.dtype
+        torch.testing.assert_close(g, w, rtol=1e-5, atol=1e-5)
