@@ -1,14 +1,19 @@
 """ONNX signal-processing ops -> linalg: DFT, STFT, MelWeightMatrix.
 
-    DFT, STFT
-        the transform as a matrix product: one linalg.generic over the result (its last
-        dim picks the real or imaginary part) with a reduction over the input samples;
-        each term's twiddle factor is cos/sin of 2*pi*((k*n) mod N)/N. Sums are in f64
-        (ONNX's reference uses NumPy's f64 FFT), the result rounded to the input type.
+    DFT (`dft`, the one DFT builder: torch's FFTs use it too, torch_to_linalg/complex.py)
+        the transform as a matrix product: with static sizes, a linalg.matmul of the
+        signals by a constant table of the twiddle factors cos/sin of
+        2*pi*((k*n) mod N)/N built at compile time ([Note: twiddle tables]), in the
+        signal's type; else one linalg.generic over the result (its last dim picks the
+        real or imaginary part) reducing over the input samples with f64 sums, the
+        factors computed in the loop, the result rounded to the input type.
         O(N^2) per transform: exact for every length (no power-of-two restriction).
         Forward, inverse (divided by N), one-sided forward (the first N/2+1 bins) and
         one-sided inverse (real output from the Hermitian half spectrum, as irfft:
         the imaginary parts of bin 0 and, for even N, bin N/2 are ignored).
+    STFT
+        the frames' DFT as one generic over (batch, frame, bin, part), the window
+        applied to each sample, f64 sums.
     MelWeightMatrix
         each element from its (spectrogram bin, mel bin) position: the mel band's edges
         as the reference computes them (f32 then f64 steps), then the triangle.
