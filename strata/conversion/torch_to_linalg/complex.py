@@ -111,7 +111,17 @@ class PairLowering(TorchLowering):
     that value instead of the op's constant (dims against the complex rank, size lists
     with the pair dim), and complex operands' types are their pairs'."""
 
-    __slots__ = ("given",)
+    __slots__ = ("given", "swapped")
+
+    def result_type(self, i: int = 0):
+        """The result's pairs; with `swapped`, the pair dim before the last dim (what a
+        lowering that appends a dim computes: diagonal, unfold)."""
+        t = super().result_type(i)
+        if getattr(self, "swapped", False) and type(t) is A.RankedTensorType and t.rank > 1:
+            sh = list(t.shape)
+            sh[-1], sh[-2] = sh[-2], sh[-1]
+            return A.RankedTensorType(tuple(sh), t.element_type)
+        return t
 
     def arg(self, i):
         g = self.given.get(i, _MISSING)
@@ -237,6 +247,28 @@ def _layout(cx):
 
 for _n in _LAYOUT:
     complex_lowering(_n)(_layout)
+
+
+def _appending(dims_of):
+    """A layout op that appends a dim (diagonal's, unfold's windows): the real lowering
+    on the pairs gives [..., 2, n], transposed to [..., n, 2]."""
+    def lower(cx):
+        from ..onnx_to_linalg._linalg_util import transpose
+        r = _rank(cx.op.operands[0])
+        pcx = PairLowering(cx.op, cx.operands, cx.b, cx.tc)
+        pcx.given = dims_of(cx, r)
+        pcx.swapped = True
+        (y,) = LOWERINGS[cx.aten](pcx)
+        k = y.type.rank
+        return [finish(cx, transpose(cx, y, list(range(k - 2)) + [k - 1, k - 2]))]
+    return lower
+
+
+complex_lowering("aten.diagonal", "aten.diagonal_copy")(_appending(
+    lambda cx, r: {2: _dims_arg(cx, 2, r) if len(cx.op.operands) > 2 else 0,
+                   3: _dims_arg(cx, 3, r) if len(cx.op.operands) > 3 else 1}))
+complex_lowering("aten.unfold", "aten.unfold_copy")(_appending(
+    lambda cx, r: {1: _dims_arg(cx, 1, r)}))
 
 
 @complex_lowering("prim.ListUnpack")

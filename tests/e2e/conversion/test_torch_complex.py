@@ -89,6 +89,8 @@ CASES = {
                          (Z,)),
     "transpose_clone": (lambda a: a.transpose(0, 1).contiguous().clone(), (Z,)),
     "pad": (lambda a: torch.nn.functional.pad(a, (1, 2)), (Z,)),
+    "diagonal_unfold": (lambda a: (a.diagonal(), a.diagonal(1, -1, 0), a.unfold(-1, 2, 1)),
+                        (Z,)),
     "index": (lambda a, i: (a[i], a.index_select(1, i)), (Z, torch.tensor([2, 0]))),
     "sum_mean": ((lambda a: (a.sum(), a.sum(-1), a.mean(0, keepdim=True))), (Z,), "cpu"),
     "matmul": ((lambda a, b: torch.bmm(a, b)), (ZB, WB), "cpu"),
