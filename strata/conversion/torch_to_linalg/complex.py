@@ -271,6 +271,15 @@ complex_lowering("aten.unfold", "aten.unfold_copy")(_appending(
     lambda cx, r: {1: _dims_arg(cx, 1, r)}))
 
 
+@complex_lowering("aten.linalg_vector_norm")
+def _vector_norm(cx):
+    """The norm of complex values: the real norm of their magnitudes (ATen's)."""
+    x = cx.operands[0]
+    mag = celementwise(cx, [(x, True)], cabs, _pair_elt(cx), out_complex=False, fit=False)
+    return LOWERINGS[cx.aten](TorchLowering(cx.op, [mag] + list(cx.operands[1:]), cx.b,
+                                            cx.tc))
+
+
 @complex_lowering("prim.ListUnpack")
 def _list_unpack(cx):
     """The complex tensors of a list: a ListConstruct's items, or the parts of a split
@@ -302,12 +311,12 @@ def _pair_elt(cx, i=0):
     return t.element_type
 
 
-def celementwise(cx, items, fn, elt, out_complex=True, out=None):
+def celementwise(cx, items, fn, elt, out_complex=True, out=None, fit=True):
     """One linalg.generic over the broadcast (NumPy's) complex shape of `items`: each a
     converted tensor and whether it holds pairs. `fn(s, *parts)` gets each item as an
     (re, im) pair of scalars in `elt` (a real item's im is None) and returns the
     result's (re, im), or, when not `out_complex`, its real value (of element type
-    `out`, default `elt`)."""
+    `out`, default `elt`). `fit`: the value is the op's result (its type)."""
     values = [v for v, _ in items]
     shapes = []
     for v, pair in items:
@@ -340,7 +349,7 @@ def celementwise(cx, items, fn, elt, out_complex=True, out=None):
         return [s.select(s.cmp("eq", b.index(rank), s.index(0)), re, im)]
     y = generic_op(cx, ins, [empty(cx, list(out_sz) + ([2] if out_complex else []),
                                    out_elt)], maps, ["parallel"] * loops, body)[0]
-    return finish(cx, y)
+    return finish(cx, y) if fit else y
 
 
 def _unsigned_tensor(cx, v):

@@ -93,6 +93,8 @@ CASES = {
                         (Z,)),
     "index": (lambda a, i: (a[i], a.index_select(1, i)), (Z, torch.tensor([2, 0]))),
     "sum_mean": ((lambda a: (a.sum(), a.sum(-1), a.mean(0, keepdim=True))), (Z,), "cpu"),
+    "vector_norm": (lambda a: (torch.linalg.vector_norm(a, dim=-1),
+                               torch.linalg.vector_norm(a, 1), a.norm(dim=0)), (Z,)),
     "matmul": ((lambda a, b: torch.bmm(a, b)), (ZB, WB), "cpu"),
     "mm": (lambda a, b: torch.mm(a[0], b[0]), (ZB, WB)),
     "where": (lambda a, b, x: torch.where(x > 0, a, b), (Z, W, X)),
