@@ -24,7 +24,10 @@ At the function boundary and on every value the backend types replace torch-mlir
 (as its `torch-backend-to-linalg-on-tensors` pipeline does): `!torch.vtensor<[2,?],f32>`
 -> `tensor<2x?xf32>` with signless elements (`si64` -> `i64`, `ui8` -> `i8`; the
 signedness is read from the torch type, `cx.orig_type`, as [Note: signless integers]
-says for ONNX), `!torch.int` -> `i64`, `!torch.float` -> `f64`, `!torch.bool` -> `i1`.
+says for ONNX), `!torch.int` -> `i64`, `!torch.float` -> `f64`, `!torch.bool` -> `i1`;
+a complex tensor `!torch.vtensor<[4],complex<f32>>` -> its real pairs `tensor<4x2xf32>`,
+and an op that takes or gives one is lowered by complex.py ([Note: complex as real
+pairs]).
 Constants become `arith.constant`s; `!torch.list`, `!torch.none`, `!torch.str` and
 `!torch.Device` values have no run-time form: the lowerings read them from their
 defining `torch.prim.ListConstruct` / `torch.constant.*` ops (lists of ints may hold
