@@ -193,7 +193,6 @@ _LAYOUT = {
     "aten._unsafe_index.Tensor": lambda cx, r: {},
     "aten.index_put": lambda cx, r: {},
     "aten._index_put_impl": lambda cx, r: {},
-    "aten.copy": lambda cx, r: {},
     "aten._assert_tensor_metadata": lambda cx, r: {},
 }
 for _n in ("aten._unsafe_view", "aten.reshape"):
@@ -214,6 +213,8 @@ def _pad_arg(cx, r):
 
 
 _LAYOUT["aten.constant_pad_nd"] = _pad_arg
+for _n in ("aten.slice_scatter", "aten.select_scatter"):
+    _LAYOUT[_n] = lambda cx, r: {2: _dims_arg(cx, 2, r)} if len(cx.op.operands) > 2 else {}
 
 
 def _roll_arg(cx, r):
@@ -240,7 +241,16 @@ def _layout(cx):
         raise NotLowerable(f"no lowering for {name}")
     src = cx.op.operands[0]
     r = _rank(src) if getattr(src.type, "sizes", None) is not None else 0
-    pcx = PairLowering(cx.op, cx.operands, cx.b, cx.tc)
+    operands = list(cx.operands)
+    if any(is_complex(t.type) for t in cx.op.results):
+        # real values written into complex ones (index_put's values, slice_scatter's
+        # source) as pairs with no imaginary part; integer operands are indices
+        for i, v in enumerate(operands):
+            if isinstance(v.type, A.ShapedType) and is_float(v.type.element_type) and \
+                    not is_complex(cx.op.operands[i].type):
+                operands[i] = celementwise(cx, [(v, False)], lambda s, z: (z[0], s.zero(
+                    z[0].type)), _pair_elt(cx), fit=False)
+    pcx = PairLowering(cx.op, operands, cx.b, cx.tc)
     pcx.given = _LAYOUT[name](cx, r)
     return fn(pcx)
 
@@ -737,6 +747,16 @@ def _masked_fill(cx):
         flag = s.cmp("ne", mask[0], s.zero(elt))
         return s.select(flag, f[0], a[0]), s.select(flag, _im(s, f), a[1])
     return [celementwise(cx, items, fn, elt)]
+
+
+@complex_lowering("aten.copy")
+def _copy(cx):
+    """copy(self, src): src (complex, or real: no imaginary part) in self's shape and
+    type."""
+    elt = _pair_elt(cx)
+    items = [(cx.operands[0], True),
+             (cx.operands[1], is_complex(cx.op.operands[1].type))]
+    return [celementwise(cx, items, lambda s, a, b: (b[0], _im(s, b)), elt)]
 
 
 @complex_lowering("aten.complex")

@@ -57,6 +57,19 @@ def _check(fn, args, target="interpret", tol=1e-5):
         torch.testing.assert_close(g, w, rtol=tol, atol=tol)
 
 
+def _assign(a, x):
+    """In-place writes into complex tensors, functionalized by export: copy of real
+    values (where, copy), slice_scatter and index_put of complex ones."""
+    a = a.clone()
+    a[:, 0] = x[:, 1]
+    a[1] = a[0] * 2
+    y = torch.zeros(3, 4, dtype=torch.complex64)
+    y[:, 1:3] = a[:, :2]
+    z = torch.zeros(3, 4, dtype=torch.complex64)
+    z.copy_(x)
+    return a, y, z + a
+
+
 # every case on the interpreter; "cpu" marks the ones also run on the CPU target
 CASES = {
     "add": (lambda a, b: a + b, (Z, W)),
@@ -89,6 +102,7 @@ CASES = {
                          (Z,)),
     "transpose_clone": (lambda a: a.transpose(0, 1).contiguous().clone(), (Z,)),
     "pad": (lambda a: torch.nn.functional.pad(a, (1, 2)), (Z,)),
+    "assign": (_assign, (Z, X), "cpu"),
     "diagonal_unfold": (lambda a: (a.diagonal(), a.diagonal(1, -1, 0), a.unfold(-1, 2, 1)),
                         (Z,)),
     "index": (lambda a, i: (a[i], a.index_select(1, i)), (Z, torch.tensor([2, 0]))),
