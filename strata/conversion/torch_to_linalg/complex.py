@@ -995,11 +995,12 @@ def _fft_dims(cx, r):
 
 
 def _signal_sizes(x, dims):
+    """The number of samples an FFT over `dims` of `x` transforms (the norm's n)."""
     n = 1
     for d in dims:
         sz = x.type.shape[d]
         if sz == DYN:
-            raise NotLowerable("an FFT over a dim of run-time size")
+            raise NotLowerable("a normalized FFT over a dim of run-time size")
         n *= sz
     return n
 
@@ -1012,7 +1013,7 @@ def _fft_c2c(cx):
     dims = _fft_dims(cx, r)
     mode = cx.int_(2, "normalization")
     forward = cx.bool_(3, "forward")
-    scale = _norm_scale(mode, _signal_sizes(x, dims))
+    scale = _norm_scale(mode, _signal_sizes(x, dims)) if mode else None
     elt = _pair_elt(cx)
     for k, d in enumerate(dims):
         x = dft(cx, x, d, inverse=not forward, elt=elt,
@@ -1029,7 +1030,7 @@ def _fft_r2c(cx):
     dims = _fft_dims(cx, r)
     mode = cx.int_(2, "normalization")
     onesided = cx.bool_(3, "onesided")
-    scale = _norm_scale(mode, _signal_sizes(x, dims))
+    scale = _norm_scale(mode, _signal_sizes(x, dims)) if mode else None
     elt = _pair_elt(cx)
     # the real signal as pairs of one component ([..., 1]: the DFT builder's real form)
     x = expand_shape(cx, x, [[k] for k in range(r - 1)] + [[r - 1, r]] if r else [[0]],
@@ -1054,8 +1055,7 @@ def _fft_c2r(cx):
     n_last = cx.int_(3, "last_dim_size")
     if n_last < 1:
         raise NotLowerable(f"invalid last_dim_size {n_last}")
-    n = _signal_sizes(x, dims[:-1]) * n_last
-    scale = _norm_scale(mode, n)
+    scale = _norm_scale(mode, _signal_sizes(x, dims[:-1]) * n_last) if mode else None
     elt = _pair_elt(cx)
     for d in dims[:-1]:
         x = dft(cx, x, d, inverse=True, elt=elt)
