@@ -76,3 +76,15 @@ func.func @rfft(%x: !torch.vtensor<[3,8],f32>) -> !torch.vtensor<[3,5],complex<f
   %1 = torch.operator "torch.aten._fft_r2c"(%x, %0, %int0, %true) : (!torch.vtensor<[3,8],f32>, !torch.list<int>, !torch.int, !torch.bool) -> !torch.vtensor<[3,5],complex<f32>>
   return %1 : !torch.vtensor<[3,5],complex<f32>>
 }
+
+// -----
+
+// A complex dense literal: its pairs as a real constant.
+// CHECK-LABEL: func.func @literal(%arg0: tensor<2x2xf32>) -> tensor<2x2xf32>
+// CHECK:         arith.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [-3.000000e+00, 5.000000e-01]]> : tensor<2x2xf32>
+func.func @literal(%x: !torch.vtensor<[2],complex<f32>>) -> !torch.vtensor<[2],complex<f32>> {
+  %0 = torch.vtensor.literal(dense<[(1.000000e+00,2.000000e+00), (-3.000000e+00,5.000000e-01)]> : tensor<2xcomplex<f32>>) : !torch.vtensor<[2],complex<f32>>
+  %int1 = torch.constant.int 1
+  %1 = torch.aten.add.Tensor %x, %0, %int1 : !torch.vtensor<[2],complex<f32>>, !torch.vtensor<[2],complex<f32>>, !torch.int -> !torch.vtensor<[2],complex<f32>>
+  return %1 : !torch.vtensor<[2],complex<f32>>
+}
