@@ -564,6 +564,8 @@ def _may_retype(src, dst) -> bool:
     """Whether `_retype` may change a value of type `src` given as `dst`."""
     if src is dst:
         return False
+    if _complex_elements(src) or _complex_elements(dst):
+        return True     # [Note: complex inputs and outputs as pairs]
     from .interpreter.values import dtype_of
     try:
         return dtype_of(src) != dtype_of(dst)
@@ -573,9 +575,12 @@ def _may_retype(src, dst) -> bool:
 
 def _retype(v, src, dst):
     """A value of type `src` as one of type `dst` where a lowering changed only the
-    signedness of integer elements (uiN <-> iN: the same bits); else unchanged."""
+    signedness of integer elements (uiN <-> iN: the same bits) or made complex elements
+    real pairs (`_complex_pairs`); else unchanged."""
     if src is dst:
         return v
+    if _complex_elements(src) or _complex_elements(dst):
+        return _complex_pairs(v, src, dst)
     device = not isinstance(v, (np.ndarray, np.generic))
     if device and not hasattr(v, "as_dtype"):
         return v
@@ -593,6 +598,35 @@ def _retype(v, src, dst):
         r = wrap(v, dst)
         return r if isinstance(dst, A.ShapedType) else r[()]
     return v
+
+
+def _complex_elements(t) -> bool:
+    from .ir import attributes as A
+    return type(getattr(t, "element_type", None)) is A.ComplexType
+
+
+def _complex_pairs(v, src, dst):
+    """[Note: complex inputs and outputs as pairs]
+    A lowered PyTorch program takes and gives complex tensors as their real pairs
+    (`tensor<3x4xcomplex<f32>>` as `tensor<3x4x2xf32>`, torch's `view_as_real`: [Note:
+    complex as real pairs] in conversion/torch_to_linalg/complex.py). A complex array
+    (a torch tensor read in place, a NumPy array) is passed as the view of its pairs,
+    no copy (a non-contiguous one copied first); a result's pairs are given back as the
+    complex view of them (a torch tensor through `torch.from_numpy`, no copy); NumPy
+    has no complex32, so complex<f16> results are torch's `view_as_complex` of them."""
+    if not isinstance(v, np.ndarray):
+        return v
+    if _complex_elements(src):      # complex -> pairs
+        v = np.ascontiguousarray(v)
+        return v.view(v.real.dtype).reshape(v.shape + (2,))
+    if v.ndim == 0 or v.shape[-1] != 2:
+        return v
+    v = np.ascontiguousarray(v)
+    if v.dtype == np.float16:
+        import sys
+        torch = sys.modules.get("torch")
+        return torch.view_as_complex(torch.from_numpy(v)) if torch is not None else v
+    return v.view(np.result_type(v.dtype, np.complex64)).reshape(v.shape[:-1])
 
 
 def _output(v):
@@ -1104,6 +1138,8 @@ def _to_torch(torch, r, device=None):
     array, which torch cannot read, through an unsigned view of its bits; a device
     output through DLPack), copied to `device` otherwise."""
     on_host = device is None or device.type == "cpu"
+    if isinstance(r, torch.Tensor):     # complex32 ([Note: complex inputs and outputs as
+        return r if on_host else r.to(device)   # pairs])
     if not isinstance(r, np.ndarray):
         if not hasattr(r, "__dlpack_device__"):
             return r                                   # a Python scalar

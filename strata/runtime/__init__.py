@@ -273,6 +273,8 @@ def _from_dlpack(value, dtype, what):
         return np.from_dlpack(value)
     except Exception as e:  # BufferError, RuntimeError, TypeError: NumPy's reasons
         bits = _torch_bits(value, dtype)
+        if bits is None:
+            bits = _torch_resolved(value)
         if bits is not None:
             return bits
         why = str(e) or type(e).__name__
@@ -280,6 +282,20 @@ def _from_dlpack(value, dtype, what):
         of = f" of dtype {elem}" if elem is not None else ""
         raise InputError(f"{what}: cannot import the {kind}{of} through DLPack: "
                          f"{why}") from None
+
+
+def _torch_resolved(value):
+    """A PyTorch tensor with its conjugate or negative bit set (`z.conj()`, a lazy view
+    that neither DLPack nor `numpy()` exports) as an array of its values (a copy, as
+    `resolve_conj()` makes it); else None."""
+    if type(value).__module__.partition(".")[0] != "torch":
+        return None
+    try:
+        if not (value.is_conj() or value.is_neg()):
+            return None
+        return value.detach().resolve_conj().resolve_neg().numpy()
+    except Exception:
+        return None
 
 
 def _torch_bits(value, dtype):

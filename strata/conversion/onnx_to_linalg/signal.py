@@ -1,14 +1,19 @@
 """ONNX signal-processing ops -> linalg: DFT, STFT, MelWeightMatrix.
 
-    DFT, STFT
-        the transform as a matrix product: one linalg.generic over the result (its last
-        dim picks the real or imaginary part) with a reduction over the input samples;
-        each term's twiddle factor is cos/sin of 2*pi*((k*n) mod N)/N. Sums are in f64
-        (ONNX's reference uses NumPy's f64 FFT), the result rounded to the input type.
+    DFT (`dft`, the one DFT builder: torch's FFTs use it too, torch_to_linalg/complex.py)
+        the transform as a matrix product: with static sizes, a linalg.matmul of the
+        signals by a constant table of the twiddle factors cos/sin of
+        2*pi*((k*n) mod N)/N built at compile time ([Note: twiddle tables]), in the
+        signal's type; else one linalg.generic over the result (its last dim picks the
+        real or imaginary part) reducing over the input samples with f64 sums, the
+        factors computed in the loop, the result rounded to the input type.
         O(N^2) per transform: exact for every length (no power-of-two restriction).
         Forward, inverse (divided by N), one-sided forward (the first N/2+1 bins) and
         one-sided inverse (real output from the Hermitian half spectrum, as irfft:
         the imaginary parts of bin 0 and, for even N, bin N/2 are ignored).
+    STFT
+        the frames' DFT as one generic over (batch, frame, bin, part), the window
+        applied to each sample, f64 sums.
     MelWeightMatrix
         each element from its (spectrogram bin, mel bin) position: the mel band's edges
         as the reference computes them (f32 then f64 steps), then the triangle.
@@ -39,9 +44,83 @@ def _twiddle(s, k, n, length):
     return s.math("cos", theta), s.math("sin", theta)
 
 
+# [Note: twiddle tables]
+# With N and the bins static, the transform is a matrix product with a constant built at
+# compile time: the signals, the transformed dim moved last beside the real/imaginary
+# dim and the other dims collapsed, [M, samples * C] times a table [samples * C, bins *
+# C'] of cos and sin of 2*pi*((k*n) mod N)/N (C, C' the 1 or 2 parts in and out; for a
+# one-sided inverse, the doubling of the bins but 0 and N/2 and the zero imaginary parts
+# at those two are in the table, and the scale too): one `matmul`, the contraction
+# path's packed microkernels, no trigonometry at run time. The product is in the
+# signal's own type (f32 sums; the table's values rounded once). Up to
+# TWIDDLE_TABLE_MAX table entries; larger or run-time sizes build the DFT as a
+# reduction with f64 sums and the factors computed in the loop (`_twiddle`).
+TWIDDLE_TABLE_MAX = 1 << 22
+
+
+def _dft_product(cx, x, axis, n, out, used, cplx, inverse, irfft, elt, scale):
+    """The DFT of [Note: twiddle tables] as a product, or None when the sizes are not
+    static or the table would be too large."""
+    bins = out[axis]
+    c_in, c_out = (2 if cplx else 1), (1 if irfft else 2)
+    if not Ix.known(n, bins, used) or not bins or not used or \
+            used * c_in * bins * c_out > TWIDDLE_TABLE_MAX or \
+            elt not in (A.f32, F64) or x.type.element_type is not elt:
+        return None
+    import numpy as np
+
+    from ...ir.dense import DenseElementsAttr
+    from ._linalg_util import transpose
+    from ._shape_util import reshape_to
+    from .contraction import matmul
+    r = x.type.rank
+    if scale == "1/n":
+        scale = 1.0 / n
+    i = np.arange(used, dtype=np.int64)[:, None]
+    k = np.arange(bins, dtype=np.int64)[None, :]
+    theta = 2 * np.pi * ((k * i) % n).astype(np.float64) / n
+    cos, sin = np.cos(theta), np.sin(theta)            # [samples, bins]
+    table = np.zeros((used, c_in, bins, c_out))
+    if irfft:
+        # the other half's conjugates double every bin but 0 and N/2, whose imaginary
+        # parts are ignored
+        edge = ((i == 0) | (2 * i == n))[:, 0]
+        w = np.where(edge, 1.0, 2.0)[:, None]
+        table[:, 0, :, 0] = w * cos
+        if cplx:
+            table[:, 1, :, 0] = np.where(edge[:, None], 0.0, -2.0 * sin)
+    else:
+        sign = -1.0 if inverse else 1.0
+        table[:, 0, :, 0], table[:, 0, :, 1] = cos, -sign * sin
+        if cplx:
+            table[:, 1, :, 0], table[:, 1, :, 1] = sign * sin, cos
+    if scale is not None:
+        table *= float(scale)
+    tt = A.RankedTensorType((used * c_in, bins * c_out), elt)
+    t = scalars(cx).op1("arith.constant", [], tt,
+                        {"value": DenseElementsAttr(tt, table.reshape(tt.shape).astype(
+                            np.float64 if elt is F64 else np.float32))})
+    # the transformed dim last, beside the parts; the others collapsed
+    perm = [d for d in range(r - 1) if d != axis] + [axis, r - 1]
+    xt = transpose(cx, x, perm)
+    dims = sizes(cx, xt)
+    ix = Ix(scalars(cx))
+    m = 1
+    for d in dims[:-2]:
+        m = ix.mul(m, d)
+    y = matmul(cx, reshape_to(cx, xt, [m, used * c_in], dims), t, elt)
+    y = reshape_to(cx, y, dims[:-2] + [bins, c_out], [m, bins * c_out])
+    inv = [perm.index(d) for d in range(r)]
+    return transpose(cx, y, inv)
 def _finish_signal(cx, y, elt, scale=None):
     """The f64 sums `y` (times `scale`, an f64 Value, when given) in element type
     `elt`, as the op's result."""
+    return finish(cx, _scaled(cx, y, elt, scale))
+
+
+def _scaled(cx, y, elt, scale=None):
+    """The f64 sums `y` (times `scale`, an f64 Value, when given) in element type
+    `elt`."""
     from .common import elementwise
 
     def body(s, v):
@@ -49,8 +128,8 @@ def _finish_signal(cx, y, elt, scale=None):
             v = s.mul(v, scale)
         return s.cast(v, elt)
     if scale is None and elt is F64:
-        return finish(cx, y)
-    return finish(cx, elementwise(cx, [y], elt, body, result_shape=y.type.shape))
+        return y
+    return elementwise(cx, [y], elt, body, result_shape=y.type.shape)
 
 
 # ------------------------------------------------------------------ DFT
@@ -142,17 +221,36 @@ def _switch(cx, key, cases, build, result_type):
 
 
 def _dft_along(cx, x, axis, inverse, onesided):
-    """The DFT of `x` along `axis`, as the op's result."""
+    """The DFT of `x` along `axis`, as the op's result (inverse: divided by N)."""
+    length = _at_least(cx, scalar_of(cx, 1), 1, "dft_length must be positive", 1) \
+        if cx.has_operand(1) else None
+    return finish(cx, dft(cx, x, axis, inverse, onesided, length,
+                          scale="1/n" if inverse else None, fit_result=True))
+
+
+def dft(cx, x, axis, inverse=False, onesided=False, length=None, elt=None, scale=None,
+        fit_result=False):
+    """[Note: one DFT builder] The DFT along `axis` of signals `x`, real (a last dim of
+    1) or complex (a last dim of 2, the real and imaginary parts): ONNX's DFT and
+    torch's FFTs (`aten._fft_r2c/_c2c/_c2r`, torch_to_linalg/complex.py) both build it
+    here. `length` (mixed; default: the input's, or 2 * (bins - 1) for a one-sided
+    inverse) is the transform's size N, the input cut or zero-padded to it. A
+    one-sided forward DFT gives the first N/2 + 1 bins; a one-sided inverse reads the
+    first N/2 + 1 bins of a Hermitian spectrum and gives the real signal (a last dim
+    of 1). The sums are in f64, then times `scale` (a float, or "1/n": divided by N)
+    and rounded to `elt` (default: `x`'s). `fit_result`: the sizes the op's result type
+    knows are the output's."""
     t = x.type
-    r, elt = t.rank, t.element_type
+    r = t.rank
+    elt = elt or t.element_type
     cplx = t.shape[-1] == 2
     irfft = inverse and onesided
     s = scalars(cx)
     ix = Ix(s)
     dims = sizes(cx, x)
     n_in = dims[axis]
-    if cx.has_operand(1):
-        n = _at_least(cx, scalar_of(cx, 1), 1, "dft_length must be positive", 1)
+    if length is not None:
+        n = length
     else:
         n = ix.mul(ix.sub(n_in, 1), 2) if irfft else n_in
     half = ix.add(ix.floordiv(n, 2), 1)
@@ -165,12 +263,16 @@ def _dft_along(cx, x, axis, inverse, onesided):
     out = list(dims)
     out[axis] = half if onesided and not inverse else n
     out[-1] = 1 if irfft else 2
-    out = out_sizes(cx, out)
+    if fit_result:
+        out = out_sizes(cx, out)
+    product = _dft_product(cx, x, axis, n, out, used, cplx, inverse, irfft, elt, scale)
+    if product is not None:
+        return product
     red = r  # the reduction loop: the input sample
     pos = [red if d == axis else d for d in range(r - 1)]
     maps = [map_text(r + 1, pos + ["0"])] + ([map_text(r + 1, pos + ["1"])] if cplx else [])
-    maps.append(map_text(r + 1, list(range(r))))
     ins = [x, x] if cplx else [x]
+    maps.append(map_text(r + 1, list(range(r))))
 
     def body(s, b, a):
         k, i = b.index(axis), b.index(red)
@@ -196,8 +298,11 @@ def _dft_along(cx, x, axis, inverse, onesided):
         return [s.add(a[-1], s.select(real, re, im))]
     y = generic_op(cx, ins, [filled(cx, out, F64, 0.0)], maps,
                    ["parallel"] * r + ["reduction"], body)[0]
-    scale = s.div(s.const(1.0, F64), s.cast(ix.v(n), F64)) if inverse else None
-    return _finish_signal(cx, y, elt, scale)
+    if scale == "1/n":
+        scale = s.div(s.const(1.0, F64), s.cast(ix.v(n), F64))
+    elif scale is not None:
+        scale = s.const(float(scale), F64)
+    return _scaled(cx, y, elt, scale)
 
 
 # ------------------------------------------------------------------ STFT

@@ -24,7 +24,10 @@ At the function boundary and on every value the backend types replace torch-mlir
 (as its `torch-backend-to-linalg-on-tensors` pipeline does): `!torch.vtensor<[2,?],f32>`
 -> `tensor<2x?xf32>` with signless elements (`si64` -> `i64`, `ui8` -> `i8`; the
 signedness is read from the torch type, `cx.orig_type`, as [Note: signless integers]
-says for ONNX), `!torch.int` -> `i64`, `!torch.float` -> `f64`, `!torch.bool` -> `i1`.
+says for ONNX), `!torch.int` -> `i64`, `!torch.float` -> `f64`, `!torch.bool` -> `i1`;
+a complex tensor `!torch.vtensor<[4],complex<f32>>` -> its real pairs `tensor<4x2xf32>`,
+and an op that takes or gives one is lowered by complex.py ([Note: complex as real
+pairs]).
 Constants become `arith.constant`s; `!torch.list`, `!torch.none`, `!torch.str` and
 `!torch.Device` values have no run-time form: the lowerings read them from their
 defining `torch.prim.ListConstruct` / `torch.constant.*` ops (lists of ints may hold
@@ -87,6 +90,25 @@ def lowers(name: str) -> bool:
     frontends/torch/importer.py)."""
     _load_families()
     return name in LOWERINGS
+
+
+_COMPLEX = []   # the complex module, once loaded ([Note: complex as real pairs])
+
+
+def _complex():
+    if not _COMPLEX:
+        from . import complex as m
+        _COMPLEX.append(m)
+    return _COMPLEX[0]
+
+
+def has_complex(op) -> bool:
+    """Whether `op` takes or gives complex tensors (lowered by complex.py)."""
+    return _complex().has_complex(op)
+
+
+def _complex_lowerings() -> dict:
+    return _complex().COMPLEX_LOWERINGS
 
 
 def aten_name(op) -> str:
@@ -334,6 +356,8 @@ class _LowerTorchOp(ConversionPattern):
             return True
         name = aten_name(op)
         fn = LOWERINGS.get(name)
+        if has_complex(op):     # [Note: complex as real pairs]
+            fn = _complex_lowerings().get(name)
         if fn is None:
             return rewriter.notify_match_failure(op, f"no lowering for {name}")
         cx = TorchLowering(op, operands, rewriter, self.type_converter)
@@ -352,15 +376,6 @@ class _LowerTorchOp(ConversionPattern):
             return rewriter.notify_match_failure(op, f"{name}: {clash}")
         rewriter.replace_op(op, values)
         return True
-
-
-def _complex_tensor_type(op):
-    """The first tensor type of `op`'s operands and results with a complex dtype."""
-    from ...ir.attributes import ComplexType
-    for v in (*op.operands, *op.results):
-        if type(getattr(v.type, "dtype", None)) is ComplexType:
-            return v.type
-    return None
 
 
 def _is_torch(op) -> bool:
@@ -391,18 +406,19 @@ class ConvertTorchToLinalg(Pass):
         if not self.partial:
             # [Note: unlowered torch ops]: an ATen op without any lowering is named at
             # once, as what it is (a generic torch.operator too)
+            # (one on complex tensors by its complex lowering: [Note: complex as real
+            # pairs])
             for o in op.walk():
-                if _is_torch(o) and o.name not in _NO_VALUE and \
-                        aten_name(o) not in LOWERINGS:
+                if not _is_torch(o) or o.name in _NO_VALUE:
+                    continue
+                if has_complex(o):
+                    if aten_name(o) not in _complex_lowerings():
+                        self.signal_failure(f"no lowering to linalg for the ATen op "
+                                            f"'{aten_name(o)}' on complex tensors "
+                                            f"({o.name}{_fx_node(o)})", o)
+                elif aten_name(o) not in LOWERINGS:
                     self.signal_failure(f"no lowering to linalg for the ATen op "
                                         f"'{aten_name(o)}' ({o.name}{_fx_node(o)})", o)
-                if _is_torch(o):
-                    complex_type = _complex_tensor_type(o)
-                    if complex_type is not None:
-                        self.signal_failure(f"complex tensors are not lowered to linalg: "
-                                            f"'{aten_name(o)}' ({o.name}{_fx_node(o)}) "
-                                            f"takes or gives "
-                                            f"{complex_type}", o)
             apply_full_conversion([op], target, patterns, type_converter=tc)
             _emit_size_checks(sized)
             return

@@ -4,6 +4,9 @@ the maps; this reads them in the builtin forms the lowerings work with).
     !torch.vtensor<[2,?],si64>  -> tensor<2x?xi64>   converted_type (signless)
                                 -> tensor<2x?xsi64>  signed_tensor_type (what
                                                      is_unsigned and promotion read)
+    !torch.vtensor<[4],complex<f32>> -> tensor<4x2xf32> converted_type (the real
+                                                     pairs: [Note: complex as real
+                                                     pairs] in complex.py)
     !torch.int / float / bool   -> i64 / f64 / i1    torch_scalar_type
 """
 from __future__ import annotations
@@ -25,6 +28,8 @@ def converted_type(t):
     if type(t) is T.ValueTensorType:
         if t.sizes is None:
             return None
+        if type(t.dtype) is A.ComplexType:   # [Note: complex as real pairs]
+            return A.RankedTensorType(_shape(t.sizes) + (2,), t.dtype.element_type)
         return T.builtin_tensor_type(t)
     s = torch_scalar_type(t)
     return t if s is None else s

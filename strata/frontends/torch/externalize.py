@@ -31,6 +31,10 @@ After:
   made unique among the module's symbols (`fc.weight_1`), and put before the first
   function. The CPU target then packs and binds these globals as it does an ONNX model's
   initializers ([Note: weights] in backends/cpu/target.py).
+- A complex literal's global holds its real pairs (`tensor<6x4x2xf32>`: the same bytes,
+  [Note: complex as real pairs] in conversion/torch_to_linalg/complex.py), loaded as
+  the real tensor and viewed as complex (`torch.aten.view_as_complex`): no target
+  packs or binds complex globals.
 """
 from __future__ import annotations
 
@@ -59,8 +63,10 @@ def externalize_weights(module) -> int:
                 and isinstance(op.properties.get("value"), DenseResourceElementsAttr)]
     for op in literals:
         attr = op.properties["value"]
-        type_ = A.RankedTensorType(list(attr.type.shape),
-                                   builtin_element_type(attr.type.element_type))
+        elt = attr.type.element_type
+        pairs = isinstance(elt, A.ComplexType)
+        type_ = A.RankedTensorType(list(attr.type.shape) + [2], elt.element_type) if pairs \
+            else A.RankedTensorType(list(attr.type.shape), builtin_element_type(elt))
         entry = globals_.get((attr.handle, type_))
         if entry is None:
             sym, i = attr.handle, 0
@@ -79,11 +85,21 @@ def externalize_weights(module) -> int:
         where = op.parent
         load = GlobalLoadConstOp.build(loc=op.loc, result_types=[type_],
                                        **{"global": A.SymbolRefAttr(sym)})
-        cast = D.create_op("torch_c.from_builtin_tensor", [load.results[0]],
-                           [op.results[0].type], loc=op.loc)
+        vt = op.results[0].type
+        if pairs:
+            real = type(vt)(list(vt.sizes) + [2], elt.element_type)
+            cast = D.create_op("torch_c.from_builtin_tensor", [load.results[0]], [real],
+                               loc=op.loc)
+            view = D.create_op("torch.aten.view_as_complex", [cast.results[0]], [vt],
+                               loc=op.loc)
+        else:
+            cast = view = D.create_op("torch_c.from_builtin_tensor", [load.results[0]],
+                                      [vt], loc=op.loc)
         where.insert_before(op, load)
         where.insert_before(op, cast)
-        op.results[0].replace_all_uses_with(cast.results[0])
+        if view is not cast:
+            where.insert_before(op, view)
+        op.results[0].replace_all_uses_with(view.results[0])
         op.erase()
     return len(literals)
 

@@ -624,18 +624,18 @@ def test_unlowered_op_names_aten_op_and_user_line():
 
 
 
-def test_complex_tensors_are_a_located_refusal():
-    """A lowered op on complex tensors (the OpInfo `cfloat` samples): a located error
-    naming the op and the type, not an internal error from a scalar builder."""
-    m = Fn(lambda a: a.to(torch.complex64))
+def test_complex_op_without_lowering_is_a_located_refusal():
+    """An op on complex tensors that has no complex lowering ([Note: complex as real
+    pairs]): a located error naming the op and that it is on complex tensors, not the
+    real lowering run on the pairs or an internal error."""
+    m = Fn(lambda a: torch.tan(a.to(torch.complex64)))
     with pytest.raises(StrataError) as e:
         strata.compile(m, example_args=(X,), target="interpret")
     text = str(e.value)
-    # the op as the program holds it: `to.dtype`, imported without decomposing
-    # ([Note: importing without decomposing])
-    assert "complex tensors are not lowered to linalg: 'aten.to.dtype'" in text
-    assert "complex<f32>" in text and "internal" not in text
+    assert "no lowering to linalg for the ATen op 'aten.tan' on complex tensors" in text
+    assert "internal" not in text
     assert "test_torch_to_linalg.py:" in text
+
 
 @pytest.mark.parametrize("target", ["interpret", "cpu"])
 def test_embedding_index_out_of_range_fails_at_run_time(target):

@@ -1,18 +1,31 @@
 // RUN: strata-opt %s --convert-onnx-to-linalg --canonicalize | filecheck %s
 
-// One-sided DFT of a real signal: a reduction over the samples with f64 twiddles of
-// ((k * n) mod N), the last result dim picking the real or imaginary part.
-// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, 0)>
+// One-sided DFT of a real signal of static length: a product with a constant table
+// [samples, bins * 2] of the twiddles cos/sin of 2*pi*((k * n) mod N)/N, built at compile
+// time ([Note: twiddle tables]); the signals collapsed to rows, the bins' real and
+// imaginary parts expanded back.
 // CHECK-LABEL: func.func @dft
-// CHECK: linalg.generic {indexing_maps = [#[[IN]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%arg0 : tensor<2x8x1xf32>) outs(%{{.*}} : tensor<2x5x2xf64>)
-// CHECK: arith.muli
-// CHECK: arith.remui %{{.*}}, %c8 : index
-// CHECK: math.cos %{{.*}} : f64
-// CHECK: math.sin %{{.*}} : f64
-// CHECK: arith.truncf %{{.*}} : f64 to f32
+// CHECK: %[[T:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, -0.000000e+00, 1.000000e+00, {{.*}}], [1.000000e+00, -0.000000e+00, 0.707106{{[0-9]*}}, -0.707106{{[0-9]*}}, {{.*}} : tensor<8x10xf32>
+// CHECK: %[[X:.*]] = tensor.collapse_shape %arg0 {{\[}}[0], [1, 2]] : tensor<2x8x1xf32> into tensor<2x8xf32>
+// CHECK: %[[Y:.*]] = linalg.matmul ins(%[[X]], %[[T]] : tensor<2x8xf32>, tensor<8x10xf32>)
+// CHECK: tensor.expand_shape %[[Y]] {{\[}}[0], [1, 2]] output_shape [2, 5, 2] : tensor<2x10xf32> into tensor<2x5x2xf32>
+// CHECK-NOT: math.cos
 func.func @dft(%x: tensor<2x8x1xf32>) -> tensor<2x5x2xf32> {
   %0 = "onnx.DFT"(%x) <{onesided = 1 : i64}> : (tensor<2x8x1xf32>) -> tensor<2x5x2xf32>
   return %0 : tensor<2x5x2xf32>
+}
+
+// A signal of run-time length: a reduction with f64 sums, the twiddles of
+// ((k * n) mod N) computed in the loop.
+// CHECK-LABEL: func.func @dft_dynamic
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}} : tensor<2x?x1xf32>) outs(%{{.*}} : tensor<2x?x2xf64>)
+// CHECK: arith.muli
+// CHECK: arith.remui
+// CHECK: math.cos %{{.*}} : f64
+// CHECK: math.sin %{{.*}} : f64
+func.func @dft_dynamic(%x: tensor<2x?x1xf32>) -> tensor<2x?x2xf32> {
+  %0 = "onnx.DFT"(%x) : (tensor<2x?x1xf32>) -> tensor<2x?x2xf32>
+  return %0 : tensor<2x?x2xf32>
 }
 
 // Det: LU with partial pivoting, one loop step per column over the batch.

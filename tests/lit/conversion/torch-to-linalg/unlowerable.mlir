@@ -31,3 +31,13 @@ func.func @wrong_count(%a: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[7],f32>
   %1 = torch.aten.view %a, %0 : !torch.vtensor<[2,3],f32>, !torch.list<int> -> !torch.vtensor<[7],f32>
   return %1 : !torch.vtensor<[7],f32>
 }
+
+// -----
+
+// An op on complex tensors ([Note: complex as real pairs]) that has no complex lowering
+// is named as such: the real lowering never runs on the pairs.
+// CHECK: model.py:20:0: error: no lowering to linalg for the ATen op 'aten.tan' on complex tensors (torch.aten.tan)
+func.func @complex_without_lowering(%x: !torch.vtensor<[5],complex<f32>>) -> !torch.vtensor<[5],complex<f32>> {
+  %0 = torch.aten.tan %x : !torch.vtensor<[5],complex<f32>> -> !torch.vtensor<[5],complex<f32>> loc(fused["model.py":20:0, "tan"])
+  return %0 : !torch.vtensor<[5],complex<f32>>
+}

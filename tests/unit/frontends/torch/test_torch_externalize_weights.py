@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -90,3 +91,29 @@ def test_upstream_reads_the_result():
                          capture_output=True, text=True)
     assert lit.returncode == 0, lit.stderr
     assert lit.stdout.count("ml_program.global private") == 5
+
+
+class _ComplexBuffer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        angles = torch.arange(6, dtype=torch.float32).reshape(3, 2)
+        self.register_buffer("freqs", torch.polar(torch.ones(3, 2), angles))
+
+    def forward(self, x):
+        return torch.view_as_real(torch.view_as_complex(x) * self.freqs)
+
+
+def test_complex_weights_become_globals_of_their_pairs():
+    """A complex buffer's global holds its real pairs (the same bytes), loaded as the
+    real tensor and viewed as complex ([Note: complex as real pairs])."""
+    net = _ComplexBuffer()
+    m = _run(import_program(torch.export.export(net, (torch.randn(3, 2, 2),))))
+    text = print_op(m)
+    g = [op for op in m.walk() if op.name == "ml_program.global"]
+    assert len(g) == 1 and str(g[0].properties["type"].value) == "tensor<3x2x2xf32>"
+    assert re.search(r"torch_c.from_builtin_tensor %\S+ : tensor<3x2x2xf32> -> "
+                     r"!torch.vtensor<\[3,2,2\],f32>", text)
+    assert re.search(r"torch.aten.view_as_complex %\S+ : !torch.vtensor<\[3,2,2\],f32> -> "
+                     r"!torch.vtensor<\[3,2\],complex<f32>>", text)
+    pairs = g[0].properties["value"].array()
+    np.testing.assert_array_equal(pairs, torch.view_as_real(net.freqs).numpy())
