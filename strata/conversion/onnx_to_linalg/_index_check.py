@@ -101,7 +101,7 @@ def _names(loc, out):
 
 def label(cx) -> str:
     """`<OpType> at <node name>` (the file position when the location has no name)."""
-    op_type = cx.op.name.partition(".")[2] or cx.op.name
+    op_type = getattr(cx, "aten", None) or cx.op.name.partition(".")[2] or cx.op.name
     names: list = []
     _names(cx.op.loc, names)
     if names:

@@ -522,7 +522,7 @@ def _embedding(cx):
     """embedding(weight, indices, ...): the rows of weight at indices (gather on axis 0,
     the indices checked in range)."""
     ranked(cx, cx.operands[0].type)
-    return [gather(cx, 0)]
+    return [gather(cx, 0, negative=False)]
 
 
 @lowering("aten._embedding_bag", "aten._embedding_bag_forward_only",
@@ -742,7 +742,7 @@ def _index_select(cx):
     d = _axis(cx.int_(1, "dim"), r)
     if ranked(cx, cx.operands[2].type).rank > 1:
         raise NotLowerable("index_select takes a 0-d or 1-d index")
-    return [_as_vectors(cx, lambda sub, typed: gather(sub, d, 0, 2, typed))]
+    return [_as_vectors(cx, lambda sub, typed: gather(sub, d, 0, 2, typed, negative=False))]
 
 
 @lowering("aten.gather")
@@ -750,7 +750,8 @@ def _gather(cx):
     """gather(x, dim, index): x[..., index[i, j], ...] along dim."""
     r = ranked(cx, cx.operands[0].type).rank
     d = _axis(cx.int_(1, "dim"), r)
-    return [_as_vectors(cx, lambda sub, typed: gather_elements(sub, d, 0, 2, typed))]
+    return [_as_vectors(cx, lambda sub, typed: gather_elements(sub, d, 0, 2, typed,
+                                                               negative=False))]
 
 
 @lowering("aten.constant_pad_nd")
@@ -778,11 +779,61 @@ def _constant_pad(cx):
     return [finish(cx, pad(cx, x, low, high, value))]
 
 
-@lowering("aten._assert_tensor_metadata", "aten._assert_scalar",
-          "aten.sym_constrain_range_for_size", "aten._assert_async.msg")
+@lowering("aten._assert_tensor_metadata")
 def _no_op(cx):
-    """Checks of metadata the types already prove (dtype, sizes), or of symbolic values
-    torch.export has reasoned about: nothing to compute."""
+    """Checks of metadata the types already prove (dtype, sizes): nothing to compute."""
+    return []
+
+
+# [Note: torch.export's run-time assertions]
+# What torch.export cannot prove about a value known at run time only (an unbacked
+# symbol from `.item()`, `nonzero`'s count...) it asserts in the graph: `u0 >= 0` for a
+# size, `u0 < 5` for a `select`'s index, the user's `torch._check(...)`:
+#     %ge = torch.aten.ge.int %u0, %int0 : !torch.int, !torch.int -> !torch.bool
+#     torch.aten._assert_scalar %ge, "Runtime assertion failed for expression u0 >= 0 ..."
+# Each becomes a cf.assert of the flag with torch's message (eager raises it as a
+# RuntimeError); sym_constrain_range(_for_size) check their bounds and _assert_async
+# its tensor's truth. A flag constant at compile time costs nothing (or, false, is a
+# check that always fails: the program asserts something false).
+
+
+@lowering("aten._assert_scalar")
+def _assert_scalar(cx):
+    v = cx.arg(0)
+    flag = cx.scalar(0, A.i1) if v is DYNAMIC_ARG else bool(v)
+    assert_ok(cx, flag, str(cx.arg(1)) if len(cx.op.operands) > 1 else
+              "run-time assertion failed")
+    return []
+
+
+@lowering("aten._assert_async.msg", "aten._assert_async")
+def _assert_async(cx):
+    x = cx.operands[0]
+    if not isinstance(x.type, A.RankedTensorType) or x.type.rank != 0:
+        raise NotLowerable("_assert_async of a tensor that is not 0-d")
+    s = scalars(cx)
+    v = s.op1("tensor.extract", [x], x.type.element_type)
+    msg = str(cx.arg(1)) if len(cx.op.operands) > 1 else "assertion failed (_assert_async)"
+    assert_ok(cx, s.cmp("ne", v, s.zero(x.type.element_type)), msg)
+    return []
+
+
+@lowering("aten.sym_constrain_range_for_size", "aten.sym_constrain_range")
+def _constrain_range(cx):
+    s = scalars(cx)
+    v = cx.arg(0)
+    lo = cx.arg(1) if len(cx.op.operands) > 1 else None
+    hi = cx.arg(2) if len(cx.op.operands) > 2 else None
+    if lo is None and cx.aten == "aten.sym_constrain_range_for_size":
+        lo = 0
+    for bound, pred, rel in ((lo, "ge", ">="), (hi, "le", "<=")):
+        if not isinstance(bound, int) or isinstance(bound, bool):
+            continue
+        if v is DYNAMIC_ARG:
+            flag = s.cmp(pred, cx.scalar(0, A.i64), s.const(bound, A.i64))
+        else:
+            flag = (v >= bound) if pred == "ge" else (v <= bound)
+        assert_ok(cx, flag, f"the value must be {rel} {bound} ({cx.aten.partition('.')[2]})")
     return []
 
 
@@ -1186,7 +1237,7 @@ def _scatter(cx):
     def scatter(data, src, combine):
         sub = TorchLowering(cx.op, [data, operands[1], ind, src, *operands[4:]], cx.b,
                             cx.tc)
-        return scatter_elements(sub, d, combine, 0, 2, 3, fit="le")
+        return scatter_elements(sub, d, combine, 0, 2, 3, fit="le", negative=False)
     signed = _signed_indices(cx.op.operands[0])
     if not include_self:
         operands[0] = scatter(operands[0], _reduce_identity(cx, how, elt, ind, signed),
@@ -1204,6 +1255,95 @@ def _scatter(cx):
             return s.div(total, n, signed)
         return s.op1("arith.floordivsi", [total, n], elt)
     return [finish(cx, elementwise(cx, [out, counts], elt, mean))]
+
+
+@lowering("aten.index_add", "aten.index_copy", "aten.index_fill.int_Scalar",
+          "aten.index_fill.int_Tensor")
+def _index_add(cx):
+    """index_add(x, dim, index, source, alpha) / index_copy(x, dim, index, source) /
+    index_fill(x, dim, index, value): the 1-d index spread over source's shape along dim
+    (index_fill: a source of the value), then the one scatter builder (add / copy, in
+    index order). Kept whole ([Note: ops Strata lowers whole]): the decompositions
+    (index_put, index_copy) count negative indices from the end where index_add and
+    index_copy refuse them ("index -1 is out of bounds for dimension 1"; index_fill
+    takes [-n, n)), see [Note: negative indices]."""
+    from ..onnx_to_linalg._shape_util import dims_map, index_generic
+    from ..onnx_to_linalg.gather_scatter import _REDUCE, scatter_elements
+    from . import TorchLowering
+    from ..onnx_to_linalg._linalg_util import filled
+    x, ind, src = cx.operands[0], cx.operands[2], cx.operands[3]
+    r = ranked(cx, x.type).rank
+    if r == 0:
+        raise NotLowerable(f"{cx.aten} of a 0-d tensor")
+    d = _axis(cx.int_(1, "dim"), r)
+    q = ranked(cx, ind.type).rank
+    if q > 1:
+        raise NotLowerable(f"{cx.aten} takes a 0-d or 1-d index")
+    elt = x.type.element_type
+    dims, idims = sizes(cx, x), sizes(cx, ind)
+    count = idims[0] if q else 1
+    fill = cx.aten.startswith("aten.index_fill")
+    if fill:
+        s = scalars(cx)
+        if isinstance(src.type, A.ShapedType):
+            if src.type.rank != 0:
+                raise NotLowerable("index_fill's value must be a 0-d tensor")
+            value = s.cast(s.op1("tensor.extract", [src], src.type.element_type), elt)
+        else:
+            value = cx.scalar(3, elt)
+        src = filled(cx, dims[:d] + [count] + dims[d + 1:], elt, value)
+    if ranked(cx, src.type).rank != r:
+        raise NotLowerable("source and self ranks differ")
+    if src.type.element_type is not elt:
+        src = elementwise(cx, [src], elt, lambda sb, v: sb.cast(v, elt))
+    combine = None
+    if cx.aten == "aten.index_add":
+        combine = _REDUCE["add"]
+        if len(cx.op.operands) > 4 and cx.arg(4) != 1:
+            alpha = cx.scalar(4, elt)
+            src = elementwise(cx, [src], elt, lambda sb, v: sb.mul(v, alpha))
+    sdims = sizes(cx, src)
+    check_dims(cx, [(count, sdims[d], "eq", f"the index's length must be source's dim {d}")]
+               + [(sdims[j], dims[j], "eq", f"source dim {j} must be self's dim {j}")
+                  for j in range(r) if j != d])
+    spread = index_generic(cx, [ind], [dims_map(r, [d] if q else [])], sdims,
+                           ind.type.element_type, lambda sb, idx, args: args[0])
+    sub = TorchLowering(cx.op, [x, cx.operands[1], spread, src], cx.b, cx.tc)
+    return [scatter_elements(sub, d, combine, 0, 2, 3, fit="le", negative=fill)]
+
+
+@lowering("aten.max_unpool2d", "aten.max_unpool3d")
+def _max_unpool(cx):
+    """max_unpool{2,3}d(x, indices, output_size, ...): zeros of output_size per plane,
+    each x written at its index in the flattened plane: the one scatter builder over
+    (planes, plane elements). ATen refuses an index outside [0, plane size) ("Found an
+    invalid max index"), checked here as such; the decomposition adds the plane's
+    offset and writes into another plane instead, or wraps a negative index."""
+    from ..onnx_to_linalg._linalg_util import filled
+    from ..onnx_to_linalg._shape_util import collapse
+    from ..onnx_to_linalg.gather_scatter import scatter_elements
+    from . import TorchLowering
+    x, ind = cx.operands[0], cx.operands[1]
+    k = 2 if cx.aten == "aten.max_unpool2d" else 3
+    r = ranked(cx, x.type).rank
+    if r not in (k + 1, k + 2) or ranked(cx, ind.type).rank != r:
+        raise NotLowerable(f"max_unpool{k}d of a rank-{r} input")
+    osz = cx.sizes(2, "output_size")
+    if len(osz) != k:
+        raise NotLowerable(f"output_size of {len(osz)} values for max_unpool{k}d")
+    ix = Ix(scalars(cx))
+    lead = r - k
+    groups = [list(range(lead)), list(range(lead, r))]
+    xs, xi = collapse(cx, x, groups), collapse(cx, ind, groups)
+    dims = sizes(cx, x)
+    planes = _product(ix, dims[:lead])
+    check_dims(cx, [(a, b, "eq", f"indices dim {j} must be the input's")
+                    for j, (a, b) in enumerate(zip(sizes(cx, ind), dims))])
+    elt = x.type.element_type
+    out = filled(cx, [planes, _product(ix, osz)], elt, scalars(cx).zero(elt))
+    sub = TorchLowering(cx.op, [out, xi, xs], cx.b, cx.tc)
+    y = scatter_elements(sub, 1, None, 0, 1, 2, fit="eq", negative=False, typed=False)
+    return [finish(cx, reshape_to(cx, y, dims[:lead] + list(osz)))]
 
 
 def _reduce_identity(cx, how, elt, ind, signed):

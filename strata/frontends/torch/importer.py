@@ -57,9 +57,12 @@ is written as upstream writes it,
 module stays readable by upstream tools. An operator the dialect does not have at all
 (a custom op, a namespace it does not cover) is an import error naming the node.
 A few nodes are rewritten first, as upstream does: `lift_fresh_copy` is a `clone`,
-`_local_scalar_dense` an `Int.Tensor` / `Float.Tensor`, `_assert_async.msg` is dropped,
-`_unsafe_index_put` is its `hacked_twin`, and `mul/div/add/sub.Tensor` given a scalar
-second operand are their `.Scalar` overloads.
+`_local_scalar_dense` an `Int.Tensor` / `Float.Tensor`, `_unsafe_index_put` is its
+`hacked_twin`, and `mul/div/add/sub.Tensor` given a scalar second operand are their
+`.Scalar` overloads. Upstream drops `_assert_async.msg`; Strata imports it, since
+decompositions check what ATen checks with it (one_hot's "Class values must be
+non-negative."), and the generated code checks it too ([Note: torch.export's run-time
+assertions] in conversion/torch_to_linalg/views.py).
 
 Not imported (a TorchImportError naming the node): higher-order operators (torch.cond,
 while_loop...), sparse and quantized tensors, script objects. Where FxImporter fails,
@@ -372,7 +375,10 @@ _DIRECT_REFUSALS = {"aten::batch_norm.": _batch_norm_refusal,
 KEPT_WHOLE = ("linear", "matmul", "softmax.int", "log_softmax.int", "t", "transpose.int",
               "silu", "hardswish", "hardsigmoid", "masked_fill.Scalar",
               "masked_fill.Tensor", "rsub.Scalar", "rsub.Tensor", "clamp_min", "clamp_max",
-              "where.ScalarSelf", "where.ScalarOther", "where.Scalar")
+              "where.ScalarSelf", "where.ScalarOther", "where.Scalar",
+              # their decompositions lose ATen's index checks ([Note: negative indices])
+              "index_add", "index_copy", "index_fill.int_Scalar",
+              "index_fill.int_Tensor", "max_unpool2d", "max_unpool3d")
 
 
 def decomposition_table():
@@ -1164,8 +1170,6 @@ def _canonical(node):
         dtype = args[0].meta["val"].dtype
         return (aten.Float.Tensor if dtype.is_floating_point else aten.Int.Tensor), \
             (args[0],), {}
-    if t is aten._assert_async.msg:
-        return None, args, kwargs
     if t is aten._unsafe_index_put.default:
         return aten._unsafe_index_put.hacked_twin, args, kwargs
     if t is aten._embedding_bag_forward_only.default:

@@ -1,0 +1,192 @@
+"""Indices and sizes read from tensors at run time, through convert-torch-to-linalg:
+every bad value eager PyTorch refuses, Strata's compiled code refuses with a Strata
+error naming the op (never a crash, never an answer); every negative index eager counts
+from the end, Strata counts so too. One module holds all the ops (one compile per target
+and path); each case changes one input of a good call.
+
+[Note: negative indices] in conversion/onnx_to_linalg/gather_scatter.py says which ATen
+ops wrap negative indices; [Note: torch.export's run-time assertions] in
+conversion/torch_to_linalg/views.py how export's own checks reach the generated code.
+"""
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+nn = torch.nn
+F = torch.nn.functional
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+import strata  # noqa: E402
+from strata.errors import StrataError  # noqa: E402
+
+
+def L(v):
+    return torch.tensor(v)
+
+
+W = torch.randn(6, 3, generator=torch.Generator().manual_seed(0))
+
+
+class Indexed(nn.Module):
+    """Each input an index (or targets, classes, pooling indices) of one op."""
+
+    def forward(self, x, gi, si, sel, emb, adv, take, tgt, cls, ux, ui, iadd, icopy,
+                ifill, put):
+        return (torch.gather(x, 1, gi),
+                x.scatter(1, si, 1.0),
+                x.scatter_add(1, si, torch.ones(4, 2)),
+                x.scatter_reduce(1, si, torch.ones(4, 2), "amax", include_self=False),
+                torch.index_select(x, 1, sel),
+                F.embedding(emb, W, padding_idx=2),
+                x[adv, :2],
+                torch.take(x, take),
+                F.cross_entropy(x, tgt, ignore_index=3),
+                F.one_hot(cls, 5),
+                F.max_unpool2d(ux, ui, 2),
+                x.index_add(1, iadd, torch.ones(4, 2), alpha=2.0),
+                x.index_copy(1, icopy, torch.ones(4, 2)),
+                x.index_fill(1, ifill, -3.0),
+                x.index_put((put,), torch.ones(2, 5), accumulate=True))
+
+
+X = torch.randn(4, 5, generator=torch.Generator().manual_seed(1))
+GOOD = dict(x=X, gi=L([[0, 1], [2, 3], [4, 0], [1, 1]]), si=L([[0, 1], [2, 3], [4, 0], [1, 1]]),
+            sel=L([0, 4, 2]), emb=L([0, 5, 2]), adv=L([0, 3, 2]), take=L([0, 19, 3]),
+            tgt=L([0, 3, 4, 2]), cls=L([0, 4, 2]), ux=torch.randn(2, 3, 2, 2),
+            ui=L([[0, 3], [8, 15]]).expand(2, 3, 2, 2).contiguous(), iadd=L([0, 4]),
+            icopy=L([4, 1]), ifill=L([0, 4]), put=L([0, 0]))
+
+# (input, bad value, a word of the message): eager raises on each
+REFUSED = [
+    ("gi", L([[0, 5], [2, 3], [4, 0], [1, 1]]), "gather"),
+    ("gi", L([[0, -1], [2, 3], [4, 0], [1, 1]]), "gather"),
+    ("si", L([[0, 1], [2, 5], [4, 0], [1, 1]]), "scatter"),
+    ("si", L([[0, 1], [2, 3], [-1, 0], [1, 1]]), "scatter"),
+    ("sel", L([0, 5, 2]), "index_select"),
+    ("sel", L([0, -1, 2]), "index_select"),
+    ("emb", L([0, 6, 2]), "embedding"),
+    ("emb", L([0, -1, 2]), "embedding"),
+    ("adv", L([0, 4, 2]), "index"),
+    ("adv", L([0, -5, 2]), "index"),
+    ("take", L([0, 20, 3]), "index"),
+    ("take", L([0, -21, 3]), "index"),
+    ("tgt", L([0, 1, 5, 2]), "gather"),
+    ("tgt", L([0, -1, 4, 2]), "gather"),
+    ("cls", L([0, 5, 2]), "smaller than num_classes"),
+    ("cls", L([0, -1, 2]), "non-negative"),
+    ("ui", L([[0, 3], [8, 16]]).expand(2, 3, 2, 2).contiguous(), "max_unpool2d"),
+    ("ui", L([[0, -1], [8, 15]]).expand(2, 3, 2, 2).contiguous(), "max_unpool2d"),
+    ("iadd", L([0, 5]), "index_add"),
+    ("iadd", L([-1, 4]), "index_add"),
+    ("icopy", L([5, 1]), "index_copy"),
+    ("icopy", L([-1, 1]), "index_copy"),
+    ("ifill", L([0, 5]), "index_fill"),
+    ("ifill", L([-6, 0]), "index_fill"),
+    ("put", L([0, 4]), "index_put"),
+    ("put", L([-5, 0]), "index_put"),
+]
+# (input, value with negative indices eager counts from the end)
+WRAPPED = [("adv", L([0, -1, -4])), ("take", L([-20, -1, 3])), ("ifill", L([-5, -1])),
+           ("put", L([-4, -1]))]
+
+
+def _args(**changed):
+    a = dict(GOOD, **changed)
+    return tuple(a[k] for k in GOOD)
+
+
+@pytest.fixture(scope="module", params=["interpret", "cpu"])
+def compiled(request):
+    return strata.compile(Indexed(), example_args=_args(), target=request.param, cache=False)
+
+
+def _same(got, want):
+    for g, w in zip(got, want):
+        torch.testing.assert_close(g, w, check_dtype=False)
+
+
+def test_bad_indices_refused_as_eager_refuses(compiled):
+    m = Indexed()
+    _same(compiled(*_args()), m(*_args()))
+    for name, bad, word in REFUSED:
+        with pytest.raises((RuntimeError, IndexError)):
+            m(*_args(**{name: bad}))
+        with pytest.raises(StrataError) as e:
+            compiled(*_args(**{name: bad}))
+        assert word in str(e.value), (name, bad, str(e.value))
+    for name, value in WRAPPED:
+        _same(compiled(*_args(**{name: value})), m(*_args(**{name: value})))
+
+
+def test_bad_indices_refused_under_torch_compile():
+    """The torch.compile path decomposes with AOTAutograd's table: the ops whose
+    decomposition loses ATen's checks are kept whole there too."""
+    from strata.frontends.torch import dynamo
+    torch._dynamo.reset()
+    m = Indexed()
+    f = torch.compile(m, backend=dynamo.strata_backend, options={"target": "interpret"})
+    _same(f(*_args()), m(*_args()))
+    for name, bad, word in REFUSED[::3]:
+        with pytest.raises(StrataError) as e:
+            f(*_args(**{name: bad}))
+        assert word in str(e.value), (name, bad, str(e.value))
+    for name, value in WRAPPED:
+        _same(f(*_args(**{name: value})), m(*_args(**{name: value})))
+
+
+class Sized(nn.Module):
+    """Sizes and positions taken from tensors (`.item()`: unbacked symbols, with the
+    run-time assertions torch.export writes)."""
+
+    def forward(self, x, n, k, t):
+        return (torch.full((n.item(), 2), 1.5), x.select(1, k.item()),
+                torch.arange(t.item(), 2.5, -0.5))
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_run_time_sizes_checked(target):
+    m = Sized()
+    good = (X, L(3), L(1), L(5.0))
+    f = strata.compile(m, example_args=good, target=target, cache=False)
+    _same(f(*good), m(*good))
+    _same(f(X, L(0), L(-1), L(2.5)), m(X, L(0), L(-1), L(2.5)))
+    for bad, word in (((X, L(-1), L(1), L(5.0)), "u0 >= 0"),
+                      ((X, L(2), L(5), L(5.0)), "select"),
+                      ((X, L(2), L(-6), L(5.0)), "select"),
+                      ((X, L(2), L(1), L(1.0)), "inconsistent with step sign")):
+        with pytest.raises((RuntimeError, IndexError)):
+            m(*bad)
+        with pytest.raises(StrataError) as e:
+            f(*bad)
+        assert word in str(e.value)
+
+
+class Gather(nn.Module):
+    def forward(self, x, i, j):
+        return torch.gather(x, 1, i), x.scatter_add(0, j, torch.ones(2, 5)), x[i[:, 0], i[:, 1]]
+
+
+@pytest.fixture(scope="module")
+def gather_cpu():
+    return strata.compile(Gather(), example_args=(X, L([[0] * 3] * 4), L([[0] * 5] * 2)),
+                          target="cpu", cache=False)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(i=st.lists(st.integers(-7, 7), min_size=12, max_size=12),
+       j=st.lists(st.integers(-5, 5), min_size=10, max_size=10))
+def test_random_indices_as_eager(gather_cpu, i, j):
+    """Random indices in and out of range: Strata raises exactly where eager does, and
+    otherwise gives eager's answer (gather and scatter refuse negatives, advanced
+    indexing counts them from the end)."""
+    m = Gather()
+    args = (X, L(i).reshape(4, 3), L(j).reshape(2, 5))
+    try:
+        want = m(*args)
+    except (RuntimeError, IndexError):
+        with pytest.raises(StrataError):
+            gather_cpu(*args)
+        return
+    _same(gather_cpu(*args), want)
