@@ -374,8 +374,9 @@ _NOT_VECTORIZABLE = frozenset({"func.call", "func.call_indirect", "tensor.insert
 
 
 def arg_names(f) -> list[str]:
-    """The name of each argument of function op `f`: its `onnx.name` attribute, else
-    `argN`."""
+    """The name of each argument of function op `f`: its `onnx.name` (or `strata.name`:
+    a PyTorch program's input, see [Note: input names] in frontends/torch/importer.py)
+    attribute, else `argN`."""
     return _names(f, "arg_attrs", f.properties["function_type"].value.inputs, "arg")
 
 
@@ -389,6 +390,8 @@ def _names(f, key, types, prefix):
     out = []
     for i in range(len(types)):
         d = attrs[i] if attrs is not None and i < len(attrs) else None
-        n = d.value.get("onnx.name") if isinstance(d, A.DictionaryAttr) else None
+        n = None
+        if isinstance(d, A.DictionaryAttr):
+            n = d.value.get("onnx.name") or d.value.get("strata.name")
         out.append(n.value if isinstance(n, A.StringAttr) else f"{prefix}{i}")
     return out

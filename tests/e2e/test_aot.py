@@ -88,6 +88,11 @@ def test_shared_library_of_a_pytorch_program(tmp_path):
         assert np.max(np.abs(got - ref)) <= 1e-5
     r = subprocess.run([str(exe), "2", "5"], capture_output=True, text=True)
     assert r.returncode == 1 and "dim 1 is 5, expected 4" in r.stderr
+    # the inputs are named as torch.export's signature names them (the forward's
+    # parameter), not arg0 ([Note: input names])
+    assert "'input'" in r.stderr, r.stderr
+    header = (tmp_path / "mlp.h").read_text()
+    assert "inputs[0]  'input': ?x4 float" in header and "'arg0'" not in header
 
 class _Tensor(ctypes.Structure):
     """strata_tensor (the header's struct, STRATA_MAX_RANK 16)."""
