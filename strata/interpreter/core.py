@@ -227,6 +227,7 @@ class Interpreter:
         for i, op in enumerate(block.ops):
             pos[op] = i
         defs = list(block.args) + [r for op in block.ops for r in op.results]
+        where = {}
         for v in defs:
             last, last_i = None, -1
             for u in v.uses:
@@ -244,6 +245,19 @@ class Interpreter:
                     last = v.owner  # never used: dead at once
             if last is not None and last is not block.last:
                 out.setdefault(last, []).append(v)
+                where[v] = last
+        # the values a check compares live until it has run: a failed one reports them
+        # ([Note: failed checks report their values] in dialects/cf.py)
+        for op in block.ops:
+            if op.name == "cf.assert":
+                from ..dialects.cf import check_leaves
+                for _, lhs, rhs, _ in check_leaves(op.operand(0)):
+                    for v in (lhs, rhs):
+                        w = where.get(v)
+                        if w is not None and pos[w] < pos[op]:
+                            out[w].remove(v)
+                            out.setdefault(op, []).append(v)
+                            where[v] = op
         self.cache[key] = out
         return out
 

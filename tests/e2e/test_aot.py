@@ -154,15 +154,18 @@ def test_shared_library_checks_symbolic_sizes(tmp_path):
     sym = str(next(iter(ep.range_constraints)))
     status, message, got = _run_library(lib, arrays(7, 14))
     assert (status, got) == (2, None)
+    # the message ends with the comparison that failed, at its run-time values
+    # ([Note: failed checks report their values])
     assert message == (f"@main: run-time check failed: input #0 ('x') dim 0 is the size "
-                       f"{sym}, but the program was exported for {sym} in [2, 6]")
+                       f"{sym}, but the program was exported for {sym} in [2, 6] "
+                       f"(failed: 7 <= 6)")
     status, message, got = _run_library(lib, arrays(1, 2))
-    assert (status, got) == (2, None) and f"{sym} in [2, 6]" in message
+    assert (status, got) == (2, None) and f"{sym} in [2, 6] (failed: 1 >= 2)" in message
     status, message, got = _run_library(lib, arrays(3, 7))
     assert (status, got) == (2, None)
     assert message == (f"@main: run-time check failed: input #1 ('y') dim 0 must be "
                        f"{sym} * 2 as the program's shapes make it ({sym} from input "
-                       f"#0 ('x') dim 0)")
+                       f"#0 ('x') dim 0) (failed: 7 == 6)")
     # and the next call works
     assert _run_library(lib, arrays(4, 8))[:2] == (0, None)
 

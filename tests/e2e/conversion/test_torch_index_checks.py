@@ -118,6 +118,14 @@ def test_bad_indices_refused_as_eager_refuses(compiled):
         assert word in str(e.value), (name, bad, str(e.value))
     for name, value in WRAPPED:
         _same(compiled(*_args(**{name: value})), m(*_args(**{name: value})))
+    # the message ends with the comparison that failed at its run-time values ([Note:
+    # failed checks report their values] in dialects/cf.py): the extreme index, bound
+    for name, bad, values in (("gi", REFUSED[0][1], "(failed: 5 < 5)"),
+                              ("gi", REFUSED[1][1], "(failed: -1 >= 0)"),
+                              ("adv", L([0, -7, 2]), "(failed: -7 >= -4)")):
+        with pytest.raises(StrataError) as e:
+            compiled(*_args(**{name: bad}))
+        assert values in str(e.value), str(e.value)
 
 
 def test_bad_indices_refused_under_torch_compile():
