@@ -179,14 +179,14 @@ def _load(model, example_args=None, example_kwargs=None, dynamic_shapes=None):
                                   "strata.compile(model, example_args=(x,))")
             ep = export_module(model, example_args if example_args is not None else (),
                                example_kwargs, dynamic_shapes)
-            module = import_program(ep)
+            module = import_program(ep, checks=True)
             name_inputs(module, ep)   # [Note: input names]
             # the user's Dim names in the size checks' messages ([Note: Dim names])
             from .frontends.torch.shape_guard import name_dims
             name_dims(module, ep, model, example_args if example_args is not None else (),
                       example_kwargs, dynamic_shapes)
             return module, ep
-        module = import_program(model)
+        module = import_program(model, checks=True)
         name_inputs(module, model)
         return module, model
     if isinstance(model, (str, os.PathLike)):
@@ -195,7 +195,7 @@ def _load(model, example_args=None, example_kwargs=None, dynamic_shapes=None):
         if ext == ".pt2":
             from .frontends.torch import import_program, load_program, name_inputs
             ep = load_program(path)
-            module = import_program(ep)
+            module = import_program(ep, checks=True)
             name_inputs(module, ep)
             return module, ep
         if ext == ".onnx":

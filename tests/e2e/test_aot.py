@@ -615,7 +615,7 @@ def test_checked_entry_run_time_failure(checked_driver):
     (status, message, outs), (status2, message2, outs2) = _drive(exe, "index_out_of_range")
     assert status == 2
     assert message == ("@main: run-time check failed: Gather at gather0: index out of "
-                       "range [-5, 5) on data axis 0")
+                       "range [-5, 5) on data axis 0 (failed: 7 < 5)")
     assert all(o is None for o in outs)
     assert (status2, message2) == (0, "(none)")
     np.testing.assert_array_equal(outs2[1], _T[[4, 0, 2]])

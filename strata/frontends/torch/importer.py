@@ -58,11 +58,12 @@ module stays readable by upstream tools. An operator the dialect does not have a
 (a custom op, a namespace it does not cover) is an import error naming the node.
 A few nodes are rewritten first, as upstream does: `lift_fresh_copy` is a `clone`,
 `_local_scalar_dense` an `Int.Tensor` / `Float.Tensor`, `_unsafe_index_put` is its
-`hacked_twin`, and `mul/div/add/sub.Tensor` given a scalar second operand are their
-`.Scalar` overloads. Upstream drops `_assert_async.msg`; Strata imports it, since
-decompositions check what ATen checks with it (one_hot's "Class values must be
-non-negative."), and the generated code checks it too ([Note: torch.export's run-time
-assertions] in conversion/torch_to_linalg/views.py).
+`hacked_twin`, `_assert_async.msg` is dropped, and `mul/div/add/sub.Tensor` given a
+scalar second operand are their `.Scalar` overloads. The compile paths keep
+`_assert_async.msg` (`import_program(..., checks=True)`, and `import_graph`, the
+torch.compile path, always): decompositions check what ATen checks with it (one_hot's
+"Class values must be non-negative."), and the generated code checks it too ([Note:
+torch.export's run-time assertions] in conversion/torch_to_linalg/views.py).
 
 Not imported (a TorchImportError naming the node): higher-order operators (torch.cond,
 while_loop...), sparse and quantized tensors, script objects. Where FxImporter fails,
@@ -135,7 +136,8 @@ class _Unsupported(Exception):
     """Something of one node the importer cannot take (becomes a TorchImportError)."""
 
 
-def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool = True):
+def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool = True,
+                   checks: bool = False):
     """Import `ep`, a torch.export.ExportedProgram, as a module whose `func.func @main`
     is in the torch dialect (see [Note: the imported module]).
 
@@ -144,7 +146,9 @@ def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool =
     graph as it is; None (the default) imports it as it is when every op has a lowering
     and in-place ops are only rebindings, else decomposes ([Note: importing without
     decomposing]). `symbolic_shapes` emits `torch.symbolic_int` and
-    `torch.bind_symbolic_shape` for dynamic dims. `ep` itself is left unchanged.
+    `torch.bind_symbolic_shape` for dynamic dims. `checks` keeps the `_assert_async.msg`
+    nodes that FxImporter drops (the compile paths: [Note: op names]). `ep` itself is
+    left unchanged.
     Raises TorchImportError."""
     import torch
     if not isinstance(ep, torch.export.ExportedProgram):
@@ -164,7 +168,9 @@ def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool =
             raise TorchImportError(f"decomposing the program to the core ATen opset "
                                    f"(ExportedProgram.run_decompositions) failed: "
                                    f"{type(e).__name__}: {e}") from None
-    module = _ProgramImporter(ep, symbolic_shapes, functional).run()
+    importer = _ProgramImporter(ep, symbolic_shapes, functional)
+    importer.checks = checks
+    module = importer.run()
     _record_input_mutations(module, ep)
     return module
 
@@ -474,6 +480,8 @@ def describe(node) -> str:
 class _ProgramImporter:
     """One ExportedProgram -> module. Node values live in `values` under (node, result);
     parameters, buffers and constants in `state` under their placeholder node."""
+
+    checks = False   # keep `_assert_async.msg` ([Note: op names])
 
     def __init__(self, ep, symbolic_shapes: bool, functional=None):
         self.ep = ep
@@ -820,7 +828,7 @@ class _ProgramImporter:
                 return self._overload(node, self.functional[node], node.args, node.kwargs)
             if target in _symbolic_ops():
                 return self._overload(node, _symbolic_ops()[target], node.args, node.kwargs)
-            return self._overload(node, *_canonical(node))
+            return self._overload(node, *_canonical(node, self.checks))
         if _is_symbolic(node.meta.get("val")) and type(target).__name__ in (
                 "builtin_function_or_method",):
             return self._builtin(node)
@@ -1050,6 +1058,8 @@ def import_graph(gm, example_inputs=None, *, symbolic_shapes: bool = True,
 class _GraphImporter(_ProgramImporter):
     """One fx.GraphModule -> module ([Note: importing a graph module])."""
 
+    checks = True
+
     def __init__(self, gm, example_inputs, symbolic_shapes: bool, constants=None,
                  functional=None):
         self.gm = gm
@@ -1186,12 +1196,14 @@ def _symbolic_ops() -> dict:
     return _SYMBOLIC_OPS
 
 
-def _canonical(node):
+def _canonical(node, checks=False):
     """(target, args, kwargs) a node is imported as ([Note: op names]); target None
-    drops the node."""
+    drops the node (`_assert_async.msg` unless `checks`)."""
     import torch
     aten = torch.ops.aten
     t, args, kwargs = node.target, node.args, dict(node.kwargs)
+    if t is aten._assert_async.msg and not checks:
+        return None, args, kwargs
     if t is aten.lift_fresh_copy.default:
         return aten.clone.default, (args[0],), {"memory_format": None}
     if t is aten.empty.memory_format and len(node.users) == 1 and \
