@@ -198,3 +198,31 @@ def test_random_indices_as_eager(gather_cpu, i, j):
             gather_cpu(*args)
         return
     _same(gather_cpu(*args), want)
+
+
+class Empty(nn.Module):
+    """Every index op given no index: empty results, nothing read."""
+
+    def forward(self, x, e, e2):
+        return (torch.gather(x, 1, e2), torch.index_select(x, 1, e), x[e], F.embedding(e, W),
+                x.scatter(1, e2, 1.0), x.index_put((e,), torch.ones(0, 5)),
+                x.index_add(1, e, torch.ones(4, 0)), torch.take(x, e), F.one_hot(e, 5))
+
+
+class Selected(nn.Module):
+    def forward(self, x, i):
+        return torch.index_select(x, 1, i), x[i]
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_empty_indices_as_eager(target):
+    e = torch.zeros(0, dtype=torch.long)
+    args = (X, e, torch.zeros(4, 0, dtype=torch.long))
+    _same(strata.compile(Empty(), example_args=args, target=target, cache=False)(*args),
+          Empty()(*args))
+    # an index of run-time length 0 (a dynamic dim)
+    m = Selected()
+    f = strata.compile(m, example_args=(X, L([1, 2])), target=target, cache=False,
+                       dynamic_shapes=(None, {0: torch.export.Dim("n")}))
+    for i in (e, L([3])):
+        _same(f(X, i), m(X, i))
