@@ -95,3 +95,25 @@ def test_compile_and_drop_releases_blobs(monkeypatch, target, in_place):
         net = None
         gc.collect()
         assert len(BLOBS) == before and weight() is None
+
+
+def test_torch_compile_and_reset_releases_blobs():
+    """torch.compile's recompiles: the frozen weights of each compiled graph go with it
+    once Dynamo drops it (torch._dynamo.reset()); every blob stayed before."""
+    import gc
+
+    from strata.frontends.torch import dynamo
+    from strata.ir.dense import BLOBS
+    torch._dynamo.reset()
+    gc.collect()
+    before = len(BLOBS)
+    for _ in range(2):
+        net = _Net().eval()
+        f = torch.compile(net, backend=dynamo.strata_backend,
+                          options={"target": "interpret"})
+        with torch.no_grad():
+            f(torch.tensor([[1, 2, 3, 10]]))
+        del f, net
+        torch._dynamo.reset()
+        gc.collect()
+        assert len(BLOBS) == before
