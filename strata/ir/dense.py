@@ -800,7 +800,8 @@ class ResourceBlobs:
         return name in self._blobs
 
     def __iter__(self):
-        return iter(self._blobs)
+        # (a snapshot: a blob may go while the caller iterates, [Note: blob lifetimes])
+        return iter(list(self._blobs))
 
     def __len__(self):
         return len(self._blobs)
@@ -808,7 +809,7 @@ class ResourceBlobs:
     def entries(self, names=None) -> dict[str, str]:
         """name -> blob text, for `names` (default all) in that order."""
         return {n: encode_blob(self._blobs[n][1], self._blobs[n][0])
-                for n in (self._blobs if names is None else names)}
+                for n in (list(self._blobs) if names is None else names)}
 
     def print_section(self, names=None) -> str:
         """The `{-# dialect_resources: {builtin: {...}} #-}` block iree-opt prints after
