@@ -1269,12 +1269,15 @@ def _index_add(cx):
     takes [-n, n)), see [Note: negative indices]."""
     from ..onnx_to_linalg._shape_util import dims_map, index_generic
     from ..onnx_to_linalg.gather_scatter import _REDUCE, scatter_elements
-    from . import TorchLowering
     from ..onnx_to_linalg._linalg_util import filled
+    from . import TorchLowering
     x, ind, src = cx.operands[0], cx.operands[2], cx.operands[3]
     r = ranked(cx, x.type).rank
-    if r == 0:
-        raise NotLowerable(f"{cx.aten} of a 0-d tensor")
+    scalar = r == 0      # a 0-d self (dim 0 or -1): as a 1-d one of one element
+    if scalar:
+        x, r = reshape_to(cx, x, [1]), 1
+        if isinstance(src.type, A.RankedTensorType) and src.type.rank == 0:
+            src = reshape_to(cx, src, [1])
     d = _axis(cx.int_(1, "dim"), r)
     q = ranked(cx, ind.type).rank
     if q > 1:
@@ -1309,7 +1312,8 @@ def _index_add(cx):
     spread = index_generic(cx, [ind], [dims_map(r, [d] if q else [])], sdims,
                            ind.type.element_type, lambda sb, idx, args: args[0])
     sub = TorchLowering(cx.op, [x, cx.operands[1], spread, src], cx.b, cx.tc)
-    return [scatter_elements(sub, d, combine, 0, 2, 3, fit="le", negative=fill)]
+    y = scatter_elements(sub, d, combine, 0, 2, 3, fit="le", negative=fill, typed=False)
+    return [finish(cx, reshape_to(cx, y, []) if scalar else y)]
 
 
 @lowering("aten.max_unpool2d", "aten.max_unpool3d")

@@ -226,3 +226,19 @@ def test_empty_indices_as_eager(target):
                        dynamic_shapes=(None, {0: torch.export.Dim("n")}))
     for i in (e, L([3])):
         _same(f(X, i), m(X, i))
+
+
+class ZeroD(nn.Module):
+    def forward(self, x, i, s):
+        return x.index_add(0, i, s, alpha=2.0), x.index_copy(0, i, s), x.index_fill(0, i, 3.0)
+
+
+def test_kept_whole_index_ops_of_a_0d_tensor():
+    """index_add / index_copy / index_fill of a 0-d self (kept whole: no decomposition to
+    fall back on), with a 1-element and a 0-d index; a bad index still refused."""
+    for i in (L([0]), L(0)):
+        args = (torch.tensor(1.5), i, torch.tensor(2.0))
+        f = strata.compile(ZeroD(), example_args=args, target="interpret", cache=False)
+        _same(f(*args), ZeroD()(*args))
+        with pytest.raises(StrataError):
+            f(torch.tensor(1.5), i + 1, torch.tensor(2.0))
