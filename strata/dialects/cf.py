@@ -70,9 +70,21 @@ def check_leaves(flag) -> list:
             stack.append(op.operands[0])
         elif name == "arith.cmpi":
             lhs, rhs = op.operands
-            if isinstance(lhs.type, (A.IntegerType, A.IndexType)):
+            src = getattr(lhs, "owner", None)
+            if op.predicate_name == "ne" and getattr(src, "name", None) in (
+                    "arith.extui", "arith.extsi") and src.operands[0].type == A.i1 \
+                    and _is_zero(rhs):
+                stack.append(src.operands[0])   # a flag widened and tested: the flag
+            elif isinstance(lhs.type, (A.IntegerType, A.IndexType)):
                 out.append((op.predicate_name, lhs, rhs, v))
     return out
+
+
+def _is_zero(v) -> bool:
+    op = getattr(v, "owner", None)
+    if getattr(op, "name", None) != "arith.constant":
+        return False
+    return getattr(op.properties.get("value"), "value", None) == 0
 
 
 def encode_check_message(message: str, predicates) -> str:

@@ -126,6 +126,8 @@ def test_bad_indices_refused_as_eager_refuses(compiled):
         with pytest.raises(StrataError) as e:
             compiled(*_args(**{name: bad}))
         assert values in str(e.value), str(e.value)
+        # and the user's line, which the compiled code's message carries too
+        assert "test_torch_index_checks.py:" in str(e.value).partition(" at ")[2]
 
 
 def test_bad_indices_refused_under_torch_compile():
