@@ -15,6 +15,9 @@ embedding as onnx_to_linalg's gather.
     index.Tensor                   a gathering generic; a bool mask as its nonzero
                                    coordinates ([Note: bool masks as indices])
     _embedding_bag                 a generic over (bag, index, column), all four results
+    repeat_interleave.Tensor       two scf.for loops (run starts, then a running maximum)
+    index_add/copy/fill, max_unpool  the scatter builder (kept whole: [Note: negative
+                                   indices] in onnx_to_linalg/gather_scatter.py)
 
     %1 = torch.aten.view %0, %list : !torch.vtensor<[2,3],f32>, !torch.list<int>
            -> !torch.vtensor<[6],f32>
@@ -1314,6 +1317,60 @@ def _index_add(cx):
     sub = TorchLowering(cx.op, [x, cx.operands[1], spread, src], cx.b, cx.tc)
     y = scatter_elements(sub, d, combine, 0, 2, 3, fit="le", negative=fill, typed=False)
     return [finish(cx, reshape_to(cx, y, []) if scalar else y)]
+
+
+@lowering("aten.repeat_interleave.Tensor")
+def _repeat_interleave(cx):
+    """repeat_interleave(repeats): i repeated repeats[i] times, i64 (what
+    `x.repeat_interleave(r, dim)` decomposes to, then index_select by it). The count is
+    known at run time only; ATen refuses a negative repeat ("repeats can not be
+    negative", checked here as such, after which nothing is written) and an
+    output_size that is not the count. Two sequential loops: each i with repeats[i] > 0
+    marks where its run starts (marks[start] = i; a run of 0 marks nothing), then a
+    running maximum over the marks fills each position with its run's i."""
+    from ..onnx_to_linalg._index_check import values_in_ranges
+    from ..onnx_to_linalg._linalg_util import filled
+    from ..onnx_to_linalg._shape_util import loop_nest
+    from ..onnx_to_linalg.common import empty
+    r = cx.operands[0]
+    if ranked(cx, r.type).rank != 1:
+        raise NotLowerable("repeat_interleave's repeats must be 1-d")
+    s = scalars(cx)
+    ix = Ix(s)
+    elt = r.type.element_type
+    n = sizes(cx, r)[0]
+    ok = values_in_ranges(cx, r, [(0, INT64_MAX)], True, cx.op.operands[0])[0]
+    assert_ok(cx, ok, "repeats can not be negative")
+
+    def count(b, ivs, accs):
+        k = b.cast(b.op1("tensor.extract", [r, ivs[0]], elt), A.index)
+        return [b.add(accs[0], b.max(k, b.index(0)))]
+    total = loop_nest(cx, [n], [s.index(0)], count)[0]
+    total = ix.select(ok, total, 0) if ok is not True else total
+    if cx.has_operand(1):
+        given = cx.arg(1)
+        given = s.cast(cx.operands[1], A.index) if given is DYNAMIC_ARG else given
+        assert_ok(cx, ix.cmp("eq", given, total), "output_size must be the sum of repeats")
+    marks = filled(cx, [ix.add(total, 1)], A.i64, s.const(-1, A.i64))
+
+    def mark(b, ivs, accs):
+        m, start = accs
+        i = ivs[0]
+        k = b.max(b.cast(b.op1("tensor.extract", [r, i], elt), A.index), b.index(0))
+        at = b.min(start, total_v)
+        old = b.op1("tensor.extract", [m, at], A.i64)
+        new = b.select(b.cmp("gt", k, b.index(0)), b.cast(i, A.i64), b.const(-1, A.i64))
+        m = b.op1("tensor.insert", [b.max(old, new), m, at], m.type)
+        return [m, b.add(start, k)]
+    total_v = ix.v(total)
+    marks = loop_nest(cx, [n], [marks, s.index(0)], mark)[0]
+
+    def fill(b, ivs, accs):
+        out, cur = accs
+        cur = b.max(cur, b.op1("tensor.extract", [marks, ivs[0]], A.i64))
+        return [b.op1("tensor.insert", [cur, out, ivs[0]], out.type), cur]
+    out = loop_nest(cx, [total], [empty(cx, [total], A.i64), s.const(-1, A.i64)], fill)[0]
+    return [finish(cx, out)]
 
 
 @lowering("aten.max_unpool2d", "aten.max_unpool3d")

@@ -244,3 +244,23 @@ def test_kept_whole_index_ops_of_a_0d_tensor():
         _same(f(*args), ZeroD()(*args))
         with pytest.raises(StrataError):
             f(torch.tensor(1.5), i + 1, torch.tensor(2.0))
+
+
+class Repeated(nn.Module):
+    def forward(self, x, r):
+        return torch.repeat_interleave(x, r, dim=0), torch.repeat_interleave(r)
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_repeat_interleave_by_a_tensor(target):
+    """Repeats known at run time (a data-dependent count): runs of 0 included; a
+    negative repeat refused as ATen refuses it."""
+    m = Repeated()
+    f = strata.compile(m, example_args=(X, L([1, 0, 2, 1])), target=target, cache=False)
+    for r in ([1, 0, 2, 1], [0, 0, 0, 0], [0, 0, 0, 5], [3, 1, 0, 0]):
+        _same(f(X, L(r)), m(X, L(r)))
+    with pytest.raises(RuntimeError):
+        m(X, L([1, -1, 2, 1]))
+    with pytest.raises(StrataError) as e:
+        f(X, L([1, -1, 2, 1]))
+    assert "repeats can not be negative (failed: -1 >= 0)" in str(e.value)
