@@ -16,6 +16,7 @@ embedding as onnx_to_linalg's gather.
                                    coordinates ([Note: bool masks as indices])
     _embedding_bag                 a generic over (bag, index, column), all four results
     repeat_interleave.Tensor       two scf.for loops (run starts, then a running maximum)
+    bincount                       one scf.for adding into max(max(x) + 1, minlength)
     index_add/copy/fill, max_unpool  the scatter builder (kept whole: [Note: negative
                                    indices] in onnx_to_linalg/gather_scatter.py)
 
@@ -1370,6 +1371,51 @@ def _repeat_interleave(cx):
         cur = b.max(cur, b.op1("tensor.extract", [marks, ivs[0]], A.i64))
         return [b.op1("tensor.insert", [cur, out, ivs[0]], out.type), cur]
     out = loop_nest(cx, [total], [empty(cx, [total], A.i64), s.const(-1, A.i64)], fill)[0]
+    return [finish(cx, out)]
+
+
+@lowering("aten.bincount")
+def _bincount(cx):
+    """bincount(x, weights, minlength): counts (or summed weights) of each value of the
+    1-d x, max(max(x) + 1, minlength) of them (known at run time only). ATen refuses a
+    negative value ("bincount only supports 1-d non-negative integral inputs."), checked
+    here as such, after which nothing is counted. One sequential loop adds into the
+    result."""
+    from ..onnx_to_linalg._index_check import _min_max, guarded
+    from ..onnx_to_linalg._linalg_util import filled
+    from ..onnx_to_linalg._shape_util import loop_nest
+    x = cx.operands[0]
+    if ranked(cx, x.type).rank != 1:
+        raise NotLowerable("bincount only supports 1-d non-negative integral inputs.")
+    s = scalars(cx)
+    ix = Ix(s)
+    elt = x.type.element_type
+    n = sizes(cx, x)[0]
+    minlength = cx.int_(2, "minlength") if cx.has_operand(2) else 0
+    if minlength < 0:
+        raise NotLowerable("minlength should be >= 0")
+    out_elt = cx.result_type().element_type
+    weights = cx.operands[1] if cx.has_operand(1) else None
+    if Ix.known(n) and n == 0:
+        size, ok = minlength, True
+    else:
+        (mn,), (mx,) = _min_max(cx, x, False, True)
+        ok = s.cmp("ge", mn, s.zero(elt))   # (no element: the minimum is the highest)
+        assert_ok(cx, ok, "bincount only supports 1-d non-negative integral inputs.")
+        top = s.select(s.cmp("ge", mx, s.zero(elt)), s.cast(mx, A.index), s.index(-1))
+        size = ix.select(ok, ix.max(ix.add(top, 1), minlength), minlength)
+    out = filled(cx, [size], out_elt, s.zero(out_elt))
+    if weights is not None and weights.type.element_type is not out_elt:
+        weights = elementwise(cx, [weights], out_elt, lambda sb, v: sb.cast(v, out_elt))
+
+    def add(b, ivs, accs):
+        i = ivs[0]
+        at = b.cast(b.op1("tensor.extract", [x, i], elt), A.index)
+        one = b.op1("tensor.extract", [weights, i], out_elt) if weights is not None \
+            else b.one(out_elt)
+        old = b.op1("tensor.extract", [accs[0], at], out_elt)
+        return [b.op1("tensor.insert", [b.add(old, one), accs[0], at], accs[0].type)]
+    out = loop_nest(cx, guarded(cx, [n], ok), [out], add)[0]
     return [finish(cx, out)]
 
 

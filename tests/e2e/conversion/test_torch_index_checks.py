@@ -247,20 +247,32 @@ def test_kept_whole_index_ops_of_a_0d_tensor():
 
 
 class Repeated(nn.Module):
-    def forward(self, x, r):
-        return torch.repeat_interleave(x, r, dim=0), torch.repeat_interleave(r)
+    def forward(self, x, r, w):
+        return (torch.repeat_interleave(x, r, dim=0), torch.repeat_interleave(r),
+                torch.bincount(r), torch.bincount(r, w, minlength=7))
 
 
 @pytest.mark.parametrize("target", ["interpret", "cpu"])
-def test_repeat_interleave_by_a_tensor(target):
-    """Repeats known at run time (a data-dependent count): runs of 0 included; a
-    negative repeat refused as ATen refuses it."""
+def test_repeat_interleave_and_bincount_by_a_tensor(target):
+    """Sizes from the values of a tensor (data-dependent counts): runs of 0 included; a
+    negative repeat or value refused as ATen refuses it."""
     m = Repeated()
-    f = strata.compile(m, example_args=(X, L([1, 0, 2, 1])), target=target, cache=False)
-    for r in ([1, 0, 2, 1], [0, 0, 0, 0], [0, 0, 0, 5], [3, 1, 0, 0]):
-        _same(f(X, L(r)), m(X, L(r)))
+    w = torch.rand(4, generator=torch.Generator().manual_seed(2))
+    f = strata.compile(m, example_args=(X, L([1, 0, 2, 1]), w), target=target, cache=False)
+    for r in ([1, 0, 2, 1], [0, 0, 0, 0], [0, 0, 0, 5], [3, 9, 0, 0]):
+        _same(f(X, L(r), w), m(X, L(r), w))
     with pytest.raises(RuntimeError):
-        m(X, L([1, -1, 2, 1]))
+        m(X, L([1, -1, 2, 1]), w)
     with pytest.raises(StrataError) as e:
-        f(X, L([1, -1, 2, 1]))
+        f(X, L([1, -1, 2, 1]), w)
     assert "repeats can not be negative (failed: -1 >= 0)" in str(e.value)
+    class Counts(nn.Module):
+        def forward(self, r):
+            return torch.bincount(r, minlength=3)
+    f = strata.compile(Counts(), example_args=(L([1, 0]),), target=target, cache=False,
+                       dynamic_shapes=({0: torch.export.Dim("n")},))
+    for r in ([], [4], [0, 0, 2]):
+        _same([f(L(r).long())], [Counts()(L(r).long())])
+    with pytest.raises(StrataError) as e:
+        f(L([2, -3]))
+    assert "non-negative integral inputs. (failed: -3 >= 0)" in str(e.value)
