@@ -17,6 +17,7 @@ embedding as onnx_to_linalg's gather.
     _embedding_bag                 a generic over (bag, index, column), all four results
     repeat_interleave.Tensor       two scf.for loops (run starts, then a running maximum)
     bincount                       one scf.for adding into max(max(x) + 1, minlength)
+    searchsorted, bucketize        ATen's binary search unrolled in a generic's payload
     index_add/copy/fill, max_unpool  the scatter builder (kept whole: [Note: negative
                                    indices] in onnx_to_linalg/gather_scatter.py)
 
@@ -1417,6 +1418,65 @@ def _bincount(cx):
         return [b.op1("tensor.insert", [b.add(old, one), accs[0], at], accs[0].type)]
     out = loop_nest(cx, guarded(cx, [n], ok), [out], add)[0]
     return [finish(cx, out)]
+
+
+@lowering("aten.searchsorted.Tensor", "aten.bucketize.Tensor")
+def _searchsorted(cx):
+    """searchsorted(sorted_sequence, values, out_int32, right, side, sorter) /
+    bucketize(values, boundaries, out_int32, right): per value, ATen's binary search
+    over the last dim of the sequence (1-d, or the values' leading dims), unrolled in
+    the payload of one parallel generic (bit_length(n) steps; 64 for a run-time n):
+    left: `if (!(seq[mid] >= v)) lo = mid + 1 else hi = mid`, right: `!(seq[mid] > v)`,
+    so NaNs land where ATen puts them. A sorter is gathered first, its indices checked
+    in [0, n) as ATen checks them ("sorter index out of range")."""
+    from ...ir.affine import AffineMap
+    from ..onnx_to_linalg._shape_util import index_generic
+    bucket = cx.aten == "aten.bucketize.Tensor"
+    seq_i, v_i = (1, 0) if bucket else (0, 1)
+    seq, v = cx.operands[seq_i], cx.operands[v_i]
+    sr, vr = ranked(cx, seq.type).rank, ranked(cx, v.type).rank
+    right = cx.bool_(3, "right", False) if cx.has_operand(3) else False
+    if not bucket and cx.has_operand(4):
+        side = cx.arg(4)
+        if side not in ("left", "right"):
+            raise NotLowerable(f"side {side!r}")
+        right = right or side == "right"
+    if sr == 0 or (bucket and sr != 1) or (sr > 1 and sr != vr):
+        raise NotLowerable("the sequence must be 1-d, or have the values' leading dims")
+    sdims, vdims = sizes(cx, seq), sizes(cx, v)
+    if sr > 1:
+        check_dims(cx, [(sdims[k], vdims[k], "eq", f"the sequence's dim {k} must be the "
+                         f"values' dim {k}") for k in range(sr - 1)])
+    if not bucket and cx.has_operand(5):
+        from ..onnx_to_linalg.gather_scatter import gather_elements
+        if ranked(cx, cx.operands[5].type).rank != sr:
+            raise NotLowerable("the sorter must have the sequence's shape")
+        seq = gather_elements(cx, sr - 1, 0, 5, typed=False, negative=False)
+    if seq.type.element_type is not v.type.element_type:
+        raise NotLowerable("the sequence and the values differ in element type")
+    n = sdims[-1]
+    steps = int(n).bit_length() if Ix.known(n) else 64
+    n_v = Ix(scalars(cx)).v(n)
+    elt = seq.type.element_type
+    out_elt = cx.result_type().element_type
+
+    def body(b, idx, args):
+        val = args[0]
+        lo, hi = b.index(0), n_v
+        last = b.max(b.sub(n_v, b.index(1)), b.index(0))
+        for _ in range(steps):
+            active = b.cmp("lt", lo, hi)
+            mid = b.op1("arith.shrui", [b.add(lo, hi), b.index(1)], A.index)
+            at = b.min(mid, last)
+            x = b.op1("tensor.extract", [seq, *(idx[:sr - 1] if sr > 1 else []), at], elt)
+            stay = b.cmp("gt" if right else "ge", x, val)      # (seq[mid] > / >= v)
+            go = b.and_(active, b.not_(stay))
+            lo = b.select(go, b.add(mid, b.index(1)), lo)
+            hi = b.select(b.and_(active, stay), mid, hi)
+        return b.cast(lo, out_elt)
+    vals = vdims if vr else []
+    return [finish(cx, index_generic(cx, [v], [AffineMap.identity(vr)], vals, out_elt,
+                                     body))]
 
 
 @lowering("aten.max_unpool2d", "aten.max_unpool3d")

@@ -276,3 +276,29 @@ def test_repeat_interleave_and_bincount_by_a_tensor(target):
     with pytest.raises(StrataError) as e:
         f(L([2, -3]))
     assert "non-negative integral inputs. (failed: -3 >= 0)" in str(e.value)
+
+
+class Sorted(nn.Module):
+    def forward(self, s, v, o):
+        return (torch.searchsorted(s, v), torch.searchsorted(s, v, right=True),
+                torch.searchsorted(s, v, sorter=o), torch.bucketize(v, s, out_int32=True),
+                torch.bucketize(v, s, right=True))
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_searchsorted_and_bucketize_as_eager(target):
+    """ATen's binary search, NaNs and unsorted sequences included (answers as eager's
+    own search gives them); a sorter index out of range refused as ATen refuses it."""
+    nan = float("nan")
+    s, v = torch.tensor([1., 2., 2., 3., nan]), torch.tensor([nan, 2., 0., 5., 2.5, 1.])
+    f = strata.compile(Sorted(), example_args=(s, v, L([0, 1, 2, 3, 4])), target=target,
+                       cache=False)
+    for seq, o in ((s, [0, 1, 2, 3, 4]), (torch.tensor([5., 1., 3., 2., 4.]), [1, 3, 2, 4, 0])):
+        got, want = f(seq, v, L(o)), Sorted()(seq, v, L(o))
+        assert all(g.dtype == w.dtype and torch.equal(g, w) for g, w in zip(got, want))
+    for o in ([0, 1, 5, 3, 4], [0, -1, 2, 3, 4]):
+        with pytest.raises(RuntimeError):
+            Sorted()(s, v, L(o))
+        with pytest.raises(StrataError) as e:
+            f(s, v, L(o))
+        assert "searchsorted" in str(e.value)
