@@ -59,7 +59,10 @@ module stays readable by upstream tools. An operator the dialect does not have a
 A few nodes are rewritten first, as upstream does: `lift_fresh_copy` is a `clone`,
 `_local_scalar_dense` an `Int.Tensor` / `Float.Tensor`, `_unsafe_index_put` is its
 `hacked_twin`, `_assert_async.msg` is dropped, and `mul/div/add/sub.Tensor` given a
-scalar second operand are their `.Scalar` overloads. The compile paths keep
+scalar second operand are their `.Scalar` overloads. Python `&` / `|` of symbolic bools
+are `aten.__and__.bool` / `__or__.bool`, `torch.sym_ite(c, a, b)` of ints
+`a * int(c) + b * (1 - int(c))` (export writes both for a narrow's start from
+`.item()`; FxImporter imports neither). The compile paths keep
 `_assert_async.msg` (`import_program(..., checks=True)`, and `import_graph`, the
 torch.compile path, always): decompositions check what ATen checks with it (one_hot's
 "Class values must be non-negative."), and the generated code checks it too ([Note:
@@ -112,7 +115,7 @@ _TENSOR_TO_SCALAR = {"torch.aten.mul.Tensor": ("mul", "Scalar"),
 # Python arithmetic on symbolic scalars -> the aten op family.
 _BUILTIN_OPS = {"truediv": "div", "mul": "mul", "add": "add", "sub": "sub", "lt": "lt",
                 "le": "le", "ge": "ge", "ne": "ne", "gt": "gt", "mod": "fmod", "eq": "eq",
-                "floordiv": "floordiv", "neg": "neg"}
+                "floordiv": "floordiv", "neg": "neg", "and_": "__and__", "or_": "__or__"}
 
 # torch.sym_* functions on scalars -> (namespace, op, {operand kind: overload}).
 _SYM_FUNCTIONS = {"sym_float": ("aten", "Float", {"int": "Scalar", "float": "Scalar",
@@ -835,6 +838,9 @@ class _ProgramImporter:
         sym = _SYM_FUNCTIONS.get(getattr(target, "__name__", None))
         if sym is not None and getattr(target, "__module__", "").startswith("torch"):
             return self._sym_function(node, sym)
+        if getattr(target, "__name__", None) == "sym_ite" and \
+                getattr(target, "__module__", "").startswith("torch"):
+            return self._sym_ite(node)
         if isinstance(target, torch._ops.HigherOrderOperator):
             raise _Unsupported(f"higher-order operator '{target.name()}' cannot be imported")
         raise _Unsupported(f"calls of {getattr(target, '__name__', target)!s} cannot be "
@@ -906,7 +912,12 @@ class _ProgramImporter:
             return a.meta["val"].node.pytype if isinstance(a, torch.fx.Node) else type(a)
         args = list(node.args)
         is_int = [pytype(a) is int for a in args]
-        if all(is_int):
+        if fam in ("__and__", "__or__"):
+            if not all(pytype(a) is bool for a in args):
+                raise _Unsupported(f"'{node.target.__name__}' of symbolic ints cannot be "
+                                   "imported")
+            overload = "bool"   # conditions of torch.export's run-time assertions
+        elif all(is_int):
             overload = "int"
         elif any(is_int) and fam in ("add", "lt", "ge", "ne", "gt"):
             overload = "float_int"
@@ -942,6 +953,29 @@ class _ProgramImporter:
             raise _Unsupported(f"{node.target.__name__} of these operands cannot be imported")
         self._overload(node, getattr(getattr(getattr(torch.ops, ns), name), overload),
                        node.args, {})
+
+    def _sym_ite(self, node):
+        """torch.sym_ite(c, a, b) of ints (a narrow's start known at run time: its
+        decomposition picks the wrapped start): a * int(c) + b * (1 - int(c)), of
+        aten.Int.bool, mul.int, sub.int and add.int (FxImporter has no sym_ite)."""
+        import torch
+        import torch.fx
+        c, a, b = node.args
+        if not all(isinstance(getattr(x, "meta", {}).get("val", x), (int, torch.SymInt))
+                   for x in (a, b)):
+            raise _Unsupported("sym_ite of values that are not ints cannot be imported")
+        t_int = D.type_of("!torch.int")
+
+        def op(name, *vals):
+            return self.emit(name, list(vals), [t_int]).results[0]
+
+        def value(x):
+            return self.node_value(x) if isinstance(x, torch.fx.Node) else self.literal(x)
+        ci = op("torch.aten.Int.bool", value(c))
+        not_c = op("torch.aten.sub.int", self.literal(1), ci)
+        self.values[(node, 0)] = op("torch.aten.add.int",
+                                    op("torch.aten.mul.int", value(a), ci),
+                                    op("torch.aten.mul.int", value(b), not_c))
 
     def _as_float(self, arg):
         """An int symbolic value as a float (aten.Float.Scalar), for mixed arithmetic."""

@@ -302,3 +302,23 @@ def test_searchsorted_and_bucketize_as_eager(target):
         with pytest.raises(StrataError) as e:
             f(s, v, L(o))
         assert "searchsorted" in str(e.value)
+
+
+class Narrowed(nn.Module):
+    def forward(self, x, s):
+        return x.narrow(1, s.item(), 2)
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_narrow_at_a_run_time_start(target):
+    """A start from `.item()` (export's sym_ite of the wrapped start and its assertions,
+    `(u0 <= 5) & (0 <= u0 + 5)`): every start in and out of range as eager."""
+    f = strata.compile(Narrowed(), example_args=(X, L(1)), target=target, cache=False)
+    for k in range(-7, 7):
+        try:
+            want = Narrowed()(X, L(k))
+        except (RuntimeError, IndexError):
+            with pytest.raises(StrataError):
+                f(X, L(k))
+            continue
+        _same([f(X, L(k))], [want])
