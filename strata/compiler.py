@@ -171,7 +171,7 @@ def _load(model, example_args=None, example_kwargs=None, dynamic_shapes=None):
         return model.clone(), None
     kind = _torch_kind(model)
     if kind is not None:
-        from .frontends.torch import export_module, import_program
+        from .frontends.torch import export_module, import_program, name_inputs
         if kind == "module":
             if example_args is None and not example_kwargs:
                 raise StrataError(f"compiling a {type(model).__name__} (a torch.nn.Module) "
@@ -179,20 +179,25 @@ def _load(model, example_args=None, example_kwargs=None, dynamic_shapes=None):
                                   "strata.compile(model, example_args=(x,))")
             ep = export_module(model, example_args if example_args is not None else (),
                                example_kwargs, dynamic_shapes)
-            module = import_program(ep)
+            module = import_program(ep, checks=True)
+            name_inputs(module, ep)   # [Note: input names]
             # the user's Dim names in the size checks' messages ([Note: Dim names])
             from .frontends.torch.shape_guard import name_dims
             name_dims(module, ep, model, example_args if example_args is not None else (),
                       example_kwargs, dynamic_shapes)
             return module, ep
-        return import_program(model), model
+        module = import_program(model, checks=True)
+        name_inputs(module, model)
+        return module, model
     if isinstance(model, (str, os.PathLike)):
         path = os.fspath(model)
         ext = os.path.splitext(path)[1].lower()
         if ext == ".pt2":
-            from .frontends.torch import import_program, load_program
+            from .frontends.torch import import_program, load_program, name_inputs
             ep = load_program(path)
-            return import_program(ep), ep
+            module = import_program(ep, checks=True)
+            name_inputs(module, ep)
+            return module, ep
         if ext == ".onnx":
             if not os.path.isfile(path):
                 raise StrataError(f"{path}: no such file")

@@ -27,7 +27,87 @@ from ..syntax.asm_format import DenseArrayFmt, install_format
 from ..syntax.lexer import CARET
 
 __all__ = ["CF", "AssertOp", "BranchOp", "CondBranchOp", "SwitchOp", "BranchOpMixin",
-           "verify_successor_operands"]
+           "verify_successor_operands", "check_leaves", "encode_check_message",
+           "failed_check_message", "MAX_CHECK_LEAVES"]
+
+
+# [Note: failed checks report their values]
+# A run-time check is `cf.assert %ok, "message"` (upstream's op, as iree-opt reads it);
+# its message is fixed text ("aten.gather at g: index out of range [0, 5) on data axis
+# 1"). The values that made it fail are in the IR that computed %ok: its comparisons
+# (`arith.cmpi`, under `arith.andi`; of `arith.ori`, the first operand, the rule where
+# the second is an exemption) each compare a value with its bound. `check_leaves` finds
+# them (at most MAX_CHECK_LEAVES). Where a check fails, the message then ends with the
+# comparisons that do not hold, with their values at run time:
+#     aten.gather at g: index out of range [0, 5) on data axis 1 (failed: 7 < 5)
+#     Dim 'batch' (s77) of input 'x' must be in [2, 64] (failed: 70 <= 64)
+# The interpreter writes it from its values. Compiled CPU code
+# (convert-to-llvm{assert-values=true}) calls
+#     void strata_assert_fail_values(const char *msg, const int64_t *values)
+# instead of strata_assert_fail, `msg` the message encoded with the comparisons'
+# predicates (`encode_check_message`: message, \x1e, predicates joined by \x1f, such as
+# "slt"), `values` (held, lhs, rhs) per comparison as int64; the JIT's runtime (Python)
+# and a shared library's C runtime format it as `failed_check_message` does.
+MAX_CHECK_LEAVES = 4
+_MESSAGE_END = "\x1e"
+_PRED_SEP = "\x1f"
+_PRED_TEXT = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=",
+              "ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}
+
+
+def check_leaves(flag) -> list:
+    """The comparisons deciding i1 Value `flag` ([Note: failed checks report their
+    values]): [(predicate name, lhs, rhs, the comparison's i1 result)], integer or
+    index operands only."""
+    out, stack = [], [flag]
+    while stack and len(out) < MAX_CHECK_LEAVES:
+        v = stack.pop()
+        op = getattr(v, "owner", None)
+        name = getattr(op, "name", None)
+        if name == "arith.andi":
+            stack.extend(reversed(op.operands))
+        elif name == "arith.ori":
+            stack.append(op.operands[0])
+        elif name == "arith.cmpi":
+            lhs, rhs = op.operands
+            src = getattr(lhs, "owner", None)
+            if op.predicate_name == "ne" and getattr(src, "name", None) in (
+                    "arith.extui", "arith.extsi") and src.operands[0].type == A.i1 \
+                    and _is_zero(rhs):
+                stack.append(src.operands[0])   # a flag widened and tested: the flag
+            elif isinstance(lhs.type, (A.IntegerType, A.IndexType)):
+                out.append((op.predicate_name, lhs, rhs, v))
+    return out
+
+
+def _is_zero(v) -> bool:
+    op = getattr(v, "owner", None)
+    if getattr(op, "name", None) != "arith.constant":
+        return False
+    return getattr(op.properties.get("value"), "value", None) == 0
+
+
+def encode_check_message(message: str, predicates) -> str:
+    """`message` with the comparisons' predicates, as strata_assert_fail_values reads it."""
+    return message + _MESSAGE_END + _PRED_SEP.join(predicates) if predicates else message
+
+
+def failed_check_message(encoded: str, values) -> str:
+    """The message of a failed check from `encode_check_message`'s text and the int64
+    `values` (held, lhs, rhs per comparison): the comparisons that do not hold appended
+    with their values."""
+    message, sep, preds = encoded.partition(_MESSAGE_END)
+    if not sep:
+        return encoded
+    parts = []
+    for k, p in enumerate(preds.split(_PRED_SEP)):
+        held, a, b = (int(x) for x in values[3 * k:3 * k + 3])
+        if held:
+            continue
+        if p.startswith("u"):
+            a, b = a & ((1 << 64) - 1), b & ((1 << 64) - 1)
+        parts.append(f"{a} {_PRED_TEXT.get(p, p)} {b}")
+    return f"{message} (failed: {', '.join(parts)})" if parts else message
 
 
 def _raise(op, message: str):

@@ -227,6 +227,7 @@ class Interpreter:
         for i, op in enumerate(block.ops):
             pos[op] = i
         defs = list(block.args) + [r for op in block.ops for r in op.results]
+        where = {}
         for v in defs:
             last, last_i = None, -1
             for u in v.uses:
@@ -244,6 +245,19 @@ class Interpreter:
                     last = v.owner  # never used: dead at once
             if last is not None and last is not block.last:
                 out.setdefault(last, []).append(v)
+                where[v] = last
+        # the values a check compares live until it has run: a failed one reports them
+        # ([Note: failed checks report their values] in dialects/cf.py)
+        for op in block.ops:
+            if op.name == "cf.assert":
+                from ..dialects.cf import check_leaves
+                for _, lhs, rhs, _ in check_leaves(op.operand(0)):
+                    for v in (lhs, rhs):
+                        w = where.get(v)
+                        if w is not None and pos[w] < pos[op]:
+                            out[w].remove(v)
+                            out.setdefault(op, []).append(v)
+                            where[v] = op
         self.cache[key] = out
         return out
 
@@ -374,8 +388,9 @@ _NOT_VECTORIZABLE = frozenset({"func.call", "func.call_indirect", "tensor.insert
 
 
 def arg_names(f) -> list[str]:
-    """The name of each argument of function op `f`: its `onnx.name` attribute, else
-    `argN`."""
+    """The name of each argument of function op `f`: its `onnx.name` (or `strata.name`:
+    a PyTorch program's input, see [Note: input names] in frontends/torch/importer.py)
+    attribute, else `argN`."""
     return _names(f, "arg_attrs", f.properties["function_type"].value.inputs, "arg")
 
 
@@ -389,6 +404,8 @@ def _names(f, key, types, prefix):
     out = []
     for i in range(len(types)):
         d = attrs[i] if attrs is not None and i < len(attrs) else None
-        n = d.value.get("onnx.name") if isinstance(d, A.DictionaryAttr) else None
+        n = None
+        if isinstance(d, A.DictionaryAttr):
+            n = d.value.get("onnx.name") or d.value.get("strata.name")
         out.append(n.value if isinstance(n, A.StringAttr) else f"{prefix}{i}")
     return out

@@ -140,8 +140,43 @@ def _token(interp, op, args):
 @impl("cf.assert")
 def _assert(interp, op, args):
     if not np.all(args[0]):
-        fail(op, f"assertion failed: {op.properties['msg'].value}")
+        fail(op, f"assertion failed: {_failed_message(interp, op)}")
     return []
+
+
+def _failed_message(interp, op) -> str:
+    """The message of failed check `op` with the values of its comparisons ([Note:
+    failed checks report their values] in dialects/cf.py)."""
+    from ..dialects.cf import check_leaves, encode_check_message, failed_check_message
+    msg = op.properties["msg"].value
+    leaves = check_leaves(op.operand(0))
+    values = []
+    for pred, lhs, rhs, _ in leaves:
+        # (the comparison's own result may be freed after its last use: recomputed)
+        a, b = _scalar(interp, lhs), _scalar(interp, rhs)
+        if a is None or b is None:
+            return msg
+        if pred.startswith("u"):
+            a, b = a & ((1 << 64) - 1), b & ((1 << 64) - 1)
+        held = {"eq": a == b, "ne": a != b, "lt": a < b, "le": a <= b, "gt": a > b,
+                "ge": a >= b}[pred.lstrip("su") if pred not in ("eq", "ne") else pred]
+        values += [int(held), a, b]
+    return failed_check_message(encode_check_message(msg, [p for p, *_ in leaves]), values)
+
+
+def _scalar(interp, v):
+    """The int value of scalar Value `v` in `interp` (a constant's from its op), else
+    None."""
+    x = interp.env.get(v)
+    if x is None:
+        o = getattr(v, "owner", None)
+        if getattr(o, "name", None) != "arith.constant":
+            return None
+        x = getattr(o.properties.get("value"), "value", None)
+    try:
+        return int(np.asarray(x).reshape(-1)[0])
+    except (TypeError, ValueError, IndexError):
+        return None
 
 
 @impl("cf.br")

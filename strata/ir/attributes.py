@@ -32,6 +32,10 @@ __all__ = [
 DYNAMIC = -(2 ** 63)
 
 _UNIQUE: dict = {}
+# The attribute classes uniqued weakly instead (dense_resource, whose instances decide
+# how long their blobs live: [Note: blob lifetimes] in ir/dense.py): memos keyed by
+# attributes leave them out.
+WEAKLY_UNIQUED: set = set()
 
 # While the printer prints a module it installs a hook here through which every
 # `str(attribute)` goes: the hook substitutes aliases (`#map`), numbers distinct

@@ -22,13 +22,17 @@ class Constraint:
         # about `i32` tens of thousands of times).
         memo: dict = {}
 
-        def cached(x, _get=memo.get, _memo=memo, _check=check):
+        # (not an attribute uniqued weakly, whose life the memo would prolong: see
+        # [Note: blob lifetimes] in ir/dense.py)
+        def cached(x, _get=memo.get, _memo=memo, _check=check, _weak=A.WEAKLY_UNIQUED):
             try:
                 r = _get(x)
             except TypeError:  # unhashable: not a uniqued value; just check
                 return bool(_check(x))
             if r is None:
-                r = _memo[x] = bool(_check(x))
+                r = bool(_check(x))
+                if type(x) not in _weak:
+                    _memo[x] = r
             return r
 
         self.check = cached

@@ -29,8 +29,8 @@ from functools import lru_cache
 import numpy as np
 
 from .attributes import (
-    FLOAT_KINDS, Attribute, ComplexType, FloatType, IndexType, IntegerType, MemRefType,
-    RankedTensorType, ShapedType, VectorType, unique,
+    FLOAT_KINDS, WEAKLY_UNIQUED, Attribute, ComplexType, FloatType, IndexType, IntegerType,
+    MemRefType, RankedTensorType, ShapedType, VectorType, unique,
 )
 
 __all__ = [
@@ -621,17 +621,24 @@ def _keyword_or_string(name: str) -> str:
 
 class DenseResourceElementsAttr(Attribute):
     """`dense_resource<handle> : type`: elements kept in the blob `handle` of the
-    builtin dialect's resources (a `ResourceBlobs`), not in the attribute."""
+    builtin dialect's resources (a `ResourceBlobs`), not in the attribute. Uniqued
+    weakly: its blob lives as long as one of them does ([Note: blob lifetimes])."""
 
-    __slots__ = ("type", "handle")
+    __slots__ = ("type", "handle", "__weakref__")
 
     def __new__(cls, type, handle: str):
         _check_shaped(type)
-
-        def init(o):
+        key = (type, handle)
+        o = _RESOURCE_ATTRS.get(key)
+        if o is None:
+            o = object.__new__(cls)
+            o._str = None
             o.type = type
             o.handle = handle
-        return unique(cls, (type, handle), init)
+            _RESOURCE_ATTRS[key] = o
+            _USERS[handle] = _USERS.get(handle, 0) + 1
+            weakref.finalize(o, _attr_gone, handle).atexit = False
+        return o
 
     def _print(self):
         return f"dense_resource<{_keyword_or_string(self.handle)}> : {self.type}"
@@ -651,6 +658,34 @@ class DenseResourceElementsAttr(Attribute):
                              f"{n * _nbytes(et)}")
         e = _decode(et, data, n)
         return e.reshape(t.shape + e.shape[1:])
+
+
+# [Note: blob lifetimes]
+# A blob (BLOBS, the builtin dialect's resources) is data the IR refers to by name: a
+# model's weights, read in place from an ONNX file or lent by a torch tensor's storage,
+# or packed by a pass. Every compile adds blobs to the process-wide table, so a process
+# that compiles many models (torch.compile's recompiles, a server) must release them:
+# a blob lives as long as a `dense_resource` attribute naming it does. Those
+# attributes are uniqued weakly (`_RESOURCE_ATTRS`, not the strong table of the other
+# attributes), held by the ops whose properties hold them: the IR of a module, and so
+# a compiled model, which keeps its module (the interpreter reads the weights from it,
+# the CPU target's bound weights are its blobs' memory or copies of it); one loaded
+# from the compiled-model cache holds none. When the last attribute naming a blob
+# dies, its module and any compiled model of it gone, the blob goes (`_attr_gone`).
+# A blob that no attribute ever named (a resource printed but unused) stays, as before.
+# Releasing a lent blob also releases the torch tensor storage it read in place.
+_RESOURCE_ATTRS = weakref.WeakValueDictionary()   # (type, handle) -> the attribute
+WEAKLY_UNIQUED.add(DenseResourceElementsAttr)
+_USERS: dict = {}                                 # handle -> live attributes naming it
+
+
+def _attr_gone(handle):
+    n = _USERS.get(handle, 0) - 1
+    if n > 0:
+        _USERS[handle] = n
+        return
+    _USERS.pop(handle, None)
+    BLOBS.discard(handle)
 
 
 def encode_blob(data: bytes, alignment: int) -> str:
@@ -745,6 +780,11 @@ class ResourceBlobs:
         else:
             self._lent.discard(name)
 
+    def discard(self, name) -> None:
+        """Remove blob `name` if present ([Note: blob lifetimes])."""
+        self._blobs.pop(name, None)
+        self._lent.discard(name)
+
     def lent(self, name) -> bool:
         """Whether blob `name`'s bytes are lent ([Note: lent blobs]): to be copied by
         whatever keeps them past the compile."""
@@ -760,7 +800,8 @@ class ResourceBlobs:
         return name in self._blobs
 
     def __iter__(self):
-        return iter(self._blobs)
+        # (a snapshot: a blob may go while the caller iterates, [Note: blob lifetimes])
+        return iter(list(self._blobs))
 
     def __len__(self):
         return len(self._blobs)
@@ -768,7 +809,7 @@ class ResourceBlobs:
     def entries(self, names=None) -> dict[str, str]:
         """name -> blob text, for `names` (default all) in that order."""
         return {n: encode_blob(self._blobs[n][1], self._blobs[n][0])
-                for n in (self._blobs if names is None else names)}
+                for n in (list(self._blobs) if names is None else names)}
 
     def print_section(self, names=None) -> str:
         """The `{-# dialect_resources: {builtin: {...}} #-}` block iree-opt prints after

@@ -163,6 +163,15 @@ def _assert_fail(message):
     _record(message.decode("utf-8", "replace") if message else "assertion failed")
 
 
+def _assert_fail_values(message, values):
+    """A failed check reporting the values it compared ([Note: failed checks report
+    their values] in dialects/cf.py)."""
+    from ..dialects.cf import failed_check_message
+    text = message.decode("utf-8", "replace") if message else "assertion failed"
+    n = 3 * (text.partition("\x1e")[2].count("\x1f") + 1)
+    _record(failed_check_message(text, [values[k] for k in range(n)]))
+
+
 def _record(text):
     """Record a failure message for the call running in this thread; one from a thread
     Python did not start (a pool worker) is an orphan (see below)."""
@@ -197,6 +206,9 @@ def _take_failures():
 
 _ASSERT_FAIL_T = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
 _assert_fail_c = _ASSERT_FAIL_T(_assert_fail)
+_ASSERT_FAIL_VALUES_T = ctypes.CFUNCTYPE(None, ctypes.c_char_p,
+                                         ctypes.POINTER(ctypes.c_int64))
+_assert_fail_values_c = _ASSERT_FAIL_VALUES_T(_assert_fail_values)
 _OOM_REPORT_T = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_char_p, ctypes.c_char_p)
 _oom_report_c = _OOM_REPORT_T(_oom_report)
 
@@ -214,6 +226,8 @@ def runtime_symbols() -> dict[str, int]:
     """Addresses of the functions the compiled code may call into the runtime for."""
     if not _SYMBOLS:
         _SYMBOLS["strata_assert_fail"] = ctypes.cast(_assert_fail_c, ctypes.c_void_p).value
+        _SYMBOLS["strata_assert_fail_values"] = ctypes.cast(_assert_fail_values_c,
+                                                            ctypes.c_void_p).value
         _SYMBOLS["strata_oom_report"] = ctypes.cast(_oom_report_c, ctypes.c_void_p).value
         try:
             libgcc = ctypes.CDLL("libgcc_s.so.1")

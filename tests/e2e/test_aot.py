@@ -88,6 +88,11 @@ def test_shared_library_of_a_pytorch_program(tmp_path):
         assert np.max(np.abs(got - ref)) <= 1e-5
     r = subprocess.run([str(exe), "2", "5"], capture_output=True, text=True)
     assert r.returncode == 1 and "dim 1 is 5, expected 4" in r.stderr
+    # the inputs are named as torch.export's signature names them (the forward's
+    # parameter), not arg0 ([Note: input names])
+    assert "'input'" in r.stderr, r.stderr
+    header = (tmp_path / "mlp.h").read_text()
+    assert "inputs[0]  'input': ?x4 float" in header and "'arg0'" not in header
 
 class _Tensor(ctypes.Structure):
     """strata_tensor (the header's struct, STRATA_MAX_RANK 16)."""
@@ -149,15 +154,18 @@ def test_shared_library_checks_symbolic_sizes(tmp_path):
     sym = str(next(iter(ep.range_constraints)))
     status, message, got = _run_library(lib, arrays(7, 14))
     assert (status, got) == (2, None)
+    # the message ends with the comparison that failed, at its run-time values
+    # ([Note: failed checks report their values])
     assert message == (f"@main: run-time check failed: input #0 ('x') dim 0 is the size "
-                       f"{sym}, but the program was exported for {sym} in [2, 6]")
+                       f"{sym}, but the program was exported for {sym} in [2, 6] "
+                       f"(failed: 7 <= 6)")
     status, message, got = _run_library(lib, arrays(1, 2))
-    assert (status, got) == (2, None) and f"{sym} in [2, 6]" in message
+    assert (status, got) == (2, None) and f"{sym} in [2, 6] (failed: 1 >= 2)" in message
     status, message, got = _run_library(lib, arrays(3, 7))
     assert (status, got) == (2, None)
     assert message == (f"@main: run-time check failed: input #1 ('y') dim 0 must be "
                        f"{sym} * 2 as the program's shapes make it ({sym} from input "
-                       f"#0 ('x') dim 0)")
+                       f"#0 ('x') dim 0) (failed: 7 == 6)")
     # and the next call works
     assert _run_library(lib, arrays(4, 8))[:2] == (0, None)
 
@@ -607,7 +615,7 @@ def test_checked_entry_run_time_failure(checked_driver):
     (status, message, outs), (status2, message2, outs2) = _drive(exe, "index_out_of_range")
     assert status == 2
     assert message == ("@main: run-time check failed: Gather at gather0: index out of "
-                       "range [-5, 5) on data axis 0")
+                       "range [-5, 5) on data axis 0 (failed: 7 < 5)")
     assert all(o is None for o in outs)
     assert (status2, message2) == (0, "(none)")
     np.testing.assert_array_equal(outs2[1], _T[[4, 0, 2]])

@@ -470,3 +470,37 @@ def test_resource_section_matches_iree_opt():
                          capture_output=True, text=True, check=True).stdout
     assert f"{{v = {a}, w = {b}}}" in out
     assert out.endswith("\n\n" + blobs.print_section() + "\n\n")
+
+
+def test_blobs_live_as_long_as_their_attributes():
+    """[Note: blob lifetimes]: a parsed module's blob stays while its IR names it (and
+    prints back), and goes with the last dense_resource attribute naming it; the
+    printed text parses back with the same data."""
+    import gc
+
+    from strata.dialects import default_context
+    from strata.syntax.parser import parse_source
+    from strata.syntax.printer import print_op
+    text = ('func.func @f() -> tensor<3xf32> {\n'
+            '  %0 = arith.constant dense_resource<test_life> : tensor<3xf32>\n'
+            '  return %0 : tensor<3xf32>\n}\n'
+            '{-#\n  dialect_resources: {\n    builtin: {\n'
+            '      test_life: "0x040000000000803F0000004000004040"\n    }\n  }\n#-}\n')
+    m = parse_source(text, default_context(), "life.mlir")
+    assert "test_life" in BLOBS
+    printed = print_op(m)
+    assert "test_life: \"0x040000000000803F0000004000004040\"" in printed
+    del m
+    gc.collect()
+    assert "test_life" not in BLOBS
+    m = parse_source(printed, default_context(), "life.mlir")
+    a = next(o for o in m.walk() if o.name == "arith.constant").properties["value"]
+    assert a.array().tolist() == [1.0, 2.0, 3.0]
+    # two types over one blob: it stays until both are gone
+    b = DenseResourceElementsAttr(ty("tensor<3xi32>"), "test_life")
+    del m, a
+    gc.collect()
+    assert "test_life" in BLOBS and b.array().view(np.float32).tolist() == [1.0, 2.0, 3.0]
+    del b
+    gc.collect()
+    assert "test_life" not in BLOBS

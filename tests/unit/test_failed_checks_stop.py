@@ -57,8 +57,11 @@ def test_a_failed_check_stops_the_jit_call(tmp_path):
         print(json.dumps(out))
     """, str(tmp_path / "m.mlir"))
     assert out[0] == 2.0 and out[3] == 3.0
-    for msg in out[1:3]:
-        assert msg == "@main: run-time check failed: index out of range [0, 4)"
+    # with the comparison's values, the unsigned one's as unsigned ([Note: failed
+    # checks report their values])
+    for msg, i in zip(out[1:3], (1 << 40, (1 << 64) - 1)):
+        assert msg == ("@main: run-time check failed: index out of range [0, 4) "
+                       f"(failed: {i} < 4)")
 
 
 @pytest.mark.skipif(not (shutil.which("cc") or shutil.which("gcc")), reason="no C compiler")
@@ -87,4 +90,4 @@ def test_a_failed_check_stops_a_shared_library_call(tmp_path):
             out.append(err.decode() if err else v)
         print(json.dumps(out))
     """, str(lib))
-    assert out == [1.0, "index out of range [0, 4)", 2.0]
+    assert out == [1.0, "index out of range [0, 4) (failed: 1099511627776 < 4)", 2.0]

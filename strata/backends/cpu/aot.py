@@ -111,6 +111,48 @@ __attribute__((visibility("default"))) void strata_oom_report(int64_t n, const c
   if (mine) strata_error = buf;
   else __atomic_store_n(&strata_shared_error, (const char *)buf, __ATOMIC_RELEASE);
 }
+/* A failed check reporting the values it compared ([Note: failed checks report their
+   values], strata/dialects/cf.py): `message` is the check's text, \x1e, its comparisons'
+   predicates joined by \x1f; `values` (held, lhs, rhs) per comparison. The message is
+   written into a buffer of the thread's own, the comparisons that do not hold appended
+   ("... (failed: 7 < 5)"), and reported as strata_assert_fail reports. */
+static _Thread_local char strata_check_text[512];
+__attribute__((visibility("default"))) void strata_assert_fail_values(const char *message,
+                                                                      const int64_t *values) {
+  const char *end = message ? strchr(message, '\x1e') : NULL;
+  char *buf = strata_check_text;
+  size_t cap = sizeof strata_check_text, n;
+  int k = 0, any = 0;
+  if (!end) { strata_assert_fail(message); return; }
+  if (strata_error && strata_in_run) return;   /* the first failure is the one reported */
+  n = (size_t)(end - message);
+  if (n > cap - 1) n = cap - 1;
+  memcpy(buf, message, n);
+  buf[n] = 0;
+  for (const char *p = end + 1; *p; k++) {
+    const char *q = strchr(p, '\x1f');
+    size_t len = q ? (size_t)(q - p) : strlen(p);
+    char pred[4] = {0};
+    const char *op;
+    int uns = len > 0 && p[0] == 'u';
+    memcpy(pred, p, len < 3 ? len : 3);
+    op = !strcmp(pred, "eq") ? "==" : !strcmp(pred, "ne") ? "!=" :
+         !strcmp(pred + 1, "lt") ? "<" : !strcmp(pred + 1, "le") ? "<=" :
+         !strcmp(pred + 1, "gt") ? ">" : ">=";
+    if (!values[3 * k] && n < cap - 1) {
+      int w = uns ? snprintf(buf + n, cap - n, "%s%llu %s %llu", any ? ", " : " (failed: ",
+                             (unsigned long long)values[3 * k + 1], op,
+                             (unsigned long long)values[3 * k + 2])
+                  : snprintf(buf + n, cap - n, "%s%lld %s %lld", any ? ", " : " (failed: ",
+                             (long long)values[3 * k + 1], op, (long long)values[3 * k + 2]);
+      if (w > 0) n += (size_t)w < cap - n ? (size_t)w : cap - n - 1;
+      any = 1;
+    }
+    p += len + (q ? 1 : 0);
+  }
+  if (any && n < cap - 1) { buf[n++] = ')'; buf[n] = 0; }
+  strata_assert_fail(buf);
+}
 extern int32_t strata_model_num_threads;   /* the model's count (0: the pool's) */
 int32_t strata_get_num_threads(void);
 __attribute__((visibility("default"))) void strata_model_set_num_threads(int32_t n) {

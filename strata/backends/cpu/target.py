@@ -78,7 +78,7 @@ LLVM_PIPELINE = (
     "arith-expand",
     "convert-strata-cpu-to-llvm",
     "convert-to-llvm{safe-division=true fold-aggregates=true checked-alloc=true "
-    "fold-ops=false}",
+    "assert-values=true fold-ops=false}",
     "reconcile-unrealized-casts",
     "strata-cpu-fold-trampolines",
 )

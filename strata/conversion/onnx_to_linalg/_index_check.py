@@ -100,11 +100,18 @@ def _names(loc, out):
 
 
 def label(cx) -> str:
-    """`<OpType> at <node name>` (the file position when the location has no name)."""
-    op_type = cx.op.name.partition(".")[2] or cx.op.name
+    """`<OpType> at <node name>` (the file position when the location has no name; a
+    PyTorch op's also names the user's file:line, which compiled code's messages carry
+    no other way: `aten.gather at gather (model.py:42)`)."""
+    aten = getattr(cx, "aten", None)
+    op_type = aten or cx.op.name.partition(".")[2] or cx.op.name
     names: list = []
     _names(cx.op.loc, names)
     if names:
+        if aten:
+            flc = cx.op.loc.file_line_col()
+            if isinstance(flc, FileLineColLoc):
+                return f"{op_type} at {names[0]} ({flc.filename}:{flc.line})"
         return f"{op_type} at {names[0]}"
     flc = cx.op.loc.file_line_col()
     if isinstance(flc, FileLineColLoc):

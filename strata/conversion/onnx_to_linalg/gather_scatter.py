@@ -18,6 +18,16 @@ reduction over the indices) and never an access out of bounds: gathers clamp the
 scatters run no iteration when a check failed; see [Note: index checks] in _index_check.
 OneHot compares only (an index out of range gives a row of off values, as ONNX says);
 TensorScatter selects the cache outside the update.
+
+[Note: negative indices]
+ONNX's Gather, GatherElements and ScatterElements count negative indices from the end
+([-n, n)); PyTorch's gather, scatter (every reduce mode), index_select and embedding do
+not: ATen raises "index -1 is out of bounds" (and nll_loss's target, which the
+decomposition gathers with, "Target -1 is out of bounds"). The builders shared by the two
+frontends take `negative=False` for PyTorch's: the check's range is then [0, n) on the
+signed indices, and nothing wraps (the clamp of a failed check sends a negative index to
+the last one). PyTorch's advanced indexing (index.Tensor, index_put, take) does wrap and
+has its own lowering (torch_to_linalg/views.py).
 """
 from __future__ import annotations
 
@@ -36,7 +46,9 @@ from .common import constant_array, empty, is_unsigned, operand_symbols, ranked,
 
 
 def _wrap(s, i, dim, signed=True):
-    """Index `i` (index Value) counting from the end when negative (signed indices)."""
+    """Index `i` (index Value) counting from the end when negative (signed indices; not
+    when `signed` is False: unsigned indices, or a frontend whose negative indices are
+    out of range, see [Note: negative indices])."""
     return wrap(s, i, dim) if signed else i
 
 
@@ -58,11 +70,12 @@ def _gather(cx):
     return [gather(cx, norm_axis(cx.attr("axis", 0), r))]
 
 
-def gather(cx, axis, data_i=0, ind_i=1, typed=True):
+def gather(cx, axis, data_i=0, ind_i=1, typed=True, negative=True):
     """The slices of operand `data_i` along `axis` at the indices of operand `ind_i`
-    (any integer type, negative ones counting from the end; checked in range at run
-    time): ONNX's Gather, PyTorch's embedding and index_select. The one gather builder
-    of both frontends; the result typed as result 0 (unless not `typed`)."""
+    (any integer type, negative ones counting from the end unless not `negative`;
+    checked in range at run time): ONNX's Gather, PyTorch's embedding and index_select
+    (`negative=False`, see [Note: negative indices]). The one gather builder of both
+    frontends; the result typed as result 0 (unless not `typed`)."""
     data, ind = cx.operands[data_i], cx.operands[ind_i]
     r = ranked(cx, data.type).rank
     q = ranked(cx, ind.type).rank
@@ -73,7 +86,7 @@ def gather(cx, axis, data_i=0, ind_i=1, typed=True):
     done = (lambda v: finish(cx, v)) if typed else (lambda v: v)
     elt = data.type.element_type
     signed = _signed(cx, ind_i)
-    strided = _constant_progression(cx, dims[axis], ind_i)
+    strided = _constant_progression(cx, dims[axis], ind_i, negative)
     if strided is not None:  # x[.., a:b:k, ..] (e.g. Shape -> Gather(0)): a slice
         first, n, step = strided
         offs, part = [0] * r, list(dims)
@@ -82,10 +95,11 @@ def gather(cx, axis, data_i=0, ind_i=1, typed=True):
         steps[axis] = step
         return done(reshape_to(cx, extract_slice(cx, data, offs, part, steps), out))
     n = dims[axis]
-    ok = _check_axis_indices(cx, ind_i, n, axis, signed)
+    ok = _check_axis_indices(cx, ind_i, n, axis, signed, negative=negative)
+    wraps = signed and negative
 
     def body(s, idx, args, hi):
-        i = _clamp(s, _wrap(s, index_of(s, args[0], signed), n, signed), hi, axis)
+        i = _clamp(s, _wrap(s, index_of(s, args[0], signed), n, wraps), hi, axis)
         at = idx[:axis] + [i] + idx[axis + q:]
         return s.op1("tensor.extract", [data, *at], elt)
     ind_map = dims_map(len(out), range(axis, axis + q))
@@ -103,23 +117,25 @@ def _gather_generic(cx, dims, axes, inputs, maps, out, elt, body):
         cx, inputs, maps, out, elt, lambda s, idx, args: body(s, idx, args, hi)))
 
 
-def _check_axis_indices(cx, i, n, axis, signed, what="data axis"):
-    """cf.assert that the indices of operand `i` lie in [-n, n) ([0, n) unsigned): the
-    range of `what` `axis`; see [Note: index checks]. Returns the flag."""
-    lo = Ix(scalars(cx)).sub(0, n) if signed else 0
+def _check_axis_indices(cx, i, n, axis, signed, what="data axis", negative=True):
+    """cf.assert that the indices of operand `i` lie in [-n, n) ([0, n) unsigned, or
+    signed when not `negative`: see [Note: negative indices]): the range of `what`
+    `axis`; see [Note: index checks]. Returns the flag."""
+    lo = Ix(scalars(cx)).sub(0, n) if signed and negative else 0
     ok = index_ranges(cx, i, [(lo, n)], signed)[0]
     assert_ok(cx, ok, f"index out of range {range_text(lo, n)} on {what} {axis}"
                       + ("" if Ix.known(n) else " (of run-time size n)"))
     return ok
 
 
-def _constant_progression(cx, dim, i=1):
+def _constant_progression(cx, dim, i=1, negative=True):
     """(first, count, step) when the indices of operand `i` are constants forming an
-    increasing arithmetic progression in range (after wrapping negatives), else None."""
+    increasing arithmetic progression in range (after wrapping negatives when
+    `negative`), else None."""
     a = constant_array(cx.op.operands[i])
     if a is None or not Ix.known(dim) or a.size == 0:
         return None
-    v = [int(i) + dim if int(i) < 0 else int(i) for i in a.reshape(-1)]
+    v = [int(i) + dim if int(i) < 0 and negative else int(i) for i in a.reshape(-1)]
     step = v[1] - v[0] if len(v) > 1 else 1
     if step <= 0 or not 0 <= v[0] < dim or not 0 <= v[-1] < dim or \
             any(b - a != step for a, b in zip(v, v[1:])):
@@ -133,12 +149,13 @@ def _gather_elements(cx):
     return [gather_elements(cx, norm_axis(cx.attr("axis", 0), r))]
 
 
-def gather_elements(cx, axis, data_i=0, ind_i=1, typed=True):
+def gather_elements(cx, axis, data_i=0, ind_i=1, typed=True, negative=True):
     """out[..., j, ...] = data[..., index[..., j, ...], ...] along `axis` (operands
-    `data_i` and `ind_i` of one rank; the indices checked in range, the other dims of
-    the indices no larger than the data's): ONNX's GatherElements, PyTorch's gather.
-    The one builder of both frontends (the result typed as result 0 unless not
-    `typed`)."""
+    `data_i` and `ind_i` of one rank; the indices checked in range, negative ones
+    counting from the end unless not `negative`, the other dims of the indices no
+    larger than the data's): ONNX's GatherElements, PyTorch's gather
+    (`negative=False`). The one builder of both frontends (the result typed as result 0
+    unless not `typed`)."""
     data, ind = cx.operands[data_i], cx.operands[ind_i]
     r = ranked(cx, data.type).rank
     if ranked(cx, ind.type).rank != r:
@@ -147,13 +164,14 @@ def gather_elements(cx, axis, data_i=0, ind_i=1, typed=True):
     elt = data.type.element_type
     signed = _signed(cx, ind_i)
     n = dims[axis]
-    ok = _check_axis_indices(cx, ind_i, n, axis, signed)
+    ok = _check_axis_indices(cx, ind_i, n, axis, signed, negative=negative)
+    wraps = signed and negative
     # the other dims are read along the indices' own: theirs must not be larger
     other, _ = _check_fit(cx, (ind, idims), (data, dims), [d for d in range(r) if d != axis])
 
     def body(s, idx, args, hi):
         at = list(idx)
-        at[axis] = _wrap(s, index_of(s, args[0], signed), n, signed)
+        at[axis] = _wrap(s, index_of(s, args[0], signed), n, wraps)
         at = [_clamp(s, i, hi, d) for d, i in enumerate(at)]
         return s.op1("tensor.extract", [data, *at], elt)
     out = out_sizes(cx, idims) if typed else idims
@@ -349,13 +367,16 @@ def _scatter_elements(cx):
     return [scatter_elements(cx, norm_axis(cx.attr("axis", 0), r), combine)]
 
 
-def scatter_elements(cx, axis, combine=None, data_i=0, ind_i=1, upd_i=2, fit="eq"):
+def scatter_elements(cx, axis, combine=None, data_i=0, ind_i=1, upd_i=2, fit="eq",
+                     negative=True, typed=True):
     """data with data[..., index[i, j], ...] = updates[i, j] along `axis` (or combined
     with the value there by `combine(s, old, new, signed)`), in index order, operands
     `data_i`, `ind_i`, `upd_i` of one rank, the indices checked in range and no larger
     than the data off the axis, the updates' sizes equal to the indices' (`fit` "eq":
     ONNX's ScatterElements) or no smaller ("le": PyTorch's scatter, reading the leading
-    part of src). The one builder of both frontends; the result typed as result 0."""
+    part of src); negative indices count from the end unless not `negative` (PyTorch's,
+    see [Note: negative indices]). The one builder of both frontends; the result typed
+    as result 0 (unless not `typed`)."""
     data, ind, upd = cx.operands[data_i], cx.operands[ind_i], cx.operands[upd_i]
     r = ranked(cx, data.type).rank
     if ranked(cx, ind.type).rank != r or ranked(cx, upd.type).rank != r:
@@ -364,7 +385,8 @@ def scatter_elements(cx, axis, combine=None, data_i=0, ind_i=1, upd_i=2, fit="eq
     elt, ielt = data.type.element_type, ind.type.element_type
     signed, dsigned = _signed(cx, ind_i), _signed(cx, data_i)
     # no write unless every check holds (see [Note: index checks])
-    flags = [_check_axis_indices(cx, ind_i, dims[axis], axis, signed)]
+    flags = [_check_axis_indices(cx, ind_i, dims[axis], axis, signed, negative=negative)]
+    wraps = signed and negative
     if fit == "eq":
         flags += _check_fit(cx, (upd, udims), (ind, idims), range(r), "eq", "updates",
                             "indices")[1]
@@ -377,13 +399,14 @@ def scatter_elements(cx, axis, combine=None, data_i=0, ind_i=1, upd_i=2, fit="eq
         acc = accs[0]
         i = s.op1("tensor.extract", [ind, *ivs], ielt)
         at = list(ivs)
-        at[axis] = _wrap(s, index_of(s, i, signed), dims[axis], signed)
+        at[axis] = _wrap(s, index_of(s, i, signed), dims[axis], wraps)
         v = s.op1("tensor.extract", [upd, *ivs], elt)
         if combine is not None:
             v = combine(s, s.op1("tensor.extract", [acc, *at], elt), v, dsigned)
         return [s.op1("tensor.insert", [v, acc, *at], acc.type)]
     loops = guarded(cx, idims, all_of(cx, flags))
-    return finish(cx, loop_nest(cx, loops, [data], body)[0])
+    y = loop_nest(cx, loops, [data], body)[0]
+    return finish(cx, y) if typed else y
 
 
 @lowering("ScatterND")

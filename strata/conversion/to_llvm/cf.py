@@ -58,9 +58,13 @@ from .common import (LLVMPattern, insert_string_global, lookup_or_declare,
 from .memref import CHUNK_ATTR
 from .type_converter import LLVMTypeConverter
 
-__all__ = ["ConvertCFToLLVM", "cf_patterns", "ASSERT_FAIL", "GUARD_ABORT", "lower_asserts"]
+__all__ = ["ConvertCFToLLVM", "cf_patterns", "ASSERT_FAIL", "ASSERT_FAIL_VALUES", "GUARD_ABORT",
+           "lower_asserts"]
 
 ASSERT_FAIL = "strata_assert_fail"
+# void strata_assert_fail_values(const char *msg, const int64_t *values): see [Note:
+# failed checks report their values] in dialects/cf.py
+ASSERT_FAIL_VALUES = "strata_assert_fail_values"
 GUARD_ABORT = "strata_guard_abort"
 # The attribute marking a parallel loop's chunk function (memref.py's CHUNK_ATTR where
 # checked allocations are; convert-scf-to-strata-cpu sets it).
@@ -181,26 +185,32 @@ class _Symbols:
         self.next[id(body)] = i + 1
         return name
 
-    def message_global(self, builder, body, op) -> str:
-        """A private constant global holding the assert's message NUL-terminated, at the
-        start of `body` (inserted through `builder`): its name."""
+    def message_global(self, builder, body, op, text=None) -> str:
+        """A private constant global holding the assert's message (or `text`)
+        NUL-terminated, at the start of `body` (inserted through `builder`): its name."""
         name = self.fresh(body)
-        insert_string_global(builder, body, name, op._props["msg"].value, op.loc)
+        insert_string_global(builder, body, name,
+                             op._props["msg"].value if text is None else text, op.loc)
         return name
 
 
-def lower_asserts(root, checked_alloc=False, fail=None) -> int:
+def lower_asserts(root, checked_alloc=False, fail=None, values=False) -> int:
     """Lower every cf.assert directly in the body of a function under `root` (a module,
     or an op inside one) as AssertLowering does, without the conversion driver; returns
     how many. `checked_alloc`: the fail blocks also stop the call (see [Note:
     cf.assert]). See [Note: lowering asserts outside the conversion driver]. `fail`:
     (function name, its !llvm.func type, args(builder, message pointer, assert op) ->
     argument values) of the call a failed assert makes, instead of strata_assert_fail
-    (GPU kernels call CUDA's __assertfail: conversion/gpu_to_nvvm.py)."""
+    (GPU kernels call CUDA's __assertfail: conversion/gpu_to_nvvm.py). `values`: a
+    failed assert whose condition compares values reports them, through
+    strata_assert_fail_values ([Note: failed checks report their values] in
+    dialects/cf.py; not with `fail`)."""
+    from ...dialects.cf import check_leaves, encode_check_message
     fail_name, fail_type, fail_args = fail or (
         ASSERT_FAIL, LT.LLVMFunctionType(LT.void, [LT.ptr]), lambda b, ptr, a: [ptr])
     by_block: dict = {}          # block -> its asserts, in order (dict: blocks in order)
     aborts = set()               # the blocks whose fail blocks call strata_guard_abort
+    functions = {}               # block -> its function op (values: its scratch array)
     stack = [root]
     while stack:                 # pre-order, as the conversion driver visits them
         op = stack.pop()
@@ -213,6 +223,7 @@ def lower_asserts(root, checked_alloc=False, fail=None) -> int:
                     elif o.name == "cf.assert" and op.name in _FUNCTIONS and \
                             o.next is not None:
                         by_block.setdefault(b, []).append(o)
+                        functions[b] = op
                         if checked_alloc and not _in_chunk(op):
                             aborts.add(b)
         stack.extend(reversed(nested))
@@ -224,19 +235,31 @@ def lower_asserts(root, checked_alloc=False, fail=None) -> int:
     symbols = _Symbols()
     builder = Builder()
     messages = {}
-    declared = abort_declared = False
+    leaves = {}                  # assert -> the comparisons it reports ([] for none)
+    declared = abort_declared = values_declared = False
+    values = values and fail is None
     for block, asserts in by_block.items():
         for a in asserts:
-            messages[a] = symbols.message_global(builder, body, a)
+            found = check_leaves(a.operand(0)) if values else []
+            leaves[a] = found
+            messages[a] = symbols.message_global(
+                builder, body, a, encode_check_message(a._props["msg"].value,
+                                                       [p for p, *_ in found]))
             if not declared:
                 lookup_or_declare(builder, a, fail_name, fail_type, symbols.declared)
                 declared = True
+            if found and not values_declared:
+                lookup_or_declare(builder, a, ASSERT_FAIL_VALUES,
+                                  LT.LLVMFunctionType(LT.void, [LT.ptr, LT.ptr]),
+                                  symbols.declared)
+                values_declared = True
             if block in aborts and not abort_declared:
                 lookup_or_declare(builder, a, GUARD_ABORT, LT.LLVMFunctionType(LT.void, []),
                                   symbols.declared)
                 abort_declared = True
     n = 0
     new_blocks = {}              # block -> [fail, cont, fail, cont, ...] to follow it
+    scratch = {}                 # function -> its array of int64 for the values
     for block, asserts in by_block.items():
         abort = block in aborts
         after = []
@@ -252,7 +275,14 @@ def lower_asserts(root, checked_alloc=False, fail=None) -> int:
             b = LLVMBuilder(Builder.at_end(fail), a.loc)
             ptr = b.create("llvm.mlir.addressof", [], [LT.ptr],
                            {"global_name": A.SymbolRefAttr(messages[a])}).results[0]
-            b.call(fail_name, fail_args(b, ptr, a))
+            if leaves[a]:
+                f = functions[block]
+                if f not in scratch:
+                    scratch[f] = _scratch_array(f, a.loc)
+                _store_values(b, scratch[f], leaves[a])
+                b.call(ASSERT_FAIL_VALUES, [ptr, scratch[f]])
+            else:
+                b.call(fail_name, fail_args(b, ptr, a))
             if abort:
                 b.call(GUARD_ABORT, [])
             b.create("llvm.br", [], [], successors=[cont])
@@ -277,6 +307,39 @@ def lower_asserts(root, checked_alloc=False, fail=None) -> int:
                 blocks.extend(extra)
         region.blocks = blocks
     return n
+
+
+def _scratch_array(func, loc):
+    """An array of 3 * MAX_CHECK_LEAVES int64 on the stack of `func` (an alloca at the
+    start of its entry block): where its fail blocks write the values they report."""
+    from ...dialects.cf import MAX_CHECK_LEAVES
+    b = LLVMBuilder(Builder.at_start(func.regions[0].blocks[0]), loc)
+    n = b.const(3 * MAX_CHECK_LEAVES, A.i64)
+    return b.alloca(n, A.i64, 8)
+
+
+def _store_values(b, array, leaves):
+    """(held, lhs, rhs) of each comparison as int64 into `array` (at the fail block's
+    end, before the call): the values are still of their arith types (index, iN), cast
+    with arith ops that the conversion then lowers."""
+    from ...dialects.arith import ExtSIOp, ExtUIOp, IndexCastOp, TruncIOp
+    k = 0
+    for pred, lhs, rhs, held in leaves:
+        for v, unsigned in ((held, True), (lhs, pred.startswith("u")),
+                            (rhs, pred.startswith("u"))):
+            t = v.type
+            if type(t) is A.IndexType:
+                cls = IndexCastOp
+            elif t.width < 64:
+                cls = ExtUIOp if unsigned or t.width == 1 else ExtSIOp
+            elif t.width > 64:
+                cls = TruncIOp
+            else:
+                cls = None
+            if cls is not None:
+                v = b.b.insert(cls.create([v], [A.i64], None, None, (), 0, b.loc)).results[0]
+            b.store(v, b.gep(array, [k], A.i64) if k else array, 8)
+            k += 1
 
 
 def cf_patterns(tc, checked_alloc=False) -> list:

@@ -43,11 +43,14 @@ class ConvertToLLVM(Pass):
     checked_alloc = Option(bool, False, "(Strata) checked allocations, and failed "
                            "cf.asserts that stop the call, under the CPU runtime's guard: "
                            "see finalize-memref-to-llvm and convert-cf-to-llvm")
+    assert_values = Option(bool, False, "(Strata) a failed cf.assert reports the values "
+                           "its condition compares, through strata_assert_fail_values "
+                           "(see dialects/cf.py)")
 
     def run(self, op):
         # see [Note: lowering asserts outside the conversion driver]; the option
         # checked_alloc comes with checked allocations (the CPU target's guard)
-        lower_asserts(op, self.checked_alloc)
+        lower_asserts(op, self.checked_alloc, values=self.assert_values)
         tc = LLVMTypeConverter(self.index_bitwidth or 64)
         tc.fold_aggregates = self.fold_aggregates
         # memref.global: lowered once the driver is done ([Note: globals lowered

@@ -19,6 +19,7 @@ import math
 
 from ...ir import attributes as A
 from ...ir.dense import DenseElementsAttr, DenseResourceElementsAttr
+from ..onnx_to_linalg._index_check import all_of, any_of, assert_ok, nonnegative, when_ok
 from ..onnx_to_linalg._linalg_util import filled
 from ..onnx_to_linalg._shape_util import DYN, Ix, finish, sizes
 from ..onnx_to_linalg.common import empty, ranked, scalars
@@ -122,7 +123,9 @@ def _result_sizes(cx, given):
             out.append(g)
         else:
             out.append(g)
-    return out
+    # a run-time size (a symbolic one, `.item()`'s) below 0: ATen's "Trying to create
+    # tensor with negative dimension"; the sizes go to 0 after the failed check
+    return when_ok(cx, nonnegative(cx, out, "the sizes"), out)
 
 
 # factory -> (where its sizes are: a list argument's index, or "like" argument 0's;
@@ -197,6 +200,16 @@ def _arange(cx):
         if rt.shape[0] not in (DYN, n):
             raise NotLowerable(f"arange gives {n} elements where the result is typed {rt}")
         return [finish(cx, range_tensor(cx, values[0], values[2], [n], elt))]
+    if None in consts:
+        # ATen: "upper bound and lower bound inconsistent with step sign" (Range's
+        # builder would give no element)
+        z = s.zero(elt)
+        start, end, step = values
+        up = consts[2] > 0 if consts[2] is not None else s.cmp("gt", step, z)
+        down = consts[2] < 0 if consts[2] is not None else s.cmp("lt", step, z)
+        assert_ok(cx, any_of(cx, [all_of(cx, [up, s.cmp("ge", end, start)]),
+                                  all_of(cx, [down, s.cmp("le", end, start)])]),
+                  "upper bound and lower bound inconsistent with step sign")
     return [checked_range(cx, *values, consts)]
 
 

@@ -628,3 +628,12 @@ def _scalar_compare(pred):
 
 for _p in ("eq", "ne", "lt", "le", "gt", "ge"):
     _scalar_compare(_p)
+
+
+@lowering("aten.__and__.bool", "aten.__or__.bool")
+def _scalar_logic(cx):
+    """`a & b` / `a | b` of Python bools (the conditions of torch.export's run-time
+    assertions: `(u0 <= 5) & (0 <= u0 + 5)` of a narrow's start)."""
+    s = scalars(cx)
+    a, b = (s.cast(v, A.i1) for v in cx.operands[:2])
+    return [s.and_(a, b) if cx.aten == "aten.__and__.bool" else s.or_(a, b)]

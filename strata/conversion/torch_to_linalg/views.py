@@ -15,6 +15,11 @@ embedding as onnx_to_linalg's gather.
     index.Tensor                   a gathering generic; a bool mask as its nonzero
                                    coordinates ([Note: bool masks as indices])
     _embedding_bag                 a generic over (bag, index, column), all four results
+    repeat_interleave.Tensor       two scf.for loops (run starts, then a running maximum)
+    bincount                       one scf.for adding into max(max(x) + 1, minlength)
+    searchsorted, bucketize        ATen's binary search unrolled in a generic's payload
+    index_add/copy/fill, max_unpool  the scatter builder (kept whole: [Note: negative
+                                   indices] in onnx_to_linalg/gather_scatter.py)
 
     %1 = torch.aten.view %0, %list : !torch.vtensor<[2,3],f32>, !torch.list<int>
            -> !torch.vtensor<[6],f32>
@@ -522,7 +527,7 @@ def _embedding(cx):
     """embedding(weight, indices, ...): the rows of weight at indices (gather on axis 0,
     the indices checked in range)."""
     ranked(cx, cx.operands[0].type)
-    return [gather(cx, 0)]
+    return [gather(cx, 0, negative=False)]
 
 
 @lowering("aten._embedding_bag", "aten._embedding_bag_forward_only",
@@ -742,7 +747,7 @@ def _index_select(cx):
     d = _axis(cx.int_(1, "dim"), r)
     if ranked(cx, cx.operands[2].type).rank > 1:
         raise NotLowerable("index_select takes a 0-d or 1-d index")
-    return [_as_vectors(cx, lambda sub, typed: gather(sub, d, 0, 2, typed))]
+    return [_as_vectors(cx, lambda sub, typed: gather(sub, d, 0, 2, typed, negative=False))]
 
 
 @lowering("aten.gather")
@@ -750,7 +755,8 @@ def _gather(cx):
     """gather(x, dim, index): x[..., index[i, j], ...] along dim."""
     r = ranked(cx, cx.operands[0].type).rank
     d = _axis(cx.int_(1, "dim"), r)
-    return [_as_vectors(cx, lambda sub, typed: gather_elements(sub, d, 0, 2, typed))]
+    return [_as_vectors(cx, lambda sub, typed: gather_elements(sub, d, 0, 2, typed,
+                                                               negative=False))]
 
 
 @lowering("aten.constant_pad_nd")
@@ -778,11 +784,61 @@ def _constant_pad(cx):
     return [finish(cx, pad(cx, x, low, high, value))]
 
 
-@lowering("aten._assert_tensor_metadata", "aten._assert_scalar",
-          "aten.sym_constrain_range_for_size", "aten._assert_async.msg")
+@lowering("aten._assert_tensor_metadata")
 def _no_op(cx):
-    """Checks of metadata the types already prove (dtype, sizes), or of symbolic values
-    torch.export has reasoned about: nothing to compute."""
+    """Checks of metadata the types already prove (dtype, sizes): nothing to compute."""
+    return []
+
+
+# [Note: torch.export's run-time assertions]
+# What torch.export cannot prove about a value known at run time only (an unbacked
+# symbol from `.item()`, `nonzero`'s count...) it asserts in the graph: `u0 >= 0` for a
+# size, `u0 < 5` for a `select`'s index, the user's `torch._check(...)`:
+#     %ge = torch.aten.ge.int %u0, %int0 : !torch.int, !torch.int -> !torch.bool
+#     torch.aten._assert_scalar %ge, "Runtime assertion failed for expression u0 >= 0 ..."
+# Each becomes a cf.assert of the flag with torch's message (eager raises it as a
+# RuntimeError); sym_constrain_range(_for_size) check their bounds and _assert_async
+# its tensor's truth. A flag constant at compile time costs nothing (or, false, is a
+# check that always fails: the program asserts something false).
+
+
+@lowering("aten._assert_scalar")
+def _assert_scalar(cx):
+    v = cx.arg(0)
+    flag = cx.scalar(0, A.i1) if v is DYNAMIC_ARG else bool(v)
+    assert_ok(cx, flag, str(cx.arg(1)) if len(cx.op.operands) > 1 else
+              "run-time assertion failed")
+    return []
+
+
+@lowering("aten._assert_async.msg", "aten._assert_async")
+def _assert_async(cx):
+    x = cx.operands[0]
+    if not isinstance(x.type, A.RankedTensorType) or x.type.rank != 0:
+        raise NotLowerable("_assert_async of a tensor that is not 0-d")
+    s = scalars(cx)
+    v = s.op1("tensor.extract", [x], x.type.element_type)
+    msg = str(cx.arg(1)) if len(cx.op.operands) > 1 else "assertion failed (_assert_async)"
+    assert_ok(cx, s.cmp("ne", v, s.zero(x.type.element_type)), msg)
+    return []
+
+
+@lowering("aten.sym_constrain_range_for_size", "aten.sym_constrain_range")
+def _constrain_range(cx):
+    s = scalars(cx)
+    v = cx.arg(0)
+    lo = cx.arg(1) if len(cx.op.operands) > 1 else None
+    hi = cx.arg(2) if len(cx.op.operands) > 2 else None
+    if lo is None and cx.aten == "aten.sym_constrain_range_for_size":
+        lo = 0
+    for bound, pred, rel in ((lo, "ge", ">="), (hi, "le", "<=")):
+        if not isinstance(bound, int) or isinstance(bound, bool):
+            continue
+        if v is DYNAMIC_ARG:
+            flag = s.cmp(pred, cx.scalar(0, A.i64), s.const(bound, A.i64))
+        else:
+            flag = (v >= bound) if pred == "ge" else (v <= bound)
+        assert_ok(cx, flag, f"the value must be {rel} {bound} ({cx.aten.partition('.')[2]})")
     return []
 
 
@@ -1186,7 +1242,7 @@ def _scatter(cx):
     def scatter(data, src, combine):
         sub = TorchLowering(cx.op, [data, operands[1], ind, src, *operands[4:]], cx.b,
                             cx.tc)
-        return scatter_elements(sub, d, combine, 0, 2, 3, fit="le")
+        return scatter_elements(sub, d, combine, 0, 2, 3, fit="le", negative=False)
     signed = _signed_indices(cx.op.operands[0])
     if not include_self:
         operands[0] = scatter(operands[0], _reduce_identity(cx, how, elt, ind, signed),
@@ -1204,6 +1260,257 @@ def _scatter(cx):
             return s.div(total, n, signed)
         return s.op1("arith.floordivsi", [total, n], elt)
     return [finish(cx, elementwise(cx, [out, counts], elt, mean))]
+
+
+@lowering("aten.index_add", "aten.index_copy", "aten.index_fill.int_Scalar",
+          "aten.index_fill.int_Tensor")
+def _index_add(cx):
+    """index_add(x, dim, index, source, alpha) / index_copy(x, dim, index, source) /
+    index_fill(x, dim, index, value): the 1-d index spread over source's shape along dim
+    (index_fill: a source of the value), then the one scatter builder (add / copy, in
+    index order). Kept whole ([Note: ops Strata lowers whole]): the decompositions
+    (index_put, index_copy) count negative indices from the end where index_add and
+    index_copy refuse them ("index -1 is out of bounds for dimension 1"; index_fill
+    takes [-n, n)), see [Note: negative indices]."""
+    from ..onnx_to_linalg._shape_util import dims_map, index_generic
+    from ..onnx_to_linalg.gather_scatter import _REDUCE, scatter_elements
+    from ..onnx_to_linalg._linalg_util import filled
+    from . import TorchLowering
+    x, ind, src = cx.operands[0], cx.operands[2], cx.operands[3]
+    r = ranked(cx, x.type).rank
+    scalar = r == 0      # a 0-d self (dim 0 or -1): as a 1-d one of one element
+    if scalar:
+        x, r = reshape_to(cx, x, [1]), 1
+        if isinstance(src.type, A.RankedTensorType) and src.type.rank == 0:
+            src = reshape_to(cx, src, [1])
+    d = _axis(cx.int_(1, "dim"), r)
+    q = ranked(cx, ind.type).rank
+    if q > 1:
+        raise NotLowerable(f"{cx.aten} takes a 0-d or 1-d index")
+    elt = x.type.element_type
+    dims, idims = sizes(cx, x), sizes(cx, ind)
+    count = idims[0] if q else 1
+    fill = cx.aten.startswith("aten.index_fill")
+    if fill:
+        s = scalars(cx)
+        if isinstance(src.type, A.ShapedType):
+            if src.type.rank != 0:
+                raise NotLowerable("index_fill's value must be a 0-d tensor")
+            value = s.cast(s.op1("tensor.extract", [src], src.type.element_type), elt)
+        else:
+            value = cx.scalar(3, elt)
+        src = filled(cx, dims[:d] + [count] + dims[d + 1:], elt, value)
+    if ranked(cx, src.type).rank != r:
+        raise NotLowerable("source and self ranks differ")
+    if src.type.element_type is not elt:
+        src = elementwise(cx, [src], elt, lambda sb, v: sb.cast(v, elt))
+    combine = None
+    if cx.aten == "aten.index_add":
+        combine = _REDUCE["add"]
+        if len(cx.op.operands) > 4 and cx.arg(4) != 1:
+            alpha = cx.scalar(4, elt)
+            src = elementwise(cx, [src], elt, lambda sb, v: sb.mul(v, alpha))
+    sdims = sizes(cx, src)
+    check_dims(cx, [(count, sdims[d], "eq", f"the index's length must be source's dim {d}")]
+               + [(sdims[j], dims[j], "eq", f"source dim {j} must be self's dim {j}")
+                  for j in range(r) if j != d])
+    spread = index_generic(cx, [ind], [dims_map(r, [d] if q else [])], sdims,
+                           ind.type.element_type, lambda sb, idx, args: args[0])
+    sub = TorchLowering(cx.op, [x, cx.operands[1], spread, src], cx.b, cx.tc)
+    y = scatter_elements(sub, d, combine, 0, 2, 3, fit="le", negative=fill, typed=False)
+    return [finish(cx, reshape_to(cx, y, []) if scalar else y)]
+
+
+@lowering("aten.repeat_interleave.Tensor")
+def _repeat_interleave(cx):
+    """repeat_interleave(repeats): i repeated repeats[i] times, i64 (what
+    `x.repeat_interleave(r, dim)` decomposes to, then index_select by it). The count is
+    known at run time only; ATen refuses a negative repeat ("repeats can not be
+    negative", checked here as such, after which nothing is written) and an
+    output_size that is not the count. Two sequential loops: each i with repeats[i] > 0
+    marks where its run starts (marks[start] = i; a run of 0 marks nothing), then a
+    running maximum over the marks fills each position with its run's i."""
+    from ..onnx_to_linalg._index_check import values_in_ranges
+    from ..onnx_to_linalg._linalg_util import filled
+    from ..onnx_to_linalg._shape_util import loop_nest
+    from ..onnx_to_linalg.common import empty
+    r = cx.operands[0]
+    if ranked(cx, r.type).rank != 1:
+        raise NotLowerable("repeat_interleave's repeats must be 1-d")
+    s = scalars(cx)
+    ix = Ix(s)
+    elt = r.type.element_type
+    n = sizes(cx, r)[0]
+    ok = values_in_ranges(cx, r, [(0, INT64_MAX)], True, cx.op.operands[0])[0]
+    assert_ok(cx, ok, "repeats can not be negative")
+
+    def count(b, ivs, accs):
+        k = b.cast(b.op1("tensor.extract", [r, ivs[0]], elt), A.index)
+        return [b.add(accs[0], b.max(k, b.index(0)))]
+    total = loop_nest(cx, [n], [s.index(0)], count)[0]
+    total = ix.select(ok, total, 0) if ok is not True else total
+    if cx.has_operand(1):
+        given = cx.arg(1)
+        given = s.cast(cx.operands[1], A.index) if given is DYNAMIC_ARG else given
+        assert_ok(cx, ix.cmp("eq", given, total), "output_size must be the sum of repeats")
+    marks = filled(cx, [ix.add(total, 1)], A.i64, s.const(-1, A.i64))
+
+    def mark(b, ivs, accs):
+        m, start = accs
+        i = ivs[0]
+        k = b.max(b.cast(b.op1("tensor.extract", [r, i], elt), A.index), b.index(0))
+        at = b.min(start, total_v)
+        old = b.op1("tensor.extract", [m, at], A.i64)
+        new = b.select(b.cmp("gt", k, b.index(0)), b.cast(i, A.i64), b.const(-1, A.i64))
+        m = b.op1("tensor.insert", [b.max(old, new), m, at], m.type)
+        return [m, b.add(start, k)]
+    total_v = ix.v(total)
+    marks = loop_nest(cx, [n], [marks, s.index(0)], mark)[0]
+
+    def fill(b, ivs, accs):
+        out, cur = accs
+        cur = b.max(cur, b.op1("tensor.extract", [marks, ivs[0]], A.i64))
+        return [b.op1("tensor.insert", [cur, out, ivs[0]], out.type), cur]
+    out = loop_nest(cx, [total], [empty(cx, [total], A.i64), s.const(-1, A.i64)], fill)[0]
+    return [finish(cx, out)]
+
+
+@lowering("aten.bincount")
+def _bincount(cx):
+    """bincount(x, weights, minlength): counts (or summed weights) of each value of the
+    1-d x, max(max(x) + 1, minlength) of them (known at run time only). ATen refuses a
+    negative value ("bincount only supports 1-d non-negative integral inputs."), checked
+    here as such, after which nothing is counted. One sequential loop adds into the
+    result."""
+    from ..onnx_to_linalg._index_check import _min_max, guarded
+    from ..onnx_to_linalg._linalg_util import filled
+    from ..onnx_to_linalg._shape_util import loop_nest
+    x = cx.operands[0]
+    if ranked(cx, x.type).rank != 1:
+        raise NotLowerable("bincount only supports 1-d non-negative integral inputs.")
+    s = scalars(cx)
+    ix = Ix(s)
+    elt = x.type.element_type
+    n = sizes(cx, x)[0]
+    minlength = cx.int_(2, "minlength") if cx.has_operand(2) else 0
+    if minlength < 0:
+        raise NotLowerable("minlength should be >= 0")
+    out_elt = cx.result_type().element_type
+    weights = cx.operands[1] if cx.has_operand(1) else None
+    if Ix.known(n) and n == 0:
+        size, ok = minlength, True
+    else:
+        (mn,), (mx,) = _min_max(cx, x, False, True)
+        ok = s.cmp("ge", mn, s.zero(elt))   # (no element: the minimum is the highest)
+        assert_ok(cx, ok, "bincount only supports 1-d non-negative integral inputs.")
+        top = s.select(s.cmp("ge", mx, s.zero(elt)), s.cast(mx, A.index), s.index(-1))
+        size = ix.select(ok, ix.max(ix.add(top, 1), minlength), minlength)
+    out = filled(cx, [size], out_elt, s.zero(out_elt))
+    if weights is not None and weights.type.element_type is not out_elt:
+        weights = elementwise(cx, [weights], out_elt, lambda sb, v: sb.cast(v, out_elt))
+
+    def add(b, ivs, accs):
+        i = ivs[0]
+        at = b.cast(b.op1("tensor.extract", [x, i], elt), A.index)
+        one = b.op1("tensor.extract", [weights, i], out_elt) if weights is not None \
+            else b.one(out_elt)
+        old = b.op1("tensor.extract", [accs[0], at], out_elt)
+        return [b.op1("tensor.insert", [b.add(old, one), accs[0], at], accs[0].type)]
+    out = loop_nest(cx, guarded(cx, [n], ok), [out], add)[0]
+    return [finish(cx, out)]
+
+
+@lowering("aten.searchsorted.Tensor", "aten.bucketize.Tensor")
+def _searchsorted(cx):
+    """searchsorted(sorted_sequence, values, out_int32, right, side, sorter) /
+    bucketize(values, boundaries, out_int32, right): per value, ATen's binary search
+    over the last dim of the sequence (1-d, or the values' leading dims), unrolled in
+    the payload of one parallel generic (bit_length(n) steps; 64 for a run-time n):
+    left: `if (!(seq[mid] >= v)) lo = mid + 1 else hi = mid`, right: `!(seq[mid] > v)`,
+    so NaNs land where ATen puts them. A sorter is gathered first, its indices checked
+    in [0, n) as ATen checks them ("sorter index out of range")."""
+    from ...ir.affine import AffineMap
+    from ..onnx_to_linalg._shape_util import index_generic
+    bucket = cx.aten == "aten.bucketize.Tensor"
+    seq_i, v_i = (1, 0) if bucket else (0, 1)
+    seq, v = cx.operands[seq_i], cx.operands[v_i]
+    sr, vr = ranked(cx, seq.type).rank, ranked(cx, v.type).rank
+    right = cx.bool_(3, "right", False) if cx.has_operand(3) else False
+    if not bucket and cx.has_operand(4):
+        side = cx.arg(4)
+        if side not in ("left", "right"):
+            raise NotLowerable(f"side {side!r}")
+        right = right or side == "right"
+    if sr == 0 or (bucket and sr != 1) or (sr > 1 and sr != vr):
+        raise NotLowerable("the sequence must be 1-d, or have the values' leading dims")
+    sdims, vdims = sizes(cx, seq), sizes(cx, v)
+    if sr > 1:
+        check_dims(cx, [(sdims[k], vdims[k], "eq", f"the sequence's dim {k} must be the "
+                         f"values' dim {k}") for k in range(sr - 1)])
+    if not bucket and cx.has_operand(5):
+        from ..onnx_to_linalg.gather_scatter import gather_elements
+        if ranked(cx, cx.operands[5].type).rank != sr:
+            raise NotLowerable("the sorter must have the sequence's shape")
+        seq = gather_elements(cx, sr - 1, 0, 5, typed=False, negative=False)
+    if seq.type.element_type is not v.type.element_type:
+        raise NotLowerable("the sequence and the values differ in element type")
+    n = sdims[-1]
+    steps = int(n).bit_length() if Ix.known(n) else 64
+    n_v = Ix(scalars(cx)).v(n)
+    elt = seq.type.element_type
+    out_elt = cx.result_type().element_type
+
+    def body(b, idx, args):
+        val = args[0]
+        lo, hi = b.index(0), n_v
+        last = b.max(b.sub(n_v, b.index(1)), b.index(0))
+        for _ in range(steps):
+            active = b.cmp("lt", lo, hi)
+            mid = b.op1("arith.shrui", [b.add(lo, hi), b.index(1)], A.index)
+            at = b.min(mid, last)
+            x = b.op1("tensor.extract", [seq, *(idx[:sr - 1] if sr > 1 else []), at], elt)
+            stay = b.cmp("gt" if right else "ge", x, val)      # (seq[mid] > / >= v)
+            go = b.and_(active, b.not_(stay))
+            lo = b.select(go, b.add(mid, b.index(1)), lo)
+            hi = b.select(b.and_(active, stay), mid, hi)
+        return b.cast(lo, out_elt)
+    vals = vdims if vr else []
+    return [finish(cx, index_generic(cx, [v], [AffineMap.identity(vr)], vals, out_elt,
+                                     body))]
+
+
+@lowering("aten.max_unpool2d", "aten.max_unpool3d")
+def _max_unpool(cx):
+    """max_unpool{2,3}d(x, indices, output_size, ...): zeros of output_size per plane,
+    each x written at its index in the flattened plane: the one scatter builder over
+    (planes, plane elements). ATen refuses an index outside [0, plane size) ("Found an
+    invalid max index"), checked here as such; the decomposition adds the plane's
+    offset and writes into another plane instead, or wraps a negative index."""
+    from ..onnx_to_linalg._linalg_util import filled
+    from ..onnx_to_linalg._shape_util import collapse
+    from ..onnx_to_linalg.gather_scatter import scatter_elements
+    from . import TorchLowering
+    x, ind = cx.operands[0], cx.operands[1]
+    k = 2 if cx.aten == "aten.max_unpool2d" else 3
+    r = ranked(cx, x.type).rank
+    if r not in (k + 1, k + 2) or ranked(cx, ind.type).rank != r:
+        raise NotLowerable(f"max_unpool{k}d of a rank-{r} input")
+    osz = cx.sizes(2, "output_size")
+    if len(osz) != k:
+        raise NotLowerable(f"output_size of {len(osz)} values for max_unpool{k}d")
+    ix = Ix(scalars(cx))
+    lead = r - k
+    groups = [list(range(lead)), list(range(lead, r))]
+    xs, xi = collapse(cx, x, groups), collapse(cx, ind, groups)
+    dims = sizes(cx, x)
+    planes = _product(ix, dims[:lead])
+    check_dims(cx, [(a, b, "eq", f"indices dim {j} must be the input's")
+                    for j, (a, b) in enumerate(zip(sizes(cx, ind), dims))])
+    elt = x.type.element_type
+    out = filled(cx, [planes, _product(ix, osz)], elt, scalars(cx).zero(elt))
+    sub = TorchLowering(cx.op, [out, xi, xs], cx.b, cx.tc)
+    y = scatter_elements(sub, 1, None, 0, 1, 2, fit="eq", negative=False, typed=False)
+    return [finish(cx, reshape_to(cx, y, dims[:lead] + list(osz)))]
 
 
 def _reduce_identity(cx, how, elt, ind, signed):

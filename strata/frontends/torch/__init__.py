@@ -16,14 +16,21 @@ from __future__ import annotations
 from .errors import TorchImportError
 
 __all__ = ["import_program", "import_graph", "input_mutations", "load_program", "export_module",
-           "TorchImportError"]
+           "name_inputs", "TorchImportError"]
 
 
 def import_program(exported_program, *, decompose: bool | None = None,
-                   symbolic_shapes: bool = True):
+                   symbolic_shapes: bool = True, checks: bool = False):
     """See strata.frontends.torch.importer.import_program."""
     from .importer import import_program as _import
-    return _import(exported_program, decompose=decompose, symbolic_shapes=symbolic_shapes)
+    return _import(exported_program, decompose=decompose, symbolic_shapes=symbolic_shapes,
+                   checks=checks)
+
+
+def name_inputs(module, exported_program) -> None:
+    """See strata.frontends.torch.importer.name_inputs."""
+    from .importer import name_inputs as _name
+    _name(module, exported_program)
 
 
 def input_mutations(module) -> tuple:

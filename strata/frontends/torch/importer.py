@@ -61,9 +61,16 @@ the custom operators convert-torch-to-linalg lowers by name (transformers'
 FxImporter writes any op it has no registration for,
 `torch.operator "torch.transformers.grouped_mm_fallback"(...)`.
 A few nodes are rewritten first, as upstream does: `lift_fresh_copy` is a `clone`,
-`_local_scalar_dense` an `Int.Tensor` / `Float.Tensor`, `_assert_async.msg` is dropped,
-`_unsafe_index_put` is its `hacked_twin`, and `mul/div/add/sub.Tensor` given a scalar
-second operand are their `.Scalar` overloads.
+`_local_scalar_dense` an `Int.Tensor` / `Float.Tensor`, `_unsafe_index_put` is its
+`hacked_twin`, `_assert_async.msg` is dropped, and `mul/div/add/sub.Tensor` given a
+scalar second operand are their `.Scalar` overloads. Python `&` / `|` of symbolic bools
+are `aten.__and__.bool` / `__or__.bool`, `torch.sym_ite(c, a, b)` of ints
+`a * int(c) + b * (1 - int(c))` (export writes both for a narrow's start from
+`.item()`; FxImporter imports neither). The compile paths keep
+`_assert_async.msg` (`import_program(..., checks=True)`, and `import_graph`, the
+torch.compile path, always): decompositions check what ATen checks with it (one_hot's
+"Class values must be non-negative."), and the generated code checks it too ([Note:
+torch.export's run-time assertions] in conversion/torch_to_linalg/views.py).
 
 Not imported (a TorchImportError naming the node): higher-order operators (torch.cond,
 while_loop...), sparse and quantized tensors, script objects. Where FxImporter fails,
@@ -112,7 +119,7 @@ _TENSOR_TO_SCALAR = {"torch.aten.mul.Tensor": ("mul", "Scalar"),
 # Python arithmetic on symbolic scalars -> the aten op family.
 _BUILTIN_OPS = {"truediv": "div", "mul": "mul", "add": "add", "sub": "sub", "lt": "lt",
                 "le": "le", "ge": "ge", "ne": "ne", "gt": "gt", "mod": "fmod", "eq": "eq",
-                "floordiv": "floordiv", "neg": "neg"}
+                "floordiv": "floordiv", "neg": "neg", "and_": "__and__", "or_": "__or__"}
 
 # torch.sym_* functions on scalars -> (namespace, op, {operand kind: overload}).
 _SYM_FUNCTIONS = {"sym_float": ("aten", "Float", {"int": "Scalar", "float": "Scalar",
@@ -136,7 +143,8 @@ class _Unsupported(Exception):
     """Something of one node the importer cannot take (becomes a TorchImportError)."""
 
 
-def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool = True):
+def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool = True,
+                   checks: bool = False):
     """Import `ep`, a torch.export.ExportedProgram, as a module whose `func.func @main`
     is in the torch dialect (see [Note: the imported module]).
 
@@ -145,7 +153,9 @@ def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool =
     graph as it is; None (the default) imports it as it is when every op has a lowering
     and in-place ops are only rebindings, else decomposes ([Note: importing without
     decomposing]). `symbolic_shapes` emits `torch.symbolic_int` and
-    `torch.bind_symbolic_shape` for dynamic dims. `ep` itself is left unchanged.
+    `torch.bind_symbolic_shape` for dynamic dims. `checks` keeps the `_assert_async.msg`
+    nodes that FxImporter drops (the compile paths: [Note: op names]). `ep` itself is
+    left unchanged.
     Raises TorchImportError."""
     import torch
     if not isinstance(ep, torch.export.ExportedProgram):
@@ -165,7 +175,9 @@ def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool =
             raise TorchImportError(f"decomposing the program to the core ATen opset "
                                    f"(ExportedProgram.run_decompositions) failed: "
                                    f"{type(e).__name__}: {e}") from None
-    module = _ProgramImporter(ep, symbolic_shapes, functional).run()
+    importer = _ProgramImporter(ep, symbolic_shapes, functional)
+    importer.checks = checks
+    module = importer.run()
     _record_input_mutations(module, ep)
     return module
 
@@ -193,6 +205,37 @@ def _record_input_mutations(module, ep) -> None:
                   if s.kind.name == "USER_INPUT_MUTATION" and s.target in users)
     if found:
         _INPUT_MUTATIONS[module] = found
+
+
+# [Note: input names]
+# @main's arguments are the program's user inputs in order; torch.export's signature
+# names each (the forward's parameter name, `x`, or `a_0`.. for `*args`, and
+# `kwargs_name` for keywords). `name_inputs` writes them as the arguments'
+# `strata.name` attribute, which the compiled model's input errors and the shared
+# library's header read (interpreter.core.arg_names, as ONNX's `onnx.name`). The
+# compile paths call it after importing; `import_program` itself leaves the arguments
+# bare, as FxImporter does (the referee compares the two).
+INPUT_NAME_ATTR = "strata.name"
+
+
+def name_inputs(module, ep) -> None:
+    """Name @main's arguments after `ep`'s user inputs ([Note: input names])."""
+    from ...ir import attributes as A
+    names = [getattr(s.arg, "name", None) for s in ep.graph_signature.input_specs
+             if s.kind.name == "USER_INPUT"]
+    for f in module.regions[0].blocks[0].ops if module.regions else ():
+        if f.name != "func.func" or f.properties["sym_name"].value != "main":
+            continue
+        ftype = f.properties["function_type"].value
+        if len(ftype.inputs) != len(names) or not all(isinstance(n, str) for n in names):
+            return
+        old = f.properties.get("arg_attrs")
+        attrs = []
+        for i, n in enumerate(names):
+            d = dict(old[i].value) if old is not None and i < len(old) else {}
+            d[INPUT_NAME_ATTR] = A.StringAttr(n)
+            attrs.append(A.DictionaryAttr(d))
+        f.properties["arg_attrs"] = A.ArrayAttr(attrs)
 
 
 def input_mutations(module) -> tuple:
@@ -376,7 +419,10 @@ _DIRECT_REFUSALS = {"aten::batch_norm.": _batch_norm_refusal,
 KEPT_WHOLE = ("linear", "matmul", "softmax.int", "log_softmax.int", "t", "transpose.int",
               "silu", "hardswish", "hardsigmoid", "masked_fill.Scalar",
               "masked_fill.Tensor", "rsub.Scalar", "rsub.Tensor", "clamp_min", "clamp_max",
-              "where.ScalarSelf", "where.ScalarOther", "where.Scalar")
+              "where.ScalarSelf", "where.ScalarOther", "where.Scalar",
+              # their decompositions lose ATen's index checks ([Note: negative indices])
+              "index_add", "index_copy", "index_fill.int_Scalar",
+              "index_fill.int_Tensor", "max_unpool2d", "max_unpool3d")
 
 
 def decomposition_table():
@@ -448,6 +494,8 @@ def describe(node) -> str:
 class _ProgramImporter:
     """One ExportedProgram -> module. Node values live in `values` under (node, result);
     parameters, buffers and constants in `state` under their placeholder node."""
+
+    checks = False   # keep `_assert_async.msg` ([Note: op names])
 
     def __init__(self, ep, symbolic_shapes: bool, functional=None):
         self.ep = ep
@@ -794,13 +842,16 @@ class _ProgramImporter:
                 return self._overload(node, self.functional[node], node.args, node.kwargs)
             if target in _symbolic_ops():
                 return self._overload(node, _symbolic_ops()[target], node.args, node.kwargs)
-            return self._overload(node, *_canonical(node))
+            return self._overload(node, *_canonical(node, self.checks))
         if _is_symbolic(node.meta.get("val")) and type(target).__name__ in (
                 "builtin_function_or_method",):
             return self._builtin(node)
         sym = _SYM_FUNCTIONS.get(getattr(target, "__name__", None))
         if sym is not None and getattr(target, "__module__", "").startswith("torch"):
             return self._sym_function(node, sym)
+        if getattr(target, "__name__", None) == "sym_ite" and \
+                getattr(target, "__module__", "").startswith("torch"):
+            return self._sym_ite(node)
         if isinstance(target, torch._ops.HigherOrderOperator):
             raise _Unsupported(f"higher-order operator '{target.name()}' cannot be imported")
         raise _Unsupported(f"calls of {getattr(target, '__name__', target)!s} cannot be "
@@ -871,7 +922,12 @@ class _ProgramImporter:
             return a.meta["val"].node.pytype if isinstance(a, torch.fx.Node) else type(a)
         args = list(node.args)
         is_int = [pytype(a) is int for a in args]
-        if all(is_int):
+        if fam in ("__and__", "__or__"):
+            if not all(pytype(a) is bool for a in args):
+                raise _Unsupported(f"'{node.target.__name__}' of symbolic ints cannot be "
+                                   "imported")
+            overload = "bool"   # conditions of torch.export's run-time assertions
+        elif all(is_int):
             overload = "int"
         elif any(is_int) and fam in ("add", "lt", "ge", "ne", "gt"):
             overload = "float_int"
@@ -907,6 +963,29 @@ class _ProgramImporter:
             raise _Unsupported(f"{node.target.__name__} of these operands cannot be imported")
         self._overload(node, getattr(getattr(getattr(torch.ops, ns), name), overload),
                        node.args, {})
+
+    def _sym_ite(self, node):
+        """torch.sym_ite(c, a, b) of ints (a narrow's start known at run time: its
+        decomposition picks the wrapped start): a * int(c) + b * (1 - int(c)), of
+        aten.Int.bool, mul.int, sub.int and add.int (FxImporter has no sym_ite)."""
+        import torch
+        import torch.fx
+        c, a, b = node.args
+        if not all(isinstance(getattr(x, "meta", {}).get("val", x), (int, torch.SymInt))
+                   for x in (a, b)):
+            raise _Unsupported("sym_ite of values that are not ints cannot be imported")
+        t_int = D.type_of("!torch.int")
+
+        def op(name, *vals):
+            return self.emit(name, list(vals), [t_int]).results[0]
+
+        def value(x):
+            return self.node_value(x) if isinstance(x, torch.fx.Node) else self.literal(x)
+        ci = op("torch.aten.Int.bool", value(c))
+        not_c = op("torch.aten.sub.int", self.literal(1), ci)
+        self.values[(node, 0)] = op("torch.aten.add.int",
+                                    op("torch.aten.mul.int", value(a), ci),
+                                    op("torch.aten.mul.int", value(b), not_c))
 
     def _as_float(self, arg):
         """An int symbolic value as a float (aten.Float.Scalar), for mixed arithmetic."""
@@ -1022,6 +1101,8 @@ def import_graph(gm, example_inputs=None, *, symbolic_shapes: bool = True,
 
 class _GraphImporter(_ProgramImporter):
     """One fx.GraphModule -> module ([Note: importing a graph module])."""
+
+    checks = True
 
     def __init__(self, gm, example_inputs, symbolic_shapes: bool, constants=None,
                  functional=None):
@@ -1159,12 +1240,14 @@ def _symbolic_ops() -> dict:
     return _SYMBOLIC_OPS
 
 
-def _canonical(node):
+def _canonical(node, checks=False):
     """(target, args, kwargs) a node is imported as ([Note: op names]); target None
-    drops the node."""
+    drops the node (`_assert_async.msg` unless `checks`)."""
     import torch
     aten = torch.ops.aten
     t, args, kwargs = node.target, node.args, dict(node.kwargs)
+    if t is aten._assert_async.msg and not checks:
+        return None, args, kwargs
     if t is aten.lift_fresh_copy.default:
         return aten.clone.default, (args[0],), {"memory_format": None}
     if t is aten.empty.memory_format and len(node.users) == 1 and \
@@ -1174,8 +1257,6 @@ def _canonical(node):
         dtype = args[0].meta["val"].dtype
         return (aten.Float.Tensor if dtype.is_floating_point else aten.Int.Tensor), \
             (args[0],), {}
-    if t is aten._assert_async.msg:
-        return None, args, kwargs
     if t is aten._unsafe_index_put.default:
         return aten._unsafe_index_put.hacked_twin, args, kwargs
     if t is aten._embedding_bag_forward_only.default:
