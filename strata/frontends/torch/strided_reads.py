@@ -20,7 +20,7 @@ of the base (its dims by decreasing stride); the node becomes
     %r = torch.aten.index.Tensor %base, %l ...
 
 (one index tensor per dim of the base; the dims of stride 0 share one tensor of
-zeros). Sizes, strides or offsets that are not constants, offsets that do not decode
+zeros). A 0-d base (no dim to index), sizes, strides or offsets that are not constants, offsets that do not decode
 exactly, or coordinates outside the base leave the node as it is (FxImporter refuses
 the program; Strata's lowering of as_strided then reads a contiguous operand, and
 refuses a view, see conversion/torch_to_linalg/views.py). As in FxImporter, once a node
@@ -105,6 +105,10 @@ def _read(node):
     offset = _int(_fake(source).storage_offset()) if offset is None else _int(offset)
     base = _storage_owner(source)
     b = _fake(base)
+    if b.dim() == 0:
+        # A 0-d base has no dim to index: index.Tensor with no index tensors would give
+        # the 0-d base, not `size`; as_strided's own lowering reads its one element.
+        raise _NoRead
     with unset_fake_temporarily():
         return base, _coordinates(_ints(tuple(b.shape)), _ints(tuple(b.stride())),
                                   _int(b.storage_offset()), size, stride, offset)

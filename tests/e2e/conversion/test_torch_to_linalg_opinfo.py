@@ -142,6 +142,16 @@ def test_as_strided(size, stride, offset, target):
           target)
 
 
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("size, stride", [((1, 1, 1), (1, 1, 1)), ((2, 3), (0, 0)), ((), ())])
+def test_as_strided_of_a_0d_tensor(size, stride, target):
+    """A 0-d base has no dim to index through (OpInfo's resize_ sample: the strided
+    read had become an index.Tensor with no indices, typed 0-d)."""
+    x = torch.randn((), generator=_gen())
+    check(Fn(lambda a: torch.as_strided(a.clone(), size, stride)), (x,), target)
+    check(Fn(lambda a: torch.as_strided(a * 2, size, stride)), (x,), target)
+
+
 def test_as_strided_refusals():
     """Reading past the storage fails like eager; a strided view's base storage is read
     as eager reads it."""
