@@ -164,8 +164,11 @@ def _torch_kind(model):
     return None
 
 
-def _load(model, example_args=None, example_kwargs=None, dynamic_shapes=None):
-    """(module, the ExportedProgram it was imported from or None): see load_module."""
+def _load(model, example_args=None, example_kwargs=None, dynamic_shapes=None,
+          mutable_state=False):
+    """(module, the ExportedProgram it was imported from or None): see load_module.
+    `mutable_state`: a module's or program's buffers it writes become inputs written
+    back ([Note: mutated inputs written back] in frontends/torch/importer.py)."""
     from .ir.core import Operation
     if isinstance(model, Operation):
         return model.clone(), None
@@ -179,13 +182,13 @@ def _load(model, example_args=None, example_kwargs=None, dynamic_shapes=None):
                                   "strata.compile(model, example_args=(x,))")
             ep = export_module(model, example_args if example_args is not None else (),
                                example_kwargs, dynamic_shapes)
-            module = import_program(ep)
+            module = import_program(ep, mutable_buffers=mutable_state)
             # the user's Dim names in the size checks' messages ([Note: Dim names])
             from .frontends.torch.shape_guard import name_dims
             name_dims(module, ep, model, example_args if example_args is not None else (),
                       example_kwargs, dynamic_shapes)
             return module, ep
-        return import_program(model), model
+        return import_program(model, mutable_buffers=mutable_state), model
     if isinstance(model, (str, os.PathLike)):
         path = os.fspath(model)
         ext = os.path.splitext(path)[1].lower()
@@ -681,7 +684,7 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
             hit = _load_cached(key, t)
             if hit is not None:
                 return CompiledModel(None, None, None, t, cached=hit)
-    module, program = _load(model, *export_args)
+    module, program = _load(model, *export_args, mutable_state=True)
     digest = _module_digest(module) if use_cache and key is None else None
     if digest is not None:
         key = _cache_key(digest, t, function, pipeline)
@@ -690,7 +693,8 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
             if _is_torch_module(module):
                 return TorchCompiledModel(None, None, None, t, None, program,
                                           _torch_input_shapes(module, function), cached=hit,
-                                          mutations=_torch_input_mutations(module))
+                                          mutations=_torch_input_mutations(module),
+                                          state=_torch_mutable_state(module))
             return CompiledModel(None, None, None, t, cached=hit)
     compiled = _compile_module(module, program, t, function, pipeline, print_ir_after_all,
                                dump_dir, out)
@@ -930,7 +934,8 @@ def _parse_types(texts) -> list:
 # derived dim, 2*s or s+1, as the symbols make it: [Note: input sizes checked against
 # the symbols] in frontends/torch/shape_guard.py) and an InputError names the input
 # by its Python name; the outputs are the program's user outputs (buffers that a training-mode
-# module mutates are returned by the exported graph too, and left out here), in the
+# module mutates are returned by the exported graph too, left out here and written back
+# into the module's buffers: [Note: mutated inputs written back]), in the
 # model's own structure ([Note: the user's structure in and out]).
 
 
@@ -948,11 +953,15 @@ class TorchCompiledModel(CompiledModel):
     """A compiled PyTorch program (see [Note: torch tensors in and out])."""
 
     def __init__(self, module, interface_op, function_op, target, instrumentation=None,
-                 program=None, shapes=None, cached=None, mutations=None):
+                 program=None, shapes=None, cached=None, mutations=None, state=None):
         # the results that are inputs' new contents ([Note: mutated inputs written back]),
         # of the imported module: `module` itself, or given with a cached model
         self._mutations = mutations if mutations is not None else \
             _torch_input_mutations(module) if module is not None else ()
+        # the trailing inputs that are buffers the program writes: (input name, tensor)
+        state = state if state is not None else \
+            _torch_mutable_state(module) if module is not None else ()
+        self._state = ()
         super().__init__(module, interface_op, function_op, target, instrumentation,
                          cached)
         dim_names = None
@@ -966,11 +975,16 @@ class TorchCompiledModel(CompiledModel):
         self._in_spec = self._out_spec = None
         self._constants = ()
         if program is not None:
-            names = _program_input_names(program)
+            if state:
+                tensors = {**(getattr(program, "constants", None) or {}),
+                           **program.state_dict}
+                self._state = tuple((name, tensors[target]) for name, target in state)
+            names = _program_input_names(program) + [name for name, _ in self._state]
             if len(names) == len(self.input_names):
                 self.input_names = names
             self._user_outputs = _program_user_outputs(program, len(self.output_types))
-            self._in_spec, self._out_spec = _program_specs(program, len(self.input_names))
+            self._in_spec, self._out_spec = _program_specs(
+                program, len(self.input_names) - len(self._state))
             self._constants = _program_constant_inputs(program) \
                 if len(names) == len(self.input_names) else ()
             if self._out_spec is not None:
@@ -1008,6 +1022,9 @@ class TorchCompiledModel(CompiledModel):
                 return v
             if self._in_spec is not None:
                 args, kwargs = self._flatten_inputs(torch, args, kwargs)
+                given = (args, kwargs)
+            if self._state:     # the buffers the program writes, as they are now
+                kwargs = {**kwargs, **dict(self._state)}
                 given = (args, kwargs)
             args = tuple(unwrap(a) for a in args)
             kwargs = {k: unwrap(v) for k, v in kwargs.items()}
@@ -1083,13 +1100,21 @@ class TorchCompiledModel(CompiledModel):
                     np.copyto(target, new, casting="unsafe")
             elif hasattr(target, "copy_") and hasattr(target, "detach"):
                 import torch
+                new = np.asarray(new)
+                if not new.flags.c_contiguous:   # (not ascontiguousarray: 0-d stays 0-d)
+                    new = np.array(new, order="C")
                 with torch.no_grad():
-                    target.copy_(torch.from_numpy(np.ascontiguousarray(new)))
+                    target.copy_(torch.from_numpy(new))
 
 
 def _torch_input_mutations(module) -> tuple:
     from .frontends.torch import input_mutations
     return input_mutations(module)
+
+
+def _torch_mutable_state(module) -> tuple:
+    from .frontends.torch import mutable_state
+    return mutable_state(module)
 
 
 # NumPy extension dtypes (ml_dtypes) -> the torch dtype of the same bits

@@ -159,6 +159,41 @@ def test_training_mode_buffers_not_returned():
     torch.testing.assert_close(out, m(x).detach(), rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+@pytest.mark.parametrize("given", ["module", "program"])
+def test_training_mode_buffers_update_as_eager(given, target):
+    """[Note: mutated inputs written back] (frontends/torch/importer.py): a training-mode
+    batch norm's running statistics and num_batches_tracked, written in place by each
+    call, update call after call as eager's do (they were compile-time constants, never
+    written: the statistics stayed at their initial values)."""
+    torch.manual_seed(0)
+    m, ref = nn.BatchNorm1d(3).train(), nn.BatchNorm1d(3).train()
+    x = torch.randn(8, 3)
+    model = m if given == "module" else torch.export.export(m, (x,))
+    f = strata.compile(model, example_args=(x,) if given == "module" else None,
+                       target=target)
+    for _ in range(3):
+        x = torch.randn(8, 3) * 2 + 1
+        torch.testing.assert_close(f(x), ref(x).detach(), rtol=1e-5, atol=1e-5)
+        torch.testing.assert_close(m.running_mean, ref.running_mean)
+        torch.testing.assert_close(m.running_var, ref.running_var)
+        assert m.num_batches_tracked.item() == ref.num_batches_tracked.item()
+
+
+def test_mutated_zero_d_input_is_written_back():
+    """A 0-d input written in place keeps its shape when written back (the copy went
+    through np.ascontiguousarray, which makes a 0-d array 1-d: torch refused the copy)."""
+    class Counts(nn.Module):
+        def forward(self, n, x):
+            n.add_(1)
+            return x * 2
+
+    n, x = torch.tensor(3), torch.randn(2)
+    f = strata.compile(Counts(), example_args=(torch.tensor(0), x), target="interpret")
+    torch.testing.assert_close(f(n, x), x * 2)
+    assert n.shape == () and n.item() == 4
+
+
 class _Nested(nn.Module):
     """Outputs in a dict, a namedtuple and nested containers ([Note: the user's
     structure in and out] in strata/compiler.py); `kind` picks one."""

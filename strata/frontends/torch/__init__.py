@@ -15,21 +15,28 @@ from __future__ import annotations
 
 from .errors import TorchImportError
 
-__all__ = ["import_program", "import_graph", "input_mutations", "load_program", "export_module",
-           "TorchImportError"]
+__all__ = ["import_program", "import_graph", "input_mutations", "mutable_state",
+           "load_program", "export_module", "TorchImportError"]
 
 
 def import_program(exported_program, *, decompose: bool | None = None,
-                   symbolic_shapes: bool = True):
+                   symbolic_shapes: bool = True, mutable_buffers: bool = False):
     """See strata.frontends.torch.importer.import_program."""
     from .importer import import_program as _import
-    return _import(exported_program, decompose=decompose, symbolic_shapes=symbolic_shapes)
+    return _import(exported_program, decompose=decompose, symbolic_shapes=symbolic_shapes,
+                   mutable_buffers=mutable_buffers)
 
 
 def input_mutations(module) -> tuple:
     """See strata.frontends.torch.importer.input_mutations."""
     from .importer import input_mutations as _mutations
     return _mutations(module)
+
+
+def mutable_state(module) -> tuple:
+    """See strata.frontends.torch.importer.mutable_state."""
+    from .importer import mutable_state as _state
+    return _state(module)
 
 
 def import_graph(gm, example_inputs=None, *, symbolic_shapes: bool = True,

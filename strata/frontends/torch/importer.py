@@ -132,7 +132,8 @@ class _Unsupported(Exception):
     """Something of one node the importer cannot take (becomes a TorchImportError)."""
 
 
-def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool = True):
+def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool = True,
+                   mutable_buffers: bool = False):
     """Import `ep`, a torch.export.ExportedProgram, as a module whose `func.func @main`
     is in the torch dialect (see [Note: the imported module]).
 
@@ -141,7 +142,10 @@ def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool =
     graph as it is; None (the default) imports it as it is when every op has a lowering
     and in-place ops are only rebindings, else decomposes ([Note: importing without
     decomposing]). `symbolic_shapes` emits `torch.symbolic_int` and
-    `torch.bind_symbolic_shape` for dynamic dims. `ep` itself is left unchanged.
+    `torch.bind_symbolic_shape` for dynamic dims. `mutable_buffers` makes each buffer
+    the program writes in place (training-mode batch norm's running statistics) a
+    trailing input of @main rather than a frozen literal ([Note: mutated inputs written
+    back]; `mutable_state(module)` names them). `ep` itself is left unchanged.
     Raises TorchImportError."""
     import torch
     if not isinstance(ep, torch.export.ExportedProgram):
@@ -161,8 +165,9 @@ def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool =
             raise TorchImportError(f"decomposing the program to the core ATen opset "
                                    f"(ExportedProgram.run_decompositions) failed: "
                                    f"{type(e).__name__}: {e}") from None
-    module = _ProgramImporter(ep, symbolic_shapes, functional).run()
-    _record_input_mutations(module, ep)
+    importer = _ProgramImporter(ep, symbolic_shapes, functional, mutable_buffers)
+    module = importer.run()
+    _record_input_mutations(module, ep, importer.mutable)
     return module
 
 
@@ -175,20 +180,43 @@ def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool =
 # new contents, and the compiled model (strata.compiler.TorchCompiledModel) copies each
 # into the tensor or array the caller passed, as eager PyTorch and torch-mlir's
 # `torch.overwrite.tensor.contents` do, before returning the user outputs only.
-# Buffer mutations (training-mode batch norm's running statistics) are not written back:
-# the weights are frozen constants of the compiled model.
+# Buffers the program writes (training-mode batch norm's running statistics and
+# num_batches_tracked: output specs BUFFER_MUTATION) are frozen literals by default, as
+# FxImporter's import_frozen_program has them, and their new values plain results.
+# With `import_program(ep, mutable_buffers=True)` (strata.compile of a module or a
+# program) each such buffer is instead a trailing input of @main, after the user's
+# inputs, named by its placeholder (`b_running_mean`): the compiled model passes the
+# buffer's current tensor (`ep.state_dict`, the module's own tensor) on each call and
+# writes the new value back into it, like a mutated input; so the statistics update as
+# eager's do, call after call, rather than being computed from the compile-time values
+# and dropped. `mutable_state(module)` gives those buffers' names in the state dict.
 
 _INPUT_MUTATIONS = weakref.WeakKeyDictionary()
+_MUTABLE_STATE = weakref.WeakKeyDictionary()
 
 
-def _record_input_mutations(module, ep) -> None:
+def _record_input_mutations(module, ep, mutable=()) -> None:
     sig = ep.graph_signature
     users = [getattr(s.arg, "name", None) for s in sig.input_specs
              if s.kind.name == "USER_INPUT"]
+    n_users = len(users)
+    state = [target for _, target in mutable]
     found = tuple((i, users.index(s.target)) for i, s in enumerate(sig.output_specs)
-                  if s.kind.name == "USER_INPUT_MUTATION" and s.target in users)
+                  if s.kind.name == "USER_INPUT_MUTATION" and s.target in users) + \
+        tuple((i, n_users + state.index(s.target))
+              for i, s in enumerate(sig.output_specs)
+              if s.kind.name == "BUFFER_MUTATION" and s.target in state)
     if found:
         _INPUT_MUTATIONS[module] = found
+    if mutable:
+        _MUTABLE_STATE[module] = tuple((node.name, target) for node, target in mutable)
+
+
+def mutable_state(module) -> tuple:
+    """((input name, state dict name), ...): the buffers that are the trailing inputs of
+    @main of `module` (imported with mutable_buffers=True) and are written back
+    ([Note: mutated inputs written back]); () when none."""
+    return _MUTABLE_STATE.get(module, ())
 
 
 def input_mutations(module) -> tuple:
@@ -438,8 +466,10 @@ class _ProgramImporter:
     """One ExportedProgram -> module. Node values live in `values` under (node, result);
     parameters, buffers and constants in `state` under their placeholder node."""
 
-    def __init__(self, ep, symbolic_shapes: bool, functional=None):
+    def __init__(self, ep, symbolic_shapes: bool, functional=None, mutable_buffers=False):
         self.ep = ep
+        self.mutable_buffers = mutable_buffers
+        self.mutable: list = []     # [(placeholder, state name)]: buffers made inputs
         self.functional = functional or {}   # in-place node -> its functional overload
         self.graph = ep.graph
         self.symbolic_shapes = symbolic_shapes
@@ -460,7 +490,8 @@ class _ProgramImporter:
         from ...dialects.func import FuncOp, ReturnOp
         graph = self.graph
         self._bind_state()
-        inputs = [n for n in graph.nodes if n.op == "placeholder" and n not in self.state]
+        inputs = [n for n in graph.nodes if n.op == "placeholder" and n not in self.state
+                  and n not in dict(self.mutable)] + [n for n, _ in self.mutable]
         arg_types = []
         for n in inputs:
             try:
@@ -536,6 +567,8 @@ class _ProgramImporter:
         constants = getattr(ep, "constants", {}) or {}
         state_dict = ep.state_dict
         by_name = {n.name: n for n in ep.graph.nodes if n.op == "placeholder"}
+        mutated = set(getattr(sig, "buffers_to_mutate", {}).values()) \
+            if self.mutable_buffers else set()
         for kind, mapping in (("lifted constant", sig.inputs_to_lifted_tensor_constants),
                               ("buffer", sig.inputs_to_buffers),
                               ("parameter", sig.inputs_to_parameters)):
@@ -545,6 +578,9 @@ class _ProgramImporter:
                     value = constants.get(target)
                 if value is None:
                     raise TorchImportError(f"the program has no value for {kind} '{target}'")
+                if kind == "buffer" and target in mutated:
+                    self.mutable.append((by_name[input_name], target))
+                    continue
                 self.state[by_name[input_name]] = (value, target)
         objs = getattr(sig, "inputs_to_lifted_custom_objs", {}) or {}
         if objs:
