@@ -685,6 +685,8 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
             if hit is not None:
                 return CompiledModel(None, None, None, t, cached=hit)
     module, program = _load(model, *export_args, mutable_state=True)
+    if program is not None and _is_torch_module(module):
+        _strip_none_results(module, function)
     digest = _module_digest(module) if use_cache and key is None else None
     if digest is not None:
         key = _cache_key(digest, t, function, pipeline)
@@ -694,13 +696,52 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
                 return TorchCompiledModel(None, None, None, t, None, program,
                                           _torch_input_shapes(module, function), cached=hit,
                                           mutations=_torch_input_mutations(module),
-                                          state=_torch_mutable_state(module))
+                                          state=_torch_mutable_state(module),
+                                          kinds=_RESULT_KINDS.get(module))
             return CompiledModel(None, None, None, t, cached=hit)
     compiled = _compile_module(module, program, t, function, pipeline, print_ir_after_all,
                                dump_dir, out)
     if key is not None:
         _store_cached(key, t, compiled)
     return compiled
+
+
+# [Note: None and scalar results]
+# A PyTorch program may return None (`return logits, None`, a dataclass or tuple with
+# an unset field) and Python numbers (`return y, 3`, `x.shape[0]`): torch.export keeps
+# them as user outputs (ConstantArgument, or a symbolic int), the importer as
+# `!torch.none`, `!torch.int`, `!torch.float` and `!torch.bool` results. No target
+# passes a `!torch.none` across its boundary (the CPU target refused the model, the
+# interpreter failed inside), so the compiled function does not return them:
+# `_strip_none_results` takes them out of @main before the pipeline and records, per
+# result of the imported function, its kind; the compiled model puts None back in its
+# place, and gives the scalar results as the Python int, float or bool eager returns
+# (not 0-d tensors). The kinds are kept by the imported module, so a compiled-model
+# cache hit has them too.
+
+_RESULT_KINDS = __import__("weakref").WeakKeyDictionary()
+_SCALAR_KINDS = {"!torch.none": "none", "!torch.int": "int", "!torch.float": "float",
+                 "!torch.bool": "bool"}
+
+
+def _strip_none_results(module, function) -> None:
+    """Take the `!torch.none` results out of the entry of torch-dialect `module`,
+    recording every result's kind ([Note: None and scalar results])."""
+    entry = _entry(module, function)
+    ft = entry.properties["function_type"].value
+    kinds = tuple(_SCALAR_KINDS.get(str(t)) for t in ft.results)
+    if not any(kinds):
+        return
+    _RESULT_KINDS[module] = kinds
+    if "none" not in kinds:
+        return
+    from .ir import attributes as A
+    for block in entry.regions[0].blocks:
+        ret = block.last
+        if ret is not None and ret.name == "func.return":
+            ret.set_operands([v for v, k in zip(ret.operands, kinds) if k != "none"])
+    entry.properties["function_type"] = A.TypeAttr(A.FunctionType(
+        list(ft.inputs), [t for t, k in zip(ft.results, kinds) if k != "none"]))
 
 
 def _torch_input_shapes(module, function):
@@ -953,7 +994,8 @@ class TorchCompiledModel(CompiledModel):
     """A compiled PyTorch program (see [Note: torch tensors in and out])."""
 
     def __init__(self, module, interface_op, function_op, target, instrumentation=None,
-                 program=None, shapes=None, cached=None, mutations=None, state=None):
+                 program=None, shapes=None, cached=None, mutations=None, state=None,
+                 kinds=None):
         # the results that are inputs' new contents ([Note: mutated inputs written back]),
         # of the imported module: `module` itself, or given with a cached model
         self._mutations = mutations if mutations is not None else \
@@ -962,8 +1004,20 @@ class TorchCompiledModel(CompiledModel):
         state = state if state is not None else \
             _torch_mutable_state(module) if module is not None else ()
         self._state = ()
+        # per result of the imported function: "none", "int", "float", "bool" or None (a
+        # tensor) ([Note: None and scalar results]); () when all are tensors
+        self._kinds = kinds if kinds is not None else \
+            _RESULT_KINDS.get(module, ()) if module is not None else ()
+        self._nones = tuple(i for i, k in enumerate(self._kinds) if k == "none")
         super().__init__(module, interface_op, function_op, target, instrumentation,
                          cached)
+        if self._nones:     # the names of all results, numbered as the program's
+            names = iter(enumerate(self.output_names))
+            full = []
+            for i, kind in enumerate(self._kinds):
+                j, name = (None, None) if kind == "none" else next(names)
+                full.append(f"result{i}" if j is None or name == f"result{j}" else name)
+            self.output_names = full
         dim_names = None
         if shapes:   # (torch.export's symbol per input dim, their ShapeGuard)
             dim_names, self._shape_guard = shapes
@@ -982,7 +1036,8 @@ class TorchCompiledModel(CompiledModel):
             names = _program_input_names(program) + [name for name, _ in self._state]
             if len(names) == len(self.input_names):
                 self.input_names = names
-            self._user_outputs = _program_user_outputs(program, len(self.output_types))
+            self._user_outputs = _program_user_outputs(
+                program, len(self._kinds) or len(self.output_types))
             self._in_spec, self._out_spec = _program_specs(
                 program, len(self.input_names) - len(self._state))
             self._constants = _program_constant_inputs(program) \
@@ -1035,6 +1090,8 @@ class TorchCompiledModel(CompiledModel):
         if self._constants:
             self._check_constants(args, kwargs)
         results = super().__call__(*args, **kwargs)
+        if self._kinds:
+            results = self._with_scalars(results)
         if self._mutations:
             self._write_back(given, results)
         if self._user_outputs is not None:
@@ -1042,6 +1099,24 @@ class TorchCompiledModel(CompiledModel):
         if given_torch is not None:
             results = [_to_torch(torch, r, given_torch) for r in results]
         return results
+
+    def _with_scalars(self, results) -> list:
+        """The results with the Nones the compiled function does not return put back,
+        and scalar results as Python numbers ([Note: None and scalar results])."""
+        results = list(results)
+        for i in self._nones:
+            results.insert(i, None)
+        for i, kind in enumerate(self._kinds):
+            if kind in ("int", "float", "bool") and results[i] is not None:
+                results[i] = {"int": int, "float": float, "bool": bool}[kind](
+                    np.asarray(results[i]).item())
+        return results
+
+    def _interface_json(self) -> dict:
+        d = super()._interface_json()   # the compiled function's names: no None's
+        d["output_names"] = [n for i, n in enumerate(self.output_names)
+                             if i not in self._nones]
+        return d
 
     def _flatten_inputs(self, torch, args, kwargs):
         """The user's nested inputs (a list or dict of tensors for one argument) as the

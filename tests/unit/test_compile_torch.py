@@ -264,6 +264,51 @@ def test_strata_run_prints_every_output_of_a_structured_program(tmp_path, capsys
     assert "sum: float32[2, 3]" in printed and "twice: float32[2, 3]" in printed
 
 
+class _NoneAndScalars(nn.Module):
+    """Outputs that are None and Python numbers ([Note: None and scalar results] in
+    strata/compiler.py)."""
+
+    def forward(self, x):
+        return {"y": x * 2, "rows": x.shape[0], "scale": 1.5, "none": None}, (x + 1, None)
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_none_and_scalar_outputs_come_back_as_eager_gives_them(target, tmp_path,
+                                                               monkeypatch):
+    """A None output (refused by the CPU target, failing inside the interpreter) comes
+    back None, and Python numbers as Python numbers (they were 0-d tensors), on a
+    compile and on a compiled-model cache hit; with a dynamic dim the int is the call's."""
+    monkeypatch.setenv("STRATA_CACHE_DIR", str(tmp_path))
+    ep = torch.export.export(_NoneAndScalars(), (torch.randn(3, 2),),
+                             dynamic_shapes=({0: torch.export.Dim("n")},))
+    for hit in (False, True):
+        f = strata.compile(ep, target=target, cache=True)
+        assert f.from_cache is (hit and target == "cpu")   # the interpreter is not cached
+        x = torch.randn(5, 2)
+        (d, (z, none)) = f(x)
+        torch.testing.assert_close(d["y"], x * 2)
+        torch.testing.assert_close(z, x + 1)
+        assert d["rows"] == 5 and type(d["rows"]) is int
+        assert d["scale"] == 1.5 and type(d["scale"]) is float
+        assert d["none"] is None and none is None
+        assert f.output_names[:4] == ["0.y", "0.rows", "0.scale", "0.none"]
+
+
+def test_strata_run_saves_no_file_for_a_none_output(tmp_path, capsys):
+    from strata.tools.cli import main
+    x = torch.randn(2, 2)
+    path = tmp_path / "none.pt2"
+    torch.export.save(torch.export.export(_NoneAndScalars(), (x,)), str(path))
+    np.save(tmp_path / "x.npy", x.numpy())
+    out = tmp_path / "out"
+    assert main(["run", str(path), "--interpret", "--input", str(tmp_path / "x.npy"),
+                 "--output-dir", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "0.none: none (not saved)" in printed
+    assert sorted(p.name for p in out.iterdir()) == ["0.rows.npy", "0.scale.npy", "0.y.npy",
+                                                     "result4.npy"]
+
+
 def test_no_array_inputs_give_torch_tensors():
     """A program with no array input (none at all here; Dynamo's graph of constants
     before a graph break) returns torch tensors, as eager does, not NumPy arrays."""
