@@ -168,7 +168,9 @@ def _load(model, example_args=None, example_kwargs=None, dynamic_shapes=None,
           mutable_state=False):
     """(module, the ExportedProgram it was imported from or None): see load_module.
     `mutable_state`: a module's or program's buffers it writes become inputs written
-    back ([Note: mutated inputs written back] in frontends/torch/importer.py)."""
+    back, and its random ops read draws made on each call ([Note: mutated inputs
+    written back], [Note: random draws in a compiled program] in
+    frontends/torch/importer.py)."""
     from .ir.core import Operation
     if isinstance(model, Operation):
         return model.clone(), None
@@ -182,13 +184,15 @@ def _load(model, example_args=None, example_kwargs=None, dynamic_shapes=None,
                                   "strata.compile(model, example_args=(x,))")
             ep = export_module(model, example_args if example_args is not None else (),
                                example_kwargs, dynamic_shapes)
-            module = import_program(ep, mutable_buffers=mutable_state)
+            module = import_program(ep, mutable_buffers=mutable_state,
+                                    random_draws=mutable_state)
             # the user's Dim names in the size checks' messages ([Note: Dim names])
             from .frontends.torch.shape_guard import name_dims
             name_dims(module, ep, model, example_args if example_args is not None else (),
                       example_kwargs, dynamic_shapes)
             return module, ep
-        return import_program(model, mutable_buffers=mutable_state), model
+        return import_program(model, mutable_buffers=mutable_state,
+                              random_draws=mutable_state), model
     if isinstance(model, (str, os.PathLike)):
         path = os.fspath(model)
         ext = os.path.splitext(path)[1].lower()
@@ -697,7 +701,8 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
                                           _torch_input_shapes(module, function), cached=hit,
                                           mutations=_torch_input_mutations(module),
                                           state=_torch_mutable_state(module),
-                                          kinds=_RESULT_KINDS.get(module))
+                                          kinds=_RESULT_KINDS.get(module),
+                                          draws=_torch_random_draws(module))
             return CompiledModel(None, None, None, t, cached=hit)
     compiled = _compile_module(module, program, t, function, pipeline, print_ir_after_all,
                                dump_dir, out)
@@ -995,7 +1000,7 @@ class TorchCompiledModel(CompiledModel):
 
     def __init__(self, module, interface_op, function_op, target, instrumentation=None,
                  program=None, shapes=None, cached=None, mutations=None, state=None,
-                 kinds=None):
+                 kinds=None, draws=None):
         # the results that are inputs' new contents ([Note: mutated inputs written back]),
         # of the imported module: `module` itself, or given with a cached model
         self._mutations = mutations if mutations is not None else \
@@ -1004,6 +1009,11 @@ class TorchCompiledModel(CompiledModel):
         state = state if state is not None else \
             _torch_mutable_state(module) if module is not None else ()
         self._state = ()
+        # the random draws the program's `strata_draw_k` inputs take ([Note: random
+        # draws in a compiled program] in frontends/torch/importer.py)
+        self._draws = tuple(draws if draws is not None else
+                            _torch_random_draws(module) if module is not None else ())
+        self._n_user = 0    # the user's inputs, before the draws and the buffers
         # per result of the imported function: "none", "int", "float", "bool" or None (a
         # tensor) ([Note: None and scalar results]); () when all are tensors
         self._kinds = kinds if kinds is not None else \
@@ -1033,13 +1043,16 @@ class TorchCompiledModel(CompiledModel):
                 tensors = {**(getattr(program, "constants", None) or {}),
                            **program.state_dict}
                 self._state = tuple((name, tensors[target]) for name, target in state)
-            names = _program_input_names(program) + [name for name, _ in self._state]
+            self._n_user = len(_program_input_names(program))
+            names = _program_input_names(program) + \
+                [f"strata_draw_{k}" for k in range(len(self._draws))] + \
+                [name for name, _ in self._state]
             if len(names) == len(self.input_names):
                 self.input_names = names
             self._user_outputs = _program_user_outputs(
                 program, len(self._kinds) or len(self.output_types))
             self._in_spec, self._out_spec = _program_specs(
-                program, len(self.input_names) - len(self._state))
+                program, len(self.input_names) - len(self._state) - len(self._draws))
             self._constants = _program_constant_inputs(program) \
                 if len(names) == len(self.input_names) else ()
             if self._out_spec is not None:
@@ -1078,6 +1091,9 @@ class TorchCompiledModel(CompiledModel):
             if self._in_spec is not None:
                 args, kwargs = self._flatten_inputs(torch, args, kwargs)
                 given = (args, kwargs)
+            if self._draws:     # torch's generator draws, as eager draws them
+                kwargs = {**kwargs, **self._drawn(args, kwargs)}
+                given = (args, kwargs)
             if self._state:     # the buffers the program writes, as they are now
                 kwargs = {**kwargs, **dict(self._state)}
                 given = (args, kwargs)
@@ -1099,6 +1115,16 @@ class TorchCompiledModel(CompiledModel):
         if given_torch is not None:
             results = [_to_torch(torch, r, given_torch) for r in results]
         return results
+
+    def _drawn(self, args, kwargs) -> dict:
+        """{strata_draw_k: its draw for this call} (the draws read sizes off the user's
+        inputs, given by position or by name; a missing one is left to bind())."""
+        names = self.input_names[len(args):self._n_user]
+        inputs = list(args[:self._n_user]) + [kwargs.get(n) for n in names]
+        try:
+            return {f"strata_draw_{k}": d(inputs) for k, d in enumerate(self._draws)}
+        except (TypeError, IndexError, AttributeError):
+            return {}     # an input missing or of no shape: bind() names it
 
     def _with_scalars(self, results) -> list:
         """The results with the Nones the compiled function does not return put back,
@@ -1185,6 +1211,11 @@ class TorchCompiledModel(CompiledModel):
 def _torch_input_mutations(module) -> tuple:
     from .frontends.torch import input_mutations
     return input_mutations(module)
+
+
+def _torch_random_draws(module) -> tuple:
+    from .frontends.torch import random_draws
+    return random_draws(module)
 
 
 def _torch_mutable_state(module) -> tuple:

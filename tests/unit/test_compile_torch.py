@@ -180,6 +180,40 @@ def test_training_mode_buffers_update_as_eager(given, target):
         assert m.num_batches_tracked.item() == ref.num_batches_tracked.item()
 
 
+class _DropoutAndStats(nn.Module):
+    """Training-mode dropout beside a batch norm that updates its statistics."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc, self.bn, self.drop = nn.Linear(6, 32), nn.BatchNorm1d(32), nn.Dropout(0.3)
+
+    def forward(self, x):
+        return self.drop(self.bn(self.fc(x))) + torch.rand_like(x).sum(1, keepdim=True)
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_random_ops_draw_as_eager_draws(target):
+    """[Note: random draws in a compiled program] (frontends/torch/importer.py):
+    training-mode dropout and rand_like under strata.compile (refused before: "dropout in
+    training mode (random) is not lowered") draw from torch's generator as eager does:
+    under one seed the outputs are eager's; the next call draws anew; with a dynamic dim
+    each call draws the call's size; the batch norm's statistics update as eager's."""
+    torch.manual_seed(0)
+    m, ref = _DropoutAndStats().train(), _DropoutAndStats().train()
+    ref.load_state_dict(m.state_dict())
+    x = torch.randn(4, 6)
+    f = strata.compile(m, example_args=(x,), target=target,
+                       dynamic_shapes=({0: torch.export.Dim("n", min=2)},))
+    for rows in (4, 9):
+        x = torch.randn(rows, 6)
+        torch.manual_seed(rows)
+        got = f(x)
+        torch.manual_seed(rows)
+        torch.testing.assert_close(got, ref(x).detach(), rtol=1e-5, atol=1e-5)
+        torch.testing.assert_close(m.bn.running_mean, ref.bn.running_mean)
+    assert not torch.equal(f(x), got)     # the next call draws other masks
+
+
 def test_mutated_zero_d_input_is_written_back():
     """A 0-d input written in place keeps its shape when written back (the copy went
     through np.ascontiguousarray, which makes a 0-d array 1-d: torch refused the copy)."""

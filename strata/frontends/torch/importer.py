@@ -133,7 +133,7 @@ class _Unsupported(Exception):
 
 
 def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool = True,
-                   mutable_buffers: bool = False):
+                   mutable_buffers: bool = False, random_draws: bool = False):
     """Import `ep`, a torch.export.ExportedProgram, as a module whose `func.func @main`
     is in the torch dialect (see [Note: the imported module]).
 
@@ -145,7 +145,10 @@ def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool =
     `torch.bind_symbolic_shape` for dynamic dims. `mutable_buffers` makes each buffer
     the program writes in place (training-mode batch norm's running statistics) a
     trailing input of @main rather than a frozen literal ([Note: mutated inputs written
-    back]; `mutable_state(module)` names them). `ep` itself is left unchanged.
+    back]; `mutable_state(module)` names them). `random_draws` makes each random op
+    (training-mode dropout, rand_like...) read a trailing input that torch's generator
+    fills on each call ([Note: random draws in a compiled program];
+    `random_draws(module)` gives them). `ep` itself is left unchanged.
     Raises TorchImportError."""
     import torch
     if not isinstance(ep, torch.export.ExportedProgram):
@@ -165,10 +168,49 @@ def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool =
             raise TorchImportError(f"decomposing the program to the core ATen opset "
                                    f"(ExportedProgram.run_decompositions) failed: "
                                    f"{type(e).__name__}: {e}") from None
-    importer = _ProgramImporter(ep, symbolic_shapes, functional, mutable_buffers)
+    graph, draws = ep.graph, []
+    if random_draws:
+        graph, draws = _hoist_random(ep)
+    importer = _ProgramImporter(ep, symbolic_shapes, functional, mutable_buffers, graph)
     module = importer.run()
-    _record_input_mutations(module, ep, importer.mutable)
+    _record_input_mutations(module, ep, importer.mutable, len(draws))
+    if draws:
+        _RANDOM_DRAWS[module] = tuple(draws)
     return module
+
+
+# [Note: random draws in a compiled program]
+# strata.compile of a module in training mode (dropout), or of one that calls
+# torch.rand_like..., draws its random numbers as torch.compile's backend does ([Note:
+# random draws by torch's generator] in training.py, whose `hoist_random` does the
+# rewrite): each random op of the (decomposed) program reads a new input,
+# `strata_draw_k`, after the user's inputs, and the compiled model fills it on each
+# call with the ATen call eager makes (`torch.empty_like(x).bernoulli_(1 - p)` for
+# dropout), from torch's generator: so `torch.manual_seed` gives the masks eager
+# gives, and a dropout scales by 1/(1 - p) what it keeps. Only strata.compile asks for
+# this (`random_draws=True`); `strata import` and a shared library keep the random op,
+# which has no lowering (the error names it).
+
+_RANDOM_DRAWS = weakref.WeakKeyDictionary()
+
+
+def _hoist_random(ep):
+    """(graph, [draw(user inputs) -> tensor]) of ExportedProgram `ep` with its random
+    ops reading new trailing placeholders ([Note: random draws in a compiled program])."""
+    from .training import hoist_random
+    places = [n for n in ep.graph.nodes if n.op == "placeholder"]
+    users = {getattr(s.arg, "name", None) for s in ep.graph_signature.input_specs
+             if s.kind.name == "USER_INPUT"}
+    state = {i for i, n in enumerate(places) if n.name not in users}
+    gm, draws = hoist_random(ep.graph_module, state)
+    return gm.graph, draws
+
+
+def random_draws(module) -> tuple:
+    """The draws (callables: the call's user inputs -> a tensor) of the `strata_draw_k`
+    inputs of @main of `module`, in order ([Note: random draws in a compiled
+    program]); () when none."""
+    return _RANDOM_DRAWS.get(module, ())
 
 
 # [Note: mutated inputs written back]
@@ -195,7 +237,7 @@ _INPUT_MUTATIONS = weakref.WeakKeyDictionary()
 _MUTABLE_STATE = weakref.WeakKeyDictionary()
 
 
-def _record_input_mutations(module, ep, mutable=()) -> None:
+def _record_input_mutations(module, ep, mutable=(), n_draws=0) -> None:
     sig = ep.graph_signature
     users = [getattr(s.arg, "name", None) for s in sig.input_specs
              if s.kind.name == "USER_INPUT"]
@@ -203,7 +245,7 @@ def _record_input_mutations(module, ep, mutable=()) -> None:
     state = [target for _, target in mutable]
     found = tuple((i, users.index(s.target)) for i, s in enumerate(sig.output_specs)
                   if s.kind.name == "USER_INPUT_MUTATION" and s.target in users) + \
-        tuple((i, n_users + state.index(s.target))
+        tuple((i, n_users + n_draws + state.index(s.target))
               for i, s in enumerate(sig.output_specs)
               if s.kind.name == "BUFFER_MUTATION" and s.target in state)
     if found:
@@ -466,12 +508,13 @@ class _ProgramImporter:
     """One ExportedProgram -> module. Node values live in `values` under (node, result);
     parameters, buffers and constants in `state` under their placeholder node."""
 
-    def __init__(self, ep, symbolic_shapes: bool, functional=None, mutable_buffers=False):
+    def __init__(self, ep, symbolic_shapes: bool, functional=None, mutable_buffers=False,
+                 graph=None):
         self.ep = ep
         self.mutable_buffers = mutable_buffers
         self.mutable: list = []     # [(placeholder, state name)]: buffers made inputs
         self.functional = functional or {}   # in-place node -> its functional overload
-        self.graph = ep.graph
+        self.graph = graph if graph is not None else ep.graph
         self.symbolic_shapes = symbolic_shapes
         self.values: dict = {}
         self.multi_result: set = set()
@@ -566,7 +609,7 @@ class _ProgramImporter:
         ep, sig = self.ep, self.ep.graph_signature
         constants = getattr(ep, "constants", {}) or {}
         state_dict = ep.state_dict
-        by_name = {n.name: n for n in ep.graph.nodes if n.op == "placeholder"}
+        by_name = {n.name: n for n in self.graph.nodes if n.op == "placeholder"}
         mutated = set(getattr(sig, "buffers_to_mutate", {}).values()) \
             if self.mutable_buffers else set()
         for kind, mapping in (("lifted constant", sig.inputs_to_lifted_tensor_constants),
