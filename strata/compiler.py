@@ -1172,6 +1172,8 @@ class TorchCompiledModel(CompiledModel):
                 v = kwargs[names[i]]
             else:
                 continue        # missing: bind() says so
+            if isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "biuf":
+                v = v.item()    # a 0-d array (`strata run --input n=n.npy`): its number
             if type(v) is not type(value) and not (
                     isinstance(v, (int, float)) and isinstance(value, (int, float)) and
                     not isinstance(v, bool) and not isinstance(value, bool)) or v != value:

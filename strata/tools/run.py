@@ -17,7 +17,7 @@ import sys
 
 
 def add_arguments(p) -> None:
-    p.add_argument("model", help="an .onnx or .mlir file")
+    p.add_argument("model", help="an .onnx, .pt2 (torch.export.save) or .mlir file")
     p.add_argument("--interpret", dest="target", action="store_const", const="interpret",
                    help="run with the NumPy reference interpreter (--target=interpret)")
     p.add_argument("--target", default=None,

@@ -412,6 +412,31 @@ def test_specialized_python_scalar_refuses_another_value(scale):
         f(*args, scale=scale)
 
 
+def test_strata_run_takes_a_specialized_scalar_as_a_zero_d_npy(tmp_path, capsys):
+    """`strata run model.pt2` gives a Python-number input as a 0-d .npy: one of the
+    exported value runs (it was refused: "got array(3)"), another is refused."""
+    from strata.tools.cli import main
+
+    class Scaled(nn.Module):
+        def forward(self, x, n: int, a: float):
+            return x * n + a
+
+    path = tmp_path / "scaled.pt2"
+    torch.export.save(torch.export.export(Scaled(), (torch.randn(2), 3, 0.5)), str(path))
+    for name, value in (("x", np.ones(2, np.float32)), ("n", np.array(3)),
+                        ("n4", np.array(4)), ("a", np.array(0.5))):
+        np.save(tmp_path / f"{name}.npy", value)
+
+    def run(n):
+        return main(["run", str(path), "--interpret", "--input", str(tmp_path / "x.npy"),
+                     "--input", str(tmp_path / f"{n}.npy"), "--input",
+                     str(tmp_path / "a.npy")])
+    assert run("n") == 0
+    assert "[3.5 3.5]" in capsys.readouterr().out
+    assert run("n4") == 1
+    assert "exported with n = 3, a constant of the program" in capsys.readouterr().err
+
+
 def test_module_needs_example_inputs():
     with pytest.raises(StrataError, match="example inputs"):
         strata.compile(_model())
