@@ -1091,18 +1091,18 @@ class TorchCompiledModel(CompiledModel):
             if self._in_spec is not None:
                 args, kwargs = self._flatten_inputs(torch, args, kwargs)
                 given = (args, kwargs)
-            if self._draws:     # torch's generator draws, as eager draws them
-                kwargs = {**kwargs, **self._drawn(args, kwargs)}
-                given = (args, kwargs)
-            if self._state:     # the buffers the program writes, as they are now
-                kwargs = {**kwargs, **dict(self._state)}
-                given = (args, kwargs)
             args = tuple(unwrap(a) for a in args)
             kwargs = {k: unwrap(v) for k, v in kwargs.items()}
             if given_torch is None and not any(
                     isinstance(v, np.ndarray) or hasattr(v, "__dlpack__")
                     for v in (*args, *kwargs.values())):
                 given_torch = torch.device("cpu")   # no array in: torch tensors out
+            # (after the user's inputs decided what comes out: NumPy in, NumPy out)
+            if self._draws:     # torch's generator draws, as eager draws them
+                kwargs = {**kwargs, **self._drawn(args, kwargs)}
+            if self._state:     # the buffers the program writes, as they are now
+                kwargs = {**kwargs, **dict(self._state)}
+                given = (given[0], {**given[1], **dict(self._state)})
         if self._constants:
             self._check_constants(args, kwargs)
         results = super().__call__(*args, **kwargs)

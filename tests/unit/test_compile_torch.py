@@ -178,6 +178,12 @@ def test_training_mode_buffers_update_as_eager(given, target):
         torch.testing.assert_close(m.running_mean, ref.running_mean)
         torch.testing.assert_close(m.running_var, ref.running_var)
         assert m.num_batches_tracked.item() == ref.num_batches_tracked.item()
+    # NumPy in, NumPy out (the buffers passed along are torch tensors: not the user's)
+    x = torch.randn(8, 3)
+    got = f(x.numpy())
+    assert isinstance(got, np.ndarray)
+    np.testing.assert_allclose(got, ref(x).detach().numpy(), rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(m.running_mean, ref.running_mean)
 
 
 class _DropoutAndStats(nn.Module):
