@@ -31,6 +31,7 @@ with the CPU backend, "cuda" (NVIDIA GPUs) with backends/cuda.
 from __future__ import annotations
 
 import os
+import weakref
 
 import numpy as np
 
@@ -724,7 +725,7 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
 # (not 0-d tensors). The kinds are kept by the imported module, so a compiled-model
 # cache hit has them too.
 
-_RESULT_KINDS = __import__("weakref").WeakKeyDictionary()
+_RESULT_KINDS = weakref.WeakKeyDictionary()
 _SCALAR_KINDS = {"!torch.none": "none", "!torch.int": "int", "!torch.float": "float",
                  "!torch.bool": "bool"}
 
