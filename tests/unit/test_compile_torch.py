@@ -220,6 +220,20 @@ def test_random_ops_draw_as_eager_draws(target):
     assert not torch.equal(f(x), got)     # the next call draws other masks
 
 
+def test_transformer_layer_in_train_mode_is_eagers_under_one_seed():
+    """nn.TransformerEncoderLayer in train(): its four dropouts (attention weights, and
+    three on activations, one of them of a transposed view: [Note: draws in the input's
+    layout] in frontends/torch/training.py) draw eager's masks under one seed."""
+    torch.manual_seed(0)
+    m = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.2, batch_first=True).train()
+    x = torch.randn(2, 5, 16)
+    f = strata.compile(m, example_args=(x,), target="interpret")
+    torch.manual_seed(3)
+    got = f(x)
+    torch.manual_seed(3)
+    torch.testing.assert_close(got, m(x).detach(), rtol=1e-5, atol=1e-5)
+
+
 def test_mutated_zero_d_input_is_written_back():
     """A 0-d input written in place keeps its shape when written back (the copy went
     through np.ascontiguousarray, which makes a 0-d array 1-d: torch refused the copy)."""
