@@ -31,6 +31,7 @@ with the CPU backend, "cuda" (NVIDIA GPUs) with backends/cuda.
 from __future__ import annotations
 
 import os
+import weakref
 
 import numpy as np
 
@@ -164,8 +165,13 @@ def _torch_kind(model):
     return None
 
 
-def _load(model, example_args=None, example_kwargs=None, dynamic_shapes=None):
-    """(module, the ExportedProgram it was imported from or None): see load_module."""
+def _load(model, example_args=None, example_kwargs=None, dynamic_shapes=None,
+          mutable_state=False):
+    """(module, the ExportedProgram it was imported from or None): see load_module.
+    `mutable_state`: a module's or program's buffers it writes become inputs written
+    back, and its random ops read draws made on each call ([Note: mutated inputs
+    written back], [Note: random draws in a compiled program] in
+    frontends/torch/importer.py)."""
     from .ir.core import Operation
     if isinstance(model, Operation):
         return model.clone(), None
@@ -179,14 +185,16 @@ def _load(model, example_args=None, example_kwargs=None, dynamic_shapes=None):
                                   "strata.compile(model, example_args=(x,))")
             ep = export_module(model, example_args if example_args is not None else (),
                                example_kwargs, dynamic_shapes)
-            module = import_program(ep, checks=True)
+            module = import_program(ep, checks=True, mutable_buffers=mutable_state,
+                                    random_draws=mutable_state)
             name_inputs(module, ep)   # [Note: input names]
             # the user's Dim names in the size checks' messages ([Note: Dim names])
             from .frontends.torch.shape_guard import name_dims
             name_dims(module, ep, model, example_args if example_args is not None else (),
                       example_kwargs, dynamic_shapes)
             return module, ep
-        module = import_program(model, checks=True)
+        module = import_program(model, checks=True, mutable_buffers=mutable_state,
+                                random_draws=mutable_state)
         name_inputs(module, model)
         return module, model
     if isinstance(model, (str, os.PathLike)):
@@ -720,7 +728,9 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
             hit = _load_cached(key, t)
             if hit is not None:
                 return CompiledModel(None, None, None, t, cached=hit)
-    module, program = _load(model, *export_args)
+    module, program = _load(model, *export_args, mutable_state=True)
+    if program is not None and _is_torch_module(module):
+        _strip_none_results(module, function)
     digest = _module_digest(module) if use_cache and key is None else None
     if digest is not None:
         key = _cache_key(digest, t, function, pipeline)
@@ -729,13 +739,54 @@ def _compile(model, target, function, pipeline, print_ir_after_all, dump_dir, ou
             if _is_torch_module(module):
                 return TorchCompiledModel(None, None, None, t, None, program,
                                           _torch_input_shapes(module, function), cached=hit,
-                                          mutations=_torch_input_mutations(module))
+                                          mutations=_torch_input_mutations(module),
+                                          state=_torch_mutable_state(module),
+                                          kinds=_RESULT_KINDS.get(module),
+                                          draws=_torch_random_draws(module))
             return CompiledModel(None, None, None, t, cached=hit)
     compiled = _compile_module(module, program, t, function, pipeline, print_ir_after_all,
                                dump_dir, out)
     if key is not None:
         _store_cached(key, t, compiled)
     return compiled
+
+
+# [Note: None and scalar results]
+# A PyTorch program may return None (`return logits, None`, a dataclass or tuple with
+# an unset field) and Python numbers (`return y, 3`, `x.shape[0]`): torch.export keeps
+# them as user outputs (ConstantArgument, or a symbolic int), the importer as
+# `!torch.none`, `!torch.int`, `!torch.float` and `!torch.bool` results. No target
+# passes a `!torch.none` across its boundary (the CPU target refused the model, the
+# interpreter failed inside), so the compiled function does not return them:
+# `_strip_none_results` takes them out of @main before the pipeline and records, per
+# result of the imported function, its kind; the compiled model puts None back in its
+# place, and gives the scalar results as the Python int, float or bool eager returns
+# (not 0-d tensors). The kinds are kept by the imported module, so a compiled-model
+# cache hit has them too.
+
+_RESULT_KINDS = weakref.WeakKeyDictionary()
+_SCALAR_KINDS = {"!torch.none": "none", "!torch.int": "int", "!torch.float": "float",
+                 "!torch.bool": "bool"}
+
+
+def _strip_none_results(module, function) -> None:
+    """Take the `!torch.none` results out of the entry of torch-dialect `module`,
+    recording every result's kind ([Note: None and scalar results])."""
+    entry = _entry(module, function)
+    ft = entry.properties["function_type"].value
+    kinds = tuple(_SCALAR_KINDS.get(str(t)) for t in ft.results)
+    if not any(kinds):
+        return
+    _RESULT_KINDS[module] = kinds
+    if "none" not in kinds:
+        return
+    from .ir import attributes as A
+    for block in entry.regions[0].blocks:
+        ret = block.last
+        if ret is not None and ret.name == "func.return":
+            ret.set_operands([v for v, k in zip(ret.operands, kinds) if k != "none"])
+    entry.properties["function_type"] = A.TypeAttr(A.FunctionType(
+        list(ft.inputs), [t for t, k in zip(ft.results, kinds) if k != "none"]))
 
 
 def _torch_input_shapes(module, function):
@@ -969,7 +1020,8 @@ def _parse_types(texts) -> list:
 # derived dim, 2*s or s+1, as the symbols make it: [Note: input sizes checked against
 # the symbols] in frontends/torch/shape_guard.py) and an InputError names the input
 # by its Python name; the outputs are the program's user outputs (buffers that a training-mode
-# module mutates are returned by the exported graph too, and left out here), in the
+# module mutates are returned by the exported graph too, left out here and written back
+# into the module's buffers: [Note: mutated inputs written back]), in the
 # model's own structure ([Note: the user's structure in and out]).
 
 
@@ -987,13 +1039,35 @@ class TorchCompiledModel(CompiledModel):
     """A compiled PyTorch program (see [Note: torch tensors in and out])."""
 
     def __init__(self, module, interface_op, function_op, target, instrumentation=None,
-                 program=None, shapes=None, cached=None, mutations=None):
+                 program=None, shapes=None, cached=None, mutations=None, state=None,
+                 kinds=None, draws=None):
         # the results that are inputs' new contents ([Note: mutated inputs written back]),
         # of the imported module: `module` itself, or given with a cached model
         self._mutations = mutations if mutations is not None else \
             _torch_input_mutations(module) if module is not None else ()
+        # the trailing inputs that are buffers the program writes: (input name, tensor)
+        state = state if state is not None else \
+            _torch_mutable_state(module) if module is not None else ()
+        self._state = ()
+        # the random draws the program's `strata_draw_k` inputs take ([Note: random
+        # draws in a compiled program] in frontends/torch/importer.py)
+        self._draws = tuple(draws if draws is not None else
+                            _torch_random_draws(module) if module is not None else ())
+        self._n_user = 0    # the user's inputs, before the draws and the buffers
+        # per result of the imported function: "none", "int", "float", "bool" or None (a
+        # tensor) ([Note: None and scalar results]); () when all are tensors
+        self._kinds = kinds if kinds is not None else \
+            _RESULT_KINDS.get(module, ()) if module is not None else ()
+        self._nones = tuple(i for i, k in enumerate(self._kinds) if k == "none")
         super().__init__(module, interface_op, function_op, target, instrumentation,
                          cached)
+        if self._nones:     # the names of all results, numbered as the program's
+            names = iter(enumerate(self.output_names))
+            full = []
+            for i, kind in enumerate(self._kinds):
+                j, name = (None, None) if kind == "none" else next(names)
+                full.append(f"result{i}" if j is None or name == f"result{j}" else name)
+            self.output_names = full
         dim_names = None
         if shapes:   # (torch.export's symbol per input dim, their ShapeGuard)
             dim_names, self._shape_guard = shapes
@@ -1005,11 +1079,20 @@ class TorchCompiledModel(CompiledModel):
         self._in_spec = self._out_spec = None
         self._constants = ()
         if program is not None:
-            names = _program_input_names(program)
+            if state:
+                tensors = {**(getattr(program, "constants", None) or {}),
+                           **program.state_dict}
+                self._state = tuple((name, tensors[target]) for name, target in state)
+            self._n_user = len(_program_input_names(program))
+            names = _program_input_names(program) + \
+                [f"strata_draw_{k}" for k in range(len(self._draws))] + \
+                [name for name, _ in self._state]
             if len(names) == len(self.input_names):
                 self.input_names = names
-            self._user_outputs = _program_user_outputs(program, len(self.output_types))
-            self._in_spec, self._out_spec = _program_specs(program, len(self.input_names))
+            self._user_outputs = _program_user_outputs(
+                program, len(self._kinds) or len(self.output_types))
+            self._in_spec, self._out_spec = _program_specs(
+                program, len(self.input_names) - len(self._state) - len(self._draws))
             self._constants = _program_constant_inputs(program) \
                 if len(names) == len(self.input_names) else ()
             if self._out_spec is not None:
@@ -1054,9 +1137,17 @@ class TorchCompiledModel(CompiledModel):
                     isinstance(v, np.ndarray) or hasattr(v, "__dlpack__")
                     for v in (*args, *kwargs.values())):
                 given_torch = torch.device("cpu")   # no array in: torch tensors out
+            # (after the user's inputs decided what comes out: NumPy in, NumPy out)
+            if self._draws:     # torch's generator draws, as eager draws them
+                kwargs = {**kwargs, **self._drawn(args, kwargs)}
+            if self._state:     # the buffers the program writes, as they are now
+                kwargs = {**kwargs, **dict(self._state)}
+                given = (given[0], {**given[1], **dict(self._state)})
         if self._constants:
             self._check_constants(args, kwargs)
         results = super().__call__(*args, **kwargs)
+        if self._kinds:
+            results = self._with_scalars(results)
         if self._mutations:
             self._write_back(given, results)
         if self._user_outputs is not None:
@@ -1064,6 +1155,34 @@ class TorchCompiledModel(CompiledModel):
         if given_torch is not None:
             results = [_to_torch(torch, r, given_torch) for r in results]
         return results
+
+    def _drawn(self, args, kwargs) -> dict:
+        """{strata_draw_k: its draw for this call} (the draws read sizes off the user's
+        inputs, given by position or by name; a missing one is left to bind())."""
+        names = self.input_names[len(args):self._n_user]
+        inputs = list(args[:self._n_user]) + [kwargs.get(n) for n in names]
+        try:
+            return {f"strata_draw_{k}": d(inputs) for k, d in enumerate(self._draws)}
+        except (TypeError, IndexError, AttributeError):
+            return {}     # an input missing or of no shape: bind() names it
+
+    def _with_scalars(self, results) -> list:
+        """The results with the Nones the compiled function does not return put back,
+        and scalar results as Python numbers ([Note: None and scalar results])."""
+        results = list(results)
+        for i in self._nones:
+            results.insert(i, None)
+        for i, kind in enumerate(self._kinds):
+            if kind in ("int", "float", "bool") and results[i] is not None:
+                results[i] = {"int": int, "float": float, "bool": bool}[kind](
+                    np.asarray(results[i]).item())
+        return results
+
+    def _interface_json(self) -> dict:
+        d = super()._interface_json()   # the compiled function's names: no None's
+        d["output_names"] = [n for i, n in enumerate(self.output_names)
+                             if i not in self._nones]
+        return d
 
     def _flatten_inputs(self, torch, args, kwargs):
         """The user's nested inputs (a list or dict of tensors for one argument) as the
@@ -1093,6 +1212,8 @@ class TorchCompiledModel(CompiledModel):
                 v = kwargs[names[i]]
             else:
                 continue        # missing: bind() says so
+            if isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "biuf":
+                v = v.item()    # a 0-d array (`strata run --input n=n.npy`): its number
             if type(v) is not type(value) and not (
                     isinstance(v, (int, float)) and isinstance(value, (int, float)) and
                     not isinstance(v, bool) and not isinstance(value, bool)) or v != value:
@@ -1122,13 +1243,26 @@ class TorchCompiledModel(CompiledModel):
                     np.copyto(target, new, casting="unsafe")
             elif hasattr(target, "copy_") and hasattr(target, "detach"):
                 import torch
+                new = np.asarray(new)
+                if not new.flags.c_contiguous:   # (not ascontiguousarray: 0-d stays 0-d)
+                    new = np.array(new, order="C")
                 with torch.no_grad():
-                    target.copy_(torch.from_numpy(np.ascontiguousarray(new)))
+                    target.copy_(torch.from_numpy(new))
 
 
 def _torch_input_mutations(module) -> tuple:
     from .frontends.torch import input_mutations
     return input_mutations(module)
+
+
+def _torch_random_draws(module) -> tuple:
+    from .frontends.torch import random_draws
+    return random_draws(module)
+
+
+def _torch_mutable_state(module) -> tuple:
+    from .frontends.torch import mutable_state
+    return mutable_state(module)
 
 
 # NumPy extension dtypes (ml_dtypes) -> the torch dtype of the same bits

@@ -27,7 +27,7 @@ from .run import add_cuda_arguments, add_ir_arguments
 
 
 def add_arguments(p) -> None:
-    p.add_argument("model", help="an .onnx or .mlir file")
+    p.add_argument("model", help="an .onnx, .pt2 (torch.export.save) or .mlir file")
     p.add_argument("-o", "--output", required=True, help="the file to write")
     p.add_argument("--emit", choices=("library", "llvm", "mlir", "asm", "ptx"),
                    default="library",

@@ -17,7 +17,7 @@ import sys
 
 
 def add_arguments(p) -> None:
-    p.add_argument("model", help="an .onnx or .mlir file")
+    p.add_argument("model", help="an .onnx, .pt2 (torch.export.save) or .mlir file")
     p.add_argument("--interpret", dest="target", action="store_const", const="interpret",
                    help="run with the NumPy reference interpreter (--target=interpret)")
     p.add_argument("--target", default=None,
@@ -128,7 +128,9 @@ def run(args) -> int:
         print(f"strata run: error: {e}", file=sys.stderr)
         return 1
     for i, (name, value) in enumerate(zip(f.output_names, outputs)):
-        if args.output_dir:
+        if args.output_dir and value is None:   # a program's None output: no array
+            print(f"{name}: none (not saved)")
+        elif args.output_dir:
             os.makedirs(args.output_dir, exist_ok=True)
             path = os.path.join(args.output_dir, _safe_name(name, i) + ".npy")
             np.save(path, value.numpy() if hasattr(value, "__cuda_array_interface__")

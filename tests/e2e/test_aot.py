@@ -94,6 +94,28 @@ def test_shared_library_of_a_pytorch_program(tmp_path):
     header = (tmp_path / "mlp.h").read_text()
     assert "inputs[0]  'input': ?x4 float" in header and "'arg0'" not in header
 
+def test_shared_library_of_a_program_with_a_none_output(tmp_path):
+    """A PyTorch program returning None beside its tensor ([Note: None and scalar
+    results] in strata/compiler.py) compiles to a library of its tensor outputs (the
+    CPU target refused the '!torch.none' result)."""
+    torch = pytest.importorskip("torch")
+
+    class WithNone(torch.nn.Module):
+        def forward(self, x):
+            return torch.relu(x) * 2, None
+
+    ep = torch.export.export(WithNone(), (torch.randn(2, 4),))
+    torch.export.save(ep, tmp_path / "none.pt2")
+    lib = tmp_path / "none.so"
+    assert cli(["compile", str(tmp_path / "none.pt2"), "-o", str(lib)]) == 0
+    header = (tmp_path / "none.h").read_text()
+    assert "_mlir_ciface_main(strata_memref2d *result, strata_memref2d *arg0);" in header
+    x = _pattern(2, 4)
+    status, message, got = _run_library(ctypes.CDLL(str(lib)), [x])
+    assert status == 0, message
+    np.testing.assert_allclose(got, np.maximum(x, 0) * 2)
+
+
 class _Tensor(ctypes.Structure):
     """strata_tensor (the header's struct, STRATA_MAX_RANK 16)."""
     _fields_ = [("data", ctypes.c_void_p), ("count", ctypes.c_int64),

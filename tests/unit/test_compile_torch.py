@@ -159,6 +159,95 @@ def test_training_mode_buffers_not_returned():
     torch.testing.assert_close(out, m(x).detach(), rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+@pytest.mark.parametrize("given", ["module", "program"])
+def test_training_mode_buffers_update_as_eager(given, target):
+    """[Note: mutated inputs written back] (frontends/torch/importer.py): a training-mode
+    batch norm's running statistics and num_batches_tracked, written in place by each
+    call, update call after call as eager's do (they were compile-time constants, never
+    written: the statistics stayed at their initial values)."""
+    torch.manual_seed(0)
+    m, ref = nn.BatchNorm1d(3).train(), nn.BatchNorm1d(3).train()
+    x = torch.randn(8, 3)
+    model = m if given == "module" else torch.export.export(m, (x,))
+    f = strata.compile(model, example_args=(x,) if given == "module" else None,
+                       target=target)
+    for _ in range(3):
+        x = torch.randn(8, 3) * 2 + 1
+        torch.testing.assert_close(f(x), ref(x).detach(), rtol=1e-5, atol=1e-5)
+        torch.testing.assert_close(m.running_mean, ref.running_mean)
+        torch.testing.assert_close(m.running_var, ref.running_var)
+        assert m.num_batches_tracked.item() == ref.num_batches_tracked.item()
+    # NumPy in, NumPy out (the buffers passed along are torch tensors: not the user's)
+    x = torch.randn(8, 3)
+    got = f(x.numpy())
+    assert isinstance(got, np.ndarray)
+    np.testing.assert_allclose(got, ref(x).detach().numpy(), rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(m.running_mean, ref.running_mean)
+
+
+class _DropoutAndStats(nn.Module):
+    """Training-mode dropout beside a batch norm that updates its statistics."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc, self.bn, self.drop = nn.Linear(6, 32), nn.BatchNorm1d(32), nn.Dropout(0.3)
+
+    def forward(self, x):
+        return self.drop(self.bn(self.fc(x))) + torch.rand_like(x).sum(1, keepdim=True)
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_random_ops_draw_as_eager_draws(target):
+    """[Note: random draws in a compiled program] (frontends/torch/importer.py):
+    training-mode dropout and rand_like under strata.compile (refused before: "dropout in
+    training mode (random) is not lowered") draw from torch's generator as eager does:
+    under one seed the outputs are eager's; the next call draws anew; with a dynamic dim
+    each call draws the call's size; the batch norm's statistics update as eager's."""
+    torch.manual_seed(0)
+    m, ref = _DropoutAndStats().train(), _DropoutAndStats().train()
+    ref.load_state_dict(m.state_dict())
+    x = torch.randn(4, 6)
+    f = strata.compile(m, example_args=(x,), target=target,
+                       dynamic_shapes=({0: torch.export.Dim("n", min=2)},))
+    for rows in (4, 9):
+        x = torch.randn(rows, 6)
+        torch.manual_seed(rows)
+        got = f(x)
+        torch.manual_seed(rows)
+        torch.testing.assert_close(got, ref(x).detach(), rtol=1e-5, atol=1e-5)
+        torch.testing.assert_close(m.bn.running_mean, ref.bn.running_mean)
+    assert not torch.equal(f(x), got)     # the next call draws other masks
+
+
+def test_transformer_layer_in_train_mode_is_eagers_under_one_seed():
+    """nn.TransformerEncoderLayer in train(): its four dropouts (attention weights, and
+    three on activations, one of them of a transposed view: [Note: draws in the input's
+    layout] in frontends/torch/training.py) draw eager's masks under one seed."""
+    torch.manual_seed(0)
+    m = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.2, batch_first=True).train()
+    x = torch.randn(2, 5, 16)
+    f = strata.compile(m, example_args=(x,), target="interpret")
+    torch.manual_seed(3)
+    got = f(x)
+    torch.manual_seed(3)
+    torch.testing.assert_close(got, m(x).detach(), rtol=1e-5, atol=1e-5)
+
+
+def test_mutated_zero_d_input_is_written_back():
+    """A 0-d input written in place keeps its shape when written back (the copy went
+    through np.ascontiguousarray, which makes a 0-d array 1-d: torch refused the copy)."""
+    class Counts(nn.Module):
+        def forward(self, n, x):
+            n.add_(1)
+            return x * 2
+
+    n, x = torch.tensor(3), torch.randn(2)
+    f = strata.compile(Counts(), example_args=(torch.tensor(0), x), target="interpret")
+    torch.testing.assert_close(f(n, x), x * 2)
+    assert n.shape == () and n.item() == 4
+
+
 class _Nested(nn.Module):
     """Outputs in a dict, a namedtuple and nested containers ([Note: the user's
     structure in and out] in strata/compiler.py); `kind` picks one."""
@@ -229,6 +318,51 @@ def test_strata_run_prints_every_output_of_a_structured_program(tmp_path, capsys
     assert "sum: float32[2, 3]" in printed and "twice: float32[2, 3]" in printed
 
 
+class _NoneAndScalars(nn.Module):
+    """Outputs that are None and Python numbers ([Note: None and scalar results] in
+    strata/compiler.py)."""
+
+    def forward(self, x):
+        return {"y": x * 2, "rows": x.shape[0], "scale": 1.5, "none": None}, (x + 1, None)
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+def test_none_and_scalar_outputs_come_back_as_eager_gives_them(target, tmp_path,
+                                                               monkeypatch):
+    """A None output (refused by the CPU target, failing inside the interpreter) comes
+    back None, and Python numbers as Python numbers (they were 0-d tensors), on a
+    compile and on a compiled-model cache hit; with a dynamic dim the int is the call's."""
+    monkeypatch.setenv("STRATA_CACHE_DIR", str(tmp_path))
+    ep = torch.export.export(_NoneAndScalars(), (torch.randn(3, 2),),
+                             dynamic_shapes=({0: torch.export.Dim("n")},))
+    for hit in (False, True):
+        f = strata.compile(ep, target=target, cache=True)
+        assert f.from_cache is (hit and target == "cpu")   # the interpreter is not cached
+        x = torch.randn(5, 2)
+        (d, (z, none)) = f(x)
+        torch.testing.assert_close(d["y"], x * 2)
+        torch.testing.assert_close(z, x + 1)
+        assert d["rows"] == 5 and type(d["rows"]) is int
+        assert d["scale"] == 1.5 and type(d["scale"]) is float
+        assert d["none"] is None and none is None
+        assert f.output_names[:4] == ["0.y", "0.rows", "0.scale", "0.none"]
+
+
+def test_strata_run_saves_no_file_for_a_none_output(tmp_path, capsys):
+    from strata.tools.cli import main
+    x = torch.randn(2, 2)
+    path = tmp_path / "none.pt2"
+    torch.export.save(torch.export.export(_NoneAndScalars(), (x,)), str(path))
+    np.save(tmp_path / "x.npy", x.numpy())
+    out = tmp_path / "out"
+    assert main(["run", str(path), "--interpret", "--input", str(tmp_path / "x.npy"),
+                 "--output-dir", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "0.none: none (not saved)" in printed
+    assert sorted(p.name for p in out.iterdir()) == ["0.rows.npy", "0.scale.npy", "0.y.npy",
+                                                     "result4.npy"]
+
+
 def test_no_array_inputs_give_torch_tensors():
     """A program with no array input (none at all here; Dynamo's graph of constants
     before a graph break) returns torch tensors, as eager does, not NumPy arrays."""
@@ -296,6 +430,31 @@ def test_specialized_python_scalar_refuses_another_value(scale):
     with pytest.raises(InputError, match=r"input #6 \('scale'\): the program was "
                                          r"exported with scale = 2.0, a constant"):
         f(*args, scale=scale)
+
+
+def test_strata_run_takes_a_specialized_scalar_as_a_zero_d_npy(tmp_path, capsys):
+    """`strata run model.pt2` gives a Python-number input as a 0-d .npy: one of the
+    exported value runs (it was refused: "got array(3)"), another is refused."""
+    from strata.tools.cli import main
+
+    class Scaled(nn.Module):
+        def forward(self, x, n: int, a: float):
+            return x * n + a
+
+    path = tmp_path / "scaled.pt2"
+    torch.export.save(torch.export.export(Scaled(), (torch.randn(2), 3, 0.5)), str(path))
+    for name, value in (("x", np.ones(2, np.float32)), ("n", np.array(3)),
+                        ("n4", np.array(4)), ("a", np.array(0.5))):
+        np.save(tmp_path / f"{name}.npy", value)
+
+    def run(n):
+        return main(["run", str(path), "--interpret", "--input", str(tmp_path / "x.npy"),
+                     "--input", str(tmp_path / f"{n}.npy"), "--input",
+                     str(tmp_path / "a.npy")])
+    assert run("n") == 0
+    assert "[3.5 3.5]" in capsys.readouterr().out
+    assert run("n4") == 1
+    assert "exported with n = 3, a constant of the program" in capsys.readouterr().err
 
 
 def test_module_needs_example_inputs():

@@ -890,13 +890,16 @@ def lower_to_llvm(model, function: str | None = None, instrumentation=None, timi
     signature, weights by symbol, input names, output names) as a namespace-like dict;
     `num_threads` (0: the CPUs available) is the model's thread count; `tune`: the
     kernels' tile words measured (autotune.py), `tune_time` seconds per candidate."""
-    from ...compiler import _entry, build_pipeline, load_module, target_pipeline
+    from ...compiler import (_entry, _is_torch_module, _strip_none_results, build_pipeline,
+                             load_module, target_pipeline)
     from ...interpreter.core import arg_names, result_names
     from ...ir.symbol_table import symbol_name
     from .target import CpuTarget
 
     target = CpuTarget(opt_level, num_threads=num_threads, tune=tune, tune_time=tune_time)
     module = load_module(model)
+    if _is_torch_module(module):     # a program's None outputs are not the library's
+        _strip_none_results(module, function)   # ([Note: None and scalar results])
     entry = _entry(module, function)
     fname = symbol_name(entry)
     inputs, outputs = arg_names(entry), result_names(entry)

@@ -491,12 +491,17 @@ def _rstd(cx, var, eps):
 def _batch_statistics(cx, x, w, b, eps):
     """Training batch norm of `x` by its own statistics over every dim but 1: (y,
     mean, variance, inverse std, the element count of each channel)."""
-    elt = x.type.element_type
+    out = x.type.element_type
+    elt = acc_type(out)         # [Note: narrow floats accumulate in f32]
+    if elt is not out:
+        x = elementwise(cx, [x], elt, lambda s, v: s.cast(v, elt))
     axes = [d for d in range(x.type.rank) if d != 1]
     sizes = sizes_of(cx, x)
     mean, _, var, _ = mean_var(cx, x, axes, elt, sizes)
     y = batch_norm(cx, x, w, b, mean, var, eps)
-    return y, mean, var, _rstd(cx, var, eps), element_count(scalars(cx), sizes, axes, elt)
+    rstd = _rstd(cx, var, eps)
+    return (*(_in_acc(cx, v, out) for v in (y, mean, var, rstd)),
+            element_count(scalars(cx), sizes, axes, out))
 
 
 @lowering("aten._native_batch_norm_legit_functional")
@@ -554,7 +559,10 @@ def _group_norm(cx):
     rest = c // g
     for d in sizes[2:]:
         rest = ix.mul(rest, d)
-    elt = t.element_type
+    out = t.element_type
+    elt = acc_type(out)         # [Note: narrow floats accumulate in f32]
+    if elt is not out:
+        x = elementwise(cx, [x], elt, lambda s, v: s.cast(v, elt))
     eps = _eps(cx, 7)
     grouped = [sizes[0], g, rest]
     xg = reshape_to(cx, x, grouped, sizes)
@@ -576,7 +584,9 @@ def _group_norm(cx):
                 v = s.add(v, s.cast(wb.pop(0), elt))
             return v
         y = elementwise(cx, vals, elt, affine, maps=maps)
-    return [y, mean, _rstd(cx, var, eps)]
+    return [_in_acc(cx, y, out)] + [
+        _in_acc(cx, v, element_type(cx.result_type(i)))
+        for i, v in ((1, mean), (2, _rstd(cx, var, eps))) if i < len(cx.op.results)]
 
 
 @lowering("aten.native_layer_norm")
@@ -589,7 +599,10 @@ def _layer_norm(cx):
     if k > t.rank or k == 0:
         raise NotLowerable(f"normalized_shape of {k} dims for a rank-{t.rank} input")
     axes = list(range(t.rank - k, t.rank))
-    elt = t.element_type
+    out = t.element_type
+    elt = acc_type(out)         # [Note: narrow floats accumulate in f32]
+    if elt is not out:
+        x = elementwise(cx, [x], elt, lambda s, v: s.cast(v, elt))
     eps = _eps(cx, 4)
     sizes = sizes_of(cx, x)
     _, mean_k, _, var_k = mean_var(cx, x, axes, elt, sizes)
@@ -606,9 +619,11 @@ def _layer_norm(cx):
             y = s.mul(y, s.cast(wb.pop(0), elt))
         if has_b:
             y = s.add(y, s.cast(wb.pop(0), elt))
-        return y
-    y = elementwise(cx, vals, elt, body, result_shape=t.shape)
-    return [y, mean_k, rstd][:len(cx.op.results)]
+        return y if elt is out else s.cast(y, out)
+    y = elementwise(cx, vals, out, body, result_shape=t.shape)
+    stats = [_in_acc(cx, v, element_type(cx.result_type(i)))
+             for i, v in enumerate((mean_k, rstd), 1) if i < len(cx.op.results)]
+    return [y, *stats][:len(cx.op.results)]
 
 
 # ------------------------------------------------------------------ softmax
@@ -633,7 +648,10 @@ def _softmax(cx):
     if t.rank == 0:
         return [elementwise(cx, [x], t.element_type, lambda s, v: s.zero(
             v.type) if "log" in cx.aten else s.one(v.type))]
-    return [softmax(cx, x, axis, log="log" in cx.aten)]
+    acc = acc_type(elt)         # [Note: narrow floats accumulate in f32]
+    if acc is not elt:
+        x = elementwise(cx, [x], acc, lambda s, v: s.cast(v, acc))
+    return [_in_acc(cx, softmax(cx, x, axis, log="log" in cx.aten), elt)]
 
 
 # ------------------------------------------------------------------ reductions
@@ -663,6 +681,23 @@ def _reduce(cx, x, axes, keepdim, elt, init, combine, pre=None):
     return keep_dims(cx, y, x.type.rank, axes, sizes) if keepdim else y
 
 
+# [Note: narrow floats accumulate in f32]
+# ATen reduces float16 and bfloat16 tensors (sum, prod, mean, norms, cumsum) in float32,
+# its `acc_type`, rounding only the result: accumulated in 16 bits, a sum of 16384
+# values near 1 stops growing at 2048 in float16 and at 256 in bfloat16 (bfloat16's
+# ulp there is 2), and a mean or a layer of such sums is wrong by far more than the
+# dtype's precision. So these lowerings accumulate in `acc_type(elt)` and cast the
+# result to the result's element type once (`_in_acc`).
+
+
+def _in_acc(cx, y, elt):
+    """`y`, computed in acc_type(elt), as `elt` ([Note: narrow floats accumulate in
+    f32])."""
+    if y.type.element_type is elt:
+        return y
+    return elementwise(cx, [y], elt, lambda s, v: s.cast(v, elt))
+
+
 def _keepdim(cx, i):
     return cx.bool_(i, "keepdim") if i < len(cx.op.operands) else False
 
@@ -685,8 +720,9 @@ def _sum_like(name, whole, list_dims, neutral, bool_combine, combine):
         x = cx.operands[0]
         axes, keep = _reduced(cx, x, cx.aten == f"aten.{name}", list_dims)
         elt = element_type(cx.result_type())
-        return [_reduce(cx, x, axes, keep, elt, neutral,
-                        bool_combine if elt is A.i1 else combine)]
+        acc = acc_type(elt)     # [Note: narrow floats accumulate in f32]
+        return [_in_acc(cx, _reduce(cx, x, axes, keep, acc, neutral,
+                                    bool_combine if elt is A.i1 else combine), elt)]
 
 
 _sum_like("sum", "aten.sum.dim_IntList", True, lambda s, e: s.zero(e),
@@ -697,9 +733,11 @@ _sum_like("prod", "aten.prod.dim_int", False, lambda s, e: s.one(e),
 
 def _mean(cx, x, axes, keep, elt):
     sizes = sizes_of(cx, x)
-    y = reduce_tensor(cx, x, axes, elt, lambda s, e: s.zero(e), lambda s, a, v: s.add(a, v))
-    cnt = element_count(scalars(cx), sizes, axes, elt)
-    y = elementwise(cx, [y], elt, lambda s, v: s.div(v, cnt))
+    acc = acc_type(elt)         # [Note: narrow floats accumulate in f32]
+    y = reduce_tensor(cx, x, axes, acc, lambda s, e: s.zero(e), lambda s, a, v: s.add(a, v))
+    cnt = element_count(scalars(cx), sizes, axes, acc)
+    y = elementwise(cx, [y], elt, lambda s, v: s.cast(s.div(v, cnt), elt)
+                    if acc is not elt else s.div(v, cnt))
     return keep_dims(cx, y, x.type.rank, axes, sizes) if keep else y
 
 
@@ -795,9 +833,12 @@ def _var(cx):
     """Variance (std: its square root) over the dims, divided by N - correction."""
     x = cx.operands[0]
     rank = ranked(cx, x.type).rank
-    elt = element_type(cx.result_type())
-    if not is_float(elt):
+    out = element_type(cx.result_type())
+    if not is_float(out):
         raise NotLowerable("variance of integers")
+    elt = acc_type(out)         # [Note: narrow floats accumulate in f32]
+    if x.type.element_type is not elt:
+        x = elementwise(cx, [x], elt, lambda s, v: s.cast(v, elt))
     name = cx.aten
     nargs = len(cx.op.operands)
     if name.endswith(".correction"):
@@ -824,7 +865,7 @@ def _var(cx):
     def fin(s, v):
         q = s.div(v, denom)
         return s.math("sqrt", q) if is_std else q
-    y = elementwise(cx, [total], elt, fin)
+    y = _in_acc(cx, elementwise(cx, [total], elt, fin), out)
     return [keep_dims(cx, y, rank, axes, sizes) if keep else y]
 
 
@@ -862,14 +903,15 @@ def _cumsum(cx):
     if rank == 0:
         return [elementwise(cx, [x], elt, lambda s, v: s.cast(v, elt))]
     axis = _axis(cx.int_(1, "dim"), rank)
-    if x.type.element_type is not elt:
+    acc = acc_type(elt)         # [Note: narrow floats accumulate in f32]
+    if x.type.element_type is not acc:
         signed = not _unsigned(element_type(cx.orig_type(0)))
-        x = elementwise(cx, [x], elt, lambda s, v: s.cast(v, elt, signed))
+        x = elementwise(cx, [x], acc, lambda s, v: s.cast(v, acc, signed))
     if cx.aten == "aten.cumsum":
-        return [cumulate(cx, x, axis, lambda s, a, v: s.add(a, v), lambda s, e: s.zero(e),
-                         False, False)]
-    return [cumulate(cx, x, axis, lambda s, a, v: s.mul(a, v), lambda s, e: s.one(e),
-                     False, False)]
+        return [_in_acc(cx, cumulate(cx, x, axis, lambda s, a, v: s.add(a, v),
+                                     lambda s, e: s.zero(e), False, False), elt)]
+    return [_in_acc(cx, cumulate(cx, x, axis, lambda s, a, v: s.mul(a, v),
+                                 lambda s, e: s.one(e), False, False), elt)]
 
 
 # ------------------------------------------------------------------ resampling
@@ -1093,9 +1135,10 @@ def _vector_norm(cx):
     dims; ord inf / -inf: the largest / smallest |x|; 0: the count of non-zeros."""
     x = cx.operands[0]
     rank = ranked(cx, x.type).rank
-    elt = element_type(cx.result_type())
-    if not is_float(elt):
+    out = element_type(cx.result_type())
+    if not is_float(out):
         raise NotLowerable("the norm of integers")
+    elt = acc_type(out)         # [Note: narrow floats accumulate in f32]
     nargs = len(cx.op.operands)
     p = cx.float_(1, "ord") if nargs > 1 else 2.0
     axes = _dims(cx, 2, rank) if nargs > 2 else list(range(rank))
@@ -1105,9 +1148,10 @@ def _vector_norm(cx):
     if p == float("inf") or p == float("-inf"):
         def init(s, e):
             return s.zero(e) if p > 0 else s.const(float("inf"), e)
-        return [_reduce(cx, x, axes, keep, elt, init,
+        return [_in_acc(cx, _reduce(cx, x, axes, keep, elt, init,
                         (lambda s, a, v: s.max(a, v)) if p > 0 else
-                        (lambda s, a, v: s.min(a, v)), lambda s, v: s.math("absf", v))]
+                        (lambda s, a, v: s.min(a, v)), lambda s, v: s.math("absf", v)),
+                        out)]
     if p == 0:
         pre = (lambda s, v: s.select(s.cmp("ne", v, s.zero(v.type)), s.one(v.type),
                                      s.zero(v.type)))
@@ -1120,10 +1164,11 @@ def _vector_norm(cx):
     y = _reduce(cx, x, axes, keep, elt, lambda s, e: s.zero(e), lambda s, a, v: s.add(a, v),
                 pre)
     if p in (0, 1):
-        return [y]
+        return [_in_acc(cx, y, out)]
     if p == 2:
-        return [elementwise(cx, [y], elt, lambda s, v: s.math("sqrt", v))]
-    return [elementwise(cx, [y], elt, lambda s, v: s.math("powf", v, s.const(1.0 / p, elt)))]
+        return [_in_acc(cx, elementwise(cx, [y], elt, lambda s, v: s.math("sqrt", v)), out)]
+    return [_in_acc(cx, elementwise(cx, [y], elt, lambda s, v: s.math(
+        "powf", v, s.const(1.0 / p, elt))), out)]
 
 
 # ------------------------------------------------------------------ distances

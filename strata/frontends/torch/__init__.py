@@ -15,16 +15,17 @@ from __future__ import annotations
 
 from .errors import TorchImportError
 
-__all__ = ["import_program", "import_graph", "input_mutations", "load_program", "export_module",
-           "name_inputs", "TorchImportError"]
+__all__ = ["import_program", "import_graph", "input_mutations", "mutable_state", "random_draws",
+           "load_program", "export_module", "name_inputs", "TorchImportError"]
 
 
 def import_program(exported_program, *, decompose: bool | None = None,
-                   symbolic_shapes: bool = True, checks: bool = False):
+                   symbolic_shapes: bool = True, checks: bool = False,
+                   mutable_buffers: bool = False, random_draws: bool = False):
     """See strata.frontends.torch.importer.import_program."""
     from .importer import import_program as _import
     return _import(exported_program, decompose=decompose, symbolic_shapes=symbolic_shapes,
-                   checks=checks)
+                   checks=checks, mutable_buffers=mutable_buffers, random_draws=random_draws)
 
 
 def name_inputs(module, exported_program) -> None:
@@ -37,6 +38,18 @@ def input_mutations(module) -> tuple:
     """See strata.frontends.torch.importer.input_mutations."""
     from .importer import input_mutations as _mutations
     return _mutations(module)
+
+
+def mutable_state(module) -> tuple:
+    """See strata.frontends.torch.importer.mutable_state."""
+    from .importer import mutable_state as _state
+    return _state(module)
+
+
+def random_draws(module) -> tuple:
+    """See strata.frontends.torch.importer.random_draws."""
+    from .importer import random_draws as _draws
+    return _draws(module)
 
 
 def import_graph(gm, example_inputs=None, *, symbolic_shapes: bool = True,

@@ -144,7 +144,8 @@ class _Unsupported(Exception):
 
 
 def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool = True,
-                   checks: bool = False):
+                   checks: bool = False, mutable_buffers: bool = False,
+                   random_draws: bool = False):
     """Import `ep`, a torch.export.ExportedProgram, as a module whose `func.func @main`
     is in the torch dialect (see [Note: the imported module]).
 
@@ -154,8 +155,13 @@ def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool =
     and in-place ops are only rebindings, else decomposes ([Note: importing without
     decomposing]). `symbolic_shapes` emits `torch.symbolic_int` and
     `torch.bind_symbolic_shape` for dynamic dims. `checks` keeps the `_assert_async.msg`
-    nodes that FxImporter drops (the compile paths: [Note: op names]). `ep` itself is
-    left unchanged.
+    nodes that FxImporter drops (the compile paths: [Note: op names]). `mutable_buffers`
+    makes each buffer the program writes in place (training-mode batch norm's running
+    statistics) a trailing input of @main rather than a frozen literal ([Note: mutated
+    inputs written back]; `mutable_state(module)` names them). `random_draws` makes each
+    random op (training-mode dropout, rand_like...) read a trailing input that torch's
+    generator fills on each call ([Note: random draws in a compiled program];
+    `random_draws(module)` gives them). `ep` itself is left unchanged.
     Raises TorchImportError."""
     import torch
     if not isinstance(ep, torch.export.ExportedProgram):
@@ -175,11 +181,50 @@ def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool =
             raise TorchImportError(f"decomposing the program to the core ATen opset "
                                    f"(ExportedProgram.run_decompositions) failed: "
                                    f"{type(e).__name__}: {e}") from None
-    importer = _ProgramImporter(ep, symbolic_shapes, functional)
+    graph, draws = ep.graph, []
+    if random_draws:
+        graph, draws = _hoist_random(ep)
+    importer = _ProgramImporter(ep, symbolic_shapes, functional, mutable_buffers, graph)
     importer.checks = checks
     module = importer.run()
-    _record_input_mutations(module, ep)
+    _record_input_mutations(module, ep, importer.mutable, len(draws))
+    if draws:
+        _RANDOM_DRAWS[module] = tuple(draws)
     return module
+
+
+# [Note: random draws in a compiled program]
+# strata.compile of a module in training mode (dropout), or of one that calls
+# torch.rand_like..., draws its random numbers as torch.compile's backend does ([Note:
+# random draws by torch's generator] in training.py, whose `hoist_random` does the
+# rewrite): each random op of the (decomposed) program reads a new input,
+# `strata_draw_k`, after the user's inputs, and the compiled model fills it on each
+# call with the ATen call eager makes (`torch.empty_like(x).bernoulli_(1 - p)` for
+# dropout), from torch's generator: so `torch.manual_seed` gives the masks eager
+# gives, and a dropout scales by 1/(1 - p) what it keeps. Only strata.compile asks for
+# this (`random_draws=True`); `strata import` and a shared library keep the random op,
+# which has no lowering (the error names it).
+
+_RANDOM_DRAWS = weakref.WeakKeyDictionary()
+
+
+def _hoist_random(ep):
+    """(graph, [draw(user inputs) -> tensor]) of ExportedProgram `ep` with its random
+    ops reading new trailing placeholders ([Note: random draws in a compiled program])."""
+    from .training import hoist_random
+    places = [n for n in ep.graph.nodes if n.op == "placeholder"]
+    users = {getattr(s.arg, "name", None) for s in ep.graph_signature.input_specs
+             if s.kind.name == "USER_INPUT"}
+    state = {i for i, n in enumerate(places) if n.name not in users}
+    gm, draws = hoist_random(ep.graph_module, state)
+    return gm.graph, draws
+
+
+def random_draws(module) -> tuple:
+    """The draws (callables: the call's user inputs -> a tensor) of the `strata_draw_k`
+    inputs of @main of `module`, in order ([Note: random draws in a compiled
+    program]); () when none."""
+    return _RANDOM_DRAWS.get(module, ())
 
 
 # [Note: mutated inputs written back]
@@ -191,20 +236,43 @@ def import_program(ep, *, decompose: bool | None = None, symbolic_shapes: bool =
 # new contents, and the compiled model (strata.compiler.TorchCompiledModel) copies each
 # into the tensor or array the caller passed, as eager PyTorch and torch-mlir's
 # `torch.overwrite.tensor.contents` do, before returning the user outputs only.
-# Buffer mutations (training-mode batch norm's running statistics) are not written back:
-# the weights are frozen constants of the compiled model.
+# Buffers the program writes (training-mode batch norm's running statistics and
+# num_batches_tracked: output specs BUFFER_MUTATION) are frozen literals by default, as
+# FxImporter's import_frozen_program has them, and their new values plain results.
+# With `import_program(ep, mutable_buffers=True)` (strata.compile of a module or a
+# program) each such buffer is instead a trailing input of @main, after the user's
+# inputs, named by its placeholder (`b_running_mean`): the compiled model passes the
+# buffer's current tensor (`ep.state_dict`, the module's own tensor) on each call and
+# writes the new value back into it, like a mutated input; so the statistics update as
+# eager's do, call after call, rather than being computed from the compile-time values
+# and dropped. `mutable_state(module)` gives those buffers' names in the state dict.
 
 _INPUT_MUTATIONS = weakref.WeakKeyDictionary()
+_MUTABLE_STATE = weakref.WeakKeyDictionary()
 
 
-def _record_input_mutations(module, ep) -> None:
+def _record_input_mutations(module, ep, mutable=(), n_draws=0) -> None:
     sig = ep.graph_signature
     users = [getattr(s.arg, "name", None) for s in sig.input_specs
              if s.kind.name == "USER_INPUT"]
+    n_users = len(users)
+    state = [target for _, target in mutable]
     found = tuple((i, users.index(s.target)) for i, s in enumerate(sig.output_specs)
-                  if s.kind.name == "USER_INPUT_MUTATION" and s.target in users)
+                  if s.kind.name == "USER_INPUT_MUTATION" and s.target in users) + \
+        tuple((i, n_users + n_draws + state.index(s.target))
+              for i, s in enumerate(sig.output_specs)
+              if s.kind.name == "BUFFER_MUTATION" and s.target in state)
     if found:
         _INPUT_MUTATIONS[module] = found
+    if mutable:
+        _MUTABLE_STATE[module] = tuple((node.name, target) for node, target in mutable)
+
+
+def mutable_state(module) -> tuple:
+    """((input name, state dict name), ...): the buffers that are the trailing inputs of
+    @main of `module` (imported with mutable_buffers=True) and are written back
+    ([Note: mutated inputs written back]); () when none."""
+    return _MUTABLE_STATE.get(module, ())
 
 
 # [Note: input names]
@@ -227,7 +295,9 @@ def name_inputs(module, ep) -> None:
         if f.name != "func.func" or f.properties["sym_name"].value != "main":
             continue
         ftype = f.properties["function_type"].value
-        if len(ftype.inputs) != len(names) or not all(isinstance(n, str) for n in names):
+        # the user inputs lead; buffers written back and random draws (mutable_buffers,
+        # random_draws) follow them unnamed
+        if len(ftype.inputs) < len(names) or not all(isinstance(n, str) for n in names):
             return
         old = f.properties.get("arg_attrs")
         attrs = []
@@ -497,10 +567,13 @@ class _ProgramImporter:
 
     checks = False   # keep `_assert_async.msg` ([Note: op names])
 
-    def __init__(self, ep, symbolic_shapes: bool, functional=None):
+    def __init__(self, ep, symbolic_shapes: bool, functional=None, mutable_buffers=False,
+                 graph=None):
         self.ep = ep
+        self.mutable_buffers = mutable_buffers
+        self.mutable: list = []     # [(placeholder, state name)]: buffers made inputs
         self.functional = functional or {}   # in-place node -> its functional overload
-        self.graph = ep.graph
+        self.graph = graph if graph is not None else ep.graph
         self.symbolic_shapes = symbolic_shapes
         self.values: dict = {}
         self.multi_result: set = set()
@@ -519,7 +592,8 @@ class _ProgramImporter:
         from ...dialects.func import FuncOp, ReturnOp
         graph = self.graph
         self._bind_state()
-        inputs = [n for n in graph.nodes if n.op == "placeholder" and n not in self.state]
+        inputs = [n for n in graph.nodes if n.op == "placeholder" and n not in self.state
+                  and n not in dict(self.mutable)] + [n for n, _ in self.mutable]
         arg_types = []
         for n in inputs:
             try:
@@ -594,7 +668,9 @@ class _ProgramImporter:
         ep, sig = self.ep, self.ep.graph_signature
         constants = getattr(ep, "constants", {}) or {}
         state_dict = ep.state_dict
-        by_name = {n.name: n for n in ep.graph.nodes if n.op == "placeholder"}
+        by_name = {n.name: n for n in self.graph.nodes if n.op == "placeholder"}
+        mutated = set(getattr(sig, "buffers_to_mutate", {}).values()) \
+            if self.mutable_buffers else set()
         for kind, mapping in (("lifted constant", sig.inputs_to_lifted_tensor_constants),
                               ("buffer", sig.inputs_to_buffers),
                               ("parameter", sig.inputs_to_parameters)):
@@ -604,6 +680,9 @@ class _ProgramImporter:
                     value = constants.get(target)
                 if value is None:
                     raise TorchImportError(f"the program has no value for {kind} '{target}'")
+                if kind == "buffer" and target in mutated:
+                    self.mutable.append((by_name[input_name], target))
+                    continue
                 self.state[by_name[input_name]] = (value, target)
         objs = getattr(sig, "inputs_to_lifted_custom_objs", {}) or {}
         if objs:

@@ -108,7 +108,8 @@ def hoist_random(gm, constants=()):
                 _dropout_all(graph, node)
                 changed = True
                 continue
-            draw = _dropout_draw(float(node.args[1]), val.dtype, val.device, shape)
+            draw = _dropout_draw(float(node.args[1]), val.dtype, val.device, shape,
+                                 _layout(node.args[0]))
         else:
             draw = _op_draw(node, shape, bind, like)
         with graph.inserting_after(last) if last is not None else \
@@ -173,12 +174,53 @@ def _run_shape(shape, bind):
     return sizes
 
 
-def _dropout_draw(p, dtype, device, shape):
+# [Note: draws in the input's layout]
+# Eager's draws fill an `empty_like(x)`, which keeps x's layout: for a permuted x
+# (nn.MultiheadAttention's batch_first output is a transposed view, dropout1 of
+# nn.TransformerEncoderLayer reads it) the numbers fill memory in x's order, so the
+# mask as indexed differs from that of a contiguous draw of the same shape. A draw is
+# therefore made in the layout the traced value had: dims ordered by their strides
+# (`_layout`), drawn contiguous in that order, then permuted back (what empty_like
+# gives for a dense permuted tensor); eager's masks under one seed, not only the right
+# distribution.
+
+
+def _layout(arg):
+    """The order of the dims of FX value `arg` from outermost to innermost in memory
+    (by its traced strides), or None when it is the dims' own order or unknown."""
     import torch
+    val = arg.meta.get("val") if hasattr(arg, "meta") else None
+    if not isinstance(val, torch.Tensor) or val.dim() < 2:
+        return None
+    try:
+        strides = [int(getattr(st, "node", None).hint if isinstance(st, torch.SymInt)
+                       else st) for st in val.stride()]
+        sizes = [int(getattr(sz, "node", None).hint if isinstance(sz, torch.SymInt)
+                     else sz) for sz in val.shape]
+    except (TypeError, ValueError, AttributeError):
+        return None
+    order = sorted(range(len(strides)), key=lambda d: (-strides[d], d))
+    moving = [d for d in order if sizes[d] != 1]    # size-1 dims order nothing
+    return None if moving == sorted(moving) else order
+
+
+def _empty_in(layout, sizes, dtype, device):
+    """An empty tensor of `sizes` laid out in memory as `layout` orders the dims."""
+    import torch
+    if layout is None:
+        return torch.empty(sizes, dtype=dtype, device=device)
+    t = torch.empty([sizes[d] for d in layout], dtype=dtype, device=device)
+    inverse = [0] * len(layout)
+    for i, d in enumerate(layout):
+        inverse[d] = i
+    return t.permute(inverse)
+
+
+def _dropout_draw(p, dtype, device, shape, layout=None):
     keep = 1.0 - p
 
     def draw(args):
-        return torch.empty(shape(args), dtype=dtype, device=device).bernoulli_(keep)
+        return _empty_in(layout, shape(args), dtype, device).bernoulli_(keep)
     return draw
 
 
@@ -191,10 +233,11 @@ def _op_draw(node, shape, bind, like):
     if target in like:
         like_val = node.args[0].meta["val"]
         dtype, device = like_val.dtype, like_val.device
+        layout = _layout(node.args[0])     # [Note: draws in the input's layout]
 
         def draw(call):
             a = list(args)
-            a[0] = torch.empty(shape(call), dtype=dtype, device=device)
+            a[0] = _empty_in(layout, shape(call), dtype, device)
             return target(*a, **kwargs)
         return draw
     _, _, sized = _random_ops()

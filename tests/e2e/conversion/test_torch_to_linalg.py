@@ -719,3 +719,27 @@ def test_embedding_bag_offsets_checked_as_aten_does(target):
             with pytest.raises((RuntimeFailure, InterpreterError)) as e:
                 f(i, torch.tensor(bad))
             assert "offsets must start at 0" in str(e.value)
+
+
+class _NarrowReductions(nn.Module):
+    def forward(self, x):
+        F, grouped = torch.nn.functional, x.view(2, 4, -1)
+        return (x.sum(), x.mean(-1), x.cumsum(-1), torch.softmax(x * 4, -1),
+                F.layer_norm(x, (x.shape[-1],)), x.norm(dim=-1), x.var(-1),
+                F.group_norm(grouped, 2), F.batch_norm(grouped, None, None, training=True))
+
+
+@pytest.mark.parametrize("target", ["interpret", "cpu"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_narrow_floats_accumulate_in_f32(dtype, target):
+    """[Note: narrow floats accumulate in f32] (torch_to_linalg/nn.py): sums, means,
+    cumsums, softmax, norms, variances and layer, group and batch norms of
+    float16/bfloat16 are eager's to the dtype's precision (accumulated in 16 bits, a bfloat16 sum of 4096 values near 1.25
+    was 256, a float16 one of 16384 stopped at 2048 on the CPU target)."""
+    dt = getattr(torch, dtype)
+    x = (torch.rand(2, 4096, generator=torch.Generator().manual_seed(0)) * 0.5 + 1).to(dt)
+    f = strata.compile(_NarrowReductions(), example_args=(x,), target=target)
+    eps = torch.finfo(dt).eps
+    for got, want in zip(f(x), _NarrowReductions()(x)):
+        assert got.dtype == want.dtype
+        torch.testing.assert_close(got.float(), want.float(), rtol=2 * eps, atol=4 * eps)

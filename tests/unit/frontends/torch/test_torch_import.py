@@ -257,8 +257,11 @@ class Cond(nn.Module):
 def test_higher_order_op_is_a_located_error():
     ep = torch.export.export(Cond(), (torch.randn(3),))
     with pytest.raises(TorchImportError, match=r"node 'cond' \(cond\): higher-order "
-                                               r"operator 'cond' cannot be imported"):
+                                               r"operator 'cond' cannot be imported") as e:
         import_program(ep)
+    # at the user's line, not at the FX-generated frame inside it (<eval_with_key>.N)
+    line = inspect.getsourcelines(Cond.forward)[1] + 1
+    assert str(e.value).startswith(f"{__file__}:{line}: "), str(e.value)
 
 
 def test_load_program(tmp_path):
@@ -347,6 +350,22 @@ def test_user_frame_skips_torch_sources():
                       FileLineColLoc("/home/u/model.py", 20, 0))
     assert user_frame(NameLoc("linear", loc)) == FileLineColLoc("/home/u/model.py", 20, 0)
     assert stack_location("") is None and stack_location("no frames here") is None
+
+
+def test_locations_leave_out_stratas_own_frames():
+    """strata.compile(module) exports from Strata's own frame, which torch.export records
+    as the stack's outermost frame; it is never the user's line (an error in a module of
+    torch's own layers named strata/frontends/torch/__init__.py)."""
+    import strata.frontends.torch as st
+    from strata.frontends.torch.locations import node_location, user_frame
+    ep = export_module(torch.nn.Sequential(torch.nn.Linear(3, 2)), (torch.randn(1, 3),))
+    trace = next(n.meta["stack_trace"] for n in ep.graph.nodes if n.op == "call_function")
+    assert st.__file__.replace(".pyc", ".py") in trace        # torch recorded it
+    for node in ep.graph.nodes:
+        if node.op == "call_function":
+            frame = user_frame(node_location(node))
+            assert "/strata/" not in frame.filename.replace("\\", "/")
+            assert frame.filename.replace("\\", "/").endswith("torch/nn/modules/linear.py")
 
 
 def test_where_fx_importer_stops():
