@@ -154,10 +154,18 @@ def strata_backend(gm, example_inputs, options=None, mode=None):
 # generation as it ends ([Note: what a pause leaves]). The user's collector state is
 # left as found: a collector the user switched off stays off, thresholds and frozen
 # objects are not touched, and an exception (fallback=False) switches it back on as a
-# return does. The cost: the cyclic garbage of the backend's work (dropped FX graphs
-# and IR) waits for the next full collection; Inductor pauses nothing (Dynamo runs
-# gc.collect(1) after each frame's compile, torch._dynamo.config.run_gc_after_compile,
-# which then finds the promoted objects out of its reach, as intended).
+# return does. Measured (process CPU in gc.callbacks, fresh process, 2-core machine at
+# load ~7): a 4-layer Llama's first training step (AOTAutograd's forward, then the
+# backward at .backward()) spent 0.36 s collecting inside the backend (158
+# collections; 0.41 s in all, of 5.1 s), none with the pause (0.03 s in all, of 4.4
+# s); an inference graph on the direct path allocates little outside strata.compile
+# (Llama 0.001 s, GPT-2 0.015 s before; the collections of a torch.compile there are
+# Dynamo's own trace's, before the backend is called, and young ones). The cost: the
+# cyclic garbage of the backend's work (dropped FX graphs and IR) waits for the next
+# full collection, and the peak memory of the compile holds it; Inductor pauses
+# nothing (Dynamo runs gc.collect(1) after each frame's compile,
+# torch._dynamo.config.run_gc_after_compile, which then finds the promoted objects
+# out of its reach, as intended).
 
 
 def _backend(gm, example_inputs, options):
