@@ -25,7 +25,10 @@ machine's load does not count):
 torch.compile again after strata.compile's run: what the first Strata compile of a
 process pays for warming up shows as the difference).
 
-Compiled-model caches are off (the kernel cache stays). Run with .pyc files present
+"target llvm" is the CPU of every thread that compiles the module's parts ([Note:
+parallel code generation] in strata/backends/cpu/jit.py; when the parts were compiled
+by forked processes, their CPU did not count here). Compiled-model caches are off (the
+kernel cache stays). Run with .pyc files present
 (`env -u PYTHONDONTWRITEBYTECODE`) after one warm-up run, else lazy imports pay for
 bytecode compilation. Prints one table per model and, last, a summary of the totals
 against Inductor's.
