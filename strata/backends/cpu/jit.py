@@ -520,6 +520,7 @@ def _compile_parallel(parts, opt_level: int, timings, pic: bool = False) -> list
     the others by threads of their own meanwhile (see [Note: parallel code
     generation])."""
     import threading
+    _llvm()             # (initialized once, before the threads)
     objects: list = [None] * len(parts)
     errors: list = [None] * len(parts)
 
