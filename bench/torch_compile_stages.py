@@ -2,6 +2,7 @@
 
     python bench/torch_compile_stages.py [--models llama,gpt2,bert,vit_b16,resnet50]
                                          [--threads 1] [--no-inductor] [--order tc,ep]
+                                         [--after resnet50,gpt2]
 
 Each model runs in a fresh process (this script re-runs itself per model) so that no
 model's compile time holds another's leftovers. In it: Strata's kernel library built and
@@ -24,7 +25,10 @@ machine's load does not count):
 torch.compile again after strata.compile's run: what the first Strata compile of a
 process pays for warming up shows as the difference).
 
-Compiled-model caches are off (the kernel cache stays). Run with .pyc files present
+"target llvm" is the CPU of every thread that compiles the module's parts ([Note:
+parallel code generation] in strata/backends/cpu/jit.py; when the parts were compiled
+by forked processes, their CPU did not count here). Compiled-model caches are off (the
+kernel cache stays). Run with .pyc files present
 (`env -u PYTHONDONTWRITEBYTECODE`) after one warm-up run, else lazy imports pay for
 bytecode compilation. Prints one table per model and, last, a summary of the totals
 against Inductor's.
@@ -33,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import gc
 import json
 import os
 import subprocess
@@ -159,6 +164,7 @@ def _time_tc(torch, model, args, threads, stages):
     torch._dynamo.reset()
     D.COUNTERS.clear()
     stages.times.clear()
+    gc.collect()
     stages.active = True
     t0 = time.process_time()
     entry["t"] = t0
@@ -184,6 +190,7 @@ def _time_ep(torch, model, args, threads, stages):
     program = torch.export.export(model, args)
     export = time.process_time() - t0
     stages.times.clear()
+    gc.collect()
     stages.active = True
     t0 = time.process_time()
     compiled = strata.compile(program, num_threads=threads, cache=False)
@@ -197,7 +204,31 @@ def _time_ep(torch, model, args, threads, stages):
     return export, {"total": t2 - t0, "stages": st}
 
 
-def _child(name, threads, inductor, order):
+def _earlier(torch, names, threads, inductor):
+    """Each model of `names` through every peer, untimed, as bench/torch_models.py
+    takes the models before the one measured (see --after)."""
+    import strata
+    from torch_models import _InductorGraphCachesOff
+
+    from torch_architectures import BUILDERS
+    for name in names:
+        model, args = BUILDERS[name]()
+        with torch.no_grad():
+            if inductor:
+                torch.compile(model)(*args)
+                torch._dynamo.reset()
+                with _InductorGraphCachesOff():
+                    torch.compile(model)(*args)
+                torch._dynamo.reset()
+            torch.compile(model, backend="strata", options={
+                "num_threads": threads, "fallback": False, "cache": False})(*args)
+            torch._dynamo.reset()
+            ep = torch.export.export(model, args)
+            strata.compile(ep, num_threads=threads, cache=False)(*args)
+        del model, args, ep
+
+
+def _child(name, threads, inductor, order, after=()):
     """One model, in this (fresh) process: a JSON line of its stage tables."""
     import warnings
     warnings.simplefilter("ignore")
@@ -226,6 +257,7 @@ def _child(name, threads, inductor, order):
             torch.compile(tiny)(x)
             torch._dynamo.reset()
 
+    _earlier(torch, after, threads, inductor)
     model, args = BUILDERS[name]()
     out = {"model": name}
     with torch.no_grad():
@@ -233,6 +265,7 @@ def _child(name, threads, inductor, order):
             torch.compile(model)(*args)    # fills Inductor's kernel cache
             torch._dynamo.reset()
             with _InductorGraphCachesOff():
+                gc.collect()
                 t0 = time.process_time()
                 torch.compile(model)(*args)
                 out["inductor"] = time.process_time() - t0
@@ -282,18 +315,23 @@ def main(argv=None):
                     help="the Strata runs timed, in order (tc: torch.compile, ep: "
                          "strata.compile(ExportedProgram)); a peer named twice is timed "
                          "twice (tc,ep,tc: the second tc after the first's warm-up)")
+    ap.add_argument("--after", default="",
+                    help="models taken through every peer first, untimed, in the same "
+                         "process (the one-process benchmark's state late in its run)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     order = a.order.split(",")
     if any(p not in ("tc", "ep") for p in order):
         ap.error("--order takes tc and ep")
     if a.child:
-        _child(a.child, a.threads, not a.no_inductor, order)
+        _child(a.child, a.threads, not a.no_inductor, order,
+               [n for n in a.after.split(",") if n])
         return
     rows = []
     for name in a.models.split(","):
         cmd = [sys.executable, os.path.abspath(__file__), "--child", name,
-               "--threads", str(a.threads), "--order", a.order] + \
+               "--threads", str(a.threads), "--order", a.order,
+               "--after", a.after] + \
             (["--no-inductor"] if a.no_inductor else [])
         p = subprocess.run(cmd, capture_output=True, text=True)
         line = [ln for ln in p.stdout.splitlines() if ln.startswith("STAGES ")]

@@ -1,20 +1,18 @@
-"""A large LLVM module compiled in parts by forked processes and linked in one MCJIT
-engine ([Note: parallel code generation], strata/backends/cpu/jit.py): the same results
-as in one piece, globals defined once, local symbols reached across parts, errors of a
-part reported, the objects loaded again."""
+"""A large LLVM module compiled in parts by threads and linked in one MCJIT engine
+([Note: parallel code generation], strata/backends/cpu/jit.py): the same results as in
+one piece, globals defined once, local symbols reached across parts, errors of a part
+reported, the objects loaded again, no process forked, and a caller's own llvmlite work
+on another thread meanwhile unharmed."""
 from __future__ import annotations
 
 import ctypes
-import sys
+import threading
 
 import pytest
 
 pytest.importorskip("llvmlite.binding")
 from strata.backends.cpu import jit as J  # noqa: E402
 from strata.backends.cpu.jit import JitModule, LLVMError  # noqa: E402
-
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
-                                reason="parts are compiled by forked processes (Linux)")
 
 N = 160
 
@@ -149,10 +147,57 @@ def test_parts_link_into_a_shared_library(tmp_path):
     assert len(emit_objects(module_ir(4))) == 1
 
 
-def test_no_process_to_fork_compiles_here(monkeypatch):
-    """Where a process cannot be forked, the parts are compiled in this one."""
+def test_parts_compile_on_threads_not_forked_processes(monkeypatch):
+    """No fork (its cost grows with the process: page tables, copy-on-write faults);
+    the parts' threads are gone when the module is made."""
     def no_fork():
-        raise OSError(11, "Resource temporarily unavailable")
+        raise AssertionError("a process was forked")
     monkeypatch.setattr(J.os, "fork", no_fork)
+    names = []
+    start = threading.Thread.start
+
+    def recording_start(self):
+        names.append(self.name)
+        return start(self)
+    monkeypatch.setattr(threading.Thread, "start", recording_start)
+    jit = JitModule(module_ir(), jobs=3, keep_object=True)
+    assert len(jit.objects) == 3 and jit.timings["jobs"] == 3
+    assert run(jit, 4) == expected(4)
+    assert sorted(n for n in names if n.startswith("strata-llvm")) == \
+        ["strata-llvm-part1", "strata-llvm-part2"]
+    assert not any(t.name.startswith("strata-llvm") for t in threading.enumerate())
+
+
+def test_no_thread_to_start_compiles_here(monkeypatch):
+    """Where no thread can be started, the parts are compiled on this one."""
+    def no_thread(self):
+        raise RuntimeError("can't start new thread")
+    monkeypatch.setattr(threading.Thread, "start", no_thread)
     jit = JitModule(module_ir(), jobs=3, keep_object=True)
     assert len(jit.objects) == 3 and run(jit, 4) == expected(4)
+
+
+def test_callers_own_llvm_work_meanwhile_is_unharmed():
+    """The parts compile without llvmlite's lock, each in an LLVM context of its own:
+    a caller's thread using llvmlite (the global context, behind the lock) at the same
+    time gets its results, and so do the parts."""
+    small = module_ir(8)
+    stop, seen, failures = threading.Event(), [], []
+
+    def callers_work():
+        try:
+            while not stop.is_set():
+                jit = JitModule(small, jobs=1)
+                seen.append(run(jit, 3) == expected(3, 8))
+        except BaseException as e:  # noqa: BLE001 - reported below
+            failures.append(e)
+    other = threading.Thread(target=callers_work)
+    other.start()
+    try:
+        for scale in (1, 5):
+            jit = JitModule(module_ir(), jobs=3)
+            assert jit.timings["jobs"] == 3 and run(jit, scale) == expected(scale)
+    finally:
+        stop.set()
+        other.join()
+    assert not failures and seen and all(seen), (failures, seen)

@@ -577,6 +577,62 @@ def test_backend_imports_and_compiles_with_frame_stack_room(monkeypatch):
         [("rewrite", True)], seen
 
 
+# ------------------------------------------------------------------ collector paused
+
+
+def _gc_state():
+    import gc
+    return gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()
+
+
+@pytest.mark.parametrize("user_enabled", [True, False])
+def test_backend_runs_with_the_collector_paused_and_leaves_it_as_found(monkeypatch,
+                                                                        user_enabled):
+    # [Note: no collector in the backend] (dynamo.py): the backend's work outside
+    # strata.compile (the rewrite, the import; AOTAutograd's trace and the backward's
+    # compile at the first backward) runs with the cyclic collector paused, and the
+    # user's collector state is as it was after it, an exception included
+    import gc
+
+    import strata.frontends.torch.dynamo_graph as dynamo_graph
+    import strata.frontends.torch.importer as importer
+    seen = []
+
+    def probing(name, real):
+        def probe(*a, **k):
+            seen.append((name, gc.isenabled()))
+            return real(*a, **k)
+        return probe
+    monkeypatch.setattr(importer, "import_graph", probing("import", importer.import_graph))
+    monkeypatch.setattr(dynamo_graph, "aten_graph",
+                        probing("rewrite", dynamo_graph.aten_graph))
+    was = gc.isenabled()
+    try:
+        gc.enable() if user_enabled else gc.disable()
+        before = _gc_state()
+        torch.manual_seed(0)
+        m, x = MLP(), torch.randn(2, 6)
+        with torch.no_grad():                        # the direct path
+            torch.testing.assert_close(compiled(m)(x), m(x), atol=1e-5, rtol=1e-5)
+        assert _gc_state() == before
+        torch._dynamo.reset()
+        y = compiled(m)(x)                           # AOTAutograd's forward
+        assert _gc_state() == before
+        y.sum().backward()                           # the backward, compiled now
+        assert _gc_state() == before
+        assert dynamo.COUNTERS["direct"] == 1 and dynamo.COUNTERS["backward"] == 1
+        assert sorted(seen) == [("import", False)] * 3 + [("rewrite", False)], seen
+        torch._dynamo.reset()
+        f = torch.compile(Unlowered(), backend=dynamo.strata_backend,
+                          options={"fallback": False})
+        with pytest.raises(Exception):
+            with torch.no_grad():
+                f(torch.randn(16))
+        assert _gc_state() == before
+    finally:
+        gc.enable() if was else gc.disable()
+
+
 # ------------------------------------------------------------------ options
 
 
