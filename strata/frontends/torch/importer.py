@@ -301,9 +301,10 @@ def name_inputs(module, ep) -> None:
             return
         old = f.properties.get("arg_attrs")
         attrs = []
-        for i, n in enumerate(names):
+        for i in range(len(ftype.inputs)):
             d = dict(old[i].value) if old is not None and i < len(old) else {}
-            d[INPUT_NAME_ATTR] = A.StringAttr(n)
+            if i < len(names):
+                d[INPUT_NAME_ATTR] = A.StringAttr(names[i])
             attrs.append(A.DictionaryAttr(d))
         f.properties["arg_attrs"] = A.ArrayAttr(attrs)
 
